@@ -1,0 +1,87 @@
+/**
+ * What resource, data-source and provider modules declare. The engine owns the lifecycle; modules
+ * supply a schema, the mapping to the API and one-line operations.
+ */
+import type { Fields, ModelOf, ResourceSchema } from '../schema/define.js';
+import type { Diagnostics } from './diagnostics.js';
+
+/** Structured logging; implementations never write stdout. Never pass secret values. */
+export interface Logger {
+  trace(message: string, fields?: Record<string, unknown>): void;
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+  child(fields: Record<string, unknown>): Logger;
+}
+
+export interface OpContext<C> {
+  /** The configured API client. */
+  readonly client: C;
+  /** Aborted when Terraform calls StopProvider. */
+  readonly signal: AbortSignal;
+  readonly log: Logger;
+  /** Warnings to show the user (errors are thrown). */
+  readonly diags: Diagnostics;
+  /** Private state kept by Terraform between plan, apply and read. */
+  readonly private: Record<string, unknown>;
+  /**
+   * Reports that the object exists in this form although the operation is about to fail, so
+   * the engine keeps it in state (Terraform marks a created one tainted) instead of orphaning it.
+   */
+  partial(model: object): void;
+}
+
+export type Partial2<T> = { [K in keyof T]?: T[K] };
+
+export interface ResourceDef<F extends Fields, C> {
+  readonly typeName: string;
+  readonly schema: ResourceSchema<F>;
+  /**
+   * How `terraform import` ids become a starting state; the engine then calls `read`. Returns the
+   * attributes the read needs (others stay null; defaults are filled in).
+   */
+  readonly importState?: (id: string, ctx: OpContext<C>) => Promise<Partial2<ModelOf<F>>>;
+  /** Documentation of the import id, e.g. "the integration GUID". */
+  readonly importIdDescription?: string;
+  create(plan: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
+  /** Returns the object as the API has it, or null when it is gone. */
+  read(prior: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>> | null>;
+  update?(plan: ModelOf<F>, prior: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
+  delete(prior: ModelOf<F>, ctx: OpContext<C>): Promise<void>;
+  /** Extra static validation of a (possibly partly unknown) configuration; unknown values are null here. */
+  validate?(config: ModelOf<F>, diags: Diagnostics): void;
+  /** Migrates raw state JSON written by an older schema version to the current one. */
+  upgrade?(version: number, state: Record<string, unknown>): Record<string, unknown>;
+}
+
+export interface DataSourceDef<F extends Fields, C> {
+  readonly typeName: string;
+  readonly schema: ResourceSchema<F>;
+  read(config: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
+  validate?(config: ModelOf<F>, diags: Diagnostics): void;
+}
+
+export interface ConfigureContext {
+  readonly terraformVersion: string;
+  readonly diags: Diagnostics;
+  readonly log: Logger;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export interface ProviderDef<F extends Fields, C> {
+  readonly name: string;
+  readonly version: string;
+  readonly schema: ResourceSchema<F>;
+  configure(config: ModelOf<F>, ctx: ConfigureContext): Promise<C>;
+  validate?(config: ModelOf<F>, diags: Diagnostics): void;
+  readonly resources: readonly ResourceDef<any, C>[];
+  readonly dataSources: readonly DataSourceDef<any, C>[];
+  /** Pulumi mapping overrides (DECISIONS). */
+  readonly pulumi?: { autoNameOff?: string[]; autoNameOn?: string[]; typeNameOverrides?: Record<string, string> };
+}
+
+/** Identity helpers for definitions, so modules get type inference without annotations. */
+export const resource = <F extends Fields, C>(def: ResourceDef<F, C>): ResourceDef<F, C> => def;
+export const dataSource = <F extends Fields, C>(def: DataSourceDef<F, C>): DataSourceDef<F, C> => def;
+export const provider = <F extends Fields, C>(def: ProviderDef<F, C>): ProviderDef<F, C> => def;

@@ -1,0 +1,118 @@
+/**
+ * PlanResourceChange's schema walk (architecture §2.4): starting from Terraform's proposed new state,
+ * fill defaults, keep the prior form of semantically equal values, make computed values unknown only
+ * where they will change, and collect the paths whose change forces replacement.
+ */
+import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
+import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
+import { UNKNOWN, Unknown, type ObjectValue, type Value } from '../schema/value.js';
+import { valueEquals } from '../schema/value-ops.js';
+import { plainToValue, valueToPlain, fieldType } from '../schema/model.js';
+
+export interface PlanResult {
+  planned: ObjectValue;
+  requiresReplace: AttributePath[];
+}
+
+/** Plans `proposed` against `prior` (null on create). */
+export function planObject(fields: Fields, prior: ObjectValue | null, proposed: ObjectValue, config: ObjectValue): PlanResult {
+  const requiresReplace: AttributePath[] = [];
+  const planned = planLevel(fields, prior, proposed, config, [], requiresReplace);
+  return { planned, requiresReplace };
+}
+
+function planLevel(
+  fields: Fields,
+  prior: ObjectValue | null,
+  proposed: ObjectValue,
+  config: ObjectValue | null,
+  path: AttributePath,
+  replace: AttributePath[],
+): ObjectValue {
+  const planned: ObjectValue = { ...proposed };
+  // Phase 1: configurable values (defaults, semantic equality) and nested blocks.
+  for (const [name, def] of Object.entries(fields)) {
+    const here = [...path, attrStep(name)];
+    if (def.kind === 'attr') planned[name] = planConfigurable(def, prior?.[name] ?? null, proposed[name] ?? null, config?.[name] ?? null);
+    else planned[name] = planBlock(def, prior?.[name] ?? null, proposed[name] ?? null, config?.[name] ?? null, here, replace);
+  }
+  // Phase 2: computed values, which depend on whether anything configurable changed.
+  const changed = prior === null || Object.entries(fields).some(([n, d]) => isConfigurable(d) && !valueEquals(fieldType(d), prior[n] ?? null, planned[n] ?? null));
+  for (const [name, def] of Object.entries(fields)) {
+    if (def.kind !== 'attr' || !def.options.computed || def.options.default !== undefined) continue;
+    if ((config?.[name] ?? null) !== null) continue;
+    if (prior === null) planned[name] = UNKNOWN;
+    else if (changed && def.options.volatile) planned[name] = UNKNOWN;
+    else if (def.options.changesWith?.some((sib) => !valueEquals(fieldType(fields[sib]!), prior[sib] ?? null, planned[sib] ?? null))) planned[name] = UNKNOWN;
+  }
+  if (prior !== null) {
+    for (const [name, def] of Object.entries(fields)) {
+      if (!def.options.replace) continue;
+      const p = prior[name] ?? null;
+      const n = planned[name] ?? null;
+      if (n instanceof Unknown || !valueEquals(fieldType(def), p, n)) replace.push([...path, attrStep(name)]);
+    }
+  }
+  return planned;
+}
+
+/** A field the user can set (as opposed to computed-only output). */
+function isConfigurable(def: AttrDef<unknown> | BlockDef<Fields>): boolean {
+  return def.kind === 'block' || def.options.required === true || def.options.optional === true || def.options.default !== undefined;
+}
+
+function planConfigurable(def: AttrDef<unknown>, prior: Value, proposed: Value, config: Value): Value {
+  const o = def.options;
+  if (config === null && o.default !== undefined) return plainToValue(def.type.cty, o.default);
+  if (config === null || config instanceof Unknown || prior === null || prior instanceof Unknown) return proposed;
+  // Terraform accepts the prior value for a configured one (protocol.md §4.2 rule 2): use it when
+  // the two mean the same, so formatting the API normalises never shows as a diff.
+  if (valueEquals(def.type.cty, config, prior)) return prior;
+  if (o.equal && isWhollyPlain(config) && o.equal(valueToPlain(config), valueToPlain(prior))) return prior;
+  return proposed;
+}
+
+function isWhollyPlain(v: Value): boolean {
+  if (v instanceof Unknown) return false;
+  if (Array.isArray(v)) return v.every(isWhollyPlain);
+  if (v !== null && typeof v === 'object' && v.constructor === Object) return Object.values(v).every(isWhollyPlain);
+  return true;
+}
+
+function planBlock(def: BlockDef<Fields>, prior: Value, proposed: Value, config: Value, path: AttributePath, replace: AttributePath[]): Value {
+  if (proposed === null || proposed instanceof Unknown) return proposed;
+  if (def.nesting === 'single' || def.nesting === 'group') {
+    return planLevel(def.fields, asObject(prior), proposed as ObjectValue, asObject(config), path, replace);
+  }
+  const elems = proposed as ObjectValue[];
+  const priorElems = Array.isArray(prior) ? (prior as ObjectValue[]) : [];
+  const configElems = Array.isArray(config) ? (config as ObjectValue[]) : [];
+  if (def.nesting === 'list') {
+    return elems.map((e, i) => planLevel(def.fields, priorElems[i] ?? null, e, configElems[i] ?? null, [...path, indexStep(i)], replace));
+  }
+  // Set elements cannot be addressed by path; a replace inside a set block is reported on the block.
+  const used = new Set<number>();
+  const out = elems.map((e) => {
+    const partner = priorElems.findIndex((p, i) => !used.has(i) && sameConfigurable(def.fields, p, e));
+    if (partner >= 0) used.add(partner);
+    const cfg = configElems.find((c) => sameConfigurable(def.fields, c, e)) ?? null;
+    return planLevel(def.fields, partner >= 0 ? priorElems[partner]! : null, e, cfg, path, []);
+  });
+  return out;
+}
+
+function asObject(v: Value): ObjectValue | null {
+  return v === null || v instanceof Unknown || Array.isArray(v) || typeof v !== 'object' ? null : (v as ObjectValue);
+}
+
+/** Whether two block elements agree on every user-settable attribute (set-element correlation). */
+function sameConfigurable(fields: Fields, a: ObjectValue, b: ObjectValue): boolean {
+  return Object.entries(fields).every(([n, d]) => {
+    if (!isConfigurable(d)) return true;
+    const av = a[n] ?? null;
+    const bv = b[n] ?? null;
+    // Defaults are filled into the plan but not the proposal; treat a null as matching its default.
+    if (d.kind === 'attr' && d.options.default !== undefined && (av === null || bv === null)) return true;
+    return valueEquals(fieldType(d), av, bv);
+  });
+}

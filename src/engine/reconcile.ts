@@ -1,0 +1,107 @@
+/**
+ * Merging what the API says with what Terraform already holds, written once for every resource:
+ * - after apply, every value Terraform knew in the plan stays exactly as planned and unknowns take
+ *   the API's value (protocol.md §4.4);
+ * - after read, values the API reports in another but equivalent form keep the prior form, and
+ *   values the API masks or never returns keep the prior value (sec.md §6.1, §6.5).
+ */
+import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
+import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
+import { valueEquals } from '../schema/value-ops.js';
+import { valueToPlain, fieldType } from '../schema/model.js';
+
+export interface Mismatch {
+  path: string;
+}
+
+/** The apply result: planned where known, the API's value where the plan said "known after apply". */
+export function finalizeApplied(fields: Fields, planned: ObjectValue, result: ObjectValue, mismatches: Mismatch[], where = ''): ObjectValue {
+  const out: ObjectValue = {};
+  for (const [name, def] of Object.entries(fields)) {
+    const p = planned[name] ?? null;
+    const r = result[name] ?? null;
+    const path = where ? `${where}.${name}` : name;
+    if (def.kind === 'attr') {
+      if (p instanceof Unknown) out[name] = stripUnknown(r);
+      else {
+        if (!r || !(r instanceof Unknown)) {
+          if (!sameValue(def, p, r)) mismatches.push({ path });
+        }
+        out[name] = p;
+      }
+    } else out[name] = finalizeBlock(def, p, r, mismatches, path);
+  }
+  return out;
+}
+
+function finalizeBlock(def: BlockDef<Fields>, planned: Value, result: Value, mismatches: Mismatch[], path: string): Value {
+  if (planned === null) return null;
+  if (planned instanceof Unknown) return stripUnknown(result);
+  if (def.nesting === 'single' || def.nesting === 'group') {
+    return finalizeApplied(def.fields, planned as ObjectValue, asObject(result) ?? (planned as ObjectValue), mismatches, path);
+  }
+  const pe = planned as ObjectValue[];
+  const re = Array.isArray(result) ? (result as ObjectValue[]) : [];
+  return pe.map((e, i) => finalizeApplied(def.fields, e, re[i] ?? e, mismatches, `${path}[${i}]`));
+}
+
+/** The read result: the API's view, in the prior state's form wherever they mean the same. */
+export function reconcileRead(fields: Fields, prior: ObjectValue | null, fresh: ObjectValue): ObjectValue {
+  const out: ObjectValue = {};
+  for (const [name, def] of Object.entries(fields)) {
+    const p = prior?.[name] ?? null;
+    const f = fresh[name] ?? null;
+    if (def.kind === 'attr') {
+      if (def.options.masked && (f === null || f === '') && p !== null) out[name] = p;
+      else if (p !== null && sameValue(def, p, f)) out[name] = p;
+      else out[name] = stripUnknown(f);
+    } else out[name] = reconcileBlock(def, p, f);
+  }
+  return out;
+}
+
+function reconcileBlock(def: BlockDef<Fields>, prior: Value, fresh: Value): Value {
+  if (def.nesting === 'single' || def.nesting === 'group') {
+    const f = asObject(fresh);
+    return f ? reconcileRead(def.fields, asObject(prior), f) : null;
+  }
+  const fe = Array.isArray(fresh) ? (fresh as ObjectValue[]) : [];
+  const pe = Array.isArray(prior) ? (prior as ObjectValue[]) : [];
+  if (def.nesting === 'list') return fe.map((e, i) => reconcileRead(def.fields, pe[i] ?? null, e));
+  // Set elements have no index: pair each fresh element with a prior one that agrees on every
+  // attribute the API reports faithfully.
+  const used = new Set<number>();
+  return fe.map((e) => {
+    const i = pe.findIndex((p, j) => !used.has(j) && agreesIgnoringMasked(def.fields, p, e));
+    if (i >= 0) used.add(i);
+    return reconcileRead(def.fields, i >= 0 ? pe[i]! : null, e);
+  });
+}
+
+function agreesIgnoringMasked(fields: Fields, a: ObjectValue, b: ObjectValue): boolean {
+  return Object.entries(fields).every(([n, d]) => (d.kind === 'attr' && d.options.masked) || sameValue(d, a[n] ?? null, b[n] ?? null));
+}
+
+function sameValue(def: AttrDef<unknown> | BlockDef<Fields>, a: Value, b: Value): boolean {
+  if (valueEquals(fieldType(def), a, b)) return true;
+  if (def.kind === 'attr' && def.options.equal && a !== null && b !== null && !(a instanceof Unknown) && !(b instanceof Unknown)) {
+    return def.options.equal(valueToPlain(a), valueToPlain(b));
+  }
+  return false;
+}
+
+function asObject(v: Value): ObjectValue | null {
+  return v === null || v instanceof Unknown || Array.isArray(v) || typeof v !== 'object' ? null : (v as ObjectValue);
+}
+
+/** Anything still unknown after the API answered has no value: null. */
+function stripUnknown(v: Value): Value {
+  if (v instanceof Unknown) return null;
+  if (Array.isArray(v)) return v.map(stripUnknown);
+  if (v !== null && typeof v === 'object' && v.constructor === Object) {
+    const out: ObjectValue = {};
+    for (const [k, e] of Object.entries(v)) out[k] = stripUnknown(e);
+    return out;
+  }
+  return v;
+}

@@ -1,0 +1,71 @@
+import { randomInt } from 'node:crypto';
+import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
+import { resource } from '../../engine/contracts.js';
+import type { SecClient, AgentAccessToken } from '../../clients/sec/index.js';
+
+const schema = resourceSchema(
+  {
+    id: attr.sdkId('The token alias (the same as `name`).'),
+    name: attr.string({ required: true, description: 'Agent access token name (its alias). Unique within the account.' }),
+    description: attr.string({ optional: true, description: 'What the token is for.' }),
+    os: attr.string({
+      optional: true,
+      default: 'linux',
+      replace: true,
+      validate: [validators.oneOf('linux', 'windows')],
+      description: 'Operating system of the agents that use the token. The platform cannot change it afterwards, so a change creates a new token.',
+    }),
+    enabled: attr.bool({ optional: true, default: true, description: 'Whether agents may use the token.' }),
+    token: attr.string({ computed: true, sensitive: true, description: 'The agent access token itself.' }),
+    version: attr.string({ computed: true, volatile: true, description: 'Version of the token object.' }),
+    created_time: attr.string({ computed: true, description: 'When the token was created (RFC 3339).' }),
+    last_updated_time: attr.string({ computed: true, volatile: true, description: 'When the token was last changed (RFC 3339).' }),
+  },
+  { description: 'An access token that agents use to report to the platform. Tokens cannot be deleted: destroying one disables it and renames it out of the way.' },
+);
+type Model = ModelOf<typeof schema.fields>;
+
+const fromApi = (t: AgentAccessToken): Partial<Model> => ({
+  id: t.tokenAlias,
+  name: t.tokenAlias,
+  token: t.accessToken,
+  description: t.props?.description ?? null,
+  os: t.props?.os ?? null,
+  enabled: t.tokenEnabled === 1,
+  version: t.version ?? '',
+  created_time: t.props?.createdTime ?? t.createdTime ?? '',
+  last_updated_time: t.updatedTime ?? t.createdTime ?? '',
+});
+
+/** Frees the unique alias of a token that is "deleted" (tokens cannot be deleted, sec.md §2.3). */
+const deletedAlias = (name: string) => `${name}-${Array.from({ length: 5 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[randomInt(36)]).join('')}-deleted`;
+
+export default resource({
+  typeName: 'sec_agent_access_token',
+  schema,
+  importIdDescription: 'the token value itself',
+  importState: async (token, ctx) => fromApi(await ctx.client.agentAccessTokens.get(token, ctx.signal)),
+  async create(plan, ctx) {
+    const created = await ctx.client.agentAccessTokens.create(
+      { tokenAlias: plan.name, tokenEnabled: 1, props: { description: plan.description ?? '', os: plan.os ?? 'linux' } },
+      ctx.signal,
+    );
+    if (plan.enabled !== false) return fromApi(created);
+    // The platform always creates tokens enabled; a second call disables it.
+    ctx.partial(fromApi(created));
+    return fromApi(await ctx.client.agentAccessTokens.update(created.accessToken, { tokenEnabled: 0 }, ctx.signal));
+  },
+  async read(prior, ctx) {
+    const t = await ctx.client.agentAccessTokens.get(prior.token ?? '', ctx.signal);
+    // A token "deleted" by another configuration is disabled and renamed: for us it is gone.
+    if (t.tokenEnabled !== 1 && t.tokenAlias.endsWith('-deleted') && t.tokenAlias !== prior.name) return null;
+    return fromApi(t);
+  },
+  async update(plan, prior, ctx) {
+    const body = { tokenAlias: plan.name, tokenEnabled: plan.enabled === false ? 0 : 1, props: { description: plan.description ?? '' } };
+    return fromApi(await ctx.client.agentAccessTokens.update(prior.token ?? '', body, ctx.signal));
+  },
+  async delete(prior, ctx) {
+    await ctx.client.agentAccessTokens.update(prior.token ?? '', { tokenAlias: deletedAlias(prior.name), tokenEnabled: 0 }, ctx.signal);
+  },
+});

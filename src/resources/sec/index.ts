@@ -1,0 +1,39 @@
+/**
+ * The sec provider: its configuration schema, how it builds the API client, and the list of its
+ * resources and data sources (one import line each).
+ */
+import { attr, resourceSchema } from '../../schema/define.js';
+import { provider } from '../../engine/contracts.js';
+import { createSecClient, type SecClient } from '../../clients/sec/index.js';
+import { resolveSecSettings } from './provider-config.js';
+import agentAccessToken from './agent-access-token.js';
+import alertChannelEmail from './alert-channel/email.js';
+import userProfile from './user-profile.js';
+
+export const SEC_VERSION = '2.2.0';
+
+const schema = resourceSchema(
+  {
+    account: attr.string({ optional: true, description: 'Account subdomain of the platform URL (`<account>.sec-platform.example`). Environment: `SEC_ACCOUNT`.' }),
+    api_key: attr.string({ optional: true, sensitive: true, description: 'API access key. Environment: `SEC_API_KEY`.' }),
+    api_secret: attr.string({ optional: true, sensitive: true, description: 'API access secret. Environment: `SEC_API_SECRET`.' }),
+    api_token: attr.string({ optional: true, sensitive: true, description: 'A pre-issued API access token. Environment: `SEC_API_TOKEN`.' }),
+    profile: attr.string({ optional: true, description: 'Profile name in the profile file `~/.sec.toml`. Environment: `SEC_PROFILE`; default `default`.' }),
+    organization: attr.bool({ optional: true, description: 'Access organization-level data sets (organization administrators only). Environment: `SEC_ORGANIZATION`.' }),
+    subaccount: attr.string({ optional: true, description: 'Sub-account inside the organization (organization administrators only). Environment: `SEC_SUBACCOUNT`.' }),
+  },
+  { description: 'Configuration of the security-posture platform provider.' },
+);
+
+export default provider<typeof schema.fields, SecClient>({
+  name: 'sec',
+  version: SEC_VERSION,
+  schema,
+  async configure(config, ctx) {
+    const s = resolveSecSettings(config, ctx.env, ctx.diags);
+    return createSecClient({ ...s, userAgent: `terraform-provider-sec/${SEC_VERSION} (Terraform ${ctx.terraformVersion || 'unknown'})`, logger: ctx.log });
+  },
+  resources: [agentAccessToken, alertChannelEmail],
+  dataSources: [userProfile],
+  pulumi: { autoNameOff: ['sec_agent_access_token'] },
+});

@@ -1,0 +1,232 @@
+/**
+ * The declaration DSL: one declaration per field feeds the wire schema, validation, planning, docs
+ * and the Pulumi mapping. `attr.*` declares attributes, `block.*` nested blocks (DECISIONS: nested
+ * objects are blocks), `resourceSchema` a whole resource or data source.
+ *
+ * The TypeScript model type of a schema is inferred (`ModelOf<F>`), so field names are spelled once.
+ */
+import { type CtyType, STRING, NUMBER, BOOL, listOf, setOf, mapOf, objectOf } from './cty-type.js';
+import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock, Nesting } from './block.js';
+import type { Value } from './value.js';
+
+/** A typed CtyType: `V` is the plain JS type the model uses for it. */
+export interface Typed<V> {
+  readonly cty: CtyType;
+  readonly __model?: V;
+}
+type ModelType<T> = T extends Typed<infer V> ? V : never;
+
+export const t = {
+  string: { cty: STRING } as Typed<string>,
+  number: { cty: NUMBER } as Typed<number>,
+  bool: { cty: BOOL } as Typed<boolean>,
+  list: <V>(e: Typed<V>): Typed<V[]> => ({ cty: listOf(e.cty) }),
+  set: <V>(e: Typed<V>): Typed<V[]> => ({ cty: setOf(e.cty) }),
+  map: <V>(e: Typed<V>): Typed<Record<string, V>> => ({ cty: mapOf(e.cty) }),
+  object: <S extends Record<string, Typed<unknown>>>(shape: S): Typed<{ [K in keyof S]: ModelType<S[K]> | null }> => {
+    const attrs: Record<string, CtyType> = {};
+    for (const [k, v] of Object.entries(shape)) attrs[k] = v.cty;
+    return { cty: objectOf(attrs) };
+  },
+};
+
+/** A check of a known, non-null value; returns a problem description or undefined. */
+export interface Validator<V> {
+  /** Markdown phrase for docs, e.g. "one of `Events`, `Resources`". */
+  readonly description: string;
+  check(value: V): string | undefined;
+}
+
+export interface AttrOptions<V> {
+  description: string;
+  required?: boolean;
+  optional?: boolean;
+  computed?: boolean;
+  sensitive?: boolean;
+  /** Deprecation message; marks the attribute deprecated. */
+  deprecated?: string;
+  writeOnly?: boolean;
+  /** Plan-time default for a null config value; implies optional+computed on the wire. */
+  default?: V;
+  validate?: Validator<V>[];
+  /** A change of this attribute forces replacement of the object. */
+  replace?: boolean;
+  /** Computed value that changes whenever the object is updated (e.g. an update timestamp). */
+  volatile?: boolean;
+  /** Computed value that changes when one of these sibling attributes changes. */
+  changesWith?: string[];
+  /** Semantic equality: a config value equal to the prior one keeps the prior form in plan and read. */
+  equal?: (a: V, b: V) => boolean;
+  /** The API does not return this value (or masks it): reads keep the prior state's value. */
+  masked?: boolean;
+  /** Reject any configured value with this message (platform-assigned `id` that Pulumi shows as input). */
+  notConfigurable?: string;
+}
+
+export interface AttrDef<V> {
+  readonly kind: 'attr';
+  readonly type: Typed<V>;
+  readonly options: AttrOptions<V>;
+}
+
+export interface BlockOptions {
+  description: string;
+  min?: number;
+  max?: number;
+  deprecated?: string;
+  replace?: boolean;
+}
+
+export interface BlockDef<F extends Fields> {
+  readonly kind: 'block';
+  readonly nesting: Nesting;
+  readonly fields: F;
+  readonly options: BlockOptions;
+}
+
+export type FieldDef = AttrDef<any> | BlockDef<any>;
+export type Fields = { readonly [name: string]: FieldDef };
+
+/** The plain model a resource works with. Required attributes are non-null; the rest may be null. */
+export type ModelOf<F extends Fields> = {
+  -readonly [K in keyof F]: F[K] extends AttrDef<infer V>
+    ? F[K]['options'] extends { required: true }
+      ? V
+      : V | null
+    : F[K] extends BlockDef<infer G>
+      ? ModelOf<G>[]
+      : never;
+};
+
+function attrOf<V>(type: Typed<V>) {
+  return <O extends AttrOptions<V>>(options: O): AttrDef<V> & { options: O } => ({ kind: 'attr', type, options });
+}
+
+export const attr = {
+  string: attrOf(t.string),
+  number: attrOf(t.number),
+  bool: attrOf(t.bool),
+  stringList: attrOf(t.list(t.string)),
+  stringSet: attrOf(t.set(t.string)),
+  stringMap: attrOf(t.map(t.string)),
+  of: <V>(type: Typed<V>) => attrOf(type),
+  /**
+   * The SDK-style `id`: Optional+Computed so the Pulumi bridge shows `<resource>Id` (DECISIONS), but
+   * the platform assigns it, so configuring it is rejected at validation.
+   */
+  sdkId: (description = 'The identifier the platform assigned to this object.') =>
+    attrOf(t.string)({
+      description,
+      optional: true,
+      computed: true,
+      notConfigurable: 'The platform assigns this identifier; remove `id` from the configuration.',
+    }),
+  /** A computed-only `id`. */
+  computedId: (description = 'The identifier the platform assigned to this object.') =>
+    attrOf(t.string)({ description, computed: true }),
+};
+
+function blockOf(nesting: Nesting) {
+  return <F extends Fields>(fields: F, options: BlockOptions): BlockDef<F> => ({ kind: 'block', nesting, fields, options });
+}
+
+export const block = {
+  list: blockOf('list'),
+  set: blockOf('set'),
+  /** A single object written as a block: a LIST with max_items 1 (DECISIONS). */
+  one: <F extends Fields>(fields: F, options: Omit<BlockOptions, 'max'> & { required?: boolean }): BlockDef<F> =>
+    blockOf('list')(fields, { ...options, max: 1, min: options.required ? 1 : (options.min ?? 0) }),
+};
+
+export interface ResourceSchema<F extends Fields> {
+  readonly version: number;
+  readonly fields: F;
+  readonly block: SchemaBlock;
+}
+
+/** Builds a resource/data-source/provider schema, checking the declaration once, at definition time. */
+export function resourceSchema<F extends Fields>(
+  fields: F,
+  options: { description: string; version?: number; deprecated?: string },
+): ResourceSchema<F> {
+  return { version: options.version ?? 0, fields, block: toSchemaBlock(fields, options.description, options.deprecated, []) };
+}
+
+function toSchemaBlock(fields: Fields, description: string, deprecated: string | undefined, at: string[]): SchemaBlock {
+  const attributes: Record<string, SchemaAttribute> = {};
+  const blockTypes: Record<string, SchemaNestedBlock> = {};
+  for (const [name, def] of Object.entries(fields)) {
+    const where = [...at, name].join('.');
+    if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`schema: invalid field name ${where}`);
+    if (def.kind === 'attr') attributes[name] = toSchemaAttribute(name, def, where);
+    else {
+      const { min = 0, max = 0 } = def.options;
+      if (max !== 0 && min > max) throw new Error(`schema: ${where} has min_items > max_items`);
+      blockTypes[name] = {
+        typeName: name,
+        nesting: def.nesting,
+        minItems: min,
+        maxItems: max,
+        block: toSchemaBlock(def.fields, def.options.description, def.options.deprecated, [...at, name]),
+      };
+    }
+  }
+  return { attributes, blockTypes, description, descriptionKind: 'markdown', deprecated: deprecated !== undefined };
+}
+
+function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string): SchemaAttribute {
+  const o = def.options;
+  const hasDefault = o.default !== undefined;
+  const required = o.required === true;
+  // A default is filled in at plan time, which Terraform only allows for computed attributes.
+  const computed = o.computed === true || hasDefault;
+  const optional = o.optional === true || hasDefault;
+  if (required && (optional || computed)) throw new Error(`schema: ${where} cannot be required and optional/computed`);
+  if (!required && !optional && !computed) throw new Error(`schema: ${where} must be required, optional or computed`);
+  if ((o.volatile || o.changesWith) && !computed) throw new Error(`schema: ${where} is volatile but not computed`);
+  return {
+    name,
+    type: def.type.cty,
+    description: o.description,
+    descriptionKind: 'markdown',
+    required,
+    optional,
+    computed,
+    sensitive: o.sensitive === true,
+    deprecated: o.deprecated !== undefined,
+    ...(o.deprecated !== undefined ? { deprecationMessage: o.deprecated } : {}),
+    writeOnly: o.writeOnly === true,
+    ...(hasDefault ? { default: o.default as Value } : {}),
+  };
+}
+
+/** Standard validators. */
+export const validators = {
+  oneOf: <V extends string | number>(...allowed: V[]): Validator<V> => ({
+    description: `one of ${allowed.map((a) => `\`${a}\``).join(', ')}`,
+    check: (v) => (allowed.includes(v) ? undefined : `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${JSON.stringify(v)}`),
+  }),
+  nonEmpty: (): Validator<string | unknown[]> => ({
+    description: 'must not be empty',
+    check: (v) => (v.length === 0 ? 'must not be empty' : undefined),
+  }),
+  matches: (re: RegExp, what: string): Validator<string> => ({
+    description: what,
+    check: (v) => (re.test(v) ? undefined : `must be ${what}, got ${JSON.stringify(v)}`),
+  }),
+  intBetween: (min: number, max: number): Validator<number> => ({
+    description: `a whole number from ${min} to ${max}`,
+    check: (v) => (Number.isInteger(v) && v >= min && v <= max ? undefined : `must be a whole number from ${min} to ${max}, got ${v}`),
+  }),
+  /** Applies an element validator to every element of a list or set. */
+  each: <V>(inner: Validator<V>): Validator<V[]> => ({
+    description: `each element ${inner.description}`,
+    check: (vs) => {
+      for (const [i, v] of vs.entries()) {
+        const problem = inner.check(v);
+        if (problem) return `element ${i} ${problem}`;
+      }
+      return undefined;
+    },
+  }),
+};

@@ -1,0 +1,121 @@
+/**
+ * Conversion between Values and the plain models resource code works with. Models never contain
+ * unknowns (an unknown becomes null) and use JS numbers.
+ */
+import type { CtyType } from './cty-type.js';
+import { Decimal, DynamicValue, Unknown, type ObjectValue, type Value } from './value.js';
+import type { Fields, FieldDef, ModelOf } from './define.js';
+import { nestedBlockType } from './block.js';
+
+/** Value → plain JS: null/unknown → null, Decimal → number, collections → arrays/objects. */
+export function valueToPlain(v: Value): unknown {
+  if (v === null || v instanceof Unknown) return null;
+  if (v instanceof Decimal) return Number(v.text);
+  if (v instanceof DynamicValue) return valueToPlain(v.value);
+  if (Array.isArray(v)) return v.map(valueToPlain);
+  if (typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, e] of Object.entries(v)) out[k] = valueToPlain(e);
+    return out;
+  }
+  return v;
+}
+
+/** Plain JS → Value of the given type; undefined and null become null. Throws TypeError on a mismatch. */
+export function plainToValue(type: CtyType, p: unknown, where = 'value'): Value {
+  if (p === undefined || p === null) return null;
+  switch (type.kind) {
+    case 'string':
+      if (typeof p !== 'string') throw new TypeError(`${where}: expected a string, got ${typeof p}`);
+      return p.normalize('NFC');
+    case 'bool':
+      if (typeof p !== 'boolean') throw new TypeError(`${where}: expected a bool, got ${typeof p}`);
+      return p;
+    case 'number':
+      if (typeof p === 'number' && Number.isFinite(p)) return p;
+      if (p instanceof Decimal) return p;
+      throw new TypeError(`${where}: expected a number, got ${typeof p}`);
+    case 'list':
+    case 'set': {
+      if (!Array.isArray(p)) throw new TypeError(`${where}: expected an array`);
+      const elems = p.map((e, i) => plainToValue(type.element, e, `${where}[${i}]`));
+      return type.kind === 'set' ? dedupe(elems) : elems;
+    }
+    case 'map': {
+      if (typeof p !== 'object') throw new TypeError(`${where}: expected an object`);
+      const out: ObjectValue = {};
+      for (const [k, e] of Object.entries(p as object)) out[k] = plainToValue(type.element, e, `${where}[${JSON.stringify(k)}]`);
+      return out;
+    }
+    case 'object': {
+      if (typeof p !== 'object') throw new TypeError(`${where}: expected an object`);
+      const out: ObjectValue = {};
+      for (const [k, at] of Object.entries(type.attributes)) out[k] = plainToValue(at, (p as Record<string, unknown>)[k], `${where}.${k}`);
+      return out;
+    }
+    default:
+      throw new TypeError(`${where}: ${type.kind} values cannot come from a model`);
+  }
+}
+
+// Sets hold each element once; models built from API lists may repeat elements.
+function dedupe(elems: Value[]): Value[] {
+  const seen = new Set<string>();
+  return elems.filter((e) => {
+    const key = JSON.stringify(valueToPlain(e));
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export function fieldType(def: FieldDef): CtyType {
+  if (def.kind === 'attr') return def.type.cty;
+  return nestedBlockType({ typeName: '', nesting: def.nesting, minItems: 0, maxItems: 0, block: blockOfFields(def.fields) });
+}
+
+// nestedBlockType only needs the implied type of the inner block; build it from the field types.
+function blockOfFields(fields: Fields) {
+  const attributes: Record<string, { type: CtyType }> = {};
+  const blockTypes: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(fields)) {
+    if (def.kind === 'attr') attributes[name] = { type: def.type.cty };
+    else blockTypes[name] = { nesting: def.nesting, block: blockOfFields(def.fields) };
+  }
+  return { attributes, blockTypes } as never;
+}
+
+/** An object Value of the schema → its model. */
+export function toModel<F extends Fields>(fields: F, v: ObjectValue): ModelOf<F> {
+  const out: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(fields)) {
+    const fv = v[name] ?? null;
+    if (def.kind === 'attr') out[name] = valueToPlain(fv);
+    else if (def.nesting === 'single' || def.nesting === 'group') out[name] = fv === null || fv instanceof Unknown ? null : toModel(def.fields, fv as ObjectValue);
+    else out[name] = Array.isArray(fv) ? fv.map((e) => toModel(def.fields, e as ObjectValue)) : [];
+  }
+  return out as ModelOf<F>;
+}
+
+/**
+ * A model → an object Value of the schema. Fields the model leaves `undefined` take the value from
+ * `base` (the prior or planned state) so that operations only need to set what they know.
+ */
+export function fromModel<F extends Fields>(fields: F, model: Partial<ModelOf<F>>, base: ObjectValue | null, where = ''): ObjectValue {
+  const out: ObjectValue = {};
+  for (const [name, def] of Object.entries(fields)) {
+    const m = (model as Record<string, unknown>)[name];
+    const path = where ? `${where}.${name}` : name;
+    if (m === undefined) {
+      out[name] = base ? (base[name] ?? null) : def.kind === 'block' && def.nesting !== 'single' ? [] : null;
+      continue;
+    }
+    if (def.kind === 'attr') out[name] = plainToValue(def.type.cty, m, path);
+    else if (def.nesting === 'single' || def.nesting === 'group') out[name] = m === null ? null : fromModel(def.fields, m as object, null, path);
+    else {
+      if (!Array.isArray(m)) throw new TypeError(`${path}: expected an array of blocks`);
+      out[name] = m.map((e, i) => fromModel(def.fields, e as object, null, `${path}[${i}]`));
+    }
+  }
+  return out;
+}

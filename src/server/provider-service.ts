@@ -1,0 +1,206 @@
+/**
+ * The tfplugin6.Provider service table: every RPC is decode → engine → encode, inside one guard that
+ * turns anything unexpected into an error diagnostic, so the process never dies of input. This is the
+ * only module that knows both the protocol messages and the engine.
+ */
+import type { ProviderEngine, PrivateState } from '../engine/provider-engine.js';
+import { Diagnostics, diagnosticFromError, type Diagnostic } from '../engine/diagnostics.js';
+import type { Logger } from '../engine/contracts.js';
+import type { Schema } from '../schema/block.js';
+import { impliedType } from '../schema/block.js';
+import type { CtyType } from '../schema/cty-type.js';
+import type { ObjectValue, Value } from '../schema/value.js';
+import { decodeMsgpack, encodeMsgpack } from '../schema/msgpack.js';
+import { decodeJSON } from '../schema/json.js';
+import { schemaToProto, pathToProto } from './wire-schema.js';
+
+type Msg = Record<string, any>;
+export type RpcHandler = (request: Msg, call: { signal: AbortSignal }) => Promise<Msg>;
+
+const SEVERITY = { error: 1, warning: 2 } as const;
+
+/** A request that cannot be decoded: reported as a diagnostic naming what was wrong. */
+class BadRequest extends Error {}
+
+export function diagnosticsToProto(diags: readonly Diagnostic[]): Msg[] {
+  return diags.map((d) => ({
+    severity: SEVERITY[d.severity],
+    summary: d.summary,
+    detail: d.detail,
+    ...(d.path && d.path.length > 0 ? { attribute: pathToProto(d.path) } : {}),
+  }));
+}
+
+function decodeDynamic(type: CtyType, dv: Msg | null | undefined, what: string): Value {
+  try {
+    if (dv?.msgpack && dv.msgpack.length > 0) return decodeMsgpack(type, dv.msgpack);
+    if (dv?.json && dv.json.length > 0) return decodeJSON(type, dv.json);
+    return null;
+  } catch (err) {
+    throw new BadRequest(`The ${what} sent by Terraform could not be decoded: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+function decodeObject(type: CtyType, dv: Msg | null | undefined, what: string): ObjectValue | null {
+  const v = decodeDynamic(type, dv, what);
+  if (v !== null && (typeof v !== 'object' || Array.isArray(v) || v.constructor !== Object)) throw new BadRequest(`The ${what} is not an object.`);
+  return v as ObjectValue | null;
+}
+
+const encodeDynamic = (type: CtyType, v: Value): Msg => ({ msgpack: Buffer.from(encodeMsgpack(type, v)) });
+
+function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
+  if (!bytes || bytes.length === 0) return {};
+  try {
+    const parsed = JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown;
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as PrivateState) : {};
+  } catch {
+    throw new BadRequest('The private state sent by Terraform is not valid JSON.');
+  }
+}
+
+const encodePrivate = (p: PrivateState): Buffer => (Object.keys(p).length === 0 ? Buffer.alloc(0) : Buffer.from(JSON.stringify(p)));
+
+/** Builds the handler table for one engine. */
+export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Record<string, RpcHandler> {
+  let schemaResponse: Msg | undefined;
+  const typeOf = (s: Schema) => impliedType(s.block);
+
+  function resourceType(name: string): CtyType {
+    const s = engine.resourceSchema(name);
+    if (!s) throw new BadRequest(`The provider has no resource type "${name}".`);
+    return typeOf(s);
+  }
+  function dataSourceType(name: string): CtyType {
+    const s = engine.dataSourceSchema(name);
+    if (!s) throw new BadRequest(`The provider has no data source "${name}".`);
+    return typeOf(s);
+  }
+
+  /** One guard for every RPC: timing, logging without values, and no exception escapes. */
+  function guarded(rpc: string, fallback: (diags: Msg[]) => Msg, body: (req: Msg) => Promise<Msg> | Msg): RpcHandler {
+    return async (req) => {
+      const started = performance.now();
+      const rpcLog = log.child({ tf_rpc: rpc, ...(req.type_name ? { tf_resource_type: String(req.type_name) } : {}) });
+      try {
+        const res = await body(req);
+        rpcLog.trace('RPC done', { tf_req_duration_ms: Math.round((performance.now() - started) * 1000) / 1000, diagnostics: res.diagnostics?.length ?? 0 });
+        return res;
+      } catch (err) {
+        const summary = err instanceof BadRequest ? 'Invalid request from Terraform' : `Provider error during ${rpc}`;
+        const d = err instanceof BadRequest ? { severity: 'error' as const, summary, detail: err.message } : diagnosticFromError(summary, err);
+        rpcLog.error('RPC failed', { error: d.detail });
+        return fallback(diagnosticsToProto([d]));
+      }
+    };
+  }
+  const diagsOnly = (diagnostics: Msg[]) => ({ diagnostics });
+  const unsupported = (what: string) => diagsOnly(diagnosticsToProto(new Diagnostics().error('Not supported', `This provider offers no ${what}.`).items));
+
+  function getProviderSchema(): Msg {
+    schemaResponse ??= {
+      provider: schemaToProto(engine.providerSchema()),
+      resource_schemas: Object.fromEntries([...engine.resourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
+      data_source_schemas: Object.fromEntries([...engine.dataSourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
+      functions: {},
+      ephemeral_resource_schemas: {},
+      list_resource_schemas: {},
+      diagnostics: [],
+      server_capabilities: { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false },
+    };
+    return schemaResponse;
+  }
+
+  return {
+    GetMetadata: guarded('GetMetadata', diagsOnly, () => ({
+      server_capabilities: { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false },
+      diagnostics: [],
+      resources: [...engine.resourceSchemas().keys()].map((type_name) => ({ type_name })),
+      data_sources: [...engine.dataSourceSchemas().keys()].map((type_name) => ({ type_name })),
+      functions: [],
+      ephemeral_resources: [],
+      list_resources: [],
+    })),
+    GetProviderSchema: guarded('GetProviderSchema', diagsOnly, getProviderSchema),
+    GetResourceIdentitySchemas: guarded('GetResourceIdentitySchemas', diagsOnly, () => ({ identity_schemas: {}, diagnostics: [] })),
+    GetFunctions: guarded('GetFunctions', diagsOnly, () => ({ functions: {}, diagnostics: [] })),
+    ValidateProviderConfig: guarded('ValidateProviderConfig', diagsOnly, (req) => {
+      const config = decodeObject(typeOf(engine.providerSchema()), req.config, 'provider configuration') ?? {};
+      return { diagnostics: diagnosticsToProto(engine.validateProviderConfig(config).items) };
+    }),
+    ConfigureProvider: guarded('ConfigureProvider', diagsOnly, async (req) => {
+      const config = decodeObject(typeOf(engine.providerSchema()), req.config, 'provider configuration') ?? {};
+      return { diagnostics: diagnosticsToProto((await engine.configureProvider(String(req.terraform_version ?? ''), config)).items) };
+    }),
+    ValidateResourceConfig: guarded('ValidateResourceConfig', diagsOnly, (req) => {
+      const config = decodeObject(resourceType(req.type_name), req.config, 'resource configuration') ?? {};
+      return { diagnostics: diagnosticsToProto(engine.validateResourceConfig(req.type_name, config).items) };
+    }),
+    ValidateDataResourceConfig: guarded('ValidateDataResourceConfig', diagsOnly, (req) => {
+      const config = decodeObject(dataSourceType(req.type_name), req.config, 'data source configuration') ?? {};
+      return { diagnostics: diagnosticsToProto(engine.validateDataResourceConfig(req.type_name, config).items) };
+    }),
+    UpgradeResourceState: guarded('UpgradeResourceState', diagsOnly, (req) => {
+      const type = resourceType(req.type_name);
+      const raw = req.raw_state?.json && req.raw_state.json.length > 0 ? Buffer.from(req.raw_state.json).toString('utf8') : null;
+      const hasFlatmap = req.raw_state?.flatmap && Object.keys(req.raw_state.flatmap).length > 0;
+      const { state, diags } = engine.upgradeResourceState(req.type_name, Number(req.version ?? 0), raw ?? (hasFlatmap ? null : 'null'));
+      return { ...(diags.hasErrors ? {} : { upgraded_state: encodeDynamic(type, state) }), diagnostics: diagnosticsToProto(diags.items) };
+    }),
+    ReadResource: guarded('ReadResource', diagsOnly, async (req) => {
+      const type = resourceType(req.type_name);
+      const current = decodeObject(type, req.current_state, 'current state');
+      if (current === null) return { new_state: encodeDynamic(type, null), private: req.private, diagnostics: [] };
+      const out = await engine.readResource(req.type_name, current, decodePrivate(req.private));
+      return { new_state: encodeDynamic(type, out.state), private: encodePrivate(out.private), diagnostics: diagnosticsToProto(out.diags.items) };
+    }),
+    PlanResourceChange: guarded('PlanResourceChange', diagsOnly, (req) => {
+      const type = resourceType(req.type_name);
+      const prior = decodeObject(type, req.prior_state, 'prior state');
+      const proposed = decodeObject(type, req.proposed_new_state, 'proposed new state');
+      const config = decodeObject(type, req.config, 'configuration');
+      const out = engine.planResourceChange(req.type_name, prior, proposed, config, decodePrivate(req.prior_private));
+      return {
+        planned_state: encodeDynamic(type, out.planned),
+        requires_replace: out.requiresReplace.map(pathToProto),
+        planned_private: encodePrivate(out.plannedPrivate),
+        diagnostics: diagnosticsToProto(out.diags.items),
+        legacy_type_system: false,
+      };
+    }),
+    ApplyResourceChange: guarded('ApplyResourceChange', diagsOnly, async (req) => {
+      const type = resourceType(req.type_name);
+      const prior = decodeObject(type, req.prior_state, 'prior state');
+      const planned = decodeObject(type, req.planned_state, 'planned state');
+      const out = await engine.applyResourceChange(req.type_name, prior, planned, decodePrivate(req.planned_private));
+      return { new_state: encodeDynamic(type, out.state), private: encodePrivate(out.private), diagnostics: diagnosticsToProto(out.diags.items), legacy_type_system: false };
+    }),
+    ImportResourceState: guarded('ImportResourceState', diagsOnly, async (req) => {
+      const type = resourceType(req.type_name);
+      const out = await engine.importResourceState(req.type_name, String(req.id ?? ''));
+      const imported = out.state === null ? [] : [{ type_name: req.type_name, state: encodeDynamic(type, out.state), private: encodePrivate(out.private) }];
+      return { imported_resources: imported, diagnostics: diagnosticsToProto(out.diags.items) };
+    }),
+    ReadDataSource: guarded('ReadDataSource', diagsOnly, async (req) => {
+      const type = dataSourceType(req.type_name);
+      const config = decodeObject(type, req.config, 'data source configuration') ?? {};
+      const out = await engine.readDataSource(req.type_name, config);
+      return { ...(out.state ? { state: encodeDynamic(type, out.state) } : {}), diagnostics: diagnosticsToProto(out.diags.items) };
+    }),
+    StopProvider: guarded('StopProvider', () => ({ Error: 'stop failed' }), () => {
+      engine.stop();
+      return { Error: '' };
+    }),
+    // RPCs for features this provider does not offer: well-formed answers with a diagnostic.
+    MoveResourceState: guarded('MoveResourceState', diagsOnly, () => unsupported('moves between resource types')),
+    UpgradeResourceIdentity: guarded('UpgradeResourceIdentity', diagsOnly, () => unsupported('resource identities')),
+    CallFunction: guarded('CallFunction', () => ({ error: { text: 'This provider offers no functions.' } }), (req) => ({
+      error: { text: `This provider offers no function "${String(req.name ?? '')}".` },
+    })),
+    ValidateEphemeralResourceConfig: guarded('ValidateEphemeralResourceConfig', diagsOnly, () => unsupported('ephemeral resources')),
+    OpenEphemeralResource: guarded('OpenEphemeralResource', diagsOnly, () => unsupported('ephemeral resources')),
+    RenewEphemeralResource: guarded('RenewEphemeralResource', diagsOnly, () => unsupported('ephemeral resources')),
+    CloseEphemeralResource: guarded('CloseEphemeralResource', diagsOnly, () => unsupported('ephemeral resources')),
+    ValidateListResourceConfig: guarded('ValidateListResourceConfig', diagsOnly, () => unsupported('list resources')),
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * Neutral schema and paths → tfplugin6 message objects (protocol.md §2.3). Attribute and block
+ * order follows the declaration; Terraform does not care, and docs read better.
+ */
+import type { Schema, SchemaBlock, SchemaNestedBlock, Nesting } from '../schema/block.js';
+import { typeToJSONString } from '../schema/cty-type.js';
+import type { AttributePath } from '../schema/path.js';
+
+type Msg = Record<string, unknown>;
+
+const NESTING: Record<Nesting, number> = { single: 1, list: 2, set: 3, map: 4, group: 5 };
+const STRING_KIND = { plain: 0, markdown: 1 } as const;
+
+export function schemaToProto(schema: Schema): Msg {
+  return { version: schema.version, block: blockToProto(schema.block) };
+}
+
+function blockToProto(block: SchemaBlock): Msg {
+  return {
+    version: 0,
+    attributes: Object.values(block.attributes).map((a) => ({
+      name: a.name,
+      type: Buffer.from(typeToJSONString(a.type)),
+      description: a.description,
+      description_kind: STRING_KIND[a.descriptionKind],
+      required: a.required,
+      optional: a.optional,
+      computed: a.computed,
+      sensitive: a.sensitive,
+      deprecated: a.deprecated,
+      ...(a.deprecationMessage ? { deprecation_message: a.deprecationMessage } : {}),
+      write_only: a.writeOnly,
+    })),
+    block_types: Object.values(block.blockTypes).map(nestedToProto),
+    description: block.description,
+    description_kind: STRING_KIND[block.descriptionKind],
+    deprecated: block.deprecated,
+  };
+}
+
+function nestedToProto(nb: SchemaNestedBlock): Msg {
+  return { type_name: nb.typeName, block: blockToProto(nb.block), nesting: NESTING[nb.nesting], min_items: nb.minItems, max_items: nb.maxItems };
+}
+
+export function pathToProto(path: AttributePath): Msg {
+  return {
+    steps: path.map((s) => ('attr' in s ? { attribute_name: s.attr } : 'key' in s ? { element_key_string: s.key } : { element_key_int: s.index })),
+  };
+}
