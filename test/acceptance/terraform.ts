@@ -1,0 +1,104 @@
+/**
+ * Drives the real Terraform CLI against our provider executables through `dev_overrides` (no
+ * `terraform init`, no network). Each workspace gets its own CLI config and data directory.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, mkdirSync, rmSync, cpSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(process.cwd());
+export const BIN_DIR = join(REPO_ROOT, 'bin');
+
+let cachedVersion: string | null | undefined;
+
+/** The installed Terraform version, or null when there is none. */
+export function terraformVersion(): string | null {
+  if (cachedVersion !== undefined) return cachedVersion;
+  try {
+    const out = execFileSync('terraform', ['version', '-json'], { encoding: 'utf8', env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' } });
+    cachedVersion = (JSON.parse(out) as { terraform_version: string }).terraform_version;
+  } catch {
+    cachedVersion = null;
+  }
+  return cachedVersion;
+}
+
+/** Skips the suite loudly where Terraform is absent (CI sets CI=true and .ci/run insists on it). */
+export function requireTerraform(ctx: Mocha.Context): void {
+  if (terraformVersion() === null) {
+    console.warn('\n  !!! terraform is not installed: SKIPPING the real-Terraform acceptance tests !!!\n');
+    ctx.skip();
+  }
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export class Workspace {
+  readonly dir: string;
+  private readonly env: Record<string, string>;
+
+  constructor(mainTf: string, env: Record<string, string>) {
+    this.dir = mkdtempSync(join(tmpdir(), 'keel-acc-'));
+    const cliConfig = join(this.dir, '.terraformrc');
+    writeFileSync(
+      cliConfig,
+      `provider_installation {\n  dev_overrides {\n    "keel/sec" = "${BIN_DIR}"\n    "keel/vdb" = "${BIN_DIR}"\n  }\n  direct {}\n}\n`,
+    );
+    mkdirSync(join(this.dir, 'config'));
+    writeFileSync(join(this.dir, 'config', 'main.tf'), mainTf);
+    this.env = {
+      ...(process.env as Record<string, string>),
+      TF_CLI_CONFIG_FILE: cliConfig,
+      TF_IN_AUTOMATION: '1',
+      TF_INPUT: '0',
+      CHECKPOINT_DISABLE: '1',
+      TF_DATA_DIR: join(this.dir, '.terraform'),
+      ...env,
+    };
+  }
+
+  static fromExample(exampleDir: string, env: Record<string, string>): Workspace {
+    const ws = new Workspace('', env);
+    cpSync(exampleDir, join(ws.dir, 'config'), { recursive: true });
+    return ws;
+  }
+
+  writeConfig(mainTf: string): void {
+    writeFileSync(join(this.dir, 'config', 'main.tf'), mainTf);
+  }
+
+  /** Runs `terraform -chdir=config <args>` and resolves with its exit code and output. */
+  run(args: string[], extraEnv: Record<string, string> = {}): Promise<RunResult> {
+    return new Promise((resolvePromise) => {
+      execFile('terraform', [`-chdir=${join(this.dir, 'config')}`, ...args], { env: { ...this.env, ...extraEnv }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+        resolvePromise({ code, stdout, stderr });
+      });
+    });
+  }
+
+  /** Like run, but fails with Terraform's output when the exit code is not the expected one. */
+  async expect(args: string[], expectedCode = 0, extraEnv: Record<string, string> = {}): Promise<RunResult> {
+    const r = await this.run(args, extraEnv);
+    if (r.code !== expectedCode) {
+      throw new Error(`terraform ${args.join(' ')} exited ${r.code}, expected ${expectedCode}\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}`);
+    }
+    return r;
+  }
+
+  /** The state as `terraform show -json` reports it: resources by address. */
+  async state(): Promise<Map<string, { type: string; values: Record<string, unknown>; sensitive_values: Record<string, unknown> }>> {
+    const r = await this.expect(['show', '-json']);
+    const doc = JSON.parse(r.stdout) as { values?: { root_module?: { resources?: { address: string; type: string; values: Record<string, unknown>; sensitive_values: Record<string, unknown> }[] } } };
+    return new Map((doc.values?.root_module?.resources ?? []).map((res) => [res.address, res]));
+  }
+
+  dispose(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
