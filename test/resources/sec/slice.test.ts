@@ -1,0 +1,112 @@
+/**
+ * The sec slice through the real executable and our Terraform-side client (which applies
+ * Terraform's plan and apply checks), against the in-process emulator.
+ */
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
+import { TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
+import { valueEquals } from '../../../src/schema/value-ops.js';
+import { impliedType } from '../../../src/schema/block.js';
+import type { ObjectValue } from '../../../src/schema/value.js';
+
+const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
+
+describe('sec slice through the Terraform-side client', function () {
+  this.timeout(60_000);
+  let emulator: SecEmulator;
+  let tf: TerraformClient;
+
+  before(async () => {
+    emulator = await startSecEmulator();
+    tf = await TerraformClient.start(BIN, { SEC_API_URL: emulator.url, SEC_ACCOUNT: emulator.account, SEC_API_KEY: emulator.apiKey, SEC_API_SECRET: emulator.apiSecret });
+    await tf.configure({});
+  });
+  after(async () => {
+    await tf?.close();
+    await emulator?.close();
+  });
+
+  async function converge(type: string, prior: ObjectValue | null, plain: Record<string, unknown>): Promise<ObjectValue> {
+    const block = tf.resourceSchema(type).block;
+    const config = configValue(block, plain);
+    await tf.validateResource(type, config);
+    const change = await tf.plan(type, prior, config);
+    const { state } = await tf.apply(type, prior, change, config);
+    const again = await tf.plan(type, state, config);
+    expect(valueEquals(impliedType(block), again.planned, state), 're-plan must be empty').to.equal(true);
+    return state!;
+  }
+
+  it('e-mail channel: create, no-op plan, update, import, read drift, delete', async () => {
+    const type = 'sec_alert_channel_email';
+    let state = await converge(type, null, { name: 'ops', recipients: [' ops@example.com'] });
+    const guid = state.id as string;
+    expect(emulator.get<{ data: { channelProps: { recipients: string[] } } }>('AlertChannels', guid)!.data.channelProps.recipients).to.deep.equal(['ops@example.com']);
+    // Terraform keeps the configured form (with the space) although the platform trimmed it.
+    expect(state.recipients).to.deep.equal([' ops@example.com']);
+    expect((await tf.read(type, state)).state).to.deep.equal(state);
+
+    state = await converge(type, state, { name: 'ops-renamed', recipients: ['ops@example.com'], enabled: false });
+    expect(emulator.get('AlertChannels', guid)).to.deep.include({ name: 'ops-renamed', enabled: 0 });
+
+    const imported = await tf.importState(type, guid);
+    expect(imported).to.deep.include({ id: guid, name: 'ops-renamed', enabled: false, test_integration: true });
+
+    emulator.put('AlertChannels', guid, { ...emulator.get<Record<string, unknown>>('AlertChannels', guid)!, name: 'changed-in-ui' });
+    expect((await tf.read(type, state)).state!.name).to.equal('changed-in-ui');
+
+    const block = tf.resourceSchema(type).block;
+    const destroy = await tf.plan(type, state, null);
+    await tf.apply(type, state, destroy, null);
+    expect(emulator.get('AlertChannels', guid)).to.equal(undefined);
+    expect((await tf.read(type, state)).state).to.equal(null);
+    void block;
+  });
+
+  it('e-mail channel: a failed test on create removes the channel and says why', async () => {
+    const type = 'sec_alert_channel_email';
+    const config = configValue(tf.resourceSchema(type).block, { name: 'broken', recipients: ['fail-test@example.com'] });
+    const change = await tf.plan(type, null, config);
+    const before = emulator.list('AlertChannels').length;
+    const err = await tf.apply(type, null, change, config).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).to.be.instanceOf(ProviderCallError);
+    expect((err as ProviderCallError).diagnostics[0]!.summary).to.equal('Alert channel test failed');
+    expect(emulator.list('AlertChannels').length).to.equal(before);
+  });
+
+  it('agent access token: create disabled, rename, import by token, destroy disables and renames', async () => {
+    const type = 'sec_agent_access_token';
+    let state = await converge(type, null, { name: 'fleet', description: 'first', enabled: false });
+    const token = state.token as string;
+    expect(emulator.get('AgentAccessTokens', token)).to.deep.include({ tokenAlias: 'fleet', tokenEnabled: 0 });
+    state = await converge(type, state, { name: 'fleet-2', description: 'second' });
+    expect(state).to.deep.include({ id: 'fleet-2', enabled: true, os: 'linux' });
+    expect(emulator.get('AgentAccessTokens', token)).to.deep.include({ tokenAlias: 'fleet-2', tokenEnabled: 1 });
+    const imported = await tf.importState(type, token);
+    expect(imported).to.deep.include({ id: 'fleet-2', name: 'fleet-2', token, description: 'second' });
+    // os cannot change in place: the plan asks for a replacement.
+    const changeOs = await tf.plan(type, state, configValue(tf.resourceSchema(type).block, { name: 'fleet-2', description: 'second', os: 'windows' }));
+    expect(changeOs.requiresReplace).to.deep.equal([[{ attr: 'os' }]]);
+    await tf.apply(type, state, await tf.plan(type, state, null), null);
+    expect(emulator.get<{ tokenAlias: string; tokenEnabled: number }>('AgentAccessTokens', token)).to.deep.include({ tokenEnabled: 0 });
+    expect(emulator.get<{ tokenAlias: string }>('AgentAccessTokens', token)!.tokenAlias).to.match(/^fleet-2-[a-z0-9]{5}-deleted$/);
+  });
+
+  it('rejects a configured id and bad values with attribute paths', async () => {
+    const type = 'sec_alert_channel_email';
+    const config = configValue(tf.resourceSchema(type).block, { id: 'x', name: 'n', recipients: ['nope'] });
+    const err = (await tf.validateResource(type, config).then(() => null, (e: unknown) => e)) as ProviderCallError;
+    expect(err.diagnostics.map((d) => d.path).sort()).to.deep.equal(['id', 'recipients']);
+  });
+
+  it('user profile data source', async () => {
+    const s = await tf.readData('sec_user_profile', configValue(tf.dataSourceSchema('sec_user_profile').block, {}));
+    expect(s.username).to.be.a('string').and.not.empty;
+    expect(s.id).to.equal(s.username);
+    expect(s.accounts).to.be.an('array').with.length.greaterThan(0);
+  });
+});
