@@ -1,0 +1,77 @@
+/**
+ * The one error type the API clients throw. `code` is stable and is what callers branch on;
+ * the message is for humans and never contains secrets (tokens, keys, request bodies).
+ */
+export type ApiErrorCode =
+  | 'not_found'
+  | 'conflict'
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'timeout'
+  | 'cancelled'
+  | 'malformed_response'
+  | 'unknown';
+
+export interface ApiErrorDetails {
+  readonly code: ApiErrorCode;
+  /** A template such as "GET /api/v2/AlertChannels/{intgGuid}": never an id or a secret. */
+  readonly operation: string;
+  readonly status?: number;
+  readonly requestId?: string;
+  readonly cause?: unknown;
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly code: ApiErrorCode;
+  readonly operation: string;
+  readonly status?: number;
+  readonly requestId?: string;
+
+  /** @param detail what went wrong, already free of secrets; the operation and status are added. */
+  constructor(detail: string, details: ApiErrorDetails) {
+    super(formatMessage(detail, details), details.cause === undefined ? undefined : { cause: details.cause });
+    this.code = details.code;
+    this.operation = details.operation;
+    if (details.status !== undefined) this.status = details.status;
+    if (details.requestId !== undefined) this.requestId = details.requestId;
+  }
+}
+
+export function isApiError(error: unknown, code?: ApiErrorCode): error is ApiError {
+  return error instanceof ApiError && (code === undefined || error.code === code);
+}
+
+/** The code an HTTP error status maps to. */
+export function codeForStatus(status: number): ApiErrorCode {
+  switch (status) {
+    case 400:
+    case 422:
+      return 'invalid';
+    case 401:
+      return 'unauthenticated';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 409:
+      return 'conflict';
+    case 429:
+      return 'rate_limited';
+    case 408:
+      return 'timeout';
+    default:
+      return status >= 500 && status <= 599 ? 'unavailable' : 'unknown';
+  }
+}
+
+function formatMessage(detail: string, details: ApiErrorDetails): string {
+  const facts = [
+    details.status === undefined ? undefined : `HTTP ${details.status}`,
+    details.requestId === undefined ? undefined : `request id ${details.requestId}`,
+  ].filter((fact) => fact !== undefined);
+  return `${details.operation}: ${detail}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}`;
+}

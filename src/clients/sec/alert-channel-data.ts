@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/**
+ * `data` of each alert channel type in the neutral wire format (sec.md §2.2/§3.6, DECISIONS).
+ * Secret fields are optional: the API returns them blank or not at all, so callers keep their
+ * own copy; on create/update they must be sent.
+ */
+const issueGrouping = z.enum(['Events', 'Resources']);
+const secret = z.string().optional();
+
+/** Some servers return the recipients comma-joined; always hand out an array. */
+const recipients = z
+  .union([z.array(z.string()), z.string()])
+  .transform((value) =>
+    typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter((item) => item !== '') : value,
+  );
+
+export const ALERT_CHANNEL_DATA_SCHEMAS = {
+  EmailUser: z.object({ channelProps: z.object({ recipients }) }),
+  CloudAEventBus: z.object({ eventBusArn: z.string(), issueGrouping: issueGrouping.optional() }),
+  CloudAObjectStore: z.object({
+    objectStoreCredentials: z.object({ bucketArn: z.string(), externalId: z.string(), roleArn: z.string() }),
+  }),
+  TeamsA: z.object({ webhook: z.string() }),
+  TeamsB: z.object({ webhookUrl: z.string() }),
+  Chat: z.object({ webhookUrl: z.string() }),
+  Webhook: z.object({ webhookUrl: z.string() }),
+  OnCall: z.object({ intgUrl: z.string() }),
+  Metrics: z.object({
+    apiKey: secret,
+    metricsSite: z.enum(['com', 'eu']).optional(),
+    metricsType: z.enum(['Logs Detail', 'Logs Summary', 'Events Summary']).optional(),
+  }),
+  CloudBPubSub: z.object({
+    projectId: z.string(),
+    topicId: z.string(),
+    issueGrouping: issueGrouping.optional(),
+    credentials: z.object({
+      clientId: z.string(),
+      clientEmail: z.string(),
+      privateKey: secret,
+      privateKeyId: secret,
+    }),
+  }),
+  Tracker: z.object({
+    trackerType: z.enum(['TRACKER_CLOUD', 'TRACKER_SERVER']),
+    trackerUrl: z.string(),
+    issueType: z.string(),
+    /** The project key. */
+    projectId: z.string(),
+    username: z.string(),
+    /** TRACKER_CLOUD only. */
+    apiToken: secret,
+    /** TRACKER_SERVER only. */
+    password: secret,
+    /** A JSON data URL, see encodeJsonDataUrl. */
+    customTemplateFile: z.string().optional(),
+    bidirectionalConfig: z.enum(['Unidirectional', 'Bidirectional']).optional(),
+    issueGrouping: issueGrouping.optional(),
+  }),
+  Observ: z.object({ accountId: z.number().int(), insertKey: z.string() }),
+  Pager: z.object({ apiIntgKey: secret }),
+  Siem: z.object({
+    hostUrl: z.string(),
+    hostPort: z.number().int().optional(),
+    commType: z.enum(['HTTPS', 'HTTPS Self Signed Cert']).optional(),
+  }),
+  Ticketing: z.object({
+    instanceUrl: z.string(),
+    userName: z.string(),
+    password: secret,
+    customTemplateFile: z.string().optional(),
+    issueGrouping: issueGrouping.optional(),
+  }),
+  LogSink: z.object({
+    ingestToken: z.string(),
+    channel: z.string().optional(),
+    host: z.string(),
+    port: z.number().int(),
+    ssl: z.boolean().optional(),
+    eventData: z.object({ index: z.string(), source: z.string() }),
+  }),
+} as const;
+
+export type AlertChannelType = keyof typeof ALERT_CHANNEL_DATA_SCHEMAS;
+
+export const ALERT_CHANNEL_TYPES = Object.keys(ALERT_CHANNEL_DATA_SCHEMAS) as AlertChannelType[];
+
+export type AlertChannelData<T extends AlertChannelType> = z.output<(typeof ALERT_CHANNEL_DATA_SCHEMAS)[T]>;

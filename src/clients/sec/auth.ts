@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { ApiError } from '../errors.js';
+import { callSignal, raceSignal } from './call-signal.js';
+import { decodeBody } from './decode.js';
+import type { Redactor } from './redactor.js';
+import type { Transport } from './transport.js';
+
+export const TOKEN_OPERATION = 'POST /api/v2/access/tokens';
+const TOKEN_PATH = '/api/v2/access/tokens';
+/** Requested token lifetime (the platform's default). */
+const TOKEN_LIFETIME_SECONDS = 3600;
+/** Renew this long before expiry so a token never dies mid-request. */
+const RENEW_MARGIN_MS = 60_000;
+
+const tokenResponseSchema = z.object({
+  token: z.string().min(1),
+  expiresAt: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'expected an RFC3339 timestamp'),
+});
+
+export interface TokenCredentials {
+  readonly apiKey?: string;
+  readonly apiSecret?: string;
+  /** A pre-issued token, used as is until rejected or (with key+secret) an hour old. */
+  readonly apiToken?: string;
+}
+
+/**
+ * Supplies access tokens: fetched lazily with key+secret, cached until shortly before expiry,
+ * shared by concurrent callers (one request in flight), dropped when the API rejects them.
+ */
+export class TokenSource {
+  private cached: { token: string; renewAt: number } | undefined;
+  private inflight: Promise<string> | undefined;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly credentials: TokenCredentials,
+    private readonly redactor: Redactor,
+    private readonly requestTimeoutMs: number,
+  ) {
+    if (credentials.apiToken) {
+      // Assume a pre-issued token lives as long as one we would request; without key+secret we
+      // cannot renew it anyway, so keep it until the API says otherwise.
+      const renewAt = this.canRenew ? Date.now() + TOKEN_LIFETIME_SECONDS * 1000 - RENEW_MARGIN_MS : Infinity;
+      this.cached = { token: credentials.apiToken, renewAt };
+    }
+  }
+
+  /** Whether a rejected or expired token can be replaced. */
+  get canRenew(): boolean {
+    return Boolean(this.credentials.apiKey && this.credentials.apiSecret);
+  }
+
+  /** A token believed valid; `signal` only stops this caller's wait, not a shared request. */
+  async token(signal: AbortSignal): Promise<string> {
+    if (this.cached && Date.now() < this.cached.renewAt) return this.cached.token;
+    if (!this.canRenew) {
+      throw new ApiError('no API key and secret are configured to obtain an access token', {
+        code: 'unauthenticated',
+        operation: TOKEN_OPERATION,
+      });
+    }
+    this.inflight ??= this.requestToken().finally(() => {
+      this.inflight = undefined;
+    });
+    return raceSignal(this.inflight, signal);
+  }
+
+  /** Forgets `token` after the API rejected it (unless another caller already replaced it). */
+  invalidate(token: string): void {
+    if (this.cached?.token === token) this.cached = undefined;
+  }
+
+  private async requestToken(): Promise<string> {
+    const call = callSignal(this.requestTimeoutMs, undefined);
+    try {
+      const response = await this.transport.send(
+        {
+          method: 'POST',
+          path: TOKEN_PATH,
+          operation: TOKEN_OPERATION,
+          headers: { 'X-SEC-UAKS': this.credentials.apiSecret! },
+          body: { keyId: this.credentials.apiKey, expiryTime: TOKEN_LIFETIME_SECONDS },
+          // Asking for a token twice is harmless.
+          idempotent: true,
+        },
+        call,
+      );
+      const body = decodeBody(response.text, tokenResponseSchema, {
+        operation: TOKEN_OPERATION,
+        status: response.status,
+        ...(response.requestId === undefined ? {} : { requestId: response.requestId }),
+      });
+      this.redactor.add(body.token);
+      this.cached = { token: body.token, renewAt: Date.parse(body.expiresAt) - RENEW_MARGIN_MS };
+      return body.token;
+    } finally {
+      call.dispose();
+    }
+  }
+}

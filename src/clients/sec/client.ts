@@ -1,0 +1,100 @@
+import { Pool } from 'undici';
+import { ApiError } from '../errors.js';
+import { agentAccessTokensApi, type AgentAccessTokensApi } from './agent-access-tokens.js';
+import { alertChannelsApi, type AlertChannelsApi } from './alert-channels.js';
+import { TokenSource } from './auth.js';
+import { parseBaseUrl } from './base-url.js';
+import { SecHttp } from './http.js';
+import { Redactor } from './redactor.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
+import { Transport, type SecLogger } from './transport.js';
+import { userProfileApi, type UserProfileApi } from './user-profile.js';
+
+export interface SecClientConfig {
+  /** e.g. https://acme.sec-platform.example, or a loopback http:// URL (emulator). */
+  readonly baseUrl: string;
+  /** The account subdomain; informational here (requests go to baseUrl). */
+  readonly account: string;
+  readonly apiKey?: string | undefined;
+  readonly apiSecret?: string | undefined;
+  /** Pre-issued access token; key+secret, when also given, renew it. */
+  readonly apiToken?: string | undefined;
+  /** Sent as Account-Name. */
+  readonly subaccount?: string | undefined;
+  /** Sends Org-Access: true. */
+  readonly organization?: boolean | undefined;
+  readonly userAgent: string;
+  /** Deadline of one call including retries; default 125 s (the platform's proxy limit). */
+  readonly timeoutMs?: number | undefined;
+  /** Receives request summaries (operation, status, attempt, duration), never headers or bodies. */
+  readonly logger?: SecLogger | undefined;
+  /** Overrides the retry budget and backoff (tests use short delays). */
+  readonly retry?: Partial<RetryPolicy> | undefined;
+}
+
+export interface SecClient {
+  readonly agentAccessTokens: AgentAccessTokensApi;
+  readonly alertChannels: AlertChannelsApi;
+  readonly userProfile: UserProfileApi;
+  /** Closes the connection pool; calls made afterwards fail. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_TIMEOUT_MS = 125_000;
+
+/**
+ * A client of the sec management API with one keep-alive connection pool. Throws ApiError
+ * 'invalid' for an unusable configuration (bad URL, plain http to a non-loopback host, no credentials).
+ */
+export function createSecClient(config: SecClientConfig): SecClient {
+  const endpoint = parseBaseUrl(config.baseUrl);
+  if (!config.apiToken && !(config.apiKey && config.apiSecret)) {
+    throw new ApiError('either api_key and api_secret, or api_token, must be set', {
+      code: 'invalid',
+      operation: 'configure sec client',
+    });
+  }
+  const redactor = new Redactor();
+  for (const secret of [config.apiKey, config.apiSecret, config.apiToken]) redactor.add(secret);
+
+  // connect.rejectUnauthorized is explicit so NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn it off.
+  const pool = new Pool(endpoint.origin, {
+    connections: 8,
+    keepAliveTimeout: 30_000,
+    connect: { rejectUnauthorized: true },
+  });
+  const transport = new Transport(pool, {
+    pathPrefix: endpoint.pathPrefix,
+    commonHeaders: commonHeaders(config),
+    retry: { ...DEFAULT_RETRY_POLICY, ...definedOnly(config.retry ?? {}) },
+    redactor,
+    ...(config.logger ? { logger: config.logger } : {}),
+  });
+  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const credentials = {
+    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    ...(config.apiSecret ? { apiSecret: config.apiSecret } : {}),
+    ...(config.apiToken ? { apiToken: config.apiToken } : {}),
+  };
+  const http = new SecHttp(transport, new TokenSource(transport, credentials, redactor, timeoutMs), timeoutMs);
+
+  return {
+    agentAccessTokens: agentAccessTokensApi(http),
+    alertChannels: alertChannelsApi(http),
+    userProfile: userProfileApi(http),
+    close: () => pool.close(),
+  };
+}
+
+function commonHeaders(config: SecClientConfig): Record<string, string> {
+  return {
+    Accept: 'application/json',
+    'User-Agent': config.userAgent,
+    ...(config.subaccount ? { 'Account-Name': config.subaccount } : {}),
+    ...(config.organization ? { 'Org-Access': 'true' } : {}),
+  };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
+}

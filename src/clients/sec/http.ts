@@ -1,0 +1,93 @@
+import type { z } from 'zod';
+import { ApiError, isApiError } from '../errors.js';
+import type { TokenSource } from './auth.js';
+import { callSignal, type CallSignal } from './call-signal.js';
+import { decodeBody } from './decode.js';
+import type { HttpMethod, Transport, TransportResponse } from './transport.js';
+
+/** Per-call options every client method accepts. */
+export interface CallOptions {
+  /** Cancels the call (ApiError 'cancelled'). */
+  readonly signal?: AbortSignal | undefined;
+  /** Deadline for the whole call including retries (ApiError 'timeout'); default: the client's. */
+  readonly timeoutMs?: number | undefined;
+}
+
+export interface ApiCall {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly operation: string;
+  readonly body?: unknown;
+  /** Default: GET, PATCH and DELETE are retried, POST is not. */
+  readonly idempotent?: boolean;
+}
+
+/**
+ * Authenticated calls: adds the bearer token, renews it once when the API answers 401, applies
+ * the deadline and cancellation, and validates response bodies.
+ */
+export class SecHttp {
+  constructor(
+    private readonly transport: Transport,
+    private readonly tokens: TokenSource,
+    private readonly defaultTimeoutMs: number,
+  ) {}
+
+  /** A call whose answer is checked against `schema`. */
+  async json<S extends z.ZodType>(call: ApiCall, schema: S, options: CallOptions = {}): Promise<z.output<S>> {
+    return this.withSignal(call, options, async (signal) => {
+      const response = await this.send(call, signal);
+      return decodeBody(response.text, schema, {
+        operation: call.operation,
+        status: response.status,
+        ...(response.requestId === undefined ? {} : { requestId: response.requestId }),
+      });
+    });
+  }
+
+  /** A call whose answer carries no data (204 or an ignored body). */
+  async empty(call: ApiCall, options: CallOptions = {}): Promise<void> {
+    await this.withSignal(call, options, (signal) => this.send(call, signal));
+  }
+
+  private async withSignal<T>(call: ApiCall, options: CallOptions, run: (signal: CallSignal) => Promise<T>): Promise<T> {
+    const signal = callSignal(options.timeoutMs ?? this.defaultTimeoutMs, options.signal);
+    try {
+      return await run(signal);
+    } catch (error) {
+      if (!(error instanceof ApiError) && signal.signal.aborted) throw signal.abortError(call.operation) ?? error;
+      throw error;
+    } finally {
+      signal.dispose();
+    }
+  }
+
+  private async send(call: ApiCall, signal: CallSignal): Promise<TransportResponse> {
+    const token = await this.tokens.token(signal.signal);
+    try {
+      return await this.transport.send(this.request(call, token), signal);
+    } catch (error) {
+      // A token can be revoked or expire early: renew once and repeat the request.
+      if (!isApiError(error, 'unauthenticated') || error.status !== 401 || !this.tokens.canRenew) throw error;
+      this.tokens.invalidate(token);
+      const renewed = await this.tokens.token(signal.signal);
+      return this.transport.send(this.request(call, renewed), signal);
+    }
+  }
+
+  private request(call: ApiCall, token: string) {
+    return {
+      method: call.method,
+      path: call.path,
+      operation: call.operation,
+      headers: { Authorization: `Bearer ${token}` },
+      ...(call.body === undefined ? {} : { body: call.body }),
+      idempotent: call.idempotent ?? call.method !== 'POST',
+    };
+  }
+}
+
+/** Escapes one path segment (ids may contain reserved characters). */
+export function segment(value: string): string {
+  return encodeURIComponent(value);
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { flag, toFlag } from './wire.js';
+
+/**
+ * The platform's generic integration object, shared by alert channels, cloud accounts and
+ * container registries. Families differ only in `type` strings and the shape of `data`.
+ */
+export interface Integration<TType extends string = string, TData = Record<string, unknown>> {
+  /** Server-assigned id (the Terraform id). */
+  readonly intgGuid: string;
+  readonly name: string;
+  /** Discriminator, e.g. "EmailUser". */
+  readonly type: TType;
+  readonly enabled: boolean;
+  /** Organisation-level object (wire isOrg == 1). */
+  readonly isOrg: boolean;
+  readonly createdOrUpdatedTime: string;
+  readonly createdOrUpdatedBy: string;
+  readonly state?: IntegrationState | undefined;
+  readonly props: Record<string, unknown>;
+  /** Agentless, DSPM and scanner integrations only. */
+  readonly serverToken?: { readonly serverToken: string; readonly uri: string } | undefined;
+  /** Type-specific settings; secrets come back blank or absent. */
+  readonly data: TData;
+}
+
+export interface IntegrationState {
+  readonly ok: boolean;
+  readonly lastUpdatedTime?: number | string | undefined;
+  readonly lastSuccessfulTime?: number | string | undefined;
+  readonly details?: Record<string, unknown> | undefined;
+}
+
+/** What create and update send (update replaces name, enabled and data as a whole). */
+export interface IntegrationInput<TType extends string = string, TData = Record<string, unknown>> {
+  readonly name: string;
+  readonly type: TType;
+  readonly enabled: boolean;
+  readonly data: TData;
+}
+
+const timestamp = z.union([z.number(), z.string()]);
+
+/** Response shape with `data` left generic; families narrow it by `type`. */
+export const integrationSchema = z.object({
+  intgGuid: z.string().min(1),
+  name: z.string(),
+  type: z.string().min(1),
+  enabled: flag,
+  isOrg: flag.optional().transform((value) => value ?? false),
+  createdOrUpdatedTime: z.string(),
+  createdOrUpdatedBy: z.string(),
+  state: z
+    .object({
+      ok: z.boolean(),
+      lastUpdatedTime: timestamp.optional(),
+      lastSuccessfulTime: timestamp.optional(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
+  props: z
+    .record(z.string(), z.unknown())
+    .nullish()
+    .transform((value) => value ?? {}),
+  serverToken: z.object({ serverToken: z.string(), uri: z.string() }).optional(),
+  data: z.record(z.string(), z.unknown()),
+});
+
+/** Wire body of a create (no guid) or an update (guid included, as the platform expects). */
+export function integrationBody(input: IntegrationInput<string, unknown>, intgGuid?: string): Record<string, unknown> {
+  return {
+    ...(intgGuid === undefined ? {} : { intgGuid }),
+    name: input.name,
+    type: input.type,
+    enabled: toFlag(input.enabled),
+    data: input.data,
+  };
+}

@@ -1,0 +1,186 @@
+import { HttpError } from './http-types.js';
+
+/**
+ * A tiny declarative description of JSON request bodies. The emulators validate with it to answer
+ * 400 with a precise, path-qualified message, and mask secret fields on the way out; a table of
+ * specs keeps adding a new object type to a few lines.
+ */
+export type FieldSpec = StringSpec | IntegerSpec | FlagSpec | BooleanSpec | ObjectSpec | ArraySpec;
+
+interface CommonSpec {
+  /** Absent or null is accepted. */
+  readonly optional?: boolean;
+  /** Never echoed in messages; replaced by "" when an object is shown to clients. */
+  readonly secret?: boolean;
+}
+
+export type StringFormat = 'email' | 'url' | 'json-data-url';
+
+export interface StringSpec extends CommonSpec {
+  readonly kind: 'string';
+  readonly oneOf?: readonly string[];
+  readonly format?: StringFormat;
+  /** "" is refused unless set. */
+  readonly allowEmpty?: boolean;
+}
+
+export interface IntegerSpec extends CommonSpec {
+  readonly kind: 'integer';
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/** The platform's integer booleans: exactly 0 or 1. */
+export interface FlagSpec extends CommonSpec {
+  readonly kind: 'flag';
+}
+
+export interface BooleanSpec extends CommonSpec {
+  readonly kind: 'boolean';
+}
+
+export interface ObjectSpec extends CommonSpec {
+  readonly kind: 'object';
+  readonly fields: Readonly<Record<string, FieldSpec>>;
+  /** Cross-field rules; throw `invalid(...)` to refuse. */
+  readonly check?: (value: Record<string, unknown>, path: string) => void;
+}
+
+export interface ArraySpec extends CommonSpec {
+  readonly kind: 'array';
+  readonly items: FieldSpec;
+  readonly minItems?: number;
+}
+
+type Options<S> = Omit<S, 'kind'>;
+
+/** Builders, so tables read `field.string({ optional: true })`. */
+export const field = {
+  string: (options: Options<StringSpec> = {}): StringSpec => ({ kind: 'string', ...options }),
+  integer: (options: Options<IntegerSpec> = {}): IntegerSpec => ({ kind: 'integer', ...options }),
+  flag: (options: Options<FlagSpec> = {}): FlagSpec => ({ kind: 'flag', ...options }),
+  boolean: (options: Options<BooleanSpec> = {}): BooleanSpec => ({ kind: 'boolean', ...options }),
+  object: (fields: Record<string, FieldSpec>, options: Omit<Options<ObjectSpec>, 'fields'> = {}): ObjectSpec => ({
+    kind: 'object',
+    fields,
+    ...options,
+  }),
+  array: (items: FieldSpec, options: Omit<Options<ArraySpec>, 'items'> = {}): ArraySpec => ({
+    kind: 'array',
+    items,
+    ...options,
+  }),
+};
+
+/** A 400 answer with the platform's error shape. */
+export function invalid(message: string): HttpError {
+  return new HttpError(400, message);
+}
+
+/** Throws a 400 HttpError describing the first problem found. */
+export function validate(spec: FieldSpec, value: unknown, path: string): void {
+  if (value === undefined || value === null) {
+    if (spec.optional) return;
+    throw invalid(`${path} is required`);
+  }
+  switch (spec.kind) {
+    case 'string':
+      return validateString(spec, value, path);
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isInteger(value)) throw invalid(`${path} must be an integer${got(value)}`);
+      if ((spec.min !== undefined && value < spec.min) || (spec.max !== undefined && value > spec.max)) {
+        throw invalid(`${path} must be between ${spec.min ?? '-∞'} and ${spec.max ?? '∞'} (got ${value})`);
+      }
+      return;
+    case 'flag':
+      if (value !== 0 && value !== 1) throw invalid(`${path} must be 0 or 1${spec.secret ? '' : ` (got ${JSON.stringify(value)})`}`);
+      return;
+    case 'boolean':
+      if (typeof value !== 'boolean') throw invalid(`${path} must be true or false${got(value)}`);
+      return;
+    case 'object':
+      return validateObject(spec, value, path);
+    case 'array':
+      if (!Array.isArray(value)) throw invalid(`${path} must be an array${got(value)}`);
+      if (spec.minItems !== undefined && value.length < spec.minItems) {
+        throw invalid(`${path} must contain at least ${spec.minItems} item${spec.minItems === 1 ? '' : 's'}`);
+      }
+      value.forEach((item, index) => validate(spec.items, item, `${path}[${index}]`));
+      return;
+  }
+}
+
+function validateString(spec: StringSpec, value: unknown, path: string): void {
+  if (typeof value !== 'string') throw invalid(`${path} must be a string${got(value)}`);
+  const shown = spec.secret ? '' : ` (got ${JSON.stringify(value)})`;
+  if (value === '' && !spec.allowEmpty) throw invalid(`${path} must not be empty`);
+  if (spec.oneOf && !spec.oneOf.includes(value)) {
+    throw invalid(`${path} must be one of ${spec.oneOf.map((option) => JSON.stringify(option)).join(', ')}${shown}`);
+  }
+  if (value === '' || !spec.format) return;
+  if (spec.format === 'email' && !isEmail(value)) throw invalid(`${path} must be a valid email address${shown}`);
+  if (spec.format === 'url' && !isHttpUrl(value)) throw invalid(`${path} must be an http(s) URL${shown}`);
+  if (spec.format === 'json-data-url' && !isJsonDataUrl(value)) {
+    throw invalid(`${path} must be a data URL "data:application/json;…;base64,<base64 of a JSON document>"`);
+  }
+}
+
+function validateObject(spec: ObjectSpec, value: unknown, path: string): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalid(`${path} must be an object${got(value)}`);
+  }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!(key in spec.fields)) throw invalid(`${path}.${key} is not a recognised field`);
+  }
+  for (const [key, fieldSpec] of Object.entries(spec.fields)) validate(fieldSpec, record[key], `${path}.${key}`);
+  spec.check?.(record, path);
+}
+
+/** A copy of `value` in which every secret string is blanked, as the platform does on reads. */
+export function maskSecrets(spec: FieldSpec, value: unknown): unknown {
+  if (value === undefined || value === null) return value;
+  if (spec.secret && typeof value === 'string') return '';
+  if (spec.kind === 'object' && typeof value === 'object' && !Array.isArray(value)) {
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      const fieldSpec = spec.fields[key];
+      copy[key] = fieldSpec ? maskSecrets(fieldSpec, item) : item;
+    }
+    return copy;
+  }
+  if (spec.kind === 'array' && Array.isArray(value)) return value.map((item) => maskSecrets(spec.items, item));
+  return value;
+}
+
+function got(value: unknown): string {
+  const type = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
+  return ` (got ${type})`;
+}
+
+// Deliberately simple: local@domain.tld, no spaces, one @.
+const EMAIL = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;.]+$/;
+
+export function isEmail(value: string): boolean {
+  return EMAIL.test(value);
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+function isJsonDataUrl(value: string): boolean {
+  const match = /^data:application\/json(;[^,;]+)*;base64,(.*)$/s.exec(value);
+  if (!match) return false;
+  try {
+    JSON.parse(Buffer.from(match[2]!, 'base64').toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}

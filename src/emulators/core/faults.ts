@@ -1,0 +1,53 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+/**
+ * Fault injection: the next matching request(s) get a canned answer instead of reaching the
+ * handler. Tests use it for 5xx/429 retries, dropped connections and malformed bodies.
+ */
+export interface Fault {
+  /** Matches any method when absent. */
+  readonly method?: string;
+  /** Exact path (without query) or a pattern tested against it. */
+  readonly path: string | RegExp;
+  /** HTTP status to answer with (ignored when `dropConnection`). */
+  readonly status?: number;
+  /** JSON body; `rawBody` wins when both are given. */
+  readonly body?: unknown;
+  readonly rawBody?: string;
+  /** JSON body computed from the request headers (e.g. a server echoing what it was sent). */
+  readonly bodyFor?: (headers: IncomingHttpHeaders) => unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Wait this long before answering (deadline tests). */
+  readonly delayMs?: number;
+  /** Close the socket without answering (a connection reset as the client sees it). */
+  readonly dropConnection?: boolean;
+  /** How many requests it applies to; default 1, `Infinity` for all. */
+  readonly times?: number;
+}
+
+export class FaultInjector {
+  private readonly pending: Array<{ fault: Fault; remaining: number }> = [];
+
+  add(fault: Fault): void {
+    this.pending.push({ fault, remaining: fault.times ?? 1 });
+  }
+
+  /** The first pending fault for this request, consuming one use of it. */
+  take(method: string, path: string): Fault | undefined {
+    const index = this.pending.findIndex(({ fault }) => matches(fault, method, path));
+    if (index < 0) return undefined;
+    const entry = this.pending[index]!;
+    entry.remaining--;
+    if (entry.remaining <= 0) this.pending.splice(index, 1);
+    return entry.fault;
+  }
+
+  clear(): void {
+    this.pending.length = 0;
+  }
+}
+
+function matches(fault: Fault, method: string, path: string): boolean {
+  if (fault.method && fault.method.toUpperCase() !== method.toUpperCase()) return false;
+  return typeof fault.path === 'string' ? fault.path === path : fault.path.test(path);
+}

@@ -1,0 +1,27 @@
+export { Clock } from './clock.js';
+export { FaultInjector, type Fault } from './faults.js';
+export { startHttpServer, type HttpServerOptions, type RunningHttpServer } from './http-server.js';
+export {
+  HttpError,
+  json,
+  noContent,
+  type EmulatorRequest,
+  type EmulatorResponse,
+  type Handler,
+  type Middleware,
+} from './http-types.js';
+export { prefixedId, randomHex, secretValue } from './ids.js';
+export { MASKED, RequestLog, type LoggedRequest } from './request-log.js';
+export { Router, type RouteMatch } from './router.js';
+export { MemoryStore } from './store.js';
+export {
+  field,
+  invalid,
+  isEmail,
+  maskSecrets,
+  validate,
+  type ArraySpec,
+  type FieldSpec,
+  type ObjectSpec,
+  type StringSpec,
+} from './body-spec.js';

@@ -1,0 +1,114 @@
+import {
+  Clock,
+  FaultInjector,
+  MemoryStore,
+  RequestLog,
+  Router,
+  randomHex,
+  secretValue,
+  startHttpServer,
+  type Fault,
+  type LoggedRequest,
+} from '../core/index.js';
+import { registerAgentAccessTokenRoutes } from './agent-access-tokens.js';
+import { registerAlertChannelRoutes } from './alert-channels.js';
+import { SECRET_HEADER, authMiddleware, registerTokenRoute } from './auth.js';
+import type { SecContext } from './context.js';
+import { TokenRegistry } from './tokens.js';
+import { registerUserProfileRoute } from './user-profile.js';
+
+export interface SecEmulatorOptions {
+  /** 0 or absent: any free port. */
+  port?: number;
+  account?: string;
+  /** Random when absent. */
+  apiKey?: string;
+  apiSecret?: string;
+  /** Extra accounts an `Account-Name` header may select. */
+  subaccounts?: string[];
+}
+
+/** A running emulator of the sec management API, plus the handles tests need. */
+export interface SecEmulator {
+  /** e.g. http://127.0.0.1:41234 (no trailing slash). */
+  readonly url: string;
+  readonly account: string;
+  readonly apiKey: string;
+  readonly apiSecret: string;
+  /** Every request received, oldest first; Authorization and X-SEC-UAKS are masked. */
+  readonly requests: readonly LoggedRequest[];
+  /** Emulator time; `clock.advance(ms)` ages tokens. */
+  readonly clock: Clock;
+  /** Raw stored objects (secrets not masked). Collections: see SEC_COLLECTIONS. */
+  list<T = Record<string, unknown>>(collection: string): T[];
+  get<T = Record<string, unknown>>(collection: string, id: string): T | undefined;
+  /** Writes behind the API's back (drift). */
+  put<T>(collection: string, id: string, value: T): void;
+  /** Deletes behind the API's back; returns whether it existed. */
+  remove(collection: string, id: string): boolean;
+  clearRequests(): void;
+  /** The next matching request(s) get this answer instead (see Fault). */
+  injectFault(fault: Fault): void;
+  clearFaults(): void;
+  /** Every token issued so far becomes invalid. */
+  expireTokens(): void;
+  /** Tokens issued from now on live this long, whatever the client asks; undefined restores. */
+  setTokenLifetime(seconds: number | undefined): void;
+  /** A valid token, as a pre-issued `api_token` would be. */
+  issueToken(seconds?: number): string;
+  /** Makes POST /AlertChannels/{intgGuid}/test answer 400 with `message`; undefined clears. */
+  failChannelTest(intgGuid: string, message?: string): void;
+  close(): Promise<void>;
+}
+
+export async function startSecEmulator(options: SecEmulatorOptions = {}): Promise<SecEmulator> {
+  const account = options.account ?? 'example';
+  const clock = new Clock();
+  const ctx: SecContext = {
+    store: new MemoryStore(),
+    clock,
+    account,
+    apiKey: options.apiKey ?? `${account.toUpperCase()}_${randomHex(20)}`,
+    apiSecret: options.apiSecret ?? `_${secretValue(16)}`,
+    username: `api-user@${account}.example`,
+    subaccounts: options.subaccounts ?? [],
+    tokens: new TokenRegistry(clock),
+    channelTestFailures: new Map(),
+  };
+
+  const router = new Router();
+  registerTokenRoute(router, ctx);
+  registerAlertChannelRoutes(router, ctx);
+  registerAgentAccessTokenRoutes(router, ctx);
+  registerUserProfileRoute(router, ctx, { custGuid: `${account.toUpperCase()}_${randomHex(16)}`, userGuid: `${account.toUpperCase()}_${randomHex(16)}` });
+
+  const log = new RequestLog(new Set(['authorization', SECRET_HEADER, 'cookie']));
+  const faults = new FaultInjector();
+  const server = await startHttpServer({ router, log, faults, middleware: [authMiddleware(ctx)], port: options.port ?? 0 });
+
+  return {
+    url: server.url,
+    account,
+    apiKey: ctx.apiKey,
+    apiSecret: ctx.apiSecret,
+    requests: log.entries,
+    clock,
+    list: (collection) => ctx.store.list(collection),
+    get: (collection, id) => ctx.store.get(collection, id),
+    put: (collection, id, value) => void ctx.store.put(collection, id, value),
+    remove: (collection, id) => ctx.store.remove(collection, id),
+    clearRequests: () => log.clear(),
+    injectFault: (fault) => faults.add(fault),
+    clearFaults: () => faults.clear(),
+    expireTokens: () => ctx.tokens.expireAll(),
+    setTokenLifetime: (seconds) => {
+      ctx.tokens.lifetimeOverrideSeconds = seconds;
+    },
+    issueToken: (seconds = 3600) => ctx.tokens.issue(seconds).token,
+    failChannelTest: (intgGuid, message) => {
+      if (message === undefined) ctx.channelTestFailures.delete(intgGuid);
+      else ctx.channelTestFailures.set(intgGuid, message);
+    },
+    close: () => server.close(),
+  };
+}

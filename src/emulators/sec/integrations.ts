@@ -1,0 +1,166 @@
+import {
+  HttpError,
+  invalid,
+  json,
+  maskSecrets,
+  noContent,
+  prefixedId,
+  validate,
+  type EmulatorRequest,
+  type ObjectSpec,
+  type Router,
+} from '../core/index.js';
+import { API_PREFIX, type SecContext } from './context.js';
+
+/**
+ * The platform's generic "integration" object, shared by alert channels, cloud accounts and
+ * container registries: a few common fields around a type-specific `data` object.
+ */
+export interface IntegrationRecord {
+  intgGuid: string;
+  name: string;
+  type: string;
+  enabled: 0 | 1;
+  isOrg: 0 | 1;
+  createdOrUpdatedTime: string;
+  createdOrUpdatedBy: string;
+  state: IntegrationState;
+  props: Record<string, unknown>;
+  data: Record<string, unknown>;
+}
+
+export interface IntegrationState {
+  ok: boolean;
+  lastUpdatedTime: number;
+  lastSuccessfulTime: number;
+  details: Record<string, unknown>;
+}
+
+/** A family of integrations: which `type` strings exist and what their `data` must look like. */
+export interface IntegrationFamily {
+  /** Store collection and path segment, e.g. "AlertChannels". */
+  readonly collection: string;
+  /** Used in messages, e.g. "alert channel". */
+  readonly label: string;
+  readonly dataSpecs: Readonly<Record<string, ObjectSpec>>;
+}
+
+/** Fields clients may send back from a read; they are ignored rather than refused. */
+const READ_ONLY_FIELDS = new Set(['isOrg', 'createdOrUpdatedTime', 'createdOrUpdatedBy', 'state', 'props', 'serverToken']);
+const WRITABLE_FIELDS = new Set(['intgGuid', 'name', 'type', 'enabled', 'data']);
+
+/** POST, list, GET, PATCH (full replace) and DELETE for one family. */
+export function registerIntegrationRoutes(router: Router, ctx: SecContext, family: IntegrationFamily): void {
+  const base = `${API_PREFIX}/${family.collection}`;
+
+  router.add('POST', base, (request) => {
+    const input = parseIntegrationBody(family, request, undefined);
+    const now = ctx.clock.now();
+    const record: IntegrationRecord = {
+      intgGuid: prefixedId(ctx.account.toUpperCase()),
+      ...input,
+      isOrg: 0,
+      createdOrUpdatedTime: new Date(now).toISOString(),
+      createdOrUpdatedBy: ctx.username,
+      state: { ok: true, lastUpdatedTime: now, lastSuccessfulTime: now, details: {} },
+      props: {},
+    };
+    ctx.store.put(family.collection, record.intgGuid, record);
+    return json(201, { data: presentIntegration(family, record) });
+  });
+
+  router.add('GET', base, () => ({
+    status: 200,
+    body: { data: ctx.store.list<IntegrationRecord>(family.collection).map((record) => presentIntegration(family, record)) },
+  }));
+
+  router.add('GET', `${base}/:intgGuid`, (request) =>
+    json(200, { data: presentIntegration(family, findIntegration(ctx, family, request.params['intgGuid']!)) }),
+  );
+
+  router.add('PATCH', `${base}/:intgGuid`, (request) => {
+    const existing = findIntegration(ctx, family, request.params['intgGuid']!);
+    const input = parseIntegrationBody(family, request, existing);
+    const now = ctx.clock.now();
+    const updated: IntegrationRecord = {
+      ...existing,
+      ...input,
+      createdOrUpdatedTime: new Date(now).toISOString(),
+      createdOrUpdatedBy: ctx.username,
+      state: { ...existing.state, lastUpdatedTime: now },
+    };
+    ctx.store.put(family.collection, updated.intgGuid, updated);
+    return json(200, { data: presentIntegration(family, updated) });
+  });
+
+  router.add('DELETE', `${base}/:intgGuid`, (request) => {
+    const existing = findIntegration(ctx, family, request.params['intgGuid']!);
+    ctx.store.remove(family.collection, existing.intgGuid);
+    return noContent();
+  });
+}
+
+export function findIntegration(ctx: SecContext, family: IntegrationFamily, intgGuid: string): IntegrationRecord {
+  const record = ctx.store.get<IntegrationRecord>(family.collection, intgGuid);
+  if (!record) throw new HttpError(404, `${family.label} ${JSON.stringify(intgGuid)} not found`);
+  return record;
+}
+
+/** What clients see: secrets blanked, as the platform does. */
+export function presentIntegration(family: IntegrationFamily, record: IntegrationRecord): IntegrationRecord {
+  const spec = family.dataSpecs[record.type];
+  const data = spec ? (maskSecrets(spec, record.data) as Record<string, unknown>) : record.data;
+  return { ...record, data };
+}
+
+type IntegrationInput = Pick<IntegrationRecord, 'name' | 'type' | 'enabled' | 'data'>;
+
+/**
+ * Validates a create (no `existing`) or full-replace update body. `type` is fixed at creation;
+ * an update may repeat it but not change it.
+ */
+function parseIntegrationBody(
+  family: IntegrationFamily,
+  request: EmulatorRequest,
+  existing: IntegrationRecord | undefined,
+): IntegrationInput {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw invalid('request body must be a JSON object');
+  }
+  const record = body as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!WRITABLE_FIELDS.has(key) && !READ_ONLY_FIELDS.has(key)) throw invalid(`${key} is not a recognised field`);
+  }
+  if (record['intgGuid'] !== undefined && record['intgGuid'] !== (existing?.intgGuid ?? record['intgGuid'])) {
+    throw invalid(`intgGuid in the body (${JSON.stringify(record['intgGuid'])}) does not match the path`);
+  }
+  if (existing === undefined && record['intgGuid'] !== undefined) {
+    throw invalid('intgGuid is assigned by the server and must not be sent on create');
+  }
+
+  const type = parseType(family, record['type'], existing);
+  if (typeof record['name'] !== 'string' || record['name'].trim() === '') {
+    throw invalid(record['name'] === undefined ? 'name is required' : 'name must be a non-empty string');
+  }
+  const enabled = record['enabled'];
+  if (enabled === undefined) throw invalid('enabled is required (0 or 1)');
+  if (enabled !== 0 && enabled !== 1) throw invalid(`enabled must be 0 or 1 (got ${JSON.stringify(enabled)})`);
+  validate(family.dataSpecs[type]!, record['data'], 'data');
+  return { name: record['name'], type, enabled, data: record['data'] as Record<string, unknown> };
+}
+
+function parseType(family: IntegrationFamily, value: unknown, existing: IntegrationRecord | undefined): string {
+  if (existing) {
+    if (value !== undefined && value !== existing.type) {
+      throw invalid(`type cannot be changed (the ${family.label} is of type ${JSON.stringify(existing.type)})`);
+    }
+    return existing.type;
+  }
+  if (value === undefined) throw invalid('type is required');
+  if (typeof value !== 'string' || !(value in family.dataSpecs)) {
+    const supported = Object.keys(family.dataSpecs).join(', ');
+    throw invalid(`type ${JSON.stringify(value)} is not a supported ${family.label} type; supported: ${supported}`);
+  }
+  return value;
+}
