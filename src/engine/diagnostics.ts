@@ -52,8 +52,8 @@ export class DiagnosticError extends Error {
 export function diagnosticFromError(summary: string, err: unknown): Diagnostic {
   if (err instanceof DiagnosticError) return { severity: 'error', summary: err.summary, detail: err.detail, ...(err.path ? { path: err.path } : {}) };
   if (err instanceof ApiError) {
-    const request = err.requestId ? ` (request id ${err.requestId})` : '';
-    return { severity: 'error', summary, detail: `${err.message}${request}` };
+    // The client's message already names the operation, status and request id, and never a secret.
+    return { severity: 'error', summary, detail: err.message };
   }
   if (err instanceof Error && err.name === 'AbortError') {
     return { severity: 'error', summary, detail: 'The operation was cancelled because Terraform asked the provider to stop.' };

@@ -63,10 +63,12 @@ export interface AttrOptions<V> {
   notConfigurable?: string;
 }
 
-export interface AttrDef<V> {
+export interface AttrDef<V, R extends boolean = boolean> {
   readonly kind: 'attr';
   readonly type: Typed<V>;
   readonly options: AttrOptions<V>;
+  /** Type-level only: whether the attribute is required (the model then has no null). */
+  readonly __required?: R;
 }
 
 export interface BlockOptions {
@@ -89,8 +91,8 @@ export type Fields = { readonly [name: string]: FieldDef };
 
 /** The plain model a resource works with. Required attributes are non-null; the rest may be null. */
 export type ModelOf<F extends Fields> = {
-  -readonly [K in keyof F]: F[K] extends AttrDef<infer V>
-    ? F[K]['options'] extends { required: true }
+  -readonly [K in keyof F]: F[K] extends { kind: 'attr'; type: Typed<infer V>; __required?: infer R }
+    ? R extends true
       ? V
       : V | null
     : F[K] extends BlockDef<infer G>
@@ -99,7 +101,7 @@ export type ModelOf<F extends Fields> = {
 };
 
 function attrOf<V>(type: Typed<V>) {
-  return <O extends AttrOptions<V>>(options: O): AttrDef<V> & { options: O } => ({ kind: 'attr', type, options });
+  return <const R extends boolean = false>(options: Omit<AttrOptions<V>, 'required'> & { required?: R }): AttrDef<V, R> => ({ kind: 'attr', type, options });
 }
 
 export const attr = {

@@ -72,7 +72,7 @@ export class TerraformClient {
   }
 
   async call(rpc: string, request: Msg): Promise<Msg> {
-    const res = await this.plugin.call(rpc, request);
+    const res = await this.plugin.call(rpc as Parameters<LaunchedProvider['call']>[0], request);
     const diags: WireDiagnostic[] = (res.diagnostics ?? []).map((d: Msg) => ({
       severity: d.severity === 1 ? 'error' : d.severity === 2 ? 'warning' : 'invalid',
       summary: d.summary ?? '',
@@ -192,7 +192,7 @@ export class TerraformClient {
   }
 
   async stop(): Promise<string> {
-    const res = await this.plugin.call('StopProvider', {});
+    const res = await this.call('StopProvider', {});
     return String(res.Error ?? '');
   }
 

@@ -85,18 +85,18 @@ function makeEngine(api: FakeApi) {
     },
     async read(prior, ctx) {
       const t = ctx.client.things.get(prior.id!);
-      if (!t) throw new ApiError({ code: 'not_found', message: 'no such thing', operation: 'GET /things/{id}' });
+      if (!t) throw new ApiError('no such thing', { code: 'not_found', operation: 'GET /things/{id}' });
       return toModel(t);
     },
     async update(plan, prior, ctx) {
-      if (ctx.client.failNextUpdate) throw new ApiError({ code: 'invalid', message: 'the platform refused the change', operation: 'PATCH /things/{id}' });
+      if (ctx.client.failNextUpdate) throw new ApiError('the platform refused the change', { code: 'invalid', operation: 'PATCH /things/{id}' });
       const t = ctx.client.things.get(prior.id!)!;
       Object.assign(t, { name: plan.name, size: plan.size, tags: (plan.tags ?? []).map((x) => x.trim()), updated: t.updated + 1 });
       t.rules = plan.rule.map((r, i) => ({ port: r.port, proto: r.proto ?? 'tcp', rule_id: `${t.id}-r${i}` }));
       return toModel(t);
     },
     async delete(prior, ctx) {
-      if (!ctx.client.things.delete(prior.id!)) throw new ApiError({ code: 'not_found', message: 'gone', operation: 'DELETE /things/{id}' });
+      if (!ctx.client.things.delete(prior.id!)) throw new ApiError('gone', { code: 'not_found', operation: 'DELETE /things/{id}' });
     },
   });
   const def = provider({

@@ -31,41 +31,42 @@ const fromApi = (t: AgentAccessToken): Partial<Model> => ({
   token: t.accessToken,
   description: t.props?.description ?? null,
   os: t.props?.os ?? null,
-  enabled: t.tokenEnabled === 1,
-  version: t.version ?? '',
-  created_time: t.props?.createdTime ?? t.createdTime ?? '',
-  last_updated_time: t.updatedTime ?? t.createdTime ?? '',
+  enabled: t.tokenEnabled,
+  version: t.version,
+  // The platform's top-level createdTime is the time of the last change (sec.md §2.3).
+  created_time: t.props?.createdTime ?? t.createdTime,
+  last_updated_time: t.createdTime,
 });
 
 /** Frees the unique alias of a token that is "deleted" (tokens cannot be deleted, sec.md §2.3). */
 const deletedAlias = (name: string) => `${name}-${Array.from({ length: 5 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[randomInt(36)]).join('')}-deleted`;
 
-export default resource({
+export default resource<typeof schema.fields, SecClient>({
   typeName: 'sec_agent_access_token',
   schema,
   importIdDescription: 'the token value itself',
-  importState: async (token, ctx) => fromApi(await ctx.client.agentAccessTokens.get(token, ctx.signal)),
+  importState: async (token, ctx) => fromApi(await ctx.client.agentAccessTokens.get(token, { signal: ctx.signal })),
   async create(plan, ctx) {
     const created = await ctx.client.agentAccessTokens.create(
-      { tokenAlias: plan.name, tokenEnabled: 1, props: { description: plan.description ?? '', os: plan.os ?? 'linux' } },
-      ctx.signal,
+      { tokenAlias: plan.name, tokenEnabled: true, props: { description: plan.description ?? '', os: plan.os ?? 'linux' } },
+      { signal: ctx.signal },
     );
     if (plan.enabled !== false) return fromApi(created);
     // The platform always creates tokens enabled; a second call disables it.
     ctx.partial(fromApi(created));
-    return fromApi(await ctx.client.agentAccessTokens.update(created.accessToken, { tokenEnabled: 0 }, ctx.signal));
+    return fromApi(await ctx.client.agentAccessTokens.update(created.accessToken, { tokenEnabled: false }, { signal: ctx.signal }));
   },
   async read(prior, ctx) {
-    const t = await ctx.client.agentAccessTokens.get(prior.token ?? '', ctx.signal);
+    const t = await ctx.client.agentAccessTokens.get(prior.token ?? '', { signal: ctx.signal });
     // A token "deleted" by another configuration is disabled and renamed: for us it is gone.
-    if (t.tokenEnabled !== 1 && t.tokenAlias.endsWith('-deleted') && t.tokenAlias !== prior.name) return null;
+    if (!t.tokenEnabled && t.tokenAlias.endsWith('-deleted') && t.tokenAlias !== prior.name) return null;
     return fromApi(t);
   },
   async update(plan, prior, ctx) {
-    const body = { tokenAlias: plan.name, tokenEnabled: plan.enabled === false ? 0 : 1, props: { description: plan.description ?? '' } };
-    return fromApi(await ctx.client.agentAccessTokens.update(prior.token ?? '', body, ctx.signal));
+    const body = { tokenAlias: plan.name, tokenEnabled: plan.enabled !== false, props: { description: plan.description ?? '' } };
+    return fromApi(await ctx.client.agentAccessTokens.update(prior.token ?? '', body, { signal: ctx.signal }));
   },
   async delete(prior, ctx) {
-    await ctx.client.agentAccessTokens.update(prior.token ?? '', { tokenAlias: deletedAlias(prior.name), tokenEnabled: 0 }, ctx.signal);
+    await ctx.client.agentAccessTokens.update(prior.token ?? '', { tokenAlias: deletedAlias(prior.name), tokenEnabled: false }, { signal: ctx.signal });
   },
 });

@@ -21,7 +21,7 @@ export default dataSource<typeof schema.fields, SecClient>({
   typeName: 'sec_user_profile',
   schema,
   async read(_config, ctx) {
-    const profiles = await ctx.client.userProfile.get(ctx.signal);
+    const profiles = await ctx.client.userProfile.get({ signal: ctx.signal });
     // The platform may list several profiles; the last one describes the current key (sec.md §2.4).
     const p = profiles[profiles.length - 1];
     if (!p) throw new Error('the platform returned no user profile');
@@ -36,8 +36,7 @@ export default dataSource<typeof schema.fields, SecClient>({
         account_name: a.accountName,
         admin: a.admin,
         cust_guid: a.custGuid,
-        // The API reports 1/0 where the schema has a bool (an upstream bug, sec.md §2.4).
-        user_enabled: a.userEnabled === 1 || a.userEnabled === true,
+        user_enabled: a.userEnabled,
         user_guid: a.userGuid,
       })),
     };

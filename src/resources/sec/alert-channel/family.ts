@@ -6,7 +6,7 @@
 import { attr, resourceSchema, type Fields, type ModelOf } from '../../../schema/define.js';
 import { resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
-import type { SecClient, Integration } from '../../../clients/sec/index.js';
+import type { SecClient, AlertChannel } from '../../../clients/sec/index.js';
 
 const commonFields = {
   id: attr.sdkId('The integration GUID of the channel (the same as `intg_guid`).'),
@@ -44,22 +44,29 @@ export function alertChannel<F extends Fields>(spec: AlertChannelSpec<F>): Resou
   const fields = { ...commonFields, ...spec.fields } as CommonFields & F;
   type Model = ChannelModel<F>;
 
-  const toApi = (m: Model) => ({ name: m.name, type: spec.apiType, enabled: m.enabled === false ? 0 : 1, data: spec.toData(m) });
-  const fromApi = (i: Integration): Partial<Model> =>
+  // The client types `data` per channel type; the member module owns that shape.
+  const toApi = (m: Model) => ({ name: m.name, type: spec.apiType, enabled: m.enabled !== false, data: spec.toData(m) }) as never;
+  const fromApi = (i: AlertChannel): Partial<Model> =>
     ({
       id: i.intgGuid,
       intg_guid: i.intgGuid,
       name: i.name,
-      enabled: i.enabled === 1,
-      org_level: i.isOrg === 1,
+      enabled: i.enabled,
+      org_level: i.isOrg,
       type_name: i.type,
       created_or_updated_by: i.createdOrUpdatedBy ?? '',
       created_or_updated_time: i.createdOrUpdatedTime ?? '',
-      ...spec.fromData(i.data ?? {}),
+      ...spec.fromData((i.data ?? {}) as Record<string, unknown>),
     }) as Partial<Model>;
 
+  // Common fields are typed through the generic F here; read them through the common model.
+  const guidOf = (m: Model): string => {
+    const c = m as unknown as ModelOf<CommonFields>;
+    return c.intg_guid ?? c.id ?? '';
+  };
+
   async function testChannel(guid: string, ctx: OpContext<SecClient>): Promise<void> {
-    await ctx.client.alertChannels.test(guid, ctx.signal);
+    await ctx.client.alertChannels.test(guid, { signal: ctx.signal });
   }
 
   return resource<CommonFields & F, SecClient>({
@@ -68,13 +75,13 @@ export function alertChannel<F extends Fields>(spec: AlertChannelSpec<F>): Resou
     importIdDescription: 'the integration GUID (`intg_guid`)',
     importState: async (id) => ({ id, intg_guid: id }) as Partial<Model>,
     async create(plan, ctx) {
-      const created = await ctx.client.alertChannels.create(toApi(plan), ctx.signal);
-      if (plan.test_integration !== false) {
+      const created = await ctx.client.alertChannels.create(toApi(plan), { signal: ctx.signal });
+      if ((plan as unknown as ModelOf<CommonFields>).test_integration !== false) {
         try {
           await testChannel(created.intgGuid, ctx);
         } catch (err) {
           // A channel that cannot deliver is removed again so nothing half-made is left (sec.md §6.4).
-          await ctx.client.alertChannels.delete(created.intgGuid, ctx.signal).catch((cleanup: unknown) => {
+          await ctx.client.alertChannels.delete(created.intgGuid, { signal: ctx.signal }).catch((cleanup: unknown) => {
             ctx.partial(fromApi(created));
             ctx.log.warn('could not remove the channel after its failed test', { error: String(cleanup) });
           });
@@ -84,11 +91,11 @@ export function alertChannel<F extends Fields>(spec: AlertChannelSpec<F>): Resou
       return fromApi(created);
     },
     async read(prior, ctx) {
-      return fromApi(await ctx.client.alertChannels.get(prior.id ?? prior.intg_guid ?? '', ctx.signal));
+      return fromApi(await ctx.client.alertChannels.get(guidOf(prior), { signal: ctx.signal }));
     },
     async update(plan, prior, ctx) {
-      const updated = await ctx.client.alertChannels.update(prior.intg_guid ?? prior.id ?? '', toApi(plan), ctx.signal);
-      if (plan.test_integration !== false) {
+      const updated = await ctx.client.alertChannels.update(guidOf(prior), toApi(plan), { signal: ctx.signal });
+      if ((plan as unknown as ModelOf<CommonFields>).test_integration !== false) {
         try {
           await testChannel(updated.intgGuid, ctx);
         } catch (err) {
@@ -100,7 +107,7 @@ export function alertChannel<F extends Fields>(spec: AlertChannelSpec<F>): Resou
       return fromApi(updated);
     },
     async delete(prior, ctx) {
-      await ctx.client.alertChannels.delete(prior.intg_guid ?? prior.id ?? '', ctx.signal);
+      await ctx.client.alertChannels.delete(guidOf(prior), { signal: ctx.signal });
     },
   });
 }

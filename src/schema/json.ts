@@ -1,0 +1,536 @@
+/**
+ * cty values as JSON (protocol.md §3.4): DynamicValue.json and RawState.json. Numbers keep their full
+ * precision (JSON.parse would round them to float64), so the decoder has its own strict tokenizer that
+ * keeps number text; strings become NFC like cty.StringVal. Unknowns cannot be written as JSON.
+ */
+import { type CtyType, DYNAMIC, typeFromJSON, typeToJSONString } from './cty-type.js';
+import { formatPath, type AttributePath, type PathStep } from './path.js';
+import { Decimal, DynamicValue, Unknown, type ObjectValue, type Value } from './value.js';
+import { numberText, parseNumber } from './number.js';
+import { MAX_VALUE_DEPTH, ValueDecodeError } from './msgpack.js';
+import { compareStringsBytewise, conformanceError, dedupeSetElements, isCtyNumber, isPlainObject, normalizeSet, sortedAttributeNames } from './value-ops.js';
+
+export interface DecodeJSONOptions {
+  /** Object attributes absent from the JSON become null instead of an error (older-schema RawState). */
+  missingAttributesAreNull?: boolean;
+  /** Object attributes the type does not know are dropped instead of an error (older-schema RawState). */
+  dropUnknownAttributes?: boolean;
+}
+
+// =============================================================================================
+// A precision-preserving JSON tree.
+// =============================================================================================
+
+/** A JSON number exactly as written. */
+export class JSONNumberText {
+  constructor(readonly text: string) {}
+}
+
+/** A JSON object as its members in document order (duplicates kept; later ones win on lookup). */
+export class JSONObjectNode {
+  constructor(readonly members: ReadonlyArray<readonly [string, JSONNode]>) {}
+}
+
+export type JSONNode = null | boolean | string | JSONNumberText | JSONNode[] | JSONObjectNode;
+
+/**
+ * Parses strict RFC 8259 JSON (no BOM, no trailing data) into a tree whose numbers keep their text.
+ * Nesting is bounded by MAX_VALUE_DEPTH; errors are ValueDecodeErrors with an empty path.
+ */
+export function parseJSONText(text: string): JSONNode {
+  return new JSONTokenizer(text).parseDocument();
+}
+
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const NUMBER_GRAMMAR = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+class JSONTokenizer {
+  private pos = 0;
+
+  constructor(private readonly text: string) {}
+
+  parseDocument(): JSONNode {
+    const v = this.parseValue(0);
+    this.skipWhitespace();
+    if (this.pos !== this.text.length) this.fail('unexpected data after the JSON value');
+    return v;
+  }
+
+  private fail(message: string): never {
+    throw new ValueDecodeError([], `invalid JSON at offset ${this.pos}: ${message}`);
+  }
+
+  private skipWhitespace(): void {
+    const t = this.text;
+    while (this.pos < t.length) {
+      const c = t.charCodeAt(this.pos);
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return;
+      this.pos++;
+    }
+  }
+
+  private parseValue(depth: number): JSONNode {
+    this.skipWhitespace();
+    const c = this.text[this.pos];
+    switch (c) {
+      case '{':
+        return this.parseObject(depth);
+      case '[':
+        return this.parseArray(depth);
+      case '"':
+        return this.parseString();
+      case 't':
+        return this.parseLiteral('true', true);
+      case 'f':
+        return this.parseLiteral('false', false);
+      case 'n':
+        return this.parseLiteral('null', null);
+      case undefined:
+        return this.fail('unexpected end of input');
+      default:
+        if (c === '-' || (c >= '0' && c <= '9')) return this.parseNumber();
+        return this.fail(`unexpected character ${JSON.stringify(c)}`);
+    }
+  }
+
+  private parseLiteral<T extends JSONNode>(word: string, value: T): T {
+    if (!this.text.startsWith(word, this.pos)) this.fail(`invalid literal`);
+    this.pos += word.length;
+    return value;
+  }
+
+  private parseNumber(): JSONNumberText {
+    NUMBER_GRAMMAR.lastIndex = this.pos;
+    const m = NUMBER_GRAMMAR.exec(this.text);
+    if (!m) this.fail('invalid number');
+    this.pos += m[0].length;
+    return new JSONNumberText(m[0]);
+  }
+
+  private parseString(): string {
+    const t = this.text;
+    const start = ++this.pos;
+    // Fast path: no escapes.
+    for (let i = start; i < t.length; i++) {
+      const c = t.charCodeAt(i);
+      if (c === 0x22) {
+        this.pos = i + 1;
+        return t.slice(start, i);
+      }
+      if (c === 0x5c || c < 0x20) break;
+    }
+    return this.parseEscapedString(start);
+  }
+
+  private parseEscapedString(start: number): string {
+    const t = this.text;
+    let out = '';
+    let i = start;
+    for (;;) {
+      if (i >= t.length) {
+        this.pos = i;
+        this.fail('unterminated string');
+      }
+      const c = t.charCodeAt(i);
+      if (c === 0x22) break;
+      if (c < 0x20) {
+        this.pos = i;
+        this.fail('control character in string');
+      }
+      if (c !== 0x5c) {
+        out += t[i];
+        i++;
+        continue;
+      }
+      const e = t[i + 1];
+      if (e === 'u') {
+        const { text, next } = this.readUnicodeEscape(i);
+        out += text;
+        i = next;
+      } else if (e !== undefined && ESCAPES[e] !== undefined) {
+        out += ESCAPES[e];
+        i += 2;
+      } else {
+        this.pos = i;
+        this.fail('invalid escape in string');
+      }
+    }
+    this.pos = i + 1;
+    return out;
+  }
+
+  /** \uXXXX, combining surrogate pairs; a lone surrogate becomes U+FFFD as in Go's decoder. */
+  private readUnicodeEscape(at: number): { text: string; next: number } {
+    const unit = this.hex4(at + 2);
+    if (unit >= 0xd800 && unit <= 0xdbff && this.text.startsWith('\\u', at + 6)) {
+      const low = this.hex4(at + 8);
+      if (low >= 0xdc00 && low <= 0xdfff) return { text: String.fromCharCode(unit, low), next: at + 12 };
+    }
+    const lone = unit >= 0xd800 && unit <= 0xdfff;
+    return { text: lone ? '\ufffd' : String.fromCharCode(unit), next: at + 6 };
+  }
+
+  private hex4(at: number): number {
+    const digits = this.text.slice(at, at + 4);
+    if (!/^[0-9a-fA-F]{4}$/.test(digits)) {
+      this.pos = at;
+      this.fail('invalid \\u escape');
+    }
+    return parseInt(digits, 16);
+  }
+
+  private enterContainer(depth: number): void {
+    if (depth >= MAX_VALUE_DEPTH + 1) this.fail(`nesting exceeds the maximum depth of ${MAX_VALUE_DEPTH}`);
+    this.pos++;
+  }
+
+  private parseArray(depth: number): JSONNode[] {
+    this.enterContainer(depth);
+    const out: JSONNode[] = [];
+    this.skipWhitespace();
+    if (this.text[this.pos] === ']') {
+      this.pos++;
+      return out;
+    }
+    for (;;) {
+      out.push(this.parseValue(depth + 1));
+      this.skipWhitespace();
+      const c = this.text[this.pos++];
+      if (c === ']') return out;
+      if (c !== ',') {
+        this.pos--;
+        this.fail("expected ',' or ']'");
+      }
+    }
+  }
+
+  private parseObject(depth: number): JSONObjectNode {
+    this.enterContainer(depth);
+    const members: [string, JSONNode][] = [];
+    this.skipWhitespace();
+    if (this.text[this.pos] === '}') {
+      this.pos++;
+      return new JSONObjectNode(members);
+    }
+    for (;;) {
+      this.skipWhitespace();
+      if (this.text[this.pos] !== '"') this.fail('expected an object key');
+      const key = this.parseString();
+      this.skipWhitespace();
+      if (this.text[this.pos] !== ':') this.fail("expected ':'");
+      this.pos++;
+      members.push([key, this.parseValue(depth + 1)]);
+      this.skipWhitespace();
+      const c = this.text[this.pos++];
+      if (c === '}') return new JSONObjectNode(members);
+      if (c !== ',') {
+        this.pos--;
+        this.fail("expected ',' or '}'");
+      }
+    }
+  }
+}
+
+// =============================================================================================
+// Decoding at a type.
+// =============================================================================================
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes a value's JSON form at a type, as go-cty's json.Unmarshal does: numbers at full precision
+ * (a string holding a number is accepted too), strings NFC (a number or bool is accepted as a
+ * string), "true"/"false"/"1"/"0" accepted as bools, dynamic values as {"value":…,"type":…}.
+ * Unlike go-cty, missing and unknown object attributes are errors unless `opts` relax them.
+ */
+export function decodeJSON(type: CtyType, text: string | Uint8Array, opts: DecodeJSONOptions = {}): Value {
+  let source: string;
+  if (typeof text === 'string') source = text;
+  else {
+    try {
+      source = UTF8.decode(text);
+    } catch {
+      throw new ValueDecodeError([], 'JSON text is not valid UTF-8');
+    }
+  }
+  return new JSONValueReader(opts).read(type, parseJSONText(source), [], 0);
+}
+
+class JSONValueReader {
+  constructor(private readonly opts: DecodeJSONOptions) {}
+
+  private fail(path: PathStep[], message: string): never {
+    throw new ValueDecodeError([...path], message);
+  }
+
+  read(type: CtyType, node: JSONNode, path: PathStep[], depth: number): Value {
+    if (depth > MAX_VALUE_DEPTH) this.fail(path, `value nesting exceeds the maximum depth of ${MAX_VALUE_DEPTH}`);
+    if (node === null) return null;
+    switch (type.kind) {
+      case 'dynamic':
+        return this.readDynamic(node, path, depth);
+      case 'string':
+        return this.readString(node, path);
+      case 'number':
+        return this.readNumber(node, path);
+      case 'bool':
+        return this.readBool(node, path);
+      case 'list':
+        return this.readElements(type.element, this.requireArray(node, path, 'a list is required'), path, depth, true);
+      case 'set': {
+        const elems = this.readElements(type.element, this.requireArray(node, path, 'a set is required'), path, depth, false);
+        return dedupeSetElements(type.element, elems);
+      }
+      case 'tuple':
+        return this.readTuple(type.elements, this.requireArray(node, path, 'a tuple is required'), path, depth);
+      case 'map':
+        return this.readMap(type.element, this.requireObject(node, path, 'a map is required'), path, depth);
+      case 'object':
+        return this.readObject(type, this.requireObject(node, path, 'an object is required'), path, depth);
+    }
+  }
+
+  private readString(node: JSONNode, path: PathStep[]): string {
+    if (typeof node === 'string') return nfc(node);
+    if (node instanceof JSONNumberText) return node.text;
+    if (typeof node === 'boolean') return String(node);
+    return this.fail(path, 'string is required');
+  }
+
+  private readNumber(node: JSONNode, path: PathStep[]): Value {
+    const text = node instanceof JSONNumberText ? node.text : typeof node === 'string' ? node : undefined;
+    if (text === undefined) return this.fail(path, 'number is required');
+    try {
+      return parseNumber(text);
+    } catch (e) {
+      return this.fail(path, `number is required (${e instanceof Error ? e.message : String(e)})`);
+    }
+  }
+
+  /** cty's string→bool conversion accepts exactly "true", "1", "false", "0". */
+  private readBool(node: JSONNode, path: PathStep[]): boolean {
+    if (typeof node === 'boolean') return node;
+    if (node === 'true' || node === '1') return true;
+    if (node === 'false' || node === '0') return false;
+    return this.fail(path, 'bool is required');
+  }
+
+  private requireArray(node: JSONNode, path: PathStep[], message: string): JSONNode[] {
+    return Array.isArray(node) ? node : this.fail(path, message);
+  }
+
+  private requireObject(node: JSONNode, path: PathStep[], message: string): JSONObjectNode {
+    return node instanceof JSONObjectNode ? node : this.fail(path, message);
+  }
+
+  private readElements(elementType: CtyType, nodes: JSONNode[], path: PathStep[], depth: number, addressable: boolean): Value[] {
+    return nodes.map((n, i) => {
+      // Set elements cannot be addressed: the path stops at the set.
+      if (!addressable) return this.read(elementType, n, path, depth + 1);
+      path.push({ index: i });
+      const v = this.read(elementType, n, path, depth + 1);
+      path.pop();
+      return v;
+    });
+  }
+
+  private readTuple(types: readonly CtyType[], nodes: JSONNode[], path: PathStep[], depth: number): Value[] {
+    if (nodes.length > types.length) this.fail(path, `too many tuple elements (need ${types.length})`);
+    if (nodes.length < types.length) this.fail(path, `not enough tuple elements (need ${types.length})`);
+    return types.map((t, i) => {
+      path.push({ index: i });
+      const v = this.read(t, nodes[i]!, path, depth + 1);
+      path.pop();
+      return v;
+    });
+  }
+
+  private readMap(elementType: CtyType, node: JSONObjectNode, path: PathStep[], depth: number): ObjectValue {
+    const out: ObjectValue = {};
+    for (const [key, member] of node.members) {
+      path.push({ key });
+      setOwn(out, key, this.read(elementType, member, path, depth + 1));
+      path.pop();
+    }
+    return out;
+  }
+
+  private readObject(type: Extract<CtyType, { kind: 'object' }>, node: JSONObjectNode, path: PathStep[], depth: number): ObjectValue {
+    const out: ObjectValue = {};
+    for (const [key, member] of node.members) {
+      if (!Object.prototype.hasOwnProperty.call(type.attributes, key)) {
+        if (this.opts.dropUnknownAttributes) continue;
+        this.fail(path, `unsupported attribute ${JSON.stringify(key)}`);
+      }
+      path.push({ attr: key });
+      setOwn(out, key, this.read(type.attributes[key]!, member, path, depth + 1));
+      path.pop();
+    }
+    for (const name of sortedAttributeNames(type)) {
+      if (Object.prototype.hasOwnProperty.call(out, name)) continue;
+      if (!this.opts.missingAttributesAreNull) this.fail(path, `attribute ${JSON.stringify(name)} is required`);
+      setOwn(out, name, null);
+    }
+    return out;
+  }
+
+  /** protocol.md §3.4: {"value": V, "type": T} in either order; nothing else. */
+  private readDynamic(node: JSONNode, path: PathStep[], depth: number): Value {
+    const obj = this.requireObject(node, path, 'a dynamic value must be a {"value": …, "type": …} object');
+    let typeNode: JSONNode | undefined;
+    let valueNode: JSONNode | undefined;
+    for (const [key, member] of obj.members) {
+      if (key === 'type') typeNode = member;
+      else if (key === 'value') valueNode = member;
+      else this.fail(path, `invalid key ${JSON.stringify(key)} in dynamically-typed value`);
+    }
+    if (typeNode === undefined) this.fail(path, 'missing type in dynamically-typed value');
+    if (valueNode === undefined) this.fail(path, 'missing value in dynamically-typed value');
+    let type: CtyType;
+    try {
+      type = typeFromJSON(plainJSON(typeNode));
+    } catch (e) {
+      return this.fail(path, `failed to decode type for dynamic value: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (type.kind === 'dynamic') return this.read(DYNAMIC, valueNode, path, depth + 1);
+    return new DynamicValue(type, this.read(type, valueNode, path, depth + 1));
+  }
+}
+
+/** The tree as ordinary JS data (for type JSON, which holds no numbers that matter). */
+function plainJSON(node: JSONNode): unknown {
+  if (node instanceof JSONNumberText) return Number(node.text);
+  if (Array.isArray(node)) return node.map(plainJSON);
+  if (node instanceof JSONObjectNode) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of node.members) Object.defineProperty(out, k, { value: plainJSON(v), enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+  return node;
+}
+
+function setOwn(o: ObjectValue, key: string, v: Value): void {
+  if (key === '__proto__') Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[key] = v;
+}
+
+function nfc(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) >= 0x300) return s.normalize('NFC');
+  }
+  return s;
+}
+
+// =============================================================================================
+// Encoding.
+// =============================================================================================
+
+class NotEncodable extends Error {}
+
+/**
+ * The JSON form of a wholly known value (go-cty json.Marshal layout): numbers as plain decimal text,
+ * object attributes and map keys sorted, sets in canonical order, dynamic values as
+ * {"value":…,"type":…}. Throws TypeError for unknowns and for values that do not conform.
+ */
+export function encodeJSON(type: CtyType, v: Value): string {
+  const parts: string[] = [];
+  try {
+    writeJSON(parts, type, v, 0);
+  } catch (e) {
+    if (!(e instanceof NotEncodable)) throw e;
+    const problem = conformanceError(type, v);
+    const detail = problem ? `${problem.message}${problem.path.length > 0 ? ` at ${formatPath(problem.path)}` : ''}` : e.message;
+    throw new TypeError(`cannot encode value as JSON: ${detail}`);
+  }
+  return parts.join('');
+}
+
+function writeJSON(out: string[], type: CtyType, v: Value, depth: number): void {
+  if (depth > MAX_VALUE_DEPTH) throw new NotEncodable(`value nesting exceeds ${MAX_VALUE_DEPTH} levels`);
+  if (v instanceof Unknown) throw new NotEncodable('an unknown value cannot be written as JSON');
+  if (type.kind === 'dynamic') return writeDynamic(out, v, depth);
+  if (v === null) {
+    out.push('null');
+    return;
+  }
+  switch (type.kind) {
+    case 'string':
+      if (typeof v !== 'string') throw new NotEncodable('string is required');
+      out.push(JSON.stringify(v));
+      return;
+    case 'number':
+      out.push(jsonNumber(v));
+      return;
+    case 'bool':
+      if (typeof v !== 'boolean') throw new NotEncodable('bool is required');
+      out.push(v ? 'true' : 'false');
+      return;
+    case 'list':
+      return writeArray(out, requireArray(v).map((e) => [type.element, e] as const), depth);
+    case 'set':
+      return writeArray(out, normalizeSet(type.element, requireArray(v)).map((e) => [type.element, e] as const), depth);
+    case 'tuple': {
+      const elems = requireArray(v);
+      if (elems.length !== type.elements.length) throw new NotEncodable('tuple length');
+      return writeArray(out, type.elements.map((t, i) => [t, elems[i]!] as const), depth);
+    }
+    case 'map': {
+      const m = requireObject(v);
+      return writeMembers(out, Object.keys(m).sort(compareStringsBytewise).map((k) => [k, type.element, m[k]!] as const), depth);
+    }
+    case 'object': {
+      const o = requireObject(v);
+      const names = sortedAttributeNames(type);
+      if (Object.keys(o).length !== names.length || !names.every((n) => Object.prototype.hasOwnProperty.call(o, n))) {
+        throw new NotEncodable('object attributes do not match the type');
+      }
+      return writeMembers(out, names.map((n) => [n, type.attributes[n]!, o[n]!] as const), depth);
+    }
+  }
+}
+
+/** Plain decimal text; JSON has no infinities and a Decimal must hold canonical text. */
+function jsonNumber(v: Value): string {
+  if (typeof v === 'number' && Number.isFinite(v)) return numberText(v);
+  if (v instanceof Decimal && /^-?(0|[1-9]\d*)(\.\d+)?$/.test(v.text)) return v.text;
+  throw new NotEncodable('a finite number is required');
+}
+
+function writeDynamic(out: string[], v: Value, depth: number): void {
+  if (v === null) {
+    out.push('null');
+    return;
+  }
+  if (!(v instanceof DynamicValue) || v.type.kind === 'dynamic') throw new NotEncodable('a DynamicValue is required');
+  out.push('{"value":');
+  writeJSON(out, v.type, v.value, depth + 1);
+  out.push(`,"type":${typeToJSONString(v.type)}}`);
+}
+
+function writeArray(out: string[], items: ReadonlyArray<readonly [CtyType, Value]>, depth: number): void {
+  out.push('[');
+  items.forEach(([t, e], i) => {
+    if (i > 0) out.push(',');
+    writeJSON(out, t, e, depth + 1);
+  });
+  out.push(']');
+}
+
+function writeMembers(out: string[], items: ReadonlyArray<readonly [string, CtyType, Value]>, depth: number): void {
+  out.push('{');
+  items.forEach(([k, t, e], i) => {
+    out.push(i > 0 ? ',' : '', JSON.stringify(k), ':');
+    writeJSON(out, t, e, depth + 1);
+  });
+  out.push('}');
+}
+
+function requireArray(v: Value): Value[] {
+  if (!Array.isArray(v)) throw new NotEncodable('an array is required');
+  return v;
+}
+
+function requireObject(v: Value): ObjectValue {
+  if (!isPlainObject(v)) throw new NotEncodable('an object is required');
+  return v;
+}

@@ -1,0 +1,1108 @@
+/**
+ * cty values as MessagePack (DynamicValue.msgpack), byte-for-byte as go-cty's msgpack package writes
+ * them (protocol.md §3.2–§3.3, /work/shared/conformance vectors), and a strict, bounded decoder.
+ *
+ * Hand-written rather than built on @msgpack/msgpack: the codec needs exact int64/uint64 handling,
+ * ext 12 payloads, bin-typed dynamic types and type-driven decoding without an intermediate tree.
+ */
+import { Buffer } from 'node:buffer';
+import { type CtyType, DYNAMIC, NUMBER, BOOL, tupleOf, typeFromJSON, typeToJSONString } from './cty-type.js';
+import { formatPath, type AttributePath, type PathStep } from './path.js';
+import { Decimal, DynamicValue, Unknown, UNKNOWN, type CtyNumber, type ObjectValue, type Refinements, type Value } from './value.js';
+import { int64Of, numberEquals, numberFromBigInt, parseNumber } from './number.js';
+import { compareStringsBytewise, conformanceError, dedupeSetElements, normalizeSet, sortedAttributeNames } from './value-ops.js';
+
+/** Deepest container nesting accepted by the decoders (and produced by the encoders). */
+export const MAX_VALUE_DEPTH = 200;
+
+/** Largest ext 12 refinement payload Terraform accepts (go-cty unmarshalUnknownValue). */
+const MAX_REFINEMENT_PAYLOAD = 1024;
+
+/** ext type code of a refined unknown (protocol.md §3.3). */
+const REFINED_UNKNOWN_EXT = 0x0c;
+
+/** Refinement map keys (protocol.md §3.3). */
+const enum RefinementKey {
+  Nullness = 1,
+  StringPrefix = 2,
+  NumberMin = 3,
+  NumberMax = 4,
+  LengthMin = 5,
+  LengthMax = 6,
+}
+
+/** go-cty truncates string prefix refinements to at most this many bytes before encoding. */
+const MAX_PREFIX_BYTES = 256;
+
+/**
+ * A value that does not decode at its type. `message` reads like Terraform's own errors
+ * (`an object with 7 attributes is required (6 given)`); `path` locates it.
+ */
+export class ValueDecodeError extends Error {
+  override readonly name = 'ValueDecodeError';
+  constructor(
+    readonly path: AttributePath,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+// =============================================================================================
+// Encoding
+// =============================================================================================
+
+/** Thrown inside the encoder when the JS value does not fit the type; turned into a TypeError with a path. */
+class NonConforming extends Error {}
+
+/**
+ * Encodes a value at a type exactly as go-cty does: smallest int forms (unsigned forms for
+ * non-negative values), float64 for other exact floats, decimal text otherwise; d4 00 00 or ext 12
+ * for unknowns; object attributes and map keys in bytewise order; sets in cty's canonical order;
+ * `[bin(type JSON), value]` at dynamic positions. Throws TypeError for a value that does not conform.
+ */
+export function encodeMsgpack(type: CtyType, v: Value): Uint8Array {
+  const w = new ByteWriter();
+  try {
+    encodeValue(w, type, v, 0);
+  } catch (e) {
+    if (!(e instanceof NonConforming)) throw e;
+    const problem = conformanceError(type, v);
+    const where = problem && problem.path.length > 0 ? ` at ${formatPath(problem.path)}` : '';
+    throw new TypeError(`cannot encode value as msgpack${where}: ${problem?.message ?? e.message}`);
+  }
+  return w.result();
+}
+
+function encodeValue(w: ByteWriter, type: CtyType, v: Value, depth: number): void {
+  if (depth > MAX_VALUE_DEPTH) throw new NonConforming(`value nesting exceeds ${MAX_VALUE_DEPTH} levels`);
+  if (type.kind === 'dynamic') return encodeDynamic(w, v, depth);
+  if (v === null) return w.u8(0xc0);
+  if (v instanceof Unknown) return encodeUnknown(w, type, v.refinements);
+  switch (type.kind) {
+    case 'string':
+      if (typeof v !== 'string') throw new NonConforming('string is required');
+      return w.str(v);
+    case 'number':
+      return encodeNumber(w, v);
+    case 'bool':
+      if (typeof v !== 'boolean') throw new NonConforming('bool is required');
+      return w.u8(v ? 0xc3 : 0xc2);
+    case 'list':
+      return encodeElements(w, type.element, requireArray(v), depth);
+    case 'set':
+      return encodeElements(w, type.element, normalizeSet(type.element, requireArray(v)), depth);
+    case 'tuple': {
+      const elems = requireArray(v);
+      if (elems.length !== type.elements.length) throw new NonConforming('tuple length');
+      w.arrayHeader(elems.length);
+      for (let i = 0; i < elems.length; i++) encodeValue(w, type.elements[i]!, elems[i]!, depth + 1);
+      return;
+    }
+    case 'map':
+      return encodeMap(w, type.element, requireObject(v), depth);
+    case 'object':
+      return encodeObject(w, type, requireObject(v), depth);
+  }
+}
+
+function requireArray(v: Value): Value[] {
+  if (!Array.isArray(v)) throw new NonConforming('an array is required');
+  return v;
+}
+
+function requireObject(v: Value): ObjectValue {
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof Decimal || v instanceof DynamicValue || v instanceof Unknown) {
+    throw new NonConforming('an object is required');
+  }
+  return v;
+}
+
+function encodeElements(w: ByteWriter, elementType: CtyType, elems: Value[], depth: number): void {
+  w.arrayHeader(elems.length);
+  for (const e of elems) encodeValue(w, elementType, e, depth + 1);
+}
+
+function encodeMap(w: ByteWriter, elementType: CtyType, m: ObjectValue, depth: number): void {
+  const keys = Object.keys(m).sort(compareStringsBytewise);
+  w.mapHeader(keys.length);
+  for (const k of keys) {
+    w.str(k);
+    encodeValue(w, elementType, m[k]!, depth + 1);
+  }
+}
+
+function encodeObject(w: ByteWriter, type: Extract<CtyType, { kind: 'object' }>, o: ObjectValue, depth: number): void {
+  const names = sortedAttributeNames(type);
+  if (Object.keys(o).length !== names.length) throw new NonConforming('object attributes do not match the type');
+  w.mapHeader(names.length);
+  for (const name of names) {
+    if (!Object.prototype.hasOwnProperty.call(o, name)) throw new NonConforming(`attribute ${JSON.stringify(name)} is required`);
+    w.str(name);
+    encodeValue(w, type.attributes[name]!, o[name]!, depth + 1);
+  }
+}
+
+/** protocol.md §3.2: untyped null = nil, unknown = bare ext, otherwise [bin(type JSON), value]. */
+function encodeDynamic(w: ByteWriter, v: Value, depth: number): void {
+  if (v === null) return w.u8(0xc0);
+  if (v instanceof Unknown) return w.bytes(PLAIN_UNKNOWN); // cty.DynamicVal never carries refinements
+  if (!(v instanceof DynamicValue) || v.type.kind === 'dynamic') throw new NonConforming('a DynamicValue is required');
+  w.arrayHeader(2);
+  w.bin(typeJSONBytes(v.type));
+  encodeValue(w, v.type, v.value, depth + 1);
+}
+
+const typeJSONCache = new WeakMap<CtyType, Uint8Array>();
+
+function typeJSONBytes(t: CtyType): Uint8Array {
+  let bytes = typeJSONCache.get(t);
+  if (!bytes) {
+    bytes = Buffer.from(typeToJSONString(t), 'utf8');
+    typeJSONCache.set(t, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * go-cty marshal for numbers: an int64 → int; else (go-cty 1.12, as the vectors show, including
+ * integers beyond int64 such as 2^64) an exact float64 → float64; else the decimal text as a string.
+ */
+function encodeNumber(w: ByteWriter, n: Value): void {
+  if (typeof n === 'number') {
+    if (Number.isSafeInteger(n)) return w.int(n);
+    if (Number.isNaN(n)) throw new NonConforming('NaN is not a number');
+    const asInt = int64Of(n);
+    return asInt !== undefined ? w.bigInt(asInt) : w.f64(n);
+  }
+  if (!(n instanceof Decimal)) throw new NonConforming('number is required');
+  const asInt = int64Of(n);
+  if (asInt !== undefined) return w.bigInt(asInt);
+  let parsed: CtyNumber;
+  try {
+    parsed = parseNumber(n.text);
+  } catch {
+    throw new NonConforming(`invalid number text ${JSON.stringify(n.text.slice(0, 40))}`);
+  }
+  if (typeof parsed === 'number') return encodeNumber(w, parsed);
+  w.str(parsed.text);
+}
+
+const PLAIN_UNKNOWN = Uint8Array.of(0xd4, 0x00, 0x00);
+
+/**
+ * protocol.md §3.3: the plain unknown is d4 00 00; with refinements that fit the type it is ext 12
+ * holding a map {1: false (not null), 2: prefix, 3/4: [bound, inclusive], 5/6: length bounds}, keys in
+ * that order, exactly as go-cty's marshalUnknownValue writes them.
+ */
+function encodeUnknown(w: ByteWriter, type: CtyType, r: Readonly<Refinements> | null): void {
+  if (!r) return w.bytes(PLAIN_UNKNOWN);
+  const body = new ByteWriter(32);
+  let entries = 0;
+  if (r.notNull) {
+    body.u8(RefinementKey.Nullness);
+    body.u8(0xc2);
+    entries++;
+  }
+  switch (type.kind) {
+    case 'number':
+      entries += encodeNumberBound(body, RefinementKey.NumberMin, r.numberLower, -Infinity);
+      entries += encodeNumberBound(body, RefinementKey.NumberMax, r.numberUpper, Infinity);
+      break;
+    case 'string':
+      if (r.stringPrefix) {
+        body.u8(RefinementKey.StringPrefix);
+        body.str(truncatePrefix(r.stringPrefix));
+        entries++;
+      }
+      break;
+    case 'list':
+    case 'set':
+    case 'map':
+      if (r.lengthLower !== undefined && r.lengthLower !== 0) {
+        body.u8(RefinementKey.LengthMin);
+        body.int(r.lengthLower);
+        entries++;
+      }
+      if (r.lengthUpper !== undefined && Number.isSafeInteger(r.lengthUpper)) {
+        body.u8(RefinementKey.LengthMax);
+        body.int(r.lengthUpper);
+        entries++;
+      }
+      break;
+  }
+  if (entries === 0) return w.bytes(PLAIN_UNKNOWN); // never send ext 12 with an empty map
+  const payload = new ByteWriter(body.length + 5);
+  payload.mapHeader(entries);
+  payload.bytes(body.result());
+  w.ext(REFINED_UNKNOWN_EXT, payload.result());
+}
+
+function encodeNumberBound(body: ByteWriter, key: RefinementKey, bound: [CtyNumber, boolean] | undefined, unbounded: number): number {
+  if (!bound || bound[0] === unbounded) return 0;
+  body.u8(key);
+  body.arrayHeader(2);
+  encodeNumber(body, bound[0]);
+  body.u8(bound[1] ? 0xc3 : 0xc2);
+  return 1;
+}
+
+/** Delimiters that can never join a following character into one grapheme (ctystrings.SafeKnownPrefix). */
+const SAFE_PREFIX_END = new Set('-_:;/\\,.(){}[]|?!~ \t@#$%^&*+"\''.split(''));
+
+/**
+ * go-cty caps a prefix at 256 bytes: cut to 255 bytes, NFC-normalize, then drop the last grapheme
+ * cluster unless it is a lone delimiter. (The NFC "last boundary" step of SafeKnownPrefix is covered
+ * by dropping the final cluster.)
+ */
+function truncatePrefix(prefix: string): string {
+  if (Buffer.byteLength(prefix, 'utf8') <= MAX_PREFIX_BYTES) return prefix;
+  let cut = '';
+  let bytes = 0;
+  for (const ch of prefix) {
+    const size = Buffer.byteLength(ch, 'utf8');
+    if (bytes + size > MAX_PREFIX_BYTES - 1) break;
+    cut += ch;
+    bytes += size;
+  }
+  const segments = [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(cut.normalize('NFC'))].map((s) => s.segment);
+  const last = segments[segments.length - 1];
+  if (last !== undefined && !(last.length === 1 && SAFE_PREFIX_END.has(last))) segments.pop();
+  return segments.join('');
+}
+
+/** Growable output buffer with msgpack primitives in their smallest forms. */
+class ByteWriter {
+  private buf: Uint8Array;
+  private view: DataView;
+  private pos = 0;
+
+  constructor(initial = 256) {
+    this.buf = new Uint8Array(initial);
+    this.view = new DataView(this.buf.buffer);
+  }
+
+  get length(): number {
+    return this.pos;
+  }
+
+  result(): Uint8Array {
+    return this.buf.slice(0, this.pos);
+  }
+
+  private ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.pos + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  u8(b: number): void {
+    this.ensure(1);
+    this.buf[this.pos++] = b;
+  }
+
+  private u8u16(code: number, n: number): void {
+    this.ensure(3);
+    this.buf[this.pos] = code;
+    this.view.setUint16(this.pos + 1, n);
+    this.pos += 3;
+  }
+
+  private u8u32(code: number, n: number): void {
+    this.ensure(5);
+    this.buf[this.pos] = code;
+    this.view.setUint32(this.pos + 1, n);
+    this.pos += 5;
+  }
+
+  bytes(b: Uint8Array): void {
+    this.ensure(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+  }
+
+  /** A safe integer in the smallest form: non-negative → fixint/uint8..64, negative → fixint/int8..64. */
+  int(n: number): void {
+    if (n >= 0) {
+      if (n < 0x80) return this.u8(n);
+      if (n <= 0xff) {
+        this.ensure(2);
+        this.buf[this.pos++] = 0xcc;
+        this.buf[this.pos++] = n;
+        return;
+      }
+      if (n <= 0xffff) return this.u8u16(0xcd, n);
+      if (n <= 0xffffffff) return this.u8u32(0xce, n);
+      this.ensure(9);
+      this.buf[this.pos] = 0xcf;
+      this.view.setUint32(this.pos + 1, Math.floor(n / 0x100000000));
+      this.view.setUint32(this.pos + 5, n >>> 0);
+      this.pos += 9;
+      return;
+    }
+    if (n >= -32) return this.u8(n & 0xff);
+    if (n >= -0x80) {
+      this.ensure(2);
+      this.buf[this.pos++] = 0xd0;
+      this.buf[this.pos++] = n & 0xff;
+      return;
+    }
+    if (n >= -0x8000) return this.u8u16(0xd1, n & 0xffff);
+    if (n >= -0x80000000) return this.u8u32(0xd2, n >>> 0);
+    this.bigInt(BigInt(n));
+  }
+
+  /** An int64 value (already range-checked by the caller). */
+  bigInt(b: bigint): void {
+    if (b >= -0x80000000n && b <= MAX_SAFE_BIGINT) return this.int(Number(b));
+    this.ensure(9);
+    if (b >= 0n) {
+      this.buf[this.pos] = 0xcf;
+      this.view.setBigUint64(this.pos + 1, b);
+    } else {
+      this.buf[this.pos] = 0xd3;
+      this.view.setBigInt64(this.pos + 1, b);
+    }
+    this.pos += 9;
+  }
+
+  f64(x: number): void {
+    this.ensure(9);
+    this.buf[this.pos] = 0xcb;
+    this.view.setFloat64(this.pos + 1, x);
+    this.pos += 9;
+  }
+
+  str(s: string): void {
+    const len = s.length < 64 && isAscii(s) ? s.length : Buffer.byteLength(s, 'utf8');
+    if (len < 32) this.u8(0xa0 | len);
+    else if (len <= 0xff) {
+      this.u8(0xd9);
+      this.u8(len);
+    } else if (len <= 0xffff) this.u8u16(0xda, len);
+    else this.u8u32(0xdb, len);
+    this.utf8(s, len);
+  }
+
+  bin(b: Uint8Array): void {
+    if (b.length <= 0xff) {
+      this.u8(0xc4);
+      this.u8(b.length);
+    } else if (b.length <= 0xffff) this.u8u16(0xc5, b.length);
+    else this.u8u32(0xc6, b.length);
+    this.bytes(b);
+  }
+
+  arrayHeader(n: number): void {
+    if (n < 16) this.u8(0x90 | n);
+    else if (n <= 0xffff) this.u8u16(0xdc, n);
+    else this.u8u32(0xdd, n);
+  }
+
+  mapHeader(n: number): void {
+    if (n < 16) this.u8(0x80 | n);
+    else if (n <= 0xffff) this.u8u16(0xde, n);
+    else this.u8u32(0xdf, n);
+  }
+
+  /** Ext header in vmihailenco's choice of form: fixext for 1/2/4/8/16 bytes, else ext8/16/32. */
+  ext(type: number, payload: Uint8Array): void {
+    const n = payload.length;
+    const fixed = FIXEXT_CODES.get(n);
+    if (fixed !== undefined) this.u8(fixed);
+    else if (n <= 0xff) {
+      this.u8(0xc7);
+      this.u8(n);
+    } else if (n <= 0xffff) this.u8u16(0xc8, n);
+    else this.u8u32(0xc9, n);
+    this.u8(type);
+    this.bytes(payload);
+  }
+
+  private utf8(s: string, byteLength: number): void {
+    this.ensure(byteLength);
+    if (byteLength === s.length) {
+      for (let i = 0; i < s.length; i++) this.buf[this.pos + i] = s.charCodeAt(i);
+    } else {
+      new TextEncoder().encodeInto(s, this.buf.subarray(this.pos, this.pos + byteLength));
+    }
+    this.pos += byteLength;
+  }
+}
+
+const MAX_SAFE_BIGINT = BigInt(Number.MAX_SAFE_INTEGER);
+
+const FIXEXT_CODES = new Map([
+  [1, 0xd4],
+  [2, 0xd5],
+  [4, 0xd6],
+  [8, 0xd7],
+  [16, 0xd8],
+]);
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+// =============================================================================================
+// Decoding
+// =============================================================================================
+
+/**
+ * Decodes DynamicValue.msgpack at a type. Accepts every msgpack form Terraform may use (any int
+ * width, float32/64, numbers as decimal strings, keys in any order, fixext/ext8 unknowns, ext 12
+ * refinements) and rejects anything else with a ValueDecodeError; never another exception type,
+ * never allocation from an unchecked length prefix, nesting bounded by MAX_VALUE_DEPTH.
+ */
+export function decodeMsgpack(type: CtyType, bytes: Uint8Array): Value {
+  const r = new MsgpackReader(bytes, 0, bytes.length);
+  try {
+    const v = r.decodeValue(type, 0);
+    if (r.pos !== r.end) r.fail(`unexpected ${r.end - r.pos} trailing byte(s) after the value`);
+    return v;
+  } catch (e) {
+    if (e instanceof ValueDecodeError) throw e;
+    // Defensive: anything unexpected (e.g. a stack overflow on a hostile type) becomes a decode error.
+    throw new ValueDecodeError(r.currentPath(), `malformed msgpack value: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+const enum StepKind {
+  Attr,
+  Key,
+  Index,
+  /** Inside a set element: paths stop at the set (path.ts). */
+  SetElement,
+}
+
+const TEXT_DECODER = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const NUMBER_BOUND_TYPE = tupleOf([NUMBER, BOOL]);
+
+/** Largest list a length refinement may collapse into (go-cty builds one; we bound the allocation). */
+const MAX_COLLAPSED_LIST = 1024;
+
+class MsgpackReader {
+  pos: number;
+  private readonly view: DataView;
+  private readonly buffer: Buffer;
+  private readonly stepKinds: StepKind[] = [];
+  private readonly stepKeys: (string | number)[] = [];
+  private steps = 0;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    start: number,
+    readonly end: number,
+  ) {
+    this.pos = start;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  fail(message: string): never {
+    throw new ValueDecodeError(this.currentPath(), message);
+  }
+
+  currentPath(): AttributePath {
+    const path: PathStep[] = [];
+    for (let i = 0; i < this.steps; i++) {
+      const kind = this.stepKinds[i];
+      if (kind === StepKind.SetElement) break;
+      const key = this.stepKeys[i]!;
+      path.push(kind === StepKind.Attr ? { attr: key as string } : kind === StepKind.Key ? { key: key as string } : { index: key as number });
+    }
+    return path;
+  }
+
+  private enter(kind: StepKind, key: string | number): void {
+    this.stepKinds[this.steps] = kind;
+    this.stepKeys[this.steps] = key;
+    this.steps++;
+  }
+
+  private leave(): void {
+    this.steps--;
+  }
+
+  private need(n: number): void {
+    if (this.end - this.pos < n) this.fail('unexpected end of msgpack data');
+  }
+
+  private peek(): number {
+    if (this.pos >= this.end) this.fail('unexpected end of msgpack data');
+    return this.bytes[this.pos]!;
+  }
+
+  decodeValue(type: CtyType, depth: number): Value {
+    if (depth > MAX_VALUE_DEPTH) this.fail(`value nesting exceeds the maximum depth of ${MAX_VALUE_DEPTH}`);
+    const code = this.peek();
+    // Every extension is an unknown value (go-cty unmarshal), whatever the type.
+    if ((code >= 0xd4 && code <= 0xd8) || (code >= 0xc7 && code <= 0xc9)) return this.decodeUnknown(type, depth);
+    if (type.kind === 'dynamic') return this.decodeDynamic(depth);
+    if (code === 0xc0) {
+      this.pos++;
+      return null;
+    }
+    switch (type.kind) {
+      case 'string':
+        return this.decodeString();
+      case 'number':
+        return this.decodeNumber();
+      case 'bool':
+        return this.decodeBool();
+      case 'list':
+        return this.decodeList(type.element, depth);
+      case 'set':
+        return this.decodeSet(type.element, depth);
+      case 'tuple':
+        return this.decodeTuple(type.elements, depth);
+      case 'map':
+        return this.decodeMap(type.element, depth);
+      case 'object':
+        return this.decodeObject(type, depth);
+    }
+  }
+
+  // ----- primitives -----
+
+  private decodeBool(): boolean {
+    const code = this.bytes[this.pos];
+    if (code !== 0xc2 && code !== 0xc3) this.fail('bool is required');
+    this.pos++;
+    return code === 0xc3;
+  }
+
+  private decodeString(): string {
+    const len = this.strLength();
+    if (len < 0) this.fail('string is required');
+    return nfc(this.utf8(len));
+  }
+
+  /** protocol.md §3.2: ints of any width, float32/64, or a decimal string. */
+  private decodeNumber(): CtyNumber {
+    const code = this.bytes[this.pos]!;
+    if (code <= 0x7f) {
+      this.pos++;
+      return code;
+    }
+    if (code >= 0xe0) {
+      this.pos++;
+      return code - 0x100;
+    }
+    switch (code) {
+      case 0xcc:
+      case 0xcd:
+      case 0xce:
+      case 0xcf:
+      case 0xd0:
+      case 0xd1:
+      case 0xd2:
+      case 0xd3:
+        return this.readInteger(code);
+      case 0xca:
+      case 0xcb:
+        return this.readFloat(code);
+    }
+    const len = this.strLength();
+    if (len < 0) this.fail('number is required');
+    try {
+      return parseNumber(this.utf8(len));
+    } catch (e) {
+      if (e instanceof ValueDecodeError) throw e;
+      return this.fail('number is required');
+    }
+  }
+
+  private readInteger(code: number): CtyNumber {
+    const p = this.pos + 1;
+    const v = this.view;
+    switch (code) {
+      case 0xcc:
+        this.need(2);
+        this.pos += 2;
+        return this.bytes[p]!;
+      case 0xcd:
+        this.need(3);
+        this.pos += 3;
+        return v.getUint16(p);
+      case 0xce:
+        this.need(5);
+        this.pos += 5;
+        return v.getUint32(p);
+      case 0xcf: {
+        this.need(9);
+        this.pos += 9;
+        const hi = v.getUint32(p);
+        return hi < 0x200000 ? hi * 0x100000000 + v.getUint32(p + 4) : numberFromBigInt(v.getBigUint64(p));
+      }
+      case 0xd0:
+        this.need(2);
+        this.pos += 2;
+        return v.getInt8(p);
+      case 0xd1:
+        this.need(3);
+        this.pos += 3;
+        return v.getInt16(p);
+      case 0xd2:
+        this.need(5);
+        this.pos += 5;
+        return v.getInt32(p);
+      default: {
+        this.need(9);
+        this.pos += 9;
+        const hi = v.getInt32(p);
+        return hi >= -0x200000 && hi < 0x200000 ? hi * 0x100000000 + v.getUint32(p + 4) : numberFromBigInt(v.getBigInt64(p));
+      }
+    }
+  }
+
+  private readFloat(code: number): number {
+    const size = code === 0xca ? 4 : 8;
+    this.need(1 + size);
+    const f = size === 4 ? this.view.getFloat32(this.pos + 1) : this.view.getFloat64(this.pos + 1);
+    if (Number.isNaN(f)) this.fail('number is required (NaN is not a number)');
+    this.pos += 1 + size;
+    return f;
+  }
+
+  /** Length of a str (or, leniently, bin) at pos, consuming its header; -1 if it is neither. */
+  private strLength(): number {
+    const code = this.peek();
+    let len: number;
+    let header: number;
+    if (code >= 0xa0 && code <= 0xbf) {
+      len = code & 0x1f;
+      header = 1;
+    } else if (code === 0xd9 || code === 0xc4) {
+      this.need(2);
+      len = this.bytes[this.pos + 1]!;
+      header = 2;
+    } else if (code === 0xda || code === 0xc5) {
+      this.need(3);
+      len = this.view.getUint16(this.pos + 1);
+      header = 3;
+    } else if (code === 0xdb || code === 0xc6) {
+      this.need(5);
+      len = this.view.getUint32(this.pos + 1);
+      header = 5;
+    } else return -1;
+    this.pos += header;
+    this.need(len);
+    return len;
+  }
+
+  /** Decodes `len` bytes of strict UTF-8 (invalid sequences are errors, a BOM is kept). */
+  private utf8(len: number): string {
+    const start = this.pos;
+    const end = start + len;
+    this.pos = end;
+    if (len <= 16) {
+      let s = '';
+      for (let i = start; i < end; i++) {
+        const b = this.bytes[i]!;
+        if (b > 0x7f) return this.utf8Slow(start, end);
+        s += String.fromCharCode(b);
+      }
+      return s;
+    }
+    return this.utf8Slow(start, end);
+  }
+
+  private utf8Slow(start: number, end: number): string {
+    const s = this.buffer.toString('utf8', start, end);
+    // Buffer decoding replaces bad sequences with U+FFFD; only then pay for a strict check.
+    if (s.includes('\ufffd')) {
+      try {
+        TEXT_DECODER.decode(this.bytes.subarray(start, end));
+      } catch {
+        this.fail('string is not valid UTF-8');
+      }
+    }
+    return s;
+  }
+
+  // ----- containers -----
+
+  private arrayLength(what: string): number {
+    const code = this.peek();
+    let len: number;
+    if (code >= 0x90 && code <= 0x9f) {
+      this.pos++;
+      len = code & 0x0f;
+    } else if (code === 0xdc) {
+      this.need(3);
+      len = this.view.getUint16(this.pos + 1);
+      this.pos += 3;
+    } else if (code === 0xdd) {
+      this.need(5);
+      len = this.view.getUint32(this.pos + 1);
+      this.pos += 5;
+    } else return this.fail(what);
+    // Every element takes at least one byte: a larger count cannot be honest.
+    this.need(len);
+    return len;
+  }
+
+  private mapLength(what: string): number {
+    const code = this.peek();
+    let len: number;
+    if (code >= 0x80 && code <= 0x8f) {
+      this.pos++;
+      len = code & 0x0f;
+    } else if (code === 0xde) {
+      this.need(3);
+      len = this.view.getUint16(this.pos + 1);
+      this.pos += 3;
+    } else if (code === 0xdf) {
+      this.need(5);
+      len = this.view.getUint32(this.pos + 1);
+      this.pos += 5;
+    } else return this.fail(what);
+    this.need(len * 2);
+    return len;
+  }
+
+  private decodeList(elementType: CtyType, depth: number): Value[] {
+    const n = this.arrayLength('a list is required');
+    const out: Value[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      this.enter(StepKind.Index, i);
+      out[i] = this.decodeValue(elementType, depth + 1);
+      this.leave();
+    }
+    return out;
+  }
+
+  private decodeSet(elementType: CtyType, depth: number): Value[] {
+    const n = this.arrayLength('a set is required');
+    const out: Value[] = new Array(n);
+    this.enter(StepKind.SetElement, 0);
+    for (let i = 0; i < n; i++) out[i] = this.decodeValue(elementType, depth + 1);
+    this.leave();
+    // Duplicates collapse, as in cty.SetVal; the wire order is kept (it is already canonical from Terraform).
+    return n < 2 ? out : dedupeSetElements(elementType, out);
+  }
+
+  private decodeTuple(types: readonly CtyType[], depth: number): Value[] {
+    const n = this.arrayLength('a tuple is required');
+    if (n !== types.length) this.fail(`a tuple of length ${types.length} is required`);
+    const out: Value[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      this.enter(StepKind.Index, i);
+      out[i] = this.decodeValue(types[i]!, depth + 1);
+      this.leave();
+    }
+    return out;
+  }
+
+  private decodeMap(elementType: CtyType, depth: number): ObjectValue {
+    const n = this.mapLength('a map is required');
+    const out: ObjectValue = {};
+    for (let i = 0; i < n; i++) {
+      const key = this.decodeKey('non-string key in map');
+      this.enter(StepKind.Key, key);
+      setOwn(out, key, this.decodeValue(elementType, depth + 1));
+      this.leave();
+    }
+    return out;
+  }
+
+  private decodeObject(type: Extract<CtyType, { kind: 'object' }>, depth: number): ObjectValue {
+    const names = sortedAttributeNames(type);
+    const expected = names.length;
+    const n = this.mapLength('an object is required');
+    if (n !== expected) this.fail(`an object with ${expected} attributes is required (${n} given)`);
+    const attributes = type.attributes;
+    const predicted = encodedNames(names);
+    const out: ObjectValue = {};
+    for (let i = 0; i < n; i++) {
+      // Terraform sends attributes in sorted order: try the expected name's bytes before decoding text.
+      const key = this.matchKey(predicted[i]!) ? names[i]! : this.decodeKey('all keys must be strings');
+      if (!Object.prototype.hasOwnProperty.call(attributes, key)) this.fail(`unsupported attribute ${JSON.stringify(key)}`);
+      if (Object.prototype.hasOwnProperty.call(out, key)) this.fail(`duplicate attribute ${JSON.stringify(key)}`);
+      this.enter(StepKind.Attr, key);
+      setOwn(out, key, this.decodeValue(attributes[key]!, depth + 1));
+      this.leave();
+    }
+    return out;
+  }
+
+  /** Consumes the key if it is exactly `encoded` (a str with its header), without building a string. */
+  private matchKey(encoded: Uint8Array): boolean {
+    const len = encoded.length;
+    if (this.end - this.pos < len) return false;
+    const bytes = this.bytes;
+    const at = this.pos;
+    for (let i = 0; i < len; i++) if (bytes[at + i] !== encoded[i]) return false;
+    this.pos += len;
+    return true;
+  }
+
+  private decodeKey(what: string): string {
+    const code = this.peek();
+    if (!((code >= 0xa0 && code <= 0xbf) || code === 0xd9 || code === 0xda || code === 0xdb)) this.fail(what);
+    return this.utf8(this.strLength());
+  }
+
+  /** protocol.md §3.2: nil = untyped null; otherwise [type JSON as bin (or str), value]. */
+  private decodeDynamic(depth: number): Value {
+    if (this.bytes[this.pos] === 0xc0) {
+      this.pos++;
+      return null;
+    }
+    const n = this.arrayLength('a dynamic value must be a [type, value] array');
+    if (n !== 2) this.fail('dynamic value array must have exactly two elements');
+    const len = this.strLength();
+    if (len < 0) this.fail('the type of a dynamic value must be JSON bytes');
+    const type = this.parseDynamicType(this.utf8(len));
+    // A "dynamic" concrete type just nests another dynamic value (cty does the same).
+    if (type.kind === 'dynamic') return this.decodeValue(DYNAMIC, depth + 1);
+    return new DynamicValue(type, this.decodeValue(type, depth + 1));
+  }
+
+  private parseDynamicType(json: string): CtyType {
+    const cached = dynamicTypeCache.get(json);
+    if (cached) return cached;
+    let type: CtyType;
+    try {
+      type = typeFromJSON(JSON.parse(json));
+    } catch (e) {
+      return this.fail(`invalid type in dynamic value: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (dynamicTypeCache.size >= 256) dynamicTypeCache.clear();
+    dynamicTypeCache.set(json, type);
+    return type;
+  }
+
+  // ----- unknowns -----
+
+  private readExtHeader(): { extType: number; length: number } {
+    const code = this.bytes[this.pos]!;
+    let length: number;
+    let header: number;
+    if (code >= 0xd4 && code <= 0xd8) {
+      length = 1 << (code - 0xd4);
+      header = 1;
+    } else if (code === 0xc7) {
+      this.need(2);
+      length = this.bytes[this.pos + 1]!;
+      header = 2;
+    } else if (code === 0xc8) {
+      this.need(3);
+      length = this.view.getUint16(this.pos + 1);
+      header = 3;
+    } else {
+      this.need(5);
+      length = this.view.getUint32(this.pos + 1);
+      header = 5;
+    }
+    this.need(header + 1 + length);
+    const extType = this.view.getInt8(this.pos + header);
+    this.pos += header + 1;
+    return { extType, length };
+  }
+
+  /**
+   * protocol.md §3.3: an ext with ≤ 1 payload byte is a plain unknown; ext 12 carries refinements.
+   * Other ext types with longer payloads are read as plain unknowns too (Terraform rejects them; we
+   * are lenient since they cannot mean anything else).
+   */
+  private decodeUnknown(type: CtyType, depth: number): Value {
+    const { extType, length } = this.readExtHeader();
+    const bodyStart = this.pos;
+    this.pos += length;
+    if (length <= 1 || extType !== REFINED_UNKNOWN_EXT) return UNKNOWN;
+    if (length > MAX_REFINEMENT_PAYLOAD) this.fail('oversize unknown value refinement');
+    const body = new MsgpackReader(this.bytes, bodyStart, bodyStart + length);
+    try {
+      return readRefinedUnknown(body, type, depth);
+    } catch (e) {
+      if (e instanceof ValueDecodeError) this.fail(`failed to decode msgpack extension body: ${e.message}`);
+      throw e;
+    }
+  }
+
+  // ----- helpers for the refinement payload -----
+
+  readMapLength(): number {
+    return this.mapLength('not a map');
+  }
+
+  readRefinementKey(): number {
+    const code = this.peek();
+    const isInt = code <= 0x7f || code >= 0xe0 || (code >= 0xcc && code <= 0xd3);
+    if (!isInt) this.fail('non-integer key in map');
+    const k = this.decodeNumber();
+    return typeof k === 'number' ? k : -1;
+  }
+
+  readBool(what: string): boolean {
+    const code = this.peek();
+    if (code !== 0xc2 && code !== 0xc3) this.fail(what);
+    this.pos++;
+    return code === 0xc3;
+  }
+
+  readPrefix(): string {
+    const code = this.peek();
+    if (!((code >= 0xa0 && code <= 0xbf) || code === 0xd9 || code === 0xda || code === 0xdb)) this.fail('string prefix refinement is not string');
+    return nfc(this.utf8(this.strLength()));
+  }
+
+  readLength(): number {
+    const code = this.peek();
+    const isInt = code <= 0x7f || code >= 0xe0 || (code >= 0xcc && code <= 0xd3);
+    const n = isInt ? this.decodeNumber() : -1;
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) this.fail('length bound refinement must be a non-negative integer');
+    return n;
+  }
+
+  readNumberBound(depth: number): [CtyNumber, boolean] {
+    let bound: Value;
+    try {
+      bound = this.decodeValue(NUMBER_BOUND_TYPE, depth + 1);
+    } catch {
+      return this.fail('number bound refinement must be [number, bool] array');
+    }
+    const [n, inclusive] = Array.isArray(bound) ? bound : [];
+    if (!(typeof n === 'number' || n instanceof Decimal) || typeof inclusive !== 'boolean') {
+      this.fail('number bound refinement must be [number, bool] array');
+    }
+    return [n, inclusive];
+  }
+
+  /** Skips one msgpack value of any kind (unknown refinement keys), bounded in depth. */
+  skipValue(depth: number): void {
+    if (depth > MAX_VALUE_DEPTH) this.fail(`value nesting exceeds the maximum depth of ${MAX_VALUE_DEPTH}`);
+    const code = this.peek();
+    if (code <= 0x7f || code >= 0xe0 || code === 0xc0 || code === 0xc2 || code === 0xc3) {
+      this.pos++;
+      return;
+    }
+    if ((code >= 0xa0 && code <= 0xbf) || code === 0xd9 || code === 0xda || code === 0xdb || (code >= 0xc4 && code <= 0xc6)) {
+      this.pos += this.strLength();
+      return;
+    }
+    if ((code >= 0xd4 && code <= 0xd8) || (code >= 0xc7 && code <= 0xc9)) {
+      this.pos += this.readExtHeader().length;
+      return;
+    }
+    const fixedSizes: Record<number, number> = { 0xca: 4, 0xcb: 8, 0xcc: 1, 0xcd: 2, 0xce: 4, 0xcf: 8, 0xd0: 1, 0xd1: 2, 0xd2: 4, 0xd3: 8 };
+    const size = fixedSizes[code];
+    if (size !== undefined) {
+      this.need(1 + size);
+      this.pos += 1 + size;
+      return;
+    }
+    if ((code >= 0x90 && code <= 0x9f) || code === 0xdc || code === 0xdd) {
+      const n = this.arrayLength('');
+      for (let i = 0; i < n; i++) this.skipValue(depth + 1);
+      return;
+    }
+    if ((code >= 0x80 && code <= 0x8f) || code === 0xde || code === 0xdf) {
+      const n = this.mapLength('');
+      for (let i = 0; i < 2 * n; i++) this.skipValue(depth + 1);
+      return;
+    }
+    this.fail(`invalid msgpack code 0x${code.toString(16)}`);
+  }
+}
+
+const dynamicTypeCache = new Map<string, CtyType>();
+
+const encodedNamesCache = new WeakMap<readonly string[], Uint8Array[]>();
+
+/** Each attribute name as msgpack str bytes (header included), for matchKey. */
+function encodedNames(names: readonly string[]): Uint8Array[] {
+  let encoded = encodedNamesCache.get(names);
+  if (!encoded) {
+    encoded = names.map((name) => {
+      const w = new ByteWriter(name.length * 3 + 5);
+      w.str(name);
+      return w.result();
+    });
+    encodedNamesCache.set(names, encoded);
+  }
+  return encoded;
+}
+
+/**
+ * Reads the ext 12 refinement map (go-cty unmarshalUnknownValue): keys that cannot apply to the type
+ * are errors, as in Terraform; keys we do not know are skipped; trailing payload bytes are ignored.
+ */
+function readRefinedUnknown(body: MsgpackReader, type: CtyType, depth: number): Value {
+  const entries = body.readMapLength();
+  if (type.kind === 'dynamic') return UNKNOWN; // cty ignores refinements of a dynamic unknown
+  const r: Refinements = {};
+  let isNull = false;
+  for (let i = 0; i < entries; i++) {
+    const key = body.readRefinementKey();
+    switch (key) {
+      case RefinementKey.Nullness:
+        if (body.readBool('null refinement is not boolean')) isNull = true;
+        else r.notNull = true;
+        break;
+      case RefinementKey.StringPrefix:
+        if (type.kind !== 'string') body.fail('string prefix refinement for non-string type');
+        r.stringPrefix = body.readPrefix();
+        break;
+      case RefinementKey.NumberMin:
+      case RefinementKey.NumberMax:
+        if (type.kind !== 'number') body.fail('numeric bound refinement for non-number type');
+        if (key === RefinementKey.NumberMin) r.numberLower = body.readNumberBound(depth);
+        else r.numberUpper = body.readNumberBound(depth);
+        break;
+      case RefinementKey.LengthMin:
+      case RefinementKey.LengthMax:
+        if (type.kind !== 'list' && type.kind !== 'set' && type.kind !== 'map') body.fail('length bound refinement for non-collection type');
+        if (key === RefinementKey.LengthMin) r.lengthLower = body.readLength();
+        else r.lengthUpper = body.readLength();
+        break;
+      default:
+        body.skipValue(depth + 1);
+    }
+  }
+  if (isNull) return null; // "definitely null" is just null (cty RefinementBuilder.NewValue)
+  return collapseRefinedUnknown(type, r);
+}
+
+/**
+ * cty's RefinementBuilder.NewValue turns a not-null unknown whose refinements pin it down into a
+ * known value: equal inclusive number bounds → that number; equal length bounds → an empty collection,
+ * a list of that many unknowns (bounded here), or a one-element set of an unknown.
+ */
+function collapseRefinedUnknown(type: CtyType, r: Refinements): Value {
+  if (Object.keys(r).length === 0) return UNKNOWN;
+  if (r.notNull) {
+    if (type.kind === 'number' && r.numberLower && r.numberUpper && r.numberLower[1] && r.numberUpper[1] && numberEquals(r.numberLower[0], r.numberUpper[0])) {
+      return r.numberLower[0];
+    }
+    const isCollection = type.kind === 'list' || type.kind === 'set' || type.kind === 'map';
+    if (isCollection && r.lengthUpper !== undefined && (r.lengthLower ?? 0) === r.lengthUpper) {
+      const n = r.lengthUpper;
+      if (n === 0) return type.kind === 'map' ? {} : [];
+      if (type.kind === 'list' && n <= MAX_COLLAPSED_LIST) return new Array<Value>(n).fill(UNKNOWN);
+      if (type.kind === 'set' && n === 1) return [UNKNOWN];
+    }
+  }
+  return new Unknown(r);
+}
+
+/** Assigns an own property even for "__proto__" (a legal map key that plain assignment would misuse). */
+function setOwn(o: ObjectValue, key: string, v: Value): void {
+  if (key === '__proto__') Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[key] = v;
+}
+
+/** cty strings are NFC (cty.StringVal normalizes); ASCII needs no work. */
+function nfc(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) >= 0x300) return s.normalize('NFC');
+  }
+  return s;
+}

@@ -1,0 +1,65 @@
+// The bin/ wrapper (exec through symlinks, protocol.md §1.1) and orphan exit (§1.7).
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { launchProvider } from '../../src/tfclient/launch.js';
+import { COOKIE_ENV, FIXTURE_JS, echoExecutable, isAlive, repoRoot, sleep, tempDir } from './fixtures/process.js';
+
+describe('provider process lifecycle', function () {
+  this.timeout(30_000);
+
+  it('bin/terraform-provider-sec resolves its directory through symlinks and execs node', async function () {
+    const root = repoRoot();
+    if (!root || !existsSync('/proc/self')) return this.skip();
+    // A fake install: <tree>/bin/<wrapper> + <tree>/dist/src/providers/sec.js (loads the fixture).
+    const tree = tempDir('keel-bin-');
+    mkdirSync(join(tree, 'bin'));
+    mkdirSync(join(tree, 'dist', 'src', 'providers'), { recursive: true });
+    copyFileSync(join(root, 'bin', 'terraform-provider-sec'), join(tree, 'bin', 'terraform-provider-sec'));
+    writeFileSync(join(tree, 'dist', 'src', 'providers', 'sec.js'), `import ${JSON.stringify(FIXTURE_JS)};\n`);
+    // Two hops: absolute link to a relative link to the wrapper.
+    const links = tempDir('keel-links-');
+    symlinkSync('../bin/terraform-provider-sec', join(tree, 'dist', 'relative-link'));
+    symlinkSync(join(tree, 'dist', 'relative-link'), join(links, 'terraform-provider-sec'));
+
+    const p = await launchProvider(join(links, 'terraform-provider-sec'));
+    try {
+      const cmdline = readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').split('\0');
+      expect(cmdline[0]).to.match(/node$/); // exec: the launched pid is node itself, not sh
+      expect(cmdline[1]).to.equal(`${join(tree, 'bin')}/../dist/src/providers/sec.js`);
+      expect((await p.call('GetMetadata', {})).resources).to.have.length(1);
+    } finally {
+      const result = await p.shutdown();
+      expect(result.exitCode).to.equal(0);
+    }
+  });
+
+  it('exits by itself when its parent dies, releasing the pipes', async () => {
+    // An intermediate parent starts the provider, reports its pid, then dies.
+    const script = `
+      const { spawn } = require('node:child_process');
+      const c = spawn(${JSON.stringify(echoExecutable())}, [], { stdio: ['ignore', 'inherit', 'inherit'] });
+      process.stderr.write('child-pid:' + c.pid + '\\n');
+      setTimeout(() => process.exit(0), 1500);`;
+    const parent = spawn(process.execPath, ['-e', script], {
+      env: { ...process.env, ...COOKIE_ENV, PLUGIN_PROTOCOL_VERSIONS: '5,6', TF_LOG: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    parent.stdout.on('data', (d) => (stdout += d));
+    parent.stderr.on('data', (d) => (stderr += d));
+    // 'close' fires only when every holder of the pipes (the orphan too) is gone.
+    const closed = new Promise<void>((r) => parent.on('close', () => r()));
+    const parentExit = new Promise<number>((r) => parent.on('exit', () => r(performance.now())));
+    const exitedAt = await parentExit;
+    const pid = Number(/child-pid:(\d+)/.exec(stderr)?.[1]);
+    expect(stdout).to.match(/^1\|6\|tcp\|127\.0\.0\.1:\d+\|grpc\|\n$/);
+    await Promise.race([closed, sleep(5000)]);
+    const after = performance.now() - exitedAt;
+    expect(isAlive(pid), `provider ${pid} still alive`).to.equal(false);
+    expect(after).to.be.below(4000);
+    expect(stderr).to.contain('plugin host exited; shutting down');
+  });
+});
