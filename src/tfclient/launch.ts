@@ -247,10 +247,22 @@ export async function launchProvider(executablePath: string, opts: LaunchOptions
     const started = performance.now();
     await connection.shutdownRpc().catch(() => undefined);
     connection.close();
-    const timer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
-    const info = await exited;
-    clearTimeout(timer);
-    return { ...info, ms: Math.round(performance.now() - started) };
+    const kill = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+    // go-plugin would wait forever for the pipes; we say why instead.
+    let giveUp: NodeJS.Timeout | undefined;
+    const pipesHeld = new Promise<never>((_, reject) => {
+      giveUp = setTimeout(
+        () => reject(new Error('provider exited but its stdout/stderr stay open: a grandchild holds them (use exec in wrappers)')),
+        KILL_GRACE_MS + 3000,
+      );
+    });
+    try {
+      const info = await Promise.race([exited, pipesHeld]);
+      return { ...info, ms: Math.round(performance.now() - started) };
+    } finally {
+      clearTimeout(kill);
+      clearTimeout(giveUp);
+    }
   };
 
   return { ...connection, pid: child.pid!, handshake, stderrLines, extraStdout, exited, shutdown };

@@ -40,7 +40,7 @@ describe('provider start-up (echo fixture)', function () {
 
   it('prints a 6-field handshake line with an unpadded base64 DER certificate for localhost', async () => {
     const started = performance.now();
-    const p = await launchProvider(echoExecutable(), { env: { TF_LOG: '' } });
+    const p = await launchProvider(echoExecutable(), { env: { TF_LOG: '', TF_LOG_PROVIDER: '', TF_LOG_PROVIDER_ECHO: '' } });
     const ms = performance.now() - started;
     try {
       const fields = p.handshake.line.split('|');
