@@ -4,11 +4,11 @@
  * keeps number text; strings become NFC like cty.StringVal. Unknowns cannot be written as JSON.
  */
 import { type CtyType, DYNAMIC, typeFromJSON, typeToJSONString } from './cty-type.js';
-import { formatPath, type AttributePath, type PathStep } from './path.js';
+import { formatPath, type PathStep } from './path.js';
 import { Decimal, DynamicValue, Unknown, type ObjectValue, type Value } from './value.js';
 import { numberText, parseNumber } from './number.js';
 import { MAX_VALUE_DEPTH, ValueDecodeError } from './msgpack.js';
-import { compareStringsBytewise, conformanceError, dedupeSetElements, isCtyNumber, isPlainObject, normalizeSet, sortedAttributeNames } from './value-ops.js';
+import { compareStringsBytewise, conformanceError, dedupeSetElements, isPlainObject, normalizeSet, sortedAttributeNames } from './value-ops.js';
 
 export interface DecodeJSONOptions {
   /** Object attributes absent from the JSON become null instead of an error (older-schema RawState). */

@@ -985,11 +985,13 @@ class MsgpackReader {
       return;
     }
     if ((code >= 0xa0 && code <= 0xbf) || code === 0xd9 || code === 0xda || code === 0xdb || (code >= 0xc4 && code <= 0xc6)) {
-      this.pos += this.strLength();
+      const len = this.strLength(); // advances past the header first
+      this.pos += len;
       return;
     }
     if ((code >= 0xd4 && code <= 0xd8) || (code >= 0xc7 && code <= 0xc9)) {
-      this.pos += this.readExtHeader().length;
+      const { length } = this.readExtHeader();
+      this.pos += length;
       return;
     }
     const fixedSizes: Record<number, number> = { 0xca: 4, 0xcb: 8, 0xcc: 1, 0xcd: 2, 0xce: 4, 0xcf: 8, 0xd0: 1, 0xd1: 2, 0xd2: 4, 0xd3: 8 };

@@ -6,12 +6,13 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type CtyType, typeFromJSON } from '../../src/schema/cty-type.js';
-import { DynamicValue, UNKNOWN, type Value } from '../../src/schema/value.js';
+import { BOOL, DYNAMIC, NUMBER, STRING, listOf, mapOf, objectOf, setOf, tupleOf, type CtyType, typeFromJSON } from '../../src/schema/cty-type.js';
+import type { AttributePath } from '../../src/schema/path.js';
+import { Decimal, DynamicValue, Unknown, UNKNOWN, type Value } from '../../src/schema/value.js';
 import { parseNumber } from '../../src/schema/number.js';
 import { decodeMsgpack, encodeMsgpack } from '../../src/schema/msgpack.js';
 import { decodeJSON, encodeJSON, JSONNumberText, JSONObjectNode, parseJSONText, type JSONNode } from '../../src/schema/json.js';
-import { isWhollyKnown, normalizeSet, valueEquals } from '../../src/schema/value-ops.js';
+import { conformanceError, containsUnknown, formatValue, isWhollyKnown, normalizeSet, valueEquals } from '../../src/schema/value-ops.js';
 
 const VECTORS_PATH = resolve(process.cwd(), '../shared/conformance/cty-msgpack-vectors.json');
 
@@ -189,4 +190,110 @@ describe('conformance vectors (go-cty msgpack and json)', function () {
       }
     });
   }
+});
+
+describe('value operations used for conformance checks (value-ops.ts)', function () {
+  const OBJ = objectOf({ id: STRING, n: NUMBER, tags: mapOf(STRING), rules: listOf(objectOf({ port: NUMBER })), s: setOf(STRING), d: DYNAMIC });
+  const good: Value = { id: 'x', n: 1, tags: { a: 'b' }, rules: [{ port: 80 }], s: ['a', 'b'], d: new DynamicValue(STRING, 'v') };
+
+  describe('valueEquals', function () {
+    it('numbers by value, sets ignoring order, maps/objects by key, dynamic by type and value', function () {
+      expect(valueEquals(NUMBER, 0.1, new Decimal('0.1'))).to.equal(true);
+      expect(valueEquals(setOf(STRING), ['a', 'b'], ['b', 'a'])).to.equal(true);
+      expect(valueEquals(setOf(STRING), ['a', 'b'], ['a', 'c'])).to.equal(false);
+      expect(valueEquals(setOf(objectOf({ n: NUMBER })), [{ n: 1 }, { n: 0.1 }], [{ n: new Decimal('0.1') }, { n: 1 }])).to.equal(true);
+      expect(valueEquals(mapOf(STRING), { a: 'x', b: 'y' }, { b: 'y', a: 'x' })).to.equal(true);
+      expect(valueEquals(mapOf(STRING), { a: 'x' }, { a: 'x', b: 'y' })).to.equal(false);
+      expect(valueEquals(OBJ, good, { ...(good as object), rules: [{ port: 81 }] } as Value)).to.equal(false);
+      expect(valueEquals(DYNAMIC, new DynamicValue(STRING, '1'), new DynamicValue(NUMBER, 1))).to.equal(false);
+      expect(valueEquals(DYNAMIC, new DynamicValue(listOf(STRING), ['a']), new DynamicValue(listOf(STRING), ['a']))).to.equal(true);
+    });
+
+    it('unknown equals only unknown (refinements ignored); null equals only null', function () {
+      expect(valueEquals(STRING, UNKNOWN, new Unknown({ notNull: true }))).to.equal(true);
+      expect(valueEquals(STRING, UNKNOWN, 'a')).to.equal(false);
+      expect(valueEquals(STRING, UNKNOWN, null)).to.equal(false);
+      expect(valueEquals(STRING, null, '')).to.equal(false);
+      expect(valueEquals(listOf(STRING), null, [])).to.equal(false);
+      expect(valueEquals(DYNAMIC, null, new DynamicValue(STRING, null)), 'cty: nulls are equal regardless of type').to.equal(true);
+      expect(valueEquals(DYNAMIC, UNKNOWN, new DynamicValue(STRING, UNKNOWN))).to.equal(true);
+    });
+  });
+
+  describe('isWhollyKnown', function () {
+    it('finds unknowns at any depth, including inside dynamic values', function () {
+      expect(isWhollyKnown(OBJ, good)).to.equal(true);
+      expect(isWhollyKnown(OBJ, { ...(good as object), rules: [{ port: UNKNOWN }] } as Value)).to.equal(false);
+      expect(isWhollyKnown(OBJ, { ...(good as object), d: new DynamicValue(listOf(STRING), ['a', UNKNOWN]) } as Value)).to.equal(false);
+      expect(isWhollyKnown(OBJ, null)).to.equal(true);
+      expect(containsUnknown(STRING, UNKNOWN)).to.equal(true);
+    });
+  });
+
+  describe('conformanceError', function () {
+    it('accepts conforming values, nulls and unknowns anywhere', function () {
+      expect(conformanceError(OBJ, good)).to.equal(null);
+      expect(conformanceError(OBJ, { id: null, n: UNKNOWN, tags: null, rules: [], s: UNKNOWN, d: null })).to.equal(null);
+    });
+
+    const problems: Array<[string, CtyType, Value, AttributePath, RegExp]> = [
+      ['missing attribute', OBJ, { id: 'x' }, [], /attribute "d" is required/],
+      ['extra attribute', objectOf({ a: STRING }), { a: 'x', b: 'y' }, [], /unsupported attribute "b"/],
+      ['wrong kind in a list element', OBJ, { ...(good as object), rules: [{ port: 80 }, { port: '81' }] } as Value, [{ attr: 'rules' }, { index: 1 }, { attr: 'port' }], /number is required/],
+      ['wrong kind in a map', mapOf(BOOL), { k: 'true' }, [{ key: 'k' }], /bool is required/],
+      ['tuple length', tupleOf([STRING]), ['a', 'b'], [], /a tuple of length 1 is required/],
+      ['set duplicates', setOf(NUMBER), [1, new Decimal('1')], [], /duplicate element/],
+      ['non-canonical Decimal', NUMBER, new Decimal('1.50'), [], /not canonical/],
+      ['NaN', NUMBER, NaN, [], /NaN/],
+      ['unpaired surrogate', STRING, 'a\ud800', [], /surrogate/],
+      ['bare value at a dynamic position', DYNAMIC, 'x', [], /DynamicValue/],
+      ['refinement that does not fit', NUMBER, new Unknown({ stringPrefix: 'a' }), [], /string prefix/],
+      ['array for an object', objectOf({}), [], [], /an object is required/],
+    ];
+    for (const [name, type, value, path, message] of problems) {
+      it(`reports ${name}`, function () {
+        const err = conformanceError(type, value);
+        expect(err, 'a problem').not.to.equal(null);
+        expect(err!.message).to.match(message);
+        expect(err!.path).to.deep.equal(path);
+      });
+    }
+  });
+
+  describe('normalizeSet', function () {
+    it('dedupes wholly known elements and orders like go-cty', function () {
+      expect(normalizeSet(NUMBER, [3, new Decimal('0.1'), 0.1, -1, 3])).to.deep.equal([-1, new Decimal('0.1'), 3]);
+      expect(normalizeSet(STRING, [UNKNOWN, 'b', null, UNKNOWN, 'a'])).to.deep.equal(['a', 'b', UNKNOWN, UNKNOWN, null]);
+      expect(normalizeSet(DYNAMIC, [new DynamicValue(STRING, 'b'), new DynamicValue(STRING, 'a')])).to.deep.equal([new DynamicValue(STRING, 'a'), new DynamicValue(STRING, 'b')]);
+    });
+  });
+
+  describe('formatValue', function () {
+    const cases: Array<[CtyType, Value, string]> = [
+      [STRING, 'abc', '"abc"'],
+      [NUMBER, 42, '42'],
+      [NUMBER, new Decimal('0.1'), '0.1'],
+      [BOOL, true, 'true'],
+      [STRING, null, 'null'],
+      [STRING, UNKNOWN, '(known after apply)'],
+      [listOf(STRING), ['a', 'b'], '["a", "b"]'],
+      [objectOf({ x: NUMBER, y: STRING }), { y: 'q', x: 1 }, '{ x = 1, y = "q" }'],
+      [mapOf(STRING), { k: 'v' }, '{ "k" = "v" }'],
+      [mapOf(STRING), {}, '{}'],
+      [listOf(STRING), [], '[]'],
+      [DYNAMIC, new DynamicValue(listOf(NUMBER), [1, 2]), '[1, 2]'],
+    ];
+    for (const [type, value, text] of cases) {
+      it(`renders ${text}`, function () {
+        expect(formatValue(type, value)).to.equal(text);
+      });
+    }
+
+    it('truncates long renderings at about 200 characters', function () {
+      const long = formatValue(listOf(NUMBER), Array.from({ length: 100000 }, (_, i) => i));
+      expect(long.length).to.be.lessThan(210);
+      expect(long.endsWith('…')).to.equal(true);
+      expect(formatValue(STRING, 'x'.repeat(5000)).length).to.be.lessThan(210);
+    });
+  });
 });
