@@ -105,11 +105,13 @@ export interface PulumiPackageSchema {
 
 export interface BuildOptions {
   /**
-   * How fields of an object-typed attribute without an optional-attribute list come out. 'required' is
-   * the bridge before PR #3466 (June 2026), the one the seeds were made with (they show such output
-   * types with every field required); 'optional' is the bridge after it.
+   * Which bridge to imitate. 'seed-era' (default) is the bridge of early 2026 that the seeds were made
+   * with; 'latest' adds two later changes: fields of an object-typed attribute without an
+   * optional-attribute list become optional instead of required (PR #3466, June 2026; the seeds show
+   * such output types with every field required), and data sources without an `id` attribute no longer
+   * get a synthesized `id` output (PR #3541, July 2026).
    */
-  objectFieldsWithoutOptionality?: 'required' | 'optional';
+  bridge?: 'seed-era' | 'latest';
   /** Record SchemaAttribute.default as `default` (see the header); default true. */
   includeDefaults?: boolean;
 }
@@ -319,9 +321,10 @@ function isOptional(v: PVar): boolean {
 
 const isInput = (f: FieldView) => f.optional || f.required;
 
+/** Where a property's description goes: tfgen's `rawdoc` (top level), `doc` (nested, newline-terminated), none. */
 type DocMode = 'raw' | 'doc' | 'none';
 
-function makePropertyType(field: FieldView, out: boolean, docMode: DocMode): PType | null {
+function makePropertyType(field: FieldView, out: boolean): PType | null {
   switch (field.type) {
     case 'bool':
     case 'float':
@@ -337,7 +340,7 @@ function makePropertyType(field: FieldView, out: boolean, docMode: DocMode): PTy
   const flatten = field.type === 'list' && field.maxItems === 1;
   let element: PType | null | undefined;
   if (isObjectView(field.elem)) element = makeObjectType(field.elem, out);
-  else if (field.elem) element = makePropertyType(field.elem, out, docMode);
+  else if (field.elem) element = makePropertyType(field.elem, out);
   if (flatten) return element ?? null;
 
   switch (field.type) {
@@ -389,7 +392,7 @@ function propertyVariable(
     config: false,
     field,
     ...(info ? { info } : {}),
-    typ: makePropertyType(field, out, docMode),
+    typ: makePropertyType(field, out),
     doc,
     rawdoc,
     withDefault,
@@ -607,7 +610,8 @@ export function buildPulumiSchemaWithReport(desc: ProviderDescription, options: 
   const pkg = desc.name;
   const warnings: string[] = [];
   const gen = new SpecGen(pkg, options.includeDefaults !== false);
-  const objectFieldsOptional = options.objectFieldsWithoutOptionality === 'optional';
+  const latest = options.bridge === 'latest';
+  const objectFieldsOptional = latest;
   const overrides = desc.pulumi?.typeNameOverrides ?? {};
   const autoNameOff = new Set(desc.pulumi?.autoNameOff ?? []);
   const autoNameOn = new Set(desc.pulumi?.autoNameOn ?? []);
@@ -754,7 +758,14 @@ export function buildPulumiSchemaWithReport(desc: ProviderDescription, options: 
       if (isInput(f)) args.push(propertyVariable(key, fields, undefined, false, 'none', true));
       rets.push(propertyVariable(key, fields, undefined, true, 'none', false));
     }
-    // The proto shim has no implicit `id` (ResourceWithoutImplicitID): nothing is synthesized.
+    // Before PR #3541 the bridge synthesized a computed string `id` output for a data source without
+    // one; since then the proto shim (ResourceWithoutImplicitID) gets none.
+    if (!latest && !fields.has('id')) {
+      const idFields = new Map<string, FieldView>([['id', { ...elementView({ kind: 'string' }, false, 'id', ctx), computed: true }]]);
+      const idVar = propertyVariable('id', idFields, undefined, true, 'none', false);
+      idVar.rawdoc = 'The provider-assigned unique ID for this managed resource.';
+      rets.push(idVar);
+    }
     const nt = new NestedTypes('index', warnings);
     nt.gatherFromProperties(name, name, args, true);
     nt.gatherFromProperties(name, name, rets, false);

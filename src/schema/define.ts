@@ -116,9 +116,10 @@ export const attr = {
    * The SDK-style `id`: Optional+Computed so the Pulumi bridge shows `<resource>Id` (DECISIONS), but
    * the platform assigns it, so configuring it is rejected at validation.
    */
-  sdkId: (description = 'The identifier the platform assigned to this object.') =>
+  sdkId: (description = 'The identifier the platform assigned to this object.', changesWith?: string[]) =>
     attrOf(t.string)({
       description,
+      ...(changesWith ? { changesWith } : {}),
       optional: true,
       computed: true,
       notConfigurable: 'The platform assigns this identifier; remove `id` from the configuration.',

@@ -256,7 +256,7 @@ describe('engine: lifecycle rules', () => {
   it('reports an unconfigured provider as a diagnostic, not a crash', async () => {
     const fresh = makeEngine(api);
     const r = await fresh.readResource('fake_thing', config({ id: 't-1', name: 'x' }), {});
-    expect(r.diags.items[0]!.summary).to.equal('Cannot read fake_thing');
+    expect(r.diags.items[0]!.summary).to.equal('Provider not configured');
     expect(r.diags.items[0]!.detail).to.match(/not been configured/);
   });
 

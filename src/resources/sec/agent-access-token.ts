@@ -5,7 +5,7 @@ import type { SecClient, AgentAccessToken } from '../../clients/sec/index.js';
 
 const schema = resourceSchema(
   {
-    id: attr.sdkId('The token alias (the same as `name`).'),
+    id: attr.sdkId('The token alias (the same as `name`).', ['name']),
     name: attr.string({ required: true, description: 'Agent access token name (its alias). Unique within the account.' }),
     description: attr.string({ optional: true, description: 'What the token is for.' }),
     os: attr.string({
