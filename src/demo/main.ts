@@ -3,14 +3,14 @@
  * CLI where it is installed (through dev_overrides), otherwise with our own Terraform-side client.
  * It prints the plan and the result, then what the emulator holds.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSecEmulator, type SecEmulator } from '../emulators/sec/index.js';
 import { TerraformClient, configValue } from '../tfclient/terraform-client.js';
-import { formatValue } from '../schema/value-ops.js';
+import { formatValue, valueEquals } from '../schema/value-ops.js';
 import { impliedType } from '../schema/block.js';
 import type { ObjectValue } from '../schema/value.js';
 
@@ -29,7 +29,16 @@ function banner(text: string): void {
   console.log(`\n=== ${text} ===`);
 }
 
-function withTerraform(emulator: SecEmulator): void {
+// The emulator runs in this process, so Terraform must run without blocking the event loop.
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number | null> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(cmd, args, { env, stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code) => resolvePromise(code));
+  });
+}
+
+async function withTerraform(emulator: SecEmulator): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'keel-demo-'));
   try {
     const cliConfig = join(dir, 'terraformrc');
@@ -49,8 +58,8 @@ function withTerraform(emulator: SecEmulator): void {
     };
     for (const args of [['plan'], ['apply', '-auto-approve'], ['plan', '-detailed-exitcode']]) {
       banner(`terraform ${args.join(' ')}`);
-      const r = spawnSync('terraform', [`-chdir=${join(dir, 'config')}`, ...args], { env, stdio: 'inherit' });
-      if (r.status !== 0) throw new Error(`terraform ${args.join(' ')} exited ${r.status}`);
+      const code = await run('terraform', [`-chdir=${join(dir, 'config')}`, ...args], env);
+      if (code !== 0) throw new Error(`terraform ${args.join(' ')} exited ${code}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -82,7 +91,7 @@ async function withOwnClient(emulator: SecEmulator): Promise<void> {
       banner(`applied: ${type}.${name}`);
       printObject(schema.block, state!);
       const again = await client.plan(type, state, config);
-      console.log(`re-plan: ${JSON.stringify(again.planned) === JSON.stringify(state) ? 'no changes' : 'CHANGES (unexpected)'}`);
+      console.log(`re-plan: ${valueEquals(impliedType(schema.block), again.planned, state) ? 'no changes' : 'CHANGES (unexpected)'}`);
     }
     const profileSchema = client.dataSourceSchema('sec_user_profile');
     const profile = await client.readData('sec_user_profile', configValue(profileSchema.block, {}));
@@ -104,7 +113,7 @@ async function main(): Promise<void> {
   const emulator = await startSecEmulator();
   console.log(`sec emulator listening at ${emulator.url} (account ${emulator.account})`);
   try {
-    if (hasTerraform()) withTerraform(emulator);
+    if (hasTerraform()) await withTerraform(emulator);
     else {
       console.log('terraform is not installed: applying examples/sec with the project\'s own Terraform-side client instead');
       await withOwnClient(emulator);
