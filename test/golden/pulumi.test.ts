@@ -3,6 +3,7 @@
  * bridge would derive it: (a) naming, pluralization, flattening and `id` rules on small hand-made
  * providers; (b) the sec slice (agent access token, e-mail channel, user profile) against the sec seed.
  */
+import { describeProvider } from '../../src/providers/describe.js';
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -492,63 +493,6 @@ describe('Pulumi mapping: schema rules', () => {
   });
 });
 
-/**
- * The sec slice written by hand from sec.md §2.1, §2.3, §2.4, §4.1 and DECISIONS (the lead will swap
- * this for `describeProvider('sec')` restricted to the same resources).
- */
-export function secSliceDescription(): ProviderDescription {
-  const common = {
-    id: str('OC', { description: 'The integration GUID.' }),
-    name: str('R', { description: 'The alert channel integration name.' }),
-    enabled: bool('O', { default: true, description: 'The state of the external integration.' }),
-    test_integration: bool('O', { default: true, description: 'Whether to test the channel on creation and modification.' }),
-    intg_guid: str('C'),
-    created_or_updated_time: str('C'),
-    created_or_updated_by: str('C'),
-    type_name: str('C'),
-    org_level: bool('C'),
-  };
-  return {
-    name: 'sec',
-    version: '2.2.0',
-    provider: schema({
-      account: str('O'),
-      api_key: str('O', { sensitive: true }),
-      api_secret: str('O', { sensitive: true }),
-      api_token: str('O', { sensitive: true }),
-      profile: str('O'),
-      organization: bool('O'),
-      subaccount: str('O'),
-    }),
-    resources: {
-      sec_agent_access_token: schema({
-        id: str('OC'),
-        name: str('R'),
-        description: str('O'),
-        os: str('O', { default: 'linux' }),
-        enabled: bool('O', { default: true }),
-        token: str('C', { sensitive: true }),
-        version: str('C'),
-        created_time: str('C'),
-        last_updated_time: str('C'),
-      }),
-      sec_alert_channel_email: schema({ ...common, recipients: strList('R') }),
-    },
-    dataSources: {
-      sec_user_profile: schema({
-        id: str('C'),
-        username: str('C'),
-        org_account: bool('C'),
-        org_admin: bool('C'),
-        org_user: bool('C'),
-        url: str('C'),
-        accounts: attr(setOf(objectOf({ account_name: STRING, admin: BOOL, cust_guid: STRING, user_enabled: BOOL, user_guid: STRING })), 'C'),
-      }),
-    },
-    pulumi: { autoNameOff: ['sec_agent_access_token'] },
-  };
-}
-
 /** What the sec slice may differ in from the seed, and why. */
 export const SEC_SLICE_ALLOWED = [
   { what: 'AgentAccessToken.os: has default "linux", the seed states none', reason: 'sec.md §2.3: os defaults to linux; the seed does not mention it' },
@@ -565,13 +509,14 @@ describe('Pulumi mapping: sec slice against the sec seed', function () {
   let seed: ReturnType<typeof parseSeed>;
   const ONLY = ['AgentAccessToken', 'AlertChannelEmail', 'getUserProfile', 'getUserProfileAccount', 'config', 'provider'];
 
-  before(function () {
+  before(async function () {
     if (!existsSync(SEC_SEED)) {
       console.warn(`SKIPPED: seed document not found at ${SEC_SEED}`);
       this.skip();
     }
     seed = parseSeed(readFileSync(SEC_SEED, 'utf8'));
-    const built = buildPulumiSchemaWithReport(secSliceDescription());
+    // The real provider's schema, as `npm run pulumi-schema -- sec` prints it.
+    const built = buildPulumiSchemaWithReport(await describeProvider('sec'));
     expect(built.warnings).to.deep.equal([]);
     schemaOut = built.schema;
   });
