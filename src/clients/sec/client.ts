@@ -9,6 +9,15 @@ import { Redactor } from './redactor.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import { Transport, type SecLogger } from './transport.js';
 import { userProfileApi, type UserProfileApi } from './user-profile.js';
+import { cloudAccountsApi, type CloudAccountsApi } from './cloud-accounts.js';
+import { containerRegistriesApi, type ContainerRegistriesApi } from './container-registries.js';
+import { alertProfilesApi, type AlertProfilesApi } from './alert-profiles.js';
+import { policiesApi, type PoliciesApi } from './policies.js';
+import { policyExceptionsApi, type PolicyExceptionsApi } from './policy-exceptions.js';
+import { reportRulesApi, type ReportRulesApi } from './report-rules.js';
+import { resourceGroupsApi, type ResourceGroupsApi } from './resource-groups.js';
+import { teamMembersApi, type TeamMembersApi } from './team-members.js';
+import { vulnerabilityExceptionsApi, type VulnerabilityExceptionsApi } from './vulnerability-exceptions.js';
 
 export interface SecClientConfig {
   /** e.g. https://acme.sec-platform.example, or a loopback http:// URL (emulator). */
@@ -36,6 +45,15 @@ export interface SecClient {
   readonly agentAccessTokens: AgentAccessTokensApi;
   readonly alertChannels: AlertChannelsApi;
   readonly userProfile: UserProfileApi;
+  readonly cloudAccounts: CloudAccountsApi;
+  readonly containerRegistries: ContainerRegistriesApi;
+  readonly alertProfiles: AlertProfilesApi;
+  readonly policies: PoliciesApi;
+  readonly policyExceptions: PolicyExceptionsApi;
+  readonly reportRules: ReportRulesApi;
+  readonly resourceGroups: ResourceGroupsApi;
+  readonly teamMembers: TeamMembersApi;
+  readonly vulnerabilityExceptions: VulnerabilityExceptionsApi;
   /** Closes the connection pool; calls made afterwards fail. */
   close(): Promise<void>;
 }
@@ -82,6 +100,15 @@ export function createSecClient(config: SecClientConfig): SecClient {
     agentAccessTokens: agentAccessTokensApi(http),
     alertChannels: alertChannelsApi(http),
     userProfile: userProfileApi(http),
+    cloudAccounts: cloudAccountsApi(http),
+    containerRegistries: containerRegistriesApi(http),
+    alertProfiles: alertProfilesApi(http),
+    policies: policiesApi(http),
+    policyExceptions: policyExceptionsApi(http),
+    reportRules: reportRulesApi(http),
+    resourceGroups: resourceGroupsApi(http),
+    teamMembers: teamMembersApi(http),
+    vulnerabilityExceptions: vulnerabilityExceptionsApi(http),
     close: () => pool.close(),
   };
 }

@@ -16,6 +16,15 @@ import { SECRET_HEADER, authMiddleware, registerTokenRoute } from './auth.js';
 import type { SecContext } from './context.js';
 import { TokenRegistry } from './tokens.js';
 import { registerUserProfileRoute } from './user-profile.js';
+import { registerCloudAccountRoutes } from './cloud-accounts.js';
+import { registerContainerRegistryRoutes } from './container-registries.js';
+import { registerAlertProfileRoutes } from './alert-profiles.js';
+import { registerPolicyRoutes } from './policies.js';
+import { registerPolicyExceptionRoutes } from './policy-exceptions.js';
+import { registerReportRuleRoutes } from './report-rules.js';
+import { registerResourceGroupRoutes } from './resource-groups.js';
+import { registerTeamMemberRoutes } from './team-members.js';
+import { registerVulnerabilityExceptionRoutes } from './vulnerability-exceptions.js';
 
 export interface SecEmulatorOptions {
   /** 0 or absent: any free port. */
@@ -80,6 +89,15 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
   registerTokenRoute(router, ctx);
   registerAlertChannelRoutes(router, ctx);
   registerAgentAccessTokenRoutes(router, ctx);
+  registerCloudAccountRoutes(router, ctx);
+  registerContainerRegistryRoutes(router, ctx);
+  registerAlertProfileRoutes(router, ctx);
+  registerPolicyRoutes(router, ctx);
+  registerPolicyExceptionRoutes(router, ctx);
+  registerReportRuleRoutes(router, ctx);
+  registerResourceGroupRoutes(router, ctx);
+  registerTeamMemberRoutes(router, ctx);
+  registerVulnerabilityExceptionRoutes(router, ctx);
   registerUserProfileRoute(router, ctx, { custGuid: `${account.toUpperCase()}_${randomHex(16)}`, userGuid: `${account.toUpperCase()}_${randomHex(16)}` });
 
   const log = new RequestLog(new Set(['authorization', SECRET_HEADER, 'cookie']));

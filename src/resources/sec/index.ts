@@ -7,8 +7,15 @@ import { provider } from '../../engine/contracts.js';
 import { createSecClient, type SecClient } from '../../clients/sec/index.js';
 import { resolveSecSettings } from './provider-config.js';
 import agentAccessToken from './agent-access-token.js';
-import alertChannelEmail from './alert-channel/email.js';
-import userProfile from './user-profile.js';
+import { alertChannelResources } from './alert-channel/index.js';
+import { cloudAccountResources } from './integration/cloud-account/index.js';
+import { registryResources } from './integration/registry/index.js';
+import { policyResources } from './policy/index.js';
+import { reportRuleResources } from './report-rule.js';
+import { resourceGroupResources } from './resource-group.js';
+import { teamMemberResources } from './team-member.js';
+import { vulnerabilityExceptionResources } from './vulnerability-exception.js';
+import { secDataSources } from './data-source/index.js';
 
 export const SEC_VERSION = '2.2.0';
 
@@ -33,7 +40,21 @@ export default provider<typeof schema.fields, SecClient>({
     const s = resolveSecSettings(config, ctx.env, ctx.diags);
     return createSecClient({ ...s, userAgent: `terraform-provider-sec/${SEC_VERSION} (Terraform ${ctx.terraformVersion || 'unknown'})`, logger: ctx.log });
   },
-  resources: [agentAccessToken, alertChannelEmail],
-  dataSources: [userProfile],
-  pulumi: { autoNameOff: ['sec_agent_access_token'] },
+  resources: [
+    agentAccessToken,
+    ...alertChannelResources,
+    ...cloudAccountResources,
+    ...registryResources,
+    ...policyResources,
+    ...reportRuleResources,
+    ...resourceGroupResources,
+    ...teamMemberResources,
+    ...vulnerabilityExceptionResources,
+  ],
+  dataSources: secDataSources,
+  pulumi: {
+    autoNameOff: ['sec_agent_access_token'],
+    // The one seed name the bridge's rules cannot produce (DECISIONS).
+    typeNameOverrides: { 'sec_alert_channel_cloud_a_object_store.credentials': 'AlertChannelObjectStoreCredentials' },
+  },
 });
