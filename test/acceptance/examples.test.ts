@@ -99,6 +99,17 @@ function expectFields(obj: unknown, fields: Record<string, unknown> | undefined,
 
 const fill = (template: string, values: Record<string, unknown>) => template.replace(/\$\{(\w+)\}/g, (_, k: string) => String(values[k] ?? ''));
 
+/** Walks a state value beside Terraform's `sensitive_values` marks, collecting marked strings. */
+function collectSensitive(value: unknown, marks: unknown, out: string[]): void {
+  if (marks === true) {
+    if (typeof value === 'string') out.push(value);
+    else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) collectSensitive(v, true, out);
+    return;
+  }
+  if (marks === null || typeof marks !== 'object' || value === null || typeof value !== 'object') return;
+  for (const [k, m] of Object.entries(marks)) collectSensitive((value as Record<string, unknown>)[k], m, out);
+}
+
 type StateResource = { address: string; values: Record<string, unknown> };
 
 async function moduleState(ws: Workspace): Promise<Map<string, StateResource>> {
@@ -124,6 +135,17 @@ for (const provider of ['sec', 'vdb']) {
       expect(text, `${c.type}: the text to substitute must occur in the example`).to.include(from);
       writeFileSync(moduleFile(c), text.replace(from, to));
     };
+
+    /** The credentials the provider was given and every sensitive value in the state. */
+    async function secretsInUse(): Promise<string[]> {
+      const secrets = Object.entries(emulator.env).filter(([k]) => /KEY|SECRET|TOKEN/.test(k)).map(([, v]) => v);
+      const r = await ws.expect(['show', '-json']);
+      const doc = JSON.parse(r.stdout) as { values?: { root_module?: { child_modules?: { resources?: (StateResource & { sensitive_values: Record<string, unknown> })[] }[] } } };
+      for (const m of doc.values?.root_module?.child_modules ?? []) {
+        for (const res of m.resources ?? []) collectSensitive(res.values, res.sensitive_values, secrets);
+      }
+      return secrets.filter((s) => s.length >= 8);
+    }
 
     async function recordKeys(): Promise<Map<string, StateResource>> {
       const state = await moduleState(ws);
@@ -177,6 +199,15 @@ for (const provider of ['sec', 'vdb']) {
         expect(res, `${c.type}: data source read`).to.not.equal(undefined);
         expectFields(res!.values, c.expectState, c.type);
       }
+    });
+
+    it('logs no secret, even at TF_LOG=trace', async () => {
+      const r = await ws.run(['plan', '-parallelism=20'], { TF_LOG: 'trace' });
+      const output = `${r.stdout}\n${r.stderr}`;
+      expect(output, 'the trace log has provider lines').to.include(`terraform-provider-${provider}`);
+      const secrets = await secretsInUse();
+      expect(secrets, 'the provider credentials at least').to.not.be.empty;
+      for (const secret of secrets) expect(output.includes(secret), `a secret (${secret.length} chars) appears in the trace output`).to.equal(false);
     });
 
     it('re-plans with no changes', async () => {
