@@ -1,0 +1,13 @@
+/** `npm run bench -- <name> [args]`: runs one benchmark and prints its table. */
+import { handshakeBench } from './handshake.js';
+import { schemaBench } from './schema.js';
+import { codecBench } from './codec.js';
+
+const benches: Record<string, (args: string[]) => Promise<void>> = { handshake: handshakeBench, schema: schemaBench, codec: codecBench };
+const [name, ...args] = process.argv.slice(2);
+const bench = name ? benches[name] : undefined;
+if (!bench) {
+  console.error(`usage: npm run bench -- <${Object.keys(benches).join('|')}> [args]`);
+  process.exit(2);
+}
+await bench(args);

@@ -1,0 +1,34 @@
+/**
+ * schema: GetProviderSchema latency (first call and warm), response size, and the provider
+ * process's peak RSS afterwards, beside bare node (targets: first call < 20 ms; RSS ≤ 1.5× node).
+ */
+import { launchProvider } from '../../src/tfclient/launch.js';
+import { encodeMessage, messageType } from '../../src/server/proto.js';
+import { bareNode, bin, median, mib, ms, peakRss, table, machine } from './util.js';
+
+export async function schemaBench(args: string[]): Promise<void> {
+  const warmRuns = Number(args[0] ?? 50);
+  const node = bareNode(5);
+  const rows: [string, string][] = [['bare node -e 0 peak RSS', mib(node.rssBytes)]];
+  for (const provider of ['sec', 'vdb']) {
+    const p = await launchProvider(bin(provider));
+    let t = performance.now();
+    const first = await p.call('GetProviderSchema', {});
+    const firstMs = performance.now() - t;
+    const warm: number[] = [];
+    for (let i = 0; i < warmRuns; i++) {
+      t = performance.now();
+      await p.call('GetProviderSchema', {});
+      warm.push(performance.now() - t);
+    }
+    const bytes = encodeMessage(messageType('tfplugin6.GetProviderSchema.Response'), first).length;
+    const rss = peakRss(p.pid);
+    const types = Object.keys(first.resource_schemas ?? {}).length + Object.keys(first.data_source_schemas ?? {}).length;
+    rows.push([`${provider}: first GetProviderSchema`, `${ms(firstMs)}  (target < 20 ms)`]);
+    rows.push([`${provider}: warm GetProviderSchema (median)`, ms(median(warm))]);
+    rows.push([`${provider}: response size (${types} types)`, `${(bytes / 1024).toFixed(1)} KiB`]);
+    rows.push([`${provider}: provider peak RSS`, `${mib(rss)}  (${(rss / node.rssBytes).toFixed(2)}× bare node; target ≤ 1.50×)`]);
+    await p.shutdown();
+  }
+  table(`schema — ${machine()}`, rows);
+}
