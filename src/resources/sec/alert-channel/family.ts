@@ -3,10 +3,13 @@
  * the integration envelope, and test-after-write with roll-back on a failed create. A member module
  * declares only its API type and its own `data` fields.
  */
-import { attr, resourceSchema, type Fields, type ModelOf } from '../../../schema/define.js';
+import { attr, resourceSchema, type BlockDef, type Fields, type ModelOf } from '../../../schema/define.js';
 import { resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
-import type { SecClient, AlertChannel } from '../../../clients/sec/index.js';
+import type { SecClient } from '../../../clients/sec/index.js';
+import type { AlertChannelInput } from '../../../clients/sec/alert-channels.js';
+import type { AlertChannelData, AlertChannelType } from '../../../clients/sec/alert-channel-data.js';
+import type { Integration } from '../../../clients/sec/integration.js';
 
 const commonFields = {
   id: attr.sdkId('The integration GUID of the channel (the same as `intg_guid`).'),
@@ -27,27 +30,47 @@ const commonFields = {
 type CommonFields = typeof commonFields;
 type ChannelModel<F extends Fields> = ModelOf<CommonFields & F>;
 
-export interface AlertChannelSpec<F extends Fields> {
+/** What a read reports for the member's fields: any may be absent or null (not returned, or blanked). */
+export type ReadModel<F extends Fields> = {
+  [K in keyof F]?: F[K] extends BlockDef<infer G> ? ReadModel<G>[] : ModelOf<F>[K] | null;
+};
+
+export interface AlertChannelSpec<F extends Fields, T extends AlertChannelType = AlertChannelType> {
   /** Terraform type name, e.g. `sec_alert_channel_email`. */
   typeName: string;
   /** The platform's `type` discriminator, e.g. `EmailUser`. */
-  apiType: string;
+  apiType: T;
   description: string;
   fields: F;
-  /** Model → the integration's `data` object. */
-  toData(model: ChannelModel<F>): Record<string, unknown>;
+  /** Model → the integration's `data` object, in the shape the client declares for `apiType`. */
+  toData(model: ChannelModel<F>): AlertChannelData<T>;
   /** The integration's `data` → the member's own fields (secrets the API masks are declared `masked`). */
-  fromData(data: Record<string, unknown>): Partial<ModelOf<F>>;
+  fromData(data: AlertChannelData<T>): ReadModel<F>;
+  /**
+   * For types that share an API type (the tracker variants): why `data` belongs to another variant,
+   * or undefined when it is this one. Importing the wrong variant then fails with that reason.
+   */
+  otherVariant?(data: AlertChannelData<T>): string | undefined;
 }
 
-export function alertChannel<F extends Fields>(spec: AlertChannelSpec<F>): ResourceDef<CommonFields & F, SecClient> {
+export function alertChannel<F extends Fields, T extends AlertChannelType>(spec: AlertChannelSpec<F, T>): ResourceDef<CommonFields & F, SecClient> {
   const fields = { ...commonFields, ...spec.fields } as CommonFields & F;
   type Model = ChannelModel<F>;
 
-  // The client types `data` per channel type; the member module owns that shape.
-  const toApi = (m: Model) => ({ name: m.name, type: spec.apiType, enabled: m.enabled !== false, data: spec.toData(m) }) as never;
-  const fromApi = (i: AlertChannel): Partial<Model> =>
-    ({
+  // Common fields are typed through the generic F here; read them through the common model.
+  const common = (m: Model) => m as unknown as ModelOf<CommonFields>;
+  const toApi = (m: Model): AlertChannelInput<T> => ({ name: common(m).name, type: spec.apiType, enabled: common(m).enabled !== false, data: spec.toData(m) });
+  const fromApi = (i: Integration<string, unknown>): Partial<Model> => {
+    // Only reachable by importing the GUID of another kind of channel: say so instead of
+    // misreading its settings.
+    const problem = i.type !== spec.apiType ? `it is of type ${JSON.stringify(i.type)}` : spec.otherVariant?.(i.data as AlertChannelData<T>);
+    if (problem) {
+      throw new DiagnosticError(
+        'Wrong alert channel type',
+        `The alert channel ${i.intgGuid} cannot be managed as ${spec.typeName}: ${problem}. Use the resource type that matches the channel.`,
+      );
+    }
+    return {
       id: i.intgGuid,
       intg_guid: i.intgGuid,
       name: i.name,
@@ -56,14 +79,11 @@ export function alertChannel<F extends Fields>(spec: AlertChannelSpec<F>): Resou
       type_name: i.type,
       created_or_updated_by: i.createdOrUpdatedBy ?? '',
       created_or_updated_time: i.createdOrUpdatedTime ?? '',
-      ...spec.fromData((i.data ?? {}) as Record<string, unknown>),
-    }) as Partial<Model>;
-
-  // Common fields are typed through the generic F here; read them through the common model.
-  const guidOf = (m: Model): string => {
-    const c = m as unknown as ModelOf<CommonFields>;
-    return c.intg_guid ?? c.id ?? '';
+      ...spec.fromData(i.data as AlertChannelData<T>),
+    } as Partial<Model>;
   };
+
+  const guidOf = (m: Model): string => common(m).intg_guid ?? common(m).id ?? '';
 
   async function testChannel(guid: string, ctx: OpContext<SecClient>): Promise<void> {
     await ctx.client.alertChannels.test(guid, { signal: ctx.signal });
@@ -76,7 +96,7 @@ export function alertChannel<F extends Fields>(spec: AlertChannelSpec<F>): Resou
     importState: async (id) => ({ id, intg_guid: id }) as Partial<Model>,
     async create(plan, ctx) {
       const created = await ctx.client.alertChannels.create(toApi(plan), { signal: ctx.signal });
-      if ((plan as unknown as ModelOf<CommonFields>).test_integration !== false) {
+      if (common(plan).test_integration !== false) {
         try {
           await testChannel(created.intgGuid, ctx);
         } catch (err) {
@@ -95,7 +115,7 @@ export function alertChannel<F extends Fields>(spec: AlertChannelSpec<F>): Resou
     },
     async update(plan, prior, ctx) {
       const updated = await ctx.client.alertChannels.update(guidOf(prior), toApi(plan), { signal: ctx.signal });
-      if ((plan as unknown as ModelOf<CommonFields>).test_integration !== false) {
+      if (common(plan).test_integration !== false) {
         try {
           await testChannel(updated.intgGuid, ctx);
         } catch (err) {

@@ -1,0 +1,55 @@
+import { attr, block, validators } from '../../../schema/define.js';
+import { alertChannel } from './family.js';
+import { grouping, issueGrouping, requiredText, unlessBlank } from './fields.js';
+
+export default alertChannel({
+  typeName: 'sec_alert_channel_cloud_b_pub_sub',
+  apiType: 'CloudBPubSub',
+  description: 'Publishes platform alerts to a CloudB pub/sub topic, authenticated with a service-account key.',
+  fields: {
+    project_id: requiredText('Name of the CloudB project that holds the topic.'),
+    topic_id: requiredText('Id of the topic the alerts are published to.'),
+    issue_grouping: issueGrouping('message'),
+    credentials: block.one(
+      {
+        client_email: requiredText('E-mail address of the service account.', validators.matches(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'an e-mail address')),
+        client_id: requiredText('Client id of the service account.'),
+        private_key: attr.string({
+          required: true,
+          sensitive: true,
+          masked: true,
+          description: 'Private key of the service-account key (PEM). The platform never returns it, so changes made outside Terraform are not detected.',
+        }),
+        private_key_id: attr.string({
+          required: true,
+          sensitive: true,
+          masked: true,
+          description: 'Id of the service-account key. The platform never returns it.',
+        }),
+      },
+      { required: true, description: 'The service-account key the platform publishes with.' },
+    ),
+  },
+  toData: (m) => {
+    const c = m.credentials[0]!;
+    return {
+      projectId: m.project_id,
+      topicId: m.topic_id,
+      issueGrouping: grouping(m.issue_grouping),
+      credentials: { clientId: c.client_id, clientEmail: c.client_email, privateKey: c.private_key, privateKeyId: c.private_key_id },
+    };
+  },
+  fromData: (data) => ({
+    project_id: data.projectId,
+    topic_id: data.topicId,
+    issue_grouping: data.issueGrouping ?? 'Events',
+    credentials: [
+      {
+        client_email: data.credentials.clientEmail,
+        client_id: data.credentials.clientId,
+        private_key: unlessBlank(data.credentials.privateKey),
+        private_key_id: unlessBlank(data.credentials.privateKeyId),
+      },
+    ],
+  }),
+});

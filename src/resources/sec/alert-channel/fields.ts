@@ -1,0 +1,123 @@
+/**
+ * Field declarations several alert channels share, so each rule (allowed values, the platform's
+ * defaults, secret handling, the template encoding) is written once.
+ */
+import { attr, validators, type Validator } from '../../../schema/define.js';
+import { alertChannel } from './family.js';
+import type { AlertChannelData } from '../../../clients/sec/alert-channel-data.js';
+import { decodeJsonDataUrl, encodeJsonDataUrl } from '../../../clients/sec/data-url.js';
+
+export const ISSUE_GROUPINGS = ['Events', 'Resources'] as const;
+type IssueGrouping = (typeof ISSUE_GROUPINGS)[number];
+
+/** The planned grouping (validated, defaulted) in its wire type. */
+export const grouping = (value: string | null): IssueGrouping => (value ?? 'Events') as IssueGrouping;
+
+/** How alerts are grouped: one issue/event per event type, or one per resource. */
+export function issueGrouping(what: string) {
+  return attr.string({
+    optional: true,
+    default: 'Events',
+    validate: [validators.oneOf(...ISSUE_GROUPINGS)],
+    description: `How alerts are grouped: \`Events\` creates one ${what} for compliance events of the same type from different resources; \`Resources\` creates one ${what} per resource that generates the same compliance event.`,
+  });
+}
+
+/** A required string; the platform refuses empty ones, so they are refused at plan time already. */
+export function requiredText(description: string, ...validate: Validator<string>[]) {
+  return attr.string({ required: true, validate: [validators.nonEmpty(), ...validate], description });
+}
+
+/**
+ * A credential the platform never returns (it answers blank): sensitive, and kept from the prior
+ * state on read so plans stay empty. Only checks that never quote the value.
+ */
+export function secret(description: string) {
+  return attr.string({ required: true, sensitive: true, masked: true, validate: [validators.nonEmpty()], description });
+}
+
+/** A masked secret as the platform returns it: blank means "not shown", which the model says as null. */
+export const unlessBlank = (value: string | undefined): string | null => (value ? value : null);
+
+export const httpUrl: Validator<string> = {
+  description: 'an `http://` or `https://` URL',
+  check: (value) => {
+    try {
+      const url = new URL(value);
+      if (url.protocol === 'https:' || url.protocol === 'http:') return undefined;
+    } catch {
+      // Reported below.
+    }
+    return `must be an http:// or https:// URL, got ${JSON.stringify(value)}`;
+  },
+};
+
+export const port = (required: boolean, description: string) =>
+  attr.number({ ...(required ? { required: true as const } : { optional: true }), validate: [validators.intBetween(1, 65535)], description });
+
+const validJson: Validator<string> = {
+  description: 'a JSON document',
+  check: (value) => {
+    try {
+      JSON.parse(value);
+      return undefined;
+    } catch (err) {
+      return `must be a JSON document (${err instanceof Error ? err.message : String(err)})`;
+    }
+  },
+};
+
+/** Two JSON texts that parse to the same document (whitespace, key order and number forms aside). */
+export function sameJson(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return canonicalJson(JSON.parse(a)) === canonicalJson(JSON.parse(b));
+  } catch {
+    return false;
+  }
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * A custom template (JSON text). The platform stores it as a JSON data URL; reads decode it, the
+ * configured text is kept while the document is the same, and a platform that does not return it
+ * keeps the prior value.
+ */
+export function customTemplate(description: string) {
+  return attr.string({ optional: true, masked: true, equal: sameJson, validate: [validJson], description });
+}
+
+/** The template as the platform stores it: a JSON data URL. */
+export const templateToWire = (text: string | null): string | undefined => (text === null ? undefined : encodeJsonDataUrl(text));
+
+/** The platform's data URL decoded back to the JSON text (kept as is if it is not one). */
+export const templateFromWire = (value: string | undefined): string | null => (value ? (decodeJsonDataUrl(value) ?? value) : null);
+
+/**
+ * The channels that are just an incoming webhook URL; `wireField` is where the platform keeps it
+ * in `data` for that type.
+ */
+export function webhookChannel<T extends 'TeamsA' | 'TeamsB' | 'Chat' | 'OnCall' | 'Webhook'>(options: {
+  typeName: string;
+  apiType: T;
+  wireField: keyof AlertChannelData<T> & string;
+  description: string;
+  urlDescription: string;
+}) {
+  return alertChannel({
+    typeName: options.typeName,
+    apiType: options.apiType,
+    description: options.description,
+    fields: { webhook_url: requiredText(options.urlDescription, httpUrl) },
+    toData: (m) => ({ [options.wireField]: m.webhook_url }) as AlertChannelData<T>,
+    fromData: (data) => ({ webhook_url: String((data as Record<string, unknown>)[options.wireField] ?? '') }),
+  });
+}

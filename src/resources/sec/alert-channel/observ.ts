@@ -1,0 +1,21 @@
+import { attr, type Validator } from '../../../schema/define.js';
+import { alertChannel } from './family.js';
+import { requiredText } from './fields.js';
+
+const accountNumber: Validator<number> = {
+  description: 'a positive whole number',
+  check: (value) => (Number.isSafeInteger(value) && value > 0 ? undefined : `must be a positive whole number, got ${value}`),
+};
+
+export default alertChannel({
+  typeName: 'sec_alert_channel_observ',
+  apiType: 'Observ',
+  description: 'Sends platform alerts to Observ as custom events.',
+  fields: {
+    account_id: attr.number({ required: true, validate: [accountNumber], description: 'The Observ account number.' }),
+    // The seed does not flag it secret, and the platform returns it on read.
+    insert_key: requiredText('An insert API key of the Observ account.'),
+  },
+  toData: (m) => ({ accountId: m.account_id, insertKey: m.insert_key }),
+  fromData: (data) => ({ account_id: data.accountId, insert_key: data.insertKey }),
+});
