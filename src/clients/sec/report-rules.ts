@@ -1,9 +1,176 @@
-import type { SecHttp } from './http.js';
+import { z } from 'zod';
+import { segment, type CallOptions, type SecHttp } from './http.js';
+import { envelope, flag, toFlag } from './wire.js';
 
-/** Placeholder: the methods of this API area are added with its resources (issue 3). */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface ReportRulesApi {}
+/** Report severities in the platform's order; on the wire each is its position + 1 (1 = Critical). */
+export const REPORT_SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'] as const;
+export type ReportSeverity = (typeof REPORT_SEVERITIES)[number];
 
-export function reportRulesApi(_http: SecHttp): ReportRulesApi {
-  return {};
+/**
+ * Every notification flag a report rule carries, in the neutral wire format (sec.md §2.9, §3.6).
+ * The platform keeps all of them on every rule.
+ */
+export const REPORT_NOTIFICATION_KEYS = [
+  // Cloud A compliance reports.
+  'pci',
+  'cloudACisS3',
+  'soc',
+  'cloudASocRev2',
+  'hipaa',
+  'iso2700',
+  'nist800-171Rev2',
+  'nist800-53Rev4',
+  // Cloud B compliance reports.
+  'cloudBPci',
+  'cloudBPciRev2',
+  'cloudBCis',
+  'cloudBCis12',
+  'cloudBSoc',
+  'cloudBSocRev2',
+  'cloudBHipaa',
+  'cloudBHipaaRev2',
+  'cloudBIso27001',
+  'cloudBK8s',
+  // Cloud C compliance reports.
+  'cloudCPci',
+  'cloudCCis',
+  'cloudCSoc',
+  'cloudCCis131',
+  // Daily reports.
+  'cloudATrailEvents',
+  'cloudAComplianceEvents',
+  'cloudCActivityLogEvents',
+  'cloudCComplianceEvents',
+  'cloudBAuditTrailEvents',
+  'cloudBComplianceEvents',
+  'clusterDistroCompliance',
+  'clusterDistroComplianceEvents',
+  'platformEvents',
+  'agentEvents',
+  // Weekly trend report.
+  'trendReport',
+] as const;
+export type ReportNotificationKey = (typeof REPORT_NOTIFICATION_KEYS)[number];
+export type ReportNotifications = Record<ReportNotificationKey, boolean>;
+
+/** A report rule: who gets which compliance reports, for which severities and resource groups. */
+export interface ReportRule {
+  readonly mcGuid: string;
+  /** Always "Report". */
+  readonly type: string;
+  /** GUIDs of the e-mail alert channels that receive the reports. */
+  readonly intgGuidList: string[];
+  readonly filters: {
+    readonly name: string;
+    readonly description: string;
+    readonly enabled: boolean;
+    readonly severity: ReportSeverity[];
+    readonly resourceGroups: string[];
+    readonly createdOrUpdatedTime: string;
+    readonly createdOrUpdatedBy: string;
+  };
+  /** All flags; one the platform leaves out reads as false. */
+  readonly reportNotificationTypes: ReportNotifications;
+}
+
+/** What create and update send; an update replaces the whole rule. */
+export interface ReportRuleInput {
+  readonly intgGuidList: readonly string[];
+  readonly filters: {
+    readonly name: string;
+    readonly description: string;
+    readonly enabled: boolean;
+    readonly severity: readonly ReportSeverity[];
+    readonly resourceGroups: readonly string[];
+  };
+  readonly reportNotificationTypes: ReportNotifications;
+}
+
+export interface ReportRulesApi {
+  create(input: ReportRuleInput, options?: CallOptions): Promise<ReportRule>;
+  /** ApiError 'not_found' when it does not exist. */
+  get(mcGuid: string, options?: CallOptions): Promise<ReportRule>;
+  update(mcGuid: string, input: ReportRuleInput, options?: CallOptions): Promise<ReportRule>;
+  delete(mcGuid: string, options?: CallOptions): Promise<void>;
+  list(options?: CallOptions): Promise<ReportRule[]>;
+}
+
+const BASE = '/api/v2/ReportRules';
+
+const stringList = z
+  .array(z.string())
+  .nullish()
+  .transform((v) => v ?? []);
+
+const ruleSchema = z.object({
+  mcGuid: z.string().min(1),
+  type: z.string(),
+  intgGuidList: stringList,
+  filters: z.object({
+    name: z.string(),
+    description: z
+      .string()
+      .nullish()
+      .transform((v) => v ?? ''),
+    enabled: flag,
+    severity: z
+      .array(z.number().int().min(1).max(REPORT_SEVERITIES.length))
+      .nullish()
+      .transform((v) => (v ?? []).map((n) => REPORT_SEVERITIES[n - 1]!)),
+    resourceGroups: stringList,
+    createdOrUpdatedTime: z
+      .string()
+      .nullish()
+      .transform((v) => v ?? ''),
+    createdOrUpdatedBy: z
+      .string()
+      .nullish()
+      .transform((v) => v ?? ''),
+  }),
+  reportNotificationTypes: z
+    .record(z.string(), z.boolean())
+    .nullish()
+    .transform((flags) => Object.fromEntries(REPORT_NOTIFICATION_KEYS.map((key) => [key, flags?.[key] === true])) as ReportNotifications),
+});
+
+const one = envelope(ruleSchema);
+const many = envelope(z.array(ruleSchema));
+
+function ruleBody(input: ReportRuleInput, mcGuid?: string): Record<string, unknown> {
+  return {
+    ...(mcGuid === undefined ? {} : { mcGuid }),
+    type: 'Report',
+    intgGuidList: [...input.intgGuidList],
+    filters: {
+      name: input.filters.name,
+      description: input.filters.description,
+      enabled: toFlag(input.filters.enabled),
+      severity: input.filters.severity.map((s) => REPORT_SEVERITIES.indexOf(s) + 1),
+      resourceGroups: [...input.filters.resourceGroups],
+    },
+    // Every flag, always: the platform stores the complete set.
+    reportNotificationTypes: Object.fromEntries(REPORT_NOTIFICATION_KEYS.map((key) => [key, input.reportNotificationTypes[key] === true])),
+  };
+}
+
+export function reportRulesApi(http: SecHttp): ReportRulesApi {
+  const path = (mcGuid: string) => `${BASE}/${segment(mcGuid)}`;
+  return {
+    async create(input, options) {
+      return (await http.json({ method: 'POST', path: BASE, operation: `POST ${BASE}`, body: ruleBody(input) }, one, options)).data;
+    },
+    async get(mcGuid, options) {
+      return (await http.json({ method: 'GET', path: path(mcGuid), operation: `GET ${BASE}/{mcGuid}` }, one, options)).data;
+    },
+    async update(mcGuid, input, options) {
+      const call = { method: 'PATCH', path: path(mcGuid), operation: `PATCH ${BASE}/{mcGuid}`, body: ruleBody(input, mcGuid) } as const;
+      return (await http.json(call, one, options)).data;
+    },
+    async delete(mcGuid, options) {
+      await http.empty({ method: 'DELETE', path: path(mcGuid), operation: `DELETE ${BASE}/{mcGuid}` }, options);
+    },
+    async list(options) {
+      return (await http.json({ method: 'GET', path: BASE, operation: `GET ${BASE}` }, many, options)).data;
+    },
+  };
 }

@@ -1,5 +1,165 @@
-import type { Router } from '../core/index.js';
-import type { SecContext } from './context.js';
+import { HttpError, field, invalid, json, noContent, prefixedId, validate, type Router } from '../core/index.js';
+import { API_PREFIX, type SecContext } from './context.js';
 
-/** Placeholder: this family's routes are added with its resources (issue 3). */
-export function registerResourceGroupRoutes(_router: Router, _ctx: SecContext): void {}
+export const RESOURCE_GROUPS_COLLECTION = 'ResourceGroups';
+const BASE = `${API_PREFIX}/${RESOURCE_GROUPS_COLLECTION}`;
+
+/** Fields a filter may test, per resource type (neutral names, sec.md §2.10, §3.6). */
+export const RESOURCE_GROUP_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  CLOUD_A: ['Account', 'Organization ID', 'Region', 'Resource Tag'],
+  CLOUD_B: ['Organization ID', 'Organization Name', 'Folder', 'Project ID', 'Project Name', 'Region', 'Resource Label'],
+  CLOUD_C: ['Tenant ID', 'Tenant Name', 'Subscription ID', 'Subscription Name', 'Region', 'Resource Tag'],
+  CLOUD_D: ['Compartment ID', 'Compartment Name', 'Region', 'Resource Tag'],
+  CONTAINER: ['Image Registry', 'Image Repo', 'Image Tag', 'Container Label'],
+  MACHINE: ['Hostname', 'External IP', 'Internal IP', 'Machine Tag'],
+  KUBERNETES: ['Cloud A Account', 'Cloud A Region', 'Cluster Name', 'Namespace'],
+};
+/** Fields that test a tag or label, so a filter on them names its key. */
+const KEYED_FIELDS = new Set(['Resource Tag', 'Resource Label', 'Container Label', 'Machine Tag']);
+export const RESOURCE_GROUP_OPERATIONS = ['EQUALS', 'NOT_EQUALS', 'CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'ENDS_WITH', 'INCLUDES', 'NOT_INCLUDES'] as const;
+/** The top-level group plus three nested levels. */
+export const RESOURCE_GROUP_MAX_DEPTH = 4;
+
+interface FilterRecord {
+  field: string;
+  operation: string;
+  values: string[];
+  key?: string;
+}
+type NodeRecord = { filterName: string } | ExpressionRecord;
+interface ExpressionRecord {
+  operator: string;
+  children: NodeRecord[];
+}
+
+export interface ResourceGroupRecord {
+  resourceGroupGuid: string;
+  name: string;
+  resourceType: string;
+  description: string;
+  enabled: 0 | 1;
+  query: { filters: Record<string, FilterRecord>; expression: ExpressionRecord };
+  createdTime: string;
+  createdBy: string;
+  updatedTime: string;
+  updatedBy: string;
+  isDefaultBoolean: boolean;
+}
+
+const readOnly = { optional: true, allowEmpty: true } as const;
+const bodySpec = field.object({
+  name: field.string(),
+  resourceType: field.string({ oneOf: Object.keys(RESOURCE_GROUP_FIELDS) }),
+  description: field.string({ optional: true, allowEmpty: true }),
+  enabled: field.flag(),
+  // `query` is checked by checkQuery: its filter map has free keys and its expression is recursive.
+  // Read-only fields a client may send back; ignored.
+  resourceGroupGuid: field.string(readOnly),
+  createdTime: field.string(readOnly),
+  createdBy: field.string(readOnly),
+  updatedTime: field.string(readOnly),
+  updatedBy: field.string(readOnly),
+  isDefaultBoolean: field.boolean({ optional: true }),
+});
+
+type GroupBody = Pick<ResourceGroupRecord, 'name' | 'resourceType' | 'description' | 'enabled' | 'query'>;
+
+export function registerResourceGroupRoutes(router: Router, ctx: SecContext): void {
+  const parse = (body: unknown, existing?: ResourceGroupRecord): GroupBody => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body must be an object');
+    const { query, ...rest } = body as Record<string, unknown>;
+    validate(bodySpec, rest, 'body');
+    const group = rest as Omit<GroupBody, 'query'>;
+    // The filter fields depend on the type, so a type change is refused before the query is checked.
+    if (existing && group.resourceType !== existing.resourceType) {
+      throw invalid(`body.resourceType cannot be changed (the resource group is of type ${existing.resourceType})`);
+    }
+    return { ...group, description: group.description ?? '', query: checkQuery(query, group.resourceType) };
+  };
+
+  router.add('POST', BASE, (request) => {
+    const input = parse(request.body);
+    const now = ctx.clock.nowIso();
+    const record: ResourceGroupRecord = {
+      resourceGroupGuid: prefixedId(ctx.account.toUpperCase()),
+      ...input,
+      createdTime: now,
+      createdBy: ctx.username,
+      updatedTime: now,
+      updatedBy: ctx.username,
+      isDefaultBoolean: false,
+    };
+    return json(201, { data: ctx.store.put(RESOURCE_GROUPS_COLLECTION, record.resourceGroupGuid, record) });
+  });
+  router.add('GET', BASE, () => json(200, { data: ctx.store.list(RESOURCE_GROUPS_COLLECTION) }));
+  router.add('GET', `${BASE}/:guid`, (request) => json(200, { data: find(ctx, request.params['guid']!) }));
+  router.add('PATCH', `${BASE}/:guid`, (request) => {
+    const existing = find(ctx, request.params['guid']!);
+    const input = parse(request.body, existing);
+    const updated: ResourceGroupRecord = { ...existing, ...input, updatedTime: ctx.clock.nowIso(), updatedBy: ctx.username };
+    return json(200, { data: ctx.store.put(RESOURCE_GROUPS_COLLECTION, existing.resourceGroupGuid, updated) });
+  });
+  router.add('DELETE', `${BASE}/:guid`, (request) => {
+    const existing = find(ctx, request.params['guid']!);
+    if (existing.isDefaultBoolean) throw invalid('built-in resource groups cannot be deleted');
+    ctx.store.remove(RESOURCE_GROUPS_COLLECTION, existing.resourceGroupGuid);
+    return noContent();
+  });
+}
+
+function find(ctx: SecContext, guid: string): ResourceGroupRecord {
+  const record = ctx.store.get<ResourceGroupRecord>(RESOURCE_GROUPS_COLLECTION, guid);
+  if (!record) throw new HttpError(404, `resource group ${JSON.stringify(guid)} not found`);
+  return record;
+}
+
+const filterSpec = field.object({
+  field: field.string(),
+  operation: field.string({ oneOf: RESOURCE_GROUP_OPERATIONS }),
+  values: field.array(field.string({ allowEmpty: false }), { minItems: 1 }),
+  key: field.string({ optional: true, allowEmpty: true }),
+});
+
+/** The query as the platform checks it: known fields, bounded depth, no empty group, no dangling names. */
+function checkQuery(query: unknown, resourceType: string): ResourceGroupRecord['query'] {
+  if (typeof query !== 'object' || query === null || Array.isArray(query)) throw invalid('body.query is required and must be an object');
+  const { filters, expression, ...extra } = query as Record<string, unknown>;
+  for (const key of Object.keys(extra)) throw invalid(`body.query.${key} is not a recognised field`);
+  if (typeof filters !== 'object' || filters === null || Array.isArray(filters)) throw invalid('body.query.filters must be an object of named filters');
+  const allowedFields = RESOURCE_GROUP_FIELDS[resourceType] ?? [];
+  for (const [name, filter] of Object.entries(filters as Record<string, unknown>)) {
+    const path = `body.query.filters[${JSON.stringify(name)}]`;
+    validate(filterSpec, filter, path);
+    const f = filter as FilterRecord;
+    if (!allowedFields.includes(f.field)) {
+      throw invalid(`${path}.field ${JSON.stringify(f.field)} is not a field of ${resourceType} resource groups; use one of ${allowedFields.map((x) => JSON.stringify(x)).join(', ')}`);
+    }
+    if (KEYED_FIELDS.has(f.field) && !f.key) throw invalid(`${path}.key is required for the field ${JSON.stringify(f.field)}`);
+  }
+  const used = new Set<string>();
+  checkExpression(expression, 'body.query.expression', 1, filters as Record<string, FilterRecord>, used);
+  for (const name of Object.keys(filters as object)) {
+    if (!used.has(name)) throw invalid(`body.query.filters[${JSON.stringify(name)}] is not used in the expression`);
+  }
+  return { filters: filters as Record<string, FilterRecord>, expression: expression as ExpressionRecord };
+}
+
+function checkExpression(node: unknown, path: string, depth: number, filters: Record<string, FilterRecord>, used: Set<string>): void {
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) throw invalid(`${path} must be an object`);
+  const { operator, children, ...extra } = node as Record<string, unknown>;
+  for (const key of Object.keys(extra)) throw invalid(`${path}.${key} is not a recognised field`);
+  if (operator !== 'AND' && operator !== 'OR') throw invalid(`${path}.operator must be one of "AND", "OR" (got ${JSON.stringify(operator)})`);
+  if (depth > RESOURCE_GROUP_MAX_DEPTH) throw invalid(`${path}: groups can be nested at most ${RESOURCE_GROUP_MAX_DEPTH - 1} levels below the top-level group`);
+  if (!Array.isArray(children) || children.length === 0) throw invalid(`${path}.children: each group needs at least one filter or nested group`);
+  children.forEach((child, index) => {
+    const here = `${path}.children[${index}]`;
+    if (typeof child === 'object' && child !== null && 'filterName' in child) {
+      const { filterName, ...rest } = child as Record<string, unknown>;
+      for (const key of Object.keys(rest)) throw invalid(`${here}.${key} is not a recognised field`);
+      if (typeof filterName !== 'string' || !(filterName in filters)) throw invalid(`${here}.filterName ${JSON.stringify(filterName)} names no filter in body.query.filters`);
+      used.add(filterName);
+    } else {
+      checkExpression(child, here, depth + 1, filters, used);
+    }
+  });
+}

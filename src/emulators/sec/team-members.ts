@@ -1,5 +1,242 @@
-import type { Router } from '../core/index.js';
-import type { SecContext } from './context.js';
+import {
+  HttpError,
+  field,
+  invalid,
+  json,
+  noContent,
+  prefixedId,
+  randomHex,
+  validate,
+  type EmulatorRequest,
+  type Router,
+} from '../core/index.js';
+import { API_PREFIX, type SecContext } from './context.js';
 
-/** Placeholder: this family's routes are added with its resources (issue 3). */
-export function registerTeamMemberRoutes(_router: Router, _ctx: SecContext): void {}
+export const TEAM_MEMBERS_COLLECTION = 'TeamMembers';
+const BASE = `${API_PREFIX}/${TEAM_MEMBERS_COLLECTION}`;
+
+/**
+ * One user. Account-level members have an account role (`props.accountAdmin`); organization-level
+ * members (created with organization access) have organization roles instead.
+ */
+export interface TeamMemberRecord {
+  userGuid: string;
+  userName: string;
+  userEnabled: 0 | 1;
+  custGuid: string;
+  props: { firstName: string; lastName: string; company: string; accountAdmin: boolean; createdTime: string; updatedTime: string; updatedBy: string };
+  orgLevel: boolean;
+  orgAdmin: boolean;
+  orgUser: boolean;
+  /** Upper-cased account names. */
+  adminRoleAccounts: string[];
+  userRoleAccounts: string[];
+}
+
+const ORG_FIELDS = ['orgAdmin', 'orgUser', 'adminRoleAccounts', 'userRoleAccounts'] as const;
+const name = () => field.string();
+
+const accountSpec = (forUpdate: boolean) =>
+  field.object({
+    userName: field.string({ format: 'email', optional: forUpdate }),
+    userEnabled: field.flag(),
+    props: field.object({ firstName: name(), lastName: name(), company: name(), accountAdmin: field.boolean() }),
+  });
+const orgSpec = (forUpdate: boolean) =>
+  field.object({
+    userName: field.string({ format: 'email', optional: forUpdate }),
+    userEnabled: field.flag(),
+    orgAdmin: field.boolean(),
+    orgUser: field.boolean(),
+    adminRoleAccounts: field.array(field.string(), { optional: true }),
+    userRoleAccounts: field.array(field.string(), { optional: true }),
+    props: field.object({ firstName: name(), lastName: name(), company: name() }),
+  });
+
+type Body = {
+  userName?: string;
+  userEnabled: 0 | 1;
+  orgAdmin?: boolean;
+  orgUser?: boolean;
+  adminRoleAccounts?: string[];
+  userRoleAccounts?: string[];
+  props: { firstName: string; lastName: string; company: string; accountAdmin?: boolean };
+};
+
+const custGuids = new WeakMap<SecContext, string>();
+
+export function registerTeamMemberRoutes(router: Router, ctx: SecContext): void {
+  router.add('POST', BASE, (request) => {
+    const body = parse(ctx, request, false);
+    const wanted = body.userName!.toLowerCase();
+    if (ctx.store.list<TeamMemberRecord>(TEAM_MEMBERS_COLLECTION).some((m) => m.userName.toLowerCase() === wanted)) {
+      throw new HttpError(409, `a team member with user name ${JSON.stringify(body.userName)} already exists`);
+    }
+    const now = ctx.clock.nowIso();
+    const orgLevel = orgAccess(request);
+    const record: TeamMemberRecord = {
+      userGuid: prefixedId(ctx.account.toUpperCase()),
+      userName: body.userName!,
+      userEnabled: body.userEnabled,
+      custGuid: custGuidOf(ctx),
+      props: { ...body.props, accountAdmin: body.props.accountAdmin ?? false, createdTime: now, updatedTime: now, updatedBy: ctx.username },
+      orgLevel,
+      ...orgRoles(body),
+    };
+    ctx.store.put(TEAM_MEMBERS_COLLECTION, record.userGuid, record);
+    return json(201, { data: present(ctx, record, orgLevel) });
+  });
+
+  router.add('GET', BASE, (request) => json(200, { data: ctx.store.list<TeamMemberRecord>(TEAM_MEMBERS_COLLECTION).map((m) => present(ctx, m, orgAccess(request))) }));
+  router.add('GET', `${BASE}/:userGuid`, (request) => json(200, { data: present(ctx, find(ctx, request.params['userGuid']!), orgAccess(request)) }));
+
+  router.add('PATCH', `${BASE}/:userGuid`, (request) => {
+    const existing = find(ctx, request.params['userGuid']!);
+    const body = parse(ctx, request, true);
+    if (body.userName !== undefined && body.userName.toLowerCase() !== existing.userName.toLowerCase()) {
+      throw invalid('body.userName cannot be changed; create a new team member instead');
+    }
+    const org = orgAccess(request);
+    const updated: TeamMemberRecord = {
+      ...existing,
+      userEnabled: body.userEnabled,
+      props: {
+        ...existing.props,
+        firstName: body.props.firstName,
+        lastName: body.props.lastName,
+        company: body.props.company,
+        accountAdmin: org ? existing.props.accountAdmin : (body.props.accountAdmin ?? false),
+        updatedTime: ctx.clock.nowIso(),
+        updatedBy: ctx.username,
+      },
+      ...(org ? { orgLevel: true, ...orgRoles(body) } : {}),
+    };
+    ctx.store.put(TEAM_MEMBERS_COLLECTION, existing.userGuid, updated);
+    return json(200, { data: present(ctx, updated, org) });
+  });
+
+  router.add('DELETE', `${BASE}/:userGuid`, (request) => {
+    ctx.store.remove(TEAM_MEMBERS_COLLECTION, find(ctx, request.params['userGuid']!).userGuid);
+    return noContent();
+  });
+
+  router.add('POST', `${BASE}/search`, (request) => {
+    const matches = searchFilter(request.body);
+    const rows = ctx.store
+      .list<TeamMemberRecord>(TEAM_MEMBERS_COLLECTION)
+      .filter(matches)
+      .map((m) => present(ctx, m, orgAccess(request)));
+    return json(200, { data: rows, paging: { rows: rows.length, totalRows: rows.length, urls: { nextPage: null } } });
+  });
+}
+
+function orgAccess(request: EmulatorRequest): boolean {
+  const value = request.headers['org-access'];
+  return (Array.isArray(value) ? value[0] : value)?.toLowerCase() === 'true';
+}
+
+function custGuidOf(ctx: SecContext): string {
+  let guid = custGuids.get(ctx);
+  if (guid === undefined) custGuids.set(ctx, (guid = `${ctx.account.toUpperCase()}_${randomHex(16)}`));
+  return guid;
+}
+
+function find(ctx: SecContext, userGuid: string): TeamMemberRecord {
+  const record = ctx.store.get<TeamMemberRecord>(TEAM_MEMBERS_COLLECTION, userGuid);
+  if (!record) throw new HttpError(404, `team member ${JSON.stringify(userGuid)} not found`);
+  return record;
+}
+
+/** Validates a body in the view the request's organization access selects. */
+function parse(ctx: SecContext, request: EmulatorRequest, forUpdate: boolean): Body {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body must be an object');
+  const record = body as Record<string, unknown>;
+  if (orgAccess(request)) {
+    const props = record['props'];
+    if (typeof props === 'object' && props !== null && 'accountAdmin' in props) {
+      throw invalid('body.props.accountAdmin is an account-level role; with organization access, give orgAdmin, orgUser, adminRoleAccounts or userRoleAccounts');
+    }
+    validate(orgSpec(forUpdate), body, 'body');
+    checkOrgRoles(ctx, body as Body);
+  } else {
+    const orgFields = ORG_FIELDS.filter((key) => key in record);
+    if (orgFields.length > 0) throw invalid(`body.${orgFields[0]} is an organization-level role and needs organization access (header Org-Access: true)`);
+    validate(accountSpec(forUpdate), body, 'body');
+  }
+  return body as Body;
+}
+
+function checkOrgRoles(ctx: SecContext, body: Body): void {
+  const adminAccounts = body.adminRoleAccounts ?? [];
+  const userAccounts = body.userRoleAccounts ?? [];
+  const perAccount = adminAccounts.length + userAccounts.length > 0;
+  if (body.orgAdmin && body.orgUser) throw invalid('body.orgAdmin and body.orgUser cannot both be true');
+  if (perAccount && (body.orgAdmin || body.orgUser)) {
+    throw invalid('body.adminRoleAccounts and body.userRoleAccounts grant per-account roles and cannot be combined with orgAdmin or orgUser');
+  }
+  if (!perAccount && !body.orgAdmin && !body.orgUser) {
+    throw invalid('an organization-level team member needs a role: orgAdmin, orgUser, or accounts in adminRoleAccounts or userRoleAccounts');
+  }
+  const known = new Set([ctx.account, ...ctx.subaccounts].map((a) => a.toUpperCase()));
+  const seen = new Map<string, string>();
+  for (const [list, accounts] of [['adminRoleAccounts', adminAccounts], ['userRoleAccounts', userAccounts]] as const) {
+    accounts.forEach((account, index) => {
+      const upper = account.toUpperCase();
+      if (!known.has(upper)) throw invalid(`body.${list}[${index}]: the organization has no account ${JSON.stringify(account)}`);
+      const other = seen.get(upper);
+      if (other !== undefined && other !== list) throw invalid(`body.${list}[${index}]: account ${JSON.stringify(account)} is also in ${other}`);
+      seen.set(upper, list);
+    });
+  }
+}
+
+function orgRoles(body: Body): Pick<TeamMemberRecord, 'orgAdmin' | 'orgUser' | 'adminRoleAccounts' | 'userRoleAccounts'> {
+  const upper = (accounts: string[] | undefined) => [...new Set((accounts ?? []).map((a) => a.toUpperCase()))];
+  return { orgAdmin: body.orgAdmin ?? false, orgUser: body.orgUser ?? false, adminRoleAccounts: upper(body.adminRoleAccounts), userRoleAccounts: upper(body.userRoleAccounts) };
+}
+
+/** The account view, or the organization view with one row per account the member reaches. */
+function present(ctx: SecContext, m: TeamMemberRecord, orgView: boolean): Record<string, unknown> {
+  const props = { firstName: m.props.firstName, lastName: m.props.lastName, company: m.props.company, createdTime: m.props.createdTime, updatedTime: m.props.updatedTime, updatedBy: m.props.updatedBy };
+  if (!orgView) return { custGuid: m.custGuid, userGuid: m.userGuid, userName: m.userName, userEnabled: m.userEnabled, props: { ...props, accountAdmin: m.props.accountAdmin } };
+  const row = (accountName: string, admin: boolean) => ({ accountName, admin, custGuid: m.custGuid, userEnabled: m.userEnabled, userGuid: m.userGuid });
+  const everyAccount = [ctx.account, ...ctx.subaccounts].map((a) => a.toUpperCase());
+  const accounts = !m.orgLevel
+    ? [row(ctx.account.toUpperCase(), m.props.accountAdmin)]
+    : m.orgAdmin || m.orgUser
+      ? everyAccount.map((a) => row(a, m.orgAdmin))
+      : [...m.adminRoleAccounts.map((a) => row(a, true)), ...m.userRoleAccounts.map((a) => row(a, false))];
+  return {
+    userGuid: m.userGuid,
+    userName: m.userName,
+    userEnabled: m.userEnabled,
+    props,
+    orgAccount: true,
+    orgAdmin: m.orgLevel && m.orgAdmin,
+    orgUser: m.orgLevel && m.orgUser,
+    url: `${ctx.account}.sec-platform.example`,
+    accounts,
+  };
+}
+
+const SEARCHABLE = ['userName', 'userGuid'] as const;
+
+/** `{"filters": [{"field", "expression": "eq", "value"}]}`; user names compare case-insensitively. */
+function searchFilter(body: unknown): (m: TeamMemberRecord) => boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body must be an object');
+  const filters = (body as { filters?: unknown }).filters ?? [];
+  if (!Array.isArray(filters)) throw invalid('body.filters must be an array');
+  const tests = filters.map((raw: unknown, index) => {
+    const path = `body.filters[${index}]`;
+    if (typeof raw !== 'object' || raw === null) throw invalid(`${path} must be an object`);
+    const { field: fieldName, expression, value } = raw as Record<string, unknown>;
+    if (!SEARCHABLE.includes(fieldName as (typeof SEARCHABLE)[number])) throw invalid(`${path}.field must be one of ${SEARCHABLE.join(', ')}`);
+    if (expression !== 'eq') throw invalid(`${path}.expression must be "eq"`);
+    if (typeof value !== 'string') throw invalid(`${path}.value must be a string`);
+    return fieldName === 'userName'
+      ? (m: TeamMemberRecord) => m.userName.toLowerCase() === value.toLowerCase()
+      : (m: TeamMemberRecord) => m.userGuid === value;
+  });
+  return (m) => tests.every((test) => test(m));
+}

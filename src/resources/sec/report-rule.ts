@@ -1,5 +1,2 @@
-import type { ResourceDef } from '../../engine/contracts.js';
-import type { SecClient } from '../../clients/sec/index.js';
-
-/** Placeholder: the resources of this family are added in issue 3. */
-export const reportRuleResources: ResourceDef<any, SecClient>[] = [];
+/** The report rule resource (module in ./report-rule/). */
+export { reportRuleResources } from './report-rule/index.js';

@@ -1,5 +1,2 @@
-import type { ResourceDef } from '../../engine/contracts.js';
-import type { SecClient } from '../../clients/sec/index.js';
-
-/** Placeholder: the resources of this family are added in issue 3. */
-export const resourceGroupResources: ResourceDef<any, SecClient>[] = [];
+/** The resource group resource (module in ./resource-group/). */
+export { resourceGroupResources } from './resource-group/index.js';

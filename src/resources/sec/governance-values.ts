@@ -1,0 +1,68 @@
+/**
+ * Value rules shared by the report rule, resource group, team member and vulnerability exception
+ * resources: the platform normalises some values (case, whitespace, order), so the configuration
+ * keeps its own spelling and these say when two spellings mean the same (sec.md §6.1).
+ */
+import type { Validator } from '../../schema/define.js';
+
+/** The severities of reports and vulnerability exceptions, in the platform's spelling. */
+export const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** The allowed value that `value` spells, ignoring case and surrounding whitespace. */
+export function canonical<T extends string>(allowed: readonly T[], value: string): T | undefined {
+  const wanted = value.trim().toLowerCase();
+  return allowed.find((a) => a.toLowerCase() === wanted);
+}
+
+/** Like validators.oneOf, ignoring case and surrounding whitespace. */
+export function oneOfIgnoringCase(allowed: readonly string[]): Validator<string> {
+  const list = allowed.map((a) => `\`${a}\``).join(', ');
+  return {
+    description: `one of ${list} (case-insensitive)`,
+    check: (v) => (canonical(allowed, v) ? undefined : `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')} (any case), got ${JSON.stringify(v)}`),
+  };
+}
+
+const folded = (values: readonly string[], fold: (s: string) => string) => [...new Set(values.map(fold))].sort();
+const sameSorted = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** The same values apart from case, whitespace, order and repetition (severities, account names). */
+export function sameIgnoringCase(a: readonly string[], b: readonly string[]): boolean {
+  return sameSorted(folded(a, (s) => s.trim().toLowerCase()), folded(b, (s) => s.trim().toLowerCase()));
+}
+
+/** The same values apart from surrounding whitespace, order and repetition (GUID sets). */
+export function sameTrimmedSet(a: readonly string[], b: readonly string[]): boolean {
+  return sameSorted(folded(a, (s) => s.trim()), folded(b, (s) => s.trim()));
+}
+
+/** The same list apart from surrounding whitespace of its elements. */
+export function sameTrimmedList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x.trim() === b[i]!.trim());
+}
+
+/** Two spellings of one value, ignoring case and surrounding whitespace. */
+export function sameTextIgnoringCase(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+/**
+ * An optional string the API reports as "" when unset: null unless the prior state (or plan) holds
+ * "", so an absent argument stays absent.
+ */
+export function textOrNull(value: string | undefined, prior: string | null | undefined): string | null {
+  if (value === undefined || value === '') return prior === '' ? '' : null;
+  return value;
+}
+
+/** An optional list the API reports as empty or absent when unset: null unless the prior held []. */
+export function listOrNull(values: readonly string[] | undefined, prior: readonly string[] | null | undefined): string[] | null {
+  if (values === undefined || values.length === 0) return prior && prior.length === 0 ? [] : null;
+  return [...values];
+}
+
+/** An optional flag the API always reports: false stays null when the prior did not set it. */
+export function flagOrNull(value: boolean, prior: boolean | null | undefined): boolean | null {
+  return value ? true : prior === null || prior === undefined ? null : false;
+}

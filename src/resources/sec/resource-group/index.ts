@@ -1,0 +1,44 @@
+import { resource, type ResourceDef } from '../../../engine/contracts.js';
+import type { SecClient } from '../../../clients/sec/index.js';
+import type { ResourceGroup, ResourceGroupInput } from '../../../clients/sec/resource-groups.js';
+import { textOrNull } from '../governance-values.js';
+import { schema, type GroupModel, type Model } from './schema.js';
+import { assertTree, fromQuery, toQuery, treeProblems } from './tree.js';
+
+const topOf = (m: Model) => (m.group as unknown as GroupModel[])[0];
+
+function toApi(m: Model): ResourceGroupInput {
+  const top = topOf(m);
+  assertTree(top);
+  return { name: m.name, resourceType: m.type, description: m.description ?? '', enabled: m.enabled !== false, query: toQuery(top!) };
+}
+
+function fromApi(g: ResourceGroup, prior: Partial<Model>): Partial<Model> {
+  return {
+    id: g.resourceGroupGuid,
+    name: g.name,
+    type: g.resourceType,
+    description: textOrNull(g.description, prior.description),
+    enabled: g.enabled,
+    group: [fromQuery(g.query)] as unknown as Model['group'],
+    last_updated: g.updatedTime,
+    updated_by: g.updatedBy,
+    is_default: g.isDefaultBoolean,
+  };
+}
+
+const resourceGroup = resource<typeof schema.fields, SecClient>({
+  typeName: 'sec_resource_group',
+  schema,
+  importIdDescription: 'the resource group GUID',
+  importState: async (id) => ({ id }),
+  validate(config, diags) {
+    diags.append(treeProblems(topOf(config)));
+  },
+  create: async (plan, ctx) => fromApi(await ctx.client.resourceGroups.create(toApi(plan), { signal: ctx.signal }), plan),
+  read: async (prior, ctx) => fromApi(await ctx.client.resourceGroups.get(prior.id ?? '', { signal: ctx.signal }), prior),
+  update: async (plan, prior, ctx) => fromApi(await ctx.client.resourceGroups.update(prior.id ?? '', toApi(plan), { signal: ctx.signal }), plan),
+  delete: async (prior, ctx) => ctx.client.resourceGroups.delete(prior.id ?? '', { signal: ctx.signal }),
+});
+
+export const resourceGroupResources: ResourceDef<any, SecClient>[] = [resourceGroup];

@@ -1,0 +1,77 @@
+/**
+ * The resource group schema. A query is a tree of groups: the one top-level `group` and up to three
+ * levels of nested `group` blocks below it, each combining its `filter`s and sub-groups with AND or
+ * OR (sec.md §2.10). The depth limit is the schema itself: the deepest level has no `group` block.
+ * Groups and filters are LIST blocks, so a diagnostic can name one, e.g. `group[0].group[1]`.
+ */
+import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
+
+export const RESOURCE_GROUP_TYPES = ['CLOUD_A', 'CLOUD_B', 'CLOUD_C', 'CLOUD_D', 'CONTAINER', 'MACHINE', 'KUBERNETES'] as const;
+export const FILTER_OPERATIONS = ['EQUALS', 'NOT_EQUALS', 'CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'ENDS_WITH', 'INCLUDES', 'NOT_INCLUDES'] as const;
+/** Nested `group` levels below the top-level group. */
+export const NESTED_LEVELS = 3;
+
+const filter = block.list(
+  {
+    filter_name: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'A name for the filter, unique within the resource group.' }),
+    field: attr.string({
+      required: true,
+      description: 'The field the filter tests; which fields exist depends on `type`, e.g. `Account`, `Region`, `Resource Tag` (`CLOUD_A`), `Project ID` (`CLOUD_B`), `Subscription ID` (`CLOUD_C`), `Image Tag` (`CONTAINER`), `Hostname` (`MACHINE`), `Cluster Name` or `Namespace` (`KUBERNETES`).',
+    }),
+    operation: attr.string({ required: true, validate: [validators.oneOf(...FILTER_OPERATIONS)], description: 'How the field is compared with the values.' }),
+    value: attr.stringList({ required: true, validate: [validators.nonEmpty()], description: 'The values the field is compared with.' }),
+    key: attr.string({ optional: true, description: 'The tag or label key, for fields that test a tag or label (such as `Resource Tag`).' }),
+  },
+  { description: 'A filter: a predicate on one field of the resources.' },
+);
+
+const operator = attr.string({
+  required: true,
+  validate: [validators.oneOf('AND', 'OR')],
+  description: 'How the filters and nested groups of this group combine: `AND` or `OR`.',
+});
+const nestedDescription = 'A nested group. Each group needs at least one `filter` or nested `group`.';
+
+const level4 = { operator, filter };
+const level3 = { operator, filter, group: block.list(level4, { description: `${nestedDescription} This is the deepest level.` }) };
+const level2 = { operator, filter, group: block.list(level3, { description: nestedDescription }) };
+const top = { operator, filter, group: block.list(level2, { description: nestedDescription }) };
+
+export const schema = resourceSchema(
+  {
+    id: attr.computedId('The resource group GUID.'),
+    name: attr.string({ required: true, description: 'The resource group name.' }),
+    type: attr.string({
+      required: true,
+      replace: true,
+      validate: [validators.oneOf(...RESOURCE_GROUP_TYPES)],
+      description: 'The kind of resources the group selects. The platform cannot change it, so a change creates a new group.',
+    }),
+    description: attr.string({ optional: true, description: 'What the resource group is for.' }),
+    enabled: attr.bool({ optional: true, default: true, description: 'Whether the resource group is in use. Default `true`.' }),
+    group: block.one(top, {
+      required: true,
+      description: `The query: a group of filters and nested groups, which may nest ${NESTED_LEVELS} levels deep. Each group needs at least one \`filter\` or nested \`group\`.`,
+    }),
+    last_updated: attr.string({ computed: true, volatile: true, description: 'When the group was last changed (RFC 3339).' }),
+    updated_by: attr.string({ computed: true, volatile: true, description: 'Who last changed the group.' }),
+    is_default: attr.bool({ computed: true, description: 'Whether this is a built-in group of the platform.' }),
+  },
+  { description: 'A resource group: a named query over cloud, container, machine or Kubernetes resources that other objects (such as report rules) can refer to.' },
+);
+
+export type Model = ModelOf<typeof schema.fields>;
+
+/** One group at any level (the deepest has no `group`). Values unknown at validation are null. */
+export interface GroupModel {
+  operator: string | null;
+  filter: FilterModel[];
+  group?: GroupModel[];
+}
+export interface FilterModel {
+  filter_name: string | null;
+  field: string | null;
+  operation: string | null;
+  value: string[] | null;
+  key: string | null;
+}

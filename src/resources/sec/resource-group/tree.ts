@@ -1,0 +1,84 @@
+/**
+ * The group tree of the configuration ↔ the API's query (a filter map plus an expression tree), and
+ * the rules the schema cannot express: each group needs a filter or a sub-group, and filter names are
+ * unique (they key the filter map).
+ */
+import { DiagnosticError, type Diagnostic } from '../../../engine/diagnostics.js';
+import { attrStep, indexStep, type AttributePath } from '../../../schema/path.js';
+import { isFilterNode, type ResourceGroupExpression, type ResourceGroupFilter, type ResourceGroupQuery } from '../../../clients/sec/resource-groups.js';
+import { NESTED_LEVELS, type FilterModel, type GroupModel } from './schema.js';
+
+/** Every violation of the tree rules, each at the path of the offending group or filter. */
+export function treeProblems(top: GroupModel | undefined): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const names = new Map<string, AttributePath>();
+  const visit = (g: GroupModel, path: AttributePath): void => {
+    const groups = g.group ?? [];
+    if (g.filter.length === 0 && groups.length === 0) {
+      problems.push({ severity: 'error', summary: 'Empty resource group', detail: 'Each group needs at least one `filter` or nested `group` block.', path });
+    }
+    g.filter.forEach((f, i) => {
+      if (f.filter_name === null) return;
+      const here = [...path, attrStep('filter'), indexStep(i), attrStep('filter_name')];
+      const first = names.get(f.filter_name);
+      if (first) {
+        problems.push({
+          severity: 'error',
+          summary: 'Duplicate filter name',
+          detail: `The filter name ${JSON.stringify(f.filter_name)} is already used by another filter of this resource group; filter names must be unique.`,
+          path: here,
+        });
+      } else names.set(f.filter_name, here);
+    });
+    groups.forEach((child, i) => visit(child, [...path, attrStep('group'), indexStep(i)]));
+  };
+  if (top) visit(top, [attrStep('group'), indexStep(0)]);
+  return problems;
+}
+
+/** Throws the first tree problem (apply time, when every value is known). */
+export function assertTree(top: GroupModel | undefined): void {
+  const [first] = treeProblems(top);
+  if (first) throw new DiagnosticError(first.summary, first.detail, first.path);
+}
+
+export function toQuery(top: GroupModel): ResourceGroupQuery {
+  const filters: Record<string, ResourceGroupFilter> = {};
+  const visit = (g: GroupModel): ResourceGroupExpression => ({
+    operator: g.operator ?? '',
+    children: [
+      ...g.filter.map((f) => {
+        const name = f.filter_name ?? '';
+        filters[name] = { field: f.field ?? '', operation: f.operation ?? '', values: f.value ?? [], ...(f.key ? { key: f.key } : {}) };
+        return { filterName: name };
+      }),
+      ...(g.group ?? []).map(visit),
+    ],
+  });
+  return { filters, expression: visit(top) };
+}
+
+/** The API's query as the group tree: filters first, then sub-groups, each in the API's order. */
+export function fromQuery(query: ResourceGroupQuery): GroupModel {
+  const visit = (e: ResourceGroupExpression, levelsBelow: number, path: string): GroupModel => {
+    const filter: FilterModel[] = [];
+    const group: GroupModel[] = [];
+    for (const child of e.children) {
+      if (isFilterNode(child)) {
+        const f = query.filters[child.filterName];
+        if (!f) throw new Error(`the platform's resource group query names an undefined filter ${JSON.stringify(child.filterName)}`);
+        filter.push({ filter_name: child.filterName, field: f.field, operation: f.operation, value: f.values, key: f.key ?? null });
+      } else {
+        if (levelsBelow === 0) {
+          throw new DiagnosticError(
+            'Resource group nested too deeply',
+            `The platform's query nests groups below ${path}, deeper than the ${NESTED_LEVELS} nested levels this provider supports.`,
+          );
+        }
+        group.push(visit(child, levelsBelow - 1, `${path}.group[${group.length}]`));
+      }
+    }
+    return levelsBelow === 0 ? { operator: e.operator, filter } : { operator: e.operator, filter, group };
+  };
+  return visit(query.expression, NESTED_LEVELS, 'group[0]');
+}

@@ -1,0 +1,118 @@
+import { resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
+import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics.js';
+import { attrStep, indexStep, type AttributePath } from '../../../schema/path.js';
+import { isApiError, type SecClient } from '../../../clients/sec/index.js';
+import type { OrgTeamMemberInput, TeamMember, TeamMemberInput } from '../../../clients/sec/team-members.js';
+import { listOrNull } from '../governance-values.js';
+import { schema, type Model, type OrganizationModel } from './schema.js';
+
+const ORG: AttributePath = [attrStep('organization'), indexStep(0)];
+const inOrg = (name: string): AttributePath => [...ORG, attrStep(name)];
+const accountNames = (names: string[] | null) => [...new Set((names ?? []).map((n) => n.trim().toUpperCase()))];
+
+/** The role rules of sec.md §2.11 that need more than one attribute; unknown values are null and pass. */
+function roleProblems(m: Model, diags: Diagnostics): void {
+  const org = m.organization[0];
+  if (!org) return;
+  if (m.administrator === true) {
+    diags.error('Conflicting roles', '`administrator` is an account-level role; for an organization-level member use `organization { administrator = true }`.', [attrStep('administrator')]);
+  }
+  if (org.administrator === true && org.user === true) diags.error('Conflicting roles', 'A member is either an organization administrator or an organization user, not both.', inOrg('user'));
+  for (const list of ['admin_accounts', 'user_accounts'] as const) {
+    if ((org[list] ?? []).length === 0) continue;
+    if (org.administrator === true || org.user === true) {
+      diags.error('Conflicting roles', `\`${list}\` grants per-account roles and cannot be combined with organization-wide \`administrator\` or \`user\`.`, inOrg(list));
+    }
+  }
+  const admins = new Set(accountNames(org.admin_accounts));
+  const both = accountNames(org.user_accounts).filter((a) => admins.has(a));
+  if (both.length > 0) diags.error('Conflicting roles', `The account(s) ${both.join(', ')} are in both \`admin_accounts\` and \`user_accounts\`.`, inOrg('user_accounts'));
+}
+
+function toApi(m: Model): TeamMemberInput | OrgTeamMemberInput {
+  const props = { firstName: m.first_name, lastName: m.last_name, company: m.company };
+  const common = { userName: m.email.trim(), userEnabled: m.enabled !== false };
+  const org = m.organization[0];
+  if (!org) return { ...common, props: { ...props, accountAdmin: m.administrator === true } };
+  const adminRoleAccounts = accountNames(org.admin_accounts);
+  const userRoleAccounts = accountNames(org.user_accounts);
+  if (org.administrator !== true && org.user !== true && adminRoleAccounts.length + userRoleAccounts.length === 0) {
+    throw new DiagnosticError('Organization member without a role', 'Set `administrator` or `user` to true, or list accounts in `admin_accounts` or `user_accounts`.', ORG);
+  }
+  return { ...common, orgAdmin: org.administrator === true, orgUser: org.user === true, adminRoleAccounts, userRoleAccounts, props };
+}
+
+function fromApi(t: TeamMember, prior: Partial<Model>): Partial<Model> {
+  const common: Partial<Model> = {
+    id: t.userGuid,
+    guid: t.userGuid,
+    email: t.userName,
+    first_name: t.props.firstName,
+    last_name: t.props.lastName,
+    company: t.props.company,
+    enabled: t.userEnabled,
+    created_time: t.props.createdTime,
+    updated_time: t.props.updatedTime,
+    updated_by: t.props.updatedBy,
+  };
+  if (!t.organization) return { ...common, administrator: t.props.accountAdmin, organization: [] };
+  const o = t.organization;
+  // Organization-wide roles cover every account; otherwise each row is one per-account role.
+  const perAccount = !o.orgAdmin && !o.orgUser;
+  const rows = (admin: boolean) => (perAccount ? o.accounts.filter((a) => a.admin === admin).map((a) => a.accountName) : []);
+  const before: Partial<OrganizationModel> = prior.organization?.[0] ?? {};
+  const organization: OrganizationModel = {
+    administrator: o.orgAdmin,
+    user: o.orgUser,
+    admin_accounts: listOrNull(rows(true), before.admin_accounts),
+    user_accounts: listOrNull(rows(false), before.user_accounts),
+  };
+  return { ...common, administrator: false, organization: [organization] };
+}
+
+/** Points a platform refusal caused by the provider's organization setting at the `organization` block. */
+async function explainingMode<T>(m: Model, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!isApiError(err, 'invalid') || !/organization access|organization-level|account-level/i.test(err.message)) throw err;
+    const hint =
+      m.organization.length > 0
+        ? 'An `organization` block makes an organization-level member, which needs `organization = true` in the provider configuration.'
+        : 'With `organization = true` in the provider configuration, team members are organization-level: add an `organization` block.';
+    throw new DiagnosticError('Team member does not match the provider mode', `${hint} The platform said: ${err.message}`, [attrStep('organization')]);
+  }
+}
+
+const guidOf = (m: Model) => m.guid ?? m.id ?? '';
+
+async function importMember(id: string, ctx: OpContext<SecClient>): Promise<Partial<Model>> {
+  const opts = { signal: ctx.signal };
+  if (id.includes('@')) {
+    const [found] = await ctx.client.teamMembers.search(id.trim(), opts);
+    if (!found) throw new DiagnosticError('Team member not found', `No team member has the e-mail address ${JSON.stringify(id)}.`);
+    return { id: found.userGuid, guid: found.userGuid };
+  }
+  try {
+    await ctx.client.teamMembers.get(id, opts);
+  } catch (err) {
+    if (!isApiError(err, 'not_found')) throw err;
+    throw new DiagnosticError('Team member not found', `No team member has the user GUID ${JSON.stringify(id)}. Organization-level members can also be imported by e-mail address.`);
+  }
+  return { id, guid: id };
+}
+
+const teamMember = resource<typeof schema.fields, SecClient>({
+  typeName: 'sec_team_member',
+  schema,
+  importIdDescription: 'the user GUID, or the e-mail address',
+  importState: importMember,
+  validate: roleProblems,
+  create: async (plan, ctx) => fromApi(await explainingMode(plan, () => ctx.client.teamMembers.create(toApi(plan), { signal: ctx.signal })), plan),
+  read: async (prior, ctx) => fromApi(await ctx.client.teamMembers.get(guidOf(prior), { signal: ctx.signal }), prior),
+  update: async (plan, prior, ctx) =>
+    fromApi(await explainingMode(plan, () => ctx.client.teamMembers.update(guidOf(prior), toApi(plan), { signal: ctx.signal })), plan),
+  delete: async (prior, ctx) => ctx.client.teamMembers.delete(guidOf(prior), { signal: ctx.signal }),
+});
+
+export const teamMemberResources: ResourceDef<any, SecClient>[] = [teamMember];

@@ -1,0 +1,57 @@
+import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
+import { sameIgnoringCase, sameTextIgnoringCase } from '../governance-values.js';
+
+const EMAIL = /^\s*[^@\s]+@[^@\s]+\.[^@\s]+\s*$/;
+
+export const schema = resourceSchema(
+  {
+    id: attr.sdkId('The user GUID of the member (the same as `guid`).'),
+    email: attr.string({
+      required: true,
+      replace: true,
+      validate: [validators.matches(EMAIL, 'an e-mail address')],
+      equal: sameTextIgnoringCase,
+      description: 'The e-mail address, which is also the user name. The platform cannot change it, so a change replaces the member.',
+    }),
+    first_name: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'First name.' }),
+    last_name: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'Last name.' }),
+    company: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'Company name.' }),
+    enabled: attr.bool({ optional: true, default: true, description: 'Whether the member can sign in. Default `true`.' }),
+    administrator: attr.bool({
+      optional: true,
+      default: false,
+      description: 'Make the member an administrator of the account. Account-level members only: conflicts with `organization`. Default `false`.',
+    }),
+    organization: block.one(
+      {
+        administrator: attr.bool({ optional: true, default: false, description: 'Make the member an administrator of the whole organization. Default `false`.' }),
+        user: attr.bool({ optional: true, default: false, description: 'Make the member a user of the whole organization. Default `false`.' }),
+        admin_accounts: attr.stringSet({
+          optional: true,
+          equal: sameIgnoringCase,
+          description: 'Accounts of the organization the member administers (names compare case-insensitively).',
+        }),
+        user_accounts: attr.stringSet({
+          optional: true,
+          equal: sameIgnoringCase,
+          description: 'Accounts of the organization the member uses (names compare case-insensitively).',
+        }),
+      },
+      {
+        description:
+          'Makes this an organization-level member, with organization-wide or per-account roles. Needs `organization = true` in the provider configuration. Give exactly one kind of role: `administrator`, `user`, or account lists.',
+      },
+    ),
+    guid: attr.string({ computed: true, description: 'The user GUID.' }),
+    created_time: attr.string({ computed: true, description: 'When the member was created.' }),
+    updated_time: attr.string({ computed: true, volatile: true, description: 'When the member was last changed.' }),
+    updated_by: attr.string({ computed: true, volatile: true, description: 'Who last changed the member.' }),
+  },
+  {
+    description:
+      'A team member: a user of the account, or, with an `organization` block and the provider in organization mode, of the organization.',
+  },
+);
+
+export type Model = ModelOf<typeof schema.fields>;
+export type OrganizationModel = Model['organization'][number];
