@@ -1,9 +1,295 @@
-import type { SecHttp } from './http.js';
+import { z } from 'zod';
+import { ApiError } from '../errors.js';
+import { decodeJsonDataUrl, encodeJsonDataUrl } from './data-url.js';
+import { segment, type CallOptions, type SecHttp } from './http.js';
+import { integrationBody, integrationSchema, type Integration, type IntegrationInput } from './integration.js';
+import { envelope } from './wire.js';
 
-/** Placeholder: the methods of this API area are added with its resources (issue 3). */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface CloudAccountsApi {}
+/**
+ * Cloud-account integrations (`/api/v2/CloudAccounts`): the platform's view into the customer's
+ * cloud accounts. `data` of each type in the neutral wire format (sec.md §2.14, §3.6, DECISIONS).
+ *
+ * Secret fields are optional: the platform returns them blank or not at all, so callers keep their
+ * own copy; on create and update they must be sent. Lists the platform keeps as one comma-joined
+ * string (`monitoredAccounts`, `filterList`, `subscriptionsList`) stay strings here: see
+ * `joinWireList` / `splitWireList`.
+ */
+const secret = z.string().optional();
+const optionalText = z.string().optional();
 
-export function cloudAccountsApi(_http: SecHttp): CloudAccountsApi {
-  return {};
+const roleCredentials = z.object({ roleArn: z.string(), externalId: z.string() });
+const accessKeyCredentials = z.object({ accountId: z.string(), accessKeyId: z.string(), secretAccessKey: secret });
+const cloudBCredentials = z.object({ clientId: z.string(), clientEmail: z.string(), privateKeyId: secret, privateKey: secret });
+const cloudCCredentials = z.object({ clientId: z.string(), clientSecret: secret });
+const cloudBScope = z.enum(['PROJECT', 'ORGANIZATION']);
+
+/** The agentless scanners' shared schedule and scope settings. */
+const scanSettings = {
+  scanFrequency: z.number().int(),
+  scanContainers: z.boolean(),
+  scanHostVulnerabilities: z.boolean(),
+  scanMultiVolume: z.boolean(),
+  scanStoppedInstances: z.boolean(),
+  queryText: optionalText,
+};
+
+const cloudAAgentless = {
+  ...scanSettings,
+  cloudAAccountId: optionalText,
+  bucketArn: optionalText,
+  crossAccountCredentials: z.object({ roleArn: optionalText, externalId: optionalText }).optional(),
+};
+
+export const CLOUD_ACCOUNT_DATA_SCHEMAS = {
+  CloudACfg: z.object({ crossAccountCredentials: roleCredentials, cloudAAccountId: optionalText }),
+  CloudACtSqs: z.object({
+    crossAccountCredentials: roleCredentials,
+    queueUrl: z.string(),
+    cloudAAccountId: optionalText,
+    /** A JSON data URL, see encodeAccountMappings. */
+    accountMappingFile: optionalText,
+  }),
+  CloudAEksAudit: z.object({ crossAccountCredentials: roleCredentials, topicArn: z.string(), bucketArn: optionalText }),
+  CloudAGovCfg: z.object({ accessKeyCredentials }),
+  CloudAGovCtSqs: z.object({ accessKeyCredentials, queueUrl: z.string() }),
+  CloudAAgentless: z.object(cloudAAgentless),
+  CloudAAgentlessOrg: z.object({
+    ...cloudAAgentless,
+    scanningAccount: z.string(),
+    /** Account ids or organisational units, joined with ", ". */
+    monitoredAccounts: z.string(),
+    managementAccount: optionalText,
+    accountMappingFile: optionalText,
+  }),
+  CloudADspm: z.object({
+    cloudAAccountId: optionalText,
+    bucketArn: z.string(),
+    crossAccountCredentials: roleCredentials,
+    regions: z.array(z.string()),
+  }),
+  CloudBCfg: z.object({ credentials: cloudBCredentials, idType: cloudBScope, id: z.string() }),
+  CloudBAtSes: z.object({ credentials: cloudBCredentials, idType: cloudBScope, id: z.string(), subscriptionName: z.string() }),
+  CloudBAlPubSub: z.object({
+    credentials: cloudBCredentials,
+    integrationType: cloudBScope,
+    organizationId: optionalText,
+    projectId: z.string(),
+    subscriptionName: z.string(),
+    topicId: z.string(),
+  }),
+  CloudBGkeAudit: z.object({
+    credentials: cloudBCredentials,
+    integrationType: cloudBScope,
+    organizationId: optionalText,
+    projectId: z.string(),
+    subscriptionName: z.string(),
+  }),
+  CloudBAgentless: z.object({
+    ...scanSettings,
+    credentials: cloudBCredentials.extend({ tokenUri: optionalText }),
+    idType: cloudBScope,
+    id: z.string(),
+    sharedBucketName: z.string(),
+    scanningProjectId: z.string(),
+    /** Projects to include or exclude, joined with ", ". */
+    filterList: optionalText,
+  }),
+  CloudCCfg: z.object({ credentials: cloudCCredentials, tenantId: z.string() }),
+  CloudCAlSeq: z.object({ credentials: cloudCCredentials, tenantId: z.string(), queueUrl: z.string() }),
+  CloudCAdAl: z.object({
+    credentials: cloudCCredentials,
+    tenantId: z.string(),
+    eventStreamNamespace: z.string(),
+    eventStreamName: z.string(),
+  }),
+  CloudCAgentless: z.object({
+    ...scanSettings,
+    credentials: cloudCCredentials,
+    integrationLevel: z.enum(['SUBSCRIPTION', 'TENANT']),
+    scanningSubscriptionId: z.string(),
+    tenantId: z.string(),
+    blobContainerName: z.string(),
+    scanningResourceGroupName: z.string(),
+    storageAccountUrl: z.string(),
+    /** Subscriptions to include or exclude, joined with ", ". */
+    subscriptionsList: optionalText,
+  }),
+  CloudCDspm: z.object({
+    tenantId: optionalText,
+    storageAccountUrl: z.string(),
+    blobContainerName: z.string(),
+    credentials: cloudCCredentials,
+    regions: z.array(z.string()),
+  }),
+  CloudDCfg: z.object({
+    credentials: z.object({ fingerprint: z.string(), privateKey: secret }),
+    homeRegion: z.string(),
+    tenantId: z.string(),
+    tenantName: z.string(),
+    userId: z.string(),
+  }),
+} as const;
+
+export type CloudAccountType = keyof typeof CLOUD_ACCOUNT_DATA_SCHEMAS;
+
+export const CLOUD_ACCOUNT_TYPES = Object.keys(CLOUD_ACCOUNT_DATA_SCHEMAS) as CloudAccountType[];
+
+export type CloudAccountData<T extends CloudAccountType> = z.output<(typeof CLOUD_ACCOUNT_DATA_SCHEMAS)[T]>;
+
+/** A cloud-account integration of one of the known types; narrow on `type`. */
+export type CloudAccount<T extends CloudAccountType = CloudAccountType> = {
+  [K in T]: Integration<K, CloudAccountData<K>>;
+}[T];
+
+export type CloudAccountInput<T extends CloudAccountType> = IntegrationInput<T, CloudAccountData<T>>;
+
+export interface CloudAccountsApi {
+  create<T extends CloudAccountType>(input: CloudAccountInput<T>, options?: CallOptions): Promise<CloudAccount<T>>;
+  /** ApiError 'not_found' when it does not exist. */
+  get(intgGuid: string, options?: CallOptions): Promise<CloudAccount>;
+  /** Replaces name, enabled and data; the type cannot change. */
+  update<T extends CloudAccountType>(intgGuid: string, input: CloudAccountInput<T>, options?: CallOptions): Promise<CloudAccount<T>>;
+  delete(intgGuid: string, options?: CallOptions): Promise<void>;
+  /** Every cloud account of a known type (the platform may hold types this client does not model). */
+  list(options?: CallOptions): Promise<CloudAccount[]>;
+  /** The cloud accounts of one type. */
+  listOfType<T extends CloudAccountType>(type: T, options?: CallOptions): Promise<CloudAccount<T>[]>;
+}
+
+const BASE = '/api/v2/CloudAccounts';
+
+const isKnownType = (type: string): type is CloudAccountType => Object.hasOwn(CLOUD_ACCOUNT_DATA_SCHEMAS, type);
+
+/** The generic integration, with `data` checked against the schema of its `type`. */
+const cloudAccountSchema = integrationSchema.transform((account, ctx) => {
+  if (!isKnownType(account.type)) {
+    ctx.addIssue({ code: 'custom', path: ['type'], message: `unsupported cloud account type ${JSON.stringify(account.type)}` });
+    return z.NEVER;
+  }
+  const data = (CLOUD_ACCOUNT_DATA_SCHEMAS[account.type] as z.ZodType).safeParse(account.data);
+  if (!data.success) {
+    for (const issue of data.error.issues) ctx.addIssue({ code: 'custom', path: ['data', ...issue.path], message: issue.message });
+    return z.NEVER;
+  }
+  return { ...account, data: data.data } as CloudAccount;
+});
+
+const one = envelope(cloudAccountSchema);
+
+/**
+ * Lists are checked item by item: objects of types this client does not model are left out (so
+ * one of them does not make the whole list unreadable); the others must have their type's shape.
+ */
+const many = envelope(
+  z.array(z.unknown()).transform((items, ctx) => {
+    const known: CloudAccount[] = [];
+    items.forEach((item, index) => {
+      const type = (item as { type?: unknown } | null)?.type;
+      if (typeof type === 'string' && !isKnownType(type)) return;
+      const parsed = cloudAccountSchema.safeParse(item);
+      if (parsed.success) known.push(parsed.data);
+      else for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [index, ...issue.path], message: issue.message });
+    });
+    return known;
+  }),
+);
+
+export function cloudAccountsApi(http: SecHttp): CloudAccountsApi {
+  const item = (intgGuid: string) => `${BASE}/${segment(intgGuid)}`;
+  return {
+    async create(input, options) {
+      const call = { method: 'POST', path: BASE, operation: `POST ${BASE}`, body: integrationBody(input) } as const;
+      return (await http.json(call, one, options)).data as CloudAccount<typeof input.type>;
+    },
+    async get(intgGuid, options) {
+      return (await http.json({ method: 'GET', path: item(intgGuid), operation: `GET ${BASE}/{intgGuid}` }, one, options)).data;
+    },
+    async update(intgGuid, input, options) {
+      const call = {
+        method: 'PATCH',
+        path: item(intgGuid),
+        operation: `PATCH ${BASE}/{intgGuid}`,
+        body: integrationBody(input, intgGuid),
+      } as const;
+      return (await http.json(call, one, options)).data as CloudAccount<typeof input.type>;
+    },
+    async delete(intgGuid, options) {
+      await http.empty({ method: 'DELETE', path: item(intgGuid), operation: `DELETE ${BASE}/{intgGuid}` }, options);
+    },
+    async list(options) {
+      return (await http.json({ method: 'GET', path: BASE, operation: `GET ${BASE}` }, many, options)).data;
+    },
+    async listOfType(type, options) {
+      const call = { method: 'GET', path: `${BASE}/${segment(type)}`, operation: `GET ${BASE}/{type}` } as const;
+      const response = await http.json(call, envelope(z.array(cloudAccountSchema)), options);
+      return response.data.filter((account) => account.type === type) as CloudAccount<typeof type>[];
+    },
+  };
+}
+
+/**
+ * How an organisation's cloud accounts are spread over platform accounts (CloudA trail and org
+ * agentless scanning): unmapped cloud accounts go to `defaultPlatformAccount`.
+ */
+export interface AccountMappings {
+  readonly defaultPlatformAccount: string;
+  /** Platform account → the cloud account ids it receives. */
+  readonly mappings: Readonly<Record<string, readonly string[]>>;
+}
+
+const accountMappingsDocument = z.object({
+  defaultPlatformAccountCloudA: z.string(),
+  integration_mappings: z.record(z.string(), z.object({ cloud_a_accounts: z.array(z.string()) })).optional(),
+});
+
+/** The `accountMappingFile` value: a JSON document in a data URL. */
+export function encodeAccountMappings(mappings: AccountMappings): string {
+  const document = {
+    defaultPlatformAccountCloudA: mappings.defaultPlatformAccount,
+    integration_mappings: Object.fromEntries(
+      Object.entries(mappings.mappings).map(([account, ids]) => [account, { cloud_a_accounts: [...ids] }]),
+    ),
+  };
+  return encodeJsonDataUrl(JSON.stringify(document));
+}
+
+/**
+ * Decodes `accountMappingFile`; undefined when there is none (absent, blank, or a document without
+ * a default account, which the platform treats as "no mapping"). ApiError 'malformed_response'
+ * when the platform sent something else.
+ */
+export function decodeAccountMappings(value: string | undefined): AccountMappings | undefined {
+  if (value === undefined || value === '') return undefined;
+  const malformed = (detail: string) =>
+    new ApiError(`data.accountMappingFile ${detail}`, { code: 'malformed_response', operation: `GET ${BASE}/{intgGuid}` });
+  const json = decodeJsonDataUrl(value);
+  if (json === undefined) throw malformed('is not a base64 JSON data URL');
+  let document: unknown;
+  try {
+    document = JSON.parse(json);
+  } catch {
+    throw malformed('does not hold a JSON document');
+  }
+  const parsed = accountMappingsDocument.safeParse(document);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw malformed(`does not have the expected shape (${issue ? `${issue.path.join('.') || 'document'}: ${issue.message}` : 'unknown problem'})`);
+  }
+  if (parsed.data.defaultPlatformAccountCloudA === '') return undefined;
+  const mappings: Record<string, string[]> = {};
+  for (const [account, entry] of Object.entries(parsed.data.integration_mappings ?? {})) mappings[account] = entry.cloud_a_accounts;
+  return { defaultPlatformAccount: parsed.data.defaultPlatformAccountCloudA, mappings };
+}
+
+/** The platform keeps some lists as one string, items joined with ", ". */
+export function joinWireList(items: readonly string[]): string {
+  return items.map((value) => value.trim()).join(', ');
+}
+
+export function splitWireList(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }

@@ -1,0 +1,48 @@
+import { attr } from '../../../../schema/define.js';
+import { splitWireList } from '../../../../clients/sec/cloud-accounts.js';
+import { cloudAccount } from './family.js';
+import { cloudAAgentlessFields, cloudAAgentlessFromWire, cloudAAgentlessToWire } from './cloud-a-agentless-scanning.js';
+import {
+  requiredIdList,
+  joinedUnlessEmpty,
+  mappingsFromWire,
+  mappingsToWire,
+  optionalText,
+  orgAccountMappingsList,
+  unlessBlank,
+  validateOrgAccountMappings,
+} from './fields.js';
+
+export default cloudAccount({
+  typeName: 'sec_integration_cloud_a_org_agentless_scanning',
+  apiType: 'CloudAAgentlessOrg',
+  status: 'standard',
+  description:
+    'Scans the hosts of many accounts of a CloudA organisation for vulnerabilities without agents: a scanner deployed in one scanning account reaches the monitored accounts and reports to the platform with `server_token`.',
+  fields: {
+    ...cloudAAgentlessFields,
+    scanning_account: attr.string({ required: true, description: 'Id of the account the scanner is deployed in.' }),
+    monitored_accounts: requiredIdList('Ids of the accounts, or organisational units, to scan. Surrounding whitespace is ignored.'),
+    management_account: attr.string({ optional: true, description: 'Id of the management account of the organisation.' }),
+    org_account_mappings: orgAccountMappingsList(),
+  },
+  toData: (m) => {
+    const managementAccount = unlessBlank(m.management_account);
+    const accountMappingFile = mappingsToWire(m.org_account_mappings);
+    return {
+      ...cloudAAgentlessToWire(m),
+      scanningAccount: m.scanning_account,
+      monitoredAccounts: joinedUnlessEmpty(m.monitored_accounts) ?? '',
+      ...(managementAccount ? { managementAccount } : {}),
+      ...(accountMappingFile ? { accountMappingFile } : {}),
+    };
+  },
+  fromData: (data, own) => ({
+    ...cloudAAgentlessFromWire(data, own),
+    scanning_account: data.scanningAccount,
+    monitored_accounts: splitWireList(data.monitoredAccounts),
+    management_account: optionalText(data.managementAccount, own?.management_account),
+    org_account_mappings: mappingsFromWire(data.accountMappingFile),
+  }),
+  validate: (config, diags) => validateOrgAccountMappings(config.org_account_mappings, diags),
+});

@@ -1,0 +1,177 @@
+/**
+ * What the cloud-account integrations share (sec.md §2.13), written once: the common fields, the
+ * mapping of the integration envelope and the operations. A member module declares its API type,
+ * which status fields it shows (upstream's types differ there, and the Pulumi shapes follow them)
+ * and its own `data` fields.
+ */
+import { attr, resourceSchema, type BlockDef, type Fields, type ModelOf } from '../../../../schema/define.js';
+import { resource, type ResourceDef } from '../../../../engine/contracts.js';
+import { DiagnosticError, Diagnostics } from '../../../../engine/diagnostics.js';
+import type { SecClient } from '../../../../clients/sec/index.js';
+import type { Integration } from '../../../../clients/sec/integration.js';
+import type { CloudAccountData, CloudAccountInput, CloudAccountType } from '../../../../clients/sec/cloud-accounts.js';
+
+const baseFields = {
+  id: attr.sdkId('The integration GUID the platform assigned.'),
+  name: attr.string({ required: true, description: 'The integration name.' }),
+  retries: attr.number({
+    optional: true,
+    default: 5,
+    validate: [
+      {
+        description: 'a whole number, 0 or more',
+        check: (value: number) => (Number.isInteger(value) && value >= 0 ? undefined : `must be a whole number, 0 or more, got ${value}`),
+      },
+    ],
+    description:
+      'Kept for configurations written for earlier versions, where it counted the attempts to create the integration. It is not sent to the platform. The provider itself repeats calls that are safe to repeat when the platform is briefly unavailable or rate-limited; a create is never repeated, so a failure cannot leave duplicate integrations behind.',
+  }),
+};
+
+const statusFields = {
+  enabled: attr.bool({ optional: true, default: true, description: 'Whether the integration is active.' }),
+  intg_guid: attr.string({ computed: true, description: 'The integration GUID (the same as `id`).' }),
+  integration_guid: attr.string({ computed: true, description: 'The integration GUID (the same as `id`).' }),
+  created_or_updated_time: attr.string({ computed: true, volatile: true, description: 'When the integration was last created or changed.' }),
+  created_or_updated_by: attr.string({ computed: true, volatile: true, description: 'Who last created or changed the integration.' }),
+  type_name: attr.string({ computed: true, description: 'The platform type of the integration.' }),
+  org_level: attr.bool({ computed: true, description: 'Whether the integration belongs to the organisation rather than one account.' }),
+  is_org: attr.bool({ computed: true, description: 'Whether the integration belongs to the organisation rather than one account.' }),
+};
+type StatusFields = typeof statusFields;
+
+function pick<K extends keyof StatusFields>(...names: K[]): Pick<StatusFields, K> {
+  return Object.fromEntries(names.map((name) => [name, statusFields[name]])) as Pick<StatusFields, K>;
+}
+
+const tracked = ['enabled', 'intg_guid', 'created_or_updated_time', 'created_or_updated_by'] as const;
+
+/**
+ * The status fields each upstream type declares: most have all of them; the cluster audit logs
+ * say `is_org` instead of `org_level` (and the two CloudB ones have no `type_name`); CloudC
+ * agentless scanning has neither; DSPM has only `integration_guid` (and no `enabled`).
+ */
+const SHAPES = {
+  standard: pick(...tracked, 'type_name', 'org_level'),
+  isOrg: pick(...tracked, 'type_name', 'is_org'),
+  isOrgUntyped: pick(...tracked, 'is_org'),
+  untyped: pick(...tracked),
+  dspm: pick('integration_guid'),
+};
+type Shapes = typeof SHAPES;
+export type StatusShape = keyof Shapes;
+
+type BaseFields = typeof baseFields;
+type AllFields<S extends StatusShape, F extends Fields> = BaseFields & Shapes[S] & F;
+
+/** What a read reports for the member's fields: any may be null (not returned or blanked). */
+export type ReadModel<F extends Fields> = {
+  [K in keyof F]?: F[K] extends BlockDef<infer G> ? ReadModel<G>[] : ModelOf<F>[K] | null;
+};
+
+export interface CloudAccountSpec<F extends Fields, T extends CloudAccountType, S extends StatusShape> {
+  /** Terraform type name, e.g. `sec_integration_cloud_a_cfg`. */
+  typeName: string;
+  /** The platform's `type` discriminator, e.g. `CloudACfg`. */
+  apiType: T;
+  description: string;
+  status: S;
+  fields: F;
+  /** The member's fields → the integration's `data`, in the shape the client declares for `apiType`. */
+  toData(model: ModelOf<F>): CloudAccountData<T>;
+  /**
+   * The integration's `data` → the member's fields. `own` is what Terraform holds (the plan after a
+   * write, the prior state on a read; null after an import): it supplies what the platform blanks.
+   */
+  fromData(data: CloudAccountData<T>, own: ModelOf<F> | null): ReadModel<F>;
+  /**
+   * Rules across fields. Run at validation (`final` false: unknown values are null there) and again
+   * before each write (`final` true: every value is known), where a problem fails the apply.
+   */
+  validate?(config: ModelOf<F>, diags: Diagnostics, final: boolean): void;
+}
+
+export function cloudAccount<F extends Fields, T extends CloudAccountType, S extends StatusShape>(
+  spec: CloudAccountSpec<F, T, S>,
+): ResourceDef<AllFields<S, F>, SecClient> {
+  const shape: Fields = SHAPES[spec.status];
+  const fields = { ...baseFields, ...shape, ...spec.fields } as AllFields<S, F>;
+  type Model = ModelOf<AllFields<S, F>>;
+  type Common = ModelOf<BaseFields & StatusFields>;
+
+  // Common fields are typed through the generics here; read them through the common model.
+  const common = (m: Model) => m as unknown as Partial<Common>;
+  const own = (m: Model | null) => m as unknown as ModelOf<F> | null;
+  const hasEnabled = 'enabled' in shape;
+  const hasField = (name: string) => name in spec.fields;
+
+  const toApi = (m: Model): CloudAccountInput<T> => ({
+    name: common(m).name!,
+    type: spec.apiType,
+    // DSPM integrations have no switch: they are always active.
+    enabled: hasEnabled ? common(m).enabled !== false : true,
+    data: spec.toData(m as unknown as ModelOf<F>),
+  });
+
+  const fromApi = (i: Integration<string, unknown>, m: Model | null): Partial<Model> => {
+    // Only reachable by importing the GUID of another kind of integration: say so instead of
+    // misreading its settings.
+    if (i.type !== spec.apiType) {
+      throw new DiagnosticError(
+        'Wrong integration type',
+        `The cloud account integration ${i.intgGuid} is of type ${JSON.stringify(i.type)} and cannot be managed as ${spec.typeName}. Use the resource type that matches it.`,
+      );
+    }
+    const status: Record<keyof StatusFields, unknown> = {
+      enabled: i.enabled,
+      intg_guid: i.intgGuid,
+      integration_guid: i.intgGuid,
+      created_or_updated_time: i.createdOrUpdatedTime,
+      created_or_updated_by: i.createdOrUpdatedBy,
+      type_name: i.type,
+      org_level: i.isOrg,
+      is_org: i.isOrg,
+    };
+    const out: Record<string, unknown> = { id: i.intgGuid, name: i.name };
+    for (const name of Object.keys(shape)) out[name] = status[name as keyof StatusFields];
+    // Scanners: a platform that leaves the token out of a read keeps the one Terraform holds
+    // (undefined keeps the current value).
+    if (hasField('server_token')) out['server_token'] = i.serverToken?.serverToken || undefined;
+    if (hasField('uri')) out['uri'] = i.serverToken?.uri || undefined;
+    return { ...out, ...spec.fromData(i.data as CloudAccountData<T>, own(m)) } as Partial<Model>;
+  };
+
+  /** The rules again, now that every value is known. */
+  const checkFinal = (m: Model): void => {
+    if (!spec.validate) return;
+    const diags = new Diagnostics();
+    spec.validate(own(m)!, diags, true);
+    const problem = diags.items.find((d) => d.severity === 'error');
+    if (problem) throw new DiagnosticError(problem.summary, problem.detail, problem.path);
+  };
+
+  const guidOf = (m: Model): string => common(m).id ?? common(m).intg_guid ?? common(m).integration_guid ?? '';
+  const calls = (signal: AbortSignal) => ({ signal });
+
+  return resource<AllFields<S, F>, SecClient>({
+    typeName: spec.typeName,
+    schema: resourceSchema(fields, { description: spec.description }),
+    importIdDescription: 'the integration GUID',
+    importState: async (id) => ({ id }) as Partial<Model>,
+    async create(plan, ctx) {
+      checkFinal(plan);
+      return fromApi(await ctx.client.cloudAccounts.create(toApi(plan), calls(ctx.signal)), plan);
+    },
+    async read(prior, ctx) {
+      return fromApi(await ctx.client.cloudAccounts.get(guidOf(prior), calls(ctx.signal)), prior);
+    },
+    async update(plan, prior, ctx) {
+      checkFinal(plan);
+      return fromApi(await ctx.client.cloudAccounts.update(guidOf(prior), toApi(plan), calls(ctx.signal)), plan);
+    },
+    async delete(prior, ctx) {
+      await ctx.client.cloudAccounts.delete(guidOf(prior), calls(ctx.signal));
+    },
+    ...(spec.validate ? { validate: (config: Model, diags: Diagnostics) => spec.validate!(own(config)!, diags, false) } : {}),
+  });
+}

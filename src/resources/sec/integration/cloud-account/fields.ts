@@ -1,0 +1,377 @@
+/**
+ * Field declarations and wire helpers the cloud-account integrations share, so each rule (the
+ * credential shapes and which parts are secret, the scan settings and their defaults, the
+ * account-mapping block, value normalisation) is written once.
+ */
+import { attr, block, validators, type Validator } from '../../../../schema/define.js';
+import type { Diagnostics } from '../../../../engine/diagnostics.js';
+import { attrStep, indexStep } from '../../../../schema/path.js';
+import { decodeAccountMappings, encodeAccountMappings, joinWireList, splitWireList } from '../../../../clients/sec/cloud-accounts.js';
+
+// ---------------------------------------------------------------------------------------------
+// Validators and equalities
+
+export const httpsUrl: Validator<string> = {
+  description: 'an `https://` URL',
+  check: (value) => {
+    try {
+      if (new URL(value).protocol === 'https:') return undefined;
+    } catch {
+      // Reported below.
+    }
+    return `must be an https:// URL, got ${JSON.stringify(value)}`;
+  },
+};
+
+const emailAddress = validators.matches(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'an e-mail address');
+
+const wholeAtLeast = (min: number, unit: string): Validator<number> => ({
+  description: `a whole number of ${unit}, at least ${min}`,
+  check: (value) => (Number.isInteger(value) && value >= min ? undefined : `must be a whole number of ${unit}, at least ${min}, got ${value}`),
+});
+
+/** Upper-case values accepted in any case (the platform stores them upper-case). */
+export function anyCaseOneOf(...allowed: string[]): Validator<string> {
+  const shown = allowed.map((value) => `\`${value}\``).join(', ');
+  return {
+    description: `one of ${shown} (any letter case)`,
+    check: (value) =>
+      allowed.includes(value.toUpperCase()) ? undefined : `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')} (any letter case), got ${JSON.stringify(value)}`,
+  };
+}
+
+export const sameIgnoringCase = (a: string, b: string): boolean => a.toUpperCase() === b.toUpperCase();
+
+/** Lists compared element by element with surrounding whitespace ignored (the platform trims). */
+const sameTrimmedList = (a: string[], b: string[]): boolean => a.length === b.length && a.every((value, i) => value.trim() === b[i]?.trim());
+
+/**
+ * A PEM private key. Secret: the message never quotes the value (validators' messages usually do).
+ */
+export const pemPrivateKey: Validator<string> = {
+  description: 'a PEM-encoded private key',
+  check: (value) =>
+    /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]+-----END [A-Z0-9 ]*PRIVATE KEY-----/.test(value)
+      ? undefined
+      : 'must be a PEM-encoded private key ("-----BEGIN … PRIVATE KEY-----" … "-----END … PRIVATE KEY-----"); the value is not shown because it is secret',
+};
+
+const nonBlankEach: Validator<string[]> = {
+  description: 'no blank items',
+  check: (items) => {
+    const blank = items.findIndex((item) => item.trim() === '');
+    return blank < 0 ? undefined : `must not contain blank items (item ${blank} is blank)`;
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Reading what the platform returns
+
+/** A secret the platform answers blank: the model's own value (plan or prior state) or, after an import, null. */
+export const keptSecret = (wire: string | undefined, own: string | null | undefined): string | null => (wire ? wire : (own ?? null));
+
+/**
+ * An optional value the platform omits when it is blank: absent reads as null, unless the
+ * configuration said "" (then "" stays, so the plan remains empty).
+ */
+export const optionalText = (wire: string | undefined, own: string | null | undefined): string | null =>
+  wire ? wire : own === '' ? '' : null;
+
+/** An optional list kept as one joined string; absent reads as null unless the configuration said []. */
+export function optionalJoinedList(wire: string | undefined, own: string[] | null | undefined): string[] | null {
+  const items = splitWireList(wire);
+  if (items.length > 0) return items;
+  return own !== null && own !== undefined && own.length === 0 ? [] : null;
+}
+
+/** An optional string sent only when it says something. */
+export const unlessBlank = (value: string | null | undefined): string | undefined => (value ? value : undefined);
+
+/** An optional list sent joined, only when it has items. */
+export const joinedUnlessEmpty = (items: string[] | null | undefined): string | undefined => (items && items.length > 0 ? joinWireList(items) : undefined);
+
+// ---------------------------------------------------------------------------------------------
+// Shared attributes
+
+/** Cross-account role credentials (CloudA). */
+export function roleCredentials(options: { required: boolean; description?: string }) {
+  return block.one(
+    {
+      role_arn: attr.string({ required: true, description: 'ARN of the cross-account role the platform assumes in the account.' }),
+      external_id: attr.string({ required: true, description: "External id the role's trust policy requires of the platform." }),
+    },
+    { required: options.required, description: options.description ?? 'The cross-account role the platform assumes.' },
+  );
+}
+
+/** Access-key credentials (CloudA gov regions, where roles cannot be assumed across partitions). */
+export function accessKeyCredentials() {
+  return block.one(
+    {
+      access_key_id: attr.string({ required: true, description: 'Id of the access key of the user the platform acts as.' }),
+      secret_access_key: attr.string({
+        required: true,
+        sensitive: true,
+        masked: true,
+        description: 'Secret of the access key. The platform never returns it, so a change made outside Terraform is not detected.',
+      }),
+    },
+    { required: true, description: 'The access key the platform reads the account with.' },
+  );
+}
+
+const privateKeyDescription = 'Private key of the service-account key (PEM). The platform never returns it, so a change made outside Terraform is not detected.';
+
+const cloudBKeyFields = (privateKeyIdSecret: boolean) => ({
+  client_id: attr.string({ required: true, description: 'Client id of the service account (`client_id` in the key file).' }),
+  client_email: attr.string({ required: true, validate: [emailAddress], description: 'E-mail address of the service account (`client_email` in the key file).' }),
+  private_key_id: attr.string({
+    required: true,
+    masked: true,
+    sensitive: privateKeyIdSecret,
+    description: 'Id of the service-account key (`private_key_id` in the key file).',
+  }),
+  private_key: attr.string({ required: true, sensitive: true, masked: true, validate: [pemPrivateKey], description: privateKeyDescription }),
+});
+
+const cloudBKeyDescription = 'The service-account key the platform reads with (the fields of its JSON key file).';
+
+/**
+ * A CloudB service-account key. Whether the key id is secret differs by type (the seed's types:
+ * configuration and audit trail show it, the log integrations hide it); the platform may leave it
+ * out of reads either way, so it is kept from the prior state when blank.
+ */
+export const cloudBCredentials = (options: { privateKeyIdSecret: boolean }) =>
+  block.one(cloudBKeyFields(options.privateKeyIdSecret), { required: true, description: cloudBKeyDescription });
+
+/** The agentless scanner's key also names its token endpoint. */
+export const cloudBScannerCredentials = () =>
+  block.one(
+    {
+      ...cloudBKeyFields(false),
+      token_uri: attr.string({
+        optional: true,
+        computed: true,
+        validate: [httpsUrl],
+        description: "Token endpoint of the key (`token_uri` in the key file). When unset, the platform uses the cloud's standard endpoint.",
+      }),
+    },
+    { required: true, description: cloudBKeyDescription },
+  );
+
+/**
+ * A CloudC application registration. The seed flags the secret only for some types (not for
+ * agentless scanning and DSPM); the platform never returns it for any.
+ */
+export function cloudCCredentials(options: { secretFlagged: boolean }) {
+  return block.one(
+    {
+      client_id: attr.string({ required: true, description: 'Application (client) id of the registration the platform signs in as.' }),
+      client_secret: attr.string({
+        required: true,
+        masked: true,
+        ...(options.secretFlagged ? { sensitive: true } : {}),
+        description: 'Client secret of the registration. The platform never returns it, so a change made outside Terraform is not detected.',
+      }),
+    },
+    { required: true, description: 'The application registration the platform signs in as.' },
+  );
+}
+
+/** The CloudB scope (`PROJECT` or `ORGANIZATION`), any case; upper-cased for the platform. */
+export function cloudBScope(options: { description: string; required: boolean }) {
+  const common = { validate: [anyCaseOneOf('PROJECT', 'ORGANIZATION')], equal: sameIgnoringCase, description: options.description };
+  return options.required ? attr.string({ required: true, ...common }) : attr.string({ optional: true, default: 'PROJECT', ...common });
+}
+
+/** Schedule and scope of an agentless scanner; CloudA states its own defaults (and requires the frequency). */
+export function scanSettings(defaults: { frequency?: number; containers: boolean; hostVulnerabilities: boolean; queryText?: string }) {
+  const frequency = { validate: [wholeAtLeast(1, 'hours')], description: 'How often a scan runs, in hours.' };
+  return {
+    scan_frequency:
+      defaults.frequency === undefined ? attr.number({ required: true, ...frequency }) : attr.number({ optional: true, default: defaults.frequency, ...frequency }),
+    scan_containers: attr.bool({ optional: true, default: defaults.containers, description: 'Whether container images found on the hosts are scanned.' }),
+    scan_host_vulnerabilities: attr.bool({ optional: true, default: defaults.hostVulnerabilities, description: 'Whether hosts are scanned for vulnerabilities.' }),
+    scan_multi_volume: attr.bool({ optional: true, default: false, description: 'Whether secondary volumes are scanned too (`false`: root volumes only).' }),
+    scan_stopped_instances: attr.bool({ optional: true, default: true, description: 'Whether stopped instances are scanned.' }),
+    query_text: attr.string({
+      optional: true,
+      ...(defaults.queryText === undefined ? {} : { default: defaults.queryText }),
+      description: 'A platform query that selects the instances to scan; empty or unset scans all.',
+    }),
+  };
+}
+
+type ScanModel = {
+  scan_frequency: number | null;
+  scan_containers: boolean | null;
+  scan_host_vulnerabilities: boolean | null;
+  scan_multi_volume: boolean | null;
+  scan_stopped_instances: boolean | null;
+  query_text: string | null;
+};
+
+interface ScanWire {
+  scanFrequency: number;
+  scanContainers: boolean;
+  scanHostVulnerabilities: boolean;
+  scanMultiVolume: boolean;
+  scanStoppedInstances: boolean;
+  queryText?: string | undefined;
+}
+
+/** The planned scan settings (defaults already applied at plan time) in wire form. */
+export function scanToWire(m: ScanModel): ScanWire {
+  return {
+    scanFrequency: m.scan_frequency ?? 24,
+    scanContainers: m.scan_containers === true,
+    scanHostVulnerabilities: m.scan_host_vulnerabilities === true,
+    scanMultiVolume: m.scan_multi_volume === true,
+    scanStoppedInstances: m.scan_stopped_instances !== false,
+    ...(m.query_text ? { queryText: m.query_text } : {}),
+  };
+}
+
+export function scanFromWire(d: ScanWire, own: ScanModel | null): ScanModel {
+  return {
+    scan_frequency: d.scanFrequency,
+    scan_containers: d.scanContainers,
+    scan_host_vulnerabilities: d.scanHostVulnerabilities,
+    scan_multi_volume: d.scanMultiVolume,
+    scan_stopped_instances: d.scanStoppedInstances,
+    query_text: optionalText(d.queryText, own?.query_text),
+  };
+}
+
+/** Computed outputs of the scanners. */
+export const serverToken = () =>
+  attr.string({ computed: true, sensitive: true, description: 'The token the scanner authenticates to the platform with.' });
+export const serverUri = () => attr.string({ computed: true, description: 'The platform endpoint the scanner reports to.' });
+
+/** A list of ids the platform needs at least one of; trimmed for the platform, blank entries refused. */
+export const requiredIdList = (description: string) =>
+  attr.stringList({ required: true, validate: [validators.nonEmpty(), nonBlankEach], equal: sameTrimmedList, description });
+
+/** An optional list of ids; trimmed for the platform, blank entries refused. */
+export const optionalIdList = (description: string) => attr.stringList({ optional: true, validate: [nonBlankEach], equal: sameTrimmedList, description });
+
+// ---------------------------------------------------------------------------------------------
+// Organisation account mappings (CloudA trail and org agentless scanning, sec.md §2.13)
+
+const mappingFields = {
+  default_platform_account: attr.string({ required: true, description: 'The platform account that receives every cloud account no mapping names.' }),
+  mapping: block.set(
+    {
+      platform_account: attr.string({ required: true, description: 'The platform account that receives the cloud accounts below.' }),
+      cloud_a_accounts: attr.stringSet({ required: true, validate: [validators.nonEmpty()], description: 'Ids of the cloud accounts mapped to this platform account.' }),
+    },
+    { min: 1, description: 'Cloud accounts mapped to one platform account; repeat the block for each platform account.' },
+  ),
+};
+
+const mappingDescription = 'How the cloud accounts of the organisation are spread over the platform accounts of a platform organisation.';
+
+/** The trail's mapping: one block at most (a LIST with max_items 1). */
+export const orgAccountMappingsOne = () => block.one(mappingFields, { description: mappingDescription });
+
+/** Org agentless scanning declares the block without a limit; only one is meaningful (checked in `validateOrgAccountMappings`). */
+export const orgAccountMappingsList = () => block.list(mappingFields, { description: `${mappingDescription} At most one block.` });
+
+type MappingModel = { default_platform_account: string; mapping: { platform_account: string; cloud_a_accounts: string[] }[] };
+
+export function mappingsToWire(blocks: MappingModel[]): string | undefined {
+  const first = blocks[0];
+  if (!first) return undefined;
+  const sorted = [...first.mapping].sort((a, b) => a.platform_account.localeCompare(b.platform_account));
+  return encodeAccountMappings({
+    defaultPlatformAccount: first.default_platform_account,
+    mappings: Object.fromEntries(sorted.map((m) => [m.platform_account, [...m.cloud_a_accounts].sort()])),
+  });
+}
+
+export function mappingsFromWire(file: string | undefined): MappingModel[] {
+  const decoded = decodeAccountMappings(file);
+  if (!decoded) return [];
+  return [
+    {
+      default_platform_account: decoded.defaultPlatformAccount,
+      mapping: Object.entries(decoded.mappings).map(([platformAccount, ids]) => ({ platform_account: platformAccount, cloud_a_accounts: [...ids] })),
+    },
+  ];
+}
+
+/**
+ * The platform keeps one mapping document: one block, each platform account once, each cloud
+ * account in one mapping only.
+ */
+export function validateOrgAccountMappings(blocks: MappingModel[] | null, diags: Diagnostics): void {
+  if (!blocks) return;
+  const at = [attrStep('org_account_mappings')];
+  if (blocks.length > 1) {
+    diags.error('Too many org_account_mappings blocks', 'The platform keeps one account mapping per integration: write a single `org_account_mappings` block and list every mapping inside it.', at);
+  }
+  blocks.forEach((b, index) => {
+    const here = [...at, indexStep(index), attrStep('mapping')];
+    const owners = new Map<string, string>();
+    const platformAccounts = new Set<string>();
+    for (const m of b.mapping ?? []) {
+      if (m.platform_account) {
+        if (platformAccounts.has(m.platform_account)) {
+          diags.error('Duplicate platform account', `The platform account ${JSON.stringify(m.platform_account)} appears in more than one \`mapping\` block; list all its cloud accounts in one block.`, here);
+        }
+        platformAccounts.add(m.platform_account);
+      }
+      for (const id of m.cloud_a_accounts ?? []) {
+        const other = owners.get(id);
+        if (other !== undefined && other !== m.platform_account) {
+          diags.error('Cloud account mapped twice', `The cloud account ${JSON.stringify(id)} is mapped to both ${JSON.stringify(other)} and ${JSON.stringify(m.platform_account)}.`, here);
+        }
+        owners.set(id, m.platform_account);
+      }
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Credential blocks ↔ wire
+
+type CloudBCredentialModel = { client_id: string; client_email: string; private_key_id: string; private_key: string };
+type CloudBCredentialWire = { clientId: string; clientEmail: string; privateKeyId?: string | undefined; privateKey?: string | undefined };
+
+export const cloudBCredentialsToWire = (c: CloudBCredentialModel): CloudBCredentialWire & { privateKeyId: string; privateKey: string } => ({
+  clientId: c.client_id,
+  clientEmail: c.client_email,
+  privateKeyId: c.private_key_id,
+  privateKey: c.private_key,
+});
+
+export const cloudBCredentialsFromWire = (d: CloudBCredentialWire, own: Partial<CloudBCredentialModel> | undefined) => ({
+  client_id: d.clientId,
+  client_email: d.clientEmail,
+  private_key_id: keptSecret(d.privateKeyId, own?.private_key_id),
+  private_key: keptSecret(d.privateKey, own?.private_key),
+});
+
+type CloudCCredentialModel = { client_id: string; client_secret: string };
+
+export const cloudCCredentialsToWire = (c: CloudCCredentialModel) => ({ clientId: c.client_id, clientSecret: c.client_secret });
+
+export const cloudCCredentialsFromWire = (d: { clientId: string; clientSecret?: string | undefined }, own: Partial<CloudCCredentialModel> | undefined) => ({
+  client_id: d.clientId,
+  client_secret: keptSecret(d.clientSecret, own?.client_secret),
+});
+
+/** A CloudB scope as the platform wants it. */
+export const upperScope = <T extends string>(value: string | null, fallback: T): T => (value ?? fallback).toUpperCase() as T;
+
+/**
+ * An organisation-level CloudB log integration needs the organisation (the platform refuses it
+ * otherwise). At validation an unset value may still be unknown, so only a blank one is refused
+ * then; `final` (apply time, every value known) also refuses an unset one.
+ */
+export function validateOrganizationScope(integrationType: string | null, organizationId: string | null, diags: Diagnostics, final: boolean): void {
+  if (integrationType?.toUpperCase() !== 'ORGANIZATION') return;
+  if (organizationId === null ? final : organizationId.trim() === '') {
+    diags.error('Missing organization_id', '`organization_id` must name the organisation when `integration_type` is `ORGANIZATION`.', [attrStep('organization_id')]);
+  }
+}
