@@ -1,9 +1,165 @@
-import type { SecHttp } from './http.js';
+import { z } from 'zod';
+import { segment, type CallOptions, type SecHttp } from './http.js';
+import { envelope } from './wire.js';
 
-/** Placeholder: the methods of this API area are added with its resources (issue 3). */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface PoliciesApi {}
+/** The platform's severities, in the lower-case form it stores. */
+export const POLICY_SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+export type PolicySeverity = (typeof POLICY_SEVERITIES)[number];
 
-export function policiesApi(_http: SecHttp): PoliciesApi {
-  return {};
+/** How often a policy's query is evaluated. */
+export const EVALUATION_FREQUENCIES = ['Hourly', 'Daily'] as const;
+export type EvaluationFrequency = (typeof EVALUATION_FREQUENCIES)[number];
+
+/** Prefix of the ids of the platform's built-in policies. */
+export const BUILT_IN_POLICY_PREFIX = 'platform-global';
+
+/** One constraint an exception of the policy may set, e.g. `accountIds` of data type `String`. */
+export interface ExceptionConstraintField {
+  readonly fieldKey: string;
+  /** `String` (plain values) or `KVTagPair` (key/value objects). */
+  readonly dataType: string;
+  readonly multiValue: boolean;
+}
+
+export interface Policy {
+  readonly policyId: string;
+  readonly policyType: string;
+  readonly queryId: string;
+  readonly title: string;
+  readonly enabled: boolean;
+  readonly description: string;
+  readonly remediation: string;
+  /** Lower-case, as the platform stores it. */
+  readonly severity: string;
+  readonly limit: number;
+  readonly evalFrequency: string;
+  readonly alertEnabled: boolean;
+  /** `<profile>.<template>`, or "" when the policy has none. */
+  readonly alertProfile: string;
+  readonly tags: readonly string[];
+  readonly owner: string;
+  readonly lastUpdateTime: string;
+  readonly lastUpdateUser: string;
+  /** Constraint groups (e.g. `constraintFields`) → the constraints exceptions may use. */
+  readonly exceptionConfiguration: Readonly<Record<string, readonly ExceptionConstraintField[]>>;
+}
+
+/** What a create sends. Severity is sent lower-case whatever the caller's form. */
+export interface PolicyInput {
+  /** Appended to the tenant name to form the id (`<tenant>-<suffix>`); the platform picks one when absent. */
+  readonly policyIdSuffix?: string | undefined;
+  readonly policyType: string;
+  readonly queryId: string;
+  readonly title: string;
+  readonly enabled: boolean;
+  readonly description: string;
+  readonly remediation: string;
+  readonly severity: string;
+  readonly limit: number;
+  readonly evalFrequency: string;
+  readonly alertEnabled: boolean;
+  /** "" clears the alert profile. */
+  readonly alertProfile: string;
+  readonly tags: readonly string[];
+}
+
+/** An update sends the whole configuration; the id cannot change. */
+export type PolicyUpdate = Omit<PolicyInput, 'policyIdSuffix'>;
+
+/** One element of a bulk update (built-in policies): only `enabled` and `severity` change. */
+export interface PolicySettings {
+  readonly policyId: string;
+  readonly enabled: boolean;
+  readonly severity: string;
+}
+
+export interface PoliciesApi {
+  /** ApiError 'invalid' for bad values or an unknown alert profile; 'conflict' when the id is taken. */
+  create(input: PolicyInput, options?: CallOptions): Promise<Policy>;
+  get(policyId: string, options?: CallOptions): Promise<Policy>;
+  list(options?: CallOptions): Promise<Policy[]>;
+  update(policyId: string, update: PolicyUpdate, options?: CallOptions): Promise<Policy>;
+  delete(policyId: string, options?: CallOptions): Promise<void>;
+  /** Changes several policies in one call (all or nothing); returns them as changed. */
+  bulkUpdate(settings: readonly PolicySettings[], options?: CallOptions): Promise<Policy[]>;
+}
+
+const BASE = '/api/v2/Policies';
+
+const constraintFieldSchema = z.object({ fieldKey: z.string(), dataType: z.string(), multiValue: z.boolean() });
+
+const policySchema = z.object({
+  policyId: z.string().min(1),
+  policyType: z.string(),
+  queryId: z.string(),
+  title: z.string(),
+  enabled: z.boolean(),
+  description: z.string().nullish().transform((value) => value ?? ''),
+  remediation: z.string().nullish().transform((value) => value ?? ''),
+  severity: z.string(),
+  limit: z.number().int(),
+  evalFrequency: z.string(),
+  alertEnabled: z.boolean().nullish().transform((value) => value ?? false),
+  alertProfile: z.string().nullish().transform((value) => value ?? ''),
+  tags: z
+    .array(z.string())
+    .nullish()
+    .transform((tags) => tags ?? []),
+  owner: z.string().nullish().transform((value) => value ?? ''),
+  lastUpdateTime: z.string().nullish().transform((value) => value ?? ''),
+  lastUpdateUser: z.string().nullish().transform((value) => value ?? ''),
+  exceptionConfiguration: z
+    .record(z.string(), z.array(constraintFieldSchema))
+    .nullish()
+    .transform((config) => config ?? {}),
+});
+
+const one = envelope(policySchema);
+const many = envelope(z.array(policySchema));
+
+function policyBody(input: PolicyUpdate): Record<string, unknown> {
+  return {
+    policyType: input.policyType,
+    queryId: input.queryId,
+    title: input.title,
+    enabled: input.enabled,
+    description: input.description,
+    remediation: input.remediation,
+    severity: input.severity.trim().toLowerCase(),
+    limit: input.limit,
+    evalFrequency: input.evalFrequency,
+    alertEnabled: input.alertEnabled,
+    alertProfile: input.alertProfile,
+    tags: [...input.tags],
+  };
+}
+
+export function policiesApi(http: SecHttp): PoliciesApi {
+  // Policy ids are query-escaped in paths (they may carry characters such as spaces in old tenants).
+  const itemCall = (method: 'GET' | 'PATCH' | 'DELETE', id: string) =>
+    ({ method, path: `${BASE}/${segment(id)}`, operation: `${method} ${BASE}/{policyId}` }) as const;
+  return {
+    async create(input, options) {
+      const body = { ...(input.policyIdSuffix ? { policyId: input.policyIdSuffix } : {}), ...policyBody(input) };
+      return (await http.json({ method: 'POST', path: BASE, operation: `POST ${BASE}`, body }, one, options)).data;
+    },
+    async get(policyId, options) {
+      return (await http.json(itemCall('GET', policyId), one, options)).data;
+    },
+    async list(options) {
+      return (await http.json({ method: 'GET', path: BASE, operation: `GET ${BASE}` }, many, options)).data;
+    },
+    async update(policyId, update, options) {
+      return (await http.json({ ...itemCall('PATCH', policyId), body: policyBody(update) }, one, options)).data;
+    },
+    async delete(policyId, options) {
+      await http.empty(itemCall('DELETE', policyId), options);
+    },
+    async bulkUpdate(settings, options) {
+      const body = settings.map((s) => ({ policyId: s.policyId, enabled: s.enabled, severity: s.severity.trim().toLowerCase() }));
+      // Setting the same values twice has the same effect: safe to retry.
+      const call = { method: 'PATCH', path: BASE, operation: `PATCH ${BASE}`, body, idempotent: true } as const;
+      return (await http.json(call, many, options)).data;
+    },
+  };
 }

@@ -1,5 +1,172 @@
-import type { Router } from '../core/index.js';
-import type { SecContext } from './context.js';
+import { HttpError, field, invalid, json, noContent, validate, type Router } from '../core/index.js';
+import { API_PREFIX, type SecContext } from './context.js';
 
-/** Placeholder: this family's routes are added with its resources (issue 3). */
-export function registerAlertProfileRoutes(_router: Router, _ctx: SecContext): void {}
+/** Store collection of alert profiles, keyed by `alertProfileId`. */
+export const ALERT_PROFILES = 'AlertProfiles';
+
+/** Names starting with this are the platform's own profiles; users cannot create such names. */
+export const RESERVED_PROFILE_PREFIX = 'SEC_';
+
+export interface AlertTemplateRecord {
+  name: string;
+  eventName: string;
+  description: string;
+  subject: string;
+}
+
+export interface AlertProfileRecord {
+  alertProfileId: string;
+  /** "" for the built-in profiles, which extend nothing. */
+  extends: string;
+  fields: { name: string }[];
+  descriptionKeys: { name: string; spec: string }[];
+  alerts: AlertTemplateRecord[];
+}
+
+const BASE = `${API_PREFIX}/${ALERT_PROFILES}`;
+
+/** Profile names are referenced as `<profile>.<template>`, so they cannot contain a dot. */
+const PROFILE_NAME = /^[A-Za-z0-9_-]+$/;
+/** `{{FIELD}}` placeholders inside template texts. */
+const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
+
+const templateSpec = field.object({
+  name: field.string(),
+  eventName: field.string(),
+  description: field.string(),
+  subject: field.string(),
+});
+const alertsSpec = field.array(templateSpec, { minItems: 1 });
+const createSpec = field.object({ alertProfileId: field.string(), extends: field.string(), alerts: alertsSpec });
+const updateSpec = field.object({ alerts: alertsSpec });
+
+export function registerAlertProfileRoutes(router: Router, ctx: SecContext): void {
+  for (const profile of builtInProfiles()) ctx.store.put(ALERT_PROFILES, profile.alertProfileId, profile);
+
+  router.add('POST', BASE, (request) => {
+    validate(createSpec, request.body, 'body');
+    const body = request.body as { alertProfileId: string; extends: string; alerts: AlertTemplateRecord[] };
+    const id = body.alertProfileId;
+    if (id.startsWith(RESERVED_PROFILE_PREFIX)) {
+      throw invalid(`body.alertProfileId: names starting with ${RESERVED_PROFILE_PREFIX} are reserved for the platform's built-in profiles (got ${JSON.stringify(id)})`);
+    }
+    if (!PROFILE_NAME.test(id)) throw invalid(`body.alertProfileId must contain only letters, digits, "_" and "-" (got ${JSON.stringify(id)})`);
+    if (ctx.store.has(ALERT_PROFILES, id)) throw new HttpError(409, `an alert profile named ${JSON.stringify(id)} already exists`);
+    const base = ctx.store.get<AlertProfileRecord>(ALERT_PROFILES, body.extends);
+    if (!base) throw invalid(`body.extends: there is no alert profile ${JSON.stringify(body.extends)} to extend`);
+    checkTemplates(body.alerts, base);
+    const record: AlertProfileRecord = {
+      alertProfileId: id,
+      extends: base.alertProfileId,
+      // A profile maps the same query fields as the one it extends.
+      fields: base.fields,
+      descriptionKeys: base.descriptionKeys,
+      alerts: body.alerts.map(templateOf),
+    };
+    ctx.store.put(ALERT_PROFILES, id, record);
+    return json(201, { data: record });
+  });
+
+  router.add('GET', BASE, () => json(200, { data: ctx.store.list<AlertProfileRecord>(ALERT_PROFILES) }));
+
+  router.add('GET', `${BASE}/:id`, (request) => json(200, { data: findProfile(ctx, request.params['id']!) }));
+
+  router.add('PATCH', `${BASE}/:id`, (request) => {
+    const existing = findProfile(ctx, request.params['id']!);
+    if (isBuiltIn(existing)) throw invalid(`the built-in alert profile ${existing.alertProfileId} cannot be changed`);
+    if (typeof request.body === 'object' && request.body !== null) {
+      for (const key of ['alertProfileId', 'extends']) {
+        if (key in request.body) throw invalid(`body.${key} cannot be changed; create a new alert profile instead`);
+      }
+    }
+    validate(updateSpec, request.body, 'body');
+    const alerts = (request.body as { alerts: AlertTemplateRecord[] }).alerts;
+    // The profile maps the same fields as the one it extends.
+    checkTemplates(alerts, existing);
+    const updated: AlertProfileRecord = { ...existing, alerts: alerts.map(templateOf) };
+    ctx.store.put(ALERT_PROFILES, updated.alertProfileId, updated);
+    return json(200, { data: updated });
+  });
+
+  router.add('DELETE', `${BASE}/:id`, (request) => {
+    const existing = findProfile(ctx, request.params['id']!);
+    if (isBuiltIn(existing)) throw invalid(`the built-in alert profile ${existing.alertProfileId} cannot be deleted`);
+    ctx.store.remove(ALERT_PROFILES, existing.alertProfileId);
+    return noContent();
+  });
+}
+
+export function findProfile(ctx: SecContext, id: string): AlertProfileRecord {
+  const record = ctx.store.get<AlertProfileRecord>(ALERT_PROFILES, id);
+  if (!record) throw new HttpError(404, `alert profile ${JSON.stringify(id)} not found`);
+  return record;
+}
+
+/** The templates a policy can name in `<profile>.<template>`: the profile's own and those it inherits. */
+export function templateNames(ctx: SecContext, profile: AlertProfileRecord): Set<string> {
+  const names = new Set<string>();
+  const seen = new Set<string>();
+  let current: AlertProfileRecord | undefined = profile;
+  while (current && !seen.has(current.alertProfileId)) {
+    seen.add(current.alertProfileId);
+    for (const alert of current.alerts) names.add(alert.name);
+    current = current.extends ? ctx.store.get<AlertProfileRecord>(ALERT_PROFILES, current.extends) : undefined;
+  }
+  return names;
+}
+
+const isBuiltIn = (profile: AlertProfileRecord) => profile.alertProfileId.startsWith(RESERVED_PROFILE_PREFIX);
+
+function templateOf(alert: AlertTemplateRecord): AlertTemplateRecord {
+  return { name: alert.name, eventName: alert.eventName, description: alert.description, subject: alert.subject };
+}
+
+/** Template names are unique, and texts may only use the fields `base` maps. */
+function checkTemplates(alerts: AlertTemplateRecord[], base: AlertProfileRecord): void {
+  const known = new Set(base.fields.map((f) => f.name));
+  const seen = new Set<string>();
+  alerts.forEach((alert, index) => {
+    if (seen.has(alert.name)) throw invalid(`body.alerts[${index}].name: the template name ${JSON.stringify(alert.name)} is used twice`);
+    seen.add(alert.name);
+    for (const key of ['subject', 'description'] as const) {
+      for (const match of alert[key].matchAll(PLACEHOLDER)) {
+        if (!known.has(match[1]!)) {
+          throw invalid(
+            `body.alerts[${index}].${key}: {{${match[1]}}} is not a field of ${base.alertProfileId}; known fields: ${[...known].join(', ')}`,
+          );
+        }
+      }
+    }
+  });
+}
+
+function profile(id: string, fieldNames: string[], alerts: AlertTemplateRecord[]): AlertProfileRecord {
+  return {
+    alertProfileId: id,
+    extends: '',
+    fields: fieldNames.map((name) => ({ name })),
+    descriptionKeys: fieldNames.filter((name) => !name.startsWith('_')).map((name) => ({ name: name.toLowerCase(), spec: `{{${name}}}` })),
+    alerts,
+  };
+}
+
+const template = (name: string, eventName: string, subject: string, description: string): AlertTemplateRecord => ({ name, eventName, subject, description });
+
+/** The platform's own profiles, present in every account; custom profiles extend them. */
+function builtInProfiles(): AlertProfileRecord[] {
+  return [
+    profile('SEC_CFG_CLOUD_A_DEFAULT_PROFILE', ['_OCCURRENCE', 'ACCOUNT_ID', 'REGION', 'RESOURCE_ID', 'RESOURCE_TYPE', 'RESOURCE_NAME'], [
+      template('CFG_CLOUD_A_Violation', 'Cloud A configuration violation', '{{_OCCURRENCE}} violation in account {{ACCOUNT_ID}}', 'Resource {{RESOURCE_ID}} in {{REGION}} violates the policy.'),
+      template('CFG_CLOUD_A_NewViolation', 'New Cloud A configuration violation', 'New {{_OCCURRENCE}} violation in account {{ACCOUNT_ID}}', 'Resource {{RESOURCE_ID}} started violating the policy.'),
+    ]),
+    profile('SEC_CFG_CLOUD_B_DEFAULT_PROFILE', ['_OCCURRENCE', 'ORGANIZATION_ID', 'PROJECT_ID', 'REGION', 'RESOURCE_ID', 'RESOURCE_TYPE'], [
+      template('CFG_CLOUD_B_Violation', 'Cloud B configuration violation', '{{_OCCURRENCE}} violation in project {{PROJECT_ID}}', 'Resource {{RESOURCE_ID}} violates the policy.'),
+    ]),
+    profile('SEC_CFG_CLOUD_C_DEFAULT_PROFILE', ['_OCCURRENCE', 'TENANT_ID', 'SUBSCRIPTION_ID', 'REGION', 'RESOURCE_ID', 'RESOURCE_TYPE'], [
+      template('CFG_CLOUD_C_Violation', 'Cloud C configuration violation', '{{_OCCURRENCE}} violation in subscription {{SUBSCRIPTION_ID}}', 'Resource {{RESOURCE_ID}} violates the policy.'),
+    ]),
+    profile('SEC_HE_FILES_DEFAULT_PROFILE', ['_OCCURRENCE', 'MID', 'HOSTNAME', 'PATH', 'FILE_NAME'], [
+      template('HE_File_Violation', 'Host file violation', '{{_OCCURRENCE}} on host {{HOSTNAME}}', 'File {{PATH}} on {{HOSTNAME}} changed.'),
+    ]),
+  ];
+}

@@ -1,5 +1,287 @@
-import type { Router } from '../core/index.js';
-import type { SecContext } from './context.js';
+import { HttpError, field, invalid, json, noContent, validate, type Router } from '../core/index.js';
+import { ALERT_PROFILES, templateNames, type AlertProfileRecord } from './alert-profiles.js';
+import { API_PREFIX, type SecContext } from './context.js';
 
-/** Placeholder: this family's routes are added with its resources (issue 3). */
-export function registerPolicyRoutes(_router: Router, _ctx: SecContext): void {}
+/** Store collection of policies, keyed by `policyId`. */
+export const POLICIES = 'Policies';
+/** Store collection of policy exceptions, keyed by `exceptionId` (deleting a policy removes its exceptions). */
+export const POLICY_EXCEPTIONS = 'Exceptions';
+
+/** Ids of the platform's own policies start with this; they cannot be created or deleted. */
+export const BUILT_IN_POLICY_PREFIX = 'platform-global';
+
+export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+const EVAL_FREQUENCIES = ['Hourly', 'Daily'];
+const DEFAULT_LIMIT = 1000;
+
+export interface ConstraintFieldRecord {
+  fieldKey: string;
+  /** `String`: plain values; `KVTagPair`: `{key, value}` objects. */
+  dataType: 'String' | 'KVTagPair';
+  multiValue: boolean;
+}
+
+export interface PolicyRecord {
+  policyId: string;
+  policyType: string;
+  queryId: string;
+  title: string;
+  enabled: boolean;
+  description: string;
+  remediation: string;
+  /** Lower-case. */
+  severity: string;
+  limit: number;
+  evalFrequency: string;
+  alertEnabled: boolean;
+  alertProfile: string;
+  tags: string[];
+  owner: string;
+  lastUpdateTime: string;
+  lastUpdateUser: string;
+  exceptionConfiguration: { constraintFields: ConstraintFieldRecord[] };
+}
+
+const BASE = `${API_PREFIX}/${POLICIES}`;
+
+/** Lower-case letters and digits starting with a letter, up to 16, optionally `-` and up to 8 digits. */
+export const POLICY_ID_SUFFIX = /^[a-z][a-z0-9]{0,15}(-[0-9]{1,8})?$/;
+
+/** Fields a create must carry, and the shape of every field an update may carry. */
+const policyFields = {
+  policyType: field.string({ oneOf: ['Violation'] }),
+  queryId: field.string(),
+  title: field.string(),
+  enabled: field.boolean(),
+  description: field.string(),
+  remediation: field.string(),
+  severity: field.string(),
+  limit: field.integer({ optional: true, min: 1, max: 5000 }),
+  evalFrequency: field.string({ optional: true, oneOf: EVAL_FREQUENCIES }),
+  alertEnabled: field.boolean({ optional: true }),
+  alertProfile: field.string({ optional: true, allowEmpty: true }),
+  tags: field.array(field.string(), { optional: true }),
+};
+
+const createSpec = field.object({ policyId: field.string({ optional: true }), ...policyFields }, { check: checkSeverity });
+const updateSpec = field.object(
+  { policyId: field.string({ optional: true }), ...Object.fromEntries(Object.entries(policyFields).map(([k, s]) => [k, { ...s, optional: true }])) },
+  { check: checkSeverity },
+);
+const bulkSpec = field.array(
+  field.object({ policyId: field.string(), enabled: field.boolean({ optional: true }), severity: field.string({ optional: true }) }, { check: checkSeverity }),
+  { minItems: 1 },
+);
+
+/** What a change of a built-in policy may touch. */
+const BUILT_IN_CHANGEABLE = new Set(['policyId', 'enabled', 'severity', 'alertEnabled', 'alertProfile']);
+
+type PolicyBody = Partial<Omit<PolicyRecord, 'owner' | 'lastUpdateTime' | 'lastUpdateUser' | 'exceptionConfiguration'>>;
+
+export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
+  const tenant = ctx.account.toLowerCase();
+  let nextNumber = 1;
+  for (const policy of builtInPolicies(ctx)) ctx.store.put(POLICIES, policy.policyId, policy);
+
+  router.add('POST', BASE, (request) => {
+    validate(createSpec, request.body, 'body');
+    const body = request.body as PolicyBody & Pick<PolicyRecord, 'policyType' | 'queryId' | 'title' | 'enabled' | 'description' | 'remediation' | 'severity'>;
+    let policyId: string;
+    if (body.policyId !== undefined && body.policyId !== null) {
+      if (!POLICY_ID_SUFFIX.test(body.policyId)) {
+        throw invalid(
+          `body.policyId must be lower-case letters and digits starting with a letter (at most 16), optionally followed by "-" and up to 8 digits (got ${JSON.stringify(body.policyId)})`,
+        );
+      }
+      policyId = `${tenant}-${body.policyId}`;
+      if (ctx.store.has(POLICIES, policyId)) throw new HttpError(409, `a policy with id ${JSON.stringify(policyId)} already exists`);
+    } else {
+      do policyId = `${tenant}-${nextNumber++}`;
+      while (ctx.store.has(POLICIES, policyId));
+    }
+    const record: PolicyRecord = {
+      policyId,
+      policyType: body.policyType,
+      queryId: body.queryId,
+      title: body.title,
+      enabled: body.enabled,
+      description: body.description,
+      remediation: body.remediation,
+      severity: body.severity.trim().toLowerCase(),
+      limit: body.limit ?? DEFAULT_LIMIT,
+      evalFrequency: body.evalFrequency ?? 'Hourly',
+      alertEnabled: body.alertEnabled ?? false,
+      alertProfile: body.alertProfile ?? '',
+      tags: body.tags ?? [],
+      owner: ctx.username,
+      lastUpdateTime: ctx.clock.nowIso(),
+      lastUpdateUser: ctx.username,
+      exceptionConfiguration: { constraintFields: CUSTOM_CONSTRAINTS },
+    };
+    checkAlerting(ctx, record);
+    ctx.store.put(POLICIES, policyId, record);
+    return json(201, { data: record, message: 'SUCCESS' });
+  });
+
+  router.add('GET', BASE, () => json(200, { data: ctx.store.list<PolicyRecord>(POLICIES) }));
+
+  router.add('GET', `${BASE}/Tags`, () => {
+    const tags = new Set(ctx.store.list<PolicyRecord>(POLICIES).flatMap((p) => p.tags));
+    return json(200, { data: [...tags].sort() });
+  });
+
+  router.add('GET', `${BASE}/:id`, (request) => json(200, { data: findPolicy(ctx, request.params['id']!) }));
+
+  router.add('PATCH', `${BASE}/:id`, (request) => {
+    const existing = findPolicy(ctx, request.params['id']!);
+    validate(updateSpec, request.body, 'body');
+    const body = request.body as PolicyBody;
+    if (body.policyId !== undefined && body.policyId !== null && body.policyId !== existing.policyId) {
+      throw invalid(`body.policyId: the id of an existing policy cannot be changed (${existing.policyId})`);
+    }
+    if (isBuiltIn(existing)) {
+      for (const [key, value] of Object.entries(body)) {
+        if (value === undefined || value === null || BUILT_IN_CHANGEABLE.has(key)) continue;
+        if (JSON.stringify(value) !== JSON.stringify(existing[key as keyof PolicyRecord])) {
+          throw invalid(`body.${key}: ${existing.policyId} is a built-in policy; only enabled, severity, alertEnabled and alertProfile can be changed`);
+        }
+      }
+    }
+    const updated: PolicyRecord = { ...existing, lastUpdateTime: ctx.clock.nowIso(), lastUpdateUser: ctx.username };
+    for (const [key, value] of Object.entries(body)) {
+      if (value === undefined || value === null || key === 'policyId') continue;
+      (updated as unknown as Record<string, unknown>)[key] = key === 'severity' ? (value as string).trim().toLowerCase() : value;
+    }
+    checkAlerting(ctx, updated);
+    ctx.store.put(POLICIES, updated.policyId, updated);
+    return json(200, { data: updated, message: 'SUCCESS' });
+  });
+
+  router.add('DELETE', `${BASE}/:id`, (request) => {
+    const existing = findPolicy(ctx, request.params['id']!);
+    if (isBuiltIn(existing)) throw invalid(`${existing.policyId} is a built-in policy and cannot be deleted; disable it instead`);
+    ctx.store.remove(POLICIES, existing.policyId);
+    for (const exception of ctx.store.list<{ exceptionId: string; policyId: string }>(POLICY_EXCEPTIONS)) {
+      if (exception.policyId === existing.policyId) ctx.store.remove(POLICY_EXCEPTIONS, exception.exceptionId);
+    }
+    return noContent();
+  });
+
+  // Bulk change of enabled/severity, all or nothing (the managed-policies resource uses it).
+  router.add('PATCH', BASE, (request) => {
+    validate(bulkSpec, request.body, 'body');
+    const items = request.body as { policyId: string; enabled?: boolean; severity?: string }[];
+    const seen = new Set<string>();
+    const targets = items.map((item, index) => {
+      if (seen.has(item.policyId)) throw invalid(`body[${index}].policyId: ${JSON.stringify(item.policyId)} is listed twice`);
+      seen.add(item.policyId);
+      return findPolicy(ctx, item.policyId);
+    });
+    const now = ctx.clock.nowIso();
+    const updated = targets.map((policy, index) => {
+      const item = items[index]!;
+      const next: PolicyRecord = {
+        ...policy,
+        enabled: item.enabled ?? policy.enabled,
+        severity: item.severity === undefined || item.severity === null ? policy.severity : item.severity.trim().toLowerCase(),
+        lastUpdateTime: now,
+        lastUpdateUser: ctx.username,
+      };
+      ctx.store.put(POLICIES, next.policyId, next);
+      return next;
+    });
+    return json(200, { data: updated, message: 'SUCCESS' });
+  });
+}
+
+export function findPolicy(ctx: SecContext, id: string): PolicyRecord {
+  const record = ctx.store.get<PolicyRecord>(POLICIES, id);
+  if (!record) throw new HttpError(404, `policy ${JSON.stringify(id)} not found`);
+  return record;
+}
+
+const isBuiltIn = (policy: PolicyRecord) => policy.policyId.startsWith(BUILT_IN_POLICY_PREFIX);
+
+function checkSeverity(value: Record<string, unknown>, path: string): void {
+  const severity = value['severity'];
+  if (typeof severity !== 'string') return;
+  if (!(SEVERITIES as readonly string[]).includes(severity.trim().toLowerCase())) {
+    throw invalid(`${path}.severity must be one of ${SEVERITIES.join(', ')} (any case) (got ${JSON.stringify(severity)})`);
+  }
+}
+
+/** `alertProfile` names an existing profile and one of its templates; alerting needs a profile. */
+function checkAlerting(ctx: SecContext, policy: PolicyRecord): void {
+  const ref = policy.alertProfile;
+  if (ref === '') {
+    if (policy.alertEnabled) throw invalid('body.alertProfile is required when alertEnabled is true');
+    return;
+  }
+  const dot = ref.indexOf('.');
+  if (dot <= 0 || dot === ref.length - 1) {
+    throw invalid(`body.alertProfile must name an alert profile and one of its templates as <profile>.<template> (got ${JSON.stringify(ref)})`);
+  }
+  const profileId = ref.slice(0, dot);
+  const templateName = ref.slice(dot + 1);
+  const profile = ctx.store.get<AlertProfileRecord>(ALERT_PROFILES, profileId);
+  if (!profile) throw invalid(`body.alertProfile: there is no alert profile ${JSON.stringify(profileId)}`);
+  const templates = templateNames(ctx, profile);
+  if (!templates.has(templateName)) {
+    throw invalid(`body.alertProfile: alert profile ${profileId} has no template ${JSON.stringify(templateName)}; its templates: ${[...templates].join(', ')}`);
+  }
+}
+
+/** What exceptions of a custom policy may constrain. */
+const CUSTOM_CONSTRAINTS: ConstraintFieldRecord[] = [
+  { fieldKey: 'accountIds', dataType: 'String', multiValue: true },
+  { fieldKey: 'regionNames', dataType: 'String', multiValue: true },
+  { fieldKey: 'resourceNames', dataType: 'String', multiValue: true },
+  { fieldKey: 'resourceTags', dataType: 'KVTagPair', multiValue: true },
+];
+
+/** The platform's own policies, present in every account (the managed-policies resource tunes them). */
+function builtInPolicies(ctx: SecContext): PolicyRecord[] {
+  const now = ctx.clock.nowIso();
+  const cloud = (scope: string): ConstraintFieldRecord[] => [
+    { fieldKey: scope, dataType: 'String', multiValue: true },
+    { fieldKey: 'regionNames', dataType: 'String', multiValue: true },
+    { fieldKey: 'resourceNames', dataType: 'String', multiValue: true },
+    { fieldKey: 'resourceTags', dataType: 'KVTagPair', multiValue: true },
+  ];
+  const policy = (
+    n: number,
+    title: string,
+    severity: (typeof SEVERITIES)[number],
+    enabled: boolean,
+    alertProfile: string,
+    constraints: ConstraintFieldRecord[],
+    tags: string[],
+  ): PolicyRecord => ({
+    policyId: `${BUILT_IN_POLICY_PREFIX}-${n}`,
+    policyType: 'Violation',
+    queryId: `SEC_Global_${title.replace(/[^A-Za-z0-9]+/g, '_')}`,
+    title,
+    enabled,
+    description: `${title}.`,
+    remediation: `See the platform documentation for how to fix: ${title.toLowerCase()}.`,
+    severity,
+    limit: DEFAULT_LIMIT,
+    evalFrequency: 'Daily',
+    alertEnabled: enabled,
+    alertProfile,
+    tags,
+    owner: 'Platform',
+    lastUpdateTime: now,
+    lastUpdateUser: 'Platform',
+    exceptionConfiguration: { constraintFields: constraints },
+  });
+  const cloudA = 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE.CFG_CLOUD_A_Violation';
+  return [
+    policy(1, 'Root account used recently', 'critical', true, cloudA, cloud('accountIds'), ['domain:CloudA', 'security:identity']),
+    policy(2, 'Console users without multi-factor authentication', 'high', true, cloudA, cloud('accountIds'), ['domain:CloudA', 'security:identity']),
+    policy(3, 'Object store bucket is publicly readable', 'high', true, cloudA, cloud('accountIds'), ['domain:CloudA', 'security:storage']),
+    policy(4, 'Service account has administrator privileges', 'medium', false, 'SEC_CFG_CLOUD_B_DEFAULT_PROFILE.CFG_CLOUD_B_Violation', cloud('projectIds'), ['domain:CloudB', 'security:identity']),
+    policy(5, 'Storage account allows plain HTTP', 'low', false, 'SEC_CFG_CLOUD_C_DEFAULT_PROFILE.CFG_CLOUD_C_Violation', cloud('subscriptionIds'), ['domain:CloudC', 'security:network']),
+    policy(6, 'Monitored host file changed', 'info', true, 'SEC_HE_FILES_DEFAULT_PROFILE.HE_File_Violation', [{ fieldKey: 'hostnames', dataType: 'String', multiValue: true }], ['domain:Host', 'security:integrity']),
+  ];
+}

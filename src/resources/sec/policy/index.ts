@@ -1,5 +1,9 @@
 import type { ResourceDef } from '../../../engine/contracts.js';
 import type { SecClient } from '../../../clients/sec/index.js';
+import alertProfile from './alert-profile.js';
+import managedPolicies from './managed-policies.js';
+import policy from './policy.js';
+import policyException from './policy-exception.js';
 
-/** Placeholder: the resources of this family are added in issue 3. */
-export const policyResources: ResourceDef<any, SecClient>[] = [];
+/** Alert profiles, custom policies, their exceptions, and the settings of built-in policies. */
+export const policyResources: ResourceDef<any, SecClient>[] = [alertProfile, policy, policyException, managedPolicies];

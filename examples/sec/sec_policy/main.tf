@@ -1,0 +1,31 @@
+terraform {
+  required_providers {
+    sec = {
+      source = "keel/sec"
+    }
+  }
+}
+
+provider "sec" {}
+
+# A custom policy that evaluates a query daily and alerts through a built-in alert profile.
+# With policy_id_suffix the policy id is "<account>-tfaccpolicy".
+resource "sec_policy" "example" {
+  title            = "Publicly readable buckets"
+  query_id         = "TF_ACC_Buckets_Public"
+  description      = "Object store buckets that anyone can read"
+  remediation      = "Remove public read access from the bucket policy and ACLs"
+  severity         = "High"
+  type             = "Violation"
+  evaluation       = "Daily"
+  policy_id_suffix = "tfaccpolicy"
+  tags             = ["team:storage"]
+
+  alerting {
+    profile = "SEC_CFG_CLOUD_A_DEFAULT_PROFILE.CFG_CLOUD_A_Violation"
+  }
+}
+
+output "policy_id" {
+  value = sec_policy.example.id
+}

@@ -1,0 +1,150 @@
+import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
+import { resource } from '../../../engine/contracts.js';
+import { DiagnosticError } from '../../../engine/diagnostics.js';
+import { attrStep } from '../../../schema/path.js';
+import type { SecClient } from '../../../clients/sec/index.js';
+import type { ConstraintValue, PolicyException, PolicyExceptionConstraint, PolicyExceptionInput } from '../../../clients/sec/policy-exceptions.js';
+
+/** The platform trims values; a difference in surrounding whitespace alone is no change. */
+const trimmedEqual = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x.trim() === b[i]?.trim());
+
+const CONSTRAINT_PATH = [attrStep('constraint')];
+
+const schema = resourceSchema(
+  {
+    id: attr.computedId('The exception id the platform assigned.'),
+    policy_id: attr.string({
+      required: true,
+      replace: true,
+      validate: [validators.nonEmpty()],
+      description: 'The id of the policy the exception belongs to. An exception cannot move to another policy, so a change creates a new exception.',
+    }),
+    description: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'Why the exception exists.' }),
+    constraint: block.set(
+      {
+        field_key: attr.string({
+          required: true,
+          validate: [validators.nonEmpty()],
+          description: 'A constraint the policy\'s exception configuration defines, for example `accountIds` or `resourceTags`.',
+        }),
+        field_values: attr.stringList({
+          optional: true,
+          validate: [validators.each(validators.nonEmpty())],
+          equal: trimmedEqual,
+          description: 'Plain values of the constraint, for example account ids. Surrounding whitespace is ignored.',
+        }),
+        field_values_map: block.set(
+          {
+            key: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The key, for example a tag name.' }),
+            value: attr.stringList({
+              required: true,
+              validate: [validators.nonEmpty(), validators.each(validators.nonEmpty())],
+              equal: trimmedEqual,
+              description: 'The values the key may have. Surrounding whitespace is ignored.',
+            }),
+          },
+          { description: 'A key with the values it may have, for key/value constraints such as `resourceTags`.' },
+        ),
+        field_value_map: block.set(
+          {
+            key: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The key, for example a tag name.' }),
+            value: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The one value the key may have.' }),
+          },
+          {
+            description: 'A key with one value. Deprecated: use `field_values_map`.',
+            deprecated: 'Use `field_values_map`, which takes a list of values per key.',
+          },
+        ),
+      },
+      { min: 1, description: 'What the exception exempts: the policy does not report results that match every constraint. At least one.' },
+    ),
+    updated_time: attr.string({ computed: true, volatile: true, description: 'When the exception was last changed.' }),
+    updated_by: attr.string({ computed: true, volatile: true, description: 'Who last changed the exception.' }),
+  },
+  { description: 'An exception of a policy: results matching its constraints are not reported.' },
+);
+type Model = ModelOf<typeof schema.fields>;
+type Constraint = Model['constraint'][number];
+
+const mapEntries = (c: Constraint): ConstraintValue[] => [
+  ...c.field_values_map.map((m) => ({ key: m.key, value: m.value.map((v) => v.trim()) })),
+  ...c.field_value_map.map((m) => ({ key: m.key, value: m.value.trim() })),
+];
+
+function toApi(m: Model): PolicyExceptionInput {
+  const constraints = m.constraint.map((c): PolicyExceptionConstraint => {
+    const maps = mapEntries(c);
+    const plain = (c.field_values ?? []).map((v) => v.trim());
+    // Checked here rather than at validation, where a value still unknown looks unset.
+    if (maps.length === 0 && plain.length === 0) {
+      throw new DiagnosticError('Invalid constraint', `The constraint "${c.field_key}" has no values: set \`field_values\` or \`field_values_map\`.`, CONSTRAINT_PATH);
+    }
+    return { fieldKey: c.field_key, fieldValues: maps.length > 0 ? maps : plain };
+  });
+  return { description: m.description, constraints };
+}
+
+function fromApi(e: PolicyException): Partial<Model> {
+  return {
+    id: e.exceptionId,
+    description: e.description,
+    constraint: e.constraints.map((c) => {
+      const plain = c.fieldValues.filter((v): v is string => typeof v === 'string');
+      const objects = c.fieldValues.filter((v): v is Exclude<ConstraintValue, string> => typeof v !== 'string');
+      return {
+        field_key: c.fieldKey,
+        field_values: plain.length > 0 ? plain : null,
+        field_values_map: objects.flatMap((o) => (Array.isArray(o.value) ? [{ key: o.key, value: [...(o.value as readonly string[])] }] : [])),
+        field_value_map: objects.flatMap((o) => (typeof o.value === 'string' ? [{ key: o.key, value: o.value }] : [])),
+      };
+    }),
+    updated_time: e.lastUpdateTime,
+    updated_by: e.lastUpdateUser,
+  };
+}
+
+export default resource<typeof schema.fields, SecClient>({
+  typeName: 'sec_policy_exception',
+  schema,
+  importIdDescription: '`<policy_id>:<exception_id>`',
+  async importState(id) {
+    const parts = id.split(':');
+    if (parts.length !== 2 || parts.some((p) => p.trim() === '')) {
+      throw new DiagnosticError('Invalid import id', `Expected "<policy_id>:<exception_id>", for example "acme-abcd-1234:0f8e…", got ${JSON.stringify(id)}.`);
+    }
+    return { policy_id: parts[0]!.trim(), id: parts[1]!.trim() };
+  },
+  validate(config, diags) {
+    const keys = new Set<string>();
+    for (const c of config.constraint) {
+      if (c.field_key !== null) {
+        if (keys.has(c.field_key)) diags.error('Duplicate constraint', `The constraint "${c.field_key}" appears in more than one \`constraint\` block; use one block per key.`, CONSTRAINT_PATH);
+        keys.add(c.field_key);
+      }
+      const hasPlain = (c.field_values ?? []).length > 0;
+      const hasMaps = c.field_values_map.length > 0 || c.field_value_map.length > 0;
+      if (hasPlain && hasMaps) {
+        diags.error(
+          'Conflicting constraint values',
+          `The constraint "${c.field_key ?? '?'}" sets both \`field_values\` and key/value maps; a constraint holds either plain values or key/value pairs.`,
+          CONSTRAINT_PATH,
+        );
+      }
+      if (c.field_value_map.length > 0) {
+        diags.warning('Deprecated block "field_value_map"', 'Use `field_values_map`, which takes a list of values per key: `field_values_map { key = "..." value = ["..."] }`.', CONSTRAINT_PATH);
+      }
+    }
+  },
+  async create(plan, ctx) {
+    return fromApi(await ctx.client.policyExceptions.create(plan.policy_id, toApi(plan), { signal: ctx.signal }));
+  },
+  async read(prior, ctx) {
+    return fromApi(await ctx.client.policyExceptions.get(prior.policy_id, prior.id ?? '', { signal: ctx.signal }));
+  },
+  async update(plan, prior, ctx) {
+    return fromApi(await ctx.client.policyExceptions.update(prior.policy_id, prior.id ?? '', toApi(plan), { signal: ctx.signal }));
+  },
+  async delete(prior, ctx) {
+    await ctx.client.policyExceptions.delete(prior.policy_id, prior.id ?? '', { signal: ctx.signal });
+  },
+});

@@ -1,0 +1,144 @@
+import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
+import { resource, type OpContext } from '../../../engine/contracts.js';
+import { isApiError, type SecClient } from '../../../clients/sec/index.js';
+import { EVALUATION_FREQUENCIES, type Policy, type PolicyUpdate } from '../../../clients/sec/policies.js';
+import { severityAttribute } from './severity.js';
+
+/** Lower-case letters and digits starting with a letter (at most 16), optionally `-` and up to 8 digits. */
+const SUFFIX = /^[a-z][a-z0-9]{0,15}(-[0-9]{1,8})?$/;
+
+const schema = resourceSchema(
+  {
+    id: attr.computedId('The policy id: `<tenant>-<policy_id_suffix>`, or `<tenant>-<number>` when no suffix is set.'),
+    title: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The title of the policy.' }),
+    query_id: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The id of the query the policy evaluates.' }),
+    description: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'What the policy detects.' }),
+    remediation: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'How to fix what the policy detects.' }),
+    severity: severityAttribute(
+      'The severity of what the policy reports: `Critical`, `High`, `Medium`, `Low` or `Info`, in any case. The platform stores it lower-case; a difference in case alone is no change.',
+    ),
+    type: attr.string({ required: true, validate: [validators.oneOf('Violation')], description: 'The policy type; must be `Violation`.' }),
+    evaluation: attr.string({
+      optional: true,
+      default: 'Hourly',
+      validate: [validators.oneOf(...EVALUATION_FREQUENCIES)],
+      description: 'How often the query is evaluated: `Hourly` (default) or `Daily`.',
+    }),
+    policy_id_suffix: attr.string({
+      optional: true,
+      replace: true,
+      validate: [validators.matches(SUFFIX, 'lower-case letters and digits starting with a letter (at most 16), optionally followed by `-` and up to 8 digits, e.g. `abcd-1234`')],
+      description:
+        'Appended to the tenant name to form the policy id (`abcd-1234` gives `<tenant>-abcd-1234`); the platform numbers the policy when it is not set. The id of a policy cannot change, so a change creates a new policy.',
+    }),
+    limit: attr.number({ optional: true, default: 1000, validate: [validators.intBetween(1, 5000)], description: 'The most results the policy reports per evaluation, 1 to 5000 (default 1000).' }),
+    enabled: attr.bool({ optional: true, default: true, description: 'Whether the policy is evaluated.' }),
+    tags: attr.stringSet({ optional: true, validate: [validators.each(validators.nonEmpty())], description: 'User tags of the policy.' }),
+    alerting: block.one(
+      {
+        enabled: attr.bool({ optional: true, default: true, description: 'Whether the policy raises alerts.' }),
+        profile: attr.string({
+          required: true,
+          validate: [validators.matches(/^[^.]+\..+$/, 'an alert profile and one of its templates as `<profile>.<template>`')],
+          description: 'The alert profile and template that shape the alerts, as `<profile>.<template>`, e.g. `SEC_CFG_CLOUD_A_DEFAULT_PROFILE.CFG_CLOUD_A_Violation`.',
+        }),
+      },
+      { description: 'How the policy raises alerts. Without it the policy raises none.' },
+    ),
+    owner: attr.string({ computed: true, description: 'The user who owns the policy.' }),
+    updated_time: attr.string({ computed: true, volatile: true, description: 'When the policy was last changed.' }),
+    updated_by: attr.string({ computed: true, volatile: true, description: 'Who last changed the policy.' }),
+    computed_tags: attr.string({ computed: true, changesWith: ['tags'], description: 'All tags of the policy, joined with `,`.' }),
+  },
+  { description: 'A custom policy: a query the platform evaluates on a schedule, and how its results are reported and alerted on.' },
+);
+type Model = ModelOf<typeof schema.fields>;
+
+const toApi = (m: Model): PolicyUpdate => {
+  const alerting = m.alerting[0];
+  return {
+    policyType: m.type,
+    queryId: m.query_id,
+    title: m.title,
+    enabled: m.enabled !== false,
+    description: m.description,
+    remediation: m.remediation,
+    severity: m.severity,
+    limit: m.limit ?? 1000,
+    evalFrequency: m.evaluation ?? 'Hourly',
+    // No alerting block: no alerts, and no profile ("" clears one set before).
+    alertEnabled: alerting ? alerting.enabled !== false : false,
+    alertProfile: alerting?.profile ?? '',
+    tags: m.tags ?? [],
+  };
+};
+
+/** `like` is the plan or prior state: an unset tag list stays unset when the platform reports none. */
+const fromApi = (p: Policy, like: Model | null): Partial<Model> => ({
+  id: p.policyId,
+  title: p.title,
+  query_id: p.queryId,
+  description: p.description,
+  remediation: p.remediation,
+  severity: p.severity,
+  type: p.policyType,
+  evaluation: p.evalFrequency,
+  limit: p.limit,
+  enabled: p.enabled,
+  tags: p.tags.length === 0 && (like?.tags ?? null) === null ? null : [...p.tags],
+  alerting: p.alertProfile ? [{ enabled: p.alertEnabled, profile: p.alertProfile }] : [],
+  owner: p.owner,
+  updated_time: p.lastUpdateTime,
+  updated_by: p.lastUpdateUser,
+  computed_tags: p.tags.join(','),
+});
+
+/**
+ * The suffix of an imported policy's id. The id is `<tenant>-<suffix>` or `<tenant>-<number>`;
+ * the tenant is the account, which the user profile names.
+ */
+async function importedSuffix(policyId: string, ctx: OpContext<SecClient>): Promise<string | null> {
+  let tenants: string[];
+  try {
+    const profiles = await ctx.client.userProfile.get({ signal: ctx.signal });
+    tenants = profiles.flatMap((p) => [p.url.split('.')[0] ?? '', ...p.accounts.map((a) => a.accountName)]).map((t) => t.toLowerCase());
+  } catch (err) {
+    if (isApiError(err, 'cancelled')) throw err;
+    ctx.diags.warning(
+      'Cannot determine policy_id_suffix',
+      `The account name could not be read from the user profile, so policy_id_suffix of the imported policy ${policyId} is left unset: ${err instanceof Error ? err.message : String(err)}`,
+    );
+    return null;
+  }
+  // The longest matching tenant wins: a tenant may itself contain "-".
+  for (const tenant of [...new Set(tenants)].filter(Boolean).sort((a, b) => b.length - a.length)) {
+    if (!policyId.startsWith(`${tenant}-`)) continue;
+    const rest = policyId.slice(tenant.length + 1);
+    return SUFFIX.test(rest) ? rest : null;
+  }
+  return null;
+}
+
+export default resource<typeof schema.fields, SecClient>({
+  typeName: 'sec_policy',
+  schema,
+  importIdDescription: 'the policy id',
+  importState: async (id) => ({ id }),
+  async create(plan, ctx) {
+    const created = await ctx.client.policies.create({ policyIdSuffix: plan.policy_id_suffix ?? undefined, ...toApi(plan) }, { signal: ctx.signal });
+    return fromApi(created, plan);
+  },
+  async read(prior, ctx) {
+    const fresh = fromApi(await ctx.client.policies.get(prior.id ?? '', { signal: ctx.signal }), prior);
+    // Only an imported state lacks the update time; the suffix is then recovered from the id
+    // (otherwise it is create-only and stays as configured).
+    if (prior.updated_time === null && prior.policy_id_suffix === null) return { ...fresh, policy_id_suffix: await importedSuffix(fresh.id!, ctx) };
+    return fresh;
+  },
+  async update(plan, prior, ctx) {
+    return fromApi(await ctx.client.policies.update(prior.id ?? '', toApi(plan), { signal: ctx.signal }), plan);
+  },
+  async delete(prior, ctx) {
+    await ctx.client.policies.delete(prior.id ?? '', { signal: ctx.signal });
+  },
+});

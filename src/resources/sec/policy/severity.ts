@@ -1,0 +1,25 @@
+/**
+ * The policy severity as users write it: `Critical`, `High`, `Medium`, `Low` or `Info` in any case.
+ * The platform stores it lower-case; Terraform keeps the configured form and compares ignoring case
+ * (sec.md §6.1), so `High` in the configuration and `high` on the platform are no difference.
+ */
+import { attr, type Validator } from '../../../schema/define.js';
+import { POLICY_SEVERITIES } from '../../../clients/sec/policies.js';
+
+const SHOWN = ['Critical', 'High', 'Medium', 'Low', 'Info'];
+
+const normal = (value: string) => value.trim().toLowerCase();
+
+export const severityValidator: Validator<string> = {
+  description: `one of ${SHOWN.map((s) => `\`${s}\``).join(', ')} (any case)`,
+  check: (value) =>
+    (POLICY_SEVERITIES as readonly string[]).includes(normal(value))
+      ? undefined
+      : `must be one of ${SHOWN.map((s) => JSON.stringify(s)).join(', ')} (any case), got ${JSON.stringify(value)}`,
+};
+
+export const sameSeverity = (a: string, b: string): boolean => normal(a) === normal(b);
+
+export function severityAttribute(description: string) {
+  return attr.string({ required: true, validate: [severityValidator], equal: sameSeverity, description });
+}
