@@ -4,6 +4,7 @@
  * anything else goes to stderr. SIGINT/SIGTERM stop it.
  */
 import { startSecEmulator } from './sec/index.js';
+import { startVdbEmulator } from './vdb/index.js';
 
 interface Started {
   readonly ready: Record<string, unknown>;
@@ -16,6 +17,13 @@ const EMULATORS: Record<string, (port: number) => Promise<Started>> = {
     const emulator = await startSecEmulator({ port });
     return {
       ready: { url: emulator.url, account: emulator.account, api_key: emulator.apiKey, api_secret: emulator.apiSecret },
+      close: () => emulator.close(),
+    };
+  },
+  vdb: async (port) => {
+    const emulator = await startVdbEmulator({ port });
+    return {
+      ready: { url: emulator.url, api_key: emulator.apiKey, account_id: emulator.accountId },
       close: () => emulator.close(),
     };
   },

@@ -494,6 +494,6 @@ describe('emulator CLI', () => {
     const [code] = await once(child, 'exit');
     expect(code).to.equal(2);
     expect(stderr).to.match(/unknown emulator: nope/);
-    expect(stderr).to.match(/usage: main\.js <sec>/);
+    expect(stderr).to.match(/usage: main\.js <sec\|vdb>/);
   });
 });

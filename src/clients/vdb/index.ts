@@ -1,0 +1,14 @@
+export * from './api.js';
+export { isLoopbackHost, parseApiUrl, type VdbEndpoint } from './endpoint.js';
+export {
+  GoDurationError,
+  durationToNanos,
+  formatGoDuration,
+  goDurationToProto,
+  nanosToDuration,
+  parseGoDuration,
+  protoToGoDuration,
+} from './go-duration.js';
+export { formatTimestamp, parseTimestamp } from './time.js';
+export { JWT_RBAC_METADATA, TRACE_ID_METADATA } from './transport.js';
+export { ApiError, isApiError, type ApiErrorCode } from '../errors.js';

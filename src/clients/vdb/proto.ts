@@ -1,0 +1,102 @@
+/**
+ * The vdb management API's protobuf types, loaded lazily (only when a vdb client or emulator
+ * starts): from dist/proto/vdb-descriptor.json (written by scripts/build-proto.mjs), or, when
+ * running from source or a partial build, by parsing proto/vdb/** at runtime.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import protobuf from 'protobufjs';
+
+/** Full names of the services, as they appear in method paths. */
+export const VDB_SERVICES = {
+  cluster: 'vdb.cloud.cluster.v1.ClusterService',
+  databaseApiKeyV2: 'vdb.cloud.cluster.auth.v2.DatabaseApiKeyService',
+  databaseApiKeyV1: 'vdb.cloud.cluster.auth.v1.DatabaseApiKeyService',
+  backup: 'vdb.cloud.cluster.backup.v1.BackupService',
+  hybrid: 'vdb.cloud.hybrid.v1.HybridCloudService',
+  booking: 'vdb.cloud.booking.v1.BookingService',
+  platform: 'vdb.cloud.platform.v1.PlatformService',
+  iam: 'vdb.cloud.iam.v1.IAMService',
+  account: 'vdb.cloud.account.v1.AccountService',
+} as const;
+
+export type VdbServiceName = (typeof VDB_SERVICES)[keyof typeof VDB_SERVICES];
+
+const moduleDir = dirname(fileURLToPath(import.meta.url));
+
+/** dist/src/clients/vdb/proto.js → dist/proto/vdb-descriptor.json. */
+export const VDB_DESCRIPTOR_PATH = resolve(moduleDir, '../../../proto/vdb-descriptor.json');
+
+let cachedRoot: protobuf.Root | undefined;
+
+export function vdbProtoRoot(): protobuf.Root {
+  if (cachedRoot) return cachedRoot;
+  let root: protobuf.Root;
+  if (existsSync(VDB_DESCRIPTOR_PATH)) {
+    root = protobuf.Root.fromJSON(JSON.parse(readFileSync(VDB_DESCRIPTOR_PATH, 'utf8')));
+  } else {
+    const protoDir = findProtoDir();
+    if (!protoDir) throw new Error(`${VDB_DESCRIPTOR_PATH} not found and no proto/vdb folder above ${moduleDir} or the cwd`);
+    root = loadFromProtoDir(protoDir);
+  }
+  root.resolveAll();
+  cachedRoot = root;
+  return root;
+}
+
+/** Parses proto/vdb/**.proto (imports `vdb/...` resolve against `protoDir`). */
+export function loadFromProtoDir(protoDir: string): protobuf.Root {
+  const root = new protobuf.Root();
+  const resolveDefault = root.resolvePath.bind(root);
+  root.resolvePath = (origin, target) => (target.startsWith('vdb/') ? join(protoDir, target) : resolveDefault(origin, target));
+  root.loadSync(protoFiles(join(protoDir, 'vdb')), { keepCase: true });
+  return root;
+}
+
+function protoFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return protoFiles(path);
+      return entry.name.endsWith('.proto') ? [path] : [];
+    })
+    .sort();
+}
+
+function findProtoDir(): string | undefined {
+  for (const start of [moduleDir, process.cwd()]) {
+    for (let dir = resolve(start); ; dir = dirname(dir)) {
+      const candidate = join(dir, 'proto');
+      if (existsSync(join(candidate, 'vdb'))) return candidate;
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return undefined;
+}
+
+export interface VdbMethod {
+  /** e.g. `/vdb.cloud.cluster.v1.ClusterService/GetCluster`. */
+  readonly path: string;
+  /** e.g. `ClusterService/GetCluster`: short enough for diagnostics. */
+  readonly operation: string;
+  readonly request: protobuf.Type;
+  readonly response: protobuf.Type;
+}
+
+export function vdbService(serviceName: string): protobuf.Service {
+  return vdbProtoRoot().lookupService(serviceName);
+}
+
+export function vdbMethod(serviceName: string, methodName: string): VdbMethod {
+  const service = vdbService(serviceName);
+  const method = service.methods[methodName];
+  if (!method) throw new Error(`no method ${methodName} in ${serviceName}`);
+  method.resolve();
+  return {
+    path: `/${serviceName}/${methodName}`,
+    operation: `${service.name}/${methodName}`,
+    request: method.resolvedRequestType!,
+    response: method.resolvedResponseType!,
+  };
+}

@@ -1,0 +1,256 @@
+/**
+ * One gRPC channel to the management API and the call discipline around it: the API key as
+ * `authorization: apikey <key>` metadata, a deadline on every call, retries with backoff and
+ * jitter on UNAVAILABLE / RESOURCE_EXHAUSTED for calls that are safe to repeat, cancellation by
+ * AbortSignal, and gRPC failures turned into ApiErrors that carry the `vdb-trace-id`.
+ */
+import * as grpc from '@grpc/grpc-js';
+import { ApiError, type ApiErrorCode } from '../errors.js';
+import type { VdbLogger, VdbRetryPolicy } from './api.js';
+import { CodecError, decodePlain, encodePlain, type Plain } from './codec.js';
+import type { VdbEndpoint } from './endpoint.js';
+import { vdbMethod } from './proto.js';
+
+export const TRACE_ID_METADATA = 'vdb-trace-id';
+export const JWT_RBAC_METADATA = 'vdb-jwt-rbac';
+
+export const DEFAULT_RETRY_POLICY: VdbRetryPolicy = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 5_000 };
+
+const RETRYABLE = new Set<grpc.status>([grpc.status.UNAVAILABLE, grpc.status.RESOURCE_EXHAUSTED]);
+
+export interface TransportOptions {
+  readonly endpoint: VdbEndpoint;
+  readonly apiKey: string;
+  readonly insecure: boolean;
+  readonly userAgent: string;
+  readonly timeoutMs: number;
+  readonly retry: VdbRetryPolicy;
+  readonly logger?: VdbLogger | undefined;
+}
+
+export interface UnaryCall {
+  readonly service: string;
+  readonly method: string;
+  readonly request: Plain;
+  /** Safe to send twice: retried on UNAVAILABLE and RESOURCE_EXHAUSTED. */
+  readonly idempotent: boolean;
+  /** Extra request metadata (e.g. vdb-jwt-rbac). */
+  readonly metadata?: Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal | undefined;
+  readonly timeoutMs?: number | undefined;
+}
+
+interface AttemptFailure {
+  readonly error: grpc.ServiceError;
+  readonly traceId?: string;
+}
+
+export class VdbTransport {
+  private readonly client: grpc.Client;
+  private closed = false;
+
+  constructor(private readonly options: TransportOptions) {
+    // No client keepalive pings: servers commonly allow one ping per 5 minutes and answer more with GOAWAY.
+    this.client = new grpc.Client(options.endpoint.target, channelCredentials(options), {
+      'grpc.primary_user_agent': options.userAgent,
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    this.client.close();
+  }
+
+  /** Sends one unary call (with retries) and returns the decoded camelCase response. */
+  async unary(call: UnaryCall): Promise<Plain> {
+    const method = vdbMethod(call.service, call.method);
+    const operation = method.operation;
+    if (this.closed) throw new ApiError('the client is closed', { code: 'cancelled', operation });
+    let body: Buffer;
+    try {
+      body = encodePlain(method.request, call.request);
+    } catch (error) {
+      if (error instanceof CodecError) throw new ApiError(`bad request: ${error.message}`, { code: 'invalid', operation });
+      throw error;
+    }
+    const timeoutMs = call.timeoutMs ?? this.options.timeoutMs;
+    const deadline = Date.now() + timeoutMs;
+    const traceIds: string[] = [];
+    const { retry } = this.options;
+
+    for (let attempt = 1; ; attempt++) {
+      if (call.signal?.aborted) throw cancelled(operation, traceIds);
+      if (Date.now() >= deadline) throw timedOut(operation, timeoutMs, traceIds);
+      const started = Date.now();
+      const outcome = await this.attempt(method.path, body, call, deadline);
+      const durationMs = Date.now() - started;
+      if ('bytes' in outcome) {
+        this.log(operation, { attempt, code: 'OK', durationMs, traceId: outcome.traceId });
+        try {
+          return decodePlain(method.response, outcome.bytes);
+        } catch (error) {
+          throw new ApiError(`malformed response: ${error instanceof Error ? error.message : String(error)}`, {
+            code: 'malformed_response',
+            operation,
+            ...requestIdOf(outcome.traceId === undefined ? [] : [outcome.traceId]),
+          });
+        }
+      }
+      const { error, traceId } = outcome;
+      if (traceId !== undefined) traceIds.push(traceId);
+      this.log(operation, { attempt, code: grpc.status[error.code], durationMs, traceId });
+      if (error.code === grpc.status.CANCELLED && call.signal?.aborted) throw cancelled(operation, traceIds);
+      const retryable = call.idempotent && RETRYABLE.has(error.code) && attempt < retry.maxAttempts;
+      if (!retryable) throw this.apiError(operation, error, traceIds, timeoutMs);
+      const delay = backoffMs(retry, attempt);
+      if (Date.now() + delay >= deadline) throw this.apiError(operation, error, traceIds, timeoutMs);
+      try {
+        await sleep(delay, call.signal);
+      } catch {
+        throw cancelled(operation, traceIds);
+      }
+    }
+  }
+
+  private attempt(
+    path: string,
+    body: Buffer,
+    call: UnaryCall,
+    deadline: number,
+  ): Promise<{ bytes: Buffer; traceId?: string } | AttemptFailure> {
+    const metadata = new grpc.Metadata();
+    metadata.set('authorization', `apikey ${this.options.apiKey}`);
+    for (const [key, value] of Object.entries(call.metadata ?? {})) metadata.set(key, value);
+
+    return new Promise((resolve) => {
+      let headerTraceId: string | undefined;
+      const onAbort = (): void => unaryCall.cancel();
+      const unaryCall = this.client.makeUnaryRequest<Buffer, Buffer>(
+        path,
+        (bytes) => bytes,
+        (bytes) => bytes,
+        body,
+        metadata,
+        { deadline },
+        (error, response) => {
+          call.signal?.removeEventListener('abort', onAbort);
+          if (error) {
+            const traceId = traceIdOf(error.metadata) ?? headerTraceId;
+            resolve(traceId === undefined ? { error } : { error, traceId });
+          } else {
+            resolve(headerTraceId === undefined ? { bytes: response ?? Buffer.alloc(0) } : { bytes: response ?? Buffer.alloc(0), traceId: headerTraceId });
+          }
+        },
+      );
+      unaryCall.on('metadata', (headers: grpc.Metadata) => {
+        headerTraceId = traceIdOf(headers);
+      });
+      unaryCall.on('status', (status: grpc.StatusObject) => {
+        headerTraceId = traceIdOf(status.metadata) ?? headerTraceId;
+      });
+      if (call.signal) {
+        if (call.signal.aborted) unaryCall.cancel();
+        else call.signal.addEventListener('abort', onAbort, { once: true });
+      }
+    });
+  }
+
+  private apiError(operation: string, error: grpc.ServiceError, traceIds: string[], timeoutMs: number): ApiError {
+    const code = codeForGrpcStatus(error.code);
+    const name = grpc.status[error.code] ?? String(error.code);
+    const detail =
+      code === 'timeout'
+        ? `no answer within ${timeoutMs} ms (${name})`
+        : `${name}: ${this.redact(error.details || error.message)}`;
+    return new ApiError(detail, { code, operation, ...requestIdOf(traceIds), cause: error });
+  }
+
+  /** Servers should never echo the key, but a message is the last place it may leak from. */
+  private redact(text: string): string {
+    const key = this.options.apiKey;
+    return key.length >= 4 ? text.split(key).join('***') : text;
+  }
+
+  private log(operation: string, fields: { attempt: number; code: string | undefined; durationMs: number; traceId: string | undefined }): void {
+    this.options.logger?.debug(`vdb ${operation}`, { operation, ...fields });
+  }
+}
+
+function channelCredentials(options: TransportOptions): grpc.ChannelCredentials {
+  if (!options.endpoint.tls) return grpc.credentials.createInsecure();
+  // rejectUnauthorized is explicit so NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn verification off.
+  return options.insecure
+    ? grpc.credentials.createSsl(null, null, null, { rejectUnauthorized: false, checkServerIdentity: () => undefined })
+    : grpc.credentials.createSsl(null, null, null, { rejectUnauthorized: true });
+}
+
+export function codeForGrpcStatus(code: grpc.status): ApiErrorCode {
+  switch (code) {
+    case grpc.status.NOT_FOUND:
+      return 'not_found';
+    case grpc.status.ALREADY_EXISTS:
+    case grpc.status.ABORTED:
+      return 'conflict';
+    case grpc.status.INVALID_ARGUMENT:
+    case grpc.status.FAILED_PRECONDITION:
+    case grpc.status.OUT_OF_RANGE:
+      return 'invalid';
+    case grpc.status.UNAUTHENTICATED:
+      return 'unauthenticated';
+    case grpc.status.PERMISSION_DENIED:
+      return 'forbidden';
+    case grpc.status.RESOURCE_EXHAUSTED:
+      return 'rate_limited';
+    case grpc.status.UNAVAILABLE:
+      return 'unavailable';
+    case grpc.status.DEADLINE_EXCEEDED:
+      return 'timeout';
+    case grpc.status.CANCELLED:
+      return 'cancelled';
+    default:
+      return 'unknown';
+  }
+}
+
+function traceIdOf(metadata: grpc.Metadata | undefined): string | undefined {
+  const value = metadata?.get(TRACE_ID_METADATA)[0];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Several attempts' ids are joined by `|`, as the real provider shows them. */
+function requestIdOf(traceIds: string[]): { requestId?: string } {
+  const unique = [...new Set(traceIds)];
+  return unique.length === 0 ? {} : { requestId: unique.join('|') };
+}
+
+function cancelled(operation: string, traceIds: string[]): ApiError {
+  return new ApiError('the request was cancelled', { code: 'cancelled', operation, ...requestIdOf(traceIds) });
+}
+
+function timedOut(operation: string, timeoutMs: number, traceIds: string[]): ApiError {
+  return new ApiError(`no answer within ${timeoutMs} ms`, { code: 'timeout', operation, ...requestIdOf(traceIds) });
+}
+
+/** Exponential backoff with equal jitter: half the ceiling fixed, half random. */
+export function backoffMs(policy: VdbRetryPolicy, attempt: number): number {
+  const ceiling = Math.min(policy.baseDelayMs * 2 ** (attempt - 1), policy.maxDelayMs);
+  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,207 @@
+/**
+ * BackupService: schedules (cron expression, retention 1–365 days) and backups (vdb.md §4.4).
+ * A backup is RUNNING when created and SUCCEEDED `provisioningMs` later.
+ */
+import type { Backup, BackupSchedule, Cluster } from '../../clients/vdb/api.js';
+import type { Plain } from '../../clients/vdb/codec.js';
+import { nanosToDuration } from '../../clients/vdb/go-duration.js';
+import { VDB_SERVICES } from '../../clients/vdb/proto.js';
+import { parseTimestamp } from '../../clients/vdb/time.js';
+import { packagesFor } from './catalog.js';
+import { paginate, requireCluster } from './clusters.js';
+import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, type VdbContext } from './context.js';
+import { Violations, invalidArgument, notFound } from './errors.js';
+import { cronProblem } from './cron.js';
+import * as rule from './rules.js';
+import type { ServiceRegistration } from './server.js';
+
+export function backupServices(ctx: VdbContext): ServiceRegistration[] {
+  return [
+    {
+      service: VDB_SERVICES.backup,
+      handlers: {
+        ListBackupSchedules: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          const clusterId = request.clusterId as string | undefined;
+          const items = ctx.store.list<BackupSchedule>(C.backupSchedules).filter((s) => clusterId === undefined || s.clusterId === clusterId);
+          return paginate(ctx, items, request);
+        },
+        GetBackupSchedule: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          return { backupSchedule: requireSchedule(ctx, request.backupScheduleId as string, request.clusterId as string) };
+        },
+        CreateBackupSchedule: (request) => ({ backupSchedule: createSchedule(ctx, request.backupSchedule as BackupSchedule | undefined) }),
+        UpdateBackupSchedule: (request) => ({ backupSchedule: updateSchedule(ctx, request.backupSchedule as BackupSchedule | undefined) }),
+        DeleteBackupSchedule: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          const schedule = requireSchedule(ctx, request.backupScheduleId as string);
+          ctx.store.remove(C.backupSchedules, schedule.id);
+          if (request.deleteBackups === true) {
+            for (const backup of ctx.store.list<Backup>(C.backups)) {
+              if (backup.backupScheduleId === schedule.id) ctx.store.remove(C.backups, backup.id);
+            }
+          }
+          return {};
+        },
+        ListBackups: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          const clusterId = request.clusterId as string | undefined;
+          const scheduleId = request.backupScheduleId as string | undefined;
+          const items = refreshAllBackups(ctx).filter(
+            (b) => (clusterId === undefined || b.clusterId === clusterId) && (scheduleId === undefined || b.backupScheduleId === scheduleId),
+          );
+          return paginate(ctx, items, request);
+        },
+        GetBackup: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          return { backup: requireBackup(ctx, request.backupId as string) };
+        },
+        CreateBackup: (request) => ({ backup: createBackup(ctx, request.backup as Backup | undefined) }),
+        DeleteBackup: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          requireBackup(ctx, request.backupId as string);
+          ctx.store.remove(C.backups, request.backupId as string);
+          return {};
+        },
+      },
+    },
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// schedules
+
+function requireSchedule(ctx: VdbContext, id: string, clusterId?: string): BackupSchedule {
+  const schedule = ctx.store.get<BackupSchedule>(C.backupSchedules, id);
+  if (!schedule || (clusterId !== undefined && clusterId !== '' && schedule.clusterId !== clusterId)) throw notFound(`backup schedule ${id}`);
+  return schedule;
+}
+
+function validateSchedule(v: Violations, schedule: BackupSchedule): void {
+  rule.uuid(v, 'backup_schedule.cluster_id', schedule.clusterId);
+  const problem = cronProblem(schedule.schedule);
+  if (problem) v.add('backup_schedule.schedule', `value must be a valid cron expression: ${problem}`, 'string.cron');
+  rule.retention(v, 'backup_schedule.retention_period', schedule.retentionPeriod);
+}
+
+function createSchedule(ctx: VdbContext, input: BackupSchedule | undefined): Plain {
+  const v = new Violations();
+  if (!rule.required(v, 'backup_schedule', input)) v.throwIfAny();
+  const schedule = input!;
+  rule.mustBeEmpty(v, 'backup_schedule.id', schedule.id);
+  rule.mustBeEmpty(v, 'backup_schedule.created_at', schedule.createdAt);
+  validateSchedule(v, schedule);
+  v.throwIfAny();
+  checkAccount(ctx, 'backup_schedule.account_id', schedule.accountId);
+  requireCluster(ctx, schedule.clusterId);
+  const stored: BackupSchedule = {
+    id: newId(),
+    createdAt: nowTimestamp(ctx),
+    accountId: schedule.accountId,
+    clusterId: schedule.clusterId,
+    schedule: schedule.schedule,
+    ...(schedule.retentionPeriod ? { retentionPeriod: schedule.retentionPeriod } : {}),
+    status: 'BACKUP_SCHEDULE_STATUS_ACTIVE',
+  };
+  ctx.store.put(C.backupSchedules, stored.id, stored);
+  return stored as unknown as Plain;
+}
+
+function updateSchedule(ctx: VdbContext, input: BackupSchedule | undefined): Plain {
+  const v = new Violations();
+  if (!rule.required(v, 'backup_schedule', input)) v.throwIfAny();
+  const schedule = input!;
+  rule.uuid(v, 'backup_schedule.id', schedule.id);
+  validateSchedule(v, schedule);
+  v.throwIfAny();
+  checkAccount(ctx, 'backup_schedule.account_id', schedule.accountId);
+  const current = requireSchedule(ctx, schedule.id);
+  if (schedule.clusterId !== current.clusterId) {
+    throw invalidArgument(`backup_schedule.cluster_id cannot be changed (is ${current.clusterId})`);
+  }
+  const { retentionPeriod: _old, ...rest } = current;
+  const stored: BackupSchedule = {
+    ...rest,
+    schedule: schedule.schedule,
+    ...(schedule.retentionPeriod ? { retentionPeriod: schedule.retentionPeriod } : {}),
+  };
+  ctx.store.put(C.backupSchedules, stored.id, stored);
+  return stored as unknown as Plain;
+}
+
+// ---------------------------------------------------------------------------------------------
+// backups
+
+function requireBackup(ctx: VdbContext, id: string): Backup {
+  const backup = refreshBackup(ctx, id);
+  if (!backup) throw notFound(`backup ${id}`);
+  return backup;
+}
+
+function createBackup(ctx: VdbContext, input: Backup | undefined): Plain {
+  const v = new Violations();
+  if (!rule.required(v, 'backup', input)) v.throwIfAny();
+  const backup = input!;
+  rule.mustBeEmpty(v, 'backup.id', backup.id);
+  rule.mustBeEmpty(v, 'backup.name', backup.name);
+  rule.uuid(v, 'backup.cluster_id', backup.clusterId);
+  rule.retention(v, 'backup.retention_period', backup.retentionPeriod);
+  v.throwIfAny();
+  checkAccount(ctx, 'backup.account_id', backup.accountId);
+  const cluster = requireCluster(ctx, backup.clusterId);
+  const stamp = nowTimestamp(ctx).replace(/[-:TZ]/g, '').slice(0, 14);
+  const stored: Backup = {
+    id: newId(),
+    createdAt: nowTimestamp(ctx),
+    accountId: backup.accountId,
+    clusterId: cluster.id,
+    name: `${cluster.name}-${stamp}`,
+    status: 'BACKUP_STATUS_RUNNING',
+    ...(backup.retentionPeriod ? { retentionPeriod: backup.retentionPeriod } : {}),
+    clusterInfo: clusterInfo(ctx, cluster),
+  };
+  ctx.store.put(C.backups, stored.id, stored);
+  return stored as unknown as Plain;
+}
+
+function clusterInfo(ctx: VdbContext, cluster: Cluster): Backup['clusterInfo'] {
+  const pkg = packagesFor(ctx, cluster.cloudProviderId, cluster.cloudProviderRegionId).find((p) => p.id === cluster.configuration.packageId);
+  const quantity = (text: string | undefined): { amount: number; unit: string } => {
+    const match = /^(\d+)(\D*)$/.exec(text ?? '');
+    return match ? { amount: Number(match[1]) * cluster.configuration.numberOfNodes, unit: match[2]! } : { amount: 0, unit: '' };
+  };
+  return {
+    name: cluster.name,
+    cloudProviderId: cluster.cloudProviderId,
+    cloudProviderRegionId: cluster.cloudProviderRegionId,
+    configuration: cluster.configuration,
+    resourcesSummary: {
+      cpu: quantity(pkg?.resourceConfiguration?.cpu),
+      ram: quantity(pkg?.resourceConfiguration?.ram),
+      disk: quantity(pkg?.resourceConfiguration?.disk),
+    },
+    ...(pkg ? { restorePackageId: pkg.id } : {}),
+  };
+}
+
+function refreshAllBackups(ctx: VdbContext): Backup[] {
+  return ctx.store.list<Backup>(C.backups).map((backup) => refreshBackup(ctx, backup.id)!);
+}
+
+/** RUNNING backups finish `provisioningMs` after they were created. */
+export function refreshBackup(ctx: VdbContext, id: string): Backup | undefined {
+  const backup = ctx.store.get<Backup>(C.backups, id);
+  if (!backup || backup.status !== 'BACKUP_STATUS_RUNNING' || backup.createdAt === undefined) return backup;
+  const created = parseTimestamp(backup.createdAt);
+  if (!created) return backup;
+  const startedMs = created.seconds * 1000 + Math.floor(created.nanos / 1e6);
+  if (ctx.clock.now() < startedMs + ctx.provisioningMs) return backup;
+  const finished: Backup = {
+    ...backup,
+    status: 'BACKUP_STATUS_SUCCEEDED',
+    backupDuration: nanosToDuration(BigInt(ctx.provisioningMs) * 1_000_000n),
+  };
+  ctx.store.put(C.backups, id, finished);
+  return finished;
+}
+

@@ -1,0 +1,223 @@
+/**
+ * The read-mostly catalog: cloud providers and regions (platform.v1), booking packages
+ * (booking.v1). Values follow the documented ones (vdb.md §3.9); package ids are stable across
+ * runs so examples and tests can name them.
+ */
+import type { BookingPackage, CloudProvider, CloudProviderRegion, PackageStatus } from '../../clients/vdb/api.js';
+import type { Plain } from '../../clients/vdb/codec.js';
+import { VDB_SERVICES } from '../../clients/vdb/proto.js';
+import { VDB_COLLECTIONS as C, checkAccount, stableUuid, type VdbContext } from './context.js';
+import { Violations, invalidArgument, notFound } from './errors.js';
+import type { ServiceRegistration } from './server.js';
+
+export const HYBRID_PROVIDER = 'hybrid';
+
+const REGIONS: Readonly<Record<string, readonly { id: string; name: string; country: string; sub: string; free?: boolean }[]>> = {
+  aws: [
+    { id: 'us-east-1', name: 'US East (N. Virginia)', country: 'US', sub: 'North America', free: true },
+    { id: 'us-west-1', name: 'US West (N. California)', country: 'US', sub: 'North America' },
+    { id: 'us-west-2', name: 'US West (Oregon)', country: 'US', sub: 'North America' },
+    { id: 'ap-northeast-1', name: 'Asia Pacific (Tokyo)', country: 'JP', sub: 'Asia' },
+    { id: 'ap-southeast-1', name: 'Asia Pacific (Singapore)', country: 'SG', sub: 'Asia' },
+    { id: 'ap-southeast-2', name: 'Asia Pacific (Sydney)', country: 'AU', sub: 'Oceania' },
+    { id: 'ap-south-1', name: 'Asia Pacific (Mumbai)', country: 'IN', sub: 'Asia' },
+    { id: 'eu-central-1', name: 'Europe (Frankfurt)', country: 'DE', sub: 'Europe', free: true },
+    { id: 'eu-west-1', name: 'Europe (Ireland)', country: 'IE', sub: 'Europe' },
+    { id: 'eu-west-2', name: 'Europe (London)', country: 'GB', sub: 'Europe' },
+  ],
+  gcp: [
+    { id: 'europe-west3', name: 'Frankfurt', country: 'DE', sub: 'Europe', free: true },
+    { id: 'us-east4', name: 'Northern Virginia', country: 'US', sub: 'North America', free: true },
+  ],
+  azure: [
+    { id: 'eastus', name: 'East US', country: 'US', sub: 'North America', free: true },
+    { id: 'germanywestcentral', name: 'Germany West Central', country: 'DE', sub: 'Europe' },
+    { id: 'southeastasia', name: 'Southeast Asia', country: 'SG', sub: 'Asia' },
+    { id: 'uksouth', name: 'UK South', country: 'GB', sub: 'Europe' },
+  ],
+  private: [{ id: 'private', name: 'Private', country: 'US', sub: 'North America' }],
+};
+
+const PROVIDER_NAMES: Readonly<Record<string, string>> = {
+  aws: 'AWS',
+  gcp: 'Google Cloud',
+  azure: 'Azure',
+  private: 'Private (legacy)',
+  [HYBRID_PROVIDER]: 'Hybrid Cloud',
+};
+
+interface PackageSpec {
+  readonly name: string;
+  readonly type: 'free' | 'paid';
+  readonly cpu: string;
+  readonly ram: string;
+  readonly disk: string;
+  readonly price: number;
+  readonly tier: BookingPackage['tier'];
+  readonly status?: PackageStatus;
+}
+
+const PACKAGES: readonly PackageSpec[] = [
+  { name: 'free', type: 'free', cpu: '500m', ram: '1Gi', disk: '4Gi', price: 0, tier: 'PACKAGE_TIER_STANDARD' },
+  { name: 'small', type: 'paid', cpu: '1000m', ram: '4Gi', disk: '32Gi', price: 6_500, tier: 'PACKAGE_TIER_STANDARD' },
+  { name: 'medium', type: 'paid', cpu: '2000m', ram: '8Gi', disk: '64Gi', price: 13_000, tier: 'PACKAGE_TIER_STANDARD' },
+  { name: 'large', type: 'paid', cpu: '4000m', ram: '16Gi', disk: '128Gi', price: 26_000, tier: 'PACKAGE_TIER_PREMIUM' },
+  { name: 'xlarge', type: 'paid', cpu: '8000m', ram: '32Gi', disk: '256Gi', price: 52_000, tier: 'PACKAGE_TIER_PREMIUM' },
+  { name: 'legacy', type: 'paid', cpu: '1000m', ram: '2Gi', disk: '16Gi', price: 4_000, tier: 'PACKAGE_TIER_STANDARD', status: 'PACKAGE_STATUS_DEACTIVATED' },
+];
+
+/** The stable id of a catalog package, e.g. packageId('aws', 'small'). */
+export function packageId(cloudProviderId: string, name: string): string {
+  return stableUuid(`vdb-emulator/package/${cloudProviderId}/${name}`);
+}
+
+/** Stored packages carry where they are offered; stripped before they go on the wire. */
+export interface StoredPackage extends BookingPackage {
+  readonly offeredIn: { readonly cloudProviderId: string; readonly regionIds: readonly string[] };
+}
+
+export function seedCatalog(ctx: VdbContext): void {
+  for (const [provider, regions] of [...Object.entries(REGIONS), [HYBRID_PROVIDER, []] as const]) {
+    const cloudProvider: CloudProvider = {
+      id: provider,
+      name: PROVIDER_NAMES[provider] ?? provider,
+      freeTier: regions.some((region) => region.free),
+      available: true,
+    };
+    ctx.store.put(C.cloudProviders, provider, cloudProvider);
+    for (const region of regions) {
+      const value: CloudProviderRegion = {
+        id: region.id,
+        name: region.name,
+        freeTier: region.free ?? false,
+        available: true,
+        provider,
+        countryIsoCode: region.country,
+        geographicalSubRegion: region.sub,
+        capabilities: { volumeSnapshot: true, volumeExpansion: true },
+      };
+      ctx.store.put(C.cloudProviderRegions, `${provider}/${region.id}`, value);
+    }
+    for (const spec of PACKAGES) {
+      const regionIds = provider === HYBRID_PROVIDER ? [''] : regions.filter((region) => spec.type === 'paid' || region.free).map((region) => region.id);
+      if (spec.type === 'free' && provider === HYBRID_PROVIDER) continue;
+      const id = packageId(provider, spec.name);
+      const stored: StoredPackage = {
+        id,
+        name: spec.name,
+        type: spec.type,
+        resourceConfiguration: { cpu: spec.cpu, ram: spec.ram, disk: spec.disk },
+        currency: 'USD',
+        unitIntPricePerHour: spec.price,
+        status: spec.status ?? 'PACKAGE_STATUS_ACTIVE',
+        ...(spec.type === 'paid' ? { availableAdditionalResources: { diskPricePerHour: 20 } } : {}),
+        tier: spec.tier,
+        availableStorageTierConfigurations:
+          spec.type === 'paid'
+            ? [
+                { storageTierType: 'STORAGE_TIER_TYPE_COST_OPTIMISED', pricePerHour: 0 },
+                { storageTierType: 'STORAGE_TIER_TYPE_BALANCED', pricePerHour: 10 },
+                { storageTierType: 'STORAGE_TIER_TYPE_PERFORMANCE', pricePerHour: 30 },
+              ]
+            : [],
+        offeredIn: { cloudProviderId: provider, regionIds },
+      };
+      ctx.store.put(C.packages, id, stored);
+    }
+  }
+}
+
+export function wirePackage(stored: StoredPackage): BookingPackage {
+  const { offeredIn: _offeredIn, ...wire } = stored;
+  return wire;
+}
+
+/** A known provider or INVALID_ARGUMENT naming the valid ones. */
+export function requireProvider(ctx: VdbContext, path: string, cloudProviderId: string): void {
+  if (ctx.store.has(C.cloudProviders, cloudProviderId)) return;
+  const known = ctx.store.list<CloudProvider>(C.cloudProviders).map((provider) => provider.id);
+  const v = new Violations();
+  v.add(path, `unknown cloud provider ${JSON.stringify(cloudProviderId)} (known: ${known.join(', ')})`, 'cloud_provider.exists');
+  v.throwIfAny();
+}
+
+/** A known region of a (non-hybrid) provider or INVALID_ARGUMENT naming the valid ones. */
+export function requireRegion(ctx: VdbContext, path: string, cloudProviderId: string, regionId: string): void {
+  if (ctx.store.has(C.cloudProviderRegions, `${cloudProviderId}/${regionId}`)) return;
+  const known = regionsOf(ctx, cloudProviderId).map((region) => region.id);
+  const v = new Violations();
+  v.add(path, `unknown region ${JSON.stringify(regionId)} for cloud provider ${cloudProviderId} (known: ${known.join(', ')})`, 'cloud_provider_region.exists');
+  v.throwIfAny();
+}
+
+export function regionsOf(ctx: VdbContext, cloudProviderId: string): CloudProviderRegion[] {
+  return ctx.store.list<CloudProviderRegion>(C.cloudProviderRegions).filter((region) => region.provider === cloudProviderId);
+}
+
+export function packagesFor(ctx: VdbContext, cloudProviderId: string, regionId: string): StoredPackage[] {
+  const region = cloudProviderId === HYBRID_PROVIDER ? '' : regionId;
+  return ctx.store
+    .list<StoredPackage>(C.packages)
+    .filter((pkg) => pkg.offeredIn.cloudProviderId === cloudProviderId && pkg.offeredIn.regionIds.includes(region));
+}
+
+export function catalogServices(ctx: VdbContext): ServiceRegistration[] {
+  const providers = (): Plain => ({ items: ctx.store.list(C.cloudProviders) });
+  const regions = (cloudProviderId: string): Plain => {
+    requireProvider(ctx, 'cloud_provider_id', cloudProviderId);
+    return { items: regionsOf(ctx, cloudProviderId) };
+  };
+  const region = (cloudProviderId: string, regionId: string): Plain => {
+    requireProvider(ctx, 'cloud_provider_id', cloudProviderId);
+    const found = ctx.store.get(C.cloudProviderRegions, `${cloudProviderId}/${regionId}`);
+    if (!found) throw notFound(`region ${regionId} of cloud provider ${cloudProviderId}`);
+    return { region: found };
+  };
+  return [
+    {
+      service: VDB_SERVICES.platform,
+      public: new Set(['ListGlobalCloudProviders', 'ListGlobalCloudProviderRegions', 'GetGlobalCloudProviderRegion']),
+      handlers: {
+        ListCloudProviders: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          return providers();
+        },
+        ListCloudProviderRegions: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          return regions(request.cloudProviderId as string);
+        },
+        GetCloudProviderRegion: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          return region(request.cloudProviderId as string, request.regionId as string);
+        },
+        ListGlobalCloudProviders: () => providers(),
+        ListGlobalCloudProviderRegions: (request) => regions(request.cloudProviderId as string),
+        GetGlobalCloudProviderRegion: (request) => region(request.cloudProviderId as string, request.regionId as string),
+      },
+    },
+    {
+      service: VDB_SERVICES.booking,
+      handlers: {
+        ListPackages: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          const provider = request.cloudProviderId as string;
+          const regionId = (request.cloudProviderRegionId as string | undefined) ?? '';
+          requireProvider(ctx, 'cloud_provider_id', provider);
+          if (provider !== HYBRID_PROVIDER) {
+            if (regionId === '') {
+              throw invalidArgument(
+                'validation error:\n - cloud_provider_region_id: value is required unless cloud_provider_id is hybrid [region_required]',
+              );
+            }
+            requireRegion(ctx, 'cloud_provider_region_id', provider, regionId);
+          }
+          const statuses = (request.statuses as string[] | undefined) ?? [];
+          const items = packagesFor(ctx, provider, regionId)
+            .filter((pkg) => statuses.length === 0 || statuses.includes(pkg.status))
+            .map(wirePackage);
+          return { items };
+        },
+      },
+    },
+  ];
+}

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import type { User } from '../../clients/vdb/api.js';
+import { Clock, MemoryStore, randomHex } from '../core/index.js';
+import { backupServices, refreshBackup } from './backups.js';
+import { catalogServices, packageId, seedCatalog } from './catalog.js';
+import { clusterServices, refreshCluster } from './clusters.js';
+import { VDB_COLLECTIONS, type BootstrapFailure, type VdbContext } from './context.js';
+import { hybridServices, refreshEnvironment } from './hybrid.js';
+import { addMember, iamServices, seedIam } from './iam.js';
+import { keyServices } from './keys.js';
+import { FaultQueue, startGrpcServer, type VdbFault, type VdbLoggedRequest } from './server.js';
+
+export interface VdbEmulatorOptions {
+  /** 0 or absent: any free port. */
+  port?: number;
+  /** Random when absent. */
+  apiKey?: string;
+  /** A UUID; random when absent. */
+  accountId?: string;
+  /** How long cluster create/update/suspend/resume, backups and environment readiness take. Default 1000 ms. */
+  provisioningMs?: number;
+  /** Account member e-mails; the first is the owner. Default: owner@… and member@vdb-emulator.example. */
+  members?: string[];
+  /** Page size of list calls that do not ask for one (0 = everything in one page, the default). */
+  pageSize?: number;
+  /** Serve TLS with this certificate instead of plaintext (the URL is then `https://localhost:PORT`). */
+  tls?: { certPem: string; keyPem: string };
+}
+
+/** A running emulator of the vdb management API, plus the handles tests need. */
+export interface VdbEmulator {
+  /** `http://127.0.0.1:PORT` (or `https://localhost:PORT` with `tls`). */
+  readonly url: string;
+  readonly port: number;
+  readonly apiKey: string;
+  readonly accountId: string;
+  /** Every call received, oldest first; `authorization` masked. */
+  readonly requests: readonly VdbLoggedRequest[];
+  /** Emulator time; `clock.advance(ms)` finishes provisioning without waiting. */
+  readonly clock: Clock;
+  /** Raw stored objects (camelCase api.ts shapes; secrets included). Collections: VDB_COLLECTIONS. */
+  list<T = Record<string, unknown>>(collection: string): T[];
+  get<T = Record<string, unknown>>(collection: string, id: string): T | undefined;
+  /** Writes behind the API's back (drift); for a cluster this also ends any running transition. */
+  put<T>(collection: string, id: string, value: T): void;
+  /** Deletes behind the API's back; returns whether it existed. */
+  remove(collection: string, id: string): boolean;
+  clearRequests(): void;
+  /** The next matching call(s) get this answer instead (see VdbFault). */
+  injectFault(fault: VdbFault): void;
+  clearFaults(): void;
+  /** The next cluster create or configuration update ends in a FAILED phase with this reason. */
+  failNextProvisioning(reason?: string): void;
+  /** How long provisioning takes from now on. */
+  setProvisioningMs(ms: number): void;
+  /** GenerateBootstrapCommands fails with FAILED_PRECONDITION / PERMISSION_DENIED (once, or until cleared). */
+  failBootstrap(code: BootstrapFailure['code'], options?: { message?: string; once?: boolean }): void;
+  clearBootstrapFailure(): void;
+  /** Adds an account member (with the Base role). */
+  addMember(email: string): User;
+  /** The catalog id of a package, e.g. packageId('aws', 'small'). */
+  packageId(cloudProviderId: string, name: string): string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PROVISIONING_MS = 1_000;
+
+export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promise<VdbEmulator> {
+  const ctx: VdbContext = {
+    store: new MemoryStore(),
+    clock: new Clock(),
+    accountId: options.accountId ?? randomUUID(),
+    provisioningMs: options.provisioningMs ?? DEFAULT_PROVISIONING_MS,
+    provisioningFailures: [],
+    transitions: new Map(),
+    environmentReadyAt: new Map(),
+    bootstrapFailure: undefined,
+    defaultPageSize: options.pageSize ?? 0,
+  };
+  const apiKey = options.apiKey ?? `vdb_mgmt_${randomHex(24).toLowerCase()}`;
+  seedCatalog(ctx);
+  seedIam(ctx, options.members ?? ['owner@vdb-emulator.example', 'member@vdb-emulator.example']);
+
+  const log: VdbLoggedRequest[] = [];
+  const faults = new FaultQueue();
+  const server = await startGrpcServer({
+    port: options.port ?? 0,
+    apiKey,
+    log,
+    faults,
+    tls: options.tls,
+    services: [
+      ...clusterServices(ctx),
+      ...keyServices(ctx),
+      ...backupServices(ctx),
+      ...hybridServices(ctx),
+      ...catalogServices(ctx),
+      ...iamServices(ctx),
+    ],
+  });
+
+  // Reads through the test handles see the same up-to-date state as API reads.
+  const refresh = (collection: string, id: string): void => {
+    if (collection === VDB_COLLECTIONS.clusters) refreshCluster(ctx, id);
+    else if (collection === VDB_COLLECTIONS.backups) refreshBackup(ctx, id);
+    else if (collection === VDB_COLLECTIONS.hybridEnvironments) refreshEnvironment(ctx, id);
+  };
+  const refreshAll = (collection: string): void => {
+    for (const item of ctx.store.list<{ id?: string }>(collection)) if (item.id) refresh(collection, item.id);
+  };
+
+  return {
+    url: options.tls ? `https://localhost:${server.port}` : `http://127.0.0.1:${server.port}`,
+    port: server.port,
+    apiKey,
+    accountId: ctx.accountId,
+    requests: log,
+    clock: ctx.clock,
+    list: (collection) => {
+      refreshAll(collection);
+      return ctx.store.list(collection);
+    },
+    get: (collection, id) => {
+      refresh(collection, id);
+      return ctx.store.get(collection, id);
+    },
+    put: (collection, id, value) => {
+      if (collection === VDB_COLLECTIONS.clusters) ctx.transitions.delete(id);
+      ctx.store.put(collection, id, value);
+    },
+    remove: (collection, id) => {
+      if (collection === VDB_COLLECTIONS.clusters) ctx.transitions.delete(id);
+      return ctx.store.remove(collection, id);
+    },
+    clearRequests: () => {
+      log.length = 0;
+    },
+    injectFault: (fault) => faults.add(fault),
+    clearFaults: () => faults.clear(),
+    failNextProvisioning: (reason = 'insufficient capacity in the region') => {
+      ctx.provisioningFailures.push(reason);
+    },
+    setProvisioningMs: (ms) => {
+      ctx.provisioningMs = ms;
+    },
+    failBootstrap: (code, failOptions = {}) => {
+      const message =
+        failOptions.message ??
+        (code === 'permission_denied'
+          ? 'generating bootstrap commands needs write:hybrid_cloud_environments and write:management_keys'
+          : 'bootstrap commands are not available for this environment');
+      ctx.bootstrapFailure = { code, message, once: failOptions.once ?? true };
+    },
+    clearBootstrapFailure: () => {
+      ctx.bootstrapFailure = undefined;
+    },
+    addMember: (email) => addMember(ctx, email),
+    packageId,
+    close: () => server.close(),
+  };
+}
+

@@ -1,0 +1,258 @@
+/**
+ * HybridCloudService (vdb.md §4.5, §3.5). An environment is NOT_READY until bootstrap commands
+ * have been generated (the agent "installs" itself) and `provisioningMs` has passed; every
+ * GenerateBootstrapCommands call mints a new access key and new registry credentials.
+ */
+import type { Cluster, HybridEnvironment, HybridEnvironmentConfigurationInput, HybridEnvironmentStatus } from '../../clients/vdb/api.js';
+import type { Plain } from '../../clients/vdb/codec.js';
+import { VDB_SERVICES } from '../../clients/vdb/proto.js';
+import { secretValue } from '../core/index.js';
+import { HYBRID_PROVIDER } from './catalog.js';
+import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, type VdbContext } from './context.js';
+import { Violations, failedPrecondition, invalidArgument, notFound, permissionDenied } from './errors.js';
+import * as rule from './rules.js';
+import type { ServiceRegistration } from './server.js';
+
+const NAME = /^[a-zA-Z0-9-_]+$/;
+const REGISTRY_URL = /^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?(:\d{1,5})?(\/\S*)?$/;
+const CHART_URL = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?(:\d{1,5})?(\/\S*)?$/;
+export const REGISTRY_HOST = 'registry.vdb-cloud.example';
+export const CHART_REPOSITORY = 'oci://registry.vdb-cloud.example/charts';
+export const AGENT_API_URL = 'grpc.vdb-cloud.example:443';
+
+export interface BootstrapCredentials {
+  readonly environmentId: string;
+  readonly accessKey: string;
+  readonly registryUsername: string;
+  readonly registryPassword: string;
+  /** 1 for the first generation, then counting. */
+  readonly generation: number;
+}
+
+export function hybridServices(ctx: VdbContext): ServiceRegistration[] {
+  return [
+    {
+      service: VDB_SERVICES.hybrid,
+      handlers: {
+        ListHybridCloudEnvironments: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          return { items: ctx.store.list<HybridEnvironment>(C.hybridEnvironments).map((env) => refreshEnvironment(ctx, env.id)!) };
+        },
+        GetHybridCloudEnvironment: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          return { hybridCloudEnvironment: requireEnvironment(ctx, request.hybridCloudEnvironmentId as string) };
+        },
+        CreateHybridCloudEnvironment: (request) => ({
+          hybridCloudEnvironment: createEnvironment(ctx, request.hybridCloudEnvironment as HybridEnvironment | undefined),
+        }),
+        UpdateHybridCloudEnvironment: (request) => ({
+          hybridCloudEnvironment: updateEnvironment(ctx, request.hybridCloudEnvironment as HybridEnvironment | undefined),
+        }),
+        DeleteHybridCloudEnvironment: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          const environment = requireEnvironment(ctx, request.hybridCloudEnvironmentId as string);
+          const clusters = ctx.store
+            .list<Cluster>(C.clusters)
+            .filter((cluster) => cluster.cloudProviderId === HYBRID_PROVIDER && cluster.cloudProviderRegionId === environment.id);
+          if (clusters.length > 0) {
+            throw failedPrecondition(
+              `hybrid cloud environment ${environment.id} still has ${clusters.length} cluster(s) (${clusters.map((c) => c.name).join(', ')}); delete them first`,
+            );
+          }
+          ctx.store.remove(C.hybridEnvironments, environment.id);
+          ctx.store.remove(C.bootstrapCredentials, environment.id);
+          ctx.environmentReadyAt.delete(environment.id);
+          return {};
+        },
+        GenerateBootstrapCommands: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          return generateBootstrapCommands(ctx, request.hybridCloudEnvironmentId as string);
+        },
+      },
+    },
+  ];
+}
+
+function requireEnvironment(ctx: VdbContext, id: string): HybridEnvironment {
+  const environment = refreshEnvironment(ctx, id);
+  if (!environment) throw notFound(`hybrid cloud environment ${id}`);
+  return environment;
+}
+
+function validateEnvironment(v: Violations, environment: HybridEnvironment): void {
+  const path = 'hybrid_cloud_environment';
+  rule.length(v, `${path}.name`, environment.name, 1, 64);
+  if (environment.name !== '') rule.pattern(v, `${path}.name`, environment.name, NAME);
+  if (!rule.required(v, `${path}.configuration`, environment.configuration)) return;
+  const c = environment.configuration!;
+  const at = `${path}.configuration`;
+  rule.dnsLabel(v, `${at}.namespace`, c.namespace, 253);
+  rule.uri(v, `${at}.http_proxy_url`, c.httpProxyUrl);
+  rule.uri(v, `${at}.https_proxy_url`, c.httpsProxyUrl);
+  if (c.containerRegistryUrl && !REGISTRY_URL.test(c.containerRegistryUrl)) {
+    v.add(`${at}.container_registry_url`, 'value must be host[:port][/path]', 'string.registry_url');
+  }
+  if (c.chartRepositoryUrl && !CHART_URL.test(c.chartRepositoryUrl)) {
+    v.add(`${at}.chart_repository_url`, 'value must be scheme://host[:port][/path]', 'string.repository_url');
+  }
+  rule.enumSet(v, `${at}.log_level`, c.logLevel);
+  rule.tolerations(v, `${at}.tolerations`, c.tolerations);
+  rule.keyValues(v, `${at}.node_selector`, c.nodeSelector, 10);
+  rule.keyValues(v, `${at}.control_plane_labels`, c.controlPlaneLabels, 10);
+}
+
+function storedConfiguration(input: HybridEnvironmentConfigurationInput, lastModifiedAt: string): HybridEnvironment['configuration'] {
+  return {
+    ...input,
+    lastModifiedAt,
+    noProxyConfigs: input.noProxyConfigs ?? [],
+    tolerations: input.tolerations ?? [],
+    nodeSelector: input.nodeSelector ?? [],
+    controlPlaneLabels: input.controlPlaneLabels ?? [],
+  };
+}
+
+function createEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined): Plain {
+  const v = new Violations();
+  if (!rule.required(v, 'hybrid_cloud_environment', input)) v.throwIfAny();
+  const environment = input!;
+  rule.mustBeEmpty(v, 'hybrid_cloud_environment.id', environment.id);
+  rule.mustBeEmpty(v, 'hybrid_cloud_environment.created_at', environment.createdAt);
+  rule.mustBeEmpty(v, 'hybrid_cloud_environment.created_by_email', environment.createdByEmail);
+  if (environment.status !== undefined) v.add('hybrid_cloud_environment.status', 'value must be empty: the field is set by the server', 'read_only');
+  validateEnvironment(v, environment);
+  v.throwIfAny();
+  checkAccount(ctx, 'hybrid_cloud_environment.account_id', environment.accountId);
+  const now = nowTimestamp(ctx);
+  const stored: HybridEnvironment = {
+    accountId: environment.accountId,
+    id: newId(),
+    createdAt: now,
+    lastModifiedAt: now,
+    name: environment.name,
+    createdByEmail: '',
+    bootstrapCommandsGenerated: false,
+    configuration: storedConfiguration(environment.configuration!, now),
+    status: notReadyStatus(now),
+  };
+  ctx.store.put(C.hybridEnvironments, stored.id, stored);
+  return stored as unknown as Plain;
+}
+
+function updateEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined): Plain {
+  const v = new Violations();
+  if (!rule.required(v, 'hybrid_cloud_environment', input)) v.throwIfAny();
+  const environment = input!;
+  rule.uuid(v, 'hybrid_cloud_environment.id', environment.id);
+  validateEnvironment(v, environment);
+  v.throwIfAny();
+  checkAccount(ctx, 'hybrid_cloud_environment.account_id', environment.accountId);
+  const current = requireEnvironment(ctx, environment.id);
+  const namespace = current.configuration?.namespace;
+  if (namespace !== undefined && environment.configuration!.namespace !== namespace) {
+    throw invalidArgument(`hybrid_cloud_environment.configuration.namespace cannot be changed (is ${namespace}); create a new environment instead`);
+  }
+  const now = nowTimestamp(ctx);
+  const stored: HybridEnvironment = {
+    ...current,
+    name: environment.name,
+    lastModifiedAt: now,
+    configuration: storedConfiguration(environment.configuration!, now),
+  };
+  ctx.store.put(C.hybridEnvironments, stored.id, stored);
+  return stored as unknown as Plain;
+}
+
+function generateBootstrapCommands(ctx: VdbContext, environmentId: string): Plain {
+  const failure = ctx.bootstrapFailure;
+  if (failure) {
+    if (failure.once) ctx.bootstrapFailure = undefined;
+    throw failure.code === 'permission_denied' ? permissionDenied(failure.message) : failedPrecondition(failure.message);
+  }
+  const environment = requireEnvironment(ctx, environmentId);
+  const previous = ctx.store.get<BootstrapCredentials>(C.bootstrapCredentials, environment.id);
+  const credentials: BootstrapCredentials = {
+    environmentId: environment.id,
+    accessKey: secretValue(24),
+    registryUsername: `env-${environment.id.slice(0, 8)}-${secretValue(3)}`,
+    registryPassword: secretValue(20),
+    generation: (previous?.generation ?? 0) + 1,
+  };
+  ctx.store.put(C.bootstrapCredentials, environment.id, credentials);
+  ctx.store.put(C.hybridEnvironments, environment.id, { ...environment, bootstrapCommandsGenerated: true });
+  if (!ctx.environmentReadyAt.has(environment.id)) ctx.environmentReadyAt.set(environment.id, ctx.clock.now() + ctx.provisioningMs);
+  return {
+    commands: bootstrapCommands(environment, credentials),
+    accessKey: credentials.accessKey,
+    registryUsername: credentials.registryUsername,
+    registryPassword: credentials.registryPassword,
+  };
+}
+
+/** kubectl/helm lines that install the environment's agent (the credentials are inside). */
+function bootstrapCommands(environment: HybridEnvironment, credentials: BootstrapCredentials): string[] {
+  const namespace = environment.configuration?.namespace ?? 'vdb';
+  const registry = environment.configuration?.containerRegistryUrl ?? REGISTRY_HOST;
+  const charts = environment.configuration?.chartRepositoryUrl ?? CHART_REPOSITORY;
+  return [
+    `kubectl create namespace ${namespace} --dry-run=client -o yaml | kubectl apply -f -`,
+    `kubectl --namespace ${namespace} create secret docker-registry vdb-registry-credentials --docker-server=${registry} --docker-username='${credentials.registryUsername}' --docker-password='${credentials.registryPassword}' --dry-run=client -o yaml | kubectl apply -f -`,
+    `kubectl --namespace ${namespace} create secret generic vdb-cloud-access-key --from-literal=access-key='${credentials.accessKey}' --dry-run=client -o yaml | kubectl apply -f -`,
+    `helm upgrade --install vdb-cloud-agent ${charts}/vdb-cloud-agent --namespace ${namespace} --set environmentId=${environment.id} --set accountId=${environment.accountId} --set apiUrl=${AGENT_API_URL} --set imagePullSecrets[0].name=vdb-registry-credentials --wait`,
+  ];
+}
+
+function notReadyStatus(now: string): HybridEnvironmentStatus {
+  return {
+    lastModifiedAt: now,
+    phase: 'HYBRID_CLOUD_ENVIRONMENT_STATUS_PHASE_NOT_READY',
+    kubernetesVersion: '',
+    numberOfNodes: 0,
+    componentStatuses: [],
+    clusterCreationReadiness: 'CLUSTER_CREATION_STATUS_NOT_READY',
+    message: 'waiting for the agent: run the bootstrap commands in the Kubernetes cluster',
+    storageClasses: [],
+    volumeSnapshotClasses: [],
+  };
+}
+
+function readyStatus(environment: HybridEnvironment, at: string): HybridEnvironmentStatus {
+  const namespace = environment.configuration?.namespace ?? 'vdb';
+  return {
+    lastModifiedAt: at,
+    phase: 'HYBRID_CLOUD_ENVIRONMENT_STATUS_PHASE_READY',
+    kubernetesVersion: 'v1.30.4',
+    numberOfNodes: 3,
+    capabilities: { volumeSnapshot: true, volumeExpansion: true },
+    componentStatuses: [
+      { name: 'vdb-cloud-agent', namespace, version: '1.6.0', phase: 'HYBRID_CLOUD_ENVIRONMENT_COMPONENT_STATUS_PHASE_READY' },
+      { name: 'vdb-operator', namespace, version: '2.4.1', phase: 'HYBRID_CLOUD_ENVIRONMENT_COMPONENT_STATUS_PHASE_READY' },
+    ],
+    clusterCreationReadiness: 'CLUSTER_CREATION_STATUS_READY',
+    kubernetesDistribution: 'KUBERNETES_DISTRIBUTION_K3S',
+    storageClasses: [
+      {
+        name: environment.configuration?.databaseStorageClass ?? 'standard',
+        default: true,
+        provisioner: 'rancher.io/local-path',
+        allowVolumeExpansion: true,
+        reclaimPolicy: 'Delete',
+        parameters: [{ key: 'type', value: 'ssd' }],
+      },
+    ],
+    volumeSnapshotClasses: [{ name: environment.configuration?.volumeSnapshotStorageClass ?? 'csi-snapclass', driver: 'hostpath.csi.k8s.io' }],
+  };
+}
+
+/** Marks the environment READY once its agent has had time to come up. */
+export function refreshEnvironment(ctx: VdbContext, id: string): HybridEnvironment | undefined {
+  const environment = ctx.store.get<HybridEnvironment>(C.hybridEnvironments, id);
+  if (!environment) return undefined;
+  const readyAt = ctx.environmentReadyAt.get(id);
+  if (readyAt === undefined || ctx.clock.now() < readyAt || environment.status?.phase === 'HYBRID_CLOUD_ENVIRONMENT_STATUS_PHASE_READY') {
+    return environment;
+  }
+  const updated = { ...environment, status: readyStatus(environment, new Date(readyAt).toISOString()) };
+  ctx.store.put(C.hybridEnvironments, id, updated);
+  return updated;
+}

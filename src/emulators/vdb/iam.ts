@@ -1,0 +1,212 @@
+/**
+ * IAMService and AccountService (vdb.md §4.7): a permission catalog, three system roles, custom
+ * roles, account members and their role assignments.
+ */
+import type { AccountMember, Permission, Role, User } from '../../clients/vdb/api.js';
+import type { Plain } from '../../clients/vdb/codec.js';
+import { VDB_SERVICES } from '../../clients/vdb/proto.js';
+import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, stableUuid, type VdbContext } from './context.js';
+import { Violations, failedPrecondition, invalidArgument, notFound } from './errors.js';
+import * as rule from './rules.js';
+import type { ServiceRegistration } from './server.js';
+
+const PERMISSIONS: readonly Permission[] = [
+  ...['clusters', 'api_keys', 'backups', 'backup_schedules'].flatMap((area) =>
+    ['read', 'write', 'delete'].map((verb) => ({ value: `${verb}:${area}`, category: 'Cluster' })),
+  ),
+  ...['read', 'write', 'delete'].map((verb) => ({ value: `${verb}:hybrid_cloud_environments`, category: 'Hybrid Cloud' })),
+  ...['roles', 'users', 'management_keys', 'invites'].flatMap((area) =>
+    ['read', 'write', 'delete'].map((verb) => ({ value: `${verb}:${area}`, category: 'Account' })),
+  ),
+  { value: 'read:billing', category: 'Billing' },
+  { value: 'write:billing', category: 'Billing' },
+  { value: 'read:payment_information', category: 'Billing' },
+  { value: 'write:payment_information', category: 'Billing' },
+];
+
+export interface StoredUserRoles {
+  readonly userId: string;
+  readonly roleIds: readonly string[];
+}
+
+/** Permissions, the owner/admin/base system roles and the account's members. */
+export function seedIam(ctx: VdbContext, memberEmails: readonly string[]): void {
+  for (const permission of PERMISSIONS) ctx.store.put(C.permissions, permission.value, permission);
+  const now = nowTimestamp(ctx);
+  const system = (subType: Role['subType'], name: string, description: string, permissions: readonly Permission[]): Role => ({
+    id: stableUuid(`vdb-emulator/${ctx.accountId}/role/${name}`),
+    createdAt: now,
+    lastModifiedAt: now,
+    accountId: ctx.accountId,
+    name,
+    description,
+    roleType: 'ROLE_TYPE_SYSTEM',
+    permissions,
+    subType,
+  });
+  const roles = [
+    system('SYSTEM_ROLE_SUB_TYPE_OWNER', 'Owner', 'Full access, including billing and ownership.', PERMISSIONS),
+    system('SYSTEM_ROLE_SUB_TYPE_ADMIN', 'Admin', 'Full access except billing.', PERMISSIONS.filter((p) => p.category !== 'Billing')),
+    system('SYSTEM_ROLE_SUB_TYPE_BASE', 'Base', 'Read access to clusters.', PERMISSIONS.filter((p) => p.value === 'read:clusters')),
+  ];
+  for (const role of roles) ctx.store.put(C.roles, role.id, role);
+  memberEmails.forEach((email, i) => addMember(ctx, email, i === 0));
+}
+
+export function addMember(ctx: VdbContext, email: string, isOwner = false): User {
+  const user: User = {
+    id: stableUuid(`vdb-emulator/${ctx.accountId}/user/${email}`),
+    createdAt: nowTimestamp(ctx),
+    lastModifiedAt: nowTimestamp(ctx),
+    email,
+    status: 'USER_STATUS_ACTIVE',
+    defaultAccountId: ctx.accountId,
+  };
+  ctx.store.put(C.members, user.id, { user, isOwner } satisfies AccountMember);
+  const base = ctx.store.list<Role>(C.roles).find((role) => role.subType === (isOwner ? 'SYSTEM_ROLE_SUB_TYPE_OWNER' : 'SYSTEM_ROLE_SUB_TYPE_BASE'));
+  ctx.store.put(C.userRoles, user.id, { userId: user.id, roleIds: base ? [base.id] : [] } satisfies StoredUserRoles);
+  return user;
+}
+
+export function iamServices(ctx: VdbContext): ServiceRegistration[] {
+  return [
+    {
+      service: VDB_SERVICES.iam,
+      handlers: {
+        ListPermissions: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          return { permissions: ctx.store.list(C.permissions) };
+        },
+        ListRoles: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          return { items: ctx.store.list(C.roles) };
+        },
+        GetRole: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          return { role: requireRole(ctx, request.roleId as string) };
+        },
+        CreateRole: (request) => ({ role: createRole(ctx, request.role as Role | undefined) }),
+        UpdateRole: (request) => ({ role: updateRole(ctx, request.role as Role | undefined) }),
+        DeleteRole: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          const role = requireRole(ctx, request.roleId as string);
+          if (role.roleType === 'ROLE_TYPE_SYSTEM') throw failedPrecondition(`system role ${role.name} cannot be deleted`);
+          ctx.store.remove(C.roles, role.id);
+          for (const assignment of ctx.store.list<StoredUserRoles>(C.userRoles)) {
+            if (assignment.roleIds.includes(role.id)) {
+              ctx.store.put(C.userRoles, assignment.userId, { ...assignment, roleIds: assignment.roleIds.filter((id) => id !== role.id) });
+            }
+          }
+          return {};
+        },
+        ListUserRoles: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          const assignment = requireUserRoles(ctx, request.userId as string);
+          return { roles: assignment.roleIds.map((id) => ctx.store.get<Role>(C.roles, id)).filter((role) => role !== undefined) };
+        },
+        AssignUserRoles: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          assignUserRoles(ctx, request);
+          return {};
+        },
+      },
+    },
+    {
+      service: VDB_SERVICES.account,
+      handlers: {
+        ListAccountMembers: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          const items = ctx.store.list<AccountMember>(C.members).map((member) => ({ accountMember: member.user, isOwner: member.isOwner }));
+          return { items };
+        },
+      },
+    },
+  ];
+}
+
+function requireRole(ctx: VdbContext, id: string): Role {
+  const role = ctx.store.get<Role>(C.roles, id);
+  if (!role) throw notFound(`role ${id}`);
+  return role;
+}
+
+function requireUserRoles(ctx: VdbContext, userId: string): StoredUserRoles {
+  const assignment = ctx.store.get<StoredUserRoles>(C.userRoles, userId);
+  if (!assignment) throw notFound(`user ${userId}`);
+  return assignment;
+}
+
+function validateRole(ctx: VdbContext, v: Violations, role: Role): Permission[] {
+  rule.length(v, 'role.name', role.name, 4, 64);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(role.name)) v.add('role.name', 'value must not contain control characters', 'string.no_control');
+  rule.length(v, 'role.description', role.description, 0, 256);
+  if (role.roleType !== 'ROLE_TYPE_CUSTOM') v.add('role.role_type', 'value must be in list [2] (ROLE_TYPE_CUSTOM)', 'enum.in');
+  rule.minItems(v, 'role.permissions', role.permissions, 1);
+  const resolved: Permission[] = [];
+  const seen = new Set<string>();
+  role.permissions.forEach((permission, i) => {
+    const known = ctx.store.get<Permission>(C.permissions, permission.value);
+    if (!known) v.add(`role.permissions[${i}].value`, `unknown permission ${JSON.stringify(permission.value)} (see ListPermissions)`, 'permission.exists');
+    else if (!seen.has(known.value)) {
+      seen.add(known.value);
+      resolved.push(known);
+    }
+  });
+  return resolved;
+}
+
+function createRole(ctx: VdbContext, input: Role | undefined): Plain {
+  const v = new Violations();
+  if (!rule.required(v, 'role', input)) v.throwIfAny();
+  const role = input!;
+  rule.mustBeEmpty(v, 'role.id', role.id);
+  const permissions = validateRole(ctx, v, role);
+  v.throwIfAny();
+  checkAccount(ctx, 'role.account_id', role.accountId);
+  const now = nowTimestamp(ctx);
+  const stored: Role = {
+    id: newId(),
+    createdAt: now,
+    lastModifiedAt: now,
+    accountId: role.accountId,
+    name: role.name,
+    description: role.description,
+    roleType: 'ROLE_TYPE_CUSTOM',
+    permissions,
+  };
+  ctx.store.put(C.roles, stored.id, stored);
+  return stored as unknown as Plain;
+}
+
+function updateRole(ctx: VdbContext, input: Role | undefined): Plain {
+  const v = new Violations();
+  if (!rule.required(v, 'role', input)) v.throwIfAny();
+  const role = input!;
+  rule.uuid(v, 'role.id', role.id);
+  const permissions = validateRole(ctx, v, role);
+  v.throwIfAny();
+  checkAccount(ctx, 'role.account_id', role.accountId);
+  const current = requireRole(ctx, role.id);
+  if (current.roleType === 'ROLE_TYPE_SYSTEM') throw failedPrecondition(`system role ${current.name} cannot be changed`);
+  const stored: Role = { ...current, name: role.name, description: role.description, permissions, lastModifiedAt: nowTimestamp(ctx) };
+  ctx.store.put(C.roles, stored.id, stored);
+  return stored as unknown as Plain;
+}
+
+function assignUserRoles(ctx: VdbContext, request: Plain): void {
+  const toAdd = (request.roleIdsToAdd as string[] | undefined) ?? [];
+  const toDelete = (request.roleIdsToDelete as string[] | undefined) ?? [];
+  if (toAdd.length === 0 && toDelete.length === 0) {
+    throw invalidArgument('validation error:\n - role_ids_to_add: at least one of role_ids_to_add and role_ids_to_delete must be non-empty [assign.not_empty]');
+  }
+  const v = new Violations();
+  toAdd.forEach((id, i) => rule.uuid(v, `role_ids_to_add[${i}]`, id));
+  toDelete.forEach((id, i) => rule.uuid(v, `role_ids_to_delete[${i}]`, id));
+  v.throwIfAny();
+  const assignment = requireUserRoles(ctx, request.userId as string);
+  for (const id of [...toAdd, ...toDelete]) requireRole(ctx, id);
+  const roleIds = [...assignment.roleIds.filter((id) => !toDelete.includes(id))];
+  for (const id of toAdd) if (!roleIds.includes(id)) roleIds.push(id);
+  ctx.store.put(C.userRoles, assignment.userId, { ...assignment, roleIds });
+}

@@ -1,0 +1,6 @@
+export { DEFAULT_PROVISIONING_MS, startVdbEmulator, type VdbEmulator, type VdbEmulatorOptions } from './emulator.js';
+export { VDB_COLLECTIONS } from './context.js';
+export { FAIL_PROVISIONING_LABEL, DEFAULT_DATABASE_VERSION } from './clusters.js';
+export { HYBRID_PROVIDER, packageId } from './catalog.js';
+export type { BootstrapCredentials } from './hybrid.js';
+export type { VdbFault, VdbLoggedRequest } from './server.js';

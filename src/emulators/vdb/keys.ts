@@ -1,0 +1,160 @@
+/**
+ * Database API keys: v2 keys with access rules and the legacy v1 keys (vdb.md §4.3). The secret
+ * is returned by create only; lists return it blank. The store keeps it (tests read it there).
+ */
+import type { AccessRule, AuthKey, DatabaseApiKey } from '../../clients/vdb/api.js';
+import type { Plain } from '../../clients/vdb/codec.js';
+import { parseTimestamp } from '../../clients/vdb/time.js';
+import { VDB_SERVICES } from '../../clients/vdb/proto.js';
+import { secretValue } from '../core/index.js';
+import { requireCluster } from './clusters.js';
+import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, type VdbContext } from './context.js';
+import { Violations, notFound } from './errors.js';
+import * as rule from './rules.js';
+import type { ServiceRegistration } from './server.js';
+
+const KEY_NAME = /^[\w\s-]+$/;
+const COLLECTION_NAME = /^[a-zA-Z0-9\-_.]+$/;
+
+export function keyServices(ctx: VdbContext): ServiceRegistration[] {
+  return [
+    {
+      service: VDB_SERVICES.databaseApiKeyV2,
+      handlers: {
+        ListDatabaseApiKeys: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          const clusterId = request.clusterId as string | undefined;
+          const items = ctx.store
+            .list<DatabaseApiKey>(C.databaseApiKeys)
+            .filter((key) => clusterId === undefined || key.clusterId === clusterId)
+            .map((key) => ({ ...key, key: '' }));
+          return { items };
+        },
+        CreateDatabaseApiKey: (request) => ({ databaseApiKey: createV2(ctx, request.databaseApiKey as DatabaseApiKey | undefined) }),
+        DeleteDatabaseApiKey: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          const key = ctx.store.get<DatabaseApiKey>(C.databaseApiKeys, request.databaseApiKeyId as string);
+          if (!key || key.clusterId !== request.clusterId) throw notFound(`database API key ${String(request.databaseApiKeyId)}`);
+          ctx.store.remove(C.databaseApiKeys, key.id);
+          return {};
+        },
+      },
+    },
+    {
+      service: VDB_SERVICES.databaseApiKeyV1,
+      handlers: {
+        ListDatabaseApiKeys: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          const clusterId = request.clusterId as string | undefined;
+          const items = ctx.store
+            .list<AuthKey>(C.authKeys)
+            .filter((key) => clusterId === undefined || key.clusterIds.includes(clusterId))
+            .map((key) => ({ ...key, key: '' }));
+          return { items };
+        },
+        CreateDatabaseApiKey: (request) => ({ databaseApiKey: createV1(ctx, request.databaseApiKey as AuthKey | undefined) }),
+        DeleteDatabaseApiKey: (request) => {
+          checkAccount(ctx, 'account_id', request.accountId);
+          if (!ctx.store.remove(C.authKeys, request.databaseApiKeyId as string)) {
+            throw notFound(`database API key ${String(request.databaseApiKeyId)}`);
+          }
+          return {};
+        },
+      },
+    },
+  ];
+}
+
+function createV2(ctx: VdbContext, input: DatabaseApiKey | undefined): Plain {
+  const v = new Violations();
+  if (!rule.required(v, 'database_api_key', input)) v.throwIfAny();
+  const key = input!;
+  const path = 'database_api_key';
+  rule.mustBeEmpty(v, `${path}.id`, key.id);
+  rule.mustBeEmpty(v, `${path}.created_at`, key.createdAt);
+  rule.mustBeEmpty(v, `${path}.created_by_email`, key.createdByEmail);
+  rule.mustBeEmpty(v, `${path}.postfix`, key.postfix);
+  rule.mustBeEmpty(v, `${path}.key`, key.key);
+  rule.uuid(v, `${path}.cluster_id`, key.clusterId);
+  rule.length(v, `${path}.name`, key.name, 4, 128);
+  if (key.name !== '') rule.pattern(v, `${path}.name`, key.name, KEY_NAME);
+  if (key.expiresAt !== undefined) {
+    const expires = parseTimestamp(key.expiresAt);
+    if (expires && expires.seconds * 1000 <= ctx.clock.now()) v.add(`${path}.expires_at`, 'value must be greater than now', 'timestamp.gt_now');
+  }
+  validateAccessRules(v, `${path}.access_rules`, key.accessRules);
+  v.throwIfAny();
+  checkAccount(ctx, `${path}.account_id`, key.accountId);
+  requireCluster(ctx, key.clusterId);
+
+  const secret = secretValue(24);
+  const stored: DatabaseApiKey = {
+    id: newId(),
+    accountId: key.accountId,
+    createdAt: nowTimestamp(ctx),
+    clusterId: key.clusterId,
+    name: key.name,
+    ...(key.expiresAt !== undefined ? { expiresAt: key.expiresAt } : {}),
+    accessRules: key.accessRules,
+    createdByEmail: '',
+    postfix: secret.slice(-4),
+    key: secret,
+  };
+  ctx.store.put(C.databaseApiKeys, stored.id, stored);
+  return stored as unknown as Plain;
+}
+
+/** At most 20 rules, each with a scope; one global rule alone, or collection rules only. */
+export function validateAccessRules(v: Violations, path: string, rules: readonly AccessRule[]): void {
+  rule.minItems(v, path, rules, 1);
+  rule.maxItems(v, path, rules, 20);
+  let globals = 0;
+  let collections = 0;
+  rules.forEach((accessRule, i) => {
+    const at = `${path}[${i}]`;
+    if (accessRule.globalAccess) {
+      globals++;
+      if (accessRule.globalAccess.accessType.endsWith('_UNSPECIFIED')) {
+        v.add(`${at}.global_access.access_type`, 'value must not be in list [0]', 'enum.not_in');
+      }
+    } else if (accessRule.collectionAccess) {
+      collections++;
+      const name = accessRule.collectionAccess.collectionName;
+      rule.length(v, `${at}.collection_access.collection_name`, name, 1, 255);
+      if (name !== '') rule.pattern(v, `${at}.collection_access.collection_name`, name, COLLECTION_NAME);
+      if (accessRule.collectionAccess.accessType.endsWith('_UNSPECIFIED')) {
+        v.add(`${at}.collection_access.access_type`, 'value must not be in list [0]', 'enum.not_in');
+      }
+    } else {
+      v.add(`${at}.scope`, 'exactly one field is required in oneof', 'required');
+    }
+  });
+  if (globals > 1) v.add(path, 'at most one global access rule is allowed', 'access_rules.single_global');
+  if (globals > 0 && collections > 0) v.add(path, 'a global access rule cannot be combined with collection access rules', 'access_rules.no_mixing');
+}
+
+function createV1(ctx: VdbContext, input: AuthKey | undefined): Plain {
+  const v = new Violations();
+  if (!rule.required(v, 'database_api_key', input)) v.throwIfAny();
+  const key = input!;
+  rule.mustBeEmpty(v, 'database_api_key.id', key.id);
+  rule.mustBeEmpty(v, 'database_api_key.prefix', key.prefix);
+  rule.mustBeEmpty(v, 'database_api_key.key', key.key);
+  rule.minItems(v, 'database_api_key.cluster_ids', key.clusterIds, 1);
+  key.clusterIds.forEach((id, i) => rule.uuid(v, `database_api_key.cluster_ids[${i}]`, id));
+  v.throwIfAny();
+  checkAccount(ctx, 'database_api_key.account_id', key.accountId);
+  for (const clusterId of key.clusterIds) requireCluster(ctx, clusterId);
+
+  const secret = secretValue(24);
+  const stored: AuthKey = {
+    id: newId(),
+    accountId: key.accountId,
+    createdAt: nowTimestamp(ctx),
+    clusterIds: key.clusterIds,
+    prefix: secret.slice(0, 6),
+    key: secret,
+  };
+  ctx.store.put(C.authKeys, stored.id, stored);
+  return stored as unknown as Plain;
+}
