@@ -1,9 +1,221 @@
-import type { SecHttp } from './http.js';
+import { z } from 'zod';
+import { segment, type CallOptions, type SecHttp } from './http.js';
+import { integrationBody, integrationSchema, type Integration } from './integration.js';
+import { envelope } from './wire.js';
 
-/** Placeholder: the methods of this API area are added with its resources (issue 3). */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface ContainerRegistriesApi {}
+/**
+ * Container registries and scanners (sec.md §1.3, §2.15, §3.6): one API object, ContainerRegistries,
+ * whose `type` is always `ContVulnCfg`; the kind of registry is `data.registryType`. Secrets come
+ * back blank or absent, so they are optional in the response schemas.
+ */
+export const CONTAINER_REGISTRY_API_TYPE = 'ContVulnCfg';
 
-export function containerRegistriesApi(_http: SecHttp): ContainerRegistriesApi {
-  return {};
+/** Hosts a RegistryB integration may name (exact match). */
+export const REGISTRY_B_DOMAINS = [
+  ...[
+    'northamerica-northeast1',
+    'us-central1',
+    'us-east1',
+    'us-east4',
+    'us-west1',
+    'us-west2',
+    'us-west3',
+    'us-west4',
+    'southamerica-east1',
+    'europe-north1',
+    'europe-west1',
+    'europe-west2',
+    'europe-west3',
+    'europe-west4',
+    'europe-west6',
+    'asia-east1',
+    'asia-east2',
+    'asia-northeast1',
+    'asia-northeast2',
+    'asia-northeast3',
+    'asia-south1',
+    'asia-southeast1',
+    'asia-southeast2',
+    'australia-southeast1',
+  ].map((region) => `${region}-docker.pkg.dev`),
+  'asia-docker.pkg.dev',
+  'europe-docker.pkg.dev',
+  'us-docker.pkg.dev',
+] as const;
+
+/** Hosts a RegistryC integration may name. */
+export const REGISTRY_C_DOMAINS = ['gcr.io', 'us.gcr.io', 'eu.gcr.io', 'asia.gcr.io'] as const;
+
+/** The fixed hosts of RegistryD and RegistryF; the client sends them, users never choose them. */
+export const REGISTRY_D_DOMAIN = 'index.docker.io';
+export const REGISTRY_F_DOMAIN = 'ghcr.io';
+
+export const REGISTRY_A_AUTH_TYPES = ['ROLE', 'ACCESS_KEY'] as const;
+export type RegistryAAuthType = (typeof REGISTRY_A_AUTH_TYPES)[number];
+
+const secret = z.string().optional();
+/** Empty lists may come back as null or be left out. */
+const strings = z
+  .array(z.string())
+  .nullish()
+  .transform((value) => value ?? []);
+/** Labels and identifier tags: a list of single-entry maps `{<key>: <value>}`. */
+const keyValues = z
+  .array(z.record(z.string(), z.string()))
+  .nullish()
+  .transform((value) => value ?? []);
+
+const limits = {
+  limitByTag: strings,
+  limitByLabel: keyValues,
+  limitByRep: strings,
+  limitNumImg: z.number().int().optional(),
+};
+const gcpStyleCredentials = z.object({
+  clientId: z.string(),
+  clientEmail: z.string(),
+  privateKeyId: secret,
+  privateKey: secret,
+});
+const userCredentials = z.object({ username: z.string(), password: secret });
+
+export const CONTAINER_REGISTRY_DATA_SCHEMAS = {
+  REGISTRY_A: z.object({
+    registryType: z.literal('REGISTRY_A'),
+    registryDomain: z.string(),
+    authType: z.enum(REGISTRY_A_AUTH_TYPES),
+    crossAccountCredentials: z.object({ roleArn: z.string(), externalId: z.string() }).optional(),
+    accessKeyCredentials: z.object({ accessKeyId: z.string(), secretAccessKey: secret }).optional(),
+    ...limits,
+    nonOsPackageEval: z.boolean().optional(),
+  }),
+  REGISTRY_B: z.object({
+    registryType: z.literal('REGISTRY_B'),
+    registryDomain: z.string(),
+    credentials: gcpStyleCredentials,
+    ...limits,
+    nonOsPackageEval: z.boolean().optional(),
+  }),
+  REGISTRY_C: z.object({
+    registryType: z.literal('REGISTRY_C'),
+    registryDomain: z.string(),
+    credentials: gcpStyleCredentials,
+    ...limits,
+    nonOsPackageEval: z.boolean().optional(),
+  }),
+  REGISTRY_D: z.object({
+    registryType: z.literal('REGISTRY_D'),
+    registryDomain: z.string(),
+    credentials: userCredentials,
+    ...limits,
+    nonOsPackageEval: z.boolean().optional(),
+  }),
+  REGISTRY_E: z.object({
+    registryType: z.literal('REGISTRY_E'),
+    registryDomain: z.string(),
+    credentials: userCredentials.extend({ ssl: z.boolean().optional() }),
+    registryNotifications: z.boolean().optional(),
+    limitByTag: strings,
+    limitByLabel: keyValues,
+    nonOsPackageEval: z.boolean().optional(),
+  }),
+  REGISTRY_F: z.object({
+    registryType: z.literal('REGISTRY_F'),
+    registryDomain: z.string(),
+    credentials: userCredentials.extend({ ssl: z.boolean().optional() }),
+    registryNotifications: z.boolean().optional(),
+    ...limits,
+    nonOsPackageEval: z.boolean().optional(),
+  }),
+  PROXY_SCANNER: z.object({ registryType: z.literal('PROXY_SCANNER'), ...limits }),
+  INLINE_SCANNER: z.object({
+    registryType: z.literal('INLINE_SCANNER'),
+    identifierTag: keyValues,
+    /** The platform keeps this number as a string. */
+    limitNumScan: z.string().optional(),
+  }),
+} as const;
+
+export type RegistryType = keyof typeof CONTAINER_REGISTRY_DATA_SCHEMAS;
+export const REGISTRY_TYPES = Object.keys(CONTAINER_REGISTRY_DATA_SCHEMAS) as RegistryType[];
+
+export type ContainerRegistryData<T extends RegistryType> = z.output<(typeof CONTAINER_REGISTRY_DATA_SCHEMAS)[T]>;
+
+/** A registry or scanner; narrow on `data.registryType`. */
+export type ContainerRegistry<T extends RegistryType = RegistryType> = {
+  [K in T]: Integration<typeof CONTAINER_REGISTRY_API_TYPE, ContainerRegistryData<K>>;
+}[T];
+
+/** What create and update send; `type` is implied. Lists may be left out. */
+export interface ContainerRegistryInput<T extends RegistryType> {
+  readonly name: string;
+  readonly enabled: boolean;
+  readonly data: z.input<(typeof CONTAINER_REGISTRY_DATA_SCHEMAS)[T]>;
+}
+
+export interface ContainerRegistriesApi {
+  create<T extends RegistryType>(input: ContainerRegistryInput<T>, options?: CallOptions): Promise<ContainerRegistry<T>>;
+  /** ApiError 'not_found' when it does not exist. */
+  get(intgGuid: string, options?: CallOptions): Promise<ContainerRegistry>;
+  /** Replaces name, enabled and data; the registry type cannot change. */
+  update<T extends RegistryType>(intgGuid: string, input: ContainerRegistryInput<T>, options?: CallOptions): Promise<ContainerRegistry<T>>;
+  delete(intgGuid: string, options?: CallOptions): Promise<void>;
+  list(options?: CallOptions): Promise<ContainerRegistry[]>;
+}
+
+const BASE = '/api/v2/ContainerRegistries';
+
+/** The generic integration, with `data` checked against the schema of its registry type. */
+const containerRegistrySchema = integrationSchema.transform((integration, ctx) => {
+  if (integration.type !== CONTAINER_REGISTRY_API_TYPE) {
+    ctx.addIssue({ code: 'custom', path: ['type'], message: `expected ${JSON.stringify(CONTAINER_REGISTRY_API_TYPE)}, got ${JSON.stringify(integration.type)}` });
+    return z.NEVER;
+  }
+  const registryType = integration.data['registryType'];
+  const dataSchema = typeof registryType === 'string' ? (CONTAINER_REGISTRY_DATA_SCHEMAS[registryType as RegistryType] as z.ZodType | undefined) : undefined;
+  if (!dataSchema) {
+    ctx.addIssue({ code: 'custom', path: ['data', 'registryType'], message: `unsupported registry type ${JSON.stringify(registryType)}` });
+    return z.NEVER;
+  }
+  const data = dataSchema.safeParse(integration.data);
+  if (!data.success) {
+    for (const issue of data.error.issues) ctx.addIssue({ code: 'custom', path: ['data', ...issue.path], message: issue.message });
+    return z.NEVER;
+  }
+  return { ...integration, type: CONTAINER_REGISTRY_API_TYPE, data: data.data } as ContainerRegistry;
+});
+
+const one = envelope(containerRegistrySchema);
+const many = envelope(z.array(containerRegistrySchema));
+
+const body = <T extends RegistryType>(input: ContainerRegistryInput<T>, intgGuid?: string) =>
+  integrationBody({ name: input.name, type: CONTAINER_REGISTRY_API_TYPE, enabled: input.enabled, data: input.data }, intgGuid);
+
+export function containerRegistriesApi(http: SecHttp): ContainerRegistriesApi {
+  return {
+    async create<T extends RegistryType>(input: ContainerRegistryInput<T>, options?: CallOptions) {
+      const call = { method: 'POST', path: BASE, operation: `POST ${BASE}`, body: body(input) } as const;
+      // The platform answers with the type it was sent (checked by the schema).
+      return (await http.json(call, one, options)).data as unknown as ContainerRegistry<T>;
+    },
+    async get(intgGuid, options) {
+      const call = { method: 'GET', path: `${BASE}/${segment(intgGuid)}`, operation: `GET ${BASE}/{intgGuid}` } as const;
+      return (await http.json(call, one, options)).data;
+    },
+    async update<T extends RegistryType>(intgGuid: string, input: ContainerRegistryInput<T>, options?: CallOptions) {
+      const call = {
+        method: 'PATCH',
+        path: `${BASE}/${segment(intgGuid)}`,
+        operation: `PATCH ${BASE}/{intgGuid}`,
+        body: body(input, intgGuid),
+      } as const;
+      return (await http.json(call, one, options)).data as unknown as ContainerRegistry<T>;
+    },
+    async delete(intgGuid, options) {
+      await http.empty({ method: 'DELETE', path: `${BASE}/${segment(intgGuid)}`, operation: `DELETE ${BASE}/{intgGuid}` }, options);
+    },
+    async list(options) {
+      return (await http.json({ method: 'GET', path: BASE, operation: `GET ${BASE}` }, many, options)).data;
+    },
+  };
 }

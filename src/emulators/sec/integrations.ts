@@ -5,6 +5,7 @@ import {
   maskSecrets,
   noContent,
   prefixedId,
+  secretValue,
   validate,
   type EmulatorRequest,
   type ObjectSpec,
@@ -27,6 +28,8 @@ export interface IntegrationRecord {
   state: IntegrationState;
   props: Record<string, unknown>;
   data: Record<string, unknown>;
+  /** Scanner-style integrations only (see IntegrationFamily.issuesServerToken). */
+  serverToken?: { serverToken: string; uri: string };
 }
 
 export interface IntegrationState {
@@ -43,6 +46,17 @@ export interface IntegrationFamily {
   /** Used in messages, e.g. "alert channel". */
   readonly label: string;
   readonly dataSpecs: Readonly<Record<string, ObjectSpec>>;
+  /**
+   * Optional: the spec of `data` where `type` alone does not decide it (container registries share
+   * one type and carry their kind in data.registryType). Throws `invalid(...)` for data it cannot
+   * classify, or that an update (`existing` given) may not reclassify. Absent: `dataSpecs[type]`.
+   */
+  readonly dataSpecOf?: (type: string, data: unknown, existing?: IntegrationRecord) => ObjectSpec;
+  /**
+   * Optional: whether a new object gets a server token (`serverToken{serverToken, uri}` in the
+   * response), as scanners do. The token is issued on create and kept by updates.
+   */
+  readonly issuesServerToken?: (type: string, data: Record<string, unknown>) => boolean;
 }
 
 /** Fields clients may send back from a read; they are ignored rather than refused. */
@@ -65,6 +79,9 @@ export function registerIntegrationRoutes(router: Router, ctx: SecContext, famil
       state: { ok: true, lastUpdatedTime: now, lastSuccessfulTime: now, details: {} },
       props: {},
     };
+    if (family.issuesServerToken?.(record.type, record.data)) {
+      record.serverToken = { serverToken: secretValue(24), uri: `https://${ctx.account}.sec-platform.example` };
+    }
     ctx.store.put(family.collection, record.intgGuid, record);
     return json(201, { data: presentIntegration(family, record) });
   });
@@ -108,9 +125,19 @@ export function findIntegration(ctx: SecContext, family: IntegrationFamily, intg
 
 /** What clients see: secrets blanked, as the platform does. */
 export function presentIntegration(family: IntegrationFamily, record: IntegrationRecord): IntegrationRecord {
-  const spec = family.dataSpecs[record.type];
+  const spec = dataSpecOfRecord(family, record);
   const data = spec ? (maskSecrets(spec, record.data) as Record<string, unknown>) : record.data;
   return { ...record, data };
+}
+
+/** The stored object's spec; a stored object that no longer classifies is shown unmasked rather than failing reads. */
+function dataSpecOfRecord(family: IntegrationFamily, record: IntegrationRecord): ObjectSpec | undefined {
+  if (!family.dataSpecOf) return family.dataSpecs[record.type];
+  try {
+    return family.dataSpecOf(record.type, record.data);
+  } catch {
+    return undefined;
+  }
 }
 
 type IntegrationInput = Pick<IntegrationRecord, 'name' | 'type' | 'enabled' | 'data'>;
@@ -146,7 +173,8 @@ function parseIntegrationBody(
   const enabled = record['enabled'];
   if (enabled === undefined) throw invalid('enabled is required (0 or 1)');
   if (enabled !== 0 && enabled !== 1) throw invalid(`enabled must be 0 or 1 (got ${JSON.stringify(enabled)})`);
-  validate(family.dataSpecs[type]!, record['data'], 'data');
+  const dataSpec = family.dataSpecOf ? family.dataSpecOf(type, record['data'], existing) : family.dataSpecs[type]!;
+  validate(dataSpec, record['data'], 'data');
   return { name: record['name'], type, enabled, data: record['data'] as Record<string, unknown> };
 }
 

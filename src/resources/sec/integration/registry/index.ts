@@ -1,5 +1,22 @@
 import type { ResourceDef } from '../../../../engine/contracts.js';
 import type { SecClient } from '../../../../clients/sec/index.js';
+import registryA from './registry-a.js';
+import registryB from './registry-b.js';
+import registryC from './registry-c.js';
+import registryD from './registry-d.js';
+import registryE from './registry-e.js';
+import registryF from './registry-f.js';
+import proxyScanner from './proxy-scanner.js';
+import inlineScanner from './inline-scanner.js';
 
-/** Placeholder: the resources of this family are added in issue 3. */
-export const registryResources: ResourceDef<any, SecClient>[] = [];
+/** The container registry and scanner integrations (sec.md §1.3), in the references' order. */
+export const registryResources: ResourceDef<any, SecClient>[] = [
+  registryA,
+  registryB,
+  registryC,
+  registryD,
+  registryE,
+  registryF,
+  proxyScanner,
+  inlineScanner,
+];

@@ -1,0 +1,39 @@
+import { attr, block } from '../../../../schema/define.js';
+import { containerRegistry, keyValuesFromApi, keyValuesToApi, nonBlank, positiveWhole, scannerFields } from './family.js';
+
+const DEFAULT_LIMIT_NUM_SCAN = 60;
+
+export default containerRegistry({
+  typeName: 'sec_integration_inline_scanner',
+  registryType: 'INLINE_SCANNER',
+  description:
+    'An inline scanner: a scanner you run in your build pipelines, which assesses images before they are pushed. The platform issues the token the scanner reports with (`server_token`, sent to `server_uri`).',
+  fields: {
+    identifier_tag: block.set(
+      {
+        key: attr.string({ required: true, validate: [nonBlank()], description: 'Tag key.' }),
+        value: attr.string({ required: true, description: 'Tag value.' }),
+      },
+      { description: 'Tags that identify this scanner\'s results, as key/value pairs.' },
+    ),
+    limit_num_scan: attr.number({
+      optional: true,
+      default: DEFAULT_LIMIT_NUM_SCAN,
+      validate: [positiveWhole],
+      description: 'The maximum number of scans the scanner may run per hour.',
+    }),
+    ...scannerFields,
+  },
+  toData: (m) => ({
+    identifierTag: keyValuesToApi(m.identifier_tag),
+    // The platform keeps this number as a string.
+    limitNumScan: String(m.limit_num_scan ?? DEFAULT_LIMIT_NUM_SCAN),
+  }),
+  fromData: (d) => {
+    const limit = d.limitNumScan === undefined ? NaN : Number.parseInt(d.limitNumScan, 10);
+    return {
+      identifier_tag: keyValuesFromApi(d.identifierTag),
+      limit_num_scan: Number.isInteger(limit) ? limit : DEFAULT_LIMIT_NUM_SCAN,
+    };
+  },
+});

@@ -1,0 +1,106 @@
+import { attr, block, type ModelOf } from '../../../../schema/define.js';
+import { attrStep, indexStep } from '../../../../schema/path.js';
+import { DiagnosticError } from '../../../../engine/diagnostics.js';
+import type { RegistryAAuthType } from '../../../../clients/sec/container-registries.js';
+import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonBlank, nonOsPackageSupport, unlessBlank } from './family.js';
+
+const credentialFields = {
+  // A role and an access key cannot be swapped in place (the platform fixes the authentication
+  // kind at creation, sec.md §6.6). The kind follows from whether `role_arn` is set, because a
+  // configuration holds exactly one pair (see validate), so a change of it plans a replacement.
+  role_arn: attr.string({
+    optional: true,
+    replace: true,
+    description:
+      'Role authentication: the resource name of the role with permission to read the registry. Use with `external_id`. Switching between role and access-key authentication, or to another role, creates a new integration.',
+  }),
+  external_id: attr.string({ optional: true, description: 'Role authentication: the external id the role trust policy requires.' }),
+  access_key_id: attr.string({ optional: true, description: 'Access-key authentication: the access key id of a user with permission to read the registry. Use with `secret_access_key`.' }),
+  secret_access_key: attr.string({
+    optional: true,
+    sensitive: true,
+    masked: true,
+    description: 'Access-key authentication: the secret of the access key. The platform never returns it.',
+  }),
+};
+type Credentials = ModelOf<typeof credentialFields>;
+
+const ROLE_PAIR = ['role_arn', 'external_id'] as const;
+const KEY_PAIR = ['access_key_id', 'secret_access_key'] as const;
+const isSet = (v: string | null) => v !== null && v !== '';
+
+const credentialsPath = [attrStep('credentials'), indexStep(0)];
+
+/** The authentication kind a complete configuration asks for; throws a path-scoped error otherwise. */
+function authKind(c: Credentials): RegistryAAuthType {
+  const role = ROLE_PAIR.filter((k) => isSet(c[k]));
+  const key = KEY_PAIR.filter((k) => isSet(c[k]));
+  if (role.length === 2 && key.length === 0) return 'ROLE';
+  if (key.length === 2 && role.length === 0) return 'ACCESS_KEY';
+  const missing = role.length > 0 ? ROLE_PAIR.find((k) => !isSet(c[k]))! : key.length > 0 ? KEY_PAIR.find((k) => !isSet(c[k]))! : 'role_arn';
+  throw new DiagnosticError(
+    'Invalid credentials block',
+    'Set `role_arn` and `external_id` for role authentication, or `access_key_id` and `secret_access_key` for access-key authentication.',
+    [...credentialsPath, attrStep(missing)],
+  );
+}
+
+export default containerRegistry({
+  typeName: 'sec_integration_registry_a',
+  registryType: 'REGISTRY_A',
+  description:
+    'Assesses the container images of a CloudA container registry (RegistryA). The platform reads the registry either by assuming a role (`role_arn` and `external_id`) or with an access key (`access_key_id` and `secret_access_key`).',
+  fields: {
+    registry_domain: attr.string({ required: true, validate: [nonBlank()], description: 'The registry host, e.g. `<account>.registry-a.<region>.example.com`.' }),
+    credentials: block.one(credentialFields, {
+      required: true,
+      description: 'How the platform authenticates to the registry: exactly one of the role pair or the access-key pair.',
+    }),
+    auth_type: attr.string({
+      computed: true,
+      description: 'The authentication kind the platform uses: `ROLE` or `ACCESS_KEY`.',
+    }),
+    ...imageLimitFields(),
+    non_os_package_support: nonOsPackageSupport(),
+  },
+  validate(m, diags) {
+    // Only definite conflicts: a missing half of a pair may still be unknown at this point, and
+    // is reported at apply time instead.
+    const c = m.credentials[0];
+    if (c && ROLE_PAIR.some((k) => isSet(c[k])) && KEY_PAIR.some((k) => isSet(c[k]))) {
+      diags.error(
+        'Invalid credentials block',
+        'Set either `role_arn` and `external_id` (role authentication) or `access_key_id` and `secret_access_key` (access-key authentication), not both.',
+        credentialsPath,
+      );
+    }
+  },
+  toData(m) {
+    const c = m.credentials[0] ?? { role_arn: null, external_id: null, access_key_id: null, secret_access_key: null };
+    const authType = authKind(c);
+    return {
+      registryDomain: m.registry_domain,
+      authType,
+      ...(authType === 'ROLE'
+        ? { crossAccountCredentials: { roleArn: c.role_arn!, externalId: c.external_id! } }
+        : { accessKeyCredentials: { accessKeyId: c.access_key_id!, secretAccessKey: c.secret_access_key! } }),
+      ...imageLimitsToApi(m),
+      nonOsPackageEval: m.non_os_package_support !== false,
+    };
+  },
+  fromData(d, prior) {
+    const role = d.crossAccountCredentials;
+    const key = d.accessKeyCredentials;
+    return {
+      registry_domain: d.registryDomain,
+      auth_type: d.authType,
+      credentials: [
+        d.authType === 'ROLE'
+          ? { role_arn: role?.roleArn ?? null, external_id: role?.externalId ?? null, access_key_id: null, secret_access_key: null }
+          : { role_arn: null, external_id: null, access_key_id: key?.accessKeyId ?? null, secret_access_key: unlessBlank(key?.secretAccessKey) },
+      ],
+      ...imageLimitsFromApi(d, prior),
+      non_os_package_support: d.nonOsPackageEval ?? true,
+    };
+  },
+});

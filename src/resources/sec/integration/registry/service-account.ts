@@ -1,0 +1,51 @@
+/**
+ * The service-account credentials of the CloudB registries (RegistryB and RegistryC), which differ
+ * only in whether the key id counts as a secret (sec.md §2.15; the seed's nested types). The
+ * platform returns neither the key nor its id, so both keep the prior state's value on read.
+ */
+import { attr, block } from '../../../../schema/define.js';
+import type { ContainerRegistryData } from '../../../../clients/sec/container-registries.js';
+import { unlessBlank } from './family.js';
+
+export function serviceAccountCredentials(options: { privateKeyIdSensitive: boolean }) {
+  return block.one(
+    {
+      client_id: attr.string({ required: true, description: 'Client id of the service account.' }),
+      client_email: attr.string({ required: true, description: 'E-mail address of the service account.' }),
+      private_key_id: attr.string({
+        required: true,
+        sensitive: options.privateKeyIdSensitive,
+        masked: true,
+        description: 'Id of the service account key. The platform never returns it.',
+      }),
+      private_key: attr.string({
+        required: true,
+        sensitive: true,
+        masked: true,
+        description: 'The service account private key (PEM). The platform never returns it.',
+      }),
+    },
+    { required: true, description: 'The service account the platform reads the registry with.' },
+  );
+}
+
+interface ServiceAccountModel {
+  client_id: string;
+  client_email: string;
+  private_key_id: string;
+  private_key: string;
+}
+
+export const serviceAccountToApi = (c: ServiceAccountModel) => ({
+  clientId: c.client_id,
+  clientEmail: c.client_email,
+  privateKeyId: c.private_key_id,
+  privateKey: c.private_key,
+});
+
+export const serviceAccountFromApi = (c: ContainerRegistryData<'REGISTRY_B' | 'REGISTRY_C'>['credentials']) => ({
+  client_id: c.clientId,
+  client_email: c.clientEmail,
+  private_key_id: unlessBlank(c.privateKeyId),
+  private_key: unlessBlank(c.privateKey),
+});
