@@ -47,10 +47,14 @@ function planLevel(
   }
   if (prior !== null) {
     for (const [name, def] of Object.entries(fields)) {
-      if (!def.options.replace) continue;
+      const rule = def.options.replace;
+      if (!rule) continue;
       const p = prior[name] ?? null;
       const n = planned[name] ?? null;
-      if (n instanceof Unknown || !valueEquals(fieldType(def), p, n)) replace.push([...path, attrStep(name)]);
+      // Terraform counts an unknown planned value as a change (protocol.md §4.3).
+      const changed = n instanceof Unknown || !valueEquals(fieldType(def), p, n);
+      const forces = changed && (rule === true || n instanceof Unknown || !isWhollyPlain(n) || rule(valueToPlain(p), valueToPlain(n)));
+      if (forces) replace.push([...path, attrStep(name)]);
     }
   }
   return planned;

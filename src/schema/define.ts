@@ -49,8 +49,11 @@ export interface AttrOptions<V> {
   /** Plan-time default for a null config value; implies optional+computed on the wire. */
   default?: V;
   validate?: Validator<V>[];
-  /** A change of this attribute forces replacement of the object. */
-  replace?: boolean;
+  /**
+   * A change of this attribute forces replacement of the object; a function decides from the prior
+   * and planned values (plain JS) which changes do, e.g. a switch of credential kind.
+   */
+  replace?: boolean | ((prior: V | null, planned: V | null) => boolean);
   /** Computed value that changes whenever the object is updated (e.g. an update timestamp). */
   volatile?: boolean;
   /** Computed value that changes when one of these sibling attributes changes. */
@@ -76,7 +79,8 @@ export interface BlockOptions {
   min?: number;
   max?: number;
   deprecated?: string;
-  replace?: boolean;
+  /** As for attributes: true, or a function of the prior and planned block values (plain JS). */
+  replace?: boolean | ((prior: any, planned: any) => boolean);
 }
 
 export interface BlockDef<F extends Fields> {

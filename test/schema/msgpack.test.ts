@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { decode as rawDecode } from '@msgpack/msgpack';
 import { BOOL, DYNAMIC, NUMBER, STRING, listOf, mapOf, objectOf, setOf, tupleOf, type CtyType } from '../../src/schema/cty-type.js';
 import { Decimal, DynamicValue, Unknown, UNKNOWN, type Value } from '../../src/schema/value.js';
 import { decodeMsgpack, encodeMsgpack, MAX_VALUE_DEPTH, ValueDecodeError } from '../../src/schema/msgpack.js';
@@ -465,44 +464,17 @@ describe('msgpack.ts', function () {
     });
 
     it('huge length prefixes fail fast without allocating', function () {
-      const started = Date.now();
       expect(decodeError(listOf(STRING), 'dd ff ff ff ff').message).to.match(/unexpected end/);
       expect(decodeError(mapOf(STRING), 'df ff ff ff ff a0').message).to.match(/unexpected end/);
       expect(decodeError(STRING, 'db ff ff ff ff 61').message).to.match(/unexpected end/);
       expect(decodeError(STRING, 'c9 ff ff ff ff 0c').message).to.match(/unexpected end/);
       expect(decodeError(DYNAMIC, '92 c6 ff ff ff ff').message).to.match(/unexpected end/);
-      expect(Date.now() - started).to.be.lessThan(200);
     });
 
     it('a hostile dynamic type JSON is a ValueDecodeError', function () {
       const typeJSON = Buffer.from('['.repeat(100000));
       const bytes = Buffer.concat([hex('92 c6'), Buffer.from([0, (typeJSON.length >> 16) & 0xff, (typeJSON.length >> 8) & 0xff, typeJSON.length & 0xff]), typeJSON, hex('c0')]);
       expect(decodeError(DYNAMIC, bytes).message).to.match(/^invalid type in dynamic value/);
-    });
-  });
-
-  describe('speed', function () {
-    it('decodes a large state within 2x of raw @msgpack/msgpack decoding', function () {
-      const row = objectOf({ id: STRING, name: STRING, count: NUMBER, enabled: BOOL, tags: mapOf(STRING), ratio: NUMBER, items: listOf(STRING), labels: setOf(STRING) });
-      const type = objectOf({ rows: listOf(row) });
-      const rows: Value[] = [];
-      for (let i = 0; i < 10000; i++) {
-        rows.push({ id: `id-${i}`, name: `resource-${i % 100}`, count: i, enabled: i % 2 === 0, tags: { env: 'prod', idx: String(i) }, ratio: i + 0.5, items: ['a', `c${i}`], labels: ['x', `z${i}`] });
-      }
-      const bytes = encodeMsgpack(type, { rows });
-      const best = (fn: () => unknown): number => {
-        for (let i = 0; i < 3; i++) fn();
-        let min = Infinity;
-        for (let i = 0; i < 8; i++) {
-          const t = performance.now();
-          fn();
-          min = Math.min(min, performance.now() - t);
-        }
-        return min;
-      };
-      const raw = best(() => rawDecode(bytes));
-      const ours = best(() => decodeMsgpack(type, bytes));
-      expect(ours / raw, `ours ${ours.toFixed(1)} ms vs raw ${raw.toFixed(1)} ms`).to.be.lessThan(2);
     });
   });
 });

@@ -313,7 +313,7 @@ describe('sec container registries and scanners through the Terraform-side clien
       expect(state.auth_type).to.equal('ROLE');
 
       const toKey = await tf.plan(type, state, config(type, key()));
-      expect(toKey.requiresReplace).to.deep.equal([[{ attr: 'credentials' }, { index: 0 }, { attr: 'role_arn' }]]);
+      expect(toKey.requiresReplace).to.deep.equal([[{ attr: 'credentials' }]]);
       // Terraform replaces by destroying, then creating.
       await destroy(type, state);
       state = await converge(type, null, key());
@@ -330,7 +330,7 @@ describe('sec container registries and scanners through the Terraform-side clien
       expect(cred((await tf.read(type, state)).state!, 'secret_access_key')).to.equal('secret-1');
 
       const toRole = await tf.plan(type, state, config(type, role()));
-      expect(toRole.requiresReplace).to.deep.equal([[{ attr: 'credentials' }, { index: 0 }, { attr: 'role_arn' }]]);
+      expect(toRole.requiresReplace).to.deep.equal([[{ attr: 'credentials' }]]);
       await destroy(type, state);
     });
 
@@ -345,6 +345,13 @@ describe('sec container registries and scanners through the Terraform-side clien
       state = await converge(type, null, role('ext-1'));
       state = await converge(type, state, role('ext-2'));
       expect(emulator.get(COLLECTION, state.intg_guid as string)).to.have.nested.property('data.crossAccountCredentials.externalId', 'ext-2');
+      // Another role is still role authentication: an in-place update, not a new integration.
+      const otherRole = { ...base, credentials: [{ role_arn: 'arn:cloud-a:iam::123456789012:role/other-reader', external_id: 'ext-2' }] };
+      expect((await tf.plan(type, state, config(type, otherRole))).requiresReplace).to.deep.equal([]);
+      const roleGuid = state.intg_guid as string;
+      state = await converge(type, state, otherRole);
+      expect(state.intg_guid).to.equal(roleGuid);
+      expect(emulator.get(COLLECTION, roleGuid)).to.have.nested.property('data.crossAccountCredentials.roleArn', 'arn:cloud-a:iam::123456789012:role/other-reader');
       await destroy(type, state);
     });
 

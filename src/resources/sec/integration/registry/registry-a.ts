@@ -5,14 +5,10 @@ import type { RegistryAAuthType } from '../../../../clients/sec/container-regist
 import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonBlank, nonOsPackageSupport, unlessBlank } from './family.js';
 
 const credentialFields = {
-  // A role and an access key cannot be swapped in place (the platform fixes the authentication
-  // kind at creation, sec.md §6.6). The kind follows from whether `role_arn` is set, because a
-  // configuration holds exactly one pair (see validate), so a change of it plans a replacement.
   role_arn: attr.string({
     optional: true,
-    replace: true,
     description:
-      'Role authentication: the resource name of the role with permission to read the registry. Use with `external_id`. Switching between role and access-key authentication, or to another role, creates a new integration.',
+      'Role authentication: the resource name of the role with permission to read the registry. Use with `external_id`. Switching between role and access-key authentication creates a new integration.',
   }),
   external_id: attr.string({ optional: true, description: 'Role authentication: the external id the role trust policy requires.' }),
   access_key_id: attr.string({ optional: true, description: 'Access-key authentication: the access key id of a user with permission to read the registry. Use with `secret_access_key`.' }),
@@ -30,6 +26,9 @@ const KEY_PAIR = ['access_key_id', 'secret_access_key'] as const;
 const isSet = (v: string | null) => v !== null && v !== '';
 
 const credentialsPath = [attrStep('credentials'), indexStep(0)];
+
+/** Which pair a credentials block holds, judged by `role_arn` (a valid block holds exactly one pair). */
+const credentialKind = (blocks: Credentials[] | null) => (blocks?.[0] && isSet(blocks[0].role_arn) ? 'ROLE' : 'ACCESS_KEY');
 
 /** The authentication kind a complete configuration asks for; throws a path-scoped error otherwise. */
 function authKind(c: Credentials): RegistryAAuthType {
@@ -54,6 +53,9 @@ export default containerRegistry({
     registry_domain: attr.string({ required: true, validate: [nonBlank()], description: 'The registry host, e.g. `<account>.registry-a.<region>.example.com`.' }),
     credentials: block.one(credentialFields, {
       required: true,
+      // The platform fixes the authentication kind at creation (sec.md §6.6): switching between a
+      // role and an access key needs a new integration; rotating within one kind does not.
+      replace: (prior: Credentials[], planned: Credentials[]) => credentialKind(prior) !== credentialKind(planned),
       description: 'How the platform authenticates to the registry: exactly one of the role pair or the access-key pair.',
     }),
     auth_type: attr.string({
