@@ -42,7 +42,23 @@ function finalizeBlock(def: BlockDef<Fields>, planned: Value, result: Value, mis
   }
   const pe = planned as ObjectValue[];
   const re = Array.isArray(result) ? (result as ObjectValue[]) : [];
-  return pe.map((e, i) => finalizeApplied(def.fields, e, re[i] ?? e, mismatches, `${path}[${i}]`));
+  if (def.nesting === 'list') return pe.map((e, i) => finalizeApplied(def.fields, e, re[i] ?? e, mismatches, `${path}[${i}]`));
+  // Set elements have no order: pair each planned element with the result element that agrees
+  // with everything the plan already knew.
+  const used = new Set<number>();
+  return pe.map((e) => {
+    const i = re.findIndex((r, j) => !used.has(j) && agreesWithKnown(def.fields, e, r));
+    if (i >= 0) used.add(i);
+    return finalizeApplied(def.fields, e, i >= 0 ? re[i]! : e, mismatches, path);
+  });
+}
+
+function agreesWithKnown(fields: Fields, planned: ObjectValue, result: ObjectValue): boolean {
+  return Object.entries(fields).every(([n, d]) => {
+    const p = planned[n] ?? null;
+    if (p instanceof Unknown || (d.kind === 'attr' && d.options.masked)) return true;
+    return d.kind === 'attr' ? sameValue(d, p, result[n] ?? null) : true;
+  });
 }
 
 /** The read result: the API's view, in the prior state's form wherever they mean the same. */

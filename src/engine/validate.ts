@@ -10,17 +10,22 @@ import { isWhollyKnown } from '../schema/value-ops.js';
 import { valueToPlain } from '../schema/model.js';
 import type { Diagnostics } from './diagnostics.js';
 
-export function validateFields(fields: Fields, value: ObjectValue | null, diags: Diagnostics, path: AttributePath = []): void {
+/**
+ * `setPath`, when given, is the path of the enclosing set block: set elements cannot be addressed
+ * (protocol.md §2.2), so everything inside one is reported on the set itself.
+ */
+export function validateFields(fields: Fields, value: ObjectValue | null, diags: Diagnostics, path: AttributePath = [], setPath?: AttributePath): void {
   if (value === null) return;
   for (const [name, def] of Object.entries(fields)) {
     const v = value[name] ?? null;
-    const here = [...path, attrStep(name)];
+    const here = setPath ?? [...path, attrStep(name)];
     if (v === null || v instanceof Unknown) continue;
     if (def.kind === 'block') {
-      if (def.nesting === 'single' || def.nesting === 'group') validateFields(def.fields, v as ObjectValue, diags, here);
+      if (def.nesting === 'single' || def.nesting === 'group') validateFields(def.fields, v as ObjectValue, diags, here, setPath);
       else if (Array.isArray(v)) {
-        // Set elements cannot be addressed; their problems are reported on the block.
-        v.forEach((e, i) => validateFields(def.fields, e as ObjectValue, diags, def.nesting === 'list' ? [...here, indexStep(i)] : here));
+        v.forEach((e, i) =>
+          def.nesting === 'list' ? validateFields(def.fields, e as ObjectValue, diags, [...here, indexStep(i)], setPath) : validateFields(def.fields, e as ObjectValue, diags, here, here),
+        );
       }
       continue;
     }

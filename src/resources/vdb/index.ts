@@ -1,44 +1,90 @@
 /**
- * The vdb provider. This slice serves the provider configuration; resources and data sources arrive
- * with the gRPC management client (issue 4).
+ * The vdb provider: its configuration schema (vdb.md §5, DECISIONS), how it builds the gRPC
+ * management client, and the list of its resources and data sources.
  */
 import { attr, resourceSchema } from '../../schema/define.js';
 import { provider } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
+import { attrStep } from '../../schema/path.js';
+import { createVdbClient } from '../../clients/vdb/api.js';
+import type { VdbContext } from './common.js';
+import cluster from './cluster/resource.js';
+import { clusterDataSource, clustersDataSource } from './cluster/data-sources.js';
+import { databaseApiKeyV2, databaseApiKeysV2DataSource } from './database-api-key-v2.js';
+import { authKey, authKeysDataSource } from './auth-key.js';
+import { backupSchedule, backupScheduleDataSource, backupSchedulesDataSource } from './backup-schedule.js';
+import { manualBackup } from './manual-backup.js';
+import { hybridCloudEnvironment } from './hybrid-cloud-environment.js';
+import { role } from './role.js';
+import { userRoles } from './user-roles.js';
+import { bookingPackagesDataSource } from './booking-packages.js';
 
 export const VDB_VERSION = '1.19.2';
+export const DEFAULT_API_URL = 'grpc.vdb-cloud.example:443';
 
-export interface VdbSettings {
-  apiKey: string;
-  apiUrl: string;
-  accountId: string | null;
-  insecure: boolean;
-}
+export type { VdbContext } from './common.js';
+
+/**
+ * `api_key` is required unless VDB_API_KEY is set when the provider starts: the real provider's SDK
+ * evaluates the environment default while building the schema (vdb.md §0, §5), which is also why the
+ * Pulumi schema (generated without the variable) shows it required.
+ */
+const apiKeyFromEnvironment = (process.env.VDB_API_KEY ?? '') !== '';
 
 const schema = resourceSchema(
   {
-    api_key: attr.string({ optional: true, sensitive: true, description: 'The API key for the management API. Environment: `VDB_API_KEY`.' }),
+    api_key: attr.string({
+      ...(apiKeyFromEnvironment ? { optional: true } : { required: true }),
+      sensitive: true,
+      description: 'The API key for the management API. Environment: `VDB_API_KEY` (then the attribute may be left out).',
+    }),
     api_url: attr.string({ optional: true, description: 'The URL of the management API. Environment: `VDB_API_URL`; default `grpc.vdb-cloud.example:443`.' }),
     account_id: attr.string({ optional: true, description: 'The default account used by resources that do not set their own. Environment: `VDB_ACCOUNT_ID`.' }),
-    insecure: attr.bool({ optional: true, description: 'Skip TLS certificate verification (never plaintext; only loopback `http://` URLs are plaintext). Environment: `VDB_INSECURE`.' }),
+    insecure: attr.bool({ optional: true, default: false, description: 'Skip TLS certificate verification (never plaintext; only loopback `http://` URLs are plaintext). Environment: `VDB_INSECURE`.' }),
   },
   { description: 'Configuration of the managed vector-database cloud provider.' },
 );
 
-export default provider<typeof schema.fields, VdbSettings>({
+export default provider<typeof schema.fields, VdbContext>({
   name: 'vdb',
   version: VDB_VERSION,
   schema,
   async configure(config, ctx) {
-    const apiKey = config.api_key ?? ctx.env.VDB_API_KEY;
-    if (!apiKey) throw new DiagnosticError('Missing API key', 'Set `api_key` in the provider block or the VDB_API_KEY environment variable.');
-    return {
+    // An explicitly configured value wins, even an empty one (which is an error, not a fallback).
+    const apiKey = config.api_key ?? ctx.env.VDB_API_KEY ?? '';
+    if (apiKey.trim() === '') {
+      throw new DiagnosticError(
+        'Missing API key',
+        'api_key must not be empty: set `api_key` in the provider block or the VDB_API_KEY environment variable.',
+        config.api_key !== null ? [attrStep('api_key')] : undefined,
+      );
+    }
+    let apiUrl = (config.api_url ?? ctx.env.VDB_API_URL ?? '').trim();
+    if (apiUrl === '') {
+      if (config.api_url !== null || ctx.env.VDB_API_URL !== undefined) {
+        ctx.diags.warning('Using default URL', `The configured api_url is empty, so the provider uses ${DEFAULT_API_URL}.`);
+      }
+      apiUrl = DEFAULT_API_URL;
+    }
+    const insecure = config.insecure ?? /^(1|t|true)$/i.test(ctx.env.VDB_INSECURE ?? '');
+    const accountId = (config.account_id ?? ctx.env.VDB_ACCOUNT_ID ?? '').trim();
+    const api = createVdbClient({
+      apiUrl,
       apiKey,
-      apiUrl: config.api_url ?? ctx.env.VDB_API_URL ?? 'grpc.vdb-cloud.example:443',
-      accountId: config.account_id ?? ctx.env.VDB_ACCOUNT_ID ?? null,
-      insecure: config.insecure ?? /^(1|t|true)$/i.test(ctx.env.VDB_INSECURE ?? ''),
-    };
+      insecure,
+      userAgent: `terraform-provider-vdb/${VDB_VERSION} (Terraform ${ctx.terraformVersion || 'unknown'})`,
+      logger: { debug: (message, fields) => ctx.log.debug(message, fields as Record<string, unknown> | undefined) },
+    });
+    return { api, defaultAccountId: accountId === '' ? null : accountId };
   },
-  resources: [],
-  dataSources: [],
+  resources: [cluster, databaseApiKeyV2, authKey, backupSchedule, manualBackup, hybridCloudEnvironment, role, userRoles],
+  dataSources: [
+    authKeysDataSource,
+    backupSchedulesDataSource,
+    backupScheduleDataSource,
+    clustersDataSource,
+    clusterDataSource,
+    databaseApiKeysV2DataSource,
+    bookingPackagesDataSource,
+  ],
 });

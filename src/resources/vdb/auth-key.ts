@@ -1,0 +1,92 @@
+/**
+ * The legacy (v1) database API key: `vdb_accounts_auth_key` and the `vdb_accounts_auth_keys` data
+ * source (vdb.md §2.3, §3.3). Deprecated in favour of the v2 keys but still working. It has no
+ * `account_id` of its own: the provider's account is always used.
+ */
+import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
+import { dataSource, resource } from '../../engine/contracts.js';
+import type { AuthKey } from '../../clients/vdb/api.js';
+import { accountIdOf, deleteIgnoringNotFound, providerAccountId, type VdbContext } from './common.js';
+import { formatTimestamp, uuid } from './formats.js';
+
+const DEPRECATION = 'The vdb_accounts_auth_key resource is deprecated and will be removed in a future version; use vdb_accounts_database_api_key_v2 instead.';
+
+const fields = {
+  id: attr.computedId('The key id (a UUID).'),
+  created_at: attr.string({ computed: true, description: 'When the key was created (RFC 3339).' }),
+  prefix: attr.string({ computed: true, description: 'The first characters of the token, to recognise it.' }),
+  cluster_ids: attr.stringList({
+    required: true,
+    replace: true,
+    validate: [
+      { description: 'at least one cluster id', check: (v) => (v.length === 0 ? 'must name at least one cluster' : undefined) },
+      { description: 'cluster ids (UUIDs)', check: (v) => v.map((id) => uuid.check(id)).find(Boolean) },
+    ],
+    description: 'The clusters the key grants access to (at least one).',
+  }),
+  token: attr.string({
+    computed: true,
+    sensitive: true,
+    masked: true,
+    description: 'The secret token. The platform returns it only when the key is created; it is empty after an import.',
+  }),
+};
+
+const schema = resourceSchema(fields, { description: 'A legacy database API key (v1) for one or more clusters.', deprecated: DEPRECATION });
+type Model = ModelOf<typeof fields>;
+
+const fromApi = (k: AuthKey): Partial<Model> => ({
+  id: k.id,
+  created_at: formatTimestamp(k.createdAt),
+  prefix: k.prefix,
+  cluster_ids: [...k.clusterIds],
+  token: k.key,
+});
+
+export const authKey = resource<typeof fields, VdbContext>({
+  typeName: 'vdb_accounts_auth_key',
+  schema,
+  importIdDescription: 'the key id',
+  importState: async (id) => ({ id }),
+  async create(plan, ctx) {
+    const accountId = providerAccountId(ctx);
+    return fromApi(await ctx.client.api.authKeys.create({ accountId, clusterIds: plan.cluster_ids }, { signal: ctx.signal }));
+  },
+  async read(prior, ctx) {
+    const accountId = providerAccountId(ctx);
+    // The legacy service has no get: list the account's keys and pick this one.
+    const keys = await ctx.client.api.authKeys.list({ accountId }, { signal: ctx.signal });
+    const k = keys.find((x) => x.id === prior.id);
+    return k ? fromApi(k) : null;
+  },
+  async delete(prior, ctx) {
+    const accountId = providerAccountId(ctx);
+    await deleteIgnoringNotFound(() => ctx.client.api.authKeys.delete({ accountId, databaseApiKeyId: prior.id! }, { signal: ctx.signal }));
+  },
+});
+
+const listSchema = resourceSchema(
+  {
+    id: attr.computedId('The account whose keys are listed.'),
+    account_id: attr.string({ optional: true, computed: true, description: 'The account whose keys are listed. Defaults to the provider\'s `account_id`.' }),
+    keys: attr.of(t.list(t.object({ id: t.string, created_at: t.string, prefix: t.string, cluster_ids: t.list(t.string), token: t.string })))({
+      computed: true,
+      description: 'The legacy keys of the account. `token` is always empty: the platform returns secrets only on creation.',
+    }),
+  },
+  { description: 'Lists the legacy database API keys (v1) of an account.', deprecated: 'The vdb_accounts_auth_keys data source is deprecated and will be removed in a future version; use vdb_accounts_database_api_keys_v2 instead.' },
+);
+
+export const authKeysDataSource = dataSource<typeof listSchema.fields, VdbContext>({
+  typeName: 'vdb_accounts_auth_keys',
+  schema: listSchema,
+  async read(config, ctx) {
+    const accountId = accountIdOf(config.account_id, ctx);
+    const keys = await ctx.client.api.authKeys.list({ accountId }, { signal: ctx.signal });
+    return {
+      id: accountId,
+      account_id: accountId,
+      keys: keys.map((k) => ({ id: k.id, created_at: formatTimestamp(k.createdAt), prefix: k.prefix, cluster_ids: [...k.clusterIds], token: '' })),
+    };
+  },
+});

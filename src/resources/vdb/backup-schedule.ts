@@ -1,0 +1,153 @@
+/**
+ * `vdb_accounts_backup_schedule` and the `vdb_accounts_backup_schedule(s)` data sources
+ * (vdb.md §2.4, §3.4): recurring backups of a cluster. The cron expression and the retention are
+ * checked at plan time; a retention written another way (`72h` vs `72h0m0s`) is no change.
+ */
+import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
+import { dataSource, resource } from '../../engine/contracts.js';
+import type { BackupSchedule } from '../../clients/vdb/api.js';
+import { accountIdField, accountIdOf, deleteIgnoringNotFound, goDurationToProto, protoToGoDuration, splitImportId, type VdbContext } from './common.js';
+import { cronExpression, formatTimestamp, goDurationBetweenHours, sameGoDuration, uuid } from './formats.js';
+
+/** The platform keeps backups from one day to one year. */
+export const RETENTION = goDurationBetweenHours(24, 8760);
+
+const fields = {
+  id: attr.computedId('The schedule id (a UUID).'),
+  account_id: accountIdField(),
+  cluster_id: attr.string({ required: true, replace: true, validate: [uuid], description: 'The cluster to back up.' }),
+  cron_expression: attr.string({
+    required: true,
+    validate: [cronExpression],
+    description: 'When backups run: a cron expression (`minute hour day-of-month month day-of-week`, e.g. `0 3 * * *`; 6 or 7 fields with seconds and year are accepted too), a macro such as `@daily`, or `@every <duration>`.',
+  }),
+  retention_period: attr.string({
+    optional: true,
+    validate: [RETENTION],
+    equal: sameGoDuration,
+    description: 'How long each backup is kept, as a Go duration from `24h` to `8760h` (e.g. `72h`). Unset uses the platform\'s default.',
+  }),
+  created_at: attr.string({ computed: true, description: 'When the schedule was created (RFC 3339).' }),
+  deleted_at: attr.string({ computed: true, description: 'When the schedule was deleted (RFC 3339), or empty.' }),
+  status: attr.string({ computed: true, description: 'Status of the schedule, e.g. `BACKUP_SCHEDULE_STATUS_ACTIVE`.' }),
+  delete_backups_on_destroy: attr.bool({ optional: true, default: true, description: 'Whether the backups the schedule made are deleted with it.' }),
+};
+
+const schema = resourceSchema(fields, { description: 'A backup schedule of a cluster.' });
+type Model = ModelOf<typeof fields>;
+
+/** A schedule as the resource and the data sources show it (`delete_backups_on_destroy` aside). */
+function scheduleFromApi(s: BackupSchedule) {
+  return {
+    id: s.id,
+    account_id: s.accountId,
+    cluster_id: s.clusterId,
+    cron_expression: s.schedule,
+    retention_period: protoToGoDuration(s.retentionPeriod),
+    created_at: formatTimestamp(s.createdAt),
+    deleted_at: formatTimestamp(s.deletedAt),
+    status: s.status,
+  };
+}
+
+function toApi(m: Model, accountId: string) {
+  const retentionPeriod = goDurationToProto(m.retention_period);
+  return { accountId, clusterId: m.cluster_id, schedule: m.cron_expression, ...(retentionPeriod ? { retentionPeriod } : {}) };
+}
+
+export const backupSchedule = resource<typeof fields, VdbContext>({
+  typeName: 'vdb_accounts_backup_schedule',
+  schema,
+  importIdDescription: '`<cluster_id>/<backup_schedule_id>`',
+  importState: async (id) => {
+    const [clusterId, scheduleId] = splitImportId(id, 'cluster_id', 'backup_schedule_id');
+    return { id: scheduleId, cluster_id: clusterId };
+  },
+  async create(plan, ctx) {
+    const accountId = accountIdOf(plan.account_id, ctx);
+    return scheduleFromApi(await ctx.client.api.backupSchedules.create(toApi(plan, accountId), { signal: ctx.signal }));
+  },
+  async read(prior, ctx) {
+    const accountId = accountIdOf(prior.account_id, ctx);
+    return scheduleFromApi(await ctx.client.api.backupSchedules.get({ accountId, clusterId: prior.cluster_id, backupScheduleId: prior.id! }, { signal: ctx.signal }));
+  },
+  async update(plan, prior, ctx) {
+    const accountId = accountIdOf(plan.account_id, ctx);
+    const changed = plan.cron_expression !== prior.cron_expression || !sameGoDuration(plan.retention_period ?? '', prior.retention_period ?? '');
+    // delete_backups_on_destroy is the provider's own setting: nothing to send for it.
+    const s = changed
+      ? await ctx.client.api.backupSchedules.update({ ...toApi(plan, accountId), id: prior.id! }, { signal: ctx.signal })
+      : await ctx.client.api.backupSchedules.get({ accountId, clusterId: prior.cluster_id, backupScheduleId: prior.id! }, { signal: ctx.signal });
+    return scheduleFromApi(s);
+  },
+  async delete(prior, ctx) {
+    const accountId = accountIdOf(prior.account_id, ctx);
+    await deleteIgnoringNotFound(() =>
+      ctx.client.api.backupSchedules.delete({ accountId, backupScheduleId: prior.id!, deleteBackups: prior.delete_backups_on_destroy !== false }, { signal: ctx.signal }),
+    );
+  },
+});
+
+const scheduleShape = t.object({
+  id: t.string,
+  account_id: t.string,
+  cluster_id: t.string,
+  cron_expression: t.string,
+  retention_period: t.string,
+  created_at: t.string,
+  deleted_at: t.string,
+  status: t.string,
+  delete_backups_on_destroy: t.bool,
+});
+
+const listSchema = resourceSchema(
+  {
+    id: attr.computedId('`<account_id>/<cluster_id>`.'),
+    account_id: attr.string({ optional: true, computed: true, description: 'The account of the cluster. Defaults to the provider\'s `account_id`.' }),
+    cluster_id: attr.string({ required: true, validate: [uuid], description: 'The cluster whose schedules are listed.' }),
+    schedules: attr.of(t.list(scheduleShape))({
+      computed: true,
+      description: 'The backup schedules of the cluster, with the attributes of the `vdb_accounts_backup_schedule` resource (`delete_backups_on_destroy` is always true).',
+    }),
+  },
+  { description: 'Lists the backup schedules of a cluster.' },
+);
+
+export const backupSchedulesDataSource = dataSource<typeof listSchema.fields, VdbContext>({
+  typeName: 'vdb_accounts_backup_schedules',
+  schema: listSchema,
+  async read(config, ctx) {
+    const accountId = accountIdOf(config.account_id, ctx);
+    const schedules = await ctx.client.api.backupSchedules.list({ accountId, clusterId: config.cluster_id }, { signal: ctx.signal });
+    return {
+      id: `${accountId}/${config.cluster_id}`,
+      account_id: accountId,
+      schedules: schedules.map((s) => ({ ...scheduleFromApi(s), retention_period: protoToGoDuration(s.retentionPeriod) ?? '', delete_backups_on_destroy: true })),
+    };
+  },
+});
+
+const singleSchema = resourceSchema(
+  {
+    id: attr.string({ required: true, validate: [uuid], description: 'The id of the schedule to look up.' }),
+    cluster_id: attr.string({ required: true, validate: [uuid], description: 'The cluster the schedule belongs to.' }),
+    account_id: attr.string({ optional: true, computed: true, description: 'The account of the cluster. Defaults to the provider\'s `account_id`.' }),
+    cron_expression: attr.string({ computed: true, description: 'When backups run.' }),
+    retention_period: attr.string({ computed: true, description: 'How long each backup is kept (Go duration), or empty for the platform\'s default.' }),
+    created_at: attr.string({ computed: true, description: 'When the schedule was created (RFC 3339).' }),
+    deleted_at: attr.string({ computed: true, description: 'When the schedule was deleted (RFC 3339), or empty.' }),
+    status: attr.string({ computed: true, description: 'Status of the schedule, e.g. `BACKUP_SCHEDULE_STATUS_ACTIVE`.' }),
+    delete_backups_on_destroy: attr.bool({ computed: true, description: 'Always true; kept for compatibility with the resource\'s attributes.' }),
+  },
+  { description: 'Looks up one backup schedule of a cluster.' },
+);
+
+export const backupScheduleDataSource = dataSource<typeof singleSchema.fields, VdbContext>({
+  typeName: 'vdb_accounts_backup_schedule',
+  schema: singleSchema,
+  async read(config, ctx) {
+    const accountId = accountIdOf(config.account_id, ctx);
+    const s = await ctx.client.api.backupSchedules.get({ accountId, clusterId: config.cluster_id, backupScheduleId: config.id }, { signal: ctx.signal });
+    return { ...scheduleFromApi(s), retention_period: protoToGoDuration(s.retentionPeriod) ?? '', delete_backups_on_destroy: true };
+  },
+});

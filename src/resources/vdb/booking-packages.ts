@@ -1,0 +1,64 @@
+/**
+ * `vdb_booking_packages` (vdb.md §2.9, §3.9): the booking packages (node sizes and prices) of a cloud
+ * provider region, whose ids go into a cluster's `node_configuration.package_id`.
+ */
+import { attr, resourceSchema, t } from '../../schema/define.js';
+import { dataSource } from '../../engine/contracts.js';
+import { providerAccountId, type VdbContext } from './common.js';
+import { text } from './formats.js';
+
+const packageShape = t.object({
+  id: t.string,
+  name: t.string,
+  type: t.string,
+  currency: t.string,
+  unit_int_price_per_hour: t.number,
+  resource_configuration: t.list(t.object({ ram: t.string, cpu: t.string, disk: t.string })),
+  status: t.string,
+  tier: t.string,
+  available_additional_resources: t.list(t.object({ disk_price_per_hour: t.number })),
+});
+
+const schema = resourceSchema(
+  {
+    id: attr.computedId('`<cloud_provider>/<cloud_region>`.'),
+    cloud_provider: attr.string({ required: true, validate: [text(3, 64, null, 'a cloud provider id')], description: 'The cloud provider id, e.g. `aws`, or `hybrid`.' }),
+    cloud_region: attr.string({
+      required: true,
+      validate: [text(0, 64, null, 'a region id')],
+      description: 'The region id, e.g. `eu-central-1`. May be empty for `hybrid`.',
+    }),
+    packages: attr.of(t.list(packageShape))({
+      computed: true,
+      description:
+        'The packages: `id` (for a cluster\'s `package_id`), `name`, `type` (`free` or `paid`), `currency`, `unit_int_price_per_hour`, `resource_configuration` per node (`cpu` like `2000m`, `ram` and `disk` like `8Gi`), `status`, `tier` and the price of extra disk.',
+    }),
+  },
+  { description: 'Lists the booking packages (node sizes and prices) available in a cloud provider region.' },
+);
+
+export const bookingPackagesDataSource = dataSource<typeof schema.fields, VdbContext>({
+  typeName: 'vdb_booking_packages',
+  schema,
+  async read(config, ctx) {
+    const accountId = providerAccountId(ctx);
+    const packages = await ctx.client.api.booking.listPackages(
+      { accountId, cloudProviderId: config.cloud_provider, cloudProviderRegionId: config.cloud_region },
+      { signal: ctx.signal },
+    );
+    return {
+      id: `${config.cloud_provider}/${config.cloud_region}`,
+      packages: packages.map((p) => ({
+        id: p.id,
+        name: p.name,
+        type: p.type,
+        currency: p.currency,
+        unit_int_price_per_hour: p.unitIntPricePerHour,
+        resource_configuration: p.resourceConfiguration ? [{ ram: p.resourceConfiguration.ram, cpu: p.resourceConfiguration.cpu, disk: p.resourceConfiguration.disk }] : [],
+        status: p.status,
+        tier: p.tier,
+        available_additional_resources: p.availableAdditionalResources ? [{ disk_price_per_hour: p.availableAdditionalResources.diskPricePerHour }] : [],
+      })),
+    };
+  },
+});

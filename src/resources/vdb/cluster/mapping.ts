@@ -1,0 +1,273 @@
+/**
+ * Cluster ⇄ API mapping (vdb.md §2.1, §3.2), shared by the resource, the cluster data sources and
+ * the manual backup's `cluster_info`. Write side: zero ("UNSPECIFIED") enums and empty optional values
+ * are never sent (vdb.md §6.1). Read side: UNSPECIFIED enums read as unset, so they cause no diff.
+ */
+import type {
+  Cluster,
+  ClusterConfiguration,
+  ClusterConfigurationInput,
+  ClusterGpuType,
+  ClusterNodeResources,
+  ClusterRebalanceStrategy,
+  ClusterRestartPolicy,
+  ClusterServiceType,
+  ClusterState,
+  DatabaseConfiguration,
+  DatabaseLogLevel,
+  SecretKeyRef,
+  WhenUnsatisfiable,
+} from '../../../clients/vdb/api.js';
+import { formatTimestamp } from '../formats.js';
+import { keyValuesFromApi, keyValuesToApi, tolerationFromApi, tolerationToApi } from '../common.js';
+import type { ClusterModel, ConfigurationModel, DatabaseConfigurationModel } from './schema.js';
+
+type StatusModel = NonNullable<ClusterModel['status']>[number];
+
+const unspecified = (v: string | undefined): boolean => v === undefined || v === '' || v.endsWith('_UNSPECIFIED');
+const enumOrNull = (v: string | undefined): string | null => (unspecified(v) ? null : v!);
+const one = <T>(v: T | null | undefined): T[] => (v === null || v === undefined ? [] : [v]);
+
+// ---------------------------------------------------------------------------------------------------
+// Model → API
+
+/** Extra disk per node: the `disk`/`Gi` amounts added up; the other legacy types have no effect. */
+export function additionalDisk(resources: readonly { amount: number; resource_type: string; resource_unit: string }[]): number {
+  return resources.filter((r) => r.resource_type === 'disk' && r.resource_unit === 'Gi').reduce((sum, r) => sum + r.amount, 0);
+}
+
+const secretRefToApi = (refs: readonly { secret_name: string; secret_key: string }[]): SecretKeyRef | undefined =>
+  refs[0] ? { name: refs[0].secret_name, key: refs[0].secret_key } : undefined;
+
+function databaseConfigurationToApi(db: DatabaseConfigurationModel): DatabaseConfiguration {
+  const collection = db.collection[0];
+  const performance = db.storage[0]?.performance[0];
+  const service = db.service[0];
+  const tls = db.tls[0];
+  const inference = db.inference[0];
+  return {
+    ...(collection
+      ? {
+          collection: {
+            ...(collection.replication_factor ? { replicationFactor: collection.replication_factor } : {}),
+            ...(collection.write_consistency_factor ? { writeConsistencyFactor: collection.write_consistency_factor } : {}),
+            ...(collection.vectors[0] ? { vectors: collection.vectors[0].on_disk === null ? {} : { onDisk: collection.vectors[0].on_disk } } : {}),
+          },
+        }
+      : {}),
+    ...(db.storage[0]
+      ? {
+          storage: performance
+            ? {
+                performance: {
+                  ...(performance.optimizer_cpu_budget !== null ? { optimizerCpuBudget: performance.optimizer_cpu_budget } : {}),
+                  ...(performance.async_scorer !== null ? { asyncScorer: performance.async_scorer } : {}),
+                },
+              }
+            : {},
+        }
+      : {}),
+    ...(service
+      ? {
+          service: {
+            ...(secretRefToApi(service.api_key) ? { apiKey: secretRefToApi(service.api_key) } : {}),
+            ...(secretRefToApi(service.read_only_api_key) ? { readOnlyApiKey: secretRefToApi(service.read_only_api_key) } : {}),
+            ...(service.enable_tls !== null ? { enableTls: service.enable_tls } : {}),
+          },
+        }
+      : {}),
+    ...(db.log_level ? { logLevel: db.log_level as DatabaseLogLevel } : {}),
+    ...(tls && tls.cert[0] && tls.key[0] ? { tls: { cert: secretRefToApi(tls.cert)!, key: secretRefToApi(tls.key)! } } : {}),
+    ...(inference && inference.enabled !== null ? { inference: { enabled: inference.enabled } } : {}),
+  };
+}
+
+export function configurationToApi(c: ConfigurationModel): ClusterConfigurationInput {
+  const node = c.node_configuration[0]!;
+  const disk = additionalDisk(node.resource_configurations);
+  const db = c.database_configuration[0];
+  return {
+    numberOfNodes: c.number_of_nodes,
+    ...(c.version ? { version: c.version } : {}),
+    packageId: node.package_id,
+    ...(disk > 0 ? { additionalResources: { disk } } : {}),
+    ...(db ? { databaseConfiguration: databaseConfigurationToApi(db) } : {}),
+    nodeSelector: keyValuesToApi(c.node_selector),
+    tolerations: c.tolerations.map(tolerationToApi),
+    annotations: keyValuesToApi(c.annotations),
+    allowedIpSourceRanges: c.allowed_ip_source_ranges ?? [],
+    ...(c.service_type ? { serviceType: c.service_type as ClusterServiceType } : {}),
+    serviceAnnotations: keyValuesToApi(c.service_annotations),
+    podLabels: keyValuesToApi(c.pod_labels),
+    ...(c.reserved_cpu_percentage ? { reservedCpuPercentage: c.reserved_cpu_percentage } : {}),
+    ...(c.reserved_memory_percentage ? { reservedMemoryPercentage: c.reserved_memory_percentage } : {}),
+    ...(c.gpu_type ? { gpuType: c.gpu_type as ClusterGpuType } : {}),
+    ...(c.restart_policy ? { restartPolicy: c.restart_policy as ClusterRestartPolicy } : {}),
+    ...(c.rebalance_strategy ? { rebalanceStrategy: c.rebalance_strategy as ClusterRebalanceStrategy } : {}),
+    topologySpreadConstraints: c.topology_spread_constraints.map((t) => ({
+      maxSkew: t.max_skew,
+      topologyKey: t.topology_key,
+      whenUnsatisfiable: t.when_unsatisfiable as WhenUnsatisfiable,
+    })),
+  };
+}
+
+/**
+ * The JWT RBAC request metadata of a create: sent when `jwt_rbac` is true, or when the deprecated
+ * `force_include_jwt_rbac` asks for the configured value to be sent anyway (vdb.md §3.2).
+ */
+export function jwtRbacOnCreate(c: ConfigurationModel): boolean | undefined {
+  const service = c.database_configuration[0]?.service[0];
+  if (!service) return undefined;
+  if (service.jwt_rbac === true) return true;
+  if (service.force_include_jwt_rbac === true) return service.jwt_rbac ?? false;
+  return undefined;
+}
+
+export const wantsJwtRbac = (c: ConfigurationModel): boolean => c.database_configuration[0]?.service[0]?.jwt_rbac === true;
+
+// ---------------------------------------------------------------------------------------------------
+// API → model
+
+const secretRefFromApi = (ref: SecretKeyRef | undefined) => one(ref && { secret_name: ref.name, secret_key: ref.key });
+
+/**
+ * The database configuration as the platform reports it. `jwt_rbac` is not part of the configuration
+ * but of the cluster state; it appears inside a `service` block when the platform reports one or the
+ * prior state had one (a block cannot appear from nowhere without showing as a change).
+ */
+function databaseConfigurationFromApi(
+  db: DatabaseConfiguration | undefined,
+  state: ClusterState | undefined,
+  prior: DatabaseConfigurationModel | undefined,
+): DatabaseConfigurationModel[] {
+  if (!db && !prior) return [];
+  const hadService = (prior?.service.length ?? 0) > 0;
+  const service = db?.service;
+  return [
+    {
+      collection: one(
+        db?.collection && {
+          replication_factor: db.collection.replicationFactor ?? null,
+          write_consistency_factor: db.collection.writeConsistencyFactor ?? null,
+          vectors: one(db.collection.vectors && { on_disk: db.collection.vectors.onDisk ?? null }),
+        },
+      ),
+      storage: one(
+        db?.storage && {
+          performance: one(
+            db.storage.performance && {
+              optimizer_cpu_budget: db.storage.performance.optimizerCpuBudget ?? null,
+              async_scorer: db.storage.performance.asyncScorer ?? null,
+            },
+          ),
+        },
+      ),
+      service:
+        service || hadService
+          ? [
+              {
+                api_key: secretRefFromApi(service?.apiKey),
+                read_only_api_key: secretRefFromApi(service?.readOnlyApiKey),
+                jwt_rbac: state ? state.jwtRbac : (prior?.service[0]?.jwt_rbac ?? null),
+                // Never reported by the platform: the configured value stays.
+                force_include_jwt_rbac: prior?.service[0]?.force_include_jwt_rbac ?? null,
+                enable_tls: service?.enableTls ?? prior?.service[0]?.enable_tls ?? false,
+              },
+            ]
+          : [],
+      log_level: enumOrNull(db?.logLevel),
+      tls: one(db?.tls && { cert: secretRefFromApi(db.tls.cert), key: secretRefFromApi(db.tls.key) }),
+      inference: one(db?.inference && { enabled: db.inference.enabled }),
+    },
+  ];
+}
+
+/**
+ * `resource_configurations` as read back: the platform keeps only the added-up extra disk, so the
+ * prior list stays as long as it adds up to the same disk (legacy entries without effect cause no
+ * diff, vdb.md §6.2); otherwise one `disk`/`Gi` entry shows the platform's value.
+ */
+function resourceConfigurationsFromApi(disk: number, prior: ConfigurationModel['node_configuration'][number]['resource_configurations'] | undefined) {
+  if (prior && additionalDisk(prior) === disk) return prior;
+  return disk > 0 ? [{ amount: disk, resource_type: 'disk', resource_unit: 'Gi' }] : [];
+}
+
+export function configurationFromApi(c: ClusterConfiguration, state: ClusterState | undefined, prior: ConfigurationModel | undefined): ConfigurationModel {
+  return {
+    version: c.version || state?.version || null,
+    last_modified_at: formatTimestamp(c.lastModifiedAt),
+    number_of_nodes: c.numberOfNodes,
+    node_configuration: [
+      {
+        package_id: c.packageId,
+        resource_configurations: resourceConfigurationsFromApi(c.additionalResources?.disk ?? 0, prior?.node_configuration[0]?.resource_configurations),
+      },
+    ],
+    node_selector: keyValuesFromApi(c.nodeSelector),
+    tolerations: (c.tolerations ?? []).map(tolerationFromApi),
+    topology_spread_constraints: (c.topologySpreadConstraints ?? []).map((t) => ({
+      max_skew: t.maxSkew ?? 0,
+      topology_key: t.topologyKey,
+      when_unsatisfiable: t.whenUnsatisfiable ?? '',
+    })),
+    annotations: keyValuesFromApi(c.annotations),
+    // An empty set and an unset attribute mean the same (no restriction): keep the configured form.
+    allowed_ip_source_ranges: c.allowedIpSourceRanges.length > 0 ? [...c.allowedIpSourceRanges] : prior?.allowed_ip_source_ranges?.length === 0 ? [] : null,
+    service_type: enumOrNull(c.serviceType),
+    service_annotations: keyValuesFromApi(c.serviceAnnotations),
+    pod_labels: keyValuesFromApi(c.podLabels),
+    database_configuration: databaseConfigurationFromApi(c.databaseConfiguration, state, prior?.database_configuration[0]),
+    reserved_cpu_percentage: c.reservedCpuPercentage ?? null,
+    reserved_memory_percentage: c.reservedMemoryPercentage ?? null,
+    gpu_type: enumOrNull(c.gpuType),
+    restart_policy: enumOrNull(c.restartPolicy),
+    rebalance_strategy: enumOrNull(c.rebalanceStrategy),
+  };
+}
+
+const resourcesFromApi = (r: ClusterNodeResources | undefined) =>
+  one(r && { base: r.base, complimentary: r.complimentary, additional: r.additional, reserved: r.reserved, available: r.available });
+
+export function statusFromApi(s: ClusterState | undefined): StatusModel[] {
+  if (!s) return [];
+  return [
+    {
+      version: s.version,
+      nodes_up: s.nodesUp,
+      restarted_at: formatTimestamp(s.restartedAt),
+      phase: s.phase,
+      reason: s.reason,
+      resources: one(s.resources && { disk: resourcesFromApi(s.resources.disk), ram: resourcesFromApi(s.resources.ram), cpu: resourcesFromApi(s.resources.cpu) }),
+      scalability_info: one(s.scalabilityInfo && { status: s.scalabilityInfo.status, reason: s.scalabilityInfo.reason ?? '' }),
+    },
+  ];
+}
+
+export const HYBRID = 'hybrid';
+
+/**
+ * The cluster as the resource shows it. `prior` carries what the platform never reports
+ * (`delete_backups_on_destroy`, `force_include_jwt_rbac`) and the configured form of equivalent values.
+ */
+export function clusterFromApi(c: Cluster, prior: ClusterModel | null): Omit<ClusterModel, 'delete_backups_on_destroy'> {
+  const hybrid = c.cloudProviderId === HYBRID;
+  // The deprecated private_region_id is the hybrid region under another name: it reads back only where
+  // it was configured, and then stands for cloud_region (vdb.md §6.1: no perpetual diff).
+  const privateRegion = prior?.private_region_id ? (hybrid ? c.cloudProviderRegionId : prior.private_region_id) : null;
+  const region = hybrid && prior?.private_region_id && privateRegion === c.cloudProviderRegionId ? prior.cloud_region : c.cloudProviderRegionId;
+  return {
+    id: c.id,
+    created_at: formatTimestamp(c.createdAt),
+    account_id: c.accountId,
+    name: c.name,
+    labels: keyValuesFromApi(c.labels),
+    cloud_provider: c.cloudProviderId,
+    cloud_region: region,
+    private_region_id: privateRegion,
+    marked_for_deletion_at: formatTimestamp(c.deletedAt),
+    url: c.state?.endpoint?.url ?? '',
+    configuration: [configurationFromApi(c.configuration, c.state, prior?.configuration[0])],
+    status: statusFromApi(c.state),
+  };
+}

@@ -1,0 +1,195 @@
+/**
+ * `vdb_accounts_cluster` (vdb.md §2.1, §3.2). Create and update wait until the cluster is ready: a
+ * healthy phase and a published URL (DECISIONS), 20 minutes at most, cancelled by StopProvider, and
+ * failing with the platform's reason when the cluster enters a failed phase. A cluster that exists but
+ * failed to become ready is kept in the state (Terraform marks it tainted), never lost.
+ */
+import { resourceSchema } from '../../../schema/define.js';
+import { resource, type OpContext } from '../../../engine/contracts.js';
+import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics.js';
+import { attrStep, indexStep } from '../../../schema/path.js';
+import { isApiError } from '../../../clients/errors.js';
+import { CLUSTER_PHASES, type Cluster, type ClusterPhase } from '../../../clients/vdb/api.js';
+import { waitFor, WaitFailedError, WaitTimeoutError } from '../../shared/wait.js';
+import { accountIdOf, checkTolerations, deleteIgnoringNotFound, failOnProblems, keyValuesToApi, type VdbContext } from '../common.js';
+import { clusterFields, type ClusterModel, type ConfigurationModel } from './schema.js';
+import { clusterFromApi, configurationToApi, HYBRID, jwtRbacOnCreate, wantsJwtRbac } from './mapping.js';
+
+const schema = resourceSchema(clusterFields, {
+  description:
+    'A managed vector-database cluster. Creating or updating a cluster waits until it is healthy and its URL is published (at most 20 minutes); a cluster that fails to provision stays in the state, marked tainted, so the next apply replaces it.',
+});
+
+/** How long create and update wait for the cluster to become ready (DECISIONS: 20 minutes). */
+export const CLUSTER_READY_TIMEOUT_MS = 20 * 60_000;
+/** First poll interval; it grows to at most MAX (fast for quick provisioning, gentle for slow). */
+const POLL_FIRST_MS = 500;
+const POLL_MAX_MS = 10_000;
+
+/** Phases a cluster passes through on its way to healthy. */
+const PROGRESSING: ClusterPhase[] = [
+  'CLUSTER_PHASE_UNSPECIFIED',
+  'CLUSTER_PHASE_CREATING',
+  'CLUSTER_PHASE_UPDATING',
+  'CLUSTER_PHASE_SCALING',
+  'CLUSTER_PHASE_UPGRADING',
+  'CLUSTER_PHASE_RESUMING',
+  'CLUSTER_PHASE_NOT_READY',
+  'CLUSTER_PHASE_RECOVERY_MODE',
+  'CLUSTER_PHASE_FAILED_TO_SYNC',
+];
+
+function validateConfiguration(config: ClusterModel, diags: Diagnostics, known: boolean): void {
+  const c = config.configuration[0];
+  if (!c) return;
+  const at = (...names: (string | number)[]) => names.map((n) => (typeof n === 'number' ? indexStep(n) : attrStep(n)));
+  checkTolerations(c.tolerations, at('configuration', 0, 'tolerations'), diags, known);
+  const tls = c.database_configuration[0]?.tls[0];
+  if (tls && known && (tls.cert.length === 0 || tls.key.length === 0)) {
+    diags.error('Incomplete TLS settings', 'The tls block needs both a `cert` and a `key` block.', at('configuration', 0, 'database_configuration', 0, 'tls', 0));
+  }
+  if (config.private_region_id && config.cloud_provider && config.cloud_provider !== HYBRID) {
+    diags.warning('private_region_id has no effect', `private_region_id only applies to clusters with cloud_provider = "${HYBRID}".`, at('private_region_id'));
+  }
+}
+
+function toApi(plan: ClusterModel, accountId: string) {
+  const configuration = plan.configuration[0]!;
+  return {
+    accountId,
+    name: plan.name,
+    cloudProviderId: plan.cloud_provider,
+    // The deprecated private_region_id names the hybrid region when set (vdb.md §2.1).
+    cloudProviderRegionId: plan.cloud_provider === HYBRID && plan.private_region_id ? plan.private_region_id : plan.cloud_region,
+    labels: keyValuesToApi(plan.labels),
+    configuration: configurationToApi(configuration),
+  };
+}
+
+const fromApi = (c: Cluster, prior: ClusterModel | null) => clusterFromApi(c, prior);
+
+/** Polls the cluster until it is healthy with a URL; on failure keeps the last form in state and explains. */
+async function waitUntilReady(cluster: Cluster, plan: ClusterModel, verb: 'created' | 'updated', ctx: OpContext<VdbContext>): Promise<Cluster> {
+  const request = { accountId: cluster.accountId, clusterId: cluster.id };
+  let last = cluster;
+  try {
+    return await waitFor({
+      what: `cluster ${cluster.id} to become ready`,
+      refresh: (signal) => ctx.client.api.clusters.get(request, { signal }),
+      phaseOf: (c) => c.state?.phase ?? 'CLUSTER_PHASE_UNSPECIFIED',
+      pending: PROGRESSING,
+      target: ['CLUSTER_PHASE_HEALTHY'],
+      isComplete: (c) => Boolean(c.state?.endpoint?.url),
+      reasonOf: (c) => c.state?.reason ?? '',
+      timeoutMs: CLUSTER_READY_TIMEOUT_MS,
+      intervalMs: POLL_FIRST_MS,
+      maxIntervalMs: POLL_MAX_MS,
+      signal: ctx.signal,
+      onPoll: (c) => {
+        last = c;
+        ctx.partial(fromApi(c, plan));
+        ctx.log.debug('waiting for the cluster to become ready', { cluster_id: c.id, phase: c.state?.phase ?? 'unknown' });
+      },
+    });
+  } catch (err) {
+    const keep = `The cluster was ${verb} and is kept in the state; ${verb === 'created' ? 'Terraform marks it tainted, so the next apply replaces it' : 'the next apply retries the change'}.`;
+    if (err instanceof WaitFailedError) {
+      throw new DiagnosticError(
+        `Cluster ${verb === 'created' ? 'failed to provision' : 'failed to apply the change'}`,
+        `The cluster ${last.id} (${last.name}) entered phase ${err.phase}${err.reason ? `: ${err.reason}` : ' without a reason from the platform'}. ${keep}`,
+      );
+    }
+    if (err instanceof WaitTimeoutError) {
+      throw new DiagnosticError('Timed out waiting for the cluster', `${err.message}. ${keep}`);
+    }
+    throw err;
+  }
+}
+
+/** Enables JWT RBAC when wanted and not yet on (one-way: the platform cannot disable it). */
+async function ensureJwtRbac(cluster: Cluster, configuration: ConfigurationModel, ctx: OpContext<VdbContext>): Promise<Cluster> {
+  if (!wantsJwtRbac(configuration) || cluster.state?.jwtRbac) return cluster;
+  const request = { accountId: cluster.accountId, clusterId: cluster.id };
+  await ctx.client.api.clusters.enableJwtRbac(request, { signal: ctx.signal });
+  return ctx.client.api.clusters.get(request, { signal: ctx.signal });
+}
+
+/** Only settings the platform does not know changed (nothing to send). */
+const onlyLocalChanges = (plan: ClusterModel, prior: ClusterModel): boolean =>
+  JSON.stringify({ ...plan, delete_backups_on_destroy: null, status: null }) === JSON.stringify({ ...prior, delete_backups_on_destroy: null, status: null });
+
+export default resource<typeof clusterFields, VdbContext>({
+  typeName: 'vdb_accounts_cluster',
+  schema,
+  importIdDescription: 'the cluster id',
+  importState: async (id) => ({ id }),
+  validate: (config, diags) => validateConfiguration(config, diags, false),
+  async create(plan, ctx) {
+    const accountId = accountIdOf(plan.account_id, ctx);
+    failOnProblems((diags) => validateConfiguration(plan, diags, true));
+    const jwtRbac = jwtRbacOnCreate(plan.configuration[0]!);
+    let cluster = await ctx.client.api.clusters.create(toApi(plan, accountId), { signal: ctx.signal, ...(jwtRbac !== undefined ? { jwtRbac } : {}) });
+    // From here on the cluster exists: whatever fails next, it stays in the state.
+    ctx.partial(fromApi(cluster, plan));
+    cluster = await waitUntilReady(cluster, plan, 'created', ctx);
+    cluster = await ensureJwtRbac(cluster, plan.configuration[0]!, ctx);
+    return fromApi(cluster, plan);
+  },
+  async read(prior, ctx) {
+    const accountId = accountIdOf(prior.account_id, ctx);
+    return fromApi(await ctx.client.api.clusters.get({ accountId, clusterId: prior.id! }, { signal: ctx.signal }), prior);
+  },
+  async update(plan, prior, ctx) {
+    const accountId = accountIdOf(plan.account_id, ctx);
+    const request = { accountId, clusterId: prior.id! };
+    if (onlyLocalChanges(plan, prior)) return fromApi(await ctx.client.api.clusters.get(request, { signal: ctx.signal }), plan);
+    failOnProblems((diags) => validateConfiguration(plan, diags, true));
+    const jwtWanted = plan.configuration[0]?.database_configuration[0]?.service[0]?.jwt_rbac;
+    if (jwtWanted === false && prior.configuration[0]?.database_configuration[0]?.service[0]?.jwt_rbac === true) {
+      throw new DiagnosticError(
+        'JWT RBAC cannot be disabled',
+        'The platform can enable JWT role-based access control on a cluster but not disable it again. Set `jwt_rbac = true` (or remove it), or replace the cluster.',
+        [attrStep('configuration'), indexStep(0), attrStep('database_configuration'), indexStep(0), attrStep('service'), indexStep(0), attrStep('jwt_rbac')],
+      );
+    }
+    let cluster = await ctx.client.api.clusters.update(
+      {
+        ...toApi(plan, accountId),
+        id: prior.id!,
+        // No field mask: the whole object goes back, timestamps included (vdb.md §3.2).
+        ...(prior.created_at ? { createdAt: prior.created_at } : {}),
+        ...(prior.marked_for_deletion_at ? { deletedAt: prior.marked_for_deletion_at } : {}),
+      },
+      { signal: ctx.signal },
+    );
+    // The platform accepted the change: the state shows it even if the cluster then fails to apply it.
+    ctx.partial(fromApi(cluster, plan));
+    cluster = await waitUntilReady(cluster, plan, 'updated', ctx);
+    cluster = await ensureJwtRbac(cluster, plan.configuration[0]!, ctx);
+    return fromApi(cluster, plan);
+  },
+  async delete(prior, ctx) {
+    const accountId = accountIdOf(prior.account_id, ctx);
+    const request = { accountId, clusterId: prior.id! };
+    await deleteIgnoringNotFound(() => ctx.client.api.clusters.delete({ ...request, deleteBackups: prior.delete_backups_on_destroy !== false }, { signal: ctx.signal }));
+    // Wait until the cluster is gone, so a new cluster of the same name can follow at once (vdb.md §6.2).
+    await waitFor({
+      what: `cluster ${prior.id} to be deleted`,
+      refresh: async (signal) => {
+        try {
+          return (await ctx.client.api.clusters.get(request, { signal })).state?.phase ?? 'CLUSTER_PHASE_UNSPECIFIED';
+        } catch (err) {
+          if (isApiError(err, 'not_found')) return 'GONE';
+          throw err;
+        }
+      },
+      phaseOf: (phase) => phase,
+      pending: CLUSTER_PHASES,
+      target: ['GONE'],
+      timeoutMs: CLUSTER_READY_TIMEOUT_MS,
+      intervalMs: POLL_FIRST_MS,
+      maxIntervalMs: POLL_MAX_MS,
+      signal: ctx.signal,
+    });
+  },
+});

@@ -1,0 +1,194 @@
+/**
+ * What every vdb resource shares: the provider context, the account id rule (vdb.md §2: a resource's
+ * own `account_id` wins over the provider's), composite import ids, and the nested shapes several
+ * resources use (key/value pairs, tolerations, Kubernetes secret references).
+ */
+import { attr, block, type ModelOf } from '../../schema/define.js';
+import { DiagnosticError, Diagnostics } from '../../engine/diagnostics.js';
+import { attrStep, type AttributePath } from '../../schema/path.js';
+import { isApiError } from '../../clients/errors.js';
+import type { KeyValue, ProtoDuration, Toleration, TolerationEffect, TolerationOperator, VdbClient } from '../../clients/vdb/api.js';
+import { durationToNanos, nanosToDuration } from '../../clients/vdb/go-duration.js';
+import { formatGoDuration, integer, parseGoDuration, protoEnum, text } from './formats.js';
+
+/** What the provider's configure returns: the API client and the provider-level default account. */
+export interface VdbContext {
+  readonly api: VdbClient;
+  readonly defaultAccountId: string | null;
+}
+
+/** The `account_id` attribute of a resource: its own value wins over the provider's. */
+export const accountIdField = () =>
+  attr.string({
+    optional: true,
+    computed: true,
+    replace: true,
+    description:
+      'The account the object belongs to. Defaults to the provider\'s `account_id`; after a read it holds the account the platform reports. An object cannot move to another account, so a change creates a new one.',
+  });
+
+/** The account id of an operation: the resource's own, else the provider's; a clear error when neither is set. */
+export function accountIdOf(own: string | null | undefined, ctx: { client: VdbContext }): string {
+  if (own) return own;
+  const fallback = ctx.client.defaultAccountId;
+  if (fallback) return fallback;
+  throw new DiagnosticError(
+    'Account ID not specified',
+    'Set `account_id` on this resource or in the provider configuration (or the VDB_ACCOUNT_ID environment variable).',
+    [attrStep('account_id')],
+  );
+}
+
+/** The provider's account id, for objects that have no `account_id` of their own. */
+export function providerAccountId(ctx: { client: VdbContext }): string {
+  const id = ctx.client.defaultAccountId;
+  if (id) return id;
+  throw new DiagnosticError('Account ID not specified', 'Set `account_id` in the provider configuration (or the VDB_ACCOUNT_ID environment variable).');
+}
+
+/** Splits a composite import id `<first>/<second>`, naming the parts in the error. */
+export function splitImportId(id: string, first: string, second: string): [string, string] {
+  const parts = id.split('/');
+  if (parts.length !== 2 || !parts[0] || !parts[1]) {
+    throw new DiagnosticError('Invalid import ID', `Expected "<${first}>/<${second}>", got ${JSON.stringify(id)}.`);
+  }
+  return [parts[0], parts[1]];
+}
+
+/** Whether an error means the object does not exist (for deletes that find nothing to delete). */
+export const isNotFound = (err: unknown): boolean => isApiError(err, 'not_found');
+
+/** A delete that treats "already gone" as success. */
+export async function deleteIgnoringNotFound(op: () => Promise<void>): Promise<void> {
+  try {
+    await op();
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Durations on the wire
+
+/** A Go duration string → the wire form; undefined when unset or unparsable (validators reject those at plan time). */
+export function goDurationToProto(value: string | null | undefined): ProtoDuration | undefined {
+  if (!value) return undefined;
+  const ns = parseGoDuration(value);
+  return ns === undefined ? undefined : nanosToDuration(ns);
+}
+
+export const protoToGoDuration = (d: ProtoDuration | undefined): string | null => (d ? formatGoDuration(durationToNanos(d)) : null);
+
+// ---------------------------------------------------------------------------------------------------
+// Shared nested shapes
+
+const K8S_LABEL_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+
+/** `{ key, value }` pairs written as repeated blocks. */
+export function keyValueFields(what: string) {
+  return {
+    key: attr.string({ required: true, description: `The ${what} key.`, validate: [text(1, 253, K8S_LABEL_KEY, 'a Kubernetes label key')] }),
+    value: attr.string({ required: true, description: `The ${what} value.`, validate: [text(0, 1024, null, 'a value')] }),
+  };
+}
+
+/**
+ * A set of key/value blocks: the platform may return pairs in another order, which a list would show
+ * as a change (vdb.md §6.1, adopted from the later upstream fix).
+ */
+export function keyValueSet(description: string, what: string, max: number) {
+  return block.set(keyValueFields(what), { description: `${description} At most ${max} entries.`, max });
+}
+
+export type KeyValueModel = { key: string; value: string };
+
+export const keyValuesToApi = (kvs: readonly KeyValueModel[]): KeyValue[] => kvs.map((kv) => ({ key: kv.key, value: kv.value }));
+export const keyValuesFromApi = (kvs: readonly KeyValue[] | undefined): KeyValueModel[] => (kvs ?? []).map((kv) => ({ key: kv.key, value: kv.value }));
+
+const TOLERATION_OPERATOR = protoEnum('TOLERATION_OPERATOR_', 'EXISTS', 'EQUAL');
+const TOLERATION_EFFECT = protoEnum('TOLERATION_EFFECT_', 'NO_SCHEDULE', 'PREFER_NO_SCHEDULE', 'NO_EXECUTE');
+
+export const tolerationFields = {
+  key: attr.string({ optional: true, description: 'The taint key the toleration applies to; empty matches every key (with operator `TOLERATION_OPERATOR_EXISTS`).' }),
+  operator: attr.string({
+    optional: true,
+    validate: [TOLERATION_OPERATOR],
+    description: 'How the key relates to the value: `TOLERATION_OPERATOR_EXISTS` or `TOLERATION_OPERATOR_EQUAL` (the default when unset).',
+  }),
+  value: attr.string({ optional: true, description: 'The taint value the toleration matches (not with `TOLERATION_OPERATOR_EXISTS`).' }),
+  effect: attr.string({
+    optional: true,
+    validate: [TOLERATION_EFFECT],
+    description: 'The taint effect to match: `TOLERATION_EFFECT_NO_SCHEDULE`, `TOLERATION_EFFECT_PREFER_NO_SCHEDULE` or `TOLERATION_EFFECT_NO_EXECUTE`; unset matches all effects.',
+  }),
+  toleration_seconds: attr.number({
+    optional: true,
+    validate: [integer(0)],
+    description: 'How long a pod stays bound after a `TOLERATION_EFFECT_NO_EXECUTE` taint appears, in seconds.',
+  }),
+};
+
+export const tolerationSet = (description: string) => block.set(tolerationFields, { description: `${description} At most 10 entries.`, max: 10 });
+
+export type TolerationModel = ModelOf<typeof tolerationFields>;
+
+export function tolerationToApi(t: TolerationModel): Toleration {
+  // Empty key/value are left out: the platform rejects an empty value with operator Exists (vdb.md §6.1).
+  return {
+    ...(t.key ? { key: t.key } : {}),
+    ...(t.operator ? { operator: t.operator as TolerationOperator } : {}),
+    ...(t.value ? { value: t.value } : {}),
+    ...(t.effect ? { effect: t.effect as TolerationEffect } : {}),
+    ...(t.toleration_seconds && t.toleration_seconds > 0 ? { tolerationSeconds: t.toleration_seconds } : {}),
+  };
+}
+
+export function tolerationFromApi(t: Toleration): TolerationModel {
+  return {
+    key: t.key || null,
+    operator: t.operator && !t.operator.endsWith('_UNSPECIFIED') ? t.operator : null,
+    value: t.value || null,
+    effect: t.effect && !t.effect.endsWith('_UNSPECIFIED') ? t.effect : null,
+    toleration_seconds: t.tolerationSeconds ? t.tolerationSeconds : null,
+  };
+}
+
+/**
+ * The platform's toleration rules (vdb.md §4.1), reported on the set block `at`. At validation time
+ * unknown values look like null, so only rules that no unknown value can hide are checked there
+ * (`known: false`); the apply checks all of them before calling the API.
+ */
+export function checkTolerations(tolerations: readonly TolerationModel[], at: AttributePath, diags: Diagnostics, known: boolean): void {
+  for (const t of tolerations) {
+    const label = t.key ? `The toleration for key ${JSON.stringify(t.key)}` : 'A toleration without a key';
+    const exists = t.operator === 'TOLERATION_OPERATOR_EXISTS';
+    const problems: string[] = [];
+    if (exists && t.value) problems.push('has a value, which operator TOLERATION_OPERATOR_EXISTS does not allow');
+    if (t.toleration_seconds !== null && (known || t.effect !== null) && t.effect !== 'TOLERATION_EFFECT_NO_EXECUTE') {
+      problems.push('sets toleration_seconds, which only applies with effect TOLERATION_EFFECT_NO_EXECUTE');
+    }
+    if (known && !exists && !t.key) problems.push('needs operator TOLERATION_OPERATOR_EXISTS (only it matches every key)');
+    if (known && !exists && t.key && !t.value) problems.push('needs a value (or operator TOLERATION_OPERATOR_EXISTS)');
+    for (const p of problems) diags.error('Invalid toleration', `${label} ${p}.`, at);
+  }
+}
+
+/** Runs plan-time style checks at apply time, when every value is known, and fails with the first problem. */
+export function failOnProblems(check: (diags: Diagnostics) => void): void {
+  const diags = new Diagnostics();
+  check(diags);
+  const first = diags.items.find((d) => d.severity === 'error');
+  if (first) throw new DiagnosticError(first.summary, first.detail, first.path);
+}
+
+/** A reference to one key of a Kubernetes secret. */
+export function secretRefBlock(description: string) {
+  return block.one(
+    {
+      secret_name: attr.string({ required: true, description: 'The name of the Kubernetes secret.', validate: [text(1, 253, /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'a Kubernetes secret name')] }),
+      secret_key: attr.string({ required: true, description: 'The key inside the secret.', validate: [text(1, 1024, null, 'a secret key')] }),
+    },
+    { description },
+  );
+}
+

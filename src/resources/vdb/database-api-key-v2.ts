@@ -1,0 +1,193 @@
+/**
+ * `vdb_accounts_database_api_key_v2` and the `vdb_accounts_database_api_keys_v2` data source
+ * (vdb.md §2.2, §3.3): a key that grants access to one cluster's database, either globally or per
+ * collection. The platform cannot change a key, so every input forces a new one; the secret is
+ * returned once, on create, and kept from the state afterwards.
+ */
+import { attr, block, resourceSchema, t, type ModelOf } from '../../schema/define.js';
+import { dataSource, resource } from '../../engine/contracts.js';
+import { attrStep } from '../../schema/path.js';
+import type { AccessRule, CollectionAccessType, DatabaseApiKey, GlobalAccessType } from '../../clients/vdb/api.js';
+import { accountIdField, accountIdOf, deleteIgnoringNotFound, splitImportId, type VdbContext } from './common.js';
+import { formatTimestamp, isTimestamp, protoEnum, sameInstant, text, uuid } from './formats.js';
+
+const GLOBAL_ACCESS = protoEnum('GLOBAL_ACCESS_RULE_ACCESS_TYPE_', 'READ_ONLY', 'MANAGE');
+const COLLECTION_ACCESS = protoEnum('COLLECTION_ACCESS_RULE_ACCESS_TYPE_', 'READ_ONLY', 'READ_WRITE');
+const MANAGE: GlobalAccessType = 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE';
+
+const fields = {
+  id: attr.computedId('The key id (a UUID).'),
+  account_id: accountIdField(),
+  cluster_id: attr.string({ required: true, replace: true, validate: [uuid], description: 'The cluster the key grants access to.' }),
+  name: attr.string({
+    required: true,
+    replace: true,
+    validate: [text(4, 128, /^[\w -]+$/, 'letters, digits, `_`, spaces and `-`')],
+    description: 'Name of the key: 4–128 letters, digits, `_`, spaces and `-`.',
+  }),
+  created_at: attr.string({ computed: true, description: 'When the key was created (RFC 3339).' }),
+  expires_at: attr.string({
+    optional: true,
+    computed: true,
+    replace: true,
+    validate: [isTimestamp],
+    equal: sameInstant,
+    description: 'When the key expires (RFC 3339); unset means never. The same instant in another notation (offset, fractional seconds) is no change.',
+  }),
+  created_by_email: attr.string({ computed: true, description: 'Who created the key; empty when a management key created it.' }),
+  postfix: attr.string({ computed: true, description: 'The last characters of the key, to recognise it.' }),
+  key: attr.string({
+    computed: true,
+    sensitive: true,
+    masked: true,
+    description: 'The secret key. The platform returns it only when the key is created; it is empty after an import.',
+  }),
+  global_access_rule: block.one(
+    { access_type: attr.string({ required: true, validate: [GLOBAL_ACCESS], description: `The access the key grants: ${GLOBAL_ACCESS.description}.` }) },
+    {
+      replace: true,
+      description: 'Access to the whole database. Cannot be combined with `collection_access_rules`; when neither is set the key gets `GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE`.',
+    },
+  ),
+  collection_access_rules: block.list(
+    {
+      collection_name: attr.string({ required: true, validate: [text(1, 255, /^[a-zA-Z0-9._-]+$/, 'letters, digits, `.`, `_` and `-`')], description: 'The collection.' }),
+      access_type: attr.string({ required: true, validate: [COLLECTION_ACCESS], description: `The access the key grants to it: ${COLLECTION_ACCESS.description}.` }),
+    },
+    { replace: true, max: 20, description: 'Access to individual collections (at most 20). Cannot be combined with `global_access_rule`.' },
+  ),
+};
+
+const schema = resourceSchema(fields, { description: 'A database API key (v2) of a cluster, with global or per-collection access.' });
+type Model = ModelOf<typeof fields>;
+
+function accessRulesToApi(m: Model): AccessRule[] {
+  if (m.collection_access_rules.length > 0) {
+    return m.collection_access_rules.map((r) => ({ collectionAccess: { collectionName: r.collection_name, accessType: r.access_type as CollectionAccessType } }));
+  }
+  return [{ globalAccess: { accessType: (m.global_access_rule[0]?.access_type ?? MANAGE) as GlobalAccessType } }];
+}
+
+const globalRules = (k: DatabaseApiKey) => k.accessRules.flatMap((r) => (r.globalAccess ? [{ access_type: r.globalAccess.accessType as string }] : []));
+const collectionRules = (k: DatabaseApiKey) =>
+  k.accessRules.flatMap((r) => (r.collectionAccess ? [{ collection_name: r.collectionAccess.collectionName, access_type: r.collectionAccess.accessType as string }] : []));
+
+/**
+ * The key as the resource shows it. A key created without rules gets one global MANAGE rule; that
+ * implicit rule reads back as "no rule" unless the configuration named it (else every plan would
+ * want to replace the key).
+ */
+function fromApi(k: DatabaseApiKey, prior: Model | null): Partial<Model> {
+  const global = globalRules(k);
+  const implicitManage = global.length === 1 && global[0]!.access_type === MANAGE && k.accessRules.length === 1 && (prior?.global_access_rule.length ?? 0) === 0;
+  return {
+    id: k.id,
+    account_id: k.accountId,
+    cluster_id: k.clusterId,
+    name: k.name,
+    created_at: formatTimestamp(k.createdAt),
+    expires_at: formatTimestamp(k.expiresAt),
+    created_by_email: k.createdByEmail,
+    postfix: k.postfix,
+    // Only the create response carries the secret; reads keep the state's (masked).
+    key: k.key,
+    global_access_rule: implicitManage ? [] : global,
+    collection_access_rules: collectionRules(k),
+  };
+}
+
+export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
+  typeName: 'vdb_accounts_database_api_key_v2',
+  schema,
+  importIdDescription: '`<cluster_id>/<api_key_id>`',
+  importState: async (id) => {
+    const [clusterId, keyId] = splitImportId(id, 'cluster_id', 'api_key_id');
+    return { id: keyId, cluster_id: clusterId };
+  },
+  validate(config, diags) {
+    if (config.global_access_rule.length > 0 && config.collection_access_rules.length > 0) {
+      diags.error(
+        'Conflicting access rules',
+        'A key has either one `global_access_rule` or `collection_access_rules`, not both. Remove one of them.',
+        [attrStep('collection_access_rules')],
+      );
+    }
+  },
+  async create(plan, ctx) {
+    const accountId = accountIdOf(plan.account_id, ctx);
+    const created = await ctx.client.api.databaseApiKeys.create(
+      {
+        accountId,
+        clusterId: plan.cluster_id,
+        name: plan.name,
+        ...(plan.expires_at ? { expiresAt: formatTimestamp(plan.expires_at) } : {}),
+        accessRules: accessRulesToApi(plan),
+      },
+      { signal: ctx.signal },
+    );
+    return fromApi(created, plan);
+  },
+  async read(prior, ctx) {
+    const accountId = accountIdOf(prior.account_id, ctx);
+    const keys = await ctx.client.api.databaseApiKeys.list({ accountId, clusterId: prior.cluster_id }, { signal: ctx.signal });
+    const k = keys.find((x) => x.id === prior.id);
+    return k ? fromApi(k, prior) : null;
+  },
+  async delete(prior, ctx) {
+    const accountId = accountIdOf(prior.account_id, ctx);
+    await deleteIgnoringNotFound(() => ctx.client.api.databaseApiKeys.delete({ accountId, clusterId: prior.cluster_id, databaseApiKeyId: prior.id! }, { signal: ctx.signal }));
+  },
+});
+
+const keyShape = t.object({
+  id: t.string,
+  account_id: t.string,
+  cluster_id: t.string,
+  name: t.string,
+  created_at: t.string,
+  expires_at: t.string,
+  created_by_email: t.string,
+  postfix: t.string,
+  key: t.string,
+  global_access_rule: t.list(t.object({ access_type: t.string })),
+  collection_access_rules: t.list(t.object({ collection_name: t.string, access_type: t.string })),
+});
+
+const listSchema = resourceSchema(
+  {
+    id: attr.computedId('`<account_id>/<cluster_id>`.'),
+    account_id: attr.string({ optional: true, computed: true, description: 'The account of the cluster. Defaults to the provider\'s `account_id`.' }),
+    cluster_id: attr.string({ required: true, validate: [uuid], description: 'The cluster whose keys are listed.' }),
+    keys: attr.of(t.list(keyShape))({
+      computed: true,
+      description: 'The database API keys of the cluster, with the attributes of the `vdb_accounts_database_api_key_v2` resource. `key` is always empty: the platform returns secrets only on creation.',
+    }),
+  },
+  { description: 'Lists the database API keys (v2) of a cluster.' },
+);
+
+export const databaseApiKeysV2DataSource = dataSource<typeof listSchema.fields, VdbContext>({
+  typeName: 'vdb_accounts_database_api_keys_v2',
+  schema: listSchema,
+  async read(config, ctx) {
+    const accountId = accountIdOf(config.account_id, ctx);
+    const keys = await ctx.client.api.databaseApiKeys.list({ accountId, clusterId: config.cluster_id }, { signal: ctx.signal });
+    return {
+      id: `${accountId}/${config.cluster_id}`,
+      account_id: accountId,
+      keys: keys.map((k) => ({
+        id: k.id,
+        account_id: k.accountId,
+        cluster_id: k.clusterId,
+        name: k.name,
+        created_at: formatTimestamp(k.createdAt),
+        expires_at: formatTimestamp(k.expiresAt),
+        created_by_email: k.createdByEmail,
+        postfix: k.postfix,
+        key: '',
+        global_access_rule: globalRules(k),
+        collection_access_rules: collectionRules(k),
+      })),
+    };
+  },
+});

@@ -1,0 +1,211 @@
+/**
+ * Value formats of the vdb platform as the provider shows them (vdb.md §2): Go duration strings,
+ * RFC 3339 timestamps at second precision in UTC, cron schedules, UUIDs and CIDRs, each with a
+ * parser, a formatter where state needs one, and a plan-time validator.
+ */
+import type { Validator } from '../../schema/define.js';
+import { GoDurationError, formatGoDuration, parseGoDuration as parseGoDurationStrict } from '../../clients/vdb/go-duration.js';
+import { parseTimestamp as parseProtoTimestamp } from '../../clients/vdb/time.js';
+
+// ---------------------------------------------------------------------------------------------------
+// Go durations (the client's exact parser and formatter)
+
+/** Nanoseconds of a Go duration string, or undefined when it does not parse. */
+export function parseGoDuration(text: string): bigint | undefined {
+  try {
+    return parseGoDurationStrict(text);
+  } catch (err) {
+    if (err instanceof GoDurationError) return undefined;
+    throw err;
+  }
+}
+
+export { formatGoDuration };
+
+/** Two duration strings that mean the same span (`72h` and `72h0m0s`). */
+export function sameGoDuration(a: string, b: string): boolean {
+  if (a === b) return true;
+  const x = parseGoDuration(a);
+  return x !== undefined && x === parseGoDuration(b);
+}
+
+const NS_PER_HOUR = 3_600_000_000_000n;
+
+/** A Go duration within [min, max] hours (the platform's retention bounds). */
+export function goDurationBetweenHours(minHours: number, maxHours: number): Validator<string> {
+  return {
+    description: `a Go duration (for example \`${minHours * 3}h\`) from \`${minHours}h\` to \`${maxHours}h\``,
+    check(v) {
+      const ns = parseGoDuration(v);
+      if (ns === undefined) return `must be a Go duration such as "72h" or "1h30m" (units ns, us, ms, s, m, h), got ${JSON.stringify(v)}`;
+      if (ns < BigInt(minHours) * NS_PER_HOUR || ns > BigInt(maxHours) * NS_PER_HOUR) {
+        return `must be between ${minHours}h and ${maxHours}h, got ${JSON.stringify(v)} (${formatGoDuration(ns)})`;
+      }
+      return undefined;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Timestamps
+
+/** RFC 3339 at second precision in UTC with a trailing `Z`, as the platform's timestamps are stored. */
+export function formatTimestamp(t: Date | string | null | undefined): string {
+  if (t === null || t === undefined || t === '') return '';
+  const d = typeof t === 'string' ? new Date(t) : t;
+  if (Number.isNaN(d.getTime())) return '';
+  return d.toISOString().replace(/\.\d+Z$/, 'Z');
+}
+
+/** The instant an RFC 3339 timestamp names (whole seconds since the epoch), or undefined when it is not one. */
+export function parseTimestamp(text: string): number | undefined {
+  return parseProtoTimestamp(text)?.seconds;
+}
+
+/** Two timestamps that name the same second (an offset or a fraction is only another spelling). */
+export function sameInstant(a: string, b: string): boolean {
+  if (a === b) return true;
+  const x = parseTimestamp(a);
+  return x !== undefined && x === parseTimestamp(b);
+}
+
+export const isTimestamp: Validator<string> = {
+  description: 'an RFC 3339 timestamp, e.g. `2030-01-31T12:00:00Z`',
+  check: (v) => (parseTimestamp(v) !== undefined ? undefined : `must be an RFC 3339 timestamp such as "2030-01-31T12:00:00Z", got ${JSON.stringify(v)}`),
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Identifiers and addresses
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+export const uuid: Validator<string> = {
+  description: 'a UUID',
+  check: (v) => (UUID.test(v) ? undefined : `must be a UUID such as "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f", got ${JSON.stringify(v)}`),
+};
+
+export const ipv4Cidr: Validator<string> = {
+  description: 'an IPv4 CIDR such as `192.168.0.0/16`',
+  check(v) {
+    const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(v);
+    const ok = m !== null && m.slice(1, 5).every((o) => Number(o) <= 255 && (o === '0' || !o.startsWith('0'))) && Number(m[5]) <= 32;
+    return ok ? undefined : `must be an IPv4 CIDR such as "10.0.0.0/8", got ${JSON.stringify(v)}`;
+  },
+};
+
+/** A string whose length (in characters) lies in [min, max] and that matches `re`, described as `what`. */
+export function text(min: number, max: number, re: RegExp | null, what: string): Validator<string> {
+  return {
+    description: `${what}, ${min === max ? `${min}` : `${min} to ${max}`} characters`,
+    check(v) {
+      const n = [...v].length;
+      if (n < min || n > max) return `must be ${min === max ? min : `${min} to ${max}`} characters long, got ${n}`;
+      if (re && !re.test(v)) return `must be ${what}, got ${JSON.stringify(v)}`;
+      return undefined;
+    },
+  };
+}
+
+export const integer = (min: number, max = Number.MAX_SAFE_INTEGER): Validator<number> => ({
+  description: max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`,
+  check: (v) =>
+    Number.isInteger(v) && v >= min && v <= max
+      ? undefined
+      : `must be ${max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`}, got ${v}`,
+});
+
+/** The proto names of an enum (without UNSPECIFIED), as a plan-time validator. */
+export function protoEnum(prefix: string, ...values: string[]): Validator<string> {
+  const names = values.map((v) => `${prefix}${v}`);
+  return {
+    description: `one of ${names.map((n) => `\`${n}\``).join(', ')}`,
+    check: (v) => (names.includes(v) ? undefined : `must be one of ${names.join(', ')}, got ${JSON.stringify(v)}`),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Cron schedules (the platform's backup-schedule pattern: 5 to 7 fields, a macro, or `@every <duration>`)
+
+const MACROS = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly', '@reboot'];
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+const DAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
+
+interface CronField {
+  name: string;
+  min: number;
+  max: number;
+  names?: string[];
+  /** Quartz-style extras allowed in this field (`?`, `L`, `W`, `#`). */
+  extras?: 'dom' | 'dow';
+}
+
+const SECOND: CronField = { name: 'second', min: 0, max: 59 };
+const MINUTE: CronField = { name: 'minute', min: 0, max: 59 };
+const HOUR: CronField = { name: 'hour', min: 0, max: 23 };
+const DOM: CronField = { name: 'day of month', min: 1, max: 31, extras: 'dom' };
+const MONTH: CronField = { name: 'month', min: 1, max: 12, names: MONTHS };
+const DOW: CronField = { name: 'day of week', min: 0, max: 7, names: DAYS, extras: 'dow' };
+const YEAR: CronField = { name: 'year', min: 1970, max: 2199 };
+
+/** Why a cron expression is not one the platform accepts, or undefined when it is fine. */
+export function cronProblem(expr: string): string | undefined {
+  const s = expr.trim();
+  if (s.startsWith('@')) {
+    if (MACROS.includes(s)) return undefined;
+    const every = /^@every\s+(\S+)$/.exec(s);
+    if (every) {
+      const ns = parseGoDuration(every[1]!);
+      return ns !== undefined && ns > 0n ? undefined : `"@every" needs a positive Go duration such as "@every 6h", got ${JSON.stringify(every[1])}`;
+    }
+    return `unknown macro ${JSON.stringify(s)}; use one of ${MACROS.join(', ')} or "@every <duration>"`;
+  }
+  const parts = s.split(/\s+/);
+  const layout =
+    parts.length === 5 ? [MINUTE, HOUR, DOM, MONTH, DOW] : parts.length === 6 ? [SECOND, MINUTE, HOUR, DOM, MONTH, DOW] : parts.length === 7 ? [SECOND, MINUTE, HOUR, DOM, MONTH, DOW, YEAR] : null;
+  if (!layout) return `must have 5 fields (minute hour day-of-month month day-of-week), 6 or 7, or be a macro such as "@daily"; got ${parts.length} field${parts.length === 1 ? '' : 's'}`;
+  for (const [i, field] of layout.entries()) {
+    const problem = cronFieldProblem(parts[i]!, field);
+    if (problem) return `${field.name} field ${JSON.stringify(parts[i])}: ${problem}`;
+  }
+  return undefined;
+}
+
+function cronFieldProblem(text: string, f: CronField): string | undefined {
+  if (f.extras && text === '?') return undefined;
+  for (const item of text.split(',')) {
+    if (item === '') return 'empty list element';
+    if (f.extras === 'dom' && /^(L(-\d{1,2})?|LW|\d{1,2}W)$/i.test(item)) continue;
+    if (f.extras === 'dow' && /^(\d|[A-Za-z]{3})(L|#[1-5])$/.test(item)) {
+      if (valueOf(item.slice(0, item.search(/L|#/)), f) === undefined) return `${JSON.stringify(item)} is not a day of week`;
+      continue;
+    }
+    const [range = '', step, ...more] = item.split('/');
+    if (more.length > 0) return `${JSON.stringify(item)} has more than one "/"`;
+    if (step !== undefined && !/^\d+$/.test(step)) return `step ${JSON.stringify(step)} is not a whole number`;
+    if (step !== undefined && Number(step) === 0) return 'a step of 0 is not allowed';
+    if (range === '*') continue;
+    const bounds = range.split('-');
+    if (bounds.length > 2) return `${JSON.stringify(range)} is not a value or a range`;
+    const values = bounds.map((b) => valueOf(b, f));
+    if (values.some((v) => v === undefined)) return `${JSON.stringify(range)} is outside ${f.min}-${f.max}${f.names ? ` (or ${f.names[0]}-${f.names[f.names.length - 1]})` : ''}`;
+    if (values.length === 2 && values[0]! > values[1]!) return `range ${JSON.stringify(range)} runs backwards`;
+  }
+  return undefined;
+}
+
+function valueOf(text: string, f: CronField): number | undefined {
+  if (/^\d+$/.test(text)) {
+    const n = Number(text);
+    return n >= f.min && n <= f.max ? n : undefined;
+  }
+  const i = f.names?.indexOf(text.toUpperCase()) ?? -1;
+  if (i < 0) return undefined;
+  return f.names === MONTHS ? i + 1 : i;
+}
+
+export const cronExpression: Validator<string> = {
+  description: 'a cron expression (5 to 7 fields), a macro such as `@daily`, or `@every <Go duration>`',
+  check: (v) => {
+    const problem = cronProblem(v);
+    return problem ? `must be a valid cron expression (${problem})` : undefined;
+  },
+};

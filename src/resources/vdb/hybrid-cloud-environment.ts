@@ -1,0 +1,305 @@
+/**
+ * `vdb_accounts_hybrid_cloud_environment` (vdb.md §2.6, §3.5, §3.6): a customer-operated Kubernetes
+ * cluster the platform can place database clusters in. Besides the environment itself the resource
+ * manages its bootstrap commands, which install the platform's agent, under the rotation knob
+ * `bootstrap_commands_version`:
+ * - unset at create → 1 (generate); `-1` → never generate; `0` → idle (nothing generated); > 0 → generate;
+ * - a change to > 0 regenerates (rotating the credentials inside); a change to 0 or -1 clears the
+ *   commands from the state (nothing is revoked on the platform);
+ * - reads and imports never generate; the commands only change when the knob does.
+ */
+import { attr, block, resourceSchema, t, type ModelOf } from '../../schema/define.js';
+import { resource, type OpContext } from '../../engine/contracts.js';
+import { isApiError } from '../../clients/errors.js';
+import type { HybridEnvironment, HybridEnvironmentConfiguration, HybridEnvironmentConfigurationInput, HybridLogLevel, JsonValue } from '../../clients/vdb/api.js';
+import {
+  accountIdField,
+  accountIdOf,
+  checkTolerations,
+  deleteIgnoringNotFound,
+  failOnProblems,
+  keyValueSet,
+  keyValuesFromApi,
+  keyValuesToApi,
+  tolerationFromApi,
+  tolerationSet,
+  tolerationToApi,
+  type VdbContext,
+} from './common.js';
+import { formatTimestamp, integer, protoEnum, text } from './formats.js';
+import { parseYaml, printYaml, sameYaml, YamlError } from './yaml.js';
+import { attrStep, indexStep } from '../../schema/path.js';
+import type { Diagnostics } from '../../engine/diagnostics.js';
+
+const LOG_LEVEL = protoEnum('HYBRID_CLOUD_ENVIRONMENT_CONFIGURATION_LOG_LEVEL_', 'DEBUG', 'INFO', 'WARN', 'ERROR');
+const URL = text(1, 2048, /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#]+(:\d+)?([/?#]\S*)?$/, 'a URL such as `http://proxy.internal:3128`');
+const REGISTRY = text(1, 2048, /^[A-Za-z0-9.-]+(:\d+)?(\/\S*)?$/, 'a registry address such as `registry.example.com[:port][/path]`');
+
+const advancedSettings = {
+  description: 'a YAML mapping',
+  check(v: string): string | undefined {
+    try {
+      const data = parseYaml(v);
+      if (data !== null && (typeof data !== 'object' || Array.isArray(data))) return 'must be a YAML mapping (key: value pairs)';
+      return undefined;
+    } catch (err) {
+      return `must be valid YAML (${err instanceof YamlError ? err.message : String(err)})`;
+    }
+  },
+};
+
+const configurationFields = {
+  namespace: attr.string({
+    required: true,
+    replace: true,
+    validate: [text(1, 63, /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'a Kubernetes namespace name (lower-case letters, digits and `-`)')],
+    description: 'The Kubernetes namespace the platform\'s components run in. Changing it creates a new environment.',
+  }),
+  last_modified_at: attr.string({ computed: true, volatile: true, description: 'When the configuration last changed (RFC 3339).' }),
+  http_proxy_url: attr.string({ optional: true, validate: [URL], description: 'HTTP proxy the components use.' }),
+  https_proxy_url: attr.string({ optional: true, validate: [URL], description: 'HTTPS proxy the components use.' }),
+  no_proxy_configs: attr.stringSet({ optional: true, description: 'Hosts and domains reached without the proxy.' }),
+  container_registry_url: attr.string({ optional: true, validate: [REGISTRY], description: 'Container registry to pull images from (`host[:port][/path]`).' }),
+  chart_repository_url: attr.string({ optional: true, validate: [URL], description: 'Helm chart repository to install from (`scheme://host[:port][/path]`).' }),
+  registry_secret_name: attr.string({ optional: true, description: 'Kubernetes secret with the registry credentials.' }),
+  ca_certificates: attr.string({ optional: true, description: 'Additional CA certificates (PEM) the components trust.' }),
+  database_storage_class: attr.string({ optional: true, description: 'Default storage class for database volumes.' }),
+  snapshot_storage_class: attr.string({ optional: true, description: 'Default storage class for snapshots.' }),
+  volume_snapshot_storage_class: attr.string({ optional: true, description: 'Default volume snapshot class.' }),
+  log_level: attr.string({ optional: true, validate: [LOG_LEVEL], description: `Log level of the components: ${LOG_LEVEL.description}.` }),
+  advanced_operator_settings: attr.string({
+    optional: true,
+    validate: [advancedSettings],
+    equal: sameYaml,
+    description: 'Advanced settings of the platform\'s operator, as a YAML mapping. Formatting, key order and comments are no change.',
+  }),
+  node_selector: keyValueSet('Kubernetes node selector of the control-plane components.', 'node selector', 10),
+  tolerations: tolerationSet('Kubernetes tolerations of the control-plane components.'),
+  control_plane_labels: keyValueSet('Additional labels of the control-plane components.', 'label', 10),
+};
+
+const statusType = t.object({
+  last_modified_at: t.string,
+  phase: t.string,
+  kubernetes_version: t.string,
+  number_of_nodes: t.number,
+  cluster_creation_readiness: t.string,
+  kubernetes_distribution: t.string,
+  message: t.string,
+  capabilities: t.list(t.object({ volume_snapshot: t.bool, volume_expansion: t.bool })),
+  component_statuses: t.list(t.object({ name: t.string, version: t.string, phase: t.string, message: t.string, namespace: t.string })),
+  storage_classes: t.list(
+    t.object({ name: t.string, default: t.bool, provisioner: t.string, allow_volume_expansion: t.bool, reclaim_policy: t.string, parameters: t.map(t.string) }),
+  ),
+  volume_snapshot_classes: t.list(t.object({ name: t.string, driver: t.string })),
+});
+
+const fields = {
+  id: attr.computedId('The environment id (a UUID); clusters in it use it as their `cloud_region`.'),
+  account_id: accountIdField(),
+  name: attr.string({ required: true, validate: [text(1, 64, /^[a-zA-Z0-9_-]+$/, 'letters, digits, `-` and `_`')], description: 'Name of the environment: 1–64 letters, digits, `-` and `_`.' }),
+  configuration: block.one(configurationFields, { required: true, description: 'The configuration of the environment.' }),
+  created_at: attr.string({ computed: true, description: 'When the environment was created (RFC 3339).' }),
+  last_modified_at: attr.string({ computed: true, volatile: true, description: 'When the environment last changed (RFC 3339).' }),
+  created_by_email: attr.string({ computed: true, description: 'Who created the environment.' }),
+  bootstrap_commands_generated: attr.bool({
+    computed: true,
+    changesWith: ['bootstrap_commands_version'],
+    description: 'The platform\'s flag: whether bootstrap commands were ever generated for the environment.',
+  }),
+  status: attr.of(t.list(statusType))({
+    computed: true,
+    volatile: true,
+    description:
+      'What the platform\'s agent reports about the Kubernetes cluster: `phase`, `kubernetes_version`, `kubernetes_distribution`, `number_of_nodes`, `cluster_creation_readiness`, `message`, `capabilities`, `component_statuses`, `storage_classes` and `volume_snapshot_classes`.',
+  }),
+  bootstrap_commands: attr.stringList({
+    computed: true,
+    sensitive: true,
+    changesWith: ['bootstrap_commands_version'],
+    description: 'Shell commands (kubectl, helm) that install the platform\'s agent into the Kubernetes cluster. They contain credentials.',
+  }),
+  bootstrap_commands_version: attr.number({
+    optional: true,
+    computed: true,
+    validate: [integer(-1)],
+    description:
+      'Controls the bootstrap commands: `-1` never generates them, `0` is idle (nothing is generated or regenerated), and a number greater than 0 generates them; raising it to another positive number regenerates them with new credentials. Unset at creation means `1`. Changing it to `0` or `-1` removes the commands from the state.',
+  }),
+};
+
+const schema = resourceSchema(fields, { description: 'A hybrid cloud environment: a Kubernetes cluster of yours in which the platform runs database clusters.' });
+type Model = ModelOf<typeof fields>;
+type ConfigurationModel = ModelOf<typeof configurationFields>;
+
+// ---------------------------------------------------------------------------------------------------
+
+function configurationToApi(c: ConfigurationModel): HybridEnvironmentConfigurationInput {
+  const settings = c.advanced_operator_settings ? parseYaml(c.advanced_operator_settings) : null;
+  const opt = (key: keyof HybridEnvironmentConfigurationInput, v: string | null) => (v ? { [key]: v } : {});
+  return {
+    namespace: c.namespace,
+    ...opt('httpProxyUrl', c.http_proxy_url),
+    ...opt('httpsProxyUrl', c.https_proxy_url),
+    noProxyConfigs: c.no_proxy_configs ?? [],
+    ...opt('containerRegistryUrl', c.container_registry_url),
+    ...opt('chartRepositoryUrl', c.chart_repository_url),
+    ...opt('registrySecretName', c.registry_secret_name),
+    ...opt('caCertificates', c.ca_certificates),
+    ...opt('databaseStorageClass', c.database_storage_class),
+    ...opt('snapshotStorageClass', c.snapshot_storage_class),
+    ...opt('volumeSnapshotStorageClass', c.volume_snapshot_storage_class),
+    ...(c.log_level ? { logLevel: c.log_level as HybridLogLevel } : {}),
+    tolerations: c.tolerations.map(tolerationToApi),
+    nodeSelector: keyValuesToApi(c.node_selector),
+    ...(settings && typeof settings === 'object' && !Array.isArray(settings) && Object.keys(settings).length > 0
+      ? { advancedOperatorSettings: settings as { [key: string]: JsonValue } }
+      : {}),
+    controlPlaneLabels: keyValuesToApi(c.control_plane_labels),
+  };
+}
+
+/** Unset and empty mean the same for the platform's optional strings: keep the configured form. */
+const optString = (v: string | undefined, prior: string | null | undefined): string | null => (v ? v : prior === '' ? '' : null);
+
+function configurationFromApi(c: HybridEnvironmentConfiguration | undefined, prior: ConfigurationModel | undefined): ConfigurationModel {
+  const settings = c?.advancedOperatorSettings && Object.keys(c.advancedOperatorSettings).length > 0 ? printYaml(c.advancedOperatorSettings) : null;
+  return {
+    namespace: c?.namespace ?? prior?.namespace ?? '',
+    last_modified_at: formatTimestamp(c?.lastModifiedAt),
+    http_proxy_url: optString(c?.httpProxyUrl, prior?.http_proxy_url),
+    https_proxy_url: optString(c?.httpsProxyUrl, prior?.https_proxy_url),
+    no_proxy_configs: c?.noProxyConfigs.length ? [...c.noProxyConfigs] : prior?.no_proxy_configs?.length === 0 ? [] : null,
+    container_registry_url: optString(c?.containerRegistryUrl, prior?.container_registry_url),
+    chart_repository_url: optString(c?.chartRepositoryUrl, prior?.chart_repository_url),
+    registry_secret_name: optString(c?.registrySecretName, prior?.registry_secret_name),
+    ca_certificates: optString(c?.caCertificates, prior?.ca_certificates),
+    database_storage_class: optString(c?.databaseStorageClass, prior?.database_storage_class),
+    snapshot_storage_class: optString(c?.snapshotStorageClass, prior?.snapshot_storage_class),
+    volume_snapshot_storage_class: optString(c?.volumeSnapshotStorageClass, prior?.volume_snapshot_storage_class),
+    log_level: c?.logLevel && !c.logLevel.endsWith('_UNSPECIFIED') ? c.logLevel : null,
+    // An empty mapping is what an absent one means; a configured empty document stays as written.
+    advanced_operator_settings: settings ?? (prior?.advanced_operator_settings && sameYaml(prior.advanced_operator_settings, '{}') ? prior.advanced_operator_settings : null),
+    node_selector: keyValuesFromApi(c?.nodeSelector),
+    tolerations: (c?.tolerations ?? []).map(tolerationFromApi),
+    control_plane_labels: keyValuesFromApi(c?.controlPlaneLabels),
+  };
+}
+
+function statusFromApi(e: HybridEnvironment): NonNullable<Model['status']> {
+  const s = e.status;
+  if (!s) return [];
+  return [
+    {
+      last_modified_at: formatTimestamp(s.lastModifiedAt),
+      phase: s.phase,
+      kubernetes_version: s.kubernetesVersion,
+      number_of_nodes: s.numberOfNodes,
+      cluster_creation_readiness: s.clusterCreationReadiness,
+      kubernetes_distribution: s.kubernetesDistribution ?? 'KUBERNETES_DISTRIBUTION_UNSPECIFIED',
+      message: s.message ?? '',
+      capabilities: s.capabilities ? [{ volume_snapshot: s.capabilities.volumeSnapshot, volume_expansion: s.capabilities.volumeExpansion }] : [],
+      component_statuses: s.componentStatuses.map((c) => ({ name: c.name, version: c.version ?? '', phase: c.phase, message: c.message ?? '', namespace: c.namespace })),
+      storage_classes: s.storageClasses.map((c) => ({
+        name: c.name,
+        default: c.default,
+        provisioner: c.provisioner,
+        allow_volume_expansion: c.allowVolumeExpansion,
+        reclaim_policy: c.reclaimPolicy,
+        parameters: c.parameters.length > 0 ? Object.fromEntries(c.parameters.map((p) => [p.key, p.value])) : null,
+      })),
+      volume_snapshot_classes: s.volumeSnapshotClasses.map((c) => ({ name: c.name, driver: c.driver })),
+    },
+  ];
+}
+
+/** The environment as the resource shows it; the bootstrap fields are the caller's (the API never returns the commands). */
+function fromApi(e: HybridEnvironment, prior: Model | null): Partial<Model> {
+  return {
+    id: e.id,
+    account_id: e.accountId,
+    name: e.name,
+    configuration: [configurationFromApi(e.configuration, prior?.configuration[0])],
+    created_at: formatTimestamp(e.createdAt),
+    last_modified_at: formatTimestamp(e.lastModifiedAt),
+    created_by_email: e.createdByEmail,
+    bootstrap_commands_generated: e.bootstrapCommandsGenerated,
+    status: statusFromApi(e),
+  };
+}
+
+function validateConfiguration(config: Model, diags: Diagnostics, known: boolean): void {
+  const c = config.configuration[0];
+  if (c) checkTolerations(c.tolerations, [attrStep('configuration'), indexStep(0), attrStep('tolerations')], diags, known);
+}
+
+/**
+ * Generates the bootstrap commands. The platform refuses while the environment cannot take them
+ * (failed precondition) or the key lacks the permissions; that is a warning, not a failure
+ * (vdb.md §3.5): the commands stay empty and a later change of the knob retries.
+ */
+async function generate(e: HybridEnvironment, ctx: OpContext<VdbContext>): Promise<string[]> {
+  try {
+    const res = await ctx.client.api.hybridEnvironments.generateBootstrapCommands({ accountId: e.accountId, hybridCloudEnvironmentId: e.id }, { signal: ctx.signal });
+    return [...res.commands];
+  } catch (err) {
+    if (isApiError(err, 'invalid') || isApiError(err, 'forbidden')) {
+      ctx.diags.warning(
+        'Bootstrap commands not available',
+        `The platform did not generate bootstrap commands for environment ${e.id}: ${err.message}. Change bootstrap_commands_version to try again.`,
+        [attrStep('bootstrap_commands')],
+      );
+      return [];
+    }
+    throw err;
+  }
+}
+
+export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
+  typeName: 'vdb_accounts_hybrid_cloud_environment',
+  schema,
+  importIdDescription: 'the environment id',
+  importState: async (id) => ({ id }),
+  validate: (config, diags) => validateConfiguration(config, diags, false),
+  async create(plan, ctx) {
+    const accountId = accountIdOf(plan.account_id, ctx);
+    failOnProblems((diags) => validateConfiguration(plan, diags, true));
+    let env = await ctx.client.api.hybridEnvironments.create({ accountId, name: plan.name, configuration: configurationToApi(plan.configuration[0]!) }, { signal: ctx.signal });
+    // Unset means 1 (generate); an explicit 0 stays 0 (idle), -1 never generates.
+    const version = plan.bootstrap_commands_version ?? 1;
+    ctx.partial({ ...fromApi(env, plan), bootstrap_commands_version: version, bootstrap_commands: [] });
+    const commands = version > 0 ? await generate(env, ctx) : [];
+    // Generation sets the platform's flag: read the environment again.
+    if (version > 0) env = await ctx.client.api.hybridEnvironments.get({ accountId, hybridCloudEnvironmentId: env.id }, { signal: ctx.signal });
+    return { ...fromApi(env, plan), bootstrap_commands_version: version, bootstrap_commands: commands };
+  },
+  async read(prior, ctx) {
+    const accountId = accountIdOf(prior.account_id, ctx);
+    const env = await ctx.client.api.hybridEnvironments.get({ accountId, hybridCloudEnvironmentId: prior.id! }, { signal: ctx.signal });
+    // Reads never generate: the commands and the knob stay as they are (0 and empty after an import).
+    return { ...fromApi(env, prior), bootstrap_commands_version: prior.bootstrap_commands_version ?? 0, bootstrap_commands: prior.bootstrap_commands ?? [] };
+  },
+  async update(plan, prior, ctx) {
+    const accountId = accountIdOf(plan.account_id, ctx);
+    failOnProblems((diags) => validateConfiguration(plan, diags, true));
+    const request = { accountId, hybridCloudEnvironmentId: prior.id! };
+    const configChanged = plan.name !== prior.name || JSON.stringify(plan.configuration) !== JSON.stringify(prior.configuration);
+    let env = configChanged
+      ? await ctx.client.api.hybridEnvironments.update({ accountId, id: prior.id!, name: plan.name, configuration: configurationToApi(plan.configuration[0]!) }, { signal: ctx.signal })
+      : await ctx.client.api.hybridEnvironments.get(request, { signal: ctx.signal });
+    const version = plan.bootstrap_commands_version ?? prior.bootstrap_commands_version ?? 0;
+    let commands = prior.bootstrap_commands ?? [];
+    if (version !== (prior.bootstrap_commands_version ?? 0)) {
+      // No partial state here: if generation fails, the prior state (old knob) stays, so the next
+      // apply retries; a refresh picks up the configuration change made above.
+      // Rotation: a new positive version regenerates; 0 or -1 forgets the commands (nothing is revoked).
+      commands = version > 0 ? await generate(env, ctx) : [];
+      if (version > 0) env = await ctx.client.api.hybridEnvironments.get(request, { signal: ctx.signal });
+    }
+    return { ...fromApi(env, plan), bootstrap_commands_version: version, bootstrap_commands: commands };
+  },
+  async delete(prior, ctx) {
+    const accountId = accountIdOf(prior.account_id, ctx);
+    await deleteIgnoringNotFound(() => ctx.client.api.hybridEnvironments.delete({ accountId, hybridCloudEnvironmentId: prior.id! }, { signal: ctx.signal }));
+  },
+});

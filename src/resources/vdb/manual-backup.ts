@@ -1,0 +1,104 @@
+/**
+ * `vdb_accounts_manual_backup` (vdb.md §2.5, §3.4): a one-off backup of a cluster. A backup cannot
+ * be changed, so every input forces a new one; the platform runs it in the background (no waiting),
+ * and refreshes show its progress in `status`.
+ */
+import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
+import { resource } from '../../engine/contracts.js';
+import type { Backup, BackupClusterInfo, ResourceQuantity } from '../../clients/vdb/api.js';
+import { accountIdField, accountIdOf, deleteIgnoringNotFound, goDurationToProto, protoToGoDuration, type VdbContext } from './common.js';
+import { formatTimestamp, sameGoDuration, uuid } from './formats.js';
+import { RETENTION } from './backup-schedule.js';
+import { configurationShape } from './cluster/schema.js';
+import { configurationFromApi } from './cluster/mapping.js';
+
+const quantity = t.list(t.object({ amount: t.number, unit: t.string }));
+
+const clusterInfoType = t.object({
+  name: t.string,
+  cloud_provider_id: t.string,
+  cloud_provider_region_id: t.string,
+  restore_package_id: t.string,
+  resources_summary: t.list(t.object({ cpu: quantity, ram: quantity, disk: quantity })),
+  configuration: t.list(configurationShape),
+});
+
+const fields = {
+  id: attr.computedId('The backup id (a UUID).'),
+  account_id: accountIdField(),
+  cluster_id: attr.string({ required: true, replace: true, validate: [uuid], description: 'The cluster to back up.' }),
+  retention_period: attr.string({
+    optional: true,
+    replace: true,
+    validate: [RETENTION],
+    equal: sameGoDuration,
+    description: 'How long the backup is kept, as a Go duration from `24h` to `8760h` (e.g. `72h`). Unset uses the platform\'s default.',
+  }),
+  created_at: attr.string({ computed: true, description: 'When the backup was created (RFC 3339).' }),
+  deleted_at: attr.string({ computed: true, description: 'When the backup was deleted (RFC 3339), or empty.' }),
+  name: attr.string({ computed: true, description: 'The name the platform gave the backup.' }),
+  status: attr.string({ computed: true, description: 'Status of the backup, e.g. `BACKUP_STATUS_RUNNING` or `BACKUP_STATUS_SUCCEEDED`.' }),
+  backup_duration: attr.string({ computed: true, description: 'How long the backup took (Go duration).' }),
+  backup_schedule_id: attr.string({ computed: true, description: 'The schedule that made the backup; empty for a manual backup.' }),
+  cluster_info: attr.of(t.list(clusterInfoType))({
+    computed: true,
+    description: 'The cluster as it was when the backup was taken: `name`, `cloud_provider_id`, `cloud_provider_region_id`, `restore_package_id`, `resources_summary` (cpu, ram, disk amounts) and `configuration` (the attributes of the cluster\'s `configuration` block).',
+  }),
+};
+
+const schema = resourceSchema(fields, { description: 'A one-off backup of a cluster.' });
+type Model = ModelOf<typeof fields>;
+
+const quantityFromApi = (q: ResourceQuantity | undefined) => (q ? [{ amount: q.amount, unit: q.unit }] : []);
+
+function clusterInfoFromApi(i: BackupClusterInfo) {
+  return {
+    name: i.name,
+    cloud_provider_id: i.cloudProviderId,
+    cloud_provider_region_id: i.cloudProviderRegionId,
+    restore_package_id: i.restorePackageId ?? '',
+    resources_summary: i.resourcesSummary
+      ? [{ cpu: quantityFromApi(i.resourcesSummary.cpu), ram: quantityFromApi(i.resourcesSummary.ram), disk: quantityFromApi(i.resourcesSummary.disk) }]
+      : [],
+    // A snapshot of the configuration: no live cluster state, so no JWT information.
+    configuration: i.configuration ? [configurationFromApi(i.configuration, undefined, undefined)] : [],
+  };
+}
+
+function fromApi(b: Backup): Partial<Model> {
+  const retention = protoToGoDuration(b.retentionPeriod);
+  return {
+    id: b.id,
+    account_id: b.accountId,
+    cluster_id: b.clusterId,
+    // Read back only when the platform reports it; otherwise the configured value stays.
+    ...(retention !== null ? { retention_period: retention } : {}),
+    created_at: formatTimestamp(b.createdAt),
+    deleted_at: formatTimestamp(b.deletedAt),
+    name: b.name,
+    status: b.status,
+    backup_duration: protoToGoDuration(b.backupDuration) ?? '0s',
+    backup_schedule_id: b.backupScheduleId ?? '',
+    cluster_info: b.clusterInfo ? ([clusterInfoFromApi(b.clusterInfo)] as never) : [],
+  };
+}
+
+export const manualBackup = resource<typeof fields, VdbContext>({
+  typeName: 'vdb_accounts_manual_backup',
+  schema,
+  importIdDescription: 'the backup id',
+  importState: async (id) => ({ id }),
+  async create(plan, ctx) {
+    const accountId = accountIdOf(plan.account_id, ctx);
+    const retentionPeriod = goDurationToProto(plan.retention_period);
+    return fromApi(await ctx.client.api.backups.create({ accountId, clusterId: plan.cluster_id, ...(retentionPeriod ? { retentionPeriod } : {}) }, { signal: ctx.signal }));
+  },
+  async read(prior, ctx) {
+    const accountId = accountIdOf(prior.account_id, ctx);
+    return fromApi(await ctx.client.api.backups.get({ accountId, backupId: prior.id! }, { signal: ctx.signal }));
+  },
+  async delete(prior, ctx) {
+    const accountId = accountIdOf(prior.account_id, ctx);
+    await deleteIgnoringNotFound(() => ctx.client.api.backups.delete({ accountId, backupId: prior.id! }, { signal: ctx.signal }));
+  },
+});

@@ -1,0 +1,91 @@
+/**
+ * `vdb_accounts_role` (vdb.md §2.7, §3.7): a custom IAM role of an account with its permissions.
+ * Unlike the upstream provider, a resource-level `account_id` is honoured on create too (vdb.md §6.2).
+ */
+import { attr, block, resourceSchema, type ModelOf } from '../../schema/define.js';
+import { resource } from '../../engine/contracts.js';
+import type { Role } from '../../clients/vdb/api.js';
+import { accountIdField, accountIdOf, deleteIgnoringNotFound, type VdbContext } from './common.js';
+import { formatTimestamp, text } from './formats.js';
+
+const fields = {
+  id: attr.computedId('The role id (a UUID).'),
+  account_id: accountIdField(),
+  name: attr.string({ required: true, validate: [text(4, 64, /^[^\p{Cc}]+$/u, 'printable characters')], description: 'Name of the role: 4–64 printable characters.' }),
+  description: attr.string({ optional: true, validate: [text(0, 256, null, 'text')], description: 'What the role is for (at most 256 characters).' }),
+  role_type: attr.string({ computed: true, description: 'The role type; `ROLE_TYPE_CUSTOM` for roles managed here.' }),
+  permissions: block.set(
+    {
+      value: attr.string({
+        required: true,
+        validate: [text(1, 128, /^[a-z_]+:[a-z_]+$/, 'a permission such as `read:backups`')],
+        description: 'The permission, e.g. `read:backups` or `write:clusters`.',
+      }),
+      category: attr.string({ computed: true, description: 'The category the platform files the permission under, e.g. `Cluster` or `Account`.' }),
+    },
+    { min: 1, description: 'The permissions the role grants (at least one).' },
+  ),
+  created_at: attr.string({ computed: true, description: 'When the role was created (RFC 3339).' }),
+  last_modified_at: attr.string({ computed: true, volatile: true, description: 'When the role last changed (RFC 3339).' }),
+  sub_type: attr.string({ computed: true, description: 'The system role sub-type, empty for custom roles.' }),
+};
+
+const schema = resourceSchema(fields, { description: 'A custom role of an account, granting a set of permissions.' });
+type Model = ModelOf<typeof fields>;
+
+/**
+ * The role as the resource shows it. Permissions come in the order of `order` (the plan's) where
+ * they match, so each planned element finds its own category in the result.
+ */
+function fromApi(r: Role, order: readonly { value: string }[] = []): Partial<Model> {
+  const rank = (v: string) => {
+    const i = order.findIndex((p) => p.value === v);
+    return i < 0 ? order.length : i;
+  };
+  const permissions = [...r.permissions].sort((a, b) => rank(a.value) - rank(b.value)).map((p) => ({ value: p.value, category: p.category ?? '' }));
+  return {
+    id: r.id,
+    account_id: r.accountId,
+    name: r.name,
+    description: r.description === '' ? null : r.description,
+    role_type: r.roleType,
+    permissions,
+    created_at: formatTimestamp(r.createdAt),
+    last_modified_at: formatTimestamp(r.lastModifiedAt),
+    sub_type: r.subType && !r.subType.endsWith('_UNSPECIFIED') ? r.subType : '',
+  };
+}
+
+const toApi = (m: Model, accountId: string) => ({
+  accountId,
+  name: m.name,
+  ...(m.description ? { description: m.description } : {}),
+  permissions: m.permissions.map((p) => p.value),
+});
+
+export const role = resource<typeof fields, VdbContext>({
+  typeName: 'vdb_accounts_role',
+  schema,
+  importIdDescription: 'the role id',
+  importState: async (id) => ({ id }),
+  async create(plan, ctx) {
+    const accountId = accountIdOf(plan.account_id, ctx);
+    return fromApi(await ctx.client.api.iam.createRole(toApi(plan, accountId), { signal: ctx.signal }), plan.permissions);
+  },
+  async read(prior, ctx) {
+    const accountId = accountIdOf(prior.account_id, ctx);
+    const r = await ctx.client.api.iam.getRole({ accountId, roleId: prior.id! }, { signal: ctx.signal });
+    const result = fromApi(r, prior.permissions);
+    // An empty description and an unset one are the same to the platform: keep the configured form.
+    if (result.description === null && prior.description === '') result.description = '';
+    return result;
+  },
+  async update(plan, prior, ctx) {
+    const accountId = accountIdOf(plan.account_id, ctx);
+    return fromApi(await ctx.client.api.iam.updateRole({ ...toApi(plan, accountId), id: prior.id! }, { signal: ctx.signal }), plan.permissions);
+  },
+  async delete(prior, ctx) {
+    const accountId = accountIdOf(prior.account_id, ctx);
+    await deleteIgnoringNotFound(() => ctx.client.api.iam.deleteRole({ accountId, roleId: prior.id! }, { signal: ctx.signal }));
+  },
+});

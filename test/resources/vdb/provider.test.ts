@@ -1,0 +1,80 @@
+/**
+ * The vdb provider configuration (vdb.md §5, DECISIONS): the API key rule, the default URL warning,
+ * plaintext only to loopback, and the account id precedence (resource → provider → error).
+ */
+import { expect } from 'chai';
+import { startVdbEmulator, VDB_COLLECTIONS, type VdbEmulator } from '../../../src/emulators/vdb/index.js';
+import { TerraformClient, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
+import { VDB_BIN } from './harness.js';
+
+describe('vdb provider configuration', function () {
+  this.timeout(60_000);
+  let emulator: VdbEmulator;
+  const clients: TerraformClient[] = [];
+
+  before(async () => {
+    emulator = await startVdbEmulator({ provisioningMs: 50 });
+  });
+  after(async () => {
+    for (const c of clients) await c.close();
+    await emulator?.close();
+  });
+
+  async function start(env: Record<string, string>): Promise<TerraformClient> {
+    // Blank the variables the test process might have, then set the test's own.
+    const tf = await TerraformClient.start(VDB_BIN, { VDB_API_KEY: '', VDB_API_URL: '', VDB_ACCOUNT_ID: '', VDB_INSECURE: '', ...env });
+    clients.push(tf);
+    return tf;
+  }
+  const failure = async (p: Promise<unknown>) => {
+    const err = await p.then(() => null, (e: unknown) => e);
+    expect(err).to.be.instanceOf(ProviderCallError);
+    return err as ProviderCallError;
+  };
+
+  it('api_key is required unless VDB_API_KEY is set, and must not be blank', async () => {
+    const bare = await start({ VDB_API_URL: emulator.url });
+    expect(bare.providerSchema.block.attributes.api_key).to.deep.include({ required: true, optional: false, sensitive: true });
+    const blank = await failure(bare.configure({ api_key: '   ' }));
+    expect(blank.diagnostics[0]).to.deep.include({ summary: 'Missing API key', path: 'api_key' });
+    expect(blank.diagnostics[0]!.detail).to.match(/api_key must not be empty/);
+
+    const fromEnv = await start({ VDB_API_URL: emulator.url, VDB_API_KEY: emulator.apiKey });
+    expect(fromEnv.providerSchema.block.attributes.api_key).to.deep.include({ required: false, optional: true });
+    await fromEnv.configure({});
+  });
+
+  it('an empty api_url falls back to the default with a warning; plaintext only to loopback', async () => {
+    const tf = await start({ VDB_API_KEY: emulator.apiKey });
+    await tf.configure({ api_url: '' });
+    expect(tf.received.filter((d) => d.severity === 'warning').map((d) => d.summary)).to.include('Using default URL');
+
+    const remote = await failure(tf.configure({ api_url: 'http://vdb.example.com:8080' }));
+    expect(remote.diagnostics[0]!.detail).to.match(/refusing plaintext http:\/\/ to vdb\.example\.com/);
+    expect(remote.diagnostics[0]!.detail).to.not.include(emulator.apiKey);
+  });
+
+  it('a resource\'s own account_id wins over the provider\'s; without either, a clear error on account_id', async () => {
+    const tf = await start({ VDB_API_URL: emulator.url, VDB_API_KEY: emulator.apiKey });
+    await tf.configure({ account_id: '00000000-0000-4000-8000-000000000000' });
+    const config = (plain: Record<string, unknown>) => tf.config(tf.resourceSchema('vdb_accounts_role').block, plain);
+    const role = { name: 'tf-account-role', permissions: [{ value: 'read:clusters' }] };
+
+    // The resource names the emulator's account: it wins over the provider's (another account).
+    const own = config({ ...role, account_id: emulator.accountId });
+    const { state } = await tf.apply('vdb_accounts_role', null, await tf.plan('vdb_accounts_role', null, own), own);
+    expect(state!.account_id).to.equal(emulator.accountId);
+    expect(emulator.get(VDB_COLLECTIONS.roles, state!.id as string)).to.deep.include({ accountId: emulator.accountId });
+
+    // Without its own, the provider's account is used (the emulator's key has no access to it).
+    const inherited = config(role);
+    const denied = await failure(tf.apply('vdb_accounts_role', null, await tf.plan('vdb_accounts_role', null, inherited), inherited));
+    expect(denied.diagnostics[0]!.detail).to.match(/no access to account 00000000-0000-4000-8000-000000000000/);
+    await tf.apply('vdb_accounts_role', state, await tf.plan('vdb_accounts_role', state, null), null);
+
+    const none = await start({ VDB_API_URL: emulator.url, VDB_API_KEY: emulator.apiKey });
+    await none.configure({});
+    const missing = await failure(none.apply('vdb_accounts_role', null, await none.plan('vdb_accounts_role', null, inherited), inherited));
+    expect(missing.diagnostics[0]).to.deep.include({ summary: 'Account ID not specified', path: 'account_id' });
+  });
+});
