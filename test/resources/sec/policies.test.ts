@@ -437,11 +437,11 @@ describe('sec policies family through the Terraform-side client', function () {
           { id: 'platform-global-1', enabled: false, severity: 'Low' },
         ],
       });
-      // Set elements cannot be addressed: paths stop at the block (and name the attribute inside it).
+      // `policy` is a set block: its elements cannot be addressed, so problems are reported on it.
       expect(errors.map((d) => `${d.path}: ${d.summary}`).sort()).to.deep.equal([
-        'policy.id: Invalid value for "id"',
-        'policy.severity: Invalid value for "severity"',
         'policy: Duplicate policy',
+        'policy: Invalid value for "id"',
+        'policy: Invalid value for "severity"',
       ]);
       const before = setting('platform-global-1');
       const unknown = await applyError(type, { policy: [{ id: 'platform-global-1', enabled: false, severity: 'Info' }, { id: 'platform-global-99', enabled: true, severity: 'High' }] });

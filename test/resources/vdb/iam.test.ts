@@ -55,8 +55,8 @@ describe('vdb IAM', function () {
 
   it('role: bad names and permission strings fail at plan time with paths', async () => {
     const bad = await h.failure(h.tf.validateResource(ROLE, h.config(ROLE, { name: 'x', permissions: [{ value: 'everything' }] })));
-    expect(bad.diagnostics.map((d) => d.path).sort()).to.deep.equal(['name', 'permissions.value']);
-    expect(bad.diagnostics.find((d) => d.path === 'permissions.value')!.detail).to.match(/read:backups/);
+    expect(bad.diagnostics.map((d) => d.path).sort()).to.deep.equal(['name', 'permissions']);
+    expect(bad.diagnostics.find((d) => d.path === 'permissions')!.detail).to.match(/read:backups/);
   });
 
   it('user roles: adds only missing roles, reads drift, moves between roles, leaves foreign roles alone, no import', async () => {
