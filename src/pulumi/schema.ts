@@ -28,6 +28,12 @@
  *   so it never writes `default`. We record SchemaAttribute.default under `default` on input positions
  *   (resource and provider inputs, nested types, config variables), because the seeds show defaults and
  *   the SDKs can use them. Pass `{ includeDefaults: false }` for the bridge's exact output.
+ * - Provider settings with a default are treated as Optional, not Computed (providerConfigFields): the
+ *   DSL's plan-time-default encoding does not apply to a provider block, which is never planned.
+ * - A resource or data source whose Terraform schema is deprecated gets `deprecationMessage`
+ *   "Deprecated" (the wire carries only a flag). The bridge reads it from ResourceInfo/DataSourceInfo,
+ *   which hand-written mappings fill and the dynamic bridge leaves empty; the seeds mark deprecated
+ *   resources (vdb AccountsAuthKey).
  * - Descriptions: the bridge's text clean-up (`reformatText`) is reduced to trimming and note markers;
  *   it also rewrites Markdown links and wraps code-like words in per-language `<span>`s, which we do not.
  * - The package-level `language`, `attribution` and `parameterization` blocks are left out.
@@ -263,6 +269,19 @@ function blockFields(block: SchemaBlock, path: string, ctx: ViewContext): Map<st
 
 function objectView(block: SchemaBlock, path: string, ctx: ViewContext): ObjectView {
   return { kind: 'object', fields: blockFields(block, path, ctx), ...typeNameAt(path, ctx) };
+}
+
+/**
+ * Deliberate difference (see the header): a provider attribute with a default is Optional, not
+ * Computed. Our declaration DSL marks every defaulted attribute computed because resource defaults
+ * are filled in at plan time, but a provider block is never planned: its default is the configure-time
+ * fallback, the way an SDKv2 provider declares `Optional` + `Default` (served Optional only). Seen as
+ * computed, the bridge would make such a setting a *required* config variable.
+ */
+function providerConfigFields(fields: Map<string, FieldView>): Map<string, FieldView> {
+  return new Map(
+    [...fields].map(([k, f]) => [k, f.default !== undefined && f.optional && f.computed ? { ...f, computed: false } : f]),
+  );
 }
 
 const shapeCache = new WeakMap<ReadonlyMap<string, FieldView>, Map<string, FieldShape>>();
@@ -640,7 +659,7 @@ export function buildPulumiSchemaWithReport(desc: ProviderDescription, options: 
 
   // --- config variables (gatherConfig): out=true, config=true, raw descriptions.
   const providerCtx: ViewContext = { overrideRoot: 'provider', overrides, objectFieldsOptional };
-  const providerFields = blockFields(desc.provider.block, '', providerCtx);
+  const providerFields = providerConfigFields(blockFields(desc.provider.block, '', providerCtx));
   const configVars: PVar[] = [];
   for (const key of [...providerFields.keys()].sort()) {
     const v = propertyVariable(key, providerFields, undefined, true, 'raw', true);
@@ -739,6 +758,9 @@ export function buildPulumiSchemaWithReport(desc: ProviderDescription, options: 
       description: `Input properties used for looking up and filtering ${className} resources.`,
       topLevel: true,
     });
+    // The bridge takes a resource's deprecation from its ResourceInfo only (generate_schema.go), which a
+    // hand-written mapping fills; we fill it from the Terraform schema (see the header).
+    if (schema.block.deprecated) spec.deprecationMessage = 'Deprecated';
     resources[token] = spec;
   }
 
@@ -774,6 +796,7 @@ export function buildPulumiSchemaWithReport(desc: ProviderDescription, options: 
     const spec: PulumiFunctionSpec = {};
     if (args.length > 0) spec.inputs = gen.objectType(args, 'index', { description: `A collection of arguments for invoking ${name}.` });
     if (rets.length > 0) spec.outputs = gen.objectType(rets, 'index', { description: `A collection of values returned by ${name}.` });
+    if (schema.block.deprecated) spec.deprecationMessage = 'Deprecated';
     functions[token] = spec;
   }
 

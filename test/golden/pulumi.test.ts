@@ -1,13 +1,11 @@
 /**
  * The Pulumi package schema derived from our Terraform schemas, as pulumi-terraform-bridge's dynamic
- * bridge would derive it: (a) naming, pluralization, flattening and `id` rules on small hand-made
- * providers; (b) the sec slice (agent access token, e-mail channel, user profile) against the sec seed.
+ * bridge would derive it: naming, pluralization, flattening and `id` rules on small hand-made
+ * providers. The real providers are compared with their seeds in sec-seed.test.ts and vdb-seed.test.ts.
  */
-import { describeProvider } from '../../src/providers/describe.js';
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ProviderDescription } from '../../src/pulumi/description.js';
+import type { Schema } from '../../src/schema/block.js';
 import { pluralize, singularize, goExpand } from '../../src/pulumi/inflector.js';
 import {
   camelCaseTerraformName,
@@ -17,9 +15,7 @@ import {
   terraformToPulumiName,
   titleCase,
 } from '../../src/pulumi/naming.js';
-import { buildPulumiSchema, buildPulumiSchemaWithReport, genDocComment, type PulumiPackageSchema } from '../../src/pulumi/schema.js';
-import { parseSeed } from './seed-parser.js';
-import { allDifferences, compareWithSeed } from './seed-compare.js';
+import { buildPulumiSchema, buildPulumiSchemaWithReport, genDocComment } from '../../src/pulumi/schema.js';
 import {
   attr,
   bool,
@@ -41,8 +37,6 @@ import {
 } from './schema-builders.js';
 import { DYNAMIC } from '../../src/schema/cty-type.js';
 
-const SEEDS = join(process.cwd(), '..', 'shared', 'seeds');
-const SEC_SEED = join(SEEDS, '000_da722bde0f6638a7.txt');
 
 function provider(resources: Record<string, Record<string, Field>>, extra: Partial<ProviderDescription> = {}): ProviderDescription {
   return {
@@ -466,10 +460,15 @@ describe('Pulumi mapping: schema rules', () => {
         },
       ),
     );
-    // Config variables use output optionality (optional and not computed): an attribute with a plan-time
-    // default is optional+computed on the wire, so the bridge makes it a *required* config variable.
-    // Provider attributes should therefore carry no default through `computed`.
-    expect(s.config.required).to.deep.equal(['apiKey', 'insecure']);
+    // Config variables use output optionality (optional and not computed). A defaulted attribute is
+    // optional+computed in our wire schema, which would make it a *required* config variable; a provider
+    // block is never planned, so the mapping treats its defaulted settings as plain Optional (as SDKv2
+    // serves `Optional` + `Default`), and records the default.
+    expect(s.config.required).to.deep.equal(['apiKey']);
+    expect(s.config.variables!.insecure).to.deep.equal({ type: 'boolean', default: false });
+    // A computed provider attribute without a default stays a required config variable, as the bridge has it.
+    const computedSetting = buildPulumiSchema(provider({ sec_x: { id: str('C') } }, { provider: schema({ region: str('OC') }) }));
+    expect(computedSetting.config.required).to.deep.equal(['region']);
     expect(s.config.variables!.apiKey).to.deep.equal({ type: 'string', secret: true });
     expect(s.provider.requiredInputs).to.deep.equal(['apiKey']);
     expect(s.provider.required).to.deep.equal(['apiKey']);
@@ -478,6 +477,18 @@ describe('Pulumi mapping: schema rules', () => {
     expect(s.provider.methods).to.deep.equal({ terraformConfig: 'pulumi:providers:vdb/terraformConfig' });
     expect(s.functions['pulumi:providers:vdb/terraformConfig']!.outputs!.required).to.deep.equal(['result']);
     expect(s.provider.description).to.match(/^The provider type for the vdb package\./);
+  });
+
+  it('marks resources and functions whose Terraform schema is deprecated', () => {
+    const deprecated: Schema = { version: 0, block: { ...schema({ id: str('C') }).block, deprecated: true } };
+    const s = buildPulumiSchema(
+      provider({ sec_y: { id: str('C') } }, { resources: { sec_x: deprecated, sec_y: schema({ id: str('C') }) }, dataSources: { sec_xs: deprecated } }),
+    );
+    expect(s.resources[R('X')]!.deprecationMessage).to.equal('Deprecated');
+    expect(s.resources[R('Y')]!.deprecationMessage).to.equal(undefined);
+    expect(s.functions[T('getXs')]!.deprecationMessage).to.equal('Deprecated');
+    // After stateInputs / outputs, as the bridge orders the keys.
+    expect(Object.keys(s.resources[R('X')]!).at(-1)).to.equal('deprecationMessage');
   });
 
   it('reports same-named nested types with different shapes', () => {
@@ -493,63 +504,4 @@ describe('Pulumi mapping: schema rules', () => {
   });
 });
 
-/** What the sec slice may differ in from the seed, and why. */
-export const SEC_SLICE_ALLOWED = [
-  { what: 'AgentAccessToken.os: has default "linux", the seed states none', reason: 'sec.md §2.3: os defaults to linux; the seed does not mention it' },
-  { what: 'AlertChannelEmail.testIntegration: has default true, the seed states none', reason: 'sec.md §2.1: test_integration defaults to true' },
-  {
-    what: 'AlertChannel*.alertChannel*Id: is also an input, the seed says output only',
-    reason: 'DECISIONS: `id` is Optional+Computed as the SDK declares it, which makes the bridge expose <resource>Id as an input too',
-  },
-  { what: 'config.api*: is secret, the seed does not flag it', reason: 'DECISIONS: api_key, api_secret and api_token are sensitive' },
-];
-
-describe('Pulumi mapping: sec slice against the sec seed', function () {
-  let schemaOut: PulumiPackageSchema;
-  let seed: ReturnType<typeof parseSeed>;
-  const ONLY = ['AgentAccessToken', 'AlertChannelEmail', 'getUserProfile', 'getUserProfileAccount', 'config', 'provider'];
-
-  before(async function () {
-    if (!existsSync(SEC_SEED)) {
-      console.warn(`SKIPPED: seed document not found at ${SEC_SEED}`);
-      this.skip();
-    }
-    seed = parseSeed(readFileSync(SEC_SEED, 'utf8'));
-    // The real provider's schema, as `npm run pulumi-schema -- sec` prints it.
-    const built = buildPulumiSchemaWithReport(await describeProvider('sec'));
-    expect(built.warnings).to.deep.equal([]);
-    schemaOut = built.schema;
-  });
-
-  it('has every token the seed names for the slice', () => {
-    expect(schemaOut.resources).to.have.keys(R('AgentAccessToken'), R('AlertChannelEmail'));
-    expect(schemaOut.functions).to.have.keys(T('getUserProfile'), 'pulumi:providers:sec/terraformConfig');
-    expect(schemaOut.types).to.have.keys(T('getUserProfileAccount'));
-    expect(seed.resources.AgentAccessToken!.token).to.equal(R('AgentAccessToken'));
-  });
-
-  it('matches every property name, type, required flag, secret flag and default of the seed', () => {
-    const diffs = compareWithSeed(schemaOut, seed, { only: ONLY, allowedDifferences: SEC_SLICE_ALLOWED, reportUnusedAllowances: true });
-    expect(diffs, diffs.join('\n')).to.deep.equal([]);
-  });
-
-  it('finds the differences it is told to allow (the comparison is not vacuous)', () => {
-    const all = allDifferences(schemaOut, seed, ONLY);
-    expect(all).to.include('AgentAccessToken.os: has default "linux", the seed states none');
-    expect(all).to.include('AlertChannelEmail.alertChannelEmailId: is also an input, the seed says output only');
-    // Break the schema and see the comparison notice.
-    const broken: PulumiPackageSchema = JSON.parse(JSON.stringify(schemaOut));
-    delete broken.resources[R('AgentAccessToken')]!.properties!.token!.secret;
-    broken.resources[R('AlertChannelEmail')]!.requiredInputs = [];
-    broken.types[T('getUserProfileAccount')]!.required = ['admin'];
-    const diffs = compareWithSeed(broken, seed, { only: ONLY, allowedDifferences: SEC_SLICE_ALLOWED });
-    expect(diffs).to.include('AgentAccessToken.token: is not secret, the seed flags it secret');
-    expect(diffs).to.include('AlertChannelEmail.recipients: is not a required input, the seed says required');
-    expect(diffs).to.include('getUserProfileAccount.accountName: is not required (output type), the seed says required');
-  });
-
-  it('checks the provider outputs the seed lists (string-typed provider properties)', () => {
-    expect(Object.keys(schemaOut.provider.properties!)).to.include('organization');
-    expect(allDifferences(schemaOut, seed, ['provider'])).to.deep.equal([]);
-  });
-});
+// The real providers against their seeds: sec-seed.test.ts and vdb-seed.test.ts.

@@ -11,7 +11,8 @@
  * - nested types: `*` ⇔ in `required` for types reachable from inputs; for output-only types
  *   (not reachable from any input) `*` ⇔ in the required outputs (`language.nodejs.requiredOutputs`
  *   when present, else `required`); "always present in output" ⇔ in the required outputs.
- * - types, `secret` (absent in the seed = not secret), `default`, deprecation everywhere; inline
+ * - types, `secret` (absent in the seed = not secret), `default`, deprecation everywhere (resources
+ *   too); inline
  *   objects (`{a*, b}`) against the referenced nested type.
  * - provider: each configuration variable is a provider input; the provider outputs the seed lists are
  *   the string-typed provider properties (Pulumi SDKs expose only string outputs on providers).
@@ -85,6 +86,8 @@ export function allDifferences(schema: PulumiPackageSchema, seed: ParsedSeed, on
       diffs.push(`${r.name}: resource ${r.token} is not in the schema`);
       continue;
     }
+    if (r.deprecated && !res.deprecationMessage) diffs.push(`${r.name}: is not deprecated, the seed says deprecated`);
+    if (!r.deprecated && res.deprecationMessage) diffs.push(`${r.name}: is deprecated, the seed does not say so`);
     const required = new Set(res.required ?? []);
     const requiredInputs = new Set(res.requiredInputs ?? []);
     for (const f of r.fields) {

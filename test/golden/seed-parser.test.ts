@@ -247,6 +247,8 @@ describe('seed parser: vdb seed', function () {
       'cloudProviderId', 'cloudProviderRegionId', 'name', 'restorePackageId', 'configurations', 'resourcesSummaries',
     ]);
     expect(summary(field(info.fields, 'restorePackageId'))).to.equal('restorePackageId* string unspecified');
+    // "(read-only copy of the cluster configuration, with each nested object returned as a list)".
+    expect(summary(field(info.fields, 'configurations'))).to.equal('configurations* array of object unspecified');
     expect(seed.types.AccountsRolePermission!.fields.map(summary)).to.deep.equal(['value* string unspecified', 'category string unspecified']);
   });
 
@@ -263,7 +265,14 @@ describe('seed parser: vdb seed', function () {
     expect(p.fields).to.have.length(9);
     expect(p.fields.every((f) => f.required)).to.equal(true);
     expect(summary(field(p.fields, 'unitIntPricePerHour'))).to.equal('unitIntPricePerHour* number unspecified');
-    expect(seed.types.getAccountsClustersCluster!.fields).to.have.length(13);
+    const cluster = seed.types.getAccountsClustersCluster!;
+    expect(cluster.fields).to.have.length(13);
+    // "the same nested shapes as the cluster resource, with nested objects returned as lists".
+    expect(summary(field(cluster.fields, 'deleteBackupsOnDestroy'))).to.equal('deleteBackupsOnDestroy* boolean unspecified');
+    expect(summary(field(cluster.fields, 'configurations'))).to.equal('configurations* array of object unspecified');
+    expect(summary(field(cluster.fields, 'labels'))).to.equal('labels* array of object unspecified');
+    expect(summary(field(cluster.fields, 'statuses'))).to.equal('statuses* array of object unspecified');
+    expect(summary(field(cluster.fields, 'url'))).to.equal('url* string unspecified');
   });
 
   it('reads the configuration', () => {

@@ -277,6 +277,8 @@ function parseAnnotation(text: string, ctx: ListContext): Annotation {
     if (d && /^default\b/i.test(piece)) a.default = parseDefaultValue(d[1]!);
     if (/always present in (the )?output/i.test(piece)) a.alwaysInOutput = true;
     if (/^required( outputs?)?$/i.test(piece)) a.required = true;
+    // "(read-only copy of the cluster configuration, with each nested object returned as a list)".
+    if (/\breturned as (a )?lists?\b/i.test(piece) && !a.type) a.type = { kind: 'array', items: { kind: 'object' } };
     const t = parseTypeExpr(piece, ctx);
     // A type must be the whole piece; "array of <prose>" ("array of the mapping type below") is an array.
     if (t && (t.rest.trim() === '' || (t.type.kind === 'array' && t.type.items.kind === 'unknown'))) {
@@ -560,6 +562,8 @@ export function parseSeed(text: string): ParsedSeed {
   const config: SeedConfig = { variables: [], allOptional: false };
   const common: Array<{ scope: string; fields: SeedField[] }> = [];
   const deeperLevelTypes: string[] = [];
+  /** Result types whose fields have "the same nested shapes as the <word> resource". */
+  const sameShapesAs: Array<{ type: string; resourceWord: string }> = [];
 
   let h2 = '';
   let section: Section | undefined;
@@ -638,9 +642,11 @@ export function parseSeed(text: string): ParsedSeed {
           const typeCell = row[typeCol] ?? '';
           const names = [...typeCell.matchAll(TYPE_NAME_RE)].map((m) => m[0]);
           const resultType = section.resultTypes || /result type/i.test(typeCell);
+          const sameShapes = /same nested shapes as the (\w+) resource/i.exec(row[fieldsCol] ?? '');
           for (const n of names) {
             defineType(n, parseFieldList(row[fieldsCol] ?? '', listCtx), { output: section.output || resultType, resultType });
             if (/each deeper level/i.test(typeCell)) deeperLevelTypes.push(n);
+            if (sameShapes) sameShapesAs.push({ type: n, resourceWord: sameShapes[1]! });
           }
         }
         continue;
@@ -734,6 +740,20 @@ export function parseSeed(text: string): ParsedSeed {
     }
   }
 
+  // "It has the same nested shapes as the cluster resource, with nested objects returned as lists":
+  // fields listed without a type take the type of the resource's field of the same (or singular)
+  // name, nested objects as lists of objects.
+  for (const { type, resourceWord } of sameShapesAs) {
+    const word = resourceWord.toLowerCase();
+    const res = Object.values(resources).find((r) => humps(r.name).at(-1)!.toLowerCase() === word);
+    if (!res) continue;
+    for (const f of types[type]!.fields) {
+      if (!f.typeImplied) continue;
+      const twin = res.fields.find((g) => g.name === f.name || `${g.name}s` === f.name || `${g.name}es` === f.name);
+      if (twin) setType(f, asListShape(twin.type));
+    }
+  }
+
   // Data source functions, from their result types: getUserProfileAccount → getUserProfile.
   const functions: Record<string, SeedFunction> = {};
   for (const t of Object.values(types)) {
@@ -745,6 +765,19 @@ export function parseSeed(text: string): ParsedSeed {
   }
 
   return { packageName, version, resources, types, functions, config, providerMethods };
+}
+
+/** A resource field's type as a data source returns it: every nested object becomes a list of objects. */
+function asListShape(t: SeedType): SeedType {
+  switch (t.kind) {
+    case 'ref':
+    case 'object':
+      return { kind: 'array', items: { kind: 'object' } };
+    case 'array':
+      return t.items.kind === 'ref' || t.items.kind === 'object' ? { kind: 'array', items: { kind: 'object' } } : { kind: 'array', items: asListShape(t.items) };
+    default:
+      return t;
+  }
 }
 
 export function refOf(t: SeedType): string | undefined {

@@ -1,0 +1,45 @@
+/**
+ * Where the example of a resource or data source lives (test/acceptance/CASES.md): the resource
+ * `<type>` in `examples/<provider>/<type>/`. A data source uses the same directory when no resource
+ * has its name; where one does (e.g. `sec_agent_access_token` is both), the data source's example is
+ * `examples/<provider>/data_<type>/`, which is always accepted. A directory counts as a data source's
+ * when its `acceptance.json` says `"dataSource": true`.
+ */
+import type { FileReader } from './render.js';
+
+export interface ExampleLocation {
+  /** The example directory, relative to the repository root. */
+  dir: string;
+  /** Its `main.tf` text. */
+  mainTf: string;
+  /** Its `acceptance.json` text, when present. */
+  acceptance?: string;
+}
+
+/** Directories to try for an example, in order, relative to the repository root. */
+export function exampleDirs(provider: string, kind: 'resource' | 'data-source', typeName: string): string[] {
+  const own = `examples/${provider}/${typeName}`;
+  return kind === 'resource' ? [own] : [`examples/${provider}/data_${typeName}`, own];
+}
+
+/** The example of a resource or data source, or undefined when it has none. */
+export function findExample(provider: string, kind: 'resource' | 'data-source', typeName: string, readFile: FileReader): ExampleLocation | undefined {
+  for (const dir of exampleDirs(provider, kind, typeName)) {
+    const mainTf = readFile(`${dir}/main.tf`);
+    if (mainTf === undefined) continue;
+    const acceptance = readFile(`${dir}/acceptance.json`);
+    // A data source may use `<type>/` only when that example is its own, not a resource's.
+    if (kind === 'data-source' && dir.endsWith(`/${typeName}`) && !isDataSourceCase(acceptance)) continue;
+    return { dir, mainTf, ...(acceptance !== undefined ? { acceptance } : {}) };
+  }
+  return undefined;
+}
+
+function isDataSourceCase(acceptance: string | undefined): boolean {
+  if (acceptance === undefined) return false;
+  try {
+    return (JSON.parse(acceptance) as { dataSource?: unknown }).dataSource === true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,416 @@
+/**
+ * Reference documentation in the Terraform registry's layout, rendered from the declarations alone:
+ * one page per resource and data source plus the provider page. Everything a page says comes from
+ * the schema (descriptions, flags, defaults, validators, replacement, import) or from the example
+ * beside it, so the pages cannot drift from the code once `npm run docs` has run (the docs test
+ * compares the committed tree with a fresh rendering).
+ *
+ * Output is deterministic: fields are sorted, nothing depends on time or the machine.
+ */
+import type { DataSourceDef, ProviderDef, ResourceDef } from '../engine/contracts.js';
+import type { AttrOptions, BlockOptions, FieldDef, Fields, ResourceSchema } from '../schema/define.js';
+import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../schema/block.js';
+import type { CtyType } from '../schema/cty-type.js';
+import { Decimal, type Value } from '../schema/value.js';
+import { findExample } from './examples.js';
+
+/** Reads a file relative to the repository root; undefined when it does not exist. */
+export type FileReader = (relativePath: string) => string | undefined;
+
+export interface RenderOptions {
+  /** Where examples come from (`examples/<provider>/...`). */
+  readFile: FileReader;
+}
+
+/** Page path relative to `docs/` (e.g. `sec/resources/alert_channel_email.md`) → page text. */
+export type DocTree = Map<string, string>;
+
+type AnyResource = ResourceDef<any, any>;
+type AnyDataSource = DataSourceDef<any, any>;
+type AnyProvider = ProviderDef<any, any>;
+
+/** Every page of one provider. */
+export function renderProviderDocs(def: AnyProvider, options: RenderOptions): DocTree {
+  const tree: DocTree = new Map();
+  const pages = docPaths(def);
+  tree.set(pages.index, renderIndexPage(def, options));
+  for (const r of def.resources) tree.set(pages.resources.get(r.typeName)!, renderResourcePage(def, r, options));
+  for (const d of def.dataSources) tree.set(pages.dataSources.get(d.typeName)!, renderDataSourcePage(def, d, options));
+  return new Map([...tree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+export interface DocPaths {
+  index: string;
+  resources: Map<string, string>;
+  dataSources: Map<string, string>;
+}
+
+/**
+ * Where each page goes: `<provider>/index.md`, `<provider>/resources/<name>.md` and
+ * `<provider>/data-sources/<name>.md`, where `<name>` is the type without the provider prefix, as
+ * the registry names its pages.
+ */
+export function docPaths(def: AnyProvider): DocPaths {
+  const short = (typeName: string) => typeName.startsWith(`${def.name}_`) ? typeName.slice(def.name.length + 1) : typeName;
+  return {
+    index: `${def.name}/index.md`,
+    resources: new Map(def.resources.map((r) => [r.typeName, `${def.name}/resources/${short(r.typeName)}.md`])),
+    dataSources: new Map(def.dataSources.map((d) => [d.typeName, `${def.name}/data-sources/${short(d.typeName)}.md`])),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Pages
+
+function renderIndexPage(def: AnyProvider, options: RenderOptions): string {
+  const paths = docPaths(def);
+  const out: string[] = [];
+  out.push(...frontMatter(`${def.name} Provider`, def.schema.block.description));
+  out.push(`# ${def.name} Provider`, '');
+  out.push(def.schema.block.description, '');
+  out.push(`Provider version ${def.version}; source address \`keel/${def.name}\`.`, '');
+  const example = options.readFile(`examples/${def.name}/main.tf`);
+  if (example !== undefined) out.push(...exampleSection(example));
+  out.push('## Argument Reference', '');
+  const args = renderFieldsOf(def.schema, { what: 'provider' });
+  if (args.arguments.length === 0) out.push('This provider takes no arguments.', '');
+  else out.push('The provider block supports the following arguments, all of them optional unless marked required:', '', ...args.arguments, '');
+  out.push(...args.nested);
+  const link = (p: string) => p.slice(def.name.length + 1);
+  if (def.resources.length > 0) {
+    out.push('## Resources', '');
+    for (const r of sortByType(def.resources)) out.push(`* [\`${r.typeName}\`](${link(paths.resources.get(r.typeName)!)})`);
+    out.push('');
+  }
+  if (def.dataSources.length > 0) {
+    out.push('## Data Sources', '');
+    for (const d of sortByType(def.dataSources)) out.push(`* [\`${d.typeName}\`](${link(paths.dataSources.get(d.typeName)!)})`);
+    out.push('');
+  }
+  return finish(out);
+}
+
+function renderResourcePage(def: AnyProvider, r: AnyResource, options: RenderOptions): string {
+  const out: string[] = [];
+  const block = r.schema.block;
+  out.push(...frontMatter(`${r.typeName} Resource - ${def.name}`, block.description));
+  out.push(`# ${r.typeName} (Resource)`, '');
+  if (block.deprecated) out.push('!> **Deprecated:** this resource is deprecated and will be removed in a future version.', '');
+  out.push(block.description, '');
+  const example = findExample(def.name, 'resource', r.typeName, options.readFile);
+  if (example !== undefined) out.push(...exampleSection(example.mainTf));
+  const fields = renderFieldsOf(r.schema, { what: 'resource' });
+  out.push('## Argument Reference', '');
+  if (fields.arguments.length === 0) out.push('This resource takes no arguments.', '');
+  else out.push('The following arguments are supported:', '', ...fields.arguments, '');
+  out.push('## Attributes Reference', '');
+  if (fields.attributes.length === 0) out.push('This resource exports no attributes beyond its arguments.', '');
+  else out.push('In addition to the arguments above, the following attributes are exported:', '', ...fields.attributes, '');
+  out.push(...fields.nested);
+  out.push(...importSection(r));
+  return finish(out);
+}
+
+function renderDataSourcePage(def: AnyProvider, d: AnyDataSource, options: RenderOptions): string {
+  const out: string[] = [];
+  const block = d.schema.block;
+  out.push(...frontMatter(`${d.typeName} Data Source - ${def.name}`, block.description));
+  out.push(`# ${d.typeName} (Data Source)`, '');
+  if (block.deprecated) out.push('!> **Deprecated:** this data source is deprecated and will be removed in a future version.', '');
+  out.push(block.description, '');
+  const example = findExample(def.name, 'data-source', d.typeName, options.readFile);
+  if (example !== undefined) out.push(...exampleSection(example.mainTf));
+  const fields = renderFieldsOf(d.schema, { what: 'data source' });
+  out.push('## Argument Reference', '');
+  if (fields.arguments.length === 0) out.push('This data source takes no arguments.', '');
+  else out.push('The following arguments are supported:', '', ...fields.arguments, '');
+  out.push('## Attributes Reference', '');
+  if (fields.attributes.length === 0) out.push('This data source exports no attributes beyond its arguments.', '');
+  else out.push('In addition to the arguments above, the following attributes are exported:', '', ...fields.attributes, '');
+  out.push(...fields.nested);
+  return finish(out);
+}
+
+function importSection(r: AnyResource): string[] {
+  const out = ['## Import', ''];
+  if (!r.importState) {
+    out.push('This resource cannot be imported.', '');
+    return out;
+  }
+  const what = r.importIdDescription ?? 'the identifier of the object';
+  const placeholder = importPlaceholder(what);
+  out.push(`The import id is ${what}.`, '');
+  out.push('With an `import` block (Terraform 1.5 and later):', '');
+  out.push('```terraform', 'import {', `  to = ${r.typeName}.example`, `  id = "${placeholder}"`, '}', '```', '');
+  out.push('With the `terraform import` command:', '');
+  out.push('```shell', `terraform import ${r.typeName}.example '${placeholder}'`, '```', '');
+  return out;
+}
+
+/**
+ * The id placeholder an import description suggests: its form when it shows one (`<cluster_id>/<id>`),
+ * `<name>` when it names an attribute (`intg_guid`), else `<id>`.
+ */
+export function importPlaceholder(description: string): string {
+  const code = /`([^`]+)`/.exec(description)?.[1];
+  if (code?.startsWith('<')) return code;
+  if (code && /^[a-z][a-z0-9_]*$/.test(code)) return `<${code}>`;
+  return '<id>';
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Fields
+
+interface Rendered {
+  /** Bullets of the top level's arguments (required first, then optional). */
+  arguments: string[];
+  /** Bullets of the top level's read-only attributes. */
+  attributes: string[];
+  /** Sections of nested blocks and object-typed attributes, in document order. */
+  nested: string[];
+}
+
+interface Context {
+  what: 'resource' | 'data source' | 'provider';
+}
+
+/** One field as the declaration and the wire schema together describe it. */
+interface FieldDoc {
+  name: string;
+  path: string[];
+  def: FieldDef;
+  attribute?: SchemaAttribute;
+  nested?: SchemaNestedBlock;
+}
+
+function renderFieldsOf(schema: ResourceSchema<Fields>, ctx: Context): Rendered {
+  const rendered: Rendered = { arguments: [], attributes: [], nested: [] };
+  renderLevel(schema.fields, schema.block, [], ctx, rendered, true);
+  return rendered;
+}
+
+function fieldsAt(fields: Fields, block: SchemaBlock, path: string[]): FieldDoc[] {
+  return Object.keys(fields)
+    .sort()
+    .map((name) => {
+      const def = fields[name]!;
+      const base = { name, path: [...path, name], def };
+      return def.kind === 'attr' ? { ...base, attribute: block.attributes[name]! } : { ...base, nested: block.blockTypes[name]! };
+    });
+}
+
+/** An argument is anything the configuration may set; an `id` the platform assigns is not one. */
+function isArgument(f: FieldDoc): boolean {
+  if (f.def.kind === 'block') return true;
+  const a = f.attribute!;
+  return (a.required || a.optional) && (f.def.options as AttrOptions<unknown>).notConfigurable === undefined;
+}
+
+function isRequired(f: FieldDoc): boolean {
+  return f.def.kind === 'block' ? f.nested!.minItems > 0 : f.attribute!.required;
+}
+
+function renderLevel(fields: Fields, block: SchemaBlock, path: string[], ctx: Context, out: Rendered, top: boolean): { args: string[]; attrs: string[] } {
+  const all = fieldsAt(fields, block, path);
+  const args = [...all.filter((f) => isArgument(f) && isRequired(f)), ...all.filter((f) => isArgument(f) && !isRequired(f))];
+  const attrs = all.filter((f) => !isArgument(f));
+  const argLines = args.map((f) => bullet(f, ctx));
+  const attrLines = attrs.map((f) => bullet(f, ctx));
+  if (top) {
+    out.arguments.push(...argLines);
+    out.attributes.push(...attrLines);
+  }
+  // Nested sections follow their parent's bullets, arguments' blocks first.
+  for (const f of [...args, ...attrs]) {
+    if (f.def.kind === 'block') renderBlockSection(f, ctx, out);
+    else if (objectTypeOf(f.attribute!.type)) renderObjectAttributeSection(f.path, f.attribute!.type, out);
+  }
+  return { args: argLines, attrs: attrLines };
+}
+
+function renderBlockSection(f: FieldDoc, ctx: Context, out: Rendered): void {
+  const def = f.def as Extract<FieldDef, { kind: 'block' }>;
+  const nb = f.nested!;
+  const section: string[] = [`<a id="${anchor(f.path)}"></a>`, `### \`${f.path.join('.')}\` block`, ''];
+  out.nested.push(...section);
+  // Reserve the place of this section's body; deeper sections are appended after it.
+  const body: string[] = [];
+  const at = out.nested.length;
+  const { args, attrs } = renderLevel(def.fields, nb.block, f.path, ctx, out, false);
+  if (args.length > 0) body.push(`The \`${f.name}\` block supports:`, '', ...args, '');
+  if (attrs.length > 0) body.push(args.length > 0 ? 'It also exports:' : `The \`${f.name}\` block exports:`, '', ...attrs, '');
+  if (body.length === 0) body.push(`The \`${f.name}\` block has no fields.`, '');
+  out.nested.splice(at, 0, ...body);
+}
+
+function renderObjectAttributeSection(path: string[], type: CtyType, out: Rendered): void {
+  const obj = objectTypeOf(type)!;
+  const optional = new Set(obj.optional ?? []);
+  const lines: string[] = [`<a id="${anchor(path)}"></a>`, `### \`${path.join('.')}\` elements`, ''];
+  lines.push(`Each element of \`${path[path.length - 1]}\` has:`, '');
+  const names = Object.keys(obj.attributes).sort();
+  for (const name of names) {
+    const t = obj.attributes[name]!;
+    const link = objectTypeOf(t) ? ` See [\`${[...path, name].join('.')}\`](#${anchor([...path, name])}) below.` : '';
+    lines.push(`* \`${name}\` (${typeName(t)}${optional.has(name) ? ', optional' : ''}).${link}`);
+  }
+  lines.push('');
+  out.nested.push(...lines);
+  for (const name of names) {
+    const t = obj.attributes[name]!;
+    if (objectTypeOf(t)) renderObjectAttributeSection([...path, name], t, out);
+  }
+}
+
+function bullet(f: FieldDoc, ctx: Context): string {
+  return f.def.kind === 'block' ? blockBullet(f) : attributeBullet(f, ctx);
+}
+
+function attributeBullet(f: FieldDoc, ctx: Context): string {
+  const a = f.attribute!;
+  const o = f.def.options as AttrOptions<unknown>;
+  const argument = isArgument(f);
+  const tags: string[] = [];
+  if (argument) tags.push(a.required ? 'Required' : 'Optional');
+  tags.push(typeName(a.type));
+  if (a.sensitive) tags.push('Sensitive');
+  if (a.writeOnly) tags.push('Write-only');
+  if (a.deprecated) tags.push('Deprecated');
+  const sentences: string[] = [sentence(a.description)];
+  if (a.sensitive) sentences.push('This value is sensitive: Terraform does not show it in plan output, but it is stored in the state.');
+  for (const v of o.validate ?? []) sentences.push(constraintSentence(v.description));
+  // A description that already states the default ("Default `true`.") is not repeated.
+  if (o.default !== undefined) {
+    if (!statesDefault(a.description, formatDefault(o.default as Value))) sentences.push(`Defaults to \`${formatDefault(o.default as Value)}\`.`);
+  } else if (argument && a.optional && a.computed) sentences.push('Computed when not set.');
+  if (o.replace && ctx.what === 'resource') sentences.push('Changing this forces a new resource.');
+  if (a.deprecated) sentences.push(`**Deprecated:** ${sentence(a.deprecationMessage ?? 'this attribute is deprecated.')}`);
+  if (objectTypeOf(a.type)) sentences.push(`See [\`${f.path.join('.')}\`](#${anchor(f.path)}) below.`);
+  return `* \`${f.name}\` - (${tags.join(', ')}) ${sentences.filter((s) => s !== '').join(' ')}`;
+}
+
+function blockBullet(f: FieldDoc): string {
+  const nb = f.nested!;
+  const o = f.def.options as BlockOptions;
+  const tags: string[] = [nb.minItems > 0 ? 'Required' : 'Optional', blockShape(nb)];
+  if (o.deprecated !== undefined) tags.push('Deprecated');
+  const sentences = [sentence(o.description)];
+  if (o.replace) sentences.push('Changing this forces a new resource.');
+  if (o.deprecated !== undefined) sentences.push(`**Deprecated:** ${sentence(o.deprecated)}`);
+  sentences.push(`See [\`${f.path.join('.')}\`](#${anchor(f.path)}) below.`);
+  return `* \`${f.name}\` - (${tags.join(', ')}) ${sentences.filter((s) => s !== '').join(' ')}`;
+}
+
+/** "Block, exactly one", "Block list, at least 1, at most 20", "Block set". */
+function blockShape(nb: SchemaNestedBlock): string {
+  if (nb.maxItems === 1) return nb.minItems >= 1 ? 'Block, exactly one' : 'Block, at most one';
+  const kind = nb.nesting === 'set' ? 'Block set' : nb.nesting === 'map' ? 'Block map' : nb.nesting === 'list' ? 'Block list' : 'Block';
+  const limits: string[] = [];
+  if (nb.minItems > 0) limits.push(`at least ${nb.minItems}`);
+  if (nb.maxItems > 0) limits.push(`at most ${nb.maxItems}`);
+  return [kind, ...limits].join(', ');
+}
+
+/** Validator phrases ("one of `a`, `b`", "must not be empty", "an e-mail address") as sentences. */
+export function constraintSentence(description: string): string {
+  const each = /^each element (.*)$/s.exec(description);
+  if (each) return `Each element ${verbPhrase(each[1]!)}.`;
+  return `${upperFirst(verbPhrase(description))}.`;
+}
+
+function verbPhrase(d: string): string {
+  return /^(must|may|should|cannot|can)\b/i.test(d) ? lowerFirst(d) : `must be ${d}`;
+}
+
+export function typeName(t: CtyType): string {
+  switch (t.kind) {
+    case 'string':
+      return 'String';
+    case 'number':
+      return 'Number';
+    case 'bool':
+      return 'Boolean';
+    case 'dynamic':
+      return 'Dynamic';
+    case 'list':
+      return `List of ${typeName(t.element)}`;
+    case 'set':
+      return `Set of ${typeName(t.element)}`;
+    case 'map':
+      return `Map of ${typeName(t.element)}`;
+    case 'object':
+      return 'Object';
+    case 'tuple':
+      return 'Tuple';
+  }
+}
+
+function objectTypeOf(t: CtyType): Extract<CtyType, { kind: 'object' }> | undefined {
+  if (t.kind === 'object') return t;
+  if (t.kind === 'list' || t.kind === 'set' || t.kind === 'map') return objectTypeOf(t.element);
+  return undefined;
+}
+
+function statesDefault(description: string, value: string): boolean {
+  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`\\bdefaults?\\b(?: (?:to|is))?:? \`?${escaped}\`?(?![\\w-])`, 'i').test(description);
+}
+
+export function formatDefault(v: Value): string {
+  if (typeof v === 'string') return v === '' ? '""' : v;
+  if (typeof v === 'boolean' || typeof v === 'number') return String(v);
+  if (v instanceof Decimal) return v.text;
+  return JSON.stringify(v, (_k, x: unknown) => (x instanceof Decimal ? Number(x.text) : x));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Text helpers
+
+function anchor(path: string[]): string {
+  return `nested--${path.join('--')}`;
+}
+
+function sentence(text: string): string {
+  const t = text.trim();
+  if (t === '') return '';
+  return /[.!?:)`]$/.test(t) ? t : `${t}.`;
+}
+
+function upperFirst(s: string): string {
+  return s === '' ? s : s[0]!.toUpperCase() + s.slice(1);
+}
+
+function lowerFirst(s: string): string {
+  return s === '' ? s : s[0]!.toLowerCase() + s.slice(1);
+}
+
+function frontMatter(title: string, description: string): string[] {
+  const lines = ['---', `page_title: "${title.replaceAll('"', '\\"')}"`, 'description: |-'];
+  for (const line of description.trim().split('\n')) lines.push(line === '' ? '' : `  ${line}`);
+  lines.push('---', '');
+  return lines;
+}
+
+function exampleSection(example: string): string[] {
+  return ['## Example Usage', '', '```terraform', example.replace(/\s+$/, ''), '```', ''];
+}
+
+function sortByType<T extends { typeName: string }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => (a.typeName < b.typeName ? -1 : a.typeName > b.typeName ? 1 : 0));
+}
+
+/** Joins lines; exactly one trailing newline, no runs of blank lines outside code fences. */
+function finish(lines: string[]): string {
+  const out: string[] = [];
+  let inFence = false;
+  for (const line of lines) {
+    for (const l of line.split('\n')) {
+      const trimmed = l.replace(/[ \t]+$/, '');
+      if (trimmed.startsWith('```')) inFence = !inFence;
+      if (!inFence && trimmed === '' && out.length > 0 && out[out.length - 1] === '') continue;
+      out.push(trimmed);
+    }
+  }
+  while (out.length > 0 && out[out.length - 1] === '') out.pop();
+  return `${out.join('\n')}\n`;
+}

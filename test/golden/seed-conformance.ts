@@ -1,0 +1,100 @@
+/**
+ * The seed-conformance suite both providers run (sec-seed.test.ts, vdb-seed.test.ts): the real
+ * provider's Pulumi schema, `buildPulumiSchema(await describeProvider(name))`, against its seed
+ * document, with one test per seed subject so a failure names what is off.
+ */
+import { expect } from 'chai';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describeProvider } from '../../src/providers/describe.js';
+import { buildPulumiSchemaWithReport, type PulumiPackageSchema } from '../../src/pulumi/schema.js';
+import { computeTokens } from '../../src/pulumi/naming.js';
+import { parseSeed, type ParsedSeed } from './seed-parser.js';
+import { compareWithSeed, type AllowedDifference } from './seed-compare.js';
+
+export const SEEDS_DIR = join(process.cwd(), '..', 'shared', 'seeds');
+
+export interface ConformanceSpec {
+  provider: 'sec' | 'vdb';
+  seedFile: string;
+  allowed: AllowedDifference[];
+  /** Every Terraform resource type the provider must register (the references' inventory). */
+  resourceTypes: string[];
+  /** Every Terraform data source type the provider must register. */
+  dataSourceTypes: string[];
+  /** Extra provider-specific tests, run with the built schema and the parsed seed. */
+  extra?: (get: () => { schema: PulumiPackageSchema; seed: ParsedSeed }) => void;
+}
+
+/** The token the bridge gives a Terraform resource type (`sec_alert_channel_email` → `sec:index/alertChannelEmail:AlertChannelEmail`). */
+export function resourceToken(provider: string, tfType: string): string {
+  return computeTokens(provider, provider, [tfType], []).resources.get(tfType)!;
+}
+
+/** The function token of a Terraform data source type (`vdb_accounts_clusters` → `vdb:index/getAccountsClusters:getAccountsClusters`). */
+export function functionToken(provider: string, tfType: string): string {
+  return computeTokens(provider, provider, [], [tfType]).dataSources.get(tfType)!;
+}
+
+export function describeSeedConformance(spec: ConformanceSpec): void {
+  const path = join(SEEDS_DIR, spec.seedFile);
+  const seed: ParsedSeed | undefined = existsSync(path) ? parseSeed(readFileSync(path, 'utf8')) : undefined;
+  const fail = (title: string, lines: string[]) => {
+    if (lines.length > 0) expect.fail(`${title}:\n${lines.join('\n')}`);
+  };
+
+  describe(`${spec.provider} seed conformance: the whole provider`, function () {
+    let schema: PulumiPackageSchema;
+    let warnings: string[];
+
+    before(async function () {
+      if (!seed) {
+        console.warn(`SKIPPED: seed document not found at ${path}`);
+        this.skip();
+      }
+      const built = buildPulumiSchemaWithReport(await describeProvider(spec.provider));
+      schema = built.schema;
+      warnings = built.warnings;
+    });
+
+    it('generates no conflicting nested types', () => {
+      fail('nested types declared with different shapes', warnings);
+    });
+
+    it('registers every resource and data source of the reference inventory', () => {
+      fail('missing', [
+        ...spec.resourceTypes.filter((t) => !schema.resources[resourceToken(spec.provider, t)]).map((t) => `resource ${t}`),
+        ...spec.dataSourceTypes.filter((t) => !schema.functions[functionToken(spec.provider, t)]).map((t) => `data source ${t}`),
+      ]);
+    });
+
+    it('has every resource, nested type and function token the seed names', () => {
+      const pkg = spec.provider;
+      fail('missing tokens', [
+        ...Object.values(seed!.resources).filter((r) => !schema.resources[r.token]).map((r) => r.token),
+        ...Object.keys(seed!.types).map((n) => `${pkg}:index/${n}:${n}`).filter((t) => !schema.types[t]),
+        ...Object.values(seed!.functions).filter((f) => !schema.functions[f.token]).map((f) => f.token),
+        ...Object.values(seed!.providerMethods).filter((t) => !schema.functions[t]),
+      ]);
+    });
+
+    const subjects = seed ? [...Object.keys(seed.resources), ...Object.keys(seed.types), ...Object.keys(seed.functions), 'config', 'provider'] : [];
+    for (const subject of subjects) {
+      it(`${subject} matches the seed`, () => {
+        const diffs = compareWithSeed(schema, seed!, { only: [subject], allowedDifferences: spec.allowed });
+        fail(`${diffs.length} difference(s) from the seed`, diffs);
+      });
+    }
+
+    it('needs every allowed difference (no stale allowance)', () => {
+      const all = compareWithSeed(schema, seed!, { allowedDifferences: spec.allowed, reportUnusedAllowances: true });
+      fail('allowances that match nothing', all.filter((d) => d.startsWith('allowed difference matched nothing')));
+    });
+
+    it('gives every allowed difference a reason', () => {
+      for (const a of spec.allowed) expect(a.reason.trim(), a.what).to.not.equal('');
+    });
+
+    spec.extra?.(() => ({ schema, seed: seed! }));
+  });
+}

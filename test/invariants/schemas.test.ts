@@ -1,0 +1,417 @@
+/**
+ * Invariants over every registered schema of both providers (provider configuration, resources, data
+ * sources), walked down to nested blocks and the fields of object-typed attributes:
+ * - every resource has a string `id` (computed; optional only when configuring it is rejected);
+ * - every attribute whose name says it holds a credential is sensitive, unless an exception below
+ *   says why not;
+ * - every attribute and block has a description;
+ * - every resource and data source has its example (`main.tf`) and acceptance case (`acceptance.json`);
+ * - optional attributes the platform fills when they are not configured are computed.
+ */
+import { expect } from 'chai';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadProviderDef } from '../../src/providers/describe.js';
+import { provider, resource, type ProviderDef } from '../../src/engine/contracts.js';
+import { attr, block, resourceSchema, t, type AttrOptions, type FieldDef, type Fields } from '../../src/schema/define.js';
+import type { SchemaAttribute, SchemaBlock } from '../../src/schema/block.js';
+import type { CtyType } from '../../src/schema/cty-type.js';
+import { findExample } from '../../src/docs/examples.js';
+
+const REPO_ROOT = process.cwd();
+const PROVIDERS = ['sec', 'vdb'] as const;
+type ProviderName = (typeof PROVIDERS)[number];
+
+// ---------------------------------------------------------------------------------------------------
+// Walking the schemas
+
+type Owner = { kind: 'provider' | 'resource' | 'data source'; provider: ProviderName; typeName: string };
+
+/** One attribute, block, or field of an object-typed attribute, with its place. */
+interface Node {
+  owner: Owner;
+  /** `<type>.<path>`; fields inside an attribute's object type are written `attr[].field`. */
+  where: string;
+  name: string;
+  kind: 'attribute' | 'block' | 'object field';
+  type?: CtyType;
+  attribute?: SchemaAttribute;
+  options?: AttrOptions<unknown>;
+  description?: string;
+  /** Names of the fields next to this one (same block or object type). */
+  siblings: string[];
+  /** For an object field: the top-level attribute that holds it. */
+  holder?: Node;
+}
+
+function walkBlock(owner: Owner, fields: Fields, block: SchemaBlock, prefix: string, out: Node[]): void {
+  const siblings = Object.keys(fields);
+  for (const [name, def] of Object.entries(fields) as Array<[string, FieldDef]>) {
+    const where = `${prefix}.${name}`;
+    if (def.kind === 'block') {
+      out.push({ owner, where, name, kind: 'block', description: def.options.description, siblings });
+      walkBlock(owner, def.fields, block.blockTypes[name]!.block, where, out);
+      continue;
+    }
+    const attribute = block.attributes[name]!;
+    const node: Node = { owner, where, name, kind: 'attribute', type: attribute.type, attribute, options: def.options as AttrOptions<unknown>, description: attribute.description, siblings };
+    out.push(node);
+    walkObjectFields(owner, attribute.type, where, node, out);
+  }
+}
+
+function walkObjectFields(owner: Owner, type: CtyType, where: string, holder: Node, out: Node[]): void {
+  if (type.kind === 'list' || type.kind === 'set' || type.kind === 'map') return walkObjectFields(owner, type.element, `${where}[]`, holder, out);
+  if (type.kind !== 'object') return;
+  const siblings = Object.keys(type.attributes);
+  for (const [name, t] of Object.entries(type.attributes)) {
+    out.push({ owner, where: `${where}.${name}`, name, kind: 'object field', type: t, siblings, holder });
+    walkObjectFields(owner, t, `${where}.${name}`, holder, out);
+  }
+}
+
+interface Loaded {
+  name: ProviderName;
+  def: ProviderDef<any, any>;
+  nodes: Node[];
+}
+
+async function load(name: ProviderName): Promise<Loaded> {
+  const def = await loadProviderDef(name);
+  const nodes: Node[] = [];
+  walkBlock({ kind: 'provider', provider: name, typeName: name }, def.schema.fields, def.schema.block, `provider "${name}"`, nodes);
+  for (const r of def.resources) walkBlock({ kind: 'resource', provider: name, typeName: r.typeName }, r.schema.fields, r.schema.block, r.typeName, nodes);
+  for (const d of def.dataSources) walkBlock({ kind: 'data source', provider: name, typeName: d.typeName }, d.schema.fields, d.schema.block, `data.${d.typeName}`, nodes);
+  return { name, def, nodes };
+}
+
+function globToRegExp(glob: string): RegExp {
+  return new RegExp(`^${glob.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Credentials
+
+/**
+ * A name that says it holds a credential: its last word is password, secret, token or key
+ * (`api_key`, `insert_key`, `integration_key`, `client_secret`, `secret_access_key`, `ingest_token`,
+ * `server_token`, `key`), or it names a private key (`private_key`, `private_key_id`). Identifiers of
+ * credentials (`access_key_id`, `token_uri`, `secret_name`) end in another word.
+ */
+export function looksLikeCredential(name: string): boolean {
+  const last = name.split('_').at(-1)!;
+  return ['password', 'passwd', 'secret', 'token', 'key'].includes(last) || name.includes('private_key');
+}
+
+/** A string, or a collection of strings: the shapes a credential value has. */
+function holdsText(t: CtyType | undefined): boolean {
+  if (!t) return false;
+  if (t.kind === 'string') return true;
+  return (t.kind === 'list' || t.kind === 'set' || t.kind === 'map') && holdsText(t.element);
+}
+
+interface Exception {
+  /** `<type>.<path>` glob (data sources `data.<type>.<path>`). */
+  where: string;
+  reason: string;
+}
+
+/** Credential-named attributes that are deliberately not sensitive. */
+export const NOT_SECRET: Exception[] = [
+  // Seed-mandated. DECISIONS: the seeds win over the references except where DECISIONS says otherwise;
+  // its override ("we flag it anyway") is stated for secret-carrying outputs the seed leaves unflagged
+  // (vdb key/token). These inputs are ones the sec seed explicitly calls "not flagged secret".
+  { where: 'sec_alert_channel_observ.insert_key', reason: 'sec seed §2.11: "insertKey … Insert API key. Not flagged secret." (upstream reads it back from the platform).' },
+  {
+    where: 'sec_integration_cloud_c_agentless_scanning.credentials.client_secret',
+    reason: 'sec seed §2.17: IntegrationCloudCAgentlessScanningCredentials "clientSecret* (not flagged secret)".',
+  },
+  { where: 'sec_integration_cloud_c_dspm.credentials.client_secret', reason: 'sec seed §2.17: IntegrationCloudCDspmCredentials "clientSecret* (not flagged secret)".' },
+  { where: 'sec_integration_cloud_b_cfg.credentials.private_key_id', reason: 'sec seed §2.17: IntegrationCloudBCfgCredentials flags privateKey secret but not privateKeyId (the key\'s id, not the key).' },
+  { where: 'sec_integration_cloud_b_at.credentials.private_key_id', reason: 'sec seed §2.17: IntegrationCloudBAtCredentials flags privateKey secret but not privateKeyId.' },
+  {
+    where: 'sec_integration_cloud_b_agentless_scanning.credentials.private_key_id',
+    reason: 'sec seed §2.17: IntegrationCloudBAgentlessScanningCredentials flags privateKey secret but not privateKeyId.',
+  },
+  { where: 'sec_integration_registry_c.credentials.private_key_id', reason: 'sec seed §2.17: IntegrationRegistryCCredentials flags privateKey secret but not privateKeyId.' },
+  // Not credentials at all.
+  { where: 'sec_alert_channel_tracker_*.project_key', reason: 'The key of the tracker project (an identifier such as `SEC`), not a credential.' },
+  { where: 'sec_policy_exception.constraint.field_key', reason: 'The name of the constrained field (e.g. `accountIds`), not a credential.' },
+  {
+    where: 'vdb_accounts_cluster.configuration.database_configuration.*.secret_key',
+    reason: 'The name of the key inside an orchestrator secret that holds the value (vdb seed §2.2: "The key objects name a secret and the key within it"), not the value.',
+  },
+  {
+    where: 'data.vdb_accounts_cluster*.configuration[].database_configuration[].*.secret_key',
+    reason: 'As on the cluster resource: the name of a key inside an orchestrator secret, not the value.',
+  },
+  {
+    where: 'data.vdb_accounts_clusters.clusters[].configuration[].database_configuration[].*.secret_key',
+    reason: 'As on the cluster resource: the name of a key inside an orchestrator secret, not the value.',
+  },
+  {
+    where: 'vdb_accounts_manual_backup.cluster_info[].configuration[].database_configuration[].*.secret_key',
+    reason: 'As on the cluster resource: the name of a key inside an orchestrator secret, not the value.',
+  },
+  {
+    where: '*topology_spread_constraints*.topology_key',
+    reason: 'The node label a topology spread constraint groups by (e.g. `topology.kubernetes.io/zone`), not a credential.',
+  },
+  // Secrets the data sources never return.
+  {
+    where: 'data.vdb_accounts_auth_keys.keys[].token',
+    reason: 'Always empty: the platform returns a key\'s token only when it is created (vdb.md §2.9). Making `keys` sensitive would hide every other field in plans and make the Pulumi output secret, unlike the seed\'s getAccountsAuthKeysKey.',
+  },
+  {
+    where: 'data.vdb_accounts_database_api_keys_v2.keys[].key',
+    reason: 'Always empty: the platform returns a key only when it is created (vdb.md §2.9). Making `keys` sensitive would hide every other field in plans, unlike the seed\'s getAccountsDatabaseApiKeysV2Key.',
+  },
+];
+
+/** A `key` next to a `value`/`values` is the key of a label, tag or map entry: a name, not a credential. */
+function isEntryKey(n: Node): boolean {
+  return n.name === 'key' && (n.siblings.includes('value') || n.siblings.includes('values'));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Optional attributes the platform fills
+
+interface FilledByPlatform {
+  /** `<type>.<path>` glob. */
+  where: string;
+  reason: string;
+}
+
+/**
+ * Optional attributes the references say the platform fills when they are not configured (O+C in
+ * sec.md / vdb.md, "always present in the output" in the seeds). Nested blocks the references mark
+ * O+C (`global_access_rule`, `service.api_key`, `inference`) cannot be computed in protocol 6; their
+ * attributes are listed instead where they are O+C.
+ */
+export const FILLED_BY_PLATFORM: FilledByPlatform[] = [
+  { where: 'vdb_*.account_id', reason: 'vdb.md §2: after any read `account_id` holds the account id the API returns (falls back to the provider\'s).' },
+  { where: 'data.vdb_*.account_id', reason: 'vdb.md §2.9: the data sources report the account they read (O+C).' },
+  { where: 'vdb_accounts_cluster.configuration.version', reason: 'vdb.md §2.1 and the vdb seed ("always present in output"): the platform picks the engine version.' },
+  { where: 'vdb_accounts_cluster.configuration.database_configuration.service.jwt_rbac', reason: 'vdb.md §2.1 and the vdb seed: read from the cluster state.' },
+  { where: 'vdb_accounts_cluster.configuration.database_configuration.service.enable_tls', reason: 'vdb.md §2.1 and the vdb seed: always present in output.' },
+  { where: 'vdb_accounts_cluster.configuration.database_configuration.inference.enabled', reason: 'vdb.md §2.1 and the vdb seed: inference is always present in output.' },
+  { where: 'vdb_accounts_database_api_key_v2.expires_at', reason: 'vdb.md §2.2: O+C (the platform reports the expiry it applied).' },
+  { where: 'vdb_accounts_hybrid_cloud_environment.bootstrap_commands_version', reason: 'vdb.md §2.6, §3.6: O+C rotation knob the platform reports.' },
+  { where: 'sec_resource_group.enabled', reason: 'sec.md §2.10, §6.2: `enabled` is O+C (upstream PR #706) and defaults to true.' },
+];
+
+/** Names that say the platform sets the value: timestamps, authors, the engine version. */
+function namedAsPlatformValue(name: string): boolean {
+  return /(_at|_time|_timestamp|_by|_by_email)$/.test(name) || /^(created|updated|last_updated|last_modified)_/.test(name);
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+// ---------------------------------------------------------------------------------------------------
+// The checks (each returns one line per problem)
+
+export function idProblems(def: ProviderDef<any, any>): string[] {
+  const problems: string[] = [];
+  for (const r of def.resources) {
+    const id = r.schema.block.attributes.id;
+    const field = r.schema.fields.id;
+    const options = field?.kind === 'attr' ? (field.options as AttrOptions<unknown>) : undefined;
+    if (!id) problems.push(`${r.typeName}: no \`id\` attribute`);
+    else if (id.type.kind !== 'string') problems.push(`${r.typeName}: \`id\` is ${id.type.kind}, not string`);
+    else if (!id.computed) problems.push(`${r.typeName}: \`id\` is not computed`);
+    else if (id.required || (id.optional && options?.notConfigurable === undefined)) {
+      problems.push(`${r.typeName}: \`id\` may be configured (DECISIONS: the platform assigns it; declare it notConfigurable)`);
+    }
+  }
+  return problems;
+}
+
+const isSensitive = (n: Node) => (n.kind === 'attribute' ? n.attribute!.sensitive : n.holder!.attribute!.sensitive);
+
+export function credentialProblems(nodes: Node[], exceptions: Exception[] = NOT_SECRET): string[] {
+  const problems: string[] = [];
+  for (const n of nodes) {
+    if (n.kind === 'block' || !looksLikeCredential(n.name) || !holdsText(n.type) || isEntryKey(n) || isSensitive(n)) continue;
+    if (exceptions.some((e) => globToRegExp(e.where).test(n.where))) continue;
+    problems.push(`${n.where}${n.kind === 'object field' ? ` (inside \`${n.holder!.where}\`, which is not sensitive)` : ''}`);
+  }
+  return problems;
+}
+
+export function descriptionProblems(nodes: Node[], def: ProviderDef<any, any>): string[] {
+  const problems = nodes.filter((n) => n.kind !== 'object field' && (n.description ?? '').trim() === '').map((n) => n.where);
+  if (def.schema.block.description.trim() === '') problems.push(`provider "${def.name}": no description`);
+  for (const r of def.resources) if (r.schema.block.description.trim() === '') problems.push(`${r.typeName}: no description`);
+  for (const d of def.dataSources) if (d.schema.block.description.trim() === '') problems.push(`data.${d.typeName}: no description`);
+  return problems;
+}
+
+export function exampleProblems(provider: string, def: ProviderDef<any, any>, readFile: (rel: string) => string | undefined): string[] {
+  const problems: string[] = [];
+  const check = (kind: 'resource' | 'data-source', typeName: string) => {
+    const ex = findExample(provider, kind, typeName, readFile);
+    if (!ex) {
+      problems.push(
+        kind === 'resource'
+          ? `resource ${typeName}: no examples/${provider}/${typeName}/main.tf`
+          : `data source ${typeName}: no examples/${provider}/data_${typeName}/main.tf (or examples/${provider}/${typeName}/ with "dataSource": true when no resource has the name)`,
+      );
+    } else if (ex.acceptance === undefined) problems.push(`${kind} ${typeName}: no ${ex.dir}/acceptance.json`);
+    else if (!ex.mainTf.includes(`"${typeName}"`)) problems.push(`${kind} ${typeName}: ${ex.dir}/main.tf does not use it`);
+  };
+  for (const r of def.resources) check('resource', r.typeName);
+  for (const d of def.dataSources) check('data-source', d.typeName);
+  return problems;
+}
+
+export function filledByPlatformProblems(provider: string, nodes: Node[], listed: FilledByPlatform[] = FILLED_BY_PLATFORM): string[] {
+  const problems: string[] = [];
+  for (const n of nodes) {
+    if (n.kind !== 'attribute' || !n.attribute!.optional || n.attribute!.computed) continue;
+    const entry = listed.find((f) => globToRegExp(f.where).test(n.where));
+    if (entry) problems.push(`${n.where}: optional but not computed (${entry.reason})`);
+    else if (namedAsPlatformValue(n.name)) problems.push(`${n.where}: optional but not computed, although its name says the platform sets it`);
+  }
+  // Every listed attribute exists (a rename would otherwise hide it).
+  for (const f of listed.filter((x) => x.where.replace(/^data\./, '').startsWith(`${provider}_`))) {
+    if (!nodes.some((n) => n.kind === 'attribute' && globToRegExp(f.where).test(n.where))) problems.push(`${f.where}: no such attribute (renamed or removed?)`);
+  }
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+const loaded = new Map<ProviderName, Loaded>();
+
+const fail = (title: string, lines: string[]) => {
+  if (lines.length > 0) expect.fail(`${title}:\n${lines.join('\n')}`);
+};
+
+const readRepoFile = (rel: string) => (existsSync(join(REPO_ROOT, rel)) ? readFileSync(join(REPO_ROOT, rel), 'utf8') : undefined);
+
+describe('schema invariants', () => {
+  before(async function () {
+    for (const name of PROVIDERS) loaded.set(name, await load(name));
+  });
+
+  for (const name of PROVIDERS) {
+    describe(name, () => {
+      it('every resource has a string `id`, computed, and configurable only where validation rejects it', () => {
+        const { def } = loaded.get(name)!;
+        expect(def.resources.length).to.be.greaterThan(0);
+        fail('resources without a proper id', idProblems(def));
+      });
+
+      it('every credential-named attribute is sensitive (or an exception says why not)', () => {
+        fail('credential-named attributes that are not sensitive', credentialProblems(loaded.get(name)!.nodes));
+      });
+
+      it('every attribute and block has a description', () => {
+        const { nodes, def } = loaded.get(name)!;
+        fail('without a description', descriptionProblems(nodes, def));
+      });
+
+      it('every resource and data source has an example and an acceptance case', () => {
+        fail('missing examples (test/acceptance/CASES.md)', exampleProblems(name, loaded.get(name)!.def, readRepoFile));
+      });
+
+      it('optional attributes the platform fills are computed', () => {
+        fail('optional attributes that must be computed', filledByPlatformProblems(name, loaded.get(name)!.nodes));
+      });
+    });
+  }
+
+  it('needs every credential exception (no stale entry)', () => {
+    const all = [...loaded.values()].flatMap((l) => l.nodes);
+    const unused = NOT_SECRET.filter((e) => {
+      const re = globToRegExp(e.where);
+      return !all.some((n) => re.test(n.where) && n.kind !== 'block' && looksLikeCredential(n.name) && !isSensitive(n));
+    });
+    fail('exceptions that match no unflagged credential-named attribute', unused.map((e) => e.where));
+  });
+
+  it('recognises credential names', () => {
+    for (const n of ['api_key', 'insert_key', 'integration_key', 'client_secret', 'secret_access_key', 'password', 'api_token', 'ingest_token', 'private_key', 'private_key_id', 'key', 'token']) {
+      expect(looksLikeCredential(n), n).to.equal(true);
+    }
+    for (const n of ['access_key_id', 'token_uri', 'secret_name', 'keys', 'key_name', 'monkey', 'tokens_issued', 'client_id']) expect(looksLikeCredential(n), n).to.equal(false);
+    expect(isEntryKey({ name: 'key', siblings: ['key', 'value'] } as Node)).to.equal(true);
+    expect(isEntryKey({ name: 'key', siblings: ['key', 'prefix'] } as Node)).to.equal(false);
+  });
+});
+
+describe('schema invariants: the checks catch violations', () => {
+  // A small provider that breaks every rule once.
+  const broken = provider<any, unknown>({
+    name: 'demo',
+    version: '0.0.1',
+    schema: resourceSchema({ api_token: attr.string({ optional: true, description: 'Token.' }) }, { description: 'Demo.' }),
+    configure: async () => ({}),
+    resources: [
+      resource<any, unknown>({
+        typeName: 'demo_thing',
+        schema: resourceSchema(
+          {
+            id: attr.string({ optional: true, computed: true, description: 'Id.' }),
+            password: attr.string({ required: true, description: '' }),
+            expires_at: attr.string({ optional: true, description: 'Expiry.' }),
+            region: attr.string({ optional: true, description: 'Region.' }),
+            labels: block.set({ key: attr.string({ required: true, description: 'Key.' }), value: attr.string({ required: true, description: 'Value.' }) }, { description: 'Labels.' }),
+            entries: attr.of(t.list(t.object({ name: t.string, token: t.string })))({ computed: true, description: 'Entries.' }),
+          },
+          { description: 'A thing.' },
+        ),
+        create: async () => ({}),
+        read: async () => null,
+        delete: async () => {},
+      }),
+      resource<any, unknown>({
+        typeName: 'demo_other',
+        schema: resourceSchema({ name: attr.string({ required: true, description: 'Name.' }) }, { description: '' }),
+        create: async () => ({}),
+        read: async () => null,
+        delete: async () => {},
+      }),
+    ],
+    dataSources: [],
+  }) as ProviderDef<any, any>;
+  const nodes: Node[] = [];
+  walkBlock({ kind: 'provider', provider: 'sec', typeName: 'demo' }, broken.schema.fields, broken.schema.block, 'provider "demo"', nodes);
+  for (const r of broken.resources) walkBlock({ kind: 'resource', provider: 'sec', typeName: r.typeName }, r.schema.fields, r.schema.block, r.typeName, nodes);
+
+  it('finds a configurable or missing id', () => {
+    expect(idProblems(broken)).to.deep.equal([
+      'demo_thing: `id` may be configured (DECISIONS: the platform assigns it; declare it notConfigurable)',
+      'demo_other: no `id` attribute',
+    ]);
+  });
+
+  it('finds unflagged credentials, also inside object types, but not label keys', () => {
+    expect(credentialProblems(nodes, [])).to.deep.equal([
+      'provider "demo".api_token',
+      'demo_thing.password',
+      'demo_thing.entries[].token (inside `demo_thing.entries`, which is not sensitive)',
+    ]);
+    expect(credentialProblems(nodes, [{ where: 'demo_thing.entries[].token', reason: 'test' }])).to.have.length(2);
+  });
+
+  it('finds missing descriptions', () => {
+    expect(descriptionProblems(nodes, broken)).to.deep.equal(['demo_thing.password', 'demo_other: no description']);
+  });
+
+  it('finds missing examples and acceptance cases', () => {
+    const files: Record<string, string> = { 'examples/demo/demo_thing/main.tf': 'resource "demo_thing" "x" {}' };
+    expect(exampleProblems('demo', broken, (p) => files[p])).to.deep.equal([
+      'resource demo_thing: no examples/demo/demo_thing/acceptance.json',
+      'resource demo_other: no examples/demo/demo_other/main.tf',
+    ]);
+  });
+
+  it('finds optional attributes that the platform fills but are not computed', () => {
+    expect(filledByPlatformProblems('demo', nodes, [{ where: 'demo_thing.region', reason: 'the platform picks one' }])).to.deep.equal([
+      'demo_thing.expires_at: optional but not computed, although its name says the platform sets it',
+      'demo_thing.region: optional but not computed (the platform picks one)',
+    ]);
+    expect(filledByPlatformProblems('demo', nodes, [{ where: 'demo_thing.zone', reason: 'x' }])).to.include('demo_thing.zone: no such attribute (renamed or removed?)');
+  });
+});
