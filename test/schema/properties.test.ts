@@ -1,0 +1,126 @@
+/**
+ * Property-based tests of the value system (fast-check, fixed seed so failures reproduce): random
+ * cty types and values round-trip through both codecs, encoding is canonical, and hostile bytes only
+ * ever produce ValueDecodeError.
+ */
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { type CtyType, STRING, NUMBER, BOOL, listOf, setOf, mapOf, objectOf } from '../../src/schema/cty-type.js';
+import { UNKNOWN, type Value } from '../../src/schema/value.js';
+import { parseNumber } from '../../src/schema/number.js';
+import { valueEquals, isWhollyKnown, dedupeSetElements, conformanceError } from '../../src/schema/value-ops.js';
+import { encodeMsgpack, decodeMsgpack, ValueDecodeError } from '../../src/schema/msgpack.js';
+import { encodeJSON, decodeJSON } from '../../src/schema/json.js';
+
+const SEED = 20261122;
+const RUNS = 300;
+
+const attrName = fc.stringMatching(/^[a-z][a-z0-9_]{0,7}$/);
+
+const typeArb: fc.Arbitrary<CtyType> = fc.letrec<{ type: CtyType }>((tie) => ({
+  type: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom(STRING, NUMBER, BOOL),
+    tie('type').map(listOf),
+    tie('type').map(setOf),
+    tie('type').map(mapOf),
+    fc.dictionary(attrName, tie('type'), { maxKeys: 4 }).map((attrs) => objectOf(attrs)),
+  ),
+})).type;
+
+const numberArb: fc.Arbitrary<Value> = fc.oneof(
+  fc.integer({ min: -1e6, max: 1e6 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => (Object.is(d, -0) ? 0 : d)),
+  fc.constantFrom('0.1', '3.14159', '18446744073709551617', '-9007199254740993', '1e-7').map(parseNumber),
+);
+
+/** A value of the type; `unknowns` allows unknown leaves and collections (msgpack only). */
+function valueArb(type: CtyType, unknowns: boolean, depth = 0): fc.Arbitrary<Value> {
+  const maybe = (known: fc.Arbitrary<Value>): fc.Arbitrary<Value> =>
+    fc.oneof({ weight: 8, arbitrary: known }, { weight: 1, arbitrary: fc.constant(null) }, ...(unknowns ? [{ weight: 1, arbitrary: fc.constant<Value>(UNKNOWN) }] : []));
+  const maxLength = depth > 2 ? 1 : 3;
+  switch (type.kind) {
+    case 'string':
+      return maybe(fc.string({ unit: 'grapheme', maxLength: 12 }).map((s) => s.normalize('NFC')));
+    case 'number':
+      return maybe(numberArb);
+    case 'bool':
+      return maybe(fc.boolean());
+    case 'list':
+      return maybe(fc.array(valueArb(type.element, unknowns, depth + 1), { maxLength }));
+    case 'set':
+      return maybe(fc.array(valueArb(type.element, unknowns, depth + 1), { maxLength }).map((elems) => dedupeSetElements(type.element, elems)));
+    case 'map':
+      return maybe(fc.dictionary(attrName, valueArb(type.element, unknowns, depth + 1), { maxKeys: maxLength }));
+    case 'object': {
+      const shape: Record<string, fc.Arbitrary<Value>> = {};
+      for (const [k, t] of Object.entries(type.attributes)) shape[k] = valueArb(t, unknowns, depth + 1);
+      return maybe(fc.record(shape) as fc.Arbitrary<Value>);
+    }
+    default:
+      return fc.constant(null);
+  }
+}
+
+const typedValue = (unknowns: boolean) => typeArb.chain((type) => valueArb(type, unknowns).map((value) => ({ type, value })));
+
+describe('value system properties (fast-check)', function () {
+  this.timeout(60_000);
+
+  it('random values of random types are well-formed by construction', () => {
+    fc.assert(
+      fc.property(typedValue(true), ({ type, value }) => {
+        expect(conformanceError(type, value)).to.equal(null);
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it('msgpack round-trips every value, unknowns included, and encodes canonically', () => {
+    fc.assert(
+      fc.property(typedValue(true), ({ type, value }) => {
+        const bytes = encodeMsgpack(type, value);
+        const back = decodeMsgpack(type, bytes);
+        expect(valueEquals(type, back, value)).to.equal(true);
+        // One value, one encoding: decoding and re-encoding gives the same bytes.
+        expect(Buffer.from(encodeMsgpack(type, back)).equals(Buffer.from(bytes))).to.equal(true);
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it('JSON round-trips every wholly known value', () => {
+    fc.assert(
+      fc.property(typedValue(false), ({ type, value }) => {
+        expect(isWhollyKnown(type, value)).to.equal(true);
+        const back = decodeJSON(type, encodeJSON(type, value));
+        expect(valueEquals(type, back, value)).to.equal(true);
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it('random and mutated bytes decode to a value or a ValueDecodeError, never anything else', () => {
+    const bytesFor = typedValue(true).chain(({ type, value }) =>
+      fc.oneof(
+        fc.uint8Array({ maxLength: 64 }).map((b) => ({ type, bytes: b })),
+        fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.nat()).map(([at, byte, cut]) => {
+          const b = Buffer.from(encodeMsgpack(type, value));
+          if (b.length > 0) b[at % b.length] = byte;
+          return { type, bytes: b.subarray(0, b.length === 0 ? 0 : cut % (b.length + 1)) };
+        }),
+      ),
+    );
+    fc.assert(
+      fc.property(bytesFor, ({ type, bytes }) => {
+        try {
+          const v = decodeMsgpack(type, bytes);
+          expect(conformanceError(type, v)).to.equal(null);
+        } catch (err) {
+          expect(err).to.be.instanceOf(ValueDecodeError);
+        }
+      }),
+      { seed: SEED, numRuns: RUNS * 3 },
+    );
+  });
+});
