@@ -5,8 +5,8 @@
  */
 import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
 import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
-import { UNKNOWN, Unknown, type ObjectValue, type Value } from '../schema/value.js';
-import { valueEquals } from '../schema/value-ops.js';
+import { UNKNOWN, Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
+import { isWhollyKnown, valueEquals } from '../schema/value-ops.js';
 import { plainToValue, valueToPlain, fieldType } from '../schema/model.js';
 
 export interface PlanResult {
@@ -53,7 +53,7 @@ function planLevel(
       const n = planned[name] ?? null;
       // Terraform counts an unknown planned value as a change (protocol.md §4.3).
       const changed = n instanceof Unknown || !valueEquals(fieldType(def), p, n);
-      const forces = changed && (rule === true || n instanceof Unknown || !isWhollyPlain(n) || rule(valueToPlain(p), valueToPlain(n)));
+      const forces = changed && (rule === true || !isWhollyKnown(fieldType(def), n) || rule(valueToPlain(p), valueToPlain(n)));
       if (forces) replace.push([...path, attrStep(name)]);
     }
   }
@@ -72,21 +72,14 @@ function planConfigurable(def: AttrDef<unknown>, prior: Value, proposed: Value, 
   // Terraform accepts the prior value for a configured one (protocol.md §4.2 rule 2): use it when
   // the two mean the same, so formatting the API normalises never shows as a diff.
   if (valueEquals(def.type.cty, config, prior)) return prior;
-  if (o.equal && isWhollyPlain(config) && o.equal(valueToPlain(config), valueToPlain(prior))) return prior;
+  if (o.equal && isWhollyKnown(def.type.cty, config) && o.equal(valueToPlain(config), valueToPlain(prior))) return prior;
   return proposed;
-}
-
-function isWhollyPlain(v: Value): boolean {
-  if (v instanceof Unknown) return false;
-  if (Array.isArray(v)) return v.every(isWhollyPlain);
-  if (v !== null && typeof v === 'object' && v.constructor === Object) return Object.values(v).every(isWhollyPlain);
-  return true;
 }
 
 function planBlock(def: BlockDef<Fields>, prior: Value, proposed: Value, config: Value, path: AttributePath, replace: AttributePath[]): Value {
   if (proposed === null || proposed instanceof Unknown) return proposed;
   if (def.nesting === 'single' || def.nesting === 'group') {
-    return planLevel(def.fields, asObject(prior), proposed as ObjectValue, asObject(config), path, replace);
+    return planLevel(def.fields, objectOrNull(prior), proposed as ObjectValue, objectOrNull(config), path, replace);
   }
   const elems = proposed as ObjectValue[];
   const priorElems = Array.isArray(prior) ? (prior as ObjectValue[]) : [];
@@ -103,10 +96,6 @@ function planBlock(def: BlockDef<Fields>, prior: Value, proposed: Value, config:
     return planLevel(def.fields, partner >= 0 ? priorElems[partner]! : null, e, cfg, path, []);
   });
   return out;
-}
-
-function asObject(v: Value): ObjectValue | null {
-  return v === null || v instanceof Unknown || Array.isArray(v) || typeof v !== 'object' ? null : (v as ObjectValue);
 }
 
 /** Whether two block elements agree on every user-settable attribute (set-element correlation). */

@@ -6,7 +6,7 @@
  *   values the API masks or never returns keep the prior value (sec.md §6.1, §6.5).
  */
 import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
-import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
+import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
 import { valueEquals } from '../schema/value-ops.js';
 import { valueToPlain, fieldType } from '../schema/model.js';
 
@@ -38,7 +38,7 @@ function finalizeBlock(def: BlockDef<Fields>, planned: Value, result: Value, mis
   if (planned === null) return null;
   if (planned instanceof Unknown) return stripUnknown(result);
   if (def.nesting === 'single' || def.nesting === 'group') {
-    return finalizeApplied(def.fields, planned as ObjectValue, asObject(result) ?? (planned as ObjectValue), mismatches, path);
+    return finalizeApplied(def.fields, planned as ObjectValue, objectOrNull(result) ?? (planned as ObjectValue), mismatches, path);
   }
   const pe = planned as ObjectValue[];
   const re = Array.isArray(result) ? (result as ObjectValue[]) : [];
@@ -78,8 +78,8 @@ export function reconcileRead(fields: Fields, prior: ObjectValue | null, fresh: 
 
 function reconcileBlock(def: BlockDef<Fields>, prior: Value, fresh: Value): Value {
   if (def.nesting === 'single' || def.nesting === 'group') {
-    const f = asObject(fresh);
-    return f ? reconcileRead(def.fields, asObject(prior), f) : null;
+    const f = objectOrNull(fresh);
+    return f ? reconcileRead(def.fields, objectOrNull(prior), f) : null;
   }
   const fe = Array.isArray(fresh) ? (fresh as ObjectValue[]) : [];
   const pe = Array.isArray(prior) ? (prior as ObjectValue[]) : [];
@@ -104,10 +104,6 @@ function sameValue(def: AttrDef<unknown> | BlockDef<Fields>, a: Value, b: Value)
     return def.options.equal(valueToPlain(a), valueToPlain(b));
   }
   return false;
-}
-
-function asObject(v: Value): ObjectValue | null {
-  return v === null || v instanceof Unknown || Array.isArray(v) || typeof v !== 'object' ? null : (v as ObjectValue);
 }
 
 /** Anything still unknown after the API answered has no value: null. */

@@ -6,6 +6,7 @@ import type { CtyType } from './cty-type.js';
 import { Decimal, DynamicValue, Unknown, type ObjectValue, type Value } from './value.js';
 import type { Fields, FieldDef, ModelOf } from './define.js';
 import { nestedBlockType } from './block.js';
+import { dedupeSetElements } from './value-ops.js';
 
 /** Value → plain JS: null/unknown → null, Decimal → number, collections → arrays/objects. */
 export function valueToPlain(v: Value): unknown {
@@ -39,7 +40,8 @@ export function plainToValue(type: CtyType, p: unknown, where = 'value'): Value 
     case 'set': {
       if (!Array.isArray(p)) throw new TypeError(`${where}: expected an array`);
       const elems = p.map((e, i) => plainToValue(type.element, e, `${where}[${i}]`));
-      return type.kind === 'set' ? dedupe(elems) : elems;
+      // Sets hold each element once; models built from API lists may repeat elements.
+      return type.kind === 'set' ? dedupeSetElements(type.element, elems) : elems;
     }
     case 'map': {
       if (typeof p !== 'object') throw new TypeError(`${where}: expected an object`);
@@ -56,17 +58,6 @@ export function plainToValue(type: CtyType, p: unknown, where = 'value'): Value 
     default:
       throw new TypeError(`${where}: ${type.kind} values cannot come from a model`);
   }
-}
-
-// Sets hold each element once; models built from API lists may repeat elements.
-function dedupe(elems: Value[]): Value[] {
-  const seen = new Set<string>();
-  return elems.filter((e) => {
-    const key = JSON.stringify(valueToPlain(e));
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 export function fieldType(def: FieldDef): CtyType {
