@@ -3,9 +3,9 @@
  * only in whether the key id counts as a secret (sec.md §2.15; the seed's nested types). The
  * platform returns neither the key nor its id, so both keep the prior state's value on read.
  */
-import { attr, block } from '../../../../schema/define.js';
+import { attr, block, validators } from '../../../../schema/define.js';
 import type { ContainerRegistryData } from '../../../../clients/sec/container-registries.js';
-import { unlessBlank } from './family.js';
+import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonOsPackageSupport, unlessBlank } from './family.js';
 
 export function serviceAccountCredentials(options: { privateKeyIdSensitive: boolean }) {
   return block.one(
@@ -49,3 +49,40 @@ export const serviceAccountFromApi = (c: ContainerRegistryData<'REGISTRY_B' | 'R
   private_key_id: unlessBlank(c.privateKeyId),
   private_key: unlessBlank(c.privateKey),
 });
+
+/**
+ * A CloudB registry read with a service account: RegistryB and RegistryC differ only in their
+ * hosts and in whether the key id counts as a secret.
+ */
+export function serviceAccountRegistry(spec: {
+  typeName: string;
+  registryType: 'REGISTRY_B' | 'REGISTRY_C';
+  description: string;
+  domains: readonly string[];
+  domainDescription: string;
+  privateKeyIdSensitive: boolean;
+}) {
+  return containerRegistry({
+    typeName: spec.typeName,
+    registryType: spec.registryType,
+    description: spec.description,
+    fields: {
+      registry_domain: attr.string({ required: true, validate: [validators.oneOf(...spec.domains)], description: spec.domainDescription }),
+      credentials: serviceAccountCredentials({ privateKeyIdSensitive: spec.privateKeyIdSensitive }),
+      ...imageLimitFields(),
+      non_os_package_support: nonOsPackageSupport(),
+    },
+    toData: (m) => ({
+      registryDomain: m.registry_domain,
+      credentials: serviceAccountToApi(m.credentials[0]!),
+      ...imageLimitsToApi(m),
+      nonOsPackageEval: m.non_os_package_support !== false,
+    }),
+    fromData: (d, prior) => ({
+      registry_domain: d.registryDomain,
+      credentials: [serviceAccountFromApi(d.credentials)],
+      ...imageLimitsFromApi(d, prior),
+      non_os_package_support: d.nonOsPackageEval ?? true,
+    }),
+  });
+}
