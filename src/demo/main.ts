@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSecEmulator, type SecEmulator } from '../emulators/sec/index.js';
 import { TerraformClient, configValue } from '../tfclient/terraform-client.js';
+import { devOverridesConfig, terraformEnv } from '../tfclient/terraform-cli.js';
 import { formatValue, valueEquals } from '../schema/value-ops.js';
 import { impliedType } from '../schema/block.js';
 import type { ObjectValue } from '../schema/value.js';
@@ -42,20 +43,15 @@ async function withTerraform(emulator: SecEmulator): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'keel-demo-'));
   try {
     const cliConfig = join(dir, 'terraformrc');
-    writeFileSync(cliConfig, `provider_installation {\n  dev_overrides {\n    "keel/sec" = "${join(repoRoot, 'bin')}"\n  }\n  direct {}\n}\n`);
+    writeFileSync(cliConfig, devOverridesConfig(join(repoRoot, 'bin'), ['sec']));
     mkdirSync(join(dir, 'config'));
     cpSync(join(repoRoot, 'examples', 'sec'), join(dir, 'config'), { recursive: true });
-    const env = {
-      ...process.env,
-      TF_CLI_CONFIG_FILE: cliConfig,
-      TF_IN_AUTOMATION: '1',
-      CHECKPOINT_DISABLE: '1',
-      TF_DATA_DIR: join(dir, '.terraform'),
+    const env = terraformEnv(dir, cliConfig, {
       SEC_API_URL: emulator.url,
       SEC_ACCOUNT: emulator.account,
       SEC_API_KEY: emulator.apiKey,
       SEC_API_SECRET: emulator.apiSecret,
-    };
+    });
     for (const args of [['plan'], ['apply', '-auto-approve'], ['plan', '-detailed-exitcode']]) {
       banner(`terraform ${args.join(' ')}`);
       const code = await run('terraform', [`-chdir=${join(dir, 'config')}`, ...args], env);

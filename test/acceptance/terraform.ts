@@ -6,6 +6,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync, rmSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { devOverridesConfig, terraformEnv } from '../../src/tfclient/terraform-cli.js';
 
 export const REPO_ROOT = resolve(process.cwd());
 export const BIN_DIR = join(REPO_ROOT, 'bin');
@@ -45,21 +46,10 @@ export class Workspace {
   constructor(mainTf: string, env: Record<string, string>) {
     this.dir = mkdtempSync(join(tmpdir(), 'keel-acc-'));
     const cliConfig = join(this.dir, '.terraformrc');
-    writeFileSync(
-      cliConfig,
-      `provider_installation {\n  dev_overrides {\n    "keel/sec" = "${BIN_DIR}"\n    "keel/vdb" = "${BIN_DIR}"\n  }\n  direct {}\n}\n`,
-    );
+    writeFileSync(cliConfig, devOverridesConfig(BIN_DIR));
     mkdirSync(join(this.dir, 'config'));
     writeFileSync(join(this.dir, 'config', 'main.tf'), mainTf);
-    this.env = {
-      ...(process.env as Record<string, string>),
-      TF_CLI_CONFIG_FILE: cliConfig,
-      TF_IN_AUTOMATION: '1',
-      TF_INPUT: '0',
-      CHECKPOINT_DISABLE: '1',
-      TF_DATA_DIR: join(this.dir, '.terraform'),
-      ...env,
-    };
+    this.env = terraformEnv(this.dir, cliConfig, env);
   }
 
   static fromExample(exampleDir: string, env: Record<string, string>): Workspace {
