@@ -60,9 +60,17 @@ export function plainToValue(type: CtyType, p: unknown, where = 'value'): Value 
   }
 }
 
+const blockTypeCache = new WeakMap<FieldDef, CtyType>();
+
+/** The value type of a field; block types are built once per declaration (the planner asks often). */
 export function fieldType(def: FieldDef): CtyType {
   if (def.kind === 'attr') return def.type.cty;
-  return nestedBlockType({ typeName: '', nesting: def.nesting, minItems: 0, maxItems: 0, block: blockOfFields(def.fields) });
+  let type = blockTypeCache.get(def);
+  if (!type) {
+    type = nestedBlockType({ typeName: '', nesting: def.nesting, minItems: 0, maxItems: 0, block: blockOfFields(def.fields) });
+    blockTypeCache.set(def, type);
+  }
+  return type;
 }
 
 // nestedBlockType only needs the implied type of the inner block; build it from the field types.
