@@ -22,6 +22,7 @@ const files = [
   'plugin/grpc_controller.proto',
   'plugin/grpc_stdio.proto',
   'plugin/grpc_broker.proto',
+  'grpc/health/v1/health.proto',
 ];
 
 function outputPath(argv) {

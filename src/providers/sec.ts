@@ -1,4 +1,4 @@
 import { serve } from './serve.js';
 import def from '../resources/sec/index.js';
 
-await serve(def);
+serve(def);

@@ -5,8 +5,17 @@ import { ProviderEngine } from '../engine/provider-engine.js';
 import { providerService } from '../server/provider-service.js';
 import type { ProviderDef } from '../engine/contracts.js';
 
-export async function serve(def: ProviderDef<any, any>): Promise<void> {
+/**
+ * Starts the provider. Not awaited by the entry modules (no top-level await), so that they can be
+ * bundled as CommonJS for a fast start; a failure to start is reported on stderr with exit code 1.
+ */
+export function serve(def: ProviderDef<any, any>): void {
   const log = createLogger(def.name);
   const engine = new ProviderEngine(def, log);
-  await runProviderMain({ name: def.name, version: def.version, handlers: providerService(engine, log) });
+  runProviderMain({ name: def.name, version: def.version, handlers: providerService(engine, log) }).catch(
+    (error: unknown) => {
+      process.stderr.write(`terraform-provider-${def.name}: cannot start: ${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exit(1);
+    },
+  );
 }

@@ -5,7 +5,6 @@
 // stdout is sealed. Debug mode (--debug): plaintext on loopback and
 // TF_REATTACH_PROVIDERS instructions for the user (§1.8).
 import * as grpc from '@grpc/grpc-js';
-import { HealthImplementation } from 'grpc-health-check';
 import {
   debugInstructions,
   guardStdout,
@@ -17,6 +16,7 @@ import {
 import { createLogger, type Logger } from './log.js';
 import { PROVIDER_RPC_NAMES, SERVICE_NAMES, STREAMING_RPC_NAMES, serviceDefinition, type RpcName } from './proto.js';
 import { generateCertificate } from './tls.js';
+import { addHealthService } from './health.js';
 
 export type { RpcName } from './proto.js';
 
@@ -156,7 +156,7 @@ function buildServer(opts: ProviderMainOptions, log: Logger, debug: boolean): gr
       call.on('end', () => call.end());
     },
   });
-  new HealthImplementation({ '': 'SERVING', plugin: 'SERVING' }).addToServer(server);
+  addHealthService(server, { '': 'SERVING', plugin: 'SERVING' });
   return server;
 }
 

@@ -10,9 +10,9 @@
 // through Type.fromObject: enum names or numbers, Buffer/Uint8Array for bytes
 // (a *string* in a bytes field is read as base64), null/undefined = unset.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import protobuf from 'protobufjs';
+import { builtDescriptorPath, findProtoSourceDir } from '../proto-location.js';
 import type { MethodDefinition, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 
 /** The tfplugin6.Provider RPCs, in proto order (checked against the descriptor in tests). */
@@ -70,6 +70,7 @@ export const SERVICE_NAMES = {
   controller: 'plugin.GRPCController',
   stdio: 'plugin.GRPCStdio',
   broker: 'plugin.GRPCBroker',
+  health: 'grpc.health.v1.Health',
 } as const;
 
 /** Must match the list in scripts/build-proto.mjs. */
@@ -78,6 +79,7 @@ export const PROTO_FILES = [
   'plugin/grpc_controller.proto',
   'plugin/grpc_stdio.proto',
   'plugin/grpc_broker.proto',
+  'grpc/health/v1/health.proto',
 ];
 
 /** Decoding options (bytes stay Buffers: protobufjs' default under Node). */
@@ -88,21 +90,12 @@ export const TO_OBJECT_OPTIONS: protobuf.IConversionOptions = {
   oneofs: true,
 };
 
-const moduleDir = dirname(fileURLToPath(import.meta.url));
-
-/** dist/src/server/proto.js → dist/proto/descriptor.json (written by scripts/build-proto.mjs). */
-export const DEFAULT_DESCRIPTOR_PATH = resolve(moduleDir, '../../proto/descriptor.json');
+/** dist/proto/descriptor.json, written by scripts/build-proto.mjs. */
+export const DEFAULT_DESCRIPTOR_PATH = builtDescriptorPath('descriptor.json');
 
 /** Nearest `proto/` folder holding tfplugin6.proto, searching upward from each start. */
-export function findProtoDir(starts: string[] = [moduleDir, process.cwd()]): string | undefined {
-  for (const start of starts) {
-    for (let dir = resolve(start); ; dir = dirname(dir)) {
-      const candidate = join(dir, 'proto');
-      if (existsSync(join(candidate, 'tfplugin6.proto'))) return candidate;
-      if (dirname(dir) === dir) break;
-    }
-  }
-  return undefined;
+export function findProtoDir(starts?: string[]): string | undefined {
+  return findProtoSourceDir('tfplugin6.proto', starts);
 }
 
 export function loadRootFromProtoDir(protoDir: string): protobuf.Root {
@@ -133,7 +126,7 @@ export function protoRoot(): protobuf.Root {
     cachedRoot = loadRootFromDescriptor(DEFAULT_DESCRIPTOR_PATH);
   } else {
     const dir = findProtoDir();
-    if (!dir) throw new Error(`${DEFAULT_DESCRIPTOR_PATH} not found and no proto/ folder above ${moduleDir} or the cwd`);
+    if (!dir) throw new Error(`${DEFAULT_DESCRIPTOR_PATH} not found and no proto/ folder above it or the cwd`);
     cachedRoot = loadRootFromProtoDir(dir);
   }
   return cachedRoot;

@@ -12,12 +12,16 @@ describe('provider process lifecycle', function () {
   it('bin/terraform-provider-sec resolves its directory through symlinks and execs node', async function () {
     const root = repoRoot();
     if (!root || !existsSync('/proc/self')) return this.skip();
-    // A fake install: <tree>/bin/<wrapper> + <tree>/dist/src/providers/sec.js (loads the fixture).
+    // A fake install: <tree>/bin/{wrapper,start-bundle.cjs} + <tree>/dist/bundle/terraform-provider-sec.cjs
+    // (a "bundle" that runs the fixture, without a code cache).
     const tree = tempDir('keel-bin-');
     mkdirSync(join(tree, 'bin'));
-    mkdirSync(join(tree, 'dist', 'src', 'providers'), { recursive: true });
-    copyFileSync(join(root, 'bin', 'terraform-provider-sec'), join(tree, 'bin', 'terraform-provider-sec'));
-    writeFileSync(join(tree, 'dist', 'src', 'providers', 'sec.js'), `import ${JSON.stringify(FIXTURE_JS)};\n`);
+    mkdirSync(join(tree, 'dist', 'bundle'), { recursive: true });
+    for (const file of ['terraform-provider-sec', 'start-bundle.cjs']) copyFileSync(join(root, 'bin', file), join(tree, 'bin', file));
+    writeFileSync(
+      join(tree, 'dist', 'bundle', 'terraform-provider-sec.cjs'),
+      `require('node:module').runMain(${JSON.stringify(FIXTURE_JS)});\n`,
+    );
     // Two hops: absolute link to a relative link to the wrapper.
     const links = tempDir('keel-links-');
     symlinkSync('../bin/terraform-provider-sec', join(tree, 'dist', 'relative-link'));
@@ -27,7 +31,7 @@ describe('provider process lifecycle', function () {
     try {
       const cmdline = readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').split('\0');
       expect(cmdline[0]).to.match(/node$/); // exec: the launched pid is node itself, not sh
-      expect(cmdline[1]).to.equal(`${join(tree, 'bin')}/../dist/src/providers/sec.js`);
+      expect(cmdline.slice(1, 3)).to.deep.equal([`${join(tree, 'bin')}/start-bundle.cjs`, 'sec']);
       expect((await p.call('GetMetadata', {})).resources).to.have.length(1);
     } finally {
       const result = await p.shutdown();

@@ -4,9 +4,9 @@
  * running from source or a partial build, by parsing proto/vdb/** at runtime.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import protobuf from 'protobufjs';
+import { builtDescriptorPath, findProtoSourceDir } from '../../proto-location.js';
 
 /** Full names of the services, as they appear in method paths. */
 export const VDB_SERVICES = {
@@ -23,10 +23,8 @@ export const VDB_SERVICES = {
 
 export type VdbServiceName = (typeof VDB_SERVICES)[keyof typeof VDB_SERVICES];
 
-const moduleDir = dirname(fileURLToPath(import.meta.url));
-
-/** dist/src/clients/vdb/proto.js → dist/proto/vdb-descriptor.json. */
-export const VDB_DESCRIPTOR_PATH = resolve(moduleDir, '../../../proto/vdb-descriptor.json');
+/** dist/proto/vdb-descriptor.json, written by scripts/build-proto.mjs. */
+export const VDB_DESCRIPTOR_PATH = builtDescriptorPath('vdb-descriptor.json');
 
 let cachedRoot: protobuf.Root | undefined;
 
@@ -36,8 +34,8 @@ export function vdbProtoRoot(): protobuf.Root {
   if (existsSync(VDB_DESCRIPTOR_PATH)) {
     root = protobuf.Root.fromJSON(JSON.parse(readFileSync(VDB_DESCRIPTOR_PATH, 'utf8')));
   } else {
-    const protoDir = findProtoDir();
-    if (!protoDir) throw new Error(`${VDB_DESCRIPTOR_PATH} not found and no proto/vdb folder above ${moduleDir} or the cwd`);
+    const protoDir = findProtoSourceDir('vdb');
+    if (!protoDir) throw new Error(`${VDB_DESCRIPTOR_PATH} not found and no proto/vdb folder above it or the cwd`);
     root = loadFromProtoDir(protoDir);
   }
   root.resolveAll();
@@ -64,16 +62,6 @@ function protoFiles(dir: string): string[] {
     .sort();
 }
 
-function findProtoDir(): string | undefined {
-  for (const start of [moduleDir, process.cwd()]) {
-    for (let dir = resolve(start); ; dir = dirname(dir)) {
-      const candidate = join(dir, 'proto');
-      if (existsSync(join(candidate, 'vdb'))) return candidate;
-      if (dirname(dir) === dir) break;
-    }
-  }
-  return undefined;
-}
 
 export interface VdbMethod {
   /** e.g. `/vdb.cloud.cluster.v1.ClusterService/GetCluster`. */

@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// Bundles each provider executable into one CommonJS file (dist/bundle/terraform-provider-<name>.cjs)
+// and records V8's code cache for it (….cjs.cache), so that start-up neither resolves hundreds of
+// modules nor compiles megabytes of JavaScript. Terraform starts a provider three to four times per
+// command, so this is paid often (README, "Benchmarks": handshake).
+//
+// bin/start-bundle.cjs loads the bundle with the cache. The cache is made by a warm-up run of the
+// real executable (handshake, health check, schema, shutdown) so that it covers the start-up path;
+// V8 ignores a cache made by another Node version or other flags, and then compiles as usual.
+//
+// Packages that read files beside their own sources (grpc-health-check's health.proto, grpc-js's
+// channelz/orca protos) get those files copied to dist/bundle/assets/<package>/ and their
+// `__dirname` pointed there, so they find them at the same relative paths.
+//
+// Usage: node scripts/bundle.mjs   (after tsc; part of `npm run build`)
+import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = join(repoRoot, 'dist', 'bundle');
+const PROVIDERS = ['sec', 'vdb'];
+/** Packages whose code reads `${__dirname}/../../proto/…` at run time. */
+const PACKAGES_WITH_ASSETS = ['grpc-health-check', '@grpc/grpc-js'];
+
+// Files are replaced by rename, never deleted first, so a provider started meanwhile (tests run
+// while a build happens) finds either the old or the new bundle; V8 rejects a cache whose source
+// changed.
+mkdirSync(outDir, { recursive: true });
+for (const pkg of PACKAGES_WITH_ASSETS) {
+  cpSync(join(repoRoot, 'node_modules', pkg, 'proto'), join(outDir, 'assets', pkg, 'proto'), { recursive: true });
+}
+
+/** Points `__dirname` of a package's build/src/*.js at its copied assets. */
+const relocateAssets = {
+  name: 'relocate-assets',
+  setup(builder) {
+    const filter = new RegExp(`node_modules/(${PACKAGES_WITH_ASSETS.map((p) => p.replace('/', '\\/')).join('|')})/build/src/[^/]+\\.js$`);
+    builder.onLoad({ filter }, (args) => {
+      const pkg = args.path.match(filter)[1];
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes('__dirname')) return undefined;
+      const dir = JSON.stringify(`assets/${pkg}/build/src`);
+      return { contents: `var __dirname = require('node:path').join(__bundleDir, ${dir});\n${source}`, loader: 'js' };
+    });
+  },
+};
+
+for (const name of PROVIDERS) {
+  const outfile = join(outDir, `terraform-provider-${name}.cjs`);
+  const result = await build({
+    entryPoints: [join(repoRoot, 'dist', 'src', 'providers', `${name}.js`)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // The modules' own location (src/proto-location.ts) becomes the bundle's: both are one level below dist/.
+    define: { 'import.meta.url': '__bundleUrl' },
+    banner: {
+      js: "var __bundleDir = __dirname; var __bundleUrl = require('node:url').pathToFileURL(__filename).href;",
+    },
+    plugins: [relocateAssets],
+    logLevel: 'warning',
+    write: false,
+    legalComments: 'none',
+    sourcemap: true,
+    minifyWhitespace: true,
+    mainFields: ['module', 'main'],
+  });
+  if (result.errors.length > 0) process.exit(1);
+  for (const output of result.outputFiles) {
+    writeFileSync(`${output.path}.tmp`, output.contents);
+    renameSync(`${output.path}.tmp`, output.path);
+  }
+}
+
+// Warm-up runs: each executable starts, shakes hands, answers health and GetProviderSchema, and
+// stops; bin/start-bundle.cjs writes the code cache as it exits.
+const { launchProvider } = await import(pathToFileURL(join(repoRoot, 'dist', 'src', 'tfclient', 'launch.js')).href);
+for (const name of PROVIDERS) {
+  const provider = await launchProvider(join(repoRoot, 'bin', `terraform-provider-${name}`), {
+    env: { KEEL_WRITE_CODE_CACHE: '1' },
+  });
+  await provider.health();
+  await provider.call('GetProviderSchema', {});
+  await provider.shutdown();
+}
