@@ -1,61 +1,73 @@
 /**
- * `node dist/src/emulators/main.js <name> [--port N]`: runs one emulator on 127.0.0.1 in the
- * foreground. When it is ready it prints exactly one JSON line on stdout (its URL and credentials);
- * anything else goes to stderr. SIGINT/SIGTERM stop it.
+ * `node dist/src/emulators/main.js <name> [--port N] [fault flags]`: runs one emulator on
+ * 127.0.0.1 in the foreground. When it is ready it prints exactly one JSON line on stdout (its URL
+ * and credentials); anything else goes to stderr. With `--fault-rate` it injects seeded faults (see
+ * cli.ts USAGE), prints the profile at start and the fault counters when stopped. SIGINT/SIGTERM
+ * stop it.
  */
+import {
+  describeFaultProfile,
+  describeFaultStats,
+  faultProfileSettings,
+  type FaultProfileOptions,
+  type FaultStats,
+} from './core/index.js';
+import { USAGE, UsageError, parseEmulatorArgs, type EmulatorName } from './cli.js';
 import { startSecEmulator } from './sec/index.js';
 import { startVdbEmulator } from './vdb/index.js';
 
 interface Started {
   readonly ready: Record<string, unknown>;
+  faultStats(): FaultStats;
   close(): Promise<void>;
 }
 
-/** Add an emulator here: name → start function returning its ready line. */
-const EMULATORS: Record<string, (port: number) => Promise<Started>> = {
-  sec: async (port) => {
-    const emulator = await startSecEmulator({ port });
+interface StartOptions {
+  readonly port: number;
+  readonly faultProfile?: FaultProfileOptions;
+}
+
+/** Add an emulator here (and its name in cli.ts): name → start function returning its ready line. */
+const EMULATORS: Record<EmulatorName, (options: StartOptions) => Promise<Started>> = {
+  sec: async (options) => {
+    const emulator = await startSecEmulator(options);
     return {
       ready: { url: emulator.url, account: emulator.account, api_key: emulator.apiKey, api_secret: emulator.apiSecret },
+      faultStats: () => emulator.faultStats(),
       close: () => emulator.close(),
     };
   },
-  vdb: async (port) => {
-    const emulator = await startVdbEmulator({ port });
+  vdb: async (options) => {
+    const emulator = await startVdbEmulator(options);
     return {
       ready: { url: emulator.url, api_key: emulator.apiKey, account_id: emulator.accountId },
+      faultStats: () => emulator.faultStats(),
       close: () => emulator.close(),
     };
   },
 };
 
-const USAGE = `usage: main.js <${Object.keys(EMULATORS).join('|')}> [--port N]`;
-
-function fail(message: string): never {
-  process.stderr.write(`${message}\n${USAGE}\n`);
-  process.exit(2);
-}
-
-function parsePort(args: string[]): number {
-  let port = 0;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const value = arg === '--port' ? args[++i] : arg.startsWith('--port=') ? arg.slice('--port='.length) : undefined;
-    if (value === undefined) fail(arg === '--port' ? '--port needs a value' : `unknown argument: ${arg}`);
-    port = Number(value);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`invalid port: ${value}`);
+function parseOrExit(argv: string[]): ReturnType<typeof parseEmulatorArgs> {
+  try {
+    return parseEmulatorArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${error.message}\n${USAGE}\n`);
+    process.exit(2);
   }
-  return port;
 }
 
 async function main(argv: string[]): Promise<void> {
-  const [name, ...rest] = argv;
-  const start = name === undefined ? undefined : EMULATORS[name];
-  if (!start) fail(name === undefined ? 'missing emulator name' : `unknown emulator: ${name}`);
-  const started = await start(parsePort(rest));
-  process.stdout.write(`${JSON.stringify(started.ready)}\n`);
+  const args = parseOrExit(argv);
+  const { name, faultProfile } = args;
+  const started = await EMULATORS[name]({ port: args.port, ...(faultProfile ? { faultProfile } : {}) });
+  if (faultProfile) {
+    const reproduce = args.seedWasRandom ? ` (random seed: pass --fault-seed ${faultProfile.seed} to reproduce)` : '';
+    process.stderr.write(`${name} emulator: fault profile: ${describeFaultProfile(faultProfileSettings(faultProfile))}${reproduce}\n`);
+  }
 
   const stop = (signal: string): void => {
+    if (faultProfile) process.stderr.write(`${name} emulator: faults: ${describeFaultStats(started.faultStats())}\n`);
     process.stderr.write(`${name} emulator: ${signal}, stopping\n`);
     started.close().then(
       () => process.exit(0),
@@ -64,6 +76,8 @@ async function main(argv: string[]): Promise<void> {
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  // Last: whoever reads the ready line may stop the emulator at once.
+  process.stdout.write(`${JSON.stringify(started.ready)}\n`);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

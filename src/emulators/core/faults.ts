@@ -2,7 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 /**
  * Fault injection: the next matching request(s) get a canned answer instead of reaching the
- * handler. Tests use it for 5xx/429 retries, dropped connections and malformed bodies.
+ * handler (or, with `ambiguous`, reach it and lose the answer). Tests use it for 5xx/429 retries,
+ * dropped connections, malformed bodies and creates whose outcome the client cannot know.
  */
 export interface Fault {
   /** Matches any method when absent. */
@@ -21,6 +22,11 @@ export interface Fault {
   readonly delayMs?: number;
   /** Close the socket without answering (a connection reset as the client sees it). */
   readonly dropConnection?: boolean;
+  /**
+   * The request is handled as usual (a create takes effect), then the socket is closed without
+   * answering: the client cannot tell whether it worked. Other answer options are ignored.
+   */
+  readonly ambiguous?: boolean;
   /** How many requests it applies to; default 1, `Infinity` for all. */
   readonly times?: number;
 }

@@ -1,7 +1,8 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomHex } from './ids.js';
-import type { FaultInjector } from './faults.js';
+import type { FaultDecision, SeededFaults } from './fault-profile.js';
+import type { Fault, FaultInjector } from './faults.js';
 import {
   HttpError,
   type EmulatorRequest,
@@ -14,7 +15,12 @@ import type { Router } from './router.js';
 export interface HttpServerOptions {
   readonly router: Router;
   readonly log: RequestLog;
+  /** One-shot faults; they win over the seeded profile (which then does not see the call). */
   readonly faults: FaultInjector;
+  /** The seeded fault profile, when the emulator has one. */
+  readonly seededFaults?: SeededFaults;
+  /** Whether a request creates an object (only creates can get an ambiguous fault). */
+  readonly isCreate?: (method: string, path: string) => boolean;
   /** Run in order before every routed handler. */
   readonly middleware?: readonly Middleware[];
   /** Bodies above this size are refused with 413. Default 1 MiB. */
@@ -75,32 +81,106 @@ async function handle(options: HttpServerOptions, req: IncomingMessage, res: Ser
     return;
   }
   const parsed = parseJson(raw);
-  options.log.record(method, url.pathname + url.search, req.headers, parsed.ok ? parsed.value : raw);
+  const entry = options.log.record(method, url.pathname + url.search, req.headers, parsed.ok ? parsed.value : raw);
 
-  const fault = options.faults.take(method, url.pathname);
-  if (fault) {
-    if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-    if (fault.dropConnection) {
-      req.socket.destroy();
-      return;
+  // Decided in arrival order, right after logging, so the n-th logged request got the n-th decision.
+  const oneShot = options.faults.take(method, url.pathname);
+  let plan: FaultPlan = { then: 'handle' };
+  if (oneShot) plan = oneShotPlan(oneShot, req.headers);
+  else {
+    const decision = options.seededFaults?.decide(options.isCreate?.(method, url.pathname) ?? false);
+    if (decision) {
+      entry.injectedFault = decision.kind;
+      plan = seededPlan(decision);
     }
-    send(res, {
-      status: fault.status ?? 500,
-      ...(fault.rawBody !== undefined
-        ? { rawBody: fault.rawBody }
-        : { body: fault.bodyFor ? fault.bodyFor(req.headers) : fault.body }),
-      ...(fault.headers ? { headers: fault.headers } : {}),
-    });
-    return;
   }
 
-  if (!parsed.ok) {
-    send(res, { status: 400, body: { message: 'request body is not valid JSON' } });
+  if (plan.delayMs) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
+  if (plan.then === 'drop') {
+    req.socket.destroy();
     return;
   }
-  if (raw.length > 0 && !isJsonContentType(req.headers['content-type'])) {
-    send(res, { status: 415, body: { message: 'Content-Type must be application/json' } });
+  if (plan.then === 'answer') {
+    send(res, plan.response);
     return;
+  }
+  const response = await handleNormally(options, { method, url, headers: req.headers, raw, parsed });
+  if (plan.then === 'handle-then-drop') {
+    req.socket.destroy();
+    return;
+  }
+  send(res, response);
+}
+
+/** What a fault does to one request; `delayMs` comes first. */
+type FaultPlan = { readonly delayMs?: number } & (
+  | { readonly then: 'handle' }
+  | { readonly then: 'answer'; readonly response: EmulatorResponse }
+  /** Close the socket without handling the request. */
+  | { readonly then: 'drop' }
+  /** Handle the request (it takes effect), then close the socket instead of answering. */
+  | { readonly then: 'handle-then-drop' }
+);
+
+function oneShotPlan(fault: Fault, headers: IncomingHttpHeaders): FaultPlan {
+  const delay = fault.delayMs ? { delayMs: fault.delayMs } : {};
+  if (fault.ambiguous) return { ...delay, then: 'handle-then-drop' };
+  if (fault.dropConnection) return { ...delay, then: 'drop' };
+  return {
+    ...delay,
+    then: 'answer',
+    response: {
+      status: fault.status ?? 500,
+      ...(fault.rawBody !== undefined ? { rawBody: fault.rawBody } : { body: fault.bodyFor ? fault.bodyFor(headers) : fault.body }),
+      ...(fault.headers ? { headers: fault.headers } : {}),
+    },
+  };
+}
+
+const SERVER_ERRORS = [
+  { status: 502, message: 'bad gateway' },
+  { status: 503, message: 'service unavailable' },
+  { status: 504, message: 'gateway timeout' },
+] as const;
+
+function seededPlan(decision: FaultDecision): FaultPlan {
+  switch (decision.kind) {
+    case 'rate-limit':
+      return {
+        then: 'answer',
+        response: {
+          status: 429,
+          body: { message: `rate limit exceeded (injected fault); retry after ${decision.retryAfterSeconds} s` },
+          headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+        },
+      };
+    case 'server-error': {
+      const { status, message } = SERVER_ERRORS[Math.floor(decision.variant * SERVER_ERRORS.length)]!;
+      return { then: 'answer', response: { status, body: { message: `${message} (injected fault)` } } };
+    }
+    case 'drop':
+      return { then: 'drop' };
+    case 'slow':
+      return { then: 'handle', delayMs: decision.slowMs };
+    case 'ambiguous':
+      return { then: 'handle-then-drop' };
+  }
+}
+
+interface ReceivedRequest {
+  readonly method: string;
+  readonly url: URL;
+  readonly headers: IncomingHttpHeaders;
+  readonly raw: string;
+  readonly parsed: { ok: true; value: unknown } | { ok: false };
+}
+
+/** Body checks, middleware, then the routed handler. */
+async function handleNormally(options: HttpServerOptions, received: ReceivedRequest): Promise<EmulatorResponse> {
+  const { method, url, headers, raw, parsed } = received;
+  if (!parsed.ok) return { status: 400, body: { message: 'request body is not valid JSON' } };
+  if (raw.length > 0 && !isJsonContentType(headers['content-type'])) {
+    return { status: 415, body: { message: 'Content-Type must be application/json' } };
   }
 
   const request: EmulatorRequest = {
@@ -108,7 +188,7 @@ async function handle(options: HttpServerOptions, req: IncomingMessage, res: Ser
     path: url.pathname,
     params: {},
     query: url.searchParams,
-    headers: req.headers,
+    headers,
     body: parsed.value,
   };
   // Middleware (authentication) runs before routing, so unknown paths are not revealed to
@@ -119,7 +199,7 @@ async function handle(options: HttpServerOptions, req: IncomingMessage, res: Ser
     if (middleware) return middleware(request, () => run(index + 1));
     return route(options.router, request);
   };
-  send(res, await respondToErrors(() => run(0)));
+  return respondToErrors(() => run(0));
 }
 
 async function route(router: Router, request: EmulatorRequest): Promise<EmulatorResponse> {

@@ -1,5 +1,23 @@
 export { Clock } from './clock.js';
 export { FaultInjector, type Fault } from './faults.js';
+export {
+  DEFAULT_RETRY_AFTER_SECONDS,
+  DEFAULT_SLOW_MS,
+  FAULT_KINDS,
+  FaultProfileError,
+  SeededFaults,
+  describeFaultProfile,
+  describeFaultStats,
+  faultProfileProblem,
+  faultProfileSettings,
+  mulberry32,
+  type FaultDecision,
+  type FaultKind,
+  type FaultProfileOptions,
+  type FaultProfileProblem,
+  type FaultProfileSettings,
+  type FaultStats,
+} from './fault-profile.js';
 export { startHttpServer, type HttpServerOptions, type RunningHttpServer } from './http-server.js';
 export {
   HttpError,

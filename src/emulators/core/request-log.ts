@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { FaultKind } from './fault-profile.js';
 
 /** One request as the emulator received it; secret headers are masked. */
 export interface LoggedRequest {
@@ -8,6 +9,8 @@ export interface LoggedRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** Parsed JSON body, or the raw text when it was not JSON; undefined when empty. */
   readonly body: unknown;
+  /** The seeded fault this request got (see SeededFaults); absent when none. */
+  injectedFault?: FaultKind;
 }
 
 export const MASKED = '***';
@@ -19,8 +22,10 @@ export class RequestLog {
   /** @param secretHeaders lower-case header names whose values are replaced by `***`. */
   constructor(private readonly secretHeaders: ReadonlySet<string>) {}
 
-  record(method: string, path: string, headers: IncomingHttpHeaders, body: unknown): void {
-    this.entries.push({ method, path, headers: this.mask(headers), body });
+  record(method: string, path: string, headers: IncomingHttpHeaders, body: unknown): LoggedRequest {
+    const entry: LoggedRequest = { method, path, headers: this.mask(headers), body };
+    this.entries.push(entry);
+    return entry;
   }
 
   clear(): void {

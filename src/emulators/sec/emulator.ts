@@ -4,16 +4,19 @@ import {
   MemoryStore,
   RequestLog,
   Router,
+  SeededFaults,
   randomHex,
   secretValue,
   startHttpServer,
   type Fault,
+  type FaultProfileOptions,
+  type FaultStats,
   type LoggedRequest,
 } from '../core/index.js';
 import { registerAgentAccessTokenRoutes } from './agent-access-tokens.js';
 import { registerAlertChannelRoutes } from './alert-channels.js';
-import { SECRET_HEADER, authMiddleware, registerTokenRoute } from './auth.js';
-import type { SecContext } from './context.js';
+import { SECRET_HEADER, TOKEN_PATH, authMiddleware, registerTokenRoute } from './auth.js';
+import { API_PREFIX, type SecContext } from './context.js';
 import { TokenRegistry } from './tokens.js';
 import { registerUserProfileRoute } from './user-profile.js';
 import { registerCloudAccountRoutes } from './cloud-accounts.js';
@@ -35,6 +38,8 @@ export interface SecEmulatorOptions {
   apiSecret?: string;
   /** Extra accounts an `Account-Name` header may select. */
   subaccounts?: string[];
+  /** Seeded faults from the start (see setFaultProfile). */
+  faultProfile?: FaultProfileOptions;
 }
 
 /** A running emulator of the sec management API, plus the handles tests need. */
@@ -59,6 +64,14 @@ export interface SecEmulator {
   /** The next matching request(s) get this answer instead (see Fault). */
   injectFault(fault: Fault): void;
   clearFaults(): void;
+  /**
+   * Seeded faults on a share of all requests, the token endpoint included (a real API rate-limits
+   * it too); undefined switches them off. Same seed + same sequence of requests = same faults
+   * (see core/fault-profile.ts). Throws FaultProfileError on invalid options.
+   */
+  setFaultProfile(profile: FaultProfileOptions | undefined): void;
+  /** Counters of the current (or last) fault profile. */
+  faultStats(): FaultStats;
   /** Every token issued so far becomes invalid. */
   expireTokens(): void;
   /** Tokens issued from now on live this long, whatever the client asks; undefined restores. */
@@ -102,7 +115,16 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
 
   const log = new RequestLog(new Set(['authorization', SECRET_HEADER, 'cookie']));
   const faults = new FaultInjector();
-  const server = await startHttpServer({ router, log, faults, middleware: [authMiddleware(ctx)], port: options.port ?? 0 });
+  const seededFaults = new SeededFaults(options.faultProfile);
+  const server = await startHttpServer({
+    router,
+    log,
+    faults,
+    seededFaults,
+    isCreate: isCreateRequest,
+    middleware: [authMiddleware(ctx)],
+    port: options.port ?? 0,
+  });
 
   return {
     url: server.url,
@@ -118,6 +140,8 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
     clearRequests: () => log.clear(),
     injectFault: (fault) => faults.add(fault),
     clearFaults: () => faults.clear(),
+    setFaultProfile: (profile) => seededFaults.set(profile),
+    faultStats: () => seededFaults.stats(),
     expireTokens: () => ctx.tokens.expireAll(),
     setTokenLifetime: (seconds) => {
       ctx.tokens.lifetimeOverrideSeconds = seconds;
@@ -129,4 +153,12 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
     },
     close: () => server.close(),
   };
+}
+
+/**
+ * Every POST under /api/v2 creates an object, except the token endpoint (a token is not an object
+ * a client adopts), searches and channel tests.
+ */
+function isCreateRequest(method: string, path: string): boolean {
+  return method === 'POST' && path.startsWith(`${API_PREFIX}/`) && path !== TOKEN_PATH && !/\/(search|test)$/.test(path);
 }

@@ -4,4 +4,5 @@ export { TEST_FAILURE_MARKER } from './alert-channels.js';
 export { ALERT_CHANNEL_DATA_SPECS } from './alert-channel-types.js';
 export type { IntegrationRecord, IntegrationState } from './integrations.js';
 export type { AgentAccessTokenRecord } from './agent-access-tokens.js';
-export type { Fault, LoggedRequest } from '../core/index.js';
+export { FAULT_KINDS, FaultProfileError } from '../core/index.js';
+export type { Fault, FaultKind, FaultProfileOptions, FaultStats, LoggedRequest } from '../core/index.js';

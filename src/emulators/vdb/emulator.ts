@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { User } from '../../clients/vdb/api.js';
-import { Clock, MemoryStore, randomHex } from '../core/index.js';
+import { Clock, MemoryStore, SeededFaults, randomHex, type FaultProfileOptions, type FaultStats } from '../core/index.js';
 import { backupServices, refreshBackup } from './backups.js';
 import { catalogServices, packageId, seedCatalog } from './catalog.js';
 import { clusterServices, refreshCluster } from './clusters.js';
@@ -25,6 +25,8 @@ export interface VdbEmulatorOptions {
   pageSize?: number;
   /** Serve TLS with this certificate instead of plaintext (the URL is then `https://localhost:PORT`). */
   tls?: { certPem: string; keyPem: string };
+  /** Seeded faults from the start (see setFaultProfile). */
+  faultProfile?: FaultProfileOptions;
 }
 
 /** A running emulator of the vdb management API, plus the handles tests need. */
@@ -49,6 +51,14 @@ export interface VdbEmulator {
   /** The next matching call(s) get this answer instead (see VdbFault). */
   injectFault(fault: VdbFault): void;
   clearFaults(): void;
+  /**
+   * Seeded faults on a share of all calls (Create* methods are the creates that can be ambiguous);
+   * undefined switches them off. Same seed + same sequence of calls = same faults (see
+   * core/fault-profile.ts). Throws FaultProfileError on invalid options.
+   */
+  setFaultProfile(profile: FaultProfileOptions | undefined): void;
+  /** Counters of the current (or last) fault profile. */
+  faultStats(): FaultStats;
   /** The next cluster create or configuration update ends in a FAILED phase with this reason. */
   failNextProvisioning(reason?: string): void;
   /** How long provisioning takes from now on. */
@@ -83,11 +93,13 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
 
   const log: VdbLoggedRequest[] = [];
   const faults = new FaultQueue();
+  const seededFaults = new SeededFaults(options.faultProfile);
   const server = await startGrpcServer({
     port: options.port ?? 0,
     apiKey,
     log,
     faults,
+    seededFaults,
     tls: options.tls,
     services: [
       ...clusterServices(ctx),
@@ -137,6 +149,8 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     },
     injectFault: (fault) => faults.add(fault),
     clearFaults: () => faults.clear(),
+    setFaultProfile: (profile) => seededFaults.set(profile),
+    faultStats: () => seededFaults.stats(),
     failNextProvisioning: (reason = 'insufficient capacity in the region') => {
       ctx.provisioningFailures.push(reason);
     },

@@ -3,4 +3,6 @@ export { VDB_COLLECTIONS } from './context.js';
 export { FAIL_PROVISIONING_LABEL, DEFAULT_DATABASE_VERSION } from './clusters.js';
 export { HYBRID_PROVIDER, packageId } from './catalog.js';
 export type { BootstrapCredentials } from './hybrid.js';
-export type { VdbFault, VdbLoggedRequest } from './server.js';
+export { RETRY_AFTER_METADATA, type VdbFault, type VdbLoggedRequest } from './server.js';
+export { FAULT_KINDS, FaultProfileError } from '../core/index.js';
+export type { FaultKind, FaultProfileOptions, FaultStats } from '../core/index.js';

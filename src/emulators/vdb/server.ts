@@ -9,9 +9,12 @@ import * as grpc from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
 import { CodecError, decodePlain, encodePlain, type Plain } from '../../clients/vdb/codec.js';
 import { vdbMethod, vdbProtoRoot } from '../../clients/vdb/proto.js';
+import type { FaultDecision, FaultKind, SeededFaults } from '../core/fault-profile.js';
 import { RpcError } from './errors.js';
 
 export const TRACE_ID_METADATA = 'vdb-trace-id';
+/** Trailing metadata of a rate-limited answer: whole seconds to wait before retrying. */
+export const RETRY_AFTER_METADATA = 'retry-after';
 
 export interface HandlerCall {
   /** Request metadata (lower-case keys). */
@@ -41,6 +44,8 @@ export interface VdbLoggedRequest {
   /** The client's address, e.g. `ipv4:127.0.0.1:53412` (one per connection). */
   readonly peer: string;
   readonly traceId: string;
+  /** The seeded fault this call got (see SeededFaults); absent when none. */
+  injectedFault?: FaultKind;
 }
 
 /** A canned answer for the next matching call(s). */
@@ -52,6 +57,12 @@ export interface VdbFault {
   readonly message?: string;
   /** Wait this long first (deadline tests). */
   readonly delayMs?: number;
+  /**
+   * The call is handled as usual (a create takes effect), then answered UNAVAILABLE instead of
+   * with its result, as if the connection was lost: the client cannot tell whether it worked.
+   * `code` is ignored; `message` replaces the default one.
+   */
+  readonly ambiguous?: boolean;
   /** How many calls it applies to; default 1, Infinity for all. */
   readonly times?: number;
 }
@@ -61,7 +72,10 @@ export interface GrpcServerOptions {
   readonly apiKey: string;
   readonly services: readonly ServiceRegistration[];
   readonly log: VdbLoggedRequest[];
+  /** One-shot faults; they win over the seeded profile (which then does not see the call). */
   readonly faults: FaultQueue;
+  /** The seeded fault profile, when the emulator has one. Create* methods are the creates. */
+  readonly seededFaults?: SeededFaults;
   /** PEM certificate and key: serve TLS instead of plaintext. */
   readonly tls?: { readonly certPem: string; readonly keyPem: string } | undefined;
 }
@@ -203,28 +217,98 @@ async function serve(
   };
   options.log.push(entry);
 
-  const fail = (code: grpc.status, message: string): void => {
+  const fail = (code: grpc.status, message: string, trailers: Record<string, string> = {}): void => {
     entry.code = code;
-    callback({ code, details: message, metadata: traceMetadata() } as grpc.ServerErrorResponse);
+    const metadata = traceMetadata();
+    for (const [key, value] of Object.entries(trailers)) metadata.set(key, value);
+    callback({ code, details: message, metadata } as grpc.ServerErrorResponse);
   };
+
+  // Decided in arrival order, right after logging, so the n-th logged call got the n-th decision.
+  const oneShot = options.faults.take(method.path);
+  let plan: FaultPlan = { then: 'handle' };
+  if (oneShot) plan = oneShotPlan(oneShot);
+  else {
+    const decision = options.seededFaults?.decide(method.methodName.startsWith('Create'));
+    if (decision) {
+      entry.injectedFault = decision.kind;
+      plan = seededPlan(decision);
+    }
+  }
 
   try {
     call.sendMetadata(traceMetadata());
-    const fault = options.faults.take(method.path);
-    if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-    if (fault?.code !== undefined) return fail(fault.code, fault.message ?? `injected ${grpc.status[fault.code]}`);
-    if (!method.isPublic && !authorized(call.metadata, options.apiKey)) {
-      return fail(grpc.status.UNAUTHENTICATED, 'missing or invalid API key: send metadata `authorization: apikey <key>`');
-    }
-    if (decodeError) return fail(grpc.status.INVALID_ARGUMENT, `validation error:\n - ${decodeError.message} [enum.defined_only]`);
-    if (!method.handler) return fail(grpc.status.UNIMPLEMENTED, `${method.methodName} is not implemented by the emulator`);
-    const response = await method.handler(request!, { metadata: call.metadata });
-    callback(null, encodePlain(method.info.response, response), traceMetadata());
+    if (plan.delayMs) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
+    if (plan.then === 'fail') return fail(plan.code, plan.message, plan.trailers);
+    const outcome = await handleNormally(options, method, call, request, decodeError);
+    // Whatever the handler answered (a create has taken effect), the client never sees it.
+    if (plan.then === 'handle-then-lose-answer') return fail(grpc.status.UNAVAILABLE, plan.message);
+    if ('code' in outcome) return fail(outcome.code, outcome.message);
+    callback(null, encodePlain(method.info.response, outcome.response), traceMetadata());
   } catch (error) {
-    if (error instanceof RpcError) return fail(error.code, error.message);
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`vdb emulator: ${method.path} failed: ${message}\n`);
     return fail(grpc.status.INTERNAL, `internal error: ${message}`);
+  }
+}
+
+/** Authentication, request decoding, then the handler; RpcErrors become the failure to answer. */
+async function handleNormally(
+  options: GrpcServerOptions,
+  method: MethodInfo,
+  call: grpc.ServerUnaryCall<Buffer, Buffer>,
+  request: Plain | undefined,
+  decodeError: CodecError | undefined,
+): Promise<{ response: Plain } | { code: grpc.status; message: string }> {
+  if (!method.isPublic && !authorized(call.metadata, options.apiKey)) {
+    return { code: grpc.status.UNAUTHENTICATED, message: 'missing or invalid API key: send metadata `authorization: apikey <key>`' };
+  }
+  if (decodeError) return { code: grpc.status.INVALID_ARGUMENT, message: `validation error:\n - ${decodeError.message} [enum.defined_only]` };
+  if (!method.handler) return { code: grpc.status.UNIMPLEMENTED, message: `${method.methodName} is not implemented by the emulator` };
+  try {
+    return { response: await method.handler(request!, { metadata: call.metadata }) };
+  } catch (error) {
+    if (error instanceof RpcError) return { code: error.code, message: error.message };
+    throw error;
+  }
+}
+
+/** What a fault does to one call; `delayMs` comes first. */
+type FaultPlan = { readonly delayMs?: number } & (
+  | { readonly then: 'handle' }
+  /** Answer with this status instead of handling the call. */
+  | { readonly then: 'fail'; readonly code: grpc.status; readonly message: string; readonly trailers?: Record<string, string> }
+  /** Handle the call (it takes effect), then answer UNAVAILABLE with `message` instead of the result. */
+  | { readonly then: 'handle-then-lose-answer'; readonly message: string }
+);
+
+const LOST_ANSWER_MESSAGE = 'connection lost before the answer was sent (injected fault)';
+
+function oneShotPlan(fault: VdbFault): FaultPlan {
+  const delay = fault.delayMs ? { delayMs: fault.delayMs } : {};
+  if (fault.ambiguous) return { ...delay, then: 'handle-then-lose-answer', message: fault.message ?? LOST_ANSWER_MESSAGE };
+  if (fault.code === undefined) return { ...delay, then: 'handle' };
+  return { ...delay, then: 'fail', code: fault.code, message: fault.message ?? `injected ${grpc.status[fault.code]}` };
+}
+
+function seededPlan(decision: FaultDecision): FaultPlan {
+  switch (decision.kind) {
+    case 'rate-limit':
+      return {
+        then: 'fail',
+        code: grpc.status.RESOURCE_EXHAUSTED,
+        message: `rate limit exceeded (injected fault); retry after ${decision.retryAfterSeconds} s`,
+        trailers: { [RETRY_AFTER_METADATA]: String(decision.retryAfterSeconds) },
+      };
+    case 'server-error':
+      return { then: 'fail', code: grpc.status.UNAVAILABLE, message: 'service unavailable (injected fault)' };
+    case 'drop':
+      // grpc-js clients report a connection lost mid-call as UNAVAILABLE too.
+      return { then: 'fail', code: grpc.status.UNAVAILABLE, message: 'connection dropped (injected fault)' };
+    case 'slow':
+      return { then: 'handle', delayMs: decision.slowMs };
+    case 'ambiguous':
+      return { then: 'handle-then-lose-answer', message: LOST_ANSWER_MESSAGE };
   }
 }
 
