@@ -12,6 +12,12 @@ export type ApiErrorCode =
   | 'unavailable'
   | 'timeout'
   | 'cancelled'
+  /**
+   * A request that changes something (a create) went out and its answer was lost (the connection
+   * dropped, a gateway answered 502/504, the deadline passed, gRPC UNAVAILABLE/DEADLINE_EXCEEDED):
+   * the change may or may not have been made. Repeating it blindly could make a duplicate.
+   */
+  | 'outcome_unknown'
   | 'malformed_response'
   | 'unknown';
 
@@ -44,6 +50,9 @@ export class ApiError extends Error {
 export function isApiError(error: unknown, code?: ApiErrorCode): error is ApiError {
   return error instanceof ApiError && (code === undefined || error.code === code);
 }
+
+/** The message tail of every 'outcome_unknown' error. */
+export const OUTCOME_UNKNOWN_NOTE = 'the request was sent but its answer was lost, so it may or may not have taken effect';
 
 /** The code an HTTP error status maps to. */
 export function codeForStatus(status: number): ApiErrorCode {

@@ -45,6 +45,24 @@ export interface ResourceDef<F extends Fields, C> {
   /** Documentation of the import id, e.g. "the integration GUID". */
   readonly importIdDescription?: string;
   create(plan: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
+  /**
+   * The object an earlier attempt of this create may already have made, looked up by its natural
+   * key (e.g. type and name, an e-mail address, a unique alias), or null when there is none.
+   *
+   * The engine calls it only when a create's outcome is unknown — ApiError 'outcome_unknown': the
+   * request went out and its answer was lost — or when the create it then repeats is refused as a
+   * conflict. It adopts what this returns as if `create` had returned it, and creates again (a few
+   * times at most) only when this returns null. So it returns what `create` would: the object in
+   * model form, after the steps `create` takes once the object exists (waiting until it is ready,
+   * testing it, a follow-up call), and may call `ctx.partial` as `create` does. An object that
+   * cannot be adopted (its one-time secret was in the lost answer) may be removed instead, and null
+   * returned, so that it is created anew; `since` — when this apply sent its first create request,
+   * by this machine's clock — tells such an object from older ones of the same key. When several
+   * objects match it throws via {@link onlyCandidate}; the engine then adopts none and creates
+   * nothing. Without this hook a create whose outcome is unknown fails with a diagnostic that says
+   * how to check and import, and is never repeated blindly.
+   */
+  findCreated?(plan: ModelOf<F>, ctx: OpContext<C>, since: Date): Promise<Partial2<ModelOf<F>> | null>;
   /** Returns the object as the API has it, or null when it is gone. */
   read(prior: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>> | null>;
   update?(plan: ModelOf<F>, prior: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
@@ -79,6 +97,20 @@ export interface ProviderDef<F extends Fields, C> {
   readonly dataSources: readonly DataSourceDef<any, C>[];
   /** Pulumi mapping overrides (DECISIONS). */
   readonly pulumi?: { autoNameOff?: string[]; autoNameOn?: string[]; typeNameOverrides?: Record<string, string> };
+}
+
+/** Thrown by {@link ResourceDef.findCreated} when several existing objects match: none may be adopted. */
+export class SeveralCandidatesError extends Error {
+  override readonly name = 'SeveralCandidatesError';
+  constructor(readonly ids: readonly string[]) {
+    super(`${ids.length} existing objects match: ${ids.join(', ')}`);
+  }
+}
+
+/** For `findCreated`: the one matching object, null for none; several → SeveralCandidatesError with their ids. */
+export function onlyCandidate<T>(candidates: readonly T[], idOf: (candidate: T) => string): T | null {
+  if (candidates.length > 1) throw new SeveralCandidatesError(candidates.map(idOf));
+  return candidates[0] ?? null;
 }
 
 /** Identity helpers for definitions, so modules get type inference without annotations. */

@@ -13,6 +13,7 @@ import { fromModel, toModel, plainToValue } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
 import type { DataSourceDef, Logger, OpContext, ProviderDef, ResourceDef } from './contracts.js';
 import { Diagnostics, DiagnosticError, diagnosticFromError } from './diagnostics.js';
+import { DEFAULT_CREATE_RECOVERY, createRecovering, type CreateRecoveryOptions } from './create-recovery.js';
 import { planObject } from './planner.js';
 import { finalizeApplied, reconcileRead, type Mismatch } from './reconcile.js';
 import { validateFields } from './validate.js';
@@ -40,11 +41,16 @@ export class ProviderEngine<C> {
   private unconfiguredReason = 'The provider has not been configured.';
   private stopController = new AbortController();
 
+  private readonly createRecovery: CreateRecoveryOptions;
+
   constructor(
     readonly def: ProviderDef<Fields, C>,
     private readonly log: Logger,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    /** How creates whose answer was lost are recovered (tests shorten the lookup delay). */
+    createRecovery: Partial<CreateRecoveryOptions> = {},
   ) {
+    this.createRecovery = { ...DEFAULT_CREATE_RECOVERY, ...createRecovery };
     for (const r of def.resources) this.resources.set(r.typeName, r);
     for (const d of def.dataSources) this.dataSources.set(d.typeName, d);
   }
@@ -184,7 +190,10 @@ export class ProviderEngine<C> {
         return { state: null, private: {}, diags };
       }
       const plan = toModel(fields, planned);
-      const result = prior === null ? await r.create(plan, ctx) : await (r.update ?? notUpdatable(typeName))(plan, toModel(fields, prior), ctx);
+      const result =
+        prior === null
+          ? await createRecovering(r, plan, ctx, this.createRecovery)
+          : await (r.update ?? notUpdatable(typeName))(plan, toModel(fields, prior), ctx);
       return { state: this.finalize(r, planned, fromModel(fields, result, planned)), private: plannedPrivate, diags };
     } catch (err) {
       if (action === 'delete' && isNotFound(err)) return { state: null, private: {}, diags };

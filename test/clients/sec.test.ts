@@ -289,7 +289,8 @@ describe('sec client', () => {
     for (const [status, code] of statusCases) {
       it(`maps HTTP ${status} to ${code}`, async () => {
         const api = client({ apiToken: emulator.issueToken(), apiKey: undefined, apiSecret: undefined });
-        emulator.injectFault({ method: 'POST', path: CHANNELS, status, body: { message: `status ${status}` } });
+        // Every attempt: 429 and 503 are repeated even for a create, since the API declined it.
+        emulator.injectFault({ method: 'POST', path: CHANNELS, status, body: { message: `status ${status}` }, times: Infinity });
         const error = await apiError(api.alertChannels.create(email()), code);
         expect(error.status).to.equal(status);
         expect(error.message).to.include(`status ${status}`);
@@ -373,13 +374,15 @@ describe('sec client', () => {
       expect(requestsTo(CHANNELS, 'GET')).to.have.length(4);
     });
 
-    it('gives up after 3 attempts', async () => {
+    it('gives up after 6 attempts by default, or the configured budget', async () => {
       const api = client();
       await api.alertChannels.list();
-      emulator.injectFault({ method: 'GET', path: CHANNELS, status: 504, times: 5 });
+      emulator.injectFault({ method: 'GET', path: CHANNELS, status: 504, times: Infinity });
       const error = await apiError(api.alertChannels.list(), 'unavailable');
       expect(error.status).to.equal(504);
-      expect(requestsTo(CHANNELS, 'GET')).to.have.length(1 + 3);
+      expect(requestsTo(CHANNELS, 'GET')).to.have.length(1 + 6);
+      await apiError(client({ retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 40 } }).alertChannels.list(), 'unavailable');
+      expect(requestsTo(CHANNELS, 'GET')).to.have.length(1 + 6 + 2);
     });
 
     it('honours Retry-After on 429', async () => {
@@ -406,15 +409,72 @@ describe('sec client', () => {
       expect(requestsTo(path, 'DELETE')).to.have.length(2);
     });
 
-    it('does not retry POST (create), on a status or a dropped connection', async () => {
+    it('repeats a create the API declined (429 with Retry-After, 503), making one channel', async () => {
+      const api = client({ retry: { baseDelayMs: 5, maxDelayMs: 2_000 } });
+      await api.alertChannels.list();
+      emulator.injectFault({ method: 'POST', path: CHANNELS, status: 429, headers: { 'Retry-After': '0.3' } });
+      emulator.injectFault({ method: 'POST', path: CHANNELS, status: 503 });
+      const started = Date.now();
+      const created = await api.alertChannels.create(email());
+      expect(Date.now() - started).to.be.at.least(280);
+      expect(requestsTo(CHANNELS, 'POST')).to.have.length(3);
+      expect(emulator.list(SEC_COLLECTIONS.alertChannels).map((c) => (c as { intgGuid: string }).intgGuid)).to.deep.equal([created.intgGuid]);
+    });
+
+    it('gives up on a declined create after the attempt budget, which a call may set', async () => {
+      const api = client({ retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 40 } });
+      await api.alertChannels.list();
+      emulator.injectFault({ method: 'POST', path: CHANNELS, status: 503, times: Infinity });
+      await apiError(api.alertChannels.create(email()), 'unavailable');
+      expect(requestsTo(CHANNELS, 'POST')).to.have.length(3);
+      await apiError(api.alertChannels.create(email(), { attempts: 5 }), 'unavailable');
+      expect(requestsTo(CHANNELS, 'POST')).to.have.length(3 + 5);
+      expect(emulator.list(SEC_COLLECTIONS.alertChannels)).to.have.length(0);
+    });
+
+    it('fails with outcome_unknown, without repeating, when a create may have taken effect', async () => {
       const api = client();
       await api.alertChannels.list();
-      emulator.injectFault({ method: 'POST', path: CHANNELS, status: 503 });
-      await apiError(api.alertChannels.create(email()), 'unavailable');
+      // Handled, then the socket closes: the channel exists but the client never hears of it.
+      emulator.injectFault({ method: 'POST', path: CHANNELS, ambiguous: true });
+      const lost = await apiError(api.alertChannels.create(email()), 'outcome_unknown');
+      expect(lost.operation).to.equal('POST /api/v2/AlertChannels');
+      expect(lost.message).to.match(/the connection was lost .*may or may not have taken effect/);
+      expect(requestsTo(CHANNELS, 'POST')).to.have.length(1);
+      expect(emulator.list(SEC_COLLECTIONS.alertChannels)).to.have.length(1);
+
+      // Dropped before it was handled: the client cannot tell the difference, so the same answer.
       emulator.injectFault({ method: 'POST', path: CHANNELS, dropConnection: true });
-      const dropped = await apiError(api.alertChannels.create(email()), 'unavailable');
-      expect(dropped.message).to.include('could not reach the API');
-      expect(requestsTo(CHANNELS, 'POST')).to.have.length(2);
+      await apiError(api.alertChannels.create(email()), 'outcome_unknown');
+      for (const status of [502, 504]) {
+        emulator.injectFault({ method: 'POST', path: CHANNELS, status, body: { message: 'gateway trouble' } });
+        const gateway = await apiError(api.alertChannels.create(email()), 'outcome_unknown');
+        expect(gateway.status).to.equal(status);
+        expect(gateway.message).to.include(`a gateway answered HTTP ${status}`);
+      }
+      expect(requestsTo(CHANNELS, 'POST')).to.have.length(4);
+      expect(emulator.list(SEC_COLLECTIONS.alertChannels)).to.have.length(1);
+    });
+
+    it('fails with outcome_unknown when the deadline passes while a create is out', async () => {
+      const api = client();
+      await api.alertChannels.list();
+      emulator.injectFault({ method: 'POST', path: CHANNELS, delayMs: 400 });
+      const error = await apiError(api.alertChannels.create(email(), { timeoutMs: 100 }), 'outcome_unknown');
+      expect(error.message).to.include('no answer within 100 ms');
+      expect(requestsTo(CHANNELS, 'POST')).to.have.length(1);
+    });
+
+    it('repeats any request, a create included, whose connection was never made', async () => {
+      const closed = await startSecEmulator({ account: 'acme' });
+      const url = closed.url;
+      await closed.close();
+      const attempts: unknown[] = [];
+      const logger = { debug: (_message: string, fields?: object) => attempts.push(fields) };
+      const api = client({ baseUrl: url, apiToken: 'pre-issued', apiKey: undefined, apiSecret: undefined, logger, retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 40 } });
+      const error = await apiError(api.alertChannels.create(email()), 'unavailable');
+      expect(error.message).to.include('could not reach the API');
+      expect(attempts.map((fields) => (fields as { attempt: number; error: string }).error)).to.deep.equal(['ECONNREFUSED', 'ECONNREFUSED', 'ECONNREFUSED']);
     });
 
     it('computes backoff with jitter, capped, and parses Retry-After', () => {
@@ -464,6 +524,19 @@ describe('sec client', () => {
       expect(Date.now() - started).to.be.below(900);
     });
 
+    it('stops the wait before repeating a declined create when the caller aborts', async () => {
+      const api = client({ retry: { baseDelayMs: 5, maxDelayMs: 10_000 } });
+      await api.alertChannels.list();
+      emulator.injectFault({ method: 'POST', path: CHANNELS, status: 429, headers: { 'Retry-After': '8' } });
+      const stop = new AbortController();
+      setTimeout(() => stop.abort(), 100);
+      const started = Date.now();
+      await apiError(api.alertChannels.create(email(), { signal: stop.signal }), 'cancelled');
+      expect(Date.now() - started).to.be.below(1_000);
+      expect(requestsTo(CHANNELS, 'POST')).to.have.length(1);
+      expect(emulator.list(SEC_COLLECTIONS.alertChannels)).to.have.length(0);
+    });
+
     it('fails with cancelled at once for an already aborted signal', async () => {
       const api = client();
       await apiError(api.alertChannels.list({ signal: AbortSignal.abort() }), 'cancelled');
@@ -504,6 +577,8 @@ describe('sec client', () => {
       expect((await apiError(api.alertChannels.get(guid), 'malformed_response')).message).to.include(
         'type: unsupported alert channel type "Pigeon"',
       );
+      // A list leaves a channel of an unknown type out instead of failing as a whole.
+      expect(await api.alertChannels.list()).to.deep.equal([]);
       emulator.put(SEC_COLLECTIONS.alertChannels, guid, { ...stored, data: { channelProps: {} } });
       expect((await apiError(api.alertChannels.get(guid), 'malformed_response')).message).to.include('data.channelProps.recipients');
     });

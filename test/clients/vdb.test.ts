@@ -197,11 +197,45 @@ describe('vdb client', () => {
       expect(error.message).to.include('UNAVAILABLE: overloaded');
     });
 
-    it('does not retry a create (a repeat could make a second cluster)', async () => {
-      emulator.injectFault({ method: 'CreateCluster', code: status.UNAVAILABLE });
-      await apiError(client().clusters.create(clusterInput()), 'unavailable');
+    it('repeats a create the server declined (RESOURCE_EXHAUSTED), making one cluster', async () => {
+      emulator.injectFault({ method: 'CreateCluster', code: status.RESOURCE_EXHAUSTED, times: 2 });
+      const created = await client().clusters.create(clusterInput());
+      expect(callsOf('CreateCluster').map((request) => request.code)).to.deep.equal([status.RESOURCE_EXHAUSTED, status.RESOURCE_EXHAUSTED, status.OK]);
+      expect(emulator.list<{ id: string }>(VDB_COLLECTIONS.clusters).map((c) => c.id)).to.deep.equal([created.id]);
+    });
+
+    it('fails a create whose answer was lost with outcome_unknown, without repeating it', async () => {
+      // Handled (the cluster exists), then answered UNAVAILABLE as if the connection dropped.
+      emulator.injectFault({ method: 'CreateCluster', ambiguous: true });
+      const lost = await apiError(client().clusters.create(clusterInput()), 'outcome_unknown');
+      expect(lost.message).to.include('may or may not have taken effect');
+      expect(lost.requestId).to.equal(callsOf('CreateCluster')[0]!.traceId);
       expect(callsOf('CreateCluster')).to.have.length(1);
-      expect(emulator.list(VDB_COLLECTIONS.clusters)).to.have.length(0);
+      expect(emulator.list(VDB_COLLECTIONS.clusters)).to.have.length(1);
+
+      // UNAVAILABLE before the handler: from the client's side exactly the same.
+      emulator.injectFault({ method: 'CreateCluster', code: status.UNAVAILABLE });
+      await apiError(client().clusters.create(clusterInput({ name: 'other' })), 'outcome_unknown');
+      expect(callsOf('CreateCluster')).to.have.length(2);
+      expect(emulator.list(VDB_COLLECTIONS.clusters)).to.have.length(1);
+    });
+
+    it('fails a create with outcome_unknown when its deadline passes while it is out', async () => {
+      emulator.injectFault({ method: 'CreateRole', delayMs: 1_000 });
+      const role = { accountId: emulator.accountId, name: 'auditors', permissions: ['read:backups'] };
+      const error = await apiError(client().iam.createRole(role, { timeoutMs: 150 }), 'outcome_unknown');
+      expect(error.message).to.include('no answer within 150 ms (DEADLINE_EXCEEDED)');
+      expect(callsOf('CreateRole')).to.have.length(1);
+    });
+
+    it("waits for the server's retry-after before repeating a declined call", async () => {
+      emulator.setFaultProfile({ seed: 1, rate: 1, kinds: ['rate-limit'], retryAfterSeconds: 1 });
+      setTimeout(() => emulator.setFaultProfile(undefined), 300);
+      const started = Date.now();
+      const roles = await client({ retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 2_000 } }).iam.listRoles({ accountId: emulator.accountId });
+      expect(Date.now() - started).to.be.at.least(950);
+      expect(roles.length).to.be.greaterThan(0);
+      expect(callsOf('ListRoles').map((request) => request.code)).to.deep.equal([status.RESOURCE_EXHAUSTED, status.OK]);
     });
 
     it('retries idempotent writes (update, delete, assign)', async () => {
@@ -240,6 +274,19 @@ describe('vdb client', () => {
       );
       expect(Date.now() - started).to.be.lessThan(1_000);
       expect(callsOf('ListRoles')).to.have.length(1);
+    });
+
+    it('stops waiting before repeating a declined create when the signal aborts', async () => {
+      emulator.injectFault({ method: 'CreateCluster', code: status.RESOURCE_EXHAUSTED, times: Infinity });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 50);
+      const started = Date.now();
+      await apiError(
+        client({ retry: { maxAttempts: 10, baseDelayMs: 5_000, maxDelayMs: 5_000 } }).clusters.create(clusterInput(), { signal: controller.signal }),
+        'cancelled',
+      );
+      expect(Date.now() - started).to.be.lessThan(1_000);
+      expect(callsOf('CreateCluster')).to.have.length(1);
     });
 
     it('cancels a call in flight when the signal aborts', async () => {

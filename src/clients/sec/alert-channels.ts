@@ -28,6 +28,7 @@ export interface AlertChannelsApi {
   delete(intgGuid: string, options?: CallOptions): Promise<void>;
   /** Sends a test alert; ApiError (usually 'invalid') with the platform's explanation on failure. */
   test(intgGuid: string, options?: CallOptions): Promise<void>;
+  /** Every channel of a type this client knows (others are left out). */
   list(options?: CallOptions): Promise<AlertChannel[]>;
 }
 
@@ -49,7 +50,24 @@ const alertChannelSchema = integrationSchema.transform((channel, ctx) => {
 });
 
 const one = envelope(alertChannelSchema);
-const many = envelope(z.array(alertChannelSchema));
+
+/**
+ * Lists are checked item by item: channels of types this client does not model are left out (so
+ * one of them does not make the whole list unreadable); the others must have their type's shape.
+ */
+const many = envelope(
+  z.array(z.unknown()).transform((items, ctx) => {
+    const known: AlertChannel[] = [];
+    items.forEach((item, index) => {
+      const type = (item as { type?: unknown } | null)?.type;
+      if (typeof type === 'string' && !(type in ALERT_CHANNEL_DATA_SCHEMAS)) return;
+      const parsed = alertChannelSchema.safeParse(item);
+      if (parsed.success) known.push(parsed.data);
+      else for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [index, ...issue.path], message: issue.message });
+    });
+    return known;
+  }),
+);
 
 export function alertChannelsApi(http: SecHttp): AlertChannelsApi {
   return {
@@ -79,7 +97,8 @@ export function alertChannelsApi(http: SecHttp): AlertChannelsApi {
     },
     async test(intgGuid, options) {
       await http.empty(
-        { method: 'POST', path: `${BASE}/${segment(intgGuid)}/test`, operation: `POST ${BASE}/{intgGuid}/test` },
+        // Another test alert is harmless: safe to repeat.
+        { method: 'POST', path: `${BASE}/${segment(intgGuid)}/test`, operation: `POST ${BASE}/{intgGuid}/test`, idempotent: true },
         options,
       );
     },

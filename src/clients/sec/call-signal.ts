@@ -3,6 +3,8 @@ import { ApiError } from '../errors.js';
 /** The caller's cancellation and the call's deadline, as one signal. */
 export interface CallSignal {
   readonly signal: AbortSignal;
+  /** The call's deadline, in milliseconds from its start. */
+  readonly timeoutMs: number;
   /**
    * If the call was stopped by this signal, the matching ApiError (timeout or cancelled),
    * otherwise undefined.
@@ -17,6 +19,7 @@ export function callSignal(timeoutMs: number, caller: AbortSignal | undefined): 
   const signal = caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal;
   return {
     signal,
+    timeoutMs,
     abortError(operation) {
       if (caller?.aborted) return new ApiError('the request was cancelled', { code: 'cancelled', operation });
       if (deadline.signal.aborted) {

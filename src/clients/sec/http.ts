@@ -9,8 +9,13 @@ import type { HttpMethod, Transport, TransportResponse } from './transport.js';
 export interface CallOptions {
   /** Cancels the call (ApiError 'cancelled'). */
   readonly signal?: AbortSignal | undefined;
-  /** Deadline for the whole call including retries (ApiError 'timeout'); default: the client's. */
+  /**
+   * Deadline for the whole call including retries (ApiError 'timeout'; 'outcome_unknown' when it
+   * passes while a create is out); default: the client's.
+   */
   readonly timeoutMs?: number | undefined;
+  /** Total attempts (the first included) where a repeat is safe; default: the client's retry policy. */
+  readonly attempts?: number | undefined;
 }
 
 export interface ApiCall {
@@ -18,7 +23,10 @@ export interface ApiCall {
   readonly path: string;
   readonly operation: string;
   readonly body?: unknown;
-  /** Default: GET, PATCH and DELETE are retried, POST is not. */
+  /**
+   * Default: GET, PATCH and DELETE are idempotent, POST is not (it is repeated only when the API
+   * declined it, and fails with 'outcome_unknown' when its answer is lost).
+   */
   readonly idempotent?: boolean;
 }
 
@@ -36,7 +44,7 @@ export class SecHttp {
   /** A call whose answer is checked against `schema`. */
   async json<S extends z.ZodType>(call: ApiCall, schema: S, options: CallOptions = {}): Promise<z.output<S>> {
     return this.withSignal(call, options, async (signal) => {
-      const response = await this.send(call, signal);
+      const response = await this.send(call, signal, options);
       return decodeBody(response.text, schema, {
         operation: call.operation,
         status: response.status,
@@ -47,7 +55,7 @@ export class SecHttp {
 
   /** A call whose answer carries no data (204 or an ignored body). */
   async empty(call: ApiCall, options: CallOptions = {}): Promise<void> {
-    await this.withSignal(call, options, (signal) => this.send(call, signal));
+    await this.withSignal(call, options, (signal) => this.send(call, signal, options));
   }
 
   private async withSignal<T>(call: ApiCall, options: CallOptions, run: (signal: CallSignal) => Promise<T>): Promise<T> {
@@ -62,20 +70,20 @@ export class SecHttp {
     }
   }
 
-  private async send(call: ApiCall, signal: CallSignal): Promise<TransportResponse> {
+  private async send(call: ApiCall, signal: CallSignal, options: CallOptions): Promise<TransportResponse> {
     const token = await this.tokens.token(signal.signal);
     try {
-      return await this.transport.send(this.request(call, token), signal);
+      return await this.transport.send(this.request(call, token, options), signal);
     } catch (error) {
       // A token can be revoked or expire early: renew once and repeat the request.
       if (!isApiError(error, 'unauthenticated') || error.status !== 401 || !this.tokens.canRenew) throw error;
       this.tokens.invalidate(token);
       const renewed = await this.tokens.token(signal.signal);
-      return this.transport.send(this.request(call, renewed), signal);
+      return this.transport.send(this.request(call, renewed, options), signal);
     }
   }
 
-  private request(call: ApiCall, token: string) {
+  private request(call: ApiCall, token: string, options: CallOptions) {
     return {
       method: call.method,
       path: call.path,
@@ -83,6 +91,7 @@ export class SecHttp {
       headers: { Authorization: `Bearer ${token}` },
       ...(call.body === undefined ? {} : { body: call.body }),
       idempotent: call.idempotent ?? call.method !== 'POST',
+      attempts: options.attempts,
     };
   }
 }

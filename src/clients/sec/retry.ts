@@ -1,5 +1,8 @@
 export interface RetryPolicy {
-  /** Total attempts including the first. Default 3. */
+  /**
+   * Total attempts including the first. Default 6: with backoff the waits stay well inside the
+   * call's deadline, and a call survives even a long run of transient failures.
+   */
   readonly maxAttempts: number;
   /** Delay before the second attempt; doubles each time. Default 500 ms. */
   readonly baseDelayMs: number;
@@ -7,24 +10,44 @@ export interface RetryPolicy {
   readonly maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 10_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 500, maxDelayMs: 10_000 };
 
-/** Statuses that mean "try again later" rather than "your request is wrong". */
+/** Statuses that mean "try again later" rather than "your request is wrong": idempotent requests repeat on them. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
-/** Undici/Node error codes of a connection lost or refused before an answer. */
-const RETRYABLE_NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
+/**
+ * Statuses with which the API declines a request without carrying it out (rate limited, not
+ * serving): safe to repeat even for a create.
+ */
+export const DECLINED_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 
-export function isRetryableNetworkError(error: unknown): boolean {
+/**
+ * Gateway statuses: the request may have reached the API and been carried out before the gateway
+ * gave up on the answer. A create answered so has an unknown outcome.
+ */
+export const UNANSWERED_STATUSES: ReadonlySet<number> = new Set([502, 504]);
+
+/** Undici/Node error codes of a connection that was never made: nothing was sent, so any request may repeat. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Undici/Node error codes of a connection lost before the answer (the request may have been received). */
+const LOST_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+function networkCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && RETRYABLE_NETWORK_CODES.has(code);
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** The connection was never made, so the request did not go out. */
+export function isNotSentError(error: unknown): boolean {
+  const code = networkCode(error);
+  return code !== undefined && NOT_SENT_CODES.has(code);
+}
+
+/** A lost or refused connection: an idempotent request may simply be sent again. */
+export function isRetryableNetworkError(error: unknown): boolean {
+  const code = networkCode(error);
+  return code !== undefined && (NOT_SENT_CODES.has(code) || LOST_CONNECTION_CODES.has(code));
 }
 
 /**

@@ -1,10 +1,14 @@
 import type { Dispatcher } from 'undici';
-import { ApiError, codeForStatus } from '../errors.js';
+import { timeApiExchange } from '../api-timing.js';
+import { ApiError, OUTCOME_UNKNOWN_NOTE, codeForStatus } from '../errors.js';
 import type { CallSignal } from './call-signal.js';
 import { messageFromErrorBody } from './error-body.js';
 import type { Redactor } from './redactor.js';
 import {
+  DECLINED_STATUSES,
   RETRYABLE_STATUSES,
+  UNANSWERED_STATUSES,
+  isNotSentError,
   isRetryableNetworkError,
   retryDelayMs,
   sleep,
@@ -21,8 +25,14 @@ export interface TransportRequest {
   readonly operation: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: unknown;
-  /** Safe to repeat: retried on 429/502/503/504 and lost connections. */
+  /**
+   * Safe to repeat: retried on 429/502/503/504 and lost connections. Other requests (creates) are
+   * repeated only when the API declined them (429, 503) or the connection was never made; when
+   * their answer is lost they fail with 'outcome_unknown'.
+   */
   readonly idempotent: boolean;
+  /** Total attempts for this request; the client's retry policy when absent. */
+  readonly attempts?: number | undefined;
 }
 
 export interface TransportResponse {
@@ -45,8 +55,8 @@ export interface TransportOptions {
 }
 
 /**
- * One HTTP exchange over the pool, with retries for idempotent requests. A non-2xx answer becomes
- * an ApiError carrying the API's (redacted) message; the caller's signal covers retries and waits.
+ * One HTTP exchange over the pool, with retries where they are safe. A non-2xx answer becomes an
+ * ApiError carrying the API's (redacted) message; the caller's signal covers retries and waits.
  */
 export class Transport {
   constructor(
@@ -56,33 +66,44 @@ export class Transport {
 
   async send(request: TransportRequest, call: CallSignal): Promise<TransportResponse> {
     const { retry } = this.options;
+    const attempts = Math.max(1, request.attempts ?? retry.maxAttempts);
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
       let outcome: { response: TransportResponse; retryAfter?: string } | { networkError: unknown };
       try {
-        outcome = await this.exchange(request, call.signal);
+        outcome = await timeApiExchange(() => this.exchange(request, call.signal));
       } catch (error) {
         outcome = { networkError: error };
       }
-      const canRetry = request.idempotent && attempt < retry.maxAttempts;
+      const canRetry = attempt < attempts;
 
       if ('networkError' in outcome) {
         const aborted = call.abortError(request.operation);
-        if (aborted) throw aborted;
         this.log(request, attempt, started, { error: errorCode(outcome.networkError) });
-        if (canRetry && isRetryableNetworkError(outcome.networkError)) {
+        if (aborted) {
+          // The deadline passed while the request was out: a create may have been carried out.
+          if (aborted.code === 'timeout' && !request.idempotent) throw this.unanswered(request, `no answer within ${call.timeoutMs} ms`);
+          throw aborted;
+        }
+        const safeToRepeat = request.idempotent ? isRetryableNetworkError(outcome.networkError) : isNotSentError(outcome.networkError);
+        if (canRetry && safeToRepeat) {
           await this.wait(retryDelayMs(retry, attempt, undefined), request, call);
           continue;
         }
-        throw this.networkFailure(request, outcome.networkError);
+        if (request.idempotent || isNotSentError(outcome.networkError)) throw this.networkFailure(request, outcome.networkError);
+        throw this.unanswered(request, `the connection was lost (${this.describe(outcome.networkError)})`);
       }
 
       const { response } = outcome;
       this.log(request, attempt, started, { status: response.status });
       if (response.status >= 200 && response.status < 300) return response;
-      if (canRetry && RETRYABLE_STATUSES.has(response.status)) {
+      const repeatable = request.idempotent ? RETRYABLE_STATUSES : DECLINED_STATUSES;
+      if (canRetry && repeatable.has(response.status)) {
         await this.wait(retryDelayMs(retry, attempt, outcome.retryAfter), request, call);
         continue;
+      }
+      if (!request.idempotent && UNANSWERED_STATUSES.has(response.status)) {
+        throw this.unanswered(request, `a gateway answered HTTP ${response.status} instead of the API`, response);
       }
       throw this.statusFailure(request, response);
     }
@@ -131,12 +152,25 @@ export class Transport {
   }
 
   private networkFailure(request: TransportRequest, error: unknown): ApiError {
-    const description = error instanceof Error ? error.message : String(error);
-    return new ApiError(`could not reach the API: ${this.options.redactor.redact(description)}`, {
+    return new ApiError(`could not reach the API: ${this.describe(error)}`, {
       code: 'unavailable',
       operation: request.operation,
       cause: error,
     });
+  }
+
+  /** A request that is not safe to repeat went out and its answer was lost. */
+  private unanswered(request: TransportRequest, why: string, response?: TransportResponse): ApiError {
+    return new ApiError(`${why}; ${OUTCOME_UNKNOWN_NOTE}`, {
+      code: 'outcome_unknown',
+      operation: request.operation,
+      ...(response ? { status: response.status } : {}),
+      ...(response?.requestId === undefined ? {} : { requestId: response.requestId }),
+    });
+  }
+
+  private describe(error: unknown): string {
+    return this.options.redactor.redact(error instanceof Error ? error.message : String(error));
   }
 
   private log(request: TransportRequest, attempt: number, started: number, fields: object): void {

@@ -16,15 +16,24 @@
  *
  * Errors: every method throws ApiError (src/clients/errors.ts) with codes not_found, conflict,
  * invalid, unauthenticated, forbidden, rate_limited, unavailable, timeout, cancelled,
- * malformed_response or unknown; the message carries the server's text and the call's
- * `vdb-trace-id` (as "request id …"), never the API key.
+ * outcome_unknown, malformed_response or unknown; the message carries the server's text and the
+ * call's `vdb-trace-id` (as "request id …"), never the API key.
+ *
+ * Retries: reads and idempotent writes are repeated with backoff on UNAVAILABLE and
+ * RESOURCE_EXHAUSTED. Creates (and other calls that must not happen twice) are repeated only on
+ * RESOURCE_EXHAUSTED, where the server declined them; when their answer is lost (UNAVAILABLE,
+ * DEADLINE_EXCEEDED) they fail with 'outcome_unknown' and the caller decides (look for the object,
+ * then create again or adopt it).
  */
 
 /** Per-call options every method accepts. */
 export interface VdbCallOptions {
   /** Cancels the call and any pending retry (ApiError 'cancelled'). */
   readonly signal?: AbortSignal | undefined;
-  /** Deadline of the whole call including retries (ApiError 'timeout'); default: the client's. */
+  /**
+   * Deadline of the whole call including retries (ApiError 'timeout'; 'outcome_unknown' when it
+   * passes while a create is out); default: the client's.
+   */
   readonly timeoutMs?: number | undefined;
 }
 
@@ -53,11 +62,11 @@ export interface VdbClientConfig {
 }
 
 export interface VdbRetryPolicy {
-  /** Total attempts including the first. Default 4. */
+  /** Total attempts including the first. Default 6 (the waits stay well inside the call's deadline). */
   readonly maxAttempts: number;
   /** Delay ceiling before the second attempt; doubles each time (full jitter). Default 250 ms. */
   readonly baseDelayMs: number;
-  /** Cap for one delay. Default 5 s. */
+  /** Cap for one delay, including a server's `retry-after`. Default 5 s. */
   readonly maxDelayMs: number;
 }
 
@@ -460,7 +469,7 @@ export interface ClustersApi {
   ): Promise<Cluster[]>;
   get(request: { accountId: string; clusterId: string }, options?: VdbCallOptions): Promise<Cluster>;
   /**
-   * Not retried (a retry could create a second cluster). `jwtRbac`, when given, is sent as the
+   * Retried only when declined (a blind retry could create a second cluster; see Errors above). `jwtRbac`, when given, is sent as the
    * `vdb-jwt-rbac` request metadata (`true`/`false`).
    */
   create(cluster: ClusterInput, options?: VdbCallOptions & { readonly jwtRbac?: boolean | undefined }): Promise<Cluster>;
@@ -515,7 +524,7 @@ export interface DatabaseApiKey {
 
 export interface DatabaseApiKeysApi {
   list(request: { accountId: string; clusterId?: string | undefined }, options?: VdbCallOptions): Promise<DatabaseApiKey[]>;
-  /** Not retried. */
+  /** Retried only when declined (see Errors above). */
   create(key: DatabaseApiKeyInput, options?: VdbCallOptions): Promise<DatabaseApiKey>;
   delete(request: { accountId: string; clusterId: string; databaseApiKeyId: string }, options?: VdbCallOptions): Promise<void>;
 }
@@ -535,7 +544,7 @@ export interface AuthKey {
 export interface AuthKeysApi {
   /** All keys of the account, or those attached to one cluster. */
   list(request: { accountId: string; clusterId?: string | undefined }, options?: VdbCallOptions): Promise<AuthKey[]>;
-  /** Not retried. */
+  /** Retried only when declined (see Errors above). */
   create(key: { accountId: string; clusterIds: readonly string[] }, options?: VdbCallOptions): Promise<AuthKey>;
   delete(request: { accountId: string; databaseApiKeyId: string }, options?: VdbCallOptions): Promise<void>;
 }
@@ -609,7 +618,7 @@ export interface Backup {
 export interface BackupSchedulesApi {
   list(request: { accountId: string; clusterId?: string | undefined }, options?: VdbCallOptions): Promise<BackupSchedule[]>;
   get(request: { accountId: string; clusterId: string; backupScheduleId: string }, options?: VdbCallOptions): Promise<BackupSchedule>;
-  /** Not retried. */
+  /** Retried only when declined (see Errors above). */
   create(schedule: BackupScheduleInput, options?: VdbCallOptions): Promise<BackupSchedule>;
   update(schedule: BackupScheduleUpdate, options?: VdbCallOptions): Promise<BackupSchedule>;
   delete(
@@ -624,7 +633,7 @@ export interface BackupsApi {
     options?: VdbCallOptions,
   ): Promise<Backup[]>;
   get(request: { accountId: string; backupId: string }, options?: VdbCallOptions): Promise<Backup>;
-  /** Not retried. Returns at once (status RUNNING); no waiting. */
+  /** Retried only when declined (see Errors above). Returns at once (status RUNNING); no waiting. */
   create(backup: BackupInput, options?: VdbCallOptions): Promise<Backup>;
   delete(request: { accountId: string; backupId: string }, options?: VdbCallOptions): Promise<void>;
 }
@@ -728,12 +737,12 @@ export interface BootstrapCommands {
 export interface HybridEnvironmentsApi {
   list(request: { accountId: string }, options?: VdbCallOptions): Promise<HybridEnvironment[]>;
   get(request: { accountId: string; hybridCloudEnvironmentId: string }, options?: VdbCallOptions): Promise<HybridEnvironment>;
-  /** Not retried. */
+  /** Retried only when declined (see Errors above). */
   create(environment: HybridEnvironmentInput, options?: VdbCallOptions): Promise<HybridEnvironment>;
   update(environment: HybridEnvironmentUpdate, options?: VdbCallOptions): Promise<HybridEnvironment>;
   delete(request: { accountId: string; hybridCloudEnvironmentId: string }, options?: VdbCallOptions): Promise<void>;
   /**
-   * Not retried (each call rotates credentials). FAILED_PRECONDITION → ApiError 'invalid',
+   * Retried only when declined (each call rotates credentials). FAILED_PRECONDITION → ApiError 'invalid',
    * PERMISSION_DENIED → 'forbidden' (the provider turns both into a warning).
    */
   generateBootstrapCommands(
@@ -858,7 +867,7 @@ export interface AccountMember {
 export interface IamApi {
   listRoles(request: { accountId: string }, options?: VdbCallOptions): Promise<Role[]>;
   getRole(request: { accountId: string; roleId: string }, options?: VdbCallOptions): Promise<Role>;
-  /** Sent with role_type CUSTOM. Not retried. */
+  /** Sent with role_type CUSTOM. Retried only when declined (see Errors above). */
   createRole(role: RoleInput, options?: VdbCallOptions): Promise<Role>;
   /** Sent with role_type CUSTOM. */
   updateRole(role: RoleUpdate, options?: VdbCallOptions): Promise<Role>;

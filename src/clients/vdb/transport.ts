@@ -1,11 +1,14 @@
 /**
  * One gRPC channel to the management API and the call discipline around it: the API key as
  * `authorization: apikey <key>` metadata, a deadline on every call, retries with backoff and
- * jitter on UNAVAILABLE / RESOURCE_EXHAUSTED for calls that are safe to repeat, cancellation by
- * AbortSignal, and gRPC failures turned into ApiErrors that carry the `vdb-trace-id`.
+ * jitter (or the server's `retry-after`) on UNAVAILABLE / RESOURCE_EXHAUSTED for calls that are
+ * safe to repeat (on RESOURCE_EXHAUSTED alone, where the server declined, for creates),
+ * 'outcome_unknown' for a create whose answer was lost, cancellation by AbortSignal, and gRPC
+ * failures turned into ApiErrors that carry the `vdb-trace-id`.
  */
 import * as grpc from '@grpc/grpc-js';
-import { ApiError, type ApiErrorCode } from '../errors.js';
+import { timeApiExchange } from '../api-timing.js';
+import { ApiError, OUTCOME_UNKNOWN_NOTE, type ApiErrorCode } from '../errors.js';
 import type { VdbLogger, VdbRetryPolicy } from './api.js';
 import { CodecError, decodePlain, encodePlain, type Plain } from './codec.js';
 import type { VdbEndpoint } from './endpoint.js';
@@ -13,10 +16,22 @@ import { vdbMethod } from './proto.js';
 
 export const TRACE_ID_METADATA = 'vdb-trace-id';
 export const JWT_RBAC_METADATA = 'vdb-jwt-rbac';
+/** Trailing metadata of a RESOURCE_EXHAUSTED answer: seconds to wait before trying again. */
+export const RETRY_AFTER_METADATA = 'retry-after';
 
-export const DEFAULT_RETRY_POLICY: VdbRetryPolicy = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 5_000 };
+export const DEFAULT_RETRY_POLICY: VdbRetryPolicy = { maxAttempts: 6, baseDelayMs: 250, maxDelayMs: 5_000 };
 
+/** Statuses after which a call that is safe to repeat is sent again. */
 const RETRYABLE = new Set<grpc.status>([grpc.status.UNAVAILABLE, grpc.status.RESOURCE_EXHAUSTED]);
+
+/** The server declined the call without carrying it out: even a create may be sent again. */
+const DECLINED = new Set<grpc.status>([grpc.status.RESOURCE_EXHAUSTED]);
+
+/**
+ * The call may have been carried out before its answer was lost (a dropped connection surfaces as
+ * UNAVAILABLE, a deadline as DEADLINE_EXCEEDED): a create so answered has an unknown outcome.
+ */
+const UNANSWERED = new Set<grpc.status>([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED]);
 
 export interface TransportOptions {
   readonly endpoint: VdbEndpoint;
@@ -32,7 +47,10 @@ export interface UnaryCall {
   readonly service: string;
   readonly method: string;
   readonly request: Plain;
-  /** Safe to send twice: retried on UNAVAILABLE and RESOURCE_EXHAUSTED. */
+  /**
+   * Safe to send twice: retried on UNAVAILABLE and RESOURCE_EXHAUSTED. Other calls (creates) are
+   * retried on RESOURCE_EXHAUSTED only and fail with 'outcome_unknown' when their answer is lost.
+   */
   readonly idempotent: boolean;
   /** Extra request metadata (e.g. vdb-jwt-rbac). */
   readonly metadata?: Readonly<Record<string, string>>;
@@ -82,7 +100,7 @@ export class VdbTransport {
       if (call.signal?.aborted) throw cancelled(operation, traceIds);
       if (Date.now() >= deadline) throw timedOut(operation, timeoutMs, traceIds);
       const started = Date.now();
-      const outcome = await this.attempt(method.path, body, call, deadline);
+      const outcome = await timeApiExchange(() => this.attempt(method.path, body, call, deadline));
       const durationMs = Date.now() - started;
       if ('bytes' in outcome) {
         this.log(operation, { attempt, code: 'OK', durationMs, traceId: outcome.traceId });
@@ -100,9 +118,10 @@ export class VdbTransport {
       if (traceId !== undefined) traceIds.push(traceId);
       this.log(operation, { attempt, code: grpc.status[error.code], durationMs, traceId });
       if (error.code === grpc.status.CANCELLED && call.signal?.aborted) throw cancelled(operation, traceIds);
-      const retryable = call.idempotent && RETRYABLE.has(error.code) && attempt < retry.maxAttempts;
+      if (!call.idempotent && UNANSWERED.has(error.code)) throw this.unanswered(operation, error, traceIds, timeoutMs);
+      const retryable = (call.idempotent ? RETRYABLE : DECLINED).has(error.code) && attempt < retry.maxAttempts;
       if (!retryable) throw this.apiError(operation, error, traceIds, timeoutMs);
-      const delay = backoffMs(retry, attempt);
+      const delay = retryAfterMs(error.metadata, retry) ?? backoffMs(retry, attempt);
       if (Date.now() + delay >= deadline) throw this.apiError(operation, error, traceIds, timeoutMs);
       try {
         await sleep(delay, call.signal);
@@ -163,6 +182,15 @@ export class VdbTransport {
         ? `no answer within ${timeoutMs} ms (${name})`
         : `${name}: ${this.redact(error.details || error.message)}`;
     return new ApiError(detail, { code, operation, ...requestIdOf(traceIds), cause: error });
+  }
+
+  /** A call that is not safe to repeat went out and its answer was lost. */
+  private unanswered(operation: string, error: grpc.ServiceError, traceIds: string[], timeoutMs: number): ApiError {
+    const why =
+      error.code === grpc.status.DEADLINE_EXCEEDED
+        ? `no answer within ${timeoutMs} ms (DEADLINE_EXCEEDED)`
+        : `${grpc.status[error.code] ?? error.code}: ${this.redact(error.details || error.message)}`;
+    return new ApiError(`${why}; ${OUTCOME_UNKNOWN_NOTE}`, { code: 'outcome_unknown', operation, ...requestIdOf(traceIds), cause: error });
   }
 
   /** Servers should never echo the key, but a message is the last place it may leak from. */
@@ -229,6 +257,13 @@ function cancelled(operation: string, traceIds: string[]): ApiError {
 
 function timedOut(operation: string, timeoutMs: number, traceIds: string[]): ApiError {
   return new ApiError(`no answer within ${timeoutMs} ms`, { code: 'timeout', operation, ...requestIdOf(traceIds) });
+}
+
+/** The server's `retry-after` trailer (seconds), capped by the policy; undefined when absent or unreadable. */
+export function retryAfterMs(metadata: grpc.Metadata | undefined, policy: VdbRetryPolicy): number | undefined {
+  const value = metadata?.get(RETRY_AFTER_METADATA)[0];
+  const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds * 1000, policy.maxDelayMs) : undefined;
 }
 
 /** Exponential backoff with equal jitter: half the ceiling fixed, half random. */

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
-import { resource } from '../../engine/contracts.js';
+import { onlyCandidate, resource, type OpContext } from '../../engine/contracts.js';
 import type { SecClient, AgentAccessToken } from '../../clients/sec/index.js';
 
 const schema = resourceSchema(
@@ -38,6 +38,13 @@ const fromApi = (t: AgentAccessToken): Partial<Model> => ({
   last_updated_time: t.createdTime,
 });
 
+/** What a create does once the token exists: the platform always creates tokens enabled, a second call disables it. */
+async function settle(created: AgentAccessToken, plan: Model, ctx: OpContext<SecClient>): Promise<Partial<Model>> {
+  if (plan.enabled !== false || !created.tokenEnabled) return fromApi(created);
+  ctx.partial(fromApi(created));
+  return fromApi(await ctx.client.agentAccessTokens.update(created.accessToken, { tokenEnabled: false }, { signal: ctx.signal }));
+}
+
 /** Frees the unique alias of a token that is "deleted" (tokens cannot be deleted, sec.md §2.3). */
 const deletedAlias = (name: string) => `${name}-${Array.from({ length: 5 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[randomInt(36)]).join('')}-deleted`;
 
@@ -51,10 +58,16 @@ export default resource<typeof schema.fields, SecClient>({
       { tokenAlias: plan.name, tokenEnabled: true, props: { description: plan.description ?? '', os: plan.os ?? 'linux' } },
       { signal: ctx.signal },
     );
-    if (plan.enabled !== false) return fromApi(created);
-    // The platform always creates tokens enabled; a second call disables it.
-    ctx.partial(fromApi(created));
-    return fromApi(await ctx.client.agentAccessTokens.update(created.accessToken, { tokenEnabled: false }, { signal: ctx.signal }));
+    return settle(created, plan, ctx);
+  },
+  // The alias is unique within the account.
+  async findCreated(plan, ctx) {
+    const tokens = await ctx.client.agentAccessTokens.search(plan.name, { signal: ctx.signal });
+    const found = onlyCandidate(
+      tokens.filter((t) => t.tokenAlias === plan.name),
+      (t) => t.tokenAlias,
+    );
+    return found ? settle(found, plan, ctx) : null;
   },
   async read(prior, ctx) {
     const t = await ctx.client.agentAccessTokens.get(prior.token ?? '', { signal: ctx.signal });

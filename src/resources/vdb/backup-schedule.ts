@@ -4,7 +4,7 @@
  * checked at plan time; a retention written another way (`72h` vs `72h0m0s`) is no change.
  */
 import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { dataSource, resource } from '../../engine/contracts.js';
+import { dataSource, onlyCandidate, resource } from '../../engine/contracts.js';
 import type { BackupSchedule } from '../../clients/vdb/api.js';
 import { accountIdField, accountIdOf, deleteIgnoringNotFound, goDurationToProto, protoToGoDuration, splitImportId, type VdbContext } from './common.js';
 import { cronExpression, formatTimestamp, goDurationBetweenHours, sameGoDuration, uuid } from './formats.js';
@@ -66,6 +66,16 @@ export const backupSchedule = resource<typeof fields, VdbContext>({
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
     return scheduleFromApi(await ctx.client.api.backupSchedules.create(toApi(plan, accountId), { signal: ctx.signal }));
+  },
+  // A schedule has no name: it is known by its cluster, cron expression and retention.
+  async findCreated(plan, ctx) {
+    const accountId = accountIdOf(plan.account_id, ctx);
+    const schedules = await ctx.client.api.backupSchedules.list({ accountId, clusterId: plan.cluster_id }, { signal: ctx.signal });
+    const mine = schedules.filter(
+      (s) => !s.deletedAt && s.schedule === plan.cron_expression && sameGoDuration(protoToGoDuration(s.retentionPeriod) ?? '', plan.retention_period ?? ''),
+    );
+    const found = onlyCandidate(mine, (s) => `${plan.cluster_id}/${s.id}`);
+    return found ? scheduleFromApi(found) : null;
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

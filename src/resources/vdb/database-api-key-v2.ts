@@ -5,7 +5,7 @@
  * returned once, on create, and kept from the state afterwards.
  */
 import { attr, block, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { dataSource, resource } from '../../engine/contracts.js';
+import { dataSource, onlyCandidate, resource } from '../../engine/contracts.js';
 import { attrStep } from '../../schema/path.js';
 import type { AccessRule, CollectionAccessType, DatabaseApiKey, GlobalAccessType } from '../../clients/vdb/api.js';
 import { accountIdField, accountIdOf, deleteIgnoringNotFound, splitImportId, type VdbContext } from './common.js';
@@ -59,6 +59,9 @@ const fields = {
 };
 
 const schema = resourceSchema(fields, { description: 'A database API key (v2) of a cluster, with global or per-collection access.' });
+
+/** How far the platform's clock may lag this machine's when telling keys made by this apply from older ones. */
+const CLOCK_SKEW_MS = 60_000;
 type Model = ModelOf<typeof fields>;
 
 function accessRulesToApi(m: Model): AccessRule[] {
@@ -126,6 +129,25 @@ export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
       { signal: ctx.signal },
     );
     return fromApi(created, plan);
+  },
+  /**
+   * A key is known by its cluster and name, among those created since this apply began. Its secret
+   * was in the lost answer and the platform never shows it again, so a key found cannot be adopted:
+   * it is deleted, and the engine creates it anew.
+   */
+  async findCreated(plan, ctx, since) {
+    const accountId = accountIdOf(plan.account_id, ctx);
+    const keys = await ctx.client.api.databaseApiKeys.list({ accountId, clusterId: plan.cluster_id }, { signal: ctx.signal });
+    // Older keys of the same name belong to someone else: never delete those.
+    const fresh = (k: DatabaseApiKey) => k.createdAt !== undefined && Date.parse(k.createdAt) >= since.getTime() - CLOCK_SKEW_MS;
+    const found = onlyCandidate(
+      keys.filter((k) => k.name === plan.name && fresh(k)),
+      (k) => `${plan.cluster_id}/${k.id}`,
+    );
+    if (!found) return null;
+    await ctx.client.api.databaseApiKeys.delete({ accountId, clusterId: plan.cluster_id, databaseApiKeyId: found.id }, { signal: ctx.signal });
+    ctx.log.info('deleted the API key whose secret was lost with the create answer; creating it again', { id: found.id });
+    return null;
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

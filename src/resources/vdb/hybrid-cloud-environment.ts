@@ -9,7 +9,7 @@
  * - reads and imports never generate; the commands only change when the knob does.
  */
 import { attr, block, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { resource, type OpContext } from '../../engine/contracts.js';
+import { onlyCandidate, resource, type OpContext } from '../../engine/contracts.js';
 import { isApiError } from '../../clients/errors.js';
 import type { HybridEnvironment, HybridEnvironmentConfiguration, HybridEnvironmentConfigurationInput, HybridLogLevel, JsonValue } from '../../clients/vdb/api.js';
 import {
@@ -255,6 +255,18 @@ async function generate(e: HybridEnvironment, ctx: OpContext<VdbContext>): Promi
   }
 }
 
+/** What a create does once the environment exists: keep it in state, then generate the bootstrap commands. */
+async function settle(created: HybridEnvironment, plan: Model, ctx: OpContext<VdbContext>): Promise<Partial<Model>> {
+  // Unset means 1 (generate); an explicit 0 stays 0 (idle), -1 never generates.
+  const version = plan.bootstrap_commands_version ?? 1;
+  ctx.partial({ ...fromApi(created, plan), bootstrap_commands_version: version, bootstrap_commands: [] });
+  if (version <= 0) return { ...fromApi(created, plan), bootstrap_commands_version: version, bootstrap_commands: [] };
+  const commands = await generate(created, ctx);
+  // Generation sets the platform's flag: read the environment again.
+  const env = await ctx.client.api.hybridEnvironments.get({ accountId: created.accountId, hybridCloudEnvironmentId: created.id }, { signal: ctx.signal });
+  return { ...fromApi(env, plan), bootstrap_commands_version: version, bootstrap_commands: commands };
+}
+
 export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
   typeName: 'vdb_accounts_hybrid_cloud_environment',
   schema,
@@ -264,14 +276,18 @@ export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
     failOnProblems((diags) => validateConfiguration(plan, diags, true));
-    let env = await ctx.client.api.hybridEnvironments.create({ accountId, name: plan.name, configuration: configurationToApi(plan.configuration[0]!) }, { signal: ctx.signal });
-    // Unset means 1 (generate); an explicit 0 stays 0 (idle), -1 never generates.
-    const version = plan.bootstrap_commands_version ?? 1;
-    ctx.partial({ ...fromApi(env, plan), bootstrap_commands_version: version, bootstrap_commands: [] });
-    const commands = version > 0 ? await generate(env, ctx) : [];
-    // Generation sets the platform's flag: read the environment again.
-    if (version > 0) env = await ctx.client.api.hybridEnvironments.get({ accountId, hybridCloudEnvironmentId: env.id }, { signal: ctx.signal });
-    return { ...fromApi(env, plan), bootstrap_commands_version: version, bootstrap_commands: commands };
+    const env = await ctx.client.api.hybridEnvironments.create({ accountId, name: plan.name, configuration: configurationToApi(plan.configuration[0]!) }, { signal: ctx.signal });
+    return settle(env, plan, ctx);
+  },
+  // An environment is known by its name.
+  async findCreated(plan, ctx) {
+    const accountId = accountIdOf(plan.account_id, ctx);
+    const environments = await ctx.client.api.hybridEnvironments.list({ accountId }, { signal: ctx.signal });
+    const found = onlyCandidate(
+      environments.filter((e) => e.name === plan.name),
+      (e) => e.id,
+    );
+    return found ? settle(found, plan, ctx) : null;
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

@@ -3,7 +3,7 @@
  * Unlike the upstream provider, a resource-level `account_id` is honoured on create too (vdb.md §6.2).
  */
 import { attr, block, resourceSchema, type ModelOf } from '../../schema/define.js';
-import { resource } from '../../engine/contracts.js';
+import { onlyCandidate, resource } from '../../engine/contracts.js';
 import type { Role } from '../../clients/vdb/api.js';
 import { accountIdField, accountIdOf, deleteIgnoringNotFound, type VdbContext } from './common.js';
 import { formatTimestamp, text } from './formats.js';
@@ -71,6 +71,16 @@ export const role = resource<typeof fields, VdbContext>({
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
     return fromApi(await ctx.client.api.iam.createRole(toApi(plan, accountId), { signal: ctx.signal }), plan.permissions);
+  },
+  // A custom role is known by its name.
+  async findCreated(plan, ctx) {
+    const accountId = accountIdOf(plan.account_id, ctx);
+    const roles = await ctx.client.api.iam.listRoles({ accountId }, { signal: ctx.signal });
+    const found = onlyCandidate(
+      roles.filter((r) => r.name === plan.name && r.roleType === 'ROLE_TYPE_CUSTOM'),
+      (r) => r.id,
+    );
+    return found ? fromApi(found, plan.permissions) : null;
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

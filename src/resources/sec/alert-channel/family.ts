@@ -4,7 +4,7 @@
  * declares only its API type and its own `data` fields.
  */
 import { attr, resourceSchema, type BlockDef, type Fields, type ModelOf } from '../../../schema/define.js';
-import { resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
+import { onlyCandidate, resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import type { AlertChannelInput } from '../../../clients/sec/alert-channels.js';
@@ -89,26 +89,37 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(spec:
     await ctx.client.alertChannels.test(guid, { signal: ctx.signal });
   }
 
+  /** What a create does once the channel exists: test it, and remove it again when the test fails. */
+  async function settle(created: Integration<string, unknown>, plan: Model, ctx: OpContext<SecClient>): Promise<Partial<Model>> {
+    if (common(plan).test_integration !== false) {
+      try {
+        await testChannel(created.intgGuid, ctx);
+      } catch (err) {
+        // A channel that cannot deliver is removed again so nothing half-made is left (sec.md §6.4).
+        await ctx.client.alertChannels.delete(created.intgGuid, { signal: ctx.signal }).catch((cleanup: unknown) => {
+          ctx.partial(fromApi(created));
+          ctx.log.warn('could not remove the channel after its failed test', { error: String(cleanup) });
+        });
+        throw new DiagnosticError('Alert channel test failed', `The platform could not deliver a test alert, so the new channel was removed: ${messageOf(err)}`);
+      }
+    }
+    return fromApi(created);
+  }
+
   return resource<CommonFields & F, SecClient>({
     typeName: spec.typeName,
     schema: resourceSchema(fields, { description: spec.description }),
     importIdDescription: 'the integration GUID (`intg_guid`)',
     importState: async (id) => ({ id, intg_guid: id }) as Partial<Model>,
     async create(plan, ctx) {
-      const created = await ctx.client.alertChannels.create(toApi(plan), { signal: ctx.signal });
-      if (common(plan).test_integration !== false) {
-        try {
-          await testChannel(created.intgGuid, ctx);
-        } catch (err) {
-          // A channel that cannot deliver is removed again so nothing half-made is left (sec.md §6.4).
-          await ctx.client.alertChannels.delete(created.intgGuid, { signal: ctx.signal }).catch((cleanup: unknown) => {
-            ctx.partial(fromApi(created));
-            ctx.log.warn('could not remove the channel after its failed test', { error: String(cleanup) });
-          });
-          throw new DiagnosticError('Alert channel test failed', `The platform could not deliver a test alert, so the new channel was removed: ${messageOf(err)}`);
-        }
-      }
-      return fromApi(created);
+      return settle(await ctx.client.alertChannels.create(toApi(plan), { signal: ctx.signal }), plan, ctx);
+    },
+    // A channel is known by its type and name.
+    async findCreated(plan, ctx) {
+      const channels = await ctx.client.alertChannels.list({ signal: ctx.signal });
+      const mine = channels.filter((c) => c.type === spec.apiType && c.name === common(plan).name && !spec.otherVariant?.(c.data as AlertChannelData<T>));
+      const found = onlyCandidate(mine, (c) => c.intgGuid);
+      return found ? settle(found, plan, ctx) : null;
     },
     async read(prior, ctx) {
       return fromApi(await ctx.client.alertChannels.get(guidOf(prior), { signal: ctx.signal }));

@@ -1,7 +1,7 @@
 import { attr, block, resourceSchema, validators, type ModelOf, type Validator } from '../../../schema/define.js';
 import { resource } from '../../../engine/contracts.js';
 import { attrStep } from '../../../schema/path.js';
-import type { SecClient } from '../../../clients/sec/index.js';
+import { isApiError, type SecClient } from '../../../clients/sec/index.js';
 import type { AlertProfile, AlertTemplate } from '../../../clients/sec/alert-profiles.js';
 
 /** Names of the platform's own profiles start with this; the platform refuses it for new ones. */
@@ -71,6 +71,15 @@ export default resource<typeof schema.fields, SecClient>({
   async create(plan, ctx) {
     const created = await ctx.client.alertProfiles.create({ alertProfileId: plan.name, extends: plan.extends, alerts: toTemplates(plan) }, { signal: ctx.signal });
     return fromApi(created);
+  },
+  // The name is the profile's key.
+  async findCreated(plan, ctx) {
+    try {
+      return fromApi(await ctx.client.alertProfiles.get(plan.name, { signal: ctx.signal }));
+    } catch (err) {
+      if (isApiError(err, 'not_found')) return null;
+      throw err;
+    }
   },
   async read(prior, ctx) {
     return fromApi(await ctx.client.alertProfiles.get(prior.name, { signal: ctx.signal }));

@@ -1,7 +1,7 @@
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
-import { resource, type OpContext } from '../../../engine/contracts.js';
+import { onlyCandidate, resource, type OpContext } from '../../../engine/contracts.js';
 import { isApiError, type SecClient } from '../../../clients/sec/index.js';
-import { EVALUATION_FREQUENCIES, type Policy, type PolicyUpdate } from '../../../clients/sec/policies.js';
+import { BUILT_IN_POLICY_PREFIX, EVALUATION_FREQUENCIES, type Policy, type PolicyUpdate } from '../../../clients/sec/policies.js';
 import { severityAttribute } from './severity.js';
 
 /** Lower-case letters and digits starting with a letter (at most 16), optionally `-` and up to 8 digits. */
@@ -127,6 +127,14 @@ export default resource<typeof schema.fields, SecClient>({
   async create(plan, ctx) {
     const created = await ctx.client.policies.create({ policyIdSuffix: plan.policy_id_suffix ?? undefined, ...toApi(plan) }, { signal: ctx.signal });
     return fromApi(created, plan);
+  },
+  // A custom policy is known by its id suffix when it has one, otherwise by its title and query.
+  async findCreated(plan, ctx) {
+    const suffix = plan.policy_id_suffix;
+    const custom = (await ctx.client.policies.list({ signal: ctx.signal })).filter((p) => !p.policyId.startsWith(BUILT_IN_POLICY_PREFIX));
+    const mine = suffix ? custom.filter((p) => p.policyId.endsWith(`-${suffix}`)) : custom.filter((p) => p.title === plan.title && p.queryId === plan.query_id && p.policyType === plan.type);
+    const found = onlyCandidate(mine, (p) => p.policyId);
+    return found ? fromApi(found, plan) : null;
   },
   async read(prior, ctx) {
     const fresh = fromApi(await ctx.client.policies.get(prior.id ?? '', { signal: ctx.signal }), prior);

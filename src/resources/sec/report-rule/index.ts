@@ -1,5 +1,5 @@
 import { attr, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
-import { resource, type ResourceDef } from '../../../engine/contracts.js';
+import { onlyCandidate, resource, type ResourceDef } from '../../../engine/contracts.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { REPORT_NOTIFICATION_KEYS, type ReportNotifications, type ReportRule, type ReportRuleInput } from '../../../clients/sec/report-rules.js';
 import { SEVERITIES, canonical, flagOrNull, listOrNull, oneOfIgnoringCase, sameIgnoringCase, sameTrimmedSet, textOrNull } from '../governance-values.js';
@@ -97,6 +97,15 @@ const reportRule = resource<typeof schema.fields, SecClient>({
   importIdDescription: 'the report rule GUID',
   importState: async (id) => ({ id, guid: id }),
   create: async (plan, ctx) => fromApi(await ctx.client.reportRules.create(toApi(plan), { signal: ctx.signal }), plan),
+  // A report rule is known by its name.
+  async findCreated(plan, ctx) {
+    const rules = await ctx.client.reportRules.list({ signal: ctx.signal });
+    const found = onlyCandidate(
+      rules.filter((r) => r.filters.name === plan.name),
+      (r) => r.mcGuid,
+    );
+    return found ? fromApi(found, plan) : null;
+  },
   read: async (prior, ctx) => fromApi(await ctx.client.reportRules.get(guidOf(prior), { signal: ctx.signal }), prior),
   update: async (plan, prior, ctx) => fromApi(await ctx.client.reportRules.update(guidOf(prior), toApi(plan), { signal: ctx.signal }), plan),
   delete: async (prior, ctx) => ctx.client.reportRules.delete(guidOf(prior), { signal: ctx.signal }),

@@ -1,4 +1,4 @@
-import { resource, type ResourceDef } from '../../../engine/contracts.js';
+import { onlyCandidate, resource, type ResourceDef } from '../../../engine/contracts.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import type { ResourceGroup, ResourceGroupInput } from '../../../clients/sec/resource-groups.js';
 import { textOrNull } from '../governance-values.js';
@@ -36,6 +36,15 @@ const resourceGroup = resource<typeof schema.fields, SecClient>({
     diags.append(treeProblems(topOf(config)));
   },
   create: async (plan, ctx) => fromApi(await ctx.client.resourceGroups.create(toApi(plan), { signal: ctx.signal }), plan),
+  // A resource group is known by its resource type and name.
+  async findCreated(plan, ctx) {
+    const groups = await ctx.client.resourceGroups.list({ signal: ctx.signal });
+    const found = onlyCandidate(
+      groups.filter((g) => g.name === plan.name && g.resourceType === plan.type && !g.isDefaultBoolean),
+      (g) => g.resourceGroupGuid,
+    );
+    return found ? fromApi(found, plan) : null;
+  },
   read: async (prior, ctx) => fromApi(await ctx.client.resourceGroups.get(prior.id ?? '', { signal: ctx.signal }), prior),
   update: async (plan, prior, ctx) => fromApi(await ctx.client.resourceGroups.update(prior.id ?? '', toApi(plan), { signal: ctx.signal }), plan),
   delete: async (prior, ctx) => ctx.client.resourceGroups.delete(prior.id ?? '', { signal: ctx.signal }),

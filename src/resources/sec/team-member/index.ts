@@ -1,4 +1,4 @@
-import { resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
+import { onlyCandidate, resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
 import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics.js';
 import { attrStep, indexStep, type AttributePath } from '../../../schema/path.js';
 import { isApiError, type SecClient } from '../../../clients/sec/index.js';
@@ -109,6 +109,11 @@ const teamMember = resource<typeof schema.fields, SecClient>({
   importState: importMember,
   validate: roleProblems,
   create: async (plan, ctx) => fromApi(await explainingMode(plan, () => ctx.client.teamMembers.create(toApi(plan), { signal: ctx.signal })), plan),
+  // A member is known by the e-mail address (the user name).
+  async findCreated(plan, ctx) {
+    const found = onlyCandidate(await ctx.client.teamMembers.search(plan.email.trim(), { signal: ctx.signal }), (m) => m.userGuid);
+    return found ? fromApi(found, plan) : null;
+  },
   read: async (prior, ctx) => fromApi(await ctx.client.teamMembers.get(guidOf(prior), { signal: ctx.signal }), prior),
   update: async (plan, prior, ctx) =>
     fromApi(await explainingMode(plan, () => ctx.client.teamMembers.update(guidOf(prior), toApi(plan), { signal: ctx.signal })), plan),

@@ -5,7 +5,7 @@
  * failed to become ready is kept in the state (Terraform marks it tainted), never lost.
  */
 import { resourceSchema } from '../../../schema/define.js';
-import { resource, type OpContext } from '../../../engine/contracts.js';
+import { onlyCandidate, resource, type OpContext } from '../../../engine/contracts.js';
 import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics.js';
 import { attrStep, indexStep } from '../../../schema/path.js';
 import { isApiError } from '../../../clients/errors.js';
@@ -114,6 +114,14 @@ async function ensureJwtRbac(cluster: Cluster, configuration: ConfigurationModel
   return ctx.client.api.clusters.get(request, { signal: ctx.signal });
 }
 
+/** What a create does once the cluster exists: keep it in state, wait until it is ready, enable JWT RBAC. */
+async function settle(created: Cluster, plan: ClusterModel, ctx: OpContext<VdbContext>): Promise<Cluster> {
+  // From here on the cluster exists: whatever fails next, it stays in the state.
+  ctx.partial(fromApi(created, plan));
+  const cluster = await waitUntilReady(created, plan, 'created', ctx);
+  return ensureJwtRbac(cluster, plan.configuration[0]!, ctx);
+}
+
 /** Only settings the platform does not know changed (nothing to send). */
 const onlyLocalChanges = (plan: ClusterModel, prior: ClusterModel): boolean =>
   JSON.stringify({ ...plan, delete_backups_on_destroy: null, status: null }) === JSON.stringify({ ...prior, delete_backups_on_destroy: null, status: null });
@@ -128,12 +136,18 @@ export default resource<typeof clusterFields, VdbContext>({
     const accountId = accountIdOf(plan.account_id, ctx);
     failOnProblems((diags) => validateConfiguration(plan, diags, true));
     const jwtRbac = jwtRbacOnCreate(plan.configuration[0]!);
-    let cluster = await ctx.client.api.clusters.create(toApi(plan, accountId), { signal: ctx.signal, ...(jwtRbac !== undefined ? { jwtRbac } : {}) });
-    // From here on the cluster exists: whatever fails next, it stays in the state.
-    ctx.partial(fromApi(cluster, plan));
-    cluster = await waitUntilReady(cluster, plan, 'created', ctx);
-    cluster = await ensureJwtRbac(cluster, plan.configuration[0]!, ctx);
-    return fromApi(cluster, plan);
+    const created = await ctx.client.api.clusters.create(toApi(plan, accountId), { signal: ctx.signal, ...(jwtRbac !== undefined ? { jwtRbac } : {}) });
+    return fromApi(await settle(created, plan, ctx), plan);
+  },
+  // A cluster is known by its name, provider and region (one not being deleted).
+  async findCreated(plan, ctx) {
+    const wanted = toApi(plan, accountIdOf(plan.account_id, ctx));
+    const clusters = await ctx.client.api.clusters.list({ accountId: wanted.accountId }, { signal: ctx.signal });
+    const mine = clusters.filter(
+      (c) => c.name === wanted.name && c.cloudProviderId === wanted.cloudProviderId && c.cloudProviderRegionId === wanted.cloudProviderRegionId && !c.deletedAt,
+    );
+    const found = onlyCandidate(mine, (c) => c.id);
+    return found ? fromApi(await settle(found, plan, ctx), plan) : null;
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

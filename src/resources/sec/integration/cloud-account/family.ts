@@ -5,7 +5,7 @@
  * and its own `data` fields.
  */
 import { attr, resourceSchema, type BlockDef, type Fields, type ModelOf } from '../../../../schema/define.js';
-import { resource, type ResourceDef } from '../../../../engine/contracts.js';
+import { onlyCandidate, resource, type ResourceDef } from '../../../../engine/contracts.js';
 import { DiagnosticError, Diagnostics } from '../../../../engine/diagnostics.js';
 import type { SecClient } from '../../../../clients/sec/index.js';
 import type { Integration } from '../../../../clients/sec/integration.js';
@@ -24,7 +24,7 @@ const baseFields = {
       },
     ],
     description:
-      'Kept for configurations written for earlier versions, where it counted the attempts to create the integration. It is not sent to the platform. The provider itself repeats calls that are safe to repeat when the platform is briefly unavailable or rate-limited; a create is never repeated, so a failure cannot leave duplicate integrations behind.',
+      'How many times the create request may be sent (0 and 1 both mean once). It is repeated when the platform declines it as busy or rate-limited (HTTP 429 or 503, honouring `Retry-After`). A create whose answer is lost is never repeated blindly: the provider first looks for an integration of this type and name and adopts it. Not sent to the platform.',
   }),
 };
 
@@ -160,7 +160,17 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     importState: async (id) => ({ id }) as Partial<Model>,
     async create(plan, ctx) {
       checkFinal(plan);
-      return fromApi(await ctx.client.cloudAccounts.create(toApi(plan), calls(ctx.signal)), plan);
+      const attempts = Math.max(1, common(plan).retries ?? 1);
+      return fromApi(await ctx.client.cloudAccounts.create(toApi(plan), { ...calls(ctx.signal), attempts }), plan);
+    },
+    // An integration is known by its type and name.
+    async findCreated(plan, ctx) {
+      const accounts = await ctx.client.cloudAccounts.listOfType(spec.apiType, calls(ctx.signal));
+      const found = onlyCandidate(
+        accounts.filter((a) => a.name === common(plan).name),
+        (a) => a.intgGuid,
+      );
+      return found ? fromApi(found, plan) : null;
     },
     async read(prior, ctx) {
       return fromApi(await ctx.client.cloudAccounts.get(guidOf(prior), calls(ctx.signal)), prior);

@@ -5,7 +5,7 @@
  * member module declares only its registry type and its own `data` fields.
  */
 import { attr, block, resourceSchema, type BlockDef, type Fields, type ModelOf, type Validator } from '../../../../schema/define.js';
-import { resource, type ResourceDef } from '../../../../engine/contracts.js';
+import { onlyCandidate, resource, type ResourceDef } from '../../../../engine/contracts.js';
 import { DiagnosticError, type Diagnostics } from '../../../../engine/diagnostics.js';
 import type { SecClient } from '../../../../clients/sec/index.js';
 import type { Integration } from '../../../../clients/sec/integration.js';
@@ -113,6 +113,15 @@ export function containerRegistry<F extends Fields, T extends RegistryType>(
     ...(spec.validate ? { validate: spec.validate } : {}),
     async create(plan, ctx) {
       return fromApi(await ctx.client.containerRegistries.create(toApi(plan), { signal: ctx.signal }), null);
+    },
+    // A registry is known by its registry type and name.
+    async findCreated(plan, ctx) {
+      const registries = await ctx.client.containerRegistries.list({ signal: ctx.signal });
+      const found = onlyCandidate(
+        registries.filter((r) => r.name === common(plan).name && r.data.registryType === spec.registryType),
+        (r) => r.intgGuid,
+      );
+      return found ? fromApi(found, null) : null;
     },
     async read(prior, ctx) {
       return fromApi(await ctx.client.containerRegistries.get(guidOf(prior), { signal: ctx.signal }), prior);
