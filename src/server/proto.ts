@@ -155,6 +155,14 @@ export function rpcTypes(serviceName: string, method: string): { request: protob
   return { request: m.resolvedRequestType!, response: m.resolvedResponseType! };
 }
 
+/**
+ * A response encoded ahead of time and sent as these bytes: for answers that are the same on every
+ * call (the provider schema), so that protobuf encoding is paid once per process.
+ */
+export class PreEncoded {
+  constructor(readonly bytes: Buffer) {}
+}
+
 /** A grpc-js ServiceDefinition (server and client) whose (de)serializers use the plain-object form above. */
 export function serviceDefinition(serviceName: string): ServiceDefinition<UntypedServiceImplementation> {
   const service = protoRoot().lookupService(serviceName);
@@ -167,7 +175,7 @@ export function serviceDefinition(serviceName: string): ServiceDefinition<Untype
       responseStream: method.responseStream === true,
       requestSerialize: (value: unknown) => encodeMessage(request, value),
       requestDeserialize: (bytes: Buffer) => decodeMessage(request, bytes),
-      responseSerialize: (value: unknown) => encodeMessage(response, value),
+      responseSerialize: (value: unknown) => (value instanceof PreEncoded ? value.bytes : encodeMessage(response, value)),
       responseDeserialize: (bytes: Buffer) => decodeMessage(response, bytes),
       originalName: method.name,
     };

@@ -7,12 +7,15 @@ import type { ProviderEngine, PrivateState } from '../engine/provider-engine.js'
 import { Diagnostics, diagnosticFromError, type Diagnostic } from '../engine/diagnostics.js';
 import type { Logger } from '../engine/contracts.js';
 import type { Schema } from '../schema/block.js';
-import { impliedType } from '../schema/block.js';
+import { blockShapeProblem, impliedType } from '../schema/block.js';
 import type { CtyType } from '../schema/cty-type.js';
 import type { ObjectValue, Value } from '../schema/value.js';
 import { decodeMsgpack, encodeMsgpack } from '../schema/msgpack.js';
 import { decodeJSON } from '../schema/json.js';
+import { formatPath } from '../schema/path.js';
 import { schemaToProto, pathToProto } from './wire-schema.js';
+import { PreEncoded, encodeMessage, messageType } from './proto.js';
+import { measureApiTime } from '../clients/api-timing.js';
 
 type Msg = Record<string, any>;
 export type RpcHandler = (request: Msg, call: { signal: AbortSignal }) => Promise<Msg>;
@@ -41,9 +44,12 @@ function decodeDynamic(type: CtyType, dv: Msg | null | undefined, what: string):
   }
 }
 
-function decodeObject(type: CtyType, dv: Msg | null | undefined, what: string): ObjectValue | null {
-  const v = decodeDynamic(type, dv, what);
+function decodeObject(schema: Schema, dv: Msg | null | undefined, what: string): ObjectValue | null {
+  const v = decodeDynamic(impliedType(schema.block), dv, what);
   if (v !== null && (typeof v !== 'object' || Array.isArray(v) || v.constructor !== Object)) throw new BadRequest(`The ${what} is not an object.`);
+  // What Terraform guarantees about blocks (no null elements), so resource code may rely on it.
+  const problem = v === null ? null : blockShapeProblem(schema.block, v as ObjectValue);
+  if (problem) throw new BadRequest(`The ${what} sent by Terraform is malformed${problem.path.length > 0 ? ` at ${formatPath(problem.path)}` : ''}: ${problem.message}.`);
   return v as ObjectValue | null;
 }
 
@@ -59,32 +65,40 @@ function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
   }
 }
 
+/**
+ * get_provider_schema_optional: the schema is the same in every process, so Terraform may reuse
+ * the one it fetched from the first provider process of a command instead of asking each one.
+ */
+const SERVER_CAPABILITIES = { plan_destroy: false, get_provider_schema_optional: true, move_resource_state: false };
+
 const encodePrivate = (p: PrivateState): Buffer => (Object.keys(p).length === 0 ? Buffer.alloc(0) : Buffer.from(JSON.stringify(p)));
 
 /** Builds the handler table for one engine. */
 export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Record<string, RpcHandler> {
-  let schemaResponse: Msg | undefined;
+  let schemaResponse: PreEncoded | undefined;
   const typeOf = (s: Schema) => impliedType(s.block);
 
-  function resourceType(name: string): CtyType {
+  function resourceSchema(name: string): Schema {
     const s = engine.resourceSchema(name);
     if (!s) throw new BadRequest(`The provider has no resource type "${name}".`);
-    return typeOf(s);
+    return s;
   }
-  function dataSourceType(name: string): CtyType {
+  function dataSourceSchema(name: string): Schema {
     const s = engine.dataSourceSchema(name);
     if (!s) throw new BadRequest(`The provider has no data source "${name}".`);
-    return typeOf(s);
+    return s;
   }
 
   /** One guard for every RPC: timing, logging without values, and no exception escapes. */
   function guarded(rpc: string, fallback: (diags: Msg[]) => Msg, body: (req: Msg) => Promise<Msg> | Msg): RpcHandler {
-    return async (req) => {
+    const roundMs = (x: number) => Math.round(x * 1000) / 1000;
+    return (req) => measureApiTime(async (apiMs) => {
       const started = performance.now();
       const rpcLog = log.child({ tf_rpc: rpc, ...(req.type_name ? { tf_resource_type: String(req.type_name) } : {}) });
       try {
         const res = await body(req);
-        rpcLog.trace('RPC done', { tf_req_duration_ms: Math.round((performance.now() - started) * 1000) / 1000, diagnostics: res.diagnostics?.length ?? 0 });
+        // api_ms: time spent waiting on the management API, so the provider's own share can be told apart.
+        rpcLog.trace('RPC done', { tf_req_duration_ms: roundMs(performance.now() - started), api_ms: roundMs(apiMs()), diagnostics: res.diagnostics?.length ?? 0 });
         return res;
       } catch (err) {
         const summary = err instanceof BadRequest ? 'Invalid request from Terraform' : `Provider error during ${rpc}`;
@@ -92,28 +106,31 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
         rpcLog.error('RPC failed', { error: d.detail });
         return fallback(diagnosticsToProto([d]));
       }
-    };
+    });
   }
   const diagsOnly = (diagnostics: Msg[]) => ({ diagnostics });
   const unsupported = (what: string) => diagsOnly(diagnosticsToProto(new Diagnostics().error('Not supported', `This provider offers no ${what}.`).items));
 
-  function getProviderSchema(): Msg {
-    schemaResponse ??= {
-      provider: schemaToProto(engine.providerSchema()),
-      resource_schemas: Object.fromEntries([...engine.resourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
-      data_source_schemas: Object.fromEntries([...engine.dataSourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
-      functions: {},
-      ephemeral_resource_schemas: {},
-      list_resource_schemas: {},
-      diagnostics: [],
-      server_capabilities: { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false },
-    };
+  // Terraform asks once per process, or once per command thanks to get_provider_schema_optional.
+  function getProviderSchema(): PreEncoded {
+    schemaResponse ??= new PreEncoded(
+      encodeMessage(messageType('tfplugin6.GetProviderSchema.Response'), {
+        provider: schemaToProto(engine.providerSchema()),
+        resource_schemas: Object.fromEntries([...engine.resourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
+        data_source_schemas: Object.fromEntries([...engine.dataSourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
+        functions: {},
+        ephemeral_resource_schemas: {},
+        list_resource_schemas: {},
+        diagnostics: [],
+        server_capabilities: SERVER_CAPABILITIES,
+      }),
+    );
     return schemaResponse;
   }
 
   return {
     GetMetadata: guarded('GetMetadata', diagsOnly, () => ({
-      server_capabilities: { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false },
+      server_capabilities: SERVER_CAPABILITIES,
       diagnostics: [],
       resources: [...engine.resourceSchemas().keys()].map((type_name) => ({ type_name })),
       data_sources: [...engine.dataSourceSchemas().keys()].map((type_name) => ({ type_name })),
@@ -125,40 +142,45 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
     GetResourceIdentitySchemas: guarded('GetResourceIdentitySchemas', diagsOnly, () => ({ identity_schemas: {}, diagnostics: [] })),
     GetFunctions: guarded('GetFunctions', diagsOnly, () => ({ functions: {}, diagnostics: [] })),
     ValidateProviderConfig: guarded('ValidateProviderConfig', diagsOnly, (req) => {
-      const config = decodeObject(typeOf(engine.providerSchema()), req.config, 'provider configuration') ?? {};
+      const config = decodeObject(engine.providerSchema(), req.config, 'provider configuration') ?? {};
       return { diagnostics: diagnosticsToProto(engine.validateProviderConfig(config).items) };
     }),
     ConfigureProvider: guarded('ConfigureProvider', diagsOnly, async (req) => {
-      const config = decodeObject(typeOf(engine.providerSchema()), req.config, 'provider configuration') ?? {};
+      const config = decodeObject(engine.providerSchema(), req.config, 'provider configuration') ?? {};
       return { diagnostics: diagnosticsToProto((await engine.configureProvider(String(req.terraform_version ?? ''), config)).items) };
     }),
     ValidateResourceConfig: guarded('ValidateResourceConfig', diagsOnly, (req) => {
-      const config = decodeObject(resourceType(req.type_name), req.config, 'resource configuration') ?? {};
+      const config = decodeObject(resourceSchema(req.type_name), req.config, 'resource configuration') ?? {};
       return { diagnostics: diagnosticsToProto(engine.validateResourceConfig(req.type_name, config).items) };
     }),
     ValidateDataResourceConfig: guarded('ValidateDataResourceConfig', diagsOnly, (req) => {
-      const config = decodeObject(dataSourceType(req.type_name), req.config, 'data source configuration') ?? {};
+      const config = decodeObject(dataSourceSchema(req.type_name), req.config, 'data source configuration') ?? {};
       return { diagnostics: diagnosticsToProto(engine.validateDataResourceConfig(req.type_name, config).items) };
     }),
     UpgradeResourceState: guarded('UpgradeResourceState', diagsOnly, (req) => {
-      const type = resourceType(req.type_name);
+      const type = typeOf(resourceSchema(req.type_name));
+      const version = Number(req.version ?? 0);
+      // Schema versions count up from 0; anything else is not a state Terraform could have stored.
+      if (!Number.isSafeInteger(version) || version < 0) throw new BadRequest(`The stored state has schema version ${req.version}, which is not a valid version.`);
       const raw = req.raw_state?.json && req.raw_state.json.length > 0 ? Buffer.from(req.raw_state.json).toString('utf8') : null;
       const hasFlatmap = req.raw_state?.flatmap && Object.keys(req.raw_state.flatmap).length > 0;
-      const { state, diags } = engine.upgradeResourceState(req.type_name, Number(req.version ?? 0), raw ?? (hasFlatmap ? null : 'null'));
+      const { state, diags } = engine.upgradeResourceState(req.type_name, version, raw ?? (hasFlatmap ? null : 'null'));
       return { ...(diags.hasErrors ? {} : { upgraded_state: encodeDynamic(type, state) }), diagnostics: diagnosticsToProto(diags.items) };
     }),
     ReadResource: guarded('ReadResource', diagsOnly, async (req) => {
-      const type = resourceType(req.type_name);
-      const current = decodeObject(type, req.current_state, 'current state');
+      const schema = resourceSchema(req.type_name);
+      const type = typeOf(schema);
+      const current = decodeObject(schema, req.current_state, 'current state');
       if (current === null) return { new_state: encodeDynamic(type, null), private: req.private, diagnostics: [] };
       const out = await engine.readResource(req.type_name, current, decodePrivate(req.private));
       return { new_state: encodeDynamic(type, out.state), private: encodePrivate(out.private), diagnostics: diagnosticsToProto(out.diags.items) };
     }),
     PlanResourceChange: guarded('PlanResourceChange', diagsOnly, (req) => {
-      const type = resourceType(req.type_name);
-      const prior = decodeObject(type, req.prior_state, 'prior state');
-      const proposed = decodeObject(type, req.proposed_new_state, 'proposed new state');
-      const config = decodeObject(type, req.config, 'configuration');
+      const schema = resourceSchema(req.type_name);
+      const type = typeOf(schema);
+      const prior = decodeObject(schema, req.prior_state, 'prior state');
+      const proposed = decodeObject(schema, req.proposed_new_state, 'proposed new state');
+      const config = decodeObject(schema, req.config, 'configuration');
       const out = engine.planResourceChange(req.type_name, prior, proposed, config, decodePrivate(req.prior_private));
       return {
         planned_state: encodeDynamic(type, out.planned),
@@ -169,21 +191,24 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
       };
     }),
     ApplyResourceChange: guarded('ApplyResourceChange', diagsOnly, async (req) => {
-      const type = resourceType(req.type_name);
-      const prior = decodeObject(type, req.prior_state, 'prior state');
-      const planned = decodeObject(type, req.planned_state, 'planned state');
+      const schema = resourceSchema(req.type_name);
+      const type = typeOf(schema);
+      const prior = decodeObject(schema, req.prior_state, 'prior state');
+      const planned = decodeObject(schema, req.planned_state, 'planned state');
+      if (prior === null && planned === null) throw new BadRequest('Both the prior and the planned state are null: there is nothing to create, update or delete.');
       const out = await engine.applyResourceChange(req.type_name, prior, planned, decodePrivate(req.planned_private));
       return { new_state: encodeDynamic(type, out.state), private: encodePrivate(out.private), diagnostics: diagnosticsToProto(out.diags.items), legacy_type_system: false };
     }),
     ImportResourceState: guarded('ImportResourceState', diagsOnly, async (req) => {
-      const type = resourceType(req.type_name);
+      const type = typeOf(resourceSchema(req.type_name));
       const out = await engine.importResourceState(req.type_name, String(req.id ?? ''));
       const imported = out.state === null ? [] : [{ type_name: req.type_name, state: encodeDynamic(type, out.state), private: encodePrivate(out.private) }];
       return { imported_resources: imported, diagnostics: diagnosticsToProto(out.diags.items) };
     }),
     ReadDataSource: guarded('ReadDataSource', diagsOnly, async (req) => {
-      const type = dataSourceType(req.type_name);
-      const config = decodeObject(type, req.config, 'data source configuration') ?? {};
+      const schema = dataSourceSchema(req.type_name);
+      const type = typeOf(schema);
+      const config = decodeObject(schema, req.config, 'data source configuration') ?? {};
       const out = await engine.readDataSource(req.type_name, config);
       return { ...(out.state ? { state: encodeDynamic(type, out.state) } : {}), diagnostics: diagnosticsToProto(out.diags.items) };
     }),

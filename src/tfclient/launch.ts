@@ -39,6 +39,8 @@ export interface ClientIdentity {
 export interface ProviderConnection {
   /** Unary tfplugin6.Provider RPC with plain-object request/response (src/server/proto.ts). */
   call(rpc: RpcName, request?: unknown, options?: { deadlineMs?: number }): Promise<any>;
+  /** A unary tfplugin6.Provider RPC on protobuf bytes both ways (timing the server without our decoding). */
+  callRaw(rpc: RpcName, request: Buffer, options?: { deadlineMs?: number }): Promise<Buffer>;
   /** A server-streaming tfplugin6.Provider RPC (ListResource, ReadStateBytes, InvokeAction). */
   serverStream(rpc: RpcName, request?: unknown): grpc.ClientReadableStream<any>;
   /** grpc.health.v1.Health/Check; resolves to the status name, e.g. "SERVING". */
@@ -58,6 +60,8 @@ export interface ExitInfo {
 export interface LaunchedProvider extends ProviderConnection {
   pid: number;
   handshake: Handshake;
+  /** The client certificate the provider trusts (null without AutoMTLS), for extra raw connections. */
+  clientIdentity: ClientIdentity | null;
   /** stderr, line by line, as captured so far. */
   stderrLines: string[];
   /** Anything written to stdout after the handshake line (go-plugin drains and discards it). */
@@ -129,6 +133,10 @@ export function connect(address: string, certDer: Buffer | null, client: ClientI
     });
 
   return {
+    callRaw(rpc, request, options) {
+      const identity = (bytes: Buffer) => bytes;
+      return unary({ path: `/${SERVICE_NAMES.provider}/${rpc}`, requestSerialize: identity, responseDeserialize: identity } as grpc.MethodDefinition<Buffer, Buffer>, request, options?.deadlineMs);
+    },
     call(rpc, request, options) {
       if (STREAMING_RPC_NAMES.has(rpc)) return Promise.reject(new Error(`${rpc} is a streaming RPC; call() is unary only`));
       return unary(provider[rpc]!, request, options?.deadlineMs);
@@ -265,5 +273,5 @@ export async function launchProvider(executablePath: string, opts: LaunchOptions
     }
   };
 
-  return { ...connection, pid: child.pid!, handshake, stderrLines, extraStdout, exited, shutdown };
+  return { ...connection, pid: child.pid!, handshake, clientIdentity: identity, stderrLines, extraStdout, exited, shutdown };
 }
