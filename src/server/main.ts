@@ -75,6 +75,8 @@ export async function runProviderMain(opts: ProviderMainOptions): Promise<void> 
     process.on('SIGINT', () => log.info('ignoring SIGINT; Terraform stops providers itself', { count: ++interrupts }));
   }
 
+  logResourceUsageAtExit(log);
+
   // AutoMTLS only in managed mode with a client certificate (§1.4); reattach is plaintext (§1.8).
   const clientCertPem = debug ? undefined : process.env.PLUGIN_CLIENT_CERT || undefined;
   const cert = clientCertPem ? await generateCertificate() : null;
@@ -214,6 +216,21 @@ function installCrashHandlers(log: Logger): void {
   process.on('uncaughtException', (err) => {
     process.stderr.write(`panic: ${errorMessage(err)}\n\n${errorStack(err) ?? ''}\n`);
     process.exit(2);
+  });
+}
+
+/**
+ * Our own CPU time and peak memory, logged as the process ends (however it ends, short of a kill),
+ * so a benchmark can read them from TF_LOG_PATH. stderr is a pipe, written synchronously on exit.
+ */
+function logResourceUsageAtExit(log: Logger): void {
+  process.on('exit', () => {
+    const cpu = process.cpuUsage();
+    log.debug('provider resource usage', {
+      cpu_user_ms: Math.round(cpu.user / 1000),
+      cpu_system_ms: Math.round(cpu.system / 1000),
+      peak_rss_bytes: process.resourceUsage().maxRSS * 1024, // maxRSS is in KiB
+    });
   });
 }
 

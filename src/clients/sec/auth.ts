@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeApiExchange } from '../api-timing.js';
 import { ApiError } from '../errors.js';
 import { callSignal, raceSignal } from './call-signal.js';
 import { decodeBody } from './decode.js';
@@ -60,10 +61,11 @@ export class TokenSource {
         operation: TOKEN_OPERATION,
       });
     }
-    this.inflight ??= this.requestToken().finally(() => {
+    const pending = (this.inflight ??= this.requestToken().finally(() => {
       this.inflight = undefined;
-    });
-    return raceSignal(this.inflight, signal);
+    }));
+    // Waiting for a token another call is fetching is API time for this caller too.
+    return timeApiExchange(() => raceSignal(pending, signal));
   }
 
   /** Forgets `token` after the API rejected it (unless another caller already replaced it). */
