@@ -62,7 +62,7 @@ export interface VdbClientConfig {
 }
 
 export interface VdbRetryPolicy {
-  /** Total attempts including the first. Default 6 (the waits stay well inside the call's deadline). */
+  /** Total attempts including the first. Default 8 (the waits stay well inside the call's deadline). */
   readonly maxAttempts: number;
   /** Delay ceiling before the second attempt; doubles each time (full jitter). Default 250 ms. */
   readonly baseDelayMs: number;

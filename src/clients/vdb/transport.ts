@@ -19,7 +19,8 @@ export const JWT_RBAC_METADATA = 'vdb-jwt-rbac';
 /** Trailing metadata of a RESOURCE_EXHAUSTED answer: seconds to wait before trying again. */
 export const RETRY_AFTER_METADATA = 'retry-after';
 
-export const DEFAULT_RETRY_POLICY: VdbRetryPolicy = { maxAttempts: 6, baseDelayMs: 250, maxDelayMs: 5_000 };
+/** 8 attempts for the same reason as the sec client's (src/clients/sec/retry.ts); waits total about 18 s. */
+export const DEFAULT_RETRY_POLICY: VdbRetryPolicy = { maxAttempts: 8, baseDelayMs: 250, maxDelayMs: 5_000 };
 
 /** Statuses after which a call that is safe to repeat is sent again. */
 const RETRYABLE = new Set<grpc.status>([grpc.status.UNAVAILABLE, grpc.status.RESOURCE_EXHAUSTED]);
