@@ -374,15 +374,15 @@ describe('sec client', () => {
       expect(requestsTo(CHANNELS, 'GET')).to.have.length(4);
     });
 
-    it('gives up after 6 attempts by default, or the configured budget', async () => {
+    it('gives up after 8 attempts by default, or the configured budget', async () => {
       const api = client();
       await api.alertChannels.list();
       emulator.injectFault({ method: 'GET', path: CHANNELS, status: 504, times: Infinity });
       const error = await apiError(api.alertChannels.list(), 'unavailable');
       expect(error.status).to.equal(504);
-      expect(requestsTo(CHANNELS, 'GET')).to.have.length(1 + 6);
+      expect(requestsTo(CHANNELS, 'GET')).to.have.length(1 + 8);
       await apiError(client({ retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 40 } }).alertChannels.list(), 'unavailable');
-      expect(requestsTo(CHANNELS, 'GET')).to.have.length(1 + 6 + 2);
+      expect(requestsTo(CHANNELS, 'GET')).to.have.length(1 + 8 + 2);
     });
 
     it('honours Retry-After on 429', async () => {
