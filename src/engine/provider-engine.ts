@@ -9,6 +9,7 @@ import { impliedType } from '../schema/block.js';
 import { type ObjectValue, type Value } from '../schema/value.js';
 import { isWhollyKnown } from '../schema/value-ops.js';
 import { decodeJSON } from '../schema/json.js';
+import { ValueDecodeError } from '../schema/msgpack.js';
 import { fromModel, toModel, plainToValue } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
 import type { DataSourceDef, Logger, OpContext, ProviderDef, ResourceDef } from './contracts.js';
@@ -79,8 +80,7 @@ export class ProviderEngine<C> {
 
   validateProviderConfig(config: ObjectValue): Diagnostics {
     const diags = new Diagnostics();
-    validateFields(this.def.schema.fields, config, diags);
-    this.guardSync(diags, 'Invalid provider configuration', () => this.def.validate?.(toModel(this.def.schema.fields, config), diags));
+    if (validateFields(this.def.schema.fields, config, diags)) this.guardSync(diags, 'Invalid provider configuration', () => this.def.validate?.(toModel(this.def.schema.fields, config), diags));
     return diags;
   }
 
@@ -106,8 +106,7 @@ export class ProviderEngine<C> {
     const diags = new Diagnostics();
     const r = this.resources.get(typeName);
     if (!r) return diags.error('Unknown resource type', `The provider ${this.def.name} has no resource type "${typeName}".`);
-    validateFields(r.schema.fields, config, diags);
-    this.guardSync(diags, 'Invalid configuration', () => r.validate?.(toModel(r.schema.fields, config), diags));
+    if (validateFields(r.schema.fields, config, diags)) this.guardSync(diags, 'Invalid configuration', () => r.validate?.(toModel(r.schema.fields, config), diags));
     return diags;
   }
 
@@ -115,8 +114,7 @@ export class ProviderEngine<C> {
     const diags = new Diagnostics();
     const d = this.dataSources.get(typeName);
     if (!d) return diags.error('Unknown data source', `The provider ${this.def.name} has no data source "${typeName}".`);
-    validateFields(d.schema.fields, config, diags);
-    this.guardSync(diags, 'Invalid configuration', () => d.validate?.(toModel(d.schema.fields, config), diags));
+    if (validateFields(d.schema.fields, config, diags)) this.guardSync(diags, 'Invalid configuration', () => d.validate?.(toModel(d.schema.fields, config), diags));
     return diags;
   }
 
@@ -140,6 +138,8 @@ export class ProviderEngine<C> {
       const state = decodeJSON(impliedType(r.schema.block), json, { missingAttributesAreNull: true, dropUnknownAttributes: true });
       return { state: state as ObjectValue | null, diags };
     } catch (err) {
+      // State that does not fit the schema is for the user to see, not a provider bug.
+      if (err instanceof ValueDecodeError) return { state: null, diags: diags.error('Cannot read the stored state', `The state stored for ${typeName} is not valid: ${err.message}.`, err.path) };
       diags.append([diagnosticFromError('Cannot read the stored state', err)]);
       return { state: null, diags };
     }
@@ -277,7 +277,8 @@ function isNotFound(err: unknown): boolean {
 }
 
 function notUpdatable(typeName: string): never {
-  throw new Error(`${typeName} cannot be updated in place (the plan should have required replacement)`);
+  // Only a request Terraform would not send gets here: every change of such a type forces replacement.
+  throw new DiagnosticError('Cannot update in place', `${typeName} cannot be updated in place; a change to it must replace it, as its plan says.`);
 }
 
 /** Fills plan-time defaults into a state built from scratch (import), so the next plan is empty. */

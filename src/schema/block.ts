@@ -3,7 +3,9 @@
  * The declaration DSL (define.ts) produces it; the wire encoder, the planner, Terraform's checks
  * (engine/checks), the docs and the Pulumi mapping all read it.
  */
-import type { Value } from './value.js';
+import { Unknown, type ObjectValue, type Value } from './value.js';
+import type { AttributePath } from './path.js';
+import { hasNullElement } from './value-ops.js';
 import { type CtyType, listOf, setOf, mapOf, objectOf, DYNAMIC, tupleOf } from './cty-type.js';
 
 export type DescriptionKind = 'plain' | 'markdown';
@@ -96,6 +98,51 @@ export function nestedBlockType(nb: SchemaNestedBlock): CtyType {
     case 'map':
       return containsDynamic(inner) ? DYNAMIC : mapOf(inner);
   }
+}
+
+/** Which of Terraform's guarantees a decoded value is checked against (see blockShapeProblem). */
+export interface ShapeRules {
+  /** List blocks have between min and max items: Terraform enforces them on configuration. */
+  readonly itemCounts: boolean;
+  /** No collection attribute holds a null element: true of every state this provider wrote. */
+  readonly noNullElements: boolean;
+}
+
+/**
+ * Where an object value breaks what Terraform guarantees for blocks (the elements of a nested
+ * block's list, set or map are objects, never null or unknown) or the given rules. Decoding alone
+ * cannot tell: an attribute of type list(object) may hold null elements. Null when the value keeps to
+ * them all, so resource code may rely on them.
+ */
+export function blockShapeProblem(block: SchemaBlock, value: ObjectValue, rules: ShapeRules, path: AttributePath = []): { path: AttributePath; message: string } | null {
+  if (rules.noNullElements) {
+    for (const [name, a] of Object.entries(block.attributes)) {
+      if (hasNullElement(a.type, value[name] ?? null)) return { path: [...path, { attr: name }], message: 'a collection holds a null element' };
+    }
+  }
+  for (const [name, nb] of Object.entries(block.blockTypes)) {
+    const v = value[name] ?? null;
+    const here = [...path, { attr: name }];
+    if (rules.itemCounts && nb.nesting === 'list' && !(v instanceof Unknown)) {
+      const n = v === null ? 0 : (v as Value[]).length;
+      if (n < nb.minItems) return { path: here, message: `at least ${nb.minItems} ${name} block(s) are required (${n} given)` };
+      if (nb.maxItems > 0 && n > nb.maxItems) return { path: here, message: `at most ${nb.maxItems} ${name} block(s) are allowed (${n} given)` };
+    }
+    if (v === null || v instanceof Unknown) continue;
+    const elements: [AttributePath, Value][] =
+      nb.nesting === 'single' || nb.nesting === 'group'
+        ? [[here, v]]
+        : nb.nesting === 'map'
+          ? Object.entries(v as ObjectValue).map(([k, e]) => [[...here, { key: k }], e])
+          : (v as Value[]).map((e, i) => [nb.nesting === 'list' ? [...here, { index: i }] : here, e]);
+    for (const [at, e] of elements) {
+      if (nb.nesting !== 'single' && nb.nesting !== 'group' && (e === null || e instanceof Unknown)) return { path: at, message: `a ${name} block element is ${e === null ? 'null' : 'unknown'}` };
+      if (e === null || e instanceof Unknown) continue;
+      const inner = blockShapeProblem(nb.block, e as ObjectValue, rules, at);
+      if (inner) return inner;
+    }
+  }
+  return null;
 }
 
 export { tupleOf };

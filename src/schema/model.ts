@@ -84,12 +84,37 @@ function blockOfFields(fields: Fields) {
   return { attributes, blockTypes } as never;
 }
 
+/**
+ * An attribute value → its model value. A collection with an unknown element (`[var.a, "b"]` at
+ * validation) is not known yet as a whole, so it is null like any unknown: a model's list of strings
+ * holds strings only.
+ */
+function valueToModel(type: CtyType, v: Value): unknown {
+  switch (type.kind) {
+    case 'list':
+    case 'set':
+      if (!Array.isArray(v)) return valueToPlain(v);
+      return v.some((e) => e instanceof Unknown) ? null : v.map((e) => valueToModel(type.element, e));
+    case 'map': {
+      if (v === null || v instanceof Unknown || typeof v !== 'object' || Array.isArray(v)) return valueToPlain(v);
+      const entries = Object.entries(v as ObjectValue);
+      return entries.some(([, e]) => e instanceof Unknown) ? null : Object.fromEntries(entries.map(([k, e]) => [k, valueToModel(type.element, e)]));
+    }
+    case 'object': {
+      if (v === null || v instanceof Unknown || typeof v !== 'object' || Array.isArray(v)) return valueToPlain(v);
+      return Object.fromEntries(Object.entries(type.attributes).map(([k, t]) => [k, valueToModel(t, (v as ObjectValue)[k] ?? null)]));
+    }
+    default:
+      return valueToPlain(v);
+  }
+}
+
 /** An object Value of the schema → its model. */
 export function toModel<F extends Fields>(fields: F, v: ObjectValue): ModelOf<F> {
   const out: Record<string, unknown> = {};
   for (const [name, def] of Object.entries(fields)) {
     const fv = v[name] ?? null;
-    if (def.kind === 'attr') out[name] = valueToPlain(fv);
+    if (def.kind === 'attr') out[name] = valueToModel(def.type.cty, fv);
     else if (def.nesting === 'single' || def.nesting === 'group') out[name] = fv === null || fv instanceof Unknown ? null : toModel(def.fields, fv as ObjectValue);
     else out[name] = Array.isArray(fv) ? fv.map((e) => toModel(def.fields, e as ObjectValue)) : [];
   }

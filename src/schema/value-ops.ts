@@ -188,6 +188,22 @@ export function isWhollyKnown(type: CtyType, v: Value): boolean {
   }
 }
 
+/** Whether a collection anywhere inside `v` has a null element (unknown parts are skipped). */
+export function hasNullElement(type: CtyType, v: Value): boolean {
+  if (v === null || v instanceof Unknown) return false;
+  switch (type.kind) {
+    case 'list':
+    case 'set':
+      return (v as Value[]).some((e) => e === null || hasNullElement(type.element, e));
+    case 'map':
+      return Object.values(v as ObjectValue).some((e) => e === null || hasNullElement(type.element, e));
+    case 'object':
+      return Object.entries(type.attributes).some(([k, t]) => hasNullElement(t, (v as ObjectValue)[k] ?? null));
+    default:
+      return false;
+  }
+}
+
 export const containsUnknown = (type: CtyType, v: Value): boolean => !isWhollyKnown(type, v);
 
 // ---------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import type { ProviderEngine, PrivateState } from '../engine/provider-engine.js'
 import { Diagnostics, diagnosticFromError, type Diagnostic } from '../engine/diagnostics.js';
 import type { Logger } from '../engine/contracts.js';
 import type { Schema } from '../schema/block.js';
-import { blockShapeProblem, impliedType } from '../schema/block.js';
+import { blockShapeProblem, impliedType, type ShapeRules } from '../schema/block.js';
 import type { CtyType } from '../schema/cty-type.js';
 import type { ObjectValue, Value } from '../schema/value.js';
 import { decodeMsgpack, encodeMsgpack } from '../schema/msgpack.js';
@@ -44,11 +44,20 @@ function decodeDynamic(type: CtyType, dv: Msg | null | undefined, what: string):
   }
 }
 
-function decodeObject(schema: Schema, dv: Msg | null | undefined, what: string): ObjectValue | null {
+/**
+ * What each decoded value must satisfy besides its type. Configuration may hold null elements (the
+ * validation RPCs report them at their path); values past validation and stored states do not.
+ */
+const UNVALIDATED_CONFIG: ShapeRules = { itemCounts: true, noNullElements: false };
+/** Configuration past validation, and the planned values built from it. */
+const CONFIG: ShapeRules = { itemCounts: true, noNullElements: true };
+/** States: an import starts with no blocks, so item counts do not hold. */
+const STATE: ShapeRules = { itemCounts: false, noNullElements: true };
+
+function decodeObject(schema: Schema, dv: Msg | null | undefined, what: string, rules: ShapeRules): ObjectValue | null {
   const v = decodeDynamic(impliedType(schema.block), dv, what);
   if (v !== null && (typeof v !== 'object' || Array.isArray(v) || v.constructor !== Object)) throw new BadRequest(`The ${what} is not an object.`);
-  // What Terraform guarantees about blocks (no null elements), so resource code may rely on it.
-  const problem = v === null ? null : blockShapeProblem(schema.block, v as ObjectValue);
+  const problem = v === null ? null : blockShapeProblem(schema.block, v as ObjectValue, rules);
   if (problem) throw new BadRequest(`The ${what} sent by Terraform is malformed${problem.path.length > 0 ? ` at ${formatPath(problem.path)}` : ''}: ${problem.message}.`);
   return v as ObjectValue | null;
 }
@@ -142,19 +151,19 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
     GetResourceIdentitySchemas: guarded('GetResourceIdentitySchemas', diagsOnly, () => ({ identity_schemas: {}, diagnostics: [] })),
     GetFunctions: guarded('GetFunctions', diagsOnly, () => ({ functions: {}, diagnostics: [] })),
     ValidateProviderConfig: guarded('ValidateProviderConfig', diagsOnly, (req) => {
-      const config = decodeObject(engine.providerSchema(), req.config, 'provider configuration') ?? {};
+      const config = decodeObject(engine.providerSchema(), req.config, 'provider configuration', UNVALIDATED_CONFIG) ?? {};
       return { diagnostics: diagnosticsToProto(engine.validateProviderConfig(config).items) };
     }),
     ConfigureProvider: guarded('ConfigureProvider', diagsOnly, async (req) => {
-      const config = decodeObject(engine.providerSchema(), req.config, 'provider configuration') ?? {};
+      const config = decodeObject(engine.providerSchema(), req.config, 'provider configuration', CONFIG) ?? {};
       return { diagnostics: diagnosticsToProto((await engine.configureProvider(String(req.terraform_version ?? ''), config)).items) };
     }),
     ValidateResourceConfig: guarded('ValidateResourceConfig', diagsOnly, (req) => {
-      const config = decodeObject(resourceSchema(req.type_name), req.config, 'resource configuration') ?? {};
+      const config = decodeObject(resourceSchema(req.type_name), req.config, 'resource configuration', UNVALIDATED_CONFIG) ?? {};
       return { diagnostics: diagnosticsToProto(engine.validateResourceConfig(req.type_name, config).items) };
     }),
     ValidateDataResourceConfig: guarded('ValidateDataResourceConfig', diagsOnly, (req) => {
-      const config = decodeObject(dataSourceSchema(req.type_name), req.config, 'data source configuration') ?? {};
+      const config = decodeObject(dataSourceSchema(req.type_name), req.config, 'data source configuration', UNVALIDATED_CONFIG) ?? {};
       return { diagnostics: diagnosticsToProto(engine.validateDataResourceConfig(req.type_name, config).items) };
     }),
     UpgradeResourceState: guarded('UpgradeResourceState', diagsOnly, (req) => {
@@ -170,7 +179,7 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
     ReadResource: guarded('ReadResource', diagsOnly, async (req) => {
       const schema = resourceSchema(req.type_name);
       const type = typeOf(schema);
-      const current = decodeObject(schema, req.current_state, 'current state');
+      const current = decodeObject(schema, req.current_state, 'current state', STATE);
       if (current === null) return { new_state: encodeDynamic(type, null), private: req.private, diagnostics: [] };
       const out = await engine.readResource(req.type_name, current, decodePrivate(req.private));
       return { new_state: encodeDynamic(type, out.state), private: encodePrivate(out.private), diagnostics: diagnosticsToProto(out.diags.items) };
@@ -178,9 +187,9 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
     PlanResourceChange: guarded('PlanResourceChange', diagsOnly, (req) => {
       const schema = resourceSchema(req.type_name);
       const type = typeOf(schema);
-      const prior = decodeObject(schema, req.prior_state, 'prior state');
-      const proposed = decodeObject(schema, req.proposed_new_state, 'proposed new state');
-      const config = decodeObject(schema, req.config, 'configuration');
+      const prior = decodeObject(schema, req.prior_state, 'prior state', STATE);
+      const proposed = decodeObject(schema, req.proposed_new_state, 'proposed new state', CONFIG);
+      const config = decodeObject(schema, req.config, 'configuration', CONFIG);
       const out = engine.planResourceChange(req.type_name, prior, proposed, config, decodePrivate(req.prior_private));
       return {
         planned_state: encodeDynamic(type, out.planned),
@@ -193,8 +202,8 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
     ApplyResourceChange: guarded('ApplyResourceChange', diagsOnly, async (req) => {
       const schema = resourceSchema(req.type_name);
       const type = typeOf(schema);
-      const prior = decodeObject(schema, req.prior_state, 'prior state');
-      const planned = decodeObject(schema, req.planned_state, 'planned state');
+      const prior = decodeObject(schema, req.prior_state, 'prior state', STATE);
+      const planned = decodeObject(schema, req.planned_state, 'planned state', CONFIG);
       if (prior === null && planned === null) throw new BadRequest('Both the prior and the planned state are null: there is nothing to create, update or delete.');
       const out = await engine.applyResourceChange(req.type_name, prior, planned, decodePrivate(req.planned_private));
       return { new_state: encodeDynamic(type, out.state), private: encodePrivate(out.private), diagnostics: diagnosticsToProto(out.diags.items), legacy_type_system: false };
@@ -208,7 +217,7 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
     ReadDataSource: guarded('ReadDataSource', diagsOnly, async (req) => {
       const schema = dataSourceSchema(req.type_name);
       const type = typeOf(schema);
-      const config = decodeObject(schema, req.config, 'data source configuration') ?? {};
+      const config = decodeObject(schema, req.config, 'data source configuration', CONFIG) ?? {};
       const out = await engine.readDataSource(req.type_name, config);
       return { ...(out.state ? { state: encodeDynamic(type, out.state) } : {}), diagnostics: diagnosticsToProto(out.diags.items) };
     }),
