@@ -2,8 +2,9 @@
 import { handshakeBench } from './handshake.js';
 import { schemaBench } from './schema.js';
 import { codecBench } from './codec.js';
+import { scaleBench } from './scale.js';
 
-const benches: Record<string, (args: string[]) => Promise<void>> = { handshake: handshakeBench, schema: schemaBench, codec: codecBench };
+const benches: Record<string, (args: string[]) => Promise<void>> = { handshake: handshakeBench, schema: schemaBench, codec: codecBench, scale: scaleBench };
 const [name, ...args] = process.argv.slice(2);
 const bench = name ? benches[name] : undefined;
 if (!bench) {
