@@ -62,6 +62,9 @@ function decodeObject(schema: Schema, dv: Msg | null | undefined, what: string, 
   return v as ObjectValue | null;
 }
 
+/** A name from the request, quoted and cut short: a hostile one may be megabytes long. */
+const quoteShort = (name: string): string => JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name);
+
 const encodeDynamic = (type: CtyType, v: Value): Msg => ({ msgpack: Buffer.from(encodeMsgpack(type, v)) });
 
 function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
@@ -89,12 +92,12 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
 
   function resourceSchema(name: string): Schema {
     const s = engine.resourceSchema(name);
-    if (!s) throw new BadRequest(`The provider has no resource type "${name}".`);
+    if (!s) throw new BadRequest(`The provider has no resource type ${quoteShort(name)}.`);
     return s;
   }
   function dataSourceSchema(name: string): Schema {
     const s = engine.dataSourceSchema(name);
-    if (!s) throw new BadRequest(`The provider has no data source "${name}".`);
+    if (!s) throw new BadRequest(`The provider has no data source ${quoteShort(name)}.`);
     return s;
   }
 

@@ -65,6 +65,13 @@ export interface Scale {
 export const IN_PROCESS_SCALE: Scale = { hugeBytes: [64 * 1024, 2 * 1024 * 1024], deepLevels: [1_000, 100_000], hugeCount: [10_000, 100_000] };
 export const WIRE_SCALE: Scale = { hugeBytes: [256 * 1024, 4 * 1024 * 1024], deepLevels: [1_000, 100_000], hugeCount: [10_000, 100_000] };
 
+/** Nesting depths: mostly a few thousand levels, one in ten up to the maximum (100k). */
+const levelsArb = (scale: Scale): fc.Arbitrary<number> =>
+  fc.oneof(
+    { weight: 9, arbitrary: fc.integer({ min: scale.deepLevels[0], max: Math.max(scale.deepLevels[0], Math.min(scale.deepLevels[1], 4096)) }) },
+    { weight: 1, arbitrary: fc.integer({ min: scale.deepLevels[0], max: scale.deepLevels[1] }) },
+  );
+
 // =============================================================================================
 // A msgpack writer that can also write what no encoder would: raw string bytes, lying headers.
 // =============================================================================================
@@ -374,12 +381,23 @@ const knobsArb = (scale: Scale) =>
   fc.record({
     variant: fc.nat({ max: 1_000_000 }),
     size: fc.integer({ min: scale.hugeBytes[0], max: scale.hugeBytes[1] }),
-    levels: fc.integer({ min: scale.deepLevels[0], max: scale.deepLevels[1] }),
+    levels: levelsArb(scale),
     count: fc.integer({ min: scale.hugeCount[0], max: scale.hugeCount[1] }),
   });
 
 /** Every kind of DynamicValue for an object type; `only` restricts to certainly-invalid ones. */
 export function payloadArb(entry: SchemaEntry, scale: Scale, opts: { onlyInvalid?: boolean; big?: boolean } = {}): fc.Arbitrary<Payload> {
+  const key = `${opts.onlyInvalid === true}/${opts.big === true}/${scale.hugeBytes.join()}/${scale.deepLevels.join()}/${scale.hugeCount.join()}`;
+  let byOptions = payloadArbCache.get(entry);
+  if (!byOptions) payloadArbCache.set(entry, (byOptions = new Map()));
+  let arb = byOptions.get(key);
+  if (!arb) byOptions.set(key, (arb = buildPayloadArb(entry, scale, opts)));
+  return arb;
+}
+
+const payloadArbCache = new WeakMap<SchemaEntry, Map<string, fc.Arbitrary<Payload>>>();
+
+function buildPayloadArb(entry: SchemaEntry, scale: Scale, opts: { onlyInvalid?: boolean; big?: boolean }): fc.Arbitrary<Payload> {
   const { type, block, fields } = entry;
   const value = fc.oneof(blockValueArb(block, 'config', fields), blockValueArb(block, 'state', fields));
   const msgpack = (bytes: Buffer, category: string, mustFail: boolean, fits = false): Payload => ({ category, mustFail, dv: { msgpack: bytes }, fits });
@@ -402,7 +420,7 @@ export function payloadArb(entry: SchemaEntry, scale: Scale, opts: { onlyInvalid
     // A strict, non-empty prefix of a self-delimiting encoding is never a whole value.
     return msgpack(b.subarray(0, 1 + (cut % (b.length - 1))), 'truncated', true);
   });
-  const jsonDeep = fc.tuple(fc.integer({ min: scale.deepLevels[0], max: scale.deepLevels[1] }), fc.boolean()).map(([n, arrays]) =>
+  const jsonDeep = fc.tuple(levelsArb(scale), fc.boolean()).map(([n, arrays]) =>
     json(arrays ? '['.repeat(n) + ']'.repeat(n) : '{"a":'.repeat(n) + 'null' + '}'.repeat(n), 'json-deep', true),
   );
   const invalidOnly: fc.Arbitrary<Payload>[] = [positional, truncated, jsonDeep];
@@ -517,7 +535,7 @@ const privateArb = (scale: Scale): fc.Arbitrary<{ category: string | null; mustF
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 60 }).map((b) => ({ category: 'private-random-bytes', mustFail: false, bytes: Buffer.from(b) })) },
     {
       weight: 1,
-      arbitrary: fc.integer({ min: scale.deepLevels[0], max: scale.deepLevels[1] }).map((n) => ({ category: 'private-deep', mustFail: false, bytes: Buffer.from('['.repeat(n) + ']'.repeat(n)) })),
+      arbitrary: levelsArb(scale).map((n) => ({ category: 'private-deep', mustFail: false, bytes: Buffer.from('['.repeat(n) + ']'.repeat(n)) })),
     },
     {
       weight: 1,
@@ -544,11 +562,18 @@ function requestArbs(cat: Catalogue, scale: Scale, opts: { big: boolean; configu
     dvFields: readonly { field: string; decoded: boolean }[],
     extra: (entry: SchemaEntry) => fc.Arbitrary<{ fields: Record<string, unknown>; category: string | null; mustFail: boolean; needsValue?: boolean }> = () =>
       fc.constant({ fields: {}, category: null, mustFail: false }),
-  ): fc.Arbitrary<HostileRequest> =>
-    typeNameArb(names, otherNames, scale, big).chain((tn) => {
-      const entry = byName.get(tn.raw ? names[0]! : tn.text!) ?? byName.get(names[0]!)!;
-      const dvs = dvFields.map((f) => payloadArb(entry, scale, { big }).map((p) => ({ ...f, p })));
-      return fc.tuple(fc.tuple(...dvs), extra(entry)).map(([payloads, ex]): HostileRequest => {
+  ): fc.Arbitrary<HostileRequest> => {
+    // The payloads of each type, built once (chain would rebuild them for every sample).
+    const fieldsOf = new Map(
+      names.map((name) => {
+        const entry = byName.get(name)!;
+        const dvs = dvFields.map((f) => payloadArb(entry, scale, { big }).map((p) => ({ ...f, p })));
+        return [name, fc.tuple(fc.tuple(...dvs), extra(entry))] as const;
+      }),
+    );
+    return typeNameArb(names, otherNames, scale, big).chain((tn) => {
+      const fields = fieldsOf.get(tn.raw || !fieldsOf.has(tn.text!) ? names[0]! : tn.text!)!;
+      return fields.map(([payloads, ex]): HostileRequest => {
         const request: Record<string, unknown> = { ...ex.fields };
         if (tn.text !== undefined) request.type_name = tn.text;
         for (const { field, p } of payloads) if (p.dv) request[field] = p.dv;
@@ -568,6 +593,7 @@ function requestArbs(cat: Catalogue, scale: Scale, opts: { big: boolean; configu
         };
       });
     });
+  };
 
   const privateField = (field: string, needsValue: boolean) => () =>
     privateArb(scale).map((p) => ({ fields: { [field]: p.bytes }, category: p.category, mustFail: p.mustFail, needsValue }));
@@ -626,7 +652,7 @@ function requestArbs(cat: Catalogue, scale: Scale, opts: { big: boolean; configu
           fc.oneof(
             blockValueArb(entry.block, 'state', entry.fields).map((v) => ({ category: null as string | null, mustFail: false, raw: { json: Buffer.from(encodeJSON(entry.type, v)) } })),
             fc.string({ maxLength: 100 }).map((s) => ({ category: 'raw-state-garbage', mustFail: false, raw: { json: Buffer.from(s) } })),
-            fc.integer({ min: scale.deepLevels[0], max: scale.deepLevels[1] }).map((n) => ({ category: 'raw-state-deep', mustFail: true, raw: { json: Buffer.from('{"a":'.repeat(n) + '1' + '}'.repeat(n)) } })),
+            levelsArb(scale).map((n) => ({ category: 'raw-state-deep', mustFail: true, raw: { json: Buffer.from('{"a":'.repeat(n) + '1' + '}'.repeat(n)) } })),
             fc.dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 10 }), { minKeys: 1, maxKeys: 4 }).map((flatmap) => ({ category: 'raw-state-flatmap', mustFail: true, raw: { flatmap } })),
             fc.constant({ category: 'raw-state-absent', mustFail: false, raw: null as unknown as { json: Buffer } }),
           ),
@@ -662,8 +688,7 @@ const ALL_RPCS: readonly RpcName[] = [
 ];
 
 /** Bytes that are not a valid request, or valid only by accident: any answer but a crash is fine. */
-function malformedArbs(cat: Catalogue, scale: Scale, wellFormedRequest: fc.Arbitrary<HostileRequest>, opts: { withUnimplemented: boolean; configureOnlyInvalid: boolean }): fc.Arbitrary<HostileRequest>[] {
-  // ConfigureProvider gets only garbage that cannot decode to a configuration (see requestArb).
+function malformedArbs(scale: Scale, wellFormedRequest: fc.Arbitrary<HostileRequest>, opts: { withUnimplemented: boolean; configureOnlyInvalid: boolean }): fc.Arbitrary<HostileRequest>[] {
   const rpcs = fc.constantFrom(...ALL_RPCS);
   const anyAnswer = (rpc: RpcName, category: string, bytes: Buffer): HostileRequest => ({ rpc, category, mustFail: false, wellFormed: false, bytes });
   const arbs: fc.Arbitrary<HostileRequest>[] = [
@@ -685,7 +710,7 @@ function malformedArbs(cat: Catalogue, scale: Scale, wellFormedRequest: fc.Arbit
       return anyAnswer(r.rpc, 'protobuf-unknown-field', Buffer.concat([r.bytes, Buffer.from(w.finish())]));
     }),
     // Groups nested 1k–100k deep: protobuf's own nesting attack.
-    fc.tuple(rpcs, fc.integer({ min: scale.deepLevels[0], max: scale.deepLevels[1] })).map(([rpc, n]) =>
+    fc.tuple(rpcs, levelsArb(scale)).map(([rpc, n]) =>
       anyAnswer(rpc, 'protobuf-deep-groups', Buffer.concat([Buffer.alloc(n, (15 << 3) | 3), Buffer.alloc(n, (15 << 3) | 4)])),
     ),
     // A length-delimited field claiming far more bytes than follow.
@@ -694,7 +719,7 @@ function malformedArbs(cat: Catalogue, scale: Scale, wellFormedRequest: fc.Arbit
   if (opts.withUnimplemented) {
     arbs.push(fc.tuple(fc.constantFrom(...UNIMPLEMENTED_RPCS), fc.uint8Array({ maxLength: 40 })).map(([rpc, b]) => ({ rpc, category: 'unimplemented-rpc', mustFail: true, wellFormed: false, bytes: Buffer.from(b) })));
   }
-  void cat;
+  // Mangling a ConfigureProvider request could drop its (invalid) configuration: see RequestOptions.
   return arbs.map((a) => (opts.configureOnlyInvalid ? a.filter((r) => r.rpc !== 'ConfigureProvider') : a));
 }
 
@@ -714,7 +739,7 @@ export interface RequestOptions {
 export function hostileRequestArb(cat: Catalogue, scale: Scale, opts: RequestOptions = {}): fc.Arbitrary<HostileRequest> {
   const o = { big: opts.big ?? false, withUnimplemented: opts.withUnimplemented ?? false, configureOnlyInvalid: opts.configureOnlyInvalid ?? true };
   const wellFormed = fc.oneof(...requestArbs(cat, scale, o));
-  return fc.oneof({ weight: 3, arbitrary: wellFormed }, { weight: 1, arbitrary: fc.oneof(...malformedArbs(cat, scale, wellFormed, o)) }).map(described);
+  return fc.oneof({ weight: 3, arbitrary: wellFormed }, { weight: 1, arbitrary: fc.oneof(...malformedArbs(scale, wellFormed, o)) }).map(described);
 }
 
 /** Counterexamples print as RPC, category and the start of the bytes, not megabytes of numbers. */

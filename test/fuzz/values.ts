@@ -100,6 +100,18 @@ function knownArb(type: CtyType, opts: { unknowns: boolean; nulls: boolean; hint
  * `fields` (the declaration) only supplies hints; it may be absent.
  */
 export function blockValueArb(block: SchemaBlock, mode: ValueMode, fields?: Fields): fc.Arbitrary<ObjectValue> {
+  // Built once per block: the fuzzer asks for the same schemas a hundred thousand times.
+  const cached = blockArbCache.get(block)?.get(mode);
+  if (cached) return cached;
+  const arb = buildBlockValueArb(block, mode, fields);
+  if (!blockArbCache.has(block)) blockArbCache.set(block, new Map());
+  blockArbCache.get(block)!.set(mode, arb);
+  return arb;
+}
+
+const blockArbCache = new WeakMap<SchemaBlock, Map<ValueMode, fc.Arbitrary<ObjectValue>>>();
+
+function buildBlockValueArb(block: SchemaBlock, mode: ValueMode, fields?: Fields): fc.Arbitrary<ObjectValue> {
   const unknowns = mode === 'config';
   const shape: Record<string, fc.Arbitrary<Value>> = {};
   for (const [name, a] of Object.entries(block.attributes)) {

@@ -1,0 +1,103 @@
+/**
+ * The inputs the fuzz tests found that ended in "Internal provider error … a bug in the provider"
+ * (an exception inside resource or engine code) instead of a clear diagnostic, one case each.
+ */
+import { expect } from 'chai';
+import secDef from '../../src/resources/sec/index.js';
+import vdbDef from '../../src/resources/vdb/index.js';
+import { encodeMsgpack } from '../../src/schema/msgpack.js';
+import { impliedType } from '../../src/schema/block.js';
+import { UNKNOWN, type ObjectValue, type Value } from '../../src/schema/value.js';
+import { configValue } from '../../src/tfclient/terraform-client.js';
+import type { RpcName } from '../../src/server/proto.js';
+import type { ProviderDef } from '../../src/engine/contracts.js';
+import { classifyResponse, inProcessProvider, type InProcessProvider } from './answers.js';
+
+type Msg = Record<string, any>;
+
+const sec = inProcessProvider(secDef);
+const vdb = inProcessProvider(vdbDef);
+const blockOf = (def: ProviderDef<any, any>, type: string) => def.resources.find((r) => r.typeName === type)!.schema.block;
+const dyn = (def: ProviderDef<any, any>, type: string, v: Value) => ({ msgpack: Buffer.from(encodeMsgpack(impliedType(blockOf(def, type)), v)) });
+
+/** The answer's error diagnostics as "summary: detail"; fails on an internal error. */
+async function errorsOf(provider: InProcessProvider, rpc: RpcName, request: Msg): Promise<string[]> {
+  const res = await provider.call(rpc, request);
+  const errors = (res.diagnostics as Msg[]).filter((d) => d.severity === 1).map((d) => `${d.summary}: ${d.detail}`);
+  expect(classifyResponse(rpc, res), errors.join('\n')).to.not.equal('internal');
+  return errors;
+}
+
+describe('inputs the fuzz tests found (each once an internal error)', () => {
+  it('UpgradeResourceState with a negative schema version', async () => {
+    const errors = await errorsOf(sec, 'UpgradeResourceState', { type_name: 'sec_resource_group', version: -1, raw_state: { json: Buffer.from('{}') } });
+    expect(errors).to.deep.equal(['Invalid request from Terraform: The stored state has schema version -1, which is not a valid version.']);
+  });
+
+  it('UpgradeResourceState with raw state that is not JSON', async () => {
+    const errors = await errorsOf(sec, 'UpgradeResourceState', { type_name: 'sec_resource_group', version: 0, raw_state: { json: Buffer.from('{"name":') } });
+    expect(errors).to.have.length(1);
+    expect(errors[0]).to.match(/^Cannot read the stored state: The state stored for sec_resource_group is not valid: invalid JSON at offset 8/);
+  });
+
+  it('ValidateResourceConfig with an unknown element in a set (a reference not known yet)', async () => {
+    const config = configValue(blockOf(secDef, 'sec_team_member'), { email: 'a@example.com', organization: [{ admin_accounts: ['main'] }] });
+    ((config.organization as ObjectValue[])[0]!).admin_accounts = [UNKNOWN, 'main'];
+    expect(await errorsOf(sec, 'ValidateResourceConfig', { type_name: 'sec_team_member', config: dyn(secDef, 'sec_team_member', config) })).to.deep.equal([]);
+  });
+
+  it('ValidateResourceConfig with a null element in a list: an error at the attribute', async () => {
+    const config = configValue(blockOf(secDef, 'sec_alert_channel_email'), { name: 'ops', recipients: ['ops@example.com'] });
+    config.recipients = ['ops@example.com', null];
+    const res = await sec.call('ValidateResourceConfig', { type_name: 'sec_alert_channel_email', config: dyn(secDef, 'sec_alert_channel_email', config) });
+    expect(classifyResponse('ValidateResourceConfig', res)).to.equal('error');
+    expect(res.diagnostics).to.have.length(1);
+    expect(res.diagnostics[0]).to.deep.include({ summary: 'Invalid value for "recipients"' });
+    expect(res.diagnostics[0].detail).to.include('must not contain null elements');
+    expect(res.diagnostics[0].attribute.steps).to.deep.equal([{ attribute_name: 'recipients', selector: 'attribute_name' }]);
+  });
+
+  it('ApplyResourceChange with both prior and planned state null', async () => {
+    const errors = await errorsOf(sec, 'ApplyResourceChange', { type_name: 'sec_agent_access_token', prior_state: dyn(secDef, 'sec_agent_access_token', null), planned_state: dyn(secDef, 'sec_agent_access_token', null) });
+    expect(errors).to.deep.equal(['Invalid request from Terraform: Both the prior and the planned state are null: there is nothing to create, update or delete.']);
+  });
+
+  it('ApplyResourceChange asking to update a type that can only be replaced', async () => {
+    const state = configValue(blockOf(vdbDef, 'vdb_accounts_auth_key'), { id: 'k1', cluster_ids: ['c1'] });
+    const planned = { ...state, cluster_ids: ['c2'] };
+    const errors = await errorsOf(vdb, 'ApplyResourceChange', {
+      type_name: 'vdb_accounts_auth_key',
+      prior_state: dyn(vdbDef, 'vdb_accounts_auth_key', state),
+      planned_state: dyn(vdbDef, 'vdb_accounts_auth_key', planned),
+    });
+    expect(errors).to.deep.equal(['Cannot update in place: vdb_accounts_auth_key cannot be updated in place; a change to it must replace it, as its plan says.']);
+  });
+
+  it('ApplyResourceChange with a planned state lacking a required block', async () => {
+    const planned = configValue(blockOf(vdbDef, 'vdb_accounts_cluster'), { name: 'c' });
+    planned.configuration = null;
+    const errors = await errorsOf(vdb, 'ApplyResourceChange', { type_name: 'vdb_accounts_cluster', prior_state: dyn(vdbDef, 'vdb_accounts_cluster', null), planned_state: dyn(vdbDef, 'vdb_accounts_cluster', planned) });
+    expect(errors).to.deep.equal(['Invalid request from Terraform: The planned state sent by Terraform is malformed at configuration: at least 1 configuration block(s) are required (0 given).']);
+  });
+
+  it('a prior state with a null element in a collection', async () => {
+    const block = blockOf(secDef, 'sec_alert_channel_email');
+    const prior = configValue(block, { id: 'x', name: 'ops', recipients: ['ops@example.com'] });
+    prior.recipients = [null];
+    const errors = await errorsOf(sec, 'ReadResource', { type_name: 'sec_alert_channel_email', current_state: dyn(secDef, 'sec_alert_channel_email', prior) });
+    expect(errors).to.deep.equal(['Invalid request from Terraform: The current state sent by Terraform is malformed at recipients: a collection holds a null element.']);
+  });
+
+  it('a megabyte type name is not echoed back whole', async () => {
+    const errors = await errorsOf(sec, 'ValidateResourceConfig', { type_name: 'x'.repeat(1_000_000) });
+    expect(errors).to.deep.equal([`Invalid request from Terraform: The provider has no resource type "${'x'.repeat(100)}…".`]);
+  });
+
+  it('a null element in a nested block list', async () => {
+    const block = blockOf(vdbDef, 'vdb_accounts_cluster');
+    const config = configValue(block, { name: 'c' });
+    config.configuration = [null];
+    const errors = await errorsOf(vdb, 'ValidateResourceConfig', { type_name: 'vdb_accounts_cluster', config: dyn(vdbDef, 'vdb_accounts_cluster', config) });
+    expect(errors).to.deep.equal(['Invalid request from Terraform: The resource configuration sent by Terraform is malformed at configuration[0]: a configuration block element is null.']);
+  });
+});
