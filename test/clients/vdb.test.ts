@@ -19,7 +19,8 @@ import {
 import { CodecError, decodePlain, encodePlain } from '../../src/clients/vdb/codec.js';
 import { readFileSync } from 'node:fs';
 import { loadFromProtoDir, VDB_DESCRIPTOR_PATH, vdbMethod, vdbProtoRoot, VDB_SERVICES } from '../../src/clients/vdb/proto.js';
-import { backoffMs, codeForGrpcStatus } from '../../src/clients/vdb/transport.js';
+import { backoffMs } from '../../src/clients/backoff.js';
+import { codeForGrpcStatus } from '../../src/clients/vdb/transport.js';
 import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
 import { generateCertificate } from '../../src/server/tls.js';
 

@@ -1,3 +1,5 @@
+import { backoffMs } from '../backoff.js';
+
 export interface RetryPolicy {
   /**
    * Total attempts including the first. Default 8: at a 15% chance of a transient failure per
@@ -54,13 +56,12 @@ export function isRetryableNetworkError(error: unknown): boolean {
 
 /**
  * Delay before attempt `attempt + 1` (attempt counts from 1): the server's Retry-After when it
- * gives one, otherwise exponential backoff with full jitter so concurrent clients spread out.
+ * gives one, otherwise the shared exponential backoff with jitter.
  */
 export function retryDelayMs(policy: RetryPolicy, attempt: number, retryAfter: string | undefined): number {
   const fromServer = parseRetryAfter(retryAfter);
   if (fromServer !== undefined) return Math.min(fromServer, policy.maxDelayMs);
-  const ceiling = Math.min(policy.baseDelayMs * 2 ** (attempt - 1), policy.maxDelayMs);
-  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+  return backoffMs(policy, attempt);
 }
 
 /** Retry-After as seconds or an HTTP date, in milliseconds from now. */
@@ -72,21 +73,3 @@ export function parseRetryAfter(value: string | undefined): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-/** Waits `ms`, rejecting with the signal's reason as soon as it aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { timeApiExchange } from '../api-timing.js';
 import { ApiError, OUTCOME_UNKNOWN_NOTE, codeForStatus } from '../errors.js';
@@ -11,7 +12,6 @@ import {
   isNotSentError,
   isRetryableNetworkError,
   retryDelayMs,
-  sleep,
   type RetryPolicy,
 } from './retry.js';
 
@@ -134,7 +134,7 @@ export class Transport {
 
   private async wait(ms: number, request: TransportRequest, call: CallSignal): Promise<void> {
     try {
-      await sleep(ms, call.signal);
+      await sleep(ms, undefined, { signal: call.signal });
     } catch (error) {
       throw call.abortError(request.operation) ?? error;
     }

@@ -64,7 +64,7 @@ export interface VdbClientConfig {
 export interface VdbRetryPolicy {
   /** Total attempts including the first. Default 8 (the waits stay well inside the call's deadline). */
   readonly maxAttempts: number;
-  /** Delay ceiling before the second attempt; doubles each time (full jitter). Default 250 ms. */
+  /** Delay ceiling before the second attempt; doubles each time (equal jitter, ../backoff.ts). Default 250 ms. */
   readonly baseDelayMs: number;
   /** Cap for one delay, including a server's `retry-after`. Default 5 s. */
   readonly maxDelayMs: number;

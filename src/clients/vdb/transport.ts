@@ -6,7 +6,9 @@
  * 'outcome_unknown' for a create whose answer was lost, cancellation by AbortSignal, and gRPC
  * failures turned into ApiErrors that carry the `vdb-trace-id`.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
+import { backoffMs } from '../backoff.js';
 import { timeApiExchange } from '../api-timing.js';
 import { ApiError, OUTCOME_UNKNOWN_NOTE, type ApiErrorCode } from '../errors.js';
 import type { VdbLogger, VdbRetryPolicy } from './api.js';
@@ -125,7 +127,7 @@ export class VdbTransport {
       const delay = retryAfterMs(error.metadata, retry) ?? backoffMs(retry, attempt);
       if (Date.now() + delay >= deadline) throw this.apiError(operation, error, traceIds, timeoutMs);
       try {
-        await sleep(delay, call.signal);
+        await sleep(delay, undefined, { signal: call.signal });
       } catch {
         throw cancelled(operation, traceIds);
       }
@@ -267,26 +269,4 @@ export function retryAfterMs(metadata: grpc.Metadata | undefined, policy: VdbRet
   return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds * 1000, policy.maxDelayMs) : undefined;
 }
 
-/** Exponential backoff with equal jitter: half the ceiling fixed, half random. */
-export function backoffMs(policy: VdbRetryPolicy, attempt: number): number {
-  const ceiling = Math.min(policy.baseDelayMs * 2 ** (attempt - 1), policy.maxDelayMs);
-  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
-}
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
