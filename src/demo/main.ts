@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSecEmulator, type SecEmulator } from '../emulators/sec/index.js';
 import { TerraformClient, configValue } from '../tfclient/terraform-client.js';
-import { devOverridesConfig, terraformEnv } from '../tfclient/terraform-cli.js';
+import { devOverridesConfig, terraformEnv, secProviderEnv } from '../tfclient/terraform-cli.js';
 import { formatValue, valueEquals } from '../schema/value-ops.js';
 import { impliedType } from '../schema/block.js';
 import type { ObjectValue } from '../schema/value.js';
@@ -46,12 +46,7 @@ async function withTerraform(emulator: SecEmulator): Promise<void> {
     writeFileSync(cliConfig, devOverridesConfig(join(repoRoot, 'bin'), ['sec']));
     mkdirSync(join(dir, 'config'));
     cpSync(join(repoRoot, 'examples', 'sec'), join(dir, 'config'), { recursive: true });
-    const env = terraformEnv(dir, cliConfig, {
-      SEC_API_URL: emulator.url,
-      SEC_ACCOUNT: emulator.account,
-      SEC_API_KEY: emulator.apiKey,
-      SEC_API_SECRET: emulator.apiSecret,
-    });
+    const env = terraformEnv(dir, cliConfig, secProviderEnv(emulator));
     for (const args of [['plan'], ['apply', '-auto-approve'], ['plan', '-detailed-exitcode']]) {
       banner(`terraform ${args.join(' ')}`);
       const code = await run('terraform', [`-chdir=${join(dir, 'config')}`, ...args], env);
@@ -64,12 +59,7 @@ async function withTerraform(emulator: SecEmulator): Promise<void> {
 
 /** The same configuration as examples/sec/main.tf, driven through our Terraform-side client. */
 async function withOwnClient(emulator: SecEmulator): Promise<void> {
-  const client = await TerraformClient.start(join(repoRoot, 'bin', 'terraform-provider-sec'), {
-    SEC_API_URL: emulator.url,
-    SEC_ACCOUNT: emulator.account,
-    SEC_API_KEY: emulator.apiKey,
-    SEC_API_SECRET: emulator.apiSecret,
-  });
+  const client = await TerraformClient.start(join(repoRoot, 'bin', 'terraform-provider-sec'), secProviderEnv(emulator));
   try {
     await client.configure({});
     const resources: [string, string, Record<string, unknown>][] = [

@@ -23,3 +23,13 @@ export function terraformEnv(workspaceDir: string, cliConfigPath: string, extra:
     ...extra,
   };
 }
+
+/** The sec provider's connection settings as the environment variables it reads (SEC_API_URL has no provider-block form). */
+export function secProviderEnv(api: { url: string; account: string; apiKey: string; apiSecret: string }): Record<string, string> {
+  return { SEC_API_URL: api.url, SEC_ACCOUNT: api.account, SEC_API_KEY: api.apiKey, SEC_API_SECRET: api.apiSecret };
+}
+
+/** The vdb provider's connection settings as the environment variables it reads. */
+export function vdbProviderEnv(api: { url: string; apiKey: string; accountId: string }): Record<string, string> {
+  return { VDB_API_URL: api.url, VDB_API_KEY: api.apiKey, VDB_ACCOUNT_ID: api.accountId };
+}

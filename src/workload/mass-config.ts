@@ -9,6 +9,7 @@
  * the emulator's objects without parsing HCL.
  */
 import { packageId } from '../emulators/vdb/catalog.js';
+import { secProviderEnv, vdbProviderEnv } from '../tfclient/terraform-cli.js';
 
 export type WorkloadProvider = 'sec' | 'vdb';
 
@@ -258,11 +259,11 @@ export function massConfig(connection: EmulatorConnection, options: MassConfigOp
   return { provider, hcl: header + blocks.join(''), env: connectionEnv(connection), objects, types };
 }
 
-/** The provider settings as environment variables (SEC_API_URL has no provider-block form). */
+/** The provider settings as environment variables. */
 export function connectionEnv(connection: EmulatorConnection): Record<string, string> {
   return connection.provider === 'sec'
-    ? { SEC_API_URL: connection.url, SEC_ACCOUNT: connection.account, SEC_API_KEY: connection.apiKey, SEC_API_SECRET: connection.apiSecret }
-    : { VDB_API_URL: connection.url, VDB_API_KEY: connection.apiKey, VDB_ACCOUNT_ID: connection.accountId };
+    ? secProviderEnv(connection)
+    : vdbProviderEnv(connection);
 }
 
 function isReference(value: unknown): value is Reference {

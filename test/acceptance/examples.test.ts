@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, Workspace, requireTerraform } from './terraform.js';
+import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 
 interface Case {
   type: string;
@@ -39,7 +40,7 @@ const emulators: Record<string, () => Promise<EmulatorHandle>> = {
     const { startSecEmulator } = await import('../../src/emulators/sec/index.js');
     const e = await startSecEmulator();
     return {
-      env: { SEC_API_URL: e.url, SEC_ACCOUNT: e.account, SEC_API_KEY: e.apiKey, SEC_API_SECRET: e.apiSecret },
+      env: secProviderEnv(e),
       get: (c, id) => e.get(c, id),
       remove: (c, id) => e.remove(c, id),
       close: () => e.close(),
@@ -53,7 +54,7 @@ const emulators: Record<string, () => Promise<EmulatorHandle>> = {
     };
     const e = await startVdbEmulator();
     return {
-      env: { VDB_API_URL: e.url, VDB_API_KEY: e.apiKey, VDB_ACCOUNT_ID: e.accountId },
+      env: vdbProviderEnv(e),
       get: (c, id) => e.get(c, id),
       remove: (c, id) => e.remove(c, id),
       close: () => e.close(),

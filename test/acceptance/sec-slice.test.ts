@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
 import { REPO_ROOT, Workspace, requireTerraform } from './terraform.js';
+import { secProviderEnv } from '../../src/tfclient/terraform-cli.js';
 
 describe('acceptance: sec slice under real Terraform', function () {
   this.timeout(300_000);
@@ -15,12 +16,7 @@ describe('acceptance: sec slice under real Terraform', function () {
   before(async function () {
     requireTerraform(this);
     emulator = await startSecEmulator();
-    ws = Workspace.fromExample(join(REPO_ROOT, 'examples', 'sec'), {
-      SEC_API_URL: emulator.url,
-      SEC_ACCOUNT: emulator.account,
-      SEC_API_KEY: emulator.apiKey,
-      SEC_API_SECRET: emulator.apiSecret,
-    });
+    ws = Workspace.fromExample(join(REPO_ROOT, 'examples', 'sec'), secProviderEnv(emulator));
   });
 
   after(async () => {

@@ -13,6 +13,7 @@ import type { ObjectValue } from '../../src/schema/value.js';
 import { decodeMsgpack, encodeMsgpack } from '../../src/schema/msgpack.js';
 import { impliedType } from '../../src/schema/block.js';
 import { startHarness, type Harness } from '../resources/vdb/harness.js';
+import { secProviderEnv } from '../../src/tfclient/terraform-cli.js';
 
 const SEC_BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 
@@ -35,7 +36,7 @@ describe('malformed management-API answers become diagnostics naming the call (s
 
   before(async () => {
     emulator = await startSecEmulator();
-    tf = await TerraformClient.start(SEC_BIN, { SEC_API_URL: emulator.url, SEC_ACCOUNT: emulator.account, SEC_API_KEY: emulator.apiKey, SEC_API_SECRET: emulator.apiSecret });
+    tf = await TerraformClient.start(SEC_BIN, secProviderEnv(emulator));
     await tf.configure({});
     const config = configValue(tf.resourceSchema(TYPE).block, { name: 'ops', recipients: ['ops@example.com'] });
     state = (await tf.apply(TYPE, null, await tf.plan(TYPE, null, config), config)).state!;

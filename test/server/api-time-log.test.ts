@@ -8,6 +8,7 @@ import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { providerService } from '../../src/server/provider-service.js';
 import { Logger } from '../../src/server/log.js';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
+import { secProviderEnv } from '../../src/tfclient/terraform-cli.js';
 
 describe('server/provider-service: API time on the RPC trace line', () => {
   let emulator: SecEmulator;
@@ -20,7 +21,7 @@ describe('server/provider-service: API time on the RPC trace line', () => {
     emulator = await startSecEmulator();
     lines = [];
     const log = new Logger({ level: 'trace', write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>) });
-    const env = { SEC_API_URL: emulator.url, SEC_ACCOUNT: emulator.account, SEC_API_KEY: emulator.apiKey, SEC_API_SECRET: emulator.apiSecret, HOME: '/nonexistent' };
+    const env = { ...secProviderEnv(emulator), HOME: '/nonexistent' };
     handlers = providerService(new ProviderEngine(secProvider, log, env), log);
   });
   afterEach(() => emulator.close());

@@ -11,6 +11,7 @@ import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import type { ObjectValue, Value } from '../../../src/schema/value.js';
 import { encodeJsonDataUrl } from '../../../src/clients/sec/data-url.js';
+import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 
 const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 
@@ -267,7 +268,7 @@ describe('sec alert channels through the Terraform-side client', function () {
 
   before(async () => {
     emulator = await startSecEmulator();
-    tf = await TerraformClient.start(BIN, { SEC_API_URL: emulator.url, SEC_ACCOUNT: emulator.account, SEC_API_KEY: emulator.apiKey, SEC_API_SECRET: emulator.apiSecret });
+    tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
     await tf.configure({});
   });
   after(async () => {

@@ -19,6 +19,7 @@ import { parseSeed } from '../../golden/seed-parser.js';
 import { compareWithSeed } from '../../golden/seed-compare.js';
 import { createSecClient, isApiError, type SecClient } from '../../../src/clients/sec/index.js';
 import { decodeAccountMappings, encodeAccountMappings, joinWireList, splitWireList } from '../../../src/clients/sec/cloud-accounts.js';
+import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 
 const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 const SEC_SEED = join(process.cwd(), '..', 'shared', 'seeds', '000_da722bde0f6638a7.txt');
@@ -350,7 +351,7 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
 
   before(async () => {
     emulator = await startSecEmulator();
-    tf = await TerraformClient.start(BIN, { SEC_API_URL: emulator.url, SEC_ACCOUNT: emulator.account, SEC_API_KEY: emulator.apiKey, SEC_API_SECRET: emulator.apiSecret });
+    tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
     await tf.configure({});
   });
   after(async () => {

@@ -15,6 +15,7 @@ import { describeProvider } from '../../../src/providers/describe.js';
 import { buildPulumiSchemaWithReport } from '../../../src/pulumi/schema.js';
 import { parseSeed } from '../../golden/seed-parser.js';
 import { compareWithSeed } from '../../golden/seed-compare.js';
+import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 
 const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 type Plain = Record<string, unknown>;
@@ -68,7 +69,7 @@ describe('sec governance resources through the Terraform-side client', function 
 
   before(async () => {
     emulator = await startSecEmulator({ subaccounts: ['dev', 'prod'] });
-    tf = await TerraformClient.start(BIN, { SEC_API_URL: emulator.url, SEC_ACCOUNT: emulator.account, SEC_API_KEY: emulator.apiKey, SEC_API_SECRET: emulator.apiSecret });
+    tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
     await tf.configure({});
   });
   after(async () => {
@@ -358,7 +359,7 @@ describe('sec governance resources through the Terraform-side client', function 
       let orgTf: TerraformClient;
       const org = helpers(() => orgTf);
       before(async () => {
-        orgTf = await TerraformClient.start(BIN, { SEC_API_URL: emulator.url, SEC_ACCOUNT: emulator.account, SEC_API_KEY: emulator.apiKey, SEC_API_SECRET: emulator.apiSecret });
+        orgTf = await TerraformClient.start(BIN, secProviderEnv(emulator));
         await orgTf.configure({ organization: true });
       });
       after(async () => orgTf?.close());

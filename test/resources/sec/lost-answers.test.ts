@@ -13,6 +13,7 @@ import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import type { ObjectValue } from '../../../src/schema/value.js';
 import { decodeMsgpack, encodeMsgpack } from '../../../src/schema/msgpack.js';
+import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 
 const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 type Plain = Record<string, unknown>;
@@ -86,7 +87,7 @@ describe('sec resources: creates whose answer is lost', function () {
 
   before(async () => {
     emulator = await startSecEmulator();
-    tf = await TerraformClient.start(BIN, { SEC_API_URL: emulator.url, SEC_ACCOUNT: emulator.account, SEC_API_KEY: emulator.apiKey, SEC_API_SECRET: emulator.apiSecret });
+    tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
     await tf.configure({});
     channel = (await apply('sec_alert_channel_email', null, { name: 'reports', recipients: ['reports@example.com'] }))!.id as string;
     policyId = (await apply('sec_policy', null, { title: 'For exceptions', query_id: 'TF_Q', description: 'd', remediation: 'r', severity: 'Low', type: 'Violation', policy_id_suffix: 'exc' }))!

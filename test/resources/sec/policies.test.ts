@@ -11,6 +11,7 @@ import { TerraformClient, configValue, ProviderCallError } from '../../../src/tf
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import type { ObjectValue } from '../../../src/schema/value.js';
+import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 
 const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 
@@ -46,7 +47,7 @@ describe('sec policies family through the Terraform-side client', function () {
 
   before(async () => {
     emulator = await startSecEmulator({ account: 'acme' });
-    tf = await TerraformClient.start(BIN, { SEC_API_URL: emulator.url, SEC_ACCOUNT: emulator.account, SEC_API_KEY: emulator.apiKey, SEC_API_SECRET: emulator.apiSecret });
+    tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
     await tf.configure({});
   });
   after(async () => {

@@ -15,6 +15,7 @@ import { describeProvider } from '../../../src/providers/describe.js';
 import { buildPulumiSchemaWithReport } from '../../../src/pulumi/schema.js';
 import { parseSeed } from '../../golden/seed-parser.js';
 import { compareWithSeed, allDifferences } from '../../golden/seed-compare.js';
+import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 
 const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 const SEC_SEED = join(process.cwd(), '..', 'shared', 'seeds', '000_da722bde0f6638a7.txt');
@@ -223,7 +224,7 @@ describe('sec container registries and scanners through the Terraform-side clien
 
   before(async () => {
     emulator = await startSecEmulator();
-    tf = await TerraformClient.start(BIN, { SEC_API_URL: emulator.url, SEC_ACCOUNT: emulator.account, SEC_API_KEY: emulator.apiKey, SEC_API_SECRET: emulator.apiSecret });
+    tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
     await tf.configure({});
   });
   after(async () => {

@@ -11,6 +11,7 @@ import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import type { ObjectValue } from '../../../src/schema/value.js';
 import { decodeMsgpack, encodeMsgpack } from '../../../src/schema/msgpack.js';
+import { vdbProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 
 export const VDB_BIN = join(process.cwd(), 'bin', 'terraform-provider-vdb');
 
@@ -39,7 +40,7 @@ export async function startHarness(options: VdbEmulatorOptions = {}, env: Record
   const emulator = await startVdbEmulator({ provisioningMs: 300, ...options });
   let tf: TerraformClient;
   try {
-    tf = await TerraformClient.start(VDB_BIN, { VDB_API_URL: emulator.url, VDB_API_KEY: emulator.apiKey, VDB_ACCOUNT_ID: emulator.accountId, ...env });
+    tf = await TerraformClient.start(VDB_BIN, { ...vdbProviderEnv(emulator), ...env });
     await tf.configure({});
   } catch (err) {
     await emulator.close();
