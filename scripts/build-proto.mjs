@@ -1,22 +1,26 @@
 #!/usr/bin/env node
-// Compiles the plugin protocol .proto files into one protobufjs JSON descriptor
-// (dist/proto/descriptor.json) so that provider start-up never parses .proto
-// text (start-up latency matters: Terraform launches a provider several times
-// per command, protocol.md §2.5). Field names keep their proto spelling.
+// Generates static protobuf code for the plugin protocol's messages with protobufjs-cli (pbjs):
+// dist/src/server/tfplugin6-messages.js, imported by src/server/proto.ts (its declaration is
+// src/server/tfplugin6-messages.d.ts), with each service's methods listed beside the messages.
+// Start-up latency matters, since Terraform launches a provider several times per command
+// (protocol.md §2.5): generated code is part of the bundle and compiled ahead by V8's code cache,
+// where protobufjs' reflection would parse a descriptor at start-up and generate every encoder at
+// run time on first use (README, "Benchmarks"). Field names keep their proto spelling.
 //
-// It also compiles the vdb management API (proto/vdb/**) into a second descriptor,
+// It also compiles the vdb management API (proto/vdb/**) into a JSON descriptor,
 // dist/proto/vdb-descriptor.json, loaded by src/clients/vdb/proto.ts (client and emulator).
 //
-// Usage: node scripts/build-proto.mjs [--out <file>] [--vdb-out <file>]
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+// Usage: node scripts/build-proto.mjs [--vdb-out <file>]
+import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
+import { pbjs } from 'protobufjs-cli';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const protoDir = join(repoRoot, 'proto');
 
-// Must match PROTO_FILES in src/server/proto.ts (the fallback parser).
+// Must match PROTO_FILES in src/server/proto.ts.
 const files = [
   'tfplugin6.proto',
   'plugin/grpc_controller.proto',
@@ -25,21 +29,40 @@ const files = [
   'grpc/health/v1/health.proto',
 ];
 
-function outputPath(argv) {
-  const i = argv.indexOf('--out');
-  if (i >= 0 && argv[i + 1]) return resolve(argv[i + 1]);
-  return join(repoRoot, 'dist', 'proto', 'descriptor.json');
-}
-
 const root = new protobuf.Root();
 // google/protobuf/{timestamp,empty}.proto come from protobufjs' bundled copies.
 root.loadSync(files.map((f) => join(protoDir, f)), { keepCase: true });
 root.resolveAll();
 
-const out = outputPath(process.argv.slice(2));
-mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, JSON.stringify(root.toJSON()) + '\n');
-process.stderr.write(`build-proto: wrote ${out}\n`);
+// Static codecs: plain-object conversion (fromObject/toObject), encode and decode; nothing else.
+const staticArgs = ['--target', 'static-module', '--wrap', 'es6', '--keep-case', '--no-create', '--no-verify',
+  '--no-delimited', '--no-typeurl', '--no-service', '--no-comments', '--path', protoDir, ...files.map((f) => join(protoDir, f))];
+const staticCode = await new Promise((resolvePromise, reject) =>
+  pbjs.main(staticArgs, (err, output) => (err ? reject(err) : resolvePromise(output))));
+const services = Object.fromEntries(
+  collectServices(root).map((service) => [
+    service.fullName.slice(1),
+    service.methodsArray.map((m) => ({
+      name: m.name,
+      requestType: m.resolvedRequestType.fullName.slice(1),
+      responseType: m.resolvedResponseType.fullName.slice(1),
+      requestStream: m.requestStream === true,
+      responseStream: m.responseStream === true,
+    })),
+  ]),
+);
+const messagesOut = join(repoRoot, 'dist', 'src', 'server', 'tfplugin6-messages.js');
+mkdirSync(dirname(messagesOut), { recursive: true });
+writeFileSync(`${messagesOut}.tmp`, `${staticCode}\nexport const services = ${JSON.stringify(services, null, 1)};\n`);
+renameSync(`${messagesOut}.tmp`, messagesOut);
+process.stderr.write(`build-proto: wrote ${messagesOut}\n`);
+
+function collectServices(namespace) {
+  return namespace.nestedArray.flatMap((nested) => {
+    if (nested instanceof protobuf.Service) return [nested];
+    return nested instanceof protobuf.Namespace ? collectServices(nested) : [];
+  });
+}
 
 // The vdb management API: every .proto under proto/vdb, imports resolved from proto/.
 function vdbProtoFiles(dir) {

@@ -9,13 +9,11 @@
 // absent unless set. On encode, plain objects go
 // through Type.fromObject: enum names or numbers, Buffer/Uint8Array for bytes
 // (a *string* in a bytes field is read as base64), null/undefined = unset.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import protobuf from 'protobufjs';
-import { builtDescriptorPath, findProtoSourceDir } from '../proto-location.js';
 import type { MethodDefinition, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
+import type { IConversionOptions } from 'protobufjs';
+import generated, { services, type MethodEntry, type StaticMessageType } from './tfplugin6-messages.js';
 
-/** The tfplugin6.Provider RPCs, in proto order (checked against the descriptor in tests). */
+/** The tfplugin6.Provider RPCs, in proto order (checked against the .proto sources in tests). */
 export const PROVIDER_RPC_NAMES = [
   'GetMetadata',
   'GetProviderSchema',
@@ -73,7 +71,7 @@ export const SERVICE_NAMES = {
   health: 'grpc.health.v1.Health',
 } as const;
 
-/** Must match the list in scripts/build-proto.mjs. */
+/** The .proto files of the generated messages (scripts/build-proto.mjs lists the same). */
 export const PROTO_FILES = [
   'tfplugin6.proto',
   'plugin/grpc_controller.proto',
@@ -83,76 +81,52 @@ export const PROTO_FILES = [
 ];
 
 /** Decoding options (bytes stay Buffers: protobufjs' default under Node). */
-export const TO_OBJECT_OPTIONS: protobuf.IConversionOptions = {
+export const TO_OBJECT_OPTIONS: IConversionOptions = {
   defaults: true,
   longs: Number,
   enums: Number,
   oneofs: true,
 };
 
-/** dist/proto/descriptor.json, written by scripts/build-proto.mjs. */
-export const DEFAULT_DESCRIPTOR_PATH = builtDescriptorPath('descriptor.json');
+export type { StaticMessageType as MessageType, MethodEntry } from './tfplugin6-messages.js';
 
-/** Nearest `proto/` folder holding tfplugin6.proto, searching upward from each start. */
-export function findProtoDir(starts?: string[]): string | undefined {
-  return findProtoSourceDir('tfplugin6.proto', starts);
-}
-
-export function loadRootFromProtoDir(protoDir: string): protobuf.Root {
-  const root = new protobuf.Root();
-  root.loadSync(
-    PROTO_FILES.map((f) => join(protoDir, f)),
-    { keepCase: true },
-  );
-  root.resolveAll();
-  return root;
-}
-
-export function loadRootFromDescriptor(path: string): protobuf.Root {
-  const root = protobuf.Root.fromJSON(JSON.parse(readFileSync(path, 'utf8')));
-  root.resolveAll();
-  return root;
-}
-
-let cachedRoot: protobuf.Root | undefined;
-
-/**
- * The protocol's protobuf root: the prebuilt JSON descriptor when present,
- * otherwise the .proto sources (running from source, or a partial build).
- */
-export function protoRoot(): protobuf.Root {
-  if (cachedRoot) return cachedRoot;
-  if (existsSync(DEFAULT_DESCRIPTOR_PATH)) {
-    cachedRoot = loadRootFromDescriptor(DEFAULT_DESCRIPTOR_PATH);
-  } else {
-    const dir = findProtoDir();
-    if (!dir) throw new Error(`${DEFAULT_DESCRIPTOR_PATH} not found and no proto/ folder above it or the cwd`);
-    cachedRoot = loadRootFromProtoDir(dir);
-  }
-  return cachedRoot;
-}
+const typesByName = new Map<string, StaticMessageType>();
 
 /** A message type by full name, e.g. `tfplugin6.GetProviderSchema.Response`. */
-export function messageType(fullName: string): protobuf.Type {
-  return protoRoot().lookupType(fullName);
+export function messageType(fullName: string): StaticMessageType {
+  let type = typesByName.get(fullName);
+  if (!type) {
+    let node: Partial<StaticMessageType> & Record<string, any> = generated;
+    for (const part of fullName.split('.')) node = Object.hasOwn(node, part) ? node[part] : undefined;
+    if (typeof node?.decode !== 'function' || typeof node.fromObject !== 'function') throw new Error(`no message type ${fullName}`);
+    type = node as StaticMessageType;
+    typesByName.set(fullName, type);
+  }
+  return type;
 }
 
-export function encodeMessage(type: protobuf.Type, value: unknown): Buffer {
+export function encodeMessage(type: StaticMessageType, value: unknown): Buffer {
   const message = type.fromObject((value ?? {}) as Record<string, unknown>);
   const bytes = type.encode(message).finish();
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-export function decodeMessage(type: protobuf.Type, bytes: Uint8Array): any {
+export function decodeMessage(type: StaticMessageType, bytes: Uint8Array): any {
   return type.toObject(type.decode(bytes), TO_OBJECT_OPTIONS);
 }
 
+/** The methods of a service, in proto order. */
+export function serviceMethods(serviceName: string): readonly MethodEntry[] {
+  const methods = Object.hasOwn(services, serviceName) ? services[serviceName] : undefined;
+  if (!methods) throw new Error(`no service ${serviceName}`);
+  return methods;
+}
+
 /** Request/response message types of one RPC, for client code and tests. */
-export function rpcTypes(serviceName: string, method: string): { request: protobuf.Type; response: protobuf.Type } {
-  const m = protoRoot().lookupService(serviceName).methods[method];
+export function rpcTypes(serviceName: string, method: string): { request: StaticMessageType; response: StaticMessageType } {
+  const m = serviceMethods(serviceName).find((entry) => entry.name === method);
   if (!m) throw new Error(`no method ${method} in ${serviceName}`);
-  m.resolve();
-  return { request: m.resolvedRequestType!, response: m.resolvedResponseType! };
+  return { request: messageType(m.requestType), response: messageType(m.responseType) };
 }
 
 /**
@@ -165,14 +139,14 @@ export class PreEncoded {
 
 /** A grpc-js ServiceDefinition (server and client) whose (de)serializers use the plain-object form above. */
 export function serviceDefinition(serviceName: string): ServiceDefinition<UntypedServiceImplementation> {
-  const service = protoRoot().lookupService(serviceName);
   const definition: Record<string, MethodDefinition<any, any>> = {};
-  for (const method of service.methodsArray) {
-    const { request, response } = rpcTypes(serviceName, method.name);
+  for (const method of serviceMethods(serviceName)) {
+    const request = messageType(method.requestType);
+    const response = messageType(method.responseType);
     definition[method.name] = {
       path: `/${serviceName}/${method.name}`,
-      requestStream: method.requestStream === true,
-      responseStream: method.responseStream === true,
+      requestStream: method.requestStream,
+      responseStream: method.responseStream,
       requestSerialize: (value: unknown) => encodeMessage(request, value),
       requestDeserialize: (bytes: Buffer) => decodeMessage(request, bytes),
       responseSerialize: (value: unknown) => (value instanceof PreEncoded ? value.bytes : encodeMessage(response, value)),

@@ -21,6 +21,7 @@ import { Decimal, Unknown, type ObjectValue, type Value } from '../../src/schema
 import type { ProviderDef } from '../../src/engine/contracts.js';
 import { SERVICE_NAMES, encodeMessage, rpcTypes, type RpcName } from '../../src/server/proto.js';
 import { blockValueArb } from './values.js';
+import { protoSourcesRoot } from '../support/proto-sources.js';
 
 // =============================================================================================
 // What a provider offers, taken from its definition.
@@ -493,6 +494,9 @@ const INFO_RPCS: readonly RpcName[] = ['GetMetadata', 'GetResourceIdentitySchema
 export const UNIMPLEMENTED_RPCS: readonly RpcName[] = ['GenerateResourceConfig', 'ValidateStateStoreConfig', 'ConfigureStateStore', 'LockState', 'UnlockState', 'GetStates', 'DeleteState', 'PlanAction', 'ValidateActionConfig'];
 
 const requestType = (rpc: RpcName) => rpcTypes(SERVICE_NAMES.provider, rpc).request;
+/** Field number of a request's type_name, from the .proto sources. */
+const requestTypeNameField = (rpc: RpcName) =>
+  protoSourcesRoot().lookupService(SERVICE_NAMES.provider).methods[rpc]!.resolvedRequestType!.fields.type_name!.id;
 
 /** Appends a length-delimited field with raw bytes; for a string field the last occurrence wins. */
 function withRawField(bytes: Buffer, fieldNumber: number, raw: Uint8Array): Buffer {
@@ -578,7 +582,7 @@ function requestArbs(cat: Catalogue, scale: Scale, opts: { big: boolean; configu
         if (tn.text !== undefined) request.type_name = tn.text;
         for (const { field, p } of payloads) if (p.dv) request[field] = p.dv;
         let bytes = encode(rpc, request);
-        if (tn.raw) bytes = withRawField(bytes, requestType(rpc).fields.type_name!.id, tn.raw);
+        if (tn.raw) bytes = withRawField(bytes, requestTypeNameField(rpc), tn.raw);
         const decodedFail = payloads.some(({ decoded, p }) => decoded && p.mustFail);
         // Extra fields that only matter once a decoded value exists (ReadResource's private).
         const extraFail = ex.mustFail && (!ex.needsValue || payloads[0]!.p.fits);
