@@ -4,8 +4,7 @@
  */
 import { attr, resourceSchema } from '../../schema/define.js';
 import { provider } from '../../engine/contracts.js';
-import { createSecClient, type SecClient } from '../../clients/sec/index.js';
-import { resolveSecSettings } from './provider-config.js';
+import type { SecClient } from '../../clients/sec/index.js';
 import agentAccessToken from './agent-access-token.js';
 import { alertChannelResources } from './alert-channel/index.js';
 import { cloudAccountResources } from './integration/cloud-account/index.js';
@@ -37,6 +36,13 @@ export default provider<typeof schema.fields, SecClient>({
   version: SEC_VERSION,
   schema,
   async configure(config, ctx) {
+    // Loaded here, not at start-up: the client (undici, zod) and the profile reader (smol-toml) are
+    // needed only once Terraform configures the provider, which several of the processes Terraform
+    // starts per command never do (README, "Benchmarks": handshake).
+    const [{ resolveSecSettings }, { createSecClient }] = await Promise.all([
+      import('./provider-config.js'),
+      import('../../clients/sec/index.js'),
+    ]);
     const s = resolveSecSettings(config, ctx.env, ctx.diags);
     return createSecClient({ ...s, userAgent: `terraform-provider-sec/${SEC_VERSION} (Terraform ${ctx.terraformVersion || 'unknown'})`, logger: ctx.log });
   },

@@ -1,7 +1,8 @@
 import { attr, block, resourceSchema, validators, type ModelOf, type Validator } from '../../../schema/define.js';
 import { resource } from '../../../engine/contracts.js';
 import { attrStep } from '../../../schema/path.js';
-import { isApiError, type SecClient } from '../../../clients/sec/index.js';
+import { isApiError } from '../../../clients/errors.js';
+import type { SecClient } from '../../../clients/sec/index.js';
 import type { AlertProfile, AlertTemplate } from '../../../clients/sec/alert-profiles.js';
 
 /** Names of the platform's own profiles start with this; the platform refuses it for new ones. */

@@ -1,6 +1,7 @@
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 import { onlyCandidate, resource, type OpContext } from '../../../engine/contracts.js';
-import { isApiError, type SecClient } from '../../../clients/sec/index.js';
+import { isApiError } from '../../../clients/errors.js';
+import type { SecClient } from '../../../clients/sec/index.js';
 import { BUILT_IN_POLICY_PREFIX, EVALUATION_FREQUENCIES, type Policy, type PolicyUpdate } from '../../../clients/sec/policies.js';
 import { severityAttribute } from './severity.js';
 

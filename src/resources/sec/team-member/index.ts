@@ -1,7 +1,8 @@
 import { onlyCandidate, resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
 import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics.js';
 import { attrStep, indexStep, type AttributePath } from '../../../schema/path.js';
-import { isApiError, type SecClient } from '../../../clients/sec/index.js';
+import { isApiError } from '../../../clients/errors.js';
+import type { SecClient } from '../../../clients/sec/index.js';
 import type { OrgTeamMemberInput, TeamMember, TeamMemberInput } from '../../../clients/sec/team-members.js';
 import { listOrNull } from '../governance-values.js';
 import { schema, type Model, type OrganizationModel } from './schema.js';
