@@ -15,20 +15,7 @@ const name = process.argv.splice(2, 1)[0];
 const file = join(__dirname, '..', 'dist', 'bundle', `terraform-provider-${name}.cjs`);
 const cacheFile = `${file}.cache`;
 
-let cachedData;
-try {
-  cachedData = readFileSync(cacheFile);
-} catch {
-  cachedData = undefined;
-}
-let source;
-try {
-  source = readFileSync(file, 'utf8');
-} catch (error) {
-  process.stderr.write(`terraform-provider-${name}: cannot read ${file} (${error.code}); run \`npm run build\` first\n`);
-  process.exit(1);
-}
-const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+const script = compileBundle();
 if (process.env.KEEL_WRITE_CODE_CACHE === '1') {
   process.once('exit', () => {
     writeFileSync(`${cacheFile}.tmp`, script.createCachedData());
@@ -39,3 +26,22 @@ const bundle = new Module(file, module);
 bundle.filename = file;
 bundle.paths = Module._nodeModulePaths(dirname(file));
 script.runInThisContext()(bundle.exports, Module.createRequire(file), bundle, file, dirname(file));
+
+/** Compiles the bundle (a function expression, scripts/bundle.mjs) with its code cache. */
+function compileBundle() {
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  let source;
+  try {
+    // The bundle is ASCII (esbuild's charset: 'ascii'): Latin-1 reads it without UTF-8 decoding.
+    source = readFileSync(file, 'latin1');
+  } catch (error) {
+    process.stderr.write(`terraform-provider-${name}: cannot read ${file} (${error.code}); run \`npm run build\` first\n`);
+    process.exit(1);
+  }
+  return new vm.Script(source, { filename: file, cachedData });
+}

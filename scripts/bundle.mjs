@@ -12,6 +12,8 @@
 // channelz/orca protos) get those files copied to dist/bundle/assets/<package>/ and their
 // `__dirname` pointed there, so they find them at the same relative paths.
 //
+// The bundle is not a module node can run directly: bin/start-bundle.cjs loads it.
+//
 // Usage: node scripts/bundle.mjs   (after tsc; part of `npm run build`)
 import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -58,9 +60,14 @@ for (const name of PROVIDERS) {
     target: 'node20',
     // The modules' own location (src/proto-location.ts) becomes the bundle's: both are one level below dist/.
     define: { 'import.meta.url': '__bundleUrl' },
+    // The file is one function expression in CommonJS's module-wrapper shape, so bin/start-bundle.cjs
+    // compiles it as it is; wrapping it at load time would copy megabytes of source.
     banner: {
-      js: "var __bundleDir = __dirname; var __bundleUrl = require('node:url').pathToFileURL(__filename).href;",
+      js: "(function (exports, require, module, __filename, __dirname) { var __bundleDir = __dirname; var __bundleUrl = require('node:url').pathToFileURL(__filename).href;",
     },
+    footer: { js: '})' },
+    // ASCII only (non-ASCII characters escaped), so the loader can read the file as Latin-1.
+    charset: 'ascii',
     plugins: [relocateAssets],
     logLevel: 'warning',
     write: false,

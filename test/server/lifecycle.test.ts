@@ -13,14 +13,14 @@ describe('provider process lifecycle', function () {
     const root = repoRoot();
     if (!root || !existsSync('/proc/self')) return this.skip();
     // A fake install: <tree>/bin/{wrapper,start-bundle.cjs} + <tree>/dist/bundle/terraform-provider-sec.cjs
-    // (a "bundle" that runs the fixture, without a code cache).
+    // (a "bundle", in the bundle's function-expression shape, that runs the fixture, without a code cache).
     const tree = tempDir('keel-bin-');
     mkdirSync(join(tree, 'bin'));
     mkdirSync(join(tree, 'dist', 'bundle'), { recursive: true });
     for (const file of ['terraform-provider-sec', 'start-bundle.cjs']) copyFileSync(join(root, 'bin', file), join(tree, 'bin', file));
     writeFileSync(
       join(tree, 'dist', 'bundle', 'terraform-provider-sec.cjs'),
-      `require('node:module').runMain(${JSON.stringify(FIXTURE_JS)});\n`,
+      `(function (exports, require) { require('node:module').runMain(${JSON.stringify(FIXTURE_JS)}); })\n`,
     );
     // Two hops: absolute link to a relative link to the wrapper.
     const links = tempDir('keel-links-');
