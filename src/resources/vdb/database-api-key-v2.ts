@@ -84,6 +84,16 @@ function fromApi(k: DatabaseApiKey, prior: Model | null): Partial<Model> {
   const global = globalRules(k);
   const implicitManage = global.length === 1 && global[0]!.access_type === MANAGE && k.accessRules.length === 1 && (prior?.global_access_rule.length ?? 0) === 0;
   return {
+    ...sharedKeyAttributes(k),
+    // Only the create response carries the secret; reads keep the state's (masked).
+    key: k.key,
+    global_access_rule: implicitManage ? [] : global,
+  };
+}
+
+/** What the resource and the list data source show alike; they differ in the secret and the global rule. */
+function sharedKeyAttributes(k: DatabaseApiKey) {
+  return {
     id: k.id,
     account_id: k.accountId,
     cluster_id: k.clusterId,
@@ -92,9 +102,6 @@ function fromApi(k: DatabaseApiKey, prior: Model | null): Partial<Model> {
     expires_at: formatTimestamp(k.expiresAt),
     created_by_email: k.createdByEmail,
     postfix: k.postfix,
-    // Only the create response carries the secret; reads keep the state's (masked).
-    key: k.key,
-    global_access_rule: implicitManage ? [] : global,
     collection_access_rules: collectionRules(k),
   };
 }
@@ -197,19 +204,7 @@ export const databaseApiKeysV2DataSource = dataSource<typeof listSchema.fields, 
     return {
       id: `${accountId}/${config.cluster_id}`,
       account_id: accountId,
-      keys: keys.map((k) => ({
-        id: k.id,
-        account_id: k.accountId,
-        cluster_id: k.clusterId,
-        name: k.name,
-        created_at: formatTimestamp(k.createdAt),
-        expires_at: formatTimestamp(k.expiresAt),
-        created_by_email: k.createdByEmail,
-        postfix: k.postfix,
-        key: '',
-        global_access_rule: globalRules(k),
-        collection_access_rules: collectionRules(k),
-      })),
+      keys: keys.map((k) => ({ ...sharedKeyAttributes(k), key: '', global_access_rule: globalRules(k) })),
     };
   },
 });
