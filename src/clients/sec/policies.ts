@@ -44,23 +44,14 @@ export interface Policy {
   readonly exceptionConfiguration: Readonly<Record<string, readonly ExceptionConstraintField[]>>;
 }
 
-/** What a create sends. Severity is sent lower-case whatever the caller's form. */
-export interface PolicyInput {
+/** What a create sends. Severity is sent lower-case whatever the caller's form; an empty alertProfile clears it. */
+export interface PolicyInput
+  extends Pick<
+    Policy,
+    'policyType' | 'queryId' | 'title' | 'enabled' | 'description' | 'remediation' | 'severity' | 'limit' | 'evalFrequency' | 'alertEnabled' | 'alertProfile' | 'tags'
+  > {
   /** Appended to the tenant name to form the id (`<tenant>-<suffix>`); the platform picks one when absent. */
   readonly policyIdSuffix?: string | undefined;
-  readonly policyType: string;
-  readonly queryId: string;
-  readonly title: string;
-  readonly enabled: boolean;
-  readonly description: string;
-  readonly remediation: string;
-  readonly severity: string;
-  readonly limit: number;
-  readonly evalFrequency: string;
-  readonly alertEnabled: boolean;
-  /** "" clears the alert profile. */
-  readonly alertProfile: string;
-  readonly tags: readonly string[];
 }
 
 /** An update sends the whole configuration; the id cannot change. */
