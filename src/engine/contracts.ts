@@ -26,10 +26,11 @@ export interface OpContext<C> {
   /** Private state kept by Terraform between plan, apply and read. */
   readonly private: Record<string, unknown>;
   /**
-   * Reports that the object exists in this form although the operation is about to fail, so
-   * the engine keeps it in state (Terraform marks a created one tainted) instead of orphaning it.
+   * Reports that the object exists in this form although the operation may yet fail, so the engine
+   * keeps it in state (Terraform marks a created one tainted) instead of orphaning it; undefined
+   * reports that it is gone again (e.g. removed after a failed test).
    */
-  partial(model: object): void;
+  partial(model: object | undefined): void;
 }
 
 export type Partial2<T> = { [K in keyof T]?: T[K] };
@@ -44,25 +45,24 @@ export interface ResourceDef<F extends Fields, C> {
   readonly importState?: (id: string, ctx: OpContext<C>) => Promise<Partial2<ModelOf<F>>>;
   /** Documentation of the import id, e.g. "the integration GUID". */
   readonly importIdDescription?: string;
+  /**
+   * Sends the create request and returns the object as the platform made it. Steps that follow
+   * once it exists (waiting until it is ready, testing it, a follow-up call) belong in `settle`, so
+   * that the engine can keep the object in the state before they run (src/engine/create-recovery.ts).
+   */
   create(plan: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
   /**
-   * The object an earlier attempt of this create may already have made, looked up by its natural
-   * key (e.g. type and name, an e-mail address, a unique alias), or null when there is none.
-   *
-   * The engine calls it only when a create's outcome is unknown — ApiError 'outcome_unknown': the
-   * request went out and its answer was lost — or when the create it then repeats is refused as a
-   * conflict. It adopts what this returns as if `create` had returned it, and creates again (a few
-   * times at most) only when this returns null. So it returns what `create` would: the object in
-   * model form, after the steps `create` takes once the object exists (waiting until it is ready,
-   * testing it, a follow-up call), and may call `ctx.partial` as `create` does. An object that
-   * cannot be adopted (its one-time secret was in the lost answer) may be removed instead, and null
-   * returned, so that it is created anew; `since` — when this apply sent its first create request,
-   * by this machine's clock — tells such an object from older ones of the same key. When several
-   * objects match it throws via {@link onlyCandidate}; the engine then adopts none and creates
-   * nothing. Without this hook a create whose outcome is unknown fails with a diagnostic that says
-   * how to check and import, and is never repeated blindly.
+   * What a create does once the object exists, given what `create` returned (or what `findCreated`
+   * found after a lost answer). The object is already in the state when this starts: if it fails,
+   * Terraform keeps the object marked tainted. It does not run once Terraform asked the provider to
+   * stop; the object is then kept, tainted, as it is. It may call `ctx.partial` to keep a later form.
    */
-  findCreated?(plan: ModelOf<F>, ctx: OpContext<C>, since: Date): Promise<Partial2<ModelOf<F>> | null>;
+  settle?(created: Partial2<ModelOf<F>>, plan: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
+  /**
+   * Finds the object an earlier attempt of this create may already have made, by its natural key.
+   * Every type whose create makes an object that a repeated request would duplicate has one.
+   */
+  findCreated?: CreateLookup<F, C>;
   /** Returns the object as the API has it, or null when it is gone. */
   read(prior: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>> | null>;
   update?(plan: ModelOf<F>, prior: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
@@ -71,6 +71,27 @@ export interface ResourceDef<F extends Fields, C> {
   validate?(config: ModelOf<F>, diags: Diagnostics): void;
   /** Migrates raw state JSON written by an older schema version to the current one. */
   upgrade?(version: number, state: Record<string, unknown>): Record<string, unknown>;
+}
+
+/**
+ * How the object a create makes is found again when the create's answer was lost (ApiError
+ * 'outcome_unknown': the request went out, the answer never came, so the object may or may not
+ * exist) or Terraform stopped the provider while it was out.
+ */
+export interface CreateLookup<F extends Fields, C> {
+  /**
+   * The object as a person would look for it on the platform, for messages: e.g.
+   * 'the alert channel of type EmailUser named "ops"'. Never a secret.
+   */
+  describe(plan: ModelOf<F>): string;
+  /**
+   * The object in model form, as `create` would return it, or null when there is none. It only
+   * looks; it changes nothing. `since` (this machine's clock when the first create request went
+   * out) tells an object made by this apply from older ones where the key alone cannot. When several
+   * objects match it throws via {@link onlyCandidate}; the engine then adopts none and creates
+   * nothing more.
+   */
+  find(plan: ModelOf<F>, ctx: OpContext<C>, since: Date): Promise<Partial2<ModelOf<F>> | null>;
 }
 
 export interface DataSourceDef<F extends Fields, C> {

@@ -3,7 +3,7 @@
  * in, Values out), it applies the plan/apply/read/import/upgrade rules of protocol.md §2.4 and §4 and
  * turns anything thrown into diagnostics.
  */
-import type { Fields } from '../schema/define.js';
+import type { Fields, ModelOf } from '../schema/define.js';
 import type { Schema } from '../schema/block.js';
 import { impliedType } from '../schema/block.js';
 import { type ObjectValue, type Value } from '../schema/value.js';
@@ -14,7 +14,8 @@ import { fromModel, toModel, plainToValue } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
 import type { DataSourceDef, Logger, OpContext, ProviderDef, ResourceDef } from './contracts.js';
 import { Diagnostics, DiagnosticError, diagnosticFromError } from './diagnostics.js';
-import { DEFAULT_CREATE_RECOVERY, createRecovering, type CreateRecoveryOptions } from './create-recovery.js';
+import { DEFAULT_CREATE_RECOVERY, createTracked, describe, type CreateRecoveryOptions } from './create-recovery.js';
+import { isApiError } from '../clients/errors.js';
 import { planObject } from './planner.js';
 import { finalizeApplied, reconcileRead, type Mismatch } from './reconcile.js';
 import { validateFields } from './validate.js';
@@ -192,15 +193,22 @@ export class ProviderEngine<C> {
       const plan = toModel(fields, planned);
       const result =
         prior === null
-          ? await createRecovering(r, plan, ctx, this.createRecovery)
+          ? await createTracked(r, plan, ctx, this.createRecovery)
           : await (r.update ?? notUpdatable(typeName))(plan, toModel(fields, prior), ctx);
       return { state: this.finalize(r, planned, fromModel(fields, result, planned)), private: plannedPrivate, diags };
     } catch (err) {
       if (action === 'delete' && isNotFound(err)) return { state: null, private: {}, diags };
-      diags.append([diagnosticFromError(`Cannot ${action} ${typeName}`, err)]);
+      const failure = diagnosticFromError(`Cannot ${action} ${typeName}`, err);
       // Keep what exists: a partially created object goes to state (Terraform taints it); a failed
       // update keeps the prior state; a failed delete keeps the object.
-      if (partial && planned) return { state: this.finalize(r, planned, fromModel(fields, partial, planned)), private: plannedPrivate, diags };
+      if (partial && planned) {
+        const state = this.finalize(r, planned, fromModel(fields, partial, planned));
+        diags.append([action === 'create' ? { ...failure, detail: `${failure.detail} ${keptTainted(r, toModel(fields, state))}` } : failure]);
+        return { state, private: plannedPrivate, diags };
+      }
+      if (action === 'create' && isApiError(err, 'cancelled')) {
+        diags.append([{ ...failure, summary: `Create of ${typeName} cancelled`, detail: `${failure.detail}: ${describe(r, toModel(fields, planned!))} was not created.` }]);
+      } else diags.append([failure]);
       return { state: prior, private: plannedPrivate, diags };
     }
   }
@@ -248,7 +256,7 @@ export class ProviderEngine<C> {
     return state;
   }
 
-  private context(diags: Diagnostics, priv: PrivateState, typeName: string, partial: (m: object) => void = () => {}): OpContext<C> {
+  private context(diags: Diagnostics, priv: PrivateState, typeName: string, partial: (m: object | undefined) => void = () => {}): OpContext<C> {
     const engine = this;
     return {
       get client(): C {
@@ -274,6 +282,18 @@ export class ProviderEngine<C> {
 
 function isNotFound(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'not_found';
+}
+
+/** What a create that failed after the object came to exist leaves behind, said once for every type. */
+function keptTainted<C>(r: ResourceDef<Fields, C>, state: ModelOf<Fields>): string {
+  const id = (state as { id?: unknown }).id;
+  const which = typeof id === 'string' && id !== '' ? `${r.typeName} ${id}` : capitalizedDescription(r, state);
+  return `${which} exists and is kept in the state, marked tainted, so the next apply replaces it (\`terraform untaint\` keeps it instead).`;
+}
+
+function capitalizedDescription<C>(r: ResourceDef<Fields, C>, model: ModelOf<Fields>): string {
+  const text = describe(r, model);
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function notUpdatable(typeName: string): never {

@@ -62,6 +62,12 @@ export interface AttrOptions<V> {
   equal?: (a: V, b: V) => boolean;
   /** The API does not return this value (or masks it): reads keep the prior state's value. */
   masked?: boolean;
+  /**
+   * A secret the platform returns only in the answer to the create. An object found again after
+   * that answer was lost lacks it, so the engine does not adopt it as is (create-recovery.ts).
+   * Such a value is `masked` too.
+   */
+  oneTime?: boolean;
   /** Reject any configured value with this message (platform-assigned `id` that Pulumi shows as input). */
   notConfigurable?: string;
 }

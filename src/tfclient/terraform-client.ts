@@ -72,6 +72,14 @@ export class TerraformClient {
   }
 
   async call(rpc: string, request: Msg): Promise<Msg> {
+    const { response, diagnostics } = await this.callReporting(rpc, request);
+    const errors = diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length > 0) throw new ProviderCallError(rpc, errors);
+    return response;
+  }
+
+  /** An RPC whose error diagnostics are returned rather than thrown (a diagnostic without severity still throws). */
+  async callReporting(rpc: string, request: Msg): Promise<{ response: Msg; diagnostics: WireDiagnostic[] }> {
     const res = await this.plugin.call(rpc as Parameters<LaunchedProvider['call']>[0], request);
     const diags: WireDiagnostic[] = (res.diagnostics ?? []).map((d: Msg) => ({
       severity: d.severity === 1 ? 'error' : d.severity === 2 ? 'warning' : 'invalid',
@@ -82,9 +90,7 @@ export class TerraformClient {
     this.received.push(...diags);
     const invalid = diags.filter((d) => d.severity === 'invalid');
     if (invalid.length > 0) throw new ProviderCallError(rpc, invalid.map((d) => ({ ...d, summary: `diagnostic without severity: ${d.summary}` })));
-    const errors = diags.filter((d) => d.severity === 'error');
-    if (errors.length > 0) throw new ProviderCallError(rpc, errors);
-    return res;
+    return { response: res, diagnostics: diags };
   }
 
   private async loadSchema(): Promise<void> {
@@ -137,8 +143,23 @@ export class TerraformClient {
   }
 
   async apply(type: string, prior: ObjectValue | null, change: PlannedChange, config: ObjectValue | null): Promise<{ state: ObjectValue | null; private: Buffer }> {
+    const { state, private: priv, errors } = await this.applyKeepingState(type, prior, change, config);
+    if (errors.length > 0) throw new ProviderCallError('ApplyResourceChange', errors);
+    return { state, private: priv };
+  }
+
+  /**
+   * ApplyResourceChange as Terraform takes a failed one: the state returned is kept (a created
+   * object tainted) beside the errors. Without errors, the result must pass Terraform's checks.
+   */
+  async applyKeepingState(
+    type: string,
+    prior: ObjectValue | null,
+    change: PlannedChange,
+    config: ObjectValue | null,
+  ): Promise<{ state: ObjectValue | null; private: Buffer; errors: WireDiagnostic[] }> {
     const block = this.resourceSchema(type).block;
-    const res = await this.call('ApplyResourceChange', {
+    const { response: res, diagnostics } = await this.callReporting('ApplyResourceChange', {
       type_name: type,
       prior_state: dyn(block, prior),
       planned_state: dyn(block, change.planned),
@@ -146,8 +167,9 @@ export class TerraformClient {
       planned_private: change.plannedPrivate,
     });
     const state = undyn(block, res.new_state) as ObjectValue | null;
-    failOn('ApplyResourceChange', 'Provider produced inconsistent result after apply', checkApplyResult(block, change.planned, state, change.planned === null));
-    return { state, private: Buffer.from(res.private ?? []) };
+    const errors = diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length === 0) failOn('ApplyResourceChange', 'Provider produced inconsistent result after apply', checkApplyResult(block, change.planned, state, change.planned === null));
+    return { state, private: Buffer.from(res.private ?? []), errors };
   }
 
   async read(type: string, state: ObjectValue, priv: Buffer = Buffer.alloc(0)): Promise<{ state: ObjectValue | null; private: Buffer }> {

@@ -10,6 +10,7 @@ import {
   type SecClientConfig,
 } from '../../src/clients/sec/index.js';
 import { parseRetryAfter, retryDelayMs } from '../../src/clients/sec/retry.js';
+import { OUTCOME_UNKNOWN_NOTE } from '../../src/clients/errors.js';
 import { SEC_COLLECTIONS, startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
 
 const TOKEN_PATH = '/api/v2/access/tokens';
@@ -541,6 +542,72 @@ describe('sec client', () => {
       const api = client();
       await apiError(api.alertChannels.list({ signal: AbortSignal.abort() }), 'cancelled');
       expect(emulator.requests).to.have.length(0);
+    });
+
+    describe('when Terraform asks the provider to stop (StopProvider)', () => {
+      it('lets a create already on the wire finish and returns the object it made', async () => {
+        const api = client({ stopGraceMs: 5_000 });
+        await api.alertChannels.list();
+        emulator.injectFault({ method: 'POST', path: CHANNELS, delayMs: 400, slow: true });
+        const stop = new AbortController();
+        setTimeout(() => stop.abort(), 100);
+        const created = await api.alertChannels.create(email(), { signal: stop.signal });
+        expect(stop.signal.aborted).to.equal(true);
+        expect(emulator.list(SEC_COLLECTIONS.alertChannels).map((c) => (c as { intgGuid: string }).intgGuid)).to.deep.equal([created.intgGuid]);
+      });
+
+      it('gives a create on the wire the grace at most, then reports its outcome unknown (the platform still made it)', async () => {
+        const api = client({ stopGraceMs: 150 });
+        await api.alertChannels.list();
+        emulator.injectFault({ method: 'POST', path: CHANNELS, delayMs: 800, slow: true });
+        const stop = new AbortController();
+        setTimeout(() => stop.abort(), 50);
+        const started = Date.now();
+        const error = await apiError(api.alertChannels.create(email(), { signal: stop.signal }), 'outcome_unknown');
+        expect(Date.now() - started).to.be.within(150, 700);
+        expect(error.message).to.equal(
+          `POST /api/v2/AlertChannels: Terraform asked the provider to stop and no answer came within the 150 ms the provider waits for requests already sent; ${OUTCOME_UNKNOWN_NOTE}`,
+        );
+        // The emulator, like the platform, finishes what it was sent although the client went away.
+        await new Promise((resolve) => setTimeout(resolve, 900));
+        expect(emulator.list(SEC_COLLECTIONS.alertChannels)).to.have.length(1);
+      });
+
+      it('cuts a read off at once', async () => {
+        const api = client({ stopGraceMs: 5_000 });
+        await api.alertChannels.list();
+        emulator.injectFault({ method: 'GET', path: CHANNELS, delayMs: 2_000 });
+        const stop = new AbortController();
+        setTimeout(() => stop.abort(), 50);
+        const started = Date.now();
+        const error = await apiError(api.alertChannels.list({ signal: stop.signal }), 'cancelled');
+        expect(Date.now() - started).to.be.below(1_000);
+        expect(error.message).to.equal('GET /api/v2/AlertChannels: Terraform asked the provider to stop while the request was out');
+      });
+
+      it('sends nothing after the stop and says the create changed nothing', async () => {
+        const api = client();
+        await api.alertChannels.list();
+        emulator.clearRequests();
+        const error = await apiError(api.alertChannels.create(email(), { signal: AbortSignal.abort() }), 'cancelled');
+        expect(error.message).to.equal('POST /api/v2/AlertChannels: Terraform asked the provider to stop before the request was sent, so it changed nothing');
+        expect(emulator.requests).to.have.length(0);
+      });
+
+      it('does not repeat an update whose answer was lost after the stop, and says its outcome is unknown', async () => {
+        const api = client({ retry: { baseDelayMs: 200, maxDelayMs: 200 } });
+        const created = await api.alertChannels.create(email());
+        const path = `${CHANNELS}/${created.intgGuid}`;
+        emulator.clearRequests();
+        emulator.injectFault({ method: 'PATCH', path, ambiguous: true });
+        const stop = new AbortController();
+        const updating = api.alertChannels.update(created.intgGuid, { ...email(), name: 'renamed' }, { signal: stop.signal });
+        setTimeout(() => stop.abort(), 50);
+        const error = await apiError(updating, 'outcome_unknown');
+        expect(error.message).to.include("an earlier attempt's answer was lost and Terraform asked the provider to stop before it could be sent again");
+        expect(requestsTo(path, 'PATCH')).to.have.length(1);
+        expect(emulator.get(SEC_COLLECTIONS.alertChannels, created.intgGuid)).to.deep.include({ name: 'renamed' });
+      });
     });
   });
 

@@ -299,6 +299,50 @@ describe('vdb client', () => {
       expect(Date.now() - started).to.be.lessThan(1_000);
     });
 
+    describe('when Terraform asks the provider to stop (StopProvider)', () => {
+      const roleInput = (name: string) => ({ accountId: emulator.accountId, name, permissions: ['read:clusters'] });
+      const rolesNamed = (name: string) => emulator.list<{ name: string }>(VDB_COLLECTIONS.roles).filter((r) => r.name === name);
+
+      it('lets a create already on the wire finish and returns the object it made', async () => {
+        emulator.injectFault({ method: 'CreateRole', delayMs: 400 });
+        const stop = new AbortController();
+        setTimeout(() => stop.abort(), 100);
+        const role = await client({ stopGraceMs: 5_000 }).iam.createRole(roleInput('graced'), { signal: stop.signal });
+        expect(stop.signal.aborted).to.equal(true);
+        expect(rolesNamed('graced').map((r) => (r as unknown as { id: string }).id)).to.deep.equal([role.id]);
+      });
+
+      it('gives a create on the wire the grace at most, then reports its outcome unknown (the platform still made it)', async () => {
+        emulator.injectFault({ method: 'CreateRole', delayMs: 800 });
+        const stop = new AbortController();
+        setTimeout(() => stop.abort(), 50);
+        const started = Date.now();
+        const error = await apiError(client({ stopGraceMs: 150 }).iam.createRole(roleInput('cut off'), { signal: stop.signal }), 'outcome_unknown');
+        expect(Date.now() - started).to.be.within(150, 700);
+        expect(error.message).to.match(/^\S+\/CreateRole: Terraform asked the provider to stop and no answer came within the 150 ms the provider waits for requests already sent; .*may or may not have taken effect/);
+        // The emulator, like the platform, finishes what it was sent although the client went away.
+        await new Promise((resolve) => setTimeout(resolve, 900));
+        expect(rolesNamed('cut off')).to.have.length(1);
+      });
+
+      it('cuts a read off at once', async () => {
+        emulator.injectFault({ method: 'ListRoles', delayMs: 2_000 });
+        const stop = new AbortController();
+        setTimeout(() => stop.abort(), 50);
+        const started = Date.now();
+        const error = await apiError(client({ stopGraceMs: 5_000 }).iam.listRoles({ accountId: emulator.accountId }, { signal: stop.signal }), 'cancelled');
+        expect(Date.now() - started).to.be.below(1_000);
+        expect(error.message).to.match(/ListRoles: Terraform asked the provider to stop while the request was out( \(request id [^)]*\))?$/);
+      });
+
+      it('sends nothing after the stop and says the create changed nothing', async () => {
+        const error = await apiError(client().iam.createRole(roleInput('never'), { signal: AbortSignal.abort() }), 'cancelled');
+        expect(error.message).to.match(/CreateRole: Terraform asked the provider to stop before the request was sent, so it changed nothing$/);
+        expect(callsOf('CreateRole')).to.have.length(0);
+        expect(rolesNamed('never')).to.have.length(0);
+      });
+    });
+
     it('puts a deadline on every call', async () => {
       emulator.injectFault({ method: 'ListRoles', delayMs: 2_000 });
       const started = Date.now();

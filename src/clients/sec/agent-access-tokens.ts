@@ -94,6 +94,7 @@ export function agentAccessTokensApi(http: SecHttp): AgentAccessTokensApi {
         body: { filters: [{ field: 'tokenAlias', expression: 'eq', value: alias }] },
         // A query: repeating it changes nothing.
         idempotent: true,
+        changes: false,
       } as const;
       return (await http.json(call, many, options)).data;
     },

@@ -83,8 +83,9 @@ export class TokenSource {
           operation: TOKEN_OPERATION,
           headers: { 'X-SEC-UAKS': this.credentials.apiSecret! },
           body: { keyId: this.credentials.apiKey, expiryTime: TOKEN_LIFETIME_SECONDS },
-          // Asking for a token twice is harmless.
+          // Asking for a token twice is harmless, and changes nothing a stop should wait for.
           idempotent: true,
+          changes: false,
         },
         call,
       );

@@ -1,13 +1,19 @@
 import { ApiError } from '../errors.js';
+import { NOT_SENT_NOTE } from '../stop.js';
 
-/** The caller's cancellation and the call's deadline, as one signal. */
+/** The caller's stop and the call's deadline, apart (a changing request on the wire outlives the stop) and as one signal. */
 export interface CallSignal {
+  /** Terraform's stop, as the caller passed it: nothing more is sent once it aborts. */
+  readonly stop: AbortSignal | undefined;
+  /** Aborts when the call's deadline passes. */
+  readonly deadline: AbortSignal;
+  /** Stop or deadline, whichever comes first: for waits between attempts and for reads. */
   readonly signal: AbortSignal;
   /** The call's deadline, in milliseconds from its start. */
   readonly timeoutMs: number;
   /**
-   * If the call was stopped by this signal, the matching ApiError (timeout or cancelled),
-   * otherwise undefined.
+   * If the call was stopped by this signal, the matching ApiError (timeout, or cancelled: never
+   * sent), otherwise undefined.
    */
   abortError(operation: string): ApiError | undefined;
   dispose(): void;
@@ -18,10 +24,12 @@ export function callSignal(timeoutMs: number, caller: AbortSignal | undefined): 
   const timer = setTimeout(() => deadline.abort(new Error('deadline exceeded')), timeoutMs);
   const signal = caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal;
   return {
+    stop: caller,
+    deadline: deadline.signal,
     signal,
     timeoutMs,
     abortError(operation) {
-      if (caller?.aborted) return new ApiError('the request was cancelled', { code: 'cancelled', operation });
+      if (caller?.aborted) return new ApiError(NOT_SENT_NOTE, { code: 'cancelled', operation });
       if (deadline.signal.aborted) {
         return new ApiError(`no answer within ${timeoutMs} ms`, { code: 'timeout', operation });
       }

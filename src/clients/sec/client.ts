@@ -1,5 +1,6 @@
 import { Pool } from 'undici';
 import { ApiError } from '../errors.js';
+import { DEFAULT_STOP_GRACE_MS } from '../stop.js';
 import { agentAccessTokensApi, type AgentAccessTokensApi } from './agent-access-tokens.js';
 import { alertChannelsApi, type AlertChannelsApi } from './alert-channels.js';
 import { TokenSource } from './auth.js';
@@ -39,6 +40,8 @@ export interface SecClientConfig {
   readonly logger?: SecLogger | undefined;
   /** Overrides the retry budget and backoff (tests use short delays). */
   readonly retry?: Partial<RetryPolicy> | undefined;
+  /** How long a changing request already sent may finish after Terraform asks to stop; default 30 s (src/clients/stop.ts). */
+  readonly stopGraceMs?: number | undefined;
 }
 
 export interface SecClient {
@@ -87,6 +90,7 @@ export function createSecClient(config: SecClientConfig): SecClient {
     retry: { ...DEFAULT_RETRY_POLICY, ...definedOnly(config.retry ?? {}) },
     redactor,
     ...(config.logger ? { logger: config.logger } : {}),
+    stopGraceMs: config.stopGraceMs ?? DEFAULT_STOP_GRACE_MS,
   });
   const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const credentials = {

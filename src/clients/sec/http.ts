@@ -28,6 +28,8 @@ export interface ApiCall {
    * declined it, and fails with 'outcome_unknown' when its answer is lost).
    */
   readonly idempotent?: boolean;
+  /** Whether the call changes something (a query sent as POST does not); default: every method but GET. */
+  readonly changes?: boolean;
 }
 
 /**
@@ -91,6 +93,7 @@ export class SecHttp {
       headers: { Authorization: `Bearer ${token}` },
       ...(call.body === undefined ? {} : { body: call.body }),
       idempotent: call.idempotent ?? call.method !== 'POST',
+      changes: call.changes ?? call.method !== 'GET',
       attempts: options.attempts,
     };
   }

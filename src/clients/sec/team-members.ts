@@ -153,6 +153,7 @@ export function teamMembersApi(http: SecHttp): TeamMembersApi {
         body: { filters: [{ field: 'userName', expression: 'eq', value: userName }] },
         // A query: repeating it changes nothing.
         idempotent: true,
+        changes: false,
       } as const;
       return (await http.json(call, many, options)).data;
     },

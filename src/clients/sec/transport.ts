@@ -5,6 +5,7 @@ import { ApiError, OUTCOME_UNKNOWN_NOTE, codeForStatus } from '../errors.js';
 import type { CallSignal } from './call-signal.js';
 import { messageFromErrorBody } from './error-body.js';
 import type { Redactor } from './redactor.js';
+import { graceAfter, graceOverNote } from '../stop.js';
 import {
   DECLINED_STATUSES,
   RETRYABLE_STATUSES,
@@ -33,6 +34,11 @@ export interface TransportRequest {
   readonly idempotent: boolean;
   /** Total attempts for this request; the client's retry policy when absent. */
   readonly attempts?: number | undefined;
+  /**
+   * Whether the request changes something on the platform, so that once sent it is let finish
+   * after a stop (src/clients/stop.ts). Default: every method but GET.
+   */
+  readonly changes?: boolean;
 }
 
 export interface TransportResponse {
@@ -52,6 +58,8 @@ export interface TransportOptions {
   readonly retry: RetryPolicy;
   readonly redactor: Redactor;
   readonly logger?: SecLogger;
+  /** How long a changing request already sent may finish after a stop (DEFAULT_STOP_GRACE_MS). */
+  readonly stopGraceMs: number;
 }
 
 /**
@@ -67,30 +75,45 @@ export class Transport {
   async send(request: TransportRequest, call: CallSignal): Promise<TransportResponse> {
     const { retry } = this.options;
     const attempts = Math.max(1, request.attempts ?? retry.maxAttempts);
+    const changes = request.changes ?? request.method !== 'GET';
+    // An earlier attempt went out and its answer was lost: a stop now leaves the outcome unknown.
+    let mayHaveTakenEffect = false;
     for (let attempt = 1; ; attempt++) {
+      if (call.stop?.aborted) {
+        if (changes && mayHaveTakenEffect) throw this.unanswered(request, 'an earlier attempt\'s answer was lost and Terraform asked the provider to stop before it could be sent again');
+        throw call.abortError(request.operation)!;
+      }
       const started = Date.now();
+      // A changing request on the wire outlives the stop by the grace (src/clients/stop.ts).
+      const grace = changes ? graceAfter(call.stop, this.options.stopGraceMs) : undefined;
+      const wire = grace ? AbortSignal.any([call.deadline, grace.signal]) : call.signal;
       let outcome: { response: TransportResponse; retryAfter?: string } | { networkError: unknown };
       try {
-        outcome = await timeApiExchange(() => this.exchange(request, call.signal));
+        outcome = await timeApiExchange(() => this.exchange(request, wire));
       } catch (error) {
         outcome = { networkError: error };
+      } finally {
+        grace?.dispose();
       }
       const canRetry = attempt < attempts;
 
       if ('networkError' in outcome) {
-        const aborted = call.abortError(request.operation);
         this.log(request, attempt, started, { error: errorCode(outcome.networkError) });
-        if (aborted) {
+        if (call.deadline.aborted) {
           // The deadline passed while the request was out: a create may have been carried out.
-          if (aborted.code === 'timeout' && !request.idempotent) throw this.unanswered(request, `no answer within ${call.timeoutMs} ms`);
-          throw aborted;
+          if (changes && !request.idempotent) throw this.unanswered(request, `no answer within ${call.timeoutMs} ms`);
+          throw call.abortError(request.operation)!;
         }
-        const safeToRepeat = request.idempotent ? isRetryableNetworkError(outcome.networkError) : isNotSentError(outcome.networkError);
+        if (grace?.signal.aborted) throw this.unanswered(request, graceOverNote(this.options.stopGraceMs));
+        if (wire.aborted) throw new ApiError('Terraform asked the provider to stop while the request was out', { code: 'cancelled', operation: request.operation });
+        const notSent = isNotSentError(outcome.networkError);
+        const safeToRepeat = request.idempotent ? isRetryableNetworkError(outcome.networkError) : notSent;
+        if (!notSent) mayHaveTakenEffect = true;
         if (canRetry && safeToRepeat) {
           await this.wait(retryDelayMs(retry, attempt, undefined), request, call);
           continue;
         }
-        if (request.idempotent || isNotSentError(outcome.networkError)) throw this.networkFailure(request, outcome.networkError);
+        if (request.idempotent || notSent) throw this.networkFailure(request, outcome.networkError);
         throw this.unanswered(request, `the connection was lost (${this.describe(outcome.networkError)})`);
       }
 
@@ -99,6 +122,7 @@ export class Transport {
       if (response.status >= 200 && response.status < 300) return response;
       const repeatable = request.idempotent ? RETRYABLE_STATUSES : DECLINED_STATUSES;
       if (canRetry && repeatable.has(response.status)) {
+        if (UNANSWERED_STATUSES.has(response.status)) mayHaveTakenEffect = true;
         await this.wait(retryDelayMs(retry, attempt, outcome.retryAfter), request, call);
         continue;
       }
@@ -132,10 +156,12 @@ export class Transport {
     };
   }
 
+  /** Sleeps between attempts; a stop ends the wait early (the loop then sends nothing more). */
   private async wait(ms: number, request: TransportRequest, call: CallSignal): Promise<void> {
     try {
       await sleep(ms, undefined, { signal: call.signal });
     } catch (error) {
+      if (call.stop?.aborted) return;
       throw call.abortError(request.operation) ?? error;
     }
   }

@@ -59,6 +59,8 @@ export interface VdbClientConfig {
   readonly logger?: VdbLogger | undefined;
   /** Overrides the retry budget and backoff (tests use short delays). */
   readonly retry?: Partial<VdbRetryPolicy> | undefined;
+  /** How long a changing call already sent may finish after Terraform asks to stop; default 30 s (src/clients/stop.ts). */
+  readonly stopGraceMs?: number | undefined;
 }
 
 export interface VdbRetryPolicy {

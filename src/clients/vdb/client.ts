@@ -1,4 +1,5 @@
 import { ApiError } from '../errors.js';
+import { DEFAULT_STOP_GRACE_MS } from '../stop.js';
 import type {
   AccountMember,
   AccountsApi,
@@ -52,6 +53,7 @@ export function createVdbClient(config: VdbClientConfig): VdbClient {
     timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     retry: { ...DEFAULT_RETRY_POLICY, ...definedOnly(config.retry ?? {}) },
     logger: config.logger,
+    stopGraceMs: config.stopGraceMs ?? DEFAULT_STOP_GRACE_MS,
   });
   const rpc = new Rpc(transport);
   return {
@@ -90,6 +92,7 @@ class Rpc {
       method,
       request,
       idempotent: safety !== 'once',
+      changes: safety !== 'read',
       ...(metadata ? { metadata } : {}),
       signal: options.signal,
       timeoutMs: options.timeoutMs,

@@ -11,6 +11,7 @@ import * as grpc from '@grpc/grpc-js';
 import { backoffMs } from '../backoff.js';
 import { timeApiExchange } from '../api-timing.js';
 import { ApiError, OUTCOME_UNKNOWN_NOTE, type ApiErrorCode } from '../errors.js';
+import { NOT_SENT_NOTE, graceAfter, graceOverNote } from '../stop.js';
 import type { VdbLogger, VdbRetryPolicy } from './api.js';
 import { CodecError, decodePlain, encodePlain, type Plain } from './codec.js';
 import type { VdbEndpoint } from './endpoint.js';
@@ -44,6 +45,8 @@ export interface TransportOptions {
   readonly timeoutMs: number;
   readonly retry: VdbRetryPolicy;
   readonly logger?: VdbLogger | undefined;
+  /** How long a changing call already sent may finish after a stop (DEFAULT_STOP_GRACE_MS). */
+  readonly stopGraceMs: number;
 }
 
 export interface UnaryCall {
@@ -55,6 +58,8 @@ export interface UnaryCall {
    * retried on RESOURCE_EXHAUSTED only and fail with 'outcome_unknown' when their answer is lost.
    */
   readonly idempotent: boolean;
+  /** Whether the call changes something, so that once sent it is let finish after a stop (src/clients/stop.ts). */
+  readonly changes: boolean;
   /** Extra request metadata (e.g. vdb-jwt-rbac). */
   readonly metadata?: Readonly<Record<string, string>>;
   readonly signal?: AbortSignal | undefined;
@@ -99,11 +104,21 @@ export class VdbTransport {
     const traceIds: string[] = [];
     const { retry } = this.options;
 
+    // An earlier attempt went out and its answer was lost: a stop now leaves the outcome unknown.
+    let mayHaveTakenEffect = false;
     for (let attempt = 1; ; attempt++) {
-      if (call.signal?.aborted) throw cancelled(operation, traceIds);
+      if (call.signal?.aborted) {
+        if (call.changes && mayHaveTakenEffect) {
+          throw this.lostAnswer(operation, 'an earlier attempt\'s answer was lost and Terraform asked the provider to stop before it could be sent again', traceIds);
+        }
+        throw notSent(operation, traceIds);
+      }
       if (Date.now() >= deadline) throw timedOut(operation, timeoutMs, traceIds);
       const started = Date.now();
-      const outcome = await timeApiExchange(() => this.attempt(method.path, body, call, deadline));
+      // A changing call on the wire outlives the stop by the grace (src/clients/stop.ts).
+      const grace = call.changes ? graceAfter(call.signal, this.options.stopGraceMs) : undefined;
+      const cancelOn = grace ? grace.signal : call.signal;
+      const outcome = await timeApiExchange(() => this.attempt(method.path, body, call, deadline, cancelOn)).finally(() => grace?.dispose());
       const durationMs = Date.now() - started;
       if ('bytes' in outcome) {
         this.log(operation, { attempt, code: 'OK', durationMs, traceId: outcome.traceId });
@@ -120,25 +135,28 @@ export class VdbTransport {
       const { error, traceId } = outcome;
       if (traceId !== undefined) traceIds.push(traceId);
       this.log(operation, { attempt, code: grpc.status[error.code], durationMs, traceId });
-      if (error.code === grpc.status.CANCELLED && call.signal?.aborted) throw cancelled(operation, traceIds);
+      if (error.code === grpc.status.CANCELLED && cancelOn?.aborted) {
+        if (grace) throw this.lostAnswer(operation, graceOverNote(this.options.stopGraceMs), traceIds);
+        throw new ApiError('Terraform asked the provider to stop while the request was out', { code: 'cancelled', operation, ...requestIdOf(traceIds) });
+      }
       if (!call.idempotent && UNANSWERED.has(error.code)) throw this.unanswered(operation, error, traceIds, timeoutMs);
+      if (UNANSWERED.has(error.code)) mayHaveTakenEffect = true;
       const retryable = (call.idempotent ? RETRYABLE : DECLINED).has(error.code) && attempt < retry.maxAttempts;
       if (!retryable) throw this.apiError(operation, error, traceIds, timeoutMs);
       const delay = retryAfterMs(error.metadata, retry) ?? backoffMs(retry, attempt);
       if (Date.now() + delay >= deadline) throw this.apiError(operation, error, traceIds, timeoutMs);
-      try {
-        await sleep(delay, undefined, { signal: call.signal });
-      } catch {
-        throw cancelled(operation, traceIds);
-      }
+      // A stop ends the wait early; the loop then sends nothing more.
+      await sleep(delay, undefined, { signal: call.signal }).catch(() => undefined);
     }
   }
 
+  /** One exchange; `cancelOn` cuts it off (the stop, or for a changing call the end of the stop grace). */
   private attempt(
     path: string,
     body: Buffer,
     call: UnaryCall,
     deadline: number,
+    cancelOn: AbortSignal | undefined,
   ): Promise<{ bytes: Buffer; traceId?: string } | AttemptFailure> {
     const metadata = new grpc.Metadata();
     metadata.set('authorization', `apikey ${this.options.apiKey}`);
@@ -155,7 +173,7 @@ export class VdbTransport {
         metadata,
         { deadline },
         (error, response) => {
-          call.signal?.removeEventListener('abort', onAbort);
+          cancelOn?.removeEventListener('abort', onAbort);
           if (error) {
             const traceId = traceIdOf(error.metadata) ?? headerTraceId;
             resolve(traceId === undefined ? { error } : { error, traceId });
@@ -170,9 +188,9 @@ export class VdbTransport {
       unaryCall.on('status', (status: grpc.StatusObject) => {
         headerTraceId = traceIdOf(status.metadata) ?? headerTraceId;
       });
-      if (call.signal) {
-        if (call.signal.aborted) unaryCall.cancel();
-        else call.signal.addEventListener('abort', onAbort, { once: true });
+      if (cancelOn) {
+        if (cancelOn.aborted) unaryCall.cancel();
+        else cancelOn.addEventListener('abort', onAbort, { once: true });
       }
     });
   }
@@ -193,7 +211,11 @@ export class VdbTransport {
       error.code === grpc.status.DEADLINE_EXCEEDED
         ? `no answer within ${timeoutMs} ms (DEADLINE_EXCEEDED)`
         : `${grpc.status[error.code] ?? error.code}: ${this.redact(error.details || error.message)}`;
-    return new ApiError(`${why}; ${OUTCOME_UNKNOWN_NOTE}`, { code: 'outcome_unknown', operation, ...requestIdOf(traceIds), cause: error });
+    return this.lostAnswer(operation, why, traceIds, error);
+  }
+
+  private lostAnswer(operation: string, why: string, traceIds: string[], cause?: grpc.ServiceError): ApiError {
+    return new ApiError(`${why}; ${OUTCOME_UNKNOWN_NOTE}`, { code: 'outcome_unknown', operation, ...requestIdOf(traceIds), ...(cause ? { cause } : {}) });
   }
 
   /** Servers should never echo the key, but a message is the last place it may leak from. */
@@ -254,8 +276,8 @@ function requestIdOf(traceIds: string[]): { requestId?: string } {
   return unique.length === 0 ? {} : { requestId: unique.join('|') };
 }
 
-function cancelled(operation: string, traceIds: string[]): ApiError {
-  return new ApiError('the request was cancelled', { code: 'cancelled', operation, ...requestIdOf(traceIds) });
+function notSent(operation: string, traceIds: string[]): ApiError {
+  return new ApiError(NOT_SENT_NOTE, { code: 'cancelled', operation, ...requestIdOf(traceIds) });
 }
 
 function timedOut(operation: string, timeoutMs: number, traceIds: string[]): ApiError {

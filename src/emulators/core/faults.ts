@@ -20,6 +20,11 @@ export interface Fault {
   readonly headers?: Readonly<Record<string, string>>;
   /** Wait this long before answering (deadline tests). */
   readonly delayMs?: number;
+  /**
+   * After `delayMs`, the request is handled and answered as usual: a slow platform. It finishes
+   * the work even when the client has gone away meanwhile, as a real API does. Answer options are ignored.
+   */
+  readonly slow?: boolean;
   /** Close the socket without answering (a connection reset as the client sees it). */
   readonly dropConnection?: boolean;
   /**

@@ -124,6 +124,7 @@ type FaultPlan = { readonly delayMs?: number } & (
 
 function oneShotPlan(fault: Fault, headers: IncomingHttpHeaders): FaultPlan {
   const delay = fault.delayMs ? { delayMs: fault.delayMs } : {};
+  if (fault.slow) return { ...delay, then: 'handle' };
   if (fault.ambiguous) return { ...delay, then: 'handle-then-drop' };
   if (fault.dropConnection) return { ...delay, then: 'drop' };
   return {

@@ -39,10 +39,9 @@ const fromApi = (t: AgentAccessToken): Partial<Model> => ({
 });
 
 /** What a create does once the token exists: the platform always creates tokens enabled, a second call disables it. */
-async function settle(created: AgentAccessToken, plan: Model, ctx: OpContext<SecClient>): Promise<Partial<Model>> {
-  if (plan.enabled !== false || !created.tokenEnabled) return fromApi(created);
-  ctx.partial(fromApi(created));
-  return fromApi(await ctx.client.agentAccessTokens.update(created.accessToken, { tokenEnabled: false }, { signal: ctx.signal }));
+async function settle(created: Partial<Model>, plan: Model, ctx: OpContext<SecClient>): Promise<Partial<Model>> {
+  if (plan.enabled !== false || created.enabled === false) return created;
+  return fromApi(await ctx.client.agentAccessTokens.update(created.token ?? '', { tokenEnabled: false }, { signal: ctx.signal }));
 }
 
 /** Frees the unique alias of a token that is "deleted" (tokens cannot be deleted, sec.md §2.3). */
@@ -58,16 +57,20 @@ export default resource<typeof schema.fields, SecClient>({
       { tokenAlias: plan.name, tokenEnabled: true, props: { description: plan.description ?? '', os: plan.os ?? 'linux' } },
       { signal: ctx.signal },
     );
-    return settle(created, plan, ctx);
+    return fromApi(created);
   },
+  settle,
   // The alias is unique within the account.
-  async findCreated(plan, ctx) {
-    const tokens = await ctx.client.agentAccessTokens.search(plan.name, { signal: ctx.signal });
-    const found = onlyCandidate(
-      tokens.filter((t) => t.tokenAlias === plan.name),
-      (t) => t.tokenAlias,
-    );
-    return found ? settle(found, plan, ctx) : null;
+  findCreated: {
+    describe: (plan) => `the agent access token named ${JSON.stringify(plan.name)}`,
+    async find(plan, ctx) {
+      const tokens = await ctx.client.agentAccessTokens.search(plan.name, { signal: ctx.signal });
+      const found = onlyCandidate(
+        tokens.filter((t) => t.tokenAlias === plan.name),
+        (t) => t.tokenAlias,
+      );
+      return found ? fromApi(found) : null;
+    },
   },
   async read(prior, ctx) {
     const t = await ctx.client.agentAccessTokens.get(prior.token ?? '', { signal: ctx.signal });

@@ -4,9 +4,9 @@
  * `account_id` of its own: the provider's account is always used.
  */
 import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { dataSource, resource } from '../../engine/contracts.js';
+import { dataSource, onlyCandidate, resource } from '../../engine/contracts.js';
 import type { AuthKey } from '../../clients/vdb/api.js';
-import { accountIdOf, deleteIgnoringNotFound, providerAccountId, type VdbContext } from './common.js';
+import { accountIdOf, createdSince, deleteIgnoringNotFound, providerAccountId, type VdbContext } from './common.js';
 import { formatTimestamp, uuid } from './formats.js';
 
 const DEPRECATION = 'The vdb_accounts_auth_key resource is deprecated and will be removed in a future version; use vdb_accounts_database_api_key_v2 instead.';
@@ -28,6 +28,7 @@ const fields = {
     computed: true,
     sensitive: true,
     masked: true,
+    oneTime: true,
     description: 'The secret token. The platform returns it only when the key is created; it is empty after an import.',
   }),
 };
@@ -51,6 +52,23 @@ export const authKey = resource<typeof fields, VdbContext>({
   async create(plan, ctx) {
     const accountId = providerAccountId(ctx);
     return fromApi(await ctx.client.api.authKeys.create({ accountId, clusterIds: plan.cluster_ids }, { signal: ctx.signal }));
+  },
+  /**
+   * A legacy key has no name: it is known by its clusters, among the keys created since this apply
+   * began. Its token was in the lost answer, which the engine handles (`token` is one-time).
+   */
+  findCreated: {
+    describe: (plan) => `the legacy database API key for cluster${plan.cluster_ids.length === 1 ? '' : 's'} ${plan.cluster_ids.join(', ')} created during this apply`,
+    async find(plan, ctx, since) {
+      const accountId = providerAccountId(ctx);
+      const wanted = [...new Set(plan.cluster_ids)].sort().join(',');
+      const keys = await ctx.client.api.authKeys.list({ accountId }, { signal: ctx.signal });
+      const found = onlyCandidate(
+        keys.filter((k) => [...new Set(k.clusterIds)].sort().join(',') === wanted && createdSince(k.createdAt, since)),
+        (k) => k.id,
+      );
+      return found ? fromApi(found) : null;
+    },
   },
   async read(prior, ctx) {
     const accountId = providerAccountId(ctx);

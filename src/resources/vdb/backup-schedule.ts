@@ -68,14 +68,17 @@ export const backupSchedule = resource<typeof fields, VdbContext>({
     return scheduleFromApi(await ctx.client.api.backupSchedules.create(toApi(plan, accountId), { signal: ctx.signal }));
   },
   // A schedule has no name: it is known by its cluster, cron expression and retention.
-  async findCreated(plan, ctx) {
-    const accountId = accountIdOf(plan.account_id, ctx);
-    const schedules = await ctx.client.api.backupSchedules.list({ accountId, clusterId: plan.cluster_id }, { signal: ctx.signal });
-    const mine = schedules.filter(
-      (s) => !s.deletedAt && s.schedule === plan.cron_expression && sameGoDuration(protoToGoDuration(s.retentionPeriod) ?? '', plan.retention_period ?? ''),
-    );
-    const found = onlyCandidate(mine, (s) => `${plan.cluster_id}/${s.id}`);
-    return found ? scheduleFromApi(found) : null;
+  findCreated: {
+    describe: (plan) => `the backup schedule of cluster ${plan.cluster_id} with cron expression ${JSON.stringify(plan.cron_expression)}`,
+    async find(plan, ctx) {
+      const accountId = accountIdOf(plan.account_id, ctx);
+      const schedules = await ctx.client.api.backupSchedules.list({ accountId, clusterId: plan.cluster_id }, { signal: ctx.signal });
+      const mine = schedules.filter(
+        (s) => !s.deletedAt && s.schedule === plan.cron_expression && sameGoDuration(protoToGoDuration(s.retentionPeriod) ?? '', plan.retention_period ?? ''),
+      );
+      const found = onlyCandidate(mine, (s) => `${plan.cluster_id}/${s.id}`);
+      return found ? scheduleFromApi(found) : null;
+    },
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

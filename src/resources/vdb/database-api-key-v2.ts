@@ -8,7 +8,7 @@ import { attr, block, resourceSchema, t, type ModelOf } from '../../schema/defin
 import { dataSource, onlyCandidate, resource } from '../../engine/contracts.js';
 import { attrStep } from '../../schema/path.js';
 import type { AccessRule, CollectionAccessType, DatabaseApiKey, GlobalAccessType } from '../../clients/vdb/api.js';
-import { accountIdField, accountIdOf, deleteIgnoringNotFound, splitImportId, type VdbContext } from './common.js';
+import { accountIdField, accountIdOf, createdSince, deleteIgnoringNotFound, splitImportId, type VdbContext } from './common.js';
 import { formatTimestamp, isTimestamp, protoEnum, sameInstant, text, uuid } from './formats.js';
 
 const GLOBAL_ACCESS = protoEnum('GLOBAL_ACCESS_RULE_ACCESS_TYPE_', 'READ_ONLY', 'MANAGE');
@@ -40,6 +40,7 @@ const fields = {
     computed: true,
     sensitive: true,
     masked: true,
+    oneTime: true,
     description: 'The secret key. The platform returns it only when the key is created; it is empty after an import.',
   }),
   global_access_rule: block.one(
@@ -61,7 +62,6 @@ const fields = {
 const schema = resourceSchema(fields, { description: 'A database API key (v2) of a cluster, with global or per-collection access.' });
 
 /** How far the platform's clock may lag this machine's when telling keys made by this apply from older ones. */
-const CLOCK_SKEW_MS = 60_000;
 type Model = ModelOf<typeof fields>;
 
 function accessRulesToApi(m: Model): AccessRule[] {
@@ -138,23 +138,21 @@ export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
     return fromApi(created, plan);
   },
   /**
-   * A key is known by its cluster and name, among those created since this apply began. Its secret
-   * was in the lost answer and the platform never shows it again, so a key found cannot be adopted:
-   * it is deleted, and the engine creates it anew.
+   * A key is known by its cluster and name, among those created since this apply began (older keys
+   * of the same name belong to someone else). Its secret was in the lost answer, which the engine
+   * handles (`key` is one-time).
    */
-  async findCreated(plan, ctx, since) {
-    const accountId = accountIdOf(plan.account_id, ctx);
-    const keys = await ctx.client.api.databaseApiKeys.list({ accountId, clusterId: plan.cluster_id }, { signal: ctx.signal });
-    // Older keys of the same name belong to someone else: never delete those.
-    const fresh = (k: DatabaseApiKey) => k.createdAt !== undefined && Date.parse(k.createdAt) >= since.getTime() - CLOCK_SKEW_MS;
-    const found = onlyCandidate(
-      keys.filter((k) => k.name === plan.name && fresh(k)),
-      (k) => `${plan.cluster_id}/${k.id}`,
-    );
-    if (!found) return null;
-    await ctx.client.api.databaseApiKeys.delete({ accountId, clusterId: plan.cluster_id, databaseApiKeyId: found.id }, { signal: ctx.signal });
-    ctx.log.info('deleted the API key whose secret was lost with the create answer; creating it again', { id: found.id });
-    return null;
+  findCreated: {
+    describe: (plan) => `the database API key named ${JSON.stringify(plan.name)} of cluster ${plan.cluster_id}`,
+    async find(plan, ctx, since) {
+      const accountId = accountIdOf(plan.account_id, ctx);
+      const keys = await ctx.client.api.databaseApiKeys.list({ accountId, clusterId: plan.cluster_id }, { signal: ctx.signal });
+      const found = onlyCandidate(
+        keys.filter((k) => k.name === plan.name && createdSince(k.createdAt, since)),
+        (k) => `${plan.cluster_id}/${k.id}`,
+      );
+      return found ? fromApi(found, plan) : null;
+    },
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

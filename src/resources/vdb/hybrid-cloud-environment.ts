@@ -236,17 +236,18 @@ function validateConfiguration(config: Model, diags: Diagnostics, known: boolean
 /**
  * Generates the bootstrap commands. The platform refuses while the environment cannot take them
  * (failed precondition) or the key lacks the permissions; that is a warning, not a failure
- * (vdb.md §3.5): the commands stay empty and a later change of the knob retries.
+ * (vdb.md §3.5): the commands stay empty and a later change of the knob retries. A lost answer is
+ * treated the same: each call mints new credentials, so it is not repeated blindly.
  */
-async function generate(e: HybridEnvironment, ctx: OpContext<VdbContext>): Promise<string[]> {
+async function generate(request: EnvironmentRequest, ctx: OpContext<VdbContext>): Promise<string[]> {
   try {
-    const res = await ctx.client.api.hybridEnvironments.generateBootstrapCommands({ accountId: e.accountId, hybridCloudEnvironmentId: e.id }, { signal: ctx.signal });
+    const res = await ctx.client.api.hybridEnvironments.generateBootstrapCommands(request, { signal: ctx.signal });
     return [...res.commands];
   } catch (err) {
-    if (isApiError(err, 'invalid') || isApiError(err, 'forbidden')) {
+    if (isApiError(err, 'invalid') || isApiError(err, 'forbidden') || isApiError(err, 'outcome_unknown')) {
       ctx.diags.warning(
         'Bootstrap commands not available',
-        `The platform did not generate bootstrap commands for environment ${e.id}: ${err.message}. Change bootstrap_commands_version to try again.`,
+        `The platform did not generate bootstrap commands for environment ${request.hybridCloudEnvironmentId}: ${err.message}. Change bootstrap_commands_version to try again.`,
         [attrStep('bootstrap_commands')],
       );
       return [];
@@ -255,15 +256,19 @@ async function generate(e: HybridEnvironment, ctx: OpContext<VdbContext>): Promi
   }
 }
 
-/** What a create does once the environment exists: keep it in state, then generate the bootstrap commands. */
-async function settle(created: HybridEnvironment, plan: Model, ctx: OpContext<VdbContext>): Promise<Partial<Model>> {
-  // Unset means 1 (generate); an explicit 0 stays 0 (idle), -1 never generates.
-  const version = plan.bootstrap_commands_version ?? 1;
-  ctx.partial({ ...fromApi(created, plan), bootstrap_commands_version: version, bootstrap_commands: [] });
-  if (version <= 0) return { ...fromApi(created, plan), bootstrap_commands_version: version, bootstrap_commands: [] };
-  const commands = await generate(created, ctx);
+type EnvironmentRequest = { accountId: string; hybridCloudEnvironmentId: string };
+
+/** The environment as just created: unset `bootstrap_commands_version` means 1 (generate); 0 stays idle, -1 never generates. */
+const asCreated = (e: HybridEnvironment, plan: Model): Partial<Model> => ({ ...fromApi(e, plan), bootstrap_commands_version: plan.bootstrap_commands_version ?? 1, bootstrap_commands: [] });
+
+/** What a create does once the environment exists: generate the bootstrap commands. */
+async function settle(created: Partial<Model>, plan: Model, ctx: OpContext<VdbContext>): Promise<Partial<Model>> {
+  const version = created.bootstrap_commands_version ?? 1;
+  if (version <= 0) return created;
+  const request = { accountId: created.account_id ?? accountIdOf(plan.account_id, ctx), hybridCloudEnvironmentId: created.id! };
+  const commands = await generate(request, ctx);
   // Generation sets the platform's flag: read the environment again.
-  const env = await ctx.client.api.hybridEnvironments.get({ accountId: created.accountId, hybridCloudEnvironmentId: created.id }, { signal: ctx.signal });
+  const env = await ctx.client.api.hybridEnvironments.get(request, { signal: ctx.signal });
   return { ...fromApi(env, plan), bootstrap_commands_version: version, bootstrap_commands: commands };
 }
 
@@ -277,17 +282,21 @@ export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
     const accountId = accountIdOf(plan.account_id, ctx);
     failOnProblems((diags) => validateConfiguration(plan, diags, true));
     const env = await ctx.client.api.hybridEnvironments.create({ accountId, name: plan.name, configuration: configurationToApi(plan.configuration[0]!) }, { signal: ctx.signal });
-    return settle(env, plan, ctx);
+    return asCreated(env, plan);
   },
+  settle,
   // An environment is known by its name.
-  async findCreated(plan, ctx) {
-    const accountId = accountIdOf(plan.account_id, ctx);
-    const environments = await ctx.client.api.hybridEnvironments.list({ accountId }, { signal: ctx.signal });
-    const found = onlyCandidate(
-      environments.filter((e) => e.name === plan.name),
-      (e) => e.id,
-    );
-    return found ? settle(found, plan, ctx) : null;
+  findCreated: {
+    describe: (plan) => `the hybrid cloud environment named ${JSON.stringify(plan.name)}`,
+    async find(plan, ctx) {
+      const accountId = accountIdOf(plan.account_id, ctx);
+      const environments = await ctx.client.api.hybridEnvironments.list({ accountId }, { signal: ctx.signal });
+      const found = onlyCandidate(
+        environments.filter((e) => e.name === plan.name),
+        (e) => e.id,
+      );
+      return found ? asCreated(found, plan) : null;
+    },
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);
@@ -309,7 +318,7 @@ export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
       // No partial state here: if generation fails, the prior state (old knob) stays, so the next
       // apply retries; a refresh picks up the configuration change made above.
       // Rotation: a new positive version regenerates; 0 or -1 forgets the commands (nothing is revoked).
-      commands = version > 0 ? await generate(env, ctx) : [];
+      commands = version > 0 ? await generate(request, ctx) : [];
       if (version > 0) env = await ctx.client.api.hybridEnvironments.get(request, { signal: ctx.signal });
     }
     return { ...fromApi(env, plan), bootstrap_commands_version: version, bootstrap_commands: commands };

@@ -4,9 +4,9 @@
  * and refreshes show its progress in `status`.
  */
 import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { resource } from '../../engine/contracts.js';
+import { onlyCandidate, resource } from '../../engine/contracts.js';
 import type { Backup, BackupClusterInfo, ResourceQuantity } from '../../clients/vdb/api.js';
-import { accountIdField, accountIdOf, deleteIgnoringNotFound, goDurationToProto, protoToGoDuration, type VdbContext } from './common.js';
+import { accountIdField, accountIdOf, createdSince, deleteIgnoringNotFound, goDurationToProto, protoToGoDuration, type VdbContext } from './common.js';
 import { formatTimestamp, sameGoDuration, uuid } from './formats.js';
 import { RETENTION } from './backup-schedule.js';
 import { configurationShape } from './cluster/schema.js';
@@ -92,6 +92,23 @@ export const manualBackup = resource<typeof fields, VdbContext>({
     const accountId = accountIdOf(plan.account_id, ctx);
     const retentionPeriod = goDurationToProto(plan.retention_period);
     return fromApi(await ctx.client.api.backups.create({ accountId, clusterId: plan.cluster_id, ...(retentionPeriod ? { retentionPeriod } : {}) }, { signal: ctx.signal }));
+  },
+  /**
+   * A backup has no name of its own (the platform names it): a manual one is known by its cluster,
+   * no schedule, its retention when one is configured, among the backups created since this apply began.
+   */
+  findCreated: {
+    describe: (plan) => `the manual backup of cluster ${plan.cluster_id} created during this apply`,
+    async find(plan, ctx, since) {
+      const accountId = accountIdOf(plan.account_id, ctx);
+      const backups = await ctx.client.api.backups.list({ accountId, clusterId: plan.cluster_id }, { signal: ctx.signal });
+      const retention = (b: Backup) => plan.retention_period === null || sameGoDuration(protoToGoDuration(b.retentionPeriod) ?? '', plan.retention_period);
+      const found = onlyCandidate(
+        backups.filter((b) => b.clusterId === plan.cluster_id && !b.backupScheduleId && !b.deletedAt && retention(b) && createdSince(b.createdAt, since)),
+        (b) => b.id,
+      );
+      return found ? fromApi(found) : null;
+    },
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

@@ -73,14 +73,17 @@ export const role = resource<typeof fields, VdbContext>({
     return fromApi(await ctx.client.api.iam.createRole(toApi(plan, accountId), { signal: ctx.signal }), plan.permissions);
   },
   // A custom role is known by its name.
-  async findCreated(plan, ctx) {
-    const accountId = accountIdOf(plan.account_id, ctx);
-    const roles = await ctx.client.api.iam.listRoles({ accountId }, { signal: ctx.signal });
-    const found = onlyCandidate(
-      roles.filter((r) => r.name === plan.name && r.roleType === 'ROLE_TYPE_CUSTOM'),
-      (r) => r.id,
-    );
-    return found ? fromApi(found, plan.permissions) : null;
+  findCreated: {
+    describe: (plan) => `the custom role named ${JSON.stringify(plan.name)}`,
+    async find(plan, ctx) {
+      const accountId = accountIdOf(plan.account_id, ctx);
+      const roles = await ctx.client.api.iam.listRoles({ accountId }, { signal: ctx.signal });
+      const found = onlyCandidate(
+        roles.filter((r) => r.name === plan.name && r.roleType === 'ROLE_TYPE_CUSTOM'),
+        (r) => r.id,
+      );
+      return found ? fromApi(found, plan.permissions) : null;
+    },
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

@@ -390,6 +390,27 @@ describe('sec alert channels through the Terraform-side client', function () {
     expect(emulator.list<StoredChannel>('AlertChannels').some((ch) => ch.name === 'ut-refused')).to.equal(false);
   });
 
+  it('removes a new channel whose test fails, and keeps one it could not remove in the state (tainted), saying which happened', async () => {
+    const type = 'sec_alert_channel_metrics';
+    const failing = config(type, { name: 'ut-untestable', api_key: 'metrics-key-fail-test' });
+    const removed = await tf.applyKeepingState(type, null, await tf.plan(type, null, failing), failing);
+    expect(removed.state).to.equal(null);
+    expect(removed.errors.map((d) => d.summary)).to.deep.equal(['Alert channel test failed']);
+    expect(removed.errors[0]!.detail).to.match(/^The platform could not deliver a test alert, so the new channel \S+ was removed again: /);
+    expect(emulator.list<StoredChannel>('AlertChannels').some((ch) => ch.name === 'ut-untestable')).to.equal(false);
+
+    emulator.injectFault({ method: 'DELETE', path: /^\/api\/v2\/AlertChannels\//, status: 400, body: { message: 'channel is locked' } });
+    const kept = await tf.applyKeepingState(type, null, await tf.plan(type, null, failing), failing);
+    const left = emulator.list<StoredChannel>('AlertChannels').filter((ch) => ch.name === 'ut-untestable');
+    expect(left).to.have.length(1);
+    expect(kept.state).to.deep.include({ intg_guid: left[0]!.intgGuid, name: 'ut-untestable' });
+    expect(kept.errors).to.have.length(1);
+    expect(kept.errors[0]!.detail).to.include('and removing the new channel').and.include('failed too').and.include('channel is locked');
+    expect(kept.errors[0]!.detail).to.include(`sec_alert_channel_metrics ${left[0]!.intgGuid} exists and is kept in the state, marked tainted, so the next apply replaces it`);
+    expect(kept.errors[0]!.detail).to.not.include('metrics-key');
+    await tf.apply(type, kept.state, await tf.plan(type, kept.state, null), null);
+  });
+
   it('keeps the configured template text while the platform holds the same document, and shows a changed one', async () => {
     const type = 'sec_alert_channel_tracker_cloud';
     const base = CASES.find((c) => c.type === type)!.config;

@@ -12,7 +12,6 @@ import { TerraformClient, configValue, ProviderCallError, type WireDiagnostic } 
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import type { ObjectValue } from '../../../src/schema/value.js';
-import { decodeMsgpack, encodeMsgpack } from '../../../src/schema/msgpack.js';
 import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 
 const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
@@ -62,21 +61,8 @@ describe('sec resources: creates whose answer is lost', function () {
   /** ApplyResourceChange answered as is: the state returned alongside the error diagnostics (Terraform keeps it). */
   async function applyRaw(type: string, prior: ObjectValue | null, plain: Plain): Promise<{ state: ObjectValue | null; errors: { summary: string; detail: string }[] }> {
     const config = cfg(type, plain);
-    const change = await tf.plan(type, prior, config);
-    const objectType = impliedType(tf.resourceSchema(type).block);
-    const dyn = (v: ObjectValue | null) => ({ msgpack: Buffer.from(encodeMsgpack(objectType, v)) });
-    const res = await tf.plugin.call('ApplyResourceChange', {
-      type_name: type,
-      prior_state: dyn(prior),
-      planned_state: dyn(change.planned),
-      config: dyn(config),
-      planned_private: change.plannedPrivate,
-    });
-    const state = res.new_state?.msgpack?.length ? (decodeMsgpack(objectType, res.new_state.msgpack) as ObjectValue | null) : null;
-    const errors = ((res.diagnostics ?? []) as { severity: number; summary?: string; detail?: string }[])
-      .filter((d) => d.severity === 1)
-      .map((d) => ({ summary: d.summary ?? '', detail: d.detail ?? '' }));
-    return { state, errors };
+    const { state, errors } = await tf.applyKeepingState(type, prior, await tf.plan(type, prior, config), config);
+    return { state, errors: errors.map((d) => ({ summary: d.summary, detail: d.detail })) };
   }
 
   async function expectEmptyPlan(type: string, state: ObjectValue, plain: Plain): Promise<void> {
@@ -241,7 +227,8 @@ describe('sec resources: creates whose answer is lost', function () {
     expect(twins).to.have.length(2);
     expect(emulator.list('AlertChannels')).to.have.length(before + 1);
     expect(requestsTo('POST', '/api/v2/AlertChannels')).to.have.length(1);
-    expect(d!.detail).to.include(`2 existing objects match this configuration (${twins.map((t) => String(t.intgGuid)).join(', ')})`);
+    expect(d!.detail).to.include(`2 existing objects match (${twins.map((t) => String(t.intgGuid)).join(', ')})`);
+    expect(d!.detail).to.include('Look on the platform for the sec_alert_channel_email alert channel (type EmailUser) named "twice".');
     expect(d!.detail).to.include('import it (`terraform import <address> <id>`, where the id is the integration GUID (`intg_guid`))');
     await apply('sec_alert_channel_email', existing, null);
   });
@@ -271,7 +258,11 @@ describe('sec resources: creates whose answer is lost', function () {
     const { state, errors } = await applying;
     expect(Date.now() - stopAt, 'the wait ends promptly').to.be.below(1_000);
     expect(state).to.equal(null);
-    expect(errors[0]!.detail).to.include('cancelled');
+    // The API declined the first request and the second was never sent: nothing was created, and the message says so.
+    expect(errors[0]!.summary).to.equal('Create of sec_alert_channel_email cancelled');
+    expect(errors[0]!.detail).to.equal(
+      'POST /api/v2/AlertChannels: Terraform asked the provider to stop before the request was sent, so it changed nothing: the sec_alert_channel_email alert channel (type EmailUser) named "stopped" was not created.',
+    );
     expect(requestsTo('POST', '/api/v2/AlertChannels')).to.have.length(1);
     expect(emulator.list<Stored>('AlertChannels').filter((s) => s.name === 'stopped')).to.have.length(0);
   });

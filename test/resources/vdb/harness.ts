@@ -10,7 +10,6 @@ import { TerraformClient, configValue, ProviderCallError, type PlannedChange } f
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import type { ObjectValue } from '../../../src/schema/value.js';
-import { decodeMsgpack, encodeMsgpack } from '../../../src/schema/msgpack.js';
 import { vdbProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 
 export const VDB_BIN = join(process.cwd(), 'bin', 'terraform-provider-vdb');
@@ -72,21 +71,8 @@ export async function startHarness(options: VdbEmulatorOptions = {}, env: Record
       await tf.apply(type, state, await tf.plan(type, state, null), null);
     },
     async applyRaw(type, prior, change, plain) {
-      const block = tf.resourceSchema(type).block;
-      const type_ = impliedType(block);
-      const dyn = (v: ObjectValue | null) => ({ msgpack: Buffer.from(encodeMsgpack(type_, v)) });
-      const res = await tf.plugin.call('ApplyResourceChange', {
-        type_name: type,
-        prior_state: dyn(prior),
-        planned_state: dyn(change.planned),
-        config: dyn(h.config(type, plain)),
-        planned_private: change.plannedPrivate,
-      });
-      const state = res.new_state?.msgpack?.length ? (decodeMsgpack(type_, res.new_state.msgpack) as ObjectValue | null) : null;
-      const errors = ((res.diagnostics ?? []) as { severity: number; summary?: string; detail?: string }[])
-        .filter((d) => d.severity === 1)
-        .map((d) => ({ summary: d.summary ?? '', detail: d.detail ?? '' }));
-      return { state, errors };
+      const { state, errors } = await tf.applyKeepingState(type, prior, change, h.config(type, plain));
+      return { state, errors: errors.map((d) => ({ summary: d.summary, detail: d.detail })) };
     },
     async failure(promise) {
       const err = await promise.then(

@@ -117,24 +117,45 @@ describe('vdb resources: creates whose answer is lost', function () {
     await h.destroy(type, older);
   });
 
-  for (const [type, method, collection, plain] of [
-    ['vdb_accounts_auth_key', /auth\.v1\.DatabaseApiKeyService\/CreateDatabaseApiKey$/, VDB_COLLECTIONS.authKeys, () => ({ cluster_ids: [cluster.id] })],
-    ['vdb_accounts_manual_backup', 'CreateBackup', VDB_COLLECTIONS.backups, () => ({ cluster_id: cluster.id })],
-  ] as const) {
-    it(`${type} (no natural key): fails with a diagnostic and never sends the create again`, async () => {
-      const before = h.emulator.list(collection).length;
-      h.emulator.clearRequests();
-      h.emulator.injectFault({ method, ambiguous: true });
-      const change = await h.plan(type, null, plain());
-      const { state, errors } = await h.applyRaw(type, null, change, plain());
-      expect(state).to.equal(null);
-      expect(callsOf(method)).to.have.length(1);
-      expect(h.emulator.list(collection)).to.have.length(before + 1);
-      expect(errors[0]!.summary).to.equal('Create outcome unknown');
-      expect(errors[0]!.detail).to.match(new RegExp(`^\\S+/Create\\w+: UNAVAILABLE: .*may or may not have taken effect.*\\. ${type} has no natural key`));
-      expect(errors[0]!.detail).to.include('terraform import');
-    });
-  }
+  it('replaces a legacy auth key whose token was lost (found by its clusters and creation time), leaving older keys alone', async () => {
+    const type = 'vdb_accounts_auth_key';
+    const method = /auth\.v1\.DatabaseApiKeyService\/CreateDatabaseApiKey$/;
+    const plain = { cluster_ids: [cluster.id] };
+    // A key for the same cluster from an hour ago: not what this apply made.
+    const older = await h.converge(type, null, plain);
+    const olderStored = h.emulator.get<Stored>(VDB_COLLECTIONS.authKeys, older.id as string)!;
+    h.emulator.put(VDB_COLLECTIONS.authKeys, older.id as string, { ...olderStored, createdAt: new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z') });
+
+    h.emulator.clearRequests();
+    h.emulator.injectFault({ method, ambiguous: true });
+    const state = await h.converge(type, null, plain);
+    const keys = h.emulator.list<Stored>(VDB_COLLECTIONS.authKeys);
+    expect(keys.map((k) => k.id).sort()).to.deep.equal([older.id, state.id].sort());
+    // Created twice; the first key, whose token nobody knows, was deleted (never the older one).
+    expect(callsOf(method)).to.have.length(2);
+    expect(callsOf(/auth\.v1\.DatabaseApiKeyService\/DeleteDatabaseApiKey$/).map((c) => c.request?.databaseApiKeyId)).to.have.length(1).and.not.to.include(older.id);
+    expect(state.token, 'the token of the key in state is known').to.equal(keys.find((k) => k.id === state.id)!.key);
+    await h.destroy(type, state);
+    await h.destroy(type, older);
+  });
+
+  it('adopts the manual backup a lost create made (its cluster, no schedule, made during this apply), not an older one', async () => {
+    const type = 'vdb_accounts_manual_backup';
+    const older = await h.converge(type, null, { cluster_id: cluster.id });
+    const olderStored = h.emulator.get<Stored>(VDB_COLLECTIONS.backups, older.id as string)!;
+    h.emulator.put(VDB_COLLECTIONS.backups, older.id as string, { ...olderStored, createdAt: new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z') });
+    const before = h.emulator.list<Stored>(VDB_COLLECTIONS.backups).map((b) => b.id);
+
+    h.emulator.clearRequests();
+    h.emulator.injectFault({ method: 'CreateBackup', ambiguous: true });
+    const state = await h.converge(type, null, { cluster_id: cluster.id });
+    const added = h.emulator.list<Stored>(VDB_COLLECTIONS.backups).filter((b) => !before.includes(b.id));
+    expect(added, 'exactly one new backup').to.have.length(1);
+    expect(state.id).to.equal(added[0]!.id);
+    expect(callsOf('CreateBackup'), 'the create was sent once').to.have.length(1);
+    await h.destroy(type, state);
+    await h.destroy(type, older);
+  });
 
   it('creates a cluster again when the create was lost before it took effect, still one cluster', async () => {
     const before = h.emulator.list(VDB_COLLECTIONS.clusters).length;

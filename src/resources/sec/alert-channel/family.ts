@@ -89,21 +89,29 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(spec:
     await ctx.client.alertChannels.test(guid, { signal: ctx.signal });
   }
 
-  /** What a create does once the channel exists: test it, and remove it again when the test fails. */
-  async function settle(created: Integration<string, unknown>, plan: Model, ctx: OpContext<SecClient>): Promise<Partial<Model>> {
-    if (common(plan).test_integration !== false) {
+  /**
+   * What a create does once the channel exists: test it, and remove it again when the test fails
+   * (sec.md §6.4), saying whether the removal happened.
+   */
+  async function settle(created: Partial<Model>, plan: Model, ctx: OpContext<SecClient>): Promise<Partial<Model>> {
+    if (common(plan).test_integration === false) return created;
+    const guid = common(created as Model).intg_guid ?? '';
+    try {
+      await testChannel(guid, ctx);
+      return created;
+    } catch (err) {
       try {
-        await testChannel(created.intgGuid, ctx);
-      } catch (err) {
-        // A channel that cannot deliver is removed again so nothing half-made is left (sec.md §6.4).
-        await ctx.client.alertChannels.delete(created.intgGuid, { signal: ctx.signal }).catch((cleanup: unknown) => {
-          ctx.partial(fromApi(created));
-          ctx.log.warn('could not remove the channel after its failed test', { error: String(cleanup) });
-        });
-        throw new DiagnosticError('Alert channel test failed', `The platform could not deliver a test alert, so the new channel was removed: ${messageOf(err)}`);
+        await ctx.client.alertChannels.delete(guid, { signal: ctx.signal });
+      } catch (cleanup) {
+        // Still there: the engine keeps it in the state (tainted), so it is neither lost nor orphaned.
+        throw new DiagnosticError(
+          'Alert channel test failed',
+          `The platform could not deliver a test alert (${messageOf(err)}), and removing the new channel ${guid} again failed too (${messageOf(cleanup)}).`,
+        );
       }
+      ctx.partial(undefined);
+      throw new DiagnosticError('Alert channel test failed', `The platform could not deliver a test alert, so the new channel ${guid} was removed again: ${messageOf(err)}`);
     }
-    return fromApi(created);
   }
 
   return resource<CommonFields & F, SecClient>({
@@ -112,14 +120,18 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(spec:
     importIdDescription: 'the integration GUID (`intg_guid`)',
     importState: async (id) => ({ id, intg_guid: id }) as Partial<Model>,
     async create(plan, ctx) {
-      return settle(await ctx.client.alertChannels.create(toApi(plan), { signal: ctx.signal }), plan, ctx);
+      return fromApi(await ctx.client.alertChannels.create(toApi(plan), { signal: ctx.signal }));
     },
+    settle,
     // A channel is known by its type and name.
-    async findCreated(plan, ctx) {
-      const channels = await ctx.client.alertChannels.list({ signal: ctx.signal });
-      const mine = channels.filter((c) => c.type === spec.apiType && c.name === common(plan).name && !spec.otherVariant?.(c.data as AlertChannelData<T>));
-      const found = onlyCandidate(mine, (c) => c.intgGuid);
-      return found ? settle(found, plan, ctx) : null;
+    findCreated: {
+      describe: (plan) => `the ${spec.typeName} alert channel (type ${spec.apiType}) named ${JSON.stringify(common(plan).name)}`,
+      async find(plan, ctx) {
+        const channels = await ctx.client.alertChannels.list({ signal: ctx.signal });
+        const mine = channels.filter((c) => c.type === spec.apiType && c.name === common(plan).name && !spec.otherVariant?.(c.data as AlertChannelData<T>));
+        const found = onlyCandidate(mine, (c) => c.intgGuid);
+        return found ? fromApi(found) : null;
+      },
     },
     async read(prior, ctx) {
       return fromApi(await ctx.client.alertChannels.get(guidOf(prior), { signal: ctx.signal }));

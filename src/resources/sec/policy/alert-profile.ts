@@ -74,13 +74,16 @@ export default resource<typeof schema.fields, SecClient>({
     return fromApi(created);
   },
   // The name is the profile's key.
-  async findCreated(plan, ctx) {
-    try {
-      return fromApi(await ctx.client.alertProfiles.get(plan.name, { signal: ctx.signal }));
-    } catch (err) {
-      if (isApiError(err, 'not_found')) return null;
-      throw err;
-    }
+  findCreated: {
+    describe: (plan) => `the alert profile named ${JSON.stringify(plan.name)}`,
+    async find(plan, ctx) {
+      try {
+        return fromApi(await ctx.client.alertProfiles.get(plan.name, { signal: ctx.signal }));
+      } catch (err) {
+        if (isApiError(err, 'not_found')) return null;
+        throw err;
+      }
+    },
   },
   async read(prior, ctx) {
     return fromApi(await ctx.client.alertProfiles.get(prior.name, { signal: ctx.signal }));

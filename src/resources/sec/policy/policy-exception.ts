@@ -145,12 +145,15 @@ export default resource<typeof schema.fields, SecClient>({
     return fromApi(await ctx.client.policyExceptions.create(plan.policy_id, toApi(plan), { signal: ctx.signal }));
   },
   // An exception has no name: it is known by its policy, description and constraints.
-  async findCreated(plan, ctx) {
-    const wanted = toApi(plan);
-    const exceptions = await ctx.client.policyExceptions.list(plan.policy_id, { signal: ctx.signal });
-    const mine = exceptions.filter((e) => e.description === wanted.description && canonicalConstraints(e.constraints) === canonicalConstraints(wanted.constraints));
-    const found = onlyCandidate(mine, (e) => `${plan.policy_id}:${e.exceptionId}`);
-    return found ? fromApi(found) : null;
+  findCreated: {
+    describe: (plan) => `the exception of policy ${plan.policy_id} described ${JSON.stringify(plan.description)}`,
+    async find(plan, ctx) {
+      const wanted = toApi(plan);
+      const exceptions = await ctx.client.policyExceptions.list(plan.policy_id, { signal: ctx.signal });
+      const mine = exceptions.filter((e) => e.description === wanted.description && canonicalConstraints(e.constraints) === canonicalConstraints(wanted.constraints));
+      const found = onlyCandidate(mine, (e) => `${plan.policy_id}:${e.exceptionId}`);
+      return found ? fromApi(found) : null;
+    },
   },
   async read(prior, ctx) {
     return fromApi(await ctx.client.policyExceptions.get(prior.policy_id, prior.id ?? '', { signal: ctx.signal }));

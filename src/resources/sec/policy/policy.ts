@@ -130,12 +130,15 @@ export default resource<typeof schema.fields, SecClient>({
     return fromApi(created, plan);
   },
   // A custom policy is known by its id suffix when it has one, otherwise by its title and query.
-  async findCreated(plan, ctx) {
-    const suffix = plan.policy_id_suffix;
-    const custom = (await ctx.client.policies.list({ signal: ctx.signal })).filter((p) => !p.policyId.startsWith(BUILT_IN_POLICY_PREFIX));
-    const mine = suffix ? custom.filter((p) => p.policyId.endsWith(`-${suffix}`)) : custom.filter((p) => p.title === plan.title && p.queryId === plan.query_id && p.policyType === plan.type);
-    const found = onlyCandidate(mine, (p) => p.policyId);
-    return found ? fromApi(found, plan) : null;
+  findCreated: {
+    describe: (plan) => (plan.policy_id_suffix ? `the custom policy whose id ends in -${plan.policy_id_suffix}` : `the custom ${plan.type} policy titled ${JSON.stringify(plan.title)} on query ${JSON.stringify(plan.query_id)}`),
+    async find(plan, ctx) {
+      const suffix = plan.policy_id_suffix;
+      const custom = (await ctx.client.policies.list({ signal: ctx.signal })).filter((p) => !p.policyId.startsWith(BUILT_IN_POLICY_PREFIX));
+      const mine = suffix ? custom.filter((p) => p.policyId.endsWith(`-${suffix}`)) : custom.filter((p) => p.title === plan.title && p.queryId === plan.query_id && p.policyType === plan.type);
+      const found = onlyCandidate(mine, (p) => p.policyId);
+      return found ? fromApi(found, plan) : null;
+    },
   },
   async read(prior, ctx) {
     const fresh = fromApi(await ctx.client.policies.get(prior.id ?? '', { signal: ctx.signal }), prior);

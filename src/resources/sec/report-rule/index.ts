@@ -98,13 +98,16 @@ const reportRule = resource<typeof schema.fields, SecClient>({
   importState: async (id) => ({ id, guid: id }),
   create: async (plan, ctx) => fromApi(await ctx.client.reportRules.create(toApi(plan), { signal: ctx.signal }), plan),
   // A report rule is known by its name.
-  async findCreated(plan, ctx) {
-    const rules = await ctx.client.reportRules.list({ signal: ctx.signal });
-    const found = onlyCandidate(
-      rules.filter((r) => r.filters.name === plan.name),
-      (r) => r.mcGuid,
-    );
-    return found ? fromApi(found, plan) : null;
+  findCreated: {
+    describe: (plan) => `the report rule named ${JSON.stringify(plan.name)}`,
+    async find(plan, ctx) {
+      const rules = await ctx.client.reportRules.list({ signal: ctx.signal });
+      const found = onlyCandidate(
+        rules.filter((r) => r.filters.name === plan.name),
+        (r) => r.mcGuid,
+      );
+      return found ? fromApi(found, plan) : null;
+    },
   },
   read: async (prior, ctx) => fromApi(await ctx.client.reportRules.get(guidOf(prior), { signal: ctx.signal }), prior),
   update: async (plan, prior, ctx) => fromApi(await ctx.client.reportRules.update(guidOf(prior), toApi(plan), { signal: ctx.signal }), plan),

@@ -37,13 +37,16 @@ const resourceGroup = resource<typeof schema.fields, SecClient>({
   },
   create: async (plan, ctx) => fromApi(await ctx.client.resourceGroups.create(toApi(plan), { signal: ctx.signal }), plan),
   // A resource group is known by its resource type and name.
-  async findCreated(plan, ctx) {
-    const groups = await ctx.client.resourceGroups.list({ signal: ctx.signal });
-    const found = onlyCandidate(
-      groups.filter((g) => g.name === plan.name && g.resourceType === plan.type && !g.isDefaultBoolean),
-      (g) => g.resourceGroupGuid,
-    );
-    return found ? fromApi(found, plan) : null;
+  findCreated: {
+    describe: (plan) => `the ${plan.type} resource group named ${JSON.stringify(plan.name)}`,
+    async find(plan, ctx) {
+      const groups = await ctx.client.resourceGroups.list({ signal: ctx.signal });
+      const found = onlyCandidate(
+        groups.filter((g) => g.name === plan.name && g.resourceType === plan.type && !g.isDefaultBoolean),
+        (g) => g.resourceGroupGuid,
+      );
+      return found ? fromApi(found, plan) : null;
+    },
   },
   read: async (prior, ctx) => fromApi(await ctx.client.resourceGroups.get(prior.id ?? '', { signal: ctx.signal }), prior),
   update: async (plan, prior, ctx) => fromApi(await ctx.client.resourceGroups.update(prior.id ?? '', toApi(plan), { signal: ctx.signal }), plan),

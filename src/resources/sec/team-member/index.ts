@@ -111,9 +111,12 @@ const teamMember = resource<typeof schema.fields, SecClient>({
   validate: roleProblems,
   create: async (plan, ctx) => fromApi(await explainingMode(plan, () => ctx.client.teamMembers.create(toApi(plan), { signal: ctx.signal })), plan),
   // A member is known by the e-mail address (the user name).
-  async findCreated(plan, ctx) {
-    const found = onlyCandidate(await ctx.client.teamMembers.search(plan.email.trim(), { signal: ctx.signal }), (m) => m.userGuid);
-    return found ? fromApi(found, plan) : null;
+  findCreated: {
+    describe: (plan) => `the team member ${plan.email.trim()}`,
+    async find(plan, ctx) {
+      const found = onlyCandidate(await ctx.client.teamMembers.search(plan.email.trim(), { signal: ctx.signal }), (m) => m.userGuid);
+      return found ? fromApi(found, plan) : null;
+    },
   },
   read: async (prior, ctx) => fromApi(await ctx.client.teamMembers.get(guidOf(prior), { signal: ctx.signal }), prior),
   update: async (plan, prior, ctx) =>

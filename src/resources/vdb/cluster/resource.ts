@@ -69,12 +69,10 @@ function toApi(plan: ClusterModel, accountId: string) {
 const fromApi = (c: Cluster, prior: ClusterModel | null) => clusterFromApi(c, prior);
 
 /** Polls the cluster until it is healthy with a URL; on failure keeps the last form in state and explains. */
-async function waitUntilReady(cluster: Cluster, plan: ClusterModel, verb: 'created' | 'updated', ctx: OpContext<VdbContext>): Promise<Cluster> {
-  const request = { accountId: cluster.accountId, clusterId: cluster.id };
-  let last = cluster;
+async function waitUntilReady(request: ClusterRequest, plan: ClusterModel, verb: 'created' | 'updated', ctx: OpContext<VdbContext>): Promise<Cluster> {
   try {
     return await waitFor({
-      what: `cluster ${cluster.id} to become ready`,
+      what: `cluster ${request.clusterId} to become ready`,
       refresh: (signal) => ctx.client.api.clusters.get(request, { signal }),
       phaseOf: (c) => c.state?.phase ?? 'CLUSTER_PHASE_UNSPECIFIED',
       pending: PROGRESSING,
@@ -86,25 +84,27 @@ async function waitUntilReady(cluster: Cluster, plan: ClusterModel, verb: 'creat
       maxIntervalMs: POLL_MAX_MS,
       signal: ctx.signal,
       onPoll: (c) => {
-        last = c;
         ctx.partial(fromApi(c, plan));
         ctx.log.debug('waiting for the cluster to become ready', { cluster_id: c.id, phase: c.state?.phase ?? 'unknown' });
       },
     });
   } catch (err) {
-    const keep = `The cluster was ${verb} and is kept in the state; ${verb === 'created' ? 'Terraform marks it tainted, so the next apply replaces it' : 'the next apply retries the change'}.`;
+    // A created cluster is kept in the state by the engine, which says so; an update says it here.
+    const keep = verb === 'updated' ? ' The change was made and the state shows it; the next apply retries whatever is left.' : '';
     if (err instanceof WaitFailedError) {
       throw new DiagnosticError(
         `Cluster ${verb === 'created' ? 'failed to provision' : 'failed to apply the change'}`,
-        `The cluster ${last.id} (${last.name}) entered phase ${err.phase}${err.reason ? `: ${err.reason}` : ' without a reason from the platform'}. ${keep}`,
+        `The cluster ${request.clusterId} (${plan.name}) entered phase ${err.phase}${err.reason ? `: ${err.reason}` : ' without a reason from the platform'}.${keep}`,
       );
     }
     if (err instanceof WaitTimeoutError) {
-      throw new DiagnosticError('Timed out waiting for the cluster', `${err.message}. ${keep}`);
+      throw new DiagnosticError('Timed out waiting for the cluster', `${err.message}.${keep}`);
     }
     throw err;
   }
 }
+
+type ClusterRequest = { accountId: string; clusterId: string };
 
 /** Enables JWT RBAC when wanted and not yet on (one-way: the platform cannot disable it). */
 async function ensureJwtRbac(cluster: Cluster, configuration: ConfigurationModel, ctx: OpContext<VdbContext>): Promise<Cluster> {
@@ -114,12 +114,11 @@ async function ensureJwtRbac(cluster: Cluster, configuration: ConfigurationModel
   return ctx.client.api.clusters.get(request, { signal: ctx.signal });
 }
 
-/** What a create does once the cluster exists: keep it in state, wait until it is ready, enable JWT RBAC. */
-async function settle(created: Cluster, plan: ClusterModel, ctx: OpContext<VdbContext>): Promise<Cluster> {
-  // From here on the cluster exists: whatever fails next, it stays in the state.
-  ctx.partial(fromApi(created, plan));
-  const cluster = await waitUntilReady(created, plan, 'created', ctx);
-  return ensureJwtRbac(cluster, plan.configuration[0]!, ctx);
+/** What a create does once the cluster exists: wait until it is ready, enable JWT RBAC. */
+async function settle(created: Partial<ClusterModel>, plan: ClusterModel, ctx: OpContext<VdbContext>): Promise<Partial<ClusterModel>> {
+  const request = { accountId: created.account_id ?? accountIdOf(plan.account_id, ctx), clusterId: created.id! };
+  const cluster = await waitUntilReady(request, plan, 'created', ctx);
+  return fromApi(await ensureJwtRbac(cluster, plan.configuration[0]!, ctx), plan);
 }
 
 /** Only settings the platform does not know changed (nothing to send). */
@@ -137,17 +136,21 @@ export default resource<typeof clusterFields, VdbContext>({
     failOnProblems((diags) => validateConfiguration(plan, diags, true));
     const jwtRbac = jwtRbacOnCreate(plan.configuration[0]!);
     const created = await ctx.client.api.clusters.create(toApi(plan, accountId), { signal: ctx.signal, ...(jwtRbac !== undefined ? { jwtRbac } : {}) });
-    return fromApi(await settle(created, plan, ctx), plan);
+    return fromApi(created, plan);
   },
+  settle,
   // A cluster is known by its name, provider and region (one not being deleted).
-  async findCreated(plan, ctx) {
-    const wanted = toApi(plan, accountIdOf(plan.account_id, ctx));
-    const clusters = await ctx.client.api.clusters.list({ accountId: wanted.accountId }, { signal: ctx.signal });
-    const mine = clusters.filter(
-      (c) => c.name === wanted.name && c.cloudProviderId === wanted.cloudProviderId && c.cloudProviderRegionId === wanted.cloudProviderRegionId && !c.deletedAt,
-    );
-    const found = onlyCandidate(mine, (c) => c.id);
-    return found ? fromApi(await settle(found, plan, ctx), plan) : null;
+  findCreated: {
+    describe: (plan) => `the cluster named ${JSON.stringify(plan.name)} in ${plan.cloud_provider} ${plan.cloud_region}`,
+    async find(plan, ctx) {
+      const wanted = toApi(plan, accountIdOf(plan.account_id, ctx));
+      const clusters = await ctx.client.api.clusters.list({ accountId: wanted.accountId }, { signal: ctx.signal });
+      const mine = clusters.filter(
+        (c) => c.name === wanted.name && c.cloudProviderId === wanted.cloudProviderId && c.cloudProviderRegionId === wanted.cloudProviderRegionId && !c.deletedAt,
+      );
+      const found = onlyCandidate(mine, (c) => c.id);
+      return found ? fromApi(found, plan) : null;
+    },
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);
@@ -178,7 +181,7 @@ export default resource<typeof clusterFields, VdbContext>({
     );
     // The platform accepted the change: the state shows it even if the cluster then fails to apply it.
     ctx.partial(fromApi(cluster, plan));
-    cluster = await waitUntilReady(cluster, plan, 'updated', ctx);
+    cluster = await waitUntilReady(request, plan, 'updated', ctx);
     cluster = await ensureJwtRbac(cluster, plan.configuration[0]!, ctx);
     return fromApi(cluster, plan);
   },

@@ -164,13 +164,16 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
       return fromApi(await ctx.client.cloudAccounts.create(toApi(plan), { ...calls(ctx.signal), attempts }), plan);
     },
     // An integration is known by its type and name.
-    async findCreated(plan, ctx) {
-      const accounts = await ctx.client.cloudAccounts.listOfType(spec.apiType, calls(ctx.signal));
-      const found = onlyCandidate(
-        accounts.filter((a) => a.name === common(plan).name),
-        (a) => a.intgGuid,
-      );
-      return found ? fromApi(found, plan) : null;
+    findCreated: {
+      describe: (plan) => `the ${spec.typeName} integration (type ${spec.apiType}) named ${JSON.stringify(common(plan).name)}`,
+      async find(plan, ctx) {
+        const accounts = await ctx.client.cloudAccounts.listOfType(spec.apiType, calls(ctx.signal));
+        const found = onlyCandidate(
+          accounts.filter((a) => a.name === common(plan).name),
+          (a) => a.intgGuid,
+        );
+        return found ? fromApi(found, plan) : null;
+      },
     },
     async read(prior, ctx) {
       return fromApi(await ctx.client.cloudAccounts.get(guidOf(prior), calls(ctx.signal)), prior);

@@ -115,13 +115,16 @@ export function containerRegistry<F extends Fields, T extends RegistryType>(
       return fromApi(await ctx.client.containerRegistries.create(toApi(plan), { signal: ctx.signal }), null);
     },
     // A registry is known by its registry type and name.
-    async findCreated(plan, ctx) {
-      const registries = await ctx.client.containerRegistries.list({ signal: ctx.signal });
-      const found = onlyCandidate(
-        registries.filter((r) => r.name === common(plan).name && r.data.registryType === spec.registryType),
-        (r) => r.intgGuid,
-      );
-      return found ? fromApi(found, null) : null;
+    findCreated: {
+      describe: (plan) => `the ${spec.typeName} registry integration named ${JSON.stringify(common(plan).name)}`,
+      async find(plan, ctx) {
+        const registries = await ctx.client.containerRegistries.list({ signal: ctx.signal });
+        const found = onlyCandidate(
+          registries.filter((r) => r.name === common(plan).name && r.data.registryType === spec.registryType),
+          (r) => r.intgGuid,
+        );
+        return found ? fromApi(found, null) : null;
+      },
     },
     async read(prior, ctx) {
       return fromApi(await ctx.client.containerRegistries.get(guidOf(prior), { signal: ctx.signal }), prior);

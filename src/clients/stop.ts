@@ -1,0 +1,48 @@
+/**
+ * What Terraform's StopProvider (Ctrl-C) means for one API call, the same in both clients.
+ *
+ * Terraform asks the provider to stop and then waits for the RPCs in flight, saving whatever state
+ * they return. A request that changes something and is already on the wire is therefore let
+ * finish, for at most the stop grace: cutting it off would leave its effect (a new object, above
+ * all) unknown to the state. Nothing is sent after the stop: no first attempt, no retry, no wait
+ * between attempts. Reads on the wire are cut off at once; they change nothing.
+ */
+
+/** How long a changing request already sent may still take once Terraform asked the provider to stop. */
+export const DEFAULT_STOP_GRACE_MS = 30_000;
+
+/** A signal that aborts `graceMs` after `stop` does; `dispose` releases its timer and listener. */
+export interface GraceSignal {
+  readonly signal: AbortSignal;
+  dispose(): void;
+}
+
+export function graceAfter(stop: AbortSignal | undefined, graceMs: number): GraceSignal {
+  const controller = new AbortController();
+  if (!stop) return { signal: controller.signal, dispose: () => {} };
+  let timer: NodeJS.Timeout | undefined;
+  const start = (): void => {
+    timer = setTimeout(() => controller.abort(new Error('stop grace over')), graceMs);
+  };
+  if (stop.aborted) start();
+  else stop.addEventListener('abort', start, { once: true });
+  return {
+    signal: controller.signal,
+    dispose() {
+      stop.removeEventListener('abort', start);
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
+
+/** The message of a call that Terraform's stop kept from being sent (ApiError 'cancelled'). */
+export const NOT_SENT_NOTE = 'Terraform asked the provider to stop before the request was sent, so it changed nothing';
+
+/** Why a changing request's answer is unknown when the stop grace ran out. */
+export function graceOverNote(graceMs: number): string {
+  return `Terraform asked the provider to stop and no answer came within the ${formatSeconds(graceMs)} the provider waits for requests already sent`;
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
