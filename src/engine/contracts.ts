@@ -54,8 +54,9 @@ export interface ResourceDef<F extends Fields, C> {
   /**
    * What a create does once the object exists, given what `create` returned (or what `findCreated`
    * found after a lost answer). The object is already in the state when this starts: if it fails,
-   * Terraform keeps the object marked tainted. It does not run once Terraform asked the provider to
-   * stop; the object is then kept, tainted, as it is. It may call `ctx.partial` to keep a later form.
+   * Terraform keeps the object marked tainted. After a stop its requests are not sent and its waits
+   * end at once, so a step it still has to take fails and the object is kept, tainted, as it is. It
+   * may call `ctx.partial` to keep a later form.
    */
   settle?(created: Partial2<ModelOf<F>>, plan: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
   /**

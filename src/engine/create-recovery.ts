@@ -9,8 +9,8 @@
  *   on the wire finish (src/clients/stop.ts). If its answer still does not come, the lookup runs
  *   anyway, at once and with a budget of its own, and nothing is sent again.
  * - From the moment the object exists it is reported to the engine (`ctx.partial`), so whatever
- *   fails or is stopped after that (the resource's `settle` steps) leaves it in the state, where
- *   Terraform marks it tainted.
+ *   fails or is stopped after that (the resource's `settle` steps, which send nothing and wait for
+ *   nothing after a stop) leaves it in the state, where Terraform marks it tainted.
  * - An object found without the one-time secret its create returns (attributes declared `oneTime`)
  *   cannot be adopted as is: it is deleted and created anew, or, after a stop, kept tainted so that
  *   the next apply replaces it.
@@ -78,11 +78,9 @@ export async function createTracked<C>(r: ResourceDef<Fields, C>, plan: ModelOf<
         `${capitalized(describe(r, plan))} was created, but its ${missing.map((m) => `\`${m}\``).join(', ')} came only in the answer that was lost, and Terraform asked the provider to stop before it could be replaced.`,
       );
     }
-    if (!r.settle) return created;
-    if (ctx.signal.aborted) {
-      throw new DiagnosticError('Create interrupted', `Terraform asked the provider to stop after ${describe(r, plan)} was created, before the steps that follow its creation (such as waiting until it is ready) were done.`);
-    }
-    return r.settle(created, plan, ctx);
+    // After a stop, settle sends nothing and waits for nothing: a step it still has to take fails
+    // at once, and the object stays in the state, tainted.
+    return r.settle ? r.settle(created, plan, ctx) : created;
   }
 }
 

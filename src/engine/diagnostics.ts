@@ -61,3 +61,8 @@ export function diagnosticFromError(summary: string, err: unknown): Diagnostic {
   const message = err instanceof Error ? err.message : String(err);
   return { severity: 'error', summary, detail: `Internal provider error: ${message}. This is a bug in the provider; please report it.` };
 }
+
+/** Two pieces of a detail joined as sentences: API messages end without a full stop. */
+export function sentences(first: string, second: string): string {
+  return `${first}${/[.!?]$/.test(first) ? '' : '.'} ${second}`;
+}

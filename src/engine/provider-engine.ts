@@ -13,7 +13,7 @@ import { ValueDecodeError } from '../schema/msgpack.js';
 import { fromModel, toModel, plainToValue } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
 import type { DataSourceDef, Logger, OpContext, ProviderDef, ResourceDef } from './contracts.js';
-import { Diagnostics, DiagnosticError, diagnosticFromError } from './diagnostics.js';
+import { Diagnostics, DiagnosticError, diagnosticFromError, sentences } from './diagnostics.js';
 import { DEFAULT_CREATE_RECOVERY, createTracked, describe, type CreateRecoveryOptions } from './create-recovery.js';
 import { isApiError } from '../clients/errors.js';
 import { planObject } from './planner.js';
@@ -203,7 +203,7 @@ export class ProviderEngine<C> {
       // update keeps the prior state; a failed delete keeps the object.
       if (partial && planned) {
         const state = this.finalize(r, planned, fromModel(fields, partial, planned));
-        diags.append([action === 'create' ? { ...failure, detail: `${failure.detail} ${keptTainted(r, toModel(fields, state))}` } : failure]);
+        diags.append([action === 'create' ? { ...failure, detail: sentences(failure.detail, keptTainted(r, toModel(fields, state))) } : failure]);
         return { state, private: plannedPrivate, diags };
       }
       if (action === 'create' && isApiError(err, 'cancelled')) {

@@ -102,8 +102,9 @@ function thingResource({ withLookup = true, withSecret = false }: ThingOptions =
       }
       return model(t, withSecret ? `s3cret-${t.id}` : null);
     },
-    // What create does once the object exists; adoption must do it too.
+    // What create does once the object exists; adoption must do it too. A request, so after a stop it is not sent.
     async settle(created, _plan, ctx) {
+      if (ctx.signal.aborted) throw new ApiError(NOT_SENT_NOTE, { code: 'cancelled', operation: 'PATCH /things' });
       const t = ctx.client.things.get(created.id!)!;
       t.ready = true;
       return { ...created, ready: true };
@@ -263,14 +264,13 @@ describe('engine: creates whose answer is lost', () => {
     expect(Date.now() - started).to.be.below(1_000);
     expect(api.lookups).to.equal(1);
     expect(api.creates).to.equal(1);
-    // The object is in the state; its settle step did not run after the stop, so it is tainted.
+    // The object is in the state; its settle step could not send its request after the stop, so it is tainted.
     expect(out.state).to.deep.equal({ id: 't-1', name: 'x', ready: false, secret: null });
     expect(api.things.get('t-1')!.ready).to.equal(false);
     const [d] = out.diags.items;
-    expect(d).to.deep.include({ severity: 'error', summary: 'Create interrupted' });
     expect(out.diags.items).to.have.length(1);
-    expect(d!.detail).to.include('Terraform asked the provider to stop after the thing named "x" was created');
-    expect(d!.detail).to.include('fake_thing t-1 exists and is kept in the state, marked tainted, so the next apply replaces it');
+    expect(d).to.deep.include({ severity: 'error', summary: 'Cannot create fake_thing' });
+    expect(d!.detail).to.equal(`PATCH /things: ${NOT_SENT_NOTE}. fake_thing t-1 exists and is kept in the state, marked tainted, so the next apply replaces it (\`terraform untaint\` keeps it instead).`);
   });
 
   it('keeps the object when the stop comes while its create request is on the wire and the answer then arrives', async () => {
@@ -281,8 +281,8 @@ describe('engine: creates whose answer is lost', () => {
     };
     const out = await create(engine, 'x');
     expect(api.creates).to.equal(1);
-    expect(out.state).to.deep.include({ id: 't-1', name: 'x' });
-    expect(out.diags.items[0]).to.deep.include({ summary: 'Create interrupted' });
+    expect(out.state).to.deep.include({ id: 't-1', name: 'x', ready: false });
+    expect(out.diags.items[0]!.detail).to.include('fake_thing t-1 exists and is kept in the state, marked tainted');
   });
 
   it('does not send the create at all once Terraform has stopped the provider, and says nothing was created', async () => {

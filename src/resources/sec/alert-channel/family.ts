@@ -6,6 +6,7 @@
 import { attr, resourceSchema, type BlockDef, type Fields, type ModelOf } from '../../../schema/define.js';
 import { onlyCandidate, resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
+import { isApiError } from '../../../clients/errors.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import type { AlertChannelInput } from '../../../clients/sec/alert-channels.js';
 import type { AlertChannelData, AlertChannelType } from '../../../clients/sec/alert-channel-data.js';
@@ -100,6 +101,8 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(spec:
       await testChannel(guid, ctx);
       return created;
     } catch (err) {
+      // Never tested (Terraform asked the provider to stop): the channel stays, tainted, untested.
+      if (isApiError(err, 'cancelled')) throw err;
       try {
         await ctx.client.alertChannels.delete(guid, { signal: ctx.signal });
       } catch (cleanup) {
