@@ -5,100 +5,10 @@
  * checks what the emulator holds.
  */
 import { expect } from 'chai';
-import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, Workspace, requireTerraform } from './terraform.js';
-import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
-
-interface Case {
-  type: string;
-  dir: string;
-  address: string;
-  dataSource?: boolean;
-  expectState?: Record<string, unknown>;
-  collection: string;
-  key: string;
-  created?: Record<string, unknown>;
-  update?: { from: string; to: string; expect?: Record<string, unknown>; replaces?: boolean };
-  importId?: string;
-  importChanges?: string;
-  invalid?: { from: string; to: string; error: string };
-  destroyed?: 'absent' | Record<string, unknown>;
-  drift?: 'delete' | 'none';
-}
-
-/** What the test needs from an emulator: its settings as environment variables and its store. */
-interface EmulatorHandle {
-  env: Record<string, string>;
-  get(collection: string, id: string): unknown;
-  remove(collection: string, id: string): boolean;
-  close(): Promise<void>;
-}
-
-const emulators: Record<string, () => Promise<EmulatorHandle>> = {
-  async sec() {
-    const { startSecEmulator } = await import('../../src/emulators/sec/index.js');
-    const e = await startSecEmulator();
-    return {
-      env: secProviderEnv(e),
-      get: (c, id) => e.get(c, id),
-      remove: (c, id) => e.remove(c, id),
-      close: () => e.close(),
-    };
-  },
-  async vdb() {
-    // The vdb emulator arrives with the vdb provider (issue 4); loaded by path so this file builds without it.
-    const modulePath = '../../src/emulators/vdb/index.js';
-    const { startVdbEmulator } = (await import(modulePath)) as {
-      startVdbEmulator: (o?: object) => Promise<{ url: string; apiKey: string; accountId: string; get(c: string, id: string): unknown; remove(c: string, id: string): boolean; close(): Promise<void> }>;
-    };
-    const e = await startVdbEmulator();
-    return {
-      env: vdbProviderEnv(e),
-      get: (c, id) => e.get(c, id),
-      remove: (c, id) => e.remove(c, id),
-      close: () => e.close(),
-    };
-  },
-};
-
-function loadCases(provider: string): Case[] {
-  const root = join(REPO_ROOT, 'examples', provider);
-  if (!existsSync(root)) return [];
-  return readdirSync(root, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(root, d.name, 'acceptance.json')))
-    .map((d) => ({ type: d.name, dir: join(root, d.name), ...(JSON.parse(readFileSync(join(root, d.name, 'acceptance.json'), 'utf8')) as Omit<Case, 'type' | 'dir'>) }))
-    .sort((a, b) => a.type.localeCompare(b.type));
-}
-
-/** Removes `provider "<name>" { ... }` blocks so every module uses the root's one provider instance. */
-export function withoutProviderBlocks(hcl: string): string {
-  let out = '';
-  let i = 0;
-  const re = /^provider\s+"[^"]+"\s*\{/gm;
-  for (let m = re.exec(hcl); m; m = re.exec(hcl)) {
-    out += hcl.slice(i, m.index);
-    let depth = 0;
-    let j = m.index + m[0].length - 1;
-    for (; j < hcl.length; j++) {
-      if (hcl[j] === '{') depth++;
-      else if (hcl[j] === '}' && --depth === 0) break;
-    }
-    i = j + 1;
-    re.lastIndex = i;
-  }
-  return out + hcl.slice(i);
-}
-
-function at(obj: unknown, dotted: string): unknown {
-  return dotted.split('.').reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
-}
-
-function expectFields(obj: unknown, fields: Record<string, unknown> | undefined, what: string): void {
-  for (const [path, value] of Object.entries(fields ?? {})) expect(at(obj, path), `${what}: ${path}`).to.deep.equal(value);
-}
-
-const fill = (template: string, values: Record<string, unknown>) => template.replace(/\$\{(\w+)\}/g, (_, k: string) => String(values[k] ?? ''));
+import { requireTerraform, type StateResource, type Workspace } from './terraform.js';
+import { ExamplesWorkspace, at, expectFields, fill, loadCases, startEmulator, type EmulatorHandle } from './examples-workspace.js';
 
 /** Walks a state value beside Terraform's `sensitive_values` marks, collecting marked strings. */
 function collectSensitive(value: unknown, marks: unknown, out: string[]): void {
@@ -111,40 +21,28 @@ function collectSensitive(value: unknown, marks: unknown, out: string[]): void {
   for (const [k, m] of Object.entries(marks)) collectSensitive((value as Record<string, unknown>)[k], m, out);
 }
 
-type StateResource = { address: string; values: Record<string, unknown> };
-
+/** The resources of the example modules (not the root), by address. */
 async function moduleState(ws: Workspace): Promise<Map<string, StateResource>> {
-  const r = await ws.expect(['show', '-json']);
-  const doc = JSON.parse(r.stdout) as { values?: { root_module?: { child_modules?: { resources?: StateResource[] }[] } } };
-  const out = new Map<string, StateResource>();
-  for (const m of doc.values?.root_module?.child_modules ?? []) for (const res of m.resources ?? []) out.set(res.address, res);
-  return out;
+  return new Map([...(await ws.state())].filter(([address]) => address.startsWith('module.')));
 }
 
-for (const provider of ['sec', 'vdb']) {
+for (const provider of ['sec', 'vdb'] as const) {
   describe(`acceptance: examples/${provider} under real Terraform`, function () {
     this.timeout(900_000);
     const cases = loadCases(provider);
     const resources = cases.filter((c) => !c.dataSource);
     let emulator: EmulatorHandle;
+    let examples: ExamplesWorkspace;
     let ws: Workspace;
     let keys = new Map<string, string>();
-    const addr = (c: Case) => `module.${c.type}.${c.address}`;
-    const moduleFile = (c: Case) => join(ws.dir, 'config', 'modules', c.type, 'main.tf');
-    const substitute = (c: Case, from: string, to: string) => {
-      const text = readFileSync(moduleFile(c), 'utf8');
-      expect(text, `${c.type}: the text to substitute must occur in the example`).to.include(from);
-      writeFileSync(moduleFile(c), text.replace(from, to));
-    };
+    const addr = (c: (typeof cases)[number]) => examples.address(c);
+    const moduleFile = (c: (typeof cases)[number]) => examples.moduleFile(c);
+    const substitute = (c: (typeof cases)[number], from: string, to: string) => examples.substitute(c, from, to);
 
     /** The credentials the provider was given and every sensitive value in the state. */
     async function secretsInUse(): Promise<string[]> {
       const secrets = Object.entries(emulator.env).filter(([k]) => /KEY|SECRET|TOKEN/.test(k)).map(([, v]) => v);
-      const r = await ws.expect(['show', '-json']);
-      const doc = JSON.parse(r.stdout) as { values?: { root_module?: { child_modules?: { resources?: (StateResource & { sensitive_values: Record<string, unknown> })[] }[] } } };
-      for (const m of doc.values?.root_module?.child_modules ?? []) {
-        for (const res of m.resources ?? []) collectSensitive(res.values, res.sensitive_values, secrets);
-      }
+      for (const res of (await moduleState(ws)).values()) collectSensitive(res.values, res.sensitive_values, secrets);
       return secrets.filter((s) => s.length >= 8);
     }
 
@@ -168,23 +66,13 @@ for (const provider of ['sec', 'vdb']) {
         console.warn(`  (no examples/${provider}/*/acceptance.json yet: nothing to run)`);
         this.skip();
       }
-      emulator = await emulators[provider]!();
-      const root = [
-        `terraform {\n  required_providers {\n    ${provider} = {\n      source = "keel/${provider}"\n    }\n  }\n}\n`,
-        `provider "${provider}" {}\n`,
-        ...cases.map((c) => `module "${c.type}" {\n  source = "./modules/${c.type}"\n}\n`),
-      ].join('\n');
-      ws = new Workspace(root, emulator.env);
-      for (const c of cases) {
-        mkdirSync(join(ws.dir, 'config', 'modules', c.type), { recursive: true });
-        writeFileSync(join(ws.dir, 'config', 'modules', c.type, 'main.tf'), withoutProviderBlocks(readFileSync(join(c.dir, 'main.tf'), 'utf8')));
-      }
-      // Local modules still need recording; `get` does that without touching providers (dev_overrides).
-      await ws.expect(['get']);
+      emulator = await startEmulator[provider]();
+      examples = await ExamplesWorkspace.create(provider, cases, emulator.env);
+      ws = examples.ws;
     });
 
     after(async () => {
-      ws?.dispose();
+      examples?.dispose();
       await emulator?.close();
     });
 

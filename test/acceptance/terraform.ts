@@ -2,7 +2,7 @@
  * Drives the real Terraform CLI against our provider executables through `dev_overrides` (no
  * `terraform init`, no network). Each workspace gets its own CLI config and data directory.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync, rmSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -37,6 +37,20 @@ export interface RunResult {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+/** One resource in `terraform show -json`. */
+export interface StateResource {
+  readonly address: string;
+  readonly mode: 'managed' | 'data';
+  readonly type: string;
+  readonly values: Record<string, unknown>;
+  readonly sensitive_values: Record<string, unknown>;
+}
+
+interface StateModule {
+  readonly resources?: StateResource[];
+  readonly child_modules?: StateModule[];
 }
 
 export class Workspace {
@@ -81,11 +95,51 @@ export class Workspace {
     return r;
   }
 
-  /** The state as `terraform show -json` reports it: resources by address. */
-  async state(): Promise<Map<string, { type: string; values: Record<string, unknown>; sensitive_values: Record<string, unknown> }>> {
+  /** The state as `terraform show -json` reports it: every resource of every module, by address. */
+  async state(): Promise<Map<string, StateResource>> {
     const r = await this.expect(['show', '-json']);
-    const doc = JSON.parse(r.stdout) as { values?: { root_module?: { resources?: { address: string; type: string; values: Record<string, unknown>; sensitive_values: Record<string, unknown> }[] } } };
-    return new Map((doc.values?.root_module?.resources ?? []).map((res) => [res.address, res]));
+    const doc = JSON.parse(r.stdout) as { values?: { root_module?: StateModule } };
+    const out = new Map<string, StateResource>();
+    const walk = (m: StateModule | undefined): void => {
+      for (const res of m?.resources ?? []) out.set(res.address, res);
+      for (const child of m?.child_modules ?? []) walk(child);
+    };
+    walk(doc.values?.root_module);
+    return out;
+  }
+
+  /**
+   * Runs `terraform -chdir=config <args>` and interrupts it as Ctrl-C in a terminal does: SIGINT to
+   * its whole process group (Terraform and its provider processes), `afterMs` after `when` first
+   * holds (polled). Resolves with the exit code, the output, and whether the interrupt was sent.
+   */
+  runInterrupted(args: string[], when: () => boolean, afterMs: number, extraEnv: Record<string, string> = {}): Promise<RunResult & { interrupted: boolean }> {
+    return new Promise((resolvePromise) => {
+      const child = spawn('terraform', [`-chdir=${join(this.dir, 'config')}`, ...args], { env: { ...this.env, ...extraEnv }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      let interrupted = false;
+      let timer: NodeJS.Timeout | undefined;
+      const poll = setInterval(() => {
+        if (timer !== undefined || !when()) return;
+        clearInterval(poll);
+        timer = setTimeout(() => {
+          try {
+            process.kill(-child.pid!, 'SIGINT');
+            interrupted = true;
+          } catch {
+            // Already gone: it finished before the interrupt.
+          }
+        }, afterMs);
+      }, 20);
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      child.on('close', (code) => {
+        clearInterval(poll);
+        if (timer) clearTimeout(timer);
+        resolvePromise({ code: code ?? 1, stdout, stderr, interrupted });
+      });
+    });
   }
 
   dispose(): void {

@@ -11,6 +11,11 @@ export class MemoryStore {
     return items ? [...items.values()].map((item) => structuredClone(item) as T) : [];
   }
 
+  /** The ids of a collection's objects, in insertion order. */
+  ids(collection: string): string[] {
+    return [...(this.collections.get(collection)?.keys() ?? [])];
+  }
+
   get<T>(collection: string, id: string): T | undefined {
     const item = this.collections.get(collection)?.get(id);
     return item === undefined ? undefined : (structuredClone(item) as T);

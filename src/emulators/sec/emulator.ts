@@ -55,6 +55,8 @@ export interface SecEmulator {
   readonly clock: Clock;
   /** Raw stored objects (secrets not masked). Collections: see SEC_COLLECTIONS. */
   list<T = Record<string, unknown>>(collection: string): T[];
+  /** The ids (store keys) of a collection's objects. */
+  ids(collection: string): string[];
   get<T = Record<string, unknown>>(collection: string, id: string): T | undefined;
   /** Writes behind the API's back (drift). */
   put<T>(collection: string, id: string, value: T): void;
@@ -134,6 +136,7 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
     requests: log.entries,
     clock,
     list: (collection) => ctx.store.list(collection),
+    ids: (collection) => ctx.store.ids(collection),
     get: (collection, id) => ctx.store.get(collection, id),
     put: (collection, id, value) => void ctx.store.put(collection, id, value),
     remove: (collection, id) => ctx.store.remove(collection, id),

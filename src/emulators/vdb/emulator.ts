@@ -42,6 +42,8 @@ export interface VdbEmulator {
   readonly clock: Clock;
   /** Raw stored objects (camelCase api.ts shapes; secrets included). Collections: VDB_COLLECTIONS. */
   list<T = Record<string, unknown>>(collection: string): T[];
+  /** The ids (store keys) of a collection's objects. */
+  ids(collection: string): string[];
   get<T = Record<string, unknown>>(collection: string, id: string): T | undefined;
   /** Writes behind the API's back (drift); for a cluster this also ends any running transition. */
   put<T>(collection: string, id: string, value: T): void;
@@ -131,6 +133,10 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     list: (collection) => {
       refreshAll(collection);
       return ctx.store.list(collection);
+    },
+    ids: (collection) => {
+      refreshAll(collection);
+      return ctx.store.ids(collection);
     },
     get: (collection, id) => {
       refresh(collection, id);

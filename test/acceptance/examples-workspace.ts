@@ -1,0 +1,164 @@
+/**
+ * Every `examples/<provider>/<type>` in one Terraform workspace against one emulator: each example
+ * is a module (its provider block dropped so one provider instance serves all), described by its
+ * `acceptance.json` (format: CASES.md). Shared by the acceptance tests that run the whole table.
+ */
+import { expect } from 'chai';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FaultProfileOptions } from '../../src/emulators/core/fault-profile.js';
+import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
+import { REPO_ROOT, Workspace } from './terraform.js';
+
+export type Provider = 'sec' | 'vdb';
+
+export interface Case {
+  type: string;
+  dir: string;
+  address: string;
+  dataSource?: boolean;
+  expectState?: Record<string, unknown>;
+  collection: string;
+  key: string;
+  created?: Record<string, unknown>;
+  update?: { from: string; to: string; expect?: Record<string, unknown>; replaces?: boolean };
+  importId?: string;
+  importChanges?: string;
+  invalid?: { from: string; to: string; error: string };
+  destroyed?: 'absent' | Record<string, unknown>;
+  drift?: 'delete' | 'none';
+}
+
+/** What the tests need from an emulator: its settings as environment variables and its store. */
+export interface EmulatorHandle {
+  env: Record<string, string>;
+  ids(collection: string): string[];
+  get(collection: string, id: string): unknown;
+  remove(collection: string, id: string): boolean;
+  setFaultProfile(profile: FaultProfileOptions | undefined): void;
+  /** Every request received so far, as `<METHOD> <path>` (sec) or the gRPC method name (vdb). */
+  operations(): string[];
+  close(): Promise<void>;
+}
+
+export interface EmulatorOptions {
+  /** vdb: how long a cluster takes to provision. */
+  readonly provisioningMs?: number;
+}
+
+export const startEmulator: Record<Provider, (options?: EmulatorOptions) => Promise<EmulatorHandle>> = {
+  async sec() {
+    const { startSecEmulator } = await import('../../src/emulators/sec/index.js');
+    const e = await startSecEmulator();
+    return { env: secProviderEnv(e), operations: () => e.requests.map((r) => `${r.method} ${r.path}`), ...storeOf(e) };
+  },
+  async vdb(options = {}) {
+    const { startVdbEmulator } = await import('../../src/emulators/vdb/index.js');
+    const e = await startVdbEmulator(options.provisioningMs === undefined ? {} : { provisioningMs: options.provisioningMs });
+    return { env: vdbProviderEnv(e), operations: () => e.requests.map((r) => r.method), ...storeOf(e) };
+  },
+};
+
+function storeOf(e: Omit<EmulatorHandle, 'env' | 'operations'>): Omit<EmulatorHandle, 'env' | 'operations'> {
+  return {
+    ids: (c) => e.ids(c),
+    get: (c, id) => e.get(c, id),
+    remove: (c, id) => e.remove(c, id),
+    setFaultProfile: (p) => e.setFaultProfile(p),
+    close: () => e.close(),
+  };
+}
+
+export function loadCases(provider: Provider): Case[] {
+  const root = join(REPO_ROOT, 'examples', provider);
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(root, d.name, 'acceptance.json')))
+    .map((d) => ({ type: d.name, dir: join(root, d.name), ...(JSON.parse(readFileSync(join(root, d.name, 'acceptance.json'), 'utf8')) as Omit<Case, 'type' | 'dir'>) }))
+    .sort((a, b) => a.type.localeCompare(b.type));
+}
+
+/** Removes `provider "<name>" { ... }` blocks so every module uses the root's one provider instance. */
+export function withoutProviderBlocks(hcl: string): string {
+  let out = '';
+  let i = 0;
+  const re = /^provider\s+"[^"]+"\s*\{/gm;
+  for (let m = re.exec(hcl); m; m = re.exec(hcl)) {
+    out += hcl.slice(i, m.index);
+    let depth = 0;
+    let j = m.index + m[0].length - 1;
+    for (; j < hcl.length; j++) {
+      if (hcl[j] === '{') depth++;
+      else if (hcl[j] === '}' && --depth === 0) break;
+    }
+    i = j + 1;
+    re.lastIndex = i;
+  }
+  return out + hcl.slice(i);
+}
+
+/** Dotted path into an object ("policy.0.id", "data.channelProps.recipients"). */
+export function at(obj: unknown, dotted: string): unknown {
+  return dotted.split('.').reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
+}
+
+export function expectFields(obj: unknown, fields: Record<string, unknown> | undefined, what: string): void {
+  for (const [path, value] of Object.entries(fields ?? {})) expect(at(obj, path), `${what}: ${path}`).to.deep.equal(value);
+}
+
+/** `${attr}` placeholders filled from a state's values. */
+export const fill = (template: string, values: Record<string, unknown>) => template.replace(/\$\{(\w+)\}/g, (_, k: string) => String(values[k] ?? ''));
+
+/** The workspace of every example of `provider`, each a module, after `terraform get`. */
+export class ExamplesWorkspace {
+  readonly ws: Workspace;
+
+  private constructor(
+    readonly provider: Provider,
+    readonly cases: readonly Case[],
+    env: Record<string, string>,
+  ) {
+    const root = [
+      `terraform {\n  required_providers {\n    ${provider} = {\n      source = "keel/${provider}"\n    }\n  }\n}\n`,
+      `provider "${provider}" {}\n`,
+      ...cases.map((c) => `module "${c.type}" {\n  source = "./modules/${c.type}"\n}\n`),
+    ].join('\n');
+    this.ws = new Workspace(root, env);
+    for (const c of cases) {
+      mkdirSync(join(this.ws.dir, 'config', 'modules', c.type), { recursive: true });
+      writeFileSync(this.moduleFile(c), withoutProviderBlocks(readFileSync(join(c.dir, 'main.tf'), 'utf8')));
+    }
+  }
+
+  static async create(provider: Provider, cases: readonly Case[], env: Record<string, string>): Promise<ExamplesWorkspace> {
+    const examples = new ExamplesWorkspace(provider, cases, env);
+    // Local modules still need recording; `get` does that without touching providers (dev_overrides).
+    await examples.ws.expect(['get']);
+    return examples;
+  }
+
+  /** The resource examples (not the data sources). */
+  get resources(): Case[] {
+    return this.cases.filter((c) => !c.dataSource);
+  }
+
+  /** The address of an example's resource under test. */
+  address(c: Case): string {
+    return `module.${c.type}.${c.address}`;
+  }
+
+  moduleFile(c: Case): string {
+    return join(this.ws.dir, 'config', 'modules', c.type, 'main.tf');
+  }
+
+  /** Replaces the first `from` in the example's module with `to` (which must occur). */
+  substitute(c: Case, from: string, to: string): void {
+    const text = readFileSync(this.moduleFile(c), 'utf8');
+    expect(text, `${c.type}: the text to substitute must occur in the example`).to.include(from);
+    writeFileSync(this.moduleFile(c), text.replace(from, to));
+  }
+
+  dispose(): void {
+    this.ws.dispose();
+  }
+}
