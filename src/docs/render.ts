@@ -107,6 +107,7 @@ function renderResourcePage(def: AnyProvider, r: AnyResource, options: RenderOpt
   if (fields.attributes.length === 0) out.push('This resource exports no attributes beyond its arguments.', '');
   else out.push('In addition to the arguments above, the following attributes are exported:', '', ...fields.attributes, '');
   out.push(...fields.nested);
+  out.push(...interruptionSection(r));
   out.push(...importSection(r));
   return finish(out);
 }
@@ -129,6 +130,24 @@ function renderDataSourcePage(def: AnyProvider, d: AnyDataSource, options: Rende
   else out.push('In addition to the arguments above, the following attributes are exported:', '', ...fields.attributes, '');
   out.push(...fields.nested);
   return finish(out);
+}
+
+/** What a user can rely on when a create's answer is lost or the apply is interrupted (README, "Reliability"). */
+function interruptionSection(r: AnyResource): string[] {
+  const out = ['## Interrupted applies and lost answers', ''];
+  if (r.findCreated) {
+    out.push(
+      `If the answer to a create is lost (a dropped connection, a gateway error, Terraform interrupted with Ctrl-C), the provider looks for the object by ${r.findCreated.key} and keeps it in the state, so it is neither lost nor made twice.`,
+    );
+    const oneTime = Object.entries(r.schema.fields as Fields).filter(([, d]) => d.kind === 'attr' && d.options.oneTime).map(([n]) => `\`${n}\``);
+    if (oneTime.length > 0) {
+      out.push(
+        `Its ${oneTime.join(', ')} comes only in the answer to the create, so an object found that way is deleted and created again; after Ctrl-C it is kept in the state, marked tainted, and the next apply replaces it.`,
+      );
+    }
+  } else if (r.repeatableCreate) out.push(r.repeatableCreate);
+  out.push('A create interrupted after the object exists keeps it in the state, marked tainted: the next apply replaces it.', '');
+  return out;
 }
 
 function importSection(r: AnyResource): string[] {

@@ -64,6 +64,11 @@ export interface ResourceDef<F extends Fields, C> {
    * Every type whose create makes an object that a repeated request would duplicate has one.
    */
   findCreated?: CreateLookup<F, C>;
+  /**
+   * For a type without `findCreated`: why repeating its create can duplicate nothing (e.g. it only
+   * changes existing objects). Shown in the docs; every type has one or the other.
+   */
+  readonly repeatableCreate?: string;
   /** Returns the object as the API has it, or null when it is gone. */
   read(prior: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>> | null>;
   update?(plan: ModelOf<F>, prior: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
@@ -80,6 +85,8 @@ export interface ResourceDef<F extends Fields, C> {
  * exist) or Terraform stopped the provider while it was out.
  */
 export interface CreateLookup<F extends Fields, C> {
+  /** What identifies the object, for the docs: e.g. "its type and name". */
+  readonly key: string;
   /**
    * The object as a person would look for it on the platform, for messages: e.g.
    * 'the alert channel of type EmailUser named "ops"'. Never a secret.

@@ -112,6 +112,7 @@ function thingResource({ withLookup = true, withSecret = false }: ThingOptions =
     ...(withLookup
       ? {
           findCreated: {
+            key: 'its name',
             describe: (plan) => `the thing named ${JSON.stringify(plan.name)}`,
             async find(plan, ctx, since) {
               const api = ctx.client;

@@ -6,7 +6,8 @@
  *   says why not;
  * - every attribute and block has a description;
  * - every resource and data source has its example (`main.tf`) and acceptance case (`acceptance.json`);
- * - optional attributes the platform fills when they are not configured are computed.
+ * - optional attributes the platform fills when they are not configured are computed;
+ * - every resource type can find the object its create makes (or repeating its create is harmless).
  */
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
@@ -313,6 +314,14 @@ describe('schema invariants', () => {
 
       it('every resource and data source has an example and an acceptance case', () => {
         fail('missing examples (test/acceptance/CASES.md)', exampleProblems(name, loaded.get(name)!.def, readRepoFile));
+      });
+
+      it('every resource type can find again what its create makes, or says why repeating the create duplicates nothing', () => {
+        const { def } = loaded.get(name)!;
+        fail(
+          'resource types with neither findCreated nor repeatableCreate (or both)',
+          def.resources.filter((r) => (r.findCreated === undefined) === (r.repeatableCreate === undefined)).map((r) => r.typeName),
+        );
       });
 
       it('optional attributes the platform fills are computed', () => {

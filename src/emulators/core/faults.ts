@@ -34,6 +34,8 @@ export interface Fault {
   readonly ambiguous?: boolean;
   /** How many requests it applies to; default 1, `Infinity` for all. */
   readonly times?: number;
+  /** Applies only to requests whose parsed JSON body this accepts (asked once per matching request). */
+  readonly when?: (body: unknown) => boolean;
 }
 
 export class FaultInjector {
@@ -44,8 +46,8 @@ export class FaultInjector {
   }
 
   /** The first pending fault for this request, consuming one use of it. */
-  take(method: string, path: string): Fault | undefined {
-    const index = this.pending.findIndex(({ fault }) => matches(fault, method, path));
+  take(method: string, path: string, body?: unknown): Fault | undefined {
+    const index = this.pending.findIndex(({ fault }) => matches(fault, method, path) && (fault.when?.(body) ?? true));
     if (index < 0) return undefined;
     const entry = this.pending[index]!;
     entry.remaining--;

@@ -84,7 +84,7 @@ async function handle(options: HttpServerOptions, req: IncomingMessage, res: Ser
   const entry = options.log.record(method, url.pathname + url.search, req.headers, parsed.ok ? parsed.value : raw);
 
   // Decided in arrival order, right after logging, so the n-th logged request got the n-th decision.
-  const oneShot = options.faults.take(method, url.pathname);
+  const oneShot = options.faults.take(method, url.pathname, parsed.ok ? parsed.value : undefined);
   let plan: FaultPlan = { then: 'handle' };
   if (oneShot) plan = oneShotPlan(oneShot, req.headers);
   else {

@@ -65,6 +65,8 @@ export interface VdbFault {
   readonly ambiguous?: boolean;
   /** How many calls it applies to; default 1, Infinity for all. */
   readonly times?: number;
+  /** Applies only to calls whose decoded request this accepts (asked once per matching call). */
+  readonly when?: (request: Plain | undefined) => boolean;
 }
 
 export interface GrpcServerOptions {
@@ -91,8 +93,8 @@ export class FaultQueue {
     this.pending.length = 0;
   }
 
-  take(path: string): VdbFault | undefined {
-    const index = this.pending.findIndex(({ fault }) => faultMatches(fault.method, path));
+  take(path: string, request?: Plain): VdbFault | undefined {
+    const index = this.pending.findIndex(({ fault }) => faultMatches(fault.method, path) && (fault.when?.(request) ?? true));
     if (index < 0) return undefined;
     const entry = this.pending[index]!;
     if (--entry.remaining <= 0) this.pending.splice(index, 1);
@@ -225,7 +227,7 @@ async function serve(
   };
 
   // Decided in arrival order, right after logging, so the n-th logged call got the n-th decision.
-  const oneShot = options.faults.take(method.path);
+  const oneShot = options.faults.take(method.path, request);
   let plan: FaultPlan = { then: 'handle' };
   if (oneShot) plan = oneShotPlan(oneShot);
   else {

@@ -62,6 +62,7 @@ export default resource<typeof schema.fields, SecClient>({
   settle,
   // The alias is unique within the account.
   findCreated: {
+    key: 'its name',
     describe: (plan) => `the agent access token named ${JSON.stringify(plan.name)}`,
     async find(plan, ctx) {
       const tokens = await ctx.client.agentAccessTokens.search(plan.name, { signal: ctx.signal });

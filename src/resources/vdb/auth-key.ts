@@ -58,6 +58,7 @@ export const authKey = resource<typeof fields, VdbContext>({
    * began. Its token was in the lost answer, which the engine handles (`token` is one-time).
    */
   findCreated: {
+    key: 'its clusters, among the keys created since the apply began',
     describe: (plan) => `the legacy database API key for cluster${plan.cluster_ids.length === 1 ? '' : 's'} ${plan.cluster_ids.join(', ')} created during this apply`,
     async find(plan, ctx, since) {
       const accountId = providerAccountId(ctx);

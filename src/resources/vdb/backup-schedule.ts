@@ -69,6 +69,7 @@ export const backupSchedule = resource<typeof fields, VdbContext>({
   },
   // A schedule has no name: it is known by its cluster, cron expression and retention.
   findCreated: {
+    key: 'its cluster, cron expression and retention',
     describe: (plan) => `the backup schedule of cluster ${plan.cluster_id} with cron expression ${JSON.stringify(plan.cron_expression)}`,
     async find(plan, ctx) {
       const accountId = accountIdOf(plan.account_id, ctx);

@@ -143,6 +143,7 @@ export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
    * handles (`key` is one-time).
    */
   findCreated: {
+    key: 'its cluster and name, among the keys created since the apply began',
     describe: (plan) => `the database API key named ${JSON.stringify(plan.name)} of cluster ${plan.cluster_id}`,
     async find(plan, ctx, since) {
       const accountId = accountIdOf(plan.account_id, ctx);

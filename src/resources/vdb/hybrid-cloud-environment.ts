@@ -287,6 +287,7 @@ export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
   settle,
   // An environment is known by its name.
   findCreated: {
+    key: 'its name',
     describe: (plan) => `the hybrid cloud environment named ${JSON.stringify(plan.name)}`,
     async find(plan, ctx) {
       const accountId = accountIdOf(plan.account_id, ctx);

@@ -98,6 +98,7 @@ export const manualBackup = resource<typeof fields, VdbContext>({
    * no schedule, its retention when one is configured, among the backups created since this apply began.
    */
   findCreated: {
+    key: 'its cluster (a backup no schedule made, with the configured retention), among the backups created since the apply began',
     describe: (plan) => `the manual backup of cluster ${plan.cluster_id} created during this apply`,
     async find(plan, ctx, since) {
       const accountId = accountIdOf(plan.account_id, ctx);

@@ -74,6 +74,7 @@ export const role = resource<typeof fields, VdbContext>({
   },
   // A custom role is known by its name.
   findCreated: {
+    key: 'its name',
     describe: (plan) => `the custom role named ${JSON.stringify(plan.name)}`,
     async find(plan, ctx) {
       const accountId = accountIdOf(plan.account_id, ctx);

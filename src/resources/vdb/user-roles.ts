@@ -61,6 +61,7 @@ const stateOf = (accountId: string, userId: string, roleIds: string[]): Partial<
 export const userRoles = resource<typeof fields, VdbContext>({
   typeName: 'vdb_accounts_user_roles',
   schema,
+  repeatableCreate: 'It creates no object: it assigns roles to an existing member, and assigning them again changes nothing more.',
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
     const userId = await requireUserId(accountId, plan.user_email, ctx);

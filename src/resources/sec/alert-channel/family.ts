@@ -128,6 +128,7 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(spec:
     settle,
     // A channel is known by its type and name.
     findCreated: {
+      key: 'its channel type and name',
       describe: (plan) => `the ${spec.typeName} alert channel (type ${spec.apiType}) named ${JSON.stringify(common(plan).name)}`,
       async find(plan, ctx) {
         const channels = await ctx.client.alertChannels.list({ signal: ctx.signal });

@@ -75,6 +75,7 @@ export default resource<typeof schema.fields, SecClient>({
   },
   // The name is the profile's key.
   findCreated: {
+    key: 'its name',
     describe: (plan) => `the alert profile named ${JSON.stringify(plan.name)}`,
     async find(plan, ctx) {
       try {

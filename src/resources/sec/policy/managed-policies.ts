@@ -71,6 +71,7 @@ const originalsOf = (m: Model): Original[] => (m.original_settings ?? []).map((o
 export default resource<typeof schema.fields, SecClient>({
   typeName: 'sec_managed_policies',
   schema,
+  repeatableCreate: 'It creates no object: it changes the settings of existing built-in policies, and setting them again changes nothing more.',
   validate(config, diags) {
     const seen = new Set<string>();
     for (const p of config.policy) {

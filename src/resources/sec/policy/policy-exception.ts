@@ -146,6 +146,7 @@ export default resource<typeof schema.fields, SecClient>({
   },
   // An exception has no name: it is known by its policy, description and constraints.
   findCreated: {
+    key: 'its policy, description and constraints',
     describe: (plan) => `the exception of policy ${plan.policy_id} described ${JSON.stringify(plan.description)}`,
     async find(plan, ctx) {
       const wanted = toApi(plan);

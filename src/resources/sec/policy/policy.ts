@@ -131,6 +131,7 @@ export default resource<typeof schema.fields, SecClient>({
   },
   // A custom policy is known by its id suffix when it has one, otherwise by its title and query.
   findCreated: {
+    key: 'its id suffix when it has one, otherwise its title, query and type',
     describe: (plan) => (plan.policy_id_suffix ? `the custom policy whose id ends in -${plan.policy_id_suffix}` : `the custom ${plan.type} policy titled ${JSON.stringify(plan.title)} on query ${JSON.stringify(plan.query_id)}`),
     async find(plan, ctx) {
       const suffix = plan.policy_id_suffix;

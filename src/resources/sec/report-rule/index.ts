@@ -99,6 +99,7 @@ const reportRule = resource<typeof schema.fields, SecClient>({
   create: async (plan, ctx) => fromApi(await ctx.client.reportRules.create(toApi(plan), { signal: ctx.signal }), plan),
   // A report rule is known by its name.
   findCreated: {
+    key: 'its name',
     describe: (plan) => `the report rule named ${JSON.stringify(plan.name)}`,
     async find(plan, ctx) {
       const rules = await ctx.client.reportRules.list({ signal: ctx.signal });

@@ -38,6 +38,7 @@ const resourceGroup = resource<typeof schema.fields, SecClient>({
   create: async (plan, ctx) => fromApi(await ctx.client.resourceGroups.create(toApi(plan), { signal: ctx.signal }), plan),
   // A resource group is known by its resource type and name.
   findCreated: {
+    key: 'its resource type and name',
     describe: (plan) => `the ${plan.type} resource group named ${JSON.stringify(plan.name)}`,
     async find(plan, ctx) {
       const groups = await ctx.client.resourceGroups.list({ signal: ctx.signal });

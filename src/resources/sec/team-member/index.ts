@@ -112,6 +112,7 @@ const teamMember = resource<typeof schema.fields, SecClient>({
   create: async (plan, ctx) => fromApi(await explainingMode(plan, () => ctx.client.teamMembers.create(toApi(plan), { signal: ctx.signal })), plan),
   // A member is known by the e-mail address (the user name).
   findCreated: {
+    key: 'its e-mail address',
     describe: (plan) => `the team member ${plan.email.trim()}`,
     async find(plan, ctx) {
       const found = onlyCandidate(await ctx.client.teamMembers.search(plan.email.trim(), { signal: ctx.signal }), (m) => m.userGuid);

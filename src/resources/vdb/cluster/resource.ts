@@ -141,6 +141,7 @@ export default resource<typeof clusterFields, VdbContext>({
   settle,
   // A cluster is known by its name, provider and region (one not being deleted).
   findCreated: {
+    key: 'its name, cloud provider and region',
     describe: (plan) => `the cluster named ${JSON.stringify(plan.name)} in ${plan.cloud_provider} ${plan.cloud_region}`,
     async find(plan, ctx) {
       const wanted = toApi(plan, accountIdOf(plan.account_id, ctx));

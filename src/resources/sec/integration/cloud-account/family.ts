@@ -165,6 +165,7 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     },
     // An integration is known by its type and name.
     findCreated: {
+      key: 'its integration type and name',
       describe: (plan) => `the ${spec.typeName} integration (type ${spec.apiType}) named ${JSON.stringify(common(plan).name)}`,
       async find(plan, ctx) {
         const accounts = await ctx.client.cloudAccounts.listOfType(spec.apiType, calls(ctx.signal));

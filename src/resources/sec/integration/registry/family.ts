@@ -116,6 +116,7 @@ export function containerRegistry<F extends Fields, T extends RegistryType>(
     },
     // A registry is known by its registry type and name.
     findCreated: {
+      key: 'its registry type and name',
       describe: (plan) => `the ${spec.typeName} registry integration named ${JSON.stringify(common(plan).name)}`,
       async find(plan, ctx) {
         const registries = await ctx.client.containerRegistries.list({ signal: ctx.signal });
