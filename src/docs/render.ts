@@ -137,7 +137,7 @@ function interruptionSection(r: AnyResource): string[] {
   const out = ['## Interrupted applies and lost answers', ''];
   if (r.findCreated) {
     out.push(
-      `If the answer to a create is lost (a dropped connection, a gateway error, Terraform interrupted with Ctrl-C), the provider looks for the object by ${r.findCreated.key} and keeps it in the state, so it is neither lost nor made twice.`,
+      `If the answer to a create is lost (a dropped connection, a gateway error, Terraform interrupted with Ctrl-C), the provider looks for the object by ${r.findCreated.key}, and keeps it in the state, so it is neither lost nor made twice.`,
     );
     const oneTime = Object.entries(r.schema.fields as Fields).filter(([, d]) => d.kind === 'attr' && d.options.oneTime).map(([n]) => `\`${n}\``);
     if (oneTime.length > 0) {
