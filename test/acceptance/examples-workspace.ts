@@ -38,6 +38,11 @@ export interface EmulatorHandle {
   setFaultProfile(profile: FaultProfileOptions | undefined): void;
   /** Every request received so far, as `<METHOD> <path>` (sec) or the gRPC method name (vdb). */
   operations(): string[];
+  /**
+   * From now on, the first answer to each distinct create request is lost after the object was
+   * made (an ambiguous fault); a repeat of the same request is answered. Returns how many were lost.
+   */
+  loseFirstCreateAnswers(): () => number;
   close(): Promise<void>;
 }
 
@@ -50,16 +55,49 @@ export const startEmulator: Record<Provider, (options?: EmulatorOptions) => Prom
   async sec() {
     const { startSecEmulator } = await import('../../src/emulators/sec/index.js');
     const e = await startSecEmulator();
-    return { env: secProviderEnv(e), operations: () => e.requests.map((r) => `${r.method} ${r.path}`), ...storeOf(e) };
+    return {
+      env: secProviderEnv(e),
+      operations: () => e.requests.map((r) => `${r.method} ${r.path}`),
+      loseFirstCreateAnswers() {
+        const first = firstTimeSeen();
+        // Every POST under /api/v2 creates, but for the token endpoint, searches and channel tests.
+        e.injectFault({ method: 'POST', path: /^\/api\/v2\/(?!access\/tokens$)(?!.*\/(search|test)$)/, ambiguous: true, times: Infinity, when: first.accept });
+        return first.count;
+      },
+      ...storeOf(e),
+    };
   },
   async vdb(options = {}) {
     const { startVdbEmulator } = await import('../../src/emulators/vdb/index.js');
     const e = await startVdbEmulator(options.provisioningMs === undefined ? {} : { provisioningMs: options.provisioningMs });
-    return { env: vdbProviderEnv(e), operations: () => e.requests.map((r) => r.method), ...storeOf(e) };
+    return {
+      env: vdbProviderEnv(e),
+      operations: () => e.requests.map((r) => r.method),
+      loseFirstCreateAnswers() {
+        const first = firstTimeSeen();
+        e.injectFault({ method: /\/Create\w+$/, ambiguous: true, times: Infinity, when: first.accept });
+        return first.count;
+      },
+      ...storeOf(e),
+    };
   },
 };
 
-function storeOf(e: Omit<EmulatorHandle, 'env' | 'operations'>): Omit<EmulatorHandle, 'env' | 'operations'> {
+/** Accepts each distinct request body once. */
+function firstTimeSeen(): { accept: (body: unknown) => boolean; count: () => number } {
+  const seen = new Set<string>();
+  return {
+    accept(body) {
+      const key = JSON.stringify(body);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    },
+    count: () => seen.size,
+  };
+}
+
+function storeOf(e: Omit<EmulatorHandle, 'env' | 'operations' | 'loseFirstCreateAnswers'>): Omit<EmulatorHandle, 'env' | 'operations' | 'loseFirstCreateAnswers'> {
   return {
     ids: (c) => e.ids(c),
     get: (c, id) => e.get(c, id),
