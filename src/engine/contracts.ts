@@ -2,7 +2,7 @@
  * What resource, data-source and provider modules declare. The engine owns the lifecycle; modules
  * supply a schema, the mapping to the API and one-line operations.
  */
-import type { Fields, ModelOf, ResourceSchema } from '../schema/define.js';
+import type { ConfigModelOf, Fields, ModelOf, ResourceSchema } from '../schema/define.js';
 import type { Diagnostics } from './diagnostics.js';
 
 /** Structured logging; implementations never write stdout. Never pass secret values. */
@@ -34,6 +34,9 @@ export interface OpContext<C> {
 }
 
 export type Partial2<T> = { [K in keyof T]?: T[K] };
+
+/** A check of a configuration whose unknown values are `undefined` (see ConfigModelOf). */
+export type ConfigCheck<F extends Fields> = (config: ConfigModelOf<F>, diags: Diagnostics) => void;
 
 export interface ResourceDef<F extends Fields, C> {
   readonly typeName: string;
@@ -73,8 +76,13 @@ export interface ResourceDef<F extends Fields, C> {
   read(prior: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>> | null>;
   update?(plan: ModelOf<F>, prior: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
   delete(prior: ModelOf<F>, ctx: OpContext<C>): Promise<void>;
-  /** Extra static validation of a (possibly partly unknown) configuration; unknown values are null here. */
-  validate?(config: ModelOf<F>, diags: Diagnostics): void;
+  /**
+   * Rules across arguments that the schema's validators cannot express. The engine runs them on the
+   * configuration at validate time (unknown values are `undefined`: skip what cannot be judged yet),
+   * again at plan time and before each create or update, when more or all of it is known; only
+   * errors count then. Report problems with their attribute paths.
+   */
+  validate?(config: ConfigModelOf<F>, diags: Diagnostics): void;
   /** Migrates raw state JSON written by an older schema version to the current one. */
   upgrade?(version: number, state: Record<string, unknown>): Record<string, unknown>;
 }
@@ -106,7 +114,8 @@ export interface DataSourceDef<F extends Fields, C> {
   readonly typeName: string;
   readonly schema: ResourceSchema<F>;
   read(config: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
-  validate?(config: ModelOf<F>, diags: Diagnostics): void;
+  /** As for resources: cross-argument rules, at validate time and again before the read. */
+  validate?(config: ConfigModelOf<F>, diags: Diagnostics): void;
 }
 
 export interface ConfigureContext {
@@ -121,7 +130,7 @@ export interface ProviderDef<F extends Fields, C> {
   readonly version: string;
   readonly schema: ResourceSchema<F>;
   configure(config: ModelOf<F>, ctx: ConfigureContext): Promise<C>;
-  validate?(config: ModelOf<F>, diags: Diagnostics): void;
+  validate?(config: ConfigModelOf<F>, diags: Diagnostics): void;
   readonly resources: readonly ResourceDef<any, C>[];
   readonly dataSources: readonly DataSourceDef<any, C>[];
   /** Pulumi mapping overrides (DECISIONS). */

@@ -6,7 +6,7 @@
 import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
 import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
 import { UNKNOWN, Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
-import { isWhollyKnown, valueEquals } from '../schema/value-ops.js';
+import { isWhollyKnown, sameMeaning } from '../schema/value-ops.js';
 import { plainToValue, valueToPlain, fieldType } from '../schema/model.js';
 
 export interface PlanResult {
@@ -37,13 +37,14 @@ function planLevel(
     else planned[name] = planBlock(def, prior?.[name] ?? null, proposed[name] ?? null, config?.[name] ?? null, here, replace);
   }
   // Phase 2: computed values, which depend on whether anything configurable changed.
-  const changed = prior === null || Object.entries(fields).some(([n, d]) => isConfigurable(d) && !valueEquals(fieldType(d), prior[n] ?? null, planned[n] ?? null));
+  // Null and empty mean the same (value-ops sameMeaning): a change between them changes nothing.
+  const changed = prior === null || Object.entries(fields).some(([n, d]) => isConfigurable(d) && !sameMeaning(fieldType(d), prior[n] ?? null, planned[n] ?? null));
   for (const [name, def] of Object.entries(fields)) {
     if (def.kind !== 'attr' || !def.options.computed || def.options.default !== undefined) continue;
     if ((config?.[name] ?? null) !== null) continue;
     if (prior === null) planned[name] = UNKNOWN;
     else if (changed && def.options.volatile) planned[name] = UNKNOWN;
-    else if (def.options.changesWith?.some((sib) => !valueEquals(fieldType(fields[sib]!), prior[sib] ?? null, planned[sib] ?? null))) planned[name] = UNKNOWN;
+    else if (def.options.changesWith?.some((sib) => !sameMeaning(fieldType(fields[sib]!), prior[sib] ?? null, planned[sib] ?? null))) planned[name] = UNKNOWN;
   }
   if (prior !== null) {
     for (const [name, def] of Object.entries(fields)) {
@@ -52,7 +53,7 @@ function planLevel(
       const p = prior[name] ?? null;
       const n = planned[name] ?? null;
       // Terraform counts an unknown planned value as a change (protocol.md §4.3).
-      const changed = n instanceof Unknown || !valueEquals(fieldType(def), p, n);
+      const changed = n instanceof Unknown || !sameMeaning(fieldType(def), p, n);
       const forces = changed && (rule === true || !isWhollyKnown(fieldType(def), n) || rule(valueToPlain(p), valueToPlain(n)));
       if (forces) replace.push([...path, attrStep(name)]);
     }
@@ -61,7 +62,7 @@ function planLevel(
 }
 
 /** A field the user can set (as opposed to computed-only output). */
-function isConfigurable(def: AttrDef<unknown> | BlockDef<Fields>): boolean {
+export function isConfigurable(def: AttrDef<unknown> | BlockDef<Fields>): boolean {
   return def.kind === 'block' || def.options.required === true || def.options.optional === true || def.options.default !== undefined;
 }
 
@@ -71,7 +72,7 @@ function planConfigurable(def: AttrDef<unknown>, prior: Value, proposed: Value, 
   if (config === null || config instanceof Unknown || prior === null || prior instanceof Unknown) return proposed;
   // Terraform accepts the prior value for a configured one (protocol.md §4.2 rule 2): use it when
   // the two mean the same, so formatting the API normalises never shows as a diff.
-  if (valueEquals(def.type.cty, config, prior)) return prior;
+  if (sameMeaning(def.type.cty, config, prior)) return prior;
   if (o.equal && isWhollyKnown(def.type.cty, config) && o.equal(valueToPlain(config), valueToPlain(prior))) return prior;
   return proposed;
 }
@@ -106,6 +107,6 @@ function sameConfigurable(fields: Fields, a: ObjectValue, b: ObjectValue): boole
     const bv = b[n] ?? null;
     // Defaults are filled into the plan but not the proposal; treat a null as matching its default.
     if (d.kind === 'attr' && d.options.default !== undefined && (av === null || bv === null)) return true;
-    return valueEquals(fieldType(d), av, bv);
+    return sameMeaning(fieldType(d), av, bv);
   });
 }

@@ -7,18 +7,18 @@ import type { Fields, ModelOf } from '../schema/define.js';
 import type { Schema } from '../schema/block.js';
 import { impliedType } from '../schema/block.js';
 import { type ObjectValue, type Value } from '../schema/value.js';
-import { isWhollyKnown } from '../schema/value-ops.js';
+import { isWhollyKnown, sameMeaning } from '../schema/value-ops.js';
 import { decodeJSON } from '../schema/json.js';
 import { ValueDecodeError } from '../schema/msgpack.js';
-import { fromModel, toModel, plainToValue } from '../schema/model.js';
+import { fieldType, fromModel, toModel, plainToValue } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
 import type { DataSourceDef, Logger, OpContext, ProviderDef, ResourceDef } from './contracts.js';
-import { Diagnostics, DiagnosticError, diagnosticFromError, sentences } from './diagnostics.js';
+import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diagnostic } from './diagnostics.js';
 import { DEFAULT_CREATE_RECOVERY, createTracked, describe, type CreateRecoveryOptions } from './create-recovery.js';
 import { isApiError } from '../clients/errors.js';
-import { planObject } from './planner.js';
+import { isConfigurable, planObject } from './planner.js';
 import { finalizeApplied, reconcileRead, type Mismatch } from './reconcile.js';
-import { validateFields } from './validate.js';
+import { checkConfig, type Checked } from './validate.js';
 
 export type PrivateState = Record<string, unknown>;
 
@@ -81,7 +81,7 @@ export class ProviderEngine<C> {
 
   validateProviderConfig(config: ObjectValue): Diagnostics {
     const diags = new Diagnostics();
-    if (validateFields(this.def.schema.fields, config, diags)) this.guardSync(diags, 'Invalid provider configuration', () => this.def.validate?.(toModel(this.def.schema.fields, config), diags));
+    checkConfig(this.def, config, diags, 'Invalid provider configuration');
     return diags;
   }
 
@@ -107,7 +107,8 @@ export class ProviderEngine<C> {
     const diags = new Diagnostics();
     const r = this.resources.get(typeName);
     if (!r) return diags.error('Unknown resource type', `The provider ${this.def.name} has no resource type "${typeName}".`);
-    if (validateFields(r.schema.fields, config, diags)) this.guardSync(diags, 'Invalid configuration', () => r.validate?.(toModel(r.schema.fields, config), diags));
+    if (r.schema.deprecated !== undefined) diags.warning(`Resource type ${typeName} is deprecated`, r.schema.deprecated);
+    checkConfig(r, config, diags);
     return diags;
   }
 
@@ -115,7 +116,8 @@ export class ProviderEngine<C> {
     const diags = new Diagnostics();
     const d = this.dataSources.get(typeName);
     if (!d) return diags.error('Unknown data source', `The provider ${this.def.name} has no data source "${typeName}".`);
-    if (validateFields(d.schema.fields, config, diags)) this.guardSync(diags, 'Invalid configuration', () => d.validate?.(toModel(d.schema.fields, config), diags));
+    if (d.schema.deprecated !== undefined) diags.warning(`Data source ${typeName} is deprecated`, d.schema.deprecated);
+    checkConfig(d, config, diags);
     return diags;
   }
 
@@ -152,7 +154,7 @@ export class ProviderEngine<C> {
     if (!r) return { state: current, private: priv, diags: diags.error('Unknown resource type', `No resource type "${typeName}".`) };
     try {
       const ctx = this.context(diags, priv, typeName);
-      const fresh = await r.read(toModel(r.schema.fields, current), ctx);
+      const fresh = await r.read(toModel(r.schema.fields, current, MODEL_OPTIONS), ctx);
       if (fresh === null) return { state: null, private: priv, diags };
       const freshValue = fromModel(r.schema.fields, fresh, current);
       return { state: reconcileRead(r.schema.fields, current, freshValue), private: priv, diags };
@@ -168,6 +170,8 @@ export class ProviderEngine<C> {
     const r = this.resources.get(typeName);
     if (!r) return { planned: proposed, requiresReplace: [], plannedPrivate: priorPrivate, diags: diags.error('Unknown resource type', `No resource type "${typeName}".`) };
     if (proposed === null) return { planned: null, requiresReplace: [], plannedPrivate: priorPrivate, diags };
+    // What validation could not judge (values unknown then) is judged now; its warnings were shown already.
+    if (config !== null && diags.append(errorsOf(r, config)).hasErrors) return { planned: proposed, requiresReplace: [], plannedPrivate: priorPrivate, diags };
     try {
       const { planned, requiresReplace } = planObject(r.schema.fields, prior, proposed, config ?? proposed);
       return { planned, requiresReplace, plannedPrivate: priorPrivate, diags };
@@ -177,7 +181,11 @@ export class ProviderEngine<C> {
     }
   }
 
-  async applyResourceChange(typeName: string, prior: ObjectValue | null, planned: ObjectValue | null, plannedPrivate: PrivateState): Promise<StateOutcome> {
+  /**
+   * ApplyResourceChange. `config`, when given, is checked once more before a create or update, as
+   * every value is known now: nothing invalid reaches the API.
+   */
+  async applyResourceChange(typeName: string, prior: ObjectValue | null, planned: ObjectValue | null, plannedPrivate: PrivateState, config: ObjectValue | null = null): Promise<StateOutcome> {
     const diags = new Diagnostics();
     const r = this.resources.get(typeName);
     if (!r) return { state: prior, private: plannedPrivate, diags: diags.error('Unknown resource type', `No resource type "${typeName}".`) };
@@ -187,14 +195,17 @@ export class ProviderEngine<C> {
     const action = planned === null ? 'delete' : prior === null ? 'create' : 'update';
     try {
       if (planned === null) {
-        await r.delete(toModel(fields, prior!), ctx);
+        await r.delete(toModel(fields, prior!, MODEL_OPTIONS), ctx);
         return { state: null, private: {}, diags };
       }
-      const plan = toModel(fields, planned);
+      if (config !== null && diags.append(errorsOf(r, config)).hasErrors) return { state: prior, private: plannedPrivate, diags };
+      // Nothing changed but between null and empty, which mean the same: the API has nothing to do.
+      if (prior !== null && isWhollyKnown(impliedType(r.schema.block), planned) && sameConfigurableMeaning(fields, prior, planned)) return { state: this.finalize(r, planned, planned), private: plannedPrivate, diags };
+      const plan = toModel(fields, planned, MODEL_OPTIONS);
       const result =
         prior === null
           ? await createTracked(r, plan, ctx, this.createRecovery)
-          : await (r.update ?? notUpdatable(typeName))(plan, toModel(fields, prior), ctx);
+          : await (r.update ?? notUpdatable(typeName))(plan, toModel(fields, prior, MODEL_OPTIONS), ctx);
       return { state: this.finalize(r, planned, fromModel(fields, result, planned)), private: plannedPrivate, diags };
     } catch (err) {
       if (action === 'delete' && isNotFound(err)) return { state: null, private: {}, diags };
@@ -231,6 +242,7 @@ export class ProviderEngine<C> {
     const diags = new Diagnostics();
     const d = this.dataSources.get(typeName);
     if (!d) return { state: null, diags: diags.error('Unknown data source', `No data source "${typeName}".`) };
+    if (diags.append(errorsOf(d, config)).hasErrors) return { state: null, diags };
     try {
       const result = await d.read(toModel(d.schema.fields, config), this.context(diags, {}, typeName));
       const fresh = fromModel(d.schema.fields, result, config);
@@ -270,14 +282,21 @@ export class ProviderEngine<C> {
       partial,
     };
   }
+}
 
-  private guardSync(diags: Diagnostics, summary: string, fn: () => void): void {
-    try {
-      fn();
-    } catch (err) {
-      diags.append([diagnosticFromError(summary, err)]);
-    }
-  }
+/** Operations see an optional argument set empty as null: the platforms make no difference. */
+const MODEL_OPTIONS = { emptyOptionalsAsNull: true } as const;
+
+/** The errors the configuration checks find (plan and apply time: warnings were shown at validation). */
+function errorsOf(def: Checked, config: ObjectValue): Diagnostic[] {
+  const checks = new Diagnostics();
+  checkConfig(def, config, checks);
+  return checks.items.filter((d) => d.severity === 'error');
+}
+
+/** Whether every argument the user can set means the same in both (null ≡ empty). */
+function sameConfigurableMeaning(fields: Fields, prior: ObjectValue, planned: ObjectValue): boolean {
+  return Object.entries(fields).every(([name, def]) => !isConfigurable(def) || sameMeaning(fieldType(def), prior[name] ?? null, planned[name] ?? null));
 }
 
 function isNotFound(err: unknown): boolean {

@@ -7,7 +7,7 @@
  */
 import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
-import { valueEquals } from '../schema/value-ops.js';
+import { isEmptyValue, sameMeaning } from '../schema/value-ops.js';
 import { valueToPlain, fieldType } from '../schema/model.js';
 
 export interface Mismatch {
@@ -70,6 +70,8 @@ export function reconcileRead(fields: Fields, prior: ObjectValue | null, fresh: 
     if (def.kind === 'attr') {
       if (def.options.masked && (f === null || f === '') && p !== null) out[name] = p;
       else if (p !== null && sameValue(def, p, f)) out[name] = p;
+      // An argument left unset that the API reports empty stays unset: the configuration's form is the state's.
+      else if (p === null && isArgument(def) && isEmptyValue(f)) out[name] = null;
       else out[name] = stripUnknown(f);
     } else out[name] = reconcileBlock(def, p, f);
   }
@@ -98,8 +100,9 @@ function agreesIgnoringMasked(fields: Fields, a: ObjectValue, b: ObjectValue): b
   return Object.entries(fields).every(([n, d]) => (d.kind === 'attr' && d.options.masked) || sameValue(d, a[n] ?? null, b[n] ?? null));
 }
 
+/** Equal, or the same to the platform: null ≡ empty, or the attribute's own semantic equality. */
 function sameValue(def: AttrDef<unknown> | BlockDef<Fields>, a: Value, b: Value): boolean {
-  if (valueEquals(fieldType(def), a, b)) return true;
+  if (sameMeaning(fieldType(def), a, b)) return true;
   if (def.kind === 'attr' && def.options.equal && a !== null && b !== null && !(a instanceof Unknown) && !(b instanceof Unknown)) {
     return def.options.equal(valueToPlain(a), valueToPlain(b));
   }
@@ -116,4 +119,9 @@ function stripUnknown(v: Value): Value {
     return out;
   }
   return v;
+}
+
+/** An attribute the user sets (not computed-only). */
+function isArgument(def: AttrDef<unknown>): boolean {
+  return def.options.required === true || def.options.optional === true || def.options.default !== undefined;
 }

@@ -1,21 +1,42 @@
 /**
- * Static validation of a configuration against the declarations: validators and the
- * "not configurable" rule, each problem reported at its attribute path. Unknown values are skipped
- * (they are checked again once known, at apply time).
+ * Static validation of a configuration against the declarations, written once for every resource,
+ * data source and provider, each problem reported at its attribute path:
+ * - a required argument set to null is missing (Terraform itself only catches one left out);
+ * - validators and the "not configurable" rule, for known values (unknown ones are judged again at
+ *   plan time, when the engine runs this again);
+ * - deprecated arguments and blocks that are used warn, naming their replacement;
+ * - then the definition's own cross-argument check, on a model where unknown values are `undefined`.
  */
 import type { Fields } from '../schema/define.js';
 import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
 import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
 import { hasNullElement, isWhollyKnown } from '../schema/value-ops.js';
-import { valueToPlain } from '../schema/model.js';
-import type { Diagnostics } from './diagnostics.js';
+import { toConfigModel, valueToPlain } from '../schema/model.js';
+import type { ConfigCheck } from './contracts.js';
+import { diagnosticFromError, type Diagnostics } from './diagnostics.js';
+
+/** What a configuration is checked against: a schema's fields and its definition's own check. */
+export interface Checked {
+  readonly schema: { readonly fields: Fields };
+  readonly validate?: ConfigCheck<any> | undefined;
+}
+
+/** Runs every check on `config`; `summary` titles what the definition's own check throws. */
+export function checkConfig(def: Checked, config: ObjectValue, diags: Diagnostics, summary = 'Invalid configuration'): void {
+  if (!validateFields(def.schema.fields, config, diags) || !def.validate) return;
+  try {
+    def.validate(toConfigModel(def.schema.fields, config), diags);
+  } catch (err) {
+    diags.append([diagnosticFromError(summary, err)]);
+  }
+}
 
 /**
  * `setPath`, when given, is the path of the enclosing set block: set elements cannot be addressed
  * (protocol.md §2.2), so everything inside one is reported on the set itself.
  *
- * Returns false when a collection holds a null element (`["a", null]`): Terraform allows that, the
- * models do not, so it is refused here and the caller must not build a model from the value.
+ * Returns false when no model should be built from the value: a required argument is null, or a
+ * collection holds a null element (`["a", null]`: Terraform allows that, the models do not).
  */
 export function validateFields(fields: Fields, value: ObjectValue | null, diags: Diagnostics, path: AttributePath = [], setPath?: AttributePath): boolean {
   if (value === null) return true;
@@ -23,8 +44,10 @@ export function validateFields(fields: Fields, value: ObjectValue | null, diags:
   for (const [name, def] of Object.entries(fields)) {
     const v = value[name] ?? null;
     const here = setPath ?? [...path, attrStep(name)];
-    if (v === null || v instanceof Unknown) continue;
     if (def.kind === 'block') {
+      const used = v instanceof Unknown || (Array.isArray(v) ? v.length > 0 : v !== null);
+      if (def.options.deprecated !== undefined && used) diags.warning(`Block "${name}" is deprecated`, def.options.deprecated, here);
+      if (v === null || v instanceof Unknown) continue;
       if (def.nesting === 'single' || def.nesting === 'group') modelSafe = validateFields(def.fields, v as ObjectValue, diags, here, setPath) && modelSafe;
       else if (Array.isArray(v)) {
         v.forEach((e, i) => {
@@ -35,6 +58,15 @@ export function validateFields(fields: Fields, value: ObjectValue | null, diags:
       continue;
     }
     const o = def.options;
+    if (v === null) {
+      if (o.required) {
+        diags.error('Missing configuration for required argument', `The argument "${name}" is required, but the configuration sets it to null. Give it a value.`, here);
+        modelSafe = false;
+      }
+      continue;
+    }
+    if (o.deprecated !== undefined) diags.warning(`Argument "${name}" is deprecated`, o.deprecated, here);
+    if (v instanceof Unknown) continue;
     if (o.notConfigurable) {
       diags.error(`Invalid attribute "${name}"`, o.notConfigurable, here);
       continue;

@@ -110,6 +110,21 @@ export type ModelOf<F extends Fields> = {
       : never;
 };
 
+/**
+ * A configuration as validation sees it: like the model, but a value not known yet (it depends on
+ * another resource, or on a `dynamic` block's `for_each`) is `undefined`, distinct from null.
+ * Checks skip what they cannot judge yet; the engine runs them again at plan time.
+ */
+export type ConfigModelOf<F extends Fields> = {
+  -readonly [K in keyof F]: F[K] extends { kind: 'attr'; type: Typed<infer V>; __required?: infer R }
+    ? R extends true
+      ? V | undefined
+      : V | null | undefined
+    : F[K] extends BlockDef<infer G>
+      ? ConfigModelOf<G>[] | undefined
+      : never;
+};
+
 function attrOf<V>(type: Typed<V>) {
   return <const R extends boolean = false>(options: Omit<AttrOptions<V>, 'required'> & { required?: R }): AttrDef<V, R> => ({ kind: 'attr', type, options });
 }
@@ -155,6 +170,8 @@ export interface ResourceSchema<F extends Fields> {
   readonly version: number;
   readonly fields: F;
   readonly block: SchemaBlock;
+  /** Deprecation message of the whole resource or data source, naming what replaces it. */
+  readonly deprecated?: string;
 }
 
 /** Builds a resource/data-source/provider schema, checking the declaration once, at definition time. */
@@ -162,7 +179,12 @@ export function resourceSchema<F extends Fields>(
   fields: F,
   options: { description: string; version?: number; deprecated?: string },
 ): ResourceSchema<F> {
-  return { version: options.version ?? 0, fields, block: toSchemaBlock(fields, options.description, options.deprecated, []) };
+  return {
+    version: options.version ?? 0,
+    fields,
+    block: toSchemaBlock(fields, options.description, options.deprecated, []),
+    ...(options.deprecated !== undefined ? { deprecated: options.deprecated } : {}),
+  };
 }
 
 function toSchemaBlock(fields: Fields, description: string, deprecated: string | undefined, at: string[]): SchemaBlock {

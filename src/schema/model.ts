@@ -4,9 +4,9 @@
  */
 import type { CtyType } from './cty-type.js';
 import { Decimal, DynamicValue, Unknown, type ObjectValue, type Value } from './value.js';
-import type { Fields, FieldDef, ModelOf } from './define.js';
+import type { ConfigModelOf, Fields, FieldDef, ModelOf } from './define.js';
 import { nestedBlockType } from './block.js';
-import { dedupeSetElements } from './value-ops.js';
+import { dedupeSetElements, isEmptyValue, isWhollyKnown } from './value-ops.js';
 
 /** Value → plain JS: null/unknown → null, Decimal → number, collections → arrays/objects. */
 export function valueToPlain(v: Value): unknown {
@@ -109,16 +109,45 @@ function valueToModel(type: CtyType, v: Value): unknown {
   }
 }
 
+export interface ToModelOptions {
+  /**
+   * Optional arguments (not computed, no default) that are empty (`""`, `[]`, `{}`) come as null:
+   * the platforms make no difference, so operations need not either.
+   */
+  readonly emptyOptionalsAsNull?: boolean;
+}
+
 /** An object Value of the schema → its model. */
-export function toModel<F extends Fields>(fields: F, v: ObjectValue): ModelOf<F> {
+export function toModel<F extends Fields>(fields: F, v: ObjectValue, options: ToModelOptions = {}): ModelOf<F> {
   const out: Record<string, unknown> = {};
   for (const [name, def] of Object.entries(fields)) {
     const fv = v[name] ?? null;
-    if (def.kind === 'attr') out[name] = valueToModel(def.type.cty, fv);
-    else if (def.nesting === 'single' || def.nesting === 'group') out[name] = fv === null || fv instanceof Unknown ? null : toModel(def.fields, fv as ObjectValue);
-    else out[name] = Array.isArray(fv) ? fv.map((e) => toModel(def.fields, e as ObjectValue)) : [];
+    if (def.kind === 'attr') {
+      const o = def.options;
+      const emptyIsNull = options.emptyOptionalsAsNull && o.optional && !o.computed && o.default === undefined && isEmptyValue(fv);
+      out[name] = emptyIsNull ? null : valueToModel(def.type.cty, fv);
+    } else if (def.nesting === 'single' || def.nesting === 'group') out[name] = fv === null || fv instanceof Unknown ? null : toModel(def.fields, fv as ObjectValue, options);
+    else out[name] = Array.isArray(fv) ? fv.map((e) => toModel(def.fields, e as ObjectValue, options)) : [];
   }
   return out as ModelOf<F>;
+}
+
+/**
+ * An object Value of the schema, possibly partly unknown (a configuration at validate or plan
+ * time) → its configuration model: as `toModel`, but what is not known yet is `undefined`, never
+ * mistaken for null or empty. A collection with an unknown element is unknown as a whole; a block
+ * collection that is unknown (a `dynamic` block whose `for_each` is not known) is `undefined`.
+ */
+export function toConfigModel<F extends Fields>(fields: F, v: ObjectValue): ConfigModelOf<F> {
+  const out: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(fields)) {
+    const fv = v[name] ?? null;
+    if (fv instanceof Unknown || (def.kind === 'attr' && !isWhollyKnown(def.type.cty, fv))) out[name] = undefined;
+    else if (def.kind === 'attr') out[name] = valueToModel(def.type.cty, fv);
+    else if (def.nesting === 'single' || def.nesting === 'group') out[name] = fv === null ? null : toConfigModel(def.fields, fv as ObjectValue);
+    else out[name] = Array.isArray(fv) ? fv.map((e) => toConfigModel(def.fields, e as ObjectValue)) : [];
+  }
+  return out as ConfigModelOf<F>;
 }
 
 /**

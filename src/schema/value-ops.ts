@@ -88,6 +88,37 @@ export function valueEquals(type: CtyType, a: Value, b: Value): boolean {
   }
 }
 
+/**
+ * Whether a value says nothing: null, an empty string, or an empty collection. The platforms make no
+ * difference between an argument left out and one set empty, so neither does the engine (README:
+ * "null, empty and unknown").
+ */
+export function isEmptyValue(v: Value): boolean {
+  return v === null || v === '' || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
+}
+
+/**
+ * Equality up to null ≡ empty, at every depth: `""`, `[]` and `{}` mean the same as null, for an
+ * attribute and for each field of the objects inside it. Unknown equals only unknown.
+ */
+export function sameMeaning(type: CtyType, a: Value, b: Value): boolean {
+  if (isEmptyValue(a) && isEmptyValue(b)) return true;
+  if (isEmptyValue(a) || isEmptyValue(b) || type.kind === 'dynamic') return valueEquals(type, a, b);
+  if (a instanceof Unknown || b instanceof Unknown) return a instanceof Unknown && b instanceof Unknown;
+  switch (type.kind) {
+    case 'list':
+      return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameMeaning(type.element, x, b[i]!));
+    case 'set':
+      return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x) => b.some((y) => sameMeaning(type.element, x, y))) && b.every((y) => a.some((x) => sameMeaning(type.element, x, y)));
+    case 'map':
+      return isPlainObject(a) && isPlainObject(b) && Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => hasOwn(b, k) && sameMeaning(type.element, a[k]!, b[k]!));
+    case 'object':
+      return isPlainObject(a) && isPlainObject(b) && sortedAttributeNames(type).every((k) => sameMeaning(type.attributes[k]!, a[k] ?? null, b[k] ?? null));
+    default:
+      return valueEquals(type, a, b);
+  }
+}
+
 function dynamicEquals(a: Value, b: Value): boolean {
   const x = unwrapDynamic(a);
   const y = unwrapDynamic(b);

@@ -207,8 +207,9 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
       const type = typeOf(schema);
       const prior = decodeObject(schema, req.prior_state, 'prior state', STATE);
       const planned = decodeObject(schema, req.planned_state, 'planned state', CONFIG);
+      const config = decodeObject(schema, req.config, 'configuration', CONFIG);
       if (prior === null && planned === null) throw new BadRequest('Both the prior and the planned state are null: there is nothing to create, update or delete.');
-      const out = await engine.applyResourceChange(req.type_name, prior, planned, decodePrivate(req.planned_private));
+      const out = await engine.applyResourceChange(req.type_name, prior, planned, decodePrivate(req.planned_private), config);
       return { new_state: encodeDynamic(type, out.state), private: encodePrivate(out.private), diagnostics: diagnosticsToProto(out.diags.items), legacy_type_system: false };
     }),
     ImportResourceState: guarded('ImportResourceState', diagsOnly, async (req) => {

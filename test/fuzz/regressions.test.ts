@@ -41,7 +41,7 @@ describe('inputs the fuzz tests found (each once an internal error)', () => {
   });
 
   it('ValidateResourceConfig with an unknown element in a set (a reference not known yet)', async () => {
-    const config = configValue(blockOf(secDef, 'sec_team_member'), { email: 'a@example.com', organization: [{ admin_accounts: ['main'] }] });
+    const config = configValue(blockOf(secDef, 'sec_team_member'), { email: 'a@example.com', first_name: 'A', last_name: 'B', company: 'C', organization: [{ admin_accounts: ['main'] }] });
     ((config.organization as ObjectValue[])[0]!).admin_accounts = [UNKNOWN, 'main'];
     expect(await errorsOf(sec, 'ValidateResourceConfig', { type_name: 'sec_team_member', config: dyn(secDef, 'sec_team_member', config) })).to.deep.equal([]);
   });

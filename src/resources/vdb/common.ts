@@ -3,7 +3,7 @@
  * own `account_id` wins over the provider's), composite import ids, and the nested shapes several
  * resources use (key/value pairs, tolerations, Kubernetes secret references).
  */
-import { attr, block, type ModelOf } from '../../schema/define.js';
+import { attr, block, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
 import { DiagnosticError, Diagnostics } from '../../engine/diagnostics.js';
 import { attrStep, type AttributePath } from '../../schema/path.js';
 import { isApiError } from '../../clients/errors.js';
@@ -168,27 +168,21 @@ export function tolerationFromApi(t: Toleration): TolerationModel {
  * unknown values look like null, so only rules that no unknown value can hide are checked there
  * (`known: false`); the apply checks all of them before calling the API.
  */
-export function checkTolerations(tolerations: readonly TolerationModel[], at: AttributePath, diags: Diagnostics, known: boolean): void {
-  for (const t of tolerations) {
+/** The rules of a toleration that span its fields (vdb.md), judged where the fields are known. */
+export function checkTolerations(tolerations: readonly ConfigModelOf<typeof tolerationFields>[] | undefined, at: AttributePath, diags: Diagnostics): void {
+  for (const t of tolerations ?? []) {
     const label = t.key ? `The toleration for key ${JSON.stringify(t.key)}` : 'A toleration without a key';
     const exists = t.operator === 'TOLERATION_OPERATOR_EXISTS';
+    const matchesByValue = t.operator !== undefined && !exists;
     const problems: string[] = [];
     if (exists && t.value) problems.push('has a value, which operator TOLERATION_OPERATOR_EXISTS does not allow');
-    if (t.toleration_seconds !== null && (known || t.effect !== null) && t.effect !== 'TOLERATION_EFFECT_NO_EXECUTE') {
+    if (t.toleration_seconds != null && t.effect !== undefined && t.effect !== 'TOLERATION_EFFECT_NO_EXECUTE') {
       problems.push('sets toleration_seconds, which only applies with effect TOLERATION_EFFECT_NO_EXECUTE');
     }
-    if (known && !exists && !t.key) problems.push('needs operator TOLERATION_OPERATOR_EXISTS (only it matches every key)');
-    if (known && !exists && t.key && !t.value) problems.push('needs a value (or operator TOLERATION_OPERATOR_EXISTS)');
+    if (matchesByValue && t.key !== undefined && !t.key) problems.push('needs operator TOLERATION_OPERATOR_EXISTS (only it matches every key)');
+    if (matchesByValue && t.key && t.value !== undefined && !t.value) problems.push('needs a value (or operator TOLERATION_OPERATOR_EXISTS)');
     for (const p of problems) diags.error('Invalid toleration', `${label} ${p}.`, at);
   }
-}
-
-/** Runs plan-time style checks at apply time, when every value is known, and fails with the first problem. */
-export function failOnProblems(check: (diags: Diagnostics) => void): void {
-  const diags = new Diagnostics();
-  check(diags);
-  const first = diags.items.find((d) => d.severity === 'error');
-  if (first) throw new DiagnosticError(first.summary, first.detail, first.path);
 }
 
 /** A reference to one key of a Kubernetes secret. */

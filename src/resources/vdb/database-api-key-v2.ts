@@ -115,7 +115,7 @@ export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
     return { id: keyId, cluster_id: clusterId };
   },
   validate(config, diags) {
-    if (config.global_access_rule.length > 0 && config.collection_access_rules.length > 0) {
+    if ((config.global_access_rule?.length ?? 0) > 0 && (config.collection_access_rules?.length ?? 0) > 0) {
       diags.error(
         'Conflicting access rules',
         'A key has either one `global_access_rule` or `collection_access_rules`, not both. Remove one of them.',

@@ -8,7 +8,7 @@
  *   commands from the state (nothing is revoked on the platform);
  * - reads and imports never generate; the commands only change when the knob does.
  */
-import { attr, block, resourceSchema, t, type ModelOf } from '../../schema/define.js';
+import { attr, block, resourceSchema, t, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
 import { onlyCandidate, resource, type OpContext } from '../../engine/contracts.js';
 import { isApiError } from '../../clients/errors.js';
 import type { HybridEnvironment, HybridEnvironmentConfiguration, HybridEnvironmentConfigurationInput, HybridLogLevel, JsonValue } from '../../clients/vdb/api.js';
@@ -17,7 +17,6 @@ import {
   accountIdOf,
   checkTolerations,
   deleteIgnoringNotFound,
-  failOnProblems,
   keyValueSet,
   keyValuesFromApi,
   keyValuesToApi,
@@ -228,9 +227,8 @@ function fromApi(e: HybridEnvironment, prior: Model | null): Partial<Model> {
   };
 }
 
-function validateConfiguration(config: Model, diags: Diagnostics, known: boolean): void {
-  const c = config.configuration[0];
-  if (c) checkTolerations(c.tolerations, [attrStep('configuration'), indexStep(0), attrStep('tolerations')], diags, known);
+function validateConfiguration(config: ConfigModelOf<typeof fields>, diags: Diagnostics): void {
+  checkTolerations(config.configuration?.[0]?.tolerations, [attrStep('configuration'), indexStep(0), attrStep('tolerations')], diags);
 }
 
 /**
@@ -277,10 +275,9 @@ export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
   schema,
   importIdDescription: 'the environment id',
   importState: async (id) => ({ id }),
-  validate: (config, diags) => validateConfiguration(config, diags, false),
+  validate: validateConfiguration,
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
-    failOnProblems((diags) => validateConfiguration(plan, diags, true));
     const env = await ctx.client.api.hybridEnvironments.create({ accountId, name: plan.name, configuration: configurationToApi(plan.configuration[0]!) }, { signal: ctx.signal });
     return asCreated(env, plan);
   },
@@ -307,7 +304,6 @@ export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
   },
   async update(plan, prior, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
-    failOnProblems((diags) => validateConfiguration(plan, diags, true));
     const request = { accountId, hybridCloudEnvironmentId: prior.id! };
     const configChanged = plan.name !== prior.name || JSON.stringify(plan.configuration) !== JSON.stringify(prior.configuration);
     let env = configChanged

@@ -12,7 +12,7 @@ import { TerraformClient, configValue, ProviderCallError } from '../../../src/tf
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import { valueToPlain } from '../../../src/schema/model.js';
-import type { ObjectValue } from '../../../src/schema/value.js';
+import { UNKNOWN, type ObjectValue } from '../../../src/schema/value.js';
 import { describeProvider } from '../../../src/providers/describe.js';
 import { buildPulumiSchemaWithReport } from '../../../src/pulumi/schema.js';
 import { parseSeed } from '../../golden/seed-parser.js';
@@ -539,17 +539,24 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
       expect(empty.diagnostics.some((d) => d.path.startsWith('org_account_mappings[0].mapping') && /must not be empty/.test(d.detail))).to.equal(true);
     });
 
-    it('requires organization_id for an organisation-level CloudB log integration, at apply when it was unknown before', async () => {
+    it('requires organization_id for an organisation-level CloudB log integration: at validation when it is null, at plan once an unknown one is known', async () => {
       const type = 'sec_integration_cloud_b_pub_sub_audit_log';
       const config = { ...CASES[10]!.config, integration_type: 'ORGANIZATION' };
+      const err = await validationError(type, config);
+      expect(err.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([['Missing organization_id', 'organization_id']]);
+      // Not known yet (another resource's attribute): not judged at validation...
+      const unknownId = cfg(type, config);
+      unknownId.organization_id = UNKNOWN;
+      await tf.validateResource(type, unknownId);
+      // ...and judged at plan time, when it turns out null, before anything is created.
       const before = emulator.list('CloudAccounts').length;
-      const change = await tf.plan(type, null, cfg(type, config));
-      const err = (await tf.apply(type, null, change, cfg(type, config)).then(
+      const planError = (await tf.plan(type, null, cfg(type, config)).then(
         () => null,
         (e: unknown) => e,
       )) as ProviderCallError;
-      expect(err).to.be.instanceOf(ProviderCallError);
-      expect(err.diagnostics[0]).to.deep.include({ summary: 'Missing organization_id', path: 'organization_id' });
+      expect(planError).to.be.instanceOf(ProviderCallError);
+      expect(planError.rpc).to.equal('PlanResourceChange');
+      expect(planError.diagnostics[0]).to.deep.include({ summary: 'Missing organization_id', path: 'organization_id' });
       expect(emulator.list('CloudAccounts').length, 'nothing was created').to.equal(before);
     });
 

@@ -347,7 +347,7 @@ describe('sec policies family through the Terraform-side client', function () {
       const config = exceptionConfig({ constraint: [{ field_key: 'resourceTags', field_value_map: [{ key: 'owner', value: 'qa' }] }] });
       tf.received.length = 0;
       const state = await converge(type, null, config);
-      expect(tf.received.some((d) => d.severity === 'warning' && d.summary === 'Deprecated block "field_value_map"' && d.path === 'constraint')).to.equal(true);
+      expect(tf.received.some((d) => d.severity === 'warning' && d.summary === 'Block "field_value_map" is deprecated' && d.path === 'constraint')).to.equal(true);
       expect(emulator.get<ExceptionRecord>('Exceptions', state.id as string)!.constraints).to.deep.equal([{ fieldKey: 'resourceTags', fieldValues: [{ key: 'owner', value: 'qa' }] }]);
       expect(tf.resourceSchema(type).block.blockTypes['constraint']!.block.blockTypes['field_value_map']!.block.deprecated).to.equal(true);
       await destroy(type, state);

@@ -10,7 +10,7 @@ import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/i
 import { TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
-import type { ObjectValue } from '../../../src/schema/value.js';
+import { UNKNOWN, type ObjectValue } from '../../../src/schema/value.js';
 import { describeProvider } from '../../../src/providers/describe.js';
 import { buildPulumiSchemaWithReport } from '../../../src/pulumi/schema.js';
 import { parseSeed } from '../../golden/seed-parser.js';
@@ -362,12 +362,18 @@ describe('sec container registries and scanners through the Terraform-side clien
       expect(err.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([['Invalid credentials block', 'credentials[0]']]);
     });
 
-    it('refuses an incomplete pair at apply time, naming the missing attribute, without creating anything', async () => {
+    it('refuses an incomplete pair at validation, naming the missing attribute; with the other half unknown, at plan', async () => {
       const half = config(type, { ...base, credentials: [{ access_key_id: 'AK' }] });
-      await tf.validateResource(type, half);
-      const before = emulator.list(COLLECTION).length;
-      const err = await failure(tf.apply(type, null, await tf.plan(type, null, half), half));
+      const err = await failure(tf.validateResource(type, half));
       expect(err.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([['Invalid credentials block', 'credentials[0].secret_access_key']]);
+      // The secret not known yet (e.g. from another resource): not judged at validation, judged at plan.
+      const pending = config(type, { ...base, credentials: [{ access_key_id: 'AK' }] });
+      ((pending.credentials as ObjectValue[])[0]!).secret_access_key = UNKNOWN;
+      await tf.validateResource(type, pending);
+      const before = emulator.list(COLLECTION).length;
+      const planErr = await failure(tf.plan(type, null, half));
+      expect(planErr.rpc).to.equal('PlanResourceChange');
+      expect(planErr.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([['Invalid credentials block', 'credentials[0].secret_access_key']]);
       expect(emulator.list(COLLECTION).length).to.equal(before);
     });
 

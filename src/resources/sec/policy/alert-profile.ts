@@ -63,8 +63,8 @@ export default resource<typeof schema.fields, SecClient>({
   importState: async (name) => ({ id: name, name }),
   validate(config, diags) {
     const seen = new Set<string>();
-    for (const a of config.alert) {
-      if (a.name === null) continue;
+    for (const a of config.alert ?? []) {
+      if (a.name == null) continue;
       if (seen.has(a.name)) diags.error('Duplicate alert template', `The template name "${a.name}" is used by more than one \`alert\` block; template names must be unique within a profile.`, [attrStep('alert')]);
       seen.add(a.name);
     }

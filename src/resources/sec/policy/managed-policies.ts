@@ -74,8 +74,8 @@ export default resource<typeof schema.fields, SecClient>({
   repeatableCreate: 'It creates no object: it changes the settings of existing built-in policies, and setting them again changes nothing more.',
   validate(config, diags) {
     const seen = new Set<string>();
-    for (const p of config.policy) {
-      if (p.id === null) continue;
+    for (const p of config.policy ?? []) {
+      if (p.id == null) continue;
       if (seen.has(p.id)) diags.error('Duplicate policy', `The policy "${p.id}" appears in more than one \`policy\` block; each policy may appear once.`, POLICY_PATH);
       seen.add(p.id);
     }

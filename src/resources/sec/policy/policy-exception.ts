@@ -52,7 +52,7 @@ const schema = resourceSchema(
           },
           {
             description: 'A key with one value. Deprecated: use `field_values_map`.',
-            deprecated: 'Use `field_values_map`, which takes a list of values per key.',
+            deprecated: 'Use `field_values_map`, which takes a list of values per key: `field_values_map { key = "..." value = ["..."] }`.',
           },
         ),
       },
@@ -122,11 +122,13 @@ export default resource<typeof schema.fields, SecClient>({
   },
   validate(config, diags) {
     const keys = new Set<string>();
-    for (const c of config.constraint) {
-      if (c.field_key !== null) {
+    for (const c of config.constraint ?? []) {
+      if (c.field_key != null) {
         if (keys.has(c.field_key)) diags.error('Duplicate constraint', `The constraint "${c.field_key}" appears in more than one \`constraint\` block; use one block per key.`, CONSTRAINT_PATH);
         keys.add(c.field_key);
       }
+      // Judged only once the values are known (a dynamic block's for_each may not be yet).
+      if (c.field_values === undefined || c.field_values_map === undefined || c.field_value_map === undefined) continue;
       const hasPlain = (c.field_values ?? []).length > 0;
       const hasMaps = c.field_values_map.length > 0 || c.field_value_map.length > 0;
       if (hasPlain && hasMaps) {
@@ -135,9 +137,6 @@ export default resource<typeof schema.fields, SecClient>({
           `The constraint "${c.field_key ?? '?'}" sets both \`field_values\` and key/value maps; a constraint holds either plain values or key/value pairs.`,
           CONSTRAINT_PATH,
         );
-      }
-      if (c.field_value_map.length > 0) {
-        diags.warning('Deprecated block "field_value_map"', 'Use `field_values_map`, which takes a list of values per key: `field_values_map { key = "..." value = ["..."] }`.', CONSTRAINT_PATH);
       }
     }
   },

@@ -3,13 +3,12 @@ import type { SecClient } from '../../../clients/sec/index.js';
 import type { ResourceGroup, ResourceGroupInput } from '../../../clients/sec/resource-groups.js';
 import { textOrNull } from '../governance-values.js';
 import { schema, type GroupModel, type Model } from './schema.js';
-import { assertTree, fromQuery, toQuery, treeProblems } from './tree.js';
+import { fromQuery, toQuery, treeProblems } from './tree.js';
 
 const topOf = (m: Model) => (m.group as unknown as GroupModel[])[0];
 
 function toApi(m: Model): ResourceGroupInput {
   const top = topOf(m);
-  assertTree(top);
   return { name: m.name, resourceType: m.type, description: m.description ?? '', enabled: m.enabled !== false, query: toQuery(top!) };
 }
 
@@ -33,7 +32,7 @@ const resourceGroup = resource<typeof schema.fields, SecClient>({
   importIdDescription: 'the resource group GUID',
   importState: async (id) => ({ id }),
   validate(config, diags) {
-    diags.append(treeProblems(topOf(config)));
+    diags.append(treeProblems(config.group?.[0]));
   },
   create: async (plan, ctx) => fromApi(await ctx.client.resourceGroups.create(toApi(plan), { signal: ctx.signal }), plan),
   // A resource group is known by its resource type and name.

@@ -62,7 +62,7 @@ export const schema = resourceSchema(
 
 export type Model = ModelOf<typeof schema.fields>;
 
-/** One group at any level (the deepest has no `group`). Values unknown at validation are null. */
+/** One group at any level (the deepest has no `group`). */
 export interface GroupModel {
   operator: string | null;
   filter: FilterModel[];
@@ -74,4 +74,11 @@ export interface FilterModel {
   operation: string | null;
   value: string[] | null;
   key: string | null;
+}
+
+/** A group as validation sees it: what is not known yet (a `dynamic` block's `for_each`, a value) is `undefined`. */
+export interface GroupConfig {
+  operator?: string | null | undefined;
+  filter?: { filter_name?: string | null | undefined }[] | undefined;
+  group?: GroupConfig[] | undefined;
 }

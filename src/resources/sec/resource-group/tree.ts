@@ -6,19 +6,20 @@
 import { DiagnosticError, type Diagnostic } from '../../../engine/diagnostics.js';
 import { attrStep, indexStep, type AttributePath } from '../../../schema/path.js';
 import { isFilterNode, type ResourceGroupExpression, type ResourceGroupFilter, type ResourceGroupQuery } from '../../../clients/sec/resource-groups.js';
-import { NESTED_LEVELS, type FilterModel, type GroupModel } from './schema.js';
+import { NESTED_LEVELS, type FilterModel, type GroupConfig, type GroupModel } from './schema.js';
 
-/** Every violation of the tree rules, each at the path of the offending group or filter. */
-export function treeProblems(top: GroupModel | undefined): Diagnostic[] {
+/** Every violation of the tree rules, each at the path of the offending group or filter; what is not known yet is not judged. */
+export function treeProblems(top: GroupConfig | undefined): Diagnostic[] {
   const problems: Diagnostic[] = [];
   const names = new Map<string, AttributePath>();
-  const visit = (g: GroupModel, path: AttributePath): void => {
-    const groups = g.group ?? [];
-    if (g.filter.length === 0 && groups.length === 0) {
+  const visit = (g: GroupConfig, path: AttributePath, deepest: boolean): void => {
+    // A group is empty only when both its collections are known (and the deepest level has no groups).
+    const groupsKnown = deepest || g.group !== undefined;
+    if (g.filter !== undefined && groupsKnown && g.filter.length === 0 && (g.group ?? []).length === 0) {
       problems.push({ severity: 'error', summary: 'Empty resource group', detail: 'Each group needs at least one `filter` or nested `group` block.', path });
     }
-    g.filter.forEach((f, i) => {
-      if (f.filter_name === null) return;
+    (g.filter ?? []).forEach((f, i) => {
+      if (f.filter_name == null) return;
       const here = [...path, attrStep('filter'), indexStep(i), attrStep('filter_name')];
       const first = names.get(f.filter_name);
       if (first) {
@@ -30,16 +31,10 @@ export function treeProblems(top: GroupModel | undefined): Diagnostic[] {
         });
       } else names.set(f.filter_name, here);
     });
-    groups.forEach((child, i) => visit(child, [...path, attrStep('group'), indexStep(i)]));
+    (g.group ?? []).forEach((child, i) => visit(child, [...path, attrStep('group'), indexStep(i)], !('group' in child)));
   };
-  if (top) visit(top, [attrStep('group'), indexStep(0)]);
+  if (top) visit(top, [attrStep('group'), indexStep(0)], false);
   return problems;
-}
-
-/** Throws the first tree problem (apply time, when every value is known). */
-export function assertTree(top: GroupModel | undefined): void {
-  const [first] = treeProblems(top);
-  if (first) throw new DiagnosticError(first.summary, first.detail, first.path);
 }
 
 export function toQuery(top: GroupModel): ResourceGroupQuery {

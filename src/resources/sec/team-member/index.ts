@@ -6,14 +6,15 @@ import type { SecClient } from '../../../clients/sec/index.js';
 import type { OrgTeamMemberInput, TeamMember, TeamMemberInput } from '../../../clients/sec/team-members.js';
 import { listOrNull } from '../governance-values.js';
 import { schema, type Model, type OrganizationModel } from './schema.js';
+import type { ConfigModelOf } from '../../../schema/define.js';
 
 const ORG: AttributePath = [attrStep('organization'), indexStep(0)];
 const inOrg = (name: string): AttributePath => [...ORG, attrStep(name)];
 const accountNames = (names: string[] | null) => [...new Set((names ?? []).map((n) => n.trim().toUpperCase()))];
 
-/** The role rules of sec.md §2.11 that need more than one attribute; unknown values are null and pass. */
-function roleProblems(m: Model, diags: Diagnostics): void {
-  const org = m.organization[0];
+/** The role rules of sec.md §2.11 that need more than one attribute; what is not known yet is not judged. */
+function roleProblems(m: ConfigModelOf<typeof schema.fields>, diags: Diagnostics): void {
+  const org = m.organization?.[0];
   if (!org) return;
   if (m.administrator === true) {
     diags.error('Conflicting roles', '`administrator` is an account-level role; for an organization-level member use `organization { administrator = true }`.', [attrStep('administrator')]);
@@ -25,9 +26,12 @@ function roleProblems(m: Model, diags: Diagnostics): void {
       diags.error('Conflicting roles', `\`${list}\` grants per-account roles and cannot be combined with organization-wide \`administrator\` or \`user\`.`, inOrg(list));
     }
   }
-  const admins = new Set(accountNames(org.admin_accounts));
-  const both = accountNames(org.user_accounts).filter((a) => admins.has(a));
+  const admins = new Set(accountNames(org.admin_accounts ?? null));
+  const both = accountNames(org.user_accounts ?? null).filter((a) => admins.has(a));
   if (both.length > 0) diags.error('Conflicting roles', `The account(s) ${both.join(', ')} are in both \`admin_accounts\` and \`user_accounts\`.`, inOrg('user_accounts'));
+  const roles = [org.administrator, org.user, org.admin_accounts, org.user_accounts];
+  const noRole = roles.every((r) => r !== undefined) && org.administrator !== true && org.user !== true && (org.admin_accounts ?? []).length + (org.user_accounts ?? []).length === 0;
+  if (noRole) diags.error('Organization member without a role', 'Set `administrator` or `user` to true, or list accounts in `admin_accounts` or `user_accounts`.', ORG);
 }
 
 function toApi(m: Model): TeamMemberInput | OrgTeamMemberInput {
@@ -37,9 +41,6 @@ function toApi(m: Model): TeamMemberInput | OrgTeamMemberInput {
   if (!org) return { ...common, props: { ...props, accountAdmin: m.administrator === true } };
   const adminRoleAccounts = accountNames(org.admin_accounts);
   const userRoleAccounts = accountNames(org.user_accounts);
-  if (org.administrator !== true && org.user !== true && adminRoleAccounts.length + userRoleAccounts.length === 0) {
-    throw new DiagnosticError('Organization member without a role', 'Set `administrator` or `user` to true, or list accounts in `admin_accounts` or `user_accounts`.', ORG);
-  }
   return { ...common, orgAdmin: org.administrator === true, orgUser: org.user === true, adminRoleAccounts, userRoleAccounts, props };
 }
 

@@ -4,14 +4,14 @@
  * failing with the platform's reason when the cluster enters a failed phase. A cluster that exists but
  * failed to become ready is kept in the state (Terraform marks it tainted), never lost.
  */
-import { resourceSchema } from '../../../schema/define.js';
+import { resourceSchema, type ConfigModelOf } from '../../../schema/define.js';
 import { onlyCandidate, resource, type OpContext } from '../../../engine/contracts.js';
 import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics.js';
 import { attrStep, indexStep } from '../../../schema/path.js';
 import { isApiError } from '../../../clients/errors.js';
 import { CLUSTER_PHASES, type Cluster, type ClusterPhase } from '../../../clients/vdb/api.js';
 import { waitFor, WaitFailedError, WaitTimeoutError } from '../../shared/wait.js';
-import { accountIdOf, checkTolerations, deleteIgnoringNotFound, failOnProblems, keyValuesToApi, type VdbContext } from '../common.js';
+import { accountIdOf, checkTolerations, deleteIgnoringNotFound, keyValuesToApi, type VdbContext } from '../common.js';
 import { clusterFields, type ClusterModel, type ConfigurationModel } from './schema.js';
 import { clusterFromApi, configurationToApi, HYBRID, jwtRbacOnCreate, wantsJwtRbac } from './mapping.js';
 
@@ -39,13 +39,14 @@ const PROGRESSING: ClusterPhase[] = [
   'CLUSTER_PHASE_FAILED_TO_SYNC',
 ];
 
-function validateConfiguration(config: ClusterModel, diags: Diagnostics, known: boolean): void {
-  const c = config.configuration[0];
+/** Rules across the cluster's arguments; what is not known yet is not judged. */
+function validateConfiguration(config: ConfigModelOf<typeof clusterFields>, diags: Diagnostics): void {
+  const c = config.configuration?.[0];
   if (!c) return;
   const at = (...names: (string | number)[]) => names.map((n) => (typeof n === 'number' ? indexStep(n) : attrStep(n)));
-  checkTolerations(c.tolerations, at('configuration', 0, 'tolerations'), diags, known);
-  const tls = c.database_configuration[0]?.tls[0];
-  if (tls && known && (tls.cert.length === 0 || tls.key.length === 0)) {
+  checkTolerations(c.tolerations, at('configuration', 0, 'tolerations'), diags);
+  const tls = c.database_configuration?.[0]?.tls?.[0];
+  if (tls && tls.cert !== undefined && tls.key !== undefined && (tls.cert.length === 0 || tls.key.length === 0)) {
     diags.error('Incomplete TLS settings', 'The tls block needs both a `cert` and a `key` block.', at('configuration', 0, 'database_configuration', 0, 'tls', 0));
   }
   if (config.private_region_id && config.cloud_provider && config.cloud_provider !== HYBRID) {
@@ -130,10 +131,9 @@ export default resource<typeof clusterFields, VdbContext>({
   schema,
   importIdDescription: 'the cluster id',
   importState: async (id) => ({ id }),
-  validate: (config, diags) => validateConfiguration(config, diags, false),
+  validate: validateConfiguration,
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
-    failOnProblems((diags) => validateConfiguration(plan, diags, true));
     const jwtRbac = jwtRbacOnCreate(plan.configuration[0]!);
     const created = await ctx.client.api.clusters.create(toApi(plan, accountId), { signal: ctx.signal, ...(jwtRbac !== undefined ? { jwtRbac } : {}) });
     return fromApi(created, plan);
@@ -161,7 +161,6 @@ export default resource<typeof clusterFields, VdbContext>({
     const accountId = accountIdOf(plan.account_id, ctx);
     const request = { accountId, clusterId: prior.id! };
     if (onlyLocalChanges(plan, prior)) return fromApi(await ctx.client.api.clusters.get(request, { signal: ctx.signal }), plan);
-    failOnProblems((diags) => validateConfiguration(plan, diags, true));
     const jwtWanted = plan.configuration[0]?.database_configuration[0]?.service[0]?.jwt_rbac;
     if (jwtWanted === false && prior.configuration[0]?.database_configuration[0]?.service[0]?.jwt_rbac === true) {
       throw new DiagnosticError(

@@ -41,5 +41,5 @@ export default cloudAccount({
     project_id: data.projectId,
     subscription: data.subscriptionName,
   }),
-  validate: (config, diags, final) => validateOrganizationScope(config.integration_type, config.organization_id, diags, final),
+  validate: (config, diags) => validateOrganizationScope(config.integration_type, config.organization_id, diags),
 });

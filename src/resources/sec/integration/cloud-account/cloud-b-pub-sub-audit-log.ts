@@ -44,5 +44,5 @@ export default cloudAccount({
     subscription_id: data.subscriptionName,
     topic_id: data.topicId,
   }),
-  validate: (config, diags, final) => validateOrganizationScope(config.integration_type, config.organization_id, diags, final),
+  validate: (config, diags) => validateOrganizationScope(config.integration_type, config.organization_id, diags),
 });

@@ -4,7 +4,7 @@
  * which status fields it shows (upstream's types differ there, and the Pulumi shapes follow them)
  * and its own `data` fields.
  */
-import { attr, resourceSchema, type BlockDef, type Fields, type ModelOf } from '../../../../schema/define.js';
+import { attr, resourceSchema, type BlockDef, type ConfigModelOf, type Fields, type ModelOf } from '../../../../schema/define.js';
 import { onlyCandidate, resource, type ResourceDef } from '../../../../engine/contracts.js';
 import { DiagnosticError, Diagnostics } from '../../../../engine/diagnostics.js';
 import type { SecClient } from '../../../../clients/sec/index.js';
@@ -84,11 +84,8 @@ export interface CloudAccountSpec<F extends Fields, T extends CloudAccountType, 
    * write, the prior state on a read; null after an import): it supplies what the platform blanks.
    */
   fromData(data: CloudAccountData<T>, own: ModelOf<F> | null): ReadModel<F>;
-  /**
-   * Rules across fields. Run at validation (`final` false: unknown values are null there) and again
-   * before each write (`final` true: every value is known), where a problem fails the apply.
-   */
-  validate?(config: ModelOf<F>, diags: Diagnostics, final: boolean): void;
+  /** Rules across fields; values not known yet are `undefined` (the engine runs it again when they are). */
+  validate?(config: ConfigModelOf<F>, diags: Diagnostics): void;
 }
 
 export function cloudAccount<F extends Fields, T extends CloudAccountType, S extends StatusShape>(
@@ -141,15 +138,6 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     return { ...out, ...spec.fromData(i.data as CloudAccountData<T>, own(m)) } as Partial<Model>;
   };
 
-  /** The rules again, now that every value is known. */
-  const checkFinal = (m: Model): void => {
-    if (!spec.validate) return;
-    const diags = new Diagnostics();
-    spec.validate(own(m)!, diags, true);
-    const problem = diags.items.find((d) => d.severity === 'error');
-    if (problem) throw new DiagnosticError(problem.summary, problem.detail, problem.path);
-  };
-
   const guidOf = (m: Model): string => common(m).id ?? common(m).intg_guid ?? common(m).integration_guid ?? '';
   const calls = (signal: AbortSignal) => ({ signal });
 
@@ -159,7 +147,6 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     importIdDescription: 'the integration GUID',
     importState: async (id) => ({ id }) as Partial<Model>,
     async create(plan, ctx) {
-      checkFinal(plan);
       const attempts = Math.max(1, common(plan).retries ?? 1);
       return fromApi(await ctx.client.cloudAccounts.create(toApi(plan), { ...calls(ctx.signal), attempts }), plan);
     },
@@ -180,12 +167,11 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
       return fromApi(await ctx.client.cloudAccounts.get(guidOf(prior), calls(ctx.signal)), prior);
     },
     async update(plan, prior, ctx) {
-      checkFinal(plan);
       return fromApi(await ctx.client.cloudAccounts.update(guidOf(prior), toApi(plan), calls(ctx.signal)), plan);
     },
     async delete(prior, ctx) {
       await ctx.client.cloudAccounts.delete(guidOf(prior), calls(ctx.signal));
     },
-    ...(spec.validate ? { validate: (config: Model, diags: Diagnostics) => spec.validate!(own(config)!, diags, false) } : {}),
+    ...(spec.validate ? { validate: (config: ConfigModelOf<AllFields<S, F>>, diags: Diagnostics) => spec.validate!(config as unknown as ConfigModelOf<F>, diags) } : {}),
   });
 }

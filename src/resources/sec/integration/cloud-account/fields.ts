@@ -278,6 +278,8 @@ export const orgAccountMappingsOne = () => block.one(mappingFields, { descriptio
 export const orgAccountMappingsList = () => block.list(mappingFields, { description: `${mappingDescription} At most one block.` });
 
 type MappingModel = { default_platform_account: string; mapping: { platform_account: string; cloud_a_accounts: string[] }[] };
+/** The same, as validation sees it: values not known yet are `undefined`. */
+type MappingConfig = { default_platform_account?: string | undefined; mapping?: { platform_account?: string | undefined; cloud_a_accounts?: string[] | null | undefined }[] | undefined };
 
 export function mappingsToWire(blocks: MappingModel[]): string | undefined {
   const first = blocks[0];
@@ -304,7 +306,7 @@ export function mappingsFromWire(file: string | undefined): MappingModel[] {
  * The platform keeps one mapping document: one block, each platform account once, each cloud
  * account in one mapping only.
  */
-export function validateOrgAccountMappings(blocks: MappingModel[] | null, diags: Diagnostics): void {
+export function validateOrgAccountMappings(blocks: readonly MappingConfig[] | undefined, diags: Diagnostics): void {
   if (!blocks) return;
   const at = [attrStep('org_account_mappings')];
   if (blocks.length > 1) {
@@ -323,10 +325,10 @@ export function validateOrgAccountMappings(blocks: MappingModel[] | null, diags:
       }
       for (const id of m.cloud_a_accounts ?? []) {
         const other = owners.get(id);
-        if (other !== undefined && other !== m.platform_account) {
+        if (other !== undefined && m.platform_account !== undefined && other !== m.platform_account) {
           diags.error('Cloud account mapped twice', `The cloud account ${JSON.stringify(id)} is mapped to both ${JSON.stringify(other)} and ${JSON.stringify(m.platform_account)}.`, here);
         }
-        owners.set(id, m.platform_account);
+        if (m.platform_account !== undefined) owners.set(id, m.platform_account);
       }
     }
   });
@@ -369,9 +371,9 @@ export const upperScope = <T extends string>(value: string | null, fallback: T):
  * otherwise). At validation an unset value may still be unknown, so only a blank one is refused
  * then; `final` (apply time, every value known) also refuses an unset one.
  */
-export function validateOrganizationScope(integrationType: string | null, organizationId: string | null, diags: Diagnostics, final: boolean): void {
-  if (integrationType?.toUpperCase() !== 'ORGANIZATION') return;
-  if (organizationId === null ? final : organizationId.trim() === '') {
+export function validateOrganizationScope(integrationType: string | null | undefined, organizationId: string | null | undefined, diags: Diagnostics): void {
+  if (integrationType?.toUpperCase() !== 'ORGANIZATION' || organizationId === undefined) return;
+  if (organizationId === null || organizationId.trim() === '') {
     diags.error('Missing organization_id', '`organization_id` must name the organisation when `integration_type` is `ORGANIZATION`.', [attrStep('organization_id')]);
   }
 }

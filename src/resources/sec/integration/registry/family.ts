@@ -4,7 +4,7 @@
  * `data.registryType`), the scanners' server token, and the image limits most of them offer. A
  * member module declares only its registry type and its own `data` fields.
  */
-import { attr, block, resourceSchema, type BlockDef, type Fields, type ModelOf, type Validator } from '../../../../schema/define.js';
+import { attr, block, resourceSchema, type BlockDef, type ConfigModelOf, type Fields, type ModelOf, type Validator } from '../../../../schema/define.js';
 import { onlyCandidate, resource, type ResourceDef } from '../../../../engine/contracts.js';
 import { DiagnosticError, type Diagnostics } from '../../../../engine/diagnostics.js';
 import type { SecClient } from '../../../../clients/sec/index.js';
@@ -61,8 +61,8 @@ export interface RegistrySpec<F extends Fields, T extends RegistryType> {
   toData(model: RegistryModel<F>): MemberData<T>;
   /** The integration's `data` → the member's own fields; `prior` is the state being refreshed (null on import). */
   fromData(data: ContainerRegistryData<T>, prior: RegistryModel<F> | null): ReadModel<F>;
-  /** Plan-time rules across fields; unknown values are null here, so only definite conflicts may be reported. */
-  validate?(model: RegistryModel<F>, diags: Diagnostics): void;
+  /** Rules across fields, at validate and plan time; values not known yet are `undefined` and not judged. */
+  validate?(config: ConfigModelOf<CommonFields & F>, diags: Diagnostics): void;
 }
 
 export function containerRegistry<F extends Fields, T extends RegistryType>(

@@ -66,15 +66,23 @@ export default containerRegistry({
     non_os_package_support: nonOsPackageSupport(),
   },
   validate(m, diags) {
-    // Only definite conflicts: a missing half of a pair may still be unknown at this point, and
-    // is reported at apply time instead.
-    const c = m.credentials[0];
-    if (c && ROLE_PAIR.some((k) => isSet(c[k])) && KEY_PAIR.some((k) => isSet(c[k]))) {
+    const c = m.credentials?.[0];
+    if (!c) return;
+    const given = (k: keyof Credentials) => c[k] !== undefined && isSet(c[k]);
+    if (ROLE_PAIR.some(given) && KEY_PAIR.some(given)) {
       diags.error(
         'Invalid credentials block',
         'Set either `role_arn` and `external_id` (role authentication) or `access_key_id` and `secret_access_key` (access-key authentication), not both.',
         credentialsPath,
       );
+    } else if ([...ROLE_PAIR, ...KEY_PAIR].every((k) => c[k] !== undefined)) {
+      // Every field known: a missing half of a pair is certain now.
+      try {
+        authKind(c as Credentials);
+      } catch (err) {
+        if (!(err instanceof DiagnosticError)) throw err;
+        diags.error(err.summary, err.detail, err.path);
+      }
     }
   },
   toData(m) {
