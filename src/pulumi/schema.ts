@@ -102,7 +102,11 @@ export interface PulumiPackageSchema {
   version: string;
   description?: string;
   meta: { moduleFormat: string };
-  config: { variables?: Record<string, PulumiPropertySpec>; required?: string[] };
+  /**
+   * `defaults` lists the *required* variables: pulumi's `ConfigSpec.Required` is serialized under that
+   * name (`json:"defaults"`), and the metaschema allows no other.
+   */
+  config: { variables?: Record<string, PulumiPropertySpec>; defaults?: string[] };
   types: Record<string, PulumiObjectTypeSpec>;
   provider: PulumiResourceSpec;
   resources: Record<string, PulumiResourceSpec>;
@@ -679,7 +683,7 @@ export function buildPulumiSchemaWithReport(desc: ProviderDescription, options: 
         if (!isOptional(v)) required.push(v.name);
       }
       config.variables = sortKeys(variables);
-      if (required.length > 0) config.required = required;
+      if (required.length > 0) config.defaults = required;
     }
   }
 

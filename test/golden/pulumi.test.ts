@@ -464,11 +464,11 @@ describe('Pulumi mapping: schema rules', () => {
     // optional+computed in our wire schema, which would make it a *required* config variable; a provider
     // block is never planned, so the mapping treats its defaulted settings as plain Optional (as SDKv2
     // serves `Optional` + `Default`), and records the default.
-    expect(s.config.required).to.deep.equal(['apiKey']);
+    expect(s.config.defaults).to.deep.equal(['apiKey']);
     expect(s.config.variables!.insecure).to.deep.equal({ type: 'boolean', default: false });
     // A computed provider attribute without a default stays a required config variable, as the bridge has it.
     const computedSetting = buildPulumiSchema(provider({ sec_x: { id: str('C') } }, { provider: schema({ region: str('OC') }) }));
-    expect(computedSetting.config.required).to.deep.equal(['region']);
+    expect(computedSetting.config.defaults).to.deep.equal(['region']);
     expect(s.config.variables!.apiKey).to.deep.equal({ type: 'string', secret: true });
     expect(s.provider.requiredInputs).to.deep.equal(['apiKey']);
     expect(s.provider.required).to.deep.equal(['apiKey']);
