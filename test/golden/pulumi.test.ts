@@ -479,6 +479,15 @@ describe('Pulumi mapping: schema rules', () => {
     expect(s.provider.description).to.match(/^The provider type for the vdb package\./);
   });
 
+  it('writes the dynamic bridge\'s parameterization only for a given local provider path', () => {
+    const desc = provider({ sec_x: { id: str('C') } });
+    expect(buildPulumiSchema(desc)).to.not.have.property('parameterization');
+    const p = buildPulumiSchema(desc, { localProviderPath: '/opt/keel/bin/terraform-provider-sec' }).parameterization!;
+    expect(p.baseProvider).to.deep.equal({ name: 'terraform-provider', version: '1.1.3' });
+    // parameterize.Value as JSON, base64-encoded like Go's []byte.
+    expect(Buffer.from(p.parameter, 'base64').toString('utf8')).to.equal('{"local":{"path":"/opt/keel/bin/terraform-provider-sec"}}');
+  });
+
   it('marks resources and functions whose Terraform schema is deprecated', () => {
     const deprecated: Schema = { version: 0, block: { ...schema({ id: str('C') }).block, deprecated: true } };
     const s = buildPulumiSchema(
