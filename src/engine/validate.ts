@@ -80,8 +80,33 @@ export function validateFields(fields: Fields, value: ObjectValue | null, diags:
     const plain = valueToPlain(v as Value);
     for (const validator of o.validate) {
       const problem = validator.check(plain);
-      if (problem) diags.error(`Invalid value for "${name}"`, `The value ${problem}.`, here);
+      if (problem) diags.error(`Invalid value for "${name}"`, `The value ${o.sensitive ? withoutSecrets(problem, plain) : problem}.`, here);
     }
   }
   return modelSafe;
+}
+
+const HIDDEN = '(sensitive value)';
+
+/**
+ * A validator's message with every text of a sensitive value replaced: validators usually quote the
+ * value they refuse, and a secret must never reach a diagnostic.
+ */
+export function withoutSecrets(problem: string, value: unknown): string {
+  const texts: string[] = [];
+  const collect = (v: unknown): void => {
+    if (typeof v === 'string' && v !== '') texts.push(v);
+    else if (Array.isArray(v)) v.forEach(collect);
+    else if (v !== null && typeof v === 'object') Object.values(v).forEach(collect);
+  };
+  collect(value);
+  // Longest first, quoted before bare, so no part of a longer text survives a shorter one's
+  // replacement. A text of a few characters is replaced only where quoted: bare, it would match
+  // ordinary words of the message, and it is no secret anyway.
+  let out = problem;
+  for (const text of texts.sort((a, b) => b.length - a.length)) {
+    out = out.replaceAll(JSON.stringify(text), HIDDEN);
+    if (text.length >= 4) out = out.replaceAll(text, HIDDEN);
+  }
+  return out;
 }

@@ -36,7 +36,14 @@
  *   resources (vdb AccountsAuthKey).
  * - Descriptions: the bridge's text clean-up (`reformatText`) is reduced to trimming and note markers;
  *   it also rewrites Markdown links and wraps code-like words in per-language `<span>`s, which we do not.
- * - The package-level `language`, `attribution` and `parameterization` blocks are left out.
+ * - The package-level `language` and `attribution` blocks are left out.
+ *
+ * The package-level `parameterization` block is the dynamic bridge's (`dynamic/info.go`,
+ * SchemaPostProcessor): base provider `terraform-provider` at the bridge's own version, and as the
+ * parameter the JSON `parameterize.Value` of a local provider, `{"local":{"path":…}}`, base64-encoded
+ * (Go's encoding of `[]byte`). An SDK generated from the schema starts that plugin and hands it the
+ * value, and the bridge then runs the binary at that path. It is written only when
+ * `BuildOptions.localProviderPath` is given.
  */
 import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../schema/block.js';
 import type { CtyType } from '../schema/cty-type.js';
@@ -102,11 +109,38 @@ export interface PulumiPackageSchema {
   version: string;
   description?: string;
   meta: { moduleFormat: string };
-  config: { variables?: Record<string, PulumiPropertySpec>; required?: string[] };
+  /**
+   * `defaults` lists the *required* variables: pulumi's `ConfigSpec.Required` is serialized under that
+   * name (`json:"defaults"`), and the metaschema allows no other.
+   */
+  config: { variables?: Record<string, PulumiPropertySpec>; defaults?: string[] };
   types: Record<string, PulumiObjectTypeSpec>;
   provider: PulumiResourceSpec;
   resources: Record<string, PulumiResourceSpec>;
   functions: Record<string, PulumiFunctionSpec>;
+  parameterization?: PulumiParameterization;
+}
+
+/** pulumi's `ParameterizationSpec`: which plugin an SDK runs, and the parameter it hands that plugin. */
+export interface PulumiParameterization {
+  baseProvider: { name: string; version: string };
+  /** base64 */
+  parameter: string;
+}
+
+/**
+ * The dynamic bridge's plugin (`baseProviderName` in `dynamic/main.go`) and the release an SDK
+ * generated from our schema installs: pulumi/pulumi-terraform-provider v1.1.3 (2026-05-27), the
+ * newest release at the time of writing, whose dynamic bridge reads the parameter written below.
+ */
+export const DYNAMIC_BRIDGE_PLUGIN = { name: 'terraform-provider', version: '1.1.3' } as const;
+
+/** The parameterization the dynamic bridge writes for a provider run from a local path. */
+export function localProviderParameterization(providerPath: string): PulumiParameterization {
+  // parameterize.Value{Local: &LocalValue{Path}} as JSON (Go would also escape `<`, `>` and `&`, which
+  // reads back the same).
+  const value = JSON.stringify({ local: { path: providerPath } });
+  return { baseProvider: { ...DYNAMIC_BRIDGE_PLUGIN }, parameter: Buffer.from(value, 'utf8').toString('base64') };
 }
 
 export interface BuildOptions {
@@ -120,6 +154,11 @@ export interface BuildOptions {
   bridge?: 'seed-era' | 'latest';
   /** Record SchemaAttribute.default as `default` (see the header); default true. */
   includeDefaults?: boolean;
+  /**
+   * The provider executable an SDK generated from the schema should run (an absolute path is best:
+   * the SDK keeps it as given). Adds the dynamic bridge's `parameterization` block (see the header).
+   */
+  localProviderPath?: string;
 }
 
 export interface BuildResult {
@@ -679,7 +718,7 @@ export function buildPulumiSchemaWithReport(desc: ProviderDescription, options: 
         if (!isOptional(v)) required.push(v.name);
       }
       config.variables = sortKeys(variables);
-      if (required.length > 0) config.required = required;
+      if (required.length > 0) config.defaults = required;
     }
   }
 
@@ -866,6 +905,8 @@ export function buildPulumiSchemaWithReport(desc: ProviderDescription, options: 
     provider,
     resources: sortKeys(resources),
     functions: sortKeys(functions),
+    // Last, where the bridge's SchemaPostProcessor puts it.
+    ...(options.localProviderPath !== undefined ? { parameterization: localProviderParameterization(options.localProviderPath) } : {}),
   };
   return { schema, warnings };
 }

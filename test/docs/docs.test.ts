@@ -94,7 +94,9 @@ describe('docs: the real providers', function () {
     expect(attributes).to.include('* `id` - ');
     expect(page).to.include('terraform import sec_agent_access_token.example');
     expect(page).to.match(/import \{\n {2}to = sec_agent_access_token\.example\n {2}id = "<[a-z_]+>"\n\}/);
-    expect(page).to.include('The import id is the token value itself.');
+    expect(page).to.include('The import id is the token `name`, or the token value itself.');
+    // The example shows the name: the secret never has to be typed.
+    expect(page).to.include('id = "<name>"');
   });
 
   it('embeds the example of each resource that has one, and the provider example', async () => {

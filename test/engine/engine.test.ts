@@ -7,6 +7,7 @@ import { attr, block, resourceSchema, validators } from '../../src/schema/define
 import { provider, resource } from '../../src/engine/contracts.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { DiagnosticError } from '../../src/engine/diagnostics.js';
+import { withoutSecrets } from '../../src/engine/validate.js';
 import { ApiError } from '../../src/clients/errors.js';
 import { UNKNOWN, Unknown, type ObjectValue } from '../../src/schema/value.js';
 import { proposedNew, checkPlannedState, checkApplyResult } from '../../src/engine/checks/index.js';
@@ -38,7 +39,7 @@ const schema = resourceSchema(
     name: attr.string({ required: true, description: 'name' }),
     size: attr.number({ optional: true, default: 1, description: 'size', validate: [validators.intBetween(1, 10)] }),
     tags: attr.stringList({ optional: true, description: 'tags', equal: (a, b) => a.length === b.length && a.every((x, i) => x.trim() === b[i]!.trim()) }),
-    secret: attr.string({ optional: true, sensitive: true, masked: true, description: 'secret' }),
+    secret: attr.string({ optional: true, sensitive: true, masked: true, description: 'secret', validate: [validators.matches(/^s/, 'a text starting with `s`')] }),
     zone: attr.string({ optional: true, replace: true, description: 'zone', validate: [validators.oneOf('a', 'b')] }),
     updated: attr.number({ computed: true, volatile: true, description: 'update counter' }),
     status: attr.string({ computed: true, description: 'status' }),
@@ -235,6 +236,16 @@ describe('engine: lifecycle rules', () => {
     expect(byPath['[{"attr":"zone"}]']!.detail).to.match(/must be one of "a", "b"/);
     // Unknown values are not validated until they are known.
     expect(engine.validateResourceConfig('fake_thing', config({ name: UNKNOWN, size: UNKNOWN })).items).to.deep.equal([]);
+  });
+
+  it('never quotes a sensitive value in a validation message', () => {
+    const [diag] = engine.validateResourceConfig('fake_thing', config({ name: 'x', secret: 'hunter2-password' })).items;
+    expect(diag!.detail).to.equal('The value must be a text starting with `s`, got (sensitive value).');
+    // Every text inside the value, longest first; a very short one only where it is quoted.
+    expect(withoutSecrets('got "ab-cd", then ["ab-cd-ef"], bare ab-cd-ef', ['ab-cd', 'ab-cd-ef'])).to.equal(
+      'got (sensitive value), then [(sensitive value)], bare (sensitive value)',
+    );
+    expect(withoutSecrets('must be "a", not a letter', 'a')).to.equal('must be (sensitive value), not a letter');
   });
 
   it('imports with defaults filled so that the first plan is empty', async () => {

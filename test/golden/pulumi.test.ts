@@ -464,11 +464,11 @@ describe('Pulumi mapping: schema rules', () => {
     // optional+computed in our wire schema, which would make it a *required* config variable; a provider
     // block is never planned, so the mapping treats its defaulted settings as plain Optional (as SDKv2
     // serves `Optional` + `Default`), and records the default.
-    expect(s.config.required).to.deep.equal(['apiKey']);
+    expect(s.config.defaults).to.deep.equal(['apiKey']);
     expect(s.config.variables!.insecure).to.deep.equal({ type: 'boolean', default: false });
     // A computed provider attribute without a default stays a required config variable, as the bridge has it.
     const computedSetting = buildPulumiSchema(provider({ sec_x: { id: str('C') } }, { provider: schema({ region: str('OC') }) }));
-    expect(computedSetting.config.required).to.deep.equal(['region']);
+    expect(computedSetting.config.defaults).to.deep.equal(['region']);
     expect(s.config.variables!.apiKey).to.deep.equal({ type: 'string', secret: true });
     expect(s.provider.requiredInputs).to.deep.equal(['apiKey']);
     expect(s.provider.required).to.deep.equal(['apiKey']);
@@ -477,6 +477,15 @@ describe('Pulumi mapping: schema rules', () => {
     expect(s.provider.methods).to.deep.equal({ terraformConfig: 'pulumi:providers:vdb/terraformConfig' });
     expect(s.functions['pulumi:providers:vdb/terraformConfig']!.outputs!.required).to.deep.equal(['result']);
     expect(s.provider.description).to.match(/^The provider type for the vdb package\./);
+  });
+
+  it('writes the dynamic bridge\'s parameterization only for a given local provider path', () => {
+    const desc = provider({ sec_x: { id: str('C') } });
+    expect(buildPulumiSchema(desc)).to.not.have.property('parameterization');
+    const p = buildPulumiSchema(desc, { localProviderPath: '/opt/keel/bin/terraform-provider-sec' }).parameterization!;
+    expect(p.baseProvider).to.deep.equal({ name: 'terraform-provider', version: '1.1.3' });
+    // parameterize.Value as JSON, base64-encoded like Go's []byte.
+    expect(Buffer.from(p.parameter, 'base64').toString('utf8')).to.equal('{"local":{"path":"/opt/keel/bin/terraform-provider-sec"}}');
   });
 
   it('marks resources and functions whose Terraform schema is deprecated', () => {

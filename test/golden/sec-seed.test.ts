@@ -29,6 +29,21 @@ export const SEC_ALLOWED: AllowedDifference[] = [
     what: 'config.apiToken: is secret, the seed does not flag it',
     reason: 'DECISIONS (sec): `api_key`, `api_secret`, `api_token` are sensitive.',
   },
+  // Credentials the seed leaves unflagged: DECISIONS (everywhere) flags them anyway.
+  {
+    what: 'AlertChannel*.webhookUrl: is secret, the seed does not flag it',
+    reason:
+      "DECISIONS (everywhere): the webhook URLs of the chat, teams_a, teams_b, on_call and webhook channels carry the channel's secret, so they are sensitive although the seed leaves them unflagged (it shows TeamsA and TeamsB).",
+  },
+  {
+    what: 'AlertChannelObserv.insertKey: is secret, the seed does not flag it (it says: not flagged secret)',
+    reason: 'DECISIONS (everywhere): the observ `insert_key` is a credential, sensitive although the seed says "not flagged secret".',
+  },
+  {
+    what: 'IntegrationCloudC*Credentials.clientSecret: is secret, the seed does not flag it (it says: not flagged secret)',
+    reason:
+      'DECISIONS (everywhere): the `client_secret` of the cloud_c agentless scanning and DSPM integrations is a credential, sensitive as on the other cloud_c types, although the seed says "not flagged secret" for these two.',
+  },
   {
     what: 'ReportRuleDailyComplianceReports.cloudCCompliance: has default false, the seed states none',
     reason: 'DECISIONS (sec): `cloud_c_compliance` in the daily report block defaults to false like its siblings.',

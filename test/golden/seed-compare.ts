@@ -155,7 +155,7 @@ export function allDifferences(schema: PulumiPackageSchema, seed: ParsedSeed, on
   // Configuration and provider.
   if (want('config')) {
     const vars = schema.config.variables ?? {};
-    const required = new Set(schema.config.required ?? []);
+    const required = new Set(schema.config.defaults ?? []);
     for (const v of seed.config.variables) {
       const where = `config.${v.name}`;
       const spec = vars[v.name];

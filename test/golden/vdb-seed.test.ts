@@ -85,7 +85,7 @@ describeSeedConformance({
       const vars = broken.config.variables!;
       delete vars.apiKey!.secret;
       vars.apiUrl = { type: 'number' };
-      broken.config.required = ['apiUrl'];
+      broken.config.defaults = ['apiUrl'];
       const diffs = compareWithSeed(broken, seed, { only: ['config'], allowedDifferences: VDB_ALLOWED });
       expect(diffs).to.include('config.apiKey: is not secret, the seed flags it secret');
       expect(diffs).to.include('config.apiUrl: type is number, the seed says string');

@@ -2,8 +2,8 @@
  * Invariants over every registered schema of both providers (provider configuration, resources, data
  * sources), walked down to nested blocks and the fields of object-typed attributes:
  * - every resource has a string `id` (computed; optional only when configuring it is rejected);
- * - every attribute whose name says it holds a credential is sensitive, unless an exception below
- *   says why not;
+ * - every attribute whose name says it holds a credential (or a webhook URL, which carries one) is
+ *   sensitive, unless an exception below says why not;
  * - every attribute and block has a description;
  * - every resource and data source has its example (`main.tf`) and acceptance case (`acceptance.json`);
  * - optional attributes the platform fills when they are not configured are computed;
@@ -96,12 +96,13 @@ function globToRegExp(glob: string): RegExp {
 /**
  * A name that says it holds a credential: its last word is password, secret, token or key
  * (`api_key`, `insert_key`, `integration_key`, `client_secret`, `secret_access_key`, `ingest_token`,
- * `server_token`, `key`), or it names a private key (`private_key`, `private_key_id`). Identifiers of
- * credentials (`access_key_id`, `token_uri`, `secret_name`) end in another word.
+ * `server_token`, `key`), or it names a private key (`private_key`, `private_key_id`), or a webhook
+ * URL (`webhook_url`: whoever has it can post to the channel, DECISIONS). Identifiers of credentials
+ * (`access_key_id`, `token_uri`, `secret_name`) and other URLs (`queue_url`) end in another word.
  */
 export function looksLikeCredential(name: string): boolean {
   const last = name.split('_').at(-1)!;
-  return ['password', 'passwd', 'secret', 'token', 'key'].includes(last) || name.includes('private_key');
+  return ['password', 'passwd', 'secret', 'token', 'key'].includes(last) || name.includes('private_key') || /(^|_)webhook_url$/.test(name);
 }
 
 /** A string, or a collection of strings: the shapes a credential value has. */
@@ -119,15 +120,8 @@ interface Exception {
 
 /** Credential-named attributes that are deliberately not sensitive. */
 export const NOT_SECRET: Exception[] = [
-  // Seed-mandated. DECISIONS: the seeds win over the references except where DECISIONS says otherwise;
-  // its override ("we flag it anyway") is stated for secret-carrying outputs the seed leaves unflagged
-  // (vdb key/token). These inputs are ones the sec seed explicitly calls "not flagged secret".
-  { where: 'sec_alert_channel_observ.insert_key', reason: 'sec seed §2.11: "insertKey … Insert API key. Not flagged secret." (upstream reads it back from the platform).' },
-  {
-    where: 'sec_integration_cloud_c_agentless_scanning.credentials.client_secret',
-    reason: 'sec seed §2.17: IntegrationCloudCAgentlessScanningCredentials "clientSecret* (not flagged secret)".',
-  },
-  { where: 'sec_integration_cloud_c_dspm.credentials.client_secret', reason: 'sec seed §2.17: IntegrationCloudCDspmCredentials "clientSecret* (not flagged secret)".' },
+  // Seed-mandated. DECISIONS flags credentials the seed leaves unflagged (vdb key/token, the sec webhook
+  // URLs, the observ insert key, the cloud_c agentless/DSPM client secret); a key's *id* is not one.
   { where: 'sec_integration_cloud_b_cfg.credentials.private_key_id', reason: 'sec seed §2.17: IntegrationCloudBCfgCredentials flags privateKey secret but not privateKeyId (the key\'s id, not the key).' },
   { where: 'sec_integration_cloud_b_at.credentials.private_key_id', reason: 'sec seed §2.17: IntegrationCloudBAtCredentials flags privateKey secret but not privateKeyId.' },
   {
@@ -340,10 +334,10 @@ describe('schema invariants', () => {
   });
 
   it('recognises credential names', () => {
-    for (const n of ['api_key', 'insert_key', 'integration_key', 'client_secret', 'secret_access_key', 'password', 'api_token', 'ingest_token', 'private_key', 'private_key_id', 'key', 'token']) {
+    for (const n of ['api_key', 'insert_key', 'integration_key', 'client_secret', 'secret_access_key', 'password', 'api_token', 'ingest_token', 'private_key', 'private_key_id', 'key', 'token', 'webhook_url']) {
       expect(looksLikeCredential(n), n).to.equal(true);
     }
-    for (const n of ['access_key_id', 'token_uri', 'secret_name', 'keys', 'key_name', 'monkey', 'tokens_issued', 'client_id']) expect(looksLikeCredential(n), n).to.equal(false);
+    for (const n of ['access_key_id', 'token_uri', 'secret_name', 'keys', 'key_name', 'monkey', 'tokens_issued', 'client_id', 'queue_url', 'webhook_url_note']) expect(looksLikeCredential(n), n).to.equal(false);
     expect(isEntryKey({ name: 'key', siblings: ['key', 'value'] } as Node)).to.equal(true);
     expect(isEntryKey({ name: 'key', siblings: ['key', 'prefix'] } as Node)).to.equal(false);
   });

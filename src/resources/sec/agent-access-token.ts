@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
 import { onlyCandidate, resource, type OpContext } from '../../engine/contracts.js';
-import type { SecClient, AgentAccessToken } from '../../clients/sec/index.js';
+import { DiagnosticError } from '../../engine/diagnostics.js';
+import { isApiError, type SecClient, type AgentAccessToken } from '../../clients/sec/index.js';
 
 const schema = resourceSchema(
   {
@@ -44,14 +45,37 @@ async function settle(created: Partial<Model>, plan: Model, ctx: OpContext<SecCl
   return fromApi(await ctx.client.agentAccessTokens.update(created.token ?? '', { tokenEnabled: false }, { signal: ctx.signal }));
 }
 
+/** The tokens whose alias is exactly `name` (the search filters on it; the check keeps that promise). */
+async function tokensNamed(name: string, ctx: OpContext<SecClient>): Promise<AgentAccessToken[]> {
+  return (await ctx.client.agentAccessTokens.search(name, { signal: ctx.signal })).filter((t) => t.tokenAlias === name);
+}
+
+/**
+ * Import by the token's name (its id, what docs and examples use, so the secret never has to be
+ * typed) or by the token value (the upstream form). A name is looked up first; only an id that names
+ * no token is tried as a token value. The id is never quoted in a message: it may be a secret.
+ */
+async function importToken(id: string, ctx: OpContext<SecClient>): Promise<Partial<Model>> {
+  const notFound = () => new DiagnosticError('Agent access token not found', 'No agent access token has the import id as its name or as its token value.');
+  if (id === '') throw notFound();
+  const [named] = await tokensNamed(id, ctx);
+  if (named) return fromApi(named);
+  try {
+    return fromApi(await ctx.client.agentAccessTokens.get(id, { signal: ctx.signal }));
+  } catch (err) {
+    if (isApiError(err, 'not_found')) throw notFound();
+    throw err;
+  }
+}
+
 /** Frees the unique alias of a token that is "deleted" (tokens cannot be deleted, sec.md §2.3). */
 const deletedAlias = (name: string) => `${name}-${Array.from({ length: 5 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[randomInt(36)]).join('')}-deleted`;
 
 export default resource<typeof schema.fields, SecClient>({
   typeName: 'sec_agent_access_token',
   schema,
-  importIdDescription: 'the token value itself',
-  importState: async (token, ctx) => fromApi(await ctx.client.agentAccessTokens.get(token, { signal: ctx.signal })),
+  importIdDescription: 'the token `name`, or the token value itself',
+  importState: importToken,
   async create(plan, ctx) {
     const created = await ctx.client.agentAccessTokens.create(
       { tokenAlias: plan.name, tokenEnabled: true, props: { description: plan.description ?? '', os: plan.os ?? 'linux' } },
@@ -65,11 +89,7 @@ export default resource<typeof schema.fields, SecClient>({
     key: 'its name',
     describe: (plan) => `the agent access token named ${JSON.stringify(plan.name)}`,
     async find(plan, ctx) {
-      const tokens = await ctx.client.agentAccessTokens.search(plan.name, { signal: ctx.signal });
-      const found = onlyCandidate(
-        tokens.filter((t) => t.tokenAlias === plan.name),
-        (t) => t.tokenAlias,
-      );
+      const found = onlyCandidate(await tokensNamed(plan.name, ctx), (t) => t.tokenAlias);
       return found ? fromApi(found) : null;
     },
   },

@@ -65,6 +65,8 @@ const CASES: Case[] = [
     type: 'sec_alert_channel_teams_a',
     config: { name: 'ut-teams-a', webhook_url: 'https://teams-a.example/hooks/one' },
     data: { webhook: 'https://teams-a.example/hooks/one' },
+    // The webhook URLs carry the channel's secret (DECISIONS); the platform returns them.
+    secrets: [{ state: ['webhook_url'], wire: null }],
     update: { set: { webhook_url: 'https://teams-a.example/hooks/two' }, data: { webhook: 'https://teams-a.example/hooks/two' } },
     invalid: [{ set: { webhook_url: 'teams-a.example/hooks/one' }, path: 'webhook_url' }],
   },
@@ -72,6 +74,7 @@ const CASES: Case[] = [
     type: 'sec_alert_channel_teams_b',
     config: { name: 'ut-teams-b', webhook_url: 'https://teams-b.example/webhook/one' },
     data: { webhookUrl: 'https://teams-b.example/webhook/one' },
+    secrets: [{ state: ['webhook_url'], wire: null }],
     update: { set: { enabled: false }, data: { webhookUrl: 'https://teams-b.example/webhook/one' } },
   },
   {
@@ -166,6 +169,8 @@ const CASES: Case[] = [
     type: 'sec_alert_channel_observ',
     config: { name: 'ut-observ', account_id: 2345678, insert_key: 'insert-key-1' },
     data: { accountId: 2345678, insertKey: 'insert-key-1' },
+    // A credential (DECISIONS), which the platform returns.
+    secrets: [{ state: ['insert_key'], wire: null }],
     update: { set: { account_id: 2345679 }, data: { accountId: 2345679 } },
     invalid: [{ set: { account_id: 0 }, path: 'account_id' }],
   },
@@ -208,6 +213,7 @@ const CASES: Case[] = [
     type: 'sec_alert_channel_chat',
     config: { name: 'ut-chat', webhook_url: 'https://chat.example/services/T0/B0/x' },
     data: { webhookUrl: 'https://chat.example/services/T0/B0/x' },
+    secrets: [{ state: ['webhook_url'], wire: null }],
     update: { set: { name: 'ut-chat-renamed' }, data: { webhookUrl: 'https://chat.example/services/T0/B0/x' } },
     invalid: [{ set: { webhook_url: 'chat.example' }, path: 'webhook_url' }],
   },
@@ -227,6 +233,7 @@ const CASES: Case[] = [
     type: 'sec_alert_channel_on_call',
     config: { name: 'ut-on-call', webhook_url: 'https://on-call.example/integrations/generic/alert/key/routing-1' },
     data: { intgUrl: 'https://on-call.example/integrations/generic/alert/key/routing-1' },
+    secrets: [{ state: ['webhook_url'], wire: null }],
     update: { set: { webhook_url: 'https://on-call.example/integrations/generic/alert/key/routing-2' }, data: { intgUrl: 'https://on-call.example/integrations/generic/alert/key/routing-2' } },
     invalid: [{ set: { webhook_url: 'ftp://on-call.example' }, path: 'webhook_url' }],
   },
@@ -234,6 +241,7 @@ const CASES: Case[] = [
     type: 'sec_alert_channel_webhook',
     config: { name: 'ut-webhook', webhook_url: 'https://hooks.acme.example/sec' },
     data: { webhookUrl: 'https://hooks.acme.example/sec' },
+    secrets: [{ state: ['webhook_url'], wire: null }],
     update: { set: { webhook_url: 'https://hooks.acme.example/sec/v2' }, data: { webhookUrl: 'https://hooks.acme.example/sec/v2' } },
     invalid: [{ set: { webhook_url: 'not a url' }, path: 'webhook_url' }],
   },
@@ -373,6 +381,9 @@ describe('sec alert channels through the Terraform-side client', function () {
         const diagnostics = (err as ProviderCallError).diagnostics;
         expect(diagnostics.map((d) => d.path)).to.deep.equal([bad.path]);
         expect(diagnostics[0]!.summary).to.equal(`Invalid value for "${bad.path.split('.').pop()}"`);
+        // A refused secret is not quoted back (top-level attributes: the paths of these cases).
+        const refused = String(bad.set[bad.path]);
+        if (tf.resourceSchema(c.type).block.attributes[bad.path]?.sensitive && refused !== '') expect(diagnostics[0]!.detail).to.not.include(refused);
       });
     }
   }

@@ -394,6 +394,14 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
 
   for (const c of CASES) {
     it(`${c.type}: create, empty re-plan, read of blanked secrets, update, import by GUID, bad value, destroy`, async () => {
+      // Secrets are sensitive in the schema, wherever they are nested.
+      for (const path of c.secrets) {
+        const names = path.split('.').filter((step) => !/^\d+$/.test(step));
+        let schemaBlock = block(c.type);
+        for (const name of names.slice(0, -1)) schemaBlock = schemaBlock.blockTypes[name]!.block;
+        expect(schemaBlock.attributes[names[names.length - 1]!]!.sensitive, `${c.type}: ${path} sensitive`).to.equal(true);
+      }
+
       // Create.
       let state = (await apply(c.type, null, c.config))!;
       const guid = state.id as string;
@@ -598,7 +606,13 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
       const built = buildPulumiSchemaWithReport(await describeProvider('sec'));
       const mine = Object.keys(seed.types).filter((name) => name.startsWith('IntegrationCloud'));
       expect(mine).to.have.length(23);
-      expect(compareWithSeed(built.schema, seed, { only: mine, allowedDifferences: [] })).to.deep.equal([]);
+      const allowedDifferences = [
+        {
+          what: 'IntegrationCloudC*Credentials.clientSecret: is secret, the seed does not flag it (it says: not flagged secret)',
+          reason: 'DECISIONS: the agentless scanning and DSPM `client_secret` is a credential, flagged anyway (test/golden/sec-seed.test.ts).',
+        },
+      ];
+      expect(compareWithSeed(built.schema, seed, { only: mine, allowedDifferences, reportUnusedAllowances: true })).to.deep.equal([]);
       for (const c of CASES) {
         const pascal = c.type.replace(/^sec_/, '').replace(/(^|_)([a-z])/g, (_, __, ch: string) => ch.toUpperCase());
         const token = `sec:index/${pascal[0]!.toLowerCase()}${pascal.slice(1)}:${pascal}`;

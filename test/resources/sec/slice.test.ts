@@ -79,7 +79,7 @@ describe('sec slice through the Terraform-side client', function () {
     expect(emulator.list('AlertChannels').length).to.equal(before);
   });
 
-  it('agent access token: create disabled, rename, import by token, destroy disables and renames', async () => {
+  it('agent access token: create disabled, rename, import by name and by token, destroy disables and renames', async () => {
     const type = 'sec_agent_access_token';
     let state = await converge(type, null, { name: 'fleet', description: 'first', enabled: false });
     const token = state.token as string;
@@ -87,14 +87,31 @@ describe('sec slice through the Terraform-side client', function () {
     state = await converge(type, state, { name: 'fleet-2', description: 'second' });
     expect(state).to.deep.include({ id: 'fleet-2', enabled: true, os: 'linux' });
     expect(emulator.get('AgentAccessTokens', token)).to.deep.include({ tokenAlias: 'fleet-2', tokenEnabled: 1 });
-    const imported = await tf.importState(type, token);
-    expect(imported).to.deep.include({ id: 'fleet-2', name: 'fleet-2', token, description: 'second' });
+    // By its name (the id, as the docs show it) and by the token value: the same state.
+    const byName = await tf.importState(type, 'fleet-2');
+    expect(byName).to.deep.include({ id: 'fleet-2', name: 'fleet-2', token, description: 'second' });
+    expect(await tf.importState(type, token)).to.deep.equal(byName);
+    expect((await tf.read(type, byName)).state).to.deep.equal(byName);
     // os cannot change in place: the plan asks for a replacement.
     const changeOs = await tf.plan(type, state, configValue(tf.resourceSchema(type).block, { name: 'fleet-2', description: 'second', os: 'windows' }));
     expect(changeOs.requiresReplace).to.deep.equal([[{ attr: 'os' }]]);
     await tf.apply(type, state, await tf.plan(type, state, null), null);
     expect(emulator.get<{ tokenAlias: string; tokenEnabled: number }>('AgentAccessTokens', token)).to.deep.include({ tokenEnabled: 0 });
     expect(emulator.get<{ tokenAlias: string }>('AgentAccessTokens', token)!.tokenAlias).to.match(/^fleet-2-[a-z0-9]{5}-deleted$/);
+  });
+
+  it('agent access token: an import id that is neither a name nor a token value is not found, and not quoted', async () => {
+    const type = 'sec_agent_access_token';
+    const existing = await converge(type, null, { name: 'fleet-known' });
+    // A token value with one character changed: it may be a secret, so the message must not show it.
+    const mistyped = `${(existing.token as string).slice(0, -1)}${(existing.token as string).endsWith('0') ? '1' : '0'}`;
+    for (const id of [mistyped, 'fleet-unknown', '']) {
+      const err = (await tf.importState(type, id).then(() => null, (e: unknown) => e)) as ProviderCallError;
+      expect(err, JSON.stringify(id)).to.be.instanceOf(ProviderCallError);
+      expect(err.diagnostics.map((d) => d.summary)).to.deep.equal(['Agent access token not found']);
+      if (id !== '') expect(err.message).to.not.include(id);
+    }
+    await tf.apply(type, existing, await tf.plan(type, existing, null), null);
   });
 
   it('rejects a configured id and bad values with attribute paths', async () => {

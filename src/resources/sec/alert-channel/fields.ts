@@ -36,6 +36,14 @@ export function secret(description: string) {
   return attr.string({ required: true, sensitive: true, masked: true, validate: [validators.nonEmpty()], description });
 }
 
+/**
+ * A credential the platform returns on read (a webhook URL that carries the channel's secret, an
+ * insert key): sensitive, but read back like any value, so a change made outside Terraform shows.
+ */
+export function readableSecret(description: string, ...validate: Validator<string>[]) {
+  return attr.string({ required: true, sensitive: true, validate: [validators.nonEmpty(), ...validate], description });
+}
+
 /** A masked secret as the platform returns it: blank means "not shown", which the model says as null. */
 export const unlessBlank = (value: string | undefined): string | null => (value ? value : null);
 
@@ -103,7 +111,8 @@ export const templateFromWire = (value: string | undefined): string | null => (v
 
 /**
  * The channels that are just an incoming webhook URL; `wireField` is where the platform keeps it
- * in `data` for that type.
+ * in `data` for that type. The URL is the channel's secret (whoever has it can post), so it is
+ * sensitive although the seed does not flag it (DECISIONS).
  */
 export function webhookChannel<T extends 'TeamsA' | 'TeamsB' | 'Chat' | 'OnCall' | 'Webhook'>(options: {
   typeName: string;
@@ -116,7 +125,7 @@ export function webhookChannel<T extends 'TeamsA' | 'TeamsB' | 'Chat' | 'OnCall'
     typeName: options.typeName,
     apiType: options.apiType,
     description: options.description,
-    fields: { webhook_url: requiredText(options.urlDescription, httpUrl) },
+    fields: { webhook_url: readableSecret(options.urlDescription, httpUrl) },
     toData: (m) => ({ [options.wireField]: m.webhook_url }) as AlertChannelData<T>,
     fromData: (data) => ({ webhook_url: String((data as Record<string, unknown>)[options.wireField] ?? '') }),
   });

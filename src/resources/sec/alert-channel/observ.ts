@@ -1,6 +1,6 @@
 import { attr, type Validator } from '../../../schema/define.js';
 import { alertChannel } from './family.js';
-import { requiredText } from './fields.js';
+import { readableSecret } from './fields.js';
 
 const accountNumber: Validator<number> = {
   description: 'a positive whole number',
@@ -13,8 +13,8 @@ export default alertChannel({
   description: 'Sends platform alerts to Observ as custom events.',
   fields: {
     account_id: attr.number({ required: true, validate: [accountNumber], description: 'The Observ account number.' }),
-    // The seed does not flag it secret, and the platform returns it on read.
-    insert_key: requiredText('An insert API key of the Observ account.'),
+    // A credential, so sensitive although the seed does not flag it (DECISIONS).
+    insert_key: readableSecret('An insert API key of the Observ account.'),
   },
   toData: (m) => ({ accountId: m.account_id, insertKey: m.insert_key }),
   fromData: (data) => ({ account_id: data.accountId, insert_key: data.insertKey }),

@@ -12,7 +12,7 @@ export default cloudAccount({
     tenant_id: attr.string({ required: true, description: 'Id of the tenant (directory).' }),
     event_stream_namespace: attr.string({ required: true, description: 'Namespace of the event stream that receives the directory activity log.' }),
     event_stream_name: attr.string({ required: true, description: 'Name of the event stream that receives the directory activity log.' }),
-    credentials: cloudCCredentials({ secretFlagged: true }),
+    credentials: cloudCCredentials(),
   },
   toData: (m) => ({
     tenantId: m.tenant_id,

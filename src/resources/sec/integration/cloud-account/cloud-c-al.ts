@@ -11,7 +11,7 @@ export default cloudAccount({
   fields: {
     tenant_id: attr.string({ required: true, description: 'Id of the tenant (directory).' }),
     queue_url: attr.string({ required: true, validate: [httpsUrl], description: 'URL of the storage queue that announces new activity log files.' }),
-    credentials: cloudCCredentials({ secretFlagged: true }),
+    credentials: cloudCCredentials(),
   },
   toData: (m) => ({ tenantId: m.tenant_id, queueUrl: m.queue_url, credentials: cloudCCredentialsToWire(m.credentials[0]!) }),
   fromData: (data, own) => ({

@@ -10,7 +10,7 @@ export default cloudAccount({
     "Lets the platform assess the configuration of a CloudC tenant's subscriptions (compliance and posture), signing in with an application registration.",
   fields: {
     tenant_id: attr.string({ required: true, description: 'Id of the tenant (directory).' }),
-    credentials: cloudCCredentials({ secretFlagged: true }),
+    credentials: cloudCCredentials(),
   },
   toData: (m) => ({ tenantId: m.tenant_id, credentials: cloudCCredentialsToWire(m.credentials[0]!) }),
   fromData: (data, own) => ({

@@ -160,17 +160,17 @@ export const cloudBScannerCredentials = () =>
   );
 
 /**
- * A CloudC application registration. The seed flags the secret only for some types (not for
- * agentless scanning and DSPM); the platform never returns it for any.
+ * A CloudC application registration. The secret is sensitive for every type, also where the seed
+ * does not flag it (agentless scanning and DSPM; DECISIONS); the platform never returns it.
  */
-export function cloudCCredentials(options: { secretFlagged: boolean }) {
+export function cloudCCredentials() {
   return block.one(
     {
       client_id: attr.string({ required: true, description: 'Application (client) id of the registration the platform signs in as.' }),
       client_secret: attr.string({
         required: true,
+        sensitive: true,
         masked: true,
-        ...(options.secretFlagged ? { sensitive: true } : {}),
         description: 'Client secret of the registration. The platform never returns it, so a change made outside Terraform is not detected.',
       }),
     },
