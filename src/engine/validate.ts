@@ -12,6 +12,7 @@ import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
 import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
 import { hasNullElement, isWhollyKnown } from '../schema/value-ops.js';
 import { toConfigModel, valueToPlain } from '../schema/model.js';
+import type { CtyType } from '../schema/cty-type.js';
 import type { ConfigCheck } from './contracts.js';
 import { diagnosticFromError, type Diagnostics } from './diagnostics.js';
 
@@ -76,14 +77,38 @@ export function validateFields(fields: Fields, value: ObjectValue | null, diags:
       modelSafe = false;
       continue;
     }
-    if (!o.validate || !isWhollyKnown(def.type.cty, v)) continue;
+    if (!isWhollyKnown(def.type.cty, v)) continue;
     const plain = valueToPlain(v as Value);
+    const said = nothingSaid(def.type.cty, plain, o.required === true);
+    if (said) {
+      diags.error(`Invalid value for "${name}"`, `The value ${o.sensitive ? withoutSecrets(said, plain) : said}.`, here);
+      continue;
+    }
+    if (!o.validate) continue;
     for (const validator of o.validate) {
       const problem = validator.check(plain);
       if (problem) diags.error(`Invalid value for "${name}"`, `The value ${o.sensitive ? withoutSecrets(problem, plain) : problem}.`, here);
     }
   }
   return modelSafe;
+}
+
+/**
+ * What the platforms refuse or quietly collapse, for every argument alike: a required string that
+ * is empty or only whitespace, a list or set element that is, and a list that names a value twice.
+ */
+function nothingSaid(type: CtyType, plain: unknown, required: boolean): string | undefined {
+  const blank = (s: unknown) => typeof s === 'string' && s.trim() === '';
+  if (type.kind === 'string' && required && blank(plain)) return 'must not be empty or only whitespace';
+  if ((type.kind === 'list' || type.kind === 'set') && type.element.kind === 'string' && Array.isArray(plain)) {
+    const at = plain.findIndex(blank);
+    if (at >= 0) return `must not hold an empty or whitespace-only element (element ${at})`;
+    if (type.kind === 'list') {
+      const twice = plain.find((s, i) => plain.indexOf(s) !== i);
+      if (twice !== undefined) return `lists ${JSON.stringify(twice)} more than once; the platform keeps each value once`;
+    }
+  }
+  return undefined;
 }
 
 const HIDDEN = '(sensitive value)';

@@ -253,6 +253,27 @@ export const validators = {
     description: `a whole number from ${min} to ${max}`,
     check: (v) => (Number.isInteger(v) && v >= min && v <= max ? undefined : `must be a whole number from ${min} to ${max}, got ${v}`),
   }),
+  /**
+   * An absolute URL with one of these schemes (e.g. `https`) and a host, written without
+   * whitespace (a URL parser would quietly percent-encode a space the platform refuses).
+   */
+  url: (...schemes: string[]): Validator<string> => {
+    const named = schemes.map((s) => `${s}://`);
+    const what = `an ${named.map((n) => `\`${n}\``).join(' or ')} URL`;
+    return {
+      description: what,
+      check: (v) => {
+        let ok = false;
+        try {
+          const url = new URL(v);
+          ok = schemes.includes(url.protocol.slice(0, -1)) && url.hostname !== '' && !/\s/.test(v);
+        } catch {
+          // Not a URL: reported below.
+        }
+        return ok ? undefined : `must be ${what.replace(/`/g, '')} without spaces, got ${JSON.stringify(v)}`;
+      },
+    };
+  },
   /** Applies an element validator to every element of a list or set. */
   each: <V>(inner: Validator<V>): Validator<V[]> => ({
     description: `each element ${inner.description}`,

@@ -47,18 +47,7 @@ export function readableSecret(description: string, ...validate: Validator<strin
 /** A masked secret as the platform returns it: blank means "not shown", which the model says as null. */
 export const unlessBlank = (value: string | undefined): string | null => (value ? value : null);
 
-export const httpUrl: Validator<string> = {
-  description: 'an `http://` or `https://` URL',
-  check: (value) => {
-    try {
-      const url = new URL(value);
-      if (url.protocol === 'https:' || url.protocol === 'http:') return undefined;
-    } catch {
-      // Reported below.
-    }
-    return `must be an http:// or https:// URL, got ${JSON.stringify(value)}`;
-  },
-};
+export const httpUrl = validators.url('http', 'https');
 
 export const port = (required: boolean, description: string) =>
   attr.number({ ...(required ? { required: true as const } : { optional: true }), validate: [validators.intBetween(1, 65535)], description });

@@ -11,17 +11,7 @@ import { decodeAccountMappings, encodeAccountMappings, joinWireList, splitWireLi
 // ---------------------------------------------------------------------------------------------
 // Validators and equalities
 
-export const httpsUrl: Validator<string> = {
-  description: 'an `https://` URL',
-  check: (value) => {
-    try {
-      if (new URL(value).protocol === 'https:') return undefined;
-    } catch {
-      // Reported below.
-    }
-    return `must be an https:// URL, got ${JSON.stringify(value)}`;
-  },
-};
+export const httpsUrl = validators.url('https');
 
 const emailAddress = validators.matches(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'an e-mail address');
 
@@ -54,14 +44,6 @@ export const pemPrivateKey: Validator<string> = {
     /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]+-----END [A-Z0-9 ]*PRIVATE KEY-----/.test(value)
       ? undefined
       : 'must be a PEM-encoded private key ("-----BEGIN … PRIVATE KEY-----" … "-----END … PRIVATE KEY-----"); the value is not shown because it is secret',
-};
-
-const nonBlankEach: Validator<string[]> = {
-  description: 'no blank items',
-  check: (items) => {
-    const blank = items.findIndex((item) => item.trim() === '');
-    return blank < 0 ? undefined : `must not contain blank items (item ${blank} is blank)`;
-  },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -250,10 +232,10 @@ export const serverUri = () => attr.string({ computed: true, description: 'The p
 
 /** A list of ids the platform needs at least one of; trimmed for the platform, blank entries refused. */
 export const requiredIdList = (description: string) =>
-  attr.stringList({ required: true, validate: [validators.nonEmpty(), nonBlankEach], equal: sameTrimmedList, description });
+  attr.stringList({ required: true, validate: [validators.nonEmpty()], equal: sameTrimmedList, description });
 
 /** An optional list of ids; trimmed for the platform, blank entries refused. */
-export const optionalIdList = (description: string) => attr.stringList({ optional: true, validate: [nonBlankEach], equal: sameTrimmedList, description });
+export const optionalIdList = (description: string) => attr.stringList({ optional: true, equal: sameTrimmedList, description });
 
 // ---------------------------------------------------------------------------------------------
 // Organisation account mappings (CloudA trail and org agentless scanning, sec.md §2.13)
