@@ -699,6 +699,42 @@ describe('vdb emulator', () => {
       await failure(vdb.iam.getRole({ accountId: account, roleId: role.id }), 'not_found');
     });
 
+    it('lists every documented permission under its documented category, and roles may use each', async () => {
+      // The platform's permission reference, section by section, plus restore:backups from the API's method options.
+      const documented: Record<string, string[]> = {
+        'Identity and Access Management': [
+          'read:roles', 'write:roles', 'delete:roles', 'read:management_keys', 'write:management_keys', 'delete:management_keys',
+          'write:invites', 'read:invites', 'delete:invites', 'read:users', 'delete:users',
+        ],
+        Cluster: [
+          'read:api_keys', 'write:api_keys', 'delete:api_keys', 'read:backups', 'write:backups', 'delete:backups', 'restore:backups',
+          'read:clusters', 'write:clusters', 'delete:clusters', 'read:cluster_data', 'write:cluster_data',
+          'read:backup_schedules', 'write:backup_schedules', 'delete:backup_schedules',
+        ],
+        'Hybrid Cloud': ['read:hybrid_cloud_environments', 'write:hybrid_cloud_environments', 'delete:hybrid_cloud_environments'],
+        'Payment & Billing': ['read:payment_information', 'write:payment_information'],
+        'Account Management': ['read:account', 'write:account', 'delete:account'],
+        Profile: ['read:profile'],
+      };
+      const expected = Object.entries(documented).flatMap(([category, values]) => values.map((value) => ({ value, category })));
+      const listed = await vdb.iam.listPermissions({ accountId: account });
+      expect([...listed].sort((a, b) => a.value.localeCompare(b.value))).to.deep.equal([...expected].sort((a, b) => a.value.localeCompare(b.value)));
+
+      const role = await vdb.iam.createRole({ accountId: account, name: 'Data and restores', permissions: ['restore:backups', 'read:cluster_data', 'write:cluster_data', 'read:account'] });
+      expect(role.permissions).to.deep.equal([
+        { value: 'restore:backups', category: 'Cluster' },
+        { value: 'read:cluster_data', category: 'Cluster' },
+        { value: 'write:cluster_data', category: 'Cluster' },
+        { value: 'read:account', category: 'Account Management' },
+      ]);
+
+      // The system roles as documented: the owner has everything, an admin all but write:account.
+      const roles = await vdb.iam.listRoles({ accountId: account });
+      const valuesOf = (name: string) => roles.find((r) => r.name === name)!.permissions.map((p) => p.value).sort();
+      expect(valuesOf('Owner')).to.deep.equal(expected.map((p) => p.value).sort());
+      expect(valuesOf('Admin')).to.deep.equal(expected.map((p) => p.value).filter((v) => v !== 'write:account').sort());
+    });
+
     it('validates roles', async () => {
       const message = await failure(vdb.iam.createRole({ accountId: account, name: 'ops', description: 'x'.repeat(257), permissions: ['fly:rockets'] }), 'invalid');
       expect(message).to.include('role.name: value length must be at least 4 characters');

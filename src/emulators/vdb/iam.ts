@@ -10,19 +10,31 @@ import { Violations, failedPrecondition, invalidArgument, notFound } from './err
 import * as rule from './rules.js';
 import type { ServiceRegistration } from './server.js';
 
-const PERMISSIONS: readonly Permission[] = [
-  ...['clusters', 'api_keys', 'backups', 'backup_schedules'].flatMap((area) =>
-    ['read', 'write', 'delete'].map((verb) => ({ value: `${verb}:${area}`, category: 'Cluster' })),
-  ),
-  ...['read', 'write', 'delete'].map((verb) => ({ value: `${verb}:hybrid_cloud_environments`, category: 'Hybrid Cloud' })),
-  ...['roles', 'users', 'management_keys', 'invites'].flatMap((area) =>
-    ['read', 'write', 'delete'].map((verb) => ({ value: `${verb}:${area}`, category: 'Account' })),
-  ),
-  { value: 'read:billing', category: 'Billing' },
-  { value: 'write:billing', category: 'Billing' },
-  { value: 'read:payment_information', category: 'Billing' },
-  { value: 'write:payment_information', category: 'Billing' },
-];
+/**
+ * Every permission the platform documents, under the section of its permission reference that
+ * lists it (ListPermissions reports that heading as the category). `restore:backups` is named by
+ * the API's method options (RestoreBackup, CreateClusterFromBackup) rather than by that page.
+ */
+const CATALOGUE: Readonly<Record<string, readonly string[]>> = {
+  'Identity and Access Management': [
+    ...crud('roles'),
+    ...crud('management_keys'),
+    ...crud('invites'),
+    'read:users',
+    'delete:users',
+  ],
+  Cluster: [...crud('api_keys'), ...crud('backups'), 'restore:backups', ...crud('clusters'), 'read:cluster_data', 'write:cluster_data', ...crud('backup_schedules')],
+  'Hybrid Cloud': crud('hybrid_cloud_environments'),
+  'Payment & Billing': ['read:payment_information', 'write:payment_information'],
+  'Account Management': crud('account'),
+  Profile: ['read:profile'],
+};
+
+function crud(area: string): string[] {
+  return ['read', 'write', 'delete'].map((verb) => `${verb}:${area}`);
+}
+
+const PERMISSIONS: readonly Permission[] = Object.entries(CATALOGUE).flatMap(([category, values]) => values.map((value) => ({ value, category })));
 
 export interface StoredUserRoles {
   readonly userId: string;
@@ -45,9 +57,11 @@ export function seedIam(ctx: VdbContext, memberEmails: readonly string[]): void 
     subType,
   });
   const roles = [
-    system('SYSTEM_ROLE_SUB_TYPE_OWNER', 'Owner', 'Full access, including billing and ownership.', PERMISSIONS),
-    system('SYSTEM_ROLE_SUB_TYPE_ADMIN', 'Admin', 'Full access except billing.', PERMISSIONS.filter((p) => p.category !== 'Billing')),
-    system('SYSTEM_ROLE_SUB_TYPE_BASE', 'Base', 'Read access to clusters.', PERMISSIONS.filter((p) => p.value === 'read:clusters')),
+    // As the platform's role documentation describes them: the owner has everything, an admin all
+    // but changing the account itself, the base role what every member needs to use the console.
+    system('SYSTEM_ROLE_SUB_TYPE_OWNER', 'Owner', 'All permissions, including account write permissions.', PERMISSIONS),
+    system('SYSTEM_ROLE_SUB_TYPE_ADMIN', 'Admin', 'All permissions except account write permissions.', PERMISSIONS.filter((p) => p.value !== 'write:account')),
+    system('SYSTEM_ROLE_SUB_TYPE_BASE', 'Base', 'The minimum every member needs.', PERMISSIONS.filter((p) => p.value === 'read:account' || p.value === 'read:profile')),
   ];
   for (const role of roles) ctx.store.put(C.roles, role.id, role);
   memberEmails.forEach((email, i) => addMember(ctx, email, i === 0));
