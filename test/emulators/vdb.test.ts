@@ -592,6 +592,49 @@ describe('vdb emulator', () => {
       await failure(vdb.hybridEnvironments.generateBootstrapCommands({ ...request, hybridCloudEnvironmentId: crypto.randomUUID() }), 'not_found');
     });
 
+    it('records created_by_email for a member signed in to the console, and none for the management key', async () => {
+      const byKey = await vdb.hybridEnvironments.create({ accountId: account, name: 'by-key', configuration: { namespace: 'vdb' } });
+      expect(byKey.createdByEmail).to.equal('');
+
+      const token = emulator.userToken('member@vdb-emulator.example');
+      const asMember = { authorization: `Bearer ${token}` };
+      const created = await rawCall(
+        emulator,
+        VDB_SERVICES.hybrid,
+        'CreateHybridCloudEnvironment',
+        { hybridCloudEnvironment: { accountId: account, name: 'by-member', configuration: { namespace: 'vdb' } } },
+        asMember,
+      );
+      expect(created.error, created.error?.details).to.equal(undefined);
+      const id = (created.response!.hybridCloudEnvironment as { id: string }).id;
+      expect((await vdb.hybridEnvironments.get({ accountId: account, hybridCloudEnvironmentId: id })).createdByEmail).to.equal('member@vdb-emulator.example');
+      expect(emulator.requests.find((r) => r.method === 'CreateHybridCloudEnvironment' && r.metadata.authorization !== 'apikey ***')!.metadata.authorization).to.equal(
+        'Bearer ***',
+      );
+
+      // Database API keys follow the same rule.
+      const cluster = await healthyCluster();
+      const keyByMember = await rawCall(
+        emulator,
+        VDB_SERVICES.databaseApiKeyV2,
+        'CreateDatabaseApiKey',
+        { databaseApiKey: { accountId: account, clusterId: cluster.id, name: 'member key', accessRules: [{ globalAccess: { accessType: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' } }] } },
+        asMember,
+      );
+      expect((keyByMember.response!.databaseApiKey as { createdByEmail: string }).createdByEmail).to.equal('member@vdb-emulator.example');
+      const keyByManagementKey = await vdb.databaseApiKeys.create({
+        accountId: account,
+        clusterId: cluster.id,
+        name: 'automation key',
+        accessRules: [{ globalAccess: { accessType: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE' } }],
+      });
+      expect(keyByManagementKey.createdByEmail).to.equal('');
+
+      const unknown = await rawCall(emulator, VDB_SERVICES.hybrid, 'ListHybridCloudEnvironments', { accountId: account }, { authorization: 'Bearer not-a-session' });
+      expect(unknown.error?.code).to.equal(grpc.status.UNAUTHENTICATED);
+      expect(() => emulator.userToken('stranger@vdb-emulator.example')).to.throw(/not a member/);
+    });
+
     it('validates the environment and keeps its namespace', async () => {
       const message = await failure(
         vdb.hybridEnvironments.create({

@@ -8,10 +8,10 @@ import type { Plain } from '../../clients/vdb/codec.js';
 import { VDB_SERVICES } from '../../clients/vdb/proto.js';
 import { secretValue } from '../core/index.js';
 import { HYBRID_PROVIDER } from './catalog.js';
-import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, type VdbContext } from './context.js';
+import { VDB_COLLECTIONS as C, checkAccount, createdByEmail, newId, nowTimestamp, type VdbContext } from './context.js';
 import { Violations, failedPrecondition, invalidArgument, notFound, permissionDenied } from './errors.js';
 import * as rule from './rules.js';
-import type { ServiceRegistration } from './server.js';
+import type { HandlerCall, ServiceRegistration } from './server.js';
 
 const NAME = /^[a-zA-Z0-9-_]+$/;
 const REGISTRY_URL = /^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?(:\d{1,5})?(\/\S*)?$/;
@@ -42,8 +42,8 @@ export function hybridServices(ctx: VdbContext): ServiceRegistration[] {
           checkAccount(ctx, 'account_id', request.accountId);
           return { hybridCloudEnvironment: requireEnvironment(ctx, request.hybridCloudEnvironmentId as string) };
         },
-        CreateHybridCloudEnvironment: (request) => ({
-          hybridCloudEnvironment: createEnvironment(ctx, request.hybridCloudEnvironment as HybridEnvironment | undefined),
+        CreateHybridCloudEnvironment: (request, call) => ({
+          hybridCloudEnvironment: createEnvironment(ctx, request.hybridCloudEnvironment as HybridEnvironment | undefined, call),
         }),
         UpdateHybridCloudEnvironment: (request) => ({
           hybridCloudEnvironment: updateEnvironment(ctx, request.hybridCloudEnvironment as HybridEnvironment | undefined),
@@ -112,7 +112,7 @@ function storedConfiguration(input: HybridEnvironmentConfigurationInput, lastMod
   };
 }
 
-function createEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined): Plain {
+function createEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined, call: HandlerCall): Plain {
   const v = new Violations();
   if (!rule.required(v, 'hybrid_cloud_environment', input)) v.throwIfAny();
   const environment = input!;
@@ -130,7 +130,7 @@ function createEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined
     createdAt: now,
     lastModifiedAt: now,
     name: environment.name,
-    createdByEmail: '',
+    createdByEmail: createdByEmail(call.caller),
     bootstrapCommandsGenerated: false,
     configuration: storedConfiguration(environment.configuration!, now),
     status: notReadyStatus(now),

@@ -8,10 +8,10 @@ import { parseTimestamp } from '../../clients/vdb/time.js';
 import { VDB_SERVICES } from '../../clients/vdb/proto.js';
 import { secretValue } from '../core/index.js';
 import { requireCluster } from './clusters.js';
-import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, type VdbContext } from './context.js';
+import { VDB_COLLECTIONS as C, checkAccount, createdByEmail, newId, nowTimestamp, type VdbContext } from './context.js';
 import { Violations, notFound } from './errors.js';
 import * as rule from './rules.js';
-import type { ServiceRegistration } from './server.js';
+import type { HandlerCall, ServiceRegistration } from './server.js';
 
 const KEY_NAME = /^[\w\s-]+$/;
 const COLLECTION_NAME = /^[a-zA-Z0-9\-_.]+$/;
@@ -30,7 +30,7 @@ export function keyServices(ctx: VdbContext): ServiceRegistration[] {
             .map((key) => ({ ...key, key: '' }));
           return { items };
         },
-        CreateDatabaseApiKey: (request) => ({ databaseApiKey: createV2(ctx, request.databaseApiKey as DatabaseApiKey | undefined) }),
+        CreateDatabaseApiKey: (request, call) => ({ databaseApiKey: createV2(ctx, request.databaseApiKey as DatabaseApiKey | undefined, call) }),
         DeleteDatabaseApiKey: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
           const key = ctx.store.get<DatabaseApiKey>(C.databaseApiKeys, request.databaseApiKeyId as string);
@@ -65,7 +65,7 @@ export function keyServices(ctx: VdbContext): ServiceRegistration[] {
   ];
 }
 
-function createV2(ctx: VdbContext, input: DatabaseApiKey | undefined): Plain {
+function createV2(ctx: VdbContext, input: DatabaseApiKey | undefined, call: HandlerCall): Plain {
   const v = new Violations();
   if (!rule.required(v, 'database_api_key', input)) v.throwIfAny();
   const key = input!;
@@ -96,7 +96,7 @@ function createV2(ctx: VdbContext, input: DatabaseApiKey | undefined): Plain {
     name: key.name,
     ...(key.expiresAt !== undefined ? { expiresAt: key.expiresAt } : {}),
     accessRules: key.accessRules,
-    createdByEmail: '',
+    createdByEmail: createdByEmail(call.caller),
     postfix: secret.slice(-4),
     key: secret,
   };
