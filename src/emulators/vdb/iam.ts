@@ -6,7 +6,8 @@ import type { AccountMember, Permission, Role, User } from '../../clients/vdb/ap
 import type { Plain } from '../../clients/vdb/codec.js';
 import { VDB_SERVICES } from '../../clients/vdb/proto.js';
 import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, stableUuid, type VdbContext } from './context.js';
-import { Violations, failedPrecondition, invalidArgument, notFound } from './errors.js';
+import { Violations, failedPrecondition, invalidArgument, notFound, quoted } from './errors.js';
+import { LIMITS } from './limits.js';
 import * as rule from './rules.js';
 import type { ServiceRegistration } from './server.js';
 
@@ -151,17 +152,20 @@ function requireUserRoles(ctx: VdbContext, userId: string): StoredUserRoles {
 }
 
 function validateRole(ctx: VdbContext, v: Violations, role: Role): Permission[] {
-  rule.length(v, 'role.name', role.name, 4, 64);
+  rule.length(v, 'role.name', role.name, 4, LIMITS.roleName);
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(role.name)) v.add('role.name', 'value must not contain control characters', 'string.no_control');
-  rule.length(v, 'role.description', role.description, 0, 256);
+  rule.length(v, 'role.description', role.description, 0, LIMITS.roleDescription);
   if (role.roleType !== 'ROLE_TYPE_CUSTOM') v.add('role.role_type', 'value must be in list [2] (ROLE_TYPE_CUSTOM)', 'enum.in');
   rule.minItems(v, 'role.permissions', role.permissions, 1);
+  rule.maxItems(v, 'role.permissions', role.permissions, LIMITS.rolePermissions);
   const resolved: Permission[] = [];
   const seen = new Set<string>();
   role.permissions.forEach((permission, i) => {
+    const at = `role.permissions[${i}].value`;
+    if ([...permission.value].length > LIMITS.permissionValue) return rule.length(v, at, permission.value, 1, LIMITS.permissionValue);
     const known = ctx.store.get<Permission>(C.permissions, permission.value);
-    if (!known) v.add(`role.permissions[${i}].value`, `unknown permission ${JSON.stringify(permission.value)} (see ListPermissions)`, 'permission.exists');
+    if (!known) v.add(at, `unknown permission ${quoted(permission.value)} (see ListPermissions)`, 'permission.exists');
     else if (!seen.has(known.value)) {
       seen.add(known.value);
       resolved.push(known);
@@ -215,6 +219,8 @@ function assignUserRoles(ctx: VdbContext, request: Plain): void {
     throw invalidArgument('validation error:\n - role_ids_to_add: at least one of role_ids_to_add and role_ids_to_delete must be non-empty [assign.not_empty]');
   }
   const v = new Violations();
+  rule.maxItems(v, 'role_ids_to_add', toAdd, LIMITS.assignedRoles);
+  rule.maxItems(v, 'role_ids_to_delete', toDelete, LIMITS.assignedRoles);
   toAdd.forEach((id, i) => rule.uuid(v, `role_ids_to_add[${i}]`, id));
   toDelete.forEach((id, i) => rule.uuid(v, `role_ids_to_delete[${i}]`, id));
   v.throwIfAny();

@@ -12,6 +12,7 @@ import { vdbMethod, vdbProtoRoot } from '../../clients/vdb/proto.js';
 import type { FaultDecision, FaultKind, SeededFaults } from '../core/fault-profile.js';
 import type { Caller } from './context.js';
 import { RpcError } from './errors.js';
+import { LIMITS } from './limits.js';
 
 export const TRACE_ID_METADATA = 'vdb-trace-id';
 /** Trailing metadata of a rate-limited answer: whole seconds to wait before retrying. */
@@ -118,7 +119,7 @@ export interface RunningGrpcServer {
 }
 
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
-  const server = new grpc.Server();
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': LIMITS.messageBytes });
   const registrations = new Map(options.services.map((registration) => [registration.service, registration]));
   const root = vdbProtoRoot();
   for (const service of allServices(root)) {
