@@ -4,7 +4,7 @@
  */
 import { attr, block, t, type ModelOf } from '../../../schema/define.js';
 import { computedShape } from '../../shared/shape.js';
-import { ipv4Cidr, integer, protoEnum, text, uuid } from '../formats.js';
+import { INT32_MAX, UINT32_MAX, ipv4Cidr, integer, protoEnum, text, uuid } from '../formats.js';
 import { keyValueSet, secretRefBlock, tolerationSet } from '../common.js';
 
 export const SERVICE_TYPE = protoEnum('CLUSTER_SERVICE_TYPE_', 'CLUSTER_IP', 'NODE_PORT', 'LOAD_BALANCER');
@@ -23,8 +23,8 @@ const RESOURCE_UNITS = ['m', 'Gi'] as const;
 export const databaseConfigurationFields = {
   collection: block.one(
     {
-      replication_factor: attr.number({ optional: true, validate: [integer(1)], description: 'Default replication factor of new collections.' }),
-      write_consistency_factor: attr.number({ optional: true, validate: [integer(1)], description: 'Default write consistency factor of new collections.' }),
+      replication_factor: attr.number({ optional: true, validate: [integer(1, UINT32_MAX)], description: 'Default replication factor of new collections.' }),
+      write_consistency_factor: attr.number({ optional: true, validate: [integer(1, INT32_MAX)], description: 'Default write consistency factor of new collections.' }),
       vectors: block.one(
         { on_disk: attr.bool({ optional: true, description: 'Whether vectors of new collections are stored on disk by default.' }) },
         { description: 'Default vector storage of new collections.' },
@@ -88,7 +88,11 @@ export const configurationFields = {
     description: 'Version of the database engine, `vX.Y.Z` or `latest`. When unset the platform chooses; `latest` stays `latest` in the state while the cluster reports the version it resolved to.',
   }),
   last_modified_at: attr.string({ computed: true, volatile: true, description: 'When the configuration last changed (RFC 3339).' }),
-  number_of_nodes: attr.number({ required: true, validate: [integer(1)], description: 'Number of database nodes.' }),
+  number_of_nodes: attr.number({
+    required: true,
+    validate: [integer(1, UINT32_MAX)],
+    description: 'Number of database nodes. The platform also caps it by the account\'s node quota, which it checks when the cluster is created or changed.',
+  }),
   node_configuration: block.one(
     {
       package_id: attr.string({
@@ -98,7 +102,7 @@ export const configurationFields = {
       }),
       resource_configurations: block.list(
         {
-          amount: attr.number({ required: true, validate: [integer(1)], description: 'Amount of the resource.' }),
+          amount: attr.number({ required: true, validate: [integer(1, UINT32_MAX)], description: 'Amount of the resource.' }),
           resource_type: attr.string({
             required: true,
             validate: [{ description: RESOURCE_TYPES.map((r) => `\`${r}\``).join(', '), check: (v) => (RESOURCE_TYPES.includes(v as never) ? undefined : `must be one of ${RESOURCE_TYPES.join(', ')}, got ${JSON.stringify(v)}`) }],
@@ -119,7 +123,7 @@ export const configurationFields = {
   tolerations: tolerationSet('Kubernetes tolerations of the database pods (hybrid cloud).'),
   topology_spread_constraints: block.set(
     {
-      max_skew: attr.number({ required: true, validate: [integer(1)], description: 'The largest allowed difference in the number of pods between topology domains.' }),
+      max_skew: attr.number({ required: true, validate: [integer(1, INT32_MAX)], description: 'The largest allowed difference in the number of pods between topology domains.' }),
       topology_key: attr.string({ required: true, validate: [text(1, 317, null, 'a node label key')], description: 'The node label that defines topology domains, e.g. `topology.kubernetes.io/zone`.' }),
       when_unsatisfiable: attr.string({
         required: true,
