@@ -209,7 +209,7 @@ describe('sec emulator: cloud accounts', () => {
       },
       'data.accountMappingFile: account 1 is mapped to both eu and us',
     ],
-    ['a scan frequency of 0', 'CloudAAgentless', { ...scan, scanFrequency: 0 }, 'data.scanFrequency must be between 1 and ∞ (got 0)'],
+    ['a scan frequency of 0', 'CloudAAgentless', { ...scan, scanFrequency: 0 }, 'data.scanFrequency must be between 1 and 8760 (got 0)'],
     ['a scan flag that is not a boolean', 'CloudAAgentless', { ...scan, scanContainers: 1 }, 'data.scanContainers must be true or false (got number)'],
     ['no regions', 'CloudADspm', { bucketArn: 'b', crossAccountCredentials: role, regions: [] }, 'data.regions must contain at least 1 item'],
     ['a bad CloudB scope', 'CloudBCfg', { credentials: cloudBKey(), idType: 'FOLDER', id: 'x' }, 'data.idType must be one of "PROJECT", "ORGANIZATION" (got "FOLDER")'],

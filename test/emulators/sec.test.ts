@@ -182,6 +182,70 @@ describe('sec emulator', () => {
     });
   });
 
+  describe('bounds: absurd bodies get 400 naming the field and the bound, and the emulator keeps answering', () => {
+    /** The 400 message, which must stay short whatever was sent (a string body is sent as it is). */
+    async function refused(method: string, path: string, body: unknown): Promise<string> {
+      const answer = await call(emulator, method, path, typeof body === 'string' ? { token, rawBody: body } : { token, body });
+      expect(answer.status, JSON.stringify(answer.body)?.slice(0, 300)).to.equal(400);
+      expect(answer.body.message.length, 'the answer does not echo the request').to.be.below(1_024);
+      return answer.body.message;
+    }
+
+    async function stillAnswering(): Promise<void> {
+      const list = await call(emulator, 'GET', '/api/v2/AlertChannels', { token });
+      expect(list.status).to.equal(200);
+      expect(list.body.data).to.deep.equal([]);
+    }
+
+    it('bounds every list and string of a spec-checked body', async () => {
+      const recipients = Array.from({ length: 60_000 }, (_, i) => `u${i}@x.io`);
+      expect(await refused('POST', '/api/v2/AlertChannels', emailChannel(recipients))).to.equal(
+        'data.channelProps.recipients must contain at most 1000 items (got 60000)',
+      );
+      expect(await refused('POST', '/api/v2/AlertChannels', emailChannel([`${'a'.repeat(500_000)}@example.com`]))).to.equal(
+        'data.channelProps.recipients[0] must be at most 8192 characters long (got 500012)',
+      );
+      expect(await refused('POST', '/api/v2/AlertChannels', { ...emailChannel(), name: 'n'.repeat(100_000) })).to.equal('name must be at most 8192 characters long (got 100000)');
+      const unknownType = await refused('POST', '/api/v2/AlertChannels', { ...emailChannel(), type: 'T'.repeat(500_000) });
+      expect(unknownType).to.include('(500000 characters)').and.include('is not a supported alert channel type');
+      const unknownField = await refused('POST', '/api/v2/AlertChannels', { ...emailChannel(), data: { channelProps: { recipients: ['a@b.io'] }, ['k'.repeat(100_000)]: 1 } });
+      expect(unknownField).to.include('(100000 characters)').and.include('is not a recognised field');
+      await stillAnswering();
+    });
+
+    it('bounds the hand-checked bodies: searches, resource-group queries, policy exceptions', async () => {
+      const manyFilters = Array.from({ length: 5_000 }, () => ({ field: 'tokenAlias', expression: 'eq', value: 'x' }));
+      expect(await refused('POST', '/api/v2/AgentAccessTokens/search', { filters: manyFilters })).to.equal('filters must contain at most 1000 items (got 5000)');
+      const deep = `${'['.repeat(100_000)}"x"${']'.repeat(100_000)}`;
+      expect(await refused('POST', '/api/v2/AgentAccessTokens/search', `{"filters":[{"field":"tokenAlias","expression":"eq","value":${deep}}]}`)).to.equal(
+        'filters[0].value must be a string, number or boolean',
+      );
+      expect(await refused('POST', '/api/v2/TeamMembers/search', { filters: [{ field: 'userName', expression: 'eq', value: 'u'.repeat(10_000) }] })).to.equal(
+        'body.filters[0].value must be at most 8192 characters long (got 10000)',
+      );
+
+      const filters = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`f${i}`, { field: 'Account', operation: 'EQUALS', values: ['x'] }]));
+      const group = { name: 'g', resourceType: 'CLOUD_A', enabled: 1, query: { filters, expression: { operator: 'AND', children: [{ filterName: 'f0' }] } } };
+      expect(await refused('POST', '/api/v2/ResourceGroups', group)).to.equal('body.query.filters must contain at most 1000 filters (got 5000)');
+      const wide = { ...group, query: { filters: { f0: filters['f0'] }, expression: { operator: 'AND', children: Array.from({ length: 2_000 }, () => ({ filterName: 'f0' })) } } };
+      expect(await refused('POST', '/api/v2/ResourceGroups', wide)).to.equal('body.query.expression.children must contain at most 1000 items (got 2000)');
+
+      const values = Array.from({ length: 20_000 }, (_, i) => `${i}`);
+      expect(await refused('POST', '/api/v2/Exceptions?policyId=platform-global-1', { description: 'd', constraints: [{ fieldKey: 'accountIds', fieldValues: values }] })).to.equal(
+        'body.constraints[0].fieldValues must contain at most 1000 items (got 20000)',
+      );
+      expect((await call(emulator, 'GET', '/api/v2/Exceptions?policyId=platform-global-1', { token })).body.data).to.deep.equal([]);
+      await stillAnswering();
+    });
+
+    it('refuses a body over 1 MiB with 413 and answers the next request', async () => {
+      const huge = await call(emulator, 'POST', '/api/v2/AlertChannels', { token, rawBody: `{"name":"${'x'.repeat(1024 * 1024)}"}` });
+      expect(huge.status).to.equal(413);
+      expect(huge.body.message).to.equal('request body exceeds 1048576 bytes');
+      await stillAnswering();
+    });
+  });
+
   describe('alert channels', () => {
     it('creates an email channel and reads it back in the envelope', async () => {
       const created = await call(emulator, 'POST', '/api/v2/AlertChannels', { token, body: emailChannel() });

@@ -269,7 +269,7 @@ describe('vdb emulator', () => {
       for (const line of [
         'cluster.name: value does not match regex pattern `^[a-zA-Z0-9-_]+$` [string.pattern]',
         'cluster.labels: value must contain no more than 10 item(s) [repeated.max_items]',
-        'cluster.configuration.number_of_nodes: value must be greater than or equal to 1 [uint32.gte]',
+        'cluster.configuration.number_of_nodes: value must be greater than or equal to 1 and less than or equal to 100 [uint32.gte_lte]',
         'cluster.configuration.version: value must be a version such as v1.13.2, or latest [string.pattern]',
         'cluster.configuration.package_id: value must be a valid UUID [string.uuid]',
         'cluster.configuration.tolerations[0]: value must be empty when operator is Exists',
@@ -592,6 +592,49 @@ describe('vdb emulator', () => {
       await failure(vdb.hybridEnvironments.generateBootstrapCommands({ ...request, hybridCloudEnvironmentId: crypto.randomUUID() }), 'not_found');
     });
 
+    it('records created_by_email for a member signed in to the console, and none for the management key', async () => {
+      const byKey = await vdb.hybridEnvironments.create({ accountId: account, name: 'by-key', configuration: { namespace: 'vdb' } });
+      expect(byKey.createdByEmail).to.equal('');
+
+      const token = emulator.userToken('member@vdb-emulator.example');
+      const asMember = { authorization: `Bearer ${token}` };
+      const created = await rawCall(
+        emulator,
+        VDB_SERVICES.hybrid,
+        'CreateHybridCloudEnvironment',
+        { hybridCloudEnvironment: { accountId: account, name: 'by-member', configuration: { namespace: 'vdb' } } },
+        asMember,
+      );
+      expect(created.error, created.error?.details).to.equal(undefined);
+      const id = (created.response!.hybridCloudEnvironment as { id: string }).id;
+      expect((await vdb.hybridEnvironments.get({ accountId: account, hybridCloudEnvironmentId: id })).createdByEmail).to.equal('member@vdb-emulator.example');
+      expect(emulator.requests.find((r) => r.method === 'CreateHybridCloudEnvironment' && r.metadata.authorization !== 'apikey ***')!.metadata.authorization).to.equal(
+        'Bearer ***',
+      );
+
+      // Database API keys follow the same rule.
+      const cluster = await healthyCluster();
+      const keyByMember = await rawCall(
+        emulator,
+        VDB_SERVICES.databaseApiKeyV2,
+        'CreateDatabaseApiKey',
+        { databaseApiKey: { accountId: account, clusterId: cluster.id, name: 'member key', accessRules: [{ globalAccess: { accessType: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' } }] } },
+        asMember,
+      );
+      expect((keyByMember.response!.databaseApiKey as { createdByEmail: string }).createdByEmail).to.equal('member@vdb-emulator.example');
+      const keyByManagementKey = await vdb.databaseApiKeys.create({
+        accountId: account,
+        clusterId: cluster.id,
+        name: 'automation key',
+        accessRules: [{ globalAccess: { accessType: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE' } }],
+      });
+      expect(keyByManagementKey.createdByEmail).to.equal('');
+
+      const unknown = await rawCall(emulator, VDB_SERVICES.hybrid, 'ListHybridCloudEnvironments', { accountId: account }, { authorization: 'Bearer not-a-session' });
+      expect(unknown.error?.code).to.equal(grpc.status.UNAUTHENTICATED);
+      expect(() => emulator.userToken('stranger@vdb-emulator.example')).to.throw(/not a member/);
+    });
+
     it('validates the environment and keeps its namespace', async () => {
       const message = await failure(
         vdb.hybridEnvironments.create({
@@ -633,6 +676,181 @@ describe('vdb emulator', () => {
       expect((await vdb.hybridEnvironments.list({ accountId: account })).map((env) => env.name)).to.deep.equal(['dc-three']);
       await vdb.hybridEnvironments.delete({ accountId: account, hybridCloudEnvironmentId: environment.id });
       await failure(vdb.hybridEnvironments.get({ accountId: account, hybridCloudEnvironmentId: environment.id }), 'not_found');
+    });
+  });
+
+  describe('bounds: absurd requests are refused, and the emulator keeps answering', () => {
+    const asKey = () => ({ authorization: `apikey ${emulator.apiKey}` });
+
+    /** Sends `request` as is and returns the INVALID_ARGUMENT message, which must stay short whatever was sent. */
+    async function refused(service: string, method: string, request: Plain): Promise<string> {
+      const answer = await rawCall(emulator, service, method, request, asKey());
+      expect(answer.error?.code, answer.error?.details ?? 'the call succeeded').to.equal(grpc.status.INVALID_ARGUMENT);
+      expect(answer.error!.details.length, 'the answer does not echo the request').to.be.below(4_096);
+      return answer.error!.details;
+    }
+
+    /** The emulator still answers, with only the objects it had. */
+    async function stillAnswering(clusters = 0): Promise<void> {
+      expect(await vdb.clusters.list({ accountId: account })).to.have.length(clusters);
+    }
+
+    function cluster(configuration: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Plain {
+      return {
+        cluster: {
+          accountId: account,
+          name: 'absurd',
+          cloudProviderId: 'aws',
+          cloudProviderRegionId: 'us-east-1',
+          configuration: { numberOfNodes: 3, packageId: emulator.packageId('aws', 'small'), ...configuration },
+          ...extra,
+        },
+      };
+    }
+
+    it('refuses 9,999,999 nodes on create and update without allocating for them', async () => {
+      const heapBefore = process.memoryUsage().heapUsed;
+      const message = await refused(VDB_SERVICES.cluster, 'CreateCluster', cluster({ numberOfNodes: 9_999_999 }));
+      expect(message).to.equal(
+        'validation error:\n - cluster.configuration.number_of_nodes: value must be greater than or equal to 1 and less than or equal to 100 [uint32.gte_lte]',
+      );
+      await stillAnswering(0);
+
+      const healthy = await healthyCluster();
+      const update = cluster({ numberOfNodes: 4_294_967_295 }, { id: healthy.id, name: healthy.name });
+      expect(await refused(VDB_SERVICES.cluster, 'UpdateCluster', update)).to.include('cluster.configuration.number_of_nodes: value must be greater than or equal to 1 and less than or equal to 100');
+      emulator.clock.advance(PROVISIONING_MS);
+      const after = await vdb.clusters.get({ accountId: account, clusterId: healthy.id });
+      expect(after.configuration.numberOfNodes).to.equal(3);
+      expect(after.state?.nodes).to.have.length(3);
+      expect(process.memoryUsage().heapUsed - heapBefore, 'no per-node allocation').to.be.below(64 * 1024 * 1024);
+
+      // The largest allowed cluster is fine.
+      const largest = await vdb.clusters.create(clusterInput({ name: 'largest', configuration: { numberOfNodes: 100, packageId: emulator.packageId('aws', 'small') } }));
+      emulator.clock.advance(PROVISIONING_MS);
+      expect((await vdb.clusters.get({ accountId: account, clusterId: largest.id })).state?.nodes).to.have.length(100);
+    });
+
+    it('refuses absurd disk, replica, consistency and CPU-budget figures, naming each field and its bound', async () => {
+      const message = await refused(
+        VDB_SERVICES.cluster,
+        'CreateCluster',
+        cluster({
+          additionalResources: { disk: 4_294_967_295 },
+          databaseConfiguration: {
+            collection: { replicationFactor: 1_000_000, writeConsistencyFactor: 2_000_000_000 },
+            storage: { performance: { optimizerCpuBudget: -2_000_000_000 } },
+          },
+        }),
+      );
+      for (const line of [
+        'cluster.configuration.additional_resources.disk: value must be greater than or equal to 0 and less than or equal to 16384 [uint32.gte_lte]',
+        'cluster.configuration.database_configuration.collection.replication_factor: value must be greater than or equal to 1 and less than or equal to 100 [uint32.gte_lte]',
+        'cluster.configuration.database_configuration.collection.write_consistency_factor: value must be greater than or equal to 1 and less than or equal to 100 [int32.gte_lte]',
+        'cluster.configuration.database_configuration.storage.performance.optimizer_cpu_budget: value must be greater than or equal to -1024 and less than or equal to 1024 [int32.gte_lte]',
+      ]) {
+        expect(message).to.include(line);
+      }
+      await stillAnswering(0);
+    });
+
+    it('refuses oversized collections with one line per field, and lists at most 20 violations', async () => {
+      const labels = Array.from({ length: 100_000 }, (_, i) => ({ key: `k${i}`, value: 'v' }));
+      expect(await refused(VDB_SERVICES.cluster, 'CreateCluster', cluster({}, { labels }))).to.equal(
+        'validation error:\n - cluster.labels: value must contain no more than 10 item(s) [repeated.max_items]',
+      );
+      const badSelectors = Array.from({ length: 5_000 }, () => ({ key: '-bad', value: 'v' }));
+      const listed = await refused(VDB_SERVICES.cluster, 'CreateCluster', cluster({ nodeSelector: badSelectors }));
+      const lines = listed.split('\n').slice(1);
+      expect(lines).to.have.length(21);
+      expect(lines[0]).to.equal(' - cluster.configuration.node_selector: value must contain no more than 10 item(s) [repeated.max_items]');
+      expect(lines[1]).to.include('cluster.configuration.node_selector[0].key: value must be a valid Kubernetes label key');
+      expect(lines[20]).to.equal(' - … and 4981 more violation(s)');
+
+      const ranges = Array.from({ length: 30_000 }, (_, i) => `10.${Math.floor(i / 256) % 256}.${i % 256}.0/24`);
+      expect(await refused(VDB_SERVICES.cluster, 'CreateCluster', cluster({ allowedIpSourceRanges: ranges }))).to.include(
+        'cluster.configuration.allowed_ip_source_ranges: value must contain no more than 20 item(s)',
+      );
+      const tolerations = Array.from({ length: 11 }, (_, i) => ({ key: `t${i}`, operator: 'TOLERATION_OPERATOR_EXISTS' }));
+      expect(await refused(VDB_SERVICES.cluster, 'CreateCluster', cluster({ tolerations }))).to.include(
+        'cluster.configuration.tolerations: value must contain no more than 10 item(s)',
+      );
+
+      const environment = (configuration: Record<string, unknown>) => ({ hybridCloudEnvironment: { accountId: account, name: 'absurd', configuration: { namespace: 'vdb', ...configuration } } });
+      const message = await refused(
+        VDB_SERVICES.hybrid,
+        'CreateHybridCloudEnvironment',
+        environment({
+          noProxyConfigs: Array.from({ length: 10_000 }, (_, i) => `host-${i}.internal`),
+          caCertificates: 'x'.repeat(1024 * 1024),
+          registrySecretName: 's'.repeat(10_000),
+          httpProxyUrl: `http://proxy.example/${'p'.repeat(100_000)}`,
+          databaseStorageClass: 'c'.repeat(300),
+        }),
+      );
+      for (const line of [
+        'hybrid_cloud_environment.configuration.no_proxy_configs: value must contain no more than 100 item(s)',
+        'hybrid_cloud_environment.configuration.ca_certificates: value length must be at most 65536 characters',
+        'hybrid_cloud_environment.configuration.registry_secret_name: value length must be at most 253 characters',
+        'hybrid_cloud_environment.configuration.http_proxy_url: value length must be at most 2048 characters',
+        'hybrid_cloud_environment.configuration.database_storage_class: value length must be at most 253 characters',
+      ]) {
+        expect(message).to.include(line);
+      }
+      expect(await vdb.hybridEnvironments.list({ accountId: account })).to.deep.equal([]);
+    });
+
+    it('refuses absurd page sizes, long strings and long id lists in every service', async () => {
+      expect(await refused(VDB_SERVICES.cluster, 'ListClusters', { accountId: account, pageSize: 1_000_000 })).to.include(
+        'page_size: value must be greater than or equal to 1 and less than or equal to 250',
+      );
+      expect(await refused(VDB_SERVICES.backup, 'ListBackups', { accountId: account, pageSize: 2_000_000_000 })).to.include('page_size');
+      expect(await refused(VDB_SERVICES.cluster, 'CreateCluster', cluster({}, { name: 'n'.repeat(1_000_000) }))).to.include(
+        'cluster.name: value length must be at most 64 characters',
+      );
+      const longProvider = await refused(VDB_SERVICES.cluster, 'CreateCluster', cluster({}, { cloudProviderId: 'p'.repeat(1_000_000) }));
+      expect(longProvider).to.include('cluster.cloud_provider_id: value length must be at most 64 characters');
+
+      const healthy = await healthyCluster();
+      const schedule = await refused(VDB_SERVICES.backup, 'CreateBackupSchedule', {
+        backupSchedule: { accountId: account, clusterId: healthy.id, schedule: '1 '.repeat(500_000) },
+      });
+      expect(schedule).to.include('backup_schedule.schedule: value length must be at most 256 characters');
+      const legacy = await refused(VDB_SERVICES.databaseApiKeyV1, 'CreateDatabaseApiKey', {
+        databaseApiKey: { accountId: account, clusterIds: Array.from({ length: 10_000 }, () => healthy.id) },
+      });
+      expect(legacy).to.include('database_api_key.cluster_ids: value must contain no more than 100 item(s)');
+
+      const role = await refused(VDB_SERVICES.iam, 'CreateRole', {
+        role: { accountId: account, name: 'absurd', roleType: 'ROLE_TYPE_CUSTOM', permissions: Array.from({ length: 10_000 }, () => ({ value: 'read:clusters' })) },
+      });
+      expect(role).to.include('role.permissions: value must contain no more than 100 item(s)');
+      const longPermission = await refused(VDB_SERVICES.iam, 'CreateRole', {
+        role: { accountId: account, name: 'absurd', roleType: 'ROLE_TYPE_CUSTOM', permissions: [{ value: `read:${'x'.repeat(1_000_000)}` }] },
+      });
+      expect(longPermission).to.include('role.permissions[0].value: value length must be at most 128 characters');
+      const member = (await vdb.accounts.listAccountMembers({ accountId: account }))[1]!.user;
+      const assign = await refused(VDB_SERVICES.iam, 'AssignUserRoles', {
+        accountId: account,
+        userId: member.id,
+        roleIdsToAdd: Array.from({ length: 10_000 }, () => crypto.randomUUID()),
+      });
+      expect(assign).to.include('role_ids_to_add: value must contain no more than 100 item(s)');
+      expect(await refused(VDB_SERVICES.booking, 'ListPackages', { accountId: account, cloudProviderId: 'hybrid', statuses: Array(1_000).fill('PACKAGE_STATUS_ACTIVE') })).to.include(
+        'statuses: value must contain no more than 10 item(s)',
+      );
+      const quotedBack = await refused(VDB_SERVICES.booking, 'ListPackages', { accountId: account, cloudProviderId: 'q'.repeat(100_000), cloudProviderRegionId: 'x' });
+      expect(quotedBack).to.include('(100000 characters)');
+      await stillAnswering(1);
+    });
+
+    it('refuses a request over 4 MiB with RESOURCE_EXHAUSTED before decoding it', async () => {
+      const answer = await rawCall(emulator, VDB_SERVICES.hybrid, 'CreateHybridCloudEnvironment', {
+        hybridCloudEnvironment: { accountId: account, name: 'huge', configuration: { namespace: 'vdb', caCertificates: 'x'.repeat(5 * 1024 * 1024) } },
+      }, asKey());
+      expect(answer.error?.code).to.equal(grpc.status.RESOURCE_EXHAUSTED);
+      expect(emulator.requests.filter((r) => r.method === 'CreateHybridCloudEnvironment'), 'never reached a handler').to.deep.equal([]);
+      await stillAnswering(0);
     });
   });
 
@@ -697,6 +915,42 @@ describe('vdb emulator', () => {
       expect(await failure(vdb.iam.deleteRole({ accountId: account, roleId: owner.id }), 'invalid')).to.include('system role Owner cannot be deleted');
       await vdb.iam.deleteRole({ accountId: account, roleId: role.id });
       await failure(vdb.iam.getRole({ accountId: account, roleId: role.id }), 'not_found');
+    });
+
+    it('lists every documented permission under its documented category, and roles may use each', async () => {
+      // The platform's permission reference, section by section, plus restore:backups from the API's method options.
+      const documented: Record<string, string[]> = {
+        'Identity and Access Management': [
+          'read:roles', 'write:roles', 'delete:roles', 'read:management_keys', 'write:management_keys', 'delete:management_keys',
+          'write:invites', 'read:invites', 'delete:invites', 'read:users', 'delete:users',
+        ],
+        Cluster: [
+          'read:api_keys', 'write:api_keys', 'delete:api_keys', 'read:backups', 'write:backups', 'delete:backups', 'restore:backups',
+          'read:clusters', 'write:clusters', 'delete:clusters', 'read:cluster_data', 'write:cluster_data',
+          'read:backup_schedules', 'write:backup_schedules', 'delete:backup_schedules',
+        ],
+        'Hybrid Cloud': ['read:hybrid_cloud_environments', 'write:hybrid_cloud_environments', 'delete:hybrid_cloud_environments'],
+        'Payment & Billing': ['read:payment_information', 'write:payment_information'],
+        'Account Management': ['read:account', 'write:account', 'delete:account'],
+        Profile: ['read:profile'],
+      };
+      const expected = Object.entries(documented).flatMap(([category, values]) => values.map((value) => ({ value, category })));
+      const listed = await vdb.iam.listPermissions({ accountId: account });
+      expect([...listed].sort((a, b) => a.value.localeCompare(b.value))).to.deep.equal([...expected].sort((a, b) => a.value.localeCompare(b.value)));
+
+      const role = await vdb.iam.createRole({ accountId: account, name: 'Data and restores', permissions: ['restore:backups', 'read:cluster_data', 'write:cluster_data', 'read:account'] });
+      expect(role.permissions).to.deep.equal([
+        { value: 'restore:backups', category: 'Cluster' },
+        { value: 'read:cluster_data', category: 'Cluster' },
+        { value: 'write:cluster_data', category: 'Cluster' },
+        { value: 'read:account', category: 'Account Management' },
+      ]);
+
+      // The system roles as documented: the owner has everything, an admin all but write:account.
+      const roles = await vdb.iam.listRoles({ accountId: account });
+      const valuesOf = (name: string) => roles.find((r) => r.name === name)!.permissions.map((p) => p.value).sort();
+      expect(valuesOf('Owner')).to.deep.equal(expected.map((p) => p.value).sort());
+      expect(valuesOf('Admin')).to.deep.equal(expected.map((p) => p.value).filter((v) => v !== 'write:account').sort());
     });
 
     it('validates roles', async () => {

@@ -16,12 +16,31 @@ interface CommonSpec {
 
 export type StringFormat = 'email' | 'url' | 'json-data-url';
 
+/**
+ * What a string or an array of a body may hold when its spec names no bound of its own. The sec
+ * platform publishes no such limits besides its 1 MiB body (http-server.ts), so these are chosen:
+ * generous for every field it has (a 4096-bit RSA private key in PEM is about 3.3 KB; no list the
+ * provider sends comes near a thousand entries), and they keep an absurd request from being
+ * stored and echoed.
+ */
+export const DEFAULT_BODY_LIMITS = {
+  characters: 8192,
+  items: 1000,
+  /** A JSON document uploaded as a data URL (templates, account mapping files): the body bounds it. */
+  documentCharacters: 1024 * 1024,
+} as const;
+
+/** At most this many characters of a client's value are quoted back in a message. */
+const MAX_QUOTED_CHARACTERS = 64;
+
 export interface StringSpec extends CommonSpec {
   readonly kind: 'string';
   readonly oneOf?: readonly string[];
   readonly format?: StringFormat;
   /** "" is refused unless set. */
   readonly allowEmpty?: boolean;
+  /** Default DEFAULT_BODY_LIMITS.characters (documentCharacters for `json-data-url`). */
+  readonly maxLength?: number;
 }
 
 export interface IntegerSpec extends CommonSpec {
@@ -50,6 +69,8 @@ export interface ArraySpec extends CommonSpec {
   readonly kind: 'array';
   readonly items: FieldSpec;
   readonly minItems?: number;
+  /** Default DEFAULT_BODY_LIMITS.items. */
+  readonly maxItems?: number;
 }
 
 type Options<S> = Omit<S, 'kind'>;
@@ -93,7 +114,7 @@ export function validate(spec: FieldSpec, value: unknown, path: string): void {
       }
       return;
     case 'flag':
-      if (value !== 0 && value !== 1) throw invalid(`${path} must be 0 or 1${spec.secret ? '' : ` (got ${JSON.stringify(value)})`}`);
+      if (value !== 0 && value !== 1) throw invalid(`${path} must be 0 or 1${spec.secret ? '' : ` (got ${quote(value)})`}`);
       return;
     case 'boolean':
       if (typeof value !== 'boolean') throw invalid(`${path} must be true or false${got(value)}`);
@@ -105,6 +126,7 @@ export function validate(spec: FieldSpec, value: unknown, path: string): void {
       if (spec.minItems !== undefined && value.length < spec.minItems) {
         throw invalid(`${path} must contain at least ${spec.minItems} item${spec.minItems === 1 ? '' : 's'}`);
       }
+      checkItemCount(value, spec.maxItems ?? DEFAULT_BODY_LIMITS.items, path);
       value.forEach((item, index) => validate(spec.items, item, `${path}[${index}]`));
       return;
   }
@@ -112,7 +134,9 @@ export function validate(spec: FieldSpec, value: unknown, path: string): void {
 
 function validateString(spec: StringSpec, value: unknown, path: string): void {
   if (typeof value !== 'string') throw invalid(`${path} must be a string${got(value)}`);
-  const shown = spec.secret ? '' : ` (got ${JSON.stringify(value)})`;
+  const defaultMax = spec.format === 'json-data-url' ? DEFAULT_BODY_LIMITS.documentCharacters : DEFAULT_BODY_LIMITS.characters;
+  checkLength(value, spec.maxLength ?? defaultMax, path);
+  const shown = spec.secret ? '' : ` (got ${quote(value)})`;
   if (value === '' && !spec.allowEmpty) throw invalid(`${path} must not be empty`);
   if (spec.oneOf && !spec.oneOf.includes(value)) {
     throw invalid(`${path} must be one of ${spec.oneOf.map((option) => JSON.stringify(option)).join(', ')}${shown}`);
@@ -131,7 +155,7 @@ function validateObject(spec: ObjectSpec, value: unknown, path: string): void {
   }
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (!(key in spec.fields)) throw invalid(`${path}.${key} is not a recognised field`);
+    if (!(key in spec.fields)) throw invalid(`${path}.${quoteKey(key)} is not a recognised field`);
   }
   for (const [key, fieldSpec] of Object.entries(spec.fields)) validate(fieldSpec, record[key], `${path}.${key}`);
   spec.check?.(record, path);
@@ -151,6 +175,31 @@ export function maskSecrets(spec: FieldSpec, value: unknown): unknown {
   }
   if (spec.kind === 'array' && Array.isArray(value)) return value.map((item) => maskSecrets(spec.items, item));
   return value;
+}
+
+/** Refuses a string longer than `max` characters (code points), naming the field and the bound. */
+export function checkLength(value: string, max: number, path: string): void {
+  const count = characterCount(value);
+  if (count > max) throw invalid(`${path} must be at most ${max} characters long (got ${count})`);
+}
+
+/** Refuses a list (or map) of more than `max` entries, naming the field and the bound. */
+export function checkItemCount(items: readonly unknown[], max: number, path: string, what = 'items'): void {
+  if (items.length > max) throw invalid(`${path} must contain at most ${max} ${what} (got ${items.length})`);
+}
+
+function characterCount(value: string): number {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+}
+
+/** A client's value quoted in a message, cut short when long (answers stay small whatever was sent). */
+export function quote(value: unknown): string {
+  if (typeof value !== 'string') return JSON.stringify(value)?.slice(0, MAX_QUOTED_CHARACTERS) ?? String(value);
+  const characters = [...value];
+  if (characters.length <= MAX_QUOTED_CHARACTERS) return JSON.stringify(value);
+  return `${JSON.stringify(characters.slice(0, MAX_QUOTED_CHARACTERS).join(''))}… (${characters.length} characters)`;
 }
 
 function got(value: unknown): string {
@@ -183,4 +232,9 @@ function isJsonDataUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** An object key a client sent, as it appears in a path: short ones as they are. */
+export function quoteKey(key: string): string {
+  return [...key].length <= MAX_QUOTED_CHARACTERS ? key : quote(key);
 }

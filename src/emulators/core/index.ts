@@ -33,8 +33,13 @@ export { MASKED, RequestLog, type LoggedRequest } from './request-log.js';
 export { Router, type RouteMatch } from './router.js';
 export { MemoryStore } from './store.js';
 export {
+  DEFAULT_BODY_LIMITS,
+  checkItemCount,
+  checkLength,
   field,
   invalid,
+  quote,
+  quoteKey,
   isEmail,
   maskSecrets,
   validate,

@@ -1,8 +1,12 @@
 import {
+  DEFAULT_BODY_LIMITS,
   HttpError,
+  checkItemCount,
+  checkLength,
   field,
   invalid,
   json,
+  quote,
   secretValue,
   validate,
   type Router,
@@ -102,7 +106,7 @@ function assertAliasFree(ctx: SecContext, alias: string, ownToken: string | unde
   const taken = ctx.store
     .list<AgentAccessTokenRecord>(COLLECTION)
     .some((record) => record.tokenAlias === alias && record.accessToken !== ownToken);
-  if (taken) throw new HttpError(409, `an agent access token with alias ${JSON.stringify(alias)} already exists`);
+  if (taken) throw new HttpError(409, `an agent access token with alias ${quote(alias)} already exists`);
 }
 
 function definedProps(props: TokenBody['props']): { description?: string; os?: string } {
@@ -120,6 +124,7 @@ function parseFilters(body: unknown): Filter[] {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('request body must be a JSON object');
   const filters = (body as { filters?: unknown }).filters ?? [];
   if (!Array.isArray(filters)) throw invalid('filters must be an array');
+  checkItemCount(filters, DEFAULT_BODY_LIMITS.items, 'filters');
   return filters.map((raw, index) => {
     const path = `filters[${index}]`;
     if (typeof raw !== 'object' || raw === null) throw invalid(`${path} must be an object`);
@@ -130,17 +135,27 @@ function parseFilters(body: unknown): Filter[] {
     const read = (record: AgentAccessTokenRecord): string => String(record[name as keyof AgentAccessTokenRecord]);
     switch (expression) {
       case 'eq':
-        return (record) => read(record) === String(value);
-      case 'ne':
-        return (record) => read(record) !== String(value);
+      case 'ne': {
+        const wanted = scalar(value, `${path}.value`);
+        return expression === 'eq' ? (record) => read(record) === wanted : (record) => read(record) !== wanted;
+      }
       case 'in':
       case 'not_in': {
         if (!Array.isArray(values)) throw invalid(`${path}.values must be an array for expression ${String(expression)}`);
-        const set = new Set(values.map(String));
+        checkItemCount(values, DEFAULT_BODY_LIMITS.items, `${path}.values`);
+        const set = new Set(values.map((item, i) => scalar(item, `${path}.values[${i}]`)));
         return expression === 'in' ? (record) => set.has(read(record)) : (record) => !set.has(read(record));
       }
       default:
         throw invalid(`${path}.expression must be one of eq, ne, in, not_in`);
     }
   });
+}
+
+/** A value a filter compares with, as text: a string, number or boolean of bounded length. */
+function scalar(value: unknown, path: string): string {
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw invalid(`${path} must be a string, number or boolean`);
+  const text = String(value);
+  checkLength(text, DEFAULT_BODY_LIMITS.characters, path);
+  return text;
 }

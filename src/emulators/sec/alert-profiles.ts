@@ -1,4 +1,4 @@
-import { HttpError, field, invalid, json, noContent, validate, type Router } from '../core/index.js';
+import { HttpError, field, invalid, json, noContent, quote, validate, type Router } from '../core/index.js';
 import { API_PREFIX, type SecContext } from './context.js';
 
 /** Store collection of alert profiles, keyed by `alertProfileId`. */
@@ -48,12 +48,12 @@ export function registerAlertProfileRoutes(router: Router, ctx: SecContext): voi
     const body = request.body as { alertProfileId: string; extends: string; alerts: AlertTemplateRecord[] };
     const id = body.alertProfileId;
     if (id.startsWith(RESERVED_PROFILE_PREFIX)) {
-      throw invalid(`body.alertProfileId: names starting with ${RESERVED_PROFILE_PREFIX} are reserved for the platform's built-in profiles (got ${JSON.stringify(id)})`);
+      throw invalid(`body.alertProfileId: names starting with ${RESERVED_PROFILE_PREFIX} are reserved for the platform's built-in profiles (got ${quote(id)})`);
     }
-    if (!PROFILE_NAME.test(id)) throw invalid(`body.alertProfileId must contain only letters, digits, "_" and "-" (got ${JSON.stringify(id)})`);
-    if (ctx.store.has(ALERT_PROFILES, id)) throw new HttpError(409, `an alert profile named ${JSON.stringify(id)} already exists`);
+    if (!PROFILE_NAME.test(id)) throw invalid(`body.alertProfileId must contain only letters, digits, "_" and "-" (got ${quote(id)})`);
+    if (ctx.store.has(ALERT_PROFILES, id)) throw new HttpError(409, `an alert profile named ${quote(id)} already exists`);
     const base = ctx.store.get<AlertProfileRecord>(ALERT_PROFILES, body.extends);
-    if (!base) throw invalid(`body.extends: there is no alert profile ${JSON.stringify(body.extends)} to extend`);
+    if (!base) throw invalid(`body.extends: there is no alert profile ${quote(body.extends)} to extend`);
     checkTemplates(body.alerts, base);
     const record: AlertProfileRecord = {
       alertProfileId: id,
@@ -98,7 +98,7 @@ export function registerAlertProfileRoutes(router: Router, ctx: SecContext): voi
 
 export function findProfile(ctx: SecContext, id: string): AlertProfileRecord {
   const record = ctx.store.get<AlertProfileRecord>(ALERT_PROFILES, id);
-  if (!record) throw new HttpError(404, `alert profile ${JSON.stringify(id)} not found`);
+  if (!record) throw new HttpError(404, `alert profile ${quote(id)} not found`);
   return record;
 }
 
@@ -126,7 +126,7 @@ function checkTemplates(alerts: AlertTemplateRecord[], base: AlertProfileRecord)
   const known = new Set(base.fields.map((f) => f.name));
   const seen = new Set<string>();
   alerts.forEach((alert, index) => {
-    if (seen.has(alert.name)) throw invalid(`body.alerts[${index}].name: the template name ${JSON.stringify(alert.name)} is used twice`);
+    if (seen.has(alert.name)) throw invalid(`body.alerts[${index}].name: the template name ${quote(alert.name)} is used twice`);
     seen.add(alert.name);
     for (const key of ['subject', 'description'] as const) {
       for (const match of alert[key].matchAll(PLACEHOLDER)) {

@@ -2,6 +2,7 @@ import {
   HttpError,
   field,
   json,
+  quote,
   validate,
   type EmulatorRequest,
   type EmulatorResponse,
@@ -49,7 +50,7 @@ export function authMiddleware(ctx: SecContext): Middleware {
     if (!ctx.tokens.isValid(token)) throw unauthorized('invalid or expired access token');
     const accountName = header(request, 'account-name');
     if (accountName !== undefined && !knownAccount(ctx, accountName)) {
-      throw new HttpError(403, `the API key has no access to account ${JSON.stringify(accountName)}`);
+      throw new HttpError(403, `the API key has no access to account ${quote(accountName)}`);
     }
     return next();
   };

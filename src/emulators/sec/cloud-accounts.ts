@@ -29,7 +29,8 @@ const cloudCCredentials = field.object({ clientId: text(), clientSecret: field.s
 const cloudBScope = field.string({ oneOf: ['PROJECT', 'ORGANIZATION'] });
 
 const scanSettings = {
-  scanFrequency: field.integer({ min: 1 }),
+  // Hours between scans. The platform publishes no maximum; a year (chosen) is beyond any use.
+  scanFrequency: field.integer({ min: 1, max: 8760 }),
   scanContainers: field.boolean(),
   scanHostVulnerabilities: field.boolean(),
   scanMultiVolume: field.boolean(),

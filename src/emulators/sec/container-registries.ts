@@ -1,4 +1,4 @@
-import { field, invalid, type FieldSpec, type ObjectSpec, type Router } from '../core/index.js';
+import { field, invalid, quote, type FieldSpec, type ObjectSpec, type Router } from '../core/index.js';
 import type { SecContext } from './context.js';
 import { registerIntegrationRoutes, type IntegrationFamily } from './integrations.js';
 
@@ -48,7 +48,9 @@ const SCANNER_TYPES = new Set(['PROXY_SCANNER', 'INLINE_SCANNER']);
 const tags = field.array(field.string(), { optional: true });
 const repositories = field.array(field.string(), { optional: true });
 const nonOsPackageEval = field.boolean({ optional: true });
-const limitNumImg = field.integer({ optional: true });
+// Newest images assessed per repository: registry A allows 5, 10 or 15 (checkImageCount); for the
+// others the platform publishes no maximum, so 100 (chosen) bounds it.
+const limitNumImg = field.integer({ optional: true, min: 1, max: 100 });
 
 const gcpStyleCredentials = field.object({
   clientId: field.string(),
@@ -158,20 +160,22 @@ function registrySpec(registryType: string, data: Record<string, unknown>): Obje
         {
           registryType: registryTypeField,
           identifierTag: keyValueList(data['identifierTag'], 'identifier tag'),
-          limitNumScan: field.string({ optional: true }),
+          limitNumScan: field.string({ optional: true, maxLength: 16 }),
         },
         {
           check: (value, path) => {
             const limit = value['limitNumScan'];
             // The platform keeps this number as a string.
             if (typeof limit === 'string' && !/^[1-9][0-9]*$/.test(limit)) {
-              throw invalid(`${path}.limitNumScan must be a positive whole number written as a string (got ${JSON.stringify(limit)})`);
+              throw invalid(`${path}.limitNumScan must be a positive whole number written as a string (got ${quote(limit)})`);
             }
+            // The platform publishes no maximum; 10,000 scans (chosen) is far beyond its default of 60.
+            if (typeof limit === 'string' && Number(limit) > 10_000) throw invalid(`${path}.limitNumScan must be at most 10000 (got ${limit})`);
           },
         },
       );
     default:
-      throw invalid(`data.registryType ${JSON.stringify(registryType)} is not supported; supported: ${REGISTRY_TYPES.join(', ')}`);
+      throw invalid(`data.registryType ${quote(registryType)} is not supported; supported: ${REGISTRY_TYPES.join(', ')}`);
   }
 }
 
@@ -191,11 +195,11 @@ export const CONTAINER_REGISTRIES: IntegrationFamily = {
     if (registryType === undefined || registryType === null) throw invalid('data.registryType is required');
     if (typeof registryType !== 'string') throw invalid('data.registryType must be a string');
     if (existing && existing.data['registryType'] !== registryType) {
-      throw invalid(`data.registryType cannot be changed (the integration is of type ${JSON.stringify(existing.data['registryType'])})`);
+      throw invalid(`data.registryType cannot be changed (the integration is of type ${quote(existing.data['registryType'])})`);
     }
     // Switching a RegistryA integration between role and access-key authentication needs a new integration.
     if (existing && registryType === 'REGISTRY_A' && existing.data['authType'] !== record['authType']) {
-      throw invalid(`data.authType cannot be changed (the integration uses ${JSON.stringify(existing.data['authType'])}); create a new integration instead`);
+      throw invalid(`data.authType cannot be changed (the integration uses ${quote(existing.data['authType'])}); create a new integration instead`);
     }
     return registrySpec(registryType, record);
   },

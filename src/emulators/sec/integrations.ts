@@ -1,10 +1,14 @@
 import {
+  DEFAULT_BODY_LIMITS,
   HttpError,
+  checkLength,
   invalid,
   json,
   maskSecrets,
   noContent,
   prefixedId,
+  quote,
+  quoteKey,
   secretValue,
   validate,
   type EmulatorRequest,
@@ -119,7 +123,7 @@ export function registerIntegrationRoutes(router: Router, ctx: SecContext, famil
 
 export function findIntegration(ctx: SecContext, family: IntegrationFamily, intgGuid: string): IntegrationRecord {
   const record = ctx.store.get<IntegrationRecord>(family.collection, intgGuid);
-  if (!record) throw new HttpError(404, `${family.label} ${JSON.stringify(intgGuid)} not found`);
+  if (!record) throw new HttpError(404, `${family.label} ${quote(intgGuid)} not found`);
   return record;
 }
 
@@ -157,10 +161,10 @@ function parseIntegrationBody(
   }
   const record = body as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (!WRITABLE_FIELDS.has(key) && !READ_ONLY_FIELDS.has(key)) throw invalid(`${key} is not a recognised field`);
+    if (!WRITABLE_FIELDS.has(key) && !READ_ONLY_FIELDS.has(key)) throw invalid(`${quoteKey(key)} is not a recognised field`);
   }
   if (record['intgGuid'] !== undefined && record['intgGuid'] !== (existing?.intgGuid ?? record['intgGuid'])) {
-    throw invalid(`intgGuid in the body (${JSON.stringify(record['intgGuid'])}) does not match the path`);
+    throw invalid(`intgGuid in the body (${quote(record['intgGuid'])}) does not match the path`);
   }
   if (existing === undefined && record['intgGuid'] !== undefined) {
     throw invalid('intgGuid is assigned by the server and must not be sent on create');
@@ -170,9 +174,10 @@ function parseIntegrationBody(
   if (typeof record['name'] !== 'string' || record['name'].trim() === '') {
     throw invalid(record['name'] === undefined ? 'name is required' : 'name must be a non-empty string');
   }
+  checkLength(record['name'], DEFAULT_BODY_LIMITS.characters, 'name');
   const enabled = record['enabled'];
   if (enabled === undefined) throw invalid('enabled is required (0 or 1)');
-  if (enabled !== 0 && enabled !== 1) throw invalid(`enabled must be 0 or 1 (got ${JSON.stringify(enabled)})`);
+  if (enabled !== 0 && enabled !== 1) throw invalid(`enabled must be 0 or 1 (got ${quote(enabled)})`);
   const dataSpec = family.dataSpecOf ? family.dataSpecOf(type, record['data'], existing) : family.dataSpecs[type]!;
   validate(dataSpec, record['data'], 'data');
   return { name: record['name'], type, enabled, data: record['data'] as Record<string, unknown> };
@@ -181,14 +186,14 @@ function parseIntegrationBody(
 function parseType(family: IntegrationFamily, value: unknown, existing: IntegrationRecord | undefined): string {
   if (existing) {
     if (value !== undefined && value !== existing.type) {
-      throw invalid(`type cannot be changed (the ${family.label} is of type ${JSON.stringify(existing.type)})`);
+      throw invalid(`type cannot be changed (the ${family.label} is of type ${quote(existing.type)})`);
     }
     return existing.type;
   }
   if (value === undefined) throw invalid('type is required');
   if (typeof value !== 'string' || !(value in family.dataSpecs)) {
     const supported = Object.keys(family.dataSpecs).join(', ');
-    throw invalid(`type ${JSON.stringify(value)} is not a supported ${family.label} type; supported: ${supported}`);
+    throw invalid(`type ${quote(value)} is not a supported ${family.label} type; supported: ${supported}`);
   }
   return value;
 }

@@ -1,4 +1,4 @@
-import { HttpError, field, invalid, json, noContent, validate, type Router } from '../core/index.js';
+import { HttpError, field, invalid, json, noContent, quote, validate, type Router } from '../core/index.js';
 import { ALERT_PROFILES, templateNames, type AlertProfileRecord } from './alert-profiles.js';
 import { API_PREFIX, type SecContext } from './context.js';
 
@@ -90,11 +90,11 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
     if (body.policyId !== undefined && body.policyId !== null) {
       if (!POLICY_ID_SUFFIX.test(body.policyId)) {
         throw invalid(
-          `body.policyId must be lower-case letters and digits starting with a letter (at most 16), optionally followed by "-" and up to 8 digits (got ${JSON.stringify(body.policyId)})`,
+          `body.policyId must be lower-case letters and digits starting with a letter (at most 16), optionally followed by "-" and up to 8 digits (got ${quote(body.policyId)})`,
         );
       }
       policyId = `${tenant}-${body.policyId}`;
-      if (ctx.store.has(POLICIES, policyId)) throw new HttpError(409, `a policy with id ${JSON.stringify(policyId)} already exists`);
+      if (ctx.store.has(POLICIES, policyId)) throw new HttpError(409, `a policy with id ${quote(policyId)} already exists`);
     } else {
       do policyId = `${tenant}-${nextNumber++}`;
       while (ctx.store.has(POLICIES, policyId));
@@ -173,7 +173,7 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
     const items = request.body as { policyId: string; enabled?: boolean; severity?: string }[];
     const seen = new Set<string>();
     const targets = items.map((item, index) => {
-      if (seen.has(item.policyId)) throw invalid(`body[${index}].policyId: ${JSON.stringify(item.policyId)} is listed twice`);
+      if (seen.has(item.policyId)) throw invalid(`body[${index}].policyId: ${quote(item.policyId)} is listed twice`);
       seen.add(item.policyId);
       return findPolicy(ctx, item.policyId);
     });
@@ -196,7 +196,7 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
 
 export function findPolicy(ctx: SecContext, id: string): PolicyRecord {
   const record = ctx.store.get<PolicyRecord>(POLICIES, id);
-  if (!record) throw new HttpError(404, `policy ${JSON.stringify(id)} not found`);
+  if (!record) throw new HttpError(404, `policy ${quote(id)} not found`);
   return record;
 }
 
@@ -206,7 +206,7 @@ function checkSeverity(value: Record<string, unknown>, path: string): void {
   const severity = value['severity'];
   if (typeof severity !== 'string') return;
   if (!(SEVERITIES as readonly string[]).includes(severity.trim().toLowerCase())) {
-    throw invalid(`${path}.severity must be one of ${SEVERITIES.join(', ')} (any case) (got ${JSON.stringify(severity)})`);
+    throw invalid(`${path}.severity must be one of ${SEVERITIES.join(', ')} (any case) (got ${quote(severity)})`);
   }
 }
 
@@ -219,15 +219,15 @@ function checkAlerting(ctx: SecContext, policy: PolicyRecord): void {
   }
   const dot = ref.indexOf('.');
   if (dot <= 0 || dot === ref.length - 1) {
-    throw invalid(`body.alertProfile must name an alert profile and one of its templates as <profile>.<template> (got ${JSON.stringify(ref)})`);
+    throw invalid(`body.alertProfile must name an alert profile and one of its templates as <profile>.<template> (got ${quote(ref)})`);
   }
   const profileId = ref.slice(0, dot);
   const templateName = ref.slice(dot + 1);
   const profile = ctx.store.get<AlertProfileRecord>(ALERT_PROFILES, profileId);
-  if (!profile) throw invalid(`body.alertProfile: there is no alert profile ${JSON.stringify(profileId)}`);
+  if (!profile) throw invalid(`body.alertProfile: there is no alert profile ${quote(profileId)}`);
   const templates = templateNames(ctx, profile);
   if (!templates.has(templateName)) {
-    throw invalid(`body.alertProfile: alert profile ${profileId} has no template ${JSON.stringify(templateName)}; its templates: ${[...templates].join(', ')}`);
+    throw invalid(`body.alertProfile: alert profile ${profileId} has no template ${quote(templateName)}; its templates: ${[...templates].join(', ')}`);
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { HttpError, invalid, json, noContent, type EmulatorRequest, type Router } from '../core/index.js';
+import { DEFAULT_BODY_LIMITS, HttpError, checkItemCount, checkLength, invalid, json, noContent, quote, quoteKey, type EmulatorRequest, type Router } from '../core/index.js';
 import { API_PREFIX, type SecContext } from './context.js';
 import { POLICY_EXCEPTIONS, findPolicy, type PolicyRecord } from './policies.js';
 
@@ -71,14 +71,14 @@ function findException(ctx: SecContext, request: EmulatorRequest): PolicyExcepti
   const policy = policyOf(ctx, request);
   const id = request.params['id']!;
   const record = ctx.store.get<PolicyExceptionRecord>(POLICY_EXCEPTIONS, id);
-  if (!record || record.policyId !== policy.policyId) throw new HttpError(404, `exception ${JSON.stringify(id)} of policy ${policy.policyId} not found`);
+  if (!record || record.policyId !== policy.policyId) throw new HttpError(404, `exception ${quote(id)} of policy ${policy.policyId} not found`);
   return record;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function onlyKeys(value: Record<string, unknown>, allowed: string[], path: string): void {
-  for (const key of Object.keys(value)) if (!allowed.includes(key)) throw invalid(`${path}.${key} is not a recognised field`);
+  for (const key of Object.keys(value)) if (!allowed.includes(key)) throw invalid(`${path}.${quoteKey(key)} is not a recognised field`);
 }
 
 const nonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
@@ -92,8 +92,10 @@ function parseBody(body: unknown, policy: PolicyRecord): Pick<PolicyExceptionRec
   onlyKeys(body, ['description', 'constraints'], 'body');
   if (body['description'] === undefined || body['description'] === null) throw invalid('body.description is required');
   if (!nonEmptyString(body['description'])) throw invalid('body.description must be a non-empty string');
+  checkLength(body['description'], DEFAULT_BODY_LIMITS.characters, 'body.description');
   const constraints = body['constraints'];
   if (!Array.isArray(constraints) || constraints.length === 0) throw invalid('body.constraints must be an array with at least 1 item');
+  checkItemCount(constraints, DEFAULT_BODY_LIMITS.items, 'body.constraints');
   const defined = new Map(policy.exceptionConfiguration.constraintFields.map((f) => [f.fieldKey, f]));
   const used = new Set<string>();
   const parsed = constraints.map((constraint, i) => {
@@ -102,14 +104,16 @@ function parseBody(body: unknown, policy: PolicyRecord): Pick<PolicyExceptionRec
     onlyKeys(constraint, ['fieldKey', 'fieldValues'], path);
     const fieldKey = constraint['fieldKey'];
     if (!nonEmptyString(fieldKey)) throw invalid(`${path}.fieldKey must be a non-empty string`);
+    checkLength(fieldKey, DEFAULT_BODY_LIMITS.characters, `${path}.fieldKey`);
     const definition = defined.get(fieldKey);
     if (!definition) {
-      throw invalid(`${path}.fieldKey: policy ${policy.policyId} has no exception constraint ${JSON.stringify(fieldKey)}; its constraints: ${[...defined.keys()].join(', ')}`);
+      throw invalid(`${path}.fieldKey: policy ${policy.policyId} has no exception constraint ${quote(fieldKey)}; its constraints: ${[...defined.keys()].join(', ')}`);
     }
     if (used.has(fieldKey)) throw invalid(`${path}.fieldKey: ${fieldKey} is constrained twice`);
     used.add(fieldKey);
     const values = constraint['fieldValues'];
     if (!Array.isArray(values) || values.length === 0) throw invalid(`${path}.fieldValues must be an array with at least 1 item`);
+    checkItemCount(values, DEFAULT_BODY_LIMITS.items, `${path}.fieldValues`);
     if (!definition.multiValue && values.length > 1) throw invalid(`${path}.fieldValues: ${fieldKey} takes a single value`);
     values.forEach((value, j) => checkValue(value, definition.dataType, fieldKey, `${path}.fieldValues[${j}]`));
     return { fieldKey, fieldValues: values as ConstraintValueRecord[] };
@@ -120,13 +124,18 @@ function parseBody(body: unknown, policy: PolicyRecord): Pick<PolicyExceptionRec
 function checkValue(value: unknown, dataType: string, fieldKey: string, path: string): void {
   if (dataType === 'String') {
     if (!nonEmptyString(value)) throw invalid(`${path} must be a non-empty string (${fieldKey} holds plain values)`);
+    checkLength(value, DEFAULT_BODY_LIMITS.characters, path);
     return;
   }
   // KVTagPair: a tag key and the value(s) it may have.
   if (!isObject(value)) throw invalid(`${path} must be an object {key, value} (${fieldKey} holds key/value pairs)`);
   onlyKeys(value, ['key', 'value'], path);
   if (!nonEmptyString(value['key'])) throw invalid(`${path}.key must be a non-empty string`);
+  checkLength(value['key'], DEFAULT_BODY_LIMITS.characters, `${path}.key`);
   const tagValue = value['value'];
   const ok = typeof tagValue === 'string' || (Array.isArray(tagValue) && tagValue.length > 0 && tagValue.every((v) => typeof v === 'string'));
   if (!ok) throw invalid(`${path}.value must be a string or a non-empty array of strings`);
+  const tagValues = typeof tagValue === 'string' ? [tagValue] : (tagValue as string[]);
+  checkItemCount(tagValues, DEFAULT_BODY_LIMITS.items, `${path}.value`);
+  tagValues.forEach((v, i) => checkLength(v, DEFAULT_BODY_LIMITS.characters, typeof tagValue === 'string' ? `${path}.value` : `${path}.value[${i}]`));
 }

@@ -1,4 +1,4 @@
-import { HttpError, field, invalid, json, noContent, prefixedId, validate, type Router } from '../core/index.js';
+import { HttpError, field, invalid, json, noContent, prefixedId, quote, validate, type Router } from '../core/index.js';
 import { API_PREFIX, SEC_COLLECTIONS, type SecContext } from './context.js';
 import type { IntegrationRecord } from './integrations.js';
 import { RESOURCE_GROUPS_COLLECTION } from './resource-groups.js';
@@ -58,7 +58,7 @@ export function registerReportRuleRoutes(router: Router, ctx: SecContext): void 
     const rule = body as RuleBody;
     if (mcGuid === undefined && rule.mcGuid !== undefined) throw invalid('body.mcGuid is assigned by the server and must not be sent on create');
     if (mcGuid !== undefined && rule.mcGuid !== undefined && rule.mcGuid !== mcGuid) {
-      throw invalid(`body.mcGuid (${JSON.stringify(rule.mcGuid)}) does not match the path`);
+      throw invalid(`body.mcGuid (${quote(rule.mcGuid)}) does not match the path`);
     }
     checkReferences(ctx, rule);
     return rule;
@@ -101,7 +101,7 @@ export function registerReportRuleRoutes(router: Router, ctx: SecContext): void 
 
 function find(ctx: SecContext, mcGuid: string): ReportRuleRecord {
   const record = ctx.store.get<ReportRuleRecord>(REPORT_RULES_COLLECTION, mcGuid);
-  if (!record) throw new HttpError(404, `report rule ${JSON.stringify(mcGuid)} not found`);
+  if (!record) throw new HttpError(404, `report rule ${quote(mcGuid)} not found`);
   return record;
 }
 
@@ -109,12 +109,12 @@ function find(ctx: SecContext, mcGuid: string): ReportRuleRecord {
 function checkReferences(ctx: SecContext, rule: RuleBody): void {
   rule.intgGuidList.forEach((guid, index) => {
     const channel = ctx.store.get<IntegrationRecord>(SEC_COLLECTIONS.alertChannels, guid);
-    if (!channel) throw invalid(`body.intgGuidList[${index}]: there is no alert channel ${JSON.stringify(guid)}`);
+    if (!channel) throw invalid(`body.intgGuidList[${index}]: there is no alert channel ${quote(guid)}`);
     if (channel.type !== 'EmailUser') {
-      throw invalid(`body.intgGuidList[${index}]: alert channel ${JSON.stringify(guid)} is of type ${channel.type}; reports go to e-mail channels (EmailUser) only`);
+      throw invalid(`body.intgGuidList[${index}]: alert channel ${quote(guid)} is of type ${channel.type}; reports go to e-mail channels (EmailUser) only`);
     }
   });
   (rule.filters.resourceGroups ?? []).forEach((guid, index) => {
-    if (!ctx.store.has(RESOURCE_GROUPS_COLLECTION, guid)) throw invalid(`body.filters.resourceGroups[${index}]: there is no resource group ${JSON.stringify(guid)}`);
+    if (!ctx.store.has(RESOURCE_GROUPS_COLLECTION, guid)) throw invalid(`body.filters.resourceGroups[${index}]: there is no resource group ${quote(guid)}`);
   });
 }

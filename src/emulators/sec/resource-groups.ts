@@ -1,4 +1,4 @@
-import { HttpError, field, invalid, json, noContent, prefixedId, validate, type Router } from '../core/index.js';
+import { DEFAULT_BODY_LIMITS, HttpError, checkItemCount, checkLength, field, invalid, json, noContent, prefixedId, quote, quoteKey, validate, type Router } from '../core/index.js';
 import { API_PREFIX, type SecContext } from './context.js';
 
 export const RESOURCE_GROUPS_COLLECTION = 'ResourceGroups';
@@ -109,7 +109,7 @@ export function registerResourceGroupRoutes(router: Router, ctx: SecContext): vo
 
 function find(ctx: SecContext, guid: string): ResourceGroupRecord {
   const record = ctx.store.get<ResourceGroupRecord>(RESOURCE_GROUPS_COLLECTION, guid);
-  if (!record) throw new HttpError(404, `resource group ${JSON.stringify(guid)} not found`);
+  if (!record) throw new HttpError(404, `resource group ${quote(guid)} not found`);
   return record;
 }
 
@@ -124,22 +124,24 @@ const filterSpec = field.object({
 function checkQuery(query: unknown, resourceType: string): ResourceGroupRecord['query'] {
   if (typeof query !== 'object' || query === null || Array.isArray(query)) throw invalid('body.query is required and must be an object');
   const { filters, expression, ...extra } = query as Record<string, unknown>;
-  for (const key of Object.keys(extra)) throw invalid(`body.query.${key} is not a recognised field`);
+  for (const key of Object.keys(extra)) throw invalid(`body.query.${quoteKey(key)} is not a recognised field`);
   if (typeof filters !== 'object' || filters === null || Array.isArray(filters)) throw invalid('body.query.filters must be an object of named filters');
   const allowedFields = RESOURCE_GROUP_FIELDS[resourceType] ?? [];
+  checkItemCount(Object.keys(filters), DEFAULT_BODY_LIMITS.items, 'body.query.filters', 'filters');
   for (const [name, filter] of Object.entries(filters as Record<string, unknown>)) {
-    const path = `body.query.filters[${JSON.stringify(name)}]`;
+    checkLength(name, DEFAULT_BODY_LIMITS.characters, `body.query.filters[${quote(name)}] (the name)`);
+    const path = `body.query.filters[${quote(name)}]`;
     validate(filterSpec, filter, path);
     const f = filter as FilterRecord;
     if (!allowedFields.includes(f.field)) {
-      throw invalid(`${path}.field ${JSON.stringify(f.field)} is not a field of ${resourceType} resource groups; use one of ${allowedFields.map((x) => JSON.stringify(x)).join(', ')}`);
+      throw invalid(`${path}.field ${quote(f.field)} is not a field of ${resourceType} resource groups; use one of ${allowedFields.map((x) => JSON.stringify(x)).join(', ')}`);
     }
-    if (KEYED_FIELDS.has(f.field) && !f.key) throw invalid(`${path}.key is required for the field ${JSON.stringify(f.field)}`);
+    if (KEYED_FIELDS.has(f.field) && !f.key) throw invalid(`${path}.key is required for the field ${quote(f.field)}`);
   }
   const used = new Set<string>();
   checkExpression(expression, 'body.query.expression', 1, filters as Record<string, FilterRecord>, used);
   for (const name of Object.keys(filters as object)) {
-    if (!used.has(name)) throw invalid(`body.query.filters[${JSON.stringify(name)}] is not used in the expression`);
+    if (!used.has(name)) throw invalid(`body.query.filters[${quote(name)}] is not used in the expression`);
   }
   return { filters: filters as Record<string, FilterRecord>, expression: expression as ExpressionRecord };
 }
@@ -147,16 +149,17 @@ function checkQuery(query: unknown, resourceType: string): ResourceGroupRecord['
 function checkExpression(node: unknown, path: string, depth: number, filters: Record<string, FilterRecord>, used: Set<string>): void {
   if (typeof node !== 'object' || node === null || Array.isArray(node)) throw invalid(`${path} must be an object`);
   const { operator, children, ...extra } = node as Record<string, unknown>;
-  for (const key of Object.keys(extra)) throw invalid(`${path}.${key} is not a recognised field`);
-  if (operator !== 'AND' && operator !== 'OR') throw invalid(`${path}.operator must be one of "AND", "OR" (got ${JSON.stringify(operator)})`);
+  for (const key of Object.keys(extra)) throw invalid(`${path}.${quoteKey(key)} is not a recognised field`);
+  if (operator !== 'AND' && operator !== 'OR') throw invalid(`${path}.operator must be one of "AND", "OR" (got ${quote(operator)})`);
   if (depth > RESOURCE_GROUP_MAX_DEPTH) throw invalid(`${path}: groups can be nested at most ${RESOURCE_GROUP_MAX_DEPTH - 1} levels below the top-level group`);
   if (!Array.isArray(children) || children.length === 0) throw invalid(`${path}.children: each group needs at least one filter or nested group`);
+  checkItemCount(children, DEFAULT_BODY_LIMITS.items, `${path}.children`);
   children.forEach((child, index) => {
     const here = `${path}.children[${index}]`;
     if (typeof child === 'object' && child !== null && 'filterName' in child) {
       const { filterName, ...rest } = child as Record<string, unknown>;
-      for (const key of Object.keys(rest)) throw invalid(`${here}.${key} is not a recognised field`);
-      if (typeof filterName !== 'string' || !(filterName in filters)) throw invalid(`${here}.filterName ${JSON.stringify(filterName)} names no filter in body.query.filters`);
+      for (const key of Object.keys(rest)) throw invalid(`${here}.${quoteKey(key)} is not a recognised field`);
+      if (typeof filterName !== 'string' || !(filterName in filters)) throw invalid(`${here}.filterName ${quote(filterName)} names no filter in body.query.filters`);
       used.add(filterName);
     } else {
       checkExpression(child, here, depth + 1, filters, used);

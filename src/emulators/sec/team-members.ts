@@ -1,10 +1,14 @@
 import {
+  DEFAULT_BODY_LIMITS,
   HttpError,
+  checkItemCount,
+  checkLength,
   field,
   invalid,
   json,
   noContent,
   prefixedId,
+  quote,
   randomHex,
   validate,
   type EmulatorRequest,
@@ -70,7 +74,7 @@ export function registerTeamMemberRoutes(router: Router, ctx: SecContext): void 
     const body = parse(ctx, request, false);
     const wanted = body.userName!.toLowerCase();
     if (ctx.store.list<TeamMemberRecord>(TEAM_MEMBERS_COLLECTION).some((m) => m.userName.toLowerCase() === wanted)) {
-      throw new HttpError(409, `a team member with user name ${JSON.stringify(body.userName)} already exists`);
+      throw new HttpError(409, `a team member with user name ${quote(body.userName)} already exists`);
     }
     const now = ctx.clock.nowIso();
     const orgLevel = orgAccess(request);
@@ -143,7 +147,7 @@ function custGuidOf(ctx: SecContext): string {
 
 function find(ctx: SecContext, userGuid: string): TeamMemberRecord {
   const record = ctx.store.get<TeamMemberRecord>(TEAM_MEMBERS_COLLECTION, userGuid);
-  if (!record) throw new HttpError(404, `team member ${JSON.stringify(userGuid)} not found`);
+  if (!record) throw new HttpError(404, `team member ${quote(userGuid)} not found`);
   return record;
 }
 
@@ -183,9 +187,9 @@ function checkOrgRoles(ctx: SecContext, body: Body): void {
   for (const [list, accounts] of [['adminRoleAccounts', adminAccounts], ['userRoleAccounts', userAccounts]] as const) {
     accounts.forEach((account, index) => {
       const upper = account.toUpperCase();
-      if (!known.has(upper)) throw invalid(`body.${list}[${index}]: the organization has no account ${JSON.stringify(account)}`);
+      if (!known.has(upper)) throw invalid(`body.${list}[${index}]: the organization has no account ${quote(account)}`);
       const other = seen.get(upper);
-      if (other !== undefined && other !== list) throw invalid(`body.${list}[${index}]: account ${JSON.stringify(account)} is also in ${other}`);
+      if (other !== undefined && other !== list) throw invalid(`body.${list}[${index}]: account ${quote(account)} is also in ${other}`);
       seen.set(upper, list);
     });
   }
@@ -227,6 +231,7 @@ function searchFilter(body: unknown): (m: TeamMemberRecord) => boolean {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body must be an object');
   const filters = (body as { filters?: unknown }).filters ?? [];
   if (!Array.isArray(filters)) throw invalid('body.filters must be an array');
+  checkItemCount(filters, DEFAULT_BODY_LIMITS.items, 'body.filters');
   const tests = filters.map((raw: unknown, index) => {
     const path = `body.filters[${index}]`;
     if (typeof raw !== 'object' || raw === null) throw invalid(`${path} must be an object`);
@@ -234,6 +239,7 @@ function searchFilter(body: unknown): (m: TeamMemberRecord) => boolean {
     if (!SEARCHABLE.includes(fieldName as (typeof SEARCHABLE)[number])) throw invalid(`${path}.field must be one of ${SEARCHABLE.join(', ')}`);
     if (expression !== 'eq') throw invalid(`${path}.expression must be "eq"`);
     if (typeof value !== 'string') throw invalid(`${path}.value must be a string`);
+    checkLength(value, DEFAULT_BODY_LIMITS.characters, `${path}.value`);
     return fieldName === 'userName'
       ? (m: TeamMemberRecord) => m.userName.toLowerCase() === value.toLowerCase()
       : (m: TeamMemberRecord) => m.userGuid === value;

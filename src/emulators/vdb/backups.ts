@@ -11,6 +11,7 @@ import { packagesFor } from './catalog.js';
 import { paginate, requireCluster } from './clusters.js';
 import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, type VdbContext } from './context.js';
 import { Violations, invalidArgument, notFound } from './errors.js';
+import { LIMITS } from './limits.js';
 import { cronProblem } from './cron.js';
 import * as rule from './rules.js';
 import type { ServiceRegistration } from './server.js';
@@ -79,7 +80,9 @@ function requireSchedule(ctx: VdbContext, id: string, clusterId?: string): Backu
 
 function validateSchedule(v: Violations, schedule: BackupSchedule): void {
   rule.uuid(v, 'backup_schedule.cluster_id', schedule.clusterId);
-  const problem = cronProblem(schedule.schedule);
+  const tooLong = [...schedule.schedule].length > LIMITS.schedule;
+  if (tooLong) rule.length(v, 'backup_schedule.schedule', schedule.schedule, 0, LIMITS.schedule);
+  const problem = tooLong ? undefined : cronProblem(schedule.schedule);
   if (problem) v.add('backup_schedule.schedule', `value must be a valid cron expression: ${problem}`, 'string.cron');
   rule.retention(v, 'backup_schedule.retention_period', schedule.retentionPeriod);
 }

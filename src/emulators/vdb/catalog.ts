@@ -7,7 +7,9 @@ import type { BookingPackage, CloudProvider, CloudProviderRegion, PackageStatus 
 import type { Plain } from '../../clients/vdb/codec.js';
 import { VDB_SERVICES } from '../../clients/vdb/proto.js';
 import { VDB_COLLECTIONS as C, checkAccount, stableUuid, type VdbContext } from './context.js';
-import { Violations, invalidArgument, notFound } from './errors.js';
+import { Violations, invalidArgument, notFound, quoted } from './errors.js';
+import { LIMITS } from './limits.js';
+import * as rule from './rules.js';
 import type { ServiceRegistration } from './server.js';
 
 export const HYBRID_PROVIDER = 'hybrid';
@@ -137,7 +139,7 @@ export function requireProvider(ctx: VdbContext, path: string, cloudProviderId: 
   if (ctx.store.has(C.cloudProviders, cloudProviderId)) return;
   const known = ctx.store.list<CloudProvider>(C.cloudProviders).map((provider) => provider.id);
   const v = new Violations();
-  v.add(path, `unknown cloud provider ${JSON.stringify(cloudProviderId)} (known: ${known.join(', ')})`, 'cloud_provider.exists');
+  v.add(path, `unknown cloud provider ${quoted(cloudProviderId)} (known: ${known.join(', ')})`, 'cloud_provider.exists');
   v.throwIfAny();
 }
 
@@ -146,7 +148,7 @@ export function requireRegion(ctx: VdbContext, path: string, cloudProviderId: st
   if (ctx.store.has(C.cloudProviderRegions, `${cloudProviderId}/${regionId}`)) return;
   const known = regionsOf(ctx, cloudProviderId).map((region) => region.id);
   const v = new Violations();
-  v.add(path, `unknown region ${JSON.stringify(regionId)} for cloud provider ${cloudProviderId} (known: ${known.join(', ')})`, 'cloud_provider_region.exists');
+  v.add(path, `unknown region ${quoted(regionId)} for cloud provider ${cloudProviderId} (known: ${known.join(', ')})`, 'cloud_provider_region.exists');
   v.throwIfAny();
 }
 
@@ -212,6 +214,9 @@ export function catalogServices(ctx: VdbContext): ServiceRegistration[] {
             requireRegion(ctx, 'cloud_provider_region_id', provider, regionId);
           }
           const statuses = (request.statuses as string[] | undefined) ?? [];
+          const v = new Violations();
+          rule.maxItems(v, 'statuses', statuses, LIMITS.packageStatusFilters);
+          v.throwIfAny();
           const items = packagesFor(ctx, provider, regionId)
             .filter((pkg) => statuses.length === 0 || statuses.includes(pkg.status))
             .map(wirePackage);

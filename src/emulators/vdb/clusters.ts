@@ -19,7 +19,8 @@ import type { Plain } from '../../clients/vdb/codec.js';
 import { VDB_SERVICES } from '../../clients/vdb/proto.js';
 import { HYBRID_PROVIDER, packagesFor, requireProvider, requireRegion, type StoredPackage } from './catalog.js';
 import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, type ClusterTransition, type VdbContext } from './context.js';
-import { Violations, failedPrecondition, invalidArgument, notFound } from './errors.js';
+import { Violations, failedPrecondition, invalidArgument, notFound, quoted } from './errors.js';
+import { LIMITS } from './limits.js';
 import * as rule from './rules.js';
 import type { HandlerCall, ServiceRegistration } from './server.js';
 
@@ -87,14 +88,14 @@ export function paginate(ctx: VdbContext, items: readonly unknown[], request: Pl
   const pageSize = (request.pageSize as number | undefined) ?? (ctx.defaultPageSize > 0 ? ctx.defaultPageSize : undefined);
   if (request.pageSize !== undefined) {
     const v = new Violations();
-    rule.range(v, 'page_size', request.pageSize as number, 1, 250, 'int32');
+    rule.range(v, 'page_size', request.pageSize as number, 1, LIMITS.pageSize, 'int32');
     v.throwIfAny();
   }
   const token = request.pageToken as string | undefined;
   let offset = 0;
   if (token !== undefined && token !== '') {
     offset = /^offset:\d+$/.test(token) ? Number(token.slice('offset:'.length)) : NaN;
-    if (!Number.isInteger(offset) || offset > items.length) throw invalidArgument(`invalid page_token ${JSON.stringify(token)}`);
+    if (!Number.isInteger(offset) || offset > items.length) throw invalidArgument(`invalid page_token ${quoted(token)}`);
   }
   const end = pageSize === undefined ? items.length : Math.min(items.length, offset + pageSize);
   return {
@@ -237,7 +238,7 @@ function jwtRbacMetadata(call: HandlerCall): boolean | undefined {
   if (values.length === 0) return undefined;
   const value = String(values[0]).toLowerCase();
   if (value !== 'true' && value !== 'false') {
-    throw invalidArgument(`metadata ${JWT_RBAC_METADATA} must be "true" or "false" (got ${JSON.stringify(String(values[0]))})`);
+    throw invalidArgument(`metadata ${JWT_RBAC_METADATA} must be "true" or "false" (got ${quoted(String(values[0]))})`);
   }
   return value === 'true';
 }
@@ -248,33 +249,36 @@ function jwtRbacMetadata(call: HandlerCall): boolean | undefined {
 function validateClusterFields(v: Violations, cluster: Cluster): void {
   if (cluster.name === '') v.add('cluster.name', 'value length must be at least 2 characters', 'string.min_len');
   else {
-    rule.length(v, 'cluster.name', cluster.name, 2, 64);
+    rule.length(v, 'cluster.name', cluster.name, 2, LIMITS.clusterName);
     rule.pattern(v, 'cluster.name', cluster.name, NAME);
   }
-  if ([...cluster.cloudProviderId].length < 3) v.add('cluster.cloud_provider_id', 'value length must be at least 3 characters', 'string.min_len');
+  rule.length(v, 'cluster.cloud_provider_id', cluster.cloudProviderId, 3, LIMITS.placementId);
   if (cluster.cloudProviderRegionId === '') v.add('cluster.cloud_provider_region_id', 'value length must be at least 1 characters', 'string.min_len');
+  else if ([...cluster.cloudProviderRegionId].length > LIMITS.placementId) rule.length(v, 'cluster.cloud_provider_region_id', cluster.cloudProviderRegionId, 1, LIMITS.placementId);
   else if (cluster.cloudProviderId === HYBRID_PROVIDER && !rule.isUuid(cluster.cloudProviderRegionId)) {
     v.add('cluster.cloud_provider_region_id', 'value must be a valid UUID (a hybrid cloud environment id) when cloud_provider_id is hybrid', 'cluster.hybrid_region_uuid');
   }
-  rule.keyValues(v, 'cluster.labels', cluster.labels, 10);
+  rule.keyValues(v, 'cluster.labels', cluster.labels, LIMITS.kubernetesEntries);
   if (rule.required(v, 'cluster.configuration', cluster.configuration)) validateConfiguration(v, 'cluster.configuration', cluster.configuration);
 }
 
 export function validateConfiguration(v: Violations, path: string, c: ClusterConfigurationInput): void {
-  if (c.numberOfNodes < 1) v.add(`${path}.number_of_nodes`, 'value must be greater than or equal to 1', 'uint32.gte');
-  if (c.version !== undefined && !VERSION.test(c.version)) {
-    v.add(`${path}.version`, 'value must be a version such as v1.13.2, or latest', 'string.pattern');
+  rule.range(v, `${path}.number_of_nodes`, c.numberOfNodes, 1, LIMITS.nodes);
+  if (c.version !== undefined) {
+    if ([...c.version].length > LIMITS.version) rule.length(v, `${path}.version`, c.version, 1, LIMITS.version);
+    else if (!VERSION.test(c.version)) v.add(`${path}.version`, 'value must be a version such as v1.13.2, or latest', 'string.pattern');
   }
   rule.uuid(v, `${path}.package_id`, c.packageId);
-  rule.keyValues(v, `${path}.node_selector`, c.nodeSelector, 10);
+  rule.range(v, `${path}.additional_resources.disk`, c.additionalResources?.disk, 0, LIMITS.additionalDiskGib);
+  rule.keyValues(v, `${path}.node_selector`, c.nodeSelector, LIMITS.kubernetesEntries);
   rule.tolerations(v, `${path}.tolerations`, c.tolerations);
-  rule.keyValues(v, `${path}.annotations`, c.annotations, 10);
-  rule.ipv4Cidrs(v, `${path}.allowed_ip_source_ranges`, c.allowedIpSourceRanges, 20);
+  rule.keyValues(v, `${path}.annotations`, c.annotations, LIMITS.kubernetesEntries);
+  rule.ipv4Cidrs(v, `${path}.allowed_ip_source_ranges`, c.allowedIpSourceRanges, LIMITS.ipSourceRanges);
   rule.enumSet(v, `${path}.service_type`, c.serviceType);
-  rule.keyValues(v, `${path}.service_annotations`, c.serviceAnnotations, 64);
-  rule.keyValues(v, `${path}.pod_labels`, c.podLabels, 10);
-  rule.range(v, `${path}.reserved_cpu_percentage`, c.reservedCpuPercentage, 1, 80);
-  rule.range(v, `${path}.reserved_memory_percentage`, c.reservedMemoryPercentage, 1, 80);
+  rule.keyValues(v, `${path}.service_annotations`, c.serviceAnnotations, LIMITS.serviceAnnotations);
+  rule.keyValues(v, `${path}.pod_labels`, c.podLabels, LIMITS.kubernetesEntries);
+  rule.range(v, `${path}.reserved_cpu_percentage`, c.reservedCpuPercentage, 1, LIMITS.reservedPercentage);
+  rule.range(v, `${path}.reserved_memory_percentage`, c.reservedMemoryPercentage, 1, LIMITS.reservedPercentage);
   rule.enumSet(v, `${path}.gpu_type`, c.gpuType);
   rule.enumSet(v, `${path}.restart_policy`, c.restartPolicy);
   rule.enumSet(v, `${path}.rebalance_strategy`, c.rebalanceStrategy);
@@ -284,12 +288,10 @@ export function validateConfiguration(v: Violations, path: string, c: ClusterCon
 }
 
 function validateDatabaseConfiguration(v: Violations, path: string, d: DatabaseConfiguration): void {
-  const replication = d.collection?.replicationFactor;
-  if (replication !== undefined && replication < 1) v.add(`${path}.collection.replication_factor`, 'value must be greater than or equal to 1', 'uint32.gte');
-  const consistency = d.collection?.writeConsistencyFactor;
-  if (consistency !== undefined && consistency < 1) {
-    v.add(`${path}.collection.write_consistency_factor`, 'value must be greater than or equal to 1', 'int32.gte');
-  }
+  rule.range(v, `${path}.collection.replication_factor`, d.collection?.replicationFactor, 1, LIMITS.replicas);
+  rule.range(v, `${path}.collection.write_consistency_factor`, d.collection?.writeConsistencyFactor, 1, LIMITS.replicas, 'int32');
+  const budget = LIMITS.optimizerCpuBudget;
+  rule.range(v, `${path}.storage.performance.optimizer_cpu_budget`, d.storage?.performance?.optimizerCpuBudget, -budget, budget, 'int32');
   rule.secretKeyRef(v, `${path}.service.api_key`, d.service?.apiKey);
   rule.secretKeyRef(v, `${path}.service.read_only_api_key`, d.service?.readOnlyApiKey);
   rule.enumSet(v, `${path}.log_level`, d.logLevel);

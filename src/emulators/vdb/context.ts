@@ -36,6 +36,20 @@ export interface ClusterTransition {
   readonly failReason?: string | undefined;
 }
 
+/**
+ * Who makes a call. The platform serves both its console users (a session token per member) and
+ * management keys; it records `created_by_email` only for users, since a management key acts for
+ * the account, not a person (the API docs: empty when created programmatically).
+ */
+export type Caller =
+  | { readonly kind: 'management_key' }
+  | { readonly kind: 'user'; readonly userId: string; readonly email: string }
+  /** A public method called without credentials. */
+  | { readonly kind: 'anonymous' };
+
+/** The `created_by_email` the platform records for an object made by this caller. */
+export const createdByEmail = (caller: Caller): string => (caller.kind === 'user' ? caller.email : '');
+
 export type BootstrapFailure = { readonly code: 'failed_precondition' | 'permission_denied'; readonly message: string };
 
 export interface VdbContext {
@@ -53,6 +67,8 @@ export interface VdbContext {
   bootstrapFailure: (BootstrapFailure & { once: boolean }) | undefined;
   /** 0 = lists are not paginated unless the client asks. */
   defaultPageSize: number;
+  /** Console session tokens of account members (`authorization: bearer <token>`) → user id. */
+  readonly userSessions: Map<string, string>;
 }
 
 export function nowTimestamp(ctx: VdbContext): string {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { User } from '../../clients/vdb/api.js';
+import type { AccountMember, User } from '../../clients/vdb/api.js';
 import { Clock, MemoryStore, SeededFaults, randomHex, type FaultProfileOptions, type FaultStats } from '../core/index.js';
 import { backupServices, refreshBackup } from './backups.js';
 import { catalogServices, packageId, seedCatalog } from './catalog.js';
@@ -70,6 +70,12 @@ export interface VdbEmulator {
   clearBootstrapFailure(): void;
   /** Adds an account member (with the Base role). */
   addMember(email: string): User;
+  /**
+   * A console session token of the member with this e-mail address: calls made with
+   * `authorization: bearer <token>` act as that user (objects they create record their e-mail in
+   * `created_by_email`), where the management key acts for the account. Throws for a non-member.
+   */
+  userToken(email: string): string;
   /** The catalog id of a package, e.g. packageId('aws', 'small'). */
   packageId(cloudProviderId: string, name: string): string;
   close(): Promise<void>;
@@ -88,6 +94,7 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     environmentReadyAt: new Map(),
     bootstrapFailure: undefined,
     defaultPageSize: options.pageSize ?? 0,
+    userSessions: new Map(),
   };
   const apiKey = options.apiKey ?? `vdb_mgmt_${randomHex(24).toLowerCase()}`;
   seedCatalog(ctx);
@@ -99,6 +106,11 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
   const server = await startGrpcServer({
     port: options.port ?? 0,
     apiKey,
+    userForSession: (token) => {
+      const userId = ctx.userSessions.get(token);
+      const member = userId === undefined ? undefined : ctx.store.get<AccountMember>(VDB_COLLECTIONS.members, userId);
+      return member ? { id: member.user.id, email: member.user.email } : undefined;
+    },
     log,
     faults,
     seededFaults,
@@ -175,6 +187,13 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
       ctx.bootstrapFailure = undefined;
     },
     addMember: (email) => addMember(ctx, email),
+    userToken: (email) => {
+      const member = ctx.store.list<AccountMember>(VDB_COLLECTIONS.members).find((m) => m.user.email === email);
+      if (!member) throw new Error(`${email} is not a member of account ${ctx.accountId}`);
+      const token = `vdb_session_${randomHex(24).toLowerCase()}`;
+      ctx.userSessions.set(token, member.user.id);
+      return token;
+    },
     packageId,
     close: () => server.close(),
   };

@@ -1,4 +1,5 @@
 import { status } from '@grpc/grpc-js';
+import { MAX_QUOTED_CHARACTERS, MAX_REPORTED_VIOLATIONS } from './limits.js';
 
 /** A gRPC failure a handler wants to answer with. */
 export class RpcError extends Error {
@@ -20,20 +21,32 @@ export const alreadyExists = (message: string): RpcError => new RpcError(status.
 /**
  * Collects rule violations the way the real server's request validation reports them:
  * `validation error:\n - <field path>: <message> [<rule id>]`, paths in proto (snake_case) names.
+ * A request with thousands of bad elements gets the first few listed and the rest counted.
  */
 export class Violations {
   private readonly items: string[] = [];
+  private unlisted = 0;
 
   add(path: string, message: string, rule: string): void {
-    this.items.push(` - ${path}: ${message} [${rule}]`);
+    if (this.items.length < MAX_REPORTED_VIOLATIONS) this.items.push(` - ${path}: ${message} [${rule}]`);
+    else this.unlisted++;
   }
 
   get empty(): boolean {
     return this.items.length === 0;
   }
 
-  /** Throws INVALID_ARGUMENT listing every violation, if any. */
+  /** Throws INVALID_ARGUMENT listing the violations, if any. */
   throwIfAny(): void {
-    if (this.items.length > 0) throw invalidArgument(`validation error:\n${this.items.join('\n')}`);
+    if (this.items.length === 0) return;
+    const more = this.unlisted > 0 ? `\n - … and ${this.unlisted} more violation(s)` : '';
+    throw invalidArgument(`validation error:\n${this.items.join('\n')}${more}`);
   }
+}
+
+/** A client's value quoted in a message, cut short when long (answers stay small whatever was sent). */
+export function quoted(value: string): string {
+  const characters = [...value];
+  if (characters.length <= MAX_QUOTED_CHARACTERS) return JSON.stringify(value);
+  return `${JSON.stringify(characters.slice(0, MAX_QUOTED_CHARACTERS).join(''))}… (${characters.length} characters)`;
 }

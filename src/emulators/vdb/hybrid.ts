@@ -8,10 +8,11 @@ import type { Plain } from '../../clients/vdb/codec.js';
 import { VDB_SERVICES } from '../../clients/vdb/proto.js';
 import { secretValue } from '../core/index.js';
 import { HYBRID_PROVIDER } from './catalog.js';
-import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, type VdbContext } from './context.js';
+import { VDB_COLLECTIONS as C, checkAccount, createdByEmail, newId, nowTimestamp, type VdbContext } from './context.js';
 import { Violations, failedPrecondition, invalidArgument, notFound, permissionDenied } from './errors.js';
+import { LIMITS } from './limits.js';
 import * as rule from './rules.js';
-import type { ServiceRegistration } from './server.js';
+import type { HandlerCall, ServiceRegistration } from './server.js';
 
 const NAME = /^[a-zA-Z0-9-_]+$/;
 const REGISTRY_URL = /^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?(:\d{1,5})?(\/\S*)?$/;
@@ -42,8 +43,8 @@ export function hybridServices(ctx: VdbContext): ServiceRegistration[] {
           checkAccount(ctx, 'account_id', request.accountId);
           return { hybridCloudEnvironment: requireEnvironment(ctx, request.hybridCloudEnvironmentId as string) };
         },
-        CreateHybridCloudEnvironment: (request) => ({
-          hybridCloudEnvironment: createEnvironment(ctx, request.hybridCloudEnvironment as HybridEnvironment | undefined),
+        CreateHybridCloudEnvironment: (request, call) => ({
+          hybridCloudEnvironment: createEnvironment(ctx, request.hybridCloudEnvironment as HybridEnvironment | undefined, call),
         }),
         UpdateHybridCloudEnvironment: (request) => ({
           hybridCloudEnvironment: updateEnvironment(ctx, request.hybridCloudEnvironment as HybridEnvironment | undefined),
@@ -81,24 +82,37 @@ function requireEnvironment(ctx: VdbContext, id: string): HybridEnvironment {
 
 function validateEnvironment(v: Violations, environment: HybridEnvironment): void {
   const path = 'hybrid_cloud_environment';
-  rule.length(v, `${path}.name`, environment.name, 1, 64);
+  rule.length(v, `${path}.name`, environment.name, 1, LIMITS.environmentName);
   if (environment.name !== '') rule.pattern(v, `${path}.name`, environment.name, NAME);
   if (!rule.required(v, `${path}.configuration`, environment.configuration)) return;
   const c = environment.configuration!;
   const at = `${path}.configuration`;
-  rule.dnsLabel(v, `${at}.namespace`, c.namespace, 253);
-  rule.uri(v, `${at}.http_proxy_url`, c.httpProxyUrl);
-  rule.uri(v, `${at}.https_proxy_url`, c.httpsProxyUrl);
-  if (c.containerRegistryUrl && !REGISTRY_URL.test(c.containerRegistryUrl)) {
+  rule.dnsLabel(v, `${at}.namespace`, c.namespace, LIMITS.namespace);
+  // Lengths first: a value over its bound is refused without being parsed.
+  const fits = (name: string, value: string | undefined, max: number): boolean => {
+    if (value === undefined || [...value].length <= max) return true;
+    rule.length(v, `${at}.${name}`, value, 0, max);
+    return false;
+  };
+  if (fits('http_proxy_url', c.httpProxyUrl, LIMITS.proxyUrl)) rule.uri(v, `${at}.http_proxy_url`, c.httpProxyUrl);
+  if (fits('https_proxy_url', c.httpsProxyUrl, LIMITS.proxyUrl)) rule.uri(v, `${at}.https_proxy_url`, c.httpsProxyUrl);
+  if (fits('container_registry_url', c.containerRegistryUrl, LIMITS.repositoryUrl) && c.containerRegistryUrl && !REGISTRY_URL.test(c.containerRegistryUrl)) {
     v.add(`${at}.container_registry_url`, 'value must be host[:port][/path]', 'string.registry_url');
   }
-  if (c.chartRepositoryUrl && !CHART_URL.test(c.chartRepositoryUrl)) {
+  if (fits('chart_repository_url', c.chartRepositoryUrl, LIMITS.repositoryUrl) && c.chartRepositoryUrl && !CHART_URL.test(c.chartRepositoryUrl)) {
     v.add(`${at}.chart_repository_url`, 'value must be scheme://host[:port][/path]', 'string.repository_url');
   }
+  rule.maxItems(v, `${at}.no_proxy_configs`, c.noProxyConfigs, LIMITS.noProxyEntries);
+  (c.noProxyConfigs ?? []).forEach((host, i) => rule.length(v, `${at}.no_proxy_configs[${i}]`, host, 1, LIMITS.hostName));
+  fits('registry_secret_name', c.registrySecretName, LIMITS.secretName);
+  fits('ca_certificates', c.caCertificates, LIMITS.caCertificates);
+  fits('database_storage_class', c.databaseStorageClass, LIMITS.storageClassName);
+  fits('snapshot_storage_class', c.snapshotStorageClass, LIMITS.storageClassName);
+  fits('volume_snapshot_storage_class', c.volumeSnapshotStorageClass, LIMITS.storageClassName);
   rule.enumSet(v, `${at}.log_level`, c.logLevel);
   rule.tolerations(v, `${at}.tolerations`, c.tolerations);
-  rule.keyValues(v, `${at}.node_selector`, c.nodeSelector, 10);
-  rule.keyValues(v, `${at}.control_plane_labels`, c.controlPlaneLabels, 10);
+  rule.keyValues(v, `${at}.node_selector`, c.nodeSelector, LIMITS.kubernetesEntries);
+  rule.keyValues(v, `${at}.control_plane_labels`, c.controlPlaneLabels, LIMITS.kubernetesEntries);
 }
 
 function storedConfiguration(input: HybridEnvironmentConfigurationInput, lastModifiedAt: string): HybridEnvironment['configuration'] {
@@ -112,7 +126,7 @@ function storedConfiguration(input: HybridEnvironmentConfigurationInput, lastMod
   };
 }
 
-function createEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined): Plain {
+function createEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined, call: HandlerCall): Plain {
   const v = new Violations();
   if (!rule.required(v, 'hybrid_cloud_environment', input)) v.throwIfAny();
   const environment = input!;
@@ -130,7 +144,7 @@ function createEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined
     createdAt: now,
     lastModifiedAt: now,
     name: environment.name,
-    createdByEmail: '',
+    createdByEmail: createdByEmail(call.caller),
     bootstrapCommandsGenerated: false,
     configuration: storedConfiguration(environment.configuration!, now),
     status: notReadyStatus(now),

@@ -6,23 +6,36 @@ import type { AccountMember, Permission, Role, User } from '../../clients/vdb/ap
 import type { Plain } from '../../clients/vdb/codec.js';
 import { VDB_SERVICES } from '../../clients/vdb/proto.js';
 import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, stableUuid, type VdbContext } from './context.js';
-import { Violations, failedPrecondition, invalidArgument, notFound } from './errors.js';
+import { Violations, failedPrecondition, invalidArgument, notFound, quoted } from './errors.js';
+import { LIMITS } from './limits.js';
 import * as rule from './rules.js';
 import type { ServiceRegistration } from './server.js';
 
-const PERMISSIONS: readonly Permission[] = [
-  ...['clusters', 'api_keys', 'backups', 'backup_schedules'].flatMap((area) =>
-    ['read', 'write', 'delete'].map((verb) => ({ value: `${verb}:${area}`, category: 'Cluster' })),
-  ),
-  ...['read', 'write', 'delete'].map((verb) => ({ value: `${verb}:hybrid_cloud_environments`, category: 'Hybrid Cloud' })),
-  ...['roles', 'users', 'management_keys', 'invites'].flatMap((area) =>
-    ['read', 'write', 'delete'].map((verb) => ({ value: `${verb}:${area}`, category: 'Account' })),
-  ),
-  { value: 'read:billing', category: 'Billing' },
-  { value: 'write:billing', category: 'Billing' },
-  { value: 'read:payment_information', category: 'Billing' },
-  { value: 'write:payment_information', category: 'Billing' },
-];
+/**
+ * Every permission the platform documents, under the section of its permission reference that
+ * lists it (ListPermissions reports that heading as the category). `restore:backups` is named by
+ * the API's method options (RestoreBackup, CreateClusterFromBackup) rather than by that page.
+ */
+const CATALOGUE: Readonly<Record<string, readonly string[]>> = {
+  'Identity and Access Management': [
+    ...crud('roles'),
+    ...crud('management_keys'),
+    ...crud('invites'),
+    'read:users',
+    'delete:users',
+  ],
+  Cluster: [...crud('api_keys'), ...crud('backups'), 'restore:backups', ...crud('clusters'), 'read:cluster_data', 'write:cluster_data', ...crud('backup_schedules')],
+  'Hybrid Cloud': crud('hybrid_cloud_environments'),
+  'Payment & Billing': ['read:payment_information', 'write:payment_information'],
+  'Account Management': crud('account'),
+  Profile: ['read:profile'],
+};
+
+function crud(area: string): string[] {
+  return ['read', 'write', 'delete'].map((verb) => `${verb}:${area}`);
+}
+
+const PERMISSIONS: readonly Permission[] = Object.entries(CATALOGUE).flatMap(([category, values]) => values.map((value) => ({ value, category })));
 
 export interface StoredUserRoles {
   readonly userId: string;
@@ -45,9 +58,11 @@ export function seedIam(ctx: VdbContext, memberEmails: readonly string[]): void 
     subType,
   });
   const roles = [
-    system('SYSTEM_ROLE_SUB_TYPE_OWNER', 'Owner', 'Full access, including billing and ownership.', PERMISSIONS),
-    system('SYSTEM_ROLE_SUB_TYPE_ADMIN', 'Admin', 'Full access except billing.', PERMISSIONS.filter((p) => p.category !== 'Billing')),
-    system('SYSTEM_ROLE_SUB_TYPE_BASE', 'Base', 'Read access to clusters.', PERMISSIONS.filter((p) => p.value === 'read:clusters')),
+    // As the platform's role documentation describes them: the owner has everything, an admin all
+    // but changing the account itself, the base role what every member needs to use the console.
+    system('SYSTEM_ROLE_SUB_TYPE_OWNER', 'Owner', 'All permissions, including account write permissions.', PERMISSIONS),
+    system('SYSTEM_ROLE_SUB_TYPE_ADMIN', 'Admin', 'All permissions except account write permissions.', PERMISSIONS.filter((p) => p.value !== 'write:account')),
+    system('SYSTEM_ROLE_SUB_TYPE_BASE', 'Base', 'The minimum every member needs.', PERMISSIONS.filter((p) => p.value === 'read:account' || p.value === 'read:profile')),
   ];
   for (const role of roles) ctx.store.put(C.roles, role.id, role);
   memberEmails.forEach((email, i) => addMember(ctx, email, i === 0));
@@ -137,17 +152,20 @@ function requireUserRoles(ctx: VdbContext, userId: string): StoredUserRoles {
 }
 
 function validateRole(ctx: VdbContext, v: Violations, role: Role): Permission[] {
-  rule.length(v, 'role.name', role.name, 4, 64);
+  rule.length(v, 'role.name', role.name, 4, LIMITS.roleName);
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(role.name)) v.add('role.name', 'value must not contain control characters', 'string.no_control');
-  rule.length(v, 'role.description', role.description, 0, 256);
+  rule.length(v, 'role.description', role.description, 0, LIMITS.roleDescription);
   if (role.roleType !== 'ROLE_TYPE_CUSTOM') v.add('role.role_type', 'value must be in list [2] (ROLE_TYPE_CUSTOM)', 'enum.in');
   rule.minItems(v, 'role.permissions', role.permissions, 1);
+  rule.maxItems(v, 'role.permissions', role.permissions, LIMITS.rolePermissions);
   const resolved: Permission[] = [];
   const seen = new Set<string>();
   role.permissions.forEach((permission, i) => {
+    const at = `role.permissions[${i}].value`;
+    if ([...permission.value].length > LIMITS.permissionValue) return rule.length(v, at, permission.value, 1, LIMITS.permissionValue);
     const known = ctx.store.get<Permission>(C.permissions, permission.value);
-    if (!known) v.add(`role.permissions[${i}].value`, `unknown permission ${JSON.stringify(permission.value)} (see ListPermissions)`, 'permission.exists');
+    if (!known) v.add(at, `unknown permission ${quoted(permission.value)} (see ListPermissions)`, 'permission.exists');
     else if (!seen.has(known.value)) {
       seen.add(known.value);
       resolved.push(known);
@@ -201,6 +219,8 @@ function assignUserRoles(ctx: VdbContext, request: Plain): void {
     throw invalidArgument('validation error:\n - role_ids_to_add: at least one of role_ids_to_add and role_ids_to_delete must be non-empty [assign.not_empty]');
   }
   const v = new Violations();
+  rule.maxItems(v, 'role_ids_to_add', toAdd, LIMITS.assignedRoles);
+  rule.maxItems(v, 'role_ids_to_delete', toDelete, LIMITS.assignedRoles);
   toAdd.forEach((id, i) => rule.uuid(v, `role_ids_to_add[${i}]`, id));
   toDelete.forEach((id, i) => rule.uuid(v, `role_ids_to_delete[${i}]`, id));
   v.throwIfAny();

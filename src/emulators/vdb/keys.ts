@@ -8,10 +8,11 @@ import { parseTimestamp } from '../../clients/vdb/time.js';
 import { VDB_SERVICES } from '../../clients/vdb/proto.js';
 import { secretValue } from '../core/index.js';
 import { requireCluster } from './clusters.js';
-import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, type VdbContext } from './context.js';
+import { VDB_COLLECTIONS as C, checkAccount, createdByEmail, newId, nowTimestamp, type VdbContext } from './context.js';
 import { Violations, notFound } from './errors.js';
+import { LIMITS } from './limits.js';
 import * as rule from './rules.js';
-import type { ServiceRegistration } from './server.js';
+import type { HandlerCall, ServiceRegistration } from './server.js';
 
 const KEY_NAME = /^[\w\s-]+$/;
 const COLLECTION_NAME = /^[a-zA-Z0-9\-_.]+$/;
@@ -30,7 +31,7 @@ export function keyServices(ctx: VdbContext): ServiceRegistration[] {
             .map((key) => ({ ...key, key: '' }));
           return { items };
         },
-        CreateDatabaseApiKey: (request) => ({ databaseApiKey: createV2(ctx, request.databaseApiKey as DatabaseApiKey | undefined) }),
+        CreateDatabaseApiKey: (request, call) => ({ databaseApiKey: createV2(ctx, request.databaseApiKey as DatabaseApiKey | undefined, call) }),
         DeleteDatabaseApiKey: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
           const key = ctx.store.get<DatabaseApiKey>(C.databaseApiKeys, request.databaseApiKeyId as string);
@@ -65,7 +66,7 @@ export function keyServices(ctx: VdbContext): ServiceRegistration[] {
   ];
 }
 
-function createV2(ctx: VdbContext, input: DatabaseApiKey | undefined): Plain {
+function createV2(ctx: VdbContext, input: DatabaseApiKey | undefined, call: HandlerCall): Plain {
   const v = new Violations();
   if (!rule.required(v, 'database_api_key', input)) v.throwIfAny();
   const key = input!;
@@ -76,7 +77,7 @@ function createV2(ctx: VdbContext, input: DatabaseApiKey | undefined): Plain {
   rule.mustBeEmpty(v, `${path}.postfix`, key.postfix);
   rule.mustBeEmpty(v, `${path}.key`, key.key);
   rule.uuid(v, `${path}.cluster_id`, key.clusterId);
-  rule.length(v, `${path}.name`, key.name, 4, 128);
+  rule.length(v, `${path}.name`, key.name, 4, LIMITS.databaseKeyName);
   if (key.name !== '') rule.pattern(v, `${path}.name`, key.name, KEY_NAME);
   if (key.expiresAt !== undefined) {
     const expires = parseTimestamp(key.expiresAt);
@@ -96,7 +97,7 @@ function createV2(ctx: VdbContext, input: DatabaseApiKey | undefined): Plain {
     name: key.name,
     ...(key.expiresAt !== undefined ? { expiresAt: key.expiresAt } : {}),
     accessRules: key.accessRules,
-    createdByEmail: '',
+    createdByEmail: createdByEmail(call.caller),
     postfix: secret.slice(-4),
     key: secret,
   };
@@ -107,7 +108,7 @@ function createV2(ctx: VdbContext, input: DatabaseApiKey | undefined): Plain {
 /** At most 20 rules, each with a scope; one global rule alone, or collection rules only. */
 export function validateAccessRules(v: Violations, path: string, rules: readonly AccessRule[]): void {
   rule.minItems(v, path, rules, 1);
-  rule.maxItems(v, path, rules, 20);
+  rule.maxItems(v, path, rules, LIMITS.accessRules);
   let globals = 0;
   let collections = 0;
   rules.forEach((accessRule, i) => {
@@ -120,7 +121,7 @@ export function validateAccessRules(v: Violations, path: string, rules: readonly
     } else if (accessRule.collectionAccess) {
       collections++;
       const name = accessRule.collectionAccess.collectionName;
-      rule.length(v, `${at}.collection_access.collection_name`, name, 1, 255);
+      rule.length(v, `${at}.collection_access.collection_name`, name, 1, LIMITS.collectionName);
       if (name !== '') rule.pattern(v, `${at}.collection_access.collection_name`, name, COLLECTION_NAME);
       if (accessRule.collectionAccess.accessType.endsWith('_UNSPECIFIED')) {
         v.add(`${at}.collection_access.access_type`, 'value must not be in list [0]', 'enum.not_in');
@@ -141,6 +142,7 @@ function createV1(ctx: VdbContext, input: AuthKey | undefined): Plain {
   rule.mustBeEmpty(v, 'database_api_key.prefix', key.prefix);
   rule.mustBeEmpty(v, 'database_api_key.key', key.key);
   rule.minItems(v, 'database_api_key.cluster_ids', key.clusterIds, 1);
+  rule.maxItems(v, 'database_api_key.cluster_ids', key.clusterIds, LIMITS.legacyKeyClusters);
   key.clusterIds.forEach((id, i) => rule.uuid(v, `database_api_key.cluster_ids[${i}]`, id));
   v.throwIfAny();
   checkAccount(ctx, 'database_api_key.account_id', key.accountId);

@@ -5,6 +5,7 @@
 import type { KeyValue, ProtoDuration, Toleration, TopologySpreadConstraint } from '../../clients/vdb/api.js';
 import { durationToNanos } from '../../clients/vdb/go-duration.js';
 import type { Violations } from './errors.js';
+import { LIMITS } from './limits.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LABEL_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
@@ -69,33 +70,29 @@ export function keyValues(v: Violations, path: string, items: readonly KeyValue[
   (items ?? []).forEach((item, i) => {
     const at = `${path}[${i}]`;
     if (item.key === '') v.add(`${at}.key`, 'value length must be at least 1 characters', 'string.min_len');
-    else {
-      length(v, `${at}.key`, item.key, 1, 253);
-      if (!LABEL_KEY.test(item.key)) v.add(`${at}.key`, 'value must be a valid Kubernetes label key', 'string.k8s_label_key');
-    }
-    length(v, `${at}.value`, item.value, 0, 1024);
+    else if ([...item.key].length > LIMITS.keyValueKey) length(v, `${at}.key`, item.key, 1, LIMITS.keyValueKey);
+    else if (!LABEL_KEY.test(item.key)) v.add(`${at}.key`, 'value must be a valid Kubernetes label key', 'string.k8s_label_key');
+    length(v, `${at}.value`, item.value, 0, LIMITS.keyValueValue);
   });
 }
 
 export function secretKeyRef(v: Violations, path: string, ref: { name: string; key: string } | undefined): void {
   if (!ref) return;
-  if (ref.name === '' || ref.name.length > 253 || !DNS_SUBDOMAIN.test(ref.name)) {
-    v.add(`${path}.name`, 'value must be a valid Kubernetes secret name', 'string.k8s_name');
-  }
-  length(v, `${path}.key`, ref.key, 1, 1024);
+  if ([...ref.name].length > LIMITS.secretName) length(v, `${path}.name`, ref.name, 1, LIMITS.secretName);
+  else if (ref.name === '' || !DNS_SUBDOMAIN.test(ref.name)) v.add(`${path}.name`, 'value must be a valid Kubernetes secret name', 'string.k8s_name');
+  length(v, `${path}.key`, ref.key, 1, LIMITS.secretKey);
 }
 
 export function tolerations(v: Violations, path: string, items: readonly Toleration[] | undefined): void {
-  maxItems(v, path, items, 10);
+  maxItems(v, path, items, LIMITS.kubernetesEntries);
   (items ?? []).forEach((t, i) => {
     const at = `${path}[${i}]`;
     enumSet(v, `${at}.operator`, t.operator);
     enumSet(v, `${at}.effect`, t.effect);
     const key = t.key ?? '';
-    if (key !== '') {
-      length(v, `${at}.key`, key, 0, 317);
-      if (!LABEL_KEY.test(key)) v.add(`${at}.key`, 'value must be a valid Kubernetes qualified name', 'string.k8s_qualified_name');
-    }
+    if ([...key].length > LIMITS.tolerationKey) length(v, `${at}.key`, key, 0, LIMITS.tolerationKey);
+    else if (key !== '' && !LABEL_KEY.test(key)) v.add(`${at}.key`, 'value must be a valid Kubernetes qualified name', 'string.k8s_qualified_name');
+    length(v, `${at}.value`, t.value ?? '', 0, LIMITS.tolerationValue);
     const exists = t.operator === 'TOLERATION_OPERATOR_EXISTS';
     if (exists && (t.value ?? '') !== '') v.add(at, 'value must be empty when operator is Exists', 'toleration.exists_no_value');
     if (!exists && (t.value ?? '') === '') v.add(at, 'value is required when operator is Equal or unset', 'toleration.equal_value');
@@ -107,11 +104,11 @@ export function tolerations(v: Violations, path: string, items: readonly Tolerat
 }
 
 export function topologySpreadConstraints(v: Violations, path: string, items: readonly TopologySpreadConstraint[] | undefined): void {
-  maxItems(v, path, items, 10);
+  maxItems(v, path, items, LIMITS.kubernetesEntries);
   (items ?? []).forEach((c, i) => {
     const at = `${path}[${i}]`;
     if (c.maxSkew !== undefined && c.maxSkew <= 0) v.add(`${at}.max_skew`, 'value must be greater than 0', 'int32.gt');
-    if (c.topologyKey === '') v.add(`${at}.topology_key`, 'value length must be at least 1 characters', 'string.min_len');
+    length(v, `${at}.topology_key`, c.topologyKey, 1, LIMITS.topologyKey);
     enumSet(v, `${at}.when_unsatisfiable`, c.whenUnsatisfiable);
   });
 }
@@ -119,13 +116,15 @@ export function topologySpreadConstraints(v: Violations, path: string, items: re
 export function ipv4Cidrs(v: Violations, path: string, items: readonly string[] | undefined, max: number): void {
   maxItems(v, path, items, max);
   (items ?? []).forEach((item, i) => {
-    if (!IPV4_CIDR.test(item)) v.add(`${path}[${i}]`, 'value must be a valid IPv4 prefix (CIDR)', 'string.ipv4_prefix');
+    // No CIDR is longer than 18 characters: anything longer is refused without being matched.
+    if (item.length > 18 || !IPV4_CIDR.test(item)) v.add(`${path}[${i}]`, 'value must be a valid IPv4 prefix (CIDR)', 'string.ipv4_prefix');
   });
 }
 
 export function dnsLabel(v: Violations, path: string, value: string, max: number): void {
   if (value === '') v.add(path, 'value is required', 'required');
-  else if (value.length > max || !DNS_LABEL.test(value)) v.add(path, 'value must be a valid DNS label (lower-case letters, digits, -)', 'string.dns_label');
+  else if ([...value].length > max) length(v, path, value, 1, max);
+  else if (!DNS_LABEL.test(value)) v.add(path, 'value must be a valid DNS label (lower-case letters, digits, -)', 'string.dns_label');
 }
 
 export const SECONDS_PER_DAY = 86_400;

@@ -10,7 +10,9 @@ import protobuf from 'protobufjs';
 import { CodecError, decodePlain, encodePlain, type Plain } from '../../clients/vdb/codec.js';
 import { vdbMethod, vdbProtoRoot } from '../../clients/vdb/proto.js';
 import type { FaultDecision, FaultKind, SeededFaults } from '../core/fault-profile.js';
+import type { Caller } from './context.js';
 import { RpcError } from './errors.js';
+import { LIMITS } from './limits.js';
 
 export const TRACE_ID_METADATA = 'vdb-trace-id';
 /** Trailing metadata of a rate-limited answer: whole seconds to wait before retrying. */
@@ -19,6 +21,8 @@ export const RETRY_AFTER_METADATA = 'retry-after';
 export interface HandlerCall {
   /** Request metadata (lower-case keys). */
   readonly metadata: grpc.Metadata;
+  /** Who the credentials say is calling. */
+  readonly caller: Caller;
 }
 
 export type MethodHandler = (request: Plain, call: HandlerCall) => Plain | Promise<Plain>;
@@ -35,7 +39,7 @@ export interface ServiceRegistration {
 export interface VdbLoggedRequest {
   readonly service: string;
   readonly method: string;
-  /** Request metadata, `authorization` masked as `apikey ***`. */
+  /** Request metadata, `authorization` masked as `apikey ***` (or `bearer ***`). */
   readonly metadata: Readonly<Record<string, string>>;
   /** The decoded request (camelCase), undefined when it did not decode. */
   readonly request: Plain | undefined;
@@ -72,6 +76,8 @@ export interface VdbFault {
 export interface GrpcServerOptions {
   readonly port: number;
   readonly apiKey: string;
+  /** The member a console session token (`authorization: bearer <token>`) belongs to, if any. */
+  readonly userForSession?: (token: string) => { readonly id: string; readonly email: string } | undefined;
   readonly services: readonly ServiceRegistration[];
   readonly log: VdbLoggedRequest[];
   /** One-shot faults; they win over the seeded profile (which then does not see the call). */
@@ -115,7 +121,7 @@ export interface RunningGrpcServer {
 }
 
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
-  const server = new grpc.Server();
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': LIMITS.messageBytes });
   const registrations = new Map(options.services.map((registration) => [registration.service, registration]));
   const root = vdbProtoRoot();
   for (const service of allServices(root)) {
@@ -262,13 +268,14 @@ async function handleNormally(
   request: Plain | undefined,
   decodeError: CodecError | undefined,
 ): Promise<{ response: Plain } | { code: grpc.status; message: string }> {
-  if (!method.isPublic && !authorized(call.metadata, options.apiKey)) {
+  const caller = authenticate(call.metadata, options);
+  if (!method.isPublic && caller.kind === 'anonymous') {
     return { code: grpc.status.UNAUTHENTICATED, message: 'missing or invalid API key: send metadata `authorization: apikey <key>`' };
   }
   if (decodeError) return { code: grpc.status.INVALID_ARGUMENT, message: `validation error:\n - ${decodeError.message} [enum.defined_only]` };
   if (!method.handler) return { code: grpc.status.UNIMPLEMENTED, message: `${method.methodName} is not implemented by the emulator` };
   try {
-    return { response: await method.handler(request!, { metadata: call.metadata }) };
+    return { response: await method.handler(request!, { metadata: call.metadata, caller }) };
   } catch (error) {
     if (error instanceof RpcError) return { code: error.code, message: error.message };
     throw error;
@@ -314,16 +321,23 @@ function seededPlan(decision: FaultDecision): FaultPlan {
   }
 }
 
-function authorized(metadata: grpc.Metadata, apiKey: string): boolean {
+/** The management key, a member's session token, or nobody. */
+function authenticate(metadata: grpc.Metadata, options: GrpcServerOptions): Caller {
   const values = metadata.get('authorization');
-  return values.length === 1 && values[0] === `apikey ${apiKey}`;
+  if (values.length !== 1) return { kind: 'anonymous' };
+  const value = String(values[0]);
+  if (value === `apikey ${options.apiKey}`) return { kind: 'management_key' };
+  const session = /^bearer (\S+)$/i.exec(value);
+  const user = session ? options.userForSession?.(session[1]!) : undefined;
+  return user ? { kind: 'user', userId: user.id, email: user.email } : { kind: 'anonymous' };
 }
 
 function maskedMetadata(metadata: grpc.Metadata): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(metadata.getMap())) {
     const text = Buffer.isBuffer(value) ? value.toString('base64') : String(value);
-    out[key] = key === 'authorization' ? (/^apikey\s/i.test(text) ? 'apikey ***' : '***') : text;
+    const scheme = /^(apikey|bearer)\s/i.exec(text)?.[1];
+    out[key] = key === 'authorization' ? (scheme ? `${scheme} ***` : '***') : text;
   }
   return out;
 }

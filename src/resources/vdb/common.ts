@@ -103,11 +103,29 @@ export function keyValueFields(what: string) {
 }
 
 /**
- * A set of key/value blocks: the platform may return pairs in another order, which a list would show
- * as a change (vdb.md §6.1, adopted from the later upstream fix).
+ * How the description of every unordered collection ends. These collections are sets (DECISIONS):
+ * the platform may return their entries in another order, which a list shows as a change (vdb.md
+ * §6.1, the later upstream fix). Version 1.19.2 declared them as lists, so the note says how a
+ * configuration that indexed one picks entries now. `address` is how a configuration refers to the
+ * attribute; `select` is a `for` (or function) form that picks entries by their content.
  */
-export function keyValueSet(description: string, what: string, max: number) {
-  return block.set(keyValueFields(what), { description: `${description} At most ${max} entries.`, max });
+export function setNote(address: string, select: string): string {
+  return (
+    'A set: its entries have no order, so they cannot be indexed. ' +
+    `Configurations written for version 1.19.2, where it was a list, replace \`${address}[0]\` with \`tolist(${address})[0]\` ` +
+    `(an entry in the order Terraform sorts the set), or select entries by content: \`${select}\`.`
+  );
+}
+
+/** A `for` expression that turns a key/value set into a map, to look an entry up by key. */
+const byKey = (address: string, key: string) => `{ for e in ${address} : e.key => e.value }["${key}"]`;
+
+/**
+ * A set of key/value blocks (see {@link setNote}); `address` as a configuration refers to it, e.g.
+ * `vdb_accounts_cluster.example.labels`.
+ */
+export function keyValueSet(description: string, what: string, max: number, address: string) {
+  return block.set(keyValueFields(what), { description: `${description} At most ${max} entries. ${setNote(address, byKey(address, 'team'))}`, max });
 }
 
 export type KeyValueModel = { key: string; value: string };
@@ -138,7 +156,12 @@ export const tolerationFields = {
   }),
 };
 
-export const tolerationSet = (description: string) => block.set(tolerationFields, { description: `${description} At most 10 entries.`, max: 10 });
+/** A set of tolerations (see {@link setNote}); `address` as a configuration refers to it. */
+export const tolerationSet = (description: string, address: string) =>
+  block.set(tolerationFields, {
+    description: `${description} At most 10 entries. ${setNote(address, `[for t in ${address} : t if t.key == "dedicated"]`)}`,
+    max: 10,
+  });
 
 export type TolerationModel = ModelOf<typeof tolerationFields>;
 

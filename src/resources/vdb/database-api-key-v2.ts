@@ -34,7 +34,7 @@ const fields = {
     equal: sameInstant,
     description: 'When the key expires (RFC 3339); unset means never. The same instant in another notation (offset, fractional seconds) is no change.',
   }),
-  created_by_email: attr.string({ computed: true, description: 'Who created the key; empty when a management key created it.' }),
+  created_by_email: attr.string({ computed: true, description: 'The e-mail address of the user who created the key; empty when a management key created it (as this provider does).' }),
   postfix: attr.string({ computed: true, description: 'The last characters of the key, to recognise it.' }),
   key: attr.string({
     computed: true,

@@ -105,6 +105,10 @@ export function text(min: number, max: number, re: RegExp | null, what: string):
   };
 }
 
+/** The largest values of the API's integer field types (vdb.md §4): the platform's documented upper bounds. */
+export const UINT32_MAX = 2 ** 32 - 1;
+export const INT32_MAX = 2 ** 31 - 1;
+
 export const integer = (min: number, max = Number.MAX_SAFE_INTEGER): Validator<number> => ({
   description: max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`,
   check: (v) =>

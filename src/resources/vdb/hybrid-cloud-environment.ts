@@ -19,6 +19,7 @@ import {
   deleteIgnoringNotFound,
   keyValueSet,
   keyValuesFromApi,
+  setNote,
   keyValuesToApi,
   tolerationFromApi,
   tolerationSet,
@@ -47,6 +48,9 @@ const advancedSettings = {
   },
 };
 
+/** How a configuration refers to the environment's configuration, in the notes on sets. */
+const CONFIGURATION = 'vdb_accounts_hybrid_cloud_environment.example.configuration[0]';
+
 const configurationFields = {
   namespace: attr.string({
     required: true,
@@ -57,7 +61,10 @@ const configurationFields = {
   last_modified_at: attr.string({ computed: true, volatile: true, description: 'When the configuration last changed (RFC 3339).' }),
   http_proxy_url: attr.string({ optional: true, validate: [URL], description: 'HTTP proxy the components use.' }),
   https_proxy_url: attr.string({ optional: true, validate: [URL], description: 'HTTPS proxy the components use.' }),
-  no_proxy_configs: attr.stringSet({ optional: true, description: 'Hosts and domains reached without the proxy.' }),
+  no_proxy_configs: attr.stringSet({
+    optional: true,
+    description: `Hosts and domains reached without the proxy. ${setNote(`${CONFIGURATION}.no_proxy_configs`, `contains(${CONFIGURATION}.no_proxy_configs, ".internal")`)}`,
+  }),
   container_registry_url: attr.string({ optional: true, validate: [REGISTRY], description: 'Container registry to pull images from (`host[:port][/path]`).' }),
   chart_repository_url: attr.string({ optional: true, validate: [URL], description: 'Helm chart repository to install from (`scheme://host[:port][/path]`).' }),
   registry_secret_name: attr.string({ optional: true, description: 'Kubernetes secret with the registry credentials.' }),
@@ -72,9 +79,9 @@ const configurationFields = {
     equal: sameYaml,
     description: 'Advanced settings of the platform\'s operator, as a YAML mapping. Formatting, key order and comments are no change.',
   }),
-  node_selector: keyValueSet('Kubernetes node selector of the control-plane components.', 'node selector', 10),
-  tolerations: tolerationSet('Kubernetes tolerations of the control-plane components.'),
-  control_plane_labels: keyValueSet('Additional labels of the control-plane components.', 'label', 10),
+  node_selector: keyValueSet('Kubernetes node selector of the control-plane components.', 'node selector', 10, `${CONFIGURATION}.node_selector`),
+  tolerations: tolerationSet('Kubernetes tolerations of the control-plane components.', `${CONFIGURATION}.tolerations`),
+  control_plane_labels: keyValueSet('Additional labels of the control-plane components.', 'label', 10, `${CONFIGURATION}.control_plane_labels`),
 };
 
 const statusType = t.object({
@@ -100,7 +107,7 @@ const fields = {
   configuration: block.one(configurationFields, { required: true, description: 'The configuration of the environment.' }),
   created_at: attr.string({ computed: true, description: 'When the environment was created (RFC 3339).' }),
   last_modified_at: attr.string({ computed: true, volatile: true, description: 'When the environment last changed (RFC 3339).' }),
-  created_by_email: attr.string({ computed: true, description: 'Who created the environment.' }),
+  created_by_email: attr.string({ computed: true, description: 'The e-mail address of the user who created the environment; empty when a management key created it (as this provider does).' }),
   bootstrap_commands_generated: attr.bool({
     computed: true,
     changesWith: ['bootstrap_commands_version'],

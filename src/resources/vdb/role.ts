@@ -21,7 +21,7 @@ const fields = {
         validate: [text(1, 128, /^[a-z_]+:[a-z_]+$/, 'a permission such as `read:backups`')],
         description: 'The permission, e.g. `read:backups` or `write:clusters`.',
       }),
-      category: attr.string({ computed: true, description: 'The category the platform files the permission under, e.g. `Cluster` or `Account`.' }),
+      category: attr.string({ computed: true, description: 'The category the platform files the permission under, e.g. `Cluster` or `Account Management`.' }),
     },
     { min: 1, description: 'The permissions the role grants (at least one).' },
   ),

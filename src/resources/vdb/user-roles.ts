@@ -1,8 +1,18 @@
 /**
  * `vdb_accounts_user_roles` (vdb.md §2.8, §3.8): roles assigned to one member of an account. It is
- * not authoritative: it adds the roles it names and removes only those it added, never roles
- * assigned elsewhere. Reads show which of its roles the user still has (drift shows as a change;
- * the later upstream fix). There is no import.
+ * not authoritative: it assigns the roles it names that the member lacks, and takes back only the
+ * roles it granted itself, recorded in its private state. A role the member already had when the
+ * resource assigned it (from the console, an invitation, another resource) is never revoked by it.
+ *
+ * What cannot be made exact: two resources naming one role for one member. Neither sees the other
+ * (Terraform shows a provider one resource at a time, and the platform keeps no record of who
+ * assigned a role), so the role belongs to the resource that assigned it; when that one goes, the
+ * role goes, and the other resource's next plan shows it missing and assigns it again (then it is
+ * the one that granted it). Within one run, assignments to the same member are serialised so that
+ * exactly one resource grants a role both name.
+ *
+ * Reads show which of its roles the user still has (drift shows as a change; the later upstream
+ * fix). There is no import.
  */
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
 import { resource, type OpContext } from '../../engine/contracts.js';
@@ -22,13 +32,20 @@ const fields = {
   role_ids: attr.stringSet({
     required: true,
     validate: [validators.each(uuid)],
-    description: 'The roles this resource assigns to the user. Roles the user has from elsewhere are left alone.',
+    description:
+      'The roles this resource assigns to the user. Those the user lacks are granted; removing one from the set, or destroying the resource, revokes it only if this resource granted it.',
   }),
-  keep_on_destroy: attr.bool({ optional: true, default: false, description: 'Whether destroying the resource leaves the roles assigned.' }),
+  keep_on_destroy: attr.bool({ optional: true, default: false, description: 'Whether destroying the resource leaves the roles it granted assigned.' }),
   user_id: attr.string({ computed: true, changesWith: ['user_email'], description: 'The id of the user.' }),
 };
 
-const schema = resourceSchema(fields, { description: 'Assigns roles to a member of an account, without touching roles assigned elsewhere.' });
+const schema = resourceSchema(fields, {
+  description:
+    'Assigns roles to a member of an account. The resource takes back only the roles it granted: on destroy, or when a role leaves `role_ids`, ' +
+    'it revokes a role only if the member did not have it when the resource assigned it, so roles given in the console, by an invitation or by ' +
+    'another `vdb_accounts_user_roles` stay. Two resources naming the same role for one member are best avoided: the role belongs to the ' +
+    'resource that assigned it first; destroying the other leaves it, destroying that one revokes it, and the other assigns it again at its next apply.',
+});
 type Model = ModelOf<typeof fields>;
 
 /** The member with this exact e-mail address; null when there is none. */
@@ -58,6 +75,55 @@ async function assign(accountId: string, userId: string, add: string[], remove: 
 
 const stateOf = (accountId: string, userId: string, roleIds: string[]): Partial<Model> => ({ id: `${accountId}/${userId}`, account_id: accountId, user_id: userId, role_ids: roleIds });
 
+/** Private-state key: the role ids this resource granted (the member lacked them when it assigned them). */
+const GRANTED = 'granted_role_ids';
+
+/**
+ * The roles this resource granted. State written before the record existed has none; the resource
+ * then took back all its roles, so it keeps doing that for them.
+ */
+function grantedBy(prior: Model, ctx: OpContext<VdbContext>): Set<string> {
+  const recorded = ctx.private[GRANTED];
+  return new Set(Array.isArray(recorded) ? recorded.filter((r): r is string => typeof r === 'string') : prior.role_ids);
+}
+
+function recordGranted(ctx: OpContext<VdbContext>, granted: Iterable<string>): void {
+  ctx.private[GRANTED] = [...new Set(granted)].sort();
+}
+
+/**
+ * Runs the look-at-then-assign steps for one member one at a time in this provider process:
+ * Terraform applies independent resources in parallel, and two of them naming one role must not
+ * both see it missing and both count it as theirs.
+ */
+const memberQueues = new Map<string, Promise<unknown>>();
+
+async function forMember<T>(accountId: string, userId: string, step: () => Promise<T>): Promise<T> {
+  const key = `${accountId}/${userId}`;
+  const run = (memberQueues.get(key) ?? Promise.resolve()).then(step);
+  const settled = run.catch(() => undefined);
+  memberQueues.set(key, settled);
+  try {
+    return await run;
+  } finally {
+    if (memberQueues.get(key) === settled) memberQueues.delete(key);
+  }
+}
+
+/** Takes back from `userId` the granted roles it still has; NotFound (the member left) takes nothing. */
+async function revokeGranted(accountId: string, userId: string, granted: Set<string>, ctx: OpContext<VdbContext>): Promise<void> {
+  await forMember(accountId, userId, async () => {
+    let current: Set<string>;
+    try {
+      current = await currentRoles(accountId, userId, ctx);
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw err;
+    }
+    await assign(accountId, userId, [], [...granted].filter((r) => current.has(r)), ctx);
+  });
+}
+
 export const userRoles = resource<typeof fields, VdbContext>({
   typeName: 'vdb_accounts_user_roles',
   schema,
@@ -65,8 +131,13 @@ export const userRoles = resource<typeof fields, VdbContext>({
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
     const userId = await requireUserId(accountId, plan.user_email, ctx);
-    const current = await currentRoles(accountId, userId, ctx);
-    await assign(accountId, userId, plan.role_ids.filter((r) => !current.has(r)), [], ctx);
+    const granted = await forMember(accountId, userId, async () => {
+      const current = await currentRoles(accountId, userId, ctx);
+      const add = plan.role_ids.filter((r) => !current.has(r));
+      await assign(accountId, userId, add, [], ctx);
+      return add;
+    });
+    recordGranted(ctx, granted);
     return stateOf(accountId, userId, plan.role_ids);
   },
   async read(prior, ctx) {
@@ -81,22 +152,29 @@ export const userRoles = resource<typeof fields, VdbContext>({
       if (isNotFound(err)) return null;
       throw err;
     }
+    // A granted role someone else took away is no longer this resource's: if it comes back from
+    // elsewhere, this resource must not take it back.
+    if (Array.isArray(ctx.private[GRANTED])) recordGranted(ctx, [...grantedBy(prior, ctx)].filter((r) => current.has(r)));
     return stateOf(accountId, userId, prior.role_ids.filter((r) => current.has(r)));
   },
   async update(plan, prior, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
     const userId = plan.user_email === prior.user_email && prior.user_id ? prior.user_id : await requireUserId(accountId, plan.user_email, ctx);
-    const current = await currentRoles(accountId, userId, ctx);
     const wanted = new Set(plan.role_ids);
-    const add = plan.role_ids.filter((r) => !current.has(r));
-    // Only roles this resource managed before and no longer wants; a different user keeps what it has.
-    const remove = userId === prior.user_id ? prior.role_ids.filter((r) => !wanted.has(r) && current.has(r)) : [];
-    await assign(accountId, userId, add, remove, ctx);
-    if (userId !== prior.user_id && prior.user_id && !prior.keep_on_destroy) {
-      // The resource moved to another user: take its roles back from the previous one.
-      const previous = await currentRoles(accountId, prior.user_id, ctx).catch((err: unknown) => (isNotFound(err) ? new Set<string>() : Promise.reject(err)));
-      await assign(accountId, prior.user_id, [], prior.role_ids.filter((r) => previous.has(r)), ctx);
+    const granted = grantedBy(prior, ctx);
+    if (userId !== prior.user_id && prior.user_id) {
+      // The resource moved to another user: take back from the previous one what it granted there.
+      if (!prior.keep_on_destroy) await revokeGranted(accountId, prior.user_id, granted, ctx);
+      granted.clear();
     }
+    await forMember(accountId, userId, async () => {
+      const current = await currentRoles(accountId, userId, ctx);
+      const add = plan.role_ids.filter((r) => !current.has(r));
+      // Only roles this resource granted and no longer wants; the member keeps what came from elsewhere.
+      const remove = [...granted].filter((r) => !wanted.has(r) && current.has(r));
+      await assign(accountId, userId, add, remove, ctx);
+      recordGranted(ctx, [...granted, ...add].filter((r) => wanted.has(r)));
+    });
     return stateOf(accountId, userId, plan.role_ids);
   },
   async delete(prior, ctx) {
@@ -104,13 +182,6 @@ export const userRoles = resource<typeof fields, VdbContext>({
     const accountId = accountIdOf(prior.account_id, ctx);
     const userId = prior.user_id ?? (await findUserId(accountId, prior.user_email, ctx));
     if (!userId) return;
-    let current: Set<string>;
-    try {
-      current = await currentRoles(accountId, userId, ctx);
-    } catch (err) {
-      if (isNotFound(err)) return;
-      throw err;
-    }
-    await assign(accountId, userId, [], prior.role_ids.filter((r) => current.has(r)), ctx);
+    await revokeGranted(accountId, userId, grantedBy(prior, ctx), ctx);
   },
 });

@@ -29,7 +29,7 @@ describe('vdb IAM', function () {
     const id = state.id as string;
     expect(state).to.deep.include({ role_type: 'ROLE_TYPE_CUSTOM', account_id: h.emulator.accountId, sub_type: '' });
     const categories = Object.fromEntries((state.permissions as ObjectValue[]).map((p) => [p.value, p.category]));
-    expect(categories).to.deep.equal({ 'read:backups': 'Cluster', 'write:backups': 'Cluster', 'read:roles': 'Account' });
+    expect(categories).to.deep.equal({ 'read:backups': 'Cluster', 'write:backups': 'Cluster', 'read:roles': 'Identity and Access Management' });
     expect(storedRole(id)).to.deep.include({ name: 'tf backup operator', description: 'Runs backups', roleType: 'ROLE_TYPE_CUSTOM' });
 
     const changed = { name: 'tf backup admin', permissions: [{ value: 'read:backups' }, { value: 'delete:backups' }] };

@@ -4,8 +4,8 @@
  */
 import { attr, block, t, type ModelOf } from '../../../schema/define.js';
 import { computedShape } from '../../shared/shape.js';
-import { ipv4Cidr, integer, protoEnum, text, uuid } from '../formats.js';
-import { keyValueSet, secretRefBlock, tolerationSet } from '../common.js';
+import { INT32_MAX, UINT32_MAX, ipv4Cidr, integer, protoEnum, text, uuid } from '../formats.js';
+import { keyValueSet, secretRefBlock, setNote, tolerationSet } from '../common.js';
 
 export const SERVICE_TYPE = protoEnum('CLUSTER_SERVICE_TYPE_', 'CLUSTER_IP', 'NODE_PORT', 'LOAD_BALANCER');
 export const GPU_TYPE = protoEnum('CLUSTER_CONFIGURATION_GPU_TYPE_', 'NVIDIA', 'AMD');
@@ -23,8 +23,8 @@ const RESOURCE_UNITS = ['m', 'Gi'] as const;
 export const databaseConfigurationFields = {
   collection: block.one(
     {
-      replication_factor: attr.number({ optional: true, validate: [integer(1)], description: 'Default replication factor of new collections.' }),
-      write_consistency_factor: attr.number({ optional: true, validate: [integer(1)], description: 'Default write consistency factor of new collections.' }),
+      replication_factor: attr.number({ optional: true, validate: [integer(1, UINT32_MAX)], description: 'Default replication factor of new collections.' }),
+      write_consistency_factor: attr.number({ optional: true, validate: [integer(1, INT32_MAX)], description: 'Default write consistency factor of new collections.' }),
       vectors: block.one(
         { on_disk: attr.bool({ optional: true, description: 'Whether vectors of new collections are stored on disk by default.' }) },
         { description: 'Default vector storage of new collections.' },
@@ -80,6 +80,10 @@ export const databaseConfigurationFields = {
   ),
 };
 
+/** How a configuration refers to the cluster and its configuration, in the notes on sets. */
+const CLUSTER = 'vdb_accounts_cluster.example';
+const CONFIGURATION = `${CLUSTER}.configuration[0]`;
+
 export const configurationFields = {
   version: attr.string({
     optional: true,
@@ -88,7 +92,11 @@ export const configurationFields = {
     description: 'Version of the database engine, `vX.Y.Z` or `latest`. When unset the platform chooses; `latest` stays `latest` in the state while the cluster reports the version it resolved to.',
   }),
   last_modified_at: attr.string({ computed: true, volatile: true, description: 'When the configuration last changed (RFC 3339).' }),
-  number_of_nodes: attr.number({ required: true, validate: [integer(1)], description: 'Number of database nodes.' }),
+  number_of_nodes: attr.number({
+    required: true,
+    validate: [integer(1, UINT32_MAX)],
+    description: 'Number of database nodes. The platform also caps it by the account\'s node quota, which it checks when the cluster is created or changed.',
+  }),
   node_configuration: block.one(
     {
       package_id: attr.string({
@@ -98,7 +106,7 @@ export const configurationFields = {
       }),
       resource_configurations: block.list(
         {
-          amount: attr.number({ required: true, validate: [integer(1)], description: 'Amount of the resource.' }),
+          amount: attr.number({ required: true, validate: [integer(1, UINT32_MAX)], description: 'Amount of the resource.' }),
           resource_type: attr.string({
             required: true,
             validate: [{ description: RESOURCE_TYPES.map((r) => `\`${r}\``).join(', '), check: (v) => (RESOURCE_TYPES.includes(v as never) ? undefined : `must be one of ${RESOURCE_TYPES.join(', ')}, got ${JSON.stringify(v)}`) }],
@@ -115,11 +123,11 @@ export const configurationFields = {
     },
     { required: true, description: 'The size of each node.' },
   ),
-  node_selector: keyValueSet('Kubernetes node selector of the database pods (hybrid cloud).', 'node selector', 10),
-  tolerations: tolerationSet('Kubernetes tolerations of the database pods (hybrid cloud).'),
+  node_selector: keyValueSet('Kubernetes node selector of the database pods (hybrid cloud).', 'node selector', 10, `${CONFIGURATION}.node_selector`),
+  tolerations: tolerationSet('Kubernetes tolerations of the database pods (hybrid cloud).', `${CONFIGURATION}.tolerations`),
   topology_spread_constraints: block.set(
     {
-      max_skew: attr.number({ required: true, validate: [integer(1)], description: 'The largest allowed difference in the number of pods between topology domains.' }),
+      max_skew: attr.number({ required: true, validate: [integer(1, INT32_MAX)], description: 'The largest allowed difference in the number of pods between topology domains.' }),
       topology_key: attr.string({ required: true, validate: [text(1, 317, null, 'a node label key')], description: 'The node label that defines topology domains, e.g. `topology.kubernetes.io/zone`.' }),
       when_unsatisfiable: attr.string({
         required: true,
@@ -127,17 +135,26 @@ export const configurationFields = {
         description: `What happens when the constraint cannot be met: ${WHEN_UNSATISFIABLE.description}.`,
       }),
     },
-    { description: 'How database pods spread across topology domains (hybrid cloud). At most 10 entries.', max: 10 },
+    {
+      description: `How database pods spread across topology domains (hybrid cloud). At most 10 entries. ${setNote(
+        `${CONFIGURATION}.topology_spread_constraints`,
+        `[for c in ${CONFIGURATION}.topology_spread_constraints : c if c.topology_key == "topology.kubernetes.io/zone"]`,
+      )}`,
+      max: 10,
+    },
   ),
-  annotations: keyValueSet('Kubernetes annotations of the database pods (hybrid cloud).', 'annotation', 10),
+  annotations: keyValueSet('Kubernetes annotations of the database pods (hybrid cloud).', 'annotation', 10, `${CONFIGURATION}.annotations`),
   allowed_ip_source_ranges: attr.stringSet({
     optional: true,
     validate: [{ description: 'IPv4 CIDRs, at most 20', check: (v) => (v.length > 20 ? `must have at most 20 ranges, got ${v.length}` : v.map((c) => ipv4Cidr.check(c)).find(Boolean)) }],
-    description: 'IPv4 ranges (CIDR) allowed to reach the cluster; empty allows all. At most 20.',
+    description: `IPv4 ranges (CIDR) allowed to reach the cluster; empty allows all. At most 20. ${setNote(
+      `${CONFIGURATION}.allowed_ip_source_ranges`,
+      `contains(${CONFIGURATION}.allowed_ip_source_ranges, "10.0.0.0/8")`,
+    )}`,
   }),
   service_type: attr.string({ optional: true, validate: [SERVICE_TYPE], description: `Kubernetes service type of the database (hybrid cloud): ${SERVICE_TYPE.description}.` }),
-  service_annotations: keyValueSet('Annotations of the Kubernetes service of the database (hybrid cloud).', 'service annotation', 64),
-  pod_labels: keyValueSet('Labels of the database pods.', 'pod label', 10),
+  service_annotations: keyValueSet('Annotations of the Kubernetes service of the database (hybrid cloud).', 'service annotation', 64, `${CONFIGURATION}.service_annotations`),
+  pod_labels: keyValueSet('Labels of the database pods.', 'pod label', 10, `${CONFIGURATION}.pod_labels`),
   database_configuration: block.one(databaseConfigurationFields, { description: 'Settings of the database engine itself (mainly for hybrid cloud).' }),
   reserved_cpu_percentage: attr.number({ optional: true, validate: [integer(1, 80)], description: 'Percentage of CPU reserved for system components (1–80; the platform\'s default is 20).' }),
   reserved_memory_percentage: attr.number({ optional: true, validate: [integer(1, 80)], description: 'Percentage of memory reserved for system components (1–80; the platform\'s default is 20).' }),
@@ -177,7 +194,7 @@ export const clusterFields = {
     description: 'The account the cluster belongs to. Defaults to the provider\'s `account_id`. A cluster cannot move to another account, so a change creates a new cluster.',
   }),
   name: attr.string({ required: true, validate: [CLUSTER_NAME], description: 'Name of the cluster: 2–64 letters, digits, `-` and `_`. Can be changed in place.' }),
-  labels: keyValueSet('Labels of the cluster.', 'label', 10),
+  labels: keyValueSet('Labels of the cluster.', 'label', 10, `${CLUSTER}.labels`),
   cloud_provider: attr.string({
     required: true,
     replace: true,
