@@ -34,6 +34,8 @@ export const t = {
 export interface Validator<V> {
   /** Markdown phrase for docs, e.g. "one of `Events`, `Resources`". */
   readonly description: string;
+  /** For numbers: the smallest and largest value it accepts (every number argument declares one). */
+  readonly range?: readonly [number, number];
   check(value: V): string | undefined;
 }
 
@@ -238,6 +240,7 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string): 
 /** Standard validators. */
 export const validators = {
   oneOf: <V extends string | number>(...allowed: V[]): Validator<V> => ({
+    ...(allowed.every((a) => typeof a === 'number') ? { range: [Math.min(...(allowed as number[])), Math.max(...(allowed as number[]))] as const } : {}),
     description: `one of ${allowed.map((a) => `\`${a}\``).join(', ')}`,
     check: (v) => (allowed.includes(v) ? undefined : `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${JSON.stringify(v)}`),
   }),
@@ -250,6 +253,7 @@ export const validators = {
     check: (v) => (re.test(v) ? undefined : `must be ${what}, got ${JSON.stringify(v)}`),
   }),
   intBetween: (min: number, max: number): Validator<number> => ({
+    range: [min, max],
     description: `a whole number from ${min} to ${max}`,
     check: (v) => (Number.isInteger(v) && v >= min && v <= max ? undefined : `must be a whole number from ${min} to ${max}, got ${v}`),
   }),

@@ -7,14 +7,15 @@
  * - every attribute and block has a description;
  * - every resource and data source has its example (`main.tf`) and acceptance case (`acceptance.json`);
  * - optional attributes the platform fills when they are not configured are computed;
- * - every resource type can find the object its create makes (or repeating its create is harmless).
+ * - every resource type can find the object its create makes (or repeating its create is harmless);
+ * - every number argument declares its range.
  */
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { provider, resource, type ProviderDef } from '../../src/engine/contracts.js';
-import { attr, block, resourceSchema, t, type AttrOptions, type FieldDef, type Fields } from '../../src/schema/define.js';
+import { attr, block, resourceSchema, t, validators, type AttrOptions, type FieldDef, type Fields } from '../../src/schema/define.js';
 import type { SchemaAttribute, SchemaBlock } from '../../src/schema/block.js';
 import type { CtyType } from '../../src/schema/cty-type.js';
 import { findExample } from '../../src/docs/examples.js';
@@ -278,6 +279,23 @@ export function filledByPlatformProblems(provider: string, nodes: Node[], listed
 
 const loaded = new Map<ProviderName, Loaded>();
 
+/** Number arguments (or lists of numbers) without a validator that declares a finite range. */
+function unboundedNumbers(nodes: readonly Node[]): string[] {
+  return nodes
+    .filter((n) => {
+      const o = n.options;
+      const argument = o !== undefined && (o.required === true || o.optional === true || o.default !== undefined);
+      const numeric = n.type?.kind === 'number' || ((n.type?.kind === 'list' || n.type?.kind === 'set') && n.type.element.kind === 'number');
+      return n.kind === 'attribute' && argument && numeric && !(o!.validate ?? []).some((v) => v.range !== undefined && Number.isFinite(v.range[1]));
+    })
+    .map((n) => n.where);
+}
+
+/** Resource types that neither find what a lost create made nor say why repeating it is harmless. */
+function unrecoverableCreates(def: ProviderDef<any, any>): string[] {
+  return def.resources.filter((r) => (r.findCreated === undefined) === (r.repeatableCreate === undefined)).map((r) => r.typeName);
+}
+
 const fail = (title: string, lines: string[]) => {
   if (lines.length > 0) expect.fail(`${title}:\n${lines.join('\n')}`);
 };
@@ -310,13 +328,14 @@ describe('schema invariants', () => {
         fail('missing examples (test/acceptance/CASES.md)', exampleProblems(name, loaded.get(name)!.def, readRepoFile));
       });
 
-      it('every resource type can find again what its create makes, or says why repeating the create duplicates nothing', () => {
-        const { def } = loaded.get(name)!;
-        fail(
-          'resource types with neither findCreated nor repeatableCreate (or both)',
-          def.resources.filter((r) => (r.findCreated === undefined) === (r.repeatableCreate === undefined)).map((r) => r.typeName),
-        );
+      it('every number argument declares its range, so an absurd count is refused at plan time', () => {
+        fail('number arguments without a declared range', unboundedNumbers(loaded.get(name)!.nodes));
       });
+
+      it('every resource type can find again what its create makes, or says why repeating the create duplicates nothing', () => {
+        fail('resource types with neither findCreated nor repeatableCreate (or both)', unrecoverableCreates(loaded.get(name)!.def));
+      });
+
 
       it('optional attributes the platform fills are computed', () => {
         fail('optional attributes that must be computed', filledByPlatformProblems(name, loaded.get(name)!.nodes));
@@ -361,6 +380,7 @@ describe('schema invariants: the checks catch violations', () => {
             region: attr.string({ optional: true, description: 'Region.' }),
             labels: block.set({ key: attr.string({ required: true, description: 'Key.' }), value: attr.string({ required: true, description: 'Value.' }) }, { description: 'Labels.' }),
             entries: attr.of(t.list(t.object({ name: t.string, token: t.string })))({ computed: true, description: 'Entries.' }),
+            replicas: attr.number({ optional: true, validate: [validators.nonEmpty() as never], description: 'Replicas.' }),
           },
           { description: 'A thing.' },
         ),
@@ -381,6 +401,11 @@ describe('schema invariants: the checks catch violations', () => {
   const nodes: Node[] = [];
   walkBlock({ kind: 'provider', provider: 'sec', typeName: 'demo' }, broken.schema.fields, broken.schema.block, 'provider "demo"', nodes);
   for (const r of broken.resources) walkBlock({ kind: 'resource', provider: 'sec', typeName: r.typeName }, r.schema.fields, r.schema.block, r.typeName, nodes);
+
+  it('finds number arguments without a range, and types that cannot recover a lost create', () => {
+    expect(unboundedNumbers(nodes)).to.deep.equal(['demo_thing.replicas']);
+    expect(unrecoverableCreates(broken)).to.deep.equal(['demo_thing', 'demo_other']);
+  });
 
   it('finds a configurable or missing id', () => {
     expect(idProblems(broken)).to.deep.equal([

@@ -3,13 +3,13 @@
  * own `account_id` wins over the provider's), composite import ids, and the nested shapes several
  * resources use (key/value pairs, tolerations, Kubernetes secret references).
  */
-import { attr, block, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
+import { attr, block, validators, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
 import { DiagnosticError, Diagnostics } from '../../engine/diagnostics.js';
 import { attrStep, type AttributePath } from '../../schema/path.js';
 import { isApiError } from '../../clients/errors.js';
 import type { KeyValue, ProtoDuration, Toleration, TolerationEffect, TolerationOperator, VdbClient } from '../../clients/vdb/api.js';
 import { durationToNanos, nanosToDuration } from '../../clients/vdb/go-duration.js';
-import { formatGoDuration, integer, parseGoDuration, protoEnum, text } from './formats.js';
+import { formatGoDuration, parseGoDuration, protoEnum, text } from './formats.js';
 
 /** What the provider's configure returns: the API client and the provider-level default account. */
 export interface VdbContext {
@@ -151,7 +151,7 @@ export const tolerationFields = {
   }),
   toleration_seconds: attr.number({
     optional: true,
-    validate: [integer(0)],
+    validate: [validators.intBetween(0, Number.MAX_SAFE_INTEGER)],
     description: 'How long a pod stays bound after a `TOLERATION_EFFECT_NO_EXECUTE` taint appears, in seconds.',
   }),
 };

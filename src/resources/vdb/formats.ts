@@ -109,14 +109,6 @@ export function text(min: number, max: number, re: RegExp | null, what: string):
 export const UINT32_MAX = 2 ** 32 - 1;
 export const INT32_MAX = 2 ** 31 - 1;
 
-export const integer = (min: number, max = Number.MAX_SAFE_INTEGER): Validator<number> => ({
-  description: max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`,
-  check: (v) =>
-    Number.isInteger(v) && v >= min && v <= max
-      ? undefined
-      : `must be ${max === Number.MAX_SAFE_INTEGER ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`}, got ${v}`,
-});
-
 /** The proto names of an enum (without UNSPECIFIED), as a plan-time validator. */
 export function protoEnum(prefix: string, ...values: string[]): Validator<string> {
   const names = values.map((v) => `${prefix}${v}`);

@@ -8,7 +8,7 @@
  *   commands from the state (nothing is revoked on the platform);
  * - reads and imports never generate; the commands only change when the knob does.
  */
-import { attr, block, resourceSchema, t, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
+import { attr, block, resourceSchema, t, validators, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
 import { onlyCandidate, resource, type OpContext } from '../../engine/contracts.js';
 import { isApiError } from '../../clients/errors.js';
 import type { HybridEnvironment, HybridEnvironmentConfiguration, HybridEnvironmentConfigurationInput, HybridLogLevel, JsonValue } from '../../clients/vdb/api.js';
@@ -26,7 +26,7 @@ import {
   tolerationToApi,
   type VdbContext,
 } from './common.js';
-import { formatTimestamp, integer, protoEnum, text } from './formats.js';
+import { INT32_MAX, formatTimestamp, protoEnum, text } from './formats.js';
 import { parseYaml, printYaml, sameYaml, YamlError } from './yaml.js';
 import { attrStep, indexStep } from '../../schema/path.js';
 import type { Diagnostics } from '../../engine/diagnostics.js';
@@ -128,7 +128,7 @@ const fields = {
   bootstrap_commands_version: attr.number({
     optional: true,
     computed: true,
-    validate: [integer(-1)],
+    validate: [validators.intBetween(-1, INT32_MAX)],
     description:
       'Controls the bootstrap commands: `-1` never generates them, `0` is idle (nothing is generated or regenerated), and a number greater than 0 generates them; raising it to another positive number regenerates them with new credentials. Unset at creation means `1`. Changing it to `0` or `-1` removes the commands from the state.',
   }),

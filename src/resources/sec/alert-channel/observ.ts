@@ -1,11 +1,8 @@
-import { attr, type Validator } from '../../../schema/define.js';
+import { attr, validators } from '../../../schema/define.js';
 import { alertChannel } from './family.js';
 import { readableSecret } from './fields.js';
 
-const accountNumber: Validator<number> = {
-  description: 'a positive whole number',
-  check: (value) => (Number.isSafeInteger(value) && value > 0 ? undefined : `must be a positive whole number, got ${value}`),
-};
+const accountNumber = validators.intBetween(1, Number.MAX_SAFE_INTEGER);
 
 export default alertChannel({
   typeName: 'sec_alert_channel_observ',

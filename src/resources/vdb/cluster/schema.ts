@@ -2,9 +2,9 @@
  * The cluster's fields (vdb.md §2.1), declared once: the resource uses them as blocks, the data
  * sources and the manual backup's `cluster_info` use their read-only twin (`computedShape`).
  */
-import { attr, block, t, type ModelOf } from '../../../schema/define.js';
+import { attr, block, t, validators, type ModelOf } from '../../../schema/define.js';
 import { computedShape } from '../../shared/shape.js';
-import { INT32_MAX, UINT32_MAX, ipv4Cidr, integer, protoEnum, text, uuid } from '../formats.js';
+import { INT32_MAX, UINT32_MAX, ipv4Cidr, protoEnum, text, uuid } from '../formats.js';
 import { keyValueSet, secretRefBlock, setNote, tolerationSet } from '../common.js';
 
 export const SERVICE_TYPE = protoEnum('CLUSTER_SERVICE_TYPE_', 'CLUSTER_IP', 'NODE_PORT', 'LOAD_BALANCER');
@@ -23,8 +23,8 @@ const RESOURCE_UNITS = ['m', 'Gi'] as const;
 export const databaseConfigurationFields = {
   collection: block.one(
     {
-      replication_factor: attr.number({ optional: true, validate: [integer(1, UINT32_MAX)], description: 'Default replication factor of new collections.' }),
-      write_consistency_factor: attr.number({ optional: true, validate: [integer(1, INT32_MAX)], description: 'Default write consistency factor of new collections.' }),
+      replication_factor: attr.number({ optional: true, validate: [validators.intBetween(1, UINT32_MAX)], description: 'Default replication factor of new collections.' }),
+      write_consistency_factor: attr.number({ optional: true, validate: [validators.intBetween(1, INT32_MAX)], description: 'Default write consistency factor of new collections.' }),
       vectors: block.one(
         { on_disk: attr.bool({ optional: true, description: 'Whether vectors of new collections are stored on disk by default.' }) },
         { description: 'Default vector storage of new collections.' },
@@ -38,7 +38,7 @@ export const databaseConfigurationFields = {
         {
           optimizer_cpu_budget: attr.number({
             optional: true,
-            validate: [integer(-1024, 1024)],
+            validate: [validators.intBetween(-1024, 1024)],
             description: 'CPU threads the optimizer may use: 0 chooses automatically, a negative number leaves that many CPUs free.',
           }),
           async_scorer: attr.bool({ optional: true, description: 'Whether the asynchronous (io_uring) scorer is used.' }),
@@ -94,7 +94,7 @@ export const configurationFields = {
   last_modified_at: attr.string({ computed: true, volatile: true, description: 'When the configuration last changed (RFC 3339).' }),
   number_of_nodes: attr.number({
     required: true,
-    validate: [integer(1, UINT32_MAX)],
+    validate: [validators.intBetween(1, UINT32_MAX)],
     description: 'Number of database nodes. The platform also caps it by the account\'s node quota, which it checks when the cluster is created or changed.',
   }),
   node_configuration: block.one(
@@ -106,7 +106,7 @@ export const configurationFields = {
       }),
       resource_configurations: block.list(
         {
-          amount: attr.number({ required: true, validate: [integer(1, UINT32_MAX)], description: 'Amount of the resource.' }),
+          amount: attr.number({ required: true, validate: [validators.intBetween(1, UINT32_MAX)], description: 'Amount of the resource.' }),
           resource_type: attr.string({
             required: true,
             validate: [{ description: RESOURCE_TYPES.map((r) => `\`${r}\``).join(', '), check: (v) => (RESOURCE_TYPES.includes(v as never) ? undefined : `must be one of ${RESOURCE_TYPES.join(', ')}, got ${JSON.stringify(v)}`) }],
@@ -127,7 +127,7 @@ export const configurationFields = {
   tolerations: tolerationSet('Kubernetes tolerations of the database pods (hybrid cloud).', `${CONFIGURATION}.tolerations`),
   topology_spread_constraints: block.set(
     {
-      max_skew: attr.number({ required: true, validate: [integer(1, INT32_MAX)], description: 'The largest allowed difference in the number of pods between topology domains.' }),
+      max_skew: attr.number({ required: true, validate: [validators.intBetween(1, INT32_MAX)], description: 'The largest allowed difference in the number of pods between topology domains.' }),
       topology_key: attr.string({ required: true, validate: [text(1, 317, null, 'a node label key')], description: 'The node label that defines topology domains, e.g. `topology.kubernetes.io/zone`.' }),
       when_unsatisfiable: attr.string({
         required: true,
@@ -156,8 +156,8 @@ export const configurationFields = {
   service_annotations: keyValueSet('Annotations of the Kubernetes service of the database (hybrid cloud).', 'service annotation', 64, `${CONFIGURATION}.service_annotations`),
   pod_labels: keyValueSet('Labels of the database pods.', 'pod label', 10, `${CONFIGURATION}.pod_labels`),
   database_configuration: block.one(databaseConfigurationFields, { description: 'Settings of the database engine itself (mainly for hybrid cloud).' }),
-  reserved_cpu_percentage: attr.number({ optional: true, validate: [integer(1, 80)], description: 'Percentage of CPU reserved for system components (1–80; the platform\'s default is 20).' }),
-  reserved_memory_percentage: attr.number({ optional: true, validate: [integer(1, 80)], description: 'Percentage of memory reserved for system components (1–80; the platform\'s default is 20).' }),
+  reserved_cpu_percentage: attr.number({ optional: true, validate: [validators.intBetween(1, 80)], description: 'Percentage of CPU reserved for system components (1–80; the platform\'s default is 20).' }),
+  reserved_memory_percentage: attr.number({ optional: true, validate: [validators.intBetween(1, 80)], description: 'Percentage of memory reserved for system components (1–80; the platform\'s default is 20).' }),
   gpu_type: attr.string({ optional: true, validate: [GPU_TYPE], description: `GPU type of the nodes: ${GPU_TYPE.description}.` }),
   restart_policy: attr.string({ optional: true, validate: [RESTART_POLICY], description: `How the database is restarted after a change: ${RESTART_POLICY.description}.` }),
   rebalance_strategy: attr.string({ optional: true, validate: [REBALANCE_STRATEGY], description: `How shards are rebalanced automatically: ${REBALANCE_STRATEGY.description}.` }),

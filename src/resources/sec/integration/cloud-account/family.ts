@@ -4,7 +4,7 @@
  * which status fields it shows (upstream's types differ there, and the Pulumi shapes follow them)
  * and its own `data` fields.
  */
-import { attr, resourceSchema, type BlockDef, type ConfigModelOf, type Fields, type ModelOf } from '../../../../schema/define.js';
+import { attr, resourceSchema, validators, type BlockDef, type ConfigModelOf, type Fields, type ModelOf } from '../../../../schema/define.js';
 import { onlyCandidate, resource, type ResourceDef } from '../../../../engine/contracts.js';
 import { DiagnosticError, Diagnostics } from '../../../../engine/diagnostics.js';
 import type { SecClient } from '../../../../clients/sec/index.js';
@@ -17,12 +17,8 @@ const baseFields = {
   retries: attr.number({
     optional: true,
     default: 5,
-    validate: [
-      {
-        description: 'a whole number, 0 or more',
-        check: (value: number) => (Number.isInteger(value) && value >= 0 ? undefined : `must be a whole number, 0 or more, got ${value}`),
-      },
-    ],
+    // Each attempt may wait up to 10 s before the next; 20 bounds an apply to a few minutes.
+    validate: [validators.intBetween(0, 20)],
     description:
       'How many times the create request may be sent (0 and 1 both mean once). It is repeated when the platform declines it as busy or rate-limited (HTTP 429 or 503, honouring `Retry-After`). A create whose answer is lost is never repeated blindly: the provider first looks for an integration of this type and name and adopts it. Not sent to the platform.',
   }),

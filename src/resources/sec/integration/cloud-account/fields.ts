@@ -15,11 +15,6 @@ export const httpsUrl = validators.url('https');
 
 const emailAddress = validators.matches(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'an e-mail address');
 
-const wholeAtLeast = (min: number, unit: string): Validator<number> => ({
-  description: `a whole number of ${unit}, at least ${min}`,
-  check: (value) => (Number.isInteger(value) && value >= min ? undefined : `must be a whole number of ${unit}, at least ${min}, got ${value}`),
-});
-
 /** Upper-case values accepted in any case (the platform stores them upper-case). */
 export function anyCaseOneOf(...allowed: string[]): Validator<string> {
   const shown = allowed.map((value) => `\`${value}\``).join(', ');
@@ -168,7 +163,8 @@ export function cloudBScope(options: { description: string; required: boolean })
 
 /** Schedule and scope of an agentless scanner; CloudA states its own defaults (and requires the frequency). */
 export function scanSettings(defaults: { frequency?: number; containers: boolean; hostVulnerabilities: boolean; queryText?: string }) {
-  const frequency = { validate: [wholeAtLeast(1, 'hours')], description: 'How often a scan runs, in hours.' };
+  // The platform publishes no maximum; a year bounds it (as the emulator does).
+  const frequency = { validate: [validators.intBetween(1, 8760)], description: 'How often a scan runs, in hours.' };
   return {
     scan_frequency:
       defaults.frequency === undefined ? attr.number({ required: true, ...frequency }) : attr.number({ optional: true, default: defaults.frequency, ...frequency }),

@@ -4,7 +4,7 @@
  * `data.registryType`), the scanners' server token, and the image limits most of them offer. A
  * member module declares only its registry type and its own `data` fields.
  */
-import { attr, block, resourceSchema, type BlockDef, type ConfigModelOf, type Fields, type ModelOf, type Validator } from '../../../../schema/define.js';
+import { attr, block, resourceSchema, validators, type BlockDef, type ConfigModelOf, type Fields, type ModelOf } from '../../../../schema/define.js';
 import { onlyCandidate, resource, type ResourceDef } from '../../../../engine/contracts.js';
 import { DiagnosticError, type Diagnostics } from '../../../../engine/diagnostics.js';
 import type { SecClient } from '../../../../clients/sec/index.js';
@@ -17,7 +17,7 @@ import type {
 
 const commonFields = {
   id: attr.sdkId('The integration GUID (the same as `intg_guid`).'),
-  name: attr.string({ required: true, validate: [nonBlank()], description: 'The integration name.' }),
+  name: attr.string({ required: true, description: 'The integration name.' }),
   enabled: attr.bool({ optional: true, default: true, description: 'State of the integration: whether the platform uses it.' }),
   intg_guid: attr.string({ computed: true, description: 'The unique identifier of the integration.' }),
   org_level: attr.bool({ computed: true, description: 'Whether the integration belongs to the organization rather than one account.' }),
@@ -141,29 +141,11 @@ export function containerRegistry<F extends Fields, T extends RegistryType>(
 
 // ---- Fields several members share -------------------------------------------------------------
 
-function nonBlank(): Validator<string> {
-  return { description: 'must not be blank', check: (v) => (v.trim() === '' ? 'must not be blank' : undefined) };
-}
-
 /** The platform assesses the newest 5, 10 or 15 images of each repository. */
-const IMAGE_COUNTS = [5, 10, 15];
-const imageCount: Validator<number> = {
-  description: 'one of `5`, `10`, `15`',
-  check: (v) => (IMAGE_COUNTS.includes(v) ? undefined : `must be one of 5, 10, 15, got ${v}`),
-};
+const imageCount = validators.oneOf(5, 10, 15);
 
-const positiveWhole: Validator<number> = {
-  description: 'a whole number of at least 1',
-  check: (v) => (Number.isInteger(v) && v >= 1 ? undefined : `must be a whole number of at least 1, got ${v}`),
-};
-
-const eachNonBlank: Validator<string[]> = {
-  description: 'must not contain blank entries',
-  check: (vs) => {
-    const blank = vs.findIndex((v) => v.trim() === '');
-    return blank >= 0 ? `must not contain blank entries (element ${blank} is blank)` : undefined;
-  },
-};
+/** The platform publishes no maximum; 10,000 scans (as the emulator bounds it) is far beyond its default of 60. */
+const scanCount = validators.intBetween(1, 10_000);
 
 /** Surrounding whitespace is not significant: the platform gets (and returns) trimmed values. */
 const trimmedEqual = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x.trim() === b[i]?.trim());
@@ -171,7 +153,6 @@ const trimmedEqual = (a: string[], b: string[]) => a.length === b.length && a.ev
 export const limitByTags = () =>
   attr.stringList({
     optional: true,
-    validate: [eachNonBlank],
     equal: trimmedEqual,
     description:
       'Image tags to limit the assessment to (images with a matching tag). With `limit_by_label` as well, an image must match both. Surrounding whitespace is ignored.',
@@ -180,7 +161,6 @@ export const limitByTags = () =>
 export const limitByRepositories = () =>
   attr.stringList({
     optional: true,
-    validate: [eachNonBlank],
     equal: trimmedEqual,
     description: 'Repositories to assess. Surrounding whitespace is ignored.',
   });
@@ -188,7 +168,7 @@ export const limitByRepositories = () =>
 export const limitByLabel = () =>
   block.set(
     {
-      key: attr.string({ required: true, validate: [nonBlank()], description: 'Label key.' }),
+      key: attr.string({ required: true, description: 'Label key.' }),
       value: attr.string({ required: true, description: 'Label value.' }),
     },
     {
@@ -208,7 +188,7 @@ export const limitNumImgs = () =>
 export const nonOsPackageSupport = () =>
   attr.bool({ optional: true, default: true, description: 'Whether program-language packages are scanned too, besides operating-system packages.' });
 
-export { positiveWhole, nonBlank };
+export { scanCount };
 
 /** The image limits of every registry except RegistryE (and of the proxy scanner). */
 export const imageLimitFields = () => ({

@@ -1,5 +1,5 @@
 import { attr, block } from '../../../../schema/define.js';
-import { containerRegistry, keyValuesFromApi, keyValuesToApi, nonBlank, positiveWhole, scannerFields } from './family.js';
+import { containerRegistry, keyValuesFromApi, keyValuesToApi, scanCount, scannerFields } from './family.js';
 
 const DEFAULT_LIMIT_NUM_SCAN = 60;
 
@@ -11,7 +11,7 @@ export default containerRegistry({
   fields: {
     identifier_tag: block.set(
       {
-        key: attr.string({ required: true, validate: [nonBlank()], description: 'Tag key.' }),
+        key: attr.string({ required: true, description: 'Tag key.' }),
         value: attr.string({ required: true, description: 'Tag value.' }),
       },
       { description: 'Tags that identify this scanner\'s results, as key/value pairs.' },
@@ -19,7 +19,7 @@ export default containerRegistry({
     limit_num_scan: attr.number({
       optional: true,
       default: DEFAULT_LIMIT_NUM_SCAN,
-      validate: [positiveWhole],
+      validate: [scanCount],
       description: 'The maximum number of scans the scanner may run per hour.',
     }),
     ...scannerFields,

@@ -2,7 +2,7 @@ import { attr, block, type ModelOf } from '../../../../schema/define.js';
 import { attrStep, indexStep } from '../../../../schema/path.js';
 import { DiagnosticError } from '../../../../engine/diagnostics.js';
 import type { RegistryAAuthType } from '../../../../clients/sec/container-registries.js';
-import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonBlank, nonOsPackageSupport, unlessBlank } from './family.js';
+import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonOsPackageSupport, unlessBlank } from './family.js';
 
 const credentialFields = {
   role_arn: attr.string({
@@ -50,7 +50,7 @@ export default containerRegistry({
   description:
     'Assesses the container images of a CloudA container registry (RegistryA). The platform reads the registry either by assuming a role (`role_arn` and `external_id`) or with an access key (`access_key_id` and `secret_access_key`).',
   fields: {
-    registry_domain: attr.string({ required: true, validate: [nonBlank()], description: 'The registry host, e.g. `<account>.registry-a.<region>.example.com`.' }),
+    registry_domain: attr.string({ required: true, description: 'The registry host, e.g. `<account>.registry-a.<region>.example.com`.' }),
     credentials: block.one(credentialFields, {
       required: true,
       // The platform fixes the authentication kind at creation (sec.md §6.6): switching between a

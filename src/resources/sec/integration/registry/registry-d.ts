@@ -1,13 +1,13 @@
 import { attr } from '../../../../schema/define.js';
 import { REGISTRY_D_DOMAIN } from '../../../../clients/sec/container-registries.js';
-import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonBlank, nonOsPackageSupport, unlessBlank } from './family.js';
+import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonOsPackageSupport, unlessBlank } from './family.js';
 
 export default containerRegistry({
   typeName: 'sec_integration_registry_d',
   registryType: 'REGISTRY_D',
   description: 'Assesses the container images of a RegistryD hub account, read with a hub user.',
   fields: {
-    username: attr.string({ required: true, validate: [nonBlank()], description: 'A hub user with at least read-only access to the repositories.' }),
+    username: attr.string({ required: true, description: 'A hub user with at least read-only access to the repositories.' }),
     password: attr.string({ required: true, sensitive: true, masked: true, description: 'The password of that user. The platform never returns it.' }),
     ...imageLimitFields(),
     non_os_package_support: nonOsPackageSupport(),

@@ -1,13 +1,13 @@
 import { attr } from '../../../../schema/define.js';
 import { REGISTRY_F_DOMAIN } from '../../../../clients/sec/container-registries.js';
-import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonBlank, nonOsPackageSupport, unlessBlank } from './family.js';
+import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonOsPackageSupport, unlessBlank } from './family.js';
 
 export default containerRegistry({
   typeName: 'sec_integration_registry_f',
   registryType: 'REGISTRY_F',
   description: 'Assesses the container images of the RegistryF package registry, read with a user and a personal access token.',
   fields: {
-    username: attr.string({ required: true, validate: [nonBlank()], description: 'The user with permission to pull the images.' }),
+    username: attr.string({ required: true, description: 'The user with permission to pull the images.' }),
     password: attr.string({
       required: true,
       sensitive: true,
