@@ -59,7 +59,7 @@ const CASES: Case[] = [
     stored: { 'data.crossAccountCredentials': { roleArn: role.role_arn, externalId: 'ext-1' }, enabled: 1 },
     secrets: [],
     update: { set: { credentials: [{ ...role, external_id: 'ext-2' }], enabled: false }, stored: { 'data.crossAccountCredentials.externalId': 'ext-2', enabled: 0 } },
-    bad: { set: { retries: -1 }, path: 'retries', detail: /whole number, 0 or more, got -1/ },
+    bad: { set: { retries: -1 }, path: 'retries', detail: /whole number from 0 to 20, got -1/ },
     status: STANDARD,
   },
   {
@@ -141,7 +141,7 @@ const CASES: Case[] = [
       set: { scan_frequency: 12, scan_containers: true, query_text: 'tagged', credentials: [] },
       stored: { 'data.scanFrequency': 12, 'data.scanContainers': true, 'data.queryText': 'tagged', 'data.crossAccountCredentials': undefined },
     },
-    bad: { set: { scan_frequency: 0 }, path: 'scan_frequency', detail: /whole number of hours, at least 1, got 0/ },
+    bad: { set: { scan_frequency: 0 }, path: 'scan_frequency', detail: /whole number from 1 to 8760, got 0/ },
     status: STANDARD,
     scanner: 'token+uri',
   },
