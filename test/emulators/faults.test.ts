@@ -264,6 +264,25 @@ describe('seeded fault profile', () => {
       expect(emulator.list<{ name: string }>('AlertChannels').map((item) => item.name)).to.deep.equal(['slow']);
     });
 
+    it('slow: a create whose client goes away before the answer is still carried out, as the platform does', async () => {
+      emulator.setFaultProfile({ seed: 5, rate: 1, kinds: ['slow'], slowMs: 300 });
+      const gone = new AbortController();
+      const call = fetch(`${emulator.url}${CHANNELS}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(channel('abandoned')),
+        signal: gone.signal,
+      });
+      setTimeout(() => gone.abort(), 50);
+      await call.then(
+        () => expect.fail('the client went away before the answer'),
+        (error: unknown) => expect((error as Error).name).to.equal('AbortError'),
+      );
+      expect(emulator.list('AlertChannels'), 'not yet: the emulator is still working on it').to.deep.equal([]);
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      expect(emulator.list<{ name: string }>('AlertChannels').map((item) => item.name)).to.deep.equal(['abandoned']);
+    });
+
     it('ambiguous: the create takes effect and the client gets no answer; other calls are not ambiguous', async () => {
       emulator.setFaultProfile({ seed: 5, rate: 1, kinds: ['ambiguous'] });
       const outcome = await httpCall(emulator, 'POST', CHANNELS, { token, body: channel('ambiguous') });
@@ -415,6 +434,33 @@ describe('seeded fault profile', () => {
       expect(outcome.ok).to.equal(true);
       expect(outcome.ms).to.be.at.least(240);
       expect(customRoleNames(emulator)).to.deep.equal(['slow']);
+    });
+
+    it('slow: a create whose client cancels the call before the answer is still carried out, as the platform does', async () => {
+      emulator.setFaultProfile({ seed: 1, rate: 1, kinds: ['slow'], slowMs: 300 });
+      const info = vdbMethod(VDB_SERVICES.iam, 'CreateRole');
+      const metadata = new grpc.Metadata();
+      metadata.set('authorization', `apikey ${emulator.apiKey}`);
+      const client = new grpc.Client(`127.0.0.1:${emulator.port}`, grpc.credentials.createInsecure());
+      try {
+        const code = await new Promise<grpc.status>((resolve) => {
+          const call = client.makeUnaryRequest<Buffer, Buffer>(
+            info.path,
+            (bytes) => bytes,
+            (bytes) => bytes,
+            encodePlain(info.request, { role: { accountId: emulator.accountId, name: 'abandoned', roleType: 'ROLE_TYPE_CUSTOM', permissions: [{ value: 'read:clusters' }] } }),
+            metadata,
+            (error) => resolve(error ? error.code : grpc.status.OK),
+          );
+          setTimeout(() => call.cancel(), 50);
+        });
+        expect(code).to.equal(grpc.status.CANCELLED);
+        expect(customRoleNames(emulator), 'not yet: the emulator is still working on it').to.deep.equal([]);
+        await new Promise((resolve) => setTimeout(resolve, 450));
+        expect(customRoleNames(emulator)).to.deep.equal(['abandoned']);
+      } finally {
+        client.close();
+      }
     });
 
     it('ambiguous: the Create* call takes effect and answers UNAVAILABLE; other calls are not ambiguous', async () => {
