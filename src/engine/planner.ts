@@ -68,6 +68,8 @@ export function isConfigurable(def: AttrDef<unknown> | BlockDef<Fields>): boolea
 
 function planConfigurable(def: AttrDef<unknown>, prior: Value, proposed: Value, config: Value): Value {
   const o = def.options;
+  // Never in a plan (protocol.md §4): the engine takes write-only values from the configuration at apply.
+  if (o.writeOnly) return null;
   if (config === null && o.default !== undefined) return plainToValue(def.type.cty, o.default);
   if (config === null || config instanceof Unknown || prior === null || prior instanceof Unknown) return proposed;
   // Terraform accepts the prior value for a configured one (protocol.md §4.2 rule 2): use it when

@@ -6,11 +6,12 @@
 import type { Fields, ModelOf } from '../schema/define.js';
 import type { Schema } from '../schema/block.js';
 import { impliedType } from '../schema/block.js';
-import { type ObjectValue, type Value } from '../schema/value.js';
-import { isWhollyKnown, sameMeaning } from '../schema/value-ops.js';
+import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
+import { isWhollyKnown, sameMeaning, valueEquals } from '../schema/value-ops.js';
+import { NUMBER } from '../schema/cty-type.js';
 import { decodeJSON } from '../schema/json.js';
 import { ValueDecodeError } from '../schema/msgpack.js';
-import { fieldType, fromModel, toModel, plainToValue } from '../schema/model.js';
+import { fieldType, fromModel, toModel, plainToValue, valueToPlain } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
 import type { DataSourceDef, Logger, OpContext, ProviderDef, ResourceDef } from './contracts.js';
 import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diagnostic } from './diagnostics.js';
@@ -18,7 +19,7 @@ import { DEFAULT_CREATE_RECOVERY, createTracked, describe, type CreateRecoveryOp
 import { isApiError } from '../clients/errors.js';
 import { isConfigurable, planObject } from './planner.js';
 import { finalizeApplied, reconcileRead, type Mismatch } from './reconcile.js';
-import { checkConfig, type Checked } from './validate.js';
+import { checkConfig, type Checked, type ClientCapabilities } from './validate.js';
 
 export type PrivateState = Record<string, unknown>;
 
@@ -103,12 +104,12 @@ export class ProviderEngine<C> {
     return diags;
   }
 
-  validateResourceConfig(typeName: string, config: ObjectValue): Diagnostics {
+  validateResourceConfig(typeName: string, config: ObjectValue, client?: ClientCapabilities): Diagnostics {
     const diags = new Diagnostics();
     const r = this.resources.get(typeName);
     if (!r) return diags.error('Unknown resource type', `The provider ${this.def.name} has no resource type "${typeName}".`);
     if (r.schema.deprecated !== undefined) diags.warning(`Resource type ${typeName} is deprecated`, r.schema.deprecated);
-    checkConfig(r, config, diags);
+    checkConfig(r, config, diags, undefined, client);
     return diags;
   }
 
@@ -201,7 +202,8 @@ export class ProviderEngine<C> {
       if (config !== null && diags.append(errorsOf(r, config)).hasErrors) return { state: prior, private: plannedPrivate, diags };
       // Nothing changed but between null and empty, which mean the same: the API has nothing to do.
       if (prior !== null && isWhollyKnown(impliedType(r.schema.block), planned) && sameConfigurableMeaning(fields, prior, planned)) return { state: this.finalize(r, planned, planned), private: plannedPrivate, diags };
-      const plan = toModel(fields, planned, MODEL_OPTIONS);
+      // Write-only values come from the configuration: never in the plan, sent when they are due.
+      const plan = withWriteOnlyValues(fields, toModel(fields, planned, MODEL_OPTIONS), config, prior);
       const result =
         prior === null
           ? await createTracked(r, plan, ctx, this.createRecovery)
@@ -292,6 +294,35 @@ function errorsOf(def: Checked, config: ObjectValue): Diagnostic[] {
   const checks = new Diagnostics();
   checkConfig(def, config, checks);
   return checks.items.filter((d) => d.severity === 'error');
+}
+
+/**
+ * The model an operation gets, with each secret that has a write-only twin set from `<name>_wo`
+ * when that value is due: on create, and on update when `<name>_wo_version` changed. Otherwise the
+ * secret is null there (when given write-only), and operations leave it out of their requests, so
+ * the platform keeps the one it has.
+ */
+function withWriteOnlyValues<M extends object>(fields: Fields, model: M, config: ObjectValue | null, prior: ObjectValue | null): M {
+  if (config === null) return model;
+  const out = { ...model } as Record<string, unknown>;
+  for (const [name, def] of Object.entries(fields)) {
+    if (def.kind === 'block') {
+      const elements = out[name];
+      const configured = config[name];
+      if (!Array.isArray(elements) || !Array.isArray(configured)) continue;
+      const priorElements = Array.isArray(prior?.[name]) ? (prior![name] as ObjectValue[]) : [];
+      // List blocks pair by position; write-only attributes never sit in set blocks.
+      out[name] = elements.map((e, i) => withWriteOnlyValues(def.fields, e as object, (configured[i] as ObjectValue | undefined) ?? null, priorElements[i] ?? null));
+      continue;
+    }
+    if (!def.options.writeOnlyTwin) continue;
+    const wo = config[`${name}_wo`] ?? null;
+    if (wo === null || wo instanceof Unknown) continue;
+    const versionKey = `${name}_wo_version`;
+    const due = prior === null || !valueEquals(NUMBER, prior[versionKey] ?? null, config[versionKey] ?? null);
+    out[name] = due ? valueToPlain(wo) : null;
+  }
+  return out as M;
 }
 
 /** Whether every argument the user can set means the same in both (null ≡ empty). */

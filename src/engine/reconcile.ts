@@ -68,7 +68,9 @@ export function reconcileRead(fields: Fields, prior: ObjectValue | null, fresh: 
     const p = prior?.[name] ?? null;
     const f = fresh[name] ?? null;
     if (def.kind === 'attr') {
-      if (def.options.masked && (f === null || f === '') && p !== null) out[name] = p;
+      // A secret the state does not hold was given write-only (or imported): a read never puts it there.
+      if (def.options.writeOnlyTwin && p === null) out[name] = null;
+      else if (def.options.masked && (f === null || f === '') && p !== null) out[name] = p;
       else if (p !== null && sameValue(def, p, f)) out[name] = p;
       // An argument left unset that the API reports empty stays unset: the configuration's form is the state's.
       else if (p === null && isArgument(def) && isEmptyValue(f)) out[name] = null;

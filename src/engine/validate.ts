@@ -22,9 +22,18 @@ export interface Checked {
   readonly validate?: ConfigCheck<any> | undefined;
 }
 
+/** What the client told about itself (ValidateResourceConfig's client capabilities). */
+export interface ClientCapabilities {
+  /** Terraform 1.11 and later: write-only arguments are supported. */
+  readonly writeOnlyAttributesAllowed: boolean;
+}
+
+/** Where capabilities were not sent (plan and apply time): the validation before them judged them. */
+const ANY_CLIENT: ClientCapabilities = { writeOnlyAttributesAllowed: true };
+
 /** Runs every check on `config`; `summary` titles what the definition's own check throws. */
-export function checkConfig(def: Checked, config: ObjectValue, diags: Diagnostics, summary = 'Invalid configuration'): void {
-  if (!validateFields(def.schema.fields, config, diags) || !def.validate) return;
+export function checkConfig(def: Checked, config: ObjectValue, diags: Diagnostics, summary = 'Invalid configuration', client: ClientCapabilities = ANY_CLIENT): void {
+  if (!validateFields(def.schema.fields, config, diags, [], undefined, client) || !def.validate) return;
   try {
     def.validate(toConfigModel(def.schema.fields, config), diags);
   } catch (err) {
@@ -39,7 +48,14 @@ export function checkConfig(def: Checked, config: ObjectValue, diags: Diagnostic
  * Returns false when no model should be built from the value: a required argument is null, or a
  * collection holds a null element (`["a", null]`: Terraform allows that, the models do not).
  */
-export function validateFields(fields: Fields, value: ObjectValue | null, diags: Diagnostics, path: AttributePath = [], setPath?: AttributePath): boolean {
+export function validateFields(
+  fields: Fields,
+  value: ObjectValue | null,
+  diags: Diagnostics,
+  path: AttributePath = [],
+  setPath?: AttributePath,
+  client: ClientCapabilities = ANY_CLIENT,
+): boolean {
   if (value === null) return true;
   let modelSafe = true;
   for (const [name, def] of Object.entries(fields)) {
@@ -49,16 +65,26 @@ export function validateFields(fields: Fields, value: ObjectValue | null, diags:
       const used = v instanceof Unknown || (Array.isArray(v) ? v.length > 0 : v !== null);
       if (def.options.deprecated !== undefined && used) diags.warning(`Block "${name}" is deprecated`, def.options.deprecated, here);
       if (v === null || v instanceof Unknown) continue;
-      if (def.nesting === 'single' || def.nesting === 'group') modelSafe = validateFields(def.fields, v as ObjectValue, diags, here, setPath) && modelSafe;
+      if (def.nesting === 'single' || def.nesting === 'group') modelSafe = validateFields(def.fields, v as ObjectValue, diags, here, setPath, client) && modelSafe;
       else if (Array.isArray(v)) {
         v.forEach((e, i) => {
-          const ok = def.nesting === 'list' ? validateFields(def.fields, e as ObjectValue, diags, [...here, indexStep(i)], setPath) : validateFields(def.fields, e as ObjectValue, diags, here, here);
+          const ok =
+            def.nesting === 'list' ? validateFields(def.fields, e as ObjectValue, diags, [...here, indexStep(i)], setPath, client) : validateFields(def.fields, e as ObjectValue, diags, here, here, client);
           modelSafe = ok && modelSafe;
         });
       }
       continue;
     }
     const o = def.options;
+    if (o.writeOnlyTwin) twinProblems(name, o.writeOnlyTwin.required, value, diags, setPath ?? path);
+    if (o.writeOnly && v !== null && !client.writeOnlyAttributesAllowed) {
+      diags.error(
+        'Write-only argument not supported',
+        `\`${name}\` is write-only, which needs Terraform 1.11 or later; this Terraform does not support write-only arguments. Use \`${o.twinOf ?? name}\` instead.`,
+        here,
+      );
+      continue;
+    }
     if (v === null) {
       if (o.required) {
         diags.error('Missing configuration for required argument', `The argument "${name}" is required, but the configuration sets it to null. Give it a value.`, here);
@@ -91,6 +117,22 @@ export function validateFields(fields: Fields, value: ObjectValue | null, diags:
     }
   }
   return modelSafe;
+}
+
+/** The rules between a secret argument and its write-only twin (define.ts `writeOnlyTwin`). */
+function twinProblems(name: string, required: boolean, value: ObjectValue, diags: Diagnostics, at: AttributePath): void {
+  const plain = value[name] ?? null;
+  const wo = value[`${name}_wo`] ?? null;
+  const version = value[`${name}_wo_version`] ?? null;
+  const step = (n: string) => [...at, attrStep(n)];
+  if (plain !== null && wo !== null) {
+    diags.error('Conflicting arguments', `Set \`${name}\` or \`${name}_wo\`, not both.`, step(`${name}_wo`));
+  } else if (required && plain === null && wo === null) {
+    diags.error('Missing configuration for required argument', `The argument "${name}" is required: set \`${name}\`, or \`${name}_wo\` to keep the value out of the state.`, step(name));
+  }
+  if (version !== null && wo === null) {
+    diags.error('Invalid argument', `\`${name}_wo_version\` only applies with \`${name}_wo\`.`, step(`${name}_wo_version`));
+  }
 }
 
 /**

@@ -48,6 +48,16 @@ export interface AttrOptions<V> {
   /** Deprecation message; marks the attribute deprecated. */
   deprecated?: string;
   writeOnly?: boolean;
+  /**
+   * A secret argument that can also be given write-only (DECISIONS, "Write-only twins"): the
+   * schema adds `<name>_wo` (write-only: never in plan or state) and `<name>_wo_version` (sends the
+   * write-only value again when it changes). Declare the argument optional and sensitive; with
+   * `required`, exactly one of `<name>` and `<name>_wo` must be set, otherwise at most one. The
+   * engine hands operations the write-only value as `<name>` when it is to be sent, null otherwise.
+   */
+  writeOnlyTwin?: { readonly required: boolean };
+  /** For a `<name>_wo` / `<name>_wo_version` field the schema added: the argument it belongs to. */
+  twinOf?: string;
   /** Plan-time default for a null config value; implies optional+computed on the wire. */
   default?: V;
   validate?: Validator<V>[];
@@ -156,8 +166,52 @@ export const attr = {
     attrOf(t.string)({ description, computed: true }),
 };
 
+/** The largest `<name>_wo_version` (a 32-bit count, as the major providers take it). */
+const WO_VERSION_MAX = 2 ** 31 - 1;
+
+/** `fields` with the write-only twins of every argument that declares `writeOnlyTwin`, each after its argument. */
+export function withWriteOnlyTwins<F extends Fields>(fields: F, where: string, inSet: boolean): F {
+  const out: Record<string, FieldDef> = {};
+  for (const [name, def] of Object.entries(fields)) {
+    out[name] = def;
+    if (def.kind !== 'attr' || !def.options.writeOnlyTwin) continue;
+    const o = def.options;
+    const twin = def.options.writeOnlyTwin;
+    if (inSet) throw new Error(`schema: ${where}.${name} is inside a set block, where Terraform allows no write-only attribute`);
+    if (!o.sensitive || o.required || o.computed || !o.optional) throw new Error(`schema: ${where}.${name} has a write-only twin, so it must be optional and sensitive`);
+    out[`${name}_wo`] = {
+      kind: 'attr',
+      type: def.type,
+      options: {
+        optional: true,
+        sensitive: true,
+        writeOnly: true,
+        twinOf: name,
+        ...(o.validate ? { validate: o.validate } : {}),
+        description: `Write-only form of \`${name}\` (Terraform 1.11 and later): the value is sent to the platform but never stored in the plan or state. Set \`${name}\` or \`${name}_wo\`${twin.required ? ' (one of them is required)' : ', not both'}; change \`${name}_wo_version\` to send a new value.`,
+      },
+    };
+    out[`${name}_wo_version`] = {
+      kind: 'attr',
+      type: t.number,
+      options: {
+        optional: true,
+        twinOf: name,
+        validate: [validators.intBetween(0, WO_VERSION_MAX)],
+        description: `Any number; changing it sends \`${name}_wo\` to the platform again (a write-only value is not in the state, so its changes cannot be seen).`,
+      },
+    };
+  }
+  return out as F;
+}
+
 function blockOf(nesting: Nesting) {
-  return <F extends Fields>(fields: F, options: BlockOptions): BlockDef<F> => ({ kind: 'block', nesting, fields, options });
+  return <F extends Fields>(fields: F, options: BlockOptions): BlockDef<F> => ({
+    kind: 'block',
+    nesting,
+    fields: withWriteOnlyTwins(fields, 'block', nesting === 'set'),
+    options,
+  });
 }
 
 export const block = {
@@ -178,9 +232,10 @@ export interface ResourceSchema<F extends Fields> {
 
 /** Builds a resource/data-source/provider schema, checking the declaration once, at definition time. */
 export function resourceSchema<F extends Fields>(
-  fields: F,
+  declared: F,
   options: { description: string; version?: number; deprecated?: string },
 ): ResourceSchema<F> {
+  const fields = withWriteOnlyTwins(declared, 'resource', false);
   return {
     version: options.version ?? 0,
     fields,

@@ -163,7 +163,9 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
     }),
     ValidateResourceConfig: guarded('ValidateResourceConfig', diagsOnly, (req) => {
       const config = decodeObject(resourceSchema(req.type_name), req.config, 'resource configuration', UNVALIDATED_CONFIG) ?? {};
-      return { diagnostics: diagnosticsToProto(engine.validateResourceConfig(req.type_name, config).items) };
+      // Terraform before 1.11 sends no capabilities: it cannot carry write-only values.
+      const client = { writeOnlyAttributesAllowed: req.client_capabilities?.write_only_attributes_allowed === true };
+      return { diagnostics: diagnosticsToProto(engine.validateResourceConfig(req.type_name, config, client).items) };
     }),
     ValidateDataResourceConfig: guarded('ValidateDataResourceConfig', diagsOnly, (req) => {
       const config = decodeObject(dataSourceSchema(req.type_name), req.config, 'data source configuration', UNVALIDATED_CONFIG) ?? {};

@@ -122,8 +122,10 @@ export class TerraformClient {
     await this.call('ConfigureProvider', { terraform_version: terraformVersion, config: dyn(block, value), client_capabilities: { deferral_allowed: false } });
   }
 
-  async validateResource(type: string, config: ObjectValue): Promise<void> {
-    await this.call('ValidateResourceConfig', { type_name: type, config: dyn(this.resourceSchema(type).block, config) });
+  /** ValidateResourceConfig as Terraform 1.11 sends it; `writeOnlyAllowed: false` is what older Terraform (no capabilities) means. */
+  async validateResource(type: string, config: ObjectValue, options: { writeOnlyAllowed?: boolean } = {}): Promise<void> {
+    const capabilities = options.writeOnlyAllowed === false ? {} : { client_capabilities: { write_only_attributes_allowed: true } };
+    await this.call('ValidateResourceConfig', { type_name: type, config: dyn(this.resourceSchema(type).block, config), ...capabilities });
   }
 
   /** PlanResourceChange with a proposed new state computed as Terraform does, plus Terraform's checks. */

@@ -26,6 +26,18 @@ export interface AllowedDifference {
   reason: string;
 }
 
+const TWINS_REASON =
+  'DECISIONS "Write-only twins": every sensitive input `<name>` also has `<name>_wo` and `<name>_wo_version`; exactly one of `<name>` and `<name>_wo` is required at validate time, so `<name>` itself becomes optional.';
+
+/** The write-only twins of the secret inputs named (Pulumi names), as differences from the seed. */
+export function writeOnlyTwinAllowances(secrets: readonly string[]): AllowedDifference[] {
+  return [
+    { what: '*.*Wo: not in the seed', reason: TWINS_REASON },
+    { what: '*.*WoVersion: not in the seed', reason: TWINS_REASON },
+    ...secrets.map((name) => ({ what: `*.${name}: is not *, the seed says required`, reason: TWINS_REASON })),
+  ];
+}
+
 export interface CompareOptions {
   /** Only these subjects (resource, type or function names, `config`, `provider`). */
   only?: string[];

@@ -58,7 +58,8 @@ export const ALERT_CHANNEL_DATA_SCHEMAS = {
     bidirectionalConfig: z.enum(['Unidirectional', 'Bidirectional']).optional(),
     issueGrouping: issueGrouping.optional(),
   }),
-  Observ: z.object({ accountId: z.number().int(), insertKey: z.string() }),
+  // Read back by the platform; a request may leave it out (src/resources/shared/secrets.ts).
+  Observ: z.object({ accountId: z.number().int(), insertKey: z.string().optional() }),
   Pager: z.object({ apiIntgKey: secret }),
   Siem: z.object({
     hostUrl: z.string(),
@@ -73,7 +74,7 @@ export const ALERT_CHANNEL_DATA_SCHEMAS = {
     issueGrouping: issueGrouping.optional(),
   }),
   LogSink: z.object({
-    ingestToken: z.string(),
+    ingestToken: z.string().optional(),
     channel: z.string().optional(),
     host: z.string(),
     port: z.number().int(),

@@ -12,6 +12,11 @@ interface CommonSpec {
   readonly optional?: boolean;
   /** Never echoed in messages; replaced by "" when an object is shown to clients. */
   readonly secret?: boolean;
+  /**
+   * A credential the platform shows on reads (unlike a secret) but, like a secret, keeps when an
+   * update leaves it out: clients holding it write-only never have to send it again.
+   */
+  readonly credential?: boolean;
 }
 
 export type StringFormat = 'email' | 'url' | 'json-data-url';
@@ -175,6 +180,22 @@ export function maskSecrets(spec: FieldSpec, value: unknown): unknown {
   }
   if (spec.kind === 'array' && Array.isArray(value)) return value.map((item) => maskSecrets(spec.items, item));
   return value;
+}
+
+/**
+ * An update body with every secret or credential it leaves out, or sends blank (the masked form reads return),
+ * taken from the stored object: a client never has to know a secret to change other fields, as
+ * on the platform.
+ */
+export function keepStoredSecrets(spec: FieldSpec, sent: unknown, stored: unknown): unknown {
+  if (spec.secret || spec.credential) return (sent === undefined || sent === '') && typeof stored === 'string' ? stored : sent;
+  if (spec.kind !== 'object' || typeof sent !== 'object' || sent === null || Array.isArray(sent) || typeof stored !== 'object' || stored === null) return sent;
+  const copy: Record<string, unknown> = { ...(sent as Record<string, unknown>) };
+  for (const [key, fieldSpec] of Object.entries(spec.fields)) {
+    const kept = keepStoredSecrets(fieldSpec, copy[key], (stored as Record<string, unknown>)[key]);
+    if (kept !== undefined) copy[key] = kept;
+  }
+  return copy;
 }
 
 /** Refuses a string longer than `max` characters (code points), naming the field and the bound. */

@@ -41,6 +41,7 @@ export {
   quote,
   quoteKey,
   isEmail,
+  keepStoredSecrets,
   maskSecrets,
   validate,
   type ArraySpec,

@@ -2,7 +2,8 @@ import { field, invalid, type ObjectSpec } from '../core/index.js';
 
 /**
  * The `data` object of every alert channel type, in the neutral wire format (sec.md §2.2, §3.6 and
- * DECISIONS). `secret` fields are blanked on reads. Adding a type is one entry here.
+ * DECISIONS). `secret` fields are blanked on reads; they and `credential` fields are kept when an
+ * update leaves them out. Adding a type is one entry here.
  */
 const issueGrouping = field.string({ optional: true, oneOf: ['Events', 'Resources'] });
 const jsonTemplate = field.string({ optional: true, format: 'json-data-url' });
@@ -47,11 +48,11 @@ export const ALERT_CHANNEL_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
       roleArn: field.string(),
     }),
   }),
-  TeamsA: field.object({ webhook: field.string({ format: 'url' }) }),
-  TeamsB: field.object({ webhookUrl: field.string({ format: 'url' }) }),
-  Chat: field.object({ webhookUrl: field.string({ format: 'url' }) }),
-  Webhook: field.object({ webhookUrl: field.string({ format: 'url' }) }),
-  OnCall: field.object({ intgUrl: field.string({ format: 'url' }) }),
+  TeamsA: field.object({ webhook: field.string({ format: 'url', credential: true }) }),
+  TeamsB: field.object({ webhookUrl: field.string({ format: 'url', credential: true }) }),
+  Chat: field.object({ webhookUrl: field.string({ format: 'url', credential: true }) }),
+  Webhook: field.object({ webhookUrl: field.string({ format: 'url', credential: true }) }),
+  OnCall: field.object({ intgUrl: field.string({ format: 'url', credential: true }) }),
   Metrics: field.object({
     apiKey: field.string({ secret: true }),
     metricsSite: field.string({ optional: true, oneOf: ['com', 'eu'] }),
@@ -69,7 +70,7 @@ export const ALERT_CHANNEL_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
     }),
   }),
   Tracker: tracker,
-  Observ: field.object({ accountId: field.integer({ min: 1 }), insertKey: field.string() }),
+  Observ: field.object({ accountId: field.integer({ min: 1 }), insertKey: field.string({ credential: true }) }),
   Pager: field.object({ apiIntgKey: field.string({ secret: true }) }),
   Siem: field.object({
     hostUrl: field.string(),
@@ -85,7 +86,7 @@ export const ALERT_CHANNEL_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
   }),
   LogSink: field.object({
     // Read back by the platform (not masked), unlike the other channels' credentials.
-    ingestToken: field.string(),
+    ingestToken: field.string({ credential: true }),
     channel: field.string({ optional: true }),
     host: field.string(),
     port: field.integer({ min: 1, max: 65535 }),

@@ -4,6 +4,7 @@ import {
   checkLength,
   invalid,
   json,
+  keepStoredSecrets,
   maskSecrets,
   noContent,
   prefixedId,
@@ -179,8 +180,9 @@ function parseIntegrationBody(
   if (enabled === undefined) throw invalid('enabled is required (0 or 1)');
   if (enabled !== 0 && enabled !== 1) throw invalid(`enabled must be 0 or 1 (got ${quote(enabled)})`);
   const dataSpec = family.dataSpecOf ? family.dataSpecOf(type, record['data'], existing) : family.dataSpecs[type]!;
-  validate(dataSpec, record['data'], 'data');
-  return { name: record['name'], type, enabled, data: record['data'] as Record<string, unknown> };
+  const data = existing ? keepStoredSecrets(dataSpec, record['data'], existing.data) : record['data'];
+  validate(dataSpec, data, 'data');
+  return { name: record['name'], type, enabled, data: data as Record<string, unknown> };
 }
 
 function parseType(family: IntegrationFamily, value: unknown, existing: IntegrationRecord | undefined): string {

@@ -133,7 +133,7 @@ describe('vdb database API keys', function () {
     const data = await h.tf.readData('vdb_accounts_auth_keys', h.tf.config(h.tf.dataSourceSchema('vdb_accounts_auth_keys').block, {}));
     expect((data.keys as ObjectValue[]).find((k) => k.id === id)).to.deep.include({ prefix: state.prefix, token: '', cluster_ids: [clusterId] });
 
-    const other = await h.plan(AUTH, state, { cluster_ids: [clusterId, clusterId.replace(/.$/, '0')] });
+    const other = await h.plan(AUTH, state, { cluster_ids: [clusterId, clusterId.replace(/.$/, (last) => (last === '0' ? '1' : '0'))] });
     expect(other.requiresReplace).to.deep.include([{ attr: 'cluster_ids' }]);
     await h.destroy(AUTH, state);
     expect(h.emulator.get(VDB_COLLECTIONS.authKeys, id)).to.equal(undefined);

@@ -1,6 +1,7 @@
 import { attr, block, validators } from '../../../schema/define.js';
 import { alertChannel } from './family.js';
 import { grouping, issueGrouping, requiredText, unlessBlank } from './fields.js';
+import { sentSecret } from '../../shared/secrets.js';
 
 export default alertChannel({
   typeName: 'sec_alert_channel_cloud_b_pub_sub',
@@ -15,14 +16,16 @@ export default alertChannel({
         client_email: requiredText('E-mail address of the service account.', validators.matches(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'an e-mail address')),
         client_id: requiredText('Client id of the service account.'),
         private_key: attr.string({
-          required: true,
+          optional: true,
           sensitive: true,
+          writeOnlyTwin: { required: true },
           masked: true,
           description: 'Private key of the service-account key (PEM). The platform never returns it, so changes made outside Terraform are not detected.',
         }),
         private_key_id: attr.string({
-          required: true,
+          optional: true,
           sensitive: true,
+          writeOnlyTwin: { required: true },
           masked: true,
           description: 'Id of the service-account key. The platform never returns it.',
         }),
@@ -36,7 +39,7 @@ export default alertChannel({
       projectId: m.project_id,
       topicId: m.topic_id,
       issueGrouping: grouping(m.issue_grouping),
-      credentials: { clientId: c.client_id, clientEmail: c.client_email, privateKey: c.private_key, privateKeyId: c.private_key_id },
+      credentials: { clientId: c.client_id, clientEmail: c.client_email, privateKey: sentSecret(c.private_key), privateKeyId: sentSecret(c.private_key_id) },
     };
   },
   fromData: (data) => ({

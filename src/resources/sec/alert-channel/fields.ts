@@ -6,6 +6,7 @@ import { attr, validators, type Validator } from '../../../schema/define.js';
 import { alertChannel } from './family.js';
 import type { AlertChannelData } from '../../../clients/sec/alert-channel-data.js';
 import { decodeJsonDataUrl, encodeJsonDataUrl } from '../../../clients/sec/data-url.js';
+import { sentSecret } from '../../shared/secrets.js';
 
 export const ISSUE_GROUPINGS = ['Events', 'Resources'] as const;
 type IssueGrouping = (typeof ISSUE_GROUPINGS)[number];
@@ -33,15 +34,16 @@ export function requiredText(description: string, ...validate: Validator<string>
  * state on read so plans stay empty. Only checks that never quote the value.
  */
 export function secret(description: string) {
-  return attr.string({ required: true, sensitive: true, masked: true, validate: [validators.nonEmpty()], description });
+  return attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, masked: true, validate: [validators.nonEmpty()], description });
 }
 
 /**
  * A credential the platform returns on read (a webhook URL that carries the channel's secret, an
- * insert key): sensitive, but read back like any value, so a change made outside Terraform shows.
+ * insert key): sensitive, but read back like any value while the state holds it, so a change made
+ * outside Terraform shows (given write-only, it stays out of the state).
  */
 export function readableSecret(description: string, ...validate: Validator<string>[]) {
-  return attr.string({ required: true, sensitive: true, validate: [validators.nonEmpty(), ...validate], description });
+  return attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, validate: [validators.nonEmpty(), ...validate], description });
 }
 
 /** A masked secret as the platform returns it: blank means "not shown", which the model says as null. */
@@ -115,7 +117,7 @@ export function webhookChannel<T extends 'TeamsA' | 'TeamsB' | 'Chat' | 'OnCall'
     apiType: options.apiType,
     description: options.description,
     fields: { webhook_url: readableSecret(options.urlDescription, httpUrl) },
-    toData: (m) => ({ [options.wireField]: m.webhook_url }) as AlertChannelData<T>,
+    toData: (m) => ({ [options.wireField]: sentSecret(m.webhook_url) }) as AlertChannelData<T>,
     fromData: (data) => ({ webhook_url: String((data as Record<string, unknown>)[options.wireField] ?? '') }),
   });
 }

@@ -1,6 +1,7 @@
 import { attr, block, validators } from '../../../schema/define.js';
 import { alertChannel } from './family.js';
 import { port, requiredText } from './fields.js';
+import { sentSecret } from '../../shared/secrets.js';
 
 export default alertChannel({
   typeName: 'sec_alert_channel_log_sink',
@@ -9,7 +10,7 @@ export default alertChannel({
   fields: {
     // A credential, so sensitive (upstream left it unflagged; the seed does not show this resource).
     // The platform returns it, so changes outside Terraform are detected; a blank answer keeps it.
-    ingest_token: attr.string({ required: true, sensitive: true, masked: true, validate: [validators.nonEmpty()], description: 'Token of the event collector.' }),
+    ingest_token: attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, masked: true, validate: [validators.nonEmpty()], description: 'Token of the event collector.' }),
     // Empty would be dropped from the request and never read back: refuse it rather than diff forever.
     channel: attr.string({ optional: true, validate: [validators.nonEmpty()], description: 'Channel name of the event collector, when it requires one.' }),
     host: requiredText('Host name of the event collector.'),
@@ -24,7 +25,7 @@ export default alertChannel({
     ),
   },
   toData: (m) => ({
-    ingestToken: m.ingest_token,
+    ingestToken: sentSecret(m.ingest_token),
     ...(m.channel ? { channel: m.channel } : {}),
     host: m.host,
     port: m.port,

@@ -1,6 +1,7 @@
 import { attr, validators } from '../../../schema/define.js';
 import { alertChannel } from './family.js';
 import { secret, unlessBlank } from './fields.js';
+import { sentSecret } from '../../shared/secrets.js';
 
 const SITES = ['com', 'eu'] as const;
 const SERVICES = ['Logs Detail', 'Logs Summary', 'Events Summary'] as const;
@@ -25,7 +26,7 @@ export default alertChannel({
     }),
   },
   toData: (m) => ({
-    apiKey: m.api_key,
+    apiKey: sentSecret(m.api_key),
     metricsSite: (m.metrics_site ?? 'com') as (typeof SITES)[number],
     metricsType: (m.metrics_service ?? 'Logs Detail') as (typeof SERVICES)[number],
   }),

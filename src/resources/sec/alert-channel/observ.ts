@@ -1,6 +1,7 @@
 import { attr, validators } from '../../../schema/define.js';
 import { alertChannel } from './family.js';
 import { readableSecret } from './fields.js';
+import { sentSecret } from '../../shared/secrets.js';
 
 const accountNumber = validators.intBetween(1, Number.MAX_SAFE_INTEGER);
 
@@ -13,6 +14,6 @@ export default alertChannel({
     // A credential, so sensitive although the seed does not flag it (DECISIONS).
     insert_key: readableSecret('An insert API key of the Observ account.'),
   },
-  toData: (m) => ({ accountId: m.account_id, insertKey: m.insert_key }),
+  toData: (m) => ({ accountId: m.account_id, insertKey: sentSecret(m.insert_key) }),
   fromData: (data) => ({ account_id: data.accountId, insert_key: data.insertKey }),
 });

@@ -1,5 +1,6 @@
 import { alertChannel } from './family.js';
 import { secret, unlessBlank } from './fields.js';
+import { sentSecret } from '../../shared/secrets.js';
 
 export default alertChannel({
   typeName: 'sec_alert_channel_pager',
@@ -9,6 +10,6 @@ export default alertChannel({
   fields: {
     integration_key: secret('The integration key of the Pager service. The platform never returns it, so changes made outside Terraform are not detected.'),
   },
-  toData: (m) => ({ apiIntgKey: m.integration_key }),
+  toData: (m) => ({ apiIntgKey: sentSecret(m.integration_key) }),
   fromData: (data) => ({ integration_key: unlessBlank(data.apiIntgKey) }),
 });

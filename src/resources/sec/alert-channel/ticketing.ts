@@ -1,5 +1,6 @@
 import { alertChannel } from './family.js';
 import { customTemplate, grouping, issueGrouping, requiredText, secret, templateFromWire, templateToWire, unlessBlank } from './fields.js';
+import { sentSecret } from '../../shared/secrets.js';
 
 export default alertChannel({
   typeName: 'sec_alert_channel_ticketing',
@@ -15,7 +16,7 @@ export default alertChannel({
   toData: (m) => ({
     instanceUrl: m.instance_url,
     userName: m.username,
-    password: m.password,
+    password: sentSecret(m.password),
     customTemplateFile: templateToWire(m.custom_template_file),
     issueGrouping: grouping(m.issue_grouping),
   }),

@@ -5,6 +5,7 @@
 import { attr, validators } from '../../../schema/define.js';
 import { alertChannel } from './family.js';
 import { customTemplate, grouping, issueGrouping, requiredText, secret, templateFromWire, templateToWire, unlessBlank } from './fields.js';
+import { sentSecret } from '../../shared/secrets.js';
 
 const CONFIGURATIONS = ['Unidirectional', 'Bidirectional'] as const;
 
@@ -92,7 +93,7 @@ export const trackerCloud = alertChannel({
     ...common,
     api_token: secret('API token of the tracker user. The platform never returns it, so changes made outside Terraform are not detected.'),
   },
-  toData: (m) => ({ trackerType: VARIANTS.cloud.trackerType, ...baseData(m), apiToken: m.api_token }),
+  toData: (m) => ({ trackerType: VARIANTS.cloud.trackerType, ...baseData(m), apiToken: sentSecret(m.api_token) }),
   fromData: (data) => ({ ...baseModel(data), api_token: unlessBlank(data.apiToken) }),
   otherVariant: otherVariant('cloud'),
 });
@@ -105,7 +106,7 @@ export const trackerServer = alertChannel({
     ...common,
     password: secret('Password of the tracker user. The platform never returns it, so changes made outside Terraform are not detected.'),
   },
-  toData: (m) => ({ trackerType: VARIANTS.server.trackerType, ...baseData(m), password: m.password }),
+  toData: (m) => ({ trackerType: VARIANTS.server.trackerType, ...baseData(m), password: sentSecret(m.password) }),
   fromData: (data) => ({ ...baseModel(data), password: unlessBlank(data.password) }),
   otherVariant: otherVariant('server'),
 });

@@ -1,6 +1,7 @@
 import { attr } from '../../../../schema/define.js';
 import { cloudAccount } from './family.js';
 import { accessKeyCredentials, keptSecret } from './fields.js';
+import { sentSecret } from '../../../shared/secrets.js';
 
 export default cloudAccount({
   typeName: 'sec_integration_cloud_a_gov_cfg',
@@ -14,7 +15,7 @@ export default cloudAccount({
   },
   toData: (m) => {
     const c = m.credentials[0]!;
-    return { accessKeyCredentials: { accountId: m.account_id, accessKeyId: c.access_key_id, secretAccessKey: c.secret_access_key } };
+    return { accessKeyCredentials: { accountId: m.account_id, accessKeyId: c.access_key_id, secretAccessKey: sentSecret(c.secret_access_key) } };
   },
   fromData: (data, own) => ({
     account_id: data.accessKeyCredentials.accountId,

@@ -1,6 +1,7 @@
 import { attr } from '../../../../schema/define.js';
 import { cloudAccount } from './family.js';
 import { accessKeyCredentials, httpsUrl, keptSecret } from './fields.js';
+import { sentSecret } from '../../../shared/secrets.js';
 
 export default cloudAccount({
   typeName: 'sec_integration_cloud_a_gov_ct',
@@ -17,7 +18,7 @@ export default cloudAccount({
     const c = m.credentials[0]!;
     return {
       queueUrl: m.queue_url,
-      accessKeyCredentials: { accountId: m.account_id, accessKeyId: c.access_key_id, secretAccessKey: c.secret_access_key },
+      accessKeyCredentials: { accountId: m.account_id, accessKeyId: c.access_key_id, secretAccessKey: sentSecret(c.secret_access_key) },
     };
   },
   fromData: (data, own) => ({

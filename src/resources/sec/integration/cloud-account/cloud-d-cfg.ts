@@ -1,6 +1,7 @@
 import { attr, block, validators } from '../../../../schema/define.js';
 import { cloudAccount } from './family.js';
 import { keptSecret, pemPrivateKey } from './fields.js';
+import { sentSecret } from '../../../shared/secrets.js';
 
 export default cloudAccount({
   typeName: 'sec_integration_cloud_d_cfg',
@@ -17,8 +18,9 @@ export default cloudAccount({
           description: 'Fingerprint of the public half of the API signing key, e.g. `12:34:56:78:90:ab:cd:ef:12:34:56:78:90:ab:cd:ef`.',
         }),
         private_key: attr.string({
-          required: true,
+          optional: true,
           sensitive: true,
+          writeOnlyTwin: { required: true },
           masked: true,
           validate: [pemPrivateKey],
           description: 'Private half of the API signing key (PEM). The platform never returns it, so a change made outside Terraform is not detected.',
@@ -34,7 +36,7 @@ export default cloudAccount({
   toData: (m) => {
     const c = m.credentials[0]!;
     return {
-      credentials: { fingerprint: c.fingerprint, privateKey: c.private_key },
+      credentials: { fingerprint: c.fingerprint, privateKey: sentSecret(c.private_key) },
       homeRegion: m.home_region,
       tenantId: m.tenant_id,
       tenantName: m.tenant_name,

@@ -7,6 +7,7 @@ import { attr, block, validators, type Validator } from '../../../../schema/defi
 import type { Diagnostics } from '../../../../engine/diagnostics.js';
 import { attrStep, indexStep } from '../../../../schema/path.js';
 import { decodeAccountMappings, encodeAccountMappings, joinWireList, splitWireList } from '../../../../clients/sec/cloud-accounts.js';
+import { sentSecret } from '../../../shared/secrets.js';
 
 // ---------------------------------------------------------------------------------------------
 // Validators and equalities
@@ -87,8 +88,9 @@ export function accessKeyCredentials() {
     {
       access_key_id: attr.string({ required: true, description: 'Id of the access key of the user the platform acts as.' }),
       secret_access_key: attr.string({
-        required: true,
+        optional: true,
         sensitive: true,
+        writeOnlyTwin: { required: true },
         masked: true,
         description: 'Secret of the access key. The platform never returns it, so a change made outside Terraform is not detected.',
       }),
@@ -102,13 +104,10 @@ const privateKeyDescription = 'Private key of the service-account key (PEM). The
 const cloudBKeyFields = (privateKeyIdSecret: boolean) => ({
   client_id: attr.string({ required: true, description: 'Client id of the service account (`client_id` in the key file).' }),
   client_email: attr.string({ required: true, validate: [emailAddress], description: 'E-mail address of the service account (`client_email` in the key file).' }),
-  private_key_id: attr.string({
-    required: true,
-    masked: true,
-    sensitive: privateKeyIdSecret,
-    description: 'Id of the service-account key (`private_key_id` in the key file).',
-  }),
-  private_key: attr.string({ required: true, sensitive: true, masked: true, validate: [pemPrivateKey], description: privateKeyDescription }),
+  private_key_id: privateKeyIdSecret
+    ? attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, masked: true, description: 'Id of the service-account key (`private_key_id` in the key file).' })
+    : attr.string({ required: true, masked: true, description: 'Id of the service-account key (`private_key_id` in the key file).' }),
+  private_key: attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, masked: true, validate: [pemPrivateKey], description: privateKeyDescription }),
 });
 
 const cloudBKeyDescription = 'The service-account key the platform reads with (the fields of its JSON key file).';
@@ -145,8 +144,9 @@ export function cloudCCredentials() {
     {
       client_id: attr.string({ required: true, description: 'Application (client) id of the registration the platform signs in as.' }),
       client_secret: attr.string({
-        required: true,
+        optional: true,
         sensitive: true,
+        writeOnlyTwin: { required: true },
         masked: true,
         description: 'Client secret of the registration. The platform never returns it, so a change made outside Terraform is not detected.',
       }),
@@ -315,14 +315,14 @@ export function validateOrgAccountMappings(blocks: readonly MappingConfig[] | un
 // ---------------------------------------------------------------------------------------------
 // Credential blocks ↔ wire
 
-type CloudBCredentialModel = { client_id: string; client_email: string; private_key_id: string; private_key: string };
+type CloudBCredentialModel = { client_id: string; client_email: string; private_key_id: string | null; private_key: string | null };
 type CloudBCredentialWire = { clientId: string; clientEmail: string; privateKeyId?: string | undefined; privateKey?: string | undefined };
 
-export const cloudBCredentialsToWire = (c: CloudBCredentialModel): CloudBCredentialWire & { privateKeyId: string; privateKey: string } => ({
+export const cloudBCredentialsToWire = (c: CloudBCredentialModel): CloudBCredentialWire => ({
   clientId: c.client_id,
   clientEmail: c.client_email,
-  privateKeyId: c.private_key_id,
-  privateKey: c.private_key,
+  privateKeyId: sentSecret(c.private_key_id),
+  privateKey: sentSecret(c.private_key),
 });
 
 export const cloudBCredentialsFromWire = (d: CloudBCredentialWire, own: Partial<CloudBCredentialModel> | undefined) => ({
@@ -332,9 +332,9 @@ export const cloudBCredentialsFromWire = (d: CloudBCredentialWire, own: Partial<
   private_key: keptSecret(d.privateKey, own?.private_key),
 });
 
-type CloudCCredentialModel = { client_id: string; client_secret: string };
+type CloudCCredentialModel = { client_id: string; client_secret: string | null };
 
-export const cloudCCredentialsToWire = (c: CloudCCredentialModel) => ({ clientId: c.client_id, clientSecret: c.client_secret });
+export const cloudCCredentialsToWire = (c: CloudCCredentialModel) => ({ clientId: c.client_id, clientSecret: sentSecret(c.client_secret) });
 
 export const cloudCCredentialsFromWire = (d: { clientId: string; clientSecret?: string | undefined }, own: Partial<CloudCCredentialModel> | undefined) => ({
   client_id: d.clientId,
@@ -346,8 +346,7 @@ export const upperScope = <T extends string>(value: string | null, fallback: T):
 
 /**
  * An organisation-level CloudB log integration needs the organisation (the platform refuses it
- * otherwise). At validation an unset value may still be unknown, so only a blank one is refused
- * then; `final` (apply time, every value known) also refuses an unset one.
+ * otherwise); judged once both values are known.
  */
 export function validateOrganizationScope(integrationType: string | null | undefined, organizationId: string | null | undefined, diags: Diagnostics): void {
   if (integrationType?.toUpperCase() !== 'ORGANIZATION' || organizationId === undefined) return;

@@ -3,6 +3,7 @@ import { attrStep, indexStep } from '../../../../schema/path.js';
 import { DiagnosticError } from '../../../../engine/diagnostics.js';
 import type { RegistryAAuthType } from '../../../../clients/sec/container-registries.js';
 import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonOsPackageSupport, unlessBlank } from './family.js';
+import { sentSecret } from '../../../shared/secrets.js';
 
 const credentialFields = {
   role_arn: attr.string({
@@ -15,6 +16,7 @@ const credentialFields = {
   secret_access_key: attr.string({
     optional: true,
     sensitive: true,
+    writeOnlyTwin: { required: false },
     masked: true,
     description: 'Access-key authentication: the secret of the access key. The platform never returns it.',
   }),
@@ -30,13 +32,16 @@ const credentialsPath = [attrStep('credentials'), indexStep(0)];
 /** Which pair a credentials block holds, judged by `role_arn` (a valid block holds exactly one pair). */
 const credentialKind = (blocks: Credentials[] | null) => (blocks?.[0] && isSet(blocks[0].role_arn) ? 'ROLE' : 'ACCESS_KEY');
 
-/** The authentication kind a complete configuration asks for; throws a path-scoped error otherwise. */
-function authKind(c: Credentials): RegistryAAuthType {
-  const role = ROLE_PAIR.filter((k) => isSet(c[k]));
-  const key = KEY_PAIR.filter((k) => isSet(c[k]));
+/**
+ * The authentication kind a complete configuration asks for, given which fields are set (the
+ * secret counts as set when given write-only); throws a path-scoped error otherwise.
+ */
+function authKind(isGiven: (k: keyof Credentials) => boolean): RegistryAAuthType {
+  const role = ROLE_PAIR.filter(isGiven);
+  const key = KEY_PAIR.filter(isGiven);
   if (role.length === 2 && key.length === 0) return 'ROLE';
   if (key.length === 2 && role.length === 0) return 'ACCESS_KEY';
-  const missing = role.length > 0 ? ROLE_PAIR.find((k) => !isSet(c[k]))! : key.length > 0 ? KEY_PAIR.find((k) => !isSet(c[k]))! : 'role_arn';
+  const missing = role.length > 0 ? ROLE_PAIR.find((k) => !isGiven(k))! : key.length > 0 ? KEY_PAIR.find((k) => !isGiven(k))! : 'role_arn';
   throw new DiagnosticError(
     'Invalid credentials block',
     'Set `role_arn` and `external_id` for role authentication, or `access_key_id` and `secret_access_key` for access-key authentication.',
@@ -66,19 +71,21 @@ export default containerRegistry({
     non_os_package_support: nonOsPackageSupport(),
   },
   validate(m, diags) {
-    const c = m.credentials?.[0];
+    const c = m.credentials?.[0] as Record<string, string | null | undefined> | undefined;
     if (!c) return;
-    const given = (k: keyof Credentials) => c[k] !== undefined && isSet(c[k]);
+    // A field's value, or for the secret its write-only twin's: undefined while not known.
+    const value = (k: keyof Credentials) => (k === 'secret_access_key' && c[k] === null ? c['secret_access_key_wo'] : c[k]);
+    const given = (k: keyof Credentials) => { const v = value(k); return v !== undefined && isSet(v); };
     if (ROLE_PAIR.some(given) && KEY_PAIR.some(given)) {
       diags.error(
         'Invalid credentials block',
         'Set either `role_arn` and `external_id` (role authentication) or `access_key_id` and `secret_access_key` (access-key authentication), not both.',
         credentialsPath,
       );
-    } else if ([...ROLE_PAIR, ...KEY_PAIR].every((k) => c[k] !== undefined)) {
+    } else if ([...ROLE_PAIR, ...KEY_PAIR].every((k) => value(k) !== undefined)) {
       // Every field known: a missing half of a pair is certain now.
       try {
-        authKind(c as Credentials);
+        authKind(given);
       } catch (err) {
         if (!(err instanceof DiagnosticError)) throw err;
         diags.error(err.summary, err.detail, err.path);
@@ -86,14 +93,15 @@ export default containerRegistry({
     }
   },
   toData(m) {
+    // Validation saw the pair complete; the kind follows the non-secret fields, as the secret may be withheld.
     const c = m.credentials[0] ?? { role_arn: null, external_id: null, access_key_id: null, secret_access_key: null };
-    const authType = authKind(c);
+    const authType: RegistryAAuthType = credentialKind(m.credentials);
     return {
       registryDomain: m.registry_domain,
       authType,
       ...(authType === 'ROLE'
         ? { crossAccountCredentials: { roleArn: c.role_arn!, externalId: c.external_id! } }
-        : { accessKeyCredentials: { accessKeyId: c.access_key_id!, secretAccessKey: c.secret_access_key! } }),
+        : { accessKeyCredentials: { accessKeyId: c.access_key_id!, secretAccessKey: sentSecret(c.secret_access_key) } }),
       ...imageLimitsToApi(m),
       nonOsPackageEval: m.non_os_package_support !== false,
     };

@@ -1,6 +1,7 @@
 import { attr } from '../../../../schema/define.js';
 import { REGISTRY_D_DOMAIN } from '../../../../clients/sec/container-registries.js';
 import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonOsPackageSupport, unlessBlank } from './family.js';
+import { sentSecret } from '../../../shared/secrets.js';
 
 export default containerRegistry({
   typeName: 'sec_integration_registry_d',
@@ -8,14 +9,14 @@ export default containerRegistry({
   description: 'Assesses the container images of a RegistryD hub account, read with a hub user.',
   fields: {
     username: attr.string({ required: true, description: 'A hub user with at least read-only access to the repositories.' }),
-    password: attr.string({ required: true, sensitive: true, masked: true, description: 'The password of that user. The platform never returns it.' }),
+    password: attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, masked: true, description: 'The password of that user. The platform never returns it.' }),
     ...imageLimitFields(),
     non_os_package_support: nonOsPackageSupport(),
   },
   toData: (m) => ({
     // The hub has one fixed address.
     registryDomain: REGISTRY_D_DOMAIN,
-    credentials: { username: m.username, password: m.password },
+    credentials: { username: m.username, password: sentSecret(m.password) },
     ...imageLimitsToApi(m),
     nonOsPackageEval: m.non_os_package_support !== false,
   }),

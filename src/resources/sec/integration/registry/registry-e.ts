@@ -10,6 +10,7 @@ import {
   trimmedList,
   unlessBlank,
 } from './family.js';
+import { sentSecret } from '../../../shared/secrets.js';
 
 export default containerRegistry({
   typeName: 'sec_integration_registry_e',
@@ -19,7 +20,7 @@ export default containerRegistry({
   fields: {
     registry_domain: attr.string({ required: true, description: 'The registry host, optionally with a port, e.g. `registry.example.com:5000`.' }),
     username: attr.string({ required: true, description: 'A registry user with permission to pull the images.' }),
-    password: attr.string({ required: true, sensitive: true, masked: true, description: 'The password of that user. The platform never returns it.' }),
+    password: attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, masked: true, description: 'The password of that user. The platform never returns it.' }),
     ssl: attr.bool({ optional: true, default: false, description: 'Whether the platform connects to the registry over TLS.' }),
     notifications: attr.bool({ optional: true, default: false, description: 'Whether the platform subscribes to the registry\'s notifications (assesses new images as they are pushed).' }),
     limit_by_tags: limitByTags(),
@@ -28,7 +29,7 @@ export default containerRegistry({
   },
   toData: (m) => ({
     registryDomain: m.registry_domain,
-    credentials: { username: m.username, password: m.password, ssl: m.ssl === true },
+    credentials: { username: m.username, password: sentSecret(m.password), ssl: m.ssl === true },
     registryNotifications: m.notifications === true,
     limitByTag: trimmedList(m.limit_by_tags),
     limitByLabel: keyValuesToApi(m.limit_by_label),

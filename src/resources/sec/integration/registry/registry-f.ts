@@ -1,6 +1,7 @@
 import { attr } from '../../../../schema/define.js';
 import { REGISTRY_F_DOMAIN } from '../../../../clients/sec/container-registries.js';
 import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonOsPackageSupport, unlessBlank } from './family.js';
+import { sentSecret } from '../../../shared/secrets.js';
 
 export default containerRegistry({
   typeName: 'sec_integration_registry_f',
@@ -9,8 +10,9 @@ export default containerRegistry({
   fields: {
     username: attr.string({ required: true, description: 'The user with permission to pull the images.' }),
     password: attr.string({
-      required: true,
+      optional: true,
       sensitive: true,
+      writeOnlyTwin: { required: true },
       masked: true,
       description: 'A personal access token of that user with permission to read packages. The platform never returns it.',
     }),
@@ -27,7 +29,7 @@ export default containerRegistry({
   toData: (m) => ({
     // The registry has one fixed address.
     registryDomain: REGISTRY_F_DOMAIN,
-    credentials: { username: m.username, password: m.password, ssl: m.ssl !== false },
+    credentials: { username: m.username, password: sentSecret(m.password), ssl: m.ssl !== false },
     registryNotifications: m.registry_notifications === true,
     ...imageLimitsToApi(m),
     nonOsPackageEval: m.non_os_package_support !== false,

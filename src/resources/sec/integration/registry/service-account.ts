@@ -6,21 +6,20 @@
 import { attr, block, validators } from '../../../../schema/define.js';
 import type { ContainerRegistryData } from '../../../../clients/sec/container-registries.js';
 import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonOsPackageSupport, unlessBlank } from './family.js';
+import { sentSecret } from '../../../shared/secrets.js';
 
 export function serviceAccountCredentials(options: { privateKeyIdSensitive: boolean }) {
   return block.one(
     {
       client_id: attr.string({ required: true, description: 'Client id of the service account.' }),
       client_email: attr.string({ required: true, description: 'E-mail address of the service account.' }),
-      private_key_id: attr.string({
-        required: true,
-        sensitive: options.privateKeyIdSensitive,
-        masked: true,
-        description: 'Id of the service account key. The platform never returns it.',
-      }),
+      private_key_id: options.privateKeyIdSensitive
+        ? attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, masked: true, description: 'Id of the service account key. The platform never returns it.' })
+        : attr.string({ required: true, masked: true, description: 'Id of the service account key. The platform never returns it.' }),
       private_key: attr.string({
-        required: true,
+        optional: true,
         sensitive: true,
+        writeOnlyTwin: { required: true },
         masked: true,
         description: 'The service account private key (PEM). The platform never returns it.',
       }),
@@ -32,15 +31,15 @@ export function serviceAccountCredentials(options: { privateKeyIdSensitive: bool
 interface ServiceAccountModel {
   client_id: string;
   client_email: string;
-  private_key_id: string;
-  private_key: string;
+  private_key_id: string | null;
+  private_key: string | null;
 }
 
 export const serviceAccountToApi = (c: ServiceAccountModel) => ({
   clientId: c.client_id,
   clientEmail: c.client_email,
-  privateKeyId: c.private_key_id,
-  privateKey: c.private_key,
+  privateKeyId: sentSecret(c.private_key_id),
+  privateKey: sentSecret(c.private_key),
 });
 
 export const serviceAccountFromApi = (c: ContainerRegistryData<'REGISTRY_B' | 'REGISTRY_C'>['credentials']) => ({
