@@ -118,6 +118,30 @@ export interface DataSourceDef<F extends Fields, C> {
   validate?(config: ConfigModelOf<F>, diags: Diagnostics): void;
 }
 
+/**
+ * An ephemeral resource (Terraform 1.10+): a value that exists only during a run and is never
+ * stored in plan or state. Terraform opens it when a run needs it, may renew it at `renewAt`, and
+ * closes it when done.
+ */
+export interface EphemeralDef<F extends Fields, C> {
+  readonly typeName: string;
+  readonly schema: ResourceSchema<F>;
+  /** Makes or fetches the value. `private` is what renew and close need (never a secret the result does not hold). */
+  open(config: ModelOf<F>, ctx: OpContext<C>): Promise<EphemeralOpened<F>>;
+  /** Keeps the value alive past `renewAt`, when the platform allows; returns the next renewal. */
+  renew?(priv: Record<string, unknown>, ctx: OpContext<C>): Promise<{ renewAt?: Date; private?: Record<string, unknown> }>;
+  /** Releases what `open` made. A failure is a warning that names what was left behind. */
+  close?(priv: Record<string, unknown>, ctx: OpContext<C>): Promise<void>;
+  validate?(config: ConfigModelOf<F>, diags: Diagnostics): void;
+}
+
+export interface EphemeralOpened<F extends Fields> {
+  readonly result: Partial2<ModelOf<F>>;
+  /** When Terraform should call renew, if the run still uses the value then. */
+  readonly renewAt?: Date;
+  readonly private?: Record<string, unknown>;
+}
+
 export interface ConfigureContext {
   readonly terraformVersion: string;
   readonly diags: Diagnostics;
@@ -133,6 +157,7 @@ export interface ProviderDef<F extends Fields, C> {
   validate?(config: ConfigModelOf<F>, diags: Diagnostics): void;
   readonly resources: readonly ResourceDef<any, C>[];
   readonly dataSources: readonly DataSourceDef<any, C>[];
+  readonly ephemeralResources?: readonly EphemeralDef<any, C>[];
   /** Pulumi mapping overrides (DECISIONS). */
   readonly pulumi?: { autoNameOff?: string[]; autoNameOn?: string[]; typeNameOverrides?: Record<string, string> };
 }
@@ -154,4 +179,5 @@ export function onlyCandidate<T>(candidates: readonly T[], idOf: (candidate: T) 
 /** Identity helpers for definitions, so modules get type inference without annotations. */
 export const resource = <F extends Fields, C>(def: ResourceDef<F, C>): ResourceDef<F, C> => def;
 export const dataSource = <F extends Fields, C>(def: DataSourceDef<F, C>): DataSourceDef<F, C> => def;
+export const ephemeralResource = <F extends Fields, C>(def: EphemeralDef<F, C>): EphemeralDef<F, C> => def;
 export const provider = <F extends Fields, C>(def: ProviderDef<F, C>): ProviderDef<F, C> => def;

@@ -13,7 +13,7 @@ import { decodeJSON } from '../schema/json.js';
 import { ValueDecodeError } from '../schema/msgpack.js';
 import { fieldType, fromModel, toModel, plainToValue, valueToPlain } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
-import type { DataSourceDef, Logger, OpContext, ProviderDef, ResourceDef } from './contracts.js';
+import type { DataSourceDef, EphemeralDef, Logger, OpContext, ProviderDef, ResourceDef } from './contracts.js';
 import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diagnostic } from './diagnostics.js';
 import { DEFAULT_CREATE_RECOVERY, createTracked, describe, type CreateRecoveryOptions } from './create-recovery.js';
 import { isApiError } from '../clients/errors.js';
@@ -39,6 +39,7 @@ export interface StateOutcome {
 export class ProviderEngine<C> {
   private readonly resources = new Map<string, ResourceDef<Fields, C>>();
   private readonly dataSources = new Map<string, DataSourceDef<Fields, C>>();
+  private readonly ephemerals = new Map<string, EphemeralDef<Fields, C>>();
   private client: C | undefined;
   /** Why there is no client yet: not configured, or configured with values unknown until apply. */
   private unconfiguredReason = 'The provider has not been configured.';
@@ -56,6 +57,7 @@ export class ProviderEngine<C> {
     this.createRecovery = { ...DEFAULT_CREATE_RECOVERY, ...createRecovery };
     for (const r of def.resources) this.resources.set(r.typeName, r);
     for (const d of def.dataSources) this.dataSources.set(d.typeName, d);
+    for (const e of def.ephemeralResources ?? []) this.ephemerals.set(e.typeName, e);
   }
 
   providerSchema(): Schema {
@@ -66,6 +68,12 @@ export class ProviderEngine<C> {
   }
   dataSourceSchemas(): Map<string, Schema> {
     return new Map([...this.dataSources].map(([k, d]) => [k, d.schema]));
+  }
+  ephemeralResourceSchemas(): Map<string, Schema> {
+    return new Map([...this.ephemerals].map(([k, e]) => [k, e.schema]));
+  }
+  ephemeralResourceSchema(typeName: string): Schema | undefined {
+    return this.ephemerals.get(typeName)?.schema;
   }
   resourceSchema(typeName: string): Schema | undefined {
     return this.resources.get(typeName)?.schema;
@@ -256,6 +264,62 @@ export class ProviderEngine<C> {
       diags.append([diagnosticFromError(`Cannot read data source ${typeName}`, err)]);
       return { state: null, diags };
     }
+  }
+
+  validateEphemeralResourceConfig(typeName: string, config: ObjectValue): Diagnostics {
+    const diags = new Diagnostics();
+    const e = this.ephemerals.get(typeName);
+    if (!e) return diags.error('Unknown ephemeral resource', `The provider ${this.def.name} has no ephemeral resource "${typeName}".`);
+    checkConfig(e, config, diags);
+    return diags;
+  }
+
+  /** OpenEphemeralResource: the value for this run; the configuration is wholly known here. */
+  async openEphemeralResource(typeName: string, config: ObjectValue): Promise<{ result: ObjectValue | null; renewAt?: Date; private: PrivateState; diags: Diagnostics }> {
+    const diags = new Diagnostics();
+    const e = this.ephemerals.get(typeName);
+    if (!e) return { result: null, private: {}, diags: diags.error('Unknown ephemeral resource', `No ephemeral resource "${typeName}".`) };
+    if (diags.append(errorsOf(e, config)).hasErrors) return { result: null, private: {}, diags };
+    try {
+      const opened = await e.open(toModel(e.schema.fields, config, MODEL_OPTIONS), this.context(diags, {}, typeName));
+      const fresh = fromModel(e.schema.fields, opened.result, config);
+      // Configured values stay exactly as configured; the rest comes from the platform.
+      const result = reconcileRead(e.schema.fields, config, fresh);
+      for (const [name, v] of Object.entries(config)) if (v !== null && e.schema.fields[name]?.kind === 'attr') result[name] = v;
+      return { result, ...(opened.renewAt ? { renewAt: opened.renewAt } : {}), private: opened.private ?? {}, diags };
+    } catch (err) {
+      diags.append([diagnosticFromError(`Cannot open ${typeName}`, err)]);
+      return { result: null, private: {}, diags };
+    }
+  }
+
+  async renewEphemeralResource(typeName: string, priv: PrivateState): Promise<{ renewAt?: Date; private: PrivateState; diags: Diagnostics }> {
+    const diags = new Diagnostics();
+    const e = this.ephemerals.get(typeName);
+    if (!e) return { private: priv, diags: diags.error('Unknown ephemeral resource', `No ephemeral resource "${typeName}".`) };
+    if (!e.renew) return { private: priv, diags };
+    try {
+      const renewed = await e.renew(priv, this.context(diags, priv, typeName));
+      return { ...(renewed.renewAt ? { renewAt: renewed.renewAt } : {}), private: renewed.private ?? priv, diags };
+    } catch (err) {
+      diags.append([diagnosticFromError(`Cannot renew ${typeName}`, err)]);
+      return { private: priv, diags };
+    }
+  }
+
+  /** CloseEphemeralResource: a failure is a warning (the run's work is done) that names what was left. */
+  async closeEphemeralResource(typeName: string, priv: PrivateState): Promise<Diagnostics> {
+    const diags = new Diagnostics();
+    const e = this.ephemerals.get(typeName);
+    if (!e) return diags.error('Unknown ephemeral resource', `No ephemeral resource "${typeName}".`);
+    if (!e.close) return diags;
+    try {
+      await e.close(priv, this.context(diags, priv, typeName));
+    } catch (err) {
+      const d = diagnosticFromError(`Could not close ${typeName}`, err);
+      diags.warning(d.summary, d.detail);
+    }
+    return diags;
   }
 
   private finalize(r: ResourceDef<Fields, C>, planned: ObjectValue, result: ObjectValue): ObjectValue {

@@ -83,6 +83,9 @@ function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
  */
 const SERVER_CAPABILITIES = { plan_destroy: false, get_provider_schema_optional: true, move_resource_state: false };
 
+/** A google.protobuf.Timestamp. */
+const timestamp = (at: Date): Msg => ({ seconds: Math.floor(at.getTime() / 1000), nanos: (at.getTime() % 1000) * 1_000_000 });
+
 const encodePrivate = (p: PrivateState): Buffer => (Object.keys(p).length === 0 ? Buffer.alloc(0) : Buffer.from(JSON.stringify(p)));
 
 /** Builds the handler table for one engine. */
@@ -93,6 +96,11 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
   function resourceSchema(name: string): Schema {
     const s = engine.resourceSchema(name);
     if (!s) throw new BadRequest(`The provider has no resource type ${quoteShort(name)}.`);
+    return s;
+  }
+  function ephemeralSchema(name: string): Schema {
+    const s = engine.ephemeralResourceSchema(name);
+    if (!s) throw new BadRequest(`The provider has no ephemeral resource ${quoteShort(name)}.`);
     return s;
   }
   function dataSourceSchema(name: string): Schema {
@@ -131,7 +139,7 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
         resource_schemas: Object.fromEntries([...engine.resourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
         data_source_schemas: Object.fromEntries([...engine.dataSourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
         functions: {},
-        ephemeral_resource_schemas: {},
+        ephemeral_resource_schemas: Object.fromEntries([...engine.ephemeralResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
         list_resource_schemas: {},
         diagnostics: [],
         server_capabilities: SERVER_CAPABILITIES,
@@ -147,7 +155,7 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
       resources: [...engine.resourceSchemas().keys()].map((type_name) => ({ type_name })),
       data_sources: [...engine.dataSourceSchemas().keys()].map((type_name) => ({ type_name })),
       functions: [],
-      ephemeral_resources: [],
+      ephemeral_resources: [...engine.ephemeralResourceSchemas().keys()].map((type_name) => ({ type_name })),
       list_resources: [],
     })),
     GetProviderSchema: guarded('GetProviderSchema', diagsOnly, getProviderSchema),
@@ -237,10 +245,30 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
     CallFunction: guarded('CallFunction', () => ({ error: { text: 'This provider offers no functions.' } }), (req) => ({
       error: { text: `This provider offers no function "${String(req.name ?? '')}".` },
     })),
-    ValidateEphemeralResourceConfig: guarded('ValidateEphemeralResourceConfig', diagsOnly, () => unsupported('ephemeral resources')),
-    OpenEphemeralResource: guarded('OpenEphemeralResource', diagsOnly, () => unsupported('ephemeral resources')),
-    RenewEphemeralResource: guarded('RenewEphemeralResource', diagsOnly, () => unsupported('ephemeral resources')),
-    CloseEphemeralResource: guarded('CloseEphemeralResource', diagsOnly, () => unsupported('ephemeral resources')),
+    ValidateEphemeralResourceConfig: guarded('ValidateEphemeralResourceConfig', diagsOnly, (req) => {
+      const config = decodeObject(ephemeralSchema(req.type_name), req.config, 'ephemeral resource configuration', UNVALIDATED_CONFIG) ?? {};
+      return { diagnostics: diagnosticsToProto(engine.validateEphemeralResourceConfig(req.type_name, config).items) };
+    }),
+    OpenEphemeralResource: guarded('OpenEphemeralResource', diagsOnly, async (req) => {
+      const schema = ephemeralSchema(req.type_name);
+      const config = decodeObject(schema, req.config, 'ephemeral resource configuration', CONFIG) ?? {};
+      const out = await engine.openEphemeralResource(req.type_name, config);
+      return {
+        ...(out.result ? { result: encodeDynamic(typeOf(schema), out.result) } : {}),
+        ...(out.renewAt ? { renew_at: timestamp(out.renewAt) } : {}),
+        private: encodePrivate(out.private),
+        diagnostics: diagnosticsToProto(out.diags.items),
+      };
+    }),
+    RenewEphemeralResource: guarded('RenewEphemeralResource', diagsOnly, async (req) => {
+      ephemeralSchema(req.type_name);
+      const out = await engine.renewEphemeralResource(req.type_name, decodePrivate(req.private));
+      return { ...(out.renewAt ? { renew_at: timestamp(out.renewAt) } : {}), private: encodePrivate(out.private), diagnostics: diagnosticsToProto(out.diags.items) };
+    }),
+    CloseEphemeralResource: guarded('CloseEphemeralResource', diagsOnly, async (req) => {
+      ephemeralSchema(req.type_name);
+      return { diagnostics: diagnosticsToProto((await engine.closeEphemeralResource(req.type_name, decodePrivate(req.private))).items) };
+    }),
     ValidateListResourceConfig: guarded('ValidateListResourceConfig', diagsOnly, () => unsupported('list resources')),
   };
 }

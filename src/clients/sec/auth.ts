@@ -74,7 +74,21 @@ export class TokenSource {
   }
 
   private async requestToken(): Promise<string> {
-    const call = callSignal(this.requestTimeoutMs, undefined);
+    const issued = await this.issue(TOKEN_LIFETIME_SECONDS);
+    this.cached = { token: issued.token, renewAt: issued.expiresAt.getTime() - RENEW_MARGIN_MS };
+    return issued.token;
+  }
+
+  /**
+   * A new access token from the key and secret, for `lifetimeSeconds` (the platform caps it). The
+   * provider's own calls use `token()`; this one is for handing a token out (the ephemeral
+   * `sec_access_token`). The token is known to the redactor from here on.
+   */
+  async issue(lifetimeSeconds: number, signal?: AbortSignal): Promise<{ token: string; expiresAt: Date }> {
+    if (!this.canRenew) {
+      throw new ApiError('an access token can only be issued with an API key and secret (api_key, api_secret)', { code: 'unauthenticated', operation: TOKEN_OPERATION });
+    }
+    const call = callSignal(this.requestTimeoutMs, signal);
     try {
       const response = await this.transport.send(
         {
@@ -82,7 +96,7 @@ export class TokenSource {
           path: TOKEN_PATH,
           operation: TOKEN_OPERATION,
           headers: { 'X-SEC-UAKS': this.credentials.apiSecret! },
-          body: { keyId: this.credentials.apiKey, expiryTime: TOKEN_LIFETIME_SECONDS },
+          body: { keyId: this.credentials.apiKey, expiryTime: lifetimeSeconds },
           // Asking for a token twice is harmless, and changes nothing a stop should wait for.
           idempotent: true,
           changes: false,
@@ -95,8 +109,7 @@ export class TokenSource {
         ...(response.requestId === undefined ? {} : { requestId: response.requestId }),
       });
       this.redactor.add(body.token);
-      this.cached = { token: body.token, renewAt: Date.parse(body.expiresAt) - RENEW_MARGIN_MS };
-      return body.token;
+      return { token: body.token, expiresAt: new Date(Date.parse(body.expiresAt)) };
     } finally {
       call.dispose();
     }

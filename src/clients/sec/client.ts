@@ -45,6 +45,8 @@ export interface SecClientConfig {
 }
 
 export interface SecClient {
+  /** Access tokens to hand out (the provider's own calls authenticate by themselves). */
+  readonly accessTokens: { issue(lifetimeSeconds: number, options?: { signal?: AbortSignal }): Promise<{ token: string; expiresAt: Date }> };
   readonly agentAccessTokens: AgentAccessTokensApi;
   readonly alertChannels: AlertChannelsApi;
   readonly userProfile: UserProfileApi;
@@ -98,9 +100,11 @@ export function createSecClient(config: SecClientConfig): SecClient {
     ...(config.apiSecret ? { apiSecret: config.apiSecret } : {}),
     ...(config.apiToken ? { apiToken: config.apiToken } : {}),
   };
-  const http = new SecHttp(transport, new TokenSource(transport, credentials, redactor, timeoutMs), timeoutMs);
+  const tokens = new TokenSource(transport, credentials, redactor, timeoutMs);
+  const http = new SecHttp(transport, tokens, timeoutMs);
 
   return {
+    accessTokens: { issue: (lifetimeSeconds, options = {}) => tokens.issue(lifetimeSeconds, options.signal) },
     agentAccessTokens: agentAccessTokensApi(http),
     alertChannels: alertChannelsApi(http),
     userProfile: userProfileApi(http),

@@ -47,7 +47,7 @@ export function authMiddleware(ctx: SecContext): Middleware {
       throw unauthorized('missing Authorization header; request a token from POST /api/v2/access/tokens');
     }
     const token = authorization.replace(/^Bearer\s+/i, '').trim();
-    if (!ctx.tokens.isValid(token)) throw unauthorized('invalid or expired access token');
+    if (!ctx.tokens.authorize(token)) throw unauthorized('invalid or expired access token');
     const accountName = header(request, 'account-name');
     if (accountName !== undefined && !knownAccount(ctx, accountName)) {
       throw new HttpError(403, `the API key has no access to account ${quote(accountName)}`);

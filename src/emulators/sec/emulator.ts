@@ -17,7 +17,7 @@ import { registerAgentAccessTokenRoutes } from './agent-access-tokens.js';
 import { registerAlertChannelRoutes } from './alert-channels.js';
 import { SECRET_HEADER, TOKEN_PATH, authMiddleware, registerTokenRoute } from './auth.js';
 import { API_PREFIX, type SecContext } from './context.js';
-import { TokenRegistry } from './tokens.js';
+import { TokenRegistry, type TokenRecord } from './tokens.js';
 import { registerUserProfileRoute } from './user-profile.js';
 import { registerCloudAccountRoutes } from './cloud-accounts.js';
 import { registerContainerRegistryRoutes } from './container-registries.js';
@@ -78,6 +78,8 @@ export interface SecEmulator {
   expireTokens(): void;
   /** Tokens issued from now on live this long, whatever the client asks; undefined restores. */
   setTokenLifetime(seconds: number | undefined): void;
+  /** Every access token issued so far (valid or not), with the lifetime asked for and the requests it authorized. */
+  issuedTokens(): TokenRecord[];
   /** A valid token, as a pre-issued `api_token` would be. */
   issueToken(seconds?: number): string;
   /** Makes POST /AlertChannels/{intgGuid}/test answer 400 with `message`; undefined clears. */
@@ -150,6 +152,7 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
       ctx.tokens.lifetimeOverrideSeconds = seconds;
     },
     issueToken: (seconds = 3600) => ctx.tokens.issue(seconds).token,
+    issuedTokens: () => ctx.tokens.issued(),
     failChannelTest: (intgGuid, message) => {
       if (message === undefined) ctx.channelTestFailures.delete(intgGuid);
       else ctx.channelTestFailures.set(intgGuid, message);

@@ -7,9 +7,18 @@ export interface IssuedToken {
   readonly expiresAt: string;
 }
 
+/** What the emulator knows of a token it issued (tests use it as a witness). */
+export interface TokenRecord {
+  readonly token: string;
+  /** The lifetime the client asked for, in seconds. */
+  readonly requestedSeconds: number;
+  /** Requests it authorized. */
+  readonly uses: number;
+}
+
 /** Access tokens issued by POST /api/v2/access/tokens, with expiry measured on the emulator clock. */
 export class TokenRegistry {
-  private readonly expiries = new Map<string, number>();
+  private readonly records = new Map<string, { expiresAtMs: number; requestedSeconds: number; uses: number }>();
   /** When set, every token lives this long whatever the request asks (tests of client-side expiry). */
   lifetimeOverrideSeconds: number | undefined;
 
@@ -19,21 +28,25 @@ export class TokenRegistry {
     const lifetime = this.lifetimeOverrideSeconds ?? requestedSeconds;
     const token = secretValue(28);
     const expiresAtMs = this.clock.now() + lifetime * 1000;
-    this.expiries.set(token, expiresAtMs);
+    this.records.set(token, { expiresAtMs, requestedSeconds, uses: 0 });
     return { token, expiresAt: new Date(expiresAtMs).toISOString() };
   }
 
-  isValid(token: string): boolean {
-    const expiresAt = this.expiries.get(token);
-    return expiresAt !== undefined && expiresAt > this.clock.now();
+  /** Whether the token is valid now; a valid one counts the request it authorizes. */
+  authorize(token: string): boolean {
+    const record = this.records.get(token);
+    if (record === undefined || record.expiresAtMs <= this.clock.now()) return false;
+    record.uses++;
+    return true;
   }
 
   /** Invalidates every token issued so far, as if they had all expired. */
   expireAll(): void {
-    this.expiries.clear();
+    for (const record of this.records.values()) record.expiresAtMs = -Infinity;
   }
 
-  get count(): number {
-    return this.expiries.size;
+  /** Every token issued so far, valid or not. */
+  issued(): TokenRecord[] {
+    return [...this.records].map(([token, r]) => ({ token, requestedSeconds: r.requestedSeconds, uses: r.uses }));
   }
 }

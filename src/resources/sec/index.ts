@@ -15,6 +15,7 @@ import { resourceGroupResources } from './resource-group.js';
 import { teamMemberResources } from './team-member.js';
 import { vulnerabilityExceptionResources } from './vulnerability-exception.js';
 import { secDataSources } from './data-source/index.js';
+import { secEphemeralResources } from './ephemeral/index.js';
 
 export const SEC_VERSION = '2.2.0';
 
@@ -58,6 +59,7 @@ export default provider<typeof schema.fields, SecClient>({
     ...vulnerabilityExceptionResources,
   ],
   dataSources: secDataSources,
+  ephemeralResources: secEphemeralResources,
   pulumi: {
     autoNameOff: ['sec_agent_access_token'],
     // The one seed name the bridge's rules cannot produce (DECISIONS).

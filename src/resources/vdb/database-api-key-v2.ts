@@ -7,6 +7,7 @@
 import { attr, block, resourceSchema, t, type ModelOf } from '../../schema/define.js';
 import { dataSource, onlyCandidate, resource } from '../../engine/contracts.js';
 import { attrStep } from '../../schema/path.js';
+import type { Diagnostics } from '../../engine/diagnostics.js';
 import type { AccessRule, CollectionAccessType, DatabaseApiKey, GlobalAccessType } from '../../clients/vdb/api.js';
 import { accountIdField, accountIdOf, createdSince, deleteIgnoringNotFound, splitImportId, type VdbContext } from './common.js';
 import { formatTimestamp, isTimestamp, protoEnum, sameInstant, text, uuid } from './formats.js';
@@ -14,6 +15,24 @@ import { formatTimestamp, isTimestamp, protoEnum, sameInstant, text, uuid } from
 const GLOBAL_ACCESS = protoEnum('GLOBAL_ACCESS_RULE_ACCESS_TYPE_', 'READ_ONLY', 'MANAGE');
 const COLLECTION_ACCESS = protoEnum('COLLECTION_ACCESS_RULE_ACCESS_TYPE_', 'READ_ONLY', 'READ_WRITE');
 const MANAGE: GlobalAccessType = 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE';
+
+/** How a key grants access; the resource and the ephemeral key share them. */
+export const accessRuleFields = {
+  global_access_rule: block.one(
+    { access_type: attr.string({ required: true, validate: [GLOBAL_ACCESS], description: `The access the key grants: ${GLOBAL_ACCESS.description}.` }) },
+    {
+      replace: true,
+      description: 'Access to the whole database. Cannot be combined with `collection_access_rules`; when neither is set the key gets `GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE`.',
+    },
+  ),
+  collection_access_rules: block.list(
+    {
+      collection_name: attr.string({ required: true, validate: [text(1, 255, /^[a-zA-Z0-9._-]+$/, 'letters, digits, `.`, `_` and `-`')], description: 'The collection.' }),
+      access_type: attr.string({ required: true, validate: [COLLECTION_ACCESS], description: `The access the key grants to it: ${COLLECTION_ACCESS.description}.` }),
+    },
+    { replace: true, max: 20, description: 'Access to individual collections (at most 20). Cannot be combined with `global_access_rule`.' },
+  ),
+};
 
 const fields = {
   id: attr.computedId('The key id (a UUID).'),
@@ -43,20 +62,7 @@ const fields = {
     oneTime: true,
     description: 'The secret key. The platform returns it only when the key is created; it is empty after an import.',
   }),
-  global_access_rule: block.one(
-    { access_type: attr.string({ required: true, validate: [GLOBAL_ACCESS], description: `The access the key grants: ${GLOBAL_ACCESS.description}.` }) },
-    {
-      replace: true,
-      description: 'Access to the whole database. Cannot be combined with `collection_access_rules`; when neither is set the key gets `GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE`.',
-    },
-  ),
-  collection_access_rules: block.list(
-    {
-      collection_name: attr.string({ required: true, validate: [text(1, 255, /^[a-zA-Z0-9._-]+$/, 'letters, digits, `.`, `_` and `-`')], description: 'The collection.' }),
-      access_type: attr.string({ required: true, validate: [COLLECTION_ACCESS], description: `The access the key grants to it: ${COLLECTION_ACCESS.description}.` }),
-    },
-    { replace: true, max: 20, description: 'Access to individual collections (at most 20). Cannot be combined with `global_access_rule`.' },
-  ),
+  ...accessRuleFields,
 };
 
 const schema = resourceSchema(fields, { description: 'A database API key (v2) of a cluster, with global or per-collection access.' });
@@ -64,7 +70,20 @@ const schema = resourceSchema(fields, { description: 'A database API key (v2) of
 /** How far the platform's clock may lag this machine's when telling keys made by this apply from older ones. */
 type Model = ModelOf<typeof fields>;
 
-function accessRulesToApi(m: Model): AccessRule[] {
+type AccessRules = Pick<ModelOf<typeof accessRuleFields>, 'global_access_rule' | 'collection_access_rules'>;
+
+/** One kind of rule per key: global or per collection. */
+export function accessRuleConflicts(config: { global_access_rule?: unknown[] | undefined; collection_access_rules?: unknown[] | undefined }, diags: Diagnostics): void {
+  if ((config.global_access_rule?.length ?? 0) > 0 && (config.collection_access_rules?.length ?? 0) > 0) {
+    diags.error(
+      'Conflicting access rules',
+      'A key has either one `global_access_rule` or `collection_access_rules`, not both. Remove one of them.',
+      [attrStep('collection_access_rules')],
+    );
+  }
+}
+
+export function accessRulesToApi(m: AccessRules): AccessRule[] {
   if (m.collection_access_rules.length > 0) {
     return m.collection_access_rules.map((r) => ({ collectionAccess: { collectionName: r.collection_name, accessType: r.access_type as CollectionAccessType } }));
   }
@@ -114,15 +133,7 @@ export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
     const [clusterId, keyId] = splitImportId(id, 'cluster_id', 'api_key_id');
     return { id: keyId, cluster_id: clusterId };
   },
-  validate(config, diags) {
-    if ((config.global_access_rule?.length ?? 0) > 0 && (config.collection_access_rules?.length ?? 0) > 0) {
-      diags.error(
-        'Conflicting access rules',
-        'A key has either one `global_access_rule` or `collection_access_rules`, not both. Remove one of them.',
-        [attrStep('collection_access_rules')],
-      );
-    }
-  },
+  validate: accessRuleConflicts,
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
     const created = await ctx.client.api.databaseApiKeys.create(

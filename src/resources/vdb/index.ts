@@ -18,6 +18,7 @@ import { hybridCloudEnvironment } from './hybrid-cloud-environment.js';
 import { role } from './role.js';
 import { userRoles } from './user-roles.js';
 import { bookingPackagesDataSource } from './booking-packages.js';
+import { ephemeralDatabaseApiKey } from './ephemeral-database-api-key.js';
 
 export const VDB_VERSION = '1.19.2';
 export const DEFAULT_API_URL = 'grpc.vdb-cloud.example:443';
@@ -87,4 +88,5 @@ export default provider<typeof schema.fields, VdbContext>({
     databaseApiKeysV2DataSource,
     bookingPackagesDataSource,
   ],
+  ephemeralResources: [ephemeralDatabaseApiKey],
 });

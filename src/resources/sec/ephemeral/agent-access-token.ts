@@ -1,0 +1,31 @@
+/**
+ * `sec_agent_access_token` (ephemeral): the secret of an existing agent access token, looked up by
+ * name, for an agent installer or a write-only argument, without it ever entering the state.
+ */
+import { attr, resourceSchema } from '../../../schema/define.js';
+import { ephemeralResource } from '../../../engine/contracts.js';
+import { DiagnosticError } from '../../../engine/diagnostics.js';
+import { attrStep } from '../../../schema/path.js';
+import type { SecClient } from '../../../clients/sec/index.js';
+
+const schema = resourceSchema(
+  {
+    name: attr.string({ required: true, description: 'The name (alias) of the agent access token.' }),
+    token: attr.string({ computed: true, sensitive: true, description: 'The agent access token itself.' }),
+    enabled: attr.bool({ computed: true, description: 'Whether agents may use the token.' }),
+  },
+  {
+    description:
+      'The secret of an existing agent access token, looked up by name, for this run only: it is never stored in the plan or the state. Use it for an agent installer or a write-only argument. Terraform 1.10 and later.',
+  },
+);
+
+export default ephemeralResource<typeof schema.fields, SecClient>({
+  typeName: 'sec_agent_access_token',
+  schema,
+  async open(config, ctx) {
+    const found = (await ctx.client.agentAccessTokens.search(config.name, { signal: ctx.signal })).find((t) => t.tokenAlias === config.name);
+    if (!found) throw new DiagnosticError('Agent access token not found', `No agent access token is named ${JSON.stringify(config.name)}.`, [attrStep('name')]);
+    return { result: { token: found.accessToken, enabled: found.tokenEnabled } };
+  },
+});

@@ -1,0 +1,73 @@
+/**
+ * `vdb_accounts_database_api_key_v2` (ephemeral): a database API key that lives only for the run,
+ * for a migration or a smoke test in the same run. Open creates it with an expiry (so it dies even
+ * if Close never comes); Close deletes it. Never stored in plan or state.
+ */
+import { randomBytes } from 'node:crypto';
+import { attr, resourceSchema } from '../../schema/define.js';
+import { ephemeralResource } from '../../engine/contracts.js';
+import { DiagnosticError } from '../../engine/diagnostics.js';
+import { isApiError } from '../../clients/errors.js';
+import { accountIdField, accountIdOf, type VdbContext } from './common.js';
+import { formatTimestamp, goDurationBetweenHours, parseGoDuration, text, uuid } from './formats.js';
+import { accessRuleConflicts, accessRuleFields, accessRulesToApi } from './database-api-key-v2.js';
+
+const LIFETIME = goDurationBetweenHours(1, 720);
+
+const schema = resourceSchema(
+  {
+    account_id: accountIdField(),
+    cluster_id: attr.string({ required: true, validate: [uuid], description: 'The cluster the key grants access to.' }),
+    name: attr.string({
+      optional: true,
+      computed: true,
+      validate: [text(4, 128, /^[\w -]+$/, 'letters, digits, `_`, spaces and `-`')],
+      description: 'Name of the key; unset: `terraform-run-<random>`.',
+    }),
+    expires_in: attr.string({
+      optional: true,
+      default: '1h',
+      validate: [LIFETIME],
+      description: `How long the key lives if the run never closes it: ${LIFETIME.description}. Default \`1h\`.`,
+    }),
+    ...accessRuleFields,
+    id: attr.string({ computed: true, description: 'The key id (a UUID).' }),
+    key: attr.string({ computed: true, sensitive: true, description: 'The secret key.' }),
+    expires_at: attr.string({ computed: true, description: 'When the key expires (RFC 3339).' }),
+  },
+  {
+    description:
+      'A database API key (v2) that lives only for this run: created when the run needs it, deleted when the run ends, never stored in the plan or the state. It carries an expiry as well, so it dies even if the run is cut off. Terraform 1.10 and later.',
+  },
+);
+
+export const ephemeralDatabaseApiKey = ephemeralResource<typeof schema.fields, VdbContext>({
+  typeName: 'vdb_accounts_database_api_key_v2',
+  schema,
+  validate: accessRuleConflicts,
+  async open(config, ctx) {
+    const accountId = accountIdOf(config.account_id, ctx);
+    const name = config.name ?? `terraform-run-${randomBytes(4).toString('hex')}`;
+    const lifetimeMs = Number(parseGoDuration(config.expires_in ?? '1h')! / 1_000_000n);
+    const key = await ctx.client.api.databaseApiKeys.create(
+      { accountId, clusterId: config.cluster_id, name, expiresAt: formatTimestamp(new Date(Date.now() + lifetimeMs)), accessRules: accessRulesToApi(config) },
+      { signal: ctx.signal },
+    );
+    return {
+      result: { account_id: accountId, name: key.name, id: key.id, key: key.key, expires_at: formatTimestamp(key.expiresAt) },
+      private: { account_id: accountId, cluster_id: config.cluster_id, id: key.id, expires_at: formatTimestamp(key.expiresAt) },
+    };
+  },
+  async close(priv, ctx) {
+    const [accountId, clusterId, id] = [String(priv.account_id), String(priv.cluster_id), String(priv.id)];
+    try {
+      await ctx.client.api.databaseApiKeys.delete({ accountId, clusterId, databaseApiKeyId: id }, { signal: ctx.signal });
+    } catch (err) {
+      if (isApiError(err, 'not_found')) return;
+      throw new DiagnosticError(
+        'Database API key left behind',
+        `The database API key ${id} of cluster ${clusterId} (account ${accountId}) made for this run could not be deleted: ${err instanceof Error ? err.message : String(err)}. It expires at ${String(priv.expires_at)}; delete it sooner if you can.`,
+      );
+    }
+  },
+});
