@@ -17,13 +17,17 @@ export interface ExampleLocation {
 }
 
 /** Directories to try for an example, in order, relative to the repository root. */
-export function exampleDirs(provider: string, kind: 'resource' | 'data-source', typeName: string): string[] {
+export function exampleDirs(provider: string, kind: ExampleKind, typeName: string): string[] {
   const own = `examples/${provider}/${typeName}`;
+  if (kind === 'ephemeral') return [`examples/${provider}/ephemeral/${typeName}`];
   return kind === 'resource' ? [own] : [`examples/${provider}/data_${typeName}`, own];
 }
 
+/** Ephemeral resources have theirs in `examples/<provider>/ephemeral/<type>/`. */
+export type ExampleKind = 'resource' | 'data-source' | 'ephemeral';
+
 /** The example of a resource or data source, or undefined when it has none. */
-export function findExample(provider: string, kind: 'resource' | 'data-source', typeName: string, readFile: FileReader): ExampleLocation | undefined {
+export function findExample(provider: string, kind: ExampleKind, typeName: string, readFile: FileReader): ExampleLocation | undefined {
   for (const dir of exampleDirs(provider, kind, typeName)) {
     const mainTf = readFile(`${dir}/main.tf`);
     if (mainTf === undefined) continue;

@@ -7,7 +7,7 @@
  *
  * Output is deterministic: fields are sorted, nothing depends on time or the machine.
  */
-import type { DataSourceDef, ProviderDef, ResourceDef } from '../engine/contracts.js';
+import type { DataSourceDef, EphemeralDef, ProviderDef, ResourceDef } from '../engine/contracts.js';
 import type { AttrOptions, BlockOptions, FieldDef, Fields, ResourceSchema } from '../schema/define.js';
 import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../schema/block.js';
 import type { CtyType } from '../schema/cty-type.js';
@@ -36,6 +36,7 @@ export function renderProviderDocs(def: AnyProvider, options: RenderOptions): Do
   tree.set(pages.index, renderIndexPage(def, options));
   for (const r of def.resources) tree.set(pages.resources.get(r.typeName)!, renderResourcePage(def, r, options));
   for (const d of def.dataSources) tree.set(pages.dataSources.get(d.typeName)!, renderDataSourcePage(def, d, options));
+  for (const e of def.ephemeralResources ?? []) tree.set(pages.ephemeralResources.get(e.typeName)!, renderEphemeralPage(def, e, options));
   return new Map([...tree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
@@ -43,11 +44,12 @@ export interface DocPaths {
   index: string;
   resources: Map<string, string>;
   dataSources: Map<string, string>;
+  ephemeralResources: Map<string, string>;
 }
 
 /**
- * Where each page goes: `<provider>/index.md`, `<provider>/resources/<name>.md` and
- * `<provider>/data-sources/<name>.md`, where `<name>` is the type without the provider prefix, as
+ * Where each page goes: `<provider>/index.md`, `<provider>/resources/<name>.md`,
+ * `<provider>/data-sources/<name>.md` and `<provider>/ephemeral-resources/<name>.md`, where `<name>` is the type without the provider prefix, as
  * the registry names its pages.
  */
 export function docPaths(def: AnyProvider): DocPaths {
@@ -56,6 +58,7 @@ export function docPaths(def: AnyProvider): DocPaths {
     index: `${def.name}/index.md`,
     resources: new Map(def.resources.map((r) => [r.typeName, `${def.name}/resources/${short(r.typeName)}.md`])),
     dataSources: new Map(def.dataSources.map((d) => [d.typeName, `${def.name}/data-sources/${short(d.typeName)}.md`])),
+    ephemeralResources: new Map((def.ephemeralResources ?? []).map((e) => [e.typeName, `${def.name}/ephemeral-resources/${short(e.typeName)}.md`])),
   };
 }
 
@@ -87,6 +90,12 @@ function renderIndexPage(def: AnyProvider, options: RenderOptions): string {
     for (const d of sortByType(def.dataSources)) out.push(`* [\`${d.typeName}\`](${link(paths.dataSources.get(d.typeName)!)})`);
     out.push('');
   }
+  const ephemerals = def.ephemeralResources ?? [];
+  if (ephemerals.length > 0) {
+    out.push('## Ephemeral Resources', '');
+    for (const e of sortByType(ephemerals)) out.push(`* [\`${e.typeName}\`](${link(paths.ephemeralResources.get(e.typeName)!)})`);
+    out.push('');
+  }
   return finish(out);
 }
 
@@ -109,6 +118,26 @@ function renderResourcePage(def: AnyProvider, r: AnyResource, options: RenderOpt
   out.push(...fields.nested);
   out.push(...interruptionSection(r));
   out.push(...importSection(r));
+  return finish(out);
+}
+
+/** An ephemeral resource: its value lives for one run and is never stored (Terraform 1.10 and later). */
+function renderEphemeralPage(def: AnyProvider, e: EphemeralDef<any, any>, options: RenderOptions): string {
+  const out: string[] = [];
+  const block = e.schema.block;
+  out.push(...frontMatter(`${e.typeName} Ephemeral Resource - ${def.name}`, block.description));
+  out.push(`# ${e.typeName} (Ephemeral Resource)`, '');
+  out.push(block.description, '');
+  out.push('Ephemeral resources need Terraform 1.10 or later. Their values can be used in provider blocks, write-only arguments, other ephemeral resources and ephemeral outputs; they are never written to the plan or the state.', '');
+  const example = findExample(def.name, 'ephemeral', e.typeName, options.readFile);
+  if (example !== undefined) out.push(...exampleSection(example.mainTf));
+  const fields = renderFieldsOf(e.schema, { what: 'ephemeral resource' });
+  out.push('## Argument Reference', '');
+  if (fields.arguments.length === 0) out.push('This ephemeral resource takes no arguments.', '');
+  else out.push('The following arguments are supported:', '', ...fields.arguments, '');
+  out.push('## Attributes Reference', '');
+  out.push('The following attributes are exported:', '', ...fields.attributes, '');
+  out.push(...fields.nested);
   return finish(out);
 }
 
@@ -190,7 +219,7 @@ interface Rendered {
 }
 
 interface Context {
-  what: 'resource' | 'data source' | 'provider';
+  what: 'resource' | 'data source' | 'ephemeral resource' | 'provider';
 }
 
 /** One field as the declaration and the wire schema together describe it. */

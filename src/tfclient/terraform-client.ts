@@ -40,7 +40,7 @@ export interface PlannedChange {
 }
 
 export class TerraformClient {
-  private schemas!: { provider: Schema; resources: Map<string, Schema>; dataSources: Map<string, Schema> };
+  private schemas!: { provider: Schema; resources: Map<string, Schema>; dataSources: Map<string, Schema>; ephemerals: Map<string, Schema> };
   /** Every diagnostic received, warnings included, for tests to inspect. */
   readonly received: WireDiagnostic[] = [];
 
@@ -68,6 +68,12 @@ export class TerraformClient {
   dataSourceSchema(type: string): Schema {
     const s = this.schemas.dataSources.get(type);
     if (!s) throw new Error(`the provider has no data source ${type}`);
+    return s;
+  }
+
+  ephemeralSchema(type: string): Schema {
+    const s = this.schemas.ephemerals.get(type);
+    if (!s) throw new Error(`the provider has no ephemeral resource ${type}`);
     return s;
   }
 
@@ -102,6 +108,7 @@ export class TerraformClient {
       provider: schemaFromProto(res.provider, 'provider'),
       resources: map(res.resource_schemas, 'resource'),
       dataSources: map(res.data_source_schemas, 'data source'),
+      ephemerals: map(res.ephemeral_resource_schemas, 'ephemeral resource'),
     };
   }
 
@@ -213,6 +220,32 @@ export class TerraformClient {
     if (state === null) throw new ProviderCallError('ReadDataSource', [diag('Provider produced null object')]);
     failOn('ReadDataSource', 'Provider produced invalid object', checkReadResult(block, state));
     return state;
+  }
+
+  /**
+   * ValidateEphemeralResourceConfig then OpenEphemeralResource, as Terraform runs them; the result
+   * must be wholly known and conform to the schema.
+   */
+  async openEphemeral(type: string, config: ObjectValue): Promise<{ result: ObjectValue; renewAt?: Date; private: Buffer }> {
+    const block = this.ephemeralSchema(type).block;
+    await this.call('ValidateEphemeralResourceConfig', { type_name: type, config: dyn(block, config) });
+    const res = await this.call('OpenEphemeralResource', { type_name: type, config: dyn(block, config), client_capabilities: { deferral_allowed: false } });
+    const result = undyn(block, res.result) as ObjectValue | null;
+    if (result === null) throw new ProviderCallError('OpenEphemeralResource', [diag('Provider produced null result')]);
+    failOn('OpenEphemeralResource', 'Provider produced invalid ephemeral result', checkReadResult(block, result));
+    const renewAt = res.renew_at ? new Date(Number(res.renew_at.seconds) * 1000 + Math.floor(Number(res.renew_at.nanos ?? 0) / 1e6)) : undefined;
+    return { result, ...(renewAt ? { renewAt } : {}), private: Buffer.from(res.private ?? []) };
+  }
+
+  async renewEphemeral(type: string, priv: Buffer): Promise<{ renewAt?: Date; private: Buffer }> {
+    const res = await this.call('RenewEphemeralResource', { type_name: type, private: priv });
+    const renewAt = res.renew_at ? new Date(Number(res.renew_at.seconds) * 1000) : undefined;
+    return { ...(renewAt ? { renewAt } : {}), private: Buffer.from(res.private ?? []) };
+  }
+
+  /** CloseEphemeralResource; its warnings are in `received`. */
+  async closeEphemeral(type: string, priv: Buffer): Promise<void> {
+    await this.call('CloseEphemeralResource', { type_name: type, private: priv });
   }
 
   async stop(): Promise<string> {

@@ -33,7 +33,7 @@ describe('docs: the real providers', function () {
   });
 
   for (const name of DOC_PROVIDERS) {
-    it(`${name}: has an index page and a page per registered resource and data source`, async () => {
+    it(`${name}: has an index page and a page per registered resource, data source and ephemeral resource`, async () => {
       const def = await loadProviderDef(name);
       const paths = docPaths(def);
       expect(fresh.has(paths.index), paths.index).to.equal(true);
@@ -53,8 +53,14 @@ describe('docs: the real providers', function () {
         expect(page).to.include(`# ${d.typeName} (Data Source)`);
         expect(page).to.not.include('## Import');
       }
+      for (const e of def.ephemeralResources ?? []) {
+        const page = fresh.get(paths.ephemeralResources.get(e.typeName)!);
+        expect(page, e.typeName).to.be.a('string');
+        expect(page).to.include(`# ${e.typeName} (Ephemeral Resource)`).and.include('Terraform 1.10 or later').and.include(`ephemeral "${e.typeName}"`);
+        expect(fresh.get(paths.index)).to.include(`[\`${e.typeName}\`](ephemeral-resources/`);
+      }
       // Nothing else: no page for a type that is not registered.
-      const expected = new Set([paths.index, ...paths.resources.values(), ...paths.dataSources.values()]);
+      const expected = new Set([paths.index, ...paths.resources.values(), ...paths.dataSources.values(), ...paths.ephemeralResources.values()]);
       expect([...fresh.keys()].filter((p) => p.startsWith(`${name}/`) && !expected.has(p))).to.deep.equal([]);
     });
 

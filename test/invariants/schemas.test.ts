@@ -27,7 +27,7 @@ type ProviderName = (typeof PROVIDERS)[number];
 // ---------------------------------------------------------------------------------------------------
 // Walking the schemas
 
-type Owner = { kind: 'provider' | 'resource' | 'data source'; provider: ProviderName; typeName: string };
+type Owner = { kind: 'provider' | 'resource' | 'data source' | 'ephemeral resource'; provider: ProviderName; typeName: string };
 
 /** One attribute, block, or field of an object-typed attribute, with its place. */
 interface Node {
@@ -84,6 +84,7 @@ async function load(name: ProviderName): Promise<Loaded> {
   walkBlock({ kind: 'provider', provider: name, typeName: name }, def.schema.fields, def.schema.block, `provider "${name}"`, nodes);
   for (const r of def.resources) walkBlock({ kind: 'resource', provider: name, typeName: r.typeName }, r.schema.fields, r.schema.block, r.typeName, nodes);
   for (const d of def.dataSources) walkBlock({ kind: 'data source', provider: name, typeName: d.typeName }, d.schema.fields, d.schema.block, `data.${d.typeName}`, nodes);
+  for (const e of def.ephemeralResources ?? []) walkBlock({ kind: 'ephemeral resource', provider: name, typeName: e.typeName }, e.schema.fields, e.schema.block, `ephemeral.${e.typeName}`, nodes);
   return { name, def, nodes };
 }
 
@@ -239,6 +240,7 @@ export function descriptionProblems(nodes: Node[], def: ProviderDef<any, any>): 
   if (def.schema.block.description.trim() === '') problems.push(`provider "${def.name}": no description`);
   for (const r of def.resources) if (r.schema.block.description.trim() === '') problems.push(`${r.typeName}: no description`);
   for (const d of def.dataSources) if (d.schema.block.description.trim() === '') problems.push(`data.${d.typeName}: no description`);
+  for (const e of def.ephemeralResources ?? []) if (e.schema.block.description.trim() === '') problems.push(`ephemeral.${e.typeName}: no description`);
   return problems;
 }
 
@@ -257,6 +259,12 @@ export function exampleProblems(provider: string, def: ProviderDef<any, any>, re
   };
   for (const r of def.resources) check('resource', r.typeName);
   for (const d of def.dataSources) check('data-source', d.typeName);
+  // Ephemeral resources: an example that uses it (the write-only and ephemeral acceptance tests run them).
+  for (const e of def.ephemeralResources ?? []) {
+    const ex = findExample(provider, 'ephemeral', e.typeName, readFile);
+    if (!ex) problems.push(`ephemeral resource ${e.typeName}: no examples/${provider}/ephemeral/${e.typeName}/main.tf`);
+    else if (!ex.mainTf.includes(`ephemeral "${e.typeName}"`)) problems.push(`ephemeral resource ${e.typeName}: ${ex.dir}/main.tf does not use it`);
+  }
   return problems;
 }
 

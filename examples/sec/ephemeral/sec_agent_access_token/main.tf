@@ -1,0 +1,23 @@
+terraform {
+  required_providers {
+    sec = {
+      source = "keel/sec"
+    }
+  }
+}
+
+# Account, API key and secret come from SEC_ACCOUNT, SEC_API_KEY and SEC_API_SECRET.
+provider "sec" {}
+
+# The secret of an agent token made elsewhere (in the console, or another configuration), for this run only.
+ephemeral "sec_agent_access_token" "fleet" {
+  name = "tf-eph-fleet"
+}
+
+# Handed to the agents' installer through a write-only argument: it never enters the state.
+resource "sec_alert_channel_webhook" "installer" {
+  name                   = "tf-eph-installer"
+  webhook_url_wo         = "https://installer.example.com/enroll/${ephemeral.sec_agent_access_token.fleet.token}"
+  webhook_url_wo_version = 1
+  test_integration       = false
+}
