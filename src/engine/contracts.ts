@@ -4,6 +4,7 @@
  */
 import type { Fields, ModelOf, ResourceSchema } from '../schema/define.js';
 import type { Diagnostics } from './diagnostics.js';
+import type { PulumiMappingOptions } from '../pulumi/description.js';
 
 /** Structured logging; implementations never write stdout. Never pass secret values. */
 export interface Logger {
@@ -118,7 +119,7 @@ export interface ProviderDef<F extends Fields, C> {
   readonly resources: readonly ResourceDef<any, C>[];
   readonly dataSources: readonly DataSourceDef<any, C>[];
   /** Pulumi mapping overrides (DECISIONS). */
-  readonly pulumi?: { autoNameOff?: string[]; autoNameOn?: string[]; typeNameOverrides?: Record<string, string> };
+  readonly pulumi?: PulumiMappingOptions;
 }
 
 /** Thrown by {@link ResourceDef.findCreated} when several existing objects match: none may be adopted. */

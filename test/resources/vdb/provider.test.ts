@@ -32,16 +32,26 @@ describe('vdb provider configuration', function () {
     return err as ProviderCallError;
   };
 
-  it('api_key is required unless VDB_API_KEY is set, and must not be blank', async () => {
+  it('serves one schema whatever the environment; without api_key or VDB_API_KEY, configure names both', async () => {
     const bare = await start({ VDB_API_URL: emulator.url });
-    expect(bare.providerSchema.block.attributes.api_key).to.deep.include({ required: true, optional: false, sensitive: true });
-    const blank = await failure(bare.configure({ api_key: '   ' }));
-    expect(blank.diagnostics[0]).to.deep.include({ summary: 'Missing API key', path: 'api_key' });
-    expect(blank.diagnostics[0]!.detail).to.match(/api_key must not be empty/);
-
     const fromEnv = await start({ VDB_API_URL: emulator.url, VDB_API_KEY: emulator.apiKey });
-    expect(fromEnv.providerSchema.block.attributes.api_key).to.deep.include({ required: false, optional: true });
+    expect(bare.providerSchema.block.attributes.api_key).to.deep.include({ required: false, optional: true, sensitive: true });
+    expect(fromEnv.providerSchema).to.deep.equal(bare.providerSchema);
+
+    const missing = await failure(bare.configure({}));
+    expect(missing.diagnostics).to.have.length(1);
+    expect(missing.diagnostics[0]).to.deep.include({ summary: 'Missing API key', path: 'api_key' });
+    expect(missing.diagnostics[0]!.detail).to.equal('Set `api_key` in the provider block or the VDB_API_KEY environment variable.');
+    // A blank variable is no key either.
+    const blankVariable = await start({ VDB_API_URL: emulator.url, VDB_API_KEY: '  ' });
+    expect((await failure(blankVariable.configure({}))).diagnostics[0]).to.deep.include({ summary: 'Missing API key', path: 'api_key' });
+
+    const blank = await failure(bare.configure({ api_key: '   ' }));
+    expect(blank.diagnostics[0]).to.deep.include({ summary: 'Empty API key', path: 'api_key' });
+    expect(blank.diagnostics[0]!.detail).to.match(/`api_key` is set but empty/);
+
     await fromEnv.configure({});
+    await bare.configure({ api_key: emulator.apiKey });
   });
 
   it('an empty api_url falls back to the default with a warning; plaintext only to loopback', async () => {
