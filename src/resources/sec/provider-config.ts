@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
 import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics.js';
+import { booleanVariable } from '../shared/provider-settings.js';
 
 export interface SecProviderSettings {
   account: string | null;
@@ -42,13 +43,6 @@ const profileSchema = z.object({
 
 const nonEmpty = (...values: (string | null | undefined)[]): string | undefined => values.find((v) => v !== undefined && v !== null && v !== '') ?? undefined;
 
-function parseBool(text: string | undefined): boolean | undefined {
-  if (text === undefined || text === '') return undefined;
-  if (/^(1|t|true)$/i.test(text)) return true;
-  if (/^(0|f|false)$/i.test(text)) return false;
-  throw new DiagnosticError('Invalid SEC_ORGANIZATION', `SEC_ORGANIZATION must be a boolean (true/false/1/0), got ${JSON.stringify(text)}.`);
-}
-
 /** `acme`, `acme.eu`, `https://acme.sec-platform.example/x` → `acme` / `acme.eu` (sec.md §3.1). */
 export function normaliseAccount(account: string): string {
   let a = account.trim().replace(/^[a-z]+:\/\//i, '');
@@ -63,7 +57,7 @@ export function resolveSecSettings(cfg: SecProviderSettings, env: NodeJS.Process
   let apiSecret = nonEmpty(cfg.api_secret, env.SEC_API_SECRET);
   let apiToken = nonEmpty(cfg.api_token, env.SEC_API_TOKEN);
   let subaccount = nonEmpty(cfg.subaccount, env.SEC_SUBACCOUNT);
-  const organization = cfg.organization ?? parseBool(env.SEC_ORGANIZATION) ?? false;
+  const organization = cfg.organization ?? booleanVariable(env, 'SEC_ORGANIZATION', 'organization') ?? false;
   const staticCredentials = account !== undefined && ((apiKey !== undefined && apiSecret !== undefined) || apiToken !== undefined);
   if (!staticCredentials) {
     const profileName = nonEmpty(cfg.profile, env.SEC_PROFILE) ?? 'default';

@@ -7,7 +7,7 @@ import { provider } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { attrStep } from '../../schema/path.js';
 import { createVdbClient } from '../../clients/vdb/api.js';
-import { missingSetting } from '../shared/provider-settings.js';
+import { booleanVariable, missingSetting } from '../shared/provider-settings.js';
 import type { VdbContext } from './common.js';
 import cluster from './cluster/resource.js';
 import { clusterDataSource, clustersDataSource } from './cluster/data-sources.js';
@@ -38,7 +38,11 @@ const schema = resourceSchema(
     }),
     api_url: attr.string({ optional: true, description: 'The URL of the management API. Environment: `VDB_API_URL`; default `grpc.vdb-cloud.example:443`.' }),
     account_id: attr.string({ optional: true, description: 'The default account used by resources that do not set their own. Environment: `VDB_ACCOUNT_ID`.' }),
-    insecure: attr.bool({ optional: true, default: false, description: 'Skip TLS certificate verification (never plaintext; only loopback `http://` URLs are plaintext). Environment: `VDB_INSECURE`.' }),
+    insecure: attr.bool({
+      optional: true,
+      default: false,
+      description: 'Skip TLS certificate verification (never plaintext; only loopback `http://` URLs are plaintext). Environment: `VDB_INSECURE` (`true`, `false`, `1` or `0`).',
+    }),
   },
   { description: 'Configuration of the managed vector-database cloud provider.' },
 );
@@ -61,7 +65,7 @@ export default provider<typeof schema.fields, VdbContext>({
       }
       apiUrl = DEFAULT_API_URL;
     }
-    const insecure = config.insecure ?? /^(1|t|true)$/i.test(ctx.env.VDB_INSECURE ?? '');
+    const insecure = config.insecure ?? booleanVariable(ctx.env, 'VDB_INSECURE', 'insecure') ?? false;
     const accountId = (config.account_id ?? ctx.env.VDB_ACCOUNT_ID ?? '').trim();
     const api = createVdbClient({
       apiUrl,

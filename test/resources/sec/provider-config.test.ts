@@ -4,6 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveSecSettings, normaliseAccount, type SecProviderSettings } from '../../../src/resources/sec/provider-config.js';
 import { Diagnostics, DiagnosticError } from '../../../src/engine/diagnostics.js';
+import { TerraformClient, ProviderCallError, type WireDiagnostic } from '../../../src/tfclient/terraform-client.js';
+
+const SEC_BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
+/** Every variable the provider reads, blanked, so the test process's own cannot leak in. */
+const NO_SEC_ENV = { SEC_ACCOUNT: '', SEC_API_KEY: '', SEC_API_SECRET: '', SEC_API_TOKEN: '', SEC_PROFILE: '', SEC_SUBACCOUNT: '', SEC_ORGANIZATION: '', SEC_API_URL: '' };
 
 const empty: SecProviderSettings = { account: null, api_key: null, api_secret: null, api_token: null, profile: null, subaccount: null, organization: null };
 
@@ -65,5 +70,38 @@ describe('sec provider configuration', () => {
     expect(normaliseAccount('https://acme.sec-platform.example/ui')).to.equal('acme');
     expect(normaliseAccount('acme.eu.sec-platform.example')).to.equal('acme.eu');
     expect(normaliseAccount('acme')).to.equal('acme');
+  });
+});
+
+/** The same rules through the provider executable, as Terraform sees them: diagnostics with their paths. */
+describe('sec provider configuration through the executable', function () {
+  this.timeout(60_000);
+  const clients: TerraformClient[] = [];
+  after(async () => {
+    for (const c of clients) await c.close();
+  });
+
+  async function configure(env: Record<string, string>, config: Record<string, unknown> = {}): Promise<WireDiagnostic[]> {
+    const tf = await TerraformClient.start(SEC_BIN, { ...NO_SEC_ENV, HOME: home(), ...env });
+    clients.push(tf);
+    const err = await tf.configure(config).then(() => null, (e: unknown) => e);
+    if (err === null) return [];
+    expect(err).to.be.instanceOf(ProviderCallError);
+    return (err as ProviderCallError).diagnostics;
+  }
+
+  it('SEC_ORGANIZATION takes true, false, 1 or 0 in any case and refuses anything else on organization', async () => {
+    const credentials = { SEC_ACCOUNT: 'acme', SEC_API_TOKEN: 'TOKEN-0123456789' };
+    const refused = await configure({ ...credentials, SEC_ORGANIZATION: 'maybe' });
+    expect(refused).to.have.length(1);
+    expect(refused[0]).to.deep.include({
+      summary: 'Invalid SEC_ORGANIZATION',
+      path: 'organization',
+      detail: 'The SEC_ORGANIZATION environment variable, which sets `organization`, must be true, false, 1 or 0 (in any case), got "maybe".',
+    });
+    expect(await configure({ ...credentials, SEC_ORGANIZATION: 't' })).to.have.length(1);
+    // The provider block wins: the variable is not consulted.
+    expect(await configure({ ...credentials, SEC_ORGANIZATION: 'maybe' }, { organization: true })).to.deep.equal([]);
+    for (const value of ['True', '0', '1', 'FALSE']) expect(await configure({ ...credentials, SEC_ORGANIZATION: value })).to.deep.equal([]);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The vdb provider configuration (vdb.md §5, DECISIONS): the API key rule, the default URL warning,
- * plaintext only to loopback, and the account id precedence (resource → provider → error).
+ * The vdb provider configuration (vdb.md §5, DECISIONS): the API key rule, VDB_INSECURE's spellings,
+ * the default URL warning, plaintext only to loopback, and the account id precedence (resource →
+ * provider → error).
  */
 import { expect } from 'chai';
 import { startVdbEmulator, VDB_COLLECTIONS, type VdbEmulator } from '../../../src/emulators/vdb/index.js';
@@ -52,6 +53,24 @@ describe('vdb provider configuration', function () {
 
     await fromEnv.configure({});
     await bare.configure({ api_key: emulator.apiKey });
+  });
+
+  it('VDB_INSECURE takes true, false, 1 or 0 in any case and refuses anything else on insecure', async () => {
+    for (const value of ['maybe', 'yes', 't', '2']) {
+      const tf = await start({ VDB_API_URL: emulator.url, VDB_API_KEY: emulator.apiKey, VDB_INSECURE: value });
+      const refused = await failure(tf.configure({}));
+      expect(refused.diagnostics).to.have.length(1);
+      expect(refused.diagnostics[0]).to.deep.include({ summary: 'Invalid VDB_INSECURE', path: 'insecure' });
+      expect(refused.diagnostics[0]!.detail).to.equal(
+        `The VDB_INSECURE environment variable, which sets \`insecure\`, must be true, false, 1 or 0 (in any case), got ${JSON.stringify(value)}.`,
+      );
+      // The provider block wins: the variable is not consulted.
+      await tf.configure({ insecure: false });
+    }
+    for (const value of ['TRUE', 'false', '1', '0', '']) {
+      const tf = await start({ VDB_API_URL: emulator.url, VDB_API_KEY: emulator.apiKey, VDB_INSECURE: value });
+      await tf.configure({});
+    }
   });
 
   it('an empty api_url falls back to the default with a warning; plaintext only to loopback', async () => {
