@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { resolveSecSettings, normaliseAccount, type SecProviderSettings } from '../../../src/resources/sec/provider-config.js';
 import { Diagnostics, DiagnosticError } from '../../../src/engine/diagnostics.js';
 import { TerraformClient, ProviderCallError, type WireDiagnostic } from '../../../src/tfclient/terraform-client.js';
+import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
+import { startSecEmulator } from '../../../src/emulators/sec/index.js';
 
 const SEC_BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 /** Every variable the provider reads, blanked, so the test process's own cannot leak in. */
@@ -180,5 +182,24 @@ describe('sec provider configuration through the executable', function () {
       detail: `${join(h, '.sec.toml')} is not valid TOML: line 3, column 39: control characters are not allowed in strings.`,
     });
     expect(invalid[0]!.detail).to.not.include(SECRET);
+  });
+  it('says in one sentence that a plaintext API behind an https:// URL did not answer TLS', async () => {
+    const emulator = await startSecEmulator({ account: 'acme' });
+    try {
+      const url = emulator.url.replace('http://', 'https://');
+      const tf = await TerraformClient.start(SEC_BIN, { ...NO_SEC_ENV, HOME: home(), ...secProviderEnv(emulator), SEC_API_URL: url });
+      clients.push(tf);
+      await tf.configure({});
+      const err = await tf.readData('sec_user_profile', tf.config(tf.dataSourceSchema('sec_user_profile').block, {})).then(() => null, (e: unknown) => e);
+      expect(err).to.be.instanceOf(ProviderCallError);
+      const diagnostics = (err as ProviderCallError).diagnostics;
+      expect(diagnostics).to.have.length(1);
+      expect(diagnostics[0]!.detail).to.equal(
+        `POST /api/v2/access/tokens: the server at ${url} did not answer TLS, so it may be a plaintext endpoint: check the API URL (plain http:// is accepted for loopback hosts only)`,
+      );
+      expect(emulator.requests).to.have.length(0);
+    } finally {
+      await emulator.close();
+    }
   });
 });

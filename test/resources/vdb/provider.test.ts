@@ -83,6 +83,20 @@ describe('vdb provider configuration', function () {
     expect(remote.diagnostics[0]!.detail).to.not.include(emulator.apiKey);
   });
 
+  it('says in one sentence, at once, that a plaintext API behind a TLS URL did not answer TLS', async () => {
+    const target = `localhost:${emulator.port}`;
+    const tf = await start({ VDB_API_URL: `https://${target}`, VDB_API_KEY: emulator.apiKey, VDB_ACCOUNT_ID: emulator.accountId });
+    await tf.configure({});
+    const started = Date.now();
+    const err = await failure(tf.readData('vdb_accounts_clusters', tf.config(tf.dataSourceSchema('vdb_accounts_clusters').block, {})));
+    // Retried as a passing failure, it took the whole retry budget (about 15 s).
+    expect(Date.now() - started).to.be.below(5_000);
+    expect(err.diagnostics).to.have.length(1);
+    expect(err.diagnostics[0]!.detail).to.equal(
+      `ClusterService/ListClusters: the server at ${target} did not answer TLS, so it may be a plaintext endpoint: check the API URL (plain http:// is accepted for loopback hosts only)`,
+    );
+  });
+
   it('a resource\'s own account_id wins over the provider\'s; without either, a clear error on account_id', async () => {
     const tf = await start({ VDB_API_URL: emulator.url, VDB_API_KEY: emulator.apiKey });
     await tf.configure({ account_id: '00000000-0000-4000-8000-000000000000' });
