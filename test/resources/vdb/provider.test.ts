@@ -119,5 +119,13 @@ describe('vdb provider configuration', function () {
     await none.configure({});
     const missing = await failure(none.apply('vdb_accounts_role', null, await none.plan('vdb_accounts_role', null, inherited), inherited));
     expect(missing.diagnostics[0]).to.deep.include({ summary: 'Account ID not specified', path: 'account_id' });
+    expect(missing.diagnostics[0]!.detail).to.equal('Set `account_id` on this resource or in the provider configuration (or the VDB_ACCOUNT_ID environment variable).');
+    // A type with no account_id of its own (the provider's is always used) names the provider's.
+    const packages = none.config(none.dataSourceSchema('vdb_booking_packages').block, { cloud_provider: 'aws', cloud_region: 'eu-central-1' });
+    const noAccount = await failure(none.readData('vdb_booking_packages', packages));
+    expect(noAccount.diagnostics[0]).to.deep.include({
+      summary: 'Account ID not specified',
+      detail: 'Set `account_id` in the provider configuration (or the VDB_ACCOUNT_ID environment variable).',
+    });
   });
 });
