@@ -4,7 +4,6 @@
  */
 import type { Fields, ModelOf, ResourceSchema } from '../schema/define.js';
 import type { Diagnostics } from './diagnostics.js';
-import type { PulumiMappingOptions } from '../pulumi/description.js';
 
 /** Structured logging; implementations never write stdout. Never pass secret values. */
 export interface Logger {
@@ -121,7 +120,7 @@ export interface ProviderDef<F extends Fields, C> {
   readonly resources: readonly ResourceDef<any, C>[];
   readonly dataSources: readonly DataSourceDef<any, C>[];
   /** Pulumi mapping overrides (DECISIONS). */
-  readonly pulumi?: PulumiMappingOptions;
+  readonly pulumi?: { autoNameOff?: string[]; autoNameOn?: string[]; typeNameOverrides?: Record<string, string>; requiredConfig?: string[] };
 }
 
 /** Thrown by {@link ResourceDef.findCreated} when several existing objects match: none may be adopted. */

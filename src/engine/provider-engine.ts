@@ -13,7 +13,7 @@ import { ValueDecodeError } from '../schema/msgpack.js';
 import { fromModel, toModel, plainToValue } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
 import type { DataSourceDef, Logger, OpContext, ProviderDef, ResourceDef } from './contracts.js';
-import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diagnostic } from './diagnostics.js';
+import { Diagnostics, DiagnosticError, diagnosticFromError, sentences } from './diagnostics.js';
 import { DEFAULT_CREATE_RECOVERY, createTracked, describe, type CreateRecoveryOptions } from './create-recovery.js';
 import { isApiError } from '../clients/errors.js';
 import { planObject } from './planner.js';
@@ -218,17 +218,27 @@ export class ProviderEngine<C> {
     const r = this.resources.get(typeName);
     if (!r) return { state: null, private: {}, diags: diags.error('Unknown resource type', `No resource type "${typeName}".`) };
     if (!r.importState) return { state: null, private: {}, diags: diags.error('Import not supported', `The resource type ${typeName} cannot be imported.`) };
+    const idForm = `${typeName} is imported by ${r.importIdDescription ?? 'the id of the object'}.`;
     // `terraform import <address> ""` reaches the provider (an import block's empty id does not).
-    if (id.trim() === '') {
-      return { state: null, private: {}, diags: diags.error('Missing Resource Import Identifier', `The import ID is empty. ${importIdSentence(r)}`) };
-    }
+    if (id.trim() === '') return { state: null, private: {}, diags: diags.error('Missing Resource Import Identifier', `The import ID is empty. ${idForm}`) };
+    // Terraform's own words when the read that follows an import finds nothing, said here when the
+    // import itself finds out, with the id's form.
+    const nonExistent = (): StateOutcome => ({
+      state: null,
+      private: {},
+      diags: diags.error(
+        'Cannot import non-existent remote object',
+        `While attempting to import an existing object to ${typeName}, the provider detected that no object exists with the given id. ` +
+          "Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, " +
+          `or use "terraform apply" to create a new remote object for this resource. ${idForm}`,
+      ),
+    });
     try {
       const start = await r.importState(id, this.context(diags, {}, typeName));
-      if (start === null) return { state: null, private: {}, diags: diags.append([nonExistentImport(r)]) };
+      if (start === null) return nonExistent();
       return { state: withDefaults(r.schema.fields, fromModel(r.schema.fields, start, null)), private: {}, diags };
     } catch (err) {
-      // The same message Terraform gives when the read that follows an import finds nothing.
-      if (isNotFound(err)) return { state: null, private: {}, diags: diags.append([nonExistentImport(r)]) };
+      if (isNotFound(err)) return nonExistent();
       diags.append([diagnosticFromError(`Cannot import ${typeName}`, err)]);
       return { state: null, private: {}, diags };
     }
@@ -306,23 +316,6 @@ function capitalizedDescription<C>(r: ResourceDef<Fields, C>, model: ModelOf<Fie
 function notUpdatable(typeName: string): never {
   // Only a request Terraform would not send gets here: every change of such a type forces replacement.
   throw new DiagnosticError('Cannot update in place', `${typeName} cannot be updated in place; a change to it must replace it, as its plan says.`);
-}
-
-/** How the type's import id is formed, as a sentence. */
-function importIdSentence<C>(r: ResourceDef<Fields, C>): string {
-  return `${r.typeName} is imported by ${r.importIdDescription ?? 'the id of the object'}.`;
-}
-
-/** Terraform's own diagnostic for an import whose object does not exist, with how the id is formed. */
-function nonExistentImport<C>(r: ResourceDef<Fields, C>): Diagnostic {
-  return {
-    severity: 'error',
-    summary: 'Cannot import non-existent remote object',
-    detail:
-      `While attempting to import an existing object to ${r.typeName}, the provider detected that no object exists with the given id. ` +
-      'Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider\'s configured region or endpoint, ' +
-      `or use "terraform apply" to create a new remote object for this resource. ${importIdSentence(r)}`,
-  };
 }
 
 /** Fills plan-time defaults into a state built from scratch (import), so the next plan is empty. */
