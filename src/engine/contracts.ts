@@ -43,9 +43,11 @@ export interface ResourceDef<F extends Fields, C> {
   readonly schema: ResourceSchema<F>;
   /**
    * How `terraform import` ids become a starting state; the engine then calls `read`. Returns the
-   * attributes the read needs (others stay null; defaults are filled in).
+   * attributes the read needs (others stay null; defaults are filled in), or null when no object has
+   * that id (as does throwing ApiError 'not_found'): the engine then answers as Terraform does for a
+   * non-existent object. The engine refuses an empty id before calling it.
    */
-  readonly importState?: (id: string, ctx: OpContext<C>) => Promise<Partial2<ModelOf<F>>>;
+  readonly importState?: (id: string, ctx: OpContext<C>) => Promise<Partial2<ModelOf<F>> | null>;
   /** Documentation of the import id, e.g. "the integration GUID". */
   readonly importIdDescription?: string;
   /**
@@ -159,7 +161,7 @@ export interface ProviderDef<F extends Fields, C> {
   readonly dataSources: readonly DataSourceDef<any, C>[];
   readonly ephemeralResources?: readonly EphemeralDef<any, C>[];
   /** Pulumi mapping overrides (DECISIONS). */
-  readonly pulumi?: { autoNameOff?: string[]; autoNameOn?: string[]; typeNameOverrides?: Record<string, string> };
+  readonly pulumi?: { autoNameOff?: string[]; autoNameOn?: string[]; typeNameOverrides?: Record<string, string>; requiredConfig?: string[] };
 }
 
 /** Thrown by {@link ResourceDef.findCreated} when several existing objects match: none may be adopted. */

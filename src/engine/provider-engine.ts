@@ -239,10 +239,27 @@ export class ProviderEngine<C> {
     const r = this.resources.get(typeName);
     if (!r) return { state: null, private: {}, diags: diags.error('Unknown resource type', `No resource type "${typeName}".`) };
     if (!r.importState) return { state: null, private: {}, diags: diags.error('Import not supported', `The resource type ${typeName} cannot be imported.`) };
+    const idForm = `${typeName} is imported by ${r.importIdDescription ?? 'the id of the object'}.`;
+    // `terraform import <address> ""` reaches the provider (an import block's empty id does not).
+    if (id.trim() === '') return { state: null, private: {}, diags: diags.error('Missing Resource Import Identifier', `The import ID is empty. ${idForm}`) };
+    // Terraform's own words when the read that follows an import finds nothing, said here when the
+    // import itself finds out, with the id's form.
+    const nonExistent = (): StateOutcome => ({
+      state: null,
+      private: {},
+      diags: diags.error(
+        'Cannot import non-existent remote object',
+        `While attempting to import an existing object to ${typeName}, the provider detected that no object exists with the given id. ` +
+          "Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, " +
+          `or use "terraform apply" to create a new remote object for this resource. ${idForm}`,
+      ),
+    });
     try {
       const start = await r.importState(id, this.context(diags, {}, typeName));
+      if (start === null) return nonExistent();
       return { state: withDefaults(r.schema.fields, fromModel(r.schema.fields, start, null)), private: {}, diags };
     } catch (err) {
+      if (isNotFound(err)) return nonExistent();
       diags.append([diagnosticFromError(`Cannot import ${typeName}`, err)]);
       return { state: null, private: {}, diags };
     }

@@ -16,6 +16,12 @@ export interface PulumiMappingOptions {
    * `AlertChannelObjectStoreCredentials`. Nested types below it are named after it.
    */
   typeNameOverrides?: Record<string, string>;
+  /**
+   * Provider settings shown as required configuration although the Terraform schema serves them
+   * Optional: the provider demands them at configure time, with an environment-variable fallback
+   * that an Optional argument leaves room for (vdb `api_key`, as the vdb seed shows it).
+   */
+  requiredConfig?: string[];
 }
 
 export interface ProviderDescription {

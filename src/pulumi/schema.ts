@@ -30,6 +30,8 @@
  *   the SDKs can use them. Pass `{ includeDefaults: false }` for the bridge's exact output.
  * - Provider settings with a default are treated as Optional, not Computed (providerConfigFields): the
  *   DSL's plan-time-default encoding does not apply to a provider block, which is never planned.
+ *   Settings the mapping lists in `requiredConfig` are shown Required although Terraform serves them
+ *   Optional: the provider demands them at configure time, with an environment fallback (vdb `api_key`).
  * - A resource or data source whose Terraform schema is deprecated gets `deprecationMessage`
  *   "Deprecated" (the wire carries only a flag). The bridge reads it from ResourceInfo/DataSourceInfo,
  *   which hand-written mappings fill and the dynamic bridge leaves empty; the seeds mark deprecated
@@ -316,10 +318,14 @@ function objectView(block: SchemaBlock, path: string, ctx: ViewContext): ObjectV
  * are filled in at plan time, but a provider block is never planned: its default is the configure-time
  * fallback, the way an SDKv2 provider declares `Optional` + `Default` (served Optional only). Seen as
  * computed, the bridge would make such a setting a *required* config variable.
+ * Settings named in `requiredConfig` (PulumiMappingOptions) are shown Required instead of Optional.
  */
-function providerConfigFields(fields: Map<string, FieldView>): Map<string, FieldView> {
+function providerConfigFields(fields: Map<string, FieldView>, requiredConfig: ReadonlySet<string>): Map<string, FieldView> {
   return new Map(
-    [...fields].map(([k, f]) => [k, f.default !== undefined && f.optional && f.computed ? { ...f, computed: false } : f]),
+    [...fields].map(([k, f]) => {
+      if (requiredConfig.has(k)) return [k, { ...f, optional: false, required: true, computed: false }];
+      return [k, f.default !== undefined && f.optional && f.computed ? { ...f, computed: false } : f];
+    }),
   );
 }
 
@@ -698,7 +704,7 @@ export function buildPulumiSchemaWithReport(desc: ProviderDescription, options: 
 
   // --- config variables (gatherConfig): out=true, config=true, raw descriptions.
   const providerCtx: ViewContext = { overrideRoot: 'provider', overrides, objectFieldsOptional };
-  const providerFields = providerConfigFields(blockFields(desc.provider.block, '', providerCtx));
+  const providerFields = providerConfigFields(blockFields(desc.provider.block, '', providerCtx), new Set(desc.pulumi?.requiredConfig ?? []));
   const configVars: PVar[] = [];
   for (const key of [...providerFields.keys()].sort()) {
     const v = propertyVariable(key, providerFields, undefined, true, 'raw', true);

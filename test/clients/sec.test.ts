@@ -478,6 +478,23 @@ describe('sec client', () => {
       expect(attempts.map((fields) => (fields as { attempt: number; error: string }).error)).to.deep.equal(['ECONNREFUSED', 'ECONNREFUSED', 'ECONNREFUSED']);
     });
 
+    it('reports a plaintext server behind an https:// URL at once, in one sentence, for a read and a create', async () => {
+      const url = emulator.url.replace('http://', 'https://');
+      const attempts: unknown[] = [];
+      const logger = { debug: (_message: string, fields?: object) => attempts.push(fields) };
+      const api = client({ baseUrl: url, apiToken: 'pre-issued', apiKey: undefined, apiSecret: undefined, logger });
+      const sentence = `the server at ${url} did not answer TLS, so it may be a plaintext endpoint: check the API URL (plain http:// is accepted for loopback hosts only)`;
+
+      const read = await apiError(api.alertChannels.get('TECHALLY_0123456789ABCDEF'), 'unavailable');
+      expect(read.message).to.equal(`GET /api/v2/AlertChannels/{intgGuid}: ${sentence}`);
+      expect(attempts, 'not retried').to.have.length(1);
+      // The handshake failed, so nothing was sent: a create's outcome is known, not 'outcome_unknown'.
+      const create = await apiError(api.alertChannels.create(email()), 'unavailable');
+      expect(create.message).to.equal(`POST /api/v2/AlertChannels: ${sentence}`);
+      expect(attempts).to.have.length(2);
+      expect(emulator.requests).to.have.length(0);
+    });
+
     it('computes backoff with jitter, capped, and parses Retry-After', () => {
       const policy = { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1_000 };
       for (let i = 0; i < 50; i++) {

@@ -580,9 +580,21 @@ describe('vdb client', () => {
       expect(tlsEmulator.requests).to.have.length(1);
     });
 
-    it('cannot reach a plaintext server over TLS, even with insecure', async () => {
-      const plaintextServerOverTls = client({ apiUrl: emulator.url.replace('http://127.0.0.1', 'localhost'), insecure: true, retry: { maxAttempts: 1 }, timeoutMs: 3_000 });
-      await apiError(plaintextServerOverTls.iam.listRoles({ accountId: emulator.accountId }), 'unavailable');
+    it('reports a plaintext server behind a TLS URL at once, in one sentence, even with insecure and for a create', async () => {
+      const target = `localhost:${emulator.port}`;
+      const attempts: unknown[] = [];
+      // The default retry budget, with delays short enough that retries would still finish quickly.
+      const overTls = client({ apiUrl: `https://${target}`, insecure: true, retry: { baseDelayMs: 5, maxDelayMs: 40 }, logger: { debug: (_message, fields) => attempts.push(fields) } });
+      const sentence = `the server at ${target} did not answer TLS, so it may be a plaintext endpoint: check the API URL (plain http:// is accepted for loopback hosts only)`;
+
+      const read = await apiError(overTls.iam.listRoles({ accountId: emulator.accountId }), 'unavailable');
+      expect(read.message).to.equal(`IAMService/ListRoles: ${sentence}`);
+      expect(attempts, 'not retried').to.have.length(1);
+      // Nothing was sent, so a create's outcome is known: it did not happen.
+      const create = await apiError(overTls.clusters.create(clusterInput()), 'unavailable');
+      expect(create.message).to.equal(`ClusterService/CreateCluster: ${sentence}`);
+      expect(attempts).to.have.length(2);
+      expect(emulator.requests).to.have.length(0);
     });
   });
 });

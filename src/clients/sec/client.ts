@@ -87,6 +87,7 @@ export function createSecClient(config: SecClientConfig): SecClient {
     connect: { rejectUnauthorized: true },
   });
   const transport = new Transport(pool, {
+    origin: endpoint.origin,
     pathPrefix: endpoint.pathPrefix,
     commonHeaders: commonHeaders(config),
     retry: { ...DEFAULT_RETRY_POLICY, ...definedOnly(config.retry ?? {}) },

@@ -6,6 +6,7 @@ import type { CallSignal } from './call-signal.js';
 import { messageFromErrorBody } from './error-body.js';
 import type { Redactor } from './redactor.js';
 import { graceAfter, graceOverNote } from '../stop.js';
+import { isNotTlsAnswer, notTlsMessage } from '../not-tls.js';
 import {
   DECLINED_STATUSES,
   RETRYABLE_STATUSES,
@@ -52,6 +53,8 @@ export interface SecLogger {
 }
 
 export interface TransportOptions {
+  /** scheme://host[:port] of the API, for messages about the server itself. */
+  readonly origin: string;
   readonly pathPrefix: string;
   /** Sent on every request (User-Agent, Accept, account selection). */
   readonly commonHeaders: Readonly<Record<string, string>>;
@@ -106,6 +109,10 @@ export class Transport {
         }
         if (grace?.signal.aborted) throw this.unanswered(request, graceOverNote(this.options.stopGraceMs));
         if (wire.aborted) throw new ApiError('Terraform asked the provider to stop while the request was out', { code: 'cancelled', operation: request.operation });
+        // A wrong URL, not a passing failure; the handshake failed, so nothing was sent.
+        if (isNotTlsAnswer(outcome.networkError)) {
+          throw new ApiError(notTlsMessage(this.options.origin), { code: 'unavailable', operation: request.operation, cause: outcome.networkError });
+        }
         const notSent = isNotSentError(outcome.networkError);
         const safeToRepeat = request.idempotent ? isRetryableNetworkError(outcome.networkError) : notSent;
         if (!notSent) mayHaveTakenEffect = true;

@@ -12,6 +12,7 @@ import { backoffMs } from '../backoff.js';
 import { timeApiExchange } from '../api-timing.js';
 import { ApiError, OUTCOME_UNKNOWN_NOTE, type ApiErrorCode } from '../errors.js';
 import { NOT_SENT_NOTE, graceAfter, graceOverNote } from '../stop.js';
+import { isNotTlsAnswer, notTlsMessage } from '../not-tls.js';
 import type { VdbLogger, VdbRetryPolicy } from './api.js';
 import { CodecError, decodePlain, encodePlain, type Plain } from './codec.js';
 import type { VdbEndpoint } from './endpoint.js';
@@ -138,6 +139,10 @@ export class VdbTransport {
       if (error.code === grpc.status.CANCELLED && cancelOn?.aborted) {
         if (grace) throw this.lostAnswer(operation, graceOverNote(this.options.stopGraceMs), traceIds);
         throw new ApiError('Terraform asked the provider to stop while the request was out', { code: 'cancelled', operation, ...requestIdOf(traceIds) });
+      }
+      // A wrong URL, not a passing failure; the handshake failed, so nothing was sent.
+      if (error.code === grpc.status.UNAVAILABLE && isNotTlsAnswer(error.details)) {
+        throw new ApiError(notTlsMessage(this.options.endpoint.target), { code: 'unavailable', operation, ...requestIdOf(traceIds), cause: error });
       }
       if (!call.idempotent && UNANSWERED.has(error.code)) throw this.unanswered(operation, error, traceIds, timeoutMs);
       if (UNANSWERED.has(error.code)) mayHaveTakenEffect = true;

@@ -26,7 +26,7 @@ const schema = resourceSchema(
     api_secret: attr.string({ optional: true, sensitive: true, description: 'API access secret. Environment: `SEC_API_SECRET`.' }),
     api_token: attr.string({ optional: true, sensitive: true, description: 'A pre-issued API access token. Environment: `SEC_API_TOKEN`.' }),
     profile: attr.string({ optional: true, description: 'Profile name in the profile file `~/.sec.toml`. Environment: `SEC_PROFILE`; default `default`.' }),
-    organization: attr.bool({ optional: true, description: 'Access organization-level data sets (organization administrators only). Environment: `SEC_ORGANIZATION`.' }),
+    organization: attr.bool({ optional: true, description: 'Access organization-level data sets (organization administrators only). Environment: `SEC_ORGANIZATION` (`true`, `false`, `1` or `0`).' }),
     subaccount: attr.string({ optional: true, description: 'Sub-account inside the organization (organization administrators only). Environment: `SEC_SUBACCOUNT`.' }),
   },
   { description: 'Configuration of the security-posture platform provider.' },

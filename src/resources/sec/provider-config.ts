@@ -5,9 +5,11 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse as parseToml } from 'smol-toml';
+import { parse as parseToml, TomlError } from 'smol-toml';
 import { z } from 'zod';
 import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics.js';
+import { attrStep } from '../../schema/path.js';
+import { booleanVariable, missingSetting, settingSources } from '../shared/provider-settings.js';
 
 export interface SecProviderSettings {
   account: string | null;
@@ -42,13 +44,6 @@ const profileSchema = z.object({
 
 const nonEmpty = (...values: (string | null | undefined)[]): string | undefined => values.find((v) => v !== undefined && v !== null && v !== '') ?? undefined;
 
-function parseBool(text: string | undefined): boolean | undefined {
-  if (text === undefined || text === '') return undefined;
-  if (/^(1|t|true)$/i.test(text)) return true;
-  if (/^(0|f|false)$/i.test(text)) return false;
-  throw new DiagnosticError('Invalid SEC_ORGANIZATION', `SEC_ORGANIZATION must be a boolean (true/false/1/0), got ${JSON.stringify(text)}.`);
-}
-
 /** `acme`, `acme.eu`, `https://acme.sec-platform.example/x` → `acme` / `acme.eu` (sec.md §3.1). */
 export function normaliseAccount(account: string): string {
   let a = account.trim().replace(/^[a-z]+:\/\//i, '');
@@ -63,25 +58,38 @@ export function resolveSecSettings(cfg: SecProviderSettings, env: NodeJS.Process
   let apiSecret = nonEmpty(cfg.api_secret, env.SEC_API_SECRET);
   let apiToken = nonEmpty(cfg.api_token, env.SEC_API_TOKEN);
   let subaccount = nonEmpty(cfg.subaccount, env.SEC_SUBACCOUNT);
-  const organization = cfg.organization ?? parseBool(env.SEC_ORGANIZATION) ?? false;
+  const organization = cfg.organization ?? booleanVariable(env, 'SEC_ORGANIZATION', 'organization') ?? false;
   const staticCredentials = account !== undefined && ((apiKey !== undefined && apiSecret !== undefined) || apiToken !== undefined);
+  // Static credentials leave nothing missing, so the profile is always read before a missing setting is reported.
+  let profile: ProfileLookup | undefined;
   if (!staticCredentials) {
-    const profileName = nonEmpty(cfg.profile, env.SEC_PROFILE) ?? 'default';
-    const profile = readProfile(profileName, env, diags);
-    account ??= profile.account;
-    subaccount ??= profile.subaccount;
-    apiKey ??= profile.api_key;
-    apiSecret ??= profile.api_secret;
-    apiToken ??= profile.api_token;
+    profile = readProfile(cfg, env, diags);
+    const values = profile.values;
+    account ??= nonEmpty(values.account);
+    subaccount ??= nonEmpty(values.subaccount);
+    apiKey ??= nonEmpty(values.api_key);
+    apiSecret ??= nonEmpty(values.api_secret);
+    apiToken ??= nonEmpty(values.api_token);
   }
-  if (account === undefined) {
-    throw new DiagnosticError('Missing account', 'Set `account` in the provider block, the SEC_ACCOUNT environment variable, or `account` in the profile file ~/.sec.toml.');
-  }
-  if (apiToken === undefined && (apiKey === undefined || apiSecret === undefined)) {
-    throw new DiagnosticError(
-      'Missing credentials',
-      'Set `api_key` and `api_secret` (or SEC_API_KEY and SEC_API_SECRET), or `api_token` (SEC_API_TOKEN), in the provider block, the environment or the profile file ~/.sec.toml.',
-    );
+  const orFromProfile = (what: string) => (profile ? profileHint(profile, what) : '');
+  if (account === undefined) throw missingSetting('Missing account', 'account', 'SEC_ACCOUNT', orFromProfile('`account`'));
+  if (apiToken === undefined) {
+    // Half a key pair: name the missing half.
+    const otherHalf = (summary: string, have: string, missing: string, variable: string) =>
+      new DiagnosticError(
+        summary,
+        `\`${have}\` is set but \`${missing}\` is not. Set ${settingSources(missing, variable)}${orFromProfile(`\`${missing}\``)}; or use \`api_token\` (SEC_API_TOKEN) instead of the key pair.`,
+        [attrStep(missing)],
+      );
+    if (apiKey !== undefined && apiSecret === undefined) throw otherHalf('Missing API secret', 'api_key', 'api_secret', 'SEC_API_SECRET');
+    if (apiSecret !== undefined && apiKey === undefined) throw otherHalf('Missing API key', 'api_secret', 'api_key', 'SEC_API_KEY');
+    if (apiKey === undefined) {
+      throw new DiagnosticError(
+        'Missing credentials',
+        `Set \`api_key\` and \`api_secret\` (environment SEC_API_KEY and SEC_API_SECRET), or \`api_token\` (SEC_API_TOKEN), in the provider block or the environment${orFromProfile('them')}.`,
+        [attrStep('api_key')],
+      );
+    }
   }
   const normalised = normaliseAccount(account);
   return {
@@ -95,16 +103,46 @@ export function resolveSecSettings(cfg: SecProviderSettings, env: NodeJS.Process
   };
 }
 
-function readProfile(name: string, env: NodeJS.ProcessEnv, diags: Diagnostics): z.infer<typeof profileSchema> {
-  const home = env.HOME ?? env.USERPROFILE ?? '';
-  const file = join(home, '.sec.toml');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
+type ProfileValues = z.infer<typeof profileSchema>;
+
+/** The profile as found: read, or left empty because there is no file or (for `default`) no such section. */
+interface ProfileLookup {
+  readonly file: string;
+  readonly name: string;
+  readonly found: 'profile' | 'no file' | 'no section';
+  readonly values: ProfileValues;
+}
+
+/** How a missing setting could come from the profile, for the end of a message. */
+function profileHint(profile: ProfileLookup, what: string): string {
+  const { file, name } = profile;
+  switch (profile.found) {
+    case 'profile':
+      return `, or in the [${name}] profile of ${file}`;
+    case 'no section':
+      return `, or add a [${name}] profile that sets ${what} to ${file}`;
+    case 'no file':
+      return `, or create the profile file ${file} with a [${name}] profile that sets ${what}`;
+  }
+}
+
+/**
+ * The profile `profile` / SEC_PROFILE names, else `default`. A missing file, or a missing [default],
+ * just gives nothing (the missing settings are reported then, saying where they could come from);
+ * a profile asked for by name must exist. A file that exists but cannot be read is an error.
+ */
+function readProfile(cfg: SecProviderSettings, env: NodeJS.ProcessEnv, diags: Diagnostics): ProfileLookup {
+  const named = nonEmpty(cfg.profile, env.SEC_PROFILE);
+  const name = named ?? 'default';
+  const file = join(env.HOME ?? env.USERPROFILE ?? '', '.sec.toml');
+  const profilePath = cfg.profile !== null && cfg.profile !== '' ? [attrStep('profile')] : undefined;
+  const text = readProfileFile(file);
+  if (text === undefined) {
+    if (named === undefined) return { file, name, found: 'no file', values: {} };
     throw new DiagnosticError(
-      'The provider is not configured properly',
-      `One or more settings are missing: set account and credentials in the provider block or the SEC_* environment variables, or create the profile file ${file}.`,
+      `Profile '${name}' not found`,
+      `The profile file ${file} does not exist. Create it with a [${name}] profile, or give account and credentials in the provider block or the SEC_* environment variables.`,
+      profilePath,
     );
   }
   try {
@@ -118,14 +156,47 @@ function readProfile(name: string, env: NodeJS.ProcessEnv, diags: Diagnostics): 
   try {
     doc = parseToml(text) as Record<string, unknown>;
   } catch (err) {
-    throw new DiagnosticError('Invalid profile file', `${file} is not valid TOML: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    // Only smol-toml's first line: the excerpt after it quotes the file, which may hold a secret.
+    const reason = (err instanceof Error ? err.message.split('\n')[0]! : String(err)).replace(/^Invalid TOML document: /, '');
+    const where = err instanceof TomlError ? `line ${err.line}, column ${err.column}: ` : '';
+    throw new DiagnosticError('Invalid profile file', `${file} is not valid TOML: ${where}${reason}.`);
   }
   const section = doc[name];
-  if (section === undefined) throw new DiagnosticError(`Profile '${name}' not found`, `The profile file ${file} has no [${name}] section. Add one, or choose another profile with \`profile\` or SEC_PROFILE.`);
+  if (section === undefined) {
+    if (named === undefined) return { file, name, found: 'no section', values: {} };
+    throw new DiagnosticError(`Profile '${name}' not found`, `The profile file ${file} has no [${name}] section. Add one, or choose another profile with \`profile\` or SEC_PROFILE.`, profilePath);
+  }
   const parsed = profileSchema.safeParse(section);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new DiagnosticError('Invalid profile', `In ${file}, [${name}] ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}.`);
   }
-  return parsed.data;
+  return { file, name, found: 'profile', values: parsed.data };
 }
+
+/** The profile file's text; undefined when there is no file. Any other failure says why it cannot be read. */
+function readProfileFile(file: string): string | undefined {
+  const unreadable = (why: string) =>
+    new DiagnosticError(
+      'Cannot read the profile file',
+      `${file} exists but cannot be read: ${why}. Fix that, or give account and credentials in the provider block or the SEC_* environment variables, which make the provider skip the file.`,
+    );
+  try {
+    // Checked first: reading a directory fails late, and reading a FIFO would never return.
+    const stats = statSync(file);
+    if (!stats.isFile()) throw unreadable(stats.isDirectory() ? 'it is a directory' : 'it is not a regular file');
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    if (err instanceof DiagnosticError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw unreadable(FILE_ERRORS[code ?? ''] ?? (code ? `error ${code}` : String(err)));
+  }
+}
+
+const FILE_ERRORS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ELOOP: 'its symbolic links form a loop',
+  ENOTDIR: 'a part of its path is a file, not a directory',
+};

@@ -7,6 +7,7 @@ import { provider } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { attrStep } from '../../schema/path.js';
 import { createVdbClient } from '../../clients/vdb/api.js';
+import { booleanVariable, missingSetting } from '../shared/provider-settings.js';
 import type { VdbContext } from './common.js';
 import cluster from './cluster/resource.js';
 import { clusterDataSource, clustersDataSource } from './cluster/data-sources.js';
@@ -25,23 +26,24 @@ export const DEFAULT_API_URL = 'grpc.vdb-cloud.example:443';
 
 export type { VdbContext } from './common.js';
 
-/**
- * `api_key` is required unless VDB_API_KEY is set when the provider starts: the real provider's SDK
- * evaluates the environment default while building the schema (vdb.md §0, §5), which is also why the
- * Pulumi schema (generated without the variable) shows it required.
- */
-const apiKeyFromEnvironment = (process.env.VDB_API_KEY ?? '') !== '';
-
 const schema = resourceSchema(
   {
+    // One schema whatever the environment: the real provider's SDK served `api_key` Required unless
+    // VDB_API_KEY was set when it started (vdb.md §0), so a missing key was Terraform's bare "argument
+    // is required". It is Optional here and `configure` names the argument and the variable instead.
+    // The Pulumi package keeps it required, as the seed shows it (`pulumi.requiredConfig` below).
     api_key: attr.string({
-      ...(apiKeyFromEnvironment ? { optional: true } : { required: true }),
+      optional: true,
       sensitive: true,
-      description: 'The API key for the management API. Environment: `VDB_API_KEY` (then the attribute may be left out).',
+      description: 'The API key for the management API. Required unless the `VDB_API_KEY` environment variable is set.',
     }),
     api_url: attr.string({ optional: true, description: 'The URL of the management API. Environment: `VDB_API_URL`; default `grpc.vdb-cloud.example:443`.' }),
     account_id: attr.string({ optional: true, description: 'The default account used by resources that do not set their own. Environment: `VDB_ACCOUNT_ID`.' }),
-    insecure: attr.bool({ optional: true, default: false, description: 'Skip TLS certificate verification (never plaintext; only loopback `http://` URLs are plaintext). Environment: `VDB_INSECURE`.' }),
+    insecure: attr.bool({
+      optional: true,
+      default: false,
+      description: 'Skip TLS certificate verification (never plaintext; only loopback `http://` URLs are plaintext). Environment: `VDB_INSECURE` (`true`, `false`, `1` or `0`).',
+    }),
   },
   { description: 'Configuration of the managed vector-database cloud provider.' },
 );
@@ -52,14 +54,11 @@ export default provider<typeof schema.fields, VdbContext>({
   schema,
   async configure(config, ctx) {
     // An explicitly configured value wins, even an empty one (which is an error, not a fallback).
-    const apiKey = config.api_key ?? ctx.env.VDB_API_KEY ?? '';
-    if (apiKey.trim() === '') {
-      throw new DiagnosticError(
-        'Missing API key',
-        'api_key must not be empty: set `api_key` in the provider block or the VDB_API_KEY environment variable.',
-        config.api_key !== null ? [attrStep('api_key')] : undefined,
-      );
+    if (config.api_key !== null && config.api_key.trim() === '') {
+      throw new DiagnosticError('Empty API key', '`api_key` is set but empty: give the management API key, or leave `api_key` out to use the VDB_API_KEY environment variable.', [attrStep('api_key')]);
     }
+    const apiKey = config.api_key ?? (ctx.env.VDB_API_KEY ?? '').trim();
+    if (apiKey === '') throw missingSetting('Missing API key', 'api_key', 'VDB_API_KEY');
     let apiUrl = (config.api_url ?? ctx.env.VDB_API_URL ?? '').trim();
     if (apiUrl === '') {
       if (config.api_url !== null || ctx.env.VDB_API_URL !== undefined) {
@@ -67,7 +66,7 @@ export default provider<typeof schema.fields, VdbContext>({
       }
       apiUrl = DEFAULT_API_URL;
     }
-    const insecure = config.insecure ?? /^(1|t|true)$/i.test(ctx.env.VDB_INSECURE ?? '');
+    const insecure = config.insecure ?? booleanVariable(ctx.env, 'VDB_INSECURE', 'insecure') ?? false;
     const accountId = (config.account_id ?? ctx.env.VDB_ACCOUNT_ID ?? '').trim();
     const api = createVdbClient({
       apiUrl,
@@ -77,6 +76,11 @@ export default provider<typeof schema.fields, VdbContext>({
       logger: { debug: (message, fields) => ctx.log.debug(message, fields as Record<string, unknown> | undefined) },
     });
     return { api, defaultAccountId: accountId === '' ? null : accountId };
+  },
+  pulumi: {
+    // The seed shows `apiKey` required: the bridge made the Pulumi schema from the real provider
+    // started without VDB_API_KEY, when its SDK served the argument Required (see the schema above).
+    requiredConfig: ['api_key'],
   },
   resources: [cluster, databaseApiKeyV2, authKey, backupSchedule, manualBackup, hybridCloudEnvironment, role, userRoles],
   dataSources: [

@@ -332,7 +332,8 @@ describe('sec governance resources through the Terraform-side client', function 
         await planIsEmpty(type, imported, final);
       }
       const missing = await failure(tf.importState(type, 'NOT_A_GUID'));
-      expect(missing[0]!.detail).to.match(/imported by e-mail address/);
+      expect(missing[0]!.summary).to.equal('Cannot import non-existent remote object');
+      expect(missing[0]!.detail).to.match(/sec_team_member is imported by the user GUID, or the e-mail address\.$/);
 
       // Upstream failed here instead of noticing the deletion.
       emulator.remove('TeamMembers', guid);

@@ -1,9 +1,16 @@
 import { expect } from 'chai';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveSecSettings, normaliseAccount, type SecProviderSettings } from '../../../src/resources/sec/provider-config.js';
 import { Diagnostics, DiagnosticError } from '../../../src/engine/diagnostics.js';
+import { TerraformClient, ProviderCallError, type WireDiagnostic } from '../../../src/tfclient/terraform-client.js';
+import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
+import { startSecEmulator } from '../../../src/emulators/sec/index.js';
+
+const SEC_BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
+/** Every variable the provider reads, blanked, so the test process's own cannot leak in. */
+const NO_SEC_ENV = { SEC_ACCOUNT: '', SEC_API_KEY: '', SEC_API_SECRET: '', SEC_API_TOKEN: '', SEC_PROFILE: '', SEC_SUBACCOUNT: '', SEC_ORGANIZATION: '', SEC_API_URL: '' };
 
 const empty: SecProviderSettings = { account: null, api_key: null, api_secret: null, api_token: null, profile: null, subaccount: null, organization: null };
 
@@ -44,10 +51,27 @@ describe('sec provider configuration', () => {
     expect(s).to.deep.include({ account: 'acme.eu', apiKey: 'k', apiSecret: 's', subaccount: 'team', baseUrl: 'http://127.0.0.1:9' });
   });
 
-  it('explains a missing profile file, a missing profile and missing credentials', () => {
-    expect(failure(() => resolveSecSettings(empty, { HOME: home() }, new Diagnostics())).summary).to.equal('The provider is not configured properly');
+  it('explains a missing named profile, and missing credentials with where they could come from', () => {
+    const noFile = home();
+    const named = failure(() => resolveSecSettings({ ...empty, profile: 'prod' }, { HOME: noFile }, new Diagnostics()));
+    expect(named).to.deep.include({ summary: "Profile 'prod' not found", path: [{ attr: 'profile' }] });
+    expect(named.detail).to.include(`The profile file ${join(noFile, '.sec.toml')} does not exist.`);
     expect(failure(() => resolveSecSettings({ ...empty, profile: 'nope' }, { HOME: home('[default]\naccount = "a"\n') }, new Diagnostics())).summary).to.equal("Profile 'nope' not found");
-    expect(failure(() => resolveSecSettings(empty, { HOME: home('[default]\naccount = "a"\napi_key = "k"\n') }, new Diagnostics())).summary).to.equal('Missing credentials');
+    const h = home('[default]\naccount = "a"\n');
+    const missing = failure(() => resolveSecSettings(empty, { HOME: h }, new Diagnostics()));
+    expect(missing).to.deep.include({ summary: 'Missing credentials', path: [{ attr: 'api_key' }] });
+    expect(missing.detail).to.equal(
+      `Set \`api_key\` and \`api_secret\` (environment SEC_API_KEY and SEC_API_SECRET), or \`api_token\` (SEC_API_TOKEN), in the provider block or the environment, or in the [default] profile of ${join(h, '.sec.toml')}.`,
+    );
+  });
+
+  it('takes an unnamed [default] that is not in the file as empty, and says where the setting could go', () => {
+    const h = home('[prod]\naccount = "p"\n');
+    const err = failure(() => resolveSecSettings({ ...empty, api_token: 'tok' }, { HOME: h }, new Diagnostics()));
+    expect(err).to.deep.include({ summary: 'Missing account', path: [{ attr: 'account' }] });
+    expect(err.detail).to.equal(
+      `Set \`account\` in the provider block or the SEC_ACCOUNT environment variable, or add a [default] profile that sets \`account\` to ${join(h, '.sec.toml')}.`,
+    );
   });
 
   it('warns about a profile file other users can read', () => {
@@ -65,5 +89,117 @@ describe('sec provider configuration', () => {
     expect(normaliseAccount('https://acme.sec-platform.example/ui')).to.equal('acme');
     expect(normaliseAccount('acme.eu.sec-platform.example')).to.equal('acme.eu');
     expect(normaliseAccount('acme')).to.equal('acme');
+  });
+});
+
+/** The same rules through the provider executable, as Terraform sees them: diagnostics with their paths. */
+describe('sec provider configuration through the executable', function () {
+  this.timeout(60_000);
+  const clients: TerraformClient[] = [];
+  after(async () => {
+    for (const c of clients) await c.close();
+  });
+
+  async function configure(env: Record<string, string>, config: Record<string, unknown> = {}): Promise<WireDiagnostic[]> {
+    const tf = await TerraformClient.start(SEC_BIN, { ...NO_SEC_ENV, HOME: home(), ...env });
+    clients.push(tf);
+    const err = await tf.configure(config).then(() => null, (e: unknown) => e);
+    if (err === null) return [];
+    expect(err).to.be.instanceOf(ProviderCallError);
+    return (err as ProviderCallError).diagnostics;
+  }
+
+  it('SEC_ORGANIZATION takes true, false, 1 or 0 in any case and refuses anything else on organization', async () => {
+    const credentials = { SEC_ACCOUNT: 'acme', SEC_API_TOKEN: 'TOKEN-0123456789' };
+    const refused = await configure({ ...credentials, SEC_ORGANIZATION: 'maybe' });
+    expect(refused).to.have.length(1);
+    expect(refused[0]).to.deep.include({
+      summary: 'Invalid SEC_ORGANIZATION',
+      path: 'organization',
+      detail: 'The SEC_ORGANIZATION environment variable, which sets `organization`, must be true, false, 1 or 0 (in any case), got "maybe".',
+    });
+    expect(await configure({ ...credentials, SEC_ORGANIZATION: 't' })).to.have.length(1);
+    // The provider block wins: the variable is not consulted.
+    expect(await configure({ ...credentials, SEC_ORGANIZATION: 'maybe' }, { organization: true })).to.deep.equal([]);
+    for (const value of ['True', '0', '1', 'FALSE']) expect(await configure({ ...credentials, SEC_ORGANIZATION: value })).to.deep.equal([]);
+  });
+  const SECRET = 'TOP-SECRET-0123456789abcdef';
+
+  it('names the missing setting, its variable and its path, and says the profile file could be created', async () => {
+    const h = home();
+    const file = join(h, '.sec.toml');
+    const account = await configure({ HOME: h, SEC_API_TOKEN: SECRET });
+    expect(account).to.have.length(1);
+    expect(account[0]).to.deep.include({
+      summary: 'Missing account',
+      path: 'account',
+      detail: `Set \`account\` in the provider block or the SEC_ACCOUNT environment variable, or create the profile file ${file} with a [default] profile that sets \`account\`.`,
+    });
+    const secret = await configure({ HOME: h, SEC_ACCOUNT: 'acme' }, { api_key: SECRET });
+    expect(secret[0]).to.deep.include({
+      summary: 'Missing API secret',
+      path: 'api_secret',
+      detail: `\`api_key\` is set but \`api_secret\` is not. Set \`api_secret\` in the provider block or the SEC_API_SECRET environment variable, or create the profile file ${file} with a [default] profile that sets \`api_secret\`; or use \`api_token\` (SEC_API_TOKEN) instead of the key pair.`,
+    });
+    const key = await configure({ HOME: h, SEC_ACCOUNT: 'acme', SEC_API_SECRET: SECRET });
+    expect(key[0]).to.deep.include({ summary: 'Missing API key', path: 'api_key' });
+    expect(key[0]!.detail).to.include('the SEC_API_KEY environment variable');
+    const none = await configure({ HOME: h, SEC_ACCOUNT: 'acme' });
+    expect(none[0]).to.deep.include({ summary: 'Missing credentials', path: 'api_key' });
+    expect(none[0]!.detail).to.match(/SEC_API_KEY and SEC_API_SECRET\), or `api_token` \(SEC_API_TOKEN\)/);
+    for (const d of [...account, ...secret, ...key, ...none]) expect(`${d.summary} ${d.detail}`).to.not.include(SECRET);
+  });
+
+  it('says a profile file that exists but cannot be read cannot be read, not that it should be created', async () => {
+    const dir = home();
+    mkdirSync(join(dir, '.sec.toml'));
+    const directory = await configure({ HOME: dir, SEC_ACCOUNT: 'acme' });
+    expect(directory).to.have.length(1);
+    expect(directory[0]).to.deep.include({
+      summary: 'Cannot read the profile file',
+      detail: `${join(dir, '.sec.toml')} exists but cannot be read: it is a directory. Fix that, or give account and credentials in the provider block or the SEC_* environment variables, which make the provider skip the file.`,
+    });
+
+    const loop = home();
+    symlinkSync(join(loop, '.sec.toml'), join(loop, '.sec.toml'));
+    expect((await configure({ HOME: loop, SEC_ACCOUNT: 'acme' }))[0]!.detail).to.include('cannot be read: its symbolic links form a loop.');
+  });
+
+  it('says an unreadable profile file is permission denied (as a user other than root)', async function () {
+    if (process.getuid?.() === 0) this.skip(); // root reads any file
+    const h = home('[default]\naccount = "acme"\n', 0o000);
+    const denied = await configure({ HOME: h });
+    expect(denied[0]).to.deep.include({ summary: 'Cannot read the profile file' });
+    expect(denied[0]!.detail).to.include('cannot be read: permission denied.');
+  });
+
+  it('gives the line and column of a TOML error, and never the text around it', async () => {
+    const h = home(`[default]\naccount = "acme"\napi_key = "${SECRET}\napi_secret = "x"\n`);
+    const invalid = await configure({ HOME: h });
+    expect(invalid).to.have.length(1);
+    expect(invalid[0]).to.deep.include({
+      summary: 'Invalid profile file',
+      detail: `${join(h, '.sec.toml')} is not valid TOML: line 3, column 39: control characters are not allowed in strings.`,
+    });
+    expect(invalid[0]!.detail).to.not.include(SECRET);
+  });
+  it('says in one sentence that a plaintext API behind an https:// URL did not answer TLS', async () => {
+    const emulator = await startSecEmulator({ account: 'acme' });
+    try {
+      const url = emulator.url.replace('http://', 'https://');
+      const tf = await TerraformClient.start(SEC_BIN, { ...NO_SEC_ENV, HOME: home(), ...secProviderEnv(emulator), SEC_API_URL: url });
+      clients.push(tf);
+      await tf.configure({});
+      const err = await tf.readData('sec_user_profile', tf.config(tf.dataSourceSchema('sec_user_profile').block, {})).then(() => null, (e: unknown) => e);
+      expect(err).to.be.instanceOf(ProviderCallError);
+      const diagnostics = (err as ProviderCallError).diagnostics;
+      expect(diagnostics).to.have.length(1);
+      expect(diagnostics[0]!.detail).to.equal(
+        `POST /api/v2/access/tokens: the server at ${url} did not answer TLS, so it may be a plaintext endpoint: check the API URL (plain http:// is accepted for loopback hosts only)`,
+      );
+      expect(emulator.requests).to.have.length(0);
+    } finally {
+      await emulator.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The vdb provider configuration (vdb.md §5, DECISIONS): the API key rule, the default URL warning,
- * plaintext only to loopback, and the account id precedence (resource → provider → error).
+ * The vdb provider configuration (vdb.md §5, DECISIONS): the API key rule, VDB_INSECURE's spellings,
+ * the default URL warning, plaintext only to loopback, and the account id precedence (resource →
+ * provider → error).
  */
 import { expect } from 'chai';
 import { startVdbEmulator, VDB_COLLECTIONS, type VdbEmulator } from '../../../src/emulators/vdb/index.js';
@@ -32,16 +33,44 @@ describe('vdb provider configuration', function () {
     return err as ProviderCallError;
   };
 
-  it('api_key is required unless VDB_API_KEY is set, and must not be blank', async () => {
+  it('serves one schema whatever the environment; without api_key or VDB_API_KEY, configure names both', async () => {
     const bare = await start({ VDB_API_URL: emulator.url });
-    expect(bare.providerSchema.block.attributes.api_key).to.deep.include({ required: true, optional: false, sensitive: true });
-    const blank = await failure(bare.configure({ api_key: '   ' }));
-    expect(blank.diagnostics[0]).to.deep.include({ summary: 'Missing API key', path: 'api_key' });
-    expect(blank.diagnostics[0]!.detail).to.match(/api_key must not be empty/);
-
     const fromEnv = await start({ VDB_API_URL: emulator.url, VDB_API_KEY: emulator.apiKey });
-    expect(fromEnv.providerSchema.block.attributes.api_key).to.deep.include({ required: false, optional: true });
+    expect(bare.providerSchema.block.attributes.api_key).to.deep.include({ required: false, optional: true, sensitive: true });
+    expect(fromEnv.providerSchema).to.deep.equal(bare.providerSchema);
+
+    const missing = await failure(bare.configure({}));
+    expect(missing.diagnostics).to.have.length(1);
+    expect(missing.diagnostics[0]).to.deep.include({ summary: 'Missing API key', path: 'api_key' });
+    expect(missing.diagnostics[0]!.detail).to.equal('Set `api_key` in the provider block or the VDB_API_KEY environment variable.');
+    // A blank variable is no key either.
+    const blankVariable = await start({ VDB_API_URL: emulator.url, VDB_API_KEY: '  ' });
+    expect((await failure(blankVariable.configure({}))).diagnostics[0]).to.deep.include({ summary: 'Missing API key', path: 'api_key' });
+
+    const blank = await failure(bare.configure({ api_key: '   ' }));
+    expect(blank.diagnostics[0]).to.deep.include({ summary: 'Empty API key', path: 'api_key' });
+    expect(blank.diagnostics[0]!.detail).to.match(/`api_key` is set but empty/);
+
     await fromEnv.configure({});
+    await bare.configure({ api_key: emulator.apiKey });
+  });
+
+  it('VDB_INSECURE takes true, false, 1 or 0 in any case and refuses anything else on insecure', async () => {
+    for (const value of ['maybe', 'yes', 't', '2']) {
+      const tf = await start({ VDB_API_URL: emulator.url, VDB_API_KEY: emulator.apiKey, VDB_INSECURE: value });
+      const refused = await failure(tf.configure({}));
+      expect(refused.diagnostics).to.have.length(1);
+      expect(refused.diagnostics[0]).to.deep.include({ summary: 'Invalid VDB_INSECURE', path: 'insecure' });
+      expect(refused.diagnostics[0]!.detail).to.equal(
+        `The VDB_INSECURE environment variable, which sets \`insecure\`, must be true, false, 1 or 0 (in any case), got ${JSON.stringify(value)}.`,
+      );
+      // The provider block wins: the variable is not consulted.
+      await tf.configure({ insecure: false });
+    }
+    for (const value of ['TRUE', 'false', '1', '0', '']) {
+      const tf = await start({ VDB_API_URL: emulator.url, VDB_API_KEY: emulator.apiKey, VDB_INSECURE: value });
+      await tf.configure({});
+    }
   });
 
   it('an empty api_url falls back to the default with a warning; plaintext only to loopback', async () => {
@@ -52,6 +81,20 @@ describe('vdb provider configuration', function () {
     const remote = await failure(tf.configure({ api_url: 'http://vdb.example.com:8080' }));
     expect(remote.diagnostics[0]!.detail).to.match(/refusing plaintext http:\/\/ to vdb\.example\.com/);
     expect(remote.diagnostics[0]!.detail).to.not.include(emulator.apiKey);
+  });
+
+  it('says in one sentence, at once, that a plaintext API behind a TLS URL did not answer TLS', async () => {
+    const target = `localhost:${emulator.port}`;
+    const tf = await start({ VDB_API_URL: `https://${target}`, VDB_API_KEY: emulator.apiKey, VDB_ACCOUNT_ID: emulator.accountId });
+    await tf.configure({});
+    const started = Date.now();
+    const err = await failure(tf.readData('vdb_accounts_clusters', tf.config(tf.dataSourceSchema('vdb_accounts_clusters').block, {})));
+    // Retried as a passing failure, it took the whole retry budget (about 15 s).
+    expect(Date.now() - started).to.be.below(5_000);
+    expect(err.diagnostics).to.have.length(1);
+    expect(err.diagnostics[0]!.detail).to.equal(
+      `ClusterService/ListClusters: the server at ${target} did not answer TLS, so it may be a plaintext endpoint: check the API URL (plain http:// is accepted for loopback hosts only)`,
+    );
   });
 
   it('a resource\'s own account_id wins over the provider\'s; without either, a clear error on account_id', async () => {
@@ -76,5 +119,13 @@ describe('vdb provider configuration', function () {
     await none.configure({});
     const missing = await failure(none.apply('vdb_accounts_role', null, await none.plan('vdb_accounts_role', null, inherited), inherited));
     expect(missing.diagnostics[0]).to.deep.include({ summary: 'Account ID not specified', path: 'account_id' });
+    expect(missing.diagnostics[0]!.detail).to.equal('Set `account_id` on this resource or in the provider configuration (or the VDB_ACCOUNT_ID environment variable).');
+    // A type with no account_id of its own (the provider's is always used) names the provider's.
+    const packages = none.config(none.dataSourceSchema('vdb_booking_packages').block, { cloud_provider: 'aws', cloud_region: 'eu-central-1' });
+    const noAccount = await failure(none.readData('vdb_booking_packages', packages));
+    expect(noAccount.diagnostics[0]).to.deep.include({
+      summary: 'Account ID not specified',
+      detail: 'Set `account_id` in the provider configuration (or the VDB_ACCOUNT_ID environment variable).',
+    });
   });
 });

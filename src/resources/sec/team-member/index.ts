@@ -88,19 +88,16 @@ async function explainingMode<T>(m: Model, call: () => Promise<T>): Promise<T> {
 
 const guidOf = (m: Model) => m.guid ?? m.id ?? '';
 
-async function importMember(id: string, ctx: OpContext<SecClient>): Promise<Partial<Model>> {
+/** By user GUID or by e-mail address; null, or ApiError 'not_found', when there is no such member. */
+async function importMember(id: string, ctx: OpContext<SecClient>): Promise<Partial<Model> | null> {
   const opts = { signal: ctx.signal };
   if (id.includes('@')) {
     const [found] = await ctx.client.teamMembers.search(id.trim(), opts);
-    if (!found) throw new DiagnosticError('Team member not found', `No team member has the e-mail address ${JSON.stringify(id)}.`);
-    return { id: found.userGuid, guid: found.userGuid };
+    return found ? { id: found.userGuid, guid: found.userGuid } : null;
   }
-  try {
-    await ctx.client.teamMembers.get(id, opts);
-  } catch (err) {
-    if (!isApiError(err, 'not_found')) throw err;
-    throw new DiagnosticError('Team member not found', `No team member has the user GUID ${JSON.stringify(id)}. Organization-level members can also be imported by e-mail address.`);
-  }
+  // Looked up here rather than left to the read, so that the engine's message says a member can
+  // also be imported by e-mail address.
+  await ctx.client.teamMembers.get(id, opts);
   return { id, guid: id };
 }
 

@@ -1,0 +1,32 @@
+/**
+ * Provider settings that an environment variable may supply, read the same way by both providers:
+ * the provider block wins, an empty variable counts as unset, and a diagnostic about a setting names
+ * both the argument (with its attribute path) and the variable, never a secret value.
+ */
+import { DiagnosticError } from '../../engine/diagnostics.js';
+import { attrStep } from '../../schema/path.js';
+
+/** Where a setting can be given, for messages: "`api_key` in the provider block or the VDB_API_KEY environment variable". */
+export const settingSources = (attribute: string, variable: string): string => `\`${attribute}\` in the provider block or the ${variable} environment variable`;
+
+/** A required setting that neither the provider block nor the environment gives. */
+export function missingSetting(summary: string, attribute: string, variable: string, alternative = ''): DiagnosticError {
+  return new DiagnosticError(summary, `Set ${settingSources(attribute, variable)}${alternative}.`, [attrStep(attribute)]);
+}
+
+/**
+ * A boolean setting's environment variable: true/false/1/0 in any case; unset or empty → undefined.
+ * Anything else (`maybe`, `yes`, `t`) is refused rather than guessed, on the argument it stands for.
+ */
+export function booleanVariable(env: NodeJS.ProcessEnv, variable: string, attribute: string): boolean | undefined {
+  const raw = env[variable];
+  const text = (raw ?? '').trim().toLowerCase();
+  if (text === '') return undefined;
+  if (text === 'true' || text === '1') return true;
+  if (text === 'false' || text === '0') return false;
+  throw new DiagnosticError(
+    `Invalid ${variable}`,
+    `The ${variable} environment variable, which sets \`${attribute}\`, must be true, false, 1 or 0 (in any case), got ${JSON.stringify(raw)}.`,
+    [attrStep(attribute)],
+  );
+}
