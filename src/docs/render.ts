@@ -314,6 +314,16 @@ function bullet(f: FieldDoc, ctx: Context): string {
   return f.def.kind === 'block' ? blockBullet(f) : attributeBullet(f, ctx);
 }
 
+/** Where a sensitive value ends up, which depends on what holds it. */
+function sensitivityNote(a: SchemaAttribute, o: AttrOptions<unknown>, ctx: Context): string {
+  const hidden = 'This value is sensitive: Terraform does not show it in plan output';
+  if (a.writeOnly) return `${hidden}, and as it is write-only it is not stored in the plan or the state either.`;
+  if (ctx.what === 'provider') return `${hidden}; provider settings are not stored in the state.`;
+  if (ctx.what === 'ephemeral resource') return `${hidden}; an ephemeral resource's values are not stored in the plan or the state.`;
+  if (o.writeOnlyTwin) return `${hidden}, but it is stored in the state: set \`${a.name}_wo\` instead to keep it out.`;
+  return `${hidden}, but it is stored in the state.`;
+}
+
 function attributeBullet(f: FieldDoc, ctx: Context): string {
   const a = f.attribute!;
   const o = f.def.options as AttrOptions<unknown>;
@@ -325,7 +335,7 @@ function attributeBullet(f: FieldDoc, ctx: Context): string {
   if (a.writeOnly) tags.push('Write-only');
   if (a.deprecated) tags.push('Deprecated');
   const sentences: string[] = [sentence(a.description)];
-  if (a.sensitive) sentences.push('This value is sensitive: Terraform does not show it in plan output, but it is stored in the state.');
+  if (a.sensitive) sentences.push(sensitivityNote(a, o, ctx));
   for (const v of o.validate ?? []) sentences.push(constraintSentence(v.description));
   // A description that already states the default ("Default `true`.") is not repeated.
   if (o.default !== undefined) {

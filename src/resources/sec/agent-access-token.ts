@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
 import { onlyCandidate, resource, type OpContext } from '../../engine/contracts.js';
-import { DiagnosticError } from '../../engine/diagnostics.js';
 import { isApiError, type SecClient, type AgentAccessToken } from '../../clients/sec/index.js';
 
 const schema = resourceSchema(
@@ -55,15 +54,14 @@ async function tokensNamed(name: string, ctx: OpContext<SecClient>): Promise<Age
  * typed) or by the token value (the upstream form). A name is looked up first; only an id that names
  * no token is tried as a token value. The id is never quoted in a message: it may be a secret.
  */
-async function importToken(id: string, ctx: OpContext<SecClient>): Promise<Partial<Model>> {
-  const notFound = () => new DiagnosticError('Agent access token not found', 'No agent access token has the import id as its name or as its token value.');
-  if (id === '') throw notFound();
+/** A token by name, else by value; null (the engine says it does not exist) when neither matches. */
+async function importToken(id: string, ctx: OpContext<SecClient>): Promise<Partial<Model> | null> {
   const [named] = await tokensNamed(id, ctx);
   if (named) return fromApi(named);
   try {
     return fromApi(await ctx.client.agentAccessTokens.get(id, { signal: ctx.signal }));
   } catch (err) {
-    if (isApiError(err, 'not_found')) throw notFound();
+    if (isApiError(err, 'not_found')) return null;
     throw err;
   }
 }

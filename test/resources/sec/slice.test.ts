@@ -108,7 +108,7 @@ describe('sec slice through the Terraform-side client', function () {
     for (const id of [mistyped, 'fleet-unknown', '']) {
       const err = (await tf.importState(type, id).then(() => null, (e: unknown) => e)) as ProviderCallError;
       expect(err, JSON.stringify(id)).to.be.instanceOf(ProviderCallError);
-      expect(err.diagnostics.map((d) => d.summary)).to.deep.equal(['Agent access token not found']);
+      expect(err.diagnostics.map((d) => d.summary)).to.deep.equal([id === '' ? 'Missing Resource Import Identifier' : 'Cannot import non-existent remote object']);
       if (id !== '') expect(err.message).to.not.include(id);
     }
     await tf.apply(type, existing, await tf.plan(type, existing, null), null);

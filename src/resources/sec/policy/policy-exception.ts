@@ -116,7 +116,7 @@ export default resource<typeof schema.fields, SecClient>({
   async importState(id) {
     const parts = id.split(':');
     if (parts.length !== 2 || parts.some((p) => p.trim() === '')) {
-      throw new DiagnosticError('Invalid import id', `Expected "<policy_id>:<exception_id>", for example "acme-abcd-1234:0f8e…", got ${JSON.stringify(id)}.`);
+      throw new DiagnosticError('Invalid import ID', `Expected "<policy_id>:<exception_id>", for example "acme-abcd-1234:0f8e…", got ${JSON.stringify(id)}.`);
     }
     return { policy_id: parts[0]!.trim(), id: parts[1]!.trim() };
   },
