@@ -1,5 +1,6 @@
 import { HttpError, field, invalid, json, noContent, quote, validate, type Router } from '../core/index.js';
 import { ALERT_PROFILES, templateNames, type AlertProfileRecord } from './alert-profiles.js';
+import { BUILT_IN_POLICY_CATALOGUE, type ConstraintDataType } from './catalogue/policies.js';
 import { API_PREFIX, type SecContext } from './context.js';
 
 /** Store collection of policies, keyed by `policyId`. */
@@ -16,8 +17,8 @@ const DEFAULT_LIMIT = 1000;
 
 export interface ConstraintFieldRecord {
   fieldKey: string;
-  /** `String`: plain values; `KVTagPair`: `{key, value}` objects. */
-  dataType: 'String' | 'KVTagPair';
+  /** `String`: plain values; `Number`: numeric ids; `KVTagPair`: `{key, value}` objects. */
+  dataType: ConstraintDataType;
   multiValue: boolean;
 }
 
@@ -242,46 +243,23 @@ const CUSTOM_CONSTRAINTS: ConstraintFieldRecord[] = [
 /** The platform's own policies, present in every account (the managed-policies resource tunes them). */
 function builtInPolicies(ctx: SecContext): PolicyRecord[] {
   const now = ctx.clock.nowIso();
-  const cloud = (scope: string): ConstraintFieldRecord[] => [
-    { fieldKey: scope, dataType: 'String', multiValue: true },
-    { fieldKey: 'regionNames', dataType: 'String', multiValue: true },
-    { fieldKey: 'resourceNames', dataType: 'String', multiValue: true },
-    { fieldKey: 'resourceTags', dataType: 'KVTagPair', multiValue: true },
-  ];
-  const policy = (
-    n: number,
-    title: string,
-    severity: (typeof SEVERITIES)[number],
-    enabled: boolean,
-    alertProfile: string,
-    constraints: ConstraintFieldRecord[],
-    tags: string[],
-  ): PolicyRecord => ({
-    policyId: `${BUILT_IN_POLICY_PREFIX}-${n}`,
-    policyType: 'Violation',
-    queryId: `SEC_Global_${title.replace(/[^A-Za-z0-9]+/g, '_')}`,
-    title,
-    enabled,
-    description: `${title}.`,
-    remediation: `See the platform documentation for how to fix: ${title.toLowerCase()}.`,
-    severity,
+  return BUILT_IN_POLICY_CATALOGUE.map((entry) => ({
+    policyId: `${BUILT_IN_POLICY_PREFIX}-${entry.number}`,
+    policyType: entry.policyType,
+    queryId: entry.queryId,
+    title: entry.title,
+    enabled: entry.enabled,
+    description: entry.description,
+    remediation: entry.remediation,
+    severity: entry.severity,
     limit: DEFAULT_LIMIT,
-    evalFrequency: 'Daily',
-    alertEnabled: enabled,
-    alertProfile,
-    tags,
+    evalFrequency: entry.evalFrequency,
+    alertEnabled: entry.alertEnabled,
+    alertProfile: entry.alertProfile,
+    tags: [...entry.tags],
     owner: 'Platform',
     lastUpdateTime: now,
     lastUpdateUser: 'Platform',
-    exceptionConfiguration: { constraintFields: constraints },
-  });
-  const cloudA = 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE.CFG_CLOUD_A_Violation';
-  return [
-    policy(1, 'Root account used recently', 'critical', true, cloudA, cloud('accountIds'), ['domain:CloudA', 'security:identity']),
-    policy(2, 'Console users without multi-factor authentication', 'high', true, cloudA, cloud('accountIds'), ['domain:CloudA', 'security:identity']),
-    policy(3, 'Object store bucket is publicly readable', 'high', true, cloudA, cloud('accountIds'), ['domain:CloudA', 'security:storage']),
-    policy(4, 'Service account has administrator privileges', 'medium', false, 'SEC_CFG_CLOUD_B_DEFAULT_PROFILE.CFG_CLOUD_B_Violation', cloud('projectIds'), ['domain:CloudB', 'security:identity']),
-    policy(5, 'Storage account allows plain HTTP', 'low', false, 'SEC_CFG_CLOUD_C_DEFAULT_PROFILE.CFG_CLOUD_C_Violation', cloud('subscriptionIds'), ['domain:CloudC', 'security:network']),
-    policy(6, 'Monitored host file changed', 'info', true, 'SEC_HE_FILES_DEFAULT_PROFILE.HE_File_Violation', [{ fieldKey: 'hostnames', dataType: 'String', multiValue: true }], ['domain:Host', 'security:integrity']),
-  ];
+    exceptionConfiguration: { constraintFields: entry.constraints.map((c) => ({ ...c })) },
+  }));
 }
