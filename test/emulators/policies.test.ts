@@ -201,9 +201,23 @@ describe('sec emulator: alert profiles, policies, exceptions', () => {
       await refused(400, /policyId must be lower-case/, 'POST', '/api/v2/Policies', { ...policy, policyId: 'ABC' });
       await refused(400, /no alert profile "NOPE"/, 'POST', '/api/v2/Policies', { ...policy, alertProfile: 'NOPE.Violation' });
       await refused(400, /has no template "Nope"/, 'POST', '/api/v2/Policies', { ...policy, alertProfile: 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE.Nope' });
-      await refused(400, /<profile>\.<template>/, 'POST', '/api/v2/Policies', { ...policy, alertProfile: 'no-dot' });
+      await refused(400, /no alert profile "no-dot"/, 'POST', '/api/v2/Policies', { ...policy, alertProfile: 'no-dot' });
+      await refused(400, /<profile> or <profile>\.<template>/, 'POST', '/api/v2/Policies', { ...policy, alertProfile: 'SEC_CloudATrail_Alerts.' });
+      await refused(400, /<profile> or <profile>\.<template>/, 'POST', '/api/v2/Policies', { ...policy, alertProfile: '.Violation' });
+      await refused(400, /SEC_BaseProfile has no template to alert with/, 'POST', '/api/v2/Policies', { ...policy, alertProfile: 'SEC_BaseProfile' });
       await refused(400, /alertProfile is required when alertEnabled is true/, 'POST', '/api/v2/Policies', { ...policy, alertProfile: '' });
       expect(emulator.list('Policies').filter((p: any) => !String(p.policyId).startsWith('platform-global'))).to.deep.equal([]);
+    });
+
+    it('accepts a bare alert profile, as upstream\'s policy example writes it, and stores it as given', async () => {
+      const created = await call('POST', '/api/v2/Policies', { ...policy, queryId: 'SEC_Global_CloudA_Trail_TrailChange', alertEnabled: false, alertProfile: 'SEC_CloudATrail_Alerts' });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      expect(emulator.get('Policies', created.body.data.policyId)).to.deep.include({ alertEnabled: false, alertProfile: 'SEC_CloudATrail_Alerts' });
+      // A bare custom profile is as good: it inherits the templates of the profile it extends.
+      await call('POST', '/api/v2/AlertProfiles', profile);
+      const custom = await call('PATCH', `/api/v2/Policies/${created.body.data.policyId}`, { ...policy, alertEnabled: true, alertProfile: 'CUSTOM_A' });
+      expect(custom.status, JSON.stringify(custom.body)).to.equal(200);
+      expect(custom.body.data).to.deep.include({ alertEnabled: true, alertProfile: 'CUSTOM_A' });
     });
 
     it('updates in place but never the id, and protects built-in policies', async () => {

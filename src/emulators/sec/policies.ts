@@ -211,7 +211,11 @@ function checkSeverity(value: Record<string, unknown>, path: string): void {
   }
 }
 
-/** `alertProfile` names an existing profile and one of its templates; alerting needs a profile. */
+/**
+ * `alertProfile` names an existing profile, with one of its templates (`<profile>.<template>`) or
+ * alone (`<profile>`: the platform then alerts with the profile's default template, so the profile
+ * must have templates). Alerting needs a profile.
+ */
 function checkAlerting(ctx: SecContext, policy: PolicyRecord): void {
   const ref = policy.alertProfile;
   if (ref === '') {
@@ -219,14 +223,18 @@ function checkAlerting(ctx: SecContext, policy: PolicyRecord): void {
     return;
   }
   const dot = ref.indexOf('.');
-  if (dot <= 0 || dot === ref.length - 1) {
-    throw invalid(`body.alertProfile must name an alert profile and one of its templates as <profile>.<template> (got ${quote(ref)})`);
+  const profileId = dot < 0 ? ref : ref.slice(0, dot);
+  const templateName = dot < 0 ? undefined : ref.slice(dot + 1);
+  if (profileId === '' || templateName === '') {
+    throw invalid(`body.alertProfile must name an alert profile, alone or with one of its templates: <profile> or <profile>.<template> (got ${quote(ref)})`);
   }
-  const profileId = ref.slice(0, dot);
-  const templateName = ref.slice(dot + 1);
   const profile = ctx.store.get<AlertProfileRecord>(ALERT_PROFILES, profileId);
   if (!profile) throw invalid(`body.alertProfile: there is no alert profile ${quote(profileId)}`);
   const templates = templateNames(ctx, profile);
+  if (templateName === undefined) {
+    if (templates.size === 0) throw invalid(`body.alertProfile: alert profile ${profileId} has no template to alert with; name a profile that has templates`);
+    return;
+  }
   if (!templates.has(templateName)) {
     throw invalid(`body.alertProfile: alert profile ${profileId} has no template ${quote(templateName)}; its templates: ${[...templates].join(', ')}`);
   }

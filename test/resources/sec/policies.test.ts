@@ -252,9 +252,16 @@ describe('sec policies family through the Terraform-side client', function () {
     });
 
     it('rejects bad values with attribute paths, and unknown alert profiles at apply', async () => {
-      const errors = await validationErrors(type, policyConfig({ severity: 'Severe', type: 'Compliance', limit: 6000, policy_id_suffix: 'Bad_Suffix', evaluation: 'Weekly', alerting: [{ profile: 'no-template' }] }));
+      const errors = await validationErrors(type, policyConfig({ severity: 'Severe', type: 'Compliance', limit: 6000, policy_id_suffix: 'Bad_Suffix', evaluation: 'Weekly', alerting: [{ profile: 'SEC_CloudATrail_Alerts.' }] }));
       expect(errors.map((d) => d.path).sort()).to.deep.equal(['alerting[0].profile', 'evaluation', 'limit', 'policy_id_suffix', 'severity', 'type']);
       expect(errors.find((d) => d.path === 'severity')!.detail).to.match(/"Critical", "High", "Medium", "Low", "Info"/);
+      expect(errors.find((d) => d.path === 'alerting[0].profile')!.detail).to.match(/`<profile>` or `<profile>\.<template>`/);
+      // A bare profile passes validation (the platform accepts it); an unknown one is refused at apply.
+      await tf.validateResource(type, cfg(type, policyConfig({ alerting: [{ profile: 'SEC_CloudATrail_Alerts' }] })));
+      // An empty suffix is no suffix (upstream's example defaults it to "").
+      await tf.validateResource(type, cfg(type, policyConfig({ policy_id_suffix: '' })));
+      const unknownBare = await applyError(type, policyConfig({ policy_id_suffix: 'orphan', alerting: [{ profile: 'NO_SUCH' }] }));
+      expect(unknownBare.message).to.match(/no alert profile "NO_SUCH"/);
       const unknownProfile = await applyError(type, policyConfig({ policy_id_suffix: 'orphan', alerting: [{ profile: 'NO_SUCH.Violation' }] }));
       expect(unknownProfile.message).to.match(/no alert profile "NO_SUCH"/);
       expect(emulator.get('Policies', 'acme-orphan')).to.equal(undefined);
