@@ -227,8 +227,8 @@ export const serverToken = () =>
 export const serverUri = () => attr.string({ computed: true, description: 'The platform endpoint the scanner reports to.' });
 
 /** A list of ids the platform needs at least one of; trimmed for the platform, blank entries refused. */
-export const requiredIdList = (description: string) =>
-  attr.stringList({ required: true, validate: [validators.nonEmpty()], equal: sameTrimmedList, description });
+export const requiredIdList = (description: string, options: { mayBeEmpty?: boolean } = {}) =>
+  attr.stringList({ required: true, validate: options.mayBeEmpty ? [] : [validators.nonEmpty()], equal: sameTrimmedList, description });
 
 /** An optional list of ids; trimmed for the platform, blank entries refused. */
 export const optionalIdList = (description: string) => attr.stringList({ optional: true, equal: sameTrimmedList, description });
