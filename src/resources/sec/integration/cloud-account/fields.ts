@@ -223,7 +223,7 @@ export function scanFromWire(d: ScanWire, own: ScanModel | null): ScanModel {
 
 /** Computed outputs of the scanners. */
 export const serverToken = () =>
-  attr.string({ computed: true, sensitive: true, description: 'The token the scanner authenticates to the platform with.' });
+  attr.string({ computed: true, sensitive: true, description: 'The token the scanner authenticates to the platform with. An `output` that shows it must set `sensitive = true`; Terraform refuses it otherwise.' });
 export const serverUri = () => attr.string({ computed: true, description: 'The platform endpoint the scanner reports to.' });
 
 /** A list of ids the platform needs at least one of; trimmed for the platform, blank entries refused. */
