@@ -231,6 +231,17 @@ describe('sec emulator: cloud accounts', () => {
     });
   }
 
+  it('accepts an organisation scanner whose scanning and monitored accounts are still blank, and stores them blank', async () => {
+    const created = await create('CloudAAgentlessOrg', { ...scan, scanningAccount: '', monitoredAccounts: '' });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    expect(emulator.get<{ data: Record<string, unknown> }>('CloudAccounts', created.body.data.intgGuid)!.data).to.deep.include({ scanningAccount: '', monitoredAccounts: '' });
+    // Blank is a value; leaving the field out is not.
+    const { scanningAccount: _omitted, ...withoutScanningAccount } = VALID.CloudAAgentlessOrg!.data as Record<string, unknown>;
+    const missing = await create('CloudAAgentlessOrg', withoutScanningAccount);
+    expect(missing.status).to.equal(400);
+    expect(missing.body.message).to.equal('data.scanningAccount is required');
+  });
+
   it('never echoes a secret in a validation message', async () => {
     const answer = await create('CloudCCfg', { credentials: { clientId: 'c', clientSecret: 'top-secret-value' }, tenantId: 'tenant-1', queueUrl: 'x' });
     expect(answer.status).to.equal(400);

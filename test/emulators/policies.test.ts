@@ -11,6 +11,8 @@ interface Answer {
   body: any;
 }
 
+const SEVERITIES_LOWER = ['critical', 'high', 'medium', 'low', 'info'];
+
 describe('sec emulator: alert profiles, policies, exceptions', () => {
   let emulator: SecEmulator;
   let token: string;
@@ -69,6 +71,45 @@ describe('sec emulator: alert profiles, policies, exceptions', () => {
       expect((await call('GET', '/api/v2/AlertProfiles/CUSTOM_A')).body.data.alerts).to.deep.equal([template]);
     });
 
+    it('has the documented built-in profiles, each extending the base profile and listing its fields', async () => {
+      const list = (await call('GET', '/api/v2/AlertProfiles')).body.data as { alertProfileId: string; extends: string; fields: { name: string }[]; alerts: { name: string }[] }[];
+      const byId = new Map(list.map((p) => [p.alertProfileId, p]));
+      expect([...byId.keys()]).to.include.members([
+        'SEC_BaseProfile',
+        'SEC_CFG_CLOUD_A_DEFAULT_PROFILE',
+        'SEC_CFG_CLOUD_B_DEFAULT_PROFILE',
+        'SEC_CFG_CLOUD_C_DEFAULT_PROFILE',
+        'SEC_CFG_CLOUD_D_DEFAULT_PROFILE',
+        'SEC_CloudATrail_Alerts',
+        'SEC_HE_FILES_DEFAULT_PROFILE',
+      ]);
+      for (const p of list.filter((p) => p.alertProfileId !== 'SEC_BaseProfile')) {
+        expect(p.extends, p.alertProfileId).to.equal('SEC_BaseProfile');
+        expect(p.fields.map((f) => f.name), p.alertProfileId).to.include.members(['_OCCURRENCE', '_POLICY_TITLE']);
+      }
+      const cloudB = byId.get('SEC_CFG_CLOUD_B_DEFAULT_PROFILE')!;
+      expect(cloudB.fields.map((f) => f.name)).to.include.members(['PROJECT_ID', 'RESOURCE_ID', 'RESOURCE_TYPE', 'RESOURCE_REGION']);
+      expect(cloudB.alerts.map((a) => a.name)).to.include('Violation');
+      expect(byId.get('SEC_CFG_CLOUD_A_DEFAULT_PROFILE')!.alerts.map((a) => a.name)).to.have.members(['CFG_CLOUD_A_Violation', 'CFG_CLOUD_A_NewViolation', 'CFG_CLOUD_A_PolicyChanged']);
+      expect(byId.get('SEC_CloudATrail_Alerts')!.alerts.map((a) => a.name)).to.include.members(['CloudATrailDefaultAlert_CloudAResource', 'VPCChange_CloudAResource']);
+      // Upstream's alert-profile example, translated: extend the Cloud B profile with a region in the text.
+      const upstreamShape = {
+        alertProfileId: 'CUSTOM_PROFILE_TERRAFORM_TEST',
+        extends: 'SEC_CFG_CLOUD_B_DEFAULT_PROFILE',
+        alerts: [
+          {
+            name: 'Violation',
+            eventName: 'Platform Configuration Cloud B Violation Alert',
+            subject: '{{_OCCURRENCE}} violation detected in project {{PROJECT_ID}}',
+            description: '{{_OCCURRENCE}} violation for Cloud B Resource {{RESOURCE_TYPE}}:{{RESOURCE_ID}} in project {{PROJECT_ID}} region {{RESOURCE_REGION}}',
+          },
+        ],
+      };
+      const created = await call('POST', '/api/v2/AlertProfiles', upstreamShape);
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      expect(created.body.data.fields.map((f: { name: string }) => f.name)).to.include('RESOURCE_REGION');
+    });
+
     it('refuses reserved names, unknown bases, unknown fields, duplicate templates, missing fields and taken names', async () => {
       await refused(400, /reserved/, 'POST', '/api/v2/AlertProfiles', { ...profile, alertProfileId: 'SEC_MINE' });
       await refused(400, /no alert profile "NOPE" to extend/, 'POST', '/api/v2/AlertProfiles', { ...profile, extends: 'NOPE' });
@@ -95,10 +136,49 @@ describe('sec emulator: alert profiles, policies, exceptions', () => {
   });
 
   describe('policies', () => {
-    it('starts with built-in platform-global policies', async () => {
-      const list = (await call('GET', '/api/v2/Policies')).body.data as { policyId: string; exceptionConfiguration: object }[];
-      expect(list.map((p) => p.policyId)).to.include.members(['platform-global-1', 'platform-global-6']);
-      expect(list.every((p) => p.policyId.startsWith('platform-global') && Object.keys(p.exceptionConfiguration).length > 0)).to.equal(true);
+    it('starts with the built-in catalogue, every policy upstream names among it', async () => {
+      const list = (await call('GET', '/api/v2/Policies')).body.data as Record<string, any>[];
+      expect(list.length).to.be.greaterThan(50);
+      // Named by upstream's managed-policies and policy-exception examples, tests and docs.
+      expect(list.map((p) => p.policyId)).to.include.members(['platform-global-1', 'platform-global-2', 'platform-global-10', 'platform-global-39', 'platform-global-46', 'platform-global-73', 'platform-global-87']);
+      expect(new Set(list.map((p) => p.policyType))).to.deep.equal(new Set(['Violation', 'Compliance', 'Manual']));
+      expect(list.every((p) => p.policyId.startsWith('platform-global-') && Array.isArray(p.exceptionConfiguration.constraintFields))).to.equal(true);
+      const byId = new Map(list.map((p) => [p.policyId as string, p]));
+      // As the platform's documentation shows 1 and 75.
+      expect(byId.get('platform-global-1')).to.deep.include({
+        title: 'Virtual Private Cloud (VPC) Change',
+        policyType: 'Violation',
+        severity: 'medium',
+        enabled: true,
+        alertEnabled: true,
+        evalFrequency: 'Hourly',
+        queryId: 'SEC_Global_CloudA_Trail_VPCChange',
+        alertProfile: 'SEC_CloudATrail_Alerts.VPCChange_CloudAResource',
+      });
+      expect(byId.get('platform-global-75')).to.deep.include({ policyType: 'Compliance', severity: 'low', enabled: false, alertEnabled: false });
+      expect(byId.get('platform-global-39')!.exceptionConfiguration.constraintFields.map((c: { fieldKey: string }) => c.fieldKey)).to.deep.equal(['accountIds', 'arns', 'resourceNames', 'resourceTags']);
+      expect(byId.get('platform-global-87')!.exceptionConfiguration.constraintFields).to.deep.include({ fieldKey: 'resourceNames', dataType: 'String', multiValue: false });
+    });
+
+    it('keeps its catalogue consistent: every alert profile reference resolves, every manual policy runs no query', async () => {
+      const policies = (await call('GET', '/api/v2/Policies')).body.data as Record<string, any>[];
+      const profiles = new Map(((await call('GET', '/api/v2/AlertProfiles')).body.data as Record<string, any>[]).map((p) => [p.alertProfileId as string, p]));
+      const templatesOf = (id: string): string[] => {
+        const p = profiles.get(id);
+        return p ? [...p.alerts.map((a: { name: string }) => a.name), ...(p.extends ? templatesOf(p.extends) : [])] : [];
+      };
+      for (const p of policies) {
+        expect(SEVERITIES_LOWER, p.policyId).to.include(p.severity);
+        if (p.policyType === 'Manual') {
+          expect(p, p.policyId).to.deep.include({ queryId: '', alertProfile: '' });
+          expect(p.exceptionConfiguration.constraintFields, p.policyId).to.deep.equal([]);
+          continue;
+        }
+        expect(p.queryId, p.policyId).to.match(/^SEC_Global_Cloud[ABC]_/);
+        const [profile, template] = (p.alertProfile as string).split('.');
+        expect(templatesOf(profile!), `${p.policyId} → ${p.alertProfile}`).to.include(template);
+        for (const c of p.exceptionConfiguration.constraintFields) expect(['String', 'Number', 'KVTagPair'], p.policyId).to.include(c.dataType);
+      }
     });
 
     it('forms ids from the tenant and the suffix (or a number), stores severity lower-case and applies defaults', async () => {
@@ -121,9 +201,23 @@ describe('sec emulator: alert profiles, policies, exceptions', () => {
       await refused(400, /policyId must be lower-case/, 'POST', '/api/v2/Policies', { ...policy, policyId: 'ABC' });
       await refused(400, /no alert profile "NOPE"/, 'POST', '/api/v2/Policies', { ...policy, alertProfile: 'NOPE.Violation' });
       await refused(400, /has no template "Nope"/, 'POST', '/api/v2/Policies', { ...policy, alertProfile: 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE.Nope' });
-      await refused(400, /<profile>\.<template>/, 'POST', '/api/v2/Policies', { ...policy, alertProfile: 'no-dot' });
+      await refused(400, /no alert profile "no-dot"/, 'POST', '/api/v2/Policies', { ...policy, alertProfile: 'no-dot' });
+      await refused(400, /<profile> or <profile>\.<template>/, 'POST', '/api/v2/Policies', { ...policy, alertProfile: 'SEC_CloudATrail_Alerts.' });
+      await refused(400, /<profile> or <profile>\.<template>/, 'POST', '/api/v2/Policies', { ...policy, alertProfile: '.Violation' });
+      await refused(400, /SEC_BaseProfile has no template to alert with/, 'POST', '/api/v2/Policies', { ...policy, alertProfile: 'SEC_BaseProfile' });
       await refused(400, /alertProfile is required when alertEnabled is true/, 'POST', '/api/v2/Policies', { ...policy, alertProfile: '' });
       expect(emulator.list('Policies').filter((p: any) => !String(p.policyId).startsWith('platform-global'))).to.deep.equal([]);
+    });
+
+    it('accepts a bare alert profile, as upstream\'s policy example writes it, and stores it as given', async () => {
+      const created = await call('POST', '/api/v2/Policies', { ...policy, queryId: 'SEC_Global_CloudA_Trail_TrailChange', alertEnabled: false, alertProfile: 'SEC_CloudATrail_Alerts' });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      expect(emulator.get('Policies', created.body.data.policyId)).to.deep.include({ alertEnabled: false, alertProfile: 'SEC_CloudATrail_Alerts' });
+      // A bare custom profile is as good: it inherits the templates of the profile it extends.
+      await call('POST', '/api/v2/AlertProfiles', profile);
+      const custom = await call('PATCH', `/api/v2/Policies/${created.body.data.policyId}`, { ...policy, alertEnabled: true, alertProfile: 'CUSTOM_A' });
+      expect(custom.status, JSON.stringify(custom.body)).to.equal(200);
+      expect(custom.body.data).to.deep.include({ alertEnabled: true, alertProfile: 'CUSTOM_A' });
     });
 
     it('updates in place but never the id, and protects built-in policies', async () => {
@@ -138,9 +232,9 @@ describe('sec emulator: alert profiles, policies, exceptions', () => {
 
     it('bulk-updates all or nothing', async () => {
       const before = emulator.get<{ enabled: boolean; severity: string }>('Policies', 'platform-global-2')!;
-      await refused(404, /policy "platform-global-99" not found/, 'PATCH', '/api/v2/Policies', [
+      await refused(404, /policy "platform-global-9999" not found/, 'PATCH', '/api/v2/Policies', [
         { policyId: 'platform-global-2', enabled: false, severity: 'Low' },
-        { policyId: 'platform-global-99', enabled: true, severity: 'high' },
+        { policyId: 'platform-global-9999', enabled: true, severity: 'high' },
       ]);
       expect(emulator.get('Policies', 'platform-global-2')).to.deep.include({ enabled: before.enabled, severity: before.severity });
       await refused(400, /listed twice/, 'PATCH', '/api/v2/Policies', [{ policyId: 'platform-global-2' }, { policyId: 'platform-global-2' }]);
@@ -186,6 +280,28 @@ describe('sec emulator: alert profiles, policies, exceptions', () => {
       await refused(400, /constraints must be an array with at least 1 item/, 'POST', `/api/v2/Exceptions?policyId=${policyId}`, { ...exception, constraints: [] });
       await refused(400, /description is required/, 'POST', `/api/v2/Exceptions?policyId=${policyId}`, { constraints: exception.constraints });
       expect(emulator.list('Exceptions')).to.deep.equal([]);
+    });
+
+    it('follows each built-in policy\'s exception configuration: none for activity and manual policies, numeric ids, single values', async () => {
+      await refused(400, /policy platform-global-1 takes no exceptions/, 'POST', '/api/v2/Exceptions?policyId=platform-global-1', exception);
+      await refused(400, /policy platform-global-31 takes no exceptions/, 'POST', '/api/v2/Exceptions?policyId=platform-global-31', exception);
+      // Upstream's current example on 39: a wildcard account and a tag with its values.
+      const on39 = await call('POST', '/api/v2/Exceptions?policyId=platform-global-39', {
+        description: 'Policy Exception Created via Terraform',
+        constraints: [
+          { fieldKey: 'accountIds', fieldValues: ['*'] },
+          { fieldKey: 'resourceTags', fieldValues: [{ key: 'test', value: ['test', 'test'] }] },
+        ],
+      });
+      expect(on39.status, JSON.stringify(on39.body)).to.equal(201);
+      await refused(400, /platform-global-39 has no exception constraint "invalid"; its constraints: accountIds, arns, resourceNames, resourceTags/, 'POST', '/api/v2/Exceptions?policyId=platform-global-39', {
+        description: 'd',
+        constraints: [{ fieldKey: 'invalid', fieldValues: ['*'] }],
+      });
+      const cloudB = (fieldValues: string[]) => ({ description: 'd', constraints: [{ fieldKey: 'organizations', fieldValues }] });
+      expect((await call('POST', '/api/v2/Exceptions?policyId=platform-global-270', cloudB(['123456789012', '98*']))).status).to.equal(201);
+      await refused(400, /must be a numeric id, or a pattern of digits and "\*" \(organizations holds numeric ids; got "my-org"\)/, 'POST', '/api/v2/Exceptions?policyId=platform-global-270', cloudB(['my-org']));
+      await refused(400, /resourceNames takes a single value/, 'POST', '/api/v2/Exceptions?policyId=platform-global-87', { description: 'd', constraints: [{ fieldKey: 'resourceNames', fieldValues: ['a', 'b'] }] });
     });
 
     it('removes the exceptions of a deleted policy', async () => {

@@ -231,10 +231,10 @@ describe('sec emulator', () => {
       expect(await refused('POST', '/api/v2/ResourceGroups', wide)).to.equal('body.query.expression.children must contain at most 1000 items (got 2000)');
 
       const values = Array.from({ length: 20_000 }, (_, i) => `${i}`);
-      expect(await refused('POST', '/api/v2/Exceptions?policyId=platform-global-1', { description: 'd', constraints: [{ fieldKey: 'accountIds', fieldValues: values }] })).to.equal(
+      expect(await refused('POST', '/api/v2/Exceptions?policyId=platform-global-39', { description: 'd', constraints: [{ fieldKey: 'accountIds', fieldValues: values }] })).to.equal(
         'body.constraints[0].fieldValues must contain at most 1000 items (got 20000)',
       );
-      expect((await call(emulator, 'GET', '/api/v2/Exceptions?policyId=platform-global-1', { token })).body.data).to.deep.equal([]);
+      expect((await call(emulator, 'GET', '/api/v2/Exceptions?policyId=platform-global-39', { token })).body.data).to.deep.equal([]);
       await stillAnswering();
     });
 

@@ -19,7 +19,7 @@ resource "sec_alert_profile" "example" {
     name        = "BucketExposed"
     event_name  = "Bucket exposed"
     subject     = "{{_OCCURRENCE}} in account {{ACCOUNT_ID}}"
-    description = "Bucket {{RESOURCE_ID}} in {{REGION}} can be read by anyone."
+    description = "Bucket {{RESOURCE_ID}} in {{RESOURCE_REGION}} can be read by anyone."
   }
 }
 

@@ -12,7 +12,7 @@ provider "sec" {}
 # resource (or dropping a policy block) puts back the settings the policy had before.
 resource "sec_managed_policies" "example" {
   policy {
-    id       = "platform-global-4"
+    id       = "platform-global-75"
     enabled  = true
     severity = "High"
   }

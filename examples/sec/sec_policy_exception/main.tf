@@ -11,7 +11,7 @@ provider "sec" {}
 # Exempts two sandbox accounts, and resources tagged env=sandbox, from a built-in policy.
 # Import with "<policy_id>:<exception_id>".
 resource "sec_policy_exception" "example" {
-  policy_id   = "platform-global-3"
+  policy_id   = "platform-global-73"
   description = "Sandbox accounts hold only test data"
 
   constraint {

@@ -55,9 +55,10 @@ export const CLOUD_ACCOUNT_DATA_SCHEMAS = {
   CloudAAgentless: z.object(cloudAAgentless),
   CloudAAgentlessOrg: z.object({
     ...cloudAAgentless,
-    scanningAccount: z.string(),
-    /** Account ids or organisational units, joined with ", ". */
-    monitoredAccounts: z.string(),
+    /** May be blank, and the platform may then leave it out. */
+    scanningAccount: optionalText,
+    /** Account ids or organisational units, joined with ", "; may be blank. */
+    monitoredAccounts: optionalText,
     managementAccount: optionalText,
     accountMappingFile: optionalText,
   }),

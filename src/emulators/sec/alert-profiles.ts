@@ -1,4 +1,5 @@
 import { HttpError, field, invalid, json, noContent, quote, validate, type Router } from '../core/index.js';
+import { BUILT_IN_ALERT_PROFILES } from './catalogue/alert-profiles.js';
 import { API_PREFIX, type SecContext } from './context.js';
 
 /** Store collection of alert profiles, keyed by `alertProfileId`. */
@@ -16,7 +17,7 @@ export interface AlertTemplateRecord {
 
 export interface AlertProfileRecord {
   alertProfileId: string;
-  /** "" for the built-in profiles, which extend nothing. */
+  /** "" only for the built-in base profile, which extends nothing. */
   extends: string;
   fields: { name: string }[];
   descriptionKeys: { name: string; spec: string }[];
@@ -140,33 +141,24 @@ function checkTemplates(alerts: AlertTemplateRecord[], base: AlertProfileRecord)
   });
 }
 
-function profile(id: string, fieldNames: string[], alerts: AlertTemplateRecord[]): AlertProfileRecord {
-  return {
-    alertProfileId: id,
-    extends: '',
-    fields: fieldNames.map((name) => ({ name })),
-    descriptionKeys: fieldNames.filter((name) => !name.startsWith('_')).map((name) => ({ name: name.toLowerCase(), spec: `{{${name}}}` })),
-    alerts,
-  };
-}
-
-const template = (name: string, eventName: string, subject: string, description: string): AlertTemplateRecord => ({ name, eventName, subject, description });
-
-/** The platform's own profiles, present in every account; custom profiles extend them. */
+/**
+ * The platform's own profiles, present in every account; custom profiles extend them. A profile
+ * lists its inherited fields with its own, as the platform answers.
+ */
 function builtInProfiles(): AlertProfileRecord[] {
-  return [
-    profile('SEC_CFG_CLOUD_A_DEFAULT_PROFILE', ['_OCCURRENCE', 'ACCOUNT_ID', 'REGION', 'RESOURCE_ID', 'RESOURCE_TYPE', 'RESOURCE_NAME'], [
-      template('CFG_CLOUD_A_Violation', 'Cloud A configuration violation', '{{_OCCURRENCE}} violation in account {{ACCOUNT_ID}}', 'Resource {{RESOURCE_ID}} in {{REGION}} violates the policy.'),
-      template('CFG_CLOUD_A_NewViolation', 'New Cloud A configuration violation', 'New {{_OCCURRENCE}} violation in account {{ACCOUNT_ID}}', 'Resource {{RESOURCE_ID}} started violating the policy.'),
-    ]),
-    profile('SEC_CFG_CLOUD_B_DEFAULT_PROFILE', ['_OCCURRENCE', 'ORGANIZATION_ID', 'PROJECT_ID', 'REGION', 'RESOURCE_ID', 'RESOURCE_TYPE'], [
-      template('CFG_CLOUD_B_Violation', 'Cloud B configuration violation', '{{_OCCURRENCE}} violation in project {{PROJECT_ID}}', 'Resource {{RESOURCE_ID}} violates the policy.'),
-    ]),
-    profile('SEC_CFG_CLOUD_C_DEFAULT_PROFILE', ['_OCCURRENCE', 'TENANT_ID', 'SUBSCRIPTION_ID', 'REGION', 'RESOURCE_ID', 'RESOURCE_TYPE'], [
-      template('CFG_CLOUD_C_Violation', 'Cloud C configuration violation', '{{_OCCURRENCE}} violation in subscription {{SUBSCRIPTION_ID}}', 'Resource {{RESOURCE_ID}} violates the policy.'),
-    ]),
-    profile('SEC_HE_FILES_DEFAULT_PROFILE', ['_OCCURRENCE', 'MID', 'HOSTNAME', 'PATH', 'FILE_NAME'], [
-      template('HE_File_Violation', 'Host file violation', '{{_OCCURRENCE}} on host {{HOSTNAME}}', 'File {{PATH}} on {{HOSTNAME}} changed.'),
-    ]),
-  ];
+  const byId = new Map(BUILT_IN_ALERT_PROFILES.map((p) => [p.alertProfileId, p]));
+  const allFields = (id: string): string[] => {
+    const entry = byId.get(id);
+    return entry ? [...(entry.extends ? allFields(entry.extends) : []), ...entry.fields] : [];
+  };
+  return BUILT_IN_ALERT_PROFILES.map((entry) => {
+    const fieldNames = [...new Set(allFields(entry.alertProfileId))];
+    return {
+      alertProfileId: entry.alertProfileId,
+      extends: entry.extends,
+      fields: fieldNames.map((name) => ({ name })),
+      descriptionKeys: fieldNames.map((name) => ({ name, spec: `{{${name}}}` })),
+      alerts: entry.alerts.map(templateOf),
+    };
+  });
 }

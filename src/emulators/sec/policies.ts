@@ -1,5 +1,6 @@
 import { HttpError, field, invalid, json, noContent, quote, validate, type Router } from '../core/index.js';
 import { ALERT_PROFILES, templateNames, type AlertProfileRecord } from './alert-profiles.js';
+import { BUILT_IN_POLICY_CATALOGUE, type ConstraintDataType } from './catalogue/policies.js';
 import { API_PREFIX, type SecContext } from './context.js';
 
 /** Store collection of policies, keyed by `policyId`. */
@@ -16,8 +17,8 @@ const DEFAULT_LIMIT = 1000;
 
 export interface ConstraintFieldRecord {
   fieldKey: string;
-  /** `String`: plain values; `KVTagPair`: `{key, value}` objects. */
-  dataType: 'String' | 'KVTagPair';
+  /** `String`: plain values; `Number`: numeric ids; `KVTagPair`: `{key, value}` objects. */
+  dataType: ConstraintDataType;
   multiValue: boolean;
 }
 
@@ -210,7 +211,11 @@ function checkSeverity(value: Record<string, unknown>, path: string): void {
   }
 }
 
-/** `alertProfile` names an existing profile and one of its templates; alerting needs a profile. */
+/**
+ * `alertProfile` names an existing profile, with one of its templates (`<profile>.<template>`) or
+ * alone (`<profile>`: the platform then alerts with the profile's default template, so the profile
+ * must have templates). Alerting needs a profile.
+ */
 function checkAlerting(ctx: SecContext, policy: PolicyRecord): void {
   const ref = policy.alertProfile;
   if (ref === '') {
@@ -218,14 +223,18 @@ function checkAlerting(ctx: SecContext, policy: PolicyRecord): void {
     return;
   }
   const dot = ref.indexOf('.');
-  if (dot <= 0 || dot === ref.length - 1) {
-    throw invalid(`body.alertProfile must name an alert profile and one of its templates as <profile>.<template> (got ${quote(ref)})`);
+  const profileId = dot < 0 ? ref : ref.slice(0, dot);
+  const templateName = dot < 0 ? undefined : ref.slice(dot + 1);
+  if (profileId === '' || templateName === '') {
+    throw invalid(`body.alertProfile must name an alert profile, alone or with one of its templates: <profile> or <profile>.<template> (got ${quote(ref)})`);
   }
-  const profileId = ref.slice(0, dot);
-  const templateName = ref.slice(dot + 1);
   const profile = ctx.store.get<AlertProfileRecord>(ALERT_PROFILES, profileId);
   if (!profile) throw invalid(`body.alertProfile: there is no alert profile ${quote(profileId)}`);
   const templates = templateNames(ctx, profile);
+  if (templateName === undefined) {
+    if (templates.size === 0) throw invalid(`body.alertProfile: alert profile ${profileId} has no template to alert with; name a profile that has templates`);
+    return;
+  }
   if (!templates.has(templateName)) {
     throw invalid(`body.alertProfile: alert profile ${profileId} has no template ${quote(templateName)}; its templates: ${[...templates].join(', ')}`);
   }
@@ -242,46 +251,23 @@ const CUSTOM_CONSTRAINTS: ConstraintFieldRecord[] = [
 /** The platform's own policies, present in every account (the managed-policies resource tunes them). */
 function builtInPolicies(ctx: SecContext): PolicyRecord[] {
   const now = ctx.clock.nowIso();
-  const cloud = (scope: string): ConstraintFieldRecord[] => [
-    { fieldKey: scope, dataType: 'String', multiValue: true },
-    { fieldKey: 'regionNames', dataType: 'String', multiValue: true },
-    { fieldKey: 'resourceNames', dataType: 'String', multiValue: true },
-    { fieldKey: 'resourceTags', dataType: 'KVTagPair', multiValue: true },
-  ];
-  const policy = (
-    n: number,
-    title: string,
-    severity: (typeof SEVERITIES)[number],
-    enabled: boolean,
-    alertProfile: string,
-    constraints: ConstraintFieldRecord[],
-    tags: string[],
-  ): PolicyRecord => ({
-    policyId: `${BUILT_IN_POLICY_PREFIX}-${n}`,
-    policyType: 'Violation',
-    queryId: `SEC_Global_${title.replace(/[^A-Za-z0-9]+/g, '_')}`,
-    title,
-    enabled,
-    description: `${title}.`,
-    remediation: `See the platform documentation for how to fix: ${title.toLowerCase()}.`,
-    severity,
+  return BUILT_IN_POLICY_CATALOGUE.map((entry) => ({
+    policyId: `${BUILT_IN_POLICY_PREFIX}-${entry.number}`,
+    policyType: entry.policyType,
+    queryId: entry.queryId,
+    title: entry.title,
+    enabled: entry.enabled,
+    description: entry.description,
+    remediation: entry.remediation,
+    severity: entry.severity,
     limit: DEFAULT_LIMIT,
-    evalFrequency: 'Daily',
-    alertEnabled: enabled,
-    alertProfile,
-    tags,
+    evalFrequency: entry.evalFrequency,
+    alertEnabled: entry.alertEnabled,
+    alertProfile: entry.alertProfile,
+    tags: [...entry.tags],
     owner: 'Platform',
     lastUpdateTime: now,
     lastUpdateUser: 'Platform',
-    exceptionConfiguration: { constraintFields: constraints },
-  });
-  const cloudA = 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE.CFG_CLOUD_A_Violation';
-  return [
-    policy(1, 'Root account used recently', 'critical', true, cloudA, cloud('accountIds'), ['domain:CloudA', 'security:identity']),
-    policy(2, 'Console users without multi-factor authentication', 'high', true, cloudA, cloud('accountIds'), ['domain:CloudA', 'security:identity']),
-    policy(3, 'Object store bucket is publicly readable', 'high', true, cloudA, cloud('accountIds'), ['domain:CloudA', 'security:storage']),
-    policy(4, 'Service account has administrator privileges', 'medium', false, 'SEC_CFG_CLOUD_B_DEFAULT_PROFILE.CFG_CLOUD_B_Violation', cloud('projectIds'), ['domain:CloudB', 'security:identity']),
-    policy(5, 'Storage account allows plain HTTP', 'low', false, 'SEC_CFG_CLOUD_C_DEFAULT_PROFILE.CFG_CLOUD_C_Violation', cloud('subscriptionIds'), ['domain:CloudC', 'security:network']),
-    policy(6, 'Monitored host file changed', 'info', true, 'SEC_HE_FILES_DEFAULT_PROFILE.HE_File_Violation', [{ fieldKey: 'hostnames', dataType: 'String', multiValue: true }], ['domain:Host', 'security:integrity']),
-  ];
+    exceptionConfiguration: { constraintFields: entry.constraints.map((c) => ({ ...c })) },
+  }));
 }

@@ -97,6 +97,8 @@ function parseBody(body: unknown, policy: PolicyRecord): Pick<PolicyExceptionRec
   if (!Array.isArray(constraints) || constraints.length === 0) throw invalid('body.constraints must be an array with at least 1 item');
   checkItemCount(constraints, DEFAULT_BODY_LIMITS.items, 'body.constraints');
   const defined = new Map(policy.exceptionConfiguration.constraintFields.map((f) => [f.fieldKey, f]));
+  // Activity and manual policies define no constraints: nothing can be exempted from them.
+  if (defined.size === 0) throw invalid(`policy ${policy.policyId} takes no exceptions: its exception configuration defines no constraints`);
   const used = new Set<string>();
   const parsed = constraints.map((constraint, i) => {
     const path = `body.constraints[${i}]`;
@@ -121,10 +123,14 @@ function parseBody(body: unknown, policy: PolicyRecord): Pick<PolicyExceptionRec
   return { description: body['description'], constraints: parsed };
 }
 
+/** Numeric ids, or a pattern of them with `*` wildcards (every plain value accepts wildcards). */
+const NUMERIC_ID = /^[0-9*]+$/;
+
 function checkValue(value: unknown, dataType: string, fieldKey: string, path: string): void {
-  if (dataType === 'String') {
+  if (dataType === 'String' || dataType === 'Number') {
     if (!nonEmptyString(value)) throw invalid(`${path} must be a non-empty string (${fieldKey} holds plain values)`);
     checkLength(value, DEFAULT_BODY_LIMITS.characters, path);
+    if (dataType === 'Number' && !NUMERIC_ID.test(value)) throw invalid(`${path} must be a numeric id, or a pattern of digits and "*" (${fieldKey} holds numeric ids; got ${quote(value)})`);
     return;
   }
   // KVTagPair: a tag key and the value(s) it may have.

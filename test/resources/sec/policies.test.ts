@@ -252,9 +252,16 @@ describe('sec policies family through the Terraform-side client', function () {
     });
 
     it('rejects bad values with attribute paths, and unknown alert profiles at apply', async () => {
-      const errors = await validationErrors(type, policyConfig({ severity: 'Severe', type: 'Compliance', limit: 6000, policy_id_suffix: 'Bad_Suffix', evaluation: 'Weekly', alerting: [{ profile: 'no-template' }] }));
+      const errors = await validationErrors(type, policyConfig({ severity: 'Severe', type: 'Compliance', limit: 6000, policy_id_suffix: 'Bad_Suffix', evaluation: 'Weekly', alerting: [{ profile: 'SEC_CloudATrail_Alerts.' }] }));
       expect(errors.map((d) => d.path).sort()).to.deep.equal(['alerting[0].profile', 'evaluation', 'limit', 'policy_id_suffix', 'severity', 'type']);
       expect(errors.find((d) => d.path === 'severity')!.detail).to.match(/"Critical", "High", "Medium", "Low", "Info"/);
+      expect(errors.find((d) => d.path === 'alerting[0].profile')!.detail).to.match(/`<profile>` or `<profile>\.<template>`/);
+      // A bare profile passes validation (the platform accepts it); an unknown one is refused at apply.
+      await tf.validateResource(type, cfg(type, policyConfig({ alerting: [{ profile: 'SEC_CloudATrail_Alerts' }] })));
+      // An empty suffix is no suffix (upstream's example defaults it to "").
+      await tf.validateResource(type, cfg(type, policyConfig({ policy_id_suffix: '' })));
+      const unknownBare = await applyError(type, policyConfig({ policy_id_suffix: 'orphan', alerting: [{ profile: 'NO_SUCH' }] }));
+      expect(unknownBare.message).to.match(/no alert profile "NO_SUCH"/);
       const unknownProfile = await applyError(type, policyConfig({ policy_id_suffix: 'orphan', alerting: [{ profile: 'NO_SUCH.Violation' }] }));
       expect(unknownProfile.message).to.match(/no alert profile "NO_SUCH"/);
       expect(emulator.get('Policies', 'acme-orphan')).to.equal(undefined);
@@ -385,46 +392,51 @@ describe('sec policies family through the Terraform-side client', function () {
     };
 
     it('changes built-in policies in bulk, restores released ones on update and all on destroy', async () => {
-      const originals = { 'platform-global-4': setting('platform-global-4'), 'platform-global-5': setting('platform-global-5'), 'platform-global-6': setting('platform-global-6') };
-      expect(originals['platform-global-4']).to.deep.equal({ enabled: false, severity: 'medium' });
+      const originals = { 'platform-global-75': setting('platform-global-75'), 'platform-global-76': setting('platform-global-76'), 'platform-global-77': setting('platform-global-77') };
+      // Compliance policies of the catalogue ship disabled.
+      expect(originals).to.deep.equal({
+        'platform-global-75': { enabled: false, severity: 'low' },
+        'platform-global-76': { enabled: false, severity: 'medium' },
+        'platform-global-77': { enabled: false, severity: 'medium' },
+      });
 
       emulator.clearRequests();
       let state = await converge(type, null, {
         policy: [
-          { id: 'platform-global-4', enabled: true, severity: 'High' },
-          { id: 'platform-global-5', enabled: true, severity: 'Critical' },
+          { id: 'platform-global-75', enabled: true, severity: 'High' },
+          { id: 'platform-global-76', enabled: true, severity: 'Critical' },
         ],
       });
       expect(state.id).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \+0000 UTC$/);
       expect(emulator.requests.filter((r) => r.method === 'PATCH').map((r) => r.path)).to.deep.equal(['/api/v2/Policies']);
-      expect(setting('platform-global-4')).to.deep.equal({ enabled: true, severity: 'high' });
-      expect(setting('platform-global-5')).to.deep.equal({ enabled: true, severity: 'critical' });
+      expect(setting('platform-global-75')).to.deep.equal({ enabled: true, severity: 'high' });
+      expect(setting('platform-global-76')).to.deep.equal({ enabled: true, severity: 'critical' });
       expect(state.original_settings).to.deep.equal([
-        { id: 'platform-global-4', enabled: false, severity: 'medium' },
-        { id: 'platform-global-5', enabled: false, severity: 'low' },
+        { id: 'platform-global-75', enabled: false, severity: 'low' },
+        { id: 'platform-global-76', enabled: false, severity: 'medium' },
       ]);
       expect((state.policy as ObjectValue[]).map((p) => p.severity)).to.have.members(['High', 'Critical']);
 
-      // Drop 5 (restored), add 6 (captured), change 4.
+      // Drop 76 (restored), add 77 (captured), change 75.
       state = await converge(type, state, {
         policy: [
-          { id: 'platform-global-4', enabled: false, severity: 'Low' },
-          { id: 'platform-global-6', enabled: false, severity: 'Medium' },
+          { id: 'platform-global-75', enabled: false, severity: 'Info' },
+          { id: 'platform-global-77', enabled: true, severity: 'High' },
         ],
       });
-      expect(setting('platform-global-4')).to.deep.equal({ enabled: false, severity: 'low' });
-      expect(setting('platform-global-5')).to.deep.equal(originals['platform-global-5']);
-      expect(setting('platform-global-6')).to.deep.equal({ enabled: false, severity: 'medium' });
+      expect(setting('platform-global-75')).to.deep.equal({ enabled: false, severity: 'info' });
+      expect(setting('platform-global-76')).to.deep.equal(originals['platform-global-76']);
+      expect(setting('platform-global-77')).to.deep.equal({ enabled: true, severity: 'high' });
       expect(state.original_settings).to.deep.equal([
-        { id: 'platform-global-4', enabled: false, severity: 'medium' },
-        { id: 'platform-global-6', ...originals['platform-global-6'] },
+        { id: 'platform-global-75', enabled: false, severity: 'low' },
+        { id: 'platform-global-77', ...originals['platform-global-77'] },
       ]);
 
       // A change made in the UI shows in the next read.
-      emulator.put('Policies', 'platform-global-6', { ...emulator.get<PolicyRecord>('Policies', 'platform-global-6')!, severity: 'critical' });
+      emulator.put('Policies', 'platform-global-77', { ...emulator.get<PolicyRecord>('Policies', 'platform-global-77')!, severity: 'critical' });
       const drifted = (await tf.read(type, state)).state!;
-      expect((drifted.policy as ObjectValue[]).find((p) => p.id === 'platform-global-6')!.severity).to.equal('critical');
-      expect((drifted.policy as ObjectValue[]).find((p) => p.id === 'platform-global-4')!.severity).to.equal('Low');
+      expect((drifted.policy as ObjectValue[]).find((p) => p.id === 'platform-global-77')!.severity).to.equal('critical');
+      expect((drifted.policy as ObjectValue[]).find((p) => p.id === 'platform-global-75')!.severity).to.equal('Info');
 
       await destroy(type, drifted);
       for (const [id, original] of Object.entries(originals)) expect(setting(id), id).to.deep.equal(original);
@@ -445,7 +457,7 @@ describe('sec policies family through the Terraform-side client', function () {
         'policy: Invalid value for "severity"',
       ]);
       const before = setting('platform-global-1');
-      const unknown = await applyError(type, { policy: [{ id: 'platform-global-1', enabled: false, severity: 'Info' }, { id: 'platform-global-99', enabled: true, severity: 'High' }] });
+      const unknown = await applyError(type, { policy: [{ id: 'platform-global-1', enabled: false, severity: 'Info' }, { id: 'platform-global-9999', enabled: true, severity: 'High' }] });
       expect(unknown.diagnostics[0]).to.include({ path: 'policy', summary: 'Unknown built-in policy' });
       expect(setting('platform-global-1')).to.deep.equal(before);
     });

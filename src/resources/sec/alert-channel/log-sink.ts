@@ -10,7 +10,14 @@ export default alertChannel({
   fields: {
     // A credential, so sensitive (upstream left it unflagged; the seed does not show this resource).
     // The platform returns it, so changes outside Terraform are detected; a blank answer keeps it.
-    ingest_token: attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, masked: true, validate: [validators.nonEmpty()], description: 'Token of the event collector.' }),
+    ingest_token: attr.string({
+      optional: true,
+      sensitive: true,
+      writeOnlyTwin: { required: true },
+      masked: true,
+      validate: [validators.nonEmpty()],
+      description: 'Token of the event collector. An `output` that shows it must set `sensitive = true`; Terraform refuses it otherwise.',
+    }),
     // Empty would be dropped from the request and never read back: refuse it rather than diff forever.
     channel: attr.string({ optional: true, validate: [validators.nonEmpty()], description: 'Channel name of the event collector, when it requires one.' }),
     host: requiredText('Host name of the event collector.'),

@@ -21,7 +21,7 @@ const schema = resourceSchema(
       replace: true,
       validate: [validators.matches(/^[A-Za-z0-9_-]+$/, 'letters, digits, `_` and `-` only'), notReserved],
       description:
-        'The alert profile name, which is also its id; policies refer to its templates as `<name>.<template>`. Names starting with `SEC_` are reserved for built-in profiles. The platform cannot rename a profile, so a change creates a new one.',
+        'The alert profile name, which is also its id; policies refer to it as `<name>` or to one of its templates as `<name>.<template>`. Names starting with `SEC_` are reserved for built-in profiles. The platform cannot rename a profile, so a change creates a new one.',
     }),
     extends: attr.string({
       required: true,

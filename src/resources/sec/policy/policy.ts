@@ -5,8 +5,13 @@ import type { SecClient } from '../../../clients/sec/index.js';
 import { BUILT_IN_POLICY_PREFIX, EVALUATION_FREQUENCIES, type Policy, type PolicyUpdate } from '../../../clients/sec/policies.js';
 import { severityAttribute } from './severity.js';
 
+/** `<profile>` or `<profile>.<template>`: profile names hold no dot, and neither part is empty. */
+const ALERT_PROFILE_REFERENCE = /^[^.]+(\.[^.].*)?$/;
+
 /** Lower-case letters and digits starting with a letter (at most 16), optionally `-` and up to 8 digits. */
 const SUFFIX = /^[a-z][a-z0-9]{0,15}(-[0-9]{1,8})?$/;
+/** A suffix, or "" for none: the platform is sent no suffix either way, and numbers the policy. */
+const SUFFIX_OR_NONE = new RegExp(`^$|${SUFFIX.source}`);
 
 const schema = resourceSchema(
   {
@@ -28,9 +33,9 @@ const schema = resourceSchema(
     policy_id_suffix: attr.string({
       optional: true,
       replace: true,
-      validate: [validators.matches(SUFFIX, 'lower-case letters and digits starting with a letter (at most 16), optionally followed by `-` and up to 8 digits, e.g. `abcd-1234`')],
+      validate: [validators.matches(SUFFIX_OR_NONE, 'lower-case letters and digits starting with a letter (at most 16), optionally followed by `-` and up to 8 digits, e.g. `abcd-1234`; or `""` for none')],
       description:
-        'Appended to the tenant name to form the policy id (`abcd-1234` gives `<tenant>-abcd-1234`); the platform numbers the policy when it is not set. The id of a policy cannot change, so a change creates a new policy.',
+        'Appended to the tenant name to form the policy id (`abcd-1234` gives `<tenant>-abcd-1234`); the platform numbers the policy when it is not set or `""`. The id of a policy cannot change, so a change creates a new policy.',
     }),
     limit: attr.number({ optional: true, default: 1000, validate: [validators.intBetween(1, 5000)], description: 'The most results the policy reports per evaluation, 1 to 5000 (default 1000).' }),
     enabled: attr.bool({ optional: true, default: true, description: 'Whether the policy is evaluated.' }),
@@ -40,8 +45,9 @@ const schema = resourceSchema(
         enabled: attr.bool({ optional: true, default: true, description: 'Whether the policy raises alerts.' }),
         profile: attr.string({
           required: true,
-          validate: [validators.matches(/^[^.]+\..+$/, 'an alert profile and one of its templates as `<profile>.<template>`')],
-          description: 'The alert profile and template that shape the alerts, as `<profile>.<template>`, e.g. `SEC_CFG_CLOUD_A_DEFAULT_PROFILE.CFG_CLOUD_A_Violation`.',
+          validate: [validators.matches(ALERT_PROFILE_REFERENCE, 'an alert profile, alone or with one of its templates: `<profile>` or `<profile>.<template>`')],
+          description:
+            'The alert profile that shapes the alerts, with one of its templates as `<profile>.<template>` (e.g. `SEC_CFG_CLOUD_A_DEFAULT_PROFILE.CFG_CLOUD_A_Violation`), or alone as `<profile>` (e.g. `SEC_CloudATrail_Alerts`). The platform accepts both; a bare profile alerts with the profile\'s default alert template, so the profile must have templates (every built-in one but the base profile has).',
         }),
       },
       { description: 'How the policy raises alerts. Without it the policy raises none.' },

@@ -21,8 +21,15 @@ export default cloudAccount({
     'Scans the hosts of many accounts of a CloudA organisation for vulnerabilities without agents: a scanner deployed in one scanning account reaches the monitored accounts and reports to the platform with `server_token`.',
   fields: {
     ...cloudAAgentlessFields,
-    scanning_account: attr.string({ required: true, description: 'Id of the account the scanner is deployed in.' }),
-    monitored_accounts: requiredIdList('Ids of the accounts, or organisational units, to scan. Surrounding whitespace is ignored.'),
+    scanning_account: attr.string({
+      optional: true,
+      description:
+        'Id of the account the scanner is deployed in. The platform accepts the integration without it: unset or `""` sends an empty scanning account, which can be set once the scanner is deployed.',
+    }),
+    monitored_accounts: requiredIdList(
+      'Ids of the accounts, or organisational units, to scan. Surrounding whitespace is ignored. The platform accepts an empty list (`[]`): the integration then names no account yet.',
+      { mayBeEmpty: true },
+    ),
     management_account: attr.string({ optional: true, description: 'Id of the management account of the organisation.' }),
     org_account_mappings: orgAccountMappingsList(),
   },
@@ -31,7 +38,7 @@ export default cloudAccount({
     const accountMappingFile = mappingsToWire(m.org_account_mappings);
     return {
       ...cloudAAgentlessToWire(m),
-      scanningAccount: m.scanning_account,
+      scanningAccount: m.scanning_account ?? '',
       monitoredAccounts: joinedUnlessEmpty(m.monitored_accounts) ?? '',
       ...(managementAccount ? { managementAccount } : {}),
       ...(accountMappingFile ? { accountMappingFile } : {}),
@@ -39,7 +46,7 @@ export default cloudAccount({
   },
   fromData: (data, own) => ({
     ...cloudAAgentlessFromWire(data, own),
-    scanning_account: data.scanningAccount,
+    scanning_account: optionalText(data.scanningAccount, own?.scanning_account),
     monitored_accounts: splitWireList(data.monitoredAccounts),
     management_account: optionalText(data.managementAccount, own?.management_account),
     org_account_mappings: mappingsFromWire(data.accountMappingFile),

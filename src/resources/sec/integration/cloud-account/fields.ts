@@ -223,12 +223,12 @@ export function scanFromWire(d: ScanWire, own: ScanModel | null): ScanModel {
 
 /** Computed outputs of the scanners. */
 export const serverToken = () =>
-  attr.string({ computed: true, sensitive: true, description: 'The token the scanner authenticates to the platform with.' });
+  attr.string({ computed: true, sensitive: true, description: 'The token the scanner authenticates to the platform with. An `output` that shows it must set `sensitive = true`; Terraform refuses it otherwise.' });
 export const serverUri = () => attr.string({ computed: true, description: 'The platform endpoint the scanner reports to.' });
 
 /** A list of ids the platform needs at least one of; trimmed for the platform, blank entries refused. */
-export const requiredIdList = (description: string) =>
-  attr.stringList({ required: true, validate: [validators.nonEmpty()], equal: sameTrimmedList, description });
+export const requiredIdList = (description: string, options: { mayBeEmpty?: boolean } = {}) =>
+  attr.stringList({ required: true, validate: options.mayBeEmpty ? [] : [validators.nonEmpty()], equal: sameTrimmedList, description });
 
 /** An optional list of ids; trimmed for the platform, blank entries refused. */
 export const optionalIdList = (description: string) => attr.stringList({ optional: true, equal: sameTrimmedList, description });

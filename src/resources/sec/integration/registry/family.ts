@@ -34,7 +34,7 @@ export const scannerFields = {
   server_token: attr.string({
     computed: true,
     sensitive: true,
-    description: 'The access token the scanner authenticates to the platform with. A credential, so it is marked sensitive.',
+    description: 'The access token the scanner authenticates to the platform with. A credential, so it is marked sensitive: an `output` that shows it must set `sensitive = true`; Terraform refuses it otherwise.',
   }),
   server_uri: attr.string({ computed: true, description: 'Where to download the scanner from.' }),
 };
