@@ -105,7 +105,7 @@ export function validateFields(
     }
     if (!isWhollyKnown(def.type.cty, v)) continue;
     const plain = valueToPlain(v as Value);
-    const said = nothingSaid(def.type.cty, plain, o.required === true);
+    const said = nothingSaid(def.type.cty, plain, o.required === true, o.distinct === true);
     if (said) {
       diags.error(`Invalid value for "${name}"`, `The value ${o.sensitive ? withoutSecrets(said, plain) : said}.`, here);
       continue;
@@ -137,15 +137,16 @@ function twinProblems(name: string, required: boolean, value: ObjectValue, diags
 
 /**
  * What the platforms refuse or quietly collapse, for every argument alike: a required string that
- * is empty or only whitespace, a list or set element that is, and a list that names a value twice.
+ * is empty or only whitespace, a list or set element that is, and (where the schema says the
+ * platform keeps each value once) a list that names a value twice.
  */
-function nothingSaid(type: CtyType, plain: unknown, required: boolean): string | undefined {
+function nothingSaid(type: CtyType, plain: unknown, required: boolean, distinct: boolean): string | undefined {
   const blank = (s: unknown) => typeof s === 'string' && s.trim() === '';
   if (type.kind === 'string' && required && blank(plain)) return 'must not be empty or only whitespace';
   if ((type.kind === 'list' || type.kind === 'set') && type.element.kind === 'string' && Array.isArray(plain)) {
     const at = plain.findIndex(blank);
     if (at >= 0) return `must not hold an empty or whitespace-only element (element ${at})`;
-    if (type.kind === 'list') {
+    if (type.kind === 'list' && distinct) {
       const twice = plain.find((s, i) => plain.indexOf(s) !== i);
       if (twice !== undefined) return `lists ${JSON.stringify(twice)} more than once; the platform keeps each value once`;
     }

@@ -80,6 +80,11 @@ export interface AttrOptions<V> {
    * Such a value is `masked` too.
    */
   oneTime?: boolean;
+  /**
+   * A list the platform keeps each value of once (it collapses or refuses a repeat): a list naming
+   * a value twice is refused at validation, since it could never settle.
+   */
+  distinct?: boolean;
   /** Reject any configured value with this message (platform-assigned `id` that Pulumi shows as input). */
   notConfigurable?: string;
 }

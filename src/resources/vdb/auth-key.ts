@@ -17,6 +17,7 @@ const fields = {
   prefix: attr.string({ computed: true, description: 'The first characters of the token, to recognise it.' }),
   cluster_ids: attr.stringList({
     required: true,
+    distinct: true,
     replace: true,
     validate: [
       { description: 'at least one cluster id', check: (v) => (v.length === 0 ? 'must name at least one cluster' : undefined) },
