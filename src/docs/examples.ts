@@ -20,16 +20,20 @@ export interface ExampleLocation {
 export function exampleDirs(provider: string, kind: ExampleKind, typeName: string): string[] {
   const own = `examples/${provider}/${typeName}`;
   if (kind === 'ephemeral') return [`examples/${provider}/ephemeral/${typeName}`];
+  if (kind === 'list') return [`examples/${provider}/query`];
   return kind === 'resource' ? [own] : [`examples/${provider}/data_${typeName}`, own];
 }
 
-/** Ephemeral resources have theirs in `examples/<provider>/ephemeral/<type>/`. */
-export type ExampleKind = 'resource' | 'data-source' | 'ephemeral';
+/**
+ * Ephemeral resources have theirs in `examples/<provider>/ephemeral/<type>/`; list resources have
+ * `examples/<provider>/query/<type>.tfquery.hcl`, in one directory that `terraform query` runs whole.
+ */
+export type ExampleKind = 'resource' | 'data-source' | 'ephemeral' | 'list';
 
 /** The example of a resource or data source, or undefined when it has none. */
 export function findExample(provider: string, kind: ExampleKind, typeName: string, readFile: FileReader): ExampleLocation | undefined {
   for (const dir of exampleDirs(provider, kind, typeName)) {
-    const mainTf = readFile(`${dir}/main.tf`);
+    const mainTf = readFile(kind === 'list' ? `${dir}/${typeName}.tfquery.hcl` : `${dir}/main.tf`);
     if (mainTf === undefined) continue;
     const acceptance = readFile(`${dir}/acceptance.json`);
     // A data source may use `<type>/` only when that example is its own, not a resource's.

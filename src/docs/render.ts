@@ -37,6 +37,7 @@ export function renderProviderDocs(def: AnyProvider, options: RenderOptions): Do
   for (const r of def.resources) tree.set(pages.resources.get(r.typeName)!, renderResourcePage(def, r, options));
   for (const d of def.dataSources) tree.set(pages.dataSources.get(d.typeName)!, renderDataSourcePage(def, d, options));
   for (const e of def.ephemeralResources ?? []) tree.set(pages.ephemeralResources.get(e.typeName)!, renderEphemeralPage(def, e, options));
+  for (const r of def.resources) if (r.list) tree.set(pages.listResources.get(r.typeName)!, renderListPage(def, r, options));
   return new Map([...tree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
@@ -45,11 +46,13 @@ export interface DocPaths {
   resources: Map<string, string>;
   dataSources: Map<string, string>;
   ephemeralResources: Map<string, string>;
+  listResources: Map<string, string>;
 }
 
 /**
  * Where each page goes: `<provider>/index.md`, `<provider>/resources/<name>.md`,
- * `<provider>/data-sources/<name>.md` and `<provider>/ephemeral-resources/<name>.md`, where `<name>` is the type without the provider prefix, as
+ * `<provider>/data-sources/<name>.md`, `<provider>/ephemeral-resources/<name>.md` and
+ * `<provider>/list-resources/<name>.md`, where `<name>` is the type without the provider prefix, as
  * the registry names its pages.
  */
 export function docPaths(def: AnyProvider): DocPaths {
@@ -59,6 +62,7 @@ export function docPaths(def: AnyProvider): DocPaths {
     resources: new Map(def.resources.map((r) => [r.typeName, `${def.name}/resources/${short(r.typeName)}.md`])),
     dataSources: new Map(def.dataSources.map((d) => [d.typeName, `${def.name}/data-sources/${short(d.typeName)}.md`])),
     ephemeralResources: new Map((def.ephemeralResources ?? []).map((e) => [e.typeName, `${def.name}/ephemeral-resources/${short(e.typeName)}.md`])),
+    listResources: new Map(def.resources.filter((r) => r.list).map((r) => [r.typeName, `${def.name}/list-resources/${short(r.typeName)}.md`])),
   };
 }
 
@@ -96,6 +100,13 @@ function renderIndexPage(def: AnyProvider, options: RenderOptions): string {
     for (const e of sortByType(ephemerals)) out.push(`* [\`${e.typeName}\`](${link(paths.ephemeralResources.get(e.typeName)!)})`);
     out.push('');
   }
+  const lists = def.resources.filter((r) => r.list);
+  if (lists.length > 0) {
+    out.push('## List Resources', '');
+    out.push(`Terraform 1.14 and later find existing objects with \`terraform query\`; every example is in \`examples/${def.name}/query/\`.`, '');
+    for (const r of sortByType(lists)) out.push(`* [\`${r.typeName}\`](${link(paths.listResources.get(r.typeName)!)})`);
+    out.push('');
+  }
   return finish(out);
 }
 
@@ -117,8 +128,65 @@ function renderResourcePage(def: AnyProvider, r: AnyResource, options: RenderOpt
   else out.push('In addition to the arguments above, the following attributes are exported:', '', ...fields.attributes, '');
   out.push(...fields.nested);
   out.push(...interruptionSection(r));
+  out.push(...identitySection(def, r));
   out.push(...importSection(r));
   return finish(out);
+}
+
+/** A list resource (Terraform 1.14 and later): the filters of its `config` block and what each result carries. */
+function renderListPage(def: AnyProvider, r: AnyResource, options: RenderOptions): string {
+  const list = r.list!;
+  const out: string[] = [];
+  const block = list.schema.block;
+  out.push(...frontMatter(`${r.typeName} List Resource - ${def.name}`, block.description));
+  out.push(`# ${r.typeName} (List Resource)`, '');
+  out.push(block.description, '');
+  out.push(
+    `List resources need Terraform 1.14 or later. \`terraform query\` runs the \`list\` blocks of the \`.tfquery.hcl\` files in a directory and shows the objects they find; \`terraform query -generate-config-out=generated.tf\` also writes a \`resource\` block and an \`import\` block (by identity) for each, to bring existing objects under Terraform.`,
+    '',
+  );
+  const example = findExample(def.name, 'list', r.typeName, options.readFile);
+  if (example !== undefined) out.push(...exampleSection(example.mainTf));
+  out.push('## Argument Reference', '');
+  const fields = renderFieldsOf(list.schema, { what: 'list resource' });
+  if (fields.arguments.length === 0) out.push('This list resource has no filters: leave out the `config` block.', '');
+  else out.push('The `config` block supports:', '', ...fields.arguments, '');
+  out.push(
+    'Besides `config`, a `list` block takes `provider`, `include_resource` (whether each result carries the whole object, as its resource\'s state; default `false`, always on with `-generate-config-out`) and `limit` (how many results at most; default 100).',
+    '',
+  );
+  out.push('## Results', '');
+  const resourcePage = docPaths(def).resources.get(r.typeName)!.split('/').pop();
+  out.push(`Each result carries a display name for people and the object's identity, below; with \`include_resource\`, also the object itself, with the attributes of [the resource](../resources/${resourcePage}).`, '');
+  out.push(...identityBullets(r), '');
+  return finish(out);
+}
+
+/** The identity attributes; with their role in an import by identity where the type can be imported. */
+function identityBullets(r: AnyResource): string[] {
+  return Object.entries(r.identity?.attributes ?? {}).map(
+    ([name, a]) => `* \`${name}\` - (String${r.importState ? `, ${a.forImport} for import` : ''}) ${sentence(a.description)}`,
+  );
+}
+
+/** What names the object for Terraform 1.12 and later, and how `terraform query` finds it. */
+function identitySection(def: AnyProvider, r: AnyResource): string[] {
+  if (!r.identity) return [];
+  const out = ['## Identity', ''];
+  out.push(
+    `Terraform 1.12 and later keep the identity of each object beside its state; it names the object for its whole life and never changes. ${
+      r.importState
+        ? 'An `import` block may give it instead of an import id, leaving out the attributes that are optional for import.'
+        : 'This type cannot be imported, so the identity only names the object in the state.'
+    }`,
+    '',
+  );
+  out.push(...identityBullets(r), '');
+  if (r.list) {
+    const page = docPaths(def).listResources.get(r.typeName)!.split('/').pop();
+    out.push(`Terraform 1.14 and later find existing objects of this type with \`terraform query\`: see the [list resource](../list-resources/${page}).`, '');
+  }
+  return out;
 }
 
 /** An ephemeral resource: its value lives for one run and is never stored (Terraform 1.10 and later). */
@@ -190,6 +258,12 @@ function importSection(r: AnyResource): string[] {
   out.push(`The import id is ${what}.`, '');
   out.push('With an `import` block (Terraform 1.5 and later):', '');
   out.push('```terraform', 'import {', `  to = ${r.typeName}.example`, `  id = "${placeholder}"`, '}', '```', '');
+  const required = Object.entries(r.identity?.attributes ?? {}).filter(([, a]) => a.forImport === 'required');
+  if (required.length > 0) {
+    const width = Math.max(...required.map(([n]) => n.length));
+    out.push('With its identity (Terraform 1.12 and later):', '');
+    out.push('```terraform', 'import {', `  to = ${r.typeName}.example`, '  identity = {', ...required.map(([n]) => `    ${n.padEnd(width)} = "<${n}>"`), '  }', '}', '```', '');
+  }
   out.push('With the `terraform import` command:', '');
   out.push('```shell', `terraform import ${r.typeName}.example '${placeholder}'`, '```', '');
   return out;
@@ -219,7 +293,7 @@ interface Rendered {
 }
 
 interface Context {
-  what: 'resource' | 'data source' | 'ephemeral resource' | 'provider';
+  what: 'resource' | 'data source' | 'ephemeral resource' | 'list resource' | 'provider';
 }
 
 /** One field as the declaration and the wire schema together describe it. */

@@ -85,8 +85,79 @@ export interface ResourceDef<F extends Fields, C> {
    * errors count then. Report problems with their attribute paths.
    */
   validate?(config: ConfigModelOf<F>, diags: Diagnostics): void;
+  /**
+   * Rules that depend on how the provider is configured (its mode, its defaults), which validation
+   * cannot see: Terraform validates before it configures the provider. The engine runs them at plan
+   * time once the provider is configured with known values, and before each create or update; as in
+   * `validate`, values not known yet are `undefined`.
+   */
+  validateWithProvider?(config: ConfigModelOf<F>, client: C, diags: Diagnostics): void;
   /** Migrates raw state JSON written by an older schema version to the current one. */
   upgrade?(version: number, state: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * What names the object for its whole life (Terraform 1.12 and later): Terraform stores it beside
+   * the state, `import` blocks may give it instead of an id, and list results carry it. Every
+   * resource declares one (an invariant test requires it); families declare it once for their members.
+   */
+  readonly identity?: IdentityDef<F, C>;
+  /** Finds existing objects of this type for `terraform query` (Terraform 1.14 and later). */
+  readonly list?: ListDef<F, any, C>;
+}
+
+/** An identity value as resource code sees it: each identity attribute's text, null when absent. */
+export type IdentityModel = Record<string, string | null>;
+
+/**
+ * A resource's identity: string attributes, each taken from a top-level string attribute of the
+ * state (by default the one of the same name), so the engine can compute it from any state, check
+ * that it never changes, and turn an identity back into a starting state for an import.
+ */
+export interface IdentityDef<F extends Fields, C> {
+  readonly attributes: { readonly [name: string]: IdentityAttributeDef<C> };
+  /**
+   * Import by identity: the attributes the following read needs, as `importState` returns them for an
+   * id. Without it, each identity attribute is copied into the state attribute it comes from (which
+   * needs attributes without `derive`).
+   */
+  importState?(identity: IdentityModel, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
+}
+
+export interface IdentityAttributeDef<C = any> {
+  /** Markdown, for the identity schema and the docs. */
+  readonly description: string;
+  /** The state attribute it is taken from; the identity attribute's own name when absent. */
+  readonly from?: string;
+  /** Turns the state attribute's value into the identity's (e.g. a fingerprint that names a secret without revealing it). */
+  readonly derive?: (value: string) => string;
+  /**
+   * Whether an `import` block's identity must give it (`required`), or may leave it to the provider
+   * (`optional`, e.g. the account, which defaults to the provider's).
+   */
+  readonly forImport: 'required' | 'optional';
+  /**
+   * The value an empty source stands for, from the configured provider (e.g. an account left empty
+   * is the provider's account): the identity names the object the platform holds, not the spelling
+   * the configuration chose.
+   */
+  readonly providerDefault?: (client: C) => string | null;
+}
+
+/**
+ * The list resource of a resource type (the same type name): the filters of a `list` block's
+ * `config` and how to find the objects they select.
+ */
+export interface ListDef<F extends Fields, L extends Fields, C> {
+  /** The filters, as arguments of the `config` block. */
+  readonly schema: ResourceSchema<L>;
+  /**
+   * The objects the filters select, each in the model form `read` returns for it, so that a result's
+   * state is the one an import of it would reach.
+   */
+  list(filters: ModelOf<L>, ctx: OpContext<C>): Promise<readonly Partial2<ModelOf<F>>[]>;
+  /** What Terraform shows for a result: the name a person knows the object by. */
+  displayName(object: ModelOf<F>): string;
+  /** Rules across filters, as for resources. */
+  validate?(config: ConfigModelOf<L>, diags: Diagnostics): void;
 }
 
 /**
@@ -182,4 +253,5 @@ export function onlyCandidate<T>(candidates: readonly T[], idOf: (candidate: T) 
 export const resource = <F extends Fields, C>(def: ResourceDef<F, C>): ResourceDef<F, C> => def;
 export const dataSource = <F extends Fields, C>(def: DataSourceDef<F, C>): DataSourceDef<F, C> => def;
 export const ephemeralResource = <F extends Fields, C>(def: EphemeralDef<F, C>): EphemeralDef<F, C> => def;
+export const listResource = <F extends Fields, L extends Fields, C>(def: ListDef<F, L, C>): ListDef<F, L, C> => def;
 export const provider = <F extends Fields, C>(def: ProviderDef<F, C>): ProviderDef<F, C> => def;

@@ -6,7 +6,7 @@
 import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
 import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
 import { UNKNOWN, Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
-import { isWhollyKnown, sameMeaning } from '../schema/value-ops.js';
+import { isEmptyValue, isWhollyKnown, sameMeaning } from '../schema/value-ops.js';
 import { plainToValue, valueToPlain, fieldType } from '../schema/model.js';
 
 export interface PlanResult {
@@ -36,9 +36,9 @@ function planLevel(
     if (def.kind === 'attr') planned[name] = planConfigurable(def, prior?.[name] ?? null, proposed[name] ?? null, config?.[name] ?? null);
     else planned[name] = planBlock(def, prior?.[name] ?? null, proposed[name] ?? null, config?.[name] ?? null, here, replace);
   }
-  // Phase 2: computed values, which depend on whether anything configurable changed.
+  // Phase 2: computed values, which depend on whether anything the platform holds changed.
   // Null and empty mean the same (value-ops sameMeaning): a change between them changes nothing.
-  const changed = prior === null || Object.entries(fields).some(([n, d]) => isConfigurable(d) && !sameMeaning(fieldType(d), prior[n] ?? null, planned[n] ?? null));
+  const changed = prior === null || Object.entries(fields).some(([n, d]) => isPlatformSetting(d) && !sameMeaning(fieldType(d), prior[n] ?? null, planned[n] ?? null));
   for (const [name, def] of Object.entries(fields)) {
     if (def.kind !== 'attr' || !def.options.computed || def.options.default !== undefined) continue;
     if ((config?.[name] ?? null) !== null) continue;
@@ -66,11 +66,19 @@ export function isConfigurable(def: AttrDef<unknown> | BlockDef<Fields>): boolea
   return def.kind === 'block' || def.options.required === true || def.options.optional === true || def.options.default !== undefined;
 }
 
+/** A field the user sets that the platform holds: a change to one is a change of the object (not `providerOnly`). */
+export function isPlatformSetting(def: AttrDef<unknown> | BlockDef<Fields>): boolean {
+  return isConfigurable(def) && !(def.kind === 'attr' && def.options.providerOnly === true);
+}
+
 function planConfigurable(def: AttrDef<unknown>, prior: Value, proposed: Value, config: Value): Value {
   const o = def.options;
   // Never in a plan (protocol.md §4): the engine takes write-only values from the configuration at apply.
   if (o.writeOnly) return null;
   if (config === null && o.default !== undefined) return plainToValue(def.type.cty, o.default);
+  // An empty value says no more than null (value-ops isEmptyValue): for an argument the platform
+  // fills, the platform's value stays, as it does for null, instead of a change to "" forcing a diff.
+  if (o.computed && isEmptyValue(config) && prior !== null && !(prior instanceof Unknown)) return prior;
   if (config === null || config instanceof Unknown || prior === null || prior instanceof Unknown) return proposed;
   // Terraform accepts the prior value for a configured one (protocol.md §4.2 rule 2): use it when
   // the two mean the same, so formatting the API normalises never shows as a diff.

@@ -11,13 +11,15 @@ import { isWhollyKnown, sameMeaning, valueEquals } from '../schema/value-ops.js'
 import { NUMBER } from '../schema/cty-type.js';
 import { decodeJSON } from '../schema/json.js';
 import { ValueDecodeError } from '../schema/msgpack.js';
-import { fieldType, fromModel, toModel, plainToValue, valueToPlain } from '../schema/model.js';
+import { fieldType, fromModel, toConfigModel, toModel, plainToValue, valueToPlain } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
-import type { DataSourceDef, EphemeralDef, Logger, OpContext, ProviderDef, ResourceDef } from './contracts.js';
+import type { DataSourceDef, EphemeralDef, IdentityDef, Logger, OpContext, Partial2, ProviderDef, ResourceDef } from './contracts.js';
+import { changedAttributes, formatIdentity, identityModel, identityOfState, identityType, importStartFromIdentity, missingAttributes } from './identity.js';
+import type { CtyType } from '../schema/cty-type.js';
 import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diagnostic } from './diagnostics.js';
 import { DEFAULT_CREATE_RECOVERY, createTracked, describe, type CreateRecoveryOptions } from './create-recovery.js';
 import { isApiError } from '../clients/errors.js';
-import { isConfigurable, planObject } from './planner.js';
+import { isPlatformSetting, planObject } from './planner.js';
 import { finalizeApplied, reconcileRead, type Mismatch } from './reconcile.js';
 import { checkConfig, type Checked, type ClientCapabilities } from './validate.js';
 
@@ -35,6 +37,30 @@ export interface StateOutcome {
   private: PrivateState;
   diags: Diagnostics;
 }
+
+/** One event of a listing: a result, or diagnostics (an error ends the listing). */
+export type ListEvent = { result: ListedObject; diags?: undefined } | { diags: Diagnostics; result?: undefined };
+
+export interface ListedObject {
+  identity: ObjectValue;
+  displayName: string;
+  /** The resource object, when asked for. */
+  state?: ObjectValue;
+}
+
+/** A state and the identity of the object it describes (null: none, or not known yet). */
+export interface IdentifiedOutcome extends StateOutcome {
+  identity: ObjectValue | null;
+}
+
+/** Every resource identity is at this version; none has needed an upgrade yet. */
+export const IDENTITY_VERSION = 0;
+
+/**
+ * Private-state mark of an imported object not read yet: that read adopts the identity it finds
+ * (the import started from what the user typed) and drops the mark.
+ */
+const IMPORTED_MARK = 'keel.imported';
 
 export class ProviderEngine<C> {
   private readonly resources = new Map<string, ResourceDef<Fields, C>>();
@@ -179,8 +205,9 @@ export class ProviderEngine<C> {
     const r = this.resources.get(typeName);
     if (!r) return { planned: proposed, requiresReplace: [], plannedPrivate: priorPrivate, diags: diags.error('Unknown resource type', `No resource type "${typeName}".`) };
     if (proposed === null) return { planned: null, requiresReplace: [], plannedPrivate: priorPrivate, diags };
-    // What validation could not judge (values unknown then) is judged now; its warnings were shown already.
-    if (config !== null && diags.append(errorsOf(r, config)).hasErrors) return { planned: proposed, requiresReplace: [], plannedPrivate: priorPrivate, diags };
+    // What validation could not judge (values unknown then, the provider's configuration) is judged
+    // now; its warnings were shown already.
+    if (config !== null && diags.append(this.errorsOf(r, config)).hasErrors) return { planned: proposed, requiresReplace: [], plannedPrivate: priorPrivate, diags };
     try {
       const { planned, requiresReplace } = planObject(r.schema.fields, prior, proposed, config ?? proposed);
       return { planned, requiresReplace, plannedPrivate: priorPrivate, diags };
@@ -207,9 +234,10 @@ export class ProviderEngine<C> {
         await r.delete(toModel(fields, prior!, MODEL_OPTIONS), ctx);
         return { state: null, private: {}, diags };
       }
-      if (config !== null && diags.append(errorsOf(r, config)).hasErrors) return { state: prior, private: plannedPrivate, diags };
-      // Nothing changed but between null and empty, which mean the same: the API has nothing to do.
-      if (prior !== null && isWhollyKnown(impliedType(r.schema.block), planned) && sameConfigurableMeaning(fields, prior, planned)) return { state: this.finalize(r, planned, planned), private: plannedPrivate, diags };
+      if (config !== null && diags.append(this.errorsOf(r, config)).hasErrors) return { state: prior, private: plannedPrivate, diags };
+      // Nothing the platform holds changed (null and empty mean the same; the provider's own settings
+      // are not sent): the API has nothing to do.
+      if (prior !== null && isWhollyKnown(impliedType(r.schema.block), planned) && samePlatformSettings(fields, prior, planned)) return { state: this.finalize(r, planned, planned), private: plannedPrivate, diags };
       // Write-only values come from the configuration: never in the plan, sent when they are due.
       const plan = withWriteOnlyValues(fields, toModel(fields, planned, MODEL_OPTIONS), config, prior);
       const result =
@@ -283,6 +311,19 @@ export class ProviderEngine<C> {
     }
   }
 
+  /** The errors of a resource's configuration, its rules that need the configured provider included. */
+  private errorsOf(r: ResourceDef<Fields, C>, config: ObjectValue): Diagnostic[] {
+    const errors = errorsOf(r, config);
+    if (errors.length > 0 || !r.validateWithProvider || this.client === undefined) return errors;
+    const checks = new Diagnostics();
+    try {
+      r.validateWithProvider(toConfigModel(r.schema.fields, config), this.client, checks);
+    } catch (err) {
+      checks.append([diagnosticFromError('Invalid configuration', err)]);
+    }
+    return checks.items.filter((d) => d.severity === 'error');
+  }
+
   validateEphemeralResourceConfig(typeName: string, config: ObjectValue): Diagnostics {
     const diags = new Diagnostics();
     const e = this.ephemerals.get(typeName);
@@ -339,6 +380,257 @@ export class ProviderEngine<C> {
     return diags;
   }
 
+  // -------------------------------------------------------------------------------------------------
+  // Resource identity (Terraform 1.12 and later). Each RPC that returns a state returns the identity
+  // of the object it describes, computed from that state; these methods wrap the lifecycle methods
+  // above and check that an object's identity never changes.
+
+  /** The identity declaration of every resource type that has one (GetResourceIdentitySchemas). */
+  identitySchemas(): Map<string, IdentityDef<Fields, C>> {
+    return new Map([...this.resources].flatMap(([k, r]) => (r.identity ? [[k, r.identity] as const] : [])));
+  }
+  identityTypeOf(typeName: string): CtyType | undefined {
+    const def = this.resources.get(typeName)?.identity;
+    return def ? identityType(def) : undefined;
+  }
+
+  /**
+   * ReadResource with identity: the identity of what was read. A current identity (from the state)
+   * must still be the object's; the first read after an import adopts what it reads, as the import
+   * started from what the user typed.
+   */
+  async readWithIdentity(typeName: string, current: ObjectValue, priv: PrivateState, currentIdentity: ObjectValue | null): Promise<IdentifiedOutcome> {
+    const { [IMPORTED_MARK]: imported, ...ownPrivate } = priv;
+    const out = await this.readResource(typeName, current, ownPrivate);
+    const def = this.resources.get(typeName)?.identity;
+    if (!def || out.diags.hasErrors) return { ...out, identity: currentIdentity };
+    if (out.state === null) return { ...out, identity: null };
+    const identity = identityOfState(def, out.state, this.client);
+    if (this.identityIncomplete(typeName, def, identity, 'read', out.diags)) return { ...out, identity: currentIdentity };
+    if (currentIdentity !== null && imported !== true) this.identityUnchanged(typeName, def, currentIdentity, identity, 'read', out.diags);
+    return { ...out, identity: out.diags.hasErrors ? currentIdentity : identity };
+  }
+
+  /**
+   * PlanResourceChange with identity. A create has none yet (Terraform learns it from the apply); an
+   * update or destroy keeps the prior one, and a planned change of what names the object must be a
+   * replacement.
+   */
+  planWithIdentity(typeName: string, prior: ObjectValue | null, proposed: ObjectValue | null, config: ObjectValue | null, priorPrivate: PrivateState, priorIdentity: ObjectValue | null): PlanOutcome & { identity: ObjectValue | null } {
+    const out = this.planResourceChange(typeName, prior, proposed, config, priorPrivate);
+    const def = this.resources.get(typeName)?.identity;
+    if (!def || prior === null) return { ...out, identity: null };
+    const kept = priorIdentity ?? identityOfState(def, prior, this.client);
+    if (this.lacksIdentity(typeName, 'prior', kept, out.diags)) return { ...out, identity: null };
+    if (out.diags.hasErrors || out.planned === null) return { ...out, identity: kept };
+    const changed = changedAttributes(kept, identityOfState(def, out.planned, this.client));
+    if (changed.length > 0 && out.requiresReplace.length === 0) {
+      out.diags.error(
+        'Resource identity would change',
+        `The plan for this ${typeName} changes ${changed.map((n) => `\`${n}\``).join(', ')}, which name the object, without replacing it: its identity would go from ${formatIdentity(def, kept)} to ${formatIdentity(def, identityOfState(def, out.planned, this.client))}. An object's identity never changes. This is a bug in the provider; please report it.`,
+      );
+    }
+    return { ...out, identity: kept };
+  }
+
+  /**
+   * ApplyResourceChange with identity: after a create or update the identity must be complete, and
+   * an update must leave it as planned.
+   */
+  async applyWithIdentity(
+    typeName: string,
+    prior: ObjectValue | null,
+    planned: ObjectValue | null,
+    plannedPrivate: PrivateState,
+    config: ObjectValue | null,
+    plannedIdentity: ObjectValue | null,
+  ): Promise<IdentifiedOutcome> {
+    const def = this.resources.get(typeName)?.identity;
+    // An update of a state that does not name its object is refused before anything is sent.
+    if (def && prior !== null && planned !== null) {
+      const diags = new Diagnostics();
+      if (this.lacksIdentity(typeName, 'prior', plannedIdentity ?? identityOfState(def, prior, this.client), diags) || this.lacksIdentity(typeName, 'planned', identityOfState(def, planned, this.client), diags)) {
+        return { state: prior, private: plannedPrivate, diags, identity: null };
+      }
+    }
+    const out = await this.applyResourceChange(typeName, prior, planned, plannedPrivate, config);
+    if (!def || out.state === null) return { ...out, identity: null };
+    const identity = identityOfState(def, out.state, this.client);
+    // A failed create or update still returns what exists; its identity, when it has one, names it.
+    if (out.diags.hasErrors) return { ...out, identity: missingAttributes(identity).length === 0 ? identity : plannedIdentity };
+    const action = prior === null ? 'create' : 'update';
+    if (this.identityIncomplete(typeName, def, identity, action, out.diags)) return { ...out, identity: null };
+    if (prior !== null) this.identityUnchanged(typeName, def, plannedIdentity ?? identityOfState(def, prior, this.client), identity, action, out.diags);
+    return { ...out, identity };
+  }
+
+  /**
+   * ImportResourceState by id or by identity (an `import` block gives one or the other). The import
+   * returns the identity it knows so far; the read that follows completes it.
+   */
+  async importWithIdentity(typeName: string, target: { id: string } | { identity: ObjectValue }): Promise<IdentifiedOutcome> {
+    const r = this.resources.get(typeName);
+    const def = r?.identity;
+    if ('id' in target) {
+      const out = await this.importResourceState(typeName, target.id);
+      if (!def || out.state === null) return { ...out, identity: null };
+      const identity = identityOfState(def, out.state, this.client);
+      return { ...out, private: { ...out.private, [IMPORTED_MARK]: true }, identity: missingAttributes(identity).length === 0 ? identity : null };
+    }
+    const diags = new Diagnostics();
+    if (!r) return { state: null, private: {}, diags: diags.error('Unknown resource type', `No resource type "${typeName}".`), identity: null };
+    if (!def) return { state: null, private: {}, diags: diags.error('Import by identity not supported', `The resource type ${typeName} has no identity.`), identity: null };
+    if (!r.importState) return { state: null, private: {}, diags: diags.error('Import not supported', `The resource type ${typeName} cannot be imported.`), identity: null };
+    const given = target.identity;
+    const missing = missingAttributes(given).filter((n) => def.attributes[n]!.forImport === 'required');
+    if (missing.length > 0) {
+      return {
+        state: null,
+        private: {},
+        diags: diags.error('Incomplete identity', `Importing ${typeName} by identity needs ${missing.map((n) => `\`${n}\``).join(', ')} in the \`identity\` of the \`import\` block.`),
+        identity: null,
+      };
+    }
+    try {
+      const ctx = this.context(diags, {}, typeName);
+      const start = def.importState ? await def.importState(identityModel(given), ctx) : importStartFromIdentity(def, identityModel(given));
+      const state = withDefaults(r.schema.fields, fromModel(r.schema.fields, start as Partial2<ModelOf<Fields>>, null));
+      // What the starting state already names wins (e.g. an account filled in from the provider's); the rest is as given.
+      const known = identityOfState(def, state, this.client);
+      const identity = Object.fromEntries(Object.keys(def.attributes).map((n) => [n, known[n] ?? given[n] ?? null]));
+      return { state, private: { [IMPORTED_MARK]: true }, diags, identity };
+    } catch (err) {
+      diags.append([diagnosticFromError(`Cannot import ${typeName}`, err)]);
+      return { state: null, private: {}, diags, identity: null };
+    }
+  }
+
+  /**
+   * UpgradeResourceIdentity: a stored identity (JSON) → the current identity type. Every identity is
+   * still at version 0, so only that version is read; Terraform calls this when the stored version
+   * differs from the schema's.
+   */
+  upgradeResourceIdentity(typeName: string, version: number, rawJson: string): { identity: ObjectValue | null; diags: Diagnostics } {
+    const diags = new Diagnostics();
+    const def = this.resources.get(typeName)?.identity;
+    if (!this.resources.has(typeName)) return { identity: null, diags: diags.error('Unknown resource type', `The provider has no resource type "${typeName}".`) };
+    if (!def) return { identity: null, diags: diags.error('No resource identity', `The resource type ${typeName} has no identity to upgrade.`) };
+    if (version !== IDENTITY_VERSION) {
+      return { identity: null, diags: diags.error('Unknown identity version', `The stored identity of ${typeName} has version ${version}; this provider knows version ${IDENTITY_VERSION} only. Use the provider version that wrote it, or a newer one.`) };
+    }
+    try {
+      const identity = decodeJSON(identityType(def), rawJson) as ObjectValue | null;
+      if (identity === null) return { identity: null, diags: diags.error('Cannot read the stored identity', `The stored identity of ${typeName} is null.`) };
+      return { identity, diags };
+    } catch (err) {
+      if (err instanceof ValueDecodeError) return { identity: null, diags: diags.error('Cannot read the stored identity', `The identity stored for ${typeName} is not valid: ${err.message}.`) };
+      diags.append([diagnosticFromError('Cannot read the stored identity', err)]);
+      return { identity: null, diags };
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // List resources (Terraform 1.14 and later, `terraform query`): a resource type that declares
+  // `list` has a list resource of the same name.
+
+  listResourceSchemas(): Map<string, Schema> {
+    return new Map([...this.resources].flatMap(([k, r]) => (r.list ? [[k, r.list.schema] as const] : [])));
+  }
+  listResourceSchema(typeName: string): Schema | undefined {
+    return this.resources.get(typeName)?.list?.schema;
+  }
+
+  validateListResourceConfig(typeName: string, config: ObjectValue): Diagnostics {
+    const diags = new Diagnostics();
+    const list = this.resources.get(typeName)?.list;
+    if (!list) return diags.error('Unknown list resource', `The provider ${this.def.name} has no list resource "${typeName}".`);
+    checkConfig(list, config, diags, 'Invalid list configuration');
+    return diags;
+  }
+
+  /**
+   * ListResource: the objects the filters select, at most `limit`, each with its identity, display
+   * name and, with `includeResource`, the state an import of it reaches (built as import and read
+   * build it). Yields as it goes so that a consumer that stops early stops the work; a failure ends
+   * the listing with an error event.
+   */
+  async *listResource(typeName: string, config: ObjectValue, options: { includeResource: boolean; limit: number; signal?: AbortSignal }): AsyncGenerator<ListEvent> {
+    const r = this.resources.get(typeName);
+    const list = r?.list;
+    const diags = new Diagnostics();
+    if (!r || !list || !r.identity) {
+      yield { diags: diags.error('Unknown list resource', `The provider ${this.def.name} has no list resource "${typeName}".`) };
+      return;
+    }
+    if (diags.append(errorsOf(list, config)).hasErrors) {
+      yield { diags };
+      return;
+    }
+    if (options.limit <= 0) return;
+    const ctx = this.context(diags, {}, typeName, undefined, options.signal);
+    let found: readonly Partial2<ModelOf<Fields>>[];
+    try {
+      found = await list.list(toModel(list.schema.fields, config, MODEL_OPTIONS), ctx);
+    } catch (err) {
+      yield { diags: new Diagnostics().append(diags.items).append([diagnosticFromError(`Cannot list ${typeName}`, err)]) };
+      return;
+    }
+    // Warnings the listing reported come first, on their own (Terraform shows them and skips the event).
+    if (diags.items.length > 0) yield { diags };
+    const fields = r.schema.fields;
+    // The start an import has before its read: nothing known, defaults filled in.
+    const start = withDefaults(fields, fromModel(fields, {}, null));
+    let sent = 0;
+    for (const object of found) {
+      if (sent >= options.limit || options.signal?.aborted) return;
+      const state = reconcileRead(fields, start, fromModel(fields, object, start));
+      const identity = identityOfState(r.identity, state, this.client);
+      const missing = missingAttributes(identity);
+      if (missing.length > 0) {
+        yield { diags: new Diagnostics().error('Incomplete list result', `A listed ${typeName} lacks ${missing.map((n) => `\`${n}\``).join(', ')} of its identity: ${formatIdentity(r.identity, identity)}. This is a bug in the provider; please report it.`) };
+        return;
+      }
+      sent++;
+      yield { result: { identity, displayName: list.displayName(toModel(fields, state)), ...(options.includeResource ? { state } : {}) } };
+    }
+  }
+
+  /**
+   * Adds an error when the prior or planned state of an existing object lacks what names it; returns
+   * whether it did. This provider never writes such a state (an object is recorded only once it has
+   * its id, and a plan keeps it), so the request is at fault, not the provider, and identity changes
+   * cannot be judged from it.
+   */
+  private lacksIdentity(typeName: string, which: 'prior' | 'planned', identity: ObjectValue, diags: Diagnostics): boolean {
+    const missing = missingAttributes(identity);
+    if (missing.length === 0) return false;
+    diags.error(
+      `Invalid ${which} state`,
+      `The ${which} state of this ${typeName} lacks ${missing.map((n) => `\`${n}\``).join(', ')}, which name the object, so it does not name an object this provider manages. Remove it from the state (\`terraform state rm\`) and import the object.`,
+    );
+    return true;
+  }
+
+  /** Adds an error when an identity after a read, create or update lacks a value; returns whether it did. */
+  private identityIncomplete(typeName: string, def: IdentityDef<Fields, C>, identity: ObjectValue, after: string, diags: Diagnostics): boolean {
+    const missing = missingAttributes(identity);
+    if (missing.length === 0) return false;
+    diags.error(
+      'Incomplete resource identity',
+      `After the ${after} of this ${typeName}, its identity lacks ${missing.map((n) => `\`${n}\``).join(', ')}: ${formatIdentity(def, identity)}. This is a bug in the provider; please report it.`,
+    );
+    return true;
+  }
+
+  /** Adds an error naming both identities when they differ. */
+  private identityUnchanged(typeName: string, def: IdentityDef<Fields, C>, before: ObjectValue, after: ObjectValue, during: string, diags: Diagnostics): void {
+    if (changedAttributes(before, after).length === 0) return;
+    diags.error(
+      'Resource identity changed',
+      `During the ${during} of this ${typeName}, its identity changed from ${formatIdentity(def, before)} to ${formatIdentity(def, after)}. An object's identity never changes, so this is not the object Terraform manages under that identity. This is a bug in the provider; please report it.`,
+    );
+  }
+
   private finalize(r: ResourceDef<Fields, C>, planned: ObjectValue, result: ObjectValue): ObjectValue {
     const mismatches: Mismatch[] = [];
     const state = finalizeApplied(r.schema.fields, planned, result, mismatches);
@@ -351,14 +643,15 @@ export class ProviderEngine<C> {
     return state;
   }
 
-  private context(diags: Diagnostics, priv: PrivateState, typeName: string, partial: (m: object | undefined) => void = () => {}): OpContext<C> {
+  /** `signal`, when given, also ends the operation (e.g. Terraform closing a stream it has read enough of). */
+  private context(diags: Diagnostics, priv: PrivateState, typeName: string, partial: (m: object | undefined) => void = () => {}, signal?: AbortSignal): OpContext<C> {
     const engine = this;
     return {
       get client(): C {
         if (engine.client === undefined) throw new DiagnosticError('Provider not configured', engine.unconfiguredReason);
         return engine.client;
       },
-      signal: this.stopController.signal,
+      signal: signal ? AbortSignal.any([this.stopController.signal, signal]) : this.stopController.signal,
       log: this.log.child({ tf_resource_type: typeName }),
       diags,
       private: priv,
@@ -406,9 +699,9 @@ function withWriteOnlyValues<M extends object>(fields: Fields, model: M, config:
   return out as M;
 }
 
-/** Whether every argument the user can set means the same in both (null ≡ empty). */
-function sameConfigurableMeaning(fields: Fields, prior: ObjectValue, planned: ObjectValue): boolean {
-  return Object.entries(fields).every(([name, def]) => !isConfigurable(def) || sameMeaning(fieldType(def), prior[name] ?? null, planned[name] ?? null));
+/** Whether every setting the platform holds means the same in both (null ≡ empty). */
+function samePlatformSettings(fields: Fields, prior: ObjectValue, planned: ObjectValue): boolean {
+  return Object.entries(fields).every(([name, def]) => !isPlatformSetting(def) || sameMeaning(fieldType(def), prior[name] ?? null, planned[name] ?? null));
 }
 
 function isNotFound(err: unknown): boolean {

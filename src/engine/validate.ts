@@ -1,7 +1,8 @@
 /**
  * Static validation of a configuration against the declarations, written once for every resource,
  * data source and provider, each problem reported at its attribute path:
- * - a required argument set to null is missing (Terraform itself only catches one left out);
+ * - a required argument set to null is missing (Terraform itself only catches one left out); an
+ *   optional one set empty is unset, like null (model.ts meansNull);
  * - validators and the "not configurable" rule, for known values (unknown ones are judged again at
  *   plan time, when the engine runs this again);
  * - deprecated arguments and blocks that are used warn, naming their replacement;
@@ -11,7 +12,7 @@ import type { Fields } from '../schema/define.js';
 import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
 import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
 import { hasNullElement, isWhollyKnown } from '../schema/value-ops.js';
-import { toConfigModel, valueToPlain } from '../schema/model.js';
+import { meansNull, toConfigModel, valueToPlain } from '../schema/model.js';
 import type { CtyType } from '../schema/cty-type.js';
 import type { ConfigCheck } from './contracts.js';
 import { diagnosticFromError, type Diagnostics } from './diagnostics.js';
@@ -92,6 +93,8 @@ export function validateFields(
       }
       continue;
     }
+    // An empty optional argument is unset (null ≡ empty): nothing to judge, as for null.
+    if (meansNull(def, v)) continue;
     if (o.deprecated !== undefined) diags.warning(`Argument "${name}" is deprecated`, o.deprecated, here);
     if (v instanceof Unknown) continue;
     if (o.notConfigurable) {
@@ -125,6 +128,12 @@ function twinProblems(name: string, required: boolean, value: ObjectValue, diags
   const wo = value[`${name}_wo`] ?? null;
   const version = value[`${name}_wo_version`] ?? null;
   const step = (n: string) => [...at, attrStep(n)];
+  // A secret one of the pair must give is required in all but name: a blank one says nothing.
+  if (required) {
+    for (const [n, v] of [[name, plain], [`${name}_wo`, wo]] as const) {
+      if (typeof v === 'string' && v.trim() === '') diags.error(`Invalid value for "${n}"`, 'The value must not be empty or only whitespace.', step(n));
+    }
+  }
   if (plain !== null && wo !== null) {
     diags.error('Conflicting arguments', `Set \`${name}\` or \`${name}_wo\`, not both.`, step(`${name}_wo`));
   } else if (required && plain === null && wo === null) {

@@ -2,7 +2,7 @@
 import { runProviderMain } from '../server/main.js';
 import { createLogger } from '../server/log.js';
 import { ProviderEngine } from '../engine/provider-engine.js';
-import { providerService } from '../server/provider-service.js';
+import { providerService, providerStreamService } from '../server/provider-service.js';
 import type { ProviderDef } from '../engine/contracts.js';
 
 /**
@@ -12,7 +12,7 @@ import type { ProviderDef } from '../engine/contracts.js';
 export function serve(def: ProviderDef<any, any>): void {
   const log = createLogger(def.name);
   const engine = new ProviderEngine(def, log);
-  runProviderMain({ name: def.name, version: def.version, handlers: providerService(engine, log) }).catch(
+  runProviderMain({ name: def.name, version: def.version, handlers: providerService(engine, log), streamHandlers: providerStreamService(engine, log) }).catch(
     (error: unknown) => {
       process.stderr.write(`terraform-provider-${def.name}: cannot start: ${error instanceof Error ? error.stack : String(error)}\n`);
       process.exit(1);

@@ -36,6 +36,11 @@ export interface Validator<V> {
   readonly description: string;
   /** For numbers: the smallest and largest value it accepts (every number argument declares one). */
   readonly range?: readonly [number, number];
+  /**
+   * Values it accepts, for making up valid configurations (the property tests, src/schema/samples.ts).
+   * Absent when it only refuses some values and cannot name a good one (e.g. "must not be empty").
+   */
+  readonly samples?: readonly V[];
   check(value: V): string | undefined;
 }
 
@@ -87,6 +92,16 @@ export interface AttrOptions<V> {
   distinct?: boolean;
   /** Reject any configured value with this message (platform-assigned `id` that Pulumi shows as input). */
   notConfigurable?: string;
+  /**
+   * A setting of the provider's own (how it creates, tests or deletes the object), never sent to the
+   * platform nor read back: a change to it alone calls no API, and an imported object has its default.
+   */
+  providerOnly?: boolean;
+  /**
+   * The value names another object that must exist (e.g. "a cluster"): only the ids or names of real
+   * objects are valid, so no value can be made up for it (src/schema/samples.ts).
+   */
+  refersTo?: string;
 }
 
 export interface AttrDef<V, R extends boolean = boolean> {
@@ -297,25 +312,46 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string): 
   };
 }
 
+const EMAIL = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;.]+$/;
+
 /** Standard validators. */
 export const validators = {
   oneOf: <V extends string | number>(...allowed: V[]): Validator<V> => ({
+    samples: allowed,
     ...(allowed.every((a) => typeof a === 'number') ? { range: [Math.min(...(allowed as number[])), Math.max(...(allowed as number[]))] as const } : {}),
     description: `one of ${allowed.map((a) => `\`${a}\``).join(', ')}`,
     check: (v) => (allowed.includes(v) ? undefined : `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${JSON.stringify(v)}`),
   }),
-  nonEmpty: (): Validator<string | unknown[]> => ({
+  nonEmpty: <V extends string | unknown[]>(): Validator<V> => ({
     description: 'must not be empty',
     check: (v) => (v.length === 0 ? 'must not be empty' : undefined),
   }),
-  matches: (re: RegExp, what: string): Validator<string> => ({
+  /** A text matching `re`; `samples` are texts that do (a pattern cannot name them itself). */
+  matches: (re: RegExp, what: string, samples: readonly string[] = []): Validator<string> => ({
     description: what,
+    samples,
     check: (v) => (re.test(v) ? undefined : `must be ${what}, got ${JSON.stringify(v)}`),
   }),
-  intBetween: (min: number, max: number): Validator<number> => ({
+  /**
+   * A whole number in [min, max]. Its samples are the bounds, where the platform's limits and ours
+   * are most likely to disagree, unless the call names others: for a bound that is only the wire
+   * type's, beyond what any account's quota allows.
+   */
+  intBetween: (min: number, max: number, samples: readonly number[] = min === max ? [min] : [min, max]): Validator<number> => ({
     range: [min, max],
+    samples,
     description: `a whole number from ${min} to ${max}`,
     check: (v) => (Number.isInteger(v) && v >= min && v <= max ? undefined : `must be a whole number from ${min} to ${max}, got ${v}`),
+  }),
+  /**
+   * An e-mail address as the sec platform checks one: `local@domain.tld`, one `@`, no whitespace,
+   * commas or semicolons. One rule for every e-mail argument; `trimmed` also allows surrounding
+   * whitespace, for arguments whose resource trims it before sending.
+   */
+  email: (options: { trimmed?: boolean } = {}): Validator<string> => ({
+    description: 'an e-mail address',
+    samples: ['security@example.com', 'oncall@example.com'],
+    check: (v) => (EMAIL.test(options.trimmed ? v.trim() : v) ? undefined : `must be an e-mail address, got ${JSON.stringify(v)}`),
   }),
   /**
    * An absolute URL with one of these schemes (e.g. `https`) and a host, written without
@@ -326,6 +362,7 @@ export const validators = {
     const what = `an ${named.map((n) => `\`${n}\``).join(' or ')} URL`;
     return {
       description: what,
+      samples: schemes.map((s) => `${s}://hooks.example.com/tf/${s}`),
       check: (v) => {
         let ok = false;
         try {
@@ -341,6 +378,7 @@ export const validators = {
   /** Applies an element validator to every element of a list or set. */
   each: <V>(inner: Validator<V>): Validator<V[]> => ({
     description: `each element ${inner.description}`,
+    ...(inner.samples && inner.samples.length > 0 ? { samples: [inner.samples.slice(0, 1), inner.samples.slice(0, 3)] } : {}),
     check: (vs) => {
       for (const [i, v] of vs.entries()) {
         const problem = inner.check(v);

@@ -109,6 +109,17 @@ function valueToModel(type: CtyType, v: Value): unknown {
   }
 }
 
+/**
+ * Whether a configured value says no more than null: an empty value (`""`, `[]`, `{}`) of an optional
+ * argument that has no default and that the platform does not fill. Validation and operations take
+ * it as null (null ≡ empty).
+ */
+export function meansNull(def: FieldDef, v: Value): boolean {
+  if (def.kind !== 'attr') return false;
+  const o = def.options;
+  return o.optional === true && !o.computed && o.default === undefined && v !== null && isEmptyValue(v);
+}
+
 export interface ToModelOptions {
   /**
    * Optional arguments (not computed, no default) that are empty (`""`, `[]`, `{}`) come as null:
@@ -123,9 +134,7 @@ export function toModel<F extends Fields>(fields: F, v: ObjectValue, options: To
   for (const [name, def] of Object.entries(fields)) {
     const fv = v[name] ?? null;
     if (def.kind === 'attr') {
-      const o = def.options;
-      const emptyIsNull = options.emptyOptionalsAsNull && o.optional && !o.computed && o.default === undefined && isEmptyValue(fv);
-      out[name] = emptyIsNull ? null : valueToModel(def.type.cty, fv);
+      out[name] = options.emptyOptionalsAsNull && meansNull(def, fv) ? null : valueToModel(def.type.cty, fv);
     } else if (def.nesting === 'single' || def.nesting === 'group') out[name] = fv === null || fv instanceof Unknown ? null : toModel(def.fields, fv as ObjectValue, options);
     else out[name] = Array.isArray(fv) ? fv.map((e) => toModel(def.fields, e as ObjectValue, options)) : [];
   }
@@ -134,8 +143,8 @@ export function toModel<F extends Fields>(fields: F, v: ObjectValue, options: To
 
 /**
  * An object Value of the schema, possibly partly unknown (a configuration at validate or plan
- * time) → its configuration model: as `toModel`, but what is not known yet is `undefined`, never
- * mistaken for null or empty. A collection with an unknown element is unknown as a whole; a block
+ * time) → its configuration model: as `toModel` for operations (an empty optional argument is null),
+ * but what is not known yet is `undefined`, never mistaken for null or empty. A collection with an unknown element is unknown as a whole; a block
  * collection that is unknown (a `dynamic` block whose `for_each` is not known) is `undefined`.
  */
 export function toConfigModel<F extends Fields>(fields: F, v: ObjectValue): ConfigModelOf<F> {
@@ -143,7 +152,7 @@ export function toConfigModel<F extends Fields>(fields: F, v: ObjectValue): Conf
   for (const [name, def] of Object.entries(fields)) {
     const fv = v[name] ?? null;
     if (fv instanceof Unknown || (def.kind === 'attr' && !isWhollyKnown(def.type.cty, fv))) out[name] = undefined;
-    else if (def.kind === 'attr') out[name] = valueToModel(def.type.cty, fv);
+    else if (def.kind === 'attr') out[name] = meansNull(def, fv) ? null : valueToModel(def.type.cty, fv);
     else if (def.nesting === 'single' || def.nesting === 'group') out[name] = fv === null ? null : toConfigModel(def.fields, fv as ObjectValue);
     else out[name] = Array.isArray(fv) ? fv.map((e) => toConfigModel(def.fields, e as ObjectValue)) : [];
   }

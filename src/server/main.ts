@@ -22,12 +22,17 @@ export type { RpcName } from './proto.js';
 
 export type ProviderHandler = (request: any, call: { signal: AbortSignal }) => Promise<any>;
 export type ProviderHandlers = Partial<Record<RpcName, ProviderHandler>>;
+/** A server-streaming RPC (ListResource): the messages to send, in order; `signal` aborts when the client cancels. */
+export type ProviderStreamHandler = (request: any, call: { signal: AbortSignal }) => AsyncIterable<any>;
+export type ProviderStreamHandlers = Partial<Record<RpcName, ProviderStreamHandler>>;
 
 export interface ProviderMainOptions {
   /** Provider type name: "sec" or "vdb". */
   name: string;
   version: string;
   handlers: ProviderHandlers;
+  /** Server-streaming RPCs; the others of STREAMING_RPC_NAMES stay UNIMPLEMENTED. */
+  streamHandlers?: ProviderStreamHandlers;
   /** Defaults to process.argv.slice(2). */
   argv?: string[];
 }
@@ -129,12 +134,15 @@ function buildServer(opts: ProviderMainOptions, log: Logger, debug: boolean): gr
   });
 
   const provider: grpc.UntypedServiceImplementation = {};
+  const definition = serviceDefinition(SERVICE_NAMES.provider);
   for (const rpc of PROVIDER_RPC_NAMES) {
     const handler = opts.handlers[rpc];
+    const streamHandler = opts.streamHandlers?.[rpc];
     // Methods left out get grpc-js's default UNIMPLEMENTED answer.
     if (handler && !STREAMING_RPC_NAMES.has(rpc)) provider[rpc] = unaryHandler(rpc, handler, log);
+    else if (streamHandler && definition[rpc]!.responseStream && !definition[rpc]!.requestStream) provider[rpc] = serverStreamHandler(rpc, streamHandler, log);
   }
-  server.addService(serviceDefinition(SERVICE_NAMES.provider), provider);
+  server.addService(definition, provider);
 
   server.addService(serviceDefinition(SERVICE_NAMES.controller), {
     Shutdown: (_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
@@ -183,6 +191,46 @@ function unaryHandler(rpc: RpcName, handler: ProviderHandler, log: Logger): grpc
         // The engine reports failures as diagnostics; reaching here is a provider bug.
         log.error('RPC handler failed', { tf_rpc: rpc, error: errorMessage(err), stack: errorStack(err) });
         callback({ code: grpc.status.INTERNAL, details: `provider internal error in ${rpc}: ${shorten(errorMessage(err))}` });
+      },
+    );
+  };
+}
+
+/**
+ * A server-streaming RPC: each message the handler yields is written as it comes, waiting while the
+ * client is behind (HTTP/2 flow control); a cancelled call stops the handler. Like unary handlers,
+ * a handler reports failures in its messages; a throw reaching here is a provider bug.
+ */
+function serverStreamHandler(rpc: RpcName, handler: ProviderStreamHandler, log: Logger): grpc.handleServerStreamingCall<any, any> {
+  return (call) => {
+    const controller = new AbortController();
+    call.on('cancelled', () => controller.abort(new Error(`${rpc} was cancelled by the client`)));
+    const started = performance.now();
+    log.trace('received request', { tf_rpc: rpc });
+    let sent = 0;
+    void (async () => {
+      for await (const message of handler(call.request, { signal: controller.signal })) {
+        if (controller.signal.aborted) break;
+        sent++;
+        if (!call.write(message)) await new Promise<void>((resolve) => {
+          const done = () => {
+            call.off('drain', done);
+            controller.signal.removeEventListener('abort', done);
+            resolve();
+          };
+          call.on('drain', done);
+          controller.signal.addEventListener('abort', done);
+        });
+      }
+    })().then(
+      () => {
+        log.trace('served request', { tf_rpc: rpc, messages: sent, ms: Math.round(performance.now() - started) });
+        if (!controller.signal.aborted) call.end();
+      },
+      (err: unknown) => {
+        log.error('RPC handler failed', { tf_rpc: rpc, error: errorMessage(err), stack: errorStack(err) });
+        // grpc-js turns an 'error' event on the call into the status it ends the stream with.
+        if (!controller.signal.aborted) call.emit('error', { code: grpc.status.INTERNAL, details: `provider internal error in ${rpc}: ${shorten(errorMessage(err))}` });
       },
     );
   };

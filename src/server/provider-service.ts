@@ -3,13 +3,13 @@
  * turns anything unexpected into an error diagnostic, so the process never dies of input. This is the
  * only module that knows both the protocol messages and the engine.
  */
-import type { ProviderEngine, PrivateState } from '../engine/provider-engine.js';
+import { IDENTITY_VERSION, type ProviderEngine, type PrivateState } from '../engine/provider-engine.js';
 import { Diagnostics, diagnosticFromError, type Diagnostic } from '../engine/diagnostics.js';
 import type { Logger } from '../engine/contracts.js';
 import type { Schema } from '../schema/block.js';
 import { blockShapeProblem, impliedType, type ShapeRules } from '../schema/block.js';
-import type { CtyType } from '../schema/cty-type.js';
-import type { ObjectValue, Value } from '../schema/value.js';
+import { BOOL, NUMBER, STRING, typeToJSONString, type CtyType } from '../schema/cty-type.js';
+import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
 import { decodeMsgpack, encodeMsgpack } from '../schema/msgpack.js';
 import { decodeJSON } from '../schema/json.js';
 import { formatPath } from '../schema/path.js';
@@ -19,8 +19,10 @@ import { measureApiTime } from '../clients/api-timing.js';
 
 type Msg = Record<string, any>;
 export type RpcHandler = (request: Msg, call: { signal: AbortSignal }) => Promise<Msg>;
+export type StreamHandler = (request: Msg, call: { signal: AbortSignal }) => AsyncIterable<Msg>;
 
 const SEVERITY = { error: 1, warning: 2 } as const;
+
 
 /** A request that cannot be decoded: reported as a diagnostic naming what was wrong. */
 class BadRequest extends Error {}
@@ -67,6 +69,23 @@ const quoteShort = (name: string): string => JSON.stringify(name.length > 100 ? 
 
 const encodeDynamic = (type: CtyType, v: Value): Msg => ({ msgpack: Buffer.from(encodeMsgpack(type, v)) });
 
+/** Whether a ResourceIdentityData carries a value at all (Terraform leaves it unset when there is none). */
+const hasIdentityData = (data: Msg | null | undefined): boolean => (data?.identity_data?.msgpack?.length ?? 0) > 0 || (data?.identity_data?.json?.length ?? 0) > 0;
+
+/** A ResourceIdentityData from Terraform → the identity object, or null when there is none. */
+function decodeIdentity(type: CtyType | undefined, data: Msg | null | undefined, what: string): ObjectValue | null {
+  if (!hasIdentityData(data)) return null;
+  if (!type) throw new BadRequest(`The request carries ${what}, but this resource type has no identity.`);
+  const v = decodeDynamic(type, data!.identity_data, what);
+  if (v !== null && (typeof v !== 'object' || Array.isArray(v) || v.constructor !== Object)) throw new BadRequest(`The ${what} is not an object.`);
+  return v as ObjectValue | null;
+}
+
+/** An identity → ResourceIdentityData fields to spread into a response (nothing when there is none). */
+function identityField(field: string, type: CtyType | undefined, identity: ObjectValue | null): Msg {
+  return type && identity ? { [field]: { identity_data: encodeDynamic(type, identity) } } : {};
+}
+
 function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
   if (!bytes || bytes.length === 0) return {};
   try {
@@ -79,9 +98,12 @@ function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
 
 /**
  * get_provider_schema_optional: the schema is the same in every process, so Terraform may reuse
- * the one it fetched from the first provider process of a command instead of asking each one.
+ * the one it fetched from the first provider process of a command instead of asking each one. The
+ * others are false because the provider does not do them: no PlanResourceChange for destroys, no
+ * MoveResourceState, and no GenerateResourceConfig (Terraform writes configuration from the state).
+ * Identities and list resources need no capability: Terraform asks for their schemas.
  */
-const SERVER_CAPABILITIES = { plan_destroy: false, get_provider_schema_optional: true, move_resource_state: false };
+const SERVER_CAPABILITIES = { plan_destroy: false, get_provider_schema_optional: true, move_resource_state: false, generate_resource_config: false };
 
 /** A google.protobuf.Timestamp. */
 const timestamp = (at: Date): Msg => ({ seconds: Math.floor(at.getTime() / 1000), nanos: (at.getTime() % 1000) * 1_000_000 });
@@ -91,6 +113,7 @@ const encodePrivate = (p: PrivateState): Buffer => (Object.keys(p).length === 0 
 /** Builds the handler table for one engine. */
 export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Record<string, RpcHandler> {
   let schemaResponse: PreEncoded | undefined;
+  let identitySchemasResponse: PreEncoded | undefined;
   const typeOf = (s: Schema) => impliedType(s.block);
 
   function resourceSchema(name: string): Schema {
@@ -101,6 +124,11 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
   function ephemeralSchema(name: string): Schema {
     const s = engine.ephemeralResourceSchema(name);
     if (!s) throw new BadRequest(`The provider has no ephemeral resource ${quoteShort(name)}.`);
+    return s;
+  }
+  function listSchema(name: string): Schema {
+    const s = engine.listResourceSchema(name);
+    if (!s) throw new BadRequest(`The provider has no list resource ${quoteShort(name)}.`);
     return s;
   }
   function dataSourceSchema(name: string): Schema {
@@ -140,12 +168,37 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
         data_source_schemas: Object.fromEntries([...engine.dataSourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
         functions: {},
         ephemeral_resource_schemas: Object.fromEntries([...engine.ephemeralResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
-        list_resource_schemas: {},
+        list_resource_schemas: Object.fromEntries([...engine.listResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
         diagnostics: [],
         server_capabilities: SERVER_CAPABILITIES,
       }),
     );
     return schemaResponse;
+  }
+
+  // Terraform 1.12 and later ask right after every GetProviderSchema; the answer never changes.
+  function getResourceIdentitySchemas(): PreEncoded {
+    identitySchemasResponse ??= new PreEncoded(
+      encodeMessage(messageType('tfplugin6.GetResourceIdentitySchemas.Response'), {
+        identity_schemas: Object.fromEntries(
+          [...engine.identitySchemas()].map(([typeName, def]) => [
+            typeName,
+            {
+              version: IDENTITY_VERSION,
+              identity_attributes: Object.entries(def.attributes).map(([name, a]) => ({
+                name,
+                type: Buffer.from(typeToJSONString(STRING)),
+                required_for_import: a.forImport === 'required',
+                optional_for_import: a.forImport === 'optional',
+                description: a.description,
+              })),
+            },
+          ]),
+        ),
+        diagnostics: [],
+      }),
+    );
+    return identitySchemasResponse;
   }
 
   return {
@@ -156,10 +209,10 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
       data_sources: [...engine.dataSourceSchemas().keys()].map((type_name) => ({ type_name })),
       functions: [],
       ephemeral_resources: [...engine.ephemeralResourceSchemas().keys()].map((type_name) => ({ type_name })),
-      list_resources: [],
+      list_resources: [...engine.listResourceSchemas().keys()].map((type_name) => ({ type_name })),
     })),
     GetProviderSchema: guarded('GetProviderSchema', diagsOnly, getProviderSchema),
-    GetResourceIdentitySchemas: guarded('GetResourceIdentitySchemas', diagsOnly, () => ({ identity_schemas: {}, diagnostics: [] })),
+    GetResourceIdentitySchemas: guarded('GetResourceIdentitySchemas', diagsOnly, getResourceIdentitySchemas),
     GetFunctions: guarded('GetFunctions', diagsOnly, () => ({ functions: {}, diagnostics: [] })),
     ValidateProviderConfig: guarded('ValidateProviderConfig', diagsOnly, (req) => {
       const config = decodeObject(engine.providerSchema(), req.config, 'provider configuration', UNVALIDATED_CONFIG) ?? {};
@@ -192,10 +245,17 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
     ReadResource: guarded('ReadResource', diagsOnly, async (req) => {
       const schema = resourceSchema(req.type_name);
       const type = typeOf(schema);
+      const identityType = engine.identityTypeOf(req.type_name);
       const current = decodeObject(schema, req.current_state, 'current state', STATE);
+      const currentIdentity = decodeIdentity(identityType, req.current_identity, 'current identity');
       if (current === null) return { new_state: encodeDynamic(type, null), private: req.private, diagnostics: [] };
-      const out = await engine.readResource(req.type_name, current, decodePrivate(req.private));
-      return { new_state: encodeDynamic(type, out.state), private: encodePrivate(out.private), diagnostics: diagnosticsToProto(out.diags.items) };
+      const out = await engine.readWithIdentity(req.type_name, current, decodePrivate(req.private), currentIdentity);
+      return {
+        new_state: encodeDynamic(type, out.state),
+        private: encodePrivate(out.private),
+        diagnostics: diagnosticsToProto(out.diags.items),
+        ...identityField('new_identity', identityType, out.identity),
+      };
     }),
     PlanResourceChange: guarded('PlanResourceChange', diagsOnly, (req) => {
       const schema = resourceSchema(req.type_name);
@@ -203,13 +263,16 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
       const prior = decodeObject(schema, req.prior_state, 'prior state', STATE);
       const proposed = decodeObject(schema, req.proposed_new_state, 'proposed new state', CONFIG);
       const config = decodeObject(schema, req.config, 'configuration', CONFIG);
-      const out = engine.planResourceChange(req.type_name, prior, proposed, config, decodePrivate(req.prior_private));
+      const identityType = engine.identityTypeOf(req.type_name);
+      const priorIdentity = decodeIdentity(identityType, req.prior_identity, 'prior identity');
+      const out = engine.planWithIdentity(req.type_name, prior, proposed, config, decodePrivate(req.prior_private), priorIdentity);
       return {
         planned_state: encodeDynamic(type, out.planned),
         requires_replace: out.requiresReplace.map(pathToProto),
         planned_private: encodePrivate(out.plannedPrivate),
         diagnostics: diagnosticsToProto(out.diags.items),
         legacy_type_system: false,
+        ...identityField('planned_identity', identityType, out.identity),
       };
     }),
     ApplyResourceChange: guarded('ApplyResourceChange', diagsOnly, async (req) => {
@@ -219,13 +282,29 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
       const planned = decodeObject(schema, req.planned_state, 'planned state', CONFIG);
       const config = decodeObject(schema, req.config, 'configuration', CONFIG);
       if (prior === null && planned === null) throw new BadRequest('Both the prior and the planned state are null: there is nothing to create, update or delete.');
-      const out = await engine.applyResourceChange(req.type_name, prior, planned, decodePrivate(req.planned_private), config);
-      return { new_state: encodeDynamic(type, out.state), private: encodePrivate(out.private), diagnostics: diagnosticsToProto(out.diags.items), legacy_type_system: false };
+      const identityType = engine.identityTypeOf(req.type_name);
+      const plannedIdentity = decodeIdentity(identityType, req.planned_identity, 'planned identity');
+      const out = await engine.applyWithIdentity(req.type_name, prior, planned, decodePrivate(req.planned_private), config, plannedIdentity);
+      return {
+        new_state: encodeDynamic(type, out.state),
+        private: encodePrivate(out.private),
+        diagnostics: diagnosticsToProto(out.diags.items),
+        legacy_type_system: false,
+        ...identityField('new_identity', identityType, out.identity),
+      };
     }),
     ImportResourceState: guarded('ImportResourceState', diagsOnly, async (req) => {
       const type = typeOf(resourceSchema(req.type_name));
-      const out = await engine.importResourceState(req.type_name, String(req.id ?? ''));
-      const imported = out.state === null ? [] : [{ type_name: req.type_name, state: encodeDynamic(type, out.state), private: encodePrivate(out.private) }];
+      const identityType = engine.identityTypeOf(req.type_name);
+      // An `import` block gives an id or an identity (Terraform 1.12 and later), never both.
+      const identity = decodeIdentity(identityType, req.identity, 'import identity');
+      const id = String(req.id ?? '');
+      if (identity !== null && id !== '') throw new BadRequest('The import request gives both an id and an identity; an import names the object by one of them.');
+      const out = await engine.importWithIdentity(req.type_name, identity !== null ? { identity } : { id });
+      const imported =
+        out.state === null
+          ? []
+          : [{ type_name: req.type_name, state: encodeDynamic(type, out.state), private: encodePrivate(out.private), ...identityField('identity', identityType, out.identity) }];
       return { imported_resources: imported, diagnostics: diagnosticsToProto(out.diags.items) };
     }),
     ReadDataSource: guarded('ReadDataSource', diagsOnly, async (req) => {
@@ -241,7 +320,15 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
     }),
     // RPCs for features this provider does not offer: well-formed answers with a diagnostic.
     MoveResourceState: guarded('MoveResourceState', diagsOnly, () => unsupported('moves between resource types')),
-    UpgradeResourceIdentity: guarded('UpgradeResourceIdentity', diagsOnly, () => unsupported('resource identities')),
+    UpgradeResourceIdentity: guarded('UpgradeResourceIdentity', diagsOnly, (req) => {
+      resourceSchema(req.type_name);
+      const version = Number(req.version ?? 0);
+      if (!Number.isSafeInteger(version) || version < 0) throw new BadRequest(`The stored identity has version ${req.version}, which is not a valid version.`);
+      const raw = req.raw_identity?.json && req.raw_identity.json.length > 0 ? Buffer.from(req.raw_identity.json).toString('utf8') : null;
+      if (raw === null) throw new BadRequest('The stored identity to upgrade is empty: Terraform sends it as JSON.');
+      const out = engine.upgradeResourceIdentity(req.type_name, version, raw);
+      return { ...identityField('upgraded_identity', engine.identityTypeOf(req.type_name), out.identity), diagnostics: diagnosticsToProto(out.diags.items) };
+    }),
     CallFunction: guarded('CallFunction', () => ({ error: { text: 'This provider offers no functions.' } }), (req) => ({
       error: { text: `This provider offers no function "${String(req.name ?? '')}".` },
     })),
@@ -269,6 +356,69 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
       ephemeralSchema(req.type_name);
       return { diagnostics: diagnosticsToProto((await engine.closeEphemeralResource(req.type_name, decodePrivate(req.private))).items) };
     }),
-    ValidateListResourceConfig: guarded('ValidateListResourceConfig', diagsOnly, () => unsupported('list resources')),
+    ValidateListResourceConfig: guarded('ValidateListResourceConfig', diagsOnly, (req) => {
+      const schema = listSchema(req.type_name);
+      const config = decodeObject(schema, req.config, 'list configuration', UNVALIDATED_CONFIG) ?? emptyObject(schema);
+      const diags = engine.validateListResourceConfig(req.type_name, config);
+      // Terraform checks these itself and does not send them yet; the protocol allows it.
+      const limit = decodeDynamic(NUMBER, req.limit, 'list limit');
+      if (limit !== null && !(limit instanceof Unknown) && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 0)) {
+        diags.error('Invalid limit argument', 'The given "limit" argument value is unsuitable: must be a whole number greater than or equal to zero.');
+      }
+      decodeDynamic(BOOL, req.include_resource_object, 'include_resource value');
+      return { diagnostics: diagnosticsToProto(diags.items) };
+    }),
   };
+}
+
+/**
+ * The server-streaming RPCs (ListResource): each result is one event; a failure is an event with an
+ * error diagnostic, which ends the stream (Terraform stops reading at an error).
+ */
+export function providerStreamService<C>(engine: ProviderEngine<C>, log: Logger): Record<string, StreamHandler> {
+  return {
+    ListResource: async function* (req, call) {
+      const started = performance.now();
+      const rpcLog = log.child({ tf_rpc: 'ListResource', ...(req.type_name ? { tf_resource_type: String(req.type_name) } : {}) });
+      let events = 0;
+      try {
+        const schema = engine.listResourceSchema(req.type_name);
+        if (!schema) throw new BadRequest(`The provider has no list resource ${quoteShort(String(req.type_name ?? ''))}.`);
+        const config = decodeObject(schema, req.config, 'list configuration', CONFIG) ?? emptyObject(schema);
+        const resourceType = impliedType(engine.resourceSchema(req.type_name)!.block);
+        const identityType = engine.identityTypeOf(req.type_name)!;
+        const limit = Number(req.limit ?? 0);
+        const listing = engine.listResource(req.type_name, config, { includeResource: req.include_resource_object === true, limit: Number.isSafeInteger(limit) ? limit : 0, signal: call.signal });
+        for await (const event of listing) {
+          events++;
+          if (event.diags) {
+            yield { diagnostic: diagnosticsToProto(event.diags.items) };
+            if (event.diags.hasErrors) return;
+            continue;
+          }
+          const { identity, displayName, state } = event.result;
+          yield {
+            identity: { identity_data: encodeDynamic(identityType, identity) },
+            display_name: displayName,
+            ...(state ? { resource_object: encodeDynamic(resourceType, state) } : {}),
+            diagnostic: [],
+          };
+        }
+      } catch (err) {
+        const d = err instanceof BadRequest ? { severity: 'error' as const, summary: 'Invalid request from Terraform', detail: err.message } : diagnosticFromError('Provider error during ListResource', err);
+        rpcLog.error('RPC failed', { error: d.detail });
+        yield { diagnostic: diagnosticsToProto([d]) };
+      } finally {
+        rpcLog.trace('RPC done', { tf_req_duration_ms: Math.round((performance.now() - started) * 1000) / 1000, events });
+      }
+    },
+  };
+}
+
+/** A configuration block that is null on the wire: Terraform means every argument unset. */
+function emptyObject(schema: Schema): ObjectValue {
+  const out: ObjectValue = {};
+  for (const name of Object.keys(schema.block.attributes)) out[name] = null;
+  for (const [name, nb] of Object.entries(schema.block.blockTypes)) out[name] = nb.nesting === 'single' ? null : nb.nesting === 'map' ? {} : [];
+  return out;
 }

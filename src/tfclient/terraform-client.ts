@@ -11,6 +11,9 @@ import { decodeMsgpack, encodeMsgpack } from '../schema/msgpack.js';
 import { plainToValue } from '../schema/model.js';
 import { formatPath, type AttributePath } from '../schema/path.js';
 import { proposedNew, checkPlannedState, checkApplyResult, checkReadResult } from '../engine/checks/index.js';
+import { objectOf, typeFromJSON, type CtyType } from '../schema/cty-type.js';
+import { isWhollyKnown } from '../schema/value-ops.js';
+import { status as grpcStatus } from '@grpc/grpc-js';
 import { launchProvider, type LaunchedProvider } from './launch.js';
 import { schemaFromProto } from './schema-from-proto.js';
 
@@ -37,12 +40,45 @@ export interface PlannedChange {
   planned: ObjectValue | null;
   requiresReplace: AttributePath[];
   plannedPrivate: Buffer;
+  /** The planned identity (Terraform 1.12 and later send it to ApplyResourceChange); null when the provider gave none. */
+  plannedIdentity?: ObjectValue | null;
 }
 
+/** A resource type's identity schema as Terraform holds it: a version and an object type. */
+export interface IdentitySchema {
+  version: number;
+  /** Attribute → its type, and whether an import by identity needs it. */
+  attributes: Map<string, { type: CtyType; requiredForImport: boolean; description: string }>;
+  type: CtyType;
+}
+
+/** One result of a list resource, as Terraform 1.14's ListResource loop keeps it. */
+export interface ListResult {
+  displayName: string;
+  identity: ObjectValue;
+  /** The resource object, when asked for with `includeResource`. */
+  state: ObjectValue | null;
+}
+
+/** Terraform's default `limit` of a `list` block. */
+export const DEFAULT_LIST_LIMIT = 100;
+
 export class TerraformClient {
-  private schemas!: { provider: Schema; resources: Map<string, Schema>; dataSources: Map<string, Schema>; ephemerals: Map<string, Schema> };
+  private schemas!: {
+    provider: Schema;
+    resources: Map<string, Schema>;
+    dataSources: Map<string, Schema>;
+    ephemerals: Map<string, Schema>;
+    lists: Map<string, Schema>;
+    identities: Map<string, IdentitySchema>;
+  };
   /** Every diagnostic received, warnings included, for tests to inspect. */
   readonly received: WireDiagnostic[] = [];
+  /**
+   * The identity Terraform stores beside each state this client returned (Terraform 1.12 and later
+   * keep them together): sent back with that state as the current or prior identity.
+   */
+  private readonly identities = new WeakMap<ObjectValue, ObjectValue>();
 
   private constructor(readonly plugin: LaunchedProvider) {}
 
@@ -77,6 +113,31 @@ export class TerraformClient {
     return s;
   }
 
+  /** The filters (`config` block) of a list resource, as the provider declares them. */
+  listSchema(type: string): Schema {
+    const s = this.schemas.lists.get(type);
+    if (!s) throw new Error(`the provider has no list resource ${type}`);
+    return s;
+  }
+
+  get listResourceTypes(): string[] {
+    return [...this.schemas.lists.keys()];
+  }
+
+  identitySchema(type: string): IdentitySchema | undefined {
+    return this.schemas.identities.get(type);
+  }
+
+  /** The identity stored beside a state this client returned (undefined: none). */
+  identityOf(state: ObjectValue): ObjectValue | undefined {
+    return this.identities.get(state);
+  }
+
+  /** Stores `identity` beside `state`, as a state file written by Terraform 1.12 holds it. */
+  rememberIdentity(state: ObjectValue, identity: ObjectValue): void {
+    this.identities.set(state, identity);
+  }
+
   async call(rpc: string, request: Msg): Promise<Msg> {
     const { response, diagnostics } = await this.callReporting(rpc, request);
     const errors = diagnostics.filter((d) => d.severity === 'error');
@@ -87,12 +148,7 @@ export class TerraformClient {
   /** An RPC whose error diagnostics are returned rather than thrown (a diagnostic without severity still throws). */
   async callReporting(rpc: string, request: Msg): Promise<{ response: Msg; diagnostics: WireDiagnostic[] }> {
     const res = await this.plugin.call(rpc as Parameters<LaunchedProvider['call']>[0], request);
-    const diags: WireDiagnostic[] = (res.diagnostics ?? []).map((d: Msg) => ({
-      severity: d.severity === 1 ? 'error' : d.severity === 2 ? 'warning' : 'invalid',
-      summary: d.summary ?? '',
-      detail: d.detail ?? '',
-      path: pathText(d.attribute),
-    }));
+    const diags: WireDiagnostic[] = (res.diagnostics ?? []).map(wireDiagnostic);
     this.received.push(...diags);
     const invalid = diags.filter((d) => d.severity === 'invalid');
     if (invalid.length > 0) throw new ProviderCallError(rpc, invalid.map((d) => ({ ...d, summary: `diagnostic without severity: ${d.summary}` })));
@@ -109,7 +165,21 @@ export class TerraformClient {
       resources: map(res.resource_schemas, 'resource'),
       dataSources: map(res.data_source_schemas, 'data source'),
       ephemerals: map(res.ephemeral_resource_schemas, 'ephemeral resource'),
+      lists: map(res.list_resource_schemas, 'list resource'),
+      identities: new Map(),
     };
+    // Terraform 1.12 and later ask right after GetProviderSchema, and tolerate UNIMPLEMENTED only.
+    let identities: Msg;
+    try {
+      identities = await this.call('GetResourceIdentitySchemas', {});
+    } catch (err) {
+      if ((err as { code?: unknown }).code === grpcStatus.UNIMPLEMENTED) return;
+      throw err;
+    }
+    for (const [type, msg] of Object.entries((identities.identity_schemas ?? {}) as Record<string, Msg>)) {
+      if (!this.schemas.resources.has(type)) continue; // Terraform only looks up identities of resource types it has
+      this.schemas.identities.set(type, identitySchemaFromProto(msg, type));
+    }
   }
 
   /** Builds a full config object from plain values: absent attributes null, absent blocks empty. */
@@ -145,10 +215,15 @@ export class TerraformClient {
       proposed_new_state: dyn(block, proposed),
       config: dyn(block, config),
       prior_private: priorPrivate,
+      ...this.identityRequest('prior_identity', type, prior === null ? undefined : this.identities.get(prior)),
     });
     const planned = undyn(block, res.planned_state) as ObjectValue | null;
+    const requiresReplace = (res.requires_replace ?? []).map(pathFromProto);
+    // Terraform lets a create or a replacement plan an identity it does not know yet; nothing else.
+    const creatingOrReplacing = prior === null || requiresReplace.length > 0;
+    const plannedIdentity = this.identityResponse('PlanResourceChange', type, res.planned_identity, !creatingOrReplacing);
     if (config !== null) failOn('PlanResourceChange', 'Provider produced invalid plan', checkPlannedState(block, prior, config, planned));
-    return { planned, requiresReplace: (res.requires_replace ?? []).map(pathFromProto), plannedPrivate: Buffer.from(res.planned_private ?? []) };
+    return { planned, requiresReplace, plannedPrivate: Buffer.from(res.planned_private ?? []), plannedIdentity: plannedIdentity ?? null };
   }
 
   async apply(type: string, prior: ObjectValue | null, change: PlannedChange, config: ObjectValue | null): Promise<{ state: ObjectValue | null; private: Buffer }> {
@@ -174,18 +249,28 @@ export class TerraformClient {
       planned_state: dyn(block, change.planned),
       config: dyn(block, config),
       planned_private: change.plannedPrivate,
+      ...this.identityRequest('planned_identity', type, change.plannedIdentity ?? undefined),
     });
     const state = undyn(block, res.new_state) as ObjectValue | null;
+    const identity = this.identityResponse('ApplyResourceChange', type, res.new_identity, true);
     const errors = diagnostics.filter((d) => d.severity === 'error');
     if (errors.length === 0) failOn('ApplyResourceChange', 'Provider produced inconsistent result after apply', checkApplyResult(block, change.planned, state, change.planned === null));
+    if (state !== null && identity) this.identities.set(state, identity);
     return { state, private: Buffer.from(res.private ?? []), errors };
   }
 
   async read(type: string, state: ObjectValue, priv: Buffer = Buffer.alloc(0)): Promise<{ state: ObjectValue | null; private: Buffer }> {
     const block = this.resourceSchema(type).block;
-    const res = await this.call('ReadResource', { type_name: type, current_state: dyn(block, state), private: priv });
+    const res = await this.call('ReadResource', {
+      type_name: type,
+      current_state: dyn(block, state),
+      private: priv,
+      ...this.identityRequest('current_identity', type, this.identities.get(state)),
+    });
     const fresh = undyn(block, res.new_state) as ObjectValue | null;
+    const identity = this.identityResponse('ReadResource', type, res.new_identity, true);
     if (fresh !== null) failOn('ReadResource', 'Provider produced invalid object', checkReadResult(block, fresh));
+    if (fresh !== null && identity) this.identities.set(fresh, identity);
     return { state: fresh, private: Buffer.from(res.private ?? []) };
   }
 
@@ -199,17 +284,116 @@ export class TerraformClient {
 
   /** ImportResourceState then ReadResource, with Terraform's import rules (protocol.md §2.4). */
   async importState(type: string, id: string): Promise<ObjectValue> {
+    return this.importTarget(type, { id });
+  }
+
+  /**
+   * An `import` block with `identity = {...}` (Terraform 1.12 and later): ImportResourceState with the
+   * identity instead of an id, then ReadResource with the identity the import returned. Attributes
+   * left out are null, as Terraform sends them.
+   */
+  async importByIdentity(type: string, identity: Record<string, string | null>): Promise<ObjectValue> {
+    const schema = this.identitySchema(type);
+    if (!schema) throw new Error(`the provider declares no identity for ${type}`);
+    const value: ObjectValue = {};
+    for (const [name, a] of schema.attributes) {
+      if (a.requiredForImport && (identity[name] ?? null) === null) throw new Error(`Terraform requires identity attribute ${name} of ${type} in an import block`);
+      value[name] = identity[name] ?? null;
+    }
+    for (const name of Object.keys(identity)) if (!schema.attributes.has(name)) throw new Error(`${type} has no identity attribute ${name}`);
+    return this.importTarget(type, { identity: value });
+  }
+
+  private async importTarget(type: string, target: { id: string } | { identity: ObjectValue }): Promise<ObjectValue> {
     const block = this.resourceSchema(type).block;
-    const res = await this.call('ImportResourceState', { type_name: type, id });
+    const byIdentity = 'identity' in target;
+    const res = await this.call('ImportResourceState', {
+      type_name: type,
+      ...(byIdentity ? this.identityRequest('identity', type, target.identity) : { id: target.id }),
+    });
     const imported: Msg[] = res.imported_resources ?? [];
     if (imported.length === 0) throw new ProviderCallError('ImportResourceState', [diag('Import returned no resources')]);
     if (imported.length > 1) throw new ProviderCallError('ImportResourceState', [diag('Multiple import states not supported')]);
     if (imported[0]!.type_name !== type) throw new ProviderCallError('ImportResourceState', [diag(`Import returned type ${imported[0]!.type_name}`)]);
+    const identity = this.identityResponse('ImportResourceState', type, imported[0]!.identity, false);
+    // Terraform: "Providers are supposed to return an identity when importing by identity".
+    if (byIdentity && !identity) throw new ProviderCallError('ImportResourceState', [diag(`import of ${type} didn't return an identity`)]);
     const state = undyn(block, imported[0]!.state) as ObjectValue | null;
     if (state === null) throw new ProviderCallError('ImportResourceState', [diag('Import returned null resource')]);
+    if (identity) this.identities.set(state, identity);
     const read = await this.read(type, state, Buffer.from(imported[0]!.private ?? []));
     if (read.state === null) throw new ProviderCallError('ReadResource', [diag('Cannot import non-existent remote object')]);
     return read.state;
+  }
+
+  /** UpgradeResourceIdentity, which Terraform calls for a stored identity of another version. */
+  async upgradeIdentity(type: string, version: number, identityJson: string): Promise<ObjectValue | null> {
+    const res = await this.call('UpgradeResourceIdentity', { type_name: type, version, raw_identity: { json: Buffer.from(identityJson) } });
+    return this.identityResponse('UpgradeResourceIdentity', type, res.upgraded_identity, true);
+  }
+
+  /**
+   * A `list` block of a `.tfquery.hcl` file, as `terraform query` (1.14 and later) runs it:
+   * ValidateListResourceConfig with the `config` block, then the ListResource stream, read as
+   * Terraform reads it: at most `limit` results (then the stream is cancelled), an error ends it,
+   * a warning without identity is skipped, every result must carry an identity.
+   */
+  async list(type: string, filters: Record<string, unknown> | null, options: { includeResource?: boolean; limit?: number } = {}): Promise<ListResult[]> {
+    const listBlock = this.listSchema(type).block;
+    const resourceBlock = this.resourceSchema(type).block;
+    const identity = this.identitySchema(type);
+    if (!identity) throw new ProviderCallError('ListResource', [diag(`Identity schema not found for resource type ${type}; this is a bug in the provider - please report it there`)]);
+    // A `list` block without `config` still sends an object, every attribute null.
+    const config = dyn(listBlock, configValue(listBlock, filters ?? {}));
+    await this.call('ValidateListResourceConfig', { type_name: type, config });
+    const includeResource = options.includeResource ?? false;
+    const limit = options.limit ?? DEFAULT_LIST_LIMIT;
+    const stream = this.plugin.serverStream('ListResource', { type_name: type, config, include_resource_object: includeResource, limit });
+    const results: ListResult[] = [];
+    try {
+      for await (const event of stream as AsyncIterable<Msg>) {
+        if (results.length >= limit) break;
+        const diags: WireDiagnostic[] = (event.diagnostic ?? []).map(wireDiagnostic);
+        this.received.push(...diags);
+        const errors = diags.filter((d) => d.severity !== 'warning');
+        if (errors.length > 0) throw new ProviderCallError('ListResource', errors);
+        if (diags.length > 0 && !hasData(event.identity)) continue;
+        if (!hasData(event.identity)) throw new ProviderCallError('ListResource', [diag(`missing identity data in ListResource event for ${type}`)]);
+        const id = undynType(identity.type, event.identity.identity_data) as ObjectValue;
+        failOn('ListResource', 'Provider produced invalid identity', isWhollyKnown(identity.type, id) ? [] : [{ path: [], message: 'The listed identity contains unknown values' }]);
+        let state: ObjectValue | null = null;
+        if (includeResource && event.resource_object) {
+          state = undyn(resourceBlock, event.resource_object) as ObjectValue | null;
+          // Stricter than Terraform, which only decodes it: the object becomes a state once imported.
+          if (state !== null) failOn('ListResource', 'Provider produced invalid object', checkReadResult(resourceBlock, state));
+          if (state !== null) this.identities.set(state, id);
+        }
+        results.push({ displayName: String(event.display_name ?? ''), identity: id, state });
+      }
+    } finally {
+      stream.cancel();
+    }
+    return results;
+  }
+
+  /** An identity for a request field: Terraform sends one only when it has it. */
+  private identityRequest(field: string, type: string, identity: ObjectValue | undefined): Msg {
+    const schema = this.identitySchema(type);
+    if (!schema || identity === undefined) return {};
+    return { [field]: { identity_data: { msgpack: Buffer.from(encodeMsgpack(schema.type, identity)) } } };
+  }
+
+  /** A returned identity, decoded with the identity schema and judged as Terraform judges it. */
+  private identityResponse(rpc: string, type: string, data: Msg | null | undefined, mustBeKnown: boolean): ObjectValue | null {
+    if (!hasData(data)) return null;
+    const schema = this.identitySchema(type);
+    if (!schema) throw new ProviderCallError(rpc, [diag(`unknown identity type ${type}`)]);
+    const identity = undynType(schema.type, data!.identity_data) as ObjectValue | null;
+    if (identity === null) return null;
+    if (mustBeKnown && !isWhollyKnown(schema.type, identity)) {
+      throw new ProviderCallError(rpc, [diag('Provider produced invalid identity', `Provider returned an identity with unknown values for ${type}.`)]);
+    }
+    return identity;
   }
 
   async readData(type: string, config: ObjectValue): Promise<ObjectValue> {
@@ -258,8 +442,37 @@ export class TerraformClient {
   }
 }
 
-function diag(summary: string): WireDiagnostic {
-  return { severity: 'error', summary, detail: '', path: '' };
+function diag(summary: string, detail = ''): WireDiagnostic {
+  return { severity: 'error', summary, detail, path: '' };
+}
+
+function wireDiagnostic(d: Msg): WireDiagnostic {
+  return { severity: d.severity === 1 ? 'error' : d.severity === 2 ? 'warning' : 'invalid', summary: d.summary ?? '', detail: d.detail ?? '', path: pathText(d.attribute) };
+}
+
+/** Whether a ResourceIdentityData holds a value. */
+const hasData = (data: Msg | null | undefined): boolean => (data?.identity_data?.msgpack?.length ?? 0) > 0;
+
+/**
+ * An identity schema as Terraform loads it (providers.IdentitySchema), with the checks Terraform
+ * makes when it loads a provider: a version ≥ 0; each attribute required or optional for import,
+ * not both; no map, set or object attributes.
+ */
+export function identitySchemaFromProto(msg: Msg, type: string): IdentitySchema {
+  const version = Number(msg.version ?? 0);
+  if (version < 0) throw new Error(`provider has invalid negative identity schema version for managed resource type "${type}"`);
+  const attributes: IdentitySchema['attributes'] = new Map();
+  for (const a of (msg.identity_attributes ?? []) as Msg[]) {
+    const at = `identity of ${type}: attribute ${JSON.stringify(a.name)}`;
+    if (!/^[a-z0-9_]+$/.test(a.name)) throw new Error(`${at}: invalid name`);
+    if (attributes.has(a.name)) throw new Error(`${at}: duplicate`);
+    if (!a.required_for_import && !a.optional_for_import) throw new Error(`${at}: must set Optional, Required or Computed`);
+    if (a.required_for_import && a.optional_for_import) throw new Error(`${at}: cannot set both Optional and Required`);
+    const t = typeFromJSON(JSON.parse(Buffer.from(a.type).toString('utf8')));
+    if (t.kind === 'map' || t.kind === 'set' || t.kind === 'object') throw new Error(`${at}: is a ${t.kind}, which is not allowed in identity schemas`);
+    attributes.set(a.name, { type: t, requiredForImport: !!a.required_for_import, description: a.description ?? '' });
+  }
+  return { version, attributes, type: objectOf(Object.fromEntries([...attributes].map(([n, a]) => [n, a.type]))) };
 }
 
 function failOn(rpc: string, summary: string, problems: { path: AttributePath; message: string }[]): void {
@@ -269,8 +482,12 @@ function failOn(rpc: string, summary: string, problems: { path: AttributePath; m
 const dyn = (block: SchemaBlock, v: Value) => ({ msgpack: Buffer.from(encodeMsgpack(impliedType(block), v)) });
 
 function undyn(block: SchemaBlock, dv: Msg | undefined): Value {
+  return undynType(impliedType(block), dv);
+}
+
+function undynType(type: CtyType, dv: Msg | undefined): Value {
   if (!dv || !dv.msgpack || dv.msgpack.length === 0) return null;
-  return decodeMsgpack(impliedType(block), dv.msgpack);
+  return decodeMsgpack(type, dv.msgpack);
 }
 
 function pathText(attr: Msg | undefined): string {

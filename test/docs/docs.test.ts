@@ -60,7 +60,7 @@ describe('docs: the real providers', function () {
         expect(fresh.get(paths.index)).to.include(`[\`${e.typeName}\`](ephemeral-resources/`);
       }
       // Nothing else: no page for a type that is not registered.
-      const expected = new Set([paths.index, ...paths.resources.values(), ...paths.dataSources.values(), ...paths.ephemeralResources.values()]);
+      const expected = new Set([paths.index, ...paths.resources.values(), ...paths.dataSources.values(), ...paths.ephemeralResources.values(), ...paths.listResources.values()]);
       expect([...fresh.keys()].filter((p) => p.startsWith(`${name}/`) && !expected.has(p))).to.deep.equal([]);
     });
 

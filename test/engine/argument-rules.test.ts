@@ -26,6 +26,7 @@ const fields = {
   rule: block.list({ port: attr.number({ required: true, description: 'port' }) }, { description: 'rules' }),
   old_rule: block.list({ port: attr.number({ required: true, description: 'port' }) }, { description: 'old rules', deprecated: 'Use `rule` instead.' }),
   updated: attr.number({ computed: true, volatile: true, description: 'update counter' }),
+  secret: attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, description: 'a secret, given plainly or write-only' }),
 };
 type Config = ConfigModelOf<typeof fields>;
 
@@ -81,6 +82,9 @@ const config = (values: Record<string, unknown>): ObjectValue => ({
   rule: [],
   old_rule: [],
   updated: null,
+  secret: 's3cret',
+  secret_wo: null,
+  secret_wo_version: null,
   ...values,
 }) as ObjectValue;
 
@@ -104,6 +108,9 @@ describe('engine: the rules every argument gets', () => {
     expect(problems({ members: [''] })).to.deep.include(['error', 'Invalid value for "members"', 'members']);
     expect(problems({ hosts: ['h1', 'h1'] })).to.deep.include(['error', 'Invalid value for "hosts"', 'hosts']);
     expect(problems({ labels: ['a', 'a'], note: '' }).filter(([severity]) => severity === 'error')).to.deep.equal([]);
+    // A secret that one of its pair must give is required in all but name, in either form.
+    expect(problems({ secret: ' ' })).to.deep.include(['error', 'Invalid value for "secret"', 'secret']);
+    expect(problems({ secret: null, secret_wo: '' })).to.deep.include(['error', 'Invalid value for "secret_wo"', 'secret_wo']);
   });
 
   it('warns of a deprecated type, argument and block, naming the replacement', () => {

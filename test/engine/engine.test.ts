@@ -296,3 +296,82 @@ describe('engine: lifecycle rules', () => {
     expect(err.path).to.deep.equal([{ attr: 'group' }, { index: 0 }]);
   });
 });
+
+describe('engine: changes that tell the platform nothing call no API', () => {
+  // An optional+computed argument (left out or set empty, the platform picks the region), a setting
+  // of the provider's own (how often to retry) and a value the platform changes on every update.
+  const placedSchema = resourceSchema(
+    {
+      id: attr.computedId(),
+      region: attr.string({ optional: true, computed: true, replace: true, description: 'region' }),
+      retries: attr.number({ optional: true, default: 3, providerOnly: true, validate: [validators.intBetween(0, 9)], description: 'retries' }),
+      updated: attr.number({ computed: true, volatile: true, description: 'update counter' }),
+    },
+    { description: 'a placed thing' },
+  );
+  const placed = new Map<string, { region: string; updated: number }>();
+  let updates = 0;
+  const engine = new ProviderEngine(
+    provider({
+      name: 'fake',
+      version: '0.0.1',
+      schema: resourceSchema({}, { description: 'fake provider' }),
+      configure: async () => ({}),
+      resources: [
+        resource<typeof placedSchema.fields, object>({
+          typeName: 'fake_placed',
+          schema: placedSchema,
+          repeatableCreate: 'test only',
+          async create(plan) {
+            const id = `p-${placed.size + 1}`;
+            placed.set(id, { region: plan.region || 'eu-1', updated: 1 });
+            return { id, ...placed.get(id)! };
+          },
+          read: async (prior) => ({ id: prior.id, ...placed.get(prior.id!)! }),
+          async update(plan, prior) {
+            updates++;
+            const p = placed.get(prior.id!)!;
+            p.updated++;
+            return { id: prior.id, ...p };
+          },
+          delete: async (prior) => void placed.delete(prior.id!),
+        }),
+      ],
+      dataSources: [],
+    }),
+    silent,
+    {},
+  );
+  const block = placedSchema.block;
+  const plan = (prior: ObjectValue | null, cfg: ObjectValue) => {
+    const planned = engine.planResourceChange('fake_placed', prior, proposedNew(block, prior, cfg) as ObjectValue, cfg, {});
+    expect(planned.diags.items).to.deep.equal([]);
+    expect(checkPlannedState(block, prior, cfg, planned.planned)).to.deep.equal([]);
+    return planned;
+  };
+
+  let state: ObjectValue;
+  before(async () => {
+    await engine.configureProvider('1.11.4', {});
+    const cfg: ObjectValue = { id: null, region: '', retries: null, updated: null };
+    const created = await engine.applyResourceChange('fake_placed', null, plan(null, cfg).planned, {}, cfg);
+    state = (await engine.readResource('fake_placed', created.state!, {})).state!;
+  });
+
+  it('keeps the platform’s value when the configuration says "" instead of planning a replacement', () => {
+    expect(state.region).to.equal('eu-1');
+    const again = plan(state, { id: null, region: '', retries: null, updated: null });
+    expect(again.requiresReplace).to.deep.equal([]);
+    expect(again.planned).to.deep.equal(state);
+  });
+
+  it('applies a change of the provider’s own setting alone without an update, the platform’s values known', async () => {
+    const cfg: ObjectValue = { id: null, region: '', retries: 7, updated: null };
+    const change = plan(state, cfg);
+    expect(change.planned).to.deep.equal({ ...state, retries: 7 });
+    const applied = await engine.applyResourceChange('fake_placed', state, change.planned, {}, cfg);
+    expect(applied.diags.items).to.deep.equal([]);
+    expect(applied.state).to.deep.equal({ ...state, retries: 7 });
+    expect(updates).to.equal(0);
+  });
+});

@@ -478,7 +478,10 @@ export interface HostileRequest {
   readonly bytes: Buffer;
 }
 
-/** RPCs the provider answers with a "not supported" error whatever the request. */
+/**
+ * RPCs whose generated requests (a random type name) always get an error: a feature this provider
+ * does not offer (moves, functions), or a resource, ephemeral or list type it does not have.
+ */
 const UNSUPPORTED_RPCS: readonly RpcName[] = [
   'MoveResourceState',
   'UpgradeResourceIdentity',

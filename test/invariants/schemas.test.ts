@@ -8,7 +8,11 @@
  * - every resource and data source has its example (`main.tf`) and acceptance case (`acceptance.json`);
  * - optional attributes the platform fills when they are not configured are computed;
  * - every resource type can find the object its create makes (or repeating its create is harmless);
- * - every number argument declares its range.
+ * - every number argument declares its range;
+ * - every argument of a resource has valid values made from its declaration (its validators'
+ *   samples, or plain values of its type), unless it names another object (`refersTo`), and every
+ *   validator's samples pass its own check: the property tests (test/props) build configurations
+ *   from them.
  */
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
@@ -19,6 +23,7 @@ import { attr, block, resourceSchema, t, validators, type AttrOptions, type Fiel
 import type { SchemaAttribute, SchemaBlock } from '../../src/schema/block.js';
 import type { CtyType } from '../../src/schema/cty-type.js';
 import { findExample } from '../../src/docs/examples.js';
+import { samplesOf } from '../../src/schema/samples.js';
 
 const REPO_ROOT = process.cwd();
 const PROVIDERS = ['sec', 'vdb'] as const;
@@ -299,6 +304,27 @@ function unboundedNumbers(nodes: readonly Node[]): string[] {
     .map((n) => n.where);
 }
 
+/** Arguments of resources that no valid value can be made for, though they name no other object. */
+function argumentsWithoutSamples(nodes: readonly Node[]): string[] {
+  return nodes
+    .filter((n) => {
+      const o = n.options;
+      if (n.kind !== 'attribute' || n.owner.kind !== 'resource' || o === undefined || o.notConfigurable !== undefined || o.refersTo !== undefined) return false;
+      const argument = o.required === true || o.optional === true || o.default !== undefined;
+      return argument && samplesOf({ kind: 'attr', type: { cty: n.type! }, options: o }).length === 0;
+    })
+    .map((n) => n.where);
+}
+
+/** Samples a validator names that its own check refuses. */
+function refusedSamples(nodes: readonly Node[]): string[] {
+  return nodes.flatMap((n) =>
+    (n.options?.validate ?? []).flatMap((v) =>
+      (v.samples ?? []).filter((s) => v.check(s) !== undefined).map((s) => `${n.where}: ${v.description}: ${JSON.stringify(s)}`),
+    ),
+  );
+}
+
 /** Resource types that neither find what a lost create made nor say why repeating it is harmless. */
 function unrecoverableCreates(def: ProviderDef<any, any>): string[] {
   return def.resources.filter((r) => (r.findCreated === undefined) === (r.repeatableCreate === undefined)).map((r) => r.typeName);
@@ -338,6 +364,11 @@ describe('schema invariants', () => {
 
       it('every number argument declares its range, so an absurd count is refused at plan time', () => {
         fail('number arguments without a declared range', unboundedNumbers(loaded.get(name)!.nodes));
+      });
+
+      it('every argument of a resource has valid values made from its declaration, or names another object', () => {
+        fail('arguments without a valid sample (give a validator `samples`, or declare `refersTo`)', argumentsWithoutSamples(loaded.get(name)!.nodes));
+        fail("samples their own validator refuses", refusedSamples(loaded.get(name)!.nodes));
       });
 
       it('every resource type can find again what its create makes, or says why repeating the create duplicates nothing', () => {
@@ -389,6 +420,9 @@ describe('schema invariants: the checks catch violations', () => {
             labels: block.set({ key: attr.string({ required: true, description: 'Key.' }), value: attr.string({ required: true, description: 'Value.' }) }, { description: 'Labels.' }),
             entries: attr.of(t.list(t.object({ name: t.string, token: t.string })))({ computed: true, description: 'Entries.' }),
             replicas: attr.number({ optional: true, validate: [validators.nonEmpty() as never], description: 'Replicas.' }),
+            email: attr.string({ optional: true, validate: [validators.matches(/@/, 'an e-mail address')], description: 'E-mail.' }),
+            site: attr.string({ optional: true, validate: [validators.matches(/^s/, 'a site', ['s1', 'a1'])], description: 'Site.' }),
+            owner: attr.string({ optional: true, refersTo: 'a user', validate: [validators.matches(/@/, 'an e-mail address')], description: 'Owner.' }),
           },
           { description: 'A thing.' },
         ),
@@ -413,6 +447,12 @@ describe('schema invariants: the checks catch violations', () => {
   it('finds number arguments without a range, and types that cannot recover a lost create', () => {
     expect(unboundedNumbers(nodes)).to.deep.equal(['demo_thing.replicas']);
     expect(unrecoverableCreates(broken)).to.deep.equal(['demo_thing', 'demo_other']);
+  });
+
+  it('finds arguments no valid value can be made for, and samples their validator refuses', () => {
+    // `replicas`: a number without a range; `email`: a pattern that names no sample; `owner` names another object.
+    expect(argumentsWithoutSamples(nodes)).to.deep.equal(['demo_thing.replicas', 'demo_thing.email']);
+    expect(refusedSamples(nodes)).to.deep.equal(['demo_thing.site: a site: "a1"']);
   });
 
   it('finds a configurable or missing id', () => {

@@ -47,6 +47,8 @@ export interface SecClientConfig {
 export interface SecClient {
   /** Access tokens to hand out (the provider's own calls authenticate by themselves). */
   readonly accessTokens: { issue(lifetimeSeconds: number, options?: { signal?: AbortSignal }): Promise<{ token: string; expiresAt: Date }> };
+  /** Whether calls carry organization access (Org-Access: true): what the provider was configured with. */
+  readonly organization: boolean;
   readonly agentAccessTokens: AgentAccessTokensApi;
   readonly alertChannels: AlertChannelsApi;
   readonly userProfile: UserProfileApi;
@@ -106,6 +108,7 @@ export function createSecClient(config: SecClientConfig): SecClient {
 
   return {
     accessTokens: { issue: (lifetimeSeconds, options = {}) => tokens.issue(lifetimeSeconds, options.signal) },
+    organization: config.organization === true,
     agentAccessTokens: agentAccessTokensApi(http),
     alertChannels: alertChannelsApi(http),
     userProfile: userProfileApi(http),

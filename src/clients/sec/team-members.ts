@@ -59,6 +59,8 @@ export interface TeamMembersApi {
   delete(userGuid: string, options?: CallOptions): Promise<void>;
   /** Members whose user name equals `userName` (zero or one). */
   search(userName: string, options?: CallOptions): Promise<TeamMember[]>;
+  /** Every member. */
+  list(options?: CallOptions): Promise<TeamMember[]>;
 }
 
 const BASE = '/api/v2/TeamMembers';
@@ -144,6 +146,9 @@ export function teamMembersApi(http: SecHttp): TeamMembersApi {
     },
     async delete(userGuid, options) {
       await http.empty({ method: 'DELETE', path: path(userGuid), operation: `DELETE ${BASE}/{userGuid}` }, options);
+    },
+    async list(options) {
+      return (await http.json({ method: 'GET', path: BASE, operation: `GET ${BASE}` }, many, options)).data;
     },
     async search(userName, options) {
       const call = {

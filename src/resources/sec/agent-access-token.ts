@@ -1,6 +1,7 @@
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
-import { onlyCandidate, resource, type OpContext } from '../../engine/contracts.js';
+import { listResource, onlyCandidate, resource, type OpContext } from '../../engine/contracts.js';
+import { DiagnosticError } from '../../engine/diagnostics.js';
 import { isApiError, type SecClient, type AgentAccessToken } from '../../clients/sec/index.js';
 
 const schema = resourceSchema(
@@ -57,23 +58,64 @@ async function tokensNamed(name: string, ctx: OpContext<SecClient>): Promise<Age
 /** A token by name, else by value; null (the engine says it does not exist) when neither matches. */
 async function importToken(id: string, ctx: OpContext<SecClient>): Promise<Partial<Model> | null> {
   const [named] = await tokensNamed(id, ctx);
-  if (named) return fromApi(named);
+  if (named) return importStart(named);
   try {
-    return fromApi(await ctx.client.agentAccessTokens.get(id, { signal: ctx.signal }));
+    return importStart(await ctx.client.agentAccessTokens.get(id, { signal: ctx.signal }));
   } catch (err) {
     if (isApiError(err, 'not_found')) return null;
     throw err;
   }
 }
 
+/** What the read after an import needs (the read fills in the rest, unset arguments as unset). */
+const importStart = (t: AgentAccessToken): Partial<Model> => ({ name: t.tokenAlias, token: t.accessToken });
+
 /** Frees the unique alias of a token that is "deleted" (tokens cannot be deleted, sec.md §2.3). */
 const deletedAlias = (name: string) => `${name}-${Array.from({ length: 5 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[randomInt(36)]).join('')}-deleted`;
+
+/**
+ * What names a token for its whole life: its value, which is the API's key for it, but a secret. The
+ * name can change in place, so it cannot be the identity; a fingerprint of the value names the
+ * token without revealing it.
+ */
+export const tokenFingerprint = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/** A token the provider "deleted" (disabled and renamed out of the way): for Terraform it is gone. */
+const isTombstone = (t: AgentAccessToken): boolean => !t.tokenEnabled && t.tokenAlias.endsWith('-deleted');
+
+const filters = resourceSchema(
+  { name: attr.string({ optional: true, validate: [validators.nonEmpty()], description: 'Only the token with this name (the API searches by it).' }) },
+  { description: 'Lists the agent access tokens, or the one with a given name. Tokens destroyed by Terraform (disabled and renamed `<name>-…-deleted`) are left out.' },
+);
 
 export default resource<typeof schema.fields, SecClient>({
   typeName: 'sec_agent_access_token',
   schema,
   importIdDescription: 'the token `name`, or the token value itself',
   importState: importToken,
+  identity: {
+    attributes: {
+      token_sha256: {
+        description: 'The SHA-256 of the token value, in lower-case hex: it names the token without revealing it (the name can change; the value cannot).',
+        from: 'token',
+        derive: tokenFingerprint,
+        forImport: 'required',
+      },
+    },
+    async importState(identity, ctx) {
+      const found = (await ctx.client.agentAccessTokens.list({ signal: ctx.signal })).find((t) => tokenFingerprint(t.accessToken) === identity.token_sha256);
+      if (!found) throw new DiagnosticError('Agent access token not found', `No agent access token has the fingerprint ${JSON.stringify(identity.token_sha256)}.`);
+      return importStart(found);
+    },
+  },
+  list: listResource<typeof schema.fields, typeof filters.fields, SecClient>({
+    schema: filters,
+    async list(f, ctx) {
+      const tokens = f.name !== null ? await tokensNamed(f.name, ctx) : await ctx.client.agentAccessTokens.list({ signal: ctx.signal });
+      return tokens.filter((t) => !isTombstone(t)).map(fromApi);
+    },
+    displayName: (m) => m.name,
+  }),
   async create(plan, ctx) {
     const created = await ctx.client.agentAccessTokens.create(
       { tokenAlias: plan.name, tokenEnabled: true, props: { description: plan.description ?? '', os: plan.os ?? 'linux' } },

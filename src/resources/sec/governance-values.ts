@@ -20,6 +20,7 @@ export function oneOfIgnoringCase(allowed: readonly string[]): Validator<string>
   const list = allowed.map((a) => `\`${a}\``).join(', ');
   return {
     description: `one of ${list} (case-insensitive)`,
+    samples: [...allowed, allowed[0]!.toUpperCase()],
     check: (v) => (canonical(allowed, v) ? undefined : `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')} (any case), got ${JSON.stringify(v)}`),
   };
 }

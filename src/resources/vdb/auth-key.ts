@@ -4,7 +4,8 @@
  * `account_id` of its own: the provider's account is always used.
  */
 import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { dataSource, onlyCandidate, resource } from '../../engine/contracts.js';
+import { dataSource, listResource, onlyCandidate, resource } from '../../engine/contracts.js';
+import { idIdentity } from '../shared/identity.js';
 import type { AuthKey } from '../../clients/vdb/api.js';
 import { accountIdOf, createdSince, deleteIgnoringNotFound, providerAccountId, type VdbContext } from './common.js';
 import { formatTimestamp, uuid } from './formats.js';
@@ -19,6 +20,7 @@ const fields = {
     required: true,
     distinct: true,
     replace: true,
+    refersTo: 'clusters',
     validate: [
       { description: 'at least one cluster id', check: (v) => (v.length === 0 ? 'must name at least one cluster' : undefined) },
       { description: 'cluster ids (UUIDs)', check: (v) => v.map((id) => uuid.check(id)).find(Boolean) },
@@ -45,11 +47,28 @@ const fromApi = (k: AuthKey): Partial<Model> => ({
   token: k.key,
 });
 
+/** The API lists the account's legacy keys, or those of one cluster. */
+const authKeyFilters = resourceSchema(
+  { cluster_id: attr.string({ optional: true, validate: [uuid], description: 'Only the keys attached to this cluster.' }) },
+  { description: "Lists the legacy database API keys (v1) of the provider's account, or those attached to one cluster. Tokens are not listed: the platform returns one only when the key is created." },
+);
+
 export const authKey = resource<typeof fields, VdbContext>({
   typeName: 'vdb_accounts_auth_key',
   schema,
   importIdDescription: 'the key id',
   importState: async (id) => ({ id }),
+  // It has no account of its own (the provider's is always used): the key id names it.
+  identity: idIdentity('The key id.'),
+  list: listResource<typeof fields, typeof authKeyFilters.fields, VdbContext>({
+    schema: authKeyFilters,
+    async list(f, ctx) {
+      const keys = await ctx.client.api.authKeys.list({ accountId: providerAccountId(ctx), ...(f.cluster_id ? { clusterId: f.cluster_id } : {}) }, { signal: ctx.signal });
+      return keys.map(fromApi);
+    },
+    // A legacy key has no name: it is shown by the first characters of its token.
+    displayName: (m) => `${m.prefix ?? ''}… (${m.id ?? ''})`,
+  }),
   async create(plan, ctx) {
     const accountId = providerAccountId(ctx);
     return fromApi(await ctx.client.api.authKeys.create({ accountId, clusterIds: plan.cluster_ids }, { signal: ctx.signal }));

@@ -4,9 +4,9 @@
  * checked at plan time; a retention written another way (`72h` vs `72h0m0s`) is no change.
  */
 import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { dataSource, onlyCandidate, resource } from '../../engine/contracts.js';
+import { dataSource, listResource, onlyCandidate, resource } from '../../engine/contracts.js';
 import type { BackupSchedule } from '../../clients/vdb/api.js';
-import { accountIdField, accountIdOf, deleteIgnoringNotFound, goDurationToProto, protoToGoDuration, splitImportId, type VdbContext } from './common.js';
+import { accountScopedIdentity, accountFilter, accountIdField, accountIdOf, deleteIgnoringNotFound, goDurationToProto, protoToGoDuration, splitImportId, type VdbContext } from './common.js';
 import { cronExpression, formatTimestamp, goDurationBetweenHours, sameGoDuration, uuid } from './formats.js';
 
 /** The platform keeps backups from one day to one year. */
@@ -15,7 +15,7 @@ export const RETENTION = goDurationBetweenHours(24, 8760);
 const fields = {
   id: attr.computedId('The schedule id (a UUID).'),
   account_id: accountIdField(),
-  cluster_id: attr.string({ required: true, replace: true, validate: [uuid], description: 'The cluster to back up.' }),
+  cluster_id: attr.string({ required: true, replace: true, refersTo: 'a cluster', validate: [uuid], description: 'The cluster to back up.' }),
   cron_expression: attr.string({
     required: true,
     validate: [cronExpression],
@@ -30,7 +30,7 @@ const fields = {
   created_at: attr.string({ computed: true, description: 'When the schedule was created (RFC 3339).' }),
   deleted_at: attr.string({ computed: true, description: 'When the schedule was deleted (RFC 3339), or empty.' }),
   status: attr.string({ computed: true, description: 'Status of the schedule, e.g. `BACKUP_SCHEDULE_STATUS_ACTIVE`.' }),
-  delete_backups_on_destroy: attr.bool({ optional: true, default: true, description: 'Whether the backups the schedule made are deleted with it.' }),
+  delete_backups_on_destroy: attr.bool({ optional: true, default: true, providerOnly: true, description: 'Whether the backups the schedule made are deleted with it.' }),
 };
 
 const schema = resourceSchema(fields, { description: 'A backup schedule of a cluster.' });
@@ -55,10 +55,26 @@ function toApi(m: Model, accountId: string) {
   return { accountId, clusterId: m.cluster_id, schedule: m.cron_expression, ...(retentionPeriod ? { retentionPeriod } : {}) };
 }
 
+/** The API lists an account's backup schedules, or one cluster's. */
+const scheduleFilters = resourceSchema(
+  { account_id: accountFilter('backup schedules'), cluster_id: attr.string({ optional: true, validate: [uuid], description: 'Only the schedules of this cluster.' }) },
+  { description: 'Lists the backup schedules of an account, or of one cluster (not those marked deleted).' },
+);
+
 export const backupSchedule = resource<typeof fields, VdbContext>({
   typeName: 'vdb_accounts_backup_schedule',
   schema,
   importIdDescription: '`<cluster_id>/<backup_schedule_id>`',
+  identity: accountScopedIdentity({ cluster_id: 'The cluster the schedule backs up.', id: 'The schedule id.' }),
+  list: listResource<typeof fields, typeof scheduleFilters.fields, VdbContext>({
+    schema: scheduleFilters,
+    async list(f, ctx) {
+      const request = { accountId: accountIdOf(f.account_id, ctx), ...(f.cluster_id ? { clusterId: f.cluster_id } : {}) };
+      // A schedule marked deleted is on its way out: not one to manage.
+      return (await ctx.client.api.backupSchedules.list(request, { signal: ctx.signal })).filter((s) => !s.deletedAt).map(scheduleFromApi);
+    },
+    displayName: (m) => `${m.cron_expression} (cluster ${m.cluster_id})`,
+  }),
   importState: async (id) => {
     const [clusterId, scheduleId] = splitImportId(id, 'cluster_id', 'backup_schedule_id');
     return { id: scheduleId, cluster_id: clusterId };

@@ -3,12 +3,13 @@
  * own `account_id` wins over the provider's), composite import ids, and the nested shapes several
  * resources use (key/value pairs, tolerations, Kubernetes secret references).
  */
-import { attr, block, validators, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
+import { attr, block, validators, type ConfigModelOf, type Fields, type ModelOf } from '../../schema/define.js';
 import { DiagnosticError, Diagnostics } from '../../engine/diagnostics.js';
 import { attrStep, type AttributePath } from '../../schema/path.js';
 import { isApiError } from '../../clients/errors.js';
 import type { KeyValue, ProtoDuration, Toleration, TolerationEffect, TolerationOperator, VdbClient } from '../../clients/vdb/api.js';
 import { durationToNanos, nanosToDuration } from '../../clients/vdb/go-duration.js';
+import type { IdentityAttributeDef, IdentityDef } from '../../engine/contracts.js';
 import { formatGoDuration, parseGoDuration, protoEnum, text } from './formats.js';
 
 /** What the provider's configure returns: the API client and the provider-level default account. */
@@ -23,9 +24,32 @@ export const accountIdField = () =>
     optional: true,
     computed: true,
     replace: true,
+    refersTo: 'an account',
     description:
       'The account the object belongs to. Defaults to the provider\'s `account_id`; after a read it holds the account the platform reports. An object cannot move to another account, so a change creates a new one.',
   });
+
+/** The `account_id` filter of a list resource: the account to list, the provider's by default. */
+export const accountFilter = (what: string) =>
+  attr.string({ optional: true, description: `The account whose ${what} are listed. Defaults to the provider's \`account_id\`.` });
+
+/**
+ * The `account_id` of an identity: optional in an `import` block, and, where the resource leaves
+ * it empty, the provider's account, which is where the object lives.
+ */
+export function accountIdentityAttribute(description: string): IdentityAttributeDef<VdbContext> {
+  return { description, forImport: 'optional', providerDefault: (client) => client.defaultAccountId };
+}
+
+/** An object of a vdb account: the account (as above) and the object's own ids, each required. */
+export function accountScopedIdentity<F extends Fields>(own: Record<string, string>): IdentityDef<F, VdbContext> {
+  return {
+    attributes: {
+      account_id: accountIdentityAttribute("The account of the object. An `import` block may leave it out: the provider's `account_id` is used then."),
+      ...Object.fromEntries(Object.entries(own).map(([name, description]) => [name, { description, forImport: 'required' as const }])),
+    },
+  };
+}
 
 /** The account id of an operation: the resource's own, else the provider's; a clear error when neither is set. */
 export function accountIdOf(own: string | null | undefined, ctx: { client: VdbContext }): string {

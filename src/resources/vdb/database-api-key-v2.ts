@@ -5,11 +5,11 @@
  * returned once, on create, and kept from the state afterwards.
  */
 import { attr, block, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { dataSource, onlyCandidate, resource } from '../../engine/contracts.js';
+import { dataSource, listResource, onlyCandidate, resource } from '../../engine/contracts.js';
 import { attrStep } from '../../schema/path.js';
-import type { Diagnostics } from '../../engine/diagnostics.js';
+import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics.js';
 import type { AccessRule, CollectionAccessType, DatabaseApiKey, GlobalAccessType } from '../../clients/vdb/api.js';
-import { accountIdField, accountIdOf, createdSince, deleteIgnoringNotFound, splitImportId, type VdbContext } from './common.js';
+import { accountScopedIdentity, accountFilter, accountIdField, accountIdOf, createdSince, deleteIgnoringNotFound, splitImportId, type VdbContext } from './common.js';
 import { formatTimestamp, isTimestamp, protoEnum, sameInstant, text, uuid } from './formats.js';
 
 const GLOBAL_ACCESS = protoEnum('GLOBAL_ACCESS_RULE_ACCESS_TYPE_', 'READ_ONLY', 'MANAGE');
@@ -21,7 +21,9 @@ export const accessRuleFields = {
   global_access_rule: block.one(
     { access_type: attr.string({ required: true, validate: [GLOBAL_ACCESS], description: `The access the key grants: ${GLOBAL_ACCESS.description}.` }) },
     {
-      replace: true,
+      // The platform cannot change a key's access: a new access makes a new key. No block and a
+      // block naming the default (MANAGE) grant the same access, so a change between them does not.
+      replace: (prior: { access_type: string }[], planned: { access_type: string }[]) => globalAccess(prior) !== globalAccess(planned),
       description: 'Access to the whole database. Cannot be combined with `collection_access_rules`; when neither is set the key gets `GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE`.',
     },
   ),
@@ -37,7 +39,7 @@ export const accessRuleFields = {
 const fields = {
   id: attr.computedId('The key id (a UUID).'),
   account_id: accountIdField(),
-  cluster_id: attr.string({ required: true, replace: true, validate: [uuid], description: 'The cluster the key grants access to.' }),
+  cluster_id: attr.string({ required: true, replace: true, refersTo: 'a cluster', validate: [uuid], description: 'The cluster the key grants access to.' }),
   name: attr.string({
     required: true,
     replace: true,
@@ -64,6 +66,11 @@ const fields = {
   }),
   ...accessRuleFields,
 };
+
+/** The global access a key's rule grants: the one named, else the platform's default. */
+function globalAccess(rules: readonly { access_type: string | null }[] | null): string {
+  return rules?.[0]?.access_type ?? MANAGE;
+}
 
 const schema = resourceSchema(fields, { description: 'A database API key (v2) of a cluster, with global or per-collection access.' });
 
@@ -125,10 +132,25 @@ function sharedKeyAttributes(k: DatabaseApiKey) {
   };
 }
 
+/** The API lists an account's keys, or one cluster's. */
+const keyFilters = resourceSchema(
+  { account_id: accountFilter('keys'), cluster_id: attr.string({ optional: true, validate: [uuid], description: 'Only the keys of this cluster.' }) },
+  { description: "Lists the database API keys (v2) of an account, or of one cluster. Secrets are not listed: the platform returns a key only when it is created." },
+);
+
 export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
   typeName: 'vdb_accounts_database_api_key_v2',
   schema,
   importIdDescription: '`<cluster_id>/<api_key_id>`',
+  identity: accountScopedIdentity({ cluster_id: 'The cluster the key belongs to.', id: 'The key id.' }),
+  list: listResource<typeof fields, typeof keyFilters.fields, VdbContext>({
+    schema: keyFilters,
+    async list(f, ctx) {
+      const keys = await ctx.client.api.databaseApiKeys.list({ accountId: accountIdOf(f.account_id, ctx), ...(f.cluster_id ? { clusterId: f.cluster_id } : {}) }, { signal: ctx.signal });
+      return keys.map((k) => fromApi(k, null));
+    },
+    displayName: (m) => m.name,
+  }),
   importState: async (id) => {
     const [clusterId, keyId] = splitImportId(id, 'cluster_id', 'api_key_id');
     return { id: keyId, cluster_id: clusterId };
@@ -171,6 +193,17 @@ export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
     const keys = await ctx.client.api.databaseApiKeys.list({ accountId, clusterId: prior.cluster_id }, { signal: ctx.signal });
     const k = keys.find((x) => x.id === prior.id);
     return k ? fromApi(k, prior) : null;
+  },
+  /**
+   * Every change the platform would see replaces the key; what is left in place is the default
+   * global rule written out or left out (e.g. after an import), which changes nothing on the platform.
+   */
+  async update(plan, prior, ctx) {
+    const accountId = accountIdOf(prior.account_id, ctx);
+    const keys = await ctx.client.api.databaseApiKeys.list({ accountId, clusterId: prior.cluster_id }, { signal: ctx.signal });
+    const k = keys.find((x) => x.id === prior.id);
+    if (!k) throw new DiagnosticError('Database API key not found', `The key ${prior.id} of cluster ${prior.cluster_id} no longer exists.`);
+    return fromApi(k, plan);
   },
   async delete(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

@@ -35,6 +35,8 @@ const NS_PER_HOUR = 3_600_000_000_000n;
 export function goDurationBetweenHours(minHours: number, maxHours: number): Validator<string> {
   return {
     description: `a Go duration (for example \`${minHours * 3}h\`) from \`${minHours}h\` to \`${maxHours}h\``,
+    // The bounds, the second in another spelling of a whole number of hours.
+    samples: [`${minHours}h`, `${maxHours * 60}m`],
     check(v) {
       const ns = parseGoDuration(v);
       if (ns === undefined) return `must be a Go duration such as "72h" or "1h30m" (units ns, us, ms, s, m, h), got ${JSON.stringify(v)}`;
@@ -71,6 +73,7 @@ export function sameInstant(a: string, b: string): boolean {
 
 export const isTimestamp: Validator<string> = {
   description: 'an RFC 3339 timestamp, e.g. `2030-01-31T12:00:00Z`',
+  samples: ['2030-01-31T12:00:00Z', '2031-06-30T23:59:59+02:00'],
   check: (v) => (parseTimestamp(v) !== undefined ? undefined : `must be an RFC 3339 timestamp such as "2030-01-31T12:00:00Z", got ${JSON.stringify(v)}`),
 };
 
@@ -80,11 +83,13 @@ export const isTimestamp: Validator<string> = {
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 export const uuid: Validator<string> = {
   description: 'a UUID',
+  samples: ['3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f'],
   check: (v) => (UUID.test(v) ? undefined : `must be a UUID such as "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f", got ${JSON.stringify(v)}`),
 };
 
 export const ipv4Cidr: Validator<string> = {
   description: 'an IPv4 CIDR such as `192.168.0.0/16`',
+  samples: ['10.0.0.0/8', '192.168.0.0/16'],
   check(v) {
     const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(v);
     const ok = m !== null && m.slice(1, 5).every((o) => Number(o) <= 255 && (o === '0' || !o.startsWith('0'))) && Number(m[5]) <= 32;
@@ -92,10 +97,14 @@ export const ipv4Cidr: Validator<string> = {
   },
 };
 
-/** A string whose length (in characters) lies in [min, max] and that matches `re`, described as `what`. */
-export function text(min: number, max: number, re: RegExp | null, what: string): Validator<string> {
+/**
+ * A string whose length (in characters) lies in [min, max] and that matches `re`, described as
+ * `what`; `samples` are strings that do (a pattern cannot name them itself).
+ */
+export function text(min: number, max: number, re: RegExp | null, what: string, samples: readonly string[] = []): Validator<string> {
   return {
     description: `${what}, ${min === max ? `${min}` : `${min} to ${max}`} characters`,
+    samples,
     check(v) {
       const n = [...v].length;
       if (n < min || n > max) return `must be ${min === max ? min : `${min} to ${max}`} characters long, got ${n}`;
@@ -114,6 +123,7 @@ export function protoEnum(prefix: string, ...values: string[]): Validator<string
   const names = values.map((v) => `${prefix}${v}`);
   return {
     description: `one of ${names.map((n) => `\`${n}\``).join(', ')}`,
+    samples: names,
     check: (v) => (names.includes(v) ? undefined : `must be one of ${names.join(', ')}, got ${JSON.stringify(v)}`),
   };
 }
@@ -200,6 +210,7 @@ function valueOf(text: string, f: CronField): number | undefined {
 
 export const cronExpression: Validator<string> = {
   description: 'a cron expression (5 to 7 fields), a macro such as `@daily`, or `@every <Go duration>`',
+  samples: ['0 3 * * *', '30 2 * * 1-5', '@daily', '@every 6h'],
   check: (v) => {
     const problem = cronProblem(v);
     return problem ? `must be a valid cron expression (${problem})` : undefined;

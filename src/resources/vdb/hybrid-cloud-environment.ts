@@ -9,11 +9,13 @@
  * - reads and imports never generate; the commands only change when the knob does.
  */
 import { attr, block, resourceSchema, t, validators, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
-import { onlyCandidate, resource, type OpContext } from '../../engine/contracts.js';
+import { listResource, onlyCandidate, resource, type OpContext } from '../../engine/contracts.js';
 import { isApiError } from '../../clients/errors.js';
 import type { HybridEnvironment, HybridEnvironmentConfiguration, HybridEnvironmentConfigurationInput, HybridLogLevel, JsonValue } from '../../clients/vdb/api.js';
 import {
+  accountFilter,
   accountIdField,
+  accountScopedIdentity,
   accountIdOf,
   checkTolerations,
   deleteIgnoringNotFound,
@@ -32,11 +34,12 @@ import { attrStep, indexStep } from '../../schema/path.js';
 import type { Diagnostics } from '../../engine/diagnostics.js';
 
 const LOG_LEVEL = protoEnum('HYBRID_CLOUD_ENVIRONMENT_CONFIGURATION_LOG_LEVEL_', 'DEBUG', 'INFO', 'WARN', 'ERROR');
-const URL = text(1, 2048, /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#]+(:\d+)?([/?#]\S*)?$/, 'a URL such as `http://proxy.internal:3128`');
-const REGISTRY = text(1, 2048, /^[A-Za-z0-9.-]+(:\d+)?(\/\S*)?$/, 'a registry address such as `registry.example.com[:port][/path]`');
+const URL = text(1, 2048, /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#]+(:\d+)?([/?#]\S*)?$/, 'a URL such as `http://proxy.internal:3128`', ['http://proxy.internal:3128', 'https://charts.example.com/stable']);
+const REGISTRY = text(1, 2048, /^[A-Za-z0-9.-]+(:\d+)?(\/\S*)?$/, 'a registry address such as `registry.example.com[:port][/path]`', ['registry.example.com', 'registry.example.com:5000/mirror']);
 
 const advancedSettings = {
   description: 'a YAML mapping',
+  samples: ['operator:\n  logLevel: debug\n'],
   check(v: string): string | undefined {
     try {
       const data = parseYaml(v);
@@ -277,11 +280,23 @@ async function settle(created: Partial<Model>, plan: Model, ctx: OpContext<VdbCo
   return { ...fromApi(env, plan), bootstrap_commands_version: version, bootstrap_commands: commands };
 }
 
+const environmentFilters = resourceSchema({ account_id: accountFilter('hybrid cloud environments') }, { description: 'Lists the hybrid cloud environments of an account.' });
+
 export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
   typeName: 'vdb_accounts_hybrid_cloud_environment',
   schema,
   importIdDescription: 'the environment id',
   importState: async (id) => ({ id }),
+  identity: accountScopedIdentity({ id: 'The environment id.' }),
+  list: listResource<typeof fields, typeof environmentFilters.fields, VdbContext>({
+    schema: environmentFilters,
+    async list(f, ctx) {
+      const environments = await ctx.client.api.hybridEnvironments.list({ accountId: accountIdOf(f.account_id, ctx) }, { signal: ctx.signal });
+      // As a read after an import: no bootstrap commands (a read never generates them).
+      return environments.map((e) => ({ ...fromApi(e, null), bootstrap_commands_version: 0, bootstrap_commands: [] }));
+    },
+    displayName: (m) => m.name,
+  }),
   validate: validateConfiguration,
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);

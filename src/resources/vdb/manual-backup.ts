@@ -4,9 +4,9 @@
  * and refreshes show its progress in `status`.
  */
 import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { onlyCandidate, resource } from '../../engine/contracts.js';
+import { listResource, onlyCandidate, resource } from '../../engine/contracts.js';
 import type { Backup, BackupClusterInfo, ResourceQuantity } from '../../clients/vdb/api.js';
-import { accountIdField, accountIdOf, createdSince, deleteIgnoringNotFound, goDurationToProto, protoToGoDuration, type VdbContext } from './common.js';
+import { accountScopedIdentity, accountFilter, accountIdField, accountIdOf, createdSince, deleteIgnoringNotFound, goDurationToProto, protoToGoDuration, type VdbContext } from './common.js';
 import { formatTimestamp, sameGoDuration, uuid } from './formats.js';
 import { RETENTION } from './backup-schedule.js';
 import { configurationShape } from './cluster/schema.js';
@@ -26,7 +26,7 @@ const clusterInfoType = t.object({
 const fields = {
   id: attr.computedId('The backup id (a UUID).'),
   account_id: accountIdField(),
-  cluster_id: attr.string({ required: true, replace: true, validate: [uuid], description: 'The cluster to back up.' }),
+  cluster_id: attr.string({ required: true, replace: true, refersTo: 'a cluster', validate: [uuid], description: 'The cluster to back up.' }),
   retention_period: attr.string({
     optional: true,
     replace: true,
@@ -83,11 +83,27 @@ function fromApi(b: Backup): Partial<Model> {
   };
 }
 
+/** The API lists an account's backups, or one cluster's. */
+const backupFilters = resourceSchema(
+  { account_id: accountFilter('backups'), cluster_id: attr.string({ optional: true, validate: [uuid], description: 'Only the backups of this cluster.' }) },
+  { description: 'Lists the manual backups of an account, or of one cluster (not those a schedule made, nor deleted ones).' },
+);
+
 export const manualBackup = resource<typeof fields, VdbContext>({
   typeName: 'vdb_accounts_manual_backup',
   schema,
   importIdDescription: 'the backup id',
   importState: async (id) => ({ id }),
+  identity: accountScopedIdentity({ id: 'The backup id.' }),
+  list: listResource<typeof fields, typeof backupFilters.fields, VdbContext>({
+    schema: backupFilters,
+    async list(f, ctx) {
+      const request = { accountId: accountIdOf(f.account_id, ctx), ...(f.cluster_id ? { clusterId: f.cluster_id } : {}) };
+      // Backups a schedule made belong to the schedule; deleted ones are gone.
+      return (await ctx.client.api.backups.list(request, { signal: ctx.signal })).filter((b) => !b.backupScheduleId && !b.deletedAt).map(fromApi);
+    },
+    displayName: (m) => m.name ?? m.id ?? '',
+  }),
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
     const retentionPeriod = goDurationToProto(plan.retention_period);

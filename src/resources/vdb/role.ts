@@ -3,9 +3,9 @@
  * Unlike the upstream provider, a resource-level `account_id` is honoured on create too (vdb.md §6.2).
  */
 import { attr, block, resourceSchema, type ModelOf } from '../../schema/define.js';
-import { onlyCandidate, resource } from '../../engine/contracts.js';
+import { listResource, onlyCandidate, resource } from '../../engine/contracts.js';
 import type { Role } from '../../clients/vdb/api.js';
-import { accountIdField, accountIdOf, deleteIgnoringNotFound, type VdbContext } from './common.js';
+import { accountScopedIdentity, accountFilter, accountIdField, accountIdOf, deleteIgnoringNotFound, type VdbContext } from './common.js';
 import { formatTimestamp, text } from './formats.js';
 
 const fields = {
@@ -18,6 +18,7 @@ const fields = {
     {
       value: attr.string({
         required: true,
+        refersTo: "a permission of the platform's catalogue",
         validate: [text(1, 128, /^[a-z_]+:[a-z_]+$/, 'a permission such as `read:backups`')],
         description: 'The permission, e.g. `read:backups` or `write:clusters`.',
       }),
@@ -63,11 +64,23 @@ const toApi = (m: Model, accountId: string) => ({
   permissions: m.permissions.map((p) => p.value),
 });
 
+const roleFilters = resourceSchema({ account_id: accountFilter('custom roles') }, { description: 'Lists the custom roles of an account (system roles belong to the platform).' });
+
 export const role = resource<typeof fields, VdbContext>({
   typeName: 'vdb_accounts_role',
   schema,
   importIdDescription: 'the role id',
   importState: async (id) => ({ id }),
+  identity: accountScopedIdentity({ id: 'The role id.' }),
+  // System roles belong to the platform: only custom roles are this resource's.
+  list: listResource<typeof fields, typeof roleFilters.fields, VdbContext>({
+    schema: roleFilters,
+    async list(f, ctx) {
+      const roles = await ctx.client.api.iam.listRoles({ accountId: accountIdOf(f.account_id, ctx) }, { signal: ctx.signal });
+      return roles.filter((r) => r.roleType === 'ROLE_TYPE_CUSTOM').map((r) => fromApi(r));
+    },
+    displayName: (m) => m.name,
+  }),
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
     return fromApi(await ctx.client.api.iam.createRole(toApi(plan, accountId), { signal: ctx.signal }), plan.permissions);

@@ -18,7 +18,7 @@ import { attr, resourceSchema, validators, type ModelOf } from '../../schema/def
 import { resource, type OpContext } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { attrStep } from '../../schema/path.js';
-import { accountIdField, accountIdOf, isNotFound, type VdbContext } from './common.js';
+import { accountIdentityAttribute, accountIdField, accountIdOf, isNotFound, type VdbContext } from './common.js';
 import { uuid } from './formats.js';
 
 const fields = {
@@ -26,16 +26,20 @@ const fields = {
   account_id: accountIdField(),
   user_email: attr.string({
     required: true,
+    refersTo: 'a member of the account',
+    // The member is what the resource's assignments belong to, and its identity: another member is another object.
+    replace: true,
     validate: [validators.matches(/^[^@\s]+@[^@\s]+$/, 'an e-mail address')],
-    description: 'The e-mail address of the account member (exact, case-sensitive match).',
+    description: 'The e-mail address of the account member (exact, case-sensitive match). The assignments belong to the member, so a change takes back what this resource granted the old one and assigns the roles to the new one.',
   }),
   role_ids: attr.stringSet({
     required: true,
+    refersTo: 'roles',
     validate: [validators.each(uuid)],
     description:
       'The roles this resource assigns to the user. Those the user lacks are granted; removing one from the set, or destroying the resource, revokes it only if this resource granted it.',
   }),
-  keep_on_destroy: attr.bool({ optional: true, default: false, description: 'Whether destroying the resource leaves the roles it granted assigned.' }),
+  keep_on_destroy: attr.bool({ optional: true, default: false, providerOnly: true, description: 'Whether destroying the resource leaves the roles it granted assigned.' }),
   user_id: attr.string({ computed: true, changesWith: ['user_email'], description: 'The id of the user.' }),
 };
 
@@ -128,6 +132,13 @@ export const userRoles = resource<typeof fields, VdbContext>({
   typeName: 'vdb_accounts_user_roles',
   schema,
   repeatableCreate: 'It creates no object: it assigns roles to an existing member, and assigning them again changes nothing more.',
+  // The platform has no object for the assignments: they are named by the member they belong to.
+  identity: {
+    attributes: {
+      account_id: accountIdentityAttribute("The account of the member. The provider's `account_id` when the resource sets none."),
+      user_email: { description: 'The e-mail address of the member the roles are assigned to.', forImport: 'required' },
+    },
+  },
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
     const userId = await requireUserId(accountId, plan.user_email, ctx);

@@ -224,10 +224,7 @@ const CASES: Case[] = [
     // Returned by the platform, but still a credential: sensitive.
     secrets: [{ state: ['ingest_token'], wire: null }],
     update: { set: { channel: 'alerts', ssl: true }, data: { channel: 'alerts', ssl: true } },
-    invalid: [
-      { set: { port: 0 }, path: 'port' },
-      { set: { channel: '' }, path: 'channel' },
-    ],
+    invalid: [{ set: { port: 0 }, path: 'port' }],
   },
   {
     type: 'sec_alert_channel_on_call',
@@ -306,6 +303,16 @@ describe('sec alert channels through the Terraform-side client', function () {
     expect(same(type, again.planned, state), 're-plan must be empty').to.equal(true);
     return state!;
   }
+
+  it('takes an optional argument set empty as unset: validators pass it, nothing is sent, the plan stays empty', async () => {
+    const type = 'sec_alert_channel_log_sink';
+    const c = CASES.find((x) => x.type === type)!;
+    const state = await converge(type, null, { ...c.config, channel: '' });
+    const guid = state.intg_guid as string;
+    expect(stored(guid)!.data).to.deep.equal(c.data);
+    expect(state.channel).to.equal('');
+    await tf.apply(type, state, await tf.plan(type, state, null), null);
+  });
 
   for (const c of CASES) {
     it(`${c.type}: create, read, re-plan, update, import, destroy`, async () => {

@@ -10,7 +10,7 @@ import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/i
 import { TerraformClient, configValue, ProviderCallError, type WireDiagnostic } from '../../../src/tfclient/terraform-client.js';
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
-import type { ObjectValue } from '../../../src/schema/value.js';
+import { UNKNOWN, type ObjectValue } from '../../../src/schema/value.js';
 import { describeProvider } from '../../../src/providers/describe.js';
 import { buildPulumiSchemaWithReport } from '../../../src/pulumi/schema.js';
 import { parseSeed } from '../../golden/seed-parser.js';
@@ -258,6 +258,21 @@ describe('sec governance resources through the Terraform-side client', function 
       expect(diags.map((d) => d.path).sort()).to.deep.equal(['group[0].group[0].group[0].filter[0].operation', 'group[0].group[0].operator', 'type']);
     });
 
+    it("refuses a filter on a field its resource type lacks, and a tag filter without a key, at plan time; an unknown type waits", async () => {
+      const config = deep();
+      const g = (config.group as any[])[0];
+      g.group[0].filter[0].field = 'Hostname';
+      g.group[0].group[0].filter[0].key = null;
+      const diags = await validationErrors(type, config);
+      expect(diags.map((d) => [d.summary, d.path])).to.deep.equal([
+        ['Invalid filter field', 'group[0].group[0].filter[0].field'],
+        ['Missing filter key', 'group[0].group[0].group[0].filter[0].key'],
+      ]);
+      expect(diags[0]!.detail).to.equal('"Hostname" is not a field of CLOUD_A resource groups; use one of "Account", "Organization ID", "Region", "Resource Tag".');
+      g.group[0].group[0].filter[0].key = 'team';
+      await tf.validateResource(type, { ...cfg(type, config), type: UNKNOWN });
+    });
+
     it('allows exactly one top-level group and three nested levels in the schema', () => {
       const top = tf.resourceSchema(type).block.blockTypes.group!;
       expect([top.nesting, top.minItems, top.maxItems]).to.deep.equal(['list', 1, 1]);
@@ -277,7 +292,7 @@ describe('sec governance resources through the Terraform-side client', function 
       expect(stored).to.deep.include({ description: 'second', enabled: 0 });
       expect(stored.query.filters.accounts.values).to.deep.equal(['123456789012', '210987654321']);
 
-      const retype = await tf.plan(type, state, cfg(type, { ...changed, type: 'CLOUD_B' }));
+      const retype = await tf.plan(type, state, cfg(type, { ...changed, type: 'CLOUD_B', group: [{ operator: 'AND', filter: [filter('projects', 'Project ID', ['acme'])] }] }));
       expect(retype.requiresReplace).to.deep.equal([[{ attr: 'type' }]]);
 
       const imported = await tf.importState(type, guid);
@@ -299,9 +314,9 @@ describe('sec governance resources through the Terraform-side client', function 
       expect((await tf.read(type, state)).state).to.equal(null);
     });
 
-    it('passes on the platform refusal of a field the type does not have', async () => {
-      const config = deep({ type: 'CLOUD_C' });
-      const diags = await applyErrors(type, null, config);
+    it('refuses at validation the fields a type does not have, as the platform would', async () => {
+      const diags = await validationErrors(type, deep({ type: 'CLOUD_C' }));
+      expect(diags.map((d) => d.path)).to.deep.equal(['group[0].filter[0].field']);
       expect(diags[0]!.detail).to.match(/"Account" is not a field of CLOUD_C resource groups/);
     });
   });
@@ -350,8 +365,8 @@ describe('sec governance resources through the Terraform-side client', function 
       expect(lists.map((d) => d.path).sort()).to.deep.equal(['organization[0].admin_accounts', 'organization[0].user_accounts', 'organization[0].user_accounts']);
     });
 
-    it('an organization block needs the provider in organization mode', async () => {
-      const diags = await applyErrors(type, null, member({ email: 'org@example.com', organization: [{ user: true }] }));
+    it('an organization block needs the provider in organization mode, judged at plan time', async () => {
+      const diags = await failure(tf.plan(type, null, cfg(type, member({ email: 'org@example.com', organization: [{ user: true }] }))));
       expect(diags[0]).to.deep.include({ summary: 'Team member does not match the provider mode', path: 'organization' });
       expect(diags[0]!.detail).to.match(/needs `organization = true`/);
     });
@@ -390,8 +405,8 @@ describe('sec governance resources through the Terraform-side client', function 
         expect(emulator.get('TeamMembers', guid)).to.equal(undefined);
       });
 
-      it('an account-level member is refused with a pointer to the organization block', async () => {
-        const diags = await org.applyErrors(type, null, member({ email: 'plain@example.com', administrator: true }));
+      it('an account-level member is refused at plan time with a pointer to the organization block', async () => {
+        const diags = await failure(orgTf.plan(type, null, org.cfg(type, member({ email: 'plain@example.com', administrator: true }))));
         expect(diags[0]).to.deep.include({ summary: 'Team member does not match the provider mode', path: 'organization' });
         expect(diags[0]!.detail).to.match(/add an `organization` block/);
       });
@@ -480,8 +495,8 @@ describe('sec governance resources through the Terraform-side client', function 
       expect(diags.map((d) => d.path).sort()).to.deep.equal(['expiry', 'reason', 'vulnerability_criteria[0].fixable_vuln', 'vulnerability_criteria[0].severities']);
     });
 
-    it('refuses empty criteria at the criteria block and a past expiry with the platform message', async () => {
-      const empty = await applyErrors(host, null, { name: 'nothing', vulnerability_criteria: [{}] });
+    it('refuses empty criteria at validation, at the criteria block, and a past expiry with the platform message', async () => {
+      const empty = await validationErrors(host, { name: 'nothing', vulnerability_criteria: [{}] });
       expect(empty[0]).to.deep.include({ summary: 'No vulnerability criteria', path: 'vulnerability_criteria[0]' });
       const past = await applyErrors(container, null, exception({ expiry: '2001-01-01T00:00:00Z' }));
       expect(past[0]!.detail).to.match(/expiryTime must be in the future/);

@@ -360,15 +360,15 @@ describe('sec policies family through the Terraform-side client', function () {
       await destroy(type, state);
     });
 
-    it('rejects conflicting and duplicate constraints at validation, and unknown policies and keys at apply', async () => {
+    it('rejects conflicting, duplicate and empty constraints at validation, and unknown policies and keys at apply', async () => {
       const conflict = await validationErrors(type, exceptionConfig({ constraint: [{ field_key: 'resourceTags', field_values: ['x'], field_values_map: [{ key: 'env', value: ['a'] }] }] }));
       expect(conflict).to.have.length(1);
       expect(conflict[0]).to.include({ path: 'constraint', summary: 'Conflicting constraint values' });
       const duplicate = await validationErrors(type, exceptionConfig({ constraint: [{ field_key: 'accountIds', field_values: ['1'] }, { field_key: 'accountIds', field_values: ['2'] }] }));
       expect(duplicate[0]).to.include({ path: 'constraint', summary: 'Duplicate constraint' });
 
-      const empty = await applyError(type, exceptionConfig({ constraint: [{ field_key: 'accountIds' }] }));
-      expect(empty.diagnostics[0]).to.include({ path: 'constraint', summary: 'Invalid constraint' });
+      const empty = await validationErrors(type, exceptionConfig({ constraint: [{ field_key: 'accountIds' }] }));
+      expect(empty[0]).to.include({ path: 'constraint', summary: 'Invalid constraint' });
       const noPolicy = await applyError(type, exceptionConfig({ policy_id: 'acme-missing' }));
       expect(noPolicy.message).to.match(/policy "acme-missing" not found/);
       const badKey = await applyError(type, exceptionConfig({ constraint: [{ field_key: 'projectIds', field_values: ['p'] }] }));

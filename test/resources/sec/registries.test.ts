@@ -121,9 +121,10 @@ const cases: Case[] = [
     },
     updated: { 'data.registryDomain': 'eu.gcr.io', 'data.nonOsPackageEval': true },
     secrets: (s) => [cred(s, 'private_key_id'), cred(s, 'private_key')],
+    // The platform checks the service account's e-mail address: so does the plan.
     invalid: {
-      config: { name: 'r', registry_domain: 'registry.example.com', credentials: [{ client_id: 'a', client_email: 'a@b.example', private_key_id: 'k', private_key: 'p' }] },
-      path: 'registry_domain',
+      config: { name: 'r', registry_domain: 'gcr.io', credentials: [{ client_id: 'a', client_email: 'scanner', private_key_id: 'k', private_key: 'p' }] },
+      path: 'credentials[0].client_email',
     },
   },
   {
@@ -295,7 +296,7 @@ describe('sec container registries and scanners through the Terraform-side clien
       emulator.clearRequests();
       const err = await failure(tf.validateResource(c.type, config(c.type, c.invalid.config)));
       expect(err.diagnostics.map((d) => d.path)).to.deep.equal([c.invalid.path]);
-      expect(err.diagnostics[0]!.summary).to.equal(`Invalid value for "${c.invalid.path}"`);
+      expect(err.diagnostics[0]!.summary).to.equal(`Invalid value for "${c.invalid.path.split('.').at(-1)}"`);
       const configuredId = await failure(tf.validateResource(c.type, config(c.type, { ...c.create, id: 'chosen' })));
       expect(configuredId.diagnostics.map((d) => d.path)).to.deep.equal(['id']);
       expect(emulator.requests.filter((r) => r.path.includes(COLLECTION))).to.deep.equal([]);
@@ -404,11 +405,12 @@ describe('sec container registries and scanners through the Terraform-side clien
       });
     }
 
-    it('a proxy scanner label without a key is refused at apply time, at the block', async () => {
+    it('a proxy scanner label without a key is refused at validation, at the block; an unknown key waits for the plan', async () => {
       const type = 'sec_integration_proxy_scanner';
       const cfg = config(type, { name: 'keyless', limit_by_label: [{ value: 'x' }] });
-      const err = await failure(tf.apply(type, null, await tf.plan(type, null, cfg), cfg));
-      expect(err.diagnostics.map((d) => d.path)).to.deep.equal(['limit_by_label']);
+      const err = await failure(tf.validateResource(type, cfg));
+      expect(err.diagnostics.map((d) => `${d.summary} at ${d.path}`)).to.deep.equal(['Invalid limit_by_label block at limit_by_label']);
+      await tf.validateResource(type, { ...cfg, limit_by_label: [{ key: UNKNOWN, value: 'x' }] });
     });
   });
 

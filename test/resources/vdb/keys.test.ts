@@ -98,6 +98,24 @@ describe('vdb database API keys', function () {
     expect(h.emulator.list(VDB_COLLECTIONS.databaseApiKeys)).to.deep.equal([]);
   });
 
+  it('v2 key naming the default MANAGE rule: an import reads no rule, and the plan keeps the key, sending nothing', async () => {
+    const MANAGE = [{ access_type: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE' }];
+    const plain = { cluster_id: clusterId, name: 'tf explicit', global_access_rule: MANAGE };
+    const state = await h.converge(KEY, null, plain);
+    const imported = await h.tf.importState(KEY, `${clusterId}/${String(state.id)}`);
+    expect(imported.global_access_rule).to.deep.equal([]);
+    const change = await h.plan(KEY, imported, plain);
+    expect(change.requiresReplace, 'the same access: no new key').to.deep.equal([]);
+    const requests = h.emulator.requests.length;
+    const { state: after } = await h.tf.apply(KEY, imported, change, h.config(KEY, plain));
+    expect(h.emulator.requests.slice(requests).map((r) => r.method).filter((m) => !/(^|\/)(Get|List)\w*$/.test(m))).to.deep.equal([]);
+    expect(after!.id).to.equal(state.id);
+    expect(await h.isNoOp(KEY, after!, plain)).to.equal(true);
+    // A different access still makes a new key.
+    expect((await h.plan(KEY, after, { ...plain, global_access_rule: [{ access_type: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' }] })).requiresReplace).to.deep.equal([[{ attr: 'global_access_rule' }]]);
+    await h.destroy(KEY, after!);
+  });
+
   it('v2 key: both kinds of access rule, or bad values, fail at plan time with paths', async () => {
     const both = {
       cluster_id: clusterId,

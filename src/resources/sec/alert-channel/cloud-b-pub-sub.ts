@@ -13,7 +13,7 @@ export default alertChannel({
     issue_grouping: issueGrouping('message'),
     credentials: block.one(
       {
-        client_email: requiredText('E-mail address of the service account.', validators.matches(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'an e-mail address')),
+        client_email: requiredText('E-mail address of the service account.', validators.email()),
         client_id: requiredText('Client id of the service account.'),
         private_key: attr.string({
           optional: true,

@@ -12,7 +12,7 @@ export default alertChannel({
     recipients: attr.stringList({
       required: true,
       description: 'E-mail addresses that receive alerts. Surrounding whitespace is ignored.',
-      validate: [validators.nonEmpty(), validators.each(validators.matches(/^\s*[^@\s]+@[^@\s]+\.[^@\s]+\s*$/, 'an e-mail address'))],
+      validate: [validators.nonEmpty(), validators.each(validators.email({ trimmed: true }))],
       equal: trimmedEqual,
     }),
   },

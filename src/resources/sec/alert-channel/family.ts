@@ -11,6 +11,7 @@ import type { SecClient } from '../../../clients/sec/index.js';
 import type { AlertChannelInput } from '../../../clients/sec/alert-channels.js';
 import type { AlertChannelData, AlertChannelType } from '../../../clients/sec/alert-channel-data.js';
 import type { Integration } from '../../../clients/sec/integration.js';
+import { idIdentity, noFilters } from '../../shared/identity.js';
 
 const commonFields = {
   id: attr.sdkId('The integration GUID of the channel (the same as `intg_guid`).'),
@@ -19,6 +20,7 @@ const commonFields = {
   test_integration: attr.bool({
     optional: true,
     default: true,
+    providerOnly: true,
     description: 'Whether to test the channel on creation and modification. A failed test on creation removes the new channel again.',
   }),
   intg_guid: attr.string({ computed: true, description: 'The unique identifier of the integration.' }),
@@ -122,6 +124,16 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(spec:
     schema: resourceSchema(fields, { description: spec.description }),
     importIdDescription: 'the integration GUID (`intg_guid`)',
     importState: async (id) => ({ id, intg_guid: id }) as Partial<Model>,
+    identity: idIdentity('The integration GUID of the channel (`intg_guid`).'),
+    // The API lists every channel; this type's are those of its API type (and variant).
+    list: {
+      schema: noFilters(`alert channel of this type (\`${spec.apiType}\` on the platform)`),
+      async list(_filters, ctx) {
+        const channels = await ctx.client.alertChannels.list({ signal: ctx.signal });
+        return channels.filter((c) => c.type === spec.apiType && !spec.otherVariant?.(c.data as AlertChannelData<T>)).map(fromApi);
+      },
+      displayName: (m) => common(m).name,
+    },
     async create(plan, ctx) {
       return fromApi(await ctx.client.alertChannels.create(toApi(plan), { signal: ctx.signal }));
     },

@@ -56,6 +56,7 @@ export const port = (required: boolean, description: string) =>
 
 const validJson: Validator<string> = {
   description: 'a JSON document',
+  samples: ['{"priority": "high"}', '{"labels": ["sec", "alert"]}'],
   check: (value) => {
     try {
       JSON.parse(value);

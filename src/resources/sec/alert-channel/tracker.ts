@@ -17,7 +17,7 @@ const VARIANTS = {
 const common = {
   tracker_url: attr.string({
     required: true,
-    validate: [validators.matches(/^(?![A-Za-z][A-Za-z0-9+.-]*:\/\/)\S+$/, 'a host name without a scheme such as `https://`')],
+    validate: [validators.matches(/^(?![A-Za-z][A-Za-z0-9+.-]*:\/\/)\S+$/, 'a host name without a scheme such as `https://`', ['tracker.example.com'])],
     description: 'Host of the tracker, without the `https://` prefix, e.g. `acme.tracker.example`.',
   }),
   issue_type: requiredText('Issue type created for each event. It must already exist in the project.'),

@@ -26,6 +26,7 @@ const schema = resourceSchema(
     extends: attr.string({
       required: true,
       replace: true,
+      refersTo: 'an alert profile',
       validate: [validators.nonEmpty()],
       description:
         'The alert profile this one extends, usually a built-in profile such as `SEC_CFG_CLOUD_A_DEFAULT_PROFILE`. Its fields are the ones templates may use. The platform cannot change it afterwards, so a change creates a new profile.',
@@ -61,6 +62,15 @@ export default resource<typeof schema.fields, SecClient>({
   schema,
   importIdDescription: 'the alert profile name',
   importState: async (name) => ({ id: name, name }),
+  identity: { attributes: { name: { description: 'The alert profile name, which is its id.', forImport: 'required' } } },
+  // The platform's built-in profiles cannot be managed (their names are reserved), so they are not listed.
+  list: {
+    schema: resourceSchema({}, { description: `Lists the custom alert profiles (built-in ones, named \`${RESERVED_PREFIX}…\`, cannot be managed); the API offers no filter.` }),
+    async list(_filters, ctx) {
+      return (await ctx.client.alertProfiles.list({ signal: ctx.signal })).filter((p) => !p.alertProfileId.startsWith(RESERVED_PREFIX)).map(fromApi);
+    },
+    displayName: (m) => m.name,
+  },
   validate(config, diags) {
     const seen = new Set<string>();
     for (const a of config.alert ?? []) {

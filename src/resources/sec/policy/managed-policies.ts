@@ -21,7 +21,7 @@ const schema = resourceSchema(
     id: attr.sdkId('A timestamp taken when the resource was created; it has no meaning on the platform.'),
     policy: block.set(
       {
-        id: attr.string({ required: true, validate: [builtIn], description: 'The id of a built-in policy, defined by the platform (it starts with `platform-global`).' }),
+        id: attr.string({ required: true, refersTo: 'a built-in policy', validate: [builtIn], description: 'The id of a built-in policy, defined by the platform (it starts with `platform-global`).' }),
         enabled: attr.bool({ required: true, description: 'Whether the policy is evaluated.' }),
         severity: severityAttribute('The severity of what the policy reports: `Critical`, `High`, `Medium`, `Low` or `Info`, in any case.'),
       },
@@ -72,6 +72,8 @@ export default resource<typeof schema.fields, SecClient>({
   typeName: 'sec_managed_policies',
   schema,
   repeatableCreate: 'It creates no object: it changes the settings of existing built-in policies, and setting them again changes nothing more.',
+  // Nothing on the platform names this resource's settings: its identity is the id it took when created.
+  identity: { attributes: { id: { description: 'The timestamp the resource took as its id when it was created (it has no meaning on the platform).', forImport: 'required' } } },
   validate(config, diags) {
     const seen = new Set<string>();
     for (const p of config.policy ?? []) {

@@ -1,5 +1,5 @@
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
-import { onlyCandidate, resource } from '../../../engine/contracts.js';
+import { listResource, onlyCandidate, resource } from '../../../engine/contracts.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import { attrStep } from '../../../schema/path.js';
 import type { SecClient } from '../../../clients/sec/index.js';
@@ -16,6 +16,7 @@ const schema = resourceSchema(
     policy_id: attr.string({
       required: true,
       replace: true,
+      refersTo: 'a policy',
       validate: [validators.nonEmpty()],
       description: 'The id of the policy the exception belongs to. An exception cannot move to another policy, so a change creates a new exception.',
     }),
@@ -24,6 +25,7 @@ const schema = resourceSchema(
       {
         field_key: attr.string({
           required: true,
+          refersTo: "a constraint of the policy's exception configuration",
           validate: [validators.nonEmpty()],
           description: 'A constraint the policy\'s exception configuration defines, for example `accountIds` or `resourceTags`.',
         }),
@@ -75,10 +77,6 @@ function toApi(m: Model): PolicyExceptionInput {
   const constraints = m.constraint.map((c): PolicyExceptionConstraint => {
     const maps = mapEntries(c);
     const plain = (c.field_values ?? []).map((v) => v.trim());
-    // Checked here rather than at validation, where a value still unknown looks unset.
-    if (maps.length === 0 && plain.length === 0) {
-      throw new DiagnosticError('Invalid constraint', `The constraint "${c.field_key}" has no values: set \`field_values\` or \`field_values_map\`.`, CONSTRAINT_PATH);
-    }
     return { fieldKey: c.field_key, fieldValues: maps.length > 0 ? maps : plain };
   });
   return { description: m.description, constraints };
@@ -109,10 +107,29 @@ function fromApi(e: PolicyException): Partial<Model> {
   };
 }
 
+/** The API lists the exceptions of one policy. */
+const filters = resourceSchema(
+  { policy_id: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The policy whose exceptions are listed.' }) },
+  { description: 'Lists the exceptions of one policy (the API lists them per policy).' },
+);
+
 export default resource<typeof schema.fields, SecClient>({
   typeName: 'sec_policy_exception',
   schema,
   importIdDescription: '`<policy_id>:<exception_id>`',
+  identity: {
+    attributes: {
+      policy_id: { description: 'The id of the policy the exception belongs to.', forImport: 'required' },
+      id: { description: 'The exception id.', forImport: 'required' },
+    },
+  },
+  list: listResource<typeof schema.fields, typeof filters.fields, SecClient>({
+    schema: filters,
+    async list(f, ctx) {
+      return (await ctx.client.policyExceptions.list(f.policy_id, { signal: ctx.signal })).map((e) => ({ ...fromApi(e), policy_id: f.policy_id }));
+    },
+    displayName: (m) => m.description,
+  }),
   async importState(id) {
     const parts = id.split(':');
     if (parts.length !== 2 || parts.some((p) => p.trim() === '')) {
@@ -137,6 +154,8 @@ export default resource<typeof schema.fields, SecClient>({
           `The constraint "${c.field_key ?? '?'}" sets both \`field_values\` and key/value maps; a constraint holds either plain values or key/value pairs.`,
           CONSTRAINT_PATH,
         );
+      } else if (!hasPlain && !hasMaps) {
+        diags.error('Invalid constraint', `The constraint "${c.field_key ?? '?'}" has no values: set \`field_values\` or \`field_values_map\`.`, CONSTRAINT_PATH);
       }
     }
   },

@@ -4,6 +4,7 @@ import { isApiError } from '../../../clients/errors.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { BUILT_IN_POLICY_PREFIX, EVALUATION_FREQUENCIES, type Policy, type PolicyUpdate } from '../../../clients/sec/policies.js';
 import { severityAttribute } from './severity.js';
+import { idIdentity } from '../../shared/identity.js';
 
 /** `<profile>` or `<profile>.<template>`: profile names hold no dot, and neither part is empty. */
 const ALERT_PROFILE_REFERENCE = /^[^.]+(\.[^.].*)?$/;
@@ -33,7 +34,7 @@ const schema = resourceSchema(
     policy_id_suffix: attr.string({
       optional: true,
       replace: true,
-      validate: [validators.matches(SUFFIX_OR_NONE, 'lower-case letters and digits starting with a letter (at most 16), optionally followed by `-` and up to 8 digits, e.g. `abcd-1234`; or `""` for none')],
+      validate: [validators.matches(SUFFIX_OR_NONE, 'lower-case letters and digits starting with a letter (at most 16), optionally followed by `-` and up to 8 digits, e.g. `abcd-1234`; or `""` for none', ['tfsample', 'tfsample-1234', ''])],
       description:
         'Appended to the tenant name to form the policy id (`abcd-1234` gives `<tenant>-abcd-1234`); the platform numbers the policy when it is not set or `""`. The id of a policy cannot change, so a change creates a new policy.',
     }),
@@ -44,6 +45,7 @@ const schema = resourceSchema(
       {
         enabled: attr.bool({ optional: true, default: true, description: 'Whether the policy raises alerts.' }),
         profile: attr.string({
+          refersTo: 'a template of an alert profile',
           required: true,
           validate: [validators.matches(ALERT_PROFILE_REFERENCE, 'an alert profile, alone or with one of its templates: `<profile>` or `<profile>.<template>`')],
           description:
@@ -131,6 +133,19 @@ export default resource<typeof schema.fields, SecClient>({
   schema,
   importIdDescription: 'the policy id',
   importState: async (id) => ({ id }),
+  identity: idIdentity('The policy id.'),
+  // Built-in policies are changed with sec_managed_policies, not managed as sec_policy: not listed.
+  list: {
+    schema: resourceSchema({}, { description: `Lists the custom policies (built-in ones, whose ids start \`${BUILT_IN_POLICY_PREFIX}\`, are for \`sec_managed_policies\`); the API offers no filter.` }),
+    async list(_filters, ctx) {
+      const custom = (await ctx.client.policies.list({ signal: ctx.signal })).filter((p) => !p.policyId.startsWith(BUILT_IN_POLICY_PREFIX));
+      const out: Partial<Model>[] = [];
+      // As a read after an import does, the suffix is recovered from the id.
+      for (const p of custom) out.push({ ...fromApi(p, null), policy_id_suffix: await importedSuffix(p.policyId, ctx) });
+      return out;
+    },
+    displayName: (m) => m.title,
+  },
   async create(plan, ctx) {
     const created = await ctx.client.policies.create({ policyIdSuffix: plan.policy_id_suffix ?? undefined, ...toApi(plan) }, { signal: ctx.signal });
     return fromApi(created, plan);

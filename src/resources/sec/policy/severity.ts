@@ -12,6 +12,8 @@ const normal = (value: string) => value.trim().toLowerCase();
 
 export const severityValidator: Validator<string> = {
   description: `one of ${SHOWN.map((s) => `\`${s}\``).join(', ')} (any case)`,
+  // The platform stores it lower-case: an upper-case spelling must stay as configured.
+  samples: [...SHOWN, 'HIGH'],
   check: (value) =>
     (POLICY_SEVERITIES as readonly string[]).includes(normal(value))
       ? undefined

@@ -1,6 +1,7 @@
 import { attr, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 import { onlyCandidate, resource, type ResourceDef } from '../../../engine/contracts.js';
 import type { SecClient } from '../../../clients/sec/index.js';
+import { idIdentity, noFilters } from '../../shared/identity.js';
 import { REPORT_NOTIFICATION_KEYS, type ReportNotifications, type ReportRule, type ReportRuleInput } from '../../../clients/sec/report-rules.js';
 import { SEVERITIES, canonical, flagOrNull, listOrNull, oneOfIgnoringCase, sameIgnoringCase, sameTrimmedSet, textOrNull } from '../governance-values.js';
 import { REPORT_BLOCKS, REPORT_BLOCK_NAMES, flagKeys } from './reports.js';
@@ -17,9 +18,10 @@ const schema = resourceSchema(
       equal: sameIgnoringCase,
       description: 'Severities the reports cover: `Critical`, `High`, `Medium`, `Low`, `Info` (any case).',
     }),
-    resource_groups: attr.stringSet({ optional: true, equal: sameTrimmedSet, description: 'GUIDs of the resource groups the reports cover.' }),
+    resource_groups: attr.stringSet({ optional: true, refersTo: 'resource groups', equal: sameTrimmedSet, description: 'GUIDs of the resource groups the reports cover.' }),
     email_alert_channels: attr.stringSet({
       required: true,
+      refersTo: 'e-mail alert channels',
       validate: [validators.nonEmpty()],
       equal: sameTrimmedSet,
       description: 'GUIDs (`intg_guid`) of the e-mail alert channels that receive the reports.',
@@ -96,6 +98,12 @@ const reportRule = resource<typeof schema.fields, SecClient>({
   schema,
   importIdDescription: 'the report rule GUID',
   importState: async (id) => ({ id, guid: id }),
+  identity: idIdentity('The report rule GUID.'),
+  list: {
+    schema: noFilters('report rule'),
+    list: async (_filters, ctx) => (await ctx.client.reportRules.list({ signal: ctx.signal })).map((r) => fromApi(r, {})),
+    displayName: (m) => m.name,
+  },
   create: async (plan, ctx) => fromApi(await ctx.client.reportRules.create(toApi(plan), { signal: ctx.signal }), plan),
   // A report rule is known by its name.
   findCreated: {

@@ -1,5 +1,7 @@
 import { onlyCandidate, resource, type ResourceDef } from '../../../engine/contracts.js';
 import type { SecClient } from '../../../clients/sec/index.js';
+import { resourceSchema } from '../../../schema/define.js';
+import { idIdentity } from '../../shared/identity.js';
 import type { ResourceGroup, ResourceGroupInput } from '../../../clients/sec/resource-groups.js';
 import { textOrNull } from '../governance-values.js';
 import { schema, type GroupModel, type Model } from './schema.js';
@@ -31,8 +33,15 @@ const resourceGroup = resource<typeof schema.fields, SecClient>({
   schema,
   importIdDescription: 'the resource group GUID',
   importState: async (id) => ({ id }),
+  identity: idIdentity('The resource group GUID.'),
+  // The platform's default groups are built in, not made with this resource: not listed.
+  list: {
+    schema: resourceSchema({}, { description: "Lists the resource groups made for the account (the platform's default groups are left out); the API offers no filter." }),
+    list: async (_filters, ctx) => (await ctx.client.resourceGroups.list({ signal: ctx.signal })).filter((g) => !g.isDefaultBoolean).map((g) => fromApi(g, {})),
+    displayName: (m) => m.name,
+  },
   validate(config, diags) {
-    diags.append(treeProblems(config.group?.[0]));
+    diags.append(treeProblems(config.group?.[0], config.type));
   },
   create: async (plan, ctx) => fromApi(await ctx.client.resourceGroups.create(toApi(plan), { signal: ctx.signal }), plan),
   // A resource group is known by its resource type and name.

@@ -7,6 +7,18 @@
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 
 export const RESOURCE_GROUP_TYPES = ['CLOUD_A', 'CLOUD_B', 'CLOUD_C', 'CLOUD_D', 'CONTAINER', 'MACHINE', 'KUBERNETES'] as const;
+/** The fields a filter may test, per resource type (the platform refuses any other, sec.md §2.10, §3.6). */
+export const FILTER_FIELDS: Readonly<Record<(typeof RESOURCE_GROUP_TYPES)[number], readonly string[]>> = {
+  CLOUD_A: ['Account', 'Organization ID', 'Region', 'Resource Tag'],
+  CLOUD_B: ['Organization ID', 'Organization Name', 'Folder', 'Project ID', 'Project Name', 'Region', 'Resource Label'],
+  CLOUD_C: ['Tenant ID', 'Tenant Name', 'Subscription ID', 'Subscription Name', 'Region', 'Resource Tag'],
+  CLOUD_D: ['Compartment ID', 'Compartment Name', 'Region', 'Resource Tag'],
+  CONTAINER: ['Image Registry', 'Image Repo', 'Image Tag', 'Container Label'],
+  MACHINE: ['Hostname', 'External IP', 'Internal IP', 'Machine Tag'],
+  KUBERNETES: ['Cloud A Account', 'Cloud A Region', 'Cluster Name', 'Namespace'],
+};
+/** Fields that test a tag or label: a filter on one names the key. */
+export const KEYED_FIELDS: readonly string[] = ['Resource Tag', 'Resource Label', 'Container Label', 'Machine Tag'];
 export const FILTER_OPERATIONS = ['EQUALS', 'NOT_EQUALS', 'CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'ENDS_WITH', 'INCLUDES', 'NOT_INCLUDES'] as const;
 /** Nested `group` levels below the top-level group. */
 export const NESTED_LEVELS = 3;
@@ -16,6 +28,7 @@ const filter = block.list(
     filter_name: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'A name for the filter, unique within the resource group.' }),
     field: attr.string({
       required: true,
+      validate: [validators.oneOf(...new Set(Object.values(FILTER_FIELDS).flat()))],
       description: 'The field the filter tests; which fields exist depends on `type`, e.g. `Account`, `Region`, `Resource Tag` (`CLOUD_A`), `Project ID` (`CLOUD_B`), `Subscription ID` (`CLOUD_C`), `Image Tag` (`CONTAINER`), `Hostname` (`MACHINE`), `Cluster Name` or `Namespace` (`KUBERNETES`).',
     }),
     operation: attr.string({ required: true, validate: [validators.oneOf(...FILTER_OPERATIONS)], description: 'How the field is compared with the values.' }),
@@ -79,6 +92,6 @@ export interface FilterModel {
 /** A group as validation sees it: what is not known yet (a `dynamic` block's `for_each`, a value) is `undefined`. */
 export interface GroupConfig {
   operator?: string | null | undefined;
-  filter?: { filter_name?: string | null | undefined }[] | undefined;
+  filter?: { filter_name?: string | null | undefined; field?: string | null | undefined; key?: string | null | undefined }[] | undefined;
   group?: GroupConfig[] | undefined;
 }

@@ -1,16 +1,18 @@
 /**
  * The group tree of the configuration ↔ the API's query (a filter map plus an expression tree), and
- * the rules the schema cannot express: each group needs a filter or a sub-group, and filter names are
- * unique (they key the filter map).
+ * the rules the schema cannot express: each group needs a filter or a sub-group, filter names are
+ * unique (they key the filter map), a filter tests a field of the group's resource type, and one on a
+ * tag or label names its key.
  */
 import { DiagnosticError, type Diagnostic } from '../../../engine/diagnostics.js';
 import { attrStep, indexStep, type AttributePath } from '../../../schema/path.js';
 import { isFilterNode, type ResourceGroupExpression, type ResourceGroupFilter, type ResourceGroupQuery } from '../../../clients/sec/resource-groups.js';
-import { NESTED_LEVELS, type FilterModel, type GroupConfig, type GroupModel } from './schema.js';
+import { FILTER_FIELDS, KEYED_FIELDS, NESTED_LEVELS, type FilterModel, type GroupConfig, type GroupModel } from './schema.js';
 
 /** Every violation of the tree rules, each at the path of the offending group or filter; what is not known yet is not judged. */
-export function treeProblems(top: GroupConfig | undefined): Diagnostic[] {
+export function treeProblems(top: GroupConfig | undefined, type: string | undefined): Diagnostic[] {
   const problems: Diagnostic[] = [];
+  const fields: readonly string[] | undefined = type === undefined ? undefined : FILTER_FIELDS[type as keyof typeof FILTER_FIELDS];
   const names = new Map<string, AttributePath>();
   const visit = (g: GroupConfig, path: AttributePath, deepest: boolean): void => {
     // A group is empty only when both its collections are known (and the deepest level has no groups).
@@ -19,6 +21,14 @@ export function treeProblems(top: GroupConfig | undefined): Diagnostic[] {
       problems.push({ severity: 'error', summary: 'Empty resource group', detail: 'Each group needs at least one `filter` or nested `group` block.', path });
     }
     (g.filter ?? []).forEach((f, i) => {
+      const at = (name: string) => [...path, attrStep('filter'), indexStep(i), attrStep(name)];
+      if (fields && f.field != null && !fields.includes(f.field)) {
+        const detail = `${JSON.stringify(f.field)} is not a field of ${type} resource groups; use one of ${fields.map((x) => JSON.stringify(x)).join(', ')}.`;
+        problems.push({ severity: 'error', summary: 'Invalid filter field', detail, path: at('field') });
+      }
+      if (f.field != null && KEYED_FIELDS.includes(f.field) && (f.key === null || f.key?.trim() === '')) {
+        problems.push({ severity: 'error', summary: 'Missing filter key', detail: `A filter on ${JSON.stringify(f.field)} names the tag or label key it tests: set \`key\`.`, path: at('key') });
+      }
       if (f.filter_name == null) return;
       const here = [...path, attrStep('filter'), indexStep(i), attrStep('filter_name')];
       const first = names.get(f.filter_name);

@@ -1,4 +1,6 @@
-import { onlyCandidate, resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
+import { listResource, onlyCandidate, resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
+import { attr, resourceSchema, validators } from '../../../schema/define.js';
+import { idIdentity } from '../../shared/identity.js';
 import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics.js';
 import { attrStep, indexStep, type AttributePath } from '../../../schema/path.js';
 import { isApiError } from '../../../clients/errors.js';
@@ -72,17 +74,21 @@ function fromApi(t: TeamMember, prior: Partial<Model>): Partial<Model> {
   return { ...common, administrator: false, organization: [organization] };
 }
 
+const MODE_MISMATCH = 'Team member does not match the provider mode';
+
+/** Why a member with (or without) an `organization` block does not fit the provider's mode. */
+const modeHint = (organizationBlock: boolean) =>
+  organizationBlock
+    ? 'An `organization` block makes an organization-level member, which needs `organization = true` in the provider configuration.'
+    : 'With `organization = true` in the provider configuration, team members are organization-level: add an `organization` block.';
+
 /** Points a platform refusal caused by the provider's organization setting at the `organization` block. */
 async function explainingMode<T>(m: Model, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
     if (!isApiError(err, 'invalid') || !/organization access|organization-level|account-level/i.test(err.message)) throw err;
-    const hint =
-      m.organization.length > 0
-        ? 'An `organization` block makes an organization-level member, which needs `organization = true` in the provider configuration.'
-        : 'With `organization = true` in the provider configuration, team members are organization-level: add an `organization` block.';
-    throw new DiagnosticError('Team member does not match the provider mode', `${hint} The platform said: ${err.message}`, [attrStep('organization')]);
+    throw new DiagnosticError(MODE_MISMATCH, `${modeHint(m.organization.length > 0)} The platform said: ${err.message}`, [attrStep('organization')]);
   }
 }
 
@@ -101,12 +107,33 @@ async function importMember(id: string, ctx: OpContext<SecClient>): Promise<Part
   return { id, guid: id };
 }
 
+/** The API searches members by user name, the e-mail address. */
+const filters = resourceSchema(
+  { email: attr.string({ optional: true, validate: [validators.nonEmpty()], description: 'Only the member with this e-mail address (the API searches by it).' }) },
+  { description: 'Lists the team members, or the one with a given e-mail address.' },
+);
+
 const teamMember = resource<typeof schema.fields, SecClient>({
   typeName: 'sec_team_member',
   schema,
   importIdDescription: 'the user GUID, or the e-mail address',
   importState: importMember,
+  identity: idIdentity('The user GUID of the member.'),
+  list: listResource<typeof schema.fields, typeof filters.fields, SecClient>({
+    schema: filters,
+    async list(f, ctx) {
+      const opts = { signal: ctx.signal };
+      const members = f.email !== null ? await ctx.client.teamMembers.search(f.email.trim(), opts) : await ctx.client.teamMembers.list(opts);
+      return members.map((m) => fromApi(m, {}));
+    },
+    displayName: (m) => m.email,
+  }),
   validate: roleProblems,
+  // The provider's mode decides which kind of member a configuration can make: judged at plan time.
+  validateWithProvider(config, client, diags) {
+    if (config.organization === undefined || config.organization.length > 0 === client.organization) return;
+    diags.error(MODE_MISMATCH, modeHint(config.organization.length > 0), [attrStep('organization')]);
+  },
   create: async (plan, ctx) => fromApi(await explainingMode(plan, () => ctx.client.teamMembers.create(toApi(plan), { signal: ctx.signal })), plan),
   // A member is known by the e-mail address (the user name).
   findCreated: {

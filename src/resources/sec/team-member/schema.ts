@@ -1,15 +1,13 @@
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 import { sameIgnoringCase, sameTextIgnoringCase } from '../governance-values.js';
 
-const EMAIL = /^\s*[^@\s]+@[^@\s]+\.[^@\s]+\s*$/;
-
 export const schema = resourceSchema(
   {
     id: attr.sdkId('The user GUID of the member (the same as `guid`).'),
     email: attr.string({
       required: true,
       replace: true,
-      validate: [validators.matches(EMAIL, 'an e-mail address')],
+      validate: [validators.email({ trimmed: true })],
       equal: sameTextIgnoringCase,
       description: 'The e-mail address, which is also the user name. The platform cannot change it, so a change replaces the member.',
     }),

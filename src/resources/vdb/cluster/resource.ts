@@ -4,14 +4,14 @@
  * failing with the platform's reason when the cluster enters a failed phase. A cluster that exists but
  * failed to become ready is kept in the state (Terraform marks it tainted), never lost.
  */
-import { resourceSchema, type ConfigModelOf } from '../../../schema/define.js';
-import { onlyCandidate, resource, type OpContext } from '../../../engine/contracts.js';
+import { attr, resourceSchema, type ConfigModelOf } from '../../../schema/define.js';
+import { listResource, onlyCandidate, resource, type OpContext } from '../../../engine/contracts.js';
 import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics.js';
 import { attrStep, indexStep } from '../../../schema/path.js';
 import { isApiError } from '../../../clients/errors.js';
 import { CLUSTER_PHASES, type Cluster, type ClusterPhase } from '../../../clients/vdb/api.js';
 import { waitFor, WaitFailedError, WaitTimeoutError } from '../../shared/wait.js';
-import { accountIdOf, checkTolerations, deleteIgnoringNotFound, keyValuesToApi, type VdbContext } from '../common.js';
+import { accountScopedIdentity, accountFilter, accountIdOf, checkTolerations, deleteIgnoringNotFound, keyValuesToApi, type VdbContext } from '../common.js';
 import { clusterFields, type ClusterModel, type ConfigurationModel } from './schema.js';
 import { clusterFromApi, configurationToApi, HYBRID, jwtRbacOnCreate, wantsJwtRbac } from './mapping.js';
 
@@ -126,11 +126,32 @@ async function settle(created: Partial<ClusterModel>, plan: ClusterModel, ctx: O
 const onlyLocalChanges = (plan: ClusterModel, prior: ClusterModel): boolean =>
   JSON.stringify({ ...plan, delete_backups_on_destroy: null, status: null }) === JSON.stringify({ ...prior, delete_backups_on_destroy: null, status: null });
 
+/** The API lists an account's clusters, optionally of one cloud provider and region. */
+const clusterFilters = resourceSchema(
+  {
+    account_id: accountFilter('clusters'),
+    cloud_provider: attr.string({ optional: true, description: 'Only clusters of this cloud provider (e.g. `aws`, or `hybrid`).' }),
+    cloud_region: attr.string({ optional: true, description: 'Only clusters in this region (for `hybrid`, the hybrid cloud environment id).' }),
+  },
+  { description: 'Lists the clusters of an account (not those marked for deletion), optionally of one cloud provider and region.' },
+);
+
 export default resource<typeof clusterFields, VdbContext>({
   typeName: 'vdb_accounts_cluster',
   schema,
   importIdDescription: 'the cluster id',
   importState: async (id) => ({ id }),
+  identity: accountScopedIdentity({ id: 'The cluster id.' }),
+  list: listResource<typeof clusterFields, typeof clusterFilters.fields, VdbContext>({
+    schema: clusterFilters,
+    async list(f, ctx) {
+      const accountId = accountIdOf(f.account_id, ctx);
+      const request = { accountId, ...(f.cloud_provider ? { cloudProviderId: f.cloud_provider } : {}), ...(f.cloud_region ? { cloudProviderRegionId: f.cloud_region } : {}) };
+      // A cluster marked for deletion is on its way out: not one to manage.
+      return (await ctx.client.api.clusters.list(request, { signal: ctx.signal })).filter((c) => !c.deletedAt).map((c) => fromApi(c, null));
+    },
+    displayName: (m) => m.name,
+  }),
   validate: validateConfiguration,
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);

@@ -15,7 +15,7 @@ export const DATABASE_LOG_LEVEL = protoEnum('DATABASE_CONFIGURATION_LOG_LEVEL_',
 const WHEN_UNSATISFIABLE = protoEnum('TOPOLOGY_SPREAD_CONSTRAINT_WHEN_UNSATISFIABLE_', 'DO_NOT_SCHEDULE', 'SCHEDULE_ANYWAY');
 
 /** `vX.Y.Z` or `latest` (the platform's rule). */
-const VERSION = text(1, 64, /^(latest|v\d+\.\d+\.\d+)$/, 'a version such as `v1.13.0`, or `latest`');
+const VERSION = text(1, 64, /^(latest|v\d+\.\d+\.\d+)$/, 'a version such as `v1.13.0`, or `latest`', ['latest', 'v1.13.0']);
 
 const RESOURCE_TYPES = ['cpu', 'ram', 'disk', 'complimentary_disk', 'snapshot'] as const;
 const RESOURCE_UNITS = ['m', 'Gi'] as const;
@@ -23,8 +23,9 @@ const RESOURCE_UNITS = ['m', 'Gi'] as const;
 export const databaseConfigurationFields = {
   collection: block.one(
     {
-      replication_factor: attr.number({ optional: true, validate: [validators.intBetween(1, UINT32_MAX)], description: 'Default replication factor of new collections.' }),
-      write_consistency_factor: attr.number({ optional: true, validate: [validators.intBetween(1, INT32_MAX)], description: 'Default write consistency factor of new collections.' }),
+      // The wire types' bounds; the cluster's nodes limit them far lower.
+      replication_factor: attr.number({ optional: true, validate: [validators.intBetween(1, UINT32_MAX, [1, 2])], description: 'Default replication factor of new collections.' }),
+      write_consistency_factor: attr.number({ optional: true, validate: [validators.intBetween(1, INT32_MAX, [1, 2])], description: 'Default write consistency factor of new collections.' }),
       vectors: block.one(
         { on_disk: attr.bool({ optional: true, description: 'Whether vectors of new collections are stored on disk by default.' }) },
         { description: 'Default vector storage of new collections.' },
@@ -94,27 +95,30 @@ export const configurationFields = {
   last_modified_at: attr.string({ computed: true, volatile: true, description: 'When the configuration last changed (RFC 3339).' }),
   number_of_nodes: attr.number({
     required: true,
-    validate: [validators.intBetween(1, UINT32_MAX)],
+    // The wire type's bound; the account's node quota limits it far lower.
+    validate: [validators.intBetween(1, UINT32_MAX, [1, 2])],
     description: 'Number of database nodes. The platform also caps it by the account\'s node quota, which it checks when the cluster is created or changed.',
   }),
   node_configuration: block.one(
     {
       package_id: attr.string({
         required: true,
+        refersTo: 'a booking package offered in the region',
         validate: [uuid],
         description: 'The booking package (see the `vdb_booking_packages` data source) that fixes the CPU, memory and disk of each node.',
       }),
       resource_configurations: block.list(
         {
-          amount: attr.number({ required: true, validate: [validators.intBetween(1, UINT32_MAX)], description: 'Amount of the resource.' }),
+          // The wire type's bound; no cloud offers a volume anywhere near it.
+          amount: attr.number({ required: true, validate: [validators.intBetween(1, UINT32_MAX, [1, 20])], description: 'Amount of the resource.' }),
           resource_type: attr.string({
             required: true,
-            validate: [{ description: RESOURCE_TYPES.map((r) => `\`${r}\``).join(', '), check: (v) => (RESOURCE_TYPES.includes(v as never) ? undefined : `must be one of ${RESOURCE_TYPES.join(', ')}, got ${JSON.stringify(v)}`) }],
+            validate: [{ description: RESOURCE_TYPES.map((r) => `\`${r}\``).join(', '), samples: RESOURCE_TYPES, check: (v) => (RESOURCE_TYPES.includes(v as never) ? undefined : `must be one of ${RESOURCE_TYPES.join(', ')}, got ${JSON.stringify(v)}`) }],
             description: 'Resource type. Only `disk` (with unit `Gi`) adds resources; the other types are accepted for compatibility and have no effect.',
           }),
           resource_unit: attr.string({
             required: true,
-            validate: [{ description: RESOURCE_UNITS.map((r) => `\`${r}\``).join(', '), check: (v) => (RESOURCE_UNITS.includes(v as never) ? undefined : `must be one of ${RESOURCE_UNITS.join(', ')}, got ${JSON.stringify(v)}`) }],
+            validate: [{ description: RESOURCE_UNITS.map((r) => `\`${r}\``).join(', '), samples: RESOURCE_UNITS, check: (v) => (RESOURCE_UNITS.includes(v as never) ? undefined : `must be one of ${RESOURCE_UNITS.join(', ')}, got ${JSON.stringify(v)}`) }],
             description: 'Unit of the amount: `Gi` (gibibytes) or `m` (milli-CPUs).',
           }),
         },
@@ -146,7 +150,7 @@ export const configurationFields = {
   annotations: keyValueSet('Kubernetes annotations of the database pods (hybrid cloud).', 'annotation', 10, `${CONFIGURATION}.annotations`),
   allowed_ip_source_ranges: attr.stringSet({
     optional: true,
-    validate: [{ description: 'IPv4 CIDRs, at most 20', check: (v) => (v.length > 20 ? `must have at most 20 ranges, got ${v.length}` : v.map((c) => ipv4Cidr.check(c)).find(Boolean)) }],
+    validate: [{ description: 'IPv4 CIDRs, at most 20', samples: [['10.0.0.0/8'], ['10.0.0.0/8', '192.168.0.0/16']], check: (v) => (v.length > 20 ? `must have at most 20 ranges, got ${v.length}` : v.map((c) => ipv4Cidr.check(c)).find(Boolean)) }],
     description: `IPv4 ranges (CIDR) allowed to reach the cluster; empty allows all. At most 20. ${setNote(
       `${CONFIGURATION}.allowed_ip_source_ranges`,
       `contains(${CONFIGURATION}.allowed_ip_source_ranges, "10.0.0.0/8")`,
@@ -191,6 +195,7 @@ export const clusterFields = {
     optional: true,
     computed: true,
     replace: true,
+    refersTo: 'an account',
     description: 'The account the cluster belongs to. Defaults to the provider\'s `account_id`. A cluster cannot move to another account, so a change creates a new cluster.',
   }),
   name: attr.string({ required: true, validate: [CLUSTER_NAME], description: 'Name of the cluster: 2–64 letters, digits, `-` and `_`. Can be changed in place.' }),
@@ -198,17 +203,20 @@ export const clusterFields = {
   cloud_provider: attr.string({
     required: true,
     replace: true,
+    refersTo: 'a cloud provider of the platform',
     validate: [text(3, 64, null, 'a cloud provider id')],
     description: 'The cloud provider: an id the platform service lists (e.g. `aws`, `gcp`, `azure`), or `hybrid` for a hybrid cloud environment. Changing it creates a new cluster.',
   }),
   cloud_region: attr.string({
     required: true,
     replace: true,
+    refersTo: 'a region of the cloud provider, or a hybrid cloud environment',
     validate: [text(1, 64, null, 'a region id')],
     description: 'The region: an id the platform service lists for the provider (e.g. `eu-central-1`); for `hybrid`, the id of the hybrid cloud environment. Changing it creates a new cluster.',
   }),
   private_region_id: attr.string({
     optional: true,
+    refersTo: 'a hybrid cloud environment',
     deprecated: 'Use cloud_provider = "hybrid" and cloud_region instead.',
     description: 'The hybrid cloud environment (private region) of the cluster; with `cloud_provider = "hybrid"` it takes the place of `cloud_region`.',
   }),
@@ -216,7 +224,7 @@ export const clusterFields = {
   url: attr.string({ computed: true, description: 'The endpoint URL of the cluster. Create and update wait until it is published.' }),
   configuration: block.one(configurationFields, { required: true, description: 'The configuration of the cluster.' }),
   status: attr.of(t.list(statusType))({ computed: true, volatile: true, description: statusDescription }),
-  delete_backups_on_destroy: attr.bool({ optional: true, default: true, description: 'Whether the cluster\'s backups are deleted with it.' }),
+  delete_backups_on_destroy: attr.bool({ optional: true, default: true, providerOnly: true, description: 'Whether the cluster\'s backups are deleted with it.' }),
 };
 
 export type ClusterModel = ModelOf<typeof clusterFields>;

@@ -14,7 +14,7 @@ export default cloudAccount({
       {
         fingerprint: attr.string({
           required: true,
-          validate: [validators.matches(/^([0-9a-fA-F]{2}:){15}[0-9a-fA-F]{2}$/, 'a key fingerprint of 16 colon-separated hex pairs')],
+          validate: [validators.matches(/^([0-9a-fA-F]{2}:){15}[0-9a-fA-F]{2}$/, 'a key fingerprint of 16 colon-separated hex pairs', ['12:34:56:78:90:ab:cd:ef:12:34:56:78:90:ab:cd:ef'])],
           description: 'Fingerprint of the public half of the API signing key, e.g. `12:34:56:78:90:ab:cd:ef:12:34:56:78:90:ab:cd:ef`.',
         }),
         private_key: attr.string({

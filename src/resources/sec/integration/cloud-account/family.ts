@@ -9,6 +9,7 @@ import { onlyCandidate, resource, type ResourceDef } from '../../../../engine/co
 import { DiagnosticError, Diagnostics } from '../../../../engine/diagnostics.js';
 import type { SecClient } from '../../../../clients/sec/index.js';
 import type { Integration } from '../../../../clients/sec/integration.js';
+import { idIdentity } from '../../../shared/identity.js';
 import type { CloudAccountData, CloudAccountInput, CloudAccountType } from '../../../../clients/sec/cloud-accounts.js';
 
 const baseFields = {
@@ -17,6 +18,7 @@ const baseFields = {
   retries: attr.number({
     optional: true,
     default: 5,
+    providerOnly: true,
     // Each attempt may wait up to 10 s before the next; 20 bounds an apply to a few minutes.
     validate: [validators.intBetween(0, 20)],
     description:
@@ -142,6 +144,15 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     schema: resourceSchema(fields, { description: spec.description }),
     importIdDescription: 'the integration GUID',
     importState: async (id) => ({ id }) as Partial<Model>,
+    identity: idIdentity('The integration GUID.'),
+    // The API lists the integrations of one type.
+    list: {
+      schema: resourceSchema({}, { description: `Lists every integration of this type (\`${spec.apiType}\`); the API lists one type at a time and offers no other filter.` }),
+      async list(_filters, ctx) {
+        return (await ctx.client.cloudAccounts.listOfType(spec.apiType, calls(ctx.signal))).map((a) => fromApi(a, null));
+      },
+      displayName: (m) => common(m).name!,
+    },
     async create(plan, ctx) {
       const attempts = Math.max(1, common(plan).retries ?? 1);
       return fromApi(await ctx.client.cloudAccounts.create(toApi(plan), { ...calls(ctx.signal), attempts }), plan);

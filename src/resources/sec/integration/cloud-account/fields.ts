@@ -14,13 +14,15 @@ import { sentSecret } from '../../../shared/secrets.js';
 
 export const httpsUrl = validators.url('https');
 
-const emailAddress = validators.matches(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'an e-mail address');
+const emailAddress = validators.email();
 
 /** Upper-case values accepted in any case (the platform stores them upper-case). */
 export function anyCaseOneOf(...allowed: string[]): Validator<string> {
   const shown = allowed.map((value) => `\`${value}\``).join(', ');
   return {
     description: `one of ${shown} (any letter case)`,
+    // Another letter case too: the configured spelling must survive the platform's upper case.
+    samples: [...allowed, allowed[0]!.toLowerCase()],
     check: (value) =>
       allowed.includes(value.toUpperCase()) ? undefined : `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')} (any letter case), got ${JSON.stringify(value)}`,
   };
@@ -36,6 +38,7 @@ const sameTrimmedList = (a: string[], b: string[]): boolean => a.length === b.le
  */
 export const pemPrivateKey: Validator<string> = {
   description: 'a PEM-encoded private key',
+  samples: ['-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEA\n-----END PRIVATE KEY-----\n'],
   check: (value) =>
     /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]+-----END [A-Z0-9 ]*PRIVATE KEY-----/.test(value)
       ? undefined

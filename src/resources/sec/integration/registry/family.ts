@@ -14,6 +14,7 @@ import type {
   ContainerRegistryInput,
   RegistryType,
 } from '../../../../clients/sec/container-registries.js';
+import { idIdentity, noFilters } from '../../../shared/identity.js';
 
 const commonFields = {
   id: attr.sdkId('The integration GUID (the same as `intg_guid`).'),
@@ -110,6 +111,16 @@ export function containerRegistry<F extends Fields, T extends RegistryType>(
     schema: resourceSchema(fields, { description: spec.description }),
     importIdDescription: 'the integration GUID (`intg_guid`)',
     importState: async (id) => ({ id, intg_guid: id }) as Partial<Model>,
+    identity: idIdentity('The integration GUID (`intg_guid`).'),
+    // The API lists every registry and scanner; this type's are those of its registry type.
+    list: {
+      schema: noFilters(`integration of this registry type (\`${spec.registryType}\`)`),
+      async list(_filters, ctx) {
+        const registries = await ctx.client.containerRegistries.list({ signal: ctx.signal });
+        return registries.filter((r) => r.data.registryType === spec.registryType).map((r) => fromApi(r, null));
+      },
+      displayName: (m) => common(m).name,
+    },
     ...(spec.validate ? { validate: spec.validate } : {}),
     async create(plan, ctx) {
       return fromApi(await ctx.client.containerRegistries.create(toApi(plan), { signal: ctx.signal }), null);

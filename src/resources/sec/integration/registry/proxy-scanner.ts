@@ -1,6 +1,5 @@
 import { attr, block } from '../../../../schema/define.js';
 import { attrStep } from '../../../../schema/path.js';
-import { DiagnosticError } from '../../../../engine/diagnostics.js';
 import {
   containerRegistry,
   imageLimitsFromApi,
@@ -33,13 +32,13 @@ export default containerRegistry({
     limit_num_imgs: limitNumImgs(),
     ...scannerFields,
   },
-  toData: (m) => {
-    // Checked here rather than at validation, where a key that is not known yet looks absent.
-    if (m.limit_by_label.some((label) => label.key === null || label.key.trim() === '')) {
-      throw new DiagnosticError('Invalid limit_by_label block', 'Every `limit_by_label` block needs a non-blank `key`.', [attrStep('limit_by_label')]);
+  validate(config, diags) {
+    // A key not known yet is judged at plan or apply time, when the engine runs this again.
+    if ((config.limit_by_label ?? []).some((label) => label.key === null || label.key?.trim() === '')) {
+      diags.error('Invalid limit_by_label block', 'Every `limit_by_label` block needs a non-blank `key`.', [attrStep('limit_by_label')]);
     }
-    return imageLimitsToApi(m);
   },
+  toData: (m) => imageLimitsToApi(m),
   fromData: (d, prior) => {
     const limits = imageLimitsFromApi(d, prior);
     // An empty value on the wire is a label without a value in the configuration.

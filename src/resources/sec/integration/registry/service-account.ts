@@ -12,7 +12,7 @@ export function serviceAccountCredentials(options: { privateKeyIdSensitive: bool
   return block.one(
     {
       client_id: attr.string({ required: true, description: 'Client id of the service account.' }),
-      client_email: attr.string({ required: true, description: 'E-mail address of the service account.' }),
+      client_email: attr.string({ required: true, validate: [validators.email()], description: 'E-mail address of the service account.' }),
       private_key_id: options.privateKeyIdSensitive
         ? attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, masked: true, description: 'Id of the service account key. The platform never returns it.' })
         : attr.string({ required: true, masked: true, description: 'Id of the service account key. The platform never returns it.' }),

@@ -1,0 +1,4 @@
+# Every sec_alert_profile the provider's credentials can see.
+list "sec_alert_profile" "all" {
+  provider = sec
+}

@@ -1,0 +1,4 @@
+# Every sec_integration_cloud_a_eks_audit_log the provider's credentials can see.
+list "sec_integration_cloud_a_eks_audit_log" "all" {
+  provider = sec
+}

@@ -1,0 +1,4 @@
+# Every sec_integration_cloud_a_gov_cfg the provider's credentials can see.
+list "sec_integration_cloud_a_gov_cfg" "all" {
+  provider = sec
+}

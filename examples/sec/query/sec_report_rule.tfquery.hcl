@@ -1,0 +1,4 @@
+# Every sec_report_rule the provider's credentials can see.
+list "sec_report_rule" "all" {
+  provider = sec
+}

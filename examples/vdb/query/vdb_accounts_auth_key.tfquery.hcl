@@ -1,0 +1,8 @@
+# The legacy keys attached to one cluster.
+list "vdb_accounts_auth_key" "search" {
+  provider = vdb
+
+  config {
+    cluster_id = "5b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e"
+  }
+}

@@ -1,0 +1,4 @@
+# Every vdb_accounts_hybrid_cloud_environment the provider's credentials can see.
+list "vdb_accounts_hybrid_cloud_environment" "all" {
+  provider = vdb
+}
