@@ -68,8 +68,11 @@ export function reconcileRead(fields: Fields, prior: ObjectValue | null, fresh: 
     const p = prior?.[name] ?? null;
     const f = fresh[name] ?? null;
     if (def.kind === 'attr') {
+      // What the platform does not hold (a write-only twin's version, a provider setting) is the
+      // prior state's at every depth: a read cannot know it, and a nested block is rebuilt from the answer.
+      if (prior !== null && (def.options.twinOf !== undefined || def.options.providerOnly === true)) out[name] = def.options.writeOnly ? null : p;
       // A secret the state does not hold was given write-only (or imported): a read never puts it there.
-      if (def.options.writeOnlyTwin && p === null) out[name] = null;
+      else if (def.options.writeOnlyTwin && p === null) out[name] = null;
       else if (def.options.masked && (f === null || f === '') && p !== null) out[name] = p;
       else if (p !== null && sameValue(def, p, f)) out[name] = p;
       // An argument left unset that the API reports empty stays unset: the configuration's form is the state's.

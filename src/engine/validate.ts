@@ -134,6 +134,8 @@ function twinProblems(name: string, required: boolean, value: ObjectValue, diags
       if (typeof v === 'string' && v.trim() === '') diags.error(`Invalid value for "${n}"`, 'The value must not be empty or only whitespace.', step(n));
     }
   }
+  // An unknown value may yet be null: the rules between the pair wait until it is known.
+  if ([plain, wo, version].some((v) => v instanceof Unknown)) return;
   if (plain !== null && wo !== null) {
     diags.error('Conflicting arguments', `Set \`${name}\` or \`${name}_wo\`, not both.`, step(`${name}_wo`));
   } else if (required && plain === null && wo === null) {

@@ -10,6 +10,8 @@ import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
 import { UNKNOWN, type ObjectValue } from '../../src/schema/value.js';
 import { attrStep } from '../../src/schema/path.js';
+import { fromModel } from '../../src/schema/model.js';
+import { reconcileRead } from '../../src/engine/reconcile.js';
 
 const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 
@@ -111,6 +113,27 @@ describe('engine: the rules every argument gets', () => {
     // A secret that one of its pair must give is required in all but name, in either form.
     expect(problems({ secret: ' ' })).to.deep.include(['error', 'Invalid value for "secret"', 'secret']);
     expect(problems({ secret: null, secret_wo: '' })).to.deep.include(['error', 'Invalid value for "secret_wo"', 'secret_wo']);
+  });
+
+  it('judges a secret and its write-only twin together only when both are known', () => {
+    // An unknown may yet be null: neither "both given" nor "version without the write-only value" can be told.
+    const errors = (values: Record<string, unknown>) => problems(values).filter(([severity]) => severity === 'error');
+    expect(errors({ secret: UNKNOWN, secret_wo: 'w' })).to.deep.equal([]);
+    expect(errors({ secret: null, secret_wo: UNKNOWN, secret_wo_version: 1 })).to.deep.equal([]);
+    expect(errors({ secret: null, secret_wo: 'w', secret_wo_version: UNKNOWN })).to.deep.equal([]);
+    // Known, the same values are refused at their paths.
+    expect(errors({ secret: 's', secret_wo: 'w' })).to.deep.include(['error', 'Conflicting arguments', 'secret_wo']);
+    expect(errors({ secret: 's', secret_wo_version: 1 })).to.deep.include(['error', 'Invalid argument', 'secret_wo_version']);
+  });
+
+  it('keeps what the platform does not hold (a write-only twin\'s version) through a read, in nested blocks too', () => {
+    const nested = {
+      credentials: block.list({ client_id: attr.string({ required: true, description: 'id' }), key: attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, description: 'key' }) }, { description: 'credentials' }),
+    };
+    const prior = { credentials: [{ client_id: 'c', key: null, key_wo: null, key_wo_version: 3 }] } as ObjectValue;
+    // The API answers the block without the secret, so the model is rebuilt without the version.
+    const fresh = fromModel(nested, { credentials: [{ client_id: 'c', key: null }] } as never, null);
+    expect(reconcileRead(nested, prior, fresh)).to.deep.equal(prior);
   });
 
   it('warns of a deprecated type, argument and block, naming the replacement', () => {

@@ -88,12 +88,50 @@ function elementArb(fields: Fields, base: Plain | null, depth: number): fc.Arbit
       shape[name] = blockArb(def, (base?.[name] as Plain[] | undefined) ?? [], depth + 1);
       continue;
     }
-    if (!isArgument(def)) continue;
+    if (!isArgument(def) || def.options.twinOf !== undefined) continue;
+    if (def.options.writeOnlyTwin) {
+      const pair = twinArb(name, def, fields, base);
+      if (pair === null) return null;
+      shape[`${TWIN}${name}`] = pair;
+      continue;
+    }
     const arb = attributeArb(def, base?.[name]);
     if (arb === null) return null;
     shape[name] = arb;
   }
-  return fc.record(shape);
+  return fc.record(shape).map(withTwinsSpread);
+}
+
+/** Marks the generated value of a secret and its write-only twin, spread into their three arguments. */
+const TWIN = '\0twin:';
+
+function withTwinsSpread(element: Plain): Plain {
+  const out: Plain = {};
+  for (const [k, v] of Object.entries(element)) {
+    if (k.startsWith(TWIN)) Object.assign(out, v as Plain);
+    else out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * A secret with a write-only twin: given as `<name>`, or as `<name>_wo` with or without a
+ * `<name>_wo_version`, or (when the pair is optional) not at all; never both, as validation requires.
+ */
+function twinArb(name: string, def: AttrDef<unknown>, fields: Fields, base: Plain | null): fc.Arbitrary<Plain> | null {
+  const [wo, version] = [`${name}_wo`, `${name}_wo_version`];
+  const given = base?.[name] ?? base?.[wo] ?? undefined;
+  const value = validArb(def, given);
+  const required = def.options.writeOnlyTwin!.required;
+  if (value === null) return required ? null : fc.constant({ [name]: null, [wo]: null, [version]: null });
+  const versionDef = fields[version];
+  const versions = versionDef?.kind === 'attr' ? samplesOf(versionDef) : [];
+  const versionArb = fc.oneof(fc.constant(null), ...(versions.length > 0 ? [fc.constantFrom(...versions)] : []));
+  return fc.oneof(
+    value.map((v) => ({ [name]: v, [wo]: null, [version]: null })),
+    fc.tuple(value, versionArb).map(([v, n]) => ({ [name]: null, [wo]: v, [version]: n })),
+    ...(required ? [] : [fc.constant({ [name]: null, [wo]: null, [version]: null })]),
+  );
 }
 
 function blockArb(def: BlockDef<Fields>, base: Plain[], depth: number): fc.Arbitrary<Plain[]> {
