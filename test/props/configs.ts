@@ -163,17 +163,8 @@ export function variationArb(fields: Fields, base: Plain): fc.Arbitrary<Plain> {
 // ---------------------------------------------------------------------------------------------------
 // Unknowns
 
-/** A small deterministic generator, so fast-check's integer seed picks which values become unknown. */
-export function randomFrom(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic generator (the fault profile's), so fast-check's integer seed picks which values become unknown. */
+export { mulberry32 as randomFrom } from '../../src/emulators/core/fault-profile.js';
 
 /**
  * The configuration with some values unknown, as Terraform sends it when they depend on objects

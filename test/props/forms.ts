@@ -36,31 +36,41 @@ function set(root: Plain, path: readonly Step[], value: unknown): Plain {
 
 export type Accepts = (config: Plain) => Promise<boolean>;
 
-/** The base without every optional argument and block that validation and planning let go. */
-export async function smallestForm(fields: Fields, base: Plain, accepts: Accepts): Promise<Plain> {
-  let current = base;
-  const tryWith = async (path: readonly Step[], value: unknown): Promise<boolean> => {
-    const candidate = set(current, path, value);
-    if (!(await accepts(candidate))) return false;
-    current = candidate;
+/** A configuration changed one step at a time, each step kept only when the provider accepts it. */
+class GreedyForm {
+  constructor(
+    public current: Plain,
+    private readonly accepts: Accepts,
+  ) {}
+
+  readonly tryWith = async (path: readonly Step[], value: unknown): Promise<boolean> => {
+    const candidate = set(this.current, path, value);
+    if (!(await this.accepts(candidate))) return false;
+    this.current = candidate;
     return true;
   };
+}
+
+/** The base without every optional argument and block that validation and planning let go. */
+export async function smallestForm(fields: Fields, base: Plain, accepts: Accepts): Promise<Plain> {
+  const form = new GreedyForm(base, accepts);
+  const { tryWith } = form;
   const visit = async (fs: Fields, path: readonly Step[]): Promise<void> => {
     for (const [name, def] of Object.entries(fs)) {
       const at = [...path, name];
       if (def.kind === 'attr') {
-        if (!def.options.required && get(current, at) !== undefined && get(current, at) !== null) await tryWith(at, undefined);
+        if (!def.options.required && get(form.current, at) !== undefined && get(form.current, at) !== null) await tryWith(at, undefined);
         continue;
       }
-      const elements = (get(current, at) as Plain[] | undefined) ?? [];
+      const elements = (get(form.current, at) as Plain[] | undefined) ?? [];
       const least = Math.max(def.options.min ?? 0, 1);
       if (elements.length === 0 || ((def.options.min ?? 0) === 0 && (await tryWith(at, [])))) continue;
       if (elements.length > least) await tryWith(at, elements.slice(0, least));
-      for (let i = 0; i < ((get(current, at) as Plain[]) ?? []).length; i++) await visit(def.fields, [...at, i]);
+      for (let i = 0; i < ((get(form.current, at) as Plain[]) ?? []).length; i++) await visit(def.fields, [...at, i]);
     }
   };
   await visit(fields, []);
-  return current;
+  return form.current;
 }
 
 /** A new block element with only its required arguments and blocks, each the first value its declaration names; null when one has none. */
@@ -83,32 +93,27 @@ function leastElement(fields: Fields): Plain | null {
 
 /** The base with every optional argument and block set that validation and planning accept, one at a time. */
 export async function largestForm(fields: Fields, base: Plain, accepts: Accepts): Promise<Plain> {
-  let current = base;
-  const tryWith = async (path: readonly Step[], value: unknown): Promise<boolean> => {
-    const candidate = set(current, path, value);
-    if (!(await accepts(candidate))) return false;
-    current = candidate;
-    return true;
-  };
+  const form = new GreedyForm(base, accepts);
+  const { tryWith } = form;
   const visit = async (fs: Fields, path: readonly Step[], depth: number): Promise<void> => {
     for (const [name, def] of Object.entries(fs)) {
       const at = [...path, name];
       if (def.kind === 'attr') {
-        const unset = get(current, at) === undefined || get(current, at) === null;
+        const unset = get(form.current, at) === undefined || get(form.current, at) === null;
         // Deprecated arguments have a replacement, which the largest form sets instead.
         if (!unset || !isArgument(def) || def.options.deprecated !== undefined) continue;
         for (const sample of samplesOf(def)) if (await tryWith(at, sample)) break;
         continue;
       }
-      if (((get(current, at) as Plain[] | undefined) ?? []).length === 0 && depth < MAX_NEW_DEPTH && def.options.deprecated === undefined) {
+      if (((get(form.current, at) as Plain[] | undefined) ?? []).length === 0 && depth < MAX_NEW_DEPTH && def.options.deprecated === undefined) {
         const element = leastElement(def.fields);
         if (element !== null) await tryWith(at, [element]);
       }
-      for (let i = 0; i < ((get(current, at) as Plain[] | undefined) ?? []).length; i++) await visit(def.fields, [...at, i], depth + 1);
+      for (let i = 0; i < ((get(form.current, at) as Plain[] | undefined) ?? []).length; i++) await visit(def.fields, [...at, i], depth + 1);
     }
   };
   await visit(fields, [], 0);
-  return current;
+  return form.current;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -356,7 +356,8 @@ async function vdbImport(): Promise<Fixture> {
     'Import by identity: `identity` instead of `id`; the attribute left out of the import block is null (terraform/node_resource_plan_instance.go importState).',
     (v) => ({ type_name: type, client_capabilities: PLAN_CAPABILITIES, identity: b.identity(type, given, v, 'identity') }),
     {
-      identity: { field: 'imported_resources.0.identity', value: given },
+      // The account left out is the provider's, where the object lives: the identity names it at once.
+      identity: { field: 'imported_resources.0.identity', value: full },
       state: { field: 'imported_resources.0.state', includes: { id: VDB_FIXED.reader, cluster_id: VDB_FIXED.cluster, account_id: null } },
       // The identity is all the read needs: the import itself asks the platform nothing.
       apiCalls: [],
@@ -371,7 +372,7 @@ async function vdbImport(): Promise<Fixture> {
       current_state: b.dyn(T, imported, v, 'current_state'),
       private: Buffer.from(JSON.stringify({ 'keel.imported': true })),
       client_capabilities: PLAN_CAPABILITIES,
-      current_identity: b.identity(type, given, v, 'current_identity'),
+      current_identity: b.identity(type, full, v, 'current_identity'),
     }),
     {
       identity: { field: 'new_identity', value: full },
