@@ -143,6 +143,11 @@ const SEC_CASES: Case[] = [
     importId: (s) => `${s.policy_id as string}:${s.id as string}`,
   },
   {
+    type: 'sec_query',
+    config: () => ({ query_id: 'Q_Query', query: '{ source { SEC_CFG_CLOUD_A_BUCKETS } filter { RESOURCE_TYPE = \'bucket\' } return { ACCOUNT_ID, RESOURCE_KEY } }' }),
+    displayName: (s) => s.query_id as string,
+  },
+  {
     type: 'sec_managed_policies',
     config: () => ({ policy: [{ id: 'platform-global-34', enabled: true, severity: 'High' }] }),
     notListed: 'it changes built-in policies; it has no object of its own to list',

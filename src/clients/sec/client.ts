@@ -15,6 +15,7 @@ import { containerRegistriesApi, type ContainerRegistriesApi } from './container
 import { alertProfilesApi, type AlertProfilesApi } from './alert-profiles.js';
 import { policiesApi, type PoliciesApi } from './policies.js';
 import { policyExceptionsApi, type PolicyExceptionsApi } from './policy-exceptions.js';
+import { queriesApi, type QueriesApi } from './queries.js';
 import { reportRulesApi, type ReportRulesApi } from './report-rules.js';
 import { resourceGroupsApi, type ResourceGroupsApi } from './resource-groups.js';
 import { teamMembersApi, type TeamMembersApi } from './team-members.js';
@@ -57,6 +58,7 @@ export interface SecClient {
   readonly alertProfiles: AlertProfilesApi;
   readonly policies: PoliciesApi;
   readonly policyExceptions: PolicyExceptionsApi;
+  readonly queries: QueriesApi;
   readonly reportRules: ReportRulesApi;
   readonly resourceGroups: ResourceGroupsApi;
   readonly teamMembers: TeamMembersApi;
@@ -117,6 +119,7 @@ export function createSecClient(config: SecClientConfig): SecClient {
     alertProfiles: alertProfilesApi(http),
     policies: policiesApi(http),
     policyExceptions: policyExceptionsApi(http),
+    queries: queriesApi(http),
     reportRules: reportRulesApi(http),
     resourceGroups: resourceGroupsApi(http),
     teamMembers: teamMembersApi(http),

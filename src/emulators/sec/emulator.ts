@@ -23,6 +23,7 @@ import { registerCloudAccountRoutes } from './cloud-accounts.js';
 import { registerContainerRegistryRoutes } from './container-registries.js';
 import { registerAlertProfileRoutes } from './alert-profiles.js';
 import { registerPolicyRoutes } from './policies.js';
+import { registerQueryRoutes } from './queries.js';
 import { registerPolicyExceptionRoutes } from './policy-exceptions.js';
 import { registerReportRuleRoutes } from './report-rules.js';
 import { registerResourceGroupRoutes } from './resource-groups.js';
@@ -110,6 +111,7 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
   registerContainerRegistryRoutes(router, ctx);
   registerAlertProfileRoutes(router, ctx);
   registerPolicyRoutes(router, ctx);
+  registerQueryRoutes(router, ctx);
   registerPolicyExceptionRoutes(router, ctx);
   registerReportRuleRoutes(router, ctx);
   registerResourceGroupRoutes(router, ctx);
