@@ -153,6 +153,7 @@ const SEC_CASES: Case[] = [
     notListed: 'it changes built-in policies; it has no object of its own to list',
     notImportable: 'it records the settings it replaced, which an import cannot know',
   },
+  { type: 'sec_alert_rule', config: () => ({ name: 'q-alert-rule', severities: ['High'], alert_channels: [secPrereq.channel], sources: ['CloudA'] }) },
   { type: 'sec_report_rule', config: () => ({ name: 'q-rule', severities: ['High'], email_alert_channels: [secPrereq.channel] }) },
   { type: 'sec_resource_group', config: () => ({ name: 'q-group', type: 'CLOUD_A', group: [{ operator: 'AND', filter: [{ filter_name: 'accounts', field: 'Account', operation: 'EQUALS', value: ['123456789012'] }] }] }) },
   {

@@ -16,6 +16,7 @@ import { alertProfilesApi, type AlertProfilesApi } from './alert-profiles.js';
 import { policiesApi, type PoliciesApi } from './policies.js';
 import { policyExceptionsApi, type PolicyExceptionsApi } from './policy-exceptions.js';
 import { queriesApi, type QueriesApi } from './queries.js';
+import { alertRulesApi, type AlertRulesApi } from './alert-rules.js';
 import { reportRulesApi, type ReportRulesApi } from './report-rules.js';
 import { resourceGroupsApi, type ResourceGroupsApi } from './resource-groups.js';
 import { teamMembersApi, type TeamMembersApi } from './team-members.js';
@@ -59,6 +60,7 @@ export interface SecClient {
   readonly policies: PoliciesApi;
   readonly policyExceptions: PolicyExceptionsApi;
   readonly queries: QueriesApi;
+  readonly alertRules: AlertRulesApi;
   readonly reportRules: ReportRulesApi;
   readonly resourceGroups: ResourceGroupsApi;
   readonly teamMembers: TeamMembersApi;
@@ -120,6 +122,7 @@ export function createSecClient(config: SecClientConfig): SecClient {
     policies: policiesApi(http),
     policyExceptions: policyExceptionsApi(http),
     queries: queriesApi(http),
+    alertRules: alertRulesApi(http),
     reportRules: reportRulesApi(http),
     resourceGroups: resourceGroupsApi(http),
     teamMembers: teamMembersApi(http),

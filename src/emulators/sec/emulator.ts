@@ -24,6 +24,7 @@ import { registerContainerRegistryRoutes } from './container-registries.js';
 import { registerAlertProfileRoutes } from './alert-profiles.js';
 import { registerPolicyRoutes } from './policies.js';
 import { registerQueryRoutes } from './queries.js';
+import { registerAlertRuleRoutes } from './alert-rules.js';
 import { registerPolicyExceptionRoutes } from './policy-exceptions.js';
 import { registerReportRuleRoutes } from './report-rules.js';
 import { registerResourceGroupRoutes } from './resource-groups.js';
@@ -112,6 +113,7 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
   registerAlertProfileRoutes(router, ctx);
   registerPolicyRoutes(router, ctx);
   registerQueryRoutes(router, ctx);
+  registerAlertRuleRoutes(router, ctx);
   registerPolicyExceptionRoutes(router, ctx);
   registerReportRuleRoutes(router, ctx);
   registerResourceGroupRoutes(router, ctx);

@@ -11,6 +11,7 @@ import { cloudAccountResources } from './integration/cloud-account/index.js';
 import { registryResources } from './integration/registry/index.js';
 import { policyResources } from './policy/index.js';
 import { queryResources } from './query.js';
+import { alertRuleResources } from './alert-rule.js';
 import { reportRuleResources } from './report-rule.js';
 import { resourceGroupResources } from './resource-group.js';
 import { teamMemberResources } from './team-member.js';
@@ -55,6 +56,7 @@ export default provider<typeof schema.fields, SecClient>({
     ...registryResources,
     ...policyResources,
     ...queryResources,
+    ...alertRuleResources,
     ...reportRuleResources,
     ...resourceGroupResources,
     ...teamMemberResources,
