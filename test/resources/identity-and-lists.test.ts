@@ -60,7 +60,7 @@ const gcrCredentials = [{ client_id: 'a', client_email: 'a@b.example', private_k
 const violation = { name: 'Violation', event_name: 'Bucket exposed', description: 'Bucket {{RESOURCE_ID}} is public', subject: '{{_OCCURRENCE}} in {{ACCOUNT_ID}}' };
 
 /** What the sec cases refer to, made first. */
-const secPrereq = { channel: '', policy: '' };
+const secPrereq = { channel: '', policy: '', objectStore: '' };
 
 const SEC_CASES: Case[] = [
   { type: 'sec_alert_channel_cloud_a_event_bus', config: () => ({ name: 'q-event-bus', event_bus_arn: 'arn:cloud-a:events:eu-west-1:123456789012:event-bus/default' }) },
@@ -154,6 +154,7 @@ const SEC_CASES: Case[] = [
     notImportable: 'it records the settings it replaced, which an import cannot know',
   },
   { type: 'sec_alert_rule', config: () => ({ name: 'q-alert-rule', severities: ['High'], alert_channels: [secPrereq.channel], sources: ['CloudA'] }) },
+  { type: 'sec_data_export_rule', config: () => ({ name: 'q-data-export', integration_ids: [secPrereq.objectStore] }) },
   { type: 'sec_report_rule', config: () => ({ name: 'q-rule', severities: ['High'], email_alert_channels: [secPrereq.channel] }) },
   { type: 'sec_resource_group', config: () => ({ name: 'q-group', type: 'CLOUD_A', group: [{ operator: 'AND', filter: [{ filter_name: 'accounts', field: 'Account', operation: 'EQUALS', value: ['123456789012'] }] }] }) },
   {
@@ -313,6 +314,9 @@ runTable('sec', SEC_CASES, async () => {
     return (await tf.apply(type, null, await tf.plan(type, null, cfg), cfg)).state!;
   };
   secPrereq.channel = (await make('sec_alert_channel_email', { name: 'q-reports', recipients: ['reports@example.com'] })).id as string;
+  secPrereq.objectStore = (
+    await make('sec_alert_channel_cloud_a_object_store', { name: 'q-exports', bucket_arn: 'arn:cloud-a:s3:::q-exports', credentials: [{ external_id: 'ext-q', role_arn: 'arn:cloud-a:iam::123456789012:role/q' }] })
+  ).id as string;
   secPrereq.policy = (await make('sec_policy', { title: 'For exceptions', query_id: 'TF_Q', description: 'd', remediation: 'r', severity: 'Low', type: 'Violation', policy_id_suffix: 'exc' })).id as string;
   return {
     tf,

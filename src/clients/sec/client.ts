@@ -17,6 +17,7 @@ import { policiesApi, type PoliciesApi } from './policies.js';
 import { policyExceptionsApi, type PolicyExceptionsApi } from './policy-exceptions.js';
 import { queriesApi, type QueriesApi } from './queries.js';
 import { alertRulesApi, type AlertRulesApi } from './alert-rules.js';
+import { dataExportRulesApi, type DataExportRulesApi } from './data-export-rules.js';
 import { reportRulesApi, type ReportRulesApi } from './report-rules.js';
 import { resourceGroupsApi, type ResourceGroupsApi } from './resource-groups.js';
 import { teamMembersApi, type TeamMembersApi } from './team-members.js';
@@ -49,6 +50,8 @@ export interface SecClientConfig {
 export interface SecClient {
   /** Access tokens to hand out (the provider's own calls authenticate by themselves). */
   readonly accessTokens: { issue(lifetimeSeconds: number, options?: { signal?: AbortSignal }): Promise<{ token: string; expiresAt: Date }> };
+  /** The account subdomain the provider was configured with (the tenant in ids the platform derives from it). */
+  readonly account: string;
   /** Whether calls carry organization access (Org-Access: true): what the provider was configured with. */
   readonly organization: boolean;
   readonly agentAccessTokens: AgentAccessTokensApi;
@@ -61,6 +64,7 @@ export interface SecClient {
   readonly policyExceptions: PolicyExceptionsApi;
   readonly queries: QueriesApi;
   readonly alertRules: AlertRulesApi;
+  readonly dataExportRules: DataExportRulesApi;
   readonly reportRules: ReportRulesApi;
   readonly resourceGroups: ResourceGroupsApi;
   readonly teamMembers: TeamMembersApi;
@@ -112,6 +116,7 @@ export function createSecClient(config: SecClientConfig): SecClient {
 
   return {
     accessTokens: { issue: (lifetimeSeconds, options = {}) => tokens.issue(lifetimeSeconds, options.signal) },
+    account: config.account,
     organization: config.organization === true,
     agentAccessTokens: agentAccessTokensApi(http),
     alertChannels: alertChannelsApi(http),
@@ -123,6 +128,7 @@ export function createSecClient(config: SecClientConfig): SecClient {
     policyExceptions: policyExceptionsApi(http),
     queries: queriesApi(http),
     alertRules: alertRulesApi(http),
+    dataExportRules: dataExportRulesApi(http),
     reportRules: reportRulesApi(http),
     resourceGroups: resourceGroupsApi(http),
     teamMembers: teamMembersApi(http),

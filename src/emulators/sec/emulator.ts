@@ -25,6 +25,7 @@ import { registerAlertProfileRoutes } from './alert-profiles.js';
 import { registerPolicyRoutes } from './policies.js';
 import { registerQueryRoutes } from './queries.js';
 import { registerAlertRuleRoutes } from './alert-rules.js';
+import { registerDataExportRuleRoutes } from './data-export-rules.js';
 import { registerPolicyExceptionRoutes } from './policy-exceptions.js';
 import { registerReportRuleRoutes } from './report-rules.js';
 import { registerResourceGroupRoutes } from './resource-groups.js';
@@ -114,6 +115,7 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
   registerPolicyRoutes(router, ctx);
   registerQueryRoutes(router, ctx);
   registerAlertRuleRoutes(router, ctx);
+  registerDataExportRuleRoutes(router, ctx);
   registerPolicyExceptionRoutes(router, ctx);
   registerReportRuleRoutes(router, ctx);
   registerResourceGroupRoutes(router, ctx);

@@ -12,6 +12,7 @@ import { registryResources } from './integration/registry/index.js';
 import { policyResources } from './policy/index.js';
 import { queryResources } from './query.js';
 import { alertRuleResources } from './alert-rule.js';
+import { dataExportRuleResources } from './data-export-rule.js';
 import { reportRuleResources } from './report-rule.js';
 import { resourceGroupResources } from './resource-group.js';
 import { teamMemberResources } from './team-member.js';
@@ -57,6 +58,7 @@ export default provider<typeof schema.fields, SecClient>({
     ...policyResources,
     ...queryResources,
     ...alertRuleResources,
+    ...dataExportRuleResources,
     ...reportRuleResources,
     ...resourceGroupResources,
     ...teamMemberResources,

@@ -2,7 +2,8 @@
  * Alert rules (sec_alert_rule) through the real provider executable and the Terraform-side client,
  * against the in-process emulator: create, empty re-plan (severities in any case and order), update,
  * import, drift, destroy; the platform refusing unknown channels and resource groups; plan-time
- * validation naming the attribute.
+ * validation naming the attribute. Data export rules (sec_data_export_rule) the same way, to
+ * object-store channels only.
  */
 import { expect } from 'chai';
 import { join } from 'node:path';
@@ -101,5 +102,28 @@ describe('sec_alert_rule through the Terraform-side client', function () {
       (e: unknown) => e as ProviderCallError,
     );
     expect(empty!.diagnostics.map((d) => d.summary)).to.deep.equal(['Invalid value for "severities"']);
+  });
+
+  describe('sec_data_export_rule', () => {
+    const t = 'sec_data_export_rule';
+    it('exports to object-store channels: create, update, import, drift, destroy; other channels are refused', async () => {
+      const store = (await converge('sec_alert_channel_cloud_a_object_store', null, { name: 'exports', bucket_arn: 'arn:cloud-a:s3:::exports', credentials: [{ external_id: 'e', role_arn: 'arn:cloud-a:iam::123456789012:role/e' }] })).intg_guid as string;
+      let state = await converge(t, null, { name: 'lake', integration_ids: [store] });
+      expect(state).to.deep.include({ name: 'lake', enabled: true, type: 'Dataexport', guid: state.id, description: null, integration_ids: [store] });
+      expect(emulator.get('DataExportRules', state.id as string)).to.deep.include({ type: 'Dataexport', intgGuidList: [store] });
+      state = await converge(t, state, { name: 'lake', integration_ids: [store], enabled: false, description: 'paused' });
+      expect(emulator.get<{ filters: Record<string, unknown> }>('DataExportRules', state.id as string)!.filters).to.deep.include({ enabled: 0, description: 'paused' });
+      const imported = await tf.importState(t, state.id as string);
+      expect(imported).to.deep.include({ name: 'lake', enabled: false, description: 'paused', integration_ids: [store] });
+      emulator.remove('DataExportRules', state.id as string);
+      expect((await tf.read(t, state)).state).to.equal(null);
+
+      const config = cfg(t, { name: 'to a webhook', integration_ids: [channel] });
+      const err = await tf.apply(t, null, await tf.plan(t, null, config), config).then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      expect(err?.message).to.match(/is of type Webhook; data is exported to object-store channels \(CloudAObjectStore\) only/);
+    });
   });
 });
