@@ -135,6 +135,11 @@ const SEC_CASES: Case[] = [
     displayName: (s) => s.title as string,
   },
   {
+    type: 'sec_policy_compliance',
+    config: () => ({ title: 'Q compliance', query_id: 'TF_Q', description: 'd', remediation: 'r', severity: 'Low', policy_id_suffix: 'qcompliance' }),
+    displayName: (s) => s.title as string,
+  },
+  {
     type: 'sec_policy_exception',
     config: () => ({ policy_id: secPrereq.policy, description: 'Q sandbox accounts', constraint: [{ field_key: 'accountIds', field_values: ['111111111111'] }] }),
     identity: (s) => ({ policy_id: s.policy_id, id: s.id }),

@@ -13,6 +13,8 @@ export const BUILT_IN_POLICY_PREFIX = 'platform-global';
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 const EVAL_FREQUENCIES = ['Hourly', 'Daily'];
+/** Custom policies report violations; compliance policies feed the compliance reports. */
+const POLICY_TYPES = ['Violation', 'Compliance'];
 const DEFAULT_LIMIT = 1000;
 
 export interface ConstraintFieldRecord {
@@ -50,7 +52,7 @@ export const POLICY_ID_SUFFIX = /^[a-z][a-z0-9]{0,15}(-[0-9]{1,8})?$/;
 
 /** Fields a create must carry, and the shape of every field an update may carry. */
 const policyFields = {
-  policyType: field.string({ oneOf: ['Violation'] }),
+  policyType: field.string({ oneOf: POLICY_TYPES }),
   queryId: field.string(),
   title: field.string(),
   enabled: field.boolean(),
@@ -110,7 +112,8 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
       remediation: body.remediation,
       severity: body.severity.trim().toLowerCase(),
       limit: body.limit ?? DEFAULT_LIMIT,
-      evalFrequency: body.evalFrequency ?? 'Hourly',
+      // Compliance is assessed daily.
+      evalFrequency: body.evalFrequency ?? (body.policyType === 'Compliance' ? 'Daily' : 'Hourly'),
       alertEnabled: body.alertEnabled ?? false,
       alertProfile: body.alertProfile ?? '',
       tags: body.tags ?? [],
@@ -139,6 +142,9 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
     const body = request.body as PolicyBody;
     if (body.policyId !== undefined && body.policyId !== null && body.policyId !== existing.policyId) {
       throw invalid(`body.policyId: the id of an existing policy cannot be changed (${existing.policyId})`);
+    }
+    if (body.policyType !== undefined && body.policyType !== null && body.policyType !== existing.policyType && !isBuiltIn(existing)) {
+      throw invalid(`body.policyType: the type of an existing policy cannot be changed (${existing.policyType})`);
     }
     if (isBuiltIn(existing)) {
       for (const [key, value] of Object.entries(body)) {
@@ -219,7 +225,8 @@ function checkSeverity(value: Record<string, unknown>, path: string): void {
 function checkAlerting(ctx: SecContext, policy: PolicyRecord): void {
   const ref = policy.alertProfile;
   if (ref === '') {
-    if (policy.alertEnabled) throw invalid('body.alertProfile is required when alertEnabled is true');
+    // Compliance policies alert without a profile of their own.
+    if (policy.alertEnabled && policy.policyType !== 'Compliance') throw invalid('body.alertProfile is required when alertEnabled is true');
     return;
   }
   const dot = ref.indexOf('.');

@@ -178,4 +178,31 @@ describe('sec_query through the Terraform-side client', function () {
     await destroy(type, query);
     expect(emulator.get('Queries', 'TF_For_Policy')).to.equal(undefined);
   });
+
+  it('is what a compliance policy assesses: create, update, import, no alert profile needed; a violation policy is not one', async () => {
+    const t = 'sec_policy_compliance';
+    const query = await converge(type, null, { query_id: 'TF_For_Compliance', query: BUCKETS.replace('TF_Buckets ', '') });
+    const base = { title: 'Public buckets', query_id: query.id, description: 'd', remediation: 'r', severity: 'High', policy_id_suffix: 'pubbuckets' };
+    let policy = await converge(t, null, base);
+    expect(policy).to.deep.include({ id: 'acme-pubbuckets', enabled: true, alerting_enabled: true, tags: null, computed_tags: '' });
+    expect(emulator.get('Policies', 'acme-pubbuckets')).to.deep.include({ policyType: 'Compliance', alertEnabled: true, alertProfile: '', evalFrequency: 'Daily' });
+    policy = await converge(t, policy, { ...base, alerting_enabled: false, tags: ['domain:storage'], severity: 'low' });
+    expect(emulator.get('Policies', 'acme-pubbuckets')).to.deep.include({ alertEnabled: false, severity: 'low', tags: ['domain:storage'] });
+    const imported = await tf.importState(t, 'acme-pubbuckets');
+    expect(imported).to.deep.include({ id: 'acme-pubbuckets', policy_id_suffix: 'pubbuckets', alerting_enabled: false, severity: 'low', tags: ['domain:storage'] });
+
+    const violation = await converge('sec_policy', null, { title: 'V', query_id: query.id, description: 'd', remediation: 'r', severity: 'High', type: 'Violation', policy_id_suffix: 'violation' });
+    const refused = await tf.importState(t, 'acme-violation').then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(refused?.message).to.match(/Not a compliance policy.*acme-violation is a Violation policy/);
+    const listed = await tf.list('sec_policy', null);
+    expect(listed.map((r) => r.displayName)).to.include('V').and.not.include('Public buckets');
+    expect((await tf.list(t, null)).map((r) => r.displayName)).to.deep.equal(['Public buckets']);
+
+    await destroy('sec_policy', violation);
+    await destroy(t, policy);
+    await destroy(type, query);
+  });
 });

@@ -10,9 +10,9 @@ import { idIdentity } from '../../shared/identity.js';
 const ALERT_PROFILE_REFERENCE = /^[^.]+(\.[^.].*)?$/;
 
 /** Lower-case letters and digits starting with a letter (at most 16), optionally `-` and up to 8 digits. */
-const SUFFIX = /^[a-z][a-z0-9]{0,15}(-[0-9]{1,8})?$/;
+export const SUFFIX = /^[a-z][a-z0-9]{0,15}(-[0-9]{1,8})?$/;
 /** A suffix, or "" for none: the platform is sent no suffix either way, and numbers the policy. */
-const SUFFIX_OR_NONE = new RegExp(`^$|${SUFFIX.source}`);
+export const SUFFIX_OR_NONE = new RegExp(`^$|${SUFFIX.source}`);
 
 const schema = resourceSchema(
   {
@@ -106,7 +106,7 @@ const fromApi = (p: Policy, like: Model | null): Partial<Model> => ({
  * The suffix of an imported policy's id. The id is `<tenant>-<suffix>` or `<tenant>-<number>`;
  * the tenant is the account, which the user profile names.
  */
-async function importedSuffix(policyId: string, ctx: OpContext<SecClient>): Promise<string | null> {
+export async function importedSuffix(policyId: string, ctx: OpContext<SecClient>): Promise<string | null> {
   let tenants: string[];
   try {
     const profiles = await ctx.client.userProfile.get({ signal: ctx.signal });
@@ -136,9 +136,10 @@ export default resource<typeof schema.fields, SecClient>({
   identity: idIdentity('The policy id.'),
   // Built-in policies are changed with sec_managed_policies, not managed as sec_policy: not listed.
   list: {
-    schema: resourceSchema({}, { description: `Lists the custom policies (built-in ones, whose ids start \`${BUILT_IN_POLICY_PREFIX}\`, are for \`sec_managed_policies\`); the API offers no filter.` }),
+    schema: resourceSchema({}, { description: `Lists the custom policies (built-in ones, whose ids start \`${BUILT_IN_POLICY_PREFIX}\`, are for \`sec_managed_policies\`; compliance policies for \`sec_policy_compliance\`); the API offers no filter.` }),
     async list(_filters, ctx) {
-      const custom = (await ctx.client.policies.list({ signal: ctx.signal })).filter((p) => !p.policyId.startsWith(BUILT_IN_POLICY_PREFIX));
+      // Compliance policies are for sec_policy_compliance.
+      const custom = (await ctx.client.policies.list({ signal: ctx.signal })).filter((p) => !p.policyId.startsWith(BUILT_IN_POLICY_PREFIX) && p.policyType === 'Violation');
       const out: Partial<Model>[] = [];
       // As a read after an import does, the suffix is recovered from the id.
       for (const p of custom) out.push({ ...fromApi(p, null), policy_id_suffix: await importedSuffix(p.policyId, ctx) });
