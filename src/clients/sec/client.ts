@@ -18,6 +18,7 @@ import { policyExceptionsApi, type PolicyExceptionsApi } from './policy-exceptio
 import { queriesApi, type QueriesApi } from './queries.js';
 import { alertRulesApi, type AlertRulesApi } from './alert-rules.js';
 import { dataExportRulesApi, type DataExportRulesApi } from './data-export-rules.js';
+import { metricsApi, type MetricsApi } from './metrics.js';
 import { reportRulesApi, type ReportRulesApi } from './report-rules.js';
 import { resourceGroupsApi, type ResourceGroupsApi } from './resource-groups.js';
 import { teamMembersApi, type TeamMembersApi } from './team-members.js';
@@ -65,6 +66,8 @@ export interface SecClient {
   readonly queries: QueriesApi;
   readonly alertRules: AlertRulesApi;
   readonly dataExportRules: DataExportRulesApi;
+  /** Usage events (the metric module data source). */
+  readonly metrics: MetricsApi;
   readonly reportRules: ReportRulesApi;
   readonly resourceGroups: ResourceGroupsApi;
   readonly teamMembers: TeamMembersApi;
@@ -129,6 +132,7 @@ export function createSecClient(config: SecClientConfig): SecClient {
     queries: queriesApi(http),
     alertRules: alertRulesApi(http),
     dataExportRules: dataExportRulesApi(http),
+    metrics: metricsApi(http, config.account, config.subaccount),
     reportRules: reportRulesApi(http),
     resourceGroups: resourceGroupsApi(http),
     teamMembers: teamMembersApi(http),

@@ -26,6 +26,7 @@ import { registerPolicyRoutes } from './policies.js';
 import { registerQueryRoutes } from './queries.js';
 import { registerAlertRuleRoutes } from './alert-rules.js';
 import { registerDataExportRuleRoutes } from './data-export-rules.js';
+import { registerMetricRoutes } from './metrics.js';
 import { registerPolicyExceptionRoutes } from './policy-exceptions.js';
 import { registerReportRuleRoutes } from './report-rules.js';
 import { registerResourceGroupRoutes } from './resource-groups.js';
@@ -116,6 +117,7 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
   registerQueryRoutes(router, ctx);
   registerAlertRuleRoutes(router, ctx);
   registerDataExportRuleRoutes(router, ctx);
+  registerMetricRoutes(router, ctx);
   registerPolicyExceptionRoutes(router, ctx);
   registerReportRuleRoutes(router, ctx);
   registerResourceGroupRoutes(router, ctx);
