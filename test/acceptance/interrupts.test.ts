@@ -11,7 +11,7 @@
  */
 import { expect } from 'chai';
 import { requireTerraform, type RunResult } from './terraform.js';
-import { ExamplesWorkspace, at, expectFields, loadCases, startEmulator, type Provider } from './examples-workspace.js';
+import { ExamplesWorkspace, expectFields, heldObject, loadCases, startEmulator, type Provider } from './examples-workspace.js';
 import { baselineOf, describeCounts, expectEmulatorHoldsState, typeRecords, type LedgerCheck } from './ledger.js';
 
 /** Every API call is answered this late while Terraform is interrupted, so operations are mid-flight. */
@@ -79,7 +79,7 @@ async function interruptedRun(provider: Provider): Promise<void> {
     expect(partialManaged, `${provider}: creates already sent when the interrupt came finished and are in the state`).to.be.greaterThan(0);
     for (const c of examples.resources) {
       expect(complete.get(examples.address(c)), `${examples.address(c)} is in the state`).to.not.equal(undefined);
-      expectFields(emulator.get(c.collection, at(complete.get(examples.address(c))!.values, c.key) as string), c.created, c.type);
+      expectFields(heldObject(c, emulator, complete.get(examples.address(c))!.values), c.created, c.type);
     }
     await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
 
@@ -89,7 +89,7 @@ async function interruptedRun(provider: Provider): Promise<void> {
     await interrupt(['apply', '-auto-approve'], [CHANGES.create, CHANGES.update, CHANGES.delete], { noGhosts: false });
     const updated = await finish(['apply', '-auto-approve']);
     for (const c of examples.resources.filter((d) => d.update)) {
-      expectFields(emulator.get(c.collection, at(updated.get(examples.address(c))!.values, c.key) as string), c.update!.expect, `${c.type} after update`);
+      expectFields(heldObject(c, emulator, updated.get(examples.address(c))!.values), c.update!.expect, `${c.type} after update`);
     }
     await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
 

@@ -60,18 +60,21 @@ export function parseExternalId(value: string): { csp: string; account: string; 
   return m ? { csp: m[1]!, account: m[2]!, accountId: m[3]! } : null;
 }
 
+/** The state an import of `id` starts from: its parts, taken apart. */
+function fromId(id: string): Partial<Model> {
+  const parts = parseExternalId(id);
+  if (!parts) {
+    throw new DiagnosticError('Invalid import ID', `Expected an external id "${PREFIX}:<csp>:${VERSION}:<account>:<account_id>:<10 characters>" with <csp> one of ${EXTERNAL_ID_CLOUDS.join(', ')}, got ${JSON.stringify(id)}.`);
+  }
+  return { id, v2: id, csp: parts.csp, account_id: parts.accountId };
+}
+
 const externalId = resource<typeof schema.fields, SecClient>({
   typeName: 'sec_external_id',
   schema,
   importIdDescription: `the external id (\`${PREFIX}:<csp>:${VERSION}:<account>:<account_id>:<random>\`)`,
-  async importState(id) {
-    const parts = parseExternalId(id);
-    if (!parts) {
-      throw new DiagnosticError('Invalid import ID', `Expected an external id "${PREFIX}:<csp>:${VERSION}:<account>:<account_id>:<10 characters>" with <csp> one of ${EXTERNAL_ID_CLOUDS.join(', ')}, got ${JSON.stringify(id)}.`);
-    }
-    return { id, v2: id, csp: parts.csp, account_id: parts.accountId };
-  },
-  identity: { attributes: { id: { description: 'The external id.', forImport: 'required' } } },
+  importState: async (id) => fromId(id),
+  identity: { attributes: { id: { description: 'The external id.', forImport: 'required' } }, importState: async (identity) => fromId(identity['id'] ?? '') },
   repeatableCreate: 'It creates nothing on the platform: the provider makes the external id itself, so a repeated create only draws another random part.',
   async create(plan, ctx) {
     const account = ctx.client.account.trim().toLowerCase();

@@ -13,6 +13,7 @@ import { policyResources } from './policy/index.js';
 import { queryResources } from './query.js';
 import { alertRuleResources } from './alert-rule.js';
 import { dataExportRuleResources } from './data-export-rule.js';
+import { externalIdResources } from './external-id.js';
 import { reportRuleResources } from './report-rule.js';
 import { resourceGroupResources } from './resource-group.js';
 import { teamMemberResources } from './team-member.js';
@@ -59,6 +60,7 @@ export default provider<typeof schema.fields, SecClient>({
     ...queryResources,
     ...alertRuleResources,
     ...dataExportRuleResources,
+    ...externalIdResources,
     ...reportRuleResources,
     ...resourceGroupResources,
     ...teamMemberResources,

@@ -3,7 +3,7 @@
  * `sec_policy_compliance`) evaluate. The platform compiles the text on every create and update and
  * refuses malformed text with its compiler's message (line and column).
  */
-import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
+import { attr, resourceSchema, validators, type ModelOf, type Validator } from '../../schema/define.js';
 import { onlyCandidate, resource, type ResourceDef } from '../../engine/contracts.js';
 import type { SecClient } from '../../clients/sec/index.js';
 import type { Query } from '../../clients/sec/queries.js';
@@ -14,6 +14,46 @@ const QUERY_ID = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 /** The evaluators the platform has: trail events are evaluated by `CloudATrail`; configuration data needs none. */
 export const QUERY_EVALUATORS = ['CloudATrail'] as const;
+
+/** Where a section starts: its keyword and opening brace. */
+const SECTIONS = [/\bsource\s*\{/i, /\bfilter\s*\{/i, /\breturn(\s+distinct)?\s*\{/i] as const;
+
+/**
+ * The shape of a query at plan time: braces balanced (outside quoted text), and a `source`, a
+ * `filter` and a `return` section in that order. The platform's compiler judges the rest (data
+ * sources, fields, conditions) when the query is created or changed.
+ */
+const queryShape: Validator<string> = {
+  description: 'query text with a `source`, a `filter` and a `return` section, in that order, with balanced braces',
+  samples: [
+    '{ source { CloudATrailRawEvents } filter { ERROR_CODE is null } return { INSERT_ID, EVENT } }',
+    "{\n  source { CloudATrailRawEvents }\n  filter { EVENT_NAME = 'ConsoleLogin' }\n  return distinct { EVENT_TIME, EVENT }\n}\n",
+  ],
+  check(text) {
+    let depth = 0;
+    let quote: string | null = null;
+    let outside = '';
+    for (const c of text) {
+      if (quote) {
+        if (c === quote) quote = null;
+        continue;
+      }
+      if (c === "'" || c === '"') quote = c;
+      else if (c === '{') depth++;
+      else if (c === '}' && --depth < 0) return 'has a "}" that closes nothing';
+      outside += c;
+    }
+    if (quote) return `has unterminated quoted text (${quote})`;
+    if (depth !== 0) return `has ${depth} "{" not closed`;
+    let from = 0;
+    for (const [i, section] of SECTIONS.entries()) {
+      const m = section.exec(outside.slice(from));
+      if (!m) return `has no ${['source', 'filter', 'return'][i]} section${i > 0 ? ` after the ${['source', 'filter'][i - 1]} section` : ''}; a query is \`{ source { ... } filter { ... } return { ... } }\``;
+      from += m.index + m[0].length;
+    }
+    return undefined;
+  },
+};
 
 const schema = resourceSchema(
   {
@@ -26,7 +66,7 @@ const schema = resourceSchema(
     }),
     query: attr.string({
       required: true,
-      validate: [validators.nonEmpty()],
+      validate: [validators.nonEmpty(), queryShape],
       description:
         'The query text: `{ source { <data source> } filter { <condition> } return [distinct] { <field>, ... } }`, optionally preceded by the query id. The platform compiles it on every create and update and refuses malformed text (an unknown data source or field, a missing section) with its compiler\'s message.',
     }),

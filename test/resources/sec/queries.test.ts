@@ -147,11 +147,28 @@ describe('sec_query through the Terraform-side client', function () {
   });
 
   it('refuses malformed text with the compiler\'s message, and an evaluator the sources do not need', async () => {
-    const bad = await applyError({ query_id: 'TF_Bad', query: '{ source { CloudATrailRawEvents } return { EVENT } }' });
-    expect(bad.message).to.match(/Query compilation failed at line 1, column 35: expected "filter", found "return"/);
+    // The shape is right (plan time accepts it); the platform's compiler finds the unknown field.
+    const bad = await applyError({ query_id: 'TF_Bad', query: '{ source { CloudATrailRawEvents } filter { A = 1 } return { EVENT, NOPE } }' });
+    expect(bad.message).to.match(/Query compilation failed at line 1, column 68: "NOPE" is not a field of CloudATrailRawEvents/);
     const evaluator = await applyError({ query_id: 'TF_Bad', query: BUCKETS.replace('TF_Buckets ', ''), evaluator_id: 'CloudATrail' });
     expect(evaluator.message).to.match(/evaluated without an evaluator/);
     expect(emulator.get('Queries', 'TF_Bad')).to.equal(undefined);
+  });
+
+  it('checks the shape of the text at plan time, naming the attribute; the platform judges the rest', async () => {
+    for (const [text, detail] of [
+      ['{ source { CloudATrailRawEvents } return { EVENT } }', /has no filter section after the source section/],
+      ['{ filter { A = 1 } return { EVENT } }', /has no source section/],
+      ['{ source { CloudATrailRawEvents } filter { A = 1 } return { EVENT }', /has 1 "\{" not closed/],
+      ["{ source { X } filter { A = '} } return { EVENT } }", /unterminated quoted text/],
+    ] as const) {
+      const err = await tf.validateResource(type, cfg(type, { query_id: 'Q', query: text })).then(
+        () => null,
+        (e: unknown) => e as ProviderCallError,
+      );
+      expect(err?.diagnostics.map((d) => [d.path, d.summary]), text).to.deep.equal([['query', 'Invalid value for "query"']]);
+      expect(err!.diagnostics[0]!.detail).to.match(detail);
+    }
   });
 
   it('validates the id and evaluator at plan time, naming the attribute', async () => {
