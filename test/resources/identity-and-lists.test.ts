@@ -164,6 +164,7 @@ const SEC_CASES: Case[] = [
     type: 'sec_external_id',
     config: () => ({ csp: 'cloud_b', account_id: 'project-1' }),
     notListed: 'the platform keeps no record of external ids: the provider makes them',
+    notImportable: 'the platform keeps no record an import could find',
   },
   { type: 'sec_report_rule', config: () => ({ name: 'q-rule', severities: ['High'], email_alert_channels: [secPrereq.channel] }) },
   { type: 'sec_resource_group', config: () => ({ name: 'q-group', type: 'CLOUD_A', group: [{ operator: 'AND', filter: [{ filter_name: 'accounts', field: 'Account', operation: 'EQUALS', value: ['123456789012'] }] }] }) },

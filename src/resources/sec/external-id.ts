@@ -19,7 +19,6 @@ const VERSION = 'v2';
 /** The characters the random part is drawn from: those a cross-account role's external id may hold. */
 const RANDOM_CHARACTERS = '=,.@:/-abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890';
 const RANDOM_LENGTH = 10;
-const FORMAT = new RegExp(`^${PREFIX}:(${EXTERNAL_ID_CLOUDS.join('|')}):${VERSION}:([^:]+):(.+):([${RANDOM_CHARACTERS.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}]{${RANDOM_LENGTH}})$`);
 
 const schema = resourceSchema(
   {
@@ -43,7 +42,7 @@ const schema = resourceSchema(
   },
   {
     description:
-      'An external id for a cross-account role, in the platform\'s format (version 2), for the `credentials.external_id` of the cloud_a integrations. The provider makes it; the platform keeps no record of it, so it is never read back and an import takes it apart.',
+      'An external id for a cross-account role, in the platform\'s format (version 2), for the `credentials.external_id` of the cloud_a integrations. The provider makes it; the platform keeps no record of it, so it is never read back and cannot be imported.',
   },
 );
 type Model = ModelOf<typeof schema.fields>;
@@ -54,27 +53,11 @@ function randomPart(): string {
   return out;
 }
 
-/** The parts of an external id, or null when it is not in the version-2 format. */
-export function parseExternalId(value: string): { csp: string; account: string; accountId: string } | null {
-  const m = FORMAT.exec(value);
-  return m ? { csp: m[1]!, account: m[2]!, accountId: m[3]! } : null;
-}
-
-/** The state an import of `id` starts from: its parts, taken apart. */
-function fromId(id: string): Partial<Model> {
-  const parts = parseExternalId(id);
-  if (!parts) {
-    throw new DiagnosticError('Invalid import ID', `Expected an external id "${PREFIX}:<csp>:${VERSION}:<account>:<account_id>:<10 characters>" with <csp> one of ${EXTERNAL_ID_CLOUDS.join(', ')}, got ${JSON.stringify(id)}.`);
-  }
-  return { id, v2: id, csp: parts.csp, account_id: parts.accountId };
-}
-
 const externalId = resource<typeof schema.fields, SecClient>({
   typeName: 'sec_external_id',
   schema,
-  importIdDescription: `the external id (\`${PREFIX}:<csp>:${VERSION}:<account>:<account_id>:<random>\`)`,
-  importState: async (id) => fromId(id),
-  identity: { attributes: { id: { description: 'The external id.', forImport: 'required' } }, importState: async (identity) => fromId(identity['id'] ?? '') },
+  // Not importable: the platform keeps no record that an import could find (nor has upstream an importer).
+  identity: { attributes: { id: { description: 'The external id.', forImport: 'required' } } },
   repeatableCreate: 'It creates nothing on the platform: the provider makes the external id itself, so a repeated create only draws another random part.',
   async create(plan, ctx) {
     const account = ctx.client.account.trim().toLowerCase();
