@@ -47,7 +47,7 @@ describe('sec emulator: alert profiles, policies, exceptions', () => {
   const profile = { alertProfileId: 'CUSTOM_A', extends: 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE', alerts: [template] };
   const policy = {
     policyType: 'Violation',
-    queryId: 'TF_Q',
+    queryId: 'SEC_Global_CloudA_Trail_TrailChange',
     title: 'T',
     enabled: true,
     description: 'D',

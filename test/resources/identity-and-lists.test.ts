@@ -131,12 +131,12 @@ const SEC_CASES: Case[] = [
   { type: 'sec_alert_profile', config: () => ({ name: 'Q_PROFILE', extends: 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE', alert: [violation] }), identity: (s) => ({ name: s.name }) },
   {
     type: 'sec_policy',
-    config: () => ({ title: 'Q policy', query_id: 'TF_Q', description: 'd', remediation: 'r', severity: 'High', type: 'Violation', policy_id_suffix: 'query' }),
+    config: () => ({ title: 'Q policy', query_id: 'SEC_Global_CloudA_Trail_TrailChange', description: 'd', remediation: 'r', severity: 'High', type: 'Violation', policy_id_suffix: 'query' }),
     displayName: (s) => s.title as string,
   },
   {
     type: 'sec_policy_compliance',
-    config: () => ({ title: 'Q compliance', query_id: 'TF_Q', description: 'd', remediation: 'r', severity: 'Low', policy_id_suffix: 'qcompliance' }),
+    config: () => ({ title: 'Q compliance', query_id: 'SEC_Global_CloudA_Trail_TrailChange', description: 'd', remediation: 'r', severity: 'Low', policy_id_suffix: 'qcompliance' }),
     displayName: (s) => s.title as string,
   },
   {
@@ -328,7 +328,7 @@ runTable('sec', SEC_CASES, async () => {
   secPrereq.objectStore = (
     await make('sec_alert_channel_cloud_a_object_store', { name: 'q-exports', bucket_arn: 'arn:cloud-a:s3:::q-exports', credentials: [{ external_id: 'ext-q', role_arn: 'arn:cloud-a:iam::123456789012:role/q' }] })
   ).id as string;
-  secPrereq.policy = (await make('sec_policy', { title: 'For exceptions', query_id: 'TF_Q', description: 'd', remediation: 'r', severity: 'Low', type: 'Violation', policy_id_suffix: 'exc' })).id as string;
+  secPrereq.policy = (await make('sec_policy', { title: 'For exceptions', query_id: 'SEC_Global_CloudA_Trail_TrailChange', description: 'd', remediation: 'r', severity: 'Low', type: 'Violation', policy_id_suffix: 'exc' })).id as string;
   return {
     tf,
     close: async () => {

@@ -36,6 +36,9 @@ export interface QueriesApi {
 
 const BASE = '/api/v2/Queries';
 
+/** Ids of the platform's own queries (those its built-in policies evaluate) start with this; they cannot be changed. */
+export const BUILT_IN_QUERY_PREFIX = 'SEC_Global_';
+
 const text = z
   .string()
   .nullish()

@@ -2,6 +2,7 @@ import { HttpError, field, invalid, json, noContent, quote, validate, type Route
 import { ALERT_PROFILES, templateNames, type AlertProfileRecord } from './alert-profiles.js';
 import { BUILT_IN_POLICY_CATALOGUE, type ConstraintDataType } from './catalogue/policies.js';
 import { API_PREFIX, type SecContext } from './context.js';
+import { QUERIES } from './queries.js';
 
 /** Store collection of policies, keyed by `policyId`. */
 export const POLICIES = 'Policies';
@@ -122,6 +123,7 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
       lastUpdateUser: ctx.username,
       exceptionConfiguration: { constraintFields: CUSTOM_CONSTRAINTS },
     };
+    checkQuery(ctx, record);
     checkAlerting(ctx, record);
     ctx.store.put(POLICIES, policyId, record);
     return json(201, { data: record, message: 'SUCCESS' });
@@ -159,6 +161,7 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
       if (value === undefined || value === null || key === 'policyId') continue;
       (updated as unknown as Record<string, unknown>)[key] = key === 'severity' ? (value as string).trim().toLowerCase() : value;
     }
+    if (!isBuiltIn(existing)) checkQuery(ctx, updated);
     checkAlerting(ctx, updated);
     ctx.store.put(POLICIES, updated.policyId, updated);
     return json(200, { data: updated, message: 'SUCCESS' });
@@ -215,6 +218,11 @@ function checkSeverity(value: Record<string, unknown>, path: string): void {
   if (!(SEVERITIES as readonly string[]).includes(severity.trim().toLowerCase())) {
     throw invalid(`${path}.severity must be one of ${SEVERITIES.join(', ')} (any case) (got ${quote(severity)})`);
   }
+}
+
+/** A custom policy evaluates an existing query: one of the account's, or a built-in one. */
+function checkQuery(ctx: SecContext, policy: PolicyRecord): void {
+  if (!ctx.store.has(QUERIES, policy.queryId)) throw invalid(`body.queryId: there is no query ${quote(policy.queryId)}; create the query first`);
 }
 
 /**

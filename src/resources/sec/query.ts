@@ -6,8 +6,8 @@
 import { attr, resourceSchema, validators, type ModelOf, type Validator } from '../../schema/define.js';
 import { onlyCandidate, resource, type ResourceDef } from '../../engine/contracts.js';
 import type { SecClient } from '../../clients/sec/index.js';
-import type { Query } from '../../clients/sec/queries.js';
-import { idIdentity, noFilters } from '../shared/identity.js';
+import { BUILT_IN_QUERY_PREFIX, type Query } from '../../clients/sec/queries.js';
+import { idIdentity } from '../shared/identity.js';
 
 /** Letters, digits and `_`, starting with a letter or `_`; at most 64 (the platform's rule). */
 const QUERY_ID = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -107,8 +107,8 @@ const query = resource<typeof schema.fields, SecClient>({
   importState: async (id) => ({ id, query_id: id }),
   identity: idIdentity('The query id.'),
   list: {
-    schema: noFilters('query'),
-    list: async (_filters, ctx) => (await ctx.client.queries.list({ signal: ctx.signal })).map(fromApi),
+    schema: resourceSchema({}, { description: `Lists the account's own queries (the platform's, whose ids start \`${BUILT_IN_QUERY_PREFIX}\`, cannot be managed); the API offers no filter.` }),
+    list: async (_filters, ctx) => (await ctx.client.queries.list({ signal: ctx.signal })).filter((q) => !q.queryId.startsWith(BUILT_IN_QUERY_PREFIX)).map(fromApi),
     displayName: (m) => m.query_id,
   },
   create: async (plan, ctx) => fromApi(await ctx.client.queries.create({ queryId: plan.query_id, queryText: plan.query, evaluatorId: plan.evaluator_id ?? undefined }, { signal: ctx.signal })),

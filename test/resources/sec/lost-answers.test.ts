@@ -77,7 +77,7 @@ describe('sec resources: creates whose answer is lost', function () {
     tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
     await tf.configure({});
     channel = (await apply('sec_alert_channel_email', null, { name: 'reports', recipients: ['reports@example.com'] }))!.id as string;
-    policyId = (await apply('sec_policy', null, { title: 'For exceptions', query_id: 'TF_Q', description: 'd', remediation: 'r', severity: 'Low', type: 'Violation', policy_id_suffix: 'exc' }))!
+    policyId = (await apply('sec_policy', null, { title: 'For exceptions', query_id: 'SEC_Global_CloudA_Trail_TrailChange', description: 'd', remediation: 'r', severity: 'Low', type: 'Violation', policy_id_suffix: 'exc' }))!
       .id as string;
     objectStore = (await apply('sec_alert_channel_cloud_a_object_store', null, { name: 'exports', bucket_arn: 'arn:cloud-a:s3:::exports', credentials: [{ external_id: 'e', role_arn: 'arn:cloud-a:iam::123456789012:role/e' }] }))!
       .id as string;
@@ -124,7 +124,7 @@ describe('sec resources: creates whose answer is lost', function () {
       path: '/api/v2/Policies',
       collection: 'Policies',
       idKey: 'policyId',
-      config: () => ({ title: 'Lost with suffix', query_id: 'TF_Q', description: 'd', remediation: 'r', severity: 'High', type: 'Violation', policy_id_suffix: 'lost' }),
+      config: () => ({ title: 'Lost with suffix', query_id: 'SEC_Global_CloudA_Trail_TrailChange', description: 'd', remediation: 'r', severity: 'High', type: 'Violation', policy_id_suffix: 'lost' }),
     },
     {
       type: 'sec_policy',
@@ -132,7 +132,7 @@ describe('sec resources: creates whose answer is lost', function () {
       collection: 'Policies',
       idKey: 'policyId',
       // No suffix: known by title and query.
-      config: () => ({ title: 'Lost and numbered', query_id: 'TF_Numbered', description: 'd', remediation: 'r', severity: 'High', type: 'Violation' }),
+      config: () => ({ title: 'Lost and numbered', query_id: 'SEC_Global_CloudA_Trail_VPCChange', description: 'd', remediation: 'r', severity: 'High', type: 'Violation' }),
     },
     {
       type: 'sec_policy_exception',
@@ -167,7 +167,7 @@ describe('sec resources: creates whose answer is lost', function () {
       path: '/api/v2/Policies',
       collection: 'Policies',
       idKey: 'policyId',
-      config: () => ({ title: 'Lost compliance', query_id: 'TF_Q', description: 'd', remediation: 'r', severity: 'High' }),
+      config: () => ({ title: 'Lost compliance', query_id: 'SEC_Global_CloudA_Trail_TrailChange', description: 'd', remediation: 'r', severity: 'High' }),
     },
     {
       type: 'sec_alert_rule',

@@ -222,4 +222,28 @@ describe('sec_query through the Terraform-side client', function () {
     await destroy(t, policy);
     await destroy(type, query);
   });
+
+  it('a policy needs an existing query; the platform\'s own queries exist, are not listed, and cannot be changed or deleted', async () => {
+    const config = configValue(tf.resourceSchema('sec_policy').block, { title: 'On nothing', query_id: 'TF_No_Such_Query', description: 'd', remediation: 'r', severity: 'High', type: 'Violation' });
+    const refused = await tf.apply('sec_policy', null, await tf.plan('sec_policy', null, config), config).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(refused?.message).to.match(/body.queryId: there is no query "TF_No_Such_Query"; create the query first/);
+
+    const builtIn = await tf.importState(type, 'SEC_Global_CloudA_Trail_TrailChange');
+    expect(builtIn).to.deep.include({ owner: 'Platform', evaluator_id: 'CloudATrail' });
+    expect((await tf.list(type, null)).map((r) => r.displayName).filter((n) => n.startsWith('SEC_Global_'))).to.deep.equal([]);
+    const changed = configValue(tf.resourceSchema(type).block, { query_id: 'SEC_Global_CloudA_Trail_TrailChange', query: TRAIL });
+    const notChanged = await tf.apply(type, builtIn, await tf.plan(type, builtIn, changed), changed).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(notChanged?.message).to.match(/is a built-in query and cannot be changed/);
+    const notDeleted = await tf.apply(type, builtIn, await tf.plan(type, builtIn, null), null).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(notDeleted?.message).to.match(/is a built-in query and cannot be deleted/);
+  });
 });

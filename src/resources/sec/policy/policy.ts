@@ -18,7 +18,7 @@ const schema = resourceSchema(
   {
     id: attr.computedId('The policy id: `<tenant>-<policy_id_suffix>`, or `<tenant>-<number>` when no suffix is set.'),
     title: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The title of the policy.' }),
-    query_id: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The id of the query the policy evaluates: the `id` of a `sec_query`, or of one of the platform\'s queries.' }),
+    query_id: attr.string({ required: true, refersTo: 'a query', validate: [validators.nonEmpty()], description: 'The id of the query the policy evaluates: the `id` of a `sec_query`, or of one of the platform\'s queries (ids starting `SEC_Global_`). The platform refuses a query that does not exist.' }),
     description: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'What the policy detects.' }),
     remediation: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'How to fix what the policy detects.' }),
     severity: severityAttribute(
