@@ -47,7 +47,8 @@ export function metricsApi(http: SecHttp, account: string, subaccount: string | 
         telemetry_type: 'customer',
       };
       const path = `${BASE}/${segment(TERRAFORM_DATASET)}`;
-      await http.empty({ method: 'POST', path, operation: `POST ${BASE}/{dataset}`, body }, options);
+      // The event carries its trace id, so the platform records a repeat once: safe to send again.
+      await http.empty({ method: 'POST', path, operation: `POST ${BASE}/{dataset}`, body, idempotent: true }, options);
       return { traceId, sent: true };
     },
   };
