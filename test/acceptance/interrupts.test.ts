@@ -21,7 +21,8 @@ const INTERRUPT_AFTER_MS = 600;
 
 /** The requests that change something, by kind, as the emulators log them (`<METHOD> <path>` for sec, the gRPC method for vdb). */
 const CHANGES = {
-  create: /^(POST \/api\/v2\/(?!access\/tokens$)(?!.*\/(search|test)$)|Create)/,
+  // Not the token exchange, searches, channel tests, nor usage events (a data source's read).
+  create: /^(POST \/api\/v2\/(?!access\/tokens$)(?!Metrics\/)(?!.*\/(search|test)$)|Create)/,
   update: /^(PATCH |Update)/,
   delete: /^(DELETE |Delete)/,
 };

@@ -92,7 +92,7 @@ describe('sec_alert_rule through the Terraform-side client', function () {
   });
 
   it('validates severities, sources and categories at plan time, naming the attribute', async () => {
-    const err = await tf.validateResource(type, cfg(type, rule({ severities: ['Severe'], sources: ['Aws'], alert_categories: ['Policy'], event_categories: ['Nope'] }))).then(
+    const err = await tf.validateResource(type, cfg(type, rule({ severities: ['Severe'], sources: ['Cloud A'], alert_categories: ['Policy'], event_categories: ['Nope'] }))).then(
       () => null,
       (e: unknown) => e as ProviderCallError,
     );

@@ -54,7 +54,7 @@ describe('sec_external_id through the Terraform-side client', function () {
       (e: unknown) => e as ProviderCallError,
     );
     expect(err?.rpc).to.equal('ImportResourceState');
-    const bad = await tf.validateResource(type, cfg({ csp: 'aws', account_id: '1' })).then(
+    const bad = await tf.validateResource(type, cfg({ csp: 'cloud_z', account_id: '1' })).then(
       () => null,
       (e: unknown) => e as ProviderCallError,
     );
