@@ -214,6 +214,11 @@ describe('sec_query through the Terraform-side client', function () {
       (e: unknown) => e as Error,
     );
     expect(refused?.message).to.match(/Not a compliance policy.*acme-violation is a Violation policy/);
+    const wrongWay = await tf.importState('sec_policy', 'acme-pubbuckets').then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(wrongWay?.message).to.match(/Not a violation policy.*acme-pubbuckets is a Compliance policy; manage it with sec_policy_compliance/);
     const listed = await tf.list('sec_policy', null);
     expect(listed.map((r) => r.displayName)).to.include('V').and.not.include('Public buckets');
     expect((await tf.list(t, null)).map((r) => r.displayName)).to.deep.equal(['Public buckets']);

@@ -1,6 +1,7 @@
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 import { onlyCandidate, resource, type OpContext } from '../../../engine/contracts.js';
 import { isApiError } from '../../../clients/errors.js';
+import { DiagnosticError } from '../../../engine/diagnostics.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { BUILT_IN_POLICY_PREFIX, EVALUATION_FREQUENCIES, type Policy, type PolicyUpdate } from '../../../clients/sec/policies.js';
 import { severityAttribute } from './severity.js';
@@ -164,7 +165,15 @@ export default resource<typeof schema.fields, SecClient>({
     },
   },
   async read(prior, ctx) {
-    const fresh = fromApi(await ctx.client.policies.get(prior.id ?? '', { signal: ctx.signal }), prior);
+    const policy = await ctx.client.policies.get(prior.id ?? '', { signal: ctx.signal });
+    // A policy's type never changes: another type can only come from an import of the wrong id.
+    if (policy.policyType !== 'Violation') {
+      throw new DiagnosticError(
+        'Not a violation policy',
+        `The policy ${policy.policyId} is a ${policy.policyType} policy; manage ${policy.policyType === 'Compliance' ? 'it with sec_policy_compliance (or sec_managed_policies for a built-in one)' : 'a built-in one with sec_managed_policies'}.`,
+      );
+    }
+    const fresh = fromApi(policy, prior);
     // Only an imported state lacks the update time; the suffix is then recovered from the id
     // (otherwise it is create-only and stays as configured).
     if (prior.updated_time === null && prior.policy_id_suffix === null) return { ...fresh, policy_id_suffix: await importedSuffix(fresh.id!, ctx) };
