@@ -18,8 +18,14 @@ export interface Case {
   address: string;
   dataSource?: boolean;
   expectState?: Record<string, unknown>;
+  /** The emulator collection holding the object ("" when `local`). */
   collection: string;
   key: string;
+  /**
+   * Why the platform holds no object for it (the provider makes it alone, e.g. an external id): its
+   * `created` and `update.expect` fields are then state attributes, and it has no drift.
+   */
+  local?: string;
   created?: Record<string, unknown>;
   update?: { from: string; to: string; expect?: Record<string, unknown>; replaces?: boolean };
   importId?: string;
@@ -133,6 +139,14 @@ export function withoutProviderBlocks(hcl: string): string {
     re.lastIndex = i;
   }
   return out + hcl.slice(i);
+}
+
+/**
+ * What a case's `created` and `update.expect` fields are checked against: the object the emulator
+ * holds under the case's key, or for a `local` case its state values.
+ */
+export function heldObject(c: Case, emulator: Pick<EmulatorHandle, 'get'>, values: Record<string, unknown>): unknown {
+  return c.local ? values : emulator.get(c.collection, at(values, c.key) as string);
 }
 
 /** Dotted path into an object ("policy.0.id", "data.channelProps.recipients"). */

@@ -11,7 +11,7 @@
  */
 import { expect } from 'chai';
 import { requireTerraform, type RunResult } from './terraform.js';
-import { ExamplesWorkspace, at, expectFields, loadCases, startEmulator, type Provider } from './examples-workspace.js';
+import { ExamplesWorkspace, expectFields, heldObject, loadCases, startEmulator, type Provider } from './examples-workspace.js';
 import { baselineOf, describeCounts, expectEmulatorHoldsState, typeRecords, type LedgerCheck } from './ledger.js';
 
 /** Every API call is answered this late while Terraform is interrupted, so operations are mid-flight. */
@@ -21,7 +21,8 @@ const INTERRUPT_AFTER_MS = 600;
 
 /** The requests that change something, by kind, as the emulators log them (`<METHOD> <path>` for sec, the gRPC method for vdb). */
 const CHANGES = {
-  create: /^(POST \/api\/v2\/(?!access\/tokens$)(?!.*\/(search|test)$)|Create)/,
+  // Not the token exchange, searches, channel tests, nor usage events (a data source's read).
+  create: /^(POST \/api\/v2\/(?!access\/tokens$)(?!Metrics\/)(?!.*\/(search|test)$)|Create)/,
   update: /^(PATCH |Update)/,
   delete: /^(DELETE |Delete)/,
 };
@@ -79,7 +80,7 @@ async function interruptedRun(provider: Provider): Promise<void> {
     expect(partialManaged, `${provider}: creates already sent when the interrupt came finished and are in the state`).to.be.greaterThan(0);
     for (const c of examples.resources) {
       expect(complete.get(examples.address(c)), `${examples.address(c)} is in the state`).to.not.equal(undefined);
-      expectFields(emulator.get(c.collection, at(complete.get(examples.address(c))!.values, c.key) as string), c.created, c.type);
+      expectFields(heldObject(c, emulator, complete.get(examples.address(c))!.values), c.created, c.type);
     }
     await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
 
@@ -89,7 +90,7 @@ async function interruptedRun(provider: Provider): Promise<void> {
     await interrupt(['apply', '-auto-approve'], [CHANGES.create, CHANGES.update, CHANGES.delete], { noGhosts: false });
     const updated = await finish(['apply', '-auto-approve']);
     for (const c of examples.resources.filter((d) => d.update)) {
-      expectFields(emulator.get(c.collection, at(updated.get(examples.address(c))!.values, c.key) as string), c.update!.expect, `${c.type} after update`);
+      expectFields(heldObject(c, emulator, updated.get(examples.address(c))!.values), c.update!.expect, `${c.type} after update`);
     }
     await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
 

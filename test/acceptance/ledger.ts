@@ -21,7 +21,7 @@ export interface TypeRecord {
 
 /** Resource type → where its objects are, from the examples of one provider. */
 export function typeRecords(cases: readonly Case[]): Map<string, TypeRecord> {
-  return new Map(cases.filter((c) => !c.dataSource).map((c) => [c.type, { collection: c.collection, key: c.key, destroyed: c.destroyed ?? 'absent' }]));
+  return new Map(cases.filter((c) => !c.dataSource && !c.local).map((c) => [c.type, { collection: c.collection, key: c.key, destroyed: c.destroyed ?? 'absent' }]));
 }
 
 export type Baseline = ReadonlyMap<string, ReadonlySet<string>>;

@@ -460,6 +460,66 @@ output "policy_id" {
     });
   });
 
+  describe('a custom query and the policy that evaluates it', () => {
+    // Upstream's query example (examples/resource_lacework_query), translated: an indented heredoc
+    // (`<<EOT`, kept as written), a function call in the filter, and a policy on the query's id.
+    const queryExample = `
+resource "sec_query" "example" {
+  query_id = "TF_CloudA_Trail_DatabasePasswordChange"
+  query    = <<EOT
+  {
+      source {
+          CloudATrailRawEvents
+      }
+      filter {
+          EVENT_SOURCE = 'database.cloud-a.example'
+          and EVENT_NAME = 'ModifyDBCluster'
+          and value_exists(EVENT:requestParameters.masterUserPassword)
+          and EVENT:requestParameters.applyImmediately = 'true'
+          and ERROR_CODE is null
+      }
+      return distinct {
+          INSERT_ID,
+          INSERT_TIME,
+          EVENT_TIME,
+          EVENT
+      }
+  }
+EOT
+}
+
+resource "sec_policy" "example" {
+  title       = "Database password changed"
+  query_id    = sec_query.example.id
+  severity    = "High"
+  type        = "Violation"
+  description = "A database cluster's master password was changed"
+  remediation = "Check that the change was intended"
+}
+`;
+
+    it('applies, settles, changes the text in place, and destroys the policy before its query', async () => {
+      workspace(queryExample);
+      await ws.expect(['apply', '-auto-approve']);
+      const stored = emulator.get<{ queryText: string; evaluatorId: string; owner: string }>('Queries', 'TF_CloudA_Trail_DatabasePasswordChange')!;
+      expect(stored.evaluatorId).to.equal('CloudATrail');
+      expect(stored.queryText).to.include('value_exists(EVENT:requestParameters.masterUserPassword)');
+      const custom = emulator.list<PolicyRecord>('Policies').filter((p) => p.queryId === 'TF_CloudA_Trail_DatabasePasswordChange');
+      expect(custom.map((p) => p.title)).to.deep.equal(['Database password changed']);
+      await ws.expect(['plan', '-detailed-exitcode'], 0);
+
+      ws.writeConfig(PROVIDER + queryExample.replace('          EVENT_TIME,\n', ''));
+      await ws.expect(['apply', '-auto-approve']);
+      expect(emulator.get<{ queryText: string }>('Queries', 'TF_CloudA_Trail_DatabasePasswordChange')!.queryText).to.not.include('EVENT_TIME');
+      expect(emulator.list<PolicyRecord>('Policies').filter((p) => p.queryId === 'TF_CloudA_Trail_DatabasePasswordChange')).to.have.length(1);
+      await ws.expect(['plan', '-detailed-exitcode'], 0);
+
+      // The platform keeps a query a policy uses; Terraform deletes the policy first.
+      await ws.expect(['destroy', '-auto-approve']);
+      expect(emulator.get('Queries', 'TF_CloudA_Trail_DatabasePasswordChange')).to.equal(undefined);
+    });
+  });
+
   describe('organisation agentless scanning with an empty scanning account', () => {
     // Upstream's example and active acceptance test (examples/resource_lacework_integration_aws_org_agentless_scanning).
     const orgExample = `

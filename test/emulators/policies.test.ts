@@ -47,7 +47,7 @@ describe('sec emulator: alert profiles, policies, exceptions', () => {
   const profile = { alertProfileId: 'CUSTOM_A', extends: 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE', alerts: [template] };
   const policy = {
     policyType: 'Violation',
-    queryId: 'TF_Q',
+    queryId: 'SEC_Global_CloudA_Trail_TrailChange',
     title: 'T',
     enabled: true,
     description: 'D',
@@ -195,7 +195,7 @@ describe('sec emulator: alert profiles, policies, exceptions', () => {
     it('validates required fields, allowed values, the suffix and the alert profile reference', async () => {
       await refused(400, /body\.title is required/, 'POST', '/api/v2/Policies', { ...policy, title: undefined });
       await refused(400, /severity must be one of critical, high, medium, low, info/, 'POST', '/api/v2/Policies', { ...policy, severity: 'severe' });
-      await refused(400, /policyType must be one of "Violation"/, 'POST', '/api/v2/Policies', { ...policy, policyType: 'Compliance' });
+      await refused(400, /policyType must be one of "Violation", "Compliance"/, 'POST', '/api/v2/Policies', { ...policy, policyType: 'Manual' });
       await refused(400, /evalFrequency must be one of "Hourly", "Daily"/, 'POST', '/api/v2/Policies', { ...policy, evalFrequency: 'Weekly' });
       await refused(400, /limit must be between 1 and 5000/, 'POST', '/api/v2/Policies', { ...policy, limit: 5001 });
       await refused(400, /policyId must be lower-case/, 'POST', '/api/v2/Policies', { ...policy, policyId: 'ABC' });

@@ -60,7 +60,7 @@ const gcrCredentials = [{ client_id: 'a', client_email: 'a@b.example', private_k
 const violation = { name: 'Violation', event_name: 'Bucket exposed', description: 'Bucket {{RESOURCE_ID}} is public', subject: '{{_OCCURRENCE}} in {{ACCOUNT_ID}}' };
 
 /** What the sec cases refer to, made first. */
-const secPrereq = { channel: '', policy: '' };
+const secPrereq = { channel: '', policy: '', objectStore: '' };
 
 const SEC_CASES: Case[] = [
   { type: 'sec_alert_channel_cloud_a_event_bus', config: () => ({ name: 'q-event-bus', event_bus_arn: 'arn:cloud-a:events:eu-west-1:123456789012:event-bus/default' }) },
@@ -131,7 +131,12 @@ const SEC_CASES: Case[] = [
   { type: 'sec_alert_profile', config: () => ({ name: 'Q_PROFILE', extends: 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE', alert: [violation] }), identity: (s) => ({ name: s.name }) },
   {
     type: 'sec_policy',
-    config: () => ({ title: 'Q policy', query_id: 'TF_Q', description: 'd', remediation: 'r', severity: 'High', type: 'Violation', policy_id_suffix: 'query' }),
+    config: () => ({ title: 'Q policy', query_id: 'SEC_Global_CloudA_Trail_TrailChange', description: 'd', remediation: 'r', severity: 'High', type: 'Violation', policy_id_suffix: 'query' }),
+    displayName: (s) => s.title as string,
+  },
+  {
+    type: 'sec_policy_compliance',
+    config: () => ({ title: 'Q compliance', query_id: 'SEC_Global_CloudA_Trail_TrailChange', description: 'd', remediation: 'r', severity: 'Low', policy_id_suffix: 'qcompliance' }),
     displayName: (s) => s.title as string,
   },
   {
@@ -143,10 +148,23 @@ const SEC_CASES: Case[] = [
     importId: (s) => `${s.policy_id as string}:${s.id as string}`,
   },
   {
+    type: 'sec_query',
+    config: () => ({ query_id: 'Q_Query', query: '{ source { SEC_CFG_CLOUD_A_BUCKETS } filter { RESOURCE_TYPE = \'bucket\' } return { ACCOUNT_ID, RESOURCE_KEY } }' }),
+    displayName: (s) => s.query_id as string,
+  },
+  {
     type: 'sec_managed_policies',
     config: () => ({ policy: [{ id: 'platform-global-34', enabled: true, severity: 'High' }] }),
     notListed: 'it changes built-in policies; it has no object of its own to list',
     notImportable: 'it records the settings it replaced, which an import cannot know',
+  },
+  { type: 'sec_alert_rule', config: () => ({ name: 'q-alert-rule', severities: ['High'], alert_channels: [secPrereq.channel], sources: ['CloudA'] }) },
+  { type: 'sec_data_export_rule', config: () => ({ name: 'q-data-export', integration_ids: [secPrereq.objectStore] }) },
+  {
+    type: 'sec_external_id',
+    config: () => ({ csp: 'cloud_b', account_id: 'project-1' }),
+    notListed: 'the platform keeps no record of external ids: the provider makes them',
+    notImportable: 'the platform keeps no record an import could find',
   },
   { type: 'sec_report_rule', config: () => ({ name: 'q-rule', severities: ['High'], email_alert_channels: [secPrereq.channel] }) },
   { type: 'sec_resource_group', config: () => ({ name: 'q-group', type: 'CLOUD_A', group: [{ operator: 'AND', filter: [{ filter_name: 'accounts', field: 'Account', operation: 'EQUALS', value: ['123456789012'] }] }] }) },
@@ -307,7 +325,10 @@ runTable('sec', SEC_CASES, async () => {
     return (await tf.apply(type, null, await tf.plan(type, null, cfg), cfg)).state!;
   };
   secPrereq.channel = (await make('sec_alert_channel_email', { name: 'q-reports', recipients: ['reports@example.com'] })).id as string;
-  secPrereq.policy = (await make('sec_policy', { title: 'For exceptions', query_id: 'TF_Q', description: 'd', remediation: 'r', severity: 'Low', type: 'Violation', policy_id_suffix: 'exc' })).id as string;
+  secPrereq.objectStore = (
+    await make('sec_alert_channel_cloud_a_object_store', { name: 'q-exports', bucket_arn: 'arn:cloud-a:s3:::q-exports', credentials: [{ external_id: 'ext-q', role_arn: 'arn:cloud-a:iam::123456789012:role/q' }] })
+  ).id as string;
+  secPrereq.policy = (await make('sec_policy', { title: 'For exceptions', query_id: 'SEC_Global_CloudA_Trail_TrailChange', description: 'd', remediation: 'r', severity: 'Low', type: 'Violation', policy_id_suffix: 'exc' })).id as string;
   return {
     tf,
     close: async () => {

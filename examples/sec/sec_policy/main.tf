@@ -8,11 +8,33 @@ terraform {
 
 provider "sec" {}
 
-# A custom policy that evaluates a query daily and alerts through a built-in alert profile.
+# The query the policy evaluates: object store buckets whose access control grants everyone read.
+resource "sec_query" "buckets_public" {
+  query_id = "TF_ACC_Buckets_Public"
+  query    = <<-EOT
+    {
+      source {
+        SEC_CFG_CLOUD_A_BUCKETS
+      }
+      filter {
+        RESOURCE_CONFIG:Acl.Grants.Grantee.URI = 'all-users'
+      }
+      return distinct {
+        ACCOUNT_ID,
+        RESOURCE_KEY,
+        RESOURCE_REGION,
+        RESOURCE_TYPE,
+        SERVICE
+      }
+    }
+  EOT
+}
+
+# A custom policy that evaluates the query daily and alerts through a built-in alert profile.
 # With policy_id_suffix the policy id is "<account>-tfaccpolicy".
 resource "sec_policy" "example" {
   title            = "Publicly readable buckets"
-  query_id         = "TF_ACC_Buckets_Public"
+  query_id         = sec_query.buckets_public.id
   description      = "Object store buckets that anyone can read"
   remediation      = "Remove public read access from the bucket policy and ACLs"
   severity         = "High"

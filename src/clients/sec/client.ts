@@ -15,6 +15,10 @@ import { containerRegistriesApi, type ContainerRegistriesApi } from './container
 import { alertProfilesApi, type AlertProfilesApi } from './alert-profiles.js';
 import { policiesApi, type PoliciesApi } from './policies.js';
 import { policyExceptionsApi, type PolicyExceptionsApi } from './policy-exceptions.js';
+import { queriesApi, type QueriesApi } from './queries.js';
+import { alertRulesApi, type AlertRulesApi } from './alert-rules.js';
+import { dataExportRulesApi, type DataExportRulesApi } from './data-export-rules.js';
+import { metricsApi, type MetricsApi } from './metrics.js';
 import { reportRulesApi, type ReportRulesApi } from './report-rules.js';
 import { resourceGroupsApi, type ResourceGroupsApi } from './resource-groups.js';
 import { teamMembersApi, type TeamMembersApi } from './team-members.js';
@@ -47,6 +51,8 @@ export interface SecClientConfig {
 export interface SecClient {
   /** Access tokens to hand out (the provider's own calls authenticate by themselves). */
   readonly accessTokens: { issue(lifetimeSeconds: number, options?: { signal?: AbortSignal }): Promise<{ token: string; expiresAt: Date }> };
+  /** The account subdomain the provider was configured with (the tenant in ids the platform derives from it). */
+  readonly account: string;
   /** Whether calls carry organization access (Org-Access: true): what the provider was configured with. */
   readonly organization: boolean;
   readonly agentAccessTokens: AgentAccessTokensApi;
@@ -57,6 +63,11 @@ export interface SecClient {
   readonly alertProfiles: AlertProfilesApi;
   readonly policies: PoliciesApi;
   readonly policyExceptions: PolicyExceptionsApi;
+  readonly queries: QueriesApi;
+  readonly alertRules: AlertRulesApi;
+  readonly dataExportRules: DataExportRulesApi;
+  /** Usage events (the metric module data source). */
+  readonly metrics: MetricsApi;
   readonly reportRules: ReportRulesApi;
   readonly resourceGroups: ResourceGroupsApi;
   readonly teamMembers: TeamMembersApi;
@@ -108,6 +119,7 @@ export function createSecClient(config: SecClientConfig): SecClient {
 
   return {
     accessTokens: { issue: (lifetimeSeconds, options = {}) => tokens.issue(lifetimeSeconds, options.signal) },
+    account: config.account,
     organization: config.organization === true,
     agentAccessTokens: agentAccessTokensApi(http),
     alertChannels: alertChannelsApi(http),
@@ -117,6 +129,10 @@ export function createSecClient(config: SecClientConfig): SecClient {
     alertProfiles: alertProfilesApi(http),
     policies: policiesApi(http),
     policyExceptions: policyExceptionsApi(http),
+    queries: queriesApi(http),
+    alertRules: alertRulesApi(http),
+    dataExportRules: dataExportRulesApi(http),
+    metrics: metricsApi(http, config.account, config.subaccount),
     reportRules: reportRulesApi(http),
     resourceGroups: resourceGroupsApi(http),
     teamMembers: teamMembersApi(http),

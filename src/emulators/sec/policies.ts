@@ -2,6 +2,7 @@ import { HttpError, field, invalid, json, noContent, quote, validate, type Route
 import { ALERT_PROFILES, templateNames, type AlertProfileRecord } from './alert-profiles.js';
 import { BUILT_IN_POLICY_CATALOGUE, type ConstraintDataType } from './catalogue/policies.js';
 import { API_PREFIX, type SecContext } from './context.js';
+import { QUERIES } from './queries.js';
 
 /** Store collection of policies, keyed by `policyId`. */
 export const POLICIES = 'Policies';
@@ -13,6 +14,8 @@ export const BUILT_IN_POLICY_PREFIX = 'platform-global';
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 const EVAL_FREQUENCIES = ['Hourly', 'Daily'];
+/** Custom policies report violations; compliance policies feed the compliance reports. */
+const POLICY_TYPES = ['Violation', 'Compliance'];
 const DEFAULT_LIMIT = 1000;
 
 export interface ConstraintFieldRecord {
@@ -50,7 +53,7 @@ export const POLICY_ID_SUFFIX = /^[a-z][a-z0-9]{0,15}(-[0-9]{1,8})?$/;
 
 /** Fields a create must carry, and the shape of every field an update may carry. */
 const policyFields = {
-  policyType: field.string({ oneOf: ['Violation'] }),
+  policyType: field.string({ oneOf: POLICY_TYPES }),
   queryId: field.string(),
   title: field.string(),
   enabled: field.boolean(),
@@ -110,7 +113,8 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
       remediation: body.remediation,
       severity: body.severity.trim().toLowerCase(),
       limit: body.limit ?? DEFAULT_LIMIT,
-      evalFrequency: body.evalFrequency ?? 'Hourly',
+      // Compliance is assessed daily.
+      evalFrequency: body.evalFrequency ?? (body.policyType === 'Compliance' ? 'Daily' : 'Hourly'),
       alertEnabled: body.alertEnabled ?? false,
       alertProfile: body.alertProfile ?? '',
       tags: body.tags ?? [],
@@ -119,6 +123,7 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
       lastUpdateUser: ctx.username,
       exceptionConfiguration: { constraintFields: CUSTOM_CONSTRAINTS },
     };
+    checkQuery(ctx, record);
     checkAlerting(ctx, record);
     ctx.store.put(POLICIES, policyId, record);
     return json(201, { data: record, message: 'SUCCESS' });
@@ -140,6 +145,9 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
     if (body.policyId !== undefined && body.policyId !== null && body.policyId !== existing.policyId) {
       throw invalid(`body.policyId: the id of an existing policy cannot be changed (${existing.policyId})`);
     }
+    if (body.policyType !== undefined && body.policyType !== null && body.policyType !== existing.policyType && !isBuiltIn(existing)) {
+      throw invalid(`body.policyType: the type of an existing policy cannot be changed (${existing.policyType})`);
+    }
     if (isBuiltIn(existing)) {
       for (const [key, value] of Object.entries(body)) {
         if (value === undefined || value === null || BUILT_IN_CHANGEABLE.has(key)) continue;
@@ -153,6 +161,7 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
       if (value === undefined || value === null || key === 'policyId') continue;
       (updated as unknown as Record<string, unknown>)[key] = key === 'severity' ? (value as string).trim().toLowerCase() : value;
     }
+    if (!isBuiltIn(existing)) checkQuery(ctx, updated);
     checkAlerting(ctx, updated);
     ctx.store.put(POLICIES, updated.policyId, updated);
     return json(200, { data: updated, message: 'SUCCESS' });
@@ -211,6 +220,11 @@ function checkSeverity(value: Record<string, unknown>, path: string): void {
   }
 }
 
+/** A custom policy evaluates an existing query: one of the account's, or a built-in one. */
+function checkQuery(ctx: SecContext, policy: PolicyRecord): void {
+  if (!ctx.store.has(QUERIES, policy.queryId)) throw invalid(`body.queryId: there is no query ${quote(policy.queryId)}; create the query first`);
+}
+
 /**
  * `alertProfile` names an existing profile, with one of its templates (`<profile>.<template>`) or
  * alone (`<profile>`: the platform then alerts with the profile's default template, so the profile
@@ -219,7 +233,8 @@ function checkSeverity(value: Record<string, unknown>, path: string): void {
 function checkAlerting(ctx: SecContext, policy: PolicyRecord): void {
   const ref = policy.alertProfile;
   if (ref === '') {
-    if (policy.alertEnabled) throw invalid('body.alertProfile is required when alertEnabled is true');
+    // Compliance policies alert without a profile of their own.
+    if (policy.alertEnabled && policy.policyType !== 'Compliance') throw invalid('body.alertProfile is required when alertEnabled is true');
     return;
   }
   const dot = ref.indexOf('.');

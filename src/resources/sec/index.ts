@@ -10,6 +10,10 @@ import { alertChannelResources } from './alert-channel/index.js';
 import { cloudAccountResources } from './integration/cloud-account/index.js';
 import { registryResources } from './integration/registry/index.js';
 import { policyResources } from './policy/index.js';
+import { queryResources } from './query.js';
+import { alertRuleResources } from './alert-rule.js';
+import { dataExportRuleResources } from './data-export-rule.js';
+import { externalIdResources } from './external-id.js';
 import { reportRuleResources } from './report-rule.js';
 import { resourceGroupResources } from './resource-group.js';
 import { teamMemberResources } from './team-member.js';
@@ -53,6 +57,10 @@ export default provider<typeof schema.fields, SecClient>({
     ...cloudAccountResources,
     ...registryResources,
     ...policyResources,
+    ...queryResources,
+    ...alertRuleResources,
+    ...dataExportRuleResources,
+    ...externalIdResources,
     ...reportRuleResources,
     ...resourceGroupResources,
     ...teamMemberResources,

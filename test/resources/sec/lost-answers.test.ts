@@ -38,6 +38,7 @@ describe('sec resources: creates whose answer is lost', function () {
   let tf: TerraformClient;
   let channel: string;
   let policyId: string;
+  let objectStore: string;
 
   const cfg = (type: string, plain: Plain) => configValue(tf.resourceSchema(type).block, plain);
   const requestsTo = (method: string, path: string) => emulator.requests.filter((r) => r.method === method && r.path.split('?')[0] === path);
@@ -76,7 +77,9 @@ describe('sec resources: creates whose answer is lost', function () {
     tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
     await tf.configure({});
     channel = (await apply('sec_alert_channel_email', null, { name: 'reports', recipients: ['reports@example.com'] }))!.id as string;
-    policyId = (await apply('sec_policy', null, { title: 'For exceptions', query_id: 'TF_Q', description: 'd', remediation: 'r', severity: 'Low', type: 'Violation', policy_id_suffix: 'exc' }))!
+    policyId = (await apply('sec_policy', null, { title: 'For exceptions', query_id: 'SEC_Global_CloudA_Trail_TrailChange', description: 'd', remediation: 'r', severity: 'Low', type: 'Violation', policy_id_suffix: 'exc' }))!
+      .id as string;
+    objectStore = (await apply('sec_alert_channel_cloud_a_object_store', null, { name: 'exports', bucket_arn: 'arn:cloud-a:s3:::exports', credentials: [{ external_id: 'e', role_arn: 'arn:cloud-a:iam::123456789012:role/e' }] }))!
       .id as string;
   });
   after(async () => {
@@ -121,7 +124,7 @@ describe('sec resources: creates whose answer is lost', function () {
       path: '/api/v2/Policies',
       collection: 'Policies',
       idKey: 'policyId',
-      config: () => ({ title: 'Lost with suffix', query_id: 'TF_Q', description: 'd', remediation: 'r', severity: 'High', type: 'Violation', policy_id_suffix: 'lost' }),
+      config: () => ({ title: 'Lost with suffix', query_id: 'SEC_Global_CloudA_Trail_TrailChange', description: 'd', remediation: 'r', severity: 'High', type: 'Violation', policy_id_suffix: 'lost' }),
     },
     {
       type: 'sec_policy',
@@ -129,7 +132,7 @@ describe('sec resources: creates whose answer is lost', function () {
       collection: 'Policies',
       idKey: 'policyId',
       // No suffix: known by title and query.
-      config: () => ({ title: 'Lost and numbered', query_id: 'TF_Numbered', description: 'd', remediation: 'r', severity: 'High', type: 'Violation' }),
+      config: () => ({ title: 'Lost and numbered', query_id: 'SEC_Global_CloudA_Trail_VPCChange', description: 'd', remediation: 'r', severity: 'High', type: 'Violation' }),
     },
     {
       type: 'sec_policy_exception',
@@ -151,6 +154,34 @@ describe('sec resources: creates whose answer is lost', function () {
       collection: 'ReportRules',
       idKey: 'mcGuid',
       config: () => ({ name: 'lost-rule', severities: ['High'], email_alert_channels: [channel] }),
+    },
+    {
+      type: 'sec_query',
+      path: '/api/v2/Queries',
+      collection: 'Queries',
+      idKey: 'queryId',
+      config: () => ({ query_id: 'TF_Lost', query: '{ source { CloudATrailRawEvents } filter { ERROR_CODE is null } return { EVENT } }' }),
+    },
+    {
+      type: 'sec_policy_compliance',
+      path: '/api/v2/Policies',
+      collection: 'Policies',
+      idKey: 'policyId',
+      config: () => ({ title: 'Lost compliance', query_id: 'SEC_Global_CloudA_Trail_TrailChange', description: 'd', remediation: 'r', severity: 'High' }),
+    },
+    {
+      type: 'sec_alert_rule',
+      path: '/api/v2/AlertRules',
+      collection: 'AlertRules',
+      idKey: 'mcGuid',
+      config: () => ({ name: 'lost-alert-rule', severities: ['High'], alert_channels: [channel] }),
+    },
+    {
+      type: 'sec_data_export_rule',
+      path: '/api/v2/DataExportRules',
+      collection: 'DataExportRules',
+      idKey: 'mcGuid',
+      config: () => ({ name: 'lost-export', integration_ids: [objectStore] }),
     },
     {
       type: 'sec_resource_group',

@@ -163,7 +163,7 @@ describe('sec policies family through the Terraform-side client', function () {
     const type = 'sec_policy';
     const policyConfig = (extra: Record<string, unknown> = {}) => ({
       title: 'Public buckets',
-      query_id: 'TF_Buckets_Public',
+      query_id: 'SEC_Global_CloudA_Config_RootMfaNotEnabled',
       description: 'Buckets readable by anyone',
       remediation: 'Remove public access',
       severity: 'High',
@@ -292,7 +292,7 @@ describe('sec policies family through the Terraform-side client', function () {
     before(async () => {
       policy = await converge('sec_policy', null, {
         title: 'For exceptions',
-        query_id: 'TF_Q',
+        query_id: 'SEC_Global_CloudA_Trail_TrailChange',
         description: 'd',
         remediation: 'r',
         severity: 'Low',

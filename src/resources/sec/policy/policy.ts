@@ -1,6 +1,7 @@
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 import { onlyCandidate, resource, type OpContext } from '../../../engine/contracts.js';
 import { isApiError } from '../../../clients/errors.js';
+import { DiagnosticError } from '../../../engine/diagnostics.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { BUILT_IN_POLICY_PREFIX, EVALUATION_FREQUENCIES, type Policy, type PolicyUpdate } from '../../../clients/sec/policies.js';
 import { severityAttribute } from './severity.js';
@@ -10,15 +11,15 @@ import { idIdentity } from '../../shared/identity.js';
 const ALERT_PROFILE_REFERENCE = /^[^.]+(\.[^.].*)?$/;
 
 /** Lower-case letters and digits starting with a letter (at most 16), optionally `-` and up to 8 digits. */
-const SUFFIX = /^[a-z][a-z0-9]{0,15}(-[0-9]{1,8})?$/;
+export const SUFFIX = /^[a-z][a-z0-9]{0,15}(-[0-9]{1,8})?$/;
 /** A suffix, or "" for none: the platform is sent no suffix either way, and numbers the policy. */
-const SUFFIX_OR_NONE = new RegExp(`^$|${SUFFIX.source}`);
+export const SUFFIX_OR_NONE = new RegExp(`^$|${SUFFIX.source}`);
 
 const schema = resourceSchema(
   {
     id: attr.computedId('The policy id: `<tenant>-<policy_id_suffix>`, or `<tenant>-<number>` when no suffix is set.'),
     title: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The title of the policy.' }),
-    query_id: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The id of the query the policy evaluates.' }),
+    query_id: attr.string({ required: true, refersTo: 'a query', validate: [validators.nonEmpty()], description: 'The id of the query the policy evaluates: the `id` of a `sec_query`, or of one of the platform\'s queries (ids starting `SEC_Global_`). The platform refuses a query that does not exist.' }),
     description: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'What the policy detects.' }),
     remediation: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'How to fix what the policy detects.' }),
     severity: severityAttribute(
@@ -106,7 +107,7 @@ const fromApi = (p: Policy, like: Model | null): Partial<Model> => ({
  * The suffix of an imported policy's id. The id is `<tenant>-<suffix>` or `<tenant>-<number>`;
  * the tenant is the account, which the user profile names.
  */
-async function importedSuffix(policyId: string, ctx: OpContext<SecClient>): Promise<string | null> {
+export async function importedSuffix(policyId: string, ctx: OpContext<SecClient>): Promise<string | null> {
   let tenants: string[];
   try {
     const profiles = await ctx.client.userProfile.get({ signal: ctx.signal });
@@ -136,9 +137,10 @@ export default resource<typeof schema.fields, SecClient>({
   identity: idIdentity('The policy id.'),
   // Built-in policies are changed with sec_managed_policies, not managed as sec_policy: not listed.
   list: {
-    schema: resourceSchema({}, { description: `Lists the custom policies (built-in ones, whose ids start \`${BUILT_IN_POLICY_PREFIX}\`, are for \`sec_managed_policies\`); the API offers no filter.` }),
+    schema: resourceSchema({}, { description: `Lists the custom policies (built-in ones, whose ids start \`${BUILT_IN_POLICY_PREFIX}\`, are for \`sec_managed_policies\`; compliance policies for \`sec_policy_compliance\`); the API offers no filter.` }),
     async list(_filters, ctx) {
-      const custom = (await ctx.client.policies.list({ signal: ctx.signal })).filter((p) => !p.policyId.startsWith(BUILT_IN_POLICY_PREFIX));
+      // Compliance policies are for sec_policy_compliance.
+      const custom = (await ctx.client.policies.list({ signal: ctx.signal })).filter((p) => !p.policyId.startsWith(BUILT_IN_POLICY_PREFIX) && p.policyType === 'Violation');
       const out: Partial<Model>[] = [];
       // As a read after an import does, the suffix is recovered from the id.
       for (const p of custom) out.push({ ...fromApi(p, null), policy_id_suffix: await importedSuffix(p.policyId, ctx) });
@@ -163,7 +165,15 @@ export default resource<typeof schema.fields, SecClient>({
     },
   },
   async read(prior, ctx) {
-    const fresh = fromApi(await ctx.client.policies.get(prior.id ?? '', { signal: ctx.signal }), prior);
+    const policy = await ctx.client.policies.get(prior.id ?? '', { signal: ctx.signal });
+    // A policy's type never changes: another type can only come from an import of the wrong id.
+    if (policy.policyType !== 'Violation') {
+      throw new DiagnosticError(
+        'Not a violation policy',
+        `The policy ${policy.policyId} is a ${policy.policyType} policy; manage ${policy.policyType === 'Compliance' ? 'it with sec_policy_compliance (or sec_managed_policies for a built-in one)' : 'a built-in one with sec_managed_policies'}.`,
+      );
+    }
+    const fresh = fromApi(policy, prior);
     // Only an imported state lacks the update time; the suffix is then recovered from the id
     // (otherwise it is create-only and stays as configured).
     if (prior.updated_time === null && prior.policy_id_suffix === null) return { ...fresh, policy_id_suffix: await importedSuffix(fresh.id!, ctx) };

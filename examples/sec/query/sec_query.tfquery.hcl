@@ -1,0 +1,4 @@
+# Every sec_query the provider's credentials can see.
+list "sec_query" "all" {
+  provider = sec
+}

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { segment, type CallOptions, type SecHttp } from './http.js';
+import { REPORT_SEVERITIES, type ReportSeverity } from './report-rules.js';
+import { envelope, flag, toFlag } from './wire.js';
+
+/** Where alerts come from (neutral names, sec.md §3.6). */
+export const ALERT_RULE_SOURCES = ['Agent', 'CloudA', 'CloudB', 'CloudC', 'K8s'] as const;
+/** What kind of alert. */
+export const ALERT_RULE_CATEGORIES = ['Anomaly', 'Policy', 'Composite'] as const;
+/** What the alert is about. */
+export const ALERT_RULE_EVENT_CATEGORIES = [
+  'Compliance',
+  'App',
+  'Cloud',
+  'File',
+  'Machine',
+  'User',
+  'Platform',
+  'K8sActivity',
+  'Registry',
+  'SystemCall',
+  'HostVulnerability',
+  'ContainerVulnerability',
+] as const;
+
+/** An alert rule: which alerts (severities, sources, categories, resource groups) go to which alert channels. */
+export interface AlertRule {
+  readonly mcGuid: string;
+  /** Always "Event". */
+  readonly type: string;
+  readonly intgGuidList: string[];
+  readonly filters: {
+    readonly name: string;
+    readonly description: string;
+    readonly enabled: boolean;
+    readonly severity: ReportSeverity[];
+    readonly resourceGroups: string[];
+    readonly eventCategory: string[];
+    readonly sources: string[];
+    readonly category: string[];
+    readonly createdOrUpdatedTime: string;
+    readonly createdOrUpdatedBy: string;
+  };
+}
+
+export interface AlertRuleInput {
+  readonly intgGuidList: readonly string[];
+  readonly filters: {
+    readonly name: string;
+    readonly description: string;
+    readonly enabled: boolean;
+    readonly severity: readonly ReportSeverity[];
+    readonly resourceGroups: readonly string[];
+    readonly eventCategory: readonly string[];
+    readonly sources: readonly string[];
+    readonly category: readonly string[];
+  };
+}
+
+export interface AlertRulesApi {
+  create(input: AlertRuleInput, options?: CallOptions): Promise<AlertRule>;
+  /** ApiError 'not_found' when it does not exist. */
+  get(mcGuid: string, options?: CallOptions): Promise<AlertRule>;
+  /** Replaces the whole rule. */
+  update(mcGuid: string, input: AlertRuleInput, options?: CallOptions): Promise<AlertRule>;
+  delete(mcGuid: string, options?: CallOptions): Promise<void>;
+  list(options?: CallOptions): Promise<AlertRule[]>;
+}
+
+const BASE = '/api/v2/AlertRules';
+
+const stringList = z
+  .array(z.string())
+  .nullish()
+  .transform((v) => v ?? []);
+const text = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? '');
+
+const ruleSchema = z.object({
+  mcGuid: z.string().min(1),
+  type: z.string(),
+  intgGuidList: stringList,
+  filters: z.object({
+    name: z.string(),
+    description: text,
+    enabled: flag,
+    severity: z
+      .array(z.number().int().min(1).max(REPORT_SEVERITIES.length))
+      .nullish()
+      .transform((v) => (v ?? []).map((n) => REPORT_SEVERITIES[n - 1]!)),
+    resourceGroups: stringList,
+    eventCategory: stringList,
+    sources: stringList,
+    category: stringList,
+    createdOrUpdatedTime: text,
+    createdOrUpdatedBy: text,
+  }),
+});
+
+const one = envelope(ruleSchema);
+const many = envelope(z.array(ruleSchema));
+
+function ruleBody(input: AlertRuleInput, mcGuid?: string): Record<string, unknown> {
+  const f = input.filters;
+  return {
+    ...(mcGuid === undefined ? {} : { mcGuid }),
+    type: 'Event',
+    intgGuidList: [...input.intgGuidList],
+    filters: {
+      name: f.name,
+      description: f.description,
+      enabled: toFlag(f.enabled),
+      severity: f.severity.map((s) => REPORT_SEVERITIES.indexOf(s) + 1),
+      resourceGroups: [...f.resourceGroups],
+      eventCategory: [...f.eventCategory],
+      sources: [...f.sources],
+      category: [...f.category],
+    },
+  };
+}
+
+export function alertRulesApi(http: SecHttp): AlertRulesApi {
+  const path = (mcGuid: string) => `${BASE}/${segment(mcGuid)}`;
+  return {
+    async create(input, options) {
+      return (await http.json({ method: 'POST', path: BASE, operation: `POST ${BASE}`, body: ruleBody(input) }, one, options)).data;
+    },
+    async get(mcGuid, options) {
+      return (await http.json({ method: 'GET', path: path(mcGuid), operation: `GET ${BASE}/{mcGuid}` }, one, options)).data;
+    },
+    async update(mcGuid, input, options) {
+      return (await http.json({ method: 'PATCH', path: path(mcGuid), operation: `PATCH ${BASE}/{mcGuid}`, body: ruleBody(input, mcGuid) }, one, options)).data;
+    },
+    async delete(mcGuid, options) {
+      await http.empty({ method: 'DELETE', path: path(mcGuid), operation: `DELETE ${BASE}/{mcGuid}` }, options);
+    },
+    async list(options) {
+      return (await http.json({ method: 'GET', path: BASE, operation: `GET ${BASE}` }, many, options)).data;
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { segment, type CallOptions, type SecHttp } from './http.js';
+import { envelope } from './wire.js';
+
+/** A query in the platform's query language, and how the platform evaluates it. */
+export interface Query {
+  readonly queryId: string;
+  readonly queryText: string;
+  /** The evaluator the platform runs the query with; "" when its data sources need none. */
+  readonly evaluatorId: string;
+  readonly owner: string;
+  readonly lastUpdateTime: string;
+  readonly lastUpdateUser: string;
+  /** JSON text describing the columns of a result row. */
+  readonly resultSchema: string;
+}
+
+export interface QueryInput {
+  readonly queryId: string;
+  readonly queryText: string;
+  /** Omitted when empty: the platform then picks the evaluator the data sources need. */
+  readonly evaluatorId?: string | undefined;
+}
+
+export interface QueriesApi {
+  /** ApiError 'invalid' for malformed query text (the platform's compiler message); 'conflict' when the id is taken. */
+  create(input: QueryInput, options?: CallOptions): Promise<Query>;
+  /** ApiError 'not_found' when it does not exist. */
+  get(queryId: string, options?: CallOptions): Promise<Query>;
+  list(options?: CallOptions): Promise<Query[]>;
+  /** Only the text can change; the id and the evaluator cannot. */
+  update(queryId: string, queryText: string, options?: CallOptions): Promise<Query>;
+  /** ApiError 'invalid' while a policy uses the query. */
+  delete(queryId: string, options?: CallOptions): Promise<void>;
+}
+
+const BASE = '/api/v2/Queries';
+
+/** Ids of the platform's own queries (those its built-in policies evaluate) start with this; they cannot be changed. */
+export const BUILT_IN_QUERY_PREFIX = 'SEC_Global_';
+
+const text = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? '');
+
+const querySchema = z.object({
+  queryId: z.string().min(1),
+  queryText: z.string(),
+  evaluatorId: text,
+  owner: text,
+  lastUpdateTime: text,
+  lastUpdateUser: text,
+  resultSchema: z
+    .union([z.string(), z.array(z.unknown())])
+    .nullish()
+    .transform((v) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v))),
+});
+
+const one = envelope(querySchema);
+const many = envelope(z.array(querySchema));
+
+export function queriesApi(http: SecHttp): QueriesApi {
+  const item = (method: 'GET' | 'PATCH' | 'DELETE', id: string) => ({ method, path: `${BASE}/${segment(id)}`, operation: `${method} ${BASE}/{queryId}` }) as const;
+  return {
+    async create(input, options) {
+      const body = { queryId: input.queryId, queryText: input.queryText, ...(input.evaluatorId ? { evaluatorId: input.evaluatorId } : {}) };
+      return (await http.json({ method: 'POST', path: BASE, operation: `POST ${BASE}`, body }, one, options)).data;
+    },
+    async get(queryId, options) {
+      return (await http.json(item('GET', queryId), one, options)).data;
+    },
+    async list(options) {
+      return (await http.json({ method: 'GET', path: BASE, operation: `GET ${BASE}` }, many, options)).data;
+    },
+    async update(queryId, queryText, options) {
+      return (await http.json({ ...item('PATCH', queryId), body: { queryText } }, one, options)).data;
+    },
+    async delete(queryId, options) {
+      await http.empty(item('DELETE', queryId), options);
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/** Data export rules: the platform's data, exported to object-store alert channels. */
+import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
+import { onlyCandidate, resource, type ResourceDef } from '../../engine/contracts.js';
+import type { SecClient } from '../../clients/sec/index.js';
+import type { DataExportRule, DataExportRuleInput } from '../../clients/sec/data-export-rules.js';
+import { idIdentity, noFilters } from '../shared/identity.js';
+import { sameTrimmedList, textOrNull } from './governance-values.js';
+
+const schema = resourceSchema(
+  {
+    id: attr.sdkId('The data export rule GUID (the same as `guid`).'),
+    name: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The name of the data export rule.' }),
+    integration_ids: attr.stringList({
+      required: true,
+      distinct: true,
+      refersTo: 'object-store alert channels',
+      validate: [validators.nonEmpty()],
+      equal: sameTrimmedList,
+      description: 'GUIDs (`intg_guid`) of the object-store alert channels (`sec_alert_channel_cloud_a_object_store`) the data is exported to.',
+    }),
+    description: attr.string({ optional: true, description: 'What the data export rule is for.' }),
+    enabled: attr.bool({ optional: true, default: true, description: 'Whether data is exported. Default `true`.' }),
+    type: attr.string({ computed: true, description: 'The platform type of the rule, always `Dataexport`.' }),
+    guid: attr.string({ computed: true, description: 'The data export rule GUID.' }),
+    created_or_updated_time: attr.string({ computed: true, volatile: true, description: 'When the rule was last created or changed.' }),
+    created_or_updated_by: attr.string({ computed: true, volatile: true, description: 'Who last created or changed the rule.' }),
+  },
+  { description: 'A data export rule: the platform\'s data, exported to object-store alert channels.' },
+);
+type Model = ModelOf<typeof schema.fields>;
+
+const toApi = (m: Model): DataExportRuleInput => ({
+  intgGuidList: m.integration_ids.map((g) => g.trim()),
+  name: m.name,
+  description: m.description ?? '',
+  enabled: m.enabled !== false,
+});
+
+const fromApi = (r: DataExportRule, prior: Partial<Model>): Partial<Model> => ({
+  id: r.mcGuid,
+  guid: r.mcGuid,
+  name: r.filters.name,
+  description: textOrNull(r.filters.description, prior.description),
+  enabled: r.filters.enabled,
+  integration_ids: r.intgGuidList,
+  type: r.type,
+  created_or_updated_time: r.filters.createdOrUpdatedTime,
+  created_or_updated_by: r.filters.createdOrUpdatedBy,
+});
+
+const guidOf = (m: Model) => m.guid ?? m.id ?? '';
+
+const dataExportRule = resource<typeof schema.fields, SecClient>({
+  typeName: 'sec_data_export_rule',
+  schema,
+  importIdDescription: 'the data export rule GUID',
+  importState: async (id) => ({ id, guid: id }),
+  identity: idIdentity('The data export rule GUID.'),
+  list: {
+    schema: noFilters('data export rule'),
+    list: async (_filters, ctx) => (await ctx.client.dataExportRules.list({ signal: ctx.signal })).map((r) => fromApi(r, {})),
+    displayName: (m) => m.name,
+  },
+  create: async (plan, ctx) => fromApi(await ctx.client.dataExportRules.create(toApi(plan), { signal: ctx.signal }), plan),
+  // A data export rule is known by its name.
+  findCreated: {
+    key: 'its name',
+    describe: (plan) => `the data export rule named ${JSON.stringify(plan.name)}`,
+    async find(plan, ctx) {
+      const found = onlyCandidate(
+        (await ctx.client.dataExportRules.list({ signal: ctx.signal })).filter((r) => r.filters.name === plan.name),
+        (r) => r.mcGuid,
+      );
+      return found ? fromApi(found, plan) : null;
+    },
+  },
+  read: async (prior, ctx) => fromApi(await ctx.client.dataExportRules.get(guidOf(prior), { signal: ctx.signal }), prior),
+  update: async (plan, prior, ctx) => fromApi(await ctx.client.dataExportRules.update(guidOf(prior), toApi(plan), { signal: ctx.signal }), plan),
+  delete: async (prior, ctx) => ctx.client.dataExportRules.delete(guidOf(prior), { signal: ctx.signal }),
+});
+
+export const dataExportRuleResources: ResourceDef<any, SecClient>[] = [dataExportRule];

@@ -1,0 +1,132 @@
+/**
+ * A query in the platform's query language: what custom policies (`sec_policy`,
+ * `sec_policy_compliance`) evaluate. The platform compiles the text on every create and update and
+ * refuses malformed text with its compiler's message (line and column).
+ */
+import { attr, resourceSchema, validators, type ModelOf, type Validator } from '../../schema/define.js';
+import { onlyCandidate, resource, type ResourceDef } from '../../engine/contracts.js';
+import type { SecClient } from '../../clients/sec/index.js';
+import { BUILT_IN_QUERY_PREFIX, type Query } from '../../clients/sec/queries.js';
+import { idIdentity } from '../shared/identity.js';
+
+/** Letters, digits and `_`, starting with a letter or `_`; at most 64 (the platform's rule). */
+const QUERY_ID = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** The evaluators the platform has: trail events are evaluated by `CloudATrail`; configuration data needs none. */
+export const QUERY_EVALUATORS = ['CloudATrail'] as const;
+
+/** Where a section starts: its keyword and opening brace. */
+const SECTIONS = [/\bsource\s*\{/i, /\bfilter\s*\{/i, /\breturn(\s+distinct)?\s*\{/i] as const;
+
+/**
+ * The shape of a query at plan time: braces balanced (outside quoted text), and a `source`, a
+ * `filter` and a `return` section in that order. The platform's compiler judges the rest (data
+ * sources, fields, conditions) when the query is created or changed.
+ */
+const queryShape: Validator<string> = {
+  description: 'query text with a `source`, a `filter` and a `return` section, in that order, with balanced braces',
+  samples: [
+    '{ source { CloudATrailRawEvents } filter { ERROR_CODE is null } return { INSERT_ID, EVENT } }',
+    "{\n  source { CloudATrailRawEvents }\n  filter { EVENT_NAME = 'ConsoleLogin' }\n  return distinct { EVENT_TIME, EVENT }\n}\n",
+  ],
+  check(text) {
+    let depth = 0;
+    let quote: string | null = null;
+    let outside = '';
+    for (const c of text) {
+      if (quote) {
+        if (c === quote) quote = null;
+        continue;
+      }
+      if (c === "'" || c === '"') quote = c;
+      else if (c === '{') depth++;
+      else if (c === '}' && --depth < 0) return 'has a "}" that closes nothing';
+      outside += c;
+    }
+    if (quote) return `has unterminated quoted text (${quote})`;
+    if (depth !== 0) return `has ${depth} "{" not closed`;
+    let from = 0;
+    for (const [i, section] of SECTIONS.entries()) {
+      const m = section.exec(outside.slice(from));
+      if (!m) return `has no ${['source', 'filter', 'return'][i]} section${i > 0 ? ` after the ${['source', 'filter'][i - 1]} section` : ''}; a query is \`{ source { ... } filter { ... } return { ... } }\``;
+      from += m.index + m[0].length;
+    }
+    return undefined;
+  },
+};
+
+const schema = resourceSchema(
+  {
+    id: attr.computedId('The query id (the same as `query_id`).'),
+    query_id: attr.string({
+      required: true,
+      replace: true,
+      validate: [validators.matches(QUERY_ID, 'letters, digits and `_`, starting with a letter or `_`, at most 64 characters', ['TF_Query', 'Custom_Buckets_Public'])],
+      description: 'The id of the query, unique in the account: letters, digits and `_`, starting with a letter or `_` (at most 64). The id of a query cannot change, so a change creates a new query.',
+    }),
+    query: attr.string({
+      required: true,
+      validate: [validators.nonEmpty(), queryShape],
+      description:
+        'The query text: `{ source { <data source> } filter { <condition> } return [distinct] { <field>, ... } }`, optionally preceded by the query id. The platform compiles it on every create and update and refuses malformed text (an unknown data source or field, a missing section) with its compiler\'s message.',
+    }),
+    evaluator_id: attr.string({
+      optional: true,
+      computed: true,
+      replace: true,
+      validate: [validators.oneOf(...QUERY_EVALUATORS)],
+      description:
+        'The evaluator that runs the query: `CloudATrail` for queries of trail events; none for configuration data. When not set the platform picks the one the data sources need. The evaluator of a query cannot change, so a change creates a new query.',
+    }),
+    owner: attr.string({ computed: true, description: 'The user who owns the query.' }),
+    updated_time: attr.string({ computed: true, volatile: true, description: 'When the query was last changed.' }),
+    updated_by: attr.string({ computed: true, volatile: true, description: 'Who last changed the query.' }),
+    result_schema: attr.string({ computed: true, changesWith: ['query'], description: 'The columns of a result row, as JSON: `[{"name": ..., "dataType": ...}]`.' }),
+  },
+  { description: 'A query in the platform\'s query language, which custom policies evaluate (`sec_policy.query_id`, `sec_policy_compliance.query_id`).' },
+);
+type Model = ModelOf<typeof schema.fields>;
+
+const fromApi = (q: Query): Partial<Model> => ({
+  id: q.queryId,
+  query_id: q.queryId,
+  query: q.queryText,
+  evaluator_id: q.evaluatorId === '' ? null : q.evaluatorId,
+  owner: q.owner,
+  updated_time: q.lastUpdateTime,
+  updated_by: q.lastUpdateUser,
+  result_schema: q.resultSchema,
+});
+
+const idOf = (m: Model) => m.id ?? m.query_id;
+
+const query = resource<typeof schema.fields, SecClient>({
+  typeName: 'sec_query',
+  schema,
+  importIdDescription: 'the query id',
+  importState: async (id) => ({ id, query_id: id }),
+  identity: idIdentity('The query id.'),
+  list: {
+    schema: resourceSchema({}, { description: `Lists the account's own queries (the platform's, whose ids start \`${BUILT_IN_QUERY_PREFIX}\`, cannot be managed); the API offers no filter.` }),
+    list: async (_filters, ctx) => (await ctx.client.queries.list({ signal: ctx.signal })).filter((q) => !q.queryId.startsWith(BUILT_IN_QUERY_PREFIX)).map(fromApi),
+    displayName: (m) => m.query_id,
+  },
+  create: async (plan, ctx) => fromApi(await ctx.client.queries.create({ queryId: plan.query_id, queryText: plan.query, evaluatorId: plan.evaluator_id ?? undefined }, { signal: ctx.signal })),
+  // A query is known by its id, which the configuration names; the text must be the one sent.
+  findCreated: {
+    key: 'its query id and text',
+    describe: (plan) => `the query ${JSON.stringify(plan.query_id)} with the configured text`,
+    async find(plan, ctx) {
+      const found = onlyCandidate(
+        (await ctx.client.queries.list({ signal: ctx.signal })).filter((q) => q.queryId === plan.query_id && q.queryText === plan.query),
+        (q) => q.queryId,
+      );
+      return found ? fromApi(found) : null;
+    },
+  },
+  read: async (prior, ctx) => fromApi(await ctx.client.queries.get(idOf(prior), { signal: ctx.signal })),
+  update: async (plan, prior, ctx) => fromApi(await ctx.client.queries.update(idOf(prior), plan.query, { signal: ctx.signal })),
+  delete: async (prior, ctx) => ctx.client.queries.delete(idOf(prior), { signal: ctx.signal }),
+});
+
+export const queryResources: ResourceDef<any, SecClient>[] = [query];

@@ -1,0 +1,129 @@
+/**
+ * Alert rules (sec_alert_rule) through the real provider executable and the Terraform-side client,
+ * against the in-process emulator: create, empty re-plan (severities in any case and order), update,
+ * import, drift, destroy; the platform refusing unknown channels and resource groups; plan-time
+ * validation naming the attribute. Data export rules (sec_data_export_rule) the same way, to
+ * object-store channels only.
+ */
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
+import { TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
+import { valueEquals } from '../../../src/schema/value-ops.js';
+import { impliedType } from '../../../src/schema/block.js';
+import type { ObjectValue } from '../../../src/schema/value.js';
+import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
+
+const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
+
+describe('sec_alert_rule through the Terraform-side client', function () {
+  this.timeout(60_000);
+  let emulator: SecEmulator;
+  let tf: TerraformClient;
+  let channel = '';
+  let group = '';
+
+  const type = 'sec_alert_rule';
+  const cfg = (t: string, plain: Record<string, unknown>) => configValue(tf.resourceSchema(t).block, plain);
+  async function converge(t: string, prior: ObjectValue | null, plain: Record<string, unknown>): Promise<ObjectValue> {
+    const config = cfg(t, plain);
+    await tf.validateResource(t, config);
+    const { state } = await tf.apply(t, prior, await tf.plan(t, prior, config), config);
+    const again = await tf.plan(t, state, config);
+    expect(again.requiresReplace).to.deep.equal([]);
+    expect(valueEquals(impliedType(tf.resourceSchema(t).block), again.planned, state), `re-plan of ${t} must be empty`).to.equal(true);
+    return state!;
+  }
+  const destroy = async (t: string, state: ObjectValue) => tf.apply(t, state, await tf.plan(t, state, null), null);
+
+  before(async () => {
+    emulator = await startSecEmulator({ account: 'acme' });
+    tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
+    await tf.configure({});
+    channel = (await converge('sec_alert_channel_webhook', null, { name: 'rules-hook', webhook_url: 'https://hooks.acme.example/rules' })).intg_guid as string;
+    group = (await converge('sec_resource_group', null, { name: 'rules-group', type: 'CLOUD_A', group: [{ operator: 'AND', filter: [{ filter_name: 'a', field: 'Account', operation: 'EQUALS', value: ['123456789012'] }] }] })).id as string;
+  });
+  after(async () => {
+    await tf?.close();
+    await emulator?.close();
+  });
+
+  const rule = (extra: Record<string, unknown> = {}) => ({ name: 'prod alerts', severities: ['high', 'CRITICAL'], alert_channels: [channel], ...extra });
+
+  it('creates, updates, imports, shows drift and deletes', async () => {
+    let state = await converge(type, null, rule({ resource_groups: [group], alert_categories: ['Policy', 'Anomaly'], sources: ['CloudA', 'Agent'], event_categories: ['Compliance'] }));
+    expect(state).to.deep.include({ name: 'prod alerts', enabled: true, type: 'Event', guid: state.id, description: null });
+    expect(state.severities, 'the configured spelling and order are kept').to.deep.equal(['high', 'CRITICAL']);
+    const stored = emulator.get<{ type: string; intgGuidList: string[]; filters: Record<string, unknown> }>('AlertRules', state.id as string)!;
+    expect(stored.intgGuidList).to.deep.equal([channel]);
+    expect(stored.filters).to.deep.include({ name: 'prod alerts', enabled: 1, severity: [1, 2], resourceGroups: [group], eventCategory: ['Compliance'] });
+    expect(stored.filters['category']).to.have.members(['Policy', 'Anomaly']);
+
+    state = await converge(type, state, rule({ enabled: false, description: 'paused', severities: ['Critical'] }));
+    expect(emulator.get<{ filters: Record<string, unknown> }>('AlertRules', state.id as string)!.filters).to.deep.include({ enabled: 0, description: 'paused', severity: [1], resourceGroups: [], category: [] });
+
+    const imported = await tf.importState(type, state.id as string);
+    expect(imported).to.deep.include({ id: state.id, guid: state.id, name: 'prod alerts', enabled: false, description: 'paused', severities: ['Critical'], alert_channels: [channel] });
+    const replan = await tf.plan(type, imported, cfg(type, rule({ enabled: false, description: 'paused', severities: ['Critical'] })));
+    expect(valueEquals(impliedType(tf.resourceSchema(type).block), replan.planned, imported)).to.equal(true);
+
+    emulator.put('AlertRules', state.id as string, { ...stored, filters: { ...stored.filters, severity: [5] } });
+    expect((await tf.read(type, state)).state!.severities).to.deep.equal(['Info']);
+
+    await destroy(type, state);
+    expect(emulator.get('AlertRules', state.id as string)).to.equal(undefined);
+    expect((await tf.read(type, state)).state).to.equal(null);
+  });
+
+  it('is refused by the platform for a channel or resource group that does not exist', async () => {
+    for (const [extra, message] of [
+      [{ alert_channels: ['ACME_NOPE'] }, /there is no alert channel "ACME_NOPE"/],
+      [{ resource_groups: ['ACME_NOGROUP'] }, /there is no resource group "ACME_NOGROUP"/],
+    ] as const) {
+      const config = cfg(type, rule(extra));
+      const err = await tf.apply(type, null, await tf.plan(type, null, config), config).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).to.be.instanceOf(ProviderCallError);
+      expect((err as Error).message).to.match(message);
+    }
+    expect(emulator.list('AlertRules')).to.deep.equal([]);
+  });
+
+  it('validates severities, sources and categories at plan time, naming the attribute', async () => {
+    const err = await tf.validateResource(type, cfg(type, rule({ severities: ['Severe'], sources: ['Cloud A'], alert_categories: ['Policy'], event_categories: ['Nope'] }))).then(
+      () => null,
+      (e: unknown) => e as ProviderCallError,
+    );
+    expect(err!.diagnostics.map((d) => d.summary)).to.have.members(['Invalid value for "severities"', 'Invalid value for "sources"', 'Invalid value for "event_categories"']);
+    const empty = await tf.validateResource(type, cfg(type, rule({ severities: [] }))).then(
+      () => null,
+      (e: unknown) => e as ProviderCallError,
+    );
+    expect(empty!.diagnostics.map((d) => d.summary)).to.deep.equal(['Invalid value for "severities"']);
+  });
+
+  describe('sec_data_export_rule', () => {
+    const t = 'sec_data_export_rule';
+    it('exports to object-store channels: create, update, import, drift, destroy; other channels are refused', async () => {
+      const store = (await converge('sec_alert_channel_cloud_a_object_store', null, { name: 'exports', bucket_arn: 'arn:cloud-a:s3:::exports', credentials: [{ external_id: 'e', role_arn: 'arn:cloud-a:iam::123456789012:role/e' }] })).intg_guid as string;
+      let state = await converge(t, null, { name: 'lake', integration_ids: [store] });
+      expect(state).to.deep.include({ name: 'lake', enabled: true, type: 'Dataexport', guid: state.id, description: null, integration_ids: [store] });
+      expect(emulator.get('DataExportRules', state.id as string)).to.deep.include({ type: 'Dataexport', intgGuidList: [store] });
+      state = await converge(t, state, { name: 'lake', integration_ids: [store], enabled: false, description: 'paused' });
+      expect(emulator.get<{ filters: Record<string, unknown> }>('DataExportRules', state.id as string)!.filters).to.deep.include({ enabled: 0, description: 'paused' });
+      const imported = await tf.importState(t, state.id as string);
+      expect(imported).to.deep.include({ name: 'lake', enabled: false, description: 'paused', integration_ids: [store] });
+      emulator.remove('DataExportRules', state.id as string);
+      expect((await tf.read(t, state)).state).to.equal(null);
+
+      const config = cfg(t, { name: 'to a webhook', integration_ids: [channel] });
+      const err = await tf.apply(t, null, await tf.plan(t, null, config), config).then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      expect(err?.message).to.match(/is of type Webhook; data is exported to object-store channels \(CloudAObjectStore\) only/);
+    });
+  });
+});

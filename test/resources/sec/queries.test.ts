@@ -1,0 +1,254 @@
+/**
+ * Queries (sec_query) through the real provider executable and the Terraform-side client, against the
+ * in-process emulator: create, empty re-plan, in-place update of the text, replacement on a new id,
+ * import, drift, destroy; the emulator's compiler refusing malformed text with line and column; a
+ * policy evaluating the query, which the platform then refuses to delete.
+ */
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
+import { compileQuery, QueryCompileError } from '../../../src/emulators/sec/query-language.js';
+import { TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
+import { valueEquals } from '../../../src/schema/value-ops.js';
+import { impliedType } from '../../../src/schema/block.js';
+import type { ObjectValue } from '../../../src/schema/value.js';
+import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
+
+const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
+
+const TRAIL = `{
+  source { CloudATrailRawEvents }
+  filter { EVENT_SOURCE = 'database.cloud-a.example' and ERROR_CODE is null }
+  return distinct { INSERT_ID, INSERT_TIME, EVENT_TIME, EVENT }
+}`;
+const BUCKETS = `TF_Buckets {
+  source { SEC_CFG_CLOUD_A_BUCKETS b }
+  filter { b.RESOURCE_CONFIG:Acl.Grants.Grantee.URI = 'all-users' }
+  return { b.ACCOUNT_ID, b.RESOURCE_KEY as BUCKET, RESOURCE_CONFIG:Acl.Owner }
+}`;
+
+describe('sec_query: the emulator\'s compiler of the query language', () => {
+  it('accepts the three sections and describes the result', () => {
+    expect(compileQuery(TRAIL, 'Q')).to.deep.equal({
+      sources: ['CloudATrailRawEvents'],
+      evaluator: 'CloudATrail',
+      resultSchema: [
+        { name: 'INSERT_ID', dataType: 'Number' },
+        { name: 'INSERT_TIME', dataType: 'Timestamp' },
+        { name: 'EVENT_TIME', dataType: 'Timestamp' },
+        { name: 'EVENT', dataType: 'JSON' },
+      ],
+    });
+    expect(compileQuery(BUCKETS, 'TF_Buckets')).to.deep.equal({
+      sources: ['SEC_CFG_CLOUD_A_BUCKETS'],
+      evaluator: '',
+      resultSchema: [
+        { name: 'ACCOUNT_ID', dataType: 'String' },
+        { name: 'BUCKET', dataType: 'String' },
+        { name: 'Owner', dataType: 'JSON' },
+      ],
+    });
+  });
+
+  const refusals: [string, string, RegExp][] = [
+    ['no source', '{ filter { A = 1 } return { EVENT } }', /line 1, column 3: expected "source", found "filter"/],
+    ['no filter', '{ source { CloudATrailRawEvents } return { EVENT } }', /expected "filter", found "return"/],
+    ['no return', '{ source { CloudATrailRawEvents } filter { A = 1 } }', /expected "return", found "}"/],
+    ['empty filter', '{ source { CloudATrailRawEvents } filter { } return { EVENT } }', /the filter is empty/],
+    ['empty return', '{ source { CloudATrailRawEvents } filter { A = 1 } return { } }', /expected a field to return, found "}"/],
+    ['unknown source', '{ source { Nope } filter { A = 1 } return { X } }', /unknown data source "Nope"/],
+    ['unknown field', '{\n source { CloudATrailRawEvents }\n filter { A = 1 }\n return { EVENT, NOPE }\n}', /line 4, column 18: "NOPE" is not a field of CloudATrailRawEvents/],
+    ['unterminated string', "{ source { CloudATrailRawEvents } filter { A = 'x } return { EVENT } }", /unterminated string literal/],
+    ['unbalanced parenthesis', '{ source { CloudATrailRawEvents } filter { (A = 1 } return { EVENT } }', /"}" does not close "\("/],
+    ['trailing text', '{ source { CloudATrailRawEvents } filter { A = 1 } return { EVENT } } extra', /unexpected "extra" after the end of the query/],
+    ['wrong own id', 'Other { source { CloudATrailRawEvents } filter { A = 1 } return { EVENT } }', /names itself "Other" but its id is "Q"/],
+    ['mixed evaluators', '{ source { CloudATrailRawEvents, SEC_CFG_CLOUD_A_BUCKETS } filter { A = 1 } return { EVENT } }', /need different evaluators/],
+    ['duplicate column', '{ source { CloudATrailRawEvents } filter { A = 1 } return { EVENT, EVENT } }', /two columns named "EVENT"/],
+  ];
+  for (const [what, text, message] of refusals) {
+    it(`refuses ${what}`, () => {
+      expect(() => compileQuery(text, 'Q')).to.throw(QueryCompileError, message);
+    });
+  }
+});
+
+describe('sec_query through the Terraform-side client', function () {
+  this.timeout(60_000);
+  let emulator: SecEmulator;
+  let tf: TerraformClient;
+
+  before(async () => {
+    emulator = await startSecEmulator({ account: 'acme' });
+    tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
+    await tf.configure({});
+  });
+  after(async () => {
+    await tf?.close();
+    await emulator?.close();
+  });
+
+  const type = 'sec_query';
+  const cfg = (t: string, plain: Record<string, unknown>) => configValue(tf.resourceSchema(t).block, plain);
+  async function converge(t: string, prior: ObjectValue | null, plain: Record<string, unknown>): Promise<ObjectValue> {
+    const config = cfg(t, plain);
+    await tf.validateResource(t, config);
+    const { state } = await tf.apply(t, prior, await tf.plan(t, prior, config), config);
+    const again = await tf.plan(t, state, config);
+    expect(again.requiresReplace).to.deep.equal([]);
+    expect(valueEquals(impliedType(tf.resourceSchema(t).block), again.planned, state), `re-plan of ${t} must be empty`).to.equal(true);
+    return state!;
+  }
+  const destroy = async (t: string, state: ObjectValue) => tf.apply(t, state, await tf.plan(t, state, null), null);
+  async function applyError(plain: Record<string, unknown>): Promise<ProviderCallError> {
+    const config = cfg(type, plain);
+    const err = await tf.apply(type, null, await tf.plan(type, null, config), config).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err, 'apply must fail').to.be.instanceOf(ProviderCallError);
+    return err as ProviderCallError;
+  }
+
+  it('creates, updates the text in place, imports, shows drift and deletes', async () => {
+    let state = await converge(type, null, { query_id: 'TF_Trail', query: TRAIL });
+    expect(state).to.deep.include({ id: 'TF_Trail', query_id: 'TF_Trail', evaluator_id: 'CloudATrail', owner: 'api-user@acme.example' });
+    expect(JSON.parse(state.result_schema as string)).to.have.length(4);
+    expect(emulator.get('Queries', 'TF_Trail')).to.deep.include({ queryText: TRAIL, evaluatorId: 'CloudATrail' });
+
+    const changed = TRAIL.replace('INSERT_ID, ', '');
+    const plan = await tf.plan(type, state, cfg(type, { query_id: 'TF_Trail', query: changed }));
+    expect(plan.requiresReplace).to.deep.equal([]);
+    emulator.clearRequests();
+    state = await converge(type, state, { query_id: 'TF_Trail', query: changed });
+    const patch = emulator.requests.find((r) => r.method === 'PATCH');
+    expect(patch?.path).to.equal('/api/v2/Queries/TF_Trail');
+    expect(patch?.body).to.deep.equal({ queryText: changed });
+    expect(JSON.parse(state.result_schema as string)).to.have.length(3);
+
+    const imported = await tf.importState(type, 'TF_Trail');
+    expect(imported).to.deep.include({ id: 'TF_Trail', query_id: 'TF_Trail', query: changed, evaluator_id: 'CloudATrail' });
+    const replan = await tf.plan(type, imported, cfg(type, { query_id: 'TF_Trail', query: changed }));
+    expect(valueEquals(impliedType(tf.resourceSchema(type).block), replan.planned, imported)).to.equal(true);
+
+    emulator.put('Queries', 'TF_Trail', { ...emulator.get('Queries', 'TF_Trail')!, queryText: TRAIL });
+    expect((await tf.read(type, state)).state!.query).to.equal(TRAIL);
+
+    await destroy(type, state);
+    expect(emulator.get('Queries', 'TF_Trail')).to.equal(undefined);
+    expect((await tf.read(type, state)).state).to.equal(null);
+  });
+
+  it('replaces the query when its id or evaluator changes', async () => {
+    const state = await converge(type, null, { query_id: 'TF_Buckets', query: BUCKETS });
+    expect(state.evaluator_id).to.equal(null);
+    const renamed = await tf.plan(type, state, cfg(type, { query_id: 'TF_Buckets_2', query: BUCKETS.replace('TF_Buckets', 'TF_Buckets_2') }));
+    expect(renamed.requiresReplace).to.deep.equal([[{ attr: 'query_id' }]]);
+    await destroy(type, state);
+  });
+
+  it('refuses malformed text with the compiler\'s message, and an evaluator the sources do not need', async () => {
+    // The shape is right (plan time accepts it); the platform's compiler finds the unknown field.
+    const bad = await applyError({ query_id: 'TF_Bad', query: '{ source { CloudATrailRawEvents } filter { A = 1 } return { EVENT, NOPE } }' });
+    expect(bad.message).to.match(/Query compilation failed at line 1, column 68: "NOPE" is not a field of CloudATrailRawEvents/);
+    const evaluator = await applyError({ query_id: 'TF_Bad', query: BUCKETS.replace('TF_Buckets ', ''), evaluator_id: 'CloudATrail' });
+    expect(evaluator.message).to.match(/evaluated without an evaluator/);
+    expect(emulator.get('Queries', 'TF_Bad')).to.equal(undefined);
+  });
+
+  it('checks the shape of the text at plan time, naming the attribute; the platform judges the rest', async () => {
+    for (const [text, detail] of [
+      ['{ source { CloudATrailRawEvents } return { EVENT } }', /has no filter section after the source section/],
+      ['{ filter { A = 1 } return { EVENT } }', /has no source section/],
+      ['{ source { CloudATrailRawEvents } filter { A = 1 } return { EVENT }', /has 1 "\{" not closed/],
+      ["{ source { X } filter { A = '} } return { EVENT } }", /unterminated quoted text/],
+    ] as const) {
+      const err = await tf.validateResource(type, cfg(type, { query_id: 'Q', query: text })).then(
+        () => null,
+        (e: unknown) => e as ProviderCallError,
+      );
+      expect(err?.diagnostics.map((d) => [d.path, d.summary]), text).to.deep.equal([['query', 'Invalid value for "query"']]);
+      expect(err!.diagnostics[0]!.detail).to.match(detail);
+    }
+  });
+
+  it('validates the id and evaluator at plan time, naming the attribute', async () => {
+    const err = await tf.validateResource(type, cfg(type, { query_id: '9lives', query: TRAIL, evaluator_id: 'Trail' })).then(
+      () => null,
+      (e: unknown) => e as ProviderCallError,
+    );
+    expect(err!.diagnostics.map((d) => [d.path, d.summary])).to.deep.equal([
+      ['query_id', 'Invalid value for "query_id"'],
+      ['evaluator_id', 'Invalid value for "evaluator_id"'],
+    ]);
+  });
+
+  it('is what a policy evaluates; the platform keeps a query a policy uses', async () => {
+    const query = await converge(type, null, { query_id: 'TF_For_Policy', query: TRAIL });
+    const policy = await converge('sec_policy', null, { title: 'DB password changed', query_id: query.id, description: 'd', remediation: 'r', severity: 'High', type: 'Violation', policy_id_suffix: 'dbpw' });
+    expect(emulator.get('Policies', 'acme-dbpw')).to.deep.include({ queryId: 'TF_For_Policy' });
+    const refused = await tf.apply(type, query, await tf.plan(type, query, null), null).then(
+      () => null,
+      (e: unknown) => e as ProviderCallError,
+    );
+    expect(refused?.message).to.match(/query "TF_For_Policy" is used by policy acme-dbpw/);
+    await destroy('sec_policy', policy);
+    await destroy(type, query);
+    expect(emulator.get('Queries', 'TF_For_Policy')).to.equal(undefined);
+  });
+
+  it('is what a compliance policy assesses: create, update, import, no alert profile needed; a violation policy is not one', async () => {
+    const t = 'sec_policy_compliance';
+    const query = await converge(type, null, { query_id: 'TF_For_Compliance', query: BUCKETS.replace('TF_Buckets ', '') });
+    const base = { title: 'Public buckets', query_id: query.id, description: 'd', remediation: 'r', severity: 'High', policy_id_suffix: 'pubbuckets' };
+    let policy = await converge(t, null, base);
+    expect(policy).to.deep.include({ id: 'acme-pubbuckets', enabled: true, alerting_enabled: true, tags: null, computed_tags: '' });
+    expect(emulator.get('Policies', 'acme-pubbuckets')).to.deep.include({ policyType: 'Compliance', alertEnabled: true, alertProfile: '', evalFrequency: 'Daily' });
+    policy = await converge(t, policy, { ...base, alerting_enabled: false, tags: ['domain:storage'], severity: 'low' });
+    expect(emulator.get('Policies', 'acme-pubbuckets')).to.deep.include({ alertEnabled: false, severity: 'low', tags: ['domain:storage'] });
+    const imported = await tf.importState(t, 'acme-pubbuckets');
+    expect(imported).to.deep.include({ id: 'acme-pubbuckets', policy_id_suffix: 'pubbuckets', alerting_enabled: false, severity: 'low', tags: ['domain:storage'] });
+
+    const violation = await converge('sec_policy', null, { title: 'V', query_id: query.id, description: 'd', remediation: 'r', severity: 'High', type: 'Violation', policy_id_suffix: 'violation' });
+    const refused = await tf.importState(t, 'acme-violation').then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(refused?.message).to.match(/Not a compliance policy.*acme-violation is a Violation policy/);
+    const wrongWay = await tf.importState('sec_policy', 'acme-pubbuckets').then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(wrongWay?.message).to.match(/Not a violation policy.*acme-pubbuckets is a Compliance policy; manage it with sec_policy_compliance/);
+    const listed = await tf.list('sec_policy', null);
+    expect(listed.map((r) => r.displayName)).to.include('V').and.not.include('Public buckets');
+    expect((await tf.list(t, null)).map((r) => r.displayName)).to.deep.equal(['Public buckets']);
+
+    await destroy('sec_policy', violation);
+    await destroy(t, policy);
+    await destroy(type, query);
+  });
+
+  it('a policy needs an existing query; the platform\'s own queries exist, are not listed, and cannot be changed or deleted', async () => {
+    const config = configValue(tf.resourceSchema('sec_policy').block, { title: 'On nothing', query_id: 'TF_No_Such_Query', description: 'd', remediation: 'r', severity: 'High', type: 'Violation' });
+    const refused = await tf.apply('sec_policy', null, await tf.plan('sec_policy', null, config), config).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(refused?.message).to.match(/body.queryId: there is no query "TF_No_Such_Query"; create the query first/);
+
+    const builtIn = await tf.importState(type, 'SEC_Global_CloudA_Trail_TrailChange');
+    expect(builtIn).to.deep.include({ owner: 'Platform', evaluator_id: 'CloudATrail' });
+    expect((await tf.list(type, null)).map((r) => r.displayName).filter((n) => n.startsWith('SEC_Global_'))).to.deep.equal([]);
+    const changed = configValue(tf.resourceSchema(type).block, { query_id: 'SEC_Global_CloudA_Trail_TrailChange', query: TRAIL });
+    const notChanged = await tf.apply(type, builtIn, await tf.plan(type, builtIn, changed), changed).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(notChanged?.message).to.match(/is a built-in query and cannot be changed/);
+    const notDeleted = await tf.apply(type, builtIn, await tf.plan(type, builtIn, null), null).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(notDeleted?.message).to.match(/is a built-in query and cannot be deleted/);
+  });
+});
