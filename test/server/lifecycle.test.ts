@@ -32,8 +32,9 @@ describe('provider process lifecycle', function () {
       const cmdline = readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').split('\0');
       expect(cmdline[0]).to.match(/node$/); // exec: the launched pid is node itself, not sh
       // The path may keep the links' `..` steps (the wrapper forks no dirname); it must reach the tree's loader.
-      expect(realpathSync(cmdline[1]!)).to.equal(realpathSync(join(tree, 'bin', 'start-bundle.cjs')));
-      expect(cmdline[2]).to.equal('sec');
+      const loader = cmdline.findIndex((arg) => arg.endsWith('start-bundle.cjs'));
+      expect(realpathSync(cmdline[loader]!)).to.equal(realpathSync(join(tree, 'bin', 'start-bundle.cjs')));
+      expect(cmdline[loader + 1]).to.equal('sec');
       expect((await p.call('GetMetadata', {})).resources).to.have.length(1);
     } finally {
       const result = await p.shutdown();
