@@ -10,32 +10,46 @@
  * larger than the floor's own; peak RSS ≤ 1.3× the floor server's.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchProvider, type LaunchOptions } from '../../src/tfclient/launch.js';
 import { REPO_ROOT, bin, machine, median, mib, ms, peakRss, percentile, table } from './util.js';
 
 type Env = Record<string, string | undefined>;
+/** Wall time to ready, CPU time of all the process's threads to ready (steadier on a busy machine), peak RSS. */
+interface Sample {
+  wallMs: number;
+  cpuMs: number;
+  rssBytes: number;
+}
+
+/** CPU time of every thread of a live process so far (schedstat: nanoseconds on CPU). */
+function cpuMsOf(pid: number): number {
+  let ns = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+  return ns / 1e6;
+}
 interface Target {
   label: string;
-  start(env: Env): Promise<{ wallMs: number; rssBytes: number }>;
+  start(env: Env): Promise<Sample>;
 }
 
 const FLOOR = join(REPO_ROOT, 'dist', 'bundle', 'bench-floor-server.cjs');
 const DEFAULT_CA_FILE = '/etc/ssl/certs/ca-certificates.crt';
 
 /** Starts a go-plugin server the way Terraform does and times it to a SERVING health answer. */
-async function pluginStart(executable: string, env: Env, args: string[], schema: boolean) {
+async function pluginStart(executable: string, env: Env, args: string[], schema: boolean): Promise<Sample> {
   const options: LaunchOptions = { env, args };
   const started = performance.now();
   const p = await launchProvider(executable, options);
   const status = await p.health();
   const wallMs = performance.now() - started;
+  const cpuMs = cpuMsOf(p.pid);
   if (status !== 'SERVING') throw new Error(`${executable}: health ${status}`);
   if (schema) await p.call('GetProviderSchema', {});
   const rssBytes = peakRss(p.pid);
   await p.shutdown();
-  return { wallMs, rssBytes };
+  return { wallMs, cpuMs, rssBytes };
 }
 
 export async function handshakeBench(args: string[]): Promise<void> {
@@ -54,27 +68,33 @@ export async function handshakeBench(args: string[]): Promise<void> {
         const t = performance.now();
         spawnSync(process.execPath, ['-e', '0'], { env: full, stdio: 'ignore' });
         const wallMs = performance.now() - t;
-        const out = spawnSync(process.execPath, ['-e', 'process.stdout.write(/VmHWM:\\s+(\\d+)/.exec(require("fs").readFileSync("/proc/self/status","utf8"))[1])'], { env: full });
-        return { wallMs, rssBytes: Number(out.stdout.toString()) * 1024 };
+        const script = 'const u = process.cpuUsage(); process.stdout.write(JSON.stringify([u.user + u.system, /VmHWM:\\s+(\\d+)/.exec(require("fs").readFileSync("/proc/self/status", "utf8"))[1]]))';
+        const [cpuUs, rssKb] = JSON.parse(spawnSync(process.execPath, ['-e', script], { env: full }).stdout.toString()) as [number, string];
+        return { wallMs, cpuMs: cpuUs / 1000, rssBytes: Number(rssKb) * 1024 };
       },
     },
     { label: 'floor server', start: (env) => pluginStart(process.execPath, env, [FLOOR], false) },
-    { label: 'floor server --use-openssl-ca', start: (env) => pluginStart(process.execPath, env, ['--use-openssl-ca', FLOOR], false) },
+    // The floor with the providers' start-up settings (bin/ wrappers): an empty default trust store.
+    {
+      label: 'floor server, empty default store',
+      start: (env) => pluginStart(process.execPath, { ...env, SSL_CERT_FILE: '/dev/null', SSL_CERT_DIR: '/dev/null' }, ['--use-openssl-ca', FLOOR], false),
+    },
     { label: 'sec', start: (env) => pluginStart(bin('sec'), env, [], true) },
     { label: 'vdb', start: (env) => pluginStart(bin('vdb'), env, [], true) },
   ];
 
   // One untimed round warms the page cache; then rounds rotate the order so no row always goes first.
   for (const [, env] of envs) for (const target of targets) await target.start(env);
-  const results = new Map<string, { wall: number[]; rss: number[] }>();
+  const results = new Map<string, { wall: number[]; cpu: number[]; rss: number[] }>();
   const key = (target: Target, envName: string) => `${target.label}|${envName}`;
   for (let round = 0; round < starts; round++) {
     const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
     for (const [envName, env] of round % 2 ? [...envs].reverse() : envs) {
       for (const target of order) {
-        const { wallMs, rssBytes } = await target.start(env);
-        const entry = results.get(key(target, envName)) ?? { wall: [], rss: [] };
+        const { wallMs, cpuMs, rssBytes } = await target.start(env);
+        const entry = results.get(key(target, envName)) ?? { wall: [], cpu: [], rss: [] };
         entry.wall.push(wallMs);
+        entry.cpu.push(cpuMs);
         entry.rss.push(rssBytes);
         results.set(key(target, envName), entry);
       }
@@ -86,14 +106,16 @@ export async function handshakeBench(args: string[]): Promise<void> {
     const floor = floorOf(envName);
     const floorWall = median(floor.wall);
     const floorRss = median(floor.rss);
+    const floorCpu = median(floor.cpu);
     const rows: [string, string][] = targets.map((target) => {
       const r = results.get(key(target, envName))!;
       const wall = median(r.wall);
       const rss = median(r.rss);
+      const cpu = median(r.cpu);
       const penalty = envName === 'set' ? `, +${ms(wall - median(results.get(key(target, 'unset'))!.wall))} over unset` : '';
       return [
         target.label,
-        `${ms(wall)} (p25 ${ms(percentile(r.wall, 25))}, p75 ${ms(percentile(r.wall, 75))}) = ${(wall / floorWall).toFixed(2)}× floor${penalty}; peak RSS ${mib(rss)} = ${(rss / floorRss).toFixed(2)}× floor`,
+        `${ms(wall)} (p25 ${ms(percentile(r.wall, 25))}, p75 ${ms(percentile(r.wall, 75))}) = ${(wall / floorWall).toFixed(2)}× floor${penalty}; CPU ${ms(cpu)} = ${(cpu / floorCpu).toFixed(2)}×; peak RSS ${mib(rss)} = ${(rss / floorRss).toFixed(2)}× floor`,
       ];
     });
     table(`handshake, NODE_EXTRA_CA_CERTS ${envName === 'set' ? `= ${caFile}` : 'unset'} — median of ${starts} interleaved starts (exec → health-checked mTLS; RSS after GetProviderSchema) — ${machine()}`, rows);
