@@ -1,4 +1,4 @@
-import { Pool } from 'undici';
+import { Pool } from './http-pool.js';
 import { ApiError } from '../errors.js';
 import { apiSecureContext } from '../trust.js';
 import { DEFAULT_STOP_GRACE_MS } from '../stop.js';
