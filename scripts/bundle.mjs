@@ -83,6 +83,17 @@ for (const name of PROVIDERS) {
   }
 }
 
+// The handshake benchmark's Node floor server (scripts/bench/floor-server.ts), as one CommonJS file.
+await build({
+  entryPoints: [join(repoRoot, 'dist', 'scripts', 'bench', 'floor-server.js')],
+  outfile: join(outDir, 'bench-floor-server.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  logLevel: 'warning',
+});
+
 // Warm-up runs: each executable starts, shakes hands, answers health and GetProviderSchema, and
 // stops; bin/start-bundle.cjs writes the code cache as it exits.
 const { launchProvider } = await import(pathToFileURL(join(repoRoot, 'dist', 'src', 'tfclient', 'launch.js')).href);

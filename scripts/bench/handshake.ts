@@ -1,29 +1,124 @@
 /**
  * handshake: time from exec to a ready, health-checked mTLS connection, as go-plugin's client sees
- * it, over many starts, beside bare `node -e 0` measured in the same run (target ≤ 1.3×).
+ * it (exec → handshake line → mutual-TLS connect → grpc.health.v1 Check; src/tfclient/launch.ts),
+ * for bare `node -e 0`, the Node floor server (./floor-server.ts) and both providers, each with
+ * NODE_EXTRA_CA_CERTS unset and set, starts interleaved in one run. Also peak RSS after
+ * GetProviderSchema (after the health check for the floor, which has no schema).
+ *
+ * Usage: npm run bench -- handshake [starts]   (or BENCH_STARTS; default 15 per row)
+ * Goals (issue 15): providers ≤ 1.5× the floor with the variable unset; with it set, a penalty no
+ * larger than the floor's own; peak RSS ≤ 1.3× the floor server's.
  */
-import { launchProvider } from '../../src/tfclient/launch.js';
-import { generateCertificate } from '../../src/server/tls.js';
-import { bareNode, bin, median, ms, table, machine } from './util.js';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchProvider, type LaunchOptions } from '../../src/tfclient/launch.js';
+import { REPO_ROOT, bin, machine, median, mib, ms, peakRss, percentile, table } from './util.js';
+
+type Env = Record<string, string | undefined>;
+/** Wall time to ready, CPU time of all the process's threads to ready (steadier on a busy machine), peak RSS. */
+interface Sample {
+  wallMs: number;
+  cpuMs: number;
+  rssBytes: number;
+}
+
+/** CPU time of every thread of a live process so far (schedstat: nanoseconds on CPU). */
+function cpuMsOf(pid: number): number {
+  let ns = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+  return ns / 1e6;
+}
+interface Target {
+  label: string;
+  start(env: Env): Promise<Sample>;
+}
+
+const FLOOR = join(REPO_ROOT, 'dist', 'bundle', 'bench-floor-server.cjs');
+const DEFAULT_CA_FILE = '/etc/ssl/certs/ca-certificates.crt';
+
+/** Starts a go-plugin server the way Terraform does and times it to a SERVING health answer. */
+async function pluginStart(executable: string, env: Env, args: string[], schema: boolean): Promise<Sample> {
+  const options: LaunchOptions = { env, args };
+  const started = performance.now();
+  const p = await launchProvider(executable, options);
+  const status = await p.health();
+  const wallMs = performance.now() - started;
+  const cpuMs = cpuMsOf(p.pid);
+  if (status !== 'SERVING') throw new Error(`${executable}: health ${status}`);
+  if (schema) await p.call('GetProviderSchema', {});
+  const rssBytes = peakRss(p.pid);
+  await p.shutdown();
+  return { wallMs, cpuMs, rssBytes };
+}
 
 export async function handshakeBench(args: string[]): Promise<void> {
-  const runs = Number(args[0] ?? 20);
-  await generateCertificate(); // load the certificate library once, so the client side costs little
-  const rows: [string, string][] = [];
-  const node = bareNode(runs);
-  rows.push(['bare node -e 0 (median wall)', ms(node.wallMs)]);
-  for (const provider of ['sec', 'vdb']) {
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const t = performance.now();
-      const p = await launchProvider(bin(provider));
-      const status = await p.health();
-      times.push(performance.now() - t);
-      if (status !== 'SERVING') throw new Error(`health: ${status}`);
-      await p.shutdown();
+  const starts = Number(args[0] ?? process.env.BENCH_STARTS ?? 15);
+  if (!Number.isInteger(starts) || starts < 1) throw new Error(`starts must be a positive integer, not ${args[0] ?? process.env.BENCH_STARTS}`);
+  if (!existsSync(FLOOR)) throw new Error(`${FLOOR} is missing: run npm run build`);
+  const caFile = process.env.NODE_EXTRA_CA_CERTS || (existsSync(DEFAULT_CA_FILE) ? DEFAULT_CA_FILE : undefined);
+  const envs: [string, Env][] = [['unset', { NODE_EXTRA_CA_CERTS: undefined }]];
+  if (caFile) envs.push(['set', { NODE_EXTRA_CA_CERTS: caFile }]);
+
+  const targets: Target[] = [
+    {
+      label: 'bare node -e 0',
+      async start(env) {
+        const full = { ...process.env, ...env };
+        const t = performance.now();
+        spawnSync(process.execPath, ['-e', '0'], { env: full, stdio: 'ignore' });
+        const wallMs = performance.now() - t;
+        const script = 'const u = process.cpuUsage(); process.stdout.write(JSON.stringify([u.user + u.system, /VmHWM:\\s+(\\d+)/.exec(require("fs").readFileSync("/proc/self/status", "utf8"))[1]]))';
+        const [cpuUs, rssKb] = JSON.parse(spawnSync(process.execPath, ['-e', script], { env: full }).stdout.toString()) as [number, string];
+        return { wallMs, cpuMs: cpuUs / 1000, rssBytes: Number(rssKb) * 1024 };
+      },
+    },
+    { label: 'floor server', start: (env) => pluginStart(process.execPath, env, [FLOOR], false) },
+    // The floor with the providers' start-up settings (bin/ wrappers): an empty default trust store.
+    {
+      label: 'floor server, empty default store',
+      start: (env) => pluginStart(process.execPath, { ...env, SSL_CERT_FILE: '/dev/null', SSL_CERT_DIR: '/dev/null' }, ['--use-openssl-ca', FLOOR], false),
+    },
+    { label: 'sec', start: (env) => pluginStart(bin('sec'), env, [], true) },
+    { label: 'vdb', start: (env) => pluginStart(bin('vdb'), env, [], true) },
+  ];
+
+  // One untimed round warms the page cache; then rounds rotate the order so no row always goes first.
+  for (const [, env] of envs) for (const target of targets) await target.start(env);
+  const results = new Map<string, { wall: number[]; cpu: number[]; rss: number[] }>();
+  const key = (target: Target, envName: string) => `${target.label}|${envName}`;
+  for (let round = 0; round < starts; round++) {
+    const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
+    for (const [envName, env] of round % 2 ? [...envs].reverse() : envs) {
+      for (const target of order) {
+        const { wallMs, cpuMs, rssBytes } = await target.start(env);
+        const entry = results.get(key(target, envName)) ?? { wall: [], cpu: [], rss: [] };
+        entry.wall.push(wallMs);
+        entry.cpu.push(cpuMs);
+        entry.rss.push(rssBytes);
+        results.set(key(target, envName), entry);
+      }
     }
-    const m = median(times);
-    rows.push([`${provider}: exec → health-checked mTLS (median of ${runs})`, `${ms(m)}  (${(m / node.wallMs).toFixed(2)}× bare node; target ≤ 1.30×)`]);
   }
-  table(`handshake — ${machine()}`, rows);
+
+  const floorOf = (envName: string) => results.get(key(targets[1]!, envName))!;
+  for (const [envName] of envs) {
+    const floor = floorOf(envName);
+    const floorWall = median(floor.wall);
+    const floorRss = median(floor.rss);
+    const floorCpu = median(floor.cpu);
+    const rows: [string, string][] = targets.map((target) => {
+      const r = results.get(key(target, envName))!;
+      const wall = median(r.wall);
+      const rss = median(r.rss);
+      const cpu = median(r.cpu);
+      const penalty = envName === 'set' ? `, +${ms(wall - median(results.get(key(target, 'unset'))!.wall))} over unset` : '';
+      return [
+        target.label,
+        `${ms(wall)} (p25 ${ms(percentile(r.wall, 25))}, p75 ${ms(percentile(r.wall, 75))}) = ${(wall / floorWall).toFixed(2)}× floor${penalty}; CPU ${ms(cpu)} = ${(cpu / floorCpu).toFixed(2)}×; peak RSS ${mib(rss)} = ${(rss / floorRss).toFixed(2)}× floor`,
+      ];
+    });
+    table(`handshake, NODE_EXTRA_CA_CERTS ${envName === 'set' ? `= ${caFile}` : 'unset'} — median of ${starts} interleaved starts (exec → health-checked mTLS; RSS after GetProviderSchema) — ${machine()}`, rows);
+  }
+  console.log('\n  goals: providers ≤ 1.50× floor (unset); penalty when set ≤ the floor server\'s; peak RSS ≤ 1.30× floor server');
 }

@@ -9,7 +9,12 @@
  *   their exit lines in TF_LOG_PATH), Terraform's own CPU, the floor's CPU and RSS;
  * - per-RPC p50/p99 from the provider's trace lines, total and excluding API time (target p99 ≤ 50 ms).
  *
- *   npm run bench -- scale [--count 1000] [--parallelism 10,50] [--provider sec,vdb]
+ *   npm run bench -- scale [--count 1000] [--parallelism 10,50] [--provider sec,vdb] [--cpu-prof DIR] [--provider-log trace|debug]
+ *
+ * --provider-log debug measures the provider as Terraform runs it without trace logging (which also
+ * turns on the per-RPC API timing): provider CPU and RSS only, no per-RPC table. With --cpu-prof, Terraform starts the providers through wrappers that add node's --cpu-prof, the
+ * profiles land in DIR/<provider>-<parallelism>-<phase>/, and each phase also prints provider CPU
+ * per RPC type and its hottest functions (cpu-profile.ts). Profiling slows the provider down.
  *
  * The emulator runs in this process, Terraform and the floor in their own; each side and each
  * parallelism get a fresh emulator.
@@ -17,13 +22,14 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { startSecEmulator } from '../../src/emulators/sec/index.js';
 import { startVdbEmulator } from '../../src/emulators/vdb/index.js';
 import { devOverridesConfig, terraformEnv } from '../../src/tfclient/terraform-cli.js';
 import { massConfig, type EmulatorConnection, type MassConfig, type WorkloadProvider } from '../../src/workload/mass-config.js';
 import type { FloorJob, FloorResult, Handle, Phase } from './scale-floor.js';
 import { REPO_ROOT, machine, mib, percentile } from './util.js';
+import { summariseProfiles } from './cpu-profile.js';
 
 const PHASES: readonly Phase[] = ['apply', 'refresh', 'destroy'];
 const OVERHEAD_TARGET = 0.1;
@@ -37,10 +43,13 @@ interface Options {
   count: number;
   parallelism: number[];
   providers: WorkloadProvider[];
+  cpuProfDir?: string;
+  /** TF_LOG_PROVIDER: trace gives the per-RPC lines; debug only the processes' exit lines. */
+  providerLog: 'trace' | 'debug';
 }
 
 function parseOptions(args: string[]): Options {
-  const options: Options = { count: 1000, parallelism: [10, 50], providers: ['sec', 'vdb'] };
+  const options: Options = { count: 1000, parallelism: [10, 50], providers: ['sec', 'vdb'], providerLog: 'trace' };
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = args[i]!.split('=', 2) as [string, string | undefined];
     const value = inline ?? args[++i];
@@ -48,8 +57,10 @@ function parseOptions(args: string[]): Options {
     const list = value.split(',').map((v) => v.trim()).filter(Boolean);
     if (flag === '--count') options.count = positive(flag, value);
     else if (flag === '--parallelism') options.parallelism = list.map((v) => positive(flag, v));
+    else if (flag === '--cpu-prof') options.cpuProfDir = resolve(value);
+    else if (flag === '--provider-log') options.providerLog = value === 'trace' || value === 'debug' ? value : fail(`--provider-log is trace or debug, not ${value}`);
     else if (flag === '--provider') options.providers = list.map((p) => (p === 'sec' || p === 'vdb' ? p : fail(`unknown provider ${p}`)));
-    else fail(`unknown option ${flag}; usage: scale [--count N] [--parallelism 10,50] [--provider sec,vdb]`);
+    else fail(`unknown option ${flag}; usage: scale [--count N] [--parallelism 10,50] [--provider sec,vdb] [--cpu-prof DIR] [--provider-log trace|debug]`);
   }
   return options;
 }
@@ -247,24 +258,40 @@ async function runTerraform(dir: string, env: Record<string, string>, args: stri
 }
 
 /** A workspace directory with its CLI configuration (dev_overrides) and main.tf. */
-function prepareWorkspace(dir: string, hcl: string, providers: string[]): string {
+function prepareWorkspace(dir: string, hcl: string, providers: string[], binDir = join(REPO_ROOT, 'bin')): string {
   const cliConfig = join(dir, '.terraformrc');
-  writeFileSync(cliConfig, devOverridesConfig(join(REPO_ROOT, 'bin'), providers));
+  writeFileSync(cliConfig, devOverridesConfig(binDir, providers));
   mkdirSync(join(dir, 'config'));
   writeFileSync(join(dir, 'config', 'main.tf'), hcl);
   return cliConfig;
 }
 
-async function terraformSide(provider: WorkloadProvider, count: number, parallelism: number, dir: string): Promise<Record<Phase, PhaseResult>> {
+/**
+ * Executables like bin/'s that also profile: node's --cpu-prof, into $KEEL_BENCH_CPU_PROF_DIR. The
+ * same start-up settings as the real wrappers, which they exec through.
+ */
+function profilingBin(dir: string, provider: WorkloadProvider): string {
+  const binDir = join(dir, 'profiling-bin');
+  mkdirSync(binDir, { recursive: true });
+  const wrapper = readFileSync(join(REPO_ROOT, 'bin', `terraform-provider-${provider}`), 'utf8')
+    .replace(/^exec node --use-openssl-ca "\$dir\/start-bundle\.cjs"/m, `exec node --use-openssl-ca --cpu-prof --cpu-prof-dir="$KEEL_BENCH_CPU_PROF_DIR" ${JSON.stringify(join(REPO_ROOT, 'bin', 'start-bundle.cjs'))}`);
+  if (!wrapper.includes('--cpu-prof')) throw new Error(`bin/terraform-provider-${provider} has changed shape; cannot make a profiling wrapper`);
+  writeFileSync(join(binDir, `terraform-provider-${provider}`), wrapper, { mode: 0o755 });
+  return binDir;
+}
+
+async function terraformSide(provider: WorkloadProvider, count: number, parallelism: number, dir: string, logLevel: string, cpuProfDir?: string): Promise<Record<Phase, PhaseResult>> {
   const emulator = await startEmulator(provider);
   const workload = massConfig(emulator.connection, { count });
-  const cliConfig = prepareWorkspace(dir, workload.hcl, [provider]);
+  const cliConfig = prepareWorkspace(dir, workload.hcl, [provider], cpuProfDir ? profilingBin(dir, provider) : undefined);
   const results = {} as Record<Phase, PhaseResult>;
   try {
     for (const phase of PHASES) {
       const logPath = join(dir, `${phase}.log`);
       // Provider lines only (TF_LOG_CORE stays off): Terraform's own trace logging would slow it down.
-      const env = terraformEnv(dir, cliConfig, { ...workload.env, TF_LOG_PROVIDER: 'trace', TF_LOG_PATH: logPath });
+      const profiles = cpuProfDir ? join(cpuProfDir, `${provider}-${parallelism}-${phase}`) : undefined;
+      if (profiles) mkdirSync(profiles, { recursive: true });
+      const env = terraformEnv(dir, cliConfig, { ...workload.env, TF_LOG_PROVIDER: logLevel, TF_LOG_PATH: logPath, ...(profiles ? { KEEL_BENCH_CPU_PROF_DIR: profiles } : {}) });
       delete env.TF_LOG;
       delete env.TF_LOG_CORE;
       emulator.clearRequests();
@@ -429,6 +456,25 @@ function report(provider: WorkloadProvider, count: number, parallelism: number, 
   );
 }
 
+/** Provider CPU per RPC type (from the profiles) and per RPC of that type (counts from the trace lines). */
+function reportProfiles(dir: string, provider: WorkloadProvider, parallelism: number, tf: Record<Phase, PhaseResult>): void {
+  for (const phase of PHASES) {
+    const summary = summariseProfiles(join(dir, `${provider}-${parallelism}-${phase}`));
+    const counts = new Map<string, number>();
+    for (const r of tf[phase].provider!.rpcs) counts.set(r.rpc, (counts.get(r.rpc) ?? 0) + 1);
+    printTable(
+      `  provider CPU by RPC type (V8 profiles of ${summary.files} processes, profiler on) — ${provider}, -parallelism=${parallelism}, ${phase}: ${s(summary.totalMs)} busy`,
+      ['RPC', 'CPU', 'RPCs', 'CPU per RPC'],
+      [...summary.byRpc]
+        .filter(([rpc]) => rpc !== '(idle)')
+        .sort((a, b) => b[1] - a[1])
+        .map(([rpc, cpu]) => [rpc, s(cpu), String(counts.get(rpc) ?? ''), counts.get(rpc) ? msText(cpu / counts.get(rpc)!) : '']),
+    );
+    console.log(`  by layer: ${[...summary.byLayer].sort((a, b) => b[1] - a[1]).map(([layer, cpu]) => `${layer} ${s(cpu)}`).join('; ')}`);
+    console.log(`  hottest functions (self time):\n${summary.hottest.slice(0, 15).map(([where, ms]) => `    ${msText(ms).padStart(9)}  ${where}`).join('\n')}`);
+  }
+}
+
 export async function scaleBench(args: string[]): Promise<void> {
   const options = parseOptions(args);
   const root = mkdtempSync(join(tmpdir(), 'keel-scale-'));
@@ -443,9 +489,10 @@ export async function scaleBench(args: string[]): Promise<void> {
         mkdirSync(aloneDir);
         const before = load();
         const floor = await floorSide(provider, options.count, parallelism, floorDir);
-        const tf = await terraformSide(provider, options.count, parallelism, tfDir);
+        const tf = await terraformSide(provider, options.count, parallelism, tfDir, options.providerLog, options.cpuProfDir);
         const alone = await terraformAloneSide(options.count, parallelism, aloneDir);
         report(provider, options.count, parallelism, { tf, floor, alone });
+        if (options.cpuProfDir) reportProfiles(options.cpuProfDir, provider, parallelism, tf);
         console.log(`  load average (1/5/15 min) before: ${before}, after: ${load()}`);
       }
     }

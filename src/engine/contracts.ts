@@ -13,6 +13,8 @@ export interface Logger {
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
   child(fields: Record<string, unknown>): Logger;
+  /** Whether lines of this level are written; absent = assume they are. */
+  enabled?(level: 'trace' | 'debug' | 'info' | 'warn' | 'error'): boolean;
 }
 
 export interface OpContext<C> {

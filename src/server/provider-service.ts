@@ -140,7 +140,10 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
   /** One guard for every RPC: timing, logging without values, and no exception escapes. */
   function guarded(rpc: string, fallback: (diags: Msg[]) => Msg, body: (req: Msg) => Promise<Msg> | Msg): RpcHandler {
     const roundMs = (x: number) => Math.round(x * 1000) / 1000;
-    return (req) => measureApiTime(async (apiMs) => {
+    // api_ms is read only by the trace line; measuring it needs an AsyncLocalStorage, whose promise
+    // hooks cost every promise of the process on Node 20, so it runs only when that line is written.
+    const traced = log.enabled?.('trace') ?? true;
+    const run = (req: Msg) => async (apiMs: () => number): Promise<Msg> => {
       const started = performance.now();
       const rpcLog = log.child({ tf_rpc: rpc, ...(req.type_name ? { tf_resource_type: String(req.type_name) } : {}) });
       try {
@@ -154,7 +157,8 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
         rpcLog.error('RPC failed', { error: d.detail });
         return fallback(diagnosticsToProto([d]));
       }
-    });
+    };
+    return (req) => (traced ? measureApiTime(run(req)) : run(req)(() => 0));
   }
   const diagsOnly = (diagnostics: Msg[]) => ({ diagnostics });
   const unsupported = (what: string) => diagsOnly(diagnosticsToProto(new Diagnostics().error('Not supported', `This provider offers no ${what}.`).items));

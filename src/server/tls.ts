@@ -5,30 +5,7 @@
 // digitalSignature|keyEncipherment|keyAgreement|keyCertSign, EKU serverAuth +
 // clientAuth, NotBefore back-dated 30 s for clock skew, positive serial. The
 // same shape serves the Terraform-side client (src/tfclient/launch.ts).
-import { webcrypto, randomBytes } from 'node:crypto';
-
-// @peculiar/x509 depends on tsyringe, which refuses to load without a Reflect
-// metadata API. It only needs get/getOwn/define, so a tiny WeakMap-backed
-// version is installed when no polyfill (e.g. reflect-metadata) is present.
-function ensureReflectMetadata(): void {
-  const r = Reflect as unknown as Record<string, unknown>;
-  if (typeof r.getMetadata === 'function') return;
-  const store = new WeakMap<object, Map<unknown, unknown>>();
-  const own = (key: unknown, target: object) => store.get(target)?.get(key);
-  r.getOwnMetadata = own;
-  r.getMetadata = (key: unknown, target: object) => {
-    for (let t: object | null = target; t; t = Object.getPrototypeOf(t)) {
-      const v = own(key, t);
-      if (v !== undefined) return v;
-    }
-    return undefined;
-  };
-  r.defineMetadata = (key: unknown, value: unknown, target: object) => {
-    let m = store.get(target);
-    if (!m) store.set(target, (m = new Map()));
-    m.set(key, value);
-  };
-}
+import { selfSignedCertificate, toPem } from './self-signed.js';
 
 export interface GeneratedCertificate {
   /** PKCS#8 private key, PEM. */
@@ -41,72 +18,11 @@ export interface GeneratedCertificate {
   ms: number;
 }
 
-const VALIDITY_MS = 365 * 24 * 3600 * 1000; // one process lifetime is far shorter
-const BACKDATE_MS = 30_000;
-
-type X509Module = typeof import('@peculiar/x509');
-let x509Module: Promise<X509Module> | undefined;
-
-/** Loads @peculiar/x509 once (it is the costliest import of the start-up path). */
-function loadX509(): Promise<X509Module> {
-  x509Module ??= (async () => {
-    ensureReflectMetadata();
-    const x509 = await import('@peculiar/x509');
-    x509.cryptoProvider.set(webcrypto as unknown as Crypto);
-    return x509;
-  })();
-  return x509Module;
-}
-
-function toPem(label: string, der: Uint8Array): string {
-  const b64 = Buffer.from(der).toString('base64');
-  const lines = b64.match(/.{1,64}/g) ?? [];
-  return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
-}
-
-/** 16 random bytes, high bit clear and non-zero lead: a positive, minimally encoded INTEGER. */
-function positiveSerialHex(): string {
-  const bytes = randomBytes(16);
-  bytes[0] = (bytes[0]! & 0x7f) | 0x01;
-  return bytes.toString('hex');
-}
-
+/** The certificate is written as DER over node:crypto (./self-signed.ts); async for its callers. */
 export async function generateCertificate(commonName = 'localhost'): Promise<GeneratedCertificate> {
   const started = performance.now();
-  const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
-  // Key generation runs on the libuv pool while x509 loads on the main thread.
-  const [keys, x509] = await Promise.all([
-    webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']) as Promise<CryptoKeyPair>,
-    loadX509(),
-  ]);
-  const now = Date.now();
-  const usages =
-    x509.KeyUsageFlags.digitalSignature |
-    x509.KeyUsageFlags.keyEncipherment |
-    x509.KeyUsageFlags.keyAgreement |
-    x509.KeyUsageFlags.keyCertSign;
-  const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: positiveSerialHex(),
-    name: `CN=${commonName}`,
-    notBefore: new Date(now - BACKDATE_MS),
-    notAfter: new Date(now + VALIDITY_MS),
-    keys,
-    signingAlgorithm: algorithm,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(usages, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth, x509.ExtendedKeyUsage.clientAuth]),
-      new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: 'localhost' }]),
-    ],
-  });
-  const pkcs8 = new Uint8Array(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
-  const certDer = Buffer.from(cert.rawData);
-  return {
-    keyPem: toPem('PRIVATE KEY', pkcs8),
-    certPem: toPem('CERTIFICATE', certDer),
-    certDer,
-    ms: performance.now() - started,
-  };
+  const cert = selfSignedCertificate(commonName);
+  return { ...cert, ms: performance.now() - started };
 }
 
 /** Handshake field 6: base64 of the DER, standard alphabet, `=` padding removed (Go RawStdEncoding). */

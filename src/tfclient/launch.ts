@@ -10,8 +10,10 @@ import { SERVICE_NAMES, STREAMING_RPC_NAMES, serviceDefinition, type RpcName } f
 import { derToPem, generateCertificate, parseHandshakeCertField } from '../server/tls.js';
 
 export interface LaunchOptions {
-  /** Extra environment, applied last (so tests can also blank the defaults). */
-  env?: Record<string, string>;
+  /** Extra environment, applied last (so tests can also blank the defaults); undefined removes a variable. */
+  env?: Record<string, string | undefined>;
+  /** Arguments for the executable; Terraform passes none (§1.1), the benchmark's floor server needs its script. */
+  args?: string[];
   /** PLUGIN_PROTOCOL_VERSIONS; Terraform sends "5,6". */
   protocolVersions?: string;
   /** false = no AutoMTLS (like TF_DISABLE_PLUGIN_TLS). Default true. */
@@ -221,7 +223,7 @@ export async function launchProvider(executablePath: string, opts: LaunchOptions
   if (!identity && !opts.env?.PLUGIN_CLIENT_CERT) delete env.PLUGIN_CLIENT_CERT;
 
   // No arguments, no shell, stdout/stderr as pipes (§1.1).
-  const child = spawn(executablePath, [], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(executablePath, opts.args ?? [], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stderrLines: string[] = [];
   const extraStdout: string[] = [];
   let partial = '';

@@ -101,6 +101,21 @@ describe('server/tls', () => {
     expect(cert.certPem).to.match(/^-----BEGIN CERTIFICATE-----\n/);
   });
 
+  it('signs the certificate with its own key, and marks CA and key usage critical as go-plugin does', async () => {
+    const { certDer } = await generateCertificate();
+    const x = new X509Certificate(certDer);
+    expect(x.verify(x.publicKey)).to.equal(true);
+    expect(x.checkHost('localhost')).to.equal('localhost');
+    expect(x.issuer).to.equal(x.subject);
+    const text = x.toLegacyObject() as unknown as Record<string, string>;
+    expect(text['ext_key_usage']).to.deep.equal(['1.3.6.1.5.5.7.3.1', '1.3.6.1.5.5.7.3.2']);
+    // BasicConstraints (critical, CA:TRUE) then KeyUsage (critical, bits 0 2 4 5).
+    const hex = certDer.toString('hex');
+    expect(hex).to.contain('0603551d130101ff040530030101ff');
+    expect(hex).to.contain('0603551d0f0101ff0404030202ac');
+    expect(Date.parse(x.validTo) - Date.parse(x.validFrom)).to.be.greaterThan(364 * 24 * 3600 * 1000);
+  });
+
   it('encodes the handshake field as unpadded standard base64 and parses it back strictly', () => {
     const der = Buffer.from([0xfb, 0xff, 0xbf, 0x01]); // standard alphabet: '+/+/AQ=='
     const field = handshakeCertField(der);

@@ -1,5 +1,6 @@
-import { Pool } from 'undici';
+import { Pool } from './http-pool.js';
 import { ApiError } from '../errors.js';
+import { apiSecureContext } from '../trust.js';
 import { DEFAULT_STOP_GRACE_MS } from '../stop.js';
 import { agentAccessTokensApi, type AgentAccessTokensApi } from './agent-access-tokens.js';
 import { alertChannelsApi, type AlertChannelsApi } from './alert-channels.js';
@@ -93,11 +94,12 @@ export function createSecClient(config: SecClientConfig): SecClient {
   const redactor = new Redactor();
   for (const secret of [config.apiKey, config.apiSecret, config.apiToken]) redactor.add(secret);
 
-  // connect.rejectUnauthorized is explicit so NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn it off.
+  // connect.rejectUnauthorized is explicit so NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn it off;
+  // the trusted roots are explicit too (../trust.ts).
   const pool = new Pool(endpoint.origin, {
     connections: 8,
     keepAliveTimeout: 30_000,
-    connect: { rejectUnauthorized: true },
+    connect: endpoint.origin.startsWith('https:') ? { rejectUnauthorized: true, secureContext: apiSecureContext() } : { rejectUnauthorized: true },
   });
   const transport = new Transport(pool, {
     origin: endpoint.origin,

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { ApiError } from '../errors.js';
-import { decodeJsonDataUrl, encodeJsonDataUrl } from './data-url.js';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { integrationBody, integrationSchema, type Integration, type IntegrationInput } from './integration.js';
 import { envelope } from './wire.js';
@@ -228,69 +226,4 @@ export function cloudAccountsApi(http: SecHttp): CloudAccountsApi {
   };
 }
 
-/**
- * How an organisation's cloud accounts are spread over platform accounts (CloudA trail and org
- * agentless scanning): unmapped cloud accounts go to `defaultPlatformAccount`.
- */
-export interface AccountMappings {
-  readonly defaultPlatformAccount: string;
-  /** Platform account → the cloud account ids it receives. */
-  readonly mappings: Readonly<Record<string, readonly string[]>>;
-}
-
-const accountMappingsDocument = z.object({
-  defaultPlatformAccountCloudA: z.string(),
-  integration_mappings: z.record(z.string(), z.object({ cloud_a_accounts: z.array(z.string()) })).optional(),
-});
-
-/** The `accountMappingFile` value: a JSON document in a data URL. */
-export function encodeAccountMappings(mappings: AccountMappings): string {
-  const document = {
-    defaultPlatformAccountCloudA: mappings.defaultPlatformAccount,
-    integration_mappings: Object.fromEntries(
-      Object.entries(mappings.mappings).map(([account, ids]) => [account, { cloud_a_accounts: [...ids] }]),
-    ),
-  };
-  return encodeJsonDataUrl(JSON.stringify(document));
-}
-
-/**
- * Decodes `accountMappingFile`; undefined when there is none (absent, blank, or a document without
- * a default account, which the platform treats as "no mapping"). ApiError 'malformed_response'
- * when the platform sent something else.
- */
-export function decodeAccountMappings(value: string | undefined): AccountMappings | undefined {
-  if (value === undefined || value === '') return undefined;
-  const malformed = (detail: string) =>
-    new ApiError(`data.accountMappingFile ${detail}`, { code: 'malformed_response', operation: `GET ${BASE}/{intgGuid}` });
-  const json = decodeJsonDataUrl(value);
-  if (json === undefined) throw malformed('is not a base64 JSON data URL');
-  let document: unknown;
-  try {
-    document = JSON.parse(json);
-  } catch {
-    throw malformed('does not hold a JSON document');
-  }
-  const parsed = accountMappingsDocument.safeParse(document);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw malformed(`does not have the expected shape (${issue ? `${issue.path.join('.') || 'document'}: ${issue.message}` : 'unknown problem'})`);
-  }
-  if (parsed.data.defaultPlatformAccountCloudA === '') return undefined;
-  const mappings: Record<string, string[]> = {};
-  for (const [account, entry] of Object.entries(parsed.data.integration_mappings ?? {})) mappings[account] = entry.cloud_a_accounts;
-  return { defaultPlatformAccount: parsed.data.defaultPlatformAccountCloudA, mappings };
-}
-
-/** The platform keeps some lists as one string, items joined with ", ". */
-export function joinWireList(items: readonly string[]): string {
-  return items.map((value) => value.trim()).join(', ');
-}
-
-export function splitWireList(value: string | undefined): string[] {
-  if (value === undefined) return [];
-  return value
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-}
+export { decodeAccountMappings, encodeAccountMappings, joinWireList, splitWireList, type AccountMappings } from './account-mappings.js';

@@ -2,16 +2,14 @@ import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { envelope } from './wire.js';
 
-/** The platform's severities, in the lower-case form it stores. */
-export const POLICY_SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
-export type PolicySeverity = (typeof POLICY_SEVERITIES)[number];
-
-/** How often a policy's query is evaluated. */
-export const EVALUATION_FREQUENCIES = ['Hourly', 'Daily'] as const;
-export type EvaluationFrequency = (typeof EVALUATION_FREQUENCIES)[number];
-
-/** Prefix of the ids of the platform's built-in policies. */
-export const BUILT_IN_POLICY_PREFIX = 'platform-global';
+export {
+  POLICY_SEVERITIES,
+  EVALUATION_FREQUENCIES,
+  BUILT_IN_POLICY_PREFIX,
+  type PolicySeverity,
+  type EvaluationFrequency,
+} from './policy-values.js';
+import { POLICY_SEVERITIES, EVALUATION_FREQUENCIES, BUILT_IN_POLICY_PREFIX, type PolicySeverity, type EvaluationFrequency } from './policy-values.js';
 
 /** One constraint an exception of the policy may set, e.g. `accountIds` of data type `String`. */
 export interface ExceptionConstraintField {

@@ -6,52 +6,8 @@ import { envelope, flag, toFlag } from './wire.js';
 export const REPORT_SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'] as const;
 export type ReportSeverity = (typeof REPORT_SEVERITIES)[number];
 
-/**
- * Every notification flag a report rule carries, in the neutral wire format (sec.md §2.9, §3.6).
- * The platform keeps all of them on every rule.
- */
-export const REPORT_NOTIFICATION_KEYS = [
-  // Cloud A compliance reports.
-  'pci',
-  'cloudACisS3',
-  'soc',
-  'cloudASocRev2',
-  'hipaa',
-  'iso2700',
-  'nist800-171Rev2',
-  'nist800-53Rev4',
-  // Cloud B compliance reports.
-  'cloudBPci',
-  'cloudBPciRev2',
-  'cloudBCis',
-  'cloudBCis12',
-  'cloudBSoc',
-  'cloudBSocRev2',
-  'cloudBHipaa',
-  'cloudBHipaaRev2',
-  'cloudBIso27001',
-  'cloudBK8s',
-  // Cloud C compliance reports.
-  'cloudCPci',
-  'cloudCCis',
-  'cloudCSoc',
-  'cloudCCis131',
-  // Daily reports.
-  'cloudATrailEvents',
-  'cloudAComplianceEvents',
-  'cloudCActivityLogEvents',
-  'cloudCComplianceEvents',
-  'cloudBAuditTrailEvents',
-  'cloudBComplianceEvents',
-  'clusterDistroCompliance',
-  'clusterDistroComplianceEvents',
-  'platformEvents',
-  'agentEvents',
-  // Weekly trend report.
-  'trendReport',
-] as const;
-export type ReportNotificationKey = (typeof REPORT_NOTIFICATION_KEYS)[number];
-export type ReportNotifications = Record<ReportNotificationKey, boolean>;
+export { REPORT_NOTIFICATION_KEYS, type ReportNotificationKey, type ReportNotifications } from './report-notification-keys.js';
+import { REPORT_NOTIFICATION_KEYS, type ReportNotifications } from './report-notification-keys.js';
 
 /** A report rule: who gets which compliance reports, for which severities and resource groups. */
 export interface ReportRule {

@@ -57,9 +57,8 @@ export interface ResourceGroupsApi {
   list(options?: CallOptions): Promise<ResourceGroup[]>;
 }
 
-export function isFilterNode(node: ResourceGroupNode): node is { readonly filterName: string } {
-  return 'filterName' in node;
-}
+export { isFilterNode } from './resource-group-nodes.js';
+import { isFilterNode } from './resource-group-nodes.js';
 
 const BASE = '/api/v2/ResourceGroups';
 

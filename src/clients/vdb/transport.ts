@@ -13,6 +13,7 @@ import { timeApiExchange } from '../api-timing.js';
 import { ApiError, OUTCOME_UNKNOWN_NOTE, type ApiErrorCode } from '../errors.js';
 import { NOT_SENT_NOTE, graceAfter, graceOverNote } from '../stop.js';
 import { isNotTlsAnswer, notTlsMessage } from '../not-tls.js';
+import { apiTrustRoots } from '../trust.js';
 import type { VdbLogger, VdbRetryPolicy } from './api.js';
 import { CodecError, decodePlain, encodePlain, type Plain } from './codec.js';
 import type { VdbEndpoint } from './endpoint.js';
@@ -237,9 +238,10 @@ export class VdbTransport {
 function channelCredentials(options: TransportOptions): grpc.ChannelCredentials {
   if (!options.endpoint.tls) return grpc.credentials.createInsecure();
   // rejectUnauthorized is explicit so NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn verification off.
-  return options.insecure
-    ? grpc.credentials.createSsl(null, null, null, { rejectUnauthorized: false, checkServerIdentity: () => undefined })
-    : grpc.credentials.createSsl(null, null, null, { rejectUnauthorized: true });
+  if (options.insecure) return grpc.credentials.createSsl(null, null, null, { rejectUnauthorized: false, checkServerIdentity: () => undefined });
+  // The roots are explicit (../trust.ts), unless GRPC_DEFAULT_SSL_ROOTS_FILE_PATH names them: grpc-js reads that file itself.
+  const roots = process.env.GRPC_DEFAULT_SSL_ROOTS_FILE_PATH ? null : Buffer.from(apiTrustRoots().join('\n'));
+  return grpc.credentials.createSsl(roots, null, null, { rejectUnauthorized: true });
 }
 
 export function codeForGrpcStatus(code: grpc.status): ApiErrorCode {

@@ -2,7 +2,8 @@ import { createHash, randomInt } from 'node:crypto';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
 import { listResource, onlyCandidate, resource, type OpContext } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
-import { isApiError, type SecClient, type AgentAccessToken } from '../../clients/sec/index.js';
+import { isApiError } from '../../clients/errors.js';
+import type { SecClient, AgentAccessToken } from '../../clients/sec/index.js';
 
 const schema = resourceSchema(
   {

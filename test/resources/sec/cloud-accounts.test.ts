@@ -706,7 +706,14 @@ describe('sec client: cloud accounts', () => {
     expect(decodeAccountMappings(file)).to.deep.equal({ defaultPlatformAccount: 'main', mappings: { eu: ['1', '2'] } });
     expect(decodeAccountMappings(undefined)).to.equal(undefined);
     expect(decodeAccountMappings(dataUrl({ defaultPlatformAccountCloudA: '' }))).to.equal(undefined);
-    for (const bad of ['not a data url', dataUrl({ integration_mappings: {} }), 'data:application/json;base64,bm90IGpzb24=']) {
+    const shapes = [
+      { integration_mappings: {} },
+      { defaultPlatformAccountCloudA: 'main', integration_mappings: null },
+      { defaultPlatformAccountCloudA: 'main', integration_mappings: { eu: { cloud_a_accounts: ['1', 2] } } },
+      { defaultPlatformAccountCloudA: 'main', integration_mappings: { eu: ['1'] } },
+      ['main'],
+    ];
+    for (const bad of ['not a data url', ...shapes.map(dataUrl), 'data:application/json;base64,bm90IGpzb24=']) {
       let thrown: unknown;
       try {
         decodeAccountMappings(bad);

@@ -3,7 +3,8 @@ import { resource, type OpContext } from '../../../engine/contracts.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import { attrStep } from '../../../schema/path.js';
 import type { SecClient } from '../../../clients/sec/index.js';
-import { BUILT_IN_POLICY_PREFIX, type Policy, type PolicySettings } from '../../../clients/sec/policies.js';
+import { BUILT_IN_POLICY_PREFIX } from '../../../clients/sec/policy-values.js';
+import type { Policy, PolicySettings } from '../../../clients/sec/policies.js';
 import { severityAttribute } from './severity.js';
 
 const builtIn: Validator<string> = {

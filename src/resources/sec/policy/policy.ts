@@ -3,7 +3,8 @@ import { onlyCandidate, resource, type OpContext } from '../../../engine/contrac
 import { isApiError } from '../../../clients/errors.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import type { SecClient } from '../../../clients/sec/index.js';
-import { BUILT_IN_POLICY_PREFIX, EVALUATION_FREQUENCIES, type Policy, type PolicyUpdate } from '../../../clients/sec/policies.js';
+import { BUILT_IN_POLICY_PREFIX, EVALUATION_FREQUENCIES } from '../../../clients/sec/policy-values.js';
+import type { Policy, PolicyUpdate } from '../../../clients/sec/policies.js';
 import { severityAttribute } from './severity.js';
 import { idIdentity } from '../../shared/identity.js';
 

@@ -4,7 +4,7 @@
  * (sec.md §6.1), so `High` in the configuration and `high` on the platform are no difference.
  */
 import { attr, type Validator } from '../../../schema/define.js';
-import { POLICY_SEVERITIES } from '../../../clients/sec/policies.js';
+import { POLICY_SEVERITIES } from '../../../clients/sec/policy-values.js';
 
 const SHOWN = ['Critical', 'High', 'Medium', 'Low', 'Info'];
 

@@ -2,7 +2,8 @@ import { attr, resourceSchema, validators, type ModelOf } from '../../../schema/
 import { onlyCandidate, resource, type ResourceDef } from '../../../engine/contracts.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { idIdentity, noFilters } from '../../shared/identity.js';
-import { REPORT_NOTIFICATION_KEYS, type ReportNotifications, type ReportRule, type ReportRuleInput } from '../../../clients/sec/report-rules.js';
+import { REPORT_NOTIFICATION_KEYS, type ReportNotifications } from '../../../clients/sec/report-notification-keys.js';
+import type { ReportRule, ReportRuleInput } from '../../../clients/sec/report-rules.js';
 import { SEVERITIES, canonical, flagOrNull, listOrNull, oneOfIgnoringCase, sameIgnoringCase, sameTrimmedSet, textOrNull } from '../governance-values.js';
 import { REPORT_BLOCKS, REPORT_BLOCK_NAMES, flagKeys } from './reports.js';
 

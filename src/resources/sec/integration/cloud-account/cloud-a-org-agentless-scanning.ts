@@ -1,5 +1,5 @@
 import { attr } from '../../../../schema/define.js';
-import { splitWireList } from '../../../../clients/sec/cloud-accounts.js';
+import { splitWireList } from '../../../../clients/sec/account-mappings.js';
 import { cloudAccount } from './family.js';
 import { cloudAAgentlessFields, cloudAAgentlessFromWire, cloudAAgentlessToWire } from './cloud-a-agentless-scanning.js';
 import {

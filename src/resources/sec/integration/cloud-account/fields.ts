@@ -6,7 +6,7 @@
 import { attr, block, validators, type Validator } from '../../../../schema/define.js';
 import type { Diagnostics } from '../../../../engine/diagnostics.js';
 import { attrStep, indexStep } from '../../../../schema/path.js';
-import { decodeAccountMappings, encodeAccountMappings, joinWireList, splitWireList } from '../../../../clients/sec/cloud-accounts.js';
+import { decodeAccountMappings, encodeAccountMappings, joinWireList, splitWireList } from '../../../../clients/sec/account-mappings.js';
 import { sentSecret } from '../../../shared/secrets.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import { REGISTRY_C_DOMAINS } from '../../../../clients/sec/container-registries.js';
+import { REGISTRY_C_DOMAINS } from '../../../../clients/sec/registry-domains.js';
 import { serviceAccountRegistry } from './service-account.js';
 
 export default serviceAccountRegistry({

@@ -1,5 +1,5 @@
 import { attr } from '../../../../schema/define.js';
-import { REGISTRY_F_DOMAIN } from '../../../../clients/sec/container-registries.js';
+import { REGISTRY_F_DOMAIN } from '../../../../clients/sec/registry-domains.js';
 import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonOsPackageSupport, unlessBlank } from './family.js';
 import { sentSecret } from '../../../shared/secrets.js';
 
