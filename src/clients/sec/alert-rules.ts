@@ -3,25 +3,7 @@ import { segment, type CallOptions, type SecHttp } from './http.js';
 import { REPORT_SEVERITIES, type ReportSeverity } from './report-rules.js';
 import { envelope, flag, toFlag } from './wire.js';
 
-/** Where alerts come from (neutral names, sec.md §3.6). */
-export const ALERT_RULE_SOURCES = ['Agent', 'CloudA', 'CloudB', 'CloudC', 'K8s'] as const;
-/** What kind of alert. */
-export const ALERT_RULE_CATEGORIES = ['Anomaly', 'Policy', 'Composite'] as const;
-/** What the alert is about. */
-export const ALERT_RULE_EVENT_CATEGORIES = [
-  'Compliance',
-  'App',
-  'Cloud',
-  'File',
-  'Machine',
-  'User',
-  'Platform',
-  'K8sActivity',
-  'Registry',
-  'SystemCall',
-  'HostVulnerability',
-  'ContainerVulnerability',
-] as const;
+export { ALERT_RULE_CATEGORIES, ALERT_RULE_EVENT_CATEGORIES, ALERT_RULE_SOURCES } from './alert-rule-values.js';
 
 /** An alert rule: which alerts (severities, sources, categories, resource groups) go to which alert channels. */
 export interface AlertRule {

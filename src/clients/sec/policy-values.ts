@@ -11,3 +11,6 @@ export type EvaluationFrequency = (typeof EVALUATION_FREQUENCIES)[number];
 
 /** Prefix of the ids of the platform's built-in policies. */
 export const BUILT_IN_POLICY_PREFIX = 'platform-global';
+
+/** Ids of the platform's own queries (those its built-in policies evaluate) start with this; they cannot be changed. */
+export const BUILT_IN_QUERY_PREFIX = 'SEC_Global_';

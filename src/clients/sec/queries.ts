@@ -36,8 +36,7 @@ export interface QueriesApi {
 
 const BASE = '/api/v2/Queries';
 
-/** Ids of the platform's own queries (those its built-in policies evaluate) start with this; they cannot be changed. */
-export const BUILT_IN_QUERY_PREFIX = 'SEC_Global_';
+export { BUILT_IN_QUERY_PREFIX } from './policy-values.js';
 
 const text = z
   .string()

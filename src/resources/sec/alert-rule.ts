@@ -5,7 +5,8 @@
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
 import { onlyCandidate, resource, type ResourceDef } from '../../engine/contracts.js';
 import type { SecClient } from '../../clients/sec/index.js';
-import { ALERT_RULE_CATEGORIES, ALERT_RULE_EVENT_CATEGORIES, ALERT_RULE_SOURCES, type AlertRule, type AlertRuleInput } from '../../clients/sec/alert-rules.js';
+import { ALERT_RULE_CATEGORIES, ALERT_RULE_EVENT_CATEGORIES, ALERT_RULE_SOURCES } from '../../clients/sec/alert-rule-values.js';
+import type { AlertRule, AlertRuleInput } from '../../clients/sec/alert-rules.js';
 import { idIdentity, noFilters } from '../shared/identity.js';
 import { SEVERITIES, canonical, listOrNull, oneOfIgnoringCase, sameIgnoringCase, sameTrimmedSet, textOrNull } from './governance-values.js';
 

@@ -6,7 +6,8 @@
 import { attr, resourceSchema, validators, type ModelOf, type Validator } from '../../schema/define.js';
 import { onlyCandidate, resource, type ResourceDef } from '../../engine/contracts.js';
 import type { SecClient } from '../../clients/sec/index.js';
-import { BUILT_IN_QUERY_PREFIX, type Query } from '../../clients/sec/queries.js';
+import { BUILT_IN_QUERY_PREFIX } from '../../clients/sec/policy-values.js';
+import type { Query } from '../../clients/sec/queries.js';
 import { idIdentity } from '../shared/identity.js';
 
 /** Letters, digits and `_`, starting with a letter or `_`; at most 64 (the platform's rule). */

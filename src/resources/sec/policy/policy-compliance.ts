@@ -7,7 +7,8 @@ import { attr, resourceSchema, validators, type ModelOf } from '../../../schema/
 import { onlyCandidate, resource } from '../../../engine/contracts.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import type { SecClient } from '../../../clients/sec/index.js';
-import { BUILT_IN_POLICY_PREFIX, type Policy, type PolicyUpdate } from '../../../clients/sec/policies.js';
+import { BUILT_IN_POLICY_PREFIX } from '../../../clients/sec/policy-values.js';
+import type { Policy, PolicyUpdate } from '../../../clients/sec/policies.js';
 import { severityAttribute } from './severity.js';
 import { idIdentity } from '../../shared/identity.js';
 import { SUFFIX_OR_NONE, importedSuffix } from './policy.js';
