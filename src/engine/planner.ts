@@ -7,7 +7,7 @@ import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
 import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
 import { UNKNOWN, Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
 import { isEmptyValue, isWhollyKnown, sameMeaning } from '../schema/value-ops.js';
-import { plainToValue, valueToPlain, fieldType } from '../schema/model.js';
+import { plainToValue, valueToPlain, fieldType, sameFieldMeaning } from '../schema/model.js';
 
 export interface PlanResult {
   planned: ObjectValue;
@@ -37,14 +37,17 @@ function planLevel(
     else planned[name] = planBlock(def, prior?.[name] ?? null, proposed[name] ?? null, config?.[name] ?? null, here, replace);
   }
   // Phase 2: computed values, which depend on whether anything the platform holds changed.
-  // Null and empty mean the same (value-ops sameMeaning): a change between them changes nothing.
-  const changed = prior === null || Object.entries(fields).some(([n, d]) => isPlatformSetting(d) && !sameMeaning(fieldType(d), prior[n] ?? null, planned[n] ?? null));
+  // Null and empty mean the same (model sameFieldMeaning): a change between them changes nothing.
+  const changed = prior === null || Object.entries(fields).some(([n, d]) => isPlatformSetting(d) && !sameFieldMeaning(d, prior[n] ?? null, planned[n] ?? null));
   for (const [name, def] of Object.entries(fields)) {
     if (def.kind !== 'attr' || !def.options.computed || def.options.default !== undefined) continue;
     if ((config?.[name] ?? null) !== null) continue;
+    // What the platform computed stays as it was (Terraform proposes the prior value; a request
+    // proposing another is not believed) unless the rules below say it will change.
+    if (prior !== null) planned[name] = prior[name] ?? null;
     if (prior === null) planned[name] = UNKNOWN;
     else if (changed && def.options.volatile) planned[name] = UNKNOWN;
-    else if (def.options.changesWith?.some((sib) => !sameMeaning(fieldType(fields[sib]!), prior[sib] ?? null, planned[sib] ?? null))) planned[name] = UNKNOWN;
+    else if (def.options.changesWith?.some((sib) => !sameFieldMeaning(fields[sib]!, prior[sib] ?? null, planned[sib] ?? null))) planned[name] = UNKNOWN;
   }
   if (prior !== null) {
     for (const [name, def] of Object.entries(fields)) {
@@ -53,7 +56,7 @@ function planLevel(
       const p = prior[name] ?? null;
       const n = planned[name] ?? null;
       // Terraform counts an unknown planned value as a change (protocol.md §4.3).
-      const changed = n instanceof Unknown || !sameMeaning(fieldType(def), p, n);
+      const changed = n instanceof Unknown || !sameFieldMeaning(def, p, n);
       const forces = changed && (rule === true || !isWhollyKnown(fieldType(def), n) || rule(valueToPlain(p), valueToPlain(n)));
       if (forces) replace.push([...path, attrStep(name)]);
     }
@@ -117,6 +120,6 @@ function sameConfigurable(fields: Fields, a: ObjectValue, b: ObjectValue): boole
     const bv = b[n] ?? null;
     // Defaults are filled into the plan but not the proposal; treat a null as matching its default.
     if (d.kind === 'attr' && d.options.default !== undefined && (av === null || bv === null)) return true;
-    return sameMeaning(fieldType(d), av, bv);
+    return sameFieldMeaning(d, av, bv);
   });
 }

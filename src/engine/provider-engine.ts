@@ -7,11 +7,11 @@ import type { Fields, ModelOf } from '../schema/define.js';
 import type { Schema } from '../schema/block.js';
 import { impliedType } from '../schema/block.js';
 import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
-import { isWhollyKnown, sameMeaning, valueEquals } from '../schema/value-ops.js';
+import { isWhollyKnown, valueEquals } from '../schema/value-ops.js';
 import { NUMBER } from '../schema/cty-type.js';
 import { decodeJSON } from '../schema/json.js';
 import { ValueDecodeError } from '../schema/msgpack.js';
-import { fieldType, fromModel, toConfigModel, toModel, plainToValue, valueToPlain } from '../schema/model.js';
+import { fromModel, sameFieldMeaning, toConfigModel, toModel, plainToValue, valueToPlain } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
 import type { DataSourceDef, EphemeralDef, IdentityDef, Logger, OpContext, Partial2, ProviderDef, ResourceDef } from './contracts.js';
 import { changedAttributes, formatIdentity, identityModel, identityOfState, identityType, importStartFromIdentity, missingAttributes } from './identity.js';
@@ -401,8 +401,14 @@ export class ProviderEngine<C> {
    */
   async readWithIdentity(typeName: string, current: ObjectValue, priv: PrivateState, currentIdentity: ObjectValue | null): Promise<IdentifiedOutcome> {
     const { [IMPORTED_MARK]: imported, ...ownPrivate } = priv;
-    const out = await this.readResource(typeName, current, ownPrivate);
     const def = this.resources.get(typeName)?.identity;
+    // A state that does not name its object is not read, as it is not planned or applied; an
+    // import's state may still lack what its read completes.
+    if (def && imported !== true) {
+      const diags = new Diagnostics();
+      if (this.lacksIdentity(typeName, 'prior', currentIdentity ?? identityOfState(def, current, this.client), diags)) return { state: current, private: priv, diags, identity: currentIdentity };
+    }
+    const out = await this.readResource(typeName, current, ownPrivate);
     if (!def || out.diags.hasErrors) return { ...out, identity: currentIdentity };
     if (out.state === null) return { ...out, identity: null };
     const identity = identityOfState(def, out.state, this.client);
@@ -701,7 +707,7 @@ function withWriteOnlyValues<M extends object>(fields: Fields, model: M, config:
 
 /** Whether every setting the platform holds means the same in both (null ≡ empty). */
 function samePlatformSettings(fields: Fields, prior: ObjectValue, planned: ObjectValue): boolean {
-  return Object.entries(fields).every(([name, def]) => !isPlatformSetting(def) || sameMeaning(fieldType(def), prior[name] ?? null, planned[name] ?? null));
+  return Object.entries(fields).every(([name, def]) => !isPlatformSetting(def) || sameFieldMeaning(def, prior[name] ?? null, planned[name] ?? null));
 }
 
 function isNotFound(err: unknown): boolean {

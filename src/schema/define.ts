@@ -119,6 +119,12 @@ export interface BlockOptions {
   deprecated?: string;
   /** As for attributes: true, or a function of the prior and planned block values (plain JS). */
   replace?: boolean | ((prior: any, planned: any) => boolean);
+  /**
+   * An element that sets nothing (every field null, empty or its default) means the same as no
+   * element: the platform keeps nothing for it. A change between the two changes nothing, and an
+   * import (which cannot tell them apart) reads no element.
+   */
+  emptyMeansAbsent?: boolean;
 }
 
 export interface BlockDef<F extends Fields> {

@@ -6,7 +6,7 @@ import type { CtyType } from './cty-type.js';
 import { Decimal, DynamicValue, Unknown, type ObjectValue, type Value } from './value.js';
 import type { ConfigModelOf, Fields, FieldDef, ModelOf } from './define.js';
 import { nestedBlockType } from './block.js';
-import { dedupeSetElements, isEmptyValue, isWhollyKnown } from './value-ops.js';
+import { dedupeSetElements, isEmptyValue, isPlainObject, isWhollyKnown, sameMeaning, valueEquals } from './value-ops.js';
 
 /** Value → plain JS: null/unknown → null, Decimal → number, collections → arrays/objects. */
 export function valueToPlain(v: Value): unknown {
@@ -61,6 +61,27 @@ export function plainToValue(type: CtyType, p: unknown, where = 'value'): Value 
 }
 
 const blockTypeCache = new WeakMap<FieldDef, CtyType>();
+
+/**
+ * Whether a field's two values mean the same (value-ops `sameMeaning`: null ≡ empty at every depth),
+ * also counting, for a block declared `emptyMeansAbsent`, elements that set nothing as absent.
+ */
+export function sameFieldMeaning(def: FieldDef, a: Value, b: Value): boolean {
+  if (def.kind === 'block' && def.options.emptyMeansAbsent) return sameMeaning(fieldType(def), withoutUnsetElements(def.fields, a), withoutUnsetElements(def.fields, b));
+  return sameMeaning(fieldType(def), a, b);
+}
+
+/** `v` without the elements whose every field is null, empty or its default. */
+function withoutUnsetElements(fields: Fields, v: Value): Value {
+  if (!Array.isArray(v)) return v;
+  const kept = v.filter((e) => !(isPlainObject(e) && Object.entries(fields).every(([name, def]) => isUnset(def, e[name] ?? null))));
+  return kept.length === v.length ? v : kept;
+}
+
+function isUnset(def: FieldDef, v: Value): boolean {
+  if (isEmptyValue(v)) return true;
+  return def.kind === 'attr' && def.options.default !== undefined && !(v instanceof Unknown) && valueEquals(def.type.cty, v, plainToValue(def.type.cty, def.options.default));
+}
 
 /** The value type of a field; block types are built once per declaration (the planner asks often). */
 export function fieldType(def: FieldDef): CtyType {

@@ -167,6 +167,17 @@ describe('engine: lifecycle rules', () => {
     expect(again.requiresReplace).to.deep.equal([]);
   });
 
+  it('plans computed values from the prior state, not from a proposal that says otherwise', async () => {
+    const { applied } = await planAndApply(engine, null, config({ name: 'x', rule: [{ port: 80, proto: null, rule_id: null }] }));
+    const cfg = config({ name: 'x', rule: [{ port: 80, proto: null, rule_id: null }] });
+    const proposed = proposedNew(block_, applied.state, cfg) as ObjectValue;
+    // Terraform proposes the prior values of computed attributes; a request that does not is not believed.
+    const odd = { ...proposed, id: null, status: 'gone', rule: [{ ...(proposed.rule as ObjectValue[])[0]!, rule_id: 'other' }] };
+    const plan = engine.planResourceChange('fake_thing', applied.state, odd, cfg, {});
+    expect(plan.diags.items).to.deep.equal([]);
+    expect(plan.planned).to.deep.equal(applied.state);
+  });
+
   it('plans an update: volatile values unknown, the rest kept', async () => {
     const { applied } = await planAndApply(engine, null, config({ name: 'x' }));
     const cfg = config({ name: 'y' });
@@ -306,6 +317,10 @@ describe('engine: changes that tell the platform nothing call no API', () => {
       region: attr.string({ optional: true, computed: true, replace: true, description: 'region' }),
       retries: attr.number({ optional: true, default: 3, providerOnly: true, validate: [validators.intBetween(0, 9)], description: 'retries' }),
       updated: attr.number({ computed: true, volatile: true, description: 'update counter' }),
+      scope: block.one(
+        { hosts: attr.stringList({ optional: true, description: 'hosts' }), wide: attr.bool({ optional: true, default: false, description: 'wide' }) },
+        { emptyMeansAbsent: true, description: 'where; without it, or empty, everywhere' },
+      ),
     },
     { description: 'a placed thing' },
   );
@@ -342,36 +357,53 @@ describe('engine: changes that tell the platform nothing call no API', () => {
     silent,
     {},
   );
-  const block = placedSchema.block;
+  const placedBlock = placedSchema.block;
   const plan = (prior: ObjectValue | null, cfg: ObjectValue) => {
-    const planned = engine.planResourceChange('fake_placed', prior, proposedNew(block, prior, cfg) as ObjectValue, cfg, {});
+    const planned = engine.planResourceChange('fake_placed', prior, proposedNew(placedBlock, prior, cfg) as ObjectValue, cfg, {});
     expect(planned.diags.items).to.deep.equal([]);
-    expect(checkPlannedState(block, prior, cfg, planned.planned)).to.deep.equal([]);
+    expect(checkPlannedState(placedBlock, prior, cfg, planned.planned)).to.deep.equal([]);
     return planned;
   };
 
   let state: ObjectValue;
   before(async () => {
     await engine.configureProvider('1.11.4', {});
-    const cfg: ObjectValue = { id: null, region: '', retries: null, updated: null };
+    const cfg: ObjectValue = { id: null, region: '', retries: null, updated: null, scope: [] };
     const created = await engine.applyResourceChange('fake_placed', null, plan(null, cfg).planned, {}, cfg);
     state = (await engine.readResource('fake_placed', created.state!, {})).state!;
   });
 
   it('keeps the platform’s value when the configuration says "" instead of planning a replacement', () => {
     expect(state.region).to.equal('eu-1');
-    const again = plan(state, { id: null, region: '', retries: null, updated: null });
+    const again = plan(state, { id: null, region: '', retries: null, updated: null, scope: [] });
     expect(again.requiresReplace).to.deep.equal([]);
     expect(again.planned).to.deep.equal(state);
   });
 
   it('applies a change of the provider’s own setting alone without an update, the platform’s values known', async () => {
-    const cfg: ObjectValue = { id: null, region: '', retries: 7, updated: null };
+    const cfg: ObjectValue = { id: null, region: '', retries: 7, updated: null, scope: [] };
     const change = plan(state, cfg);
     expect(change.planned).to.deep.equal({ ...state, retries: 7 });
     const applied = await engine.applyResourceChange('fake_placed', state, change.planned, {}, cfg);
     expect(applied.diags.items).to.deep.equal([]);
     expect(applied.state).to.deep.equal({ ...state, retries: 7 });
     expect(updates).to.equal(0);
+  });
+
+  it('applies an element with nothing in it, of a block whose empty element means none, without an update', async () => {
+    for (const scope of [[{ hosts: [], wide: false }], [{ hosts: null, wide: false }]]) {
+      const cfg: ObjectValue = { id: null, region: '', retries: null, updated: null, scope };
+      const change = plan(state, cfg);
+      expect(change.planned, 'the update counter stays known').to.deep.equal({ ...state, scope });
+      const applied = await engine.applyResourceChange('fake_placed', state, change.planned, {}, cfg);
+      expect(applied.diags.items).to.deep.equal([]);
+      expect(applied.state).to.deep.equal({ ...state, scope });
+    }
+    expect(updates).to.equal(0);
+    // An element with something in it is a change.
+    const cfg: ObjectValue = { id: null, region: '', retries: null, updated: null, scope: [{ hosts: ['h1'], wide: false }] };
+    expect(plan(state, cfg).planned!.updated).to.be.instanceOf(Unknown);
+    const wide: ObjectValue = { ...cfg, scope: [{ hosts: [], wide: true }] };
+    expect(plan(state, wide).planned!.updated).to.be.instanceOf(Unknown);
   });
 });

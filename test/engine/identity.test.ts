@@ -197,6 +197,11 @@ describe('engine: resource identity', () => {
   it('a prior or planned state that lacks its identity is refused as not this provider\'s, before anything is sent', async () => {
     const created = await create(engine, config('a'));
     const orphan = { ...created.state!, id: null };
+    const gets = api.gets;
+    const read = await engine.readWithIdentity(T, orphan, {}, null);
+    expect(read.diags.items.map((d) => [d.summary, d.detail.includes('This is a bug')])).to.deep.equal([['Invalid prior state', false]]);
+    expect(read.state).to.deep.equal(orphan);
+    expect(api.gets, 'nothing read').to.equal(gets);
     const cfg = config('b');
     const plan = engine.planWithIdentity(T, orphan, proposedNew(schema.block, orphan, cfg) as ObjectValue, cfg, {}, null);
     expect(plan.diags.items.map((d) => [d.summary, d.detail.includes('This is a bug')])).to.deep.equal([['Invalid prior state', false]]);

@@ -10,7 +10,7 @@
  */
 import { impliedType, type SchemaBlock } from '../../src/schema/block.js';
 import type { Fields } from '../../src/schema/define.js';
-import { fieldType, valueToPlain } from '../../src/schema/model.js';
+import { fieldType, sameFieldMeaning, valueToPlain } from '../../src/schema/model.js';
 import { sameMeaning, valueEquals } from '../../src/schema/value-ops.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 import { ProviderCallError, type PlannedChange, type TerraformClient } from '../../src/tfclient/terraform-client.js';
@@ -235,7 +235,7 @@ export function differences(block: SchemaBlock, prior: ObjectValue, planned: Obj
  */
 function sameArguments(fields: Fields, a: ObjectValue, b: ObjectValue): boolean {
   return Object.entries(fields).every(
-    ([name, def]) => (def.kind === 'attr' && (!isArgument(def) || def.options.providerOnly)) || sameMeaning(fieldType(def), a[name] ?? null, b[name] ?? null),
+    ([name, def]) => (def.kind === 'attr' && (!isArgument(def) || def.options.providerOnly)) || sameFieldMeaning(def, a[name] ?? null, b[name] ?? null),
   );
 }
 

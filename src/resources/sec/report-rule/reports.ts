@@ -61,7 +61,8 @@ function reportBlock<T extends Record<string, Flag>>(flags: T, description: stri
   const fields = Object.fromEntries(
     Object.entries(flags).map(([name, flag]) => [name, attr.bool({ optional: true, default: false, description: `${flag.description} Default \`false\`.` })]),
   ) as FlagFields<T>;
-  return block.one(fields, { description });
+  // A block with every report off is no block to the platform, which keeps only the flags.
+  return block.one(fields, { description, emptyMeansAbsent: true });
 }
 
 /** The four optional blocks, by attribute name, with the flag → API key table of each. */
