@@ -82,12 +82,15 @@ function planConfigurable(def: AttrDef<unknown>, prior: Value, proposed: Value, 
   // An empty value says no more than null (value-ops isEmptyValue): for an argument the platform
   // fills, the platform's value stays, as it does for null, instead of a change to "" forcing a diff.
   if (o.computed && isEmptyValue(config) && prior !== null && !(prior instanceof Unknown)) return prior;
-  if (config === null || config instanceof Unknown || prior === null || prior instanceof Unknown) return proposed;
+  if (config === null) return proposed;
+  // A configured value is planned as configured: Terraform proposes exactly it, and a request that
+  // proposes something else (an unknown configured, null proposed) is not believed.
+  if (config instanceof Unknown || prior === null || prior instanceof Unknown) return config;
   // Terraform accepts the prior value for a configured one (protocol.md §4.2 rule 2): use it when
   // the two mean the same, so formatting the API normalises never shows as a diff.
   if (sameMeaning(def.type.cty, config, prior)) return prior;
   if (o.equal && isWhollyKnown(def.type.cty, config) && o.equal(valueToPlain(config), valueToPlain(prior))) return prior;
-  return proposed;
+  return config;
 }
 
 function planBlock(def: BlockDef<Fields>, prior: Value, proposed: Value, config: Value, path: AttributePath, replace: AttributePath[]): Value {

@@ -5,7 +5,7 @@
  */
 import { Unknown, type ObjectValue, type Value } from './value.js';
 import type { AttributePath } from './path.js';
-import { hasNullElement } from './value-ops.js';
+import { hasNullElement, isWhollyKnown } from './value-ops.js';
 import { type CtyType, listOf, setOf, mapOf, objectOf, DYNAMIC, tupleOf } from './cty-type.js';
 
 export type DescriptionKind = 'plain' | 'markdown';
@@ -106,6 +106,8 @@ export interface ShapeRules {
   readonly itemCounts: boolean;
   /** No collection attribute holds a null element: true of every state this provider wrote. */
   readonly noNullElements: boolean;
+  /** No value anywhere is unknown: true of every stored state (Terraform stores only known values). */
+  readonly known: boolean;
 }
 
 /**
@@ -115,10 +117,10 @@ export interface ShapeRules {
  * them all, so resource code may rely on them.
  */
 export function blockShapeProblem(block: SchemaBlock, value: ObjectValue, rules: ShapeRules, path: AttributePath = []): { path: AttributePath; message: string } | null {
-  if (rules.noNullElements) {
-    for (const [name, a] of Object.entries(block.attributes)) {
-      if (hasNullElement(a.type, value[name] ?? null)) return { path: [...path, { attr: name }], message: 'a collection holds a null element' };
-    }
+  for (const [name, a] of Object.entries(block.attributes)) {
+    const v = value[name] ?? null;
+    if (rules.noNullElements && hasNullElement(a.type, v)) return { path: [...path, { attr: name }], message: 'a collection holds a null element' };
+    if (rules.known && !isWhollyKnown(a.type, v)) return { path: [...path, { attr: name }], message: 'the value is unknown, which a stored state never is' };
   }
   for (const [name, nb] of Object.entries(block.blockTypes)) {
     const v = value[name] ?? null;
@@ -128,6 +130,7 @@ export function blockShapeProblem(block: SchemaBlock, value: ObjectValue, rules:
       if (n < nb.minItems) return { path: here, message: `at least ${nb.minItems} ${name} block(s) are required (${n} given)` };
       if (nb.maxItems > 0 && n > nb.maxItems) return { path: here, message: `at most ${nb.maxItems} ${name} block(s) are allowed (${n} given)` };
     }
+    if (rules.known && v instanceof Unknown) return { path: here, message: 'the block is unknown, which a stored state never is' };
     if (v === null || v instanceof Unknown) continue;
     const elements: [AttributePath, Value][] =
       nb.nesting === 'single' || nb.nesting === 'group'

@@ -50,11 +50,11 @@ function decodeDynamic(type: CtyType, dv: Msg | null | undefined, what: string):
  * What each decoded value must satisfy besides its type. Configuration may hold null elements (the
  * validation RPCs report them at their path); values past validation and stored states do not.
  */
-const UNVALIDATED_CONFIG: ShapeRules = { itemCounts: true, noNullElements: false };
+const UNVALIDATED_CONFIG: ShapeRules = { itemCounts: true, noNullElements: false, known: false };
 /** Configuration past validation, and the planned values built from it. */
-const CONFIG: ShapeRules = { itemCounts: true, noNullElements: true };
+const CONFIG: ShapeRules = { itemCounts: true, noNullElements: true, known: false };
 /** States: an import starts with no blocks, so item counts do not hold. */
-const STATE: ShapeRules = { itemCounts: false, noNullElements: true };
+const STATE: ShapeRules = { itemCounts: false, noNullElements: true, known: true };
 
 function decodeObject(schema: Schema, dv: Msg | null | undefined, what: string, rules: ShapeRules): ObjectValue | null {
   const v = decodeDynamic(impliedType(schema.block), dv, what);

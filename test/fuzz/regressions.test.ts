@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import { encodeMsgpack } from '../../src/schema/msgpack.js';
+import { decodeMsgpack, encodeMsgpack } from '../../src/schema/msgpack.js';
 import { impliedType } from '../../src/schema/block.js';
 import { UNKNOWN, type ObjectValue, type Value } from '../../src/schema/value.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
@@ -86,6 +86,34 @@ describe('inputs the fuzz tests found (each once an internal error)', () => {
     prior.recipients = [null];
     const errors = await errorsOf(sec, 'ReadResource', { type_name: 'sec_alert_channel_email', current_state: dyn(secDef, 'sec_alert_channel_email', prior) });
     expect(errors).to.deep.equal(['Invalid request from Terraform: The current state sent by Terraform is malformed at recipients: a collection holds a null element.']);
+  });
+
+  it('a stored state holding an unknown value, at top level and in a nested block', async () => {
+    const state = configValue(blockOf(secDef, 'sec_external_id'), { id: 'x', csp: 'cloud_a', account_id: '123456789012' });
+    state.id = UNKNOWN;
+    const errors = await errorsOf(sec, 'ReadResource', { type_name: 'sec_external_id', current_state: dyn(secDef, 'sec_external_id', state) });
+    expect(errors).to.deep.equal(['Invalid request from Terraform: The current state sent by Terraform is malformed at id: the value is unknown, which a stored state never is.']);
+    const cluster = configValue(blockOf(vdbDef, 'vdb_accounts_cluster'), { id: 'c1', name: 'c', configuration: [{ number_of_nodes: 1 }] });
+    ((cluster.configuration as ObjectValue[])[0]!).version = UNKNOWN;
+    const planErrors = await errorsOf(vdb, 'PlanResourceChange', {
+      type_name: 'vdb_accounts_cluster',
+      prior_state: dyn(vdbDef, 'vdb_accounts_cluster', cluster),
+      proposed_new_state: dyn(vdbDef, 'vdb_accounts_cluster', null),
+      config: dyn(vdbDef, 'vdb_accounts_cluster', null),
+    });
+    expect(planErrors).to.deep.equal(['Invalid request from Terraform: The prior state sent by Terraform is malformed at configuration[0].version: the value is unknown, which a stored state never is.']);
+  });
+
+  it('PlanResourceChange whose proposal drops a configured unknown: planned as configured', async () => {
+    const type = 'sec_integration_inline_scanner';
+    const prior = configValue(blockOf(secDef, type), { id: 'scanner-1', name: 'scanner', enabled: true, limit_num_scan: 60 });
+    const config = configValue(blockOf(secDef, type), { name: 'scanner' });
+    config.id = UNKNOWN;
+    const proposed = { ...prior, id: null };
+    const res = await sec.call('PlanResourceChange', { type_name: type, prior_state: dyn(secDef, type, prior), proposed_new_state: dyn(secDef, type, proposed), config: dyn(secDef, type, config) });
+    expect(classifyResponse('PlanResourceChange', res), JSON.stringify(res.diagnostics)).to.equal('success');
+    const planned = decodeMsgpack(impliedType(blockOf(secDef, type)), res.planned_state.msgpack) as ObjectValue;
+    expect(planned.id).to.equal(UNKNOWN);
   });
 
   it('a megabyte type name is not echoed back whole', async () => {
