@@ -1,0 +1,103 @@
+/**
+ * rpc: the server's CPU per unary call, the unit the scale benchmark's CPU per resource is made of
+ * (an apply makes 6 RPCs per resource: ValidateResourceConfig ×3, PlanResourceChange ×2,
+ * ApplyResourceChange, besides ~1.5 API calls). Each server runs as Terraform starts it (AutoMTLS)
+ * and its CPU is read from /proc around N calls, one at a time and 10 in flight:
+ * - grpc.health.v1 Check on the Node floor server (./floor-server.ts: plain node:http2, no gRPC
+ *   library) — what a call costs in Node's HTTP/2, TLS and event loop alone;
+ * - the same Check on both providers — what grpc-js adds;
+ * - ValidateResourceConfig and a create's PlanResourceChange of one resource per provider — what
+ *   decoding, our handlers and encoding add.
+ *
+ * Usage: npm run bench -- rpc [calls]   (or BENCH_CALLS; default 3000 per row)
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import secDef from '../../src/resources/sec/index.js';
+import vdbDef from '../../src/resources/vdb/index.js';
+import type { ProviderDef } from '../../src/engine/contracts.js';
+import { impliedType } from '../../src/schema/block.js';
+import { encodeMsgpack } from '../../src/schema/msgpack.js';
+import { configValue } from '../../src/tfclient/terraform-client.js';
+import { launchProvider, type LaunchedProvider } from '../../src/tfclient/launch.js';
+import { REPO_ROOT, bin, machine, table } from './util.js';
+
+const FLOOR = join(REPO_ROOT, 'dist', 'bundle', 'bench-floor-server.cjs');
+const IN_FLIGHT = [1, 10];
+
+/** CPU time of every thread of a live process so far, in milliseconds (schedstat: ns on CPU). */
+function cpuMsOf(pid: number): number {
+  let ns = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+  return ns / 1e6;
+}
+
+/** A resource configuration each provider plans: valid, as a user would write it. */
+const SAMPLES: Record<string, { def: ProviderDef<any, any>; type: string; config: Record<string, unknown> }> = {
+  sec: { def: secDef, type: 'sec_alert_channel_email', config: { name: 'ops', recipients: ['ops@example.com', 'oncall@example.com'] } },
+  vdb: { def: vdbDef, type: 'vdb_accounts_cluster', config: { name: 'bench-cluster', cloud_provider: 'aws', cloud_region: 'us-east-1', configuration: [{ number_of_nodes: 3, node_configuration: [{ package_id: '7c9f1b2e-3d4a-4b5c-8d6e-0f1a2b3c4d5e' }] }] } },
+};
+
+interface Row {
+  label: string;
+  call: (p: LaunchedProvider) => Promise<unknown>;
+}
+
+function rowsFor(provider: string): Row[] {
+  const { def, type, config } = SAMPLES[provider]!;
+  const block = def.resources.find((r) => r.typeName === type)!.schema.block;
+  const value = { msgpack: Buffer.from(encodeMsgpack(impliedType(block), configValue(block, config))) };
+  const none = { msgpack: Buffer.from(encodeMsgpack(impliedType(block), null)) };
+  const checked = (res: any) => {
+    const errors = (res.diagnostics as any[]).filter((d) => d.severity === 1);
+    if (errors.length > 0) throw new Error(`${type}: ${errors.map((d) => `${d.summary}: ${d.detail}`).join('; ')}`);
+    return res;
+  };
+  return [
+    { label: `${provider}: health Check`, call: (p) => p.health() },
+    { label: `${provider}: ValidateResourceConfig ${type}`, call: async (p) => checked(await p.call('ValidateResourceConfig', { type_name: type, config: value })) },
+    {
+      label: `${provider}: PlanResourceChange (create) ${type}`,
+      call: async (p) => checked(await p.call('PlanResourceChange', { type_name: type, prior_state: none, proposed_new_state: value, config: value })),
+    },
+  ];
+}
+
+/** Server CPU per call, in microseconds, for `calls` calls with `inFlight` at a time. */
+async function measure(p: LaunchedProvider, row: Row, calls: number, inFlight: number): Promise<number> {
+  for (let i = 0; i < 200; i++) await row.call(p); // warm: JIT, connection windows
+  const before = cpuMsOf(p.pid);
+  let left = calls;
+  await Promise.all(Array.from({ length: inFlight }, async () => {
+    while (left-- > 0) await row.call(p);
+  }));
+  return ((cpuMsOf(p.pid) - before) / calls) * 1000;
+}
+
+export async function rpcBench(args: string[]): Promise<void> {
+  const calls = Number(args[0] ?? process.env.BENCH_CALLS ?? 3000);
+  if (!Number.isInteger(calls) || calls < 1) throw new Error(`calls must be a positive integer, not ${args[0] ?? process.env.BENCH_CALLS}`);
+  if (!existsSync(FLOOR)) throw new Error(`${FLOOR} is missing: run npm run build`);
+  const env = { NODE_EXTRA_CA_CERTS: undefined, TF_LOG: undefined, TF_LOG_PROVIDER: undefined };
+  const servers: [string, string, string[], Row[]][] = [
+    ['floor server', process.execPath, [FLOOR], [{ label: 'floor server (node:http2): health Check', call: (p) => p.health() }]],
+    ['sec', bin('sec'), [], rowsFor('sec')],
+    ['vdb', bin('vdb'), [], rowsFor('vdb')],
+  ];
+  const out: [string, string][] = [];
+  let floor: number[] = [];
+  for (const [, executable, launchArgs, rows] of servers) {
+    const p = await launchProvider(executable, { env, args: launchArgs });
+    try {
+      for (const row of rows) {
+        const perCall: number[] = [];
+        for (const inFlight of IN_FLIGHT) perCall.push(await measure(p, row, calls, inFlight));
+        if (floor.length === 0) floor = perCall;
+        out.push([row.label, perCall.map((us, i) => `${us.toFixed(0).padStart(4)} µs (${IN_FLIGHT[i]} in flight${floor === perCall ? '' : `, floor +${(us - floor[i]!).toFixed(0)}`})`).join('   ')]);
+      }
+    } finally {
+      await p.shutdown();
+    }
+  }
+  table(`rpc — server CPU per call, ${calls} calls per row — ${machine()}`, out);
+}
