@@ -33,7 +33,7 @@ function planLevel(
   // Phase 1: configurable values (defaults, semantic equality) and nested blocks.
   for (const [name, def] of Object.entries(fields)) {
     const here = [...path, attrStep(name)];
-    if (def.kind === 'attr') planned[name] = planConfigurable(def, prior?.[name] ?? null, proposed[name] ?? null, config?.[name] ?? null);
+    if (def.kind === 'attr') planned[name] = planConfigurable(def, prior?.[name] ?? null, proposed[name] ?? null, configured(def, config, name));
     else planned[name] = planBlock(def, prior?.[name] ?? null, proposed[name] ?? null, config?.[name] ?? null, here, replace);
   }
   // Phase 2: computed values, which depend on whether anything the platform holds changed.
@@ -41,7 +41,7 @@ function planLevel(
   const changed = prior === null || Object.entries(fields).some(([n, d]) => isPlatformSetting(d) && !sameFieldMeaning(d, prior[n] ?? null, planned[n] ?? null));
   for (const [name, def] of Object.entries(fields)) {
     if (def.kind !== 'attr' || !def.options.computed || def.options.default !== undefined) continue;
-    if ((config?.[name] ?? null) !== null) continue;
+    if (configured(def, config, name) !== null) continue;
     // What the platform computed stays as it was (Terraform proposes the prior value; a request
     // proposing another is not believed) unless the rules below say it will change.
     if (prior !== null) planned[name] = prior[name] ?? null;
@@ -62,6 +62,14 @@ function planLevel(
     }
   }
   return planned;
+}
+
+/**
+ * The configured value of an attribute, as the plan takes it. One the user may not set (an SDK-style
+ * `id`) counts as unset: validation refuses it, and `ignore_changes` copies the prior value into it.
+ */
+function configured(def: AttrDef<unknown>, config: ObjectValue | null, name: string): Value {
+  return def.options.notConfigurable !== undefined ? null : (config?.[name] ?? null);
 }
 
 /** A field the user can set (as opposed to computed-only output). */

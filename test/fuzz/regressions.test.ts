@@ -108,12 +108,25 @@ describe('inputs the fuzz tests found (each once an internal error)', () => {
     const type = 'sec_integration_inline_scanner';
     const prior = configValue(blockOf(secDef, type), { id: 'scanner-1', name: 'scanner', enabled: true, limit_num_scan: 60 });
     const config = configValue(blockOf(secDef, type), { name: 'scanner' });
-    config.id = UNKNOWN;
-    const proposed = { ...prior, id: null };
+    config.limit_num_scan = UNKNOWN;
+    const proposed = { ...prior, limit_num_scan: null };
     const res = await sec.call('PlanResourceChange', { type_name: type, prior_state: dyn(secDef, type, prior), proposed_new_state: dyn(secDef, type, proposed), config: dyn(secDef, type, config) });
     expect(classifyResponse('PlanResourceChange', res), JSON.stringify(res.diagnostics)).to.equal('success');
     const planned = decodeMsgpack(impliedType(blockOf(secDef, type)), res.planned_state.msgpack) as ObjectValue;
-    expect(planned.id).to.equal(UNKNOWN);
+    expect(planned.limit_num_scan).to.equal(UNKNOWN);
+    expect(planned.id).to.equal('scanner-1');
+  });
+
+  it('PlanResourceChange without a configuration, proposing another SDK-style id: the id stays the prior one', async () => {
+    // Without a configuration the proposal stands in for it; an id the platform assigns is not the user's to change.
+    const type = 'sec_alert_channel_email';
+    const prior = configValue(blockOf(secDef, type), { id: 'channel-1', name: 'ops', recipients: ['ops@example.com'] });
+    const proposed = { ...prior, id: ' ' };
+    const res = await sec.call('PlanResourceChange', { type_name: type, prior_state: dyn(secDef, type, prior), proposed_new_state: dyn(secDef, type, proposed) });
+    expect(classifyResponse('PlanResourceChange', res), JSON.stringify(res.diagnostics)).to.equal('success');
+    const planned = decodeMsgpack(impliedType(blockOf(secDef, type)), res.planned_state.msgpack) as ObjectValue;
+    expect(planned.id).to.equal('channel-1');
+    expect(res.requires_replace).to.deep.equal([]);
   });
 
   it('a megabyte type name is not echoed back whole', async () => {
