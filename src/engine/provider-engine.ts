@@ -21,7 +21,7 @@ import { DEFAULT_CREATE_RECOVERY, createTracked, describe, type CreateRecoveryOp
 import { isApiError } from '../clients/errors.js';
 import { isPlatformSetting, planObject } from './planner.js';
 import { finalizeApplied, reconcileRead, type Mismatch } from './reconcile.js';
-import { checkConfig, type Checked, type ClientCapabilities } from './validate.js';
+import { checkConfig, holdsOnlyStored, type Checked, type ClientCapabilities } from './validate.js';
 
 export type PrivateState = Record<string, unknown>;
 
@@ -207,7 +207,7 @@ export class ProviderEngine<C> {
     if (proposed === null) return { planned: null, requiresReplace: [], plannedPrivate: priorPrivate, diags };
     // What validation could not judge (values unknown then, the provider's configuration) is judged
     // now; its warnings were shown already.
-    if (config !== null && diags.append(this.errorsOf(r, config)).hasErrors) return { planned: proposed, requiresReplace: [], plannedPrivate: priorPrivate, diags };
+    if (config !== null && diags.append(this.errorsOf(r, config, prior)).hasErrors) return { planned: proposed, requiresReplace: [], plannedPrivate: priorPrivate, diags };
     try {
       const { planned, requiresReplace } = planObject(r.schema.fields, prior, proposed, config ?? proposed);
       return { planned, requiresReplace, plannedPrivate: priorPrivate, diags };
@@ -234,7 +234,7 @@ export class ProviderEngine<C> {
         await r.delete(toModel(fields, prior!, MODEL_OPTIONS), ctx);
         return { state: null, private: {}, diags };
       }
-      if (config !== null && diags.append(this.errorsOf(r, config)).hasErrors) return { state: prior, private: plannedPrivate, diags };
+      if (config !== null && diags.append(this.errorsOf(r, config, prior)).hasErrors) return { state: prior, private: plannedPrivate, diags };
       // Nothing the platform holds changed (null and empty mean the same; the provider's own settings
       // are not sent): the API has nothing to do.
       if (prior !== null && isWhollyKnown(impliedType(r.schema.block), planned) && samePlatformSettings(fields, prior, planned)) return { state: this.finalize(r, planned, planned), private: plannedPrivate, diags };
@@ -311,10 +311,13 @@ export class ProviderEngine<C> {
     }
   }
 
-  /** The errors of a resource's configuration, its rules that need the configured provider included. */
-  private errorsOf(r: ResourceDef<Fields, C>, config: ObjectValue): Diagnostic[] {
-    const errors = errorsOf(r, config);
-    if (errors.length > 0 || !r.validateWithProvider || this.client === undefined) return errors;
+  /**
+   * The errors of a resource's configuration, its rules that need the configured provider included;
+   * what `stored` (the prior state) holds is not judged again (validate.ts).
+   */
+  private errorsOf(r: ResourceDef<Fields, C>, config: ObjectValue, stored: ObjectValue | null = null): Diagnostic[] {
+    const errors = errorsOf(r, config, stored);
+    if (errors.length > 0 || !r.validateWithProvider || this.client === undefined || holdsOnlyStored(r.schema.fields, config, stored)) return errors;
     const checks = new Diagnostics();
     try {
       r.validateWithProvider(toConfigModel(r.schema.fields, config), this.client, checks);
@@ -670,9 +673,9 @@ export class ProviderEngine<C> {
 const MODEL_OPTIONS = { emptyOptionalsAsNull: true } as const;
 
 /** The errors the configuration checks find (plan and apply time: warnings were shown at validation). */
-function errorsOf(def: Checked, config: ObjectValue): Diagnostic[] {
+function errorsOf(def: Checked, config: ObjectValue, stored: ObjectValue | null = null): Diagnostic[] {
   const checks = new Diagnostics();
-  checkConfig(def, config, checks);
+  checkConfig(def, config, checks, undefined, undefined, stored);
   return checks.items.filter((d) => d.severity === 'error');
 }
 

@@ -7,12 +7,15 @@
  *   plan time, when the engine runs this again);
  * - deprecated arguments and blocks that are used warn, naming their replacement;
  * - then the definition's own cross-argument check, on a model where unknown values are `undefined`.
+ * At plan and apply time, values the stored object holds are not judged again: they were judged when
+ * stored, or are the platform's own form, and `lifecycle { ignore_changes }` copies them into the
+ * configuration Terraform sends (with `all`, every stored value but the computed-only ones).
  */
 import type { Fields } from '../schema/define.js';
 import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
-import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
-import { hasNullElement, isWhollyKnown } from '../schema/value-ops.js';
-import { meansNull, toConfigModel, valueToPlain } from '../schema/model.js';
+import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
+import { hasNullElement, isWhollyKnown, valueEquals } from '../schema/value-ops.js';
+import { fieldType, meansNull, toConfigModel, valueToPlain } from '../schema/model.js';
 import type { CtyType } from '../schema/cty-type.js';
 import type { ConfigCheck } from './contracts.js';
 import { diagnosticFromError, type Diagnostics } from './diagnostics.js';
@@ -32,9 +35,13 @@ export interface ClientCapabilities {
 /** Where capabilities were not sent (plan and apply time): the validation before them judged them. */
 const ANY_CLIENT: ClientCapabilities = { writeOnlyAttributesAllowed: true };
 
-/** Runs every check on `config`; `summary` titles what the definition's own check throws. */
-export function checkConfig(def: Checked, config: ObjectValue, diags: Diagnostics, summary = 'Invalid configuration', client: ClientCapabilities = ANY_CLIENT): void {
-  if (!validateFields(def.schema.fields, config, diags, [], undefined, client) || !def.validate) return;
+/**
+ * Runs every check on `config`; `summary` titles what the definition's own check throws. `stored`
+ * (plan and apply time) is the prior state: what it holds is not judged again.
+ */
+export function checkConfig(def: Checked, config: ObjectValue, diags: Diagnostics, summary = 'Invalid configuration', client: ClientCapabilities = ANY_CLIENT, stored: ObjectValue | null = null): void {
+  if (!validateFields(def.schema.fields, config, diags, [], undefined, client, stored) || !def.validate) return;
+  if (holdsOnlyStored(def.schema.fields, config, stored)) return;
   try {
     def.validate(toConfigModel(def.schema.fields, config), diags);
   } catch (err) {
@@ -56,22 +63,30 @@ export function validateFields(
   path: AttributePath = [],
   setPath?: AttributePath,
   client: ClientCapabilities = ANY_CLIENT,
+  stored: ObjectValue | null = null,
 ): boolean {
   if (value === null) return true;
   let modelSafe = true;
   for (const [name, def] of Object.entries(fields)) {
     const v = value[name] ?? null;
+    const held = stored?.[name] ?? null;
     const here = setPath ?? [...path, attrStep(name)];
     if (def.kind === 'block') {
       const used = v instanceof Unknown || (Array.isArray(v) ? v.length > 0 : v !== null);
       if (def.options.deprecated !== undefined && used) diags.warning(`Block "${name}" is deprecated`, def.options.deprecated, here);
       if (v === null || v instanceof Unknown) continue;
-      if (def.nesting === 'single' || def.nesting === 'group') modelSafe = validateFields(def.fields, v as ObjectValue, diags, here, setPath, client) && modelSafe;
+      if (def.nesting === 'single' || def.nesting === 'group') modelSafe = validateFields(def.fields, v as ObjectValue, diags, here, setPath, client, objectOrNull(held)) && modelSafe;
       else if (Array.isArray(v)) {
+        const heldElements = Array.isArray(held) ? (held as ObjectValue[]) : [];
         v.forEach((e, i) => {
-          const ok =
-            def.nesting === 'list' ? validateFields(def.fields, e as ObjectValue, diags, [...here, indexStep(i)], setPath, client) : validateFields(def.fields, e as ObjectValue, diags, here, here, client);
-          modelSafe = ok && modelSafe;
+          if (def.nesting === 'list') {
+            modelSafe = validateFields(def.fields, e as ObjectValue, diags, [...here, indexStep(i)], setPath, client, heldElements[i] ?? null) && modelSafe;
+            return;
+          }
+          // A set element is its whole value: one the stored set holds is the stored one.
+          const type = fieldType(def);
+          if (heldElements.some((h) => type.kind === 'set' && valueEquals(type.element, e, h))) return;
+          modelSafe = validateFields(def.fields, e as ObjectValue, diags, here, here, client) && modelSafe;
         });
       }
       continue;
@@ -93,6 +108,7 @@ export function validateFields(
       }
       continue;
     }
+    if (stored !== null && valueEquals(def.type.cty, v, held)) continue;
     // An empty optional argument is unset (null ≡ empty): nothing to judge, as for null.
     if (meansNull(def, v)) continue;
     if (o.deprecated !== undefined) diags.warning(`Argument "${name}" is deprecated`, o.deprecated, here);
@@ -120,6 +136,18 @@ export function validateFields(
     }
   }
   return modelSafe;
+}
+
+/**
+ * Whether every value of `config` is null or the stored one: then the configuration says nothing the
+ * stored object did not, and the rules between arguments were judged when it was stored.
+ */
+export function holdsOnlyStored(fields: Fields, config: ObjectValue, stored: ObjectValue | null): boolean {
+  if (stored === null) return false;
+  return Object.entries(fields).every(([name, def]) => {
+    const v = config[name] ?? null;
+    return v === null || valueEquals(fieldType(def), v, stored[name] ?? null);
+  });
 }
 
 /** The rules between a secret argument and its write-only twin (define.ts `writeOnlyTwin`). */

@@ -104,6 +104,18 @@ for (const provider of ['sec', 'vdb'] as const) {
       await ws.expect(['plan', '-detailed-exitcode', '-parallelism=20'], 0);
     });
 
+    it('re-plans with no changes and no error with `lifecycle { ignore_changes = all }` on every resource', async () => {
+      // Terraform then sends the prior state as the configuration, computed-only values nulled: an
+      // SDK-style `id`, platform-filled arguments and every default arrive as if the user wrote them.
+      const originals = new Map(cases.map((c) => [c, readFileSync(moduleFile(c), 'utf8')]));
+      try {
+        for (const [c, text] of originals) writeFileSync(moduleFile(c), text.replace(/^(resource\s+"[^"]+"\s+"[^"]+"\s*\{)/gm, '$1\n  lifecycle {\n    ignore_changes = all\n  }\n'));
+        await ws.expect(['plan', '-detailed-exitcode', '-parallelism=20'], 0);
+      } finally {
+        for (const [c, text] of originals) writeFileSync(moduleFile(c), text);
+      }
+    });
+
     it('updates an argument of every example (in place or by replacement)', async () => {
       const updated = resources.filter((c) => c.update);
       for (const c of updated) substitute(c, c.update!.from, c.update!.to);

@@ -308,6 +308,31 @@ describe('engine: lifecycle rules', () => {
   });
 });
 
+describe('engine: a configuration copied from the state (lifecycle { ignore_changes = all })', () => {
+  it('neither refuses the stored id nor judges stored values again, and plans and applies no change', async () => {
+    const api = new FakeApi();
+    const engine = makeEngine(api);
+    expect((await engine.configureProvider('1.11.4', { endpoint: null })).items).to.deep.equal([]);
+    const { applied } = await planAndApply(engine, null, config({ name: 'n', zone: 'a', rule: [{ port: 80, proto: null, rule_id: null }] }));
+    // The platform stores a form validation would refuse (as one that normalises a timestamp).
+    const prior: ObjectValue = { ...applied.state!, zone: 'A' };
+    // What Terraform sends with ignore_changes = all: the prior state, computed-only values null.
+    const cfg: ObjectValue = { ...prior, updated: null, status: null, rule: (prior.rule as ObjectValue[]).map((r) => ({ ...r, rule_id: null })) };
+    const plan = engine.planResourceChange('fake_thing', prior, proposedNew(block_, prior, cfg) as ObjectValue, cfg, {});
+    expect(plan.diags.items).to.deep.equal([]);
+    expect(plan.planned).to.deep.equal(prior);
+    expect(checkPlannedState(block_, prior, cfg, plan.planned)).to.deep.equal([]);
+    const updatesBefore = api.things.get('t-1')!.updated;
+    const again = await engine.applyResourceChange('fake_thing', prior, plan.planned, plan.plannedPrivate, cfg);
+    expect(again.diags.items).to.deep.equal([]);
+    expect(api.things.get('t-1')!.updated, 'no update sent').to.equal(updatesBefore);
+    // A value that is not the stored one is judged, as always.
+    const changed: ObjectValue = { ...cfg, id: 'other', zone: 'c' };
+    const refused = engine.planResourceChange('fake_thing', prior, proposedNew(block_, prior, changed) as ObjectValue, changed, {});
+    expect(refused.diags.items.map((d) => d.summary)).to.deep.equal(['Invalid attribute "id"', 'Invalid value for "zone"']);
+  });
+});
+
 describe('engine: changes that tell the platform nothing call no API', () => {
   // An optional+computed argument (left out or set empty, the platform picks the region), a setting
   // of the provider's own (how often to retry) and a value the platform changes on every update.
