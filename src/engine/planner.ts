@@ -65,11 +65,12 @@ function planLevel(
 }
 
 /**
- * The configured value of an attribute, as the plan takes it. One the user may not set (an SDK-style
- * `id`) counts as unset: validation refuses it, and `ignore_changes` copies the prior value into it.
+ * The configured value of an attribute, as the plan takes it. One the user may not set (computed
+ * only, or an SDK-style `id`) counts as unset: validation refuses it, and `ignore_changes` copies the
+ * prior value into it.
  */
 function configured(def: AttrDef<unknown>, config: ObjectValue | null, name: string): Value {
-  return def.options.notConfigurable !== undefined ? null : (config?.[name] ?? null);
+  return !isConfigurable(def) || def.options.notConfigurable !== undefined ? null : (config?.[name] ?? null);
 }
 
 /** A field the user can set (as opposed to computed-only output). */

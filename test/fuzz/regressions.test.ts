@@ -129,6 +129,16 @@ describe('inputs the fuzz tests found (each once an internal error)', () => {
     expect(res.requires_replace).to.deep.equal([]);
   });
 
+  it('PlanResourceChange whose configuration and proposal set a computed-only id: the id stays the prior one', async () => {
+    const type = 'vdb_accounts_auth_key';
+    const prior = configValue(blockOf(vdbDef, type), { id: 'key-1', cluster_ids: ['c1'] });
+    const other = { ...prior, id: '{"a":1}' };
+    const res = await vdb.call('PlanResourceChange', { type_name: type, prior_state: dyn(vdbDef, type, prior), proposed_new_state: dyn(vdbDef, type, other), config: dyn(vdbDef, type, other) });
+    expect(classifyResponse('PlanResourceChange', res), JSON.stringify(res.diagnostics)).to.equal('success');
+    const planned = decodeMsgpack(impliedType(blockOf(vdbDef, type)), res.planned_state.msgpack) as ObjectValue;
+    expect(planned.id).to.equal('key-1');
+  });
+
   it('a megabyte type name is not echoed back whole', async () => {
     const errors = await errorsOf(sec, 'ValidateResourceConfig', { type_name: 'x'.repeat(1_000_000) });
     expect(errors).to.deep.equal([`Invalid request from Terraform: The provider has no resource type "${'x'.repeat(100)}…".`]);
