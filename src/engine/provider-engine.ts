@@ -455,11 +455,23 @@ export class ProviderEngine<C> {
     plannedIdentity: ObjectValue | null,
   ): Promise<IdentifiedOutcome> {
     const def = this.resources.get(typeName)?.identity;
-    // An update of a state that does not name its object is refused before anything is sent.
+    // An update of a state that does not name its object, or that would name another, is refused
+    // before anything is sent: a plan this provider made replaces an object whose name changes.
     if (def && prior !== null && planned !== null) {
       const diags = new Diagnostics();
-      if (this.lacksIdentity(typeName, 'prior', plannedIdentity ?? identityOfState(def, prior, this.client), diags) || this.lacksIdentity(typeName, 'planned', identityOfState(def, planned, this.client), diags)) {
+      const kept = plannedIdentity ?? identityOfState(def, prior, this.client);
+      const next = identityOfState(def, planned, this.client);
+      if (this.lacksIdentity(typeName, 'prior', kept, diags) || this.lacksIdentity(typeName, 'planned', next, diags)) {
         return { state: prior, private: plannedPrivate, diags, identity: null };
+      }
+      const stored = identityOfState(def, prior, this.client);
+      const changed = changedAttributes(stored, next);
+      if (changed.length > 0) {
+        diags.error(
+          'Invalid planned state',
+          `The planned update of this ${typeName} changes ${changed.map((n) => `\`${n}\``).join(', ')}, which name the object: its identity would go from ${formatIdentity(def, stored)} to ${formatIdentity(def, next)}. A change of what names an object replaces it; this plan was not made by this provider.`,
+        );
+        return { state: prior, private: plannedPrivate, diags, identity: kept };
       }
     }
     const out = await this.applyResourceChange(typeName, prior, planned, plannedPrivate, config);

@@ -73,6 +73,19 @@ describe('inputs the fuzz tests found (each once an internal error)', () => {
     expect(errors).to.deep.equal(['Cannot update in place: vdb_accounts_auth_key cannot be updated in place; a change to it must replace it, as its plan says.']);
   });
 
+  it('ApplyResourceChange whose planned update names another object: refused before the API', async () => {
+    const state = configValue(blockOf(vdbDef, 'vdb_accounts_auth_key'), { id: 'k1', cluster_ids: ['c1'] });
+    const planned = { ...state, id: 'k2' };
+    const errors = await errorsOf(vdb, 'ApplyResourceChange', {
+      type_name: 'vdb_accounts_auth_key',
+      prior_state: dyn(vdbDef, 'vdb_accounts_auth_key', state),
+      planned_state: dyn(vdbDef, 'vdb_accounts_auth_key', planned),
+    });
+    expect(errors).to.deep.equal([
+      'Invalid planned state: The planned update of this vdb_accounts_auth_key changes `id`, which name the object: its identity would go from { id = "k1" } to { id = "k2" }. A change of what names an object replaces it; this plan was not made by this provider.',
+    ]);
+  });
+
   it('ApplyResourceChange with a planned state lacking a required block', async () => {
     const planned = configValue(blockOf(vdbDef, 'vdb_accounts_cluster'), { name: 'c' });
     planned.configuration = null;
