@@ -459,12 +459,12 @@ export class ProviderEngine<C> {
     // before anything is sent: a plan this provider made replaces an object whose name changes.
     if (def && prior !== null && planned !== null) {
       const diags = new Diagnostics();
-      const kept = plannedIdentity ?? identityOfState(def, prior, this.client);
+      const stored = identityOfState(def, prior, this.client);
+      const kept = plannedIdentity ?? stored;
       const next = identityOfState(def, planned, this.client);
       if (this.lacksIdentity(typeName, 'prior', kept, diags) || this.lacksIdentity(typeName, 'planned', next, diags)) {
         return { state: prior, private: plannedPrivate, diags, identity: null };
       }
-      const stored = identityOfState(def, prior, this.client);
       const changed = changedAttributes(stored, next);
       if (changed.length > 0) {
         diags.error(

@@ -78,14 +78,14 @@ export function validateFields(
       if (def.nesting === 'single' || def.nesting === 'group') modelSafe = validateFields(def.fields, v as ObjectValue, diags, here, setPath, client, objectOrNull(held)) && modelSafe;
       else if (Array.isArray(v)) {
         const heldElements = Array.isArray(held) ? (held as ObjectValue[]) : [];
+        const type = fieldType(def);
         v.forEach((e, i) => {
           if (def.nesting === 'list') {
             modelSafe = validateFields(def.fields, e as ObjectValue, diags, [...here, indexStep(i)], setPath, client, heldElements[i] ?? null) && modelSafe;
             return;
           }
           // A set element is its whole value: one the stored set holds is the stored one.
-          const type = fieldType(def);
-          if (heldElements.some((h) => type.kind === 'set' && valueEquals(type.element, e, h))) return;
+          if (type.kind === 'set' && heldElements.some((h) => valueEquals(type.element, e, h))) return;
           modelSafe = validateFields(def.fields, e as ObjectValue, diags, here, here, client) && modelSafe;
         });
       }
