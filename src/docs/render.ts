@@ -232,17 +232,30 @@ function renderDataSourcePage(def: AnyProvider, d: AnyDataSource, options: Rende
 /** What a user can rely on when a create's answer is lost or the apply is interrupted (README, "Reliability"). */
 function interruptionSection(r: AnyResource): string[] {
   const out = ['## Interrupted applies and lost answers', ''];
-  if (r.findCreated) {
+  const lookup = r.findCreated;
+  if (lookup) {
     out.push(
-      `If the answer to a create is lost (a dropped connection, a gateway error, Terraform interrupted with Ctrl-C), the provider looks for the object by ${r.findCreated.key}, and keeps it in the state, so it is neither lost nor made twice.`,
+      `If the answer to a create is lost (a dropped connection, a gateway error, a deadline, Terraform interrupted with Ctrl-C), the request may have made the object or may never have arrived. ` +
+        `The provider then looks for the object by ${lookup.key}, and keeps it in the state only with evidence that this create made it: ` +
+        'it was not among the objects the provider listed before sending the create, no other resource of the run made it, it holds what the configuration sets, and it is the only such object. ' +
+        'When no new object exists, the request is sent again. Otherwise the apply stops with "Create outcome unknown", naming each object found and how to import the right one; nothing is adopted or deleted.',
+      '',
     );
+    const unique =
+      lookup.uniqueKey === true
+        ? `The platform keeps ${lookup.key} unique: a create whose key an existing object holds fails with "already exists", naming that object and how to import it. It is never taken over.`
+        : lookup.uniqueKey === false
+          ? `The platform does not keep ${lookup.key} unique: objects with the same key that this configuration did not make (another workspace's, one made in the console, the object a \`create_before_destroy\` replacement replaces) are never adopted.`
+          : `The platform keeps the key unique for some configurations (see above): there, a create whose key an existing object holds fails with "already exists", naming that object and how to import it. Objects with the same key that this configuration did not make are never adopted.`;
+    out.push(unique, '');
     const oneTime = Object.entries(r.schema.fields as Fields).filter(([, d]) => d.kind === 'attr' && d.options.oneTime).map(([n]) => `\`${n}\``);
     if (oneTime.length > 0) {
       out.push(
-        `Its ${oneTime.join(', ')} comes only in the answer to the create, so an object found that way is deleted and created again; after Ctrl-C it is kept in the state, marked tainted, and the next apply replaces it.`,
+        `Its ${oneTime.join(', ')} comes only in the answer to the create, so an object this create provably made but whose answer was lost is deleted and created again; after Ctrl-C it is kept in the state, marked tainted, and the next apply replaces it.`,
+        '',
       );
     }
-  } else if (r.repeatableCreate) out.push(r.repeatableCreate);
+  } else if (r.repeatableCreate) out.push(r.repeatableCreate, '');
   out.push('A create interrupted after the object exists keeps it in the state, marked tainted: the next apply replaces it.', '');
   return out;
 }

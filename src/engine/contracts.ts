@@ -67,8 +67,9 @@ export interface ResourceDef<F extends Fields, C> {
    */
   settle?(created: Partial2<ModelOf<F>>, plan: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
   /**
-   * Finds the object an earlier attempt of this create may already have made, by its natural key.
-   * Every type whose create makes an object that a repeated request would duplicate has one.
+   * How the engine tells what a create whose answer was lost made, from the objects this create did
+   * not make (src/engine/create-recovery.ts). Every type whose create makes an object that a repeated
+   * request would duplicate has one.
    */
   findCreated?: CreateLookup<F, C>;
   /**
@@ -163,26 +164,50 @@ export interface ListDef<F extends Fields, L extends Fields, C> {
 }
 
 /**
- * How the object a create makes is found again when the create's answer was lost (ApiError
- * 'outcome_unknown': the request went out, the answer never came, so the object may or may not
- * exist) or Terraform stopped the provider while it was out.
+ * What the engine needs to recover a create whose answer was lost (ApiError 'outcome_unknown': the
+ * request went out, the answer never came, so the object may or may not exist) or that Terraform
+ * stopped while it was out. The engine adopts an object only with evidence that this create made it
+ * (src/engine/create-recovery.ts): it holds the plan's natural key, it was not among the objects
+ * listed before the create was sent, no other create of this process made it, it matches the plan in
+ * every value the platform reports, and it is the only such object. The resource says only how to
+ * list and how to recognise its key; the rule is the engine's.
  */
 export interface CreateLookup<F extends Fields, C> {
   /** What identifies the object, for the docs: e.g. "its type and name". */
   readonly key: string;
   /**
+   * Whether the platform refuses a second object with the same key (HTTP 409, "already exists"), for
+   * every plan or for some (e.g. a policy with an id suffix). The docs say so, and the ownership test
+   * checks it against the emulator.
+   */
+  readonly uniqueKey: boolean | ((plan: ModelOf<F>) => boolean);
+  /**
    * The object as a person would look for it on the platform, for messages: e.g.
-   * 'the alert channel of type EmailUser named "ops"'. Never a secret.
+   * 'the alert channel of type EmailUser named "ops"'. Never a secret. Creates with the same
+   * description run one at a time in a process, so two of them never take each other's object.
    */
   describe(plan: ModelOf<F>): string;
   /**
-   * The object in model form, as `create` would return it, or null when there is none. It only
-   * looks; it changes nothing. `since` (this machine's clock when the first create request went
-   * out) tells an object made by this apply from older ones where the key alone cannot. When several
-   * objects match it throws via {@link onlyCandidate}; the engine then adopts none and creates
-   * nothing more.
+   * The existing objects a create of this plan could make or collide with, in model form as `create`
+   * returns them: at least every object that holds the plan's key (more is fine: the engine keeps
+   * those `holdsKey` accepts). It only looks; it changes nothing.
    */
-  find(plan: ModelOf<F>, ctx: OpContext<C>, since: Date): Promise<Partial2<ModelOf<F>> | null>;
+  list(plan: ModelOf<F>, ctx: OpContext<C>): Promise<readonly Partial2<ModelOf<F>>[]>;
+  /**
+   * Plans of the same scope get the same listing, so one listing before the creates serves them all
+   * (src/engine/create-recovery.ts, "census"). Absent: every plan of the type. A listing narrowed by
+   * the plan's own key (a search by name) returns that key.
+   */
+  scope?(plan: ModelOf<F>): string;
+  /** Whether a listed object holds the plan's natural key. */
+  holdsKey(plan: ModelOf<F>, object: Partial2<ModelOf<F>>): boolean;
+  /** The id `terraform import` takes for a listed (or created) object. */
+  importId(object: Partial2<ModelOf<F>>): string;
+  /**
+   * Attributes the create request does not set but a later step does (`settle`): an object found
+   * after a lost answer may differ from the plan in them and still be this create's.
+   */
+  readonly setAfterCreate?: readonly (keyof F & string)[];
 }
 
 export interface DataSourceDef<F extends Fields, C> {
@@ -235,20 +260,6 @@ export interface ProviderDef<F extends Fields, C> {
   readonly ephemeralResources?: readonly EphemeralDef<any, C>[];
   /** Pulumi mapping overrides (DECISIONS). */
   readonly pulumi?: { autoNameOff?: string[]; autoNameOn?: string[]; typeNameOverrides?: Record<string, string>; requiredConfig?: string[] };
-}
-
-/** Thrown by {@link ResourceDef.findCreated} when several existing objects match: none may be adopted. */
-export class SeveralCandidatesError extends Error {
-  override readonly name = 'SeveralCandidatesError';
-  constructor(readonly ids: readonly string[]) {
-    super(`${ids.length} existing objects match: ${ids.join(', ')}`);
-  }
-}
-
-/** For `findCreated`: the one matching object, null for none; several → SeveralCandidatesError with their ids. */
-export function onlyCandidate<T>(candidates: readonly T[], idOf: (candidate: T) => string): T | null {
-  if (candidates.length > 1) throw new SeveralCandidatesError(candidates.map(idOf));
-  return candidates[0] ?? null;
 }
 
 /** Identity helpers for definitions, so modules get type inference without annotations. */

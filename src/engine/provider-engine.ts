@@ -17,7 +17,7 @@ import type { DataSourceDef, EphemeralDef, IdentityDef, Logger, OpContext, Parti
 import { changedAttributes, formatIdentity, identityModel, identityOfState, identityType, importStartFromIdentity, missingAttributes } from './identity.js';
 import type { CtyType } from '../schema/cty-type.js';
 import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diagnostic } from './diagnostics.js';
-import { DEFAULT_CREATE_RECOVERY, createTracked, describe, type CreateRecoveryOptions } from './create-recovery.js';
+import { CreateLedger, DEFAULT_CREATE_RECOVERY, createTracked, describe, type CreateRecoveryOptions } from './create-recovery.js';
 import { isApiError } from '../clients/errors.js';
 import { isPlatformSetting, planObject } from './planner.js';
 import { finalizeApplied, reconcileRead, type Mismatch } from './reconcile.js';
@@ -71,7 +71,8 @@ export class ProviderEngine<C> {
   private unconfiguredReason = 'The provider has not been configured.';
   private stopController = new AbortController();
 
-  private readonly createRecovery: CreateRecoveryOptions;
+  /** What this process's creates listed, made and adopted (create-recovery.ts). */
+  private readonly creates: CreateLedger;
 
   constructor(
     readonly def: ProviderDef<Fields, C>,
@@ -80,7 +81,7 @@ export class ProviderEngine<C> {
     /** How creates whose answer was lost are recovered (tests shorten the lookup delay). */
     createRecovery: Partial<CreateRecoveryOptions> = {},
   ) {
-    this.createRecovery = { ...DEFAULT_CREATE_RECOVERY, ...createRecovery };
+    this.creates = new CreateLedger({ ...DEFAULT_CREATE_RECOVERY, ...createRecovery });
     for (const r of def.resources) this.resources.set(r.typeName, r);
     for (const d of def.dataSources) this.dataSources.set(d.typeName, d);
     for (const e of def.ephemeralResources ?? []) this.ephemerals.set(e.typeName, e);
@@ -242,7 +243,7 @@ export class ProviderEngine<C> {
       const plan = withWriteOnlyValues(fields, toModel(fields, planned, MODEL_OPTIONS), config, prior);
       const result =
         prior === null
-          ? await createTracked(r, plan, ctx, this.createRecovery)
+          ? await createTracked(r, plan, planned, ctx, this.creates)
           : await (r.update ?? notUpdatable(typeName))(plan, toModel(fields, prior, MODEL_OPTIONS), ctx);
       return { state: this.finalize(r, planned, fromModel(fields, result, planned)), private: plannedPrivate, diags };
     } catch (err) {

@@ -3,12 +3,14 @@
  * - after apply, every value Terraform knew in the plan stays exactly as planned and unknowns take
  *   the API's value (protocol.md §4.4);
  * - after read, values the API reports in another but equivalent form keep the prior form, and
- *   values the API masks or never returns keep the prior value (sec.md §6.1, §6.5).
+ *   values the API masks or never returns keep the prior value (sec.md §6.1, §6.5);
+ * - after a lost create answer, whether an object found holds what the plan asked for.
  */
 import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
 import { isEmptyValue, sameMeaning } from '../schema/value-ops.js';
 import { valueToPlain, fieldType } from '../schema/model.js';
+import { isPlatformSetting } from './planner.js';
 
 export interface Mismatch {
   path: string;
@@ -59,6 +61,53 @@ function agreesWithKnown(fields: Fields, planned: ObjectValue, result: ObjectVal
     if (p instanceof Unknown || (d.kind === 'attr' && d.options.masked)) return true;
     return d.kind === 'attr' ? sameValue(d, p, result[n] ?? null) : true;
   });
+}
+
+/**
+ * The paths where an object found on the platform differs from a create's plan, among the settings
+ * the plan knows and the platform reports: not secrets it masks or returns only once, not write-only
+ * values or the provider's own settings, not `later` (top-level attributes a step after the create
+ * sets). Set elements pair with any found element that agrees; a found value left undefined by the
+ * lookup's model means "not reported" and agrees.
+ */
+export function differencesFromPlan(fields: Fields, planned: ObjectValue, found: ObjectValue, later: ReadonlySet<string> = new Set(), where = ''): string[] {
+  const out: string[] = [];
+  for (const [name, def] of Object.entries(fields)) {
+    if (!isPlatformSetting(def) || later.has(name)) continue;
+    const p = planned[name] ?? null;
+    const f = found[name] ?? null;
+    const path = where ? `${where}.${name}` : name;
+    if (p instanceof Unknown) continue;
+    if (def.kind === 'attr') {
+      const o = def.options;
+      if (o.masked || o.oneTime || o.writeOnly || o.twinOf !== undefined) continue;
+      if (!sameValue(def, p, f)) out.push(path);
+      continue;
+    }
+    out.push(...blockDifferences(def, p, f, path));
+  }
+  return out;
+}
+
+function blockDifferences(def: BlockDef<Fields>, planned: Value, found: Value, path: string): string[] {
+  if (sameValue(def, planned, found)) return [];
+  if (def.nesting === 'single' || def.nesting === 'group') {
+    const p = objectOrNull(planned);
+    const f = objectOrNull(found);
+    if (p === null || f === null) return sameValue(def, planned, found) ? [] : [path];
+    return differencesFromPlan(def.fields, p, f, new Set(), path);
+  }
+  const pe = Array.isArray(planned) ? (planned as ObjectValue[]) : [];
+  const fe = Array.isArray(found) ? (found as ObjectValue[]) : [];
+  if (pe.length !== fe.length) return [path];
+  if (def.nesting === 'list') return pe.flatMap((e, i) => differencesFromPlan(def.fields, e, fe[i]!, new Set(), `${path}[${i}]`));
+  const used = new Set<number>();
+  for (const e of pe) {
+    const i = fe.findIndex((f, j) => !used.has(j) && differencesFromPlan(def.fields, e, f).length === 0);
+    if (i < 0) return [path];
+    used.add(i);
+  }
+  return [];
 }
 
 /** The read result: the API's view, in the prior state's form wherever they mean the same. */

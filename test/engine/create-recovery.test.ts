@@ -1,12 +1,16 @@
 /**
- * Creates whose answer is lost, through the engine with a fake API that can lose answers: the engine
- * adopts what the lost request made (found by the resource's natural-key lookup), creates again only
- * when nothing was made, and otherwise fails with a diagnostic without creating a duplicate.
+ * Creates whose answer is lost, through the engine with a fake API whose requests can be lost on
+ * the way (dropped: the platform never acts) or whose answers can be lost after the platform acted
+ * (ambiguous). The engine adopts an object only with evidence that this create made it: it holds
+ * the key, was not there before the request was sent, no other create of the process made it, it
+ * matches the plan, and it is the only one. It creates again only when nothing new exists, and
+ * otherwise fails with a diagnostic that names the candidates, adopting and deleting nothing.
  */
 import { expect } from 'chai';
 import { attr, resourceSchema } from '../../src/schema/define.js';
-import { onlyCandidate, provider, resource, type Logger, type ResourceDef } from '../../src/engine/contracts.js';
+import { provider, resource, type Logger, type ResourceDef } from '../../src/engine/contracts.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import type { CreateRecoveryOptions } from '../../src/engine/create-recovery.js';
 import { ApiError, OUTCOME_UNKNOWN_NOTE } from '../../src/clients/errors.js';
 import { NOT_SENT_NOTE } from '../../src/clients/stop.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
@@ -15,30 +19,36 @@ import type { ObjectValue } from '../../src/schema/value.js';
 interface Thing {
   id: string;
   name: string;
+  color: string;
   ready: boolean;
 }
+
+/** What happens to one create request: answered, lost before the platform acts, or answered into the void after it acted. */
+type Fate = 'answered' | 'dropped' | 'ambiguous';
 
 class LossyApi {
   things = new Map<string, Thing>();
   deletes = 0;
-  /** Runs while a create request is on the wire (before it takes effect). */
-  duringCreate: (() => Promise<void>) | undefined;
   seq = 0;
   creates = 0;
-  lookups = 0;
-  /** The next N creates take effect, then their answer is lost. */
-  loseAnswers = 0;
-  /** The next N creates are lost before they take effect. */
-  loseRequests = 0;
+  /** Every listing: the census before creates and the lookups after lost answers. */
+  lists = 0;
+  /** Fates of the next create requests, in order; answered once it runs out. */
+  fates: Fate[] = [];
+  /** Runs while a create request is on the wire (before it takes effect). */
+  duringCreate: (() => Promise<void>) | undefined;
   /** Creates of a name that exists are refused (as platforms with unique names do). */
   uniqueNames = false;
-  /** The next N lookups do not see the objects yet (lists that lag behind). */
-  hiddenFromLookups = 0;
-  /** Lookups fail (the list call is refused). */
-  failLookups = false;
-  /** When the first create request arrived, and the `since` each lookup was given. */
-  firstCreateAt: number | undefined;
-  lookupSince: Date[] = [];
+  /** The next N listings after the first create request do not show the objects it made yet (lists that lag). */
+  laggingLists = 0;
+  /** Listings fail (the list call is refused). */
+  failLists = false;
+  /** Makes an object as someone else would (another workspace, a person in the console). */
+  foreign(name: string, color = 'blue'): Thing {
+    const t = { id: `foreign-${++this.seq}`, name, color, ready: true };
+    this.things.set(t.id, t);
+    return t;
+  }
 }
 
 const lost = () => new ApiError(`the connection was lost; ${OUTCOME_UNKNOWN_NOTE}`, { code: 'outcome_unknown', operation: 'POST /things' });
@@ -48,6 +58,7 @@ const schemaOf = (oneTimeSecret: boolean) =>
     {
       id: attr.sdkId(),
       name: attr.string({ required: true, description: 'name' }),
+      color: attr.string({ optional: true, default: 'blue', description: 'a setting the platform stores' }),
       ready: attr.bool({ computed: true, description: 'set by the step after the create call' }),
       secret: attr.string({ computed: true, sensitive: true, masked: true, oneTime: oneTimeSecret, description: 'only in the create answer (when one-time)' }),
     },
@@ -73,7 +84,7 @@ interface ThingOptions {
 }
 
 function thingResource({ withLookup = true, withSecret = false }: ThingOptions = {}): ResourceDef<Fields, LossyApi> {
-  const model = (t: Thing, secret: string | null) => ({ id: t.id, name: t.name, ready: t.ready, secret });
+  const model = (t: Thing, secret: string | null) => ({ id: t.id, name: t.name, color: t.color, ready: t.ready, secret });
   return resource<Fields, LossyApi>({
     typeName: 'fake_thing',
     schema: schemaOf(withSecret),
@@ -85,21 +96,17 @@ function thingResource({ withLookup = true, withSecret = false }: ThingOptions =
       // As the clients do: nothing is sent once Terraform asked the provider to stop.
       if (ctx.signal.aborted) throw new ApiError(NOT_SENT_NOTE, { code: 'cancelled', operation: 'POST /things' });
       api.creates++;
-      api.firstCreateAt ??= Date.now();
       await api.duringCreate?.();
-      if (api.loseRequests > 0) {
-        api.loseRequests--;
-        throw lost();
-      }
+      const fate = api.fates.shift() ?? 'answered';
+      if (fate === 'dropped') throw lost();
       if (api.uniqueNames && [...api.things.values()].some((t) => t.name === plan.name)) {
+        // Refused by the platform; with an ambiguous fate the refusal itself is lost.
+        if (fate === 'ambiguous') throw lost();
         throw new ApiError('a thing with this name already exists', { code: 'conflict', operation: 'POST /things', status: 409 });
       }
-      const t = { id: `t-${++api.seq}`, name: plan.name, ready: false };
+      const t = { id: `t-${++api.seq}`, name: plan.name, color: plan.color ?? 'blue', ready: false };
       api.things.set(t.id, t);
-      if (api.loseAnswers > 0) {
-        api.loseAnswers--;
-        throw lost();
-      }
+      if (fate === 'ambiguous') throw lost();
       return model(t, withSecret ? `s3cret-${t.id}` : null);
     },
     // What create does once the object exists; adoption must do it too. A request, so after a stop it is not sent.
@@ -113,20 +120,18 @@ function thingResource({ withLookup = true, withSecret = false }: ThingOptions =
       ? {
           findCreated: {
             key: 'its name',
+            uniqueKey: false,
             describe: (plan) => `the thing named ${JSON.stringify(plan.name)}`,
-            async find(plan, ctx, since) {
+            async list(_plan, ctx) {
               const api = ctx.client;
-              api.lookups++;
-              api.lookupSince.push(since);
+              api.lists++;
               if (ctx.signal.aborted) throw new ApiError('cancelled', { code: 'cancelled', operation: 'GET /things' });
-              if (api.failLookups) throw new ApiError('the platform is down', { code: 'unavailable', operation: 'GET /things', status: 503 });
-              const visible = api.hiddenFromLookups-- > 0 ? [] : [...api.things.values()];
-              const found = onlyCandidate(
-                visible.filter((t) => t.name === plan.name),
-                (t) => t.id,
-              );
-              return found ? model(found, null) : null;
+              if (api.failLists) throw new ApiError('the platform is down', { code: 'unavailable', operation: 'GET /things', status: 503 });
+              const lagging = api.creates > 0 && api.laggingLists-- > 0;
+              return [...api.things.values()].filter((t) => !lagging || t.id.startsWith('foreign-')).map((t) => model(t, null));
             },
+            holdsKey: (plan, found) => found.name === plan.name,
+            importId: (found) => found.id ?? '',
           },
         }
       : {}),
@@ -141,7 +146,7 @@ function thingResource({ withLookup = true, withSecret = false }: ThingOptions =
   });
 }
 
-async function engineFor(api: LossyApi, options: ThingOptions = {}, lookupDelayMs = 0) {
+async function engineFor(api: LossyApi, options: ThingOptions = {}, recovery: Partial<CreateRecoveryOptions> = {}) {
   const def = provider({
     name: 'fake',
     version: '0.0.1',
@@ -150,16 +155,22 @@ async function engineFor(api: LossyApi, options: ThingOptions = {}, lookupDelayM
     resources: [thingResource(options)],
     dataSources: [],
   });
-  const engine = new ProviderEngine(def, log, {}, { lookupDelayMs });
+  const engine = new ProviderEngine(def, log, {}, { lookupDelayMs: 0, ...recovery });
   await engine.configureProvider('1.11.4', {});
   return engine;
 }
 
-async function create(engine: ProviderEngine<LossyApi>, name: string) {
-  const config: ObjectValue = { id: null, name, ready: null, secret: null };
-  const plan = engine.planResourceChange('fake_thing', null, proposedNew(schema.block, null, config) as ObjectValue, config, {});
+function planOf(engine: ProviderEngine<LossyApi>, name: string, color: string | null = null) {
+  const config: ObjectValue = { id: null, name, color, ready: null, secret: null };
+  return engine.planResourceChange('fake_thing', null, proposedNew(schema.block, null, config) as ObjectValue, config, {});
+}
+
+async function create(engine: ProviderEngine<LossyApi>, name: string, color: string | null = null) {
+  const plan = planOf(engine, name, color);
   return engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
 }
+
+const stateOf = (id: string, name: string, extra: Partial<Thing> = {}) => ({ id, name, color: 'blue', ready: true, secret: null, ...extra });
 
 describe('engine: creates whose answer is lost', () => {
   let api: LossyApi;
@@ -169,57 +180,197 @@ describe('engine: creates whose answer is lost', () => {
   });
 
   it('adopts the object the lost request made: one object, its id in state, the create finished', async () => {
-    api.loseAnswers = 1;
+    api.fates = ['ambiguous'];
     const out = await create(await engineFor(api), 'x');
     expect(out.diags.items).to.deep.equal([]);
-    expect([...api.things.values()]).to.deep.equal([{ id: 't-1', name: 'x', ready: true }]);
-    expect(out.state).to.deep.equal({ id: 't-1', name: 'x', ready: true, secret: null });
+    expect([...api.things.values()]).to.deep.equal([{ id: 't-1', name: 'x', color: 'blue', ready: true }]);
+    expect(out.state).to.deep.equal(stateOf('t-1', 'x'));
     expect(api.creates).to.equal(1);
+    // The census before the request, the lookup after the loss.
+    expect(api.lists).to.equal(2);
     expect(infos.map((i) => i.message)).to.include('adopted the object an unanswered create request had made');
     expect(infos.find((i) => i.message.startsWith('adopted'))!.fields).to.deep.include({ id: 't-1' });
   });
 
   it('creates again when the lost request made nothing', async () => {
-    api.loseRequests = 1;
+    api.fates = ['dropped'];
     const out = await create(await engineFor(api), 'x');
     expect(out.diags.items).to.deep.equal([]);
     expect(out.state).to.deep.include({ id: 't-1', name: 'x' });
     expect(api.creates).to.equal(2);
-    expect(api.lookups).to.equal(1);
+    expect(api.lists).to.equal(2);
     expect(api.things.size).to.equal(1);
-    // Lookups learn when the first create request went out, to tell what it made from older objects.
-    expect(api.lookupSince[0]!.getTime()).to.be.at.most(api.firstCreateAt!);
+  });
+
+  describe('an object it did not make is never taken', () => {
+    it('a request dropped on the way: an object of the same name that existed before is left alone, and a new one is made', async () => {
+      api.foreign('x');
+      api.fates = ['dropped'];
+      const out = await create(await engineFor(api), 'x');
+      expect(out.diags.items).to.deep.equal([]);
+      expect(out.state).to.deep.equal(stateOf('t-2', 'x'));
+      expect([...api.things.keys()].sort()).to.deep.equal(['foreign-1', 't-2']);
+      expect(api.deletes).to.equal(0);
+    });
+
+    it('an answer lost after the platform acted: the new object is adopted, not the older one of the same name', async () => {
+      api.foreign('x');
+      api.fates = ['ambiguous'];
+      const out = await create(await engineFor(api), 'x');
+      expect(out.diags.items).to.deep.equal([]);
+      expect(out.state).to.deep.equal(stateOf('t-2', 'x'));
+      expect(api.creates).to.equal(1);
+    });
+
+    it('create_before_destroy: the object being replaced is never adopted by its replacement', async () => {
+      const engine = await engineFor(api);
+      const first = await create(engine, 'x');
+      expect(first.state).to.deep.include({ id: 't-1' });
+      for (const fate of ['dropped', 'ambiguous'] as const) {
+        api.fates = [fate];
+        const replacement = await create(engine, 'x');
+        expect(replacement.diags.items, fate).to.deep.equal([]);
+        expect((replacement.state as { id: string }).id, fate).to.not.equal('t-1');
+      }
+      expect([...api.things.keys()].sort()).to.deep.equal(['t-1', 't-2', 't-3']);
+    });
+
+    it('an object made by someone else while the request was out, with other settings: adopted by neither, nothing sent again or deleted', async () => {
+      api.duringCreate = async () => {
+        api.foreign('x', 'red');
+      };
+      api.fates = ['dropped'];
+      const out = await create(await engineFor(api), 'x');
+      expect(out.state).to.equal(null);
+      expect(api.creates).to.equal(1);
+      expect(api.deletes).to.equal(0);
+      const [d] = out.diags.items;
+      expect(d).to.deep.include({ severity: 'error', summary: 'Create outcome unknown' });
+      expect(d!.detail).to.include('does not hold what the plan asked for');
+      expect(d!.detail).to.include('foreign-1 (made since the request was sent, but its `color` differ from the plan)');
+      expect(d!.detail).to.include("`terraform import <address> 'foreign-1'`");
+      expect(d!.detail).to.include('It adopted no object and deleted nothing.');
+    });
+
+    it('two new objects holding the key: adopts neither, names both, sends nothing more', async () => {
+      api.duringCreate = async () => {
+        api.duringCreate = undefined;
+        api.foreign('x');
+      };
+      api.fates = ['ambiguous'];
+      const out = await create(await engineFor(api), 'x');
+      expect(out.state).to.equal(null);
+      expect(api.creates).to.equal(1);
+      expect([...api.things.keys()].sort()).to.deep.equal(['foreign-1', 't-2']);
+      const [d] = out.diags.items;
+      expect(d).to.deep.include({ summary: 'Create outcome unknown' });
+      expect(d!.detail).to.include('2 objects holding its key were made since the request was sent');
+      expect(d!.detail).to.include('foreign-1 (made since the request was sent)');
+      expect(d!.detail).to.include('t-2 (made since the request was sent)');
+      expect(d!.detail).to.include("import the right one: `terraform import <address> '<the thing id>'`");
+    });
+
+    it('a unique name held by an existing object: after a dropped request the repeat is refused, and the error says how to import the holder', async () => {
+      api.uniqueNames = true;
+      api.foreign('x');
+      api.fates = ['dropped'];
+      const out = await create(await engineFor(api), 'x');
+      expect(out.state).to.equal(null);
+      expect(api.deletes).to.equal(0);
+      expect([...api.things.keys()]).to.deep.equal(['foreign-1']);
+      const [d] = out.diags.items;
+      expect(d).to.deep.include({ severity: 'error', summary: 'Cannot create fake_thing' });
+      expect(d!.detail).to.include('a thing with this name already exists');
+      expect(d!.detail).to.include('The thing named "x" already exists (foreign-1) and was not made by this configuration');
+      expect(d!.detail).to.include("`terraform import <address> 'foreign-1'`");
+    });
+
+    it('a unique name held by an existing object, the refusal itself lost: the same error, nothing adopted', async () => {
+      api.uniqueNames = true;
+      api.foreign('x');
+      api.fates = ['ambiguous'];
+      const out = await create(await engineFor(api), 'x');
+      expect(out.state).to.equal(null);
+      expect(api.creates).to.equal(2);
+      expect(out.diags.items[0]!.detail).to.include('already exists (foreign-1) and was not made by this configuration');
+    });
+
+    it('a plain "already exists" (no answer lost) names the holder and how to import it', async () => {
+      api.uniqueNames = true;
+      api.foreign('x');
+      const out = await create(await engineFor(api), 'x');
+      expect(out.state).to.equal(null);
+      expect(api.creates).to.equal(1);
+      expect(out.diags.items[0]!.detail).to.match(/^POST \/things: a thing with this name already exists .*\. The thing named "x" already exists \(foreign-1\)/);
+      expect(out.diags.items[0]!.detail).to.include('Otherwise change the configuration so that the new object differs in its name.');
+    });
+  });
+
+  describe('the census: what existed before the request was sent', () => {
+    it('one listing serves the creates that follow within its age; an older one is taken anew', async () => {
+      let now = 0;
+      const engine = await engineFor(api, {}, { censusMaxAgeMs: 1_000 });
+      // The ledger reads the clock through Date.now.
+      const realNow = Date.now;
+      Date.now = () => now;
+      try {
+        await create(engine, 'a');
+        await create(engine, 'b');
+        now = 500;
+        await create(engine, 'c');
+        expect(api.lists).to.equal(1);
+        now = 1_501;
+        await create(engine, 'd');
+        expect(api.lists).to.equal(2);
+      } finally {
+        Date.now = realNow;
+      }
+    });
+
+    it('creates started together share one listing', async () => {
+      const engine = await engineFor(api);
+      const outs = await Promise.all(['a', 'b', 'c', 'd'].map((n) => create(engine, n)));
+      expect(outs.flatMap((o) => o.diags.items)).to.deep.equal([]);
+      expect(api.lists).to.equal(1);
+      expect(api.creates).to.equal(4);
+    });
+
+    it('a failed listing fails the create before anything is sent, and says nothing was created', async () => {
+      api.failLists = true;
+      const out = await create(await engineFor(api), 'x');
+      expect(api.creates).to.equal(0);
+      expect(out.state).to.equal(null);
+      expect(out.diags.items[0]).to.deep.include({ summary: 'Cannot create fake_thing' });
+      expect(out.diags.items[0]!.detail).to.include('that listing failed: GET /things: the platform is down (HTTP 503)');
+      expect(out.diags.items[0]!.detail).to.include('The create request was not sent: the thing named "x" was not created.');
+    });
+
+    it('two resources of one run with the same key never take each other\'s object', async () => {
+      const engine = await engineFor(api);
+      // The first create's answer is lost after it acted; the second's request never arrives.
+      api.fates = ['ambiguous', 'dropped'];
+      const [a, b] = await Promise.all([create(engine, 'x'), create(engine, 'x')]);
+      expect([...a.diags.items, ...b.diags.items]).to.deep.equal([]);
+      const ids = [(a.state as { id: string }).id, (b.state as { id: string }).id];
+      expect(new Set(ids).size, 'each has its own object').to.equal(2);
+      expect([...api.things.keys()].sort()).to.deep.equal([...ids].sort());
+    });
   });
 
   it('adopts after a repeated create is refused as a conflict (the list showed the object late)', async () => {
     api.uniqueNames = true;
-    api.loseAnswers = 1;
-    api.hiddenFromLookups = 1;
+    api.fates = ['ambiguous'];
+    api.laggingLists = 1;
     const out = await create(await engineFor(api), 'x');
     expect(out.diags.items).to.deep.equal([]);
-    expect(out.state).to.deep.equal({ id: 't-1', name: 'x', ready: true, secret: null });
+    expect(out.state).to.deep.equal(stateOf('t-1', 'x'));
     expect(api.creates).to.equal(2);
-    expect(api.lookups).to.equal(2);
+    expect(api.lists).to.equal(3);
     expect(api.things.size).to.equal(1);
   });
 
-  it('fails without creating anything when several existing objects match', async () => {
-    api.things.set('old-1', { id: 'old-1', name: 'x', ready: true });
-    api.loseAnswers = 1;
-    const out = await create(await engineFor(api), 'x');
-    expect(out.state).to.equal(null);
-    expect(api.creates).to.equal(1);
-    expect([...api.things.keys()]).to.deep.equal(['old-1', 't-1']);
-    const [d] = out.diags.items;
-    expect(d).to.deep.include({ severity: 'error', summary: 'Create outcome unknown' });
-    expect(d!.detail).to.include('2 existing objects match (old-1, t-1)');
-    expect(d!.detail).to.include('Look on the platform for the thing named "x".');
-    expect(d!.detail).to.include('adopted none and created nothing more');
-    expect(d!.detail).to.include('Pick the one to manage and import it (`terraform import <address> <id>`, where the id is the thing id); remove the others');
-  });
-
   it('never repeats a create blindly when the resource has no lookup', async () => {
-    api.loseAnswers = 1;
+    api.fates = ['ambiguous'];
     const out = await create(await engineFor(api, { withLookup: false }), 'x');
     expect(out.state).to.equal(null);
     expect(api.creates).to.equal(1);
@@ -228,17 +379,17 @@ describe('engine: creates whose answer is lost', () => {
   });
 
   it('gives up after five create requests whose answers were all lost before taking effect', async () => {
-    api.loseRequests = 10;
+    api.fates = Array(10).fill('dropped');
     const out = await create(await engineFor(api), 'x');
     expect(out.state).to.equal(null);
     expect(api.creates).to.equal(5);
-    expect(api.lookups).to.equal(5);
+    expect(api.lists).to.equal(6);
     expect(api.things.size).to.equal(0);
-    expect(out.diags.items[0]!.detail).to.include('No matching object was found after 5 attempts');
+    expect(out.diags.items[0]!.detail).to.include('No object this create made was found after 5 attempts');
   });
 
   it('creates again when four answers were lost before taking effect, and the fifth arrives', async () => {
-    api.loseRequests = 4;
+    api.fates = Array(4).fill('dropped');
     const out = await create(await engineFor(api), 'x');
     expect(out.diags.items).to.deep.equal([]);
     expect(out.state).to.deep.include({ id: 't-1' });
@@ -247,26 +398,30 @@ describe('engine: creates whose answer is lost', () => {
   });
 
   it('fails without repeating the create when the lookup fails', async () => {
-    api.loseAnswers = 1;
-    api.failLookups = true;
-    const out = await create(await engineFor(api), 'x');
+    api.fates = ['ambiguous'];
+    const engine = await engineFor(api);
+    api.duringCreate = async () => {
+      api.failLists = true;
+    };
+    const out = await create(engine, 'x');
     expect(out.state).to.equal(null);
     expect(api.creates).to.equal(1);
+    expect(api.deletes).to.equal(0);
     expect(out.diags.items[0]!.detail).to.include('Looking for the object failed: GET /things: the platform is down (HTTP 503)');
   });
 
   it('looks up at once when Terraform stops during the wait before the lookup, and keeps what it finds, tainted', async () => {
-    api.loseAnswers = 1;
-    const engine = await engineFor(api, {}, 10_000);
+    api.fates = ['ambiguous'];
+    const engine = await engineFor(api, {}, { lookupDelayMs: 10_000 });
     const started = Date.now();
     const pending = create(engine, 'x');
     setTimeout(() => engine.stop(), 50);
     const out = await pending;
     expect(Date.now() - started).to.be.below(1_000);
-    expect(api.lookups).to.equal(1);
+    expect(api.lists).to.equal(2);
     expect(api.creates).to.equal(1);
     // The object is in the state; its settle step could not send its request after the stop, so it is tainted.
-    expect(out.state).to.deep.equal({ id: 't-1', name: 'x', ready: false, secret: null });
+    expect(out.state).to.deep.equal(stateOf('t-1', 'x', { ready: false }));
     expect(api.things.get('t-1')!.ready).to.equal(false);
     const [d] = out.diags.items;
     expect(out.diags.items).to.have.length(1);
@@ -290,44 +445,53 @@ describe('engine: creates whose answer is lost', () => {
     const engine = await engineFor(api);
     // The stop applies to RPCs in flight (a later RPC gets a fresh signal): it lands while the
     // engine applies, before the request is sent.
-    const config: ObjectValue = { id: null, name: 'x', ready: null, secret: null };
-    const plan = engine.planResourceChange('fake_thing', null, proposedNew(schema.block, null, config) as ObjectValue, config, {});
+    const plan = planOf(engine, 'x');
     const pending = engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
     engine.stop();
     const out = await pending;
     expect(api.creates).to.equal(0);
     expect(out.state).to.equal(null);
     expect(out.diags.items[0]).to.deep.include({ summary: 'Create of fake_thing cancelled' });
-    expect(out.diags.items[0]!.detail).to.equal(`POST /things: ${NOT_SENT_NOTE}: the thing named "x" was not created.`);
+    expect(out.diags.items[0]!.detail).to.match(/: the thing named "x" was not created\.$/);
   });
 
   it('after a stop, a lost answer whose object cannot be found is not sent again, and the message names the object', async () => {
-    api.loseRequests = 1;
+    api.fates = ['dropped'];
     const engine = await engineFor(api);
     api.duringCreate = async () => engine.stop();
     const out = await create(engine, 'x');
     expect(api.creates).to.equal(1);
-    expect(api.lookups).to.equal(1);
+    expect(api.lists).to.equal(2);
     expect(out.state).to.equal(null);
     const [d] = out.diags.items;
     expect(d).to.deep.include({ summary: 'Create outcome unknown' });
-    expect(d!.detail).to.include('No matching object was found, and Terraform asked the provider to stop, so it did not send the request again.');
+    expect(d!.detail).to.include('No object this create made was found, and Terraform asked the provider to stop, so it did not send the request again.');
     expect(d!.detail).to.include('Look on the platform for the thing named "x". If it exists, import it');
   });
 
   it('deletes an object found without its one-time secret and creates it anew, so the state holds the secret', async () => {
-    api.loseAnswers = 1;
+    api.fates = ['ambiguous'];
     const out = await create(await engineFor(api, { withSecret: true }), 'x');
     expect(out.diags.items).to.deep.equal([]);
     expect(api.creates).to.equal(2);
     expect(api.deletes).to.equal(1);
     expect([...api.things.keys()]).to.deep.equal(['t-2']);
-    expect(out.state).to.deep.equal({ id: 't-2', name: 'x', ready: true, secret: 's3cret-t-2' });
+    expect(out.state).to.deep.equal(stateOf('t-2', 'x', { secret: 's3cret-t-2' } as Partial<Thing>));
     expect(infos.map((i) => i.message)).to.include('deleted the object whose one-time secret was lost with the create answer; creating it again');
   });
 
+  it('never deletes an object it did not make, even one that lacks the one-time secret', async () => {
+    api.foreign('x');
+    api.fates = ['dropped'];
+    const out = await create(await engineFor(api, { withSecret: true }), 'x');
+    expect(out.diags.items).to.deep.equal([]);
+    expect(api.deletes).to.equal(0);
+    expect(api.things.has('foreign-1')).to.equal(true);
+    expect(out.state).to.deep.include({ id: 't-2', secret: 's3cret-t-2' });
+  });
+
   it('after a stop, keeps an object found without its one-time secret, tainted, rather than deleting or forgetting it', async () => {
-    api.loseAnswers = 1;
+    api.fates = ['ambiguous'];
     const engine = await engineFor(api, { withSecret: true });
     api.duringCreate = async () => engine.stop();
     const out = await create(engine, 'x');

@@ -330,6 +330,26 @@ function unrecoverableCreates(def: ProviderDef<any, any>): string[] {
   return def.resources.filter((r) => (r.findCreated === undefined) === (r.repeatableCreate === undefined)).map((r) => r.typeName);
 }
 
+/**
+ * Creating types whose declaration does not give the engine what it needs to judge a lost create
+ * (src/engine/create-recovery.ts): a key and whether the platform keeps it unique, a listing, a key
+ * test and import ids, and `setAfterCreate` naming only attributes the type has. The evidence rule
+ * is the engine's; this is what each type must declare for it.
+ */
+function undeclaredEvidence(def: ProviderDef<any, any>): string[] {
+  return def.resources.flatMap((r) => {
+    const lookup = r.findCreated;
+    if (!lookup) return [];
+    const problems: string[] = [];
+    if (typeof lookup.key !== 'string' || !/^its /.test(lookup.key)) problems.push('`key` must say what identifies the object ("its …")');
+    if (typeof lookup.uniqueKey !== 'boolean' && typeof lookup.uniqueKey !== 'function') problems.push('`uniqueKey` must say whether the platform keeps the key unique');
+    for (const f of ['describe', 'list', 'holdsKey', 'importId'] as const) if (typeof lookup[f] !== 'function') problems.push(`\`${f}\` is missing`);
+    for (const a of lookup.setAfterCreate ?? []) if (!(a in r.schema.fields)) problems.push(`setAfterCreate names \`${a}\`, which the type does not have`);
+    if (r.settle === undefined && (lookup.setAfterCreate ?? []).length > 0) problems.push('setAfterCreate without a `settle` step that sets it');
+    return problems.map((p) => `${r.typeName}: ${p}`);
+  });
+}
+
 const fail = (title: string, lines: string[]) => {
   if (lines.length > 0) expect.fail(`${title}:\n${lines.join('\n')}`);
 };
@@ -373,6 +393,10 @@ describe('schema invariants', () => {
 
       it('every resource type can find again what its create makes, or says why repeating the create duplicates nothing', () => {
         fail('resource types with neither findCreated nor repeatableCreate (or both)', unrecoverableCreates(loaded.get(name)!.def));
+      });
+
+      it('every creating type declares the evidence the engine needs to adopt only what its create made', () => {
+        fail('creating types whose lookup is incomplete', undeclaredEvidence(loaded.get(name)!.def));
       });
 
 

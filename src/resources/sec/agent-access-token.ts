@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
-import { listResource, onlyCandidate, resource, type OpContext } from '../../engine/contracts.js';
+import { listResource, resource, type OpContext } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { isApiError } from '../../clients/errors.js';
 import type { SecClient, AgentAccessToken } from '../../clients/sec/index.js';
@@ -125,14 +125,16 @@ export default resource<typeof schema.fields, SecClient>({
     return fromApi(created);
   },
   settle,
-  // The alias is unique within the account.
+  // The alias is unique within the account; the platform makes tokens enabled, `settle` disables.
   findCreated: {
     key: 'its name',
+    uniqueKey: true,
     describe: (plan) => `the agent access token named ${JSON.stringify(plan.name)}`,
-    async find(plan, ctx) {
-      const found = onlyCandidate(await tokensNamed(plan.name, ctx), (t) => t.tokenAlias);
-      return found ? fromApi(found) : null;
-    },
+    list: async (plan, ctx) => (await tokensNamed(plan.name, ctx)).map(fromApi),
+    scope: (plan) => plan.name,
+    holdsKey: (plan, found) => found.name === plan.name,
+    importId: (found) => found.name ?? '',
+    setAfterCreate: ['enabled'],
   },
   async read(prior, ctx) {
     const t = await ctx.client.agentAccessTokens.get(prior.token ?? '', { signal: ctx.signal });

@@ -3,7 +3,7 @@
  * platform sends to which alert channels. Channels and resource groups are named by their GUIDs.
  */
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
-import { onlyCandidate, resource, type ResourceDef } from '../../engine/contracts.js';
+import { resource, type ResourceDef } from '../../engine/contracts.js';
 import type { SecClient } from '../../clients/sec/index.js';
 import { ALERT_RULE_CATEGORIES, ALERT_RULE_EVENT_CATEGORIES, ALERT_RULE_SOURCES } from '../../clients/sec/alert-rule-values.js';
 import type { AlertRule, AlertRuleInput } from '../../clients/sec/alert-rules.js';
@@ -103,17 +103,14 @@ const alertRule = resource<typeof schema.fields, SecClient>({
     displayName: (m) => m.name,
   },
   create: async (plan, ctx) => fromApi(await ctx.client.alertRules.create(toApi(plan), { signal: ctx.signal }), plan),
-  // An alert rule is known by its name.
+  // An alert rule is known by its name; names are not unique on the platform.
   findCreated: {
     key: 'its name',
+    uniqueKey: false,
     describe: (plan) => `the alert rule named ${JSON.stringify(plan.name)}`,
-    async find(plan, ctx) {
-      const found = onlyCandidate(
-        (await ctx.client.alertRules.list({ signal: ctx.signal })).filter((r) => r.filters.name === plan.name),
-        (r) => r.mcGuid,
-      );
-      return found ? fromApi(found, plan) : null;
-    },
+    list: async (plan, ctx) => (await ctx.client.alertRules.list({ signal: ctx.signal })).map((r) => fromApi(r, plan)),
+    holdsKey: (plan, found) => found.name === plan.name,
+    importId: (found) => found.guid ?? '',
   },
   read: async (prior, ctx) => fromApi(await ctx.client.alertRules.get(guidOf(prior), { signal: ctx.signal }), prior),
   update: async (plan, prior, ctx) => fromApi(await ctx.client.alertRules.update(guidOf(prior), toApi(plan), { signal: ctx.signal }), plan),

@@ -1,6 +1,6 @@
 /** Data export rules: the platform's data, exported to object-store alert channels. */
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
-import { onlyCandidate, resource, type ResourceDef } from '../../engine/contracts.js';
+import { resource, type ResourceDef } from '../../engine/contracts.js';
 import type { SecClient } from '../../clients/sec/index.js';
 import type { DataExportRule, DataExportRuleInput } from '../../clients/sec/data-export-rules.js';
 import { idIdentity, noFilters } from '../shared/identity.js';
@@ -62,17 +62,14 @@ const dataExportRule = resource<typeof schema.fields, SecClient>({
     displayName: (m) => m.name,
   },
   create: async (plan, ctx) => fromApi(await ctx.client.dataExportRules.create(toApi(plan), { signal: ctx.signal }), plan),
-  // A data export rule is known by its name.
+  // A data export rule is known by its name; names are not unique on the platform.
   findCreated: {
     key: 'its name',
+    uniqueKey: false,
     describe: (plan) => `the data export rule named ${JSON.stringify(plan.name)}`,
-    async find(plan, ctx) {
-      const found = onlyCandidate(
-        (await ctx.client.dataExportRules.list({ signal: ctx.signal })).filter((r) => r.filters.name === plan.name),
-        (r) => r.mcGuid,
-      );
-      return found ? fromApi(found, plan) : null;
-    },
+    list: async (plan, ctx) => (await ctx.client.dataExportRules.list({ signal: ctx.signal })).map((r) => fromApi(r, plan)),
+    holdsKey: (plan, found) => found.name === plan.name,
+    importId: (found) => found.guid ?? '',
   },
   read: async (prior, ctx) => fromApi(await ctx.client.dataExportRules.get(guidOf(prior), { signal: ctx.signal }), prior),
   update: async (plan, prior, ctx) => fromApi(await ctx.client.dataExportRules.update(guidOf(prior), toApi(plan), { signal: ctx.signal }), plan),

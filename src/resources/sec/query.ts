@@ -4,7 +4,7 @@
  * refuses malformed text with its compiler's message (line and column).
  */
 import { attr, resourceSchema, validators, type ModelOf, type Validator } from '../../schema/define.js';
-import { onlyCandidate, resource, type ResourceDef } from '../../engine/contracts.js';
+import { resource, type ResourceDef } from '../../engine/contracts.js';
 import type { SecClient } from '../../clients/sec/index.js';
 import { BUILT_IN_QUERY_PREFIX } from '../../clients/sec/policy-values.js';
 import type { Query } from '../../clients/sec/queries.js';
@@ -113,17 +113,14 @@ const query = resource<typeof schema.fields, SecClient>({
     displayName: (m) => m.query_id,
   },
   create: async (plan, ctx) => fromApi(await ctx.client.queries.create({ queryId: plan.query_id, queryText: plan.query, evaluatorId: plan.evaluator_id ?? undefined }, { signal: ctx.signal })),
-  // A query is known by its id, which the configuration names; the text must be the one sent.
+  // A query is known by its id, which the configuration names and the platform keeps unique.
   findCreated: {
-    key: 'its query id and text',
-    describe: (plan) => `the query ${JSON.stringify(plan.query_id)} with the configured text`,
-    async find(plan, ctx) {
-      const found = onlyCandidate(
-        (await ctx.client.queries.list({ signal: ctx.signal })).filter((q) => q.queryId === plan.query_id && q.queryText === plan.query),
-        (q) => q.queryId,
-      );
-      return found ? fromApi(found) : null;
-    },
+    key: 'its query id',
+    uniqueKey: true,
+    describe: (plan) => `the query ${JSON.stringify(plan.query_id)}`,
+    list: async (_plan, ctx) => (await ctx.client.queries.list({ signal: ctx.signal })).map(fromApi),
+    holdsKey: (plan, found) => found.query_id === plan.query_id,
+    importId: (found) => found.query_id ?? '',
   },
   read: async (prior, ctx) => fromApi(await ctx.client.queries.get(idOf(prior), { signal: ctx.signal })),
   update: async (plan, prior, ctx) => fromApi(await ctx.client.queries.update(idOf(prior), plan.query, { signal: ctx.signal })),

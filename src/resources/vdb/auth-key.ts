@@ -4,10 +4,10 @@
  * `account_id` of its own: the provider's account is always used.
  */
 import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { dataSource, listResource, onlyCandidate, resource } from '../../engine/contracts.js';
+import { dataSource, listResource, resource } from '../../engine/contracts.js';
 import { idIdentity } from '../shared/identity.js';
 import type { AuthKey } from '../../clients/vdb/api.js';
-import { accountIdOf, createdSince, deleteIgnoringNotFound, providerAccountId, type VdbContext } from './common.js';
+import { accountIdOf, deleteIgnoringNotFound, providerAccountId, type VdbContext } from './common.js';
 import { formatTimestamp, uuid } from './formats.js';
 
 const DEPRECATION = 'The vdb_accounts_auth_key resource is deprecated and will be removed in a future version; use vdb_accounts_database_api_key_v2 instead.';
@@ -47,6 +47,9 @@ const fromApi = (k: AuthKey): Partial<Model> => ({
   token: k.key,
 });
 
+/** A key's clusters, in an order-free form. */
+const clusterSet = (ids: readonly string[]) => [...new Set(ids)].sort().join(',');
+
 /** The API lists the account's legacy keys, or those of one cluster. */
 const authKeyFilters = resourceSchema(
   { cluster_id: attr.string({ optional: true, validate: [uuid], description: 'Only the keys attached to this cluster.' }) },
@@ -74,22 +77,16 @@ export const authKey = resource<typeof fields, VdbContext>({
     return fromApi(await ctx.client.api.authKeys.create({ accountId, clusterIds: plan.cluster_ids }, { signal: ctx.signal }));
   },
   /**
-   * A legacy key has no name: it is known by its clusters, among the keys created since this apply
-   * began. Its token was in the lost answer, which the engine handles (`token` is one-time).
+   * A legacy key has no name: it is known by its clusters. Its token was in the lost answer, which
+   * the engine handles (`token` is one-time).
    */
   findCreated: {
-    key: 'its clusters, among the keys created since the apply began',
-    describe: (plan) => `the legacy database API key for cluster${plan.cluster_ids.length === 1 ? '' : 's'} ${plan.cluster_ids.join(', ')} created during this apply`,
-    async find(plan, ctx, since) {
-      const accountId = providerAccountId(ctx);
-      const wanted = [...new Set(plan.cluster_ids)].sort().join(',');
-      const keys = await ctx.client.api.authKeys.list({ accountId }, { signal: ctx.signal });
-      const found = onlyCandidate(
-        keys.filter((k) => [...new Set(k.clusterIds)].sort().join(',') === wanted && createdSince(k.createdAt, since)),
-        (k) => k.id,
-      );
-      return found ? fromApi(found) : null;
-    },
+    key: 'its clusters',
+    uniqueKey: false,
+    describe: (plan) => `the legacy database API key for cluster${plan.cluster_ids.length === 1 ? '' : 's'} ${plan.cluster_ids.join(', ')}`,
+    list: async (_plan, ctx) => (await ctx.client.api.authKeys.list({ accountId: providerAccountId(ctx) }, { signal: ctx.signal })).map(fromApi),
+    holdsKey: (plan, found) => clusterSet(found.cluster_ids ?? []) === clusterSet(plan.cluster_ids),
+    importId: (found) => found.id ?? '',
   },
   async read(prior, ctx) {
     const accountId = providerAccountId(ctx);

@@ -4,7 +4,7 @@
  * checked at plan time; a retention written another way (`72h` vs `72h0m0s`) is no change.
  */
 import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { dataSource, listResource, onlyCandidate, resource } from '../../engine/contracts.js';
+import { dataSource, listResource, resource } from '../../engine/contracts.js';
 import type { BackupSchedule } from '../../clients/vdb/api.js';
 import { accountScopedIdentity, accountFilter, accountIdField, accountIdOf, deleteIgnoringNotFound, goDurationToProto, protoToGoDuration, splitImportId, type VdbContext } from './common.js';
 import { cronExpression, formatTimestamp, goDurationBetweenHours, sameGoDuration, uuid } from './formats.js';
@@ -86,16 +86,13 @@ export const backupSchedule = resource<typeof fields, VdbContext>({
   // A schedule has no name: it is known by its cluster, cron expression and retention.
   findCreated: {
     key: 'its cluster, cron expression and retention',
+    uniqueKey: false,
     describe: (plan) => `the backup schedule of cluster ${plan.cluster_id} with cron expression ${JSON.stringify(plan.cron_expression)}`,
-    async find(plan, ctx) {
-      const accountId = accountIdOf(plan.account_id, ctx);
-      const schedules = await ctx.client.api.backupSchedules.list({ accountId, clusterId: plan.cluster_id }, { signal: ctx.signal });
-      const mine = schedules.filter(
-        (s) => !s.deletedAt && s.schedule === plan.cron_expression && sameGoDuration(protoToGoDuration(s.retentionPeriod) ?? '', plan.retention_period ?? ''),
-      );
-      const found = onlyCandidate(mine, (s) => `${plan.cluster_id}/${s.id}`);
-      return found ? scheduleFromApi(found) : null;
-    },
+    list: async (plan, ctx) =>
+      (await ctx.client.api.backupSchedules.list({ accountId: accountIdOf(plan.account_id, ctx), clusterId: plan.cluster_id }, { signal: ctx.signal })).filter((s) => !s.deletedAt).map(scheduleFromApi),
+    scope: (plan) => `${plan.account_id ?? ''}/${plan.cluster_id}`,
+    holdsKey: (plan, found) => found.cron_expression === plan.cron_expression && sameGoDuration(found.retention_period ?? '', plan.retention_period ?? ''),
+    importId: (found) => `${found.cluster_id}/${found.id}`,
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

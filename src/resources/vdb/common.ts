@@ -82,16 +82,6 @@ export function splitImportId(id: string, first: string, second: string): [strin
 /** Whether an error means the object does not exist (for deletes that find nothing to delete). */
 export const isNotFound = (err: unknown): boolean => isApiError(err, 'not_found');
 
-/** How far the platform's clock may be behind this machine's when telling new objects from old. */
-const CLOCK_SKEW_MS = 60_000;
-
-/**
- * Whether an object was created at or after `since` (this machine's clock when a create went out),
- * allowing for clock skew: for `findCreated` where only the time tells an apply's object from older ones.
- */
-export const createdSince = (createdAt: string | undefined, since: Date): boolean =>
-  createdAt !== undefined && Date.parse(createdAt) >= since.getTime() - CLOCK_SKEW_MS;
-
 /** A delete that treats "already gone" as success. */
 export async function deleteIgnoringNotFound(op: () => Promise<void>): Promise<void> {
   try {

@@ -5,11 +5,11 @@
  * returned once, on create, and kept from the state afterwards.
  */
 import { attr, block, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { dataSource, listResource, onlyCandidate, resource } from '../../engine/contracts.js';
+import { dataSource, listResource, resource } from '../../engine/contracts.js';
 import { attrStep } from '../../schema/path.js';
 import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics.js';
 import type { AccessRule, CollectionAccessType, DatabaseApiKey, GlobalAccessType } from '../../clients/vdb/api.js';
-import { accountScopedIdentity, accountFilter, accountIdField, accountIdOf, createdSince, deleteIgnoringNotFound, splitImportId, type VdbContext } from './common.js';
+import { accountScopedIdentity, accountFilter, accountIdField, accountIdOf, deleteIgnoringNotFound, splitImportId, type VdbContext } from './common.js';
 import { formatTimestamp, isTimestamp, protoEnum, sameInstant, text, uuid } from './formats.js';
 
 const GLOBAL_ACCESS = protoEnum('GLOBAL_ACCESS_RULE_ACCESS_TYPE_', 'READ_ONLY', 'MANAGE');
@@ -171,22 +171,18 @@ export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
     return fromApi(created, plan);
   },
   /**
-   * A key is known by its cluster and name, among those created since this apply began (older keys
-   * of the same name belong to someone else). Its secret was in the lost answer, which the engine
-   * handles (`key` is one-time).
+   * A key is known by its cluster and name (not unique on the platform). Its secret was in the lost
+   * answer, which the engine handles (`key` is one-time).
    */
   findCreated: {
-    key: 'its cluster and name, among the keys created since the apply began',
+    key: 'its cluster and name',
+    uniqueKey: false,
     describe: (plan) => `the database API key named ${JSON.stringify(plan.name)} of cluster ${plan.cluster_id}`,
-    async find(plan, ctx, since) {
-      const accountId = accountIdOf(plan.account_id, ctx);
-      const keys = await ctx.client.api.databaseApiKeys.list({ accountId, clusterId: plan.cluster_id }, { signal: ctx.signal });
-      const found = onlyCandidate(
-        keys.filter((k) => k.name === plan.name && createdSince(k.createdAt, since)),
-        (k) => `${plan.cluster_id}/${k.id}`,
-      );
-      return found ? fromApi(found, plan) : null;
-    },
+    list: async (plan, ctx) =>
+      (await ctx.client.api.databaseApiKeys.list({ accountId: accountIdOf(plan.account_id, ctx), clusterId: plan.cluster_id }, { signal: ctx.signal })).map((k) => fromApi(k, plan)),
+    scope: (plan) => `${plan.account_id ?? ''}/${plan.cluster_id}`,
+    holdsKey: (plan, found) => found.name === plan.name,
+    importId: (found) => `${found.cluster_id}/${found.id}`,
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

@@ -9,7 +9,7 @@
  * - reads and imports never generate; the commands only change when the knob does.
  */
 import { attr, block, resourceSchema, t, validators, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
-import { listResource, onlyCandidate, resource, type OpContext } from '../../engine/contracts.js';
+import { listResource, resource, type OpContext } from '../../engine/contracts.js';
 import { isApiError } from '../../clients/errors.js';
 import type { HybridEnvironment, HybridEnvironmentConfiguration, HybridEnvironmentConfigurationInput, HybridLogLevel, JsonValue } from '../../clients/vdb/api.js';
 import {
@@ -304,19 +304,15 @@ export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
     return asCreated(env, plan);
   },
   settle,
-  // An environment is known by its name.
+  // An environment is known by its name, which is not unique on the platform.
   findCreated: {
     key: 'its name',
+    uniqueKey: false,
     describe: (plan) => `the hybrid cloud environment named ${JSON.stringify(plan.name)}`,
-    async find(plan, ctx) {
-      const accountId = accountIdOf(plan.account_id, ctx);
-      const environments = await ctx.client.api.hybridEnvironments.list({ accountId }, { signal: ctx.signal });
-      const found = onlyCandidate(
-        environments.filter((e) => e.name === plan.name),
-        (e) => e.id,
-      );
-      return found ? asCreated(found, plan) : null;
-    },
+    list: async (plan, ctx) => (await ctx.client.api.hybridEnvironments.list({ accountId: accountIdOf(plan.account_id, ctx) }, { signal: ctx.signal })).map((e) => asCreated(e, plan)),
+    scope: (plan) => plan.account_id ?? '',
+    holdsKey: (plan, found) => found.name === plan.name,
+    importId: (found) => found.id ?? '',
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

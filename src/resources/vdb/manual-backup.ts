@@ -4,9 +4,9 @@
  * and refreshes show its progress in `status`.
  */
 import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { listResource, onlyCandidate, resource } from '../../engine/contracts.js';
+import { listResource, resource } from '../../engine/contracts.js';
 import type { Backup, BackupClusterInfo, ResourceQuantity } from '../../clients/vdb/api.js';
-import { accountScopedIdentity, accountFilter, accountIdField, accountIdOf, createdSince, deleteIgnoringNotFound, goDurationToProto, protoToGoDuration, type VdbContext } from './common.js';
+import { accountScopedIdentity, accountFilter, accountIdField, accountIdOf, deleteIgnoringNotFound, goDurationToProto, protoToGoDuration, type VdbContext } from './common.js';
 import { formatTimestamp, sameGoDuration, uuid } from './formats.js';
 import { RETENTION } from './backup-schedule.js';
 import { configurationShape } from './cluster/schema.js';
@@ -114,18 +114,16 @@ export const manualBackup = resource<typeof fields, VdbContext>({
    * no schedule, its retention when one is configured, among the backups created since this apply began.
    */
   findCreated: {
-    key: 'its cluster (a backup no schedule made, with the configured retention), among the backups created since the apply began',
-    describe: (plan) => `the manual backup of cluster ${plan.cluster_id} created during this apply`,
-    async find(plan, ctx, since) {
-      const accountId = accountIdOf(plan.account_id, ctx);
-      const backups = await ctx.client.api.backups.list({ accountId, clusterId: plan.cluster_id }, { signal: ctx.signal });
-      const retention = (b: Backup) => plan.retention_period === null || sameGoDuration(protoToGoDuration(b.retentionPeriod) ?? '', plan.retention_period);
-      const found = onlyCandidate(
-        backups.filter((b) => b.clusterId === plan.cluster_id && !b.backupScheduleId && !b.deletedAt && retention(b) && createdSince(b.createdAt, since)),
-        (b) => b.id,
-      );
-      return found ? fromApi(found) : null;
-    },
+    key: 'its cluster (a backup that no schedule made)',
+    uniqueKey: false,
+    describe: (plan) => `a manual backup of cluster ${plan.cluster_id}`,
+    list: async (plan, ctx) =>
+      (await ctx.client.api.backups.list({ accountId: accountIdOf(plan.account_id, ctx), clusterId: plan.cluster_id }, { signal: ctx.signal }))
+        .filter((b) => b.clusterId === plan.cluster_id && !b.backupScheduleId && !b.deletedAt)
+        .map(fromApi),
+    scope: (plan) => `${plan.account_id ?? ''}/${plan.cluster_id}`,
+    holdsKey: (plan, found) => found.cluster_id === plan.cluster_id,
+    importId: (found) => found.id ?? '',
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

@@ -3,7 +3,7 @@
  * Unlike the upstream provider, a resource-level `account_id` is honoured on create too (vdb.md §6.2).
  */
 import { attr, block, resourceSchema, type ModelOf } from '../../schema/define.js';
-import { listResource, onlyCandidate, resource } from '../../engine/contracts.js';
+import { listResource, resource } from '../../engine/contracts.js';
 import type { Role } from '../../clients/vdb/api.js';
 import { accountScopedIdentity, accountFilter, accountIdField, accountIdOf, deleteIgnoringNotFound, type VdbContext } from './common.js';
 import { formatTimestamp, text } from './formats.js';
@@ -88,16 +88,13 @@ export const role = resource<typeof fields, VdbContext>({
   // A custom role is known by its name.
   findCreated: {
     key: 'its name',
+    uniqueKey: false,
     describe: (plan) => `the custom role named ${JSON.stringify(plan.name)}`,
-    async find(plan, ctx) {
-      const accountId = accountIdOf(plan.account_id, ctx);
-      const roles = await ctx.client.api.iam.listRoles({ accountId }, { signal: ctx.signal });
-      const found = onlyCandidate(
-        roles.filter((r) => r.name === plan.name && r.roleType === 'ROLE_TYPE_CUSTOM'),
-        (r) => r.id,
-      );
-      return found ? fromApi(found, plan.permissions) : null;
-    },
+    list: async (plan, ctx) =>
+      (await ctx.client.api.iam.listRoles({ accountId: accountIdOf(plan.account_id, ctx) }, { signal: ctx.signal })).filter((r) => r.roleType === 'ROLE_TYPE_CUSTOM').map((r) => fromApi(r, plan.permissions)),
+    scope: (plan) => plan.account_id ?? '',
+    holdsKey: (plan, found) => found.name === plan.name,
+    importId: (found) => found.id ?? '',
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

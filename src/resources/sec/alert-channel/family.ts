@@ -4,7 +4,7 @@
  * declares only its API type and its own `data` fields.
  */
 import { attr, resourceSchema, type BlockDef, type Fields, type ModelOf } from '../../../schema/define.js';
-import { onlyCandidate, resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
+import { resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import { isApiError } from '../../../clients/errors.js';
 import type { SecClient } from '../../../clients/sec/index.js';
@@ -86,6 +86,12 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(spec:
     } as Partial<Model>;
   };
 
+  /** The API lists every channel; this type's are those of its API type (and variant). */
+  async function channelsOfThisType(ctx: OpContext<SecClient>): Promise<Partial<Model>[]> {
+    const channels = await ctx.client.alertChannels.list({ signal: ctx.signal });
+    return channels.filter((c) => c.type === spec.apiType && !spec.otherVariant?.(c.data as AlertChannelData<T>)).map(fromApi);
+  }
+
   const guidOf = (m: Model): string => common(m).intg_guid ?? common(m).id ?? '';
 
   async function testChannel(guid: string, ctx: OpContext<SecClient>): Promise<void> {
@@ -125,29 +131,23 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(spec:
     importIdDescription: 'the integration GUID (`intg_guid`)',
     importState: async (id) => ({ id, intg_guid: id }) as Partial<Model>,
     identity: idIdentity('The integration GUID of the channel (`intg_guid`).'),
-    // The API lists every channel; this type's are those of its API type (and variant).
     list: {
       schema: noFilters(`alert channel of this type (\`${spec.apiType}\` on the platform)`),
-      async list(_filters, ctx) {
-        const channels = await ctx.client.alertChannels.list({ signal: ctx.signal });
-        return channels.filter((c) => c.type === spec.apiType && !spec.otherVariant?.(c.data as AlertChannelData<T>)).map(fromApi);
-      },
+      list: (_filters, ctx) => channelsOfThisType(ctx),
       displayName: (m) => common(m).name,
     },
     async create(plan, ctx) {
       return fromApi(await ctx.client.alertChannels.create(toApi(plan), { signal: ctx.signal }));
     },
     settle,
-    // A channel is known by its type and name.
+    // A channel is known by its type and name; names are not unique on the platform.
     findCreated: {
       key: 'its channel type and name',
+      uniqueKey: false,
       describe: (plan) => `the ${spec.typeName} alert channel (type ${spec.apiType}) named ${JSON.stringify(common(plan).name)}`,
-      async find(plan, ctx) {
-        const channels = await ctx.client.alertChannels.list({ signal: ctx.signal });
-        const mine = channels.filter((c) => c.type === spec.apiType && c.name === common(plan).name && !spec.otherVariant?.(c.data as AlertChannelData<T>));
-        const found = onlyCandidate(mine, (c) => c.intgGuid);
-        return found ? fromApi(found) : null;
-      },
+      list: (_plan, ctx) => channelsOfThisType(ctx),
+      holdsKey: (plan, found) => common(found as Model).name === common(plan).name,
+      importId: (found) => common(found as Model).intg_guid ?? '',
     },
     async read(prior, ctx) {
       return fromApi(await ctx.client.alertChannels.get(guidOf(prior), { signal: ctx.signal }));

@@ -1,7 +1,6 @@
 import { attr, block, resourceSchema, validators, type ModelOf, type Validator } from '../../../schema/define.js';
 import { resource } from '../../../engine/contracts.js';
 import { attrStep } from '../../../schema/path.js';
-import { isApiError } from '../../../clients/errors.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import type { AlertProfile, AlertTemplate } from '../../../clients/sec/alert-profiles.js';
 
@@ -83,18 +82,14 @@ export default resource<typeof schema.fields, SecClient>({
     const created = await ctx.client.alertProfiles.create({ alertProfileId: plan.name, extends: plan.extends, alerts: toTemplates(plan) }, { signal: ctx.signal });
     return fromApi(created);
   },
-  // The name is the profile's key.
+  // The name is the profile's id, unique in the account.
   findCreated: {
     key: 'its name',
+    uniqueKey: true,
     describe: (plan) => `the alert profile named ${JSON.stringify(plan.name)}`,
-    async find(plan, ctx) {
-      try {
-        return fromApi(await ctx.client.alertProfiles.get(plan.name, { signal: ctx.signal }));
-      } catch (err) {
-        if (isApiError(err, 'not_found')) return null;
-        throw err;
-      }
-    },
+    list: async (_plan, ctx) => (await ctx.client.alertProfiles.list({ signal: ctx.signal })).map(fromApi),
+    holdsKey: (plan, found) => found.name === plan.name,
+    importId: (found) => found.name ?? '',
   },
   async read(prior, ctx) {
     return fromApi(await ctx.client.alertProfiles.get(prior.name, { signal: ctx.signal }));

@@ -4,7 +4,7 @@
  * evaluation frequency, result limit or alert profile; alerting is on or off.
  */
 import { attr, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
-import { onlyCandidate, resource } from '../../../engine/contracts.js';
+import { resource } from '../../../engine/contracts.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { BUILT_IN_POLICY_PREFIX } from '../../../clients/sec/policy-values.js';
@@ -106,12 +106,13 @@ export default resource<typeof schema.fields, SecClient>({
   findCreated: {
     key: 'its id suffix when it has one, otherwise its title and query',
     describe: (plan) => (plan.policy_id_suffix ? `the compliance policy whose id ends in -${plan.policy_id_suffix}` : `the compliance policy titled ${JSON.stringify(plan.title)} on query ${JSON.stringify(plan.query_id)}`),
-    async find(plan, ctx) {
-      const suffix = plan.policy_id_suffix;
-      const mine = custom(await ctx.client.policies.list({ signal: ctx.signal })).filter((p) => (suffix ? p.policyId.endsWith(`-${suffix}`) : p.title === plan.title && p.queryId === plan.query_id));
-      const found = onlyCandidate(mine, (p) => p.policyId);
-      return found ? fromApi(found, plan) : null;
-    },
+    // The id is unique among all policies, of any type.
+    uniqueKey: (plan) => plan.policy_id_suffix !== null,
+    // A policy of another type holds an id, nothing else this resource could take for its own.
+    list: async (plan, ctx) =>
+      (await ctx.client.policies.list({ signal: ctx.signal })).filter((p) => !p.policyId.startsWith(BUILT_IN_POLICY_PREFIX)).map((p) => (p.policyType === COMPLIANCE ? fromApi(p, plan) : { id: p.policyId })),
+    holdsKey: (plan, found) => (plan.policy_id_suffix !== null ? (found.id ?? '').endsWith(`-${plan.policy_id_suffix}`) : found.title === plan.title && found.query_id === plan.query_id),
+    importId: (found) => found.id ?? '',
   },
   async read(prior, ctx) {
     const fresh = fromApi(await ctx.client.policies.get(prior.id ?? '', { signal: ctx.signal }), prior);

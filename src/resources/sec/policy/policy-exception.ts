@@ -1,5 +1,5 @@
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
-import { listResource, onlyCandidate, resource } from '../../../engine/contracts.js';
+import { listResource, resource } from '../../../engine/contracts.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import { attrStep } from '../../../schema/path.js';
 import type { SecClient } from '../../../clients/sec/index.js';
@@ -82,12 +82,6 @@ function toApi(m: Model): PolicyExceptionInput {
   return { description: m.description, constraints };
 }
 
-/** Constraints in a form that ignores their order and the order of their values. */
-function canonicalConstraints(constraints: readonly PolicyExceptionConstraint[]): string {
-  const sorted = constraints.map((c) => [c.fieldKey, c.fieldValues.map((v) => JSON.stringify(v)).sort()] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify(sorted);
-}
-
 function fromApi(e: PolicyException): Partial<Model> {
   return {
     id: e.exceptionId,
@@ -162,17 +156,15 @@ export default resource<typeof schema.fields, SecClient>({
   async create(plan, ctx) {
     return fromApi(await ctx.client.policyExceptions.create(plan.policy_id, toApi(plan), { signal: ctx.signal }));
   },
-  // An exception has no name: it is known by its policy, description and constraints.
+  // An exception has no name: it is known by its policy and description (its constraints must match the plan too).
   findCreated: {
-    key: 'its policy, description and constraints',
+    key: 'its policy and description',
+    uniqueKey: false,
     describe: (plan) => `the exception of policy ${plan.policy_id} described ${JSON.stringify(plan.description)}`,
-    async find(plan, ctx) {
-      const wanted = toApi(plan);
-      const exceptions = await ctx.client.policyExceptions.list(plan.policy_id, { signal: ctx.signal });
-      const mine = exceptions.filter((e) => e.description === wanted.description && canonicalConstraints(e.constraints) === canonicalConstraints(wanted.constraints));
-      const found = onlyCandidate(mine, (e) => `${plan.policy_id}:${e.exceptionId}`);
-      return found ? fromApi(found) : null;
-    },
+    list: async (plan, ctx) => (await ctx.client.policyExceptions.list(plan.policy_id, { signal: ctx.signal })).map((e) => ({ ...fromApi(e), policy_id: plan.policy_id })),
+    scope: (plan) => plan.policy_id,
+    holdsKey: (plan, found) => found.description === plan.description,
+    importId: (found) => `${found.policy_id}:${found.id}`,
   },
   async read(prior, ctx) {
     return fromApi(await ctx.client.policyExceptions.get(prior.policy_id, prior.id ?? '', { signal: ctx.signal }));

@@ -1,5 +1,5 @@
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
-import { onlyCandidate, resource, type OpContext } from '../../../engine/contracts.js';
+import { resource, type OpContext } from '../../../engine/contracts.js';
 import { isApiError } from '../../../clients/errors.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import type { SecClient } from '../../../clients/sec/index.js';
@@ -157,13 +157,12 @@ export default resource<typeof schema.fields, SecClient>({
   findCreated: {
     key: 'its id suffix when it has one, otherwise its title, query and type',
     describe: (plan) => (plan.policy_id_suffix ? `the custom policy whose id ends in -${plan.policy_id_suffix}` : `the custom ${plan.type} policy titled ${JSON.stringify(plan.title)} on query ${JSON.stringify(plan.query_id)}`),
-    async find(plan, ctx) {
-      const suffix = plan.policy_id_suffix;
-      const custom = (await ctx.client.policies.list({ signal: ctx.signal })).filter((p) => !p.policyId.startsWith(BUILT_IN_POLICY_PREFIX));
-      const mine = suffix ? custom.filter((p) => p.policyId.endsWith(`-${suffix}`)) : custom.filter((p) => p.title === plan.title && p.queryId === plan.query_id && p.policyType === plan.type);
-      const found = onlyCandidate(mine, (p) => p.policyId);
-      return found ? fromApi(found, plan) : null;
-    },
+    // The id is unique among all policies, of any type.
+    uniqueKey: (plan) => plan.policy_id_suffix !== null,
+    list: async (plan, ctx) => (await ctx.client.policies.list({ signal: ctx.signal })).filter((p) => !p.policyId.startsWith(BUILT_IN_POLICY_PREFIX)).map((p) => fromApi(p, plan)),
+    holdsKey: (plan, found) =>
+      plan.policy_id_suffix !== null ? (found.id ?? '').endsWith(`-${plan.policy_id_suffix}`) : found.title === plan.title && found.query_id === plan.query_id && found.type === plan.type,
+    importId: (found) => found.id ?? '',
   },
   async read(prior, ctx) {
     const policy = await ctx.client.policies.get(prior.id ?? '', { signal: ctx.signal });

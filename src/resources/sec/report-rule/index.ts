@@ -1,5 +1,5 @@
 import { attr, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
-import { onlyCandidate, resource, type ResourceDef } from '../../../engine/contracts.js';
+import { resource, type ResourceDef } from '../../../engine/contracts.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { idIdentity, noFilters } from '../../shared/identity.js';
 import { REPORT_NOTIFICATION_KEYS, type ReportNotifications } from '../../../clients/sec/report-notification-keys.js';
@@ -109,15 +109,11 @@ const reportRule = resource<typeof schema.fields, SecClient>({
   // A report rule is known by its name.
   findCreated: {
     key: 'its name',
+    uniqueKey: false,
     describe: (plan) => `the report rule named ${JSON.stringify(plan.name)}`,
-    async find(plan, ctx) {
-      const rules = await ctx.client.reportRules.list({ signal: ctx.signal });
-      const found = onlyCandidate(
-        rules.filter((r) => r.filters.name === plan.name),
-        (r) => r.mcGuid,
-      );
-      return found ? fromApi(found, plan) : null;
-    },
+    list: async (plan, ctx) => (await ctx.client.reportRules.list({ signal: ctx.signal })).map((r) => fromApi(r, plan)),
+    holdsKey: (plan, found) => found.name === plan.name,
+    importId: (found) => found.guid ?? '',
   },
   read: async (prior, ctx) => fromApi(await ctx.client.reportRules.get(guidOf(prior), { signal: ctx.signal }), prior),
   update: async (plan, prior, ctx) => fromApi(await ctx.client.reportRules.update(guidOf(prior), toApi(plan), { signal: ctx.signal }), plan),

@@ -1,4 +1,4 @@
-import { onlyCandidate, resource, type ResourceDef } from '../../../engine/contracts.js';
+import { resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { resourceSchema } from '../../../schema/define.js';
 import { idIdentity } from '../../shared/identity.js';
@@ -28,16 +28,20 @@ function fromApi(g: ResourceGroup, prior: Partial<Model>): Partial<Model> {
   };
 }
 
+/** The resource groups made for the account: the platform's default groups are built in, never made with this resource. */
+async function groupsMadeForTheAccount(prior: Partial<Model>, ctx: OpContext<SecClient>): Promise<Partial<Model>[]> {
+  return (await ctx.client.resourceGroups.list({ signal: ctx.signal })).filter((g) => !g.isDefaultBoolean).map((g) => fromApi(g, prior));
+}
+
 const resourceGroup = resource<typeof schema.fields, SecClient>({
   typeName: 'sec_resource_group',
   schema,
   importIdDescription: 'the resource group GUID',
   importState: async (id) => ({ id }),
   identity: idIdentity('The resource group GUID.'),
-  // The platform's default groups are built in, not made with this resource: not listed.
   list: {
     schema: resourceSchema({}, { description: "Lists the resource groups made for the account (the platform's default groups are left out); the API offers no filter." }),
-    list: async (_filters, ctx) => (await ctx.client.resourceGroups.list({ signal: ctx.signal })).filter((g) => !g.isDefaultBoolean).map((g) => fromApi(g, {})),
+    list: (_filters, ctx) => groupsMadeForTheAccount({}, ctx),
     displayName: (m) => m.name,
   },
   validate(config, diags) {
@@ -47,15 +51,11 @@ const resourceGroup = resource<typeof schema.fields, SecClient>({
   // A resource group is known by its resource type and name.
   findCreated: {
     key: 'its resource type and name',
+    uniqueKey: false,
     describe: (plan) => `the ${plan.type} resource group named ${JSON.stringify(plan.name)}`,
-    async find(plan, ctx) {
-      const groups = await ctx.client.resourceGroups.list({ signal: ctx.signal });
-      const found = onlyCandidate(
-        groups.filter((g) => g.name === plan.name && g.resourceType === plan.type && !g.isDefaultBoolean),
-        (g) => g.resourceGroupGuid,
-      );
-      return found ? fromApi(found, plan) : null;
-    },
+    list: (plan, ctx) => groupsMadeForTheAccount(plan, ctx),
+    holdsKey: (plan, found) => found.name === plan.name && found.type === plan.type,
+    importId: (found) => found.id ?? '',
   },
   read: async (prior, ctx) => fromApi(await ctx.client.resourceGroups.get(prior.id ?? '', { signal: ctx.signal }), prior),
   update: async (plan, prior, ctx) => fromApi(await ctx.client.resourceGroups.update(prior.id ?? '', toApi(plan), { signal: ctx.signal }), plan),

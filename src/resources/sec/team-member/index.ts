@@ -1,4 +1,4 @@
-import { listResource, onlyCandidate, resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
+import { listResource, resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
 import { attr, resourceSchema, validators } from '../../../schema/define.js';
 import { idIdentity } from '../../shared/identity.js';
 import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics.js';
@@ -135,14 +135,15 @@ const teamMember = resource<typeof schema.fields, SecClient>({
     diags.error(MODE_MISMATCH, modeHint(config.organization.length > 0), [attrStep('organization')]);
   },
   create: async (plan, ctx) => fromApi(await explainingMode(plan, () => ctx.client.teamMembers.create(toApi(plan), { signal: ctx.signal })), plan),
-  // A member is known by the e-mail address (the user name).
+  // A member is known by the e-mail address (the user name), which is unique in the account.
   findCreated: {
     key: 'its e-mail address',
+    uniqueKey: true,
     describe: (plan) => `the team member ${plan.email.trim()}`,
-    async find(plan, ctx) {
-      const found = onlyCandidate(await ctx.client.teamMembers.search(plan.email.trim(), { signal: ctx.signal }), (m) => m.userGuid);
-      return found ? fromApi(found, plan) : null;
-    },
+    list: async (plan, ctx) => (await ctx.client.teamMembers.search(plan.email.trim(), { signal: ctx.signal })).map((m) => fromApi(m, plan)),
+    scope: (plan) => plan.email.trim(),
+    holdsKey: (plan, found) => found.email?.trim() === plan.email.trim(),
+    importId: (found) => guidOf(found as Model),
   },
   read: async (prior, ctx) => fromApi(await ctx.client.teamMembers.get(guidOf(prior), { signal: ctx.signal }), prior),
   update: async (plan, prior, ctx) =>

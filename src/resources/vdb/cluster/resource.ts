@@ -5,7 +5,7 @@
  * failed to become ready is kept in the state (Terraform marks it tainted), never lost.
  */
 import { attr, resourceSchema, type ConfigModelOf } from '../../../schema/define.js';
-import { listResource, onlyCandidate, resource, type OpContext } from '../../../engine/contracts.js';
+import { listResource, resource, type OpContext } from '../../../engine/contracts.js';
 import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics.js';
 import { attrStep, indexStep } from '../../../schema/path.js';
 import { isApiError } from '../../../clients/errors.js';
@@ -163,16 +163,13 @@ export default resource<typeof clusterFields, VdbContext>({
   // A cluster is known by its name, provider and region (one not being deleted).
   findCreated: {
     key: 'its name, cloud provider and region',
+    uniqueKey: false,
     describe: (plan) => `the cluster named ${JSON.stringify(plan.name)} in ${plan.cloud_provider} ${plan.cloud_region}`,
-    async find(plan, ctx) {
-      const wanted = toApi(plan, accountIdOf(plan.account_id, ctx));
-      const clusters = await ctx.client.api.clusters.list({ accountId: wanted.accountId }, { signal: ctx.signal });
-      const mine = clusters.filter(
-        (c) => c.name === wanted.name && c.cloudProviderId === wanted.cloudProviderId && c.cloudProviderRegionId === wanted.cloudProviderRegionId && !c.deletedAt,
-      );
-      const found = onlyCandidate(mine, (c) => c.id);
-      return found ? fromApi(found, plan) : null;
-    },
+    list: async (plan, ctx) =>
+      (await ctx.client.api.clusters.list({ accountId: accountIdOf(plan.account_id, ctx) }, { signal: ctx.signal })).filter((c) => !c.deletedAt).map((c) => fromApi(c, plan)),
+    scope: (plan) => plan.account_id ?? '',
+    holdsKey: (plan, found) => found.name === plan.name && found.cloud_provider === plan.cloud_provider && found.cloud_region === plan.cloud_region,
+    importId: (found) => found.id ?? '',
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

@@ -5,7 +5,7 @@
  * and its own `data` fields.
  */
 import { attr, resourceSchema, validators, type BlockDef, type ConfigModelOf, type Fields, type ModelOf } from '../../../../schema/define.js';
-import { onlyCandidate, resource, type ResourceDef } from '../../../../engine/contracts.js';
+import { resource, type OpContext, type ResourceDef } from '../../../../engine/contracts.js';
 import { DiagnosticError, Diagnostics } from '../../../../engine/diagnostics.js';
 import type { SecClient } from '../../../../clients/sec/index.js';
 import type { Integration } from '../../../../clients/sec/integration.js';
@@ -139,6 +139,11 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
   const guidOf = (m: Model): string => common(m).id ?? common(m).intg_guid ?? common(m).integration_guid ?? '';
   const calls = (signal: AbortSignal) => ({ signal });
 
+  /** The API lists the integrations of one type. */
+  async function integrationsOfThisType(plan: Model | null, ctx: OpContext<SecClient>): Promise<Partial<Model>[]> {
+    return (await ctx.client.cloudAccounts.listOfType(spec.apiType, calls(ctx.signal))).map((a) => fromApi(a, plan));
+  }
+
   return resource<AllFields<S, F>, SecClient>({
     typeName: spec.typeName,
     schema: resourceSchema(fields, { description: spec.description }),
@@ -148,9 +153,7 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     // The API lists the integrations of one type.
     list: {
       schema: resourceSchema({}, { description: `Lists every integration of this type (\`${spec.apiType}\`); the API lists one type at a time and offers no other filter.` }),
-      async list(_filters, ctx) {
-        return (await ctx.client.cloudAccounts.listOfType(spec.apiType, calls(ctx.signal))).map((a) => fromApi(a, null));
-      },
+      list: (_filters, ctx) => integrationsOfThisType(null, ctx),
       displayName: (m) => common(m).name!,
     },
     async create(plan, ctx) {
@@ -160,15 +163,11 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     // An integration is known by its type and name.
     findCreated: {
       key: 'its integration type and name',
+      uniqueKey: false,
       describe: (plan) => `the ${spec.typeName} integration (type ${spec.apiType}) named ${JSON.stringify(common(plan).name)}`,
-      async find(plan, ctx) {
-        const accounts = await ctx.client.cloudAccounts.listOfType(spec.apiType, calls(ctx.signal));
-        const found = onlyCandidate(
-          accounts.filter((a) => a.name === common(plan).name),
-          (a) => a.intgGuid,
-        );
-        return found ? fromApi(found, plan) : null;
-      },
+      list: (plan, ctx) => integrationsOfThisType(plan, ctx),
+      holdsKey: (plan, found) => common(found as Model).name === common(plan).name,
+      importId: (found) => guidOf(found as Model),
     },
     async read(prior, ctx) {
       return fromApi(await ctx.client.cloudAccounts.get(guidOf(prior), calls(ctx.signal)), prior);

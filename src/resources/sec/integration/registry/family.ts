@@ -5,7 +5,7 @@
  * member module declares only its registry type and its own `data` fields.
  */
 import { attr, block, resourceSchema, validators, type BlockDef, type ConfigModelOf, type Fields, type ModelOf } from '../../../../schema/define.js';
-import { onlyCandidate, resource, type ResourceDef } from '../../../../engine/contracts.js';
+import { resource, type OpContext, type ResourceDef } from '../../../../engine/contracts.js';
 import { DiagnosticError, type Diagnostics } from '../../../../engine/diagnostics.js';
 import type { SecClient } from '../../../../clients/sec/index.js';
 import type { Integration } from '../../../../clients/sec/integration.js';
@@ -106,6 +106,12 @@ export function containerRegistry<F extends Fields, T extends RegistryType>(
   };
   const guidOf = (m: Model): string => common(m).intg_guid ?? common(m).id ?? '';
 
+  /** The API lists every registry and scanner; this type's are those of its registry type. */
+  async function registriesOfThisType(ctx: OpContext<SecClient>): Promise<Partial<Model>[]> {
+    const registries = await ctx.client.containerRegistries.list({ signal: ctx.signal });
+    return registries.filter((r) => r.data.registryType === spec.registryType).map((r) => fromApi(r, null));
+  }
+
   return resource<CommonFields & F, SecClient>({
     typeName: spec.typeName,
     schema: resourceSchema(fields, { description: spec.description }),
@@ -115,10 +121,7 @@ export function containerRegistry<F extends Fields, T extends RegistryType>(
     // The API lists every registry and scanner; this type's are those of its registry type.
     list: {
       schema: noFilters(`integration of this registry type (\`${spec.registryType}\`)`),
-      async list(_filters, ctx) {
-        const registries = await ctx.client.containerRegistries.list({ signal: ctx.signal });
-        return registries.filter((r) => r.data.registryType === spec.registryType).map((r) => fromApi(r, null));
-      },
+      list: (_filters, ctx) => registriesOfThisType(ctx),
       displayName: (m) => common(m).name,
     },
     ...(spec.validate ? { validate: spec.validate } : {}),
@@ -128,15 +131,11 @@ export function containerRegistry<F extends Fields, T extends RegistryType>(
     // A registry is known by its registry type and name.
     findCreated: {
       key: 'its registry type and name',
+      uniqueKey: false,
       describe: (plan) => `the ${spec.typeName} registry integration named ${JSON.stringify(common(plan).name)}`,
-      async find(plan, ctx) {
-        const registries = await ctx.client.containerRegistries.list({ signal: ctx.signal });
-        const found = onlyCandidate(
-          registries.filter((r) => r.name === common(plan).name && r.data.registryType === spec.registryType),
-          (r) => r.intgGuid,
-        );
-        return found ? fromApi(found, null) : null;
-      },
+      list: (_plan, ctx) => registriesOfThisType(ctx),
+      holdsKey: (plan, found) => common(found as Model).name === common(plan).name,
+      importId: (found) => guidOf(found as Model),
     },
     async read(prior, ctx) {
       return fromApi(await ctx.client.containerRegistries.get(guidOf(prior), { signal: ctx.signal }), prior);
