@@ -4,6 +4,16 @@ import { createLogger } from '../server/log.js';
 import { ProviderEngine } from '../engine/provider-engine.js';
 import { providerService, providerStreamService } from '../server/provider-service.js';
 import type { ProviderDef } from '../engine/contracts.js';
+import type { CreateRecoveryOptions } from '../engine/create-recovery.js';
+
+/**
+ * `KEEL_CREATE_LOOKUP_DELAY_MS`: the pause before looking for what a lost create made (default 1 s,
+ * for platforms whose lists lag behind). Tests against the emulators, whose lists never lag, set 0.
+ */
+function createRecoveryFromEnv(env: NodeJS.ProcessEnv): Partial<CreateRecoveryOptions> {
+  const ms = Number(env.KEEL_CREATE_LOOKUP_DELAY_MS ?? Number.NaN);
+  return Number.isInteger(ms) && ms >= 0 ? { lookupDelayMs: ms } : {};
+}
 
 /**
  * Starts the provider. Not awaited by the entry modules (no top-level await), so that they can be
@@ -11,7 +21,7 @@ import type { ProviderDef } from '../engine/contracts.js';
  */
 export function serve(def: ProviderDef<any, any>): void {
   const log = createLogger(def.name);
-  const engine = new ProviderEngine(def, log);
+  const engine = new ProviderEngine(def, log, process.env, createRecoveryFromEnv(process.env));
   runProviderMain({ name: def.name, version: def.version, handlers: providerService(engine, log), streamHandlers: providerStreamService(engine, log) }).catch(
     (error: unknown) => {
       process.stderr.write(`terraform-provider-${def.name}: cannot start: ${error instanceof Error ? error.stack : String(error)}\n`);

@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { status as grpcStatus } from '@grpc/grpc-js';
 import type { FaultProfileOptions } from '../../src/emulators/core/fault-profile.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { REPO_ROOT, Workspace } from './terraform.js';
@@ -49,6 +50,11 @@ export interface EmulatorHandle {
    * made (an ambiguous fault); a repeat of the same request is answered. Returns how many were lost.
    */
   loseFirstCreateAnswers(): () => number;
+  /**
+   * The next create request gets this fault: `drop`, the connection is lost before the platform acts
+   * (the create never happens); `ambiguous`, the platform acts and the answer is lost.
+   */
+  faultNextCreate(kind: 'drop' | 'ambiguous'): void;
   close(): Promise<void>;
 }
 
@@ -66,9 +72,11 @@ export const startEmulator: Record<Provider, (options?: EmulatorOptions) => Prom
       operations: () => e.requests.map((r) => `${r.method} ${r.path}`),
       loseFirstCreateAnswers() {
         const first = firstTimeSeen();
-        // Every POST under /api/v2 creates, but for the token endpoint, searches and channel tests.
-        e.injectFault({ method: 'POST', path: /^\/api\/v2\/(?!access\/tokens$)(?!.*\/(search|test)$)/, ambiguous: true, times: Infinity, when: first.accept });
+        e.injectFault({ method: 'POST', path: SEC_CREATES, ambiguous: true, times: Infinity, when: first.accept });
         return first.count;
+      },
+      faultNextCreate(kind) {
+        e.injectFault({ method: 'POST', path: SEC_CREATES, ...(kind === 'drop' ? { dropConnection: true } : { ambiguous: true }) });
       },
       ...storeOf(e),
     };
@@ -81,13 +89,30 @@ export const startEmulator: Record<Provider, (options?: EmulatorOptions) => Prom
       operations: () => e.requests.map((r) => r.method),
       loseFirstCreateAnswers() {
         const first = firstTimeSeen();
-        e.injectFault({ method: /\/Create\w+$/, ambiguous: true, times: Infinity, when: first.accept });
+        e.injectFault({ method: VDB_CREATES, ambiguous: true, times: Infinity, when: first.accept });
         return first.count;
+      },
+      faultNextCreate(kind) {
+        // grpc-js reports a connection lost mid-call as UNAVAILABLE, as the seeded `drop` fault does.
+        e.injectFault({ method: VDB_CREATES, ...(kind === 'drop' ? { code: grpcStatus.UNAVAILABLE, message: 'connection dropped (injected fault)' } : { ambiguous: true }) });
       },
       ...storeOf(e),
     };
   },
 };
+
+/** Every POST under /api/v2 creates, but for the token endpoint, searches and channel tests. */
+const SEC_CREATES = /^\/api\/v2\/(?!access\/tokens$)(?!.*\/(search|test)$)/;
+const VDB_CREATES = /\/Create\w+$/;
+
+/** Whether a logged request (`operations()`) is a create. */
+export function isCreateOperation(provider: Provider): (operation: string) => boolean {
+  if (provider === 'vdb') return (method) => /^Create\w+$/.test(method);
+  return (operation) => {
+    const [method, target = ''] = operation.split(' ');
+    return method === 'POST' && SEC_CREATES.test(target.split('?')[0]!);
+  };
+}
 
 /** Accepts each distinct request body once. */
 function firstTimeSeen(): { accept: (body: unknown) => boolean; count: () => number } {
@@ -103,7 +128,9 @@ function firstTimeSeen(): { accept: (body: unknown) => boolean; count: () => num
   };
 }
 
-function storeOf(e: Omit<EmulatorHandle, 'env' | 'operations' | 'loseFirstCreateAnswers'>): Omit<EmulatorHandle, 'env' | 'operations' | 'loseFirstCreateAnswers'> {
+type StoreOnly = Omit<EmulatorHandle, 'env' | 'operations' | 'loseFirstCreateAnswers' | 'faultNextCreate'>;
+
+function storeOf(e: StoreOnly): StoreOnly {
   return {
     ids: (c) => e.ids(c),
     get: (c, id) => e.get(c, id),
