@@ -51,6 +51,11 @@ export interface EmulatorHandle {
    */
   loseFirstCreateAnswers(): () => number;
   /**
+   * Until `stop`, the first of each distinct create request gets this fault (see `faultNextCreate`);
+   * a repeat of the same request is answered. `count` says how many got it.
+   */
+  faultFirstCreates(kind: 'drop' | 'ambiguous'): { count(): number; stop(): void };
+  /**
    * The next create request gets this fault: `drop`, the connection is lost before the platform acts
    * (the create never happens); `ambiguous`, the platform acts and the answer is lost.
    */
@@ -67,16 +72,20 @@ export const startEmulator: Record<Provider, (options?: EmulatorOptions) => Prom
   async sec() {
     const { startSecEmulator } = await import('../../src/emulators/sec/index.js');
     const e = await startSecEmulator();
+    const faultFirstCreates = (kind: 'drop' | 'ambiguous') => {
+      const first = firstTimeSeen();
+      e.injectFault({ method: 'POST', path: SEC_CREATES, ...secFault(kind), times: Infinity, when: first.accept });
+      return first;
+    };
     return {
       env: secProviderEnv(e),
       operations: () => e.requests.map((r) => `${r.method} ${r.path}`),
       loseFirstCreateAnswers() {
-        const first = firstTimeSeen();
-        e.injectFault({ method: 'POST', path: SEC_CREATES, ambiguous: true, times: Infinity, when: first.accept });
-        return first.count;
+        return faultFirstCreates('ambiguous').count;
       },
+      faultFirstCreates,
       faultNextCreate(kind) {
-        e.injectFault({ method: 'POST', path: SEC_CREATES, ...(kind === 'drop' ? { dropConnection: true } : { ambiguous: true }) });
+        e.injectFault({ method: 'POST', path: SEC_CREATES, ...secFault(kind) });
       },
       ...storeOf(e),
     };
@@ -84,17 +93,20 @@ export const startEmulator: Record<Provider, (options?: EmulatorOptions) => Prom
   async vdb(options = {}) {
     const { startVdbEmulator } = await import('../../src/emulators/vdb/index.js');
     const e = await startVdbEmulator(options.provisioningMs === undefined ? {} : { provisioningMs: options.provisioningMs });
+    const faultFirstCreates = (kind: 'drop' | 'ambiguous') => {
+      const first = firstTimeSeen();
+      e.injectFault({ method: VDB_CREATES, ...vdbFault(kind), times: Infinity, when: first.accept });
+      return first;
+    };
     return {
       env: vdbProviderEnv(e),
       operations: () => e.requests.map((r) => r.method),
       loseFirstCreateAnswers() {
-        const first = firstTimeSeen();
-        e.injectFault({ method: VDB_CREATES, ambiguous: true, times: Infinity, when: first.accept });
-        return first.count;
+        return faultFirstCreates('ambiguous').count;
       },
+      faultFirstCreates,
       faultNextCreate(kind) {
-        // grpc-js reports a connection lost mid-call as UNAVAILABLE, as the seeded `drop` fault does.
-        e.injectFault({ method: VDB_CREATES, ...(kind === 'drop' ? { code: grpcStatus.UNAVAILABLE, message: 'connection dropped (injected fault)' } : { ambiguous: true }) });
+        e.injectFault({ method: VDB_CREATES, ...vdbFault(kind) });
       },
       ...storeOf(e),
     };
@@ -114,21 +126,29 @@ export function isCreateOperation(provider: Provider): (operation: string) => bo
   };
 }
 
-/** Accepts each distinct request body once. */
-function firstTimeSeen(): { accept: (body: unknown) => boolean; count: () => number } {
+const secFault = (kind: 'drop' | 'ambiguous') => (kind === 'drop' ? { dropConnection: true } : { ambiguous: true });
+// grpc-js reports a connection lost mid-call as UNAVAILABLE, as the seeded `drop` fault does.
+const vdbFault = (kind: 'drop' | 'ambiguous') => (kind === 'drop' ? { code: grpcStatus.UNAVAILABLE, message: 'connection dropped (injected fault)' } : { ambiguous: true });
+
+/** Accepts each distinct request body once, until stopped. */
+function firstTimeSeen(): { accept: (body: unknown) => boolean; count: () => number; stop: () => void } {
   const seen = new Set<string>();
+  let stopped = false;
   return {
     accept(body) {
       const key = JSON.stringify(body);
-      if (seen.has(key)) return false;
+      if (stopped || seen.has(key)) return false;
       seen.add(key);
       return true;
     },
     count: () => seen.size,
+    stop: () => {
+      stopped = true;
+    },
   };
 }
 
-type StoreOnly = Omit<EmulatorHandle, 'env' | 'operations' | 'loseFirstCreateAnswers' | 'faultNextCreate'>;
+type StoreOnly = Omit<EmulatorHandle, 'env' | 'operations' | 'loseFirstCreateAnswers' | 'faultFirstCreates' | 'faultNextCreate'>;
 
 function storeOf(e: StoreOnly): StoreOnly {
   return {
