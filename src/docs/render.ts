@@ -206,7 +206,20 @@ function renderEphemeralPage(def: AnyProvider, e: EphemeralDef<any, any>, option
   out.push('## Attributes Reference', '');
   out.push('The following attributes are exported:', '', ...fields.attributes, '');
   out.push(...fields.nested);
+  if (e.close) out.push(...leftOpenSection());
   return finish(out);
+}
+
+/** What happens to an opened value Terraform never closes (README, "Reliability"). */
+function leftOpenSection(): string[] {
+  return [
+    '## When Terraform does not close it',
+    '',
+    'Terraform closes an ephemeral resource when the run no longer needs it, but Terraform 1.11 skips that when a resource or provisioner that uses the value fails, or when the run is interrupted. ' +
+      'The provider then closes what it opened itself when Terraform shuts it down at the end of the command, and names each value it closes (or could not close, with its id and expiry) in a warning in the provider log (`TF_LOG_PROVIDER=warn`). ' +
+      'If Terraform itself is killed (SIGKILL, a second Ctrl-C), nothing can close it: the value lives until it expires.',
+    '',
+  ];
 }
 
 function renderDataSourcePage(def: AnyProvider, d: AnyDataSource, options: RenderOptions): string {

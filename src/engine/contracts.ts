@@ -232,6 +232,12 @@ export interface EphemeralDef<F extends Fields, C> {
   renew?(priv: Record<string, unknown>, ctx: OpContext<C>): Promise<{ renewAt?: Date; private?: Record<string, unknown> }>;
   /** Releases what `open` made. A failure is a warning that names what was left behind. */
   close?(priv: Record<string, unknown>, ctx: OpContext<C>): Promise<void>;
+  /**
+   * What an opened value is, from its `private`, for the warning when Terraform never closed it and
+   * the provider closes it as it shuts down: e.g. "database API key <id> of cluster <id>, expiring at
+   * <time>". Never a secret.
+   */
+  describeOpened?(priv: Record<string, unknown>): string;
   validate?(config: ConfigModelOf<F>, diags: Diagnostics): void;
 }
 

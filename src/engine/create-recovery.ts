@@ -121,7 +121,7 @@ export class CreateLedger {
 export async function createTracked<C>(r: ResourceDef<Fields, C>, plan: ModelOf<Fields>, planned: ObjectValue, ctx: OpContext<C>, ledger: CreateLedger): Promise<Model> {
   const lookup = r.findCreated;
   const created = lookup
-    ? await ledger.oneAtATime(`${r.typeName}\0${lookup.describe(plan)}`, () => createWithEvidence(r, lookup, plan, planned, ctx, ledger))
+    ? await ledger.oneAtATime(`${r.typeName}\0${describe(r, plan)}`, () => createWithEvidence(r, lookup, plan, planned, ctx, ledger))
     : await createOnce(r, plan, ctx);
   // From here on the object exists: whatever happens next, it stays in the state.
   ctx.partial(created);
@@ -130,9 +130,17 @@ export async function createTracked<C>(r: ResourceDef<Fields, C>, plan: ModelOf<
   return r.settle ? r.settle(created, plan, ctx) : created;
 }
 
-/** The object a create of this plan makes, as a person would look for it. */
+/**
+ * The object a create of this plan makes, as a person would look for it. It names messages and
+ * keys the ledger's turns, so it never throws: a plan Terraform would not send (a required value
+ * missing) gets the generic description and fails where the create judges it.
+ */
 export function describe<C>(r: ResourceDef<Fields, C>, plan: ModelOf<Fields>): string {
-  return r.findCreated?.describe(plan) ?? `the new ${r.typeName}`;
+  try {
+    return r.findCreated?.describe(plan) ?? `the new ${r.typeName}`;
+  } catch {
+    return `the new ${r.typeName}`;
+  }
 }
 
 /** A type without a natural key: a lost answer can only be reported. */

@@ -66,6 +66,8 @@ export class ProviderEngine<C> {
   private readonly resources = new Map<string, ResourceDef<Fields, C>>();
   private readonly dataSources = new Map<string, DataSourceDef<Fields, C>>();
   private readonly ephemerals = new Map<string, EphemeralDef<Fields, C>>();
+  /** Ephemeral values opened and not closed yet, by type and private state (see closeLeftoverEphemerals). */
+  private readonly openEphemerals = new Map<string, { readonly typeName: string; readonly priv: PrivateState }>();
   private client: C | undefined;
   /** Why there is no client yet: not configured, or configured with values unknown until apply. */
   private unconfiguredReason = 'The provider has not been configured.';
@@ -348,6 +350,7 @@ export class ProviderEngine<C> {
       // Configured values stay exactly as configured; the rest comes from the platform.
       const result = reconcileRead(e.schema.fields, config, fresh);
       for (const [name, v] of Object.entries(config)) if (v !== null && e.schema.fields[name]?.kind === 'attr') result[name] = v;
+      if (e.close) this.openEphemerals.set(openedKey(typeName, opened.private ?? {}), { typeName, priv: opened.private ?? {} });
       return { result, ...(opened.renewAt ? { renewAt: opened.renewAt } : {}), private: opened.private ?? {}, diags };
     } catch (err) {
       diags.append([diagnosticFromError(`Cannot open ${typeName}`, err)]);
@@ -362,6 +365,7 @@ export class ProviderEngine<C> {
     if (!e.renew) return { private: priv, diags };
     try {
       const renewed = await e.renew(priv, this.context(diags, priv, typeName));
+      if (renewed.private && this.openEphemerals.delete(openedKey(typeName, priv))) this.openEphemerals.set(openedKey(typeName, renewed.private), { typeName, priv: renewed.private });
       return { ...(renewed.renewAt ? { renewAt: renewed.renewAt } : {}), private: renewed.private ?? priv, diags };
     } catch (err) {
       diags.append([diagnosticFromError(`Cannot renew ${typeName}`, err)]);
@@ -375,6 +379,7 @@ export class ProviderEngine<C> {
     const e = this.ephemerals.get(typeName);
     if (!e) return diags.error('Unknown ephemeral resource', `No ephemeral resource "${typeName}".`);
     if (!e.close) return diags;
+    this.openEphemerals.delete(openedKey(typeName, priv));
     try {
       await e.close(priv, this.context(diags, priv, typeName));
     } catch (err) {
@@ -382,6 +387,32 @@ export class ProviderEngine<C> {
       diags.warning(d.summary, d.detail);
     }
     return diags;
+  }
+
+  /**
+   * Closes what this process opened and Terraform never closed: Terraform 1.11 skips Close when a
+   * consumer of an ephemeral value fails or the run is interrupted, and a key made for the run would
+   * live until it expires. Called as the provider shuts down, within `budgetMs`. Each is named in a
+   * warning first, so that one the budget does not cover is still known by its id and expiry.
+   */
+  async closeLeftoverEphemerals(budgetMs: number): Promise<void> {
+    const left = [...this.openEphemerals.values()];
+    this.openEphemerals.clear();
+    const signal = AbortSignal.timeout(budgetMs);
+    await Promise.all(
+      left.map(async ({ typeName, priv }) => {
+        const e = this.ephemerals.get(typeName)!;
+        const what = e.describeOpened?.(priv) ?? typeName;
+        const log = this.log.child({ tf_resource_type: typeName });
+        log.warn('Terraform did not close an ephemeral value this provider opened; closing it as the provider shuts down', { opened: what });
+        try {
+          await e.close!(priv, this.context(new Diagnostics(), priv, typeName, undefined, signal));
+          log.info('closed the ephemeral value Terraform left open', { opened: what });
+        } catch (err) {
+          log.warn('could not close the ephemeral value Terraform left open', { opened: what, error: diagnosticFromError('close', err).detail });
+        }
+      }),
+    );
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -680,6 +711,11 @@ export class ProviderEngine<C> {
       partial,
     };
   }
+}
+
+/** An opened ephemeral value as Close will name it again: its type and private state. */
+function openedKey(typeName: string, priv: PrivateState): string {
+  return `${typeName}\0${JSON.stringify(priv)}`;
 }
 
 /** Operations see an optional argument set empty as null: the platforms make no difference. */

@@ -22,7 +22,13 @@ function createRecoveryFromEnv(env: NodeJS.ProcessEnv): Partial<CreateRecoveryOp
 export function serve(def: ProviderDef<any, any>): void {
   const log = createLogger(def.name);
   const engine = new ProviderEngine(def, log, process.env, createRecoveryFromEnv(process.env));
-  runProviderMain({ name: def.name, version: def.version, handlers: providerService(engine, log), streamHandlers: providerStreamService(engine, log) }).catch(
+  runProviderMain({
+    name: def.name,
+    version: def.version,
+    handlers: providerService(engine, log),
+    streamHandlers: providerStreamService(engine, log),
+    beforeExit: (budgetMs) => engine.closeLeftoverEphemerals(budgetMs),
+  }).catch(
     (error: unknown) => {
       process.stderr.write(`terraform-provider-${def.name}: cannot start: ${error instanceof Error ? error.stack : String(error)}\n`);
       process.exit(1);

@@ -35,11 +35,21 @@ export interface ProviderMainOptions {
   streamHandlers?: ProviderStreamHandlers;
   /** Defaults to process.argv.slice(2). */
   argv?: string[];
+  /**
+   * Work before the process ends (the host's Shutdown, or the host gone), within the budget given:
+   * the engine closes the ephemeral values Terraform left open.
+   */
+  beforeExit?: (budgetMs: number) => Promise<void>;
 }
 
 /** grpc-js limits: Terraform sends whole states/plans as single messages (§1.5). */
 const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 const SHUTDOWN_EXIT_DELAY_MS = 10;
+/**
+ * What `beforeExit` may take after the host's Shutdown: go-plugin's client waits 2 s for the process
+ * to exit before it kills it.
+ */
+const BEFORE_EXIT_BUDGET_MS = 1_500;
 const ORPHAN_POLL_MS = 1000;
 
 export async function runProviderMain(opts: ProviderMainOptions): Promise<void> {
@@ -124,7 +134,17 @@ export async function runProviderMain(opts: ProviderMainOptions): Promise<void> 
   guardStdout(log);
   log.info('provider server started', { address, tls: cert !== null, version: opts.version });
 
-  watchForOrphaning(log);
+  watchForOrphaning(log, opts);
+}
+
+/** The options' `beforeExit`, within its budget; a failure is logged, never thrown. */
+async function exitAfter(opts: ProviderMainOptions, log: Logger): Promise<void> {
+  if (!opts.beforeExit) return;
+  try {
+    await opts.beforeExit(BEFORE_EXIT_BUDGET_MS);
+  } catch (err) {
+    log.warn('work before exit failed', { error: errorMessage(err) });
+  }
 }
 
 function buildServer(opts: ProviderMainOptions, log: Logger, debug: boolean): grpc.Server {
@@ -149,7 +169,7 @@ function buildServer(opts: ProviderMainOptions, log: Logger, debug: boolean): gr
       log.info('shutdown requested by the plugin host');
       callback(null, {});
       // Answer first, then exit promptly (§1.7). A debug server outlives its clients.
-      if (!debug) setTimeout(() => process.exit(0), SHUTDOWN_EXIT_DELAY_MS);
+      if (!debug) void exitAfter(opts, log).then(() => setTimeout(() => process.exit(0), SHUTDOWN_EXIT_DELAY_MS));
     },
   });
   server.addService(serviceDefinition(SERVICE_NAMES.stdio), {
@@ -244,12 +264,13 @@ function bindLoopback(server: grpc.Server, credentials: grpc.ServerCredentials):
 }
 
 /** Terraform does not always kill us when it dies: exit once our parent changes (§1.7). */
-function watchForOrphaning(log: Logger): void {
+function watchForOrphaning(log: Logger, opts: ProviderMainOptions): void {
   const parent = process.ppid;
-  setInterval(() => {
+  const timer = setInterval(() => {
     if (process.ppid !== parent) {
+      clearInterval(timer);
       log.warn('plugin host exited; shutting down', { old_ppid: parent, ppid: process.ppid });
-      process.exit(0);
+      void exitAfter(opts, log).then(() => process.exit(0));
     }
   }, ORPHAN_POLL_MS).unref();
 }

@@ -93,6 +93,14 @@ describe('inputs the fuzz tests found (each once an internal error)', () => {
     expect(errors).to.deep.equal(['Invalid request from Terraform: The planned state sent by Terraform is malformed at configuration: at least 1 configuration block(s) are required (0 given).']);
   });
 
+  it('ApplyResourceChange creating with a required value missing from the plan: the lost-answer key is still described', async () => {
+    // Terraform never plans a required attribute null; a hostile client may. The create's key (which
+    // orders creates of one key and names the object in messages) must not fail on it.
+    const planned = configValue(blockOf(vdbDef, 'vdb_accounts_auth_key'), {});
+    const errors = await errorsOf(vdb, 'ApplyResourceChange', { type_name: 'vdb_accounts_auth_key', prior_state: dyn(vdbDef, 'vdb_accounts_auth_key', null), planned_state: dyn(vdbDef, 'vdb_accounts_auth_key', planned) });
+    expect(errors).to.have.length(1);
+  });
+
   it('a prior state with a null element in a collection', async () => {
     const block = blockOf(secDef, 'sec_alert_channel_email');
     const prior = configValue(block, { id: 'x', name: 'ops', recipients: ['ops@example.com'] });

@@ -58,6 +58,7 @@ export const ephemeralDatabaseApiKey = ephemeralResource<typeof schema.fields, V
       private: { account_id: accountId, cluster_id: config.cluster_id, id: key.id, expires_at: formatTimestamp(key.expiresAt) },
     };
   },
+  describeOpened: (priv) => `database API key ${String(priv.id)} of cluster ${String(priv.cluster_id)}, expiring at ${String(priv.expires_at)}`,
   async close(priv, ctx) {
     const [accountId, clusterId, id] = [String(priv.account_id), String(priv.cluster_id), String(priv.id)];
     try {

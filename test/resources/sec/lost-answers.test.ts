@@ -13,6 +13,7 @@ import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import type { ObjectValue } from '../../../src/schema/value.js';
 import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
+import { createSecClient } from '../../../src/clients/sec/index.js';
 
 const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 type Plain = Record<string, unknown>;
@@ -246,22 +247,43 @@ describe('sec resources: creates whose answer is lost', function () {
     await apply('sec_alert_channel_email', state, null);
   });
 
-  it('adopts nothing and creates nothing more when several objects match', async () => {
+  it('adopts the object its create made, never an older one of the same name', async () => {
     const config = { name: 'twice', recipients: ['ops@example.com'] };
     const existing = (await apply('sec_alert_channel_email', null, config))!;
     const before = emulator.list('AlertChannels').length;
     emulator.clearRequests();
     emulator.injectFault({ method: 'POST', path: '/api/v2/AlertChannels', ambiguous: true });
-    const [d] = await applyFailure('sec_alert_channel_email', config);
-    expect(d).to.deep.include({ severity: 'error', summary: 'Create outcome unknown' });
-    const twins = emulator.list<Stored>('AlertChannels').filter((s) => s.name === 'twice');
-    expect(twins).to.have.length(2);
+    const state = (await apply('sec_alert_channel_email', null, config))!;
+    expect(state.id).to.not.equal(existing.id);
+    expect(emulator.list<Stored>('AlertChannels').filter((s) => s.name === 'twice').map((s) => s.intgGuid).sort()).to.deep.equal([existing.id, state.id].sort());
     expect(emulator.list('AlertChannels')).to.have.length(before + 1);
     expect(requestsTo('POST', '/api/v2/AlertChannels')).to.have.length(1);
-    expect(d!.detail).to.include(`2 existing objects match (${twins.map((t) => String(t.intgGuid)).join(', ')})`);
-    expect(d!.detail).to.include('Look on the platform for the sec_alert_channel_email alert channel (type EmailUser) named "twice".');
-    expect(d!.detail).to.include('import it (`terraform import <address> <id>`, where the id is the integration GUID (`intg_guid`))');
+    await apply('sec_alert_channel_email', state, null);
     await apply('sec_alert_channel_email', existing, null);
+  });
+
+  it('adopts nothing and sends nothing more when another object with the name appears while its request is out', async () => {
+    const config = { name: 'raced', recipients: ['ops@example.com'] };
+    const before = emulator.list('AlertChannels').length;
+    emulator.clearRequests();
+    // The request waits before the platform acts; meanwhile someone else makes a channel of the same name.
+    emulator.injectFault({ method: 'POST', path: '/api/v2/AlertChannels', ambiguous: true, delayMs: 400 });
+    const applying = applyFailure('sec_alert_channel_email', config);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const other = createSecClient({ baseUrl: emulator.url, account: emulator.account, apiKey: emulator.apiKey, apiSecret: emulator.apiSecret, userAgent: 'another workspace' });
+    const theirs = await other.alertChannels.create({ name: 'raced', type: 'EmailUser', enabled: true, data: { channelProps: { recipients: ['ops@example.com'] } } } as never);
+    await other.close();
+    const [d] = await applying;
+    expect(d).to.deep.include({ severity: 'error', summary: 'Create outcome unknown' });
+    const twins = emulator.list<Stored>('AlertChannels').filter((s) => s.name === 'raced');
+    expect(twins).to.have.length(2);
+    expect(emulator.list('AlertChannels')).to.have.length(before + 2);
+    expect(requestsTo('POST', '/api/v2/AlertChannels')).to.have.length(2);
+    expect(requestsTo('DELETE', `/api/v2/AlertChannels/${theirs.intgGuid}`)).to.deep.equal([]);
+    expect(d!.detail).to.include('2 objects holding its key were made since the request was sent');
+    for (const t of twins) expect(d!.detail).to.include(`${String(t.intgGuid)} (made since the request was sent)`);
+    expect(d!.detail).to.include("import the right one: `terraform import <address> '<the integration GUID (`intg_guid`)>'`");
+    for (const t of twins) emulator.remove('AlertChannels', String(t.intgGuid));
   });
 
   it('repeats a cloud-account create the platform declines, `retries` times at most', async () => {
