@@ -130,8 +130,8 @@ export default resource<typeof schema.fields, SecClient>({
     key: 'its name',
     uniqueKey: true,
     describe: (plan) => `the agent access token named ${JSON.stringify(plan.name)}`,
-    list: async (plan, ctx) => (await tokensNamed(plan.name, ctx)).map(fromApi),
-    scope: (plan) => plan.name,
+    // One listing of the account's tokens serves every create.
+    list: async (_plan, ctx) => (await ctx.client.agentAccessTokens.list({ signal: ctx.signal })).map(fromApi),
     holdsKey: (plan, found) => found.name === plan.name,
     importId: (found) => found.name ?? '',
     setAfterCreate: ['enabled'],

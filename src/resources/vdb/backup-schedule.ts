@@ -88,10 +88,11 @@ export const backupSchedule = resource<typeof fields, VdbContext>({
     key: 'its cluster, cron expression and retention',
     uniqueKey: false,
     describe: (plan) => `the backup schedule of cluster ${plan.cluster_id} with cron expression ${JSON.stringify(plan.cron_expression)}`,
-    list: async (plan, ctx) =>
-      (await ctx.client.api.backupSchedules.list({ accountId: accountIdOf(plan.account_id, ctx), clusterId: plan.cluster_id }, { signal: ctx.signal })).filter((s) => !s.deletedAt).map(scheduleFromApi),
-    scope: (plan) => `${plan.account_id ?? ''}/${plan.cluster_id}`,
-    holdsKey: (plan, found) => found.cron_expression === plan.cron_expression && sameGoDuration(found.retention_period ?? '', plan.retention_period ?? ''),
+    // One listing of the account's schedules serves the creates on every cluster.
+    list: async (plan, ctx) => (await ctx.client.api.backupSchedules.list({ accountId: accountIdOf(plan.account_id, ctx) }, { signal: ctx.signal })).filter((s) => !s.deletedAt).map(scheduleFromApi),
+    scope: (plan) => plan.account_id ?? '',
+    holdsKey: (plan, found) =>
+      found.cluster_id === plan.cluster_id && found.cron_expression === plan.cron_expression && sameGoDuration(found.retention_period ?? '', plan.retention_period ?? ''),
     importId: (found) => `${found.cluster_id}/${found.id}`,
   },
   async read(prior, ctx) {

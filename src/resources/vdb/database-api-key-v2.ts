@@ -178,10 +178,10 @@ export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
     key: 'its cluster and name',
     uniqueKey: false,
     describe: (plan) => `the database API key named ${JSON.stringify(plan.name)} of cluster ${plan.cluster_id}`,
-    list: async (plan, ctx) =>
-      (await ctx.client.api.databaseApiKeys.list({ accountId: accountIdOf(plan.account_id, ctx), clusterId: plan.cluster_id }, { signal: ctx.signal })).map((k) => fromApi(k, plan)),
-    scope: (plan) => `${plan.account_id ?? ''}/${plan.cluster_id}`,
-    holdsKey: (plan, found) => found.name === plan.name,
+    // One listing of the account's keys serves the creates on every cluster.
+    list: async (plan, ctx) => (await ctx.client.api.databaseApiKeys.list({ accountId: accountIdOf(plan.account_id, ctx) }, { signal: ctx.signal })).map((k) => fromApi(k, plan)),
+    scope: (plan) => plan.account_id ?? '',
+    holdsKey: (plan, found) => found.cluster_id === plan.cluster_id && found.name === plan.name,
     importId: (found) => `${found.cluster_id}/${found.id}`,
   },
   async read(prior, ctx) {

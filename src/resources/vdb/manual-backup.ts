@@ -117,11 +117,9 @@ export const manualBackup = resource<typeof fields, VdbContext>({
     key: 'its cluster (a backup that no schedule made)',
     uniqueKey: false,
     describe: (plan) => `a manual backup of cluster ${plan.cluster_id}`,
-    list: async (plan, ctx) =>
-      (await ctx.client.api.backups.list({ accountId: accountIdOf(plan.account_id, ctx), clusterId: plan.cluster_id }, { signal: ctx.signal }))
-        .filter((b) => b.clusterId === plan.cluster_id && !b.backupScheduleId && !b.deletedAt)
-        .map(fromApi),
-    scope: (plan) => `${plan.account_id ?? ''}/${plan.cluster_id}`,
+    // One listing of the account's backups serves the creates on every cluster.
+    list: async (plan, ctx) => (await ctx.client.api.backups.list({ accountId: accountIdOf(plan.account_id, ctx) }, { signal: ctx.signal })).filter((b) => !b.backupScheduleId && !b.deletedAt).map(fromApi),
+    scope: (plan) => plan.account_id ?? '',
     holdsKey: (plan, found) => found.cluster_id === plan.cluster_id,
     importId: (found) => found.id ?? '',
   },

@@ -140,9 +140,9 @@ const teamMember = resource<typeof schema.fields, SecClient>({
     key: 'its e-mail address',
     uniqueKey: true,
     describe: (plan) => `the team member ${plan.email.trim()}`,
-    list: async (plan, ctx) => (await ctx.client.teamMembers.search(plan.email.trim(), { signal: ctx.signal })).map((m) => fromApi(m, plan)),
-    scope: (plan) => plan.email.trim(),
-    holdsKey: (plan, found) => found.email?.trim() === plan.email.trim(),
+    // One listing of the account's members serves every create.
+    list: async (plan, ctx) => (await ctx.client.teamMembers.list({ signal: ctx.signal })).map((m) => fromApi(m, plan)),
+    holdsKey: (plan, found) => found.email?.trim().toLowerCase() === plan.email.trim().toLowerCase(),
     importId: (found) => guidOf(found as Model),
   },
   read: async (prior, ctx) => fromApi(await ctx.client.teamMembers.get(guidOf(prior), { signal: ctx.signal }), prior),
