@@ -520,6 +520,259 @@ resource "sec_policy" "example" {
     });
   });
 
+  describe("alert rules in the platform's current vocabulary, and in the deprecated one", () => {
+    // Upstream's two alert-rule examples (examples/resource_lacework_alert_rule/{current,deprecated}),
+    // translated: the resource group of Cloud A accounts, a channel of ours for its placeholder GUID.
+    const common = `
+resource "sec_alert_channel_email" "example" {
+  name       = "Alert rule channel"
+  recipients = ["ops@example.com"]
+}
+
+resource "sec_resource_group" "example" {
+  name = var.resource_group_name
+  type = "CLOUD_A"
+  group {
+    operator = "OR"
+    filter {
+      filter_name = "filter1"
+      field       = "Account"
+      operation   = "EQUALS"
+      value       = ["*"]
+    }
+  }
+}
+
+variable "resource_group_name" {
+  type    = string
+  default = "Users for Alert Rules Testing example"
+}
+
+variable "severities" {
+  type    = list(string)
+  default = ["High", "Medium"]
+}
+
+variable "alert_categories" {
+  type    = list(string)
+  default = ["Policy"]
+}
+`;
+    const current = `${common}
+resource "sec_alert_rule" "example" {
+  name                = "Alert Rule"
+  description         = "Alert Rule created by Terraform"
+  alert_channels      = [sec_alert_channel_email.example.intg_guid]
+  severities          = var.severities
+  alert_subcategories = var.alert_subcategories
+  alert_categories    = var.alert_categories
+  alert_sources       = var.alert_sources
+  resource_groups     = [sec_resource_group.example.id]
+}
+
+variable "alert_subcategories" {
+  type    = list(string)
+  default = ["Compliance", "Platform", "User", "Cloud Activity"]
+}
+
+variable "alert_sources" {
+  type    = list(string)
+  default = ["CloudA"]
+}
+
+output "alert_subcategories" {
+  value = sec_alert_rule.example.alert_subcategories
+}
+
+output "alert_sources" {
+  value = sec_alert_rule.example.alert_sources
+}
+`;
+    const deprecated = `${common}
+resource "sec_alert_rule" "example" {
+  name             = "Alert Rule"
+  description      = "Alert Rule created by Terraform"
+  alert_channels   = [sec_alert_channel_email.example.intg_guid]
+  severities       = var.severities
+  event_categories = var.event_categories
+  alert_categories = var.alert_categories
+  resource_groups  = [sec_resource_group.example.id]
+}
+
+variable "event_categories" {
+  type    = list(string)
+  default = ["Compliance", "Platform", "User", "Cloud"]
+}
+
+output "event_categories" {
+  value = sec_alert_rule.example.event_categories
+}
+`;
+    const storedRule = () => {
+      const [rule] = emulator.list<{ mcGuid: string; filters: { name: string; subCategory: string[]; source: string[] } }>('AlertRules').filter((r) => r.filters.name === 'Alert Rule');
+      return rule!;
+    };
+    const importBlock = (guid: string) => `\nimport {\n  to = sec_alert_rule.example\n  id = "${guid}"\n}\n`;
+
+    it('applies the current example, re-plans empty, imports and destroys; the fourth cloud and the new subcategories are taken', async () => {
+      workspace(current);
+      await ws.expect(['apply', '-auto-approve']);
+      expect(storedRule().filters.subCategory).to.have.members(['Compliance', 'Platform', 'User', 'Cloud Activity']);
+      expect(storedRule().filters.source).to.deep.equal(['CloudA']);
+      expect((await outputs()).alert_subcategories!.value).to.have.members(['Compliance', 'Platform', 'User', 'Cloud Activity']);
+      await ws.expect(['plan', '-detailed-exitcode'], 0);
+
+      await ws.expect(['apply', '-auto-approve', '-var=alert_sources=["CloudA","CloudD","K8s"]', '-var=alert_subcategories=["Threat Intel","Kubernetes Activity","Host Vulnerability","Container Vulnerability"]']);
+      expect(storedRule().filters.source).to.have.members(['CloudA', 'CloudD', 'K8s']);
+      expect(storedRule().filters.subCategory).to.have.members(['Threat Intel', 'Kubernetes Activity', 'Host Vulnerability', 'Container Vulnerability']);
+
+      const guid = storedRule().mcGuid;
+      await ws.expect(['apply', '-auto-approve']);
+      await ws.expect(['state', 'rm', 'sec_alert_rule.example']);
+      ws.writeConfig(PROVIDER + current + importBlock(guid));
+      await ws.expect(['apply', '-auto-approve']);
+      ws.writeConfig(PROVIDER + current);
+      await ws.expect(['plan', '-detailed-exitcode'], 0);
+      await ws.expect(['destroy', '-auto-approve']);
+      expect(emulator.list('AlertRules')).to.deep.equal([]);
+    });
+
+    it('applies the deprecated example with warnings naming the replacements, keeps its older names, and re-plans empty', async () => {
+      workspace(deprecated);
+      const applied = await ws.expect(['apply', '-auto-approve', '-no-color']);
+      const warnings = flat(applied.stdout + applied.stderr);
+      expect(warnings).to.include('Argument "event_categories" is deprecated');
+      expect(warnings).to.include('Use `alert_subcategories`');
+      expect(warnings).to.include('`Cloud` is the older name of the subcategory `Cloud Activity`');
+      expect(storedRule().filters.subCategory).to.have.members(['Compliance', 'Platform', 'User', 'Cloud Activity']);
+      expect((await outputs()).event_categories!.value).to.have.members(['Compliance', 'Platform', 'User', 'Cloud']);
+      await ws.expect(['plan', '-detailed-exitcode'], 0);
+
+      // Both forms at once: refused at plan time, nothing sent.
+      ws.writeConfig(PROVIDER + deprecated.replace('  event_categories = var.event_categories\n', '  event_categories = var.event_categories\n  alert_subcategories = ["Compliance"]\n'));
+      const both = await ws.run(['plan', '-no-color']);
+      expect(both.code).to.equal(1);
+      expect(flat(both.stderr)).to.include('Conflicting arguments').and.include('Set `alert_subcategories` or the deprecated `event_categories`, not both');
+
+      // Moving to the current argument sends the same list.
+      ws.writeConfig(PROVIDER + current.replace('  alert_sources       = var.alert_sources\n', ''));
+      await ws.expect(['apply', '-auto-approve']);
+      expect(storedRule().filters.subCategory).to.have.members(['Compliance', 'Platform', 'User', 'Cloud Activity']);
+      await ws.expect(['plan', '-detailed-exitcode'], 0);
+      await ws.expect(['destroy', '-auto-approve']);
+    });
+  });
+
+  describe("upstream's compliance policy on a built-in query", () => {
+    // Upstream's policy-compliance example (examples/resource_lacework_policy_compliance), translated:
+    // the platform's Cloud A bucket-logging configuration check, an empty suffix by default.
+    const complianceExample = `
+resource "sec_policy_compliance" "example" {
+  title            = var.title
+  query_id         = "SEC_Global_CloudA_Config_BucketLoggingNotEnabled"
+  severity         = var.severity
+  description      = var.description
+  remediation      = var.remediation
+  enabled          = true
+  policy_id_suffix = var.policy_id_suffix
+  tags             = var.tags
+  alerting_enabled = true
+}
+
+variable "title" {
+  type    = string
+  default = "lql-terraform-policy"
+}
+
+variable "description" {
+  type    = string
+  default = "Policy Created via Terraform"
+}
+
+variable "severity" {
+  type    = string
+  default = "High"
+}
+
+variable "remediation" {
+  type    = string
+  default = "Please Investigate"
+}
+
+variable "policy_id_suffix" {
+  default = ""
+}
+
+variable "tags" {
+  type    = list(string)
+  default = ["cloud_CloudA", "custom"]
+}
+
+output "tags" {
+  value = sec_policy_compliance.example.tags
+}
+`;
+
+    it('applies, re-plans empty, imports and destroys', async () => {
+      workspace(complianceExample);
+      await ws.expect(['apply', '-auto-approve']);
+      const [created] = emulator.list<PolicyRecord>('Policies').filter((p) => p.queryId === 'SEC_Global_CloudA_Config_BucketLoggingNotEnabled');
+      expect(created).to.deep.include({ title: 'lql-terraform-policy', severity: 'high', enabled: true, alertEnabled: true });
+      await ws.expect(['plan', '-detailed-exitcode'], 0);
+      await ws.expect(['state', 'rm', 'sec_policy_compliance.example']);
+      ws.writeConfig(PROVIDER + complianceExample + `\nimport {\n  to = sec_policy_compliance.example\n  id = "${created!.policyId}"\n}\n`);
+      await ws.expect(['apply', '-auto-approve']);
+      ws.writeConfig(PROVIDER + complianceExample);
+      await ws.expect(['plan', '-detailed-exitcode'], 0);
+      await ws.expect(['destroy', '-auto-approve']);
+      expect(emulator.get('Policies', created!.policyId)).to.equal(undefined);
+    });
+  });
+
+  describe("upstream's query on the cluster audit log", () => {
+    // Upstream's query test (integration/resource_lacework_query_test.go, queryStringK8), translated.
+    const k8sQuery = `
+resource "sec_query" "example" {
+  query_id = "Lql_Terraform_Query_K8s"
+  query    = <<EOT
+  {
+      source {
+          SEC_ACT_K8S_AUDIT
+      }
+      filter {
+          (EVENT_JSON:requestURI = '/api/v1/namespaces'
+              or EVENT_JSON:requestURI like '/api/v1/namespaces?%')
+          and EVENT_JSON:verb = 'create'
+          and EVENT_JSON:responseStatus.code between 200 and 299
+      }
+      return distinct {
+          EVENT_NAME,
+          EVENT_OBJECT,
+          CLUSTER_TYPE,
+          CLUSTER_ID
+      }
+  }
+EOT
+}
+`;
+
+    it('applies, re-plans empty, imports and destroys', async () => {
+      workspace(k8sQuery);
+      await ws.expect(['apply', '-auto-approve']);
+      const stored = emulator.get<{ queryText: string; evaluatorId: string; resultSchema: string }>('Queries', 'Lql_Terraform_Query_K8s')!;
+      expect(stored.evaluatorId).to.equal('');
+      expect(JSON.parse(stored.resultSchema).map((c: { name: string }) => c.name)).to.deep.equal(['EVENT_NAME', 'EVENT_OBJECT', 'CLUSTER_TYPE', 'CLUSTER_ID']);
+      await ws.expect(['plan', '-detailed-exitcode'], 0);
+      await ws.expect(['state', 'rm', 'sec_query.example']);
+      ws.writeConfig(PROVIDER + k8sQuery + '\nimport {\n  to = sec_query.example\n  id = "Lql_Terraform_Query_K8s"\n}\n');
+      await ws.expect(['apply', '-auto-approve']);
+      ws.writeConfig(PROVIDER + k8sQuery);
+      await ws.expect(['plan', '-detailed-exitcode'], 0);
+      await ws.expect(['destroy', '-auto-approve']);
+      expect(emulator.get('Queries', 'Lql_Terraform_Query_K8s')).to.equal(undefined);
+    });
+  });
+
   describe('organisation agentless scanning with an empty scanning account', () => {
     // Upstream's example and active acceptance test (examples/resource_lacework_integration_aws_org_agentless_scanning).
     const orgExample = `

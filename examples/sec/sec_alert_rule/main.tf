@@ -60,13 +60,13 @@ resource "sec_alert_channel_email" "security" {
 }
 
 resource "sec_alert_rule" "example" {
-  name             = "tf-acc-alert-rule"
-  description      = "Policy alerts from Cloud A for the security team"
-  alert_channels   = [sec_alert_channel_email.security.intg_guid]
-  severities       = ["Critical", "High"]
-  alert_categories = ["Policy"]
-  sources          = ["CloudA"]
-  event_categories = ["Compliance", "User"]
+  name                = "tf-acc-alert-rule"
+  description         = "Policy alerts from Cloud A for the security team"
+  alert_channels      = [sec_alert_channel_email.security.intg_guid]
+  severities          = ["Critical", "High"]
+  alert_categories    = ["Policy"]
+  alert_sources       = ["CloudA"]
+  alert_subcategories = ["Compliance", "User", "Cloud Activity"]
 }
 
 output "alert_rule_guid" {

@@ -3,7 +3,7 @@ import { segment, type CallOptions, type SecHttp } from './http.js';
 import { REPORT_SEVERITIES, type ReportSeverity } from './report-rules.js';
 import { envelope, flag, toFlag } from './wire.js';
 
-export { ALERT_RULE_CATEGORIES, ALERT_RULE_EVENT_CATEGORIES, ALERT_RULE_SOURCES } from './alert-rule-values.js';
+export { ALERT_RULE_CATEGORIES, ALERT_RULE_SOURCES, ALERT_RULE_SUBCATEGORIES } from './alert-rule-values.js';
 
 /** An alert rule: which alerts (severities, sources, categories, resource groups) go to which alert channels. */
 export interface AlertRule {
@@ -17,8 +17,9 @@ export interface AlertRule {
     readonly enabled: boolean;
     readonly severity: ReportSeverity[];
     readonly resourceGroups: string[];
-    readonly eventCategory: string[];
-    readonly sources: string[];
+    /** Subcategories, in their current names. */
+    readonly subCategory: string[];
+    readonly source: string[];
     readonly category: string[];
     readonly createdOrUpdatedTime: string;
     readonly createdOrUpdatedBy: string;
@@ -33,8 +34,8 @@ export interface AlertRuleInput {
     readonly enabled: boolean;
     readonly severity: readonly ReportSeverity[];
     readonly resourceGroups: readonly string[];
-    readonly eventCategory: readonly string[];
-    readonly sources: readonly string[];
+    readonly subCategory: readonly string[];
+    readonly source: readonly string[];
     readonly category: readonly string[];
   };
 }
@@ -73,8 +74,8 @@ const ruleSchema = z.object({
       .nullish()
       .transform((v) => (v ?? []).map((n) => REPORT_SEVERITIES[n - 1]!)),
     resourceGroups: stringList,
-    eventCategory: stringList,
-    sources: stringList,
+    subCategory: stringList,
+    source: stringList,
     category: stringList,
     createdOrUpdatedTime: text,
     createdOrUpdatedBy: text,
@@ -96,8 +97,8 @@ function ruleBody(input: AlertRuleInput, mcGuid?: string): Record<string, unknow
       enabled: toFlag(f.enabled),
       severity: f.severity.map((s) => REPORT_SEVERITIES.indexOf(s) + 1),
       resourceGroups: [...f.resourceGroups],
-      eventCategory: [...f.eventCategory],
-      sources: [...f.sources],
+      subCategory: [...f.subCategory],
+      source: [...f.source],
       category: [...f.category],
     },
   };

@@ -5,13 +5,14 @@ import { RESOURCE_GROUPS_COLLECTION } from './resource-groups.js';
 export const ALERT_RULES_COLLECTION = 'AlertRules';
 const BASE = `${API_PREFIX}/${ALERT_RULES_COLLECTION}`;
 
-/** Where alerts come from (neutral names: the clouds are CloudA, CloudB, CloudC). */
-export const ALERT_RULE_SOURCES = ['Agent', 'CloudA', 'CloudB', 'CloudC', 'K8s'];
+/** Where alerts come from (neutral names: the clouds are CloudA, CloudB, CloudC, CloudD). */
+export const ALERT_RULE_SOURCES = ['Agent', 'CloudA', 'CloudB', 'CloudC', 'CloudD', 'K8s'];
 /** What kind of alert. */
 export const ALERT_RULE_CATEGORIES = ['Anomaly', 'Policy', 'Composite'];
-/** What the alert is about. */
-export const ALERT_RULE_EVENT_CATEGORIES = [
-  'Compliance', 'App', 'Cloud', 'File', 'Machine', 'User', 'Platform', 'K8sActivity', 'Registry', 'SystemCall', 'HostVulnerability', 'ContainerVulnerability',
+/** What the alert is about, as the platform names it since its event categories became subcategories. */
+export const ALERT_RULE_SUBCATEGORIES = [
+  'Compliance', 'Application', 'Cloud Activity', 'File', 'Machine', 'User', 'Platform', 'Kubernetes Activity', 'Registry', 'SystemCall',
+  'Host Vulnerability', 'Container Vulnerability', 'Threat Intel',
 ];
 
 export interface AlertRuleRecord {
@@ -25,8 +26,8 @@ export interface AlertRuleRecord {
     /** 1 = Critical … 5 = Info, once each, ascending. */
     severity: number[];
     resourceGroups: string[];
-    eventCategory: string[];
-    sources: string[];
+    subCategory: string[];
+    source: string[];
     category: string[];
     createdOrUpdatedTime: string;
     createdOrUpdatedBy: string;
@@ -44,8 +45,8 @@ const bodySpec = field.object({
     enabled: field.flag(),
     severity: field.array(field.integer({ min: 1, max: 5 }), { minItems: 1 }),
     resourceGroups: field.array(field.string(), { optional: true }),
-    eventCategory: field.array(field.string({ oneOf: ALERT_RULE_EVENT_CATEGORIES }), { optional: true }),
-    sources: field.array(field.string({ oneOf: ALERT_RULE_SOURCES }), { optional: true }),
+    subCategory: field.array(field.string({ oneOf: ALERT_RULE_SUBCATEGORIES }), { optional: true }),
+    source: field.array(field.string({ oneOf: ALERT_RULE_SOURCES }), { optional: true }),
     category: field.array(field.string({ oneOf: ALERT_RULE_CATEGORIES }), { optional: true }),
     // Read-only fields a client may send back; ignored.
     createdOrUpdatedTime: field.string({ optional: true, allowEmpty: true }),
@@ -55,8 +56,8 @@ const bodySpec = field.object({
 
 type RuleBody = Omit<AlertRuleRecord, 'mcGuid' | 'filters'> & {
   mcGuid?: string;
-  filters: Omit<AlertRuleRecord['filters'], 'createdOrUpdatedTime' | 'createdOrUpdatedBy' | 'resourceGroups' | 'eventCategory' | 'sources' | 'category' | 'description'> &
-    Partial<Pick<AlertRuleRecord['filters'], 'resourceGroups' | 'eventCategory' | 'sources' | 'category' | 'description'>>;
+  filters: Omit<AlertRuleRecord['filters'], 'createdOrUpdatedTime' | 'createdOrUpdatedBy' | 'resourceGroups' | 'subCategory' | 'source' | 'category' | 'description'> &
+    Partial<Pick<AlertRuleRecord['filters'], 'resourceGroups' | 'subCategory' | 'source' | 'category' | 'description'>>;
 };
 
 const once = (values: readonly string[] | undefined) => [...new Set(values ?? [])];
@@ -86,8 +87,8 @@ export function registerAlertRuleRoutes(router: Router, ctx: SecContext): void {
         enabled: rule.filters.enabled,
         severity: [...new Set(rule.filters.severity)].sort((a, b) => a - b),
         resourceGroups: once(rule.filters.resourceGroups),
-        eventCategory: once(rule.filters.eventCategory),
-        sources: once(rule.filters.sources),
+        subCategory: once(rule.filters.subCategory),
+        source: once(rule.filters.source),
         category: once(rule.filters.category),
         createdOrUpdatedTime: ctx.clock.nowIso(),
         createdOrUpdatedBy: ctx.username,

@@ -1,6 +1,7 @@
 import { HttpError, field, invalid, json, noContent, quote, validate, type Router } from '../core/index.js';
 import { API_PREFIX, type SecContext } from './context.js';
 import { BUILT_IN_POLICY_CATALOGUE } from './catalogue/policies.js';
+import { BUILT_IN_QUERIES_WITHOUT_POLICY } from './catalogue/queries.js';
 import { POLICIES } from './policies.js';
 import { QueryCompileError, compileQuery, type CompiledQuery } from './query-language.js';
 
@@ -119,10 +120,10 @@ const isBuiltIn = (query: QueryRecord) => query.queryId.startsWith(BUILT_IN_QUER
 /** The data source a built-in configuration query of each cloud reads. */
 const CONFIG_SOURCES: Record<string, string> = { CloudA: 'SEC_CFG_CLOUD_A_BUCKETS', CloudB: 'SEC_CFG_CLOUD_B_BUCKETS', CloudC: 'SEC_CFG_CLOUD_C_STORAGE_ACCOUNTS' };
 
-/** The queries the built-in policies evaluate, present in every account. */
+/** The queries the built-in policies evaluate, and the platform's other built-in queries, present in every account. */
 function builtInQueries(ctx: SecContext): QueryRecord[] {
   const now = ctx.clock.nowIso();
-  const ids = [...new Set(BUILT_IN_POLICY_CATALOGUE.map((p) => p.queryId).filter((id) => id !== ''))];
+  const ids = [...new Set([...BUILT_IN_POLICY_CATALOGUE.map((p) => p.queryId).filter((id) => id !== ''), ...BUILT_IN_QUERIES_WITHOUT_POLICY])];
   return ids.map((queryId) => {
     const trail = /^SEC_Global_CloudA_Trail_(\w+)$/.exec(queryId);
     const config = /^SEC_Global_(Cloud[ABC])_Config_(\w+)$/.exec(queryId);

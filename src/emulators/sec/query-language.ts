@@ -52,11 +52,23 @@ const TRAIL_FIELDS: readonly DataSourceField[] = [
   f('ERROR_CODE', 'String'),
 ];
 
+/** Audit events of the Kubernetes clusters the agents watch (the platform's activity data, no evaluator). */
+const CLUSTER_AUDIT_FIELDS: readonly DataSourceField[] = [
+  f('EVENT_TIME', 'Timestamp'),
+  f('EVENT_NAME', 'String'),
+  f('EVENT_OBJECT', 'String'),
+  f('EVENT_SOURCE', 'String'),
+  f('CLUSTER_TYPE', 'String'),
+  f('CLUSTER_ID', 'String'),
+  f('EVENT_JSON', 'JSON'),
+];
+
 /** The evaluator of trail-event sources. */
 export const TRAIL_EVALUATOR = 'CloudATrail';
 
 export const DATA_SOURCES: readonly DataSourceDef[] = [
   { name: 'CloudATrailRawEvents', evaluator: TRAIL_EVALUATOR, fields: TRAIL_FIELDS },
+  { name: 'SEC_ACT_K8S_AUDIT', evaluator: '', fields: CLUSTER_AUDIT_FIELDS },
   ...['SEC_CFG_CLOUD_A_BUCKETS', 'SEC_CFG_CLOUD_A_INSTANCES', 'SEC_CFG_CLOUD_A_IAM_USERS', 'SEC_CFG_CLOUD_B_BUCKETS', 'SEC_CFG_CLOUD_C_STORAGE_ACCOUNTS', 'SEC_CFG_CLOUD_D_BUCKETS'].map(
     (name) => ({ name, evaluator: '', fields: CONFIG_FIELDS }),
   ),

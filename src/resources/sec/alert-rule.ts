@@ -2,15 +2,59 @@
  * Alert rules: which alerts (severities, sources, alert and event categories, resource groups) the
  * platform sends to which alert channels. Channels and resource groups are named by their GUIDs.
  */
-import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
+import { attr, resourceSchema, validators, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
+import { attrStep } from '../../schema/path.js';
 import { resource, type ResourceDef } from '../../engine/contracts.js';
+import type { Diagnostics } from '../../engine/diagnostics.js';
 import type { SecClient } from '../../clients/sec/index.js';
-import { ALERT_RULE_CATEGORIES, ALERT_RULE_EVENT_CATEGORIES, ALERT_RULE_SOURCES } from '../../clients/sec/alert-rule-values.js';
+import {
+  ALERT_RULE_CATEGORIES,
+  ALERT_RULE_SOURCES,
+  ALERT_RULE_SUBCATEGORIES,
+  LEGACY_ALERT_RULE_SUBCATEGORIES,
+  currentSubcategory,
+} from '../../clients/sec/alert-rule-values.js';
 import type { AlertRule, AlertRuleInput } from '../../clients/sec/alert-rules.js';
 import { idIdentity, noFilters } from '../shared/identity.js';
 import { SEVERITIES, canonical, listOrNull, oneOfIgnoringCase, sameIgnoringCase, sameTrimmedSet, textOrNull } from './governance-values.js';
 
 const names = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(', ');
+
+/** Every name a subcategory may be given: the current ones, then the older ones. */
+const SUBCATEGORY_NAMES = [...ALERT_RULE_SUBCATEGORIES, ...Object.keys(LEGACY_ALERT_RULE_SUBCATEGORIES)];
+const LEGACY_NAMES = Object.entries(LEGACY_ALERT_RULE_SUBCATEGORIES)
+  .map(([old, now]) => `\`${old}\` (\`${now}\`)`)
+  .join(', ');
+
+/** Two sets of subcategories the platform stores alike (an older name is its current one). */
+const currentSet = (values: readonly string[]) => [...new Set(values.map(currentSubcategory))].sort();
+const sameSubcategories = (a: string[], b: string[]) => JSON.stringify(currentSet(a)) === JSON.stringify(currentSet(b));
+
+/**
+ * The current argument and its deprecated twin send the same API field: one of them, not both. An
+ * older subcategory name warns with its current one.
+ */
+function vocabularyProblems(config: ConfigModelOf<typeof schema.fields>, diags: Diagnostics): void {
+  const pairs = [
+    ['alert_subcategories', 'event_categories'],
+    ['alert_sources', 'sources'],
+  ] as const;
+  for (const [current, deprecated] of pairs) {
+    const [now, old] = [config[current], config[deprecated]];
+    if (now === undefined || old === undefined || now === null || old === null) continue;
+    diags.error(
+      'Conflicting arguments',
+      `Set \`${current}\` or the deprecated \`${deprecated}\`, not both: they set the same list on the platform. Move the values to \`${current}\`.`,
+      [attrStep(deprecated)],
+    );
+  }
+  for (const name of ['alert_subcategories', 'event_categories'] as const) {
+    for (const value of config[name] ?? []) {
+      const now = value === undefined ? undefined : LEGACY_ALERT_RULE_SUBCATEGORIES[value];
+      if (now) diags.warning('Deprecated value', `\`${value}\` is the older name of the subcategory \`${now}\`; write \`${now}\`.`, [attrStep(name)]);
+    }
+  }
+}
 
 const schema = resourceSchema(
   {
@@ -37,15 +81,31 @@ const schema = resourceSchema(
       validate: [validators.each(validators.oneOf(...ALERT_RULE_CATEGORIES))],
       description: `Kinds of alert the rule routes: ${names(ALERT_RULE_CATEGORIES)}; all when not set.`,
     }),
-    sources: attr.stringSet({
+    alert_sources: attr.stringSet({
       optional: true,
       validate: [validators.each(validators.oneOf(...ALERT_RULE_SOURCES))],
       description: `Where the alerts come from: ${names(ALERT_RULE_SOURCES)}; all when not set.`,
     }),
+    sources: attr.stringSet({
+      optional: true,
+      deprecated: 'Use `alert_sources`, which takes the same values.',
+      validate: [validators.each(validators.oneOf(...ALERT_RULE_SOURCES))],
+      description: `Where the alerts come from: ${names(ALERT_RULE_SOURCES)}; all when not set.`,
+    }),
+    alert_subcategories: attr.stringSet({
+      optional: true,
+      validate: [validators.each(validators.oneOf(...SUBCATEGORY_NAMES))],
+      equal: sameSubcategories,
+      description:
+        `What the alerts are about: ${names(ALERT_RULE_SUBCATEGORIES)}; all when not set. ` +
+        `The older names ${LEGACY_NAMES} are still accepted (deprecated) and stored as their current names.`,
+    }),
     event_categories: attr.stringSet({
       optional: true,
-      validate: [validators.each(validators.oneOf(...ALERT_RULE_EVENT_CATEGORIES))],
-      description: `What the alerts are about: ${names(ALERT_RULE_EVENT_CATEGORIES)}; all when not set.`,
+      deprecated: 'Use `alert_subcategories`, which takes the same values (the current names, and the older ones).',
+      validate: [validators.each(validators.oneOf(...SUBCATEGORY_NAMES))],
+      equal: sameSubcategories,
+      description: 'What the alerts are about, with the same values as `alert_subcategories`.',
     }),
     guid: attr.string({ computed: true, description: 'The alert rule GUID.' }),
     created_or_updated_time: attr.string({ computed: true, volatile: true, description: 'When the rule was last created or changed.' }),
@@ -64,8 +124,8 @@ const toApi = (m: Model): AlertRuleInput => ({
     enabled: m.enabled !== false,
     severity: [...new Set(m.severities.map((s) => canonical(SEVERITIES, s)!))],
     resourceGroups: (m.resource_groups ?? []).map((g) => g.trim()),
-    eventCategory: m.event_categories ?? [],
-    sources: m.sources ?? [],
+    subCategory: [...new Set((m.alert_subcategories ?? m.event_categories ?? []).map(currentSubcategory))],
+    source: m.alert_sources ?? m.sources ?? [],
     category: m.alert_categories ?? [],
   },
 });
@@ -81,13 +141,22 @@ function fromApi(r: AlertRule, prior: Partial<Model>): Partial<Model> {
     alert_channels: listOrNull(r.intgGuidList, prior.alert_channels),
     resource_groups: listOrNull(r.filters.resourceGroups, prior.resource_groups),
     alert_categories: listOrNull(r.filters.category, prior.alert_categories),
-    sources: listOrNull(r.filters.sources, prior.sources),
-    event_categories: listOrNull(r.filters.eventCategory, prior.event_categories),
+    // Read into the argument the configuration uses; an import reads into the current one.
+    ...(deprecatedInUse(prior.alert_sources, prior.sources)
+      ? { sources: listOrNull(r.filters.source, prior.sources), alert_sources: null }
+      : { alert_sources: listOrNull(r.filters.source, prior.alert_sources), sources: null }),
+    ...(deprecatedInUse(prior.alert_subcategories, prior.event_categories)
+      ? { event_categories: listOrNull(r.filters.subCategory, prior.event_categories), alert_subcategories: null }
+      : { alert_subcategories: listOrNull(r.filters.subCategory, prior.alert_subcategories), event_categories: null }),
     created_or_updated_time: r.filters.createdOrUpdatedTime,
     created_or_updated_by: r.filters.createdOrUpdatedBy,
     type: r.type,
   };
 }
+
+/** Whether a prior state (or plan) sets the deprecated argument of a pair rather than the current one. */
+const deprecatedInUse = (current: readonly string[] | null | undefined, deprecated: readonly string[] | null | undefined) =>
+  (current === null || current === undefined) && deprecated !== null && deprecated !== undefined;
 
 const guidOf = (m: Model) => m.guid ?? m.id ?? '';
 
@@ -102,6 +171,7 @@ const alertRule = resource<typeof schema.fields, SecClient>({
     list: async (_filters, ctx) => (await ctx.client.alertRules.list({ signal: ctx.signal })).map((r) => fromApi(r, {})),
     displayName: (m) => m.name,
   },
+  validate: vocabularyProblems,
   create: async (plan, ctx) => fromApi(await ctx.client.alertRules.create(toApi(plan), { signal: ctx.signal }), plan),
   // An alert rule is known by its name; names are not unique on the platform.
   findCreated: {

@@ -51,13 +51,19 @@ describe('sec_alert_rule through the Terraform-side client', function () {
   const rule = (extra: Record<string, unknown> = {}) => ({ name: 'prod alerts', severities: ['high', 'CRITICAL'], alert_channels: [channel], ...extra });
 
   it('creates, updates, imports, shows drift and deletes', async () => {
-    let state = await converge(type, null, rule({ resource_groups: [group], alert_categories: ['Policy', 'Anomaly'], sources: ['CloudA', 'Agent'], event_categories: ['Compliance'] }));
+    let state = await converge(
+      type,
+      null,
+      rule({ resource_groups: [group], alert_categories: ['Policy', 'Anomaly'], alert_sources: ['CloudA', 'Agent', 'CloudD'], alert_subcategories: ['Compliance', 'Threat Intel', 'Cloud Activity'] }),
+    );
     expect(state).to.deep.include({ name: 'prod alerts', enabled: true, type: 'Event', guid: state.id, description: null });
     expect(state.severities, 'the configured spelling and order are kept').to.deep.equal(['high', 'CRITICAL']);
     const stored = emulator.get<{ type: string; intgGuidList: string[]; filters: Record<string, unknown> }>('AlertRules', state.id as string)!;
     expect(stored.intgGuidList).to.deep.equal([channel]);
-    expect(stored.filters).to.deep.include({ name: 'prod alerts', enabled: 1, severity: [1, 2], resourceGroups: [group], eventCategory: ['Compliance'] });
+    expect(stored.filters).to.deep.include({ name: 'prod alerts', enabled: 1, severity: [1, 2], resourceGroups: [group] });
     expect(stored.filters['category']).to.have.members(['Policy', 'Anomaly']);
+    expect(stored.filters['subCategory']).to.have.members(['Compliance', 'Threat Intel', 'Cloud Activity']);
+    expect(stored.filters['source']).to.have.members(['CloudA', 'Agent', 'CloudD']);
 
     state = await converge(type, state, rule({ enabled: false, description: 'paused', severities: ['Critical'] }));
     expect(emulator.get<{ filters: Record<string, unknown> }>('AlertRules', state.id as string)!.filters).to.deep.include({ enabled: 0, description: 'paused', severity: [1], resourceGroups: [], category: [] });
@@ -92,16 +98,63 @@ describe('sec_alert_rule through the Terraform-side client', function () {
   });
 
   it('validates severities, sources and categories at plan time, naming the attribute', async () => {
-    const err = await tf.validateResource(type, cfg(type, rule({ severities: ['Severe'], sources: ['Cloud A'], alert_categories: ['Policy'], event_categories: ['Nope'] }))).then(
+    const err = await tf.validateResource(type, cfg(type, rule({ severities: ['Severe'], alert_sources: ['Cloud A'], alert_categories: ['Policy'], alert_subcategories: ['Nope'] }))).then(
       () => null,
       (e: unknown) => e as ProviderCallError,
     );
-    expect(err!.diagnostics.map((d) => d.summary)).to.have.members(['Invalid value for "severities"', 'Invalid value for "sources"', 'Invalid value for "event_categories"']);
+    expect(err!.diagnostics.map((d) => d.summary)).to.have.members(['Invalid value for "severities"', 'Invalid value for "alert_sources"', 'Invalid value for "alert_subcategories"']);
     const empty = await tf.validateResource(type, cfg(type, rule({ severities: [] }))).then(
       () => null,
       (e: unknown) => e as ProviderCallError,
     );
     expect(empty!.diagnostics.map((d) => d.summary)).to.deep.equal(['Invalid value for "severities"']);
+  });
+
+  describe('the current vocabulary and the deprecated one', () => {
+    const warningsOf = async (plain: Record<string, unknown>) => {
+      const before = tf.received.length;
+      await tf.validateResource(type, cfg(type, plain));
+      return tf.received.slice(before).filter((d) => d.severity === 'warning').map((d) => `${d.summary} at ${d.path}: ${d.detail}`);
+    };
+
+    it('event_categories and sources still work, with the older names: sent in the current names, read back in the configured form, with warnings that name the replacements', async () => {
+      const old = rule({ name: 'old words', event_categories: ['App', 'Cloud', 'Compliance', 'K8sActivity'], sources: ['K8s', 'CloudD'] });
+      const warnings = await warningsOf(old);
+      expect(warnings).to.include('Argument "event_categories" is deprecated at event_categories: Use `alert_subcategories`, which takes the same values (the current names, and the older ones).');
+      expect(warnings).to.include('Argument "sources" is deprecated at sources: Use `alert_sources`, which takes the same values.');
+      expect(warnings).to.include('Deprecated value at event_categories: `App` is the older name of the subcategory `Application`; write `Application`.');
+      expect(warnings.filter((w) => w.startsWith('Deprecated value'))).to.have.length(3);
+      let state = await converge(type, null, old);
+      const stored = () => emulator.get<{ filters: Record<string, unknown> }>('AlertRules', state.id as string)!.filters;
+      expect(stored()['subCategory']).to.have.members(['Application', 'Cloud Activity', 'Compliance', 'Kubernetes Activity']);
+      expect(stored()['source']).to.have.members(['K8s', 'CloudD']);
+      expect(state).to.deep.include({ alert_subcategories: null, alert_sources: null });
+      expect(state.event_categories).to.have.members(['App', 'Cloud', 'Compliance', 'K8sActivity']);
+      const refreshed = (await tf.read(type, state)).state!;
+      expect(refreshed.event_categories, 'a read keeps the older names').to.have.members(['App', 'Cloud', 'Compliance', 'K8sActivity']);
+
+      // Moving to the current arguments changes nothing on the platform, and the state follows.
+      const now = rule({ name: 'old words', alert_subcategories: ['Application', 'Cloud Activity', 'Compliance', 'Kubernetes Activity'], alert_sources: ['K8s', 'CloudD'] });
+      expect(await warningsOf(now)).to.deep.equal([]);
+      state = await converge(type, state, now);
+      expect(state).to.deep.include({ event_categories: null, sources: null });
+      expect(state.alert_subcategories).to.have.members(['Application', 'Cloud Activity', 'Compliance', 'Kubernetes Activity']);
+      expect(stored()['subCategory']).to.have.members(['Application', 'Cloud Activity', 'Compliance', 'Kubernetes Activity']);
+
+      // An import reads into the current arguments.
+      const imported = await tf.importState(type, state.id as string);
+      expect(imported).to.deep.include({ event_categories: null, sources: null });
+      expect(imported.alert_subcategories).to.have.members(['Application', 'Cloud Activity', 'Compliance', 'Kubernetes Activity']);
+      await destroy(type, state);
+    });
+
+    it('one of each pair, not both: refused at validation, at the deprecated argument', async () => {
+      const err = await tf.validateResource(type, cfg(type, rule({ alert_subcategories: ['Compliance'], event_categories: ['Compliance'], alert_sources: ['Agent'], sources: ['Agent'] }))).then(
+        () => null,
+        (e: unknown) => e as ProviderCallError,
+      );
+      expect(err!.diagnostics.map((d) => `${d.summary} at ${d.path}`)).to.have.members(['Conflicting arguments at event_categories', 'Conflicting arguments at sources']);
+    });
   });
 
   describe('sec_data_export_rule', () => {
