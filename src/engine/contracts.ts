@@ -2,7 +2,7 @@
  * What resource, data-source and provider modules declare. The engine owns the lifecycle; modules
  * supply a schema, the mapping to the API and one-line operations.
  */
-import type { ConfigModelOf, Fields, ModelOf, ResourceSchema } from '../schema/define.js';
+import type { ConfigModelOf, Fields, ModelOf, PlatformLimits, ResourceSchema } from '../schema/define.js';
 import type { Diagnostics } from './diagnostics.js';
 
 /** Structured logging; implementations never write stdout. Never pass secret values. */
@@ -264,6 +264,8 @@ export interface ProviderDef<F extends Fields, C> {
   readonly resources: readonly ResourceDef<any, C>[];
   readonly dataSources: readonly DataSourceDef<any, C>[];
   readonly ephemeralResources?: readonly EphemeralDef<any, C>[];
+  /** What the platform takes in one request, checked for every value at plan time. */
+  readonly limits?: PlatformLimits;
   /** Pulumi mapping overrides (DECISIONS). */
   readonly pulumi?: { autoNameOff?: string[]; autoNameOn?: string[]; typeNameOverrides?: Record<string, string>; requiredConfig?: string[] };
 }

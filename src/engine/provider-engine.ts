@@ -3,7 +3,7 @@
  * in, Values out), it applies the plan/apply/read/import/upgrade rules of protocol.md §2.4 and §4 and
  * turns anything thrown into diagnostics.
  */
-import type { Fields, ModelOf } from '../schema/define.js';
+import type { Fields, ModelOf, PlatformLimits } from '../schema/define.js';
 import type { Schema } from '../schema/block.js';
 import { impliedType } from '../schema/block.js';
 import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
@@ -119,7 +119,7 @@ export class ProviderEngine<C> {
 
   validateProviderConfig(config: ObjectValue): Diagnostics {
     const diags = new Diagnostics();
-    checkConfig(this.def, config, diags, 'Invalid provider configuration');
+    checkConfig(this.def, config, diags, { summary: 'Invalid provider configuration' });
     return diags;
   }
 
@@ -146,7 +146,7 @@ export class ProviderEngine<C> {
     const r = this.resources.get(typeName);
     if (!r) return diags.error('Unknown resource type', `The provider ${this.def.name} has no resource type "${typeName}".`);
     if (r.schema.deprecated !== undefined) diags.warning(`Resource type ${typeName} is deprecated`, r.schema.deprecated);
-    checkConfig(r, config, diags, undefined, client);
+    checkConfig(r, config, diags, { client, limits: this.def.limits });
     return diags;
   }
 
@@ -155,7 +155,7 @@ export class ProviderEngine<C> {
     const d = this.dataSources.get(typeName);
     if (!d) return diags.error('Unknown data source', `The provider ${this.def.name} has no data source "${typeName}".`);
     if (d.schema.deprecated !== undefined) diags.warning(`Data source ${typeName} is deprecated`, d.schema.deprecated);
-    checkConfig(d, config, diags);
+    checkConfig(d, config, diags, { limits: this.def.limits });
     return diags;
   }
 
@@ -300,7 +300,7 @@ export class ProviderEngine<C> {
     const diags = new Diagnostics();
     const d = this.dataSources.get(typeName);
     if (!d) return { state: null, diags: diags.error('Unknown data source', `No data source "${typeName}".`) };
-    if (diags.append(errorsOf(d, config)).hasErrors) return { state: null, diags };
+    if (diags.append(errorsOf(d, config, null, this.def.limits)).hasErrors) return { state: null, diags };
     try {
       const result = await d.read(toModel(d.schema.fields, config), this.context(diags, {}, typeName));
       const fresh = fromModel(d.schema.fields, result, config);
@@ -319,7 +319,7 @@ export class ProviderEngine<C> {
    * what `stored` (the prior state) holds is not judged again (validate.ts).
    */
   private errorsOf(r: ResourceDef<Fields, C>, config: ObjectValue, stored: ObjectValue | null = null): Diagnostic[] {
-    const errors = errorsOf(r, config, stored);
+    const errors = errorsOf(r, config, stored, this.def.limits);
     if (errors.length > 0 || !r.validateWithProvider || this.client === undefined || holdsOnlyStored(r.schema.fields, config, stored)) return errors;
     const checks = new Diagnostics();
     try {
@@ -334,7 +334,7 @@ export class ProviderEngine<C> {
     const diags = new Diagnostics();
     const e = this.ephemerals.get(typeName);
     if (!e) return diags.error('Unknown ephemeral resource', `The provider ${this.def.name} has no ephemeral resource "${typeName}".`);
-    checkConfig(e, config, diags);
+    checkConfig(e, config, diags, { limits: this.def.limits });
     return diags;
   }
 
@@ -343,7 +343,7 @@ export class ProviderEngine<C> {
     const diags = new Diagnostics();
     const e = this.ephemerals.get(typeName);
     if (!e) return { result: null, private: {}, diags: diags.error('Unknown ephemeral resource', `No ephemeral resource "${typeName}".`) };
-    if (diags.append(errorsOf(e, config)).hasErrors) return { result: null, private: {}, diags };
+    if (diags.append(errorsOf(e, config, null, this.def.limits)).hasErrors) return { result: null, private: {}, diags };
     try {
       const opened = await e.open(toModel(e.schema.fields, config, MODEL_OPTIONS), this.context(diags, {}, typeName));
       const fresh = fromModel(e.schema.fields, opened.result, config);
@@ -597,7 +597,7 @@ export class ProviderEngine<C> {
     const diags = new Diagnostics();
     const list = this.resources.get(typeName)?.list;
     if (!list) return diags.error('Unknown list resource', `The provider ${this.def.name} has no list resource "${typeName}".`);
-    checkConfig(list, config, diags, 'Invalid list configuration');
+    checkConfig(list, config, diags, { summary: 'Invalid list configuration', limits: this.def.limits });
     return diags;
   }
 
@@ -615,7 +615,7 @@ export class ProviderEngine<C> {
       yield { diags: diags.error('Unknown list resource', `The provider ${this.def.name} has no list resource "${typeName}".`) };
       return;
     }
-    if (diags.append(errorsOf(list, config)).hasErrors) {
+    if (diags.append(errorsOf(list, config, null, this.def.limits)).hasErrors) {
       yield { diags };
       return;
     }
@@ -722,9 +722,9 @@ function openedKey(typeName: string, priv: PrivateState): string {
 const MODEL_OPTIONS = { emptyOptionalsAsNull: true } as const;
 
 /** The errors the configuration checks find (plan and apply time: warnings were shown at validation). */
-function errorsOf(def: Checked, config: ObjectValue, stored: ObjectValue | null = null): Diagnostic[] {
+function errorsOf(def: Checked, config: ObjectValue, stored: ObjectValue | null, limits: PlatformLimits | undefined): Diagnostic[] {
   const checks = new Diagnostics();
-  checkConfig(def, config, checks, undefined, undefined, stored);
+  checkConfig(def, config, checks, { stored, limits });
   return checks.items.filter((d) => d.severity === 'error');
 }
 

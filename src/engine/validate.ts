@@ -11,7 +11,7 @@
  * stored, or are the platform's own form, and `lifecycle { ignore_changes }` copies them into the
  * configuration Terraform sends (with `all`, every stored value but the computed-only ones).
  */
-import type { Fields } from '../schema/define.js';
+import type { Fields, PlatformLimits } from '../schema/define.js';
 import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
 import { hasNullElement, isWhollyKnown, valueEquals } from '../schema/value-ops.js';
@@ -35,12 +35,21 @@ export interface ClientCapabilities {
 /** Where capabilities were not sent (plan and apply time): the validation before them judged them. */
 const ANY_CLIENT: ClientCapabilities = { writeOnlyAttributesAllowed: true };
 
-/**
- * Runs every check on `config`; `summary` titles what the definition's own check throws. `stored`
- * (plan and apply time) is the prior state: what it holds is not judged again.
- */
-export function checkConfig(def: Checked, config: ObjectValue, diags: Diagnostics, summary = 'Invalid configuration', client: ClientCapabilities = ANY_CLIENT, stored: ObjectValue | null = null): void {
-  if (!validateFields(def.schema.fields, config, diags, [], undefined, client, stored) || !def.validate) return;
+export interface CheckOptions {
+  /** Titles what the definition's own check throws. */
+  readonly summary?: string;
+  readonly client?: ClientCapabilities;
+  /** The prior state (plan and apply time): what it holds is not judged again. */
+  readonly stored?: ObjectValue | null;
+  /** The platform's limits on every value (ProviderDef `limits`). */
+  readonly limits?: PlatformLimits | undefined;
+}
+
+/** Runs every check on `config`. */
+export function checkConfig(def: Checked, config: ObjectValue, diags: Diagnostics, options: CheckOptions = {}): void {
+  const { summary = 'Invalid configuration', client = ANY_CLIENT, stored = null, limits } = options;
+  const sizeOk = limits === undefined || withinBody(config, limits, diags);
+  if (!validateFields(def.schema.fields, config, diags, [], undefined, client, stored, limits) || !sizeOk || !def.validate) return;
   if (holdsOnlyStored(def.schema.fields, config, stored)) return;
   try {
     def.validate(toConfigModel(def.schema.fields, config), diags);
@@ -50,8 +59,20 @@ export function checkConfig(def: Checked, config: ObjectValue, diags: Diagnostic
 }
 
 /**
- * `setPath`, when given, is the path of the enclosing set block: set elements cannot be addressed
- * (protocol.md §2.2), so everything inside one is reported on the set itself.
+ * An element of a set-nested block being judged. A set element cannot be addressed (protocol.md
+ * §2.2), so what is inside one is reported at the set's path, and the message names the block and
+ * the element (by its known, non-secret texts) instead.
+ */
+interface SetElement {
+  readonly path: AttributePath;
+  /** The block's name from the top, e.g. `permissions` or `configuration.node_selector`. */
+  readonly block: string;
+  /** The element as a person finds it in the configuration, e.g. 'the `labels` block with key = "team"'. */
+  readonly label: string;
+}
+
+/**
+ * `within`, when given, is the enclosing element of a set block (see SetElement).
  *
  * Returns false when no model should be built from the value: a required argument is null, or a
  * collection holds a null element (`["a", null]`: Terraform allows that, the models do not).
@@ -61,38 +82,47 @@ export function validateFields(
   value: ObjectValue | null,
   diags: Diagnostics,
   path: AttributePath = [],
-  setPath?: AttributePath,
+  within?: SetElement,
   client: ClientCapabilities = ANY_CLIENT,
   stored: ObjectValue | null = null,
+  limits?: PlatformLimits,
 ): boolean {
   if (value === null) return true;
   let modelSafe = true;
   for (const [name, def] of Object.entries(fields)) {
     const v = value[name] ?? null;
     const held = stored?.[name] ?? null;
-    const here = setPath ?? [...path, attrStep(name)];
+    const here = within?.path ?? [...path, attrStep(name)];
+    // Inside a set element: the name from the block down, and the element named in the detail.
+    const shown = within ? `${within.block}.${name}` : name;
+    const inElement = (detail: string) => (within ? `In ${within.label}: ${detail}` : detail);
     if (def.kind === 'block') {
       const used = v instanceof Unknown || (Array.isArray(v) ? v.length > 0 : v !== null);
-      if (def.options.deprecated !== undefined && used) diags.warning(`Block "${name}" is deprecated`, def.options.deprecated, here);
+      if (def.options.deprecated !== undefined && used) diags.warning(`Block "${shown}" is deprecated`, def.options.deprecated, here);
       if (v === null || v instanceof Unknown) continue;
-      if (def.nesting === 'single' || def.nesting === 'group') modelSafe = validateFields(def.fields, v as ObjectValue, diags, here, setPath, client, objectOrNull(held)) && modelSafe;
+      if (def.nesting === 'single' || def.nesting === 'group') modelSafe = validateFields(def.fields, v as ObjectValue, diags, here, within && { ...within, block: shown }, client, objectOrNull(held), limits) && modelSafe;
       else if (Array.isArray(v)) {
+        if (limits && v.length > limits.items) {
+          diags.error(`Too many "${name}" blocks`, `The platform takes at most ${limits.items} \`${name}\` blocks in one object; the configuration has ${v.length}.`, here);
+          continue;
+        }
         const heldElements = Array.isArray(held) ? (held as ObjectValue[]) : [];
         const type = fieldType(def);
         v.forEach((e, i) => {
           if (def.nesting === 'list') {
-            modelSafe = validateFields(def.fields, e as ObjectValue, diags, [...here, indexStep(i)], setPath, client, heldElements[i] ?? null) && modelSafe;
+            modelSafe = validateFields(def.fields, e as ObjectValue, diags, [...here, indexStep(i)], within && { ...within, block: `${shown}[${i}]` }, client, heldElements[i] ?? null, limits) && modelSafe;
             return;
           }
           // A set element is its whole value: one the stored set holds is the stored one.
           if (type.kind === 'set' && heldElements.some((h) => valueEquals(type.element, e, h))) return;
-          modelSafe = validateFields(def.fields, e as ObjectValue, diags, here, here, client) && modelSafe;
+          const element: SetElement = { path: here, block: shown, label: elementLabel(shown, def.fields, e as ObjectValue, within) };
+          modelSafe = validateFields(def.fields, e as ObjectValue, diags, here, element, client, null, limits) && modelSafe;
         });
       }
       continue;
     }
     const o = def.options;
-    if (o.writeOnlyTwin) twinProblems(name, o.writeOnlyTwin.required, value, diags, setPath ?? path);
+    if (o.writeOnlyTwin) twinProblems(name, o.writeOnlyTwin.required, value, diags, within?.path ?? path);
     if (o.writeOnly && v !== null && !client.writeOnlyAttributesAllowed) {
       diags.error(
         'Write-only argument not supported',
@@ -103,7 +133,7 @@ export function validateFields(
     }
     if (v === null) {
       if (o.required) {
-        diags.error('Missing configuration for required argument', `The argument "${name}" is required, but the configuration sets it to null. Give it a value.`, here);
+        diags.error('Missing configuration for required argument', inElement(`The argument "${shown}" is required, but the configuration sets it to null. Give it a value.`), here);
         modelSafe = false;
       }
       continue;
@@ -111,31 +141,47 @@ export function validateFields(
     if (stored !== null && valueEquals(def.type.cty, v, held)) continue;
     // An empty optional argument is unset (null ≡ empty): nothing to judge, as for null.
     if (meansNull(def, v)) continue;
-    if (o.deprecated !== undefined) diags.warning(`Argument "${name}" is deprecated`, o.deprecated, here);
+    if (o.deprecated !== undefined) diags.warning(`Argument "${shown}" is deprecated`, o.deprecated, here);
     if (v instanceof Unknown) continue;
     if (o.notConfigurable) {
-      diags.error(`Invalid attribute "${name}"`, o.notConfigurable, here);
+      diags.error(`Invalid attribute "${shown}"`, inElement(o.notConfigurable), here);
       continue;
     }
     if (hasNullElement(def.type.cty, v)) {
-      diags.error(`Invalid value for "${name}"`, 'The value must not contain null elements; remove them or use a placeholder value.', here);
+      diags.error(`Invalid value for "${shown}"`, inElement('The value must not contain null elements; remove them or use a placeholder value.'), here);
       modelSafe = false;
       continue;
     }
     if (!isWhollyKnown(def.type.cty, v)) continue;
     const plain = valueToPlain(v as Value);
-    const said = nothingSaid(def.type.cty, plain, o.required === true, o.distinct === true);
+    const said = nothingSaid(def.type.cty, plain, o.required === true, o.distinct === true) ?? tooLarge(def.type.cty, plain, o.maxCharacters, limits);
     if (said) {
-      diags.error(`Invalid value for "${name}"`, `The value ${o.sensitive ? withoutSecrets(said, plain) : said}.`, here);
+      diags.error(`Invalid value for "${shown}"`, inElement(`The value ${o.sensitive ? withoutSecrets(said, plain) : said}.`), here);
       continue;
     }
     if (!o.validate) continue;
     for (const validator of o.validate) {
       const problem = validator.check(plain);
-      if (problem) diags.error(`Invalid value for "${name}"`, `The value ${o.sensitive ? withoutSecrets(problem, plain) : problem}.`, here);
+      if (problem) diags.error(`Invalid value for "${shown}"`, inElement(`The value ${o.sensitive ? withoutSecrets(problem, plain) : problem}.`), here);
     }
   }
   return modelSafe;
+}
+
+/**
+ * A set element as a person finds it in the configuration: its block and up to two of its known,
+ * non-secret texts (shortened), e.g. 'the `labels` block with key = "team", value = "a b"'.
+ */
+function elementLabel(block: string, fields: Fields, element: ObjectValue, within: SetElement | undefined): string {
+  const texts = Object.entries(fields)
+    .filter(([n, d]) => d.kind === 'attr' && !d.options.sensitive && !d.options.writeOnly && typeof element[n] === 'string')
+    .slice(0, 2)
+    .map(([n]) => {
+      const text = element[n] as string;
+      return `${n} = ${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}`;
+    });
+  const own = `the \`${block}\` block${texts.length > 0 ? ` with ${texts.join(', ')}` : ''}`;
+  return within ? `${own}, in ${within.label}` : own;
 }
 
 /**
@@ -191,6 +237,34 @@ function nothingSaid(type: CtyType, plain: unknown, required: boolean, distinct:
     }
   }
   return undefined;
+}
+
+/**
+ * What exceeds the platform's limits (or the attribute's own `maxCharacters`): a text with too many
+ * characters, a collection with too many elements or an element text too long.
+ */
+function tooLarge(type: CtyType, plain: unknown, maxCharacters: number | undefined, limits: PlatformLimits | undefined): string | undefined {
+  const characters = maxCharacters ?? limits?.characters;
+  const long = (s: unknown) => characters !== undefined && typeof s === 'string' && s.length > characters && [...s].length > characters;
+  if (long(plain)) return `is ${[...(plain as string)].length} characters long; the platform takes at most ${characters}`;
+  const elements = Array.isArray(plain) ? plain : plain !== null && typeof plain === 'object' && type.kind === 'map' ? Object.values(plain) : undefined;
+  if (elements === undefined) return undefined;
+  if (limits && elements.length > limits.items) return `has ${elements.length} elements; the platform takes at most ${limits.items}`;
+  const at = elements.findIndex(long);
+  return at >= 0 ? `has an element ${[...(elements[at] as string)].length} characters long (element ${at}); the platform takes at most ${characters}` : undefined;
+}
+
+/** The whole configuration within the platform's request size, once it is wholly known. */
+function withinBody(config: ObjectValue, limits: PlatformLimits, diags: Diagnostics): boolean {
+  let unknown = false;
+  const json = JSON.stringify(config, (_key, v: unknown) => {
+    if (v instanceof Unknown) unknown = true;
+    return v instanceof Unknown ? null : typeof v === 'bigint' ? v.toString() : v;
+  });
+  const bytes = Buffer.byteLength(json ?? '', 'utf8');
+  if (unknown || bytes <= limits.bodyBytes) return true;
+  diags.error('Configuration too large', `This object's configuration is ${bytes} bytes; the platform takes requests of at most ${limits.bodyBytes} bytes. Split it into several objects or shorten its values.`);
+  return false;
 }
 
 const HIDDEN = '(sensitive value)';

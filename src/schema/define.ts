@@ -30,6 +30,19 @@ export const t = {
   },
 };
 
+/**
+ * What a platform takes in one request, for every argument of every type alike: checked at plan
+ * time (engine validate.ts), so that nothing the platform would refuse for its size is sent.
+ */
+export interface PlatformLimits {
+  /** Characters of one text (an attribute may declare its own `maxCharacters`). */
+  readonly characters: number;
+  /** Elements of one list, set or map, and blocks of one kind. */
+  readonly items: number;
+  /** Bytes of a whole configuration, as JSON: the request it becomes is about as large. */
+  readonly bodyBytes: number;
+}
+
 /** A check of a known, non-null value; returns a problem description or undefined. */
 export interface Validator<V> {
   /** Markdown phrase for docs, e.g. "one of `Events`, `Resources`". */
@@ -90,6 +103,11 @@ export interface AttrOptions<V> {
    * a value twice is refused at validation, since it could never settle.
    */
   distinct?: boolean;
+  /**
+   * The most characters this string may have, where the platform allows more (or fewer) than its
+   * limit for every text (ProviderDef `limits`): a document such as a JSON template or a query.
+   */
+  maxCharacters?: number;
   /** Reject any configured value with this message (platform-assigned `id` that Pulumi shows as input). */
   notConfigurable?: string;
   /**
@@ -214,6 +232,7 @@ export function withWriteOnlyTwins<F extends Fields>(fields: F, where: string, i
         writeOnly: true,
         twinOf: name,
         ...(o.validate ? { validate: o.validate } : {}),
+        ...(o.maxCharacters !== undefined ? { maxCharacters: o.maxCharacters } : {}),
         description: `Write-only form of \`${name}\` (Terraform 1.11 and later): the value is sent to the platform but never stored in the plan or state. Set \`${name}\` or \`${name}_wo\`${twin.required ? ' (one of them is required)' : ', not both'}; change \`${name}_wo_version\` to send a new value.`,
       },
     };
@@ -318,8 +337,6 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string): 
   };
 }
 
-const EMAIL = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;.]+$/;
-
 /** Standard validators. */
 export const validators = {
   oneOf: <V extends string | number>(...allowed: V[]): Validator<V> => ({
@@ -349,38 +366,6 @@ export const validators = {
     description: `a whole number from ${min} to ${max}`,
     check: (v) => (Number.isInteger(v) && v >= min && v <= max ? undefined : `must be a whole number from ${min} to ${max}, got ${v}`),
   }),
-  /**
-   * An e-mail address as the sec platform checks one: `local@domain.tld`, one `@`, no whitespace,
-   * commas or semicolons. One rule for every e-mail argument; `trimmed` also allows surrounding
-   * whitespace, for arguments whose resource trims it before sending.
-   */
-  email: (options: { trimmed?: boolean } = {}): Validator<string> => ({
-    description: 'an e-mail address',
-    samples: ['security@example.com', 'oncall@example.com'],
-    check: (v) => (EMAIL.test(options.trimmed ? v.trim() : v) ? undefined : `must be an e-mail address, got ${JSON.stringify(v)}`),
-  }),
-  /**
-   * An absolute URL with one of these schemes (e.g. `https`) and a host, written without
-   * whitespace (a URL parser would quietly percent-encode a space the platform refuses).
-   */
-  url: (...schemes: string[]): Validator<string> => {
-    const named = schemes.map((s) => `${s}://`);
-    const what = `an ${named.map((n) => `\`${n}\``).join(' or ')} URL`;
-    return {
-      description: what,
-      samples: schemes.map((s) => `${s}://hooks.example.com/tf/${s}`),
-      check: (v) => {
-        let ok = false;
-        try {
-          const url = new URL(v);
-          ok = schemes.includes(url.protocol.slice(0, -1)) && url.hostname !== '' && !/\s/.test(v);
-        } catch {
-          // Not a URL: reported below.
-        }
-        return ok ? undefined : `must be ${what.replace(/`/g, '')} without spaces, got ${JSON.stringify(v)}`;
-      },
-    };
-  },
   /** Applies an element validator to every element of a list or set. */
   each: <V>(inner: Validator<V>): Validator<V[]> => ({
     description: `each element ${inner.description}`,

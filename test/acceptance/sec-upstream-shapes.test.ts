@@ -228,7 +228,7 @@ output "policy" {
       const duplicate = await ws.expect(['plan', '-no-color', ...second, '-var', 'id_2=platform-global-1'], 1);
       expect(flat(duplicate.stderr)).to.match(/Duplicate policy/);
       const custom = await ws.expect(['plan', '-no-color', ...second, '-var', 'id_1=platform-custom-1', '-var', 'id_2=platform-custom-2'], 1);
-      expect(flat(custom.stderr)).to.match(/Invalid value for "id"/);
+      expect(flat(custom.stderr)).to.match(/Invalid value for "policy.id"/);
       expect(flat(custom.stderr)).to.match(/must be the id of a built-in policy/);
 
       await ws.expect(['destroy', '-auto-approve', ...second]);
@@ -983,7 +983,7 @@ output "ingest_token" {
       await ws.expect(['destroy', '-auto-approve']);
     });
 
-    it('takes the documented PEM placeholder as a private key and refuses one that is not PEM, without showing it', async () => {
+    it('refuses a private key that is not PEM, and the documented placeholder whose body is not base64, without showing either; takes a real one', async () => {
       // Upstream's Cloud B configuration docs example; its audit-trail example uses "xxxx…" instead.
       const config = (privateKey: string) => `
 resource "sec_integration_cloud_b_cfg" "account_abc" {
@@ -1006,11 +1006,18 @@ resource "sec_integration_cloud_b_cfg" "account_abc" {
       expect((refused.stderr + refused.stdout).match(/x{37}/g)).to.have.length(1);
       expect(refused.stderr).to.match(/private_key += "x{37}"/);
 
+      // Upstream's docs write a placeholder whose body is " ... ": the platform refuses it, so does the plan.
       const placeholder = '-----BEGIN PRIVATE KEY-----\\n ... -----END PRIVATE KEY-----\\n';
       ws.writeConfig(PROVIDER + config(placeholder));
+      const notBase64 = await ws.expect(['plan', '-no-color'], 1);
+      expect(flat(notBase64.stderr)).to.include('base64 body').and.include('the value is not shown because it is secret');
+      expect(emulator.list<IntegrationRecord>('CloudAccounts').filter((i) => i.name === 'account ABC')).to.deep.equal([]);
+
+      const key = '-----BEGIN PRIVATE KEY-----\\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEA\\n-----END PRIVATE KEY-----\\n';
+      ws.writeConfig(PROVIDER + config(key));
       await ws.expect(['apply', '-auto-approve']);
       const stored = emulator.list<IntegrationRecord>('CloudAccounts').find((i) => i.name === 'account ABC')!;
-      expect((stored.data['credentials'] as Record<string, unknown>)['privateKey']).to.equal('-----BEGIN PRIVATE KEY-----\n ... -----END PRIVATE KEY-----\n');
+      expect((stored.data['credentials'] as Record<string, unknown>)['privateKey']).to.equal('-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEA\n-----END PRIVATE KEY-----\n');
       expect(stored.data).to.deep.include({ idType: 'PROJECT', id: 'ABC-project-id' });
       await ws.expect(['plan', '-detailed-exitcode'], 0);
       await ws.expect(['destroy', '-auto-approve']);

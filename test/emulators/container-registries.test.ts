@@ -24,7 +24,9 @@ async function call(emulator: SecEmulator, token: string, method: string, path: 
 
 const registry = (data: Record<string, unknown>, name = 'registry') => ({ name, type: 'ContVulnCfg', enabled: 1, data });
 
-const serviceAccount = { clientId: '123', clientEmail: 'scanner@project.example.com', privateKeyId: 'key-id-secret', privateKey: 'PEM-SECRET' };
+/** A private key in PEM form, as the platform takes one; its body is what a leak would show. */
+const PEM_SECRET = '-----BEGIN PRIVATE KEY-----\nUEVNU0VDUkVUa2V5Ym9keQ==\n-----END PRIVATE KEY-----\n';
+const serviceAccount = { clientId: '123', clientEmail: 'scanner@project.example.com', privateKeyId: 'key-id-secret', privateKey: PEM_SECRET };
 
 /** A valid body of every registry type, with the secret values a read must blank. */
 const VALID: Record<string, { data: Record<string, unknown>; masked: Record<string, string> }> = {
@@ -38,11 +40,11 @@ const VALID: Record<string, { data: Record<string, unknown>; masked: Record<stri
   },
   REGISTRY_B: {
     data: { registryType: 'REGISTRY_B', registryDomain: 'us-east1-docker.pkg.dev', credentials: serviceAccount, limitByLabel: [{ team: 'a' }, { team: 'b' }] },
-    masked: { 'credentials.privateKeyId': 'key-id-secret', 'credentials.privateKey': 'PEM-SECRET' },
+    masked: { 'credentials.privateKeyId': 'key-id-secret', 'credentials.privateKey': PEM_SECRET },
   },
   REGISTRY_C: {
     data: { registryType: 'REGISTRY_C', registryDomain: 'asia.gcr.io', credentials: serviceAccount, nonOsPackageEval: false },
-    masked: { 'credentials.privateKeyId': 'key-id-secret', 'credentials.privateKey': 'PEM-SECRET' },
+    masked: { 'credentials.privateKeyId': 'key-id-secret', 'credentials.privateKey': PEM_SECRET },
   },
   REGISTRY_D: {
     data: { registryType: 'REGISTRY_D', registryDomain: 'index.docker.io', credentials: { username: 'u', password: 'HUB-SECRET' }, limitByRep: ['acme/api'] },

@@ -347,7 +347,7 @@ describe('sec emulator', () => {
         Webhook: { webhookUrl: 'https://hooks.example/x' },
         OnCall: { intgUrl: 'https://oncall.example/x' },
         Metrics: { apiKey: 'metrics-key', metricsSite: 'eu', metricsType: 'Events Summary' },
-        CloudBPubSub: { projectId: 'p', topicId: 't', credentials: { clientId: 'c', clientEmail: 'sa@p.example', privateKey: 'pk', privateKeyId: 'pkid' } },
+        CloudBPubSub: { projectId: 'p', topicId: 't', credentials: { clientId: 'c', clientEmail: 'sa@p.example', privateKey: '-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkq\n-----END PRIVATE KEY-----\n', privateKeyId: 'pkid' } },
         Tracker: { trackerType: 'TRACKER_SERVER', trackerUrl: 't.example', issueType: 'Bug', projectId: 'P', username: 'u', password: 'pw', bidirectionalConfig: 'Bidirectional', customTemplateFile: `data:application/json;name=i.json;base64,${Buffer.from('{"a":1}').toString('base64')}` },
         Observ: { accountId: 42, insertKey: 'ik' },
         Pager: { apiIntgKey: 'pager-key' },
@@ -375,7 +375,7 @@ describe('sec emulator', () => {
 
       const pubsub = (await call(emulator, 'POST', '/api/v2/AlertChannels', {
         token,
-        body: { name: 'p', type: 'CloudBPubSub', enabled: 1, data: { projectId: 'p', topicId: 't', credentials: { clientId: 'c', clientEmail: 'sa@p.example', privateKey: 'PK', privateKeyId: 'PKID' } } },
+        body: { name: 'p', type: 'CloudBPubSub', enabled: 1, data: { projectId: 'p', topicId: 't', credentials: { clientId: 'c', clientEmail: 'sa@p.example', privateKey: '-----BEGIN PRIVATE KEY-----\nUEs=\n-----END PRIVATE KEY-----\n', privateKeyId: 'PKID' } } },
       })).body.data;
       expect(pubsub.data.credentials).to.deep.equal({ clientId: 'c', clientEmail: 'sa@p.example', privateKey: '', privateKeyId: '' });
 

@@ -56,7 +56,7 @@ const cloudBKey = { client_id: '1234567890', client_email: 'sa@project-1.cloud-b
 const cloudCKey = { client_id: '00000000-1111-2222-3333-444444444444', client_secret: 'cloud-c-secret-1' };
 const accessKey = { access_key_id: 'AKIDGOV1', secret_access_key: 'gov-secret-1' };
 const pubSubCredentials = { client_email: 'alerts@sec-proj.iam.example', client_id: '109876543210', private_key: PEM, private_key_id: 'key-id-1' };
-const gcrCredentials = [{ client_id: 'a', client_email: 'a@b.example', private_key_id: 'k', private_key: 'p' }];
+const gcrCredentials = [{ client_id: 'a', client_email: 'a@b.example', private_key_id: 'k', private_key: '-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkq\n-----END PRIVATE KEY-----\n' }];
 const violation = { name: 'Violation', event_name: 'Bucket exposed', description: 'Bucket {{RESOURCE_ID}} is public', subject: '{{_OCCURRENCE}} in {{ACCOUNT_ID}}' };
 
 /** What the sec cases refer to, made first. */

@@ -19,7 +19,7 @@ interface CommonSpec {
   readonly credential?: boolean;
 }
 
-export type StringFormat = 'email' | 'url' | 'json-data-url';
+export type StringFormat = 'email' | 'url' | 'json-data-url' | 'pem-private-key';
 
 /**
  * What a string or an array of a body may hold when its spec names no bound of its own. The sec
@@ -152,6 +152,17 @@ function validateString(spec: StringSpec, value: unknown, path: string): void {
   if (spec.format === 'json-data-url' && !isJsonDataUrl(value)) {
     throw invalid(`${path} must be a data URL "data:application/json;…;base64,<base64 of a JSON document>"`);
   }
+  if (spec.format === 'pem-private-key' && !isPemPrivateKey(value)) throw invalid(`${path} must be a PEM-encoded private key with a base64 body`);
+}
+
+/** BEGIN/END lines of a private key around base64 lines (encapsulated headers before a blank line allowed). */
+function isPemPrivateKey(value: string): boolean {
+  const m = /^-----BEGIN ([A-Z0-9 ]*PRIVATE KEY)-----\r?\n([\s\S]*?)\r?\n?-----END \1-----\s*$/.exec(value.trim());
+  if (!m) return false;
+  const lines = m[2]!.split(/\r?\n/);
+  const blank = lines.indexOf('');
+  const body = (lines.some((l) => /^[A-Za-z-]+: /.test(l)) && blank >= 0 ? lines.slice(blank + 1) : lines).map((l) => l.trim()).filter((l) => l !== '');
+  return body.length > 0 && body.every((l) => /^[A-Za-z0-9+/]*={0,2}$/.test(l));
 }
 
 function validateObject(spec: ObjectSpec, value: unknown, path: string): void {

@@ -65,7 +65,7 @@ export const ALERT_CHANNEL_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
     credentials: field.object({
       clientId: field.string(),
       clientEmail: field.string({ format: 'email' }),
-      privateKey: field.string({ secret: true }),
+      privateKey: field.string({ secret: true, format: 'pem-private-key' }),
       privateKeyId: field.string({ secret: true }),
     }),
   }),

@@ -20,7 +20,7 @@ const accessKeyCredentials = field.object({
 const cloudBCredentialFields = {
   clientId: text(),
   clientEmail: field.string({ format: 'email' }),
-  privateKey: field.string({ secret: true }),
+  privateKey: field.string({ secret: true, format: 'pem-private-key' }),
 };
 /** Cfg, audit trail and agentless show the key id back; pub/sub and cluster audit logs treat it as a secret. */
 const cloudBCredentials = (keyIdSecret: boolean) =>
@@ -173,7 +173,7 @@ export const CLOUD_ACCOUNT_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
     regions,
   }),
   CloudDCfg: field.object({
-    credentials: field.object({ fingerprint: text(), privateKey: field.string({ secret: true }) }),
+    credentials: field.object({ fingerprint: text(), privateKey: field.string({ secret: true, format: 'pem-private-key' }) }),
     homeRegion: text(),
     tenantId: text(),
     tenantName: text(),

@@ -57,7 +57,7 @@ const gcpStyleCredentials = field.object({
   clientEmail: field.string({ format: 'email' }),
   // The platform returns neither the key nor its id (also where the id is not treated as a secret).
   privateKeyId: field.string({ secret: true }),
-  privateKey: field.string({ secret: true }),
+  privateKey: field.string({ secret: true, format: 'pem-private-key' }),
 });
 const userCredentials = (withSsl: boolean) =>
   field.object({

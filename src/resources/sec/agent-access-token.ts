@@ -1,3 +1,4 @@
+import { SEC_NAME } from './limits.js';
 import { createHash, randomInt } from 'node:crypto';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
 import { listResource, resource, type OpContext } from '../../engine/contracts.js';
@@ -8,7 +9,7 @@ import type { SecClient, AgentAccessToken } from '../../clients/sec/index.js';
 const schema = resourceSchema(
   {
     id: attr.sdkId('The token alias (the same as `name`).', ['name']),
-    name: attr.string({ required: true, description: 'Agent access token name (its alias). Unique within the account.' }),
+    name: attr.string({ required: true, validate: [SEC_NAME], description: 'Agent access token name (its alias). Unique within the account.' }),
     description: attr.string({ optional: true, description: 'What the token is for.' }),
     os: attr.string({
       optional: true,

@@ -2,6 +2,7 @@
  * Alert rules: which alerts (severities, sources, alert and event categories, resource groups) the
  * platform sends to which alert channels. Channels and resource groups are named by their GUIDs.
  */
+import { SEC_NAME } from './limits.js';
 import { attr, resourceSchema, validators, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
 import { attrStep } from '../../schema/path.js';
 import { resource, type ResourceDef } from '../../engine/contracts.js';
@@ -59,7 +60,7 @@ function vocabularyProblems(config: ConfigModelOf<typeof schema.fields>, diags: 
 const schema = resourceSchema(
   {
     id: attr.sdkId('The alert rule GUID (the same as `guid`).'),
-    name: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The alert rule name.' }),
+    name: attr.string({ required: true, validate: [validators.nonEmpty(), SEC_NAME], description: 'The alert rule name.' }),
     description: attr.string({ optional: true, description: 'What the alert rule is for.' }),
     enabled: attr.bool({ optional: true, default: true, description: 'Whether alerts are routed by this rule. Default `true`.' }),
     alert_channels: attr.stringSet({

@@ -1,4 +1,5 @@
 /** Data export rules: the platform's data, exported to object-store alert channels. */
+import { SEC_NAME } from './limits.js';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
 import { resource, type ResourceDef } from '../../engine/contracts.js';
 import type { SecClient } from '../../clients/sec/index.js';
@@ -9,7 +10,7 @@ import { sameTrimmedList, textOrNull } from './governance-values.js';
 const schema = resourceSchema(
   {
     id: attr.sdkId('The data export rule GUID (the same as `guid`).'),
-    name: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The name of the data export rule.' }),
+    name: attr.string({ required: true, validate: [validators.nonEmpty(), SEC_NAME], description: 'The name of the data export rule.' }),
     integration_ids: attr.stringList({
       required: true,
       distinct: true,

@@ -4,6 +4,7 @@
  */
 import { attr, resourceSchema } from '../../schema/define.js';
 import { provider } from '../../engine/contracts.js';
+import { SEC_LIMITS } from './limits.js';
 import type { SecClient } from '../../clients/sec/index.js';
 import agentAccessToken from './agent-access-token.js';
 import { alertChannelResources } from './alert-channel/index.js';
@@ -68,6 +69,7 @@ export default provider<typeof schema.fields, SecClient>({
   ],
   dataSources: secDataSources,
   ephemeralResources: secEphemeralResources,
+  limits: SEC_LIMITS,
   pulumi: {
     autoNameOff: ['sec_agent_access_token'],
     // The one seed name the bridge's rules cannot produce (DECISIONS).

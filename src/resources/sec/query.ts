@@ -67,6 +67,8 @@ const schema = resourceSchema(
     }),
     query: attr.string({
       required: true,
+      // The platform keeps query texts of up to 64 KiB.
+      maxCharacters: 64 * 1024,
       validate: [validators.nonEmpty(), queryShape],
       description:
         'The query text: `{ source { <data source> } filter { <condition> } return [distinct] { <field>, ... } }`, optionally preceded by the query id. The platform compiles it on every create and update and refuses malformed text (an unknown data source or field, a missing section) with its compiler\'s message.',

@@ -10,7 +10,7 @@ import { attrStep } from '../../schema/path.js';
 import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics.js';
 import type { AccessRule, CollectionAccessType, DatabaseApiKey, GlobalAccessType } from '../../clients/vdb/api.js';
 import { accountScopedIdentity, accountFilter, accountIdField, accountIdOf, deleteIgnoringNotFound, splitImportId, type VdbContext } from './common.js';
-import { formatTimestamp, isTimestamp, protoEnum, sameInstant, text, uuid } from './formats.js';
+import { formatTimestamp, futureTimestamp, protoEnum, sameInstant, text, uuid } from './formats.js';
 
 const GLOBAL_ACCESS = protoEnum('GLOBAL_ACCESS_RULE_ACCESS_TYPE_', 'READ_ONLY', 'MANAGE');
 const COLLECTION_ACCESS = protoEnum('COLLECTION_ACCESS_RULE_ACCESS_TYPE_', 'READ_ONLY', 'READ_WRITE');
@@ -51,7 +51,7 @@ const fields = {
     optional: true,
     computed: true,
     replace: true,
-    validate: [isTimestamp],
+    validate: [futureTimestamp],
     equal: sameInstant,
     description: 'When the key expires (RFC 3339); unset means never. The same instant in another notation (offset, fractional seconds) is no change.',
   }),

@@ -3,9 +3,9 @@
  * RFC 3339 timestamps at second precision in UTC, cron schedules, UUIDs and CIDRs, each with a
  * parser, a formatter where state needs one, and a plan-time validator.
  */
+import * as forms from '../../schema/forms.js';
 import type { Validator } from '../../schema/define.js';
 import { GoDurationError, formatGoDuration, parseGoDuration as parseGoDurationStrict } from '../../clients/vdb/go-duration.js';
-import { parseTimestamp as parseProtoTimestamp } from '../../clients/vdb/time.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Go durations (the client's exact parser and formatter)
@@ -61,41 +61,21 @@ export function formatTimestamp(t: Date | string | null | undefined): string {
 
 /** The instant an RFC 3339 timestamp names (whole seconds since the epoch), or undefined when it is not one. */
 export function parseTimestamp(text: string): number | undefined {
-  return parseProtoTimestamp(text)?.seconds;
+  return forms.parseRfc3339(text)?.seconds;
 }
 
-/** Two timestamps that name the same second (an offset or a fraction is only another spelling). */
+/** Two timestamps that name the same second (an offset or a fraction is only another spelling: state keeps seconds). */
 export function sameInstant(a: string, b: string): boolean {
   if (a === b) return true;
   const x = parseTimestamp(a);
   return x !== undefined && x === parseTimestamp(b);
 }
 
-export const isTimestamp: Validator<string> = {
-  description: 'an RFC 3339 timestamp, e.g. `2030-01-31T12:00:00Z`',
-  samples: ['2030-01-31T12:00:00Z', '2031-06-30T23:59:59+02:00'],
-  check: (v) => (parseTimestamp(v) !== undefined ? undefined : `must be an RFC 3339 timestamp such as "2030-01-31T12:00:00Z", got ${JSON.stringify(v)}`),
-};
-
-// ---------------------------------------------------------------------------------------------------
-// Identifiers and addresses
-
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-export const uuid: Validator<string> = {
-  description: 'a UUID',
-  samples: ['3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f'],
-  check: (v) => (UUID.test(v) ? undefined : `must be a UUID such as "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f", got ${JSON.stringify(v)}`),
-};
-
-export const ipv4Cidr: Validator<string> = {
-  description: 'an IPv4 CIDR such as `192.168.0.0/16`',
-  samples: ['10.0.0.0/8', '192.168.0.0/16'],
-  check(v) {
-    const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(v);
-    const ok = m !== null && m.slice(1, 5).every((o) => Number(o) <= 255 && (o === '0' || !o.startsWith('0'))) && Number(m[5]) <= 32;
-    return ok ? undefined : `must be an IPv4 CIDR such as "10.0.0.0/8", got ${JSON.stringify(v)}`;
-  },
-};
+/** The forms both providers share (src/schema/forms.ts): one rule for every argument of each. */
+export const isTimestamp = forms.timestamp();
+/** An expiry: a timestamp in the future. */
+export const futureTimestamp = forms.timestamp({ future: true });
+export const { uuid, ipv4Cidr } = forms;
 
 /**
  * A string whose length (in characters) lies in [min, max] and that matches `re`, described as

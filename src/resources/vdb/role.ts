@@ -2,6 +2,7 @@
  * `vdb_accounts_role` (vdb.md §2.7, §3.7): a custom IAM role of an account with its permissions.
  * Unlike the upstream provider, a resource-level `account_id` is honoured on create too (vdb.md §6.2).
  */
+import * as forms from '../../schema/forms.js';
 import { attr, block, resourceSchema, type ModelOf } from '../../schema/define.js';
 import { listResource, resource } from '../../engine/contracts.js';
 import type { Role } from '../../clients/vdb/api.js';
@@ -11,7 +12,7 @@ import { formatTimestamp, text } from './formats.js';
 const fields = {
   id: attr.computedId('The role id (a UUID).'),
   account_id: accountIdField(),
-  name: attr.string({ required: true, validate: [text(4, 64, /^[^\p{Cc}]+$/u, 'printable characters')], description: 'Name of the role: 4–64 printable characters.' }),
+  name: attr.string({ required: true, validate: [text(4, 64, /^[^\p{Cc}]+$/u, 'printable characters'), forms.name(64)], description: 'Name of the role: 4–64 printable characters.' }),
   description: attr.string({ optional: true, validate: [text(0, 256, null, 'text')], description: 'What the role is for (at most 256 characters).' }),
   role_type: attr.string({ computed: true, description: 'The role type; `ROLE_TYPE_CUSTOM` for roles managed here.' }),
   permissions: block.set(

@@ -88,7 +88,7 @@ const CASES: Case[] = [
     },
     secrets: [],
     update: { set: { org_account_mappings: [] }, stored: { 'data.accountMappingFile': undefined, 'data.queueUrl': 'https://queue.cloud-a.example/123/trail' } },
-    bad: { set: { queue_url: 'trail-queue' }, path: 'queue_url', detail: /must be an https:\/\/ URL without spaces, got "trail-queue"/ },
+    bad: { set: { queue_url: 'trail-queue' }, path: 'queue_url', detail: /must be an https:\/\/ URL with a host and no spaces, got "trail-queue"/ },
     status: STANDARD,
   },
   {
@@ -262,7 +262,7 @@ const CASES: Case[] = [
     stored: { 'data.queueUrl': 'https://storage.cloud-c.example/activity' },
     secrets: ['credentials.0.client_secret'],
     update: { set: { credentials: [{ ...cloudCKey, client_secret: 'cloud-c-secret-2' }] }, stored: { 'data.credentials.clientSecret': 'cloud-c-secret-2' } },
-    bad: { set: { queue_url: 'activity-queue' }, path: 'queue_url', detail: /https:\/\/ URL without spaces, got "activity-queue"/ },
+    bad: { set: { queue_url: 'activity-queue' }, path: 'queue_url', detail: /https:\/\/ URL with a host and no spaces, got "activity-queue"/ },
     status: STANDARD,
   },
   {
@@ -302,7 +302,7 @@ const CASES: Case[] = [
     stored: { 'data.regions': ['region-1'], 'data.tenantId': undefined, 'data.credentials.clientSecret': 'cloud-c-secret-1' },
     secrets: ['credentials.0.client_secret'],
     update: { set: { tenant_id: 'tenant-1' }, stored: { 'data.tenantId': 'tenant-1' } },
-    bad: { set: { storage_account_url: 'dspm.blob' }, path: 'storage_account_url', detail: /https:\/\/ URL without spaces, got "dspm.blob"/ },
+    bad: { set: { storage_account_url: 'dspm.blob' }, path: 'storage_account_url', detail: /https:\/\/ URL with a host and no spaces, got "dspm.blob"/ },
     status: ['integration_guid'],
     scanner: 'token',
   },

@@ -495,11 +495,16 @@ describe('sec governance resources through the Terraform-side client', function 
       expect(diags.map((d) => d.path).sort()).to.deep.equal(['expiry', 'reason', 'vulnerability_criteria[0].fixable_vuln', 'vulnerability_criteria[0].severities']);
     });
 
-    it('refuses empty criteria at validation, at the criteria block, and a past expiry with the platform message', async () => {
+    it('refuses empty criteria at validation, at the criteria block, and a past or impossible expiry at its path, before the API', async () => {
       const empty = await validationErrors(host, { name: 'nothing', vulnerability_criteria: [{}] });
       expect(empty[0]).to.deep.include({ summary: 'No vulnerability criteria', path: 'vulnerability_criteria[0]' });
-      const past = await applyErrors(container, null, exception({ expiry: '2001-01-01T00:00:00Z' }));
-      expect(past[0]!.detail).to.match(/expiryTime must be in the future/);
+      const before = emulator.requests.length;
+      for (const expiry of ['2001-01-01T00:00:00Z', '2099-13-01T00:00:00Z', '2099-02-30T00:00:00Z', '2099-01-01T24:00:00Z', '2099-01-01T23:59:60Z', '2099-01-01T00:00:00+24:00']) {
+        const [d] = await validationErrors(container, exception({ expiry }));
+        expect(d, expiry).to.deep.include({ summary: 'Invalid value for "expiry"', path: 'expiry' });
+        expect(d!.detail, expiry).to.match(expiry.startsWith('2001') ? /must be in the future/ : /must be an RFC 3339 timestamp with a real date/);
+      }
+      expect(emulator.requests.length, 'nothing was sent').to.equal(before);
     });
   });
 

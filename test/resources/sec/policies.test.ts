@@ -354,7 +354,7 @@ describe('sec policies family through the Terraform-side client', function () {
       const config = exceptionConfig({ constraint: [{ field_key: 'resourceTags', field_value_map: [{ key: 'owner', value: 'qa' }] }] });
       tf.received.length = 0;
       const state = await converge(type, null, config);
-      expect(tf.received.some((d) => d.severity === 'warning' && d.summary === 'Block "field_value_map" is deprecated' && d.path === 'constraint')).to.equal(true);
+      expect(tf.received.some((d) => d.severity === 'warning' && d.summary === 'Block "constraint.field_value_map" is deprecated' && d.path === 'constraint')).to.equal(true);
       expect(emulator.get<ExceptionRecord>('Exceptions', state.id as string)!.constraints).to.deep.equal([{ fieldKey: 'resourceTags', fieldValues: [{ key: 'owner', value: 'qa' }] }]);
       expect(tf.resourceSchema(type).block.blockTypes['constraint']!.block.blockTypes['field_value_map']!.block.deprecated).to.equal(true);
       await destroy(type, state);
@@ -453,8 +453,8 @@ describe('sec policies family through the Terraform-side client', function () {
       // `policy` is a set block: its elements cannot be addressed, so problems are reported on it.
       expect(errors.map((d) => `${d.path}: ${d.summary}`).sort()).to.deep.equal([
         'policy: Duplicate policy',
-        'policy: Invalid value for "id"',
-        'policy: Invalid value for "severity"',
+        'policy: Invalid value for "policy.id"',
+        'policy: Invalid value for "policy.severity"',
       ]);
       const before = setting('platform-global-1');
       const unknown = await applyError(type, { policy: [{ id: 'platform-global-1', enabled: false, severity: 'Info' }, { id: 'platform-global-9999', enabled: true, severity: 'High' }] });

@@ -101,7 +101,7 @@ const cases: Case[] = [
     updated: { 'data.registryDomain': 'europe-west1-docker.pkg.dev', 'data.credentials.privateKeyId': 'key-2', 'data.limitByRep': ['team/app'] },
     secrets: (s) => [cred(s, 'private_key_id'), cred(s, 'private_key')],
     invalid: {
-      config: { name: 'r', registry_domain: 'docker.pkg.dev', credentials: [{ client_id: 'a', client_email: 'a@b.example', private_key_id: 'k', private_key: 'p' }] },
+      config: { name: 'r', registry_domain: 'docker.pkg.dev', credentials: [{ client_id: 'a', client_email: 'a@b.example', private_key_id: 'k', private_key: PEM }] },
       path: 'registry_domain',
     },
   },
@@ -123,7 +123,7 @@ const cases: Case[] = [
     secrets: (s) => [cred(s, 'private_key_id'), cred(s, 'private_key')],
     // The platform checks the service account's e-mail address: so does the plan.
     invalid: {
-      config: { name: 'r', registry_domain: 'gcr.io', credentials: [{ client_id: 'a', client_email: 'scanner', private_key_id: 'k', private_key: 'p' }] },
+      config: { name: 'r', registry_domain: 'gcr.io', credentials: [{ client_id: 'a', client_email: 'scanner', private_key_id: 'k', private_key: PEM }] },
       path: 'credentials[0].client_email',
     },
   },

@@ -1,7 +1,8 @@
-import { attr, block, validators } from '../../../schema/define.js';
+import { attr, block } from '../../../schema/define.js';
 import { alertChannel } from './family.js';
 import { grouping, issueGrouping, requiredText, unlessBlank } from './fields.js';
 import { sentSecret } from '../../shared/secrets.js';
+import * as forms from '../../../schema/forms.js';
 
 export default alertChannel({
   typeName: 'sec_alert_channel_cloud_b_pub_sub',
@@ -13,13 +14,14 @@ export default alertChannel({
     issue_grouping: issueGrouping('message'),
     credentials: block.one(
       {
-        client_email: requiredText('E-mail address of the service account.', validators.email()),
+        client_email: requiredText('E-mail address of the service account.', forms.email()),
         client_id: requiredText('Client id of the service account.'),
         private_key: attr.string({
           optional: true,
           sensitive: true,
           writeOnlyTwin: { required: true },
           masked: true,
+          validate: [forms.pemPrivateKey],
           description: 'Private key of the service-account key (PEM). The platform never returns it, so changes made outside Terraform are not detected.',
         }),
         private_key_id: attr.string({

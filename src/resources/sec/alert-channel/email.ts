@@ -1,5 +1,6 @@
 import { attr, validators } from '../../../schema/define.js';
 import { alertChannel } from './family.js';
+import * as forms from '../../../schema/forms.js';
 
 const trimmedEqual = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x.trim() === b[i]?.trim());
 
@@ -12,7 +13,7 @@ export default alertChannel({
     recipients: attr.stringList({
       required: true,
       description: 'E-mail addresses that receive alerts. Surrounding whitespace is ignored.',
-      validate: [validators.nonEmpty(), validators.each(validators.email({ trimmed: true }))],
+      validate: [validators.nonEmpty(), validators.each(forms.email({ trimmed: true }))],
       equal: trimmedEqual,
     }),
   },

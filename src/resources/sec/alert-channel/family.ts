@@ -3,6 +3,7 @@
  * the integration envelope, and test-after-write with roll-back on a failed create. A member module
  * declares only its API type and its own `data` fields.
  */
+import { SEC_NAME } from '../limits.js';
 import { attr, resourceSchema, type BlockDef, type Fields, type ModelOf } from '../../../schema/define.js';
 import { resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
@@ -15,7 +16,7 @@ import { idIdentity, noFilters } from '../../shared/identity.js';
 
 const commonFields = {
   id: attr.sdkId('The integration GUID of the channel (the same as `intg_guid`).'),
-  name: attr.string({ required: true, description: 'The alert channel integration name.' }),
+  name: attr.string({ required: true, validate: [SEC_NAME], description: 'The alert channel integration name.' }),
   enabled: attr.bool({ optional: true, default: true, description: 'State of the integration: whether alerts are sent to it.' }),
   test_integration: attr.bool({
     optional: true,

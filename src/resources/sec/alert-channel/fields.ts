@@ -7,6 +7,7 @@ import { alertChannel } from './family.js';
 import type { AlertChannelData } from '../../../clients/sec/alert-channel-data.js';
 import { decodeJsonDataUrl, encodeJsonDataUrl } from '../../../clients/sec/data-url.js';
 import { sentSecret } from '../../shared/secrets.js';
+import * as forms from '../../../schema/forms.js';
 
 export const ISSUE_GROUPINGS = ['Events', 'Resources'] as const;
 type IssueGrouping = (typeof ISSUE_GROUPINGS)[number];
@@ -49,7 +50,7 @@ export function readableSecret(description: string, ...validate: Validator<strin
 /** A masked secret as the platform returns it: blank means "not shown", which the model says as null. */
 export const unlessBlank = (value: string | undefined): string | null => (value ? value : null);
 
-export const httpUrl = validators.url('http', 'https');
+export const httpUrl = forms.url('http', 'https');
 
 export const port = (required: boolean, description: string) =>
   attr.number({ ...(required ? { required: true as const } : { optional: true }), validate: [validators.intBetween(1, 65535)], description });
@@ -92,7 +93,8 @@ function canonicalJson(value: unknown): string {
  * keeps the prior value.
  */
 export function customTemplate(description: string) {
-  return attr.string({ optional: true, masked: true, equal: sameJson, validate: [validJson], description });
+  // Sent as a base64 data URL, which the platform's 1 MiB body must hold.
+  return attr.string({ optional: true, masked: true, equal: sameJson, maxCharacters: 768 * 1024, validate: [validJson], description });
 }
 
 /** The template as the platform stores it: a JSON data URL. */

@@ -3,6 +3,7 @@
  * violation policies of `sec_policy`. Same API (Policies, type `Compliance`), fewer settings: no
  * evaluation frequency, result limit or alert profile; alerting is on or off.
  */
+import { SEC_NAME } from '../limits.js';
 import { attr, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 import { resource } from '../../../engine/contracts.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
@@ -21,7 +22,7 @@ const EVALUATION = 'Daily';
 const schema = resourceSchema(
   {
     id: attr.computedId('The policy id: `<tenant>-<policy_id_suffix>`, or `<tenant>-<number>` when no suffix is set.'),
-    title: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The title of the policy.' }),
+    title: attr.string({ required: true, validate: [validators.nonEmpty(), SEC_NAME], description: 'The title of the policy.' }),
     query_id: attr.string({ required: true, refersTo: 'a query', validate: [validators.nonEmpty()], description: 'The id of the query the policy assesses: the `id` of a `sec_query`, or of one of the platform\'s queries (ids starting `SEC_Global_`). The platform refuses a query that does not exist.' }),
     description: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'What the policy assesses.' }),
     remediation: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'How to fix what the policy finds.' }),

@@ -1,3 +1,4 @@
+import { SEC_NAME } from '../limits.js';
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 import { resource, type OpContext } from '../../../engine/contracts.js';
 import { isApiError } from '../../../clients/errors.js';
@@ -19,7 +20,7 @@ export const SUFFIX_OR_NONE = new RegExp(`^$|${SUFFIX.source}`);
 const schema = resourceSchema(
   {
     id: attr.computedId('The policy id: `<tenant>-<policy_id_suffix>`, or `<tenant>-<number>` when no suffix is set.'),
-    title: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The title of the policy.' }),
+    title: attr.string({ required: true, validate: [validators.nonEmpty(), SEC_NAME], description: 'The title of the policy.' }),
     query_id: attr.string({ required: true, refersTo: 'a query', validate: [validators.nonEmpty()], description: 'The id of the query the policy evaluates: the `id` of a `sec_query`, or of one of the platform\'s queries (ids starting `SEC_Global_`). The platform refuses a query that does not exist.' }),
     description: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'What the policy detects.' }),
     remediation: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'How to fix what the policy detects.' }),

@@ -1,3 +1,4 @@
+import { SEC_NAME } from '../limits.js';
 import { attr, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 import { resource, type ResourceDef } from '../../../engine/contracts.js';
 import type { SecClient } from '../../../clients/sec/index.js';
@@ -10,7 +11,7 @@ import { REPORT_BLOCKS, REPORT_BLOCK_NAMES, flagKeys } from './reports.js';
 const schema = resourceSchema(
   {
     id: attr.sdkId('The report rule GUID (the same as `guid`).'),
-    name: attr.string({ required: true, description: 'The report rule name.' }),
+    name: attr.string({ required: true, validate: [SEC_NAME], description: 'The report rule name.' }),
     description: attr.string({ optional: true, description: 'What the report rule is for.' }),
     enabled: attr.bool({ optional: true, default: true, description: 'Whether reports are sent. Default `true`.' }),
     severities: attr.stringList({

@@ -4,6 +4,7 @@
  * OR (sec.md §2.10). The depth limit is the schema itself: the deepest level has no `group` block.
  * Groups and filters are LIST blocks, so a diagnostic can name one, e.g. `group[0].group[1]`.
  */
+import { SEC_NAME } from '../limits.js';
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 
 export const RESOURCE_GROUP_TYPES = ['CLOUD_A', 'CLOUD_B', 'CLOUD_C', 'CLOUD_D', 'CONTAINER', 'MACHINE', 'KUBERNETES'] as const;
@@ -53,7 +54,7 @@ const top = { operator, filter, group: block.list(level2, { description: nestedD
 export const schema = resourceSchema(
   {
     id: attr.computedId('The resource group GUID.'),
-    name: attr.string({ required: true, description: 'The resource group name.' }),
+    name: attr.string({ required: true, validate: [SEC_NAME], description: 'The resource group name.' }),
     type: attr.string({
       required: true,
       replace: true,

@@ -1,5 +1,6 @@
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 import { sameIgnoringCase, sameTextIgnoringCase } from '../governance-values.js';
+import * as forms from '../../../schema/forms.js';
 
 export const schema = resourceSchema(
   {
@@ -7,7 +8,7 @@ export const schema = resourceSchema(
     email: attr.string({
       required: true,
       replace: true,
-      validate: [validators.email({ trimmed: true })],
+      validate: [forms.email({ trimmed: true })],
       equal: sameTextIgnoringCase,
       description: 'The e-mail address, which is also the user name. The platform cannot change it, so a change replaces the member.',
     }),

@@ -4,6 +4,7 @@
  * which status fields it shows (upstream's types differ there, and the Pulumi shapes follow them)
  * and its own `data` fields.
  */
+import { SEC_NAME } from '../../limits.js';
 import { attr, resourceSchema, validators, type BlockDef, type ConfigModelOf, type Fields, type ModelOf } from '../../../../schema/define.js';
 import { resource, type OpContext, type ResourceDef } from '../../../../engine/contracts.js';
 import { DiagnosticError, Diagnostics } from '../../../../engine/diagnostics.js';
@@ -14,7 +15,7 @@ import type { CloudAccountData, CloudAccountInput, CloudAccountType } from '../.
 
 const baseFields = {
   id: attr.sdkId('The integration GUID the platform assigned.'),
-  name: attr.string({ required: true, description: 'The integration name.' }),
+  name: attr.string({ required: true, validate: [SEC_NAME], description: 'The integration name.' }),
   retries: attr.number({
     optional: true,
     default: 5,

@@ -8,13 +8,14 @@ import type { Diagnostics } from '../../../../engine/diagnostics.js';
 import { attrStep, indexStep } from '../../../../schema/path.js';
 import { decodeAccountMappings, encodeAccountMappings, joinWireList, splitWireList } from '../../../../clients/sec/account-mappings.js';
 import { sentSecret } from '../../../shared/secrets.js';
+import * as forms from '../../../../schema/forms.js';
 
 // ---------------------------------------------------------------------------------------------
 // Validators and equalities
 
-export const httpsUrl = validators.url('https');
+export const httpsUrl = forms.url('https');
 
-const emailAddress = validators.email();
+const emailAddress = forms.email();
 
 /** Upper-case values accepted in any case (the platform stores them upper-case). */
 export function anyCaseOneOf(...allowed: string[]): Validator<string> {
@@ -33,17 +34,8 @@ export const sameIgnoringCase = (a: string, b: string): boolean => a.toUpperCase
 /** Lists compared element by element with surrounding whitespace ignored (the platform trims). */
 const sameTrimmedList = (a: string[], b: string[]): boolean => a.length === b.length && a.every((value, i) => value.trim() === b[i]?.trim());
 
-/**
- * A PEM private key. Secret: the message never quotes the value (validators' messages usually do).
- */
-export const pemPrivateKey: Validator<string> = {
-  description: 'a PEM-encoded private key',
-  samples: ['-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEA\n-----END PRIVATE KEY-----\n'],
-  check: (value) =>
-    /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]+-----END [A-Z0-9 ]*PRIVATE KEY-----/.test(value)
-      ? undefined
-      : 'must be a PEM-encoded private key ("-----BEGIN … PRIVATE KEY-----" … "-----END … PRIVATE KEY-----"); the value is not shown because it is secret',
-};
+/** A PEM private key (one rule for every key argument). */
+export const pemPrivateKey = forms.pemPrivateKey;
 
 // ---------------------------------------------------------------------------------------------
 // Reading what the platform returns

@@ -4,6 +4,7 @@
  * `data.registryType`), the scanners' server token, and the image limits most of them offer. A
  * member module declares only its registry type and its own `data` fields.
  */
+import { SEC_NAME } from '../../limits.js';
 import { attr, block, resourceSchema, validators, type BlockDef, type ConfigModelOf, type Fields, type ModelOf } from '../../../../schema/define.js';
 import { resource, type OpContext, type ResourceDef } from '../../../../engine/contracts.js';
 import { DiagnosticError, type Diagnostics } from '../../../../engine/diagnostics.js';
@@ -18,7 +19,7 @@ import { idIdentity, noFilters } from '../../../shared/identity.js';
 
 const commonFields = {
   id: attr.sdkId('The integration GUID (the same as `intg_guid`).'),
-  name: attr.string({ required: true, description: 'The integration name.' }),
+  name: attr.string({ required: true, validate: [SEC_NAME], description: 'The integration name.' }),
   enabled: attr.bool({ optional: true, default: true, description: 'State of the integration: whether the platform uses it.' }),
   intg_guid: attr.string({ computed: true, description: 'The unique identifier of the integration.' }),
   org_level: attr.bool({ computed: true, description: 'Whether the integration belongs to the organization rather than one account.' }),

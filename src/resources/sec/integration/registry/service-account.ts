@@ -7,12 +7,13 @@ import { attr, block, validators } from '../../../../schema/define.js';
 import type { ContainerRegistryData } from '../../../../clients/sec/container-registries.js';
 import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonOsPackageSupport, unlessBlank } from './family.js';
 import { sentSecret } from '../../../shared/secrets.js';
+import * as forms from '../../../../schema/forms.js';
 
 export function serviceAccountCredentials(options: { privateKeyIdSensitive: boolean }) {
   return block.one(
     {
       client_id: attr.string({ required: true, description: 'Client id of the service account.' }),
-      client_email: attr.string({ required: true, validate: [validators.email()], description: 'E-mail address of the service account.' }),
+      client_email: attr.string({ required: true, validate: [forms.email()], description: 'E-mail address of the service account.' }),
       private_key_id: options.privateKeyIdSensitive
         ? attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, masked: true, description: 'Id of the service account key. The platform never returns it.' })
         : attr.string({ required: true, masked: true, description: 'Id of the service account key. The platform never returns it.' }),
@@ -21,6 +22,7 @@ export function serviceAccountCredentials(options: { privateKeyIdSensitive: bool
         sensitive: true,
         writeOnlyTwin: { required: true },
         masked: true,
+        validate: [forms.pemPrivateKey],
         description: 'The service account private key (PEM). The platform never returns it.',
       }),
     },
