@@ -337,6 +337,9 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string): 
   };
 }
 
+/** The values a form validator names as refused (src/schema/forms.ts), if it is one. */
+const refusedOf = <V>(v: Validator<V>): readonly V[] | undefined => (v as { counterexamples?: readonly V[] }).counterexamples;
+
 /** Standard validators. */
 export const validators = {
   oneOf: <V extends string | number>(...allowed: V[]): Validator<V> => ({
@@ -366,10 +369,11 @@ export const validators = {
     description: `a whole number from ${min} to ${max}`,
     check: (v) => (Number.isInteger(v) && v >= min && v <= max ? undefined : `must be a whole number from ${min} to ${max}, got ${v}`),
   }),
-  /** Applies an element validator to every element of a list or set. */
+  /** Applies an element validator to every element of a list or set (a form's refused values refused as elements too). */
   each: <V>(inner: Validator<V>): Validator<V[]> => ({
     description: `each element ${inner.description}`,
     ...(inner.samples && inner.samples.length > 0 ? { samples: [inner.samples.slice(0, 1), inner.samples.slice(0, 3)] } : {}),
+    ...(refusedOf(inner) ? { form: (inner as { form?: unknown }).form, counterexamples: refusedOf(inner)!.map((c) => [c]) } : {}),
     check: (vs) => {
       for (const [i, v] of vs.entries()) {
         const problem = inner.check(v);

@@ -24,6 +24,7 @@ import type { SchemaAttribute, SchemaBlock } from '../../src/schema/block.js';
 import type { CtyType } from '../../src/schema/cty-type.js';
 import { findExample } from '../../src/docs/examples.js';
 import { samplesOf } from '../../src/schema/samples.js';
+import { name as nameForm } from '../../src/schema/forms.js';
 
 const REPO_ROOT = process.cwd();
 const PROVIDERS = ['sec', 'vdb'] as const;
@@ -350,6 +351,23 @@ function undeclaredEvidence(def: ProviderDef<any, any>): string[] {
   });
 }
 
+/**
+ * Names and titles people read in the platforms' consoles: every configurable top-level `name` or
+ * `title` of a resource refuses what the name form refuses (control characters, terminal escapes,
+ * line breaks, bidirectional controls, invisible text), whatever validators it uses to do so.
+ */
+function namesThatTakeAnything(def: ProviderDef<any, any>): string[] {
+  const refused = nameForm(1_000_000).counterexamples.filter((c) => c.length < 100);
+  return def.resources.flatMap((r) =>
+    Object.entries(r.schema.fields as Fields)
+      .filter(([n, d]) => (n === 'name' || n === 'title') && d.kind === 'attr' && d.type.cty.kind === 'string' && (d.options.required || d.options.optional))
+      .flatMap(([n, d]) => {
+        const validate = d.kind === 'attr' ? (d.options.validate ?? []) : [];
+        return refused.filter((c) => validate.every((v) => v.check(c) === undefined)).map((c) => `${r.typeName}.${n} takes ${JSON.stringify(c)}`);
+      }),
+  );
+}
+
 const fail = (title: string, lines: string[]) => {
   if (lines.length > 0) expect.fail(`${title}:\n${lines.join('\n')}`);
 };
@@ -393,6 +411,10 @@ describe('schema invariants', () => {
 
       it('every resource type can find again what its create makes, or says why repeating the create duplicates nothing', () => {
         fail('resource types with neither findCreated nor repeatableCreate (or both)', unrecoverableCreates(loaded.get(name)!.def));
+      });
+
+      it('every name and title refuses control characters, escapes, line breaks, bidirectional controls and invisible text', () => {
+        fail('names that take what the platform refuses', namesThatTakeAnything(loaded.get(name)!.def));
       });
 
       it('every creating type declares the evidence the engine needs to adopt only what its create made', () => {

@@ -29,6 +29,7 @@ import { requireTerraform, BIN_DIR } from '../acceptance/terraform.js';
 import { applyExamples, type Bases } from './bases.js';
 import { randomFrom, requiredArguments, variationArb, withUnknowns } from './configs.js';
 import { Lifecycle, emptyTally, refused, show, type Subject, type Tally } from './lifecycle.js';
+import { breakingVariants } from './breaking.js';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 12_012);
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 6);
@@ -54,7 +55,7 @@ interface World {
   readonly records: Map<string, TypeRecord>;
   /** The emulator's objects before the examples were applied. */
   readonly initial: Baseline;
-  readonly tallies: Map<string, Tally & { validated: number }>;
+  readonly tallies: Map<string, Tally & { validated: number; broken?: number }>;
 }
 
 async function startWorld(provider: Provider): Promise<World> {
@@ -75,11 +76,12 @@ async function startWorld(provider: Provider): Promise<World> {
 
 async function stopWorld(w: World): Promise<void> {
   const tallies = [...w.tallies.values()];
-  const sum = (f: (t: Tally & { validated: number }) => number) => tallies.reduce((n, t) => n + f(t), 0);
+  const sum = (f: (t: Tally & { validated: number; broken?: number }) => number) => tallies.reduce((n, t) => n + f(t), 0);
   if (tallies.length > 0) {
     console.log(
       `      ${w.provider}: ${tallies.length} types; variations validated ${sum((t) => t.validated)}, refused ${sum((t) => t.rejected)}; ` +
-        `created ${sum((t) => t.created)}, updated ${sum((t) => t.updated)} (${sum((t) => t.silentUpdates)} sending nothing), replaced ${sum((t) => t.replaced)}, imported ${sum((t) => t.imported)}`,
+        `created ${sum((t) => t.created)}, updated ${sum((t) => t.updated)} (${sum((t) => t.silentUpdates)} sending nothing), replaced ${sum((t) => t.replaced)}, imported ${sum((t) => t.imported)}; ` +
+        `values breaking a form or a limit refused at validation ${sum((t) => t.broken ?? 0)}`,
     );
   }
   try {
@@ -163,6 +165,23 @@ describe('properties of every resource type, generated from the schema DSL', fun
             { seed: SEED + i, numRuns: RUNS * 3, endOnFailure: !SHRINK },
           );
           expect(tally.validated, `variations that validate (the generator must reach validation); refused for ${reasons(tally)}`).to.be.greaterThan(0);
+        });
+
+        it(`${type}: every value that breaks a form or a platform limit is refused at validation, at its path, before anything is sent`, async () => {
+          const w = world(provider);
+          const s = subject(type);
+          const variants = breakingVariants(s.fields, s.base, DEFS[provider].limits);
+          const before = w.emulator.operations().length;
+          for (const v of variants) {
+            const errors = await errorsOf(w.tf, type, w.lifecycle.config(type, v.config));
+            const shown = errors.map((d) => `${d.summary} at ${d.path}: ${d.detail}`).join('; ') || 'no error';
+            expect(errors.some((d) => d.path === v.path), `${v.what}: ${shown}`).to.equal(true);
+            expect(shown, v.what).to.not.include('Internal provider error');
+            // The plan refuses it too: nothing the validation judged reaches the API.
+            expect((await planErrorsOf(w.tf, type, w.lifecycle.config(type, v.config))).length, `plan of ${v.what}`).to.be.greaterThan(0);
+          }
+          expect(w.emulator.operations().slice(before), 'requests sent for refused values').to.deep.equal([]);
+          tallyOf(type).broken = variants.length;
         });
 
         it(`${type}: accepted at plan time ⇒ create, update, import and destroy succeed, each re-plan is empty`, async () => {
