@@ -9,6 +9,8 @@ import type { SecClient } from '../../clients/sec/index.js';
 import { BUILT_IN_QUERY_PREFIX } from '../../clients/sec/policy-values.js';
 import type { Query } from '../../clients/sec/queries.js';
 import { idIdentity } from '../shared/identity.js';
+import { attrStep } from '../../schema/path.js';
+import type { Diagnostics } from '../../engine/diagnostics.js';
 
 /** Letters, digits and `_`, starting with a letter or `_`; at most 64 (the platform's rule). */
 const QUERY_ID = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -55,6 +57,21 @@ const queryShape: Validator<string> = {
     return undefined;
   },
 };
+
+/** The id the older syntax writes before the query's first "{" (`My_Query { source { … } … }`), if any. */
+const NAMED_IN_TEXT = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\{/;
+
+/** A query text that names a query must name this one: the platform would refuse the mismatch. */
+function namedQueryProblems(config: { query_id?: string | null | undefined; query?: string | null | undefined }, diags: Diagnostics): void {
+  if (typeof config.query !== 'string' || typeof config.query_id !== 'string') return;
+  const named = NAMED_IN_TEXT.exec(config.query)?.[1];
+  if (named === undefined || named === config.query_id) return;
+  diags.error(
+    'Query id mismatch',
+    `The query text names the query \`${named}\` before its first "{" (the older syntax), but \`query_id\` is \`${config.query_id}\`. Remove the name from the text, or make it \`${config.query_id}\`.`,
+    [attrStep('query')],
+  );
+}
 
 const schema = resourceSchema(
   {
@@ -114,6 +131,7 @@ const query = resource<typeof schema.fields, SecClient>({
     list: async (_filters, ctx) => (await ctx.client.queries.list({ signal: ctx.signal })).filter((q) => !q.queryId.startsWith(BUILT_IN_QUERY_PREFIX)).map(fromApi),
     displayName: (m) => m.query_id,
   },
+  validate: namedQueryProblems,
   create: async (plan, ctx) => fromApi(await ctx.client.queries.create({ queryId: plan.query_id, queryText: plan.query, evaluatorId: plan.evaluator_id ?? undefined }, { signal: ctx.signal })),
   // A query is known by its id, which the configuration names and the platform keeps unique.
   findCreated: {

@@ -171,6 +171,18 @@ describe('sec_query through the Terraform-side client', function () {
     }
   });
 
+  it('refuses text that names another query than query_id (the older syntax) at plan time, and takes the same name', async () => {
+    const before = emulator.requests.length;
+    const err = await tf.validateResource(type, cfg(type, { query_id: 'Q_One', query: `Q_Other ${TRAIL}` })).then(
+      () => null,
+      (e: unknown) => e as ProviderCallError,
+    );
+    expect(err!.diagnostics.map((d) => [d.path, d.summary])).to.deep.equal([['query', 'Query id mismatch']]);
+    expect(err!.diagnostics[0]!.detail).to.include('names the query `Q_Other`').and.include('`query_id` is `Q_One`');
+    await tf.validateResource(type, cfg(type, { query_id: 'Q_One', query: `Q_One ${TRAIL}` }));
+    expect(emulator.requests.length).to.equal(before);
+  });
+
   it('validates the id and evaluator at plan time, naming the attribute', async () => {
     const err = await tf.validateResource(type, cfg(type, { query_id: '9lives', query: TRAIL, evaluator_id: 'Trail' })).then(
       () => null,
