@@ -105,8 +105,18 @@ export default resource<typeof schema.fields, SecClient>({
       },
     },
     async importState(identity, ctx) {
-      const found = (await ctx.client.agentAccessTokens.list({ signal: ctx.signal })).find((t) => tokenFingerprint(t.accessToken) === identity.token_sha256);
-      if (!found) throw new DiagnosticError('Agent access token not found', `No agent access token has the fingerprint ${JSON.stringify(identity.token_sha256)}.`);
+      const given = (identity.token_sha256 ?? '').trim();
+      // What is not a SHA-256 may be the token itself, pasted by mistake: it is never repeated.
+      if (!/^[0-9a-fA-F]{64}$/.test(given)) {
+        throw new DiagnosticError(
+          'Invalid agent access token fingerprint',
+          '`token_sha256` must be the SHA-256 of the token value, 64 hexadecimal digits; the value given is not (it is not shown: if it is the token itself, it is the secret the fingerprint keeps out of the configuration). ' +
+            'Compute it with `printf %s "$TOKEN" | sha256sum`, or import the token by its name.',
+        );
+      }
+      const wanted = given.toLowerCase();
+      const found = (await ctx.client.agentAccessTokens.list({ signal: ctx.signal })).find((t) => tokenFingerprint(t.accessToken) === wanted);
+      if (!found) throw new DiagnosticError('Agent access token not found', `No agent access token has the fingerprint ${wanted}.`);
       return importStart(found);
     },
   },

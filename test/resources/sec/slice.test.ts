@@ -3,6 +3,7 @@
  * Terraform's plan and apply checks), against the in-process emulator.
  */
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
 import { TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
@@ -111,6 +112,25 @@ describe('sec slice through the Terraform-side client', function () {
       expect(err.diagnostics.map((d) => d.summary)).to.deep.equal([id === '' ? 'Missing Resource Import Identifier' : 'Cannot import non-existent remote object']);
       if (id !== '') expect(err.message).to.not.include(id);
     }
+    await tf.apply(type, existing, await tf.plan(type, existing, null), null);
+  });
+
+  it('agent access token: imported by the fingerprint of its value in either hex case; a token pasted there instead is refused and never repeated', async () => {
+    const type = 'sec_agent_access_token';
+    const existing = await converge(type, null, { name: 'fleet-fingerprint' });
+    const token = existing.token as string;
+    const fingerprint = createHash('sha256').update(token).digest('hex');
+    for (const given of [fingerprint, fingerprint.toUpperCase()]) {
+      expect((await tf.importByIdentity(type, { token_sha256: given })).name, given).to.equal('fleet-fingerprint');
+    }
+    const err = (await tf.importByIdentity(type, { token_sha256: token }).then(() => null, (e: unknown) => e)) as ProviderCallError;
+    expect(err).to.be.instanceOf(ProviderCallError);
+    expect(err.diagnostics.map((d) => d.summary)).to.deep.equal(['Invalid agent access token fingerprint']);
+    expect(err.diagnostics[0]!.detail).to.include('64 hexadecimal digits');
+    expect(JSON.stringify(tf.received)).to.not.include(token);
+    const unknown = 'ab'.repeat(32);
+    const missing = (await tf.importByIdentity(type, { token_sha256: unknown }).then(() => null, (e: unknown) => e)) as ProviderCallError;
+    expect(missing.diagnostics[0]!.detail).to.equal(`No agent access token has the fingerprint ${unknown}.`);
     await tf.apply(type, existing, await tf.plan(type, existing, null), null);
   });
 
