@@ -113,6 +113,16 @@ describe('sec client', () => {
       expect(emulator.requests).to.have.length(0);
     });
 
+    it('takes the URL with the API path users copy from the docs (…/api/v2), and refuses a query or fragment', async () => {
+      for (const suffix of ['/api/v2', '/api/v2/', '/API/V2']) {
+        const c = client({ baseUrl: `${emulator.url}${suffix}` });
+        await c.userProfile.get();
+      }
+      expect(emulator.requests.map((r) => r.path).filter((p) => p.includes('/api/v2/api/v2'))).to.deep.equal([]);
+      syncApiError(() => client({ baseUrl: `${emulator.url}/api/v2?x=1` }), 'invalid');
+      syncApiError(() => client({ baseUrl: `${emulator.url}/#top` }), 'invalid');
+    });
+
     it('refuses a configuration without credentials', () => {
       syncApiError(() => client({ apiKey: undefined, apiSecret: undefined }), 'invalid');
       syncApiError(() => client({ apiSecret: undefined }), 'invalid');

@@ -9,7 +9,8 @@ export interface ApiEndpoint {
 
 /**
  * Checks the configured base URL. Plain http:// is allowed only for loopback hosts (the local
- * emulator); anything reachable over a network must use TLS.
+ * emulator); anything reachable over a network must use TLS. The platform's own `/api/v2` at the end
+ * (as users copy the URL from the API docs) is the API's path, not a prefix before it: it is dropped.
  */
 export function parseBaseUrl(baseUrl: string): ApiEndpoint {
   let url: URL;
@@ -27,7 +28,8 @@ export function parseBaseUrl(baseUrl: string): ApiEndpoint {
       `refusing plain http:// to ${url.hostname}: only loopback hosts (127.0.0.0/8, ::1, localhost) may be reached without TLS; use https://`,
     );
   }
-  return { origin: url.origin, pathPrefix: url.pathname.replace(/\/+$/, '') };
+  if (url.search || url.hash) throw configError(`the API URL must not carry a query or a fragment (${JSON.stringify(url.search + url.hash)}): give the address of the platform, e.g. https://acme.sec-platform.example`);
+  return { origin: url.origin, pathPrefix: url.pathname.replace(/\/+$/, '').replace(/\/api\/v2$/i, '') };
 }
 
 export function isLoopbackHost(hostname: string): boolean {
