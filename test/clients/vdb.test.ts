@@ -17,7 +17,9 @@ import {
   type VdbClientConfig,
 } from '../../src/clients/vdb/index.js';
 import { CodecError, decodePlain, encodePlain } from '../../src/clients/vdb/codec.js';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadFromProtoDir, VDB_DESCRIPTOR_PATH, vdbMethod, vdbProtoRoot, VDB_SERVICES } from '../../src/clients/vdb/proto.js';
 import { backoffMs } from '../../src/clients/backoff.js';
 import { codeForGrpcStatus } from '../../src/clients/vdb/transport.js';
@@ -194,7 +196,7 @@ describe('vdb client', () => {
       );
       const calls = callsOf('GetCluster');
       expect(calls).to.have.length(3);
-      expect(error.requestId).to.equal(calls.map((call) => call.traceId).join('|'));
+      expect(error.requestId).to.equal(calls.map((call) => call.traceId).join(', '));
       expect(error.message).to.include('UNAVAILABLE: overloaded');
     });
 
@@ -578,6 +580,50 @@ describe('vdb client', () => {
       const providers = await insecure.platform.listCloudProviders({ accountId: tlsEmulator.accountId });
       expect(providers.map((provider) => provider.id)).to.include('aws');
       expect(tlsEmulator.requests).to.have.length(1);
+    });
+
+    it('a certificate it cannot verify: one sentence naming the trust sources, at once, not retried; a refused connection: one sentence, retried', async () => {
+      const certificate = await generateCertificate('localhost');
+      tlsEmulator = await startVdbEmulator({ tls: { certPem: certificate.certPem, keyPem: certificate.keyPem } });
+      const attempts: unknown[] = [];
+      const logger = { debug: (_message: string, fields: unknown) => attempts.push(fields) };
+      const untrusted = client({ apiUrl: `localhost:${tlsEmulator.port}`, apiKey: tlsEmulator.apiKey, logger });
+      const error = await apiError(untrusted.platform.listCloudProviders({ accountId: tlsEmulator.accountId }), 'unavailable');
+      expect(error.message).to.match(/^PlatformService\/ListCloudProviders: the TLS certificate of localhost:\d+ could not be verified \(self-signed certificate\)\. The provider trusts /);
+      expect(error.message).to.include('add the certificate authority of the API to NODE_EXTRA_CA_CERTS').and.not.include('Resolution note');
+      expect(attempts, 'not retried').to.have.length(1);
+
+      attempts.length = 0;
+      const refused = client({ apiUrl: '127.0.0.1:1', logger, retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 10 } });
+      const closed = await apiError(refused.clusters.create(clusterInput()), 'unavailable');
+      expect(closed.message).to.equal('ClusterService/CreateCluster: nothing accepts connections at 127.0.0.1:1 (connection refused): check the API URL and its port');
+      // Nothing was sent, so even a create is tried again, and its outcome is known.
+      expect(attempts).to.have.length(3);
+    });
+
+    it('trusts NODE_EXTRA_CA_CERTS beside GRPC_DEFAULT_SSL_ROOTS_FILE_PATH, and names both when neither holds the certificate', async () => {
+      const certificate = await generateCertificate('localhost');
+      tlsEmulator = await startVdbEmulator({ tls: { certPem: certificate.certPem, keyPem: certificate.keyPem } });
+      const dir = mkdtempSync(join(tmpdir(), 'vdb-trust-'));
+      const ca = join(dir, 'ca.pem');
+      writeFileSync(ca, certificate.certPem);
+      const saved = { grpc: process.env.GRPC_DEFAULT_SSL_ROOTS_FILE_PATH, extra: process.env.NODE_EXTRA_CA_CERTS };
+      try {
+        process.env.GRPC_DEFAULT_SSL_ROOTS_FILE_PATH = '/etc/ssl/certs/ca-certificates.crt';
+        process.env.NODE_EXTRA_CA_CERTS = ca;
+        const trusted = client({ apiUrl: `localhost:${tlsEmulator.port}`, apiKey: tlsEmulator.apiKey });
+        expect((await trusted.platform.listCloudProviders({ accountId: tlsEmulator.accountId })).map((p) => p.id)).to.include('aws');
+        delete process.env.NODE_EXTRA_CA_CERTS;
+        const untrusted = client({ apiUrl: `localhost:${tlsEmulator.port}`, apiKey: tlsEmulator.apiKey });
+        const error = await apiError(untrusted.platform.listCloudProviders({ accountId: tlsEmulator.accountId }), 'unavailable');
+        expect(error.message).to.include('The provider trusts the certificates in GRPC_DEFAULT_SSL_ROOTS_FILE_PATH (/etc/ssl/certs/ca-certificates.crt)');
+      } finally {
+        for (const [k, v] of [['GRPC_DEFAULT_SSL_ROOTS_FILE_PATH', saved.grpc], ['NODE_EXTRA_CA_CERTS', saved.extra]] as const) {
+          if (v === undefined) delete process.env[k];
+          else process.env[k] = v;
+        }
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('reports a plaintext server behind a TLS URL at once, in one sentence, even with insecure and for a create', async () => {

@@ -13,7 +13,8 @@ import { timeApiExchange } from '../api-timing.js';
 import { ApiError, OUTCOME_UNKNOWN_NOTE, type ApiErrorCode } from '../errors.js';
 import { NOT_SENT_NOTE, graceAfter, graceOverNote } from '../stop.js';
 import { isNotTlsAnswer, notTlsMessage } from '../not-tls.js';
-import { apiTrustRoots } from '../trust.js';
+import { grpcTrust, type Trust } from '../trust.js';
+import { connectionFailure, type ConnectionContext } from './connection.js';
 import type { VdbLogger, VdbRetryPolicy } from './api.js';
 import { CodecError, decodePlain, encodePlain, type Plain } from './codec.js';
 import type { VdbEndpoint } from './endpoint.js';
@@ -75,11 +76,14 @@ interface AttemptFailure {
 
 export class VdbTransport {
   private readonly client: grpc.Client;
+  private readonly connection: ConnectionContext;
   private closed = false;
 
   constructor(private readonly options: TransportOptions) {
+    const trust = options.endpoint.tls && !options.insecure ? grpcTrust() : undefined;
+    this.connection = { target: options.endpoint.target, host: options.endpoint.host, trustSources: trust?.sources ?? [] };
     // No client keepalive pings: servers commonly allow one ping per 5 minutes and answer more with GOAWAY.
-    this.client = new grpc.Client(options.endpoint.target, channelCredentials(options), {
+    this.client = new grpc.Client(options.endpoint.target, channelCredentials(options, trust), {
       'grpc.primary_user_agent': options.userAgent,
     });
   }
@@ -144,6 +148,16 @@ export class VdbTransport {
       // A wrong URL, not a passing failure; the handshake failed, so nothing was sent.
       if (error.code === grpc.status.UNAVAILABLE && isNotTlsAnswer(error.details)) {
         throw new ApiError(notTlsMessage(this.options.endpoint.target), { code: 'unavailable', operation, ...requestIdOf(traceIds), cause: error });
+      }
+      // No connection: nothing was sent, whatever the call. Tried again only if it may pass.
+      const unconnected = error.code === grpc.status.UNAVAILABLE ? connectionFailure(error.details ?? '', this.connection) : undefined;
+      if (unconnected) {
+        const delay = backoffMs(retry, attempt);
+        if (!unconnected.passing || attempt >= retry.maxAttempts || Date.now() + delay >= deadline) {
+          throw new ApiError(unconnected.sentence, { code: 'unavailable', operation, ...requestIdOf(traceIds), cause: error });
+        }
+        await sleep(delay, undefined, { signal: call.signal }).catch(() => undefined);
+        continue;
       }
       if (!call.idempotent && UNANSWERED.has(error.code)) throw this.unanswered(operation, error, traceIds, timeoutMs);
       if (UNANSWERED.has(error.code)) mayHaveTakenEffect = true;
@@ -235,13 +249,12 @@ export class VdbTransport {
   }
 }
 
-function channelCredentials(options: TransportOptions): grpc.ChannelCredentials {
+function channelCredentials(options: TransportOptions, trust: Trust | undefined): grpc.ChannelCredentials {
   if (!options.endpoint.tls) return grpc.credentials.createInsecure();
   // rejectUnauthorized is explicit so NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn verification off.
-  if (options.insecure) return grpc.credentials.createSsl(null, null, null, { rejectUnauthorized: false, checkServerIdentity: () => undefined });
-  // The roots are explicit (../trust.ts), unless GRPC_DEFAULT_SSL_ROOTS_FILE_PATH names them: grpc-js reads that file itself.
-  const roots = process.env.GRPC_DEFAULT_SSL_ROOTS_FILE_PATH ? null : Buffer.from(apiTrustRoots().join('\n'));
-  return grpc.credentials.createSsl(roots, null, null, { rejectUnauthorized: true });
+  if (options.insecure || !trust) return grpc.credentials.createSsl(null, null, null, { rejectUnauthorized: false, checkServerIdentity: () => undefined });
+  // The roots are explicit (../trust.ts): GRPC_DEFAULT_SSL_ROOTS_FILE_PATH or Node's, and NODE_EXTRA_CA_CERTS.
+  return grpc.credentials.createSsl(Buffer.from(trust.pems.join('\n')), null, null, { rejectUnauthorized: true });
 }
 
 export function codeForGrpcStatus(code: grpc.status): ApiErrorCode {
@@ -277,10 +290,10 @@ function traceIdOf(metadata: grpc.Metadata | undefined): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** Several attempts' ids are joined by `|`, as the real provider shows them. */
+/** Several attempts' ids, each once, in the order they came. */
 function requestIdOf(traceIds: string[]): { requestId?: string } {
   const unique = [...new Set(traceIds)];
-  return unique.length === 0 ? {} : { requestId: unique.join('|') };
+  return unique.length === 0 ? {} : { requestId: unique.join(', ') };
 }
 
 function notSent(operation: string, traceIds: string[]): ApiError {
