@@ -55,6 +55,12 @@ export const DEFAULT_CREATE_RECOVERY: CreateRecoveryOptions = { attempts: 5, loo
 type Model = Partial2<ModelOf<Fields>>;
 type Lookup<C> = CreateLookup<Fields, C>;
 
+/**
+ * An object absent from the census. The census may be up to censusMaxAgeMs older than the request,
+ * so the note says what is known: new since the listing, not made after the request was sent.
+ */
+const NEW_SINCE_CENSUS = 'not among the objects listed before the request';
+
 /** At most this many objects are named in a message; the rest are counted. */
 const NAMED_CANDIDATES = 10;
 
@@ -252,15 +258,15 @@ async function judge<C>(
     else {
       const differs = differencesFromPlan(fields, planned, fromModel(fields, object, planned), later);
       fresh.push({ object, differs });
-      holders.push({ id, note: differs.length === 0 ? 'made since the request was sent' : `made since the request was sent, but its ${differs.map((p) => `\`${p}\``).join(', ')} differ from the plan` });
+      holders.push({ id, note: differs.length === 0 ? NEW_SINCE_CENSUS : `${NEW_SINCE_CENSUS}, but its ${differs.map((p) => `\`${p}\``).join(', ')} differ from the plan` });
     }
   }
   if (fresh.length === 0) return { kind: 'none', holders };
   if (fresh.length === 1 && fresh[0]!.differs.length === 0) return { kind: 'ours', object: fresh[0]!.object };
   const why =
     fresh.length > 1
-      ? `${fresh.length} objects holding its key were made since the request was sent, and the provider cannot tell which one, if any, it made.`
-      : 'An object holding its key was made since the request was sent, but it does not hold what the plan asked for, so it may be another\'s.';
+      ? `${fresh.length} objects holding its key were ${NEW_SINCE_CENSUS}, and the provider cannot tell which one, if any, it made.`
+      : `An object holding its key was ${NEW_SINCE_CENSUS}, but it does not hold what the plan asked for, so it may be another's.`;
   return { kind: 'unclear', why, holders };
 }
 

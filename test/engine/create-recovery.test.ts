@@ -247,7 +247,7 @@ describe('engine: creates whose answer is lost', () => {
       const [d] = out.diags.items;
       expect(d).to.deep.include({ severity: 'error', summary: 'Create outcome unknown' });
       expect(d!.detail).to.include('does not hold what the plan asked for');
-      expect(d!.detail).to.include('foreign-1 (made since the request was sent, but its `color` differ from the plan)');
+      expect(d!.detail).to.include('foreign-1 (not among the objects listed before the request, but its `color` differ from the plan)');
       expect(d!.detail).to.include("`terraform import <address> 'foreign-1'`");
       expect(d!.detail).to.include('It adopted no object and deleted nothing.');
     });
@@ -264,9 +264,9 @@ describe('engine: creates whose answer is lost', () => {
       expect([...api.things.keys()].sort()).to.deep.equal(['foreign-1', 't-2']);
       const [d] = out.diags.items;
       expect(d).to.deep.include({ summary: 'Create outcome unknown' });
-      expect(d!.detail).to.include('2 objects holding its key were made since the request was sent');
-      expect(d!.detail).to.include('foreign-1 (made since the request was sent)');
-      expect(d!.detail).to.include('t-2 (made since the request was sent)');
+      expect(d!.detail).to.include('2 objects holding its key were not among the objects listed before the request');
+      expect(d!.detail).to.include('foreign-1 (not among the objects listed before the request)');
+      expect(d!.detail).to.include('t-2 (not among the objects listed before the request)');
       expect(d!.detail).to.include("import the right one: `terraform import <address> '<the thing id>'`");
     });
 

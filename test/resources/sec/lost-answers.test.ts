@@ -280,8 +280,8 @@ describe('sec resources: creates whose answer is lost', function () {
     expect(emulator.list('AlertChannels')).to.have.length(before + 2);
     expect(requestsTo('POST', '/api/v2/AlertChannels')).to.have.length(2);
     expect(requestsTo('DELETE', `/api/v2/AlertChannels/${theirs.intgGuid}`)).to.deep.equal([]);
-    expect(d!.detail).to.include('2 objects holding its key were made since the request was sent');
-    for (const t of twins) expect(d!.detail).to.include(`${String(t.intgGuid)} (made since the request was sent)`);
+    expect(d!.detail).to.include('2 objects holding its key were not among the objects listed before the request');
+    for (const t of twins) expect(d!.detail).to.include(`${String(t.intgGuid)} (not among the objects listed before the request)`);
     expect(d!.detail).to.include("import the right one: `terraform import <address> '<the integration GUID (`intg_guid`)>'`");
     for (const t of twins) emulator.remove('AlertChannels', String(t.intgGuid));
   });
