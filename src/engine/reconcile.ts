@@ -9,7 +9,7 @@
 import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
 import { isEmptyValue, sameMeaning } from '../schema/value-ops.js';
-import { valueToPlain, fieldType } from '../schema/model.js';
+import { valueToPlain, fieldType, isUnsetValue, sameFieldMeaning } from '../schema/model.js';
 import { isPlatformSetting } from './planner.js';
 
 export interface Mismatch {
@@ -125,7 +125,7 @@ export function reconcileRead(fields: Fields, prior: ObjectValue | null, fresh: 
       else if (def.options.masked && (f === null || f === '') && p !== null) out[name] = p;
       else if (p !== null && sameValue(def, p, f)) out[name] = p;
       // An argument left unset that the API reports empty stays unset: the configuration's form is the state's.
-      else if (p === null && isArgument(def) && isEmptyValue(f)) out[name] = null;
+      else if (p === null && isArgument(def) && (isEmptyValue(f) || isUnsetValue(def, f))) out[name] = null;
       else out[name] = stripUnknown(f);
     } else out[name] = reconcileBlock(def, p, f);
   }
@@ -157,6 +157,8 @@ function agreesIgnoringMasked(fields: Fields, a: ObjectValue, b: ObjectValue): b
 /** Equal, or the same to the platform: null ≡ empty, or the attribute's own semantic equality. */
 function sameValue(def: AttrDef<unknown> | BlockDef<Fields>, a: Value, b: Value): boolean {
   if (sameMeaning(fieldType(def), a, b)) return true;
+  // An argument's `unsetAs` value means the same as unset.
+  if (def.kind === 'attr' && def.options.unsetAs !== undefined && sameFieldMeaning(def, a, b)) return true;
   if (def.kind === 'attr' && def.options.equal && a !== null && b !== null && !(a instanceof Unknown) && !(b instanceof Unknown)) {
     return def.options.equal(valueToPlain(a), valueToPlain(b));
   }

@@ -90,6 +90,12 @@ export interface AttrOptions<V> {
   changesWith?: string[];
   /** Semantic equality: a config value equal to the prior one keeps the prior form in plan and read. */
   equal?: (a: V, b: V) => boolean;
+  /**
+   * What the platform holds for this argument when it is not set, a value it also takes when given
+   * (a vulnerability exception's reason `Unknown`): configured, it means the same as unset. A change
+   * between the two sends nothing, and the platform's value reads as unset where nothing was set.
+   */
+  unsetAs?: V;
   /** The API does not return this value (or masks it): reads keep the prior state's value. */
   masked?: boolean;
   /**

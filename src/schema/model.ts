@@ -68,7 +68,23 @@ const blockTypeCache = new WeakMap<FieldDef, CtyType>();
  */
 export function sameFieldMeaning(def: FieldDef, a: Value, b: Value): boolean {
   if (def.kind === 'block' && def.options.emptyMeansAbsent) return sameMeaning(fieldType(def), withoutUnsetElements(def.fields, a), withoutUnsetElements(def.fields, b));
+  if (def.kind === 'attr' && bothUnset(def, a, b)) return true;
   return sameMeaning(fieldType(def), a, b);
+}
+
+/** Whether `v` is the value the platform holds for an argument left unset (`unsetAs`, in any of its spellings). */
+export function isUnsetValue(def: FieldDef, v: Value): boolean {
+  if (def.kind !== 'attr' || def.options.unsetAs === undefined) return false;
+  if (v === null || !isWhollyKnown(def.type.cty, v)) return false;
+  const unset = def.options.unsetAs;
+  if (valueEquals(def.type.cty, v, plainToValue(def.type.cty, unset))) return true;
+  return def.options.equal?.(valueToPlain(v), unset) ?? false;
+}
+
+/** Whether two values of an argument both mean "not set": null (or empty), or the platform's `unsetAs`. */
+function bothUnset(def: FieldDef, a: Value, b: Value): boolean {
+  const unset = (v: Value) => isEmptyValue(v) || isUnsetValue(def, v);
+  return def.kind === 'attr' && def.options.unsetAs !== undefined && unset(a) && unset(b);
 }
 
 /** `v` without the elements whose every field is null, empty or its default. */

@@ -773,6 +773,167 @@ EOT
     });
   });
 
+  describe("the value lists of upstream 2.2.0 and its SDK's tests, in one workspace", () => {
+    // Translated: upstream's two documented queries (docs/resources/query.md) and its documented
+    // compliance query and policy (docs/resources/policy_compliance.md; the docs reuse the id of
+    // built-in policy 75's query, so the account's own copy takes another id of the same form); the
+    // SDK's (v2.10.0) integration queries, which have no filter, and its host-file policy; a
+    // vulnerability exception with the reason `Unknown`, which upstream's list holds.
+    const shapes = `
+resource "sec_query" "instances" {
+  query_id = "TF_CloudA_Config_InstanceWithPublicIPAddress"
+  query    = <<EOT
+  {
+      source {
+          SEC_CFG_CLOUD_A_INSTANCES
+      }
+      filter {
+          value_exists(RESOURCE_CONFIG:PublicIpAddress)
+      }
+      return distinct {
+          ACCOUNT_ALIAS,
+          ACCOUNT_ID,
+          ARN as RESOURCE_KEY,
+          RESOURCE_REGION,
+          RESOURCE_TYPE,
+          SERVICE,
+          case when RESOURCE_TYPE = 'instance' then 'HasPublicIp'
+          end as COMPLIANCE_FAILURE_REASON
+      }
+  }
+EOT
+}
+
+resource "sec_query" "public_acl" {
+  query_id = "TF_CloudA_Trail_BucketPublicACLCreated"
+  query    = <<EOT
+  {
+      source {
+          CloudATrailRawEvents
+      }
+      filter {
+          EVENT_SOURCE = 'object-store.cloud-a.example'
+          and EVENT_NAME = 'CreateBucket'
+          and EVENT:requestParameters."x-acl"
+          in ('public-read', 'public-read-write', 'authenticated-read')
+          and ERROR_CODE is null
+      }
+      return distinct {
+          INSERT_ID,
+          INSERT_TIME,
+          EVENT_TIME,
+          EVENT
+      }
+  }
+EOT
+}
+
+resource "sec_query" "trail_validation" {
+  query_id = "SEC_Global_CloudA_Config_OwnTrailLogFileValidation"
+  query    = <<EOT
+  {
+    source {
+      SEC_CFG_CLOUD_A_TRAIL
+    }
+    filter {
+      RESOURCE_CONFIG:LogFileValidationEnabled = 'false'
+    }
+    return distinct {
+      ACCOUNT_ALIAS,
+      ACCOUNT_ID,
+      ARN as RESOURCE_KEY,
+      RESOURCE_REGION,
+      RESOURCE_TYPE,
+      SERVICE,
+      'TrailLogFileValidationNotEnabled' as COMPLIANCE_FAILURE_REASON
+    }
+  }
+EOT
+}
+
+resource "sec_policy_compliance" "example" {
+  query_id = sec_query.trail_validation.id
+  title = "Ensure trail log file validation is enabled"
+  enabled = false
+  severity = "High"
+  description = "Trail log file validation creates a digitally signed digest file."
+  remediation = "Enable log file validation on the trail."
+  tags = ["security:compliance"]
+  alerting_enabled = false
+}
+
+resource "sec_query" "no_filter" {
+  query_id = "CLI_CloudA_CTA_IntegrationTest"
+  query    = "{ source { CloudATrailRawEvents } return { INSERT_ID } }"
+}
+
+resource "sec_query" "host_files" {
+  query_id = "CLI_Host_Files_IntegrationTest"
+  query    = <<EOT
+CLI_Host_Files_IntegrationTest {
+    source {
+        SEC_HE_FILES
+    }
+    return {
+        PATH
+    }
+}
+EOT
+}
+
+resource "sec_policy" "host_files" {
+  type        = "Violation"
+  query_id    = sec_query.host_files.id
+  title       = "My Policy Title"
+  enabled     = false
+  description = "My Policy Description"
+  remediation = "Check yourself..."
+  severity    = "high"
+  alerting {
+    enabled = false
+    profile = "SEC_HE_FILES_DEFAULT_PROFILE.HE_File_NewViolation"
+  }
+}
+
+resource "sec_vulnerability_exception_host" "unknown_reason" {
+  name   = "reason Unknown"
+  reason = "Unknown"
+  vulnerability_criteria {
+    cves = ["CVE-2023-1234"]
+  }
+}
+`;
+    const queryIds = [
+      'TF_CloudA_Config_InstanceWithPublicIPAddress',
+      'TF_CloudA_Trail_BucketPublicACLCreated',
+      'SEC_Global_CloudA_Config_OwnTrailLogFileValidation',
+      'CLI_CloudA_CTA_IntegrationTest',
+      'CLI_Host_Files_IntegrationTest',
+    ];
+
+    it('applies, re-plans empty and destroys', async () => {
+      workspace(shapes);
+      await ws.expect(['apply', '-auto-approve']);
+      const stored = (id: string) => emulator.get<{ evaluatorId: string; resultSchema: string }>('Queries', id)!;
+      expect(queryIds.map((id) => stored(id).evaluatorId)).to.deep.equal(['', 'CloudATrail', '', 'CloudATrail', '']);
+      const columns = (id: string) => JSON.parse(stored(id).resultSchema).map((c: { name: string }) => c.name);
+      expect(columns('TF_CloudA_Config_InstanceWithPublicIPAddress')).to.include('COMPLIANCE_FAILURE_REASON');
+      expect(columns('CLI_Host_Files_IntegrationTest')).to.deep.equal(['PATH']);
+      const policies = emulator.list<PolicyRecord & { policyType: string }>('Policies');
+      const compliance = policies.find((p) => p.queryId === 'SEC_Global_CloudA_Config_OwnTrailLogFileValidation');
+      expect(compliance).to.deep.include({ policyType: 'Compliance', enabled: false });
+      expect(policies.find((p) => p.queryId === 'CLI_Host_Files_IntegrationTest')).to.deep.include({
+        alertProfile: 'SEC_HE_FILES_DEFAULT_PROFILE.HE_File_NewViolation',
+        alertEnabled: false,
+      });
+      const exceptions = emulator.list<{ exceptionName: string; exceptionReason: string }>('VulnerabilityExceptions');
+      expect(exceptions.find((e) => e.exceptionName === 'reason Unknown')?.exceptionReason).to.equal('Unknown');
+      await ws.expect(['plan', '-detailed-exitcode'], 0);
+      await ws.expect(['destroy', '-auto-approve']);
+      for (const id of queryIds) expect(emulator.get('Queries', id), id).to.equal(undefined);
+    });
+  });
+
   describe('organisation agentless scanning with an empty scanning account', () => {
     // Upstream's example and active acceptance test (examples/resource_lacework_integration_aws_org_agentless_scanning).
     const orgExample = `

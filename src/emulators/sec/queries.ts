@@ -8,8 +8,8 @@ import { QueryCompileError, compileQuery, type CompiledQuery } from './query-lan
 /** Store collection of queries, keyed by `queryId`. */
 export const QUERIES = 'Queries';
 
-/** Ids of the platform's own queries (those its built-in policies evaluate) start with this. */
-export const BUILT_IN_QUERY_PREFIX = 'SEC_Global_';
+/** The owner of the platform's own queries (their ids start `SEC_Global_`). */
+export const PLATFORM_OWNER = 'Platform';
 
 /** Letters, digits and `_`, starting with a letter or `_`; at most 64. */
 export const QUERY_ID = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -115,7 +115,11 @@ export function findQuery(ctx: SecContext, id: string): QueryRecord {
   return record;
 }
 
-const isBuiltIn = (query: QueryRecord) => query.queryId.startsWith(BUILT_IN_QUERY_PREFIX);
+/**
+ * The platform's own queries are those it owns: an account may give its own queries ids of the same
+ * form (upstream's compliance-policy docs create `…_Global_…_Config_…`), and change and delete them.
+ */
+const isBuiltIn = (query: QueryRecord) => query.owner === PLATFORM_OWNER;
 
 /** The data source a built-in configuration query of each cloud reads. */
 const CONFIG_SOURCES: Record<string, string> = { CloudA: 'SEC_CFG_CLOUD_A_BUCKETS', CloudB: 'SEC_CFG_CLOUD_B_BUCKETS', CloudC: 'SEC_CFG_CLOUD_C_STORAGE_ACCOUNTS' };
@@ -131,6 +135,14 @@ function builtInQueries(ctx: SecContext): QueryRecord[] {
       ? `{\n  source { CloudATrailRawEvents }\n  filter { EVENT_NAME = '${trail[1]}' and ERROR_CODE is null }\n  return distinct { INSERT_ID, INSERT_TIME, EVENT_TIME, EVENT }\n}\n`
       : `{\n  source { ${CONFIG_SOURCES[config?.[1] ?? 'CloudA']} }\n  filter { RESOURCE_CONFIG:check = '${config?.[2] ?? queryId}' }\n  return distinct { ACCOUNT_ID, RESOURCE_KEY, RESOURCE_REGION, RESOURCE_TYPE, SERVICE }\n}\n`;
     const compiled = compileQuery(queryText, queryId);
-    return { queryId, queryText, evaluatorId: compiled.evaluator, owner: 'Platform', lastUpdateTime: now, lastUpdateUser: 'Platform', resultSchema: JSON.stringify(compiled.resultSchema) };
+    return {
+      queryId,
+      queryText,
+      evaluatorId: compiled.evaluator,
+      owner: PLATFORM_OWNER,
+      lastUpdateTime: now,
+      lastUpdateUser: PLATFORM_OWNER,
+      resultSchema: JSON.stringify(compiled.resultSchema),
+    };
   });
 }

@@ -18,19 +18,25 @@ const QUERY_ID = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 /** The evaluators the platform has: trail events are evaluated by `CloudATrail`; configuration data needs none. */
 export const QUERY_EVALUATORS = ['CloudATrail'] as const;
 
-/** Where a section starts: its keyword and opening brace. */
-const SECTIONS = [/\bsource\s*\{/i, /\bfilter\s*\{/i, /\breturn(\s+distinct)?\s*\{/i] as const;
+/** Where each section starts: its keyword and opening brace. */
+const SOURCE = /\bsource\s*\{/i;
+const FILTER = /\bfilter\s*\{/i;
+const RETURN = /\breturn(\s+distinct)?\s*\{/i;
+const FORM = 'a query is `{ source { ... } [filter { ... }] return { ... } }`';
 
 /**
- * The shape of a query at plan time: braces balanced (outside quoted text), and a `source`, a
- * `filter` and a `return` section in that order. The platform's compiler judges the rest (data
- * sources, fields, conditions) when the query is created or changed.
+ * The shape of a query at plan time: braces balanced (outside quoted text), and a `source` section,
+ * then an optional `filter` section, then a `return` section. The platform's compiler judges the
+ * rest (data sources, fields, conditions) when the query is created or changed.
  */
 const queryShape: Validator<string> = {
-  description: 'query text with a `source`, a `filter` and a `return` section, in that order, with balanced braces',
+  description:
+    'query text with a `source` section, an optional `filter` section and a `return` section, in that order, ' +
+    'with balanced braces',
   samples: [
     '{ source { CloudATrailRawEvents } filter { ERROR_CODE is null } return { INSERT_ID, EVENT } }',
     "{\n  source { CloudATrailRawEvents }\n  filter { EVENT_NAME = 'ConsoleLogin' }\n  return distinct { EVENT_TIME, EVENT }\n}\n",
+    '{ source { CloudATrailRawEvents } return { INSERT_ID } }',
   ],
   check(text) {
     let depth = 0;
@@ -48,12 +54,13 @@ const queryShape: Validator<string> = {
     }
     if (quote) return `has unterminated quoted text (${quote})`;
     if (depth !== 0) return `has ${depth} "{" not closed`;
-    let from = 0;
-    for (const [i, section] of SECTIONS.entries()) {
-      const m = section.exec(outside.slice(from));
-      if (!m) return `has no ${['source', 'filter', 'return'][i]} section${i > 0 ? ` after the ${['source', 'filter'][i - 1]} section` : ''}; a query is \`{ source { ... } filter { ... } return { ... } }\``;
-      from += m.index + m[0].length;
-    }
+    const source = SOURCE.exec(outside);
+    if (!source) return `has no source section; ${FORM}`;
+    const rest = outside.slice(source.index + source[0].length);
+    const returned = RETURN.exec(rest);
+    if (!returned) return `has no return section after the source section; ${FORM}`;
+    const filter = FILTER.exec(rest);
+    if (filter && filter.index > returned.index) return `has its filter section after the return section; ${FORM}`;
     return undefined;
   },
 };
@@ -88,7 +95,11 @@ const schema = resourceSchema(
       maxCharacters: 64 * 1024,
       validate: [validators.nonEmpty(), queryShape],
       description:
-        'The query text: `{ source { <data source> } filter { <condition> } return [distinct] { <field>, ... } }`, optionally preceded by the query id. The platform compiles it on every create and update and refuses malformed text (an unknown data source or field, a missing section) with its compiler\'s message.',
+        'The query text: `{ source { <data source> } [filter { <condition> }] ' +
+        'return [distinct] { <column>, ... } }`, ' +
+        'optionally preceded by the query id; the filter may be left out, and a column is a field or an expression ' +
+        'named with `as` (`\'text\' as REASON`). The platform compiles it on every create and update and refuses ' +
+        'malformed text (an unknown data source or field, a missing section) with its compiler\'s message.',
     }),
     evaluator_id: attr.string({
       optional: true,

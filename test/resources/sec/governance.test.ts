@@ -487,6 +487,37 @@ describe('sec governance resources through the Terraform-side client', function 
       expect(emulator.get('VulnerabilityExceptions', state.id as string)).to.equal(undefined);
     });
 
+    it('takes the reason Unknown, as upstream 2.2.0 does, meaning no reason', async () => {
+      const plain = (reason: string | null): Plain => ({
+        name: 'unknown-reason',
+        reason,
+        vulnerability_criteria: [{ cves: ['CVE-2023-1234'] }],
+      });
+      let state = await converge(host, null, plain('unknown'));
+      const guid = state.id as string;
+      expect(emulator.get<Stored>('VulnerabilityExceptions', guid)).to.deep.include({ exceptionReason: 'Unknown' });
+      expect(state.reason).to.equal('unknown');
+      state = await converge(host, state, plain('Other'));
+      expect(emulator.get<Stored>('VulnerabilityExceptions', guid)).to.deep.include({ exceptionReason: 'Other' });
+      state = await converge(host, state, plain('UNKNOWN'));
+      expect(emulator.get<Stored>('VulnerabilityExceptions', guid)).to.deep.include({ exceptionReason: 'Unknown' });
+      expect(state.reason).to.equal('UNKNOWN');
+
+      // The platform holds `Unknown` for both: leaving the reason out, or an import (which reads no
+      // reason) planned against `Unknown`, changes only the state's form and sends nothing.
+      emulator.clearRequests();
+      state = await converge(host, state, plain(null));
+      expect(state.reason).to.equal(null);
+      const imported = await tf.importState(host, guid);
+      expect(imported.reason).to.equal(null);
+      const config = cfg(host, plain('Unknown'));
+      const { state: settled } = await tf.apply(host, imported, await tf.plan(host, imported, config), config);
+      expect(settled!.reason).to.equal('Unknown');
+      await planIsEmpty(host, settled!, plain('Unknown'));
+      expect(emulator.requests.filter((r) => r.method !== 'GET')).to.deep.equal([]);
+      await destroy(host, settled!);
+    });
+
     it('validates reason (on the container resource too), severities and expiry format at plan time', async () => {
       const config = exception({ reason: 'because', expiry: 'next year' });
       (config.vulnerability_criteria as any[])[0].severities = ['urgent'];

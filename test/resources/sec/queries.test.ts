@@ -27,6 +27,50 @@ const BUCKETS = `TF_Buckets {
   return { b.ACCOUNT_ID, b.RESOURCE_KEY as BUCKET, RESOURCE_CONFIG:Acl.Owner }
 }`;
 
+/** Upstream's documented query (2.2.0 docs of its query resource), in neutral names. */
+const UPSTREAM_INSTANCES_QUERY = `{
+      source {
+          SEC_CFG_CLOUD_A_INSTANCES
+      }
+      filter {
+          value_exists(RESOURCE_CONFIG:PublicIpAddress)
+      }
+      return distinct {
+          ACCOUNT_ALIAS,
+          ACCOUNT_ID,
+          ARN as RESOURCE_KEY,
+          RESOURCE_REGION,
+          RESOURCE_TYPE,
+          SERVICE,
+          case when RESOURCE_TYPE = 'instance' then 'HasPublicIp'
+          end as COMPLIANCE_FAILURE_REASON
+      }
+  }
+`;
+/** Upstream's documented compliance query (2.2.0 docs of its compliance policy), in neutral names. */
+const UPSTREAM_TRAIL_CONFIG_QUERY = `{
+    source {
+      SEC_CFG_CLOUD_A_TRAIL
+    }
+    filter {
+      RESOURCE_CONFIG:LogFileValidationEnabled = 'false'
+    }
+    return distinct {
+      ACCOUNT_ALIAS,
+      ACCOUNT_ID,
+      ARN as RESOURCE_KEY,
+      RESOURCE_REGION,
+      RESOURCE_TYPE,
+      SERVICE,
+      'TrailLogFileValidationNotEnabled' as COMPLIANCE_FAILURE_REASON
+    }
+  }
+`;
+const CONFIG_COLUMNS = [
+  ...['ACCOUNT_ALIAS', 'ACCOUNT_ID', 'RESOURCE_KEY', 'RESOURCE_REGION', 'RESOURCE_TYPE', 'SERVICE'],
+  'COMPLIANCE_FAILURE_REASON',
+].map((name) => ({ name, dataType: 'String' }));
+
 describe('sec_query: the emulator\'s compiler of the query language', () => {
   it('accepts the three sections and describes the result', () => {
     expect(compileQuery(TRAIL, 'Q')).to.deep.equal({
@@ -50,10 +94,73 @@ describe('sec_query: the emulator\'s compiler of the query language', () => {
     });
   });
 
+  // Shapes the platform takes at upstream 2.2.0, in neutral names: the SDK's (v2.10.0) integration
+  // tests query without a filter, its host-policy test reads host files; upstream's docs return
+  // named expressions and read the trail configuration and instances by their resource names (ARN).
+  const column = (name: string, dataType = 'String') => ({ name, dataType });
+  const hostFiles = 'CLI_Host_Files_IntegrationTest {\n  source {\n    SEC_HE_FILES\n  }\n  return {\n    PATH\n  }\n}';
+  const groups = '{ source { SEC_CFG_CLOUD_A_SECURITY_GROUPS g } return { g.ARN, 445 as PORT } }';
+  const upstreamShapes: [string, string, string, unknown][] = [
+    [
+      'a query without a filter (the SDK\'s tests)',
+      'Q',
+      '{ source { CloudATrailRawEvents } return { INSERT_ID } }',
+      { sources: ['CloudATrailRawEvents'], evaluator: 'CloudATrail', resultSchema: [column('INSERT_ID', 'Number')] },
+    ],
+    [
+      'host files, named in the older syntax (the SDK\'s host-policy test)',
+      'CLI_Host_Files_IntegrationTest',
+      hostFiles,
+      { sources: ['SEC_HE_FILES'], evaluator: '', resultSchema: [column('PATH')] },
+    ],
+    [
+      'a case expression named with as (upstream\'s query docs)',
+      'Q',
+      UPSTREAM_INSTANCES_QUERY,
+      { sources: ['SEC_CFG_CLOUD_A_INSTANCES'], evaluator: '', resultSchema: CONFIG_COLUMNS },
+    ],
+    [
+      'a text named with as, on the trail configuration (upstream\'s compliance-policy docs)',
+      'Q',
+      UPSTREAM_TRAIL_CONFIG_QUERY,
+      { sources: ['SEC_CFG_CLOUD_A_TRAIL'], evaluator: '', resultSchema: CONFIG_COLUMNS },
+    ],
+    [
+      'a number named with as, on security groups',
+      'Q',
+      groups,
+      {
+        sources: ['SEC_CFG_CLOUD_A_SECURITY_GROUPS'],
+        evaluator: '',
+        resultSchema: [column('ARN'), column('PORT', 'Number')],
+      },
+    ],
+  ];
+  for (const [what, id, text, compiled] of upstreamShapes) {
+    it(`accepts ${what}`, () => {
+      expect(compileQuery(text, id)).to.deep.equal(compiled);
+    });
+  }
+
   const refusals: [string, string, RegExp][] = [
     ['no source', '{ filter { A = 1 } return { EVENT } }', /line 1, column 3: expected "source", found "filter"/],
-    ['no filter', '{ source { CloudATrailRawEvents } return { EVENT } }', /expected "filter", found "return"/],
     ['no return', '{ source { CloudATrailRawEvents } filter { A = 1 } }', /expected "return", found "}"/],
+    ['neither filter nor return', '{ source { CloudATrailRawEvents } }', /expected "filter" or "return", found "}"/],
+    [
+      'an unnamed expression',
+      "{ source { CloudATrailRawEvents } return { 'x' } }",
+      /column 44: an expression in the return list needs a name: <expression> as <NAME>/,
+    ],
+    [
+      'an unknown field in an expression',
+      "{ source { CloudATrailRawEvents } return { case when NOPE = 1 then 'a' end as X } }",
+      /column 54: "NOPE" is not a field of CloudATrailRawEvents/,
+    ],
+    [
+      'an unknown alias in an expression',
+      "{ source { CloudATrailRawEvents t } return { case when u.EVENT_NAME = 'a' then 1 end as X } }",
+      /column 56: unknown data source alias "u"/,
+    ],
     ['empty filter', '{ source { CloudATrailRawEvents } filter { } return { EVENT } }', /the filter is empty/],
     ['empty return', '{ source { CloudATrailRawEvents } filter { A = 1 } return { } }', /expected a field to return, found "}"/],
     ['unknown source', '{ source { Nope } filter { A = 1 } return { X } }', /unknown data source "Nope"/],
@@ -138,6 +245,44 @@ describe('sec_query through the Terraform-side client', function () {
     expect((await tf.read(type, state)).state).to.equal(null);
   });
 
+  it('takes what the platform takes: no filter, named expressions, trail configuration, built-in id form', async () => {
+    const noFilter = '{ source { CloudATrailRawEvents } return { INSERT_ID } }';
+    const bare = await converge(type, null, { query_id: 'TF_No_Filter', query: noFilter });
+    expect(emulator.get('Queries', 'TF_No_Filter')).to.deep.include({ queryText: noFilter });
+    expect(bare.evaluator_id).to.equal('CloudATrail');
+    expect(emulator.get('Queries', 'TF_No_Filter')).to.deep.include({ evaluatorId: 'CloudATrail' });
+
+    const instancesId = 'TF_CloudA_Config_InstanceWithPublicAddress';
+    const instances = await converge(type, null, { query_id: instancesId, query: UPSTREAM_INSTANCES_QUERY });
+    expect(JSON.parse(instances.result_schema as string)).to.deep.equal(CONFIG_COLUMNS);
+
+    // Upstream's compliance-policy docs: the account's own query with an id of the platform's form (the
+    // docs reuse the id of the built-in query of policy 75, which exists already), and its policy.
+    const ownId = 'SEC_Global_CloudA_Config_OwnTrailLogFileValidation';
+    let trail = await converge(type, null, { query_id: ownId, query: UPSTREAM_TRAIL_CONFIG_QUERY });
+    expect(emulator.get('Queries', ownId)).to.deep.include({ owner: 'api-user@acme.example', evaluatorId: '' });
+    const compliance = {
+      query_id: ownId,
+      title: 'Ensure trail log file validation is enabled',
+      enabled: false,
+      severity: 'High',
+      description: 'Trail log file validation creates a digitally signed digest file.',
+      remediation: 'Enable log file validation on the trail.',
+      tags: ['security:compliance'],
+      alerting_enabled: false,
+    };
+    const policy = await converge('sec_policy_compliance', null, compliance);
+    const stored = emulator.get('Policies', policy.id as string);
+    expect(stored).to.deep.include({ policyType: 'Compliance', queryId: ownId, enabled: false });
+    const changed = UPSTREAM_TRAIL_CONFIG_QUERY.replace("'false'", "'False'");
+    trail = await converge(type, trail, { query_id: ownId, query: changed });
+    expect(emulator.get('Queries', ownId)).to.deep.include({ queryText: changed });
+
+    await destroy('sec_policy_compliance', policy);
+    for (const state of [trail, instances, bare]) await destroy(type, state);
+    for (const id of [ownId, instancesId, 'TF_No_Filter']) expect(emulator.get('Queries', id), id).to.equal(undefined);
+  });
+
   it('replaces the query when its id or evaluator changes', async () => {
     const state = await converge(type, null, { query_id: 'TF_Buckets', query: BUCKETS });
     expect(state.evaluator_id).to.equal(null);
@@ -157,7 +302,11 @@ describe('sec_query through the Terraform-side client', function () {
 
   it('checks the shape of the text at plan time, naming the attribute; the platform judges the rest', async () => {
     for (const [text, detail] of [
-      ['{ source { CloudATrailRawEvents } return { EVENT } }', /has no filter section after the source section/],
+      ['{ source { CloudATrailRawEvents } filter { A = 1 } }', /has no return section after the source section/],
+      [
+        '{ source { CloudATrailRawEvents } return { EVENT } filter { A = 1 } }',
+        /has its filter section after the return section/,
+      ],
       ['{ filter { A = 1 } return { EVENT } }', /has no source section/],
       ['{ source { CloudATrailRawEvents } filter { A = 1 } return { EVENT }', /has 1 "\{" not closed/],
       ["{ source { X } filter { A = '} } return { EVENT } }", /unterminated quoted text/],
