@@ -917,5 +917,3 @@ export interface VdbClient {
   /** Closes the channel; calls made afterwards fail with 'cancelled'. */
   close(): void;
 }
-
-export { createVdbClient } from './client.js';

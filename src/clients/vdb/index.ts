@@ -1,4 +1,5 @@
 export * from './api.js';
+export { createVdbClient } from './client.js';
 export { isLoopbackHost, parseApiUrl, type VdbEndpoint } from './endpoint.js';
 export {
   GoDurationError,

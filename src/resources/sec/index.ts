@@ -21,8 +21,7 @@ import { teamMemberResources } from './team-member.js';
 import { vulnerabilityExceptionResources } from './vulnerability-exception.js';
 import { secDataSources } from './data-source/index.js';
 import { secEphemeralResources } from './ephemeral/index.js';
-
-export const SEC_VERSION = '2.2.0';
+import { SEC_VERSION } from './version.js';
 
 const schema = resourceSchema(
   {
