@@ -16,7 +16,7 @@ import {
   type VdbClient,
 } from '../../src/clients/vdb/index.js';
 import { decodePlain, encodePlain, type Plain } from '../../src/clients/vdb/codec.js';
-import { VDB_SERVICES, vdbMethod } from '../../src/clients/vdb/proto.js';
+import { VDB_SERVICES, vdbMethod } from '../../src/wire/vdb-proto.js';
 import {
   FAIL_PROVISIONING_LABEL,
   VDB_COLLECTIONS,

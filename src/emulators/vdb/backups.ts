@@ -4,8 +4,8 @@
  */
 import type { Backup, BackupSchedule, Cluster } from '../../clients/vdb/api.js';
 import type { Plain } from '../../clients/vdb/codec.js';
-import { nanosToDuration } from '../../clients/vdb/go-duration.js';
-import { VDB_SERVICES } from '../../clients/vdb/proto.js';
+import { nanosToDuration } from '../../wire/go-duration.js';
+import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { parseTimestamp } from '../../clients/vdb/time.js';
 import { packagesFor } from './catalog.js';
 import { paginate, requireCluster } from './clusters.js';

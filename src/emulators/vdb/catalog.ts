@@ -5,7 +5,7 @@
  */
 import type { BookingPackage, CloudProvider, CloudProviderRegion, PackageStatus } from '../../clients/vdb/api.js';
 import type { Plain } from '../../clients/vdb/codec.js';
-import { VDB_SERVICES } from '../../clients/vdb/proto.js';
+import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { VDB_COLLECTIONS as C, checkAccount, stableUuid, type VdbContext } from './context.js';
 import { Violations, invalidArgument, notFound, quoted } from './errors.js';
 import { LIMITS } from './limits.js';

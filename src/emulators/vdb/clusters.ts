@@ -16,7 +16,7 @@ import type {
   HybridEnvironment,
 } from '../../clients/vdb/api.js';
 import type { Plain } from '../../clients/vdb/codec.js';
-import { VDB_SERVICES } from '../../clients/vdb/proto.js';
+import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { HYBRID_PROVIDER, packagesFor, requireProvider, requireRegion, type StoredPackage } from './catalog.js';
 import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, type ClusterTransition, type VdbContext } from './context.js';
 import { Violations, failedPrecondition, invalidArgument, notFound, quoted } from './errors.js';

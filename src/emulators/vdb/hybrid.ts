@@ -5,7 +5,7 @@
  */
 import type { Cluster, HybridEnvironment, HybridEnvironmentConfigurationInput, HybridEnvironmentStatus } from '../../clients/vdb/api.js';
 import type { Plain } from '../../clients/vdb/codec.js';
-import { VDB_SERVICES } from '../../clients/vdb/proto.js';
+import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { secretValue } from '../core/index.js';
 import { HYBRID_PROVIDER } from './catalog.js';
 import { VDB_COLLECTIONS as C, checkAccount, createdByEmail, newId, nowTimestamp, type VdbContext } from './context.js';

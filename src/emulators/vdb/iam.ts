@@ -4,7 +4,7 @@
  */
 import type { AccountMember, Permission, Role, User } from '../../clients/vdb/api.js';
 import type { Plain } from '../../clients/vdb/codec.js';
-import { VDB_SERVICES } from '../../clients/vdb/proto.js';
+import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, stableUuid, type VdbContext } from './context.js';
 import { Violations, failedPrecondition, invalidArgument, notFound, quoted } from './errors.js';
 import { LIMITS } from './limits.js';

@@ -3,7 +3,7 @@
  * violations. Paths are proto field paths such as `cluster.configuration.number_of_nodes`.
  */
 import type { KeyValue, ProtoDuration, Toleration, TopologySpreadConstraint } from '../../clients/vdb/api.js';
-import { durationToNanos } from '../../clients/vdb/go-duration.js';
+import { durationToNanos } from '../../wire/go-duration.js';
 import type { Violations } from './errors.js';
 import { LIMITS } from './limits.js';
 

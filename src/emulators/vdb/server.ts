@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
 import { CodecError, decodePlain, encodePlain, type Plain } from '../../clients/vdb/codec.js';
-import { vdbMethod, vdbProtoRoot } from '../../clients/vdb/proto.js';
+import { vdbMethod, vdbProtoRoot } from '../../wire/vdb-proto.js';
 import type { FaultDecision, FaultKind, SeededFaults } from '../core/fault-profile.js';
 import type { Caller } from './context.js';
 import { RpcError } from './errors.js';

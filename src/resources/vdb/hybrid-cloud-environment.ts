@@ -10,7 +10,7 @@
  */
 import { attr, block, resourceSchema, t, validators, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
 import { listResource, resource, type OpContext } from '../../engine/contracts.js';
-import { isApiError } from '../../clients/errors.js';
+import { isApiError } from '../../wire/api-error.js';
 import type { HybridEnvironment, HybridEnvironmentConfiguration, HybridEnvironmentConfigurationInput, HybridLogLevel, JsonValue } from '../../clients/vdb/api.js';
 import {
   accountFilter,
