@@ -485,14 +485,13 @@ describe('vdb client', () => {
       expect(error.message).to.include('cluster: missing configuration');
     });
 
-    it('reads unknown enum numbers of a newer server as UNSPECIFIED (the emulator rejects them)', () => {
+    it('reads unknown enum numbers of a newer server as UNSPECIFIED', () => {
       const { response } = vdbMethod(VDB_SERVICES.cluster, 'GetCluster');
       const clusterType = response.lookupType('Cluster');
       const bytes = response.encode(
         response.fromObject({ cluster: { id: 'c', configuration: { number_of_nodes: 1 }, state: { phase: 99 } } }),
       ).finish();
       expect(decodePlain(response, bytes)).to.deep.nested.include({ 'cluster.state.phase': 'CLUSTER_PHASE_UNSPECIFIED' });
-      expect(() => decodePlain(response, bytes, { strictEnums: true })).to.throw(CodecError, /cluster\.state\.phase: value must be one of the defined enum values \(got 99\)/);
       expect(clusterType.name).to.equal('Cluster');
     });
 

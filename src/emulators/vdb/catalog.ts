@@ -3,8 +3,8 @@
  * (booking.v1). Values follow the documented ones (vdb.md §3.9); package ids are stable across
  * runs so examples and tests can name them.
  */
-import type { BookingPackage, CloudProvider, CloudProviderRegion, PackageStatus } from '../../clients/vdb/api.js';
-import type { Plain } from '../../clients/vdb/codec.js';
+import type { BookingPackage, CloudProvider, CloudProviderRegion, PackageStatus } from './records.js';
+import type { WireObject } from './wire-codec.js';
 import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { VDB_COLLECTIONS as C, checkAccount, stableUuid, type VdbContext } from './context.js';
 import { Violations, invalidArgument, notFound, quoted } from './errors.js';
@@ -164,12 +164,12 @@ export function packagesFor(ctx: VdbContext, cloudProviderId: string, regionId: 
 }
 
 export function catalogServices(ctx: VdbContext): ServiceRegistration[] {
-  const providers = (): Plain => ({ items: ctx.store.list(C.cloudProviders) });
-  const regions = (cloudProviderId: string): Plain => {
+  const providers = (): WireObject => ({ items: ctx.store.list(C.cloudProviders) });
+  const regions = (cloudProviderId: string): WireObject => {
     requireProvider(ctx, 'cloud_provider_id', cloudProviderId);
     return { items: regionsOf(ctx, cloudProviderId) };
   };
-  const region = (cloudProviderId: string, regionId: string): Plain => {
+  const region = (cloudProviderId: string, regionId: string): WireObject => {
     requireProvider(ctx, 'cloud_provider_id', cloudProviderId);
     const found = ctx.store.get(C.cloudProviderRegions, `${cloudProviderId}/${regionId}`);
     if (!found) throw notFound(`region ${regionId} of cloud provider ${cloudProviderId}`);

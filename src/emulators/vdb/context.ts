@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Clock, MemoryStore } from '../core/index.js';
-import { formatTimestamp, timestampFromMillis } from '../../clients/vdb/time.js';
+import { timestampAt } from './wire-codec.js';
 import { invalidArgument, permissionDenied } from './errors.js';
 import { isUuid } from './rules.js';
 
-/** Store collections (objects in the camelCase shapes of src/clients/vdb/api.ts). */
+/** Store collections (objects in the shapes of ./records.ts). */
 export const VDB_COLLECTIONS = {
   clusters: 'clusters',
   /** v2 keys; the stored objects keep the secret `key`. */
@@ -72,7 +72,7 @@ export interface VdbContext {
 }
 
 export function nowTimestamp(ctx: VdbContext): string {
-  return formatTimestamp(timestampFromMillis(ctx.clock.now()));
+  return timestampAt(ctx.clock.now());
 }
 
 export function newId(): string {

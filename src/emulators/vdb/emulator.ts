@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountMember, User } from '../../clients/vdb/api.js';
+import type { StoredMember, User } from './records.js';
 import { Clock, MemoryStore, SeededFaults, randomHex, type FaultProfileOptions, type FaultStats } from '../core/index.js';
 import { backupServices, refreshBackup } from './backups.js';
 import { catalogServices, packageId, seedCatalog } from './catalog.js';
@@ -108,7 +108,7 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     apiKey,
     userForSession: (token) => {
       const userId = ctx.userSessions.get(token);
-      const member = userId === undefined ? undefined : ctx.store.get<AccountMember>(VDB_COLLECTIONS.members, userId);
+      const member = userId === undefined ? undefined : ctx.store.get<StoredMember>(VDB_COLLECTIONS.members, userId);
       return member ? { id: member.user.id, email: member.user.email } : undefined;
     },
     log,
@@ -188,7 +188,7 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     },
     addMember: (email) => addMember(ctx, email),
     userToken: (email) => {
-      const member = ctx.store.list<AccountMember>(VDB_COLLECTIONS.members).find((m) => m.user.email === email);
+      const member = ctx.store.list<StoredMember>(VDB_COLLECTIONS.members).find((m) => m.user.email === email);
       if (!member) throw new Error(`${email} is not a member of account ${ctx.accountId}`);
       const token = `vdb_session_${randomHex(24).toLowerCase()}`;
       ctx.userSessions.set(token, member.user.id);
