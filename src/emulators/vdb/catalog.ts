@@ -13,6 +13,8 @@ import * as rule from './rules.js';
 import type { ServiceRegistration } from './server.js';
 
 export const HYBRID_PROVIDER = 'hybrid';
+/** The status of a package that can be booked. */
+export const BOOKABLE: PackageStatus = 'PACKAGE_STATUS_ACTIVE';
 
 const REGIONS: Readonly<Record<string, readonly { id: string; name: string; country: string; sub: string; free?: boolean }[]>> = {
   aws: [
@@ -111,7 +113,7 @@ export function seedCatalog(ctx: VdbContext): void {
         resourceConfiguration: { cpu: spec.cpu, ram: spec.ram, disk: spec.disk },
         currency: 'USD',
         unitIntPricePerHour: spec.price,
-        status: spec.status ?? 'PACKAGE_STATUS_ACTIVE',
+        status: spec.status ?? BOOKABLE,
         ...(spec.type === 'paid' ? { availableAdditionalResources: { diskPricePerHour: 20 } } : {}),
         tier: spec.tier,
         availableStorageTierConfigurations:
@@ -217,8 +219,11 @@ export function catalogServices(ctx: VdbContext): ServiceRegistration[] {
           const v = new Violations();
           rule.maxItems(v, 'statuses', statuses, LIMITS.packageStatusFilters);
           v.throwIfAny();
+          // Unfiltered, the platform lists what can be booked: a deactivated package stays with the
+          // clusters that have it and is listed only when asked for by its status.
+          const wanted = statuses.length > 0 ? statuses : [BOOKABLE];
           const items = packagesFor(ctx, provider, regionId)
-            .filter((pkg) => statuses.length === 0 || statuses.includes(pkg.status))
+            .filter((pkg) => wanted.includes(pkg.status))
             .map(wirePackage);
           return { items };
         },

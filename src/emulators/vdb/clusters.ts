@@ -6,7 +6,7 @@
  * when a failure was queued (failNextProvisioning, or the label `vdb-emulator/fail-provisioning`).
  */
 import { VDB_SERVICES } from '../../wire/vdb-proto.js';
-import { HYBRID_PROVIDER, packagesFor, requireProvider, requireRegion, type StoredPackage } from './catalog.js';
+import { BOOKABLE, HYBRID_PROVIDER, packagesFor, requireProvider, requireRegion, type StoredPackage } from './catalog.js';
 import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, type ClusterTransition, type VdbContext } from './context.js';
 import { Violations, failedPrecondition, invalidArgument, notFound, quoted } from './errors.js';
 import { LIMITS } from './limits.js';
@@ -321,7 +321,7 @@ function checkPlacement(ctx: VdbContext, cluster: Cluster): StoredPackage {
       `validation error:\n - cluster.configuration.package_id: package ${packageId} is not offered in ${where} (see BookingService/ListPackages) [package.exists]`,
     );
   }
-  if (pkg.status !== 'PACKAGE_STATUS_ACTIVE') {
+  if (pkg.status !== BOOKABLE) {
     throw invalidArgument(`validation error:\n - cluster.configuration.package_id: package ${packageId} (${pkg.name}) is deactivated [package.active]`);
   }
   if (pkg.type === 'free' && cluster.configuration.numberOfNodes > 1) {

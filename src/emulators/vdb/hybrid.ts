@@ -144,7 +144,7 @@ function createEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined
     createdAt: now,
     lastModifiedAt: now,
     name: environment.name,
-    createdByEmail: createdByEmail(call.caller),
+    createdByEmail: createdByEmail(call.caller, 'its owner'),
     bootstrapCommandsGenerated: false,
     configuration: storedConfiguration(environment.configuration!, now),
     status: notReadyStatus(now),

@@ -96,7 +96,7 @@ function createV2(ctx: VdbContext, input: DatabaseApiKey | undefined, call: Hand
     name: key.name,
     ...(key.expiresAt !== undefined ? { expiresAt: key.expiresAt } : {}),
     accessRules: key.accessRules,
-    createdByEmail: createdByEmail(call.caller),
+    createdByEmail: createdByEmail(call.caller, 'nobody'),
     postfix: secret.slice(-4),
     key: secret,
   };

@@ -76,6 +76,8 @@ export interface VdbFault {
 export interface GrpcServerOptions {
   readonly port: number;
   readonly apiKey: string;
+  /** The e-mail address of the member who made the management key `apiKey`. */
+  readonly managementKeyOwner: string;
   /** The member a console session token (`authorization: bearer <token>`) belongs to, if any. */
   readonly userForSession?: (token: string) => { readonly id: string; readonly email: string } | undefined;
   readonly services: readonly ServiceRegistration[];
@@ -329,7 +331,7 @@ function authenticate(metadata: grpc.Metadata, options: GrpcServerOptions): Call
   const values = metadata.get('authorization');
   if (values.length !== 1) return { kind: 'anonymous' };
   const value = String(values[0]);
-  if (value === `apikey ${options.apiKey}`) return { kind: 'management_key' };
+  if (value === `apikey ${options.apiKey}`) return { kind: 'management_key', ownerEmail: options.managementKeyOwner };
   const session = /^bearer (\S+)$/i.exec(value);
   const user = session ? options.userForSession?.(session[1]!) : undefined;
   return user ? { kind: 'user', userId: user.id, email: user.email } : { kind: 'anonymous' };
