@@ -50,7 +50,12 @@ module.exports = {
       [],
       'The contracts with the platforms (proto/, Go durations, ApiError, API timing) depend on nothing of the project.',
     ),
-    layer('engine-on-schema', ENGINE, [SCHEMA, WIRE], 'The lifecycle is written once, over schema values and the API error vocabulary.'),
+    layer(
+      'engine-on-schema',
+      ENGINE,
+      [SCHEMA, WIRE],
+      'The lifecycle is written once, over schema values and the API error vocabulary.',
+    ),
     layer('server-on-engine', '^src/server/', [ENGINE, SCHEMA, WIRE], 'The protocol server hands RPCs to the engine.'),
     layer('clients-on-schema', CLIENTS, [SCHEMA, WIRE], 'API clients know the wire and values, nothing of Terraform.'),
     layer(
@@ -63,7 +68,7 @@ module.exports = {
       'emulators-share-only-the-wire',
       '^src/emulators/',
       [WIRE],
-      'An emulator judges the client, so it shares only the contract with it (proto/ through src/wire), never its code.',
+      'An emulator judges the client, so it shares only the contract (proto/ through src/wire), never its code.',
     ),
     {
       name: 'emulators-keep-to-their-api',

@@ -20,7 +20,13 @@ import { CodecError, decodePlain, encodePlain } from '../../src/clients/vdb/code
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadFromProtoDir, VDB_DESCRIPTOR_PATH, vdbMethod, vdbProtoRoot, VDB_SERVICES } from '../../src/wire/vdb-proto.js';
+import {
+  loadFromProtoDir,
+  VDB_DESCRIPTOR_PATH,
+  vdbMethod,
+  vdbProtoRoot,
+  VDB_SERVICES,
+} from '../../src/wire/vdb-proto.js';
 import { backoffMs } from '../../src/clients/backoff.js';
 import { codeForGrpcStatus } from '../../src/clients/vdb/transport.js';
 import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';

@@ -23,7 +23,8 @@ function referenceRoot(): protobuf.Root {
   if (!protoDir) throw new Error('no proto/vdb folder above the working directory');
   const root = new protobuf.Root();
   const resolveDefault = root.resolvePath.bind(root);
-  root.resolvePath = (origin, target) => (target.startsWith('vdb/') ? join(protoDir, target) : resolveDefault(origin, target));
+  root.resolvePath = (origin, target) =>
+    target.startsWith('vdb/') ? join(protoDir, target) : resolveDefault(origin, target);
   const files = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
       const path = join(dir, entry.name);
@@ -41,10 +42,15 @@ function messageTypes(namespace: protobuf.NamespaceBase): protobuf.Type[] {
   ]);
 }
 
-const WELL_KNOWN = { timestamp: '.google.protobuf.Timestamp', duration: '.google.protobuf.Duration', struct: '.google.protobuf.Struct' };
+const WELL_KNOWN = {
+  timestamp: '.google.protobuf.Timestamp',
+  duration: '.google.protobuf.Duration',
+  struct: '.google.protobuf.Struct',
+};
 
 /** A member of a real oneof (proto3 `optional` makes a one-field oneof of its own). */
-const inRealOneof = (field: protobuf.Field): boolean => field.partOf !== null && field.options?.proto3_optional !== true;
+const inRealOneof = (field: protobuf.Field): boolean =>
+  field.partOf !== null && field.options?.proto3_optional !== true;
 const hasPresence = (field: protobuf.Field): boolean =>
   field.resolvedType instanceof protobuf.Type || field.options?.proto3_optional === true || inRealOneof(field);
 
@@ -120,7 +126,9 @@ function expectedView(type: protobuf.Type, object: Record<string, unknown>): Rec
       else if (!hasPresence(field)) view[field.name] = zeroValue(field);
       continue;
     }
-    view[field.name] = field.repeated ? (value as unknown[]).map((item) => expectedValue(field, item)) : expectedValue(field, value);
+    view[field.name] = field.repeated
+      ? (value as unknown[]).map((item) => expectedValue(field, item))
+      : expectedValue(field, value);
   }
   return view;
 }
@@ -154,30 +162,37 @@ function structJson(struct: Record<string, unknown>): Record<string, unknown> {
     if (value.listValue) return ((value.listValue as { values: Record<string, unknown>[] }).values ?? []).map(json);
     return value.stringValue ?? value.numberValue ?? value.boolValue ?? null;
   };
-  return Object.fromEntries(Object.entries(struct.fields as Record<string, Record<string, unknown>>).map(([key, value]) => [key, json(value)]));
+  const fields = struct.fields as Record<string, Record<string, unknown>>;
+  return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, json(value)]));
 }
 
 const reference = referenceRoot();
 const shared = vdbProtoRoot();
 const types = messageTypes(reference.lookup('vdb') as protobuf.Namespace);
 const sharedType = (type: protobuf.Type): protobuf.Type => shared.lookupType(type.fullName);
-const variants = (type: protobuf.Type): number => Math.max(1, ...type.oneofsArray.map((oneof) => oneof.fieldsArray.length));
+const variants = (type: protobuf.Type): number =>
+  Math.max(1, ...type.oneofsArray.map((oneof) => oneof.fieldsArray.length));
 const READ_BACK: protobuf.IConversionOptions = { longs: Number, enums: String };
 
 describe('vdb emulator: its own reading of the wire, held against the .proto files', () => {
   it('covers the whole contract', () => {
     expect(types.length).to.be.greaterThan(100);
-    expect(types.map((type) => type.fullName)).to.include.members(['.vdb.cloud.cluster.v1.Cluster', '.vdb.cloud.hybrid.v1.HybridCloudEnvironment']);
+    expect(types.map((type) => type.fullName)).to.include.members([
+      '.vdb.cloud.cluster.v1.Cluster',
+      '.vdb.cloud.hybrid.v1.HybridCloudEnvironment',
+    ]);
   });
 
-  it('reads every field of every message under its JSON name with its value; unset fields as the conventions say', () => {
+  it('reads every field of every message under its JSON name, with its value; unset fields by the conventions', () => {
     for (const type of types) {
       for (let variant = 0; variant < variants(type); variant++) {
         const object = sample(type, variant);
         const bytes = type.encode(type.fromObject(object)).finish();
-        expect(decodeMessage(sharedType(type), bytes), `${type.fullName} (variant ${variant})`).to.deep.equal(expectedView(type, object));
+        const what = `${type.fullName} (variant ${variant})`;
+        expect(decodeMessage(sharedType(type), bytes), what).to.deep.equal(expectedView(type, object));
       }
-      expect(decodeMessage(sharedType(type), new Uint8Array()), `${type.fullName} empty`).to.deep.equal(expectedView(type, {}));
+      const empty = decodeMessage(sharedType(type), new Uint8Array());
+      expect(empty, `${type.fullName} empty`).to.deep.equal(expectedView(type, {}));
     }
   });
 
@@ -207,7 +222,9 @@ describe('vdb emulator: its own reading of the wire, held against the .proto fil
     expect(checked).to.be.greaterThan(25);
     const create = reference.lookupType('vdb.cloud.cluster.v1.CreateClusterRequest');
     const nested = create.encode(create.fromObject({ cluster: { configuration: { serviceType: 42 } } })).finish();
-    expect(() => decodeMessage(sharedType(create), nested)).to.throw(WireDecodeError).with.property('field', 'cluster.configuration.service_type');
+    expect(() => decodeMessage(sharedType(create), nested))
+      .to.throw(WireDecodeError)
+      .with.property('field', 'cluster.configuration.service_type');
   });
 
   it('writes timestamps in RFC 3339 with 3, 6 or 9 fractional digits only when there are nanoseconds', () => {
@@ -220,23 +237,27 @@ describe('vdb emulator: its own reading of the wire, held against the .proto fil
   it('refuses to write what the contract cannot carry (a fault of the emulator, answered INTERNAL)', () => {
     const cluster = shared.lookupType('vdb.cloud.cluster.v1.Cluster');
     expect(() => encodeMessage(cluster, { id: 'x', offeredIn: 'aws' })).to.throw('has no field offeredIn');
-    expect(() => encodeMessage(cluster, { state: { phase: 'CLUSTER_PHASE_SLEEPING' } })).to.throw('is not a value of ClusterPhase');
+    const sleeping = { state: { phase: 'CLUSTER_PHASE_SLEEPING' } };
+    expect(() => encodeMessage(cluster, sleeping)).to.throw('is not a value of ClusterPhase');
     expect(() => encodeMessage(cluster, { createdAt: 'yesterday' })).to.throw('is not an RFC 3339 timestamp');
     expect(() => encodeMessage(cluster, { name: 42 })).to.throw('name: string expected');
   });
 
-  it('agrees with the client on every message, both ways (each side checked against the contract, not against the other)', () => {
+  it('agrees with the client on every message, both ways (each side held to the contract, not to the other)', () => {
     for (const type of types) {
       const object = sample(type, 0);
       const view = expectedView(type, object);
       const bytes = type.encode(type.fromObject(object)).finish();
-      expect(decodePlain(sharedType(type), bytes), `client reads ${type.fullName}`).to.deep.equal(view);
-      expect(decodeMessage(sharedType(type), encodePlain(sharedType(type), view)), `emulator reads the client's ${type.fullName}`).to.deep.equal(view);
-      expect(decodePlain(sharedType(type), encodeMessage(sharedType(type), view)), `client reads the emulator's ${type.fullName}`).to.deep.equal(view);
+      const contract = sharedType(type);
+      expect(decodePlain(contract, bytes), `client reads ${type.fullName}`).to.deep.equal(view);
+      const fromClient = decodeMessage(contract, encodePlain(contract, view));
+      expect(fromClient, `emulator reads the client's ${type.fullName}`).to.deep.equal(view);
+      const fromEmulator = decodePlain(contract, encodeMessage(contract, view));
+      expect(fromEmulator, `client reads the emulator's ${type.fullName}`).to.deep.equal(view);
     }
   });
 
-  it("sees a client whose picture of a message is wrong, which a server reading with the client's codec could not", () => {
+  it("sees a client with a wrong picture of a message, which a server with the client's codec could not", () => {
     let mutations = 0;
     for (const type of types) {
       const strings = type.fieldsArray.filter((f) => f.type === 'string' && !f.repeated && !hasPresence(f));
@@ -245,16 +266,21 @@ describe('vdb emulator: its own reading of the wire, held against the .proto fil
       // The client's picture: the contract with the numbers of two string fields swapped.
       const wrong = protobuf.Root.fromJSON(shared.toJSON());
       const wrongType = wrong.lookupType(type.fullName);
-      const [fieldA, fieldB] = [wrongType.fieldsArray.find((f) => f.id === a.id)!, wrongType.fieldsArray.find((f) => f.id === b.id)!];
+      const fieldA = wrongType.fieldsArray.find((f) => f.id === a.id)!;
+      const fieldB = wrongType.fieldsArray.find((f) => f.id === b.id)!;
       wrongType.remove(fieldA).remove(fieldB);
-      wrongType.add(new protobuf.Field(fieldA.name, b.id, 'string')).add(new protobuf.Field(fieldB.name, a.id, 'string'));
+      wrongType.add(new protobuf.Field(fieldA.name, b.id, 'string'));
+      wrongType.add(new protobuf.Field(fieldB.name, a.id, 'string'));
       wrong.resolveAll();
 
       const meant = expectedView(type, sample(type, 0));
       const sent = encodePlain(wrongType, meant);
       const seen = decodeMessage(sharedType(type), sent);
-      expect(seen, `${type.fullName}: the emulator reads ${a.name} where the client meant ${b.name}`).to.deep.equal({ ...meant, [a.name]: meant[b.name], [b.name]: meant[a.name] });
-      expect(decodePlain(wrongType, sent), `${type.fullName}: the client's own codec and picture agree with themselves`).to.deep.equal(meant);
+      const swapped = { ...meant, [a.name]: meant[b.name], [b.name]: meant[a.name] };
+      const what = `${type.fullName}: the emulator reads ${a.name} where the client meant ${b.name}`;
+      expect(seen, what).to.deep.equal(swapped);
+      const selfAgreement = decodePlain(wrongType, sent);
+      expect(selfAgreement, `${type.fullName}: the client's codec agrees with its own picture`).to.deep.equal(meant);
       mutations++;
     }
     expect(mutations).to.be.greaterThan(40);

@@ -592,7 +592,7 @@ describe('vdb emulator', () => {
       await failure(vdb.hybridEnvironments.generateBootstrapCommands({ ...request, hybridCloudEnvironmentId: crypto.randomUUID() }), 'not_found');
     });
 
-    it('records created_by_email: the member signed in to the console; for a management key, its owner on an environment and nobody on a key', async () => {
+    it('records created_by_email: a console member; for a management key, its owner or (on a key) nobody', async () => {
       // As upstream's acceptance test finds on the platform, with a management key (the owner made the emulator's).
       const byKey = await vdb.hybridEnvironments.create({ accountId: account, name: 'by-key', configuration: { namespace: 'vdb' } });
       expect(byKey.createdByEmail).to.equal('owner@vdb-emulator.example');
@@ -637,12 +637,20 @@ describe('vdb emulator', () => {
     });
 
     it("records the management key's owner, whichever member made the key", async () => {
-      const other = await startVdbEmulator({ members: ['founder@example.org', 'ops@example.org'], managementKeyOwner: 'ops@example.org' });
-      const client = createVdbClient({ apiUrl: other.url, apiKey: other.apiKey, userAgent: 'test', retry: { maxAttempts: 1 } });
+      const other = await startVdbEmulator({
+        members: ['founder@example.org', 'ops@example.org'],
+        managementKeyOwner: 'ops@example.org',
+      });
+      const client = createVdbClient({ apiUrl: other.url, apiKey: other.apiKey, userAgent: 'test' });
       try {
-        const environment = await client.hybridEnvironments.create({ accountId: other.accountId, name: 'by-ops-key', configuration: { namespace: 'vdb' } });
+        const environment = await client.hybridEnvironments.create({
+          accountId: other.accountId,
+          name: 'by-ops-key',
+          configuration: { namespace: 'vdb' },
+        });
         expect(environment.createdByEmail).to.equal('ops@example.org');
-        expect(other.get<{ createdByEmail: string }>(VDB_COLLECTIONS.hybridEnvironments, environment.id)!.createdByEmail).to.equal('ops@example.org');
+        const stored = other.get<{ createdByEmail: string }>(VDB_COLLECTIONS.hybridEnvironments, environment.id)!;
+        expect(stored.createdByEmail).to.equal('ops@example.org');
       } finally {
         client.close();
         await other.close();
@@ -880,7 +888,12 @@ describe('vdb emulator', () => {
       expect(free[0]).not.to.have.property('offeredIn');
       const paidOnly = await vdb.booking.listPackages({ accountId: account, cloudProviderId: 'aws', cloudProviderRegionId: 'us-west-1', statuses: ['PACKAGE_STATUS_ACTIVE'] });
       expect(paidOnly.map((pkg) => pkg.name)).to.deep.equal(['small', 'medium', 'large', 'xlarge']);
-      const retired = await vdb.booking.listPackages({ accountId: account, cloudProviderId: 'aws', cloudProviderRegionId: 'us-west-1', statuses: ['PACKAGE_STATUS_DEACTIVATED'] });
+      const retired = await vdb.booking.listPackages({
+        accountId: account,
+        cloudProviderId: 'aws',
+        cloudProviderRegionId: 'us-west-1',
+        statuses: ['PACKAGE_STATUS_DEACTIVATED'],
+      });
       expect(retired.map((pkg) => [pkg.name, pkg.status])).to.deep.equal([['legacy', 'PACKAGE_STATUS_DEACTIVATED']]);
       const both = await vdb.booking.listPackages({
         accountId: account,
@@ -902,16 +915,15 @@ describe('vdb emulator', () => {
       );
     });
 
-    it("books the cheapest paid package of an unfiltered list in every region (upstream's acceptance tests choose it so)", async () => {
+    it("books the cheapest paid package of an unfiltered list in every region (upstream's tests pick so)", async () => {
       let booked = 0;
       for (const { id: cloudProviderId } of await vdb.platform.listCloudProviders({ accountId: account })) {
         for (const region of await vdb.platform.listCloudProviderRegions({ accountId: account, cloudProviderId })) {
-          const packages = await vdb.booking.listPackages({ accountId: account, cloudProviderId, cloudProviderRegionId: region.id });
-          const paid = packages.filter((pkg) => pkg.type === 'paid');
-          const cheapest = paid.reduce((best, pkg) => (pkg.unitIntPricePerHour < best.unitIntPricePerHour ? pkg : best), paid[0]!);
-          const cluster = await vdb.clusters.create(
-            clusterInput({ name: `cheap-${booked}`, cloudProviderId, cloudProviderRegionId: region.id, configuration: { numberOfNodes: 1, packageId: cheapest.id } }),
-          );
+          const where = { accountId: account, cloudProviderId, cloudProviderRegionId: region.id };
+          const paid = (await vdb.booking.listPackages(where)).filter((pkg) => pkg.type === 'paid');
+          const cheapest = paid.reduce((a, b) => (b.unitIntPricePerHour < a.unitIntPricePerHour ? b : a));
+          const configuration = { numberOfNodes: 1, packageId: cheapest.id };
+          const cluster = await vdb.clusters.create(clusterInput({ ...where, name: `cheap-${booked}`, configuration }));
           expect(cluster.configuration.packageId, `${cloudProviderId}/${region.id}`).to.equal(cheapest.id);
           booked++;
         }

@@ -6,7 +6,14 @@
  * when a failure was queued (failNextProvisioning, or the label `vdb-emulator/fail-provisioning`).
  */
 import { VDB_SERVICES } from '../../wire/vdb-proto.js';
-import { BOOKABLE, HYBRID_PROVIDER, packagesFor, requireProvider, requireRegion, type StoredPackage } from './catalog.js';
+import {
+  BOOKABLE,
+  HYBRID_PROVIDER,
+  packagesFor,
+  requireProvider,
+  requireRegion,
+  type StoredPackage,
+} from './catalog.js';
 import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, type ClusterTransition, type VdbContext } from './context.js';
 import { Violations, failedPrecondition, invalidArgument, notFound, quoted } from './errors.js';
 import { LIMITS } from './limits.js';

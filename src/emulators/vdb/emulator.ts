@@ -103,7 +103,8 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
   const members = options.members ?? ['owner@vdb-emulator.example', 'member@vdb-emulator.example'];
   const managementKeyOwner = options.managementKeyOwner ?? members[0];
   if (managementKeyOwner === undefined || !members.includes(managementKeyOwner)) {
-    throw new Error(`the management key's owner must be a member of the account (${managementKeyOwner ?? 'no members'})`);
+    const who = managementKeyOwner ?? 'no members';
+    throw new Error(`the management key's owner must be a member of the account (${who})`);
   }
   seedIam(ctx, members);
 

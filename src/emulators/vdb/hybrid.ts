@@ -115,7 +115,10 @@ function validateEnvironment(v: Violations, environment: HybridEnvironment): voi
   rule.keyValues(v, `${at}.control_plane_labels`, c.controlPlaneLabels, LIMITS.kubernetesEntries);
 }
 
-function storedConfiguration(input: HybridEnvironmentConfiguration, lastModifiedAt: string): HybridEnvironment['configuration'] {
+function storedConfiguration(
+  input: HybridEnvironmentConfiguration,
+  lastModifiedAt: string,
+): HybridEnvironment['configuration'] {
   return {
     ...input,
     lastModifiedAt,

@@ -131,7 +131,8 @@ export function iamServices(ctx: VdbContext): ServiceRegistration[] {
       handlers: {
         ListAccountMembers: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
-          const items = ctx.store.list<StoredMember>(C.members).map((member) => ({ accountMember: member.user, isOwner: member.isOwner }));
+          const members = ctx.store.list<StoredMember>(C.members);
+          const items = members.map((member) => ({ accountMember: member.user, isOwner: member.isOwner }));
           return { items };
         },
       },

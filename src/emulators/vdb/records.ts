@@ -57,8 +57,14 @@ export interface DatabaseConfiguration {
     readonly writeConsistencyFactor?: number;
     readonly vectors?: { readonly onDisk?: boolean };
   };
-  readonly storage?: { readonly performance?: { readonly optimizerCpuBudget?: number; readonly asyncScorer?: boolean } };
-  readonly service?: { readonly apiKey?: SecretKeyRef; readonly readOnlyApiKey?: SecretKeyRef; readonly enableTls?: boolean };
+  readonly storage?: {
+    readonly performance?: { readonly optimizerCpuBudget?: number; readonly asyncScorer?: boolean };
+  };
+  readonly service?: {
+    readonly apiKey?: SecretKeyRef;
+    readonly readOnlyApiKey?: SecretKeyRef;
+    readonly enableTls?: boolean;
+  };
   readonly logLevel?: `DATABASE_CONFIGURATION_LOG_LEVEL_${string}`;
   readonly tls?: { readonly cert?: SecretKeyRef; readonly key?: SecretKeyRef };
   readonly inference?: { readonly enabled: boolean };
@@ -105,7 +111,11 @@ export interface ClusterState {
   readonly phase: ClusterPhase;
   readonly reason: string;
   readonly endpoint?: { readonly url: string; readonly restPort: number; readonly grpcPort: number };
-  readonly resources?: { readonly disk?: ClusterNodeResources; readonly ram?: ClusterNodeResources; readonly cpu?: ClusterNodeResources };
+  readonly resources?: {
+    readonly disk?: ClusterNodeResources;
+    readonly ram?: ClusterNodeResources;
+    readonly cpu?: ClusterNodeResources;
+  };
   readonly scalabilityInfo?: { readonly status: `CLUSTER_SCALABILITY_STATUS_${string}`; readonly reason?: string };
   readonly nodes: readonly {
     readonly name: string;
@@ -136,7 +146,10 @@ export interface Cluster {
 /** The oneof `scope`: one of the two is set. */
 export interface AccessRule {
   readonly globalAccess?: { readonly accessType: `GLOBAL_ACCESS_RULE_ACCESS_TYPE_${string}` };
-  readonly collectionAccess?: { readonly collectionName: string; readonly accessType: `COLLECTION_ACCESS_RULE_ACCESS_TYPE_${string}` };
+  readonly collectionAccess?: {
+    readonly collectionName: string;
+    readonly accessType: `COLLECTION_ACCESS_RULE_ACCESS_TYPE_${string}`;
+  };
 }
 
 export interface DatabaseApiKey {
@@ -198,7 +211,11 @@ export interface Backup {
     readonly cloudProviderId: string;
     readonly cloudProviderRegionId: string;
     readonly configuration?: ClusterConfiguration;
-    readonly resourcesSummary?: { readonly cpu?: ResourceQuantity; readonly ram?: ResourceQuantity; readonly disk?: ResourceQuantity };
+    readonly resourcesSummary?: {
+      readonly cpu?: ResourceQuantity;
+      readonly ram?: ResourceQuantity;
+      readonly disk?: ResourceQuantity;
+    };
     readonly restorePackageId?: string;
   };
 }
@@ -282,7 +299,10 @@ export interface BookingPackage {
   readonly availableAdditionalResources?: { readonly diskPricePerHour: number };
   /** The zero value's name really is `PACKAGE_TIER_STATUS_UNSPECIFIED`. */
   readonly tier: `PACKAGE_TIER_${string}`;
-  readonly availableStorageTierConfigurations: readonly { readonly storageTierType: StorageTierType; readonly pricePerHour: number }[];
+  readonly availableStorageTierConfigurations: readonly {
+    readonly storageTierType: StorageTierType;
+    readonly pricePerHour: number;
+  }[];
 }
 
 export interface CloudProvider {

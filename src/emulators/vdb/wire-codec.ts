@@ -39,14 +39,21 @@ const DURATION = '.google.protobuf.Duration';
 const STRUCT = '.google.protobuf.Struct';
 
 /** protobufjs' own conversion does the field walk; names, well-known types and enums are ours. */
-const READ_OPTIONS: protobuf.IConversionOptions = { defaults: true, arrays: true, longs: Number, enums: String, oneofs: false };
+const READ_OPTIONS: protobuf.IConversionOptions = {
+  defaults: true,
+  arrays: true,
+  longs: Number,
+  enums: String,
+  oneofs: false,
+};
 
 export function decodeMessage(type: protobuf.Type, bytes: Uint8Array): WireObject {
   let object: Record<string, unknown>;
   try {
     object = type.toObject(type.decode(bytes), READ_OPTIONS);
   } catch (error) {
-    throw new WireDecodeError(type.name, `not a ${type.name} message (${error instanceof Error ? error.message : String(error)})`);
+    const why = error instanceof Error ? error.message : String(error);
+    throw new WireDecodeError(type.name, `not a ${type.name} message (${why})`);
   }
   return readMessage(type, object, '');
 }
@@ -93,7 +100,10 @@ function readValue(field: protobuf.Field, value: unknown, path: string): unknown
   const type = field.resolve().resolvedType;
   if (type instanceof protobuf.Enum) {
     // protobufjs gives the name of a defined value and the bare number of any other.
-    if (typeof value === 'number') throw new WireDecodeError(path, `value must be one of the defined enum values (got ${value})`, 'enum.defined_only');
+    if (typeof value === 'number') {
+      const detail = `value must be one of the defined enum values (got ${value})`;
+      throw new WireDecodeError(path, detail, 'enum.defined_only');
+    }
     return value;
   }
   if (!(type instanceof protobuf.Type)) return value;
@@ -142,7 +152,9 @@ function fieldOf(type: protobuf.Type, name: string): protobuf.Field | undefined 
 }
 
 function writeMessage(type: protobuf.Type, value: unknown, path: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${path}: not an object for ${type.name}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Error(`${path}: not an object for ${type.name}`);
+  }
   const object: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     if (item === undefined || item === null) continue;
