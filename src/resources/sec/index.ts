@@ -23,6 +23,8 @@ import { secDataSources } from './data-source/index.js';
 import { secEphemeralResources } from './ephemeral/index.js';
 import { SEC_VERSION } from './version.js';
 
+export { SEC_VERSION } from './version.js';
+
 const schema = resourceSchema(
   {
     account: attr.string({ optional: true, description: 'Account subdomain of the platform URL (`<account>.sec-platform.example`). Environment: `SEC_ACCOUNT`.' }),
