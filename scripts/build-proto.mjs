@@ -8,7 +8,7 @@
 // run time on first use (README, "Benchmarks"). Field names keep their proto spelling.
 //
 // It also compiles the vdb management API (proto/vdb/**) into a JSON descriptor,
-// dist/proto/vdb-descriptor.json, loaded by src/clients/vdb/proto.ts (client and emulator).
+// dist/proto/vdb-descriptor.json, loaded by src/wire/vdb-proto.ts (client and emulator).
 //
 // Usage: node scripts/build-proto.mjs [--vdb-out <file>]
 import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';

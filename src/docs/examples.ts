@@ -5,7 +5,8 @@
  * `examples/<provider>/data_<type>/`, which is always accepted. A directory counts as a data source's
  * when its `acceptance.json` says `"dataSource": true`.
  */
-import type { FileReader } from './render.js';
+/** Reads a file relative to the repository root; undefined when it does not exist. */
+export type FileReader = (relativePath: string) => string | undefined;
 
 export interface ExampleLocation {
   /** The example directory, relative to the repository root. */

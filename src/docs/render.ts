@@ -12,10 +12,9 @@ import type { AttrOptions, BlockOptions, FieldDef, Fields, ResourceSchema } from
 import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../schema/block.js';
 import type { CtyType } from '../schema/cty-type.js';
 import { Decimal, type Value } from '../schema/value.js';
-import { findExample } from './examples.js';
+import { findExample, type FileReader } from './examples.js';
 
-/** Reads a file relative to the repository root; undefined when it does not exist. */
-export type FileReader = (relativePath: string) => string | undefined;
+export type { FileReader } from './examples.js';
 
 export interface RenderOptions {
   /** Where examples come from (`examples/<provider>/...`). */

@@ -31,7 +31,7 @@
  *   stop, kept tainted so that the next apply replaces it.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { isApiError, type ApiError } from '../clients/errors.js';
+import { isApiError, type ApiError } from '../wire/api-error.js';
 import type { Fields, ModelOf } from '../schema/define.js';
 import { fromModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';

@@ -3,7 +3,7 @@
  * detail and, where it concerns one attribute, its path. Nothing thrown ever reaches Terraform raw.
  */
 import type { AttributePath } from '../schema/path.js';
-import { ApiError } from '../clients/errors.js';
+import { ApiError } from '../wire/api-error.js';
 
 export interface Diagnostic {
   readonly severity: 'error' | 'warning';

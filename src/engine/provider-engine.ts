@@ -18,7 +18,7 @@ import { changedAttributes, formatIdentity, identityModel, identityOfState, iden
 import type { CtyType } from '../schema/cty-type.js';
 import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diagnostic } from './diagnostics.js';
 import { CreateLedger, DEFAULT_CREATE_RECOVERY, createTracked, describe, type CreateRecoveryOptions } from './create-recovery.js';
-import { isApiError } from '../clients/errors.js';
+import { isApiError } from '../wire/api-error.js';
 import { isPlatformSetting, planObject } from './planner.js';
 import { finalizeApplied, reconcileRead, type Mismatch } from './reconcile.js';
 import { checkConfig, holdsOnlyStored, type Checked, type ClientCapabilities } from './validate.js';

@@ -3,6 +3,7 @@
  * GetProviderSchema serves) plus the few mapping decisions that are not in the Terraform schema.
  */
 import type { Schema } from '../schema/block.js';
+import { loadProviderDef } from '../providers/describe.js';
 
 export interface PulumiMappingOptions {
   /** Terraform resource types whose `name` must not be auto-named (it stays a required input). */
@@ -36,4 +37,16 @@ export interface ProviderDescription {
   /** Terraform data source type name → schema. */
   dataSources: Record<string, Schema>;
   pulumi?: PulumiMappingOptions;
+}
+
+export async function describeProvider(name: string): Promise<ProviderDescription> {
+  const def = await loadProviderDef(name);
+  return {
+    name: def.name,
+    version: def.version,
+    provider: def.schema,
+    resources: Object.fromEntries(def.resources.map((r) => [r.typeName, r.schema])),
+    dataSources: Object.fromEntries(def.dataSources.map((d) => [d.typeName, d.schema])),
+    ...(def.pulumi ? { pulumi: def.pulumi } : {}),
+  };
 }

@@ -4,7 +4,7 @@
  * `bin/terraform-provider-<name>` through Pulumi's `terraform-provider` plugin.
  */
 import { fileURLToPath } from 'node:url';
-import { describeProvider } from '../providers/describe.js';
+import { describeProvider } from './description.js';
 import { buildPulumiSchema } from './schema.js';
 
 const name = process.argv[2];

@@ -15,7 +15,7 @@ import { decodeJSON } from '../schema/json.js';
 import { formatPath } from '../schema/path.js';
 import { schemaToProto, pathToProto } from './wire-schema.js';
 import { PreEncoded, encodeMessage, messageType } from './proto.js';
-import { measureApiTime } from '../clients/api-timing.js';
+import { measureApiTime } from '../wire/api-timing.js';
 
 type Msg = Record<string, any>;
 export type RpcHandler = (request: Msg, call: { signal: AbortSignal }) => Promise<Msg>;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { measureApiTime, timeApiExchange } from '../../src/clients/api-timing.js';
+import { measureApiTime, timeApiExchange } from '../../src/wire/api-timing.js';
 import { createSecClient } from '../../src/clients/sec/index.js';
 import { startSecEmulator } from '../../src/emulators/sec/index.js';
 

@@ -10,7 +10,7 @@ import {
   type SecClientConfig,
 } from '../../src/clients/sec/index.js';
 import { parseRetryAfter, retryDelayMs } from '../../src/clients/sec/retry.js';
-import { OUTCOME_UNKNOWN_NOTE } from '../../src/clients/errors.js';
+import { OUTCOME_UNKNOWN_NOTE } from '../../src/wire/api-error.js';
 import { SEC_COLLECTIONS, startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
 
 const TOKEN_PATH = '/api/v2/access/tokens';

@@ -20,7 +20,13 @@ import { CodecError, decodePlain, encodePlain } from '../../src/clients/vdb/code
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadFromProtoDir, VDB_DESCRIPTOR_PATH, vdbMethod, vdbProtoRoot, VDB_SERVICES } from '../../src/clients/vdb/proto.js';
+import {
+  loadFromProtoDir,
+  VDB_DESCRIPTOR_PATH,
+  vdbMethod,
+  vdbProtoRoot,
+  VDB_SERVICES,
+} from '../../src/wire/vdb-proto.js';
 import { backoffMs } from '../../src/clients/backoff.js';
 import { codeForGrpcStatus } from '../../src/clients/vdb/transport.js';
 import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
@@ -485,14 +491,13 @@ describe('vdb client', () => {
       expect(error.message).to.include('cluster: missing configuration');
     });
 
-    it('reads unknown enum numbers of a newer server as UNSPECIFIED (the emulator rejects them)', () => {
+    it('reads unknown enum numbers of a newer server as UNSPECIFIED', () => {
       const { response } = vdbMethod(VDB_SERVICES.cluster, 'GetCluster');
       const clusterType = response.lookupType('Cluster');
       const bytes = response.encode(
         response.fromObject({ cluster: { id: 'c', configuration: { number_of_nodes: 1 }, state: { phase: 99 } } }),
       ).finish();
       expect(decodePlain(response, bytes)).to.deep.nested.include({ 'cluster.state.phase': 'CLUSTER_PHASE_UNSPECIFIED' });
-      expect(() => decodePlain(response, bytes, { strictEnums: true })).to.throw(CodecError, /cluster\.state\.phase: value must be one of the defined enum values \(got 99\)/);
       expect(clusterType.name).to.equal('Cluster');
     });
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { decodePlain, encodePlain, type Plain } from '../../src/clients/vdb/codec.js';
-import { VDB_SERVICES, vdbMethod } from '../../src/clients/vdb/proto.js';
+import { VDB_SERVICES, vdbMethod } from '../../src/wire/vdb-proto.js';
 import { UsageError, parseEmulatorArgs } from '../../src/emulators/cli.js';
 import { FAULT_KINDS, SeededFaults, type FaultKind } from '../../src/emulators/core/index.js';
 import { FaultProfileError, startSecEmulator, type FaultProfileOptions, type SecEmulator } from '../../src/emulators/sec/index.js';

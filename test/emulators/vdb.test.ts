@@ -16,7 +16,7 @@ import {
   type VdbClient,
 } from '../../src/clients/vdb/index.js';
 import { decodePlain, encodePlain, type Plain } from '../../src/clients/vdb/codec.js';
-import { VDB_SERVICES, vdbMethod } from '../../src/clients/vdb/proto.js';
+import { VDB_SERVICES, vdbMethod } from '../../src/wire/vdb-proto.js';
 import {
   FAIL_PROVISIONING_LABEL,
   VDB_COLLECTIONS,
@@ -592,9 +592,10 @@ describe('vdb emulator', () => {
       await failure(vdb.hybridEnvironments.generateBootstrapCommands({ ...request, hybridCloudEnvironmentId: crypto.randomUUID() }), 'not_found');
     });
 
-    it('records created_by_email for a member signed in to the console, and none for the management key', async () => {
+    it('records created_by_email: a console member; for a management key, its owner or (on a key) nobody', async () => {
+      // As upstream's acceptance test finds on the platform, with a management key (the owner made the emulator's).
       const byKey = await vdb.hybridEnvironments.create({ accountId: account, name: 'by-key', configuration: { namespace: 'vdb' } });
-      expect(byKey.createdByEmail).to.equal('');
+      expect(byKey.createdByEmail).to.equal('owner@vdb-emulator.example');
 
       const token = emulator.userToken('member@vdb-emulator.example');
       const asMember = { authorization: `Bearer ${token}` };
@@ -612,7 +613,7 @@ describe('vdb emulator', () => {
         'Bearer ***',
       );
 
-      // Database API keys follow the same rule.
+      // A database API key records the console member, and nobody for a management key (vdb.md §2.2).
       const cluster = await healthyCluster();
       const keyByMember = await rawCall(
         emulator,
@@ -633,6 +634,31 @@ describe('vdb emulator', () => {
       const unknown = await rawCall(emulator, VDB_SERVICES.hybrid, 'ListHybridCloudEnvironments', { accountId: account }, { authorization: 'Bearer not-a-session' });
       expect(unknown.error?.code).to.equal(grpc.status.UNAUTHENTICATED);
       expect(() => emulator.userToken('stranger@vdb-emulator.example')).to.throw(/not a member/);
+    });
+
+    it("records the management key's owner, whichever member made the key", async () => {
+      const other = await startVdbEmulator({
+        members: ['founder@example.org', 'ops@example.org'],
+        managementKeyOwner: 'ops@example.org',
+      });
+      const client = createVdbClient({ apiUrl: other.url, apiKey: other.apiKey, userAgent: 'test' });
+      try {
+        const environment = await client.hybridEnvironments.create({
+          accountId: other.accountId,
+          name: 'by-ops-key',
+          configuration: { namespace: 'vdb' },
+        });
+        expect(environment.createdByEmail).to.equal('ops@example.org');
+        const stored = other.get<{ createdByEmail: string }>(VDB_COLLECTIONS.hybridEnvironments, environment.id)!;
+        expect(stored.createdByEmail).to.equal('ops@example.org');
+      } finally {
+        client.close();
+        await other.close();
+      }
+      await startVdbEmulator({ managementKeyOwner: 'stranger@example.org' }).then(
+        (unexpected) => unexpected.close().then(() => expect.fail('a management key of a non-member was accepted')),
+        (error: Error) => expect(error.message).to.include('must be a member of the account'),
+      );
     });
 
     it('validates the environment and keeps its namespace', async () => {
@@ -857,11 +883,25 @@ describe('vdb emulator', () => {
   describe('booking and platform', () => {
     it('lists packages per provider and region, hybrid without a region', async () => {
       const free = await vdb.booking.listPackages({ accountId: account, cloudProviderId: 'gcp', cloudProviderRegionId: 'europe-west3' });
-      expect(free.map((pkg) => pkg.name)).to.deep.equal(['free', 'small', 'medium', 'large', 'xlarge', 'legacy']);
+      expect(free.map((pkg) => pkg.name)).to.deep.equal(['free', 'small', 'medium', 'large', 'xlarge']);
       expect(free[0]).to.deep.include({ type: 'free', currency: 'USD', unitIntPricePerHour: 0, status: 'PACKAGE_STATUS_ACTIVE', resourceConfiguration: { cpu: '500m', ram: '1Gi', disk: '4Gi' } });
       expect(free[0]).not.to.have.property('offeredIn');
       const paidOnly = await vdb.booking.listPackages({ accountId: account, cloudProviderId: 'aws', cloudProviderRegionId: 'us-west-1', statuses: ['PACKAGE_STATUS_ACTIVE'] });
       expect(paidOnly.map((pkg) => pkg.name)).to.deep.equal(['small', 'medium', 'large', 'xlarge']);
+      const retired = await vdb.booking.listPackages({
+        accountId: account,
+        cloudProviderId: 'aws',
+        cloudProviderRegionId: 'us-west-1',
+        statuses: ['PACKAGE_STATUS_DEACTIVATED'],
+      });
+      expect(retired.map((pkg) => [pkg.name, pkg.status])).to.deep.equal([['legacy', 'PACKAGE_STATUS_DEACTIVATED']]);
+      const both = await vdb.booking.listPackages({
+        accountId: account,
+        cloudProviderId: 'aws',
+        cloudProviderRegionId: 'us-west-1',
+        statuses: ['PACKAGE_STATUS_ACTIVE', 'PACKAGE_STATUS_DEACTIVATED'],
+      });
+      expect(both.map((pkg) => pkg.name)).to.deep.equal(['small', 'medium', 'large', 'xlarge', 'legacy']);
       const hybrid = await vdb.booking.listPackages({ accountId: account, cloudProviderId: 'hybrid' });
       expect(hybrid.map((pkg) => pkg.id)).to.include(emulator.packageId('hybrid', 'small'));
       expect(emulator.requests.at(-1)!.request).to.deep.include({ cloudProviderRegionId: '' });
@@ -873,6 +913,22 @@ describe('vdb emulator', () => {
       expect(await failure(vdb.booking.listPackages({ accountId: account, cloudProviderId: 'ibm', cloudProviderRegionId: 'xx' }), 'invalid')).to.include(
         'unknown cloud provider "ibm"',
       );
+    });
+
+    it("books the cheapest paid package of an unfiltered list in every region (upstream's tests pick so)", async () => {
+      let booked = 0;
+      for (const { id: cloudProviderId } of await vdb.platform.listCloudProviders({ accountId: account })) {
+        for (const region of await vdb.platform.listCloudProviderRegions({ accountId: account, cloudProviderId })) {
+          const where = { accountId: account, cloudProviderId, cloudProviderRegionId: region.id };
+          const paid = (await vdb.booking.listPackages(where)).filter((pkg) => pkg.type === 'paid');
+          const cheapest = paid.reduce((a, b) => (b.unitIntPricePerHour < a.unitIntPricePerHour ? b : a));
+          const configuration = { numberOfNodes: 1, packageId: cheapest.id };
+          const cluster = await vdb.clusters.create(clusterInput({ ...where, name: `cheap-${booked}`, configuration }));
+          expect(cluster.configuration.packageId, `${cloudProviderId}/${region.id}`).to.equal(cheapest.id);
+          booked++;
+        }
+      }
+      expect(booked).to.equal(17);
     });
 
     it('lists providers and regions', async () => {

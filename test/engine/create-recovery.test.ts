@@ -11,7 +11,7 @@ import { attr, resourceSchema } from '../../src/schema/define.js';
 import { provider, resource, type Logger, type ResourceDef } from '../../src/engine/contracts.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import type { CreateRecoveryOptions } from '../../src/engine/create-recovery.js';
-import { ApiError, OUTCOME_UNKNOWN_NOTE } from '../../src/clients/errors.js';
+import { ApiError, OUTCOME_UNKNOWN_NOTE } from '../../src/wire/api-error.js';
 import { NOT_SENT_NOTE } from '../../src/clients/stop.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
 import type { ObjectValue } from '../../src/schema/value.js';

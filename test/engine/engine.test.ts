@@ -8,7 +8,7 @@ import { provider, resource } from '../../src/engine/contracts.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { DiagnosticError } from '../../src/engine/diagnostics.js';
 import { withoutSecrets } from '../../src/engine/validate.js';
-import { ApiError } from '../../src/clients/errors.js';
+import { ApiError } from '../../src/wire/api-error.js';
 import { UNKNOWN, Unknown, type ObjectValue } from '../../src/schema/value.js';
 import { proposedNew, checkPlannedState, checkApplyResult } from '../../src/engine/checks/index.js';
 import type { Logger } from '../../src/engine/contracts.js';

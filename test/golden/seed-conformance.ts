@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeProvider } from '../../src/providers/describe.js';
+import { describeProvider } from '../../src/pulumi/description.js';
 import { buildPulumiSchemaWithReport, type PulumiPackageSchema } from '../../src/pulumi/schema.js';
 import { computeTokens } from '../../src/pulumi/naming.js';
 import { parseSeed, type ParsedSeed } from './seed-parser.js';

@@ -1,7 +1,7 @@
 // The organisation account-mapping document and the platform's joined lists: used by the resource
 // definitions at start-up, so apart from the client's zod schemas (./cloud-accounts.ts), which load
 // only once the provider is configured.
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../wire/api-error.js';
 import { decodeJsonDataUrl, encodeJsonDataUrl } from './data-url.js';
 
 /**

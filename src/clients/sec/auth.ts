@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { timeApiExchange } from '../api-timing.js';
-import { ApiError } from '../errors.js';
+import { timeApiExchange } from '../../wire/api-timing.js';
+import { ApiError } from '../../wire/api-error.js';
 import { callSignal, raceSignal } from './call-signal.js';
 import { decodeBody } from './decode.js';
 import type { Redactor } from './redactor.js';

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../wire/api-error.js';
 
 export interface ApiEndpoint {
   /** scheme://host[:port], what the connection pool is keyed on. */

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../wire/api-error.js';
 import { NOT_SENT_NOTE } from '../stop.js';
 
 /** The caller's stop and the call's deadline, apart (a changing request on the wire outlives the stop) and as one signal. */

@@ -1,5 +1,5 @@
 import { Pool } from './http-pool.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../wire/api-error.js';
 import { apiSecureContext } from '../trust.js';
 import { DEFAULT_STOP_GRACE_MS } from '../stop.js';
 import { agentAccessTokensApi, type AgentAccessTokensApi } from './agent-access-tokens.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../wire/api-error.js';
 
 export interface ResponseFacts {
   readonly operation: string;

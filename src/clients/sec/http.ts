@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ApiError, isApiError } from '../errors.js';
+import { ApiError, isApiError } from '../../wire/api-error.js';
 import type { TokenSource } from './auth.js';
 import { callSignal, type CallSignal } from './call-signal.js';
 import { decodeBody } from './decode.js';

@@ -18,4 +18,4 @@ export type {
 export type { UserProfile, UserProfileAccount, UserProfileApi } from './user-profile.js';
 export { decodeJsonDataUrl, encodeJsonDataUrl } from './data-url.js';
 export { isLoopbackHost } from './base-url.js';
-export { ApiError, isApiError, type ApiErrorCode } from '../errors.js';
+export { ApiError, isApiError, type ApiErrorCode } from '../../wire/api-error.js';

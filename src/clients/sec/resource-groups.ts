@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { envelope, flag, toFlag } from './wire.js';
+import { isFilterNode, type ResourceGroupExpression, type ResourceGroupNode } from './resource-group-nodes.js';
 
 /** One named predicate of a resource group query. */
 export interface ResourceGroupFilter {
@@ -9,14 +10,6 @@ export interface ResourceGroupFilter {
   readonly values: string[];
   /** Tag or label key, for fields that take one. */
   readonly key?: string | undefined;
-}
-
-/** A node of the query's expression tree: a reference to a named filter, or a group of nodes. */
-export type ResourceGroupNode = { readonly filterName: string } | ResourceGroupExpression;
-
-export interface ResourceGroupExpression {
-  readonly operator: string;
-  readonly children: ResourceGroupNode[];
 }
 
 /** Filters by name, combined by the expression tree. */
@@ -57,8 +50,6 @@ export interface ResourceGroupsApi {
   list(options?: CallOptions): Promise<ResourceGroup[]>;
 }
 
-export { isFilterNode } from './resource-group-nodes.js';
-import { isFilterNode } from './resource-group-nodes.js';
 
 const BASE = '/api/v2/ResourceGroups';
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
-import { timeApiExchange } from '../api-timing.js';
-import { ApiError, OUTCOME_UNKNOWN_NOTE, codeForStatus } from '../errors.js';
+import { timeApiExchange } from '../../wire/api-timing.js';
+import { ApiError, OUTCOME_UNKNOWN_NOTE, codeForStatus } from '../../wire/api-error.js';
 import type { CallSignal } from './call-signal.js';
 import { messageFromErrorBody } from './error-body.js';
 import type { Redactor } from './redactor.js';

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../wire/api-error.js';
 import { DEFAULT_STOP_GRACE_MS } from '../stop.js';
 import type {
   AccountMember,
@@ -30,7 +30,7 @@ import type {
 } from './api.js';
 import type { Plain } from './codec.js';
 import { parseApiUrl } from './endpoint.js';
-import { VDB_SERVICES } from './proto.js';
+import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { DEFAULT_RETRY_POLICY, JWT_RBAC_METADATA, VdbTransport } from './transport.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;

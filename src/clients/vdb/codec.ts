@@ -1,13 +1,16 @@
 /**
- * Type-driven conversion between protobuf messages and the plain camelCase objects of api.ts,
- * shared by the client and the emulator. Walking the protobufjs reflection types keeps the two
- * sides exact without hand-written mappers per message:
+ * Type-driven conversion between protobuf messages and the plain camelCase objects of api.ts.
+ * Walking the protobufjs reflection types keeps the client exact without hand-written mappers per
+ * message:
  * - field names: `cloud_provider_id` ⇄ `cloudProviderId`;
  * - Timestamp ⇄ RFC 3339 string, Duration ⇄ { seconds, nanos }, Struct ⇄ JSON object;
- * - enums ⇄ value names; proto3 `optional` and unset sub-messages ⇄ absent keys;
+ * - enums ⇄ value names (a number this client does not know, from a newer server, reads as the
+ *   enum's zero name, so that reads do not break); proto3 `optional` and unset sub-messages ⇄
+ *   absent keys;
  * - repeated ⇄ arrays (always present after decoding).
  * Encoding checks every value against the field's type and refuses unknown keys, so a typo in
- * a caller's object fails loudly instead of being dropped.
+ * a caller's object fails loudly instead of being dropped. The emulator reads the wire with its own
+ * code (src/emulators/vdb/wire-codec.ts), so that a mistake here is not made on both sides of it.
  */
 import protobuf from 'protobufjs';
 import { formatTimestamp, parseTimestamp } from './time.js';
@@ -25,28 +28,20 @@ export class CodecError extends Error {
   }
 }
 
-export interface DecodeOptions {
-  /**
-   * Unknown enum numbers: false (client) reads them as the enum's zero name, so a newer server's
-   * values do not break reads; true (emulator) rejects them, as the real server validates enums.
-   */
-  readonly strictEnums?: boolean;
-}
-
 const TO_OBJECT: protobuf.IConversionOptions = { defaults: true, longs: Number, enums: Number, oneofs: false };
 
 const TIMESTAMP = '.google.protobuf.Timestamp';
 const DURATION = '.google.protobuf.Duration';
 const STRUCT = '.google.protobuf.Struct';
 
-export function decodePlain(type: protobuf.Type, bytes: Uint8Array, options: DecodeOptions = {}): Plain {
+export function decodePlain(type: protobuf.Type, bytes: Uint8Array): Plain {
   let object: Record<string, unknown>;
   try {
     object = type.toObject(type.decode(bytes), TO_OBJECT);
   } catch (error) {
     throw new CodecError(type.name, `not a valid ${type.name} message (${error instanceof Error ? error.message : String(error)})`);
   }
-  return messageToPlain(type, object, options, '');
+  return messageToPlain(type, object, '');
 }
 
 export function encodePlain(type: protobuf.Type, value: Plain): Buffer {
@@ -58,7 +53,7 @@ export function encodePlain(type: protobuf.Type, value: Plain): Buffer {
 // ---------------------------------------------------------------------------------------------
 // decoding
 
-function messageToPlain(type: protobuf.Type, object: Record<string, unknown>, options: DecodeOptions, path: string): Plain {
+function messageToPlain(type: protobuf.Type, object: Record<string, unknown>, path: string): Plain {
   const plain: Plain = {};
   for (const field of type.fieldsArray) {
     const value = object[field.name];
@@ -66,17 +61,17 @@ function messageToPlain(type: protobuf.Type, object: Record<string, unknown>, op
     const key = camel(field.name);
     const fieldPath = join(path, key);
     if (field.repeated) {
-      plain[key] = (value as unknown[]).map((item, i) => valueToPlain(field, item, options, `${fieldPath}[${i}]`));
+      plain[key] = (value as unknown[]).map((item, i) => valueToPlain(field, item, `${fieldPath}[${i}]`));
     } else {
-      plain[key] = valueToPlain(field, value, options, fieldPath);
+      plain[key] = valueToPlain(field, value, fieldPath);
     }
   }
   return plain;
 }
 
-function valueToPlain(field: protobuf.Field, value: unknown, options: DecodeOptions, path: string): unknown {
+function valueToPlain(field: protobuf.Field, value: unknown, path: string): unknown {
   const resolved = field.resolve().resolvedType;
-  if (resolved instanceof protobuf.Enum) return enumName(resolved, value as number, options, path);
+  if (resolved instanceof protobuf.Enum) return enumName(resolved, value as number);
   if (resolved instanceof protobuf.Type) {
     const object = value as Record<string, unknown>;
     switch (resolved.fullName) {
@@ -87,17 +82,14 @@ function valueToPlain(field: protobuf.Field, value: unknown, options: DecodeOpti
       case STRUCT:
         return structToJson(object);
       default:
-        return messageToPlain(resolved, object, options, path);
+        return messageToPlain(resolved, object, path);
     }
   }
   return value;
 }
 
-function enumName(type: protobuf.Enum, number: number, options: DecodeOptions, path: string): string {
-  const name = type.valuesById[number];
-  if (name !== undefined) return name;
-  if (options.strictEnums) throw new CodecError(path, `value must be one of the defined enum values (got ${number})`);
-  return type.valuesById[0] ?? String(number);
+function enumName(type: protobuf.Enum, number: number): string {
+  return type.valuesById[number] ?? type.valuesById[0] ?? String(number);
 }
 
 function structToJson(struct: Record<string, unknown>): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../wire/api-error.js';
 
 export interface VdbEndpoint {
   /** The gRPC target, `host:port` (IPv6 hosts in brackets). */

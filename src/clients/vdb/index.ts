@@ -1,4 +1,5 @@
 export * from './api.js';
+export { createVdbClient } from './client.js';
 export { isLoopbackHost, parseApiUrl, type VdbEndpoint } from './endpoint.js';
 export {
   GoDurationError,
@@ -8,7 +9,7 @@ export {
   nanosToDuration,
   parseGoDuration,
   protoToGoDuration,
-} from './go-duration.js';
+} from '../../wire/go-duration.js';
 export { formatTimestamp, parseTimestamp } from './time.js';
 export { JWT_RBAC_METADATA, TRACE_ID_METADATA } from './transport.js';
-export { ApiError, isApiError, type ApiErrorCode } from '../errors.js';
+export { ApiError, isApiError, type ApiErrorCode } from '../../wire/api-error.js';

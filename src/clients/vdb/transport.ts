@@ -9,8 +9,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
 import { backoffMs } from '../backoff.js';
-import { timeApiExchange } from '../api-timing.js';
-import { ApiError, OUTCOME_UNKNOWN_NOTE, type ApiErrorCode } from '../errors.js';
+import { timeApiExchange } from '../../wire/api-timing.js';
+import { ApiError, OUTCOME_UNKNOWN_NOTE, type ApiErrorCode } from '../../wire/api-error.js';
 import { NOT_SENT_NOTE, graceAfter, graceOverNote } from '../stop.js';
 import { isNotTlsAnswer, notTlsMessage } from '../not-tls.js';
 import { grpcTrust, type Trust } from '../trust.js';
@@ -18,7 +18,7 @@ import { connectionFailure, type ConnectionContext } from './connection.js';
 import type { VdbLogger, VdbRetryPolicy } from './api.js';
 import { CodecError, decodePlain, encodePlain, type Plain } from './codec.js';
 import type { VdbEndpoint } from './endpoint.js';
-import { vdbMethod } from './proto.js';
+import { vdbMethod } from '../../wire/vdb-proto.js';
 
 export const TRACE_ID_METADATA = 'vdb-trace-id';
 export const JWT_RBAC_METADATA = 'vdb-jwt-rbac';

@@ -9,6 +9,15 @@ export const SEC_COLLECTIONS = {
 
 export type SecCollection = (typeof SEC_COLLECTIONS)[keyof typeof SEC_COLLECTIONS];
 
+// Collections that more than one family reads (a policy evaluates a query, which cannot be deleted
+// while a policy uses it), kept here so that neither family imports the other.
+/** Store collection of policies, keyed by `policyId`. */
+export const POLICIES = 'Policies';
+/** Store collection of policy exceptions, keyed by `exceptionId` (deleting a policy removes its exceptions). */
+export const POLICY_EXCEPTIONS = 'Exceptions';
+/** Store collection of queries, keyed by `queryId`. */
+export const QUERIES = 'Queries';
+
 export const API_PREFIX = '/api/v2';
 
 /** Everything the sec handlers share. */

@@ -1,13 +1,7 @@
 import { HttpError, field, invalid, json, noContent, quote, validate, type Router } from '../core/index.js';
 import { ALERT_PROFILES, templateNames, type AlertProfileRecord } from './alert-profiles.js';
 import { BUILT_IN_POLICY_CATALOGUE, type ConstraintDataType } from './catalogue/policies.js';
-import { API_PREFIX, type SecContext } from './context.js';
-import { QUERIES } from './queries.js';
-
-/** Store collection of policies, keyed by `policyId`. */
-export const POLICIES = 'Policies';
-/** Store collection of policy exceptions, keyed by `exceptionId` (deleting a policy removes its exceptions). */
-export const POLICY_EXCEPTIONS = 'Exceptions';
+import { API_PREFIX, POLICIES, POLICY_EXCEPTIONS, QUERIES, type SecContext } from './context.js';
 
 /** Ids of the platform's own policies start with this; they cannot be created or deleted. */
 export const BUILT_IN_POLICY_PREFIX = 'platform-global';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_BODY_LIMITS, HttpError, checkItemCount, checkLength, invalid, json, noContent, quote, quoteKey, type EmulatorRequest, type Router } from '../core/index.js';
-import { API_PREFIX, type SecContext } from './context.js';
-import { POLICY_EXCEPTIONS, findPolicy, type PolicyRecord } from './policies.js';
+import { API_PREFIX, POLICY_EXCEPTIONS, type SecContext } from './context.js';
+import { findPolicy, type PolicyRecord } from './policies.js';
 
 /** A value of a constraint: a plain string, or a key with a list of values (or, the older form, one value). */
 export type ConstraintValueRecord = string | { key: string; value: string[] | string };

@@ -1,12 +1,8 @@
 import { HttpError, field, invalid, json, noContent, quote, validate, type Router } from '../core/index.js';
-import { API_PREFIX, type SecContext } from './context.js';
+import { API_PREFIX, POLICIES, QUERIES, type SecContext } from './context.js';
 import { BUILT_IN_POLICY_CATALOGUE } from './catalogue/policies.js';
 import { BUILT_IN_QUERIES_WITHOUT_POLICY } from './catalogue/queries.js';
-import { POLICIES } from './policies.js';
 import { QueryCompileError, compileQuery, type CompiledQuery } from './query-language.js';
-
-/** Store collection of queries, keyed by `queryId`. */
-export const QUERIES = 'Queries';
 
 /** The owner of the platform's own queries (their ids start `SEC_Global_`). */
 export const PLATFORM_OWNER = 'Platform';

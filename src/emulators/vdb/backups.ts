@@ -2,11 +2,10 @@
  * BackupService: schedules (cron expression, retention 1–365 days) and backups (vdb.md §4.4).
  * A backup is RUNNING when created and SUCCEEDED `provisioningMs` later.
  */
-import type { Backup, BackupSchedule, Cluster } from '../../clients/vdb/api.js';
-import type { Plain } from '../../clients/vdb/codec.js';
-import { nanosToDuration } from '../../clients/vdb/go-duration.js';
-import { VDB_SERVICES } from '../../clients/vdb/proto.js';
-import { parseTimestamp } from '../../clients/vdb/time.js';
+import type { Backup, BackupSchedule, Cluster } from './records.js';
+import { parseTimestamp, type WireObject } from './wire-codec.js';
+import { nanosToDuration } from '../../wire/go-duration.js';
+import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { packagesFor } from './catalog.js';
 import { paginate, requireCluster } from './clusters.js';
 import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, type VdbContext } from './context.js';
@@ -87,7 +86,7 @@ function validateSchedule(v: Violations, schedule: BackupSchedule): void {
   rule.retention(v, 'backup_schedule.retention_period', schedule.retentionPeriod);
 }
 
-function createSchedule(ctx: VdbContext, input: BackupSchedule | undefined): Plain {
+function createSchedule(ctx: VdbContext, input: BackupSchedule | undefined): WireObject {
   const v = new Violations();
   if (!rule.required(v, 'backup_schedule', input)) v.throwIfAny();
   const schedule = input!;
@@ -107,10 +106,10 @@ function createSchedule(ctx: VdbContext, input: BackupSchedule | undefined): Pla
     status: 'BACKUP_SCHEDULE_STATUS_ACTIVE',
   };
   ctx.store.put(C.backupSchedules, stored.id, stored);
-  return stored as unknown as Plain;
+  return stored as unknown as WireObject;
 }
 
-function updateSchedule(ctx: VdbContext, input: BackupSchedule | undefined): Plain {
+function updateSchedule(ctx: VdbContext, input: BackupSchedule | undefined): WireObject {
   const v = new Violations();
   if (!rule.required(v, 'backup_schedule', input)) v.throwIfAny();
   const schedule = input!;
@@ -129,7 +128,7 @@ function updateSchedule(ctx: VdbContext, input: BackupSchedule | undefined): Pla
     ...(schedule.retentionPeriod ? { retentionPeriod: schedule.retentionPeriod } : {}),
   };
   ctx.store.put(C.backupSchedules, stored.id, stored);
-  return stored as unknown as Plain;
+  return stored as unknown as WireObject;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -141,7 +140,7 @@ function requireBackup(ctx: VdbContext, id: string): Backup {
   return backup;
 }
 
-function createBackup(ctx: VdbContext, input: Backup | undefined): Plain {
+function createBackup(ctx: VdbContext, input: Backup | undefined): WireObject {
   const v = new Violations();
   if (!rule.required(v, 'backup', input)) v.throwIfAny();
   const backup = input!;
@@ -164,7 +163,7 @@ function createBackup(ctx: VdbContext, input: Backup | undefined): Plain {
     clusterInfo: clusterInfo(ctx, cluster),
   };
   ctx.store.put(C.backups, stored.id, stored);
-  return stored as unknown as Plain;
+  return stored as unknown as WireObject;
 }
 
 function clusterInfo(ctx: VdbContext, cluster: Cluster): Backup['clusterInfo'] {

@@ -3,9 +3,9 @@
  * (booking.v1). Values follow the documented ones (vdb.md §3.9); package ids are stable across
  * runs so examples and tests can name them.
  */
-import type { BookingPackage, CloudProvider, CloudProviderRegion, PackageStatus } from '../../clients/vdb/api.js';
-import type { Plain } from '../../clients/vdb/codec.js';
-import { VDB_SERVICES } from '../../clients/vdb/proto.js';
+import type { BookingPackage, CloudProvider, CloudProviderRegion, PackageStatus } from './records.js';
+import type { WireObject } from './wire-codec.js';
+import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { VDB_COLLECTIONS as C, checkAccount, stableUuid, type VdbContext } from './context.js';
 import { Violations, invalidArgument, notFound, quoted } from './errors.js';
 import { LIMITS } from './limits.js';
@@ -13,6 +13,8 @@ import * as rule from './rules.js';
 import type { ServiceRegistration } from './server.js';
 
 export const HYBRID_PROVIDER = 'hybrid';
+/** The status of a package that can be booked. */
+export const BOOKABLE: PackageStatus = 'PACKAGE_STATUS_ACTIVE';
 
 const REGIONS: Readonly<Record<string, readonly { id: string; name: string; country: string; sub: string; free?: boolean }[]>> = {
   aws: [
@@ -111,7 +113,7 @@ export function seedCatalog(ctx: VdbContext): void {
         resourceConfiguration: { cpu: spec.cpu, ram: spec.ram, disk: spec.disk },
         currency: 'USD',
         unitIntPricePerHour: spec.price,
-        status: spec.status ?? 'PACKAGE_STATUS_ACTIVE',
+        status: spec.status ?? BOOKABLE,
         ...(spec.type === 'paid' ? { availableAdditionalResources: { diskPricePerHour: 20 } } : {}),
         tier: spec.tier,
         availableStorageTierConfigurations:
@@ -164,12 +166,12 @@ export function packagesFor(ctx: VdbContext, cloudProviderId: string, regionId: 
 }
 
 export function catalogServices(ctx: VdbContext): ServiceRegistration[] {
-  const providers = (): Plain => ({ items: ctx.store.list(C.cloudProviders) });
-  const regions = (cloudProviderId: string): Plain => {
+  const providers = (): WireObject => ({ items: ctx.store.list(C.cloudProviders) });
+  const regions = (cloudProviderId: string): WireObject => {
     requireProvider(ctx, 'cloud_provider_id', cloudProviderId);
     return { items: regionsOf(ctx, cloudProviderId) };
   };
-  const region = (cloudProviderId: string, regionId: string): Plain => {
+  const region = (cloudProviderId: string, regionId: string): WireObject => {
     requireProvider(ctx, 'cloud_provider_id', cloudProviderId);
     const found = ctx.store.get(C.cloudProviderRegions, `${cloudProviderId}/${regionId}`);
     if (!found) throw notFound(`region ${regionId} of cloud provider ${cloudProviderId}`);
@@ -217,8 +219,11 @@ export function catalogServices(ctx: VdbContext): ServiceRegistration[] {
           const v = new Violations();
           rule.maxItems(v, 'statuses', statuses, LIMITS.packageStatusFilters);
           v.throwIfAny();
+          // Unfiltered, the platform lists what can be booked: a deactivated package stays with the
+          // clusters that have it and is listed only when asked for by its status.
+          const wanted = statuses.length > 0 ? statuses : [BOOKABLE];
           const items = packagesFor(ctx, provider, regionId)
-            .filter((pkg) => statuses.length === 0 || statuses.includes(pkg.status))
+            .filter((pkg) => wanted.includes(pkg.status))
             .map(wirePackage);
           return { items };
         },

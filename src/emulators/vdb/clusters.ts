@@ -5,24 +5,30 @@
  * appears; at the end the cluster is HEALTHY, or FAILED_TO_CREATE with the platform's reason
  * when a failure was queued (failNextProvisioning, or the label `vdb-emulator/fail-provisioning`).
  */
+import { VDB_SERVICES } from '../../wire/vdb-proto.js';
+import {
+  BOOKABLE,
+  HYBRID_PROVIDER,
+  packagesFor,
+  requireProvider,
+  requireRegion,
+  type StoredPackage,
+} from './catalog.js';
+import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, type ClusterTransition, type VdbContext } from './context.js';
+import { Violations, failedPrecondition, invalidArgument, notFound, quoted } from './errors.js';
+import { LIMITS } from './limits.js';
+import * as rule from './rules.js';
 import type {
   Cluster,
   ClusterConfiguration,
-  ClusterConfigurationInput,
   ClusterNodeResources,
   ClusterPhase,
   ClusterState,
   DatabaseConfiguration,
   HybridEnvironment,
-} from '../../clients/vdb/api.js';
-import type { Plain } from '../../clients/vdb/codec.js';
-import { VDB_SERVICES } from '../../clients/vdb/proto.js';
-import { HYBRID_PROVIDER, packagesFor, requireProvider, requireRegion, type StoredPackage } from './catalog.js';
-import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, type ClusterTransition, type VdbContext } from './context.js';
-import { Violations, failedPrecondition, invalidArgument, notFound, quoted } from './errors.js';
-import { LIMITS } from './limits.js';
-import * as rule from './rules.js';
+} from './records.js';
 import type { HandlerCall, ServiceRegistration } from './server.js';
+import type { WireObject } from './wire-codec.js';
 
 /** A label whose value becomes the failure reason of the cluster's provisioning (tests, examples). */
 export const FAIL_PROVISIONING_LABEL = 'vdb-emulator/fail-provisioning';
@@ -73,7 +79,7 @@ export function clusterServices(ctx: VdbContext): ServiceRegistration[] {
 
 // ---------------------------------------------------------------------------------------------
 
-function listClusters(ctx: VdbContext, request: Plain): Plain {
+function listClusters(ctx: VdbContext, request: WireObject): WireObject {
   checkAccount(ctx, 'account_id', request.accountId);
   const provider = request.cloudProviderId as string | undefined;
   const region = request.cloudProviderRegionId as string | undefined;
@@ -84,7 +90,7 @@ function listClusters(ctx: VdbContext, request: Plain): Plain {
 }
 
 /** page_size 1–250 and an offset token; no page size means the emulator's default (all by default). */
-export function paginate(ctx: VdbContext, items: readonly unknown[], request: Plain): Plain {
+export function paginate(ctx: VdbContext, items: readonly unknown[], request: WireObject): WireObject {
   const pageSize = (request.pageSize as number | undefined) ?? (ctx.defaultPageSize > 0 ? ctx.defaultPageSize : undefined);
   if (request.pageSize !== undefined) {
     const v = new Violations();
@@ -262,7 +268,7 @@ function validateClusterFields(v: Violations, cluster: Cluster): void {
   if (rule.required(v, 'cluster.configuration', cluster.configuration)) validateConfiguration(v, 'cluster.configuration', cluster.configuration);
 }
 
-export function validateConfiguration(v: Violations, path: string, c: ClusterConfigurationInput): void {
+export function validateConfiguration(v: Violations, path: string, c: ClusterConfiguration): void {
   rule.range(v, `${path}.number_of_nodes`, c.numberOfNodes, 1, LIMITS.nodes);
   if (c.version !== undefined) {
     if ([...c.version].length > LIMITS.version) rule.length(v, `${path}.version`, c.version, 1, LIMITS.version);
@@ -322,7 +328,7 @@ function checkPlacement(ctx: VdbContext, cluster: Cluster): StoredPackage {
       `validation error:\n - cluster.configuration.package_id: package ${packageId} is not offered in ${where} (see BookingService/ListPackages) [package.exists]`,
     );
   }
-  if (pkg.status !== 'PACKAGE_STATUS_ACTIVE') {
+  if (pkg.status !== BOOKABLE) {
     throw invalidArgument(`validation error:\n - cluster.configuration.package_id: package ${packageId} (${pkg.name}) is deactivated [package.active]`);
   }
   if (pkg.type === 'free' && cluster.configuration.numberOfNodes > 1) {
@@ -335,7 +341,7 @@ function checkPlacement(ctx: VdbContext, cluster: Cluster): StoredPackage {
 // state
 
 /** What the server fills in: the version when none was asked for, and the modification time. */
-function serverFilledConfiguration(input: ClusterConfigurationInput, lastModifiedAt: string): ClusterConfiguration {
+function serverFilledConfiguration(input: ClusterConfiguration, lastModifiedAt: string): ClusterConfiguration {
   return {
     ...input,
     lastModifiedAt,
@@ -363,7 +369,7 @@ function normalized(value: unknown): unknown {
   return value;
 }
 
-function resolvedVersion(configuration: ClusterConfigurationInput): string {
+function resolvedVersion(configuration: ClusterConfiguration): string {
   return !configuration.version || configuration.version === 'latest' ? DEFAULT_DATABASE_VERSION : configuration.version;
 }
 
@@ -374,7 +380,7 @@ function quantity(text: string | undefined): number {
   return match[2] === 'm' ? value / 1000 : match[2] === 'Mi' ? value / 1024 : value;
 }
 
-function resourcesSummary(pkg: StoredPackage, configuration: ClusterConfigurationInput): ClusterState['resources'] {
+function resourcesSummary(pkg: StoredPackage, configuration: ClusterConfiguration): ClusterState['resources'] {
   const node = (base: number, additional: number, reservedPercent: number | undefined): ClusterNodeResources => {
     const reserved = Math.round(base * ((reservedPercent ?? 20) / 100) * 1000) / 1000;
     return { base, complimentary: 0, additional, reserved, available: base + additional - reserved };

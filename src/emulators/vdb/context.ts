@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Clock, MemoryStore } from '../core/index.js';
-import { formatTimestamp, timestampFromMillis } from '../../clients/vdb/time.js';
+import { timestampAt } from './wire-codec.js';
 import { invalidArgument, permissionDenied } from './errors.js';
 import { isUuid } from './rules.js';
 
-/** Store collections (objects in the camelCase shapes of src/clients/vdb/api.ts). */
+/** Store collections (objects in the shapes of ./records.ts). */
 export const VDB_COLLECTIONS = {
   clusters: 'clusters',
   /** v2 keys; the stored objects keep the secret `key`. */
@@ -38,17 +38,25 @@ export interface ClusterTransition {
 
 /**
  * Who makes a call. The platform serves both its console users (a session token per member) and
- * management keys; it records `created_by_email` only for users, since a management key acts for
- * the account, not a person (the API docs: empty when created programmatically).
+ * management keys, each made in the console by a member, whose address it keeps.
  */
 export type Caller =
-  | { readonly kind: 'management_key' }
+  | { readonly kind: 'management_key'; readonly ownerEmail: string }
   | { readonly kind: 'user'; readonly userId: string; readonly email: string }
   /** A public method called without credentials. */
   | { readonly kind: 'anonymous' };
 
-/** The `created_by_email` the platform records for an object made by this caller. */
-export const createdByEmail = (caller: Caller): string => (caller.kind === 'user' ? caller.email : '');
+/**
+ * The `created_by_email` the platform records for an object made by this caller: a user's own
+ * address; for a management key, what the object's kind records. A hybrid cloud environment records
+ * the member the key belongs to (upstream's acceptance test, run with a management key against the
+ * platform, finds it set); a database API key records nobody (vdb.md §2.2: "empty when created by a
+ * management key").
+ */
+export function createdByEmail(caller: Caller, managementKeyRecords: 'its owner' | 'nobody'): string {
+  if (caller.kind === 'user') return caller.email;
+  return caller.kind === 'management_key' && managementKeyRecords === 'its owner' ? caller.ownerEmail : '';
+}
 
 export type BootstrapFailure = { readonly code: 'failed_precondition' | 'permission_denied'; readonly message: string };
 
@@ -72,7 +80,7 @@ export interface VdbContext {
 }
 
 export function nowTimestamp(ctx: VdbContext): string {
-  return formatTimestamp(timestampFromMillis(ctx.clock.now()));
+  return timestampAt(ctx.clock.now());
 }
 
 export function newId(): string {

@@ -4,7 +4,7 @@
  * of the descriptors @yearly @annually @monthly @weekly @daily @midnight @hourly @reboot; or
  * `@every <Go duration>`. Returns a reason when the expression is not acceptable.
  */
-import { GoDurationError, parseGoDuration } from '../../clients/vdb/go-duration.js';
+import { GoDurationError, parseGoDuration } from '../../wire/go-duration.js';
 
 const DESCRIPTORS = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly', '@reboot']);
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountMember, User } from '../../clients/vdb/api.js';
+import type { StoredMember, User } from './records.js';
 import { Clock, MemoryStore, SeededFaults, randomHex, type FaultProfileOptions, type FaultStats } from '../core/index.js';
 import { backupServices, refreshBackup } from './backups.js';
 import { catalogServices, packageId, seedCatalog } from './catalog.js';
@@ -21,6 +21,8 @@ export interface VdbEmulatorOptions {
   provisioningMs?: number;
   /** Account member e-mails; the first is the owner. Default: owner@… and member@vdb-emulator.example. */
   members?: string[];
+  /** The member who made the management key (`apiKey`) in the console; default the owner. */
+  managementKeyOwner?: string;
   /** Page size of list calls that do not ask for one (0 = everything in one page, the default). */
   pageSize?: number;
   /** Serve TLS with this certificate instead of plaintext (the URL is then `https://localhost:PORT`). */
@@ -73,7 +75,7 @@ export interface VdbEmulator {
   /**
    * A console session token of the member with this e-mail address: calls made with
    * `authorization: bearer <token>` act as that user (objects they create record their e-mail in
-   * `created_by_email`), where the management key acts for the account. Throws for a non-member.
+   * `created_by_email`), where the management key acts for the member who made it. Throws for a non-member.
    */
   userToken(email: string): string;
   /** The catalog id of a package, e.g. packageId('aws', 'small'). */
@@ -98,7 +100,13 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
   };
   const apiKey = options.apiKey ?? `vdb_mgmt_${randomHex(24).toLowerCase()}`;
   seedCatalog(ctx);
-  seedIam(ctx, options.members ?? ['owner@vdb-emulator.example', 'member@vdb-emulator.example']);
+  const members = options.members ?? ['owner@vdb-emulator.example', 'member@vdb-emulator.example'];
+  const managementKeyOwner = options.managementKeyOwner ?? members[0];
+  if (managementKeyOwner === undefined || !members.includes(managementKeyOwner)) {
+    const who = managementKeyOwner ?? 'no members';
+    throw new Error(`the management key's owner must be a member of the account (${who})`);
+  }
+  seedIam(ctx, members);
 
   const log: VdbLoggedRequest[] = [];
   const faults = new FaultQueue();
@@ -106,9 +114,10 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
   const server = await startGrpcServer({
     port: options.port ?? 0,
     apiKey,
+    managementKeyOwner,
     userForSession: (token) => {
       const userId = ctx.userSessions.get(token);
-      const member = userId === undefined ? undefined : ctx.store.get<AccountMember>(VDB_COLLECTIONS.members, userId);
+      const member = userId === undefined ? undefined : ctx.store.get<StoredMember>(VDB_COLLECTIONS.members, userId);
       return member ? { id: member.user.id, email: member.user.email } : undefined;
     },
     log,
@@ -188,7 +197,7 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     },
     addMember: (email) => addMember(ctx, email),
     userToken: (email) => {
-      const member = ctx.store.list<AccountMember>(VDB_COLLECTIONS.members).find((m) => m.user.email === email);
+      const member = ctx.store.list<StoredMember>(VDB_COLLECTIONS.members).find((m) => m.user.email === email);
       if (!member) throw new Error(`${email} is not a member of account ${ctx.accountId}`);
       const token = `vdb_session_${randomHex(24).toLowerCase()}`;
       ctx.userSessions.set(token, member.user.id);

@@ -3,9 +3,9 @@
  * have been generated (the agent "installs" itself) and `provisioningMs` has passed; every
  * GenerateBootstrapCommands call mints a new access key and new registry credentials.
  */
-import type { Cluster, HybridEnvironment, HybridEnvironmentConfigurationInput, HybridEnvironmentStatus } from '../../clients/vdb/api.js';
-import type { Plain } from '../../clients/vdb/codec.js';
-import { VDB_SERVICES } from '../../clients/vdb/proto.js';
+import type { Cluster, HybridEnvironment, HybridEnvironmentConfiguration, HybridEnvironmentStatus } from './records.js';
+import type { WireObject } from './wire-codec.js';
+import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { secretValue } from '../core/index.js';
 import { HYBRID_PROVIDER } from './catalog.js';
 import { VDB_COLLECTIONS as C, checkAccount, createdByEmail, newId, nowTimestamp, type VdbContext } from './context.js';
@@ -115,7 +115,10 @@ function validateEnvironment(v: Violations, environment: HybridEnvironment): voi
   rule.keyValues(v, `${at}.control_plane_labels`, c.controlPlaneLabels, LIMITS.kubernetesEntries);
 }
 
-function storedConfiguration(input: HybridEnvironmentConfigurationInput, lastModifiedAt: string): HybridEnvironment['configuration'] {
+function storedConfiguration(
+  input: HybridEnvironmentConfiguration,
+  lastModifiedAt: string,
+): HybridEnvironment['configuration'] {
   return {
     ...input,
     lastModifiedAt,
@@ -126,7 +129,7 @@ function storedConfiguration(input: HybridEnvironmentConfigurationInput, lastMod
   };
 }
 
-function createEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined, call: HandlerCall): Plain {
+function createEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined, call: HandlerCall): WireObject {
   const v = new Violations();
   if (!rule.required(v, 'hybrid_cloud_environment', input)) v.throwIfAny();
   const environment = input!;
@@ -144,16 +147,16 @@ function createEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined
     createdAt: now,
     lastModifiedAt: now,
     name: environment.name,
-    createdByEmail: createdByEmail(call.caller),
+    createdByEmail: createdByEmail(call.caller, 'its owner'),
     bootstrapCommandsGenerated: false,
     configuration: storedConfiguration(environment.configuration!, now),
     status: notReadyStatus(now),
   };
   ctx.store.put(C.hybridEnvironments, stored.id, stored);
-  return stored as unknown as Plain;
+  return stored as unknown as WireObject;
 }
 
-function updateEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined): Plain {
+function updateEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined): WireObject {
   const v = new Violations();
   if (!rule.required(v, 'hybrid_cloud_environment', input)) v.throwIfAny();
   const environment = input!;
@@ -174,10 +177,10 @@ function updateEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined
     configuration: storedConfiguration(environment.configuration!, now),
   };
   ctx.store.put(C.hybridEnvironments, stored.id, stored);
-  return stored as unknown as Plain;
+  return stored as unknown as WireObject;
 }
 
-function generateBootstrapCommands(ctx: VdbContext, environmentId: string): Plain {
+function generateBootstrapCommands(ctx: VdbContext, environmentId: string): WireObject {
   const failure = ctx.bootstrapFailure;
   if (failure) {
     if (failure.once) ctx.bootstrapFailure = undefined;

@@ -2,9 +2,9 @@
  * IAMService and AccountService (vdb.md §4.7): a permission catalog, three system roles, custom
  * roles, account members and their role assignments.
  */
-import type { AccountMember, Permission, Role, User } from '../../clients/vdb/api.js';
-import type { Plain } from '../../clients/vdb/codec.js';
-import { VDB_SERVICES } from '../../clients/vdb/proto.js';
+import type { Permission, Role, StoredMember, User } from './records.js';
+import type { WireObject } from './wire-codec.js';
+import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, stableUuid, type VdbContext } from './context.js';
 import { Violations, failedPrecondition, invalidArgument, notFound, quoted } from './errors.js';
 import { LIMITS } from './limits.js';
@@ -77,7 +77,7 @@ export function addMember(ctx: VdbContext, email: string, isOwner = false): User
     status: 'USER_STATUS_ACTIVE',
     defaultAccountId: ctx.accountId,
   };
-  ctx.store.put(C.members, user.id, { user, isOwner } satisfies AccountMember);
+  ctx.store.put(C.members, user.id, { user, isOwner } satisfies StoredMember);
   const base = ctx.store.list<Role>(C.roles).find((role) => role.subType === (isOwner ? 'SYSTEM_ROLE_SUB_TYPE_OWNER' : 'SYSTEM_ROLE_SUB_TYPE_BASE'));
   ctx.store.put(C.userRoles, user.id, { userId: user.id, roleIds: base ? [base.id] : [] } satisfies StoredUserRoles);
   return user;
@@ -131,7 +131,8 @@ export function iamServices(ctx: VdbContext): ServiceRegistration[] {
       handlers: {
         ListAccountMembers: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
-          const items = ctx.store.list<AccountMember>(C.members).map((member) => ({ accountMember: member.user, isOwner: member.isOwner }));
+          const members = ctx.store.list<StoredMember>(C.members);
+          const items = members.map((member) => ({ accountMember: member.user, isOwner: member.isOwner }));
           return { items };
         },
       },
@@ -174,7 +175,7 @@ function validateRole(ctx: VdbContext, v: Violations, role: Role): Permission[] 
   return resolved;
 }
 
-function createRole(ctx: VdbContext, input: Role | undefined): Plain {
+function createRole(ctx: VdbContext, input: Role | undefined): WireObject {
   const v = new Violations();
   if (!rule.required(v, 'role', input)) v.throwIfAny();
   const role = input!;
@@ -194,10 +195,10 @@ function createRole(ctx: VdbContext, input: Role | undefined): Plain {
     permissions,
   };
   ctx.store.put(C.roles, stored.id, stored);
-  return stored as unknown as Plain;
+  return stored as unknown as WireObject;
 }
 
-function updateRole(ctx: VdbContext, input: Role | undefined): Plain {
+function updateRole(ctx: VdbContext, input: Role | undefined): WireObject {
   const v = new Violations();
   if (!rule.required(v, 'role', input)) v.throwIfAny();
   const role = input!;
@@ -209,10 +210,10 @@ function updateRole(ctx: VdbContext, input: Role | undefined): Plain {
   if (current.roleType === 'ROLE_TYPE_SYSTEM') throw failedPrecondition(`system role ${current.name} cannot be changed`);
   const stored: Role = { ...current, name: role.name, description: role.description, permissions, lastModifiedAt: nowTimestamp(ctx) };
   ctx.store.put(C.roles, stored.id, stored);
-  return stored as unknown as Plain;
+  return stored as unknown as WireObject;
 }
 
-function assignUserRoles(ctx: VdbContext, request: Plain): void {
+function assignUserRoles(ctx: VdbContext, request: WireObject): void {
   const toAdd = (request.roleIdsToAdd as string[] | undefined) ?? [];
   const toDelete = (request.roleIdsToDelete as string[] | undefined) ?? [];
   if (toAdd.length === 0 && toDelete.length === 0) {

@@ -2,10 +2,9 @@
  * Database API keys: v2 keys with access rules and the legacy v1 keys (vdb.md §4.3). The secret
  * is returned by create only; lists return it blank. The store keeps it (tests read it there).
  */
-import type { AccessRule, AuthKey, DatabaseApiKey } from '../../clients/vdb/api.js';
-import type { Plain } from '../../clients/vdb/codec.js';
-import { parseTimestamp } from '../../clients/vdb/time.js';
-import { VDB_SERVICES } from '../../clients/vdb/proto.js';
+import type { AccessRule, AuthKey, DatabaseApiKey } from './records.js';
+import { parseTimestamp, type WireObject } from './wire-codec.js';
+import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { secretValue } from '../core/index.js';
 import { requireCluster } from './clusters.js';
 import { VDB_COLLECTIONS as C, checkAccount, createdByEmail, newId, nowTimestamp, type VdbContext } from './context.js';
@@ -66,7 +65,7 @@ export function keyServices(ctx: VdbContext): ServiceRegistration[] {
   ];
 }
 
-function createV2(ctx: VdbContext, input: DatabaseApiKey | undefined, call: HandlerCall): Plain {
+function createV2(ctx: VdbContext, input: DatabaseApiKey | undefined, call: HandlerCall): WireObject {
   const v = new Violations();
   if (!rule.required(v, 'database_api_key', input)) v.throwIfAny();
   const key = input!;
@@ -97,12 +96,12 @@ function createV2(ctx: VdbContext, input: DatabaseApiKey | undefined, call: Hand
     name: key.name,
     ...(key.expiresAt !== undefined ? { expiresAt: key.expiresAt } : {}),
     accessRules: key.accessRules,
-    createdByEmail: createdByEmail(call.caller),
+    createdByEmail: createdByEmail(call.caller, 'nobody'),
     postfix: secret.slice(-4),
     key: secret,
   };
   ctx.store.put(C.databaseApiKeys, stored.id, stored);
-  return stored as unknown as Plain;
+  return stored as unknown as WireObject;
 }
 
 /** At most 20 rules, each with a scope; one global rule alone, or collection rules only. */
@@ -134,7 +133,7 @@ export function validateAccessRules(v: Violations, path: string, rules: readonly
   if (globals > 0 && collections > 0) v.add(path, 'a global access rule cannot be combined with collection access rules', 'access_rules.no_mixing');
 }
 
-function createV1(ctx: VdbContext, input: AuthKey | undefined): Plain {
+function createV1(ctx: VdbContext, input: AuthKey | undefined): WireObject {
   const v = new Violations();
   if (!rule.required(v, 'database_api_key', input)) v.throwIfAny();
   const key = input!;
@@ -158,5 +157,5 @@ function createV1(ctx: VdbContext, input: AuthKey | undefined): Plain {
     key: secret,
   };
   ctx.store.put(C.authKeys, stored.id, stored);
-  return stored as unknown as Plain;
+  return stored as unknown as WireObject;
 }

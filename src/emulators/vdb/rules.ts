@@ -2,8 +2,8 @@
  * Field rules of the vdb management API (vdb.md §4), written as checks that add protovalidate-style
  * violations. Paths are proto field paths such as `cluster.configuration.number_of_nodes`.
  */
-import type { KeyValue, ProtoDuration, Toleration, TopologySpreadConstraint } from '../../clients/vdb/api.js';
-import { durationToNanos } from '../../clients/vdb/go-duration.js';
+import type { Duration, KeyValue, Toleration, TopologySpreadConstraint } from './records.js';
+import { durationToNanos } from '../../wire/go-duration.js';
 import type { Violations } from './errors.js';
 import { LIMITS } from './limits.js';
 
@@ -130,7 +130,7 @@ export function dnsLabel(v: Violations, path: string, value: string, max: number
 export const SECONDS_PER_DAY = 86_400;
 
 /** A retention period: 1 day to 365 days inclusive. */
-export function retention(v: Violations, path: string, value: ProtoDuration | undefined): void {
+export function retention(v: Violations, path: string, value: Duration | undefined): void {
   if (value === undefined) return;
   const nanos = durationToNanos(value);
   if (nanos < BigInt(SECONDS_PER_DAY) * 1_000_000_000n || nanos > BigInt(365 * SECONDS_PER_DAY) * 1_000_000_000n) {

@@ -1,18 +1,18 @@
 /**
  * The gRPC side of the vdb emulator: every service of the vdb protos, request decoding into the
- * plain camelCase objects of src/clients/vdb/api.ts (unknown enum numbers rejected), API-key
+ * emulator's own objects (./wire-codec.ts, ./records.ts; unknown enum numbers rejected), API-key
  * authentication, a `vdb-trace-id` in the headers and trailers of every answer, a request log and
  * fault injection.
  */
 import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
-import { CodecError, decodePlain, encodePlain, type Plain } from '../../clients/vdb/codec.js';
-import { vdbMethod, vdbProtoRoot } from '../../clients/vdb/proto.js';
+import { vdbMethod, vdbProtoRoot } from '../../wire/vdb-proto.js';
 import type { FaultDecision, FaultKind, SeededFaults } from '../core/fault-profile.js';
 import type { Caller } from './context.js';
 import { RpcError } from './errors.js';
 import { LIMITS } from './limits.js';
+import { WireDecodeError, decodeMessage, encodeMessage, type WireObject } from './wire-codec.js';
 
 export const TRACE_ID_METADATA = 'vdb-trace-id';
 /** Trailing metadata of a rate-limited answer: whole seconds to wait before retrying. */
@@ -25,7 +25,7 @@ export interface HandlerCall {
   readonly caller: Caller;
 }
 
-export type MethodHandler = (request: Plain, call: HandlerCall) => Plain | Promise<Plain>;
+export type MethodHandler = (request: WireObject, call: HandlerCall) => WireObject | Promise<WireObject>;
 
 export interface ServiceRegistration {
   /** Full service name, e.g. vdb.cloud.cluster.v1.ClusterService. */
@@ -42,7 +42,7 @@ export interface VdbLoggedRequest {
   /** Request metadata, `authorization` masked as `apikey ***` (or `bearer ***`). */
   readonly metadata: Readonly<Record<string, string>>;
   /** The decoded request (camelCase), undefined when it did not decode. */
-  readonly request: Plain | undefined;
+  readonly request: WireObject | undefined;
   /** The gRPC status code answered (0 = OK). */
   code: number;
   /** The client's address, e.g. `ipv4:127.0.0.1:53412` (one per connection). */
@@ -70,12 +70,14 @@ export interface VdbFault {
   /** How many calls it applies to; default 1, Infinity for all. */
   readonly times?: number;
   /** Applies only to calls whose decoded request this accepts (asked once per matching call). */
-  readonly when?: (request: Plain | undefined) => boolean;
+  readonly when?: (request: WireObject | undefined) => boolean;
 }
 
 export interface GrpcServerOptions {
   readonly port: number;
   readonly apiKey: string;
+  /** The e-mail address of the member who made the management key `apiKey`. */
+  readonly managementKeyOwner: string;
   /** The member a console session token (`authorization: bearer <token>`) belongs to, if any. */
   readonly userForSession?: (token: string) => { readonly id: string; readonly email: string } | undefined;
   readonly services: readonly ServiceRegistration[];
@@ -99,7 +101,7 @@ export class FaultQueue {
     this.pending.length = 0;
   }
 
-  take(path: string, request?: Plain): VdbFault | undefined {
+  take(path: string, request?: WireObject): VdbFault | undefined {
     const index = this.pending.findIndex(({ fault }) => faultMatches(fault.method, path) && (fault.when?.(request) ?? true));
     if (index < 0) return undefined;
     const entry = this.pending[index]!;
@@ -206,12 +208,12 @@ async function serve(
     metadata.set(TRACE_ID_METADATA, traceId);
     return metadata;
   };
-  let request: Plain | undefined;
-  let decodeError: CodecError | undefined;
+  let request: WireObject | undefined;
+  let decodeError: WireDecodeError | undefined;
   try {
-    request = decodePlain(method.info.request, call.request, { strictEnums: true });
+    request = decodeMessage(method.info.request, call.request);
   } catch (error) {
-    if (!(error instanceof CodecError)) throw error;
+    if (!(error instanceof WireDecodeError)) throw error;
     decodeError = error;
   }
   const entry: VdbLoggedRequest = {
@@ -252,7 +254,7 @@ async function serve(
     // Whatever the handler answered (a create has taken effect), the client never sees it.
     if (plan.then === 'handle-then-lose-answer') return fail(grpc.status.UNAVAILABLE, plan.message);
     if ('code' in outcome) return fail(outcome.code, outcome.message);
-    callback(null, encodePlain(method.info.response, outcome.response), traceMetadata());
+    callback(null, encodeMessage(method.info.response, outcome.response), traceMetadata());
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`vdb emulator: ${method.path} failed: ${message}\n`);
@@ -265,14 +267,17 @@ async function handleNormally(
   options: GrpcServerOptions,
   method: MethodInfo,
   call: grpc.ServerUnaryCall<Buffer, Buffer>,
-  request: Plain | undefined,
-  decodeError: CodecError | undefined,
-): Promise<{ response: Plain } | { code: grpc.status; message: string }> {
+  request: WireObject | undefined,
+  decodeError: WireDecodeError | undefined,
+): Promise<{ response: WireObject } | { code: grpc.status; message: string }> {
   const caller = authenticate(call.metadata, options);
   if (!method.isPublic && caller.kind === 'anonymous') {
     return { code: grpc.status.UNAUTHENTICATED, message: 'missing or invalid API key: send metadata `authorization: apikey <key>`' };
   }
-  if (decodeError) return { code: grpc.status.INVALID_ARGUMENT, message: `validation error:\n - ${decodeError.message} [enum.defined_only]` };
+  if (decodeError) {
+    const rule = decodeError.rule ? ` [${decodeError.rule}]` : '';
+    return { code: grpc.status.INVALID_ARGUMENT, message: `validation error:\n - ${decodeError.message}${rule}` };
+  }
   if (!method.handler) return { code: grpc.status.UNIMPLEMENTED, message: `${method.methodName} is not implemented by the emulator` };
   try {
     return { response: await method.handler(request!, { metadata: call.metadata, caller }) };
@@ -326,7 +331,7 @@ function authenticate(metadata: grpc.Metadata, options: GrpcServerOptions): Call
   const values = metadata.get('authorization');
   if (values.length !== 1) return { kind: 'anonymous' };
   const value = String(values[0]);
-  if (value === `apikey ${options.apiKey}`) return { kind: 'management_key' };
+  if (value === `apikey ${options.apiKey}`) return { kind: 'management_key', ownerEmail: options.managementKeyOwner };
   const session = /^bearer (\S+)$/i.exec(value);
   const user = session ? options.userForSession?.(session[1]!) : undefined;
   return user ? { kind: 'user', userId: user.id, email: user.email } : { kind: 'anonymous' };

@@ -3,7 +3,7 @@ import { createHash, randomInt } from 'node:crypto';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
 import { listResource, resource, type OpContext } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
-import { isApiError } from '../../clients/errors.js';
+import { isApiError } from '../../wire/api-error.js';
 import type { SecClient, AgentAccessToken } from '../../clients/sec/index.js';
 
 const schema = resourceSchema(

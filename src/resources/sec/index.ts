@@ -21,8 +21,9 @@ import { teamMemberResources } from './team-member.js';
 import { vulnerabilityExceptionResources } from './vulnerability-exception.js';
 import { secDataSources } from './data-source/index.js';
 import { secEphemeralResources } from './ephemeral/index.js';
+import { SEC_VERSION } from './version.js';
 
-export const SEC_VERSION = '2.2.0';
+export { SEC_VERSION } from './version.js';
 
 const schema = resourceSchema(
   {

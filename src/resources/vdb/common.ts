@@ -6,9 +6,9 @@
 import { attr, block, validators, type ConfigModelOf, type Fields, type ModelOf } from '../../schema/define.js';
 import { DiagnosticError, Diagnostics } from '../../engine/diagnostics.js';
 import { attrStep, type AttributePath } from '../../schema/path.js';
-import { isApiError } from '../../clients/errors.js';
+import { isApiError } from '../../wire/api-error.js';
 import type { KeyValue, ProtoDuration, Toleration, TolerationEffect, TolerationOperator, VdbClient } from '../../clients/vdb/api.js';
-import { durationToNanos, nanosToDuration } from '../../clients/vdb/go-duration.js';
+import { durationToNanos, nanosToDuration } from '../../wire/go-duration.js';
 import type { IdentityAttributeDef, IdentityDef } from '../../engine/contracts.js';
 import { formatGoDuration, parseGoDuration, protoEnum, text } from './formats.js';
 

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { attr, resourceSchema } from '../../schema/define.js';
 import { ephemeralResource } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
-import { isApiError } from '../../clients/errors.js';
+import { isApiError } from '../../wire/api-error.js';
 import { accountIdField, accountIdOf, type VdbContext } from './common.js';
 import { formatTimestamp, goDurationBetweenHours, parseGoDuration, text, uuid } from './formats.js';
 import { accessRuleConflicts, accessRuleFields, accessRulesToApi } from './database-api-key-v2.js';

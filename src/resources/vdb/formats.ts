@@ -5,7 +5,7 @@
  */
 import * as forms from '../../schema/forms.js';
 import type { Validator } from '../../schema/define.js';
-import { GoDurationError, formatGoDuration, parseGoDuration as parseGoDurationStrict } from '../../clients/vdb/go-duration.js';
+import { GoDurationError, formatGoDuration, parseGoDuration as parseGoDurationStrict } from '../../wire/go-duration.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Go durations (the client's exact parser and formatter)

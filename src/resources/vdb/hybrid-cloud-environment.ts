@@ -10,7 +10,7 @@
  */
 import { attr, block, resourceSchema, t, validators, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
 import { listResource, resource, type OpContext } from '../../engine/contracts.js';
-import { isApiError } from '../../clients/errors.js';
+import { isApiError } from '../../wire/api-error.js';
 import type { HybridEnvironment, HybridEnvironmentConfiguration, HybridEnvironmentConfigurationInput, HybridLogLevel, JsonValue } from '../../clients/vdb/api.js';
 import {
   accountFilter,
@@ -110,7 +110,11 @@ const fields = {
   configuration: block.one(configurationFields, { required: true, description: 'The configuration of the environment.' }),
   created_at: attr.string({ computed: true, description: 'When the environment was created (RFC 3339).' }),
   last_modified_at: attr.string({ computed: true, volatile: true, description: 'When the environment last changed (RFC 3339).' }),
-  created_by_email: attr.string({ computed: true, description: 'The e-mail address of the user who created the environment; empty when a management key created it (as this provider does).' }),
+  created_by_email: attr.string({
+    computed: true,
+    description:
+      'The e-mail address of the member who created the environment; for one made with a management key (as by this provider), the member the key belongs to.',
+  }),
   bootstrap_commands_generated: attr.bool({
     computed: true,
     changesWith: ['bootstrap_commands_version'],

@@ -6,7 +6,7 @@ import { attr, resourceSchema } from '../../schema/define.js';
 import { provider } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { attrStep } from '../../schema/path.js';
-import { createVdbClient } from '../../clients/vdb/api.js';
+import { createVdbClient } from '../../clients/vdb/client.js';
 import { booleanVariable, missingSetting } from '../shared/provider-settings.js';
 import type { VdbContext } from './common.js';
 import cluster from './cluster/resource.js';

@@ -11,7 +11,7 @@ import { TerraformClient, configValue, ProviderCallError } from '../../../src/tf
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import { UNKNOWN, type ObjectValue } from '../../../src/schema/value.js';
-import { describeProvider } from '../../../src/providers/describe.js';
+import { describeProvider } from '../../../src/pulumi/description.js';
 import { buildPulumiSchemaWithReport } from '../../../src/pulumi/schema.js';
 import { parseSeed } from '../../golden/seed-parser.js';
 import { compareWithSeed, allDifferences, writeOnlyTwinAllowances } from '../../golden/seed-compare.js';

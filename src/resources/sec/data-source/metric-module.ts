@@ -6,7 +6,7 @@
 import { attr, resourceSchema, validators } from '../../../schema/define.js';
 import { dataSource } from '../../../engine/contracts.js';
 import type { SecClient } from '../../../clients/sec/index.js';
-import { SEC_VERSION } from '../index.js';
+import { SEC_VERSION } from '../version.js';
 
 const schema = resourceSchema(
   {

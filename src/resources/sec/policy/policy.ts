@@ -1,7 +1,7 @@
 import { SEC_NAME } from '../limits.js';
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 import { resource, type OpContext } from '../../../engine/contracts.js';
-import { isApiError } from '../../../clients/errors.js';
+import { isApiError } from '../../../wire/api-error.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { BUILT_IN_POLICY_PREFIX, EVALUATION_FREQUENCIES } from '../../../clients/sec/policy-values.js';

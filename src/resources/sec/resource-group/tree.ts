@@ -6,8 +6,8 @@
  */
 import { DiagnosticError, type Diagnostic } from '../../../engine/diagnostics.js';
 import { attrStep, indexStep, type AttributePath } from '../../../schema/path.js';
-import { isFilterNode } from '../../../clients/sec/resource-group-nodes.js';
-import type { ResourceGroupExpression, ResourceGroupFilter, ResourceGroupQuery } from '../../../clients/sec/resource-groups.js';
+import { isFilterNode, type ResourceGroupExpression } from '../../../clients/sec/resource-group-nodes.js';
+import type { ResourceGroupFilter, ResourceGroupQuery } from '../../../clients/sec/resource-groups.js';
 import { FILTER_FIELDS, KEYED_FIELDS, NESTED_LEVELS, type FilterModel, type GroupConfig, type GroupModel } from './schema.js';
 
 /** Every violation of the tree rules, each at the path of the offending group or filter; what is not known yet is not judged. */

@@ -3,7 +3,7 @@ import { attr, resourceSchema, validators } from '../../../schema/define.js';
 import { idIdentity } from '../../shared/identity.js';
 import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics.js';
 import { attrStep, indexStep, type AttributePath } from '../../../schema/path.js';
-import { isApiError } from '../../../clients/errors.js';
+import { isApiError } from '../../../wire/api-error.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import type { OrgTeamMemberInput, TeamMember, TeamMemberInput } from '../../../clients/sec/team-members.js';
 import { listOrNull } from '../governance-values.js';

@@ -8,7 +8,7 @@ import { attr, resourceSchema, type ConfigModelOf } from '../../../schema/define
 import { listResource, resource, type OpContext } from '../../../engine/contracts.js';
 import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics.js';
 import { attrStep, indexStep } from '../../../schema/path.js';
-import { isApiError } from '../../../clients/errors.js';
+import { isApiError } from '../../../wire/api-error.js';
 import { CLUSTER_PHASES, type Cluster, type ClusterPhase } from '../../../clients/vdb/api.js';
 import { waitFor, WaitFailedError, WaitTimeoutError } from '../../shared/wait.js';
 import { accountScopedIdentity, accountFilter, accountIdOf, checkTolerations, deleteIgnoringNotFound, keyValuesToApi, type VdbContext } from '../common.js';

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
-import { builtDescriptorPath, findProtoSourceDir } from '../../proto-location.js';
+import { builtDescriptorPath, findProtoSourceDir } from '../proto-location.js';
 
 /** Full names of the services, as they appear in method paths. */
 export const VDB_SERVICES = {

@@ -3,7 +3,8 @@
  * own time from the API's. The RPC guard runs its body inside `measureApiTime`; the client
  * transports wrap each exchange in `timeApiExchange`. Exchanges that overlap (parallel calls within
  * one RPC) count once: the total is the wall time during which at least one was in flight.
- * Outside a measured RPC (tests, scripts) exchanges are simply not counted.
+ * Outside a measured RPC (tests, scripts) exchanges are simply not counted. It lies beneath both
+ * the transports that count and the server that reports.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 

@@ -1,6 +1,7 @@
 /**
  * The one error type the API clients throw. `code` is stable and is what callers branch on;
- * the message is for humans and never contains secrets (tokens, keys, request bodies).
+ * the message is for humans and never contains secrets (tokens, keys, request bodies). It lies
+ * beneath both the clients that throw it and the engine that branches on its code.
  */
 export type ApiErrorCode =
   | 'not_found'
