@@ -14,7 +14,8 @@
  * only; with directory entries the two would differ and the lock file would not match the install.
  */
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import yauzl from 'yauzl';
 
@@ -137,4 +138,17 @@ export function readZip(file: string): Promise<ReadEntry[]> {
       zip.readEntry();
     });
   });
+}
+
+/** Unpacks a zip file into `dir` (created), keeping the executable bits, as `terraform init` does. */
+export async function unpackZip(file: string, dir: string): Promise<ReadEntry[]> {
+  const entries = await readZip(file);
+  for (const entry of entries) {
+    if (entry.name.endsWith('/')) continue;
+    const target = join(dir, ...entry.name.split('/'));
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, entry.data);
+    chmodSync(target, entry.mode & 0o777 || 0o644);
+  }
+  return entries;
 }
