@@ -14,7 +14,7 @@
  * only; with directory entries the two would differ and the lock file would not match the install.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import yauzl from 'yauzl';
@@ -140,14 +140,25 @@ export function readZip(file: string): Promise<ReadEntry[]> {
   });
 }
 
-/** Unpacks a zip file into `dir` (created), keeping the executable bits, as `terraform init` does. */
+/**
+ * Unpacks a zip file into `dir` (created), keeping the executable bits, as `terraform init` does, and
+ * writing 32 KiB at a time as its io.Copy does: a file written in one call lands in the page cache in
+ * large folios, which a process mapping the Node runtime then counts whole in its RSS (+21 MiB of peak
+ * RSS measured for the same executable), so the handshake benchmark would not see what Terraform runs.
+ */
 export async function unpackZip(file: string, dir: string): Promise<ReadEntry[]> {
   const entries = await readZip(file);
+  const chunk = 32 * 1024;
   for (const entry of entries) {
     if (entry.name.endsWith('/')) continue;
     const target = join(dir, ...entry.name.split('/'));
     mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, entry.data);
+    const fd = openSync(target, 'w');
+    try {
+      for (let at = 0; at < entry.data.length; at += chunk) writeSync(fd, entry.data, at, Math.min(chunk, entry.data.length - at));
+    } finally {
+      closeSync(fd);
+    }
     chmodSync(target, entry.mode & 0o777 || 0o644);
   }
   return entries;
