@@ -19,8 +19,8 @@ import { JsonSchemaValidator } from '../support/json-schema.js';
 const ROOT = process.cwd();
 const METASCHEMA = JSON.parse(readFileSync(join(ROOT, 'test', 'golden', 'fixtures', 'pulumi-package-metaschema.json'), 'utf8'));
 
-async function printedSchema(provider: string): Promise<PulumiPackageSchema> {
-  const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'dist', 'src', 'pulumi', 'main.js'), provider], { maxBuffer: 64 << 20 });
+async function printedSchema(provider: string, ...args: string[]): Promise<PulumiPackageSchema> {
+  const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'dist', 'src', 'pulumi', 'main.js'), provider, ...args], { maxBuffer: 64 << 20 });
   return JSON.parse(stdout) as PulumiPackageSchema;
 }
 
@@ -47,6 +47,26 @@ describe('Pulumi schema: the printed schemas against the Pulumi package metasche
       // sec's settings may all come from the environment or the profile file; vdb needs its key.
       if (provider === 'vdb') expect(config.defaults).to.deep.equal(['apiKey']);
       else expect(config).to.not.have.property('defaults');
+    });
+
+    it(`${provider}: with --release, runs the release by registry address and version instead, and still validates`, async () => {
+      const expected = { sec: '2.2.0', vdb: '1.19.2' }[provider];
+      for (const [args, url] of [
+        [[], `registry.terraform.io/keel/${provider}`],
+        [[`tf.example.com/acme/${provider}`], `tf.example.com/acme/${provider}`],
+      ] as const) {
+        const released = await printedSchema(provider, '--release', ...args);
+        expect(JSON.parse(Buffer.from(released.parameterization!.parameter, 'base64').toString('utf8'))).to.deep.equal({ remote: { url, version: expected } });
+        expect(released.version).to.equal(expected);
+        expect(validator.validate(released)).to.deep.equal([]);
+        expect({ ...released, parameterization: undefined }).to.deep.equal({ ...printed.get(provider), parameterization: undefined });
+      }
+      const refused = await promisify(execFile)(process.execPath, [join(ROOT, 'dist', 'src', 'pulumi', 'main.js'), provider, '--release', 'tf.example.com/acme/other']).then(
+        () => undefined,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(refused?.code).to.equal(2);
+      expect(refused?.stderr).to.match(/names provider type other/);
     });
 
     it(`${provider}: carries the dynamic bridge's parameterization for our executable`, () => {
