@@ -31,7 +31,7 @@ import {
   type ReleaseResult,
 } from '../../scripts/release/build.js';
 import { packageHashV1 } from '../../scripts/release/hashes.js';
-import { readZip as readZipFile, unpackZip, type ReadEntry } from '../../scripts/release/zip.js';
+import { listZip, readZip as readZipFile, unpackZip, type ReadEntry } from '../../scripts/release/zip.js';
 import { REPO_ROOT, Workspace, requireTerraform } from './terraform.js';
 
 const REQUIRE_BOTH = `terraform {
@@ -169,7 +169,7 @@ describe('acceptance: the release installs with terraform init and runs with no 
       });
       expect(readFileSync(join(network, archiveName)).equals(archive)).to.equal(true);
 
-      const emulatorEntries = await readZip(join(unsigned.outDir, emulatorArchiveName(name, version, platform)));
+      const emulatorEntries = await listZip(join(unsigned.outDir, emulatorArchiveName(name, version, platform)));
       expect(emulatorEntries.find((entry) => entry.name === emulatorExecutableName(name))!.mode & 0o777).to.equal(0o755);
       expect(readFileSync(join(unsigned.outDir, `${name}-emulator_${version}_SHA256SUMS`), 'utf8')).to.match(new RegExp(`^[0-9a-f]{64}  ${name}-emulator_`));
     }
