@@ -95,7 +95,7 @@ async function startReleasedEmulator(executable: string, env: NodeJS.ProcessEnv)
 
 describe('acceptance: the release installs with terraform init and runs with no node on PATH', function () {
   this.timeout(900_000);
-  const platform = currentPlatform();
+  let platform: string;
   const scratch = mkdtempSync(join(tmpdir(), 'keel-release-test-'));
   const gnupgHome = join(scratch, 'gnupg');
   /** A directory with nothing in it: the PATH of Terraform, the providers and the emulators. */
@@ -110,6 +110,7 @@ describe('acceptance: the release installs with terraform init and runs with no 
 
   before(async function () {
     requireTerraform(this);
+    platform = currentPlatform();
     terraform = onPath('terraform')!;
     mkdirSync(emptyPath);
     mkdirSync(gnupgHome);
