@@ -135,12 +135,21 @@ export async function handshakeBench(args: string[]): Promise<void> {
 }
 
 /** The release's provider archives for this platform (dist/release), unpacked into a temporary folder. */
-async function unpackReleases(): Promise<{ dir?: string; executables: { name: string; executable: string }[]; sizes: string[] }> {
+interface UnpackedReleases {
+  dir?: string;
+  executables: { name: string; executable: string }[];
+  sizes: string[];
+}
+
+async function unpackReleases(): Promise<UnpackedReleases> {
   const releaseDir = join(REPO_ROOT, 'dist', 'release');
   const platform = currentPlatform();
-  const archives = RELEASED.map(({ name, version }) => ({ name, version, archive: join(releaseDir, providerArchiveName(name, version, platform)) }));
+  const archives = RELEASED.map(({ name, version }) => {
+    return { name, version, archive: join(releaseDir, providerArchiveName(name, version, platform)) };
+  });
   if (!archives.every(({ archive }) => existsSync(archive))) {
-    return { executables: [], sizes: ['(no release in dist/release for this platform: `npm run release` adds the released executables)'] };
+    const hint = '(no release in dist/release for this platform: `npm run release` adds the released executables)';
+    return { executables: [], sizes: [hint] };
   }
   const dir = mkdtempSync(join(tmpdir(), 'keel-bench-release-'));
   const executables: { name: string; executable: string }[] = [];

@@ -31,7 +31,20 @@
  * is still accepted by the launcher's node, which runs without those flags. The build checks that.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,9 +82,11 @@ export function currentPlatform(): string {
   return `${os}_${arch}`;
 }
 
-export const providerArchiveName = (name: string, version: string, platform: string) => `terraform-provider-${name}_${version}_${platform}.zip`;
+export const providerArchiveName = (name: string, version: string, platform: string) =>
+  `terraform-provider-${name}_${version}_${platform}.zip`;
 export const providerExecutableName = (name: string, version: string) => `terraform-provider-${name}_v${version}`;
-export const emulatorArchiveName = (name: string, version: string, platform: string) => `${name}-emulator_${version}_${platform}.zip`;
+export const emulatorArchiveName = (name: string, version: string, platform: string) =>
+  `${name}-emulator_${version}_${platform}.zip`;
 export const emulatorExecutableName = (name: string) => `${name}-emulator`;
 
 export interface ReleaseOptions {
@@ -119,7 +134,8 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
   const outDir = resolve(options.outDir);
   const bundleDir = join(REPO_ROOT, 'dist', 'bundle');
   for (const file of ['terraform-provider-sec.cjs', 'terraform-provider-vdb.cjs', 'emulator.cjs']) {
-    if (!existsSync(join(bundleDir, file))) throw new Error(`${join(bundleDir, file)} is missing: run npm run build first`);
+    if (!existsSync(join(bundleDir, file)))
+      throw new Error(`${join(bundleDir, file)} is missing: run npm run build first`);
   }
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
@@ -142,7 +158,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
       const signature = sign(sumsFile, signingKey, env, log);
       writeMirrors(outDir, name, version, platform, archive, released);
       providers.push({ ...released, sums: sumsFile, ...(signature ? { signature } : {}) });
-      log(`  ${relative(outDir, archive)}: ${mib(released.archiveBytes)} (${mib(released.unpackedBytes)} unpacked), ${released.zh}, ${released.h1} — ${seconds(t)}`);
+      log(`  ${relative(outDir, archive)}: ${sizes(released)}, ${released.zh}, ${released.h1} — ${seconds(t)}`);
     }
     for (const { name, version } of RELEASED) {
       const t = performance.now();
@@ -155,13 +171,16 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
       writeFileSync(sumsFile, `${sha256Hex(readFileSync(archive))}  ${emulatorArchiveName(name, version, platform)}\n`);
       const signature = sign(sumsFile, signingKey, env, log);
       emulators.push({ ...released, sums: sumsFile, ...(signature ? { signature } : {}) });
-      log(`  ${relative(outDir, archive)}: ${mib(released.archiveBytes)} (${mib(released.unpackedBytes)} unpacked) — ${seconds(t)}`);
+      log(`  ${relative(outDir, archive)}: ${sizes(released)} — ${seconds(t)}`);
     }
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
   if (!signingKey) {
-    log(`  not signed: ${SIGNING_KEY_VARIABLE} is not set, so there is no SHA256SUMS.sig (a registry needs one; see the README)`);
+    log(
+      `  not signed: ${SIGNING_KEY_VARIABLE} is not set, so there is no SHA256SUMS.sig ` +
+        '(a registry needs one; see the README)',
+    );
   }
   return {
     outDir,
@@ -183,9 +202,17 @@ function runtimeFiles(): Runtime {
   const nodePath = realpathSync(process.execPath);
   const prefix = dirname(dirname(nodePath));
   // An official tarball keeps LICENSE at its top; Debian-style packages under share/doc.
-  const candidates = [join(prefix, 'LICENSE'), join(prefix, 'share', 'doc', 'node', 'LICENSE'), join(prefix, 'share', 'doc', 'nodejs', 'LICENSE')];
+  const candidates = [
+    join(prefix, 'LICENSE'),
+    join(prefix, 'share', 'doc', 'node', 'LICENSE'),
+    join(prefix, 'share', 'doc', 'nodejs', 'LICENSE'),
+  ];
   const license = candidates.find((file) => existsSync(file));
-  if (!license) throw new Error(`cannot find the licence of the Node runtime ${nodePath} (looked at ${candidates.join(', ')}); it must ship with it`);
+  if (!license)
+    throw new Error(
+      `cannot find the licence of the Node runtime ${nodePath} (looked at ${candidates.join(', ')}); ` +
+        'it must ship with it',
+    );
   return { node: readFileSync(nodePath), license: readFileSync(license) };
 }
 
@@ -208,7 +235,10 @@ function copyTree(from: string, dir: string, prefix: string): void {
 function checkoutWrapper(name: string): { head: string; execLine: string } {
   const text = readFileSync(join(REPO_ROOT, 'bin', `terraform-provider-${name}`), 'utf8');
   const execLine = `exec node --use-openssl-ca "$dir/start-bundle.cjs" ${name} "$@"\n`;
-  if (!text.endsWith(execLine)) throw new Error(`bin/terraform-provider-${name} no longer ends with ${JSON.stringify(execLine)}: update scripts/release`);
+  if (!text.endsWith(execLine))
+    throw new Error(
+      `bin/terraform-provider-${name} no longer ends with ${JSON.stringify(execLine)}: update scripts/release`,
+    );
   return { head: text.slice(0, -execLine.length), execLine };
 }
 
@@ -226,7 +256,8 @@ function stageProvider(dir: string, name: string, executable: string, runtime: R
   const bundle = join(REPO_ROOT, 'dist', 'bundle', `terraform-provider-${name}.cjs`);
   put(dir, `dist/bundle/terraform-provider-${name}.cjs`, readFileSync(bundle));
   copyTree(join(REPO_ROOT, 'dist', 'bundle', 'assets'), dir, 'dist/bundle/assets');
-  if (name === 'vdb') put(dir, 'dist/proto/vdb-descriptor.json', readFileSync(join(REPO_ROOT, 'dist', 'proto', 'vdb-descriptor.json')));
+  if (name === 'vdb')
+    put(dir, 'dist/proto/vdb-descriptor.json', readFileSync(join(REPO_ROOT, 'dist', 'proto', 'vdb-descriptor.json')));
   put(dir, 'THIRD_PARTY_NOTICES.txt', thirdPartyNotices(bundle));
 }
 
@@ -234,14 +265,18 @@ function stageProvider(dir: string, name: string, executable: string, runtime: R
 function stageEmulator(dir: string, name: string, executable: string, runtime: Runtime): void {
   const { head } = checkoutWrapper(name);
   const selfLocation = head.slice(0, head.indexOf("# Node's default trust store"));
-  if (!selfLocation.includes('dir=')) throw new Error(`bin/terraform-provider-${name}: cannot find where it locates itself: update scripts/release`);
-  const launcher = `${selfLocation.replace(/^# Terraform execs this wrapper[^\n]*\n/m, `# The ${name} emulator (README, "Trying it against the emulator"), run by the Node runtime beside it.\n`)}exec "$dir/runtime/node" "$dir/dist/bundle/emulator.cjs" ${name} "$@"\n`;
+  if (!selfLocation.includes('dir='))
+    throw new Error(`bin/terraform-provider-${name}: cannot find where it locates itself: update scripts/release`);
+  const comment = `# The ${name} emulator (README, "Installing"), run by the Node runtime beside it.\n`;
+  const exec = `exec "$dir/runtime/node" "$dir/dist/bundle/emulator.cjs" ${name} "$@"\n`;
+  const launcher = `${selfLocation.replace(/^# Terraform execs this wrapper[^\n]*\n/m, comment)}${exec}`;
   put(dir, executable, launcher, true);
   putRuntime(dir, runtime);
   const bundle = join(REPO_ROOT, 'dist', 'bundle', 'emulator.cjs');
   put(dir, 'dist/bundle/emulator.cjs', readFileSync(bundle));
   copyTree(join(REPO_ROOT, 'dist', 'bundle', 'assets'), dir, 'dist/bundle/assets');
-  if (name === 'vdb') put(dir, 'dist/proto/vdb-descriptor.json', readFileSync(join(REPO_ROOT, 'dist', 'proto', 'vdb-descriptor.json')));
+  if (name === 'vdb')
+    put(dir, 'dist/proto/vdb-descriptor.json', readFileSync(join(REPO_ROOT, 'dist', 'proto', 'vdb-descriptor.json')));
   put(dir, 'THIRD_PARTY_NOTICES.txt', thirdPartyNotices(bundle));
 }
 
@@ -255,14 +290,28 @@ function thirdPartyNotices(bundle: string): string {
   const packageDirs = JSON.parse(readFileSync(`${bundle}.packages.json`, 'utf8')) as string[];
   const sections = packageDirs.map((dir) => {
     const packageDir = join(REPO_ROOT, ...dir.split('/'));
-    const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { name: string; version: string; license?: string };
-    const licenseFile = readdirSync(packageDir).sort().find((file) => /^(licen[cs]e|copying)/i.test(file));
-    const text = licenseFile ? readFileSync(join(packageDir, licenseFile), 'utf8').trim() : `(no licence file; package.json says: ${pkg.license ?? 'nothing'})`;
-    return { key: `${pkg.name}@${pkg.version}`, text: `${pkg.name} ${pkg.version} (${pkg.license ?? 'see below'})\n\n${text}\n` };
+    const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+      license?: string;
+    };
+    const licenseFile = readdirSync(packageDir)
+      .sort()
+      .find((file) => /^(licen[cs]e|copying)/i.test(file));
+    const text = licenseFile
+      ? readFileSync(join(packageDir, licenseFile), 'utf8').trim()
+      : `(no licence file; package.json says: ${pkg.license ?? 'nothing'})`;
+    return {
+      key: `${pkg.name}@${pkg.version}`,
+      text: `${pkg.name} ${pkg.version} (${pkg.license ?? 'see below'})\n\n${text}\n`,
+    };
   });
   sections.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const rule = `\n${'-'.repeat(78)}\n\n`;
-  return `This program bundles the following packages from npm, under these licences.\nNode.js itself: runtime/LICENSE.${rule}${sections.map((s) => s.text).join(rule)}`;
+  const preface =
+    'This program bundles the following packages from npm, under these licences.\n' +
+    'Node.js itself: runtime/LICENSE.';
+  return `${preface}${rule}${sections.map((s) => s.text).join(rule)}`;
 }
 
 /**
@@ -278,7 +327,8 @@ async function warmUpCodeCache(dir: string, name: string): Promise<void> {
     env: {
       KEEL_WRITE_CODE_CACHE: '1',
       KEEL_CODE_CACHE_SCRIPT_NAME: `dist/bundle/terraform-provider-${name}.cjs`,
-      SSL_CERT_FILE: '/dev/null', SSL_CERT_DIR: '/dev/null',
+      SSL_CERT_FILE: '/dev/null',
+      SSL_CERT_DIR: '/dev/null',
       NODE_EXTRA_CA_CERTS: undefined,
       NODE_OPTIONS: undefined,
     },
@@ -292,13 +342,18 @@ async function warmUpCodeCache(dir: string, name: string): Promise<void> {
     [
       '--use-openssl-ca',
       '-e',
-      'const fs = require("fs"); const [b] = process.argv.slice(1); process.stdout.write(String(new (require("vm").Script)(' +
-        'fs.readFileSync(b, "latin1"), { filename: b, cachedData: fs.readFileSync(b + ".cache") }).cachedDataRejected))',
+      'const fs = require("fs"); const [b] = process.argv.slice(1); ' +
+        'process.stdout.write(String(new (require("vm").Script)(fs.readFileSync(b, "latin1"), ' +
+        '{ filename: b, cachedData: fs.readFileSync(b + ".cache") }).cachedDataRejected))',
       bundle,
     ],
-    { encoding: 'utf8', env: { ...process.env, SSL_CERT_FILE: '/dev/null', SSL_CERT_DIR: '/dev/null', NODE_OPTIONS: '' } },
+    {
+      encoding: 'utf8',
+      env: { ...process.env, SSL_CERT_FILE: '/dev/null', SSL_CERT_DIR: '/dev/null', NODE_OPTIONS: '' },
+    },
   );
-  if (check.stdout !== 'false') throw new Error(`the code cache made for ${name} is not accepted by its runtime (${check.stdout}${check.stderr})`);
+  if (check.stdout !== 'false')
+    throw new Error(`the code cache made for ${name} is not accepted by its runtime (${check.stdout}${check.stderr})`);
 }
 
 /** Files of a staged package, with `/` names, for the zip and the `h1:` hash. */
@@ -311,7 +366,13 @@ function stagedFiles(dir: string, prefix = ''): (ZipEntry & NamedContent)[] {
   });
 }
 
-async function pack(dir: string, archive: string, executable: string, name: string, version: string): Promise<Omit<ReleasedArchive, 'sums' | 'signature'>> {
+async function pack(
+  dir: string,
+  archive: string,
+  executable: string,
+  name: string,
+  version: string,
+): Promise<Omit<ReleasedArchive, 'sums' | 'signature'>> {
   const files = stagedFiles(dir);
   writeZip(archive, files);
   const bytes = readFileSync(archive);
@@ -331,9 +392,14 @@ async function pack(dir: string, archive: string, executable: string, name: stri
 function sign(file: string, key: string, env: NodeJS.ProcessEnv, log: (line: string) => void): string | undefined {
   if (!key) return undefined;
   const signature = `${file}.sig`;
-  const result = spawnSync('gpg', ['--batch', '--yes', '--local-user', key, '--output', signature, '--detach-sign', file], { env, encoding: 'utf8' });
+  const result = spawnSync(
+    'gpg',
+    ['--batch', '--yes', '--local-user', key, '--output', signature, '--detach-sign', file],
+    { env, encoding: 'utf8' },
+  );
   if (result.error) throw new Error(`cannot run gpg to sign ${file}: ${result.error.message}`);
-  if (result.status !== 0) throw new Error(`gpg could not sign ${file} with ${SIGNING_KEY_VARIABLE}=${key}:\n${result.stderr.trim()}`);
+  if (result.status !== 0)
+    throw new Error(`gpg could not sign ${file} with ${SIGNING_KEY_VARIABLE}=${key}:\n${result.stderr.trim()}`);
   log(`  signed ${relativeName(file)} with ${key}`);
   return signature;
 }
@@ -355,7 +421,14 @@ function placeCopy(from: string, to: string): void {
  * network-mirror/<host>/<namespace>/<name>/{index.json,<version>.json,<archive>}: URLs in
  * <version>.json are relative to it, so the tree works wherever it is served.
  */
-function writeMirrors(outDir: string, name: string, version: string, platform: string, archive: string, released: { zh: string; h1: string }): void {
+function writeMirrors(
+  outDir: string,
+  name: string,
+  version: string,
+  platform: string,
+  archive: string,
+  released: { zh: string; h1: string },
+): void {
   const archiveName = relativeName(archive);
   placeCopy(archive, join(outDir, 'mirror', REGISTRY_HOST, NAMESPACE, name, archiveName));
   const network = join(outDir, 'network-mirror', REGISTRY_HOST, NAMESPACE, name);
@@ -366,4 +439,6 @@ function writeMirrors(outDir: string, name: string, version: string, platform: s
 }
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+const sizes = (released: { archiveBytes: number; unpackedBytes: number }) =>
+  `${mib(released.archiveBytes)} (${mib(released.unpackedBytes)} unpacked)`;
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;

@@ -17,8 +17,10 @@ for (let i = 0; i < args.length; i++) {
 try {
   const result = await buildRelease({ outDir });
   console.log(
-    `release for ${result.platform} in ${result.outDir}: ${result.providers.length} providers, ${result.emulators.length} emulators, ` +
-      `Node ${result.runtime.version} runtime (${(result.runtime.bytes / 1024 / 1024).toFixed(1)} MiB) in each archive; ${result.seconds.toFixed(1)} s`,
+    `release for ${result.platform} in ${result.outDir}: ` +
+      `${result.providers.length} providers, ${result.emulators.length} emulators, ` +
+      `Node ${result.runtime.version} runtime (${(result.runtime.bytes / 1048576).toFixed(1)} MiB) in each archive; ` +
+      `${result.seconds.toFixed(1)} s`,
   );
 } catch (error) {
   process.stderr.write(`release failed: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -95,7 +95,8 @@ export function writeZip(file: string, entries: readonly ZipEntry[]): void {
     offset += local.length + name.length + compressed.length;
   }
   const centralSize = central.reduce((sum, part) => sum + part.length, 0);
-  if (offset + centralSize >= 0xffffffff || sorted.length >= 0xffff) throw new Error(`${file}: too large for a zip without Zip64`);
+  if (offset + centralSize >= 0xffffffff || sorted.length >= 0xffff)
+    throw new Error(`${file}: too large for a zip without Zip64`);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
   end.writeUInt16LE(sorted.length, 8);
@@ -171,7 +172,8 @@ export async function unpackZip(file: string, dir: string): Promise<ReadEntry[]>
     mkdirSync(dirname(target), { recursive: true });
     const fd = openSync(target, 'w');
     try {
-      for (let at = 0; at < entry.data.length; at += chunk) writeSync(fd, entry.data, at, Math.min(chunk, entry.data.length - at));
+      for (let at = 0; at < entry.data.length; at += chunk)
+        writeSync(fd, entry.data, at, Math.min(chunk, entry.data.length - at));
     } finally {
       closeSync(fd);
     }

@@ -938,7 +938,9 @@ export function buildPulumiSchemaWithReport(desc: ProviderDescription, options: 
     functions: sortKeys(functions),
     // Last, where the bridge's SchemaPostProcessor puts it.
     ...(options.localProviderPath !== undefined ? { parameterization: localProviderParameterization(options.localProviderPath) } : {}),
-    ...(options.registryProvider !== undefined ? { parameterization: registryProviderParameterization(options.registryProvider) } : {}),
+    ...(options.registryProvider !== undefined
+      ? { parameterization: registryProviderParameterization(options.registryProvider) }
+      : {}),
   };
   return { schema, warnings };
 }

@@ -11,7 +11,17 @@
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { delimiter, join, relative } from 'node:path';
@@ -41,6 +51,10 @@ const REQUIRE_BOTH = `terraform {
   }
 }
 `;
+
+/** A CLI configuration installing keel/* by one method (its block's first lines). */
+const installation = (method: string) =>
+  `provider_installation {\n  ${method}\n    include = ["registry.terraform.io/keel/*"]\n  }\n}\n`;
 
 /** Every file under `dir`, by path relative to it. */
 function filesUnder(dir: string): string[] {
@@ -116,14 +130,39 @@ describe('acceptance: the release installs with terraform init and runs with no 
     mkdirSync(gnupgHome);
     chmodSync(gnupgHome, 0o700);
     const gpgEnv = { ...process.env, GNUPGHOME: gnupgHome };
-    const made = spawnSync('gpg', ['--batch', '--passphrase', '', '--quick-gen-key', 'keel release test <release-test@example.invalid>', 'ed25519', 'sign', '1d'], { env: gpgEnv, encoding: 'utf8' });
+    const made = spawnSync(
+      'gpg',
+      [
+        '--batch',
+        '--passphrase',
+        '',
+        '--quick-gen-key',
+        'keel release test <release-test@example.invalid>',
+        'ed25519',
+        'sign',
+        '1d',
+      ],
+      { env: gpgEnv, encoding: 'utf8' },
+    );
     expect(made.status, `gpg could not make a key: ${made.error?.message ?? made.stderr}`).to.equal(0);
-    const listed = spawnSync('gpg', ['--batch', '--with-colons', '--list-secret-keys'], { env: gpgEnv, encoding: 'utf8' }).stdout;
+    const listed = spawnSync('gpg', ['--batch', '--with-colons', '--list-secret-keys'], {
+      env: gpgEnv,
+      encoding: 'utf8',
+    }).stdout;
     keyFingerprint = /^fpr:+([0-9A-F]{40}):/m.exec(listed)![1]!;
 
     unsignedLog = [];
-    unsigned = await buildRelease({ outDir: join(scratch, 'release-1'), signingKey: '', log: (line) => unsignedLog.push(line) });
-    signed = await buildRelease({ outDir: join(scratch, 'release-2'), signingKey: keyFingerprint, env: gpgEnv, log: () => undefined });
+    unsigned = await buildRelease({
+      outDir: join(scratch, 'release-1'),
+      signingKey: '',
+      log: (line) => unsignedLog.push(line),
+    });
+    signed = await buildRelease({
+      outDir: join(scratch, 'release-2'),
+      signingKey: keyFingerprint,
+      env: gpgEnv,
+      log: () => undefined,
+    });
   });
 
   after(() => {
@@ -138,41 +177,69 @@ describe('acceptance: the release installs with terraform init and runs with no 
     const second = filesUnder(signed.outDir).filter((file) => !file.endsWith('.sig'));
     expect(second).to.deep.equal(first);
     for (const file of first) {
-      expect(readFileSync(join(signed.outDir, file)).equals(readFileSync(join(unsigned.outDir, file))), file).to.equal(true);
+      expect(readFileSync(join(signed.outDir, file)).equals(readFileSync(join(unsigned.outDir, file))), file).to.equal(
+        true,
+      );
     }
   });
 
-  it('lays out each provider as a registry and both mirrors expect, its executable beside the Node runtime', async () => {
+  it('lays out each provider as a registry and the mirrors expect, the executable beside the runtime', async () => {
     for (const { name, version } of RELEASED) {
       const archiveName = providerArchiveName(name, version, platform);
       const archive = readFileSync(join(unsigned.outDir, archiveName));
       const sha = createHash('sha256').update(archive).digest('hex');
-      expect(readFileSync(join(unsigned.outDir, `terraform-provider-${name}_${version}_SHA256SUMS`), 'utf8')).to.equal(`${sha}  ${archiveName}\n`);
-      expect(readFileSync(join(unsigned.outDir, `terraform-provider-${name}_${version}_manifest.json`), 'utf8')).to.equal(MANIFEST);
+      expect(readFileSync(join(unsigned.outDir, `terraform-provider-${name}_${version}_SHA256SUMS`), 'utf8')).to.equal(
+        `${sha}  ${archiveName}\n`,
+      );
+      expect(
+        readFileSync(join(unsigned.outDir, `terraform-provider-${name}_${version}_manifest.json`), 'utf8'),
+      ).to.equal(MANIFEST);
       expect(JSON.parse(MANIFEST)).to.deep.equal({ version: 1, metadata: { protocol_versions: ['6.0'] } });
 
       const entries = await readZip(join(unsigned.outDir, archiveName));
       const names = entries.map((entry) => entry.name);
-      expect(names.filter((n) => n.startsWith(`terraform-provider-${name}`)), 'one executable Terraform can find').to.deep.equal([providerExecutableName(name, version)]);
-      expect(names.filter((n) => n.endsWith('/')), 'no directory entries').to.deep.equal([]);
-      expect(names).to.include.members(['runtime/node', 'runtime/LICENSE', 'bin/start-bundle.cjs', `dist/bundle/terraform-provider-${name}.cjs.cache`, 'THIRD_PARTY_NOTICES.txt']);
+      expect(
+        names.filter((n) => n.startsWith(`terraform-provider-${name}`)),
+        'one executable Terraform can find',
+      ).to.deep.equal([providerExecutableName(name, version)]);
+      expect(
+        names.filter((n) => n.endsWith('/')),
+        'no directory entries',
+      ).to.deep.equal([]);
+      expect(names).to.include.members([
+        'runtime/node',
+        'runtime/LICENSE',
+        'bin/start-bundle.cjs',
+        `dist/bundle/terraform-provider-${name}.cjs.cache`,
+        'THIRD_PARTY_NOTICES.txt',
+      ]);
       const mode = (file: string) => entries.find((entry) => entry.name === file)!.mode & 0o777;
       expect(mode(providerExecutableName(name, version))).to.equal(0o755);
       expect(mode('runtime/node')).to.equal(0o755);
       expect(mode('bin/start-bundle.cjs')).to.equal(0o644);
       const h1 = packageHashV1(entries);
 
-      expect(readFileSync(join(unsigned.outDir, 'mirror', 'registry.terraform.io', 'keel', name, archiveName)).equals(archive)).to.equal(true);
+      expect(
+        readFileSync(join(unsigned.outDir, 'mirror', 'registry.terraform.io', 'keel', name, archiveName)).equals(
+          archive,
+        ),
+      ).to.equal(true);
       const network = join(unsigned.outDir, 'network-mirror', 'registry.terraform.io', 'keel', name);
-      expect(JSON.parse(readFileSync(join(network, 'index.json'), 'utf8'))).to.deep.equal({ versions: { [version]: {} } });
+      expect(JSON.parse(readFileSync(join(network, 'index.json'), 'utf8'))).to.deep.equal({
+        versions: { [version]: {} },
+      });
       expect(JSON.parse(readFileSync(join(network, `${version}.json`), 'utf8'))).to.deep.equal({
         archives: { [platform]: { url: archiveName, hashes: [h1, `zh:${sha}`] } },
       });
       expect(readFileSync(join(network, archiveName)).equals(archive)).to.equal(true);
 
       const emulatorEntries = await listZip(join(unsigned.outDir, emulatorArchiveName(name, version, platform)));
-      expect(emulatorEntries.find((entry) => entry.name === emulatorExecutableName(name))!.mode & 0o777).to.equal(0o755);
-      expect(readFileSync(join(unsigned.outDir, `${name}-emulator_${version}_SHA256SUMS`), 'utf8')).to.match(new RegExp(`^[0-9a-f]{64}  ${name}-emulator_`));
+      expect(emulatorEntries.find((entry) => entry.name === emulatorExecutableName(name))!.mode & 0o777).to.equal(
+        0o755,
+      );
+      expect(readFileSync(join(unsigned.outDir, `${name}-emulator_${version}_SHA256SUMS`), 'utf8')).to.match(
+        new RegExp(`^[0-9a-f]{64}  ${name}-emulator_`),
+      );
     }
   });
 
@@ -183,27 +250,42 @@ describe('acceptance: the release installs with terraform init and runs with no 
     for (const released of [...signed.providers, ...signed.emulators]) {
       const signature = readFileSync(released.signature!);
       expect(signature[0]! & 0x80, 'a binary OpenPGP packet, not ASCII armour').to.equal(0x80);
-      const verified = spawnSync('gpg', ['--batch', '--status-fd', '1', '--verify', released.signature!, released.sums], { env, encoding: 'utf8' });
+      const verified = spawnSync(
+        'gpg',
+        ['--batch', '--status-fd', '1', '--verify', released.signature!, released.sums],
+        { env, encoding: 'utf8' },
+      );
       expect(verified.status, verified.stderr).to.equal(0);
       expect(verified.stdout).to.include(`VALIDSIG ${keyFingerprint}`);
       const tampered = join(scratch, 'tampered-SHA256SUMS');
-      writeFileSync(tampered, readFileSync(released.sums, 'utf8').replace(/^./, (c) => (c === '0' ? '1' : '0')));
-      expect(spawnSync('gpg', ['--batch', '--verify', released.signature!, tampered], { env }).status, 'a changed file fails').to.not.equal(0);
+      writeFileSync(
+        tampered,
+        readFileSync(released.sums, 'utf8').replace(/^./, (c) => (c === '0' ? '1' : '0')),
+      );
+      expect(
+        spawnSync('gpg', ['--batch', '--verify', released.signature!, tampered], { env }).status,
+        'a changed file fails',
+      ).to.not.equal(0);
     }
   });
 
   /** The expected lock-file hashes of a provider: h1 of the archive's files, zh of the archive. */
   async function archiveHashes(name: string, version: string): Promise<{ h1: string; zh: string }> {
     const file = join(unsigned.outDir, providerArchiveName(name, version, platform));
-    return { h1: packageHashV1(await readZip(file)), zh: `zh:${createHash('sha256').update(readFileSync(file)).digest('hex')}` };
+    return {
+      h1: packageHashV1(await readZip(file)),
+      zh: `zh:${createHash('sha256').update(readFileSync(file)).digest('hex')}`,
+    };
   }
 
   const terraformEnvironment = (extra: Record<string, string> = {}) => ({ PATH: emptyPath, ...extra });
 
-  it('installs from the filesystem mirror; the released vdb provider trusts an API CA only through NODE_EXTRA_CA_CERTS', async () => {
+  it('installs from the filesystem mirror; released vdb trusts an API CA only via NODE_EXTRA_CA_CERTS', async () => {
     expect(readdirSync(emptyPath)).to.deep.equal([]);
     const certificate = await generateCertificate('localhost');
-    const api: VdbEmulator = await startVdbEmulator({ tls: { certPem: certificate.certPem, keyPem: certificate.keyPem } });
+    const api: VdbEmulator = await startVdbEmulator({
+      tls: { certPem: certificate.certPem, keyPem: certificate.keyPem },
+    });
     try {
       const caFile = join(scratch, 'api-ca.pem');
       writeFileSync(caFile, certificate.certPem);
@@ -215,17 +297,31 @@ data "vdb_booking_packages" "here" {
   cloud_region   = "us-east-1"
 }
 `;
-      const cliConfig = `provider_installation {\n  filesystem_mirror {\n    path    = "${join(unsigned.outDir, 'mirror')}"\n    include = ["registry.terraform.io/keel/*"]\n  }\n}\n`;
-      const apiEnv = { ...vdbProviderEnv({ url: api.url, apiKey: api.apiKey, accountId: api.accountId }), GRPC_DEFAULT_SSL_ROOTS_FILE_PATH: '' };
+      const cliConfig = installation(`filesystem_mirror {\n    path    = "${join(unsigned.outDir, 'mirror')}"`);
+      const apiEnv = {
+        ...vdbProviderEnv({ url: api.url, apiKey: api.apiKey, accountId: api.accountId }),
+        GRPC_DEFAULT_SSL_ROOTS_FILE_PATH: '',
+      };
       const ws = new Workspace(config, terraformEnvironment(apiEnv), { cliConfig, terraform });
       workspaces.push(ws);
       const init = await ws.expect(['init', '-no-color', '-input=false']);
-      expect(init.stdout).to.match(/Installing keel\/sec v2\.2\.0/).and.to.match(/Installing keel\/vdb v1\.19\.2/);
+      expect(init.stdout)
+        .to.match(/Installing keel\/sec v2\.2\.0/)
+        .and.to.match(/Installing keel\/vdb v1\.19\.2/);
       for (const { name, version } of RELEASED) {
         const { h1 } = await archiveHashes(name, version);
         // From a filesystem mirror Terraform records the h1: hash of what it unpacked.
         expect(lockedHashes(ws, name), name).to.deep.equal([h1]);
-        const installed = join(ws.dir, '.terraform', 'providers', 'registry.terraform.io', 'keel', name, version, platform);
+        const installed = join(
+          ws.dir,
+          '.terraform',
+          'providers',
+          'registry.terraform.io',
+          'keel',
+          name,
+          version,
+          platform,
+        );
         expect(existsSync(join(installed, providerExecutableName(name, version))), `${installed}`).to.equal(true);
       }
 
@@ -254,7 +350,10 @@ data "vdb_booking_packages" "here" {
     writeFileSync(caFile, certificate.certPem);
     const served: string[] = [];
     const gpgEnv = { ...process.env, GNUPGHOME: gnupgHome };
-    const publicKey = spawnSync('gpg', ['--batch', '--armor', '--export', keyFingerprint], { env: gpgEnv, encoding: 'utf8' }).stdout;
+    const publicKey = spawnSync('gpg', ['--batch', '--armor', '--export', keyFingerprint], {
+      env: gpgEnv,
+      encoding: 'utf8',
+    }).stdout;
     const json = (value: unknown) => ({ type: 'application/json', body: Buffer.from(JSON.stringify(value)) });
     const registryAnswer = (path: string): { type: string; body: Buffer } | undefined => {
       const versions = /^\/v1\/providers\/keel\/([a-z]+)\/versions$/.exec(path);
@@ -262,7 +361,8 @@ data "vdb_booking_packages" "here" {
       const released = signed.providers.find((p) => p.name === (versions ?? download)?.[1]);
       if (!released) return undefined;
       const [os, arch] = platform.split('_');
-      if (versions) return json({ versions: [{ version: released.version, protocols: ['6.0'], platforms: [{ os, arch }] }] });
+      if (versions)
+        return json({ versions: [{ version: released.version, protocols: ['6.0'], platforms: [{ os, arch }] }] });
       if (download![2] !== released.version || `${download![3]}_${download![4]}` !== platform) return undefined;
       const filename = providerArchiveName(released.name, released.version, platform);
       const sums = `terraform-provider-${released.name}_${released.version}_SHA256SUMS`;
@@ -281,13 +381,16 @@ data "vdb_booking_packages" "here" {
     const server = createServer({ key: certificate.keyPem, cert: certificate.certPem }, (request, response) => {
       const path = decodeURIComponent(new URL(request.url ?? '/', 'https://localhost').pathname);
       served.push(path);
-      const inside = (root: string, rest: string) => join(root, ...rest.split('/').filter((part) => part && part !== '..'));
-      const file = path.startsWith('/files/') ? inside(signed.outDir, path.slice('/files/'.length)) : inside(join(signed.outDir, 'network-mirror'), path);
+      const inside = (root: string, rest: string) =>
+        join(root, ...rest.split('/').filter((part) => part && part !== '..'));
+      const file = path.startsWith('/files/')
+        ? inside(signed.outDir, path.slice('/files/'.length))
+        : inside(join(signed.outDir, 'network-mirror'), path);
       const answer = path.startsWith('/v1/')
         ? registryAnswer(path)
         : existsSync(file) && statSync(file).isFile()
-            ? { type: file.endsWith('.json') ? 'application/json' : 'application/octet-stream', body: readFileSync(file) }
-            : undefined;
+          ? { type: file.endsWith('.json') ? 'application/json' : 'application/octet-stream', body: readFileSync(file) }
+          : undefined;
       if (!answer) response.writeHead(404).end();
       else response.writeHead(200, { 'content-type': answer.type }).end(answer.body);
     });
@@ -297,19 +400,23 @@ data "vdb_booking_packages" "here" {
 
   /** The sec example and the vdb role example side by side. */
   const exampleConfig = () => {
-    const example = (path: string) => readFileSync(join(REPO_ROOT, 'examples', path), 'utf8').replace(/^terraform \{[\s\S]*?\n\}\n/m, '');
+    const example = (path: string) =>
+      readFileSync(join(REPO_ROOT, 'examples', path), 'utf8').replace(/^terraform \{[\s\S]*?\n\}\n/m, '');
     return REQUIRE_BOTH + example('sec/main.tf') + example('vdb/vdb_accounts_role/main.tf');
   };
 
-  it('installs from the network mirror over HTTPS, then applies against the released emulators, re-plans empty and destroys', async () => {
+  it('installs from the network mirror over HTTPS; applies on the released emulators, re-plans, destroys', async () => {
     const https = await startHttps();
     try {
-      const cliConfig = `provider_installation {\n  network_mirror {\n    url     = "https://localhost:${https.port}/"\n    include = ["registry.terraform.io/keel/*"]\n  }\n}\n`;
+      const cliConfig = installation(`network_mirror {\n    url     = "https://localhost:${https.port}/"`);
       const unpacked = join(scratch, 'emulators');
       const running: Record<string, RunningEmulator> = {};
       for (const { name, version } of RELEASED) {
         await unpackZip(join(signed.outDir, emulatorArchiveName(name, version, platform)), join(unpacked, name));
-        running[name] = await startReleasedEmulator(join(unpacked, name, emulatorExecutableName(name)), { ...process.env, PATH: emptyPath });
+        running[name] = await startReleasedEmulator(join(unpacked, name, emulatorExecutableName(name)), {
+          ...process.env,
+          PATH: emptyPath,
+        });
         emulators.push(running[name]!);
       }
       const sec = running.sec!.ready;
@@ -318,11 +425,17 @@ data "vdb_booking_packages" "here" {
         ...secProviderEnv({ url: sec.url!, account: sec.account!, apiKey: sec.api_key!, apiSecret: sec.api_secret! }),
         ...vdbProviderEnv({ url: vdb.url!, apiKey: vdb.api_key!, accountId: vdb.account_id! }),
       };
-      const mirrored = new Workspace(exampleConfig(), terraformEnvironment({ ...apiEnv, SSL_CERT_FILE: https.caFile }), { cliConfig, terraform });
+      const mirrored = new Workspace(
+        exampleConfig(),
+        terraformEnvironment({ ...apiEnv, SSL_CERT_FILE: https.caFile }),
+        { cliConfig, terraform },
+      );
       workspaces.push(mirrored);
 
       // Without the test CA Terraform refuses the mirror: the connection really is verified HTTPS.
-      const untrusted = await mirrored.run(['init', '-no-color', '-input=false'], { SSL_CERT_FILE: join(scratch, 'no-such-ca.pem') });
+      const untrusted = await mirrored.run(['init', '-no-color', '-input=false'], {
+        SSL_CERT_FILE: join(scratch, 'no-such-ca.pem'),
+      });
       expect(untrusted.code).to.equal(1);
       expect(untrusted.stderr, untrusted.stderr).to.match(/certificate/i);
 
@@ -357,17 +470,23 @@ data "vdb_booking_packages" "here" {
     }
   });
 
-  it('installs from a registry serving the signed release: Terraform checks the signature and locks h1: and zh:', async () => {
+  it('installs from a registry serving the signed release: signature checked, h1: and zh: locked', async () => {
     const https = await startHttps();
     try {
       // A `host` block stands the test server in for registry.terraform.io, so the addresses stay keel/<name>.
       const cliConfig =
-        `host "registry.terraform.io" {\n  services = {\n    "providers.v1" = "https://localhost:${https.port}/v1/providers/"\n  }\n}\n` +
+        `host "registry.terraform.io" {\n  services = {\n` +
+        `    "providers.v1" = "https://localhost:${https.port}/v1/providers/"\n  }\n}\n` +
         'provider_installation {\n  direct {\n    include = ["registry.terraform.io/keel/*"]\n  }\n}\n';
-      const ws = new Workspace(REQUIRE_BOTH, terraformEnvironment({ SSL_CERT_FILE: https.caFile }), { cliConfig, terraform });
+      const ws = new Workspace(REQUIRE_BOTH, terraformEnvironment({ SSL_CERT_FILE: https.caFile }), {
+        cliConfig,
+        terraform,
+      });
       workspaces.push(ws);
       const init = await ws.expect(['init', '-no-color', '-input=false']);
-      expect(init.stdout).to.match(new RegExp(`Installed keel/sec v2\\.2\\.0 \\(self-signed, key ID ${keyFingerprint.slice(-16)}\\)`));
+      expect(init.stdout).to.match(
+        new RegExp(`Installed keel/sec v2\\.2\\.0 \\(self-signed, key ID ${keyFingerprint.slice(-16)}\\)`),
+      );
       for (const { name, version } of RELEASED) {
         const { h1, zh } = await archiveHashes(name, version);
         expect(lockedHashes(ws, name), name).to.deep.equal([h1, zh]);

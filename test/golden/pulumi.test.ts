@@ -490,11 +490,14 @@ describe('Pulumi mapping: schema rules', () => {
 
   it('writes the dynamic bridge\'s parameterization of a registry release: address and version', () => {
     const desc = provider({ sec_x: { id: str('C') } });
-    const p = buildPulumiSchema(desc, { registryProvider: { address: 'registry.terraform.io/keel/sec', version: '2.2.0' } }).parameterization!;
+    const registryProvider = { address: 'registry.terraform.io/keel/sec', version: '2.2.0' };
+    const p = buildPulumiSchema(desc, { registryProvider }).parameterization!;
     expect(p.baseProvider).to.deep.equal({ name: 'terraform-provider', version: '1.1.3' });
     // parameterize.Value{Remote: &RemoteValue{URL, Version}}, as the bridge marshals it.
-    expect(Buffer.from(p.parameter, 'base64').toString('utf8')).to.equal('{"remote":{"url":"registry.terraform.io/keel/sec","version":"2.2.0"}}');
-    expect(() => buildPulumiSchema(desc, { localProviderPath: '/x/terraform-provider-sec', registryProvider: { address: 'a/b/sec', version: '1.0.0' } })).to.throw(/not both/);
+    const value = Buffer.from(p.parameter, 'base64').toString('utf8');
+    expect(value).to.equal('{"remote":{"url":"registry.terraform.io/keel/sec","version":"2.2.0"}}');
+    const both = { localProviderPath: '/x/terraform-provider-sec', registryProvider: { address: 'a/b/sec', version: '1.0.0' } };
+    expect(() => buildPulumiSchema(desc, both)).to.throw(/not both/);
   });
 
   it('marks resources and functions whose Terraform schema is deprecated', () => {
