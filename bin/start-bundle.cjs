@@ -5,7 +5,10 @@
 // costs time: V8 rejects a cache from another Node version and compiles as usual.
 //
 // With KEEL_WRITE_CODE_CACHE=1 (the build's warm-up run) the cache is written as the process
-// exits, when it covers every function the start-up path compiled.
+// exits, when it covers every function the start-up path compiled. V8 keeps the script's name in the
+// cache, and stack traces show that name wherever the cache is used, so the release's warm-up names
+// the script by its place in the package (KEEL_CODE_CACHE_SCRIPT_NAME) rather than by where it was
+// built: the cache is then the same bytes in every build (scripts/release).
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const { dirname, join } = require('node:path');
@@ -43,5 +46,7 @@ function compileBundle() {
     process.stderr.write(`terraform-provider-${name}: cannot read ${file} (${error.code}); run \`npm run build\` first\n`);
     process.exit(1);
   }
-  return new vm.Script(source, { filename: file, cachedData });
+  const writing = process.env.KEEL_WRITE_CODE_CACHE === '1';
+  const filename = (writing && process.env.KEEL_CODE_CACHE_SCRIPT_NAME) || file;
+  return new vm.Script(source, { filename, cachedData });
 }

@@ -34,6 +34,23 @@ for (const pkg of PACKAGES_WITH_ASSETS) {
   cpSync(join(repoRoot, 'node_modules', pkg, 'proto'), join(outDir, 'assets', pkg, 'proto'), { recursive: true });
 }
 
+/**
+ * Writes <outfile>.packages.json: the npm packages whose files the bundle holds (their folders, relative
+ * to the repository), for the release's licence notices (scripts/release).
+ */
+function writePackageList(metafile, outfile) {
+  const packages = new Set();
+  for (const input of Object.keys(metafile.inputs)) {
+    const path = resolve(input).split('\\').join('/');
+    const at = path.lastIndexOf('/node_modules/');
+    if (at < 0) continue;
+    const [first, second] = path.slice(at + '/node_modules/'.length).split('/');
+    packages.add(path.slice(0, at + '/node_modules/'.length) + (first.startsWith('@') ? `${first}/${second}` : first));
+  }
+  const list = [...packages].map((dir) => dir.slice(repoRoot.length + 1)).sort();
+  writeFileSync(`${outfile}.packages.json`, `${JSON.stringify(list, null, 2)}\n`);
+}
+
 /** Points `__dirname` of a package's build/src/*.js at its copied assets. */
 const relocateAssets = {
   name: 'relocate-assets',
@@ -71,6 +88,7 @@ for (const name of PROVIDERS) {
     plugins: [relocateAssets],
     logLevel: 'warning',
     write: false,
+    metafile: true,
     legalComments: 'none',
     sourcemap: true,
     minifyWhitespace: true,
@@ -81,6 +99,40 @@ for (const name of PROVIDERS) {
     writeFileSync(`${output.path}.tmp`, output.contents);
     renameSync(`${output.path}.tmp`, output.path);
   }
+  writePackageList(result.metafile, outfile);
+}
+
+// The emulators as one plain CommonJS file (dist/bundle/emulator.cjs, run by node as it is: their
+// start-up is not on Terraform's path, so no code cache), for the release's <name>-emulator
+// executables (scripts/release). Assets and the descriptor path resolve as for the providers.
+{
+  const outfile = join(outDir, 'emulator.cjs');
+  const result = await build({
+    entryPoints: [join(repoRoot, 'dist', 'src', 'emulators', 'main.js')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    define: { 'import.meta.url': '__bundleUrl' },
+    banner: {
+      js: "var __bundleDir = __dirname; var __bundleUrl = require('node:url').pathToFileURL(__filename).href;",
+    },
+    plugins: [relocateAssets],
+    logLevel: 'warning',
+    write: false,
+    metafile: true,
+    legalComments: 'none',
+    sourcemap: true,
+    minifyWhitespace: true,
+    mainFields: ['module', 'main'],
+  });
+  if (result.errors.length > 0) process.exit(1);
+  for (const output of result.outputFiles) {
+    writeFileSync(`${output.path}.tmp`, output.contents);
+    renameSync(`${output.path}.tmp`, output.path);
+  }
+  writePackageList(result.metafile, outfile);
 }
 
 // The handshake benchmark's Node floor server (scripts/bench/floor-server.ts), as one CommonJS file.

@@ -3,15 +3,20 @@
  * it (exec → handshake line → mutual-TLS connect → grpc.health.v1 Check; src/tfclient/launch.ts),
  * for bare `node -e 0`, the Node floor server (./floor-server.ts) and both providers, each with
  * NODE_EXTRA_CA_CERTS unset and set, starts interleaved in one run. Also peak RSS after
- * GetProviderSchema (after the health check for the floor, which has no schema).
+ * GetProviderSchema (after the health check for the floor, which has no schema). When `npm run
+ * release` has built dist/release for this platform, the released executables too, unpacked from
+ * their archives as `terraform init` does, with their sizes.
  *
  * Usage: npm run bench -- handshake [starts]   (or BENCH_STARTS; default 15 per row)
  * Goals (issue 15): providers ≤ 1.5× the floor with the variable unset; with it set, a penalty no
  * larger than the floor's own; peak RSS ≤ 1.3× the floor server's.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RELEASED, currentPlatform, providerArchiveName, providerExecutableName } from '../release/build.js';
+import { unpackZip } from '../release/zip.js';
 import { launchProvider, type LaunchOptions } from '../../src/tfclient/launch.js';
 import { REPO_ROOT, bin, machine, median, mib, ms, peakRss, percentile, table } from './util.js';
 
@@ -82,6 +87,10 @@ export async function handshakeBench(args: string[]): Promise<void> {
     { label: 'sec', start: (env) => pluginStart(bin('sec'), env, [], true) },
     { label: 'vdb', start: (env) => pluginStart(bin('vdb'), env, [], true) },
   ];
+  const released = await unpackReleases();
+  for (const { name, executable } of released.executables) {
+    targets.push({ label: `${name}, released`, start: (env) => pluginStart(executable, env, [], true) });
+  }
 
   // One untimed round warms the page cache; then rounds rotate the order so no row always goes first.
   for (const [, env] of envs) for (const target of targets) await target.start(env);
@@ -120,5 +129,40 @@ export async function handshakeBench(args: string[]): Promise<void> {
     });
     table(`handshake, NODE_EXTRA_CA_CERTS ${envName === 'set' ? `= ${caFile}` : 'unset'} — median of ${starts} interleaved starts (exec → health-checked mTLS; RSS after GetProviderSchema) — ${machine()}`, rows);
   }
+  for (const line of released.sizes) console.log(`  ${line}`);
   console.log('\n  goals: providers ≤ 1.50× floor (unset); penalty when set ≤ the floor server\'s; peak RSS ≤ 1.30× floor server');
+  if (released.dir) rmSync(released.dir, { recursive: true, force: true });
+}
+
+/** The release's provider archives for this platform (dist/release), unpacked into a temporary folder. */
+interface UnpackedReleases {
+  dir?: string;
+  executables: { name: string; executable: string }[];
+  sizes: string[];
+}
+
+async function unpackReleases(): Promise<UnpackedReleases> {
+  const releaseDir = join(REPO_ROOT, 'dist', 'release');
+  const platform = currentPlatform();
+  const archives = RELEASED.map(({ name, version }) => {
+    return { name, version, archive: join(releaseDir, providerArchiveName(name, version, platform)) };
+  });
+  if (!archives.every(({ archive }) => existsSync(archive))) {
+    const hint = '(no release in dist/release for this platform: `npm run release` adds the released executables)';
+    return { executables: [], sizes: [hint] };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'keel-bench-release-'));
+  const executables: { name: string; executable: string }[] = [];
+  const sizes: string[] = ['', 'released executables (dist/release):'];
+  for (const { name, version, archive } of archives) {
+    const entries = await unpackZip(archive, join(dir, name));
+    const unpacked = entries.reduce((sum, entry) => sum + entry.data.length, 0);
+    const runtime = entries.find((entry) => entry.name === 'runtime/node')?.data.length ?? 0;
+    executables.push({ name, executable: join(dir, name, providerExecutableName(name, version)) });
+    sizes.push(
+      `${name}: archive ${mib(statSync(archive).size)}, unpacked ${mib(unpacked)} in ${entries.length} files ` +
+        `(the Node runtime ${mib(runtime)}, the rest ${mib(unpacked - runtime)})`,
+    );
+  }
+  return { dir, executables, sizes };
 }

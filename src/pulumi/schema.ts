@@ -43,9 +43,11 @@
  * The package-level `parameterization` block is the dynamic bridge's (`dynamic/info.go`,
  * SchemaPostProcessor): base provider `terraform-provider` at the bridge's own version, and as the
  * parameter the JSON `parameterize.Value` of a local provider, `{"local":{"path":…}}`, base64-encoded
- * (Go's encoding of `[]byte`). An SDK generated from the schema starts that plugin and hands it the
- * value, and the bridge then runs the binary at that path. It is written only when
- * `BuildOptions.localProviderPath` is given.
+ * (Go's encoding of `[]byte`), or of a released provider, `{"remote":{"url":…,"version":…}}` (the
+ * registry address, fully qualified as the bridge writes it, and the exact version). An SDK generated
+ * from the schema starts that plugin and hands it the value; the bridge then runs the binary at that
+ * path, or takes the release from its plugin cache or installs it from the address's registry. It is
+ * written only when `BuildOptions.localProviderPath` or `BuildOptions.registryProvider` is given.
  */
 import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../schema/block.js';
 import type { CtyType } from '../schema/cty-type.js';
@@ -145,6 +147,21 @@ export function localProviderParameterization(providerPath: string): PulumiParam
   return { baseProvider: { ...DYNAMIC_BRIDGE_PLUGIN }, parameter: Buffer.from(value, 'utf8').toString('base64') };
 }
 
+/** A provider release by its registry address (`host/namespace/type`) and exact version. */
+export interface RegistryProvider {
+  readonly address: string;
+  readonly version: string;
+}
+
+/**
+ * The parameterization the dynamic bridge writes for a provider it fetched by registry address
+ * (`parameterize.RemoteValue`: the address as the bridge prints it, host included, and the version).
+ */
+export function registryProviderParameterization(provider: RegistryProvider): PulumiParameterization {
+  const value = JSON.stringify({ remote: { url: provider.address, version: provider.version } });
+  return { baseProvider: { ...DYNAMIC_BRIDGE_PLUGIN }, parameter: Buffer.from(value, 'utf8').toString('base64') };
+}
+
 export interface BuildOptions {
   /**
    * Which bridge to imitate. 'seed-era' (default) is the bridge of early 2026 that the seeds were made
@@ -161,6 +178,11 @@ export interface BuildOptions {
    * the SDK keeps it as given). Adds the dynamic bridge's `parameterization` block (see the header).
    */
   localProviderPath?: string;
+  /**
+   * Instead of a path: the release an SDK should run, by registry address and version (see the header).
+   * Not together with localProviderPath.
+   */
+  registryProvider?: RegistryProvider;
 }
 
 export interface BuildResult {
@@ -671,6 +693,9 @@ export function buildPulumiSchema(desc: ProviderDescription, options: BuildOptio
 }
 
 export function buildPulumiSchemaWithReport(desc: ProviderDescription, options: BuildOptions = {}): BuildResult {
+  if (options.localProviderPath !== undefined && options.registryProvider !== undefined) {
+    throw new Error('a Pulumi schema runs either a local provider path or a registry release, not both');
+  }
   const pkg = desc.name;
   const warnings: string[] = [];
   const gen = new SpecGen(pkg, options.includeDefaults !== false);
@@ -913,6 +938,9 @@ export function buildPulumiSchemaWithReport(desc: ProviderDescription, options: 
     functions: sortKeys(functions),
     // Last, where the bridge's SchemaPostProcessor puts it.
     ...(options.localProviderPath !== undefined ? { parameterization: localProviderParameterization(options.localProviderPath) } : {}),
+    ...(options.registryProvider !== undefined
+      ? { parameterization: registryProviderParameterization(options.registryProvider) }
+      : {}),
   };
   return { schema, warnings };
 }

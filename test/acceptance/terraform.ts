@@ -53,14 +53,24 @@ interface StateModule {
   readonly child_modules?: StateModule[];
 }
 
+/** How a workspace finds its providers and Terraform; by default dev_overrides on bin/ and `terraform` from PATH. */
+export interface WorkspaceOptions {
+  /** The CLI configuration's text (provider_installation). */
+  readonly cliConfig?: string;
+  /** The Terraform executable (an absolute path when the environment's PATH does not hold it). */
+  readonly terraform?: string;
+}
+
 export class Workspace {
   readonly dir: string;
   private readonly env: Record<string, string>;
+  private readonly terraform: string;
 
-  constructor(mainTf: string, env: Record<string, string>) {
+  constructor(mainTf: string, env: Record<string, string>, options: WorkspaceOptions = {}) {
     this.dir = mkdtempSync(join(tmpdir(), 'keel-acc-'));
+    this.terraform = options.terraform ?? 'terraform';
     const cliConfig = join(this.dir, '.terraformrc');
-    writeFileSync(cliConfig, devOverridesConfig(BIN_DIR));
+    writeFileSync(cliConfig, options.cliConfig ?? devOverridesConfig(BIN_DIR));
     mkdirSync(join(this.dir, 'config'));
     writeFileSync(join(this.dir, 'config', 'main.tf'), mainTf);
     this.env = terraformEnv(this.dir, cliConfig, env);
@@ -79,7 +89,7 @@ export class Workspace {
   /** Runs `terraform -chdir=config <args>` and resolves with its exit code and output. */
   run(args: string[], extraEnv: Record<string, string> = {}): Promise<RunResult> {
     return new Promise((resolvePromise) => {
-      execFile('terraform', [`-chdir=${join(this.dir, 'config')}`, ...args], { env: { ...this.env, ...extraEnv }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      execFile(this.terraform, [`-chdir=${join(this.dir, 'config')}`, ...args], { env: { ...this.env, ...extraEnv }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
         const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
         resolvePromise({ code, stdout, stderr });
       });
@@ -115,7 +125,7 @@ export class Workspace {
    */
   runInterrupted(args: string[], when: () => boolean, afterMs: number, extraEnv: Record<string, string> = {}): Promise<RunResult & { interrupted: boolean }> {
     return new Promise((resolvePromise) => {
-      const child = spawn('terraform', [`-chdir=${join(this.dir, 'config')}`, ...args], { env: { ...this.env, ...extraEnv }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(this.terraform, [`-chdir=${join(this.dir, 'config')}`, ...args], { env: { ...this.env, ...extraEnv }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       let interrupted = false;

@@ -19,8 +19,9 @@ import { JsonSchemaValidator } from '../support/json-schema.js';
 const ROOT = process.cwd();
 const METASCHEMA = JSON.parse(readFileSync(join(ROOT, 'test', 'golden', 'fixtures', 'pulumi-package-metaschema.json'), 'utf8'));
 
-async function printedSchema(provider: string): Promise<PulumiPackageSchema> {
-  const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'dist', 'src', 'pulumi', 'main.js'), provider], { maxBuffer: 64 << 20 });
+async function printedSchema(provider: string, ...args: string[]): Promise<PulumiPackageSchema> {
+  const main = join(ROOT, 'dist', 'src', 'pulumi', 'main.js');
+  const { stdout } = await promisify(execFile)(process.execPath, [main, provider, ...args], { maxBuffer: 64 << 20 });
   return JSON.parse(stdout) as PulumiPackageSchema;
 }
 
@@ -47,6 +48,29 @@ describe('Pulumi schema: the printed schemas against the Pulumi package metasche
       // sec's settings may all come from the environment or the profile file; vdb needs its key.
       if (provider === 'vdb') expect(config.defaults).to.deep.equal(['apiKey']);
       else expect(config).to.not.have.property('defaults');
+    });
+
+    it(`${provider}: with --release, runs the release by registry address and version, and validates`, async () => {
+      const expected = { sec: '2.2.0', vdb: '1.19.2' }[provider];
+      for (const [args, url] of [
+        [[], `registry.terraform.io/keel/${provider}`],
+        [[`tf.example.com/acme/${provider}`], `tf.example.com/acme/${provider}`],
+      ] as const) {
+        const released = await printedSchema(provider, '--release', ...args);
+        const value = JSON.parse(Buffer.from(released.parameterization!.parameter, 'base64').toString('utf8'));
+        expect(value).to.deep.equal({ remote: { url, version: expected } });
+        expect(released.version).to.equal(expected);
+        expect(validator.validate(released)).to.deep.equal([]);
+        const rest = { ...released, parameterization: undefined };
+        expect(rest).to.deep.equal({ ...printed.get(provider), parameterization: undefined });
+      }
+      const main = join(ROOT, 'dist', 'src', 'pulumi', 'main.js');
+      const refused = await promisify(execFile)(process.execPath, [main, provider, '--release', 'tf.example.com/acme/other']).then(
+        () => undefined,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(refused?.code).to.equal(2);
+      expect(refused?.stderr).to.match(/names provider type other/);
     });
 
     it(`${provider}: carries the dynamic bridge's parameterization for our executable`, () => {

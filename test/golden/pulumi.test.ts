@@ -488,6 +488,18 @@ describe('Pulumi mapping: schema rules', () => {
     expect(Buffer.from(p.parameter, 'base64').toString('utf8')).to.equal('{"local":{"path":"/opt/keel/bin/terraform-provider-sec"}}');
   });
 
+  it('writes the dynamic bridge\'s parameterization of a registry release: address and version', () => {
+    const desc = provider({ sec_x: { id: str('C') } });
+    const registryProvider = { address: 'registry.terraform.io/keel/sec', version: '2.2.0' };
+    const p = buildPulumiSchema(desc, { registryProvider }).parameterization!;
+    expect(p.baseProvider).to.deep.equal({ name: 'terraform-provider', version: '1.1.3' });
+    // parameterize.Value{Remote: &RemoteValue{URL, Version}}, as the bridge marshals it.
+    const value = Buffer.from(p.parameter, 'base64').toString('utf8');
+    expect(value).to.equal('{"remote":{"url":"registry.terraform.io/keel/sec","version":"2.2.0"}}');
+    const both = { localProviderPath: '/x/terraform-provider-sec', registryProvider: { address: 'a/b/sec', version: '1.0.0' } };
+    expect(() => buildPulumiSchema(desc, both)).to.throw(/not both/);
+  });
+
   it('marks resources and functions whose Terraform schema is deprecated', () => {
     const deprecated: Schema = { version: 0, block: { ...schema({ id: str('C') }).block, deprecated: true } };
     const s = buildPulumiSchema(
