@@ -15,6 +15,7 @@
 // The bundle is not a module node can run directly: bin/start-bundle.cjs loads it.
 //
 // Usage: node scripts/bundle.mjs   (after tsc; part of `npm run build`)
+import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,8 +28,8 @@ const PROVIDERS = ['sec', 'vdb'];
 const PACKAGES_WITH_ASSETS = ['grpc-health-check', '@grpc/grpc-js'];
 
 // Files are replaced by rename, never deleted first, so a provider started meanwhile (tests run
-// while a build happens) finds either the old or the new bundle; V8 rejects a cache whose source
-// changed.
+// while a build happens) finds either the old or the new bundle; a cache made for another bundle is
+// not used (withBuildId).
 mkdirSync(outDir, { recursive: true });
 for (const pkg of PACKAGES_WITH_ASSETS) {
   cpSync(join(repoRoot, 'node_modules', pkg, 'proto'), join(outDir, 'assets', pkg, 'proto'), { recursive: true });
@@ -49,6 +50,21 @@ function writePackageList(metafile, outfile) {
   }
   const list = [...packages].map((dir) => dir.slice(repoRoot.length + 1)).sort();
   writeFileSync(`${outfile}.packages.json`, `${JSON.stringify(list, null, 2)}\n`);
+}
+
+/**
+ * A bundle's first bytes: its build id, a hash of its contents. V8 checks a code cache against its
+ * source's length only, so a cache made for another bundle of the same length would be taken, and
+ * run that bundle's code; bin/start-bundle.cjs uses a cache only when it was made for this id.
+ */
+const BUILD_ID_MARK = `/*keel-build:${'0'.repeat(16)}*/`;
+
+function withBuildId(contents) {
+  const text = Buffer.from(contents);
+  if (!text.subarray(0, BUILD_ID_MARK.length).equals(Buffer.from(BUILD_ID_MARK))) throw new Error('bundle: build id mark missing');
+  const id = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  text.write(id, '/*keel-build:'.length, 'latin1');
+  return text;
 }
 
 /** Points `__dirname` of a package's build/src/*.js at its copied assets. */
@@ -79,8 +95,9 @@ for (const name of PROVIDERS) {
     define: { 'import.meta.url': '__bundleUrl' },
     // The file is one function expression in CommonJS's module-wrapper shape, so bin/start-bundle.cjs
     // compiles it as it is; wrapping it at load time would copy megabytes of source.
+    // It opens with its build id (BUILD_ID_MARK, filled in below), which keys its code cache.
     banner: {
-      js: "(function (exports, require, module, __filename, __dirname) { var __bundleDir = __dirname; var __bundleUrl = require('node:url').pathToFileURL(__filename).href;",
+      js: `${BUILD_ID_MARK}(function (exports, require, module, __filename, __dirname) { var __bundleDir = __dirname; var __bundleUrl = require('node:url').pathToFileURL(__filename).href;`,
     },
     footer: { js: '})' },
     // ASCII only (non-ASCII characters escaped), so the loader can read the file as Latin-1.
@@ -96,7 +113,8 @@ for (const name of PROVIDERS) {
   });
   if (result.errors.length > 0) process.exit(1);
   for (const output of result.outputFiles) {
-    writeFileSync(`${output.path}.tmp`, output.contents);
+    const contents = output.path === outfile ? withBuildId(output.contents) : output.contents;
+    writeFileSync(`${output.path}.tmp`, contents);
     renameSync(`${output.path}.tmp`, output.path);
   }
   writePackageList(result.metafile, outfile);

@@ -342,9 +342,11 @@ async function warmUpCodeCache(dir: string, name: string): Promise<void> {
     [
       '--use-openssl-ca',
       '-e',
-      'const fs = require("fs"); const [b] = process.argv.slice(1); ' +
-        'process.stdout.write(String(new (require("vm").Script)(fs.readFileSync(b, "latin1"), ' +
-        '{ filename: b, cachedData: fs.readFileSync(b + ".cache") }).cachedDataRejected))',
+      // The cache opens with the bundle's build id (bin/start-bundle.cjs), V8's data follows.
+      'const fs = require("fs"); const [b] = process.argv.slice(1); const s = fs.readFileSync(b, "latin1"); ' +
+        'const id = s.slice(0, s.indexOf("*/") + 2); const c = fs.readFileSync(b + ".cache"); ' +
+        'process.stdout.write(c.toString("latin1", 0, id.length) !== id ? "made for another build" : ' +
+        'String(new (require("vm").Script)(s, { filename: b, cachedData: c.subarray(id.length) }).cachedDataRejected))',
       bundle,
     ],
     {

@@ -1,0 +1,61 @@
+/**
+ * bin/start-bundle.cjs loads a bundle with V8's code cache. V8 checks a cache against its source's
+ * length only, so a cache left from another build of the same length would run that build's code;
+ * the loader uses a cache only when it opens with the bundle's build id (scripts/bundle.mjs).
+ */
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import vm from 'node:vm';
+
+const ROOT = resolve(process.cwd());
+
+/** A bundle of the loader's shape that prints `word`; two words of one length give bundles of one length. */
+function bundle(buildId: string, word: string): string {
+  return `/*keel-build:${buildId}*/(function (exports, require, module, __filename, __dirname) { process.stdout.write(${JSON.stringify(word)}); })`;
+}
+
+describe('the bundle loader and its code cache', () => {
+  let dir: string;
+  let run: (env?: NodeJS.ProcessEnv) => string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'keel-code-cache-'));
+    mkdirSync(join(dir, 'bin'));
+    mkdirSync(join(dir, 'dist', 'bundle'), { recursive: true });
+    copyFileSync(join(ROOT, 'bin', 'start-bundle.cjs'), join(dir, 'bin', 'start-bundle.cjs'));
+    run = (env = {}) =>
+      execFileSync(process.execPath, [join(dir, 'bin', 'start-bundle.cjs'), 'probe'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('runs a new build of the same length as itself, not the code a cache of the old build holds', () => {
+    const file = join(dir, 'dist', 'bundle', 'terraform-provider-probe.cjs');
+    writeFileSync(file, bundle('aaaaaaaaaaaaaaaa', 'old build'));
+    expect(run({ KEEL_WRITE_CODE_CACHE: '1' })).to.equal('old build');
+    const cache = readFileSync(`${file}.cache`);
+    expect(cache.toString('latin1', 0, 31)).to.equal('/*keel-build:aaaaaaaaaaaaaaaa*/');
+
+    const next = bundle('bbbbbbbbbbbbbbbb', 'new build');
+    writeFileSync(file, next);
+    // What the loader guards against: V8 itself takes the old cache for the new source and runs the old code.
+    const taken = new vm.Script(next, { filename: file, cachedData: cache.subarray(31) });
+    expect(taken.cachedDataRejected, 'V8 checks the length only').to.equal(false);
+    expect(run()).to.equal('new build');
+  });
+
+  it("the build's own bundles open with their build id, and their caches were made for it and are accepted", () => {
+    for (const name of ['sec', 'vdb']) {
+      const file = join(ROOT, 'dist', 'bundle', `terraform-provider-${name}.cjs`);
+      const source = readFileSync(file, 'latin1');
+      const id = /^\/\*keel-build:[0-9a-f]{16}\*\//.exec(source)?.[0];
+      expect(id, name).to.be.a('string');
+      const cache = readFileSync(`${file}.cache`);
+      expect(cache.toString('latin1', 0, id!.length), name).to.equal(id);
+      const script = new vm.Script(source, { filename: file, cachedData: cache.subarray(id!.length) });
+      expect(script.cachedDataRejected, name).to.equal(false);
+    }
+  });
+});
