@@ -8,7 +8,15 @@
  * Output is deterministic: fields are sorted, nothing depends on time or the machine.
  */
 import type { DataSourceDef, EphemeralDef, ProviderDef, ResourceDef } from '../engine/contracts.js';
-import type { AttrOptions, BlockOptions, FieldDef, Fields, ResourceSchema } from '../schema/define.js';
+import {
+  requiredUnreadable,
+  type AttrOptions,
+  type BlockOptions,
+  type FieldDef,
+  type Fields,
+  type ResourceSchema,
+  type Unreadable,
+} from '../schema/define.js';
 import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../schema/block.js';
 import type { CtyType } from '../schema/cty-type.js';
 import { Decimal, type Value } from '../schema/value.js';
@@ -291,7 +299,59 @@ function importSection(r: AnyResource): string[] {
   }
   out.push('With the `terraform import` command:', '');
   out.push('```shell', `terraform import ${r.typeName}.example '${placeholder}'`, '```', '');
+  out.push(...generatedConfiguration(r));
   return out;
+}
+
+/** What configuration Terraform generates for imported objects lacks (`requiredUnreadable`), and what to do. */
+function generatedConfiguration(r: AnyResource): string[] {
+  const sentences = [
+    '`terraform plan -generate-config-out=generated.tf`, with `import` blocks and no `resource` blocks, ' +
+      'writes the configuration of the imported objects (Terraform 1.5 and later; it leaves out deprecated ' +
+      'arguments, which an import never sets).',
+  ];
+  const missing = requiredUnreadable(r.schema.fields);
+  if (missing.length === 0) {
+    sentences.push('It plans as written, and the apply imports the objects without changing them.');
+    return [sentences.join(' '), ''];
+  }
+  const names = (list: readonly Unreadable[], suffix = '', word = 'and') =>
+    joinAnd(list.map((u) => `\`${u.path.join('.')}${suffix}\``), word);
+  const it = (list: readonly Unreadable[]) => (list.length === 1 ? 'it' : 'them');
+  const secrets = missing.filter((u) => u.secret);
+  const hidden = missing.filter((u) => !u.secret);
+  if (secrets.length > 0) {
+    const twins = secrets.filter((u) => twinOf(r.schema.fields, u.path));
+    const orWriteOnly = twins.length > 0 ? ` (or the write-only ${names(twins, '_wo', 'or')})` : '';
+    sentences.push(
+      `It cannot hold ${names(secrets)}, which the platform never returns: Terraform writes ` +
+        `${secrets.length === 1 ? 'it' : 'each'} as \`null # sensitive\`, and the plan stops with ` +
+        `"Missing configuration for required argument". Fill ${it(secrets)} in${orWriteOnly} before planning; ` +
+        `the first apply sends ${it(secrets)} once and changes nothing else.`,
+    );
+  }
+  if (hidden.length > 0) {
+    sentences.push(
+      `${names(hidden)} ${hidden.length === 1 ? 'is' : 'are'} written as \`null\` where the platform leaves ` +
+        `${it(hidden)} out of its answers: fill ${it(hidden)} in` +
+        `${secrets.length > 0 ? ' too' : ` before planning; the first apply sends ${it(hidden)} once`}.`,
+    );
+  }
+  return [sentences.join(' '), ''];
+}
+
+/** Whether the argument at `path` has a write-only twin. */
+function twinOf(fields: Fields, path: readonly string[]): boolean {
+  const [head, ...rest] = path;
+  const def = fields[head!];
+  if (!def) return false;
+  if (def.kind === 'block') return twinOf(def.fields, rest);
+  return rest.length === 0 && def.options.writeOnlyTwin !== undefined;
+}
+
+/** "a", "a and b", "a, b and c". */
+function joinAnd(items: readonly string[], word = 'and'): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${word} ${items.at(-1)!}`;
 }
 
 /**
@@ -442,6 +502,7 @@ function attributeBullet(f: FieldDoc, ctx: Context): string {
   } else if (argument && a.optional && a.computed) sentences.push('Computed when not set.');
   if (o.replace && ctx.what === 'resource') sentences.push('Changing this forces a new resource.');
   if (a.deprecated) sentences.push(`**Deprecated:** ${sentence(a.deprecationMessage ?? 'this attribute is deprecated.')}`);
+  if (o.readAs) sentences.push(readAsNote(o.readAs.field));
   if (objectTypeOf(a.type)) sentences.push(`See [\`${f.path.join('.')}\`](#${anchor(f.path)}) below.`);
   return `* \`${f.name}\` - (${tags.join(', ')}) ${sentences.filter((s) => s !== '').join(' ')}`;
 }
@@ -454,8 +515,15 @@ function blockBullet(f: FieldDoc): string {
   const sentences = [sentence(o.description)];
   if (o.replace) sentences.push('Changing this forces a new resource.');
   if (o.deprecated !== undefined) sentences.push(`**Deprecated:** ${sentence(o.deprecated)}`);
+  if (o.readAs) sentences.push(readAsNote(o.readAs.field));
   sentences.push(`See [\`${f.path.join('.')}\`](#${anchor(f.path)}) below.`);
   return `* \`${f.name}\` - (${tags.join(', ')}) ${sentences.filter((s) => s !== '').join(' ')}`;
+}
+
+/** Where a read puts what the platform holds in a deprecated form (`readAs`). */
+function readAsNote(field: string): string {
+  const where = 'A read keeps values in this form only where the state has them so';
+  return `${where}; an import reads them into \`${field}\`, which says the same.`;
 }
 
 /** "Block, exactly one", "Block list, at least 1, at most 20", "Block set". */

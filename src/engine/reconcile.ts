@@ -8,8 +8,9 @@
  */
 import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
-import { isEmptyValue, sameMeaning } from '../schema/value-ops.js';
-import { valueToPlain, fieldType, isUnsetValue, sameFieldMeaning } from '../schema/model.js';
+import { dedupeSetElements, isEmptyValue, sameMeaning } from '../schema/value-ops.js';
+import { valueToPlain, fieldType, isUnsetValue, plainToValue, sameFieldMeaning } from '../schema/model.js';
+import type { CtyType } from '../schema/cty-type.js';
 import { isPlatformSetting } from './planner.js';
 
 export interface Mismatch {
@@ -125,11 +126,45 @@ export function reconcileRead(fields: Fields, prior: ObjectValue | null, fresh: 
       else if (def.options.masked && (f === null || f === '') && p !== null) out[name] = p;
       else if (p !== null && sameValue(def, p, f)) out[name] = p;
       // An argument left unset that the API reports empty stays unset: the configuration's form is the state's.
-      else if (p === null && isArgument(def) && (isEmptyValue(f) || isUnsetValue(def, f))) out[name] = null;
+      else if (p === null && !def.options.required && isArgument(def) && (isEmptyValue(f) || isUnsetValue(def, f))) out[name] = null;
       else out[name] = stripUnknown(f);
+      // A required argument is never null in a configuration, so not in a state either: what the
+      // platform holds empty (or leaves out as empty) reads as empty, as generated configuration
+      // then writes it. A value the platform does not return (masked, a secret) has no such form.
+      const unreturned = def.options.masked || def.options.sensitive;
+      if (out[name] === null && def.options.required && !unreturned) out[name] = emptyOf(def.type.cty);
     } else out[name] = reconcileBlock(def, p, f);
   }
+  for (const [name, def] of Object.entries(fields)) {
+    const readAs = def.options.readAs;
+    // A deprecated field keeps what the platform reports only where the prior state uses it.
+    if (!readAs || isEmptyValue(out[name] ?? null) || !isEmptyValue(prior?.[name] ?? null)) continue;
+    const into = readAs.field;
+    out[into] = movedInto(fieldType(fields[into]!), out[into] ?? null, out[name]!, readAs.convert);
+    out[name] = def.kind === 'block' ? [] : null;
+  }
   return out;
+}
+
+/**
+ * `value` (of a deprecated field) in the form of the field that replaces it, whose value is `into`:
+ * collections (and blocks) take its elements, converted, after their own; another value takes it when
+ * it has none.
+ */
+function movedInto(type: CtyType, into: Value, value: Value, convert: (v: unknown) => unknown = (v) => v): Value {
+  if (type.kind !== 'list' && type.kind !== 'set') {
+    return isEmptyValue(into) ? plainToValue(type, convert(valueToPlain(value))) : into;
+  }
+  const own = Array.isArray(into) ? into : [];
+  const moved = (valueToPlain(value) as unknown[]).map((e) => plainToValue(type.element, convert(e)));
+  return type.kind === 'set' ? dedupeSetElements(type.element, [...own, ...moved]) : [...own, ...moved];
+}
+
+/** The empty value of a type that has one (`""`, `[]`, `{}`); null for the others. */
+function emptyOf(type: CtyType): Value {
+  if (type.kind === 'string') return '';
+  if (type.kind === 'list' || type.kind === 'set') return [];
+  return type.kind === 'map' ? {} : null;
 }
 
 function reconcileBlock(def: BlockDef<Fields>, prior: Value, fresh: Value): Value {

@@ -43,6 +43,18 @@ export interface PlatformLimits {
   readonly bodyBytes: number;
 }
 
+/**
+ * Where a read puts the value of a deprecated argument or block that the platform reports in a form
+ * of its own: the sibling `field` that replaces it, each value (each block element) made into that
+ * field's form by `convert` (the same value when absent). Terraform leaves deprecated fields out of
+ * the configuration it generates for an import, and an import has no prior state to say which form
+ * the user wrote, so a read keeps the deprecated field only where the prior state uses it.
+ */
+export interface ReadAs {
+  readonly field: string;
+  readonly convert?: (value: any) => unknown;
+}
+
 /** A check of a known, non-null value; returns a problem description or undefined. */
 export interface Validator<V> {
   /** Markdown phrase for docs, e.g. "one of `Events`, `Resources`". */
@@ -65,6 +77,8 @@ export interface AttrOptions<V> {
   sensitive?: boolean;
   /** Deprecation message; marks the attribute deprecated. */
   deprecated?: string;
+  /** For a deprecated argument the platform reports in its own form: what a read puts it into. */
+  readAs?: ReadAs;
   writeOnly?: boolean;
   /**
    * A secret argument that can also be given write-only (DECISIONS, "Write-only twins"): the
@@ -141,6 +155,8 @@ export interface BlockOptions {
   min?: number;
   max?: number;
   deprecated?: string;
+  /** For a deprecated block the platform reports in its own form: the block a read puts its elements into. */
+  readAs?: ReadAs;
   /** As for attributes: true, or a function of the prior and planned block values (plain JS). */
   replace?: boolean | ((prior: any, planned: any) => boolean);
   /**
@@ -256,6 +272,29 @@ export function withWriteOnlyTwins<F extends Fields>(fields: F, where: string, i
   return out as F;
 }
 
+/** A required argument that configuration generated for an import may lack (`requiredUnreadable`). */
+export interface Unreadable {
+  /** Block names, then the argument's name. */
+  readonly path: readonly string[];
+  /** A secret, which generated configuration always writes as `null # sensitive`. */
+  readonly secret: boolean;
+}
+
+/**
+ * The required arguments that configuration Terraform generates for an import may lack: secrets
+ * (sensitive, or a secret whose write-only pair is required), which it writes as `null # sensitive`
+ * whatever the state holds, and values the platform may leave out of its answers (`masked`), null
+ * where it did. They are filled in after generation.
+ */
+export function requiredUnreadable(fields: Fields, at: readonly string[] = []): Unreadable[] {
+  return Object.entries(fields).flatMap(([name, def]): Unreadable[] => {
+    if (def.kind === 'block') return requiredUnreadable(def.fields, [...at, name]);
+    const o = def.options;
+    const secret = (o.required === true && o.sensitive === true) || o.writeOnlyTwin?.required === true;
+    return secret || (o.required && o.masked) ? [{ path: [...at, name], secret }] : [];
+  });
+}
+
 function blockOf(nesting: Nesting) {
   return <F extends Fields>(fields: F, options: BlockOptions): BlockDef<F> => ({
     kind: 'block',
@@ -301,6 +340,11 @@ function toSchemaBlock(fields: Fields, description: string, deprecated: string |
   for (const [name, def] of Object.entries(fields)) {
     const where = [...at, name].join('.');
     if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`schema: invalid field name ${where}`);
+    const readAs = def.options.readAs;
+    if (readAs && (def.options.deprecated === undefined || fields[readAs.field]?.kind !== def.kind)) {
+      const must = `a sibling ${def.kind} that replaces this deprecated one`;
+      throw new Error(`schema: ${where} is read as ${readAs.field}, which must be ${must}`);
+    }
     if (def.kind === 'attr') attributes[name] = toSchemaAttribute(name, def, where);
     else {
       const { min = 0, max = 0 } = def.options;

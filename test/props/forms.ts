@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Fields } from '../../src/schema/define.js';
+import type { AttrDef, Fields } from '../../src/schema/define.js';
 import { samplesOf } from '../../src/schema/samples.js';
 import { fill, type EmulatorHandle, type Provider } from '../acceptance/examples-workspace.js';
 import { baselineOf, expectEmulatorHoldsState, type TypeRecord } from '../acceptance/ledger.js';
@@ -43,8 +43,11 @@ class GreedyForm {
     private readonly accepts: Accepts,
   ) {}
 
-  readonly tryWith = async (path: readonly Step[], value: unknown): Promise<boolean> => {
-    const candidate = set(this.current, path, value);
+  readonly tryWith = async (path: readonly Step[], value: unknown): Promise<boolean> => this.tryAll([[path, value]]);
+
+  /** Several changes as one step. */
+  readonly tryAll = async (changes: readonly Change[]): Promise<boolean> => {
+    const candidate = changes.reduce((c, [path, value]) => set(c, path, value), this.current);
     if (!(await this.accepts(candidate))) return false;
     this.current = candidate;
     return true;
@@ -114,6 +117,96 @@ export async function largestForm(fields: Fields, base: Plain, accepts: Accepts)
   };
   await visit(fields, [], 0);
   return form.current;
+}
+
+/** The empty value of an attribute's type that means "not set" (`""`, `[]`, `{}`); none for numbers and bools. */
+function emptyOf(def: AttrDef<unknown>): unknown {
+  const kind = def.type.cty.kind;
+  return kind === 'string' ? '' : kind === 'list' || kind === 'set' ? [] : kind === 'map' ? {} : undefined;
+}
+
+/**
+ * `start` with every text, collection and map argument, at every depth, set to its empty value where
+ * validation and planning accept it: a required list the platform may hold empty, texts the platform
+ * keeps blank. What an import reads back empty must be written so that it plans again.
+ */
+export async function emptiedForm(fields: Fields, start: Plain, accepts: Accepts): Promise<Plain> {
+  const form = new GreedyForm(start, accepts);
+  const visit = async (fs: Fields, path: readonly Step[]): Promise<void> => {
+    for (const [name, def] of Object.entries(fs)) {
+      const at = [...path, name];
+      const v = get(form.current, at);
+      if (def.kind === 'attr') {
+        const empty = emptyOf(def);
+        const set = v !== undefined && v !== null && JSON.stringify(v) !== JSON.stringify(empty);
+        if (isArgument(def) && empty !== undefined && set) await form.tryWith(at, empty);
+        continue;
+      }
+      for (let i = 0; i < ((v as Plain[] | undefined) ?? []).length; i++) await visit(def.fields, [...at, i]);
+    }
+  };
+  await visit(fields, []);
+  return form.current;
+}
+
+type Change = readonly [readonly Step[], unknown];
+
+/**
+ * `base` with one deprecated argument or block set, for each place where validation and planning
+ * accept one (in a block the base leaves out, a new element holds it): beside what the base sets,
+ * and in place of the first optional sibling whose removal lets it in (the current argument that
+ * says the same). The objects users made before the current forms existed.
+ */
+export async function deprecatedForms(fields: Fields, base: Plain, accepts: Accepts): Promise<Plain[]> {
+  const forms: Plain[] = [];
+  // `node` is the element at `path` (of the base, or new); `prefix` the changes that made it.
+  const visit = async (fs: Fields, path: readonly Step[], node: Plain, prefix: readonly Change[]): Promise<void> => {
+    for (const [name, def] of Object.entries(fs)) {
+      const at = [...path, name];
+      const v = node[name];
+      const unset = v === undefined || v === null || (Array.isArray(v) && v.length === 0);
+      if (def.options.deprecated !== undefined && unset && (def.kind === 'block' || isArgument(def))) {
+        const element = def.kind === 'block' ? leastElement(def.fields) : null;
+        const value = def.kind === 'attr' ? samplesOf(def)[0] : element !== null ? [element] : undefined;
+        const removals = Object.entries(fs)
+          .filter(([n, d]) => n !== name && d.options.deprecated === undefined && removable(d, node[n]))
+          .map(([n, d]): Change => [[...path, n], d.kind === 'block' ? [] : undefined]);
+        if (value !== undefined) {
+          const beside = new GreedyForm(base, accepts);
+          if (await beside.tryAll([...prefix, [at, value]])) forms.push(beside.current);
+          const instead = new GreedyForm(base, accepts);
+          const inPlace = removals.map((removal) => () => instead.tryAll([...prefix, removal, [at, value]]));
+          if (await someAccepted(inPlace)) forms.push(instead.current);
+        }
+      }
+      if (def.kind !== 'block') continue;
+      const elements = (v as Plain[] | undefined) ?? [];
+      for (let i = 0; i < elements.length; i++) await visit(def.fields, [...at, i], elements[i]!, prefix);
+      const least = elements.length === 0 && holdsDeprecated(def.fields) ? leastElement(def.fields) : null;
+      if (least !== null) await visit(def.fields, [...at, 0], least, [...prefix, [at, [least]]]);
+    }
+  };
+  await visit(fields, [], base, []);
+  return forms;
+}
+
+/** Whether a deprecated argument or block is among these fields, at any depth. */
+function holdsDeprecated(fields: Fields): boolean {
+  return Object.values(fields).some(
+    (d) => d.options.deprecated !== undefined || (d.kind === 'block' && holdsDeprecated(d.fields)),
+  );
+}
+
+/** An optional argument or block that is set, which a form may drop. */
+function removable(def: Fields[string], v: unknown): boolean {
+  if (def.kind === 'block') return (def.options.min ?? 0) === 0 && Array.isArray(v) && v.length > 0;
+  return !def.options.required && isArgument(def) && v !== undefined && v !== null;
+}
+
+/** Tries each in turn until one succeeds. */
+async function someAccepted(tries: readonly (() => Promise<boolean>)[]): Promise<boolean> {
+  for (const attempt of tries) if (await attempt()) return true;
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -12,7 +12,10 @@
  * - a required argument set to null is refused, naming its path;
  * - accepted at plan time ⇒ apply succeeds and settles: create, re-plan empty, update to a second
  *   accepted variation (or replace, where the plan says so), re-plan empty, import and re-plan empty,
- *   destroy, and the emulator holds nothing the run made (test/props/lifecycle.ts).
+ *   destroy, and the emulator holds nothing the run made (test/props/lifecycle.ts);
+ * - under real Terraform, every type in its smallest and largest forms (test/props/forms.ts), and every
+ *   importable type's objects imported with configuration Terraform generates, which must plan, import
+ *   them unchanged and re-plan empty (test/props/generated-config.ts).
  * Configurations that validation or planning refuses are counted, not failures.
  */
 import { expect } from 'chai';
@@ -30,9 +33,12 @@ import { applyExamples, type Bases } from './bases.js';
 import { randomFrom, requiredArguments, variationArb, withUnknowns } from './configs.js';
 import { Lifecycle, emptyTally, refused, show, type Subject, type Tally } from './lifecycle.js';
 import { breakingVariants } from './breaking.js';
+import { describeFigures, importRoundTrip } from './generated-config.js';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 12_012);
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 6);
+/** Random variations of each type imported with generated configuration, beside its fixed forms. */
+const GENERATED_VARIATIONS = Number(process.env.GENERATED_CONFIG_VARIATIONS ?? 1);
 /** Shrinking re-runs whole lifecycles; ask for it when a counterexample needs simplifying. */
 const SHRINK = process.env.PROPERTY_SHRINK === '1';
 
@@ -199,6 +205,24 @@ describe('properties of every resource type, generated from the schema DSL', fun
   }
 
   describe('under real Terraform', () => {
+    const roundTrip =
+      'import → generated configuration → plan: every importable type in each of its forms, imported from `import` ' +
+      'blocks alone; what Terraform writes plans (a required secret filled in), imports unchanged, re-plans empty';
+    it(roundTrip, async () => {
+      const runs = await Promise.allSettled(
+        PROVIDERS.map((p) => {
+          const w = world(p);
+          const run = { ...w, def: DEFS[p], subjects: w.bases.subjects, seed: SEED, variations: GENERATED_VARIATIONS };
+          return importRoundTrip(run);
+        }),
+      );
+      for (const [i, run] of runs.entries()) {
+        if (run.status === 'fulfilled') console.log(`      ${describeFigures(PROVIDERS[i]!, run.value)}`);
+      }
+      const failed = runs.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    });
+
     it('every type in its largest accepted form, then with its optional arguments removed, re-planned, imported, re-planned, destroyed; then built up again from its smallest form', async () => {
       // Both run to the end even when one fails, so that neither is still applying when the other's
       // failure ends the test and the clean-up begins.

@@ -55,6 +55,11 @@ const schema = resourceSchema(
           {
             description: 'A key with one value. Deprecated: use `field_values_map`.',
             deprecated: 'Use `field_values_map`, which takes a list of values per key: `field_values_map { key = "..." value = ["..."] }`.',
+            // A key with one value is the same constraint as that key with a list of that value.
+            readAs: {
+              field: 'field_values_map',
+              convert: (m: { key: string; value: string }) => ({ key: m.key, value: [m.value] }),
+            },
           },
         ),
       },
