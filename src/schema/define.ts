@@ -84,7 +84,10 @@ export interface AttrOptions<V> {
    * and planned values (plain JS) which changes do, e.g. a switch of credential kind.
    */
   replace?: boolean | ((prior: V | null, planned: V | null) => boolean);
-  /** Computed value that changes whenever the object is updated (e.g. an update timestamp). */
+  /**
+   * Computed-only value the platform stamps whenever the object is updated, in any part (e.g. an
+   * update timestamp, also one inside a nested block): planned unknown on every update.
+   */
   volatile?: boolean;
   /** Computed value that changes when one of these sibling attributes changes. */
   changesWith?: string[];
@@ -321,6 +324,8 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string): 
   if (required && (optional || computed)) throw new Error(`schema: ${where} cannot be required and optional/computed`);
   if (!required && !optional && !computed) throw new Error(`schema: ${where} must be required, optional or computed`);
   if ((o.volatile || o.changesWith) && !computed) throw new Error(`schema: ${where} is volatile but not computed`);
+  // The planner makes a volatile value unknown on every update, whatever the configuration says.
+  if (o.volatile && (required || optional)) throw new Error(`schema: ${where} is volatile, so the platform's alone: it cannot be an argument`);
   return {
     name,
     type: def.type.cty,
