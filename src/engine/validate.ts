@@ -270,8 +270,10 @@ function withinBody(config: ObjectValue, limits: PlatformLimits, diags: Diagnost
 const HIDDEN = '(sensitive value)';
 
 /**
- * A validator's message with every text of a sensitive value replaced: validators usually quote the
- * value they refuse, and a secret must never reach a diagnostic.
+ * A validator's message with every text of a sensitive value hidden: validators quote the value they
+ * refuse (JSON-quoted, as every validator here writes a value; an invariant test holds them to it),
+ * and a secret must never reach a diagnostic. Only quoted texts are replaced, so the message's own
+ * words stay, even where a short value happens to equal one ("an http:// or https:// URL").
  */
 export function withoutSecrets(problem: string, value: unknown): string {
   const texts: string[] = [];
@@ -281,13 +283,8 @@ export function withoutSecrets(problem: string, value: unknown): string {
     else if (v !== null && typeof v === 'object') Object.values(v).forEach(collect);
   };
   collect(value);
-  // Longest first, quoted before bare, so no part of a longer text survives a shorter one's
-  // replacement. A text of a few characters is replaced only where quoted: bare, it would match
-  // ordinary words of the message, and it is no secret anyway.
   let out = problem;
-  for (const text of texts.sort((a, b) => b.length - a.length)) {
-    out = out.replaceAll(JSON.stringify(text), HIDDEN);
-    if (text.length >= 4) out = out.replaceAll(text, HIDDEN);
-  }
+  // Longest first, so no part of a longer quoted text survives a shorter one's replacement.
+  for (const text of texts.sort((a, b) => b.length - a.length)) out = out.replaceAll(JSON.stringify(text), HIDDEN);
   return out;
 }
