@@ -15,7 +15,7 @@ import type { Fields, PlatformLimits } from '../schema/define.js';
 import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
 import { hasNullElement, isWhollyKnown, valueEquals } from '../schema/value-ops.js';
-import { fieldType, meansNull, toConfigModel, valueToPlain } from '../schema/model.js';
+import { fieldType, meansNull, toConfigModel, valueToExactPlain, valueToPlain } from '../schema/model.js';
 import type { CtyType } from '../schema/cty-type.js';
 import type { ConfigCheck } from './contracts.js';
 import { diagnosticFromError, type Diagnostics } from './diagnostics.js';
@@ -160,8 +160,10 @@ export function validateFields(
       continue;
     }
     if (!o.validate) continue;
+    // Numbers exact: a 17-digit number is judged, and shown, as written, not as the float64 nearest it.
+    const exact = valueToExactPlain(v as Value);
     for (const validator of o.validate) {
-      const problem = validator.check(plain);
+      const problem = validator.check(exact);
       if (problem) diags.error(`Invalid value for "${shown}"`, inElement(`The value ${o.sensitive ? withoutSecrets(problem, plain) : problem}.`), here);
     }
   }

@@ -7,7 +7,8 @@
  */
 import { type CtyType, STRING, NUMBER, BOOL, listOf, setOf, mapOf, objectOf } from './cty-type.js';
 import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock, Nesting } from './block.js';
-import type { Value } from './value.js';
+import { Decimal, type CtyNumber, type Value } from './value.js';
+import { compareNumbers, numberText } from './number.js';
 
 /** A typed CtyType: `V` is the plain JS type the model uses for it. */
 export interface Typed<V> {
@@ -54,8 +55,22 @@ export interface Validator<V> {
    * Absent when it only refuses some values and cannot name a good one (e.g. "must not be empty").
    */
   readonly samples?: readonly V[];
-  check(value: V): string | undefined;
+  /** Judges a value; numbers come exact (`Exact`), and a message shows a value with `shown`. */
+  check(value: Exact<V>): string | undefined;
 }
+
+/**
+ * A value as a validator is given it: numbers exact, as cty holds them (a `Decimal` where a float64
+ * cannot hold the number: 12345678901234567, 0.10000000000000000001), so that a check judges the
+ * number written and a message shows it as written, not rounded.
+ */
+export type Exact<V> = V extends number ? CtyNumber : V extends ReadonlyArray<infer E> ? Exact<E>[] : V;
+
+/** A value in a message: a number exactly as written (cty's text), anything else JSON-quoted. */
+export const shown = (v: unknown): string => (typeof v === 'number' || v instanceof Decimal ? numberText(v) : JSON.stringify(v));
+
+/** Whether an exact number is whole. */
+const isWhole = (v: CtyNumber): boolean => (v instanceof Decimal ? !v.text.includes('.') : Number.isInteger(v));
 
 export interface AttrOptions<V> {
   description: string;
@@ -351,7 +366,7 @@ export const validators = {
     samples: allowed,
     ...(allowed.every((a) => typeof a === 'number') ? { range: [Math.min(...(allowed as number[])), Math.max(...(allowed as number[]))] as const } : {}),
     description: `one of ${allowed.map((a) => `\`${a}\``).join(', ')}`,
-    check: (v) => (allowed.includes(v) ? undefined : `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${JSON.stringify(v)}`),
+    check: (v) => (allowed.includes(v as V) ? undefined : `must be one of ${allowed.map(shown).join(', ')}, got ${shown(v)}`),
   }),
   nonEmpty: <V extends string | unknown[]>(): Validator<V> => ({
     description: 'must not be empty',
@@ -372,7 +387,7 @@ export const validators = {
     range: [min, max],
     samples,
     description: `a whole number from ${min} to ${max}`,
-    check: (v) => (Number.isInteger(v) && v >= min && v <= max ? undefined : `must be a whole number from ${min} to ${max}, got ${v}`),
+    check: (v) => (isWhole(v) && compareNumbers(v, min) >= 0 && compareNumbers(v, max) <= 0 ? undefined : `must be a whole number from ${min} to ${max}, got ${shown(v)}`),
   }),
   /** Applies an element validator to every element of a list or set (a form's refused values refused as elements too). */
   each: <V>(inner: Validator<V>): Validator<V[]> => ({
