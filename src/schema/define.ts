@@ -111,6 +111,17 @@ export interface AttrOptions<V> {
   /** The API does not return this value (or masks it): reads keep the prior state's value. */
   masked?: boolean;
   /**
+   * Sensitive here, though the upstream provider this one replaces did not mark it (DECISIONS): a
+   * configuration written for that provider may output it without `sensitive = true`, which
+   * Terraform refuses. The provider page's migration note names every such value.
+   */
+  sensitiveUnlikeUpstream?: boolean;
+  /**
+   * What an import sets this argument to, where the platform cannot say, and what follows at the
+   * first apply after the import: the resource page's Import section says it.
+   */
+  onImport?: string;
+  /**
    * A secret the platform returns only in the answer to the create. An object found again after
    * that answer was lost lacks it, so the engine does not adopt it as is (create-recovery.ts).
    * Such a value is `masked` too.
@@ -339,6 +350,7 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string): 
   if (required && (optional || computed)) throw new Error(`schema: ${where} cannot be required and optional/computed`);
   if (!required && !optional && !computed) throw new Error(`schema: ${where} must be required, optional or computed`);
   if ((o.volatile || o.changesWith) && !computed) throw new Error(`schema: ${where} is volatile but not computed`);
+  if (o.sensitiveUnlikeUpstream && !o.sensitive) throw new Error(`schema: ${where} is marked sensitive unlike upstream but is not sensitive`);
   // The planner makes a volatile value unknown on every update, whatever the configuration says.
   if (o.volatile && (required || optional)) throw new Error(`schema: ${where} is volatile, so the platform's alone: it cannot be an argument`);
   return {
