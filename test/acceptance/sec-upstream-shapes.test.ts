@@ -498,7 +498,7 @@ resource "sec_policy" "example" {
 }
 `;
 
-    it('applies, settles, changes the text in place, and destroys the policy before its query', async () => {
+    it('applies, settles, changes the text in place, takes a new id with create_before_destroy (refused without), and destroys the policy before its query', async () => {
       workspace(queryExample);
       await ws.expect(['apply', '-auto-approve']);
       const stored = emulator.get<{ queryText: string; evaluatorId: string; owner: string }>('Queries', 'TF_CloudA_Trail_DatabasePasswordChange')!;
@@ -514,9 +514,24 @@ resource "sec_policy" "example" {
       expect(emulator.list<PolicyRecord>('Policies').filter((p) => p.queryId === 'TF_CloudA_Trail_DatabasePasswordChange')).to.have.length(1);
       await ws.expect(['plan', '-detailed-exitcode'], 0);
 
+      // A new query_id replaces the query. By default Terraform deletes the old one first, which the
+      // platform refuses while the policy uses it; with create_before_destroy (as the query's page
+      // says) the new query is made, the policy moved to it, and the old one deleted.
+      const renamed = queryExample.replace('"TF_CloudA_Trail_DatabasePasswordChange"', '"TF_CloudA_Trail_DatabasePasswordChanged"');
+      ws.writeConfig(PROVIDER + renamed);
+      const refused = await ws.expect(['apply', '-auto-approve', '-no-color'], 1);
+      expect(flat(refused.stderr)).to.include('query "TF_CloudA_Trail_DatabasePasswordChange" is used by policy');
+      expect(emulator.get('Queries', 'TF_CloudA_Trail_DatabasePasswordChanged'), 'nothing made').to.equal(undefined);
+      ws.writeConfig(PROVIDER + renamed.replace('\nEOT\n}', '\nEOT\n\n  lifecycle {\n    create_before_destroy = true\n  }\n}'));
+      await ws.expect(['apply', '-auto-approve']);
+      expect(emulator.get('Queries', 'TF_CloudA_Trail_DatabasePasswordChange'), 'the old query').to.equal(undefined);
+      expect(emulator.get('Queries', 'TF_CloudA_Trail_DatabasePasswordChanged'), 'the new query').to.not.equal(undefined);
+      expect(emulator.list<PolicyRecord>('Policies').filter((p) => p.title === 'Database password changed').map((p) => p.queryId)).to.deep.equal(['TF_CloudA_Trail_DatabasePasswordChanged']);
+      await ws.expect(['plan', '-detailed-exitcode'], 0);
+
       // The platform keeps a query a policy uses; Terraform deletes the policy first.
       await ws.expect(['destroy', '-auto-approve']);
-      expect(emulator.get('Queries', 'TF_CloudA_Trail_DatabasePasswordChange')).to.equal(undefined);
+      expect(emulator.get('Queries', 'TF_CloudA_Trail_DatabasePasswordChanged')).to.equal(undefined);
     });
   });
 

@@ -143,6 +143,17 @@ describe('docs: the real providers', function () {
     });
   }
 
+  it('sec_query: the page and its example say that a query policies use is replaced with create_before_destroy', () => {
+    const page = fresh.get('sec/resources/query.md')!;
+    expect(bulletOf(page, 'query_id')).to.include('`lifecycle { create_before_destroy = true }`');
+    expect(page.slice(page.indexOf('## Example Usage'), page.indexOf('## Argument Reference'))).to.match(/lifecycle \{\n\s+create_before_destroy = true\n\s+\}/);
+  });
+
+  it('sec_agent_access_token (ephemeral): says to name a token made in the same run by the resource\'s id', () => {
+    const page = fresh.get('sec/ephemeral-resources/agent_access_token.md')!;
+    expect(bulletOf(page, 'name')).to.include('`sec_agent_access_token.<name>.id`');
+  });
+
   it('shows the agent token: sensitive token, default and allowed values, replacement, both import forms', () => {
     const page = fresh.get('sec/resources/agent_access_token.md')!;
     expect(bulletOf(page, 'token')).to.include('(String, Sensitive)');
