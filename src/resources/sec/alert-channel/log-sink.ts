@@ -15,6 +15,7 @@ export default alertChannel({
       sensitive: true,
       writeOnlyTwin: { required: true },
       masked: true,
+      sensitiveUnlikeUpstream: true,
       validate: [validators.nonEmpty()],
       description: 'Token of the event collector.',
     }),

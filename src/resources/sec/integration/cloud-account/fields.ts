@@ -219,7 +219,8 @@ export function scanFromWire(d: ScanWire, own: ScanModel | null): ScanModel {
 
 /** Computed outputs of the scanners. */
 export const serverToken = () =>
-  attr.string({ computed: true, sensitive: true, description: 'The token the scanner authenticates to the platform with.' });
+  // Upstream did not mark it sensitive (sec.md §6.5).
+  attr.string({ computed: true, sensitive: true, sensitiveUnlikeUpstream: true, description: 'The token the scanner authenticates to the platform with.' });
 export const serverUri = () => attr.string({ computed: true, description: 'The platform endpoint the scanner reports to.' });
 
 /** A list of ids the platform needs at least one of; trimmed for the platform, blank entries refused. */
