@@ -280,14 +280,19 @@ function interruptionSection(r: AnyResource): string[] {
  */
 function migrationSection(def: AnyProvider): string[] {
   const marked = [...sortByType(def.resources), ...sortByType(def.dataSources)].flatMap((r) => {
-    const paths = fieldPaths(r.schema.fields as Fields).filter(([, d]) => d.kind === 'attr' && d.options.sensitiveUnlikeUpstream).map(([p]) => `\`${p}\``);
-    return paths.length > 0 ? [`* \`${r.typeName}\`${def.dataSources.includes(r as AnyDataSource) ? ' (data source)' : ''}: ${paths.join(', ')}`] : [];
+    const paths = fieldPaths(r.schema.fields as Fields)
+      .filter(([, d]) => d.kind === 'attr' && d.options.sensitiveUnlikeUpstream)
+      .map(([p]) => `\`${p}\``);
+    const kind = def.dataSources.includes(r as AnyDataSource) ? ' (data source)' : '';
+    return paths.length > 0 ? [`* \`${r.typeName}\`${kind}: ${paths.join(', ')}`] : [];
   });
   if (marked.length === 0) return [];
   return [
     '## Migrating from the upstream provider',
     '',
-    'These values are sensitive here, though the upstream provider did not mark them so. Terraform refuses an `output` that shows a sensitive value unless the output sets `sensitive = true`, so an output of one of them written for the upstream provider needs `sensitive = true` added:',
+    'These values are sensitive here, though the upstream provider did not mark them so. ' +
+      'Terraform refuses an `output` that shows a sensitive value unless the output sets `sensitive = true`, ' +
+      'so an output of one of them written for the upstream provider needs `sensitive = true` added:',
     '',
     ...marked,
     '',
@@ -317,10 +322,13 @@ function importLimits(r: AnyResource): string[] {
     if (!o.providerOnly) return [];
     const value = o.default !== undefined ? `its default, \`${formatDefault(o.default as Value)}\`` : 'null';
     return [
-      `* \`${path}\` is the provider's own setting, which the platform does not keep: an import sets it to ${value}. A configuration that sets another value records it at the first apply after the import, without calling the platform.`,
+      `* \`${path}\` is the provider's own setting, which the platform does not keep: an import sets it to ${value}. ` +
+        'A configuration that sets another value records it at the first apply after the import, ' +
+        'without calling the platform.',
     ];
   });
-  return lines.length === 0 ? [] : ['What the platform does not say comes back from an import as follows:', '', ...lines, ''];
+  if (lines.length === 0) return [];
+  return ['What the platform does not say comes back from an import as follows:', '', ...lines, ''];
 }
 
 function importSection(r: AnyResource): string[] {
@@ -472,12 +480,15 @@ function sensitivityNote(a: SchemaAttribute, o: AttrOptions<unknown>, ctx: Conte
   if (ctx.what === 'provider') return `${hidden}; provider settings are not stored in the state.`;
   if (ctx.what === 'ephemeral resource') return `${hidden}; an ephemeral resource's values are not stored in the plan or the state.`;
   // Whatever a resource or data source stores, a configuration can output.
-  if (o.writeOnlyTwin) return `${hidden}, but it is stored in the state: set \`${a.name}_wo\` instead to keep it out. ${SENSITIVE_OUTPUT}`;
+  if (o.writeOnlyTwin) {
+    return `${hidden}, but it is stored in the state: set \`${a.name}_wo\` instead to keep it out. ${SENSITIVE_OUTPUT}`;
+  }
   return `${hidden}, but it is stored in the state. ${SENSITIVE_OUTPUT}`;
 }
 
 /** Said of every sensitive value a configuration can output (Terraform's "Output refers to sensitive values"). */
-export const SENSITIVE_OUTPUT = 'An `output` that shows it must set `sensitive = true`; Terraform refuses it otherwise.';
+export const SENSITIVE_OUTPUT =
+  'An `output` that shows it must set `sensitive = true`; Terraform refuses it otherwise.';
 
 function attributeBullet(f: FieldDoc, ctx: Context): string {
   const a = f.attribute!;

@@ -20,12 +20,15 @@ export function planObject(fields: Fields, prior: ObjectValue | null, proposed: 
   const planned = planLevel(fields, prior, proposed, config, [], requiresReplace);
   // The platform stamps its volatile values (a last-modified time) on every update of the object,
   // whichever part of it changed: a rename moves the time inside a nested configuration block too.
-  return { planned: prior !== null && changesObject(fields, prior, planned) ? volatileUnknown(fields, planned) : planned, requiresReplace };
+  const updated = prior !== null && changesObject(fields, prior, planned);
+  return { planned: updated ? volatileUnknown(fields, planned) : planned, requiresReplace };
 }
 
 /** Whether the plan changes anything the platform holds, at any depth (the update it makes). */
 function changesObject(fields: Fields, prior: ObjectValue, planned: ObjectValue): boolean {
-  return Object.entries(fields).some(([n, d]) => isPlatformSetting(d) && !sameFieldMeaning(d, prior[n] ?? null, planned[n] ?? null));
+  return Object.entries(fields).some(
+    ([n, d]) => isPlatformSetting(d) && !sameFieldMeaning(d, prior[n] ?? null, planned[n] ?? null),
+  );
 }
 
 /** `planned` with every volatile value, at every depth, unknown: the update will stamp it anew. */

@@ -67,7 +67,8 @@ export interface Validator<V> {
 export type Exact<V> = V extends number ? CtyNumber : V extends ReadonlyArray<infer E> ? Exact<E>[] : V;
 
 /** A value in a message: a number exactly as written (cty's text), anything else JSON-quoted. */
-export const shown = (v: unknown): string => (typeof v === 'number' || v instanceof Decimal ? numberText(v) : JSON.stringify(v));
+export const shown = (v: unknown): string =>
+  typeof v === 'number' || v instanceof Decimal ? numberText(v) : JSON.stringify(v);
 
 /** Whether an exact number is whole. */
 const isWhole = (v: CtyNumber): boolean => (v instanceof Decimal ? !v.text.includes('.') : Number.isInteger(v));
@@ -350,9 +351,13 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string): 
   if (required && (optional || computed)) throw new Error(`schema: ${where} cannot be required and optional/computed`);
   if (!required && !optional && !computed) throw new Error(`schema: ${where} must be required, optional or computed`);
   if ((o.volatile || o.changesWith) && !computed) throw new Error(`schema: ${where} is volatile but not computed`);
-  if (o.sensitiveUnlikeUpstream && !o.sensitive) throw new Error(`schema: ${where} is marked sensitive unlike upstream but is not sensitive`);
+  if (o.sensitiveUnlikeUpstream && !o.sensitive) {
+    throw new Error(`schema: ${where} is marked sensitive unlike upstream but is not sensitive`);
+  }
   // The planner makes a volatile value unknown on every update, whatever the configuration says.
-  if (o.volatile && (required || optional)) throw new Error(`schema: ${where} is volatile, so the platform's alone: it cannot be an argument`);
+  if (o.volatile && (required || optional)) {
+    throw new Error(`schema: ${where} is volatile, so the platform's alone: it cannot be an argument`);
+  }
   return {
     name,
     type: def.type.cty,
@@ -378,7 +383,8 @@ export const validators = {
     samples: allowed,
     ...(allowed.every((a) => typeof a === 'number') ? { range: [Math.min(...(allowed as number[])), Math.max(...(allowed as number[]))] as const } : {}),
     description: `one of ${allowed.map((a) => `\`${a}\``).join(', ')}`,
-    check: (v) => (allowed.includes(v as V) ? undefined : `must be one of ${allowed.map(shown).join(', ')}, got ${shown(v)}`),
+    check: (v) =>
+      allowed.includes(v as V) ? undefined : `must be one of ${allowed.map(shown).join(', ')}, got ${shown(v)}`,
   }),
   nonEmpty: <V extends string | unknown[]>(): Validator<V> => ({
     description: 'must not be empty',
@@ -399,7 +405,10 @@ export const validators = {
     range: [min, max],
     samples,
     description: `a whole number from ${min} to ${max}`,
-    check: (v) => (isWhole(v) && compareNumbers(v, min) >= 0 && compareNumbers(v, max) <= 0 ? undefined : `must be a whole number from ${min} to ${max}, got ${shown(v)}`),
+    check: (v) =>
+      isWhole(v) && compareNumbers(v, min) >= 0 && compareNumbers(v, max) <= 0
+        ? undefined
+        : `must be a whole number from ${min} to ${max}, got ${shown(v)}`,
   }),
   /** Applies an element validator to every element of a list or set (a form's refused values refused as elements too). */
   each: <V>(inner: Validator<V>): Validator<V[]> => ({

@@ -61,7 +61,7 @@ describe('acceptance: the ephemeral resources\' examples under real Terraform', 
     await ws.expect(['destroy', '-auto-approve', '-no-color']);
   });
 
-  it('sec_agent_access_token: a token made in the same run is read when named by the resource\'s id, as its page says; by its name as text, the plan says why not', async () => {
+  it("sec_agent_access_token: a token made in the same run is read when named by the resource's id", async () => {
     const config = (name: string) => `
 terraform {
   required_providers {
@@ -88,11 +88,16 @@ resource "sec_alert_channel_webhook" "installer" {
     workspaces.push(ws);
     // Opened while planning, before the token exists.
     const early = await ws.expect(['plan', '-no-color'], 1);
-    expect(early.stderr.replace(/\s+/g, ' ')).to.include('Agent access token not found').and.include("set `name` to the resource's `id` (`sec_agent_access_token.<name>.id`)");
+    // By its name as text it is opened while planning, before the token exists: the message says what to write.
+    expect(early.stderr.replace(/\s+/g, ' '))
+      .to.include('Agent access token not found')
+      .and.include("set `name` to the resource's `id` (`sec_agent_access_token.<name>.id`)");
     ws.writeConfig(config('sec_agent_access_token.fleet.id'));
     await ws.expect(['apply', '-auto-approve', '-no-color']);
-    const token = sec.list<{ tokenAlias: string; accessToken: string }>('AgentAccessTokens').find((t) => t.tokenAlias === 'tf-eph-same-run')!;
-    const hook = sec.list<{ name: string; data: { webhookUrl: string } }>('AlertChannels').find((c) => c.name === 'tf-eph-same-run-installer')!;
+    const tokens = sec.list<{ tokenAlias: string; accessToken: string }>('AgentAccessTokens');
+    const token = tokens.find((t) => t.tokenAlias === 'tf-eph-same-run')!;
+    const hooks = sec.list<{ name: string; data: { webhookUrl: string } }>('AlertChannels');
+    const hook = hooks.find((c) => c.name === 'tf-eph-same-run-installer')!;
     expect(hook.data.webhookUrl).to.equal(`https://installer.example.com/enroll/${token.accessToken}`);
     await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
     await ws.expect(['destroy', '-auto-approve', '-no-color']);

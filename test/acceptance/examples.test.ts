@@ -197,7 +197,10 @@ for (const provider of ['sec', 'vdb'] as const) {
  * lifecycle block where it has one (Terraform takes one per resource), otherwise as a new block.
  */
 function withIgnoreChangesAll(text: string): string {
+  const lifecycle = /^(\s*lifecycle\s*\{)/m;
   return text.replace(/^(resource\s+"[^"]+"\s+"[^"]+"\s*\{)([\s\S]*?^\})/gm, (_all, head: string, body: string) =>
-    /^\s*lifecycle\s*\{/m.test(body) ? head + body.replace(/^(\s*lifecycle\s*\{)/m, '$1\n    ignore_changes = all') : `${head}\n  lifecycle {\n    ignore_changes = all\n  }\n${body}`,
+    lifecycle.test(body)
+      ? head + body.replace(lifecycle, '$1\n    ignore_changes = all')
+      : `${head}\n  lifecycle {\n    ignore_changes = all\n  }\n${body}`,
   );
 }

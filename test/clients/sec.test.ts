@@ -404,7 +404,9 @@ describe('sec client', () => {
       const ids = error.requestId!.split(', ');
       expect(ids).to.have.length(3);
       for (const id of ids) expect(id).to.match(/^[0-9A-F]{16}$/);
-      expect(error.message).to.equal(`GET /api/v2/AlertChannels: the API answered HTTP 503 (HTTP 503, request ids ${ids.join(', ')})`);
+      const operation = 'GET /api/v2/AlertChannels';
+      const facts = `(HTTP 503, request ids ${ids.join(', ')})`;
+      expect(error.message).to.equal(`${operation}: the API answered HTTP 503 ${facts}`);
     });
 
     it('honours Retry-After on 429', async () => {

@@ -253,7 +253,8 @@ describe('engine: lifecycle rules', () => {
     const [diag] = engine.validateResourceConfig('fake_thing', config({ name: 'x', secret: 'hunter2-password' })).items;
     expect(diag!.detail).to.equal('The value must be a text starting with `s`, got (sensitive value).');
     // Every text inside the value where the message quotes it, whatever its length.
-    expect(withoutSecrets('got "ab-cd", then ["ab-cd-ef"]', ['ab-cd', 'ab-cd-ef'])).to.equal('got (sensitive value), then [(sensitive value)]');
+    const both = withoutSecrets('got "ab-cd", then ["ab-cd-ef"]', ['ab-cd', 'ab-cd-ef']);
+    expect(both).to.equal('got (sensitive value), then [(sensitive value)]');
     expect(withoutSecrets('must be "a", not a letter', 'a')).to.equal('must be (sensitive value), not a letter');
   });
 
@@ -262,7 +263,9 @@ describe('engine: lifecycle rules', () => {
     const [diag] = engine.validateResourceConfig('fake_thing', config({ name: 'x', secret: 'text' })).items;
     expect(diag!.detail).to.equal('The value must be a text starting with `s`, got (sensitive value).');
     const url = 'must be an http:// or https:// URL with a host and no spaces, got "https://"';
-    expect(withoutSecrets(url, 'https://')).to.equal('must be an http:// or https:// URL with a host and no spaces, got (sensitive value)');
+    expect(withoutSecrets(url, 'https://')).to.equal(
+      'must be an http:// or https:// URL with a host and no spaces, got (sensitive value)',
+    );
   });
 
   it('imports with defaults filled so that the first plan is empty', async () => {

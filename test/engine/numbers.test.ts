@@ -28,7 +28,8 @@ function configWith(fields: Fields, steps: string[], value: Value): ObjectValue 
   const def = fields[first!]!;
   if (def.kind === 'attr') return { [first!]: value };
   const inner = configWith(def.fields, rest, value);
-  return { [first!]: def.nesting === 'single' || def.nesting === 'group' ? inner : def.nesting === 'map' ? { k: inner } : [inner] };
+  const single = def.nesting === 'single' || def.nesting === 'group';
+  return { [first!]: single ? inner : def.nesting === 'map' ? { k: inner } : [inner] };
 }
 
 describe('numbers in diagnostics: shown exactly, as cty holds them', () => {
@@ -41,7 +42,8 @@ describe('numbers in diagnostics: shown exactly, as cty holds them', () => {
   for (const provider of ['sec', 'vdb'] as const) {
     it(`${provider}: every number argument refuses them at validation, naming each as written`, async () => {
       const def = await loadProviderDef(provider);
-      const schemas = [def.schema, ...def.resources.map((r) => r.schema), ...def.dataSources.map((d) => d.schema), ...(def.ephemeralResources ?? []).map((e) => e.schema)];
+      const types = [...def.resources, ...def.dataSources, ...(def.ephemeralResources ?? [])];
+      const schemas = [def.schema, ...types.map((r) => r.schema)];
       const wrong: string[] = [];
       let checked = 0;
       for (const schema of schemas) {
@@ -50,9 +52,13 @@ describe('numbers in diagnostics: shown exactly, as cty holds them', () => {
           for (const text of written) {
             const diags = new Diagnostics();
             validateFields(fields, configWith(fields, steps, parseNumber(text)), diags);
-            const details = diags.items.filter((d) => d.severity === 'error' && d.summary.endsWith(`${steps[steps.length - 1]}"`)).map((d) => d.detail);
+            const leaf = `${steps[steps.length - 1]}"`;
+            const errors = diags.items.filter((d) => d.severity === 'error' && d.summary.endsWith(leaf));
+            const details = errors.map((d) => d.detail);
             checked++;
-            if (!details.some((d) => d.includes(`got ${text}`))) wrong.push(`${steps.join('.')} = ${text}: ${details.join(' | ') || 'accepted'}`);
+            if (!details.some((d) => d.includes(`got ${text}`))) {
+              wrong.push(`${steps.join('.')} = ${text}: ${details.join(' | ') || 'accepted'}`);
+            }
           }
         }
       }
@@ -63,10 +69,13 @@ describe('numbers in diagnostics: shown exactly, as cty holds them', () => {
 
   it('a range and a list of allowed numbers judge the exact value', () => {
     const range = validators.intBetween(1, 10);
-    expect(range.check(parseNumber('1.00000000000000001'))).to.equal('must be a whole number from 1 to 10, got 1.00000000000000001');
-    expect(range.check(parseNumber('9.99999999999999999999'))).to.equal('must be a whole number from 1 to 10, got 9.99999999999999999999');
+    for (const text of ['1.00000000000000001', '9.99999999999999999999']) {
+      expect(range.check(parseNumber(text))).to.equal(`must be a whole number from 1 to 10, got ${text}`);
+    }
     expect(range.check(1e21)).to.equal('must be a whole number from 1 to 10, got 1000000000000000000000');
     expect(range.check(10)).to.equal(undefined);
-    expect(validators.oneOf(5, 10, 15).check(parseNumber('5.000000000000000001'))).to.equal('must be one of 5, 10, 15, got 5.000000000000000001');
+    const allowed = validators.oneOf(5, 10, 15);
+    const nearly = '5.000000000000000001';
+    expect(allowed.check(parseNumber(nearly))).to.equal(`must be one of 5, 10, 15, got ${nearly}`);
   });
 });

@@ -137,8 +137,14 @@ describeSeedConformance({
   seedFile: '000_da722bde0f6638a7.txt',
   allowed: SEC_ALLOWED,
   sensitiveBeyondSeed: [
-    { name: 'ingest_token', reason: 'sec.md §2 (LogSink): upstream\'s `hec_token` is "not sensitive upstream"; the seed does not show the channel\'s fields.' },
-    { name: 'server_token', reason: 'sec.md §6.5: the scanners\' `server_token` is read back and not sensitive upstream; the seed does not show it.' },
+    {
+      name: 'ingest_token',
+      reason: 'sec.md §2 (LogSink): upstream\'s `hec_token` is "not sensitive upstream"; the seed does not show it.',
+    },
+    {
+      name: 'server_token',
+      reason: "sec.md §6.5: the scanners' `server_token` is not sensitive upstream; the seed does not show it.",
+    },
   ],
   resourceTypes: SEC_RESOURCE_TYPES,
   // The seed names only the user profile's result type; sec.md §1.3 adds the token data source of the

@@ -98,14 +98,18 @@ export function describeSeedConformance(spec: ConformanceSpec): void {
       fail('allowances that match nothing', all.filter((d) => d.startsWith('allowed difference matched nothing')));
     });
 
-    it('marks sensitiveUnlikeUpstream (named in the migration note) the values the seed leaves unflagged that are secret here, and only those the spec adds', async () => {
+    it('marks sensitiveUnlikeUpstream the secrets the seed leaves unflagged, and those the spec adds', async () => {
+      // They are what the provider page's migration note names.
       // Provider settings cannot be output; the rest can, and an output of them now needs `sensitive = true`.
       const snake = (camel: string) => camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
       const unflagged = allDifferences(schema, seed!)
         .filter((d) => /: is secret, the seed does not flag it/.test(d) && !d.startsWith('config.'))
         .map((d) => snake(/^[^:]*\.([A-Za-z0-9]+):/.exec(d)![1]!));
       const def = await loadProviderDef(spec.provider);
-      const walk = (fields: Fields): string[] => Object.entries(fields).flatMap(([n, d]) => (d.kind === 'block' ? walk(d.fields) : d.options.sensitiveUnlikeUpstream ? [n] : []));
+      const walk = (fields: Fields): string[] =>
+        Object.entries(fields).flatMap(([n, d]) =>
+          d.kind === 'block' ? walk(d.fields) : d.options.sensitiveUnlikeUpstream ? [n] : [],
+        );
       const marked = [...def.resources, ...def.dataSources].flatMap((r) => walk(r.schema.fields as Fields));
       const beyond = (spec.sensitiveBeyondSeed ?? []).map((b) => b.name);
       expect([...new Set(marked)].sort()).to.deep.equal([...new Set([...unflagged, ...beyond])].sort());

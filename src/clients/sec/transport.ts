@@ -85,7 +85,12 @@ export class Transport {
     const requestIds: string[] = [];
     for (let attempt = 1; ; attempt++) {
       if (call.stop?.aborted) {
-        if (changes && mayHaveTakenEffect) throw this.unanswered(request, 'an earlier attempt\'s answer was lost and Terraform asked the provider to stop before it could be sent again', requestIds);
+        if (changes && mayHaveTakenEffect) {
+          const why =
+            "an earlier attempt's answer was lost and Terraform asked the provider to stop before it could be " +
+            'sent again';
+          throw this.unanswered(request, why, requestIds);
+        }
         throw call.abortError(request.operation)!;
       }
       const started = Date.now();
@@ -106,7 +111,9 @@ export class Transport {
         this.log(request, attempt, started, { error: errorCode(outcome.networkError) });
         if (call.deadline.aborted) {
           // The deadline passed while the request was out: a create may have been carried out.
-          if (changes && !request.idempotent) throw this.unanswered(request, `no answer within ${call.timeoutMs} ms`, requestIds);
+          if (changes && !request.idempotent) {
+            throw this.unanswered(request, `no answer within ${call.timeoutMs} ms`, requestIds);
+          }
           throw call.abortError(request.operation)!;
         }
         if (grace?.signal.aborted) throw this.unanswered(request, graceOverNote(this.options.stopGraceMs), requestIds);
@@ -137,7 +144,8 @@ export class Transport {
         continue;
       }
       if (!request.idempotent && UNANSWERED_STATUSES.has(response.status)) {
-        throw this.unanswered(request, `a gateway answered HTTP ${response.status} instead of the API`, requestIds, response);
+        const why = `a gateway answered HTTP ${response.status} instead of the API`;
+        throw this.unanswered(request, why, requestIds, response);
       }
       throw this.statusFailure(request, response, requestIds);
     }
@@ -176,7 +184,11 @@ export class Transport {
     }
   }
 
-  private statusFailure(request: TransportRequest, response: TransportResponse, requestIds: readonly string[]): ApiError {
+  private statusFailure(
+    request: TransportRequest,
+    response: TransportResponse,
+    requestIds: readonly string[],
+  ): ApiError {
     const apiMessage = messageFromErrorBody(response.text);
     const detail = apiMessage ? this.options.redactor.redact(apiMessage) : `the API answered HTTP ${response.status}`;
     return new ApiError(detail, {
@@ -197,7 +209,12 @@ export class Transport {
   }
 
   /** A request that is not safe to repeat went out and its answer was lost. */
-  private unanswered(request: TransportRequest, why: string, requestIds: readonly string[], response?: TransportResponse): ApiError {
+  private unanswered(
+    request: TransportRequest,
+    why: string,
+    requestIds: readonly string[],
+    response?: TransportResponse,
+  ): ApiError {
     return new ApiError(`${why}; ${OUTCOME_UNKNOWN_NOTE}`, {
       code: 'outcome_unknown',
       operation: request.operation,

@@ -143,18 +143,25 @@ export class VdbTransport {
       this.log(operation, { attempt, code: grpc.status[error.code], durationMs, traceId });
       if (error.code === grpc.status.CANCELLED && cancelOn?.aborted) {
         if (grace) throw this.lostAnswer(operation, graceOverNote(this.options.stopGraceMs), traceIds);
-        throw new ApiError('Terraform asked the provider to stop while the request was out', { code: 'cancelled', operation, ...requestIdsOf(traceIds) });
+        throw new ApiError('Terraform asked the provider to stop while the request was out', {
+          code: 'cancelled',
+          operation,
+          ...requestIdsOf(traceIds),
+        });
       }
       // A wrong URL, not a passing failure; the handshake failed, so nothing was sent.
       if (error.code === grpc.status.UNAVAILABLE && isNotTlsAnswer(error.details)) {
-        throw new ApiError(notTlsMessage(this.options.endpoint.target), { code: 'unavailable', operation, ...requestIdsOf(traceIds), cause: error });
+        const ids = requestIdsOf(traceIds);
+        const target = this.options.endpoint.target;
+        throw new ApiError(notTlsMessage(target), { code: 'unavailable', operation, ...ids, cause: error });
       }
       // No connection: nothing was sent, whatever the call. Tried again only if it may pass.
       const unconnected = error.code === grpc.status.UNAVAILABLE ? connectionFailure(error.details ?? '', this.connection) : undefined;
       if (unconnected) {
         const delay = backoffMs(retry, attempt);
         if (!unconnected.passing || attempt >= retry.maxAttempts || Date.now() + delay >= deadline) {
-          throw new ApiError(unconnected.sentence, { code: 'unavailable', operation, ...requestIdsOf(traceIds), cause: error });
+          const ids = requestIdsOf(traceIds);
+          throw new ApiError(unconnected.sentence, { code: 'unavailable', operation, ...ids, cause: error });
         }
         await sleep(delay, undefined, { signal: call.signal }).catch(() => undefined);
         continue;
@@ -235,7 +242,9 @@ export class VdbTransport {
   }
 
   private lostAnswer(operation: string, why: string, traceIds: string[], cause?: grpc.ServiceError): ApiError {
-    return new ApiError(`${why}; ${OUTCOME_UNKNOWN_NOTE}`, { code: 'outcome_unknown', operation, ...requestIdsOf(traceIds), ...(cause ? { cause } : {}) });
+    const ids = requestIdsOf(traceIds);
+    const details = { code: 'outcome_unknown' as const, operation, ...ids, ...(cause ? { cause } : {}) };
+    return new ApiError(`${why}; ${OUTCOME_UNKNOWN_NOTE}`, details);
   }
 
   /** Servers should never echo the key, but a message is the last place it may leak from. */

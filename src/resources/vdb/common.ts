@@ -58,7 +58,8 @@ export function accountIdOf(own: string | null | undefined, ctx: { client: VdbCo
   if (own) return own;
   const fallback = ctx.client.defaultAccountId;
   if (fallback) return fallback;
-  throw new DiagnosticError('Account ID not specified', `Set \`account_id\` on this resource or ${providerAccountSources(ctx.client)}`, [attrStep('account_id')]);
+  const detail = `Set \`account_id\` on this resource or ${providerAccountSources(ctx.client)}`;
+  throw new DiagnosticError('Account ID not specified', detail, [attrStep('account_id')]);
 }
 
 /** The provider's account id, for objects that have no `account_id` of their own. */
@@ -70,7 +71,9 @@ export function providerAccountId(ctx: { client: VdbContext }): string {
 
 /** Where the provider's account can be given, and, where the provider block gives it empty, that it does. */
 const providerAccountSources = (client: VdbContext): string =>
-  client.noDefaultAccount === undefined ? 'in the provider configuration (or the VDB_ACCOUNT_ID environment variable).' : `in the provider configuration: ${client.noDefaultAccount}`;
+  client.noDefaultAccount === undefined
+    ? 'in the provider configuration (or the VDB_ACCOUNT_ID environment variable).'
+    : `in the provider configuration: ${client.noDefaultAccount}`;
 
 /** Splits a composite import id `<first>/<second>`, naming the parts in the error. */
 export function splitImportId(id: string, first: string, second: string): [string, string] {

@@ -20,7 +20,9 @@ const schema = resourceSchema(
       optional: true,
       computed: true,
       refersTo: 'an account',
-      description: 'The account of the cluster. Defaults to the provider\'s `account_id`; the opened key holds the account it was made in.',
+      description:
+        "The account of the cluster. Defaults to the provider's `account_id`; the opened key holds the account " +
+        'it was made in.',
     }),
     cluster_id: attr.string({ required: true, validate: [uuid], description: 'The cluster the key grants access to.' }),
     name: attr.string({

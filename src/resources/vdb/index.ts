@@ -64,8 +64,15 @@ export default provider<typeof schema.fields, VdbContext>({
     let apiUrl = (config.api_url ?? ctx.env.VDB_API_URL ?? '').trim();
     if (apiUrl === '') {
       // Say where the empty value was given: the provider block (which hides the variable) or the variable.
-      const empty = emptyInBlock('api_url', 'VDB_API_URL', config.api_url, ctx.env) ?? (ctx.env.VDB_API_URL !== undefined ? { said: 'The VDB_API_URL environment variable is empty' } : undefined);
-      if (empty !== undefined) ctx.diags.warning('Using default URL', [`${upperFirst(empty.said)}, so the provider uses ${DEFAULT_API_URL}.`, empty.hidden].filter(Boolean).join(' '), [attrStep('api_url')]);
+      const variableEmpty = { said: 'The VDB_API_URL environment variable is empty' };
+      const emptyVariable = ctx.env.VDB_API_URL === undefined ? undefined : variableEmpty;
+      const empty: { said: string; hidden?: string } | undefined =
+        emptyInBlock('api_url', 'VDB_API_URL', config.api_url, ctx.env) ?? emptyVariable;
+      if (empty !== undefined) {
+        const used = `${upperFirst(empty.said)}, so the provider uses ${DEFAULT_API_URL}.`;
+        const detail = empty.hidden === undefined ? used : `${used} ${empty.hidden}`;
+        ctx.diags.warning('Using default URL', detail, [attrStep('api_url')]);
+      }
       apiUrl = DEFAULT_API_URL;
     }
     const insecure = config.insecure ?? booleanVariable(ctx.env, 'VDB_INSECURE', 'insecure') ?? false;
@@ -79,7 +86,8 @@ export default provider<typeof schema.fields, VdbContext>({
       logger: { debug: (message, fields) => ctx.log.debug(message, fields as Record<string, unknown> | undefined) },
     });
     const noDefaultAccount = noAccount && [`${noAccount.said}.`, noAccount.hidden].filter(Boolean).join(' ');
-    return { api, defaultAccountId: accountId === '' ? null : accountId, ...(noDefaultAccount ? { noDefaultAccount } : {}) };
+    const defaultAccountId = accountId === '' ? null : accountId;
+    return { api, defaultAccountId, ...(noDefaultAccount ? { noDefaultAccount } : {}) };
   },
   pulumi: {
     // The seed shows `apiKey` required: the bridge made the Pulumi schema from the real provider

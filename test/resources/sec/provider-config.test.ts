@@ -74,12 +74,14 @@ describe('sec provider configuration', () => {
     );
   });
 
-  it('an empty value in the provider block counts as unset (the variable is used), and a message says the block has it empty', () => {
+  it('an empty value in the provider block counts as unset, and a missing setting says the block has it empty', () => {
     const h = home();
-    expect(resolveSecSettings({ ...empty, account: '', api_token: 'tok' }, { HOME: h, SEC_ACCOUNT: 'envacct' }, new Diagnostics())).to.deep.include({ account: 'envacct' });
-    const err = failure(() => resolveSecSettings({ ...empty, account: '', api_token: 'tok' }, { HOME: h }, new Diagnostics()));
+    const block = { ...empty, account: '', api_token: 'tok' };
+    const settings = resolveSecSettings(block, { HOME: h, SEC_ACCOUNT: 'envacct' }, new Diagnostics());
+    expect(settings).to.deep.include({ account: 'envacct' });
+    const err = failure(() => resolveSecSettings(block, { HOME: h }, new Diagnostics()));
     expect(err).to.deep.include({ summary: 'Missing account', path: [{ attr: 'account' }] });
-    expect(err.detail).to.match(/^`account` is empty in the provider block\. Set `account` in the provider block or the SEC_ACCOUNT environment variable/);
+    expect(err.detail).to.match(/^`account` is empty in the provider block\. Set `account` in the provider block or /);
   });
 
   it('warns about a profile file other users can read', () => {

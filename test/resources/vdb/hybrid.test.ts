@@ -120,7 +120,8 @@ describe('vdb_accounts_hybrid_cloud_environment', function () {
     await h.destroy(TYPE, retried);
   });
 
-  it('a rename leaves nothing for the next refresh to find changed (the platform restamps configuration.last_modified_at)', async () => {
+  // The platform restamps configuration.last_modified_at on every update, a rename too.
+  it('a rename leaves nothing for the next refresh to find changed outside Terraform', async () => {
     // Knob 0: no commands, so the environment's status does not move on its own meanwhile.
     const created = await h.converge(TYPE, null, env({}, { name: 'tf-rename', bootstrap_commands_version: 0 }));
     const before = (created.configuration as ObjectValue[])[0]!.last_modified_at;

@@ -220,7 +220,12 @@ export function scanFromWire(d: ScanWire, own: ScanModel | null): ScanModel {
 /** Computed outputs of the scanners. */
 export const serverToken = () =>
   // Upstream did not mark it sensitive (sec.md §6.5).
-  attr.string({ computed: true, sensitive: true, sensitiveUnlikeUpstream: true, description: 'The token the scanner authenticates to the platform with.' });
+  attr.string({
+    computed: true,
+    sensitive: true,
+    sensitiveUnlikeUpstream: true,
+    description: 'The token the scanner authenticates to the platform with.',
+  });
 export const serverUri = () => attr.string({ computed: true, description: 'The platform endpoint the scanner reports to.' });
 
 /** A list of ids the platform needs at least one of; trimmed for the platform, blank entries refused. */
