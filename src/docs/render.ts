@@ -90,6 +90,7 @@ function renderIndexPage(def: AnyProvider, options: RenderOptions): string {
   if (args.arguments.length === 0) out.push('This provider takes no arguments.', '');
   else out.push('The provider block supports the following arguments, all of them optional unless marked required:', '', ...args.arguments, '');
   out.push(...args.nested);
+  out.push(...migrationSection(def));
   const link = (p: string) => p.slice(def.name.length + 1);
   if (def.resources.length > 0) {
     out.push('## Resources', '');
@@ -280,6 +281,63 @@ function interruptionSection(r: AnyResource): string[] {
   return out;
 }
 
+/**
+ * What a configuration written for the upstream provider needs: every value sensitive here that the
+ * upstream provider did not mark (`sensitiveUnlikeUpstream`), which its outputs must now mark too.
+ */
+function migrationSection(def: AnyProvider): string[] {
+  const marked = [...sortByType(def.resources), ...sortByType(def.dataSources)].flatMap((r) => {
+    const paths = fieldPaths(r.schema.fields as Fields)
+      .filter(([, d]) => d.kind === 'attr' && d.options.sensitiveUnlikeUpstream)
+      .map(([p]) => `\`${p}\``);
+    const kind = def.dataSources.includes(r as AnyDataSource) ? ' (data source)' : '';
+    return paths.length > 0 ? [`* \`${r.typeName}\`${kind}: ${paths.join(', ')}`] : [];
+  });
+  if (marked.length === 0) return [];
+  return [
+    '## Migrating from the upstream provider',
+    '',
+    'These values are sensitive here, though the upstream provider did not mark them so. ' +
+      'Terraform refuses an `output` that shows a sensitive value unless the output sets `sensitive = true`, ' +
+      'so an output of one of them written for the upstream provider needs `sensitive = true` added:',
+    '',
+    ...marked,
+    '',
+  ];
+}
+
+/** Every field with its path from the top (`credentials.client_secret`), blocks before their fields. */
+function fieldPaths(fields: Fields, prefix = ''): Array<[string, FieldDef]> {
+  return Object.keys(fields)
+    .sort()
+    .flatMap((name): Array<[string, FieldDef]> => {
+      const def = fields[name]!;
+      const path = prefix === '' ? name : `${prefix}.${name}`;
+      return def.kind === 'block' ? [[path, def], ...fieldPaths(def.fields, path)] : [[path, def]];
+    });
+}
+
+/**
+ * What an import cannot read back from the platform: the provider's own settings (an import gives
+ * their defaults) and arguments that declare what an import sets them to (`onImport`).
+ */
+function importLimits(r: AnyResource): string[] {
+  const lines = fieldPaths(r.schema.fields as Fields).flatMap(([path, d]) => {
+    if (d.kind !== 'attr') return [];
+    const o = d.options;
+    if (o.onImport !== undefined) return [`* \`${path}\`: ${lowerFirst(sentence(o.onImport))}`];
+    if (!o.providerOnly) return [];
+    const value = o.default !== undefined ? `its default, \`${formatDefault(o.default as Value)}\`` : 'null';
+    return [
+      `* \`${path}\` is the provider's own setting, which the platform does not keep: an import sets it to ${value}. ` +
+        'A configuration that sets another value records it at the first apply after the import, ' +
+        'without calling the platform.',
+    ];
+  });
+  if (lines.length === 0) return [];
+  return ['What the platform does not say comes back from an import as follows:', '', ...lines, ''];
+}
+
 function importSection(r: AnyResource): string[] {
   const out = ['## Import', ''];
   if (!r.importState) {
@@ -299,6 +357,7 @@ function importSection(r: AnyResource): string[] {
   }
   out.push('With the `terraform import` command:', '');
   out.push('```shell', `terraform import ${r.typeName}.example '${placeholder}'`, '```', '');
+  out.push(...importLimits(r));
   out.push(...generatedConfiguration(r));
   return out;
 }
@@ -470,7 +529,7 @@ function renderObjectAttributeSection(path: string[], type: CtyType, out: Render
 }
 
 function bullet(f: FieldDoc, ctx: Context): string {
-  return f.def.kind === 'block' ? blockBullet(f) : attributeBullet(f, ctx);
+  return f.def.kind === 'block' ? blockBullet(f, ctx) : attributeBullet(f, ctx);
 }
 
 /** Where a sensitive value ends up, which depends on what holds it. */
@@ -479,9 +538,16 @@ function sensitivityNote(a: SchemaAttribute, o: AttrOptions<unknown>, ctx: Conte
   if (a.writeOnly) return `${hidden}, and as it is write-only it is not stored in the plan or the state either.`;
   if (ctx.what === 'provider') return `${hidden}; provider settings are not stored in the state.`;
   if (ctx.what === 'ephemeral resource') return `${hidden}; an ephemeral resource's values are not stored in the plan or the state.`;
-  if (o.writeOnlyTwin) return `${hidden}, but it is stored in the state: set \`${a.name}_wo\` instead to keep it out.`;
-  return `${hidden}, but it is stored in the state.`;
+  // Whatever a resource or data source stores, a configuration can output.
+  if (o.writeOnlyTwin) {
+    return `${hidden}, but it is stored in the state: set \`${a.name}_wo\` instead to keep it out. ${SENSITIVE_OUTPUT}`;
+  }
+  return `${hidden}, but it is stored in the state. ${SENSITIVE_OUTPUT}`;
 }
+
+/** Said of every sensitive value a configuration can output (Terraform's "Output refers to sensitive values"). */
+export const SENSITIVE_OUTPUT =
+  'An `output` that shows it must set `sensitive = true`; Terraform refuses it otherwise.';
 
 function attributeBullet(f: FieldDoc, ctx: Context): string {
   const a = f.attribute!;
@@ -507,13 +573,14 @@ function attributeBullet(f: FieldDoc, ctx: Context): string {
   return `* \`${f.name}\` - (${tags.join(', ')}) ${sentences.filter((s) => s !== '').join(' ')}`;
 }
 
-function blockBullet(f: FieldDoc): string {
+function blockBullet(f: FieldDoc, ctx: Context): string {
   const nb = f.nested!;
   const o = f.def.options as BlockOptions;
   const tags: string[] = [nb.minItems > 0 ? 'Required' : 'Optional', blockShape(nb)];
   if (o.deprecated !== undefined) tags.push('Deprecated');
   const sentences = [sentence(o.description)];
-  if (o.replace) sentences.push('Changing this forces a new resource.');
+  // Only a managed resource is replaced; other kinds share blocks with resources but have no objects to replace.
+  if (o.replace && ctx.what === 'resource') sentences.push('Changing this forces a new resource.');
   if (o.deprecated !== undefined) sentences.push(`**Deprecated:** ${sentence(o.deprecated)}`);
   if (o.readAs) sentences.push(readAsNote(o.readAs.field));
   sentences.push(`See [\`${f.path.join('.')}\`](#${anchor(f.path)}) below.`);

@@ -18,7 +18,30 @@ export interface PlanResult {
 export function planObject(fields: Fields, prior: ObjectValue | null, proposed: ObjectValue, config: ObjectValue): PlanResult {
   const requiresReplace: AttributePath[] = [];
   const planned = planLevel(fields, prior, proposed, config, [], requiresReplace);
-  return { planned, requiresReplace };
+  // The platform stamps its volatile values (a last-modified time) on every update of the object,
+  // whichever part of it changed: a rename moves the time inside a nested configuration block too.
+  const updated = prior !== null && changesObject(fields, prior, planned);
+  return { planned: updated ? volatileUnknown(fields, planned) : planned, requiresReplace };
+}
+
+/** Whether the plan changes anything the platform holds, at any depth (the update it makes). */
+function changesObject(fields: Fields, prior: ObjectValue, planned: ObjectValue): boolean {
+  return Object.entries(fields).some(
+    ([n, d]) => isPlatformSetting(d) && !sameFieldMeaning(d, prior[n] ?? null, planned[n] ?? null),
+  );
+}
+
+/** `planned` with every volatile value, at every depth, unknown: the update will stamp it anew. */
+function volatileUnknown(fields: Fields, planned: ObjectValue): ObjectValue {
+  const out: ObjectValue = { ...planned };
+  for (const [name, def] of Object.entries(fields)) {
+    const v = planned[name] ?? null;
+    if (def.kind === 'attr') {
+      if (def.options.volatile) out[name] = UNKNOWN;
+    } else if (Array.isArray(v)) out[name] = v.map((e) => volatileUnknown(def.fields, e as ObjectValue));
+    else if (v !== null && !(v instanceof Unknown)) out[name] = volatileUnknown(def.fields, v as ObjectValue);
+  }
+  return out;
 }
 
 function planLevel(
@@ -36,9 +59,8 @@ function planLevel(
     if (def.kind === 'attr') planned[name] = planConfigurable(def, prior?.[name] ?? null, proposed[name] ?? null, configured(def, config, name));
     else planned[name] = planBlock(def, prior?.[name] ?? null, proposed[name] ?? null, config?.[name] ?? null, here, replace);
   }
-  // Phase 2: computed values, which depend on whether anything the platform holds changed.
+  // Phase 2: computed values, kept unless what they follow changes (volatile ones: planObject).
   // Null and empty mean the same (model sameFieldMeaning): a change between them changes nothing.
-  const changed = prior === null || Object.entries(fields).some(([n, d]) => isPlatformSetting(d) && !sameFieldMeaning(d, prior[n] ?? null, planned[n] ?? null));
   for (const [name, def] of Object.entries(fields)) {
     if (def.kind !== 'attr' || !def.options.computed || def.options.default !== undefined) continue;
     if (configured(def, config, name) !== null) continue;
@@ -46,7 +68,6 @@ function planLevel(
     // proposing another is not believed) unless the rules below say it will change.
     if (prior !== null) planned[name] = prior[name] ?? null;
     if (prior === null) planned[name] = UNKNOWN;
-    else if (changed && def.options.volatile) planned[name] = UNKNOWN;
     else if (def.options.changesWith?.some((sib) => !sameFieldMeaning(fields[sib]!, prior[sib] ?? null, planned[sib] ?? null))) planned[name] = UNKNOWN;
   }
   if (prior !== null) {

@@ -15,7 +15,7 @@ import type { Fields, PlatformLimits } from '../schema/define.js';
 import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
 import { hasNullElement, isWhollyKnown, valueEquals } from '../schema/value-ops.js';
-import { fieldType, meansNull, toConfigModel, valueToPlain } from '../schema/model.js';
+import { fieldType, meansNull, toConfigModel, valueToExactPlain, valueToPlain } from '../schema/model.js';
 import type { CtyType } from '../schema/cty-type.js';
 import type { ConfigCheck } from './contracts.js';
 import { diagnosticFromError, type Diagnostics } from './diagnostics.js';
@@ -160,8 +160,10 @@ export function validateFields(
       continue;
     }
     if (!o.validate) continue;
+    // Numbers exact: a 17-digit number is judged, and shown, as written, not as the float64 nearest it.
+    const exact = valueToExactPlain(v as Value);
     for (const validator of o.validate) {
-      const problem = validator.check(plain);
+      const problem = validator.check(exact);
       if (problem) diags.error(`Invalid value for "${shown}"`, inElement(`The value ${o.sensitive ? withoutSecrets(problem, plain) : problem}.`), here);
     }
   }
@@ -270,8 +272,10 @@ function withinBody(config: ObjectValue, limits: PlatformLimits, diags: Diagnost
 const HIDDEN = '(sensitive value)';
 
 /**
- * A validator's message with every text of a sensitive value replaced: validators usually quote the
- * value they refuse, and a secret must never reach a diagnostic.
+ * A validator's message with every text of a sensitive value hidden: validators quote the value they
+ * refuse (JSON-quoted, as every validator here writes a value; an invariant test holds them to it),
+ * and a secret must never reach a diagnostic. Only quoted texts are replaced, so the message's own
+ * words stay, even where a short value happens to equal one ("an http:// or https:// URL").
  */
 export function withoutSecrets(problem: string, value: unknown): string {
   const texts: string[] = [];
@@ -281,13 +285,8 @@ export function withoutSecrets(problem: string, value: unknown): string {
     else if (v !== null && typeof v === 'object') Object.values(v).forEach(collect);
   };
   collect(value);
-  // Longest first, quoted before bare, so no part of a longer text survives a shorter one's
-  // replacement. A text of a few characters is replaced only where quoted: bare, it would match
-  // ordinary words of the message, and it is no secret anyway.
   let out = problem;
-  for (const text of texts.sort((a, b) => b.length - a.length)) {
-    out = out.replaceAll(JSON.stringify(text), HIDDEN);
-    if (text.length >= 4) out = out.replaceAll(text, HIDDEN);
-  }
+  // Longest first, so no part of a longer quoted text survives a shorter one's replacement.
+  for (const text of texts.sort((a, b) => b.length - a.length)) out = out.replaceAll(JSON.stringify(text), HIDDEN);
   return out;
 }

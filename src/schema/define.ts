@@ -7,7 +7,8 @@
  */
 import { type CtyType, STRING, NUMBER, BOOL, listOf, setOf, mapOf, objectOf } from './cty-type.js';
 import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock, Nesting } from './block.js';
-import type { Value } from './value.js';
+import { Decimal, type CtyNumber, type Value } from './value.js';
+import { compareNumbers, numberText } from './number.js';
 
 /** A typed CtyType: `V` is the plain JS type the model uses for it. */
 export interface Typed<V> {
@@ -66,8 +67,23 @@ export interface Validator<V> {
    * Absent when it only refuses some values and cannot name a good one (e.g. "must not be empty").
    */
   readonly samples?: readonly V[];
-  check(value: V): string | undefined;
+  /** Judges a value; numbers come exact (`Exact`), and a message shows a value with `shown`. */
+  check(value: Exact<V>): string | undefined;
 }
+
+/**
+ * A value as a validator is given it: numbers exact, as cty holds them (a `Decimal` where a float64
+ * cannot hold the number: 12345678901234567, 0.10000000000000000001), so that a check judges the
+ * number written and a message shows it as written, not rounded.
+ */
+export type Exact<V> = V extends number ? CtyNumber : V extends ReadonlyArray<infer E> ? Exact<E>[] : V;
+
+/** A value in a message: a number exactly as written (cty's text), anything else JSON-quoted. */
+export const shown = (v: unknown): string =>
+  typeof v === 'number' || v instanceof Decimal ? numberText(v) : JSON.stringify(v);
+
+/** Whether an exact number is whole. */
+const isWhole = (v: CtyNumber): boolean => (v instanceof Decimal ? !v.text.includes('.') : Number.isInteger(v));
 
 export interface AttrOptions<V> {
   description: string;
@@ -98,7 +114,10 @@ export interface AttrOptions<V> {
    * and planned values (plain JS) which changes do, e.g. a switch of credential kind.
    */
   replace?: boolean | ((prior: V | null, planned: V | null) => boolean);
-  /** Computed value that changes whenever the object is updated (e.g. an update timestamp). */
+  /**
+   * Computed-only value the platform stamps whenever the object is updated, in any part (e.g. an
+   * update timestamp, also one inside a nested block): planned unknown on every update.
+   */
   volatile?: boolean;
   /** Computed value that changes when one of these sibling attributes changes. */
   changesWith?: string[];
@@ -112,6 +131,17 @@ export interface AttrOptions<V> {
   unsetAs?: V;
   /** The API does not return this value (or masks it): reads keep the prior state's value. */
   masked?: boolean;
+  /**
+   * Sensitive here, though the upstream provider this one replaces did not mark it (DECISIONS): a
+   * configuration written for that provider may output it without `sensitive = true`, which
+   * Terraform refuses. The provider page's migration note names every such value.
+   */
+  sensitiveUnlikeUpstream?: boolean;
+  /**
+   * What an import sets this argument to, where the platform cannot say, and what follows at the
+   * first apply after the import: the resource page's Import section says it.
+   */
+  onImport?: string;
   /**
    * A secret the platform returns only in the answer to the create. An object found again after
    * that answer was lost lacks it, so the engine does not adopt it as is (create-recovery.ts).
@@ -371,6 +401,13 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string): 
   if (required && (optional || computed)) throw new Error(`schema: ${where} cannot be required and optional/computed`);
   if (!required && !optional && !computed) throw new Error(`schema: ${where} must be required, optional or computed`);
   if ((o.volatile || o.changesWith) && !computed) throw new Error(`schema: ${where} is volatile but not computed`);
+  if (o.sensitiveUnlikeUpstream && !o.sensitive) {
+    throw new Error(`schema: ${where} is marked sensitive unlike upstream but is not sensitive`);
+  }
+  // The planner makes a volatile value unknown on every update, whatever the configuration says.
+  if (o.volatile && (required || optional)) {
+    throw new Error(`schema: ${where} is volatile, so the platform's alone: it cannot be an argument`);
+  }
   return {
     name,
     type: def.type.cty,
@@ -396,7 +433,8 @@ export const validators = {
     samples: allowed,
     ...(allowed.every((a) => typeof a === 'number') ? { range: [Math.min(...(allowed as number[])), Math.max(...(allowed as number[]))] as const } : {}),
     description: `one of ${allowed.map((a) => `\`${a}\``).join(', ')}`,
-    check: (v) => (allowed.includes(v) ? undefined : `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${JSON.stringify(v)}`),
+    check: (v) =>
+      allowed.includes(v as V) ? undefined : `must be one of ${allowed.map(shown).join(', ')}, got ${shown(v)}`,
   }),
   nonEmpty: <V extends string | unknown[]>(): Validator<V> => ({
     description: 'must not be empty',
@@ -417,7 +455,10 @@ export const validators = {
     range: [min, max],
     samples,
     description: `a whole number from ${min} to ${max}`,
-    check: (v) => (Number.isInteger(v) && v >= min && v <= max ? undefined : `must be a whole number from ${min} to ${max}, got ${v}`),
+    check: (v) =>
+      isWhole(v) && compareNumbers(v, min) >= 0 && compareNumbers(v, max) <= 0
+        ? undefined
+        : `must be a whole number from ${min} to ${max}, got ${shown(v)}`,
   }),
   /** Applies an element validator to every element of a list or set (a form's refused values refused as elements too). */
   each: <V>(inner: Validator<V>): Validator<V[]> => ({

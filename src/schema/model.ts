@@ -22,6 +22,16 @@ export function valueToPlain(v: Value): unknown {
   return v;
 }
 
+/** Like valueToPlain, but numbers stay exact (a Decimal where a float64 cannot hold them), for validators. */
+export function valueToExactPlain(v: Value): unknown {
+  if (v instanceof Decimal) return v;
+  if (v === null || v instanceof Unknown) return null;
+  if (v instanceof DynamicValue) return valueToExactPlain(v.value);
+  if (Array.isArray(v)) return v.map(valueToExactPlain);
+  if (typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, valueToExactPlain(e)]));
+  return v;
+}
+
 /** Plain JS → Value of the given type; undefined and null become null. Throws TypeError on a mismatch. */
 export function plainToValue(type: CtyType, p: unknown, where = 'value'): Value {
   if (p === undefined || p === null) return null;

@@ -27,6 +27,7 @@ export interface ApiErrorDetails {
   /** A template such as "GET /api/v2/AlertChannels/{intgGuid}": never an id or a secret. */
   readonly operation: string;
   readonly status?: number;
+  /** The request id, or the ids of several attempts joined by `requestIdsOf`. */
   readonly requestId?: string;
   readonly cause?: unknown;
 }
@@ -78,10 +79,22 @@ export function codeForStatus(status: number): ApiErrorCode {
   }
 }
 
+/**
+ * The request ids of a call's attempts (a retried call has several), each once, in the order they
+ * came, joined with ", " as every message of both clients shows them.
+ */
+export function requestIdsOf(ids: readonly (string | undefined)[]): { requestId?: string } {
+  const unique = [...new Set(ids.filter((id): id is string => id !== undefined && id !== ''))];
+  return unique.length === 0 ? {} : { requestId: unique.join(REQUEST_ID_SEPARATOR) };
+}
+
+const REQUEST_ID_SEPARATOR = ', ';
+
 function formatMessage(detail: string, details: ApiErrorDetails): string {
+  const several = details.requestId?.includes(REQUEST_ID_SEPARATOR) === true;
   const facts = [
     details.status === undefined ? undefined : `HTTP ${details.status}`,
-    details.requestId === undefined ? undefined : `request id ${details.requestId}`,
+    details.requestId === undefined ? undefined : `request ${several ? 'ids' : 'id'} ${details.requestId}`,
   ].filter((fact) => fact !== undefined);
   return `${details.operation}: ${detail}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}`;
 }

@@ -61,6 +61,48 @@ describe('acceptance: the ephemeral resources\' examples under real Terraform', 
     await ws.expect(['destroy', '-auto-approve', '-no-color']);
   });
 
+  it("sec_agent_access_token: a token made in the same run is read when named by the resource's id", async () => {
+    const config = (name: string) => `
+terraform {
+  required_providers {
+    sec = { source = "keel/sec" }
+  }
+}
+
+resource "sec_agent_access_token" "fleet" {
+  name = "tf-eph-same-run"
+}
+
+ephemeral "sec_agent_access_token" "fleet" {
+  name = ${name}
+}
+
+resource "sec_alert_channel_webhook" "installer" {
+  name                   = "tf-eph-same-run-installer"
+  webhook_url_wo         = "https://installer.example.com/enroll/\${ephemeral.sec_agent_access_token.fleet.token}"
+  webhook_url_wo_version = 1
+  test_integration       = false
+}
+`;
+    const ws = new Workspace(config('"tf-eph-same-run"'), secProviderEnv(sec));
+    workspaces.push(ws);
+    // Opened while planning, before the token exists.
+    const early = await ws.expect(['plan', '-no-color'], 1);
+    // By its name as text it is opened while planning, before the token exists: the message says what to write.
+    expect(early.stderr.replace(/\s+/g, ' '))
+      .to.include('Agent access token not found')
+      .and.include("set `name` to the resource's `id` (`sec_agent_access_token.<name>.id`)");
+    ws.writeConfig(config('sec_agent_access_token.fleet.id'));
+    await ws.expect(['apply', '-auto-approve', '-no-color']);
+    const tokens = sec.list<{ tokenAlias: string; accessToken: string }>('AgentAccessTokens');
+    const token = tokens.find((t) => t.tokenAlias === 'tf-eph-same-run')!;
+    const hooks = sec.list<{ name: string; data: { webhookUrl: string } }>('AlertChannels');
+    const hook = hooks.find((c) => c.name === 'tf-eph-same-run-installer')!;
+    expect(hook.data.webhookUrl).to.equal(`https://installer.example.com/enroll/${token.accessToken}`);
+    await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
+    await ws.expect(['destroy', '-auto-approve', '-no-color']);
+  });
+
   it('vdb_accounts_database_api_key_v2: the smoke test gets the run\'s key in its environment, and the key is gone afterwards', async () => {
     const client = createVdbClient({ apiUrl: vdb.url, apiKey: vdb.apiKey, userAgent: 'test' });
     const cluster = await client.clusters.create({

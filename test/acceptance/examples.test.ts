@@ -109,7 +109,7 @@ for (const provider of ['sec', 'vdb'] as const) {
       // SDK-style `id`, platform-filled arguments and every default arrive as if the user wrote them.
       const originals = new Map(cases.map((c) => [c, readFileSync(moduleFile(c), 'utf8')]));
       try {
-        for (const [c, text] of originals) writeFileSync(moduleFile(c), text.replace(/^(resource\s+"[^"]+"\s+"[^"]+"\s*\{)/gm, '$1\n  lifecycle {\n    ignore_changes = all\n  }\n'));
+        for (const [c, text] of originals) writeFileSync(moduleFile(c), withIgnoreChangesAll(text));
         await ws.expect(['plan', '-detailed-exitcode', '-parallelism=20'], 0);
       } finally {
         for (const [c, text] of originals) writeFileSync(moduleFile(c), text);
@@ -190,4 +190,17 @@ for (const provider of ['sec', 'vdb'] as const) {
       expect((await moduleState(ws)).size).to.equal(0);
     });
   });
+}
+
+/**
+ * `lifecycle { ignore_changes = all }` in every resource block of `text`: added to a resource's own
+ * lifecycle block where it has one (Terraform takes one per resource), otherwise as a new block.
+ */
+function withIgnoreChangesAll(text: string): string {
+  const lifecycle = /^(\s*lifecycle\s*\{)/m;
+  return text.replace(/^(resource\s+"[^"]+"\s+"[^"]+"\s*\{)([\s\S]*?^\})/gm, (_all, head: string, body: string) =>
+    lifecycle.test(body)
+      ? head + body.replace(lifecycle, '$1\n    ignore_changes = all')
+      : `${head}\n  lifecycle {\n    ignore_changes = all\n  }\n${body}`,
+  );
 }

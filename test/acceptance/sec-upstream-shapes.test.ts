@@ -498,7 +498,7 @@ resource "sec_policy" "example" {
 }
 `;
 
-    it('applies, settles, changes the text in place, and destroys the policy before its query', async () => {
+    it('applies, changes the text, takes a new id with create_before_destroy, destroys the policy first', async () => {
       workspace(queryExample);
       await ws.expect(['apply', '-auto-approve']);
       const stored = emulator.get<{ queryText: string; evaluatorId: string; owner: string }>('Queries', 'TF_CloudA_Trail_DatabasePasswordChange')!;
@@ -514,9 +514,27 @@ resource "sec_policy" "example" {
       expect(emulator.list<PolicyRecord>('Policies').filter((p) => p.queryId === 'TF_CloudA_Trail_DatabasePasswordChange')).to.have.length(1);
       await ws.expect(['plan', '-detailed-exitcode'], 0);
 
+      // A new query_id replaces the query. By default Terraform deletes the old one first, which the
+      // platform refuses while the policy uses it; with create_before_destroy (as the query's page
+      // says) the new query is made, the policy moved to it, and the old one deleted.
+      const [before, after] = ['TF_CloudA_Trail_DatabasePasswordChange', 'TF_CloudA_Trail_DatabasePasswordChanged'];
+      const renamed = queryExample.replace(`"${before}"`, `"${after}"`);
+      ws.writeConfig(PROVIDER + renamed);
+      const refused = await ws.expect(['apply', '-auto-approve', '-no-color'], 1);
+      expect(flat(refused.stderr)).to.include('query "TF_CloudA_Trail_DatabasePasswordChange" is used by policy');
+      expect(emulator.get('Queries', 'TF_CloudA_Trail_DatabasePasswordChanged'), 'nothing made').to.equal(undefined);
+      const lifecycle = '\n  lifecycle {\n    create_before_destroy = true\n  }\n';
+      ws.writeConfig(PROVIDER + renamed.replace('\nEOT\n}', `\nEOT\n${lifecycle}}`));
+      await ws.expect(['apply', '-auto-approve']);
+      expect(emulator.get('Queries', before), 'the old query').to.equal(undefined);
+      expect(emulator.get('Queries', after), 'the new query').to.not.equal(undefined);
+      const moved = emulator.list<PolicyRecord>('Policies').filter((p) => p.title === 'Database password changed');
+      expect(moved.map((p) => p.queryId)).to.deep.equal([after]);
+      await ws.expect(['plan', '-detailed-exitcode'], 0);
+
       // The platform keeps a query a policy uses; Terraform deletes the policy first.
       await ws.expect(['destroy', '-auto-approve']);
-      expect(emulator.get('Queries', 'TF_CloudA_Trail_DatabasePasswordChange')).to.equal(undefined);
+      expect(emulator.get('Queries', 'TF_CloudA_Trail_DatabasePasswordChanged')).to.equal(undefined);
     });
   });
 

@@ -396,6 +396,19 @@ describe('sec client', () => {
       expect(requestsTo(CHANNELS, 'GET')).to.have.length(1 + 8 + 2);
     });
 
+    it('names the request id of every attempt when it gives up, joined as the vdb client joins them', async () => {
+      const api = client({ retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 40 } });
+      await api.alertChannels.list();
+      emulator.injectFault({ method: 'GET', path: CHANNELS, status: 503, times: Infinity });
+      const error = await apiError(api.alertChannels.list(), 'unavailable');
+      const ids = error.requestId!.split(', ');
+      expect(ids).to.have.length(3);
+      for (const id of ids) expect(id).to.match(/^[0-9A-F]{16}$/);
+      const operation = 'GET /api/v2/AlertChannels';
+      const facts = `(HTTP 503, request ids ${ids.join(', ')})`;
+      expect(error.message).to.equal(`${operation}: the API answered HTTP 503 ${facts}`);
+    });
+
     it('honours Retry-After on 429', async () => {
       const api = client({ retry: { baseDelayMs: 5, maxDelayMs: 2_000 } });
       await api.alertChannels.list();

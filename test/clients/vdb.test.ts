@@ -203,7 +203,8 @@ describe('vdb client', () => {
       const calls = callsOf('GetCluster');
       expect(calls).to.have.length(3);
       expect(error.requestId).to.equal(calls.map((call) => call.traceId).join(', '));
-      expect(error.message).to.include('UNAVAILABLE: overloaded');
+      const ids = calls.map((call) => call.traceId).join(', ');
+      expect(error.message).to.include('UNAVAILABLE: overloaded').and.include(`(request ids ${ids})`);
     });
 
     it('repeats a create the server declined (RESOURCE_EXHAUSTED), making one cluster', async () => {

@@ -8,10 +8,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { provider, resource, dataSource, type ProviderDef } from '../../src/engine/contracts.js';
-import { attr, block, resourceSchema, t, validators } from '../../src/schema/define.js';
+import { attr, block, resourceSchema, t, validators, type AttrOptions, type Fields } from '../../src/schema/define.js';
 import { compareTrees, generateDocs, readDocsTree, DOC_PROVIDERS, REGENERATE_COMMAND } from '../../src/docs/generate.js';
 import { findExample } from '../../src/docs/examples.js';
-import { constraintSentence, docPaths, importPlaceholder, renderProviderDocs, type DocTree } from '../../src/docs/render.js';
+import { SENSITIVE_OUTPUT, constraintSentence, docPaths, importPlaceholder } from '../../src/docs/render.js';
+import { renderProviderDocs } from '../../src/docs/render.js';
+import type { DocTree } from '../../src/docs/render.js';
 import type { SchemaBlock } from '../../src/schema/block.js';
 
 const REPO_ROOT = process.cwd();
@@ -83,6 +85,102 @@ describe('docs: the real providers', function () {
       expect(checked).to.be.greaterThan(0);
     });
   }
+
+  /** Paths (`block.attribute`) of the attributes of `fields`, at any depth, that `pick` chooses. */
+  const attributePaths = (fields: Fields, pick: (o: AttrOptions<unknown>) => boolean, prefix = ''): string[] =>
+    Object.entries(fields).flatMap(([n, d]) =>
+      d.kind === 'block' ? attributePaths(d.fields, pick, `${prefix}${n}.`) : pick(d.options) ? [`${prefix}${n}`] : [],
+    );
+
+  for (const name of DOC_PROVIDERS) {
+    it(`${name}: every sensitive value a resource or data source stores says how to output it`, async () => {
+      const def = await loadProviderDef(name);
+      const paths = docPaths(def);
+      const pages: Array<[string, SchemaBlock]> = [
+        ...def.resources.map((r): [string, SchemaBlock] => [paths.resources.get(r.typeName)!, r.schema.block]),
+        ...def.dataSources.map((d): [string, SchemaBlock] => [paths.dataSources.get(d.typeName)!, d.schema.block]),
+      ];
+      const outputs = (block: SchemaBlock): number =>
+        Object.values(block.attributes).filter((a) => a.sensitive && !a.writeOnly).length +
+        Object.values(block.blockTypes).reduce((n, nb) => n + outputs(nb.block), 0);
+      const sensitiveBullet = (l: string) =>
+        /^\* `[a-z0-9_]+` - \([^)]*Sensitive[^)]*\)/.test(l) && !/\([^)]*Write-only[^)]*\)/.test(l);
+      let checked = 0;
+      for (const [path, b] of pages) {
+        const bullets = fresh.get(path)!.split('\n').filter(sensitiveBullet);
+        expect(bullets.length, `${path}: a bullet per sensitive value`).to.equal(outputs(b));
+        for (const bullet of bullets) expect(bullet, path).to.include(SENSITIVE_OUTPUT);
+        checked += bullets.length;
+      }
+      expect(checked).to.be.greaterThan(0);
+    });
+
+    it(`${name}: an ephemeral resource's page uses no resource wording (replacement, import, state)`, async () => {
+      const def = await loadProviderDef(name);
+      const resourceWording = [
+        /forces a new resource/i,
+        /creates a new (one|object|key)/i,
+        /after a read/i,
+        /(?<!never |not )\bstored in the state\b/i,
+        /terraform import/i,
+        /^## Import/m,
+        /tainted/i,
+        /\bdestroy/i,
+      ];
+      for (const e of def.ephemeralResources ?? []) {
+        const page = fresh.get(docPaths(def).ephemeralResources.get(e.typeName)!)!;
+        const lineOf = (re: RegExp) => page.split('\n').find((l) => re.test(l));
+        const found = resourceWording.filter((re) => re.test(page));
+        const shown = found.map((re) => `${e.typeName}: ${re} in "${lineOf(re)}"`);
+        expect(shown, shown.join('\n')).to.deep.equal([]);
+      }
+    });
+
+    it(`${name}: the Import section says what an import cannot read back`, async () => {
+      const def = await loadProviderDef(name);
+      let checked = 0;
+      for (const r of def.resources.filter((x) => x.importState)) {
+        const page = fresh.get(docPaths(def).resources.get(r.typeName)!)!;
+        const importSection = page.slice(page.indexOf('## Import'));
+        const unread = (o: AttrOptions<unknown>) => o.providerOnly === true || o.onImport !== undefined;
+        for (const path of attributePaths(r.schema.fields as Fields, unread)) {
+          const said = `( is the provider's own setting.*an import sets it to|: an import sets it to)`;
+          const bullet = new RegExp(`^\\* \`${path.replace(/\./g, '\\.')}\`${said}`, 'm');
+          expect(importSection, `${r.typeName}.${path}`).to.match(bullet);
+          checked++;
+        }
+      }
+      expect(checked).to.be.greaterThan(0);
+    });
+
+    it(`${name}: the provider page's migration note names every value sensitive here but not upstream`, async () => {
+      const def = await loadProviderDef(name);
+      const index = fresh.get(docPaths(def).index)!;
+      const unlikeUpstream = (o: AttrOptions<unknown>) => o.sensitiveUnlikeUpstream === true;
+      const marked = [...def.resources, ...def.dataSources].flatMap((r) =>
+        attributePaths(r.schema.fields as Fields, unlikeUpstream).map((p) => [r, p] as const),
+      );
+      expect(marked.length).to.be.greaterThan(0);
+      const note = index.slice(index.indexOf('## Migrating from the upstream provider'));
+      expect(note).to.include('needs `sensitive = true` added');
+      for (const [r, path] of marked) {
+        const line = note.split('\n').find((l) => l.startsWith(`* \`${r.typeName}\``)) ?? '';
+        expect(line, `${r.typeName}.${path}`).to.include(`\`${path}\``);
+      }
+    });
+  }
+
+  it('sec_query: the page and its example say that a query policies use is replaced with create_before_destroy', () => {
+    const page = fresh.get('sec/resources/query.md')!;
+    expect(bulletOf(page, 'query_id')).to.include('`lifecycle { create_before_destroy = true }`');
+    const example = page.slice(page.indexOf('## Example Usage'), page.indexOf('## Argument Reference'));
+    expect(example).to.match(/lifecycle \{\n\s+create_before_destroy = true\n\s+\}/);
+  });
+
+  it('sec_agent_access_token (ephemeral): says to name a token made in the same run by the resource\'s id', () => {
+    const page = fresh.get('sec/ephemeral-resources/agent_access_token.md')!;
+    expect(bulletOf(page, 'name')).to.include('`sec_agent_access_token.<name>.id`');
+  });
 
   it('shows the agent token: sensitive token, default and allowed values, replacement, both import forms', () => {
     const page = fresh.get('sec/resources/agent_access_token.md')!;
@@ -226,7 +324,9 @@ describe('docs: rendering rules on a small provider', () => {
       'version:Optional',
     ]);
     expect(bulletOf(page, 'api_key')).to.equal(
-      '* `api_key` - (Required, String, Sensitive) Key for the thing. This value is sensitive: Terraform does not show it in plan output, but it is stored in the state.',
+      '* `api_key` - (Required, String, Sensitive) Key for the thing. ' +
+        'This value is sensitive: Terraform does not show it in plan output, but it is stored in the state. ' +
+        'An `output` that shows it must set `sensitive = true`; Terraform refuses it otherwise.',
     );
     expect(bulletOf(page, 'cluster_id')).to.equal('* `cluster_id` - (Required, String) Cluster the thing belongs to. Changing this forces a new resource.');
     expect(bulletOf(page, 'site')).to.equal('* `site` - (Optional, String) Where data is stored. Must be one of `com`, `eu`. Defaults to `com`.');

@@ -252,11 +252,20 @@ describe('engine: lifecycle rules', () => {
   it('never quotes a sensitive value in a validation message', () => {
     const [diag] = engine.validateResourceConfig('fake_thing', config({ name: 'x', secret: 'hunter2-password' })).items;
     expect(diag!.detail).to.equal('The value must be a text starting with `s`, got (sensitive value).');
-    // Every text inside the value, longest first; a very short one only where it is quoted.
-    expect(withoutSecrets('got "ab-cd", then ["ab-cd-ef"], bare ab-cd-ef', ['ab-cd', 'ab-cd-ef'])).to.equal(
-      'got (sensitive value), then [(sensitive value)], bare (sensitive value)',
-    );
+    // Every text inside the value where the message quotes it, whatever its length.
+    const both = withoutSecrets('got "ab-cd", then ["ab-cd-ef"]', ['ab-cd', 'ab-cd-ef']);
+    expect(both).to.equal('got (sensitive value), then [(sensitive value)]');
     expect(withoutSecrets('must be "a", not a letter', 'a')).to.equal('must be (sensitive value), not a letter');
+  });
+
+  it('hides only the value, never the words of the message that a value happens to equal', () => {
+    // The validator's words "a text" hold the value "text": only the quoted value is hidden.
+    const [diag] = engine.validateResourceConfig('fake_thing', config({ name: 'x', secret: 'text' })).items;
+    expect(diag!.detail).to.equal('The value must be a text starting with `s`, got (sensitive value).');
+    const url = 'must be an http:// or https:// URL with a host and no spaces, got "https://"';
+    expect(withoutSecrets(url, 'https://')).to.equal(
+      'must be an http:// or https:// URL with a host and no spaces, got (sensitive value)',
+    );
   });
 
   it('imports with defaults filled so that the first plan is empty', async () => {

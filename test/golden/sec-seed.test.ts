@@ -136,6 +136,16 @@ describeSeedConformance({
   provider: 'sec',
   seedFile: '000_da722bde0f6638a7.txt',
   allowed: SEC_ALLOWED,
+  sensitiveBeyondSeed: [
+    {
+      name: 'ingest_token',
+      reason: 'sec.md §2 (LogSink): upstream\'s `hec_token` is "not sensitive upstream"; the seed does not show it.',
+    },
+    {
+      name: 'server_token',
+      reason: "sec.md §6.5: the scanners' `server_token` is not sensitive upstream; the seed does not show it.",
+    },
+  ],
   resourceTypes: SEC_RESOURCE_TYPES,
   // The seed names only the user profile's result type; sec.md §1.3 adds the token data source of the
   // agent-token family, which is not in the seed and so not required here.

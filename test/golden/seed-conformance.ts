@@ -10,7 +10,9 @@ import { describeProvider } from '../../src/pulumi/description.js';
 import { buildPulumiSchemaWithReport, type PulumiPackageSchema } from '../../src/pulumi/schema.js';
 import { computeTokens } from '../../src/pulumi/naming.js';
 import { parseSeed, type ParsedSeed } from './seed-parser.js';
-import { compareWithSeed, type AllowedDifference } from './seed-compare.js';
+import { allDifferences, compareWithSeed, type AllowedDifference } from './seed-compare.js';
+import { loadProviderDef } from '../../src/providers/describe.js';
+import type { Fields } from '../../src/schema/define.js';
 
 export const SEEDS_DIR = join(process.cwd(), '..', 'shared', 'seeds');
 
@@ -22,6 +24,11 @@ export interface ConformanceSpec {
   resourceTypes: string[];
   /** Every Terraform data source type the provider must register. */
   dataSourceTypes: string[];
+  /**
+   * Values sensitive here that upstream left unflagged but the seed does not show (so the seed cannot
+   * confirm them), by attribute name, with where the spec says so.
+   */
+  sensitiveBeyondSeed?: Array<{ name: string; reason: string }>;
   /** Extra provider-specific tests, run with the built schema and the parsed seed. */
   extra?: (get: () => { schema: PulumiPackageSchema; seed: ParsedSeed }) => void;
 }
@@ -89,6 +96,23 @@ export function describeSeedConformance(spec: ConformanceSpec): void {
     it('needs every allowed difference (no stale allowance)', () => {
       const all = compareWithSeed(schema, seed!, { allowedDifferences: spec.allowed, reportUnusedAllowances: true });
       fail('allowances that match nothing', all.filter((d) => d.startsWith('allowed difference matched nothing')));
+    });
+
+    it('marks sensitiveUnlikeUpstream the secrets the seed leaves unflagged, and those the spec adds', async () => {
+      // They are what the provider page's migration note names.
+      // Provider settings cannot be output; the rest can, and an output of them now needs `sensitive = true`.
+      const snake = (camel: string) => camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+      const unflagged = allDifferences(schema, seed!)
+        .filter((d) => /: is secret, the seed does not flag it/.test(d) && !d.startsWith('config.'))
+        .map((d) => snake(/^[^:]*\.([A-Za-z0-9]+):/.exec(d)![1]!));
+      const def = await loadProviderDef(spec.provider);
+      const walk = (fields: Fields): string[] =>
+        Object.entries(fields).flatMap(([n, d]) =>
+          d.kind === 'block' ? walk(d.fields) : d.options.sensitiveUnlikeUpstream ? [n] : [],
+        );
+      const marked = [...def.resources, ...def.dataSources].flatMap((r) => walk(r.schema.fields as Fields));
+      const beyond = (spec.sensitiveBeyondSeed ?? []).map((b) => b.name);
+      expect([...new Set(marked)].sort()).to.deep.equal([...new Set([...unflagged, ...beyond])].sort());
     });
 
     it('gives every allowed difference a reason', () => {

@@ -25,6 +25,7 @@ import type { CtyType } from '../../src/schema/cty-type.js';
 import { findExample } from '../../src/docs/examples.js';
 import { samplesOf } from '../../src/schema/samples.js';
 import { name as nameForm } from '../../src/schema/forms.js';
+import { withoutSecrets } from '../../src/engine/validate.js';
 
 const REPO_ROOT = process.cwd();
 const PROVIDERS = ['sec', 'vdb'] as const;
@@ -368,6 +369,32 @@ function namesThatTakeAnything(def: ProviderDef<any, any>): string[] {
   );
 }
 
+/**
+ * A refused secret is never shown: every validator of a sensitive argument quotes the value it
+ * refuses as JSON (or not at all), which is what the engine hides (validate.ts withoutSecrets), so
+ * no text of the value survives in the message; its counterexamples and a made-up secret are tried.
+ */
+function secretsShownByValidators(nodes: Node[]): string[] {
+  const secret = 'Zq9-made-up-secret-XK2';
+  return nodes
+    .filter((n) => n.kind === 'attribute' && n.attribute!.sensitive && (n.options?.validate ?? []).length > 0)
+    .flatMap((n) =>
+      n.options!.validate!.flatMap((v) => {
+        const refused = (v as { counterexamples?: readonly unknown[] }).counterexamples ?? [];
+        const tried = [...refused, n.type!.kind === 'string' ? secret : [secret]];
+        return tried.flatMap((value) => {
+          const problem = v.check(value);
+          if (problem === undefined) return [];
+          const shown = withoutSecrets(problem, value);
+          const long = (x: unknown): x is string => typeof x === 'string' && x.trim().length >= 4;
+          const texts = (Array.isArray(value) ? value : [value]).filter(long);
+          const leaked = texts.filter((x) => shown.includes(x));
+          return leaked.map((x) => `${n.where} shows ${JSON.stringify(x.slice(0, 40))}: ${shown}`);
+        });
+      }),
+    );
+}
+
 const fail = (title: string, lines: string[]) => {
   if (lines.length > 0) expect.fail(`${title}:\n${lines.join('\n')}`);
 };
@@ -421,6 +448,10 @@ describe('schema invariants', () => {
         fail('creating types whose lookup is incomplete', undeclaredEvidence(loaded.get(name)!.def));
       });
 
+
+      it('no validator of a sensitive argument shows the value it refuses, but quoted, as the engine hides it', () => {
+        fail('messages that show a secret', secretsShownByValidators(loaded.get(name)!.nodes));
+      });
 
       it('optional attributes the platform fills are computed', () => {
         fail('optional attributes that must be computed', filledByPlatformProblems(name, loaded.get(name)!.nodes));

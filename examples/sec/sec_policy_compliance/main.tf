@@ -26,6 +26,13 @@ resource "sec_query" "unencrypted_volumes" {
       }
     }
   EOT
+
+  # The platform refuses to delete a query a policy evaluates, and Terraform deletes before it
+  # creates by default: with create_before_destroy, a new query_id makes the new query, moves the
+  # policies to it, and only then deletes the old one.
+  lifecycle {
+    create_before_destroy = true
+  }
 }
 
 # Assessed daily for the compliance reports; with policy_id_suffix the id is "<account>-tfacccompliance".

@@ -30,6 +30,13 @@ resource "sec_query" "example" {
       }
     }
   EOT
+
+  # The platform refuses to delete a query a policy evaluates, and Terraform deletes before it
+  # creates by default: with create_before_destroy, a new query_id makes the new query, moves the
+  # policies to it, and only then deletes the old one.
+  lifecycle {
+    create_before_destroy = true
+  }
 }
 
 output "query_id" {

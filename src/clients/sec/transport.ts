@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { timeApiExchange } from '../../wire/api-timing.js';
-import { ApiError, OUTCOME_UNKNOWN_NOTE, codeForStatus } from '../../wire/api-error.js';
+import { ApiError, OUTCOME_UNKNOWN_NOTE, codeForStatus, requestIdsOf } from '../../wire/api-error.js';
 import type { CallSignal } from './call-signal.js';
 import { messageFromErrorBody } from './error-body.js';
 import type { Redactor } from './redactor.js';
@@ -81,9 +81,16 @@ export class Transport {
     const changes = request.changes ?? request.method !== 'GET';
     // An earlier attempt went out and its answer was lost: a stop now leaves the outcome unknown.
     let mayHaveTakenEffect = false;
+    // Every attempt's request id: an error names all of them, so each can be found in the platform's logs.
+    const requestIds: string[] = [];
     for (let attempt = 1; ; attempt++) {
       if (call.stop?.aborted) {
-        if (changes && mayHaveTakenEffect) throw this.unanswered(request, 'an earlier attempt\'s answer was lost and Terraform asked the provider to stop before it could be sent again');
+        if (changes && mayHaveTakenEffect) {
+          const why =
+            "an earlier attempt's answer was lost and Terraform asked the provider to stop before it could be " +
+            'sent again';
+          throw this.unanswered(request, why, requestIds);
+        }
         throw call.abortError(request.operation)!;
       }
       const started = Date.now();
@@ -104,10 +111,12 @@ export class Transport {
         this.log(request, attempt, started, { error: errorCode(outcome.networkError) });
         if (call.deadline.aborted) {
           // The deadline passed while the request was out: a create may have been carried out.
-          if (changes && !request.idempotent) throw this.unanswered(request, `no answer within ${call.timeoutMs} ms`);
+          if (changes && !request.idempotent) {
+            throw this.unanswered(request, `no answer within ${call.timeoutMs} ms`, requestIds);
+          }
           throw call.abortError(request.operation)!;
         }
-        if (grace?.signal.aborted) throw this.unanswered(request, graceOverNote(this.options.stopGraceMs));
+        if (grace?.signal.aborted) throw this.unanswered(request, graceOverNote(this.options.stopGraceMs), requestIds);
         if (wire.aborted) throw new ApiError('Terraform asked the provider to stop while the request was out', { code: 'cancelled', operation: request.operation });
         // A wrong URL, not a passing failure; the handshake failed, so nothing was sent.
         if (isNotTlsAnswer(outcome.networkError)) {
@@ -120,11 +129,12 @@ export class Transport {
           await this.wait(retryDelayMs(retry, attempt, undefined), request, call);
           continue;
         }
-        if (request.idempotent || notSent) throw this.networkFailure(request, outcome.networkError);
-        throw this.unanswered(request, `the connection was lost (${this.describe(outcome.networkError)})`);
+        if (request.idempotent || notSent) throw this.networkFailure(request, outcome.networkError, requestIds);
+        throw this.unanswered(request, `the connection was lost (${this.describe(outcome.networkError)})`, requestIds);
       }
 
       const { response } = outcome;
+      if (response.requestId !== undefined) requestIds.push(response.requestId);
       this.log(request, attempt, started, { status: response.status });
       if (response.status >= 200 && response.status < 300) return response;
       const repeatable = request.idempotent ? RETRYABLE_STATUSES : DECLINED_STATUSES;
@@ -134,9 +144,10 @@ export class Transport {
         continue;
       }
       if (!request.idempotent && UNANSWERED_STATUSES.has(response.status)) {
-        throw this.unanswered(request, `a gateway answered HTTP ${response.status} instead of the API`, response);
+        const why = `a gateway answered HTTP ${response.status} instead of the API`;
+        throw this.unanswered(request, why, requestIds, response);
       }
-      throw this.statusFailure(request, response);
+      throw this.statusFailure(request, response, requestIds);
     }
   }
 
@@ -173,32 +184,42 @@ export class Transport {
     }
   }
 
-  private statusFailure(request: TransportRequest, response: TransportResponse): ApiError {
+  private statusFailure(
+    request: TransportRequest,
+    response: TransportResponse,
+    requestIds: readonly string[],
+  ): ApiError {
     const apiMessage = messageFromErrorBody(response.text);
     const detail = apiMessage ? this.options.redactor.redact(apiMessage) : `the API answered HTTP ${response.status}`;
     return new ApiError(detail, {
       code: codeForStatus(response.status),
       operation: request.operation,
       status: response.status,
-      ...(response.requestId === undefined ? {} : { requestId: response.requestId }),
+      ...requestIdsOf(requestIds),
     });
   }
 
-  private networkFailure(request: TransportRequest, error: unknown): ApiError {
+  private networkFailure(request: TransportRequest, error: unknown, requestIds: readonly string[]): ApiError {
     return new ApiError(`could not reach the API: ${this.describe(error)}`, {
       code: 'unavailable',
       operation: request.operation,
+      ...requestIdsOf(requestIds),
       cause: error,
     });
   }
 
   /** A request that is not safe to repeat went out and its answer was lost. */
-  private unanswered(request: TransportRequest, why: string, response?: TransportResponse): ApiError {
+  private unanswered(
+    request: TransportRequest,
+    why: string,
+    requestIds: readonly string[],
+    response?: TransportResponse,
+  ): ApiError {
     return new ApiError(`${why}; ${OUTCOME_UNKNOWN_NOTE}`, {
       code: 'outcome_unknown',
       operation: request.operation,
       ...(response ? { status: response.status } : {}),
-      ...(response?.requestId === undefined ? {} : { requestId: response.requestId }),
+      ...requestIdsOf(requestIds),
     });
   }
 

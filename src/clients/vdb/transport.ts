@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
 import { backoffMs } from '../backoff.js';
 import { timeApiExchange } from '../../wire/api-timing.js';
-import { ApiError, OUTCOME_UNKNOWN_NOTE, type ApiErrorCode } from '../../wire/api-error.js';
+import { ApiError, OUTCOME_UNKNOWN_NOTE, requestIdsOf, type ApiErrorCode } from '../../wire/api-error.js';
 import { NOT_SENT_NOTE, graceAfter, graceOverNote } from '../stop.js';
 import { isNotTlsAnswer, notTlsMessage } from '../not-tls.js';
 import { grpcTrust, type Trust } from '../trust.js';
@@ -134,7 +134,7 @@ export class VdbTransport {
           throw new ApiError(`malformed response: ${error instanceof Error ? error.message : String(error)}`, {
             code: 'malformed_response',
             operation,
-            ...requestIdOf(outcome.traceId === undefined ? [] : [outcome.traceId]),
+            ...requestIdsOf(outcome.traceId === undefined ? [] : [outcome.traceId]),
           });
         }
       }
@@ -143,18 +143,25 @@ export class VdbTransport {
       this.log(operation, { attempt, code: grpc.status[error.code], durationMs, traceId });
       if (error.code === grpc.status.CANCELLED && cancelOn?.aborted) {
         if (grace) throw this.lostAnswer(operation, graceOverNote(this.options.stopGraceMs), traceIds);
-        throw new ApiError('Terraform asked the provider to stop while the request was out', { code: 'cancelled', operation, ...requestIdOf(traceIds) });
+        throw new ApiError('Terraform asked the provider to stop while the request was out', {
+          code: 'cancelled',
+          operation,
+          ...requestIdsOf(traceIds),
+        });
       }
       // A wrong URL, not a passing failure; the handshake failed, so nothing was sent.
       if (error.code === grpc.status.UNAVAILABLE && isNotTlsAnswer(error.details)) {
-        throw new ApiError(notTlsMessage(this.options.endpoint.target), { code: 'unavailable', operation, ...requestIdOf(traceIds), cause: error });
+        const ids = requestIdsOf(traceIds);
+        const target = this.options.endpoint.target;
+        throw new ApiError(notTlsMessage(target), { code: 'unavailable', operation, ...ids, cause: error });
       }
       // No connection: nothing was sent, whatever the call. Tried again only if it may pass.
       const unconnected = error.code === grpc.status.UNAVAILABLE ? connectionFailure(error.details ?? '', this.connection) : undefined;
       if (unconnected) {
         const delay = backoffMs(retry, attempt);
         if (!unconnected.passing || attempt >= retry.maxAttempts || Date.now() + delay >= deadline) {
-          throw new ApiError(unconnected.sentence, { code: 'unavailable', operation, ...requestIdOf(traceIds), cause: error });
+          const ids = requestIdsOf(traceIds);
+          throw new ApiError(unconnected.sentence, { code: 'unavailable', operation, ...ids, cause: error });
         }
         await sleep(delay, undefined, { signal: call.signal }).catch(() => undefined);
         continue;
@@ -222,7 +229,7 @@ export class VdbTransport {
       code === 'timeout'
         ? `no answer within ${timeoutMs} ms (${name})`
         : `${name}: ${this.redact(error.details || error.message)}`;
-    return new ApiError(detail, { code, operation, ...requestIdOf(traceIds), cause: error });
+    return new ApiError(detail, { code, operation, ...requestIdsOf(traceIds), cause: error });
   }
 
   /** A call that is not safe to repeat went out and its answer was lost. */
@@ -235,7 +242,9 @@ export class VdbTransport {
   }
 
   private lostAnswer(operation: string, why: string, traceIds: string[], cause?: grpc.ServiceError): ApiError {
-    return new ApiError(`${why}; ${OUTCOME_UNKNOWN_NOTE}`, { code: 'outcome_unknown', operation, ...requestIdOf(traceIds), ...(cause ? { cause } : {}) });
+    const ids = requestIdsOf(traceIds);
+    const details = { code: 'outcome_unknown' as const, operation, ...ids, ...(cause ? { cause } : {}) };
+    return new ApiError(`${why}; ${OUTCOME_UNKNOWN_NOTE}`, details);
   }
 
   /** Servers should never echo the key, but a message is the last place it may leak from. */
@@ -290,18 +299,13 @@ function traceIdOf(metadata: grpc.Metadata | undefined): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** Several attempts' ids, each once, in the order they came. */
-function requestIdOf(traceIds: string[]): { requestId?: string } {
-  const unique = [...new Set(traceIds)];
-  return unique.length === 0 ? {} : { requestId: unique.join(', ') };
-}
 
 function notSent(operation: string, traceIds: string[]): ApiError {
-  return new ApiError(NOT_SENT_NOTE, { code: 'cancelled', operation, ...requestIdOf(traceIds) });
+  return new ApiError(NOT_SENT_NOTE, { code: 'cancelled', operation, ...requestIdsOf(traceIds) });
 }
 
 function timedOut(operation: string, timeoutMs: number, traceIds: string[]): ApiError {
-  return new ApiError(`no answer within ${timeoutMs} ms`, { code: 'timeout', operation, ...requestIdOf(traceIds) });
+  return new ApiError(`no answer within ${timeoutMs} ms`, { code: 'timeout', operation, ...requestIdsOf(traceIds) });
 }
 
 /** The server's `retry-after` trailer (seconds), capped by the policy; undefined when absent or unreadable. */

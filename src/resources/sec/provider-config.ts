@@ -72,7 +72,9 @@ export function resolveSecSettings(cfg: SecProviderSettings, env: NodeJS.Process
     apiToken ??= nonEmpty(values.api_token);
   }
   const orFromProfile = (what: string) => (profile ? profileHint(profile, what) : '');
-  if (account === undefined) throw missingSetting('Missing account', 'account', 'SEC_ACCOUNT', orFromProfile('`account`'));
+  if (account === undefined) {
+    throw missingSetting('Missing account', 'account', 'SEC_ACCOUNT', orFromProfile('`account`'), cfg.account);
+  }
   if (apiToken === undefined) {
     // Half a key pair: name the missing half.
     const otherHalf = (summary: string, have: string, missing: string, variable: string) =>

@@ -87,7 +87,12 @@ const schema = resourceSchema(
       required: true,
       replace: true,
       validate: [validators.matches(QUERY_ID, 'letters, digits and `_`, starting with a letter or `_`, at most 64 characters', ['TF_Query', 'Custom_Buckets_Public'])],
-      description: 'The id of the query, unique in the account: letters, digits and `_`, starting with a letter or `_` (at most 64). The id of a query cannot change, so a change creates a new query.',
+      description:
+        'The id of the query, unique in the account: letters, digits and `_`, starting with a letter or `_` ' +
+        '(at most 64). The id of a query cannot change, so a change creates a new query. The platform refuses ' +
+        'to delete a query that a policy evaluates, and Terraform deletes the old object before it creates the ' +
+        'new one unless told otherwise: give a query that policies use `lifecycle { create_before_destroy = true }`, ' +
+        'so that a new id makes the new query, moves the policies to it, and only then deletes the old one.',
     }),
     query: attr.string({
       required: true,
@@ -107,7 +112,10 @@ const schema = resourceSchema(
       replace: true,
       validate: [validators.oneOf(...QUERY_EVALUATORS)],
       description:
-        'The evaluator that runs the query: `CloudATrail` for queries of trail events; none for configuration data. When not set the platform picks the one the data sources need. The evaluator of a query cannot change, so a change creates a new query.',
+        'The evaluator that runs the query: `CloudATrail` for queries of trail events; none for configuration ' +
+        'data. When not set the platform picks the one the data sources need. The evaluator of a query cannot ' +
+        'change, so a change creates a new query; for a query that policies use, change `query_id` with it ' +
+        '(see `query_id`: the new query is made while the old one, with its id, still exists).',
     }),
     owner: attr.string({ computed: true, description: 'The user who owns the query.' }),
     updated_time: attr.string({ computed: true, volatile: true, description: 'When the query was last changed.' }),

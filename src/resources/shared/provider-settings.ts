@@ -9,9 +9,41 @@ import { attrStep } from '../../schema/path.js';
 /** Where a setting can be given, for messages: "`api_key` in the provider block or the VDB_API_KEY environment variable". */
 export const settingSources = (attribute: string, variable: string): string => `\`${attribute}\` in the provider block or the ${variable} environment variable`;
 
-/** A required setting that neither the provider block nor the environment gives. */
-export function missingSetting(summary: string, attribute: string, variable: string, alternative = ''): DiagnosticError {
-  return new DiagnosticError(summary, `Set ${settingSources(attribute, variable)}${alternative}.`, [attrStep(attribute)]);
+/**
+ * A required setting that neither the provider block nor the environment gives; `configured` is the
+ * provider block's value, so that a message says when the block has it, but empty.
+ */
+export function missingSetting(
+  summary: string,
+  attribute: string,
+  variable: string,
+  alternative = '',
+  configured: string | null = null,
+): DiagnosticError {
+  const empty = configured !== null && configured.trim() === '';
+  const given = empty ? `\`${attribute}\` is empty in the provider block. ` : '';
+  const detail = `${given}Set ${settingSources(attribute, variable)}${alternative}.`;
+  return new DiagnosticError(summary, detail, [attrStep(attribute)]);
+}
+
+/**
+ * What the provider block says of a setting it gives empty, where that block wins over the
+ * environment even when empty (vdb, as its reference provider did): that it is empty there, and,
+ * only when the variable it hides is set, how to use that instead. Undefined when it is not empty.
+ */
+export function emptyInBlock(
+  attribute: string,
+  variable: string,
+  configured: string | null,
+  env: NodeJS.ProcessEnv,
+): { said: string; hidden?: string } | undefined {
+  if (configured === null || configured.trim() !== '') return undefined;
+  const said = `\`${attribute}\` is empty in the provider block`;
+  if ((env[variable] ?? '').trim() === '') return { said };
+  const hidden =
+    `A value there, even an empty one, wins over the ${variable} environment variable, which is set: ` +
+    `remove \`${attribute}\` from the provider block to use the variable.`;
+  return { said, hidden };
 }
 
 /**

@@ -32,6 +32,7 @@ const fields = {
     sensitive: true,
     masked: true,
     oneTime: true,
+    sensitiveUnlikeUpstream: true,
     description: 'The secret token. The platform returns it only when the key is created; it is empty after an import.',
   }),
 };

@@ -16,6 +16,8 @@ import { formatGoDuration, parseGoDuration, protoEnum, text } from './formats.js
 export interface VdbContext {
   readonly api: VdbClient;
   readonly defaultAccountId: string | null;
+  /** Why there is no default account where the provider block gives `account_id` empty (for messages). */
+  readonly noDefaultAccount?: string;
 }
 
 /** The `account_id` attribute of a resource: its own value wins over the provider's. */
@@ -56,19 +58,22 @@ export function accountIdOf(own: string | null | undefined, ctx: { client: VdbCo
   if (own) return own;
   const fallback = ctx.client.defaultAccountId;
   if (fallback) return fallback;
-  throw new DiagnosticError(
-    'Account ID not specified',
-    'Set `account_id` on this resource or in the provider configuration (or the VDB_ACCOUNT_ID environment variable).',
-    [attrStep('account_id')],
-  );
+  const detail = `Set \`account_id\` on this resource or ${providerAccountSources(ctx.client)}`;
+  throw new DiagnosticError('Account ID not specified', detail, [attrStep('account_id')]);
 }
 
 /** The provider's account id, for objects that have no `account_id` of their own. */
 export function providerAccountId(ctx: { client: VdbContext }): string {
   const id = ctx.client.defaultAccountId;
   if (id) return id;
-  throw new DiagnosticError('Account ID not specified', 'Set `account_id` in the provider configuration (or the VDB_ACCOUNT_ID environment variable).');
+  throw new DiagnosticError('Account ID not specified', `Set \`account_id\` ${providerAccountSources(ctx.client)}`);
 }
+
+/** Where the provider's account can be given, and, where the provider block gives it empty, that it does. */
+const providerAccountSources = (client: VdbContext): string =>
+  client.noDefaultAccount === undefined
+    ? 'in the provider configuration (or the VDB_ACCOUNT_ID environment variable).'
+    : `in the provider configuration: ${client.noDefaultAccount}`;
 
 /** Splits a composite import id `<first>/<second>`, naming the parts in the error. */
 export function splitImportId(id: string, first: string, second: string): [string, string] {

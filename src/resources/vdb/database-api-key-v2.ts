@@ -62,6 +62,7 @@ const fields = {
     sensitive: true,
     masked: true,
     oneTime: true,
+    sensitiveUnlikeUpstream: true,
     description: 'The secret key. The platform returns it only when the key is created; it is empty after an import.',
   }),
   ...accessRuleFields,

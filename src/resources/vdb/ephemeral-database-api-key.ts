@@ -8,7 +8,7 @@ import { attr, resourceSchema } from '../../schema/define.js';
 import { ephemeralResource } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { isApiError } from '../../wire/api-error.js';
-import { accountIdField, accountIdOf, type VdbContext } from './common.js';
+import { accountIdOf, type VdbContext } from './common.js';
 import { formatTimestamp, goDurationBetweenHours, parseGoDuration, text, uuid } from './formats.js';
 import { accessRuleConflicts, accessRuleFields, accessRulesToApi } from './database-api-key-v2.js';
 
@@ -16,7 +16,14 @@ const LIFETIME = goDurationBetweenHours(1, 720);
 
 const schema = resourceSchema(
   {
-    account_id: accountIdField(),
+    account_id: attr.string({
+      optional: true,
+      computed: true,
+      refersTo: 'an account',
+      description:
+        "The account of the cluster. Defaults to the provider's `account_id`; the opened key holds the account " +
+        'it was made in.',
+    }),
     cluster_id: attr.string({ required: true, validate: [uuid], description: 'The cluster the key grants access to.' }),
     name: attr.string({
       optional: true,

@@ -136,6 +136,12 @@ const fields = {
     optional: true,
     computed: true,
     validate: [validators.intBetween(-1, INT32_MAX)],
+    onImport:
+      'An import sets it to `0` (idle), with no `bootstrap_commands`: the platform does not say which version ' +
+      'made the commands it holds, and an import never generates them. A configuration that sets a positive ' +
+      'number then generates the bootstrap commands again at the first apply after the import, with new ' +
+      'credentials. To import without that, set it to `0` in the configuration first, and raise it when you ' +
+      'want new commands.',
     description:
       'Controls the bootstrap commands: `-1` never generates them, `0` is idle (nothing is generated or regenerated), and a number greater than 0 generates them; raising it to another positive number regenerates them with new credentials. Unset at creation means `1`. Changing it to `0` or `-1` removes the commands from the state.',
   }),

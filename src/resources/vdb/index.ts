@@ -7,7 +7,7 @@ import { provider } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { attrStep } from '../../schema/path.js';
 import { createVdbClient } from '../../clients/vdb/client.js';
-import { booleanVariable, missingSetting } from '../shared/provider-settings.js';
+import { booleanVariable, emptyInBlock, missingSetting } from '../shared/provider-settings.js';
 import type { VdbContext } from './common.js';
 import cluster from './cluster/resource.js';
 import { clusterDataSource, clustersDataSource } from './cluster/data-sources.js';
@@ -25,6 +25,8 @@ export const VDB_VERSION = '1.19.2';
 export const DEFAULT_API_URL = 'grpc.vdb-cloud.example:443';
 
 export type { VdbContext } from './common.js';
+
+const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 const schema = resourceSchema(
   {
@@ -61,13 +63,21 @@ export default provider<typeof schema.fields, VdbContext>({
     if (apiKey === '') throw missingSetting('Missing API key', 'api_key', 'VDB_API_KEY');
     let apiUrl = (config.api_url ?? ctx.env.VDB_API_URL ?? '').trim();
     if (apiUrl === '') {
-      if (config.api_url !== null || ctx.env.VDB_API_URL !== undefined) {
-        ctx.diags.warning('Using default URL', `The configured api_url is empty, so the provider uses ${DEFAULT_API_URL}.`);
+      // Say where the empty value was given: the provider block (which hides the variable) or the variable.
+      const variableEmpty = { said: 'The VDB_API_URL environment variable is empty' };
+      const emptyVariable = ctx.env.VDB_API_URL === undefined ? undefined : variableEmpty;
+      const empty: { said: string; hidden?: string } | undefined =
+        emptyInBlock('api_url', 'VDB_API_URL', config.api_url, ctx.env) ?? emptyVariable;
+      if (empty !== undefined) {
+        const used = `${upperFirst(empty.said)}, so the provider uses ${DEFAULT_API_URL}.`;
+        const detail = empty.hidden === undefined ? used : `${used} ${empty.hidden}`;
+        ctx.diags.warning('Using default URL', detail, [attrStep('api_url')]);
       }
       apiUrl = DEFAULT_API_URL;
     }
     const insecure = config.insecure ?? booleanVariable(ctx.env, 'VDB_INSECURE', 'insecure') ?? false;
     const accountId = (config.account_id ?? ctx.env.VDB_ACCOUNT_ID ?? '').trim();
+    const noAccount = emptyInBlock('account_id', 'VDB_ACCOUNT_ID', config.account_id, ctx.env);
     const api = createVdbClient({
       apiUrl,
       apiKey,
@@ -75,7 +85,9 @@ export default provider<typeof schema.fields, VdbContext>({
       userAgent: `terraform-provider-vdb/${VDB_VERSION} (Terraform ${ctx.terraformVersion || 'unknown'})`,
       logger: { debug: (message, fields) => ctx.log.debug(message, fields as Record<string, unknown> | undefined) },
     });
-    return { api, defaultAccountId: accountId === '' ? null : accountId };
+    const noDefaultAccount = noAccount && [`${noAccount.said}.`, noAccount.hidden].filter(Boolean).join(' ');
+    const defaultAccountId = accountId === '' ? null : accountId;
+    return { api, defaultAccountId, ...(noDefaultAccount ? { noDefaultAccount } : {}) };
   },
   pulumi: {
     // The seed shows `apiKey` required: the bridge made the Pulumi schema from the real provider

@@ -74,6 +74,16 @@ describe('sec provider configuration', () => {
     );
   });
 
+  it('an empty value in the provider block counts as unset, and a missing setting says the block has it empty', () => {
+    const h = home();
+    const block = { ...empty, account: '', api_token: 'tok' };
+    const settings = resolveSecSettings(block, { HOME: h, SEC_ACCOUNT: 'envacct' }, new Diagnostics());
+    expect(settings).to.deep.include({ account: 'envacct' });
+    const err = failure(() => resolveSecSettings(block, { HOME: h }, new Diagnostics()));
+    expect(err).to.deep.include({ summary: 'Missing account', path: [{ attr: 'account' }] });
+    expect(err.detail).to.match(/^`account` is empty in the provider block\. Set `account` in the provider block or /);
+  });
+
   it('warns about a profile file other users can read', () => {
     const diags = new Diagnostics();
     resolveSecSettings(empty, { HOME: home('[default]\naccount = "a"\napi_key = "k"\napi_secret = "s"\n', 0o644) }, diags);

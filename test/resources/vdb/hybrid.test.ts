@@ -120,6 +120,22 @@ describe('vdb_accounts_hybrid_cloud_environment', function () {
     await h.destroy(TYPE, retried);
   });
 
+  // The platform restamps configuration.last_modified_at on every update, a rename too.
+  it('a rename leaves nothing for the next refresh to find changed outside Terraform', async () => {
+    // Knob 0: no commands, so the environment's status does not move on its own meanwhile.
+    const created = await h.converge(TYPE, null, env({}, { name: 'tf-rename', bootstrap_commands_version: 0 }));
+    const before = (created.configuration as ObjectValue[])[0]!.last_modified_at;
+    h.emulator.clock.advance(60_000);
+    const plan = await h.plan(TYPE, created, env({}, { name: 'tf-rename-2', bootstrap_commands_version: 0 }));
+    expect((plan.planned!.configuration as ObjectValue[])[0]!.last_modified_at, 'planned').to.be.instanceOf(Unknown);
+    const renamed = await h.converge(TYPE, created, env({}, { name: 'tf-rename-2', bootstrap_commands_version: 0 }));
+    const id = renamed.id as string;
+    expect(stored(id).configuration!.lastModifiedAt, 'the platform moved it').to.not.equal(before);
+    // Terraform's refresh compares what it reads with the state: "Objects have changed outside of Terraform" otherwise.
+    expect((await h.tf.read(TYPE, renamed)).state).to.deep.equal(renamed);
+    await h.destroy(TYPE, renamed);
+  });
+
   it('rejects bad YAML, URLs and names at plan time with paths', async () => {
     const err = await h.failure(
       h.tf.validateResource(TYPE, h.config(TYPE, env({ advanced_operator_settings: 'a: [1, 2', http_proxy_url: 'proxy:3128', namespace: 'Bad_NS' }, { name: 'no spaces', bootstrap_commands_version: -2 }))),

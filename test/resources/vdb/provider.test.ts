@@ -83,6 +83,39 @@ describe('vdb provider configuration', function () {
     expect(remote.diagnostics[0]!.detail).to.not.include(emulator.apiKey);
   });
 
+  it('an empty api_url or account_id in the provider block is named so, and the variable it hides', async () => {
+    const role = { name: 'tf-empty-account-role', permissions: [{ value: 'read:clusters' }] };
+    const hides = (name: string, variable: string) =>
+      `A value there, even an empty one, wins over the ${variable} environment variable, which is set: ` +
+      `remove \`${name}\` from the provider block to use the variable.`;
+    const defaultUrl = '`api_url` is empty in the provider block, so the provider uses grpc.vdb-cloud.example:443.';
+    const env = { VDB_API_KEY: emulator.apiKey, VDB_API_URL: emulator.url, VDB_ACCOUNT_ID: emulator.accountId };
+    const hidden = await start(env);
+    await hidden.configure({ api_url: '', account_id: '' });
+    const warning = hidden.received.find((d) => d.severity === 'warning' && d.summary === 'Using default URL')!;
+    expect(warning).to.deep.include({ path: 'api_url' });
+    expect(warning.detail).to.equal(`${defaultUrl} ${hides('api_url', 'VDB_API_URL')}`);
+    const config = hidden.config(hidden.resourceSchema('vdb_accounts_role').block, role);
+    const plan = await hidden.plan('vdb_accounts_role', null, config);
+    const refused = await failure(hidden.apply('vdb_accounts_role', null, plan, config));
+    expect(refused.diagnostics[0]).to.deep.include({ summary: 'Account ID not specified', path: 'account_id' });
+    expect(refused.diagnostics[0]!.detail).to.equal(
+      'Set `account_id` on this resource or in the provider configuration: ' +
+        '`account_id` is empty in the provider block. ' +
+        hides('account_id', 'VDB_ACCOUNT_ID'),
+    );
+
+    // Without the variables, the same block says only what it gives.
+    const alone = await start({ VDB_API_KEY: emulator.apiKey });
+    await alone.configure({ api_url: '', account_id: '' });
+    expect(alone.received.find((d) => d.summary === 'Using default URL')!.detail).to.equal(defaultUrl);
+    const where = { cloud_provider: 'aws', cloud_region: 'eu-central-1' };
+    const packages = alone.config(alone.dataSourceSchema('vdb_booking_packages').block, where);
+    expect((await failure(alone.readData('vdb_booking_packages', packages))).diagnostics[0]!.detail).to.equal(
+      'Set `account_id` in the provider configuration: `account_id` is empty in the provider block.',
+    );
+  });
+
   it('says in one sentence, at once, that a plaintext API behind a TLS URL did not answer TLS', async () => {
     const target = `localhost:${emulator.port}`;
     const tf = await start({ VDB_API_URL: `https://${target}`, VDB_API_KEY: emulator.apiKey, VDB_ACCOUNT_ID: emulator.accountId });

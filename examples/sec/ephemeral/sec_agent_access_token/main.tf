@@ -10,6 +10,8 @@ terraform {
 provider "sec" {}
 
 # The secret of an agent token made elsewhere (in the console, or another configuration), for this run only.
+# For a token this configuration creates, write `name = sec_agent_access_token.<name>.id` instead:
+# Terraform then opens it after the token is created, not while planning, when it does not exist yet.
 ephemeral "sec_agent_access_token" "fleet" {
   name = "tf-eph-fleet"
 }

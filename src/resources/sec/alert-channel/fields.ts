@@ -43,8 +43,19 @@ export function secret(description: string) {
  * insert key): sensitive, but read back like any value while the state holds it, so a change made
  * outside Terraform shows (given write-only, it stays out of the state).
  */
-export function readableSecret(description: string, ...validate: Validator<string>[]) {
-  return attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, validate: [validators.nonEmpty(), ...validate], description });
+export function readableSecret(
+  description: string,
+  validate: Validator<string>[] = [],
+  more: { sensitiveUnlikeUpstream?: boolean } = {},
+) {
+  return attr.string({
+    optional: true,
+    sensitive: true,
+    writeOnlyTwin: { required: true },
+    validate: [validators.nonEmpty(), ...validate],
+    description,
+    ...more,
+  });
 }
 
 /** A masked secret as the platform returns it: blank means "not shown", which the model says as null. */
@@ -119,7 +130,7 @@ export function webhookChannel<T extends 'TeamsA' | 'TeamsB' | 'Chat' | 'OnCall'
     typeName: options.typeName,
     apiType: options.apiType,
     description: options.description,
-    fields: { webhook_url: readableSecret(options.urlDescription, httpUrl) },
+    fields: { webhook_url: readableSecret(options.urlDescription, [httpUrl], { sensitiveUnlikeUpstream: true }) },
     toData: (m) => ({ [options.wireField]: sentSecret(m.webhook_url) }) as AlertChannelData<T>,
     fromData: (data) => ({ webhook_url: String((data as Record<string, unknown>)[options.wireField] ?? '') }),
   });

@@ -15,8 +15,9 @@ export default alertChannel({
       sensitive: true,
       writeOnlyTwin: { required: true },
       masked: true,
+      sensitiveUnlikeUpstream: true,
       validate: [validators.nonEmpty()],
-      description: 'Token of the event collector. An `output` that shows it must set `sensitive = true`; Terraform refuses it otherwise.',
+      description: 'Token of the event collector.',
     }),
     // Empty would be dropped from the request and never read back: refuse it rather than diff forever.
     channel: attr.string({ optional: true, validate: [validators.nonEmpty()], description: 'Channel name of the event collector, when it requires one.' }),

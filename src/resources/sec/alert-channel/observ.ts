@@ -12,7 +12,7 @@ export default alertChannel({
   fields: {
     account_id: attr.number({ required: true, validate: [accountNumber], description: 'The Observ account number.' }),
     // A credential, so sensitive although the seed does not flag it (DECISIONS).
-    insert_key: readableSecret('An insert API key of the Observ account.'),
+    insert_key: readableSecret('An insert API key of the Observ account.', [], { sensitiveUnlikeUpstream: true }),
   },
   toData: (m) => ({ accountId: m.account_id, insertKey: sentSecret(m.insert_key) }),
   fromData: (data) => ({ account_id: data.accountId, insert_key: data.insertKey }),

@@ -25,7 +25,7 @@ export default cloudAccount({
   description:
     'Scans the hosts of a CloudC subscription or tenant for vulnerabilities without agents: a scanner deployed in a scanning subscription snapshots the disks, shares its results through a blob container and reports to the platform with `server_token`.',
   fields: {
-    credentials: cloudCCredentials(),
+    credentials: cloudCCredentials({ sensitiveUnlikeUpstream: true }),
     integration_level: attr.string({
       optional: true,
       default: 'SUBSCRIPTION',

@@ -12,7 +12,7 @@ export default cloudAccount({
     tenant_id: attr.string({ optional: true, description: 'Id of the tenant (directory) the scanner is deployed in.' }),
     storage_account_url: attr.string({ required: true, validate: [httpsUrl], description: 'URL of the storage account the scanner writes its results and state to.' }),
     blob_container_name: attr.string({ required: true, description: 'Name of the blob container the scanner writes its results and state to.' }),
-    credentials: cloudCCredentials(),
+    credentials: cloudCCredentials({ sensitiveUnlikeUpstream: true }),
     regions: requiredIdList('The regions the scanner is deployed in.'),
     server_token: serverToken(),
   },

@@ -134,7 +134,7 @@ export const cloudBScannerCredentials = () =>
  * A CloudC application registration. The secret is sensitive for every type, also where the seed
  * does not flag it (agentless scanning and DSPM; DECISIONS); the platform never returns it.
  */
-export function cloudCCredentials() {
+export function cloudCCredentials(options: { sensitiveUnlikeUpstream?: boolean } = {}) {
   return block.one(
     {
       client_id: attr.string({ required: true, description: 'Application (client) id of the registration the platform signs in as.' }),
@@ -143,6 +143,7 @@ export function cloudCCredentials() {
         sensitive: true,
         writeOnlyTwin: { required: true },
         masked: true,
+        ...options,
         description: 'Client secret of the registration. The platform never returns it, so a change made outside Terraform is not detected.',
       }),
     },
@@ -218,7 +219,13 @@ export function scanFromWire(d: ScanWire, own: ScanModel | null): ScanModel {
 
 /** Computed outputs of the scanners. */
 export const serverToken = () =>
-  attr.string({ computed: true, sensitive: true, description: 'The token the scanner authenticates to the platform with. An `output` that shows it must set `sensitive = true`; Terraform refuses it otherwise.' });
+  // Upstream did not mark it sensitive (sec.md §6.5).
+  attr.string({
+    computed: true,
+    sensitive: true,
+    sensitiveUnlikeUpstream: true,
+    description: 'The token the scanner authenticates to the platform with.',
+  });
 export const serverUri = () => attr.string({ computed: true, description: 'The platform endpoint the scanner reports to.' });
 
 /** A list of ids the platform needs at least one of; trimmed for the platform, blank entries refused. */
