@@ -4,8 +4,8 @@
  * parses its .proto with a second copy of protobufjs when it is loaded: about 26 ms of every
  * provider start (README, "Benchmarks"). The Terraform-side client in src/tfclient still uses it.
  */
-import * as grpc from '@grpc/grpc-js';
-import { SERVICE_NAMES, serviceDefinition } from './proto.js';
+import { StatusError, Status, type GrpcServer } from './grpc-server.js';
+import { SERVICE_NAMES, serviceCodecs } from './proto.js';
 
 export type ServingStatus = 'SERVING' | 'NOT_SERVING';
 
@@ -14,19 +14,28 @@ interface HealthCheckRequest {
 }
 
 /** Serves fixed statuses: a provider is serving from its first byte to its last. */
-export function addHealthService(server: grpc.Server, statuses: Readonly<Record<string, ServingStatus>>): void {
+export function addHealthService(server: GrpcServer, statuses: Readonly<Record<string, ServingStatus>>): void {
   const statusOf = (service: string): ServingStatus | undefined =>
     Object.hasOwn(statuses, service) ? statuses[service] : undefined;
-  server.addService(serviceDefinition(SERVICE_NAMES.health), {
-    Check: (call: grpc.ServerUnaryCall<HealthCheckRequest, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-      const status = statusOf(call.request.service);
-      if (status === undefined) callback({ code: grpc.status.NOT_FOUND, details: `unknown service "${call.request.service}"` });
-      else callback(null, { status });
-    },
-    // Statuses never change, so a watcher gets the one answer and the stream stays open until cancelled.
-    Watch: (call: grpc.ServerWritableStream<HealthCheckRequest, unknown>) => {
-      call.write({ status: statusOf(call.request.service) ?? 'SERVICE_UNKNOWN' });
-      call.on('error', () => undefined);
-    },
+  const methods = serviceCodecs(SERVICE_NAMES.health);
+  const check = methods.get('Check')!;
+  server.unary(check.path, check.request, check.response, (request: HealthCheckRequest) => {
+    const status = statusOf(request.service);
+    if (status === undefined) throw new StatusError(Status.NOT_FOUND, `unknown service "${request.service}"`);
+    return { status };
+  });
+  // Statuses never change, so a watcher gets the one answer and the stream stays open until cancelled.
+  const watch = methods.get('Watch')!;
+  server.serverStream(watch.path, watch.request, watch.response, async function* (request: HealthCheckRequest, call) {
+    yield { status: statusOf(request.service) ?? 'SERVICE_UNKNOWN' };
+    await untilAborted(call.signal);
+  });
+}
+
+/** Resolves when the call ends (the client cancels or goes away). */
+export function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
   });
 }

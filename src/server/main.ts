@@ -4,7 +4,6 @@
 // AutoMTLS when PLUGIN_CLIENT_CERT is set, handshake line on stdout, then
 // stdout is sealed. Debug mode (--debug): plaintext on loopback and
 // TF_REATTACH_PROVIDERS instructions for the user (§1.8).
-import * as grpc from '@grpc/grpc-js';
 import {
   debugInstructions,
   guardStdout,
@@ -14,9 +13,10 @@ import {
   notAPluginHostMessage,
 } from './handshake.js';
 import { createLogger, type Logger } from './log.js';
-import { PROVIDER_RPC_NAMES, SERVICE_NAMES, STREAMING_RPC_NAMES, serviceDefinition, type RpcName } from './proto.js';
+import { PROVIDER_RPC_NAMES, SERVICE_NAMES, STREAMING_RPC_NAMES, serviceCodecs, type RpcName } from './proto.js';
 import { generateCertificate } from './tls.js';
-import { addHealthService } from './health.js';
+import { addHealthService, untilAborted } from './health.js';
+import { GrpcServer, Status, StatusError, type CallContext } from './grpc-server.js';
 
 export type { RpcName } from './proto.js';
 
@@ -97,21 +97,16 @@ export async function runProviderMain(opts: ProviderMainOptions): Promise<void> 
   const cert = clientCertPem ? await generateCertificate() : null;
   if (cert) log.debug('generated AutoMTLS server certificate', { ms: Math.round(cert.ms) });
 
-  const server = buildServer(opts, log, debug);
-  let credentials: grpc.ServerCredentials;
+  let server: GrpcServer;
   try {
-    credentials = cert
-      ? grpc.ServerCredentials.createSsl(
-          Buffer.from(clientCertPem!),
-          [{ private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) }],
-          true, // require a client certificate, verified against PLUGIN_CLIENT_CERT only
-        )
-      : grpc.ServerCredentials.createInsecure();
+    // With a certificate, a client must present one verified against PLUGIN_CLIENT_CERT only.
+    server = buildServer(opts, log, debug, cert ? { keyPem: cert.keyPem, certPem: cert.certPem, clientCaPem: clientCertPem! } : undefined);
   } catch (err) {
     process.stderr.write(`${binary}: cannot set up TLS with PLUGIN_CLIENT_CERT: ${errorMessage(err)}\n`);
     process.exit(1);
   }
-  const port = await bindLoopback(server, credentials!).catch((err: unknown) => {
+  // Loopback only, ephemeral port; PLUGIN_MIN_PORT/MAX_PORT are advisory (§1.2).
+  const port = await server!.listen('127.0.0.1').catch((err: unknown) => {
     process.stderr.write(`${binary}: cannot listen on 127.0.0.1: ${errorMessage(err)}\n`);
     process.exit(1);
   });
@@ -121,7 +116,7 @@ export async function runProviderMain(opts: ProviderMainOptions): Promise<void> 
     process.stdout.write(debugInstructions(`registry.terraform.io/keel/${opts.name}`, address, process.pid));
     const stop = (signal: string) => {
       log.info('debug server stopping', { signal });
-      server.forceShutdown();
+      server.close();
       process.exit(0);
     };
     process.on('SIGINT', () => stop('SIGINT'));
@@ -147,72 +142,59 @@ async function exitAfter(opts: ProviderMainOptions, log: Logger): Promise<void> 
   }
 }
 
-function buildServer(opts: ProviderMainOptions, log: Logger, debug: boolean): grpc.Server {
-  const server = new grpc.Server({
-    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
-    'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
-  });
+function buildServer(opts: ProviderMainOptions, log: Logger, debug: boolean, tls: { keyPem: string; certPem: string; clientCaPem: string } | undefined): GrpcServer {
+  const server = new GrpcServer({ maxReceiveMessageBytes: MAX_MESSAGE_BYTES, maxSendMessageBytes: MAX_MESSAGE_BYTES, ...(tls ? { tls } : {}) });
 
-  const provider: grpc.UntypedServiceImplementation = {};
-  const definition = serviceDefinition(SERVICE_NAMES.provider);
+  // Methods left out get the UNIMPLEMENTED answer.
+  const provider = serviceCodecs(SERVICE_NAMES.provider);
   for (const rpc of PROVIDER_RPC_NAMES) {
     const handler = opts.handlers[rpc];
     const streamHandler = opts.streamHandlers?.[rpc];
-    // Methods left out get grpc-js's default UNIMPLEMENTED answer.
-    if (handler && !STREAMING_RPC_NAMES.has(rpc)) provider[rpc] = unaryHandler(rpc, handler, log);
-    else if (streamHandler && definition[rpc]!.responseStream && !definition[rpc]!.requestStream) provider[rpc] = serverStreamHandler(rpc, streamHandler, log);
+    const method = provider.get(rpc)!;
+    if (handler && !STREAMING_RPC_NAMES.has(rpc)) server.unary(method.path, method.request, method.response, unaryHandler(rpc, handler, log));
+    else if (streamHandler && method.responseStream && !method.requestStream) server.serverStream(method.path, method.request, method.response, serverStreamHandler(rpc, streamHandler, log));
   }
-  server.addService(definition, provider);
 
-  server.addService(serviceDefinition(SERVICE_NAMES.controller), {
-    Shutdown: (_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-      log.info('shutdown requested by the plugin host');
-      callback(null, {});
-      // Answer first, then exit promptly (§1.7). A debug server outlives its clients.
-      if (!debug) void exitAfter(opts, log).then(() => setTimeout(() => process.exit(0), SHUTDOWN_EXIT_DELAY_MS));
-    },
+  const shutdown = serviceCodecs(SERVICE_NAMES.controller).get('Shutdown')!;
+  server.unary(shutdown.path, shutdown.request, shutdown.response, () => {
+    log.info('shutdown requested by the plugin host');
+    // Answer first (the answer is written before this timer fires), then exit promptly (§1.7).
+    // A debug server outlives its clients.
+    if (!debug) void exitAfter(opts, log).then(() => setTimeout(() => process.exit(0), SHUTDOWN_EXIT_DELAY_MS));
+    return {};
   });
-  server.addService(serviceDefinition(SERVICE_NAMES.stdio), {
-    // We never write to stdout/stderr for the host to mirror: hold the stream open, send nothing.
-    StreamStdio: (call: grpc.ServerWritableStream<unknown, unknown>) => {
-      call.on('error', () => undefined);
-    },
+  // We never write to stdout/stderr for the host to mirror: hold the stream open, send nothing.
+  const stdio = serviceCodecs(SERVICE_NAMES.stdio).get('StreamStdio')!;
+  server.serverStream(stdio.path, stdio.request, stdio.response, async function* (_request, call) {
+    await untilAborted(call.signal);
   });
-  server.addService(serviceDefinition(SERVICE_NAMES.broker), {
-    // Providers do not use the broker; accept the stream and keep it open.
-    StartStream: (call: grpc.ServerDuplexStream<unknown, unknown>) => {
-      call.on('data', () => undefined);
-      call.on('error', () => undefined);
-      call.on('end', () => call.end());
-    },
-  });
+  // Providers do not use the broker; accept the stream and keep it open until the host ends it.
+  server.drain(serviceCodecs(SERVICE_NAMES.broker).get('StartStream')!.path);
   addHealthService(server, { '': 'SERVING', plugin: 'SERVING' });
   return server;
 }
 
-function unaryHandler(rpc: RpcName, handler: ProviderHandler, log: Logger): grpc.handleUnaryCall<any, any> {
-  return (call, callback) => {
-    const controller = new AbortController();
-    call.on('cancelled', () => controller.abort(new Error(`${rpc} was cancelled by the client`)));
-    const started = performance.now();
-    log.trace('received request', { tf_rpc: rpc });
+function unaryHandler(rpc: RpcName, handler: ProviderHandler, log: Logger): (request: any, call: CallContext) => Promise<any> {
+  // Tracing is decided at start-up (TF_LOG*); when it is off no per-call logging work is done.
+  const traced = log.enabled('trace');
+  const failed = (err: unknown): never => {
+    // The engine reports failures as diagnostics; reaching here is a provider bug.
+    log.error('RPC handler failed', { tf_rpc: rpc, error: errorMessage(err), stack: errorStack(err) });
+    throw new StatusError(Status.INTERNAL, `provider internal error in ${rpc}: ${shorten(errorMessage(err))}`);
+  };
+  return (request, call) => {
+    const started = traced ? performance.now() : 0;
+    if (traced) log.trace('received request', { tf_rpc: rpc });
     let pending: Promise<any>;
     try {
-      pending = Promise.resolve(handler(call.request, { signal: controller.signal }));
+      pending = Promise.resolve(handler(request, call));
     } catch (err) {
       pending = Promise.reject(err);
     }
-    pending.then(
-      (response) => {
-        log.trace('served request', { tf_rpc: rpc, ms: Math.round(performance.now() - started) });
-        callback(null, response ?? {});
-      },
-      (err: unknown) => {
-        // The engine reports failures as diagnostics; reaching here is a provider bug.
-        log.error('RPC handler failed', { tf_rpc: rpc, error: errorMessage(err), stack: errorStack(err) });
-        callback({ code: grpc.status.INTERNAL, details: `provider internal error in ${rpc}: ${shorten(errorMessage(err))}` });
-      },
-    );
+    return pending.then((response) => {
+      if (traced) log.trace('served request', { tf_rpc: rpc, ms: Math.round(performance.now() - started) });
+      return response ?? {};
+    }, failed);
   };
 }
 
@@ -221,46 +203,23 @@ function unaryHandler(rpc: RpcName, handler: ProviderHandler, log: Logger): grpc
  * client is behind (HTTP/2 flow control); a cancelled call stops the handler. Like unary handlers,
  * a handler reports failures in its messages; a throw reaching here is a provider bug.
  */
-function serverStreamHandler(rpc: RpcName, handler: ProviderStreamHandler, log: Logger): grpc.handleServerStreamingCall<any, any> {
-  return (call) => {
-    const controller = new AbortController();
-    call.on('cancelled', () => controller.abort(new Error(`${rpc} was cancelled by the client`)));
+function serverStreamHandler(rpc: RpcName, handler: ProviderStreamHandler, log: Logger): (request: any, call: CallContext) => AsyncIterable<any> {
+  return async function* (request, call) {
     const started = performance.now();
     log.trace('received request', { tf_rpc: rpc });
     let sent = 0;
-    void (async () => {
-      for await (const message of handler(call.request, { signal: controller.signal })) {
-        if (controller.signal.aborted) break;
+    try {
+      for await (const message of handler(request, call)) {
+        if (call.signal.aborted) break;
         sent++;
-        if (!call.write(message)) await new Promise<void>((resolve) => {
-          const done = () => {
-            call.off('drain', done);
-            controller.signal.removeEventListener('abort', done);
-            resolve();
-          };
-          call.on('drain', done);
-          controller.signal.addEventListener('abort', done);
-        });
+        yield message;
       }
-    })().then(
-      () => {
-        log.trace('served request', { tf_rpc: rpc, messages: sent, ms: Math.round(performance.now() - started) });
-        if (!controller.signal.aborted) call.end();
-      },
-      (err: unknown) => {
-        log.error('RPC handler failed', { tf_rpc: rpc, error: errorMessage(err), stack: errorStack(err) });
-        // grpc-js turns an 'error' event on the call into the status it ends the stream with.
-        if (!controller.signal.aborted) call.emit('error', { code: grpc.status.INTERNAL, details: `provider internal error in ${rpc}: ${shorten(errorMessage(err))}` });
-      },
-    );
+    } catch (err) {
+      log.error('RPC handler failed', { tf_rpc: rpc, error: errorMessage(err), stack: errorStack(err) });
+      throw new StatusError(Status.INTERNAL, `provider internal error in ${rpc}: ${shorten(errorMessage(err))}`);
+    }
+    log.trace('served request', { tf_rpc: rpc, messages: sent, ms: Math.round(performance.now() - started) });
   };
-}
-
-function bindLoopback(server: grpc.Server, credentials: grpc.ServerCredentials): Promise<number> {
-  // Loopback only, ephemeral port; PLUGIN_MIN_PORT/MAX_PORT are advisory (§1.2).
-  return new Promise((resolve, reject) => {
-    server.bindAsync('127.0.0.1:0', credentials, (err, port) => (err ? reject(err) : resolve(port)));
-  });
 }
 
 /** Terraform does not always kill us when it dies: exit once our parent changes (§1.7). */

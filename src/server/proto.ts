@@ -1,4 +1,4 @@
-// Protobuf messages and grpc-js service definitions for tfplugin6 and go-plugin's
+// Protobuf messages, codecs for the server and grpc-js service definitions for tfplugin6 and go-plugin's
 // side services (protocol.md §1.5, §2.1).
 //
 // Messages cross this boundary as plain objects: snake_case field names as in
@@ -137,7 +137,38 @@ export class PreEncoded {
   constructor(readonly bytes: Buffer) {}
 }
 
-/** A grpc-js ServiceDefinition (server and client) whose (de)serializers use the plain-object form above. */
+/** How one method's messages cross the wire, for the server (./grpc-server.ts). */
+export interface MethodCodecs {
+  readonly name: string;
+  readonly path: string;
+  readonly requestStream: boolean;
+  readonly responseStream: boolean;
+  readonly request: { decode(bytes: Buffer): any; encode(value: unknown): Buffer };
+  readonly response: { decode(bytes: Buffer): any; encode(value: unknown): Buffer };
+}
+
+/** The methods of a service with codecs in the plain-object form above; responses may be PreEncoded. */
+export function serviceCodecs(serviceName: string): Map<string, MethodCodecs> {
+  const out = new Map<string, MethodCodecs>();
+  for (const method of serviceMethods(serviceName)) {
+    const request = messageType(method.requestType);
+    const response = messageType(method.responseType);
+    out.set(method.name, {
+      name: method.name,
+      path: `/${serviceName}/${method.name}`,
+      requestStream: method.requestStream,
+      responseStream: method.responseStream,
+      request: { decode: (bytes) => decodeMessage(request, bytes), encode: (value) => encodeMessage(request, value) },
+      response: {
+        decode: (bytes) => decodeMessage(response, bytes),
+        encode: (value) => (value instanceof PreEncoded ? value.bytes : encodeMessage(response, value)),
+      },
+    });
+  }
+  return out;
+}
+
+/** A grpc-js ServiceDefinition (clients: src/tfclient) whose (de)serializers use the plain-object form above. */
 export function serviceDefinition(serviceName: string): ServiceDefinition<UntypedServiceImplementation> {
   const definition: Record<string, MethodDefinition<any, any>> = {};
   for (const method of serviceMethods(serviceName)) {
