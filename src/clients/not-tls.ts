@@ -6,16 +6,19 @@
  * that names the server, instead of retrying and quoting OpenSSL.
  */
 
-/** Node's codes for OpenSSL's verdicts on a first "record" that is not TLS (undici's errors carry them). */
+/** Node's codes for OpenSSL's verdicts on a first "record" that is not TLS (a TLS socket's errors carry them). */
 const NOT_TLS_CODES: ReadonlySet<string> = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_UNKNOWN_PROTOCOL']);
 
-/** The same verdicts as OpenSSL words them: grpc-js keeps only the text of a failed connection's error. */
+/**
+ * The same verdicts as OpenSSL words them: grpc-js keeps only the text of a failed connection's error,
+ * and node:https reports a handshake that fails on its first write as EPROTO with this text.
+ */
 const NOT_TLS_REASONS = /\b(wrong version number|packet length too long|unknown protocol)\b/i;
 
 /** Whether a failed connection was a TLS handshake with a server that does not speak TLS. */
 export function isNotTlsAnswer(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string') return NOT_TLS_CODES.has(code);
+  if (typeof code === 'string' && NOT_TLS_CODES.has(code)) return true;
   const text = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
   return NOT_TLS_REASONS.test(text);
 }

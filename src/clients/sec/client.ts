@@ -1,4 +1,4 @@
-import { Pool } from './http-pool.js';
+import { HttpPool } from './http-pool.js';
 import { ApiError } from '../../wire/api-error.js';
 import { apiSecureContext } from '../trust.js';
 import { DEFAULT_STOP_GRACE_MS } from '../stop.js';
@@ -94,12 +94,12 @@ export function createSecClient(config: SecClientConfig): SecClient {
   const redactor = new Redactor();
   for (const secret of [config.apiKey, config.apiSecret, config.apiToken]) redactor.add(secret);
 
-  // connect.rejectUnauthorized is explicit so NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn it off;
-  // the trusted roots are explicit too (../trust.ts).
-  const pool = new Pool(endpoint.origin, {
+  // The trusted roots are explicit (../trust.ts).
+  const pool = new HttpPool(endpoint.origin, {
     connections: 8,
-    keepAliveTimeout: 30_000,
-    connect: endpoint.origin.startsWith('https:') ? { rejectUnauthorized: true, secureContext: apiSecureContext() } : { rejectUnauthorized: true },
+    keepAliveTimeoutMs: 30_000,
+    connectTimeoutMs: 10_000,
+    ...(endpoint.origin.startsWith('https:') ? { secureContext: apiSecureContext() } : {}),
   });
   const transport = new Transport(pool, {
     origin: endpoint.origin,

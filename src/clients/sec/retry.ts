@@ -1,4 +1,5 @@
 import { backoffMs } from '../backoff.js';
+import { POOL_ERROR_CODES } from './http-pool.js';
 
 export interface RetryPolicy {
   /**
@@ -31,11 +32,11 @@ export const DECLINED_STATUSES: ReadonlySet<number> = new Set([429, 503]);
  */
 export const UNANSWERED_STATUSES: ReadonlySet<number> = new Set([502, 504]);
 
-/** Undici/Node error codes of a connection that was never made: nothing was sent, so any request may repeat. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+/** Error codes of a connection that was never made: nothing was sent, so any request may repeat. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'EAI_AGAIN', POOL_ERROR_CODES.connectTimeout]);
 
-/** Undici/Node error codes of a connection lost before the answer (the request may have been received). */
-const LOST_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+/** Error codes of a connection lost before the answer (the request may have been received). */
+const LOST_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
 function networkCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;

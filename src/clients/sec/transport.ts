@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Dispatcher } from 'undici';
 import { timeApiExchange } from '../../wire/api-timing.js';
 import { ApiError, OUTCOME_UNKNOWN_NOTE, codeForStatus, requestIdsOf } from '../../wire/api-error.js';
 import type { CallSignal } from './call-signal.js';
+import type { HttpPool } from './http-pool.js';
 import { messageFromErrorBody } from './error-body.js';
 import type { Redactor } from './redactor.js';
 import { graceAfter, graceOverNote } from '../stop.js';
@@ -71,7 +71,7 @@ export interface TransportOptions {
  */
 export class Transport {
   constructor(
-    private readonly pool: Dispatcher,
+    private readonly pool: Pick<HttpPool, 'request'>,
     private readonly options: TransportOptions,
   ) {}
 
@@ -165,7 +165,7 @@ export class Transport {
       body: hasBody ? JSON.stringify(request.body) : null,
       signal,
     });
-    const text = await result.body.text();
+    const text = result.text;
     const requestId = firstHeader(result.headers, 'x-request-id') ?? firstHeader(result.headers, 'request-id');
     const retryAfter = firstHeader(result.headers, 'retry-after');
     return {

@@ -43,7 +43,7 @@ export default provider<typeof schema.fields, SecClient>({
   version: SEC_VERSION,
   schema,
   async configure(config, ctx) {
-    // Loaded here, not at start-up: the client (undici, zod) and the profile reader (smol-toml) are
+    // Loaded here, not at start-up: the client (zod) and the profile reader (smol-toml) are
     // needed only once Terraform configures the provider, which several of the processes Terraform
     // starts per command never do (README, "Benchmarks": handshake).
     const [{ resolveSecSettings }, { createSecClient }] = await Promise.all([
