@@ -12,8 +12,15 @@ import { formatValue } from '../schema/value-ops.js';
 import type { IdentityDef, IdentityModel } from './contracts.js';
 
 /** Identity attributes are strings; the identity is an object of them (Terraform forbids maps, sets and objects inside). */
+const identityTypes = new WeakMap<IdentityDef<any, any>, CtyType>();
+
 export function identityType(def: IdentityDef<any, any>): CtyType {
-  return objectOf(Object.fromEntries(Object.keys(def.attributes).map((name) => [name, STRING])));
+  let type = identityTypes.get(def);
+  if (!type) {
+    type = objectOf(Object.fromEntries(Object.keys(def.attributes).map((name) => [name, STRING])));
+    identityTypes.set(def, type);
+  }
+  return type;
 }
 
 /** The state attribute an identity attribute is taken from. */

@@ -699,13 +699,17 @@ export class ProviderEngine<C> {
   /** `signal`, when given, also ends the operation (e.g. Terraform closing a stream it has read enough of). */
   private context(diags: Diagnostics, priv: PrivateState, typeName: string, partial: (m: object | undefined) => void = () => {}, signal?: AbortSignal): OpContext<C> {
     const engine = this;
+    let log: Logger | undefined;
     return {
       get client(): C {
         if (engine.client === undefined) throw new DiagnosticError('Provider not configured', engine.unconfiguredReason);
         return engine.client;
       },
       signal: signal ? AbortSignal.any([this.stopController.signal, signal]) : this.stopController.signal,
-      log: this.log.child({ tf_resource_type: typeName }),
+      // Made when an operation logs, which most never do.
+      get log(): Logger {
+        return (log ??= engine.log.child({ tf_resource_type: typeName }));
+      },
       diags,
       private: priv,
       partial,

@@ -92,15 +92,18 @@ export function validateFields(
   for (const [name, def] of Object.entries(fields)) {
     const v = value[name] ?? null;
     const held = stored?.[name] ?? null;
-    const here = within?.path ?? [...path, attrStep(name)];
-    // Inside a set element: the name from the block down, and the element named in the detail.
-    const shown = within ? `${within.block}.${name}` : name;
+    // Where a problem is reported, made only for a problem (most values have none). Inside a set
+    // element: the name from the block down, and the element named in the detail.
+    const at = (): AttributePath => within?.path ?? [...path, attrStep(name)];
+    const shown = (): string => (within ? `${within.block}.${name}` : name);
     const inElement = (detail: string) => (within ? `In ${within.label}: ${detail}` : detail);
     if (def.kind === 'block') {
+      const here = at();
+      const block = shown();
       const used = v instanceof Unknown || (Array.isArray(v) ? v.length > 0 : v !== null);
-      if (def.options.deprecated !== undefined && used) diags.warning(`Block "${shown}" is deprecated`, def.options.deprecated, here);
+      if (def.options.deprecated !== undefined && used) diags.warning(`Block "${block}" is deprecated`, def.options.deprecated, here);
       if (v === null || v instanceof Unknown) continue;
-      if (def.nesting === 'single' || def.nesting === 'group') modelSafe = validateFields(def.fields, v as ObjectValue, diags, here, within && { ...within, block: shown }, client, objectOrNull(held), limits) && modelSafe;
+      if (def.nesting === 'single' || def.nesting === 'group') modelSafe = validateFields(def.fields, v as ObjectValue, diags, here, within && { ...within, block }, client, objectOrNull(held), limits) && modelSafe;
       else if (Array.isArray(v)) {
         if (limits && v.length > limits.items) {
           diags.error(`Too many "${name}" blocks`, `The platform takes at most ${limits.items} \`${name}\` blocks in one object; the configuration has ${v.length}.`, here);
@@ -110,12 +113,12 @@ export function validateFields(
         const type = fieldType(def);
         v.forEach((e, i) => {
           if (def.nesting === 'list') {
-            modelSafe = validateFields(def.fields, e as ObjectValue, diags, [...here, indexStep(i)], within && { ...within, block: `${shown}[${i}]` }, client, heldElements[i] ?? null, limits) && modelSafe;
+            modelSafe = validateFields(def.fields, e as ObjectValue, diags, [...here, indexStep(i)], within && { ...within, block: `${block}[${i}]` }, client, heldElements[i] ?? null, limits) && modelSafe;
             return;
           }
           // A set element is its whole value: one the stored set holds is the stored one.
           if (type.kind === 'set' && heldElements.some((h) => valueEquals(type.element, e, h))) return;
-          const element: SetElement = { path: here, block: shown, label: elementLabel(shown, def.fields, e as ObjectValue, within) };
+          const element: SetElement = { path: here, block, label: elementLabel(block, def.fields, e as ObjectValue, within) };
           modelSafe = validateFields(def.fields, e as ObjectValue, diags, here, element, client, null, limits) && modelSafe;
         });
       }
@@ -127,13 +130,13 @@ export function validateFields(
       diags.error(
         'Write-only argument not supported',
         `\`${name}\` is write-only, which needs Terraform 1.11 or later; this Terraform does not support write-only arguments. Use \`${o.twinOf ?? name}\` instead.`,
-        here,
+        at(),
       );
       continue;
     }
     if (v === null) {
       if (o.required) {
-        diags.error('Missing configuration for required argument', inElement(`The argument "${shown}" is required, but the configuration sets it to null. Give it a value.`), here);
+        diags.error('Missing configuration for required argument', inElement(`The argument "${shown()}" is required, but the configuration sets it to null. Give it a value.`), at());
         modelSafe = false;
       }
       continue;
@@ -141,14 +144,14 @@ export function validateFields(
     if (stored !== null && valueEquals(def.type.cty, v, held)) continue;
     // An empty optional argument is unset (null ≡ empty): nothing to judge, as for null.
     if (meansNull(def, v)) continue;
-    if (o.deprecated !== undefined) diags.warning(`Argument "${shown}" is deprecated`, o.deprecated, here);
+    if (o.deprecated !== undefined) diags.warning(`Argument "${shown()}" is deprecated`, o.deprecated, at());
     if (v instanceof Unknown) continue;
     if (o.notConfigurable) {
-      diags.error(`Invalid attribute "${shown}"`, inElement(o.notConfigurable), here);
+      diags.error(`Invalid attribute "${shown()}"`, inElement(o.notConfigurable), at());
       continue;
     }
     if (hasNullElement(def.type.cty, v)) {
-      diags.error(`Invalid value for "${shown}"`, inElement('The value must not contain null elements; remove them or use a placeholder value.'), here);
+      diags.error(`Invalid value for "${shown()}"`, inElement('The value must not contain null elements; remove them or use a placeholder value.'), at());
       modelSafe = false;
       continue;
     }
@@ -156,7 +159,7 @@ export function validateFields(
     const plain = valueToPlain(v as Value);
     const said = nothingSaid(def.type.cty, plain, o.required === true, o.distinct === true) ?? tooLarge(def.type.cty, plain, o.maxCharacters, limits);
     if (said) {
-      diags.error(`Invalid value for "${shown}"`, inElement(`The value ${o.sensitive ? withoutSecrets(said, plain) : said}.`), here);
+      diags.error(`Invalid value for "${shown()}"`, inElement(`The value ${o.sensitive ? withoutSecrets(said, plain) : said}.`), at());
       continue;
     }
     if (!o.validate) continue;
@@ -164,7 +167,7 @@ export function validateFields(
     const exact = valueToExactPlain(v as Value);
     for (const validator of o.validate) {
       const problem = validator.check(exact);
-      if (problem) diags.error(`Invalid value for "${shown}"`, inElement(`The value ${o.sensitive ? withoutSecrets(problem, plain) : problem}.`), here);
+      if (problem) diags.error(`Invalid value for "${shown()}"`, inElement(`The value ${o.sensitive ? withoutSecrets(problem, plain) : problem}.`), at());
     }
   }
   return modelSafe;

@@ -143,18 +143,19 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
     // api_ms is read only by the trace line; measuring it needs an AsyncLocalStorage, whose promise
     // hooks cost every promise of the process on Node 20, so it runs only when that line is written.
     const traced = log.enabled?.('trace') ?? true;
+    // Made only for a line that is written: most calls write none.
+    const rpcLog = (req: Msg) => log.child({ tf_rpc: rpc, ...(req.type_name ? { tf_resource_type: String(req.type_name) } : {}) });
     const run = (req: Msg) => async (apiMs: () => number): Promise<Msg> => {
-      const started = performance.now();
-      const rpcLog = log.child({ tf_rpc: rpc, ...(req.type_name ? { tf_resource_type: String(req.type_name) } : {}) });
+      const started = traced ? performance.now() : 0;
       try {
         const res = await body(req);
         // api_ms: time spent waiting on the management API, so the provider's own share can be told apart.
-        rpcLog.trace('RPC done', { tf_req_duration_ms: roundMs(performance.now() - started), api_ms: roundMs(apiMs()), diagnostics: res.diagnostics?.length ?? 0 });
+        if (traced) rpcLog(req).trace('RPC done', { tf_req_duration_ms: roundMs(performance.now() - started), api_ms: roundMs(apiMs()), diagnostics: res.diagnostics?.length ?? 0 });
         return res;
       } catch (err) {
         const summary = err instanceof BadRequest ? 'Invalid request from Terraform' : `Provider error during ${rpc}`;
         const d = err instanceof BadRequest ? { severity: 'error' as const, summary, detail: err.message } : diagnosticFromError(summary, err);
-        rpcLog.error('RPC failed', { error: d.detail });
+        rpcLog(req).error('RPC failed', { error: d.detail });
         return fallback(diagnosticsToProto([d]));
       }
     };
