@@ -16,6 +16,7 @@ import { formatPath } from '../schema/path.js';
 import { schemaToProto, pathToProto } from './wire-schema.js';
 import { PreEncoded, encodeMessage, messageType } from './proto.js';
 import { measureApiTime } from '../wire/api-timing.js';
+import { tuneForServing } from './v8-tuning.js';
 
 type Msg = Record<string, any>;
 export type RpcHandler = (request: Msg, call: { signal: AbortSignal }) => Promise<Msg>;
@@ -225,7 +226,9 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
     }),
     ConfigureProvider: guarded('ConfigureProvider', diagsOnly, async (req) => {
       const config = decodeObject(engine.providerSchema(), req.config, 'provider configuration', CONFIG) ?? {};
-      return { diagnostics: diagnosticsToProto((await engine.configureProvider(String(req.terraform_version ?? ''), config)).items) };
+      const diags = await engine.configureProvider(String(req.terraform_version ?? ''), config);
+      tuneForServing();
+      return { diagnostics: diagnosticsToProto(diags.items) };
     }),
     ValidateResourceConfig: guarded('ValidateResourceConfig', diagsOnly, (req) => {
       const config = decodeObject(resourceSchema(req.type_name), req.config, 'resource configuration', UNVALIDATED_CONFIG) ?? {};
