@@ -18,6 +18,9 @@
  *
  * The emulator runs in this process, Terraform and the floor in their own; each side and each
  * parallelism get a fresh emulator.
+ *
+ * `scale --against-go [--counts 200,1000] [--reps 3]` instead compares the sec provider with the Go
+ * anchor provider and Terraform alone (./against-go.ts).
  */
 import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +33,7 @@ import { massConfig, type EmulatorConnection, type MassConfig, type WorkloadProv
 import type { FloorJob, FloorResult, Handle, Phase } from './scale-floor.js';
 import { REPO_ROOT, machine, mib, percentile } from './util.js';
 import { summariseProfiles } from './cpu-profile.js';
+import { againstGoBench } from './against-go.js';
 
 const PHASES: readonly Phase[] = ['apply', 'refresh', 'destroy'];
 const OVERHEAD_TARGET = 0.1;
@@ -476,6 +480,7 @@ function reportProfiles(dir: string, provider: WorkloadProvider, parallelism: nu
 }
 
 export async function scaleBench(args: string[]): Promise<void> {
+  if (args.includes('--against-go')) return againstGoBench(args.filter((a) => a !== '--against-go'));
   const options = parseOptions(args);
   const root = mkdtempSync(join(tmpdir(), 'keel-scale-'));
   try {
