@@ -11,25 +11,31 @@
 /** How long a changing request already sent may still take once Terraform asked the provider to stop. */
 export const DEFAULT_STOP_GRACE_MS = 30_000;
 
-/** A signal that aborts `graceMs` after `stop` does; `dispose` releases its timer and listener. */
+/**
+ * A signal that aborts `graceMs` after `stop` does, or when `deadline` (if given) does; `dispose`
+ * releases its timer and listeners.
+ */
 export interface GraceSignal {
   readonly signal: AbortSignal;
   dispose(): void;
 }
 
-export function graceAfter(stop: AbortSignal | undefined, graceMs: number): GraceSignal {
+export function graceAfter(stop: AbortSignal | undefined, graceMs: number, deadline?: AbortSignal): GraceSignal {
   const controller = new AbortController();
-  if (!stop) return { signal: controller.signal, dispose: () => {} };
+  const onDeadline = (): void => controller.abort(deadline!.reason);
+  if (deadline?.aborted) onDeadline();
+  else deadline?.addEventListener('abort', onDeadline, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const start = (): void => {
     timer = setTimeout(() => controller.abort(new Error('stop grace over')), graceMs);
   };
-  if (stop.aborted) start();
-  else stop.addEventListener('abort', start, { once: true });
+  if (stop?.aborted) start();
+  else stop?.addEventListener('abort', start, { once: true });
   return {
     signal: controller.signal,
     dispose() {
-      stop.removeEventListener('abort', start);
+      stop?.removeEventListener('abort', start);
+      deadline?.removeEventListener('abort', onDeadline);
       if (timer) clearTimeout(timer);
     },
   };

@@ -47,6 +47,11 @@ class PoolError extends Error {
   }
 }
 
+/** What an aborted request fails with, as node's own `signal` option makes it. */
+function abortError(signal: AbortSignal): Error {
+  return Object.assign(new Error('The operation was aborted', { cause: signal.reason }), { name: 'AbortError', code: 'ABORT_ERR' });
+}
+
 export class HttpPool {
   private readonly agent: HttpAgent;
   private readonly send: typeof httpRequest;
@@ -74,20 +79,31 @@ export class HttpPool {
 
   request(request: PoolRequest): Promise<PoolResponse> {
     if (this.closed) return Promise.reject(new PoolError('the connection pool is closed', POOL_ERROR_CODES.closed));
+    const { signal } = request;
+    if (signal.aborted) return Promise.reject(abortError(signal));
     return new Promise((resolve, reject) => {
-      const outgoing = this.send(
-        { ...this.target, path: request.path, method: request.method, headers: request.headers, signal: request.signal },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          // A connection lost mid-body is an ECONNRESET error here.
-          response.on('error', reject);
-          response.on('end', () => {
-            resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') });
-          });
-        },
-      );
-      outgoing.on('error', reject);
+      // The request listens to the signal itself: node's `signal` option watches the whole stream's
+      // life with end-of-stream listeners, a third of what the sec client spent on a request.
+      const onAbort = (): void => {
+        outgoing.destroy(abortError(signal));
+      };
+      const settle = (): void => signal.removeEventListener('abort', onAbort);
+      const fail = (error: Error): void => {
+        settle();
+        reject(error);
+      };
+      const outgoing = this.send({ ...this.target, path: request.path, method: request.method, headers: request.headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        // A connection lost mid-body, or an abort, is an error here.
+        response.on('error', fail);
+        response.on('end', () => {
+          settle();
+          resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') });
+        });
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+      outgoing.on('error', fail);
       outgoing.on('socket', (socket: Socket) => {
         if (!socket.connecting) return;
         const timer = setTimeout(

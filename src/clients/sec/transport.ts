@@ -94,9 +94,9 @@ export class Transport {
         throw call.abortError(request.operation)!;
       }
       const started = Date.now();
-      // A changing request on the wire outlives the stop by the grace (src/clients/stop.ts).
-      const grace = changes ? graceAfter(call.stop, this.options.stopGraceMs) : undefined;
-      const wire = grace ? AbortSignal.any([call.deadline, grace.signal]) : call.signal;
+      // A changing request on the wire outlives the stop by the grace (src/clients/stop.ts), never the deadline.
+      const grace = changes ? graceAfter(call.stop, this.options.stopGraceMs, call.deadline) : undefined;
+      const wire = grace ? grace.signal : call.signal;
       let outcome: { response: TransportResponse; retryAfter?: string } | { networkError: unknown };
       try {
         outcome = await timeApiExchange(() => this.exchange(request, wire));
