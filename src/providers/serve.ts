@@ -3,6 +3,7 @@ import { runProviderMain } from '../server/main.js';
 import { createLogger } from '../server/log.js';
 import { ProviderEngine } from '../engine/provider-engine.js';
 import { providerService, providerStreamService } from '../server/provider-service.js';
+import { tuneForServing } from '../server/v8-tuning.js';
 import type { ProviderDef } from '../engine/contracts.js';
 import type { CreateRecoveryOptions } from '../engine/create-recovery.js';
 
@@ -25,7 +26,8 @@ export function serve(def: ProviderDef<any, any>): void {
   runProviderMain({
     name: def.name,
     version: def.version,
-    handlers: providerService(engine, log),
+    // V8's flags are process-wide: only the executable changes them, never a test's in-process engine.
+    handlers: providerService(engine, log, { afterConfigure: tuneForServing }),
     streamHandlers: providerStreamService(engine, log),
     beforeExit: (budgetMs) => engine.closeLeftoverEphemerals(budgetMs),
   }).catch(

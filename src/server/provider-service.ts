@@ -16,7 +16,6 @@ import { formatPath } from '../schema/path.js';
 import { schemaToProto, pathToProto } from './wire-schema.js';
 import { PreEncoded, encodeMessage, messageType } from './proto.js';
 import { measureApiTime } from '../wire/api-timing.js';
-import { tuneForServing } from './v8-tuning.js';
 
 type Msg = Record<string, any>;
 export type RpcHandler = (request: Msg, call: { signal: AbortSignal }) => Promise<Msg>;
@@ -111,8 +110,13 @@ const timestamp = (at: Date): Msg => ({ seconds: Math.floor(at.getTime() / 1000)
 
 const encodePrivate = (p: PrivateState): Buffer => (Object.keys(p).length === 0 ? Buffer.alloc(0) : Buffer.from(JSON.stringify(p)));
 
+export interface ProviderServiceOptions {
+  /** Runs once a ConfigureProvider has answered: the executable tunes V8 for serving (v8-tuning.ts). */
+  afterConfigure?: () => void;
+}
+
 /** Builds the handler table for one engine. */
-export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Record<string, RpcHandler> {
+export function providerService<C>(engine: ProviderEngine<C>, log: Logger, options: ProviderServiceOptions = {}): Record<string, RpcHandler> {
   let schemaResponse: PreEncoded | undefined;
   let identitySchemasResponse: PreEncoded | undefined;
   const typeOf = (s: Schema) => impliedType(s.block);
@@ -227,7 +231,7 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
     ConfigureProvider: guarded('ConfigureProvider', diagsOnly, async (req) => {
       const config = decodeObject(engine.providerSchema(), req.config, 'provider configuration', CONFIG) ?? {};
       const diags = await engine.configureProvider(String(req.terraform_version ?? ''), config);
-      tuneForServing();
+      options.afterConfigure?.();
       return { diagnostics: diagnosticsToProto(diags.items) };
     }),
     ValidateResourceConfig: guarded('ValidateResourceConfig', diagsOnly, (req) => {

@@ -46,6 +46,8 @@ describe('the bundle loader and its code cache', () => {
     expect(run()).to.equal('new build');
   });
 
+  // A cache V8 rejects (made by another node, or under other V8 flags: see src/server/v8-tuning.ts)
+  // costs every start the compilation of the whole bundle, silently.
   it("the build's own bundles open with their build id, and their caches were made for it and are accepted", () => {
     for (const name of ['sec', 'vdb']) {
       const file = join(ROOT, 'dist', 'bundle', `terraform-provider-${name}.cjs`);

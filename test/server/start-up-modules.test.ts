@@ -11,7 +11,6 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Script } from 'node:vm';
 
 const ROOT = resolve(process.cwd());
 /** Libraries only a configured provider needs. */
@@ -43,16 +42,6 @@ describe('start-up loads no configure-time library', function () {
   this.timeout(60_000);
   // The go-plugin server is node:http2 (src/server/grpc-server.ts) and sec's API is HTTP: no gRPC
   // library is in sec's executable at all (README, "Benchmarks": refresh against a Go provider).
-  // A cache V8 rejects (made by another node, or under other V8 flags: see src/server/v8-tuning.ts)
-  // costs every start the compilation of the whole bundle, silently.
-  for (const name of ['sec', 'vdb']) {
-    it(`${name}: this node accepts the bundle's code cache`, () => {
-      const file = join(ROOT, 'dist', 'bundle', `terraform-provider-${name}.cjs`);
-      const script = new Script(readFileSync(file, 'latin1'), { filename: file, cachedData: readFileSync(`${file}.cache`) });
-      expect(script.cachedDataRejected).to.equal(false);
-    });
-  }
-
   it('sec: its executable bundle holds no gRPC or HTTP client library', () => {
     const { sources } = JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle', 'terraform-provider-sec.cjs.map'), 'utf8')) as { sources: string[] };
     expect(sources.some((source) => source.includes('src/server/grpc-server.ts'))).to.equal(true);
