@@ -3,7 +3,7 @@
  * in, Values out), it applies the plan/apply/read/import/upgrade rules of protocol.md §2.4 and §4 and
  * turns anything thrown into diagnostics.
  */
-import type { Fields, ModelOf, PlatformLimits } from '../schema/define.js';
+import type { Fields, ModelOf } from '../schema/define.js';
 import type { Schema } from '../schema/block.js';
 import { impliedType } from '../schema/block.js';
 import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
@@ -13,7 +13,7 @@ import { decodeJSON } from '../schema/json.js';
 import { ValueDecodeError } from '../schema/msgpack.js';
 import { fromModel, sameFieldMeaning, toConfigModel, toModel, plainToValue, valueToPlain } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
-import type { DataSourceDef, EphemeralDef, IdentityDef, Logger, OpContext, Partial2, ProviderDef, ResourceDef } from './contracts.js';
+import type { DataSourceDef, EphemeralDef, IdentityDef, Logger, Partial2, ProviderDef, ResourceDef } from './contracts.js';
 import { changedAttributes, formatIdentity, identityModel, identityOfState, identityType, importStartFromIdentity, missingAttributes } from './identity.js';
 import type { CtyType } from '../schema/cty-type.js';
 import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diagnostic } from './diagnostics.js';
@@ -21,20 +21,15 @@ import { CreateLedger, DEFAULT_CREATE_RECOVERY, createTracked, describe, type Cr
 import { isApiError } from '../wire/api-error.js';
 import { isPlatformSetting, planObject } from './planner.js';
 import { finalizeApplied, reconcileRead, type Mismatch } from './reconcile.js';
-import { checkConfig, holdsOnlyStored, type Checked, type ClientCapabilities } from './validate.js';
+import { checkConfig, holdsOnlyStored, type ClientCapabilities } from './validate.js';
+import { EngineContext, MODEL_OPTIONS, errorsOf, isNotFound, type PrivateState, type StateOutcome } from './engine-context.js';
 
-export type PrivateState = Record<string, unknown>;
+export type { PrivateState, StateOutcome };
 
 export interface PlanOutcome {
   planned: ObjectValue | null;
   requiresReplace: AttributePath[];
   plannedPrivate: PrivateState;
-  diags: Diagnostics;
-}
-
-export interface StateOutcome {
-  state: ObjectValue | null;
-  private: PrivateState;
   diags: Diagnostics;
 }
 
@@ -63,28 +58,24 @@ export const IDENTITY_VERSION = 0;
 const IMPORTED_MARK = 'keel.imported';
 
 export class ProviderEngine<C> {
-  private readonly resources = new Map<string, ResourceDef<Fields, C>>();
+  private readonly ctx: EngineContext<C>;
   private readonly dataSources = new Map<string, DataSourceDef<Fields, C>>();
   private readonly ephemerals = new Map<string, EphemeralDef<Fields, C>>();
   /** Ephemeral values opened and not closed yet, by type and private state (see closeLeftoverEphemerals). */
   private readonly openEphemerals = new Map<string, { readonly typeName: string; readonly priv: PrivateState }>();
-  private client: C | undefined;
-  /** Why there is no client yet: not configured, or configured with values unknown until apply. */
-  private unconfiguredReason = 'The provider has not been configured.';
-  private stopController = new AbortController();
 
   /** What this process's creates listed, made and adopted (create-recovery.ts). */
   private readonly creates: CreateLedger;
 
   constructor(
     readonly def: ProviderDef<Fields, C>,
-    private readonly log: Logger,
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    log: Logger,
+    env: NodeJS.ProcessEnv = process.env,
     /** How creates whose answer was lost are recovered (tests shorten the lookup delay). */
     createRecovery: Partial<CreateRecoveryOptions> = {},
   ) {
+    this.ctx = new EngineContext(def, log, env);
     this.creates = new CreateLedger({ ...DEFAULT_CREATE_RECOVERY, ...createRecovery });
-    for (const r of def.resources) this.resources.set(r.typeName, r);
     for (const d of def.dataSources) this.dataSources.set(d.typeName, d);
     for (const e of def.ephemeralResources ?? []) this.ephemerals.set(e.typeName, e);
   }
@@ -93,7 +84,7 @@ export class ProviderEngine<C> {
     return this.def.schema;
   }
   resourceSchemas(): Map<string, Schema> {
-    return new Map([...this.resources].map(([k, r]) => [k, r.schema]));
+    return new Map([...this.ctx.resources].map(([k, r]) => [k, r.schema]));
   }
   dataSourceSchemas(): Map<string, Schema> {
     return new Map([...this.dataSources].map(([k, d]) => [k, d.schema]));
@@ -105,7 +96,7 @@ export class ProviderEngine<C> {
     return this.ephemerals.get(typeName)?.schema;
   }
   resourceSchema(typeName: string): Schema | undefined {
-    return this.resources.get(typeName)?.schema;
+    return this.ctx.resources.get(typeName)?.schema;
   }
   dataSourceSchema(typeName: string): Schema | undefined {
     return this.dataSources.get(typeName)?.schema;
@@ -113,8 +104,7 @@ export class ProviderEngine<C> {
 
   /** StopProvider: cancels in-flight work; later calls get a fresh signal. */
   stop(): void {
-    this.stopController.abort();
-    this.stopController = new AbortController();
+    this.ctx.stop();
   }
 
   validateProviderConfig(config: ObjectValue): Diagnostics {
@@ -128,13 +118,13 @@ export class ProviderEngine<C> {
     if (!isWhollyKnown(impliedType(this.def.schema.block), config)) {
       // Terraform may configure with values that depend on resources not yet created (§2.4);
       // planning needs no API calls, so fail only if an operation needs the client.
-      this.unconfiguredReason =
+      this.ctx.unconfiguredReason =
         'The provider configuration depends on values that are not known until apply, so the provider cannot reach the API yet. Apply the resources the provider configuration depends on first (for example with -target).';
       return diags;
     }
     try {
       const model = toModel(this.def.schema.fields, config);
-      this.client = await this.def.configure(model, { terraformVersion, diags, log: this.log, env: this.env });
+      this.ctx.client = await this.def.configure(model, { terraformVersion, diags, log: this.ctx.log, env: this.ctx.env });
     } catch (err) {
       diags.append([diagnosticFromError('Cannot configure the provider', err)]);
     }
@@ -143,7 +133,7 @@ export class ProviderEngine<C> {
 
   validateResourceConfig(typeName: string, config: ObjectValue, client?: ClientCapabilities): Diagnostics {
     const diags = new Diagnostics();
-    const r = this.resources.get(typeName);
+    const r = this.ctx.resources.get(typeName);
     if (!r) return diags.error('Unknown resource type', `The provider ${this.def.name} has no resource type "${typeName}".`);
     if (r.schema.deprecated !== undefined) diags.warning(`Resource type ${typeName} is deprecated`, r.schema.deprecated);
     checkConfig(r, config, diags, { client, limits: this.def.limits });
@@ -162,7 +152,7 @@ export class ProviderEngine<C> {
   /** UpgradeResourceState: raw state JSON of `version` → a full object of the current schema. */
   upgradeResourceState(typeName: string, version: number, rawJson: string | null): { state: ObjectValue | null; diags: Diagnostics } {
     const diags = new Diagnostics();
-    const r = this.resources.get(typeName);
+    const r = this.ctx.resources.get(typeName);
     if (!r) return { state: null, diags: diags.error('Unknown resource type', `The provider has no resource type "${typeName}".`) };
     if (rawJson === null) {
       return { state: null, diags: diags.error('Unsupported state format', 'State written by Terraform before 0.12 (flatmap) cannot be upgraded by this provider.') };
@@ -187,11 +177,11 @@ export class ProviderEngine<C> {
   }
 
   async readResource(typeName: string, current: ObjectValue, priv: PrivateState): Promise<StateOutcome> {
-    const r = this.resources.get(typeName);
+    const r = this.ctx.resources.get(typeName);
     const diags = new Diagnostics();
     if (!r) return { state: current, private: priv, diags: diags.error('Unknown resource type', `No resource type "${typeName}".`) };
     try {
-      const ctx = this.context(diags, priv, typeName);
+      const ctx = this.ctx.operation(diags, priv, typeName);
       const fresh = await r.read(toModel(r.schema.fields, current, MODEL_OPTIONS), ctx);
       if (fresh === null) return { state: null, private: priv, diags };
       const freshValue = fromModel(r.schema.fields, fresh, current);
@@ -205,7 +195,7 @@ export class ProviderEngine<C> {
 
   planResourceChange(typeName: string, prior: ObjectValue | null, proposed: ObjectValue | null, config: ObjectValue | null, priorPrivate: PrivateState): PlanOutcome {
     const diags = new Diagnostics();
-    const r = this.resources.get(typeName);
+    const r = this.ctx.resources.get(typeName);
     if (!r) return { planned: proposed, requiresReplace: [], plannedPrivate: priorPrivate, diags: diags.error('Unknown resource type', `No resource type "${typeName}".`) };
     if (proposed === null) return { planned: null, requiresReplace: [], plannedPrivate: priorPrivate, diags };
     // What validation could not judge (values unknown then, the provider's configuration) is judged
@@ -226,11 +216,11 @@ export class ProviderEngine<C> {
    */
   async applyResourceChange(typeName: string, prior: ObjectValue | null, planned: ObjectValue | null, plannedPrivate: PrivateState, config: ObjectValue | null = null): Promise<StateOutcome> {
     const diags = new Diagnostics();
-    const r = this.resources.get(typeName);
+    const r = this.ctx.resources.get(typeName);
     if (!r) return { state: prior, private: plannedPrivate, diags: diags.error('Unknown resource type', `No resource type "${typeName}".`) };
     const fields = r.schema.fields;
     let partial: object | undefined;
-    const ctx = this.context(diags, plannedPrivate, typeName, (m) => (partial = m));
+    const ctx = this.ctx.operation(diags, plannedPrivate, typeName, (m) => (partial = m));
     const action = planned === null ? 'delete' : prior === null ? 'create' : 'update';
     try {
       if (planned === null) {
@@ -267,7 +257,7 @@ export class ProviderEngine<C> {
 
   async importResourceState(typeName: string, id: string): Promise<StateOutcome> {
     const diags = new Diagnostics();
-    const r = this.resources.get(typeName);
+    const r = this.ctx.resources.get(typeName);
     if (!r) return { state: null, private: {}, diags: diags.error('Unknown resource type', `No resource type "${typeName}".`) };
     if (!r.importState) return { state: null, private: {}, diags: diags.error('Import not supported', `The resource type ${typeName} cannot be imported.`) };
     const idForm = `${typeName} is imported by ${r.importIdDescription ?? 'the id of the object'}.`;
@@ -286,7 +276,7 @@ export class ProviderEngine<C> {
       ),
     });
     try {
-      const start = await r.importState(id, this.context(diags, {}, typeName));
+      const start = await r.importState(id, this.ctx.operation(diags, {}, typeName));
       if (start === null) return nonExistent();
       return { state: withDefaults(r.schema.fields, fromModel(r.schema.fields, start, null)), private: {}, diags };
     } catch (err) {
@@ -302,7 +292,7 @@ export class ProviderEngine<C> {
     if (!d) return { state: null, diags: diags.error('Unknown data source', `No data source "${typeName}".`) };
     if (diags.append(errorsOf(d, config, null, this.def.limits)).hasErrors) return { state: null, diags };
     try {
-      const result = await d.read(toModel(d.schema.fields, config), this.context(diags, {}, typeName));
+      const result = await d.read(toModel(d.schema.fields, config), this.ctx.operation(diags, {}, typeName));
       const fresh = fromModel(d.schema.fields, result, config);
       // Configured values stay exactly as configured; computed ones come from the API.
       const state = reconcileRead(d.schema.fields, config, fresh);
@@ -320,10 +310,10 @@ export class ProviderEngine<C> {
    */
   private errorsOf(r: ResourceDef<Fields, C>, config: ObjectValue, stored: ObjectValue | null = null): Diagnostic[] {
     const errors = errorsOf(r, config, stored, this.def.limits);
-    if (errors.length > 0 || !r.validateWithProvider || this.client === undefined || holdsOnlyStored(r.schema.fields, config, stored)) return errors;
+    if (errors.length > 0 || !r.validateWithProvider || this.ctx.client === undefined || holdsOnlyStored(r.schema.fields, config, stored)) return errors;
     const checks = new Diagnostics();
     try {
-      r.validateWithProvider(toConfigModel(r.schema.fields, config), this.client, checks);
+      r.validateWithProvider(toConfigModel(r.schema.fields, config), this.ctx.client, checks);
     } catch (err) {
       checks.append([diagnosticFromError('Invalid configuration', err)]);
     }
@@ -345,7 +335,7 @@ export class ProviderEngine<C> {
     if (!e) return { result: null, private: {}, diags: diags.error('Unknown ephemeral resource', `No ephemeral resource "${typeName}".`) };
     if (diags.append(errorsOf(e, config, null, this.def.limits)).hasErrors) return { result: null, private: {}, diags };
     try {
-      const opened = await e.open(toModel(e.schema.fields, config, MODEL_OPTIONS), this.context(diags, {}, typeName));
+      const opened = await e.open(toModel(e.schema.fields, config, MODEL_OPTIONS), this.ctx.operation(diags, {}, typeName));
       const fresh = fromModel(e.schema.fields, opened.result, config);
       // Configured values stay exactly as configured; the rest comes from the platform.
       const result = reconcileRead(e.schema.fields, config, fresh);
@@ -364,7 +354,7 @@ export class ProviderEngine<C> {
     if (!e) return { private: priv, diags: diags.error('Unknown ephemeral resource', `No ephemeral resource "${typeName}".`) };
     if (!e.renew) return { private: priv, diags };
     try {
-      const renewed = await e.renew(priv, this.context(diags, priv, typeName));
+      const renewed = await e.renew(priv, this.ctx.operation(diags, priv, typeName));
       if (renewed.private && this.openEphemerals.delete(openedKey(typeName, priv))) this.openEphemerals.set(openedKey(typeName, renewed.private), { typeName, priv: renewed.private });
       return { ...(renewed.renewAt ? { renewAt: renewed.renewAt } : {}), private: renewed.private ?? priv, diags };
     } catch (err) {
@@ -381,7 +371,7 @@ export class ProviderEngine<C> {
     if (!e.close) return diags;
     this.openEphemerals.delete(openedKey(typeName, priv));
     try {
-      await e.close(priv, this.context(diags, priv, typeName));
+      await e.close(priv, this.ctx.operation(diags, priv, typeName));
     } catch (err) {
       const d = diagnosticFromError(`Could not close ${typeName}`, err);
       diags.warning(d.summary, d.detail);
@@ -403,10 +393,10 @@ export class ProviderEngine<C> {
       left.map(async ({ typeName, priv }) => {
         const e = this.ephemerals.get(typeName)!;
         const what = e.describeOpened?.(priv) ?? typeName;
-        const log = this.log.child({ tf_resource_type: typeName });
+        const log = this.ctx.log.child({ tf_resource_type: typeName });
         log.warn('Terraform did not close an ephemeral value this provider opened; closing it as the provider shuts down', { opened: what });
         try {
-          await e.close!(priv, this.context(new Diagnostics(), priv, typeName, undefined, signal));
+          await e.close!(priv, this.ctx.operation(new Diagnostics(), priv, typeName, undefined, signal));
           log.info('closed the ephemeral value Terraform left open', { opened: what });
         } catch (err) {
           log.warn('could not close the ephemeral value Terraform left open', { opened: what, error: diagnosticFromError('close', err).detail });
@@ -422,10 +412,10 @@ export class ProviderEngine<C> {
 
   /** The identity declaration of every resource type that has one (GetResourceIdentitySchemas). */
   identitySchemas(): Map<string, IdentityDef<Fields, C>> {
-    return new Map([...this.resources].flatMap(([k, r]) => (r.identity ? [[k, r.identity] as const] : [])));
+    return new Map([...this.ctx.resources].flatMap(([k, r]) => (r.identity ? [[k, r.identity] as const] : [])));
   }
   identityTypeOf(typeName: string): CtyType | undefined {
-    const def = this.resources.get(typeName)?.identity;
+    const def = this.ctx.resources.get(typeName)?.identity;
     return def ? identityType(def) : undefined;
   }
 
@@ -436,17 +426,17 @@ export class ProviderEngine<C> {
    */
   async readWithIdentity(typeName: string, current: ObjectValue, priv: PrivateState, currentIdentity: ObjectValue | null): Promise<IdentifiedOutcome> {
     const { [IMPORTED_MARK]: imported, ...ownPrivate } = priv;
-    const def = this.resources.get(typeName)?.identity;
+    const def = this.ctx.resources.get(typeName)?.identity;
     // A state that does not name its object is not read, as it is not planned or applied; an
     // import's state may still lack what its read completes.
     if (def && imported !== true) {
       const diags = new Diagnostics();
-      if (this.lacksIdentity(typeName, 'prior', currentIdentity ?? identityOfState(def, current, this.client), diags)) return { state: current, private: priv, diags, identity: currentIdentity };
+      if (this.lacksIdentity(typeName, 'prior', currentIdentity ?? identityOfState(def, current, this.ctx.client), diags)) return { state: current, private: priv, diags, identity: currentIdentity };
     }
     const out = await this.readResource(typeName, current, ownPrivate);
     if (!def || out.diags.hasErrors) return { ...out, identity: currentIdentity };
     if (out.state === null) return { ...out, identity: null };
-    const identity = identityOfState(def, out.state, this.client);
+    const identity = identityOfState(def, out.state, this.ctx.client);
     if (this.identityIncomplete(typeName, def, identity, 'read', out.diags)) return { ...out, identity: currentIdentity };
     if (currentIdentity !== null && imported !== true) this.identityUnchanged(typeName, def, currentIdentity, identity, 'read', out.diags);
     return { ...out, identity: out.diags.hasErrors ? currentIdentity : identity };
@@ -459,16 +449,16 @@ export class ProviderEngine<C> {
    */
   planWithIdentity(typeName: string, prior: ObjectValue | null, proposed: ObjectValue | null, config: ObjectValue | null, priorPrivate: PrivateState, priorIdentity: ObjectValue | null): PlanOutcome & { identity: ObjectValue | null } {
     const out = this.planResourceChange(typeName, prior, proposed, config, priorPrivate);
-    const def = this.resources.get(typeName)?.identity;
+    const def = this.ctx.resources.get(typeName)?.identity;
     if (!def || prior === null) return { ...out, identity: null };
-    const kept = priorIdentity ?? identityOfState(def, prior, this.client);
+    const kept = priorIdentity ?? identityOfState(def, prior, this.ctx.client);
     if (this.lacksIdentity(typeName, 'prior', kept, out.diags)) return { ...out, identity: null };
     if (out.diags.hasErrors || out.planned === null) return { ...out, identity: kept };
-    const changed = changedAttributes(kept, identityOfState(def, out.planned, this.client));
+    const changed = changedAttributes(kept, identityOfState(def, out.planned, this.ctx.client));
     if (changed.length > 0 && out.requiresReplace.length === 0) {
       out.diags.error(
         'Resource identity would change',
-        `The plan for this ${typeName} changes ${changed.map((n) => `\`${n}\``).join(', ')}, which name the object, without replacing it: its identity would go from ${formatIdentity(def, kept)} to ${formatIdentity(def, identityOfState(def, out.planned, this.client))}. An object's identity never changes. This is a bug in the provider; please report it.`,
+        `The plan for this ${typeName} changes ${changed.map((n) => `\`${n}\``).join(', ')}, which name the object, without replacing it: its identity would go from ${formatIdentity(def, kept)} to ${formatIdentity(def, identityOfState(def, out.planned, this.ctx.client))}. An object's identity never changes. This is a bug in the provider; please report it.`,
       );
     }
     return { ...out, identity: kept };
@@ -486,14 +476,14 @@ export class ProviderEngine<C> {
     config: ObjectValue | null,
     plannedIdentity: ObjectValue | null,
   ): Promise<IdentifiedOutcome> {
-    const def = this.resources.get(typeName)?.identity;
+    const def = this.ctx.resources.get(typeName)?.identity;
     // An update of a state that does not name its object, or that would name another, is refused
     // before anything is sent: a plan this provider made replaces an object whose name changes.
     if (def && prior !== null && planned !== null) {
       const diags = new Diagnostics();
-      const stored = identityOfState(def, prior, this.client);
+      const stored = identityOfState(def, prior, this.ctx.client);
       const kept = plannedIdentity ?? stored;
-      const next = identityOfState(def, planned, this.client);
+      const next = identityOfState(def, planned, this.ctx.client);
       if (this.lacksIdentity(typeName, 'prior', kept, diags) || this.lacksIdentity(typeName, 'planned', next, diags)) {
         return { state: prior, private: plannedPrivate, diags, identity: null };
       }
@@ -508,12 +498,12 @@ export class ProviderEngine<C> {
     }
     const out = await this.applyResourceChange(typeName, prior, planned, plannedPrivate, config);
     if (!def || out.state === null) return { ...out, identity: null };
-    const identity = identityOfState(def, out.state, this.client);
+    const identity = identityOfState(def, out.state, this.ctx.client);
     // A failed create or update still returns what exists; its identity, when it has one, names it.
     if (out.diags.hasErrors) return { ...out, identity: missingAttributes(identity).length === 0 ? identity : plannedIdentity };
     const action = prior === null ? 'create' : 'update';
     if (this.identityIncomplete(typeName, def, identity, action, out.diags)) return { ...out, identity: null };
-    if (prior !== null) this.identityUnchanged(typeName, def, plannedIdentity ?? identityOfState(def, prior, this.client), identity, action, out.diags);
+    if (prior !== null) this.identityUnchanged(typeName, def, plannedIdentity ?? identityOfState(def, prior, this.ctx.client), identity, action, out.diags);
     return { ...out, identity };
   }
 
@@ -522,12 +512,12 @@ export class ProviderEngine<C> {
    * returns the identity it knows so far; the read that follows completes it.
    */
   async importWithIdentity(typeName: string, target: { id: string } | { identity: ObjectValue }): Promise<IdentifiedOutcome> {
-    const r = this.resources.get(typeName);
+    const r = this.ctx.resources.get(typeName);
     const def = r?.identity;
     if ('id' in target) {
       const out = await this.importResourceState(typeName, target.id);
       if (!def || out.state === null) return { ...out, identity: null };
-      const identity = identityOfState(def, out.state, this.client);
+      const identity = identityOfState(def, out.state, this.ctx.client);
       return { ...out, private: { ...out.private, [IMPORTED_MARK]: true }, identity: missingAttributes(identity).length === 0 ? identity : null };
     }
     const diags = new Diagnostics();
@@ -545,11 +535,11 @@ export class ProviderEngine<C> {
       };
     }
     try {
-      const ctx = this.context(diags, {}, typeName);
+      const ctx = this.ctx.operation(diags, {}, typeName);
       const start = def.importState ? await def.importState(identityModel(given), ctx) : importStartFromIdentity(def, identityModel(given));
       const state = withDefaults(r.schema.fields, fromModel(r.schema.fields, start as Partial2<ModelOf<Fields>>, null));
       // What the starting state already names wins (e.g. an account filled in from the provider's); the rest is as given.
-      const known = identityOfState(def, state, this.client);
+      const known = identityOfState(def, state, this.ctx.client);
       const identity = Object.fromEntries(Object.keys(def.attributes).map((n) => [n, known[n] ?? given[n] ?? null]));
       return { state, private: { [IMPORTED_MARK]: true }, diags, identity };
     } catch (err) {
@@ -565,8 +555,8 @@ export class ProviderEngine<C> {
    */
   upgradeResourceIdentity(typeName: string, version: number, rawJson: string): { identity: ObjectValue | null; diags: Diagnostics } {
     const diags = new Diagnostics();
-    const def = this.resources.get(typeName)?.identity;
-    if (!this.resources.has(typeName)) return { identity: null, diags: diags.error('Unknown resource type', `The provider has no resource type "${typeName}".`) };
+    const def = this.ctx.resources.get(typeName)?.identity;
+    if (!this.ctx.resources.has(typeName)) return { identity: null, diags: diags.error('Unknown resource type', `The provider has no resource type "${typeName}".`) };
     if (!def) return { identity: null, diags: diags.error('No resource identity', `The resource type ${typeName} has no identity to upgrade.`) };
     if (version !== IDENTITY_VERSION) {
       return { identity: null, diags: diags.error('Unknown identity version', `The stored identity of ${typeName} has version ${version}; this provider knows version ${IDENTITY_VERSION} only. Use the provider version that wrote it, or a newer one.`) };
@@ -587,15 +577,15 @@ export class ProviderEngine<C> {
   // `list` has a list resource of the same name.
 
   listResourceSchemas(): Map<string, Schema> {
-    return new Map([...this.resources].flatMap(([k, r]) => (r.list ? [[k, r.list.schema] as const] : [])));
+    return new Map([...this.ctx.resources].flatMap(([k, r]) => (r.list ? [[k, r.list.schema] as const] : [])));
   }
   listResourceSchema(typeName: string): Schema | undefined {
-    return this.resources.get(typeName)?.list?.schema;
+    return this.ctx.resources.get(typeName)?.list?.schema;
   }
 
   validateListResourceConfig(typeName: string, config: ObjectValue): Diagnostics {
     const diags = new Diagnostics();
-    const list = this.resources.get(typeName)?.list;
+    const list = this.ctx.resources.get(typeName)?.list;
     if (!list) return diags.error('Unknown list resource', `The provider ${this.def.name} has no list resource "${typeName}".`);
     checkConfig(list, config, diags, { summary: 'Invalid list configuration', limits: this.def.limits });
     return diags;
@@ -608,7 +598,7 @@ export class ProviderEngine<C> {
    * the listing with an error event.
    */
   async *listResource(typeName: string, config: ObjectValue, options: { includeResource: boolean; limit: number; signal?: AbortSignal }): AsyncGenerator<ListEvent> {
-    const r = this.resources.get(typeName);
+    const r = this.ctx.resources.get(typeName);
     const list = r?.list;
     const diags = new Diagnostics();
     if (!r || !list || !r.identity) {
@@ -620,7 +610,7 @@ export class ProviderEngine<C> {
       return;
     }
     if (options.limit <= 0) return;
-    const ctx = this.context(diags, {}, typeName, undefined, options.signal);
+    const ctx = this.ctx.operation(diags, {}, typeName, undefined, options.signal);
     let found: readonly Partial2<ModelOf<Fields>>[];
     try {
       found = await list.list(toModel(list.schema.fields, config, MODEL_OPTIONS), ctx);
@@ -637,7 +627,7 @@ export class ProviderEngine<C> {
     for (const object of found) {
       if (sent >= options.limit || options.signal?.aborted) return;
       const state = reconcileRead(fields, start, fromModel(fields, object, start));
-      const identity = identityOfState(r.identity, state, this.client);
+      const identity = identityOfState(r.identity, state, this.ctx.client);
       const missing = missingAttributes(identity);
       if (missing.length > 0) {
         yield { diags: new Diagnostics().error('Incomplete list result', `A listed ${typeName} lacks ${missing.map((n) => `\`${n}\``).join(', ')} of its identity: ${formatIdentity(r.identity, identity)}. This is a bug in the provider; please report it.`) };
@@ -688,48 +678,18 @@ export class ProviderEngine<C> {
     const mismatches: Mismatch[] = [];
     const state = finalizeApplied(r.schema.fields, planned, result, mismatches);
     if (mismatches.length > 0) {
-      this.log.warn('the API stored values that differ from the plan; state keeps the planned values and the next refresh shows the difference', {
+      this.ctx.log.warn('the API stored values that differ from the plan; state keeps the planned values and the next refresh shows the difference', {
         tf_resource_type: r.typeName,
         paths: mismatches.map((m) => m.path),
       });
     }
     return state;
   }
-
-  /** `signal`, when given, also ends the operation (e.g. Terraform closing a stream it has read enough of). */
-  private context(diags: Diagnostics, priv: PrivateState, typeName: string, partial: (m: object | undefined) => void = () => {}, signal?: AbortSignal): OpContext<C> {
-    const engine = this;
-    let log: Logger | undefined;
-    return {
-      get client(): C {
-        if (engine.client === undefined) throw new DiagnosticError('Provider not configured', engine.unconfiguredReason);
-        return engine.client;
-      },
-      signal: signal ? AbortSignal.any([this.stopController.signal, signal]) : this.stopController.signal,
-      // Made when an operation logs, which most never do.
-      get log(): Logger {
-        return (log ??= engine.log.child({ tf_resource_type: typeName }));
-      },
-      diags,
-      private: priv,
-      partial,
-    };
-  }
 }
 
 /** An opened ephemeral value as Close will name it again: its type and private state. */
 function openedKey(typeName: string, priv: PrivateState): string {
   return `${typeName}\0${JSON.stringify(priv)}`;
-}
-
-/** Operations see an optional argument set empty as null: the platforms make no difference. */
-const MODEL_OPTIONS = { emptyOptionalsAsNull: true } as const;
-
-/** The errors the configuration checks find (plan and apply time: warnings were shown at validation). */
-function errorsOf(def: Checked, config: ObjectValue, stored: ObjectValue | null, limits: PlatformLimits | undefined): Diagnostic[] {
-  const checks = new Diagnostics();
-  checkConfig(def, config, checks, { stored, limits });
-  return checks.items.filter((d) => d.severity === 'error');
 }
 
 /**
@@ -764,10 +724,6 @@ function withWriteOnlyValues<M extends object>(fields: Fields, model: M, config:
 /** Whether every setting the platform holds means the same in both (null ≡ empty). */
 function samePlatformSettings(fields: Fields, prior: ObjectValue, planned: ObjectValue): boolean {
   return Object.entries(fields).every(([name, def]) => !isPlatformSetting(def) || sameFieldMeaning(def, prior[name] ?? null, planned[name] ?? null));
-}
-
-function isNotFound(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'not_found';
 }
 
 /** What a create that failed after the object came to exist leaves behind, said once for every type. */

@@ -1,0 +1,91 @@
+/**
+ * What the engine's parts share, and nothing more: the provider's declarations, its configured
+ * client (or why there is none yet), the stop signal, and the context an operation is given. Each
+ * part (provider-config.ts, resource-changes.ts, resource-state.ts, resource-identity.ts,
+ * list-resources.ts, data-sources.ts, ephemeral-resources.ts) holds this object and never the
+ * façade (provider-engine.ts) that puts them together.
+ */
+import type { Fields, PlatformLimits } from '../schema/define.js';
+import type { ObjectValue } from '../schema/value.js';
+import type { Logger, OpContext, ProviderDef, ResourceDef } from './contracts.js';
+import { Diagnostics, DiagnosticError, type Diagnostic } from './diagnostics.js';
+import { checkConfig, type Checked } from './validate.js';
+
+export type PrivateState = Record<string, unknown>;
+
+export interface StateOutcome {
+  state: ObjectValue | null;
+  private: PrivateState;
+  diags: Diagnostics;
+}
+
+export class EngineContext<C> {
+  /** Managed resource types by name: their lifecycle, identity and listing read them. */
+  readonly resources = new Map<string, ResourceDef<Fields, C>>();
+  /** Set by ConfigureProvider (provider-config.ts). */
+  client: C | undefined;
+  /** Why there is no client yet: not configured, or configured with values unknown until apply. */
+  unconfiguredReason = 'The provider has not been configured.';
+  private stopController = new AbortController();
+
+  constructor(
+    readonly def: ProviderDef<Fields, C>,
+    readonly log: Logger,
+    readonly env: NodeJS.ProcessEnv,
+  ) {
+    for (const r of def.resources) this.resources.set(r.typeName, r);
+  }
+
+  /** StopProvider: cancels in-flight work; later calls get a fresh signal. */
+  stop(): void {
+    this.stopController.abort();
+    this.stopController = new AbortController();
+  }
+
+  /** `signal`, when given, also ends the operation (e.g. Terraform closing a stream it has read enough of). */
+  operation(
+    diags: Diagnostics,
+    priv: PrivateState,
+    typeName: string,
+    partial: (m: object | undefined) => void = () => {},
+    signal?: AbortSignal,
+  ): OpContext<C> {
+    const engine = this;
+    let log: Logger | undefined;
+    return {
+      get client(): C {
+        if (engine.client === undefined) {
+          throw new DiagnosticError('Provider not configured', engine.unconfiguredReason);
+        }
+        return engine.client;
+      },
+      signal: signal ? AbortSignal.any([this.stopController.signal, signal]) : this.stopController.signal,
+      // Made when an operation logs, which most never do.
+      get log(): Logger {
+        return (log ??= engine.log.child({ tf_resource_type: typeName }));
+      },
+      diags,
+      private: priv,
+      partial,
+    };
+  }
+}
+
+/** Operations see an optional argument set empty as null: the platforms make no difference. */
+export const MODEL_OPTIONS = { emptyOptionalsAsNull: true } as const;
+
+/** The errors the configuration checks find (plan and apply time: warnings were shown at validation). */
+export function errorsOf(
+  def: Checked,
+  config: ObjectValue,
+  stored: ObjectValue | null,
+  limits: PlatformLimits | undefined,
+): Diagnostic[] {
+  const checks = new Diagnostics();
+  checkConfig(def, config, checks, { stored, limits });
+  return checks.items.filter((d) => d.severity === 'error');
+}
+
+export function isNotFound(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'not_found';
+}
