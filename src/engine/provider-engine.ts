@@ -22,6 +22,7 @@ import { isApiError } from '../wire/api-error.js';
 import { isPlatformSetting, planObject } from './planner.js';
 import { finalizeApplied, reconcileRead, type Mismatch } from './reconcile.js';
 import { checkConfig, holdsOnlyStored, type ClientCapabilities } from './validate.js';
+import { ProviderConfiguration } from './provider-config.js';
 import { EngineContext, MODEL_OPTIONS, errorsOf, isNotFound, type PrivateState, type StateOutcome } from './engine-context.js';
 
 export type { PrivateState, StateOutcome };
@@ -59,6 +60,7 @@ const IMPORTED_MARK = 'keel.imported';
 
 export class ProviderEngine<C> {
   private readonly ctx: EngineContext<C>;
+  private readonly configuration: ProviderConfiguration<C>;
   private readonly dataSources = new Map<string, DataSourceDef<Fields, C>>();
   private readonly ephemerals = new Map<string, EphemeralDef<Fields, C>>();
   /** Ephemeral values opened and not closed yet, by type and private state (see closeLeftoverEphemerals). */
@@ -75,6 +77,7 @@ export class ProviderEngine<C> {
     createRecovery: Partial<CreateRecoveryOptions> = {},
   ) {
     this.ctx = new EngineContext(def, log, env);
+    this.configuration = new ProviderConfiguration(this.ctx);
     this.creates = new CreateLedger({ ...DEFAULT_CREATE_RECOVERY, ...createRecovery });
     for (const d of def.dataSources) this.dataSources.set(d.typeName, d);
     for (const e of def.ephemeralResources ?? []) this.ephemerals.set(e.typeName, e);
@@ -108,27 +111,10 @@ export class ProviderEngine<C> {
   }
 
   validateProviderConfig(config: ObjectValue): Diagnostics {
-    const diags = new Diagnostics();
-    checkConfig(this.def, config, diags, { summary: 'Invalid provider configuration' });
-    return diags;
+    return this.configuration.validateProviderConfig(config);
   }
-
-  async configureProvider(terraformVersion: string, config: ObjectValue): Promise<Diagnostics> {
-    const diags = new Diagnostics();
-    if (!isWhollyKnown(impliedType(this.def.schema.block), config)) {
-      // Terraform may configure with values that depend on resources not yet created (§2.4);
-      // planning needs no API calls, so fail only if an operation needs the client.
-      this.ctx.unconfiguredReason =
-        'The provider configuration depends on values that are not known until apply, so the provider cannot reach the API yet. Apply the resources the provider configuration depends on first (for example with -target).';
-      return diags;
-    }
-    try {
-      const model = toModel(this.def.schema.fields, config);
-      this.ctx.client = await this.def.configure(model, { terraformVersion, diags, log: this.ctx.log, env: this.ctx.env });
-    } catch (err) {
-      diags.append([diagnosticFromError('Cannot configure the provider', err)]);
-    }
-    return diags;
+  configureProvider(terraformVersion: string, config: ObjectValue): Promise<Diagnostics> {
+    return this.configuration.configureProvider(terraformVersion, config);
   }
 
   validateResourceConfig(typeName: string, config: ObjectValue, client?: ClientCapabilities): Diagnostics {

@@ -1,0 +1,42 @@
+/**
+ * The provider's own configuration: ValidateProviderConfig and ConfigureProvider, which makes the
+ * client every operation uses (or records why there is none yet).
+ */
+import { impliedType } from '../schema/block.js';
+import { toModel } from '../schema/model.js';
+import type { ObjectValue } from '../schema/value.js';
+import { isWhollyKnown } from '../schema/value-ops.js';
+import { Diagnostics, diagnosticFromError } from './diagnostics.js';
+import type { EngineContext } from './engine-context.js';
+import { checkConfig } from './validate.js';
+
+export class ProviderConfiguration<C> {
+  constructor(private readonly ctx: EngineContext<C>) {}
+
+  validateProviderConfig(config: ObjectValue): Diagnostics {
+    const diags = new Diagnostics();
+    checkConfig(this.ctx.def, config, diags, { summary: 'Invalid provider configuration' });
+    return diags;
+  }
+
+  async configureProvider(terraformVersion: string, config: ObjectValue): Promise<Diagnostics> {
+    const { ctx } = this;
+    const diags = new Diagnostics();
+    if (!isWhollyKnown(impliedType(ctx.def.schema.block), config)) {
+      // Terraform may configure with values that depend on resources not yet created (§2.4);
+      // planning needs no API calls, so fail only if an operation needs the client.
+      ctx.unconfiguredReason =
+        'The provider configuration depends on values that are not known until apply, so the provider cannot ' +
+        'reach the API yet. Apply the resources the provider configuration depends on first (for example with ' +
+        '-target).';
+      return diags;
+    }
+    try {
+      const model = toModel(ctx.def.schema.fields, config);
+      ctx.client = await ctx.def.configure(model, { terraformVersion, diags, log: ctx.log, env: ctx.env });
+    } catch (err) {
+      diags.append([diagnosticFromError('Cannot configure the provider', err)]);
+    }
+    return diags;
+  }
+}
