@@ -13,7 +13,7 @@ import { decodeJSON } from '../schema/json.js';
 import { ValueDecodeError } from '../schema/msgpack.js';
 import { fromModel, sameFieldMeaning, toConfigModel, toModel, plainToValue, valueToPlain } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
-import type { DataSourceDef, EphemeralDef, IdentityDef, Logger, Partial2, ProviderDef, ResourceDef } from './contracts.js';
+import type { EphemeralDef, IdentityDef, Logger, Partial2, ProviderDef, ResourceDef } from './contracts.js';
 import { changedAttributes, formatIdentity, identityModel, identityOfState, identityType, importStartFromIdentity, missingAttributes } from './identity.js';
 import type { CtyType } from '../schema/cty-type.js';
 import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diagnostic } from './diagnostics.js';
@@ -23,6 +23,7 @@ import { isPlatformSetting, planObject } from './planner.js';
 import { finalizeApplied, reconcileRead, type Mismatch } from './reconcile.js';
 import { checkConfig, holdsOnlyStored, type ClientCapabilities } from './validate.js';
 import { ProviderConfiguration } from './provider-config.js';
+import { DataSources } from './data-sources.js';
 import { EngineContext, MODEL_OPTIONS, errorsOf, isNotFound, type PrivateState, type StateOutcome } from './engine-context.js';
 
 export type { PrivateState, StateOutcome };
@@ -61,7 +62,7 @@ const IMPORTED_MARK = 'keel.imported';
 export class ProviderEngine<C> {
   private readonly ctx: EngineContext<C>;
   private readonly configuration: ProviderConfiguration<C>;
-  private readonly dataSources = new Map<string, DataSourceDef<Fields, C>>();
+  private readonly dataSources: DataSources<C>;
   private readonly ephemerals = new Map<string, EphemeralDef<Fields, C>>();
   /** Ephemeral values opened and not closed yet, by type and private state (see closeLeftoverEphemerals). */
   private readonly openEphemerals = new Map<string, { readonly typeName: string; readonly priv: PrivateState }>();
@@ -78,8 +79,8 @@ export class ProviderEngine<C> {
   ) {
     this.ctx = new EngineContext(def, log, env);
     this.configuration = new ProviderConfiguration(this.ctx);
+    this.dataSources = new DataSources(this.ctx);
     this.creates = new CreateLedger({ ...DEFAULT_CREATE_RECOVERY, ...createRecovery });
-    for (const d of def.dataSources) this.dataSources.set(d.typeName, d);
     for (const e of def.ephemeralResources ?? []) this.ephemerals.set(e.typeName, e);
   }
 
@@ -90,7 +91,7 @@ export class ProviderEngine<C> {
     return new Map([...this.ctx.resources].map(([k, r]) => [k, r.schema]));
   }
   dataSourceSchemas(): Map<string, Schema> {
-    return new Map([...this.dataSources].map(([k, d]) => [k, d.schema]));
+    return this.dataSources.dataSourceSchemas();
   }
   ephemeralResourceSchemas(): Map<string, Schema> {
     return new Map([...this.ephemerals].map(([k, e]) => [k, e.schema]));
@@ -102,7 +103,7 @@ export class ProviderEngine<C> {
     return this.ctx.resources.get(typeName)?.schema;
   }
   dataSourceSchema(typeName: string): Schema | undefined {
-    return this.dataSources.get(typeName)?.schema;
+    return this.dataSources.dataSourceSchema(typeName);
   }
 
   /** StopProvider: cancels in-flight work; later calls get a fresh signal. */
@@ -127,12 +128,7 @@ export class ProviderEngine<C> {
   }
 
   validateDataResourceConfig(typeName: string, config: ObjectValue): Diagnostics {
-    const diags = new Diagnostics();
-    const d = this.dataSources.get(typeName);
-    if (!d) return diags.error('Unknown data source', `The provider ${this.def.name} has no data source "${typeName}".`);
-    if (d.schema.deprecated !== undefined) diags.warning(`Data source ${typeName} is deprecated`, d.schema.deprecated);
-    checkConfig(d, config, diags, { limits: this.def.limits });
-    return diags;
+    return this.dataSources.validateDataResourceConfig(typeName, config);
   }
 
   /** UpgradeResourceState: raw state JSON of `version` → a full object of the current schema. */
@@ -272,22 +268,8 @@ export class ProviderEngine<C> {
     }
   }
 
-  async readDataSource(typeName: string, config: ObjectValue): Promise<{ state: ObjectValue | null; diags: Diagnostics }> {
-    const diags = new Diagnostics();
-    const d = this.dataSources.get(typeName);
-    if (!d) return { state: null, diags: diags.error('Unknown data source', `No data source "${typeName}".`) };
-    if (diags.append(errorsOf(d, config, null, this.def.limits)).hasErrors) return { state: null, diags };
-    try {
-      const result = await d.read(toModel(d.schema.fields, config), this.ctx.operation(diags, {}, typeName));
-      const fresh = fromModel(d.schema.fields, result, config);
-      // Configured values stay exactly as configured; computed ones come from the API.
-      const state = reconcileRead(d.schema.fields, config, fresh);
-      for (const [name, v] of Object.entries(config)) if (v !== null && d.schema.fields[name]?.kind === 'attr') state[name] = v;
-      return { state, diags };
-    } catch (err) {
-      diags.append([diagnosticFromError(`Cannot read data source ${typeName}`, err)]);
-      return { state: null, diags };
-    }
+  readDataSource(typeName: string, config: ObjectValue): Promise<{ state: ObjectValue | null; diags: Diagnostics }> {
+    return this.dataSources.readDataSource(typeName, config);
   }
 
   /**
