@@ -13,7 +13,7 @@ import { decodeJSON } from '../schema/json.js';
 import { ValueDecodeError } from '../schema/msgpack.js';
 import { fromModel, sameFieldMeaning, toConfigModel, toModel, plainToValue, valueToPlain } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
-import type { EphemeralDef, IdentityDef, Logger, Partial2, ProviderDef, ResourceDef } from './contracts.js';
+import type { IdentityDef, Logger, Partial2, ProviderDef, ResourceDef } from './contracts.js';
 import { changedAttributes, formatIdentity, identityModel, identityOfState, identityType, importStartFromIdentity, missingAttributes } from './identity.js';
 import type { CtyType } from '../schema/cty-type.js';
 import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diagnostic } from './diagnostics.js';
@@ -24,6 +24,7 @@ import { finalizeApplied, reconcileRead, type Mismatch } from './reconcile.js';
 import { checkConfig, holdsOnlyStored, type ClientCapabilities } from './validate.js';
 import { ProviderConfiguration } from './provider-config.js';
 import { DataSources } from './data-sources.js';
+import { EphemeralResources, type OpenedEphemeral } from './ephemeral-resources.js';
 import { EngineContext, MODEL_OPTIONS, errorsOf, isNotFound, type PrivateState, type StateOutcome } from './engine-context.js';
 
 export type { PrivateState, StateOutcome };
@@ -63,9 +64,7 @@ export class ProviderEngine<C> {
   private readonly ctx: EngineContext<C>;
   private readonly configuration: ProviderConfiguration<C>;
   private readonly dataSources: DataSources<C>;
-  private readonly ephemerals = new Map<string, EphemeralDef<Fields, C>>();
-  /** Ephemeral values opened and not closed yet, by type and private state (see closeLeftoverEphemerals). */
-  private readonly openEphemerals = new Map<string, { readonly typeName: string; readonly priv: PrivateState }>();
+  private readonly ephemerals: EphemeralResources<C>;
 
   /** What this process's creates listed, made and adopted (create-recovery.ts). */
   private readonly creates: CreateLedger;
@@ -80,8 +79,8 @@ export class ProviderEngine<C> {
     this.ctx = new EngineContext(def, log, env);
     this.configuration = new ProviderConfiguration(this.ctx);
     this.dataSources = new DataSources(this.ctx);
+    this.ephemerals = new EphemeralResources(this.ctx);
     this.creates = new CreateLedger({ ...DEFAULT_CREATE_RECOVERY, ...createRecovery });
-    for (const e of def.ephemeralResources ?? []) this.ephemerals.set(e.typeName, e);
   }
 
   providerSchema(): Schema {
@@ -94,10 +93,10 @@ export class ProviderEngine<C> {
     return this.dataSources.dataSourceSchemas();
   }
   ephemeralResourceSchemas(): Map<string, Schema> {
-    return new Map([...this.ephemerals].map(([k, e]) => [k, e.schema]));
+    return this.ephemerals.ephemeralResourceSchemas();
   }
   ephemeralResourceSchema(typeName: string): Schema | undefined {
-    return this.ephemerals.get(typeName)?.schema;
+    return this.ephemerals.ephemeralResourceSchema(typeName);
   }
   resourceSchema(typeName: string): Schema | undefined {
     return this.ctx.resources.get(typeName)?.schema;
@@ -289,88 +288,19 @@ export class ProviderEngine<C> {
   }
 
   validateEphemeralResourceConfig(typeName: string, config: ObjectValue): Diagnostics {
-    const diags = new Diagnostics();
-    const e = this.ephemerals.get(typeName);
-    if (!e) return diags.error('Unknown ephemeral resource', `The provider ${this.def.name} has no ephemeral resource "${typeName}".`);
-    checkConfig(e, config, diags, { limits: this.def.limits });
-    return diags;
+    return this.ephemerals.validateEphemeralResourceConfig(typeName, config);
   }
-
-  /** OpenEphemeralResource: the value for this run; the configuration is wholly known here. */
-  async openEphemeralResource(typeName: string, config: ObjectValue): Promise<{ result: ObjectValue | null; renewAt?: Date; private: PrivateState; diags: Diagnostics }> {
-    const diags = new Diagnostics();
-    const e = this.ephemerals.get(typeName);
-    if (!e) return { result: null, private: {}, diags: diags.error('Unknown ephemeral resource', `No ephemeral resource "${typeName}".`) };
-    if (diags.append(errorsOf(e, config, null, this.def.limits)).hasErrors) return { result: null, private: {}, diags };
-    try {
-      const opened = await e.open(toModel(e.schema.fields, config, MODEL_OPTIONS), this.ctx.operation(diags, {}, typeName));
-      const fresh = fromModel(e.schema.fields, opened.result, config);
-      // Configured values stay exactly as configured; the rest comes from the platform.
-      const result = reconcileRead(e.schema.fields, config, fresh);
-      for (const [name, v] of Object.entries(config)) if (v !== null && e.schema.fields[name]?.kind === 'attr') result[name] = v;
-      if (e.close) this.openEphemerals.set(openedKey(typeName, opened.private ?? {}), { typeName, priv: opened.private ?? {} });
-      return { result, ...(opened.renewAt ? { renewAt: opened.renewAt } : {}), private: opened.private ?? {}, diags };
-    } catch (err) {
-      diags.append([diagnosticFromError(`Cannot open ${typeName}`, err)]);
-      return { result: null, private: {}, diags };
-    }
+  openEphemeralResource(typeName: string, config: ObjectValue): Promise<OpenedEphemeral> {
+    return this.ephemerals.openEphemeralResource(typeName, config);
   }
-
-  async renewEphemeralResource(typeName: string, priv: PrivateState): Promise<{ renewAt?: Date; private: PrivateState; diags: Diagnostics }> {
-    const diags = new Diagnostics();
-    const e = this.ephemerals.get(typeName);
-    if (!e) return { private: priv, diags: diags.error('Unknown ephemeral resource', `No ephemeral resource "${typeName}".`) };
-    if (!e.renew) return { private: priv, diags };
-    try {
-      const renewed = await e.renew(priv, this.ctx.operation(diags, priv, typeName));
-      if (renewed.private && this.openEphemerals.delete(openedKey(typeName, priv))) this.openEphemerals.set(openedKey(typeName, renewed.private), { typeName, priv: renewed.private });
-      return { ...(renewed.renewAt ? { renewAt: renewed.renewAt } : {}), private: renewed.private ?? priv, diags };
-    } catch (err) {
-      diags.append([diagnosticFromError(`Cannot renew ${typeName}`, err)]);
-      return { private: priv, diags };
-    }
+  renewEphemeralResource(typeName: string, priv: PrivateState): Promise<{ renewAt?: Date; private: PrivateState; diags: Diagnostics }> {
+    return this.ephemerals.renewEphemeralResource(typeName, priv);
   }
-
-  /** CloseEphemeralResource: a failure is a warning (the run's work is done) that names what was left. */
-  async closeEphemeralResource(typeName: string, priv: PrivateState): Promise<Diagnostics> {
-    const diags = new Diagnostics();
-    const e = this.ephemerals.get(typeName);
-    if (!e) return diags.error('Unknown ephemeral resource', `No ephemeral resource "${typeName}".`);
-    if (!e.close) return diags;
-    this.openEphemerals.delete(openedKey(typeName, priv));
-    try {
-      await e.close(priv, this.ctx.operation(diags, priv, typeName));
-    } catch (err) {
-      const d = diagnosticFromError(`Could not close ${typeName}`, err);
-      diags.warning(d.summary, d.detail);
-    }
-    return diags;
+  closeEphemeralResource(typeName: string, priv: PrivateState): Promise<Diagnostics> {
+    return this.ephemerals.closeEphemeralResource(typeName, priv);
   }
-
-  /**
-   * Closes what this process opened and Terraform never closed: Terraform 1.11 skips Close when a
-   * consumer of an ephemeral value fails or the run is interrupted, and a key made for the run would
-   * live until it expires. Called as the provider shuts down, within `budgetMs`. Each is named in a
-   * warning first, so that one the budget does not cover is still known by its id and expiry.
-   */
-  async closeLeftoverEphemerals(budgetMs: number): Promise<void> {
-    const left = [...this.openEphemerals.values()];
-    this.openEphemerals.clear();
-    const signal = AbortSignal.timeout(budgetMs);
-    await Promise.all(
-      left.map(async ({ typeName, priv }) => {
-        const e = this.ephemerals.get(typeName)!;
-        const what = e.describeOpened?.(priv) ?? typeName;
-        const log = this.ctx.log.child({ tf_resource_type: typeName });
-        log.warn('Terraform did not close an ephemeral value this provider opened; closing it as the provider shuts down', { opened: what });
-        try {
-          await e.close!(priv, this.ctx.operation(new Diagnostics(), priv, typeName, undefined, signal));
-          log.info('closed the ephemeral value Terraform left open', { opened: what });
-        } catch (err) {
-          log.warn('could not close the ephemeral value Terraform left open', { opened: what, error: diagnosticFromError('close', err).detail });
-        }
-      }),
-    );
+  closeLeftoverEphemerals(budgetMs: number): Promise<void> {
+    return this.ephemerals.closeLeftoverEphemerals(budgetMs);
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -653,11 +583,6 @@ export class ProviderEngine<C> {
     }
     return state;
   }
-}
-
-/** An opened ephemeral value as Close will name it again: its type and private state. */
-function openedKey(typeName: string, priv: PrivateState): string {
-  return `${typeName}\0${JSON.stringify(priv)}`;
 }
 
 /**
