@@ -11,7 +11,7 @@ import { isWhollyKnown, valueEquals } from '../schema/value-ops.js';
 import { NUMBER } from '../schema/cty-type.js';
 import { decodeJSON } from '../schema/json.js';
 import { ValueDecodeError } from '../schema/msgpack.js';
-import { fromModel, sameFieldMeaning, toConfigModel, toModel, plainToValue, valueToPlain } from '../schema/model.js';
+import { fromModel, sameFieldMeaning, toConfigModel, toModel, valueToPlain } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
 import type { IdentityDef, Logger, Partial2, ProviderDef, ResourceDef } from './contracts.js';
 import { changedAttributes, formatIdentity, identityModel, identityOfState, identityType, importStartFromIdentity, missingAttributes } from './identity.js';
@@ -24,6 +24,7 @@ import { finalizeApplied, reconcileRead, type Mismatch } from './reconcile.js';
 import { checkConfig, holdsOnlyStored, type ClientCapabilities } from './validate.js';
 import { ProviderConfiguration } from './provider-config.js';
 import { DataSources } from './data-sources.js';
+import { ResourceState, withDefaults } from './resource-state.js';
 import { EphemeralResources, type OpenedEphemeral } from './ephemeral-resources.js';
 import { EngineContext, MODEL_OPTIONS, errorsOf, isNotFound, type PrivateState, type StateOutcome } from './engine-context.js';
 
@@ -65,6 +66,7 @@ export class ProviderEngine<C> {
   private readonly configuration: ProviderConfiguration<C>;
   private readonly dataSources: DataSources<C>;
   private readonly ephemerals: EphemeralResources<C>;
+  private readonly state: ResourceState<C>;
 
   /** What this process's creates listed, made and adopted (create-recovery.ts). */
   private readonly creates: CreateLedger;
@@ -80,6 +82,7 @@ export class ProviderEngine<C> {
     this.configuration = new ProviderConfiguration(this.ctx);
     this.dataSources = new DataSources(this.ctx);
     this.ephemerals = new EphemeralResources(this.ctx);
+    this.state = new ResourceState(this.ctx);
     this.creates = new CreateLedger({ ...DEFAULT_CREATE_RECOVERY, ...createRecovery });
   }
 
@@ -130,48 +133,12 @@ export class ProviderEngine<C> {
     return this.dataSources.validateDataResourceConfig(typeName, config);
   }
 
-  /** UpgradeResourceState: raw state JSON of `version` → a full object of the current schema. */
   upgradeResourceState(typeName: string, version: number, rawJson: string | null): { state: ObjectValue | null; diags: Diagnostics } {
-    const diags = new Diagnostics();
-    const r = this.ctx.resources.get(typeName);
-    if (!r) return { state: null, diags: diags.error('Unknown resource type', `The provider has no resource type "${typeName}".`) };
-    if (rawJson === null) {
-      return { state: null, diags: diags.error('Unsupported state format', 'State written by Terraform before 0.12 (flatmap) cannot be upgraded by this provider.') };
-    }
-    if (version > r.schema.version) {
-      return { state: null, diags: diags.error('State is newer than the provider', `The state has schema version ${version}, this provider knows up to ${r.schema.version}. Use a newer provider version.`) };
-    }
-    try {
-      let json = rawJson;
-      if (version < r.schema.version) {
-        if (!r.upgrade) throw new Error(`no upgrade from schema version ${version} to ${r.schema.version}`);
-        json = JSON.stringify(r.upgrade(version, JSON.parse(rawJson) as Record<string, unknown>));
-      }
-      const state = decodeJSON(impliedType(r.schema.block), json, { missingAttributesAreNull: true, dropUnknownAttributes: true });
-      return { state: state as ObjectValue | null, diags };
-    } catch (err) {
-      // State that does not fit the schema is for the user to see, not a provider bug.
-      if (err instanceof ValueDecodeError) return { state: null, diags: diags.error('Cannot read the stored state', `The state stored for ${typeName} is not valid: ${err.message}.`, err.path) };
-      diags.append([diagnosticFromError('Cannot read the stored state', err)]);
-      return { state: null, diags };
-    }
+    return this.state.upgradeResourceState(typeName, version, rawJson);
   }
 
-  async readResource(typeName: string, current: ObjectValue, priv: PrivateState): Promise<StateOutcome> {
-    const r = this.ctx.resources.get(typeName);
-    const diags = new Diagnostics();
-    if (!r) return { state: current, private: priv, diags: diags.error('Unknown resource type', `No resource type "${typeName}".`) };
-    try {
-      const ctx = this.ctx.operation(diags, priv, typeName);
-      const fresh = await r.read(toModel(r.schema.fields, current, MODEL_OPTIONS), ctx);
-      if (fresh === null) return { state: null, private: priv, diags };
-      const freshValue = fromModel(r.schema.fields, fresh, current);
-      return { state: reconcileRead(r.schema.fields, current, freshValue), private: priv, diags };
-    } catch (err) {
-      if (isNotFound(err)) return { state: null, private: priv, diags };
-      diags.append([diagnosticFromError(`Cannot read ${typeName}`, err)]);
-      return { state: current, private: priv, diags };
-    }
+  readResource(typeName: string, current: ObjectValue, priv: PrivateState): Promise<StateOutcome> {
+    return this.state.readResource(typeName, current, priv);
   }
 
   planResourceChange(typeName: string, prior: ObjectValue | null, proposed: ObjectValue | null, config: ObjectValue | null, priorPrivate: PrivateState): PlanOutcome {
@@ -236,35 +203,8 @@ export class ProviderEngine<C> {
     }
   }
 
-  async importResourceState(typeName: string, id: string): Promise<StateOutcome> {
-    const diags = new Diagnostics();
-    const r = this.ctx.resources.get(typeName);
-    if (!r) return { state: null, private: {}, diags: diags.error('Unknown resource type', `No resource type "${typeName}".`) };
-    if (!r.importState) return { state: null, private: {}, diags: diags.error('Import not supported', `The resource type ${typeName} cannot be imported.`) };
-    const idForm = `${typeName} is imported by ${r.importIdDescription ?? 'the id of the object'}.`;
-    // `terraform import <address> ""` reaches the provider (an import block's empty id does not).
-    if (id.trim() === '') return { state: null, private: {}, diags: diags.error('Missing Resource Import Identifier', `The import ID is empty. ${idForm}`) };
-    // Terraform's own words when the read that follows an import finds nothing, said here when the
-    // import itself finds out, with the id's form.
-    const nonExistent = (): StateOutcome => ({
-      state: null,
-      private: {},
-      diags: diags.error(
-        'Cannot import non-existent remote object',
-        `While attempting to import an existing object to ${typeName}, the provider detected that no object exists with the given id. ` +
-          "Only pre-existing objects can be imported; check that the id is correct and that it is associated with the provider's configured region or endpoint, " +
-          `or use "terraform apply" to create a new remote object for this resource. ${idForm}`,
-      ),
-    });
-    try {
-      const start = await r.importState(id, this.ctx.operation(diags, {}, typeName));
-      if (start === null) return nonExistent();
-      return { state: withDefaults(r.schema.fields, fromModel(r.schema.fields, start, null)), private: {}, diags };
-    } catch (err) {
-      if (isNotFound(err)) return nonExistent();
-      diags.append([diagnosticFromError(`Cannot import ${typeName}`, err)]);
-      return { state: null, private: {}, diags };
-    }
+  importResourceState(typeName: string, id: string): Promise<StateOutcome> {
+    return this.state.importResourceState(typeName, id);
   }
 
   readDataSource(typeName: string, config: ObjectValue): Promise<{ state: ObjectValue | null; diags: Diagnostics }> {
@@ -634,14 +574,6 @@ function capitalizedDescription<C>(r: ResourceDef<Fields, C>, model: ModelOf<Fie
 function notUpdatable(typeName: string): never {
   // Only a request Terraform would not send gets here: every change of such a type forces replacement.
   throw new DiagnosticError('Cannot update in place', `${typeName} cannot be updated in place; a change to it must replace it, as its plan says.`);
-}
-
-/** Fills plan-time defaults into a state built from scratch (import), so the next plan is empty. */
-function withDefaults(fields: Fields, state: ObjectValue): ObjectValue {
-  for (const [name, def] of Object.entries(fields)) {
-    if (def.kind === 'attr' && def.options.default !== undefined && state[name] === null) state[name] = plainToValue(def.type.cty, def.options.default);
-  }
-  return state;
 }
 
 export type { Value };
