@@ -20,31 +20,22 @@ import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diag
 import { CreateLedger, DEFAULT_CREATE_RECOVERY, createTracked, describe, type CreateRecoveryOptions } from './create-recovery.js';
 import { isApiError } from '../wire/api-error.js';
 import { isPlatformSetting, planObject } from './planner.js';
-import { finalizeApplied, reconcileRead, type Mismatch } from './reconcile.js';
+import { finalizeApplied, type Mismatch } from './reconcile.js';
 import { checkConfig, holdsOnlyStored, type ClientCapabilities } from './validate.js';
 import { ProviderConfiguration } from './provider-config.js';
 import { DataSources } from './data-sources.js';
 import { ResourceState, withDefaults } from './resource-state.js';
+import { ListResources, type ListEvent, type ListedObject, type ListOptions } from './list-resources.js';
 import { EphemeralResources, type OpenedEphemeral } from './ephemeral-resources.js';
 import { EngineContext, MODEL_OPTIONS, errorsOf, isNotFound, type PrivateState, type StateOutcome } from './engine-context.js';
 
-export type { PrivateState, StateOutcome };
+export type { PrivateState, StateOutcome, ListEvent, ListedObject };
 
 export interface PlanOutcome {
   planned: ObjectValue | null;
   requiresReplace: AttributePath[];
   plannedPrivate: PrivateState;
   diags: Diagnostics;
-}
-
-/** One event of a listing: a result, or diagnostics (an error ends the listing). */
-export type ListEvent = { result: ListedObject; diags?: undefined } | { diags: Diagnostics; result?: undefined };
-
-export interface ListedObject {
-  identity: ObjectValue;
-  displayName: string;
-  /** The resource object, when asked for. */
-  state?: ObjectValue;
 }
 
 /** A state and the identity of the object it describes (null: none, or not known yet). */
@@ -67,6 +58,7 @@ export class ProviderEngine<C> {
   private readonly dataSources: DataSources<C>;
   private readonly ephemerals: EphemeralResources<C>;
   private readonly state: ResourceState<C>;
+  private readonly lists: ListResources<C>;
 
   /** What this process's creates listed, made and adopted (create-recovery.ts). */
   private readonly creates: CreateLedger;
@@ -83,6 +75,7 @@ export class ProviderEngine<C> {
     this.dataSources = new DataSources(this.ctx);
     this.ephemerals = new EphemeralResources(this.ctx);
     this.state = new ResourceState(this.ctx);
+    this.lists = new ListResources(this.ctx);
     this.creates = new CreateLedger({ ...DEFAULT_CREATE_RECOVERY, ...createRecovery });
   }
 
@@ -410,70 +403,17 @@ export class ProviderEngine<C> {
     }
   }
 
-  // -------------------------------------------------------------------------------------------------
-  // List resources (Terraform 1.14 and later, `terraform query`): a resource type that declares
-  // `list` has a list resource of the same name.
-
   listResourceSchemas(): Map<string, Schema> {
-    return new Map([...this.ctx.resources].flatMap(([k, r]) => (r.list ? [[k, r.list.schema] as const] : [])));
+    return this.lists.listResourceSchemas();
   }
   listResourceSchema(typeName: string): Schema | undefined {
-    return this.ctx.resources.get(typeName)?.list?.schema;
+    return this.lists.listResourceSchema(typeName);
   }
-
   validateListResourceConfig(typeName: string, config: ObjectValue): Diagnostics {
-    const diags = new Diagnostics();
-    const list = this.ctx.resources.get(typeName)?.list;
-    if (!list) return diags.error('Unknown list resource', `The provider ${this.def.name} has no list resource "${typeName}".`);
-    checkConfig(list, config, diags, { summary: 'Invalid list configuration', limits: this.def.limits });
-    return diags;
+    return this.lists.validateListResourceConfig(typeName, config);
   }
-
-  /**
-   * ListResource: the objects the filters select, at most `limit`, each with its identity, display
-   * name and, with `includeResource`, the state an import of it reaches (built as import and read
-   * build it). Yields as it goes so that a consumer that stops early stops the work; a failure ends
-   * the listing with an error event.
-   */
-  async *listResource(typeName: string, config: ObjectValue, options: { includeResource: boolean; limit: number; signal?: AbortSignal }): AsyncGenerator<ListEvent> {
-    const r = this.ctx.resources.get(typeName);
-    const list = r?.list;
-    const diags = new Diagnostics();
-    if (!r || !list || !r.identity) {
-      yield { diags: diags.error('Unknown list resource', `The provider ${this.def.name} has no list resource "${typeName}".`) };
-      return;
-    }
-    if (diags.append(errorsOf(list, config, null, this.def.limits)).hasErrors) {
-      yield { diags };
-      return;
-    }
-    if (options.limit <= 0) return;
-    const ctx = this.ctx.operation(diags, {}, typeName, undefined, options.signal);
-    let found: readonly Partial2<ModelOf<Fields>>[];
-    try {
-      found = await list.list(toModel(list.schema.fields, config, MODEL_OPTIONS), ctx);
-    } catch (err) {
-      yield { diags: new Diagnostics().append(diags.items).append([diagnosticFromError(`Cannot list ${typeName}`, err)]) };
-      return;
-    }
-    // Warnings the listing reported come first, on their own (Terraform shows them and skips the event).
-    if (diags.items.length > 0) yield { diags };
-    const fields = r.schema.fields;
-    // The start an import has before its read: nothing known, defaults filled in.
-    const start = withDefaults(fields, fromModel(fields, {}, null));
-    let sent = 0;
-    for (const object of found) {
-      if (sent >= options.limit || options.signal?.aborted) return;
-      const state = reconcileRead(fields, start, fromModel(fields, object, start));
-      const identity = identityOfState(r.identity, state, this.ctx.client);
-      const missing = missingAttributes(identity);
-      if (missing.length > 0) {
-        yield { diags: new Diagnostics().error('Incomplete list result', `A listed ${typeName} lacks ${missing.map((n) => `\`${n}\``).join(', ')} of its identity: ${formatIdentity(r.identity, identity)}. This is a bug in the provider; please report it.`) };
-        return;
-      }
-      sent++;
-      yield { result: { identity, displayName: list.displayName(toModel(fields, state)), ...(options.includeResource ? { state } : {}) } };
-    }
+  listResource(typeName: string, config: ObjectValue, options: ListOptions): AsyncGenerator<ListEvent> {
+    return this.lists.listResource(typeName, config, options);
   }
 
   /**
