@@ -5,38 +5,25 @@
  */
 import type { Fields, ModelOf } from '../schema/define.js';
 import type { Schema } from '../schema/block.js';
-import { impliedType } from '../schema/block.js';
-import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
-import { isWhollyKnown, valueEquals } from '../schema/value-ops.js';
-import { NUMBER } from '../schema/cty-type.js';
+import type { ObjectValue, Value } from '../schema/value.js';
 import { decodeJSON } from '../schema/json.js';
 import { ValueDecodeError } from '../schema/msgpack.js';
-import { fromModel, sameFieldMeaning, toConfigModel, toModel, valueToPlain } from '../schema/model.js';
-import type { AttributePath } from '../schema/path.js';
-import type { IdentityDef, Logger, Partial2, ProviderDef, ResourceDef } from './contracts.js';
+import { fromModel } from '../schema/model.js';
+import type { IdentityDef, Logger, Partial2, ProviderDef } from './contracts.js';
 import { changedAttributes, formatIdentity, identityModel, identityOfState, identityType, importStartFromIdentity, missingAttributes } from './identity.js';
 import type { CtyType } from '../schema/cty-type.js';
-import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diagnostic } from './diagnostics.js';
-import { CreateLedger, DEFAULT_CREATE_RECOVERY, createTracked, describe, type CreateRecoveryOptions } from './create-recovery.js';
-import { isApiError } from '../wire/api-error.js';
-import { isPlatformSetting, planObject } from './planner.js';
-import { finalizeApplied, type Mismatch } from './reconcile.js';
-import { checkConfig, holdsOnlyStored, type ClientCapabilities } from './validate.js';
+import { Diagnostics, diagnosticFromError } from './diagnostics.js';
+import { DEFAULT_CREATE_RECOVERY, type CreateRecoveryOptions } from './create-recovery.js';
+import type { ClientCapabilities } from './validate.js';
 import { ProviderConfiguration } from './provider-config.js';
 import { DataSources } from './data-sources.js';
+import { ResourceChanges, type PlanOutcome } from './resource-changes.js';
 import { ResourceState, withDefaults } from './resource-state.js';
 import { ListResources, type ListEvent, type ListedObject, type ListOptions } from './list-resources.js';
 import { EphemeralResources, type OpenedEphemeral } from './ephemeral-resources.js';
-import { EngineContext, MODEL_OPTIONS, errorsOf, isNotFound, type PrivateState, type StateOutcome } from './engine-context.js';
+import { EngineContext, type PrivateState, type StateOutcome } from './engine-context.js';
 
-export type { PrivateState, StateOutcome, ListEvent, ListedObject };
-
-export interface PlanOutcome {
-  planned: ObjectValue | null;
-  requiresReplace: AttributePath[];
-  plannedPrivate: PrivateState;
-  diags: Diagnostics;
-}
+export type { PrivateState, StateOutcome, PlanOutcome, ListEvent, ListedObject };
 
 /** A state and the identity of the object it describes (null: none, or not known yet). */
 export interface IdentifiedOutcome extends StateOutcome {
@@ -59,9 +46,7 @@ export class ProviderEngine<C> {
   private readonly ephemerals: EphemeralResources<C>;
   private readonly state: ResourceState<C>;
   private readonly lists: ListResources<C>;
-
-  /** What this process's creates listed, made and adopted (create-recovery.ts). */
-  private readonly creates: CreateLedger;
+  private readonly changes: ResourceChanges<C>;
 
   constructor(
     readonly def: ProviderDef<Fields, C>,
@@ -76,7 +61,7 @@ export class ProviderEngine<C> {
     this.ephemerals = new EphemeralResources(this.ctx);
     this.state = new ResourceState(this.ctx);
     this.lists = new ListResources(this.ctx);
-    this.creates = new CreateLedger({ ...DEFAULT_CREATE_RECOVERY, ...createRecovery });
+    this.changes = new ResourceChanges(this.ctx, { ...DEFAULT_CREATE_RECOVERY, ...createRecovery });
   }
 
   providerSchema(): Schema {
@@ -114,12 +99,7 @@ export class ProviderEngine<C> {
   }
 
   validateResourceConfig(typeName: string, config: ObjectValue, client?: ClientCapabilities): Diagnostics {
-    const diags = new Diagnostics();
-    const r = this.ctx.resources.get(typeName);
-    if (!r) return diags.error('Unknown resource type', `The provider ${this.def.name} has no resource type "${typeName}".`);
-    if (r.schema.deprecated !== undefined) diags.warning(`Resource type ${typeName} is deprecated`, r.schema.deprecated);
-    checkConfig(r, config, diags, { client, limits: this.def.limits });
-    return diags;
+    return this.changes.validateResourceConfig(typeName, config, client);
   }
 
   validateDataResourceConfig(typeName: string, config: ObjectValue): Diagnostics {
@@ -135,65 +115,10 @@ export class ProviderEngine<C> {
   }
 
   planResourceChange(typeName: string, prior: ObjectValue | null, proposed: ObjectValue | null, config: ObjectValue | null, priorPrivate: PrivateState): PlanOutcome {
-    const diags = new Diagnostics();
-    const r = this.ctx.resources.get(typeName);
-    if (!r) return { planned: proposed, requiresReplace: [], plannedPrivate: priorPrivate, diags: diags.error('Unknown resource type', `No resource type "${typeName}".`) };
-    if (proposed === null) return { planned: null, requiresReplace: [], plannedPrivate: priorPrivate, diags };
-    // What validation could not judge (values unknown then, the provider's configuration) is judged
-    // now; its warnings were shown already.
-    if (config !== null && diags.append(this.errorsOf(r, config, prior)).hasErrors) return { planned: proposed, requiresReplace: [], plannedPrivate: priorPrivate, diags };
-    try {
-      const { planned, requiresReplace } = planObject(r.schema.fields, prior, proposed, config ?? proposed);
-      return { planned, requiresReplace, plannedPrivate: priorPrivate, diags };
-    } catch (err) {
-      diags.append([diagnosticFromError(`Cannot plan ${typeName}`, err)]);
-      return { planned: proposed, requiresReplace: [], plannedPrivate: priorPrivate, diags };
-    }
+    return this.changes.planResourceChange(typeName, prior, proposed, config, priorPrivate);
   }
-
-  /**
-   * ApplyResourceChange. `config`, when given, is checked once more before a create or update, as
-   * every value is known now: nothing invalid reaches the API.
-   */
-  async applyResourceChange(typeName: string, prior: ObjectValue | null, planned: ObjectValue | null, plannedPrivate: PrivateState, config: ObjectValue | null = null): Promise<StateOutcome> {
-    const diags = new Diagnostics();
-    const r = this.ctx.resources.get(typeName);
-    if (!r) return { state: prior, private: plannedPrivate, diags: diags.error('Unknown resource type', `No resource type "${typeName}".`) };
-    const fields = r.schema.fields;
-    let partial: object | undefined;
-    const ctx = this.ctx.operation(diags, plannedPrivate, typeName, (m) => (partial = m));
-    const action = planned === null ? 'delete' : prior === null ? 'create' : 'update';
-    try {
-      if (planned === null) {
-        await r.delete(toModel(fields, prior!, MODEL_OPTIONS), ctx);
-        return { state: null, private: {}, diags };
-      }
-      if (config !== null && diags.append(this.errorsOf(r, config, prior)).hasErrors) return { state: prior, private: plannedPrivate, diags };
-      // Nothing the platform holds changed (null and empty mean the same; the provider's own settings
-      // are not sent): the API has nothing to do.
-      if (prior !== null && isWhollyKnown(impliedType(r.schema.block), planned) && samePlatformSettings(fields, prior, planned)) return { state: this.finalize(r, planned, planned), private: plannedPrivate, diags };
-      // Write-only values come from the configuration: never in the plan, sent when they are due.
-      const plan = withWriteOnlyValues(fields, toModel(fields, planned, MODEL_OPTIONS), config, prior);
-      const result =
-        prior === null
-          ? await createTracked(r, plan, planned, ctx, this.creates)
-          : await (r.update ?? notUpdatable(typeName))(plan, toModel(fields, prior, MODEL_OPTIONS), ctx);
-      return { state: this.finalize(r, planned, fromModel(fields, result, planned)), private: plannedPrivate, diags };
-    } catch (err) {
-      if (action === 'delete' && isNotFound(err)) return { state: null, private: {}, diags };
-      const failure = diagnosticFromError(`Cannot ${action} ${typeName}`, err);
-      // Keep what exists: a partially created object goes to state (Terraform taints it); a failed
-      // update keeps the prior state; a failed delete keeps the object.
-      if (partial && planned) {
-        const state = this.finalize(r, planned, fromModel(fields, partial, planned));
-        diags.append([action === 'create' ? { ...failure, detail: sentences(failure.detail, keptTainted(r, toModel(fields, state))) } : failure]);
-        return { state, private: plannedPrivate, diags };
-      }
-      if (action === 'create' && isApiError(err, 'cancelled')) {
-        diags.append([{ ...failure, summary: `Create of ${typeName} cancelled`, detail: `${failure.detail}: ${describe(r, toModel(fields, planned!))} was not created.` }]);
-      } else diags.append([failure]);
-      return { state: prior, private: plannedPrivate, diags };
-    }
+  applyResourceChange(typeName: string, prior: ObjectValue | null, planned: ObjectValue | null, plannedPrivate: PrivateState, config: ObjectValue | null = null): Promise<StateOutcome> {
+    return this.changes.applyResourceChange(typeName, prior, planned, plannedPrivate, config);
   }
 
   importResourceState(typeName: string, id: string): Promise<StateOutcome> {
@@ -202,22 +127,6 @@ export class ProviderEngine<C> {
 
   readDataSource(typeName: string, config: ObjectValue): Promise<{ state: ObjectValue | null; diags: Diagnostics }> {
     return this.dataSources.readDataSource(typeName, config);
-  }
-
-  /**
-   * The errors of a resource's configuration, its rules that need the configured provider included;
-   * what `stored` (the prior state) holds is not judged again (validate.ts).
-   */
-  private errorsOf(r: ResourceDef<Fields, C>, config: ObjectValue, stored: ObjectValue | null = null): Diagnostic[] {
-    const errors = errorsOf(r, config, stored, this.def.limits);
-    if (errors.length > 0 || !r.validateWithProvider || this.ctx.client === undefined || holdsOnlyStored(r.schema.fields, config, stored)) return errors;
-    const checks = new Diagnostics();
-    try {
-      r.validateWithProvider(toConfigModel(r.schema.fields, config), this.ctx.client, checks);
-    } catch (err) {
-      checks.append([diagnosticFromError('Invalid configuration', err)]);
-    }
-    return checks.items.filter((d) => d.severity === 'error');
   }
 
   validateEphemeralResourceConfig(typeName: string, config: ObjectValue): Diagnostics {
@@ -451,69 +360,6 @@ export class ProviderEngine<C> {
       `During the ${during} of this ${typeName}, its identity changed from ${formatIdentity(def, before)} to ${formatIdentity(def, after)}. An object's identity never changes, so this is not the object Terraform manages under that identity. This is a bug in the provider; please report it.`,
     );
   }
-
-  private finalize(r: ResourceDef<Fields, C>, planned: ObjectValue, result: ObjectValue): ObjectValue {
-    const mismatches: Mismatch[] = [];
-    const state = finalizeApplied(r.schema.fields, planned, result, mismatches);
-    if (mismatches.length > 0) {
-      this.ctx.log.warn('the API stored values that differ from the plan; state keeps the planned values and the next refresh shows the difference', {
-        tf_resource_type: r.typeName,
-        paths: mismatches.map((m) => m.path),
-      });
-    }
-    return state;
-  }
-}
-
-/**
- * The model an operation gets, with each secret that has a write-only twin set from `<name>_wo`
- * when that value is due: on create, and on update when `<name>_wo_version` changed. Otherwise the
- * secret is null there (when given write-only), and operations leave it out of their requests, so
- * the platform keeps the one it has.
- */
-function withWriteOnlyValues<M extends object>(fields: Fields, model: M, config: ObjectValue | null, prior: ObjectValue | null): M {
-  if (config === null) return model;
-  const out = { ...model } as Record<string, unknown>;
-  for (const [name, def] of Object.entries(fields)) {
-    if (def.kind === 'block') {
-      const elements = out[name];
-      const configured = config[name];
-      if (!Array.isArray(elements) || !Array.isArray(configured)) continue;
-      const priorElements = Array.isArray(prior?.[name]) ? (prior![name] as ObjectValue[]) : [];
-      // List blocks pair by position; write-only attributes never sit in set blocks.
-      out[name] = elements.map((e, i) => withWriteOnlyValues(def.fields, e as object, (configured[i] as ObjectValue | undefined) ?? null, priorElements[i] ?? null));
-      continue;
-    }
-    if (!def.options.writeOnlyTwin) continue;
-    const wo = config[`${name}_wo`] ?? null;
-    if (wo === null || wo instanceof Unknown) continue;
-    const versionKey = `${name}_wo_version`;
-    const due = prior === null || !valueEquals(NUMBER, prior[versionKey] ?? null, config[versionKey] ?? null);
-    out[name] = due ? valueToPlain(wo) : null;
-  }
-  return out as M;
-}
-
-/** Whether every setting the platform holds means the same in both (null ≡ empty). */
-function samePlatformSettings(fields: Fields, prior: ObjectValue, planned: ObjectValue): boolean {
-  return Object.entries(fields).every(([name, def]) => !isPlatformSetting(def) || sameFieldMeaning(def, prior[name] ?? null, planned[name] ?? null));
-}
-
-/** What a create that failed after the object came to exist leaves behind, said once for every type. */
-function keptTainted<C>(r: ResourceDef<Fields, C>, state: ModelOf<Fields>): string {
-  const id = (state as { id?: unknown }).id;
-  const which = typeof id === 'string' && id !== '' ? `${r.typeName} ${id}` : capitalizedDescription(r, state);
-  return `${which} exists and is kept in the state, marked tainted, so the next apply replaces it (\`terraform untaint\` keeps it instead).`;
-}
-
-function capitalizedDescription<C>(r: ResourceDef<Fields, C>, model: ModelOf<Fields>): string {
-  const text = describe(r, model);
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function notUpdatable(typeName: string): never {
-  // Only a request Terraform would not send gets here: every change of such a type forces replacement.
-  throw new DiagnosticError('Cannot update in place', `${typeName} cannot be updated in place; a change to it must replace it, as its plan says.`);
 }
 
 export type { Value };
