@@ -1,9 +1,7 @@
 /**
  * What the engine's parts share, and nothing more: the provider's declarations, its configured
  * client (or why there is none yet), the stop signal, and the context an operation is given. Each
- * part (provider-config.ts, resource-changes.ts, resource-state.ts, resource-identity.ts,
- * list-resources.ts, data-sources.ts, ephemeral-resources.ts) holds this object and never the
- * façade (provider-engine.ts) that puts them together.
+ * part (provider-engine.ts lists them) holds this object, never the façade that puts them together.
  */
 import type { Fields, PlatformLimits } from '../schema/define.js';
 import type { ObjectValue } from '../schema/value.js';

@@ -3,13 +3,14 @@
  * identity's type, its value computed from a state, comparison and rendering for messages. The
  * identity is the set of values that name an object for its whole life; Terraform keeps it beside
  * the state and checks only that it is known and well typed. That it never changes is for the
- * provider to guarantee, which the engine does with these functions (provider-engine.ts).
+ * provider to guarantee, which the engine does with these functions (resource-identity.ts).
  */
 import type { Fields } from '../schema/define.js';
 import { objectOf, STRING, type CtyType } from '../schema/cty-type.js';
 import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
 import { formatValue } from '../schema/value-ops.js';
 import type { IdentityDef, IdentityModel } from './contracts.js';
+import type { Diagnostics } from './diagnostics.js';
 
 /** Identity attributes are strings; the identity is an object of them (Terraform forbids maps, sets and objects inside). */
 const identityTypes = new WeakMap<IdentityDef<any, any>, CtyType>();
@@ -98,6 +99,71 @@ export function identityDeclarationProblems(def: IdentityDef<any, any>, fields: 
   }
   if (names.every((n) => def.attributes[n]!.forImport !== 'required')) problems.push('no identity attribute is required for import');
   return problems;
+}
+
+// The rules the engine holds every identity to, as diagnostics (resource-identity.ts).
+
+/** Attribute names as a message quotes them: `a`, `b`. */
+export function quoted(names: readonly string[]): string {
+  return names.map((n) => `\`${n}\``).join(', ');
+}
+
+/**
+ * Adds an error when the prior or planned state of an existing object lacks what names it; returns
+ * whether it did. This provider never writes such a state (an object is recorded only once it has
+ * its id, and a plan keeps it), so the request is at fault, not the provider, and identity changes
+ * cannot be judged from it.
+ */
+export function lacksIdentity(
+  typeName: string,
+  which: 'prior' | 'planned',
+  identity: ObjectValue,
+  diags: Diagnostics,
+): boolean {
+  const missing = missingAttributes(identity);
+  if (missing.length === 0) return false;
+  diags.error(
+    `Invalid ${which} state`,
+    `The ${which} state of this ${typeName} lacks ${quoted(missing)}, which name the object, so it does not ` +
+      'name an object this provider manages. Remove it from the state (`terraform state rm`) and import the object.',
+  );
+  return true;
+}
+
+/** Adds an error when an identity after a read, create or update lacks a value; returns whether it did. */
+export function identityIncomplete(
+  typeName: string,
+  def: IdentityDef<any, any>,
+  identity: ObjectValue,
+  after: string,
+  diags: Diagnostics,
+): boolean {
+  const missing = missingAttributes(identity);
+  if (missing.length === 0) return false;
+  diags.error(
+    'Incomplete resource identity',
+    `After the ${after} of this ${typeName}, its identity lacks ${quoted(missing)}: ` +
+      `${formatIdentity(def, identity)}. This is a bug in the provider; please report it.`,
+  );
+  return true;
+}
+
+/** Adds an error naming both identities when they differ. */
+export function identityUnchanged(
+  typeName: string,
+  def: IdentityDef<any, any>,
+  before: ObjectValue,
+  after: ObjectValue,
+  during: string,
+  diags: Diagnostics,
+): void {
+  if (changedAttributes(before, after).length === 0) return;
+  diags.error(
+    'Resource identity changed',
+    `During the ${during} of this ${typeName}, its identity changed from ${formatIdentity(def, before)} to ` +
+      `${formatIdentity(def, after)}. An object's identity never changes, so this is not the object ` +
+      'Terraform manages under that identity. This is a bug in the provider; please report it.',
+  );
 }
 
 export type { Value };
