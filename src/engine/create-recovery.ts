@@ -33,91 +33,23 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { isApiError, type ApiError } from '../wire/api-error.js';
 import type { Fields, ModelOf } from '../schema/define.js';
-import { fromModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
-import type { CreateLookup, OpContext, Partial2, ResourceDef } from './contracts.js';
+import type { OpContext, ResourceDef } from './contracts.js';
+import {
+  judge,
+  missingOneTimeValues,
+  type CreateLedger,
+  type CreateRecoveryOptions,
+  type Holder,
+  type Lookup,
+  type Model,
+} from './create-evidence.js';
 import { DiagnosticError } from './diagnostics.js';
-import { differencesFromPlan } from './reconcile.js';
 
-export interface CreateRecoveryOptions {
-  /** Create requests at most, the first included. */
-  readonly attempts: number;
-  /** Pause before each lookup, so that an object made a moment ago shows in the platform's lists. */
-  readonly lookupDelayMs: number;
-  /** How long a lookup may take once Terraform asked the provider to stop. */
-  readonly lookupAfterStopMs: number;
-  /** How long one listing of a type's objects serves as the census of the creates that follow it. */
-  readonly censusMaxAgeMs: number;
-}
-
-export const DEFAULT_CREATE_RECOVERY: CreateRecoveryOptions = { attempts: 5, lookupDelayMs: 1_000, lookupAfterStopMs: 30_000, censusMaxAgeMs: 30_000 };
-
-type Model = Partial2<ModelOf<Fields>>;
-type Lookup<C> = CreateLookup<Fields, C>;
-
-/**
- * An object absent from the census. The census may be up to censusMaxAgeMs older than the request,
- * so the note says what is known: new since the listing, not made after the request was sent.
- */
-const NEW_SINCE_CENSUS = 'not among the objects listed before the request';
+export { CreateLedger, DEFAULT_CREATE_RECOVERY, type CreateRecoveryOptions } from './create-evidence.js';
 
 /** At most this many objects are named in a message; the rest are counted. */
 const NAMED_CANDIDATES = 10;
-
-/**
- * What one provider process knows about the objects its creates may make: the censuses taken before
- * creates, the objects its creates made or adopted, and which creates are under way for each key.
- */
-export class CreateLedger {
-  private readonly censuses = new Map<string, { readonly takenAt: number; readonly listing: Promise<readonly Model[]> }>();
-  private readonly claims = new Map<string, Set<string>>();
-  private readonly turns = new Map<string, Promise<void>>();
-
-  constructor(
-    readonly options: CreateRecoveryOptions,
-    private readonly now: () => number = () => Date.now(),
-  ) {}
-
-  /** The objects that existed before a create of this plan is sent: a recent listing of its scope, or a new one. */
-  census<C>(typeName: string, lookup: Lookup<C>, plan: ModelOf<Fields>, ctx: OpContext<C>): Promise<readonly Model[]> {
-    const key = `${typeName}\0${lookup.scope?.(plan) ?? ''}`;
-    const held = this.censuses.get(key);
-    if (held && this.now() - held.takenAt <= this.options.censusMaxAgeMs) return held.listing;
-    const listing = lookup.list(plan, ctx);
-    this.censuses.set(key, { takenAt: this.now(), listing });
-    // A failed listing is not kept: the next create lists anew.
-    listing.catch(() => {
-      if (this.censuses.get(key)?.listing === listing) this.censuses.delete(key);
-    });
-    return listing;
-  }
-
-  claim(typeName: string, id: string): void {
-    let ids = this.claims.get(typeName);
-    if (!ids) this.claims.set(typeName, (ids = new Set()));
-    ids.add(id);
-  }
-
-  isClaimed(typeName: string, id: string): boolean {
-    return this.claims.get(typeName)?.has(id) ?? false;
-  }
-
-  /** Runs `work` once every earlier work under the same key has finished. */
-  async oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const before = this.turns.get(key) ?? Promise.resolve();
-    let finished!: () => void;
-    const mine = before.then(() => new Promise<void>((resolve) => (finished = resolve)));
-    this.turns.set(key, mine);
-    try {
-      await before;
-      return await work();
-    } finally {
-      // `finished` is set once `before` has settled, which the await above waited for.
-      finished();
-      if (this.turns.get(key) === mine) this.turns.delete(key);
-    }
-  }
-}
 
 /**
  * `r.create` (and `r.settle`), keeping track of the object whatever happens to the answer or the
@@ -174,7 +106,8 @@ async function createWithEvidence<C>(r: ResourceDef<Fields, C>, lookup: Lookup<C
       // Refused with no answer lost before: the key is held by an object this create did not make.
       if (conflict && lost === undefined) throw alreadyExists(r, plan, err as ApiError, await holdersForAdvice(lookup, plan, ctx));
       lost ??= err as ApiError;
-      const verdict = await judge(r, lookup, plan, planned, ctx, before, ledger, lost);
+      const listed = await lookUp(r, lookup, plan, ctx, lost, ledger.options);
+      const verdict = judge(r, lookup, plan, planned, listed, before, ledger);
       if (verdict.kind === 'unclear') throw unknownOutcome(r, plan, lost, verdict.why, verdict.holders);
       if (verdict.kind === 'none') {
         if (conflict) {
@@ -227,49 +160,6 @@ async function takeCensus<C>(r: ResourceDef<Fields, C>, lookup: Lookup<C>, plan:
   }
 }
 
-/** An object holding the plan's key, and why it was not adopted. */
-interface Holder {
-  readonly id: string;
-  readonly note: string;
-}
-
-type Verdict = { kind: 'ours'; object: Model } | { kind: 'none'; holders: Holder[] } | { kind: 'unclear'; why: string; holders: Holder[] };
-
-/** After a lost answer: which object, if any, the lost request provably made. */
-async function judge<C>(
-  r: ResourceDef<Fields, C>,
-  lookup: Lookup<C>,
-  plan: ModelOf<Fields>,
-  planned: ObjectValue,
-  ctx: OpContext<C>,
-  before: ReadonlySet<string>,
-  ledger: CreateLedger,
-  lost: ApiError,
-): Promise<Verdict> {
-  const found = (await lookUp(r, lookup, plan, ctx, lost, ledger.options)).filter((o) => lookup.holdsKey(plan, o));
-  const fields = r.schema.fields;
-  const later = new Set<string>(lookup.setAfterCreate ?? []);
-  const holders: Holder[] = [];
-  const fresh: Array<{ object: Model; differs: string[] }> = [];
-  for (const object of found) {
-    const id = lookup.importId(object);
-    if (before.has(id)) holders.push({ id, note: 'it existed before this create was sent' });
-    else if (ledger.isClaimed(r.typeName, id)) holders.push({ id, note: 'another resource of this run made it' });
-    else {
-      const differs = differencesFromPlan(fields, planned, fromModel(fields, object, planned), later);
-      fresh.push({ object, differs });
-      holders.push({ id, note: differs.length === 0 ? NEW_SINCE_CENSUS : `${NEW_SINCE_CENSUS}, but its ${differs.map((p) => `\`${p}\``).join(', ')} differ from the plan` });
-    }
-  }
-  if (fresh.length === 0) return { kind: 'none', holders };
-  if (fresh.length === 1 && fresh[0]!.differs.length === 0) return { kind: 'ours', object: fresh[0]!.object };
-  const why =
-    fresh.length > 1
-      ? `${fresh.length} objects holding its key were ${NEW_SINCE_CENSUS}, and the provider cannot tell which one, if any, it made.`
-      : `An object holding its key was ${NEW_SINCE_CENSUS}, but it does not hold what the plan asked for, so it may be another's.`;
-  return { kind: 'unclear', why, holders };
-}
-
 /** A fresh listing after a lost answer (never the census), waiting a moment first unless stopped. */
 async function lookUp<C>(r: ResourceDef<Fields, C>, lookup: Lookup<C>, plan: ModelOf<Fields>, ctx: OpContext<C>, lost: ApiError, options: CreateRecoveryOptions): Promise<readonly Model[]> {
   if (!ctx.signal.aborted && options.lookupDelayMs > 0) await delay(options.lookupDelayMs, undefined, { signal: ctx.signal }).catch(() => undefined);
@@ -297,13 +187,6 @@ async function holdersForAdvice<C>(lookup: Lookup<C>, plan: ModelOf<Fields>, ctx
   } catch {
     return [];
   }
-}
-
-/** Attributes declared `oneTime` that an adopted object lacks. */
-function missingOneTimeValues<C>(r: ResourceDef<Fields, C>, found: Model): string[] {
-  return Object.entries(r.schema.fields)
-    .filter(([name, def]) => def.kind === 'attr' && def.options.oneTime && !(found as Record<string, unknown>)[name])
-    .map(([name]) => name);
 }
 
 /** "terraform import" advice for one object, or for a choice among several (or none known). */
