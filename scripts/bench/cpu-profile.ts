@@ -30,6 +30,9 @@ interface Profile {
   timeDeltas: number[];
 }
 
+/** The engine's façade and the parts it hands each RPC to keep one method name per RPC. */
+const ENGINE_FILE = /src\/engine\/[\w-]+\.ts$/;
+
 /** Engine methods by the RPC that calls them. */
 const ENGINE_METHODS: Record<string, string> = {
   validateResourceConfig: 'ValidateResourceConfig',
@@ -120,7 +123,7 @@ export function summariseProfiles(dir: string): ProfileSummary {
           for (const [line, name] of handlers) if (line <= w.line) rpc = name;
           if (rpc && w.line >= handlers[0]![0]) return rpc;
         }
-        const byName = w.source.endsWith('src/engine/provider-engine.ts') ? ENGINE_METHODS[w.name] : undefined;
+        const byName = ENGINE_FILE.test(w.source) ? ENGINE_METHODS[w.name] : undefined;
         if (byName) return byName;
       }
       const leaf = nodes.get(id)!.callFrame.functionName;
