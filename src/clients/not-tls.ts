@@ -7,7 +7,11 @@
  */
 
 /** Node's codes for OpenSSL's verdicts on a first "record" that is not TLS (a TLS socket's errors carry them). */
-const NOT_TLS_CODES: ReadonlySet<string> = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_UNKNOWN_PROTOCOL']);
+const NOT_TLS_CODES: ReadonlySet<string> = new Set([
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'ERR_SSL_PACKET_LENGTH_TOO_LONG',
+  'ERR_SSL_UNKNOWN_PROTOCOL',
+]);
 
 /**
  * The same verdicts as OpenSSL words them: grpc-js keeps only the text of a failed connection's error,

@@ -106,7 +106,10 @@ export function numberSetHashText(n: CtyNumber): string {
   const parts = typeof n === 'number' ? exactPartsOfFloat(n) : decimalPartsOf(n.text);
   const tieDirection = typeof n === 'number' ? 0 : tieDirectionAt512Bits(parts);
   const rounded = roundSignificant(parts.digits, HASH_DIGITS, tieDirection);
-  return (parts.negative && parts.digits !== '' ? '-' : '') + formatGoG(rounded.digits, parts.digits.length + parts.exponent + rounded.carry);
+  return (
+    (parts.negative && parts.digits !== '' ? '-' : '') +
+    formatGoG(rounded.digits, parts.digits.length + parts.exponent + rounded.carry)
+  );
 }
 
 /** Go's decimal-point position convention: value = 0.digits × 10^pointPos. Formats like big.Float 'g'. */

@@ -22,13 +22,16 @@ describe('acceptance: overlapping vdb_accounts_user_roles under real Terraform',
   /** Role ids by name (r1, r2, r3), made outside the configurations under test. */
   const roles: Record<string, string> = {};
 
-  const rolesOfMember = () => new Set(emulator.get<{ roleIds: string[] }>(VDB_COLLECTIONS.userRoles, memberId)!.roleIds);
-  const baseRole = () => emulator.list<{ id: string; name: string }>(VDB_COLLECTIONS.roles).find((r) => r.name === 'Base')!.id;
+  const rolesOfMember = () =>
+    new Set(emulator.get<{ roleIds: string[] }>(VDB_COLLECTIONS.userRoles, memberId)!.roleIds);
+  const baseRole = () =>
+    emulator.list<{ id: string; name: string }>(VDB_COLLECTIONS.roles).find((r) => r.name === 'Base')!.id;
 
   /** A configuration with the user-roles resources given as name → role names. */
   function config(resources: Record<string, string[]>): string {
     const blocks = Object.entries(resources).map(
-      ([name, names]) => `resource "vdb_accounts_user_roles" "${name}" {\n  user_email = "${MEMBER}"\n  role_ids   = [${names.map((n) => `"${roles[n]}"`).join(', ')}]\n}\n`,
+      ([name, names]) =>
+        `resource "vdb_accounts_user_roles" "${name}" {\n  user_email = "${MEMBER}"\n  role_ids   = [${names.map((n) => `"${roles[n]}"`).join(', ')}]\n}\n`,
     );
     return `terraform {\n  required_providers {\n    vdb = { source = "keel/vdb" }\n  }\n}\n\nprovider "vdb" {}\n\n${blocks.join('\n')}`;
   }
@@ -49,7 +52,8 @@ describe('acceptance: overlapping vdb_accounts_user_roles under real Terraform',
     api = createVdbClient({ apiUrl: emulator.url, apiKey: emulator.apiKey, userAgent: 'test' });
     const accountId = emulator.accountId;
     memberId = (await api.accounts.listAccountMembers({ accountId })).find((m) => m.user.email === MEMBER)!.user.id;
-    for (const name of ['r0', 'r1', 'r2', 'r3']) roles[name] = (await api.iam.createRole({ accountId, name: `tf ${name}`, permissions: ['read:clusters'] })).id;
+    for (const name of ['r0', 'r1', 'r2', 'r3'])
+      roles[name] = (await api.iam.createRole({ accountId, name: `tf ${name}`, permissions: ['read:clusters'] })).id;
     consoleRole = roles['r0']!;
     await api.iam.assignUserRoles({ accountId, userId: memberId, roleIdsToAdd: [consoleRole] });
     ws = new Workspace(config({}), vdbProviderEnv(emulator));
@@ -97,7 +101,10 @@ describe('acceptance: overlapping vdb_accounts_user_roles under real Terraform',
     expect([...state.keys()].sort()).to.deep.equal(['vdb_accounts_user_roles.a', 'vdb_accounts_user_roles.b']);
     const assigns = emulator.requests.filter((r) => r.method === 'AssignUserRoles').slice(-2);
     const added = assigns.flatMap((r) => (r.request?.roleIdsToAdd as string[] | undefined) ?? []);
-    expect(added.filter((id) => id === roles['r2']), 'r2 is granted once').to.have.length(1);
+    expect(
+      added.filter((id) => id === roles['r2']),
+      'r2 is granted once',
+    ).to.have.length(1);
 
     await apply({ b: ['r2', 'r3'] });
     const afterA = rolesOfMember();

@@ -1,5 +1,16 @@
 import { expect } from 'chai';
-import { BOOL, DYNAMIC, NUMBER, STRING, listOf, mapOf, objectOf, setOf, tupleOf, type CtyType } from '../../src/schema/cty-type.js';
+import {
+  BOOL,
+  DYNAMIC,
+  NUMBER,
+  STRING,
+  listOf,
+  mapOf,
+  objectOf,
+  setOf,
+  tupleOf,
+  type CtyType,
+} from '../../src/schema/cty-type.js';
 import { Decimal, DynamicValue, Unknown, UNKNOWN, type Value } from '../../src/schema/value.js';
 import { decodeJSON, encodeJSON, JSONNumberText, JSONObjectNode, parseJSONText } from '../../src/schema/json.js';
 import { MAX_VALUE_DEPTH, ValueDecodeError } from '../../src/schema/msgpack.js';
@@ -80,7 +91,11 @@ describe('json.ts', function () {
       const err = decodeError(T, '{"a":"x","nested":[]}');
       expect(err.message).to.equal('attribute "b" is required');
       expect(err.path).to.deep.equal([]);
-      expect(decodeJSON(T, '{"a":"x","nested":[]}', { missingAttributesAreNull: true })).to.deep.equal({ a: 'x', b: null, nested: [] });
+      expect(decodeJSON(T, '{"a":"x","nested":[]}', { missingAttributesAreNull: true })).to.deep.equal({
+        a: 'x',
+        b: null,
+        nested: [],
+      });
     });
 
     it('unknown attributes are errors unless dropUnknownAttributes', function () {
@@ -88,7 +103,11 @@ describe('json.ts', function () {
       const err = decodeError(T, text);
       expect(err.message).to.equal('unsupported attribute "old"');
       expect(err.path).to.deep.equal([{ attr: 'nested' }, { index: 0 }]);
-      expect(decodeJSON(T, text, { dropUnknownAttributes: true })).to.deep.equal({ a: 'x', b: 1, nested: [{ port: 1 }] });
+      expect(decodeJSON(T, text, { dropUnknownAttributes: true })).to.deep.equal({
+        a: 'x',
+        b: 1,
+        nested: [{ port: 1 }],
+      });
     });
 
     it('reports paths of nested failures', function () {
@@ -103,7 +122,9 @@ describe('json.ts', function () {
       const m = decodeJSON(mapOf(STRING), '{"__proto__":"x","toString":"y"}') as Record<string, Value>;
       expect(Object.getPrototypeOf(m)).to.equal(Object.prototype);
       expect(Object.keys(m)).to.deep.equal(['__proto__', 'toString']);
-      expect(decodeError(objectOf({ a: STRING }), '{"a":"x","toString":"y"}').message).to.equal('unsupported attribute "toString"');
+      expect(decodeError(objectOf({ a: STRING }), '{"a":"x","toString":"y"}').message).to.equal(
+        'unsupported attribute "toString"',
+      );
       expect(encodeJSON(mapOf(STRING), m)).to.equal('{"__proto__":"x","toString":"y"}');
     });
 
@@ -122,7 +143,9 @@ describe('json.ts', function () {
   describe('dynamic values', function () {
     it('{"value":…,"type":…} in either order; typed null; untyped null', function () {
       expect(decodeJSON(DYNAMIC, '{"type":"string","value":"x"}')).to.deep.equal(new DynamicValue(STRING, 'x'));
-      expect(decodeJSON(DYNAMIC, '{"value":[1,2],"type":["list","number"]}')).to.deep.equal(new DynamicValue(listOf(NUMBER), [1, 2]));
+      expect(decodeJSON(DYNAMIC, '{"value":[1,2],"type":["list","number"]}')).to.deep.equal(
+        new DynamicValue(listOf(NUMBER), [1, 2]),
+      );
       expect(decodeJSON(DYNAMIC, '{"value":null,"type":"bool"}')).to.deep.equal(new DynamicValue(BOOL, null));
       expect(decodeJSON(DYNAMIC, 'null')).to.equal(null);
     });
@@ -130,27 +153,37 @@ describe('json.ts', function () {
     it('rejects malformed dynamic values', function () {
       expect(decodeError(DYNAMIC, '{"value":"x"}').message).to.equal('missing type in dynamically-typed value');
       expect(decodeError(DYNAMIC, '{"type":"string"}').message).to.equal('missing value in dynamically-typed value');
-      expect(decodeError(DYNAMIC, '{"type":"string","value":"x","extra":1}').message).to.equal('invalid key "extra" in dynamically-typed value');
-      expect(decodeError(DYNAMIC, '{"type":"strng","value":"x"}').message).to.match(/^failed to decode type for dynamic value/);
+      expect(decodeError(DYNAMIC, '{"type":"string","value":"x","extra":1}').message).to.equal(
+        'invalid key "extra" in dynamically-typed value',
+      );
+      expect(decodeError(DYNAMIC, '{"type":"strng","value":"x"}').message).to.match(
+        /^failed to decode type for dynamic value/,
+      );
       expect(decodeError(DYNAMIC, '"x"').message).to.match(/dynamic value must be/);
     });
 
     it('encodes as {"value":…,"type":…}', function () {
-      expect(encodeJSON(DYNAMIC, new DynamicValue(mapOf(STRING), { k: 'v' }))).to.equal('{"value":{"k":"v"},"type":["map","string"]}');
+      expect(encodeJSON(DYNAMIC, new DynamicValue(mapOf(STRING), { k: 'v' }))).to.equal(
+        '{"value":{"k":"v"},"type":["map","string"]}',
+      );
       expect(encodeJSON(DYNAMIC, null)).to.equal('null');
-      expect(encodeJSON(objectOf({ d: DYNAMIC }), { d: new DynamicValue(NUMBER, null) })).to.equal('{"d":{"value":null,"type":"number"}}');
+      expect(encodeJSON(objectOf({ d: DYNAMIC }), { d: new DynamicValue(NUMBER, null) })).to.equal(
+        '{"d":{"value":null,"type":"number"}}',
+      );
     });
   });
 
   describe('encodeJSON', function () {
     it('writes numbers as plain decimal text', function () {
-      expect(encodeJSON(listOf(NUMBER), [1e21, -0, 0.1, 1.5e-7, 2 ** 64, new Decimal('18446744073709551617')])).to.equal(
-        '[1000000000000000000000,0,0.1,0.00000015,18446744073709551616,18446744073709551617]',
-      );
+      expect(
+        encodeJSON(listOf(NUMBER), [1e21, -0, 0.1, 1.5e-7, 2 ** 64, new Decimal('18446744073709551617')]),
+      ).to.equal('[1000000000000000000000,0,0.1,0.00000015,18446744073709551616,18446744073709551617]');
     });
 
     it('sorts keys bytewise and sets canonically', function () {
-      expect(encodeJSON(mapOf(NUMBER), { b: 1, a: 2, '\u{1F600}': 3, '\ufffd': 4 })).to.equal('{"a":2,"b":1,"\ufffd":4,"\u{1F600}":3}');
+      expect(encodeJSON(mapOf(NUMBER), { b: 1, a: 2, '\u{1F600}': 3, '\ufffd': 4 })).to.equal(
+        '{"a":2,"b":1,"\ufffd":4,"\u{1F600}":3}',
+      );
       expect(encodeJSON(setOf(STRING), ['z', 'a'])).to.equal('["a","z"]');
       expect(encodeJSON(objectOf({ z: BOOL, a: STRING }), { z: true, a: 'q"' })).to.equal('{"a":"q\\"","z":true}');
     });
@@ -165,13 +198,46 @@ describe('json.ts', function () {
 
     it('round-trips a mixed value', function () {
       const t = objectOf({ s: setOf(objectOf({ k: STRING, n: NUMBER })), d: DYNAMIC, m: mapOf(listOf(BOOL)) });
-      const v: Value = { s: [{ k: 'b', n: new Decimal('0.1') }, { k: 'a', n: 2 ** 53 + 2 }], d: new DynamicValue(tupleOf([STRING, NUMBER]), ['x', 1]), m: { q: [true, false] } };
+      const v: Value = {
+        s: [
+          { k: 'b', n: new Decimal('0.1') },
+          { k: 'a', n: 2 ** 53 + 2 },
+        ],
+        d: new DynamicValue(tupleOf([STRING, NUMBER]), ['x', 1]),
+        m: { q: [true, false] },
+      };
       expect(valueEquals(t, decodeJSON(t, encodeJSON(t, v)), v)).to.equal(true);
     });
   });
 
   describe('strict, bounded parsing', function () {
-    const bad = ['', ' ', '01', '-', '1.', '.5', '+1', 'NaN', 'Infinity', 'tru', 'nul', '"abc', '"a\u0001"', '"\\x41"', '"\\u12G4"', '[1,]', '[1 2]', '{"a":1,}', '{"a" 1}', '{a:1}', "'a'", '1 2', '\ufeff1', '[', '{"a":[}'];
+    const bad = [
+      '',
+      ' ',
+      '01',
+      '-',
+      '1.',
+      '.5',
+      '+1',
+      'NaN',
+      'Infinity',
+      'tru',
+      'nul',
+      '"abc',
+      '"a\u0001"',
+      '"\\x41"',
+      '"\\u12G4"',
+      '[1,]',
+      '[1 2]',
+      '{"a":1,}',
+      '{"a" 1}',
+      '{a:1}',
+      "'a'",
+      '1 2',
+      '\ufeff1',
+      '[',
+      '{"a":[}',
+    ];
     for (const text of bad) {
       it(`rejects ${JSON.stringify(text)}`, function () {
         for (const t of [NUMBER, STRING, DYNAMIC]) expect(decodeError(t, text).message).to.match(/^invalid JSON/);
@@ -179,7 +245,9 @@ describe('json.ts', function () {
     }
 
     it('rejects invalid UTF-8 bytes', function () {
-      expect(decodeError(STRING, Uint8Array.from([0x22, 0xc3, 0x28, 0x22])).message).to.equal('JSON text is not valid UTF-8');
+      expect(decodeError(STRING, Uint8Array.from([0x22, 0xc3, 0x28, 0x22])).message).to.equal(
+        'JSON text is not valid UTF-8',
+      );
     });
 
     it(`bounds nesting at ${MAX_VALUE_DEPTH} without stack overflows`, function () {

@@ -1,11 +1,25 @@
 import { expect } from 'chai';
-import { BOOL, DYNAMIC, NUMBER, STRING, listOf, mapOf, objectOf, setOf, tupleOf, type CtyType } from '../../src/schema/cty-type.js';
+import {
+  BOOL,
+  DYNAMIC,
+  NUMBER,
+  STRING,
+  listOf,
+  mapOf,
+  objectOf,
+  setOf,
+  tupleOf,
+  type CtyType,
+} from '../../src/schema/cty-type.js';
 import { Decimal, DynamicValue, Unknown, UNKNOWN, type Value } from '../../src/schema/value.js';
 import { decodeMsgpack, encodeMsgpack, MAX_VALUE_DEPTH, ValueDecodeError } from '../../src/schema/msgpack.js';
 import { valueEquals } from '../../src/schema/value-ops.js';
 
 const hex = (s: string): Uint8Array => Buffer.from(s.replace(/\s+/g, ''), 'hex');
-const hexOf = (b: Uint8Array): string => Buffer.from(b).toString('hex').replace(/(..)(?!$)/g, '$1 ');
+const hexOf = (b: Uint8Array): string =>
+  Buffer.from(b)
+    .toString('hex')
+    .replace(/(..)(?!$)/g, '$1 ');
 const enc = (t: CtyType, v: Value): string => hexOf(encodeMsgpack(t, v));
 const dec = (t: CtyType, h: string): Value => decodeMsgpack(t, hex(h));
 
@@ -60,12 +74,32 @@ describe('msgpack.ts', function () {
       ['list(string)', listOf(STRING), ['a', 'b'], '92 a1 61 a1 62'],
       ['set(number)', setOf(NUMBER), [2, 1], '92 01 02'],
       ['map(string)', mapOf(STRING), { k: 'v' }, '81 a1 6b a1 76'],
-      ['object, sorted keys', objectOf({ id: STRING, count: NUMBER }), { id: 'x', count: 1 }, '82 a5 63 6f 75 6e 74 01 a2 69 64 a1 78'],
-      ['provider config {endpoint = null}', objectOf({ endpoint: STRING }), { endpoint: null }, '81 a8 65 6e 64 70 6f 69 6e 74 c0'],
+      [
+        'object, sorted keys',
+        objectOf({ id: STRING, count: NUMBER }),
+        { id: 'x', count: 1 },
+        '82 a5 63 6f 75 6e 74 01 a2 69 64 a1 78',
+      ],
+      [
+        'provider config {endpoint = null}',
+        objectOf({ endpoint: STRING }),
+        { endpoint: null },
+        '81 a8 65 6e 64 70 6f 69 6e 74 c0',
+      ],
       ['LIST block, no blocks', listOf(objectOf({ port: NUMBER })), [], '90'],
       ['LIST block, one block', listOf(objectOf({ port: NUMBER })), [{ port: 80 }], '91 81 a4 70 6f 72 74 50'],
-      ['"hi" in a dynamic attribute', DYNAMIC, new DynamicValue(STRING, 'hi'), '92 c4 08 22 73 74 72 69 6e 67 22 a2 68 69'],
-      ['["a"] in a dynamic attribute', DYNAMIC, new DynamicValue(listOf(STRING), ['a']), '92 c4 11 5b 22 6c 69 73 74 22 2c 22 73 74 72 69 6e 67 22 5d 91 a1 61'],
+      [
+        '"hi" in a dynamic attribute',
+        DYNAMIC,
+        new DynamicValue(STRING, 'hi'),
+        '92 c4 08 22 73 74 72 69 6e 67 22 a2 68 69',
+      ],
+      [
+        '["a"] in a dynamic attribute',
+        DYNAMIC,
+        new DynamicValue(listOf(STRING), ['a']),
+        '92 c4 11 5b 22 6c 69 73 74 22 2c 22 73 74 72 69 6e 67 22 5d 91 a1 61',
+      ],
     ];
     for (const [name, type, value, bytes] of rows) {
       it(`${name}: encodes to ${bytes} and decodes back`, function () {
@@ -85,22 +119,60 @@ describe('msgpack.ts', function () {
       const bytes =
         '87 a2 69 64 c0 a4 6e 61 6d 65 a5 61 6c 70 68 61 a5 72 61 74 69 6f a3 30 2e 31 a4 72 75 6c 65 91 81 a4 70 6f 72 74 50 a6 73 65 63 72 65 74 c0 a4 73 69 7a 65 c0 a4 74 61 67 73 81 a1 6b a1 76';
       const v = dec(RESOURCE, bytes);
-      expect(v).to.deep.equal({ id: null, name: 'alpha', ratio: new Decimal('0.1'), rule: [{ port: 80 }], secret: null, size: null, tags: { k: 'v' } });
+      expect(v).to.deep.equal({
+        id: null,
+        name: 'alpha',
+        ratio: new Decimal('0.1'),
+        rule: [{ port: 80 }],
+        secret: null,
+        size: null,
+        tags: { k: 'v' },
+      });
       expect(enc(RESOURCE, v)).to.equal(bytes);
     });
   });
 
   describe('unknowns and refinements (protocol.md §3.3)', function () {
     const refined: Array<[string, CtyType, Unknown, string]> = [
-      ['string, not null, prefix "pre-"', STRING, new Unknown({ notNull: true, stringPrefix: 'pre-' }), 'c7 09 0c 82 01 c2 02 a4 70 72 65 2d'],
+      [
+        'string, not null, prefix "pre-"',
+        STRING,
+        new Unknown({ notNull: true, stringPrefix: 'pre-' }),
+        'c7 09 0c 82 01 c2 02 a4 70 72 65 2d',
+      ],
       ['not null', STRING, new Unknown({ notNull: true }), 'c7 03 0c 81 01 c2'],
-      ['number ≥ 0 inclusive, not null', NUMBER, new Unknown({ notNull: true, numberLower: [0, true] }), 'c7 07 0c 82 01 c2 03 92 00 c3'],
-      ['list with ≥ 1 element, not null', listOf(STRING), new Unknown({ notNull: true, lengthLower: 1 }), 'c7 05 0c 82 01 c2 05 01'],
-      ['number in (0.5, 0.1]', NUMBER, new Unknown({ numberLower: [0.5, false], numberUpper: [new Decimal('0.1'), true] }), 'c7 14 0c 82 03 92 cb 3f e0 00 00 00 00 00 00 c2 04 92 a3 30 2e 31 c3'],
+      [
+        'number ≥ 0 inclusive, not null',
+        NUMBER,
+        new Unknown({ notNull: true, numberLower: [0, true] }),
+        'c7 07 0c 82 01 c2 03 92 00 c3',
+      ],
+      [
+        'list with ≥ 1 element, not null',
+        listOf(STRING),
+        new Unknown({ notNull: true, lengthLower: 1 }),
+        'c7 05 0c 82 01 c2 05 01',
+      ],
+      [
+        'number in (0.5, 0.1]',
+        NUMBER,
+        new Unknown({ numberLower: [0.5, false], numberUpper: [new Decimal('0.1'), true] }),
+        'c7 14 0c 82 03 92 cb 3f e0 00 00 00 00 00 00 c2 04 92 a3 30 2e 31 c3',
+      ],
       // Payloads of exactly 4, 8 and 16 bytes use the fixext forms, as vmihailenco's EncodeExtHeader does.
       ['fixext4: list length ≥ 255', listOf(STRING), new Unknown({ lengthLower: 255 }), 'd6 0c 81 05 cc ff'],
-      ['fixext8: not null, length 1..255', setOf(STRING), new Unknown({ notNull: true, lengthLower: 1, lengthUpper: 255 }), 'd7 0c 83 01 c2 05 01 06 cc ff'],
-      ['fixext16: not null, prefix "hello-world"', STRING, new Unknown({ notNull: true, stringPrefix: 'hello-world' }), 'd8 0c 82 01 c2 02 ab 68 65 6c 6c 6f 2d 77 6f 72 6c 64'],
+      [
+        'fixext8: not null, length 1..255',
+        setOf(STRING),
+        new Unknown({ notNull: true, lengthLower: 1, lengthUpper: 255 }),
+        'd7 0c 83 01 c2 05 01 06 cc ff',
+      ],
+      [
+        'fixext16: not null, prefix "hello-world"',
+        STRING,
+        new Unknown({ notNull: true, stringPrefix: 'hello-world' }),
+        'd8 0c 82 01 c2 02 ab 68 65 6c 6c 6f 2d 77 6f 72 6c 64',
+      ],
     ];
     for (const [name, type, value, bytes] of refined) {
       it(`${name}: ${bytes}`, function () {
@@ -119,7 +191,9 @@ describe('msgpack.ts', function () {
 
     it('plain unknown for refinements that do not apply or are empty', function () {
       expect(enc(STRING, new Unknown({}))).to.equal('d4 00 00');
-      expect(enc(NUMBER, new Unknown({ numberLower: [-Infinity, true], numberUpper: [Infinity, true] }))).to.equal('d4 00 00');
+      expect(enc(NUMBER, new Unknown({ numberLower: [-Infinity, true], numberUpper: [Infinity, true] }))).to.equal(
+        'd4 00 00',
+      );
       expect(enc(DYNAMIC, new Unknown({ notNull: true }))).to.equal('d4 00 00');
       expect(enc(listOf(STRING), new Unknown({ lengthLower: 0 }))).to.equal('d4 00 00');
     });
@@ -129,7 +203,10 @@ describe('msgpack.ts', function () {
       const back = decodeMsgpack(STRING, bytes) as Unknown;
       // 255 bytes kept, then the trailing letter dropped (it might combine with what follows).
       expect(back.refinements!.stringPrefix).to.equal('a'.repeat(254));
-      const delimited = decodeMsgpack(STRING, encodeMsgpack(STRING, new Unknown({ stringPrefix: 'a'.repeat(254) + '-' + 'b'.repeat(50) }))) as Unknown;
+      const delimited = decodeMsgpack(
+        STRING,
+        encodeMsgpack(STRING, new Unknown({ stringPrefix: 'a'.repeat(254) + '-' + 'b'.repeat(50) })),
+      ) as Unknown;
       expect(delimited.refinements!.stringPrefix).to.equal('a'.repeat(254) + '-');
     });
 
@@ -195,7 +272,12 @@ describe('msgpack.ts', function () {
 
     it('rejects an oversize refinement payload (> 1024 bytes)', function () {
       const payload = Buffer.concat([hex('81 02 da 03 fd'), Buffer.alloc(0x3fd, 0x61)]);
-      const bytes = Buffer.concat([hex('c8'), Buffer.from([payload.length >> 8, payload.length & 0xff]), hex('0c'), payload]);
+      const bytes = Buffer.concat([
+        hex('c8'),
+        Buffer.from([payload.length >> 8, payload.length & 0xff]),
+        hex('0c'),
+        payload,
+      ]);
       expect(decodeError(STRING, bytes).message).to.equal('oversize unknown value refinement');
     });
   });
@@ -229,7 +311,11 @@ describe('msgpack.ts', function () {
       ['Decimal -(2^53+1) → int64', new Decimal('-9007199254740993'), 'd3 ff df ff ff ff ff ff ff'],
       ['-(2^63) → int64', -(2 ** 63), 'd3 80 00 00 00 00 00 00 00'],
       ['2^63 (beyond int64, exact double) → float64', 2 ** 63, 'cb 43 e0 00 00 00 00 00 00'],
-      ['uint64 max (not an exact double) → decimal string', new Decimal('18446744073709551615'), 'b4 31 38 34 34 36 37 34 34 30 37 33 37 30 39 35 35 31 36 31 35'],
+      [
+        'uint64 max (not an exact double) → decimal string',
+        new Decimal('18446744073709551615'),
+        'b4 31 38 34 34 36 37 34 34 30 37 33 37 30 39 35 35 31 36 31 35',
+      ],
       ['-40000', -40000, 'd2 ff ff 63 c0'],
       ['-3000000000', -3000000000, 'd3 ff ff ff ff 4d 2f a2 00'],
       ['4294967296', 4294967296, 'cf 00 00 00 01 00 00 00 00'],
@@ -258,7 +344,12 @@ describe('msgpack.ts', function () {
     });
 
     it('round-trips non-ASCII and astral characters in every length class', function () {
-      for (const s of ['h\u00e9llo \u2603 \u{1F600}', '\u00e9'.repeat(40), '\u2603'.repeat(1000), '\u{1F600}'.repeat(20000)]) {
+      for (const s of [
+        'h\u00e9llo \u2603 \u{1F600}',
+        '\u00e9'.repeat(40),
+        '\u2603'.repeat(1000),
+        '\u{1F600}'.repeat(20000),
+      ]) {
         expect(decodeMsgpack(STRING, encodeMsgpack(STRING, s))).to.equal(s);
       }
     });
@@ -307,7 +398,9 @@ describe('msgpack.ts', function () {
       expect(decodeError(t, '82 a2 69 64 a1 78 a2 69 64 a1 79').message).to.equal('duplicate attribute "id"');
       expect(decodeError(t, '82 01 a1 78 a5 63 6f 75 6e 74 01').message).to.equal('all keys must be strings');
       expect(decodeError(t, '92 a1 78 01').message).to.equal('an object is required');
-      expect(decodeError(objectOf({ a: STRING }), '81 a8 74 6f 53 74 72 69 6e 67 c0').message).to.equal('unsupported attribute "toString"');
+      expect(decodeError(objectOf({ a: STRING }), '81 a8 74 6f 53 74 72 69 6e 67 c0').message).to.equal(
+        'unsupported attribute "toString"',
+      );
     });
 
     it('keeps "__proto__" as an ordinary map key', function () {
@@ -325,15 +418,21 @@ describe('msgpack.ts', function () {
       expect(decodeError(mapOf(STRING), '90').message).to.equal('a map is required');
       expect(decodeError(tupleOf([STRING, NUMBER]), '91 a0').message).to.equal('a tuple of length 2 is required');
       expect(decodeError(mapOf(STRING), '81 01 a0').message).to.equal('non-string key in map');
-      expect(decodeError(DYNAMIC, '93 c4 01 22 c0 c0').message).to.equal('dynamic value array must have exactly two elements');
+      expect(decodeError(DYNAMIC, '93 c4 01 22 c0 c0').message).to.equal(
+        'dynamic value array must have exactly two elements',
+      );
       expect(decodeError(DYNAMIC, '92 c4 05 22 62 61 64 22 c0').message).to.match(/^invalid type in dynamic value/);
     });
 
     it('dynamic: typed null, unknown inside, str-typed type JSON, nested "dynamic" type', function () {
       expect(dec(DYNAMIC, '92 c4 08 22 73 74 72 69 6e 67 22 c0')).to.deep.equal(new DynamicValue(STRING, null));
-      expect(dec(DYNAMIC, '92 c4 08 22 73 74 72 69 6e 67 22 d4 00 00')).to.deep.equal(new DynamicValue(STRING, UNKNOWN));
+      expect(dec(DYNAMIC, '92 c4 08 22 73 74 72 69 6e 67 22 d4 00 00')).to.deep.equal(
+        new DynamicValue(STRING, UNKNOWN),
+      );
       expect(dec(DYNAMIC, '92 a8 22 73 74 72 69 6e 67 22 a1 78')).to.deep.equal(new DynamicValue(STRING, 'x'));
-      expect(dec(DYNAMIC, '92 c4 09 22 64 79 6e 61 6d 69 63 22 92 c4 06 22 62 6f 6f 6c 22 c3')).to.deep.equal(new DynamicValue(BOOL, true));
+      expect(dec(DYNAMIC, '92 c4 09 22 64 79 6e 61 6d 69 63 22 92 c4 06 22 62 6f 6f 6c 22 c3')).to.deep.equal(
+        new DynamicValue(BOOL, true),
+      );
       expect(enc(DYNAMIC, new DynamicValue(STRING, UNKNOWN))).to.equal('92 c4 08 22 73 74 72 69 6e 67 22 d4 00 00');
     });
 
@@ -345,8 +444,14 @@ describe('msgpack.ts', function () {
     it('encoder refuses values that do not conform, naming the path', function () {
       const t = objectOf({ id: STRING, rule: listOf(objectOf({ port: NUMBER })) });
       expect(() => encodeMsgpack(t, { id: 'x' })).to.throw(TypeError, /attribute "rule" is required/);
-      expect(() => encodeMsgpack(t, { id: 'x', rule: [{ port: 'eighty' }] })).to.throw(TypeError, /rule\[0\]\.port: |at rule\[0\]\.port: number is required/);
-      expect(() => encodeMsgpack(t, { id: 'x', rule: [], extra: 1 })).to.throw(TypeError, /unsupported attribute "extra"/);
+      expect(() => encodeMsgpack(t, { id: 'x', rule: [{ port: 'eighty' }] })).to.throw(
+        TypeError,
+        /rule\[0\]\.port: |at rule\[0\]\.port: number is required/,
+      );
+      expect(() => encodeMsgpack(t, { id: 'x', rule: [], extra: 1 })).to.throw(
+        TypeError,
+        /unsupported attribute "extra"/,
+      );
       expect(() => encodeMsgpack(DYNAMIC, 'bare string')).to.throw(TypeError, /DynamicValue/);
       expect(() => encodeMsgpack(NUMBER, NaN)).to.throw(TypeError, /NaN/);
     });
@@ -355,7 +460,9 @@ describe('msgpack.ts', function () {
   describe('set order (go-cty setRules.Less)', function () {
     it('strings by UTF-8 bytes, not UTF-16 units', function () {
       // U+FFFD (ef bf bd) sorts before U+1F600 (f0 9f 98 80) bytewise; JS '<' would say the opposite.
-      expect(enc(setOf(STRING), ['\u{1F600}', '\ufffd', 'b', 'a'])).to.equal('94 a1 61 a1 62 a3 ef bf bd a4 f0 9f 98 80');
+      expect(enc(setOf(STRING), ['\u{1F600}', '\ufffd', 'b', 'a'])).to.equal(
+        '94 a1 61 a1 62 a3 ef bf bd a4 f0 9f 98 80',
+      );
     });
 
     it('numbers by value across forms, false before true', function () {
@@ -367,7 +474,9 @@ describe('msgpack.ts', function () {
 
     it('known elements, then unknowns (in given order), then null; duplicates removed', function () {
       const u1 = new Unknown({ notNull: true });
-      expect(enc(setOf(STRING), [null, UNKNOWN, 'b', u1, 'a', 'b'])).to.equal('95 a1 61 a1 62 d4 00 00 c7 03 0c 81 01 c2 c0');
+      expect(enc(setOf(STRING), [null, UNKNOWN, 'b', u1, 'a', 'b'])).to.equal(
+        '95 a1 61 a1 62 d4 00 00 c7 03 0c 81 01 c2 c0',
+      );
     });
 
     it('objects by their hash bytes: Go-quoted strings, so "a\\"" sorts after "a#"', function () {
@@ -473,7 +582,12 @@ describe('msgpack.ts', function () {
 
     it('a hostile dynamic type JSON is a ValueDecodeError', function () {
       const typeJSON = Buffer.from('['.repeat(100000));
-      const bytes = Buffer.concat([hex('92 c6'), Buffer.from([0, (typeJSON.length >> 16) & 0xff, (typeJSON.length >> 8) & 0xff, typeJSON.length & 0xff]), typeJSON, hex('c0')]);
+      const bytes = Buffer.concat([
+        hex('92 c6'),
+        Buffer.from([0, (typeJSON.length >> 16) & 0xff, (typeJSON.length >> 8) & 0xff, typeJSON.length & 0xff]),
+        typeJSON,
+        hex('c0'),
+      ]);
       expect(decodeError(DYNAMIC, bytes).message).to.match(/^invalid type in dynamic value/);
     });
   });

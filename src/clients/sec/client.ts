@@ -51,7 +51,9 @@ export interface SecClientConfig {
 
 export interface SecClient {
   /** Access tokens to hand out (the provider's own calls authenticate by themselves). */
-  readonly accessTokens: { issue(lifetimeSeconds: number, options?: { signal?: AbortSignal }): Promise<{ token: string; expiresAt: Date }> };
+  readonly accessTokens: {
+    issue(lifetimeSeconds: number, options?: { signal?: AbortSignal }): Promise<{ token: string; expiresAt: Date }>;
+  };
   /** The account subdomain the provider was configured with (the tenant in ids the platform derives from it). */
   readonly account: string;
   /** Whether calls carry organization access (Org-Access: true): what the provider was configured with. */

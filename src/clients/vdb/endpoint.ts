@@ -22,7 +22,9 @@ export function parseApiUrl(apiUrl: string): VdbEndpoint {
   if (text === '') throw configError('the API URL is empty');
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(text)?.[1]?.toLowerCase();
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') {
-    throw configError(`the API URL must be host:port, https://host[:port] or, for a local emulator, http://127.0.0.1:port (got scheme ${scheme}://)`);
+    throw configError(
+      `the API URL must be host:port, https://host[:port] or, for a local emulator, http://127.0.0.1:port (got scheme ${scheme}://)`,
+    );
   }
   let url: URL;
   try {
@@ -48,7 +50,11 @@ export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host === '::1') return true;
   const octets = host.split('.');
-  return octets.length === 4 && octets[0] === '127' && octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255);
+  return (
+    octets.length === 4 &&
+    octets[0] === '127' &&
+    octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255)
+  );
 }
 
 function configError(detail: string): ApiError {

@@ -3,12 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomHex } from './ids.js';
 import type { FaultDecision, SeededFaults } from './fault-profile.js';
 import type { Fault, FaultInjector } from './faults.js';
-import {
-  HttpError,
-  type EmulatorRequest,
-  type EmulatorResponse,
-  type Middleware,
-} from './http-types.js';
+import { HttpError, type EmulatorRequest, type EmulatorResponse, type Middleware } from './http-types.js';
 import type { RequestLog } from './request-log.js';
 import type { Router } from './router.js';
 
@@ -132,7 +127,9 @@ function oneShotPlan(fault: Fault, headers: IncomingHttpHeaders): FaultPlan {
     then: 'answer',
     response: {
       status: fault.status ?? 500,
-      ...(fault.rawBody !== undefined ? { rawBody: fault.rawBody } : { body: fault.bodyFor ? fault.bodyFor(headers) : fault.body }),
+      ...(fault.rawBody !== undefined
+        ? { rawBody: fault.rawBody }
+        : { body: fault.bodyFor ? fault.bodyFor(headers) : fault.body }),
       ...(fault.headers ? { headers: fault.headers } : {}),
     },
   };

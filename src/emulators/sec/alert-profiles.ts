@@ -49,10 +49,14 @@ export function registerAlertProfileRoutes(router: Router, ctx: SecContext): voi
     const body = request.body as { alertProfileId: string; extends: string; alerts: AlertTemplateRecord[] };
     const id = body.alertProfileId;
     if (id.startsWith(RESERVED_PROFILE_PREFIX)) {
-      throw invalid(`body.alertProfileId: names starting with ${RESERVED_PROFILE_PREFIX} are reserved for the platform's built-in profiles (got ${quote(id)})`);
+      throw invalid(
+        `body.alertProfileId: names starting with ${RESERVED_PROFILE_PREFIX} are reserved for the platform's built-in profiles (got ${quote(id)})`,
+      );
     }
-    if (!PROFILE_NAME.test(id)) throw invalid(`body.alertProfileId must contain only letters, digits, "_" and "-" (got ${quote(id)})`);
-    if (ctx.store.has(ALERT_PROFILES, id)) throw new HttpError(409, `an alert profile named ${quote(id)} already exists`);
+    if (!PROFILE_NAME.test(id))
+      throw invalid(`body.alertProfileId must contain only letters, digits, "_" and "-" (got ${quote(id)})`);
+    if (ctx.store.has(ALERT_PROFILES, id))
+      throw new HttpError(409, `an alert profile named ${quote(id)} already exists`);
     const base = ctx.store.get<AlertProfileRecord>(ALERT_PROFILES, body.extends);
     if (!base) throw invalid(`body.extends: there is no alert profile ${quote(body.extends)} to extend`);
     checkTemplates(body.alerts, base);
@@ -127,7 +131,8 @@ function checkTemplates(alerts: AlertTemplateRecord[], base: AlertProfileRecord)
   const known = new Set(base.fields.map((f) => f.name));
   const seen = new Set<string>();
   alerts.forEach((alert, index) => {
-    if (seen.has(alert.name)) throw invalid(`body.alerts[${index}].name: the template name ${quote(alert.name)} is used twice`);
+    if (seen.has(alert.name))
+      throw invalid(`body.alerts[${index}].name: the template name ${quote(alert.name)} is used twice`);
     seen.add(alert.name);
     for (const key of ['subject', 'description'] as const) {
       for (const match of alert[key].matchAll(PLACEHOLDER)) {

@@ -65,7 +65,14 @@ export interface IntegrationFamily {
 }
 
 /** Fields clients may send back from a read; they are ignored rather than refused. */
-const READ_ONLY_FIELDS = new Set(['isOrg', 'createdOrUpdatedTime', 'createdOrUpdatedBy', 'state', 'props', 'serverToken']);
+const READ_ONLY_FIELDS = new Set([
+  'isOrg',
+  'createdOrUpdatedTime',
+  'createdOrUpdatedBy',
+  'state',
+  'props',
+  'serverToken',
+]);
 const WRITABLE_FIELDS = new Set(['intgGuid', 'name', 'type', 'enabled', 'data']);
 
 /** POST, list, GET, PATCH (full replace) and DELETE for one family. */
@@ -93,7 +100,9 @@ export function registerIntegrationRoutes(router: Router, ctx: SecContext, famil
 
   router.add('GET', base, () => ({
     status: 200,
-    body: { data: ctx.store.list<IntegrationRecord>(family.collection).map((record) => presentIntegration(family, record)) },
+    body: {
+      data: ctx.store.list<IntegrationRecord>(family.collection).map((record) => presentIntegration(family, record)),
+    },
   }));
 
   router.add('GET', `${base}/:intgGuid`, (request) =>
@@ -162,7 +171,8 @@ function parseIntegrationBody(
   }
   const record = body as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (!WRITABLE_FIELDS.has(key) && !READ_ONLY_FIELDS.has(key)) throw invalid(`${quoteKey(key)} is not a recognised field`);
+    if (!WRITABLE_FIELDS.has(key) && !READ_ONLY_FIELDS.has(key))
+      throw invalid(`${quoteKey(key)} is not a recognised field`);
   }
   if (record['intgGuid'] !== undefined && record['intgGuid'] !== (existing?.intgGuid ?? record['intgGuid'])) {
     throw invalid(`intgGuid in the body (${quote(record['intgGuid'])}) does not match the path`);

@@ -99,7 +99,10 @@ export function stableUuid(seed: string): string {
  */
 export function checkAccount(ctx: VdbContext, path: string, accountId: unknown): void {
   const value = typeof accountId === 'string' ? accountId : '';
-  if (value === '') throw invalidArgument(`validation error:\n - ${path}: value is empty, which is not a valid UUID [string.uuid_empty]`);
+  if (value === '')
+    throw invalidArgument(
+      `validation error:\n - ${path}: value is empty, which is not a valid UUID [string.uuid_empty]`,
+    );
   if (!isUuid(value)) throw invalidArgument(`validation error:\n - ${path}: value must be a valid UUID [string.uuid]`);
   if (value !== ctx.accountId) throw permissionDenied(`the API key has no access to account ${value}`);
 }

@@ -102,7 +102,9 @@ export class FaultQueue {
   }
 
   take(path: string, request?: WireObject): VdbFault | undefined {
-    const index = this.pending.findIndex(({ fault }) => faultMatches(fault.method, path) && (fault.when?.(request) ?? true));
+    const index = this.pending.findIndex(
+      ({ fault }) => faultMatches(fault.method, path) && (fault.when?.(request) ?? true),
+    );
     if (index < 0) return undefined;
     const entry = this.pending[index]!;
     if (--entry.remaining <= 0) this.pending.splice(index, 1);
@@ -145,18 +147,32 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
       };
       const handler = registration?.handlers[method.name];
       const isPublic = registration?.public?.has(method.name) ?? false;
-      implementation[method.name] = (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
-        void serve(options, { serviceName, methodName: method.name, path: info.path, isPublic, handler, info }, call, callback);
+      implementation[method.name] = (
+        call: grpc.ServerUnaryCall<Buffer, Buffer>,
+        callback: grpc.sendUnaryData<Buffer>,
+      ) => {
+        void serve(
+          options,
+          { serviceName, methodName: method.name, path: info.path, isPublic, handler, info },
+          call,
+          callback,
+        );
       };
     }
     server.addService(definition, implementation);
   }
 
   const credentials = options.tls
-    ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: Buffer.from(options.tls.certPem), private_key: Buffer.from(options.tls.keyPem) }], false)
+    ? grpc.ServerCredentials.createSsl(
+        null,
+        [{ cert_chain: Buffer.from(options.tls.certPem), private_key: Buffer.from(options.tls.keyPem) }],
+        false,
+      )
     : grpc.ServerCredentials.createInsecure();
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`127.0.0.1:${options.port}`, credentials, (error, bound) => (error ? reject(error) : resolve(bound)));
+    server.bindAsync(`127.0.0.1:${options.port}`, credentials, (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    );
   });
   return {
     port,
@@ -272,13 +288,17 @@ async function handleNormally(
 ): Promise<{ response: WireObject } | { code: grpc.status; message: string }> {
   const caller = authenticate(call.metadata, options);
   if (!method.isPublic && caller.kind === 'anonymous') {
-    return { code: grpc.status.UNAUTHENTICATED, message: 'missing or invalid API key: send metadata `authorization: apikey <key>`' };
+    return {
+      code: grpc.status.UNAUTHENTICATED,
+      message: 'missing or invalid API key: send metadata `authorization: apikey <key>`',
+    };
   }
   if (decodeError) {
     const rule = decodeError.rule ? ` [${decodeError.rule}]` : '';
     return { code: grpc.status.INVALID_ARGUMENT, message: `validation error:\n - ${decodeError.message}${rule}` };
   }
-  if (!method.handler) return { code: grpc.status.UNIMPLEMENTED, message: `${method.methodName} is not implemented by the emulator` };
+  if (!method.handler)
+    return { code: grpc.status.UNIMPLEMENTED, message: `${method.methodName} is not implemented by the emulator` };
   try {
     return { response: await method.handler(request!, { metadata: call.metadata, caller }) };
   } catch (error) {
@@ -291,7 +311,12 @@ async function handleNormally(
 type FaultPlan = { readonly delayMs?: number } & (
   | { readonly then: 'handle' }
   /** Answer with this status instead of handling the call. */
-  | { readonly then: 'fail'; readonly code: grpc.status; readonly message: string; readonly trailers?: Record<string, string> }
+  | {
+      readonly then: 'fail';
+      readonly code: grpc.status;
+      readonly message: string;
+      readonly trailers?: Record<string, string>;
+    }
   /** Handle the call (it takes effect), then answer UNAVAILABLE with `message` instead of the result. */
   | { readonly then: 'handle-then-lose-answer'; readonly message: string }
 );
@@ -300,7 +325,8 @@ const LOST_ANSWER_MESSAGE = 'connection lost before the answer was sent (injecte
 
 function oneShotPlan(fault: VdbFault): FaultPlan {
   const delay = fault.delayMs ? { delayMs: fault.delayMs } : {};
-  if (fault.ambiguous) return { ...delay, then: 'handle-then-lose-answer', message: fault.message ?? LOST_ANSWER_MESSAGE };
+  if (fault.ambiguous)
+    return { ...delay, then: 'handle-then-lose-answer', message: fault.message ?? LOST_ANSWER_MESSAGE };
   if (fault.code === undefined) return { ...delay, then: 'handle' };
   return { ...delay, then: 'fail', code: fault.code, message: fault.message ?? `injected ${grpc.status[fault.code]}` };
 }

@@ -7,7 +7,8 @@ import { DiagnosticError } from '../../engine/diagnostics.js';
 import { attrStep } from '../../schema/path.js';
 
 /** Where a setting can be given, for messages: "`api_key` in the provider block or the VDB_API_KEY environment variable". */
-export const settingSources = (attribute: string, variable: string): string => `\`${attribute}\` in the provider block or the ${variable} environment variable`;
+export const settingSources = (attribute: string, variable: string): string =>
+  `\`${attribute}\` in the provider block or the ${variable} environment variable`;
 
 /**
  * A required setting that neither the provider block nor the environment gives; `configured` is the

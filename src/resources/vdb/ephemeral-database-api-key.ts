@@ -57,19 +57,40 @@ export const ephemeralDatabaseApiKey = ephemeralResource<typeof schema.fields, V
     const name = config.name ?? `terraform-run-${randomBytes(4).toString('hex')}`;
     const lifetimeMs = Number(parseGoDuration(config.expires_in ?? '1h')! / 1_000_000n);
     const key = await ctx.client.api.databaseApiKeys.create(
-      { accountId, clusterId: config.cluster_id, name, expiresAt: formatTimestamp(new Date(Date.now() + lifetimeMs)), accessRules: accessRulesToApi(config) },
+      {
+        accountId,
+        clusterId: config.cluster_id,
+        name,
+        expiresAt: formatTimestamp(new Date(Date.now() + lifetimeMs)),
+        accessRules: accessRulesToApi(config),
+      },
       { signal: ctx.signal },
     );
     return {
-      result: { account_id: accountId, name: key.name, id: key.id, key: key.key, expires_at: formatTimestamp(key.expiresAt) },
-      private: { account_id: accountId, cluster_id: config.cluster_id, id: key.id, expires_at: formatTimestamp(key.expiresAt) },
+      result: {
+        account_id: accountId,
+        name: key.name,
+        id: key.id,
+        key: key.key,
+        expires_at: formatTimestamp(key.expiresAt),
+      },
+      private: {
+        account_id: accountId,
+        cluster_id: config.cluster_id,
+        id: key.id,
+        expires_at: formatTimestamp(key.expiresAt),
+      },
     };
   },
-  describeOpened: (priv) => `database API key ${String(priv.id)} of cluster ${String(priv.cluster_id)}, expiring at ${String(priv.expires_at)}`,
+  describeOpened: (priv) =>
+    `database API key ${String(priv.id)} of cluster ${String(priv.cluster_id)}, expiring at ${String(priv.expires_at)}`,
   async close(priv, ctx) {
     const [accountId, clusterId, id] = [String(priv.account_id), String(priv.cluster_id), String(priv.id)];
     try {
-      await ctx.client.api.databaseApiKeys.delete({ accountId, clusterId, databaseApiKeyId: id }, { signal: ctx.signal });
+      await ctx.client.api.databaseApiKeys.delete(
+        { accountId, clusterId, databaseApiKeyId: id },
+        { signal: ctx.signal },
+      );
     } catch (err) {
       if (isApiError(err, 'not_found')) return;
       throw new DiagnosticError(

@@ -18,7 +18,11 @@ export default alertChannel({
     ),
   },
   toData: (m) => ({
-    objectStoreCredentials: { bucketArn: m.bucket_arn, externalId: m.credentials[0]!.external_id, roleArn: m.credentials[0]!.role_arn },
+    objectStoreCredentials: {
+      bucketArn: m.bucket_arn,
+      externalId: m.credentials[0]!.external_id,
+      roleArn: m.credentials[0]!.role_arn,
+    },
   }),
   fromData: ({ objectStoreCredentials: c }) => ({
     bucket_arn: c.bucketArn,

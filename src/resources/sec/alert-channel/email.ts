@@ -2,7 +2,8 @@ import { attr, validators } from '../../../schema/define.js';
 import { alertChannel } from './family.js';
 import * as forms from '../../../schema/forms.js';
 
-const trimmedEqual = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x.trim() === b[i]?.trim());
+const trimmedEqual = (a: string[], b: string[]) =>
+  a.length === b.length && a.every((x, i) => x.trim() === b[i]?.trim());
 
 export default alertChannel({
   typeName: 'sec_alert_channel_email',
@@ -21,7 +22,15 @@ export default alertChannel({
   fromData: (data) => {
     const raw = (data.channelProps as { recipients?: unknown } | undefined)?.recipients;
     // Some platform versions return the list as one comma-joined string (sec.md §2.2).
-    const recipients = typeof raw === 'string' ? raw.split(',').map((r) => r.trim()).filter(Boolean) : Array.isArray(raw) ? raw.map(String) : [];
+    const recipients =
+      typeof raw === 'string'
+        ? raw
+            .split(',')
+            .map((r) => r.trim())
+            .filter(Boolean)
+        : Array.isArray(raw)
+          ? raw.map(String)
+          : [];
     return { recipients };
   },
 });

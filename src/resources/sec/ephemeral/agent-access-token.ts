@@ -31,7 +31,9 @@ export default ephemeralResource<typeof schema.fields, SecClient>({
   typeName: 'sec_agent_access_token',
   schema,
   async open(config, ctx) {
-    const found = (await ctx.client.agentAccessTokens.search(config.name, { signal: ctx.signal })).find((t) => t.tokenAlias === config.name);
+    const found = (await ctx.client.agentAccessTokens.search(config.name, { signal: ctx.signal })).find(
+      (t) => t.tokenAlias === config.name,
+    );
     if (!found) {
       throw new DiagnosticError(
         'Agent access token not found',

@@ -10,21 +10,35 @@ export const schema = resourceSchema(
       replace: true,
       validate: [forms.email({ trimmed: true })],
       equal: sameTextIgnoringCase,
-      description: 'The e-mail address, which is also the user name. The platform cannot change it, so a change replaces the member.',
+      description:
+        'The e-mail address, which is also the user name. The platform cannot change it, so a change replaces the member.',
     }),
     first_name: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'First name.' }),
     last_name: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'Last name.' }),
     company: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'Company name.' }),
-    enabled: attr.bool({ optional: true, default: true, description: 'Whether the member can sign in. Default `true`.' }),
+    enabled: attr.bool({
+      optional: true,
+      default: true,
+      description: 'Whether the member can sign in. Default `true`.',
+    }),
     administrator: attr.bool({
       optional: true,
       default: false,
-      description: 'Make the member an administrator of the account. Account-level members only: conflicts with `organization`. Default `false`.',
+      description:
+        'Make the member an administrator of the account. Account-level members only: conflicts with `organization`. Default `false`.',
     }),
     organization: block.one(
       {
-        administrator: attr.bool({ optional: true, default: false, description: 'Make the member an administrator of the whole organization. Default `false`.' }),
-        user: attr.bool({ optional: true, default: false, description: 'Make the member a user of the whole organization. Default `false`.' }),
+        administrator: attr.bool({
+          optional: true,
+          default: false,
+          description: 'Make the member an administrator of the whole organization. Default `false`.',
+        }),
+        user: attr.bool({
+          optional: true,
+          default: false,
+          description: 'Make the member a user of the whole organization. Default `false`.',
+        }),
         admin_accounts: attr.stringSet({
           optional: true,
           equal: sameIgnoringCase,

@@ -15,6 +15,8 @@ export default cloudAccount({
     return { crossAccountCredentials: { roleArn: c.role_arn, externalId: c.external_id } };
   },
   fromData: (data) => ({
-    credentials: [{ role_arn: data.crossAccountCredentials.roleArn, external_id: data.crossAccountCredentials.externalId }],
+    credentials: [
+      { role_arn: data.crossAccountCredentials.roleArn, external_id: data.crossAccountCredentials.externalId },
+    ],
   }),
 });

@@ -15,14 +15,23 @@ export default cloudAccount({
   },
   toData: (m) => {
     const c = m.credentials[0]!;
-    return { accessKeyCredentials: { accountId: m.account_id, accessKeyId: c.access_key_id, secretAccessKey: sentSecret(c.secret_access_key) } };
+    return {
+      accessKeyCredentials: {
+        accountId: m.account_id,
+        accessKeyId: c.access_key_id,
+        secretAccessKey: sentSecret(c.secret_access_key),
+      },
+    };
   },
   fromData: (data, own) => ({
     account_id: data.accessKeyCredentials.accountId,
     credentials: [
       {
         access_key_id: data.accessKeyCredentials.accessKeyId,
-        secret_access_key: keptSecret(data.accessKeyCredentials.secretAccessKey, own?.credentials[0]?.secret_access_key),
+        secret_access_key: keptSecret(
+          data.accessKeyCredentials.secretAccessKey,
+          own?.credentials[0]?.secret_access_key,
+        ),
       },
     ],
   }),

@@ -30,7 +30,10 @@ export default cloudAccount({
       'Ids of the accounts, or organisational units, to scan. Surrounding whitespace is ignored. The platform accepts an empty list (`[]`): the integration then names no account yet.',
       { mayBeEmpty: true },
     ),
-    management_account: attr.string({ optional: true, description: 'Id of the management account of the organisation.' }),
+    management_account: attr.string({
+      optional: true,
+      description: 'Id of the management account of the organisation.',
+    }),
     org_account_mappings: orgAccountMappingsList(),
   },
   toData: (m) => {

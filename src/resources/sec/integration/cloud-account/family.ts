@@ -5,7 +5,15 @@
  * and its own `data` fields.
  */
 import { SEC_NAME } from '../../limits.js';
-import { attr, resourceSchema, validators, type BlockDef, type ConfigModelOf, type Fields, type ModelOf } from '../../../../schema/define.js';
+import {
+  attr,
+  resourceSchema,
+  validators,
+  type BlockDef,
+  type ConfigModelOf,
+  type Fields,
+  type ModelOf,
+} from '../../../../schema/define.js';
 import { resource, type OpContext, type ResourceDef } from '../../../../engine/contracts.js';
 import { DiagnosticError, Diagnostics } from '../../../../engine/diagnostics.js';
 import type { SecClient } from '../../../../clients/sec/index.js';
@@ -31,11 +39,25 @@ const statusFields = {
   enabled: attr.bool({ optional: true, default: true, description: 'Whether the integration is active.' }),
   intg_guid: attr.string({ computed: true, description: 'The integration GUID (the same as `id`).' }),
   integration_guid: attr.string({ computed: true, description: 'The integration GUID (the same as `id`).' }),
-  created_or_updated_time: attr.string({ computed: true, volatile: true, description: 'When the integration was last created or changed.' }),
-  created_or_updated_by: attr.string({ computed: true, volatile: true, description: 'Who last created or changed the integration.' }),
+  created_or_updated_time: attr.string({
+    computed: true,
+    volatile: true,
+    description: 'When the integration was last created or changed.',
+  }),
+  created_or_updated_by: attr.string({
+    computed: true,
+    volatile: true,
+    description: 'Who last created or changed the integration.',
+  }),
   type_name: attr.string({ computed: true, description: 'The platform type of the integration.' }),
-  org_level: attr.bool({ computed: true, description: 'Whether the integration belongs to the organisation rather than one account.' }),
-  is_org: attr.bool({ computed: true, description: 'Whether the integration belongs to the organisation rather than one account.' }),
+  org_level: attr.bool({
+    computed: true,
+    description: 'Whether the integration belongs to the organisation rather than one account.',
+  }),
+  is_org: attr.bool({
+    computed: true,
+    description: 'Whether the integration belongs to the organisation rather than one account.',
+  }),
 };
 type StatusFields = typeof statusFields;
 
@@ -153,7 +175,12 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     identity: idIdentity('The integration GUID.'),
     // The API lists the integrations of one type.
     list: {
-      schema: resourceSchema({}, { description: `Lists every integration of this type (\`${spec.apiType}\`); the API lists one type at a time and offers no other filter.` }),
+      schema: resourceSchema(
+        {},
+        {
+          description: `Lists every integration of this type (\`${spec.apiType}\`); the API lists one type at a time and offers no other filter.`,
+        },
+      ),
       list: (_filters, ctx) => integrationsOfThisType(null, ctx),
       displayName: (m) => common(m).name!,
     },
@@ -165,7 +192,8 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     findCreated: {
       key: 'its integration type and name',
       uniqueKey: false,
-      describe: (plan) => `the ${spec.typeName} integration (type ${spec.apiType}) named ${JSON.stringify(common(plan).name)}`,
+      describe: (plan) =>
+        `the ${spec.typeName} integration (type ${spec.apiType}) named ${JSON.stringify(common(plan).name)}`,
       list: (plan, ctx) => integrationsOfThisType(plan, ctx),
       holdsKey: (plan, found) => common(found as Model).name === common(plan).name,
       importId: (found) => guidOf(found as Model),
@@ -179,6 +207,11 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     async delete(prior, ctx) {
       await ctx.client.cloudAccounts.delete(guidOf(prior), calls(ctx.signal));
     },
-    ...(spec.validate ? { validate: (config: ConfigModelOf<AllFields<S, F>>, diags: Diagnostics) => spec.validate!(config as unknown as ConfigModelOf<F>, diags) } : {}),
+    ...(spec.validate
+      ? {
+          validate: (config: ConfigModelOf<AllFields<S, F>>, diags: Diagnostics) =>
+            spec.validate!(config as unknown as ConfigModelOf<F>, diags),
+        }
+      : {}),
   });
 }

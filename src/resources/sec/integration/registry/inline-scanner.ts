@@ -14,7 +14,7 @@ export default containerRegistry({
         key: attr.string({ required: true, description: 'Tag key.' }),
         value: attr.string({ required: true, description: 'Tag value.' }),
       },
-      { description: 'Tags that identify this scanner\'s results, as key/value pairs.' },
+      { description: "Tags that identify this scanner's results, as key/value pairs." },
     ),
     limit_num_scan: attr.number({
       optional: true,
