@@ -108,5 +108,5 @@ vdbRoot.resolveAll();
 
 const vdbOut = vdbOutputPath(process.argv.slice(2));
 mkdirSync(dirname(vdbOut), { recursive: true });
-writeFileSync(vdbOut, JSON.stringify(vdbRoot.toJSON()) + '\n');
+writeFileSync(vdbOut, `${JSON.stringify(vdbRoot.toJSON())}\n`);
 process.stderr.write(`build-proto: wrote ${vdbOut}\n`);

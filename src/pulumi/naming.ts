@@ -49,9 +49,7 @@ export function terraformToPulumiName(
   if (siblings) {
     const shape = siblings.get(name);
     const tryPluralize =
-      shape !== undefined &&
-      shape.collection &&
-      (info?.maxItemsOne !== undefined ? !info.maxItemsOne : shape.maxItems !== 1);
+      shape?.collection && (info?.maxItemsOne !== undefined ? !info.maxItemsOne : shape.maxItems !== 1);
     if (tryPluralize) {
       const candidate = pluralize(name);
       const conflict = siblings.has(candidate);
@@ -247,7 +245,7 @@ export function computeTokens(
 
   const uniqueDataSource = dedupe();
   for (const tf of dataSourceNames) {
-    dataSourceTokens.set(tf, uniqueDataSource(makeStandardToken(pkg, 'index', 'get' + strippedName(tf, prefix))));
+    dataSourceTokens.set(tf, uniqueDataSource(makeStandardToken(pkg, 'index', `get${strippedName(tf, prefix)}`)));
   }
   return { resources: resourceTokens, dataSources: dataSourceTokens };
 }

@@ -189,10 +189,7 @@ export const ipv4Cidr: FormValidator<string> = {
   counterexamples: ['10.0.0.0', '10.0.0.0/33', '256.0.0.0/8', '010.0.0.0/8', '10.0.0/8'],
   check(v) {
     const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(v);
-    const ok =
-      m !== null &&
-      m.slice(1, 5).every((o) => Number(o) <= 255 && (o === '0' || !o.startsWith('0'))) &&
-      Number(m[5]) <= 32;
+    const ok = m?.slice(1, 5).every((o) => Number(o) <= 255 && (o === '0' || !o.startsWith('0'))) && Number(m[5]) <= 32;
     return ok ? undefined : `must be an IPv4 CIDR such as "10.0.0.0/8", got ${JSON.stringify(v)}`;
   },
 };

@@ -382,7 +382,7 @@ class JSONValueReader {
   ): ObjectValue {
     const out: ObjectValue = {};
     for (const [key, member] of node.members) {
-      if (!Object.prototype.hasOwnProperty.call(type.attributes, key)) {
+      if (!Object.hasOwn(type.attributes, key)) {
         if (this.opts.dropUnknownAttributes) continue;
         this.fail(path, `unsupported attribute ${JSON.stringify(key)}`);
       }
@@ -391,7 +391,7 @@ class JSONValueReader {
       path.pop();
     }
     for (const name of sortedAttributeNames(type)) {
-      if (Object.prototype.hasOwnProperty.call(out, name)) continue;
+      if (Object.hasOwn(out, name)) continue;
       if (!this.opts.missingAttributesAreNull) this.fail(path, `attribute ${JSON.stringify(name)} is required`);
       setOwn(out, name, null);
     }
@@ -527,7 +527,7 @@ function writeJSON(out: string[], type: CtyType, v: Value, depth: number): void 
     case 'object': {
       const o = requireObject(v);
       const names = sortedAttributeNames(type);
-      if (Object.keys(o).length !== names.length || !names.every((n) => Object.prototype.hasOwnProperty.call(o, n))) {
+      if (Object.keys(o).length !== names.length || !names.every((n) => Object.hasOwn(o, n))) {
         throw new NotEncodable('object attributes do not match the type');
       }
       return writeMembers(

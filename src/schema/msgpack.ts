@@ -159,8 +159,7 @@ function encodeObject(w: ByteWriter, type: Extract<CtyType, { kind: 'object' }>,
   if (Object.keys(o).length !== names.length) throw new NonConforming('object attributes do not match the type');
   w.mapHeader(names.length);
   for (const name of names) {
-    if (!Object.prototype.hasOwnProperty.call(o, name))
-      throw new NonConforming(`attribute ${JSON.stringify(name)} is required`);
+    if (!Object.hasOwn(o, name)) throw new NonConforming(`attribute ${JSON.stringify(name)} is required`);
     w.str(name);
     encodeValue(w, type.attributes[name]!, o[name]!, depth + 1);
   }
@@ -864,9 +863,8 @@ class MsgpackReader {
     for (let i = 0; i < n; i++) {
       // Terraform sends attributes in sorted order: try the expected name's bytes before decoding text.
       const key = this.matchKey(predicted[i]!) ? names[i]! : this.decodeKey('all keys must be strings');
-      if (!Object.prototype.hasOwnProperty.call(attributes, key))
-        this.fail(`unsupported attribute ${JSON.stringify(key)}`);
-      if (Object.prototype.hasOwnProperty.call(out, key)) this.fail(`duplicate attribute ${JSON.stringify(key)}`);
+      if (!Object.hasOwn(attributes, key)) this.fail(`unsupported attribute ${JSON.stringify(key)}`);
+      if (Object.hasOwn(out, key)) this.fail(`duplicate attribute ${JSON.stringify(key)}`);
       this.enter(StepKind.Attr, key);
       setOwn(out, key, this.decodeValue(attributes[key]!, depth + 1));
       this.leave();
@@ -1045,16 +1043,16 @@ class MsgpackReader {
       return;
     }
     const fixedSizes: Record<number, number> = {
-      0xca: 4,
-      0xcb: 8,
-      0xcc: 1,
-      0xcd: 2,
-      0xce: 4,
-      0xcf: 8,
-      0xd0: 1,
-      0xd1: 2,
-      0xd2: 4,
-      0xd3: 8,
+      202: 4,
+      203: 8,
+      204: 1,
+      205: 2,
+      206: 4,
+      207: 8,
+      208: 1,
+      209: 2,
+      210: 4,
+      211: 8,
     };
     const size = fixedSizes[code];
     if (size !== undefined) {

@@ -260,7 +260,7 @@ function plainText(p: DecimalParts): string {
 function exactFloatOf(p: DecimalParts): number | undefined {
   const { digits, exponent } = p;
   if (digits.length > MAX_EXACT_FLOAT_DIGITS) return undefined;
-  const signed = (p.negative ? '-' : '') + digits + 'e' + exponent;
+  const signed = `${(p.negative ? '-' : '') + digits}e${exponent}`;
   // Fast path: small integers are always exact.
   if (exponent >= 0 && digits.length + exponent <= 15) return Number(signed);
   let d = BigInt(digits);

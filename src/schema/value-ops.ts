@@ -22,7 +22,7 @@ export const isPlainObject = (v: unknown): v is ObjectValue =>
   !(v instanceof Decimal) &&
   !(v instanceof DynamicValue);
 
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const hasOwn = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 /**
  * Orders strings by their UTF-8 bytes (= by code point), as Go's `sort.Strings` does for map keys,
@@ -574,22 +574,22 @@ export function setHashText(type: CtyType, v: Value): string {
       let out = '{';
       for (const k of Object.keys(m).sort(compareStringsBytewise))
         out += `${goQuote(k)}:${setHashText(type.element, m[k]!)};`;
-      return out + '}';
+      return `${out}}`;
     }
     case 'list':
-      return `[${(v as Value[]).map((e) => setHashText(type.element, e) + ';').join('')}]`;
+      return `[${(v as Value[]).map((e) => `${setHashText(type.element, e)};`).join('')}]`;
     case 'set':
       return `[${normalizeSet(type.element, v as Value[])
-        .map((e) => setHashText(type.element, e) + ';')
+        .map((e) => `${setHashText(type.element, e)};`)
         .join('')}]`;
     case 'object': {
       const o = v as ObjectValue;
       return `<${sortedAttributeNames(type)
-        .map((k) => setHashText(type.attributes[k]!, o[k] ?? null) + ';')
+        .map((k) => `${setHashText(type.attributes[k]!, o[k] ?? null)};`)
         .join('')}>`;
     }
     case 'tuple':
-      return `<${type.elements.map((t, i) => setHashText(t, (v as Value[])[i] ?? null) + ';').join('')}>`;
+      return `<${type.elements.map((t, i) => `${setHashText(t, (v as Value[])[i] ?? null)};`).join('')}>`;
   }
 }
 
@@ -608,7 +608,7 @@ export function goQuote(s: string): string {
     const cp = ch.codePointAt(0)!;
     out += quoteRune(cp >= 0xd800 && cp <= 0xdfff ? '\ufffd' : ch, cp >= 0xd800 && cp <= 0xdfff ? 0xfffd : cp);
   }
-  return out + '"';
+  return `${out}"`;
 }
 
 const GO_ESCAPES: Record<number, string> = {
@@ -662,7 +662,7 @@ export function formatValue(type: CtyType, v: Value): string {
     renderValue(type, v, out);
     return out.text;
   } catch (e) {
-    if (e instanceof TextBudgetExceeded) return out.text.slice(0, FORMAT_LIMIT) + '…';
+    if (e instanceof TextBudgetExceeded) return `${out.text.slice(0, FORMAT_LIMIT)}…`;
     throw e;
   }
 }

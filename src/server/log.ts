@@ -143,7 +143,7 @@ export class Logger {
         log_error: 'unserialisable fields',
       });
     }
-    this.write(line + '\n');
+    this.write(`${line}\n`);
   }
 }
 

@@ -602,7 +602,7 @@ function undyn(block: SchemaBlock, dv: Msg | undefined): Value {
 }
 
 function undynType(type: CtyType, dv: Msg | undefined): Value {
-  if (!dv || !dv.msgpack || dv.msgpack.length === 0) return null;
+  if (!dv?.msgpack || dv.msgpack.length === 0) return null;
   return decodeMsgpack(type, dv.msgpack);
 }
 

@@ -143,8 +143,8 @@ output "policy_id" {
         [{ fieldKey: 'accountIds', fieldValues: ['123456789'] }],
       ]);
       const out = await outputs();
-      expect(out['description']!.value).to.equal('Policy Exception Created via Terraform');
-      expect(out['policy_id']!.value).to.equal('platform-global-39');
+      expect(out.description!.value).to.equal('Policy Exception Created via Terraform');
+      expect(out.policy_id!.value).to.equal('platform-global-39');
       await ws.expect(['plan', '-detailed-exitcode'], 0);
 
       const updated = ['-var', 'description=Policy Exception Created via Terraform Updated'];
@@ -226,7 +226,7 @@ output "policy" {
       await ws.expect(['apply', '-auto-approve', ...first]);
       expect(setting('platform-global-1')).to.deep.equal({ enabled: false, severity: 'high' });
       expect(setting('platform-global-2')).to.deep.equal({ enabled: false, severity: 'critical' });
-      expect((await outputs())['policy']!.value).to.have.deep.members([
+      expect((await outputs()).policy!.value).to.have.deep.members([
         { id: 'platform-global-1', enabled: false, severity: 'High' },
         { id: 'platform-global-2', enabled: false, severity: 'Critical' },
       ]);
@@ -349,12 +349,12 @@ output "alert_description" {
         },
       ]);
       const out = await outputs();
-      expect([out['name']!.value, out['extends']!.value, out['alert_description']!.value]).to.deep.equal([
+      expect([out.name!.value, out.extends!.value, out.alert_description!.value]).to.deep.equal([
         'CUSTOM_PROFILE_TERRAFORM_TEST',
         'SEC_CFG_CLOUD_B_DEFAULT_PROFILE',
         description,
       ]);
-      expect((await ws.state()).get('sec_alert_profile.custom_profile')!.values['fields']).to.include.members([
+      expect((await ws.state()).get('sec_alert_profile.custom_profile')!.values.fields).to.include.members([
         'RESOURCE_REGION',
         'PROJECT_ID',
       ]);
@@ -480,7 +480,7 @@ output "policy_id" {
         policy_id_suffix: '',
         alerting: [{ enabled: false, profile: 'SEC_CloudATrail_Alerts' }],
       });
-      expect((await outputs())['policy_id']!.value).to.equal(created.policyId);
+      expect((await outputs()).policy_id!.value).to.equal(created.policyId);
       await ws.expect(['plan', '-detailed-exitcode', ...first], 0);
 
       const second = [
@@ -900,7 +900,7 @@ EOT
       await ws.expect(['plan', '-detailed-exitcode'], 0);
       await ws.expect(['state', 'rm', 'sec_query.example']);
       ws.writeConfig(
-        PROVIDER + k8sQuery + '\nimport {\n  to = sec_query.example\n  id = "Lql_Terraform_Query_K8s"\n}\n',
+        `${PROVIDER + k8sQuery}\nimport {\n  to = sec_query.example\n  id = "Lql_Terraform_Query_K8s"\n}\n`,
       );
       await ws.expect(['apply', '-auto-approve']);
       ws.writeConfig(PROVIDER + k8sQuery);
@@ -1214,8 +1214,8 @@ output "org_account_mappings" {
       });
       expect(state.sensitive_values).to.have.property('server_token', true);
       const out = await outputs();
-      expect(out['name']!.value).to.equal('Cloud A Org Agentless Scanning created by terraform');
-      expect(out['org_account_mappings']!.value).to.deep.equal([
+      expect(out.name!.value).to.equal('Cloud A Org Agentless Scanning created by terraform');
+      expect(out.org_account_mappings!.value).to.deep.equal([
         {
           default_platform_account: 'customerdemo',
           mapping: [{ platform_account: 'abc', cloud_a_accounts: ['327958430571'] }],
@@ -1307,12 +1307,12 @@ output "ingest_token" {
         .list<IntegrationRecord>('ContainerRegistries')
         .find((r) => r.name === 'tf-upstream-proxy-scanner')!;
       const out = await outputs();
-      expect(out['server_token']).to.deep.equal({
+      expect(out.server_token).to.deep.equal({
         sensitive: true,
         type: 'string',
         value: scanner.serverToken!.serverToken,
       });
-      expect(out['ingest_token']).to.deep.include({ sensitive: true, value: 'BA696D5E-CA2F-4347-97CB-3C89F834816F' });
+      expect(out.ingest_token).to.deep.include({ sensitive: true, value: 'BA696D5E-CA2F-4347-97CB-3C89F834816F' });
       const shown = await ws.expect(['output', '-no-color']);
       expect(shown.stdout).to.match(/server_token = <sensitive>/);
       await ws.expect(['plan', '-detailed-exitcode'], 0);
@@ -1358,7 +1358,7 @@ resource "sec_integration_cloud_b_cfg" "account_abc" {
       ws.writeConfig(PROVIDER + config(key));
       await ws.expect(['apply', '-auto-approve']);
       const stored = emulator.list<IntegrationRecord>('CloudAccounts').find((i) => i.name === 'account ABC')!;
-      expect((stored.data['credentials'] as Record<string, unknown>)['privateKey']).to.equal(
+      expect((stored.data.credentials as Record<string, unknown>).privateKey).to.equal(
         '-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEA\n-----END PRIVATE KEY-----\n',
       );
       expect(stored.data).to.deep.include({ idType: 'PROJECT', id: 'ABC-project-id' });

@@ -54,7 +54,7 @@ describe('acceptance: overlapping vdb_accounts_user_roles under real Terraform',
     memberId = (await api.accounts.listAccountMembers({ accountId })).find((m) => m.user.email === MEMBER)!.user.id;
     for (const name of ['r0', 'r1', 'r2', 'r3'])
       roles[name] = (await api.iam.createRole({ accountId, name: `tf ${name}`, permissions: ['read:clusters'] })).id;
-    consoleRole = roles['r0']!;
+    consoleRole = roles.r0!;
     await api.iam.assignUserRoles({ accountId, userId: memberId, roleIdsToAdd: [consoleRole] });
     ws = new Workspace(config({}), vdbProviderEnv(emulator));
   });
@@ -68,28 +68,28 @@ describe('acceptance: overlapping vdb_accounts_user_roles under real Terraform',
   it('destroying the later of two overlapping resources leaves the roles of the other and the ones the member had before', async () => {
     await apply({ a: ['r1', 'r2'] });
     await apply({ a: ['r1', 'r2'], b: ['r0', 'r2', 'r3'] });
-    expect(rolesOfMember()).to.deep.equal(new Set([baseRole(), consoleRole, roles['r1'], roles['r2'], roles['r3']]));
+    expect(rolesOfMember()).to.deep.equal(new Set([baseRole(), consoleRole, roles.r1, roles.r2, roles.r3]));
     expect(await planCode()).to.equal(0);
 
     // b granted only r3: r2 came from a, r0 from the console.
     await apply({ a: ['r1', 'r2'] });
-    expect(rolesOfMember()).to.deep.equal(new Set([baseRole(), consoleRole, roles['r1'], roles['r2']]));
+    expect(rolesOfMember()).to.deep.equal(new Set([baseRole(), consoleRole, roles.r1, roles.r2]));
     expect(await planCode(), 'a still has everything it names').to.equal(0);
 
     // A role dropped from a's role_ids goes only if a granted it.
     await apply({ a: ['r1', 'r2', 'r0'] });
     await apply({ a: ['r1'] });
-    expect(rolesOfMember()).to.deep.equal(new Set([baseRole(), consoleRole, roles['r1']]));
+    expect(rolesOfMember()).to.deep.equal(new Set([baseRole(), consoleRole, roles.r1]));
   });
 
   it('destroying the one that granted a shared role revokes it; the other assigns it again at its next apply', async () => {
     await apply({ a: ['r1', 'r2'] });
     await apply({ a: ['r1', 'r2'], b: ['r2', 'r3'] });
     await apply({ b: ['r2', 'r3'] });
-    expect(rolesOfMember()).to.deep.equal(new Set([baseRole(), consoleRole, roles['r3']]));
+    expect(rolesOfMember()).to.deep.equal(new Set([baseRole(), consoleRole, roles.r3]));
     expect(await planCode(), 'b shows r2 missing').to.equal(2);
     await apply({ b: ['r2', 'r3'] });
-    expect(rolesOfMember()).to.deep.equal(new Set([baseRole(), consoleRole, roles['r2'], roles['r3']]));
+    expect(rolesOfMember()).to.deep.equal(new Set([baseRole(), consoleRole, roles.r2, roles.r3]));
     expect(await planCode()).to.equal(0);
     await apply({});
     expect(rolesOfMember(), 'b granted both r2 and r3 by now').to.deep.equal(new Set([baseRole(), consoleRole]));
@@ -102,14 +102,14 @@ describe('acceptance: overlapping vdb_accounts_user_roles under real Terraform',
     const assigns = emulator.requests.filter((r) => r.method === 'AssignUserRoles').slice(-2);
     const added = assigns.flatMap((r) => (r.request?.roleIdsToAdd as string[] | undefined) ?? []);
     expect(
-      added.filter((id) => id === roles['r2']),
+      added.filter((id) => id === roles.r2),
       'r2 is granted once',
     ).to.have.length(1);
 
     await apply({ b: ['r2', 'r3'] });
     const afterA = rolesOfMember();
-    expect(afterA.has(roles['r1']!)).to.equal(false);
-    expect(afterA.has(roles['r3']!)).to.equal(true);
+    expect(afterA.has(roles.r1!)).to.equal(false);
+    expect(afterA.has(roles.r3!)).to.equal(true);
     await apply({});
     expect(rolesOfMember()).to.deep.equal(new Set([baseRole(), consoleRole]));
   });

@@ -383,7 +383,7 @@ describe('sec client', () => {
         method: 'GET',
         path: CHANNELS,
         status: 400,
-        bodyFor: (headers) => ({ message: `refused credentials ${String(headers['authorization'])}` }),
+        bodyFor: (headers) => ({ message: `refused credentials ${String(headers.authorization)}` }),
       });
       const error = await apiError(api.alertChannels.list(), 'invalid');
       expect(error.message).to.include('refused credentials Bearer ***');

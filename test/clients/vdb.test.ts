@@ -16,7 +16,7 @@ import {
   type VdbClient,
   type VdbClientConfig,
 } from '../../src/clients/vdb/index.js';
-import { CodecError, decodePlain, encodePlain } from '../../src/clients/vdb/codec.js';
+import { decodePlain, encodePlain } from '../../src/clients/vdb/codec.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

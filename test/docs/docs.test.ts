@@ -37,9 +37,9 @@ const sensitiveAttributes = (b: SchemaBlock) =>
     .filter((a) => a.sensitive)
     .map((a) => a.name);
 
-describe('docs: the real providers', function () {
+describe('docs: the real providers', () => {
   let fresh: DocTree;
-  before(async function () {
+  before(async () => {
     fresh = await generateDocs(REPO_ROOT);
   });
 

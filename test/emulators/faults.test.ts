@@ -36,7 +36,7 @@ async function httpCall(
   options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<HttpOutcome> {
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
-  if (options.token) headers['Authorization'] = `Bearer ${options.token}`;
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   const started = Date.now();
   try {
@@ -575,7 +575,7 @@ describe('seeded fault profile', () => {
       expect(outcome.details).to.match(/connection lost/);
       const listed = await listRoles(raw, emulator);
       if (!listed.ok) expect.fail(listed.details);
-      expect((listed.response['items'] as Array<{ name: string }>).map((role) => role.name)).to.include('once');
+      expect((listed.response.items as Array<{ name: string }>).map((role) => role.name)).to.include('once');
       expect((await createRole(raw, emulator, 'twice')).ok).to.equal(true);
     });
 

@@ -19,7 +19,7 @@ async function call(
   options: { body?: unknown; rawBody?: string; token?: string | null; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
-  if (options.token) headers['Authorization'] = `Bearer ${options.token}`;
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
   let body: string | undefined = options.rawBody;
   if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers['Content-Type'] ??= 'application/json';
@@ -143,7 +143,7 @@ describe('sec emulator', () => {
       expect(tokenRequest?.headers['x-sec-uaks']).to.equal('***');
       await call(emulator, 'GET', '/api/v2/AlertChannels', { token });
       const last = emulator.requests.at(-1)!;
-      expect(last.headers['authorization']).to.equal('Bearer ***');
+      expect(last.headers.authorization).to.equal('Bearer ***');
       expect(JSON.stringify(emulator.requests)).not.to.include(token);
       expect(JSON.stringify(emulator.requests)).not.to.include(emulator.apiSecret);
     });
@@ -267,7 +267,7 @@ describe('sec emulator', () => {
       const wide = {
         ...group,
         query: {
-          filters: { f0: filters['f0'] },
+          filters: { f0: filters.f0 },
           expression: { operator: 'AND', children: Array.from({ length: 2_000 }, () => ({ filterName: 'f0' })) },
         },
       };

@@ -374,7 +374,7 @@ function positionAttacks(knobs: { variant: number; size: number; levels: number;
           [
             '1e999999999',
             '9'.repeat(size % 200_000),
-            '-0.' + '0'.repeat(size % 100_000) + '1',
+            `-0.${'0'.repeat(size % 100_000)}1`,
             '1e-999999999',
             'NaN',
             'Infinity',
@@ -480,7 +480,7 @@ function buildPayloadArb(
   const jsonDeep = fc
     .tuple(levelsArb(scale), fc.boolean())
     .map(([n, arrays]) =>
-      json(arrays ? '['.repeat(n) + ']'.repeat(n) : '{"a":'.repeat(n) + 'null' + '}'.repeat(n), 'json-deep', true),
+      json(arrays ? '['.repeat(n) + ']'.repeat(n) : `${'{"a":'.repeat(n)}null${'}'.repeat(n)}`, 'json-deep', true),
     );
   const invalidOnly: fc.Arbitrary<Payload>[] = [positional, truncated, jsonDeep];
   if (opts.onlyInvalid) return fc.oneof(...invalidOnly);
@@ -653,15 +653,13 @@ function typeNameArb(
             .map((s) => unknown(s, 'wrong-kind-type-name')),
         ]
       : []),
-    fc
-      .tuple(fc.nat(), fc.constantFrom(...real))
-      .map(
-        ([v, name]): TypeName => ({
-          category: 'invalid-utf8-type-name',
-          hostile: true,
-          raw: Buffer.concat([Buffer.from(name), invalidUtf8(v, 0)]),
-        }),
-      ),
+    fc.tuple(fc.nat(), fc.constantFrom(...real)).map(
+      ([v, name]): TypeName => ({
+        category: 'invalid-utf8-type-name',
+        hostile: true,
+        raw: Buffer.concat([Buffer.from(name), invalidUtf8(v, 0)]),
+      }),
+    ),
     ...(big
       ? [
           fc
@@ -744,9 +742,7 @@ function requestArbs(
     names: readonly string[],
     otherNames: readonly string[],
     dvFields: readonly { field: string; decoded: boolean }[],
-    extra: (
-      entry: SchemaEntry,
-    ) => fc.Arbitrary<{
+    extra: (entry: SchemaEntry) => fc.Arbitrary<{
       fields: Record<string, unknown>;
       category: string | null;
       mustFail: boolean;
@@ -890,7 +886,7 @@ function requestArbs(
             levelsArb(scale).map((n) => ({
               category: 'raw-state-deep',
               mustFail: true,
-              raw: { json: Buffer.from('{"a":'.repeat(n) + '1' + '}'.repeat(n)) },
+              raw: { json: Buffer.from(`${'{"a":'.repeat(n)}1${'}'.repeat(n)}`) },
             })),
             fc
               .dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 10 }), { minKeys: 1, maxKeys: 4 })
@@ -904,21 +900,17 @@ function requestArbs(
           mustFail: version !== entry.version || raw.mustFail,
         })),
     ),
-    fc
-      .constantFrom(...UNSUPPORTED_RPCS)
-      .chain((rpc) =>
-        fc
-          .string({ maxLength: 30 })
-          .map(
-            (s): HostileRequest => ({
-              rpc,
-              category: 'unsupported-rpc',
-              mustFail: true,
-              wellFormed: true,
-              bytes: encode(rpc, { type_name: s, name: s }),
-            }),
-          ),
+    fc.constantFrom(...UNSUPPORTED_RPCS).chain((rpc) =>
+      fc.string({ maxLength: 30 }).map(
+        (s): HostileRequest => ({
+          rpc,
+          category: 'unsupported-rpc',
+          mustFail: true,
+          wellFormed: true,
+          bytes: encode(rpc, { type_name: s, name: s }),
+        }),
       ),
+    ),
     fc
       .constantFrom(...INFO_RPCS)
       .map(
@@ -1017,15 +1009,13 @@ function malformedArbs(
   ];
   if (opts.withUnimplemented) {
     arbs.push(
-      fc
-        .tuple(fc.constantFrom(...UNIMPLEMENTED_RPCS), fc.uint8Array({ maxLength: 40 }))
-        .map(([rpc, b]) => ({
-          rpc,
-          category: 'unimplemented-rpc',
-          mustFail: true,
-          wellFormed: false,
-          bytes: Buffer.from(b),
-        })),
+      fc.tuple(fc.constantFrom(...UNIMPLEMENTED_RPCS), fc.uint8Array({ maxLength: 40 })).map(([rpc, b]) => ({
+        rpc,
+        category: 'unimplemented-rpc',
+        mustFail: true,
+        wellFormed: false,
+        bytes: Buffer.from(b),
+      })),
     );
   }
   // Mangling a ConfigureProvider request could drop its (invalid) configuration: see RequestOptions.

@@ -17,7 +17,7 @@ export type ValueMode = 'config' | 'state';
 
 /** Values a field's validators or default mention: good candidates for getting past validation. */
 function hintsOf(def: FieldDef | undefined): Value[] {
-  if (!def || def.kind !== 'attr') return [];
+  if (def?.kind !== 'attr') return [];
   const hints: Value[] = [];
   if (
     def.options.default !== undefined &&

@@ -28,10 +28,8 @@ import {
   strMap,
   strSet,
   listOf,
-  setOf,
   objectOf,
   STRING,
-  BOOL,
   NUMBER,
   type Field,
 } from './schema-builders.js';

@@ -164,7 +164,7 @@ describeSeedConformance({
   // agent-token family, which is not in the seed and so not required here.
   dataSourceTypes: ['sec_user_profile'],
   extra: (get) => {
-    it('notices a broken schema (the comparison is not vacuous)', function () {
+    it('notices a broken schema (the comparison is not vacuous)', () => {
       const { schema, seed } = get();
       const broken: PulumiPackageSchema = JSON.parse(JSON.stringify(schema));
       const email = broken.resources[resourceToken('sec', 'sec_alert_channel_email')]!;

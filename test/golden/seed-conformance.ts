@@ -50,7 +50,7 @@ export function describeSeedConformance(spec: ConformanceSpec): void {
     if (lines.length > 0) expect.fail(`${title}:\n${lines.join('\n')}`);
   };
 
-  describe(`${spec.provider} seed conformance: the whole provider`, function () {
+  describe(`${spec.provider} seed conformance: the whole provider`, () => {
     let schema: PulumiPackageSchema;
     let warnings: string[];
 

@@ -50,7 +50,7 @@ describe('seed parser: compact field lists', () => {
   });
 });
 
-describe('seed parser: sec seed', function () {
+describe('seed parser: sec seed', () => {
   let seed: ParsedSeed;
   before(function () {
     seed = load(SEC_SEED, this);
@@ -184,7 +184,7 @@ describe('seed parser: sec seed', function () {
   });
 });
 
-describe('seed parser: vdb seed', function () {
+describe('seed parser: vdb seed', () => {
   let seed: ParsedSeed;
   before(function () {
     seed = load(VDB_SEED, this);

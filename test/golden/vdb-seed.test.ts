@@ -81,7 +81,7 @@ describeSeedConformance({
       expect(cluster.required ?? []).to.include('name');
     });
 
-    it('notices a broken schema (the comparison is not vacuous)', function () {
+    it('notices a broken schema (the comparison is not vacuous)', () => {
       const { schema, seed } = get();
       const broken: PulumiPackageSchema = JSON.parse(JSON.stringify(schema));
       const vars = broken.config.variables!;

@@ -564,7 +564,7 @@ const readRepoFile = (rel: string) =>
   existsSync(join(REPO_ROOT, rel)) ? readFileSync(join(REPO_ROOT, rel), 'utf8') : undefined;
 
 describe('schema invariants', () => {
-  before(async function () {
+  before(async () => {
     for (const name of PROVIDERS) loaded.set(name, await load(name));
   });
 

@@ -10,8 +10,8 @@
  */
 import { impliedType, type SchemaBlock } from '../../src/schema/block.js';
 import type { Fields } from '../../src/schema/define.js';
-import { fieldType, sameFieldMeaning, valueToPlain } from '../../src/schema/model.js';
-import { sameMeaning, valueEquals } from '../../src/schema/value-ops.js';
+import { sameFieldMeaning, valueToPlain } from '../../src/schema/model.js';
+import { valueEquals } from '../../src/schema/value-ops.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 import { ProviderCallError, type PlannedChange, type TerraformClient } from '../../src/tfclient/terraform-client.js';
 import { fill, type Case, type EmulatorHandle } from '../acceptance/examples-workspace.js';

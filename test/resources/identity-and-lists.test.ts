@@ -19,7 +19,6 @@ import { startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/inde
 import { TerraformClient, configValue, ProviderCallError } from '../../src/tfclient/terraform-client.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { valueEquals } from '../../src/schema/value-ops.js';
-import { impliedType } from '../../src/schema/block.js';
 import { createHash } from 'node:crypto';
 import { createVdbClient } from '../../src/clients/vdb/index.js';
 import { loadProviderDef } from '../../src/providers/describe.js';

@@ -188,7 +188,7 @@ const containsSet = (t: CtyType): boolean =>
   (t.kind === 'tuple' && t.elements.some(containsSet)) ||
   (t.kind === 'object' && Object.values(t.attributes).some(containsSet));
 
-describe('conformance vectors (go-cty msgpack and json)', function () {
+describe('conformance vectors (go-cty msgpack and json)', () => {
   if (!existsSync(VECTORS_PATH)) {
     it('vectors file is present', function () {
       console.warn(`\n!!! CONFORMANCE VECTORS NOT FOUND at ${VECTORS_PATH}: the golden-vector suite is SKIPPED !!!\n`);
@@ -198,36 +198,36 @@ describe('conformance vectors (go-cty msgpack and json)', function () {
   }
   const vectors = loadVectors();
 
-  it('loads a non-trivial number of vectors', function () {
+  it('loads a non-trivial number of vectors', () => {
     expect(vectors.length).to.be.greaterThan(50);
   });
 
   for (const v of vectors) {
-    describe(v.name, function () {
-      it('encodes to the exact golden bytes', function () {
+    describe(v.name, () => {
+      it('encodes to the exact golden bytes', () => {
         expect(hexOf(encodeMsgpack(v.type, v.value))).to.equal(v.msgpack);
       });
 
       if (containsSet(v.type)) {
-        it('encodes sets in canonical order whatever order they are given in', function () {
+        it('encodes sets in canonical order whatever order they are given in', () => {
           expect(hexOf(encodeMsgpack(v.type, reverseSets(v.type, v.value)))).to.equal(v.msgpack);
         });
       }
 
-      it('decodes the golden bytes to the value', function () {
+      it('decodes the golden bytes to the value', () => {
         const decoded = decodeMsgpack(v.type, Buffer.from(v.msgpack, 'hex'));
         expect(valueEquals(v.type, decoded, v.value), 'valueEquals').to.equal(true);
         expect(canonical(v.type, decoded)).to.deep.equal(canonical(v.type, v.value));
       });
 
       if (v.jsonText !== undefined && isWhollyKnown(v.type, v.value)) {
-        it('decodes the JSON form to the value', function () {
+        it('decodes the JSON form to the value', () => {
           const decoded = decodeJSON(v.type, v.jsonText!);
           expect(valueEquals(v.type, decoded, v.value), 'valueEquals').to.equal(true);
           expect(canonical(v.type, decoded)).to.deep.equal(canonical(v.type, v.value));
         });
 
-        it('round-trips through encodeJSON', function () {
+        it('round-trips through encodeJSON', () => {
           const text = encodeJSON(v.type, v.value);
           expect(valueEquals(v.type, decodeJSON(v.type, text), v.value)).to.equal(true);
           expect(valueEquals(v.type, decodeJSON(v.type, text), decodeJSON(v.type, v.jsonText!))).to.equal(true);
@@ -237,7 +237,7 @@ describe('conformance vectors (go-cty msgpack and json)', function () {
   }
 });
 
-describe('value operations used for conformance checks (value-ops.ts)', function () {
+describe('value operations used for conformance checks (value-ops.ts)', () => {
   const OBJ = objectOf({
     id: STRING,
     n: NUMBER,
@@ -255,8 +255,8 @@ describe('value operations used for conformance checks (value-ops.ts)', function
     d: new DynamicValue(STRING, 'v'),
   };
 
-  describe('valueEquals', function () {
-    it('numbers by value, sets ignoring order, maps/objects by key, dynamic by type and value', function () {
+  describe('valueEquals', () => {
+    it('numbers by value, sets ignoring order, maps/objects by key, dynamic by type and value', () => {
       expect(valueEquals(NUMBER, 0.1, new Decimal('0.1'))).to.equal(true);
       expect(valueEquals(setOf(STRING), ['a', 'b'], ['b', 'a'])).to.equal(true);
       expect(valueEquals(setOf(STRING), ['a', 'b'], ['a', 'c'])).to.equal(false);
@@ -272,7 +272,7 @@ describe('value operations used for conformance checks (value-ops.ts)', function
       ).to.equal(true);
     });
 
-    it('unknown equals only unknown (refinements ignored); null equals only null', function () {
+    it('unknown equals only unknown (refinements ignored); null equals only null', () => {
       expect(valueEquals(STRING, UNKNOWN, new Unknown({ notNull: true }))).to.equal(true);
       expect(valueEquals(STRING, UNKNOWN, 'a')).to.equal(false);
       expect(valueEquals(STRING, UNKNOWN, null)).to.equal(false);
@@ -286,8 +286,8 @@ describe('value operations used for conformance checks (value-ops.ts)', function
     });
   });
 
-  describe('isWhollyKnown', function () {
-    it('finds unknowns at any depth, including inside dynamic values', function () {
+  describe('isWhollyKnown', () => {
+    it('finds unknowns at any depth, including inside dynamic values', () => {
       expect(isWhollyKnown(OBJ, good)).to.equal(true);
       expect(isWhollyKnown(OBJ, { ...(good as object), rules: [{ port: UNKNOWN }] } as Value)).to.equal(false);
       expect(
@@ -298,8 +298,8 @@ describe('value operations used for conformance checks (value-ops.ts)', function
     });
   });
 
-  describe('conformanceError', function () {
-    it('accepts conforming values, nulls and unknowns anywhere', function () {
+  describe('conformanceError', () => {
+    it('accepts conforming values, nulls and unknowns anywhere', () => {
       expect(conformanceError(OBJ, good)).to.equal(null);
       expect(conformanceError(OBJ, { id: null, n: UNKNOWN, tags: null, rules: [], s: UNKNOWN, d: null })).to.equal(
         null,
@@ -327,7 +327,7 @@ describe('value operations used for conformance checks (value-ops.ts)', function
       ['array for an object', objectOf({}), [], [], /an object is required/],
     ];
     for (const [name, type, value, path, message] of problems) {
-      it(`reports ${name}`, function () {
+      it(`reports ${name}`, () => {
         const err = conformanceError(type, value);
         expect(err, 'a problem').not.to.equal(null);
         expect(err!.message).to.match(message);
@@ -336,8 +336,8 @@ describe('value operations used for conformance checks (value-ops.ts)', function
     }
   });
 
-  describe('normalizeSet', function () {
-    it('dedupes wholly known elements and orders like go-cty', function () {
+  describe('normalizeSet', () => {
+    it('dedupes wholly known elements and orders like go-cty', () => {
       expect(normalizeSet(NUMBER, [3, new Decimal('0.1'), 0.1, -1, 3])).to.deep.equal([-1, new Decimal('0.1'), 3]);
       expect(normalizeSet(STRING, [UNKNOWN, 'b', null, UNKNOWN, 'a'])).to.deep.equal([
         'a',
@@ -353,7 +353,7 @@ describe('value operations used for conformance checks (value-ops.ts)', function
     });
   });
 
-  describe('formatValue', function () {
+  describe('formatValue', () => {
     const cases: Array<[CtyType, Value, string]> = [
       [STRING, 'abc', '"abc"'],
       [NUMBER, 42, '42'],
@@ -369,12 +369,12 @@ describe('value operations used for conformance checks (value-ops.ts)', function
       [DYNAMIC, new DynamicValue(listOf(NUMBER), [1, 2]), '[1, 2]'],
     ];
     for (const [type, value, text] of cases) {
-      it(`renders ${text}`, function () {
+      it(`renders ${text}`, () => {
         expect(formatValue(type, value)).to.equal(text);
       });
     }
 
-    it('truncates long renderings at about 200 characters', function () {
+    it('truncates long renderings at about 200 characters', () => {
       const long = formatValue(
         listOf(NUMBER),
         Array.from({ length: 100000 }, (_, i) => i),

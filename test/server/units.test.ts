@@ -123,7 +123,7 @@ describe('server/tls', () => {
     expect(x.checkHost('localhost')).to.equal('localhost');
     expect(x.issuer).to.equal(x.subject);
     const text = x.toLegacyObject() as unknown as Record<string, string>;
-    expect(text['ext_key_usage']).to.deep.equal(['1.3.6.1.5.5.7.3.1', '1.3.6.1.5.5.7.3.2']);
+    expect(text.ext_key_usage).to.deep.equal(['1.3.6.1.5.5.7.3.1', '1.3.6.1.5.5.7.3.2']);
     // BasicConstraints (critical, CA:TRUE) then KeyUsage (critical, bits 0 2 4 5).
     const hex = certDer.toString('hex');
     expect(hex).to.contain('0603551d130101ff040530030101ff');

@@ -11,7 +11,6 @@ import { envelope } from './wire.js';
 export const CONTAINER_REGISTRY_API_TYPE = 'ContVulnCfg';
 
 export { REGISTRY_B_DOMAINS, REGISTRY_C_DOMAINS, REGISTRY_D_DOMAIN, REGISTRY_F_DOMAIN } from './registry-domains.js';
-import { REGISTRY_B_DOMAINS, REGISTRY_C_DOMAINS, REGISTRY_D_DOMAIN, REGISTRY_F_DOMAIN } from './registry-domains.js';
 
 export const REGISTRY_A_AUTH_TYPES = ['ROLE', 'ACCESS_KEY'] as const;
 export type RegistryAAuthType = (typeof REGISTRY_A_AUTH_TYPES)[number];
@@ -145,7 +144,7 @@ const containerRegistrySchema = integrationSchema.transform((integration, ctx) =
     });
     return z.NEVER;
   }
-  const registryType = integration.data['registryType'];
+  const registryType = integration.data.registryType;
   const dataSchema =
     typeof registryType === 'string'
       ? (CONTAINER_REGISTRY_DATA_SCHEMAS[registryType as RegistryType] as z.ZodType | undefined)

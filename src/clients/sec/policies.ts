@@ -9,13 +9,6 @@ export {
   type PolicySeverity,
   type EvaluationFrequency,
 } from './policy-values.js';
-import {
-  POLICY_SEVERITIES,
-  EVALUATION_FREQUENCIES,
-  BUILT_IN_POLICY_PREFIX,
-  type PolicySeverity,
-  type EvaluationFrequency,
-} from './policy-values.js';
 
 /** One constraint an exception of the policy may set, e.g. `accountIds` of data type `String`. */
 export interface ExceptionConstraintField {

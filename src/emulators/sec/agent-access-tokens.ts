@@ -61,10 +61,10 @@ export function registerAgentAccessTokenRoutes(router: Router, ctx: SecContext):
 
   router.add('GET', BASE, () => json(200, { data: ctx.store.list<AgentAccessTokenRecord>(COLLECTION) }));
 
-  router.add('GET', `${BASE}/:token`, (request) => json(200, { data: findToken(ctx, request.params['token']!) }));
+  router.add('GET', `${BASE}/:token`, (request) => json(200, { data: findToken(ctx, request.params.token!) }));
 
   router.add('PATCH', `${BASE}/:token`, (request) => {
-    const existing = findToken(ctx, request.params['token']!);
+    const existing = findToken(ctx, request.params.token!);
     validate(updateSpec, request.body, 'body');
     const body = request.body as TokenBody;
     if (body.tokenAlias !== undefined) assertAliasFree(ctx, body.tokenAlias, existing.accessToken);

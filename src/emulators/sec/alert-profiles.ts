@@ -74,10 +74,10 @@ export function registerAlertProfileRoutes(router: Router, ctx: SecContext): voi
 
   router.add('GET', BASE, () => json(200, { data: ctx.store.list<AlertProfileRecord>(ALERT_PROFILES) }));
 
-  router.add('GET', `${BASE}/:id`, (request) => json(200, { data: findProfile(ctx, request.params['id']!) }));
+  router.add('GET', `${BASE}/:id`, (request) => json(200, { data: findProfile(ctx, request.params.id!) }));
 
   router.add('PATCH', `${BASE}/:id`, (request) => {
-    const existing = findProfile(ctx, request.params['id']!);
+    const existing = findProfile(ctx, request.params.id!);
     if (isBuiltIn(existing)) throw invalid(`the built-in alert profile ${existing.alertProfileId} cannot be changed`);
     if (typeof request.body === 'object' && request.body !== null) {
       for (const key of ['alertProfileId', 'extends']) {
@@ -94,7 +94,7 @@ export function registerAlertProfileRoutes(router: Router, ctx: SecContext): voi
   });
 
   router.add('DELETE', `${BASE}/:id`, (request) => {
-    const existing = findProfile(ctx, request.params['id']!);
+    const existing = findProfile(ctx, request.params.id!);
     if (isBuiltIn(existing)) throw invalid(`the built-in alert profile ${existing.alertProfileId} cannot be deleted`);
     ctx.store.remove(ALERT_PROFILES, existing.alertProfileId);
     return noContent();

@@ -123,13 +123,13 @@ export function registerAlertRuleRoutes(router: Router, ctx: SecContext): void {
     json(201, { data: store(prefixedId(ctx.account.toUpperCase()), parse(request.body, undefined)) }),
   );
   router.add('GET', BASE, () => json(200, { data: ctx.store.list(ALERT_RULES_COLLECTION) }));
-  router.add('GET', `${BASE}/:mcGuid`, (request) => json(200, { data: find(ctx, request.params['mcGuid']!) }));
+  router.add('GET', `${BASE}/:mcGuid`, (request) => json(200, { data: find(ctx, request.params.mcGuid!) }));
   router.add('PATCH', `${BASE}/:mcGuid`, (request) => {
-    const existing = find(ctx, request.params['mcGuid']!);
+    const existing = find(ctx, request.params.mcGuid!);
     return json(200, { data: store(existing.mcGuid, parse(request.body, existing.mcGuid)) });
   });
   router.add('DELETE', `${BASE}/:mcGuid`, (request) => {
-    ctx.store.remove(ALERT_RULES_COLLECTION, find(ctx, request.params['mcGuid']!).mcGuid);
+    ctx.store.remove(ALERT_RULES_COLLECTION, find(ctx, request.params.mcGuid!).mcGuid);
     return noContent();
   });
 }

@@ -47,7 +47,7 @@ const scanSettings = {
 const accountMappingFile = field.string({ optional: true, format: 'json-data-url' });
 
 function checkAccountMappings(data: Record<string, unknown>, path: string): void {
-  const value = data['accountMappingFile'];
+  const value = data.accountMappingFile;
   if (typeof value !== 'string') return;
   const where = `${path}.accountMappingFile`;
   const document = JSON.parse(Buffer.from(value.slice(value.indexOf(',') + 1), 'base64').toString('utf8')) as unknown;
@@ -86,7 +86,7 @@ function checkAccountMappings(data: Record<string, unknown>, path: string): void
 /** An organisation-level scope needs the organisation. */
 function checkOrganization(scopeField: string) {
   return (data: Record<string, unknown>, path: string): void => {
-    if (data[scopeField] === 'ORGANIZATION' && !data['organizationId']) {
+    if (data[scopeField] === 'ORGANIZATION' && !data.organizationId) {
       throw invalid(`${path}.organizationId is required when ${scopeField} is ORGANIZATION`);
     }
   };

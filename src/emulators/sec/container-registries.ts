@@ -99,7 +99,7 @@ function keyValueList(value: unknown, what: string): FieldSpec {
 
 /** The platform assesses the newest 5, 10 or 15 images of each repository. */
 function checkImageCount(data: Record<string, unknown>, path: string): void {
-  const value = data['limitNumImg'];
+  const value = data.limitNumImg;
   if (typeof value === 'number' && ![5, 10, 15].includes(value))
     throw invalid(`${path}.limitNumImg must be one of 5, 10, 15 (got ${value})`);
 }
@@ -107,7 +107,7 @@ function checkImageCount(data: Record<string, unknown>, path: string): void {
 /** `data` of each registry type, given the labels the body carries. */
 function registrySpec(registryType: string, data: Record<string, unknown>): ObjectSpec {
   const registryTypeField = field.string({ oneOf: [registryType] });
-  const limitByLabel = keyValueList(data['limitByLabel'], 'label');
+  const limitByLabel = keyValueList(data.limitByLabel, 'label');
   /** The image limits every registry but RegistryE has, with the image-count rule. */
   const limited = (fields: Record<string, FieldSpec>, check?: ObjectSpec['check']): ObjectSpec =>
     field.object(
@@ -145,13 +145,13 @@ function registrySpec(registryType: string, data: Record<string, unknown>): Obje
         (value, path) => {
           // Each authentication kind carries exactly its own credentials object.
           const [wanted, other] =
-            value['authType'] === 'ROLE'
+            value.authType === 'ROLE'
               ? ['crossAccountCredentials', 'accessKeyCredentials']
               : ['accessKeyCredentials', 'crossAccountCredentials'];
           if (value[wanted] === undefined || value[wanted] === null)
-            throw invalid(`${path}.${wanted} is required when authType is ${String(value['authType'])}`);
+            throw invalid(`${path}.${wanted} is required when authType is ${String(value.authType)}`);
           if (value[other] !== undefined && value[other] !== null)
-            throw invalid(`${path}.${other} must not be sent when authType is ${String(value['authType'])}`);
+            throw invalid(`${path}.${other} must not be sent when authType is ${String(value.authType)}`);
         },
       );
     case 'REGISTRY_B':
@@ -196,12 +196,12 @@ function registrySpec(registryType: string, data: Record<string, unknown>): Obje
       return field.object(
         {
           registryType: registryTypeField,
-          identifierTag: keyValueList(data['identifierTag'], 'identifier tag'),
+          identifierTag: keyValueList(data.identifierTag, 'identifier tag'),
           limitNumScan: field.string({ optional: true, maxLength: 16 }),
         },
         {
           check: (value, path) => {
-            const limit = value['limitNumScan'];
+            const limit = value.limitNumScan;
             // The platform keeps this number as a string.
             if (typeof limit === 'string' && !/^[1-9][0-9]*$/.test(limit)) {
               throw invalid(
@@ -242,23 +242,23 @@ export const CONTAINER_REGISTRIES: IntegrationFamily = {
       throw invalid(data === undefined || data === null ? 'data is required' : 'data must be an object');
     }
     const record = data as Record<string, unknown>;
-    const registryType = record['registryType'];
+    const registryType = record.registryType;
     if (registryType === undefined || registryType === null) throw invalid('data.registryType is required');
     if (typeof registryType !== 'string') throw invalid('data.registryType must be a string');
-    if (existing && existing.data['registryType'] !== registryType) {
+    if (existing && existing.data.registryType !== registryType) {
       throw invalid(
-        `data.registryType cannot be changed (the integration is of type ${quote(existing.data['registryType'])})`,
+        `data.registryType cannot be changed (the integration is of type ${quote(existing.data.registryType)})`,
       );
     }
     // Switching a RegistryA integration between role and access-key authentication needs a new integration.
-    if (existing && registryType === 'REGISTRY_A' && existing.data['authType'] !== record['authType']) {
+    if (existing && registryType === 'REGISTRY_A' && existing.data.authType !== record.authType) {
       throw invalid(
-        `data.authType cannot be changed (the integration uses ${quote(existing.data['authType'])}); create a new integration instead`,
+        `data.authType cannot be changed (the integration uses ${quote(existing.data.authType)}); create a new integration instead`,
       );
     }
     return registrySpec(registryType, record);
   },
-  issuesServerToken: (_type, data) => SCANNER_TYPES.has(String(data['registryType'])),
+  issuesServerToken: (_type, data) => SCANNER_TYPES.has(String(data.registryType)),
 };
 
 export function registerContainerRegistryRoutes(router: Router, ctx: SecContext): void {

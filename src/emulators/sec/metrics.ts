@@ -30,7 +30,7 @@ const eventSpec = field.object({
 /** Usage events (which module of which version ran), as the platform's metrics endpoint takes them. */
 export function registerMetricRoutes(router: Router, ctx: SecContext): void {
   router.add('POST', `${BASE}/:dataset`, (request) => {
-    const dataset = request.params['dataset']!;
+    const dataset = request.params.dataset!;
     if (!DATASET.test(dataset))
       throw invalid(`dataset must be lower-case letters, digits and "-" (got ${quote(dataset)})`);
     validate(eventSpec, request.body, 'body');

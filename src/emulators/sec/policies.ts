@@ -145,10 +145,10 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
     return json(200, { data: [...tags].sort() });
   });
 
-  router.add('GET', `${BASE}/:id`, (request) => json(200, { data: findPolicy(ctx, request.params['id']!) }));
+  router.add('GET', `${BASE}/:id`, (request) => json(200, { data: findPolicy(ctx, request.params.id!) }));
 
   router.add('PATCH', `${BASE}/:id`, (request) => {
-    const existing = findPolicy(ctx, request.params['id']!);
+    const existing = findPolicy(ctx, request.params.id!);
     validate(updateSpec, request.body, 'body');
     const body = request.body as PolicyBody;
     if (body.policyId !== undefined && body.policyId !== null && body.policyId !== existing.policyId) {
@@ -185,7 +185,7 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
   });
 
   router.add('DELETE', `${BASE}/:id`, (request) => {
-    const existing = findPolicy(ctx, request.params['id']!);
+    const existing = findPolicy(ctx, request.params.id!);
     if (isBuiltIn(existing))
       throw invalid(`${existing.policyId} is a built-in policy and cannot be deleted; disable it instead`);
     ctx.store.remove(POLICIES, existing.policyId);
@@ -232,7 +232,7 @@ export function findPolicy(ctx: SecContext, id: string): PolicyRecord {
 const isBuiltIn = (policy: PolicyRecord) => policy.policyId.startsWith(BUILT_IN_POLICY_PREFIX);
 
 function checkSeverity(value: Record<string, unknown>, path: string): void {
-  const severity = value['severity'];
+  const severity = value.severity;
   if (typeof severity !== 'string') return;
   if (!(SEVERITIES as readonly string[]).includes(severity.trim().toLowerCase())) {
     throw invalid(`${path}.severity must be one of ${SEVERITIES.join(', ')} (any case) (got ${quote(severity)})`);

@@ -88,7 +88,7 @@ function policyOf(ctx: SecContext, request: EmulatorRequest): PolicyRecord {
 
 function findException(ctx: SecContext, request: EmulatorRequest): PolicyExceptionRecord {
   const policy = policyOf(ctx, request);
-  const id = request.params['id']!;
+  const id = request.params.id!;
   const record = ctx.store.get<PolicyExceptionRecord>(POLICY_EXCEPTIONS, id);
   if (!record || record.policyId !== policy.policyId)
     throw new HttpError(404, `exception ${quote(id)} of policy ${policy.policyId} not found`);
@@ -112,10 +112,10 @@ const nonEmptyString = (value: unknown): value is string => typeof value === 'st
 function parseBody(body: unknown, policy: PolicyRecord): Pick<PolicyExceptionRecord, 'description' | 'constraints'> {
   if (!isObject(body)) throw invalid('the request body must be a JSON object');
   onlyKeys(body, ['description', 'constraints'], 'body');
-  if (body['description'] === undefined || body['description'] === null) throw invalid('body.description is required');
-  if (!nonEmptyString(body['description'])) throw invalid('body.description must be a non-empty string');
-  checkLength(body['description'], DEFAULT_BODY_LIMITS.characters, 'body.description');
-  const constraints = body['constraints'];
+  if (body.description === undefined || body.description === null) throw invalid('body.description is required');
+  if (!nonEmptyString(body.description)) throw invalid('body.description must be a non-empty string');
+  checkLength(body.description, DEFAULT_BODY_LIMITS.characters, 'body.description');
+  const constraints = body.constraints;
   if (!Array.isArray(constraints) || constraints.length === 0)
     throw invalid('body.constraints must be an array with at least 1 item');
   checkItemCount(constraints, DEFAULT_BODY_LIMITS.items, 'body.constraints');
@@ -128,7 +128,7 @@ function parseBody(body: unknown, policy: PolicyRecord): Pick<PolicyExceptionRec
     const path = `body.constraints[${i}]`;
     if (!isObject(constraint)) throw invalid(`${path} must be an object`);
     onlyKeys(constraint, ['fieldKey', 'fieldValues'], path);
-    const fieldKey = constraint['fieldKey'];
+    const fieldKey = constraint.fieldKey;
     if (!nonEmptyString(fieldKey)) throw invalid(`${path}.fieldKey must be a non-empty string`);
     checkLength(fieldKey, DEFAULT_BODY_LIMITS.characters, `${path}.fieldKey`);
     const definition = defined.get(fieldKey);
@@ -139,7 +139,7 @@ function parseBody(body: unknown, policy: PolicyRecord): Pick<PolicyExceptionRec
     }
     if (used.has(fieldKey)) throw invalid(`${path}.fieldKey: ${fieldKey} is constrained twice`);
     used.add(fieldKey);
-    const values = constraint['fieldValues'];
+    const values = constraint.fieldValues;
     if (!Array.isArray(values) || values.length === 0)
       throw invalid(`${path}.fieldValues must be an array with at least 1 item`);
     checkItemCount(values, DEFAULT_BODY_LIMITS.items, `${path}.fieldValues`);
@@ -148,7 +148,7 @@ function parseBody(body: unknown, policy: PolicyRecord): Pick<PolicyExceptionRec
     values.forEach((value, j) => checkValue(value, definition.dataType, fieldKey, `${path}.fieldValues[${j}]`));
     return { fieldKey, fieldValues: values as ConstraintValueRecord[] };
   });
-  return { description: body['description'], constraints: parsed };
+  return { description: body.description, constraints: parsed };
 }
 
 /** Numeric ids, or a pattern of them with `*` wildcards (every plain value accepts wildcards). */
@@ -167,9 +167,9 @@ function checkValue(value: unknown, dataType: string, fieldKey: string, path: st
   // KVTagPair: a tag key and the value(s) it may have.
   if (!isObject(value)) throw invalid(`${path} must be an object {key, value} (${fieldKey} holds key/value pairs)`);
   onlyKeys(value, ['key', 'value'], path);
-  if (!nonEmptyString(value['key'])) throw invalid(`${path}.key must be a non-empty string`);
-  checkLength(value['key'], DEFAULT_BODY_LIMITS.characters, `${path}.key`);
-  const tagValue = value['value'];
+  if (!nonEmptyString(value.key)) throw invalid(`${path}.key must be a non-empty string`);
+  checkLength(value.key, DEFAULT_BODY_LIMITS.characters, `${path}.key`);
+  const tagValue = value.value;
   const ok =
     typeof tagValue === 'string' ||
     (Array.isArray(tagValue) && tagValue.length > 0 && tagValue.every((v) => typeof v === 'string'));

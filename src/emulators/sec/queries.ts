@@ -78,10 +78,10 @@ export function registerQueryRoutes(router: Router, ctx: SecContext): void {
 
   router.add('GET', BASE, () => json(200, { data: ctx.store.list<QueryRecord>(QUERIES) }));
 
-  router.add('GET', `${BASE}/:id`, (request) => json(200, { data: findQuery(ctx, request.params['id']!) }));
+  router.add('GET', `${BASE}/:id`, (request) => json(200, { data: findQuery(ctx, request.params.id!) }));
 
   router.add('PATCH', `${BASE}/:id`, (request) => {
-    const existing = findQuery(ctx, request.params['id']!);
+    const existing = findQuery(ctx, request.params.id!);
     if (isBuiltIn(existing))
       throw invalid(`${existing.queryId} is a built-in query and cannot be changed; create a query of your own`);
     validate(updateSpec, request.body, 'body');
@@ -104,7 +104,7 @@ export function registerQueryRoutes(router: Router, ctx: SecContext): void {
   });
 
   router.add('DELETE', `${BASE}/:id`, (request) => {
-    const existing = findQuery(ctx, request.params['id']!);
+    const existing = findQuery(ctx, request.params.id!);
     if (isBuiltIn(existing)) throw invalid(`${existing.queryId} is a built-in query and cannot be deleted`);
     const users = ctx.store
       .list<{ policyId: string; queryId: string }>(POLICIES)

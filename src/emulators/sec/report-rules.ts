@@ -121,13 +121,13 @@ export function registerReportRuleRoutes(router: Router, ctx: SecContext): void 
     return json(201, { data: store(prefixedId(ctx.account.toUpperCase()), rule) });
   });
   router.add('GET', BASE, () => json(200, { data: ctx.store.list(REPORT_RULES_COLLECTION) }));
-  router.add('GET', `${BASE}/:mcGuid`, (request) => json(200, { data: find(ctx, request.params['mcGuid']!) }));
+  router.add('GET', `${BASE}/:mcGuid`, (request) => json(200, { data: find(ctx, request.params.mcGuid!) }));
   router.add('PATCH', `${BASE}/:mcGuid`, (request) => {
-    const existing = find(ctx, request.params['mcGuid']!);
+    const existing = find(ctx, request.params.mcGuid!);
     return json(200, { data: store(existing.mcGuid, parse(request.body, existing.mcGuid)) });
   });
   router.add('DELETE', `${BASE}/:mcGuid`, (request) => {
-    ctx.store.remove(REPORT_RULES_COLLECTION, find(ctx, request.params['mcGuid']!).mcGuid);
+    ctx.store.remove(REPORT_RULES_COLLECTION, find(ctx, request.params.mcGuid!).mcGuid);
     return noContent();
   });
 }

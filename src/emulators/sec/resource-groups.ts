@@ -115,9 +115,9 @@ export function registerResourceGroupRoutes(router: Router, ctx: SecContext): vo
     return json(201, { data: ctx.store.put(RESOURCE_GROUPS_COLLECTION, record.resourceGroupGuid, record) });
   });
   router.add('GET', BASE, () => json(200, { data: ctx.store.list(RESOURCE_GROUPS_COLLECTION) }));
-  router.add('GET', `${BASE}/:guid`, (request) => json(200, { data: find(ctx, request.params['guid']!) }));
+  router.add('GET', `${BASE}/:guid`, (request) => json(200, { data: find(ctx, request.params.guid!) }));
   router.add('PATCH', `${BASE}/:guid`, (request) => {
-    const existing = find(ctx, request.params['guid']!);
+    const existing = find(ctx, request.params.guid!);
     const input = parse(request.body, existing);
     const updated: ResourceGroupRecord = {
       ...existing,
@@ -128,7 +128,7 @@ export function registerResourceGroupRoutes(router: Router, ctx: SecContext): vo
     return json(200, { data: ctx.store.put(RESOURCE_GROUPS_COLLECTION, existing.resourceGroupGuid, updated) });
   });
   router.add('DELETE', `${BASE}/:guid`, (request) => {
-    const existing = find(ctx, request.params['guid']!);
+    const existing = find(ctx, request.params.guid!);
     if (existing.isDefaultBoolean) throw invalid('built-in resource groups cannot be deleted');
     ctx.store.remove(RESOURCE_GROUPS_COLLECTION, existing.resourceGroupGuid);
     return noContent();

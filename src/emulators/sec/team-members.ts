@@ -111,11 +111,11 @@ export function registerTeamMemberRoutes(router: Router, ctx: SecContext): void 
     }),
   );
   router.add('GET', `${BASE}/:userGuid`, (request) =>
-    json(200, { data: present(ctx, find(ctx, request.params['userGuid']!), orgAccess(request)) }),
+    json(200, { data: present(ctx, find(ctx, request.params.userGuid!), orgAccess(request)) }),
   );
 
   router.add('PATCH', `${BASE}/:userGuid`, (request) => {
-    const existing = find(ctx, request.params['userGuid']!);
+    const existing = find(ctx, request.params.userGuid!);
     const body = parse(ctx, request, true);
     if (body.userName !== undefined && body.userName.toLowerCase() !== existing.userName.toLowerCase()) {
       throw invalid('body.userName cannot be changed; create a new team member instead');
@@ -140,7 +140,7 @@ export function registerTeamMemberRoutes(router: Router, ctx: SecContext): void 
   });
 
   router.add('DELETE', `${BASE}/:userGuid`, (request) => {
-    ctx.store.remove(TEAM_MEMBERS_COLLECTION, find(ctx, request.params['userGuid']!).userGuid);
+    ctx.store.remove(TEAM_MEMBERS_COLLECTION, find(ctx, request.params.userGuid!).userGuid);
     return noContent();
   });
 
@@ -177,7 +177,7 @@ function parse(ctx: SecContext, request: EmulatorRequest, forUpdate: boolean): B
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body must be an object');
   const record = body as Record<string, unknown>;
   if (orgAccess(request)) {
-    const props = record['props'];
+    const props = record.props;
     if (typeof props === 'object' && props !== null && 'accountAdmin' in props) {
       throw invalid(
         'body.props.accountAdmin is an account-level role; with organization access, give orgAdmin, orgUser, adminRoleAccounts or userRoleAccounts',

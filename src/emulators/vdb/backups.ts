@@ -210,7 +210,7 @@ function refreshAllBackups(ctx: VdbContext): Backup[] {
 /** RUNNING backups finish `provisioningMs` after they were created. */
 export function refreshBackup(ctx: VdbContext, id: string): Backup | undefined {
   const backup = ctx.store.get<Backup>(C.backups, id);
-  if (!backup || backup.status !== 'BACKUP_STATUS_RUNNING' || backup.createdAt === undefined) return backup;
+  if (backup?.status !== 'BACKUP_STATUS_RUNNING' || backup.createdAt === undefined) return backup;
   const created = parseTimestamp(backup.createdAt);
   if (!created) return backup;
   const startedMs = created.seconds * 1000 + Math.floor(created.nanos / 1e6);

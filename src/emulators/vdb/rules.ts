@@ -49,8 +49,7 @@ export function minItems(v: Violations, path: string, items: readonly unknown[] 
 
 /** Optional enums must not be sent with their zero value. */
 export function enumSet(v: Violations, path: string, value: string | undefined): void {
-  if (value !== undefined && value.endsWith('_UNSPECIFIED'))
-    v.add(path, 'value must not be in list [0]', 'enum.not_in');
+  if (value?.endsWith('_UNSPECIFIED')) v.add(path, 'value must not be in list [0]', 'enum.not_in');
 }
 
 export function required(v: Violations, path: string, value: unknown): boolean {

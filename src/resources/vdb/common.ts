@@ -4,7 +4,7 @@
  * resources use (key/value pairs, tolerations, Kubernetes secret references).
  */
 import { attr, block, validators, type ConfigModelOf, type Fields, type ModelOf } from '../../schema/define.js';
-import { DiagnosticError, Diagnostics } from '../../engine/diagnostics.js';
+import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics.js';
 import { attrStep, type AttributePath } from '../../schema/path.js';
 import { isApiError } from '../../wire/api-error.js';
 import type {

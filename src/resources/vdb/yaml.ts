@@ -52,7 +52,7 @@ function stripComment(text: string): string {
       if (c === '\\' && quote === '"') i++;
       else if (c === quote) quote = null;
     } else if (c === '"' || c === "'") {
-      if (i === 0 || /[\s:,[{\-]/.test(text[i - 1]!)) quote = c;
+      if (i === 0 || /[\s:,[{-]/.test(text[i - 1]!)) quote = c;
     } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
       return text.slice(0, i).trimEnd();
     }
@@ -112,8 +112,7 @@ class BlockParser {
       const colon = findMappingColon(line.text);
       if (colon < 0) throw new YamlError(`line ${line.no}: expected "key: value"`);
       const key = String(parseScalar(line.text.slice(0, colon).trim(), line.no) ?? 'null');
-      if (Object.prototype.hasOwnProperty.call(out, key))
-        throw new YamlError(`line ${line.no}: duplicate key ${JSON.stringify(key)}`);
+      if (Object.hasOwn(out, key)) throw new YamlError(`line ${line.no}: duplicate key ${JSON.stringify(key)}`);
       const rest = line.text.slice(colon + 1).trim();
       this.i++;
       if (rest === '|' || rest === '>' || /^[|>][+-]?$/.test(rest)) {
@@ -304,9 +303,7 @@ export function sameJson(a: JsonValue, b: JsonValue): boolean {
   }
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return (
-    ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameJson(a[k]!, b[k]!))
-  );
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson(a[k]!, b[k]!));
 }
 
 /** Two YAML texts with the same data (either failing to parse: only equal if identical). */

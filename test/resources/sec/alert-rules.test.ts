@@ -104,9 +104,9 @@ describe('sec_alert_rule through the Terraform-side client', function () {
       severity: [1, 2],
       resourceGroups: [group],
     });
-    expect(stored.filters['category']).to.have.members(['Policy', 'Anomaly']);
-    expect(stored.filters['subCategory']).to.have.members(['Compliance', 'Threat Intel', 'Cloud Activity']);
-    expect(stored.filters['source']).to.have.members(['CloudA', 'Agent', 'CloudD']);
+    expect(stored.filters.category).to.have.members(['Policy', 'Anomaly']);
+    expect(stored.filters.subCategory).to.have.members(['Compliance', 'Threat Intel', 'Cloud Activity']);
+    expect(stored.filters.source).to.have.members(['CloudA', 'Agent', 'CloudD']);
 
     state = await converge(type, state, rule({ enabled: false, description: 'paused', severities: ['Critical'] }));
     expect(
@@ -214,13 +214,13 @@ describe('sec_alert_rule through the Terraform-side client', function () {
       let state = await converge(type, null, old);
       const stored = () =>
         emulator.get<{ filters: Record<string, unknown> }>('AlertRules', state.id as string)!.filters;
-      expect(stored()['subCategory']).to.have.members([
+      expect(stored().subCategory).to.have.members([
         'Application',
         'Cloud Activity',
         'Compliance',
         'Kubernetes Activity',
       ]);
-      expect(stored()['source']).to.have.members(['K8s', 'CloudD']);
+      expect(stored().source).to.have.members(['K8s', 'CloudD']);
       expect(state).to.deep.include({ alert_subcategories: null, alert_sources: null });
       expect(state.event_categories).to.have.members(['App', 'Cloud', 'Compliance', 'K8sActivity']);
       const refreshed = (await tf.read(type, state)).state!;
@@ -246,7 +246,7 @@ describe('sec_alert_rule through the Terraform-side client', function () {
         'Compliance',
         'Kubernetes Activity',
       ]);
-      expect(stored()['subCategory']).to.have.members([
+      expect(stored().subCategory).to.have.members([
         'Application',
         'Cloud Activity',
         'Compliance',

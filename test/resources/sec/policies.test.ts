@@ -527,7 +527,7 @@ describe('sec policies family through the Terraform-side client', function () {
         { fieldKey: 'resourceTags', fieldValues: [{ key: 'owner', value: 'qa' }] },
       ]);
       expect(
-        tf.resourceSchema(type).block.blockTypes['constraint']!.block.blockTypes['field_value_map']!.block.deprecated,
+        tf.resourceSchema(type).block.blockTypes.constraint!.block.blockTypes.field_value_map!.block.deprecated,
       ).to.equal(true);
       await destroy(type, state);
     });

@@ -626,7 +626,7 @@ describe('sec container registries and scanners through the Terraform-side clien
   });
 });
 
-describe('Pulumi mapping: registry and scanner nested types against the sec seed', function () {
+describe('Pulumi mapping: registry and scanner nested types against the sec seed', () => {
   const NESTED = [
     'IntegrationRegistryACredentials',
     'IntegrationRegistryBCredentials',

@@ -32,7 +32,7 @@ describe('sec_api_token and sec_metric_module data sources', function () {
     expect(token).to.be.a('string').and.not.equal('');
     expect(emulator.issuedTokens().map((t) => t.token)).to.include(token);
     const schema = tf.dataSourceSchema('sec_api_token');
-    expect(schema.block.attributes['token']).to.deep.include({ sensitive: true });
+    expect(schema.block.attributes.token).to.deep.include({ sensitive: true });
     expect(schema.block.deprecated).to.equal(true);
     expect(schema.block.description).to.include('sec_access_token');
   });

@@ -118,8 +118,8 @@ describe('vdb backups', function () {
       ),
     );
     const byPath = Object.fromEntries(err.diagnostics.map((d) => [d.path, d.detail]));
-    expect(byPath['cron_expression']).to.match(/hour field "25"/);
-    expect(byPath['retention_period']).to.match(/between 24h and 8760h/);
+    expect(byPath.cron_expression).to.match(/hour field "25"/);
+    expect(byPath.retention_period).to.match(/between 24h and 8760h/);
     const unparsable = await h.failure(
       h.tf.validateResource(
         SCHEDULE,

@@ -216,7 +216,7 @@ describe('vdb_accounts_cluster', function () {
     );
     const err = await h.failure(h.tf.validateResource(TYPE, h.config(TYPE, bad)));
     const byPath = Object.fromEntries(err.diagnostics.map((d) => [d.path, d.detail]));
-    expect(byPath['name']).to.match(/2 to 64 characters/);
+    expect(byPath.name).to.match(/2 to 64 characters/);
     expect(byPath['configuration[0].number_of_nodes']).to.match(/a whole number from 1 to 4294967295, got 0/);
     expect(byPath['configuration[0].gpu_type']).to.match(/CLUSTER_CONFIGURATION_GPU_TYPE_NVIDIA/);
     expect(byPath['configuration[0].allowed_ip_source_ranges']).to.match(/IPv4 CIDR/);

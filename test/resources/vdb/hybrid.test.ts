@@ -207,8 +207,8 @@ describe('vdb_accounts_hybrid_cloud_environment', function () {
     expect(byPath['configuration[0].advanced_operator_settings']).to.match(/valid YAML \(line 1/);
     expect(byPath['configuration[0].http_proxy_url']).to.match(/URL/);
     expect(byPath['configuration[0].namespace']).to.match(/namespace/);
-    expect(byPath['name']).to.match(/letters, digits/);
-    expect(byPath['bootstrap_commands_version']).to.match(/from -1 to 2147483647/);
+    expect(byPath.name).to.match(/letters, digits/);
+    expect(byPath.bootstrap_commands_version).to.match(/from -1 to 2147483647/);
     const list = await h.failure(
       h.tf.validateResource(TYPE, h.config(TYPE, env({ advanced_operator_settings: '- a\n- b' }))),
     );

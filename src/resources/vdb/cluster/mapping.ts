@@ -89,9 +89,7 @@ function databaseConfigurationToApi(db: DatabaseConfigurationModel): DatabaseCon
         }
       : {}),
     ...(db.log_level ? { logLevel: db.log_level as DatabaseLogLevel } : {}),
-    ...(tls && tls.cert[0] && tls.key[0]
-      ? { tls: { cert: secretRefToApi(tls.cert)!, key: secretRefToApi(tls.key)! } }
-      : {}),
+    ...(tls?.cert[0] && tls.key[0] ? { tls: { cert: secretRefToApi(tls.cert)!, key: secretRefToApi(tls.key)! } } : {}),
     ...(inference && inference.enabled !== null ? { inference: { enabled: inference.enabled } } : {}),
   };
 }

@@ -15,7 +15,7 @@ import {
   type ModelOf,
 } from '../../../../schema/define.js';
 import { resource, type OpContext, type ResourceDef } from '../../../../engine/contracts.js';
-import { DiagnosticError, Diagnostics } from '../../../../engine/diagnostics.js';
+import { DiagnosticError, type Diagnostics } from '../../../../engine/diagnostics.js';
 import type { SecClient } from '../../../../clients/sec/index.js';
 import type { Integration } from '../../../../clients/sec/integration.js';
 import { idIdentity } from '../../../shared/identity.js';
@@ -154,8 +154,8 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     for (const name of Object.keys(shape)) out[name] = status[name as keyof StatusFields];
     // Scanners: a platform that leaves the token out of a read keeps the one Terraform holds
     // (undefined keeps the current value).
-    if (hasField('server_token')) out['server_token'] = i.serverToken?.serverToken || undefined;
-    if (hasField('uri')) out['uri'] = i.serverToken?.uri || undefined;
+    if (hasField('server_token')) out.server_token = i.serverToken?.serverToken || undefined;
+    if (hasField('uri')) out.uri = i.serverToken?.uri || undefined;
     return { ...out, ...spec.fromData(i.data as CloudAccountData<T>, own(m)) } as Partial<Model>;
   };
 

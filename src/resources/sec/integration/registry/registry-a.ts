@@ -99,7 +99,7 @@ export default containerRegistry({
     if (!c) return;
     // A field's value, or for the secret its write-only twin's: undefined while not known.
     const value = (k: keyof Credentials) =>
-      k === 'secret_access_key' && c[k] === null ? c['secret_access_key_wo'] : c[k];
+      k === 'secret_access_key' && c[k] === null ? c.secret_access_key_wo : c[k];
     const given = (k: keyof Credentials) => {
       const v = value(k);
       return v !== undefined && isSet(v);
