@@ -317,7 +317,11 @@ async function runInOrder(
   }
   let running = 0;
   const queue: (() => void)[] = [];
-  const slot = () => (running < limit ? (running++, Promise.resolve()) : new Promise<void>((r) => queue.push(r)));
+  const slot = (): Promise<void> => {
+    if (running >= limit) return new Promise<void>((r) => queue.push(r));
+    running++;
+    return Promise.resolve();
+  };
   const release = () => {
     const next = queue.shift();
     if (next) next();

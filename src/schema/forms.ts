@@ -237,6 +237,7 @@ export const pemPrivateKey: FormValidator<string> = {
 // Names
 
 /** C0 and C1 control characters (NUL, ESC of terminal escapes, newlines, tabs, DEL). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
 /** Bidirectional embedding, override and isolate controls: they make a name read as another. */
 const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/u;

@@ -183,6 +183,7 @@ function buildServer(
   });
   // We never write to stdout/stderr for the host to mirror: hold the stream open, send nothing.
   const stdio = serviceCodecs(SERVICE_NAMES.stdio).get('StreamStdio')!;
+  // biome-ignore lint/correctness/useYield: a stream that never sends a message is the point.
   server.serverStream(stdio.path, stdio.request, stdio.response, async function* (_request, call) {
     await untilAborted(call.signal);
   });

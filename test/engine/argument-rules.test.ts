@@ -68,7 +68,7 @@ function engineFor(api: Api) {
       const t = ctx.client.things.get(prior.id!);
       return t ? { name: t.name, note: t.note, labels: t.labels } : null;
     },
-    async update(plan, _prior, ctx) {
+    async update(_plan, _prior, ctx) {
       ctx.client.updates++;
       return { updated: ctx.client.updates };
     },

@@ -525,7 +525,7 @@ describe('engine: changes that tell the platform nothing call no API', () => {
             return { id, ...placed.get(id)! };
           },
           read: async (prior) => ({ id: prior.id, ...placed.get(prior.id!)! }),
-          async update(plan, prior) {
+          async update(_plan, prior) {
             updates++;
             const p = placed.get(prior.id!)!;
             p.updated++;

@@ -289,7 +289,11 @@ function positionAttacks(knobs: { variant: number; size: number; levels: number;
       mustFail: true,
       applies: () => true,
       // An array is never a primitive, a bool never a collection or object.
-      write: (w, t) => (isPrimitive(t) ? (w.array(1), w.nil()) : w.bool(true)),
+      write: (w, t) => {
+        if (!isPrimitive(t)) return w.bool(true);
+        w.array(1);
+        w.nil();
+      },
     },
     {
       category: 'invalid-utf8',
@@ -310,7 +314,11 @@ function positionAttacks(knobs: { variant: number; size: number; levels: number;
         const names = Object.keys((t as Extract<CtyType, { kind: 'object' }>).attributes).sort();
         const drop = variant % names.length;
         w.map(names.length - 1);
-        names.forEach((n, i) => i !== drop && (w.str(n), w.nil()));
+        for (const [i, n] of names.entries()) {
+          if (i === drop) continue;
+          w.str(n);
+          w.nil();
+        }
       },
     },
     {
@@ -320,7 +328,10 @@ function positionAttacks(knobs: { variant: number; size: number; levels: number;
       write: (w, t) => {
         const names = Object.keys((t as Extract<CtyType, { kind: 'object' }>).attributes).sort();
         w.map(names.length + 1);
-        for (const n of names) w.str(n), w.nil();
+        for (const n of names) {
+          w.str(n);
+          w.nil();
+        }
         w.str('zz_not_an_attribute');
         w.nil();
       },

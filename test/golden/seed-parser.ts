@@ -479,7 +479,7 @@ function parseHeading(text: string): Section {
     const scope = common[1]!.split('-').map(upperFirst).join('');
     return { ...base, kind: 'common', commonScope: scope };
   }
-  const paren = /\(([^]*)\)\s*$/.exec(title);
+  const paren = /\(([\s\S]*)\)\s*$/.exec(title);
   const note = paren ? paren[1]!.trim() : '';
   const allRequired = /all fields required/i.test(note) || /all fields required/i.test(title);
   if (/^nested types/i.test(title)) return { ...base, kind: 'nestedTable', note, allRequired };
@@ -742,7 +742,6 @@ export function parseSeed(text: string): ParsedSeed {
     pendingSubtable = undefined;
     const first = section.names[0];
     if (section.kind === 'resource' && first) {
-      const res = resources[first]!;
       if (/^import:/i.test(p)) for (const n of section.names) resources[n]!.importText = p.replace(/^import:\s*/i, '');
       if (/not shown/i.test(p)) for (const n of section.names) resources[n]!.partial = true;
     }

@@ -165,7 +165,7 @@ function globToRegExp(glob: string): RegExp {
  * URL (`webhook_url`: whoever has it can post to the channel, DECISIONS). Identifiers of credentials
  * (`access_key_id`, `token_uri`, `secret_name`) and other URLs (`queue_url`) end in another word.
  */
-export function looksLikeCredential(name: string): boolean {
+function looksLikeCredential(name: string): boolean {
   const last = name.split('_').at(-1)!;
   return (
     ['password', 'passwd', 'secret', 'token', 'key'].includes(last) ||
@@ -188,7 +188,7 @@ interface Exception {
 }
 
 /** Credential-named attributes that are deliberately not sensitive. */
-export const NOT_SECRET: Exception[] = [
+const NOT_SECRET: Exception[] = [
   // Seed-mandated. DECISIONS flags credentials the seed leaves unflagged (vdb key/token, the sec webhook
   // URLs, the observ insert key, the cloud_c agentless/DSPM client secret); a key's *id* is not one.
   {
@@ -273,7 +273,7 @@ interface FilledByPlatform {
  * O+C (`global_access_rule`, `service.api_key`, `inference`) cannot be computed in protocol 6; their
  * attributes are listed instead where they are O+C.
  */
-export const FILLED_BY_PLATFORM: FilledByPlatform[] = [
+const FILLED_BY_PLATFORM: FilledByPlatform[] = [
   {
     where: 'vdb_*.account_id',
     reason:
@@ -322,7 +322,7 @@ function namedAsPlatformValue(name: string): boolean {
 // ---------------------------------------------------------------------------------------------------
 // The checks (each returns one line per problem)
 
-export function idProblems(def: ProviderDef<any, any>): string[] {
+function idProblems(def: ProviderDef<any, any>): string[] {
   const problems: string[] = [];
   for (const r of def.resources) {
     const id = r.schema.block.attributes.id;
@@ -342,7 +342,7 @@ export function idProblems(def: ProviderDef<any, any>): string[] {
 
 const isSensitive = (n: Node) => (n.kind === 'attribute' ? n.attribute!.sensitive : n.holder!.attribute!.sensitive);
 
-export function credentialProblems(nodes: Node[], exceptions: Exception[] = NOT_SECRET): string[] {
+function credentialProblems(nodes: Node[], exceptions: Exception[] = NOT_SECRET): string[] {
   const problems: string[] = [];
   for (const n of nodes) {
     if (n.kind === 'block' || !looksLikeCredential(n.name) || !holdsText(n.type) || isEntryKey(n) || isSensitive(n))
@@ -355,7 +355,7 @@ export function credentialProblems(nodes: Node[], exceptions: Exception[] = NOT_
   return problems;
 }
 
-export function descriptionProblems(nodes: Node[], def: ProviderDef<any, any>): string[] {
+function descriptionProblems(nodes: Node[], def: ProviderDef<any, any>): string[] {
   const problems = nodes
     .filter((n) => n.kind !== 'object field' && (n.description ?? '').trim() === '')
     .map((n) => n.where);
@@ -369,7 +369,7 @@ export function descriptionProblems(nodes: Node[], def: ProviderDef<any, any>): 
   return problems;
 }
 
-export function exampleProblems(
+function exampleProblems(
   provider: string,
   def: ProviderDef<any, any>,
   readFile: (rel: string) => string | undefined,
@@ -399,7 +399,7 @@ export function exampleProblems(
   return problems;
 }
 
-export function filledByPlatformProblems(
+function filledByPlatformProblems(
   provider: string,
   nodes: Node[],
   listed: FilledByPlatform[] = FILLED_BY_PLATFORM,

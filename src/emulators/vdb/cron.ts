@@ -83,7 +83,7 @@ function fieldProblem(field: string, kind: FieldKind): string | undefined {
     if (bounds.length > 2) return `bad range ${JSON.stringify(base)}`;
     const values: number[] = [];
     for (const bound of bounds) {
-      const value = valueOf(bound, kind);
+      const value = fieldValue(bound, kind);
       if (value === undefined)
         return `${JSON.stringify(bound)} is not a valid ${kind.name} (${kind.min}-${kind.max}${kind.names ? ` or ${kind.names[0]}-${kind.names[kind.names.length - 1]}` : ''})`;
       values.push(value);
@@ -93,7 +93,7 @@ function fieldProblem(field: string, kind: FieldKind): string | undefined {
   return undefined;
 }
 
-function valueOf(text: string, kind: FieldKind): number | undefined {
+function fieldValue(text: string, kind: FieldKind): number | undefined {
   if (/^\d+$/.test(text)) {
     const value = Number(text);
     return value >= kind.min && value <= kind.max ? value : undefined;

@@ -190,6 +190,7 @@ function requireUserRoles(ctx: VdbContext, userId: string): StoredUserRoles {
 function validateRole(ctx: VdbContext, v: Violations, role: Role): Permission[] {
   rule.length(v, 'role.name', role.name, 4, LIMITS.roleName);
   // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses.
   if (/[\u0000-\u001f\u007f]/.test(role.name))
     v.add('role.name', 'value must not contain control characters', 'string.no_control');
   rule.length(v, 'role.description', role.description, 0, LIMITS.roleDescription);

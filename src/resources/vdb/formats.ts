@@ -177,7 +177,7 @@ function cronFieldProblem(text: string, f: CronField): string | undefined {
     if (item === '') return 'empty list element';
     if (f.extras === 'dom' && /^(L(-\d{1,2})?|LW|\d{1,2}W)$/i.test(item)) continue;
     if (f.extras === 'dow' && /^(\d|[A-Za-z]{3})(L|#[1-5])$/.test(item)) {
-      if (valueOf(item.slice(0, item.search(/L|#/)), f) === undefined)
+      if (fieldValue(item.slice(0, item.search(/L|#/)), f) === undefined)
         return `${JSON.stringify(item)} is not a day of week`;
       continue;
     }
@@ -188,7 +188,7 @@ function cronFieldProblem(text: string, f: CronField): string | undefined {
     if (range === '*') continue;
     const bounds = range.split('-');
     if (bounds.length > 2) return `${JSON.stringify(range)} is not a value or a range`;
-    const values = bounds.map((b) => valueOf(b, f));
+    const values = bounds.map((b) => fieldValue(b, f));
     if (values.some((v) => v === undefined))
       return `${JSON.stringify(range)} is outside ${f.min}-${f.max}${f.names ? ` (or ${f.names[0]}-${f.names[f.names.length - 1]})` : ''}`;
     if (values.length === 2 && values[0]! > values[1]!) return `range ${JSON.stringify(range)} runs backwards`;
@@ -196,7 +196,7 @@ function cronFieldProblem(text: string, f: CronField): string | undefined {
   return undefined;
 }
 
-function valueOf(text: string, f: CronField): number | undefined {
+function fieldValue(text: string, f: CronField): number | undefined {
   if (/^\d+$/.test(text)) {
     const n = Number(text);
     return n >= f.min && n <= f.max ? n : undefined;
