@@ -21,7 +21,8 @@ const schema = resourceSchema(
       replace: true,
       validate: [validators.oneOf('linux', 'windows')],
       description:
-        'Operating system of the agents that use the token. The platform cannot change it afterwards, so a change creates a new token.',
+        'Operating system of the agents that use the token. The platform cannot change it afterwards, so ' +
+        'a change creates a new token.',
     }),
     enabled: attr.bool({ optional: true, default: true, description: 'Whether agents may use the token.' }),
     token: attr.string({ computed: true, sensitive: true, description: 'The agent access token itself.' }),
@@ -35,7 +36,8 @@ const schema = resourceSchema(
   },
   {
     description:
-      'An access token that agents use to report to the platform. Tokens cannot be deleted: destroying one disables it and renames it out of the way.',
+      'An access token that agents use to report to the platform. Tokens cannot be deleted: destroying ' +
+      'one disables it and renames it out of the way.',
   },
 );
 type Model = ModelOf<typeof schema.fields>;
@@ -110,7 +112,8 @@ const filters = resourceSchema(
   },
   {
     description:
-      'Lists the agent access tokens, or the one with a given name. Tokens destroyed by Terraform (disabled and renamed `<name>-…-deleted`) are left out.',
+      'Lists the agent access tokens, or the one with a given name. Tokens destroyed by Terraform ' +
+      '(disabled and renamed `<name>-…-deleted`) are left out.',
   },
 );
 
@@ -123,7 +126,8 @@ export default resource<typeof schema.fields, SecClient>({
     attributes: {
       token_sha256: {
         description:
-          'The SHA-256 of the token value, in lower-case hex: it names the token without revealing it (the name can change; the value cannot).',
+          'The SHA-256 of the token value, in lower-case hex: it names the token without revealing it ' +
+          '(the name can change; the value cannot).',
         from: 'token',
         derive: tokenFingerprint,
         forImport: 'required',
@@ -135,7 +139,9 @@ export default resource<typeof schema.fields, SecClient>({
       if (!/^[0-9a-fA-F]{64}$/.test(given)) {
         throw new DiagnosticError(
           'Invalid agent access token fingerprint',
-          '`token_sha256` must be the SHA-256 of the token value, 64 hexadecimal digits; the value given is not (it is not shown: if it is the token itself, it is the secret the fingerprint keeps out of the configuration). ' +
+          '`token_sha256` must be the SHA-256 of the token value, 64 hexadecimal digits; the value given ' +
+            'is not (it is not shown: if it is the token itself, it is the secret the fingerprint keeps ' +
+            'out of the configuration). ' +
             'Compute it with `printf %s "$TOKEN" | sha256sum`, or import the token by its name.',
         );
       }

@@ -53,7 +53,8 @@ function vocabularyProblems(config: ConfigModelOf<typeof schema.fields>, diags: 
     if (now === undefined || old === undefined || now === null || old === null) continue;
     diags.error(
       'Conflicting arguments',
-      `Set \`${current}\` or the deprecated \`${deprecated}\`, not both: they set the same list on the platform. Move the values to \`${current}\`.`,
+      `Set \`${current}\` or the deprecated \`${deprecated}\`, not both: they set the same list on the ` +
+        `platform. Move the values to \`${current}\`.`,
       [attrStep(deprecated)],
     );
   }
@@ -149,7 +150,8 @@ const schema = resourceSchema(
   },
   {
     description:
-      'An alert rule: which alerts (severities, sources, alert and event categories, resource groups) go to which alert channels.',
+      'An alert rule: which alerts (severities, sources, alert and event categories, resource groups) go ' +
+      'to which alert channels.',
   },
 );
 type Model = ModelOf<typeof schema.fields>;

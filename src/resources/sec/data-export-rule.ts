@@ -22,7 +22,8 @@ const schema = resourceSchema(
       validate: [validators.nonEmpty()],
       equal: sameTrimmedList,
       description:
-        'GUIDs (`intg_guid`) of the object-store alert channels (`sec_alert_channel_cloud_a_object_store`) the data is exported to.',
+        'GUIDs (`intg_guid`) of the object-store alert channels ' +
+        '(`sec_alert_channel_cloud_a_object_store`) the data is exported to.',
     }),
     description: attr.string({ optional: true, description: 'What the data export rule is for.' }),
     enabled: attr.bool({ optional: true, default: true, description: 'Whether data is exported. Default `true`.' }),

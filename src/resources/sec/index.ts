@@ -54,7 +54,8 @@ const schema = resourceSchema(
     organization: attr.bool({
       optional: true,
       description:
-        'Access organization-level data sets (organization administrators only). Environment: `SEC_ORGANIZATION` (`true`, `false`, `1` or `0`).',
+        'Access organization-level data sets (organization administrators only). Environment: ' +
+        '`SEC_ORGANIZATION` (`true`, `false`, `1` or `0`).',
     }),
     subaccount: attr.string({
       optional: true,

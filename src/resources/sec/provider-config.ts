@@ -86,7 +86,9 @@ export function resolveSecSettings(
     const otherHalf = (summary: string, have: string, missing: string, variable: string) =>
       new DiagnosticError(
         summary,
-        `\`${have}\` is set but \`${missing}\` is not. Set ${settingSources(missing, variable)}${orFromProfile(`\`${missing}\``)}; or use \`api_token\` (SEC_API_TOKEN) instead of the key pair.`,
+        `\`${have}\` is set but \`${missing}\` is not. Set ` +
+          `${settingSources(missing, variable)}${orFromProfile(`\`${missing}\``)}; or use \`api_token\` ` +
+          `(SEC_API_TOKEN) instead of the key pair.`,
         [attrStep(missing)],
       );
     if (apiKey !== undefined && apiSecret === undefined)
@@ -96,7 +98,9 @@ export function resolveSecSettings(
     if (apiKey === undefined) {
       throw new DiagnosticError(
         'Missing credentials',
-        `Set \`api_key\` and \`api_secret\` (environment SEC_API_KEY and SEC_API_SECRET), or \`api_token\` (SEC_API_TOKEN), in the provider block or the environment${orFromProfile('them')}.`,
+        `Set \`api_key\` and \`api_secret\` (environment SEC_API_KEY and SEC_API_SECRET), or ` +
+          `\`api_token\` (SEC_API_TOKEN), in the provider block or the ` +
+          `environment${orFromProfile('them')}.`,
         [attrStep('api_key')],
       );
     }
@@ -151,7 +155,8 @@ function readProfile(cfg: SecProviderSettings, env: NodeJS.ProcessEnv, diags: Di
     if (named === undefined) return { file, name, found: 'no file', values: {} };
     throw new DiagnosticError(
       `Profile '${name}' not found`,
-      `The profile file ${file} does not exist. Create it with a [${name}] profile, or give account and credentials in the provider block or the SEC_* environment variables.`,
+      `The profile file ${file} does not exist. Create it with a [${name}] profile, or give account and ` +
+        `credentials in the provider block or the SEC_* environment variables.`,
       profilePath,
     );
   }
@@ -182,7 +187,8 @@ function readProfile(cfg: SecProviderSettings, env: NodeJS.ProcessEnv, diags: Di
     if (named === undefined) return { file, name, found: 'no section', values: {} };
     throw new DiagnosticError(
       `Profile '${name}' not found`,
-      `The profile file ${file} has no [${name}] section. Add one, or choose another profile with \`profile\` or SEC_PROFILE.`,
+      `The profile file ${file} has no [${name}] section. Add one, or choose another profile with ` +
+        `\`profile\` or SEC_PROFILE.`,
       profilePath,
     );
   }
@@ -202,7 +208,8 @@ function readProfileFile(file: string): string | undefined {
   const unreadable = (why: string) =>
     new DiagnosticError(
       'Cannot read the profile file',
-      `${file} exists but cannot be read: ${why}. Fix that, or give account and credentials in the provider block or the SEC_* environment variables, which make the provider skip the file.`,
+      `${file} exists but cannot be read: ${why}. Fix that, or give account and credentials in the ` +
+        `provider block or the SEC_* environment variables, which make the provider skip the file.`,
     );
   try {
     // Checked first: reading a directory fails late, and reading a FIFO would never return.

@@ -35,7 +35,8 @@ const queryShape: Validator<string> = {
     'with balanced braces',
   samples: [
     '{ source { CloudATrailRawEvents } filter { ERROR_CODE is null } return { INSERT_ID, EVENT } }',
-    "{\n  source { CloudATrailRawEvents }\n  filter { EVENT_NAME = 'ConsoleLogin' }\n  return distinct { EVENT_TIME, EVENT }\n}\n",
+    "{\n  source { CloudATrailRawEvents }\n  filter { EVENT_NAME = 'ConsoleLogin' }\n" +
+      '  return distinct { EVENT_TIME, EVENT }\n}\n',
     '{ source { CloudATrailRawEvents } return { INSERT_ID } }',
   ],
   check(text) {
@@ -78,7 +79,9 @@ function namedQueryProblems(
   if (named === undefined || named === config.query_id) return;
   diags.error(
     'Query id mismatch',
-    `The query text names the query \`${named}\` before its first "{" (the older syntax), but \`query_id\` is \`${config.query_id}\`. Remove the name from the text, or make it \`${config.query_id}\`.`,
+    `The query text names the query \`${named}\` before its first "{" (the older syntax), but ` +
+      `\`query_id\` is \`${config.query_id}\`. Remove the name from the text, or make it ` +
+      `\`${config.query_id}\`.`,
     [attrStep('query')],
   );
 }
@@ -136,7 +139,8 @@ const schema = resourceSchema(
   },
   {
     description:
-      "A query in the platform's query language, which custom policies evaluate (`sec_policy.query_id`, `sec_policy_compliance.query_id`).",
+      "A query in the platform's query language, which custom policies evaluate (`sec_policy.query_id`, " +
+      '`sec_policy_compliance.query_id`).',
   },
 );
 type Model = ModelOf<typeof schema.fields>;
@@ -164,7 +168,9 @@ const query = resource<typeof schema.fields, SecClient>({
     schema: resourceSchema(
       {},
       {
-        description: `Lists the account's own queries (the platform's, whose ids start \`${BUILT_IN_QUERY_PREFIX}\`, cannot be managed); the API offers no filter.`,
+        description:
+          `Lists the account's own queries (the platform's, whose ids start ` +
+          `\`${BUILT_IN_QUERY_PREFIX}\`, cannot be managed); the API offers no filter.`,
       },
     ),
     list: async (_filters, ctx) =>

@@ -6,7 +6,9 @@ export default alertChannel({
   typeName: 'sec_alert_channel_cloud_a_object_store',
   apiType: 'CloudAObjectStore',
   description:
-    'Exports platform data to a CloudA object store bucket every hour (beta). The bucket must exist before the channel is created, and the platform writes to it by assuming the role given in `credentials`.',
+    'Exports platform data to a CloudA object store bucket every hour (beta). The bucket must exist ' +
+    'before the channel is created, and the platform writes to it by assuming the role given in ' +
+    '`credentials`.',
   fields: {
     bucket_arn: requiredText('Resource name of the destination bucket. The bucket must already exist.'),
     credentials: block.one(

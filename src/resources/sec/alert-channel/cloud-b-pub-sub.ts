@@ -23,7 +23,8 @@ export default alertChannel({
           masked: true,
           validate: [forms.pemPrivateKey],
           description:
-            'Private key of the service-account key (PEM). The platform never returns it, so changes made outside Terraform are not detected.',
+            'Private key of the service-account key (PEM). The platform never returns it, so changes ' +
+            'made outside Terraform are not detected.',
         }),
         private_key_id: attr.string({
           optional: true,

@@ -9,7 +9,8 @@ export default alertChannel({
   typeName: 'sec_alert_channel_email',
   apiType: 'EmailUser',
   description:
-    'Sends platform alerts by e-mail. A default e-mail channel is created during onboarding and cannot be edited; add channels like this one for other recipients.',
+    'Sends platform alerts by e-mail. A default e-mail channel is created during onboarding and cannot ' +
+    'be edited; add channels like this one for other recipients.',
   fields: {
     recipients: attr.stringList({
       required: true,

@@ -27,7 +27,8 @@ const commonFields = {
     default: true,
     providerOnly: true,
     description:
-      'Whether to test the channel on creation and modification. A failed test on creation removes the new channel again.',
+      'Whether to test the channel on creation and modification. A failed test on creation removes the ' +
+      'new channel again.',
   }),
   intg_guid: attr.string({ computed: true, description: 'The unique identifier of the integration.' }),
   org_level: attr.bool({
@@ -97,7 +98,8 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(
     if (problem) {
       throw new DiagnosticError(
         'Wrong alert channel type',
-        `The alert channel ${i.intgGuid} cannot be managed as ${spec.typeName}: ${problem}. Use the resource type that matches the channel.`,
+        `The alert channel ${i.intgGuid} cannot be managed as ${spec.typeName}: ${problem}. Use the ` +
+          `resource type that matches the channel.`,
       );
     }
     return {
@@ -146,7 +148,8 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(
         // Still there: the engine keeps it in the state (tainted), so it is neither lost nor orphaned.
         throw new DiagnosticError(
           'Alert channel test failed',
-          `The platform could not deliver a test alert (${messageOf(err)}), and removing the new channel ${guid} again failed too (${messageOf(cleanup)}).`,
+          `The platform could not deliver a test alert (${messageOf(err)}), and removing the new channel ` +
+            `${guid} again failed too (${messageOf(cleanup)}).`,
         );
       }
       ctx.partial(undefined);

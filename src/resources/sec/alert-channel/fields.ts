@@ -21,7 +21,10 @@ export function issueGrouping(what: string) {
     optional: true,
     default: 'Events',
     validate: [validators.oneOf(...ISSUE_GROUPINGS)],
-    description: `How alerts are grouped: \`Events\` creates one ${what} for compliance events of the same type from different resources; \`Resources\` creates one ${what} per resource that generates the same compliance event.`,
+    description:
+      `How alerts are grouped: \`Events\` creates one ${what} for compliance events of the ` +
+      `same type from different resources; \`Resources\` creates one ${what} per resource that generates ` +
+      `the same compliance event.`,
   });
 }
 

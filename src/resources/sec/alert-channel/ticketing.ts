@@ -19,7 +19,8 @@ export default alertChannel({
     instance_url: requiredText('URL of the Ticketing instance.'),
     username: requiredText('The Ticketing user that opens the incidents.'),
     password: secret(
-      'Password of the Ticketing user. The platform never returns it, so changes made outside Terraform are not detected.',
+      'Password of the Ticketing user. The platform never returns it, so changes made outside Terraform ' +
+        'are not detected.',
     ),
     custom_template_file: customTemplate(
       'Custom template (JSON text) used to fill in the fields of new incidents, e.g. `file("template.json")`.',

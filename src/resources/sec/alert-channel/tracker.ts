@@ -43,7 +43,8 @@ const common = {
     default: 'Unidirectional',
     validate: [validators.oneOf(...CONFIGURATIONS)],
     description:
-      "`Unidirectional`: a change of an alert's status updates the issue. `Bidirectional`: status changes also propagate from the tracker back to the platform.",
+      "`Unidirectional`: a change of an alert's status updates the issue. `Bidirectional`: status " +
+      'changes also propagate from the tracker back to the platform.',
   }),
   custom_template_file: customTemplate(
     'Custom template (JSON text) used to fill in the fields of new issues, e.g. `file("template.json")`.',
@@ -93,7 +94,9 @@ function baseModel(data: {
 }
 
 const description = (where: string) =>
-  `Creates an issue in ${where} for each platform event at or above the alert severity. When events arrive faster than the tracker accepts them, the most severe are created first. The issue type must already exist in the project.`;
+  `Creates an issue in ${where} for each platform event at or above the alert severity. When events ` +
+  `arrive faster than the tracker accepts them, the most severe are created first. The issue type must ` +
+  `already exist in the project.`;
 
 function otherVariant(own: keyof typeof VARIANTS) {
   return (data: { trackerType: string }) => {
@@ -111,7 +114,8 @@ export const trackerCloud = alertChannel({
   fields: {
     ...common,
     api_token: secret(
-      'API token of the tracker user. The platform never returns it, so changes made outside Terraform are not detected.',
+      'API token of the tracker user. The platform never returns it, so changes made outside Terraform ' +
+        'are not detected.',
     ),
   },
   toData: (m) => ({ trackerType: VARIANTS.cloud.trackerType, ...baseData(m), apiToken: sentSecret(m.api_token) }),
@@ -122,11 +126,14 @@ export const trackerCloud = alertChannel({
 export const trackerServer = alertChannel({
   typeName: VARIANTS.server.typeName,
   apiType: 'Tracker',
-  description: `${description('a self-hosted tracker server')} The server must accept connections from the platform's outbound addresses.`,
+  description:
+    `${description('a self-hosted tracker server')} The server must accept connections from ` +
+    `the platform's outbound addresses.`,
   fields: {
     ...common,
     password: secret(
-      'Password of the tracker user. The platform never returns it, so changes made outside Terraform are not detected.',
+      'Password of the tracker user. The platform never returns it, so changes made outside Terraform ' +
+        'are not detected.',
     ),
   },
   toData: (m) => ({ trackerType: VARIANTS.server.trackerType, ...baseData(m), password: sentSecret(m.password) }),

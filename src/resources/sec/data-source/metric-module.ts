@@ -24,7 +24,9 @@ const schema = resourceSchema(
   },
   {
     description:
-      "Reports to the platform that a Terraform module of a given version ran (a usage event, as the platform's own modules send). Set `SEC_TELEMETRY_DISABLE` (to anything) in the environment to send nothing.",
+      'Reports to the platform that a Terraform module of a given version ran (a usage event, as the ' +
+      "platform's own modules send). Set `SEC_TELEMETRY_DISABLE` (to anything) in the environment to " +
+      'send nothing.',
   },
 );
 

@@ -27,7 +27,9 @@ const schema = resourceSchema(
   },
   {
     description:
-      "A short-lived API access token made from the provider's `api_key` and `api_secret`, for this run only: it is never stored in the plan or the state. Terraform 1.10 and later. The platform cannot extend a token: a run that outlasts it is told to ask for a longer `lifetime_seconds`.",
+      "A short-lived API access token made from the provider's `api_key` and `api_secret`, for this run " +
+      'only: it is never stored in the plan or the state. Terraform 1.10 and later. The platform ' +
+      'cannot extend a token: a run that outlasts it is told to ask for a longer `lifetime_seconds`.',
   },
 );
 
@@ -46,7 +48,8 @@ export default ephemeralResource<typeof schema.fields, SecClient>({
     // A token cannot be extended, and its value cannot change within a run: say when it runs out.
     ctx.diags.warning(
       'Access token about to expire',
-      `The sec_access_token of this run expires at ${String(priv.expires_at)} and the platform cannot extend it. If the run still needs it then, set a longer lifetime_seconds.`,
+      `The sec_access_token of this run expires at ${String(priv.expires_at)} and the platform cannot ` +
+        `extend it. If the run still needs it then, set a longer lifetime_seconds.`,
     );
     return {};
   },

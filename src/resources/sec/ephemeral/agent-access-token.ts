@@ -23,7 +23,9 @@ const schema = resourceSchema(
   },
   {
     description:
-      'The secret of an existing agent access token, looked up by name, for this run only: it is never stored in the plan or the state. Use it for an agent installer or a write-only argument. Terraform 1.10 and later.',
+      'The secret of an existing agent access token, looked up by name, for this run only: it is never ' +
+      'stored in the plan or the state. Use it for an agent installer or a write-only argument. ' +
+      'Terraform 1.10 and later.',
   },
 );
 

@@ -11,7 +11,8 @@ const notReserved: Validator<string> = {
   description: `must not start with \`${RESERVED_PREFIX}\` (reserved for built-in profiles)`,
   check: (value) =>
     value.startsWith(RESERVED_PREFIX)
-      ? `must not start with "${RESERVED_PREFIX}", which is reserved for the platform's built-in profiles, got ${JSON.stringify(value)}`
+      ? `must not start with "${RESERVED_PREFIX}", which is reserved for the platform's built-in ` +
+        `profiles, got ${JSON.stringify(value)}`
       : undefined,
 };
 
@@ -23,7 +24,9 @@ const schema = resourceSchema(
       replace: true,
       validate: [validators.matches(/^[A-Za-z0-9_-]+$/, 'letters, digits, `_` and `-` only'), notReserved],
       description:
-        'The alert profile name, which is also its id; policies refer to it as `<name>` or to one of its templates as `<name>.<template>`. Names starting with `SEC_` are reserved for built-in profiles. The platform cannot rename a profile, so a change creates a new one.',
+        'The alert profile name, which is also its id; policies refer to it as `<name>` or to one of its ' +
+        'templates as `<name>.<template>`. Names starting with `SEC_` are reserved for built-in ' +
+        'profiles. The platform cannot rename a profile, so a change creates a new one.',
     }),
     extends: attr.string({
       required: true,
@@ -31,7 +34,9 @@ const schema = resourceSchema(
       refersTo: 'an alert profile',
       validate: [validators.nonEmpty()],
       description:
-        'The alert profile this one extends, usually a built-in profile such as `SEC_CFG_CLOUD_A_DEFAULT_PROFILE`. Its fields are the ones templates may use. The platform cannot change it afterwards, so a change creates a new profile.',
+        'The alert profile this one extends, usually a built-in profile such as ' +
+        '`SEC_CFG_CLOUD_A_DEFAULT_PROFILE`. Its fields are the ones templates may use. The platform ' +
+        'cannot change it afterwards, so a change creates a new profile.',
     }),
     alert: block.set(
       {
@@ -62,7 +67,8 @@ const schema = resourceSchema(
   },
   {
     description:
-      'An alert profile: alert templates, on top of an existing profile, that turn the results of policies into alerts.',
+      'An alert profile: alert templates, on top of an existing profile, that turn the results of ' +
+      'policies into alerts.',
   },
 );
 type Model = ModelOf<typeof schema.fields>;
@@ -96,7 +102,9 @@ export default resource<typeof schema.fields, SecClient>({
     schema: resourceSchema(
       {},
       {
-        description: `Lists the custom alert profiles (built-in ones, named \`${RESERVED_PREFIX}…\`, cannot be managed); the API offers no filter.`,
+        description:
+          `Lists the custom alert profiles (built-in ones, named \`${RESERVED_PREFIX}…\`, ` +
+          `cannot be managed); the API offers no filter.`,
       },
     ),
     async list(_filters, ctx) {
@@ -113,7 +121,8 @@ export default resource<typeof schema.fields, SecClient>({
       if (seen.has(a.name))
         diags.error(
           'Duplicate alert template',
-          `The template name "${a.name}" is used by more than one \`alert\` block; template names must be unique within a profile.`,
+          `The template name "${a.name}" is used by more than one \`alert\` block; template names must ` +
+            `be unique within a profile.`,
           [attrStep('alert')],
         );
       seen.add(a.name);

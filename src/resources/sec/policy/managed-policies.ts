@@ -12,7 +12,8 @@ const builtIn: Validator<string> = {
   check: (value) =>
     value.startsWith(BUILT_IN_POLICY_PREFIX)
       ? undefined
-      : `must be the id of a built-in policy, which starts with "${BUILT_IN_POLICY_PREFIX}"; manage custom policies with sec_policy. Got ${JSON.stringify(value)}`,
+      : `must be the id of a built-in policy, which starts with "${BUILT_IN_POLICY_PREFIX}"; manage ` +
+        `custom policies with sec_policy. Got ${JSON.stringify(value)}`,
 };
 
 const POLICY_PATH = [attrStep('policy')];
@@ -39,12 +40,15 @@ const schema = resourceSchema(
       computed: true,
       changesWith: ['policy'],
       description:
-        'The settings each configured policy had before this resource first changed it. Removing a policy from `policy`, or destroying the resource, puts them back.',
+        'The settings each configured policy had before this resource first changed it. Removing a ' +
+        'policy from `policy`, or destroying the resource, puts them back.',
     }),
   },
   {
     description:
-      'Settings (enabled, severity) of built-in policies, changed in bulk. The policies themselves always exist: destroying the resource, or removing a policy from it, restores the settings the policies had before.',
+      'Settings (enabled, severity) of built-in policies, changed in bulk. The policies themselves ' +
+      'always exist: destroying the resource, or removing a policy from it, restores the settings the ' +
+      'policies had before.',
   },
 );
 type Model = ModelOf<typeof schema.fields>;
@@ -87,7 +91,8 @@ export default resource<typeof schema.fields, SecClient>({
   typeName: 'sec_managed_policies',
   schema,
   repeatableCreate:
-    'It creates no object: it changes the settings of existing built-in policies, and setting them again changes nothing more.',
+    'It creates no object: it changes the settings of existing built-in policies, and setting them again ' +
+    'changes nothing more.',
   // Nothing on the platform names this resource's settings: its identity is the id it took when created.
   identity: {
     attributes: {

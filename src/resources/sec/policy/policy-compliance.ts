@@ -32,7 +32,8 @@ const schema = resourceSchema(
       refersTo: 'a query',
       validate: [validators.nonEmpty()],
       description:
-        "The id of the query the policy assesses: the `id` of a `sec_query`, or of one of the platform's queries (ids starting `SEC_Global_`). The platform refuses a query that does not exist.",
+        "The id of the query the policy assesses: the `id` of a `sec_query`, or of one of the platform's " +
+        'queries (ids starting `SEC_Global_`). The platform refuses a query that does not exist.',
     }),
     description: attr.string({
       required: true,
@@ -45,7 +46,8 @@ const schema = resourceSchema(
       description: 'How to fix what the policy finds.',
     }),
     severity: severityAttribute(
-      'The severity of what the policy finds: `Critical`, `High`, `Medium`, `Low` or `Info`, in any case. The platform stores it lower-case; a difference in case alone is no change.',
+      'The severity of what the policy finds: `Critical`, `High`, `Medium`, `Low` or `Info`, in any ' +
+        'case. The platform stores it lower-case; a difference in case alone is no change.',
     ),
     policy_id_suffix: attr.string({
       optional: true,
@@ -53,12 +55,15 @@ const schema = resourceSchema(
       validate: [
         validators.matches(
           SUFFIX_OR_NONE,
-          'lower-case letters and digits starting with a letter (at most 16), optionally followed by `-` and up to 8 digits, e.g. `abcd-1234`; or `""` for none',
+          'lower-case letters and digits starting with a letter (at most 16), optionally followed by `-` ' +
+            'and up to 8 digits, e.g. `abcd-1234`; or `""` for none',
           ['tfcompliance', 'tfcompliance-12', ''],
         ),
       ],
       description:
-        'Appended to the tenant name to form the policy id (`abcd-1234` gives `<tenant>-abcd-1234`); the platform numbers the policy when it is not set or `""`. The id of a policy cannot change, so a change creates a new policy.',
+        'Appended to the tenant name to form the policy id (`abcd-1234` gives `<tenant>-abcd-1234`); the ' +
+        'platform numbers the policy when it is not set or `""`. The id of a policy cannot change, so ' +
+        'a change creates a new policy.',
     }),
     enabled: attr.bool({
       optional: true,
@@ -86,7 +91,8 @@ const schema = resourceSchema(
   },
   {
     description:
-      'A compliance policy: a query the platform assesses daily for its compliance reports. Violation policies are `sec_policy`.',
+      'A compliance policy: a query the platform assesses daily for its compliance reports. Violation ' +
+      'policies are `sec_policy`.',
   },
 );
 type Model = ModelOf<typeof schema.fields>;
@@ -110,7 +116,8 @@ function fromApi(p: Policy, like: Model | null): Partial<Model> {
   if (p.policyType !== COMPLIANCE) {
     throw new DiagnosticError(
       'Not a compliance policy',
-      `The policy ${p.policyId} is a ${p.policyType} policy; manage it with sec_policy (or sec_managed_policies for a built-in one).`,
+      `The policy ${p.policyId} is a ${p.policyType} policy; manage it with sec_policy (or ` +
+        `sec_managed_policies for a built-in one).`,
     );
   }
   return {
@@ -144,7 +151,8 @@ export default resource<typeof schema.fields, SecClient>({
       {},
       {
         description:
-          'Lists the custom compliance policies (built-in ones are for `sec_managed_policies`); the API offers no filter.',
+          'Lists the custom compliance policies (built-in ones are for `sec_managed_policies`); the API ' +
+          'offers no filter.',
       },
     ),
     async list(_filters, ctx) {

@@ -25,7 +25,8 @@ const schema = resourceSchema(
       refersTo: 'a policy',
       validate: [validators.nonEmpty()],
       description:
-        'The id of the policy the exception belongs to. An exception cannot move to another policy, so a change creates a new exception.',
+        'The id of the policy the exception belongs to. An exception cannot move to another policy, so a ' +
+        'change creates a new exception.',
     }),
     description: attr.string({
       required: true,
@@ -79,7 +80,8 @@ const schema = resourceSchema(
           {
             description: 'A key with one value. Deprecated: use `field_values_map`.',
             deprecated:
-              'Use `field_values_map`, which takes a list of values per key: `field_values_map { key = "..." value = ["..."] }`.',
+              'Use `field_values_map`, which takes a list of values per key: ' +
+              '`field_values_map { key = "..." value = ["..."] }`.',
             // A key with one value is the same constraint as that key with a list of that value.
             readAs: {
               field: 'field_values_map',
@@ -198,7 +200,8 @@ export default resource<typeof schema.fields, SecClient>({
       if (hasPlain && hasMaps) {
         diags.error(
           'Conflicting constraint values',
-          `The constraint "${c.field_key ?? '?'}" sets both \`field_values\` and key/value maps; a constraint holds either plain values or key/value pairs.`,
+          `The constraint "${c.field_key ?? '?'}" sets both \`field_values\` and key/value maps; a ` +
+            `constraint holds either plain values or key/value pairs.`,
           CONSTRAINT_PATH,
         );
       } else if (!hasPlain && !hasMaps) {

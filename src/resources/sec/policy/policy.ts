@@ -30,7 +30,9 @@ const schema = resourceSchema(
       refersTo: 'a query',
       validate: [validators.nonEmpty()],
       description:
-        "The id of the query the policy evaluates: the `id` of a `sec_query`, or of one of the platform's queries (ids starting `SEC_Global_`). The platform refuses a query that does not exist.",
+        'The id of the query the policy evaluates: the `id` of a `sec_query`, or of one of the ' +
+        "platform's queries (ids starting `SEC_Global_`). The platform refuses a query that does not " +
+        'exist.',
     }),
     description: attr.string({
       required: true,
@@ -43,7 +45,8 @@ const schema = resourceSchema(
       description: 'How to fix what the policy detects.',
     }),
     severity: severityAttribute(
-      'The severity of what the policy reports: `Critical`, `High`, `Medium`, `Low` or `Info`, in any case. The platform stores it lower-case; a difference in case alone is no change.',
+      'The severity of what the policy reports: `Critical`, `High`, `Medium`, `Low` or `Info`, in any ' +
+        'case. The platform stores it lower-case; a difference in case alone is no change.',
     ),
     type: attr.string({
       required: true,
@@ -62,12 +65,15 @@ const schema = resourceSchema(
       validate: [
         validators.matches(
           SUFFIX_OR_NONE,
-          'lower-case letters and digits starting with a letter (at most 16), optionally followed by `-` and up to 8 digits, e.g. `abcd-1234`; or `""` for none',
+          'lower-case letters and digits starting with a letter (at most 16), optionally followed by `-` ' +
+            'and up to 8 digits, e.g. `abcd-1234`; or `""` for none',
           ['tfsample', 'tfsample-1234', ''],
         ),
       ],
       description:
-        'Appended to the tenant name to form the policy id (`abcd-1234` gives `<tenant>-abcd-1234`); the platform numbers the policy when it is not set or `""`. The id of a policy cannot change, so a change creates a new policy.',
+        'Appended to the tenant name to form the policy id (`abcd-1234` gives `<tenant>-abcd-1234`); the ' +
+        'platform numbers the policy when it is not set or `""`. The id of a policy cannot change, so ' +
+        'a change creates a new policy.',
     }),
     limit: attr.number({
       optional: true,
@@ -94,7 +100,11 @@ const schema = resourceSchema(
             ),
           ],
           description:
-            "The alert profile that shapes the alerts, with one of its templates as `<profile>.<template>` (e.g. `SEC_CFG_CLOUD_A_DEFAULT_PROFILE.CFG_CLOUD_A_Violation`), or alone as `<profile>` (e.g. `SEC_CloudATrail_Alerts`). The platform accepts both; a bare profile alerts with the profile's default alert template, so the profile must have templates (every built-in one but the base profile has).",
+            'The alert profile that shapes the alerts, with one of its templates as ' +
+            '`<profile>.<template>` (e.g. `SEC_CFG_CLOUD_A_DEFAULT_PROFILE.CFG_CLOUD_A_Violation`), or ' +
+            'alone as `<profile>` (e.g. `SEC_CloudATrail_Alerts`). The platform accepts both; a bare ' +
+            "profile alerts with the profile's default alert template, so the profile must have " +
+            'templates (every built-in one but the base profile has).',
         }),
       },
       { description: 'How the policy raises alerts. Without it the policy raises none.' },
@@ -169,7 +179,8 @@ export async function importedSuffix(policyId: string, ctx: OpContext<SecClient>
     if (isApiError(err, 'cancelled')) throw err;
     ctx.diags.warning(
       'Cannot determine policy_id_suffix',
-      `The account name could not be read from the user profile, so policy_id_suffix of the imported policy ${policyId} is left unset: ${err instanceof Error ? err.message : String(err)}`,
+      `The account name could not be read from the user profile, so policy_id_suffix of the imported ` +
+        `policy ${policyId} is left unset: ${err instanceof Error ? err.message : String(err)}`,
     );
     return null;
   }
@@ -193,7 +204,10 @@ export default resource<typeof schema.fields, SecClient>({
     schema: resourceSchema(
       {},
       {
-        description: `Lists the custom policies (built-in ones, whose ids start \`${BUILT_IN_POLICY_PREFIX}\`, are for \`sec_managed_policies\`; compliance policies for \`sec_policy_compliance\`); the API offers no filter.`,
+        description:
+          `Lists the custom policies (built-in ones, whose ids start ` +
+          `\`${BUILT_IN_POLICY_PREFIX}\`, are for \`sec_managed_policies\`; compliance policies for ` +
+          `\`sec_policy_compliance\`); the API offers no filter.`,
       },
     ),
     async list(_filters, ctx) {
@@ -222,7 +236,8 @@ export default resource<typeof schema.fields, SecClient>({
     describe: (plan) =>
       plan.policy_id_suffix
         ? `the custom policy whose id ends in -${plan.policy_id_suffix}`
-        : `the custom ${plan.type} policy titled ${JSON.stringify(plan.title)} on query ${JSON.stringify(plan.query_id)}`,
+        : `the custom ${plan.type} policy titled ${JSON.stringify(plan.title)} on query ` +
+          `${JSON.stringify(plan.query_id)}`,
     // The id is unique among all policies, of any type.
     uniqueKey: (plan) => plan.policy_id_suffix !== null,
     list: async (plan, ctx) =>
@@ -241,7 +256,11 @@ export default resource<typeof schema.fields, SecClient>({
     if (policy.policyType !== 'Violation') {
       throw new DiagnosticError(
         'Not a violation policy',
-        `The policy ${policy.policyId} is a ${policy.policyType} policy; manage ${policy.policyType === 'Compliance' ? 'it with sec_policy_compliance (or sec_managed_policies for a built-in one)' : 'a built-in one with sec_managed_policies'}.`,
+        `The policy ${policy.policyId} is a ${policy.policyType} policy; manage ` +
+          (policy.policyType === 'Compliance'
+            ? 'it with sec_policy_compliance (or sec_managed_policies for a built-in one)'
+            : 'a built-in one with sec_managed_policies') +
+          '.',
       );
     }
     const fresh = fromApi(policy, prior);

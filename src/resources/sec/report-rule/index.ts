@@ -62,7 +62,8 @@ const schema = resourceSchema(
   },
   {
     description:
-      'A report rule: which compliance and event reports go to which e-mail alert channels, for which severities and resource groups.',
+      'A report rule: which compliance and event reports go to which e-mail alert channels, for which ' +
+      'severities and resource groups.',
   },
 );
 type Model = ModelOf<typeof schema.fields>;

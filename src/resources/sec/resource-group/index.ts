@@ -34,7 +34,10 @@ function fromApi(g: ResourceGroup, prior: Partial<Model>): Partial<Model> {
   };
 }
 
-/** The resource groups made for the account: the platform's default groups are built in, never made with this resource. */
+/**
+ * The resource groups made for the account: the platform's default groups are built in, never made
+ * with this resource.
+ */
 async function groupsMadeForTheAccount(prior: Partial<Model>, ctx: OpContext<SecClient>): Promise<Partial<Model>[]> {
   return (await ctx.client.resourceGroups.list({ signal: ctx.signal }))
     .filter((g) => !g.isDefaultBoolean)
@@ -52,7 +55,8 @@ const resourceGroup = resource<typeof schema.fields, SecClient>({
       {},
       {
         description:
-          "Lists the resource groups made for the account (the platform's default groups are left out); the API offers no filter.",
+          "Lists the resource groups made for the account (the platform's default groups are left out); " +
+          'the API offers no filter.',
       },
     ),
     list: (_filters, ctx) => groupsMadeForTheAccount({}, ctx),

@@ -52,7 +52,9 @@ const filter = block.list(
       required: true,
       validate: [validators.oneOf(...new Set(Object.values(FILTER_FIELDS).flat()))],
       description:
-        'The field the filter tests; which fields exist depends on `type`, e.g. `Account`, `Region`, `Resource Tag` (`CLOUD_A`), `Project ID` (`CLOUD_B`), `Subscription ID` (`CLOUD_C`), `Image Tag` (`CONTAINER`), `Hostname` (`MACHINE`), `Cluster Name` or `Namespace` (`KUBERNETES`).',
+        'The field the filter tests; which fields exist depends on `type`, e.g. `Account`, `Region`, ' +
+        '`Resource Tag` (`CLOUD_A`), `Project ID` (`CLOUD_B`), `Subscription ID` (`CLOUD_C`), ' +
+        '`Image Tag` (`CONTAINER`), `Hostname` (`MACHINE`), `Cluster Name` or `Namespace` (`KUBERNETES`).',
     }),
     operation: attr.string({
       required: true,
@@ -107,7 +109,9 @@ export const schema = resourceSchema(
     }),
     group: block.one(top, {
       required: true,
-      description: `The query: a group of filters and nested groups, which may nest ${NESTED_LEVELS} levels deep. Each group needs at least one \`filter\` or nested \`group\`.`,
+      description:
+        `The query: a group of filters and nested groups, which may nest ${NESTED_LEVELS} ` +
+        `levels deep. Each group needs at least one \`filter\` or nested \`group\`.`,
     }),
     last_updated: attr.string({
       computed: true,
@@ -119,7 +123,8 @@ export const schema = resourceSchema(
   },
   {
     description:
-      'A resource group: a named query over cloud, container, machine or Kubernetes resources that other objects (such as report rules) can refer to.',
+      'A resource group: a named query over cloud, container, machine or Kubernetes resources that other ' +
+      'objects (such as report rules) can refer to.',
   },
 );
 

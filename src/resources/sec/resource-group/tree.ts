@@ -17,7 +17,10 @@ import {
   type GroupModel,
 } from './schema.js';
 
-/** Every violation of the tree rules, each at the path of the offending group or filter; what is not known yet is not judged. */
+/**
+ * Every violation of the tree rules, each at the path of the offending group or filter; what is not
+ * known yet is not judged.
+ */
 export function treeProblems(top: GroupConfig | undefined, type: string | undefined): Diagnostic[] {
   const problems: Diagnostic[] = [];
   const fields: readonly string[] | undefined =
@@ -37,7 +40,9 @@ export function treeProblems(top: GroupConfig | undefined, type: string | undefi
     (g.filter ?? []).forEach((f, i) => {
       const at = (name: string) => [...path, attrStep('filter'), indexStep(i), attrStep(name)];
       if (fields && f.field != null && !fields.includes(f.field)) {
-        const detail = `${JSON.stringify(f.field)} is not a field of ${type} resource groups; use one of ${fields.map((x) => JSON.stringify(x)).join(', ')}.`;
+        const detail =
+          `${JSON.stringify(f.field)} is not a field of ${type} resource groups; use one of ` +
+          `${fields.map((x) => JSON.stringify(x)).join(', ')}.`;
         problems.push({ severity: 'error', summary: 'Invalid filter field', detail, path: at('field') });
       }
       if (f.field != null && KEYED_FIELDS.includes(f.field) && (f.key === null || f.key?.trim() === '')) {
@@ -55,7 +60,9 @@ export function treeProblems(top: GroupConfig | undefined, type: string | undefi
         problems.push({
           severity: 'error',
           summary: 'Duplicate filter name',
-          detail: `The filter name ${JSON.stringify(f.filter_name)} is already used by another filter of this resource group; filter names must be unique.`,
+          detail:
+            `The filter name ${JSON.stringify(f.filter_name)} is already used by another filter of ` +
+            `this resource group; filter names must be unique.`,
           path: here,
         });
       } else names.set(f.filter_name, here);
@@ -112,7 +119,8 @@ export function fromQuery(query: ResourceGroupQuery): GroupModel {
         if (levelsBelow === 0) {
           throw new DiagnosticError(
             'Resource group nested too deeply',
-            `The platform's query nests groups below ${path}, deeper than the ${NESTED_LEVELS} nested levels this provider supports.`,
+            `The platform's query nests groups below ${path}, deeper than the ${NESTED_LEVELS} nested ` +
+              `levels this provider supports.`,
           );
         }
         group.push(visit(child, levelsBelow - 1, `${path}.group[${group.length}]`));

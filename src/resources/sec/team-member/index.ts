@@ -21,7 +21,8 @@ function roleProblems(m: ConfigModelOf<typeof schema.fields>, diags: Diagnostics
   if (m.administrator === true) {
     diags.error(
       'Conflicting roles',
-      '`administrator` is an account-level role; for an organization-level member use `organization { administrator = true }`.',
+      '`administrator` is an account-level role; for an organization-level member use ' +
+        '`organization { administrator = true }`.',
       [attrStep('administrator')],
     );
   }
@@ -36,7 +37,8 @@ function roleProblems(m: ConfigModelOf<typeof schema.fields>, diags: Diagnostics
     if (org.administrator === true || org.user === true) {
       diags.error(
         'Conflicting roles',
-        `\`${list}\` grants per-account roles and cannot be combined with organization-wide \`administrator\` or \`user\`.`,
+        `\`${list}\` grants per-account roles and cannot be combined with organization-wide ` +
+          `\`administrator\` or \`user\`.`,
         inOrg(list),
       );
     }
@@ -114,8 +116,10 @@ const MODE_MISMATCH = 'Team member does not match the provider mode';
 /** Why a member with (or without) an `organization` block does not fit the provider's mode. */
 const modeHint = (organizationBlock: boolean) =>
   organizationBlock
-    ? 'An `organization` block makes an organization-level member, which needs `organization = true` in the provider configuration.'
-    : 'With `organization = true` in the provider configuration, team members are organization-level: add an `organization` block.';
+    ? 'An `organization` block makes an organization-level member, which needs `organization = true` in ' +
+      'the provider configuration.'
+    : 'With `organization = true` in the provider configuration, team members are organization-level: ' +
+      'add an `organization` block.';
 
 /** Points a platform refusal caused by the provider's organization setting at the `organization` block. */
 async function explainingMode<T>(m: Model, call: () => Promise<T>): Promise<T> {

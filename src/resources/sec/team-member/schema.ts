@@ -11,7 +11,8 @@ export const schema = resourceSchema(
       validate: [forms.email({ trimmed: true })],
       equal: sameTextIgnoringCase,
       description:
-        'The e-mail address, which is also the user name. The platform cannot change it, so a change replaces the member.',
+        'The e-mail address, which is also the user name. The platform cannot change it, so a change ' +
+        'replaces the member.',
     }),
     first_name: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'First name.' }),
     last_name: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'Last name.' }),
@@ -25,7 +26,8 @@ export const schema = resourceSchema(
       optional: true,
       default: false,
       description:
-        'Make the member an administrator of the account. Account-level members only: conflicts with `organization`. Default `false`.',
+        'Make the member an administrator of the account. Account-level members only: conflicts with ' +
+        '`organization`. Default `false`.',
     }),
     organization: block.one(
       {
@@ -52,7 +54,9 @@ export const schema = resourceSchema(
       },
       {
         description:
-          'Makes this an organization-level member, with organization-wide or per-account roles. Needs `organization = true` in the provider configuration. Give exactly one kind of role: `administrator`, `user`, or account lists.',
+          'Makes this an organization-level member, with organization-wide or per-account roles. Needs ' +
+          '`organization = true` in the provider configuration. Give exactly one kind of role: ' +
+          '`administrator`, `user`, or account lists.',
       },
     ),
     guid: attr.string({ computed: true, description: 'The user GUID.' }),
@@ -62,7 +66,8 @@ export const schema = resourceSchema(
   },
   {
     description:
-      'A team member: a user of the account, or, with an `organization` block and the provider in organization mode, of the organization.',
+      'A team member: a user of the account, or, with an `organization` block and the provider in ' +
+      'organization mode, of the organization.',
   },
 );
 

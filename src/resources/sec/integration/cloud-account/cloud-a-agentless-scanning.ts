@@ -64,7 +64,8 @@ export default cloudAccount({
   apiType: 'CloudAAgentless',
   status: 'standard',
   description:
-    'Scans the hosts of a CloudA account for vulnerabilities without agents: a scanner deployed in the account snapshots the volumes and reports to the platform with `server_token`.',
+    'Scans the hosts of a CloudA account for vulnerabilities without agents: a scanner deployed in the ' +
+    'account snapshots the volumes and reports to the platform with `server_token`.',
   fields: cloudAAgentlessFields,
   toData: (m) => cloudAAgentlessToWire(m),
   fromData: (data, own) => cloudAAgentlessFromWire(data, own),

@@ -6,7 +6,8 @@ export default cloudAccount({
   apiType: 'CloudACfg',
   status: 'standard',
   description:
-    'Lets the platform assess the configuration of a CloudA account (compliance and posture), reading it through a cross-account role.',
+    'Lets the platform assess the configuration of a CloudA account (compliance and posture), reading it ' +
+    'through a cross-account role.',
   fields: {
     credentials: roleCredentials({ required: true }),
   },

@@ -14,7 +14,9 @@ export default cloudAccount({
   apiType: 'CloudACtSqs',
   status: 'standard',
   description:
-    "Feeds the platform with a CloudA account's activity trail: the platform reads the trail's notification queue through a cross-account role. For an organisation trail, `org_account_mappings` spreads the member accounts over platform accounts.",
+    "Feeds the platform with a CloudA account's activity trail: the platform reads the trail's " +
+    'notification queue through a cross-account role. For an organisation trail, ' +
+    '`org_account_mappings` spreads the member accounts over platform accounts.',
   fields: {
     queue_url: attr.string({
       required: true,

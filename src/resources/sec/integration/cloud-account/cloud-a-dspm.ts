@@ -7,7 +7,8 @@ export default cloudAccount({
   apiType: 'CloudADspm',
   status: 'dspm',
   description:
-    'Data security posture management for a CloudA account: a scanner deployed in the account classifies the data in its stores and reports to the platform with `server_token`.',
+    'Data security posture management for a CloudA account: a scanner deployed in the account classifies ' +
+    'the data in its stores and reports to the platform with `server_token`.',
   fields: {
     account_id: attr.string({ optional: true, description: 'Id of the account the scanner is deployed in.' }),
     storage_bucket_arn: attr.string({

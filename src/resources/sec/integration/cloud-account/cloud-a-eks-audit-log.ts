@@ -7,7 +7,8 @@ export default cloudAccount({
   apiType: 'CloudAEksAudit',
   status: 'isOrg',
   description:
-    "Feeds the platform with the audit logs of a CloudA account's managed Kubernetes clusters: the logs are delivered to a bucket, and a notification topic announces each new file.",
+    "Feeds the platform with the audit logs of a CloudA account's managed Kubernetes clusters: the logs " +
+    'are delivered to a bucket, and a notification topic announces each new file.',
   fields: {
     topic_arn: attr.string({
       required: true,

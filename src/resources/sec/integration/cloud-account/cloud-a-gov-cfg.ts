@@ -8,7 +8,8 @@ export default cloudAccount({
   apiType: 'CloudAGovCfg',
   status: 'standard',
   description:
-    'Lets the platform assess the configuration of a CloudA account in the government regions, reading it with an access key (cross-account roles are not available there).',
+    'Lets the platform assess the configuration of a CloudA account in the government regions, reading ' +
+    'it with an access key (cross-account roles are not available there).',
   fields: {
     account_id: attr.string({ required: true, description: 'Id of the account.' }),
     credentials: accessKeyCredentials(),

@@ -8,7 +8,8 @@ export default cloudAccount({
   apiType: 'CloudAGovCtSqs',
   status: 'standard',
   description:
-    "Feeds the platform with the activity trail of a CloudA account in the government regions: the platform reads the trail's notification queue with an access key.",
+    'Feeds the platform with the activity trail of a CloudA account in the government regions: the ' +
+    "platform reads the trail's notification queue with an access key.",
   fields: {
     account_id: attr.string({ required: true, description: 'Id of the account.' }),
     queue_url: attr.string({

@@ -22,7 +22,9 @@ export default cloudAccount({
   apiType: 'CloudBAgentless',
   status: 'standard',
   description:
-    'Scans the hosts of a CloudB project or organisation for vulnerabilities without agents: a scanner deployed in a scanning project snapshots the disks, shares its results through a bucket and reports to the platform with `server_token`.',
+    'Scans the hosts of a CloudB project or organisation for vulnerabilities without agents: a scanner ' +
+    'deployed in a scanning project snapshots the disks, shares its results through a bucket and ' +
+    'reports to the platform with `server_token`.',
   fields: {
     credentials: cloudBScannerCredentials(),
     resource_level: cloudBScope({
@@ -37,7 +39,8 @@ export default cloudAccount({
     scanning_project_id: attr.string({ required: true, description: 'Id of the project the scanner is deployed in.' }),
     ...scanSettings({ frequency: 24, containers: true, hostVulnerabilities: true, queryText: '' }),
     filter_list: optionalIdList(
-      'Projects to include in or exclude from the scan; unset scans every project in scope. Surrounding whitespace is ignored.',
+      'Projects to include in or exclude from the scan; unset scans every project in scope. Surrounding ' +
+        'whitespace is ignored.',
     ),
     server_token: serverToken(),
     uri: serverUri(),

@@ -13,7 +13,8 @@ export default cloudAccount({
   apiType: 'CloudBAtSes',
   status: 'standard',
   description:
-    "Feeds the platform with a CloudB project's or organisation's audit trail: the audit logs are exported to a topic, and the platform reads them from a subscription with a service-account key.",
+    "Feeds the platform with a CloudB project's or organisation's audit trail: the audit logs are " +
+    'exported to a topic, and the platform reads them from a subscription with a service-account key.',
   fields: {
     credentials: cloudBCredentials({ privateKeyIdSecret: false }),
     resource_level: cloudBScope({

@@ -13,7 +13,8 @@ export default cloudAccount({
   apiType: 'CloudBCfg',
   status: 'standard',
   description:
-    'Lets the platform assess the configuration of a CloudB project or organisation (compliance and posture), reading it with a service-account key.',
+    'Lets the platform assess the configuration of a CloudB project or organisation (compliance and ' +
+    'posture), reading it with a service-account key.',
   fields: {
     credentials: cloudBCredentials({ privateKeyIdSecret: false }),
     resource_level: cloudBScope({

@@ -16,7 +16,8 @@ export default cloudAccount({
   apiType: 'CloudBGkeAudit',
   status: 'isOrgUntyped',
   description:
-    "Feeds the platform with the audit logs of a CloudB project's or organisation's managed Kubernetes clusters, read from a pub/sub subscription with a service-account key.",
+    "Feeds the platform with the audit logs of a CloudB project's or organisation's managed Kubernetes " +
+    'clusters, read from a pub/sub subscription with a service-account key.',
   fields: {
     credentials: cloudBCredentials({ privateKeyIdSecret: true }),
     integration_type: cloudBScope({

@@ -16,7 +16,8 @@ export default cloudAccount({
   apiType: 'CloudBAlPubSub',
   status: 'isOrgUntyped',
   description:
-    "Feeds the platform with a CloudB project's or organisation's audit logs through a pub/sub topic and subscription, read with a service-account key.",
+    "Feeds the platform with a CloudB project's or organisation's audit logs through a pub/sub topic and " +
+    'subscription, read with a service-account key.',
   fields: {
     credentials: cloudBCredentials({ privateKeyIdSecret: true }),
     integration_type: cloudBScope({

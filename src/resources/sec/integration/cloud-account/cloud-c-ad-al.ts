@@ -7,7 +7,8 @@ export default cloudAccount({
   apiType: 'CloudCAdAl',
   status: 'standard',
   description:
-    "Feeds the platform with a CloudC tenant's directory activity log (sign-ins and directory changes), which the tenant streams to an event stream.",
+    "Feeds the platform with a CloudC tenant's directory activity log (sign-ins and directory changes), " +
+    'which the tenant streams to an event stream.',
   fields: {
     tenant_id: attr.string({ required: true, description: 'Id of the tenant (directory).' }),
     event_stream_namespace: attr.string({

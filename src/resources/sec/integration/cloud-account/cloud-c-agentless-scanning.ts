@@ -23,7 +23,9 @@ export default cloudAccount({
   apiType: 'CloudCAgentless',
   status: 'untyped',
   description:
-    'Scans the hosts of a CloudC subscription or tenant for vulnerabilities without agents: a scanner deployed in a scanning subscription snapshots the disks, shares its results through a blob container and reports to the platform with `server_token`.',
+    'Scans the hosts of a CloudC subscription or tenant for vulnerabilities without agents: a scanner ' +
+    'deployed in a scanning subscription snapshots the disks, shares its results through a blob ' +
+    'container and reports to the platform with `server_token`.',
   fields: {
     credentials: cloudCCredentials({ sensitiveUnlikeUpstream: true }),
     integration_level: attr.string({
@@ -53,7 +55,8 @@ export default cloudAccount({
     }),
     ...scanSettings({ frequency: 24, containers: true, hostVulnerabilities: true, queryText: '' }),
     subscriptions_list: optionalIdList(
-      'Subscriptions to include in or exclude from the scan; unset scans every subscription in scope. Surrounding whitespace is ignored.',
+      'Subscriptions to include in or exclude from the scan; unset scans every subscription in scope. ' +
+        'Surrounding whitespace is ignored.',
     ),
     server_token: serverToken(),
     uri: serverUri(),

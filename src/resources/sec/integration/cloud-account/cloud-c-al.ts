@@ -7,7 +7,8 @@ export default cloudAccount({
   apiType: 'CloudCAlSeq',
   status: 'standard',
   description:
-    "Feeds the platform with a CloudC tenant's activity log: the log is exported to a storage account, and a storage queue announces each new file.",
+    "Feeds the platform with a CloudC tenant's activity log: the log is exported to a storage account, " +
+    'and a storage queue announces each new file.',
   fields: {
     tenant_id: attr.string({ required: true, description: 'Id of the tenant (directory).' }),
     queue_url: attr.string({

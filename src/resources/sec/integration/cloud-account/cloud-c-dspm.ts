@@ -16,7 +16,9 @@ export default cloudAccount({
   apiType: 'CloudCDspm',
   status: 'dspm',
   description:
-    'Data security posture management for a CloudC tenant: a scanner deployed in the tenant classifies the data in its stores, keeps its results in a blob container and reports to the platform with `server_token`.',
+    'Data security posture management for a CloudC tenant: a scanner deployed in the tenant classifies ' +
+    'the data in its stores, keeps its results in a blob container and reports to the platform with ' +
+    '`server_token`.',
   fields: {
     tenant_id: attr.string({ optional: true, description: 'Id of the tenant (directory) the scanner is deployed in.' }),
     storage_account_url: attr.string({

@@ -8,7 +8,8 @@ export default cloudAccount({
   apiType: 'CloudDCfg',
   status: 'standard',
   description:
-    "Lets the platform assess the configuration of a CloudD tenancy (compliance and posture), signing API requests as a tenancy user with that user's API signing key.",
+    'Lets the platform assess the configuration of a CloudD tenancy (compliance and posture), signing ' +
+    "API requests as a tenancy user with that user's API signing key.",
   fields: {
     credentials: block.one(
       {
@@ -22,7 +23,8 @@ export default cloudAccount({
             ),
           ],
           description:
-            'Fingerprint of the public half of the API signing key, e.g. `12:34:56:78:90:ab:cd:ef:12:34:56:78:90:ab:cd:ef`.',
+            'Fingerprint of the public half of the API signing key, e.g. ' +
+            '`12:34:56:78:90:ab:cd:ef:12:34:56:78:90:ab:cd:ef`.',
         }),
         private_key: attr.string({
           optional: true,
@@ -31,7 +33,8 @@ export default cloudAccount({
           masked: true,
           validate: [pemPrivateKey],
           description:
-            'Private half of the API signing key (PEM). The platform never returns it, so a change made outside Terraform is not detected.',
+            'Private half of the API signing key (PEM). The platform never returns it, so a change made ' +
+            'outside Terraform is not detected.',
         }),
       },
       { required: true, description: "The user's API signing key." },

@@ -31,7 +31,10 @@ const baseFields = {
     // Each attempt may wait up to 10 s before the next; 20 bounds an apply to a few minutes.
     validate: [validators.intBetween(0, 20)],
     description:
-      'How many times the create request may be sent (0 and 1 both mean once). It is repeated when the platform declines it as busy or rate-limited (HTTP 429 or 503, honouring `Retry-After`). A create whose answer is lost is never repeated blindly: the provider first looks for an integration of this type and name and adopts it. Not sent to the platform.',
+      'How many times the create request may be sent (0 and 1 both mean once). It is repeated when the ' +
+      'platform declines it as busy or rate-limited (HTTP 429 or 503, honouring `Retry-After`). A ' +
+      'create whose answer is lost is never repeated blindly: the provider first looks for an ' +
+      'integration of this type and name and adopts it. Not sent to the platform.',
   }),
 };
 
@@ -137,7 +140,8 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     if (i.type !== spec.apiType) {
       throw new DiagnosticError(
         'Wrong integration type',
-        `The cloud account integration ${i.intgGuid} is of type ${JSON.stringify(i.type)} and cannot be managed as ${spec.typeName}. Use the resource type that matches it.`,
+        `The cloud account integration ${i.intgGuid} is of type ${JSON.stringify(i.type)} and cannot be ` +
+          `managed as ${spec.typeName}. Use the resource type that matches it.`,
       );
     }
     const status: Record<keyof StatusFields, unknown> = {
@@ -178,7 +182,9 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
       schema: resourceSchema(
         {},
         {
-          description: `Lists every integration of this type (\`${spec.apiType}\`); the API lists one type at a time and offers no other filter.`,
+          description:
+            `Lists every integration of this type (\`${spec.apiType}\`); the API lists one ` +
+            `type at a time and offers no other filter.`,
         },
       ),
       list: (_filters, ctx) => integrationsOfThisType(null, ctx),

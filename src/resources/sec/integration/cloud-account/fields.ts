@@ -32,7 +32,8 @@ export function anyCaseOneOf(...allowed: string[]): Validator<string> {
     check: (value) =>
       allowed.includes(value.toUpperCase())
         ? undefined
-        : `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')} (any letter case), got ${JSON.stringify(value)}`,
+        : `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')} (any letter case), got ` +
+          `${JSON.stringify(value)}`,
   };
 }
 
@@ -107,7 +108,8 @@ export function accessKeyCredentials() {
         writeOnlyTwin: { required: true },
         masked: true,
         description:
-          'Secret of the access key. The platform never returns it, so a change made outside Terraform is not detected.',
+          'Secret of the access key. The platform never returns it, so a change made outside Terraform ' +
+          'is not detected.',
       }),
     },
     { required: true, description: 'The access key the platform reads the account with.' },
@@ -115,7 +117,8 @@ export function accessKeyCredentials() {
 }
 
 const privateKeyDescription =
-  'Private key of the service-account key (PEM). The platform never returns it, so a change made outside Terraform is not detected.';
+  'Private key of the service-account key (PEM). The platform never returns it, so a change made outside ' +
+  'Terraform is not detected.';
 
 const cloudBKeyFields = (privateKeyIdSecret: boolean) => ({
   client_id: attr.string({
@@ -170,7 +173,8 @@ export const cloudBScannerCredentials = () =>
         computed: true,
         validate: [httpsUrl],
         description:
-          "Token endpoint of the key (`token_uri` in the key file). When unset, the platform uses the cloud's standard endpoint.",
+          'Token endpoint of the key (`token_uri` in the key file). When unset, the platform uses the ' +
+          "cloud's standard endpoint.",
       }),
     },
     { required: true, description: cloudBKeyDescription },
@@ -194,7 +198,8 @@ export function cloudCCredentials(options: { sensitiveUnlikeUpstream?: boolean }
         masked: true,
         ...options,
         description:
-          'Client secret of the registration. The platform never returns it, so a change made outside Terraform is not detected.',
+          'Client secret of the registration. The platform never returns it, so a change made outside ' +
+          'Terraform is not detected.',
       }),
     },
     { required: true, description: 'The application registration the platform signs in as.' },
@@ -354,7 +359,10 @@ const mappingDescription =
 /** The trail's mapping: one block at most (a LIST with max_items 1). */
 export const orgAccountMappingsOne = () => block.one(mappingFields, { description: mappingDescription });
 
-/** Org agentless scanning declares the block without a limit; only one is meaningful (checked in `validateOrgAccountMappings`). */
+/**
+ * Org agentless scanning declares the block without a limit; only one is meaningful (checked in
+ * `validateOrgAccountMappings`).
+ */
 export const orgAccountMappingsList = () =>
   block.list(mappingFields, { description: `${mappingDescription} At most one block.` });
 
@@ -402,7 +410,8 @@ export function validateOrgAccountMappings(blocks: readonly MappingConfig[] | un
   if (blocks.length > 1) {
     diags.error(
       'Too many org_account_mappings blocks',
-      'The platform keeps one account mapping per integration: write a single `org_account_mappings` block and list every mapping inside it.',
+      'The platform keeps one account mapping per integration: write a single `org_account_mappings` ' +
+        'block and list every mapping inside it.',
       at,
     );
   }
@@ -415,7 +424,8 @@ export function validateOrgAccountMappings(blocks: readonly MappingConfig[] | un
         if (platformAccounts.has(m.platform_account)) {
           diags.error(
             'Duplicate platform account',
-            `The platform account ${JSON.stringify(m.platform_account)} appears in more than one \`mapping\` block; list all its cloud accounts in one block.`,
+            `The platform account ${JSON.stringify(m.platform_account)} appears in more than one ` +
+              `\`mapping\` block; list all its cloud accounts in one block.`,
             here,
           );
         }
@@ -426,7 +436,8 @@ export function validateOrgAccountMappings(blocks: readonly MappingConfig[] | un
         if (other !== undefined && m.platform_account !== undefined && other !== m.platform_account) {
           diags.error(
             'Cloud account mapped twice',
-            `The cloud account ${JSON.stringify(id)} is mapped to both ${JSON.stringify(other)} and ${JSON.stringify(m.platform_account)}.`,
+            `The cloud account ${JSON.stringify(id)} is mapped to both ${JSON.stringify(other)} and ` +
+              `${JSON.stringify(m.platform_account)}.`,
             here,
           );
         }

@@ -64,7 +64,9 @@ export const scannerFields = {
     computed: true,
     sensitive: true,
     description:
-      'The access token the scanner authenticates to the platform with. A credential, so it is marked sensitive: an `output` that shows it must set `sensitive = true`; Terraform refuses it otherwise.',
+      'The access token the scanner authenticates to the platform with. A credential, so it is marked ' +
+      'sensitive: an `output` that shows it must set `sensitive = true`; Terraform refuses it ' +
+      'otherwise.',
   }),
   server_uri: attr.string({ computed: true, description: 'Where to download the scanner from.' }),
 };
@@ -117,7 +119,8 @@ export function containerRegistry<F extends Fields, T extends RegistryType>(
     if (data.registryType !== spec.registryType) {
       throw new DiagnosticError(
         'Wrong container registry type',
-        `The integration ${r.intgGuid} cannot be managed as ${spec.typeName}: it is of registry type ${JSON.stringify(data.registryType)}. Use the resource type that matches the integration.`,
+        `The integration ${r.intgGuid} cannot be managed as ${spec.typeName}: it is of registry type ` +
+          `${JSON.stringify(data.registryType)}. Use the resource type that matches the integration.`,
       );
     }
     return {
@@ -198,7 +201,8 @@ export const limitByTags = () =>
     optional: true,
     equal: trimmedEqual,
     description:
-      'Image tags to limit the assessment to (images with a matching tag). With `limit_by_label` as well, an image must match both. Surrounding whitespace is ignored.',
+      'Image tags to limit the assessment to (images with a matching tag). With `limit_by_label` as ' +
+      'well, an image must match both. Surrounding whitespace is ignored.',
   });
 
 export const limitByRepositories = () =>
@@ -216,7 +220,8 @@ export const limitByLabel = () =>
     },
     {
       description:
-        'Image labels to limit the assessment to. Repeat the block with the same `key` to accept several values of one label. With `limit_by_tags` as well, an image must match both.',
+        'Image labels to limit the assessment to. Repeat the block with the same `key` to accept several ' +
+        'values of one label. With `limit_by_tags` as well, an image must match both.',
     },
   );
 
@@ -278,7 +283,10 @@ export function listFromApi(values: readonly string[], prior: string[] | null | 
 export const keyValuesToApi = (pairs: { key: string | null; value: string | null }[]): Record<string, string>[] =>
   pairs.map((p) => ({ [p.key ?? '']: p.value ?? '' }));
 
-/** The platform's list of single-entry maps → label-style blocks (a map with several entries yields several blocks). */
+/**
+ * The platform's list of single-entry maps → label-style blocks (a map with several entries yields
+ * several blocks).
+ */
 export const keyValuesFromApi = (maps: readonly Record<string, string>[]): { key: string; value: string }[] =>
   maps.flatMap((m) => Object.entries(m).map(([key, value]) => ({ key, value })));
 

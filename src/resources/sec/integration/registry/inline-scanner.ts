@@ -7,7 +7,9 @@ export default containerRegistry({
   typeName: 'sec_integration_inline_scanner',
   registryType: 'INLINE_SCANNER',
   description:
-    'An inline scanner: a scanner you run in your build pipelines, which assesses images before they are pushed. The platform issues the token the scanner reports with (`server_token`, sent to `server_uri`).',
+    'An inline scanner: a scanner you run in your build pipelines, which assesses images before they are ' +
+    'pushed. The platform issues the token the scanner reports with (`server_token`, sent to ' +
+    '`server_uri`).',
   fields: {
     identifier_tag: block.set(
       {

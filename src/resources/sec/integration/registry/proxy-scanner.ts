@@ -15,7 +15,9 @@ export default containerRegistry({
   typeName: 'sec_integration_proxy_scanner',
   registryType: 'PROXY_SCANNER',
   description:
-    "A proxy scanner: a scanner you run next to your registries, which assesses images on the platform's behalf. The platform issues the token the scanner reports with (`server_token`, sent to `server_uri`).",
+    "A proxy scanner: a scanner you run next to your registries, which assesses images on the platform's " +
+    'behalf. The platform issues the token the scanner reports with (`server_token`, sent to ' +
+    '`server_uri`).',
   fields: {
     limit_by_tags: limitByTags(),
     limit_by_label: block.set(
@@ -31,7 +33,8 @@ export default containerRegistry({
       },
       {
         description:
-          'Image labels to limit the assessment to. Repeat the block with the same `key` to accept several values of one label. With `limit_by_tags` as well, an image must match both.',
+          'Image labels to limit the assessment to. Repeat the block with the same `key` to accept ' +
+          'several values of one label. With `limit_by_tags` as well, an image must match both.',
       },
     ),
     limit_by_repositories: limitByRepositories(),

@@ -16,7 +16,8 @@ const credentialFields = {
   role_arn: attr.string({
     optional: true,
     description:
-      'Role authentication: the resource name of the role with permission to read the registry. Use with `external_id`. Switching between role and access-key authentication creates a new integration.',
+      'Role authentication: the resource name of the role with permission to read the registry. Use with ' +
+      '`external_id`. Switching between role and access-key authentication creates a new integration.',
   }),
   external_id: attr.string({
     optional: true,
@@ -25,7 +26,8 @@ const credentialFields = {
   access_key_id: attr.string({
     optional: true,
     description:
-      'Access-key authentication: the access key id of a user with permission to read the registry. Use with `secret_access_key`.',
+      'Access-key authentication: the access key id of a user with permission to read the registry. Use ' +
+      'with `secret_access_key`.',
   }),
   secret_access_key: attr.string({
     optional: true,
@@ -64,7 +66,8 @@ function authKind(isGiven: (k: keyof Credentials) => boolean): RegistryAAuthType
         : 'role_arn';
   throw new DiagnosticError(
     'Invalid credentials block',
-    'Set `role_arn` and `external_id` for role authentication, or `access_key_id` and `secret_access_key` for access-key authentication.',
+    'Set `role_arn` and `external_id` for role authentication, or `access_key_id` and ' +
+      '`secret_access_key` for access-key authentication.',
     [...credentialsPath, attrStep(missing)],
   );
 }
@@ -73,7 +76,9 @@ export default containerRegistry({
   typeName: 'sec_integration_registry_a',
   registryType: 'REGISTRY_A',
   description:
-    'Assesses the container images of a CloudA container registry (RegistryA). The platform reads the registry either by assuming a role (`role_arn` and `external_id`) or with an access key (`access_key_id` and `secret_access_key`).',
+    'Assesses the container images of a CloudA container registry (RegistryA). The platform reads the ' +
+    'registry either by assuming a role (`role_arn` and `external_id`) or with an access key ' +
+    '(`access_key_id` and `secret_access_key`).',
   fields: {
     registry_domain: attr.string({
       required: true,
@@ -107,7 +112,8 @@ export default containerRegistry({
     if (ROLE_PAIR.some(given) && KEY_PAIR.some(given)) {
       diags.error(
         'Invalid credentials block',
-        'Set either `role_arn` and `external_id` (role authentication) or `access_key_id` and `secret_access_key` (access-key authentication), not both.',
+        'Set either `role_arn` and `external_id` (role authentication) or `access_key_id` and ' +
+          '`secret_access_key` (access-key authentication), not both.',
         credentialsPath,
       );
     } else if ([...ROLE_PAIR, ...KEY_PAIR].every((k) => value(k) !== undefined)) {

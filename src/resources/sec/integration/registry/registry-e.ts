@@ -16,7 +16,9 @@ export default containerRegistry({
   typeName: 'sec_integration_registry_e',
   registryType: 'REGISTRY_E',
   description:
-    'Assesses the container images of any registry that speaks the RegistryE (version 2) registry protocol, read with a registry user. This kind of integration has no repository or image-count limits.',
+    'Assesses the container images of any registry that speaks the RegistryE (version 2) registry ' +
+    'protocol, read with a registry user. This kind of integration has no repository or image-count ' +
+    'limits.',
   fields: {
     registry_domain: attr.string({
       required: true,
