@@ -29,4 +29,5 @@ export function isNotTlsAnswer(error: unknown): boolean {
 
 /** The one sentence both clients give for it; `server` as the user configured it (URL or host:port). */
 export const notTlsMessage = (server: string): string =>
-  `the server at ${server} did not answer TLS, so it may be a plaintext endpoint: check the API URL (plain http:// is accepted for loopback hosts only)`;
+  `the server at ${server} did not answer TLS, so it may be a plaintext endpoint: check the API URL (plain http:// ` +
+  `is accepted for loopback hosts only)`;

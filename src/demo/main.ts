@@ -84,9 +84,8 @@ async function withOwnClient(emulator: SecEmulator): Promise<void> {
       banner(`applied: ${type}.${name}`);
       printObject(schema.block, state!);
       const again = await client.plan(type, state, config);
-      console.log(
-        `re-plan: ${valueEquals(impliedType(schema.block), again.planned, state) ? 'no changes' : 'CHANGES (unexpected)'}`,
-      );
+      const replanned = valueEquals(impliedType(schema.block), again.planned, state);
+      console.log(`re-plan: ${replanned ? 'no changes' : 'CHANGES (unexpected)'}`);
     }
     const profileSchema = client.dataSourceSchema('sec_user_profile');
     const profile = await client.readData('sec_user_profile', configValue(profileSchema.block, {}));

@@ -133,7 +133,8 @@ function renderIndexPage(def: AnyProvider, options: RenderOptions): string {
   if (lists.length > 0) {
     out.push('## List Resources', '');
     out.push(
-      `Terraform 1.14 and later find existing objects with \`terraform query\`; every example is in \`examples/${def.name}/query/\`.`,
+      `Terraform 1.14 and later find existing objects with \`terraform query\`; every example is in ` +
+        `\`examples/${def.name}/query/\`.`,
       '',
     );
     for (const r of sortByType(lists)) out.push(`* [\`${r.typeName}\`](${link(paths.listResources.get(r.typeName)!)})`);
@@ -181,7 +182,10 @@ function renderListPage(def: AnyProvider, r: AnyResource, options: RenderOptions
   out.push(`# ${r.typeName} (List Resource)`, '');
   out.push(block.description, '');
   out.push(
-    `List resources need Terraform 1.14 or later. \`terraform query\` runs the \`list\` blocks of the \`.tfquery.hcl\` files in a directory and shows the objects they find; \`terraform query -generate-config-out=generated.tf\` also writes a \`resource\` block and an \`import\` block (by identity) for each, to bring existing objects under Terraform.`,
+    `List resources need Terraform 1.14 or later. \`terraform query\` runs the \`list\` blocks of the ` +
+      `\`.tfquery.hcl\` files in a directory and shows the objects they find; \`terraform query ` +
+      `-generate-config-out=generated.tf\` also writes a \`resource\` block and an \`import\` block (by identity) ` +
+      `for each, to bring existing objects under Terraform.`,
     '',
   );
   const example = findExample(def.name, 'list', r.typeName, options.readFile);
@@ -191,13 +195,16 @@ function renderListPage(def: AnyProvider, r: AnyResource, options: RenderOptions
   if (fields.arguments.length === 0) out.push('This list resource has no filters: leave out the `config` block.', '');
   else out.push('The `config` block supports:', '', ...fields.arguments, '');
   out.push(
-    "Besides `config`, a `list` block takes `provider`, `include_resource` (whether each result carries the whole object, as its resource's state; default `false`, always on with `-generate-config-out`) and `limit` (how many results at most; default 100).",
+    'Besides `config`, a `list` block takes `provider`, `include_resource` (whether each result carries the whole ' +
+      "object, as its resource's state; default `false`, always on with `-generate-config-out`) and `limit` (how " +
+      'many results at most; default 100).',
     '',
   );
   out.push('## Results', '');
   const resourcePage = docPaths(def).resources.get(r.typeName)!.split('/').pop();
   out.push(
-    `Each result carries a display name for people and the object's identity, below; with \`include_resource\`, also the object itself, with the attributes of [the resource](../resources/${resourcePage}).`,
+    `Each result carries a display name for people and the object's identity, below; with \`include_resource\`, also ` +
+      `the object itself, with the attributes of [the resource](../resources/${resourcePage}).`,
     '',
   );
   out.push(...identityBullets(r), '');
@@ -217,18 +224,21 @@ function identitySection(def: AnyProvider, r: AnyResource): string[] {
   if (!r.identity) return [];
   const out = ['## Identity', ''];
   out.push(
-    `Terraform 1.12 and later keep the identity of each object beside its state; it names the object for its whole life and never changes. ${
-      r.importState
-        ? 'An `import` block may give it instead of an import id, leaving out the attributes that are optional for import.'
-        : 'This type cannot be imported, so the identity only names the object in the state.'
-    }`,
+    `Terraform 1.12 and later keep the identity of each object beside its state; it names the object for its whole ` +
+      `life and never changes. ${
+        r.importState
+          ? 'An `import` block may give it instead of an import id, leaving out the attributes that are optional for ' +
+            'import.'
+          : 'This type cannot be imported, so the identity only names the object in the state.'
+      }`,
     '',
   );
   out.push(...identityBullets(r), '');
   if (r.list) {
     const page = docPaths(def).listResources.get(r.typeName)!.split('/').pop();
     out.push(
-      `Terraform 1.14 and later find existing objects of this type with \`terraform query\`: see the [list resource](../list-resources/${page}).`,
+      'Terraform 1.14 and later find existing objects of this type with `terraform query`: ' +
+        `see the [list resource](../list-resources/${page}).`,
       '',
     );
   }
@@ -243,7 +253,8 @@ function renderEphemeralPage(def: AnyProvider, e: EphemeralDef<any, any>, option
   out.push(`# ${e.typeName} (Ephemeral Resource)`, '');
   out.push(block.description, '');
   out.push(
-    'Ephemeral resources need Terraform 1.10 or later. Their values can be used in provider blocks, write-only arguments, other ephemeral resources and ephemeral outputs; they are never written to the plan or the state.',
+    'Ephemeral resources need Terraform 1.10 or later. Their values can be used in provider blocks, write-only ' +
+      'arguments, other ephemeral resources and ephemeral outputs; they are never written to the plan or the state.',
     '',
   );
   const example = findExample(def.name, 'ephemeral', e.typeName, options.readFile);
@@ -264,9 +275,14 @@ function leftOpenSection(): string[] {
   return [
     '## When Terraform does not close it',
     '',
-    'Terraform closes an ephemeral resource when the run no longer needs it, but Terraform 1.11 skips that when a resource or provisioner that uses the value fails, or when the run is interrupted. ' +
-      'The provider then closes what it opened itself when Terraform shuts it down at the end of the command, and names each value it closes (or could not close, with its id and expiry) in a warning in the provider log (`TF_LOG_PROVIDER=warn`). ' +
-      'If Terraform itself is killed (SIGKILL, a second Ctrl-C), nothing can close it: the value lives until it expires.',
+    'Terraform closes an ephemeral resource when the run no longer needs it, ' +
+      'but Terraform 1.11 skips that when a resource or provisioner that uses the value fails, ' +
+      'or when the run is interrupted. ' +
+      'The provider then closes what it opened itself when Terraform shuts it down at the end of the command, ' +
+      'and names each value it closes (or could not close, with its id and expiry) ' +
+      'in a warning in the provider log (`TF_LOG_PROVIDER=warn`). ' +
+      'If Terraform itself is killed (SIGKILL, a second Ctrl-C), nothing can close it: ' +
+      'the value lives until it expires.',
     '',
   ];
 }
@@ -304,25 +320,37 @@ function interruptionSection(r: AnyResource): string[] {
   const lookup = r.findCreated;
   if (lookup) {
     out.push(
-      `If the answer to a create is lost (a dropped connection, a gateway error, a deadline, Terraform interrupted with Ctrl-C), the request may have made the object or may never have arrived. ` +
-        `The provider then looks for the object by ${lookup.key}, and keeps it in the state only with evidence that this create made it: ` +
-        'it was not among the objects the provider listed before sending the create, no other resource of the run made it, it holds what the configuration sets, and it is the only such object. ' +
-        'When no new object exists, the request is sent again. Otherwise the apply stops with "Create outcome unknown", naming each object found and how to import the right one; nothing is adopted or deleted.',
+      'If the answer to a create is lost (a dropped connection, a gateway error, a deadline, ' +
+        'Terraform interrupted with Ctrl-C), the request may have made the object or may never have arrived. ' +
+        `The provider then looks for the object by ${lookup.key}, ` +
+        'and keeps it in the state only with evidence that this create made it: ' +
+        'it was not among the objects the provider listed before sending the create, ' +
+        'no other resource of the run made it, it holds what the configuration sets, and it is the only such object. ' +
+        'When no new object exists, the request is sent again. ' +
+        'Otherwise the apply stops with "Create outcome unknown", ' +
+        'naming each object found and how to import the right one; nothing is adopted or deleted.',
       '',
     );
     const unique =
       lookup.uniqueKey === true
-        ? `The platform keeps ${lookup.key} unique: a create whose key an existing object holds fails with "already exists", naming that object and how to import it. It is never taken over.`
+        ? `The platform keeps ${lookup.key} unique: a create whose key an existing object holds fails with "already ` +
+          `exists", naming that object and how to import it. It is never taken over.`
         : lookup.uniqueKey === false
-          ? `The platform does not keep ${lookup.key} unique: objects with the same key that this configuration did not make (another workspace's, one made in the console, the object a \`create_before_destroy\` replacement replaces) are never adopted.`
-          : `The platform keeps the key unique for some configurations (see above): there, a create whose key an existing object holds fails with "already exists", naming that object and how to import it. Objects with the same key that this configuration did not make are never adopted.`;
+          ? `The platform does not keep ${lookup.key} unique: objects with the same key that this configuration did ` +
+            `not make (another workspace's, one made in the console, the object a \`create_before_destroy\` ` +
+            `replacement replaces) are never adopted.`
+          : `The platform keeps the key unique for some configurations (see above): there, a create whose key an ` +
+            `existing object holds fails with "already exists", naming that object and how to import it. Objects ` +
+            `with the same key that this configuration did not make are never adopted.`;
     out.push(unique, '');
     const oneTime = Object.entries(r.schema.fields as Fields)
       .filter(([, d]) => d.kind === 'attr' && d.options.oneTime)
       .map(([n]) => `\`${n}\``);
     if (oneTime.length > 0) {
       out.push(
-        `Its ${oneTime.join(', ')} comes only in the answer to the create, so an object this create provably made but whose answer was lost is deleted and created again; after Ctrl-C it is kept in the state, marked tainted, and the next apply replaces it.`,
+        `Its ${oneTime.join(', ')} comes only in the answer to the create, so an object this create provably made ` +
+          `but whose answer was lost is deleted and created again; after Ctrl-C it is kept in the state, marked ` +
+          `tainted, and the next apply replaces it.`,
         '',
       );
     }

@@ -289,7 +289,11 @@ export function withWriteOnlyTwins<F extends Fields>(fields: F, where: string, i
         twinOf: name,
         ...(o.validate ? { validate: o.validate } : {}),
         ...(o.maxCharacters !== undefined ? { maxCharacters: o.maxCharacters } : {}),
-        description: `Write-only form of \`${name}\` (Terraform 1.11 and later): the value is sent to the platform but never stored in the plan or state. Set \`${name}\` or \`${name}_wo\`${twin.required ? ' (one of them is required)' : ', not both'}; change \`${name}_wo_version\` to send a new value.`,
+        description:
+          `Write-only form of \`${name}\` (Terraform 1.11 and later): the value is sent to the platform ` +
+          `but never stored in the plan or state. Set \`${name}\` or \`${name}_wo\`` +
+          `${twin.required ? ' (one of them is required)' : ', not both'}; ` +
+          `change \`${name}_wo_version\` to send a new value.`,
       },
     };
     out[`${name}_wo_version`] = {
@@ -299,7 +303,9 @@ export function withWriteOnlyTwins<F extends Fields>(fields: F, where: string, i
         optional: true,
         twinOf: name,
         validate: [validators.intBetween(0, WO_VERSION_MAX)],
-        description: `Any number; changing it sends \`${name}_wo\` to the platform again (a write-only value is not in the state, so its changes cannot be seen).`,
+        description:
+          `Any number; changing it sends \`${name}_wo\` to the platform again (a write-only value is not ` +
+          `in the state, so its changes cannot be seen).`,
       },
     };
   }
@@ -471,7 +477,9 @@ export const validators = {
         ? undefined
         : `must be a whole number from ${min} to ${max}, got ${shown(v)}`,
   }),
-  /** Applies an element validator to every element of a list or set (a form's refused values refused as elements too). */
+  /**
+   * Applies an element validator to every element of a list or set (a form's refused values refused as elements too).
+   */
   each: <V>(inner: Validator<V>): Validator<V[]> => ({
     description: `each element ${inner.description}`,
     ...(inner.samples && inner.samples.length > 0

@@ -101,7 +101,10 @@ export function timestamp(options: { future?: boolean } = {}): FormValidator<str
     check(v) {
       const at = parseRfc3339(v);
       if (at === undefined) {
-        return `must be an RFC 3339 timestamp with a real date, a time from 00:00:00 to 23:59:59 and an offset (\`Z\` or ±hh:mm), such as ${JSON.stringify(TIMESTAMP_EXAMPLE)}, got ${JSON.stringify(v)}`;
+        return (
+          `must be an RFC 3339 timestamp with a real date, a time from 00:00:00 to 23:59:59 and an offset ` +
+          `(\`Z\` or ±hh:mm), such as ${JSON.stringify(TIMESTAMP_EXAMPLE)}, got ${JSON.stringify(v)}`
+        );
       }
       if (options.future && at.seconds * 1000 <= Date.now()) return `must be in the future, got ${JSON.stringify(v)}`;
       return undefined;
@@ -218,7 +221,10 @@ export const pemPrivateKey: FormValidator<string> = {
     const m = PEM.exec(v.trim());
     const secret = ' (the value is not shown because it is secret)';
     if (!m || !/PRIVATE KEY$/.test(m[1]!))
-      return `must be a PEM-encoded private key, from a "-----BEGIN … PRIVATE KEY-----" line to its "-----END … PRIVATE KEY-----" line${secret}`;
+      return (
+        `must be a PEM-encoded private key, from a "-----BEGIN … PRIVATE KEY-----" line to its "-----END … ` +
+        `PRIVATE KEY-----" line${secret}`
+      );
     // Encapsulated headers (RFC 1421) come before a blank line; the rest is the base64 body.
     const lines = m[2]!.split(/\r?\n/);
     const blank = lines.indexOf('');
@@ -226,9 +232,15 @@ export const pemPrivateKey: FormValidator<string> = {
       .map((l) => l.trim())
       .filter((l) => l !== '');
     if (body.length === 0)
-      return `must be a PEM-encoded private key with a key between its BEGIN and END lines, but the body is empty${secret}`;
+      return (
+        `must be a PEM-encoded private key with a key between its BEGIN and END lines, but the body is ` +
+        `empty${secret}`
+      );
     if (!body.every((l) => BASE64_LINE.test(l)))
-      return `must be a PEM-encoded private key with a base64 body between its BEGIN and END lines; the body has characters base64 does not use${secret}`;
+      return (
+        `must be a PEM-encoded private key with a base64 body between its BEGIN and END lines; the body has ` +
+        `characters base64 does not use${secret}`
+      );
     return undefined;
   },
 };
@@ -267,7 +279,10 @@ export function name(maxCharacters: number): FormValidator<string> {
       const at = (re: RegExp) => [...v].findIndex((c) => re.test(c));
       const control = at(CONTROL);
       if (control >= 0)
-        return `must not hold control characters (such as NUL, escape sequences or line breaks); character ${control} is U+${hex(v, control)}`;
+        return (
+          `must not hold control characters (such as NUL, escape sequences or line breaks); ` +
+          `character ${control} is U+${hex(v, control)}`
+        );
       const bidi = at(BIDI);
       if (bidi >= 0) return `must not hold bidirectional text controls; character ${bidi} is U+${hex(v, bidi)}`;
       if (INVISIBLE.test(v)) return 'must hold visible text, not only spaces or zero-width characters';

@@ -219,8 +219,9 @@ export function toModel<F extends Fields>(fields: F, v: ObjectValue, options: To
 /**
  * An object Value of the schema, possibly partly unknown (a configuration at validate or plan
  * time) → its configuration model: as `toModel` for operations (an empty optional argument is null),
- * but what is not known yet is `undefined`, never mistaken for null or empty. A collection with an unknown element is unknown as a whole; a block
- * collection that is unknown (a `dynamic` block whose `for_each` is not known) is `undefined`.
+ * but what is not known yet is `undefined`, never mistaken for null or empty. A collection with an unknown element is
+ * unknown as a whole; a block collection that is unknown (a `dynamic` block whose `for_each` is not known) is
+ * `undefined`.
  */
 export function toConfigModel<F extends Fields>(fields: F, v: ObjectValue): ConfigModelOf<F> {
   const out: Record<string, unknown> = {};

@@ -409,7 +409,9 @@ function checkSetDuplicates(elementType: CtyType, elems: Value[]): string | null
   return null;
 }
 
-/** Refinements must fit the type (protocol.md §3.3): prefix for strings, bounds for numbers, lengths for collections. */
+/**
+ * Refinements must fit the type (protocol.md §3.3): prefix for strings, bounds for numbers, lengths for collections.
+ */
 function checkRefinements(type: CtyType, u: Unknown): string | null {
   const r = u.refinements;
   if (!r) return null;

@@ -55,7 +55,10 @@ export const PROVIDER_RPC_NAMES = [
 
 export type RpcName = (typeof PROVIDER_RPC_NAMES)[number];
 
-/** RPCs with a streamed request or response: not callable as unary RPCs; served only through stream handlers (ListResource). */
+/**
+ * RPCs with a streamed request or response: not callable as unary RPCs; served only through stream handlers
+ * (ListResource).
+ */
 export const STREAMING_RPC_NAMES: ReadonlySet<RpcName> = new Set<RpcName>([
   'ListResource',
   'ReadStateBytes',

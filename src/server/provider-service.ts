@@ -64,7 +64,8 @@ function decodeObject(schema: Schema, dv: Msg | null | undefined, what: string, 
   const problem = v === null ? null : blockShapeProblem(schema.block, v as ObjectValue, rules);
   if (problem)
     throw new BadRequest(
-      `The ${what} sent by Terraform is malformed${problem.path.length > 0 ? ` at ${formatPath(problem.path)}` : ''}: ${problem.message}.`,
+      `The ${what} sent by Terraform is ` +
+        `malformed${problem.path.length > 0 ? ` at ${formatPath(problem.path)}` : ''}: ${problem.message}.`,
     );
   return v as ObjectValue | null;
 }

@@ -90,7 +90,8 @@ export function parseHandshake(rawLine: string, offeredVersions: number[]): Hand
   const app = Number.parseInt(parts[1]!, 10);
   if (!offeredVersions.includes(app)) {
     throw new Error(
-      `Incompatible API version with plugin. Plugin version: ${parts[1]}, Client versions: [${offeredVersions.join(' ')}]`,
+      `Incompatible API version with plugin. Plugin version: ${parts[1]}, Client versions: ` +
+        `[${offeredVersions.join(' ')}]`,
     );
   }
   if (app !== 6) throw new Error(`plugin chose protocol ${app}; this client speaks tfplugin6 only`);

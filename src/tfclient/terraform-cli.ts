@@ -28,7 +28,10 @@ export function terraformEnv(
   };
 }
 
-/** The sec provider's connection settings as the environment variables it reads (SEC_API_URL has no provider-block form). */
+/**
+ * The sec provider's connection settings as the environment variables it reads (SEC_API_URL has no provider-block
+ * form).
+ */
 export function secProviderEnv(api: {
   url: string;
   account: string;

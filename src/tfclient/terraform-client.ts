@@ -42,7 +42,9 @@ export interface PlannedChange {
   planned: ObjectValue | null;
   requiresReplace: AttributePath[];
   plannedPrivate: Buffer;
-  /** The planned identity (Terraform 1.12 and later send it to ApplyResourceChange); null when the provider gave none. */
+  /**
+   * The planned identity (Terraform 1.12 and later send it to ApplyResourceChange); null when the provider gave none.
+   */
   plannedIdentity?: ObjectValue | null;
 }
 
@@ -209,7 +211,10 @@ export class TerraformClient {
     });
   }
 
-  /** ValidateResourceConfig as Terraform 1.11 sends it; `writeOnlyAllowed: false` is what older Terraform (no capabilities) means. */
+  /**
+   * ValidateResourceConfig as Terraform 1.11 sends it; `writeOnlyAllowed: false` is what older Terraform (no
+   * capabilities) means.
+   */
   async validateResource(
     type: string,
     config: ObjectValue,

@@ -326,7 +326,9 @@ export function massConfig(connection: EmulatorConnection, options: MassConfigOp
     }))
     .filter((t) => t.objects.length > 0);
 
-  const header = `terraform {\n  required_providers {\n    ${provider} = {\n      source = "keel/${provider}"\n    }\n  }\n}\n\nprovider "${provider}" {}\n`;
+  const header =
+    `terraform {\n  required_providers {\n    ${provider} = {\n      source = "keel/${provider}"\n` +
+    `    }\n  }\n}\n\nprovider "${provider}" {}\n`;
   const blocks = objects.map(
     (o) => `\nresource "${o.type}" "${o.address.split('.')[1]}" {\n${renderBody(o.body, '  ')}}\n`,
   );

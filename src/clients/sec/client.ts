@@ -45,7 +45,10 @@ export interface SecClientConfig {
   readonly logger?: SecLogger | undefined;
   /** Overrides the retry budget and backoff (tests use short delays). */
   readonly retry?: Partial<RetryPolicy> | undefined;
-  /** How long a changing request already sent may finish after Terraform asks to stop; default 30 s (src/clients/stop.ts). */
+  /**
+   * How long a changing request already sent may finish after Terraform asks to stop; default 30 s
+   * (src/clients/stop.ts).
+   */
   readonly stopGraceMs?: number | undefined;
 }
 

@@ -59,7 +59,9 @@ export interface VdbClientConfig {
   readonly logger?: VdbLogger | undefined;
   /** Overrides the retry budget and backoff (tests use short delays). */
   readonly retry?: Partial<VdbRetryPolicy> | undefined;
-  /** How long a changing call already sent may finish after Terraform asks to stop; default 30 s (src/clients/stop.ts). */
+  /**
+   * How long a changing call already sent may finish after Terraform asks to stop; default 30 s (src/clients/stop.ts).
+   */
   readonly stopGraceMs?: number | undefined;
 }
 
@@ -486,8 +488,8 @@ export interface ClustersApi {
   ): Promise<Cluster[]>;
   get(request: { accountId: string; clusterId: string }, options?: VdbCallOptions): Promise<Cluster>;
   /**
-   * Retried only when declined (a blind retry could create a second cluster; see Errors above). `jwtRbac`, when given, is sent as the
-   * `vdb-jwt-rbac` request metadata (`true`/`false`).
+   * Retried only when declined (a blind retry could create a second cluster; see Errors above). `jwtRbac`, when given,
+   * is sent as the `vdb-jwt-rbac` request metadata (`true`/`false`).
    */
   create(
     cluster: ClusterInput,

@@ -30,7 +30,9 @@ export function connectionFailure(details: string, ctx: ConnectionContext): Conn
   if (unresolved) {
     return {
       passing: true,
-      sentence: `the host ${ctx.host} could not be found (name resolution failed): check the API URL and this machine's DNS`,
+      sentence:
+        `the host ${ctx.host} could not be found (name resolution failed): check the API URL and this ` +
+        `machine's DNS`,
     };
   }
   const reason = NOT_CONNECTED.exec(details.trim())?.[1]?.trim();
@@ -39,8 +41,10 @@ export function connectionFailure(details: string, ctx: ConnectionContext): Conn
     return {
       passing: false,
       sentence:
-        `the TLS certificate of ${ctx.target} could not be verified (${reason}). The provider trusts ${ctx.trustSources.join(' and ')}: ` +
-        'add the certificate authority of the API to NODE_EXTRA_CA_CERTS, or set `insecure = true` (VDB_INSECURE) to skip the check, outside production only',
+        `the TLS certificate of ${ctx.target} could not be verified (${reason}). ` +
+        `The provider trusts ${ctx.trustSources.join(' and ')}: ` +
+        'add the certificate authority of the API to NODE_EXTRA_CA_CERTS, ' +
+        'or set `insecure = true` (VDB_INSECURE) to skip the check, outside production only',
     };
   }
   if (/ECONNREFUSED/.test(reason))
@@ -52,13 +56,17 @@ export function connectionFailure(details: string, ctx: ConnectionContext): Conn
     const code = /E[A-Z]+/.exec(reason)![0];
     return {
       passing: true,
-      sentence: `${ctx.target} could not be reached (${code}): check the API URL, and any proxy or firewall between this machine and the API`,
+      sentence:
+        `${ctx.target} could not be reached (${code}): check the API URL, and any proxy or firewall between ` +
+        `this machine and the API`,
     };
   }
   if (PROTOCOL.test(reason))
     return {
       passing: false,
-      sentence: `the TLS handshake with ${ctx.target} failed (${reason}): check that the API URL names the API's gRPC endpoint`,
+      sentence:
+        `the TLS handshake with ${ctx.target} failed (${reason}): check that the API URL names the API's ` +
+        `gRPC endpoint`,
     };
   return { passing: true, sentence: `cannot connect to ${ctx.target}: ${reason}` };
 }

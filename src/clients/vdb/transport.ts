@@ -122,7 +122,8 @@ export class VdbTransport {
         if (call.changes && mayHaveTakenEffect) {
           throw this.lostAnswer(
             operation,
-            "an earlier attempt's answer was lost and Terraform asked the provider to stop before it could be sent again",
+            "an earlier attempt's answer was lost and Terraform asked the provider to stop before it could be sent " +
+              'again',
             traceIds,
           );
         }

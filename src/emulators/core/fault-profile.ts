@@ -138,7 +138,10 @@ export function faultProfileSettings(options: FaultProfileOptions): FaultProfile
 
 /** One line for logs, e.g. `rate 0.2, seed 42, kinds rate-limit,drop, retry-after 1 s, slow 300 ms`. */
 export function describeFaultProfile(settings: FaultProfileSettings): string {
-  return `rate ${settings.rate}, seed ${settings.seed}, kinds ${settings.kinds.join(',')}, retry-after ${settings.retryAfterSeconds} s, slow ${settings.slowMs} ms`;
+  return (
+    `rate ${settings.rate}, seed ${settings.seed}, kinds ${settings.kinds.join(',')}, ` +
+    `retry-after ${settings.retryAfterSeconds} s, slow ${settings.slowMs} ms`
+  );
 }
 
 /** e.g. `1000 calls, 203 faulted (rate-limit 40, server-error 41, drop 39, slow 42, ambiguous 41)`. */

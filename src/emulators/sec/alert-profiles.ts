@@ -50,7 +50,8 @@ export function registerAlertProfileRoutes(router: Router, ctx: SecContext): voi
     const id = body.alertProfileId;
     if (id.startsWith(RESERVED_PROFILE_PREFIX)) {
       throw invalid(
-        `body.alertProfileId: names starting with ${RESERVED_PROFILE_PREFIX} are reserved for the platform's built-in profiles (got ${quote(id)})`,
+        `body.alertProfileId: names starting with ${RESERVED_PROFILE_PREFIX} are reserved for the platform's ` +
+          `built-in profiles (got ${quote(id)})`,
       );
     }
     if (!PROFILE_NAME.test(id))
@@ -138,7 +139,8 @@ function checkTemplates(alerts: AlertTemplateRecord[], base: AlertProfileRecord)
       for (const match of alert[key].matchAll(PLACEHOLDER)) {
         if (!known.has(match[1]!)) {
           throw invalid(
-            `body.alerts[${index}].${key}: {{${match[1]}}} is not a field of ${base.alertProfileId}; known fields: ${[...known].join(', ')}`,
+            `body.alerts[${index}].${key}: {{${match[1]}}} is not a field of ${base.alertProfileId}; known ` +
+              `fields: ${[...known].join(', ')}`,
           );
         }
       }

@@ -253,7 +253,8 @@ export const CONTAINER_REGISTRIES: IntegrationFamily = {
     // Switching a RegistryA integration between role and access-key authentication needs a new integration.
     if (existing && registryType === 'REGISTRY_A' && existing.data.authType !== record.authType) {
       throw invalid(
-        `data.authType cannot be changed (the integration uses ${quote(existing.data.authType)}); create a new integration instead`,
+        `data.authType cannot be changed (the integration uses ${quote(existing.data.authType)}); create a new ` +
+          `integration instead`,
       );
     }
     return registrySpec(registryType, record);

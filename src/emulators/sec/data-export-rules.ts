@@ -55,7 +55,8 @@ export function registerDataExportRuleRoutes(router: Router, ctx: SecContext): v
       if (!channel) throw invalid(`body.intgGuidList[${index}]: there is no alert channel ${quote(guid)}`);
       if (channel.type !== OBJECT_STORE_CHANNEL) {
         throw invalid(
-          `body.intgGuidList[${index}]: alert channel ${quote(guid)} is of type ${channel.type}; data is exported to object-store channels (${OBJECT_STORE_CHANNEL}) only`,
+          `body.intgGuidList[${index}]: alert channel ${quote(guid)} is of type ${channel.type}; data is exported to ` +
+            `object-store channels (${OBJECT_STORE_CHANNEL}) only`,
         );
       }
     });

@@ -102,7 +102,8 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
     if (body.policyId !== undefined && body.policyId !== null) {
       if (!POLICY_ID_SUFFIX.test(body.policyId)) {
         throw invalid(
-          `body.policyId must be lower-case letters and digits starting with a letter (at most 16), optionally followed by "-" and up to 8 digits (got ${quote(body.policyId)})`,
+          `body.policyId must be lower-case letters and digits starting with a letter (at most 16), optionally ` +
+            `followed by "-" and up to 8 digits (got ${quote(body.policyId)})`,
         );
       }
       policyId = `${tenant}-${body.policyId}`;
@@ -167,7 +168,8 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
         if (value === undefined || value === null || BUILT_IN_CHANGEABLE.has(key)) continue;
         if (JSON.stringify(value) !== JSON.stringify(existing[key as keyof PolicyRecord])) {
           throw invalid(
-            `body.${key}: ${existing.policyId} is a built-in policy; only enabled, severity, alertEnabled and alertProfile can be changed`,
+            `body.${key}: ${existing.policyId} is a built-in policy; only enabled, severity, alertEnabled and ` +
+              `alertProfile can be changed`,
           );
         }
       }
@@ -263,7 +265,8 @@ function checkAlerting(ctx: SecContext, policy: PolicyRecord): void {
   const templateName = dot < 0 ? undefined : ref.slice(dot + 1);
   if (profileId === '' || templateName === '') {
     throw invalid(
-      `body.alertProfile must name an alert profile, alone or with one of its templates: <profile> or <profile>.<template> (got ${quote(ref)})`,
+      `body.alertProfile must name an alert profile, alone or with one of its templates: <profile> or ` +
+        `<profile>.<template> (got ${quote(ref)})`,
     );
   }
   const profile = ctx.store.get<AlertProfileRecord>(ALERT_PROFILES, profileId);
@@ -272,13 +275,15 @@ function checkAlerting(ctx: SecContext, policy: PolicyRecord): void {
   if (templateName === undefined) {
     if (templates.size === 0)
       throw invalid(
-        `body.alertProfile: alert profile ${profileId} has no template to alert with; name a profile that has templates`,
+        `body.alertProfile: alert profile ${profileId} has no template to alert with; name a profile that has ` +
+          `templates`,
       );
     return;
   }
   if (!templates.has(templateName)) {
     throw invalid(
-      `body.alertProfile: alert profile ${profileId} has no template ${quote(templateName)}; its templates: ${[...templates].join(', ')}`,
+      `body.alertProfile: alert profile ${profileId} has no template ${quote(templateName)}; its ` +
+        `templates: ${[...templates].join(', ')}`,
     );
   }
 }

@@ -134,7 +134,8 @@ function parseBody(body: unknown, policy: PolicyRecord): Pick<PolicyExceptionRec
     const definition = defined.get(fieldKey);
     if (!definition) {
       throw invalid(
-        `${path}.fieldKey: policy ${policy.policyId} has no exception constraint ${quote(fieldKey)}; its constraints: ${[...defined.keys()].join(', ')}`,
+        `${path}.fieldKey: policy ${policy.policyId} has no exception constraint ${quote(fieldKey)}; its ` +
+          `constraints: ${[...defined.keys()].join(', ')}`,
       );
     }
     if (used.has(fieldKey)) throw invalid(`${path}.fieldKey: ${fieldKey} is constrained twice`);
@@ -160,7 +161,8 @@ function checkValue(value: unknown, dataType: string, fieldKey: string, path: st
     checkLength(value, DEFAULT_BODY_LIMITS.characters, path);
     if (dataType === 'Number' && !NUMERIC_ID.test(value))
       throw invalid(
-        `${path} must be a numeric id, or a pattern of digits and "*" (${fieldKey} holds numeric ids; got ${quote(value)})`,
+        `${path} must be a numeric id, or a pattern of digits and "*" (${fieldKey} holds numeric ids; ` +
+          `got ${quote(value)})`,
       );
     return;
   }

@@ -49,7 +49,8 @@ export function registerQueryRoutes(router: Router, ctx: SecContext): void {
     const body = request.body as { queryId: string; queryText: string; evaluatorId?: string | null };
     if (!QUERY_ID.test(body.queryId)) {
       throw invalid(
-        `body.queryId must be letters, digits and "_", starting with a letter or "_", at most 64 characters (got ${quote(body.queryId)})`,
+        `body.queryId must be letters, digits and "_", starting with a letter or "_", at most 64 characters ` +
+          `(got ${quote(body.queryId)})`,
       );
     }
     const compiled = compile(body.queryText, body.queryId);
@@ -57,8 +58,10 @@ export function registerQueryRoutes(router: Router, ctx: SecContext): void {
     if (asked !== '' && asked !== compiled.evaluator) {
       throw invalid(
         compiled.evaluator === ''
-          ? `body.evaluatorId: the data sources ${compiled.sources.join(', ')} are evaluated without an evaluator (got ${quote(asked)})`
-          : `body.evaluatorId: the data sources ${compiled.sources.join(', ')} are evaluated by ${quote(compiled.evaluator)} (got ${quote(asked)})`,
+          ? `body.evaluatorId: the data sources ${compiled.sources.join(', ')} are evaluated without an evaluator ` +
+              `(got ${quote(asked)})`
+          : `body.evaluatorId: the data sources ${compiled.sources.join(', ')} are evaluated ` +
+              `by ${quote(compiled.evaluator)} (got ${quote(asked)})`,
       );
     }
     if (ctx.store.has(QUERIES, body.queryId))
@@ -89,7 +92,9 @@ export function registerQueryRoutes(router: Router, ctx: SecContext): void {
     const compiled = compile(queryText, existing.queryId);
     if (compiled.evaluator !== existing.evaluatorId) {
       throw invalid(
-        `body.queryText: the evaluator of a query cannot change (${quote(existing.evaluatorId || 'none')} → ${quote(compiled.evaluator || 'none')}); create a new query for data sources ${compiled.sources.join(', ')}`,
+        `body.queryText: the evaluator of a query cannot change (${quote(existing.evaluatorId || 'none')} ` +
+          `→ ${quote(compiled.evaluator || 'none')}); create a new query for data ` +
+          `sources ${compiled.sources.join(', ')}`,
       );
     }
     const updated: QueryRecord = {
@@ -111,7 +116,9 @@ export function registerQueryRoutes(router: Router, ctx: SecContext): void {
       .filter((p) => p.queryId === existing.queryId);
     if (users.length > 0) {
       throw invalid(
-        `query ${quote(existing.queryId)} is used by ${users.length === 1 ? 'policy' : 'policies'} ${users.map((p) => p.policyId).join(', ')}; delete or change ${users.length === 1 ? 'it' : 'them'} first`,
+        `query ${quote(existing.queryId)} is used ` +
+          `by ${users.length === 1 ? 'policy' : 'policies'} ${users.map((p) => p.policyId).join(', ')}; delete or ` +
+          `change ${users.length === 1 ? 'it' : 'them'} first`,
       );
     }
     ctx.store.remove(QUERIES, existing.queryId);
@@ -151,8 +158,12 @@ function builtInQueries(ctx: SecContext): QueryRecord[] {
     const trail = /^SEC_Global_CloudA_Trail_(\w+)$/.exec(queryId);
     const config = /^SEC_Global_(Cloud[ABC])_Config_(\w+)$/.exec(queryId);
     const queryText = trail
-      ? `{\n  source { CloudATrailRawEvents }\n  filter { EVENT_NAME = '${trail[1]}' and ERROR_CODE is null }\n  return distinct { INSERT_ID, INSERT_TIME, EVENT_TIME, EVENT }\n}\n`
-      : `{\n  source { ${CONFIG_SOURCES[config?.[1] ?? 'CloudA']} }\n  filter { RESOURCE_CONFIG:check = '${config?.[2] ?? queryId}' }\n  return distinct { ACCOUNT_ID, RESOURCE_KEY, RESOURCE_REGION, RESOURCE_TYPE, SERVICE }\n}\n`;
+      ? '{\n  source { CloudATrailRawEvents }\n' +
+        `  filter { EVENT_NAME = '${trail[1]}' and ERROR_CODE is null }\n` +
+        '  return distinct { INSERT_ID, INSERT_TIME, EVENT_TIME, EVENT }\n}\n'
+      : `{\n  source { ${CONFIG_SOURCES[config?.[1] ?? 'CloudA']} }\n` +
+        `  filter { RESOURCE_CONFIG:check = '${config?.[2] ?? queryId}' }\n` +
+        '  return distinct { ACCOUNT_ID, RESOURCE_KEY, RESOURCE_REGION, RESOURCE_TYPE, SERVICE }\n}\n';
     const compiled = compileQuery(queryText, queryId);
     return {
       queryId,

@@ -370,7 +370,8 @@ export function compileQuery(text: string, queryId: string): CompiledQuery {
     if (!def)
       fail(
         name,
-        `unknown data source ${JSON.stringify(name.text)}; known data sources: ${DATA_SOURCES.map((d) => d.name).join(', ')}`,
+        `unknown data source ${JSON.stringify(name.text)}; known data ` +
+          `sources: ${DATA_SOURCES.map((d) => d.name).join(', ')}`,
       );
     let alias = def!.name;
     if (peek().kind === 'ident') alias = next().text;
@@ -384,7 +385,8 @@ export function compileQuery(text: string, queryId: string): CompiledQuery {
   if (evaluators.length > 1)
     fail(
       sourceWord,
-      `the data sources ${sources.map((s) => s.def.name).join(', ')} need different evaluators and cannot be queried together`,
+      `the data sources ${sources.map((s) => s.def.name).join(', ')} need different evaluators and cannot be queried ` +
+        `together`,
     );
 
   // [filter { ... }]: a non-empty condition with balanced parentheses; a query may have none.

@@ -145,7 +145,8 @@ function checkReferences(ctx: SecContext, rule: RuleBody): void {
     if (!channel) throw invalid(`body.intgGuidList[${index}]: there is no alert channel ${quote(guid)}`);
     if (channel.type !== 'EmailUser') {
       throw invalid(
-        `body.intgGuidList[${index}]: alert channel ${quote(guid)} is of type ${channel.type}; reports go to e-mail channels (EmailUser) only`,
+        `body.intgGuidList[${index}]: alert channel ${quote(guid)} is of type ${channel.type}; reports go to e-mail ` +
+          `channels (EmailUser) only`,
       );
     }
   });

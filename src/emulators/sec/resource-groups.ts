@@ -165,7 +165,8 @@ function checkQuery(query: unknown, resourceType: string): ResourceGroupRecord['
     const f = filter as FilterRecord;
     if (!allowedFields.includes(f.field)) {
       throw invalid(
-        `${path}.field ${quote(f.field)} is not a field of ${resourceType} resource groups; use one of ${allowedFields.map((x) => JSON.stringify(x)).join(', ')}`,
+        `${path}.field ${quote(f.field)} is not a field of ${resourceType} resource groups; use one ` +
+          `of ${allowedFields.map((x) => JSON.stringify(x)).join(', ')}`,
       );
     }
     if (KEYED_FIELDS.has(f.field) && !f.key) throw invalid(`${path}.key is required for the field ${quote(f.field)}`);

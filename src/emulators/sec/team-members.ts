@@ -180,7 +180,8 @@ function parse(ctx: SecContext, request: EmulatorRequest, forUpdate: boolean): B
     const props = record.props;
     if (typeof props === 'object' && props !== null && 'accountAdmin' in props) {
       throw invalid(
-        'body.props.accountAdmin is an account-level role; with organization access, give orgAdmin, orgUser, adminRoleAccounts or userRoleAccounts',
+        'body.props.accountAdmin is an account-level role; with organization access, give orgAdmin, orgUser, ' +
+          'adminRoleAccounts or userRoleAccounts',
       );
     }
     validate(orgSpec(forUpdate), body, 'body');
@@ -203,12 +204,14 @@ function checkOrgRoles(ctx: SecContext, body: Body): void {
   if (body.orgAdmin && body.orgUser) throw invalid('body.orgAdmin and body.orgUser cannot both be true');
   if (perAccount && (body.orgAdmin || body.orgUser)) {
     throw invalid(
-      'body.adminRoleAccounts and body.userRoleAccounts grant per-account roles and cannot be combined with orgAdmin or orgUser',
+      'body.adminRoleAccounts and body.userRoleAccounts grant per-account roles and cannot be combined with orgAdmin ' +
+        'or orgUser',
     );
   }
   if (!perAccount && !body.orgAdmin && !body.orgUser) {
     throw invalid(
-      'an organization-level team member needs a role: orgAdmin, orgUser, or accounts in adminRoleAccounts or userRoleAccounts',
+      'an organization-level team member needs a role: orgAdmin, orgUser, or accounts in adminRoleAccounts or ' +
+        'userRoleAccounts',
     );
   }
   const known = new Set([ctx.account, ...ctx.subaccounts].map((a) => a.toUpperCase()));

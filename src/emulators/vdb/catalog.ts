@@ -259,7 +259,8 @@ export function catalogServices(ctx: VdbContext): ServiceRegistration[] {
           if (provider !== HYBRID_PROVIDER) {
             if (regionId === '') {
               throw invalidArgument(
-                'validation error:\n - cloud_provider_region_id: value is required unless cloud_provider_id is hybrid [region_required]',
+                'validation error:\n - cloud_provider_region_id: value is required unless cloud_provider_id is ' +
+                  'hybrid [region_required]',
               );
             }
             requireRegion(ctx, 'cloud_provider_region_id', provider, regionId);

@@ -191,7 +191,8 @@ function updateCluster(ctx: VdbContext, input: Cluster | undefined): Cluster {
   }
   if (cluster.cloudProviderRegionId !== current.cloudProviderRegionId) {
     throw invalidArgument(
-      `cluster.cloud_provider_region_id cannot be changed (is ${current.cloudProviderRegionId}); create a new cluster instead`,
+      `cluster.cloud_provider_region_id cannot be changed (is ${current.cloudProviderRegionId}); create a new ` +
+        `cluster instead`,
     );
   }
   if (current.state?.phase === 'CLUSTER_PHASE_SUSPENDED' || current.state?.phase === 'CLUSTER_PHASE_SUSPENDING') {
@@ -369,7 +370,8 @@ function checkPlacement(ctx: VdbContext, cluster: Cluster): StoredPackage {
   if (cluster.cloudProviderId === HYBRID_PROVIDER) {
     if (!ctx.store.get<HybridEnvironment>(C.hybridEnvironments, cluster.cloudProviderRegionId)) {
       throw invalidArgument(
-        `validation error:\n - cluster.cloud_provider_region_id: hybrid cloud environment ${cluster.cloudProviderRegionId} not found [hybrid_cloud_environment.exists]`,
+        `validation error:\n - cluster.cloud_provider_region_id: hybrid cloud ` +
+          `environment ${cluster.cloudProviderRegionId} not found [hybrid_cloud_environment.exists]`,
       );
     }
   } else {
@@ -384,17 +386,20 @@ function checkPlacement(ctx: VdbContext, cluster: Cluster): StoredPackage {
       : `${cluster.cloudProviderId}/${cluster.cloudProviderRegionId}`;
   if (!pkg) {
     throw invalidArgument(
-      `validation error:\n - cluster.configuration.package_id: package ${packageId} is not offered in ${where} (see BookingService/ListPackages) [package.exists]`,
+      `validation error:\n - cluster.configuration.package_id: package ${packageId} is not offered in ${where} (see ` +
+        `BookingService/ListPackages) [package.exists]`,
     );
   }
   if (pkg.status !== BOOKABLE) {
     throw invalidArgument(
-      `validation error:\n - cluster.configuration.package_id: package ${packageId} (${pkg.name}) is deactivated [package.active]`,
+      `validation error:\n - cluster.configuration.package_id: package ${packageId} (${pkg.name}) is deactivated ` +
+        `[package.active]`,
     );
   }
   if (pkg.type === 'free' && cluster.configuration.numberOfNodes > 1) {
     throw invalidArgument(
-      `validation error:\n - cluster.configuration.number_of_nodes: the free package allows 1 node [package.free_single_node]`,
+      `validation error:\n - cluster.configuration.number_of_nodes: the free package allows 1 node ` +
+        `[package.free_single_node]`,
     );
   }
   return pkg;

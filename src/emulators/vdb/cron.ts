@@ -51,7 +51,10 @@ export function cronProblem(expression: string): string | undefined {
     if (DESCRIPTORS.has(text)) return undefined;
     const every = /^@every\s+(\S+)$/.exec(text);
     if (!every)
-      return `unknown descriptor ${JSON.stringify(text)} (use @yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly, @reboot or @every <duration>)`;
+      return (
+        `unknown descriptor ${JSON.stringify(text)} (use @yearly, @annually, @monthly, @weekly, @daily, ` +
+        `@midnight, @hourly, @reboot or @every <duration>)`
+      );
     try {
       if (parseGoDuration(every[1]!) <= 0n) return '@every needs a positive duration';
     } catch (error) {
@@ -85,7 +88,10 @@ function fieldProblem(field: string, kind: FieldKind): string | undefined {
     for (const bound of bounds) {
       const value = fieldValue(bound, kind);
       if (value === undefined)
-        return `${JSON.stringify(bound)} is not a valid ${kind.name} (${kind.min}-${kind.max}${kind.names ? ` or ${kind.names[0]}-${kind.names[kind.names.length - 1]}` : ''})`;
+        return (
+          `${JSON.stringify(bound)} is not a valid ${kind.name} ` +
+          `(${kind.min}-${kind.max}${kind.names ? ` or ${kind.names[0]}-${kind.names[kind.names.length - 1]}` : ''})`
+        );
       values.push(value);
     }
     if (values.length === 2 && values[0]! > values[1]!) return `range ${JSON.stringify(base)} runs backwards`;

@@ -71,7 +71,8 @@ export function hybridServices(ctx: VdbContext): ServiceRegistration[] {
             );
           if (clusters.length > 0) {
             throw failedPrecondition(
-              `hybrid cloud environment ${environment.id} still has ${clusters.length} cluster(s) (${clusters.map((c) => c.name).join(', ')}); delete them first`,
+              `hybrid cloud environment ${environment.id} still has ${clusters.length} cluster(s) ` +
+                `(${clusters.map((c) => c.name).join(', ')}); delete them first`,
             );
           }
           ctx.store.remove(C.hybridEnvironments, environment.id);
@@ -193,7 +194,8 @@ function updateEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined
   const namespace = current.configuration?.namespace;
   if (namespace !== undefined && environment.configuration!.namespace !== namespace) {
     throw invalidArgument(
-      `hybrid_cloud_environment.configuration.namespace cannot be changed (is ${namespace}); create a new environment instead`,
+      `hybrid_cloud_environment.configuration.namespace cannot be changed (is ${namespace}); create a new ` +
+        `environment instead`,
     );
   }
   const now = nowTimestamp(ctx);
@@ -243,9 +245,14 @@ function bootstrapCommands(environment: HybridEnvironment, credentials: Bootstra
   const charts = environment.configuration?.chartRepositoryUrl ?? CHART_REPOSITORY;
   return [
     `kubectl create namespace ${namespace} --dry-run=client -o yaml | kubectl apply -f -`,
-    `kubectl --namespace ${namespace} create secret docker-registry vdb-registry-credentials --docker-server=${registry} --docker-username='${credentials.registryUsername}' --docker-password='${credentials.registryPassword}' --dry-run=client -o yaml | kubectl apply -f -`,
-    `kubectl --namespace ${namespace} create secret generic vdb-cloud-access-key --from-literal=access-key='${credentials.accessKey}' --dry-run=client -o yaml | kubectl apply -f -`,
-    `helm upgrade --install vdb-cloud-agent ${charts}/vdb-cloud-agent --namespace ${namespace} --set environmentId=${environment.id} --set accountId=${environment.accountId} --set apiUrl=${AGENT_API_URL} --set imagePullSecrets[0].name=vdb-registry-credentials --wait`,
+    `kubectl --namespace ${namespace} create secret docker-registry vdb-registry-credentials ` +
+      `--docker-server=${registry} --docker-username='${credentials.registryUsername}' ` +
+      `--docker-password='${credentials.registryPassword}' --dry-run=client -o yaml | kubectl apply -f -`,
+    `kubectl --namespace ${namespace} create secret generic vdb-cloud-access-key ` +
+      `--from-literal=access-key='${credentials.accessKey}' --dry-run=client -o yaml | kubectl apply -f -`,
+    `helm upgrade --install vdb-cloud-agent ${charts}/vdb-cloud-agent --namespace ${namespace} ` +
+      `--set environmentId=${environment.id} --set accountId=${environment.accountId} ` +
+      `--set apiUrl=${AGENT_API_URL} --set imagePullSecrets[0].name=vdb-registry-credentials --wait`,
   ];
 }
 

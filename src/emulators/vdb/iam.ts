@@ -264,7 +264,8 @@ function assignUserRoles(ctx: VdbContext, request: WireObject): void {
   const toDelete = (request.roleIdsToDelete as string[] | undefined) ?? [];
   if (toAdd.length === 0 && toDelete.length === 0) {
     throw invalidArgument(
-      'validation error:\n - role_ids_to_add: at least one of role_ids_to_add and role_ids_to_delete must be non-empty [assign.not_empty]',
+      'validation error:\n - role_ids_to_add: at least one of role_ids_to_add and role_ids_to_delete must be ' +
+        'non-empty [assign.not_empty]',
     );
   }
   const v = new Violations();

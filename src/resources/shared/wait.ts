@@ -41,7 +41,8 @@ export class WaitFailedError<T> extends Error {
     what: string,
   ) {
     super(
-      `while waiting for ${what}, it entered phase ${phase}${reason ? `: ${reason}` : ' (the platform gave no reason)'}`,
+      `while waiting for ${what}, it entered phase ${phase}` +
+        `${reason ? `: ${reason}` : ' (the platform gave no reason)'}`,
     );
   }
 }

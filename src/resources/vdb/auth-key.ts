@@ -11,7 +11,8 @@ import { accountIdOf, deleteIgnoringNotFound, providerAccountId, type VdbContext
 import { formatTimestamp, uuid } from './formats.js';
 
 const DEPRECATION =
-  'The vdb_accounts_auth_key resource is deprecated and will be removed in a future version; use vdb_accounts_database_api_key_v2 instead.';
+  'The vdb_accounts_auth_key resource is deprecated and will be removed in a future version; use ' +
+  'vdb_accounts_database_api_key_v2 instead.';
 
 const fields = {
   id: attr.computedId('The key id (a UUID).'),
@@ -69,7 +70,8 @@ const authKeyFilters = resourceSchema(
   },
   {
     description:
-      "Lists the legacy database API keys (v1) of the provider's account, or those attached to one cluster. Tokens are not listed: the platform returns one only when the key is created.",
+      "Lists the legacy database API keys (v1) of the provider's account, or those attached to one cluster. Tokens " +
+      'are not listed: the platform returns one only when the key is created.',
   },
 );
 
@@ -106,7 +108,8 @@ export const authKey = resource<typeof fields, VdbContext>({
     key: 'its clusters',
     uniqueKey: false,
     describe: (plan) =>
-      `the legacy database API key for cluster${plan.cluster_ids.length === 1 ? '' : 's'} ${plan.cluster_ids.join(', ')}`,
+      `the legacy database API key for ` +
+      `cluster${plan.cluster_ids.length === 1 ? '' : 's'} ${plan.cluster_ids.join(', ')}`,
     list: async (_plan, ctx) =>
       (await ctx.client.api.authKeys.list({ accountId: providerAccountId(ctx) }, { signal: ctx.signal })).map(fromApi),
     holdsKey: (plan, found) => clusterSet(found.cluster_ids ?? []) === clusterSet(plan.cluster_ids),
@@ -154,7 +157,8 @@ const listSchema = resourceSchema(
   {
     description: 'Lists the legacy database API keys (v1) of an account.',
     deprecated:
-      'The vdb_accounts_auth_keys data source is deprecated and will be removed in a future version; use vdb_accounts_database_api_keys_v2 instead.',
+      'The vdb_accounts_auth_keys data source is deprecated and will be removed in a future version; use ' +
+      'vdb_accounts_database_api_keys_v2 instead.',
   },
 );
 

@@ -36,14 +36,16 @@ const fields = {
     required: true,
     validate: [cronExpression],
     description:
-      'When backups run: a cron expression (`minute hour day-of-month month day-of-week`, e.g. `0 3 * * *`; 6 or 7 fields with seconds and year are accepted too), a macro such as `@daily`, or `@every <duration>`.',
+      'When backups run: a cron expression (`minute hour day-of-month month day-of-week`, e.g. `0 3 * * *`; 6 or 7 ' +
+      'fields with seconds and year are accepted too), a macro such as `@daily`, or `@every <duration>`.',
   }),
   retention_period: attr.string({
     optional: true,
     validate: [RETENTION],
     equal: sameGoDuration,
     description:
-      "How long each backup is kept, as a Go duration from `24h` to `8760h` (e.g. `72h`). Unset uses the platform's default.",
+      "How long each backup is kept, as a Go duration from `24h` to `8760h` (e.g. `72h`). Unset uses the platform's " +
+      'default.',
   }),
   created_at: attr.string({ computed: true, description: 'When the schedule was created (RFC 3339).' }),
   deleted_at: attr.string({ computed: true, description: 'When the schedule was deleted (RFC 3339), or empty.' }),
@@ -207,7 +209,8 @@ const listSchema = resourceSchema(
     schedules: attr.of(t.list(scheduleShape))({
       computed: true,
       description:
-        'The backup schedules of the cluster, with the attributes of the `vdb_accounts_backup_schedule` resource (`delete_backups_on_destroy` is always true).',
+        'The backup schedules of the cluster, with the attributes of the `vdb_accounts_backup_schedule` resource ' +
+        '(`delete_backups_on_destroy` is always true).',
     }),
   },
   { description: 'Lists the backup schedules of a cluster.' },

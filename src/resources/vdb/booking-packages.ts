@@ -35,7 +35,9 @@ const schema = resourceSchema(
     packages: attr.of(t.list(packageShape))({
       computed: true,
       description:
-        "The packages: `id` (for a cluster's `package_id`), `name`, `type` (`free` or `paid`), `currency`, `unit_int_price_per_hour`, `resource_configuration` per node (`cpu` like `2000m`, `ram` and `disk` like `8Gi`), `status`, `tier` and the price of extra disk.",
+        "The packages: `id` (for a cluster's `package_id`), `name`, `type` (`free` or `paid`), `currency`, " +
+        '`unit_int_price_per_hour`, `resource_configuration` per node (`cpu` like `2000m`, `ram` and `disk` like ' +
+        '`8Gi`), `status`, `tier` and the price of extra disk.',
     }),
   },
   { description: 'Lists the booking packages (node sizes and prices) available in a cloud provider region.' },

@@ -35,7 +35,8 @@ export const accountIdField = () =>
     replace: true,
     refersTo: 'an account',
     description:
-      "The account the object belongs to. Defaults to the provider's `account_id`; after a read it holds the account the platform reports. An object cannot move to another account, so a change creates a new one.",
+      "The account the object belongs to. Defaults to the provider's `account_id`; after a read it holds the account " +
+      'the platform reports. An object cannot move to another account, so a change creates a new one.',
   });
 
 /** The `account_id` filter of a list resource: the account to list, the provider's by default. */
@@ -113,7 +114,9 @@ export async function deleteIgnoringNotFound(op: () => Promise<void>): Promise<v
 // ---------------------------------------------------------------------------------------------------
 // Durations on the wire
 
-/** A Go duration string → the wire form; undefined when unset or unparsable (validators reject those at plan time). */
+/**
+ * A Go duration string → the wire form; undefined when unset or unparsable (validators reject those at plan time).
+ */
 export function goDurationToProto(value: string | null | undefined): ProtoDuration | undefined {
   if (!value) return undefined;
   const ns = parseGoDuration(value);
@@ -155,7 +158,8 @@ export function keyValueFields(what: string) {
 export function setNote(address: string, select: string): string {
   return (
     'A set: its entries have no order, so they cannot be indexed. ' +
-    `Configurations written for version 1.19.2, where it was a list, replace \`${address}[0]\` with \`tolist(${address})[0]\` ` +
+    `Configurations written for version 1.19.2, where it was a list, replace \`${address}[0]\` with ` +
+    `\`tolist(${address})[0]\` ` +
     `(an entry in the order Terraform sorts the set), or select entries by content: \`${select}\`.`
   );
 }
@@ -194,7 +198,8 @@ export const tolerationFields = {
     optional: true,
     validate: [TOLERATION_OPERATOR],
     description:
-      'How the key relates to the value: `TOLERATION_OPERATOR_EXISTS` or `TOLERATION_OPERATOR_EQUAL` (the default when unset).',
+      'How the key relates to the value: `TOLERATION_OPERATOR_EXISTS` or `TOLERATION_OPERATOR_EQUAL` (the default ' +
+      'when unset).',
   }),
   value: attr.string({
     optional: true,
@@ -204,7 +209,8 @@ export const tolerationFields = {
     optional: true,
     validate: [TOLERATION_EFFECT],
     description:
-      'The taint effect to match: `TOLERATION_EFFECT_NO_SCHEDULE`, `TOLERATION_EFFECT_PREFER_NO_SCHEDULE` or `TOLERATION_EFFECT_NO_EXECUTE`; unset matches all effects.',
+      'The taint effect to match: `TOLERATION_EFFECT_NO_SCHEDULE`, `TOLERATION_EFFECT_PREFER_NO_SCHEDULE` or ' +
+      '`TOLERATION_EFFECT_NO_EXECUTE`; unset matches all effects.',
   }),
   toleration_seconds: attr.number({
     optional: true,
@@ -216,7 +222,9 @@ export const tolerationFields = {
 /** A set of tolerations (see {@link setNote}); `address` as a configuration refers to it. */
 export const tolerationSet = (description: string, address: string) =>
   block.set(tolerationFields, {
-    description: `${description} At most 10 entries. ${setNote(address, `[for t in ${address} : t if t.key == "dedicated"]`)}`,
+    description:
+      `${description} At most 10 entries. ` +
+      `${setNote(address, `[for t in ${address} : t if t.key == "dedicated"]`)}`,
     max: 10,
   });
 

@@ -40,7 +40,8 @@ export const accessRuleFields = {
       replace: (prior: { access_type: string }[], planned: { access_type: string }[]) =>
         globalAccess(prior) !== globalAccess(planned),
       description:
-        'Access to the whole database. Cannot be combined with `collection_access_rules`; when neither is set the key gets `GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE`.',
+        'Access to the whole database. Cannot be combined with `collection_access_rules`; when neither is set the ' +
+        'key gets `GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE`.',
     },
   ),
   collection_access_rules: block.list(
@@ -88,12 +89,14 @@ const fields = {
     validate: [futureTimestamp],
     equal: sameInstant,
     description:
-      'When the key expires (RFC 3339); unset means never. The same instant in another notation (offset, fractional seconds) is no change.',
+      'When the key expires (RFC 3339); unset means never. The same instant in another notation (offset, fractional ' +
+      'seconds) is no change.',
   }),
   created_by_email: attr.string({
     computed: true,
     description:
-      'The e-mail address of the user who created the key; empty when a management key created it (as this provider does).',
+      'The e-mail address of the user who created the key; empty when a management key created it (as this provider ' +
+      'does).',
   }),
   postfix: attr.string({ computed: true, description: 'The last characters of the key, to recognise it.' }),
   key: attr.string({
@@ -196,7 +199,8 @@ const keyFilters = resourceSchema(
   },
   {
     description:
-      'Lists the database API keys (v2) of an account, or of one cluster. Secrets are not listed: the platform returns a key only when it is created.',
+      'Lists the database API keys (v2) of an account, or of one cluster. Secrets are not listed: the platform ' +
+      'returns a key only when it is created.',
   },
 );
 
@@ -319,7 +323,8 @@ const listSchema = resourceSchema(
     keys: attr.of(t.list(keyShape))({
       computed: true,
       description:
-        'The database API keys of the cluster, with the attributes of the `vdb_accounts_database_api_key_v2` resource. `key` is always empty: the platform returns secrets only on creation.',
+        'The database API keys of the cluster, with the attributes of the `vdb_accounts_database_api_key_v2` ' +
+        'resource. `key` is always empty: the platform returns secrets only on creation.',
     }),
   },
   { description: 'Lists the database API keys (v2) of a cluster.' },

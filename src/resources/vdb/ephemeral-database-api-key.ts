@@ -44,7 +44,9 @@ const schema = resourceSchema(
   },
   {
     description:
-      'A database API key (v2) that lives only for this run: created when the run needs it, deleted when the run ends, never stored in the plan or the state. It carries an expiry as well, so it dies even if the run is cut off. Terraform 1.10 and later.',
+      'A database API key (v2) that lives only for this run: created when the run needs it, deleted when the run ' +
+      'ends, never stored in the plan or the state. It carries an expiry as well, so it dies even if the run is cut ' +
+      'off. Terraform 1.10 and later.',
   },
 );
 
@@ -95,7 +97,9 @@ export const ephemeralDatabaseApiKey = ephemeralResource<typeof schema.fields, V
       if (isApiError(err, 'not_found')) return;
       throw new DiagnosticError(
         'Database API key left behind',
-        `The database API key ${id} of cluster ${clusterId} (account ${accountId}) made for this run could not be deleted: ${err instanceof Error ? err.message : String(err)}. It expires at ${String(priv.expires_at)}; delete it sooner if you can.`,
+        `The database API key ${id} of cluster ${clusterId} (account ${accountId}) made for this run could not be ` +
+          `deleted: ${err instanceof Error ? err.message : String(err)}. It expires at ${String(priv.expires_at)}; ` +
+          `delete it sooner if you can.`,
       );
     }
   },

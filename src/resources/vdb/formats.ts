@@ -163,7 +163,10 @@ export function cronProblem(expr: string): string | undefined {
           ? [SECOND, MINUTE, HOUR, DOM, MONTH, DOW, YEAR]
           : null;
   if (!layout)
-    return `must have 5 fields (minute hour day-of-month month day-of-week), 6 or 7, or be a macro such as "@daily"; got ${parts.length} field${parts.length === 1 ? '' : 's'}`;
+    return (
+      `must have 5 fields (minute hour day-of-month month day-of-week), 6 or 7, or be a macro such as "@daily"; ` +
+      `got ${parts.length} field${parts.length === 1 ? '' : 's'}`
+    );
   for (const [i, field] of layout.entries()) {
     const problem = cronFieldProblem(parts[i]!, field);
     if (problem) return `${field.name} field ${JSON.stringify(parts[i])}: ${problem}`;
@@ -190,7 +193,10 @@ function cronFieldProblem(text: string, f: CronField): string | undefined {
     if (bounds.length > 2) return `${JSON.stringify(range)} is not a value or a range`;
     const values = bounds.map((b) => fieldValue(b, f));
     if (values.some((v) => v === undefined))
-      return `${JSON.stringify(range)} is outside ${f.min}-${f.max}${f.names ? ` (or ${f.names[0]}-${f.names[f.names.length - 1]})` : ''}`;
+      return (
+        `${JSON.stringify(range)} is ` +
+        `outside ${f.min}-${f.max}${f.names ? ` (or ${f.names[0]}-${f.names[f.names.length - 1]})` : ''}`
+      );
     if (values.length === 2 && values[0]! > values[1]!) return `range ${JSON.stringify(range)} runs backwards`;
   }
   return undefined;

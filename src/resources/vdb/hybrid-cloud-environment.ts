@@ -96,7 +96,9 @@ const configurationFields = {
   https_proxy_url: attr.string({ optional: true, validate: [URL], description: 'HTTPS proxy the components use.' }),
   no_proxy_configs: attr.stringSet({
     optional: true,
-    description: `Hosts and domains reached without the proxy. ${setNote(`${CONFIGURATION}.no_proxy_configs`, `contains(${CONFIGURATION}.no_proxy_configs, ".internal")`)}`,
+    description:
+      'Hosts and domains reached without the proxy. ' +
+      `${setNote(`${CONFIGURATION}.no_proxy_configs`, `contains(${CONFIGURATION}.no_proxy_configs, ".internal")`)}`,
   }),
   container_registry_url: attr.string({
     optional: true,
@@ -129,7 +131,8 @@ const configurationFields = {
     validate: [advancedSettings],
     equal: sameYaml,
     description:
-      "Advanced settings of the platform's operator, as a YAML mapping. Formatting, key order and comments are no change.",
+      "Advanced settings of the platform's operator, as a YAML mapping. Formatting, key order and comments are no " +
+      'change.',
   }),
   node_selector: keyValueSet(
     'Kubernetes node selector of the control-plane components.',
@@ -192,7 +195,8 @@ const fields = {
   created_by_email: attr.string({
     computed: true,
     description:
-      'The e-mail address of the member who created the environment; for one made with a management key (as by this provider), the member the key belongs to.',
+      'The e-mail address of the member who created the environment; for one made with a management key (as by this ' +
+      'provider), the member the key belongs to.',
   }),
   bootstrap_commands_generated: attr.bool({
     computed: true,
@@ -203,14 +207,17 @@ const fields = {
     computed: true,
     volatile: true,
     description:
-      "What the platform's agent reports about the Kubernetes cluster: `phase`, `kubernetes_version`, `kubernetes_distribution`, `number_of_nodes`, `cluster_creation_readiness`, `message`, `capabilities`, `component_statuses`, `storage_classes` and `volume_snapshot_classes`.",
+      "What the platform's agent reports about the Kubernetes cluster: `phase`, `kubernetes_version`, " +
+      '`kubernetes_distribution`, `number_of_nodes`, `cluster_creation_readiness`, `message`, `capabilities`, ' +
+      '`component_statuses`, `storage_classes` and `volume_snapshot_classes`.',
   }),
   bootstrap_commands: attr.stringList({
     computed: true,
     sensitive: true,
     changesWith: ['bootstrap_commands_version'],
     description:
-      "Shell commands (kubectl, helm) that install the platform's agent into the Kubernetes cluster. They contain credentials.",
+      "Shell commands (kubectl, helm) that install the platform's agent into the Kubernetes cluster. They contain " +
+      'credentials.',
   }),
   bootstrap_commands_version: attr.number({
     optional: true,
@@ -223,7 +230,10 @@ const fields = {
       'credentials. To import without that, set it to `0` in the configuration first, and raise it when you ' +
       'want new commands.',
     description:
-      'Controls the bootstrap commands: `-1` never generates them, `0` is idle (nothing is generated or regenerated), and a number greater than 0 generates them; raising it to another positive number regenerates them with new credentials. Unset at creation means `1`. Changing it to `0` or `-1` removes the commands from the state.',
+      'Controls the bootstrap commands: `-1` never generates them, `0` is idle (nothing is generated or ' +
+      'regenerated), and a number greater than 0 generates them; raising it to another positive number regenerates ' +
+      'them with new credentials. Unset at creation means `1`. Changing it to `0` or `-1` removes the commands from ' +
+      'the state.',
   }),
 };
 
@@ -338,7 +348,9 @@ function statusFromApi(e: HybridEnvironment): NonNullable<Model['status']> {
   ];
 }
 
-/** The environment as the resource shows it; the bootstrap fields are the caller's (the API never returns the commands). */
+/**
+ * The environment as the resource shows it; the bootstrap fields are the caller's (the API never returns the commands).
+ */
 function fromApi(e: HybridEnvironment, prior: Model | null): Partial<Model> {
   return {
     id: e.id,
@@ -375,7 +387,9 @@ async function generate(request: EnvironmentRequest, ctx: OpContext<VdbContext>)
     if (isApiError(err, 'invalid') || isApiError(err, 'forbidden') || isApiError(err, 'outcome_unknown')) {
       ctx.diags.warning(
         'Bootstrap commands not available',
-        `The platform did not generate bootstrap commands for environment ${request.hybridCloudEnvironmentId}: ${err.message}. Change bootstrap_commands_version to try again.`,
+        `The platform did not generate bootstrap commands for ` +
+          `environment ${request.hybridCloudEnvironmentId}: ${err.message}. Change bootstrap_commands_version to try ` +
+          `again.`,
         [attrStep('bootstrap_commands')],
       );
       return [];
@@ -386,7 +400,10 @@ async function generate(request: EnvironmentRequest, ctx: OpContext<VdbContext>)
 
 type EnvironmentRequest = { accountId: string; hybridCloudEnvironmentId: string };
 
-/** The environment as just created: unset `bootstrap_commands_version` means 1 (generate); 0 stays idle, -1 never generates. */
+/**
+ * The environment as just created: unset `bootstrap_commands_version` means 1 (generate); 0 stays idle, -1 never
+ * generates.
+ */
 const asCreated = (e: HybridEnvironment, plan: Model): Partial<Model> => ({
   ...fromApi(e, plan),
   bootstrap_commands_version: plan.bootstrap_commands_version ?? 1,

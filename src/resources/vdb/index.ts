@@ -51,7 +51,8 @@ const schema = resourceSchema(
       optional: true,
       default: false,
       description:
-        'Skip TLS certificate verification (never plaintext; only loopback `http://` URLs are plaintext). Environment: `VDB_INSECURE` (`true`, `false`, `1` or `0`).',
+        'Skip TLS certificate verification (never plaintext; only loopback `http://` URLs are plaintext). ' +
+        'Environment: `VDB_INSECURE` (`true`, `false`, `1` or `0`).',
     }),
   },
   { description: 'Configuration of the managed vector-database cloud provider.' },
@@ -66,7 +67,8 @@ export default provider<typeof schema.fields, VdbContext>({
     if (config.api_key !== null && config.api_key.trim() === '') {
       throw new DiagnosticError(
         'Empty API key',
-        '`api_key` is set but empty: give the management API key, or leave `api_key` out to use the VDB_API_KEY environment variable.',
+        '`api_key` is set but empty: give the management API key, or leave `api_key` out to use the VDB_API_KEY ' +
+          'environment variable.',
         [attrStep('api_key')],
       );
     }

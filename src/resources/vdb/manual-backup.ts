@@ -48,7 +48,8 @@ const fields = {
     validate: [RETENTION],
     equal: sameGoDuration,
     description:
-      "How long the backup is kept, as a Go duration from `24h` to `8760h` (e.g. `72h`). Unset uses the platform's default.",
+      "How long the backup is kept, as a Go duration from `24h` to `8760h` (e.g. `72h`). Unset uses the platform's " +
+      'default.',
   }),
   created_at: attr.string({ computed: true, description: 'When the backup was created (RFC 3339).' }),
   deleted_at: attr.string({ computed: true, description: 'When the backup was deleted (RFC 3339), or empty.' }),
@@ -65,7 +66,9 @@ const fields = {
   cluster_info: attr.of(t.list(clusterInfoType))({
     computed: true,
     description:
-      "The cluster as it was when the backup was taken: `name`, `cloud_provider_id`, `cloud_provider_region_id`, `restore_package_id`, `resources_summary` (cpu, ram, disk amounts) and `configuration` (the attributes of the cluster's `configuration` block).",
+      'The cluster as it was when the backup was taken: `name`, `cloud_provider_id`, `cloud_provider_region_id`, ' +
+      '`restore_package_id`, `resources_summary` (cpu, ram, disk amounts) and `configuration` (the attributes of the ' +
+      "cluster's `configuration` block).",
   }),
 };
 

@@ -31,14 +31,16 @@ const fields = {
     replace: true,
     validate: [validators.matches(/^[^@\s]+@[^@\s]+$/, 'an e-mail address')],
     description:
-      'The e-mail address of the account member (exact, case-sensitive match). The assignments belong to the member, so a change takes back what this resource granted the old one and assigns the roles to the new one.',
+      'The e-mail address of the account member (exact, case-sensitive match). The assignments belong to the member, ' +
+      'so a change takes back what this resource granted the old one and assigns the roles to the new one.',
   }),
   role_ids: attr.stringSet({
     required: true,
     refersTo: 'roles',
     validate: [validators.each(uuid)],
     description:
-      'The roles this resource assigns to the user. Those the user lacks are granted; removing one from the set, or destroying the resource, revokes it only if this resource granted it.',
+      'The roles this resource assigns to the user. Those the user lacks are granted; removing one from the set, or ' +
+      'destroying the resource, revokes it only if this resource granted it.',
   }),
   keep_on_destroy: attr.bool({
     optional: true,
@@ -51,10 +53,12 @@ const fields = {
 
 const schema = resourceSchema(fields, {
   description:
-    'Assigns roles to a member of an account. The resource takes back only the roles it granted: on destroy, or when a role leaves `role_ids`, ' +
-    'it revokes a role only if the member did not have it when the resource assigned it, so roles given in the console, by an invitation or by ' +
-    'another `vdb_accounts_user_roles` stay. Two resources naming the same role for one member are best avoided: the role belongs to the ' +
-    'resource that assigned it first; destroying the other leaves it, destroying that one revokes it, and the other assigns it again at its next apply.',
+    'Assigns roles to a member of an account. The resource takes back only the roles it granted: ' +
+    'on destroy, or when a role leaves `role_ids`, it revokes a role only if the member did not have it ' +
+    'when the resource assigned it, so roles given in the console, by an invitation or by ' +
+    'another `vdb_accounts_user_roles` stay. Two resources naming the same role for one member are best avoided: ' +
+    'the role belongs to the resource that assigned it first; destroying the other leaves it, ' +
+    'destroying that one revokes it, and the other assigns it again at its next apply.',
 });
 type Model = ModelOf<typeof fields>;
 

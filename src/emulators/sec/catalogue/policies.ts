@@ -366,7 +366,13 @@ export const BUILT_IN_POLICY_CATALOGUE: readonly CataloguePolicy[] = [
     'KeyRotationNotEnabled',
     CLOUD_A_REGIONAL_RESOURCE,
   ), // B
-  a(79, 'Ensure VPC flow logging is enabled in all VPCs', 'medium', 'VpcFlowLogsNotEnabled', CLOUD_A_REGIONAL_RESOURCE), // B
+  a(
+    79,
+    'Ensure VPC flow logging is enabled in all VPCs',
+    'medium',
+    'VpcFlowLogsNotEnabled',
+    CLOUD_A_REGIONAL_RESOURCE, // B
+  ),
 
   // Cloud A benchmark, monitoring.
   metricAlarm(57, 'unauthorized API calls', 'UnauthorizedApiCalls'), // B
@@ -419,7 +425,8 @@ export const BUILT_IN_POLICY_CATALOGUE: readonly CataloguePolicy[] = [
   compliance(
     CLOUD_B,
     236,
-    'Ensure that IAM users are not assigned the Service Account User or Service Account Token Creator roles at project level',
+    'Ensure that IAM users are not assigned the Service Account User or Service Account Token Creator roles at ' +
+      'project level',
     'medium',
     'ServiceAccountUserRole',
     NO_EXCEPTIONS,
@@ -498,7 +505,14 @@ export const BUILT_IN_POLICY_CATALOGUE: readonly CataloguePolicy[] = [
     'BlobContainerPublic',
     CLOUD_C_RESOURCE,
   ), // B
-  compliance(CLOUD_C, 579, 'Ensure the key vault is recoverable', 'high', 'KeyVaultNotRecoverable', CLOUD_C_RESOURCE), // B
+  compliance(
+    CLOUD_C,
+    579,
+    'Ensure the key vault is recoverable',
+    'high',
+    'KeyVaultNotRecoverable',
+    CLOUD_C_RESOURCE, // B
+  ),
   compliance(
     CLOUD_C,
     598,

@@ -54,7 +54,8 @@ const singleSchema = resourceSchema(
     configuration: attr.of(t.list(configurationShape))({
       computed: true,
       description:
-        "The configuration of the cluster (the attributes of the `vdb_accounts_cluster` resource's `configuration` block).",
+        "The configuration of the cluster (the attributes of the `vdb_accounts_cluster` resource's `configuration` " +
+        'block).',
     }),
     status: attr.of(t.list(statusType))({ computed: true, description: statusDescription }),
     delete_backups_on_destroy: attr.bool({
@@ -91,7 +92,8 @@ const listSchema = resourceSchema(
     clusters: attr.of(t.list(t.object({ id: t.string, ...clusterShapeFields })))({
       computed: true,
       description:
-        'The clusters of the account, with the attributes of the `vdb_accounts_cluster` resource (nested objects as lists).',
+        'The clusters of the account, with the attributes of the `vdb_accounts_cluster` resource (nested objects as ' +
+        'lists).',
     }),
   },
   { description: 'Lists the clusters of an account.' },

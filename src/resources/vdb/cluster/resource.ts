@@ -25,7 +25,9 @@ import { clusterFromApi, configurationToApi, HYBRID, jwtRbacOnCreate, wantsJwtRb
 
 const schema = resourceSchema(clusterFields, {
   description:
-    'A managed vector-database cluster. Creating or updating a cluster waits until it is healthy and its URL is published (at most 20 minutes); a cluster that fails to provision stays in the state, marked tainted, so the next apply replaces it.',
+    'A managed vector-database cluster. Creating or updating a cluster waits until it is healthy and its URL is ' +
+    'published (at most 20 minutes); a cluster that fails to provision stays in the state, marked tainted, so the ' +
+    'next apply replaces it.',
 });
 
 /** How long create and update wait for the cluster to become ready (DECISIONS: 20 minutes). */
@@ -121,7 +123,8 @@ async function waitUntilReady(
     if (err instanceof WaitFailedError) {
       throw new DiagnosticError(
         `Cluster ${verb === 'created' ? 'failed to provision' : 'failed to apply the change'}`,
-        `The cluster ${request.clusterId} (${plan.name}) entered phase ${err.phase}${err.reason ? `: ${err.reason}` : ' without a reason from the platform'}.${keep}`,
+        `The cluster ${request.clusterId} (${plan.name}) entered ` +
+          `phase ${err.phase}${err.reason ? `: ${err.reason}` : ' without a reason from the platform'}.${keep}`,
       );
     }
     if (err instanceof WaitTimeoutError) {
@@ -245,7 +248,8 @@ export default resource<typeof clusterFields, VdbContext>({
     if (jwtWanted === false && prior.configuration[0]?.database_configuration[0]?.service[0]?.jwt_rbac === true) {
       throw new DiagnosticError(
         'JWT RBAC cannot be disabled',
-        'The platform can enable JWT role-based access control on a cluster but not disable it again. Set `jwt_rbac = true` (or remove it), or replace the cluster.',
+        'The platform can enable JWT role-based access control on a cluster but not disable it again. ' +
+          'Set `jwt_rbac = true` (or remove it), or replace the cluster.',
         [
           attrStep('configuration'),
           indexStep(0),

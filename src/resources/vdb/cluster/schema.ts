@@ -74,7 +74,8 @@ export const databaseConfigurationFields = {
             optional: true,
             validate: [validators.intBetween(-1024, 1024)],
             description:
-              'CPU threads the optimizer may use: 0 chooses automatically, a negative number leaves that many CPUs free.',
+              'CPU threads the optimizer may use: 0 chooses automatically, a negative number leaves that many CPUs ' +
+              'free.',
           }),
           async_scorer: attr.bool({
             optional: true,
@@ -94,7 +95,8 @@ export const databaseConfigurationFields = {
         optional: true,
         computed: true,
         description:
-          "Whether JWT role-based access control is enabled. The platform can enable it but not disable it again; the value read back is the cluster's actual state.",
+          'Whether JWT role-based access control is enabled. The platform can enable it but not disable it again; ' +
+          "the value read back is the cluster's actual state.",
       }),
       force_include_jwt_rbac: attr.bool({
         optional: true,
@@ -146,7 +148,8 @@ export const configurationFields = {
     computed: true,
     validate: [VERSION],
     description:
-      'Version of the database engine, `vX.Y.Z` or `latest`. When unset the platform chooses; `latest` stays `latest` in the state while the cluster reports the version it resolved to.',
+      'Version of the database engine, `vX.Y.Z` or `latest`. When unset the platform chooses; `latest` stays ' +
+      '`latest` in the state while the cluster reports the version it resolved to.',
   }),
   last_modified_at: attr.string({
     computed: true,
@@ -158,7 +161,8 @@ export const configurationFields = {
     // The wire type's bound; the account's node quota limits it far lower.
     validate: [validators.intBetween(1, UINT32_MAX, [1, 2])],
     description:
-      "Number of database nodes. The platform also caps it by the account's node quota, which it checks when the cluster is created or changed.",
+      "Number of database nodes. The platform also caps it by the account's node quota, which it checks when the " +
+      'cluster is created or changed.',
   }),
   node_configuration: block.one(
     {
@@ -167,7 +171,8 @@ export const configurationFields = {
         refersTo: 'a booking package offered in the region',
         validate: [uuid],
         description:
-          'The booking package (see the `vdb_booking_packages` data source) that fixes the CPU, memory and disk of each node.',
+          'The booking package (see the `vdb_booking_packages` data source) that fixes the CPU, memory and disk of ' +
+          'each node.',
       }),
       resource_configurations: block.list(
         {
@@ -190,7 +195,8 @@ export const configurationFields = {
               },
             ],
             description:
-              'Resource type. Only `disk` (with unit `Gi`) adds resources; the other types are accepted for compatibility and have no effect.',
+              'Resource type. Only `disk` (with unit `Gi`) adds resources; the other types are accepted for ' +
+              'compatibility and have no effect.',
           }),
           resource_unit: attr.string({
             required: true,
@@ -209,7 +215,8 @@ export const configurationFields = {
         },
         {
           description:
-            'Additional resources on top of the package. Disk amounts in `Gi` are added up into the extra disk per node.',
+            'Additional resources on top of the package. Disk amounts in `Gi` are added up into the extra disk per ' +
+            'node.',
         },
       ),
     },
@@ -246,7 +253,8 @@ export const configurationFields = {
     {
       description: `How database pods spread across topology domains (hybrid cloud). At most 10 entries. ${setNote(
         `${CONFIGURATION}.topology_spread_constraints`,
-        `[for c in ${CONFIGURATION}.topology_spread_constraints : c if c.topology_key == "topology.kubernetes.io/zone"]`,
+        `[for c in ${CONFIGURATION}.topology_spread_constraints : c if c.topology_key == ` +
+          `"topology.kubernetes.io/zone"]`,
       )}`,
       max: 10,
     },
@@ -334,7 +342,9 @@ export const statusType = t.object({
 });
 
 const statusDescription =
-  'What the platform reports about the running cluster: engine `version`, `nodes_up`, `restarted_at`, `phase` (e.g. `CLUSTER_PHASE_HEALTHY`), `reason`, per-node `resources` (disk, ram, cpu: base, complimentary, additional, reserved and available amounts) and `scalability_info`.';
+  'What the platform reports about the running cluster: engine `version`, `nodes_up`, `restarted_at`, `phase` (e.g. ' +
+  '`CLUSTER_PHASE_HEALTHY`), `reason`, per-node `resources` (disk, ram, cpu: base, complimentary, additional, ' +
+  'reserved and available amounts) and `scalability_info`.';
 
 const CLUSTER_NAME = text(2, 64, /^[a-zA-Z0-9_-]+$/, 'letters, digits, `-` and `_`');
 
@@ -348,7 +358,8 @@ export const clusterFields = {
     replace: true,
     refersTo: 'an account',
     description:
-      "The account the cluster belongs to. Defaults to the provider's `account_id`. A cluster cannot move to another account, so a change creates a new cluster.",
+      "The account the cluster belongs to. Defaults to the provider's `account_id`. A cluster cannot move to another " +
+      'account, so a change creates a new cluster.',
   }),
   name: attr.string({
     required: true,
@@ -362,7 +373,8 @@ export const clusterFields = {
     refersTo: 'a cloud provider of the platform',
     validate: [text(3, 64, null, 'a cloud provider id')],
     description:
-      'The cloud provider: an id the platform service lists (e.g. `aws`, `gcp`, `azure`), or `hybrid` for a hybrid cloud environment. Changing it creates a new cluster.',
+      'The cloud provider: an id the platform service lists (e.g. `aws`, `gcp`, `azure`), or `hybrid` for a hybrid ' +
+      'cloud environment. Changing it creates a new cluster.',
   }),
   cloud_region: attr.string({
     required: true,
@@ -370,14 +382,16 @@ export const clusterFields = {
     refersTo: 'a region of the cloud provider, or a hybrid cloud environment',
     validate: [text(1, 64, null, 'a region id')],
     description:
-      'The region: an id the platform service lists for the provider (e.g. `eu-central-1`); for `hybrid`, the id of the hybrid cloud environment. Changing it creates a new cluster.',
+      'The region: an id the platform service lists for the provider (e.g. `eu-central-1`); for `hybrid`, the id of ' +
+      'the hybrid cloud environment. Changing it creates a new cluster.',
   }),
   private_region_id: attr.string({
     optional: true,
     refersTo: 'a hybrid cloud environment',
     deprecated: 'Use cloud_provider = "hybrid" and cloud_region instead.',
     description:
-      'The hybrid cloud environment (private region) of the cluster; with `cloud_provider = "hybrid"` it takes the place of `cloud_region`.',
+      'The hybrid cloud environment (private region) of the cluster; with `cloud_provider = "hybrid"` it takes the ' +
+      'place of `cloud_region`.',
   }),
   marked_for_deletion_at: attr.string({
     computed: true,
