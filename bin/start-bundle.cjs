@@ -49,11 +49,16 @@ function compileBundle() {
     // The bundle is ASCII (esbuild's charset: 'ascii'): Latin-1 reads it without UTF-8 decoding.
     source = readFileSync(file, 'latin1');
   } catch (error) {
-    process.stderr.write(`terraform-provider-${name}: cannot read ${file} (${error.code}); run \`npm run build\` first\n`);
+    process.stderr.write(
+      `terraform-provider-${name}: cannot read ${file} (${error.code}); run \`npm run build\` first\n`,
+    );
     process.exit(1);
   }
   const buildId = BUILD_ID.exec(source.slice(0, 64))?.[0] ?? '';
-  const cachedData = buildId && cache && cache.toString('latin1', 0, buildId.length) === buildId ? cache.subarray(buildId.length) : undefined;
+  const cachedData =
+    buildId && cache && cache.toString('latin1', 0, buildId.length) === buildId
+      ? cache.subarray(buildId.length)
+      : undefined;
   const writing = process.env.KEEL_WRITE_CODE_CACHE === '1';
   const filename = (writing && process.env.KEEL_CODE_CACHE_SCRIPT_NAME) || file;
   return { script: new vm.Script(source, { filename, cachedData }), buildId };

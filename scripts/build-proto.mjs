@@ -31,14 +31,32 @@ const files = [
 
 const root = new protobuf.Root();
 // google/protobuf/{timestamp,empty}.proto come from protobufjs' bundled copies.
-root.loadSync(files.map((f) => join(protoDir, f)), { keepCase: true });
+root.loadSync(
+  files.map((f) => join(protoDir, f)),
+  { keepCase: true },
+);
 root.resolveAll();
 
 // Static codecs: plain-object conversion (fromObject/toObject), encode and decode; nothing else.
-const staticArgs = ['--target', 'static-module', '--wrap', 'es6', '--keep-case', '--no-create', '--no-verify',
-  '--no-delimited', '--no-typeurl', '--no-service', '--no-comments', '--path', protoDir, ...files.map((f) => join(protoDir, f))];
+const staticArgs = [
+  '--target',
+  'static-module',
+  '--wrap',
+  'es6',
+  '--keep-case',
+  '--no-create',
+  '--no-verify',
+  '--no-delimited',
+  '--no-typeurl',
+  '--no-service',
+  '--no-comments',
+  '--path',
+  protoDir,
+  ...files.map((f) => join(protoDir, f)),
+];
 const staticCode = await new Promise((resolvePromise, reject) =>
-  pbjs.main(staticArgs, (err, output) => (err ? reject(err) : resolvePromise(output))));
+  pbjs.main(staticArgs, (err, output) => (err ? reject(err) : resolvePromise(output))),
+);
 const services = Object.fromEntries(
   collectServices(root).map((service) => [
     service.fullName.slice(1),
@@ -90,5 +108,5 @@ vdbRoot.resolveAll();
 
 const vdbOut = vdbOutputPath(process.argv.slice(2));
 mkdirSync(dirname(vdbOut), { recursive: true });
-writeFileSync(vdbOut, JSON.stringify(vdbRoot.toJSON()) + '\n');
+writeFileSync(vdbOut, `${JSON.stringify(vdbRoot.toJSON())}\n`);
 process.stderr.write(`build-proto: wrote ${vdbOut}\n`);

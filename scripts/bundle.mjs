@@ -61,7 +61,8 @@ const BUILD_ID_MARK = `/*keel-build:${'0'.repeat(16)}*/`;
 
 function withBuildId(contents) {
   const text = Buffer.from(contents);
-  if (!text.subarray(0, BUILD_ID_MARK.length).equals(Buffer.from(BUILD_ID_MARK))) throw new Error('bundle: build id mark missing');
+  if (!text.subarray(0, BUILD_ID_MARK.length).equals(Buffer.from(BUILD_ID_MARK)))
+    throw new Error('bundle: build id mark missing');
   const id = createHash('sha256').update(text).digest('hex').slice(0, 16);
   text.write(id, '/*keel-build:'.length, 'latin1');
   return text;
@@ -71,7 +72,9 @@ function withBuildId(contents) {
 const relocateAssets = {
   name: 'relocate-assets',
   setup(builder) {
-    const filter = new RegExp(`node_modules/(${PACKAGES_WITH_ASSETS.map((p) => p.replace('/', '\\/')).join('|')})/build/src/[^/]+\\.js$`);
+    const filter = new RegExp(
+      `node_modules/(${PACKAGES_WITH_ASSETS.map((p) => p.replace('/', '\\/')).join('|')})/build/src/[^/]+\\.js$`,
+    );
     builder.onLoad({ filter }, (args) => {
       const pkg = args.path.match(filter)[1];
       const source = readFileSync(args.path, 'utf8');
@@ -171,7 +174,15 @@ await build({
 // too, which every process that serves it would otherwise compile on first use (README,
 // "Benchmarks": refresh against a Go provider).
 const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', 'src', path)).href);
-const [{ TerraformClient }, { massConfig }, { startSecEmulator }, { startVdbEmulator }, { encodeJSON }, { impliedType }, cli] = await Promise.all([
+const [
+  { TerraformClient },
+  { massConfig },
+  { startSecEmulator },
+  { startVdbEmulator },
+  { encodeJSON },
+  { impliedType },
+  cli,
+] = await Promise.all([
   dist('tfclient/terraform-client.js'),
   dist('workload/mass-config.js'),
   dist('emulators/sec/index.js'),
@@ -183,27 +194,44 @@ const [{ TerraformClient }, { massConfig }, { startSecEmulator }, { startVdbEmul
 const EMULATORS = {
   sec: async () => {
     const e = await startSecEmulator();
-    return { emulator: e, connection: { provider: 'sec', url: e.url, account: e.account, apiKey: e.apiKey, apiSecret: e.apiSecret }, env: cli.secProviderEnv(e) };
+    return {
+      emulator: e,
+      connection: { provider: 'sec', url: e.url, account: e.account, apiKey: e.apiKey, apiSecret: e.apiSecret },
+      env: cli.secProviderEnv(e),
+    };
   },
   vdb: async () => {
     const e = await startVdbEmulator({ provisioningMs: 0 });
-    return { emulator: e, connection: { provider: 'vdb', url: e.url, apiKey: e.apiKey, accountId: e.accountId }, env: cli.vdbProviderEnv(e) };
+    return {
+      emulator: e,
+      connection: { provider: 'vdb', url: e.url, apiKey: e.apiKey, accountId: e.accountId },
+      env: cli.vdbProviderEnv(e),
+    };
   },
 };
 for (const name of PROVIDERS) {
   const { emulator, connection, env } = await EMULATORS[name]();
   try {
-    const client = await TerraformClient.start(join(repoRoot, 'bin', `terraform-provider-${name}`), { ...env, KEEL_WRITE_CODE_CACHE: '1' });
+    const client = await TerraformClient.start(join(repoRoot, 'bin', `terraform-provider-${name}`), {
+      ...env,
+      KEEL_WRITE_CODE_CACHE: '1',
+    });
     await client.plugin.health();
     await client.configure({});
     // The workload's first resources of the kinds that refer to nothing else.
-    const objects = massConfig(connection, { count: 6 }).objects.filter((o) => Object.keys(o.references).length === 0).slice(0, 2);
+    const objects = massConfig(connection, { count: 6 })
+      .objects.filter((o) => Object.keys(o.references).length === 0)
+      .slice(0, 2);
     for (const object of objects) {
       const block = client.resourceSchema(object.type).block;
       const config = client.config(block, object.body);
       await client.validateResource(object.type, config);
       const { state } = await client.apply(object.type, null, await client.plan(object.type, null, config), config);
-      const upgraded = await client.upgrade(object.type, client.resourceSchema(object.type).version, encodeJSON(impliedType(block), state));
+      const upgraded = await client.upgrade(
+        object.type,
+        client.resourceSchema(object.type).version,
+        encodeJSON(impliedType(block), state),
+      );
       const { state: fresh } = await client.read(object.type, upgraded);
       await client.plan(object.type, fresh, config);
       await client.apply(object.type, fresh, await client.plan(object.type, fresh, null), null);

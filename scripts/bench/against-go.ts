@@ -57,7 +57,10 @@ function parseOptions(args: string[]): Options {
     else if (flag === '--reps') options.reps = positive(flag, value);
     else if (flag === '--parallelism') options.parallelism = positive(flag, value);
     else if (flag === '--anchor') options.anchorDir = resolve(value);
-    else throw new Error(`unknown option ${flag}; usage: scale --against-go [--counts 200,1000] [--reps 3] [--parallelism 10] [--anchor DIR]`);
+    else
+      throw new Error(
+        `unknown option ${flag}; usage: scale --against-go [--counts 200,1000] [--reps 3] [--parallelism 10] [--anchor DIR]`,
+      );
   }
   return options;
 }
@@ -75,13 +78,17 @@ function buildAnchor(anchorDir: string): { executable: string } | { skipped: str
   try {
     execFileSync('go', ['version'], { stdio: 'ignore' });
   } catch {
-    return { skipped: 'Go is not installed (the anchor builds with Debian\'s golang-go; see its README)' };
+    return { skipped: "Go is not installed (the anchor builds with Debian's golang-go; see its README)" };
   }
   const outDir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'keel-anchors', 'goemail');
   try {
     execFileSync(buildScript, [REPO_ROOT, outDir], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
-    const stderr = String((error as { stderr?: Buffer }).stderr ?? '').trim().split('\n').slice(-3).join(' / ');
+    const stderr = String((error as { stderr?: Buffer }).stderr ?? '')
+      .trim()
+      .split('\n')
+      .slice(-3)
+      .join(' / ');
     return { skipped: `the anchor did not build: ${stderr || (error as Error).message}` };
   }
   return { executable: join(outDir, 'terraform-provider-goemail') };
@@ -96,7 +103,10 @@ function buildAnchor(anchorDir: string): { executable: string } | { skipped: str
 function measuringWrapper(dir: string, name: string, real: string): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, name);
-  writeFileSync(path, `#!/bin/bash\nTIMEFORMAT='%3R %3U %3S'\n{ time ${JSON.stringify(real)} 2>&3 3>&-; } 3>&2 2>>"$KEEL_BENCH_CPU_LOG"\n`);
+  writeFileSync(
+    path,
+    `#!/bin/bash\nTIMEFORMAT='%3R %3U %3S'\n{ time ${JSON.stringify(real)} 2>&3 3>&-; } 3>&2 2>>"$KEEL_BENCH_CPU_LOG"\n`,
+  );
   chmodSync(path, 0o755);
   return dir;
 }
@@ -105,7 +115,10 @@ function measuringWrapper(dir: string, name: string, real: string): string {
 function configuration(side: Side, count: number): string {
   const names = `toset([for i in range(${count}) : format("ch-%04d", i)])`;
   if (side === 'alone') return `resource "terraform_data" "c" {\n  for_each = ${names}\n  input    = each.key\n}\n`;
-  const [local, source, type] = side === 'go' ? ['goemail', 'keel/goemail', 'goemail_alert_channel_email'] : ['sec', 'keel/sec', 'sec_alert_channel_email'];
+  const [local, source, type] =
+    side === 'go'
+      ? ['goemail', 'keel/goemail', 'goemail_alert_channel_email']
+      : ['sec', 'keel/sec', 'sec_alert_channel_email'];
   return (
     `terraform {\n  required_providers {\n    ${local} = { source = "${source}" }\n  }\n}\n\n` +
     `resource "${type}" "c" {\n  for_each   = ${names}\n  name       = each.key\n  recipients = ["ops-\${each.key}@example.com"]\n}\n`
@@ -135,10 +148,20 @@ function terraform(dir: string, env: NodeJS.ProcessEnv, args: string[]): Promise
   const cpuBefore = childrenCpuMs();
   const started = performance.now();
   return new Promise((resolvePromise, reject) => {
-    execFile('terraform', [`-chdir=${dir}`, ...args], { env, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`terraform ${args[0]} in ${dir} failed: ${String(error.message)}\n${`${stdout}\n${stderr}`.slice(-3000)}`));
-      else resolvePromise({ wallMs: performance.now() - started, cpuMs: childrenCpuMs() - cpuBefore });
-    });
+    execFile(
+      'terraform',
+      [`-chdir=${dir}`, ...args],
+      { env, maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error)
+          reject(
+            new Error(
+              `terraform ${args[0]} in ${dir} failed: ${String(error.message)}\n${`${stdout}\n${stderr}`.slice(-3000)}`,
+            ),
+          );
+        else resolvePromise({ wallMs: performance.now() - started, cpuMs: childrenCpuMs() - cpuBefore });
+      },
+    );
   });
 }
 
@@ -148,21 +171,44 @@ const ARGS: Record<Phase, (p: number) => string[]> = {
   destroy: (p) => ['destroy', '-auto-approve', '-input=false', `-parallelism=${p}`],
 };
 
-async function runSide(side: Side, count: number, options: Options, root: string, goExecutable: string | undefined): Promise<PhaseRun[]> {
+async function runSide(
+  side: Side,
+  count: number,
+  options: Options,
+  root: string,
+  goExecutable: string | undefined,
+): Promise<PhaseRun[]> {
   const dir = mkdtempSync(join(root, `${side}-${count}-`));
   writeFileSync(join(dir, 'main.tf'), configuration(side, count));
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TF_LOG') && k !== 'NODE_EXTRA_CA_CERTS' && k !== 'SSL_CERT_FILE'));
-  Object.assign(env, { TF_IN_AUTOMATION: '1', TF_INPUT: '0', CHECKPOINT_DISABLE: '1', TF_CLI_CONFIG_FILE: join(dir, 'terraform.rc') });
+  const env: NodeJS.ProcessEnv = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('TF_LOG') && k !== 'NODE_EXTRA_CA_CERTS' && k !== 'SSL_CERT_FILE',
+    ),
+  );
+  Object.assign(env, {
+    TF_IN_AUTOMATION: '1',
+    TF_INPUT: '0',
+    CHECKPOINT_DISABLE: '1',
+    TF_CLI_CONFIG_FILE: join(dir, 'terraform.rc'),
+  });
   let overrides = '';
   if (side !== 'alone') {
-    const [source, name, real] = side === 'go' ? ['keel/goemail', 'terraform-provider-goemail', goExecutable!] : ['keel/sec', 'terraform-provider-sec', join(REPO_ROOT, 'bin', 'terraform-provider-sec')];
+    const [source, name, real] =
+      side === 'go'
+        ? ['keel/goemail', 'terraform-provider-goemail', goExecutable!]
+        : ['keel/sec', 'terraform-provider-sec', join(REPO_ROOT, 'bin', 'terraform-provider-sec')];
     overrides = `  dev_overrides {\n    "${source}" = "${measuringWrapper(join(dir, 'wrapper'), name, real)}"\n  }\n`;
   }
   writeFileSync(join(dir, 'terraform.rc'), `provider_installation {\n${overrides}  direct {}\n}\n`);
   let emulator: SecEmulator | undefined;
   if (side !== 'alone') {
     emulator = await startSecEmulator();
-    Object.assign(env, { SEC_API_URL: emulator.url, SEC_ACCOUNT: emulator.account, SEC_API_KEY: emulator.apiKey, SEC_API_SECRET: emulator.apiSecret });
+    Object.assign(env, {
+      SEC_API_URL: emulator.url,
+      SEC_ACCOUNT: emulator.account,
+      SEC_API_KEY: emulator.apiKey,
+      SEC_API_SECRET: emulator.apiSecret,
+    });
   }
   const runs: PhaseRun[] = [];
   try {
@@ -172,18 +218,39 @@ async function runSide(side: Side, count: number, options: Options, root: string
       emulator?.clearRequests();
       const load = loadavg()[0]!;
       const tf = await terraform(dir, env, ARGS[phase](options.parallelism));
-      const processes = existsSync(cpuLog) ? readFileSync(cpuLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => l.split(' ').map(Number)) : [];
+      const processes = existsSync(cpuLog)
+        ? readFileSync(cpuLog, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => l.split(' ').map(Number))
+        : [];
       const providerCpuMs = processes.reduce((sum, [, user, system]) => sum + (user! + system!) * 1000, 0);
       if (emulator) {
         const channels = emulator.list('AlertChannels').length;
         const expected = phase === 'destroy' ? 0 : count;
-        if (channels !== expected) throw new Error(`${SIDE_NAMES[side]}, N=${count}, ${phase}: the emulator holds ${channels} channels, not ${expected}`);
+        if (channels !== expected)
+          throw new Error(
+            `${SIDE_NAMES[side]}, N=${count}, ${phase}: the emulator holds ${channels} channels, not ${expected}`,
+          );
       }
-      runs.push({ side, count, phase, wallMs: tf.wallMs, providerCpuMs, processes: processes.length, terraformCpuMs: tf.cpuMs - providerCpuMs, apiCalls: emulator?.requests.length ?? 0, load });
+      runs.push({
+        side,
+        count,
+        phase,
+        wallMs: tf.wallMs,
+        providerCpuMs,
+        processes: processes.length,
+        terraformCpuMs: tf.cpuMs - providerCpuMs,
+        apiCalls: emulator?.requests.length ?? 0,
+        load,
+      });
       const last = runs[runs.length - 1]!;
       console.log(
         `  ${SIDE_NAMES[side].padEnd(15)} N=${String(count).padEnd(5)} ${phase.padEnd(7)} wall ${s(last.wallMs)}` +
-          (side === 'alone' ? '' : `  provider CPU ${s(providerCpuMs)} (${processes.length} processes)  API calls ${last.apiCalls}`) +
+          (side === 'alone'
+            ? ''
+            : `  provider CPU ${s(providerCpuMs)} (${processes.length} processes)  API calls ${last.apiCalls}`) +
           `  Terraform CPU ${s(last.terraformCpuMs)}  load ${load.toFixed(1)}`,
       );
     }
@@ -198,27 +265,44 @@ const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '—');
 
 function report(runs: PhaseRun[], counts: number[], sides: Side[]): void {
-  const cell = (side: Side, count: number, phase: Phase, key: keyof PhaseRun) => runs.filter((r) => r.side === side && r.count === count && r.phase === phase).map((r) => r[key] as number);
+  const cell = (side: Side, count: number, phase: Phase, key: keyof PhaseRun) =>
+    runs.filter((r) => r.side === side && r.count === count && r.phase === phase).map((r) => r[key] as number);
   const med = (side: Side, count: number, phase: Phase, key: keyof PhaseRun) => {
     const values = cell(side, count, phase, key);
     return values.length > 0 ? median(values) : NaN;
   };
   const hasGo = sides.includes('go');
-  console.log(`\nscale --against-go: medians of ${Math.max(...counts.map((c) => cell('ours', c, 'apply', 'wallMs').length))} runs per cell, -parallelism=10, TF_LOG unset — ${machine()}`);
-  const header = ['N', 'phase', 'wall: Go / ours / TF alone', `ours ÷ Go (goal ≤ ${WALL_GOAL}×)`, 'provider CPU: Go / ours', `ours ÷ Go (goal ≤ ${CPU_GOAL}×)`, 'CPU ms per resource: Go / ours', 'processes: Go / ours', 'API calls: Go / ours', 'Terraform CPU: Go / ours'];
+  console.log(
+    `\nscale --against-go: medians of ${Math.max(...counts.map((c) => cell('ours', c, 'apply', 'wallMs').length))} runs per cell, -parallelism=10, TF_LOG unset — ${machine()}`,
+  );
+  const header = [
+    'N',
+    'phase',
+    'wall: Go / ours / TF alone',
+    `ours ÷ Go (goal ≤ ${WALL_GOAL}×)`,
+    'provider CPU: Go / ours',
+    `ours ÷ Go (goal ≤ ${CPU_GOAL}×)`,
+    'CPU ms per resource: Go / ours',
+    'processes: Go / ours',
+    'API calls: Go / ours',
+    'Terraform CPU: Go / ours',
+  ];
   const rows: string[][] = [];
   for (const count of counts) {
     for (const phase of PHASES) {
       const wall = (side: Side) => med(side, count, phase, 'wallMs');
       const cpu = (side: Side) => med(side, count, phase, 'providerCpuMs');
-      const both = (f: (side: Side) => number, show: (x: number) => string) => `${hasGo ? show(f('go')) : '—'} / ${show(f('ours'))}`;
+      const both = (f: (side: Side) => number, show: (x: number) => string) =>
+        `${hasGo ? show(f('go')) : '—'} / ${show(f('ours'))}`;
       const wallRatio = wall('ours') / wall('go');
       const cpuRatio = cpu('ours') / cpu('go');
       rows.push([
         String(count),
         phase === 'plan' ? 'plan (refresh)' : phase,
         `${hasGo ? s(wall('go')) : '—'} / ${s(wall('ours'))} / ${s(wall('alone'))}`,
-        hasGo ? `${ratio(wall('ours'), wall('go'))}${wallGoalApplies(phase, count) ? (wallRatio <= WALL_GOAL ? ' met' : ' not met') : ''}` : '—',
+        hasGo
+          ? `${ratio(wall('ours'), wall('go'))}${wallGoalApplies(phase, count) ? (wallRatio <= WALL_GOAL ? ' met' : ' not met') : ''}`
+          : '—',
         both(cpu, s),
         hasGo ? `${ratio(cpu('ours'), cpu('go'))} ${cpuRatio <= CPU_GOAL ? 'met' : 'not met'}` : '—',
         both(cpu, (x) => (x / count).toFixed(2)),
@@ -234,7 +318,9 @@ function report(runs: PhaseRun[], counts: number[], sides: Side[]): void {
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of rows) console.log(line(r));
   const loads = runs.map((r) => r.load);
-  console.log(`load average (1 min) at the phases' starts: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${execFileSync('nproc').toString().trim()} cores`);
+  console.log(
+    `load average (1 min) at the phases' starts: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${execFileSync('nproc').toString().trim()} cores`,
+  );
 }
 
 export async function againstGoBench(args: string[]): Promise<void> {
@@ -243,7 +329,12 @@ export async function againstGoBench(args: string[]): Promise<void> {
   const sides: Side[] = 'executable' in anchor ? ['go', 'ours', 'alone'] : ['ours', 'alone'];
   if ('skipped' in anchor) console.log(`Go anchor: skipped — ${anchor.skipped}. Ours and Terraform alone only.`);
   else console.log(`Go anchor: ${anchor.executable} (built from ${options.anchorDir})`);
-  const version = execFileSync('terraform', ['version'], { env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' }, stdio: ['ignore', 'pipe', 'ignore'] }).toString().split('\n')[0];
+  const version = execFileSync('terraform', ['version'], {
+    env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  })
+    .toString()
+    .split('\n')[0];
   console.log(`${version}; counts ${options.counts.join(', ')}; ${options.reps} repetitions`);
   const root = mkdtempSync(join(tmpdir(), 'keel-against-go-'));
   const runs: PhaseRun[] = [];
@@ -251,7 +342,10 @@ export async function againstGoBench(args: string[]): Promise<void> {
     for (let rep = 0; rep < options.reps; rep++) {
       for (const count of options.counts) {
         const order = [...sides.slice(rep % sides.length), ...sides.slice(0, rep % sides.length)];
-        for (const side of order) runs.push(...(await runSide(side, count, options, root, 'executable' in anchor ? anchor.executable : undefined)));
+        for (const side of order)
+          runs.push(
+            ...(await runSide(side, count, options, root, 'executable' in anchor ? anchor.executable : undefined)),
+          );
       }
     }
   } finally {

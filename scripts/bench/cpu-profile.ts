@@ -63,10 +63,13 @@ function handlerLines(): [number, string][] {
 /** The layer a sample's own function belongs to, by its source. */
 function layerOf(source: string, name: string): string {
   if (name === '(garbage collector)') return 'garbage collection';
-  if (/^src\/(clients)\/|^(undici|zod)\/|^wasm:|node:internal\/deps\/undici/.test(source)) return 'API client (undici, zod, src/clients)';
+  if (/^src\/(clients)\/|^(undici|zod)\/|^wasm:|node:internal\/deps\/undici/.test(source))
+    return 'API client (undici, zod, src/clients)';
   if (/^src\/server\/log\.ts/.test(source)) return 'logging';
-  if (/^src\/(engine|schema|resources)\/|^src\/server\/provider-service\.ts/.test(source)) return 'provider logic (src/engine, schema, resources)';
-  if (/^@grpc\/|^protobufjs\/|tfplugin6-messages|^src\/server\/|node:internal\/http2|^@js-sdsl/.test(source)) return 'gRPC, HTTP/2, protobuf';
+  if (/^src\/(engine|schema|resources)\/|^src\/server\/provider-service\.ts/.test(source))
+    return 'provider logic (src/engine, schema, resources)';
+  if (/^@grpc\/|^protobufjs\/|tfplugin6-messages|^src\/server\/|node:internal\/http2|^@js-sdsl/.test(source))
+    return 'gRPC, HTTP/2, protobuf';
   return 'Node runtime (I/O, streams, promises, timers, start-up)';
 }
 
@@ -107,9 +110,15 @@ export function summariseProfiles(dir: string): ProfileSummary {
       let w = where.get(n.id);
       if (!w) {
         const f = n.callFrame;
-        const entry = mapFor(f.url)?.findEntry(f.lineNumber, f.columnNumber) as { originalSource?: string; originalLine?: number } | undefined;
+        const entry = mapFor(f.url)?.findEntry(f.lineNumber, f.columnNumber) as
+          | { originalSource?: string; originalLine?: number }
+          | undefined;
         w = entry?.originalSource
-          ? { source: entry.originalSource.replace(/.*node_modules\//, '').replace(/^(\.\.\/)+/, ''), line: entry.originalLine! + 1, name: f.functionName || '(anonymous)' }
+          ? {
+              source: entry.originalSource.replace(/.*node_modules\//, '').replace(/^(\.\.\/)+/, ''),
+              line: entry.originalLine! + 1,
+              name: f.functionName || '(anonymous)',
+            }
           : { source: f.url || `(${f.functionName})`, line: f.lineNumber + 1, name: f.functionName || '(anonymous)' };
         where.set(n.id, w);
       }

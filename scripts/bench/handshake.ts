@@ -31,7 +31,8 @@ interface Sample {
 /** CPU time of every thread of a live process so far (schedstat: nanoseconds on CPU). */
 function cpuMsOf(pid: number): number {
   let ns = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+  for (const task of readdirSync(`/proc/${pid}/task`))
+    ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
   return ns / 1e6;
 }
 interface Target {
@@ -59,7 +60,8 @@ async function pluginStart(executable: string, env: Env, args: string[], schema:
 
 export async function handshakeBench(args: string[]): Promise<void> {
   const starts = Number(args[0] ?? process.env.BENCH_STARTS ?? 15);
-  if (!Number.isInteger(starts) || starts < 1) throw new Error(`starts must be a positive integer, not ${args[0] ?? process.env.BENCH_STARTS}`);
+  if (!Number.isInteger(starts) || starts < 1)
+    throw new Error(`starts must be a positive integer, not ${args[0] ?? process.env.BENCH_STARTS}`);
   if (!existsSync(FLOOR)) throw new Error(`${FLOOR} is missing: run npm run build`);
   const caFile = process.env.NODE_EXTRA_CA_CERTS || (existsSync(DEFAULT_CA_FILE) ? DEFAULT_CA_FILE : undefined);
   const envs: [string, Env][] = [['unset', { NODE_EXTRA_CA_CERTS: undefined }]];
@@ -73,8 +75,11 @@ export async function handshakeBench(args: string[]): Promise<void> {
         const t = performance.now();
         spawnSync(process.execPath, ['-e', '0'], { env: full, stdio: 'ignore' });
         const wallMs = performance.now() - t;
-        const script = 'const u = process.cpuUsage(); process.stdout.write(JSON.stringify([u.user + u.system, /VmHWM:\\s+(\\d+)/.exec(require("fs").readFileSync("/proc/self/status", "utf8"))[1]]))';
-        const [cpuUs, rssKb] = JSON.parse(spawnSync(process.execPath, ['-e', script], { env: full }).stdout.toString()) as [number, string];
+        const script =
+          'const u = process.cpuUsage(); process.stdout.write(JSON.stringify([u.user + u.system, /VmHWM:\\s+(\\d+)/.exec(require("fs").readFileSync("/proc/self/status", "utf8"))[1]]))';
+        const [cpuUs, rssKb] = JSON.parse(
+          spawnSync(process.execPath, ['-e', script], { env: full }).stdout.toString(),
+        ) as [number, string];
         return { wallMs, cpuMs: cpuUs / 1000, rssBytes: Number(rssKb) * 1024 };
       },
     },
@@ -82,7 +87,13 @@ export async function handshakeBench(args: string[]): Promise<void> {
     // The floor with the providers' start-up settings (bin/ wrappers): an empty default trust store.
     {
       label: 'floor server, empty default store',
-      start: (env) => pluginStart(process.execPath, { ...env, SSL_CERT_FILE: '/dev/null', SSL_CERT_DIR: '/dev/null' }, ['--use-openssl-ca', FLOOR], false),
+      start: (env) =>
+        pluginStart(
+          process.execPath,
+          { ...env, SSL_CERT_FILE: '/dev/null', SSL_CERT_DIR: '/dev/null' },
+          ['--use-openssl-ca', FLOOR],
+          false,
+        ),
     },
     { label: 'sec', start: (env) => pluginStart(bin('sec'), env, [], true) },
     { label: 'vdb', start: (env) => pluginStart(bin('vdb'), env, [], true) },
@@ -121,16 +132,22 @@ export async function handshakeBench(args: string[]): Promise<void> {
       const wall = median(r.wall);
       const rss = median(r.rss);
       const cpu = median(r.cpu);
-      const penalty = envName === 'set' ? `, +${ms(wall - median(results.get(key(target, 'unset'))!.wall))} over unset` : '';
+      const penalty =
+        envName === 'set' ? `, +${ms(wall - median(results.get(key(target, 'unset'))!.wall))} over unset` : '';
       return [
         target.label,
         `${ms(wall)} (p25 ${ms(percentile(r.wall, 25))}, p75 ${ms(percentile(r.wall, 75))}) = ${(wall / floorWall).toFixed(2)}× floor${penalty}; CPU ${ms(cpu)} = ${(cpu / floorCpu).toFixed(2)}×; peak RSS ${mib(rss)} = ${(rss / floorRss).toFixed(2)}× floor`,
       ];
     });
-    table(`handshake, NODE_EXTRA_CA_CERTS ${envName === 'set' ? `= ${caFile}` : 'unset'} — median of ${starts} interleaved starts (exec → health-checked mTLS; RSS after GetProviderSchema) — ${machine()}`, rows);
+    table(
+      `handshake, NODE_EXTRA_CA_CERTS ${envName === 'set' ? `= ${caFile}` : 'unset'} — median of ${starts} interleaved starts (exec → health-checked mTLS; RSS after GetProviderSchema) — ${machine()}`,
+      rows,
+    );
   }
   for (const line of released.sizes) console.log(`  ${line}`);
-  console.log('\n  goals: providers ≤ 1.50× floor (unset); penalty when set ≤ the floor server\'s; peak RSS ≤ 1.30× floor server');
+  console.log(
+    "\n  goals: providers ≤ 1.50× floor (unset); penalty when set ≤ the floor server's; peak RSS ≤ 1.30× floor server",
+  );
   if (released.dir) rmSync(released.dir, { recursive: true, force: true });
 }
 

@@ -5,7 +5,13 @@ import { codecBench } from './codec.js';
 import { scaleBench } from './scale.js';
 import { rpcBench } from './rpc.js';
 
-const benches: Record<string, (args: string[]) => Promise<void>> = { handshake: handshakeBench, schema: schemaBench, codec: codecBench, scale: scaleBench, rpc: rpcBench };
+const benches: Record<string, (args: string[]) => Promise<void>> = {
+  handshake: handshakeBench,
+  schema: schemaBench,
+  codec: codecBench,
+  scale: scaleBench,
+  rpc: rpcBench,
+};
 const [name, ...args] = process.argv.slice(2);
 const bench = name ? benches[name] : undefined;
 if (!bench) {

@@ -28,14 +28,30 @@ const IN_FLIGHT = [1, 10];
 /** CPU time of every thread of a live process so far, in milliseconds (schedstat: ns on CPU). */
 function cpuMsOf(pid: number): number {
   let ns = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+  for (const task of readdirSync(`/proc/${pid}/task`))
+    ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
   return ns / 1e6;
 }
 
 /** A resource configuration each provider plans: valid, as a user would write it. */
 const SAMPLES: Record<string, { def: ProviderDef<any, any>; type: string; config: Record<string, unknown> }> = {
-  sec: { def: secDef, type: 'sec_alert_channel_email', config: { name: 'ops', recipients: ['ops@example.com', 'oncall@example.com'] } },
-  vdb: { def: vdbDef, type: 'vdb_accounts_cluster', config: { name: 'bench-cluster', cloud_provider: 'aws', cloud_region: 'us-east-1', configuration: [{ number_of_nodes: 3, node_configuration: [{ package_id: '7c9f1b2e-3d4a-4b5c-8d6e-0f1a2b3c4d5e' }] }] } },
+  sec: {
+    def: secDef,
+    type: 'sec_alert_channel_email',
+    config: { name: 'ops', recipients: ['ops@example.com', 'oncall@example.com'] },
+  },
+  vdb: {
+    def: vdbDef,
+    type: 'vdb_accounts_cluster',
+    config: {
+      name: 'bench-cluster',
+      cloud_provider: 'aws',
+      cloud_region: 'us-east-1',
+      configuration: [
+        { number_of_nodes: 3, node_configuration: [{ package_id: '7c9f1b2e-3d4a-4b5c-8d6e-0f1a2b3c4d5e' }] },
+      ],
+    },
+  },
 };
 
 interface Row {
@@ -55,10 +71,21 @@ function rowsFor(provider: string): Row[] {
   };
   return [
     { label: `${provider}: health Check`, call: (p) => p.health() },
-    { label: `${provider}: ValidateResourceConfig ${type}`, call: async (p) => checked(await p.call('ValidateResourceConfig', { type_name: type, config: value })) },
+    {
+      label: `${provider}: ValidateResourceConfig ${type}`,
+      call: async (p) => checked(await p.call('ValidateResourceConfig', { type_name: type, config: value })),
+    },
     {
       label: `${provider}: PlanResourceChange (create) ${type}`,
-      call: async (p) => checked(await p.call('PlanResourceChange', { type_name: type, prior_state: none, proposed_new_state: value, config: value })),
+      call: async (p) =>
+        checked(
+          await p.call('PlanResourceChange', {
+            type_name: type,
+            prior_state: none,
+            proposed_new_state: value,
+            config: value,
+          }),
+        ),
     },
   ];
 }
@@ -68,19 +95,27 @@ async function measure(p: LaunchedProvider, row: Row, calls: number, inFlight: n
   for (let i = 0; i < 200; i++) await row.call(p); // warm: JIT, connection windows
   const before = cpuMsOf(p.pid);
   let left = calls;
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (left-- > 0) await row.call(p);
-  }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (left-- > 0) await row.call(p);
+    }),
+  );
   return ((cpuMsOf(p.pid) - before) / calls) * 1000;
 }
 
 export async function rpcBench(args: string[]): Promise<void> {
   const calls = Number(args[0] ?? process.env.BENCH_CALLS ?? 3000);
-  if (!Number.isInteger(calls) || calls < 1) throw new Error(`calls must be a positive integer, not ${args[0] ?? process.env.BENCH_CALLS}`);
+  if (!Number.isInteger(calls) || calls < 1)
+    throw new Error(`calls must be a positive integer, not ${args[0] ?? process.env.BENCH_CALLS}`);
   if (!existsSync(FLOOR)) throw new Error(`${FLOOR} is missing: run npm run build`);
   const env = { NODE_EXTRA_CA_CERTS: undefined, TF_LOG: undefined, TF_LOG_PROVIDER: undefined };
   const servers: [string, string, string[], Row[]][] = [
-    ['floor server', process.execPath, [FLOOR], [{ label: 'floor server (node:http2): health Check', call: (p) => p.health() }]],
+    [
+      'floor server',
+      process.execPath,
+      [FLOOR],
+      [{ label: 'floor server (node:http2): health Check', call: (p) => p.health() }],
+    ],
     ['sec', bin('sec'), [], rowsFor('sec')],
     ['vdb', bin('vdb'), [], rowsFor('vdb')],
   ];
@@ -93,7 +128,15 @@ export async function rpcBench(args: string[]): Promise<void> {
         const perCall: number[] = [];
         for (const inFlight of IN_FLIGHT) perCall.push(await measure(p, row, calls, inFlight));
         if (floor.length === 0) floor = perCall;
-        out.push([row.label, perCall.map((us, i) => `${us.toFixed(0).padStart(4)} µs (${IN_FLIGHT[i]} in flight${floor === perCall ? '' : `, floor +${(us - floor[i]!).toFixed(0)}`})`).join('   ')]);
+        out.push([
+          row.label,
+          perCall
+            .map(
+              (us, i) =>
+                `${us.toFixed(0).padStart(4)} µs (${IN_FLIGHT[i]} in flight${floor === perCall ? '' : `, floor +${(us - floor[i]!).toFixed(0)}`})`,
+            )
+            .join('   '),
+        ]);
       }
     } finally {
       await p.shutdown();

@@ -16,7 +16,13 @@ import type { VdbClient } from '../../src/clients/vdb/api.js';
 import { goDurationToProto } from '../../src/wire/go-duration.js';
 import { isApiError } from '../../src/wire/api-error.js';
 import { REPORT_NOTIFICATION_KEYS, type ReportNotifications } from '../../src/clients/sec/report-rules.js';
-import type { AttributeValue, Body, EmulatorConnection, Reference, WorkloadObject } from '../../src/workload/mass-config.js';
+import type {
+  AttributeValue,
+  Body,
+  EmulatorConnection,
+  Reference,
+  WorkloadObject,
+} from '../../src/workload/mass-config.js';
 
 export type Phase = 'apply' | 'refresh' | 'destroy';
 
@@ -54,11 +60,19 @@ const str = (v: AttributeValue | readonly Body[] | undefined): string => String(
 const strings = (v: AttributeValue | readonly Body[] | undefined): string[] => (v as string[]).map(String);
 const block = (v: AttributeValue | readonly Body[] | undefined): Body => (v as readonly Body[])[0]!;
 
-function alertChannel(type: 'EmailUser' | 'Webhook', data: (body: Body) => Record<string, unknown>): Operations<SecClient> {
+function alertChannel(
+  type: 'EmailUser' | 'Webhook',
+  data: (body: Body) => Record<string, unknown>,
+): Operations<SecClient> {
   return {
     async create(body, sec) {
       // The provider tests every new channel (test_integration defaults to true).
-      const created = await sec.alertChannels.create({ name: str(body.name), type, enabled: true, data: data(body) } as never);
+      const created = await sec.alertChannels.create({
+        name: str(body.name),
+        type,
+        enabled: true,
+        data: data(body),
+      } as never);
       await sec.alertChannels.test(created.intgGuid);
       return { id: created.intgGuid };
     },
@@ -80,7 +94,13 @@ const SEC: Record<string, Operations<SecClient>> = {
         description: str(b.description),
         enabled: true,
         query: {
-          filters: { [str(filter.filter_name)]: { field: str(filter.field), operation: str(filter.operation), values: strings(filter.value) } },
+          filters: {
+            [str(filter.filter_name)]: {
+              field: str(filter.field),
+              operation: str(filter.operation),
+              values: strings(filter.value),
+            },
+          },
           expression: { operator: str(group.operator), children: [{ filterName: str(filter.filter_name) }] },
         },
       });
@@ -91,7 +111,12 @@ const SEC: Record<string, Operations<SecClient>> = {
   },
   sec_team_member: {
     async create(b, sec) {
-      const props = { firstName: str(b.first_name), lastName: str(b.last_name), company: str(b.company), accountAdmin: false };
+      const props = {
+        firstName: str(b.first_name),
+        lastName: str(b.last_name),
+        company: str(b.company),
+        accountAdmin: false,
+      };
       return { id: (await sec.teamMembers.create({ userName: str(b.email), userEnabled: true, props })).userGuid };
     },
     read: (h, _b, sec) => sec.teamMembers.get(h.id),
@@ -99,12 +124,17 @@ const SEC: Record<string, Operations<SecClient>> = {
   },
   sec_agent_access_token: {
     async create(b, sec) {
-      const created = await sec.agentAccessTokens.create({ tokenAlias: str(b.name), tokenEnabled: true, props: { description: str(b.description), os: str(b.os) } });
+      const created = await sec.agentAccessTokens.create({
+        tokenAlias: str(b.name),
+        tokenEnabled: true,
+        props: { description: str(b.description), os: str(b.os) },
+      });
       return { id: created.accessToken };
     },
     read: (h, _b, sec) => sec.agentAccessTokens.get(h.id),
     // Tokens cannot be deleted: disabled and renamed, as the provider does.
-    delete: (h, b, sec) => sec.agentAccessTokens.update(h.id, { tokenAlias: `${str(b.name)}-floor-deleted`, tokenEnabled: false }),
+    delete: (h, b, sec) =>
+      sec.agentAccessTokens.update(h.id, { tokenAlias: `${str(b.name)}-floor-deleted`, tokenEnabled: false }),
   },
   sec_vulnerability_exception_host: {
     async create(b, sec) {
@@ -115,7 +145,12 @@ const SEC: Record<string, Operations<SecClient>> = {
         state: true,
         description: '',
         vulnerabilityCriteria: { cve: [], packages: [], severity: strings(block(b.vulnerability_criteria).severities) },
-        resourceScope: { hostname: strings(block(b.resource_scope).hostnames), externalIp: [], clusterName: [], namespace: [] },
+        resourceScope: {
+          hostname: strings(block(b.resource_scope).hostnames),
+          externalIp: [],
+          clusterName: [],
+          namespace: [],
+        },
       });
       return { id: created.exceptionGuid };
     },
@@ -129,7 +164,13 @@ const SEC: Record<string, Operations<SecClient>> = {
       const channels = (b.email_alert_channels as readonly Reference[]).map((r) => resolve(r).id);
       const created = await sec.reportRules.create({
         intgGuidList: channels,
-        filters: { name: str(b.name), description: '', enabled: true, severity: strings(b.severities) as never, resourceGroups: [] },
+        filters: {
+          name: str(b.name),
+          description: '',
+          enabled: true,
+          severity: strings(b.severities) as never,
+          resourceGroups: [],
+        },
         reportNotificationTypes: flags,
       });
       return { id: created.mcGuid };
@@ -146,14 +187,18 @@ async function pollUntil(check: () => Promise<boolean>): Promise<void> {
   }
 }
 
-const ignoringNotFound = (call: Promise<unknown>) => call.catch((err: unknown) => (isApiError(err, 'not_found') ? undefined : Promise.reject(err)));
+const ignoringNotFound = (call: Promise<unknown>) =>
+  call.catch((err: unknown) => (isApiError(err, 'not_found') ? undefined : Promise.reject(err)));
 
 function vdbOperations(accountId: string): Record<string, Operations<VdbClient>> {
   return {
     vdb_accounts_role: {
       async create(b, vdb) {
         const permissions = (b.permissions as readonly Body[]).map((p) => str(p.value));
-        return { id: (await vdb.iam.createRole({ accountId, name: str(b.name), description: str(b.description), permissions })).id };
+        return {
+          id: (await vdb.iam.createRole({ accountId, name: str(b.name), description: str(b.description), permissions }))
+            .id,
+        };
       },
       read: (h, _b, vdb) => vdb.iam.getRole({ accountId, roleId: h.id }),
       delete: (h, _b, vdb) => ignoringNotFound(vdb.iam.deleteRole({ accountId, roleId: h.id })),
@@ -191,36 +236,63 @@ function vdbOperations(accountId: string): Record<string, Operations<VdbClient>>
       async delete(h, _b, vdb) {
         const request = { accountId, clusterId: h.id };
         await ignoringNotFound(vdb.clusters.delete({ ...request, deleteBackups: true }));
-        await pollUntil(() => vdb.clusters.get(request).then(() => false, (err: unknown) => (isApiError(err, 'not_found') ? true : Promise.reject(err))));
+        await pollUntil(() =>
+          vdb.clusters.get(request).then(
+            () => false,
+            (err: unknown) => (isApiError(err, 'not_found') ? true : Promise.reject(err)),
+          ),
+        );
       },
     },
     vdb_accounts_database_api_key_v2: {
       async create(b, vdb, resolve) {
         const clusterId = resolve(b.cluster_id as Reference).id;
         const accessType = str(block(b.global_access_rule).access_type);
-        const created = await vdb.databaseApiKeys.create({ accountId, clusterId, name: str(b.name), accessRules: [{ globalAccess: { accessType } as never }] });
+        const created = await vdb.databaseApiKeys.create({
+          accountId,
+          clusterId,
+          name: str(b.name),
+          accessRules: [{ globalAccess: { accessType } as never }],
+        });
         return { id: created.id, clusterId };
       },
       read: (h, _b, vdb) => vdb.databaseApiKeys.list({ accountId, clusterId: h.clusterId! }),
-      delete: (h, _b, vdb) => ignoringNotFound(vdb.databaseApiKeys.delete({ accountId, clusterId: h.clusterId!, databaseApiKeyId: h.id })),
+      delete: (h, _b, vdb) =>
+        ignoringNotFound(vdb.databaseApiKeys.delete({ accountId, clusterId: h.clusterId!, databaseApiKeyId: h.id })),
     },
     vdb_accounts_backup_schedule: {
       async create(b, vdb, resolve) {
         const clusterId = resolve(b.cluster_id as Reference).id;
-        const created = await vdb.backupSchedules.create({ accountId, clusterId, schedule: str(b.cron_expression), retentionPeriod: goDurationToProto(str(b.retention_period)) });
+        const created = await vdb.backupSchedules.create({
+          accountId,
+          clusterId,
+          schedule: str(b.cron_expression),
+          retentionPeriod: goDurationToProto(str(b.retention_period)),
+        });
         return { id: created.id, clusterId };
       },
       read: (h, _b, vdb) => vdb.backupSchedules.get({ accountId, clusterId: h.clusterId!, backupScheduleId: h.id }),
-      delete: (h, _b, vdb) => ignoringNotFound(vdb.backupSchedules.delete({ accountId, backupScheduleId: h.id, deleteBackups: true })),
+      delete: (h, _b, vdb) =>
+        ignoringNotFound(vdb.backupSchedules.delete({ accountId, backupScheduleId: h.id, deleteBackups: true })),
     },
   };
 }
 
 /** A fresh client, as each provider process Terraform starts has its own. */
-function clientFor(connection: EmulatorConnection): { client: unknown; operations: Record<string, Operations<any>>; close(): Promise<void> } {
+function clientFor(connection: EmulatorConnection): {
+  client: unknown;
+  operations: Record<string, Operations<any>>;
+  close(): Promise<void>;
+} {
   const userAgent = 'keel-scale-floor';
   if (connection.provider === 'sec') {
-    const client = createSecClient({ baseUrl: connection.url, account: connection.account, apiKey: connection.apiKey, apiSecret: connection.apiSecret, userAgent });
+    const client = createSecClient({
+      baseUrl: connection.url,
+      account: connection.account,
+      apiKey: connection.apiKey,
+      apiSecret: connection.apiSecret,
+      userAgent,
+    });
     return { client, operations: SEC, close: () => client.close() };
   }
   const client = createVdbClient({ apiUrl: connection.url, apiKey: connection.apiKey, userAgent });
@@ -231,7 +303,12 @@ function clientFor(connection: EmulatorConnection): { client: unknown; operation
  * Runs `op` over every object, at most `limit` at a time (first come, first served), each only
  * after the objects `after(o)` names are done.
  */
-async function runInOrder(objects: readonly WorkloadObject[], limit: number, after: (o: WorkloadObject) => string[], op: (o: WorkloadObject) => Promise<void>): Promise<void> {
+async function runInOrder(
+  objects: readonly WorkloadObject[],
+  limit: number,
+  after: (o: WorkloadObject) => string[],
+  op: (o: WorkloadObject) => Promise<void>,
+): Promise<void> {
   const done = new Map<string, { promise: Promise<void>; resolve: () => void }>();
   for (const o of objects) {
     let resolve!: () => void;
@@ -240,7 +317,11 @@ async function runInOrder(objects: readonly WorkloadObject[], limit: number, aft
   }
   let running = 0;
   const queue: (() => void)[] = [];
-  const slot = () => (running < limit ? (running++, Promise.resolve()) : new Promise<void>((r) => queue.push(r)));
+  const slot = (): Promise<void> => {
+    if (running >= limit) return new Promise<void>((r) => queue.push(r));
+    running++;
+    return Promise.resolve();
+  };
   const release = () => {
     const next = queue.shift();
     if (next) next();
@@ -264,13 +345,19 @@ export async function runFloorPhase(job: FloorJob): Promise<FloorResult> {
   const handles: Record<string, Handle> = { ...(job.handles ?? {}) };
   const referenced = (o: WorkloadObject) => Object.values(o.references).map((r) => r.address);
   const dependents = new Map<string, string[]>();
-  for (const o of job.objects) for (const target of referenced(o)) dependents.set(target, [...(dependents.get(target) ?? []), o.address]);
+  for (const o of job.objects)
+    for (const target of referenced(o)) dependents.set(target, [...(dependents.get(target) ?? []), o.address]);
 
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const refresh = async () => {
     const c = clientFor(job.connection);
-    await runInOrder(job.objects, job.parallelism, () => [], (o) => c.operations[o.type]!.read(handles[o.address]!, o.body, c.client).then(() => undefined));
+    await runInOrder(
+      job.objects,
+      job.parallelism,
+      () => [],
+      (o) => c.operations[o.type]!.read(handles[o.address]!, o.body, c.client).then(() => undefined),
+    );
     await c.close();
   };
   if (job.phase === 'apply') {
@@ -285,12 +372,22 @@ export async function runFloorPhase(job: FloorJob): Promise<FloorResult> {
   } else {
     await refresh();
     const c = clientFor(job.connection);
-    await runInOrder(job.objects, job.parallelism, (o) => dependents.get(o.address) ?? [], (o) => c.operations[o.type]!.delete(handles[o.address]!, o.body, c.client).then(() => undefined));
+    await runInOrder(
+      job.objects,
+      job.parallelism,
+      (o) => dependents.get(o.address) ?? [],
+      (o) => c.operations[o.type]!.delete(handles[o.address]!, o.body, c.client).then(() => undefined),
+    );
     await c.close();
   }
   const wallMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
-  return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, peakRssBytes: process.resourceUsage().maxRSS * 1024, handles };
+  return {
+    wallMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    handles,
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -29,7 +29,12 @@ import { join, resolve } from 'node:path';
 import { startSecEmulator } from '../../src/emulators/sec/index.js';
 import { startVdbEmulator } from '../../src/emulators/vdb/index.js';
 import { devOverridesConfig, terraformEnv } from '../../src/tfclient/terraform-cli.js';
-import { massConfig, type EmulatorConnection, type MassConfig, type WorkloadProvider } from '../../src/workload/mass-config.js';
+import {
+  massConfig,
+  type EmulatorConnection,
+  type MassConfig,
+  type WorkloadProvider,
+} from '../../src/workload/mass-config.js';
 import type { FloorJob, FloorResult, Handle, Phase } from './scale-floor.js';
 import { REPO_ROOT, machine, mib, percentile } from './util.js';
 import { summariseProfiles } from './cpu-profile.js';
@@ -58,13 +63,22 @@ function parseOptions(args: string[]): Options {
     const [flag, inline] = args[i]!.split('=', 2) as [string, string | undefined];
     const value = inline ?? args[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
-    const list = value.split(',').map((v) => v.trim()).filter(Boolean);
+    const list = value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
     if (flag === '--count') options.count = positive(flag, value);
     else if (flag === '--parallelism') options.parallelism = list.map((v) => positive(flag, v));
     else if (flag === '--cpu-prof') options.cpuProfDir = resolve(value);
-    else if (flag === '--provider-log') options.providerLog = value === 'trace' || value === 'debug' ? value : fail(`--provider-log is trace or debug, not ${value}`);
-    else if (flag === '--provider') options.providers = list.map((p) => (p === 'sec' || p === 'vdb' ? p : fail(`unknown provider ${p}`)));
-    else fail(`unknown option ${flag}; usage: scale [--count N] [--parallelism 10,50] [--provider sec,vdb] [--cpu-prof DIR] [--provider-log trace|debug]`);
+    else if (flag === '--provider-log')
+      options.providerLog =
+        value === 'trace' || value === 'debug' ? value : fail(`--provider-log is trace or debug, not ${value}`);
+    else if (flag === '--provider')
+      options.providers = list.map((p) => (p === 'sec' || p === 'vdb' ? p : fail(`unknown provider ${p}`)));
+    else
+      fail(
+        `unknown option ${flag}; usage: scale [--count N] [--parallelism 10,50] [--provider sec,vdb] [--cpu-prof DIR] [--provider-log trace|debug]`,
+      );
   }
   return options;
 }
@@ -97,7 +111,15 @@ async function startEmulator(provider: WorkloadProvider): Promise<Emulator> {
     return {
       connection: { provider, url: e.url, account: e.account, apiKey: e.apiKey, apiSecret: e.apiSecret },
       // /api/v2/<Collection>/<id>/<action>: ids vary, the rest names the operation.
-      operations: () => e.requests.map((r) => `${r.method} ${r.path.split('?')[0]!.split('/').map((s, i) => (i === 4 ? '{id}' : s)).join('/')}`),
+      operations: () =>
+        e.requests.map(
+          (r) =>
+            `${r.method} ${r.path
+              .split('?')[0]!
+              .split('/')
+              .map((s, i) => (i === 4 ? '{id}' : s))
+              .join('/')}`,
+        ),
       clearRequests: () => e.clearRequests(),
       list: (c) => e.list(c),
       close: () => e.close(),
@@ -106,7 +128,8 @@ async function startEmulator(provider: WorkloadProvider): Promise<Emulator> {
   const e = await startVdbEmulator({ provisioningMs: VDB_PROVISIONING_MS });
   return {
     connection: { provider, url: e.url, apiKey: e.apiKey, accountId: e.accountId },
-    operations: () => e.requests.map((r) => `${r.service.split('.').pop()}/${r.method}${r.code === 0 ? '' : ` (status ${r.code})`}`),
+    operations: () =>
+      e.requests.map((r) => `${r.service.split('.').pop()}/${r.method}${r.code === 0 ? '' : ` (status ${r.code})`}`),
     clearRequests: () => e.clearRequests(),
     list: (c) => e.list(c),
     close: () => e.close(),
@@ -115,12 +138,23 @@ async function startEmulator(provider: WorkloadProvider): Promise<Emulator> {
 
 /** Fails when an applied workload's objects are not all in the emulator as described. */
 function checkApplied(workload: MassConfig, emulator: Emulator): void {
-  const at = (obj: unknown, dotted: string) => dotted.split('.').reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
+  const at = (obj: unknown, dotted: string) =>
+    dotted
+      .split('.')
+      .reduce<unknown>(
+        (o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
+        obj,
+      );
   for (const t of workload.types) {
     const stored = emulator.list(t.collection);
     for (const o of t.objects) {
-      const match = stored.some((s) => Object.entries(o.expected).every(([path, value]) => JSON.stringify(at(s, path)) === JSON.stringify(value)));
-      if (!match) throw new Error(`after apply, ${t.collection} holds no object matching ${o.address}: ${JSON.stringify(o.expected)}`);
+      const match = stored.some((s) =>
+        Object.entries(o.expected).every(([path, value]) => JSON.stringify(at(s, path)) === JSON.stringify(value)),
+      );
+      if (!match)
+        throw new Error(
+          `after apply, ${t.collection} holds no object matching ${o.address}: ${JSON.stringify(o.expected)}`,
+        );
     }
   }
 }
@@ -172,7 +206,8 @@ interface ProviderLog {
 /** hclog text lines as Terraform writes them: `<time> [LEVEL] <logger>: <message>: k=v k="v v" ...`. */
 function fieldsOf(line: string): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const m of line.matchAll(/(\S+)=("(?:[^"\\]|\\.)*"|\S*)/g)) fields[m[1]!] = m[2]!.startsWith('"') ? (JSON.parse(m[2]!) as string) : m[2]!;
+  for (const m of line.matchAll(/(\S+)=("(?:[^"\\]|\\.)*"|\S*)/g))
+    fields[m[1]!] = m[2]!.startsWith('"') ? (JSON.parse(m[2]!) as string) : m[2]!;
   return fields;
 }
 
@@ -187,7 +222,12 @@ function readProviderLog(path: string): ProviderLog {
   for (const line of text.split('\n')) {
     if (line.includes(': RPC done:')) {
       const f = fieldsOf(line);
-      log.rpcs.push({ rpc: f.tf_rpc ?? '?', totalMs: Number(f.tf_req_duration_ms), apiMs: Number(f.api_ms ?? 0), endMs: Date.parse(f.timestamp ?? '') });
+      log.rpcs.push({
+        rpc: f.tf_rpc ?? '?',
+        totalMs: Number(f.tf_req_duration_ms),
+        apiMs: Number(f.api_ms ?? 0),
+        endMs: Date.parse(f.timestamp ?? ''),
+      });
     } else if (line.includes(': provider resource usage:')) {
       const f = fieldsOf(line);
       log.processes++;
@@ -200,7 +240,10 @@ function readProviderLog(path: string): ProviderLog {
 
 /** Wall time during which the provider had at least one RPC in hand (union of the RPCs' intervals). */
 function busyMs(rpcs: readonly RpcSample[]): number {
-  const intervals = rpcs.filter((r) => Number.isFinite(r.endMs)).map((r) => [r.endMs - r.totalMs, r.endMs] as const).sort((a, b) => a[0] - b[0]);
+  const intervals = rpcs
+    .filter((r) => Number.isFinite(r.endMs))
+    .map((r) => [r.endMs - r.totalMs, r.endMs] as const)
+    .sort((a, b) => a[0] - b[0]);
   let total = 0;
   let [start, end] = [-Infinity, -Infinity];
   for (const [from, to] of intervals) {
@@ -249,13 +292,24 @@ interface TerraformRun {
 async function runTerraform(dir: string, env: Record<string, string>, args: string[]): Promise<TerraformRun> {
   const cpuBefore = childrenCpuMs();
   const started = performance.now();
-  const { code, output, peakRssBytes } = await new Promise<{ code: number; output: string; peakRssBytes: number }>((resolve) => {
-    const child = execFile('terraform', [`-chdir=${join(dir, 'config')}`, ...args], { env, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const exit = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code: exit, output: `${stdout}\n${stderr}`, peakRssBytes: stopWatching() });
-    });
-    const stopWatching = watchPeakRss(child);
-  });
+  const { code, output, peakRssBytes } = await new Promise<{ code: number; output: string; peakRssBytes: number }>(
+    (resolve) => {
+      const child = execFile(
+        'terraform',
+        [`-chdir=${join(dir, 'config')}`, ...args],
+        { env, maxBuffer: 256 * 1024 * 1024 },
+        (err, stdout, stderr) => {
+          const exit = err
+            ? typeof (err as { code?: unknown }).code === 'number'
+              ? (err as { code: number }).code
+              : 1
+            : 0;
+          resolve({ code: exit, output: `${stdout}\n${stderr}`, peakRssBytes: stopWatching() });
+        },
+      );
+      const stopWatching = watchPeakRss(child);
+    },
+  );
   const wallMs = performance.now() - started;
   if (code !== 0) throw new Error(`terraform ${args.join(' ')} in ${dir} exited ${code}:\n${output.slice(-4000)}`);
   return { wallMs, cpuMs: childrenCpuMs() - cpuBefore, peakRssBytes };
@@ -277,17 +331,32 @@ function prepareWorkspace(dir: string, hcl: string, providers: string[], binDir 
 function profilingBin(dir: string, provider: WorkloadProvider): string {
   const binDir = join(dir, 'profiling-bin');
   mkdirSync(binDir, { recursive: true });
-  const wrapper = readFileSync(join(REPO_ROOT, 'bin', `terraform-provider-${provider}`), 'utf8')
-    .replace(/^exec node --use-openssl-ca "\$dir\/start-bundle\.cjs"/m, `exec node --use-openssl-ca --cpu-prof --cpu-prof-dir="$KEEL_BENCH_CPU_PROF_DIR" ${JSON.stringify(join(REPO_ROOT, 'bin', 'start-bundle.cjs'))}`);
-  if (!wrapper.includes('--cpu-prof')) throw new Error(`bin/terraform-provider-${provider} has changed shape; cannot make a profiling wrapper`);
+  const wrapper = readFileSync(join(REPO_ROOT, 'bin', `terraform-provider-${provider}`), 'utf8').replace(
+    /^exec node --use-openssl-ca "\$dir\/start-bundle\.cjs"/m,
+    `exec node --use-openssl-ca --cpu-prof --cpu-prof-dir="$KEEL_BENCH_CPU_PROF_DIR" ${JSON.stringify(join(REPO_ROOT, 'bin', 'start-bundle.cjs'))}`,
+  );
+  if (!wrapper.includes('--cpu-prof'))
+    throw new Error(`bin/terraform-provider-${provider} has changed shape; cannot make a profiling wrapper`);
   writeFileSync(join(binDir, `terraform-provider-${provider}`), wrapper, { mode: 0o755 });
   return binDir;
 }
 
-async function terraformSide(provider: WorkloadProvider, count: number, parallelism: number, dir: string, logLevel: string, cpuProfDir?: string): Promise<Record<Phase, PhaseResult>> {
+async function terraformSide(
+  provider: WorkloadProvider,
+  count: number,
+  parallelism: number,
+  dir: string,
+  logLevel: string,
+  cpuProfDir?: string,
+): Promise<Record<Phase, PhaseResult>> {
   const emulator = await startEmulator(provider);
   const workload = massConfig(emulator.connection, { count });
-  const cliConfig = prepareWorkspace(dir, workload.hcl, [provider], cpuProfDir ? profilingBin(dir, provider) : undefined);
+  const cliConfig = prepareWorkspace(
+    dir,
+    workload.hcl,
+    [provider],
+    cpuProfDir ? profilingBin(dir, provider) : undefined,
+  );
   const results = {} as Record<Phase, PhaseResult>;
   try {
     for (const phase of PHASES) {
@@ -295,7 +364,12 @@ async function terraformSide(provider: WorkloadProvider, count: number, parallel
       // Provider lines only (TF_LOG_CORE stays off): Terraform's own trace logging would slow it down.
       const profiles = cpuProfDir ? join(cpuProfDir, `${provider}-${parallelism}-${phase}`) : undefined;
       if (profiles) mkdirSync(profiles, { recursive: true });
-      const env = terraformEnv(dir, cliConfig, { ...workload.env, TF_LOG_PROVIDER: logLevel, TF_LOG_PATH: logPath, ...(profiles ? { KEEL_BENCH_CPU_PROF_DIR: profiles } : {}) });
+      const env = terraformEnv(dir, cliConfig, {
+        ...workload.env,
+        TF_LOG_PROVIDER: logLevel,
+        TF_LOG_PATH: logPath,
+        ...(profiles ? { KEEL_BENCH_CPU_PROF_DIR: profiles } : {}),
+      });
       delete env.TF_LOG;
       delete env.TF_LOG_CORE;
       emulator.clearRequests();
@@ -320,20 +394,37 @@ async function terraformSide(provider: WorkloadProvider, count: number, parallel
  * Terraform's own share, for reference: as many `terraform_data` resources (built into Terraform:
  * no plugin process, no API), through the same three phases.
  */
-async function terraformAloneSide(count: number, parallelism: number, dir: string): Promise<Record<Phase, PhaseResult>> {
-  const blocks = Array.from({ length: count }, (_, i) => `resource "terraform_data" "d${String(i).padStart(4, '0')}" {\n  input = "value-${i}"\n}\n`);
+async function terraformAloneSide(
+  count: number,
+  parallelism: number,
+  dir: string,
+): Promise<Record<Phase, PhaseResult>> {
+  const blocks = Array.from(
+    { length: count },
+    (_, i) => `resource "terraform_data" "d${String(i).padStart(4, '0')}" {\n  input = "value-${i}"\n}\n`,
+  );
   const cliConfig = prepareWorkspace(dir, blocks.join('\n'), []);
   const env = terraformEnv(dir, cliConfig);
   delete env.TF_LOG;
   const results = {} as Record<Phase, PhaseResult>;
   for (const phase of PHASES) {
     const run = await runTerraform(dir, env, TERRAFORM_ARGS[phase](parallelism));
-    results[phase] = { wallMs: run.wallMs, calls: new Map(), terraformCpuMs: run.cpuMs, terraformPeakRssBytes: run.peakRssBytes };
+    results[phase] = {
+      wallMs: run.wallMs,
+      calls: new Map(),
+      terraformCpuMs: run.cpuMs,
+      terraformPeakRssBytes: run.peakRssBytes,
+    };
   }
   return results;
 }
 
-async function floorSide(provider: WorkloadProvider, count: number, parallelism: number, dir: string): Promise<Record<Phase, PhaseResult>> {
+async function floorSide(
+  provider: WorkloadProvider,
+  count: number,
+  parallelism: number,
+  dir: string,
+): Promise<Record<Phase, PhaseResult>> {
   const emulator = await startEmulator(provider);
   const workload = massConfig(emulator.connection, { count });
   const results = {} as Record<Phase, PhaseResult>;
@@ -345,13 +436,22 @@ async function floorSide(provider: WorkloadProvider, count: number, parallelism:
       writeFileSync(jobPath, JSON.stringify(job));
       emulator.clearRequests();
       const stdout = await new Promise<string>((resolve, reject) => {
-        execFile(process.execPath, [join(REPO_ROOT, 'dist', 'scripts', 'bench', 'scale-floor.js'), jobPath], { maxBuffer: 64 * 1024 * 1024 }, (err, out, stderr) =>
-          err ? reject(new Error(`floor ${phase} failed: ${stderr || err.message}`)) : resolve(out),
+        execFile(
+          process.execPath,
+          [join(REPO_ROOT, 'dist', 'scripts', 'bench', 'scale-floor.js'), jobPath],
+          { maxBuffer: 64 * 1024 * 1024 },
+          (err, out, stderr) =>
+            err ? reject(new Error(`floor ${phase} failed: ${stderr || err.message}`)) : resolve(out),
         );
       });
       const result = JSON.parse(stdout) as FloorResult;
       handles = result.handles;
-      results[phase] = { wallMs: result.wallMs, calls: tally(emulator.operations()), floorCpuMs: result.cpuMs, floorPeakRssBytes: result.peakRssBytes };
+      results[phase] = {
+        wallMs: result.wallMs,
+        calls: tally(emulator.operations()),
+        floorCpuMs: result.cpuMs,
+        floorPeakRssBytes: result.peakRssBytes,
+      };
       if (phase === 'apply') checkApplied(workload, emulator);
     }
   } finally {
@@ -365,7 +465,8 @@ async function floorSide(provider: WorkloadProvider, count: number, parallelism:
 
 function printTable(title: string, header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`;
+  const line = (cells: string[]) =>
+    `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`;
   console.log(`\n${title}`);
   console.log(line(header));
   for (const r of rows) console.log(line(r));
@@ -374,12 +475,16 @@ function printTable(title: string, header: string[], rows: string[][]): void {
 const s = (msValue: number) => `${(msValue / 1000).toFixed(2)} s`;
 const msText = (msValue: number) => `${msValue.toFixed(1)} ms`;
 const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 function callDifferences(tf: Map<string, number>, floor: Map<string, number>): string[] {
   const out: string[] = [];
   for (const op of new Set([...tf.keys(), ...floor.keys()])) {
-    if ((tf.get(op) ?? 0) !== (floor.get(op) ?? 0)) out.push(`${op}: Terraform ${tf.get(op) ?? 0}, floor ${floor.get(op) ?? 0}`);
+    if ((tf.get(op) ?? 0) !== (floor.get(op) ?? 0))
+      out.push(`${op}: Terraform ${tf.get(op) ?? 0}, floor ${floor.get(op) ?? 0}`);
   }
   return out;
 }
@@ -413,11 +518,22 @@ function report(provider: WorkloadProvider, count: number, parallelism: number, 
     const differences = callDifferences(tf[phase].calls, floor[phase].calls);
     if (differences.length > 0) console.log(`  ${phase}: API calls differ — ${differences.join('; ')}`);
   }
-  console.log('  provider busy: wall time with at least one RPC in the provider; TF alone: as many terraform_data resources (no plugin, no API).');
+  console.log(
+    '  provider busy: wall time with at least one RPC in the provider; TF alone: as many terraform_data resources (no plugin, no API).',
+  );
 
   printTable(
     `  CPU and memory — ${provider}, -parallelism=${parallelism}`,
-    ['phase', 'provider CPU', 'TF core CPU', 'floor CPU', 'TF alone CPU', 'provider peak RSS', 'TF peak RSS', 'floor peak RSS'],
+    [
+      'phase',
+      'provider CPU',
+      'TF core CPU',
+      'floor CPU',
+      'TF alone CPU',
+      'provider peak RSS',
+      'TF peak RSS',
+      'floor peak RSS',
+    ],
     PHASES.map((phase) => {
       const [t, f] = [tf[phase], floor[phase]];
       return [
@@ -461,7 +577,12 @@ function report(provider: WorkloadProvider, count: number, parallelism: number, 
 }
 
 /** Provider CPU per RPC type (from the profiles) and per RPC of that type (counts from the trace lines). */
-function reportProfiles(dir: string, provider: WorkloadProvider, parallelism: number, tf: Record<Phase, PhaseResult>): void {
+function reportProfiles(
+  dir: string,
+  provider: WorkloadProvider,
+  parallelism: number,
+  tf: Record<Phase, PhaseResult>,
+): void {
   for (const phase of PHASES) {
     const summary = summariseProfiles(join(dir, `${provider}-${parallelism}-${phase}`));
     const counts = new Map<string, number>();
@@ -472,10 +593,25 @@ function reportProfiles(dir: string, provider: WorkloadProvider, parallelism: nu
       [...summary.byRpc]
         .filter(([rpc]) => rpc !== '(idle)')
         .sort((a, b) => b[1] - a[1])
-        .map(([rpc, cpu]) => [rpc, s(cpu), String(counts.get(rpc) ?? ''), counts.get(rpc) ? msText(cpu / counts.get(rpc)!) : '']),
+        .map(([rpc, cpu]) => [
+          rpc,
+          s(cpu),
+          String(counts.get(rpc) ?? ''),
+          counts.get(rpc) ? msText(cpu / counts.get(rpc)!) : '',
+        ]),
     );
-    console.log(`  by layer: ${[...summary.byLayer].sort((a, b) => b[1] - a[1]).map(([layer, cpu]) => `${layer} ${s(cpu)}`).join('; ')}`);
-    console.log(`  hottest functions (self time):\n${summary.hottest.slice(0, 15).map(([where, ms]) => `    ${msText(ms).padStart(9)}  ${where}`).join('\n')}`);
+    console.log(
+      `  by layer: ${[...summary.byLayer]
+        .sort((a, b) => b[1] - a[1])
+        .map(([layer, cpu]) => `${layer} ${s(cpu)}`)
+        .join('; ')}`,
+    );
+    console.log(
+      `  hottest functions (self time):\n${summary.hottest
+        .slice(0, 15)
+        .map(([where, ms]) => `    ${msText(ms).padStart(9)}  ${where}`)
+        .join('\n')}`,
+    );
   }
 }
 
@@ -494,7 +630,14 @@ export async function scaleBench(args: string[]): Promise<void> {
         mkdirSync(aloneDir);
         const before = load();
         const floor = await floorSide(provider, options.count, parallelism, floorDir);
-        const tf = await terraformSide(provider, options.count, parallelism, tfDir, options.providerLog, options.cpuProfDir);
+        const tf = await terraformSide(
+          provider,
+          options.count,
+          parallelism,
+          tfDir,
+          options.providerLog,
+          options.cpuProfDir,
+        );
         const alone = await terraformAloneSide(options.count, parallelism, aloneDir);
         report(provider, options.count, parallelism, { tf, floor, alone });
         if (options.cpuProfDir) reportProfiles(options.cpuProfDir, provider, parallelism, tf);

@@ -44,11 +44,18 @@ export async function schemaBench(args: string[]): Promise<void> {
     const first = decodeMessage(messageType('tfplugin6.GetProviderSchema.Response'), firstBytes);
     const bytes = firstBytes.length;
     const rss = peakRss(p.pid);
-    const types = Object.keys(first.resource_schemas ?? {}).length + Object.keys(first.data_source_schemas ?? {}).length;
-    rows.push([`${provider}: first GetProviderSchema (median of ${starts} starts)`, `${ms(median(firstTimes))}  (target < 20 ms)`]);
+    const types =
+      Object.keys(first.resource_schemas ?? {}).length + Object.keys(first.data_source_schemas ?? {}).length;
+    rows.push([
+      `${provider}: first GetProviderSchema (median of ${starts} starts)`,
+      `${ms(median(firstTimes))}  (target < 20 ms)`,
+    ]);
     rows.push([`${provider}: warm GetProviderSchema (median)`, ms(median(warm))]);
     rows.push([`${provider}: response size (${types} types)`, `${(bytes / 1024).toFixed(1)} KiB`]);
-    rows.push([`${provider}: provider peak RSS`, `${mib(rss)}  (${(rss / node.rssBytes).toFixed(2)}× bare node; target ≤ 1.50×)`]);
+    rows.push([
+      `${provider}: provider peak RSS`,
+      `${mib(rss)}  (${(rss / node.rssBytes).toFixed(2)}× bare node; target ≤ 1.50×)`,
+    ]);
     await p.shutdown();
   }
   table(`schema — ${machine()}`, rows);

@@ -37,7 +37,10 @@ export function bareNode(runs: number): { wallMs: number; rssBytes: number } {
     execFileSync(process.execPath, ['-e', '0']);
     times.push(performance.now() - t);
   }
-  const out = execFileSync(process.execPath, ['-e', 'process.stdout.write(String(require("fs").readFileSync("/proc/self/status","utf8").match(/VmHWM:\\s+(\\d+)/)[1]))']);
+  const out = execFileSync(process.execPath, [
+    '-e',
+    'process.stdout.write(String(require("fs").readFileSync("/proc/self/status","utf8").match(/VmHWM:\\s+(\\d+)/)[1]))',
+  ]);
   return { wallMs: median(times), rssBytes: Number(out.toString()) * 1024 };
 }
 

@@ -7,7 +7,11 @@
  */
 
 /** Node's codes for OpenSSL's verdicts on a first "record" that is not TLS (a TLS socket's errors carry them). */
-const NOT_TLS_CODES: ReadonlySet<string> = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_UNKNOWN_PROTOCOL']);
+const NOT_TLS_CODES: ReadonlySet<string> = new Set([
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'ERR_SSL_PACKET_LENGTH_TOO_LONG',
+  'ERR_SSL_UNKNOWN_PROTOCOL',
+]);
 
 /**
  * The same verdicts as OpenSSL words them: grpc-js keeps only the text of a failed connection's error,
@@ -25,4 +29,5 @@ export function isNotTlsAnswer(error: unknown): boolean {
 
 /** The one sentence both clients give for it; `server` as the user configured it (URL or host:port). */
 export const notTlsMessage = (server: string): string =>
-  `the server at ${server} did not answer TLS, so it may be a plaintext endpoint: check the API URL (plain http:// is accepted for loopback hosts only)`;
+  `the server at ${server} did not answer TLS, so it may be a plaintext endpoint: check the API URL (plain http:// ` +
+  `is accepted for loopback hosts only)`;

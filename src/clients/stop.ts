@@ -46,7 +46,10 @@ export const NOT_SENT_NOTE = 'Terraform asked the provider to stop before the re
 
 /** Why a changing request's answer is unknown when the stop grace ran out. */
 export function graceOverNote(graceMs: number): string {
-  return `Terraform asked the provider to stop and no answer came within the ${formatSeconds(graceMs)} the provider waits for requests already sent`;
+  return (
+    `Terraform asked the provider to stop and no answer came within the ${formatSeconds(graceMs)} the provider ` +
+    `waits for requests already sent`
+  );
 }
 
 function formatSeconds(ms: number): string {

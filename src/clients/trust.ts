@@ -25,7 +25,8 @@ function certificatesIn(file: string, what: string): string[] {
 }
 
 /** The file NODE_EXTRA_CA_CERTS names (under its own name, or handed over by the wrappers). */
-const extraCertsFile = (env: NodeJS.ProcessEnv): string | undefined => env.NODE_EXTRA_CA_CERTS || env[HANDED_OVER_EXTRA_CA_CERTS] || undefined;
+const extraCertsFile = (env: NodeJS.ProcessEnv): string | undefined =>
+  env.NODE_EXTRA_CA_CERTS || env[HANDED_OVER_EXTRA_CA_CERTS] || undefined;
 
 /** PEM certificates to pass as `ca`; read once. */
 export function apiTrustRoots(env: NodeJS.ProcessEnv = process.env): string[] {
@@ -49,8 +50,16 @@ export interface Trust {
 export function grpcTrust(env: NodeJS.ProcessEnv = process.env): Trust {
   const grpcRoots = env.GRPC_DEFAULT_SSL_ROOTS_FILE_PATH || undefined;
   const extra = extraCertsFile(env);
-  const pems = [...(grpcRoots ? certificatesIn(grpcRoots, 'gRPC roots') : rootCertificates), ...(extra ? certificatesIn(extra, 'extra certs') : [])];
-  const sources = [grpcRoots ? `the certificates in GRPC_DEFAULT_SSL_ROOTS_FILE_PATH (${grpcRoots})` : "Node's bundled certificate authorities", ...(extra ? [`those in NODE_EXTRA_CA_CERTS (${extra})`] : [])];
+  const pems = [
+    ...(grpcRoots ? certificatesIn(grpcRoots, 'gRPC roots') : rootCertificates),
+    ...(extra ? certificatesIn(extra, 'extra certs') : []),
+  ];
+  const sources = [
+    grpcRoots
+      ? `the certificates in GRPC_DEFAULT_SSL_ROOTS_FILE_PATH (${grpcRoots})`
+      : "Node's bundled certificate authorities",
+    ...(extra ? [`those in NODE_EXTRA_CA_CERTS (${extra})`] : []),
+  ];
   return { pems, sources };
 }
 

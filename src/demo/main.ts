@@ -19,7 +19,10 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '.
 
 function hasTerraform(): boolean {
   try {
-    execFileSync('terraform', ['version'], { stdio: 'ignore', env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' } });
+    execFileSync('terraform', ['version'], {
+      stdio: 'ignore',
+      env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' },
+    });
     return true;
   } catch {
     return false;
@@ -63,7 +66,11 @@ async function withOwnClient(emulator: SecEmulator): Promise<void> {
   try {
     await client.configure({});
     const resources: [string, string, Record<string, unknown>][] = [
-      ['sec_alert_channel_email', 'security', { name: 'security-team', recipients: ['oncall@example.com', 'security@example.com'] }],
+      [
+        'sec_alert_channel_email',
+        'security',
+        { name: 'security-team', recipients: ['oncall@example.com', 'security@example.com'] },
+      ],
       ['sec_agent_access_token', 'ci', { name: 'ci-fleet', description: 'Agents in the CI fleet' }],
     ];
     for (const [type, name, plain] of resources) {
@@ -77,7 +84,8 @@ async function withOwnClient(emulator: SecEmulator): Promise<void> {
       banner(`applied: ${type}.${name}`);
       printObject(schema.block, state!);
       const again = await client.plan(type, state, config);
-      console.log(`re-plan: ${valueEquals(impliedType(schema.block), again.planned, state) ? 'no changes' : 'CHANGES (unexpected)'}`);
+      const replanned = valueEquals(impliedType(schema.block), again.planned, state);
+      console.log(`re-plan: ${replanned ? 'no changes' : 'CHANGES (unexpected)'}`);
     }
     const profileSchema = client.dataSourceSchema('sec_user_profile');
     const profile = await client.readData('sec_user_profile', configValue(profileSchema.block, {}));
@@ -101,14 +109,18 @@ async function main(): Promise<void> {
   try {
     if (hasTerraform()) await withTerraform(emulator);
     else {
-      console.log('terraform is not installed: applying examples/sec with the project\'s own Terraform-side client instead');
+      console.log(
+        "terraform is not installed: applying examples/sec with the project's own Terraform-side client instead",
+      );
       await withOwnClient(emulator);
     }
     banner('what the emulator holds');
     for (const collection of ['AlertChannels', 'AgentAccessTokens']) {
       for (const item of emulator.list(collection) as Record<string, unknown>[]) {
         const { accessToken, ...shown } = item;
-        console.log(`  ${collection}: ${JSON.stringify(accessToken ? { ...shown, accessToken: '(sensitive)' } : shown)}`);
+        console.log(
+          `  ${collection}: ${JSON.stringify(accessToken ? { ...shown, accessToken: '(sensitive)' } : shown)}`,
+        );
       }
     }
   } finally {

@@ -32,7 +32,12 @@ export function exampleDirs(provider: string, kind: ExampleKind, typeName: strin
 export type ExampleKind = 'resource' | 'data-source' | 'ephemeral' | 'list';
 
 /** The example of a resource or data source, or undefined when it has none. */
-export function findExample(provider: string, kind: ExampleKind, typeName: string, readFile: FileReader): ExampleLocation | undefined {
+export function findExample(
+  provider: string,
+  kind: ExampleKind,
+  typeName: string,
+  readFile: FileReader,
+): ExampleLocation | undefined {
   for (const dir of exampleDirs(provider, kind, typeName)) {
     const mainTf = readFile(kind === 'list' ? `${dir}/${typeName}.tfquery.hcl` : `${dir}/main.tf`);
     if (mainTf === undefined) continue;

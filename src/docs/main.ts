@@ -22,6 +22,9 @@ if (check) {
   process.stdout.write(`docs/ is up to date (${fresh.size} pages)\n`);
 } else {
   const diffs = writeDocsTree(docsDir, fresh);
-  for (const d of diffs) process.stdout.write(`${d.problem === 'stale' ? 'removed' : d.problem === 'missing' ? 'created' : 'updated'}: docs/${d.path}\n`);
+  for (const d of diffs)
+    process.stdout.write(
+      `${d.problem === 'stale' ? 'removed' : d.problem === 'missing' ? 'created' : 'updated'}: docs/${d.path}\n`,
+    );
   process.stdout.write(`${fresh.size} pages in docs/ (${diffs.length} changed)\n`);
 }

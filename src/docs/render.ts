@@ -43,8 +43,10 @@ export function renderProviderDocs(def: AnyProvider, options: RenderOptions): Do
   tree.set(pages.index, renderIndexPage(def, options));
   for (const r of def.resources) tree.set(pages.resources.get(r.typeName)!, renderResourcePage(def, r, options));
   for (const d of def.dataSources) tree.set(pages.dataSources.get(d.typeName)!, renderDataSourcePage(def, d, options));
-  for (const e of def.ephemeralResources ?? []) tree.set(pages.ephemeralResources.get(e.typeName)!, renderEphemeralPage(def, e, options));
-  for (const r of def.resources) if (r.list) tree.set(pages.listResources.get(r.typeName)!, renderListPage(def, r, options));
+  for (const e of def.ephemeralResources ?? [])
+    tree.set(pages.ephemeralResources.get(e.typeName)!, renderEphemeralPage(def, e, options));
+  for (const r of def.resources)
+    if (r.list) tree.set(pages.listResources.get(r.typeName)!, renderListPage(def, r, options));
   return new Map([...tree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
@@ -63,13 +65,23 @@ export interface DocPaths {
  * the registry names its pages.
  */
 export function docPaths(def: AnyProvider): DocPaths {
-  const short = (typeName: string) => typeName.startsWith(`${def.name}_`) ? typeName.slice(def.name.length + 1) : typeName;
+  const short = (typeName: string) =>
+    typeName.startsWith(`${def.name}_`) ? typeName.slice(def.name.length + 1) : typeName;
   return {
     index: `${def.name}/index.md`,
     resources: new Map(def.resources.map((r) => [r.typeName, `${def.name}/resources/${short(r.typeName)}.md`])),
     dataSources: new Map(def.dataSources.map((d) => [d.typeName, `${def.name}/data-sources/${short(d.typeName)}.md`])),
-    ephemeralResources: new Map((def.ephemeralResources ?? []).map((e) => [e.typeName, `${def.name}/ephemeral-resources/${short(e.typeName)}.md`])),
-    listResources: new Map(def.resources.filter((r) => r.list).map((r) => [r.typeName, `${def.name}/list-resources/${short(r.typeName)}.md`])),
+    ephemeralResources: new Map(
+      (def.ephemeralResources ?? []).map((e) => [
+        e.typeName,
+        `${def.name}/ephemeral-resources/${short(e.typeName)}.md`,
+      ]),
+    ),
+    listResources: new Map(
+      def.resources
+        .filter((r) => r.list)
+        .map((r) => [r.typeName, `${def.name}/list-resources/${short(r.typeName)}.md`]),
+    ),
   };
 }
 
@@ -88,30 +100,43 @@ function renderIndexPage(def: AnyProvider, options: RenderOptions): string {
   out.push('## Argument Reference', '');
   const args = renderFieldsOf(def.schema, { what: 'provider' });
   if (args.arguments.length === 0) out.push('This provider takes no arguments.', '');
-  else out.push('The provider block supports the following arguments, all of them optional unless marked required:', '', ...args.arguments, '');
+  else
+    out.push(
+      'The provider block supports the following arguments, all of them optional unless marked required:',
+      '',
+      ...args.arguments,
+      '',
+    );
   out.push(...args.nested);
   out.push(...migrationSection(def));
   const link = (p: string) => p.slice(def.name.length + 1);
   if (def.resources.length > 0) {
     out.push('## Resources', '');
-    for (const r of sortByType(def.resources)) out.push(`* [\`${r.typeName}\`](${link(paths.resources.get(r.typeName)!)})`);
+    for (const r of sortByType(def.resources))
+      out.push(`* [\`${r.typeName}\`](${link(paths.resources.get(r.typeName)!)})`);
     out.push('');
   }
   if (def.dataSources.length > 0) {
     out.push('## Data Sources', '');
-    for (const d of sortByType(def.dataSources)) out.push(`* [\`${d.typeName}\`](${link(paths.dataSources.get(d.typeName)!)})`);
+    for (const d of sortByType(def.dataSources))
+      out.push(`* [\`${d.typeName}\`](${link(paths.dataSources.get(d.typeName)!)})`);
     out.push('');
   }
   const ephemerals = def.ephemeralResources ?? [];
   if (ephemerals.length > 0) {
     out.push('## Ephemeral Resources', '');
-    for (const e of sortByType(ephemerals)) out.push(`* [\`${e.typeName}\`](${link(paths.ephemeralResources.get(e.typeName)!)})`);
+    for (const e of sortByType(ephemerals))
+      out.push(`* [\`${e.typeName}\`](${link(paths.ephemeralResources.get(e.typeName)!)})`);
     out.push('');
   }
   const lists = def.resources.filter((r) => r.list);
   if (lists.length > 0) {
     out.push('## List Resources', '');
-    out.push(`Terraform 1.14 and later find existing objects with \`terraform query\`; every example is in \`examples/${def.name}/query/\`.`, '');
+    out.push(
+      `Terraform 1.14 and later find existing objects with \`terraform query\`; every example is in ` +
+        `\`examples/${def.name}/query/\`.`,
+      '',
+    );
     for (const r of sortByType(lists)) out.push(`* [\`${r.typeName}\`](${link(paths.listResources.get(r.typeName)!)})`);
     out.push('');
   }
@@ -123,7 +148,8 @@ function renderResourcePage(def: AnyProvider, r: AnyResource, options: RenderOpt
   const block = r.schema.block;
   out.push(...frontMatter(`${r.typeName} Resource - ${def.name}`, block.description));
   out.push(`# ${r.typeName} (Resource)`, '');
-  if (block.deprecated) out.push('!> **Deprecated:** this resource is deprecated and will be removed in a future version.', '');
+  if (block.deprecated)
+    out.push('!> **Deprecated:** this resource is deprecated and will be removed in a future version.', '');
   out.push(block.description, '');
   const example = findExample(def.name, 'resource', r.typeName, options.readFile);
   if (example !== undefined) out.push(...exampleSection(example.mainTf));
@@ -133,7 +159,13 @@ function renderResourcePage(def: AnyProvider, r: AnyResource, options: RenderOpt
   else out.push('The following arguments are supported:', '', ...fields.arguments, '');
   out.push('## Attributes Reference', '');
   if (fields.attributes.length === 0) out.push('This resource exports no attributes beyond its arguments.', '');
-  else out.push('In addition to the arguments above, the following attributes are exported:', '', ...fields.attributes, '');
+  else
+    out.push(
+      'In addition to the arguments above, the following attributes are exported:',
+      '',
+      ...fields.attributes,
+      '',
+    );
   out.push(...fields.nested);
   out.push(...interruptionSection(r));
   out.push(...identitySection(def, r));
@@ -150,7 +182,10 @@ function renderListPage(def: AnyProvider, r: AnyResource, options: RenderOptions
   out.push(`# ${r.typeName} (List Resource)`, '');
   out.push(block.description, '');
   out.push(
-    `List resources need Terraform 1.14 or later. \`terraform query\` runs the \`list\` blocks of the \`.tfquery.hcl\` files in a directory and shows the objects they find; \`terraform query -generate-config-out=generated.tf\` also writes a \`resource\` block and an \`import\` block (by identity) for each, to bring existing objects under Terraform.`,
+    `List resources need Terraform 1.14 or later. \`terraform query\` runs the \`list\` blocks of the ` +
+      `\`.tfquery.hcl\` files in a directory and shows the objects they find; \`terraform query ` +
+      `-generate-config-out=generated.tf\` also writes a \`resource\` block and an \`import\` block (by identity) ` +
+      `for each, to bring existing objects under Terraform.`,
     '',
   );
   const example = findExample(def.name, 'list', r.typeName, options.readFile);
@@ -160,12 +195,18 @@ function renderListPage(def: AnyProvider, r: AnyResource, options: RenderOptions
   if (fields.arguments.length === 0) out.push('This list resource has no filters: leave out the `config` block.', '');
   else out.push('The `config` block supports:', '', ...fields.arguments, '');
   out.push(
-    'Besides `config`, a `list` block takes `provider`, `include_resource` (whether each result carries the whole object, as its resource\'s state; default `false`, always on with `-generate-config-out`) and `limit` (how many results at most; default 100).',
+    'Besides `config`, a `list` block takes `provider`, `include_resource` (whether each result carries the whole ' +
+      "object, as its resource's state; default `false`, always on with `-generate-config-out`) and `limit` (how " +
+      'many results at most; default 100).',
     '',
   );
   out.push('## Results', '');
   const resourcePage = docPaths(def).resources.get(r.typeName)!.split('/').pop();
-  out.push(`Each result carries a display name for people and the object's identity, below; with \`include_resource\`, also the object itself, with the attributes of [the resource](../resources/${resourcePage}).`, '');
+  out.push(
+    `Each result carries a display name for people and the object's identity, below; with \`include_resource\`, also ` +
+      `the object itself, with the attributes of [the resource](../resources/${resourcePage}).`,
+    '',
+  );
   out.push(...identityBullets(r), '');
   return finish(out);
 }
@@ -173,7 +214,8 @@ function renderListPage(def: AnyProvider, r: AnyResource, options: RenderOptions
 /** The identity attributes; with their role in an import by identity where the type can be imported. */
 function identityBullets(r: AnyResource): string[] {
   return Object.entries(r.identity?.attributes ?? {}).map(
-    ([name, a]) => `* \`${name}\` - (String${r.importState ? `, ${a.forImport} for import` : ''}) ${sentence(a.description)}`,
+    ([name, a]) =>
+      `* \`${name}\` - (String${r.importState ? `, ${a.forImport} for import` : ''}) ${sentence(a.description)}`,
   );
 }
 
@@ -182,17 +224,23 @@ function identitySection(def: AnyProvider, r: AnyResource): string[] {
   if (!r.identity) return [];
   const out = ['## Identity', ''];
   out.push(
-    `Terraform 1.12 and later keep the identity of each object beside its state; it names the object for its whole life and never changes. ${
-      r.importState
-        ? 'An `import` block may give it instead of an import id, leaving out the attributes that are optional for import.'
-        : 'This type cannot be imported, so the identity only names the object in the state.'
-    }`,
+    `Terraform 1.12 and later keep the identity of each object beside its state; it names the object for its whole ` +
+      `life and never changes. ${
+        r.importState
+          ? 'An `import` block may give it instead of an import id, leaving out the attributes that are optional for ' +
+            'import.'
+          : 'This type cannot be imported, so the identity only names the object in the state.'
+      }`,
     '',
   );
   out.push(...identityBullets(r), '');
   if (r.list) {
     const page = docPaths(def).listResources.get(r.typeName)!.split('/').pop();
-    out.push(`Terraform 1.14 and later find existing objects of this type with \`terraform query\`: see the [list resource](../list-resources/${page}).`, '');
+    out.push(
+      'Terraform 1.14 and later find existing objects of this type with `terraform query`: ' +
+        `see the [list resource](../list-resources/${page}).`,
+      '',
+    );
   }
   return out;
 }
@@ -204,7 +252,11 @@ function renderEphemeralPage(def: AnyProvider, e: EphemeralDef<any, any>, option
   out.push(...frontMatter(`${e.typeName} Ephemeral Resource - ${def.name}`, block.description));
   out.push(`# ${e.typeName} (Ephemeral Resource)`, '');
   out.push(block.description, '');
-  out.push('Ephemeral resources need Terraform 1.10 or later. Their values can be used in provider blocks, write-only arguments, other ephemeral resources and ephemeral outputs; they are never written to the plan or the state.', '');
+  out.push(
+    'Ephemeral resources need Terraform 1.10 or later. Their values can be used in provider blocks, write-only ' +
+      'arguments, other ephemeral resources and ephemeral outputs; they are never written to the plan or the state.',
+    '',
+  );
   const example = findExample(def.name, 'ephemeral', e.typeName, options.readFile);
   if (example !== undefined) out.push(...exampleSection(example.mainTf));
   const fields = renderFieldsOf(e.schema, { what: 'ephemeral resource' });
@@ -223,9 +275,14 @@ function leftOpenSection(): string[] {
   return [
     '## When Terraform does not close it',
     '',
-    'Terraform closes an ephemeral resource when the run no longer needs it, but Terraform 1.11 skips that when a resource or provisioner that uses the value fails, or when the run is interrupted. ' +
-      'The provider then closes what it opened itself when Terraform shuts it down at the end of the command, and names each value it closes (or could not close, with its id and expiry) in a warning in the provider log (`TF_LOG_PROVIDER=warn`). ' +
-      'If Terraform itself is killed (SIGKILL, a second Ctrl-C), nothing can close it: the value lives until it expires.',
+    'Terraform closes an ephemeral resource when the run no longer needs it, ' +
+      'but Terraform 1.11 skips that when a resource or provisioner that uses the value fails, ' +
+      'or when the run is interrupted. ' +
+      'The provider then closes what it opened itself when Terraform shuts it down at the end of the command, ' +
+      'and names each value it closes (or could not close, with its id and expiry) ' +
+      'in a warning in the provider log (`TF_LOG_PROVIDER=warn`). ' +
+      'If Terraform itself is killed (SIGKILL, a second Ctrl-C), nothing can close it: ' +
+      'the value lives until it expires.',
     '',
   ];
 }
@@ -235,7 +292,8 @@ function renderDataSourcePage(def: AnyProvider, d: AnyDataSource, options: Rende
   const block = d.schema.block;
   out.push(...frontMatter(`${d.typeName} Data Source - ${def.name}`, block.description));
   out.push(`# ${d.typeName} (Data Source)`, '');
-  if (block.deprecated) out.push('!> **Deprecated:** this data source is deprecated and will be removed in a future version.', '');
+  if (block.deprecated)
+    out.push('!> **Deprecated:** this data source is deprecated and will be removed in a future version.', '');
   out.push(block.description, '');
   const example = findExample(def.name, 'data-source', d.typeName, options.readFile);
   if (example !== undefined) out.push(...exampleSection(example.mainTf));
@@ -245,7 +303,13 @@ function renderDataSourcePage(def: AnyProvider, d: AnyDataSource, options: Rende
   else out.push('The following arguments are supported:', '', ...fields.arguments, '');
   out.push('## Attributes Reference', '');
   if (fields.attributes.length === 0) out.push('This data source exports no attributes beyond its arguments.', '');
-  else out.push('In addition to the arguments above, the following attributes are exported:', '', ...fields.attributes, '');
+  else
+    out.push(
+      'In addition to the arguments above, the following attributes are exported:',
+      '',
+      ...fields.attributes,
+      '',
+    );
   out.push(...fields.nested);
   return finish(out);
 }
@@ -256,28 +320,45 @@ function interruptionSection(r: AnyResource): string[] {
   const lookup = r.findCreated;
   if (lookup) {
     out.push(
-      `If the answer to a create is lost (a dropped connection, a gateway error, a deadline, Terraform interrupted with Ctrl-C), the request may have made the object or may never have arrived. ` +
-        `The provider then looks for the object by ${lookup.key}, and keeps it in the state only with evidence that this create made it: ` +
-        'it was not among the objects the provider listed before sending the create, no other resource of the run made it, it holds what the configuration sets, and it is the only such object. ' +
-        'When no new object exists, the request is sent again. Otherwise the apply stops with "Create outcome unknown", naming each object found and how to import the right one; nothing is adopted or deleted.',
+      'If the answer to a create is lost (a dropped connection, a gateway error, a deadline, ' +
+        'Terraform interrupted with Ctrl-C), the request may have made the object or may never have arrived. ' +
+        `The provider then looks for the object by ${lookup.key}, ` +
+        'and keeps it in the state only with evidence that this create made it: ' +
+        'it was not among the objects the provider listed before sending the create, ' +
+        'no other resource of the run made it, it holds what the configuration sets, and it is the only such object. ' +
+        'When no new object exists, the request is sent again. ' +
+        'Otherwise the apply stops with "Create outcome unknown", ' +
+        'naming each object found and how to import the right one; nothing is adopted or deleted.',
       '',
     );
     const unique =
       lookup.uniqueKey === true
-        ? `The platform keeps ${lookup.key} unique: a create whose key an existing object holds fails with "already exists", naming that object and how to import it. It is never taken over.`
+        ? `The platform keeps ${lookup.key} unique: a create whose key an existing object holds fails with "already ` +
+          `exists", naming that object and how to import it. It is never taken over.`
         : lookup.uniqueKey === false
-          ? `The platform does not keep ${lookup.key} unique: objects with the same key that this configuration did not make (another workspace's, one made in the console, the object a \`create_before_destroy\` replacement replaces) are never adopted.`
-          : `The platform keeps the key unique for some configurations (see above): there, a create whose key an existing object holds fails with "already exists", naming that object and how to import it. Objects with the same key that this configuration did not make are never adopted.`;
+          ? `The platform does not keep ${lookup.key} unique: objects with the same key that this configuration did ` +
+            `not make (another workspace's, one made in the console, the object a \`create_before_destroy\` ` +
+            `replacement replaces) are never adopted.`
+          : `The platform keeps the key unique for some configurations (see above): there, a create whose key an ` +
+            `existing object holds fails with "already exists", naming that object and how to import it. Objects ` +
+            `with the same key that this configuration did not make are never adopted.`;
     out.push(unique, '');
-    const oneTime = Object.entries(r.schema.fields as Fields).filter(([, d]) => d.kind === 'attr' && d.options.oneTime).map(([n]) => `\`${n}\``);
+    const oneTime = Object.entries(r.schema.fields as Fields)
+      .filter(([, d]) => d.kind === 'attr' && d.options.oneTime)
+      .map(([n]) => `\`${n}\``);
     if (oneTime.length > 0) {
       out.push(
-        `Its ${oneTime.join(', ')} comes only in the answer to the create, so an object this create provably made but whose answer was lost is deleted and created again; after Ctrl-C it is kept in the state, marked tainted, and the next apply replaces it.`,
+        `Its ${oneTime.join(', ')} comes only in the answer to the create, so an object this create provably made ` +
+          `but whose answer was lost is deleted and created again; after Ctrl-C it is kept in the state, marked ` +
+          `tainted, and the next apply replaces it.`,
         '',
       );
     }
   } else if (r.repeatableCreate) out.push(r.repeatableCreate, '');
-  out.push('A create interrupted after the object exists keeps it in the state, marked tainted: the next apply replaces it.', '');
+  out.push(
+    'A create interrupted after the object exists keeps it in the state, marked tainted: the next apply replaces it.',
+    '',
+  );
   return out;
 }
 
@@ -353,7 +434,17 @@ function importSection(r: AnyResource): string[] {
   if (required.length > 0) {
     const width = Math.max(...required.map(([n]) => n.length));
     out.push('With its identity (Terraform 1.12 and later):', '');
-    out.push('```terraform', 'import {', `  to = ${r.typeName}.example`, '  identity = {', ...required.map(([n]) => `    ${n.padEnd(width)} = "<${n}>"`), '  }', '}', '```', '');
+    out.push(
+      '```terraform',
+      'import {',
+      `  to = ${r.typeName}.example`,
+      '  identity = {',
+      ...required.map(([n]) => `    ${n.padEnd(width)} = "<${n}>"`),
+      '  }',
+      '}',
+      '```',
+      '',
+    );
   }
   out.push('With the `terraform import` command:', '');
   out.push('```shell', `terraform import ${r.typeName}.example '${placeholder}'`, '```', '');
@@ -375,7 +466,10 @@ function generatedConfiguration(r: AnyResource): string[] {
     return [sentences.join(' '), ''];
   }
   const names = (list: readonly Unreadable[], suffix = '', word = 'and') =>
-    joinAnd(list.map((u) => `\`${u.path.join('.')}${suffix}\``), word);
+    joinAnd(
+      list.map((u) => `\`${u.path.join('.')}${suffix}\``),
+      word,
+    );
   const it = (list: readonly Unreadable[]) => (list.length === 1 ? 'it' : 'them');
   const secrets = missing.filter((u) => u.secret);
   const hidden = missing.filter((u) => !u.secret);
@@ -461,7 +555,9 @@ function fieldsAt(fields: Fields, block: SchemaBlock, path: string[]): FieldDoc[
     .map((name) => {
       const def = fields[name]!;
       const base = { name, path: [...path, name], def };
-      return def.kind === 'attr' ? { ...base, attribute: block.attributes[name]! } : { ...base, nested: block.blockTypes[name]! };
+      return def.kind === 'attr'
+        ? { ...base, attribute: block.attributes[name]! }
+        : { ...base, nested: block.blockTypes[name]! };
     });
 }
 
@@ -476,9 +572,19 @@ function isRequired(f: FieldDoc): boolean {
   return f.def.kind === 'block' ? f.nested!.minItems > 0 : f.attribute!.required;
 }
 
-function renderLevel(fields: Fields, block: SchemaBlock, path: string[], ctx: Context, out: Rendered, top: boolean): { args: string[]; attrs: string[] } {
+function renderLevel(
+  fields: Fields,
+  block: SchemaBlock,
+  path: string[],
+  ctx: Context,
+  out: Rendered,
+  top: boolean,
+): { args: string[]; attrs: string[] } {
   const all = fieldsAt(fields, block, path);
-  const args = [...all.filter((f) => isArgument(f) && isRequired(f)), ...all.filter((f) => isArgument(f) && !isRequired(f))];
+  const args = [
+    ...all.filter((f) => isArgument(f) && isRequired(f)),
+    ...all.filter((f) => isArgument(f) && !isRequired(f)),
+  ];
   const attrs = all.filter((f) => !isArgument(f));
   const argLines = args.map((f) => bullet(f, ctx));
   const attrLines = attrs.map((f) => bullet(f, ctx));
@@ -504,7 +610,8 @@ function renderBlockSection(f: FieldDoc, ctx: Context, out: Rendered): void {
   const at = out.nested.length;
   const { args, attrs } = renderLevel(def.fields, nb.block, f.path, ctx, out, false);
   if (args.length > 0) body.push(`The \`${f.name}\` block supports:`, '', ...args, '');
-  if (attrs.length > 0) body.push(args.length > 0 ? 'It also exports:' : `The \`${f.name}\` block exports:`, '', ...attrs, '');
+  if (attrs.length > 0)
+    body.push(args.length > 0 ? 'It also exports:' : `The \`${f.name}\` block exports:`, '', ...attrs, '');
   if (body.length === 0) body.push(`The \`${f.name}\` block has no fields.`, '');
   out.nested.splice(at, 0, ...body);
 }
@@ -537,7 +644,8 @@ function sensitivityNote(a: SchemaAttribute, o: AttrOptions<unknown>, ctx: Conte
   const hidden = 'This value is sensitive: Terraform does not show it in plan output';
   if (a.writeOnly) return `${hidden}, and as it is write-only it is not stored in the plan or the state either.`;
   if (ctx.what === 'provider') return `${hidden}; provider settings are not stored in the state.`;
-  if (ctx.what === 'ephemeral resource') return `${hidden}; an ephemeral resource's values are not stored in the plan or the state.`;
+  if (ctx.what === 'ephemeral resource')
+    return `${hidden}; an ephemeral resource's values are not stored in the plan or the state.`;
   // Whatever a resource or data source stores, a configuration can output.
   if (o.writeOnlyTwin) {
     return `${hidden}, but it is stored in the state: set \`${a.name}_wo\` instead to keep it out. ${SENSITIVE_OUTPUT}`;
@@ -564,10 +672,12 @@ function attributeBullet(f: FieldDoc, ctx: Context): string {
   for (const v of o.validate ?? []) sentences.push(constraintSentence(v.description));
   // A description that already states the default ("Default `true`.") is not repeated.
   if (o.default !== undefined) {
-    if (!statesDefault(a.description, formatDefault(o.default as Value))) sentences.push(`Defaults to \`${formatDefault(o.default as Value)}\`.`);
+    if (!statesDefault(a.description, formatDefault(o.default as Value)))
+      sentences.push(`Defaults to \`${formatDefault(o.default as Value)}\`.`);
   } else if (argument && a.optional && a.computed) sentences.push('Computed when not set.');
   if (o.replace && ctx.what === 'resource') sentences.push('Changing this forces a new resource.');
-  if (a.deprecated) sentences.push(`**Deprecated:** ${sentence(a.deprecationMessage ?? 'this attribute is deprecated.')}`);
+  if (a.deprecated)
+    sentences.push(`**Deprecated:** ${sentence(a.deprecationMessage ?? 'this attribute is deprecated.')}`);
   if (o.readAs) sentences.push(readAsNote(o.readAs.field));
   if (objectTypeOf(a.type)) sentences.push(`See [\`${f.path.join('.')}\`](#${anchor(f.path)}) below.`);
   return `* \`${f.name}\` - (${tags.join(', ')}) ${sentences.filter((s) => s !== '').join(' ')}`;
@@ -596,7 +706,14 @@ function readAsNote(field: string): string {
 /** "Block, exactly one", "Block list, at least 1, at most 20", "Block set". */
 function blockShape(nb: SchemaNestedBlock): string {
   if (nb.maxItems === 1) return nb.minItems >= 1 ? 'Block, exactly one' : 'Block, at most one';
-  const kind = nb.nesting === 'set' ? 'Block set' : nb.nesting === 'map' ? 'Block map' : nb.nesting === 'list' ? 'Block list' : 'Block';
+  const kind =
+    nb.nesting === 'set'
+      ? 'Block set'
+      : nb.nesting === 'map'
+        ? 'Block map'
+        : nb.nesting === 'list'
+          ? 'Block list'
+          : 'Block';
   const limits: string[] = [];
   if (nb.minItems > 0) limits.push(`at least ${nb.minItems}`);
   if (nb.maxItems > 0) limits.push(`at most ${nb.maxItems}`);

@@ -41,7 +41,10 @@ const FLAG_OF_OPTION: Record<keyof FaultProfileOptions, Flag> = {
 };
 
 /** Throws UsageError with a message naming the offending flag. */
-export function parseEmulatorArgs(argv: readonly string[], randomSeed: () => number = () => randomInt(0, 2 ** 32)): EmulatorArgs {
+export function parseEmulatorArgs(
+  argv: readonly string[],
+  randomSeed: () => number = () => randomInt(0, 2 ** 32),
+): EmulatorArgs {
   const [name, ...rest] = argv;
   if (name === undefined) throw new UsageError('missing emulator name');
   if (!(EMULATOR_NAMES as readonly string[]).includes(name)) throw new UsageError(`unknown emulator: ${name}`);
@@ -68,7 +71,10 @@ export function parseEmulatorArgs(argv: readonly string[], randomSeed: () => num
     return { name: name as EmulatorName, port, seedWasRandom: false };
   }
   const givenSeed = integerFlag(values, '--fault-seed');
-  const kinds = values.get('--fault-kinds')?.split(',').map((kind) => kind.trim()) as FaultKind[] | undefined;
+  const kinds = values
+    .get('--fault-kinds')
+    ?.split(',')
+    .map((kind) => kind.trim()) as FaultKind[] | undefined;
   const retryAfterSeconds = integerFlag(values, '--retry-after');
   const slowMs = integerFlag(values, '--slow-ms');
   const faultProfile: FaultProfileOptions = {
@@ -91,12 +97,14 @@ function numberFlag(values: ReadonlyMap<Flag, string>, flag: Flag): number | und
   const text = values.get(flag);
   if (text === undefined) return undefined;
   // Number('') and Number(' ') are 0; Number('0x10') is 16: accept plain decimals only.
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text.trim())) throw new UsageError(`${flag} must be a number, got ${text}`);
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text.trim()))
+    throw new UsageError(`${flag} must be a number, got ${text}`);
   return Number(text);
 }
 
 function integerFlag(values: ReadonlyMap<Flag, string>, flag: Flag): number | undefined {
   const value = numberFlag(values, flag);
-  if (value !== undefined && !Number.isInteger(value)) throw new UsageError(`${flag} must be a whole number, got ${values.get(flag)}`);
+  if (value !== undefined && !Number.isInteger(value))
+    throw new UsageError(`${flag} must be a whole number, got ${values.get(flag)}`);
   return value;
 }

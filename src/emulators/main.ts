@@ -63,7 +63,9 @@ async function main(argv: string[]): Promise<void> {
   const started = await EMULATORS[name]({ port: args.port, ...(faultProfile ? { faultProfile } : {}) });
   if (faultProfile) {
     const reproduce = args.seedWasRandom ? ` (random seed: pass --fault-seed ${faultProfile.seed} to reproduce)` : '';
-    process.stderr.write(`${name} emulator: fault profile: ${describeFaultProfile(faultProfileSettings(faultProfile))}${reproduce}\n`);
+    process.stderr.write(
+      `${name} emulator: fault profile: ${describeFaultProfile(faultProfileSettings(faultProfile))}${reproduce}\n`,
+    );
   }
 
   const stop = (signal: string): void => {

@@ -30,10 +30,10 @@ export function serve(def: ProviderDef<any, any>): void {
     handlers: providerService(engine, log, { afterConfigure: tuneForServing }),
     streamHandlers: providerStreamService(engine, log),
     beforeExit: (budgetMs) => engine.closeLeftoverEphemerals(budgetMs),
-  }).catch(
-    (error: unknown) => {
-      process.stderr.write(`terraform-provider-${def.name}: cannot start: ${error instanceof Error ? error.stack : String(error)}\n`);
-      process.exit(1);
-    },
-  );
+  }).catch((error: unknown) => {
+    process.stderr.write(
+      `terraform-provider-${def.name}: cannot start: ${error instanceof Error ? error.stack : String(error)}\n`,
+    );
+    process.exit(1);
+  });
 }

@@ -48,7 +48,8 @@ export function terraformToPulumiName(
 
   if (siblings) {
     const shape = siblings.get(name);
-    const tryPluralize = shape !== undefined && shape.collection && (info?.maxItemsOne !== undefined ? !info.maxItemsOne : shape.maxItems !== 1);
+    const tryPluralize =
+      shape?.collection && (info?.maxItemsOne !== undefined ? !info.maxItemsOne : shape.maxItems !== 1);
     if (tryPluralize) {
       const candidate = pluralize(name);
       const conflict = siblings.has(candidate);
@@ -121,8 +122,16 @@ export function tokenUpperCamelCase(s: string): string {
 }
 
 const DIGIT_WORDS: Record<string, string> = {
-  '0': 'Zero', '1': 'One', '2': 'Two', '3': 'Three', '4': 'Four',
-  '5': 'Five', '6': 'Six', '7': 'Seven', '8': 'Eight', '9': 'Nine',
+  '0': 'Zero',
+  '1': 'One',
+  '2': 'Two',
+  '3': 'Three',
+  '4': 'Four',
+  '5': 'Five',
+  '6': 'Six',
+  '7': 'Seven',
+  '8': 'Eight',
+  '9': 'Nine',
 };
 
 /** tokens.makeSafeTokenPart: `^[0-9].?` → digit word + upper-camel of the rest of the match. */
@@ -177,7 +186,12 @@ export interface TokenMapping {
  * computes them (sorted Terraform names, case-insensitive de-duplication with `V<n>` suffixes, the
  * reserved `Provider` resource renamed).
  */
-export function computeTokens(pkg: string, prefix: string, resources: Iterable<string>, dataSources: Iterable<string>): TokenMapping {
+export function computeTokens(
+  pkg: string,
+  prefix: string,
+  resources: Iterable<string>,
+  dataSources: Iterable<string>,
+): TokenMapping {
   const resourceTokens = new Map<string, string>();
   const dataSourceTokens = new Map<string, string>();
   const resourceNames = [...resources].sort();
@@ -212,13 +226,18 @@ export function computeTokens(pkg: string, prefix: string, resources: Iterable<s
   };
 
   const uniqueResource = dedupe();
-  for (const tf of resourceNames) resourceTokens.set(tf, uniqueResource(makeStandardToken(pkg, 'index', strippedName(tf, prefix))));
+  for (const tf of resourceNames)
+    resourceTokens.set(tf, uniqueResource(makeStandardToken(pkg, 'index', strippedName(tf, prefix))));
 
   // fixProviderResource: `<prefix>_provider` must not take the reserved `Provider` name.
   const providerResource = `${prefix}_provider`;
   const providerToken = makeStandardToken(pkg, 'index', strippedName(providerResource, prefix));
   if (resourceTokens.get(providerResource) === providerToken) {
-    const candidates = [`${prefix}_${pkg}_provider`, `${prefix}_provider_resource`, `${prefix}_${pkg}_provider_resource`];
+    const candidates = [
+      `${prefix}_${pkg}_provider`,
+      `${prefix}_provider_resource`,
+      `${prefix}_${pkg}_provider_resource`,
+    ];
     const free = candidates.find((c) => !resourceTokens.has(c));
     if (!free) throw new Error(`no available provider resource rename, tried ${candidates.join(', ')}`);
     resourceTokens.set(providerResource, makeStandardToken(pkg, 'index', strippedName(free, prefix)));
@@ -226,7 +245,7 @@ export function computeTokens(pkg: string, prefix: string, resources: Iterable<s
 
   const uniqueDataSource = dedupe();
   for (const tf of dataSourceNames) {
-    dataSourceTokens.set(tf, uniqueDataSource(makeStandardToken(pkg, 'index', 'get' + strippedName(tf, prefix))));
+    dataSourceTokens.set(tf, uniqueDataSource(makeStandardToken(pkg, 'index', `get${strippedName(tf, prefix)}`)));
   }
   return { resources: resourceTokens, dataSources: dataSourceTokens };
 }
@@ -248,7 +267,12 @@ export function renamedIdField(
   if (resourceName === '') resourceName = tfType;
   resourceName = resourceName.replace(/^_+/, '');
   const providerSnake = provider.replaceAll('-', '_');
-  const candidates = [`${resourceName}_id`, `${providerSnake}_${resourceName}_id`, 'resource_id', `${providerSnake}_id`];
+  const candidates = [
+    `${resourceName}_id`,
+    `${providerSnake}_${resourceName}_id`,
+    'resource_id',
+    `${providerSnake}_id`,
+  ];
   const free = candidates.find((c) => !fieldNames.has(c));
   if (!free) throw new Error(`${tfType}: no available new name for id, tried ${candidates.join(', ')}`);
   return free;
@@ -258,7 +282,11 @@ export function renamedIdField(
  * The reserved top-level resource field names and the Terraform names the bridge exposes them under
  * (fixURN, fixPulumi). `id` is handled by renamedIdField.
  */
-export function reservedFieldRename(provider: string, field: string, fieldNames: ReadonlySet<string>): string | undefined {
+export function reservedFieldRename(
+  provider: string,
+  field: string,
+  fieldNames: ReadonlySet<string>,
+): string | undefined {
   const rename = field === 'urn' ? `${provider}_urn` : field === 'pulumi' ? 'pulumi_info' : undefined;
   if (rename === undefined) return undefined;
   if (fieldNames.has(rename)) throw new Error(`no available new name for '${field}', tried "${rename}"`);

@@ -116,21 +116,31 @@ export interface ShapeRules {
  * cannot tell: an attribute of type list(object) may hold null elements. Null when the value keeps to
  * them all, so resource code may rely on them.
  */
-export function blockShapeProblem(block: SchemaBlock, value: ObjectValue, rules: ShapeRules, path: AttributePath = []): { path: AttributePath; message: string } | null {
+export function blockShapeProblem(
+  block: SchemaBlock,
+  value: ObjectValue,
+  rules: ShapeRules,
+  path: AttributePath = [],
+): { path: AttributePath; message: string } | null {
   for (const [name, a] of Object.entries(block.attributes)) {
     const v = value[name] ?? null;
-    if (rules.noNullElements && hasNullElement(a.type, v)) return { path: [...path, { attr: name }], message: 'a collection holds a null element' };
-    if (rules.known && !isWhollyKnown(a.type, v)) return { path: [...path, { attr: name }], message: 'the value is unknown, which a stored state never is' };
+    if (rules.noNullElements && hasNullElement(a.type, v))
+      return { path: [...path, { attr: name }], message: 'a collection holds a null element' };
+    if (rules.known && !isWhollyKnown(a.type, v))
+      return { path: [...path, { attr: name }], message: 'the value is unknown, which a stored state never is' };
   }
   for (const [name, nb] of Object.entries(block.blockTypes)) {
     const v = value[name] ?? null;
     const here = [...path, { attr: name }];
     if (rules.itemCounts && nb.nesting === 'list' && !(v instanceof Unknown)) {
       const n = v === null ? 0 : (v as Value[]).length;
-      if (n < nb.minItems) return { path: here, message: `at least ${nb.minItems} ${name} block(s) are required (${n} given)` };
-      if (nb.maxItems > 0 && n > nb.maxItems) return { path: here, message: `at most ${nb.maxItems} ${name} block(s) are allowed (${n} given)` };
+      if (n < nb.minItems)
+        return { path: here, message: `at least ${nb.minItems} ${name} block(s) are required (${n} given)` };
+      if (nb.maxItems > 0 && n > nb.maxItems)
+        return { path: here, message: `at most ${nb.maxItems} ${name} block(s) are allowed (${n} given)` };
     }
-    if (rules.known && v instanceof Unknown) return { path: here, message: 'the block is unknown, which a stored state never is' };
+    if (rules.known && v instanceof Unknown)
+      return { path: here, message: 'the block is unknown, which a stored state never is' };
     if (v === null || v instanceof Unknown) continue;
     const elements: [AttributePath, Value][] =
       nb.nesting === 'single' || nb.nesting === 'group'
@@ -139,7 +149,8 @@ export function blockShapeProblem(block: SchemaBlock, value: ObjectValue, rules:
           ? Object.entries(v as ObjectValue).map(([k, e]) => [[...here, { key: k }], e])
           : (v as Value[]).map((e, i) => [nb.nesting === 'list' ? [...here, { index: i }] : here, e]);
     for (const [at, e] of elements) {
-      if (nb.nesting !== 'single' && nb.nesting !== 'group' && (e === null || e instanceof Unknown)) return { path: at, message: `a ${name} block element is ${e === null ? 'null' : 'unknown'}` };
+      if (nb.nesting !== 'single' && nb.nesting !== 'group' && (e === null || e instanceof Unknown))
+        return { path: at, message: `a ${name} block element is ${e === null ? 'null' : 'unknown'}` };
       if (e === null || e instanceof Unknown) continue;
       const inner = blockShapeProblem(nb.block, e as ObjectValue, rules, at);
       if (inner) return inner;

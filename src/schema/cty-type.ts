@@ -10,7 +10,11 @@ export type CtyType =
   | { readonly kind: 'list'; readonly element: CtyType }
   | { readonly kind: 'set'; readonly element: CtyType }
   | { readonly kind: 'map'; readonly element: CtyType }
-  | { readonly kind: 'object'; readonly attributes: Readonly<Record<string, CtyType>>; readonly optional?: readonly string[] }
+  | {
+      readonly kind: 'object';
+      readonly attributes: Readonly<Record<string, CtyType>>;
+      readonly optional?: readonly string[];
+    }
   | { readonly kind: 'tuple'; readonly elements: readonly CtyType[] };
 
 export const STRING: CtyType = Object.freeze({ kind: 'string' });
@@ -22,7 +26,9 @@ export const listOf = (element: CtyType): CtyType => ({ kind: 'list', element })
 export const setOf = (element: CtyType): CtyType => ({ kind: 'set', element });
 export const mapOf = (element: CtyType): CtyType => ({ kind: 'map', element });
 export const objectOf = (attributes: Record<string, CtyType>, optional?: string[]): CtyType =>
-  optional && optional.length > 0 ? { kind: 'object', attributes, optional: [...optional].sort() } : { kind: 'object', attributes };
+  optional && optional.length > 0
+    ? { kind: 'object', attributes, optional: [...optional].sort() }
+    : { kind: 'object', attributes };
 export const tupleOf = (elements: CtyType[]): CtyType => ({ kind: 'tuple', elements });
 
 export function isPrimitive(t: CtyType): boolean {
@@ -86,7 +92,8 @@ export function typeFromJSON(json: unknown): CtyType {
       if (json.length !== 2) throw new TypeError(`${kind} type takes exactly one element type`);
       return { kind, element: typeFromJSON(arg) };
     case 'object': {
-      if (arg === null || typeof arg !== 'object' || Array.isArray(arg)) throw new TypeError('object type needs an attribute map');
+      if (arg === null || typeof arg !== 'object' || Array.isArray(arg))
+        throw new TypeError('object type needs an attribute map');
       const attributes: Record<string, CtyType> = {};
       for (const [name, at] of Object.entries(arg as Record<string, unknown>)) attributes[name] = typeFromJSON(at);
       if (json.length === 3) {

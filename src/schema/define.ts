@@ -234,7 +234,9 @@ export type ConfigModelOf<F extends Fields> = {
 };
 
 function attrOf<V>(type: Typed<V>) {
-  return <const R extends boolean = false>(options: Omit<AttrOptions<V>, 'required'> & { required?: R }): AttrDef<V, R> => ({ kind: 'attr', type, options });
+  return <const R extends boolean = false>(
+    options: Omit<AttrOptions<V>, 'required'> & { required?: R },
+  ): AttrDef<V, R> => ({ kind: 'attr', type, options });
 }
 
 export const attr = {
@@ -273,8 +275,10 @@ export function withWriteOnlyTwins<F extends Fields>(fields: F, where: string, i
     if (def.kind !== 'attr' || !def.options.writeOnlyTwin) continue;
     const o = def.options;
     const twin = def.options.writeOnlyTwin;
-    if (inSet) throw new Error(`schema: ${where}.${name} is inside a set block, where Terraform allows no write-only attribute`);
-    if (!o.sensitive || o.required || o.computed || !o.optional) throw new Error(`schema: ${where}.${name} has a write-only twin, so it must be optional and sensitive`);
+    if (inSet)
+      throw new Error(`schema: ${where}.${name} is inside a set block, where Terraform allows no write-only attribute`);
+    if (!o.sensitive || o.required || o.computed || !o.optional)
+      throw new Error(`schema: ${where}.${name} has a write-only twin, so it must be optional and sensitive`);
     out[`${name}_wo`] = {
       kind: 'attr',
       type: def.type,
@@ -285,7 +289,11 @@ export function withWriteOnlyTwins<F extends Fields>(fields: F, where: string, i
         twinOf: name,
         ...(o.validate ? { validate: o.validate } : {}),
         ...(o.maxCharacters !== undefined ? { maxCharacters: o.maxCharacters } : {}),
-        description: `Write-only form of \`${name}\` (Terraform 1.11 and later): the value is sent to the platform but never stored in the plan or state. Set \`${name}\` or \`${name}_wo\`${twin.required ? ' (one of them is required)' : ', not both'}; change \`${name}_wo_version\` to send a new value.`,
+        description:
+          `Write-only form of \`${name}\` (Terraform 1.11 and later): the value is sent to the platform ` +
+          `but never stored in the plan or state. Set \`${name}\` or \`${name}_wo\`` +
+          `${twin.required ? ' (one of them is required)' : ', not both'}; ` +
+          `change \`${name}_wo_version\` to send a new value.`,
       },
     };
     out[`${name}_wo_version`] = {
@@ -295,7 +303,9 @@ export function withWriteOnlyTwins<F extends Fields>(fields: F, where: string, i
         optional: true,
         twinOf: name,
         validate: [validators.intBetween(0, WO_VERSION_MAX)],
-        description: `Any number; changing it sends \`${name}_wo\` to the platform again (a write-only value is not in the state, so its changes cannot be seen).`,
+        description:
+          `Any number; changing it sends \`${name}_wo\` to the platform again (a write-only value is not ` +
+          `in the state, so its changes cannot be seen).`,
       },
     };
   }
@@ -425,13 +435,16 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string): 
 }
 
 /** The values a form validator names as refused (src/schema/forms.ts), if it is one. */
-const refusedOf = <V>(v: Validator<V>): readonly V[] | undefined => (v as { counterexamples?: readonly V[] }).counterexamples;
+const refusedOf = <V>(v: Validator<V>): readonly V[] | undefined =>
+  (v as { counterexamples?: readonly V[] }).counterexamples;
 
 /** Standard validators. */
 export const validators = {
   oneOf: <V extends string | number>(...allowed: V[]): Validator<V> => ({
     samples: allowed,
-    ...(allowed.every((a) => typeof a === 'number') ? { range: [Math.min(...(allowed as number[])), Math.max(...(allowed as number[]))] as const } : {}),
+    ...(allowed.every((a) => typeof a === 'number')
+      ? { range: [Math.min(...(allowed as number[])), Math.max(...(allowed as number[]))] as const }
+      : {}),
     description: `one of ${allowed.map((a) => `\`${a}\``).join(', ')}`,
     check: (v) =>
       allowed.includes(v as V) ? undefined : `must be one of ${allowed.map(shown).join(', ')}, got ${shown(v)}`,
@@ -451,7 +464,11 @@ export const validators = {
    * are most likely to disagree, unless the call names others: for a bound that is only the wire
    * type's, beyond what any account's quota allows.
    */
-  intBetween: (min: number, max: number, samples: readonly number[] = min === max ? [min] : [min, max]): Validator<number> => ({
+  intBetween: (
+    min: number,
+    max: number,
+    samples: readonly number[] = min === max ? [min] : [min, max],
+  ): Validator<number> => ({
     range: [min, max],
     samples,
     description: `a whole number from ${min} to ${max}`,
@@ -460,11 +477,17 @@ export const validators = {
         ? undefined
         : `must be a whole number from ${min} to ${max}, got ${shown(v)}`,
   }),
-  /** Applies an element validator to every element of a list or set (a form's refused values refused as elements too). */
+  /**
+   * Applies an element validator to every element of a list or set (a form's refused values refused as elements too).
+   */
   each: <V>(inner: Validator<V>): Validator<V[]> => ({
     description: `each element ${inner.description}`,
-    ...(inner.samples && inner.samples.length > 0 ? { samples: [inner.samples.slice(0, 1), inner.samples.slice(0, 3)] } : {}),
-    ...(refusedOf(inner) ? { form: (inner as { form?: unknown }).form, counterexamples: refusedOf(inner)!.map((c) => [c]) } : {}),
+    ...(inner.samples && inner.samples.length > 0
+      ? { samples: [inner.samples.slice(0, 1), inner.samples.slice(0, 3)] }
+      : {}),
+    ...(refusedOf(inner)
+      ? { form: (inner as { form?: unknown }).form, counterexamples: refusedOf(inner)!.map((c) => [c]) }
+      : {}),
     check: (vs) => {
       for (const [i, v] of vs.entries()) {
         const problem = inner.check(v);

@@ -40,7 +40,14 @@ export function parseRfc3339(text: string): Instant | undefined {
   const match = RFC3339.exec(text);
   if (!match) return undefined;
   const [, year, month, day, hour, minute, second, fraction, , sign, offsetHours, offsetMinutes] = match;
-  const [y, mo, d, h, mi, s] = [year, month, day, hour, minute, second].map(Number) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, s] = [year, month, day, hour, minute, second].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 59) return undefined;
   let offset = 0;
   if (sign) {
@@ -94,7 +101,10 @@ export function timestamp(options: { future?: boolean } = {}): FormValidator<str
     check(v) {
       const at = parseRfc3339(v);
       if (at === undefined) {
-        return `must be an RFC 3339 timestamp with a real date, a time from 00:00:00 to 23:59:59 and an offset (\`Z\` or ±hh:mm), such as ${JSON.stringify(TIMESTAMP_EXAMPLE)}, got ${JSON.stringify(v)}`;
+        return (
+          `must be an RFC 3339 timestamp with a real date, a time from 00:00:00 to 23:59:59 and an offset ` +
+          `(\`Z\` or ±hh:mm), such as ${JSON.stringify(TIMESTAMP_EXAMPLE)}, got ${JSON.stringify(v)}`
+        );
       }
       if (options.future && at.seconds * 1000 <= Date.now()) return `must be in the future, got ${JSON.stringify(v)}`;
       return undefined;
@@ -116,7 +126,8 @@ export const uuid: FormValidator<string> = {
   counterexamples: [UUID_EXAMPLE.toUpperCase(), UUID_EXAMPLE.replace(/-/g, ''), `${UUID_EXAMPLE}0`, 'not-a-uuid'],
   check(v) {
     if (UUID.test(v)) return undefined;
-    if (UUID.test(v.toLowerCase())) return `must be in lower case, as the platform writes ids: ${JSON.stringify(v.toLowerCase())}`;
+    if (UUID.test(v.toLowerCase()))
+      return `must be in lower case, as the platform writes ids: ${JSON.stringify(v.toLowerCase())}`;
     return `must be a UUID such as ${JSON.stringify(UUID_EXAMPLE)}, got ${JSON.stringify(v)}`;
   },
 };
@@ -133,9 +144,16 @@ export function url(...schemes: string[]): FormValidator<string> {
     form: 'url',
     description: what,
     samples: schemes.map((s) => `${s}://hooks.example.com/tf/${s}`),
-    counterexamples: [`${schemes[0]}:///path`, `${schemes[0]}://hooks.example.com/a b`, `${schemes[0]}:hooks.example.com`, 'ftp://hooks.example.com/', 'hooks.example.com/path'],
+    counterexamples: [
+      `${schemes[0]}:///path`,
+      `${schemes[0]}://hooks.example.com/a b`,
+      `${schemes[0]}:hooks.example.com`,
+      'ftp://hooks.example.com/',
+      'hooks.example.com/path',
+    ],
     check(v) {
-      const scheme = /^([a-z][a-z0-9+.-]*):\/\/([^/?#@\s]+@)?([^/?#\s:]+|\[[0-9a-fA-F:.]+\])(:\d{1,5})?([/?#]\S*)?$/i.exec(v);
+      const scheme =
+        /^([a-z][a-z0-9+.-]*):\/\/([^/?#@\s]+@)?([^/?#\s:]+|\[[0-9a-fA-F:.]+\])(:\d{1,5})?([/?#]\S*)?$/i.exec(v);
       let ok = scheme !== null && schemes.includes(scheme[1]!.toLowerCase()) && !/\s/.test(v);
       if (ok) {
         try {
@@ -161,7 +179,8 @@ export function email(options: { trimmed?: boolean } = {}): FormValidator<string
     description: 'an e-mail address',
     samples: ['security@example.com', 'oncall@example.com'],
     counterexamples: ['security', 'security@', '@example.com', 'a@b@example.com', 'a,b@example.com', 'ops@example'],
-    check: (v) => (EMAIL.test(options.trimmed ? v.trim() : v) ? undefined : `must be an e-mail address, got ${JSON.stringify(v)}`),
+    check: (v) =>
+      EMAIL.test(options.trimmed ? v.trim() : v) ? undefined : `must be an e-mail address, got ${JSON.stringify(v)}`,
   };
 }
 
@@ -173,7 +192,7 @@ export const ipv4Cidr: FormValidator<string> = {
   counterexamples: ['10.0.0.0', '10.0.0.0/33', '256.0.0.0/8', '010.0.0.0/8', '10.0.0/8'],
   check(v) {
     const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(v);
-    const ok = m !== null && m.slice(1, 5).every((o) => Number(o) <= 255 && (o === '0' || !o.startsWith('0'))) && Number(m[5]) <= 32;
+    const ok = m?.slice(1, 5).every((o) => Number(o) <= 255 && (o === '0' || !o.startsWith('0'))) && Number(m[5]) <= 32;
     return ok ? undefined : `must be an IPv4 CIDR such as "10.0.0.0/8", got ${JSON.stringify(v)}`;
   },
 };
@@ -201,13 +220,27 @@ export const pemPrivateKey: FormValidator<string> = {
   check(v) {
     const m = PEM.exec(v.trim());
     const secret = ' (the value is not shown because it is secret)';
-    if (!m || !/PRIVATE KEY$/.test(m[1]!)) return `must be a PEM-encoded private key, from a "-----BEGIN … PRIVATE KEY-----" line to its "-----END … PRIVATE KEY-----" line${secret}`;
+    if (!m || !/PRIVATE KEY$/.test(m[1]!))
+      return (
+        `must be a PEM-encoded private key, from a "-----BEGIN … PRIVATE KEY-----" line to its "-----END … ` +
+        `PRIVATE KEY-----" line${secret}`
+      );
     // Encapsulated headers (RFC 1421) come before a blank line; the rest is the base64 body.
     const lines = m[2]!.split(/\r?\n/);
     const blank = lines.indexOf('');
-    const body = (lines.some((l) => /^[A-Za-z-]+: /.test(l)) && blank >= 0 ? lines.slice(blank + 1) : lines).map((l) => l.trim()).filter((l) => l !== '');
-    if (body.length === 0) return `must be a PEM-encoded private key with a key between its BEGIN and END lines, but the body is empty${secret}`;
-    if (!body.every((l) => BASE64_LINE.test(l))) return `must be a PEM-encoded private key with a base64 body between its BEGIN and END lines; the body has characters base64 does not use${secret}`;
+    const body = (lines.some((l) => /^[A-Za-z-]+: /.test(l)) && blank >= 0 ? lines.slice(blank + 1) : lines)
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
+    if (body.length === 0)
+      return (
+        `must be a PEM-encoded private key with a key between its BEGIN and END lines, but the body is ` +
+        `empty${secret}`
+      );
+    if (!body.every((l) => BASE64_LINE.test(l)))
+      return (
+        `must be a PEM-encoded private key with a base64 body between its BEGIN and END lines; the body has ` +
+        `characters base64 does not use${secret}`
+      );
     return undefined;
   },
 };
@@ -216,6 +249,7 @@ export const pemPrivateKey: FormValidator<string> = {
 // Names
 
 /** C0 and C1 control characters (NUL, ESC of terminal escapes, newlines, tabs, DEL). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
 /** Bidirectional embedding, override and isolate controls: they make a name read as another. */
 const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/u;
@@ -232,11 +266,23 @@ export function name(maxCharacters: number): FormValidator<string> {
     form: 'name',
     description: `a name of one line of visible text, at most ${maxCharacters} characters`,
     samples: ['tf-sample-name', 'Ops alerts (EU)'],
-    counterexamples: ['a\u0000b', '\u001b[31mred\u001b[0m', 'two\nlines', 'admin\u202egnp.exe', '\u200b\u200b', ' ', 'x'.repeat(maxCharacters + 1)],
+    counterexamples: [
+      'a\u0000b',
+      '\u001b[31mred\u001b[0m',
+      'two\nlines',
+      'admin\u202egnp.exe',
+      '\u200b\u200b',
+      ' ',
+      'x'.repeat(maxCharacters + 1),
+    ],
     check(v) {
       const at = (re: RegExp) => [...v].findIndex((c) => re.test(c));
       const control = at(CONTROL);
-      if (control >= 0) return `must not hold control characters (such as NUL, escape sequences or line breaks); character ${control} is U+${hex(v, control)}`;
+      if (control >= 0)
+        return (
+          `must not hold control characters (such as NUL, escape sequences or line breaks); ` +
+          `character ${control} is U+${hex(v, control)}`
+        );
       const bidi = at(BIDI);
       if (bidi >= 0) return `must not hold bidirectional text controls; character ${bidi} is U+${hex(v, bidi)}`;
       if (INVISIBLE.test(v)) return 'must hold visible text, not only spaces or zero-width characters';

@@ -8,7 +8,14 @@ import { formatPath, type PathStep } from './path.js';
 import { Decimal, DynamicValue, Unknown, type ObjectValue, type Value } from './value.js';
 import { numberText, parseNumber } from './number.js';
 import { MAX_VALUE_DEPTH, ValueDecodeError } from './msgpack.js';
-import { compareStringsBytewise, conformanceError, dedupeSetElements, isPlainObject, normalizeSet, sortedAttributeNames } from './value-ops.js';
+import {
+  compareStringsBytewise,
+  conformanceError,
+  dedupeSetElements,
+  isPlainObject,
+  normalizeSet,
+  sortedAttributeNames,
+} from './value-ops.js';
 
 export interface DecodeJSONOptions {
   /** Object attributes absent from the JSON become null instead of an error (older-schema RawState). */
@@ -278,7 +285,13 @@ class JSONValueReader {
       case 'list':
         return this.readElements(type.element, this.requireArray(node, path, 'a list is required'), path, depth, true);
       case 'set': {
-        const elems = this.readElements(type.element, this.requireArray(node, path, 'a set is required'), path, depth, false);
+        const elems = this.readElements(
+          type.element,
+          this.requireArray(node, path, 'a set is required'),
+          path,
+          depth,
+          false,
+        );
         return dedupeSetElements(type.element, elems);
       }
       case 'tuple':
@@ -323,7 +336,13 @@ class JSONValueReader {
     return node instanceof JSONObjectNode ? node : this.fail(path, message);
   }
 
-  private readElements(elementType: CtyType, nodes: JSONNode[], path: PathStep[], depth: number, addressable: boolean): Value[] {
+  private readElements(
+    elementType: CtyType,
+    nodes: JSONNode[],
+    path: PathStep[],
+    depth: number,
+    addressable: boolean,
+  ): Value[] {
     return nodes.map((n, i) => {
       // Set elements cannot be addressed: the path stops at the set.
       if (!addressable) return this.read(elementType, n, path, depth + 1);
@@ -355,10 +374,15 @@ class JSONValueReader {
     return out;
   }
 
-  private readObject(type: Extract<CtyType, { kind: 'object' }>, node: JSONObjectNode, path: PathStep[], depth: number): ObjectValue {
+  private readObject(
+    type: Extract<CtyType, { kind: 'object' }>,
+    node: JSONObjectNode,
+    path: PathStep[],
+    depth: number,
+  ): ObjectValue {
     const out: ObjectValue = {};
     for (const [key, member] of node.members) {
-      if (!Object.prototype.hasOwnProperty.call(type.attributes, key)) {
+      if (!Object.hasOwn(type.attributes, key)) {
         if (this.opts.dropUnknownAttributes) continue;
         this.fail(path, `unsupported attribute ${JSON.stringify(key)}`);
       }
@@ -367,7 +391,7 @@ class JSONValueReader {
       path.pop();
     }
     for (const name of sortedAttributeNames(type)) {
-      if (Object.prototype.hasOwnProperty.call(out, name)) continue;
+      if (Object.hasOwn(out, name)) continue;
       if (!this.opts.missingAttributesAreNull) this.fail(path, `attribute ${JSON.stringify(name)} is required`);
       setOwn(out, name, null);
     }
@@ -403,14 +427,16 @@ function plainJSON(node: JSONNode): unknown {
   if (Array.isArray(node)) return node.map(plainJSON);
   if (node instanceof JSONObjectNode) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of node.members) Object.defineProperty(out, k, { value: plainJSON(v), enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of node.members)
+      Object.defineProperty(out, k, { value: plainJSON(v), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return node;
 }
 
 function setOwn(o: ObjectValue, key: string, v: Value): void {
-  if (key === '__proto__') Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
   else o[key] = v;
 }
 
@@ -439,7 +465,9 @@ export function encodeJSON(type: CtyType, v: Value): string {
   } catch (e) {
     if (!(e instanceof NotEncodable)) throw e;
     const problem = conformanceError(type, v);
-    const detail = problem ? `${problem.message}${problem.path.length > 0 ? ` at ${formatPath(problem.path)}` : ''}` : e.message;
+    const detail = problem
+      ? `${problem.message}${problem.path.length > 0 ? ` at ${formatPath(problem.path)}` : ''}`
+      : e.message;
     throw new TypeError(`cannot encode value as JSON: ${detail}`);
   }
   return parts.join('');
@@ -466,25 +494,47 @@ function writeJSON(out: string[], type: CtyType, v: Value, depth: number): void 
       out.push(v ? 'true' : 'false');
       return;
     case 'list':
-      return writeArray(out, requireArray(v).map((e) => [type.element, e] as const), depth);
+      return writeArray(
+        out,
+        requireArray(v).map((e) => [type.element, e] as const),
+        depth,
+      );
     case 'set':
-      return writeArray(out, normalizeSet(type.element, requireArray(v)).map((e) => [type.element, e] as const), depth);
+      return writeArray(
+        out,
+        normalizeSet(type.element, requireArray(v)).map((e) => [type.element, e] as const),
+        depth,
+      );
     case 'tuple': {
       const elems = requireArray(v);
       if (elems.length !== type.elements.length) throw new NotEncodable('tuple length');
-      return writeArray(out, type.elements.map((t, i) => [t, elems[i]!] as const), depth);
+      return writeArray(
+        out,
+        type.elements.map((t, i) => [t, elems[i]!] as const),
+        depth,
+      );
     }
     case 'map': {
       const m = requireObject(v);
-      return writeMembers(out, Object.keys(m).sort(compareStringsBytewise).map((k) => [k, type.element, m[k]!] as const), depth);
+      return writeMembers(
+        out,
+        Object.keys(m)
+          .sort(compareStringsBytewise)
+          .map((k) => [k, type.element, m[k]!] as const),
+        depth,
+      );
     }
     case 'object': {
       const o = requireObject(v);
       const names = sortedAttributeNames(type);
-      if (Object.keys(o).length !== names.length || !names.every((n) => Object.prototype.hasOwnProperty.call(o, n))) {
+      if (Object.keys(o).length !== names.length || !names.every((n) => Object.hasOwn(o, n))) {
         throw new NotEncodable('object attributes do not match the type');
       }
-      return writeMembers(out, names.map((n) => [n, type.attributes[n]!, o[n]!] as const), depth);
+      return writeMembers(
+        out,
+        names.map((n) => [n, type.attributes[n]!, o[n]!] as const),
+        depth,
+      );
     }
   }
 }

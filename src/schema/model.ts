@@ -6,7 +6,14 @@ import type { CtyType } from './cty-type.js';
 import { Decimal, DynamicValue, Unknown, type ObjectValue, type Value } from './value.js';
 import type { ConfigModelOf, Fields, FieldDef, ModelOf } from './define.js';
 import { nestedBlockType } from './block.js';
-import { dedupeSetElements, isEmptyValue, isPlainObject, isWhollyKnown, sameMeaning, valueEquals } from './value-ops.js';
+import {
+  dedupeSetElements,
+  isEmptyValue,
+  isPlainObject,
+  isWhollyKnown,
+  sameMeaning,
+  valueEquals,
+} from './value-ops.js';
 
 /** Value → plain JS: null/unknown → null, Decimal → number, collections → arrays/objects. */
 export function valueToPlain(v: Value): unknown {
@@ -56,13 +63,15 @@ export function plainToValue(type: CtyType, p: unknown, where = 'value'): Value 
     case 'map': {
       if (typeof p !== 'object') throw new TypeError(`${where}: expected an object`);
       const out: ObjectValue = {};
-      for (const [k, e] of Object.entries(p as object)) out[k] = plainToValue(type.element, e, `${where}[${JSON.stringify(k)}]`);
+      for (const [k, e] of Object.entries(p as object))
+        out[k] = plainToValue(type.element, e, `${where}[${JSON.stringify(k)}]`);
       return out;
     }
     case 'object': {
       if (typeof p !== 'object') throw new TypeError(`${where}: expected an object`);
       const out: ObjectValue = {};
-      for (const [k, at] of Object.entries(type.attributes)) out[k] = plainToValue(at, (p as Record<string, unknown>)[k], `${where}.${k}`);
+      for (const [k, at] of Object.entries(type.attributes))
+        out[k] = plainToValue(at, (p as Record<string, unknown>)[k], `${where}.${k}`);
       return out;
     }
     default:
@@ -77,7 +86,8 @@ const blockTypeCache = new WeakMap<FieldDef, CtyType>();
  * also counting, for a block declared `emptyMeansAbsent`, elements that set nothing as absent.
  */
 export function sameFieldMeaning(def: FieldDef, a: Value, b: Value): boolean {
-  if (def.kind === 'block' && def.options.emptyMeansAbsent) return sameMeaning(fieldType(def), withoutUnsetElements(def.fields, a), withoutUnsetElements(def.fields, b));
+  if (def.kind === 'block' && def.options.emptyMeansAbsent)
+    return sameMeaning(fieldType(def), withoutUnsetElements(def.fields, a), withoutUnsetElements(def.fields, b));
   if (def.kind === 'attr' && bothUnset(def, a, b)) return true;
   return sameMeaning(fieldType(def), a, b);
 }
@@ -100,13 +110,20 @@ function bothUnset(def: FieldDef, a: Value, b: Value): boolean {
 /** `v` without the elements whose every field is null, empty or its default. */
 function withoutUnsetElements(fields: Fields, v: Value): Value {
   if (!Array.isArray(v)) return v;
-  const kept = v.filter((e) => !(isPlainObject(e) && Object.entries(fields).every(([name, def]) => isUnset(def, e[name] ?? null))));
+  const kept = v.filter(
+    (e) => !(isPlainObject(e) && Object.entries(fields).every(([name, def]) => isUnset(def, e[name] ?? null))),
+  );
   return kept.length === v.length ? v : kept;
 }
 
 function isUnset(def: FieldDef, v: Value): boolean {
   if (isEmptyValue(v)) return true;
-  return def.kind === 'attr' && def.options.default !== undefined && !(v instanceof Unknown) && valueEquals(def.type.cty, v, plainToValue(def.type.cty, def.options.default));
+  return (
+    def.kind === 'attr' &&
+    def.options.default !== undefined &&
+    !(v instanceof Unknown) &&
+    valueEquals(def.type.cty, v, plainToValue(def.type.cty, def.options.default))
+  );
 }
 
 /** The value type of a field; block types are built once per declaration (the planner asks often). */
@@ -114,7 +131,13 @@ export function fieldType(def: FieldDef): CtyType {
   if (def.kind === 'attr') return def.type.cty;
   let type = blockTypeCache.get(def);
   if (!type) {
-    type = nestedBlockType({ typeName: '', nesting: def.nesting, minItems: 0, maxItems: 0, block: blockOfFields(def.fields) });
+    type = nestedBlockType({
+      typeName: '',
+      nesting: def.nesting,
+      minItems: 0,
+      maxItems: 0,
+      block: blockOfFields(def.fields),
+    });
     blockTypeCache.set(def, type);
   }
   return type;
@@ -145,11 +168,15 @@ function valueToModel(type: CtyType, v: Value): unknown {
     case 'map': {
       if (v === null || v instanceof Unknown || typeof v !== 'object' || Array.isArray(v)) return valueToPlain(v);
       const entries = Object.entries(v as ObjectValue);
-      return entries.some(([, e]) => e instanceof Unknown) ? null : Object.fromEntries(entries.map(([k, e]) => [k, valueToModel(type.element, e)]));
+      return entries.some(([, e]) => e instanceof Unknown)
+        ? null
+        : Object.fromEntries(entries.map(([k, e]) => [k, valueToModel(type.element, e)]));
     }
     case 'object': {
       if (v === null || v instanceof Unknown || typeof v !== 'object' || Array.isArray(v)) return valueToPlain(v);
-      return Object.fromEntries(Object.entries(type.attributes).map(([k, t]) => [k, valueToModel(t, (v as ObjectValue)[k] ?? null)]));
+      return Object.fromEntries(
+        Object.entries(type.attributes).map(([k, t]) => [k, valueToModel(t, (v as ObjectValue)[k] ?? null)]),
+      );
     }
     default:
       return valueToPlain(v);
@@ -182,7 +209,8 @@ export function toModel<F extends Fields>(fields: F, v: ObjectValue, options: To
     const fv = v[name] ?? null;
     if (def.kind === 'attr') {
       out[name] = options.emptyOptionalsAsNull && meansNull(def, fv) ? null : valueToModel(def.type.cty, fv);
-    } else if (def.nesting === 'single' || def.nesting === 'group') out[name] = fv === null || fv instanceof Unknown ? null : toModel(def.fields, fv as ObjectValue, options);
+    } else if (def.nesting === 'single' || def.nesting === 'group')
+      out[name] = fv === null || fv instanceof Unknown ? null : toModel(def.fields, fv as ObjectValue, options);
     else out[name] = Array.isArray(fv) ? fv.map((e) => toModel(def.fields, e as ObjectValue, options)) : [];
   }
   return out as ModelOf<F>;
@@ -191,8 +219,9 @@ export function toModel<F extends Fields>(fields: F, v: ObjectValue, options: To
 /**
  * An object Value of the schema, possibly partly unknown (a configuration at validate or plan
  * time) → its configuration model: as `toModel` for operations (an empty optional argument is null),
- * but what is not known yet is `undefined`, never mistaken for null or empty. A collection with an unknown element is unknown as a whole; a block
- * collection that is unknown (a `dynamic` block whose `for_each` is not known) is `undefined`.
+ * but what is not known yet is `undefined`, never mistaken for null or empty. A collection with an unknown element is
+ * unknown as a whole; a block collection that is unknown (a `dynamic` block whose `for_each` is not known) is
+ * `undefined`.
  */
 export function toConfigModel<F extends Fields>(fields: F, v: ObjectValue): ConfigModelOf<F> {
   const out: Record<string, unknown> = {};
@@ -200,7 +229,8 @@ export function toConfigModel<F extends Fields>(fields: F, v: ObjectValue): Conf
     const fv = v[name] ?? null;
     if (fv instanceof Unknown || (def.kind === 'attr' && !isWhollyKnown(def.type.cty, fv))) out[name] = undefined;
     else if (def.kind === 'attr') out[name] = meansNull(def, fv) ? null : valueToModel(def.type.cty, fv);
-    else if (def.nesting === 'single' || def.nesting === 'group') out[name] = fv === null ? null : toConfigModel(def.fields, fv as ObjectValue);
+    else if (def.nesting === 'single' || def.nesting === 'group')
+      out[name] = fv === null ? null : toConfigModel(def.fields, fv as ObjectValue);
     else out[name] = Array.isArray(fv) ? fv.map((e) => toConfigModel(def.fields, e as ObjectValue)) : [];
   }
   return out as ConfigModelOf<F>;
@@ -210,7 +240,12 @@ export function toConfigModel<F extends Fields>(fields: F, v: ObjectValue): Conf
  * A model → an object Value of the schema. Fields the model leaves `undefined` take the value from
  * `base` (the prior or planned state) so that operations only need to set what they know.
  */
-export function fromModel<F extends Fields>(fields: F, model: Partial<ModelOf<F>>, base: ObjectValue | null, where = ''): ObjectValue {
+export function fromModel<F extends Fields>(
+  fields: F,
+  model: Partial<ModelOf<F>>,
+  base: ObjectValue | null,
+  where = '',
+): ObjectValue {
   const out: ObjectValue = {};
   for (const [name, def] of Object.entries(fields)) {
     const m = (model as Record<string, unknown>)[name];
@@ -220,7 +255,8 @@ export function fromModel<F extends Fields>(fields: F, model: Partial<ModelOf<F>
       continue;
     }
     if (def.kind === 'attr') out[name] = plainToValue(def.type.cty, m, path);
-    else if (def.nesting === 'single' || def.nesting === 'group') out[name] = m === null ? null : fromModel(def.fields, m as object, null, path);
+    else if (def.nesting === 'single' || def.nesting === 'group')
+      out[name] = m === null ? null : fromModel(def.fields, m as object, null, path);
     else {
       if (!Array.isArray(m)) throw new TypeError(`${path}: expected an array of blocks`);
       out[name] = m.map((e, i) => fromModel(def.fields, e as object, null, `${path}[${i}]`));

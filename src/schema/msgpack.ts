@@ -8,9 +8,24 @@
 import { Buffer } from 'node:buffer';
 import { type CtyType, DYNAMIC, NUMBER, BOOL, tupleOf, typeFromJSON, typeToJSONString } from './cty-type.js';
 import { formatPath, type AttributePath, type PathStep } from './path.js';
-import { Decimal, DynamicValue, Unknown, UNKNOWN, type CtyNumber, type ObjectValue, type Refinements, type Value } from './value.js';
+import {
+  Decimal,
+  DynamicValue,
+  Unknown,
+  UNKNOWN,
+  type CtyNumber,
+  type ObjectValue,
+  type Refinements,
+  type Value,
+} from './value.js';
 import { int64Of, numberEquals, numberFromBigInt, parseNumber } from './number.js';
-import { compareStringsBytewise, conformanceError, dedupeSetElements, normalizeSet, sortedAttributeNames } from './value-ops.js';
+import {
+  compareStringsBytewise,
+  conformanceError,
+  dedupeSetElements,
+  normalizeSet,
+  sortedAttributeNames,
+} from './value-ops.js';
 
 /** Deepest container nesting accepted by the decoders (and produced by the encoders). */
 export const MAX_VALUE_DEPTH = 200;
@@ -112,7 +127,14 @@ function requireArray(v: Value): Value[] {
 }
 
 function requireObject(v: Value): ObjectValue {
-  if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof Decimal || v instanceof DynamicValue || v instanceof Unknown) {
+  if (
+    typeof v !== 'object' ||
+    v === null ||
+    Array.isArray(v) ||
+    v instanceof Decimal ||
+    v instanceof DynamicValue ||
+    v instanceof Unknown
+  ) {
     throw new NonConforming('an object is required');
   }
   return v;
@@ -137,7 +159,7 @@ function encodeObject(w: ByteWriter, type: Extract<CtyType, { kind: 'object' }>,
   if (Object.keys(o).length !== names.length) throw new NonConforming('object attributes do not match the type');
   w.mapHeader(names.length);
   for (const name of names) {
-    if (!Object.prototype.hasOwnProperty.call(o, name)) throw new NonConforming(`attribute ${JSON.stringify(name)} is required`);
+    if (!Object.hasOwn(o, name)) throw new NonConforming(`attribute ${JSON.stringify(name)} is required`);
     w.str(name);
     encodeValue(w, type.attributes[name]!, o[name]!, depth + 1);
   }
@@ -238,7 +260,12 @@ function encodeUnknown(w: ByteWriter, type: CtyType, r: Readonly<Refinements> | 
   w.ext(REFINED_UNKNOWN_EXT, payload.result());
 }
 
-function encodeNumberBound(body: ByteWriter, key: RefinementKey, bound: [CtyNumber, boolean] | undefined, unbounded: number): number {
+function encodeNumberBound(
+  body: ByteWriter,
+  key: RefinementKey,
+  bound: [CtyNumber, boolean] | undefined,
+  unbounded: number,
+): number {
   if (!bound || bound[0] === unbounded) return 0;
   body.u8(key);
   body.arrayHeader(2);
@@ -265,7 +292,9 @@ function truncatePrefix(prefix: string): string {
     cut += ch;
     bytes += size;
   }
-  const segments = [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(cut.normalize('NFC'))].map((s) => s.segment);
+  const segments = [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(cut.normalize('NFC'))].map(
+    (s) => s.segment,
+  );
   const last = segments[segments.length - 1];
   if (last !== undefined && !(last.length === 1 && SAFE_PREFIX_END.has(last))) segments.pop();
   return segments.join('');
@@ -468,7 +497,10 @@ export function decodeMsgpack(type: CtyType, bytes: Uint8Array): Value {
   } catch (e) {
     if (e instanceof ValueDecodeError) throw e;
     // Defensive: anything unexpected (e.g. a stack overflow on a hostile type) becomes a decode error.
-    throw new ValueDecodeError(r.currentPath(), `malformed msgpack value: ${e instanceof Error ? e.message : String(e)}`);
+    throw new ValueDecodeError(
+      r.currentPath(),
+      `malformed msgpack value: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }
 
@@ -514,7 +546,13 @@ class MsgpackReader {
       const kind = this.stepKinds[i];
       if (kind === StepKind.SetElement) break;
       const key = this.stepKeys[i]!;
-      path.push(kind === StepKind.Attr ? { attr: key as string } : kind === StepKind.Key ? { key: key as string } : { index: key as number });
+      path.push(
+        kind === StepKind.Attr
+          ? { attr: key as string }
+          : kind === StepKind.Key
+            ? { key: key as string }
+            : { index: key as number },
+      );
     }
     return path;
   }
@@ -656,7 +694,9 @@ class MsgpackReader {
         this.need(9);
         this.pos += 9;
         const hi = v.getInt32(p);
-        return hi >= -0x200000 && hi < 0x200000 ? hi * 0x100000000 + v.getUint32(p + 4) : numberFromBigInt(v.getBigInt64(p));
+        return hi >= -0x200000 && hi < 0x200000
+          ? hi * 0x100000000 + v.getUint32(p + 4)
+          : numberFromBigInt(v.getBigInt64(p));
       }
     }
   }
@@ -823,8 +863,8 @@ class MsgpackReader {
     for (let i = 0; i < n; i++) {
       // Terraform sends attributes in sorted order: try the expected name's bytes before decoding text.
       const key = this.matchKey(predicted[i]!) ? names[i]! : this.decodeKey('all keys must be strings');
-      if (!Object.prototype.hasOwnProperty.call(attributes, key)) this.fail(`unsupported attribute ${JSON.stringify(key)}`);
-      if (Object.prototype.hasOwnProperty.call(out, key)) this.fail(`duplicate attribute ${JSON.stringify(key)}`);
+      if (!Object.hasOwn(attributes, key)) this.fail(`unsupported attribute ${JSON.stringify(key)}`);
+      if (Object.hasOwn(out, key)) this.fail(`duplicate attribute ${JSON.stringify(key)}`);
       this.enter(StepKind.Attr, key);
       setOwn(out, key, this.decodeValue(attributes[key]!, depth + 1));
       this.leave();
@@ -950,7 +990,8 @@ class MsgpackReader {
 
   readPrefix(): string {
     const code = this.peek();
-    if (!((code >= 0xa0 && code <= 0xbf) || code === 0xd9 || code === 0xda || code === 0xdb)) this.fail('string prefix refinement is not string');
+    if (!((code >= 0xa0 && code <= 0xbf) || code === 0xd9 || code === 0xda || code === 0xdb))
+      this.fail('string prefix refinement is not string');
     return nfc(this.utf8(this.strLength()));
   }
 
@@ -958,7 +999,8 @@ class MsgpackReader {
     const code = this.peek();
     const isInt = code <= 0x7f || code >= 0xe0 || (code >= 0xcc && code <= 0xd3);
     const n = isInt ? this.decodeNumber() : -1;
-    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) this.fail('length bound refinement must be a non-negative integer');
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+      this.fail('length bound refinement must be a non-negative integer');
     return n;
   }
 
@@ -984,7 +1026,13 @@ class MsgpackReader {
       this.pos++;
       return;
     }
-    if ((code >= 0xa0 && code <= 0xbf) || code === 0xd9 || code === 0xda || code === 0xdb || (code >= 0xc4 && code <= 0xc6)) {
+    if (
+      (code >= 0xa0 && code <= 0xbf) ||
+      code === 0xd9 ||
+      code === 0xda ||
+      code === 0xdb ||
+      (code >= 0xc4 && code <= 0xc6)
+    ) {
       const len = this.strLength(); // advances past the header first
       this.pos += len;
       return;
@@ -994,7 +1042,18 @@ class MsgpackReader {
       this.pos += length;
       return;
     }
-    const fixedSizes: Record<number, number> = { 0xca: 4, 0xcb: 8, 0xcc: 1, 0xcd: 2, 0xce: 4, 0xcf: 8, 0xd0: 1, 0xd1: 2, 0xd2: 4, 0xd3: 8 };
+    const fixedSizes: Record<number, number> = {
+      202: 4,
+      203: 8,
+      204: 1,
+      205: 2,
+      206: 4,
+      207: 8,
+      208: 1,
+      209: 2,
+      210: 4,
+      211: 8,
+    };
     const size = fixedSizes[code];
     if (size !== undefined) {
       this.need(1 + size);
@@ -1061,7 +1120,8 @@ function readRefinedUnknown(body: MsgpackReader, type: CtyType, depth: number): 
         break;
       case RefinementKey.LengthMin:
       case RefinementKey.LengthMax:
-        if (type.kind !== 'list' && type.kind !== 'set' && type.kind !== 'map') body.fail('length bound refinement for non-collection type');
+        if (type.kind !== 'list' && type.kind !== 'set' && type.kind !== 'map')
+          body.fail('length bound refinement for non-collection type');
         if (key === RefinementKey.LengthMin) r.lengthLower = body.readLength();
         else r.lengthUpper = body.readLength();
         break;
@@ -1081,7 +1141,14 @@ function readRefinedUnknown(body: MsgpackReader, type: CtyType, depth: number): 
 function collapseRefinedUnknown(type: CtyType, r: Refinements): Value {
   if (Object.keys(r).length === 0) return UNKNOWN;
   if (r.notNull) {
-    if (type.kind === 'number' && r.numberLower && r.numberUpper && r.numberLower[1] && r.numberUpper[1] && numberEquals(r.numberLower[0], r.numberUpper[0])) {
+    if (
+      type.kind === 'number' &&
+      r.numberLower &&
+      r.numberUpper &&
+      r.numberLower[1] &&
+      r.numberUpper[1] &&
+      numberEquals(r.numberLower[0], r.numberUpper[0])
+    ) {
       return r.numberLower[0];
     }
     const isCollection = type.kind === 'list' || type.kind === 'set' || type.kind === 'map';
@@ -1097,7 +1164,8 @@ function collapseRefinedUnknown(type: CtyType, r: Refinements): Value {
 
 /** Assigns an own property even for "__proto__" (a legal map key that plain assignment would misuse). */
 function setOwn(o: ObjectValue, key: string, v: Value): void {
-  if (key === '__proto__') Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
   else o[key] = v;
 }
 

@@ -106,7 +106,10 @@ export function numberSetHashText(n: CtyNumber): string {
   const parts = typeof n === 'number' ? exactPartsOfFloat(n) : decimalPartsOf(n.text);
   const tieDirection = typeof n === 'number' ? 0 : tieDirectionAt512Bits(parts);
   const rounded = roundSignificant(parts.digits, HASH_DIGITS, tieDirection);
-  return (parts.negative && parts.digits !== '' ? '-' : '') + formatGoG(rounded.digits, parts.digits.length + parts.exponent + rounded.carry);
+  return (
+    (parts.negative && parts.digits !== '' ? '-' : '') +
+    formatGoG(rounded.digits, parts.digits.length + parts.exponent + rounded.carry)
+  );
 }
 
 /** Go's decimal-point position convention: value = 0.digits × 10^pointPos. Formats like big.Float 'g'. */
@@ -257,7 +260,7 @@ function plainText(p: DecimalParts): string {
 function exactFloatOf(p: DecimalParts): number | undefined {
   const { digits, exponent } = p;
   if (digits.length > MAX_EXACT_FLOAT_DIGITS) return undefined;
-  const signed = (p.negative ? '-' : '') + digits + 'e' + exponent;
+  const signed = `${(p.negative ? '-' : '') + digits}e${exponent}`;
   // Fast path: small integers are always exact.
   if (exponent >= 0 && digits.length + exponent <= 15) return Number(signed);
   let d = BigInt(digits);

@@ -15,9 +15,14 @@ export const isCtyNumber = (v: Value): v is CtyNumber => typeof v === 'number' |
 
 /** A plain object usable as a map/object value (not an array, Unknown, Decimal or DynamicValue). */
 export const isPlainObject = (v: unknown): v is ObjectValue =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Unknown) && !(v instanceof Decimal) && !(v instanceof DynamicValue);
+  v !== null &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
+  !(v instanceof Unknown) &&
+  !(v instanceof Decimal) &&
+  !(v instanceof DynamicValue);
 
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const hasOwn = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 /**
  * Orders strings by their UTF-8 bytes (= by code point), as Go's `sort.Strings` does for map keys,
@@ -76,15 +81,29 @@ export function valueEquals(type: CtyType, a: Value, b: Value): boolean {
     case 'number':
       return isCtyNumber(a) && isCtyNumber(b) && numberEquals(a, b);
     case 'list':
-      return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => valueEquals(type.element, x, b[i]!));
+      return (
+        Array.isArray(a) &&
+        Array.isArray(b) &&
+        a.length === b.length &&
+        a.every((x, i) => valueEquals(type.element, x, b[i]!))
+      );
     case 'tuple':
-      return Array.isArray(a) && Array.isArray(b) && a.length === b.length && type.elements.every((t, i) => valueEquals(t, a[i]!, b[i]!));
+      return (
+        Array.isArray(a) &&
+        Array.isArray(b) &&
+        a.length === b.length &&
+        type.elements.every((t, i) => valueEquals(t, a[i]!, b[i]!))
+      );
     case 'set':
       return Array.isArray(a) && Array.isArray(b) && setEquals(type.element, a, b);
     case 'map':
       return isPlainObject(a) && isPlainObject(b) && mapEquals(type.element, a, b);
     case 'object':
-      return isPlainObject(a) && isPlainObject(b) && sortedAttributeNames(type).every((k) => valueEquals(type.attributes[k]!, a[k] ?? null, b[k] ?? null));
+      return (
+        isPlainObject(a) &&
+        isPlainObject(b) &&
+        sortedAttributeNames(type).every((k) => valueEquals(type.attributes[k]!, a[k] ?? null, b[k] ?? null))
+      );
   }
 }
 
@@ -94,7 +113,9 @@ export function valueEquals(type: CtyType, a: Value, b: Value): boolean {
  * "null, empty and unknown").
  */
 export function isEmptyValue(v: Value): boolean {
-  return v === null || v === '' || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
+  return (
+    v === null || v === '' || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0)
+  );
 }
 
 /**
@@ -107,13 +128,33 @@ export function sameMeaning(type: CtyType, a: Value, b: Value): boolean {
   if (a instanceof Unknown || b instanceof Unknown) return a instanceof Unknown && b instanceof Unknown;
   switch (type.kind) {
     case 'list':
-      return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameMeaning(type.element, x, b[i]!));
+      return (
+        Array.isArray(a) &&
+        Array.isArray(b) &&
+        a.length === b.length &&
+        a.every((x, i) => sameMeaning(type.element, x, b[i]!))
+      );
     case 'set':
-      return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x) => b.some((y) => sameMeaning(type.element, x, y))) && b.every((y) => a.some((x) => sameMeaning(type.element, x, y)));
+      return (
+        Array.isArray(a) &&
+        Array.isArray(b) &&
+        a.length === b.length &&
+        a.every((x) => b.some((y) => sameMeaning(type.element, x, y))) &&
+        b.every((y) => a.some((x) => sameMeaning(type.element, x, y)))
+      );
     case 'map':
-      return isPlainObject(a) && isPlainObject(b) && Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => hasOwn(b, k) && sameMeaning(type.element, a[k]!, b[k]!));
+      return (
+        isPlainObject(a) &&
+        isPlainObject(b) &&
+        Object.keys(a).length === Object.keys(b).length &&
+        Object.keys(a).every((k) => hasOwn(b, k) && sameMeaning(type.element, a[k]!, b[k]!))
+      );
     case 'object':
-      return isPlainObject(a) && isPlainObject(b) && sortedAttributeNames(type).every((k) => sameMeaning(type.attributes[k]!, a[k] ?? null, b[k] ?? null));
+      return (
+        isPlainObject(a) &&
+        isPlainObject(b) &&
+        sortedAttributeNames(type).every((k) => sameMeaning(type.attributes[k]!, a[k] ?? null, b[k] ?? null))
+      );
     default:
       return valueEquals(type, a, b);
   }
@@ -177,7 +218,12 @@ export function equalityKey(type: CtyType, v: Value): string {
     case 'tuple':
       return Array.isArray(v) ? `<${type.elements.map((t, i) => equalityKey(t, v[i] ?? null)).join(',')}>` : '!';
     case 'set':
-      return Array.isArray(v) ? `[${v.map((e) => equalityKey(type.element, e)).sort().join(',')}]` : '!';
+      return Array.isArray(v)
+        ? `[${v
+            .map((e) => equalityKey(type.element, e))
+            .sort()
+            .join(',')}]`
+        : '!';
     case 'map':
       if (!isPlainObject(v)) return '!';
       return `{${Object.keys(v)
@@ -213,7 +259,9 @@ export function isWhollyKnown(type: CtyType, v: Value): boolean {
     case 'map':
       return !isPlainObject(v) || Object.values(v).every((e) => isWhollyKnown(type.element, e));
     case 'object':
-      return !isPlainObject(v) || sortedAttributeNames(type).every((k) => isWhollyKnown(type.attributes[k]!, v[k] ?? null));
+      return (
+        !isPlainObject(v) || sortedAttributeNames(type).every((k) => isWhollyKnown(type.attributes[k]!, v[k] ?? null))
+      );
     default:
       return true;
   }
@@ -291,7 +339,8 @@ function checkConformance(type: CtyType, v: Value, path: PathStep[]): string | n
 }
 
 function checkDynamic(v: Value, path: PathStep[]): string | null {
-  if (!(v instanceof DynamicValue)) return 'a value at a dynamic position must be a DynamicValue (concrete type + value)';
+  if (!(v instanceof DynamicValue))
+    return 'a value at a dynamic position must be a DynamicValue (concrete type + value)';
   if (v.type.kind === 'dynamic') return 'a DynamicValue must carry a concrete type, not "dynamic"';
   return checkConformance(v.type, v.value, path);
 }
@@ -299,7 +348,9 @@ function checkDynamic(v: Value, path: PathStep[]): string | null {
 function checkNumber(v: Value): string | null {
   if (typeof v === 'number') return Number.isNaN(v) ? 'number is required (NaN is not a number)' : null;
   if (!(v instanceof Decimal)) return 'number is required';
-  return /^-?(0|[1-9]\d*)(\.\d*[1-9])?$/.test(v.text) && v.text !== '-0' ? null : `number text ${JSON.stringify(v.text.slice(0, 40))} is not canonical`;
+  return /^-?(0|[1-9]\d*)(\.\d*[1-9])?$/.test(v.text) && v.text !== '-0'
+    ? null
+    : `number text ${JSON.stringify(v.text.slice(0, 40))} is not canonical`;
 }
 
 function checkElements(elementType: CtyType, elems: Value[], path: PathStep[], addressable: boolean): string | null {
@@ -358,16 +409,20 @@ function checkSetDuplicates(elementType: CtyType, elems: Value[]): string | null
   return null;
 }
 
-/** Refinements must fit the type (protocol.md §3.3): prefix for strings, bounds for numbers, lengths for collections. */
+/**
+ * Refinements must fit the type (protocol.md §3.3): prefix for strings, bounds for numbers, lengths for collections.
+ */
 function checkRefinements(type: CtyType, u: Unknown): string | null {
   const r = u.refinements;
   if (!r) return null;
   if (r.stringPrefix !== undefined && type.kind !== 'string') return 'a string prefix refinement needs a string type';
   if ((r.numberLower || r.numberUpper) && type.kind !== 'number') return 'number bound refinements need a number type';
   const isCollection = type.kind === 'list' || type.kind === 'set' || type.kind === 'map';
-  if ((r.lengthLower !== undefined || r.lengthUpper !== undefined) && !isCollection) return 'length refinements need a collection type';
+  if ((r.lengthLower !== undefined || r.lengthUpper !== undefined) && !isCollection)
+    return 'length refinements need a collection type';
   for (const len of [r.lengthLower, r.lengthUpper]) {
-    if (len !== undefined && !(Number.isSafeInteger(len) && len >= 0)) return 'length refinements must be non-negative integers';
+    if (len !== undefined && !(Number.isSafeInteger(len) && len >= 0))
+      return 'length refinements must be non-negative integers';
   }
   return null;
 }
@@ -519,23 +574,24 @@ export function setHashText(type: CtyType, v: Value): string {
     case 'map': {
       const m = v as ObjectValue;
       let out = '{';
-      for (const k of Object.keys(m).sort(compareStringsBytewise)) out += `${goQuote(k)}:${setHashText(type.element, m[k]!)};`;
-      return out + '}';
+      for (const k of Object.keys(m).sort(compareStringsBytewise))
+        out += `${goQuote(k)}:${setHashText(type.element, m[k]!)};`;
+      return `${out}}`;
     }
     case 'list':
-      return `[${(v as Value[]).map((e) => setHashText(type.element, e) + ';').join('')}]`;
+      return `[${(v as Value[]).map((e) => `${setHashText(type.element, e)};`).join('')}]`;
     case 'set':
       return `[${normalizeSet(type.element, v as Value[])
-        .map((e) => setHashText(type.element, e) + ';')
+        .map((e) => `${setHashText(type.element, e)};`)
         .join('')}]`;
     case 'object': {
       const o = v as ObjectValue;
       return `<${sortedAttributeNames(type)
-        .map((k) => setHashText(type.attributes[k]!, o[k] ?? null) + ';')
+        .map((k) => `${setHashText(type.attributes[k]!, o[k] ?? null)};`)
         .join('')}>`;
     }
     case 'tuple':
-      return `<${type.elements.map((t, i) => setHashText(t, (v as Value[])[i] ?? null) + ';').join('')}>`;
+      return `<${type.elements.map((t, i) => `${setHashText(t, (v as Value[])[i] ?? null)};`).join('')}>`;
   }
 }
 
@@ -554,10 +610,20 @@ export function goQuote(s: string): string {
     const cp = ch.codePointAt(0)!;
     out += quoteRune(cp >= 0xd800 && cp <= 0xdfff ? '\ufffd' : ch, cp >= 0xd800 && cp <= 0xdfff ? 0xfffd : cp);
   }
-  return out + '"';
+  return `${out}"`;
 }
 
-const GO_ESCAPES: Record<number, string> = { 7: '\\a', 8: '\\b', 12: '\\f', 10: '\\n', 13: '\\r', 9: '\\t', 11: '\\v', 34: '\\"', 92: '\\\\' };
+const GO_ESCAPES: Record<number, string> = {
+  7: '\\a',
+  8: '\\b',
+  12: '\\f',
+  10: '\\n',
+  13: '\\r',
+  9: '\\t',
+  11: '\\v',
+  34: '\\"',
+  92: '\\\\',
+};
 
 function quoteRune(ch: string, cp: number): string {
   const escaped = GO_ESCAPES[cp];
@@ -598,7 +664,7 @@ export function formatValue(type: CtyType, v: Value): string {
     renderValue(type, v, out);
     return out.text;
   } catch (e) {
-    if (e instanceof TextBudgetExceeded) return out.text.slice(0, FORMAT_LIMIT) + '…';
+    if (e instanceof TextBudgetExceeded) return `${out.text.slice(0, FORMAT_LIMIT)}…`;
     throw e;
   }
 }
@@ -612,7 +678,9 @@ function renderValue(type: CtyType, v: Value, out: BudgetedText): void {
       return t.kind === 'dynamic' ? out.add(String(value)) : renderValue(t, value, out);
     }
     case 'string':
-      return out.add(typeof v === 'string' ? JSON.stringify(v.length > FORMAT_LIMIT ? v.slice(0, FORMAT_LIMIT + 1) : v) : String(v));
+      return out.add(
+        typeof v === 'string' ? JSON.stringify(v.length > FORMAT_LIMIT ? v.slice(0, FORMAT_LIMIT + 1) : v) : String(v),
+      );
     case 'number':
       return out.add(isCtyNumber(v) ? numberText(v) : String(v));
     case 'bool':
@@ -621,13 +689,23 @@ function renderValue(type: CtyType, v: Value, out: BudgetedText): void {
     case 'set':
       return Array.isArray(v) ? renderSequence(v.length, (i) => [type.element, v[i]!], out) : out.add(String(v));
     case 'tuple':
-      return Array.isArray(v) ? renderSequence(type.elements.length, (i) => [type.elements[i]!, v[i] ?? null], out) : out.add(String(v));
+      return Array.isArray(v)
+        ? renderSequence(type.elements.length, (i) => [type.elements[i]!, v[i] ?? null], out)
+        : out.add(String(v));
     case 'map':
       if (!isPlainObject(v)) return out.add(String(v));
-      return renderPairs(Object.keys(v).sort(compareStringsBytewise).map((k) => [JSON.stringify(k), type.element, v[k]!] as const), out);
+      return renderPairs(
+        Object.keys(v)
+          .sort(compareStringsBytewise)
+          .map((k) => [JSON.stringify(k), type.element, v[k]!] as const),
+        out,
+      );
     case 'object':
       if (!isPlainObject(v)) return out.add(String(v));
-      return renderPairs(sortedAttributeNames(type).map((k) => [k, type.attributes[k]!, v[k] ?? null] as const), out);
+      return renderPairs(
+        sortedAttributeNames(type).map((k) => [k, type.attributes[k]!, v[k] ?? null] as const),
+        out,
+      );
   }
 }
 

@@ -64,7 +64,12 @@ export type ObjectValue = { [key: string]: Value };
 export const isUnknown = (v: Value): v is Unknown => v instanceof Unknown;
 export const isNull = (v: Value): v is null => v === null;
 export const isObjectValue = (v: Value): v is ObjectValue =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Unknown) && !(v instanceof Decimal) && !(v instanceof DynamicValue);
+  v !== null &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
+  !(v instanceof Unknown) &&
+  !(v instanceof Decimal) &&
+  !(v instanceof DynamicValue);
 
 /** The value as an object when it is a known object (or map), otherwise null. */
 export const objectOrNull = (v: Value): ObjectValue | null => (isObjectValue(v) ? v : null);

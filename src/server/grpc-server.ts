@@ -94,7 +94,10 @@ export function percentEncode(text: string): string {
   if (/^[\x20-\x24\x26-\x7e]*$/.test(text)) return text;
   let out = '';
   for (const byte of Buffer.from(text, 'utf8')) {
-    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    out +=
+      byte >= 0x20 && byte <= 0x7e && byte !== 0x25
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
 }
@@ -155,10 +158,12 @@ class Call implements CallContext {
       if (received === 0 && chunk.length >= 5) {
         // The first message's length is known from its prefix: refuse it before buffering it.
         const length = chunk.readUInt32BE(1);
-        if (length > limit) return this.fail(Status.RESOURCE_EXHAUSTED, `Received message larger than max (${length} vs ${limit})`);
+        if (length > limit)
+          return this.fail(Status.RESOURCE_EXHAUSTED, `Received message larger than max (${length} vs ${limit})`);
       }
       received += chunk.length;
-      if (received > limit + 5) return this.fail(Status.RESOURCE_EXHAUSTED, `Received message larger than max (${received - 5} vs ${limit})`);
+      if (received > limit + 5)
+        return this.fail(Status.RESOURCE_EXHAUSTED, `Received message larger than max (${received - 5} vs ${limit})`);
       chunks.push(chunk);
     });
     this.stream.once('end', () => {
@@ -169,7 +174,8 @@ class Call implements CallContext {
         if (body.length - at < 5) return this.fail(Status.INTERNAL, 'Received an incomplete message prefix');
         const compressed = body[at]!;
         const length = body.readUInt32BE(at + 1);
-        if (length > limit) return this.fail(Status.RESOURCE_EXHAUSTED, `Received message larger than max (${length} vs ${limit})`);
+        if (length > limit)
+          return this.fail(Status.RESOURCE_EXHAUSTED, `Received message larger than max (${length} vs ${limit})`);
         if (body.length - at - 5 < length) return this.fail(Status.INTERNAL, 'Received an incomplete message');
         if (compressed !== 0) {
           const name = encoding ?? 'identity';
@@ -180,8 +186,10 @@ class Call implements CallContext {
         messages.push(body.subarray(at + 5, at + 5 + length));
         at += 5 + length;
       }
-      if (messages.length === 0) return this.fail(Status.UNIMPLEMENTED, `Received no request message for method ${this.path}`);
-      if (messages.length > 1) return this.fail(Status.UNIMPLEMENTED, `Received a second request message for method ${this.path}`);
+      if (messages.length === 0)
+        return this.fail(Status.UNIMPLEMENTED, `Received no request message for method ${this.path}`);
+      if (messages.length > 1)
+        return this.fail(Status.UNIMPLEMENTED, `Received a second request message for method ${this.path}`);
       then(messages[0]!);
     });
   }
@@ -190,7 +198,10 @@ class Call implements CallContext {
   answer(message: Buffer): void {
     if (this.finished) return;
     if (message.length > this.options.maxSendMessageBytes) {
-      return this.fail(Status.RESOURCE_EXHAUSTED, `Sent message larger than max (${message.length} vs. ${this.options.maxSendMessageBytes})`);
+      return this.fail(
+        Status.RESOURCE_EXHAUSTED,
+        `Sent message larger than max (${message.length} vs. ${this.options.maxSendMessageBytes})`,
+      );
     }
     this.finish();
     this.respond();
@@ -201,7 +212,10 @@ class Call implements CallContext {
   send(message: Buffer): boolean {
     if (this.finished) return true;
     if (message.length > this.options.maxSendMessageBytes) {
-      this.fail(Status.RESOURCE_EXHAUSTED, `Sent message larger than max (${message.length} vs. ${this.options.maxSendMessageBytes})`);
+      this.fail(
+        Status.RESOURCE_EXHAUSTED,
+        `Sent message larger than max (${message.length} vs. ${this.options.maxSendMessageBytes})`,
+      );
       return true;
     }
     if (!this.headersSent) this.respond();
@@ -387,7 +401,12 @@ function runUnary(call: Call, method: UnaryMethod, codec: MessageCodec, request:
   );
 }
 
-async function runServerStream(call: Call, method: ServerStreamMethod, codec: MessageCodec, request: unknown): Promise<void> {
+async function runServerStream(
+  call: Call,
+  method: ServerStreamMethod,
+  codec: MessageCodec,
+  request: unknown,
+): Promise<void> {
   try {
     for await (const message of method(request, call)) {
       if (!call.active) break;

@@ -20,9 +20,7 @@ export function notAPluginHostMessage(binary: string, version: string): string {
   );
 }
 
-export type Negotiation =
-  | { ok: true; version: number }
-  | { ok: false; offered: number[]; message: string };
+export type Negotiation = { ok: true; version: number } | { ok: false; offered: number[]; message: string };
 
 /**
  * Picks the app protocol version from PLUGIN_PROTOCOL_VERSIONS. As in go-plugin,

@@ -135,9 +135,15 @@ export class Logger {
     } catch {
       // Circular or otherwise unserialisable fields: keep the message at least.
       const { '@level': l, '@message': m, '@module': mod, '@timestamp': t } = entry;
-      line = JSON.stringify({ '@level': l, '@message': m, '@module': mod, '@timestamp': t, log_error: 'unserialisable fields' });
+      line = JSON.stringify({
+        '@level': l,
+        '@message': m,
+        '@module': mod,
+        '@timestamp': t,
+        log_error: 'unserialisable fields',
+      });
     }
-    this.write(line + '\n');
+    this.write(`${line}\n`);
   }
 }
 

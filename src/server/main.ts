@@ -63,7 +63,9 @@ export async function runProviderMain(opts: ProviderMainOptions): Promise<void> 
   }
   const unknown = argv.filter((a) => !['--debug', '-debug'].includes(a));
   if (unknown.length > 0) {
-    process.stderr.write(`${binary}: unknown argument(s): ${unknown.join(' ')}\nUsage: ${binary} [--version | --debug]\n`);
+    process.stderr.write(
+      `${binary}: unknown argument(s): ${unknown.join(' ')}\nUsage: ${binary} [--version | --debug]\n`,
+    );
     return exitWhenDrained(2);
   }
   const debug = has('debug');
@@ -100,7 +102,12 @@ export async function runProviderMain(opts: ProviderMainOptions): Promise<void> 
   let server: GrpcServer;
   try {
     // With a certificate, a client must present one verified against PLUGIN_CLIENT_CERT only.
-    server = buildServer(opts, log, debug, cert ? { keyPem: cert.keyPem, certPem: cert.certPem, clientCaPem: clientCertPem! } : undefined);
+    server = buildServer(
+      opts,
+      log,
+      debug,
+      cert ? { keyPem: cert.keyPem, certPem: cert.certPem, clientCaPem: clientCertPem! } : undefined,
+    );
   } catch (err) {
     process.stderr.write(`${binary}: cannot set up TLS with PLUGIN_CLIENT_CERT: ${errorMessage(err)}\n`);
     process.exit(1);
@@ -142,8 +149,17 @@ async function exitAfter(opts: ProviderMainOptions, log: Logger): Promise<void> 
   }
 }
 
-function buildServer(opts: ProviderMainOptions, log: Logger, debug: boolean, tls: { keyPem: string; certPem: string; clientCaPem: string } | undefined): GrpcServer {
-  const server = new GrpcServer({ maxReceiveMessageBytes: MAX_MESSAGE_BYTES, maxSendMessageBytes: MAX_MESSAGE_BYTES, ...(tls ? { tls } : {}) });
+function buildServer(
+  opts: ProviderMainOptions,
+  log: Logger,
+  debug: boolean,
+  tls: { keyPem: string; certPem: string; clientCaPem: string } | undefined,
+): GrpcServer {
+  const server = new GrpcServer({
+    maxReceiveMessageBytes: MAX_MESSAGE_BYTES,
+    maxSendMessageBytes: MAX_MESSAGE_BYTES,
+    ...(tls ? { tls } : {}),
+  });
 
   // Methods left out get the UNIMPLEMENTED answer.
   const provider = serviceCodecs(SERVICE_NAMES.provider);
@@ -151,8 +167,10 @@ function buildServer(opts: ProviderMainOptions, log: Logger, debug: boolean, tls
     const handler = opts.handlers[rpc];
     const streamHandler = opts.streamHandlers?.[rpc];
     const method = provider.get(rpc)!;
-    if (handler && !STREAMING_RPC_NAMES.has(rpc)) server.unary(method.path, method.request, method.response, unaryHandler(rpc, handler, log));
-    else if (streamHandler && method.responseStream && !method.requestStream) server.serverStream(method.path, method.request, method.response, serverStreamHandler(rpc, streamHandler, log));
+    if (handler && !STREAMING_RPC_NAMES.has(rpc))
+      server.unary(method.path, method.request, method.response, unaryHandler(rpc, handler, log));
+    else if (streamHandler && method.responseStream && !method.requestStream)
+      server.serverStream(method.path, method.request, method.response, serverStreamHandler(rpc, streamHandler, log));
   }
 
   const shutdown = serviceCodecs(SERVICE_NAMES.controller).get('Shutdown')!;
@@ -165,6 +183,7 @@ function buildServer(opts: ProviderMainOptions, log: Logger, debug: boolean, tls
   });
   // We never write to stdout/stderr for the host to mirror: hold the stream open, send nothing.
   const stdio = serviceCodecs(SERVICE_NAMES.stdio).get('StreamStdio')!;
+  // biome-ignore lint/correctness/useYield: a stream that never sends a message is the point.
   server.serverStream(stdio.path, stdio.request, stdio.response, async function* (_request, call) {
     await untilAborted(call.signal);
   });
@@ -174,7 +193,11 @@ function buildServer(opts: ProviderMainOptions, log: Logger, debug: boolean, tls
   return server;
 }
 
-function unaryHandler(rpc: RpcName, handler: ProviderHandler, log: Logger): (request: any, call: CallContext) => Promise<any> {
+function unaryHandler(
+  rpc: RpcName,
+  handler: ProviderHandler,
+  log: Logger,
+): (request: any, call: CallContext) => Promise<any> {
   // Tracing is decided at start-up (TF_LOG*); when it is off no per-call logging work is done.
   const traced = log.enabled('trace');
   const failed = (err: unknown): never => {
@@ -203,7 +226,11 @@ function unaryHandler(rpc: RpcName, handler: ProviderHandler, log: Logger): (req
  * client is behind (HTTP/2 flow control); a cancelled call stops the handler. Like unary handlers,
  * a handler reports failures in its messages; a throw reaching here is a provider bug.
  */
-function serverStreamHandler(rpc: RpcName, handler: ProviderStreamHandler, log: Logger): (request: any, call: CallContext) => AsyncIterable<any> {
+function serverStreamHandler(
+  rpc: RpcName,
+  handler: ProviderStreamHandler,
+  log: Logger,
+): (request: any, call: CallContext) => AsyncIterable<any> {
   return async function* (request, call) {
     const started = performance.now();
     log.trace('received request', { tf_rpc: rpc });

@@ -55,7 +55,10 @@ export const PROVIDER_RPC_NAMES = [
 
 export type RpcName = (typeof PROVIDER_RPC_NAMES)[number];
 
-/** RPCs with a streamed request or response: not callable as unary RPCs; served only through stream handlers (ListResource). */
+/**
+ * RPCs with a streamed request or response: not callable as unary RPCs; served only through stream handlers
+ * (ListResource).
+ */
 export const STREAMING_RPC_NAMES: ReadonlySet<RpcName> = new Set<RpcName>([
   'ListResource',
   'ReadStateBytes',
@@ -98,7 +101,8 @@ export function messageType(fullName: string): StaticMessageType {
   if (!type) {
     let node: Partial<StaticMessageType> & Record<string, any> = generated;
     for (const part of fullName.split('.')) node = Object.hasOwn(node, part) ? node[part] : undefined;
-    if (typeof node?.decode !== 'function' || typeof node.fromObject !== 'function') throw new Error(`no message type ${fullName}`);
+    if (typeof node?.decode !== 'function' || typeof node.fromObject !== 'function')
+      throw new Error(`no message type ${fullName}`);
     type = node as StaticMessageType;
     typesByName.set(fullName, type);
   }
@@ -123,7 +127,10 @@ export function serviceMethods(serviceName: string): readonly MethodEntry[] {
 }
 
 /** Request/response message types of one RPC, for client code and tests. */
-export function rpcTypes(serviceName: string, method: string): { request: StaticMessageType; response: StaticMessageType } {
+export function rpcTypes(
+  serviceName: string,
+  method: string,
+): { request: StaticMessageType; response: StaticMessageType } {
   const m = serviceMethods(serviceName).find((entry) => entry.name === method);
   if (!m) throw new Error(`no method ${method} in ${serviceName}`);
   return { request: messageType(m.requestType), response: messageType(m.responseType) };
@@ -180,7 +187,8 @@ export function serviceDefinition(serviceName: string): ServiceDefinition<Untype
       responseStream: method.responseStream,
       requestSerialize: (value: unknown) => encodeMessage(request, value),
       requestDeserialize: (bytes: Buffer) => decodeMessage(request, bytes),
-      responseSerialize: (value: unknown) => (value instanceof PreEncoded ? value.bytes : encodeMessage(response, value)),
+      responseSerialize: (value: unknown) =>
+        value instanceof PreEncoded ? value.bytes : encodeMessage(response, value),
       responseDeserialize: (bytes: Buffer) => decodeMessage(response, bytes),
       originalName: method.name,
     };

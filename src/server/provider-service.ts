@@ -23,7 +23,6 @@ export type StreamHandler = (request: Msg, call: { signal: AbortSignal }) => Asy
 
 const SEVERITY = { error: 1, warning: 2 } as const;
 
-
 /** A request that cannot be decoded: reported as a diagnostic naming what was wrong. */
 class BadRequest extends Error {}
 
@@ -42,7 +41,9 @@ function decodeDynamic(type: CtyType, dv: Msg | null | undefined, what: string):
     if (dv?.json && dv.json.length > 0) return decodeJSON(type, dv.json);
     return null;
   } catch (err) {
-    throw new BadRequest(`The ${what} sent by Terraform could not be decoded: ${err instanceof Error ? err.message : String(err)}`);
+    throw new BadRequest(
+      `The ${what} sent by Terraform could not be decoded: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 
@@ -58,9 +59,14 @@ const STATE: ShapeRules = { itemCounts: false, noNullElements: true, known: true
 
 function decodeObject(schema: Schema, dv: Msg | null | undefined, what: string, rules: ShapeRules): ObjectValue | null {
   const v = decodeDynamic(impliedType(schema.block), dv, what);
-  if (v !== null && (typeof v !== 'object' || Array.isArray(v) || v.constructor !== Object)) throw new BadRequest(`The ${what} is not an object.`);
+  if (v !== null && (typeof v !== 'object' || Array.isArray(v) || v.constructor !== Object))
+    throw new BadRequest(`The ${what} is not an object.`);
   const problem = v === null ? null : blockShapeProblem(schema.block, v as ObjectValue, rules);
-  if (problem) throw new BadRequest(`The ${what} sent by Terraform is malformed${problem.path.length > 0 ? ` at ${formatPath(problem.path)}` : ''}: ${problem.message}.`);
+  if (problem)
+    throw new BadRequest(
+      `The ${what} sent by Terraform is ` +
+        `malformed${problem.path.length > 0 ? ` at ${formatPath(problem.path)}` : ''}: ${problem.message}.`,
+    );
   return v as ObjectValue | null;
 }
 
@@ -70,14 +76,16 @@ const quoteShort = (name: string): string => JSON.stringify(name.length > 100 ? 
 const encodeDynamic = (type: CtyType, v: Value): Msg => ({ msgpack: Buffer.from(encodeMsgpack(type, v)) });
 
 /** Whether a ResourceIdentityData carries a value at all (Terraform leaves it unset when there is none). */
-const hasIdentityData = (data: Msg | null | undefined): boolean => (data?.identity_data?.msgpack?.length ?? 0) > 0 || (data?.identity_data?.json?.length ?? 0) > 0;
+const hasIdentityData = (data: Msg | null | undefined): boolean =>
+  (data?.identity_data?.msgpack?.length ?? 0) > 0 || (data?.identity_data?.json?.length ?? 0) > 0;
 
 /** A ResourceIdentityData from Terraform → the identity object, or null when there is none. */
 function decodeIdentity(type: CtyType | undefined, data: Msg | null | undefined, what: string): ObjectValue | null {
   if (!hasIdentityData(data)) return null;
   if (!type) throw new BadRequest(`The request carries ${what}, but this resource type has no identity.`);
   const v = decodeDynamic(type, data!.identity_data, what);
-  if (v !== null && (typeof v !== 'object' || Array.isArray(v) || v.constructor !== Object)) throw new BadRequest(`The ${what} is not an object.`);
+  if (v !== null && (typeof v !== 'object' || Array.isArray(v) || v.constructor !== Object))
+    throw new BadRequest(`The ${what} is not an object.`);
   return v as ObjectValue | null;
 }
 
@@ -103,12 +111,21 @@ function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
  * MoveResourceState, and no GenerateResourceConfig (Terraform writes configuration from the state).
  * Identities and list resources need no capability: Terraform asks for their schemas.
  */
-const SERVER_CAPABILITIES = { plan_destroy: false, get_provider_schema_optional: true, move_resource_state: false, generate_resource_config: false };
+const SERVER_CAPABILITIES = {
+  plan_destroy: false,
+  get_provider_schema_optional: true,
+  move_resource_state: false,
+  generate_resource_config: false,
+};
 
 /** A google.protobuf.Timestamp. */
-const timestamp = (at: Date): Msg => ({ seconds: Math.floor(at.getTime() / 1000), nanos: (at.getTime() % 1000) * 1_000_000 });
+const timestamp = (at: Date): Msg => ({
+  seconds: Math.floor(at.getTime() / 1000),
+  nanos: (at.getTime() % 1000) * 1_000_000,
+});
 
-const encodePrivate = (p: PrivateState): Buffer => (Object.keys(p).length === 0 ? Buffer.alloc(0) : Buffer.from(JSON.stringify(p)));
+const encodePrivate = (p: PrivateState): Buffer =>
+  Object.keys(p).length === 0 ? Buffer.alloc(0) : Buffer.from(JSON.stringify(p));
 
 export interface ProviderServiceOptions {
   /** Runs once a ConfigureProvider has answered: the executable tunes V8 for serving (v8-tuning.ts). */
@@ -116,7 +133,11 @@ export interface ProviderServiceOptions {
 }
 
 /** Builds the handler table for one engine. */
-export function providerService<C>(engine: ProviderEngine<C>, log: Logger, options: ProviderServiceOptions = {}): Record<string, RpcHandler> {
+export function providerService<C>(
+  engine: ProviderEngine<C>,
+  log: Logger,
+  options: ProviderServiceOptions = {},
+): Record<string, RpcHandler> {
   let schemaResponse: PreEncoded | undefined;
   let identitySchemasResponse: PreEncoded | undefined;
   const typeOf = (s: Schema) => impliedType(s.block);
@@ -149,25 +170,37 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger, optio
     // hooks cost every promise of the process on Node 20, so it runs only when that line is written.
     const traced = log.enabled?.('trace') ?? true;
     // Made only for a line that is written: most calls write none.
-    const rpcLog = (req: Msg) => log.child({ tf_rpc: rpc, ...(req.type_name ? { tf_resource_type: String(req.type_name) } : {}) });
-    const run = (req: Msg) => async (apiMs: () => number): Promise<Msg> => {
-      const started = traced ? performance.now() : 0;
-      try {
-        const res = await body(req);
-        // api_ms: time spent waiting on the management API, so the provider's own share can be told apart.
-        if (traced) rpcLog(req).trace('RPC done', { tf_req_duration_ms: roundMs(performance.now() - started), api_ms: roundMs(apiMs()), diagnostics: res.diagnostics?.length ?? 0 });
-        return res;
-      } catch (err) {
-        const summary = err instanceof BadRequest ? 'Invalid request from Terraform' : `Provider error during ${rpc}`;
-        const d = err instanceof BadRequest ? { severity: 'error' as const, summary, detail: err.message } : diagnosticFromError(summary, err);
-        rpcLog(req).error('RPC failed', { error: d.detail });
-        return fallback(diagnosticsToProto([d]));
-      }
-    };
+    const rpcLog = (req: Msg) =>
+      log.child({ tf_rpc: rpc, ...(req.type_name ? { tf_resource_type: String(req.type_name) } : {}) });
+    const run =
+      (req: Msg) =>
+      async (apiMs: () => number): Promise<Msg> => {
+        const started = traced ? performance.now() : 0;
+        try {
+          const res = await body(req);
+          // api_ms: time spent waiting on the management API, so the provider's own share can be told apart.
+          if (traced)
+            rpcLog(req).trace('RPC done', {
+              tf_req_duration_ms: roundMs(performance.now() - started),
+              api_ms: roundMs(apiMs()),
+              diagnostics: res.diagnostics?.length ?? 0,
+            });
+          return res;
+        } catch (err) {
+          const summary = err instanceof BadRequest ? 'Invalid request from Terraform' : `Provider error during ${rpc}`;
+          const d =
+            err instanceof BadRequest
+              ? { severity: 'error' as const, summary, detail: err.message }
+              : diagnosticFromError(summary, err);
+          rpcLog(req).error('RPC failed', { error: d.detail });
+          return fallback(diagnosticsToProto([d]));
+        }
+      };
     return (req) => (traced ? measureApiTime(run(req)) : run(req)(() => 0));
   }
   const diagsOnly = (diagnostics: Msg[]) => ({ diagnostics });
-  const unsupported = (what: string) => diagsOnly(diagnosticsToProto(new Diagnostics().error('Not supported', `This provider offers no ${what}.`).items));
+  const unsupported = (what: string) =>
+    diagsOnly(diagnosticsToProto(new Diagnostics().error('Not supported', `This provider offers no ${what}.`).items));
 
   // Terraform asks once per process, or once per command thanks to get_provider_schema_optional.
   function getProviderSchema(): PreEncoded {
@@ -177,8 +210,12 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger, optio
         resource_schemas: Object.fromEntries([...engine.resourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
         data_source_schemas: Object.fromEntries([...engine.dataSourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
         functions: {},
-        ephemeral_resource_schemas: Object.fromEntries([...engine.ephemeralResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
-        list_resource_schemas: Object.fromEntries([...engine.listResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
+        ephemeral_resource_schemas: Object.fromEntries(
+          [...engine.ephemeralResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)]),
+        ),
+        list_resource_schemas: Object.fromEntries(
+          [...engine.listResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)]),
+        ),
         diagnostics: [],
         server_capabilities: SERVER_CAPABILITIES,
       }),
@@ -225,7 +262,8 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger, optio
     GetResourceIdentitySchemas: guarded('GetResourceIdentitySchemas', diagsOnly, getResourceIdentitySchemas),
     GetFunctions: guarded('GetFunctions', diagsOnly, () => ({ functions: {}, diagnostics: [] })),
     ValidateProviderConfig: guarded('ValidateProviderConfig', diagsOnly, (req) => {
-      const config = decodeObject(engine.providerSchema(), req.config, 'provider configuration', UNVALIDATED_CONFIG) ?? {};
+      const config =
+        decodeObject(engine.providerSchema(), req.config, 'provider configuration', UNVALIDATED_CONFIG) ?? {};
       return { diagnostics: diagnosticsToProto(engine.validateProviderConfig(config).items) };
     }),
     ConfigureProvider: guarded('ConfigureProvider', diagsOnly, async (req) => {
@@ -235,24 +273,32 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger, optio
       return { diagnostics: diagnosticsToProto(diags.items) };
     }),
     ValidateResourceConfig: guarded('ValidateResourceConfig', diagsOnly, (req) => {
-      const config = decodeObject(resourceSchema(req.type_name), req.config, 'resource configuration', UNVALIDATED_CONFIG) ?? {};
+      const config =
+        decodeObject(resourceSchema(req.type_name), req.config, 'resource configuration', UNVALIDATED_CONFIG) ?? {};
       // Terraform before 1.11 sends no capabilities: it cannot carry write-only values.
       const client = { writeOnlyAttributesAllowed: req.client_capabilities?.write_only_attributes_allowed === true };
       return { diagnostics: diagnosticsToProto(engine.validateResourceConfig(req.type_name, config, client).items) };
     }),
     ValidateDataResourceConfig: guarded('ValidateDataResourceConfig', diagsOnly, (req) => {
-      const config = decodeObject(dataSourceSchema(req.type_name), req.config, 'data source configuration', UNVALIDATED_CONFIG) ?? {};
+      const config =
+        decodeObject(dataSourceSchema(req.type_name), req.config, 'data source configuration', UNVALIDATED_CONFIG) ??
+        {};
       return { diagnostics: diagnosticsToProto(engine.validateDataResourceConfig(req.type_name, config).items) };
     }),
     UpgradeResourceState: guarded('UpgradeResourceState', diagsOnly, (req) => {
       const type = typeOf(resourceSchema(req.type_name));
       const version = Number(req.version ?? 0);
       // Schema versions count up from 0; anything else is not a state Terraform could have stored.
-      if (!Number.isSafeInteger(version) || version < 0) throw new BadRequest(`The stored state has schema version ${req.version}, which is not a valid version.`);
-      const raw = req.raw_state?.json && req.raw_state.json.length > 0 ? Buffer.from(req.raw_state.json).toString('utf8') : null;
+      if (!Number.isSafeInteger(version) || version < 0)
+        throw new BadRequest(`The stored state has schema version ${req.version}, which is not a valid version.`);
+      const raw =
+        req.raw_state?.json && req.raw_state.json.length > 0 ? Buffer.from(req.raw_state.json).toString('utf8') : null;
       const hasFlatmap = req.raw_state?.flatmap && Object.keys(req.raw_state.flatmap).length > 0;
       const { state, diags } = engine.upgradeResourceState(req.type_name, version, raw ?? (hasFlatmap ? null : 'null'));
-      return { ...(diags.hasErrors ? {} : { upgraded_state: encodeDynamic(type, state) }), diagnostics: diagnosticsToProto(diags.items) };
+      return {
+        ...(diags.hasErrors ? {} : { upgraded_state: encodeDynamic(type, state) }),
+        diagnostics: diagnosticsToProto(diags.items),
+      };
     }),
     ReadResource: guarded('ReadResource', diagsOnly, async (req) => {
       const schema = resourceSchema(req.type_name);
@@ -277,7 +323,14 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger, optio
       const config = decodeObject(schema, req.config, 'configuration', CONFIG);
       const identityType = engine.identityTypeOf(req.type_name);
       const priorIdentity = decodeIdentity(identityType, req.prior_identity, 'prior identity');
-      const out = engine.planWithIdentity(req.type_name, prior, proposed, config, decodePrivate(req.prior_private), priorIdentity);
+      const out = engine.planWithIdentity(
+        req.type_name,
+        prior,
+        proposed,
+        config,
+        decodePrivate(req.prior_private),
+        priorIdentity,
+      );
       return {
         planned_state: encodeDynamic(type, out.planned),
         requires_replace: out.requiresReplace.map(pathToProto),
@@ -293,10 +346,20 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger, optio
       const prior = decodeObject(schema, req.prior_state, 'prior state', STATE);
       const planned = decodeObject(schema, req.planned_state, 'planned state', CONFIG);
       const config = decodeObject(schema, req.config, 'configuration', CONFIG);
-      if (prior === null && planned === null) throw new BadRequest('Both the prior and the planned state are null: there is nothing to create, update or delete.');
+      if (prior === null && planned === null)
+        throw new BadRequest(
+          'Both the prior and the planned state are null: there is nothing to create, update or delete.',
+        );
       const identityType = engine.identityTypeOf(req.type_name);
       const plannedIdentity = decodeIdentity(identityType, req.planned_identity, 'planned identity');
-      const out = await engine.applyWithIdentity(req.type_name, prior, planned, decodePrivate(req.planned_private), config, plannedIdentity);
+      const out = await engine.applyWithIdentity(
+        req.type_name,
+        prior,
+        planned,
+        decodePrivate(req.planned_private),
+        config,
+        plannedIdentity,
+      );
       return {
         new_state: encodeDynamic(type, out.state),
         private: encodePrivate(out.private),
@@ -311,12 +374,22 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger, optio
       // An `import` block gives an id or an identity (Terraform 1.12 and later), never both.
       const identity = decodeIdentity(identityType, req.identity, 'import identity');
       const id = String(req.id ?? '');
-      if (identity !== null && id !== '') throw new BadRequest('The import request gives both an id and an identity; an import names the object by one of them.');
+      if (identity !== null && id !== '')
+        throw new BadRequest(
+          'The import request gives both an id and an identity; an import names the object by one of them.',
+        );
       const out = await engine.importWithIdentity(req.type_name, identity !== null ? { identity } : { id });
       const imported =
         out.state === null
           ? []
-          : [{ type_name: req.type_name, state: encodeDynamic(type, out.state), private: encodePrivate(out.private), ...identityField('identity', identityType, out.identity) }];
+          : [
+              {
+                type_name: req.type_name,
+                state: encodeDynamic(type, out.state),
+                private: encodePrivate(out.private),
+                ...identityField('identity', identityType, out.identity),
+              },
+            ];
       return { imported_resources: imported, diagnostics: diagnosticsToProto(out.diags.items) };
     }),
     ReadDataSource: guarded('ReadDataSource', diagsOnly, async (req) => {
@@ -324,28 +397,52 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger, optio
       const type = typeOf(schema);
       const config = decodeObject(schema, req.config, 'data source configuration', CONFIG) ?? {};
       const out = await engine.readDataSource(req.type_name, config);
-      return { ...(out.state ? { state: encodeDynamic(type, out.state) } : {}), diagnostics: diagnosticsToProto(out.diags.items) };
+      return {
+        ...(out.state ? { state: encodeDynamic(type, out.state) } : {}),
+        diagnostics: diagnosticsToProto(out.diags.items),
+      };
     }),
-    StopProvider: guarded('StopProvider', () => ({ Error: 'stop failed' }), () => {
-      engine.stop();
-      return { Error: '' };
-    }),
+    StopProvider: guarded(
+      'StopProvider',
+      () => ({ Error: 'stop failed' }),
+      () => {
+        engine.stop();
+        return { Error: '' };
+      },
+    ),
     // RPCs for features this provider does not offer: well-formed answers with a diagnostic.
     MoveResourceState: guarded('MoveResourceState', diagsOnly, () => unsupported('moves between resource types')),
     UpgradeResourceIdentity: guarded('UpgradeResourceIdentity', diagsOnly, (req) => {
       resourceSchema(req.type_name);
       const version = Number(req.version ?? 0);
-      if (!Number.isSafeInteger(version) || version < 0) throw new BadRequest(`The stored identity has version ${req.version}, which is not a valid version.`);
-      const raw = req.raw_identity?.json && req.raw_identity.json.length > 0 ? Buffer.from(req.raw_identity.json).toString('utf8') : null;
+      if (!Number.isSafeInteger(version) || version < 0)
+        throw new BadRequest(`The stored identity has version ${req.version}, which is not a valid version.`);
+      const raw =
+        req.raw_identity?.json && req.raw_identity.json.length > 0
+          ? Buffer.from(req.raw_identity.json).toString('utf8')
+          : null;
       if (raw === null) throw new BadRequest('The stored identity to upgrade is empty: Terraform sends it as JSON.');
       const out = engine.upgradeResourceIdentity(req.type_name, version, raw);
-      return { ...identityField('upgraded_identity', engine.identityTypeOf(req.type_name), out.identity), diagnostics: diagnosticsToProto(out.diags.items) };
+      return {
+        ...identityField('upgraded_identity', engine.identityTypeOf(req.type_name), out.identity),
+        diagnostics: diagnosticsToProto(out.diags.items),
+      };
     }),
-    CallFunction: guarded('CallFunction', () => ({ error: { text: 'This provider offers no functions.' } }), (req) => ({
-      error: { text: `This provider offers no function "${String(req.name ?? '')}".` },
-    })),
+    CallFunction: guarded(
+      'CallFunction',
+      () => ({ error: { text: 'This provider offers no functions.' } }),
+      (req) => ({
+        error: { text: `This provider offers no function "${String(req.name ?? '')}".` },
+      }),
+    ),
     ValidateEphemeralResourceConfig: guarded('ValidateEphemeralResourceConfig', diagsOnly, (req) => {
-      const config = decodeObject(ephemeralSchema(req.type_name), req.config, 'ephemeral resource configuration', UNVALIDATED_CONFIG) ?? {};
+      const config =
+        decodeObject(
+          ephemeralSchema(req.type_name),
+          req.config,
+          'ephemeral resource configuration',
+          UNVALIDATED_CONFIG,
+        ) ?? {};
       return { diagnostics: diagnosticsToProto(engine.validateEphemeralResourceConfig(req.type_name, config).items) };
     }),
     OpenEphemeralResource: guarded('OpenEphemeralResource', diagsOnly, async (req) => {
@@ -362,11 +459,19 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger, optio
     RenewEphemeralResource: guarded('RenewEphemeralResource', diagsOnly, async (req) => {
       ephemeralSchema(req.type_name);
       const out = await engine.renewEphemeralResource(req.type_name, decodePrivate(req.private));
-      return { ...(out.renewAt ? { renew_at: timestamp(out.renewAt) } : {}), private: encodePrivate(out.private), diagnostics: diagnosticsToProto(out.diags.items) };
+      return {
+        ...(out.renewAt ? { renew_at: timestamp(out.renewAt) } : {}),
+        private: encodePrivate(out.private),
+        diagnostics: diagnosticsToProto(out.diags.items),
+      };
     }),
     CloseEphemeralResource: guarded('CloseEphemeralResource', diagsOnly, async (req) => {
       ephemeralSchema(req.type_name);
-      return { diagnostics: diagnosticsToProto((await engine.closeEphemeralResource(req.type_name, decodePrivate(req.private))).items) };
+      return {
+        diagnostics: diagnosticsToProto(
+          (await engine.closeEphemeralResource(req.type_name, decodePrivate(req.private))).items,
+        ),
+      };
     }),
     ValidateListResourceConfig: guarded('ValidateListResourceConfig', diagsOnly, (req) => {
       const schema = listSchema(req.type_name);
@@ -374,8 +479,15 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger, optio
       const diags = engine.validateListResourceConfig(req.type_name, config);
       // Terraform checks these itself and does not send them yet; the protocol allows it.
       const limit = decodeDynamic(NUMBER, req.limit, 'list limit');
-      if (limit !== null && !(limit instanceof Unknown) && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 0)) {
-        diags.error('Invalid limit argument', 'The given "limit" argument value is unsuitable: must be a whole number greater than or equal to zero.');
+      if (
+        limit !== null &&
+        !(limit instanceof Unknown) &&
+        !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 0)
+      ) {
+        diags.error(
+          'Invalid limit argument',
+          'The given "limit" argument value is unsuitable: must be a whole number greater than or equal to zero.',
+        );
       }
       decodeDynamic(BOOL, req.include_resource_object, 'include_resource value');
       return { diagnostics: diagnosticsToProto(diags.items) };
@@ -391,16 +503,24 @@ export function providerStreamService<C>(engine: ProviderEngine<C>, log: Logger)
   return {
     ListResource: async function* (req, call) {
       const started = performance.now();
-      const rpcLog = log.child({ tf_rpc: 'ListResource', ...(req.type_name ? { tf_resource_type: String(req.type_name) } : {}) });
+      const rpcLog = log.child({
+        tf_rpc: 'ListResource',
+        ...(req.type_name ? { tf_resource_type: String(req.type_name) } : {}),
+      });
       let events = 0;
       try {
         const schema = engine.listResourceSchema(req.type_name);
-        if (!schema) throw new BadRequest(`The provider has no list resource ${quoteShort(String(req.type_name ?? ''))}.`);
+        if (!schema)
+          throw new BadRequest(`The provider has no list resource ${quoteShort(String(req.type_name ?? ''))}.`);
         const config = decodeObject(schema, req.config, 'list configuration', CONFIG) ?? emptyObject(schema);
         const resourceType = impliedType(engine.resourceSchema(req.type_name)!.block);
         const identityType = engine.identityTypeOf(req.type_name)!;
         const limit = Number(req.limit ?? 0);
-        const listing = engine.listResource(req.type_name, config, { includeResource: req.include_resource_object === true, limit: Number.isSafeInteger(limit) ? limit : 0, signal: call.signal });
+        const listing = engine.listResource(req.type_name, config, {
+          includeResource: req.include_resource_object === true,
+          limit: Number.isSafeInteger(limit) ? limit : 0,
+          signal: call.signal,
+        });
         for await (const event of listing) {
           events++;
           if (event.diags) {
@@ -417,11 +537,17 @@ export function providerStreamService<C>(engine: ProviderEngine<C>, log: Logger)
           };
         }
       } catch (err) {
-        const d = err instanceof BadRequest ? { severity: 'error' as const, summary: 'Invalid request from Terraform', detail: err.message } : diagnosticFromError('Provider error during ListResource', err);
+        const d =
+          err instanceof BadRequest
+            ? { severity: 'error' as const, summary: 'Invalid request from Terraform', detail: err.message }
+            : diagnosticFromError('Provider error during ListResource', err);
         rpcLog.error('RPC failed', { error: d.detail });
         yield { diagnostic: diagnosticsToProto([d]) };
       } finally {
-        rpcLog.trace('RPC done', { tf_req_duration_ms: Math.round((performance.now() - started) * 1000) / 1000, events });
+        rpcLog.trace('RPC done', {
+          tf_req_duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+          events,
+        });
       }
     },
   };
@@ -431,6 +557,7 @@ export function providerStreamService<C>(engine: ProviderEngine<C>, log: Logger)
 function emptyObject(schema: Schema): ObjectValue {
   const out: ObjectValue = {};
   for (const name of Object.keys(schema.block.attributes)) out[name] = null;
-  for (const [name, nb] of Object.entries(schema.block.blockTypes)) out[name] = nb.nesting === 'single' ? null : nb.nesting === 'map' ? {} : [];
+  for (const [name, nb] of Object.entries(schema.block.blockTypes))
+    out[name] = nb.nesting === 'single' ? null : nb.nesting === 'map' ? {} : [];
   return out;
 }

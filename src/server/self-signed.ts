@@ -45,7 +45,14 @@ const OID = {
 /** UTCTime (years 1950–2049, RFC 5280 §4.1.2.5.1): YYMMDDHHMMSSZ. */
 function utcTime(ms: number): Buffer {
   const iso = new Date(ms).toISOString(); // 2026-11-22T18:43:46.123Z
-  const text = iso.slice(2, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16) + iso.slice(17, 19) + 'Z';
+  const text =
+    iso.slice(2, 4) +
+    iso.slice(5, 7) +
+    iso.slice(8, 10) +
+    iso.slice(11, 13) +
+    iso.slice(14, 16) +
+    iso.slice(17, 19) +
+    'Z';
   return tlv(0x17, Buffer.from(text, 'ascii'));
 }
 

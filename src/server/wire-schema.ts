@@ -39,11 +39,23 @@ function blockToProto(block: SchemaBlock): Msg {
 }
 
 function nestedToProto(nb: SchemaNestedBlock): Msg {
-  return { type_name: nb.typeName, block: blockToProto(nb.block), nesting: NESTING[nb.nesting], min_items: nb.minItems, max_items: nb.maxItems };
+  return {
+    type_name: nb.typeName,
+    block: blockToProto(nb.block),
+    nesting: NESTING[nb.nesting],
+    min_items: nb.minItems,
+    max_items: nb.maxItems,
+  };
 }
 
 export function pathToProto(path: AttributePath): Msg {
   return {
-    steps: path.map((s) => ('attr' in s ? { attribute_name: s.attr } : 'key' in s ? { element_key_string: s.key } : { element_key_int: s.index })),
+    steps: path.map((s) =>
+      'attr' in s
+        ? { attribute_name: s.attr }
+        : 'key' in s
+          ? { element_key_string: s.key }
+          : { element_key_int: s.index },
+    ),
   };
 }

@@ -85,10 +85,14 @@ export function parseHandshake(rawLine: string, offeredVersions: number[]): Hand
   const parts = line.split('|');
   if (parts.length < 4) throw new Error(`Unrecognized remote plugin message: ${line}`);
   const core = Number.parseInt(parts[0]!, 10);
-  if (core !== 1) throw new Error(`incompatible core API version with plugin. Plugin version: ${parts[0]}, Core version: 1`);
+  if (core !== 1)
+    throw new Error(`incompatible core API version with plugin. Plugin version: ${parts[0]}, Core version: 1`);
   const app = Number.parseInt(parts[1]!, 10);
   if (!offeredVersions.includes(app)) {
-    throw new Error(`Incompatible API version with plugin. Plugin version: ${parts[1]}, Client versions: [${offeredVersions.join(' ')}]`);
+    throw new Error(
+      `Incompatible API version with plugin. Plugin version: ${parts[1]}, Client versions: ` +
+        `[${offeredVersions.join(' ')}]`,
+    );
   }
   if (app !== 6) throw new Error(`plugin chose protocol ${app}; this client speaks tfplugin6 only`);
   const network = parts[2]!;
@@ -109,7 +113,12 @@ export function parseHandshake(rawLine: string, offeredVersions: number[]): Hand
 }
 
 /** A gRPC connection to a provider; certDer null = plaintext (reattach/debug). */
-export function connect(address: string, certDer: Buffer | null, client: ClientIdentity | null, network = 'tcp'): ProviderConnection {
+export function connect(
+  address: string,
+  certDer: Buffer | null,
+  client: ClientIdentity | null,
+  network = 'tcp',
+): ProviderConnection {
   const target = network === 'unix' ? `unix:${address}` : address;
   const credentials = certDer
     ? grpc.credentials.createSsl(
@@ -131,18 +140,32 @@ export function connect(address: string, certDer: Buffer | null, client: ClientI
   const unary = (def: grpc.MethodDefinition<any, any>, request: unknown, deadlineMs?: number): Promise<any> =>
     new Promise((resolve, reject) => {
       const options: grpc.CallOptions = deadlineMs ? { deadline: Date.now() + deadlineMs } : {};
-      channel.makeUnaryRequest(def.path, def.requestSerialize, def.responseDeserialize, request ?? {}, options, (err, res) =>
-        err ? reject(err) : resolve(res),
+      channel.makeUnaryRequest(
+        def.path,
+        def.requestSerialize,
+        def.responseDeserialize,
+        request ?? {},
+        options,
+        (err, res) => (err ? reject(err) : resolve(res)),
       );
     });
 
   return {
     callRaw(rpc, request, options) {
       const identity = (bytes: Buffer) => bytes;
-      return unary({ path: `/${SERVICE_NAMES.provider}/${rpc}`, requestSerialize: identity, responseDeserialize: identity } as grpc.MethodDefinition<Buffer, Buffer>, request, options?.deadlineMs);
+      return unary(
+        {
+          path: `/${SERVICE_NAMES.provider}/${rpc}`,
+          requestSerialize: identity,
+          responseDeserialize: identity,
+        } as grpc.MethodDefinition<Buffer, Buffer>,
+        request,
+        options?.deadlineMs,
+      );
     },
     call(rpc, request, options) {
-      if (STREAMING_RPC_NAMES.has(rpc)) return Promise.reject(new Error(`${rpc} is a streaming RPC; call() is unary only`));
+      if (STREAMING_RPC_NAMES.has(rpc))
+        return Promise.reject(new Error(`${rpc} is a streaming RPC; call() is unary only`));
       return unary(provider[rpc]!, request, options?.deadlineMs);
     },
     serverStream(rpc, request) {
@@ -188,7 +211,10 @@ function waitForHandshakeLine(
       clearTimeout(timer);
       fn();
     };
-    const timer = setTimeout(() => finish(() => reject(new Error('timeout while waiting for plugin to start'))), timeoutMs);
+    const timer = setTimeout(
+      () => finish(() => reject(new Error('timeout while waiting for plugin to start'))),
+      timeoutMs,
+    );
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (text: string) => {
       if (done) return onExtra(text);
@@ -243,9 +269,13 @@ export async function launchProvider(executablePath: string, opts: LaunchOptions
   let handshake: Handshake;
   try {
     const line = await waitForHandshakeLine(child, opts.startTimeoutMs ?? 60_000, (t) => extraStdout.push(t));
-    const offered = protocolVersions.split(',').map((v) => Number.parseInt(v, 10)).filter(Number.isInteger);
+    const offered = protocolVersions
+      .split(',')
+      .map((v) => Number.parseInt(v, 10))
+      .filter(Number.isInteger);
     handshake = parseHandshake(line, offered);
-    if (identity && !handshake.certDer) throw new Error('plugin sent no server certificate although AutoMTLS was requested');
+    if (identity && !handshake.certDer)
+      throw new Error('plugin sent no server certificate although AutoMTLS was requested');
   } catch (err) {
     child.kill('SIGKILL');
     const { exitCode, signal } = await exited;
@@ -268,7 +298,12 @@ export async function launchProvider(executablePath: string, opts: LaunchOptions
     let giveUp: NodeJS.Timeout | undefined;
     const pipesHeld = new Promise<never>((_, reject) => {
       giveUp = setTimeout(
-        () => reject(new Error('provider exited but its stdout/stderr stay open: a grandchild holds them (use exec in wrappers)')),
+        () =>
+          reject(
+            new Error(
+              'provider exited but its stdout/stderr stay open: a grandchild holds them (use exec in wrappers)',
+            ),
+          ),
         KILL_GRACE_MS + 3000,
       );
     });
@@ -281,5 +316,14 @@ export async function launchProvider(executablePath: string, opts: LaunchOptions
     }
   };
 
-  return { ...connection, pid: child.pid!, handshake, clientIdentity: identity, stderrLines, extraStdout, exited, shutdown };
+  return {
+    ...connection,
+    pid: child.pid!,
+    handshake,
+    clientIdentity: identity,
+    stderrLines,
+    extraStdout,
+    exited,
+    shutdown,
+  };
 }

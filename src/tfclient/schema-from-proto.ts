@@ -46,10 +46,24 @@ function blockFromProto(b: Msg, where: string): SchemaBlock {
     if (!nesting) throw new Error(`${at}: invalid nesting mode ${nb.nesting}`);
     const min = Number(nb.min_items ?? 0);
     const max = Number(nb.max_items ?? 0);
-    if (nesting === 'single' && !(min === max && (min === 0 || min === 1))) throw new Error(`${at}: single block needs min = max = 0 or 1`);
-    if ((nesting === 'group' || nesting === 'map') && (min !== 0 || max !== 0)) throw new Error(`${at}: ${nesting} block cannot have min/max items`);
+    if (nesting === 'single' && !(min === max && (min === 0 || min === 1)))
+      throw new Error(`${at}: single block needs min = max = 0 or 1`);
+    if ((nesting === 'group' || nesting === 'map') && (min !== 0 || max !== 0))
+      throw new Error(`${at}: ${nesting} block cannot have min/max items`);
     if (max !== 0 && min > max) throw new Error(`${at}: min_items > max_items`);
-    blockTypes[nb.type_name] = { typeName: nb.type_name, nesting, minItems: min, maxItems: max, block: blockFromProto(nb.block ?? {}, at) };
+    blockTypes[nb.type_name] = {
+      typeName: nb.type_name,
+      nesting,
+      minItems: min,
+      maxItems: max,
+      block: blockFromProto(nb.block ?? {}, at),
+    };
   }
-  return { attributes, blockTypes, description: b.description ?? '', descriptionKind: b.description_kind === 1 ? 'markdown' : 'plain', deprecated: !!b.deprecated };
+  return {
+    attributes,
+    blockTypes,
+    description: b.description ?? '',
+    descriptionKind: b.description_kind === 1 ? 'markdown' : 'plain',
+    deprecated: !!b.deprecated,
+  };
 }

@@ -12,7 +12,11 @@ export function devOverridesConfig(binDir: string, providers: readonly string[] 
 }
 
 /** The environment for one workspace: its CLI config, its own data directory, no prompts or checkpoints. */
-export function terraformEnv(workspaceDir: string, cliConfigPath: string, extra: Record<string, string> = {}): Record<string, string> {
+export function terraformEnv(
+  workspaceDir: string,
+  cliConfigPath: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     ...(process.env as Record<string, string>),
     TF_CLI_CONFIG_FILE: cliConfigPath,
@@ -24,8 +28,16 @@ export function terraformEnv(workspaceDir: string, cliConfigPath: string, extra:
   };
 }
 
-/** The sec provider's connection settings as the environment variables it reads (SEC_API_URL has no provider-block form). */
-export function secProviderEnv(api: { url: string; account: string; apiKey: string; apiSecret: string }): Record<string, string> {
+/**
+ * The sec provider's connection settings as the environment variables it reads (SEC_API_URL has no provider-block
+ * form).
+ */
+export function secProviderEnv(api: {
+  url: string;
+  account: string;
+  apiKey: string;
+  apiSecret: string;
+}): Record<string, string> {
   return { SEC_API_URL: api.url, SEC_ACCOUNT: api.account, SEC_API_KEY: api.apiKey, SEC_API_SECRET: api.apiSecret };
 }
 

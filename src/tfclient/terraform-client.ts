@@ -32,7 +32,9 @@ export class ProviderCallError extends Error {
     readonly rpc: string,
     readonly diagnostics: WireDiagnostic[],
   ) {
-    super(`${rpc}: ${diagnostics.map((d) => `${d.summary}${d.path ? ` (at ${d.path})` : ''}: ${d.detail}`).join('; ')}`);
+    super(
+      `${rpc}: ${diagnostics.map((d) => `${d.summary}${d.path ? ` (at ${d.path})` : ''}: ${d.detail}`).join('; ')}`,
+    );
   }
 }
 
@@ -40,7 +42,9 @@ export interface PlannedChange {
   planned: ObjectValue | null;
   requiresReplace: AttributePath[];
   plannedPrivate: Buffer;
-  /** The planned identity (Terraform 1.12 and later send it to ApplyResourceChange); null when the provider gave none. */
+  /**
+   * The planned identity (Terraform 1.12 and later send it to ApplyResourceChange); null when the provider gave none.
+   */
   plannedIdentity?: ObjectValue | null;
 }
 
@@ -151,7 +155,11 @@ export class TerraformClient {
     const diags: WireDiagnostic[] = (res.diagnostics ?? []).map(wireDiagnostic);
     this.received.push(...diags);
     const invalid = diags.filter((d) => d.severity === 'invalid');
-    if (invalid.length > 0) throw new ProviderCallError(rpc, invalid.map((d) => ({ ...d, summary: `diagnostic without severity: ${d.summary}` })));
+    if (invalid.length > 0)
+      throw new ProviderCallError(
+        rpc,
+        invalid.map((d) => ({ ...d, summary: `diagnostic without severity: ${d.summary}` })),
+      );
     return { response: res, diagnostics: diags };
   }
 
@@ -196,17 +204,38 @@ export class TerraformClient {
     const value = configValue(this.schemas.provider.block, config);
     const block = this.schemas.provider.block;
     await this.call('ValidateProviderConfig', { config: dyn(block, value) });
-    await this.call('ConfigureProvider', { terraform_version: terraformVersion, config: dyn(block, value), client_capabilities: { deferral_allowed: false } });
+    await this.call('ConfigureProvider', {
+      terraform_version: terraformVersion,
+      config: dyn(block, value),
+      client_capabilities: { deferral_allowed: false },
+    });
   }
 
-  /** ValidateResourceConfig as Terraform 1.11 sends it; `writeOnlyAllowed: false` is what older Terraform (no capabilities) means. */
-  async validateResource(type: string, config: ObjectValue, options: { writeOnlyAllowed?: boolean } = {}): Promise<void> {
-    const capabilities = options.writeOnlyAllowed === false ? {} : { client_capabilities: { write_only_attributes_allowed: true } };
-    await this.call('ValidateResourceConfig', { type_name: type, config: dyn(this.resourceSchema(type).block, config), ...capabilities });
+  /**
+   * ValidateResourceConfig as Terraform 1.11 sends it; `writeOnlyAllowed: false` is what older Terraform (no
+   * capabilities) means.
+   */
+  async validateResource(
+    type: string,
+    config: ObjectValue,
+    options: { writeOnlyAllowed?: boolean } = {},
+  ): Promise<void> {
+    const capabilities =
+      options.writeOnlyAllowed === false ? {} : { client_capabilities: { write_only_attributes_allowed: true } };
+    await this.call('ValidateResourceConfig', {
+      type_name: type,
+      config: dyn(this.resourceSchema(type).block, config),
+      ...capabilities,
+    });
   }
 
   /** PlanResourceChange with a proposed new state computed as Terraform does, plus Terraform's checks. */
-  async plan(type: string, prior: ObjectValue | null, config: ObjectValue | null, priorPrivate: Buffer = Buffer.alloc(0)): Promise<PlannedChange> {
+  async plan(
+    type: string,
+    prior: ObjectValue | null,
+    config: ObjectValue | null,
+    priorPrivate: Buffer = Buffer.alloc(0),
+  ): Promise<PlannedChange> {
     const block = this.resourceSchema(type).block;
     const proposed = config === null ? null : (proposedNew(block, prior, config) as ObjectValue);
     const res = await this.call('PlanResourceChange', {
@@ -221,12 +250,28 @@ export class TerraformClient {
     const requiresReplace = (res.requires_replace ?? []).map(pathFromProto);
     // Terraform lets a create or a replacement plan an identity it does not know yet; nothing else.
     const creatingOrReplacing = prior === null || requiresReplace.length > 0;
-    const plannedIdentity = this.identityResponse('PlanResourceChange', type, res.planned_identity, !creatingOrReplacing);
-    if (config !== null) failOn('PlanResourceChange', 'Provider produced invalid plan', checkPlannedState(block, prior, config, planned));
-    return { planned, requiresReplace, plannedPrivate: Buffer.from(res.planned_private ?? []), plannedIdentity: plannedIdentity ?? null };
+    const plannedIdentity = this.identityResponse(
+      'PlanResourceChange',
+      type,
+      res.planned_identity,
+      !creatingOrReplacing,
+    );
+    if (config !== null)
+      failOn('PlanResourceChange', 'Provider produced invalid plan', checkPlannedState(block, prior, config, planned));
+    return {
+      planned,
+      requiresReplace,
+      plannedPrivate: Buffer.from(res.planned_private ?? []),
+      plannedIdentity: plannedIdentity ?? null,
+    };
   }
 
-  async apply(type: string, prior: ObjectValue | null, change: PlannedChange, config: ObjectValue | null): Promise<{ state: ObjectValue | null; private: Buffer }> {
+  async apply(
+    type: string,
+    prior: ObjectValue | null,
+    change: PlannedChange,
+    config: ObjectValue | null,
+  ): Promise<{ state: ObjectValue | null; private: Buffer }> {
     const { state, private: priv, errors } = await this.applyKeepingState(type, prior, change, config);
     if (errors.length > 0) throw new ProviderCallError('ApplyResourceChange', errors);
     return { state, private: priv };
@@ -254,12 +299,21 @@ export class TerraformClient {
     const state = undyn(block, res.new_state) as ObjectValue | null;
     const identity = this.identityResponse('ApplyResourceChange', type, res.new_identity, true);
     const errors = diagnostics.filter((d) => d.severity === 'error');
-    if (errors.length === 0) failOn('ApplyResourceChange', 'Provider produced inconsistent result after apply', checkApplyResult(block, change.planned, state, change.planned === null));
+    if (errors.length === 0)
+      failOn(
+        'ApplyResourceChange',
+        'Provider produced inconsistent result after apply',
+        checkApplyResult(block, change.planned, state, change.planned === null),
+      );
     if (state !== null && identity) this.identities.set(state, identity);
     return { state, private: Buffer.from(res.private ?? []), errors };
   }
 
-  async read(type: string, state: ObjectValue, priv: Buffer = Buffer.alloc(0)): Promise<{ state: ObjectValue | null; private: Buffer }> {
+  async read(
+    type: string,
+    state: ObjectValue,
+    priv: Buffer = Buffer.alloc(0),
+  ): Promise<{ state: ObjectValue | null; private: Buffer }> {
     const block = this.resourceSchema(type).block;
     const res = await this.call('ReadResource', {
       type_name: type,
@@ -276,7 +330,11 @@ export class TerraformClient {
 
   async upgrade(type: string, version: number, stateJson: string): Promise<ObjectValue> {
     const block = this.resourceSchema(type).block;
-    const res = await this.call('UpgradeResourceState', { type_name: type, version, raw_state: { json: Buffer.from(stateJson) } });
+    const res = await this.call('UpgradeResourceState', {
+      type_name: type,
+      version,
+      raw_state: { json: Buffer.from(stateJson) },
+    });
     const state = undyn(block, res.upgraded_state) as ObjectValue;
     failOn('UpgradeResourceState', 'Invalid resource state upgrade', checkReadResult(block, state));
     return state;
@@ -297,10 +355,12 @@ export class TerraformClient {
     if (!schema) throw new Error(`the provider declares no identity for ${type}`);
     const value: ObjectValue = {};
     for (const [name, a] of schema.attributes) {
-      if (a.requiredForImport && (identity[name] ?? null) === null) throw new Error(`Terraform requires identity attribute ${name} of ${type} in an import block`);
+      if (a.requiredForImport && (identity[name] ?? null) === null)
+        throw new Error(`Terraform requires identity attribute ${name} of ${type} in an import block`);
       value[name] = identity[name] ?? null;
     }
-    for (const name of Object.keys(identity)) if (!schema.attributes.has(name)) throw new Error(`${type} has no identity attribute ${name}`);
+    for (const name of Object.keys(identity))
+      if (!schema.attributes.has(name)) throw new Error(`${type} has no identity attribute ${name}`);
     return this.importTarget(type, { identity: value });
   }
 
@@ -312,23 +372,32 @@ export class TerraformClient {
       ...(byIdentity ? this.identityRequest('identity', type, target.identity) : { id: target.id }),
     });
     const imported: Msg[] = res.imported_resources ?? [];
-    if (imported.length === 0) throw new ProviderCallError('ImportResourceState', [diag('Import returned no resources')]);
-    if (imported.length > 1) throw new ProviderCallError('ImportResourceState', [diag('Multiple import states not supported')]);
-    if (imported[0]!.type_name !== type) throw new ProviderCallError('ImportResourceState', [diag(`Import returned type ${imported[0]!.type_name}`)]);
+    if (imported.length === 0)
+      throw new ProviderCallError('ImportResourceState', [diag('Import returned no resources')]);
+    if (imported.length > 1)
+      throw new ProviderCallError('ImportResourceState', [diag('Multiple import states not supported')]);
+    if (imported[0]!.type_name !== type)
+      throw new ProviderCallError('ImportResourceState', [diag(`Import returned type ${imported[0]!.type_name}`)]);
     const identity = this.identityResponse('ImportResourceState', type, imported[0]!.identity, false);
     // Terraform: "Providers are supposed to return an identity when importing by identity".
-    if (byIdentity && !identity) throw new ProviderCallError('ImportResourceState', [diag(`import of ${type} didn't return an identity`)]);
+    if (byIdentity && !identity)
+      throw new ProviderCallError('ImportResourceState', [diag(`import of ${type} didn't return an identity`)]);
     const state = undyn(block, imported[0]!.state) as ObjectValue | null;
     if (state === null) throw new ProviderCallError('ImportResourceState', [diag('Import returned null resource')]);
     if (identity) this.identities.set(state, identity);
     const read = await this.read(type, state, Buffer.from(imported[0]!.private ?? []));
-    if (read.state === null) throw new ProviderCallError('ReadResource', [diag('Cannot import non-existent remote object')]);
+    if (read.state === null)
+      throw new ProviderCallError('ReadResource', [diag('Cannot import non-existent remote object')]);
     return read.state;
   }
 
   /** UpgradeResourceIdentity, which Terraform calls for a stored identity of another version. */
   async upgradeIdentity(type: string, version: number, identityJson: string): Promise<ObjectValue | null> {
-    const res = await this.call('UpgradeResourceIdentity', { type_name: type, version, raw_identity: { json: Buffer.from(identityJson) } });
+    const res = await this.call('UpgradeResourceIdentity', {
+      type_name: type,
+      version,
+      raw_identity: { json: Buffer.from(identityJson) },
+    });
     return this.identityResponse('UpgradeResourceIdentity', type, res.upgraded_identity, true);
   }
 
@@ -338,17 +407,31 @@ export class TerraformClient {
    * Terraform reads it: at most `limit` results (then the stream is cancelled), an error ends it,
    * a warning without identity is skipped, every result must carry an identity.
    */
-  async list(type: string, filters: Record<string, unknown> | null, options: { includeResource?: boolean; limit?: number } = {}): Promise<ListResult[]> {
+  async list(
+    type: string,
+    filters: Record<string, unknown> | null,
+    options: { includeResource?: boolean; limit?: number } = {},
+  ): Promise<ListResult[]> {
     const listBlock = this.listSchema(type).block;
     const resourceBlock = this.resourceSchema(type).block;
     const identity = this.identitySchema(type);
-    if (!identity) throw new ProviderCallError('ListResource', [diag(`Identity schema not found for resource type ${type}; this is a bug in the provider - please report it there`)]);
+    if (!identity)
+      throw new ProviderCallError('ListResource', [
+        diag(
+          `Identity schema not found for resource type ${type}; this is a bug in the provider - please report it there`,
+        ),
+      ]);
     // A `list` block without `config` still sends an object, every attribute null.
     const config = dyn(listBlock, configValue(listBlock, filters ?? {}));
     await this.call('ValidateListResourceConfig', { type_name: type, config });
     const includeResource = options.includeResource ?? false;
     const limit = options.limit ?? DEFAULT_LIST_LIMIT;
-    const stream = this.plugin.serverStream('ListResource', { type_name: type, config, include_resource_object: includeResource, limit });
+    const stream = this.plugin.serverStream('ListResource', {
+      type_name: type,
+      config,
+      include_resource_object: includeResource,
+      limit,
+    });
     const results: ListResult[] = [];
     try {
       for await (const event of stream as AsyncIterable<Msg>) {
@@ -358,14 +441,24 @@ export class TerraformClient {
         const errors = diags.filter((d) => d.severity !== 'warning');
         if (errors.length > 0) throw new ProviderCallError('ListResource', errors);
         if (diags.length > 0 && !hasData(event.identity)) continue;
-        if (!hasData(event.identity)) throw new ProviderCallError('ListResource', [diag(`missing identity data in ListResource event for ${type}`)]);
+        if (!hasData(event.identity))
+          throw new ProviderCallError('ListResource', [
+            diag(`missing identity data in ListResource event for ${type}`),
+          ]);
         const id = undynType(identity.type, event.identity.identity_data) as ObjectValue;
-        failOn('ListResource', 'Provider produced invalid identity', isWhollyKnown(identity.type, id) ? [] : [{ path: [], message: 'The listed identity contains unknown values' }]);
+        failOn(
+          'ListResource',
+          'Provider produced invalid identity',
+          isWhollyKnown(identity.type, id)
+            ? []
+            : [{ path: [], message: 'The listed identity contains unknown values' }],
+        );
         let state: ObjectValue | null = null;
         if (includeResource && event.resource_object) {
           state = undyn(resourceBlock, event.resource_object) as ObjectValue | null;
           // Stricter than Terraform, which only decodes it: the object becomes a state once imported.
-          if (state !== null) failOn('ListResource', 'Provider produced invalid object', checkReadResult(resourceBlock, state));
+          if (state !== null)
+            failOn('ListResource', 'Provider produced invalid object', checkReadResult(resourceBlock, state));
           if (state !== null) this.identities.set(state, id);
         }
         results.push({ displayName: String(event.display_name ?? ''), identity: id, state });
@@ -384,14 +477,21 @@ export class TerraformClient {
   }
 
   /** A returned identity, decoded with the identity schema and judged as Terraform judges it. */
-  private identityResponse(rpc: string, type: string, data: Msg | null | undefined, mustBeKnown: boolean): ObjectValue | null {
+  private identityResponse(
+    rpc: string,
+    type: string,
+    data: Msg | null | undefined,
+    mustBeKnown: boolean,
+  ): ObjectValue | null {
     if (!hasData(data)) return null;
     const schema = this.identitySchema(type);
     if (!schema) throw new ProviderCallError(rpc, [diag(`unknown identity type ${type}`)]);
     const identity = undynType(schema.type, data!.identity_data) as ObjectValue | null;
     if (identity === null) return null;
     if (mustBeKnown && !isWhollyKnown(schema.type, identity)) {
-      throw new ProviderCallError(rpc, [diag('Provider produced invalid identity', `Provider returned an identity with unknown values for ${type}.`)]);
+      throw new ProviderCallError(rpc, [
+        diag('Provider produced invalid identity', `Provider returned an identity with unknown values for ${type}.`),
+      ]);
     }
     return identity;
   }
@@ -410,14 +510,23 @@ export class TerraformClient {
    * ValidateEphemeralResourceConfig then OpenEphemeralResource, as Terraform runs them; the result
    * must be wholly known and conform to the schema.
    */
-  async openEphemeral(type: string, config: ObjectValue): Promise<{ result: ObjectValue; renewAt?: Date; private: Buffer }> {
+  async openEphemeral(
+    type: string,
+    config: ObjectValue,
+  ): Promise<{ result: ObjectValue; renewAt?: Date; private: Buffer }> {
     const block = this.ephemeralSchema(type).block;
     await this.call('ValidateEphemeralResourceConfig', { type_name: type, config: dyn(block, config) });
-    const res = await this.call('OpenEphemeralResource', { type_name: type, config: dyn(block, config), client_capabilities: { deferral_allowed: false } });
+    const res = await this.call('OpenEphemeralResource', {
+      type_name: type,
+      config: dyn(block, config),
+      client_capabilities: { deferral_allowed: false },
+    });
     const result = undyn(block, res.result) as ObjectValue | null;
     if (result === null) throw new ProviderCallError('OpenEphemeralResource', [diag('Provider produced null result')]);
     failOn('OpenEphemeralResource', 'Provider produced invalid ephemeral result', checkReadResult(block, result));
-    const renewAt = res.renew_at ? new Date(Number(res.renew_at.seconds) * 1000 + Math.floor(Number(res.renew_at.nanos ?? 0) / 1e6)) : undefined;
+    const renewAt = res.renew_at
+      ? new Date(Number(res.renew_at.seconds) * 1000 + Math.floor(Number(res.renew_at.nanos ?? 0) / 1e6))
+      : undefined;
     return { result, ...(renewAt ? { renewAt } : {}), private: Buffer.from(res.private ?? []) };
   }
 
@@ -447,7 +556,12 @@ function diag(summary: string, detail = ''): WireDiagnostic {
 }
 
 function wireDiagnostic(d: Msg): WireDiagnostic {
-  return { severity: d.severity === 1 ? 'error' : d.severity === 2 ? 'warning' : 'invalid', summary: d.summary ?? '', detail: d.detail ?? '', path: pathText(d.attribute) };
+  return {
+    severity: d.severity === 1 ? 'error' : d.severity === 2 ? 'warning' : 'invalid',
+    summary: d.summary ?? '',
+    detail: d.detail ?? '',
+    path: pathText(d.attribute),
+  };
 }
 
 /** Whether a ResourceIdentityData holds a value. */
@@ -460,23 +574,30 @@ const hasData = (data: Msg | null | undefined): boolean => (data?.identity_data?
  */
 export function identitySchemaFromProto(msg: Msg, type: string): IdentitySchema {
   const version = Number(msg.version ?? 0);
-  if (version < 0) throw new Error(`provider has invalid negative identity schema version for managed resource type "${type}"`);
+  if (version < 0)
+    throw new Error(`provider has invalid negative identity schema version for managed resource type "${type}"`);
   const attributes: IdentitySchema['attributes'] = new Map();
   for (const a of (msg.identity_attributes ?? []) as Msg[]) {
     const at = `identity of ${type}: attribute ${JSON.stringify(a.name)}`;
     if (!/^[a-z0-9_]+$/.test(a.name)) throw new Error(`${at}: invalid name`);
     if (attributes.has(a.name)) throw new Error(`${at}: duplicate`);
-    if (!a.required_for_import && !a.optional_for_import) throw new Error(`${at}: must set Optional, Required or Computed`);
+    if (!a.required_for_import && !a.optional_for_import)
+      throw new Error(`${at}: must set Optional, Required or Computed`);
     if (a.required_for_import && a.optional_for_import) throw new Error(`${at}: cannot set both Optional and Required`);
     const t = typeFromJSON(JSON.parse(Buffer.from(a.type).toString('utf8')));
-    if (t.kind === 'map' || t.kind === 'set' || t.kind === 'object') throw new Error(`${at}: is a ${t.kind}, which is not allowed in identity schemas`);
+    if (t.kind === 'map' || t.kind === 'set' || t.kind === 'object')
+      throw new Error(`${at}: is a ${t.kind}, which is not allowed in identity schemas`);
     attributes.set(a.name, { type: t, requiredForImport: !!a.required_for_import, description: a.description ?? '' });
   }
   return { version, attributes, type: objectOf(Object.fromEntries([...attributes].map(([n, a]) => [n, a.type]))) };
 }
 
 function failOn(rpc: string, summary: string, problems: { path: AttributePath; message: string }[]): void {
-  if (problems.length > 0) throw new ProviderCallError(rpc, problems.map((p) => ({ severity: 'error', summary, detail: p.message, path: formatPath(p.path) })));
+  if (problems.length > 0)
+    throw new ProviderCallError(
+      rpc,
+      problems.map((p) => ({ severity: 'error', summary, detail: p.message, path: formatPath(p.path) })),
+    );
 }
 
 const dyn = (block: SchemaBlock, v: Value) => ({ msgpack: Buffer.from(encodeMsgpack(impliedType(block), v)) });
@@ -486,7 +607,7 @@ function undyn(block: SchemaBlock, dv: Msg | undefined): Value {
 }
 
 function undynType(type: CtyType, dv: Msg | undefined): Value {
-  if (!dv || !dv.msgpack || dv.msgpack.length === 0) return null;
+  if (!dv?.msgpack || dv.msgpack.length === 0) return null;
   return decodeMsgpack(type, dv.msgpack);
 }
 
@@ -496,7 +617,11 @@ function pathText(attr: Msg | undefined): string {
 
 function pathFromProto(p: Msg): AttributePath {
   return (p.steps ?? []).map((s: Msg) =>
-    s.attribute_name ? { attr: s.attribute_name } : s.element_key_string !== undefined && s.element_key_string !== '' ? { key: s.element_key_string } : { index: Number(s.element_key_int ?? 0) },
+    s.attribute_name
+      ? { attr: s.attribute_name }
+      : s.element_key_string !== undefined && s.element_key_string !== ''
+        ? { key: s.element_key_string }
+        : { index: Number(s.element_key_int ?? 0) },
   );
 }
 
@@ -506,8 +631,20 @@ export function configValue(block: SchemaBlock, plain: Record<string, unknown>):
   for (const [name, a] of Object.entries(block.attributes)) out[name] = plainToValue(a.type, plain[name], name);
   for (const [name, nb] of Object.entries(block.blockTypes)) {
     const p = plain[name];
-    if (nb.nesting === 'single' || nb.nesting === 'group') out[name] = p == null ? (nb.nesting === 'group' ? configValue(nb.block, {}) : null) : configValue(nb.block, p as Record<string, unknown>);
-    else if (nb.nesting === 'map') out[name] = Object.fromEntries(Object.entries((p ?? {}) as Record<string, Record<string, unknown>>).map(([k, e]) => [k, configValue(nb.block, e)]));
+    if (nb.nesting === 'single' || nb.nesting === 'group')
+      out[name] =
+        p == null
+          ? nb.nesting === 'group'
+            ? configValue(nb.block, {})
+            : null
+          : configValue(nb.block, p as Record<string, unknown>);
+    else if (nb.nesting === 'map')
+      out[name] = Object.fromEntries(
+        Object.entries((p ?? {}) as Record<string, Record<string, unknown>>).map(([k, e]) => [
+          k,
+          configValue(nb.block, e),
+        ]),
+      );
     else out[name] = ((p ?? []) as Record<string, unknown>[]).map((e) => configValue(nb.block, e));
   }
   return out;

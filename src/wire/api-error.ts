@@ -54,7 +54,8 @@ export function isApiError(error: unknown, code?: ApiErrorCode): error is ApiErr
 }
 
 /** The message tail of every 'outcome_unknown' error. */
-export const OUTCOME_UNKNOWN_NOTE = 'the request was sent but its answer was lost, so it may or may not have taken effect';
+export const OUTCOME_UNKNOWN_NOTE =
+  'the request was sent but its answer was lost, so it may or may not have taken effect';
 
 /** The code an HTTP error status maps to. */
 export function codeForStatus(status: number): ApiErrorCode {

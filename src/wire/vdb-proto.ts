@@ -47,7 +47,8 @@ export function vdbProtoRoot(): protobuf.Root {
 export function loadFromProtoDir(protoDir: string): protobuf.Root {
   const root = new protobuf.Root();
   const resolveDefault = root.resolvePath.bind(root);
-  root.resolvePath = (origin, target) => (target.startsWith('vdb/') ? join(protoDir, target) : resolveDefault(origin, target));
+  root.resolvePath = (origin, target) =>
+    target.startsWith('vdb/') ? join(protoDir, target) : resolveDefault(origin, target);
   root.loadSync(protoFiles(join(protoDir, 'vdb')), { keepCase: true });
   return root;
 }
@@ -61,7 +62,6 @@ function protoFiles(dir: string): string[] {
     })
     .sort();
 }
-
 
 export interface VdbMethod {
   /** e.g. `/vdb.cloud.cluster.v1.ClusterService/GetCluster`. */

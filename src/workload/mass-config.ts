@@ -15,7 +15,13 @@ export type WorkloadProvider = 'sec' | 'vdb';
 
 /** How Terraform reaches an emulator (what `startSecEmulator` / `startVdbEmulator` return). */
 export type EmulatorConnection =
-  | { readonly provider: 'sec'; readonly url: string; readonly account: string; readonly apiKey: string; readonly apiSecret: string }
+  | {
+      readonly provider: 'sec';
+      readonly url: string;
+      readonly account: string;
+      readonly apiKey: string;
+      readonly apiSecret: string;
+    }
   | { readonly provider: 'vdb'; readonly url: string; readonly apiKey: string; readonly accountId: string };
 
 export interface MassConfigOptions {
@@ -81,7 +87,11 @@ interface Kind {
   readonly key: string;
   readonly destroyed?: Readonly<Record<string, unknown>>;
   /** `refer(type, attribute)` points at the most recent earlier resource of that type. */
-  build(name: (what: string) => string, i: number, refer: (type: string, attribute: string) => Reference): { body: Body; expected: Record<string, unknown> };
+  build(
+    name: (what: string) => string,
+    i: number,
+    refer: (type: string, attribute: string) => Reference,
+  ): { body: Body; expected: Record<string, unknown> };
 }
 
 const SEC_KINDS: Record<string, Kind> = {
@@ -91,7 +101,10 @@ const SEC_KINDS: Record<string, Kind> = {
     key: 'intg_guid',
     build: (name, i) => {
       const recipients = [`alerts-${i}@example.com`, 'security@example.com'];
-      return { body: { name: name('email'), recipients }, expected: { type: 'EmailUser', name: name('email'), 'data.channelProps.recipients': recipients } };
+      return {
+        body: { name: name('email'), recipients },
+        expected: { type: 'EmailUser', name: name('email'), 'data.channelProps.recipients': recipients },
+      };
     },
   },
   webhook: {
@@ -100,7 +113,10 @@ const SEC_KINDS: Record<string, Kind> = {
     key: 'intg_guid',
     build: (name, i) => {
       const url = `https://hooks.example.com/alerts/${i}`;
-      return { body: { name: name('webhook'), webhook_url: url }, expected: { type: 'Webhook', name: name('webhook'), 'data.webhookUrl': url } };
+      return {
+        body: { name: name('webhook'), webhook_url: url },
+        expected: { type: 'Webhook', name: name('webhook'), 'data.webhookUrl': url },
+      };
     },
   },
   resourceGroup: {
@@ -114,7 +130,12 @@ const SEC_KINDS: Record<string, Kind> = {
           name: name('group'),
           type: 'CLOUD_A',
           description: `Resources of account ${account}`,
-          group: [{ operator: 'AND', filter: [{ filter_name: 'account', field: 'Account', operation: 'EQUALS', value: [account] }] }],
+          group: [
+            {
+              operator: 'AND',
+              filter: [{ filter_name: 'account', field: 'Account', operation: 'EQUALS', value: [account] }],
+            },
+          ],
         },
         expected: { name: name('group'), resourceType: 'CLOUD_A', 'query.filters.account.values': [account] },
       };
@@ -161,8 +182,18 @@ const SEC_KINDS: Record<string, Kind> = {
     collection: 'ReportRules',
     key: 'guid',
     build: (name, _i, refer) => ({
-      body: { name: name('report'), severities: ['Critical', 'High'], email_alert_channels: [refer('sec_alert_channel_email', 'intg_guid')], weekly_snapshot: true },
-      expected: { type: 'Report', 'filters.name': name('report'), 'filters.severity': [1, 2], 'reportNotificationTypes.trendReport': true },
+      body: {
+        name: name('report'),
+        severities: ['Critical', 'High'],
+        email_alert_channels: [refer('sec_alert_channel_email', 'intg_guid')],
+        weekly_snapshot: true,
+      },
+      expected: {
+        type: 'Report',
+        'filters.name': name('report'),
+        'filters.severity': [1, 2],
+        'reportNotificationTypes.trendReport': true,
+      },
     }),
   },
 };
@@ -173,8 +204,17 @@ const VDB_KINDS: Record<string, Kind> = {
     collection: 'roles',
     key: 'id',
     build: (name, i) => ({
-      body: { name: name('role'), description: `Role number ${i}`, permissions: [{ value: 'read:clusters' }, { value: 'read:backups' }] },
-      expected: { name: name('role'), roleType: 'ROLE_TYPE_CUSTOM', description: `Role number ${i}`, 'permissions.length': 2 },
+      body: {
+        name: name('role'),
+        description: `Role number ${i}`,
+        permissions: [{ value: 'read:clusters' }, { value: 'read:backups' }],
+      },
+      expected: {
+        name: name('role'),
+        roleType: 'ROLE_TYPE_CUSTOM',
+        description: `Role number ${i}`,
+        'permissions.length': 2,
+      },
     }),
   },
   cluster: {
@@ -188,7 +228,12 @@ const VDB_KINDS: Record<string, Kind> = {
         cloud_region: 'eu-central-1',
         configuration: [{ number_of_nodes: 1, node_configuration: [{ package_id: packageId('aws', 'small') }] }],
       },
-      expected: { name: name('cluster'), cloudProviderId: 'aws', 'configuration.numberOfNodes': 1, 'state.phase': 'CLUSTER_PHASE_HEALTHY' },
+      expected: {
+        name: name('cluster'),
+        cloudProviderId: 'aws',
+        'configuration.numberOfNodes': 1,
+        'state.phase': 'CLUSTER_PHASE_HEALTHY',
+      },
     }),
   },
   databaseKey: {
@@ -196,7 +241,11 @@ const VDB_KINDS: Record<string, Kind> = {
     collection: 'databaseApiKeys',
     key: 'id',
     build: (name, _i, refer) => ({
-      body: { cluster_id: refer('vdb_accounts_cluster', 'id'), name: name('key'), global_access_rule: [{ access_type: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' }] },
+      body: {
+        cluster_id: refer('vdb_accounts_cluster', 'id'),
+        name: name('key'),
+        global_access_rule: [{ access_type: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' }],
+      },
       expected: { name: name('key') },
     }),
   },
@@ -206,7 +255,10 @@ const VDB_KINDS: Record<string, Kind> = {
     key: 'id',
     build: (_name, i, refer) => {
       const schedule = `${i % 60} 3 * * *`;
-      return { body: { cluster_id: refer('vdb_accounts_cluster', 'id'), cron_expression: schedule, retention_period: '72h' }, expected: { schedule, status: 'BACKUP_SCHEDULE_STATUS_ACTIVE' } };
+      return {
+        body: { cluster_id: refer('vdb_accounts_cluster', 'id'), cron_expression: schedule, retention_period: '72h' },
+        expected: { schedule, status: 'BACKUP_SCHEDULE_STATUS_ACTIVE' },
+      };
     },
   },
 };
@@ -218,8 +270,22 @@ const VDB_KINDS: Record<string, Kind> = {
  * backup schedule; roles make up the bulk.
  */
 const CYCLES: Record<WorkloadProvider, readonly Kind[]> = {
-  sec: ['email', 'webhook', 'resourceGroup', 'email', 'teamMember', 'token', 'vulnerabilityException', 'reportRule', 'email', 'webhook', 'resourceGroup'].map((k) => SEC_KINDS[k]!),
-  vdb: ['cluster', 'databaseKey', 'databaseKey', 'backupSchedule', ...Array<string>(16).fill('role')].map((k) => VDB_KINDS[k]!),
+  sec: [
+    'email',
+    'webhook',
+    'resourceGroup',
+    'email',
+    'teamMember',
+    'token',
+    'vulnerabilityException',
+    'reportRule',
+    'email',
+    'webhook',
+    'resourceGroup',
+  ].map((k) => SEC_KINDS[k]!),
+  vdb: ['cluster', 'databaseKey', 'databaseKey', 'backupSchedule', ...Array<string>(16).fill('role')].map(
+    (k) => VDB_KINDS[k]!,
+  ),
 };
 
 /** Builds the configuration: the cycle of kinds repeated until `count` resources. */
@@ -251,27 +317,39 @@ export function massConfig(connection: EmulatorConnection, options: MassConfigOp
 
   const kinds = [...new Map(cycle.map((k) => [k.type, k])).values()];
   const types = kinds
-    .map((k) => ({ type: k.type, collection: k.collection, key: k.key, destroyed: k.destroyed ?? ('absent' as const), objects: objects.filter((o) => o.type === k.type) }))
+    .map((k) => ({
+      type: k.type,
+      collection: k.collection,
+      key: k.key,
+      destroyed: k.destroyed ?? ('absent' as const),
+      objects: objects.filter((o) => o.type === k.type),
+    }))
     .filter((t) => t.objects.length > 0);
 
-  const header = `terraform {\n  required_providers {\n    ${provider} = {\n      source = "keel/${provider}"\n    }\n  }\n}\n\nprovider "${provider}" {}\n`;
-  const blocks = objects.map((o) => `\nresource "${o.type}" "${o.address.split('.')[1]}" {\n${renderBody(o.body, '  ')}}\n`);
+  const header =
+    `terraform {\n  required_providers {\n    ${provider} = {\n      source = "keel/${provider}"\n` +
+    `    }\n  }\n}\n\nprovider "${provider}" {}\n`;
+  const blocks = objects.map(
+    (o) => `\nresource "${o.type}" "${o.address.split('.')[1]}" {\n${renderBody(o.body, '  ')}}\n`,
+  );
   return { provider, hcl: header + blocks.join(''), env: connectionEnv(connection), objects, types };
 }
 
 /** The provider settings as environment variables. */
 export function connectionEnv(connection: EmulatorConnection): Record<string, string> {
-  return connection.provider === 'sec'
-    ? secProviderEnv(connection)
-    : vdbProviderEnv(connection);
+  return connection.provider === 'sec' ? secProviderEnv(connection) : vdbProviderEnv(connection);
 }
 
 function isReference(value: unknown): value is Reference {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'address' in value && 'attribute' in value;
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && 'address' in value && 'attribute' in value
+  );
 }
 
 const isBlockList = (value: AttributeValue | readonly Body[]): value is readonly Body[] =>
-  Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'object' && v !== null && !Array.isArray(v) && !isReference(v));
+  Array.isArray(value) &&
+  value.length > 0 &&
+  value.every((v) => typeof v === 'object' && v !== null && !Array.isArray(v) && !isReference(v));
 
 function renderBody(body: Body, indent: string): string {
   let out = '';

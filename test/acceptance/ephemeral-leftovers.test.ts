@@ -54,7 +54,8 @@ resource "terraform_data" "smoke" {
 }
 `;
 
-const LEFT_OPEN = 'Terraform did not close an ephemeral value this provider opened; closing it as the provider shuts down';
+const LEFT_OPEN =
+  'Terraform did not close an ephemeral value this provider opened; closing it as the provider shuts down';
 
 describe('acceptance: ephemeral database keys never outlive the run (real Terraform)', function () {
   this.timeout(120_000);
@@ -94,7 +95,9 @@ describe('acceptance: ephemeral database keys never outlive the run (real Terraf
       .split('\n')
       .filter((l) => l.includes(LEFT_OPEN));
     expect(warnings.length, 'a warning for the key Terraform left open').to.equal(1);
-    expect(warnings[0]).to.match(/opened="database API key [0-9a-f-]{36} of cluster [0-9a-f-]{36}, expiring at \d{4}-\d\d-\d\dT/);
+    expect(warnings[0]).to.match(
+      /opened="database API key [0-9a-f-]{36} of cluster [0-9a-f-]{36}, expiring at \d{4}-\d\d-\d\dT/,
+    );
   });
 
   it('a run that succeeds: Terraform closes the key itself, and nothing is left or warned about', async () => {

@@ -92,7 +92,9 @@ export const startEmulator: Record<Provider, (options?: EmulatorOptions) => Prom
   },
   async vdb(options = {}) {
     const { startVdbEmulator } = await import('../../src/emulators/vdb/index.js');
-    const e = await startVdbEmulator(options.provisioningMs === undefined ? {} : { provisioningMs: options.provisioningMs });
+    const e = await startVdbEmulator(
+      options.provisioningMs === undefined ? {} : { provisioningMs: options.provisioningMs },
+    );
     const faultFirstCreates = (kind: 'drop' | 'ambiguous') => {
       const first = firstTimeSeen();
       e.injectFault({ method: VDB_CREATES, ...vdbFault(kind), times: Infinity, when: first.accept });
@@ -128,7 +130,10 @@ export function isCreateOperation(provider: Provider): (operation: string) => bo
 
 const secFault = (kind: 'drop' | 'ambiguous') => (kind === 'drop' ? { dropConnection: true } : { ambiguous: true });
 // grpc-js reports a connection lost mid-call as UNAVAILABLE, as the seeded `drop` fault does.
-const vdbFault = (kind: 'drop' | 'ambiguous') => (kind === 'drop' ? { code: grpcStatus.UNAVAILABLE, message: 'connection dropped (injected fault)' } : { ambiguous: true });
+const vdbFault = (kind: 'drop' | 'ambiguous') =>
+  kind === 'drop'
+    ? { code: grpcStatus.UNAVAILABLE, message: 'connection dropped (injected fault)' }
+    : { ambiguous: true };
 
 /** Accepts each distinct request body once, until stopped. */
 function firstTimeSeen(): { accept: (body: unknown) => boolean; count: () => number; stop: () => void } {
@@ -148,7 +153,10 @@ function firstTimeSeen(): { accept: (body: unknown) => boolean; count: () => num
   };
 }
 
-type StoreOnly = Omit<EmulatorHandle, 'env' | 'operations' | 'loseFirstCreateAnswers' | 'faultFirstCreates' | 'faultNextCreate'>;
+type StoreOnly = Omit<
+  EmulatorHandle,
+  'env' | 'operations' | 'loseFirstCreateAnswers' | 'faultFirstCreates' | 'faultNextCreate'
+>;
 
 function storeOf(e: StoreOnly): StoreOnly {
   return {
@@ -165,7 +173,11 @@ export function loadCases(provider: Provider): Case[] {
   if (!existsSync(root)) return [];
   return readdirSync(root, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(join(root, d.name, 'acceptance.json')))
-    .map((d) => ({ type: d.name, dir: join(root, d.name), ...(JSON.parse(readFileSync(join(root, d.name, 'acceptance.json'), 'utf8')) as Omit<Case, 'type' | 'dir'>) }))
+    .map((d) => ({
+      type: d.name,
+      dir: join(root, d.name),
+      ...(JSON.parse(readFileSync(join(root, d.name, 'acceptance.json'), 'utf8')) as Omit<Case, 'type' | 'dir'>),
+    }))
     .sort((a, b) => a.type.localeCompare(b.type));
 }
 
@@ -198,15 +210,22 @@ export function heldObject(c: Case, emulator: Pick<EmulatorHandle, 'get'>, value
 
 /** Dotted path into an object ("policy.0.id", "data.channelProps.recipients"). */
 export function at(obj: unknown, dotted: string): unknown {
-  return dotted.split('.').reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
+  return dotted
+    .split('.')
+    .reduce<unknown>(
+      (o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
+      obj,
+    );
 }
 
 export function expectFields(obj: unknown, fields: Record<string, unknown> | undefined, what: string): void {
-  for (const [path, value] of Object.entries(fields ?? {})) expect(at(obj, path), `${what}: ${path}`).to.deep.equal(value);
+  for (const [path, value] of Object.entries(fields ?? {}))
+    expect(at(obj, path), `${what}: ${path}`).to.deep.equal(value);
 }
 
 /** `${attr}` placeholders filled from a state's values. */
-export const fill = (template: string, values: Record<string, unknown>) => template.replace(/\$\{(\w+)\}/g, (_, k: string) => String(values[k] ?? ''));
+export const fill = (template: string, values: Record<string, unknown>) =>
+  template.replace(/\$\{(\w+)\}/g, (_, k: string) => String(values[k] ?? ''));
 
 /** The workspace of every example of `provider`, each a module, after `terraform get`. */
 export class ExamplesWorkspace {
@@ -229,7 +248,11 @@ export class ExamplesWorkspace {
     }
   }
 
-  static async create(provider: Provider, cases: readonly Case[], env: Record<string, string>): Promise<ExamplesWorkspace> {
+  static async create(
+    provider: Provider,
+    cases: readonly Case[],
+    env: Record<string, string>,
+  ): Promise<ExamplesWorkspace> {
     const examples = new ExamplesWorkspace(provider, cases, env);
     // Local modules still need recording; `get` does that without touching providers (dev_overrides).
     await examples.ws.expect(['get']);

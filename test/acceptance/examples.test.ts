@@ -8,13 +8,23 @@ import { expect } from 'chai';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { requireTerraform, type StateResource, type Workspace } from './terraform.js';
-import { ExamplesWorkspace, at, expectFields, fill, heldObject, loadCases, startEmulator, type EmulatorHandle } from './examples-workspace.js';
+import {
+  ExamplesWorkspace,
+  at,
+  expectFields,
+  fill,
+  heldObject,
+  loadCases,
+  startEmulator,
+  type EmulatorHandle,
+} from './examples-workspace.js';
 
 /** Walks a state value beside Terraform's `sensitive_values` marks, collecting marked strings. */
 function collectSensitive(value: unknown, marks: unknown, out: string[]): void {
   if (marks === true) {
     if (typeof value === 'string') out.push(value);
-    else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) collectSensitive(v, true, out);
+    else if (value !== null && typeof value === 'object')
+      for (const v of Object.values(value)) collectSensitive(v, true, out);
     return;
   }
   if (marks === null || typeof marks !== 'object' || value === null || typeof value !== 'object') return;
@@ -41,7 +51,9 @@ for (const provider of ['sec', 'vdb'] as const) {
 
     /** The credentials the provider was given and every sensitive value in the state. */
     async function secretsInUse(): Promise<string[]> {
-      const secrets = Object.entries(emulator.env).filter(([k]) => /KEY|SECRET|TOKEN/.test(k)).map(([, v]) => v);
+      const secrets = Object.entries(emulator.env)
+        .filter(([k]) => /KEY|SECRET|TOKEN/.test(k))
+        .map(([, v]) => v);
       for (const res of (await moduleState(ws)).values()) collectSensitive(res.values, res.sensitive_values, secrets);
       return secrets.filter((s) => s.length >= 8);
     }
@@ -54,7 +66,9 @@ for (const provider of ['sec', 'vdb'] as const) {
         expect(res, `${addr(c)} is in the state`).to.not.equal(undefined);
         // Keys may be dotted paths into nested blocks, e.g. "policy.0.id".
         const key = at(res!.values, c.key);
-        expect(key, `${addr(c)}: state attribute ${c.key}`).to.be.a('string').and.not.equal('');
+        expect(key, `${addr(c)}: state attribute ${c.key}`)
+          .to.be.a('string')
+          .and.not.equal('');
         keys.set(c.type, key as string);
       }
       return state;
@@ -97,7 +111,10 @@ for (const provider of ['sec', 'vdb'] as const) {
       expect(output, 'the trace log has provider lines').to.include(`terraform-provider-${provider}`);
       const secrets = await secretsInUse();
       expect(secrets, 'the provider credentials at least').to.not.be.empty;
-      for (const secret of secrets) expect(output.includes(secret), `a secret (${secret.length} chars) appears in the trace output`).to.equal(false);
+      for (const secret of secrets)
+        expect(output.includes(secret), `a secret (${secret.length} chars) appears in the trace output`).to.equal(
+          false,
+        );
     });
 
     it('re-plans with no changes', async () => {
@@ -135,7 +152,10 @@ for (const provider of ['sec', 'vdb'] as const) {
       const importable = resources.filter((c) => c.importId);
       if (importable.length === 0) return;
       const state = await moduleState(ws);
-      const blocks = importable.map((c) => `import {\n  to = ${addr(c)}\n  id = ${JSON.stringify(fill(c.importId!, state.get(addr(c))!.values))}\n}\n`);
+      const blocks = importable.map(
+        (c) =>
+          `import {\n  to = ${addr(c)}\n  id = ${JSON.stringify(fill(c.importId!, state.get(addr(c))!.values))}\n}\n`,
+      );
       await ws.expect(['state', 'rm', ...importable.map(addr)]);
       writeFileSync(join(ws.dir, 'config', 'imports.tf'), blocks.join('\n'));
       await ws.expect(['apply', '-auto-approve', '-parallelism=20']);
@@ -145,13 +165,17 @@ for (const provider of ['sec', 'vdb'] as const) {
         // Only examples that declare why (a secret the platform never returns) may differ after import.
         const changed = [...plan.stdout.matchAll(/# (module\.\S+) will be updated in-place/g)].map((m) => m[1]);
         const allowed = new Set(importable.filter((c) => c.importChanges).map(addr));
-        expect(changed.filter((a) => !allowed.has(a!)), 'unexpected changes after import').to.deep.equal([]);
+        expect(
+          changed.filter((a) => !allowed.has(a!)),
+          'unexpected changes after import',
+        ).to.deep.equal([]);
         expect(plan.stdout).to.not.match(/must be replaced|will be created|will be destroyed/);
         await ws.expect(['apply', '-auto-approve', '-parallelism=20']);
         await ws.expect(['plan', '-detailed-exitcode', '-parallelism=20'], 0);
       } else expect(plan.code, plan.stderr).to.equal(0);
       // The imports adopted the existing objects: nothing was created or lost on the emulator.
-      for (const c of importable.filter((d) => !d.local)) expect(emulator.get(c.collection, keys.get(c.type)!), `${c.type} still there`).to.not.equal(undefined);
+      for (const c of importable.filter((d) => !d.local))
+        expect(emulator.get(c.collection, keys.get(c.type)!), `${c.type} still there`).to.not.equal(undefined);
       await recordKeys();
     });
 
@@ -159,14 +183,17 @@ for (const provider of ['sec', 'vdb'] as const) {
       // A local object has nothing on the platform to delete behind Terraform's back.
       const drifting = resources.filter((c) => !c.local && (c.drift ?? 'delete') === 'delete');
       if (drifting.length === 0) return;
-      for (const c of drifting) expect(emulator.remove(c.collection, keys.get(c.type)!), `${c.type}: removed from the emulator`).to.equal(true);
+      for (const c of drifting)
+        expect(emulator.remove(c.collection, keys.get(c.type)!), `${c.type}: removed from the emulator`).to.equal(true);
       const plan = await ws.expect(['plan', '-detailed-exitcode', '-no-color', '-parallelism=20'], 2);
-      for (const c of drifting) expect(plan.stdout, `${c.type}: plan recreates it`).to.include(`# ${addr(c)} will be created`);
+      for (const c of drifting)
+        expect(plan.stdout, `${c.type}: plan recreates it`).to.include(`# ${addr(c)} will be created`);
       await ws.expect(['apply', '-auto-approve', '-parallelism=20']);
       await recordKeys();
       // Objects keyed by a name the user chose come back under the same key; the plan above
       // already showed they were created anew.
-      for (const c of drifting) expect(emulator.get(c.collection, keys.get(c.type)!), `${c.type}: recreated`).to.not.equal(undefined);
+      for (const c of drifting)
+        expect(emulator.get(c.collection, keys.get(c.type)!), `${c.type}: recreated`).to.not.equal(undefined);
       await ws.expect(['plan', '-detailed-exitcode', '-parallelism=20'], 0);
     });
 
@@ -176,7 +203,8 @@ for (const provider of ['sec', 'vdb'] as const) {
       const saved = new Map(bad.map((c) => [c.type, readFileSync(moduleFile(c), 'utf8')]));
       for (const c of bad) substitute(c, c.invalid!.from, c.invalid!.to);
       const plan = await ws.expect(['plan', '-no-color', '-parallelism=20'], 1);
-      for (const c of bad) expect(plan.stderr, `${c.type}: error for the bad value`).to.match(new RegExp(c.invalid!.error));
+      for (const c of bad)
+        expect(plan.stderr, `${c.type}: error for the bad value`).to.match(new RegExp(c.invalid!.error));
       for (const c of bad) writeFileSync(moduleFile(c), saved.get(c.type)!);
     });
 
@@ -184,7 +212,8 @@ for (const provider of ['sec', 'vdb'] as const) {
       await ws.expect(['destroy', '-auto-approve', '-parallelism=20']);
       for (const c of resources.filter((d) => !d.local)) {
         const stored = emulator.get(c.collection, keys.get(c.type)!);
-        if ((c.destroyed ?? 'absent') === 'absent') expect(stored, `${c.type}: gone from the emulator`).to.equal(undefined);
+        if ((c.destroyed ?? 'absent') === 'absent')
+          expect(stored, `${c.type}: gone from the emulator`).to.equal(undefined);
         else expectFields(stored, c.destroyed as Record<string, unknown>, `${c.type} after destroy`);
       }
       expect((await moduleState(ws)).size).to.equal(0);

@@ -11,9 +11,20 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FAULT_KINDS, startSecEmulator, type FaultKind, type FaultProfileOptions, type FaultStats } from '../../src/emulators/sec/index.js';
+import {
+  FAULT_KINDS,
+  startSecEmulator,
+  type FaultKind,
+  type FaultProfileOptions,
+  type FaultStats,
+} from '../../src/emulators/sec/index.js';
 import { startVdbEmulator } from '../../src/emulators/vdb/index.js';
-import { massConfig, type EmulatorConnection, type MassConfig, type WorkloadProvider } from '../../src/workload/mass-config.js';
+import {
+  massConfig,
+  type EmulatorConnection,
+  type MassConfig,
+  type WorkloadProvider,
+} from '../../src/workload/mass-config.js';
 import { Workspace, requireTerraform, type RunResult } from './terraform.js';
 import { ExamplesWorkspace, loadCases, startEmulator } from './examples-workspace.js';
 import { baselineOf, describeCounts, expectEmulatorHoldsState, typeRecords } from './ledger.js';
@@ -38,14 +49,22 @@ interface FaultedEmulator {
 async function startFaulted(provider: WorkloadProvider, faultProfile: FaultProfileOptions): Promise<FaultedEmulator> {
   if (provider === 'sec') {
     const e = await startSecEmulator({ faultProfile });
-    return { connection: { provider, url: e.url, account: e.account, apiKey: e.apiKey, apiSecret: e.apiSecret }, ...storeOf(e) };
+    return {
+      connection: { provider, url: e.url, account: e.account, apiKey: e.apiKey, apiSecret: e.apiSecret },
+      ...storeOf(e),
+    };
   }
   const e = await startVdbEmulator({ faultProfile, provisioningMs: PROVISIONING_MS });
   return { connection: { provider, url: e.url, apiKey: e.apiKey, accountId: e.accountId }, ...storeOf(e) };
 }
 
 function storeOf(e: Omit<FaultedEmulator, 'connection'>): Omit<FaultedEmulator, 'connection'> {
-  return { list: (c) => e.list(c), get: (c, id) => e.get(c, id), faultStats: () => e.faultStats(), close: () => e.close() };
+  return {
+    list: (c) => e.list(c),
+    get: (c, id) => e.get(c, id),
+    faultStats: () => e.faultStats(),
+    close: () => e.close(),
+  };
 }
 
 /** What one Terraform command cost: the emulator's view and the provider's debug log. */
@@ -65,7 +84,10 @@ interface PhaseFigures {
 }
 
 /** Counts in the provider's debug log (TF_LOG_PROVIDER=debug); wording from the clients and engine/create-recovery.ts. */
-function providerLogFigures(log: string, provider: WorkloadProvider): Pick<PhaseFigures, 'attempts' | 'retries' | 'adopted' | 'resent'> {
+function providerLogFigures(
+  log: string,
+  provider: WorkloadProvider,
+): Pick<PhaseFigures, 'attempts' | 'retries' | 'adopted' | 'resent'> {
   const source = `provider.terraform-provider-${provider}: `;
   const request = provider === 'sec' ? /^sec API request: .*\battempt=(\d+)\b/ : /^vdb \S+: .*\battempt=(\d+)\b/;
   const figures = { attempts: 0, retries: 0, adopted: 0, resent: 0 };
@@ -78,13 +100,17 @@ function providerLogFigures(log: string, provider: WorkloadProvider): Pick<Phase
       figures.attempts++;
       if (Number(attempt[1]) > 1) figures.retries++;
     } else if (message.startsWith('adopted the object an unanswered create request had made:')) figures.adopted++;
-    else if (message.startsWith('no object from the unanswered create request was found; sending it again:')) figures.resent++;
+    else if (message.startsWith('no object from the unanswered create request was found; sending it again:'))
+      figures.resent++;
   }
   return figures;
 }
 
 function statsSince(before: FaultStats, after: FaultStats): Pick<PhaseFigures, 'calls' | 'injected' | 'byKind'> {
-  const byKind = Object.fromEntries(FAULT_KINDS.map((k) => [k, after.byKind[k] - before.byKind[k]])) as Record<FaultKind, number>;
+  const byKind = Object.fromEntries(FAULT_KINDS.map((k) => [k, after.byKind[k] - before.byKind[k]])) as Record<
+    FaultKind,
+    number
+  >;
   return { calls: after.calls - before.calls, injected: after.injected - before.injected, byKind };
 }
 
@@ -113,7 +139,12 @@ function describeFigures(provider: WorkloadProvider, resources: number, phases: 
 
 /** Dotted path into a stored object ("state.phase", "permissions.length"). */
 function at(obj: unknown, dotted: string): unknown {
-  return dotted.split('.').reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
+  return dotted
+    .split('.')
+    .reduce<unknown>(
+      (o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
+      obj,
+    );
 }
 
 type State = Awaited<ReturnType<Workspace['state']>>;
@@ -125,7 +156,9 @@ function snapshot(emulator: FaultedEmulator, config: MassConfig): Map<string, st
 
 /** The state key of every workload resource (each resource in state, keys distinct). */
 function stateKeys(state: State, config: MassConfig): Map<string, string> {
-  expect([...state.keys()].sort(), 'the state holds exactly the configured resources').to.deep.equal(config.objects.map((o) => o.address).sort());
+  expect([...state.keys()].sort(), 'the state holds exactly the configured resources').to.deep.equal(
+    config.objects.map((o) => o.address).sort(),
+  );
   const keys = new Map<string, string>();
   for (const t of config.types) {
     for (const o of t.objects) {
@@ -142,13 +175,19 @@ function stateKeys(state: State, config: MassConfig): Map<string, string> {
  * Each resource in state has its one object in the emulator, with the configured values, and each
  * collection holds nothing else beyond what it held before the apply (no duplicate, no orphan).
  */
-function expectHoldsExactlyState(emulator: FaultedEmulator, config: MassConfig, keys: Map<string, string>, baseline: Map<string, string[]>): void {
+function expectHoldsExactlyState(
+  emulator: FaultedEmulator,
+  config: MassConfig,
+  keys: Map<string, string>,
+  baseline: Map<string, string[]>,
+): void {
   const collections = new Map<string, string[]>();
   for (const t of config.types) {
     for (const o of t.objects) {
       const stored = emulator.get(t.collection, keys.get(o.address)!);
       expect(stored, `${o.address}: the emulator holds its object`).to.not.equal(undefined);
-      for (const [path, value] of Object.entries(o.expected)) expect(at(stored, path), `${o.address}: ${path}`).to.deep.equal(value);
+      for (const [path, value] of Object.entries(o.expected))
+        expect(at(stored, path), `${o.address}: ${path}`).to.deep.equal(value);
       collections.set(t.collection, [...(collections.get(t.collection) ?? []), JSON.stringify(stored)]);
     }
   }
@@ -157,13 +196,21 @@ function expectHoldsExactlyState(emulator: FaultedEmulator, config: MassConfig, 
     const accounted = new Set([...ofState, ...before]);
     const stored = emulator.list(collection).map((o) => JSON.stringify(o));
     const unaccounted = stored.filter((o) => !accounted.has(o));
-    expect(unaccounted.map(nameOf), `${collection}: objects no state resource accounts for (duplicates or orphans)`).to.deep.equal([]);
+    expect(
+      unaccounted.map(nameOf),
+      `${collection}: objects no state resource accounts for (duplicates or orphans)`,
+    ).to.deep.equal([]);
     expect(stored.length, `${collection}: objects stored`).to.equal(ofState.length + before.length);
   }
 }
 
 /** After destroy: deletable objects are gone, undeletable ones are in their destroyed form, nothing else is left. */
-function expectDestroyed(emulator: FaultedEmulator, config: MassConfig, keys: Map<string, string>, baseline: Map<string, string[]>): void {
+function expectDestroyed(
+  emulator: FaultedEmulator,
+  config: MassConfig,
+  keys: Map<string, string>,
+  baseline: Map<string, string[]>,
+): void {
   const remaining = new Map<string, number>();
   for (const t of config.types) {
     for (const o of t.objects) {
@@ -172,12 +219,15 @@ function expectDestroyed(emulator: FaultedEmulator, config: MassConfig, keys: Ma
         expect(stored, `${o.address}: gone from the emulator`).to.equal(undefined);
         continue;
       }
-      for (const [path, value] of Object.entries(t.destroyed)) expect(at(stored, path), `${o.address} after destroy: ${path}`).to.deep.equal(value);
+      for (const [path, value] of Object.entries(t.destroyed))
+        expect(at(stored, path), `${o.address} after destroy: ${path}`).to.deep.equal(value);
       remaining.set(t.collection, (remaining.get(t.collection) ?? 0) + 1);
     }
   }
   for (const [collection, before] of baseline) {
-    expect(emulator.list(collection).length, `${collection}: objects left after destroy`).to.equal(before.length + (remaining.get(collection) ?? 0));
+    expect(emulator.list(collection).length, `${collection}: objects left after destroy`).to.equal(
+      before.length + (remaining.get(collection) ?? 0),
+    );
   }
 }
 
@@ -210,13 +260,23 @@ async function faultedRun(provider: WorkloadProvider): Promise<void> {
         return '';
       }
     })();
-    const figures: PhaseFigures = { phase: name, ms, ...statsSince(before, emulator.faultStats()), ...providerLogFigures(log, provider) };
+    const figures: PhaseFigures = {
+      phase: name,
+      ms,
+      ...statsSince(before, emulator.faultStats()),
+      ...providerLogFigures(log, provider),
+    };
     phases.push(figures);
     if (r.code !== expectedCode) {
-      throw new Error(`${provider}: terraform ${args.join(' ')} exited ${r.code}, expected ${expectedCode}\n--- stderr ---\n${r.stderr}\n--- stdout (end) ---\n${r.stdout.slice(-4000)}`);
+      throw new Error(
+        `${provider}: terraform ${args.join(' ')} exited ${r.code}, expected ${expectedCode}\n--- stderr ---\n${r.stderr}\n--- stdout (end) ---\n${r.stdout.slice(-4000)}`,
+      );
     }
     // Otherwise the retry and adoption figures could silently miss lines.
-    expect(figures.attempts, `${provider} ${name}: requests in the provider's debug log vs calls the emulator received`).to.equal(figures.calls);
+    expect(
+      figures.attempts,
+      `${provider} ${name}: requests in the provider's debug log vs calls the emulator received`,
+    ).to.equal(figures.calls);
     return r;
   }
 
@@ -232,7 +292,9 @@ async function faultedRun(provider: WorkloadProvider): Promise<void> {
     expectHoldsExactlyState(emulator, config, keys, baseline);
     // Creates whose answer was lost after they took effect were found and adopted, not made twice
     // (the comparison above); only such creates can be adopted.
-    expect(applied.adopted, `${provider}: objects adopted after a lost answer`).to.be.greaterThan(0).and.at.most(applied.byKind.ambiguous);
+    expect(applied.adopted, `${provider}: objects adopted after a lost answer`)
+      .to.be.greaterThan(0)
+      .and.at.most(applied.byKind.ambiguous);
 
     await phase('plan', ['plan', '-detailed-exitcode', '-no-color']);
     // The refresh under faults changed nothing either.
@@ -301,7 +363,10 @@ async function everyTypeRun(provider: WorkloadProvider): Promise<void> {
   async function run(name: string, args: string[], expectedCode = 0): Promise<string> {
     const logPath = join(ws.dir, `${name}.log`);
     const r = await ws.run([...args, '-no-color'], { TF_LOG_PROVIDER: 'debug', TF_LOG_PATH: logPath });
-    if (r.code !== expectedCode) throw new Error(`${provider}: terraform ${args.join(' ')} exited ${r.code}, expected ${expectedCode}\n--- stderr ---\n${r.stderr}\n--- stdout (end) ---\n${r.stdout.slice(-4000)}`);
+    if (r.code !== expectedCode)
+      throw new Error(
+        `${provider}: terraform ${args.join(' ')} exited ${r.code}, expected ${expectedCode}\n--- stderr ---\n${r.stderr}\n--- stdout (end) ---\n${r.stdout.slice(-4000)}`,
+      );
     return readFileSync(logPath, 'utf8');
   }
 
@@ -309,17 +374,36 @@ async function everyTypeRun(provider: WorkloadProvider): Promise<void> {
     const lost = emulator.loseFirstCreateAnswers();
     const log = await run('apply', ['apply', '-auto-approve', '-parallelism=20']);
     const state = await ws.state();
-    const counts = expectEmulatorHoldsState(emulator, types, baseline, state, `${provider}: after the apply whose create answers were lost`);
+    const counts = expectEmulatorHoldsState(
+      emulator,
+      types,
+      baseline,
+      state,
+      `${provider}: after the apply whose create answers were lost`,
+    );
     // Which types recovered a lost create: adopted, or (one-time secrets) deleted and made again.
     const recovered = new Map<string, number>();
     for (const line of log.split('\n')) {
-      if (!/provider\.terraform-provider-\w+: (adopted the object an unanswered create request had made|deleted the object whose one-time secret was lost)/.test(line)) continue;
+      if (
+        !/provider\.terraform-provider-\w+: (adopted the object an unanswered create request had made|deleted the object whose one-time secret was lost)/.test(
+          line,
+        )
+      )
+        continue;
       const type = /\btf_resource_type=(\S+)/.exec(line)?.[1];
       if (type) recovered.set(type, (recovered.get(type) ?? 0) + 1);
     }
     const creating = def.resources.filter((r) => r.findCreated).map((r) => r.typeName);
-    expect(creating.filter((t) => !recovered.has(t)), `${provider}: types whose lost create was never recovered`).to.deep.equal([]);
-    figures.push(`    apply: ${lost()} create answers lost; recovered per type: ${[...recovered].sort().map(([t, n]) => `${t} ${n}`).join(', ')}`);
+    expect(
+      creating.filter((t) => !recovered.has(t)),
+      `${provider}: types whose lost create was never recovered`,
+    ).to.deep.equal([]);
+    figures.push(
+      `    apply: ${lost()} create answers lost; recovered per type: ${[...recovered]
+        .sort()
+        .map(([t, n]) => `${t} ${n}`)
+        .join(', ')}`,
+    );
     figures.push(`    state vs emulator per type: ${describeCounts(counts)}`);
 
     emulator.setFaultProfile({ seed: SEED, ...FAULTS });
@@ -327,11 +411,16 @@ async function everyTypeRun(provider: WorkloadProvider): Promise<void> {
     await run('destroy', ['destroy', '-auto-approve', '-parallelism=20']);
     emulator.setFaultProfile(undefined);
     const after = await ws.state();
-    expect([...after.values()].filter((r) => r.mode === 'managed'), `${provider}: state after destroy`).to.deep.equal([]);
+    expect(
+      [...after.values()].filter((r) => r.mode === 'managed'),
+      `${provider}: state after destroy`,
+    ).to.deep.equal([]);
     expectEmulatorHoldsState(emulator, types, baseline, after, `${provider}: after the destroy under faults`);
     passed = true;
   } finally {
-    console.log(`  ${provider}: ${examples.resources.length} example resources of ${types.size} types, every create's first answer lost\n${figures.join('\n')}`);
+    console.log(
+      `  ${provider}: ${examples.resources.length} example resources of ${types.size} types, every create's first answer lost\n${figures.join('\n')}`,
+    );
     if (passed) examples.dispose();
     else console.log(`  ${provider}: workspace and provider logs kept in ${ws.dir}`);
     await emulator.close();

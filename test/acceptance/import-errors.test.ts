@@ -43,14 +43,20 @@ describe('import of an empty or unknown id', function () {
   for (const name of ['sec', 'vdb'] as const) {
     it(`${name}: every importable type answers an empty id and an unknown one as Terraform does`, async () => {
       const def = await loadProviderDef(name);
-      const tf = await TerraformClient.start(`${BIN_DIR}/terraform-provider-${name}`, name === 'sec' ? secProviderEnv(sec) : vdbProviderEnv(vdb));
+      const tf = await TerraformClient.start(
+        `${BIN_DIR}/terraform-provider-${name}`,
+        name === 'sec' ? secProviderEnv(sec) : vdbProviderEnv(vdb),
+      );
       try {
         await tf.configure({});
         const importable = def.resources.filter((r) => r.importState);
         expect(importable.length).to.be.above(5);
         for (const r of importable) {
           for (const id of ['', '  ']) {
-            const empty = await tf.importState(r.typeName, id).then(() => null, (e: unknown) => e);
+            const empty = await tf.importState(r.typeName, id).then(
+              () => null,
+              (e: unknown) => e,
+            );
             expect(empty, `${r.typeName} ${JSON.stringify(id)}`).to.be.instanceOf(ProviderCallError);
             expect((empty as ProviderCallError).rpc).to.equal('ImportResourceState');
             expect((empty as ProviderCallError).diagnostics).to.deep.equal([
@@ -62,7 +68,10 @@ describe('import of an empty or unknown id', function () {
               },
             ]);
           }
-          const unknown = await tf.importState(r.typeName, missingId(r.importIdDescription)).then(() => null, (e: unknown) => e);
+          const unknown = await tf.importState(r.typeName, missingId(r.importIdDescription)).then(
+            () => null,
+            (e: unknown) => e,
+          );
           expect(unknown, r.typeName).to.be.instanceOf(ProviderCallError);
           const [diagnostic, ...more] = (unknown as ProviderCallError).diagnostics;
           expect(more, r.typeName).to.deep.equal([]);
@@ -70,7 +79,9 @@ describe('import of an empty or unknown id', function () {
           // Found out by the import itself, the provider says it in Terraform's words (plus the id's
           // form); found out by the read that follows, the client (as Terraform) says it.
           if ((unknown as ProviderCallError).rpc === 'ImportResourceState') {
-            expect(diagnostic!.detail).to.equal(`${nonExistentDetail(r.typeName)} ${r.typeName} is imported by ${r.importIdDescription}.`);
+            expect(diagnostic!.detail).to.equal(
+              `${nonExistentDetail(r.typeName)} ${r.typeName} is imported by ${r.importIdDescription}.`,
+            );
           }
         }
       } finally {
@@ -81,9 +92,12 @@ describe('import of an empty or unknown id', function () {
 
   describe('under the real Terraform CLI', () => {
     let ws: Workspace;
-    const head = 'terraform {\n  required_providers {\n    sec = { source = "keel/sec" }\n    vdb = { source = "keel/vdb" }\n  }\n}\n';
-    const role = 'resource "vdb_accounts_role" "r" {\n  name = "tf-import-role"\n  permissions { value = "read:clusters" }\n}\n';
-    const member = 'resource "sec_team_member" "m" {\n  email = "nobody@example.com"\n  first_name = "No"\n  last_name = "Body"\n  company = "Example"\n}\n';
+    const head =
+      'terraform {\n  required_providers {\n    sec = { source = "keel/sec" }\n    vdb = { source = "keel/vdb" }\n  }\n}\n';
+    const role =
+      'resource "vdb_accounts_role" "r" {\n  name = "tf-import-role"\n  permissions { value = "read:clusters" }\n}\n';
+    const member =
+      'resource "sec_team_member" "m" {\n  email = "nobody@example.com"\n  first_name = "No"\n  last_name = "Body"\n  company = "Example"\n}\n';
     const importBlock = (to: string, id: string) => `import {\n  to = ${to}\n  id = "${id}"\n}\n`;
 
     before(function () {
@@ -95,7 +109,9 @@ describe('import of an empty or unknown id', function () {
     it('terraform import with an empty id: Missing Resource Import Identifier, naming the id form', async () => {
       const r = await ws.run(['import', '-no-color', 'sec_team_member.m', '']);
       expect(r.code).to.equal(1);
-      expect(words(r.stderr)).to.include('Error: Missing Resource Import Identifier The import ID is empty. sec_team_member is imported by the user GUID, or the e-mail address.');
+      expect(words(r.stderr)).to.include(
+        'Error: Missing Resource Import Identifier The import ID is empty. sec_team_member is imported by the user GUID, or the e-mail address.',
+      );
     });
 
     it('terraform import of an unknown id: Cannot import non-existent remote object, whichever step finds out', async () => {

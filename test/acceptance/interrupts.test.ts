@@ -11,7 +11,14 @@
  */
 import { expect } from 'chai';
 import { requireTerraform, type RunResult } from './terraform.js';
-import { ExamplesWorkspace, expectFields, heldObject, loadCases, startEmulator, type Provider } from './examples-workspace.js';
+import {
+  ExamplesWorkspace,
+  expectFields,
+  heldObject,
+  loadCases,
+  startEmulator,
+  type Provider,
+} from './examples-workspace.js';
 import { baselineOf, describeCounts, expectEmulatorHoldsState, typeRecords, type LedgerCheck } from './ledger.js';
 
 /** Every API call is answered this late while Terraform is interrupted, so operations are mid-flight. */
@@ -40,7 +47,11 @@ async function interruptedRun(provider: Provider): Promise<void> {
   /** One command, interrupted while a request of the kind is out; returns the state after it. */
   async function interrupt(args: string[], kinds: readonly RegExp[], check: LedgerCheck) {
     const seen = emulator.operations().length;
-    const sent = () => emulator.operations().slice(seen).some((op) => kinds.some((kind) => kind.test(op)));
+    const sent = () =>
+      emulator
+        .operations()
+        .slice(seen)
+        .some((op) => kinds.some((kind) => kind.test(op)));
     emulator.setFaultProfile({ seed: 1, rate: 1, kinds: ['slow'], slowMs: SLOW_MS });
     let run: RunResult & { interrupted: boolean };
     try {
@@ -52,7 +63,9 @@ async function interruptedRun(provider: Provider): Promise<void> {
     // in their slow delay land before looking, or an orphan they make would go unseen.
     await new Promise((resolve) => setTimeout(resolve, SLOW_MS + 500));
     const what = `${provider}: after the interrupted \`terraform ${args[0]}\``;
-    expect(run.interrupted, `${what}: the interrupt was sent while it ran\n${run.stdout}\n${run.stderr}`).to.equal(true);
+    expect(run.interrupted, `${what}: the interrupt was sent while it ran\n${run.stdout}\n${run.stderr}`).to.equal(
+      true,
+    );
     expect(run.stdout + run.stderr, `${what}: Terraform took the interrupt`).to.include('Interrupt received');
     expect(run.code, `${what}: exit code`).to.not.equal(0);
     const state = await ws.state();
@@ -65,7 +78,13 @@ async function interruptedRun(provider: Provider): Promise<void> {
   async function finish(args: string[]) {
     await ws.expect([...args, '-no-color']);
     const state = await ws.state();
-    const counts = expectEmulatorHoldsState(emulator, types, baseline, state, `${provider}: after a plain \`terraform ${args[0]}\``);
+    const counts = expectEmulatorHoldsState(
+      emulator,
+      types,
+      baseline,
+      state,
+      `${provider}: after a plain \`terraform ${args[0]}\``,
+    );
     figures.push(`    then plain ${args[0]}: ${describeCounts(counts) || 'nothing in the state'}`);
     return state;
   }
@@ -77,7 +96,10 @@ async function interruptedRun(provider: Provider): Promise<void> {
     const managed = [...complete.values()].filter((r) => r.mode === 'managed').length;
     const partialManaged = [...partial.values()].filter((r) => r.mode === 'managed').length;
     expect(partialManaged, `${provider}: the interrupt cut the apply short`).to.be.below(managed);
-    expect(partialManaged, `${provider}: creates already sent when the interrupt came finished and are in the state`).to.be.greaterThan(0);
+    expect(
+      partialManaged,
+      `${provider}: creates already sent when the interrupt came finished and are in the state`,
+    ).to.be.greaterThan(0);
     for (const c of examples.resources) {
       expect(complete.get(examples.address(c)), `${examples.address(c)} is in the state`).to.not.equal(undefined);
       expectFields(heldObject(c, emulator, complete.get(examples.address(c))!.values), c.created, c.type);
@@ -90,17 +112,26 @@ async function interruptedRun(provider: Provider): Promise<void> {
     await interrupt(['apply', '-auto-approve'], [CHANGES.create, CHANGES.update, CHANGES.delete], { noGhosts: false });
     const updated = await finish(['apply', '-auto-approve']);
     for (const c of examples.resources.filter((d) => d.update)) {
-      expectFields(heldObject(c, emulator, updated.get(examples.address(c))!.values), c.update!.expect, `${c.type} after update`);
+      expectFields(
+        heldObject(c, emulator, updated.get(examples.address(c))!.values),
+        c.update!.expect,
+        `${c.type} after update`,
+      );
     }
     await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
 
     // Destroy, interrupted, then finished: nothing left but destroyed forms.
     await interrupt(['destroy', '-auto-approve'], [CHANGES.update, CHANGES.delete], { noGhosts: false });
     const after = await finish(['destroy', '-auto-approve']);
-    expect([...after.values()].filter((r) => r.mode === 'managed'), `${provider}: state after destroy`).to.deep.equal([]);
+    expect(
+      [...after.values()].filter((r) => r.mode === 'managed'),
+      `${provider}: state after destroy`,
+    ).to.deep.equal([]);
     passed = true;
   } finally {
-    console.log(`  ${provider}: ${cases.filter((c) => !c.dataSource).length} example resources, every call ${SLOW_MS} ms slow while interrupted\n${figures.join('\n')}`);
+    console.log(
+      `  ${provider}: ${cases.filter((c) => !c.dataSource).length} example resources, every call ${SLOW_MS} ms slow while interrupted\n${figures.join('\n')}`,
+    );
     if (passed) examples.dispose();
     else console.log(`  ${provider}: workspace kept in ${ws.dir}`);
     await emulator.close();

@@ -21,7 +21,11 @@ export interface TypeRecord {
 
 /** Resource type → where its objects are, from the examples of one provider. */
 export function typeRecords(cases: readonly Case[]): Map<string, TypeRecord> {
-  return new Map(cases.filter((c) => !c.dataSource && !c.local).map((c) => [c.type, { collection: c.collection, key: c.key, destroyed: c.destroyed ?? 'absent' }]));
+  return new Map(
+    cases
+      .filter((c) => !c.dataSource && !c.local)
+      .map((c) => [c.type, { collection: c.collection, key: c.key, destroyed: c.destroyed ?? 'absent' }]),
+  );
 }
 
 export type Baseline = ReadonlyMap<string, ReadonlySet<string>>;
@@ -69,30 +73,42 @@ export function expectEmulatorHoldsState(
     const id = at(res.values, record.key);
     expect(id, `${what}: ${res.address} has its ${record.key}`).to.be.a('string').and.not.equal('');
     const ids = tracked.get(record.collection) ?? new Map<string, string>();
-    expect(ids.get(id as string), `${what}: ${res.address} tracks the same object as another resource`).to.equal(undefined);
+    expect(ids.get(id as string), `${what}: ${res.address} tracks the same object as another resource`).to.equal(
+      undefined,
+    );
     ids.set(id as string, res.address);
     tracked.set(record.collection, ids);
     const count = counts.get(res.type) ?? { inState: 0, inEmulator: 0 };
     count.inState++;
     const exists = emulator.get(record.collection, id as string) !== undefined;
     if (exists) count.inEmulator++;
-    else if (check.noGhosts) expect.fail(`${what}: ${res.address} tracks ${record.collection}/${String(id)}, which the emulator does not hold`);
+    else if (check.noGhosts)
+      expect.fail(
+        `${what}: ${res.address} tracks ${record.collection}/${String(id)}, which the emulator does not hold`,
+      );
     counts.set(res.type, count);
   }
 
   // Objects no resource tracks: left over from before, or the destroyed form of an undeletable type.
   const destroyedForms = new Map<string, Readonly<Record<string, unknown>>[]>();
-  for (const t of types.values()) if (t.destroyed !== 'absent') destroyedForms.set(t.collection, [...(destroyedForms.get(t.collection) ?? []), t.destroyed]);
+  for (const t of types.values())
+    if (t.destroyed !== 'absent')
+      destroyedForms.set(t.collection, [...(destroyedForms.get(t.collection) ?? []), t.destroyed]);
   const orphans: string[] = [];
   for (const [collection, before] of baseline) {
     for (const id of emulator.ids(collection)) {
       if (before.has(id) || tracked.get(collection)?.has(id)) continue;
       const stored = emulator.get(collection, id);
-      const destroyed = (destroyedForms.get(collection) ?? []).some((form) => Object.entries(form).every(([path, value]) => JSON.stringify(at(stored, path)) === JSON.stringify(value)));
+      const destroyed = (destroyedForms.get(collection) ?? []).some((form) =>
+        Object.entries(form).every(([path, value]) => JSON.stringify(at(stored, path)) === JSON.stringify(value)),
+      );
       if (!destroyed) orphans.push(`${collection}/${id} (${describeStored(stored)})`);
     }
   }
-  expect(orphans, `${what}: objects in the emulator that no resource in the state tracks (orphans or duplicates)`).to.deep.equal([]);
+  expect(
+    orphans,
+    `${what}: objects in the emulator that no resource in the state tracks (orphans or duplicates)`,
+  ).to.deep.equal([]);
   return [...counts].map(([type, c]) => ({ type, ...c })).sort((a, b) => a.type.localeCompare(b.type));
 }
 
@@ -105,5 +121,7 @@ function describeStored(stored: unknown): string {
 
 /** One line per type for the test's printed figures. */
 export function describeCounts(counts: readonly TypeCount[]): string {
-  return counts.map((c) => `${c.type} ${c.inState}${c.inEmulator === c.inState ? '' : ` (emulator ${c.inEmulator})`}`).join(', ');
+  return counts
+    .map((c) => `${c.type} ${c.inState}${c.inEmulator === c.inState ? '' : ` (emulator ${c.inEmulator})`}`)
+    .join(', ');
 }

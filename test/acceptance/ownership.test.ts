@@ -121,7 +121,10 @@ interface Tracked {
 }
 
 /** The managed resources of a state, by address. */
-function objectsOf(state: Map<string, StateResource>, where: Map<string, { collection: string; key: string }>): Map<string, Tracked> {
+function objectsOf(
+  state: Map<string, StateResource>,
+  where: Map<string, { collection: string; key: string }>,
+): Map<string, Tracked> {
   const out = new Map<string, Tracked>();
   for (const res of state.values()) {
     if (res.mode !== 'managed') continue;
@@ -143,11 +146,22 @@ async function familyRun(provider: Provider): Promise<string[]> {
   };
   /** What the emulator holds for each of a state's objects, as JSON (undefined: gone). */
   const held = (objects: Map<string, Tracked>) =>
-    new Map([...objects].map(([address, o]) => [address, JSON.stringify(emulator.get(where.get(o.type)!.collection, o.id))]));
+    new Map(
+      [...objects].map(([address, o]) => [address, JSON.stringify(emulator.get(where.get(o.type)!.collection, o.id))]),
+    );
   const collections = [...new Set([...where.values()].map((w) => w.collection))];
   const initial = new Map(collections.map((c) => [c, new Set(emulator.ids(c))]));
   /** Objects made since the start, per collection. */
-  const made = () => new Map(collections.map((c) => [c, emulator.ids(c).filter((id) => !initial.get(c)!.has(id)).sort()]));
+  const made = () =>
+    new Map(
+      collections.map((c) => [
+        c,
+        emulator
+          .ids(c)
+          .filter((id) => !initial.get(c)!.has(id))
+          .sort(),
+      ]),
+    );
   const unique = Object.keys(family.unique);
 
   try {
@@ -158,7 +172,11 @@ async function familyRun(provider: Provider): Promise<string[]> {
 
     for (const kind of KINDS) {
       const b = workspace();
-      const { result, lost } = await withFirstCreatesFaulted(emulator, kind, b, ['apply', '-auto-approve', '-no-color']);
+      const { result, lost } = await withFirstCreatesFaulted(emulator, kind, b, [
+        'apply',
+        '-auto-approve',
+        '-no-color',
+      ]);
       const what = `${provider}: B's apply with the first request of each create ${kind === 'drop' ? 'dropped' : 'answered into the void'}`;
       expect(lost, `${what}: requests faulted`).to.be.greaterThan(0);
       const objectsB = objectsOf(await b.state(), where);
@@ -169,10 +187,15 @@ async function familyRun(provider: Provider): Promise<string[]> {
       // Unique keys: B's creates are refused, naming A's object; the rest are B's own.
       const errors = squashed(result.stderr);
       for (const [type, idAttribute] of Object.entries(family.unique)) {
-        expect([...objectsB.values()].filter((o) => o.type === type), `${what}: ${type} in B's state`).to.deep.equal([]);
+        expect(
+          [...objectsB.values()].filter((o) => o.type === type),
+          `${what}: ${type} in B's state`,
+        ).to.deep.equal([]);
         const holder = String([...objectsA.values()].find((o) => o.type === type)!.values[idAttribute]);
         expect(errors, `${what}: the ${type} error`).to.include(`Error: Cannot create ${type}`);
-        expect(errors, `${what}: the ${type} error names A's object to import`).to.include(`already exists (${holder}) and was not made by this configuration`).and.include(`terraform import <address> '${holder}'`);
+        expect(errors, `${what}: the ${type} error names A's object to import`)
+          .to.include(`already exists (${holder}) and was not made by this configuration`)
+          .and.include(`terraform import <address> '${holder}'`);
       }
       expect(result.code, `${what}: exit code\n${result.stderr}`).to.equal(unique.length > 0 ? 1 : 0);
       expect(objectsB.size, `${what}: B's resources`).to.equal(objectsA.size - unique.length);
@@ -181,15 +204,25 @@ async function familyRun(provider: Provider): Promise<string[]> {
       expect(held(objectsA), `${what}, then B's destroy: A's objects are untouched`).to.deep.equal(heldA);
       for (const [address, o] of objectsB) {
         const stored = emulator.get(where.get(o.type)!.collection, o.id);
-        expect(stored === undefined || isDestroyedForm(provider, o.type, JSON.stringify(stored)), `${what}: B's ${address} is gone`).to.equal(true);
+        expect(
+          stored === undefined || isDestroyedForm(provider, o.type, JSON.stringify(stored)),
+          `${what}: B's ${address} is gone`,
+        ).to.equal(true);
       }
-      notes.push(`B under ${kind}: ${objectsB.size} objects of its own, ${unique.length} refused as already existing; A's ${objectsA.size} untouched`);
+      notes.push(
+        `B under ${kind}: ${objectsB.size} objects of its own, ${unique.length} refused as already existing; A's ${objectsA.size} untouched`,
+      );
     }
 
     for (const kind of KINDS) {
       const what = `${provider}: create_before_destroy -replace with the first request of each create ${kind === 'drop' ? 'dropped' : 'answered into the void'}`;
       const before = objectsA;
-      const { result } = await withFirstCreatesFaulted(emulator, kind, a, ['apply', '-auto-approve', '-no-color', ...family.replaced.map((r) => `-replace=${r}`)]);
+      const { result } = await withFirstCreatesFaulted(emulator, kind, a, [
+        'apply',
+        '-auto-approve',
+        '-no-color',
+        ...family.replaced.map((r) => `-replace=${r}`),
+      ]);
       expect(result.code, `${what}\n${result.stderr}`).to.equal(0);
       const n = family.replaced.length;
       expect(result.stdout, what).to.include(`${n} added, 0 changed, ${n} destroyed`);
@@ -197,14 +230,32 @@ async function familyRun(provider: Provider): Promise<string[]> {
       for (const address of family.replaced) {
         const [old, now] = [before.get(address)!, objectsA.get(address)!];
         expect(now.id, `${what}: ${address} is a new object`).to.not.equal(old.id);
-        expect(emulator.get(where.get(now.type)!.collection, now.id), `${what}: ${address}'s new object exists`).to.not.equal(undefined);
-        expect(emulator.get(where.get(old.type)!.collection, old.id), `${what}: ${address}'s deposed object is gone`).to.equal(undefined);
+        expect(
+          emulator.get(where.get(now.type)!.collection, now.id),
+          `${what}: ${address}'s new object exists`,
+        ).to.not.equal(undefined);
+        expect(
+          emulator.get(where.get(old.type)!.collection, old.id),
+          `${what}: ${address}'s deposed object is gone`,
+        ).to.equal(undefined);
       }
       // Nothing else was made: the emulator holds exactly A's objects.
-      const expected = new Map(collections.map((c) => [c, [...objectsA.values()].filter((o) => where.get(o.type)!.collection === c).map((o) => o.id)]));
+      const expected = new Map(
+        collections.map((c) => [
+          c,
+          [...objectsA.values()].filter((o) => where.get(o.type)!.collection === c).map((o) => o.id),
+        ]),
+      );
       for (const [c, ids] of made()) {
-        const destroyedForms = ids.filter((id) => !expected.get(c)!.includes(id) && isDestroyedForm(provider, typeOf(where, c), JSON.stringify(emulator.get(c, id))));
-        expect(ids.filter((id) => !destroyedForms.includes(id)), `${what}: ${c} holds exactly the state's objects`).to.deep.equal([...expected.get(c)!].sort());
+        const destroyedForms = ids.filter(
+          (id) =>
+            !expected.get(c)!.includes(id) &&
+            isDestroyedForm(provider, typeOf(where, c), JSON.stringify(emulator.get(c, id))),
+        );
+        expect(
+          ids.filter((id) => !destroyedForms.includes(id)),
+          `${what}: ${c} holds exactly the state's objects`,
+        ).to.deep.equal([...expected.get(c)!].sort());
       }
       notes.push(`create_before_destroy -replace under ${kind}: ${n} replaced, nothing lost or left`);
     }
@@ -218,7 +269,12 @@ async function familyRun(provider: Provider): Promise<string[]> {
 }
 
 /** Runs a command with the first request of each distinct create faulted; the result and how many were. */
-async function withFirstCreatesFaulted(emulator: EmulatorHandle, kind: Kind, ws: Workspace, args: string[]): Promise<{ result: RunResult; lost: number }> {
+async function withFirstCreatesFaulted(
+  emulator: EmulatorHandle,
+  kind: Kind,
+  ws: Workspace,
+  args: string[],
+): Promise<{ result: RunResult; lost: number }> {
   const fault = emulator.faultFirstCreates(kind);
   try {
     return { result: await ws.run(args), lost: fault.count() };
@@ -229,7 +285,11 @@ async function withFirstCreatesFaulted(emulator: EmulatorHandle, kind: Kind, ws:
 
 /** Agent tokens cannot be deleted: a destroyed one is disabled (and renamed). */
 function isDestroyedForm(provider: Provider, type: string, stored: string): boolean {
-  return provider === 'sec' && type === 'sec_agent_access_token' && (JSON.parse(stored) as { tokenEnabled?: unknown }).tokenEnabled === 0;
+  return (
+    provider === 'sec' &&
+    type === 'sec_agent_access_token' &&
+    (JSON.parse(stored) as { tokenEnabled?: unknown }).tokenEnabled === 0
+  );
 }
 
 function typeOf(where: Map<string, { collection: string }>, collection: string): string {
@@ -241,7 +301,7 @@ function squashed(text: string): string {
   return text.replace(/\n│ ?/g, ' ').replace(/\s+/g, ' ');
 }
 
-describe('acceptance: lost create answers never take over another workspace\'s objects (real Terraform)', function () {
+describe("acceptance: lost create answers never take over another workspace's objects (real Terraform)", function () {
   this.timeout(300_000);
   const runs = new Map<Provider, Promise<string[]>>();
 

@@ -24,9 +24,27 @@ describe('acceptance: sec slice under real Terraform', function () {
     await emulator?.close();
   });
 
-  const channels = () => emulator.list('AlertChannels') as { intgGuid: string; name: string; type: string; enabled: number; data: { channelProps: { recipients: string[] } } }[];
-  const tokens = () => emulator.list('AgentAccessTokens') as { accessToken: string; tokenAlias: string; tokenEnabled: number; props: { description: string; os: string } }[];
-  const v1 = ['-var', 'recipients=["oncall@example.com","security@example.com"]', '-var', 'token_description=Agents in the CI fleet'];
+  const channels = () =>
+    emulator.list('AlertChannels') as {
+      intgGuid: string;
+      name: string;
+      type: string;
+      enabled: number;
+      data: { channelProps: { recipients: string[] } };
+    }[];
+  const tokens = () =>
+    emulator.list('AgentAccessTokens') as {
+      accessToken: string;
+      tokenAlias: string;
+      tokenEnabled: number;
+      props: { description: string; os: string };
+    }[];
+  const v1 = [
+    '-var',
+    'recipients=["oncall@example.com","security@example.com"]',
+    '-var',
+    'token_description=Agents in the CI fleet',
+  ];
   const v2 = ['-var', 'recipients=["security@example.com"]', '-var', 'token_description=Agents in the release fleet'];
 
   let guid = '';
@@ -45,13 +63,23 @@ describe('acceptance: sec slice under real Terraform', function () {
     token = tokens()[0]!.accessToken;
     const state = await ws.state();
     const chState = state.get('sec_alert_channel_email.security')!;
-    expect(chState.values).to.include({ id: guid, intg_guid: guid, enabled: true, test_integration: true, type_name: 'EmailUser', org_level: false });
+    expect(chState.values).to.include({
+      id: guid,
+      intg_guid: guid,
+      enabled: true,
+      test_integration: true,
+      type_name: 'EmailUser',
+      org_level: false,
+    });
     const tokState = state.get('sec_agent_access_token.ci')!;
     expect(tokState.values).to.include({ id: 'ci-fleet', token, os: 'linux', enabled: true });
     expect(tokState.sensitive_values).to.have.property('token', true);
-    expect(state.get('data.sec_user_profile.me')!.values).to.have.property('username').that.is.a('string').and.not.empty;
+    expect(state.get('data.sec_user_profile.me')!.values).to.have.property('username').that.is.a('string').and.not
+      .empty;
     // The platform's test endpoint was called for the new channel.
-    expect(emulator.requests.some((r) => r.method === 'POST' && r.path === `/api/v2/AlertChannels/${guid}/test`)).to.equal(true);
+    expect(
+      emulator.requests.some((r) => r.method === 'POST' && r.path === `/api/v2/AlertChannels/${guid}/test`),
+    ).to.equal(true);
   });
 
   it('re-plans with no changes', async () => {
@@ -93,7 +121,10 @@ describe('acceptance: sec slice under real Terraform', function () {
   });
 
   it('rejects bad values at plan time with the attribute path', async () => {
-    const r = await ws.expect(['plan', '-no-color', '-var', 'recipients=["not-an-address"]', '-var', 'token_description=x'], 1);
+    const r = await ws.expect(
+      ['plan', '-no-color', '-var', 'recipients=["not-an-address"]', '-var', 'token_description=x'],
+      1,
+    );
     expect(r.stderr).to.match(/Invalid value for "recipients"/);
     expect(r.stderr).to.match(/recipients/);
     expect(r.stderr).to.match(/e-mail address/);

@@ -51,7 +51,7 @@ interface IntegrationRecord {
   serverToken?: { serverToken: string; uri: string };
 }
 
-describe('acceptance: sec configurations shaped like upstream\'s', function () {
+describe("acceptance: sec configurations shaped like upstream's", function () {
   this.timeout(600_000);
   let emulator: SecEmulator;
   let ws: Workspace;
@@ -73,7 +73,8 @@ describe('acceptance: sec configurations shaped like upstream\'s', function () {
 
   /** Terraform wraps diagnostics to the terminal width: compare them with whitespace collapsed. */
   const flat = (text: string) => text.replace(/\s+/g, ' ');
-  const outputs = async (): Promise<Record<string, Output>> => JSON.parse((await ws.expect(['output', '-json'])).stdout) as Record<string, Output>;
+  const outputs = async (): Promise<Record<string, Output>> =>
+    JSON.parse((await ws.expect(['output', '-json'])).stdout) as Record<string, Output>;
   const policy = (id: string) => emulator.get<PolicyRecord>('Policies', id)!;
   const setting = (id: string) => ({ enabled: policy(id).enabled, severity: policy(id).severity });
 
@@ -125,9 +126,10 @@ output "policy_id" {
   value = sec_policy_exception.example.policy_id
 }
 `;
-    const exceptions = (policyId: string) => emulator.list<ExceptionRecord>('Exceptions').filter((e) => e.policyId === policyId);
+    const exceptions = (policyId: string) =>
+      emulator.list<ExceptionRecord>('Exceptions').filter((e) => e.policyId === policyId);
 
-    it('creates, updates and destroys exceptions of built-in policies 39 and 73, and lists 39\'s constraints for an unknown key', async () => {
+    it("creates, updates and destroys exceptions of built-in policies 39 and 73, and lists 39's constraints for an unknown key", async () => {
       workspace(exceptionExample);
       await ws.expect(['apply', '-auto-approve']);
       expect(exceptions('platform-global-39')).to.have.length(1);
@@ -137,21 +139,33 @@ output "policy_id" {
         { fieldKey: 'accountIds', fieldValues: ['*'] },
         { fieldKey: 'resourceTags', fieldValues: [{ key: 'test', value: ['test1', 'test2'] }] },
       ]);
-      expect(exceptions('platform-global-73').map((e) => e.constraints)).to.deep.equal([[{ fieldKey: 'accountIds', fieldValues: ['123456789'] }]]);
+      expect(exceptions('platform-global-73').map((e) => e.constraints)).to.deep.equal([
+        [{ fieldKey: 'accountIds', fieldValues: ['123456789'] }],
+      ]);
       const out = await outputs();
-      expect(out['description']!.value).to.equal('Policy Exception Created via Terraform');
-      expect(out['policy_id']!.value).to.equal('platform-global-39');
+      expect(out.description!.value).to.equal('Policy Exception Created via Terraform');
+      expect(out.policy_id!.value).to.equal('platform-global-39');
       await ws.expect(['plan', '-detailed-exitcode'], 0);
 
       const updated = ['-var', 'description=Policy Exception Created via Terraform Updated'];
       await ws.expect(['apply', '-auto-approve', ...updated]);
-      expect(exceptions('platform-global-39').map((e) => [e.exceptionId, e.description])).to.deep.equal([[created.exceptionId, 'Policy Exception Created via Terraform Updated']]);
+      expect(exceptions('platform-global-39').map((e) => [e.exceptionId, e.description])).to.deep.equal([
+        [created.exceptionId, 'Policy Exception Created via Terraform Updated'],
+      ]);
       await ws.expect(['plan', '-detailed-exitcode', ...updated], 0);
 
       // Upstream's invalid-constraint test: the platform names the keys the policy takes.
-      const invalid = await ws.expect(['apply', '-auto-approve', '-no-color', ...updated, '-var', 'field_key=invalid'], 1);
-      expect(flat(invalid.stderr)).to.match(/platform-global-39 has no exception constraint "invalid"; its constraints: accountIds, arns, resourceNames, resourceTags/);
-      expect(exceptions('platform-global-39')[0]!.constraints.map((c) => c.fieldKey)).to.have.members(['accountIds', 'resourceTags']);
+      const invalid = await ws.expect(
+        ['apply', '-auto-approve', '-no-color', ...updated, '-var', 'field_key=invalid'],
+        1,
+      );
+      expect(flat(invalid.stderr)).to.match(
+        /platform-global-39 has no exception constraint "invalid"; its constraints: accountIds, arns, resourceNames, resourceTags/,
+      );
+      expect(exceptions('platform-global-39')[0]!.constraints.map((c) => c.fieldKey)).to.have.members([
+        'accountIds',
+        'resourceTags',
+      ]);
 
       await ws.expect(['destroy', '-auto-approve', ...updated]);
       expect(exceptions('platform-global-39')).to.deep.equal([]);
@@ -205,14 +219,14 @@ output "policy" {
 `;
     const vars = (values: Record<string, string>) => Object.entries(values).flatMap(([k, v]) => ['-var', `${k}=${v}`]);
 
-    it('tunes built-in policies 1 and 2 as upstream\'s test does, then puts their settings back', async () => {
+    it("tunes built-in policies 1 and 2 as upstream's test does, then puts their settings back", async () => {
       const originals = { one: setting('platform-global-1'), two: setting('platform-global-2') };
       workspace(managedExample);
       const first = vars({ enabled_1: 'false', severity_1: 'High', enabled_2: 'false', severity_2: 'Critical' });
       await ws.expect(['apply', '-auto-approve', ...first]);
       expect(setting('platform-global-1')).to.deep.equal({ enabled: false, severity: 'high' });
       expect(setting('platform-global-2')).to.deep.equal({ enabled: false, severity: 'critical' });
-      expect((await outputs())['policy']!.value).to.have.deep.members([
+      expect((await outputs()).policy!.value).to.have.deep.members([
         { id: 'platform-global-1', enabled: false, severity: 'High' },
         { id: 'platform-global-2', enabled: false, severity: 'Critical' },
       ]);
@@ -227,7 +241,10 @@ output "policy" {
       // Upstream's duplicate-id and custom-id tests: refused before anything is sent.
       const duplicate = await ws.expect(['plan', '-no-color', ...second, '-var', 'id_2=platform-global-1'], 1);
       expect(flat(duplicate.stderr)).to.match(/Duplicate policy/);
-      const custom = await ws.expect(['plan', '-no-color', ...second, '-var', 'id_1=platform-custom-1', '-var', 'id_2=platform-custom-2'], 1);
+      const custom = await ws.expect(
+        ['plan', '-no-color', ...second, '-var', 'id_1=platform-custom-1', '-var', 'id_2=platform-custom-2'],
+        1,
+      );
       expect(flat(custom.stderr)).to.match(/Invalid value for "policy.id"/);
       expect(flat(custom.stderr)).to.match(/must be the id of a built-in policy/);
 
@@ -236,7 +253,7 @@ output "policy" {
       expect(setting('platform-global-2')).to.deep.equal(originals.two);
     });
 
-    it('applies upstream\'s documented example on policies 1, 2 and 10', async () => {
+    it("applies upstream's documented example on policies 1, 2 and 10", async () => {
       workspace(`
 resource "sec_managed_policies" "example" {
   policy {
@@ -257,11 +274,13 @@ resource "sec_managed_policies" "example" {
 }
 `);
       await ws.expect(['apply', '-auto-approve']);
-      expect([setting('platform-global-1'), setting('platform-global-2'), setting('platform-global-10')]).to.deep.equal([
-        { enabled: true, severity: 'high' },
-        { enabled: false, severity: 'critical' },
-        { enabled: true, severity: 'low' },
-      ]);
+      expect([setting('platform-global-1'), setting('platform-global-2'), setting('platform-global-10')]).to.deep.equal(
+        [
+          { enabled: true, severity: 'high' },
+          { enabled: false, severity: 'critical' },
+          { enabled: true, severity: 'low' },
+        ],
+      );
       await ws.expect(['plan', '-detailed-exitcode'], 0);
       await ws.expect(['destroy', '-auto-approve']);
     });
@@ -309,19 +328,36 @@ output "alert_description" {
   value = sec_alert_profile.custom_profile.alert.*.description[0]
 }
 `;
-    const description = '{{_OCCURRENCE}} violation for Cloud B Resource {{RESOURCE_TYPE}}:{{RESOURCE_ID}} in project {{PROJECT_ID}} region {{RESOURCE_REGION}}';
-    const stored = () => emulator.get<{ extends: string; alerts: { name: string; eventName: string; description: string; subject: string }[] }>('AlertProfiles', 'CUSTOM_PROFILE_TERRAFORM_TEST');
+    const description =
+      '{{_OCCURRENCE}} violation for Cloud B Resource {{RESOURCE_TYPE}}:{{RESOURCE_ID}} in project {{PROJECT_ID}} region {{RESOURCE_REGION}}';
+    const stored = () =>
+      emulator.get<{
+        extends: string;
+        alerts: { name: string; eventName: string; description: string; subject: string }[];
+      }>('AlertProfiles', 'CUSTOM_PROFILE_TERRAFORM_TEST');
 
     it('extends the Cloud B default profile with a template that uses RESOURCE_REGION, updates it, and refuses the reserved prefix', async () => {
       workspace(profileExample);
       await ws.expect(['apply', '-auto-approve']);
       expect(stored()).to.deep.include({ extends: 'SEC_CFG_CLOUD_B_DEFAULT_PROFILE' });
       expect(stored()!.alerts).to.deep.equal([
-        { name: 'Violation', eventName: 'Platform Configuration Cloud B Violation Alert', subject: '{{_OCCURRENCE}} violation detected in project {{PROJECT_ID}}', description },
+        {
+          name: 'Violation',
+          eventName: 'Platform Configuration Cloud B Violation Alert',
+          subject: '{{_OCCURRENCE}} violation detected in project {{PROJECT_ID}}',
+          description,
+        },
       ]);
       const out = await outputs();
-      expect([out['name']!.value, out['extends']!.value, out['alert_description']!.value]).to.deep.equal(['CUSTOM_PROFILE_TERRAFORM_TEST', 'SEC_CFG_CLOUD_B_DEFAULT_PROFILE', description]);
-      expect((await ws.state()).get('sec_alert_profile.custom_profile')!.values['fields']).to.include.members(['RESOURCE_REGION', 'PROJECT_ID']);
+      expect([out.name!.value, out.extends!.value, out.alert_description!.value]).to.deep.equal([
+        'CUSTOM_PROFILE_TERRAFORM_TEST',
+        'SEC_CFG_CLOUD_B_DEFAULT_PROFILE',
+        description,
+      ]);
+      expect((await ws.state()).get('sec_alert_profile.custom_profile')!.values.fields).to.include.members([
+        'RESOURCE_REGION',
+        'PROJECT_ID',
+      ]);
       await ws.expect(['plan', '-detailed-exitcode'], 0);
 
       const updated = ['-var', `alert_description=${description} Updated`];
@@ -332,7 +368,9 @@ output "alert_description" {
       // Upstream's validate test: names with the reserved prefix are refused at plan.
       const reserved = await ws.expect(['plan', '-no-color', ...updated, '-var', 'name=SEC_PROFILE_TERRAFORM_TEST'], 1);
       expect(flat(reserved.stderr)).to.match(/Invalid value for "name"/);
-      expect(flat(reserved.stderr)).to.match(/must not start with "SEC_", which is reserved for the platform's built-in profiles/);
+      expect(flat(reserved.stderr)).to.match(
+        /must not start with "SEC_", which is reserved for the platform's built-in profiles/,
+      );
 
       await ws.expect(['destroy', '-auto-approve', ...updated]);
       expect(stored()).to.equal(undefined);
@@ -417,7 +455,8 @@ output "policy_id" {
   value = sec_policy.example.id
 }
 `;
-    const custom = () => emulator.list<PolicyRecord>('Policies').filter((p) => !p.policyId.startsWith('platform-global'));
+    const custom = () =>
+      emulator.list<PolicyRecord>('Policies').filter((p) => !p.policyId.startsWith('platform-global'));
 
     it('creates the policy with the bare profile, keeps it on update, and takes the documented <profile>.<template> form too', async () => {
       workspace(policyExample);
@@ -427,17 +466,39 @@ output "policy_id" {
       const created = custom()[0]!;
       // No suffix: the platform numbered the policy.
       expect(created.policyId).to.match(new RegExp(`^${emulator.account}-\\d+$`));
-      expect(created).to.deep.include({ title: 'lql-terraform-policy', severity: 'high', queryId: 'SEC_Global_CloudA_Trail_TrailChange', alertEnabled: false, alertProfile: 'SEC_CloudATrail_Alerts' });
+      expect(created).to.deep.include({
+        title: 'lql-terraform-policy',
+        severity: 'high',
+        queryId: 'SEC_Global_CloudA_Trail_TrailChange',
+        alertEnabled: false,
+        alertProfile: 'SEC_CloudATrail_Alerts',
+      });
       expect(created.tags).to.have.members(['cloud_CloudA', 'resource_Trail']);
       const state = (await ws.state()).get('sec_policy.example')!.values;
-      expect(state).to.deep.include({ id: created.policyId, policy_id_suffix: '', alerting: [{ enabled: false, profile: 'SEC_CloudATrail_Alerts' }] });
-      expect((await outputs())['policy_id']!.value).to.equal(created.policyId);
+      expect(state).to.deep.include({
+        id: created.policyId,
+        policy_id_suffix: '',
+        alerting: [{ enabled: false, profile: 'SEC_CloudATrail_Alerts' }],
+      });
+      expect((await outputs()).policy_id!.value).to.equal(created.policyId);
       await ws.expect(['plan', '-detailed-exitcode', ...first], 0);
 
-      const second = [...first, '-var', 'title=lql-terraform-policy-updated', '-var', 'severity=Low', '-var', 'evaluation=Daily'];
+      const second = [
+        ...first,
+        '-var',
+        'title=lql-terraform-policy-updated',
+        '-var',
+        'severity=Low',
+        '-var',
+        'evaluation=Daily',
+      ];
       await ws.expect(['apply', '-auto-approve', ...second]);
       expect(custom().map((p) => p.policyId)).to.deep.equal([created.policyId]);
-      expect(custom()[0]).to.deep.include({ title: 'lql-terraform-policy-updated', severity: 'low', alertProfile: 'SEC_CloudATrail_Alerts' });
+      expect(custom()[0]).to.deep.include({
+        title: 'lql-terraform-policy-updated',
+        severity: 'low',
+        alertProfile: 'SEC_CloudATrail_Alerts',
+      });
       await ws.expect(['plan', '-detailed-exitcode', ...second], 0);
 
       // Upstream's docs write <profile>.<template>.
@@ -451,7 +512,10 @@ output "policy_id" {
       expect(flat(malformed.stderr)).to.match(/Invalid value for "profile"/);
       expect(flat(malformed.stderr)).to.match(/`<profile>` or\s+`<profile>\.<template>`/);
       // An unknown profile is the platform's to refuse.
-      const unknown = await ws.expect(['apply', '-auto-approve', '-no-color', ...second, '-var', 'profile=NO_SUCH_PROFILE'], 1);
+      const unknown = await ws.expect(
+        ['apply', '-auto-approve', '-no-color', ...second, '-var', 'profile=NO_SUCH_PROFILE'],
+        1,
+      );
       expect(flat(unknown.stderr)).to.match(/no alert profile "NO_SUCH_PROFILE"/);
       expect(custom()[0]!.alertProfile).to.equal('SEC_CloudATrail_Alerts.CloudATrailDefaultAlert_CloudAResource');
 
@@ -501,17 +565,26 @@ resource "sec_policy" "example" {
     it('applies, changes the text, takes a new id with create_before_destroy, destroys the policy first', async () => {
       workspace(queryExample);
       await ws.expect(['apply', '-auto-approve']);
-      const stored = emulator.get<{ queryText: string; evaluatorId: string; owner: string }>('Queries', 'TF_CloudA_Trail_DatabasePasswordChange')!;
+      const stored = emulator.get<{ queryText: string; evaluatorId: string; owner: string }>(
+        'Queries',
+        'TF_CloudA_Trail_DatabasePasswordChange',
+      )!;
       expect(stored.evaluatorId).to.equal('CloudATrail');
       expect(stored.queryText).to.include('value_exists(EVENT:requestParameters.masterUserPassword)');
-      const custom = emulator.list<PolicyRecord>('Policies').filter((p) => p.queryId === 'TF_CloudA_Trail_DatabasePasswordChange');
+      const custom = emulator
+        .list<PolicyRecord>('Policies')
+        .filter((p) => p.queryId === 'TF_CloudA_Trail_DatabasePasswordChange');
       expect(custom.map((p) => p.title)).to.deep.equal(['Database password changed']);
       await ws.expect(['plan', '-detailed-exitcode'], 0);
 
       ws.writeConfig(PROVIDER + queryExample.replace('          EVENT_TIME,\n', ''));
       await ws.expect(['apply', '-auto-approve']);
-      expect(emulator.get<{ queryText: string }>('Queries', 'TF_CloudA_Trail_DatabasePasswordChange')!.queryText).to.not.include('EVENT_TIME');
-      expect(emulator.list<PolicyRecord>('Policies').filter((p) => p.queryId === 'TF_CloudA_Trail_DatabasePasswordChange')).to.have.length(1);
+      expect(
+        emulator.get<{ queryText: string }>('Queries', 'TF_CloudA_Trail_DatabasePasswordChange')!.queryText,
+      ).to.not.include('EVENT_TIME');
+      expect(
+        emulator.list<PolicyRecord>('Policies').filter((p) => p.queryId === 'TF_CloudA_Trail_DatabasePasswordChange'),
+      ).to.have.length(1);
       await ws.expect(['plan', '-detailed-exitcode'], 0);
 
       // A new query_id replaces the query. By default Terraform deletes the old one first, which the
@@ -627,7 +700,9 @@ output "event_categories" {
 }
 `;
     const storedRule = () => {
-      const [rule] = emulator.list<{ mcGuid: string; filters: { name: string; subCategory: string[]; source: string[] } }>('AlertRules').filter((r) => r.filters.name === 'Alert Rule');
+      const [rule] = emulator
+        .list<{ mcGuid: string; filters: { name: string; subCategory: string[]; source: string[] } }>('AlertRules')
+        .filter((r) => r.filters.name === 'Alert Rule');
       return rule!;
     };
     const importBlock = (guid: string) => `\nimport {\n  to = sec_alert_rule.example\n  id = "${guid}"\n}\n`;
@@ -637,12 +712,27 @@ output "event_categories" {
       await ws.expect(['apply', '-auto-approve']);
       expect(storedRule().filters.subCategory).to.have.members(['Compliance', 'Platform', 'User', 'Cloud Activity']);
       expect(storedRule().filters.source).to.deep.equal(['CloudA']);
-      expect((await outputs()).alert_subcategories!.value).to.have.members(['Compliance', 'Platform', 'User', 'Cloud Activity']);
+      expect((await outputs()).alert_subcategories!.value).to.have.members([
+        'Compliance',
+        'Platform',
+        'User',
+        'Cloud Activity',
+      ]);
       await ws.expect(['plan', '-detailed-exitcode'], 0);
 
-      await ws.expect(['apply', '-auto-approve', '-var=alert_sources=["CloudA","CloudD","K8s"]', '-var=alert_subcategories=["Threat Intel","Kubernetes Activity","Host Vulnerability","Container Vulnerability"]']);
+      await ws.expect([
+        'apply',
+        '-auto-approve',
+        '-var=alert_sources=["CloudA","CloudD","K8s"]',
+        '-var=alert_subcategories=["Threat Intel","Kubernetes Activity","Host Vulnerability","Container Vulnerability"]',
+      ]);
       expect(storedRule().filters.source).to.have.members(['CloudA', 'CloudD', 'K8s']);
-      expect(storedRule().filters.subCategory).to.have.members(['Threat Intel', 'Kubernetes Activity', 'Host Vulnerability', 'Container Vulnerability']);
+      expect(storedRule().filters.subCategory).to.have.members([
+        'Threat Intel',
+        'Kubernetes Activity',
+        'Host Vulnerability',
+        'Container Vulnerability',
+      ]);
 
       const guid = storedRule().mcGuid;
       await ws.expect(['apply', '-auto-approve']);
@@ -667,10 +757,18 @@ output "event_categories" {
       await ws.expect(['plan', '-detailed-exitcode'], 0);
 
       // Both forms at once: refused at plan time, nothing sent.
-      ws.writeConfig(PROVIDER + deprecated.replace('  event_categories = var.event_categories\n', '  event_categories = var.event_categories\n  alert_subcategories = ["Compliance"]\n'));
+      ws.writeConfig(
+        PROVIDER +
+          deprecated.replace(
+            '  event_categories = var.event_categories\n',
+            '  event_categories = var.event_categories\n  alert_subcategories = ["Compliance"]\n',
+          ),
+      );
       const both = await ws.run(['plan', '-no-color']);
       expect(both.code).to.equal(1);
-      expect(flat(both.stderr)).to.include('Conflicting arguments').and.include('Set `alert_subcategories` or the deprecated `event_categories`, not both');
+      expect(flat(both.stderr))
+        .to.include('Conflicting arguments')
+        .and.include('Set `alert_subcategories` or the deprecated `event_categories`, not both');
 
       // Moving to the current argument sends the same list.
       ws.writeConfig(PROVIDER + current.replace('  alert_sources       = var.alert_sources\n', ''));
@@ -734,11 +832,22 @@ output "tags" {
     it('applies, re-plans empty, imports and destroys', async () => {
       workspace(complianceExample);
       await ws.expect(['apply', '-auto-approve']);
-      const [created] = emulator.list<PolicyRecord>('Policies').filter((p) => p.queryId === 'SEC_Global_CloudA_Config_BucketLoggingNotEnabled');
-      expect(created).to.deep.include({ title: 'lql-terraform-policy', severity: 'high', enabled: true, alertEnabled: true });
+      const [created] = emulator
+        .list<PolicyRecord>('Policies')
+        .filter((p) => p.queryId === 'SEC_Global_CloudA_Config_BucketLoggingNotEnabled');
+      expect(created).to.deep.include({
+        title: 'lql-terraform-policy',
+        severity: 'high',
+        enabled: true,
+        alertEnabled: true,
+      });
       await ws.expect(['plan', '-detailed-exitcode'], 0);
       await ws.expect(['state', 'rm', 'sec_policy_compliance.example']);
-      ws.writeConfig(PROVIDER + complianceExample + `\nimport {\n  to = sec_policy_compliance.example\n  id = "${created!.policyId}"\n}\n`);
+      ws.writeConfig(
+        PROVIDER +
+          complianceExample +
+          `\nimport {\n  to = sec_policy_compliance.example\n  id = "${created!.policyId}"\n}\n`,
+      );
       await ws.expect(['apply', '-auto-approve']);
       ws.writeConfig(PROVIDER + complianceExample);
       await ws.expect(['plan', '-detailed-exitcode'], 0);
@@ -777,12 +886,22 @@ EOT
     it('applies, re-plans empty, imports and destroys', async () => {
       workspace(k8sQuery);
       await ws.expect(['apply', '-auto-approve']);
-      const stored = emulator.get<{ queryText: string; evaluatorId: string; resultSchema: string }>('Queries', 'Lql_Terraform_Query_K8s')!;
+      const stored = emulator.get<{ queryText: string; evaluatorId: string; resultSchema: string }>(
+        'Queries',
+        'Lql_Terraform_Query_K8s',
+      )!;
       expect(stored.evaluatorId).to.equal('');
-      expect(JSON.parse(stored.resultSchema).map((c: { name: string }) => c.name)).to.deep.equal(['EVENT_NAME', 'EVENT_OBJECT', 'CLUSTER_TYPE', 'CLUSTER_ID']);
+      expect(JSON.parse(stored.resultSchema).map((c: { name: string }) => c.name)).to.deep.equal([
+        'EVENT_NAME',
+        'EVENT_OBJECT',
+        'CLUSTER_TYPE',
+        'CLUSTER_ID',
+      ]);
       await ws.expect(['plan', '-detailed-exitcode'], 0);
       await ws.expect(['state', 'rm', 'sec_query.example']);
-      ws.writeConfig(PROVIDER + k8sQuery + '\nimport {\n  to = sec_query.example\n  id = "Lql_Terraform_Query_K8s"\n}\n');
+      ws.writeConfig(
+        `${PROVIDER + k8sQuery}\nimport {\n  to = sec_query.example\n  id = "Lql_Terraform_Query_K8s"\n}\n`,
+      );
       await ws.expect(['apply', '-auto-approve']);
       ws.writeConfig(PROVIDER + k8sQuery);
       await ws.expect(['plan', '-detailed-exitcode'], 0);
@@ -1059,38 +1178,70 @@ output "org_account_mappings" {
 }
 `;
     const testVars = (name: string) => [
-      '-var', `name=${name}`,
-      '-var', 'role_arn=arn:cloud-a:iam::249446771485:role/platform-iam-example-role',
-      '-var', 'external_id=12345',
-      '-var', 'org_account_mappings=[{default_platform_account="customerdemo", mapping=[{platform_account="abc", cloud_a_accounts=["327958430571"]}]}]',
+      '-var',
+      `name=${name}`,
+      '-var',
+      'role_arn=arn:cloud-a:iam::249446771485:role/platform-iam-example-role',
+      '-var',
+      'external_id=12345',
+      '-var',
+      'org_account_mappings=[{default_platform_account="customerdemo", mapping=[{platform_account="abc", cloud_a_accounts=["327958430571"]}]}]',
     ];
-    const stored = () => emulator.list<IntegrationRecord>('CloudAccounts').filter((i) => i.type === 'CloudAAgentlessOrg');
+    const stored = () =>
+      emulator.list<IntegrationRecord>('CloudAccounts').filter((i) => i.type === 'CloudAAgentlessOrg');
 
-    it('creates, settles and updates the integration as upstream\'s test does, then names the scanning account', async () => {
+    it("creates, settles and updates the integration as upstream's test does, then names the scanning account", async () => {
       workspace(orgExample);
       const created = testVars('Cloud A Org Agentless Scanning created by terraform');
       await ws.expect(['apply', '-auto-approve', ...created]);
       expect(stored()).to.have.length(1);
       const guid = stored()[0]!.intgGuid;
       expect(stored()[0]!.name).to.equal('Cloud A Org Agentless Scanning created by terraform');
-      expect(stored()[0]!.data).to.deep.include({ scanningAccount: '', monitoredAccounts: '', crossAccountCredentials: { roleArn: 'arn:cloud-a:iam::249446771485:role/platform-iam-example-role', externalId: '12345' } });
+      expect(stored()[0]!.data).to.deep.include({
+        scanningAccount: '',
+        monitoredAccounts: '',
+        crossAccountCredentials: {
+          roleArn: 'arn:cloud-a:iam::249446771485:role/platform-iam-example-role',
+          externalId: '12345',
+        },
+      });
       expect(stored()[0]!.data).to.have.property('accountMappingFile').that.is.a('string');
       const state = (await ws.state()).get('sec_integration_cloud_a_org_agentless_scanning.example')!;
-      expect(state.values).to.deep.include({ scanning_account: '', monitored_accounts: [], server_token: stored()[0]!.serverToken!.serverToken });
+      expect(state.values).to.deep.include({
+        scanning_account: '',
+        monitored_accounts: [],
+        server_token: stored()[0]!.serverToken!.serverToken,
+      });
       expect(state.sensitive_values).to.have.property('server_token', true);
       const out = await outputs();
-      expect(out['name']!.value).to.equal('Cloud A Org Agentless Scanning created by terraform');
-      expect(out['org_account_mappings']!.value).to.deep.equal([{ default_platform_account: 'customerdemo', mapping: [{ platform_account: 'abc', cloud_a_accounts: ['327958430571'] }] }]);
+      expect(out.name!.value).to.equal('Cloud A Org Agentless Scanning created by terraform');
+      expect(out.org_account_mappings!.value).to.deep.equal([
+        {
+          default_platform_account: 'customerdemo',
+          mapping: [{ platform_account: 'abc', cloud_a_accounts: ['327958430571'] }],
+        },
+      ]);
       await ws.expect(['plan', '-detailed-exitcode', ...created], 0);
 
       const updated = testVars('Cloud A Org Agentless Scanning updated by terraform');
       await ws.expect(['apply', '-auto-approve', ...updated]);
-      expect(stored().map((i) => [i.intgGuid, i.name])).to.deep.equal([[guid, 'Cloud A Org Agentless Scanning updated by terraform']]);
+      expect(stored().map((i) => [i.intgGuid, i.name])).to.deep.equal([
+        [guid, 'Cloud A Org Agentless Scanning updated by terraform'],
+      ]);
       await ws.expect(['plan', '-detailed-exitcode', ...updated], 0);
 
-      const named = [...updated, '-var', 'scanning_account=123456789012', '-var', 'monitored_accounts=["ou-abcd-11111111"]'];
+      const named = [
+        ...updated,
+        '-var',
+        'scanning_account=123456789012',
+        '-var',
+        'monitored_accounts=["ou-abcd-11111111"]',
+      ];
       await ws.expect(['apply', '-auto-approve', ...named]);
-      expect(stored()[0]!.data).to.deep.include({ scanningAccount: '123456789012', monitoredAccounts: 'ou-abcd-11111111' });
+      expect(stored()[0]!.data).to.deep.include({
+        scanningAccount: '123456789012',
+        monitoredAccounts: 'ou-abcd-11111111',
+      });
       await ws.expect(['plan', '-detailed-exitcode', ...named], 0);
 
       await ws.expect(['destroy', '-auto-approve', ...named]);
@@ -1099,7 +1250,7 @@ output "org_account_mappings" {
   });
 
   describe('what stays strict: sensitive tokens and PEM keys', () => {
-    it('refuses upstream\'s plain outputs of server_token and ingest_token, and applies them marked sensitive', async () => {
+    it("refuses upstream's plain outputs of server_token and ingest_token, and applies them marked sensitive", async () => {
       // Upstream's proxy-scanner and log-sink (Splunk) examples output the tokens without `sensitive`.
       const config = (sensitive: boolean) => `
 resource "sec_integration_proxy_scanner" "example" {
@@ -1152,10 +1303,16 @@ output "ingest_token" {
       ws.writeConfig(PROVIDER + config(true));
       const applied = await ws.expect(['apply', '-auto-approve', '-no-color']);
       expect(applied.stdout).to.not.match(/BA696D5E-CA2F-4347-97CB-3C89F834816F/);
-      const scanner = emulator.list<IntegrationRecord>('ContainerRegistries').find((r) => r.name === 'tf-upstream-proxy-scanner')!;
+      const scanner = emulator
+        .list<IntegrationRecord>('ContainerRegistries')
+        .find((r) => r.name === 'tf-upstream-proxy-scanner')!;
       const out = await outputs();
-      expect(out['server_token']).to.deep.equal({ sensitive: true, type: 'string', value: scanner.serverToken!.serverToken });
-      expect(out['ingest_token']).to.deep.include({ sensitive: true, value: 'BA696D5E-CA2F-4347-97CB-3C89F834816F' });
+      expect(out.server_token).to.deep.equal({
+        sensitive: true,
+        type: 'string',
+        value: scanner.serverToken!.serverToken,
+      });
+      expect(out.ingest_token).to.deep.include({ sensitive: true, value: 'BA696D5E-CA2F-4347-97CB-3C89F834816F' });
       const shown = await ws.expect(['output', '-no-color']);
       expect(shown.stdout).to.match(/server_token = <sensitive>/);
       await ws.expect(['plan', '-detailed-exitcode'], 0);
@@ -1189,14 +1346,21 @@ resource "sec_integration_cloud_b_cfg" "account_abc" {
       const placeholder = '-----BEGIN PRIVATE KEY-----\\n ... -----END PRIVATE KEY-----\\n';
       ws.writeConfig(PROVIDER + config(placeholder));
       const notBase64 = await ws.expect(['plan', '-no-color'], 1);
-      expect(flat(notBase64.stderr)).to.include('base64 body').and.include('the value is not shown because it is secret');
-      expect(emulator.list<IntegrationRecord>('CloudAccounts').filter((i) => i.name === 'account ABC')).to.deep.equal([]);
+      expect(flat(notBase64.stderr))
+        .to.include('base64 body')
+        .and.include('the value is not shown because it is secret');
+      expect(emulator.list<IntegrationRecord>('CloudAccounts').filter((i) => i.name === 'account ABC')).to.deep.equal(
+        [],
+      );
 
-      const key = '-----BEGIN PRIVATE KEY-----\\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEA\\n-----END PRIVATE KEY-----\\n';
+      const key =
+        '-----BEGIN PRIVATE KEY-----\\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEA\\n-----END PRIVATE KEY-----\\n';
       ws.writeConfig(PROVIDER + config(key));
       await ws.expect(['apply', '-auto-approve']);
       const stored = emulator.list<IntegrationRecord>('CloudAccounts').find((i) => i.name === 'account ABC')!;
-      expect((stored.data['credentials'] as Record<string, unknown>)['privateKey']).to.equal('-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEA\n-----END PRIVATE KEY-----\n');
+      expect((stored.data.credentials as Record<string, unknown>).privateKey).to.equal(
+        '-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEA\n-----END PRIVATE KEY-----\n',
+      );
       expect(stored.data).to.deep.include({ idType: 'PROJECT', id: 'ABC-project-id' });
       await ws.expect(['plan', '-detailed-exitcode'], 0);
       await ws.expect(['destroy', '-auto-approve']);

@@ -17,7 +17,10 @@ let cachedVersion: string | null | undefined;
 export function terraformVersion(): string | null {
   if (cachedVersion !== undefined) return cachedVersion;
   try {
-    const out = execFileSync('terraform', ['version', '-json'], { encoding: 'utf8', env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' } });
+    const out = execFileSync('terraform', ['version', '-json'], {
+      encoding: 'utf8',
+      env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' },
+    });
     cachedVersion = (JSON.parse(out) as { terraform_version: string }).terraform_version;
   } catch {
     cachedVersion = null;
@@ -89,10 +92,19 @@ export class Workspace {
   /** Runs `terraform -chdir=config <args>` and resolves with its exit code and output. */
   run(args: string[], extraEnv: Record<string, string> = {}): Promise<RunResult> {
     return new Promise((resolvePromise) => {
-      execFile(this.terraform, [`-chdir=${join(this.dir, 'config')}`, ...args], { env: { ...this.env, ...extraEnv }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-        resolvePromise({ code, stdout, stderr });
-      });
+      execFile(
+        this.terraform,
+        [`-chdir=${join(this.dir, 'config')}`, ...args],
+        { env: { ...this.env, ...extraEnv }, maxBuffer: 64 * 1024 * 1024 },
+        (err, stdout, stderr) => {
+          const code = err
+            ? typeof (err as { code?: unknown }).code === 'number'
+              ? (err as { code: number }).code
+              : 1
+            : 0;
+          resolvePromise({ code, stdout, stderr });
+        },
+      );
     });
   }
 
@@ -100,7 +112,9 @@ export class Workspace {
   async expect(args: string[], expectedCode = 0, extraEnv: Record<string, string> = {}): Promise<RunResult> {
     const r = await this.run(args, extraEnv);
     if (r.code !== expectedCode) {
-      throw new Error(`terraform ${args.join(' ')} exited ${r.code}, expected ${expectedCode}\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}`);
+      throw new Error(
+        `terraform ${args.join(' ')} exited ${r.code}, expected ${expectedCode}\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}`,
+      );
     }
     return r;
   }
@@ -123,9 +137,18 @@ export class Workspace {
    * its whole process group (Terraform and its provider processes), `afterMs` after `when` first
    * holds (polled). Resolves with the exit code, the output, and whether the interrupt was sent.
    */
-  runInterrupted(args: string[], when: () => boolean, afterMs: number, extraEnv: Record<string, string> = {}): Promise<RunResult & { interrupted: boolean }> {
+  runInterrupted(
+    args: string[],
+    when: () => boolean,
+    afterMs: number,
+    extraEnv: Record<string, string> = {},
+  ): Promise<RunResult & { interrupted: boolean }> {
     return new Promise((resolvePromise) => {
-      const child = spawn(this.terraform, [`-chdir=${join(this.dir, 'config')}`, ...args], { env: { ...this.env, ...extraEnv }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(this.terraform, [`-chdir=${join(this.dir, 'config')}`, ...args], {
+        env: { ...this.env, ...extraEnv },
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       let interrupted = false;

@@ -40,7 +40,10 @@ describe('acceptance: the documented expressions for vdb sets work under real Te
   let ws: Workspace;
 
   const schemaOf = (type: string) => vdb.resources.find((r) => r.typeName === type)!.schema.block;
-  const notes = [...setNotes(schemaOf('vdb_accounts_cluster'), 'vdb_accounts_cluster'), ...setNotes(schemaOf('vdb_accounts_hybrid_cloud_environment'), 'vdb_accounts_hybrid_cloud_environment')];
+  const notes = [
+    ...setNotes(schemaOf('vdb_accounts_cluster'), 'vdb_accounts_cluster'),
+    ...setNotes(schemaOf('vdb_accounts_hybrid_cloud_environment'), 'vdb_accounts_hybrid_cloud_environment'),
+  ];
 
   before(async function () {
     requireTerraform(this);
@@ -76,8 +79,11 @@ describe('acceptance: the documented expressions for vdb sets work under real Te
 
   it('the replacement expressions evaluate to the configured entries', async () => {
     const kv = (name: string) => `${name} {\n    key   = "team"\n    value = "search"\n  }`;
-    const toleration = (name: string) => `${name} {\n    key      = "dedicated"\n    operator = "TOLERATION_OPERATOR_EQUAL"\n    value    = "vdb"\n  }`;
-    const outputs = notes.flatMap((note, i) => note.expressions.slice(1).map((expression, j) => `output "o_${i}_${j}" {\n  value = ${expression}\n}\n`));
+    const toleration = (name: string) =>
+      `${name} {\n    key      = "dedicated"\n    operator = "TOLERATION_OPERATOR_EQUAL"\n    value    = "vdb"\n  }`;
+    const outputs = notes.flatMap((note, i) =>
+      note.expressions.slice(1).map((expression, j) => `output "o_${i}_${j}" {\n  value = ${expression}\n}\n`),
+    );
     ws = new Workspace(
       `terraform {
   required_providers {

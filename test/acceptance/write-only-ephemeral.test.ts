@@ -110,8 +110,18 @@ describe('acceptance: write-only arguments and ephemeral resources under real Te
     sec = await startSecEmulator();
     vdb = await startVdbEmulator({ provisioningMs: 300 });
     // The agent token exists already, made outside this configuration (its secret is not in this state).
-    const client = createSecClient({ baseUrl: sec.url, account: sec.account, apiKey: sec.apiKey, apiSecret: sec.apiSecret, userAgent: 'test' });
-    await client.agentAccessTokens.create({ tokenAlias: 'wo-acc-fleet', tokenEnabled: true, props: { description: '', os: 'linux' } });
+    const client = createSecClient({
+      baseUrl: sec.url,
+      account: sec.account,
+      apiKey: sec.apiKey,
+      apiSecret: sec.apiSecret,
+      userAgent: 'test',
+    });
+    await client.agentAccessTokens.create({
+      tokenAlias: 'wo-acc-fleet',
+      tokenEnabled: true,
+      props: { description: '', os: 'linux' },
+    });
     await client.close();
     ws = new Workspace(configuration(false, 1), { ...secProviderEnv(sec), ...vdbProviderEnv(vdb) });
   });
@@ -124,8 +134,12 @@ describe('acceptance: write-only arguments and ephemeral resources under real Te
 
   type Channel = { name: string; data: { webhookUrl: string } };
   const channel = (name: string) => sec.list<Channel>('AlertChannels').find((c) => c.name === name);
-  const agentToken = () => sec.list<{ tokenAlias: string; accessToken: string }>('AgentAccessTokens').find((t) => t.tokenAlias === 'wo-acc-fleet')!.accessToken;
-  const runKeys = () => vdb.list<{ name: string }>(VDB_COLLECTIONS.databaseApiKeys).filter((k) => k.name.startsWith('terraform-run-'));
+  const agentToken = () =>
+    sec
+      .list<{ tokenAlias: string; accessToken: string }>('AgentAccessTokens')
+      .find((t) => t.tokenAlias === 'wo-acc-fleet')!.accessToken;
+  const runKeys = () =>
+    vdb.list<{ name: string }>(VDB_COLLECTIONS.databaseApiKeys).filter((k) => k.name.startsWith('terraform-run-'));
 
   it('sends write-only values fed from a variable and from ephemeral resources, and the ephemeral token configures a provider', async () => {
     await ws.expect(['apply', '-auto-approve', '-no-color'], 0, { TF_VAR_hook: HOOK_ONE });
@@ -135,7 +149,10 @@ describe('acceptance: write-only arguments and ephemeral resources under real Te
     expect(channel('wo-acc-email')).to.not.equal(undefined);
     const ephemeralTokens = sec.issuedTokens().filter((t) => t.requestedSeconds === 600);
     expect(ephemeralTokens.length, 'opened for the plan and for the apply').to.be.at.least(2);
-    expect(ephemeralTokens.reduce((sum, t) => sum + t.uses, 0), 'requests the ephemeral tokens authorized').to.be.greaterThan(0);
+    expect(
+      ephemeralTokens.reduce((sum, t) => sum + t.uses, 0),
+      'requests the ephemeral tokens authorized',
+    ).to.be.greaterThan(0);
     await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0, { TF_VAR_hook: HOOK_ONE });
   });
 
@@ -177,11 +194,17 @@ describe('acceptance: write-only arguments and ephemeral resources under real Te
       'the ephemeral database key': smokeKey,
       ...Object.fromEntries(sec.issuedTokens().map((t, i) => [`access token ${i + 1}`, t.token])),
     };
-    expect(sec.issuedTokens().length, 'the ephemeral access tokens and the provider\'s own').to.be.at.least(2);
-    const places = { 'the state file': stateFile, 'terraform show -json': stateJson.stdout, 'the plan JSON': planJson.stdout, 'the trace log': `${traced.stdout}\n${traced.stderr}` };
+    expect(sec.issuedTokens().length, "the ephemeral access tokens and the provider's own").to.be.at.least(2);
+    const places = {
+      'the state file': stateFile,
+      'terraform show -json': stateJson.stdout,
+      'the plan JSON': planJson.stdout,
+      'the trace log': `${traced.stdout}\n${traced.stderr}`,
+    };
     expect(places['the trace log']).to.include('terraform-provider-sec').and.include('terraform-provider-vdb');
     for (const [where, text] of Object.entries(places)) {
-      for (const [what, secret] of Object.entries(secrets)) expect(text.includes(secret), `${what} appears in ${where}`).to.equal(false);
+      for (const [what, secret] of Object.entries(secrets))
+        expect(text.includes(secret), `${what} appears in ${where}`).to.equal(false);
     }
   });
 

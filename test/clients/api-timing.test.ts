@@ -54,7 +54,10 @@ describe('API time per RPC', () => {
         spin(10);
         throw new Error('connection reset');
       });
-      const error = await failing.then(() => undefined, (err: unknown) => err);
+      const error = await failing.then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       expect(error).to.be.an('error').with.property('message', 'connection reset');
       const afterFailure = apiMs();
       spin(20);
@@ -81,7 +84,13 @@ describe('API time per RPC', () => {
 
   it('measures the sec client: its requests count, and outside an RPC nothing is counted or broken', async () => {
     const emulator = await startSecEmulator();
-    const client = createSecClient({ baseUrl: emulator.url, account: emulator.account, apiKey: emulator.apiKey, apiSecret: emulator.apiSecret, userAgent: 'test' });
+    const client = createSecClient({
+      baseUrl: emulator.url,
+      account: emulator.account,
+      apiKey: emulator.apiKey,
+      apiSecret: emulator.apiSecret,
+      userAgent: 'test',
+    });
     try {
       const profile = await client.userProfile.get();
       expect(profile).to.be.an('array');

@@ -9,7 +9,8 @@ import { isNotSentError, isRetryableNetworkError } from '../../src/clients/sec/r
 const listen = (server: Server | ReturnType<typeof createTcpServer>): Promise<number> =>
   new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
 
-const get = (pool: HttpPool, path = '/x') => pool.request({ path, method: 'GET', headers: {}, body: null, signal: new AbortController().signal });
+const get = (pool: HttpPool, path = '/x') =>
+  pool.request({ path, method: 'GET', headers: {}, body: null, signal: new AbortController().signal });
 
 async function failure(promise: Promise<unknown>): Promise<Error & { code?: string }> {
   try {
@@ -36,18 +37,32 @@ describe('sec client connection pool', () => {
       req.on('end', () =>
         setTimeout(() => {
           inFlight--;
-          res.writeHead(201, { 'X-Request-Id': `r-${req.url}` }).end(JSON.stringify({ method: req.method, body, héllo: 'wörld' }));
+          res
+            .writeHead(201, { 'X-Request-Id': `r-${req.url}` })
+            .end(JSON.stringify({ method: req.method, body, héllo: 'wörld' }));
         }, 5),
       );
     });
     server.on('connection', (socket) => sockets.add(socket));
     const port = await listen(server);
     closers.push(() => server.close());
-    const pool = new HttpPool(`http://127.0.0.1:${port}`, { connections: 2, keepAliveTimeoutMs: 30_000, connectTimeoutMs: 1000 });
+    const pool = new HttpPool(`http://127.0.0.1:${port}`, {
+      connections: 2,
+      keepAliveTimeoutMs: 30_000,
+      connectTimeoutMs: 1000,
+    });
     closers.push(() => void pool.close());
 
     const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => pool.request({ path: `/p${i}`, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: `{"i":${i}}`, signal: new AbortController().signal })),
+      Array.from({ length: 12 }, (_, i) =>
+        pool.request({
+          path: `/p${i}`,
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: `{"i":${i}}`,
+          signal: new AbortController().signal,
+        }),
+      ),
     );
     answers.forEach((answer, i) => {
       expect(answer.statusCode).to.equal(201);
@@ -65,7 +80,11 @@ describe('sec client connection pool', () => {
     const silent = createTcpServer(() => undefined);
     const port = await listen(silent);
     closers.push(() => silent.close());
-    const pool = new HttpPool(`https://127.0.0.1:${port}`, { connections: 2, keepAliveTimeoutMs: 30_000, connectTimeoutMs: 150 });
+    const pool = new HttpPool(`https://127.0.0.1:${port}`, {
+      connections: 2,
+      keepAliveTimeoutMs: 30_000,
+      connectTimeoutMs: 150,
+    });
     closers.push(() => void pool.close());
     const started = Date.now();
     const error = await failure(get(pool));
@@ -82,7 +101,11 @@ describe('sec client connection pool', () => {
     });
     const port = await listen(server);
     closers.push(() => server.close());
-    const pool = new HttpPool(`http://127.0.0.1:${port}`, { connections: 2, keepAliveTimeoutMs: 30_000, connectTimeoutMs: 1000 });
+    const pool = new HttpPool(`http://127.0.0.1:${port}`, {
+      connections: 2,
+      keepAliveTimeoutMs: 30_000,
+      connectTimeoutMs: 1000,
+    });
     const error = await failure(get(pool));
     expect(error.code).to.equal('ECONNRESET');
     expect(isNotSentError(error)).to.equal(false);

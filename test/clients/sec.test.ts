@@ -93,7 +93,11 @@ describe('sec client', () => {
 
   describe('configuration', () => {
     it('refuses plain http:// to a non-loopback host', () => {
-      for (const baseUrl of ['http://acme.sec-platform.example', 'http://10.0.0.1:8080', 'http://localhost.evil.example']) {
+      for (const baseUrl of [
+        'http://acme.sec-platform.example',
+        'http://10.0.0.1:8080',
+        'http://localhost.evil.example',
+      ]) {
         const error = syncApiError(() => client({ baseUrl }), 'invalid');
         expect(error.message).to.match(/refusing plain http:\/\/ to .*only loopback hosts/);
         expect(error.operation).to.equal('configure sec client');
@@ -107,7 +111,12 @@ describe('sec client', () => {
     });
 
     it('accepts https and loopback http, without contacting the API', () => {
-      for (const baseUrl of ['https://acme.sec-platform.example', 'http://localhost:1', 'http://127.8.9.10:1', 'http://[::1]:1']) {
+      for (const baseUrl of [
+        'https://acme.sec-platform.example',
+        'http://localhost:1',
+        'http://127.8.9.10:1',
+        'http://[::1]:1',
+      ]) {
         client({ baseUrl });
       }
       expect(emulator.requests).to.have.length(0);
@@ -129,12 +138,21 @@ describe('sec client', () => {
     });
 
     it('recognises loopback hosts exactly', () => {
-      expect(['127.0.0.1', '127.255.0.9', 'localhost', '::1', '[::1]', 'LOCALHOST'].map(isLoopbackHost)).to.deep.equal(
-        [true, true, true, true, true, true],
-      );
-      expect(['128.0.0.1', '127.0.0.256', '127.0.0', 'localhost.example', '::2'].map(isLoopbackHost)).to.deep.equal(
-        [false, false, false, false, false],
-      );
+      expect(['127.0.0.1', '127.255.0.9', 'localhost', '::1', '[::1]', 'LOCALHOST'].map(isLoopbackHost)).to.deep.equal([
+        true,
+        true,
+        true,
+        true,
+        true,
+        true,
+      ]);
+      expect(['128.0.0.1', '127.0.0.256', '127.0.0', 'localhost.example', '::2'].map(isLoopbackHost)).to.deep.equal([
+        false,
+        false,
+        false,
+        false,
+        false,
+      ]);
     });
   });
 
@@ -283,7 +301,10 @@ describe('sec client', () => {
     it('maps 409 to conflict', async () => {
       const api = client();
       await api.agentAccessTokens.create({ tokenAlias: 'hosts', tokenEnabled: true });
-      const error = await apiError(api.agentAccessTokens.create({ tokenAlias: 'hosts', tokenEnabled: true }), 'conflict');
+      const error = await apiError(
+        api.agentAccessTokens.create({ tokenAlias: 'hosts', tokenEnabled: true }),
+        'conflict',
+      );
       expect(error.message).to.include('already exists');
     });
 
@@ -301,7 +322,13 @@ describe('sec client', () => {
       it(`maps HTTP ${status} to ${code}`, async () => {
         const api = client({ apiToken: emulator.issueToken(), apiKey: undefined, apiSecret: undefined });
         // Every attempt: 429 and 503 are repeated even for a create, since the API declined it.
-        emulator.injectFault({ method: 'POST', path: CHANNELS, status, body: { message: `status ${status}` }, times: Infinity });
+        emulator.injectFault({
+          method: 'POST',
+          path: CHANNELS,
+          status,
+          body: { message: `status ${status}` },
+          times: Infinity,
+        });
         const error = await apiError(api.alertChannels.create(email()), code);
         expect(error.status).to.equal(status);
         expect(error.message).to.include(`status ${status}`);
@@ -312,7 +339,11 @@ describe('sec client', () => {
       ['data.ErrorMsg', { body: { data: { ErrorMsg: 'from ErrorMsg', message: 'not this' } } }, 'from ErrorMsg'],
       ['data.message', { body: { data: { message: 'from data.message' }, message: 'not this' } }, 'from data.message'],
       ['message', { body: { message: 'from message' } }, 'from message'],
-      ['data.statusMessage after a SUCCESS message', { body: { message: 'SUCCESS', data: { statusMessage: 'from statusMessage' } } }, 'from statusMessage'],
+      [
+        'data.statusMessage after a SUCCESS message',
+        { body: { message: 'SUCCESS', data: { statusMessage: 'from statusMessage' } } },
+        'from statusMessage',
+      ],
       ['a non-JSON body', { rawBody: 'upstream proxy said no' }, 'upstream proxy said no'],
       ['an empty body', { rawBody: '' }, 'the API answered HTTP 400'],
     ];
@@ -352,7 +383,7 @@ describe('sec client', () => {
         method: 'GET',
         path: CHANNELS,
         status: 400,
-        bodyFor: (headers) => ({ message: `refused credentials ${String(headers['authorization'])}` }),
+        bodyFor: (headers) => ({ message: `refused credentials ${String(headers.authorization)}` }),
       });
       const error = await apiError(api.alertChannels.list(), 'invalid');
       expect(error.message).to.include('refused credentials Bearer ***');
@@ -361,8 +392,15 @@ describe('sec client', () => {
 
     it('never logs secrets and logs one line per attempt', async () => {
       const lines: Array<{ message: string; fields?: object }> = [];
-      const api = client({ logger: { debug: (message, fields) => lines.push({ message, ...(fields ? { fields } : {}) }) } });
-      const created = await api.alertChannels.create({ name: 'm', type: 'Metrics', enabled: true, data: { apiKey: 'metrics-secret-key' } });
+      const api = client({
+        logger: { debug: (message, fields) => lines.push({ message, ...(fields ? { fields } : {}) }) },
+      });
+      const created = await api.alertChannels.create({
+        name: 'm',
+        type: 'Metrics',
+        enabled: true,
+        data: { apiKey: 'metrics-secret-key' },
+      });
       await api.alertChannels.get(created.intgGuid);
       const logged = JSON.stringify(lines);
       for (const secret of [...secrets, 'metrics-secret-key']) expect(logged).not.to.include(secret);
@@ -392,7 +430,10 @@ describe('sec client', () => {
       const error = await apiError(api.alertChannels.list(), 'unavailable');
       expect(error.status).to.equal(504);
       expect(requestsTo(CHANNELS, 'GET')).to.have.length(1 + 8);
-      await apiError(client({ retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 40 } }).alertChannels.list(), 'unavailable');
+      await apiError(
+        client({ retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 40 } }).alertChannels.list(),
+        'unavailable',
+      );
       expect(requestsTo(CHANNELS, 'GET')).to.have.length(1 + 8 + 2);
     });
 
@@ -442,7 +483,9 @@ describe('sec client', () => {
       const created = await api.alertChannels.create(email());
       expect(Date.now() - started).to.be.at.least(280);
       expect(requestsTo(CHANNELS, 'POST')).to.have.length(3);
-      expect(emulator.list(SEC_COLLECTIONS.alertChannels).map((c) => (c as { intgGuid: string }).intgGuid)).to.deep.equal([created.intgGuid]);
+      expect(
+        emulator.list(SEC_COLLECTIONS.alertChannels).map((c) => (c as { intgGuid: string }).intgGuid),
+      ).to.deep.equal([created.intgGuid]);
     });
 
     it('gives up on a declined create after the attempt budget, which a call may set', async () => {
@@ -495,10 +538,21 @@ describe('sec client', () => {
       await closed.close();
       const attempts: unknown[] = [];
       const logger = { debug: (_message: string, fields?: object) => attempts.push(fields) };
-      const api = client({ baseUrl: url, apiToken: 'pre-issued', apiKey: undefined, apiSecret: undefined, logger, retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 40 } });
+      const api = client({
+        baseUrl: url,
+        apiToken: 'pre-issued',
+        apiKey: undefined,
+        apiSecret: undefined,
+        logger,
+        retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 40 },
+      });
       const error = await apiError(api.alertChannels.create(email()), 'unavailable');
       expect(error.message).to.include('could not reach the API');
-      expect(attempts.map((fields) => (fields as { attempt: number; error: string }).error)).to.deep.equal(['ECONNREFUSED', 'ECONNREFUSED', 'ECONNREFUSED']);
+      expect(attempts.map((fields) => (fields as { attempt: number; error: string }).error)).to.deep.equal([
+        'ECONNREFUSED',
+        'ECONNREFUSED',
+        'ECONNREFUSED',
+      ]);
     });
 
     it('reports a plaintext server behind an https:// URL at once, in one sentence, for a read and a create', async () => {
@@ -593,7 +647,9 @@ describe('sec client', () => {
         setTimeout(() => stop.abort(), 100);
         const created = await api.alertChannels.create(email(), { signal: stop.signal });
         expect(stop.signal.aborted).to.equal(true);
-        expect(emulator.list(SEC_COLLECTIONS.alertChannels).map((c) => (c as { intgGuid: string }).intgGuid)).to.deep.equal([created.intgGuid]);
+        expect(
+          emulator.list(SEC_COLLECTIONS.alertChannels).map((c) => (c as { intgGuid: string }).intgGuid),
+        ).to.deep.equal([created.intgGuid]);
       });
 
       it('gives a create on the wire the grace at most, then reports its outcome unknown (the platform still made it)', async () => {
@@ -622,7 +678,9 @@ describe('sec client', () => {
         const started = Date.now();
         const error = await apiError(api.alertChannels.list({ signal: stop.signal }), 'cancelled');
         expect(Date.now() - started).to.be.below(1_000);
-        expect(error.message).to.equal('GET /api/v2/AlertChannels: Terraform asked the provider to stop while the request was out');
+        expect(error.message).to.equal(
+          'GET /api/v2/AlertChannels: Terraform asked the provider to stop while the request was out',
+        );
       });
 
       it('sends nothing after the stop and says the create changed nothing', async () => {
@@ -630,7 +688,9 @@ describe('sec client', () => {
         await api.alertChannels.list();
         emulator.clearRequests();
         const error = await apiError(api.alertChannels.create(email(), { signal: AbortSignal.abort() }), 'cancelled');
-        expect(error.message).to.equal('POST /api/v2/AlertChannels: Terraform asked the provider to stop before the request was sent, so it changed nothing');
+        expect(error.message).to.equal(
+          'POST /api/v2/AlertChannels: Terraform asked the provider to stop before the request was sent, so it changed nothing',
+        );
         expect(emulator.requests).to.have.length(0);
       });
 
@@ -641,10 +701,16 @@ describe('sec client', () => {
         emulator.clearRequests();
         emulator.injectFault({ method: 'PATCH', path, ambiguous: true });
         const stop = new AbortController();
-        const updating = api.alertChannels.update(created.intgGuid, { ...email(), name: 'renamed' }, { signal: stop.signal });
+        const updating = api.alertChannels.update(
+          created.intgGuid,
+          { ...email(), name: 'renamed' },
+          { signal: stop.signal },
+        );
         setTimeout(() => stop.abort(), 50);
         const error = await apiError(updating, 'outcome_unknown');
-        expect(error.message).to.include("an earlier attempt's answer was lost and Terraform asked the provider to stop before it could be sent again");
+        expect(error.message).to.include(
+          "an earlier attempt's answer was lost and Terraform asked the provider to stop before it could be sent again",
+        );
         expect(requestsTo(path, 'PATCH')).to.have.length(1);
         expect(emulator.get(SEC_COLLECTIONS.alertChannels, created.intgGuid)).to.deep.include({ name: 'renamed' });
       });
@@ -659,9 +725,16 @@ describe('sec client', () => {
     it('rejects a body of the wrong shape as malformed_response naming the operation and path', async () => {
       const api = client();
       const guid = await createdGuid(api);
-      emulator.injectFault({ method: 'GET', path: `${CHANNELS}/${guid}`, status: 200, body: { data: { intgGuid: guid, name: 'x', type: 'EmailUser', enabled: 'yes' } } });
+      emulator.injectFault({
+        method: 'GET',
+        path: `${CHANNELS}/${guid}`,
+        status: 200,
+        body: { data: { intgGuid: guid, name: 'x', type: 'EmailUser', enabled: 'yes' } },
+      });
       const error = await apiError(api.alertChannels.get(guid), 'malformed_response');
-      expect(error.message).to.match(/^GET \/api\/v2\/AlertChannels\/\{intgGuid\}: the response does not have the expected shape: data\.enabled: /);
+      expect(error.message).to.match(
+        /^GET \/api\/v2\/AlertChannels\/\{intgGuid\}: the response does not have the expected shape: data\.enabled: /,
+      );
       expect(error.status).to.equal(200);
     });
 
@@ -669,9 +742,13 @@ describe('sec client', () => {
       const api = client();
       await api.alertChannels.list();
       emulator.injectFault({ method: 'GET', path: CHANNELS, status: 200, rawBody: '<html>' });
-      expect((await apiError(api.alertChannels.list(), 'malformed_response')).message).to.include('the response body is not JSON');
+      expect((await apiError(api.alertChannels.list(), 'malformed_response')).message).to.include(
+        'the response body is not JSON',
+      );
       emulator.injectFault({ method: 'GET', path: CHANNELS, status: 200, rawBody: '' });
-      expect((await apiError(api.alertChannels.list(), 'malformed_response')).message).to.include('the response body is empty');
+      expect((await apiError(api.alertChannels.list(), 'malformed_response')).message).to.include(
+        'the response body is empty',
+      );
       emulator.injectFault({ method: 'GET', path: CHANNELS, status: 200, body: [] });
       await apiError(api.alertChannels.list(), 'malformed_response');
     });
@@ -687,12 +764,19 @@ describe('sec client', () => {
       // A list leaves a channel of an unknown type out instead of failing as a whole.
       expect(await api.alertChannels.list()).to.deep.equal([]);
       emulator.put(SEC_COLLECTIONS.alertChannels, guid, { ...stored, data: { channelProps: {} } });
-      expect((await apiError(api.alertChannels.get(guid), 'malformed_response')).message).to.include('data.channelProps.recipients');
+      expect((await apiError(api.alertChannels.get(guid), 'malformed_response')).message).to.include(
+        'data.channelProps.recipients',
+      );
     });
 
     it('rejects a malformed token response', async () => {
       const api = client();
-      emulator.injectFault({ method: 'POST', path: TOKEN_PATH, status: 201, body: { token: 'abc', expiresAt: 'whenever' } });
+      emulator.injectFault({
+        method: 'POST',
+        path: TOKEN_PATH,
+        status: 201,
+        body: { token: 'abc', expiresAt: 'whenever' },
+      });
       const error = await apiError(api.alertChannels.list(), 'malformed_response');
       expect(error.operation).to.equal('POST /api/v2/access/tokens');
       expect(error.message).to.include('expiresAt');
@@ -702,7 +786,10 @@ describe('sec client', () => {
       const api = client();
       const guid = await createdGuid(api);
       const stored = emulator.get<Record<string, unknown>>(SEC_COLLECTIONS.alertChannels, guid)!;
-      emulator.put(SEC_COLLECTIONS.alertChannels, guid, { ...stored, data: { channelProps: { recipients: 'a@b.io, c@d.io' } } });
+      emulator.put(SEC_COLLECTIONS.alertChannels, guid, {
+        ...stored,
+        data: { channelProps: { recipients: 'a@b.io, c@d.io' } },
+      });
       const channel = await api.alertChannels.get(guid);
       expect(channel.type === 'EmailUser' && channel.data.channelProps.recipients).to.deep.equal(['a@b.io', 'c@d.io']);
     });
@@ -727,10 +814,17 @@ describe('sec client', () => {
       expect(await api.alertChannels.get(created.intgGuid)).to.deep.equal(created);
       expect(await api.alertChannels.list()).to.deep.equal([created]);
 
-      const updated = await api.alertChannels.update(created.intgGuid, { ...email(['new@example.com']), name: 'renamed', enabled: false });
+      const updated = await api.alertChannels.update(created.intgGuid, {
+        ...email(['new@example.com']),
+        name: 'renamed',
+        enabled: false,
+      });
       expect(updated).to.include({ intgGuid: created.intgGuid, name: 'renamed', enabled: false });
       expect(updated.data.channelProps.recipients).to.deep.equal(['new@example.com']);
-      expect(requestsTo(`${CHANNELS}/${created.intgGuid}`, 'PATCH')[0]!.body).to.include({ intgGuid: created.intgGuid, enabled: 0 });
+      expect(requestsTo(`${CHANNELS}/${created.intgGuid}`, 'PATCH')[0]!.body).to.include({
+        intgGuid: created.intgGuid,
+        enabled: 0,
+      });
 
       await api.alertChannels.test(created.intgGuid);
       await api.alertChannels.delete(created.intgGuid);
@@ -743,16 +837,25 @@ describe('sec client', () => {
       const created = await api.alertChannels.create(email(['fail-test@example.com']));
       const error = await apiError(api.alertChannels.test(created.intgGuid), 'invalid');
       expect(error.operation).to.equal('POST /api/v2/AlertChannels/{intgGuid}/test');
-      expect(error.message).to.include('test notification failed: the destination in data.channelProps.recipients[0] rejected the request');
+      expect(error.message).to.include(
+        'test notification failed: the destination in data.channelProps.recipients[0] rejected the request',
+      );
       emulator.failChannelTest(created.intgGuid, 'mail relay refused');
-      expect((await apiError(api.alertChannels.test(created.intgGuid), 'invalid')).message).to.include('mail relay refused');
+      expect((await apiError(api.alertChannels.test(created.intgGuid), 'invalid')).message).to.include(
+        'mail relay refused',
+      );
     });
 
     it('refuses to change the type', async () => {
       const api = client();
       const created = await api.alertChannels.create(email());
       const error = await apiError(
-        api.alertChannels.update(created.intgGuid, { name: 'x', type: 'Webhook', enabled: true, data: { webhookUrl: 'https://h.example/' } }),
+        api.alertChannels.update(created.intgGuid, {
+          name: 'x',
+          type: 'Webhook',
+          enabled: true,
+          data: { webhookUrl: 'https://h.example/' },
+        }),
         'invalid',
       );
       expect(error.message).to.include('type cannot be changed');
@@ -788,7 +891,11 @@ describe('sec client', () => {
   describe('agent access tokens', () => {
     it('creates, gets, lists, updates and searches', async () => {
       const api = client();
-      const created = await api.agentAccessTokens.create({ tokenAlias: 'hosts', tokenEnabled: true, props: { description: 'd', os: 'linux' } });
+      const created = await api.agentAccessTokens.create({
+        tokenAlias: 'hosts',
+        tokenEnabled: true,
+        props: { description: 'd', os: 'linux' },
+      });
       secrets.push(created.accessToken);
       expect(created).to.include({ tokenAlias: 'hosts', tokenEnabled: true, version: '0.1' });
       expect(created.accessToken).to.be.a('string').with.length.above(20);
@@ -803,11 +910,16 @@ describe('sec client', () => {
       expect(await api.agentAccessTokens.get(created.accessToken)).to.deep.equal(created);
       expect(await api.agentAccessTokens.list()).to.deep.equal([created]);
 
-      const disabled = await api.agentAccessTokens.update(created.accessToken, { tokenEnabled: false, props: { description: 'changed' } });
+      const disabled = await api.agentAccessTokens.update(created.accessToken, {
+        tokenEnabled: false,
+        props: { description: 'changed' },
+      });
       expect(disabled).to.include({ tokenAlias: 'hosts', tokenEnabled: false });
       expect(disabled.props).to.include({ description: 'changed', os: 'linux' });
 
-      expect((await api.agentAccessTokens.search('hosts')).map((token) => token.accessToken)).to.deep.equal([created.accessToken]);
+      expect((await api.agentAccessTokens.search('hosts')).map((token) => token.accessToken)).to.deep.equal([
+        created.accessToken,
+      ]);
       expect(await api.agentAccessTokens.search('nobody')).to.deep.equal([]);
     });
 
@@ -821,7 +933,12 @@ describe('sec client', () => {
 
   it('reads the user profile with booleans', async () => {
     const [profile] = await client().userProfile.get();
-    expect(profile).to.include({ username: 'api-user@acme.example', orgAccount: false, orgAdmin: false, orgUser: false });
+    expect(profile).to.include({
+      username: 'api-user@acme.example',
+      orgAccount: false,
+      orgAdmin: false,
+      orgUser: false,
+    });
     expect(profile!.accounts[0]).to.include({ accountName: 'ACME', admin: true, userEnabled: true });
   });
 

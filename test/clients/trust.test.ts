@@ -14,8 +14,14 @@ describe('clients/trust: the roots the API clients are given', () => {
     writeFileSync(join(dir, 'b.pem'), b.certPem);
     const trimmed = (pem: string) => pem.trim();
     expect(apiTrustRoots({})).to.deep.equal([...rootCertificates]);
-    expect(apiTrustRoots({ KEEL_NODE_EXTRA_CA_CERTS: join(dir, 'a.pem') })).to.deep.equal([...rootCertificates, trimmed(a.certPem), trimmed(b.certPem)]);
-    expect(apiTrustRoots({ NODE_EXTRA_CA_CERTS: join(dir, 'b.pem'), KEEL_NODE_EXTRA_CA_CERTS: join(dir, 'a.pem') })).to.deep.equal([...rootCertificates, trimmed(b.certPem)]);
+    expect(apiTrustRoots({ KEEL_NODE_EXTRA_CA_CERTS: join(dir, 'a.pem') })).to.deep.equal([
+      ...rootCertificates,
+      trimmed(a.certPem),
+      trimmed(b.certPem),
+    ]);
+    expect(
+      apiTrustRoots({ NODE_EXTRA_CA_CERTS: join(dir, 'b.pem'), KEEL_NODE_EXTRA_CA_CERTS: join(dir, 'a.pem') }),
+    ).to.deep.equal([...rootCertificates, trimmed(b.certPem)]);
     expect(apiTrustRoots({ NODE_EXTRA_CA_CERTS: join(dir, 'missing.pem') })).to.deep.equal([...rootCertificates]);
   });
 });

@@ -16,7 +16,7 @@ import {
   type VdbClient,
   type VdbClientConfig,
 } from '../../src/clients/vdb/index.js';
-import { CodecError, decodePlain, encodePlain } from '../../src/clients/vdb/codec.js';
+import { decodePlain, encodePlain } from '../../src/clients/vdb/codec.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,7 +94,11 @@ describe('vdb client', () => {
 
   describe('endpoint', () => {
     it('uses TLS for host:port, host and https://, plaintext only for loopback http://', () => {
-      expect(parseApiUrl('grpc.vdb-cloud.example:443')).to.deep.equal({ target: 'grpc.vdb-cloud.example:443', host: 'grpc.vdb-cloud.example', tls: true });
+      expect(parseApiUrl('grpc.vdb-cloud.example:443')).to.deep.equal({
+        target: 'grpc.vdb-cloud.example:443',
+        host: 'grpc.vdb-cloud.example',
+        tls: true,
+      });
       expect(parseApiUrl('grpc.vdb-cloud.example')).to.include({ target: 'grpc.vdb-cloud.example:443', tls: true });
       expect(parseApiUrl('https://api.example:8443')).to.include({ target: 'api.example:8443', tls: true });
       expect(parseApiUrl('localhost:50051')).to.include({ target: 'localhost:50051', tls: true });
@@ -104,7 +108,14 @@ describe('vdb client', () => {
     });
 
     it('refuses plaintext to other hosts, unknown schemes and paths with ApiError invalid', () => {
-      for (const url of ['http://grpc.vdb-cloud.example:80', 'http://10.0.0.1:50051', 'grpc://x:1', 'https://x/v1', '', '   ']) {
+      for (const url of [
+        'http://grpc.vdb-cloud.example:80',
+        'http://10.0.0.1:50051',
+        'grpc://x:1',
+        'https://x/v1',
+        '',
+        '   ',
+      ]) {
         let thrown: unknown;
         try {
           parseApiUrl(url);
@@ -118,8 +129,14 @@ describe('vdb client', () => {
     });
 
     it('refuses an empty API key and a non-loopback plaintext URL at creation', () => {
-      expect(() => createVdbClient({ apiUrl: emulator.url, apiKey: ' ', userAgent: USER_AGENT })).to.throw(ApiError, /API key must not be empty/);
-      expect(() => createVdbClient({ apiUrl: 'http://example.com:80', apiKey: 'k', userAgent: USER_AGENT })).to.throw(ApiError, /refusing plaintext/);
+      expect(() => createVdbClient({ apiUrl: emulator.url, apiKey: ' ', userAgent: USER_AGENT })).to.throw(
+        ApiError,
+        /API key must not be empty/,
+      );
+      expect(() => createVdbClient({ apiUrl: 'http://example.com:80', apiKey: 'k', userAgent: USER_AGENT })).to.throw(
+        ApiError,
+        /refusing plaintext/,
+      );
     });
   });
 
@@ -139,7 +156,10 @@ describe('vdb client', () => {
     });
 
     it('maps a wrong key to unauthenticated with the call trace id in the message', async () => {
-      const error = await apiError(client({ apiKey: 'not-the-key' }).clusters.list({ accountId: emulator.accountId }), 'unauthenticated');
+      const error = await apiError(
+        client({ apiKey: 'not-the-key' }).clusters.list({ accountId: emulator.accountId }),
+        'unauthenticated',
+      );
       const [logged] = emulator.requests;
       expect(error.requestId).to.equal(logged!.traceId);
       expect(error.message).to.include(`request id ${logged!.traceId}`);
@@ -154,11 +174,26 @@ describe('vdb client', () => {
       expect(invalid.message).to.include('cluster.name: value length must be at least 2 characters [string.min_len]');
       await apiError(vdb.clusters.list({ accountId: crypto.randomUUID() }), 'forbidden');
       emulator.injectFault({ method: 'CreateRole', code: status.ALREADY_EXISTS, message: 'role exists' });
-      await apiError(vdb.iam.createRole({ accountId: emulator.accountId, name: 'readers', permissions: ['read:clusters'] }), 'conflict');
+      await apiError(
+        vdb.iam.createRole({ accountId: emulator.accountId, name: 'readers', permissions: ['read:clusters'] }),
+        'conflict',
+      );
       emulator.failBootstrap('failed_precondition');
-      await apiError(vdb.hybridEnvironments.generateBootstrapCommands({ accountId: emulator.accountId, hybridCloudEnvironmentId: crypto.randomUUID() }), 'invalid');
+      await apiError(
+        vdb.hybridEnvironments.generateBootstrapCommands({
+          accountId: emulator.accountId,
+          hybridCloudEnvironmentId: crypto.randomUUID(),
+        }),
+        'invalid',
+      );
       emulator.failBootstrap('permission_denied');
-      await apiError(vdb.hybridEnvironments.generateBootstrapCommands({ accountId: emulator.accountId, hybridCloudEnvironmentId: crypto.randomUUID() }), 'forbidden');
+      await apiError(
+        vdb.hybridEnvironments.generateBootstrapCommands({
+          accountId: emulator.accountId,
+          hybridCloudEnvironmentId: crypto.randomUUID(),
+        }),
+        'forbidden',
+      );
 
       expect(codeForGrpcStatus(status.RESOURCE_EXHAUSTED)).to.equal('rate_limited');
       expect(codeForGrpcStatus(status.UNAVAILABLE)).to.equal('unavailable');
@@ -197,7 +232,10 @@ describe('vdb client', () => {
     it('gives up after the attempt budget with every attempt trace id in the error', async () => {
       emulator.injectFault({ method: 'GetCluster', code: status.UNAVAILABLE, times: Infinity, message: 'overloaded' });
       const error = await apiError(
-        client({ retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 } }).clusters.get({ accountId: emulator.accountId, clusterId: crypto.randomUUID() }),
+        client({ retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 } }).clusters.get({
+          accountId: emulator.accountId,
+          clusterId: crypto.randomUUID(),
+        }),
         'unavailable',
       );
       const calls = callsOf('GetCluster');
@@ -210,7 +248,11 @@ describe('vdb client', () => {
     it('repeats a create the server declined (RESOURCE_EXHAUSTED), making one cluster', async () => {
       emulator.injectFault({ method: 'CreateCluster', code: status.RESOURCE_EXHAUSTED, times: 2 });
       const created = await client().clusters.create(clusterInput());
-      expect(callsOf('CreateCluster').map((request) => request.code)).to.deep.equal([status.RESOURCE_EXHAUSTED, status.RESOURCE_EXHAUSTED, status.OK]);
+      expect(callsOf('CreateCluster').map((request) => request.code)).to.deep.equal([
+        status.RESOURCE_EXHAUSTED,
+        status.RESOURCE_EXHAUSTED,
+        status.OK,
+      ]);
       expect(emulator.list<{ id: string }>(VDB_COLLECTIONS.clusters).map((c) => c.id)).to.deep.equal([created.id]);
     });
 
@@ -242,7 +284,9 @@ describe('vdb client', () => {
       emulator.setFaultProfile({ seed: 1, rate: 1, kinds: ['rate-limit'], retryAfterSeconds: 1 });
       setTimeout(() => emulator.setFaultProfile(undefined), 300);
       const started = Date.now();
-      const roles = await client({ retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 2_000 } }).iam.listRoles({ accountId: emulator.accountId });
+      const roles = await client({ retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 2_000 } }).iam.listRoles({
+        accountId: emulator.accountId,
+      });
       expect(Date.now() - started).to.be.at.least(950);
       expect(roles.length).to.be.greaterThan(0);
       expect(callsOf('ListRoles').map((request) => request.code)).to.deep.equal([status.RESOURCE_EXHAUSTED, status.OK]);
@@ -254,12 +298,21 @@ describe('vdb client', () => {
       emulator.injectFault({ method: 'UpdateCluster', code: status.RESOURCE_EXHAUSTED });
       const renamed = await vdb.clusters.update({ ...clusterInput({ name: 'renamed' }), id: cluster.id });
       expect(renamed.name).to.equal('renamed');
-      expect(callsOf('UpdateCluster').map((request) => request.code)).to.deep.equal([status.RESOURCE_EXHAUSTED, status.OK]);
+      expect(callsOf('UpdateCluster').map((request) => request.code)).to.deep.equal([
+        status.RESOURCE_EXHAUSTED,
+        status.OK,
+      ]);
 
       const [member] = await vdb.accounts.listAccountMembers({ accountId: emulator.accountId });
-      const [admin] = (await vdb.iam.listRoles({ accountId: emulator.accountId })).filter((role) => role.name === 'Admin');
+      const [admin] = (await vdb.iam.listRoles({ accountId: emulator.accountId })).filter(
+        (role) => role.name === 'Admin',
+      );
       emulator.injectFault({ method: 'AssignUserRoles', code: status.UNAVAILABLE });
-      await vdb.iam.assignUserRoles({ accountId: emulator.accountId, userId: member!.user.id, roleIdsToAdd: [admin!.id] });
+      await vdb.iam.assignUserRoles({
+        accountId: emulator.accountId,
+        userId: member!.user.id,
+        roleIdsToAdd: [admin!.id],
+      });
       expect(callsOf('AssignUserRoles').map((request) => request.code)).to.deep.equal([status.UNAVAILABLE, status.OK]);
       const roles = await vdb.iam.listUserRoles({ accountId: emulator.accountId, userId: member!.user.id });
       expect(roles.map((role) => role.name)).to.include('Admin');
@@ -292,7 +345,9 @@ describe('vdb client', () => {
       setTimeout(() => controller.abort(), 50);
       const started = Date.now();
       await apiError(
-        client({ retry: { maxAttempts: 10, baseDelayMs: 5_000, maxDelayMs: 5_000 } }).clusters.create(clusterInput(), { signal: controller.signal }),
+        client({ retry: { maxAttempts: 10, baseDelayMs: 5_000, maxDelayMs: 5_000 } }).clusters.create(clusterInput(), {
+          signal: controller.signal,
+        }),
         'cancelled',
       );
       expect(Date.now() - started).to.be.lessThan(1_000);
@@ -304,13 +359,17 @@ describe('vdb client', () => {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50);
       const started = Date.now();
-      await apiError(client().iam.listRoles({ accountId: emulator.accountId }, { signal: controller.signal }), 'cancelled');
+      await apiError(
+        client().iam.listRoles({ accountId: emulator.accountId }, { signal: controller.signal }),
+        'cancelled',
+      );
       expect(Date.now() - started).to.be.lessThan(1_000);
     });
 
     describe('when Terraform asks the provider to stop (StopProvider)', () => {
       const roleInput = (name: string) => ({ accountId: emulator.accountId, name, permissions: ['read:clusters'] });
-      const rolesNamed = (name: string) => emulator.list<{ name: string }>(VDB_COLLECTIONS.roles).filter((r) => r.name === name);
+      const rolesNamed = (name: string) =>
+        emulator.list<{ name: string }>(VDB_COLLECTIONS.roles).filter((r) => r.name === name);
 
       it('lets a create already on the wire finish and returns the object it made', async () => {
         emulator.injectFault({ method: 'CreateRole', delayMs: 400 });
@@ -326,9 +385,14 @@ describe('vdb client', () => {
         const stop = new AbortController();
         setTimeout(() => stop.abort(), 50);
         const started = Date.now();
-        const error = await apiError(client({ stopGraceMs: 150 }).iam.createRole(roleInput('cut off'), { signal: stop.signal }), 'outcome_unknown');
+        const error = await apiError(
+          client({ stopGraceMs: 150 }).iam.createRole(roleInput('cut off'), { signal: stop.signal }),
+          'outcome_unknown',
+        );
         expect(Date.now() - started).to.be.within(150, 700);
-        expect(error.message).to.match(/^\S+\/CreateRole: Terraform asked the provider to stop and no answer came within the 150 ms the provider waits for requests already sent; .*may or may not have taken effect/);
+        expect(error.message).to.match(
+          /^\S+\/CreateRole: Terraform asked the provider to stop and no answer came within the 150 ms the provider waits for requests already sent; .*may or may not have taken effect/,
+        );
         // The emulator, like the platform, finishes what it was sent although the client went away.
         await new Promise((resolve) => setTimeout(resolve, 900));
         expect(rolesNamed('cut off')).to.have.length(1);
@@ -339,14 +403,24 @@ describe('vdb client', () => {
         const stop = new AbortController();
         setTimeout(() => stop.abort(), 50);
         const started = Date.now();
-        const error = await apiError(client({ stopGraceMs: 5_000 }).iam.listRoles({ accountId: emulator.accountId }, { signal: stop.signal }), 'cancelled');
+        const error = await apiError(
+          client({ stopGraceMs: 5_000 }).iam.listRoles({ accountId: emulator.accountId }, { signal: stop.signal }),
+          'cancelled',
+        );
         expect(Date.now() - started).to.be.below(1_000);
-        expect(error.message).to.match(/ListRoles: Terraform asked the provider to stop while the request was out( \(request id [^)]*\))?$/);
+        expect(error.message).to.match(
+          /ListRoles: Terraform asked the provider to stop while the request was out( \(request id [^)]*\))?$/,
+        );
       });
 
       it('sends nothing after the stop and says the create changed nothing', async () => {
-        const error = await apiError(client().iam.createRole(roleInput('never'), { signal: AbortSignal.abort() }), 'cancelled');
-        expect(error.message).to.match(/CreateRole: Terraform asked the provider to stop before the request was sent, so it changed nothing$/);
+        const error = await apiError(
+          client().iam.createRole(roleInput('never'), { signal: AbortSignal.abort() }),
+          'cancelled',
+        );
+        expect(error.message).to.match(
+          /CreateRole: Terraform asked the provider to stop before the request was sent, so it changed nothing$/,
+        );
         expect(callsOf('CreateRole')).to.have.length(0);
         expect(rolesNamed('never')).to.have.length(0);
       });
@@ -355,7 +429,10 @@ describe('vdb client', () => {
     it('puts a deadline on every call', async () => {
       emulator.injectFault({ method: 'ListRoles', delayMs: 2_000 });
       const started = Date.now();
-      const error = await apiError(client({ timeoutMs: 150 }).iam.listRoles({ accountId: emulator.accountId }), 'timeout');
+      const error = await apiError(
+        client({ timeoutMs: 150 }).iam.listRoles({ accountId: emulator.accountId }),
+        'timeout',
+      );
       expect(Date.now() - started).to.be.lessThan(1_000);
       expect(error.message).to.include('no answer within 150 ms');
       // The per-call option wins over the client's default.
@@ -394,8 +471,19 @@ describe('vdb client', () => {
             serviceType: 'CLUSTER_SERVICE_TYPE_LOAD_BALANCER',
             reservedCpuPercentage: 10,
             allowedIpSourceRanges: ['10.0.0.0/8'],
-            databaseConfiguration: { collection: { replicationFactor: 2, vectors: { onDisk: true } }, logLevel: 'DATABASE_CONFIGURATION_LOG_LEVEL_INFO' },
-            tolerations: [{ key: 'dedicated', operator: 'TOLERATION_OPERATOR_EQUAL', value: 'db', effect: 'TOLERATION_EFFECT_NO_EXECUTE', tolerationSeconds: 30 }],
+            databaseConfiguration: {
+              collection: { replicationFactor: 2, vectors: { onDisk: true } },
+              logLevel: 'DATABASE_CONFIGURATION_LOG_LEVEL_INFO',
+            },
+            tolerations: [
+              {
+                key: 'dedicated',
+                operator: 'TOLERATION_OPERATOR_EQUAL',
+                value: 'db',
+                effect: 'TOLERATION_EFFECT_NO_EXECUTE',
+                tolerationSeconds: 30,
+              },
+            ],
           },
         }),
       );
@@ -406,7 +494,10 @@ describe('vdb client', () => {
         serviceType: 'CLUSTER_SERVICE_TYPE_LOAD_BALANCER',
         reservedCpuPercentage: 10,
         allowedIpSourceRanges: ['10.0.0.0/8'],
-        databaseConfiguration: { collection: { replicationFactor: 2, vectors: { onDisk: true } }, logLevel: 'DATABASE_CONFIGURATION_LOG_LEVEL_INFO' },
+        databaseConfiguration: {
+          collection: { replicationFactor: 2, vectors: { onDisk: true } },
+          logLevel: 'DATABASE_CONFIGURATION_LOG_LEVEL_INFO',
+        },
       });
       expect(cluster.configuration.tolerations[0]).to.deep.equal({
         key: 'dedicated',
@@ -435,17 +526,23 @@ describe('vdb client', () => {
         clusterId: cluster.id,
         name: 'reader key',
         expiresAt,
-        accessRules: [{ collectionAccess: { collectionName: 'docs', accessType: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' } }],
+        accessRules: [
+          { collectionAccess: { collectionName: 'docs', accessType: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' } },
+        ],
       });
       expect(key.expiresAt).to.equal('2099-01-02T01:04:05.500Z');
-      expect(key.accessRules).to.deep.equal([{ collectionAccess: { collectionName: 'docs', accessType: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' } }]);
+      expect(key.accessRules).to.deep.equal([
+        { collectionAccess: { collectionName: 'docs', accessType: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' } },
+      ]);
       expect(key.key).to.have.length.greaterThan(10);
       const [listed] = await vdb.databaseApiKeys.list({ accountId: emulator.accountId, clusterId: cluster.id });
       expect(listed!.key, 'lists never carry the secret').to.equal('');
     });
 
     it('round-trips a Struct (advanced operator settings) as JSON', async () => {
-      const settings = { operator: { replicas: 2, features: ['a', 'b'], debug: false, extra: null, nested: { ratio: 0.5 } } };
+      const settings = {
+        operator: { replicas: 2, features: ['a', 'b'], debug: false, extra: null, nested: { ratio: 0.5 } },
+      };
       const environment = await client().hybridEnvironments.create({
         accountId: emulator.accountId,
         name: 'edge',
@@ -468,16 +565,31 @@ describe('vdb client', () => {
       );
       expect(badTime.message).to.include('databaseApiKey.expiresAt: expected an RFC 3339 timestamp');
       const badEnum = await apiError(
-        vdb.clusters.create(clusterInput({ configuration: { numberOfNodes: 1, packageId: emulator.packageId('aws', 'small'), gpuType: 'NVIDIA' as never } })),
+        vdb.clusters.create(
+          clusterInput({
+            configuration: {
+              numberOfNodes: 1,
+              packageId: emulator.packageId('aws', 'small'),
+              gpuType: 'NVIDIA' as never,
+            },
+          }),
+        ),
         'invalid',
       );
-      expect(badEnum.message).to.include('cluster.configuration.gpuType: expected one of CLUSTER_CONFIGURATION_GPU_TYPE_UNSPECIFIED');
+      expect(badEnum.message).to.include(
+        'cluster.configuration.gpuType: expected one of CLUSTER_CONFIGURATION_GPU_TYPE_UNSPECIFIED',
+      );
       const unknownField = await apiError(
-        vdb.clusters.create(clusterInput({ configuration: { numberOfNodes: 1, packageId: 'x', colour: 'red' } as never })),
+        vdb.clusters.create(
+          clusterInput({ configuration: { numberOfNodes: 1, packageId: 'x', colour: 'red' } as never }),
+        ),
         'invalid',
       );
       expect(unknownField.message).to.include('cluster.configuration.colour: ClusterConfiguration has no field colour');
-      const badNumber = await apiError(vdb.clusters.create(clusterInput({ configuration: { numberOfNodes: -1, packageId: 'x' } })), 'invalid');
+      const badNumber = await apiError(
+        vdb.clusters.create(clusterInput({ configuration: { numberOfNodes: -1, packageId: 'x' } })),
+        'invalid',
+      );
       expect(badNumber.message).to.include('cluster.configuration.numberOfNodes: expected a uint32 integer');
       expect(emulator.requests, 'nothing reached the server').to.have.length(0);
     });
@@ -488,17 +600,24 @@ describe('vdb client', () => {
       const stored = emulator.get<Record<string, unknown>>(VDB_COLLECTIONS.clusters, cluster.id)!;
       delete stored.configuration;
       emulator.put(VDB_COLLECTIONS.clusters, cluster.id, stored);
-      const error = await apiError(vdb.clusters.get({ accountId: emulator.accountId, clusterId: cluster.id }), 'malformed_response');
+      const error = await apiError(
+        vdb.clusters.get({ accountId: emulator.accountId, clusterId: cluster.id }),
+        'malformed_response',
+      );
       expect(error.message).to.include('cluster: missing configuration');
     });
 
     it('reads unknown enum numbers of a newer server as UNSPECIFIED', () => {
       const { response } = vdbMethod(VDB_SERVICES.cluster, 'GetCluster');
       const clusterType = response.lookupType('Cluster');
-      const bytes = response.encode(
-        response.fromObject({ cluster: { id: 'c', configuration: { number_of_nodes: 1 }, state: { phase: 99 } } }),
-      ).finish();
-      expect(decodePlain(response, bytes)).to.deep.nested.include({ 'cluster.state.phase': 'CLUSTER_PHASE_UNSPECIFIED' });
+      const bytes = response
+        .encode(
+          response.fromObject({ cluster: { id: 'c', configuration: { number_of_nodes: 1 }, state: { phase: 99 } } }),
+        )
+        .finish();
+      expect(decodePlain(response, bytes)).to.deep.nested.include({
+        'cluster.state.phase': 'CLUSTER_PHASE_UNSPECIFIED',
+      });
       expect(clusterType.name).to.equal('Cluster');
     });
 
@@ -535,7 +654,13 @@ describe('vdb client', () => {
           podLabels: [],
           reservedCpuPercentage: 0,
           gpuType: 'CLUSTER_CONFIGURATION_GPU_TYPE_AMD',
-          topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'TOPOLOGY_SPREAD_CONSTRAINT_WHEN_UNSATISFIABLE_SCHEDULE_ANYWAY' }],
+          topologySpreadConstraints: [
+            {
+              maxSkew: 1,
+              topologyKey: 'zone',
+              whenUnsatisfiable: 'TOPOLOGY_SPREAD_CONSTRAINT_WHEN_UNSATISFIABLE_SCHEDULE_ANYWAY',
+            },
+          ],
           clusterStorageConfiguration: { storageTierType: 'STORAGE_TIER_TYPE_BALANCED' },
         },
         state: {
@@ -561,7 +686,11 @@ describe('vdb client', () => {
       for (const name of ['c1', 'c2', 'c3', 'c4', 'c5']) await vdb.clusters.create(clusterInput({ name }));
       const clusters = await vdb.clusters.list({ accountId: emulator.accountId });
       expect(clusters.map((cluster) => cluster.name)).to.deep.equal(['c1', 'c2', 'c3', 'c4', 'c5']);
-      expect(callsOf('ListClusters').map((request) => request.request?.pageToken ?? null)).to.deep.equal([null, 'offset:2', 'offset:4']);
+      expect(callsOf('ListClusters').map((request) => request.request?.pageToken ?? null)).to.deep.equal([
+        null,
+        'offset:2',
+        'offset:4',
+      ]);
     });
   });
 
@@ -577,8 +706,16 @@ describe('vdb client', () => {
       const certificate = await generateCertificate('localhost');
       tlsEmulator = await startVdbEmulator({ tls: { certPem: certificate.certPem, keyPem: certificate.keyPem } });
       const target = `localhost:${tlsEmulator.port}`;
-      const verified = client({ apiUrl: target, apiKey: tlsEmulator.apiKey, retry: { maxAttempts: 1 }, timeoutMs: 5_000 });
-      const error = await apiError(verified.platform.listCloudProviders({ accountId: tlsEmulator.accountId }), 'unavailable');
+      const verified = client({
+        apiUrl: target,
+        apiKey: tlsEmulator.apiKey,
+        retry: { maxAttempts: 1 },
+        timeoutMs: 5_000,
+      });
+      const error = await apiError(
+        verified.platform.listCloudProviders({ accountId: tlsEmulator.accountId }),
+        'unavailable',
+      );
       expect(error.message).to.match(/certificate/i);
       expect(tlsEmulator.requests, 'nothing reached the server').to.have.length(0);
 
@@ -594,15 +731,28 @@ describe('vdb client', () => {
       const attempts: unknown[] = [];
       const logger = { debug: (_message: string, fields: unknown) => attempts.push(fields) };
       const untrusted = client({ apiUrl: `localhost:${tlsEmulator.port}`, apiKey: tlsEmulator.apiKey, logger });
-      const error = await apiError(untrusted.platform.listCloudProviders({ accountId: tlsEmulator.accountId }), 'unavailable');
-      expect(error.message).to.match(/^PlatformService\/ListCloudProviders: the TLS certificate of localhost:\d+ could not be verified \(self-signed certificate\)\. The provider trusts /);
-      expect(error.message).to.include('add the certificate authority of the API to NODE_EXTRA_CA_CERTS').and.not.include('Resolution note');
+      const error = await apiError(
+        untrusted.platform.listCloudProviders({ accountId: tlsEmulator.accountId }),
+        'unavailable',
+      );
+      expect(error.message).to.match(
+        /^PlatformService\/ListCloudProviders: the TLS certificate of localhost:\d+ could not be verified \(self-signed certificate\)\. The provider trusts /,
+      );
+      expect(error.message)
+        .to.include('add the certificate authority of the API to NODE_EXTRA_CA_CERTS')
+        .and.not.include('Resolution note');
       expect(attempts, 'not retried').to.have.length(1);
 
       attempts.length = 0;
-      const refused = client({ apiUrl: '127.0.0.1:1', logger, retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 10 } });
+      const refused = client({
+        apiUrl: '127.0.0.1:1',
+        logger,
+        retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 10 },
+      });
       const closed = await apiError(refused.clusters.create(clusterInput()), 'unavailable');
-      expect(closed.message).to.equal('ClusterService/CreateCluster: nothing accepts connections at 127.0.0.1:1 (connection refused): check the API URL and its port');
+      expect(closed.message).to.equal(
+        'ClusterService/CreateCluster: nothing accepts connections at 127.0.0.1:1 (connection refused): check the API URL and its port',
+      );
       // Nothing was sent, so even a create is tried again, and its outcome is known.
       expect(attempts).to.have.length(3);
     });
@@ -618,13 +768,23 @@ describe('vdb client', () => {
         process.env.GRPC_DEFAULT_SSL_ROOTS_FILE_PATH = '/etc/ssl/certs/ca-certificates.crt';
         process.env.NODE_EXTRA_CA_CERTS = ca;
         const trusted = client({ apiUrl: `localhost:${tlsEmulator.port}`, apiKey: tlsEmulator.apiKey });
-        expect((await trusted.platform.listCloudProviders({ accountId: tlsEmulator.accountId })).map((p) => p.id)).to.include('aws');
+        expect(
+          (await trusted.platform.listCloudProviders({ accountId: tlsEmulator.accountId })).map((p) => p.id),
+        ).to.include('aws');
         delete process.env.NODE_EXTRA_CA_CERTS;
         const untrusted = client({ apiUrl: `localhost:${tlsEmulator.port}`, apiKey: tlsEmulator.apiKey });
-        const error = await apiError(untrusted.platform.listCloudProviders({ accountId: tlsEmulator.accountId }), 'unavailable');
-        expect(error.message).to.include('The provider trusts the certificates in GRPC_DEFAULT_SSL_ROOTS_FILE_PATH (/etc/ssl/certs/ca-certificates.crt)');
+        const error = await apiError(
+          untrusted.platform.listCloudProviders({ accountId: tlsEmulator.accountId }),
+          'unavailable',
+        );
+        expect(error.message).to.include(
+          'The provider trusts the certificates in GRPC_DEFAULT_SSL_ROOTS_FILE_PATH (/etc/ssl/certs/ca-certificates.crt)',
+        );
       } finally {
-        for (const [k, v] of [['GRPC_DEFAULT_SSL_ROOTS_FILE_PATH', saved.grpc], ['NODE_EXTRA_CA_CERTS', saved.extra]] as const) {
+        for (const [k, v] of [
+          ['GRPC_DEFAULT_SSL_ROOTS_FILE_PATH', saved.grpc],
+          ['NODE_EXTRA_CA_CERTS', saved.extra],
+        ] as const) {
           if (v === undefined) delete process.env[k];
           else process.env[k] = v;
         }
@@ -636,7 +796,12 @@ describe('vdb client', () => {
       const target = `localhost:${emulator.port}`;
       const attempts: unknown[] = [];
       // The default retry budget, with delays short enough that retries would still finish quickly.
-      const overTls = client({ apiUrl: `https://${target}`, insecure: true, retry: { baseDelayMs: 5, maxDelayMs: 40 }, logger: { debug: (_message, fields) => attempts.push(fields) } });
+      const overTls = client({
+        apiUrl: `https://${target}`,
+        insecure: true,
+        retry: { baseDelayMs: 5, maxDelayMs: 40 },
+        logger: { debug: (_message, fields) => attempts.push(fields) },
+      });
       const sentence = `the server at ${target} did not answer TLS, so it may be a plaintext endpoint: check the API URL (plain http:// is accepted for loopback hosts only)`;
 
       const read = await apiError(overTls.iam.listRoles({ accountId: emulator.accountId }), 'unavailable');
@@ -653,7 +818,11 @@ describe('vdb client', () => {
 
 describe('vdb protos', () => {
   const fieldIds = (typeName: string): Record<string, number> =>
-    Object.fromEntries(vdbProtoRoot().lookupType(typeName).fieldsArray.map((field) => [field.name, field.id]));
+    Object.fromEntries(
+      vdbProtoRoot()
+        .lookupType(typeName)
+        .fieldsArray.map((field) => [field.name, field.id]),
+    );
 
   it('the built descriptor matches proto/vdb (rebuilt with the sources)', () => {
     const parsed = loadFromProtoDir(fileURLToPath(new URL('../../../proto', import.meta.url)));
@@ -665,20 +834,73 @@ describe('vdb protos', () => {
     const services = Object.values(VDB_SERVICES);
     for (const service of services) expect(service).to.match(/^vdb\.cloud\.[a-z.]+\.v\d\.[A-Za-z]+Service$/);
     expect(fieldIds('vdb.cloud.cluster.v1.Cluster')).to.deep.equal({
-      id: 1, created_at: 2, account_id: 3, name: 4, deleted_at: 5, cloud_provider_id: 10, cloud_provider_region_id: 11, labels: 12, configuration: 20, state: 100,
+      id: 1,
+      created_at: 2,
+      account_id: 3,
+      name: 4,
+      deleted_at: 5,
+      cloud_provider_id: 10,
+      cloud_provider_region_id: 11,
+      labels: 12,
+      configuration: 20,
+      state: 100,
     });
     expect(fieldIds('vdb.cloud.cluster.v1.ClusterConfiguration')).to.include({
-      number_of_nodes: 2, version: 3, package_id: 4, additional_resources: 5, database_configuration: 7, allowed_ip_source_ranges: 11,
-      reserved_cpu_percentage: 20, reserved_memory_percentage: 21, gpu_type: 22, restart_policy: 23, rebalance_strategy: 24, topology_spread_constraints: 25, cluster_storage_configuration: 26,
+      number_of_nodes: 2,
+      version: 3,
+      package_id: 4,
+      additional_resources: 5,
+      database_configuration: 7,
+      allowed_ip_source_ranges: 11,
+      reserved_cpu_percentage: 20,
+      reserved_memory_percentage: 21,
+      gpu_type: 22,
+      restart_policy: 23,
+      rebalance_strategy: 24,
+      topology_spread_constraints: 25,
+      cluster_storage_configuration: 26,
     });
-    expect(fieldIds('vdb.cloud.cluster.v1.ClusterState')).to.include({ phase: 4, endpoint: 6, scalability_info: 8, nodes: 9, jwt_rbac: 10 });
-    expect(fieldIds('vdb.cloud.cluster.auth.v2.DatabaseApiKey')).to.include({ expires_at: 6, access_rules: 7, postfix: 9, key: 10 });
-    expect(fieldIds('vdb.cloud.cluster.backup.v1.Backup')).to.include({ backup_schedule_id: 9, retention_period: 10, cluster_info: 12 });
-    expect(fieldIds('vdb.cloud.hybrid.v1.HybridCloudEnvironment')).to.include({ bootstrap_commands_generated: 19, configuration: 20, status: 21 });
-    expect(fieldIds('vdb.cloud.hybrid.v1.HybridCloudEnvironmentConfiguration')).to.include({ log_level: 21, tolerations: 22, advanced_operator_settings: 24, control_plane_labels: 25 });
-    expect(fieldIds('vdb.cloud.hybrid.v1.HybridCloudEnvironmentStatus')).to.include({ cluster_creation_readiness: 9, kubernetes_distribution: 10, volume_snapshot_classes: 13 });
+    expect(fieldIds('vdb.cloud.cluster.v1.ClusterState')).to.include({
+      phase: 4,
+      endpoint: 6,
+      scalability_info: 8,
+      nodes: 9,
+      jwt_rbac: 10,
+    });
+    expect(fieldIds('vdb.cloud.cluster.auth.v2.DatabaseApiKey')).to.include({
+      expires_at: 6,
+      access_rules: 7,
+      postfix: 9,
+      key: 10,
+    });
+    expect(fieldIds('vdb.cloud.cluster.backup.v1.Backup')).to.include({
+      backup_schedule_id: 9,
+      retention_period: 10,
+      cluster_info: 12,
+    });
+    expect(fieldIds('vdb.cloud.hybrid.v1.HybridCloudEnvironment')).to.include({
+      bootstrap_commands_generated: 19,
+      configuration: 20,
+      status: 21,
+    });
+    expect(fieldIds('vdb.cloud.hybrid.v1.HybridCloudEnvironmentConfiguration')).to.include({
+      log_level: 21,
+      tolerations: 22,
+      advanced_operator_settings: 24,
+      control_plane_labels: 25,
+    });
+    expect(fieldIds('vdb.cloud.hybrid.v1.HybridCloudEnvironmentStatus')).to.include({
+      cluster_creation_readiness: 9,
+      kubernetes_distribution: 10,
+      volume_snapshot_classes: 13,
+    });
     expect(fieldIds('vdb.cloud.booking.v1.Package')).to.include({ tier: 9, available_storage_tier_configurations: 10 });
-    expect(fieldIds('vdb.cloud.iam.v1.AssignUserRolesRequest')).to.deep.equal({ account_id: 1, user_id: 2, role_ids_to_add: 3, role_ids_to_delete: 4 });
+    expect(fieldIds('vdb.cloud.iam.v1.AssignUserRolesRequest')).to.deep.equal({
+      account_id: 1,
+      user_id: 2,
+      role_ids_to_add: 3,
+      role_ids_to_delete: 4,
+    });
     expect(Object.keys(vdbProtoRoot().lookupEnum('vdb.cloud.hybrid.v1.ClusterCreationStatus').values)).to.deep.equal([
       'CLUSTER_CREATION_STATUS_UNSPECIFIED',
       'CLUSTER_CREATION_STATUS_READY',
@@ -726,7 +948,14 @@ describe('vdb Go durations and timestamps', () => {
     expect(formatTimestamp({ seconds: 1_714_557_600, nanos: 1 })).to.equal('2024-05-01T10:00:00.000000001Z');
     expect(parseTimestamp('2024-05-01T12:00:00+02:00')).to.deep.equal({ seconds: 1_714_557_600, nanos: 0 });
     expect(parseTimestamp('2024-05-01T10:00:00.25Z')).to.deep.equal({ seconds: 1_714_557_600, nanos: 250_000_000 });
-    for (const bad of ['2024-05-01', '2024-02-30T00:00:00Z', '2023-02-29T00:00:00Z', '2024-05-01T24:00:00Z', '2024-05-01T10:00:00', 'now']) {
+    for (const bad of [
+      '2024-05-01',
+      '2024-02-30T00:00:00Z',
+      '2023-02-29T00:00:00Z',
+      '2024-05-01T24:00:00Z',
+      '2024-05-01T10:00:00',
+      'now',
+    ]) {
       expect(parseTimestamp(bad), bad).to.equal(undefined);
     }
     expect(parseTimestamp('2024-02-29T00:00:00Z')).not.to.equal(undefined);

@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { provider, resource, dataSource, type ProviderDef } from '../../src/engine/contracts.js';
 import { attr, block, resourceSchema, t, validators, type AttrOptions, type Fields } from '../../src/schema/define.js';
-import { compareTrees, generateDocs, readDocsTree, DOC_PROVIDERS, REGENERATE_COMMAND } from '../../src/docs/generate.js';
+import {
+  compareTrees,
+  generateDocs,
+  readDocsTree,
+  DOC_PROVIDERS,
+  REGENERATE_COMMAND,
+} from '../../src/docs/generate.js';
 import { findExample } from '../../src/docs/examples.js';
 import { SENSITIVE_OUTPUT, constraintSentence, docPaths, importPlaceholder } from '../../src/docs/render.js';
 import { renderProviderDocs } from '../../src/docs/render.js';
@@ -26,11 +32,14 @@ function bulletOf(page: string, name: string): string {
 }
 
 /** Names of the sensitive attributes at the top level of a block. */
-const sensitiveAttributes = (b: SchemaBlock) => Object.values(b.attributes).filter((a) => a.sensitive).map((a) => a.name);
+const sensitiveAttributes = (b: SchemaBlock) =>
+  Object.values(b.attributes)
+    .filter((a) => a.sensitive)
+    .map((a) => a.name);
 
-describe('docs: the real providers', function () {
+describe('docs: the real providers', () => {
   let fresh: DocTree;
-  before(async function () {
+  before(async () => {
     fresh = await generateDocs(REPO_ROOT);
   });
 
@@ -58,11 +67,20 @@ describe('docs: the real providers', function () {
       for (const e of def.ephemeralResources ?? []) {
         const page = fresh.get(paths.ephemeralResources.get(e.typeName)!);
         expect(page, e.typeName).to.be.a('string');
-        expect(page).to.include(`# ${e.typeName} (Ephemeral Resource)`).and.include('Terraform 1.10 or later').and.include(`ephemeral "${e.typeName}"`);
+        expect(page)
+          .to.include(`# ${e.typeName} (Ephemeral Resource)`)
+          .and.include('Terraform 1.10 or later')
+          .and.include(`ephemeral "${e.typeName}"`);
         expect(fresh.get(paths.index)).to.include(`[\`${e.typeName}\`](ephemeral-resources/`);
       }
       // Nothing else: no page for a type that is not registered.
-      const expected = new Set([paths.index, ...paths.resources.values(), ...paths.dataSources.values(), ...paths.ephemeralResources.values(), ...paths.listResources.values()]);
+      const expected = new Set([
+        paths.index,
+        ...paths.resources.values(),
+        ...paths.dataSources.values(),
+        ...paths.ephemeralResources.values(),
+        ...paths.listResources.values(),
+      ]);
       expect([...fresh.keys()].filter((p) => p.startsWith(`${name}/`) && !expected.has(p))).to.deep.equal([]);
     });
 
@@ -77,7 +95,9 @@ describe('docs: the real providers', function () {
       let checked = 0;
       for (const [path, b] of pages) {
         for (const a of sensitiveAttributes(b)) {
-          expect(bulletOf(fresh.get(path)!, a), `${path} ${a}`).to.match(/^\* `[a-z0-9_]+` - \([^)]*Sensitive[^)]*\).*This value is sensitive/);
+          expect(bulletOf(fresh.get(path)!, a), `${path} ${a}`).to.match(
+            /^\* `[a-z0-9_]+` - \([^)]*Sensitive[^)]*\).*This value is sensitive/,
+          );
           checked++;
         }
       }
@@ -177,7 +197,7 @@ describe('docs: the real providers', function () {
     expect(example).to.match(/lifecycle \{\n\s+create_before_destroy = true\n\s+\}/);
   });
 
-  it('sec_agent_access_token (ephemeral): says to name a token made in the same run by the resource\'s id', () => {
+  it("sec_agent_access_token (ephemeral): says to name a token made in the same run by the resource's id", () => {
     const page = fresh.get('sec/ephemeral-resources/agent_access_token.md')!;
     expect(bulletOf(page, 'name')).to.include('`sec_agent_access_token.<name>.id`');
   });
@@ -230,7 +250,8 @@ describe('docs: the real providers', function () {
     const diffs = compareTrees(committed, fresh);
     const report = diffs.map((d) => `  ${d.problem}: docs/${d.path}`).join('\n');
     // A short message instead of a deep-equal dump: what is off, and the command that fixes it.
-    if (diffs.length > 0) expect.fail(`docs/ does not match the schemas; run \`${REGENERATE_COMMAND}\` and commit docs/:\n${report}`);
+    if (diffs.length > 0)
+      expect.fail(`docs/ does not match the schemas; run \`${REGENERATE_COMMAND}\` and commit docs/:\n${report}`);
   });
 });
 
@@ -240,7 +261,10 @@ function exampleText(provider: string, typeName: string): string | undefined {
 }
 
 describe('docs: rendering rules on a small provider', () => {
-  const keyValue = { key: attr.string({ required: true, description: 'Label key.' }), value: attr.string({ required: true, description: 'Label value.' }) };
+  const keyValue = {
+    key: attr.string({ required: true, description: 'Label key.' }),
+    value: attr.string({ required: true, description: 'Label value.' }),
+  };
   const thing = resource<any, unknown>({
     typeName: 'demo_thing',
     importIdDescription: 'the composite id `<cluster_id>/<thing_id>`',
@@ -250,22 +274,45 @@ describe('docs: rendering rules on a small provider', () => {
         id: attr.computedId(),
         cluster_id: attr.string({ required: true, replace: true, description: 'Cluster the thing belongs to' }),
         api_key: attr.string({ required: true, sensitive: true, description: 'Key for the thing.' }),
-        site: attr.string({ optional: true, default: 'com', validate: [validators.oneOf('com', 'eu')], description: 'Where data is stored.' }),
+        site: attr.string({
+          optional: true,
+          default: 'com',
+          validate: [validators.oneOf('com', 'eu')],
+          description: 'Where data is stored.',
+        }),
         enabled: attr.bool({ optional: true, default: true, description: 'Whether it runs. Default `true`.' }),
-        replicas: attr.number({ optional: true, default: 3, validate: [validators.intBetween(1, 9)], description: 'How many copies.' }),
-        tags: attr.stringList({ optional: true, validate: [validators.each(validators.nonEmpty())], description: 'Tags.' }),
+        replicas: attr.number({
+          optional: true,
+          default: 3,
+          validate: [validators.intBetween(1, 9)],
+          description: 'How many copies.',
+        }),
+        tags: attr.stringList({
+          optional: true,
+          validate: [validators.each(validators.nonEmpty())],
+          description: 'Tags.',
+        }),
         version: attr.string({ optional: true, computed: true, description: 'Engine version.' }),
         legacy: attr.string({ optional: true, deprecated: 'Use `site` instead.', description: 'Old setting.' }),
-        status: attr.of(t.list(t.object({ phase: t.string, resources: t.list(t.object({ cpu: t.number })) })))({ computed: true, description: 'Observed state.' }),
+        status: attr.of(t.list(t.object({ phase: t.string, resources: t.list(t.object({ cpu: t.number })) })))({
+          computed: true,
+          description: 'Observed state.',
+        }),
         configuration: block.one(
           {
             nodes: attr.number({ required: true, description: 'Node count.' }),
             label: block.list(keyValue, { description: 'Labels of the nodes.', max: 10 }),
-            tls: block.one({ cert: attr.string({ optional: true, description: 'Certificate secret name.' }) }, { description: 'TLS settings.' }),
+            tls: block.one(
+              { cert: attr.string({ optional: true, description: 'Certificate secret name.' }) },
+              { description: 'TLS settings.' },
+            ),
           },
           { required: true, description: 'How the thing is set up.' },
         ),
-        filters: block.set({ field: attr.string({ required: true, description: 'Field.' }) }, { description: 'Filters.', min: 1, deprecated: 'Filters are going away.' }),
+        filters: block.set(
+          { field: attr.string({ required: true, description: 'Field.' }) },
+          { description: 'Filters.', min: 1, deprecated: 'Filters are going away.' },
+        ),
       },
       { description: 'A demo thing.' },
     ),
@@ -275,7 +322,10 @@ describe('docs: rendering rules on a small provider', () => {
   });
   const noImport = resource<any, unknown>({
     typeName: 'demo_settings',
-    schema: resourceSchema({ id: attr.computedId(), flag: attr.bool({ optional: true, description: 'A flag.' }) }, { description: 'Settings.', deprecated: 'Gone soon.' }),
+    schema: resourceSchema(
+      { id: attr.computedId(), flag: attr.bool({ optional: true, description: 'A flag.' }) },
+      { description: 'Settings.', deprecated: 'Gone soon.' },
+    ),
     create: async () => ({}),
     read: async () => null,
     delete: async () => {},
@@ -283,7 +333,10 @@ describe('docs: rendering rules on a small provider', () => {
   const lookup = dataSource<any, unknown>({
     typeName: 'demo_thing',
     schema: resourceSchema(
-      { id: attr.string({ required: true, description: 'Id of the thing.' }), name: attr.string({ computed: true, description: 'Its name.' }) },
+      {
+        id: attr.string({ required: true, description: 'Id of the thing.' }),
+        name: attr.string({ computed: true, description: 'Its name.' }),
+      },
       { description: 'Looks up a thing.' },
     ),
     read: async () => ({}),
@@ -291,7 +344,10 @@ describe('docs: rendering rules on a small provider', () => {
   const def = provider<any, unknown>({
     name: 'demo',
     version: '1.0.0',
-    schema: resourceSchema({ token: attr.string({ optional: true, sensitive: true, description: 'API token.' }) }, { description: 'The demo provider.' }),
+    schema: resourceSchema(
+      { token: attr.string({ optional: true, sensitive: true, description: 'API token.' }) },
+      { description: 'The demo provider.' },
+    ),
     configure: async () => ({}),
     resources: [thing, noImport],
     dataSources: [lookup],
@@ -305,7 +361,12 @@ describe('docs: rendering rules on a small provider', () => {
   const page = tree.get('demo/resources/thing.md')!;
 
   it('names pages after the type without the provider prefix', () => {
-    expect([...tree.keys()]).to.deep.equal(['demo/data-sources/thing.md', 'demo/index.md', 'demo/resources/settings.md', 'demo/resources/thing.md']);
+    expect([...tree.keys()]).to.deep.equal([
+      'demo/data-sources/thing.md',
+      'demo/index.md',
+      'demo/resources/settings.md',
+      'demo/resources/thing.md',
+    ]);
   });
 
   it('lists required arguments first, each with type, flags and rules', () => {
@@ -328,14 +389,26 @@ describe('docs: rendering rules on a small provider', () => {
         'This value is sensitive: Terraform does not show it in plan output, but it is stored in the state. ' +
         'An `output` that shows it must set `sensitive = true`; Terraform refuses it otherwise.',
     );
-    expect(bulletOf(page, 'cluster_id')).to.equal('* `cluster_id` - (Required, String) Cluster the thing belongs to. Changing this forces a new resource.');
-    expect(bulletOf(page, 'site')).to.equal('* `site` - (Optional, String) Where data is stored. Must be one of `com`, `eu`. Defaults to `com`.');
-    expect(bulletOf(page, 'replicas')).to.equal('* `replicas` - (Optional, Number) How many copies. Must be a whole number from 1 to 9. Defaults to `3`.');
+    expect(bulletOf(page, 'cluster_id')).to.equal(
+      '* `cluster_id` - (Required, String) Cluster the thing belongs to. Changing this forces a new resource.',
+    );
+    expect(bulletOf(page, 'site')).to.equal(
+      '* `site` - (Optional, String) Where data is stored. Must be one of `com`, `eu`. Defaults to `com`.',
+    );
+    expect(bulletOf(page, 'replicas')).to.equal(
+      '* `replicas` - (Optional, Number) How many copies. Must be a whole number from 1 to 9. Defaults to `3`.',
+    );
     // A description that states the default already is not repeated.
     expect(bulletOf(page, 'enabled')).to.equal('* `enabled` - (Optional, Boolean) Whether it runs. Default `true`.');
-    expect(bulletOf(page, 'tags')).to.equal('* `tags` - (Optional, List of String) Tags. Each element must not be empty.');
-    expect(bulletOf(page, 'version')).to.equal('* `version` - (Optional, String) Engine version. Computed when not set.');
-    expect(bulletOf(page, 'legacy')).to.equal('* `legacy` - (Optional, String, Deprecated) Old setting. **Deprecated:** Use `site` instead.');
+    expect(bulletOf(page, 'tags')).to.equal(
+      '* `tags` - (Optional, List of String) Tags. Each element must not be empty.',
+    );
+    expect(bulletOf(page, 'version')).to.equal(
+      '* `version` - (Optional, String) Engine version. Computed when not set.',
+    );
+    expect(bulletOf(page, 'legacy')).to.equal(
+      '* `legacy` - (Optional, String, Deprecated) Old setting. **Deprecated:** Use `site` instead.',
+    );
     expect(bulletOf(page, 'configuration')).to.equal(
       '* `configuration` - (Required, Block, exactly one) How the thing is set up. See [`configuration`](#nested--configuration) below.',
     );
@@ -348,13 +421,21 @@ describe('docs: rendering rules on a small provider', () => {
     const attrs = page.slice(page.indexOf('## Attributes Reference'));
     expect(attrs).to.include('* `id` - (String) The identifier the platform assigned to this object.');
     expect(attrs).to.include('* `status` - (List of Object) Observed state. See [`status`](#nested--status) below.');
-    expect(page).to.include('<a id="nested--configuration"></a>\n### `configuration` block\n\nThe `configuration` block supports:\n\n* `nodes` - (Required, Number) Node count.');
-    expect(page).to.include('* `label` - (Optional, Block list, at most 10) Labels of the nodes. See [`configuration.label`](#nested--configuration--label) below.');
+    expect(page).to.include(
+      '<a id="nested--configuration"></a>\n### `configuration` block\n\nThe `configuration` block supports:\n\n* `nodes` - (Required, Number) Node count.',
+    );
+    expect(page).to.include(
+      '* `label` - (Optional, Block list, at most 10) Labels of the nodes. See [`configuration.label`](#nested--configuration--label) below.',
+    );
     expect(page).to.include('* `tls` - (Optional, Block, at most one) TLS settings.');
-    expect(page).to.include('### `configuration.label` block\n\nThe `label` block supports:\n\n* `key` - (Required, String) Label key.\n* `value` - (Required, String) Label value.');
+    expect(page).to.include(
+      '### `configuration.label` block\n\nThe `label` block supports:\n\n* `key` - (Required, String) Label key.\n* `value` - (Required, String) Label value.',
+    );
     // A parent's section comes before its children's.
     expect(page.indexOf('### `configuration` block')).to.be.lessThan(page.indexOf('### `configuration.label` block'));
-    expect(page).to.include('### `status` elements\n\nEach element of `status` has:\n\n* `phase` (String).\n* `resources` (List of Object). See [`status.resources`](#nested--status--resources) below.');
+    expect(page).to.include(
+      '### `status` elements\n\nEach element of `status` has:\n\n* `phase` (String).\n* `resources` (List of Object). See [`status.resources`](#nested--status--resources) below.',
+    );
     expect(page).to.include('### `status.resources` elements\n\nEach element of `resources` has:\n\n* `cpu` (Number).');
   });
 
@@ -368,7 +449,9 @@ describe('docs: rendering rules on a small provider', () => {
   });
 
   it('embeds examples verbatim (inside the fence nothing is squeezed)', () => {
-    expect(page).to.include('## Example Usage\n\n```terraform\nresource "demo_thing" "example" {\n\n\n  cluster_id = "c"\n}\n```');
+    expect(page).to.include(
+      '## Example Usage\n\n```terraform\nresource "demo_thing" "example" {\n\n\n  cluster_id = "c"\n}\n```',
+    );
     expect(tree.get('demo/data-sources/thing.md')).to.include('data "demo_thing" "example"');
     expect(tree.get('demo/index.md')).to.include('```terraform\nprovider "demo" {}\n```');
   });

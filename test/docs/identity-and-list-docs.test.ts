@@ -28,9 +28,16 @@ describe('docs: identities and list resources', () => {
         const section = page.slice(page.indexOf('## Identity'), page.indexOf('## Import'));
         expect(section, r.typeName).to.include('Terraform 1.12 and later');
         for (const [attribute, a] of Object.entries(r.identity!.attributes)) {
-          expect(section, `${r.typeName}.${attribute}`).to.include(r.importState ? `* \`${attribute}\` - (String, ${a.forImport} for import) ` : `* \`${attribute}\` - (String) `);
+          expect(section, `${r.typeName}.${attribute}`).to.include(
+            r.importState
+              ? `* \`${attribute}\` - (String, ${a.forImport} for import) `
+              : `* \`${attribute}\` - (String) `,
+          );
         }
-        if (r.importState) expect(page, r.typeName).to.include('With its identity (Terraform 1.12 and later):').and.include('  identity = {');
+        if (r.importState)
+          expect(page, r.typeName)
+            .to.include('With its identity (Terraform 1.12 and later):')
+            .and.include('  identity = {');
         else expect(page, r.typeName).to.include('This resource cannot be imported.').and.not.include('  identity = {');
         if (r.list) expect(section, r.typeName).to.include(`(../list-resources/`);
       }
@@ -42,9 +49,15 @@ describe('docs: identities and list resources', () => {
       const index = fresh.get(paths.index)!;
       for (const r of def.resources.filter((x) => x.list)) {
         const page = fresh.get(paths.listResources.get(r.typeName)!)!;
-        expect(page, r.typeName).to.include(`# ${r.typeName} (List Resource)`).and.include('Terraform 1.14 or later').and.include('## Results');
-        expect(page, r.typeName).to.include(`## Example Usage\n\n\`\`\`terraform\n${readFileSync(join(REPO_ROOT, 'examples', name, 'query', `${r.typeName}.tfquery.hcl`), 'utf8').trimEnd()}\n\`\`\``);
-        for (const filter of Object.keys(r.list!.schema.fields)) expect(page, `${r.typeName} filter ${filter}`).to.include(`* \`${filter}\` - (`);
+        expect(page, r.typeName)
+          .to.include(`# ${r.typeName} (List Resource)`)
+          .and.include('Terraform 1.14 or later')
+          .and.include('## Results');
+        expect(page, r.typeName).to.include(
+          `## Example Usage\n\n\`\`\`terraform\n${readFileSync(join(REPO_ROOT, 'examples', name, 'query', `${r.typeName}.tfquery.hcl`), 'utf8').trimEnd()}\n\`\`\``,
+        );
+        for (const filter of Object.keys(r.list!.schema.fields))
+          expect(page, `${r.typeName} filter ${filter}`).to.include(`* \`${filter}\` - (`);
         expect(index).to.include(`[\`${r.typeName}\`](list-resources/`);
       }
     });
@@ -53,18 +66,28 @@ describe('docs: identities and list resources', () => {
       const def = await loadProviderDef(name);
       const dir = join(REPO_ROOT, 'examples', name, 'query');
       const files = readdirSync(dir).filter((f) => f.endsWith('.tfquery.hcl'));
-      expect(files.map((f) => f.replace('.tfquery.hcl', '')).sort()).to.deep.equal(def.resources.filter((r) => r.list).map((r) => r.typeName).sort());
+      expect(files.map((f) => f.replace('.tfquery.hcl', '')).sort()).to.deep.equal(
+        def.resources
+          .filter((r) => r.list)
+          .map((r) => r.typeName)
+          .sort(),
+      );
       for (const file of files) {
         const text = readFileSync(join(dir, file), 'utf8');
         const type = file.replace('.tfquery.hcl', '');
         const blocks = [...text.matchAll(/^list "([a-z0-9_]+)" "([a-z0-9_]+)" \{$/gm)];
-        expect(blocks.map((m) => m[1]), file).to.deep.equal([type]);
+        expect(
+          blocks.map((m) => m[1]),
+          file,
+        ).to.deep.equal([type]);
         expect(text, file).to.include(`  provider = ${name}\n`);
         const config = /^ {2}config \{\n((?: {4}.*\n)*) {2}\}$/m.exec(text)?.[1] ?? '';
         const used = [...config.matchAll(/^ {4}([a-z0-9_]+)\s*=/gm)].map((m) => m[1]);
         const filters = def.resources.find((r) => r.typeName === type)!.list!.schema.fields as Fields;
         for (const f of used) expect(Object.keys(filters), `${file}: filter ${f}`).to.include(f);
-        const required = Object.entries(filters).filter(([, f]) => f.kind === 'attr' && f.options.required).map(([n]) => n);
+        const required = Object.entries(filters)
+          .filter(([, f]) => f.kind === 'attr' && f.options.required)
+          .map(([n]) => n);
         for (const f of required) expect(used, `${file}: required filter ${f}`).to.include(f);
       }
     });

@@ -8,8 +8,18 @@ import { decodePlain, encodePlain, type Plain } from '../../src/clients/vdb/code
 import { VDB_SERVICES, vdbMethod } from '../../src/wire/vdb-proto.js';
 import { UsageError, parseEmulatorArgs } from '../../src/emulators/cli.js';
 import { FAULT_KINDS, SeededFaults, type FaultKind } from '../../src/emulators/core/index.js';
-import { FaultProfileError, startSecEmulator, type FaultProfileOptions, type SecEmulator } from '../../src/emulators/sec/index.js';
-import { RETRY_AFTER_METADATA, VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
+import {
+  FaultProfileError,
+  startSecEmulator,
+  type FaultProfileOptions,
+  type SecEmulator,
+} from '../../src/emulators/sec/index.js';
+import {
+  RETRY_AFTER_METADATA,
+  VDB_COLLECTIONS,
+  startVdbEmulator,
+  type VdbEmulator,
+} from '../../src/emulators/vdb/index.js';
 
 const CHANNELS = '/api/v2/AlertChannels';
 const PROFILE = '/api/v2/UserProfile';
@@ -19,9 +29,14 @@ const TOKENS = '/api/v2/access/tokens';
 type HttpOutcome = { status: number; body: any; headers: Headers; ms: number } | { dropped: true; ms: number };
 
 /** Raw HTTP, so these tests do not depend on the client under test. */
-async function httpCall(emulator: SecEmulator, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<HttpOutcome> {
+async function httpCall(
+  emulator: SecEmulator,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<HttpOutcome> {
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
-  if (options.token) headers['Authorization'] = `Bearer ${options.token}`;
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   const started = Date.now();
   try {
@@ -31,7 +46,12 @@ async function httpCall(emulator: SecEmulator, method: string, path: string, opt
       ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
     });
     const text = await response.text();
-    return { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers, ms: Date.now() - started };
+    return {
+      status: response.status,
+      body: text === '' ? undefined : JSON.parse(text),
+      headers: response.headers,
+      ms: Date.now() - started,
+    };
   } catch (error) {
     // undici: "fetch failed", caused by "other side closed".
     expect((error as { cause?: { code?: string } }).cause?.code).to.equal('UND_ERR_SOCKET');
@@ -46,15 +66,25 @@ function answered(outcome: HttpOutcome): { status: number; body: any; headers: H
 
 async function login(emulator: SecEmulator): Promise<string> {
   const outcome = answered(
-    await httpCall(emulator, 'POST', TOKENS, { body: { keyId: emulator.apiKey }, headers: { 'X-SEC-UAKS': emulator.apiSecret } }),
+    await httpCall(emulator, 'POST', TOKENS, {
+      body: { keyId: emulator.apiKey },
+      headers: { 'X-SEC-UAKS': emulator.apiSecret },
+    }),
   );
   expect(outcome.status).to.equal(201);
   return outcome.body.token as string;
 }
 
-const channel = (name: string) => ({ name, type: 'EmailUser', enabled: 1, data: { channelProps: { recipients: ['ops@example.com'] } } });
+const channel = (name: string) => ({
+  name,
+  type: 'EmailUser',
+  enabled: 1,
+  data: { channelProps: { recipients: ['ops@example.com'] } },
+});
 
-type GrpcOutcome = { ok: true; response: Plain; ms: number } | { ok: false; code: grpc.status; details: string; trailers: grpc.Metadata; ms: number };
+type GrpcOutcome =
+  | { ok: true; response: Plain; ms: number }
+  | { ok: false; code: grpc.status; details: string; trailers: grpc.Metadata; ms: number };
 
 /** Raw gRPC calls over one channel, without the client under test. */
 class RawGrpc {
@@ -94,9 +124,17 @@ class RawGrpc {
   }
 }
 
-const listRoles = (raw: RawGrpc, emulator: VdbEmulator) => raw.call(VDB_SERVICES.iam, 'ListRoles', { accountId: emulator.accountId });
+const listRoles = (raw: RawGrpc, emulator: VdbEmulator) =>
+  raw.call(VDB_SERVICES.iam, 'ListRoles', { accountId: emulator.accountId });
 const createRole = (raw: RawGrpc, emulator: VdbEmulator, name: string) =>
-  raw.call(VDB_SERVICES.iam, 'CreateRole', { role: { accountId: emulator.accountId, name, roleType: 'ROLE_TYPE_CUSTOM', permissions: [{ value: 'read:clusters' }] } });
+  raw.call(VDB_SERVICES.iam, 'CreateRole', {
+    role: {
+      accountId: emulator.accountId,
+      name,
+      roleType: 'ROLE_TYPE_CUSTOM',
+      permissions: [{ value: 'read:clusters' }],
+    },
+  });
 
 function customRoleNames(emulator: VdbEmulator): string[] {
   return emulator
@@ -124,7 +162,8 @@ describe('seeded fault profile', () => {
       }
       expect(otherKinds.has('ambiguous')).to.equal(false);
       // 10 000 faults over the four other kinds.
-      for (const kind of FAULT_KINDS.filter((kind) => kind !== 'ambiguous')) expect(otherKinds.get(kind), kind).to.be.within(2_250, 2_750);
+      for (const kind of FAULT_KINDS.filter((kind) => kind !== 'ambiguous'))
+        expect(otherKinds.get(kind), kind).to.be.within(2_250, 2_750);
       const stats = faults.stats();
       expect(stats.calls).to.equal(40_000);
       expect(stats.injected).to.equal([...createKinds.values(), ...otherKinds.values()].reduce((a, b) => a + b, 0));
@@ -149,7 +188,10 @@ describe('seeded fault profile', () => {
         [{ seed: 1, rate: 1.5 }, 'rate must be a number from 0 to 1, got 1.5'],
         [{ seed: 1, rate: Number.NaN }, 'rate must be a number from 0 to 1, got NaN'],
         [{ seed: 1, rate: 0.1, kinds: [] }, 'kinds must name at least one of'],
-        [{ seed: 1, rate: 0.1, kinds: ['drop', 'explode' as FaultKind] }, 'kinds must be among rate-limit, server-error, drop, slow, ambiguous, got "explode"'],
+        [
+          { seed: 1, rate: 0.1, kinds: ['drop', 'explode' as FaultKind] },
+          'kinds must be among rate-limit, server-error, drop, slow, ambiguous, got "explode"',
+        ],
         [{ seed: 1, rate: 0.1, kinds: ['drop', 'drop'] }, 'kinds must not repeat a kind, got "drop"'],
         [{ seed: 1, rate: 0.1, retryAfterSeconds: 0.5 }, 'retryAfterSeconds must be a whole number of seconds'],
         [{ seed: 1, rate: 0.1, slowMs: -1 }, 'slowMs must be a whole number of milliseconds'],
@@ -176,12 +218,18 @@ describe('seeded fault profile', () => {
       emulator.clearRequests();
       const outcomes: string[] = [];
       for (let i = 0; i < 60; i++) {
-        const outcome = i % 3 === 0 ? await httpCall(emulator, 'POST', CHANNELS, { token, body: channel(`ch-${i}`) }) : await httpCall(emulator, 'GET', CHANNELS, { token });
+        const outcome =
+          i % 3 === 0
+            ? await httpCall(emulator, 'POST', CHANNELS, { token, body: channel(`ch-${i}`) })
+            : await httpCall(emulator, 'GET', CHANNELS, { token });
         outcomes.push('dropped' in outcome ? 'dropped' : String(outcome.status));
       }
       emulator.setFaultProfile(undefined);
       expect(emulator.requests).to.have.length(60);
-      return emulator.requests.map((request, index) => ({ outcome: outcomes[index]!, fault: request.injectedFault ?? 'none' }));
+      return emulator.requests.map((request, index) => ({
+        outcome: outcomes[index]!,
+        fault: request.injectedFault ?? 'none',
+      }));
     }
 
     it('injects the same faults for the same seed and call sequence, and other faults for another seed', async () => {
@@ -196,7 +244,14 @@ describe('seeded fault profile', () => {
       expect([...kinds].sort()).to.deep.equal([...FAULT_KINDS, 'none'].sort());
       // What the client saw matches the kind the emulator logged.
       for (const { outcome, fault } of first) {
-        const expected = { none: /^20[01]$/, slow: /^20[01]$/, 'rate-limit': /^429$/, 'server-error': /^50[234]$/, drop: /^dropped$/, ambiguous: /^dropped$/ }[fault];
+        const expected = {
+          none: /^20[01]$/,
+          slow: /^20[01]$/,
+          'rate-limit': /^429$/,
+          'server-error': /^50[234]$/,
+          drop: /^dropped$/,
+          ambiguous: /^dropped$/,
+        }[fault];
         expect(outcome, fault).to.match(expected);
       }
 
@@ -230,7 +285,12 @@ describe('seeded fault profile', () => {
       expect(limited.headers.get('retry-after')).to.equal('7');
       expect(limited.body.message).to.equal('rate limit exceeded (injected fault); retry after 7 s');
 
-      const tokenAnswer = answered(await httpCall(emulator, 'POST', TOKENS, { body: { keyId: emulator.apiKey }, headers: { 'X-SEC-UAKS': emulator.apiSecret } }));
+      const tokenAnswer = answered(
+        await httpCall(emulator, 'POST', TOKENS, {
+          body: { keyId: emulator.apiKey },
+          headers: { 'X-SEC-UAKS': emulator.apiSecret },
+        }),
+      );
       expect(tokenAnswer.status).to.equal(429);
       expect(emulator.faultStats().byKind['rate-limit']).to.equal(2);
     });
@@ -291,9 +351,23 @@ describe('seeded fault profile', () => {
 
       // Reads, searches and the token endpoint create nothing a client adopts: no fault for them.
       expect(answered(await httpCall(emulator, 'GET', CHANNELS, { token })).status).to.equal(200);
-      expect(answered(await httpCall(emulator, 'POST', '/api/v2/AgentAccessTokens/search', { token, body: { filters: [] } })).status).to.equal(200);
-      expect(answered(await httpCall(emulator, 'POST', TOKENS, { body: { keyId: emulator.apiKey }, headers: { 'X-SEC-UAKS': emulator.apiSecret } })).status).to.equal(201);
-      expect(emulator.faultStats()).to.deep.equal({ calls: 4, injected: 1, byKind: { 'rate-limit': 0, 'server-error': 0, drop: 0, slow: 0, ambiguous: 1 } });
+      expect(
+        answered(await httpCall(emulator, 'POST', '/api/v2/AgentAccessTokens/search', { token, body: { filters: [] } }))
+          .status,
+      ).to.equal(200);
+      expect(
+        answered(
+          await httpCall(emulator, 'POST', TOKENS, {
+            body: { keyId: emulator.apiKey },
+            headers: { 'X-SEC-UAKS': emulator.apiSecret },
+          }),
+        ).status,
+      ).to.equal(201);
+      expect(emulator.faultStats()).to.deep.equal({
+        calls: 4,
+        injected: 1,
+        byKind: { 'rate-limit': 0, 'server-error': 0, drop: 0, slow: 0, ambiguous: 1 },
+      });
     });
 
     it('one-shot ambiguous fault: handled, then the socket is closed; the next call is answered', async () => {
@@ -314,7 +388,10 @@ describe('seeded fault profile', () => {
       expect(answered(await httpCall(emulator, 'GET', CHANNELS, { token })).status).to.equal(200);
       expect(emulator.faultStats()).to.deep.include({ calls: 1, injected: 1 });
 
-      expect(() => emulator.setFaultProfile({ seed: 3, rate: 2 })).to.throw(FaultProfileError, 'rate must be a number from 0 to 1, got 2');
+      expect(() => emulator.setFaultProfile({ seed: 3, rate: 2 })).to.throw(
+        FaultProfileError,
+        'rate must be a number from 0 to 1, got 2',
+      );
       emulator.setFaultProfile({ seed: 3, rate: 0 });
       expect(answered(await httpCall(emulator, 'GET', CHANNELS, { token })).status).to.equal(200);
       expect(emulator.faultStats()).to.deep.include({ calls: 1, injected: 0 });
@@ -331,7 +408,12 @@ describe('seeded fault profile', () => {
     it('takes the profile as a start option, faulting the first token request', async () => {
       const faulty = await startSecEmulator({ faultProfile: { seed: 1, rate: 1, kinds: ['rate-limit'] } });
       try {
-        const outcome = answered(await httpCall(faulty, 'POST', TOKENS, { body: { keyId: faulty.apiKey }, headers: { 'X-SEC-UAKS': faulty.apiSecret } }));
+        const outcome = answered(
+          await httpCall(faulty, 'POST', TOKENS, {
+            body: { keyId: faulty.apiKey },
+            headers: { 'X-SEC-UAKS': faulty.apiSecret },
+          }),
+        );
         expect(outcome.status).to.equal(429);
         expect(faulty.requests[0]!.injectedFault).to.equal('rate-limit');
       } finally {
@@ -363,7 +445,10 @@ describe('seeded fault profile', () => {
       }
       emulator.setFaultProfile(undefined);
       expect(emulator.requests).to.have.length(60);
-      return emulator.requests.map((request, index) => ({ outcome: outcomes[index]!, fault: request.injectedFault ?? 'none' }));
+      return emulator.requests.map((request, index) => ({
+        outcome: outcomes[index]!,
+        fault: request.injectedFault ?? 'none',
+      }));
     }
 
     it('injects the same faults for the same seed and call sequence, and other faults for another seed', async () => {
@@ -448,7 +533,14 @@ describe('seeded fault profile', () => {
             info.path,
             (bytes) => bytes,
             (bytes) => bytes,
-            encodePlain(info.request, { role: { accountId: emulator.accountId, name: 'abandoned', roleType: 'ROLE_TYPE_CUSTOM', permissions: [{ value: 'read:clusters' }] } }),
+            encodePlain(info.request, {
+              role: {
+                accountId: emulator.accountId,
+                name: 'abandoned',
+                roleType: 'ROLE_TYPE_CUSTOM',
+                permissions: [{ value: 'read:clusters' }],
+              },
+            }),
             metadata,
             (error) => resolve(error ? error.code : grpc.status.OK),
           );
@@ -483,13 +575,15 @@ describe('seeded fault profile', () => {
       expect(outcome.details).to.match(/connection lost/);
       const listed = await listRoles(raw, emulator);
       if (!listed.ok) expect.fail(listed.details);
-      expect((listed.response['items'] as Array<{ name: string }>).map((role) => role.name)).to.include('once');
+      expect((listed.response.items as Array<{ name: string }>).map((role) => role.name)).to.include('once');
       expect((await createRole(raw, emulator, 'twice')).ok).to.equal(true);
     });
 
     it('one-shot ambiguous fault on a create that fails validation still loses the answer', async () => {
       emulator.injectFault({ method: 'CreateRole', ambiguous: true, message: 'gone' });
-      const outcome = await raw.call(VDB_SERVICES.iam, 'CreateRole', { role: { accountId: emulator.accountId, name: 'x', roleType: 'ROLE_TYPE_CUSTOM', permissions: [] } });
+      const outcome = await raw.call(VDB_SERVICES.iam, 'CreateRole', {
+        role: { accountId: emulator.accountId, name: 'x', roleType: 'ROLE_TYPE_CUSTOM', permissions: [] },
+      });
       expect(outcome).to.deep.include({ ok: false, code: grpc.status.UNAVAILABLE, details: 'gone' });
       expect(customRoleNames(emulator)).to.deep.equal([]);
     });
@@ -516,14 +610,32 @@ describe('seeded fault profile', () => {
     it('parses fault flags in both spellings', () => {
       expect(parse('sec')).to.deep.equal({ name: 'sec', port: 0, seedWasRandom: false });
       expect(
-        parse('vdb', '--port', '8080', '--fault-rate', '0.2', '--fault-seed', '42', '--fault-kinds', 'slow,drop', '--retry-after', '3', '--slow-ms=50'),
+        parse(
+          'vdb',
+          '--port',
+          '8080',
+          '--fault-rate',
+          '0.2',
+          '--fault-seed',
+          '42',
+          '--fault-kinds',
+          'slow,drop',
+          '--retry-after',
+          '3',
+          '--slow-ms=50',
+        ),
       ).to.deep.equal({
         name: 'vdb',
         port: 8080,
         faultProfile: { seed: 42, rate: 0.2, kinds: ['slow', 'drop'], retryAfterSeconds: 3, slowMs: 50 },
         seedWasRandom: false,
       });
-      expect(parse('sec', '--fault-rate=0.5')).to.deep.equal({ name: 'sec', port: 0, faultProfile: { seed: 12345, rate: 0.5 }, seedWasRandom: true });
+      expect(parse('sec', '--fault-rate=0.5')).to.deep.equal({
+        name: 'sec',
+        port: 0,
+        faultProfile: { seed: 12345, rate: 0.5 },
+        seedWasRandom: true,
+      });
     });
 
     it('refuses bad flags with a message naming the flag', () => {
@@ -537,12 +649,24 @@ describe('seeded fault profile', () => {
         [['sec', '--fault-rate', 'lots'], '--fault-rate must be a number, got lots'],
         [['sec', '--fault-rate', '0x1'], '--fault-rate must be a number, got 0x1'],
         [['sec', '--fault-rate', '1.5'], '--fault-rate must be a number from 0 to 1, got 1.5'],
-        [['sec', '--fault-rate', '0.1', '--fault-seed', '-1'], '--fault-seed must be an integer from 0 to 4294967295, got -1'],
+        [
+          ['sec', '--fault-rate', '0.1', '--fault-seed', '-1'],
+          '--fault-seed must be an integer from 0 to 4294967295, got -1',
+        ],
         [['sec', '--fault-rate', '0.1', '--fault-seed', '2.5'], '--fault-seed must be a whole number, got 2.5'],
-        [['sec', '--fault-rate', '0.1', '--fault-kinds', 'drop,explode'], '--fault-kinds must be among rate-limit, server-error, drop, slow, ambiguous, got "explode"'],
-        [['sec', '--fault-rate', '0.1', '--fault-kinds', 'drop,drop'], '--fault-kinds must not repeat a kind, got "drop"'],
+        [
+          ['sec', '--fault-rate', '0.1', '--fault-kinds', 'drop,explode'],
+          '--fault-kinds must be among rate-limit, server-error, drop, slow, ambiguous, got "explode"',
+        ],
+        [
+          ['sec', '--fault-rate', '0.1', '--fault-kinds', 'drop,drop'],
+          '--fault-kinds must not repeat a kind, got "drop"',
+        ],
         [['sec', '--fault-rate', '0.1', '--retry-after', '0.5'], '--retry-after must be a whole number, got 0.5'],
-        [['sec', '--fault-rate', '0.1', '--slow-ms', '-5'], '--slow-ms must be a whole number of milliseconds from 0 to 600000, got -5'],
+        [
+          ['sec', '--fault-rate', '0.1', '--slow-ms', '-5'],
+          '--slow-ms must be a whole number of milliseconds from 0 to 600000, got -5',
+        ],
         [['vdb', '--fault-seed', '4'], '--fault-seed needs --fault-rate (the share of calls to fault)'],
         [['vdb', '--port', '70000'], '--port must be from 0 to 65535, got 70000'],
       ];
@@ -554,16 +678,22 @@ describe('seeded fault profile', () => {
     const main = fileURLToPath(new URL('../../src/emulators/main.js', import.meta.url));
 
     it('prints the profile at start and the counters on SIGINT; stdout keeps only the ready line', async () => {
-      const child = spawn(process.execPath, [main, 'vdb', '--fault-rate', '1', '--fault-seed', '7', '--fault-kinds', 'rate-limit', '--retry-after', '2'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [main, 'vdb', '--fault-rate', '1', '--fault-seed', '7', '--fault-kinds', 'rate-limit', '--retry-after', '2'],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let stderr = '';
       child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       try {
         const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
         const ready = JSON.parse((await lines.next()).value as string);
         expect(ready).to.have.keys('url', 'api_key', 'account_id');
-        expect(stderr).to.include('vdb emulator: fault profile: rate 1, seed 7, kinds rate-limit, retry-after 2 s, slow 300 ms\n');
+        expect(stderr).to.include(
+          'vdb emulator: fault profile: rate 1, seed 7, kinds rate-limit, retry-after 2 s, slow 300 ms\n',
+        );
 
         const port = Number(new URL(ready.url).port);
         const raw = new RawGrpc({ port, apiKey: ready.api_key } as VdbEmulator);
@@ -578,7 +708,9 @@ describe('seeded fault profile', () => {
         child.kill('SIGINT');
         const [code] = await once(child, 'exit');
         expect(code).to.equal(0);
-        expect(stderr).to.include('vdb emulator: faults: 1 calls, 1 faulted (rate-limit 1, server-error 0, drop 0, slow 0, ambiguous 0)\n');
+        expect(stderr).to.include(
+          'vdb emulator: faults: 1 calls, 1 faulted (rate-limit 1, server-error 0, drop 0, slow 0, ambiguous 0)\n',
+        );
         expect((await lines.next()).done, 'nothing else on stdout').to.equal(true);
       } finally {
         if (child.exitCode === null) child.kill('SIGKILL');
@@ -586,13 +718,17 @@ describe('seeded fault profile', () => {
     });
 
     it('prints a random seed so the run can be reproduced', async () => {
-      const child = spawn(process.execPath, [main, 'sec', '--fault-rate', '0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [main, 'sec', '--fault-rate', '0.1'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       try {
         const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
         await lines.next();
-        expect(stderr).to.match(/sec emulator: fault profile: rate 0\.1, seed (\d+), .*\(random seed: pass --fault-seed \1 to reproduce\)\n/);
+        expect(stderr).to.match(
+          /sec emulator: fault profile: rate 0\.1, seed (\d+), .*\(random seed: pass --fault-seed \1 to reproduce\)\n/,
+        );
         child.kill('SIGTERM');
         const [code] = await once(child, 'exit');
         expect(code).to.equal(0);
@@ -603,14 +739,18 @@ describe('seeded fault profile', () => {
     });
 
     it('exits 2 with the message and usage for a bad flag', async () => {
-      const child = spawn(process.execPath, [main, 'sec', '--fault-rate', '0.2', '--fault-kinds', 'drop,explode'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [main, 'sec', '--fault-rate', '0.2', '--fault-kinds', 'drop,explode'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       let stdout = '';
       child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       const [code] = await once(child, 'exit');
       expect(code).to.equal(2);
-      expect(stderr).to.include('--fault-kinds must be among rate-limit, server-error, drop, slow, ambiguous, got "explode"');
+      expect(stderr).to.include(
+        '--fault-kinds must be among rate-limit, server-error, drop, slow, ambiguous, got "explode"',
+      );
       expect(stderr).to.include('--fault-rate R');
       expect(stdout).to.equal('');
     });

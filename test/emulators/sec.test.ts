@@ -19,7 +19,7 @@ async function call(
   options: { body?: unknown; rawBody?: string; token?: string | null; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
-  if (options.token) headers['Authorization'] = `Bearer ${options.token}`;
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
   let body: string | undefined = options.rawBody;
   if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers['Content-Type'] ??= 'application/json';
@@ -49,7 +49,11 @@ describe('sec emulator', () => {
   let token: string;
 
   beforeEach(async () => {
-    emulator = await startSecEmulator({ account: 'acme', apiKey: 'ACME_KEY_0123456789abcdef0123456789', apiSecret: '_secret_0123456789abcdef0123' });
+    emulator = await startSecEmulator({
+      account: 'acme',
+      apiKey: 'ACME_KEY_0123456789abcdef0123456789',
+      apiSecret: '_secret_0123456789abcdef0123',
+    });
     token = await login(emulator);
   });
   afterEach(() => emulator.close());
@@ -125,7 +129,10 @@ describe('sec emulator', () => {
     });
 
     it('answers 403 for an Account-Name it does not know, and accepts its own', async () => {
-      const other = await call(emulator, 'GET', '/api/v2/AlertChannels', { token, headers: { 'Account-Name': 'other' } });
+      const other = await call(emulator, 'GET', '/api/v2/AlertChannels', {
+        token,
+        headers: { 'Account-Name': 'other' },
+      });
       expect(other.status).to.equal(403);
       const own = await call(emulator, 'GET', '/api/v2/AlertChannels', { token, headers: { 'Account-Name': 'ACME' } });
       expect(own.status).to.equal(200);
@@ -136,7 +143,7 @@ describe('sec emulator', () => {
       expect(tokenRequest?.headers['x-sec-uaks']).to.equal('***');
       await call(emulator, 'GET', '/api/v2/AlertChannels', { token });
       const last = emulator.requests.at(-1)!;
-      expect(last.headers['authorization']).to.equal('Bearer ***');
+      expect(last.headers.authorization).to.equal('Bearer ***');
       expect(JSON.stringify(emulator.requests)).not.to.include(token);
       expect(JSON.stringify(emulator.requests)).not.to.include(emulator.apiSecret);
     });
@@ -185,7 +192,12 @@ describe('sec emulator', () => {
   describe('bounds: absurd bodies get 400 naming the field and the bound, and the emulator keeps answering', () => {
     /** The 400 message, which must stay short whatever was sent (a string body is sent as it is). */
     async function refused(method: string, path: string, body: unknown): Promise<string> {
-      const answer = await call(emulator, method, path, typeof body === 'string' ? { token, rawBody: body } : { token, body });
+      const answer = await call(
+        emulator,
+        method,
+        path,
+        typeof body === 'string' ? { token, rawBody: body } : { token, body },
+      );
       expect(answer.status, JSON.stringify(answer.body)?.slice(0, 300)).to.equal(400);
       expect(answer.body.message.length, 'the answer does not echo the request').to.be.below(1_024);
       return answer.body.message;
@@ -202,44 +214,85 @@ describe('sec emulator', () => {
       expect(await refused('POST', '/api/v2/AlertChannels', emailChannel(recipients))).to.equal(
         'data.channelProps.recipients must contain at most 1000 items (got 60000)',
       );
-      expect(await refused('POST', '/api/v2/AlertChannels', emailChannel([`${'a'.repeat(500_000)}@example.com`]))).to.equal(
-        'data.channelProps.recipients[0] must be at most 8192 characters long (got 500012)',
+      expect(
+        await refused('POST', '/api/v2/AlertChannels', emailChannel([`${'a'.repeat(500_000)}@example.com`])),
+      ).to.equal('data.channelProps.recipients[0] must be at most 8192 characters long (got 500012)');
+      expect(await refused('POST', '/api/v2/AlertChannels', { ...emailChannel(), name: 'n'.repeat(100_000) })).to.equal(
+        'name must be at most 8192 characters long (got 100000)',
       );
-      expect(await refused('POST', '/api/v2/AlertChannels', { ...emailChannel(), name: 'n'.repeat(100_000) })).to.equal('name must be at most 8192 characters long (got 100000)');
-      const unknownType = await refused('POST', '/api/v2/AlertChannels', { ...emailChannel(), type: 'T'.repeat(500_000) });
+      const unknownType = await refused('POST', '/api/v2/AlertChannels', {
+        ...emailChannel(),
+        type: 'T'.repeat(500_000),
+      });
       expect(unknownType).to.include('(500000 characters)').and.include('is not a supported alert channel type');
-      const unknownField = await refused('POST', '/api/v2/AlertChannels', { ...emailChannel(), data: { channelProps: { recipients: ['a@b.io'] }, ['k'.repeat(100_000)]: 1 } });
+      const unknownField = await refused('POST', '/api/v2/AlertChannels', {
+        ...emailChannel(),
+        data: { channelProps: { recipients: ['a@b.io'] }, ['k'.repeat(100_000)]: 1 },
+      });
       expect(unknownField).to.include('(100000 characters)').and.include('is not a recognised field');
       await stillAnswering();
     });
 
     it('bounds the hand-checked bodies: searches, resource-group queries, policy exceptions', async () => {
       const manyFilters = Array.from({ length: 5_000 }, () => ({ field: 'tokenAlias', expression: 'eq', value: 'x' }));
-      expect(await refused('POST', '/api/v2/AgentAccessTokens/search', { filters: manyFilters })).to.equal('filters must contain at most 1000 items (got 5000)');
+      expect(await refused('POST', '/api/v2/AgentAccessTokens/search', { filters: manyFilters })).to.equal(
+        'filters must contain at most 1000 items (got 5000)',
+      );
       const deep = `${'['.repeat(100_000)}"x"${']'.repeat(100_000)}`;
-      expect(await refused('POST', '/api/v2/AgentAccessTokens/search', `{"filters":[{"field":"tokenAlias","expression":"eq","value":${deep}}]}`)).to.equal(
-        'filters[0].value must be a string, number or boolean',
-      );
-      expect(await refused('POST', '/api/v2/TeamMembers/search', { filters: [{ field: 'userName', expression: 'eq', value: 'u'.repeat(10_000) }] })).to.equal(
-        'body.filters[0].value must be at most 8192 characters long (got 10000)',
-      );
+      expect(
+        await refused(
+          'POST',
+          '/api/v2/AgentAccessTokens/search',
+          `{"filters":[{"field":"tokenAlias","expression":"eq","value":${deep}}]}`,
+        ),
+      ).to.equal('filters[0].value must be a string, number or boolean');
+      expect(
+        await refused('POST', '/api/v2/TeamMembers/search', {
+          filters: [{ field: 'userName', expression: 'eq', value: 'u'.repeat(10_000) }],
+        }),
+      ).to.equal('body.filters[0].value must be at most 8192 characters long (got 10000)');
 
-      const filters = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`f${i}`, { field: 'Account', operation: 'EQUALS', values: ['x'] }]));
-      const group = { name: 'g', resourceType: 'CLOUD_A', enabled: 1, query: { filters, expression: { operator: 'AND', children: [{ filterName: 'f0' }] } } };
-      expect(await refused('POST', '/api/v2/ResourceGroups', group)).to.equal('body.query.filters must contain at most 1000 filters (got 5000)');
-      const wide = { ...group, query: { filters: { f0: filters['f0'] }, expression: { operator: 'AND', children: Array.from({ length: 2_000 }, () => ({ filterName: 'f0' })) } } };
-      expect(await refused('POST', '/api/v2/ResourceGroups', wide)).to.equal('body.query.expression.children must contain at most 1000 items (got 2000)');
+      const filters = Object.fromEntries(
+        Array.from({ length: 5_000 }, (_, i) => [`f${i}`, { field: 'Account', operation: 'EQUALS', values: ['x'] }]),
+      );
+      const group = {
+        name: 'g',
+        resourceType: 'CLOUD_A',
+        enabled: 1,
+        query: { filters, expression: { operator: 'AND', children: [{ filterName: 'f0' }] } },
+      };
+      expect(await refused('POST', '/api/v2/ResourceGroups', group)).to.equal(
+        'body.query.filters must contain at most 1000 filters (got 5000)',
+      );
+      const wide = {
+        ...group,
+        query: {
+          filters: { f0: filters.f0 },
+          expression: { operator: 'AND', children: Array.from({ length: 2_000 }, () => ({ filterName: 'f0' })) },
+        },
+      };
+      expect(await refused('POST', '/api/v2/ResourceGroups', wide)).to.equal(
+        'body.query.expression.children must contain at most 1000 items (got 2000)',
+      );
 
       const values = Array.from({ length: 20_000 }, (_, i) => `${i}`);
-      expect(await refused('POST', '/api/v2/Exceptions?policyId=platform-global-39', { description: 'd', constraints: [{ fieldKey: 'accountIds', fieldValues: values }] })).to.equal(
-        'body.constraints[0].fieldValues must contain at most 1000 items (got 20000)',
-      );
-      expect((await call(emulator, 'GET', '/api/v2/Exceptions?policyId=platform-global-39', { token })).body.data).to.deep.equal([]);
+      expect(
+        await refused('POST', '/api/v2/Exceptions?policyId=platform-global-39', {
+          description: 'd',
+          constraints: [{ fieldKey: 'accountIds', fieldValues: values }],
+        }),
+      ).to.equal('body.constraints[0].fieldValues must contain at most 1000 items (got 20000)');
+      expect(
+        (await call(emulator, 'GET', '/api/v2/Exceptions?policyId=platform-global-39', { token })).body.data,
+      ).to.deep.equal([]);
       await stillAnswering();
     });
 
     it('refuses a body over 1 MiB with 413 and answers the next request', async () => {
-      const huge = await call(emulator, 'POST', '/api/v2/AlertChannels', { token, rawBody: `{"name":"${'x'.repeat(1024 * 1024)}"}` });
+      const huge = await call(emulator, 'POST', '/api/v2/AlertChannels', {
+        token,
+        rawBody: `{"name":"${'x'.repeat(1024 * 1024)}"}`,
+      });
       expect(huge.status).to.equal(413);
       expect(huge.body.message).to.equal('request body exceeds 1048576 bytes');
       await stillAnswering();
@@ -267,11 +320,18 @@ describe('sec emulator', () => {
     });
 
     it('replaces name, enabled and data on PATCH, keeps the type, deletes, then 404s', async () => {
-      const { intgGuid } = (await call(emulator, 'POST', '/api/v2/AlertChannels', { token, body: emailChannel() })).body.data;
+      const { intgGuid } = (await call(emulator, 'POST', '/api/v2/AlertChannels', { token, body: emailChannel() })).body
+        .data;
       emulator.clock.advance(1000);
       const patched = await call(emulator, 'PATCH', `/api/v2/AlertChannels/${intgGuid}`, {
         token,
-        body: { intgGuid, name: 'renamed', type: 'EmailUser', enabled: 0, data: { channelProps: { recipients: ['a@b.io', 'c@d.io'] } } },
+        body: {
+          intgGuid,
+          name: 'renamed',
+          type: 'EmailUser',
+          enabled: 0,
+          data: { channelProps: { recipients: ['a@b.io', 'c@d.io'] } },
+        },
       });
       expect(patched.status).to.equal(200);
       expect(patched.body.data).to.include({ intgGuid, name: 'renamed', enabled: 0 });
@@ -290,7 +350,9 @@ describe('sec emulator', () => {
       expect(gone.status).to.equal(404);
       expect(gone.body.message).to.equal(`alert channel "${intgGuid}" not found`);
       expect((await call(emulator, 'DELETE', `/api/v2/AlertChannels/${intgGuid}`, { token })).status).to.equal(404);
-      expect((await call(emulator, 'PATCH', `/api/v2/AlertChannels/${intgGuid}`, { token, body: emailChannel() })).status).to.equal(404);
+      expect(
+        (await call(emulator, 'PATCH', `/api/v2/AlertChannels/${intgGuid}`, { token, body: emailChannel() })).status,
+      ).to.equal(404);
     });
 
     const invalidBodies: Array<[string, unknown, string]> = [
@@ -299,19 +361,71 @@ describe('sec emulator', () => {
       ['a missing type', { name: 'n', enabled: 1, data: {} }, 'type is required'],
       ['enabled = 2', { ...emailChannel(), enabled: 2 }, 'enabled must be 0 or 1 (got 2)'],
       ['enabled = true', { ...emailChannel(), enabled: true }, 'enabled must be 0 or 1 (got true)'],
-      ['a missing enabled', { name: 'n', type: 'EmailUser', data: emailChannel().data }, 'enabled is required (0 or 1)'],
+      [
+        'a missing enabled',
+        { name: 'n', type: 'EmailUser', data: emailChannel().data },
+        'enabled is required (0 or 1)',
+      ],
       ['missing data', { name: 'n', type: 'EmailUser', enabled: 1 }, 'data is required'],
-      ['an invalid email', emailChannel(['ok@example.com', 'not-an-email']), 'data.channelProps.recipients[1] must be a valid email address (got "not-an-email")'],
+      [
+        'an invalid email',
+        emailChannel(['ok@example.com', 'not-an-email']),
+        'data.channelProps.recipients[1] must be a valid email address (got "not-an-email")',
+      ],
       ['no recipients', emailChannel([]), 'data.channelProps.recipients must contain at least 1 item'],
       ['recipients as a number', emailChannel(5), 'data.channelProps.recipients must be an array (got number)'],
-      ['an unknown data field', { ...emailChannel(), data: { channelProps: { recipients: ['a@b.io'] }, extra: 1 } }, 'data.extra is not a recognised field'],
+      [
+        'an unknown data field',
+        { ...emailChannel(), data: { channelProps: { recipients: ['a@b.io'] }, extra: 1 } },
+        'data.extra is not a recognised field',
+      ],
       ['an unknown top-level field', { ...emailChannel(), colour: 'red' }, 'colour is not a recognised field'],
-      ['a guid on create', { ...emailChannel(), intgGuid: 'X' }, 'intgGuid is assigned by the server and must not be sent on create'],
-      ['a bad enum value', { name: 'n', type: 'Metrics', enabled: 1, data: { apiKey: 'k', metricsSite: 'us' } }, 'data.metricsSite must be one of "com", "eu" (got "us")'],
-      ['a tracker cloud without apiToken', { name: 'n', type: 'Tracker', enabled: 1, data: { trackerType: 'TRACKER_CLOUD', trackerUrl: 't.example', issueType: 'Bug', projectId: 'P', username: 'u' } }, 'data.apiToken is required when trackerType is TRACKER_CLOUD'],
-      ['a template that is not a JSON data URL', { name: 'n', type: 'Ticketing', enabled: 1, data: { instanceUrl: 'https://t.example', userName: 'u', password: 'p', customTemplateFile: 'plain' } }, 'data.customTemplateFile must be a data URL'],
-      ['a port out of range', { name: 'n', type: 'Siem', enabled: 1, data: { hostUrl: 'siem.example', hostPort: 65536 } }, 'data.hostPort must be between 1 and 65535 (got 65536)'],
-      ['a webhook that is not a URL', { name: 'n', type: 'Webhook', enabled: 1, data: { webhookUrl: 'nope' } }, 'data.webhookUrl must be an http(s) URL (got "nope")'],
+      [
+        'a guid on create',
+        { ...emailChannel(), intgGuid: 'X' },
+        'intgGuid is assigned by the server and must not be sent on create',
+      ],
+      [
+        'a bad enum value',
+        { name: 'n', type: 'Metrics', enabled: 1, data: { apiKey: 'k', metricsSite: 'us' } },
+        'data.metricsSite must be one of "com", "eu" (got "us")',
+      ],
+      [
+        'a tracker cloud without apiToken',
+        {
+          name: 'n',
+          type: 'Tracker',
+          enabled: 1,
+          data: {
+            trackerType: 'TRACKER_CLOUD',
+            trackerUrl: 't.example',
+            issueType: 'Bug',
+            projectId: 'P',
+            username: 'u',
+          },
+        },
+        'data.apiToken is required when trackerType is TRACKER_CLOUD',
+      ],
+      [
+        'a template that is not a JSON data URL',
+        {
+          name: 'n',
+          type: 'Ticketing',
+          enabled: 1,
+          data: { instanceUrl: 'https://t.example', userName: 'u', password: 'p', customTemplateFile: 'plain' },
+        },
+        'data.customTemplateFile must be a data URL',
+      ],
+      [
+        'a port out of range',
+        { name: 'n', type: 'Siem', enabled: 1, data: { hostUrl: 'siem.example', hostPort: 65536 } },
+        'data.hostPort must be between 1 and 65535 (got 65536)',
+      ],
+      [
+        'a webhook that is not a URL',
+        { name: 'n', type: 'Webhook', enabled: 1, data: { webhookUrl: 'nope' } },
+        'data.webhookUrl must be an http(s) URL (got "nope")',
+      ],
     ];
     for (const [what, body, message] of invalidBodies) {
       it(`answers 400 for ${what}`, async () => {
@@ -322,9 +436,14 @@ describe('sec emulator', () => {
     }
 
     it('names the supported types when the type is unknown', async () => {
-      const answer = await call(emulator, 'POST', '/api/v2/AlertChannels', { token, body: { ...emailChannel(), type: 'Pigeon' } });
+      const answer = await call(emulator, 'POST', '/api/v2/AlertChannels', {
+        token,
+        body: { ...emailChannel(), type: 'Pigeon' },
+      });
       expect(answer.status).to.equal(400);
-      expect(answer.body.message).to.match(/^type "Pigeon" is not a supported alert channel type; supported: EmailUser, /);
+      expect(answer.body.message).to.match(
+        /^type "Pigeon" is not a supported alert channel type; supported: EmailUser, /,
+      );
     });
 
     it('never echoes a secret in a validation message', async () => {
@@ -347,42 +466,99 @@ describe('sec emulator', () => {
         Webhook: { webhookUrl: 'https://hooks.example/x' },
         OnCall: { intgUrl: 'https://oncall.example/x' },
         Metrics: { apiKey: 'metrics-key', metricsSite: 'eu', metricsType: 'Events Summary' },
-        CloudBPubSub: { projectId: 'p', topicId: 't', credentials: { clientId: 'c', clientEmail: 'sa@p.example', privateKey: '-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkq\n-----END PRIVATE KEY-----\n', privateKeyId: 'pkid' } },
-        Tracker: { trackerType: 'TRACKER_SERVER', trackerUrl: 't.example', issueType: 'Bug', projectId: 'P', username: 'u', password: 'pw', bidirectionalConfig: 'Bidirectional', customTemplateFile: `data:application/json;name=i.json;base64,${Buffer.from('{"a":1}').toString('base64')}` },
+        CloudBPubSub: {
+          projectId: 'p',
+          topicId: 't',
+          credentials: {
+            clientId: 'c',
+            clientEmail: 'sa@p.example',
+            privateKey: '-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkq\n-----END PRIVATE KEY-----\n',
+            privateKeyId: 'pkid',
+          },
+        },
+        Tracker: {
+          trackerType: 'TRACKER_SERVER',
+          trackerUrl: 't.example',
+          issueType: 'Bug',
+          projectId: 'P',
+          username: 'u',
+          password: 'pw',
+          bidirectionalConfig: 'Bidirectional',
+          customTemplateFile: `data:application/json;name=i.json;base64,${Buffer.from('{"a":1}').toString('base64')}`,
+        },
         Observ: { accountId: 42, insertKey: 'ik' },
         Pager: { apiIntgKey: 'pager-key' },
         Siem: { hostUrl: 'siem.example', hostPort: 443, commType: 'HTTPS Self Signed Cert' },
         Ticketing: { instanceUrl: 'https://t.example', userName: 'u', password: 'pw', issueGrouping: 'Events' },
-        LogSink: { ingestToken: 'it', host: 'logs.example', port: 8088, ssl: true, eventData: { index: 'i', source: 's' } },
+        LogSink: {
+          ingestToken: 'it',
+          host: 'logs.example',
+          port: 8088,
+          ssl: true,
+          eventData: { index: 'i', source: 's' },
+        },
       };
       for (const [type, data] of Object.entries(bodies)) {
-        const answer = await call(emulator, 'POST', '/api/v2/AlertChannels', { token, body: { name: type, type, enabled: 1, data } });
+        const answer = await call(emulator, 'POST', '/api/v2/AlertChannels', {
+          token,
+          body: { name: type, type, enabled: 1, data },
+        });
         expect(answer.status, `${type}: ${JSON.stringify(answer.body)}`).to.equal(201);
       }
       expect(emulator.list(SEC_COLLECTIONS.alertChannels)).to.have.length(16);
     });
 
     it('blanks secrets on reads but keeps them stored; leaves read-back fields alone', async () => {
-      const metrics = (await call(emulator, 'POST', '/api/v2/AlertChannels', {
-        token,
-        body: { name: 'm', type: 'Metrics', enabled: 1, data: { apiKey: 'metrics-secret-key', metricsSite: 'com' } },
-      })).body.data;
+      const metrics = (
+        await call(emulator, 'POST', '/api/v2/AlertChannels', {
+          token,
+          body: { name: 'm', type: 'Metrics', enabled: 1, data: { apiKey: 'metrics-secret-key', metricsSite: 'com' } },
+        })
+      ).body.data;
       expect(metrics.data).to.deep.equal({ apiKey: '', metricsSite: 'com' });
       const read = await call(emulator, 'GET', `/api/v2/AlertChannels/${metrics.intgGuid}`, { token });
       expect(read.body.data.data.apiKey).to.equal('');
       const stored = emulator.get<{ data: { apiKey: string } }>(SEC_COLLECTIONS.alertChannels, metrics.intgGuid);
       expect(stored?.data.apiKey).to.equal('metrics-secret-key');
 
-      const pubsub = (await call(emulator, 'POST', '/api/v2/AlertChannels', {
-        token,
-        body: { name: 'p', type: 'CloudBPubSub', enabled: 1, data: { projectId: 'p', topicId: 't', credentials: { clientId: 'c', clientEmail: 'sa@p.example', privateKey: '-----BEGIN PRIVATE KEY-----\nUEs=\n-----END PRIVATE KEY-----\n', privateKeyId: 'PKID' } } },
-      })).body.data;
-      expect(pubsub.data.credentials).to.deep.equal({ clientId: 'c', clientEmail: 'sa@p.example', privateKey: '', privateKeyId: '' });
+      const pubsub = (
+        await call(emulator, 'POST', '/api/v2/AlertChannels', {
+          token,
+          body: {
+            name: 'p',
+            type: 'CloudBPubSub',
+            enabled: 1,
+            data: {
+              projectId: 'p',
+              topicId: 't',
+              credentials: {
+                clientId: 'c',
+                clientEmail: 'sa@p.example',
+                privateKey: '-----BEGIN PRIVATE KEY-----\nUEs=\n-----END PRIVATE KEY-----\n',
+                privateKeyId: 'PKID',
+              },
+            },
+          },
+        })
+      ).body.data;
+      expect(pubsub.data.credentials).to.deep.equal({
+        clientId: 'c',
+        clientEmail: 'sa@p.example',
+        privateKey: '',
+        privateKeyId: '',
+      });
 
-      const logSink = (await call(emulator, 'POST', '/api/v2/AlertChannels', {
-        token,
-        body: { name: 'l', type: 'LogSink', enabled: 1, data: { ingestToken: 'readable', host: 'h', port: 1, eventData: { index: 'i', source: 's' } } },
-      })).body.data;
+      const logSink = (
+        await call(emulator, 'POST', '/api/v2/AlertChannels', {
+          token,
+          body: {
+            name: 'l',
+            type: 'LogSink',
+            enabled: 1,
+            data: { ingestToken: 'readable', host: 'h', port: 1, eventData: { index: 'i', source: 's' } },
+          },
+        })
+      ).body.data;
       expect(logSink.data.ingestToken).to.equal('readable');
       const list = await call(emulator, 'GET', '/api/v2/AlertChannels', { token });
       expect(JSON.stringify(list.body)).not.to.include('metrics-secret-key');
@@ -395,10 +571,12 @@ describe('sec emulator', () => {
       expect(passed.status).to.equal(204);
       expect(passed.body).to.equal(undefined);
 
-      const bad = (await call(emulator, 'POST', '/api/v2/AlertChannels', {
-        token,
-        body: emailChannel(['ok@example.com', 'fail-test@example.com']),
-      })).body.data;
+      const bad = (
+        await call(emulator, 'POST', '/api/v2/AlertChannels', {
+          token,
+          body: emailChannel(['ok@example.com', 'fail-test@example.com']),
+        })
+      ).body.data;
       const failed = await call(emulator, 'POST', `/api/v2/AlertChannels/${bad.intgGuid}/test`, { token });
       expect(failed.status).to.equal(400);
       expect(failed.body.message).to.equal(
@@ -412,18 +590,25 @@ describe('sec emulator', () => {
       expect(injected.status).to.equal(400);
       expect(injected.body.message).to.equal('destination unreachable');
       emulator.failChannelTest(ok.intgGuid);
-      expect((await call(emulator, 'POST', `/api/v2/AlertChannels/${ok.intgGuid}/test`, { token })).status).to.equal(204);
+      expect((await call(emulator, 'POST', `/api/v2/AlertChannels/${ok.intgGuid}/test`, { token })).status).to.equal(
+        204,
+      );
 
       expect((await call(emulator, 'POST', '/api/v2/AlertChannels/NOPE/test', { token })).status).to.equal(404);
     });
 
     it('lets tests change and delete objects behind the API', async () => {
-      const channel = (await call(emulator, 'POST', '/api/v2/AlertChannels', { token, body: emailChannel() })).body.data;
+      const channel = (await call(emulator, 'POST', '/api/v2/AlertChannels', { token, body: emailChannel() })).body
+        .data;
       const stored = emulator.get<Record<string, unknown>>(SEC_COLLECTIONS.alertChannels, channel.intgGuid)!;
       emulator.put(SEC_COLLECTIONS.alertChannels, channel.intgGuid, { ...stored, name: 'drifted' });
-      expect((await call(emulator, 'GET', `/api/v2/AlertChannels/${channel.intgGuid}`, { token })).body.data.name).to.equal('drifted');
+      expect(
+        (await call(emulator, 'GET', `/api/v2/AlertChannels/${channel.intgGuid}`, { token })).body.data.name,
+      ).to.equal('drifted');
       expect(emulator.remove(SEC_COLLECTIONS.alertChannels, channel.intgGuid)).to.equal(true);
-      expect((await call(emulator, 'GET', `/api/v2/AlertChannels/${channel.intgGuid}`, { token })).status).to.equal(404);
+      expect((await call(emulator, 'GET', `/api/v2/AlertChannels/${channel.intgGuid}`, { token })).status).to.equal(
+        404,
+      );
     });
   });
 
@@ -453,7 +638,10 @@ describe('sec emulator', () => {
       expect(duplicate.status).to.equal(409);
       expect(duplicate.body.message).to.equal('an agent access token with alias "hosts" already exists');
       const other = (await create('other')).body.data;
-      const rename = await call(emulator, 'PATCH', `/api/v2/AgentAccessTokens/${other.accessToken}`, { token, body: { tokenAlias: 'hosts' } });
+      const rename = await call(emulator, 'PATCH', `/api/v2/AgentAccessTokens/${other.accessToken}`, {
+        token,
+        body: { tokenAlias: 'hosts' },
+      });
       expect(rename.status).to.equal(409);
     });
 
@@ -466,7 +654,11 @@ describe('sec emulator', () => {
       });
       expect(answer.status).to.equal(200);
       expect(answer.body.data).to.include({ tokenAlias: 'hosts-2', tokenEnabled: 0, accessToken: created.accessToken });
-      expect(answer.body.data.props).to.include({ description: 'changed', os: 'linux', createdTime: created.props.createdTime });
+      expect(answer.body.data.props).to.include({
+        description: 'changed',
+        os: 'linux',
+        createdTime: created.props.createdTime,
+      });
       expect(Date.parse(answer.body.data.createdTime)).to.be.greaterThan(Date.parse(created.createdTime));
     });
 
@@ -512,7 +704,13 @@ describe('sec emulator', () => {
     const answer = await call(emulator, 'GET', '/api/v2/UserProfile', { token });
     expect(answer.status).to.equal(200);
     const [profile] = answer.body.data;
-    expect(profile).to.include({ username: 'api-user@acme.example', orgAccount: false, orgAdmin: false, orgUser: false, url: 'acme.sec-platform.example' });
+    expect(profile).to.include({
+      username: 'api-user@acme.example',
+      orgAccount: false,
+      orgAdmin: false,
+      orgUser: false,
+      url: 'acme.sec-platform.example',
+    });
     expect(profile.accounts).to.have.length(1);
     expect(profile.accounts[0]).to.include({ admin: true, accountName: 'ACME', userEnabled: 1 });
     expect(profile.accounts[0].custGuid).to.be.a('string');

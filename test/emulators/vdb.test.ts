@@ -35,7 +35,13 @@ interface RawAnswer {
 }
 
 /** One call without the client's help: any metadata, any request (including what the client refuses to send). */
-async function rawCall(emulator: VdbEmulator, service: string, method: string, request: Plain, metadata: Record<string, string> = {}): Promise<RawAnswer> {
+async function rawCall(
+  emulator: VdbEmulator,
+  service: string,
+  method: string,
+  request: Plain,
+  metadata: Record<string, string> = {},
+): Promise<RawAnswer> {
   const info = vdbMethod(service, method);
   const client = new grpc.Client(`127.0.0.1:${emulator.port}`, grpc.credentials.createInsecure());
   const md = new grpc.Metadata();
@@ -53,7 +59,11 @@ async function rawCall(emulator: VdbEmulator, service: string, method: string, r
         { deadline: Date.now() + 5_000 },
         (error, bytes) => {
           setImmediate(() =>
-            resolve(error ? { error, headers, trailers: error.metadata } : { response: decodePlain(info.response, bytes!), headers, trailers }),
+            resolve(
+              error
+                ? { error, headers, trailers: error.metadata }
+                : { response: decodePlain(info.response, bytes!), headers, trailers },
+            ),
           );
         },
       );
@@ -73,7 +83,12 @@ describe('vdb emulator', () => {
   beforeEach(async () => {
     emulator = await startVdbEmulator({ provisioningMs: PROVISIONING_MS });
     account = emulator.accountId;
-    vdb = createVdbClient({ apiUrl: emulator.url, apiKey: emulator.apiKey, userAgent: 'test', retry: { maxAttempts: 1 } });
+    vdb = createVdbClient({
+      apiUrl: emulator.url,
+      apiKey: emulator.apiKey,
+      userAgent: 'test',
+      retry: { maxAttempts: 1 },
+    });
   });
 
   afterEach(async () => {
@@ -113,13 +128,20 @@ describe('vdb emulator', () => {
   describe('authentication and transport', () => {
     it('refuses calls without the right `authorization: apikey` metadata', async () => {
       const request = { accountId: account };
-      const attempts: Record<string, string>[] = [{}, { authorization: 'apikey wrong' }, { authorization: `Bearer ${emulator.apiKey}` }, { authorization: emulator.apiKey }];
+      const attempts: Record<string, string>[] = [
+        {},
+        { authorization: 'apikey wrong' },
+        { authorization: `Bearer ${emulator.apiKey}` },
+        { authorization: emulator.apiKey },
+      ];
       for (const metadata of attempts) {
         const answer = await rawCall(emulator, VDB_SERVICES.cluster, 'ListClusters', request, metadata);
         expect(answer.error?.code, JSON.stringify(metadata)).to.equal(grpc.status.UNAUTHENTICATED);
         expect(answer.error?.details).to.include('authorization: apikey <key>');
       }
-      const ok = await rawCall(emulator, VDB_SERVICES.cluster, 'ListClusters', request, { authorization: `apikey ${emulator.apiKey}` });
+      const ok = await rawCall(emulator, VDB_SERVICES.cluster, 'ListClusters', request, {
+        authorization: `apikey ${emulator.apiKey}`,
+      });
       expect(ok.error).to.equal(undefined);
       expect(emulator.requests.at(-1)!.metadata.authorization).to.equal('apikey ***');
       expect(JSON.stringify(emulator.requests)).not.to.include(emulator.apiKey);
@@ -127,7 +149,13 @@ describe('vdb emulator', () => {
 
     it('serves the global platform lists without a key', async () => {
       const answer = await rawCall(emulator, VDB_SERVICES.platform, 'ListGlobalCloudProviders', {});
-      expect((answer.response!.items as Plain[]).map((item) => item.id)).to.deep.equal(['aws', 'gcp', 'azure', 'private', 'hybrid']);
+      expect((answer.response!.items as Plain[]).map((item) => item.id)).to.deep.equal([
+        'aws',
+        'gcp',
+        'azure',
+        'private',
+        'hybrid',
+      ]);
     });
 
     it('sends a vdb-trace-id in headers and trailers, on success and on failure', async () => {
@@ -145,23 +173,48 @@ describe('vdb emulator', () => {
 
     it('rejects enum numbers the API does not define', async () => {
       const { request } = vdbMethod(VDB_SERVICES.booking, 'ListPackages');
-      const bytes = request.encode(request.fromObject({ account_id: account, cloud_provider_id: 'aws', cloud_provider_region_id: 'us-east-1', statuses: [7] })).finish();
-      const answer = await rawCall(emulator, VDB_SERVICES.booking, 'ListPackages', Buffer.from(bytes) as unknown as Plain, {
-        authorization: `apikey ${emulator.apiKey}`,
-      });
+      const bytes = request
+        .encode(
+          request.fromObject({
+            account_id: account,
+            cloud_provider_id: 'aws',
+            cloud_provider_region_id: 'us-east-1',
+            statuses: [7],
+          }),
+        )
+        .finish();
+      const answer = await rawCall(
+        emulator,
+        VDB_SERVICES.booking,
+        'ListPackages',
+        Buffer.from(bytes) as unknown as Plain,
+        {
+          authorization: `apikey ${emulator.apiKey}`,
+        },
+      );
       expect(answer.error?.code).to.equal(grpc.status.INVALID_ARGUMENT);
       expect(answer.error?.details).to.include('statuses[0]: value must be one of the defined enum values (got 7)');
     });
 
     it('refuses another account with PERMISSION_DENIED and a malformed account id with INVALID_ARGUMENT', async () => {
-      expect(await failure(vdb.clusters.list({ accountId: crypto.randomUUID() }), 'forbidden')).to.include('has no access to account');
-      expect(await failure(vdb.clusters.list({ accountId: 'acme' }), 'invalid')).to.include('account_id: value must be a valid UUID [string.uuid]');
+      expect(await failure(vdb.clusters.list({ accountId: crypto.randomUUID() }), 'forbidden')).to.include(
+        'has no access to account',
+      );
+      expect(await failure(vdb.clusters.list({ accountId: 'acme' }), 'invalid')).to.include(
+        'account_id: value must be a valid UUID [string.uuid]',
+      );
       expect(await failure(vdb.clusters.list({ accountId: '' }), 'invalid')).to.include('account_id: value is empty');
     });
 
     it('answers injected faults, with a delay when asked', async () => {
-      emulator.injectFault({ method: 'ClusterService/ListClusters', code: grpc.status.UNAVAILABLE, message: 'maintenance' });
-      expect(await failure(vdb.clusters.list({ accountId: account }), 'unavailable')).to.include('UNAVAILABLE: maintenance');
+      emulator.injectFault({
+        method: 'ClusterService/ListClusters',
+        code: grpc.status.UNAVAILABLE,
+        message: 'maintenance',
+      });
+      expect(await failure(vdb.clusters.list({ accountId: account }), 'unavailable')).to.include(
+        'UNAVAILABLE: maintenance',
+      );
       emulator.injectFault({ method: /ListRoles$/, delayMs: 300 });
       const started = Date.now();
       await vdb.iam.listRoles({ accountId: account });
@@ -181,31 +234,52 @@ describe('vdb emulator', () => {
       const halfway = await vdb.clusters.get({ accountId: account, clusterId: created.id });
       expect(halfway.state?.phase).to.equal('CLUSTER_PHASE_CREATING');
       expect(halfway.state?.endpoint?.url).to.equal(`https://${created.id}.us-east-1.aws.vdb-cloud.example`);
-      expect(halfway.state?.nodes.map((node) => node.state)).to.deep.equal(Array(3).fill('CLUSTER_NODE_STATE_STARTING'));
+      expect(halfway.state?.nodes.map((node) => node.state)).to.deep.equal(
+        Array(3).fill('CLUSTER_NODE_STATE_STARTING'),
+      );
 
       emulator.clock.advance(PROVISIONING_MS / 2);
       const ready = await vdb.clusters.get({ accountId: account, clusterId: created.id });
       expect(ready.state).to.deep.include({ phase: 'CLUSTER_PHASE_HEALTHY', nodesUp: 3, version: 'v1.13.2' });
       expect(ready.state?.scalabilityInfo?.status).to.equal('CLUSTER_SCALABILITY_STATUS_SCALABLE');
-      expect(ready.state?.resources?.cpu).to.deep.equal({ base: 1, complimentary: 0, additional: 0, reserved: 0.2, available: 0.8 });
-      expect(emulator.get<Cluster>(VDB_COLLECTIONS.clusters, created.id)?.state?.phase, 'the store shows it too').to.equal('CLUSTER_PHASE_HEALTHY');
+      expect(ready.state?.resources?.cpu).to.deep.equal({
+        base: 1,
+        complimentary: 0,
+        additional: 0,
+        reserved: 0.2,
+        available: 0.8,
+      });
+      expect(
+        emulator.get<Cluster>(VDB_COLLECTIONS.clusters, created.id)?.state?.phase,
+        'the store shows it too',
+      ).to.equal('CLUSTER_PHASE_HEALTHY');
     });
 
     it('provisions in real time (default provisioningMs is short)', async () => {
       emulator.setProvisioningMs(150);
       const created = await vdb.clusters.create(clusterInput());
       await new Promise((resolve) => setTimeout(resolve, 200));
-      expect((await vdb.clusters.get({ accountId: account, clusterId: created.id })).state?.phase).to.equal('CLUSTER_PHASE_HEALTHY');
+      expect((await vdb.clusters.get({ accountId: account, clusterId: created.id })).state?.phase).to.equal(
+        'CLUSTER_PHASE_HEALTHY',
+      );
     });
 
     it('fails provisioning with the platform reason: failNextProvisioning, or the magic label', async () => {
       emulator.failNextProvisioning('insufficient capacity in us-east-1');
       const first = await vdb.clusters.create(clusterInput({ name: 'first' }));
       const second = await vdb.clusters.create(clusterInput({ name: 'second' }));
-      const labelled = await vdb.clusters.create(clusterInput({ name: 'third', labels: [{ key: FAIL_PROVISIONING_LABEL, value: 'quota exceeded' }] }));
+      const labelled = await vdb.clusters.create(
+        clusterInput({ name: 'third', labels: [{ key: FAIL_PROVISIONING_LABEL, value: 'quota exceeded' }] }),
+      );
       emulator.clock.advance(PROVISIONING_MS);
-      const [a, b, c] = await Promise.all([first, second, labelled].map((cluster) => vdb.clusters.get({ accountId: account, clusterId: cluster.id })));
-      expect(a!.state).to.deep.include({ phase: 'CLUSTER_PHASE_FAILED_TO_CREATE', reason: 'insufficient capacity in us-east-1', nodesUp: 0 });
+      const [a, b, c] = await Promise.all(
+        [first, second, labelled].map((cluster) => vdb.clusters.get({ accountId: account, clusterId: cluster.id })),
+      );
+      expect(a!.state).to.deep.include({
+        phase: 'CLUSTER_PHASE_FAILED_TO_CREATE',
+        reason: 'insufficient capacity in us-east-1',
+        nodesUp: 0,
+      });
       expect(b!.state?.phase, 'only the next one fails').to.equal('CLUSTER_PHASE_HEALTHY');
       expect(c!.state).to.deep.include({ phase: 'CLUSTER_PHASE_FAILED_TO_CREATE', reason: 'quota exceeded' });
     });
@@ -219,7 +293,10 @@ describe('vdb emulator', () => {
 
       emulator.clock.advance(10);
       const resized = await vdb.clusters.update({
-        ...clusterInput({ name: 'orders-v2', configuration: { numberOfNodes: 5, packageId: emulator.packageId('aws', 'medium'), version: 'latest' } }),
+        ...clusterInput({
+          name: 'orders-v2',
+          configuration: { numberOfNodes: 5, packageId: emulator.packageId('aws', 'medium'), version: 'latest' },
+        }),
         id: cluster.id,
       });
       expect(resized.state?.phase).to.equal('CLUSTER_PHASE_UPDATING');
@@ -230,14 +307,23 @@ describe('vdb emulator', () => {
       expect(done.state).to.deep.include({ phase: 'CLUSTER_PHASE_HEALTHY', nodesUp: 5, version: 'v1.13.2' });
 
       emulator.failNextProvisioning('rolling restart failed');
-      await vdb.clusters.update({ ...clusterInput({ name: 'orders-v2', configuration: { numberOfNodes: 4, packageId: emulator.packageId('aws', 'medium') } }), id: cluster.id });
+      await vdb.clusters.update({
+        ...clusterInput({
+          name: 'orders-v2',
+          configuration: { numberOfNodes: 4, packageId: emulator.packageId('aws', 'medium') },
+        }),
+        id: cluster.id,
+      });
       emulator.clock.advance(PROVISIONING_MS);
       expect((await vdb.clusters.get({ accountId: account, clusterId: cluster.id })).state).to.deep.include({
         phase: 'CLUSTER_PHASE_FAILED_TO_UPDATE',
         reason: 'rolling restart failed',
       });
 
-      const moved = await failure(vdb.clusters.update({ ...clusterInput({ cloudProviderRegionId: 'us-west-2' }), id: cluster.id }), 'invalid');
+      const moved = await failure(
+        vdb.clusters.update({ ...clusterInput({ cloudProviderRegionId: 'us-west-2' }), id: cluster.id }),
+        'invalid',
+      );
       expect(moved).to.include('cluster.cloud_provider_region_id cannot be changed (is us-east-1)');
       await failure(vdb.clusters.update({ ...clusterInput(), id: crypto.randomUUID() }), 'not_found');
     });
@@ -260,7 +346,10 @@ describe('vdb emulator', () => {
                 { operator: 'TOLERATION_OPERATOR_EQUAL', value: 'y' },
                 { key: 'b', value: 'z', effect: 'TOLERATION_EFFECT_NO_SCHEDULE', tolerationSeconds: 5 },
               ],
-              databaseConfiguration: { collection: { replicationFactor: 0 }, tls: { cert: { name: 'certs', key: 'tls.crt' } } as never },
+              databaseConfiguration: {
+                collection: { replicationFactor: 0 },
+                tls: { cert: { name: 'certs', key: 'tls.crt' } } as never,
+              },
             },
           }),
         ),
@@ -292,43 +381,88 @@ describe('vdb emulator', () => {
       expect(await failure(vdb.clusters.create(clusterInput({ cloudProviderId: 'moon' })), 'invalid')).to.include(
         'cluster.cloud_provider_id: unknown cloud provider "moon" (known: aws, gcp, azure, private, hybrid)',
       );
-      expect(await failure(vdb.clusters.create(clusterInput({ cloudProviderRegionId: 'mars-1' })), 'invalid')).to.include(
-        'cluster.cloud_provider_region_id: unknown region "mars-1" for cloud provider aws',
-      );
+      expect(
+        await failure(vdb.clusters.create(clusterInput({ cloudProviderRegionId: 'mars-1' })), 'invalid'),
+      ).to.include('cluster.cloud_provider_region_id: unknown region "mars-1" for cloud provider aws');
       const gcpPackage = emulator.packageId('gcp', 'small');
       expect(
-        await failure(vdb.clusters.create(clusterInput({ configuration: { numberOfNodes: 1, packageId: gcpPackage } })), 'invalid'),
+        await failure(
+          vdb.clusters.create(clusterInput({ configuration: { numberOfNodes: 1, packageId: gcpPackage } })),
+          'invalid',
+        ),
       ).to.include(`package ${gcpPackage} is not offered in aws/us-east-1`);
       expect(
-        await failure(vdb.clusters.create(clusterInput({ configuration: { numberOfNodes: 1, packageId: emulator.packageId('aws', 'legacy') } })), 'invalid'),
+        await failure(
+          vdb.clusters.create(
+            clusterInput({ configuration: { numberOfNodes: 1, packageId: emulator.packageId('aws', 'legacy') } }),
+          ),
+          'invalid',
+        ),
       ).to.include('(legacy) is deactivated');
       expect(
-        await failure(vdb.clusters.create(clusterInput({ cloudProviderRegionId: 'us-west-1', configuration: { numberOfNodes: 1, packageId: emulator.packageId('aws', 'free') } })), 'invalid'),
+        await failure(
+          vdb.clusters.create(
+            clusterInput({
+              cloudProviderRegionId: 'us-west-1',
+              configuration: { numberOfNodes: 1, packageId: emulator.packageId('aws', 'free') },
+            }),
+          ),
+          'invalid',
+        ),
         'the free package is offered in free-tier regions only',
       ).to.include('is not offered in aws/us-west-1');
       expect(
-        await failure(vdb.clusters.create(clusterInput({ configuration: { numberOfNodes: 2, packageId: emulator.packageId('aws', 'free') } })), 'invalid'),
+        await failure(
+          vdb.clusters.create(
+            clusterInput({ configuration: { numberOfNodes: 2, packageId: emulator.packageId('aws', 'free') } }),
+          ),
+          'invalid',
+        ),
       ).to.include('the free package allows 1 node');
-      expect(await failure(vdb.clusters.create(clusterInput({ cloudProviderId: 'hybrid', cloudProviderRegionId: 'on-prem' })), 'invalid')).to.include(
+      expect(
+        await failure(
+          vdb.clusters.create(clusterInput({ cloudProviderId: 'hybrid', cloudProviderRegionId: 'on-prem' })),
+          'invalid',
+        ),
+      ).to.include(
         'cluster.cloud_provider_region_id: value must be a valid UUID (a hybrid cloud environment id) when cloud_provider_id is hybrid',
       );
       const missing = crypto.randomUUID();
       expect(
         await failure(
-          vdb.clusters.create(clusterInput({ cloudProviderId: 'hybrid', cloudProviderRegionId: missing, configuration: { numberOfNodes: 1, packageId: emulator.packageId('hybrid', 'small') } })),
+          vdb.clusters.create(
+            clusterInput({
+              cloudProviderId: 'hybrid',
+              cloudProviderRegionId: missing,
+              configuration: { numberOfNodes: 1, packageId: emulator.packageId('hybrid', 'small') },
+            }),
+          ),
           'invalid',
         ),
       ).to.include(`hybrid cloud environment ${missing} not found`);
 
-      const environment = await vdb.hybridEnvironments.create({ accountId: account, name: 'dc1', configuration: { namespace: 'vdb' } });
+      const environment = await vdb.hybridEnvironments.create({
+        accountId: account,
+        name: 'dc1',
+        configuration: { namespace: 'vdb' },
+      });
       const hybrid = await vdb.clusters.create(
-        clusterInput({ cloudProviderId: 'hybrid', cloudProviderRegionId: environment.id, configuration: { numberOfNodes: 1, packageId: emulator.packageId('hybrid', 'small') } }),
+        clusterInput({
+          cloudProviderId: 'hybrid',
+          cloudProviderRegionId: environment.id,
+          configuration: { numberOfNodes: 1, packageId: emulator.packageId('hybrid', 'small') },
+        }),
       );
       emulator.clock.advance(PROVISIONING_MS);
-      expect((await vdb.clusters.get({ accountId: account, clusterId: hybrid.id })).state?.endpoint?.url).to.equal(`https://vdb-${hybrid.id}.vdb.svc`);
-      expect(await failure(vdb.hybridEnvironments.delete({ accountId: account, hybridCloudEnvironmentId: environment.id }), 'invalid')).to.include(
-        'still has 1 cluster(s)',
+      expect((await vdb.clusters.get({ accountId: account, clusterId: hybrid.id })).state?.endpoint?.url).to.equal(
+        `https://vdb-${hybrid.id}.vdb.svc`,
       );
+      expect(
+        await failure(
+          vdb.hybridEnvironments.delete({ accountId: account, hybridCloudEnvironmentId: environment.id }),
+          'invalid',
+        ),
+      ).to.include('still has 1 cluster(s)');
     });
 
     it('refuses read-only fields and bad jwt metadata on create', async () => {
@@ -342,10 +476,16 @@ describe('vdb emulator', () => {
       expect(answer.error?.code).to.equal(grpc.status.INVALID_ARGUMENT);
       expect(answer.error?.details).to.include('cluster.id: value must be empty');
       expect(answer.error?.details).to.include('cluster.state: value must be empty');
-      const jwt = await rawCall(emulator, VDB_SERVICES.cluster, 'CreateCluster', { cluster: clusterInput() }, {
-        authorization: `apikey ${emulator.apiKey}`,
-        'vdb-jwt-rbac': 'yes',
-      });
+      const jwt = await rawCall(
+        emulator,
+        VDB_SERVICES.cluster,
+        'CreateCluster',
+        { cluster: clusterInput() },
+        {
+          authorization: `apikey ${emulator.apiKey}`,
+          'vdb-jwt-rbac': 'yes',
+        },
+      );
       expect(jwt.error?.details).to.include('metadata vdb-jwt-rbac must be "true" or "false"');
     });
 
@@ -356,13 +496,23 @@ describe('vdb emulator', () => {
       expect((await vdb.clusters.get({ accountId: account, clusterId: cluster.id })).state?.jwtRbac).to.equal(true);
 
       await vdb.clusters.suspend({ accountId: account, clusterId: cluster.id });
-      expect((await vdb.clusters.get({ accountId: account, clusterId: cluster.id })).state?.phase).to.equal('CLUSTER_PHASE_SUSPENDING');
+      expect((await vdb.clusters.get({ accountId: account, clusterId: cluster.id })).state?.phase).to.equal(
+        'CLUSTER_PHASE_SUSPENDING',
+      );
       emulator.clock.advance(PROVISIONING_MS);
-      expect((await vdb.clusters.get({ accountId: account, clusterId: cluster.id })).state).to.deep.include({ phase: 'CLUSTER_PHASE_SUSPENDED', nodesUp: 0 });
-      expect(await failure(vdb.clusters.suspend({ accountId: account, clusterId: cluster.id }), 'invalid')).to.include('only a healthy cluster can be suspended');
+      expect((await vdb.clusters.get({ accountId: account, clusterId: cluster.id })).state).to.deep.include({
+        phase: 'CLUSTER_PHASE_SUSPENDED',
+        nodesUp: 0,
+      });
+      expect(await failure(vdb.clusters.suspend({ accountId: account, clusterId: cluster.id }), 'invalid')).to.include(
+        'only a healthy cluster can be suspended',
+      );
       await vdb.clusters.unsuspend({ accountId: account, clusterId: cluster.id });
       emulator.clock.advance(PROVISIONING_MS);
-      expect((await vdb.clusters.get({ accountId: account, clusterId: cluster.id })).state).to.deep.include({ phase: 'CLUSTER_PHASE_HEALTHY', nodesUp: 3 });
+      expect((await vdb.clusters.get({ accountId: account, clusterId: cluster.id })).state).to.deep.include({
+        phase: 'CLUSTER_PHASE_HEALTHY',
+        nodesUp: 3,
+      });
     });
 
     it('deletes a cluster with its keys and schedules, and its backups only when asked', async () => {
@@ -370,7 +520,12 @@ describe('vdb emulator', () => {
       const gone = await healthyCluster({ name: 'gone' });
       const doomed = await healthyCluster({ name: 'doomed' });
       for (const cluster of [gone, doomed]) {
-        await vdb.databaseApiKeys.create({ accountId: account, clusterId: cluster.id, name: 'key one', accessRules: [{ globalAccess: { accessType: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE' } }] });
+        await vdb.databaseApiKeys.create({
+          accountId: account,
+          clusterId: cluster.id,
+          name: 'key one',
+          accessRules: [{ globalAccess: { accessType: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE' } }],
+        });
         await vdb.backupSchedules.create({ accountId: account, clusterId: cluster.id, schedule: '@daily' });
         await vdb.backups.create({ accountId: account, clusterId: cluster.id });
       }
@@ -383,19 +538,37 @@ describe('vdb emulator', () => {
       expect((await vdb.clusters.list({ accountId: account })).map((cluster) => cluster.name)).to.deep.equal(['kept']);
       expect(emulator.list(VDB_COLLECTIONS.databaseApiKeys)).to.have.length(0);
       expect(emulator.list(VDB_COLLECTIONS.backupSchedules)).to.have.length(0);
-      expect(emulator.list<{ clusterId: string }>(VDB_COLLECTIONS.backups).map((backup) => backup.clusterId)).to.deep.equal([gone.id]);
+      expect(
+        emulator.list<{ clusterId: string }>(VDB_COLLECTIONS.backups).map((backup) => backup.clusterId),
+      ).to.deep.equal([gone.id]);
       expect(emulator.get<AuthKey>(VDB_COLLECTIONS.authKeys, shared.id)?.clusterIds).to.deep.equal([kept.id]);
     });
 
     it('lists with filters and pages', async () => {
       await vdb.clusters.create(clusterInput({ name: 'east' }));
       await vdb.clusters.create(clusterInput({ name: 'west', cloudProviderRegionId: 'us-west-2' }));
-      expect((await vdb.clusters.list({ accountId: account, cloudProviderRegionId: 'us-west-2' })).map((c) => c.name)).to.deep.equal(['west']);
+      expect(
+        (await vdb.clusters.list({ accountId: account, cloudProviderRegionId: 'us-west-2' })).map((c) => c.name),
+      ).to.deep.equal(['west']);
       const auth = { authorization: `apikey ${emulator.apiKey}` };
-      const page = await rawCall(emulator, VDB_SERVICES.cluster, 'ListClusters', { accountId: account, pageSize: 1 }, auth);
+      const page = await rawCall(
+        emulator,
+        VDB_SERVICES.cluster,
+        'ListClusters',
+        { accountId: account, pageSize: 1 },
+        auth,
+      );
       expect(page.response).to.deep.include({ totalSize: 2, nextPageToken: 'offset:1' });
-      const bad = await rawCall(emulator, VDB_SERVICES.cluster, 'ListClusters', { accountId: account, pageSize: 251 }, auth);
-      expect(bad.error?.details).to.include('page_size: value must be greater than or equal to 1 and less than or equal to 250 [int32.gte_lte]');
+      const bad = await rawCall(
+        emulator,
+        VDB_SERVICES.cluster,
+        'ListClusters',
+        { accountId: account, pageSize: 251 },
+        auth,
+      );
+      expect(bad.error?.details).to.include(
+        'page_size: value must be greater than or equal to 1 and less than or equal to 250 [int32.gte_lte]',
+      );
     });
   });
 
@@ -406,56 +579,101 @@ describe('vdb emulator', () => {
         accountId: account,
         clusterId: cluster.id,
         name: 'search reader',
-        accessRules: [{ collectionAccess: { collectionName: 'docs.v1', accessType: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_WRITE' } }],
+        accessRules: [
+          {
+            collectionAccess: {
+              collectionName: 'docs.v1',
+              accessType: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_WRITE',
+            },
+          },
+        ],
       });
       expect(key.key).to.match(/^[0-9a-f]{48}$/);
       expect(key.postfix).to.equal(key.key.slice(-4));
       expect(key.createdByEmail).to.equal('');
-      expect(emulator.get<DatabaseApiKey>(VDB_COLLECTIONS.databaseApiKeys, key.id)?.key, 'the store keeps the secret').to.equal(key.key);
+      expect(
+        emulator.get<DatabaseApiKey>(VDB_COLLECTIONS.databaseApiKeys, key.id)?.key,
+        'the store keeps the secret',
+      ).to.equal(key.key);
       const [listed] = await vdb.databaseApiKeys.list({ accountId: account, clusterId: cluster.id });
       expect(listed).to.deep.include({ id: key.id, key: '', postfix: key.postfix, name: 'search reader' });
       expect(await vdb.databaseApiKeys.list({ accountId: account, clusterId: crypto.randomUUID() })).to.deep.equal([]);
 
-      await failure(vdb.databaseApiKeys.delete({ accountId: account, clusterId: crypto.randomUUID(), databaseApiKeyId: key.id }), 'not_found');
+      await failure(
+        vdb.databaseApiKeys.delete({ accountId: account, clusterId: crypto.randomUUID(), databaseApiKeyId: key.id }),
+        'not_found',
+      );
       await vdb.databaseApiKeys.delete({ accountId: account, clusterId: cluster.id, databaseApiKeyId: key.id });
-      await failure(vdb.databaseApiKeys.delete({ accountId: account, clusterId: cluster.id, databaseApiKeyId: key.id }), 'not_found');
+      await failure(
+        vdb.databaseApiKeys.delete({ accountId: account, clusterId: cluster.id, databaseApiKeyId: key.id }),
+        'not_found',
+      );
     });
 
     it('validates names, expiry and mutually exclusive access rules', async () => {
       const cluster = await healthyCluster();
       const base = { accountId: account, clusterId: cluster.id, name: 'good name' };
       const global = { globalAccess: { accessType: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' as const } };
-      const collection = { collectionAccess: { collectionName: 'docs', accessType: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' as const } };
-      expect(await failure(vdb.databaseApiKeys.create({ ...base, accessRules: [global, collection] }), 'invalid')).to.include(
+      const collection = {
+        collectionAccess: {
+          collectionName: 'docs',
+          accessType: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' as const,
+        },
+      };
+      expect(
+        await failure(vdb.databaseApiKeys.create({ ...base, accessRules: [global, collection] }), 'invalid'),
+      ).to.include(
         'database_api_key.access_rules: a global access rule cannot be combined with collection access rules [access_rules.no_mixing]',
       );
-      expect(await failure(vdb.databaseApiKeys.create({ ...base, accessRules: [global, global] }), 'invalid')).to.include(
-        'at most one global access rule is allowed',
-      );
+      expect(
+        await failure(vdb.databaseApiKeys.create({ ...base, accessRules: [global, global] }), 'invalid'),
+      ).to.include('at most one global access rule is allowed');
       expect(await failure(vdb.databaseApiKeys.create({ ...base, accessRules: [] }), 'invalid')).to.include(
         'database_api_key.access_rules: value must contain at least 1 item(s)',
       );
-      expect(await failure(vdb.databaseApiKeys.create({ ...base, accessRules: Array(21).fill(collection) }), 'invalid')).to.include(
-        'value must contain no more than 20 item(s)',
-      );
+      expect(
+        await failure(vdb.databaseApiKeys.create({ ...base, accessRules: Array(21).fill(collection) }), 'invalid'),
+      ).to.include('value must contain no more than 20 item(s)');
       const badRules = await failure(
         vdb.databaseApiKeys.create({
           ...base,
           name: 'ab',
           expiresAt: '2001-01-01T00:00:00Z',
-          accessRules: [{ collectionAccess: { collectionName: 'docs/*', accessType: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_UNSPECIFIED' } }],
+          accessRules: [
+            {
+              collectionAccess: {
+                collectionName: 'docs/*',
+                accessType: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_UNSPECIFIED',
+              },
+            },
+          ],
         }),
         'invalid',
       );
       expect(badRules).to.include('database_api_key.name: value length must be at least 4 characters');
       expect(badRules).to.include('database_api_key.expires_at: value must be greater than now [timestamp.gt_now]');
-      expect(badRules).to.include('access_rules[0].collection_access.collection_name: value does not match regex pattern');
-      expect(badRules).to.include('access_rules[0].collection_access.access_type: value must not be in list [0] [enum.not_in]');
-      const scopeless = await rawCall(emulator, VDB_SERVICES.databaseApiKeyV2, 'CreateDatabaseApiKey', { databaseApiKey: { ...base, accessRules: [{}] } }, {
-        authorization: `apikey ${emulator.apiKey}`,
-      });
-      expect(scopeless.error?.details).to.include('database_api_key.access_rules[0].scope: exactly one field is required in oneof [required]');
-      await failure(vdb.databaseApiKeys.create({ ...base, clusterId: crypto.randomUUID(), accessRules: [global] }), 'not_found');
+      expect(badRules).to.include(
+        'access_rules[0].collection_access.collection_name: value does not match regex pattern',
+      );
+      expect(badRules).to.include(
+        'access_rules[0].collection_access.access_type: value must not be in list [0] [enum.not_in]',
+      );
+      const scopeless = await rawCall(
+        emulator,
+        VDB_SERVICES.databaseApiKeyV2,
+        'CreateDatabaseApiKey',
+        { databaseApiKey: { ...base, accessRules: [{}] } },
+        {
+          authorization: `apikey ${emulator.apiKey}`,
+        },
+      );
+      expect(scopeless.error?.details).to.include(
+        'database_api_key.access_rules[0].scope: exactly one field is required in oneof [required]',
+      );
+      await failure(
+        vdb.databaseApiKeys.create({ ...base, clusterId: crypto.randomUUID(), accessRules: [global] }),
+        'not_found',
+      );
     });
 
     it('creates legacy keys for one or more clusters', async () => {
@@ -469,7 +687,9 @@ describe('vdb emulator', () => {
       expect(await failure(vdb.authKeys.create({ accountId: account, clusterIds: [] }), 'invalid')).to.include(
         'database_api_key.cluster_ids: value must contain at least 1 item(s)',
       );
-      expect(await failure(vdb.authKeys.create({ accountId: account, clusterIds: ['x'] }), 'invalid')).to.include('database_api_key.cluster_ids[0]: value must be a valid UUID');
+      expect(await failure(vdb.authKeys.create({ accountId: account, clusterIds: ['x'] }), 'invalid')).to.include(
+        'database_api_key.cluster_ids[0]: value must be a valid UUID',
+      );
       await vdb.authKeys.delete({ accountId: account, databaseApiKeyId: key.id });
       await failure(vdb.authKeys.delete({ accountId: account, databaseApiKeyId: key.id }), 'not_found');
     });
@@ -480,7 +700,15 @@ describe('vdb emulator', () => {
       const cluster = await healthyCluster();
       const create = (schedule: string, retentionPeriod?: { seconds: number; nanos: number }) =>
         vdb.backupSchedules.create({ accountId: account, clusterId: cluster.id, schedule, retentionPeriod });
-      for (const good of ['0 3 * * *', '*/15 0-6 1,15 JAN-MAR MON-FRI', '0 0 3 * * ?', '0 0 3 ? * SUN 2030', '@daily', '@every 1h30m', '@annually']) {
+      for (const good of [
+        '0 3 * * *',
+        '*/15 0-6 1,15 JAN-MAR MON-FRI',
+        '0 0 3 * * ?',
+        '0 0 3 ? * SUN 2030',
+        '@daily',
+        '@every 1h30m',
+        '@annually',
+      ]) {
         const schedule = await create(good);
         expect(schedule.schedule).to.equal(good);
         expect(schedule.status).to.equal('BACKUP_SCHEDULE_STATUS_ACTIVE');
@@ -502,40 +730,82 @@ describe('vdb emulator', () => {
       expect(await failure(create('@daily', { seconds: 3_600, nanos: 0 }), 'invalid')).to.include(
         'backup_schedule.retention_period: value must be greater than or equal to 86400s and less than or equal to 31536000s [duration.gte_lte]',
       );
-      expect(await failure(create('@daily', { seconds: 366 * 86_400, nanos: 0 }), 'invalid')).to.include('[duration.gte_lte]');
+      expect(await failure(create('@daily', { seconds: 366 * 86_400, nanos: 0 }), 'invalid')).to.include(
+        '[duration.gte_lte]',
+      );
       await create('@daily', { seconds: 365 * 86_400, nanos: 0 });
     });
 
     it('reads, updates and deletes schedules within their cluster', async () => {
       const cluster = await healthyCluster();
-      const schedule = await vdb.backupSchedules.create({ accountId: account, clusterId: cluster.id, schedule: '@daily', retentionPeriod: { seconds: 7 * 86_400, nanos: 0 } });
-      await failure(vdb.backupSchedules.get({ accountId: account, clusterId: crypto.randomUUID(), backupScheduleId: schedule.id }), 'not_found');
-      const updated = await vdb.backupSchedules.update({ id: schedule.id, accountId: account, clusterId: cluster.id, schedule: '0 4 * * *' });
+      const schedule = await vdb.backupSchedules.create({
+        accountId: account,
+        clusterId: cluster.id,
+        schedule: '@daily',
+        retentionPeriod: { seconds: 7 * 86_400, nanos: 0 },
+      });
+      await failure(
+        vdb.backupSchedules.get({ accountId: account, clusterId: crypto.randomUUID(), backupScheduleId: schedule.id }),
+        'not_found',
+      );
+      const updated = await vdb.backupSchedules.update({
+        id: schedule.id,
+        accountId: account,
+        clusterId: cluster.id,
+        schedule: '0 4 * * *',
+      });
       expect(updated).to.deep.include({ schedule: '0 4 * * *', createdAt: schedule.createdAt });
       expect(updated.retentionPeriod, 'a full update: no retention now').to.equal(undefined);
-      const read = await vdb.backupSchedules.get({ accountId: account, clusterId: cluster.id, backupScheduleId: schedule.id });
+      const read = await vdb.backupSchedules.get({
+        accountId: account,
+        clusterId: cluster.id,
+        backupScheduleId: schedule.id,
+      });
       expect(read).to.deep.equal(updated);
-      expect(await failure(vdb.backupSchedules.update({ ...updated, clusterId: crypto.randomUUID() }), 'invalid')).to.include('cluster_id cannot be changed');
-      expect((await vdb.backupSchedules.list({ accountId: account, clusterId: cluster.id })).map((s: BackupSchedule) => s.id)).to.deep.equal([schedule.id]);
+      expect(
+        await failure(vdb.backupSchedules.update({ ...updated, clusterId: crypto.randomUUID() }), 'invalid'),
+      ).to.include('cluster_id cannot be changed');
+      expect(
+        (await vdb.backupSchedules.list({ accountId: account, clusterId: cluster.id })).map(
+          (s: BackupSchedule) => s.id,
+        ),
+      ).to.deep.equal([schedule.id]);
       await vdb.backupSchedules.delete({ accountId: account, backupScheduleId: schedule.id, deleteBackups: true });
-      await failure(vdb.backupSchedules.get({ accountId: account, clusterId: cluster.id, backupScheduleId: schedule.id }), 'not_found');
+      await failure(
+        vdb.backupSchedules.get({ accountId: account, clusterId: cluster.id, backupScheduleId: schedule.id }),
+        'not_found',
+      );
     });
 
     it('runs manual backups to SUCCEEDED with a snapshot of the cluster', async () => {
       const cluster = await healthyCluster();
-      const backup = await vdb.backups.create({ accountId: account, clusterId: cluster.id, retentionPeriod: { seconds: 2 * 86_400, nanos: 0 } });
+      const backup = await vdb.backups.create({
+        accountId: account,
+        clusterId: cluster.id,
+        retentionPeriod: { seconds: 2 * 86_400, nanos: 0 },
+      });
       expect(backup.status).to.equal('BACKUP_STATUS_RUNNING');
       expect(backup.name).to.match(/^orders-\d{14}$/);
-      expect(backup.clusterInfo).to.deep.include({ name: 'orders', cloudProviderId: 'aws', cloudProviderRegionId: 'us-east-1', restorePackageId: emulator.packageId('aws', 'small') });
+      expect(backup.clusterInfo).to.deep.include({
+        name: 'orders',
+        cloudProviderId: 'aws',
+        cloudProviderRegionId: 'us-east-1',
+        restorePackageId: emulator.packageId('aws', 'small'),
+      });
       expect(backup.clusterInfo?.resourcesSummary?.ram).to.deep.equal({ amount: 12, unit: 'Gi' });
       emulator.clock.advance(PROVISIONING_MS);
       const done = await vdb.backups.get({ accountId: account, backupId: backup.id });
       expect(done.status).to.equal('BACKUP_STATUS_SUCCEEDED');
       expect(done.backupDuration).to.deep.equal({ seconds: 1, nanos: 0 });
-      expect((await vdb.backups.list({ accountId: account, clusterId: cluster.id })).map((b) => b.id)).to.deep.equal([backup.id]);
-      expect(await failure(vdb.backups.create({ accountId: account, clusterId: cluster.id, retentionPeriod: { seconds: 60, nanos: 0 } }), 'invalid')).to.include(
-        'backup.retention_period',
-      );
+      expect((await vdb.backups.list({ accountId: account, clusterId: cluster.id })).map((b) => b.id)).to.deep.equal([
+        backup.id,
+      ]);
+      expect(
+        await failure(
+          vdb.backups.create({ accountId: account, clusterId: cluster.id, retentionPeriod: { seconds: 60, nanos: 0 } }),
+          'invalid',
+        ),
+      ).to.include('backup.retention_period');
       await failure(vdb.backups.create({ accountId: account, clusterId: crypto.randomUUID() }), 'not_found');
       await vdb.backups.delete({ accountId: account, backupId: backup.id });
       await failure(vdb.backups.get({ accountId: account, backupId: backup.id }), 'not_found');
@@ -547,7 +817,11 @@ describe('vdb emulator', () => {
       const environment = await vdb.hybridEnvironments.create({
         accountId: account,
         name: 'dc-1',
-        configuration: { namespace: 'vdb-system', containerRegistryUrl: 'registry.internal:5000/mirror', logLevel: 'HYBRID_CLOUD_ENVIRONMENT_CONFIGURATION_LOG_LEVEL_DEBUG' },
+        configuration: {
+          namespace: 'vdb-system',
+          containerRegistryUrl: 'registry.internal:5000/mirror',
+          logLevel: 'HYBRID_CLOUD_ENVIRONMENT_CONFIGURATION_LOG_LEVEL_DEBUG',
+        },
       });
       expect(environment.bootstrapCommandsGenerated).to.equal(false);
       expect(environment.status).to.deep.include({
@@ -555,17 +829,34 @@ describe('vdb emulator', () => {
         clusterCreationReadiness: 'CLUSTER_CREATION_STATUS_NOT_READY',
       });
 
-      const first = await vdb.hybridEnvironments.generateBootstrapCommands({ accountId: account, hybridCloudEnvironmentId: environment.id });
-      const second = await vdb.hybridEnvironments.generateBootstrapCommands({ accountId: account, hybridCloudEnvironmentId: environment.id });
+      const first = await vdb.hybridEnvironments.generateBootstrapCommands({
+        accountId: account,
+        hybridCloudEnvironmentId: environment.id,
+      });
+      const second = await vdb.hybridEnvironments.generateBootstrapCommands({
+        accountId: account,
+        hybridCloudEnvironmentId: environment.id,
+      });
       expect(first.commands).to.have.length(4);
-      expect(first.commands[0]).to.equal('kubectl create namespace vdb-system --dry-run=client -o yaml | kubectl apply -f -');
+      expect(first.commands[0]).to.equal(
+        'kubectl create namespace vdb-system --dry-run=client -o yaml | kubectl apply -f -',
+      );
       expect(first.commands[1]).to.include('--docker-server=registry.internal:5000/mirror');
-      expect(first.commands.join('\n')).to.include(first.accessKey).and.include(first.registryPassword).and.include(`environmentId=${environment.id}`);
+      expect(first.commands.join('\n'))
+        .to.include(first.accessKey)
+        .and.include(first.registryPassword)
+        .and.include(`environmentId=${environment.id}`);
       expect(second.accessKey, 'every call mints a new access key').not.to.equal(first.accessKey);
       expect(second.registryPassword).not.to.equal(first.registryPassword);
-      expect(emulator.get<BootstrapCredentials>(VDB_COLLECTIONS.bootstrapCredentials, environment.id)).to.deep.include({ generation: 2, accessKey: second.accessKey });
+      expect(emulator.get<BootstrapCredentials>(VDB_COLLECTIONS.bootstrapCredentials, environment.id)).to.deep.include({
+        generation: 2,
+        accessKey: second.accessKey,
+      });
 
-      const generated = await vdb.hybridEnvironments.get({ accountId: account, hybridCloudEnvironmentId: environment.id });
+      const generated = await vdb.hybridEnvironments.get({
+        accountId: account,
+        hybridCloudEnvironmentId: environment.id,
+      });
       expect(generated.bootstrapCommandsGenerated).to.equal(true);
       expect(generated.status?.phase).to.equal('HYBRID_CLOUD_ENVIRONMENT_STATUS_PHASE_NOT_READY');
       emulator.clock.advance(PROVISIONING_MS);
@@ -576,25 +867,41 @@ describe('vdb emulator', () => {
         kubernetesDistribution: 'KUBERNETES_DISTRIBUTION_K3S',
         numberOfNodes: 3,
       });
-      expect(ready.status?.componentStatuses.map((component) => component.namespace)).to.deep.equal(['vdb-system', 'vdb-system']);
+      expect(ready.status?.componentStatuses.map((component) => component.namespace)).to.deep.equal([
+        'vdb-system',
+        'vdb-system',
+      ]);
     });
 
     it('makes bootstrap generation fail on demand (FAILED_PRECONDITION, PERMISSION_DENIED)', async () => {
-      const environment = await vdb.hybridEnvironments.create({ accountId: account, name: 'dc-2', configuration: { namespace: 'vdb' } });
+      const environment = await vdb.hybridEnvironments.create({
+        accountId: account,
+        name: 'dc-2',
+        configuration: { namespace: 'vdb' },
+      });
       const request = { accountId: account, hybridCloudEnvironmentId: environment.id };
       emulator.failBootstrap('failed_precondition', { message: 'the environment is being deleted' });
-      expect(await failure(vdb.hybridEnvironments.generateBootstrapCommands(request), 'invalid')).to.include('FAILED_PRECONDITION: the environment is being deleted');
+      expect(await failure(vdb.hybridEnvironments.generateBootstrapCommands(request), 'invalid')).to.include(
+        'FAILED_PRECONDITION: the environment is being deleted',
+      );
       emulator.failBootstrap('permission_denied', { once: false });
       await failure(vdb.hybridEnvironments.generateBootstrapCommands(request), 'forbidden');
       await failure(vdb.hybridEnvironments.generateBootstrapCommands(request), 'forbidden');
       emulator.clearBootstrapFailure();
       await vdb.hybridEnvironments.generateBootstrapCommands(request);
-      await failure(vdb.hybridEnvironments.generateBootstrapCommands({ ...request, hybridCloudEnvironmentId: crypto.randomUUID() }), 'not_found');
+      await failure(
+        vdb.hybridEnvironments.generateBootstrapCommands({ ...request, hybridCloudEnvironmentId: crypto.randomUUID() }),
+        'not_found',
+      );
     });
 
     it('records created_by_email: a console member; for a management key, its owner or (on a key) nobody', async () => {
       // As upstream's acceptance test finds on the platform, with a management key (the owner made the emulator's).
-      const byKey = await vdb.hybridEnvironments.create({ accountId: account, name: 'by-key', configuration: { namespace: 'vdb' } });
+      const byKey = await vdb.hybridEnvironments.create({
+        accountId: account,
+        name: 'by-key',
+        configuration: { namespace: 'vdb' },
+      });
       expect(byKey.createdByEmail).to.equal('owner@vdb-emulator.example');
 
       const token = emulator.userToken('member@vdb-emulator.example');
@@ -608,10 +915,14 @@ describe('vdb emulator', () => {
       );
       expect(created.error, created.error?.details).to.equal(undefined);
       const id = (created.response!.hybridCloudEnvironment as { id: string }).id;
-      expect((await vdb.hybridEnvironments.get({ accountId: account, hybridCloudEnvironmentId: id })).createdByEmail).to.equal('member@vdb-emulator.example');
-      expect(emulator.requests.find((r) => r.method === 'CreateHybridCloudEnvironment' && r.metadata.authorization !== 'apikey ***')!.metadata.authorization).to.equal(
-        'Bearer ***',
-      );
+      expect(
+        (await vdb.hybridEnvironments.get({ accountId: account, hybridCloudEnvironmentId: id })).createdByEmail,
+      ).to.equal('member@vdb-emulator.example');
+      expect(
+        emulator.requests.find(
+          (r) => r.method === 'CreateHybridCloudEnvironment' && r.metadata.authorization !== 'apikey ***',
+        )!.metadata.authorization,
+      ).to.equal('Bearer ***');
 
       // A database API key records the console member, and nobody for a management key (vdb.md §2.2).
       const cluster = await healthyCluster();
@@ -619,10 +930,19 @@ describe('vdb emulator', () => {
         emulator,
         VDB_SERVICES.databaseApiKeyV2,
         'CreateDatabaseApiKey',
-        { databaseApiKey: { accountId: account, clusterId: cluster.id, name: 'member key', accessRules: [{ globalAccess: { accessType: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' } }] } },
+        {
+          databaseApiKey: {
+            accountId: account,
+            clusterId: cluster.id,
+            name: 'member key',
+            accessRules: [{ globalAccess: { accessType: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' } }],
+          },
+        },
         asMember,
       );
-      expect((keyByMember.response!.databaseApiKey as { createdByEmail: string }).createdByEmail).to.equal('member@vdb-emulator.example');
+      expect((keyByMember.response!.databaseApiKey as { createdByEmail: string }).createdByEmail).to.equal(
+        'member@vdb-emulator.example',
+      );
       const keyByManagementKey = await vdb.databaseApiKeys.create({
         accountId: account,
         clusterId: cluster.id,
@@ -631,7 +951,13 @@ describe('vdb emulator', () => {
       });
       expect(keyByManagementKey.createdByEmail).to.equal('');
 
-      const unknown = await rawCall(emulator, VDB_SERVICES.hybrid, 'ListHybridCloudEnvironments', { accountId: account }, { authorization: 'Bearer not-a-session' });
+      const unknown = await rawCall(
+        emulator,
+        VDB_SERVICES.hybrid,
+        'ListHybridCloudEnvironments',
+        { accountId: account },
+        { authorization: 'Bearer not-a-session' },
+      );
       expect(unknown.error?.code).to.equal(grpc.status.UNAUTHENTICATED);
       expect(() => emulator.userToken('stranger@vdb-emulator.example')).to.throw(/not a member/);
     });
@@ -688,20 +1014,45 @@ describe('vdb emulator', () => {
       ]) {
         expect(message).to.include(line);
       }
-      expect(await failure(vdb.hybridEnvironments.create({ accountId: account, name: 'dc-3', configuration: { namespace: '' } }), 'invalid')).to.include(
-        'hybrid_cloud_environment.configuration.namespace: value is required',
-      );
+      expect(
+        await failure(
+          vdb.hybridEnvironments.create({ accountId: account, name: 'dc-3', configuration: { namespace: '' } }),
+          'invalid',
+        ),
+      ).to.include('hybrid_cloud_environment.configuration.namespace: value is required');
 
-      const environment = await vdb.hybridEnvironments.create({ accountId: account, name: 'dc-3', configuration: { namespace: 'vdb' } });
-      const renamed = await vdb.hybridEnvironments.update({ id: environment.id, accountId: account, name: 'dc-three', configuration: { namespace: 'vdb', noProxyConfigs: ['.internal'] } });
+      const environment = await vdb.hybridEnvironments.create({
+        accountId: account,
+        name: 'dc-3',
+        configuration: { namespace: 'vdb' },
+      });
+      const renamed = await vdb.hybridEnvironments.update({
+        id: environment.id,
+        accountId: account,
+        name: 'dc-three',
+        configuration: { namespace: 'vdb', noProxyConfigs: ['.internal'] },
+      });
       expect(renamed).to.deep.include({ name: 'dc-three', createdAt: environment.createdAt });
       expect(renamed.configuration?.noProxyConfigs).to.deep.equal(['.internal']);
       expect(
-        await failure(vdb.hybridEnvironments.update({ id: environment.id, accountId: account, name: 'dc-three', configuration: { namespace: 'other' } }), 'invalid'),
+        await failure(
+          vdb.hybridEnvironments.update({
+            id: environment.id,
+            accountId: account,
+            name: 'dc-three',
+            configuration: { namespace: 'other' },
+          }),
+          'invalid',
+        ),
       ).to.include('configuration.namespace cannot be changed (is vdb)');
-      expect((await vdb.hybridEnvironments.list({ accountId: account })).map((env) => env.name)).to.deep.equal(['dc-three']);
+      expect((await vdb.hybridEnvironments.list({ accountId: account })).map((env) => env.name)).to.deep.equal([
+        'dc-three',
+      ]);
       await vdb.hybridEnvironments.delete({ accountId: account, hybridCloudEnvironmentId: environment.id });
-      await failure(vdb.hybridEnvironments.get({ accountId: account, hybridCloudEnvironmentId: environment.id }), 'not_found');
+      await failure(
+        vdb.hybridEnvironments.get({ accountId: account, hybridCloudEnvironmentId: environment.id }),
+        'not_found',
+      );
     });
   });
 
@@ -744,7 +1095,9 @@ describe('vdb emulator', () => {
 
       const healthy = await healthyCluster();
       const update = cluster({ numberOfNodes: 4_294_967_295 }, { id: healthy.id, name: healthy.name });
-      expect(await refused(VDB_SERVICES.cluster, 'UpdateCluster', update)).to.include('cluster.configuration.number_of_nodes: value must be greater than or equal to 1 and less than or equal to 100');
+      expect(await refused(VDB_SERVICES.cluster, 'UpdateCluster', update)).to.include(
+        'cluster.configuration.number_of_nodes: value must be greater than or equal to 1 and less than or equal to 100',
+      );
       emulator.clock.advance(PROVISIONING_MS);
       const after = await vdb.clusters.get({ accountId: account, clusterId: healthy.id });
       expect(after.configuration.numberOfNodes).to.equal(3);
@@ -752,7 +1105,12 @@ describe('vdb emulator', () => {
       expect(process.memoryUsage().heapUsed - heapBefore, 'no per-node allocation').to.be.below(64 * 1024 * 1024);
 
       // The largest allowed cluster is fine.
-      const largest = await vdb.clusters.create(clusterInput({ name: 'largest', configuration: { numberOfNodes: 100, packageId: emulator.packageId('aws', 'small') } }));
+      const largest = await vdb.clusters.create(
+        clusterInput({
+          name: 'largest',
+          configuration: { numberOfNodes: 100, packageId: emulator.packageId('aws', 'small') },
+        }),
+      );
       emulator.clock.advance(PROVISIONING_MS);
       expect((await vdb.clusters.get({ accountId: account, clusterId: largest.id })).state?.nodes).to.have.length(100);
     });
@@ -789,20 +1147,33 @@ describe('vdb emulator', () => {
       const listed = await refused(VDB_SERVICES.cluster, 'CreateCluster', cluster({ nodeSelector: badSelectors }));
       const lines = listed.split('\n').slice(1);
       expect(lines).to.have.length(21);
-      expect(lines[0]).to.equal(' - cluster.configuration.node_selector: value must contain no more than 10 item(s) [repeated.max_items]');
-      expect(lines[1]).to.include('cluster.configuration.node_selector[0].key: value must be a valid Kubernetes label key');
+      expect(lines[0]).to.equal(
+        ' - cluster.configuration.node_selector: value must contain no more than 10 item(s) [repeated.max_items]',
+      );
+      expect(lines[1]).to.include(
+        'cluster.configuration.node_selector[0].key: value must be a valid Kubernetes label key',
+      );
       expect(lines[20]).to.equal(' - … and 4981 more violation(s)');
 
       const ranges = Array.from({ length: 30_000 }, (_, i) => `10.${Math.floor(i / 256) % 256}.${i % 256}.0/24`);
-      expect(await refused(VDB_SERVICES.cluster, 'CreateCluster', cluster({ allowedIpSourceRanges: ranges }))).to.include(
-        'cluster.configuration.allowed_ip_source_ranges: value must contain no more than 20 item(s)',
-      );
-      const tolerations = Array.from({ length: 11 }, (_, i) => ({ key: `t${i}`, operator: 'TOLERATION_OPERATOR_EXISTS' }));
+      expect(
+        await refused(VDB_SERVICES.cluster, 'CreateCluster', cluster({ allowedIpSourceRanges: ranges })),
+      ).to.include('cluster.configuration.allowed_ip_source_ranges: value must contain no more than 20 item(s)');
+      const tolerations = Array.from({ length: 11 }, (_, i) => ({
+        key: `t${i}`,
+        operator: 'TOLERATION_OPERATOR_EXISTS',
+      }));
       expect(await refused(VDB_SERVICES.cluster, 'CreateCluster', cluster({ tolerations }))).to.include(
         'cluster.configuration.tolerations: value must contain no more than 10 item(s)',
       );
 
-      const environment = (configuration: Record<string, unknown>) => ({ hybridCloudEnvironment: { accountId: account, name: 'absurd', configuration: { namespace: 'vdb', ...configuration } } });
+      const environment = (configuration: Record<string, unknown>) => ({
+        hybridCloudEnvironment: {
+          accountId: account,
+          name: 'absurd',
+          configuration: { namespace: 'vdb', ...configuration },
+        },
+      });
       const message = await refused(
         VDB_SERVICES.hybrid,
         'CreateHybridCloudEnvironment',
@@ -827,14 +1198,20 @@ describe('vdb emulator', () => {
     });
 
     it('refuses absurd page sizes, long strings and long id lists in every service', async () => {
-      expect(await refused(VDB_SERVICES.cluster, 'ListClusters', { accountId: account, pageSize: 1_000_000 })).to.include(
-        'page_size: value must be greater than or equal to 1 and less than or equal to 250',
+      expect(
+        await refused(VDB_SERVICES.cluster, 'ListClusters', { accountId: account, pageSize: 1_000_000 }),
+      ).to.include('page_size: value must be greater than or equal to 1 and less than or equal to 250');
+      expect(
+        await refused(VDB_SERVICES.backup, 'ListBackups', { accountId: account, pageSize: 2_000_000_000 }),
+      ).to.include('page_size');
+      expect(
+        await refused(VDB_SERVICES.cluster, 'CreateCluster', cluster({}, { name: 'n'.repeat(1_000_000) })),
+      ).to.include('cluster.name: value length must be at most 64 characters');
+      const longProvider = await refused(
+        VDB_SERVICES.cluster,
+        'CreateCluster',
+        cluster({}, { cloudProviderId: 'p'.repeat(1_000_000) }),
       );
-      expect(await refused(VDB_SERVICES.backup, 'ListBackups', { accountId: account, pageSize: 2_000_000_000 })).to.include('page_size');
-      expect(await refused(VDB_SERVICES.cluster, 'CreateCluster', cluster({}, { name: 'n'.repeat(1_000_000) }))).to.include(
-        'cluster.name: value length must be at most 64 characters',
-      );
-      const longProvider = await refused(VDB_SERVICES.cluster, 'CreateCluster', cluster({}, { cloudProviderId: 'p'.repeat(1_000_000) }));
       expect(longProvider).to.include('cluster.cloud_provider_id: value length must be at most 64 characters');
 
       const healthy = await healthyCluster();
@@ -848,11 +1225,21 @@ describe('vdb emulator', () => {
       expect(legacy).to.include('database_api_key.cluster_ids: value must contain no more than 100 item(s)');
 
       const role = await refused(VDB_SERVICES.iam, 'CreateRole', {
-        role: { accountId: account, name: 'absurd', roleType: 'ROLE_TYPE_CUSTOM', permissions: Array.from({ length: 10_000 }, () => ({ value: 'read:clusters' })) },
+        role: {
+          accountId: account,
+          name: 'absurd',
+          roleType: 'ROLE_TYPE_CUSTOM',
+          permissions: Array.from({ length: 10_000 }, () => ({ value: 'read:clusters' })),
+        },
       });
       expect(role).to.include('role.permissions: value must contain no more than 100 item(s)');
       const longPermission = await refused(VDB_SERVICES.iam, 'CreateRole', {
-        role: { accountId: account, name: 'absurd', roleType: 'ROLE_TYPE_CUSTOM', permissions: [{ value: `read:${'x'.repeat(1_000_000)}` }] },
+        role: {
+          accountId: account,
+          name: 'absurd',
+          roleType: 'ROLE_TYPE_CUSTOM',
+          permissions: [{ value: `read:${'x'.repeat(1_000_000)}` }],
+        },
       });
       expect(longPermission).to.include('role.permissions[0].value: value length must be at most 128 characters');
       const member = (await vdb.accounts.listAccountMembers({ accountId: account }))[1]!.user;
@@ -862,31 +1249,67 @@ describe('vdb emulator', () => {
         roleIdsToAdd: Array.from({ length: 10_000 }, () => crypto.randomUUID()),
       });
       expect(assign).to.include('role_ids_to_add: value must contain no more than 100 item(s)');
-      expect(await refused(VDB_SERVICES.booking, 'ListPackages', { accountId: account, cloudProviderId: 'hybrid', statuses: Array(1_000).fill('PACKAGE_STATUS_ACTIVE') })).to.include(
-        'statuses: value must contain no more than 10 item(s)',
-      );
-      const quotedBack = await refused(VDB_SERVICES.booking, 'ListPackages', { accountId: account, cloudProviderId: 'q'.repeat(100_000), cloudProviderRegionId: 'x' });
+      expect(
+        await refused(VDB_SERVICES.booking, 'ListPackages', {
+          accountId: account,
+          cloudProviderId: 'hybrid',
+          statuses: Array(1_000).fill('PACKAGE_STATUS_ACTIVE'),
+        }),
+      ).to.include('statuses: value must contain no more than 10 item(s)');
+      const quotedBack = await refused(VDB_SERVICES.booking, 'ListPackages', {
+        accountId: account,
+        cloudProviderId: 'q'.repeat(100_000),
+        cloudProviderRegionId: 'x',
+      });
       expect(quotedBack).to.include('(100000 characters)');
       await stillAnswering(1);
     });
 
     it('refuses a request over 4 MiB with RESOURCE_EXHAUSTED before decoding it', async () => {
-      const answer = await rawCall(emulator, VDB_SERVICES.hybrid, 'CreateHybridCloudEnvironment', {
-        hybridCloudEnvironment: { accountId: account, name: 'huge', configuration: { namespace: 'vdb', caCertificates: 'x'.repeat(5 * 1024 * 1024) } },
-      }, asKey());
+      const answer = await rawCall(
+        emulator,
+        VDB_SERVICES.hybrid,
+        'CreateHybridCloudEnvironment',
+        {
+          hybridCloudEnvironment: {
+            accountId: account,
+            name: 'huge',
+            configuration: { namespace: 'vdb', caCertificates: 'x'.repeat(5 * 1024 * 1024) },
+          },
+        },
+        asKey(),
+      );
       expect(answer.error?.code).to.equal(grpc.status.RESOURCE_EXHAUSTED);
-      expect(emulator.requests.filter((r) => r.method === 'CreateHybridCloudEnvironment'), 'never reached a handler').to.deep.equal([]);
+      expect(
+        emulator.requests.filter((r) => r.method === 'CreateHybridCloudEnvironment'),
+        'never reached a handler',
+      ).to.deep.equal([]);
       await stillAnswering(0);
     });
   });
 
   describe('booking and platform', () => {
     it('lists packages per provider and region, hybrid without a region', async () => {
-      const free = await vdb.booking.listPackages({ accountId: account, cloudProviderId: 'gcp', cloudProviderRegionId: 'europe-west3' });
+      const free = await vdb.booking.listPackages({
+        accountId: account,
+        cloudProviderId: 'gcp',
+        cloudProviderRegionId: 'europe-west3',
+      });
       expect(free.map((pkg) => pkg.name)).to.deep.equal(['free', 'small', 'medium', 'large', 'xlarge']);
-      expect(free[0]).to.deep.include({ type: 'free', currency: 'USD', unitIntPricePerHour: 0, status: 'PACKAGE_STATUS_ACTIVE', resourceConfiguration: { cpu: '500m', ram: '1Gi', disk: '4Gi' } });
+      expect(free[0]).to.deep.include({
+        type: 'free',
+        currency: 'USD',
+        unitIntPricePerHour: 0,
+        status: 'PACKAGE_STATUS_ACTIVE',
+        resourceConfiguration: { cpu: '500m', ram: '1Gi', disk: '4Gi' },
+      });
       expect(free[0]).not.to.have.property('offeredIn');
-      const paidOnly = await vdb.booking.listPackages({ accountId: account, cloudProviderId: 'aws', cloudProviderRegionId: 'us-west-1', statuses: ['PACKAGE_STATUS_ACTIVE'] });
+      const paidOnly = await vdb.booking.listPackages({
+        accountId: account,
+        cloudProviderId: 'aws',
+        cloudProviderRegionId: 'us-west-1',
+        statuses: ['PACKAGE_STATUS_ACTIVE'],
+      });
       expect(paidOnly.map((pkg) => pkg.name)).to.deep.equal(['small', 'medium', 'large', 'xlarge']);
       const retired = await vdb.booking.listPackages({
         accountId: account,
@@ -906,13 +1329,21 @@ describe('vdb emulator', () => {
       expect(hybrid.map((pkg) => pkg.id)).to.include(emulator.packageId('hybrid', 'small'));
       expect(emulator.requests.at(-1)!.request).to.deep.include({ cloudProviderRegionId: '' });
 
-      expect(await failure(vdb.booking.listPackages({ accountId: account, cloudProviderId: 'aws' }), 'invalid')).to.include(
-        'cloud_provider_region_id: value is required unless cloud_provider_id is hybrid',
-      );
-      expect(await failure(vdb.booking.listPackages({ accountId: account, cloudProviderId: 'aws', cloudProviderRegionId: 'xx' }), 'invalid')).to.include('unknown region "xx"');
-      expect(await failure(vdb.booking.listPackages({ accountId: account, cloudProviderId: 'ibm', cloudProviderRegionId: 'xx' }), 'invalid')).to.include(
-        'unknown cloud provider "ibm"',
-      );
+      expect(
+        await failure(vdb.booking.listPackages({ accountId: account, cloudProviderId: 'aws' }), 'invalid'),
+      ).to.include('cloud_provider_region_id: value is required unless cloud_provider_id is hybrid');
+      expect(
+        await failure(
+          vdb.booking.listPackages({ accountId: account, cloudProviderId: 'aws', cloudProviderRegionId: 'xx' }),
+          'invalid',
+        ),
+      ).to.include('unknown region "xx"');
+      expect(
+        await failure(
+          vdb.booking.listPackages({ accountId: account, cloudProviderId: 'ibm', cloudProviderRegionId: 'xx' }),
+          'invalid',
+        ),
+      ).to.include('unknown cloud provider "ibm"');
     });
 
     it("books the cheapest paid package of an unfiltered list in every region (upstream's tests pick so)", async () => {
@@ -933,12 +1364,24 @@ describe('vdb emulator', () => {
 
     it('lists providers and regions', async () => {
       const providers = await vdb.platform.listCloudProviders({ accountId: account });
-      expect(providers.find((provider) => provider.id === 'azure')).to.deep.equal({ id: 'azure', name: 'Azure', freeTier: true, available: true });
+      expect(providers.find((provider) => provider.id === 'azure')).to.deep.equal({
+        id: 'azure',
+        name: 'Azure',
+        freeTier: true,
+        available: true,
+      });
       const regions = await vdb.platform.listCloudProviderRegions({ accountId: account, cloudProviderId: 'gcp' });
       expect(regions.map((region) => region.id)).to.deep.equal(['europe-west3', 'us-east4']);
-      const region = await vdb.platform.getCloudProviderRegion({ accountId: account, cloudProviderId: 'aws', regionId: 'eu-west-2' });
+      const region = await vdb.platform.getCloudProviderRegion({
+        accountId: account,
+        cloudProviderId: 'aws',
+        regionId: 'eu-west-2',
+      });
       expect(region).to.deep.include({ provider: 'aws', countryIsoCode: 'GB', freeTier: false });
-      await failure(vdb.platform.getCloudProviderRegion({ accountId: account, cloudProviderId: 'aws', regionId: 'europe-west3' }), 'not_found');
+      await failure(
+        vdb.platform.getCloudProviderRegion({ accountId: account, cloudProviderId: 'aws', regionId: 'europe-west3' }),
+        'not_found',
+      );
     });
   });
 
@@ -953,22 +1396,37 @@ describe('vdb emulator', () => {
       const permissions = await vdb.iam.listPermissions({ accountId: account });
       expect(permissions).to.deep.include({ value: 'read:backups', category: 'Cluster' });
 
-      const role = await vdb.iam.createRole({ accountId: account, name: 'Backup operators', description: 'Runs backups', permissions: ['read:backups', 'write:backups', 'read:backups'] });
+      const role = await vdb.iam.createRole({
+        accountId: account,
+        name: 'Backup operators',
+        description: 'Runs backups',
+        permissions: ['read:backups', 'write:backups', 'read:backups'],
+      });
       expect(role).to.deep.include({ roleType: 'ROLE_TYPE_CUSTOM', description: 'Runs backups' });
       expect(role.subType).to.equal(undefined);
       expect(role.permissions).to.deep.equal([
         { value: 'read:backups', category: 'Cluster' },
         { value: 'write:backups', category: 'Cluster' },
       ]);
-      const updated = await vdb.iam.updateRole({ id: role.id, accountId: account, name: 'Backup admins', permissions: ['delete:backups'] });
+      const updated = await vdb.iam.updateRole({
+        id: role.id,
+        accountId: account,
+        name: 'Backup admins',
+        permissions: ['delete:backups'],
+      });
       expect(updated).to.deep.include({ name: 'Backup admins', description: '', createdAt: role.createdAt });
       expect(await vdb.iam.getRole({ accountId: account, roleId: role.id })).to.deep.equal(updated);
 
       const owner = roles[0]!;
-      expect(await failure(vdb.iam.updateRole({ id: owner.id, accountId: account, name: 'Owner', permissions: ['read:clusters'] }), 'invalid')).to.include(
-        'system role Owner cannot be changed',
+      expect(
+        await failure(
+          vdb.iam.updateRole({ id: owner.id, accountId: account, name: 'Owner', permissions: ['read:clusters'] }),
+          'invalid',
+        ),
+      ).to.include('system role Owner cannot be changed');
+      expect(await failure(vdb.iam.deleteRole({ accountId: account, roleId: owner.id }), 'invalid')).to.include(
+        'system role Owner cannot be deleted',
       );
-      expect(await failure(vdb.iam.deleteRole({ accountId: account, roleId: owner.id }), 'invalid')).to.include('system role Owner cannot be deleted');
       await vdb.iam.deleteRole({ accountId: account, roleId: role.id });
       await failure(vdb.iam.getRole({ accountId: account, roleId: role.id }), 'not_found');
     });
@@ -977,24 +1435,57 @@ describe('vdb emulator', () => {
       // The platform's permission reference, section by section, plus restore:backups from the API's method options.
       const documented: Record<string, string[]> = {
         'Identity and Access Management': [
-          'read:roles', 'write:roles', 'delete:roles', 'read:management_keys', 'write:management_keys', 'delete:management_keys',
-          'write:invites', 'read:invites', 'delete:invites', 'read:users', 'delete:users',
+          'read:roles',
+          'write:roles',
+          'delete:roles',
+          'read:management_keys',
+          'write:management_keys',
+          'delete:management_keys',
+          'write:invites',
+          'read:invites',
+          'delete:invites',
+          'read:users',
+          'delete:users',
         ],
         Cluster: [
-          'read:api_keys', 'write:api_keys', 'delete:api_keys', 'read:backups', 'write:backups', 'delete:backups', 'restore:backups',
-          'read:clusters', 'write:clusters', 'delete:clusters', 'read:cluster_data', 'write:cluster_data',
-          'read:backup_schedules', 'write:backup_schedules', 'delete:backup_schedules',
+          'read:api_keys',
+          'write:api_keys',
+          'delete:api_keys',
+          'read:backups',
+          'write:backups',
+          'delete:backups',
+          'restore:backups',
+          'read:clusters',
+          'write:clusters',
+          'delete:clusters',
+          'read:cluster_data',
+          'write:cluster_data',
+          'read:backup_schedules',
+          'write:backup_schedules',
+          'delete:backup_schedules',
         ],
-        'Hybrid Cloud': ['read:hybrid_cloud_environments', 'write:hybrid_cloud_environments', 'delete:hybrid_cloud_environments'],
+        'Hybrid Cloud': [
+          'read:hybrid_cloud_environments',
+          'write:hybrid_cloud_environments',
+          'delete:hybrid_cloud_environments',
+        ],
         'Payment & Billing': ['read:payment_information', 'write:payment_information'],
         'Account Management': ['read:account', 'write:account', 'delete:account'],
         Profile: ['read:profile'],
       };
-      const expected = Object.entries(documented).flatMap(([category, values]) => values.map((value) => ({ value, category })));
+      const expected = Object.entries(documented).flatMap(([category, values]) =>
+        values.map((value) => ({ value, category })),
+      );
       const listed = await vdb.iam.listPermissions({ accountId: account });
-      expect([...listed].sort((a, b) => a.value.localeCompare(b.value))).to.deep.equal([...expected].sort((a, b) => a.value.localeCompare(b.value)));
+      expect([...listed].sort((a, b) => a.value.localeCompare(b.value))).to.deep.equal(
+        [...expected].sort((a, b) => a.value.localeCompare(b.value)),
+      );
 
-      const role = await vdb.iam.createRole({ accountId: account, name: 'Data and restores', permissions: ['restore:backups', 'read:cluster_data', 'write:cluster_data', 'read:account'] });
+      const role = await vdb.iam.createRole({
+        accountId: account,
+        name: 'Data and restores',
+        permissions: ['restore:backups', 'read:cluster_data', 'write:cluster_data', 'read:account'],
+      });
       expect(role.permissions).to.deep.equal([
         { value: 'restore:backups', category: 'Cluster' },
         { value: 'read:cluster_data', category: 'Cluster' },
@@ -1004,27 +1495,53 @@ describe('vdb emulator', () => {
 
       // The system roles as documented: the owner has everything, an admin all but write:account.
       const roles = await vdb.iam.listRoles({ accountId: account });
-      const valuesOf = (name: string) => roles.find((r) => r.name === name)!.permissions.map((p) => p.value).sort();
+      const valuesOf = (name: string) =>
+        roles
+          .find((r) => r.name === name)!
+          .permissions.map((p) => p.value)
+          .sort();
       expect(valuesOf('Owner')).to.deep.equal(expected.map((p) => p.value).sort());
-      expect(valuesOf('Admin')).to.deep.equal(expected.map((p) => p.value).filter((v) => v !== 'write:account').sort());
+      expect(valuesOf('Admin')).to.deep.equal(
+        expected
+          .map((p) => p.value)
+          .filter((v) => v !== 'write:account')
+          .sort(),
+      );
     });
 
     it('validates roles', async () => {
-      const message = await failure(vdb.iam.createRole({ accountId: account, name: 'ops', description: 'x'.repeat(257), permissions: ['fly:rockets'] }), 'invalid');
+      const message = await failure(
+        vdb.iam.createRole({
+          accountId: account,
+          name: 'ops',
+          description: 'x'.repeat(257),
+          permissions: ['fly:rockets'],
+        }),
+        'invalid',
+      );
       expect(message).to.include('role.name: value length must be at least 4 characters');
       expect(message).to.include('role.description: value length must be at most 256 characters');
       expect(message).to.include('role.permissions[0].value: unknown permission "fly:rockets" (see ListPermissions)');
-      expect(await failure(vdb.iam.createRole({ accountId: account, name: 'operators', permissions: [] }), 'invalid')).to.include(
-        'role.permissions: value must contain at least 1 item(s)',
-      );
+      expect(
+        await failure(vdb.iam.createRole({ accountId: account, name: 'operators', permissions: [] }), 'invalid'),
+      ).to.include('role.permissions: value must contain at least 1 item(s)');
       const system = await rawCall(
         emulator,
         VDB_SERVICES.iam,
         'CreateRole',
-        { role: { accountId: account, name: 'sneaky', roleType: 'ROLE_TYPE_SYSTEM', permissions: [{ value: 'read:clusters' }] } },
+        {
+          role: {
+            accountId: account,
+            name: 'sneaky',
+            roleType: 'ROLE_TYPE_SYSTEM',
+            permissions: [{ value: 'read:clusters' }],
+          },
+        },
         { authorization: `apikey ${emulator.apiKey}` },
       );
-      expect(system.error?.details).to.include('role.role_type: value must be in list [2] (ROLE_TYPE_CUSTOM) [enum.in]');
+      expect(system.error?.details).to.include(
+        'role.role_type: value must be in list [2] (ROLE_TYPE_CUSTOM) [enum.in]',
+      );
     });
 
     it('lists members and assigns and removes their roles', async () => {
@@ -1034,11 +1551,14 @@ describe('vdb emulator', () => {
         ['member@vdb-emulator.example', false],
       ]);
       const added = emulator.addMember('new@vdb-emulator.example');
-      expect((await vdb.accounts.listAccountMembers({ accountId: account })).map((member) => member.user.id)).to.include(added.id);
+      expect(
+        (await vdb.accounts.listAccountMembers({ accountId: account })).map((member) => member.user.id),
+      ).to.include(added.id);
 
       const member = members[1]!.user;
       const role = await vdb.iam.createRole({ accountId: account, name: 'Readers', permissions: ['read:clusters'] });
-      const names = async () => (await vdb.iam.listUserRoles({ accountId: account, userId: member.id })).map((r) => r.name);
+      const names = async () =>
+        (await vdb.iam.listUserRoles({ accountId: account, userId: member.id })).map((r) => r.name);
       expect(await names()).to.deep.equal(['Base']);
       await vdb.iam.assignUserRoles({ accountId: account, userId: member.id, roleIdsToAdd: [role.id] });
       await vdb.iam.assignUserRoles({ accountId: account, userId: member.id, roleIdsToAdd: [role.id] });
@@ -1049,7 +1569,10 @@ describe('vdb emulator', () => {
       expect(await failure(vdb.iam.assignUserRoles({ accountId: account, userId: member.id }), 'invalid')).to.include(
         'at least one of role_ids_to_add and role_ids_to_delete must be non-empty',
       );
-      await failure(vdb.iam.assignUserRoles({ accountId: account, userId: member.id, roleIdsToAdd: [crypto.randomUUID()] }), 'not_found');
+      await failure(
+        vdb.iam.assignUserRoles({ accountId: account, userId: member.id, roleIdsToAdd: [crypto.randomUUID()] }),
+        'not_found',
+      );
       await failure(vdb.iam.listUserRoles({ accountId: account, userId: crypto.randomUUID() }), 'not_found');
     });
   });
@@ -1070,7 +1593,10 @@ describe('vdb emulator CLI', () => {
 
       const vdb = createVdbClient({ apiUrl: ready.url, apiKey: ready.api_key, userAgent: 'test' });
       try {
-        const regions = await vdb.platform.listCloudProviderRegions({ accountId: ready.account_id, cloudProviderId: 'azure' });
+        const regions = await vdb.platform.listCloudProviderRegions({
+          accountId: ready.account_id,
+          cloudProviderId: 'azure',
+        });
         expect(regions).to.have.length(4);
       } finally {
         vdb.close();

@@ -26,9 +26,17 @@ const fields = {
   mode: attr.string({ optional: true, description: 'mode' }),
   limit: attr.number({ optional: true, description: 'limit' }),
   rule: block.list({ port: attr.number({ required: true, description: 'port' }) }, { description: 'rules' }),
-  old_rule: block.list({ port: attr.number({ required: true, description: 'port' }) }, { description: 'old rules', deprecated: 'Use `rule` instead.' }),
+  old_rule: block.list(
+    { port: attr.number({ required: true, description: 'port' }) },
+    { description: 'old rules', deprecated: 'Use `rule` instead.' },
+  ),
   updated: attr.number({ computed: true, volatile: true, description: 'update counter' }),
-  secret: attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, description: 'a secret, given plainly or write-only' }),
+  secret: attr.string({
+    optional: true,
+    sensitive: true,
+    writeOnlyTwin: { required: true },
+    description: 'a secret, given plainly or write-only',
+  }),
 };
 type Config = ConfigModelOf<typeof fields>;
 
@@ -47,7 +55,8 @@ function engineFor(api: Api) {
     validate(config, diags) {
       api.seen.push(config);
       // A rule between arguments, judged only when both are known.
-      if (config.mode === 'limited' && config.limit === null) diags.error('Missing limit', '`limit` is required when `mode` is "limited".', [attrStep('limit')]);
+      if (config.mode === 'limited' && config.limit === null)
+        diags.error('Missing limit', '`limit` is required when `mode` is "limited".', [attrStep('limit')]);
     },
     async create(plan, ctx) {
       const id = `t-${ctx.client.things.size + 1}`;
@@ -59,7 +68,7 @@ function engineFor(api: Api) {
       const t = ctx.client.things.get(prior.id!);
       return t ? { name: t.name, note: t.note, labels: t.labels } : null;
     },
-    async update(plan, _prior, ctx) {
+    async update(_plan, _prior, ctx) {
       ctx.client.updates++;
       return { updated: ctx.client.updates };
     },
@@ -67,28 +76,36 @@ function engineFor(api: Api) {
       ctx.client.things.delete(prior.id!);
     },
   });
-  const def = provider({ name: 'fake', version: '0.0.1', schema: resourceSchema({}, { description: 'fake' }), configure: async () => api, resources: [thing], dataSources: [] });
+  const def = provider({
+    name: 'fake',
+    version: '0.0.1',
+    schema: resourceSchema({}, { description: 'fake' }),
+    configure: async () => api,
+    resources: [thing],
+    dataSources: [],
+  });
   return new ProviderEngine(def, silent, {}, { lookupDelayMs: 0 });
 }
 
-const config = (values: Record<string, unknown>): ObjectValue => ({
-  id: null,
-  name: 'x',
-  note: null,
-  labels: null,
-  hosts: null,
-  members: null,
-  legacy: null,
-  mode: null,
-  limit: null,
-  rule: [],
-  old_rule: [],
-  updated: null,
-  secret: 's3cret',
-  secret_wo: null,
-  secret_wo_version: null,
-  ...values,
-}) as ObjectValue;
+const config = (values: Record<string, unknown>): ObjectValue =>
+  ({
+    id: null,
+    name: 'x',
+    note: null,
+    labels: null,
+    hosts: null,
+    members: null,
+    legacy: null,
+    mode: null,
+    limit: null,
+    rule: [],
+    old_rule: [],
+    updated: null,
+    secret: 's3cret',
+    secret_wo: null,
+    secret_wo_version: null,
+    ...values,
+  }) as ObjectValue;
 
 describe('engine: the rules every argument gets', () => {
   let api: Api;
@@ -98,7 +115,10 @@ describe('engine: the rules every argument gets', () => {
     engine = engineFor(api);
     await engine.configureProvider('1.11.4', {});
   });
-  const problems = (values: Record<string, unknown>) => engine.validateResourceConfig('fake_thing', config(values)).items.map((d) => [d.severity, d.summary, d.path?.map((s) => ('attr' in s ? s.attr : s)).join('.') ?? '']);
+  const problems = (values: Record<string, unknown>) =>
+    engine
+      .validateResourceConfig('fake_thing', config(values))
+      .items.map((d) => [d.severity, d.summary, d.path?.map((s) => ('attr' in s ? s.attr : s)).join('.') ?? '']);
 
   it('refuses a required argument set to null, at its path', () => {
     expect(problems({ name: null })).to.deep.include(['error', 'Missing configuration for required argument', 'name']);
@@ -112,7 +132,11 @@ describe('engine: the rules every argument gets', () => {
     expect(problems({ labels: ['a', 'a'], note: '' }).filter(([severity]) => severity === 'error')).to.deep.equal([]);
     // A secret that one of its pair must give is required in all but name, in either form.
     expect(problems({ secret: ' ' })).to.deep.include(['error', 'Invalid value for "secret"', 'secret']);
-    expect(problems({ secret: null, secret_wo: '' })).to.deep.include(['error', 'Invalid value for "secret_wo"', 'secret_wo']);
+    expect(problems({ secret: null, secret_wo: '' })).to.deep.include([
+      'error',
+      'Invalid value for "secret_wo"',
+      'secret_wo',
+    ]);
   });
 
   it('judges a secret and its write-only twin together only when both are known', () => {
@@ -123,12 +147,22 @@ describe('engine: the rules every argument gets', () => {
     expect(errors({ secret: null, secret_wo: 'w', secret_wo_version: UNKNOWN })).to.deep.equal([]);
     // Known, the same values are refused at their paths.
     expect(errors({ secret: 's', secret_wo: 'w' })).to.deep.include(['error', 'Conflicting arguments', 'secret_wo']);
-    expect(errors({ secret: 's', secret_wo_version: 1 })).to.deep.include(['error', 'Invalid argument', 'secret_wo_version']);
+    expect(errors({ secret: 's', secret_wo_version: 1 })).to.deep.include([
+      'error',
+      'Invalid argument',
+      'secret_wo_version',
+    ]);
   });
 
-  it('keeps what the platform does not hold (a write-only twin\'s version) through a read, in nested blocks too', () => {
+  it("keeps what the platform does not hold (a write-only twin's version) through a read, in nested blocks too", () => {
     const nested = {
-      credentials: block.list({ client_id: attr.string({ required: true, description: 'id' }), key: attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, description: 'key' }) }, { description: 'credentials' }),
+      credentials: block.list(
+        {
+          client_id: attr.string({ required: true, description: 'id' }),
+          key: attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, description: 'key' }),
+        },
+        { description: 'credentials' },
+      ),
     };
     const prior = { credentials: [{ client_id: 'c', key: null, key_wo: null, key_wo_version: 3 }] } as ObjectValue;
     // The API answers the block without the secret, so the model is rebuilt without the version.
@@ -146,34 +180,60 @@ describe('engine: the rules every argument gets', () => {
   });
 
   it('shows checks unknown values as undefined, never as null or empty, so they wait; the plan judges them once known', () => {
-    expect(problems({ mode: 'limited', limit: UNKNOWN, rule: UNKNOWN }).filter(([s]) => s === 'error')).to.deep.equal([]);
+    expect(problems({ mode: 'limited', limit: UNKNOWN, rule: UNKNOWN }).filter(([s]) => s === 'error')).to.deep.equal(
+      [],
+    );
     const seen = api.seen.at(-1)!;
     expect(seen.limit).to.equal(undefined);
     expect(seen.rule, 'a dynamic block whose for_each is unknown').to.equal(undefined);
     expect(seen.note).to.equal(null);
     // At plan time the limit turned out null: the same rule, now an error (and no warnings again).
     const known = config({ mode: 'limited', legacy: 'x' });
-    const plan = engine.planResourceChange('fake_thing', null, proposedNew(engineSchema(engine), null, known) as ObjectValue, known, {});
+    const plan = engine.planResourceChange(
+      'fake_thing',
+      null,
+      proposedNew(engineSchema(engine), null, known) as ObjectValue,
+      known,
+      {},
+    );
     expect(plan.diags.items.map((d) => [d.severity, d.summary])).to.deep.equal([['error', 'Missing limit']]);
   });
 
   it('checks the configuration once more before a create, sending nothing when it is invalid', async () => {
     const known = config({ mode: 'limited' });
-    const out = await engine.applyResourceChange('fake_thing', null, { ...known, id: UNKNOWN, updated: UNKNOWN }, {}, known);
+    const out = await engine.applyResourceChange(
+      'fake_thing',
+      null,
+      { ...known, id: UNKNOWN, updated: UNKNOWN },
+      {},
+      known,
+    );
     expect(out.diags.items.map((d) => d.summary)).to.deep.equal(['Missing limit']);
     expect(api.things.size).to.equal(0);
   });
 
   it('treats null and empty as the same: reads keep the unset form, and a change between them sends nothing', async () => {
     const cfg = config({});
-    const planned = engine.planResourceChange('fake_thing', null, proposedNew(engineSchema(engine), null, cfg) as ObjectValue, cfg, {}).planned!;
+    const planned = engine.planResourceChange(
+      'fake_thing',
+      null,
+      proposedNew(engineSchema(engine), null, cfg) as ObjectValue,
+      cfg,
+      {},
+    ).planned!;
     const created = (await engine.applyResourceChange('fake_thing', null, planned, {}, cfg)).state!;
     // The platform answers '' and [] for what was left out: the state keeps null.
     const read = (await engine.readResource('fake_thing', created, {})).state!;
     expect(read).to.deep.include({ note: null, labels: null });
     // Writing them empty instead is a change Terraform shows once, which sends no update.
     const empty = config({ note: '', labels: [] });
-    const change = engine.planResourceChange('fake_thing', read, proposedNew(engineSchema(engine), read, empty) as ObjectValue, empty, {});
+    const change = engine.planResourceChange(
+      'fake_thing',
+      read,
+      proposedNew(engineSchema(engine), read, empty) as ObjectValue,
+      empty,
+      {},
+    );
     expect(change.planned).to.deep.include({ note: '', labels: [], updated: 0 });
     const applied = (await engine.applyResourceChange('fake_thing', read, change.planned, {}, empty)).state!;
     expect(api.updates, 'no request for a change between null and empty').to.equal(0);

@@ -80,7 +80,10 @@ function expectProblems(got: CheckProblem[], want: (string | string[])[]): void 
   expect(texts, texts.join('\n')).to.have.length(want.length);
   for (const w of want) {
     const parts = typeof w === 'string' ? [w] : w;
-    expect(texts.some((t) => parts.every((part) => t.includes(part))), `missing ${JSON.stringify(w)} in:\n${texts.join('\n')}`).to.equal(true);
+    expect(
+      texts.some((t) => parts.every((part) => t.includes(part))),
+      `missing ${JSON.stringify(w)} in:\n${texts.join('\n')}`,
+    ).to.equal(true);
   }
 }
 
@@ -89,12 +92,30 @@ function expectProblems(got: CheckProblem[], want: (string | string[])[]): void 
 const inner = block({ a: opt(), c: optComp() });
 const resource = block(
   { id: comp(), name: req(), desc: opt(), region: optComp(), size: opt(NUMBER) },
-  { single: ['single', inner], group: ['group', inner], list: ['list', inner], set: ['set', inner], map: ['map', inner] },
+  {
+    single: ['single', inner],
+    group: ['group', inner],
+    list: ['list', inner],
+    set: ['set', inner],
+    map: ['map', inner],
+  },
 );
 
 /** A full resource value with defaults for everything not given. */
 function res(v: Record<string, Value>): Record<string, Value> {
-  return { id: null, name: 'n', desc: null, region: null, size: null, single: null, group: { a: null, c: null }, list: [], set: [], map: {}, ...v };
+  return {
+    id: null,
+    name: 'n',
+    desc: null,
+    region: null,
+    size: null,
+    single: null,
+    group: { a: null, c: null },
+    list: [],
+    set: [],
+    map: {},
+    ...v,
+  };
 }
 
 // ---- proposedNew -----------------------------------------------------------------------------
@@ -155,13 +176,28 @@ describe('engine/checks proposedNew (objchange.ProposedNew)', () => {
       name: 'list blocks correlate by index; extra config elements taken as is',
       schema: resource,
       prior: res({ list: [{ a: 'x', c: 'p0' }] }),
-      config: res({ list: [{ a: 'changed', c: null }, { a: 'new', c: null }] }),
-      want: res({ list: [{ a: 'changed', c: 'p0' }, { a: 'new', c: null }] }),
+      config: res({
+        list: [
+          { a: 'changed', c: null },
+          { a: 'new', c: null },
+        ],
+      }),
+      want: res({
+        list: [
+          { a: 'changed', c: 'p0' },
+          { a: 'new', c: null },
+        ],
+      }),
     },
     {
       name: 'list blocks removed from config are gone',
       schema: resource,
-      prior: res({ list: [{ a: 'x', c: 'p0' }, { a: 'y', c: 'p1' }] }),
+      prior: res({
+        list: [
+          { a: 'x', c: 'p0' },
+          { a: 'y', c: 'p1' },
+        ],
+      }),
       config: res({ list: [{ a: 'x', c: null }] }),
       want: res({ list: [{ a: 'x', c: 'p0' }] }),
     },
@@ -175,9 +211,24 @@ describe('engine/checks proposedNew (objchange.ProposedNew)', () => {
     {
       name: 'set blocks: element matching on non-computed values gets its computed prior values',
       schema: resource,
-      prior: res({ set: [{ a: 'beep', c: 'boop' }, { a: 'blep', c: 'boot' }] }),
-      config: res({ set: [{ a: 'beep', c: null }, { a: 'bosh', c: null }] }),
-      want: res({ set: [{ a: 'beep', c: 'boop' }, { a: 'bosh', c: null }] }),
+      prior: res({
+        set: [
+          { a: 'beep', c: 'boop' },
+          { a: 'blep', c: 'boot' },
+        ],
+      }),
+      config: res({
+        set: [
+          { a: 'beep', c: null },
+          { a: 'bosh', c: null },
+        ],
+      }),
+      want: res({
+        set: [
+          { a: 'beep', c: 'boop' },
+          { a: 'bosh', c: null },
+        ],
+      }),
     },
     {
       name: 'set blocks: configured optional+computed value does not match a different prior',
@@ -189,9 +240,24 @@ describe('engine/checks proposedNew (objchange.ProposedNew)', () => {
     {
       name: 'set blocks: optional+computed filled from prior by required key (objchange_test "set without partial optional computed change")',
       schema: block({}, { multi: ['set', block({ opt: optComp(), req: req() })] }),
-      prior: { multi: [{ opt: 'one', req: 'one' }, { opt: 'two', req: 'two' }] },
-      config: { multi: [{ opt: null, req: 'one' }, { opt: null, req: 'two' }] },
-      want: { multi: [{ opt: 'one', req: 'one' }, { opt: 'two', req: 'two' }] },
+      prior: {
+        multi: [
+          { opt: 'one', req: 'one' },
+          { opt: 'two', req: 'two' },
+        ],
+      },
+      config: {
+        multi: [
+          { opt: null, req: 'one' },
+          { opt: null, req: 'two' },
+        ],
+      },
+      want: {
+        multi: [
+          { opt: 'one', req: 'one' },
+          { opt: 'two', req: 'two' },
+        ],
+      },
     },
     {
       name: 'set blocks: nested list inside set element correlates (objchange_test "nested list in set")',
@@ -217,16 +283,41 @@ describe('engine/checks proposedNew (objchange.ProposedNew)', () => {
     {
       name: 'set blocks: only the element still matching its configured value is correlated (objchange_test "set with partial optional computed change")',
       schema: block({}, { multi: ['set', block({ opt: opt(), cmp: optComp() })] }),
-      prior: { multi: [{ opt: 'one', cmp: 'OK' }, { opt: 'two', cmp: 'OK' }] },
-      config: { multi: [{ opt: 'one', cmp: null }, { opt: 'replaced', cmp: null }] },
-      want: { multi: [{ opt: 'one', cmp: 'OK' }, { opt: 'replaced', cmp: null }] },
+      prior: {
+        multi: [
+          { opt: 'one', cmp: 'OK' },
+          { opt: 'two', cmp: 'OK' },
+        ],
+      },
+      config: {
+        multi: [
+          { opt: 'one', cmp: null },
+          { opt: 'replaced', cmp: null },
+        ],
+      },
+      want: {
+        multi: [
+          { opt: 'one', cmp: 'OK' },
+          { opt: 'replaced', cmp: null },
+        ],
+      },
     },
     {
       name: 'set blocks: correlation walks cty set order, so an exact config match claims the prior first',
       schema: block({}, { multi: ['set', block({ opt: opt(), cmp: optComp() })] }),
       prior: { multi: [{ opt: 'one', cmp: 'OK' }] },
-      config: { multi: [{ opt: 'one', cmp: null }, { opt: 'one', cmp: 'OK' }] },
-      want: { multi: [{ opt: 'one', cmp: 'OK' }, { opt: 'one', cmp: null }] },
+      config: {
+        multi: [
+          { opt: 'one', cmp: null },
+          { opt: 'one', cmp: 'OK' },
+        ],
+      },
+      want: {
+        multi: [
+          { opt: 'one', cmp: 'OK' },
+          { opt: 'one', cmp: null },
+        ],
+      },
     },
     {
       name: 'wholly unknown block (dynamic block, unknown for_each) passes through',
@@ -258,8 +349,20 @@ describe('engine/checks proposedNew (objchange.ProposedNew)', () => {
 // ---- assertPlanValid -------------------------------------------------------------------------
 
 describe('engine/checks assertPlanValid (objchange.AssertPlanValid)', () => {
-  const secret = block({ id: comp(), name: opt(), token: { type: STRING, optional: true, sensitive: true }, pw: { type: STRING, optional: true, writeOnly: true } });
-  const cases: { name: string; schema: SchemaBlock; prior: Value; config: Value; planned: Value; problems: (string | string[])[] }[] = [
+  const secret = block({
+    id: comp(),
+    name: opt(),
+    token: { type: STRING, optional: true, sensitive: true },
+    pw: { type: STRING, optional: true, writeOnly: true },
+  });
+  const cases: {
+    name: string;
+    schema: SchemaBlock;
+    prior: Value;
+    config: Value;
+    planned: Value;
+    problems: (string | string[])[];
+  }[] = [
     {
       name: 'accepts the proposed value with computed attributes unknown',
       schema: resource,
@@ -297,7 +400,12 @@ describe('engine/checks assertPlanValid (objchange.AssertPlanValid)', () => {
       schema: resource,
       prior: null,
       config: res({ set: [{ a: 'x', c: null }] }),
-      planned: res({ set: [{ a: 'x', c: 'y' }, { a: 'z', c: null }] }),
+      planned: res({
+        set: [
+          { a: 'x', c: 'y' },
+          { a: 'z', c: null },
+        ],
+      }),
       problems: [],
     },
     {
@@ -326,7 +434,10 @@ describe('engine/checks assertPlanValid (objchange.AssertPlanValid)', () => {
     },
     {
       name: 'accepts an unknown nested dynamic block kept unknown',
-      schema: block({}, { a: ['list', block({ computed: comp() }, { b: ['list', block({ c: opt(), computed: comp() })] })] }),
+      schema: block(
+        {},
+        { a: ['list', block({ computed: comp() }, { b: ['list', block({ c: opt(), computed: comp() })] })] },
+      ),
       prior: { a: [{ computed: null, b: [{ c: 'x', computed: null }] }] },
       config: { a: [{ computed: null, b: UNKNOWN }] },
       planned: { a: [{ computed: UNKNOWN, b: UNKNOWN }] },
@@ -421,7 +532,12 @@ describe('engine/checks assertPlanValid (objchange.AssertPlanValid)', () => {
       schema: resource,
       prior: null,
       config: res({ list: [{ a: 'x', c: null }] }),
-      planned: res({ list: [{ a: 'x', c: null }, { a: 'y', c: null }] }),
+      planned: res({
+        list: [
+          { a: 'x', c: null },
+          { a: 'y', c: null },
+        ],
+      }),
       problems: ['.list: block count in plan (2) disagrees with count in config (1)'],
     },
     {
@@ -438,7 +554,10 @@ describe('engine/checks assertPlanValid (objchange.AssertPlanValid)', () => {
       prior: null,
       config: res({ map: { k1: { a: 'x', c: null } } }),
       planned: res({ map: { k2: { a: 'x', c: null } } }),
-      problems: ['block key "k2" from plan is not present in config', 'block key "k1" from config is not present in plan'],
+      problems: [
+        'block key "k2" from plan is not present in config',
+        'block key "k1" from config is not present in plan',
+      ],
     },
     {
       name: 'rejects a single block planned although config has none',
@@ -495,8 +614,19 @@ describe('engine/checks assertPlanValid (objchange.AssertPlanValid)', () => {
   }
 
   it('accepts exactly what proposedNew produces', () => {
-    const prior = res({ id: 'x', region: 'eu', list: [{ a: 'x', c: 'p' }], set: [{ a: 's', c: 'q' }], map: { k: { a: 'm', c: 'r' } } });
-    const config = res({ name: 'b', list: [{ a: 'y', c: null }], set: [{ a: 's', c: null }], map: { k: { a: 'm', c: null } } });
+    const prior = res({
+      id: 'x',
+      region: 'eu',
+      list: [{ a: 'x', c: 'p' }],
+      set: [{ a: 's', c: 'q' }],
+      map: { k: { a: 'm', c: 'r' } },
+    });
+    const config = res({
+      name: 'b',
+      list: [{ a: 'y', c: null }],
+      set: [{ a: 's', c: null }],
+      map: { k: { a: 'm', c: null } },
+    });
     expectProblems(assertPlanValid(resource, prior, config, proposedNew(resource, prior, config)), []);
   });
 });
@@ -504,175 +634,262 @@ describe('engine/checks assertPlanValid (objchange.AssertPlanValid)', () => {
 // ---- assertObjectCompatible ------------------------------------------------------------------
 
 describe('engine/checks assertObjectCompatible (objchange.AssertObjectCompatible)', () => {
-  const coll = block({ id: comp(), tags: optComp(listOf(STRING)), ids: optComp(setOf(STRING)), n: optComp(NUMBER), token: { type: STRING, computed: true, sensitive: true } });
+  const coll = block({
+    id: comp(),
+    tags: optComp(listOf(STRING)),
+    ids: optComp(setOf(STRING)),
+    n: optComp(NUMBER),
+    token: { type: STRING, computed: true, sensitive: true },
+  });
   const c0 = { id: 'x', tags: null, ids: null, n: null, token: null };
   const dyn = block({ v: optComp(DYNAMIC), m: optComp(mapOf(STRING)) });
-  const cases: { name: string; schema: SchemaBlock; planned: Value; actual: Value; problems: (string | string[])[] }[] = [
-    { name: 'accepts identical objects', schema: resource, planned: res({ id: 'x' }), actual: res({ id: 'x' }), problems: [] },
-    { name: 'accepts unknown becoming a value', schema: resource, planned: res({ id: UNKNOWN }), actual: res({ id: 'x' }), problems: [] },
-    { name: 'accepts unknown becoming null', schema: resource, planned: res({ region: UNKNOWN }), actual: res({}), problems: [] },
-    {
-      name: 'accepts a value matching the refined prefix',
-      schema: resource,
-      planned: res({ id: unknown({ notNull: true, stringPrefix: 'pre-' }) }),
-      actual: res({ id: 'pre-123' }),
-      problems: [],
-    },
-    {
-      name: 'rejects a value outside the refined prefix',
-      schema: resource,
-      planned: res({ id: unknown({ stringPrefix: 'pre-' }) }),
-      actual: res({ id: 'post-123' }),
-      problems: [['.id: final value "post-123" does not conform to planning placeholder', 'prefix "pre-"']],
-    },
-    {
-      name: 'rejects null for a not-null refined unknown',
-      schema: resource,
-      planned: res({ id: unknown({ notNull: true }) }),
-      actual: res({}),
-      problems: [['.id: final value null does not conform to planning placeholder', 'not null']],
-    },
-    {
-      name: 'honours number bounds',
-      schema: coll,
-      planned: { ...c0, n: unknown({ numberLower: [0, true], numberUpper: [10, false] }) },
-      actual: { ...c0, n: 10 },
-      problems: ['.n: final value'],
-    },
-    {
-      name: 'accepts a number inside its bounds',
-      schema: coll,
-      planned: { ...c0, n: unknown({ numberLower: [0, true], numberUpper: [10, false] }) },
-      actual: { ...c0, n: 0 },
-      problems: [],
-    },
-    {
-      name: 'honours collection length bounds',
-      schema: coll,
-      planned: { ...c0, tags: unknown({ lengthLower: 1 }) },
-      actual: { ...c0, tags: [] },
-      problems: ['.tags: final value'],
-    },
-    {
-      name: 'accepts float64 0.1 for Decimal 0.1',
-      schema: resource,
-      planned: res({ size: new Decimal('0.1') }),
-      actual: res({ size: 0.1 }),
-      problems: [],
-    },
-    { name: 'rejects a changed known value', schema: resource, planned: res({ id: 'a' }), actual: res({ id: 'b' }), problems: ['.id: was "a", but now "b"'] },
-    { name: 'rejects a number changed in value', schema: resource, planned: res({ size: 1 }), actual: res({ size: 2 }), problems: ['.size: was 1, but now 2'] },
-    { name: 'rejects a null becoming a value', schema: resource, planned: res({ desc: null }), actual: res({ desc: 'x' }), problems: ['.desc: was null, but now "x"'] },
-    { name: 'rejects a value becoming null', schema: resource, planned: res({ desc: 'x' }), actual: res({}), problems: ['.desc: was "x", but now null'] },
-    { name: 'rejects a known value becoming unknown', schema: resource, planned: res({ id: 'x' }), actual: res({ id: UNKNOWN }), problems: ['.id: was known, but now unknown'] },
-    { name: 'rejects the root object vanishing', schema: resource, planned: res({}), actual: null, problems: ['Root object was present, but now absent'] },
-    { name: 'rejects the root object appearing', schema: resource, planned: null, actual: res({}), problems: ['Root object was absent, but now present'] },
-    {
-      name: 'rejects a single block appearing',
-      schema: resource,
-      planned: res({}),
-      actual: res({ single: { a: null, c: null } }),
-      problems: ['.single: was absent, but now present'],
-    },
-    {
-      name: 'rejects a list block count change',
-      schema: resource,
-      planned: res({ list: [{ a: 'x', c: UNKNOWN }] }),
-      actual: res({ list: [] }),
-      problems: ['.list: block count changed from 1 to 0'],
-    },
-    {
-      name: 'checks values inside list blocks',
-      schema: resource,
-      planned: res({ list: [{ a: 'x', c: UNKNOWN }] }),
-      actual: res({ list: [{ a: 'y', c: 'z' }] }),
-      problems: ['.list[0].a: was "x", but now "y"'],
-    },
-    {
-      name: 'accepts set block elements resolving their unknowns',
-      schema: resource,
-      planned: res({ set: [{ a: 'x', c: UNKNOWN }, { a: 'y', c: UNKNOWN }] }),
-      actual: res({ set: [{ a: 'y', c: '2' }, { a: 'x', c: '1' }] }),
-      problems: [],
-    },
-    {
-      name: 'accepts set elements coalescing (fewer elements)',
-      schema: resource,
-      planned: res({ set: [{ a: 'x', c: UNKNOWN }, { a: 'x', c: UNKNOWN }] }),
-      actual: res({ set: [{ a: 'x', c: '1' }] }),
-      problems: [],
-    },
-    {
-      name: 'rejects a set block with more elements than planned',
-      schema: resource,
-      planned: res({ set: [{ a: 'x', c: UNKNOWN }] }),
-      actual: res({ set: [{ a: 'x', c: '1' }, { a: 'x', c: '2' }] }),
-      problems: ['.set: block set length changed from 1 to 2'],
-    },
-    {
-      name: 'rejects a set block element that correlates with nothing',
-      schema: resource,
-      planned: res({ set: [{ a: 'x', c: UNKNOWN }] }),
-      actual: res({ set: [{ a: 'y', c: '1' }] }),
-      problems: [['.set: planned set element', 'a = "x"', 'does not correlate with any element in actual']],
-    },
-    {
-      name: 'rejects a set attribute with more elements than planned',
-      schema: coll,
-      planned: { ...c0, ids: ['a', UNKNOWN] },
-      actual: { ...c0, ids: ['a', 'b', 'c'] },
-      problems: ['.ids: length changed from 2 to 3'],
-    },
-    {
-      name: 'rejects list attribute elements vanishing and appearing',
-      schema: coll,
-      planned: { ...c0, tags: ['a', 'b'] },
-      actual: { ...c0, tags: ['a'] },
-      problems: ['.tags: element 1 has vanished'],
-    },
-    {
-      name: 'checks values inside map blocks',
-      schema: resource,
-      planned: res({ map: { k1: { a: 'x', c: 'p' } } }),
-      actual: res({ map: { k1: { a: 'x', c: 'q' } } }),
-      problems: ['.map["k1"].c: was "p", but now "q"'],
-    },
-    {
-      name: 'accepts an unknown single block placeholder that expands to no block',
-      schema: resource,
-      planned: res({ single: UNKNOWN }),
-      actual: res({}),
-      problems: [],
-    },
-    {
-      name: 'dynamic attribute: an unknown plan allows any type',
-      schema: dyn,
-      planned: { v: UNKNOWN },
-      actual: { v: new DynamicValue(NUMBER, 1) },
-      problems: [],
-    },
-    {
-      name: 'dynamic attribute: the final type must match the planned type',
-      schema: dyn,
-      planned: { v: new DynamicValue(STRING, 'a') },
-      actual: { v: new DynamicValue(NUMBER, 1) },
-      problems: ['.v: wrong final value type: string required, but have number'],
-    },
-    {
-      name: 'map attribute: keys must not appear or vanish',
-      schema: dyn,
-      planned: { v: null, m: { a: '1', b: '2' } },
-      actual: { v: null, m: { a: '1', c: '3' } },
-      problems: ['.m: element "b" has vanished', '.m: new element "c" has appeared'],
-    },
-    {
-      name: 'keeps sensitive values out of messages',
-      schema: coll,
-      planned: { ...c0, token: 'a' },
-      actual: { ...c0, token: 'b' },
-      problems: ['.token: inconsistent values for sensitive attribute'],
-    },
-  ];
+  const cases: { name: string; schema: SchemaBlock; planned: Value; actual: Value; problems: (string | string[])[] }[] =
+    [
+      {
+        name: 'accepts identical objects',
+        schema: resource,
+        planned: res({ id: 'x' }),
+        actual: res({ id: 'x' }),
+        problems: [],
+      },
+      {
+        name: 'accepts unknown becoming a value',
+        schema: resource,
+        planned: res({ id: UNKNOWN }),
+        actual: res({ id: 'x' }),
+        problems: [],
+      },
+      {
+        name: 'accepts unknown becoming null',
+        schema: resource,
+        planned: res({ region: UNKNOWN }),
+        actual: res({}),
+        problems: [],
+      },
+      {
+        name: 'accepts a value matching the refined prefix',
+        schema: resource,
+        planned: res({ id: unknown({ notNull: true, stringPrefix: 'pre-' }) }),
+        actual: res({ id: 'pre-123' }),
+        problems: [],
+      },
+      {
+        name: 'rejects a value outside the refined prefix',
+        schema: resource,
+        planned: res({ id: unknown({ stringPrefix: 'pre-' }) }),
+        actual: res({ id: 'post-123' }),
+        problems: [['.id: final value "post-123" does not conform to planning placeholder', 'prefix "pre-"']],
+      },
+      {
+        name: 'rejects null for a not-null refined unknown',
+        schema: resource,
+        planned: res({ id: unknown({ notNull: true }) }),
+        actual: res({}),
+        problems: [['.id: final value null does not conform to planning placeholder', 'not null']],
+      },
+      {
+        name: 'honours number bounds',
+        schema: coll,
+        planned: { ...c0, n: unknown({ numberLower: [0, true], numberUpper: [10, false] }) },
+        actual: { ...c0, n: 10 },
+        problems: ['.n: final value'],
+      },
+      {
+        name: 'accepts a number inside its bounds',
+        schema: coll,
+        planned: { ...c0, n: unknown({ numberLower: [0, true], numberUpper: [10, false] }) },
+        actual: { ...c0, n: 0 },
+        problems: [],
+      },
+      {
+        name: 'honours collection length bounds',
+        schema: coll,
+        planned: { ...c0, tags: unknown({ lengthLower: 1 }) },
+        actual: { ...c0, tags: [] },
+        problems: ['.tags: final value'],
+      },
+      {
+        name: 'accepts float64 0.1 for Decimal 0.1',
+        schema: resource,
+        planned: res({ size: new Decimal('0.1') }),
+        actual: res({ size: 0.1 }),
+        problems: [],
+      },
+      {
+        name: 'rejects a changed known value',
+        schema: resource,
+        planned: res({ id: 'a' }),
+        actual: res({ id: 'b' }),
+        problems: ['.id: was "a", but now "b"'],
+      },
+      {
+        name: 'rejects a number changed in value',
+        schema: resource,
+        planned: res({ size: 1 }),
+        actual: res({ size: 2 }),
+        problems: ['.size: was 1, but now 2'],
+      },
+      {
+        name: 'rejects a null becoming a value',
+        schema: resource,
+        planned: res({ desc: null }),
+        actual: res({ desc: 'x' }),
+        problems: ['.desc: was null, but now "x"'],
+      },
+      {
+        name: 'rejects a value becoming null',
+        schema: resource,
+        planned: res({ desc: 'x' }),
+        actual: res({}),
+        problems: ['.desc: was "x", but now null'],
+      },
+      {
+        name: 'rejects a known value becoming unknown',
+        schema: resource,
+        planned: res({ id: 'x' }),
+        actual: res({ id: UNKNOWN }),
+        problems: ['.id: was known, but now unknown'],
+      },
+      {
+        name: 'rejects the root object vanishing',
+        schema: resource,
+        planned: res({}),
+        actual: null,
+        problems: ['Root object was present, but now absent'],
+      },
+      {
+        name: 'rejects the root object appearing',
+        schema: resource,
+        planned: null,
+        actual: res({}),
+        problems: ['Root object was absent, but now present'],
+      },
+      {
+        name: 'rejects a single block appearing',
+        schema: resource,
+        planned: res({}),
+        actual: res({ single: { a: null, c: null } }),
+        problems: ['.single: was absent, but now present'],
+      },
+      {
+        name: 'rejects a list block count change',
+        schema: resource,
+        planned: res({ list: [{ a: 'x', c: UNKNOWN }] }),
+        actual: res({ list: [] }),
+        problems: ['.list: block count changed from 1 to 0'],
+      },
+      {
+        name: 'checks values inside list blocks',
+        schema: resource,
+        planned: res({ list: [{ a: 'x', c: UNKNOWN }] }),
+        actual: res({ list: [{ a: 'y', c: 'z' }] }),
+        problems: ['.list[0].a: was "x", but now "y"'],
+      },
+      {
+        name: 'accepts set block elements resolving their unknowns',
+        schema: resource,
+        planned: res({
+          set: [
+            { a: 'x', c: UNKNOWN },
+            { a: 'y', c: UNKNOWN },
+          ],
+        }),
+        actual: res({
+          set: [
+            { a: 'y', c: '2' },
+            { a: 'x', c: '1' },
+          ],
+        }),
+        problems: [],
+      },
+      {
+        name: 'accepts set elements coalescing (fewer elements)',
+        schema: resource,
+        planned: res({
+          set: [
+            { a: 'x', c: UNKNOWN },
+            { a: 'x', c: UNKNOWN },
+          ],
+        }),
+        actual: res({ set: [{ a: 'x', c: '1' }] }),
+        problems: [],
+      },
+      {
+        name: 'rejects a set block with more elements than planned',
+        schema: resource,
+        planned: res({ set: [{ a: 'x', c: UNKNOWN }] }),
+        actual: res({
+          set: [
+            { a: 'x', c: '1' },
+            { a: 'x', c: '2' },
+          ],
+        }),
+        problems: ['.set: block set length changed from 1 to 2'],
+      },
+      {
+        name: 'rejects a set block element that correlates with nothing',
+        schema: resource,
+        planned: res({ set: [{ a: 'x', c: UNKNOWN }] }),
+        actual: res({ set: [{ a: 'y', c: '1' }] }),
+        problems: [['.set: planned set element', 'a = "x"', 'does not correlate with any element in actual']],
+      },
+      {
+        name: 'rejects a set attribute with more elements than planned',
+        schema: coll,
+        planned: { ...c0, ids: ['a', UNKNOWN] },
+        actual: { ...c0, ids: ['a', 'b', 'c'] },
+        problems: ['.ids: length changed from 2 to 3'],
+      },
+      {
+        name: 'rejects list attribute elements vanishing and appearing',
+        schema: coll,
+        planned: { ...c0, tags: ['a', 'b'] },
+        actual: { ...c0, tags: ['a'] },
+        problems: ['.tags: element 1 has vanished'],
+      },
+      {
+        name: 'checks values inside map blocks',
+        schema: resource,
+        planned: res({ map: { k1: { a: 'x', c: 'p' } } }),
+        actual: res({ map: { k1: { a: 'x', c: 'q' } } }),
+        problems: ['.map["k1"].c: was "p", but now "q"'],
+      },
+      {
+        name: 'accepts an unknown single block placeholder that expands to no block',
+        schema: resource,
+        planned: res({ single: UNKNOWN }),
+        actual: res({}),
+        problems: [],
+      },
+      {
+        name: 'dynamic attribute: an unknown plan allows any type',
+        schema: dyn,
+        planned: { v: UNKNOWN },
+        actual: { v: new DynamicValue(NUMBER, 1) },
+        problems: [],
+      },
+      {
+        name: 'dynamic attribute: the final type must match the planned type',
+        schema: dyn,
+        planned: { v: new DynamicValue(STRING, 'a') },
+        actual: { v: new DynamicValue(NUMBER, 1) },
+        problems: ['.v: wrong final value type: string required, but have number'],
+      },
+      {
+        name: 'map attribute: keys must not appear or vanish',
+        schema: dyn,
+        planned: { v: null, m: { a: '1', b: '2' } },
+        actual: { v: null, m: { a: '1', c: '3' } },
+        problems: ['.m: element "b" has vanished', '.m: new element "c" has appeared'],
+      },
+      {
+        name: 'keeps sensitive values out of messages',
+        schema: coll,
+        planned: { ...c0, token: 'a' },
+        actual: { ...c0, token: 'b' },
+        problems: ['.token: inconsistent values for sensitive attribute'],
+      },
+    ];
 
   for (const c of cases) {
     it(c.name, () => expectProblems(assertObjectCompatible(c.schema, c.planned, c.actual), c.problems));
@@ -682,7 +899,10 @@ describe('engine/checks assertObjectCompatible (objchange.AssertObjectCompatible
 // ---- RPC-level checks ------------------------------------------------------------------------
 
 describe('engine/checks checkPlannedState / checkApplyResult / checkReadResult', () => {
-  const wo = block({ id: comp(), pw: { type: STRING, optional: true, writeOnly: true } }, { list: ['list', block({ k: { type: STRING, optional: true, writeOnly: true } })] });
+  const wo = block(
+    { id: comp(), pw: { type: STRING, optional: true, writeOnly: true } },
+    { list: ['list', block({ k: { type: STRING, optional: true, writeOnly: true } })] },
+  );
 
   it('checkPlannedState accepts a valid plan', () => {
     expectProblems(checkPlannedState(resource, null, res({ name: 'a' }), res({ id: UNKNOWN, name: 'a' })), []);
@@ -693,8 +913,16 @@ describe('engine/checks checkPlannedState / checkApplyResult / checkReadResult',
     expect(got[0]!.message).to.contain('planned an invalid value');
   });
   it('checkPlannedState reports write-only attributes, also inside blocks', () => {
-    const got = checkPlannedState(wo, null, { id: null, pw: 'x', list: [{ k: 'y' }] }, { id: UNKNOWN, pw: 'x', list: [{ k: 'y' }] });
-    expectProblems(got, ['.pw: returned a value for the write-only attribute', '.list[0].k: returned a value for the write-only attribute']);
+    const got = checkPlannedState(
+      wo,
+      null,
+      { id: null, pw: 'x', list: [{ k: 'y' }] },
+      { id: UNKNOWN, pw: 'x', list: [{ k: 'y' }] },
+    );
+    expectProblems(got, [
+      '.pw: returned a value for the write-only attribute',
+      '.list[0].k: returned a value for the write-only attribute',
+    ]);
   });
   it('checkPlannedState reports AssertPlanValid problems', () => {
     expectProblems(checkPlannedState(resource, null, res({ name: 'a' }), res({ name: 'b' })), ['.name: planned value']);
@@ -704,22 +932,49 @@ describe('engine/checks checkPlannedState / checkApplyResult / checkReadResult',
     expectProblems(checkApplyResult(resource, res({ id: UNKNOWN, name: 'a' }), res({ id: 'x', name: 'a' }), false), []);
   });
   it('checkApplyResult reports unknowns left after apply', () => {
-    expectProblems(checkApplyResult(resource, res({ id: UNKNOWN, list: [{ a: 'x', c: UNKNOWN }] }), res({ id: UNKNOWN, list: [{ a: 'x', c: UNKNOWN }] }), false), [
-      'still indicated an unknown value for id',
-      'still indicated an unknown value for list[0].c',
-    ]);
+    expectProblems(
+      checkApplyResult(
+        resource,
+        res({ id: UNKNOWN, list: [{ a: 'x', c: UNKNOWN }] }),
+        res({ id: UNKNOWN, list: [{ a: 'x', c: UNKNOWN }] }),
+        false,
+      ),
+      ['still indicated an unknown value for id', 'still indicated an unknown value for list[0].c'],
+    );
   });
   it('checkApplyResult reports unknowns inside a set block once, at the set', () => {
-    const planned = res({ id: UNKNOWN, set: [{ a: 'x', c: UNKNOWN }, { a: 'y', c: UNKNOWN }] });
-    expectProblems(checkApplyResult(resource, planned, res({ id: 'i', set: [{ a: 'x', c: UNKNOWN }, { a: 'y', c: UNKNOWN }] }), false), [
-      '.set: the provider still indicated an unknown value for set',
-    ]);
+    const planned = res({
+      id: UNKNOWN,
+      set: [
+        { a: 'x', c: UNKNOWN },
+        { a: 'y', c: UNKNOWN },
+      ],
+    });
+    expectProblems(
+      checkApplyResult(
+        resource,
+        planned,
+        res({
+          id: 'i',
+          set: [
+            { a: 'x', c: UNKNOWN },
+            { a: 'y', c: UNKNOWN },
+          ],
+        }),
+        false,
+      ),
+      ['.set: the provider still indicated an unknown value for set'],
+    );
   });
   it('checkApplyResult reports inconsistent results', () => {
-    expectProblems(checkApplyResult(resource, res({ id: UNKNOWN, name: 'a' }), res({ id: 'x', name: 'b' }), false), ['.name: was']);
+    expectProblems(checkApplyResult(resource, res({ id: UNKNOWN, name: 'a' }), res({ id: 'x', name: 'b' }), false), [
+      '.name: was',
+    ]);
   });
   it('checkApplyResult reports a null result for a create/update', () => {
-    expectProblems(checkApplyResult(resource, res({ id: UNKNOWN }), null, false), ['Root object was present, but now absent']);
+    expectProblems(checkApplyResult(resource, res({ id: UNKNOWN }), null, false), [
+      'Root object was present, but now absent',
+    ]);
   });
   it('checkApplyResult reports a non-null result for a delete', () => {
     expectProblems(checkApplyResult(resource, null, res({ id: 'x' }), true), ['returned a non-null object']);
@@ -742,6 +997,8 @@ describe('engine/checks checkPlannedState / checkApplyResult / checkReadResult',
   });
   it('checkReadResult rejects non-conforming state and write-only values', () => {
     expect(checkReadResult(resource, res({ name: true }))).to.have.length(1);
-    expectProblems(checkReadResult(wo, { id: 'x', pw: 'secret', list: [] }), ['.pw: returned a value for the write-only attribute']);
+    expectProblems(checkReadResult(wo, { id: 'x', pw: 'secret', list: [] }), [
+      '.pw: returned a value for the write-only attribute',
+    ]);
   });
 });

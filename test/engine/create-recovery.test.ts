@@ -51,7 +51,11 @@ class LossyApi {
   }
 }
 
-const lost = () => new ApiError(`the connection was lost; ${OUTCOME_UNKNOWN_NOTE}`, { code: 'outcome_unknown', operation: 'POST /things' });
+const lost = () =>
+  new ApiError(`the connection was lost; ${OUTCOME_UNKNOWN_NOTE}`, {
+    code: 'outcome_unknown',
+    operation: 'POST /things',
+  });
 
 const schemaOf = (oneTimeSecret: boolean) =>
   resourceSchema(
@@ -60,7 +64,13 @@ const schemaOf = (oneTimeSecret: boolean) =>
       name: attr.string({ required: true, description: 'name' }),
       color: attr.string({ optional: true, default: 'blue', description: 'a setting the platform stores' }),
       ready: attr.bool({ computed: true, description: 'set by the step after the create call' }),
-      secret: attr.string({ computed: true, sensitive: true, masked: true, oneTime: oneTimeSecret, description: 'only in the create answer (when one-time)' }),
+      secret: attr.string({
+        computed: true,
+        sensitive: true,
+        masked: true,
+        oneTime: oneTimeSecret,
+        description: 'only in the create answer (when one-time)',
+      }),
     },
     { description: 'a thing' },
   );
@@ -84,7 +94,13 @@ interface ThingOptions {
 }
 
 function thingResource({ withLookup = true, withSecret = false }: ThingOptions = {}): ResourceDef<Fields, LossyApi> {
-  const model = (t: Thing, secret: string | null) => ({ id: t.id, name: t.name, color: t.color, ready: t.ready, secret });
+  const model = (t: Thing, secret: string | null) => ({
+    id: t.id,
+    name: t.name,
+    color: t.color,
+    ready: t.ready,
+    secret,
+  });
   return resource<Fields, LossyApi>({
     typeName: 'fake_thing',
     schema: schemaOf(withSecret),
@@ -102,7 +118,11 @@ function thingResource({ withLookup = true, withSecret = false }: ThingOptions =
       if (api.uniqueNames && [...api.things.values()].some((t) => t.name === plan.name)) {
         // Refused by the platform; with an ambiguous fate the refusal itself is lost.
         if (fate === 'ambiguous') throw lost();
-        throw new ApiError('a thing with this name already exists', { code: 'conflict', operation: 'POST /things', status: 409 });
+        throw new ApiError('a thing with this name already exists', {
+          code: 'conflict',
+          operation: 'POST /things',
+          status: 409,
+        });
       }
       const t = { id: `t-${++api.seq}`, name: plan.name, color: plan.color ?? 'blue', ready: false };
       api.things.set(t.id, t);
@@ -126,9 +146,16 @@ function thingResource({ withLookup = true, withSecret = false }: ThingOptions =
               const api = ctx.client;
               api.lists++;
               if (ctx.signal.aborted) throw new ApiError('cancelled', { code: 'cancelled', operation: 'GET /things' });
-              if (api.failLists) throw new ApiError('the platform is down', { code: 'unavailable', operation: 'GET /things', status: 503 });
+              if (api.failLists)
+                throw new ApiError('the platform is down', {
+                  code: 'unavailable',
+                  operation: 'GET /things',
+                  status: 503,
+                });
               const lagging = api.creates > 0 && api.laggingLists-- > 0;
-              return [...api.things.values()].filter((t) => !lagging || t.id.startsWith('foreign-')).map((t) => model(t, null));
+              return [...api.things.values()]
+                .filter((t) => !lagging || t.id.startsWith('foreign-'))
+                .map((t) => model(t, null));
             },
             holdsKey: (plan, found) => found.name === plan.name,
             importId: (found) => found.id ?? '',
@@ -162,7 +189,13 @@ async function engineFor(api: LossyApi, options: ThingOptions = {}, recovery: Pa
 
 function planOf(engine: ProviderEngine<LossyApi>, name: string, color: string | null = null) {
   const config: ObjectValue = { id: null, name, color, ready: null, secret: null };
-  return engine.planResourceChange('fake_thing', null, proposedNew(schema.block, null, config) as ObjectValue, config, {});
+  return engine.planResourceChange(
+    'fake_thing',
+    null,
+    proposedNew(schema.block, null, config) as ObjectValue,
+    config,
+    {},
+  );
 }
 
 async function create(engine: ProviderEngine<LossyApi>, name: string, color: string | null = null) {
@@ -170,7 +203,14 @@ async function create(engine: ProviderEngine<LossyApi>, name: string, color: str
   return engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
 }
 
-const stateOf = (id: string, name: string, extra: Partial<Thing> = {}) => ({ id, name, color: 'blue', ready: true, secret: null, ...extra });
+const stateOf = (id: string, name: string, extra: Partial<Thing> = {}) => ({
+  id,
+  name,
+  color: 'blue',
+  ready: true,
+  secret: null,
+  ...extra,
+});
 
 describe('engine: creates whose answer is lost', () => {
   let api: LossyApi;
@@ -247,7 +287,9 @@ describe('engine: creates whose answer is lost', () => {
       const [d] = out.diags.items;
       expect(d).to.deep.include({ severity: 'error', summary: 'Create outcome unknown' });
       expect(d!.detail).to.include('does not hold what the plan asked for');
-      expect(d!.detail).to.include('foreign-1 (not among the objects listed before the request, but its `color` differ from the plan)');
+      expect(d!.detail).to.include(
+        'foreign-1 (not among the objects listed before the request, but its `color` differ from the plan)',
+      );
       expect(d!.detail).to.include("`terraform import <address> 'foreign-1'`");
       expect(d!.detail).to.include('It adopted no object and deleted nothing.');
     });
@@ -281,7 +323,9 @@ describe('engine: creates whose answer is lost', () => {
       const [d] = out.diags.items;
       expect(d).to.deep.include({ severity: 'error', summary: 'Cannot create fake_thing' });
       expect(d!.detail).to.include('a thing with this name already exists');
-      expect(d!.detail).to.include('The thing named "x" already exists (foreign-1) and was not made by this configuration');
+      expect(d!.detail).to.include(
+        'The thing named "x" already exists (foreign-1) and was not made by this configuration',
+      );
       expect(d!.detail).to.include("`terraform import <address> 'foreign-1'`");
     });
 
@@ -292,7 +336,9 @@ describe('engine: creates whose answer is lost', () => {
       const out = await create(await engineFor(api), 'x');
       expect(out.state).to.equal(null);
       expect(api.creates).to.equal(2);
-      expect(out.diags.items[0]!.detail).to.include('already exists (foreign-1) and was not made by this configuration');
+      expect(out.diags.items[0]!.detail).to.include(
+        'already exists (foreign-1) and was not made by this configuration',
+      );
     });
 
     it('a plain "already exists" (no answer lost) names the holder and how to import it', async () => {
@@ -301,8 +347,12 @@ describe('engine: creates whose answer is lost', () => {
       const out = await create(await engineFor(api), 'x');
       expect(out.state).to.equal(null);
       expect(api.creates).to.equal(1);
-      expect(out.diags.items[0]!.detail).to.match(/^POST \/things: a thing with this name already exists .*\. The thing named "x" already exists \(foreign-1\)/);
-      expect(out.diags.items[0]!.detail).to.include('Otherwise change the configuration so that the new object differs in its name.');
+      expect(out.diags.items[0]!.detail).to.match(
+        /^POST \/things: a thing with this name already exists .*\. The thing named "x" already exists \(foreign-1\)/,
+      );
+      expect(out.diags.items[0]!.detail).to.include(
+        'Otherwise change the configuration so that the new object differs in its name.',
+      );
     });
   });
 
@@ -341,11 +391,15 @@ describe('engine: creates whose answer is lost', () => {
       expect(api.creates).to.equal(0);
       expect(out.state).to.equal(null);
       expect(out.diags.items[0]).to.deep.include({ summary: 'Cannot create fake_thing' });
-      expect(out.diags.items[0]!.detail).to.include('that listing failed: GET /things: the platform is down (HTTP 503)');
-      expect(out.diags.items[0]!.detail).to.include('The create request was not sent: the thing named "x" was not created.');
+      expect(out.diags.items[0]!.detail).to.include(
+        'that listing failed: GET /things: the platform is down (HTTP 503)',
+      );
+      expect(out.diags.items[0]!.detail).to.include(
+        'The create request was not sent: the thing named "x" was not created.',
+      );
     });
 
-    it('two resources of one run with the same key never take each other\'s object', async () => {
+    it("two resources of one run with the same key never take each other's object", async () => {
       const engine = await engineFor(api);
       // The first create's answer is lost after it acted; the second's request never arrives.
       api.fates = ['ambiguous', 'dropped'];
@@ -375,7 +429,9 @@ describe('engine: creates whose answer is lost', () => {
     expect(out.state).to.equal(null);
     expect(api.creates).to.equal(1);
     expect(out.diags.items[0]).to.deep.include({ summary: 'Create outcome unknown' });
-    expect(out.diags.items[0]!.detail).to.match(/^POST \/things: the connection was lost; .*may or may not have taken effect\. fake_thing has no natural key/);
+    expect(out.diags.items[0]!.detail).to.match(
+      /^POST \/things: the connection was lost; .*may or may not have taken effect\. fake_thing has no natural key/,
+    );
   });
 
   it('gives up after five create requests whose answers were all lost before taking effect', async () => {
@@ -407,7 +463,9 @@ describe('engine: creates whose answer is lost', () => {
     expect(out.state).to.equal(null);
     expect(api.creates).to.equal(1);
     expect(api.deletes).to.equal(0);
-    expect(out.diags.items[0]!.detail).to.include('Looking for the object failed: GET /things: the platform is down (HTTP 503)');
+    expect(out.diags.items[0]!.detail).to.include(
+      'Looking for the object failed: GET /things: the platform is down (HTTP 503)',
+    );
   });
 
   it('looks up at once when Terraform stops during the wait before the lookup, and keeps what it finds, tainted', async () => {
@@ -426,7 +484,9 @@ describe('engine: creates whose answer is lost', () => {
     const [d] = out.diags.items;
     expect(out.diags.items).to.have.length(1);
     expect(d).to.deep.include({ severity: 'error', summary: 'Cannot create fake_thing' });
-    expect(d!.detail).to.equal(`PATCH /things: ${NOT_SENT_NOTE}. fake_thing t-1 exists and is kept in the state, marked tainted, so the next apply replaces it (\`terraform untaint\` keeps it instead).`);
+    expect(d!.detail).to.equal(
+      `PATCH /things: ${NOT_SENT_NOTE}. fake_thing t-1 exists and is kept in the state, marked tainted, so the next apply replaces it (\`terraform untaint\` keeps it instead).`,
+    );
   });
 
   it('keeps the object when the stop comes while its create request is on the wire and the answer then arrives', async () => {
@@ -465,7 +525,9 @@ describe('engine: creates whose answer is lost', () => {
     expect(out.state).to.equal(null);
     const [d] = out.diags.items;
     expect(d).to.deep.include({ summary: 'Create outcome unknown' });
-    expect(d!.detail).to.include('No object this create made was found, and Terraform asked the provider to stop, so it did not send the request again.');
+    expect(d!.detail).to.include(
+      'No object this create made was found, and Terraform asked the provider to stop, so it did not send the request again.',
+    );
     expect(d!.detail).to.include('Look on the platform for the thing named "x". If it exists, import it');
   });
 
@@ -477,7 +539,9 @@ describe('engine: creates whose answer is lost', () => {
     expect(api.deletes).to.equal(1);
     expect([...api.things.keys()]).to.deep.equal(['t-2']);
     expect(out.state).to.deep.equal(stateOf('t-2', 'x', { secret: 's3cret-t-2' } as Partial<Thing>));
-    expect(infos.map((i) => i.message)).to.include('deleted the object whose one-time secret was lost with the create answer; creating it again');
+    expect(infos.map((i) => i.message)).to.include(
+      'deleted the object whose one-time secret was lost with the create answer; creating it again',
+    );
   });
 
   it('never deletes an object it did not make, even one that lacks the one-time secret', async () => {

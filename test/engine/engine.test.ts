@@ -38,12 +38,29 @@ const schema = resourceSchema(
     id: attr.sdkId(),
     name: attr.string({ required: true, description: 'name' }),
     size: attr.number({ optional: true, default: 1, description: 'size', validate: [validators.intBetween(1, 10)] }),
-    tags: attr.stringList({ optional: true, description: 'tags', equal: (a, b) => a.length === b.length && a.every((x, i) => x.trim() === b[i]!.trim()) }),
-    secret: attr.string({ optional: true, sensitive: true, masked: true, description: 'secret', validate: [validators.matches(/^s/, 'a text starting with `s`')] }),
+    tags: attr.stringList({
+      optional: true,
+      description: 'tags',
+      equal: (a, b) => a.length === b.length && a.every((x, i) => x.trim() === b[i]!.trim()),
+    }),
+    secret: attr.string({
+      optional: true,
+      sensitive: true,
+      masked: true,
+      description: 'secret',
+      validate: [validators.matches(/^s/, 'a text starting with `s`')],
+    }),
     zone: attr.string({ optional: true, replace: true, description: 'zone', validate: [validators.oneOf('a', 'b')] }),
     updated: attr.number({ computed: true, volatile: true, description: 'update counter' }),
     status: attr.string({ computed: true, description: 'status' }),
-    rule: block.list({ port: attr.number({ required: true, description: 'port' }), proto: attr.string({ optional: true, default: 'tcp', description: 'proto' }), rule_id: attr.string({ computed: true, description: 'rule id' }) }, { description: 'rules' }),
+    rule: block.list(
+      {
+        port: attr.number({ required: true, description: 'port' }),
+        proto: attr.string({ optional: true, default: 'tcp', description: 'proto' }),
+        rule_id: attr.string({ computed: true, description: 'rule id' }),
+      },
+      { description: 'rules' },
+    ),
   },
   { description: 'a fake thing' },
 );
@@ -90,20 +107,30 @@ function makeEngine(api: FakeApi) {
       return toModel(t);
     },
     async update(plan, prior, ctx) {
-      if (ctx.client.failNextUpdate) throw new ApiError('the platform refused the change', { code: 'invalid', operation: 'PATCH /things/{id}' });
+      if (ctx.client.failNextUpdate)
+        throw new ApiError('the platform refused the change', { code: 'invalid', operation: 'PATCH /things/{id}' });
       const t = ctx.client.things.get(prior.id!)!;
-      Object.assign(t, { name: plan.name, size: plan.size, tags: (plan.tags ?? []).map((x) => x.trim()), updated: t.updated + 1 });
+      Object.assign(t, {
+        name: plan.name,
+        size: plan.size,
+        tags: (plan.tags ?? []).map((x) => x.trim()),
+        updated: t.updated + 1,
+      });
       t.rules = plan.rule.map((r, i) => ({ port: r.port, proto: r.proto ?? 'tcp', rule_id: `${t.id}-r${i}` }));
       return toModel(t);
     },
     async delete(prior, ctx) {
-      if (!ctx.client.things.delete(prior.id!)) throw new ApiError('gone', { code: 'not_found', operation: 'DELETE /things/{id}' });
+      if (!ctx.client.things.delete(prior.id!))
+        throw new ApiError('gone', { code: 'not_found', operation: 'DELETE /things/{id}' });
     },
   });
   const def = provider({
     name: 'fake',
     version: '0.0.1',
-    schema: resourceSchema({ endpoint: attr.string({ optional: true, description: 'endpoint' }) }, { description: 'fake provider' }),
+    schema: resourceSchema(
+      { endpoint: attr.string({ optional: true, description: 'endpoint' }) },
+      { description: 'fake provider' },
+    ),
     configure: async () => api,
     resources: [thing],
     dataSources: [],
@@ -114,7 +141,18 @@ function makeEngine(api: FakeApi) {
 const block_ = schema.block;
 
 function config(partial: Partial<Record<keyof typeof fields, unknown>>): ObjectValue {
-  return { id: null, name: null, size: null, tags: null, secret: null, zone: null, updated: null, status: null, rule: [], ...(partial as ObjectValue) };
+  return {
+    id: null,
+    name: null,
+    size: null,
+    tags: null,
+    secret: null,
+    zone: null,
+    updated: null,
+    status: null,
+    rule: [],
+    ...(partial as ObjectValue),
+  };
 }
 
 async function planAndApply(engine: ProviderEngine<FakeApi>, prior: ObjectValue | null, cfg: ObjectValue) {
@@ -152,7 +190,14 @@ describe('engine: lifecycle rules', () => {
     const cfg = config({ name: 'x', tags: [' a'], secret: 's3cret', rule: [{ port: 80, proto: null, rule_id: null }] });
     const { plan, applied } = await planAndApply(engine, null, cfg);
     expect(applied.diags.items).to.deep.equal([]);
-    expect(applied.state).to.deep.include({ id: 't-1', name: 'x', size: 1, secret: 's3cret', updated: 1, status: 'ready' });
+    expect(applied.state).to.deep.include({
+      id: 't-1',
+      name: 'x',
+      size: 1,
+      secret: 's3cret',
+      updated: 1,
+      status: 'ready',
+    });
     // The API trims tags; state keeps the planned form Terraform was promised.
     expect(applied.state!.tags).to.deep.equal([' a']);
     expect((applied.state!.rule as ObjectValue[])[0]).to.deep.equal({ port: 80, proto: 'tcp', rule_id: 't-1-r0' });
@@ -162,17 +207,32 @@ describe('engine: lifecycle rules', () => {
   it('re-plans an unchanged object as a no-op, volatile values included', async () => {
     const cfg = config({ name: 'x', rule: [{ port: 80, proto: null, rule_id: null }] });
     const { applied } = await planAndApply(engine, null, cfg);
-    const again = engine.planResourceChange('fake_thing', applied.state, proposedNew(block_, applied.state, cfg) as ObjectValue, cfg, {});
+    const again = engine.planResourceChange(
+      'fake_thing',
+      applied.state,
+      proposedNew(block_, applied.state, cfg) as ObjectValue,
+      cfg,
+      {},
+    );
     expect(again.planned).to.deep.equal(applied.state);
     expect(again.requiresReplace).to.deep.equal([]);
   });
 
   it('plans computed values from the prior state, not from a proposal that says otherwise', async () => {
-    const { applied } = await planAndApply(engine, null, config({ name: 'x', rule: [{ port: 80, proto: null, rule_id: null }] }));
+    const { applied } = await planAndApply(
+      engine,
+      null,
+      config({ name: 'x', rule: [{ port: 80, proto: null, rule_id: null }] }),
+    );
     const cfg = config({ name: 'x', rule: [{ port: 80, proto: null, rule_id: null }] });
     const proposed = proposedNew(block_, applied.state, cfg) as ObjectValue;
     // Terraform proposes the prior values of computed attributes; a request that does not is not believed.
-    const odd = { ...proposed, id: null, status: 'gone', rule: [{ ...(proposed.rule as ObjectValue[])[0]!, rule_id: 'other' }] };
+    const odd = {
+      ...proposed,
+      id: null,
+      status: 'gone',
+      rule: [{ ...(proposed.rule as ObjectValue[])[0]!, rule_id: 'other' }],
+    };
     const plan = engine.planResourceChange('fake_thing', applied.state, odd, cfg, {});
     expect(plan.diags.items).to.deep.equal([]);
     expect(plan.planned).to.deep.equal(applied.state);
@@ -181,7 +241,13 @@ describe('engine: lifecycle rules', () => {
   it('plans an update: volatile values unknown, the rest kept', async () => {
     const { applied } = await planAndApply(engine, null, config({ name: 'x' }));
     const cfg = config({ name: 'y' });
-    const plan = engine.planResourceChange('fake_thing', applied.state, proposedNew(block_, applied.state, cfg) as ObjectValue, cfg, {});
+    const plan = engine.planResourceChange(
+      'fake_thing',
+      applied.state,
+      proposedNew(block_, applied.state, cfg) as ObjectValue,
+      cfg,
+      {},
+    );
     expect(plan.planned!.updated).to.equal(UNKNOWN);
     expect(plan.planned!.id).to.equal('t-1');
     expect(plan.planned!.status).to.equal('ready');
@@ -192,15 +258,37 @@ describe('engine: lifecycle rules', () => {
   it('requires replacement when a replace attribute changes, and not otherwise', async () => {
     const { applied } = await planAndApply(engine, null, config({ name: 'x', zone: 'a' }));
     const same = config({ name: 'x', zone: 'a' });
-    expect(engine.planResourceChange('fake_thing', applied.state, proposedNew(block_, applied.state, same) as ObjectValue, same, {}).requiresReplace).to.deep.equal([]);
+    expect(
+      engine.planResourceChange(
+        'fake_thing',
+        applied.state,
+        proposedNew(block_, applied.state, same) as ObjectValue,
+        same,
+        {},
+      ).requiresReplace,
+    ).to.deep.equal([]);
     const moved = config({ name: 'x', zone: 'b' });
-    expect(engine.planResourceChange('fake_thing', applied.state, proposedNew(block_, applied.state, moved) as ObjectValue, moved, {}).requiresReplace).to.deep.equal([[{ attr: 'zone' }]]);
+    expect(
+      engine.planResourceChange(
+        'fake_thing',
+        applied.state,
+        proposedNew(block_, applied.state, moved) as ObjectValue,
+        moved,
+        {},
+      ).requiresReplace,
+    ).to.deep.equal([[{ attr: 'zone' }]]);
   });
 
   it('keeps the prior form of semantically equal configuration', async () => {
     const { applied } = await planAndApply(engine, null, config({ name: 'x', tags: ['a'] }));
     const cfg = config({ name: 'x', tags: ['a '] });
-    const plan = engine.planResourceChange('fake_thing', applied.state, proposedNew(block_, applied.state, cfg) as ObjectValue, cfg, {});
+    const plan = engine.planResourceChange(
+      'fake_thing',
+      applied.state,
+      proposedNew(block_, applied.state, cfg) as ObjectValue,
+      cfg,
+      {},
+    );
     expect(plan.planned!.tags).to.deep.equal(['a']);
     expect(checkPlannedState(block_, applied.state, cfg, plan.planned)).to.deep.equal([]);
   });
@@ -225,7 +313,13 @@ describe('engine: lifecycle rules', () => {
     api.failAfterCreate = false;
     api.failNextUpdate = true;
     const cfg = config({ name: 'y' });
-    const plan = engine.planResourceChange('fake_thing', applied.state, proposedNew(block_, applied.state, cfg) as ObjectValue, cfg, {});
+    const plan = engine.planResourceChange(
+      'fake_thing',
+      applied.state,
+      proposedNew(block_, applied.state, cfg) as ObjectValue,
+      cfg,
+      {},
+    );
     const failed = await engine.applyResourceChange('fake_thing', applied.state, plan.planned, {});
     expect(failed.state).to.deep.equal(applied.state);
     expect(failed.diags.items[0]).to.deep.include({ severity: 'error', summary: 'Cannot update fake_thing' });
@@ -246,7 +340,9 @@ describe('engine: lifecycle rules', () => {
     expect(Object.keys(byPath)).to.have.members(['[{"attr":"id"}]', '[{"attr":"size"}]', '[{"attr":"zone"}]']);
     expect(byPath['[{"attr":"zone"}]']!.detail).to.match(/must be one of "a", "b"/);
     // Unknown values are not validated until they are known.
-    expect(engine.validateResourceConfig('fake_thing', config({ name: UNKNOWN, size: UNKNOWN })).items).to.deep.equal([]);
+    expect(engine.validateResourceConfig('fake_thing', config({ name: UNKNOWN, size: UNKNOWN })).items).to.deep.equal(
+      [],
+    );
   });
 
   it('never quotes a sensitive value in a validation message', () => {
@@ -278,10 +374,16 @@ describe('engine: lifecycle rules', () => {
   });
 
   it('upgrades state JSON: missing attributes null, unknown ones dropped, numbers exact', () => {
-    const out = engine.upgradeResourceState('fake_thing', 0, JSON.stringify({ id: 't-9', name: 'x', size: 3, removed: 1, rule: [] }).replace('3', '3.0'));
+    const out = engine.upgradeResourceState(
+      'fake_thing',
+      0,
+      JSON.stringify({ id: 't-9', name: 'x', size: 3, removed: 1, rule: [] }).replace('3', '3.0'),
+    );
     expect(out.diags.items).to.deep.equal([]);
     expect(out.state).to.deep.include({ id: 't-9', name: 'x', size: 3, zone: null, status: null });
-    expect(engine.upgradeResourceState('fake_thing', 5, '{}').diags.items[0]!.summary).to.equal('State is newer than the provider');
+    expect(engine.upgradeResourceState('fake_thing', 5, '{}').diags.items[0]!.summary).to.equal(
+      'State is newer than the provider',
+    );
   });
 
   it('reports an unconfigured provider as a diagnostic, not a crash', async () => {
@@ -296,11 +398,24 @@ describe('engine: lifecycle rules', () => {
       typeName: 'fake_slow',
       schema,
       create: (_plan, ctx) =>
-        new Promise((_res, rej) => ctx.signal.addEventListener('abort', () => rej(Object.assign(new Error('aborted'), { name: 'AbortError' })))),
+        new Promise((_res, rej) =>
+          ctx.signal.addEventListener('abort', () => rej(Object.assign(new Error('aborted'), { name: 'AbortError' }))),
+        ),
       read: async () => null,
       delete: async () => {},
     });
-    const e = new ProviderEngine(provider({ name: 'f', version: '0', schema: resourceSchema({}, { description: '' }), configure: async () => api, resources: [slow], dataSources: [] }), silent, {});
+    const e = new ProviderEngine(
+      provider({
+        name: 'f',
+        version: '0',
+        schema: resourceSchema({}, { description: '' }),
+        configure: async () => api,
+        resources: [slow],
+        dataSources: [],
+      }),
+      silent,
+      {},
+    );
     await e.configureProvider('1.11.4', {});
     const cfg = config({ name: 'x' });
     const plan = e.planResourceChange('fake_slow', null, proposedNew(block_, null, cfg) as ObjectValue, cfg, {});
@@ -322,12 +437,27 @@ describe('engine: a configuration copied from the state (lifecycle { ignore_chan
     const api = new FakeApi();
     const engine = makeEngine(api);
     expect((await engine.configureProvider('1.11.4', { endpoint: null })).items).to.deep.equal([]);
-    const { applied } = await planAndApply(engine, null, config({ name: 'n', zone: 'a', rule: [{ port: 80, proto: null, rule_id: null }] }));
+    const { applied } = await planAndApply(
+      engine,
+      null,
+      config({ name: 'n', zone: 'a', rule: [{ port: 80, proto: null, rule_id: null }] }),
+    );
     // The platform stores a form validation would refuse (as one that normalises a timestamp).
     const prior: ObjectValue = { ...applied.state!, zone: 'A' };
     // What Terraform sends with ignore_changes = all: the prior state, computed-only values null.
-    const cfg: ObjectValue = { ...prior, updated: null, status: null, rule: (prior.rule as ObjectValue[]).map((r) => ({ ...r, rule_id: null })) };
-    const plan = engine.planResourceChange('fake_thing', prior, proposedNew(block_, prior, cfg) as ObjectValue, cfg, {});
+    const cfg: ObjectValue = {
+      ...prior,
+      updated: null,
+      status: null,
+      rule: (prior.rule as ObjectValue[]).map((r) => ({ ...r, rule_id: null })),
+    };
+    const plan = engine.planResourceChange(
+      'fake_thing',
+      prior,
+      proposedNew(block_, prior, cfg) as ObjectValue,
+      cfg,
+      {},
+    );
     expect(plan.diags.items).to.deep.equal([]);
     expect(plan.planned).to.deep.equal(prior);
     expect(checkPlannedState(block_, prior, cfg, plan.planned)).to.deep.equal([]);
@@ -337,8 +467,17 @@ describe('engine: a configuration copied from the state (lifecycle { ignore_chan
     expect(api.things.get('t-1')!.updated, 'no update sent').to.equal(updatesBefore);
     // A value that is not the stored one is judged, as always.
     const changed: ObjectValue = { ...cfg, id: 'other', zone: 'c' };
-    const refused = engine.planResourceChange('fake_thing', prior, proposedNew(block_, prior, changed) as ObjectValue, changed, {});
-    expect(refused.diags.items.map((d) => d.summary)).to.deep.equal(['Invalid attribute "id"', 'Invalid value for "zone"']);
+    const refused = engine.planResourceChange(
+      'fake_thing',
+      prior,
+      proposedNew(block_, prior, changed) as ObjectValue,
+      changed,
+      {},
+    );
+    expect(refused.diags.items.map((d) => d.summary)).to.deep.equal([
+      'Invalid attribute "id"',
+      'Invalid value for "zone"',
+    ]);
   });
 });
 
@@ -349,10 +488,19 @@ describe('engine: changes that tell the platform nothing call no API', () => {
     {
       id: attr.computedId(),
       region: attr.string({ optional: true, computed: true, replace: true, description: 'region' }),
-      retries: attr.number({ optional: true, default: 3, providerOnly: true, validate: [validators.intBetween(0, 9)], description: 'retries' }),
+      retries: attr.number({
+        optional: true,
+        default: 3,
+        providerOnly: true,
+        validate: [validators.intBetween(0, 9)],
+        description: 'retries',
+      }),
       updated: attr.number({ computed: true, volatile: true, description: 'update counter' }),
       scope: block.one(
-        { hosts: attr.stringList({ optional: true, description: 'hosts' }), wide: attr.bool({ optional: true, default: false, description: 'wide' }) },
+        {
+          hosts: attr.stringList({ optional: true, description: 'hosts' }),
+          wide: attr.bool({ optional: true, default: false, description: 'wide' }),
+        },
         { emptyMeansAbsent: true, description: 'where; without it, or empty, everywhere' },
       ),
     },
@@ -377,7 +525,7 @@ describe('engine: changes that tell the platform nothing call no API', () => {
             return { id, ...placed.get(id)! };
           },
           read: async (prior) => ({ id: prior.id, ...placed.get(prior.id!)! }),
-          async update(plan, prior) {
+          async update(_plan, prior) {
             updates++;
             const p = placed.get(prior.id!)!;
             p.updated++;
@@ -393,7 +541,13 @@ describe('engine: changes that tell the platform nothing call no API', () => {
   );
   const placedBlock = placedSchema.block;
   const plan = (prior: ObjectValue | null, cfg: ObjectValue) => {
-    const planned = engine.planResourceChange('fake_placed', prior, proposedNew(placedBlock, prior, cfg) as ObjectValue, cfg, {});
+    const planned = engine.planResourceChange(
+      'fake_placed',
+      prior,
+      proposedNew(placedBlock, prior, cfg) as ObjectValue,
+      cfg,
+      {},
+    );
     expect(planned.diags.items).to.deep.equal([]);
     expect(checkPlannedState(placedBlock, prior, cfg, planned.planned)).to.deep.equal([]);
     return planned;
@@ -435,7 +589,13 @@ describe('engine: changes that tell the platform nothing call no API', () => {
     }
     expect(updates).to.equal(0);
     // An element with something in it is a change.
-    const cfg: ObjectValue = { id: null, region: '', retries: null, updated: null, scope: [{ hosts: ['h1'], wide: false }] };
+    const cfg: ObjectValue = {
+      id: null,
+      region: '',
+      retries: null,
+      updated: null,
+      scope: [{ hosts: ['h1'], wide: false }],
+    };
     expect(plan(state, cfg).planned!.updated).to.be.instanceOf(Unknown);
     const wide: ObjectValue = { ...cfg, scope: [{ hosts: [], wide: true }] };
     expect(plan(state, wide).planned!.updated).to.be.instanceOf(Unknown);

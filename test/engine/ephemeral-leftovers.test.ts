@@ -26,7 +26,13 @@ const log: Logger = {
   child: () => log,
 };
 
-const schema = resourceSchema({ name: attr.string({ required: true, description: 'name' }), key: attr.string({ computed: true, sensitive: true, description: 'the secret' }) }, { description: 'a key for the run' });
+const schema = resourceSchema(
+  {
+    name: attr.string({ required: true, description: 'name' }),
+    key: attr.string({ computed: true, sensitive: true, description: 'the secret' }),
+  },
+  { description: 'a key for the run' },
+);
 
 const runKey = ephemeralResource<typeof schema.fields, Api>({
   typeName: 'fake_key',
@@ -40,7 +46,9 @@ const runKey = ephemeralResource<typeof schema.fields, Api>({
   async close(priv, ctx) {
     if (ctx.client.close === 'fail') throw new Error('the platform refused the delete');
     if (ctx.client.close === 'hang') {
-      await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+      await new Promise((_, reject) =>
+        ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+      );
     }
     ctx.client.keys.delete(String(priv.id));
   },
@@ -48,7 +56,15 @@ const runKey = ephemeralResource<typeof schema.fields, Api>({
 
 async function engineWith(api: Api): Promise<ProviderEngine<Api>> {
   const engine = new ProviderEngine(
-    provider({ name: 'fake', version: '0', schema: resourceSchema({}, { description: '' }), configure: async () => api, resources: [], dataSources: [], ephemeralResources: [runKey] }),
+    provider({
+      name: 'fake',
+      version: '0',
+      schema: resourceSchema({}, { description: '' }),
+      configure: async () => api,
+      resources: [],
+      dataSources: [],
+      ephemeralResources: [runKey],
+    }),
     log,
     {},
   );

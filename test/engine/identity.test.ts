@@ -32,15 +32,28 @@ const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {
 const schema = resourceSchema(
   {
     id: attr.computedId(),
-    zone: attr.string({ optional: true, computed: true, replace: true, description: 'zone; the provider default when unset' }),
+    zone: attr.string({
+      optional: true,
+      computed: true,
+      replace: true,
+      description: 'zone; the provider default when unset',
+    }),
     name: attr.string({ required: true, description: 'name' }),
-    colour: attr.string({ optional: true, default: 'blue', description: 'colour', validate: [validators.oneOf('blue', 'red')] }),
+    colour: attr.string({
+      optional: true,
+      default: 'blue',
+      description: 'colour',
+      validate: [validators.oneOf('blue', 'red')],
+    }),
   },
   { description: 'a fake widget' },
 );
 type Fields = typeof schema.fields;
 
-const filters = resourceSchema({ zone: attr.string({ optional: true, description: 'only widgets of this zone' }) }, { description: 'filters' });
+const filters = resourceSchema(
+  { zone: attr.string({ optional: true, description: 'only widgets of this zone' }) },
+  { description: 'filters' },
+);
 
 function makeEngine(api: FakeApi, identityFrom: 'id' | 'name' = 'id') {
   const view = (w: Widget) => ({ id: api.reportIdAs ?? w.id, zone: w.zone, name: w.name, colour: w.colour });
@@ -65,7 +78,12 @@ function makeEngine(api: FakeApi, identityFrom: 'id' | 'name' = 'id') {
       displayName: (w) => `${w.name} (${w.zone})`,
     }),
     async create(plan, ctx) {
-      const w: Widget = { id: `w-${++ctx.client.seq}`, zone: plan.zone ?? 'z1', name: plan.name, colour: plan.colour ?? 'blue' };
+      const w: Widget = {
+        id: `w-${++ctx.client.seq}`,
+        zone: plan.zone ?? 'z1',
+        name: plan.name,
+        colour: plan.colour ?? 'blue',
+      };
       ctx.client.widgets.set(w.id, w);
       return view(w);
     },
@@ -95,7 +113,13 @@ function makeEngine(api: FakeApi, identityFrom: 'id' | 'name' = 'id') {
   return new ProviderEngine(def, silent, {});
 }
 
-const config = (name: string, more: Partial<Record<'zone' | 'colour', string>> = {}): ObjectValue => ({ id: null, zone: null, colour: null, name, ...more });
+const config = (name: string, more: Partial<Record<'zone' | 'colour', string>> = {}): ObjectValue => ({
+  id: null,
+  zone: null,
+  colour: null,
+  name,
+  ...more,
+});
 const T = 'fake_widget';
 
 async function create(engine: ProviderEngine<FakeApi>, cfg: ObjectValue) {
@@ -130,7 +154,14 @@ describe('engine: resource identity', () => {
     expect(read.diags.items).to.deep.equal([]);
     expect(read.identity).to.deep.equal({ zone: 'z1', id: 'w-1' });
     const renamed = config('b');
-    const update = engine.planWithIdentity(T, read.state, proposedNew(schema.block, read.state, renamed) as ObjectValue, renamed, {}, read.identity);
+    const update = engine.planWithIdentity(
+      T,
+      read.state,
+      proposedNew(schema.block, read.state, renamed) as ObjectValue,
+      renamed,
+      {},
+      read.identity,
+    );
     expect(update.diags.items).to.deep.equal([]);
     expect(update.identity).to.deep.equal({ zone: 'z1', id: 'w-1' });
     const updated = await engine.applyWithIdentity(T, read.state, update.planned, {}, renamed, update.identity);
@@ -149,7 +180,9 @@ describe('engine: resource identity', () => {
     api.reportIdAs = 'w-99';
     const read = await engine.readWithIdentity(T, created.state!, {}, created.identity);
     expect(read.diags.items.map((d) => d.summary)).to.deep.equal(['Resource identity changed']);
-    expect(read.diags.items[0]!.detail).to.include('{ id = "w-1", zone = "z1" }').and.include('{ id = "w-99", zone = "z1" }');
+    expect(read.diags.items[0]!.detail)
+      .to.include('{ id = "w-1", zone = "z1" }')
+      .and.include('{ id = "w-99", zone = "z1" }');
     // Terraform keeps the stored identity when a read fails.
     expect(read.identity).to.deep.equal(created.identity);
   });
@@ -157,7 +190,14 @@ describe('engine: resource identity', () => {
   it('an update keeps the planned identity whatever the answer says; the next read reports a change', async () => {
     const created = await create(engine, config('a'));
     const cfg = config('b');
-    const plan = engine.planWithIdentity(T, created.state, proposedNew(schema.block, created.state, cfg) as ObjectValue, cfg, {}, created.identity);
+    const plan = engine.planWithIdentity(
+      T,
+      created.state,
+      proposedNew(schema.block, created.state, cfg) as ObjectValue,
+      cfg,
+      {},
+      created.identity,
+    );
     api.reportIdAs = 'w-7';
     const applied = await engine.applyWithIdentity(T, created.state, plan.planned, {}, cfg, plan.identity);
     // Values known in the plan stay as planned (Terraform's apply rule), the identity with them.
@@ -170,16 +210,32 @@ describe('engine: resource identity', () => {
   it('an update whose planned identity differs from the result is an error naming both', async () => {
     const created = await create(engine, config('a'));
     const cfg = config('b');
-    const plan = engine.planWithIdentity(T, created.state, proposedNew(schema.block, created.state, cfg) as ObjectValue, cfg, {}, created.identity);
+    const plan = engine.planWithIdentity(
+      T,
+      created.state,
+      proposedNew(schema.block, created.state, cfg) as ObjectValue,
+      cfg,
+      {},
+      created.identity,
+    );
     const applied = await engine.applyWithIdentity(T, created.state, plan.planned, {}, cfg, { zone: 'z1', id: 'w-2' });
     expect(applied.diags.items.map((d) => d.summary)).to.deep.equal(['Resource identity changed']);
-    expect(applied.diags.items[0]!.detail).to.include('{ id = "w-2", zone = "z1" }').and.include('{ id = "w-1", zone = "z1" }');
+    expect(applied.diags.items[0]!.detail)
+      .to.include('{ id = "w-2", zone = "z1" }')
+      .and.include('{ id = "w-1", zone = "z1" }');
   });
 
   it('a replacement may plan another identity; an in-place change of what names the object may not', async () => {
     const created = await create(engine, config('a', { zone: 'z1' }));
     const moved = config('a', { zone: 'z2' });
-    const replace = engine.planWithIdentity(T, created.state, proposedNew(schema.block, created.state, moved) as ObjectValue, moved, {}, created.identity);
+    const replace = engine.planWithIdentity(
+      T,
+      created.state,
+      proposedNew(schema.block, created.state, moved) as ObjectValue,
+      moved,
+      {},
+      created.identity,
+    );
     expect(replace.diags.items).to.deep.equal([]);
     expect(replace.requiresReplace).to.deep.equal([[{ attr: 'zone' }]]);
 
@@ -189,25 +245,53 @@ describe('engine: resource identity', () => {
     const read = await wrong.readWithIdentity(T, created.state!, {}, null);
     expect(read.identity).to.deep.equal({ name: 'a' });
     const renamed = config('b', { zone: 'z1' });
-    const plan = wrong.planWithIdentity(T, read.state, proposedNew(schema.block, read.state, renamed) as ObjectValue, renamed, {}, read.identity);
+    const plan = wrong.planWithIdentity(
+      T,
+      read.state,
+      proposedNew(schema.block, read.state, renamed) as ObjectValue,
+      renamed,
+      {},
+      read.identity,
+    );
     expect(plan.diags.items.map((d) => d.summary)).to.deep.equal(['Resource identity would change']);
-    expect(plan.diags.items[0]!.detail).to.include('`name`').and.include('{ name = "a" }').and.include('{ name = "b" }');
+    expect(plan.diags.items[0]!.detail)
+      .to.include('`name`')
+      .and.include('{ name = "a" }')
+      .and.include('{ name = "b" }');
   });
 
-  it('a prior or planned state that lacks its identity is refused as not this provider\'s, before anything is sent', async () => {
+  it("a prior or planned state that lacks its identity is refused as not this provider's, before anything is sent", async () => {
     const created = await create(engine, config('a'));
     const orphan = { ...created.state!, id: null };
     const gets = api.gets;
     const read = await engine.readWithIdentity(T, orphan, {}, null);
-    expect(read.diags.items.map((d) => [d.summary, d.detail.includes('This is a bug')])).to.deep.equal([['Invalid prior state', false]]);
+    expect(read.diags.items.map((d) => [d.summary, d.detail.includes('This is a bug')])).to.deep.equal([
+      ['Invalid prior state', false],
+    ]);
     expect(read.state).to.deep.equal(orphan);
     expect(api.gets, 'nothing read').to.equal(gets);
     const cfg = config('b');
-    const plan = engine.planWithIdentity(T, orphan, proposedNew(schema.block, orphan, cfg) as ObjectValue, cfg, {}, null);
-    expect(plan.diags.items.map((d) => [d.summary, d.detail.includes('This is a bug')])).to.deep.equal([['Invalid prior state', false]]);
+    const plan = engine.planWithIdentity(
+      T,
+      orphan,
+      proposedNew(schema.block, orphan, cfg) as ObjectValue,
+      cfg,
+      {},
+      null,
+    );
+    expect(plan.diags.items.map((d) => [d.summary, d.detail.includes('This is a bug')])).to.deep.equal([
+      ['Invalid prior state', false],
+    ]);
     expect(plan.identity).to.equal(null);
     const before = JSON.stringify([...api.widgets]);
-    const applied = await engine.applyWithIdentity(T, created.state, { ...created.state!, name: 'b', id: null }, {}, cfg, null);
+    const applied = await engine.applyWithIdentity(
+      T,
+      created.state,
+      { ...created.state!, name: 'b', id: null },
+      {},
+      cfg,
+      null,
+    );
     expect(applied.diags.items.map((d) => d.summary)).to.deep.equal(['Invalid planned state']);
     expect(applied.state).to.deep.equal(created.state);
     expect(JSON.stringify([...api.widgets]), 'nothing sent').to.equal(before);
@@ -224,7 +308,9 @@ describe('engine: resource identity', () => {
   it('imports by identity: required attributes checked, optional ones filled by the read, which adopts what it finds', async () => {
     const created = await create(engine, config('a'));
     const missing = await engine.importWithIdentity(T, { identity: { zone: 'z1', id: null } });
-    expect(missing.diags.items.map((d) => [d.summary, d.detail])).to.deep.equal([['Incomplete identity', 'Importing fake_widget by identity needs `id` in the `identity` of the `import` block.']]);
+    expect(missing.diags.items.map((d) => [d.summary, d.detail])).to.deep.equal([
+      ['Incomplete identity', 'Importing fake_widget by identity needs `id` in the `identity` of the `import` block.'],
+    ]);
 
     const imported = await engine.importWithIdentity(T, { identity: { zone: null, id: 'w-1' } });
     expect(imported.diags.items).to.deep.equal([]);
@@ -247,7 +333,9 @@ describe('engine: resource identity', () => {
   });
 
   it('upgrades a stored identity of version 0; other versions and bad JSON are errors', () => {
-    expect(engine.upgradeResourceIdentity(T, 0, '{"id":"w-1","zone":"z1"}')).to.deep.include({ identity: { id: 'w-1', zone: 'z1' } });
+    expect(engine.upgradeResourceIdentity(T, 0, '{"id":"w-1","zone":"z1"}')).to.deep.include({
+      identity: { id: 'w-1', zone: 'z1' },
+    });
     const newer = engine.upgradeResourceIdentity(T, 1, '{"id":"w-1","zone":"z1"}');
     expect(newer.diags.items.map((d) => d.summary)).to.deep.equal(['Unknown identity version']);
     const bad = engine.upgradeResourceIdentity(T, 0, '{"id":"w-1"}');
@@ -255,11 +343,15 @@ describe('engine: resource identity', () => {
   });
 
   it('declarations are checked: a secret or a missing attribute cannot be an identity', () => {
-    expect(identityDeclarationProblems({ attributes: { id: { description: 'x', forImport: 'required' } } }, schema.fields)).to.deep.equal([]);
-    expect(identityDeclarationProblems({ attributes: { nope: { description: 'x', forImport: 'required' } } }, schema.fields)).to.deep.equal([
-      'identity attribute nope comes from "nope", which is not a string attribute of the resource',
-    ]);
-    expect(identityDeclarationProblems({ attributes: { zone: { description: 'x', forImport: 'optional' } } }, schema.fields)).to.deep.equal(['no identity attribute is required for import']);
+    expect(
+      identityDeclarationProblems({ attributes: { id: { description: 'x', forImport: 'required' } } }, schema.fields),
+    ).to.deep.equal([]);
+    expect(
+      identityDeclarationProblems({ attributes: { nope: { description: 'x', forImport: 'required' } } }, schema.fields),
+    ).to.deep.equal(['identity attribute nope comes from "nope", which is not a string attribute of the resource']);
+    expect(
+      identityDeclarationProblems({ attributes: { zone: { description: 'x', forImport: 'optional' } } }, schema.fields),
+    ).to.deep.equal(['no identity attribute is required for import']);
   });
 });
 
@@ -270,7 +362,12 @@ describe('engine: list resources', () => {
     api = new FakeApi();
     engine = makeEngine(api);
     await engine.configureProvider('1.14.0', {});
-    for (const [name, zone] of [['a', 'z1'], ['b', 'z2'], ['c', 'z1']] as const) await create(engine, config(name, { zone, colour: 'red' }));
+    for (const [name, zone] of [
+      ['a', 'z1'],
+      ['b', 'z2'],
+      ['c', 'z1'],
+    ] as const)
+      await create(engine, config(name, { zone, colour: 'red' }));
   });
 
   it('lists what the filter selects, with identities and display names, without objects unless asked', async () => {
@@ -290,11 +387,19 @@ describe('engine: list resources', () => {
   });
 
   it('sends at most `limit` results, none for 0, and stops when the consumer does', async () => {
-    expect(await collect(engine.listResource(T, { zone: null }, { includeResource: false, limit: 2 }))).to.have.length(2);
-    expect(await collect(engine.listResource(T, { zone: null }, { includeResource: false, limit: 0 }))).to.deep.equal([]);
+    expect(await collect(engine.listResource(T, { zone: null }, { includeResource: false, limit: 2 }))).to.have.length(
+      2,
+    );
+    expect(await collect(engine.listResource(T, { zone: null }, { includeResource: false, limit: 0 }))).to.deep.equal(
+      [],
+    );
     const controller = new AbortController();
     const seen: ListEvent[] = [];
-    for await (const e of engine.listResource(T, { zone: null }, { includeResource: false, limit: 100, signal: controller.signal })) {
+    for await (const e of engine.listResource(
+      T,
+      { zone: null },
+      { includeResource: false, limit: 100, signal: controller.signal },
+    )) {
       seen.push(e);
       controller.abort();
     }

@@ -162,6 +162,7 @@ describe('engine: what an import reads, so that generated configuration plans', 
       resourceSchema(
         {
           now: attr.stringList({ optional: true, description: 'now' }),
+          // biome-ignore lint/suspicious/noThenProperty: an attribute's name in a schema, never awaited.
           then: attr.stringList({ optional: true, description: 'then', readAs, ...(deprecated ? { deprecated } : {}) }),
         },
         { description: 'x' },

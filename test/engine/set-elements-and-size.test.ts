@@ -21,7 +21,7 @@ async function engineOf(name: 'sec' | 'vdb') {
 }
 
 describe('validation of set-nested elements and of the whole request', () => {
-  it('names the set block and the element (vdb role permissions, cluster labels), at the set\'s path', async () => {
+  it("names the set block and the element (vdb role permissions, cluster labels), at the set's path", async () => {
     const { validate } = await engineOf('vdb');
     const role = { name: 'tf-role', permissions: [{ value: 'read:clusters' }, { value: 'Read Clusters' }] };
     const [permission] = validate('vdb_accounts_role', role);
@@ -34,7 +34,10 @@ describe('validation of set-nested elements and of the whole request', () => {
       cloud_provider: 'aws',
       cloud_region: 'eu-central-1',
       configuration: [{ number_of_nodes: 1 }],
-      labels: [{ key: 'team', value: 'data' }, { key: 'bad key!', value: 'x' }],
+      labels: [
+        { key: 'team', value: 'data' },
+        { key: 'bad key!', value: 'x' },
+      ],
     };
     const errors = validate('vdb_accounts_cluster', cluster);
     const labels = errors.filter((d) => d.summary === 'Invalid value for "labels.key"');

@@ -6,7 +6,14 @@
 import type { ProviderDef, Logger } from '../../src/engine/contracts.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { providerService, type RpcHandler } from '../../src/server/provider-service.js';
-import { PreEncoded, SERVICE_NAMES, decodeMessage, encodeMessage, rpcTypes, type RpcName } from '../../src/server/proto.js';
+import {
+  PreEncoded,
+  SERVICE_NAMES,
+  decodeMessage,
+  encodeMessage,
+  rpcTypes,
+  type RpcName,
+} from '../../src/server/proto.js';
 
 type Msg = Record<string, any>;
 
@@ -17,7 +24,9 @@ type Msg = Record<string, any>;
  */
 export type AnswerKind = 'error' | 'success' | 'internal' | 'invalid-diagnostic';
 
-const isInternal = (d: Msg) => String(d.summary ?? '').startsWith('Provider error during') || String(d.detail ?? '').includes('This is a bug in the provider');
+const isInternal = (d: Msg) =>
+  String(d.summary ?? '').startsWith('Provider error during') ||
+  String(d.detail ?? '').includes('This is a bug in the provider');
 
 export function classifyResponse(rpc: string, res: Msg): AnswerKind {
   const diagnostics: Msg[] = res.diagnostics ?? [];
@@ -35,7 +44,14 @@ export function internalErrorText(res: Msg): string {
   return d ? `${d.summary}: ${d.detail}` : '';
 }
 
-export const silentLogger: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => silentLogger };
+export const silentLogger: Logger = {
+  trace() {},
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child: () => silentLogger,
+};
 
 export interface InProcessProvider {
   readonly handlers: Record<string, RpcHandler>;
@@ -68,7 +84,8 @@ export function inProcessProvider(def: ProviderDef<any, any>): InProcessProvider
   return {
     handlers,
     callBytes,
-    call: (rpc, request) => callBytes(rpc, encodeMessage(rpcTypes(SERVICE_NAMES.provider, rpc).request, request)) as Promise<Msg>,
+    call: (rpc, request) =>
+      callBytes(rpc, encodeMessage(rpcTypes(SERVICE_NAMES.provider, rpc).request, request)) as Promise<Msg>,
   };
 }
 

@@ -53,7 +53,9 @@ describe('malformed management-API answers become diagnostics naming the call (s
     const err = await failure(tf.read(TYPE, state));
     expect(err.diagnostics).to.have.length(1);
     expect(err.diagnostics[0]!.summary).to.equal(`Cannot read ${TYPE}`);
-    expect(err.diagnostics[0]!.detail).to.match(/^GET \/api\/v2\/AlertChannels\/\{intgGuid\}: the response does not have the expected shape: data\.enabled: .*\(HTTP 200/);
+    expect(err.diagnostics[0]!.detail).to.match(
+      /^GET \/api\/v2\/AlertChannels\/\{intgGuid\}: the response does not have the expected shape: data\.enabled: .*\(HTTP 200/,
+    );
     expect(err.diagnostics[0]!.detail).to.not.include(emulator.apiSecret);
   });
 
@@ -63,11 +65,19 @@ describe('malformed management-API answers become diagnostics naming the call (s
     const change = await tf.plan(TYPE, state, config);
     emulator.injectFault({ path, status: 200, rawBody: '<html>maintenance</html>', times: Infinity });
     const dyn = (v: ObjectValue | null) => ({ msgpack: Buffer.from(encodeMsgpack(impliedType(block), v)) });
-    const res = await tf.plugin.call('ApplyResourceChange', { type_name: TYPE, prior_state: dyn(state), planned_state: dyn(change.planned), config: dyn(config), planned_private: change.plannedPrivate });
+    const res = await tf.plugin.call('ApplyResourceChange', {
+      type_name: TYPE,
+      prior_state: dyn(state),
+      planned_state: dyn(change.planned),
+      config: dyn(config),
+      planned_private: change.plannedPrivate,
+    });
     emulator.clearFaults();
     expect(res.diagnostics).to.have.length(1);
     expect(res.diagnostics[0]).to.deep.include({ severity: 1, summary: `Cannot update ${TYPE}` });
-    expect(res.diagnostics[0].detail).to.match(/^PATCH \/api\/v2\/AlertChannels\/\{intgGuid\}: the response body is not JSON/);
+    expect(res.diagnostics[0].detail).to.match(
+      /^PATCH \/api\/v2\/AlertChannels\/\{intgGuid\}: the response body is not JSON/,
+    );
     expect(decodeMsgpack(impliedType(block), res.new_state.msgpack), 'the prior state stays').to.deep.equal(state);
   });
 
@@ -94,7 +104,9 @@ describe('malformed management-API answers become diagnostics naming the call (v
       name: 'tf-malformed',
       cloud_provider: 'aws',
       cloud_region: 'eu-central-1',
-      configuration: [{ number_of_nodes: 1, node_configuration: [{ package_id: h.emulator.packageId('aws', 'small') }] }],
+      configuration: [
+        { number_of_nodes: 1, node_configuration: [{ package_id: h.emulator.packageId('aws', 'small') }] },
+      ],
     });
     const id = state.id as string;
     const stored = h.emulator.get<Record<string, unknown>>(VDB_COLLECTIONS.clusters, id)!;

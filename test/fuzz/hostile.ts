@@ -63,13 +63,27 @@ export interface Scale {
   readonly hugeCount: readonly [number, number];
 }
 
-export const IN_PROCESS_SCALE: Scale = { hugeBytes: [64 * 1024, 2 * 1024 * 1024], deepLevels: [1_000, 100_000], hugeCount: [10_000, 100_000] };
-export const WIRE_SCALE: Scale = { hugeBytes: [256 * 1024, 4 * 1024 * 1024], deepLevels: [1_000, 100_000], hugeCount: [10_000, 100_000] };
+export const IN_PROCESS_SCALE: Scale = {
+  hugeBytes: [64 * 1024, 2 * 1024 * 1024],
+  deepLevels: [1_000, 100_000],
+  hugeCount: [10_000, 100_000],
+};
+export const WIRE_SCALE: Scale = {
+  hugeBytes: [256 * 1024, 4 * 1024 * 1024],
+  deepLevels: [1_000, 100_000],
+  hugeCount: [10_000, 100_000],
+};
 
 /** Nesting depths: mostly a few thousand levels, one in ten up to the maximum (100k). */
 const levelsArb = (scale: Scale): fc.Arbitrary<number> =>
   fc.oneof(
-    { weight: 9, arbitrary: fc.integer({ min: scale.deepLevels[0], max: Math.max(scale.deepLevels[0], Math.min(scale.deepLevels[1], 4096)) }) },
+    {
+      weight: 9,
+      arbitrary: fc.integer({
+        min: scale.deepLevels[0],
+        max: Math.max(scale.deepLevels[0], Math.min(scale.deepLevels[1], 4096)),
+      }),
+    },
     { weight: 1, arbitrary: fc.integer({ min: scale.deepLevels[0], max: scale.deepLevels[1] }) },
   );
 
@@ -186,14 +200,20 @@ function positions(type: CtyType, value: Value, out: CtyType[] = []): CtyType[] 
       for (const e of Object.values(value as ObjectValue)) positions(type.element, e, out);
       break;
     case 'object':
-      for (const name of Object.keys(type.attributes).sort()) positions(type.attributes[name]!, (value as ObjectValue)[name] ?? null, out);
+      for (const name of Object.keys(type.attributes).sort())
+        positions(type.attributes[name]!, (value as ObjectValue)[name] ?? null, out);
       break;
     default:
   }
   return out;
 }
 
-function writeTyped(w: MsgpackWriter, type: CtyType, value: Value, target: { index: number; at: number; replace: Replacement }): void {
+function writeTyped(
+  w: MsgpackWriter,
+  type: CtyType,
+  value: Value,
+  target: { index: number; at: number; replace: Replacement },
+): void {
   if (target.at++ === target.index) return target.replace(w, type, value);
   if (value === null) return w.nil();
   if (value instanceof Unknown) return w.unknown();
@@ -244,7 +264,11 @@ const INVALID_UTF8: readonly number[][] = [
 ];
 
 function invalidUtf8(variant: number, padding: number): Buffer {
-  return Buffer.concat([Buffer.from('a'.repeat(padding)), Buffer.from(INVALID_UTF8[variant % INVALID_UTF8.length]!), Buffer.from('z')]);
+  return Buffer.concat([
+    Buffer.from('a'.repeat(padding)),
+    Buffer.from(INVALID_UTF8[variant % INVALID_UTF8.length]!),
+    Buffer.from('z'),
+  ]);
 }
 
 const isPrimitive = (t: CtyType) => t.kind === 'string' || t.kind === 'number' || t.kind === 'bool';
@@ -265,7 +289,11 @@ function positionAttacks(knobs: { variant: number; size: number; levels: number;
       mustFail: true,
       applies: () => true,
       // An array is never a primitive, a bool never a collection or object.
-      write: (w, t) => (isPrimitive(t) ? (w.array(1), w.nil()) : w.bool(true)),
+      write: (w, t) => {
+        if (!isPrimitive(t)) return w.bool(true);
+        w.array(1);
+        w.nil();
+      },
     },
     {
       category: 'invalid-utf8',
@@ -286,7 +314,11 @@ function positionAttacks(knobs: { variant: number; size: number; levels: number;
         const names = Object.keys((t as Extract<CtyType, { kind: 'object' }>).attributes).sort();
         const drop = variant % names.length;
         w.map(names.length - 1);
-        names.forEach((n, i) => i !== drop && (w.str(n), w.nil()));
+        for (const [i, n] of names.entries()) {
+          if (i === drop) continue;
+          w.str(n);
+          w.nil();
+        }
       },
     },
     {
@@ -296,7 +328,10 @@ function positionAttacks(knobs: { variant: number; size: number; levels: number;
       write: (w, t) => {
         const names = Object.keys((t as Extract<CtyType, { kind: 'object' }>).attributes).sort();
         w.map(names.length + 1);
-        for (const n of names) (w.str(n), w.nil());
+        for (const n of names) {
+          w.str(n);
+          w.nil();
+        }
         w.str('zz_not_an_attribute');
         w.nil();
       },
@@ -345,14 +380,28 @@ function positionAttacks(knobs: { variant: number; size: number; levels: number;
       category: 'absurd-number',
       mustFail: false,
       applies: (t) => t.kind === 'number',
-      write: (w) => w.str(['1e999999999', '9'.repeat(size % 200_000), '-0.' + '0'.repeat(size % 100_000) + '1', '1e-999999999', 'NaN', 'Infinity'][variant % 6]!),
+      write: (w) =>
+        w.str(
+          [
+            '1e999999999',
+            '9'.repeat(size % 200_000),
+            `-0.${'0'.repeat(size % 100_000)}1`,
+            '1e-999999999',
+            'NaN',
+            'Infinity',
+          ][variant % 6]!,
+        ),
     },
     {
       category: 'odd-unknown',
       mustFail: false,
       applies: () => true,
       // Refinement payloads (ext 12) and other ext types with random bodies.
-      write: (w) => w.ext(variant % 2 === 0 ? 12 : variant % 128, Buffer.from(Array.from({ length: (variant * 37) % 1500 }, (_, i) => (i * 131 + variant) & 0xff))),
+      write: (w) =>
+        w.ext(
+          variant % 2 === 0 ? 12 : variant % 128,
+          Buffer.from(Array.from({ length: (variant * 37) % 1500 }, (_, i) => (i * 131 + variant) & 0xff)),
+        ),
     },
   ];
 }
@@ -387,7 +436,11 @@ const knobsArb = (scale: Scale) =>
   });
 
 /** Every kind of DynamicValue for an object type; `only` restricts to certainly-invalid ones. */
-export function payloadArb(entry: SchemaEntry, scale: Scale, opts: { onlyInvalid?: boolean; big?: boolean } = {}): fc.Arbitrary<Payload> {
+export function payloadArb(
+  entry: SchemaEntry,
+  scale: Scale,
+  opts: { onlyInvalid?: boolean; big?: boolean } = {},
+): fc.Arbitrary<Payload> {
   const key = `${opts.onlyInvalid === true}/${opts.big === true}/${scale.hugeBytes.join()}/${scale.deepLevels.join()}/${scale.hugeCount.join()}`;
   let byOptions = payloadArbCache.get(entry);
   if (!byOptions) payloadArbCache.set(entry, (byOptions = new Map()));
@@ -398,11 +451,25 @@ export function payloadArb(entry: SchemaEntry, scale: Scale, opts: { onlyInvalid
 
 const payloadArbCache = new WeakMap<SchemaEntry, Map<string, fc.Arbitrary<Payload>>>();
 
-function buildPayloadArb(entry: SchemaEntry, scale: Scale, opts: { onlyInvalid?: boolean; big?: boolean }): fc.Arbitrary<Payload> {
+function buildPayloadArb(
+  entry: SchemaEntry,
+  scale: Scale,
+  opts: { onlyInvalid?: boolean; big?: boolean },
+): fc.Arbitrary<Payload> {
   const { type, block, fields } = entry;
   const value = fc.oneof(blockValueArb(block, 'config', fields), blockValueArb(block, 'state', fields));
-  const msgpack = (bytes: Buffer, category: string, mustFail: boolean, fits = false): Payload => ({ category, mustFail, dv: { msgpack: bytes }, fits });
-  const json = (text: string | Buffer, category: string, mustFail: boolean): Payload => ({ category, mustFail, dv: { json: Buffer.from(text) }, fits: false });
+  const msgpack = (bytes: Buffer, category: string, mustFail: boolean, fits = false): Payload => ({
+    category,
+    mustFail,
+    dv: { msgpack: bytes },
+    fits,
+  });
+  const json = (text: string | Buffer, category: string, mustFail: boolean): Payload => ({
+    category,
+    mustFail,
+    dv: { json: Buffer.from(text) },
+    fits: false,
+  });
 
   const positional = fc.tuple(value, knobsArb(scale), fc.nat(), fc.nat()).map(([v, knobs, which, where]) => {
     const attacks = positionAttacks(knobs).filter((a) => opts.big || !a.category.startsWith('huge'));
@@ -421,25 +488,38 @@ function buildPayloadArb(entry: SchemaEntry, scale: Scale, opts: { onlyInvalid?:
     // A strict, non-empty prefix of a self-delimiting encoding is never a whole value.
     return msgpack(b.subarray(0, 1 + (cut % (b.length - 1))), 'truncated', true);
   });
-  const jsonDeep = fc.tuple(levelsArb(scale), fc.boolean()).map(([n, arrays]) =>
-    json(arrays ? '['.repeat(n) + ']'.repeat(n) : '{"a":'.repeat(n) + 'null' + '}'.repeat(n), 'json-deep', true),
-  );
+  const jsonDeep = fc
+    .tuple(levelsArb(scale), fc.boolean())
+    .map(([n, arrays]) =>
+      json(arrays ? '['.repeat(n) + ']'.repeat(n) : `${'{"a":'.repeat(n)}null${'}'.repeat(n)}`, 'json-deep', true),
+    );
   const invalidOnly: fc.Arbitrary<Payload>[] = [positional, truncated, jsonDeep];
   if (opts.onlyInvalid) return fc.oneof(...invalidOnly);
 
-  const mutated = fc.tuple(value, fc.array(fc.tuple(fc.nat(), fc.nat({ max: 255 })), { minLength: 1, maxLength: 4 })).map(([v, edits]) => {
-    const b = Buffer.from(encodeMsgpack(type, v));
-    for (const [at, byte] of edits) b[at % b.length] = byte;
-    return msgpack(b, 'mutated', false);
-  });
+  const mutated = fc
+    .tuple(value, fc.array(fc.tuple(fc.nat(), fc.nat({ max: 255 })), { minLength: 1, maxLength: 4 }))
+    .map(([v, edits]) => {
+      const b = Buffer.from(encodeMsgpack(type, v));
+      for (const [at, byte] of edits) b[at % b.length] = byte;
+      return msgpack(b, 'mutated', false);
+    });
   const stateJson = blockValueArb(block, 'state', fields).map((v) => encodeJSON(type, v));
   return fc.oneof(
     { weight: 3, arbitrary: value.map((v) => msgpack(Buffer.from(encodeMsgpack(type, v)), 'valid', false, true)) },
-    { weight: 1, arbitrary: fc.constantFrom<Payload>({ category: 'absent', mustFail: false, dv: null, fits: false }, msgpack(Buffer.from([0xc0]), 'null', false)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<Payload>(
+        { category: 'absent', mustFail: false, dv: null, fits: false },
+        msgpack(Buffer.from([0xc0]), 'null', false),
+      ),
+    },
     { weight: 6, arbitrary: positional },
     { weight: 2, arbitrary: truncated },
     { weight: 2, arbitrary: mutated },
-    { weight: 2, arbitrary: fc.uint8Array({ maxLength: 300 }).map((b) => msgpack(Buffer.from(b), 'random-bytes', false)) },
+    {
+      weight: 2,
+      arbitrary: fc.uint8Array({ maxLength: 300 }).map((b) => msgpack(Buffer.from(b), 'random-bytes', false)),
+    },
     {
       weight: 1,
       arbitrary: fc.jsonValue({ maxDepth: 3 }).map((j) => {
@@ -449,7 +529,15 @@ function buildPayloadArb(entry: SchemaEntry, scale: Scale, opts: { onlyInvalid?:
       }),
     },
     { weight: 1, arbitrary: stateJson.map((t) => json(t, 'json-valid', false)) },
-    { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 200 }), fc.jsonValue({ maxDepth: 3 }).map((j) => JSON.stringify(j))).map((t) => json(t, 'json-garbage', false)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .oneof(
+          fc.string({ maxLength: 200 }),
+          fc.jsonValue({ maxDepth: 3 }).map((j) => JSON.stringify(j)),
+        )
+        .map((t) => json(t, 'json-garbage', false)),
+    },
     { weight: 1, arbitrary: jsonDeep },
     {
       weight: 1,
@@ -458,7 +546,15 @@ function buildPayloadArb(entry: SchemaEntry, scale: Scale, opts: { onlyInvalid?:
         const b = Buffer.from(t);
         const quote = b.indexOf(0x22, at % b.length);
         const cut = quote < 0 ? 0 : quote + 1;
-        return json(Buffer.concat([b.subarray(0, cut), Buffer.from(INVALID_UTF8[variant % INVALID_UTF8.length]!), b.subarray(cut)]), 'json-invalid-utf8', false);
+        return json(
+          Buffer.concat([
+            b.subarray(0, cut),
+            Buffer.from(INVALID_UTF8[variant % INVALID_UTF8.length]!),
+            b.subarray(cut),
+          ]),
+          'json-invalid-utf8',
+          false,
+        );
       }),
     },
   );
@@ -494,7 +590,17 @@ const UNSUPPORTED_RPCS: readonly RpcName[] = [
 ];
 const INFO_RPCS: readonly RpcName[] = ['GetMetadata', 'GetResourceIdentitySchemas', 'GetFunctions', 'StopProvider'];
 /** Left to grpc-js's UNIMPLEMENTED answer. */
-export const UNIMPLEMENTED_RPCS: readonly RpcName[] = ['GenerateResourceConfig', 'ValidateStateStoreConfig', 'ConfigureStateStore', 'LockState', 'UnlockState', 'GetStates', 'DeleteState', 'PlanAction', 'ValidateActionConfig'];
+export const UNIMPLEMENTED_RPCS: readonly RpcName[] = [
+  'GenerateResourceConfig',
+  'ValidateStateStoreConfig',
+  'ConfigureStateStore',
+  'LockState',
+  'UnlockState',
+  'GetStates',
+  'DeleteState',
+  'PlanAction',
+  'ValidateActionConfig',
+];
 
 const requestType = (rpc: RpcName) => rpcTypes(SERVICE_NAMES.provider, rpc).request;
 /** Field number of a request's type_name, from the .proto sources. */
@@ -503,7 +609,10 @@ const requestTypeNameField = (rpc: RpcName) =>
 
 /** Appends a length-delimited field with raw bytes; for a string field the last occurrence wins. */
 function withRawField(bytes: Buffer, fieldNumber: number, raw: Uint8Array): Buffer {
-  const extra = protobuf.Writer.create().uint32((fieldNumber << 3) | 2).bytes(raw).finish();
+  const extra = protobuf.Writer.create()
+    .uint32((fieldNumber << 3) | 2)
+    .bytes(raw)
+    .finish();
   return Buffer.concat([bytes, Buffer.from(extra)]);
 }
 
@@ -519,43 +628,120 @@ interface TypeName {
 }
 
 /** A real type name most of the time, otherwise one no provider has. */
-function typeNameArb(real: readonly string[], others: readonly string[], scale: Scale, big: boolean): fc.Arbitrary<TypeName> {
+function typeNameArb(
+  real: readonly string[],
+  others: readonly string[],
+  scale: Scale,
+  big: boolean,
+): fc.Arbitrary<TypeName> {
   const taken = new Set([...real]);
   const unknown = (text: string, category: string): TypeName => ({ category, hostile: true, text });
   const hostile = fc.oneof(
-    fc.string({ maxLength: 40 }).filter((s) => !taken.has(s)).map((s) => unknown(s, 'unknown-type-name')),
-    fc.constantFrom('', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'sec_%s%n%x', 'vdb_cluster\u0000', 'SEC_ALERT_CHANNEL_EMAIL', 'vdb_cluster ', '../../etc/passwd')
+    fc
+      .string({ maxLength: 40 })
       .filter((s) => !taken.has(s))
       .map((s) => unknown(s, 'unknown-type-name')),
-    ...(others.length > 0 ? [fc.constantFrom(...others).filter((s) => !taken.has(s)).map((s) => unknown(s, 'wrong-kind-type-name'))] : []),
-    fc.tuple(fc.nat(), fc.constantFrom(...real)).map(([v, name]): TypeName => ({ category: 'invalid-utf8-type-name', hostile: true, raw: Buffer.concat([Buffer.from(name), invalidUtf8(v, 0)]) })),
-    ...(big ? [fc.integer({ min: scale.hugeBytes[0], max: scale.hugeBytes[1] }).map((n) => unknown('r'.repeat(n), 'huge-type-name'))] : []),
+    fc
+      .constantFrom(
+        '',
+        '__proto__',
+        'constructor',
+        'toString',
+        'hasOwnProperty',
+        'sec_%s%n%x',
+        'vdb_cluster\u0000',
+        'SEC_ALERT_CHANNEL_EMAIL',
+        'vdb_cluster ',
+        '../../etc/passwd',
+      )
+      .filter((s) => !taken.has(s))
+      .map((s) => unknown(s, 'unknown-type-name')),
+    ...(others.length > 0
+      ? [
+          fc
+            .constantFrom(...others)
+            .filter((s) => !taken.has(s))
+            .map((s) => unknown(s, 'wrong-kind-type-name')),
+        ]
+      : []),
+    fc.tuple(fc.nat(), fc.constantFrom(...real)).map(
+      ([v, name]): TypeName => ({
+        category: 'invalid-utf8-type-name',
+        hostile: true,
+        raw: Buffer.concat([Buffer.from(name), invalidUtf8(v, 0)]),
+      }),
+    ),
+    ...(big
+      ? [
+          fc
+            .integer({ min: scale.hugeBytes[0], max: scale.hugeBytes[1] })
+            .map((n) => unknown('r'.repeat(n), 'huge-type-name')),
+        ]
+      : []),
   );
-  return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...real).map((text): TypeName => ({ category: null, hostile: false, text })) }, { weight: 1, arbitrary: hostile });
+  return fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.constantFrom(...real).map((text): TypeName => ({ category: null, hostile: false, text })),
+    },
+    { weight: 1, arbitrary: hostile },
+  );
 }
 
 const privateArb = (scale: Scale): fc.Arbitrary<{ category: string | null; mustFail: boolean; bytes: Buffer }> =>
   fc.oneof(
     { weight: 4, arbitrary: fc.constant({ category: null, mustFail: false, bytes: Buffer.alloc(0) }) },
-    { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }).map((o) => ({ category: null, mustFail: false, bytes: Buffer.from(JSON.stringify(o)) })) },
-    { weight: 1, arbitrary: fc.string({ maxLength: 60 }).map((s) => ({ category: 'private-not-json', mustFail: true, bytes: Buffer.from(`{${s}`) })) },
-    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 60 }).map((b) => ({ category: 'private-random-bytes', mustFail: false, bytes: Buffer.from(b) })) },
     {
       weight: 1,
-      arbitrary: levelsArb(scale).map((n) => ({ category: 'private-deep', mustFail: false, bytes: Buffer.from('['.repeat(n) + ']'.repeat(n)) })),
+      arbitrary: fc
+        .dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 })
+        .map((o) => ({ category: null, mustFail: false, bytes: Buffer.from(JSON.stringify(o)) })),
     },
     {
       weight: 1,
-      arbitrary: fc.constantFrom('{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}', '[1,2,3]', 'null', '"text"', '{"a":"\\ud800"}').map((s) => ({
-        category: 'private-odd-json',
+      arbitrary: fc
+        .string({ maxLength: 60 })
+        .map((s) => ({ category: 'private-not-json', mustFail: true, bytes: Buffer.from(`{${s}`) })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .uint8Array({ maxLength: 60 })
+        .map((b) => ({ category: 'private-random-bytes', mustFail: false, bytes: Buffer.from(b) })),
+    },
+    {
+      weight: 1,
+      arbitrary: levelsArb(scale).map((n) => ({
+        category: 'private-deep',
         mustFail: false,
-        bytes: Buffer.from(s),
+        bytes: Buffer.from('['.repeat(n) + ']'.repeat(n)),
       })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(
+          '{"__proto__":{"polluted":true}}',
+          '{"constructor":{"prototype":{"polluted":true}}}',
+          '[1,2,3]',
+          'null',
+          '"text"',
+          '{"a":"\\ud800"}',
+        )
+        .map((s) => ({
+          category: 'private-odd-json',
+          mustFail: false,
+          bytes: Buffer.from(s),
+        })),
     },
   );
 
 /** Field-level hostility in well-formed protobuf, per RPC. */
-function requestArbs(cat: Catalogue, scale: Scale, opts: { big: boolean; configureOnlyInvalid: boolean }): fc.Arbitrary<HostileRequest>[] {
+function requestArbs(
+  cat: Catalogue,
+  scale: Scale,
+  opts: { big: boolean; configureOnlyInvalid: boolean },
+): fc.Arbitrary<HostileRequest>[] {
   const resourceNames = cat.resources.map((r) => r.name);
   const dataNames = cat.dataSources.map((d) => d.name);
   const big = opts.big;
@@ -567,8 +753,12 @@ function requestArbs(cat: Catalogue, scale: Scale, opts: { big: boolean; configu
     names: readonly string[],
     otherNames: readonly string[],
     dvFields: readonly { field: string; decoded: boolean }[],
-    extra: (entry: SchemaEntry) => fc.Arbitrary<{ fields: Record<string, unknown>; category: string | null; mustFail: boolean; needsValue?: boolean }> = () =>
-      fc.constant({ fields: {}, category: null, mustFail: false }),
+    extra: (entry: SchemaEntry) => fc.Arbitrary<{
+      fields: Record<string, unknown>;
+      category: string | null;
+      mustFail: boolean;
+      needsValue?: boolean;
+    }> = () => fc.constant({ fields: {}, category: null, mustFail: false }),
   ): fc.Arbitrary<HostileRequest> => {
     // The payloads of each type, built once (chain would rebuild them for every sample).
     const fieldsOf = new Map(
@@ -589,7 +779,9 @@ function requestArbs(cat: Catalogue, scale: Scale, opts: { big: boolean; configu
         const decodedFail = payloads.some(({ decoded, p }) => decoded && p.mustFail);
         // Extra fields that only matter once a decoded value exists (ReadResource's private).
         const extraFail = ex.mustFail && (!ex.needsValue || payloads[0]!.p.fits);
-        const hostileDv = payloads.find(({ p }) => p.category !== 'valid' && p.category !== 'absent' && p.category !== 'null');
+        const hostileDv = payloads.find(
+          ({ p }) => p.category !== 'valid' && p.category !== 'absent' && p.category !== 'null',
+        );
         return {
           rpc,
           category: tn.category ?? ex.category ?? hostileDv?.p.category ?? 'valid',
@@ -603,14 +795,30 @@ function requestArbs(cat: Catalogue, scale: Scale, opts: { big: boolean; configu
   };
 
   const privateField = (field: string, needsValue: boolean) => () =>
-    privateArb(scale).map((p) => ({ fields: { [field]: p.bytes }, category: p.category, mustFail: p.mustFail, needsValue }));
+    privateArb(scale).map((p) => ({
+      fields: { [field]: p.bytes },
+      category: p.category,
+      mustFail: p.mustFail,
+      needsValue,
+    }));
 
   const provider = (rpc: RpcName, extraFields: Record<string, unknown>) =>
     payloadArb(cat.provider, scale, { big, onlyInvalid: rpc === 'ConfigureProvider' && opts.configureOnlyInvalid }).map(
-      (p): HostileRequest => ({ rpc, category: p.category, mustFail: p.mustFail, wellFormed: true, bytes: encode(rpc, { ...extraFields, ...(p.dv ? { config: p.dv } : {}) }) }),
+      (p): HostileRequest => ({
+        rpc,
+        category: p.category,
+        mustFail: p.mustFail,
+        wellFormed: true,
+        bytes: encode(rpc, { ...extraFields, ...(p.dv ? { config: p.dv } : {}) }),
+      }),
     );
 
-  const hugeText = big ? fc.oneof(fc.string({ maxLength: 64 }), fc.integer({ min: scale.hugeBytes[0], max: scale.hugeBytes[1] }).map((n) => 'v'.repeat(n))) : fc.string({ maxLength: 64 });
+  const hugeText = big
+    ? fc.oneof(
+        fc.string({ maxLength: 64 }),
+        fc.integer({ min: scale.hugeBytes[0], max: scale.hugeBytes[1] }).map((n) => 'v'.repeat(n)),
+      )
+    : fc.string({ maxLength: 64 });
 
   return [
     provider('ValidateProviderConfig', {}),
@@ -621,7 +829,16 @@ function requestArbs(cat: Catalogue, scale: Scale, opts: { big: boolean; configu
       { field: 'config', decoded: true },
       { field: 'provider_meta', decoded: false },
     ]),
-    typed('ReadResource', resourceNames, dataNames, [{ field: 'current_state', decoded: true }, { field: 'provider_meta', decoded: false }], privateField('private', true)),
+    typed(
+      'ReadResource',
+      resourceNames,
+      dataNames,
+      [
+        { field: 'current_state', decoded: true },
+        { field: 'provider_meta', decoded: false },
+      ],
+      privateField('private', true),
+    ),
     typed(
       'PlanResourceChange',
       resourceNames,
@@ -647,20 +864,44 @@ function requestArbs(cat: Catalogue, scale: Scale, opts: { big: boolean; configu
       privateField('planned_private', false),
     ),
     typed('ImportResourceState', resourceNames, dataNames, [], () =>
-      fc.oneof(hugeText, fc.nat().map((v) => invalidUtf8(v, 4).toString('latin1'))).map((id) => ({ fields: { id }, category: id.length > 1000 ? 'huge-import-id' : null, mustFail: false })),
+      fc
+        .oneof(
+          hugeText,
+          fc.nat().map((v) => invalidUtf8(v, 4).toString('latin1')),
+        )
+        .map((id) => ({ fields: { id }, category: id.length > 1000 ? 'huge-import-id' : null, mustFail: false })),
     ),
     typed('UpgradeResourceState', resourceNames, dataNames, [], (entry) =>
       fc
         .tuple(
           fc.oneof(
             { weight: 3, arbitrary: fc.constant(entry.version) },
-            { weight: 1, arbitrary: fc.oneof(fc.integer({ min: -1000, max: -1 }), fc.integer({ min: entry.version + 1, max: 1000 }), fc.constantFrom(Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER)) },
+            {
+              weight: 1,
+              arbitrary: fc.oneof(
+                fc.integer({ min: -1000, max: -1 }),
+                fc.integer({ min: entry.version + 1, max: 1000 }),
+                fc.constantFrom(Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER),
+              ),
+            },
           ),
           fc.oneof(
-            blockValueArb(entry.block, 'state', entry.fields).map((v) => ({ category: null as string | null, mustFail: false, raw: { json: Buffer.from(encodeJSON(entry.type, v)) } })),
-            fc.string({ maxLength: 100 }).map((s) => ({ category: 'raw-state-garbage', mustFail: false, raw: { json: Buffer.from(s) } })),
-            levelsArb(scale).map((n) => ({ category: 'raw-state-deep', mustFail: true, raw: { json: Buffer.from('{"a":'.repeat(n) + '1' + '}'.repeat(n)) } })),
-            fc.dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 10 }), { minKeys: 1, maxKeys: 4 }).map((flatmap) => ({ category: 'raw-state-flatmap', mustFail: true, raw: { flatmap } })),
+            blockValueArb(entry.block, 'state', entry.fields).map((v) => ({
+              category: null as string | null,
+              mustFail: false,
+              raw: { json: Buffer.from(encodeJSON(entry.type, v)) },
+            })),
+            fc
+              .string({ maxLength: 100 })
+              .map((s) => ({ category: 'raw-state-garbage', mustFail: false, raw: { json: Buffer.from(s) } })),
+            levelsArb(scale).map((n) => ({
+              category: 'raw-state-deep',
+              mustFail: true,
+              raw: { json: Buffer.from(`${'{"a":'.repeat(n)}1${'}'.repeat(n)}`) },
+            })),
+            fc
+              .dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 10 }), { minKeys: 1, maxKeys: 4 })
+              .map((flatmap) => ({ category: 'raw-state-flatmap', mustFail: true, raw: { flatmap } })),
             fc.constant({ category: 'raw-state-absent', mustFail: false, raw: null as unknown as { json: Buffer } }),
           ),
         )
@@ -671,9 +912,21 @@ function requestArbs(cat: Catalogue, scale: Scale, opts: { big: boolean; configu
         })),
     ),
     fc.constantFrom(...UNSUPPORTED_RPCS).chain((rpc) =>
-      fc.string({ maxLength: 30 }).map((s): HostileRequest => ({ rpc, category: 'unsupported-rpc', mustFail: true, wellFormed: true, bytes: encode(rpc, { type_name: s, name: s }) })),
+      fc.string({ maxLength: 30 }).map(
+        (s): HostileRequest => ({
+          rpc,
+          category: 'unsupported-rpc',
+          mustFail: true,
+          wellFormed: true,
+          bytes: encode(rpc, { type_name: s, name: s }),
+        }),
+      ),
     ),
-    fc.constantFrom(...INFO_RPCS).map((rpc): HostileRequest => ({ rpc, category: 'info', mustFail: false, wellFormed: true, bytes: encode(rpc, {}) })),
+    fc
+      .constantFrom(...INFO_RPCS)
+      .map(
+        (rpc): HostileRequest => ({ rpc, category: 'info', mustFail: false, wellFormed: true, bytes: encode(rpc, {}) }),
+      ),
   ];
 }
 
@@ -695,36 +948,86 @@ const ALL_RPCS: readonly RpcName[] = [
 ];
 
 /** Bytes that are not a valid request, or valid only by accident: any answer but a crash is fine. */
-function malformedArbs(scale: Scale, wellFormedRequest: fc.Arbitrary<HostileRequest>, opts: { withUnimplemented: boolean; configureOnlyInvalid: boolean }): fc.Arbitrary<HostileRequest>[] {
+function malformedArbs(
+  scale: Scale,
+  wellFormedRequest: fc.Arbitrary<HostileRequest>,
+  opts: { withUnimplemented: boolean; configureOnlyInvalid: boolean },
+): fc.Arbitrary<HostileRequest>[] {
   const rpcs = fc.constantFrom(...ALL_RPCS);
-  const anyAnswer = (rpc: RpcName, category: string, bytes: Buffer): HostileRequest => ({ rpc, category, mustFail: false, wellFormed: false, bytes });
+  const anyAnswer = (rpc: RpcName, category: string, bytes: Buffer): HostileRequest => ({
+    rpc,
+    category,
+    mustFail: false,
+    wellFormed: false,
+    bytes,
+  });
   const arbs: fc.Arbitrary<HostileRequest>[] = [
-    fc.tuple(rpcs, fc.uint8Array({ maxLength: 400 })).map(([rpc, b]) => anyAnswer(rpc, 'protobuf-random-bytes', Buffer.from(b))),
-    fc.tuple(wellFormedRequest, fc.nat()).map(([r, cut]) => anyAnswer(r.rpc, 'protobuf-truncated', r.bytes.subarray(0, r.bytes.length === 0 ? 0 : cut % r.bytes.length))),
-    fc.tuple(wellFormedRequest, fc.array(fc.tuple(fc.nat(), fc.nat({ max: 255 })), { minLength: 1, maxLength: 3 })).map(([r, edits]) => {
-      const b = Buffer.from(r.bytes);
-      if (b.length > 0) for (const [at, byte] of edits) b[at % b.length] = byte;
-      return anyAnswer(r.rpc, 'protobuf-mutated', b);
-    }),
+    fc
+      .tuple(rpcs, fc.uint8Array({ maxLength: 400 }))
+      .map(([rpc, b]) => anyAnswer(rpc, 'protobuf-random-bytes', Buffer.from(b))),
+    fc
+      .tuple(wellFormedRequest, fc.nat())
+      .map(([r, cut]) =>
+        anyAnswer(r.rpc, 'protobuf-truncated', r.bytes.subarray(0, r.bytes.length === 0 ? 0 : cut % r.bytes.length)),
+      ),
+    fc
+      .tuple(wellFormedRequest, fc.array(fc.tuple(fc.nat(), fc.nat({ max: 255 })), { minLength: 1, maxLength: 3 }))
+      .map(([r, edits]) => {
+        const b = Buffer.from(r.bytes);
+        if (b.length > 0) for (const [at, byte] of edits) b[at % b.length] = byte;
+        return anyAnswer(r.rpc, 'protobuf-mutated', b);
+      }),
     // Unknown fields of every wire type (6 and 7 do not exist), appended to a valid request.
-    fc.tuple(wellFormedRequest, fc.integer({ min: 100, max: 536_870_911 }), fc.nat({ max: 7 }), fc.uint8Array({ maxLength: 20 })).map(([r, field, wire, payload]) => {
-      const w = protobuf.Writer.create().uint32((field << 3) | wire);
-      if (wire === 0) w.uint64(payload.length * 1_000_003);
-      else if (wire === 1) w.fixed64(payload.length);
-      else if (wire === 2) w.bytes(payload);
-      else if (wire === 5) w.fixed32(payload.length);
-      else if (wire === 3) w.uint32((field << 3) | 4);
-      return anyAnswer(r.rpc, 'protobuf-unknown-field', Buffer.concat([r.bytes, Buffer.from(w.finish())]));
-    }),
+    fc
+      .tuple(
+        wellFormedRequest,
+        fc.integer({ min: 100, max: 536_870_911 }),
+        fc.nat({ max: 7 }),
+        fc.uint8Array({ maxLength: 20 }),
+      )
+      .map(([r, field, wire, payload]) => {
+        const w = protobuf.Writer.create().uint32((field << 3) | wire);
+        if (wire === 0) w.uint64(payload.length * 1_000_003);
+        else if (wire === 1) w.fixed64(payload.length);
+        else if (wire === 2) w.bytes(payload);
+        else if (wire === 5) w.fixed32(payload.length);
+        else if (wire === 3) w.uint32((field << 3) | 4);
+        return anyAnswer(r.rpc, 'protobuf-unknown-field', Buffer.concat([r.bytes, Buffer.from(w.finish())]));
+      }),
     // Groups nested 1k–100k deep: protobuf's own nesting attack.
-    fc.tuple(rpcs, levelsArb(scale)).map(([rpc, n]) =>
-      anyAnswer(rpc, 'protobuf-deep-groups', Buffer.concat([Buffer.alloc(n, (15 << 3) | 3), Buffer.alloc(n, (15 << 3) | 4)])),
-    ),
+    fc
+      .tuple(rpcs, levelsArb(scale))
+      .map(([rpc, n]) =>
+        anyAnswer(
+          rpc,
+          'protobuf-deep-groups',
+          Buffer.concat([Buffer.alloc(n, (15 << 3) | 3), Buffer.alloc(n, (15 << 3) | 4)]),
+        ),
+      ),
     // A length-delimited field claiming far more bytes than follow.
-    fc.tuple(rpcs, fc.integer({ min: 1, max: 15 })).map(([rpc, field]) => anyAnswer(rpc, 'protobuf-lying-length', Buffer.from(protobuf.Writer.create().uint32((field << 3) | 2).uint32(0x7fffffff).finish()))),
+    fc.tuple(rpcs, fc.integer({ min: 1, max: 15 })).map(([rpc, field]) =>
+      anyAnswer(
+        rpc,
+        'protobuf-lying-length',
+        Buffer.from(
+          protobuf.Writer.create()
+            .uint32((field << 3) | 2)
+            .uint32(0x7fffffff)
+            .finish(),
+        ),
+      ),
+    ),
   ];
   if (opts.withUnimplemented) {
-    arbs.push(fc.tuple(fc.constantFrom(...UNIMPLEMENTED_RPCS), fc.uint8Array({ maxLength: 40 })).map(([rpc, b]) => ({ rpc, category: 'unimplemented-rpc', mustFail: true, wellFormed: false, bytes: Buffer.from(b) })));
+    arbs.push(
+      fc.tuple(fc.constantFrom(...UNIMPLEMENTED_RPCS), fc.uint8Array({ maxLength: 40 })).map(([rpc, b]) => ({
+        rpc,
+        category: 'unimplemented-rpc',
+        mustFail: true,
+        wellFormed: false,
+        bytes: Buffer.from(b),
+      })),
+    );
   }
   // Mangling a ConfigureProvider request could drop its (invalid) configuration: see RequestOptions.
   return arbs.map((a) => (opts.configureOnlyInvalid ? a.filter((r) => r.rpc !== 'ConfigureProvider') : a));
@@ -743,10 +1046,23 @@ export interface RequestOptions {
 }
 
 /** Any hostile request for the provider: 3 in 4 well-formed protobuf, the rest malformed. */
-export function hostileRequestArb(cat: Catalogue, scale: Scale, opts: RequestOptions = {}): fc.Arbitrary<HostileRequest> {
-  const o = { big: opts.big ?? false, withUnimplemented: opts.withUnimplemented ?? false, configureOnlyInvalid: opts.configureOnlyInvalid ?? true };
+export function hostileRequestArb(
+  cat: Catalogue,
+  scale: Scale,
+  opts: RequestOptions = {},
+): fc.Arbitrary<HostileRequest> {
+  const o = {
+    big: opts.big ?? false,
+    withUnimplemented: opts.withUnimplemented ?? false,
+    configureOnlyInvalid: opts.configureOnlyInvalid ?? true,
+  };
   const wellFormed = fc.oneof(...requestArbs(cat, scale, o));
-  return fc.oneof({ weight: 3, arbitrary: wellFormed }, { weight: 1, arbitrary: fc.oneof(...malformedArbs(scale, wellFormed, o)) }).map(described);
+  return fc
+    .oneof(
+      { weight: 3, arbitrary: wellFormed },
+      { weight: 1, arbitrary: fc.oneof(...malformedArbs(scale, wellFormed, o)) },
+    )
+    .map(described);
 }
 
 /** Counterexamples print as RPC, category and the start of the bytes, not megabytes of numbers. */

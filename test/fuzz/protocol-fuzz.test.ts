@@ -31,18 +31,32 @@ import { classifyResponse, internalErrorText } from './answers.js';
  */
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 100_000);
 // FUZZ_SEED explores other request streams locally; CI uses the fixed defaults.
-const SEEDS = process.env.FUZZ_SEED ? { sec: Number(process.env.FUZZ_SEED), vdb: Number(process.env.FUZZ_SEED) + 1 } : { sec: 6_100_001, vdb: 6_100_002 };
+const SEEDS = process.env.FUZZ_SEED
+  ? { sec: Number(process.env.FUZZ_SEED), vdb: Number(process.env.FUZZ_SEED) + 1 }
+  : { sec: 6_100_001, vdb: 6_100_002 };
 const IN_FLIGHT = 64;
 const BATCH = 1000;
 /** One request in this many carries megabyte payloads (huge strings, collections, type names). */
 const BIG_EVERY = 200;
 
-type Outcome = 'error' | 'success' | 'not-protobuf' | 'unimplemented' | 'internal' | 'invalid-diagnostic' | 'handler-failure' | 'other-status';
+type Outcome =
+  | 'error'
+  | 'success'
+  | 'not-protobuf'
+  | 'unimplemented'
+  | 'internal'
+  | 'invalid-diagnostic'
+  | 'handler-failure'
+  | 'other-status';
 
 /** A second connection to the provider, with the client certificate it trusts, passing bytes as they are. */
 function rawConnection(p: LaunchedProvider): grpc.Client {
   const identity = p.clientIdentity!;
-  const credentials = grpc.credentials.createSsl(Buffer.from(derToPem(p.handshake.certDer!)), Buffer.from(identity.keyPem), Buffer.from(identity.certPem));
+  const credentials = grpc.credentials.createSsl(
+    Buffer.from(derToPem(p.handshake.certDer!)),
+    Buffer.from(identity.keyPem),
+    Buffer.from(identity.certPem),
+  );
   return new grpc.Client(p.handshake.address, credentials, {
     'grpc.ssl_target_name_override': 'localhost',
     'grpc.default_authority': 'localhost',
@@ -55,18 +69,28 @@ const bytesIn = (b: Buffer) => b;
 
 function send(client: grpc.Client, req: HostileRequest): Promise<{ status?: grpc.ServiceError; bytes?: Buffer }> {
   return new Promise((resolve) => {
-    client.makeUnaryRequest(`/${SERVICE_NAMES.provider}/${req.rpc}`, bytesIn, bytesIn, req.bytes, { deadline: Date.now() + 60_000 }, (err, res) =>
-      resolve(err ? { status: err } : { bytes: res! }),
+    client.makeUnaryRequest(
+      `/${SERVICE_NAMES.provider}/${req.rpc}`,
+      bytesIn,
+      bytesIn,
+      req.bytes,
+      { deadline: Date.now() + 60_000 },
+      (err, res) => resolve(err ? { status: err } : { bytes: res! }),
     );
   });
 }
 
-function judge(req: HostileRequest, answer: { status?: grpc.ServiceError; bytes?: Buffer }): { outcome: Outcome; why?: string } {
+function judge(
+  req: HostileRequest,
+  answer: { status?: grpc.ServiceError; bytes?: Buffer },
+): { outcome: Outcome; why?: string } {
   if (answer.status) {
     const { code, details } = answer.status;
     if (code === grpc.status.UNIMPLEMENTED && UNIMPLEMENTED_RPCS.includes(req.rpc)) return { outcome: 'unimplemented' };
-    if (code === grpc.status.INTERNAL && details.startsWith('Error deserializing request')) return { outcome: 'not-protobuf' };
-    if (code === grpc.status.INTERNAL && details.startsWith('provider internal error')) return { outcome: 'handler-failure', why: details };
+    if (code === grpc.status.INTERNAL && details.startsWith('Error deserializing request'))
+      return { outcome: 'not-protobuf' };
+    if (code === grpc.status.INTERNAL && details.startsWith('provider internal error'))
+      return { outcome: 'handler-failure', why: details };
     return { outcome: 'other-status', why: `${grpc.status[code]}: ${details}` };
   }
   const res = decodeMessage(rpcTypes(SERVICE_NAMES.provider, req.rpc).response, answer.bytes!);
@@ -75,13 +99,20 @@ function judge(req: HostileRequest, answer: { status?: grpc.ServiceError; bytes?
 }
 
 const increment = (m: Map<string, number>, key: string) => m.set(key, (m.get(key) ?? 0) + 1);
-const listed = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ');
+const listed = (m: Map<string, number>) =>
+  [...m]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
 
 const totals = { requests: 0, seconds: 0 };
 
 describe('protocol fuzzer against the real executables', () => {
   after(() => {
-    if (totals.requests > 0) console.log(`      both providers: ${totals.requests} hostile requests in ${totals.seconds.toFixed(1)} s (${Math.round(totals.requests / totals.seconds)}/s)`);
+    if (totals.requests > 0)
+      console.log(
+        `      both providers: ${totals.requests} hostile requests in ${totals.seconds.toFixed(1)} s (${Math.round(totals.requests / totals.seconds)}/s)`,
+      );
   });
 
   for (const def of [secDef, vdbDef]) {
@@ -120,7 +151,10 @@ describe('protocol fuzzer against the real executables', () => {
         const started = performance.now();
         try {
           for (let batch = 0; sent < REQUESTS; batch++) {
-            const requests = fc.sample(fc.oneof({ weight: BIG_EVERY - 1, arbitrary: hostile }, { weight: 1, arbitrary: big }), { seed: SEEDS[name] + batch, numRuns: Math.min(BATCH, REQUESTS - sent) });
+            const requests = fc.sample(
+              fc.oneof({ weight: BIG_EVERY - 1, arbitrary: hostile }, { weight: 1, arbitrary: big }),
+              { seed: SEEDS[name] + batch, numRuns: Math.min(BATCH, REQUESTS - sent) },
+            );
             let next = 0;
             const worker = async () => {
               while (next < requests.length) {
@@ -134,7 +168,10 @@ describe('protocol fuzzer against the real executables', () => {
                   ['internal', 'invalid-diagnostic', 'handler-failure', 'other-status'].includes(outcome) ||
                   (outcome === 'not-protobuf' && req.wellFormed) ||
                   (req.mustFail && outcome !== 'error' && outcome !== 'unimplemented' && outcome !== 'not-protobuf');
-                if (wrong && problems.length < 20) problems.push(`${req.rpc} ${req.category} (mustFail=${req.mustFail}, wellFormed=${req.wellFormed}): ${outcome} ${why ?? ''}`);
+                if (wrong && problems.length < 20)
+                  problems.push(
+                    `${req.rpc} ${req.category} (mustFail=${req.mustFail}, wellFormed=${req.wellFormed}): ${outcome} ${why ?? ''}`,
+                  );
               }
             };
             await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
@@ -164,7 +201,9 @@ describe('protocol fuzzer against the real executables', () => {
         const metadata = await p.call('GetMetadata', {});
         expect(metadata.diagnostics).to.deep.equal([]);
         expect(p.extraStdout, 'stdout after the handshake line').to.deep.equal([]);
-        const crashes = p.stderrLines.filter((l) => /panic:|unhandled promise rejection|RPC handler failed|stray stdout/.test(l));
+        const crashes = p.stderrLines.filter((l) =>
+          /panic:|unhandled promise rejection|RPC handler failed|stray stdout/.test(l),
+        );
         expect(crashes, crashes.slice(0, 5).join('\n')).to.deep.equal([]);
         const unexpected = p.stderrLines.filter((l) => !l.includes('"@message":"RPC failed"'));
         expect(unexpected.slice(0, 5), 'only refused requests are logged').to.deep.equal([]);

@@ -14,7 +14,9 @@ import { classifyResponse, inProcessProvider, internalErrorText, within, type An
 
 // FUZZ_RUNS / FUZZ_SEED explore further locally; CI uses the fixed defaults.
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
-const SEEDS = process.env.FUZZ_SEED ? { sec: Number(process.env.FUZZ_SEED), vdb: Number(process.env.FUZZ_SEED) + 1 } : { sec: 5_150_001, vdb: 5_150_002 };
+const SEEDS = process.env.FUZZ_SEED
+  ? { sec: Number(process.env.FUZZ_SEED), vdb: Number(process.env.FUZZ_SEED) + 1 }
+  : { sec: 5_150_001, vdb: 5_150_002 };
 /** Generous: a handler that needs this long on any input is hanging. */
 const ANSWER_WITHIN_MS = 15_000;
 
@@ -32,7 +34,11 @@ for (const def of [secDef, vdbDef]) {
       await fc.assert(
         fc.asyncProperty(hostileRequestArb(catalogue, IN_PROCESS_SCALE, { big: true }), async (req: HostileRequest) => {
           const started = performance.now();
-          const res = await within(ANSWER_WITHIN_MS, `${req.rpc} (${req.category})`, provider.callBytes(req.rpc, req.bytes));
+          const res = await within(
+            ANSWER_WITHIN_MS,
+            `${req.rpc} (${req.category})`,
+            provider.callBytes(req.rpc, req.bytes),
+          );
           slowest = Math.max(slowest, performance.now() - started);
           if (res === null) {
             expect(req.wellFormed, `${req.rpc} ${req.category}: a well-formed request must decode`).to.equal(false);
@@ -47,7 +53,9 @@ for (const def of [secDef, vdbDef]) {
         }),
         { seed: SEEDS[name], numRuns: RUNS },
       );
-      console.log(`      ${name}: ${RUNS} hostile requests in process: ${[...tally].map(([k, v]) => `${k} ${v}`).join(', ')}; slowest ${Math.round(slowest)} ms`);
+      console.log(
+        `      ${name}: ${RUNS} hostile requests in process: ${[...tally].map(([k, v]) => `${k} ${v}`).join(', ')}; slowest ${Math.round(slowest)} ms`,
+      );
       // Both outcomes occur: the generator reaches past decoding as well as failing it.
       expect(tally.get('error') ?? 0).to.be.greaterThan(RUNS / 4);
       expect(tally.get('success') ?? 0).to.be.greaterThan(0);

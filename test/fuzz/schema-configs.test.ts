@@ -32,14 +32,19 @@ for (const def of [secDef, vdbDef]) {
 
     after(() => {
       const reached = [...planned.values()].reduce((a, b) => a + b, 0);
-      console.log(`      ${def.name}: ${catalogue.resources.length} resource types × ${RUNS_PER_TYPE} configurations, ${reached} validated and planned without error`);
+      console.log(
+        `      ${def.name}: ${catalogue.resources.length} resource types × ${RUNS_PER_TYPE} configurations, ${reached} validated and planned without error`,
+      );
     });
 
     catalogue.resources.forEach((entry, i) => {
       it(`${entry.name}: validates and plans a create without an internal error`, async () => {
         await fc.assert(
           fc.asyncProperty(blockValueArb(entry.block, 'config', entry.fields), async (config: ObjectValue) => {
-            const validated = await provider.call('ValidateResourceConfig', { type_name: entry.name, config: dyn(entry, config) });
+            const validated = await provider.call('ValidateResourceConfig', {
+              type_name: entry.name,
+              config: dyn(entry, config),
+            });
             const validation = classifyResponse('ValidateResourceConfig', validated);
             expect(validation, internalErrorText(validated)).to.be.oneOf(['success', 'error']);
 
@@ -65,14 +70,20 @@ for (const def of [secDef, vdbDef]) {
 
     it('validates random data source and provider configurations without an internal error', async () => {
       const targets: [SchemaEntry, 'ValidateDataResourceConfig' | 'ValidateProviderConfig'][] = [
-        ...catalogue.dataSources.map((d): [SchemaEntry, 'ValidateDataResourceConfig'] => [d, 'ValidateDataResourceConfig']),
+        ...catalogue.dataSources.map((d): [SchemaEntry, 'ValidateDataResourceConfig'] => [
+          d,
+          'ValidateDataResourceConfig',
+        ]),
         [catalogue.provider, 'ValidateProviderConfig'],
       ];
       for (const [j, [entry, rpc]] of targets.entries()) {
         await fc.assert(
           fc.asyncProperty(blockValueArb(entry.block, 'config', entry.fields), async (config: ObjectValue) => {
             const res = await provider.call(rpc, { type_name: entry.name, config: dyn(entry, config) });
-            expect(classifyResponse(rpc, res), `${entry.name}: ${internalErrorText(res)}`).to.be.oneOf(['success', 'error']);
+            expect(classifyResponse(rpc, res), `${entry.name}: ${internalErrorText(res)}`).to.be.oneOf([
+              'success',
+              'error',
+            ]);
           }),
           { seed: SEED + 1000 + j, numRuns: RUNS_PER_TYPE },
         );

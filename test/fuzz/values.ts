@@ -17,9 +17,13 @@ export type ValueMode = 'config' | 'state';
 
 /** Values a field's validators or default mention: good candidates for getting past validation. */
 function hintsOf(def: FieldDef | undefined): Value[] {
-  if (!def || def.kind !== 'attr') return [];
+  if (def?.kind !== 'attr') return [];
   const hints: Value[] = [];
-  if (def.options.default !== undefined && (typeof def.options.default === 'string' || typeof def.options.default === 'number')) hints.push(def.options.default);
+  if (
+    def.options.default !== undefined &&
+    (typeof def.options.default === 'string' || typeof def.options.default === 'number')
+  )
+    hints.push(def.options.default);
   for (const v of def.options.validate ?? []) {
     for (const m of v.description.matchAll(/`([^`]*)`/g)) hints.push(m[1]!);
     const range = /from (-?\d+) to (-?\d+)/.exec(v.description);
@@ -51,7 +55,11 @@ const numberArb: fc.Arbitrary<Value> = fc.oneof(
 );
 
 /** A known-or-null (and, with `unknowns`, sometimes unknown) value of `type`. */
-export function valueArb(type: CtyType, opts: { unknowns: boolean; nulls: boolean; hints?: Value[] }, depth = 0): fc.Arbitrary<Value> {
+export function valueArb(
+  type: CtyType,
+  opts: { unknowns: boolean; nulls: boolean; hints?: Value[] },
+  depth = 0,
+): fc.Arbitrary<Value> {
   const known = knownArb(type, opts, depth);
   return fc.oneof(
     { weight: 8, arbitrary: known },
@@ -60,17 +68,29 @@ export function valueArb(type: CtyType, opts: { unknowns: boolean; nulls: boolea
   );
 }
 
-function knownArb(type: CtyType, opts: { unknowns: boolean; nulls: boolean; hints?: Value[] }, depth: number): fc.Arbitrary<Value> {
+function knownArb(
+  type: CtyType,
+  opts: { unknowns: boolean; nulls: boolean; hints?: Value[] },
+  depth: number,
+): fc.Arbitrary<Value> {
   const inner = { unknowns: opts.unknowns, nulls: opts.nulls };
   const maxLength = depth > 1 ? 1 : 3;
   const hinted = (base: fc.Arbitrary<Value>, ok: (h: Value) => boolean) => {
     const hints = (opts.hints ?? []).filter(ok);
-    return hints.length > 0 ? fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...hints) }, { weight: 1, arbitrary: base }) : base;
+    return hints.length > 0
+      ? fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...hints) }, { weight: 1, arbitrary: base })
+      : base;
   };
   switch (type.kind) {
     case 'string':
       return hinted(
-        fc.oneof(fc.constantFrom(...PLAUSIBLE_STRINGS), fc.string({ maxLength: 16 }), fc.string({ unit: 'grapheme', maxLength: 8 })).map((s) => s.normalize('NFC')),
+        fc
+          .oneof(
+            fc.constantFrom(...PLAUSIBLE_STRINGS),
+            fc.string({ maxLength: 16 }),
+            fc.string({ unit: 'grapheme', maxLength: 8 }),
+          )
+          .map((s) => s.normalize('NFC')),
         (h) => typeof h === 'string',
       );
     case 'number':
@@ -80,9 +100,13 @@ function knownArb(type: CtyType, opts: { unknowns: boolean; nulls: boolean; hint
     case 'list':
       return fc.array(valueArb(type.element, inner, depth + 1), { maxLength });
     case 'set':
-      return fc.array(valueArb(type.element, inner, depth + 1), { maxLength }).map((elems) => dedupeSetElements(type.element, elems));
+      return fc
+        .array(valueArb(type.element, inner, depth + 1), { maxLength })
+        .map((elems) => dedupeSetElements(type.element, elems));
     case 'map':
-      return fc.dictionary(fc.string({ maxLength: 6 }), valueArb(type.element, inner, depth + 1), { maxKeys: maxLength }) as fc.Arbitrary<Value>;
+      return fc.dictionary(fc.string({ maxLength: 6 }), valueArb(type.element, inner, depth + 1), {
+        maxKeys: maxLength,
+      }) as fc.Arbitrary<Value>;
     case 'object': {
       const shape: Record<string, fc.Arbitrary<Value>> = {};
       for (const [k, t] of Object.entries(type.attributes)) shape[k] = valueArb(t, inner, depth + 1);
@@ -118,7 +142,11 @@ function buildBlockValueArb(block: SchemaBlock, mode: ValueMode, fields?: Fields
     const value = valueArb(a.type, { unknowns, nulls: true, hints: hintsOf(fields?.[name]) });
     if (mode === 'state') shape[name] = fc.oneof(value, fc.constant(null));
     else if (a.computed && !a.optional) shape[name] = fc.constant(null);
-    else if (a.required) shape[name] = fc.oneof({ weight: 9, arbitrary: value.filter((v) => v !== null) }, { weight: 1, arbitrary: fc.constant<Value>(UNKNOWN) });
+    else if (a.required)
+      shape[name] = fc.oneof(
+        { weight: 9, arbitrary: value.filter((v) => v !== null) },
+        { weight: 1, arbitrary: fc.constant<Value>(UNKNOWN) },
+      );
     else shape[name] = fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 2, arbitrary: value });
   }
   for (const [name, nb] of Object.entries(block.blockTypes)) {
@@ -141,7 +169,9 @@ function nestedBlockArb(nb: SchemaNestedBlock, mode: ValueMode, fields: Fields |
       const items = fc.array(item, { minLength: nb.minItems, maxLength: Math.min(maxLength, nb.minItems + 3) });
       // A dynamic block over an unknown collection arrives as an unknown list or set.
       const known = nb.nesting === 'set' ? items.map((xs) => dedupeSetElements(impliedType(nb.block), xs)) : items;
-      return mode === 'config' ? fc.oneof({ weight: 9, arbitrary: known }, { weight: 1, arbitrary: fc.constant<Value>(UNKNOWN) }) : known;
+      return mode === 'config'
+        ? fc.oneof({ weight: 9, arbitrary: known }, { weight: 1, arbitrary: fc.constant<Value>(UNKNOWN) })
+        : known;
     }
     case 'map':
       return fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), item, { maxKeys: 3 }) as fc.Arbitrary<Value>;

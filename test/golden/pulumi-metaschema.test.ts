@@ -17,7 +17,9 @@ import type { PulumiPackageSchema } from '../../src/pulumi/schema.js';
 import { JsonSchemaValidator } from '../support/json-schema.js';
 
 const ROOT = process.cwd();
-const METASCHEMA = JSON.parse(readFileSync(join(ROOT, 'test', 'golden', 'fixtures', 'pulumi-package-metaschema.json'), 'utf8'));
+const METASCHEMA = JSON.parse(
+  readFileSync(join(ROOT, 'test', 'golden', 'fixtures', 'pulumi-package-metaschema.json'), 'utf8'),
+);
 
 async function printedSchema(provider: string, ...args: string[]): Promise<PulumiPackageSchema> {
   const main = join(ROOT, 'dist', 'src', 'pulumi', 'main.js');
@@ -65,7 +67,12 @@ describe('Pulumi schema: the printed schemas against the Pulumi package metasche
         expect(rest).to.deep.equal({ ...printed.get(provider), parameterization: undefined });
       }
       const main = join(ROOT, 'dist', 'src', 'pulumi', 'main.js');
-      const refused = await promisify(execFile)(process.execPath, [main, provider, '--release', 'tf.example.com/acme/other']).then(
+      const refused = await promisify(execFile)(process.execPath, [
+        main,
+        provider,
+        '--release',
+        'tf.example.com/acme/other',
+      ]).then(
         () => undefined,
         (error: { code: number; stderr: string }) => error,
       );
@@ -93,18 +100,27 @@ describe('Pulumi schema: the printed schemas against the Pulumi package metasche
     };
     // The old mistake: required configuration under `config.required`.
     expect(problems((s) => (s.config.required = ['account']))).to.include('/config/required: property not allowed');
-    expect(problems((s) => delete s.parameterization.baseProvider.version)).to.include('/parameterization/baseProvider: lacks required property "version"');
-    expect(problems((s) => (s.version = 'two'))).to.include('/version: "two" does not match');
-    expect(problems((s) => (s.resources['sec:index/alertChannelEmail'] = s.resources['sec:index/alertChannelEmail:AlertChannelEmail']))).to.include(
-      '/resources/sec:index~1alertChannelEmail (name)',
+    expect(problems((s) => delete s.parameterization.baseProvider.version)).to.include(
+      '/parameterization/baseProvider: lacks required property "version"',
     );
+    expect(problems((s) => (s.version = 'two'))).to.include('/version: "two" does not match');
+    expect(
+      problems(
+        (s) =>
+          (s.resources['sec:index/alertChannelEmail'] = s.resources['sec:index/alertChannelEmail:AlertChannelEmail']),
+      ),
+    ).to.include('/resources/sec:index~1alertChannelEmail (name)');
     // A property type that is none of primitive, array, map, reference or union.
-    expect(problems((s) => (s.resources['sec:index/alertChannelEmail:AlertChannelEmail'].inputProperties.name = { type: 'text' }))).to.include(
+    expect(
+      problems(
+        (s) => (s.resources['sec:index/alertChannelEmail:AlertChannelEmail'].inputProperties.name = { type: 'text' }),
+      ),
+    ).to.include(
       '/resources/sec:index~1alertChannelEmail:AlertChannelEmail/inputProperties/name: matches none of oneOf',
     );
-    expect(problems((s) => (s.resources['sec:index/alertChannelEmail:AlertChannelEmail'].requiredInputs = 'all'))).to.include(
-      '/resources/sec:index~1alertChannelEmail:AlertChannelEmail/requiredInputs: is string, must be array',
-    );
+    expect(
+      problems((s) => (s.resources['sec:index/alertChannelEmail:AlertChannelEmail'].requiredInputs = 'all')),
+    ).to.include('/resources/sec:index~1alertChannelEmail:AlertChannelEmail/requiredInputs: is string, must be array');
   });
 });
 
@@ -126,8 +142,12 @@ describe('JSON schema validator (test/support/json-schema.ts)', () => {
       additionalProperties: false,
       propertyNames: { pattern: '^[a-z]+$' },
     });
-    expect(v.validate({ name: 'ab', kind: 'a', fixed: 1, list: [1], either: 'x', some: null, both: 3 })).to.deep.equal([]);
-    expect(v.validate({ name: 'a1', kind: 'c', fixed: 2, list: [], either: true, some: 1, both: 1.5, Extra: 0 })).to.deep.equal([
+    expect(v.validate({ name: 'ab', kind: 'a', fixed: 1, list: [1], either: 'x', some: null, both: 3 })).to.deep.equal(
+      [],
+    );
+    expect(
+      v.validate({ name: 'a1', kind: 'c', fixed: 2, list: [], either: true, some: 1, both: 1.5, Extra: 0 }),
+    ).to.deep.equal([
       '/name: "a1" does not match ^[a-z]+$',
       '/kind: "c" is not one of ["a","b"]',
       '/fixed: must be 1',
@@ -139,11 +159,15 @@ describe('JSON schema validator (test/support/json-schema.ts)', () => {
       '/Extra (name): "Extra" does not match ^[a-z]+$',
     ]);
     expect(v.validate({})).to.deep.equal(['/: lacks required property "name"']);
-    expect(new JsonSchemaValidator({ oneOf: [{ type: 'number' }, { type: 'integer' }] }).validate(1)).to.deep.equal(['/: matches 2 branches of oneOf, must match exactly one']);
+    expect(new JsonSchemaValidator({ oneOf: [{ type: 'number' }, { type: 'integer' }] }).validate(1)).to.deep.equal([
+      '/: matches 2 branches of oneOf, must match exactly one',
+    ]);
   });
 
   it('refuses a schema with a keyword it does not implement', () => {
-    expect(() => new JsonSchemaValidator({ type: 'object', unevaluatedProperties: false }).validate({})).to.throw(/unevaluatedProperties/);
+    expect(() => new JsonSchemaValidator({ type: 'object', unevaluatedProperties: false }).validate({})).to.throw(
+      /unevaluatedProperties/,
+    );
     expect(() => new JsonSchemaValidator({ $ref: 'other.json#/x' }).validate({})).to.throw(/inside the document/);
   });
 });

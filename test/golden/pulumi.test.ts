@@ -28,17 +28,17 @@ import {
   strMap,
   strSet,
   listOf,
-  setOf,
   objectOf,
   STRING,
-  BOOL,
   NUMBER,
   type Field,
 } from './schema-builders.js';
 import { DYNAMIC } from '../../src/schema/cty-type.js';
 
-
-function provider(resources: Record<string, Record<string, Field>>, extra: Partial<ProviderDescription> = {}): ProviderDescription {
+function provider(
+  resources: Record<string, Record<string, Field>>,
+  extra: Partial<ProviderDescription> = {},
+): ProviderDescription {
   return {
     name: 'sec',
     version: '2.2.0',
@@ -58,50 +58,182 @@ const ref = (name: string) => ({ $ref: `#/types/sec:index/${name}:${name}` });
 describe('Pulumi mapping: inflector (github.com/pulumi/inflector)', () => {
   // The upstream package's own test table, plus the words the seeds depend on.
   const plural: Array<[string, string]> = [
-    ['categoria', 'categorias'], ['house', 'houses'], ['powerhouse', 'powerhouses'], ['Bus', 'Buses'], ['bus', 'buses'],
-    ['menu', 'menus'], ['news', 'news'], ['food_menu', 'food_menus'], ['Menu', 'Menus'], ['FoodMenu', 'FoodMenus'],
-    ['quiz', 'quizzes'], ['matrix_row', 'matrix_rows'], ['matrix', 'matrices'], ['vertex', 'vertices'], ['index', 'indices'],
-    ['Alias', 'Aliases'], ['Aliases', 'Aliases'], ['Media', 'Media'], ['NodeMedia', 'NodeMedia'], ['alumnus', 'alumni'],
-    ['bacillus', 'bacilli'], ['cactus', 'cacti'], ['focus', 'foci'], ['fungus', 'fungi'], ['nucleus', 'nuclei'],
-    ['octopus', 'octopuses'], ['radius', 'radii'], ['stimulus', 'stimuli'], ['syllabus', 'syllabi'], ['terminus', 'termini'],
-    ['virus', 'viri'], ['person', 'people'], ['people', 'people'], ['glove', 'gloves'], ['crisis', 'crises'], ['tax', 'taxes'],
-    ['wave', 'waves'], ['bureau', 'bureaus'], ['cafe', 'cafes'], ['roof', 'roofs'], ['foe', 'foes'], ['cookie', 'cookies'],
-    ['wolf', 'wolves'], ['thief', 'thieves'], ['potato', 'potatoes'], ['hero', 'heroes'], ['buffalo', 'buffalo'],
-    ['tooth', 'teeth'], ['goose', 'geese'], ['foot', 'feet'], ['objective', 'objectives'], ['specie', 'species'],
-    ['species', 'species'], ['', ''],
+    ['categoria', 'categorias'],
+    ['house', 'houses'],
+    ['powerhouse', 'powerhouses'],
+    ['Bus', 'Buses'],
+    ['bus', 'buses'],
+    ['menu', 'menus'],
+    ['news', 'news'],
+    ['food_menu', 'food_menus'],
+    ['Menu', 'Menus'],
+    ['FoodMenu', 'FoodMenus'],
+    ['quiz', 'quizzes'],
+    ['matrix_row', 'matrix_rows'],
+    ['matrix', 'matrices'],
+    ['vertex', 'vertices'],
+    ['index', 'indices'],
+    ['Alias', 'Aliases'],
+    ['Aliases', 'Aliases'],
+    ['Media', 'Media'],
+    ['NodeMedia', 'NodeMedia'],
+    ['alumnus', 'alumni'],
+    ['bacillus', 'bacilli'],
+    ['cactus', 'cacti'],
+    ['focus', 'foci'],
+    ['fungus', 'fungi'],
+    ['nucleus', 'nuclei'],
+    ['octopus', 'octopuses'],
+    ['radius', 'radii'],
+    ['stimulus', 'stimuli'],
+    ['syllabus', 'syllabi'],
+    ['terminus', 'termini'],
+    ['virus', 'viri'],
+    ['person', 'people'],
+    ['people', 'people'],
+    ['glove', 'gloves'],
+    ['crisis', 'crises'],
+    ['tax', 'taxes'],
+    ['wave', 'waves'],
+    ['bureau', 'bureaus'],
+    ['cafe', 'cafes'],
+    ['roof', 'roofs'],
+    ['foe', 'foes'],
+    ['cookie', 'cookies'],
+    ['wolf', 'wolves'],
+    ['thief', 'thieves'],
+    ['potato', 'potatoes'],
+    ['hero', 'heroes'],
+    ['buffalo', 'buffalo'],
+    ['tooth', 'teeth'],
+    ['goose', 'geese'],
+    ['foot', 'feet'],
+    ['objective', 'objectives'],
+    ['specie', 'species'],
+    ['species', 'species'],
+    ['', ''],
     // Seed words.
-    ['filter', 'filters'], ['group', 'groups'], ['value', 'values'], ['mapping', 'mappings'], ['alert', 'alerts'],
-    ['policy', 'policies'], ['package', 'packages'], ['constraint', 'constraints'], ['limit_by_label', 'limit_by_labels'],
-    ['identifier_tag', 'identifier_tags'], ['field_values_map', 'field_values_maps'], ['org_account_mappings', 'org_account_mappings'],
-    ['status', 'statuses'], ['scalability_info', 'scalability_infos'], ['cpu', 'cpus'], ['node_selector', 'node_selectors'],
-    ['configuration', 'configurations'], ['global_access_rule', 'global_access_rules'], ['resources_summary', 'resources_summaries'],
-    ['cluster_info', 'cluster_infos'], ['key', 'keys'], ['recipients', 'recipients'], ['cloud_a_accounts', 'cloud_a_accounts'],
+    ['filter', 'filters'],
+    ['group', 'groups'],
+    ['value', 'values'],
+    ['mapping', 'mappings'],
+    ['alert', 'alerts'],
+    ['policy', 'policies'],
+    ['package', 'packages'],
+    ['constraint', 'constraints'],
+    ['limit_by_label', 'limit_by_labels'],
+    ['identifier_tag', 'identifier_tags'],
+    ['field_values_map', 'field_values_maps'],
+    ['org_account_mappings', 'org_account_mappings'],
+    ['status', 'statuses'],
+    ['scalability_info', 'scalability_infos'],
+    ['cpu', 'cpus'],
+    ['node_selector', 'node_selectors'],
+    ['configuration', 'configurations'],
+    ['global_access_rule', 'global_access_rules'],
+    ['resources_summary', 'resources_summaries'],
+    ['cluster_info', 'cluster_infos'],
+    ['key', 'keys'],
+    ['recipients', 'recipients'],
+    ['cloud_a_accounts', 'cloud_a_accounts'],
     // Go's `$1s` names a group "1s", which does not exist: the Go package pluralizes "hive" to "".
-    ['hive', ''], ['archive', 'arc'],
+    ['hive', ''],
+    ['archive', 'arc'],
   ];
   const singular: Array<[string, string]> = [
-    ['categorias', 'categoria'], ['menus', 'menu'], ['news', 'news'], ['food_menus', 'food_menu'], ['Menus', 'Menu'],
-    ['FoodMenus', 'FoodMenu'], ['houses', 'house'], ['powerhouses', 'powerhouse'], ['quizzes', 'quiz'], ['Buses', 'Bus'],
-    ['buses', 'bus'], ['matrix_rows', 'matrix_row'], ['matrices', 'matrix'], ['vertices', 'vertex'], ['indices', 'index'],
-    ['Aliases', 'Alias'], ['Alias', 'Alias'], ['Media', 'Media'], ['NodeMedia', 'NodeMedia'], ['alumni', 'alumnus'],
-    ['bacilli', 'bacillus'], ['cacti', 'cactus'], ['foci', 'focus'], ['fungi', 'fungus'], ['nuclei', 'nucleus'],
-    ['octopuses', 'octopus'], ['radii', 'radius'], ['stimuli', 'stimulus'], ['syllabi', 'syllabus'], ['termini', 'terminus'],
-    ['viri', 'virus'], ['people', 'person'], ['gloves', 'glove'], ['doves', 'dove'], ['lives', 'life'], ['knives', 'knife'],
-    ['wolves', 'wolf'], ['slaves', 'slave'], ['shelves', 'shelf'], ['taxis', 'taxi'], ['taxes', 'tax'], ['Taxes', 'Tax'],
-    ['AwesomeTaxes', 'AwesomeTax'], ['faxes', 'fax'], ['waxes', 'wax'], ['niches', 'niche'], ['waves', 'wave'],
-    ['bureaus', 'bureau'], ['genetic_analyses', 'genetic_analysis'], ['doctor_diagnoses', 'doctor_diagnosis'],
-    ['parentheses', 'parenthesis'], ['Causes', 'Cause'], ['colossuses', 'colossus'], ['diagnoses', 'diagnosis'],
-    ['bases', 'basis'], ['analyses', 'analysis'], ['curves', 'curve'], ['cafes', 'cafe'], ['roofs', 'roof'], ['foes', 'foe'],
-    ['databases', 'database'], ['cookies', 'cookie'], ['thieves', 'thief'], ['potatoes', 'potato'], ['heroes', 'hero'],
-    ['buffalos', 'buffalo'], ['babies', 'baby'], ['teeth', 'tooth'], ['geese', 'goose'], ['feet', 'foot'],
-    ['objectives', 'objective'], ['species', 'species'], ['caches', 'cache'], ['content_caches', 'content_cache'],
-    ['ContentCaches', 'ContentCache'], ['', ''],
+    ['categorias', 'categoria'],
+    ['menus', 'menu'],
+    ['news', 'news'],
+    ['food_menus', 'food_menu'],
+    ['Menus', 'Menu'],
+    ['FoodMenus', 'FoodMenu'],
+    ['houses', 'house'],
+    ['powerhouses', 'powerhouse'],
+    ['quizzes', 'quiz'],
+    ['Buses', 'Bus'],
+    ['buses', 'bus'],
+    ['matrix_rows', 'matrix_row'],
+    ['matrices', 'matrix'],
+    ['vertices', 'vertex'],
+    ['indices', 'index'],
+    ['Aliases', 'Alias'],
+    ['Alias', 'Alias'],
+    ['Media', 'Media'],
+    ['NodeMedia', 'NodeMedia'],
+    ['alumni', 'alumnus'],
+    ['bacilli', 'bacillus'],
+    ['cacti', 'cactus'],
+    ['foci', 'focus'],
+    ['fungi', 'fungus'],
+    ['nuclei', 'nucleus'],
+    ['octopuses', 'octopus'],
+    ['radii', 'radius'],
+    ['stimuli', 'stimulus'],
+    ['syllabi', 'syllabus'],
+    ['termini', 'terminus'],
+    ['viri', 'virus'],
+    ['people', 'person'],
+    ['gloves', 'glove'],
+    ['doves', 'dove'],
+    ['lives', 'life'],
+    ['knives', 'knife'],
+    ['wolves', 'wolf'],
+    ['slaves', 'slave'],
+    ['shelves', 'shelf'],
+    ['taxis', 'taxi'],
+    ['taxes', 'tax'],
+    ['Taxes', 'Tax'],
+    ['AwesomeTaxes', 'AwesomeTax'],
+    ['faxes', 'fax'],
+    ['waxes', 'wax'],
+    ['niches', 'niche'],
+    ['waves', 'wave'],
+    ['bureaus', 'bureau'],
+    ['genetic_analyses', 'genetic_analysis'],
+    ['doctor_diagnoses', 'doctor_diagnosis'],
+    ['parentheses', 'parenthesis'],
+    ['Causes', 'Cause'],
+    ['colossuses', 'colossus'],
+    ['diagnoses', 'diagnosis'],
+    ['bases', 'basis'],
+    ['analyses', 'analysis'],
+    ['curves', 'curve'],
+    ['cafes', 'cafe'],
+    ['roofs', 'roof'],
+    ['foes', 'foe'],
+    ['databases', 'database'],
+    ['cookies', 'cookie'],
+    ['thieves', 'thief'],
+    ['potatoes', 'potato'],
+    ['heroes', 'hero'],
+    ['buffalos', 'buffalo'],
+    ['babies', 'baby'],
+    ['teeth', 'tooth'],
+    ['geese', 'goose'],
+    ['feet', 'foot'],
+    ['objectives', 'objective'],
+    ['species', 'species'],
+    ['caches', 'cache'],
+    ['content_caches', 'content_cache'],
+    ['ContentCaches', 'ContentCache'],
+    ['', ''],
     // Seed words (singularized Pulumi property names become nested type names).
-    ['filters', 'filter'], ['orgAccountMappings', 'orgAccountMapping'], ['limitByLabels', 'limitByLabel'], ['policies', 'policy'],
-    ['statuses', 'status'], ['scalabilityInfos', 'scalabilityInfo'], ['resourcesSummaries', 'resourcesSummary'],
-    ['capabilities', 'capability'], ['componentStatuses', 'componentStatus'], ['storageClasses', 'storageClass'],
-    ['availableAdditionalResources', 'availableAdditionalResource'], ['accounts', 'account'], ['keys', 'key'],
-    ['packages', 'package'], ['tls', 'tl'], ['fieldValuesMaps', 'fieldValuesMap'],
+    ['filters', 'filter'],
+    ['orgAccountMappings', 'orgAccountMapping'],
+    ['limitByLabels', 'limitByLabel'],
+    ['policies', 'policy'],
+    ['statuses', 'status'],
+    ['scalabilityInfos', 'scalabilityInfo'],
+    ['resourcesSummaries', 'resourcesSummary'],
+    ['capabilities', 'capability'],
+    ['componentStatuses', 'componentStatus'],
+    ['storageClasses', 'storageClass'],
+    ['availableAdditionalResources', 'availableAdditionalResource'],
+    ['accounts', 'account'],
+    ['keys', 'key'],
+    ['packages', 'package'],
+    ['tls', 'tl'],
+    ['fieldValuesMaps', 'fieldValuesMap'],
   ];
   it('pluralizes like the Go package', () => {
     for (const [i, o] of plural) expect(pluralize(i), i).to.equal(o);
@@ -148,12 +280,21 @@ describe('Pulumi mapping: names and tokens', () => {
   it('strips the shared prefix and camel-cases resource and data source tokens', () => {
     expect(inferResourcePrefix(['sec_agent_access_token', 'sec_alert_channel_email'])).to.equal('sec');
     expect(inferResourcePrefix(['sec_a', 'other_b'])).to.equal('');
-    const t = computeTokens('vdb', 'vdb', ['vdb_accounts_database_api_key_v2', 'vdb_accounts_cluster'], ['vdb_accounts_clusters']);
-    expect(t.resources.get('vdb_accounts_database_api_key_v2')).to.equal('vdb:index/accountsDatabaseApiKeyV2:AccountsDatabaseApiKeyV2');
+    const t = computeTokens(
+      'vdb',
+      'vdb',
+      ['vdb_accounts_database_api_key_v2', 'vdb_accounts_cluster'],
+      ['vdb_accounts_clusters'],
+    );
+    expect(t.resources.get('vdb_accounts_database_api_key_v2')).to.equal(
+      'vdb:index/accountsDatabaseApiKeyV2:AccountsDatabaseApiKeyV2',
+    );
     expect(t.resources.get('vdb_accounts_cluster')).to.equal('vdb:index/accountsCluster:AccountsCluster');
     expect(t.dataSources.get('vdb_accounts_clusters')).to.equal('vdb:index/getAccountsClusters:getAccountsClusters');
     const s = computeTokens('sec', 'sec', ['sec_alert_channel_cloud_a_event_bus'], ['sec_user_profile']);
-    expect(s.resources.get('sec_alert_channel_cloud_a_event_bus')).to.equal('sec:index/alertChannelCloudAEventBus:AlertChannelCloudAEventBus');
+    expect(s.resources.get('sec_alert_channel_cloud_a_event_bus')).to.equal(
+      'sec:index/alertChannelCloudAEventBus:AlertChannelCloudAEventBus',
+    );
     expect(s.dataSources.get('sec_user_profile')).to.equal('sec:index/getUserProfile:getUserProfile');
   });
 
@@ -228,7 +369,10 @@ describe('Pulumi mapping: schema rules', () => {
       }),
     );
     const r = s.resources[R('AlertChannelCloudBPubSub')]!;
-    expect(r.inputProperties!.credentials).to.deep.equal({ ...ref('AlertChannelCloudBPubSubCredentials'), description: 'Service account key.' });
+    expect(r.inputProperties!.credentials).to.deep.equal({
+      ...ref('AlertChannelCloudBPubSubCredentials'),
+      description: 'Service account key.',
+    });
     expect(r.requiredInputs).to.include('credentials');
     expect(r.required).to.include('credentials');
     const t = s.types[T('AlertChannelCloudBPubSubCredentials')]!;
@@ -286,8 +430,14 @@ describe('Pulumi mapping: schema rules', () => {
         },
       }),
     );
-    expect(s.types).to.have.keys(T('IntegrationCloudACtOrgAccountMappings'), T('IntegrationCloudACtOrgAccountMappingsMapping'));
-    expect(s.types[T('IntegrationCloudACtOrgAccountMappingsMapping')]!.properties).to.have.keys('cloudAAccounts', 'platformAccount');
+    expect(s.types).to.have.keys(
+      T('IntegrationCloudACtOrgAccountMappings'),
+      T('IntegrationCloudACtOrgAccountMappingsMapping'),
+    );
+    expect(s.types[T('IntegrationCloudACtOrgAccountMappingsMapping')]!.properties).to.have.keys(
+      'cloudAAccounts',
+      'platformAccount',
+    );
   });
 
   it('does not singularize MaxItems=1 type names (Tls) but does for lists (Tl)', () => {
@@ -310,23 +460,34 @@ describe('Pulumi mapping: schema rules', () => {
   });
 
   it('maps computed list(object) attributes to pluralized arrays; their fields are all required (seed-era bridge)', () => {
-    const status = attr(listOf(objectOf({ phase: STRING, nodes_up: NUMBER, scalability_info: listOf(objectOf({ reason: STRING })) })), 'C');
+    const status = attr(
+      listOf(objectOf({ phase: STRING, nodes_up: NUMBER, scalability_info: listOf(objectOf({ reason: STRING })) })),
+      'C',
+    );
     const desc = provider({ vdb_accounts_cluster: { id: str('C'), status } }, { name: 'vdb' });
     const s = buildPulumiSchema(desc);
     const r = s.resources['vdb:index/accountsCluster:AccountsCluster']!;
-    expect(r.properties!.statuses).to.deep.equal({ type: 'array', items: { $ref: '#/types/vdb:index/AccountsClusterStatus:AccountsClusterStatus' } });
+    expect(r.properties!.statuses).to.deep.equal({
+      type: 'array',
+      items: { $ref: '#/types/vdb:index/AccountsClusterStatus:AccountsClusterStatus' },
+    });
     expect(r.required).to.deep.equal(['statuses']);
     expect(r.inputProperties).to.deep.equal({});
     const st = s.types['vdb:index/AccountsClusterStatus:AccountsClusterStatus']!;
     expect(st.required).to.deep.equal(['nodesUp', 'phase', 'scalabilityInfos']);
     expect(st.properties!.nodesUp).to.deep.equal({ type: 'number' });
-    expect(s.types).to.have.property('vdb:index/AccountsClusterStatusScalabilityInfo:AccountsClusterStatusScalabilityInfo');
+    expect(s.types).to.have.property(
+      'vdb:index/AccountsClusterStatusScalabilityInfo:AccountsClusterStatusScalabilityInfo',
+    );
     // The bridge after PR #3466 makes them optional.
     const later = buildPulumiSchema(desc, { bridge: 'latest' });
     expect(later.types['vdb:index/AccountsClusterStatus:AccountsClusterStatus']!.required).to.equal(undefined);
     // Optional attributes of the object type are optional either way.
     const withOptional = buildPulumiSchema(
-      provider({ vdb_x: { id: str('C'), item: attr(listOf(objectOf({ a: STRING, b: STRING }, ['b'])), 'C') } }, { name: 'vdb' }),
+      provider(
+        { vdb_x: { id: str('C'), item: attr(listOf(objectOf({ a: STRING, b: STRING }, ['b'])), 'C') } },
+        { name: 'vdb' },
+      ),
     );
     expect(withOptional.types['vdb:index/XItem:XItem']!.required).to.deep.equal(['a']);
   });
@@ -385,7 +546,10 @@ describe('Pulumi mapping: schema rules', () => {
 
   it('auto-names a string `name` input unless the mapping turns it off', () => {
     const desc = provider(
-      { sec_alert_channel_email: { id: str('OC'), name: str('R') }, sec_agent_access_token: { id: str('OC'), name: str('R') } },
+      {
+        sec_alert_channel_email: { id: str('OC'), name: str('R') },
+        sec_agent_access_token: { id: str('OC'), name: str('R') },
+      },
       { pulumi: { autoNameOff: ['sec_agent_access_token'] } },
     );
     const s = buildPulumiSchema(desc);
@@ -395,23 +559,41 @@ describe('Pulumi mapping: schema rules', () => {
     const token = s.resources[R('AgentAccessToken')]!;
     expect(token.requiredInputs).to.deep.equal(['name']);
     // autoNameOn wins over autoNameOff.
-    const on = buildPulumiSchema({ ...desc, pulumi: { autoNameOff: ['sec_agent_access_token'], autoNameOn: ['sec_agent_access_token'] } });
+    const on = buildPulumiSchema({
+      ...desc,
+      pulumi: { autoNameOff: ['sec_agent_access_token'], autoNameOn: ['sec_agent_access_token'] },
+    });
     expect(on.resources[R('AgentAccessToken')]!.requiredInputs).to.equal(undefined);
   });
 
   it('applies explicit nested type names', () => {
     const s = buildPulumiSchema(
       provider(
-        { sec_alert_channel_cloud_a_object_store: { id: str('OC'), credentials: one({ role_arn: str('R'), inner: one({ a: str('O') }) }, true) } },
-        { pulumi: { typeNameOverrides: { 'sec_alert_channel_cloud_a_object_store.credentials': 'AlertChannelObjectStoreCredentials' } } },
+        {
+          sec_alert_channel_cloud_a_object_store: {
+            id: str('OC'),
+            credentials: one({ role_arn: str('R'), inner: one({ a: str('O') }) }, true),
+          },
+        },
+        {
+          pulumi: {
+            typeNameOverrides: {
+              'sec_alert_channel_cloud_a_object_store.credentials': 'AlertChannelObjectStoreCredentials',
+            },
+          },
+        },
       ),
     );
-    expect(s.resources[R('AlertChannelCloudAObjectStore')]!.inputProperties!.credentials).to.deep.equal(ref('AlertChannelObjectStoreCredentials'));
+    expect(s.resources[R('AlertChannelCloudAObjectStore')]!.inputProperties!.credentials).to.deep.equal(
+      ref('AlertChannelObjectStoreCredentials'),
+    );
     expect(s.types).to.have.keys(T('AlertChannelObjectStoreCredentials'), T('AlertChannelObjectStoreCredentialsInner'));
   });
 
   it('records plan-time defaults on inputs only (the bridge itself cannot see them)', () => {
-    const desc = provider({ sec_thing: { id: str('C'), enabled: bool('O', { default: true }), site: str('O', { default: 'com' }) } });
+    const desc = provider({
+      sec_thing: { id: str('C'), enabled: bool('O', { default: true }), site: str('O', { default: 'com' }) },
+    });
     const r = buildPulumiSchema(desc).resources[R('Thing')]!;
     expect(r.inputProperties!.enabled!.default).to.equal(true);
     expect(r.inputProperties!.site!.default).to.equal('com');
@@ -427,7 +609,11 @@ describe('Pulumi mapping: schema rules', () => {
     const s = buildPulumiSchema(
       provider(
         { sec_x: { id: str('C') } },
-        { dataSources: { sec_agent_access_token: schema({ id: str('C'), name: str('R'), token: str('C', { sensitive: true }) }) } },
+        {
+          dataSources: {
+            sec_agent_access_token: schema({ id: str('C'), name: str('R'), token: str('C', { sensitive: true }) }),
+          },
+        },
       ),
     );
     const f = s.functions[T('getAgentAccessToken')]!;
@@ -443,11 +629,19 @@ describe('Pulumi mapping: schema rules', () => {
   });
 
   it('synthesizes an `id` output for a data source without one (seed-era bridge only)', () => {
-    const desc = provider({ sec_x: { id: str('C') } }, { dataSources: { sec_things: schema({ names: strList('C') }) } });
+    const desc = provider(
+      { sec_x: { id: str('C') } },
+      { dataSources: { sec_things: schema({ names: strList('C') }) } },
+    );
     const seedEra = buildPulumiSchema(desc).functions[T('getThings')]!.outputs!;
-    expect(seedEra.properties!.id).to.deep.equal({ type: 'string', description: 'The provider-assigned unique ID for this managed resource.' });
+    expect(seedEra.properties!.id).to.deep.equal({
+      type: 'string',
+      description: 'The provider-assigned unique ID for this managed resource.',
+    });
     expect(seedEra.required).to.deep.equal(['names', 'id']);
-    expect(buildPulumiSchema(desc, { bridge: 'latest' }).functions[T('getThings')]!.outputs!.properties).to.not.have.property('id');
+    expect(
+      buildPulumiSchema(desc, { bridge: 'latest' }).functions[T('getThings')]!.outputs!.properties,
+    ).to.not.have.property('id');
   });
 
   it('builds config variables, the provider resource and its terraformConfig method', () => {
@@ -456,7 +650,11 @@ describe('Pulumi mapping: schema rules', () => {
         { sec_x: { id: str('C') } },
         {
           name: 'vdb',
-          provider: schema({ api_key: str('R', { sensitive: true }), api_url: str('O'), insecure: bool('O', { default: false }) }),
+          provider: schema({
+            api_key: str('R', { sensitive: true }),
+            api_url: str('O'),
+            insecure: bool('O', { default: false }),
+          }),
         },
       ),
     );
@@ -467,7 +665,9 @@ describe('Pulumi mapping: schema rules', () => {
     expect(s.config.defaults).to.deep.equal(['apiKey']);
     expect(s.config.variables!.insecure).to.deep.equal({ type: 'boolean', default: false });
     // A computed provider attribute without a default stays a required config variable, as the bridge has it.
-    const computedSetting = buildPulumiSchema(provider({ sec_x: { id: str('C') } }, { provider: schema({ region: str('OC') }) }));
+    const computedSetting = buildPulumiSchema(
+      provider({ sec_x: { id: str('C') } }, { provider: schema({ region: str('OC') }) }),
+    );
     expect(computedSetting.config.defaults).to.deep.equal(['region']);
     expect(s.config.variables!.apiKey).to.deep.equal({ type: 'string', secret: true });
     expect(s.provider.requiredInputs).to.deep.equal(['apiKey']);
@@ -479,16 +679,18 @@ describe('Pulumi mapping: schema rules', () => {
     expect(s.provider.description).to.match(/^The provider type for the vdb package\./);
   });
 
-  it('writes the dynamic bridge\'s parameterization only for a given local provider path', () => {
+  it("writes the dynamic bridge's parameterization only for a given local provider path", () => {
     const desc = provider({ sec_x: { id: str('C') } });
     expect(buildPulumiSchema(desc)).to.not.have.property('parameterization');
     const p = buildPulumiSchema(desc, { localProviderPath: '/opt/keel/bin/terraform-provider-sec' }).parameterization!;
     expect(p.baseProvider).to.deep.equal({ name: 'terraform-provider', version: '1.1.3' });
     // parameterize.Value as JSON, base64-encoded like Go's []byte.
-    expect(Buffer.from(p.parameter, 'base64').toString('utf8')).to.equal('{"local":{"path":"/opt/keel/bin/terraform-provider-sec"}}');
+    expect(Buffer.from(p.parameter, 'base64').toString('utf8')).to.equal(
+      '{"local":{"path":"/opt/keel/bin/terraform-provider-sec"}}',
+    );
   });
 
-  it('writes the dynamic bridge\'s parameterization of a registry release: address and version', () => {
+  it("writes the dynamic bridge's parameterization of a registry release: address and version", () => {
     const desc = provider({ sec_x: { id: str('C') } });
     const registryProvider = { address: 'registry.terraform.io/keel/sec', version: '2.2.0' };
     const p = buildPulumiSchema(desc, { registryProvider }).parameterization!;
@@ -496,14 +698,20 @@ describe('Pulumi mapping: schema rules', () => {
     // parameterize.Value{Remote: &RemoteValue{URL, Version}}, as the bridge marshals it.
     const value = Buffer.from(p.parameter, 'base64').toString('utf8');
     expect(value).to.equal('{"remote":{"url":"registry.terraform.io/keel/sec","version":"2.2.0"}}');
-    const both = { localProviderPath: '/x/terraform-provider-sec', registryProvider: { address: 'a/b/sec', version: '1.0.0' } };
+    const both = {
+      localProviderPath: '/x/terraform-provider-sec',
+      registryProvider: { address: 'a/b/sec', version: '1.0.0' },
+    };
     expect(() => buildPulumiSchema(desc, both)).to.throw(/not both/);
   });
 
   it('marks resources and functions whose Terraform schema is deprecated', () => {
     const deprecated: Schema = { version: 0, block: { ...schema({ id: str('C') }).block, deprecated: true } };
     const s = buildPulumiSchema(
-      provider({ sec_y: { id: str('C') } }, { resources: { sec_x: deprecated, sec_y: schema({ id: str('C') }) }, dataSources: { sec_xs: deprecated } }),
+      provider(
+        { sec_y: { id: str('C') } },
+        { resources: { sec_x: deprecated, sec_y: schema({ id: str('C') }) }, dataSources: { sec_xs: deprecated } },
+      ),
     );
     expect(s.resources[R('X')]!.deprecationMessage).to.equal('Deprecated');
     expect(s.resources[R('Y')]!.deprecationMessage).to.equal(undefined);

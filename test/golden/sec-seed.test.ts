@@ -12,7 +12,18 @@ import { describeSeedConformance, resourceToken } from './seed-conformance.js';
 
 /** Every difference from the sec seed that is intended, and why. */
 export const SEC_ALLOWED: AllowedDifference[] = [
-  ...writeOnlyTwinAllowances(['apiKey', 'apiToken', 'clientSecret', 'insertKey', 'integrationKey', 'password', 'privateKey', 'privateKeyId', 'secretAccessKey', 'webhookUrl']),
+  ...writeOnlyTwinAllowances([
+    'apiKey',
+    'apiToken',
+    'clientSecret',
+    'insertKey',
+    'integrationKey',
+    'password',
+    'privateKey',
+    'privateKeyId',
+    'secretAccessKey',
+    'webhookUrl',
+  ]),
   {
     what: 'AlertChannel*.alertChannel*Id: is also an input, the seed says output only',
     reason:
@@ -38,7 +49,8 @@ export const SEC_ALLOWED: AllowedDifference[] = [
   },
   {
     what: 'AlertChannelObserv.insertKey: is secret, the seed does not flag it (it says: not flagged secret)',
-    reason: 'DECISIONS (everywhere): the observ `insert_key` is a credential, sensitive although the seed says "not flagged secret".',
+    reason:
+      'DECISIONS (everywhere): the observ `insert_key` is a credential, sensitive although the seed says "not flagged secret".',
   },
   {
     what: 'IntegrationCloudC*Credentials.clientSecret: is secret, the seed does not flag it (it says: not flagged secret)',
@@ -55,7 +67,8 @@ export const SEC_ALLOWED: AllowedDifference[] = [
   // Each one is listed on its own so a new silent default needs a look.
   {
     what: 'AlertChannel*.testIntegration: has default true, the seed states none',
-    reason: 'The seed is silent; sec.md §2.1: `test_integration` defaults to true (the channel is tested after create and update).',
+    reason:
+      'The seed is silent; sec.md §2.1: `test_integration` defaults to true (the channel is tested after create and update).',
   },
   {
     what: 'AgentAccessToken.os: has default "linux", the seed states none',
@@ -151,7 +164,7 @@ describeSeedConformance({
   // agent-token family, which is not in the seed and so not required here.
   dataSourceTypes: ['sec_user_profile'],
   extra: (get) => {
-    it('notices a broken schema (the comparison is not vacuous)', function () {
+    it('notices a broken schema (the comparison is not vacuous)', () => {
       const { schema, seed } = get();
       const broken: PulumiPackageSchema = JSON.parse(JSON.stringify(schema));
       const email = broken.resources[resourceToken('sec', 'sec_alert_channel_email')]!;

@@ -17,7 +17,12 @@
  * - provider: each configuration variable is a provider input; the provider outputs the seed lists are
  *   the string-typed provider properties (Pulumi SDKs expose only string outputs on providers).
  */
-import type { PulumiPackageSchema, PulumiObjectTypeSpec, PulumiPropertySpec, PulumiTypeSpec } from '../../src/pulumi/schema.js';
+import type {
+  PulumiPackageSchema,
+  PulumiObjectTypeSpec,
+  PulumiPropertySpec,
+  PulumiTypeSpec,
+} from '../../src/pulumi/schema.js';
 import { formatSeedType, type ParsedSeed, type SeedField, type SeedType } from './seed-parser.js';
 
 export interface AllowedDifference {
@@ -47,7 +52,13 @@ export interface CompareOptions {
 }
 
 function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+  return new RegExp(
+    `^${glob
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    's',
+  );
 }
 
 /** Every difference between the schema and the seed that is not allowed. */
@@ -74,18 +85,30 @@ export function allDifferences(schema: PulumiPackageSchema, seed: ParsedSeed, on
   const inputReachable = reachableFromInputs(schema);
 
   if (schema.name !== pkg) diffs.push(`package: name is ${schema.name}, the seed says ${pkg}`);
-  if (seed.version && schema.version !== seed.version) diffs.push(`package: version is ${schema.version}, the seed says ${seed.version}`);
+  if (seed.version && schema.version !== seed.version)
+    diffs.push(`package: version is ${schema.version}, the seed says ${seed.version}`);
 
-  const fieldChecks = (where: string, f: SeedField, prop: PulumiPropertySpec | undefined, defaultsOn: PulumiPropertySpec | undefined) => {
+  const fieldChecks = (
+    where: string,
+    f: SeedField,
+    prop: PulumiPropertySpec | undefined,
+    defaultsOn: PulumiPropertySpec | undefined,
+  ) => {
     if (!prop) return;
     compareType(where, f.type, f.typeImplied, prop, schema, inputReachable, diffs);
     if (f.secret && !prop.secret) diffs.push(`${where}: is not secret, the seed flags it secret`);
-    if (!f.secret && prop.secret) diffs.push(`${where}: is secret, the seed does not flag it${f.notSecret ? ' (it says: not flagged secret)' : ''}`);
+    if (!f.secret && prop.secret)
+      diffs.push(
+        `${where}: is secret, the seed does not flag it${f.notSecret ? ' (it says: not flagged secret)' : ''}`,
+      );
     const d = defaultsOn?.default;
     if (f.default !== undefined && d !== f.default) {
-      diffs.push(`${where}: default is ${d === undefined ? 'absent' : JSON.stringify(d)}, the seed says ${JSON.stringify(f.default)}`);
+      diffs.push(
+        `${where}: default is ${d === undefined ? 'absent' : JSON.stringify(d)}, the seed says ${JSON.stringify(f.default)}`,
+      );
     }
-    if (f.default === undefined && d !== undefined) diffs.push(`${where}: has default ${JSON.stringify(d)}, the seed states none`);
+    if (f.default === undefined && d !== undefined)
+      diffs.push(`${where}: has default ${JSON.stringify(d)}, the seed states none`);
     if (f.deprecated && !prop.deprecationMessage) diffs.push(`${where}: is not deprecated, the seed says deprecated`);
     if (!f.deprecated && prop.deprecationMessage) diffs.push(`${where}: is deprecated, the seed does not say so`);
   };
@@ -114,20 +137,30 @@ export function allDifferences(schema: PulumiPackageSchema, seed: ParsedSeed, on
       switch (f.role) {
         case 'output':
           if (inp) diffs.push(`${where}: is also an input, the seed says output only`);
-          if (f.required !== required.has(f.name)) diffs.push(`${where}: ${required.has(f.name) ? 'is' : 'is not'} a required output, the seed says ${f.required ? 'required' : 'optional'}`);
+          if (f.required !== required.has(f.name))
+            diffs.push(
+              `${where}: ${required.has(f.name) ? 'is' : 'is not'} a required output, the seed says ${f.required ? 'required' : 'optional'}`,
+            );
           break;
         case 'inout':
           if (!inp) diffs.push(`${where}: is not an input, the seed says input and output`);
-          if (f.required !== required.has(f.name)) diffs.push(`${where}: ${required.has(f.name) ? 'is' : 'is not'} a required output, the seed says ${f.required ? 'required' : 'optional'}`);
-          if (requiredInputs.has(f.name)) diffs.push(`${where}: is a required input, the seed says an optional input and output`);
+          if (f.required !== required.has(f.name))
+            diffs.push(
+              `${where}: ${required.has(f.name) ? 'is' : 'is not'} a required output, the seed says ${f.required ? 'required' : 'optional'}`,
+            );
+          if (requiredInputs.has(f.name))
+            diffs.push(`${where}: is a required input, the seed says an optional input and output`);
           break;
         default:
           if (!inp) diffs.push(`${where}: is not an input (the seed lists it as an input)`);
           else if (f.required !== requiredInputs.has(f.name)) {
-            diffs.push(`${where}: ${requiredInputs.has(f.name) ? 'is' : 'is not'} a required input, the seed says ${f.required ? 'required' : 'optional'}`);
+            diffs.push(
+              `${where}: ${requiredInputs.has(f.name) ? 'is' : 'is not'} a required input, the seed says ${f.required ? 'required' : 'optional'}`,
+            );
           }
       }
-      if (f.alwaysInOutput && !required.has(f.name)) diffs.push(`${where}: is not a required output, the seed says always present in the output`);
+      if (f.alwaysInOutput && !required.has(f.name))
+        diffs.push(`${where}: is not a required output, the seed says always present in the output`);
       fieldChecks(where, f, inp ?? out, inp);
       if (inp && out && !!inp.secret !== !!out.secret) diffs.push(`${where}: input and output differ in secrecy`);
     }
@@ -176,7 +209,10 @@ export function allDifferences(schema: PulumiPackageSchema, seed: ParsedSeed, on
         continue;
       }
       const seedRequired = v.required && !seed.config.allOptional;
-      if (seedRequired !== required.has(v.name)) diffs.push(`${where}: ${required.has(v.name) ? 'is' : 'is not'} required, the seed says ${seedRequired ? 'required' : 'optional'}`);
+      if (seedRequired !== required.has(v.name))
+        diffs.push(
+          `${where}: ${required.has(v.name) ? 'is' : 'is not'} required, the seed says ${seedRequired ? 'required' : 'optional'}`,
+        );
       fieldChecks(where, v, spec, spec);
     }
     const known = new Set(seed.config.variables.map((v) => v.name));
@@ -194,7 +230,9 @@ export function allDifferences(schema: PulumiPackageSchema, seed: ParsedSeed, on
     if (seed.config.providerOutputs) {
       const expected = [...seed.config.providerOutputs].sort();
       if (expected.join(',') !== stringOutputs.join(',')) {
-        diffs.push(`provider: outputs (string properties) are ${stringOutputs.join(', ')}, the seed says ${expected.join(', ')}`);
+        diffs.push(
+          `provider: outputs (string properties) are ${stringOutputs.join(', ')}, the seed says ${expected.join(', ')}`,
+        );
       }
     }
     for (const n of seed.config.providerInputOnly ?? []) {
@@ -202,7 +240,8 @@ export function allDifferences(schema: PulumiPackageSchema, seed: ParsedSeed, on
       if (stringOutputs.includes(n)) diffs.push(`provider.${n}: is a provider output, the seed says input only`);
     }
     for (const [m, tok] of Object.entries(seed.providerMethods)) {
-      if (p.methods?.[m] !== tok) diffs.push(`provider: method ${m} is ${p.methods?.[m] ?? 'absent'}, the seed says ${tok}`);
+      if (p.methods?.[m] !== tok)
+        diffs.push(`provider: method ${m} is ${p.methods?.[m] ?? 'absent'}, the seed says ${tok}`);
       if (!schema.functions[tok]) diffs.push(`provider: method function ${tok} is not in the schema`);
     }
   }
@@ -230,22 +269,32 @@ function compareObject(
       continue;
     }
     if (f.required !== starSet.has(f.name)) {
-      diffs.push(`${where}: ${starSet.has(f.name) ? 'is' : 'is not'} required${outputOnly ? ' (output type)' : ''}, the seed says ${f.required ? 'required' : 'optional'}`);
+      diffs.push(
+        `${where}: ${starSet.has(f.name) ? 'is' : 'is not'} required${outputOnly ? ' (output type)' : ''}, the seed says ${f.required ? 'required' : 'optional'}`,
+      );
     }
-    if (f.alwaysInOutput && !requiredOutputs.has(f.name)) diffs.push(`${where}: is not a required output, the seed says always present in output`);
+    if (f.alwaysInOutput && !requiredOutputs.has(f.name))
+      diffs.push(`${where}: is not a required output, the seed says always present in output`);
     compareType(where, f.type, f.typeImplied, prop, schema, inputReachable, diffs);
     if (f.secret && !prop.secret) diffs.push(`${where}: is not secret, the seed flags it secret`);
-    if (!f.secret && prop.secret) diffs.push(`${where}: is secret, the seed does not flag it${f.notSecret ? ' (it says: not flagged secret)' : ''}`);
+    if (!f.secret && prop.secret)
+      diffs.push(
+        `${where}: is secret, the seed does not flag it${f.notSecret ? ' (it says: not flagged secret)' : ''}`,
+      );
     if (f.default !== undefined && prop.default !== f.default) {
-      diffs.push(`${where}: default is ${prop.default === undefined ? 'absent' : JSON.stringify(prop.default)}, the seed says ${JSON.stringify(f.default)}`);
+      diffs.push(
+        `${where}: default is ${prop.default === undefined ? 'absent' : JSON.stringify(prop.default)}, the seed says ${JSON.stringify(f.default)}`,
+      );
     }
-    if (f.default === undefined && prop.default !== undefined) diffs.push(`${where}: has default ${JSON.stringify(prop.default)}, the seed states none`);
+    if (f.default === undefined && prop.default !== undefined)
+      diffs.push(`${where}: has default ${JSON.stringify(prop.default)}, the seed states none`);
     if (f.deprecated && !prop.deprecationMessage) diffs.push(`${where}: is not deprecated, the seed says deprecated`);
     if (!f.deprecated && prop.deprecationMessage) diffs.push(`${where}: is deprecated, the seed does not say so`);
   }
   if (complete) {
     const known = new Set(fields.map((f) => f.name));
-    for (const n of Object.keys(spec.properties ?? {}).sort()) if (!known.has(n)) diffs.push(`${subject}.${n}: not in the seed`);
+    for (const n of Object.keys(spec.properties ?? {}).sort())
+      if (!known.has(n)) diffs.push(`${subject}.${n}: not in the seed`);
   }
 }
 
@@ -259,7 +308,9 @@ function compareType(
   diffs: string[],
 ): void {
   const mismatch = () =>
-    diffs.push(`${where}: type is ${formatSpec(spec)}, the seed says ${formatSeedType(seedType)}${implied ? ' (implied: no type stated)' : ''}`);
+    diffs.push(
+      `${where}: type is ${formatSpec(spec)}, the seed says ${formatSeedType(seedType)}${implied ? ' (implied: no type stated)' : ''}`,
+    );
   switch (seedType.kind) {
     case 'unknown':
       return;
@@ -286,7 +337,17 @@ function compareType(
       const token = spec.$ref?.replace(/^#\/types\//, '');
       const target = token ? schema.types[token] : undefined;
       if (!target) return void mismatch();
-      if (seedType.fields) compareObject(`${where}{}`, seedType.fields, target, !inputReachable.has(token!), true, schema, inputReachable, diffs);
+      if (seedType.fields)
+        compareObject(
+          `${where}{}`,
+          seedType.fields,
+          target,
+          !inputReachable.has(token!),
+          true,
+          schema,
+          inputReachable,
+          diffs,
+        );
       return;
     }
   }

@@ -50,7 +50,7 @@ export function describeSeedConformance(spec: ConformanceSpec): void {
     if (lines.length > 0) expect.fail(`${title}:\n${lines.join('\n')}`);
   };
 
-  describe(`${spec.provider} seed conformance: the whole provider`, function () {
+  describe(`${spec.provider} seed conformance: the whole provider`, () => {
     let schema: PulumiPackageSchema;
     let warnings: string[];
 
@@ -70,22 +70,40 @@ export function describeSeedConformance(spec: ConformanceSpec): void {
 
     it('registers every resource and data source of the reference inventory', () => {
       fail('missing', [
-        ...spec.resourceTypes.filter((t) => !schema.resources[resourceToken(spec.provider, t)]).map((t) => `resource ${t}`),
-        ...spec.dataSourceTypes.filter((t) => !schema.functions[functionToken(spec.provider, t)]).map((t) => `data source ${t}`),
+        ...spec.resourceTypes
+          .filter((t) => !schema.resources[resourceToken(spec.provider, t)])
+          .map((t) => `resource ${t}`),
+        ...spec.dataSourceTypes
+          .filter((t) => !schema.functions[functionToken(spec.provider, t)])
+          .map((t) => `data source ${t}`),
       ]);
     });
 
     it('has every resource, nested type and function token the seed names', () => {
       const pkg = spec.provider;
       fail('missing tokens', [
-        ...Object.values(seed!.resources).filter((r) => !schema.resources[r.token]).map((r) => r.token),
-        ...Object.keys(seed!.types).map((n) => `${pkg}:index/${n}:${n}`).filter((t) => !schema.types[t]),
-        ...Object.values(seed!.functions).filter((f) => !schema.functions[f.token]).map((f) => f.token),
+        ...Object.values(seed!.resources)
+          .filter((r) => !schema.resources[r.token])
+          .map((r) => r.token),
+        ...Object.keys(seed!.types)
+          .map((n) => `${pkg}:index/${n}:${n}`)
+          .filter((t) => !schema.types[t]),
+        ...Object.values(seed!.functions)
+          .filter((f) => !schema.functions[f.token])
+          .map((f) => f.token),
         ...Object.values(seed!.providerMethods).filter((t) => !schema.functions[t]),
       ]);
     });
 
-    const subjects = seed ? [...Object.keys(seed.resources), ...Object.keys(seed.types), ...Object.keys(seed.functions), 'config', 'provider'] : [];
+    const subjects = seed
+      ? [
+          ...Object.keys(seed.resources),
+          ...Object.keys(seed.types),
+          ...Object.keys(seed.functions),
+          'config',
+          'provider',
+        ]
+      : [];
     for (const subject of subjects) {
       it(`${subject} matches the seed`, () => {
         const diffs = compareWithSeed(schema, seed!, { only: [subject], allowedDifferences: spec.allowed });
@@ -95,7 +113,10 @@ export function describeSeedConformance(spec: ConformanceSpec): void {
 
     it('needs every allowed difference (no stale allowance)', () => {
       const all = compareWithSeed(schema, seed!, { allowedDifferences: spec.allowed, reportUnusedAllowances: true });
-      fail('allowances that match nothing', all.filter((d) => d.startsWith('allowed difference matched nothing')));
+      fail(
+        'allowances that match nothing',
+        all.filter((d) => d.startsWith('allowed difference matched nothing')),
+      );
     });
 
     it('marks sensitiveUnlikeUpstream the secrets the seed leaves unflagged, and those the spec adds', async () => {

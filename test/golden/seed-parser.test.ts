@@ -33,7 +33,11 @@ describe('seed parser: compact field lists', () => {
       'namespaces array of string unspecified',
     ]);
     const b = parseFieldList('cis, pci (all boolean, default false); extra (boolean, no default stated)');
-    expect(b.map(summary)).to.deep.equal(['cis boolean =false unspecified', 'pci boolean =false unspecified', 'extra boolean unspecified']);
+    expect(b.map(summary)).to.deep.equal([
+      'cis boolean =false unspecified',
+      'pci boolean =false unspecified',
+      'extra boolean unspecified',
+    ]);
   });
   it('reads inline objects, stars, secrets and deprecation, and drops prose', () => {
     const fs = parseFieldList('key*, value* (secret). Repeated entries are allowed.');
@@ -46,7 +50,7 @@ describe('seed parser: compact field lists', () => {
   });
 });
 
-describe('seed parser: sec seed', function () {
+describe('seed parser: sec seed', () => {
   let seed: ParsedSeed;
   before(function () {
     seed = load(SEC_SEED, this);
@@ -127,7 +131,12 @@ describe('seed parser: sec seed', function () {
     expect(t.ReportRuleCloudAComplianceReports!.fields).to.have.length(8);
     expect(summary(field(t.PolicyAlerting!.fields, 'enabled'))).to.equal('enabled boolean =true unspecified');
     // "ResourceGroupGroupFilter and the same type at each deeper level".
-    for (const n of ['ResourceGroupGroupFilter', 'ResourceGroupGroupGroupFilter', 'ResourceGroupGroupGroupGroupFilter', 'ResourceGroupGroupGroupGroupGroupFilter']) {
+    for (const n of [
+      'ResourceGroupGroupFilter',
+      'ResourceGroupGroupGroupFilter',
+      'ResourceGroupGroupGroupGroupFilter',
+      'ResourceGroupGroupGroupGroupGroupFilter',
+    ]) {
       expect(t, n).to.have.property(n);
     }
     expect(t.ResourceGroupGroupGroupGroupGroup!.fields.map((f) => f.name)).to.deep.equal(['operator', 'filters']);
@@ -136,7 +145,11 @@ describe('seed parser: sec seed', function () {
 
   it('derives the user profile function from its result type', () => {
     expect(seed.functions).to.deep.equal({
-      getUserProfile: { name: 'getUserProfile', token: 'sec:index/getUserProfile:getUserProfile', resultTypes: ['getUserProfileAccount'] },
+      getUserProfile: {
+        name: 'getUserProfile',
+        token: 'sec:index/getUserProfile:getUserProfile',
+        resultTypes: ['getUserProfileAccount'],
+      },
     });
     expect(seed.types.getUserProfileAccount!.fields.map(summary)).to.deep.equal([
       'accountName* string unspecified',
@@ -159,12 +172,19 @@ describe('seed parser: sec seed', function () {
       'organization boolean unspecified',
       'subaccount string unspecified',
     ]);
-    expect(seed.config.providerOutputs).to.deep.equal(['account', 'apiKey', 'apiSecret', 'apiToken', 'profile', 'subaccount']);
+    expect(seed.config.providerOutputs).to.deep.equal([
+      'account',
+      'apiKey',
+      'apiSecret',
+      'apiToken',
+      'profile',
+      'subaccount',
+    ]);
     expect(seed.config.providerInputOnly).to.deep.equal(['organization']);
   });
 });
 
-describe('seed parser: vdb seed', function () {
+describe('seed parser: vdb seed', () => {
   let seed: ParsedSeed;
   before(function () {
     seed = load(VDB_SEED, this);
@@ -200,9 +220,16 @@ describe('seed parser: vdb seed', function () {
     expect(field(c.fields, 'privateRegionId').deprecated).to.equal(true);
     expect(seed.resources.AccountsAuthKey!.deprecated).to.equal(true);
     expect(seed.resources.AccountsManualBackup!.partial).to.equal(true);
-    expect(seed.resources.AccountsDatabaseApiKeyV2!.token).to.equal('vdb:index/accountsDatabaseApiKeyV2:AccountsDatabaseApiKeyV2');
+    expect(seed.resources.AccountsDatabaseApiKeyV2!.token).to.equal(
+      'vdb:index/accountsDatabaseApiKeyV2:AccountsDatabaseApiKeyV2',
+    );
     const key = seed.resources.AccountsDatabaseApiKeyV2!;
-    expect(key.fields.filter((f) => f.role === 'output').map((f) => f.name)).to.deep.equal(['createdAt', 'createdByEmail', 'key', 'postfix']);
+    expect(key.fields.filter((f) => f.role === 'output').map((f) => f.name)).to.deep.equal([
+      'createdAt',
+      'createdByEmail',
+      'key',
+      'postfix',
+    ]);
     expect(field(key.fields, 'key').secret).to.equal(false);
     expect(summary(field(key.fields, 'globalAccessRule'))).to.equal('globalAccessRule {accessType*} unspecified');
     expect(summary(field(seed.resources.AccountsHybridCloudEnvironment!.fields, 'bootstrapCommands'))).to.equal(
@@ -231,7 +258,8 @@ describe('seed parser: vdb seed', function () {
     expect(s.fields.every((f) => f.required)).to.equal(true);
     const res = field(s.fields, 'resources');
     expect(formatSeedType(res.type)).to.equal('array of {cpus*, disks*, rams*}');
-    const cpus = res.type.kind === 'array' && res.type.items.kind === 'object' ? field(res.type.items.fields!, 'cpus') : undefined;
+    const cpus =
+      res.type.kind === 'array' && res.type.items.kind === 'object' ? field(res.type.items.fields!, 'cpus') : undefined;
     expect(formatSeedType(cpus!.type)).to.equal('array of {additional*, available*, base*, complimentary*, reserved*}');
     const env = seed.types.AccountsHybridCloudEnvironmentStatus!;
     expect(env.fields.every((f) => f.required)).to.equal(true);
@@ -244,12 +272,20 @@ describe('seed parser: vdb seed', function () {
     expect(field(conf.fields, 'lastModifiedAt').alwaysInOutput).to.equal(true);
     const info = seed.types.AccountsManualBackupClusterInfo!;
     expect(info.fields.map((f) => f.name)).to.deep.equal([
-      'cloudProviderId', 'cloudProviderRegionId', 'name', 'restorePackageId', 'configurations', 'resourcesSummaries',
+      'cloudProviderId',
+      'cloudProviderRegionId',
+      'name',
+      'restorePackageId',
+      'configurations',
+      'resourcesSummaries',
     ]);
     expect(summary(field(info.fields, 'restorePackageId'))).to.equal('restorePackageId* string unspecified');
     // "(read-only copy of the cluster configuration, with each nested object returned as a list)".
     expect(summary(field(info.fields, 'configurations'))).to.equal('configurations* array of object unspecified');
-    expect(seed.types.AccountsRolePermission!.fields.map(summary)).to.deep.equal(['value* string unspecified', 'category string unspecified']);
+    expect(seed.types.AccountsRolePermission!.fields.map(summary)).to.deep.equal([
+      'value* string unspecified',
+      'category string unspecified',
+    ]);
   });
 
   it('reads the data source result types and derives the functions', () => {
@@ -268,7 +304,9 @@ describe('seed parser: vdb seed', function () {
     const cluster = seed.types.getAccountsClustersCluster!;
     expect(cluster.fields).to.have.length(13);
     // "the same nested shapes as the cluster resource, with nested objects returned as lists".
-    expect(summary(field(cluster.fields, 'deleteBackupsOnDestroy'))).to.equal('deleteBackupsOnDestroy* boolean unspecified');
+    expect(summary(field(cluster.fields, 'deleteBackupsOnDestroy'))).to.equal(
+      'deleteBackupsOnDestroy* boolean unspecified',
+    );
     expect(summary(field(cluster.fields, 'configurations'))).to.equal('configurations* array of object unspecified');
     expect(summary(field(cluster.fields, 'labels'))).to.equal('labels* array of object unspecified');
     expect(summary(field(cluster.fields, 'statuses'))).to.equal('statuses* array of object unspecified');

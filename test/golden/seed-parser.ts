@@ -182,9 +182,15 @@ interface TypeParse {
 }
 
 const PRIMITIVES: Record<string, SeedType['kind']> = {
-  string: 'string', strings: 'string',
-  boolean: 'boolean', booleans: 'boolean', bool: 'boolean',
-  number: 'number', numbers: 'number', integer: 'number', int: 'number',
+  string: 'string',
+  strings: 'string',
+  boolean: 'boolean',
+  booleans: 'boolean',
+  bool: 'boolean',
+  number: 'number',
+  numbers: 'number',
+  integer: 'number',
+  int: 'number',
 };
 
 /** Parses a type expression at the start of `text`. */
@@ -193,7 +199,11 @@ export function parseTypeExpr(text: string, ctx: ListContext = DEFAULT_LIST_CONT
   if (s.startsWith('{')) {
     const end = matchBracket(s, 0);
     const inner = s.slice(1, end - 1);
-    return { type: { kind: 'object', fields: parseFieldList(inner, { ...ctx, inline: true }) }, rest: s.slice(end), plural: false };
+    return {
+      type: { kind: 'object', fields: parseFieldList(inner, { ...ctx, inline: true }) },
+      rest: s.slice(end),
+      plural: false,
+    };
   }
   let m = /^(arrays?|lists?|sets?)\s+of\s+/i.exec(s);
   if (m) {
@@ -203,7 +213,12 @@ export function parseTypeExpr(text: string, ctx: ListContext = DEFAULT_LIST_CONT
     return { type: { kind: 'array', items: { kind: 'unknown' } }, rest: s.slice(m[0].length), plural };
   }
   m = /^(arrays?|lists?)(?![\w])/i.exec(s);
-  if (m) return { type: { kind: 'array', items: { kind: 'unknown' } }, rest: s.slice(m[0].length), plural: m[1]!.toLowerCase().endsWith('s') };
+  if (m)
+    return {
+      type: { kind: 'array', items: { kind: 'unknown' } },
+      rest: s.slice(m[0].length),
+      plural: m[1]!.toLowerCase().endsWith('s'),
+    };
   m = /^maps?\s+of\s+(\w+)\s+to\s+/i.exec(s);
   if (m) {
     const inner = parseTypeExpr(s.slice(m[0].length), ctx);
@@ -212,7 +227,11 @@ export function parseTypeExpr(text: string, ctx: ListContext = DEFAULT_LIST_CONT
   m = /^(?:[A-Z]{2,}\s+)?(strings?|booleans?|bool|numbers?|integer|int)(?![\w])/.exec(s);
   if (m) {
     const word = m[1]!;
-    return { type: { kind: PRIMITIVES[word] as 'string' }, rest: s.slice(m[0].length), plural: word.endsWith('s') && word !== 'bool' };
+    return {
+      type: { kind: PRIMITIVES[word] as 'string' },
+      rest: s.slice(m[0].length),
+      plural: word.endsWith('s') && word !== 'bool',
+    };
   }
   m = /^objects?(?![\w])/.exec(s);
   if (m) return { type: { kind: 'object' }, rest: s.slice(m[0].length), plural: false };
@@ -258,7 +277,14 @@ interface Annotation {
 }
 
 function parseAnnotation(text: string, ctx: ListContext): Annotation {
-  const a: Annotation = { group: false, secret: false, notSecret: false, deprecated: false, alwaysInOutput: false, required: false };
+  const a: Annotation = {
+    group: false,
+    secret: false,
+    notSecret: false,
+    deprecated: false,
+    alwaysInOutput: false,
+    required: false,
+  };
   for (let piece of splitTopLevel(text, ',;')) {
     if (/^(all|both)\s+/i.test(piece)) {
       a.group = true;
@@ -438,17 +464,27 @@ function parseHeading(text: string): Section {
   const num = /^(\d+(?:\.\d+)*)\s+/.exec(text);
   const number = num ? num[1]! : '';
   const title = num ? text.slice(num[0].length) : text;
-  const base: Section = { kind: 'ignore', names: [], note: '', number, allRequired: false, output: false, deprecated: false, resultTypes: false };
+  const base: Section = {
+    kind: 'ignore',
+    names: [],
+    note: '',
+    number,
+    allRequired: false,
+    output: false,
+    deprecated: false,
+    resultTypes: false,
+  };
   const common = /common to every ([\w-]+) resource/i.exec(title);
   if (common) {
     const scope = common[1]!.split('-').map(upperFirst).join('');
     return { ...base, kind: 'common', commonScope: scope };
   }
-  const paren = /\(([^]*)\)\s*$/.exec(title);
+  const paren = /\(([\s\S]*)\)\s*$/.exec(title);
   const note = paren ? paren[1]!.trim() : '';
   const allRequired = /all fields required/i.test(note) || /all fields required/i.test(title);
   if (/^nested types/i.test(title)) return { ...base, kind: 'nestedTable', note, allRequired };
-  if (/result types/i.test(title)) return { ...base, kind: 'nestedTable', note, allRequired, resultTypes: true, output: true };
+  if (/result types/i.test(title))
+    return { ...base, kind: 'nestedTable', note, allRequired, resultTypes: true, output: true };
   const head = paren ? title.slice(0, paren.index).trim() : title.trim();
   const names = head.split(/\s*,\s*|\s+and\s+/).filter((n) => /^[A-Z][A-Za-z0-9]*$/.test(n));
   if (names.length === 0) return { ...base, note };
@@ -518,7 +554,8 @@ function readFieldTable(
       if (/not\s+flagged\s+secret/i.test(rule)) f.notSecret = true;
       // "Fields: a*, b (…)" describes an object-typed field.
       const fieldsText = /\bFields:\s*(.*)$/.exec(rule);
-      if (fieldsText && f.type.kind === 'object') f.type = { kind: 'object', fields: parseFieldList(fieldsText[1]!, ctx) };
+      if (fieldsText && f.type.kind === 'object')
+        f.type = { kind: 'object', fields: parseFieldList(fieldsText[1]!, ctx) };
       applyProseToInline(f, text, ctx);
       out.push({ field: f, columns });
     }
@@ -528,7 +565,12 @@ function readFieldTable(
 
 /** Inline-object prose: "`a` and `b` are always present in output", "Each of the three is an array of {…}, all numbers". */
 function applyProseToInline(f: SeedField, text: string, ctx: ListContext): void {
-  const obj = f.type.kind === 'object' ? f.type : f.type.kind === 'array' && f.type.items.kind === 'object' ? f.type.items : undefined;
+  const obj =
+    f.type.kind === 'object'
+      ? f.type
+      : f.type.kind === 'array' && f.type.items.kind === 'object'
+        ? f.type.items
+        : undefined;
   if (!obj?.fields) return;
   const always = /((?:`\w+`(?:,\s*|\s+and\s+)?)+)\s+(?:is|are) always present in (?:the )?output/i.exec(text);
   if (always) {
@@ -576,7 +618,11 @@ export function parseSeed(text: string): ParsedSeed {
     return section.kind === 'resource' ? (resources[n]?.fields ?? []) : (types[n]?.fields ?? []);
   };
 
-  const defineType = (name: string, fields: SeedField[], opts: { output?: boolean; resultType?: boolean; section?: string }) => {
+  const defineType = (
+    name: string,
+    fields: SeedField[],
+    opts: { output?: boolean; resultType?: boolean; section?: string },
+  ) => {
     types[name] = {
       name,
       section: opts.section ?? section?.number ?? '',
@@ -624,9 +670,17 @@ export function parseSeed(text: string): ParsedSeed {
       } else if (block.kind === 'paragraph') {
         if (/configuration variables \(all optional/i.test(block.text)) config.allOptional = true;
         const outs = /provider instance outputs ([^.]*)\./i.exec(block.text);
-        if (outs) config.providerOutputs = outs[1]!.split(/\s*,\s*|\s+and\s+/).map((s) => s.trim()).filter(Boolean);
+        if (outs)
+          config.providerOutputs = outs[1]!
+            .split(/\s*,\s*|\s+and\s+/)
+            .map((s) => s.trim())
+            .filter(Boolean);
         const inOnly = /input form additionally accepts ([^.]*)\./i.exec(block.text);
-        if (inOnly) config.providerInputOnly = inOnly[1]!.split(/\s*,\s*|\s+and\s+/).map((s) => s.trim()).filter(Boolean);
+        if (inOnly)
+          config.providerInputOnly = inOnly[1]!
+            .split(/\s*,\s*|\s+and\s+/)
+            .map((s) => s.trim())
+            .filter(Boolean);
       }
       continue;
     }
@@ -644,7 +698,10 @@ export function parseSeed(text: string): ParsedSeed {
           const resultType = section.resultTypes || /result type/i.test(typeCell);
           const sameShapes = /same nested shapes as the (\w+) resource/i.exec(row[fieldsCol] ?? '');
           for (const n of names) {
-            defineType(n, parseFieldList(row[fieldsCol] ?? '', listCtx), { output: section.output || resultType, resultType });
+            defineType(n, parseFieldList(row[fieldsCol] ?? '', listCtx), {
+              output: section.output || resultType,
+              resultType,
+            });
             if (/each deeper level/i.test(typeCell)) deeperLevelTypes.push(n);
             if (sameShapes) sameShapesAs.push({ type: n, resourceWord: sameShapes[1]! });
           }
@@ -685,7 +742,6 @@ export function parseSeed(text: string): ParsedSeed {
     pendingSubtable = undefined;
     const first = section.names[0];
     if (section.kind === 'resource' && first) {
-      const res = resources[first]!;
       if (/^import:/i.test(p)) for (const n of section.names) resources[n]!.importText = p.replace(/^import:\s*/i, '');
       if (/not shown/i.test(p)) for (const n of section.names) resources[n]!.partial = true;
     }
@@ -734,8 +790,17 @@ export function parseSeed(text: string): ParsedSeed {
     const step = humps(parent).at(-1)!;
     for (const t of Object.keys(types)) {
       const extra = t.slice(parent.length);
-      if (t !== parent && t.startsWith(parent) && extra.length > 0 && extra === step.repeat(extra.length / step.length)) {
-        if (!types[t + suffix]) defineType(t + suffix, structuredClone(types[n]!.fields), { output: types[n]!.output, section: types[n]!.section });
+      if (
+        t !== parent &&
+        t.startsWith(parent) &&
+        extra.length > 0 &&
+        extra === step.repeat(extra.length / step.length)
+      ) {
+        if (!types[t + suffix])
+          defineType(t + suffix, structuredClone(types[n]!.fields), {
+            output: types[n]!.output,
+            section: types[n]!.section,
+          });
       }
     }
   }
@@ -774,7 +839,9 @@ function asListShape(t: SeedType): SeedType {
     case 'object':
       return { kind: 'array', items: { kind: 'object' } };
     case 'array':
-      return t.items.kind === 'ref' || t.items.kind === 'object' ? { kind: 'array', items: { kind: 'object' } } : { kind: 'array', items: asListShape(t.items) };
+      return t.items.kind === 'ref' || t.items.kind === 'object'
+        ? { kind: 'array', items: { kind: 'object' } }
+        : { kind: 'array', items: asListShape(t.items) };
     default:
       return t;
   }

@@ -13,11 +13,13 @@ import { describeSeedConformance, resourceToken } from './seed-conformance.js';
 export const VDB_ALLOWED: AllowedDifference[] = [
   {
     what: 'AccountsDatabaseApiKeyV2.key: is secret, the seed does not flag it',
-    reason: 'DECISIONS (everywhere): the seed leaves the secret-carrying `key` output unflagged; we flag it anyway, a deliberate, documented difference.',
+    reason:
+      'DECISIONS (everywhere): the seed leaves the secret-carrying `key` output unflagged; we flag it anyway, a deliberate, documented difference.',
   },
   {
     what: 'AccountsAuthKey.token: is secret, the seed does not flag it',
-    reason: 'DECISIONS (everywhere): the seed leaves the secret-carrying `token` output unflagged; we flag it anyway, a deliberate, documented difference.',
+    reason:
+      'DECISIONS (everywhere): the seed leaves the secret-carrying `token` output unflagged; we flag it anyway, a deliberate, documented difference.',
   },
   // Defaults the seed does not mention (it is silent, not contrary; the default is recorded as
   // `default` on inputs, src/pulumi/schema.ts header).
@@ -79,7 +81,7 @@ describeSeedConformance({
       expect(cluster.required ?? []).to.include('name');
     });
 
-    it('notices a broken schema (the comparison is not vacuous)', function () {
+    it('notices a broken schema (the comparison is not vacuous)', () => {
       const { schema, seed } = get();
       const broken: PulumiPackageSchema = JSON.parse(JSON.stringify(schema));
       const vars = broken.config.variables!;

@@ -13,7 +13,11 @@ for (const name of ['sec', 'vdb'] as const) {
   describe(`invariants: identities and list resources of ${name}`, () => {
     it('every resource declares an identity, and each one is sound', async () => {
       const def = await loadProviderDef(name);
-      const problems = def.resources.flatMap((r) => (r.identity ? identityDeclarationProblems(r.identity, r.schema.fields).map((p) => `${r.typeName}: ${p}`) : [`${r.typeName}: declares no identity`]));
+      const problems = def.resources.flatMap((r) =>
+        r.identity
+          ? identityDeclarationProblems(r.identity, r.schema.fields).map((p) => `${r.typeName}: ${p}`)
+          : [`${r.typeName}: declares no identity`],
+      );
       expect(problems).to.deep.equal([]);
     });
 
@@ -26,7 +30,8 @@ for (const name of ['sec', 'vdb'] as const) {
           const o = (f as AttrDef<unknown>).options;
           if (f.kind !== 'attr' || o.computed || !(o.required || o.optional)) problems.push(`${r.typeName}.${field}`);
         }
-        if (r.list.schema.block.description === '') problems.push(`${r.typeName}: the list resource has no description`);
+        if (r.list.schema.block.description === '')
+          problems.push(`${r.typeName}: the list resource has no description`);
       }
       expect(problems).to.deep.equal([]);
     });

@@ -31,7 +31,10 @@ describe('layers (.dependency-cruiser.cjs)', function () {
     const found = await violations({ ...options, validate: true }, ['src', 'scripts'], tsConfig);
     const comments = new Map((options.ruleSet?.forbidden ?? []).map((rule) => [rule.name, rule.comment]));
     const why = [...new Set(found.map((v) => v.rule))].map((name) => `  ${name}: ${comments.get(name) ?? ''}`);
-    expect(found.map((v) => v.text), `the layers are broken\n${why.join('\n')}\n`).to.deep.equal([]);
+    expect(
+      found.map((v) => v.text),
+      `the layers are broken\n${why.join('\n')}\n`,
+    ).to.deep.equal([]);
   });
 
   it('each rule refuses a tree that breaks it', async () => {

@@ -19,7 +19,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { provider, resource, type ProviderDef } from '../../src/engine/contracts.js';
-import { attr, block, resourceSchema, t, validators, type AttrOptions, type FieldDef, type Fields } from '../../src/schema/define.js';
+import {
+  attr,
+  block,
+  resourceSchema,
+  t,
+  validators,
+  type AttrOptions,
+  type FieldDef,
+  type Fields,
+} from '../../src/schema/define.js';
 import type { SchemaAttribute, SchemaBlock } from '../../src/schema/block.js';
 import type { CtyType } from '../../src/schema/cty-type.js';
 import { findExample } from '../../src/docs/examples.js';
@@ -34,7 +43,11 @@ type ProviderName = (typeof PROVIDERS)[number];
 // ---------------------------------------------------------------------------------------------------
 // Walking the schemas
 
-type Owner = { kind: 'provider' | 'resource' | 'data source' | 'ephemeral resource'; provider: ProviderName; typeName: string };
+type Owner = {
+  kind: 'provider' | 'resource' | 'data source' | 'ephemeral resource';
+  provider: ProviderName;
+  typeName: string;
+};
 
 /** One attribute, block, or field of an object-typed attribute, with its place. */
 interface Node {
@@ -63,14 +76,25 @@ function walkBlock(owner: Owner, fields: Fields, block: SchemaBlock, prefix: str
       continue;
     }
     const attribute = block.attributes[name]!;
-    const node: Node = { owner, where, name, kind: 'attribute', type: attribute.type, attribute, options: def.options as AttrOptions<unknown>, description: attribute.description, siblings };
+    const node: Node = {
+      owner,
+      where,
+      name,
+      kind: 'attribute',
+      type: attribute.type,
+      attribute,
+      options: def.options as AttrOptions<unknown>,
+      description: attribute.description,
+      siblings,
+    };
     out.push(node);
     walkObjectFields(owner, attribute.type, where, node, out);
   }
 }
 
 function walkObjectFields(owner: Owner, type: CtyType, where: string, holder: Node, out: Node[]): void {
-  if (type.kind === 'list' || type.kind === 'set' || type.kind === 'map') return walkObjectFields(owner, type.element, `${where}[]`, holder, out);
+  if (type.kind === 'list' || type.kind === 'set' || type.kind === 'map')
+    return walkObjectFields(owner, type.element, `${where}[]`, holder, out);
   if (type.kind !== 'object') return;
   const siblings = Object.keys(type.attributes);
   for (const [name, t] of Object.entries(type.attributes)) {
@@ -88,15 +112,47 @@ interface Loaded {
 async function load(name: ProviderName): Promise<Loaded> {
   const def = await loadProviderDef(name);
   const nodes: Node[] = [];
-  walkBlock({ kind: 'provider', provider: name, typeName: name }, def.schema.fields, def.schema.block, `provider "${name}"`, nodes);
-  for (const r of def.resources) walkBlock({ kind: 'resource', provider: name, typeName: r.typeName }, r.schema.fields, r.schema.block, r.typeName, nodes);
-  for (const d of def.dataSources) walkBlock({ kind: 'data source', provider: name, typeName: d.typeName }, d.schema.fields, d.schema.block, `data.${d.typeName}`, nodes);
-  for (const e of def.ephemeralResources ?? []) walkBlock({ kind: 'ephemeral resource', provider: name, typeName: e.typeName }, e.schema.fields, e.schema.block, `ephemeral.${e.typeName}`, nodes);
+  walkBlock(
+    { kind: 'provider', provider: name, typeName: name },
+    def.schema.fields,
+    def.schema.block,
+    `provider "${name}"`,
+    nodes,
+  );
+  for (const r of def.resources)
+    walkBlock(
+      { kind: 'resource', provider: name, typeName: r.typeName },
+      r.schema.fields,
+      r.schema.block,
+      r.typeName,
+      nodes,
+    );
+  for (const d of def.dataSources)
+    walkBlock(
+      { kind: 'data source', provider: name, typeName: d.typeName },
+      d.schema.fields,
+      d.schema.block,
+      `data.${d.typeName}`,
+      nodes,
+    );
+  for (const e of def.ephemeralResources ?? [])
+    walkBlock(
+      { kind: 'ephemeral resource', provider: name, typeName: e.typeName },
+      e.schema.fields,
+      e.schema.block,
+      `ephemeral.${e.typeName}`,
+      nodes,
+    );
   return { name, def, nodes };
 }
 
 function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${glob
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -109,9 +165,13 @@ function globToRegExp(glob: string): RegExp {
  * URL (`webhook_url`: whoever has it can post to the channel, DECISIONS). Identifiers of credentials
  * (`access_key_id`, `token_uri`, `secret_name`) and other URLs (`queue_url`) end in another word.
  */
-export function looksLikeCredential(name: string): boolean {
+function looksLikeCredential(name: string): boolean {
   const last = name.split('_').at(-1)!;
-  return ['password', 'passwd', 'secret', 'token', 'key'].includes(last) || name.includes('private_key') || /(^|_)webhook_url$/.test(name);
+  return (
+    ['password', 'passwd', 'secret', 'token', 'key'].includes(last) ||
+    name.includes('private_key') ||
+    /(^|_)webhook_url$/.test(name)
+  );
 }
 
 /** A string, or a collection of strings: the shapes a credential value has. */
@@ -128,22 +188,40 @@ interface Exception {
 }
 
 /** Credential-named attributes that are deliberately not sensitive. */
-export const NOT_SECRET: Exception[] = [
+const NOT_SECRET: Exception[] = [
   // Seed-mandated. DECISIONS flags credentials the seed leaves unflagged (vdb key/token, the sec webhook
   // URLs, the observ insert key, the cloud_c agentless/DSPM client secret); a key's *id* is not one.
-  { where: 'sec_integration_cloud_b_cfg.credentials.private_key_id', reason: 'sec seed §2.17: IntegrationCloudBCfgCredentials flags privateKey secret but not privateKeyId (the key\'s id, not the key).' },
-  { where: 'sec_integration_cloud_b_at.credentials.private_key_id', reason: 'sec seed §2.17: IntegrationCloudBAtCredentials flags privateKey secret but not privateKeyId.' },
+  {
+    where: 'sec_integration_cloud_b_cfg.credentials.private_key_id',
+    reason:
+      "sec seed §2.17: IntegrationCloudBCfgCredentials flags privateKey secret but not privateKeyId (the key's id, not the key).",
+  },
+  {
+    where: 'sec_integration_cloud_b_at.credentials.private_key_id',
+    reason: 'sec seed §2.17: IntegrationCloudBAtCredentials flags privateKey secret but not privateKeyId.',
+  },
   {
     where: 'sec_integration_cloud_b_agentless_scanning.credentials.private_key_id',
-    reason: 'sec seed §2.17: IntegrationCloudBAgentlessScanningCredentials flags privateKey secret but not privateKeyId.',
+    reason:
+      'sec seed §2.17: IntegrationCloudBAgentlessScanningCredentials flags privateKey secret but not privateKeyId.',
   },
-  { where: 'sec_integration_registry_c.credentials.private_key_id', reason: 'sec seed §2.17: IntegrationRegistryCCredentials flags privateKey secret but not privateKeyId.' },
+  {
+    where: 'sec_integration_registry_c.credentials.private_key_id',
+    reason: 'sec seed §2.17: IntegrationRegistryCCredentials flags privateKey secret but not privateKeyId.',
+  },
   // Not credentials at all.
-  { where: 'sec_alert_channel_tracker_*.project_key', reason: 'The key of the tracker project (an identifier such as `SEC`), not a credential.' },
-  { where: 'sec_policy_exception.constraint.field_key', reason: 'The name of the constrained field (e.g. `accountIds`), not a credential.' },
+  {
+    where: 'sec_alert_channel_tracker_*.project_key',
+    reason: 'The key of the tracker project (an identifier such as `SEC`), not a credential.',
+  },
+  {
+    where: 'sec_policy_exception.constraint.field_key',
+    reason: 'The name of the constrained field (e.g. `accountIds`), not a credential.',
+  },
   {
     where: 'vdb_accounts_cluster.configuration.database_configuration.*.secret_key',
-    reason: 'The name of the key inside an orchestrator secret that holds the value (vdb seed §2.2: "The key objects name a secret and the key within it"), not the value.',
+    reason:
+      'The name of the key inside an orchestrator secret that holds the value (vdb seed §2.2: "The key objects name a secret and the key within it"), not the value.',
   },
   {
     where: 'data.vdb_accounts_cluster*.configuration[].database_configuration[].*.secret_key',
@@ -159,16 +237,19 @@ export const NOT_SECRET: Exception[] = [
   },
   {
     where: '*topology_spread_constraints*.topology_key',
-    reason: 'The node label a topology spread constraint groups by (e.g. `topology.kubernetes.io/zone`), not a credential.',
+    reason:
+      'The node label a topology spread constraint groups by (e.g. `topology.kubernetes.io/zone`), not a credential.',
   },
   // Secrets the data sources never return.
   {
     where: 'data.vdb_accounts_auth_keys.keys[].token',
-    reason: 'Always empty: the platform returns a key\'s token only when it is created (vdb.md §2.9). Making `keys` sensitive would hide every other field in plans and make the Pulumi output secret, unlike the seed\'s getAccountsAuthKeysKey.',
+    reason:
+      "Always empty: the platform returns a key's token only when it is created (vdb.md §2.9). Making `keys` sensitive would hide every other field in plans and make the Pulumi output secret, unlike the seed's getAccountsAuthKeysKey.",
   },
   {
     where: 'data.vdb_accounts_database_api_keys_v2.keys[].key',
-    reason: 'Always empty: the platform returns a key only when it is created (vdb.md §2.9). Making `keys` sensitive would hide every other field in plans, unlike the seed\'s getAccountsDatabaseApiKeysV2Key.',
+    reason:
+      "Always empty: the platform returns a key only when it is created (vdb.md §2.9). Making `keys` sensitive would hide every other field in plans, unlike the seed's getAccountsDatabaseApiKeysV2Key.",
   },
 ];
 
@@ -192,21 +273,48 @@ interface FilledByPlatform {
  * O+C (`global_access_rule`, `service.api_key`, `inference`) cannot be computed in protocol 6; their
  * attributes are listed instead where they are O+C.
  */
-export const FILLED_BY_PLATFORM: FilledByPlatform[] = [
-  { where: 'vdb_*.account_id', reason: 'vdb.md §2: after any read `account_id` holds the account id the API returns (falls back to the provider\'s).' },
+const FILLED_BY_PLATFORM: FilledByPlatform[] = [
+  {
+    where: 'vdb_*.account_id',
+    reason:
+      "vdb.md §2: after any read `account_id` holds the account id the API returns (falls back to the provider's).",
+  },
   { where: 'data.vdb_*.account_id', reason: 'vdb.md §2.9: the data sources report the account they read (O+C).' },
-  { where: 'vdb_accounts_cluster.configuration.version', reason: 'vdb.md §2.1 and the vdb seed ("always present in output"): the platform picks the engine version.' },
-  { where: 'vdb_accounts_cluster.configuration.database_configuration.service.jwt_rbac', reason: 'vdb.md §2.1 and the vdb seed: read from the cluster state.' },
-  { where: 'vdb_accounts_cluster.configuration.database_configuration.service.enable_tls', reason: 'vdb.md §2.1 and the vdb seed: always present in output.' },
-  { where: 'vdb_accounts_cluster.configuration.database_configuration.inference.enabled', reason: 'vdb.md §2.1 and the vdb seed: inference is always present in output.' },
-  { where: 'vdb_accounts_database_api_key_v2.expires_at', reason: 'vdb.md §2.2: O+C (the platform reports the expiry it applied).' },
-  { where: 'vdb_accounts_hybrid_cloud_environment.bootstrap_commands_version', reason: 'vdb.md §2.6, §3.6: O+C rotation knob the platform reports.' },
-  { where: 'sec_resource_group.enabled', reason: 'sec.md §2.10, §6.2: `enabled` is O+C (upstream PR #706) and defaults to true.' },
+  {
+    where: 'vdb_accounts_cluster.configuration.version',
+    reason: 'vdb.md §2.1 and the vdb seed ("always present in output"): the platform picks the engine version.',
+  },
+  {
+    where: 'vdb_accounts_cluster.configuration.database_configuration.service.jwt_rbac',
+    reason: 'vdb.md §2.1 and the vdb seed: read from the cluster state.',
+  },
+  {
+    where: 'vdb_accounts_cluster.configuration.database_configuration.service.enable_tls',
+    reason: 'vdb.md §2.1 and the vdb seed: always present in output.',
+  },
+  {
+    where: 'vdb_accounts_cluster.configuration.database_configuration.inference.enabled',
+    reason: 'vdb.md §2.1 and the vdb seed: inference is always present in output.',
+  },
+  {
+    where: 'vdb_accounts_database_api_key_v2.expires_at',
+    reason: 'vdb.md §2.2: O+C (the platform reports the expiry it applied).',
+  },
+  {
+    where: 'vdb_accounts_hybrid_cloud_environment.bootstrap_commands_version',
+    reason: 'vdb.md §2.6, §3.6: O+C rotation knob the platform reports.',
+  },
+  {
+    where: 'sec_resource_group.enabled',
+    reason: 'sec.md §2.10, §6.2: `enabled` is O+C (upstream PR #706) and defaults to true.',
+  },
 ];
 
 /** Names that say the platform sets the value: timestamps, authors, the engine version. */
 function namedAsPlatformValue(name: string): boolean {
-  return /(_at|_time|_timestamp|_by|_by_email)$/.test(name) || /^(created|updated|last_updated|last_modified)_/.test(name);
+  return (
+    /(_at|_time|_timestamp|_by|_by_email)$/.test(name) || /^(created|updated|last_updated|last_modified)_/.test(name)
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -214,7 +322,7 @@ function namedAsPlatformValue(name: string): boolean {
 // ---------------------------------------------------------------------------------------------------
 // The checks (each returns one line per problem)
 
-export function idProblems(def: ProviderDef<any, any>): string[] {
+function idProblems(def: ProviderDef<any, any>): string[] {
   const problems: string[] = [];
   for (const r of def.resources) {
     const id = r.schema.block.attributes.id;
@@ -224,7 +332,9 @@ export function idProblems(def: ProviderDef<any, any>): string[] {
     else if (id.type.kind !== 'string') problems.push(`${r.typeName}: \`id\` is ${id.type.kind}, not string`);
     else if (!id.computed) problems.push(`${r.typeName}: \`id\` is not computed`);
     else if (id.required || (id.optional && options?.notConfigurable === undefined)) {
-      problems.push(`${r.typeName}: \`id\` may be configured (DECISIONS: the platform assigns it; declare it notConfigurable)`);
+      problems.push(
+        `${r.typeName}: \`id\` may be configured (DECISIONS: the platform assigns it; declare it notConfigurable)`,
+      );
     }
   }
   return problems;
@@ -232,26 +342,38 @@ export function idProblems(def: ProviderDef<any, any>): string[] {
 
 const isSensitive = (n: Node) => (n.kind === 'attribute' ? n.attribute!.sensitive : n.holder!.attribute!.sensitive);
 
-export function credentialProblems(nodes: Node[], exceptions: Exception[] = NOT_SECRET): string[] {
+function credentialProblems(nodes: Node[], exceptions: Exception[] = NOT_SECRET): string[] {
   const problems: string[] = [];
   for (const n of nodes) {
-    if (n.kind === 'block' || !looksLikeCredential(n.name) || !holdsText(n.type) || isEntryKey(n) || isSensitive(n)) continue;
+    if (n.kind === 'block' || !looksLikeCredential(n.name) || !holdsText(n.type) || isEntryKey(n) || isSensitive(n))
+      continue;
     if (exceptions.some((e) => globToRegExp(e.where).test(n.where))) continue;
-    problems.push(`${n.where}${n.kind === 'object field' ? ` (inside \`${n.holder!.where}\`, which is not sensitive)` : ''}`);
+    problems.push(
+      `${n.where}${n.kind === 'object field' ? ` (inside \`${n.holder!.where}\`, which is not sensitive)` : ''}`,
+    );
   }
   return problems;
 }
 
-export function descriptionProblems(nodes: Node[], def: ProviderDef<any, any>): string[] {
-  const problems = nodes.filter((n) => n.kind !== 'object field' && (n.description ?? '').trim() === '').map((n) => n.where);
+function descriptionProblems(nodes: Node[], def: ProviderDef<any, any>): string[] {
+  const problems = nodes
+    .filter((n) => n.kind !== 'object field' && (n.description ?? '').trim() === '')
+    .map((n) => n.where);
   if (def.schema.block.description.trim() === '') problems.push(`provider "${def.name}": no description`);
-  for (const r of def.resources) if (r.schema.block.description.trim() === '') problems.push(`${r.typeName}: no description`);
-  for (const d of def.dataSources) if (d.schema.block.description.trim() === '') problems.push(`data.${d.typeName}: no description`);
-  for (const e of def.ephemeralResources ?? []) if (e.schema.block.description.trim() === '') problems.push(`ephemeral.${e.typeName}: no description`);
+  for (const r of def.resources)
+    if (r.schema.block.description.trim() === '') problems.push(`${r.typeName}: no description`);
+  for (const d of def.dataSources)
+    if (d.schema.block.description.trim() === '') problems.push(`data.${d.typeName}: no description`);
+  for (const e of def.ephemeralResources ?? [])
+    if (e.schema.block.description.trim() === '') problems.push(`ephemeral.${e.typeName}: no description`);
   return problems;
 }
 
-export function exampleProblems(provider: string, def: ProviderDef<any, any>, readFile: (rel: string) => string | undefined): string[] {
+function exampleProblems(
+  provider: string,
+  def: ProviderDef<any, any>,
+  readFile: (rel: string) => string | undefined,
+): string[] {
   const problems: string[] = [];
   const check = (kind: 'resource' | 'data-source', typeName: string) => {
     const ex = findExample(provider, kind, typeName, readFile);
@@ -262,7 +384,8 @@ export function exampleProblems(provider: string, def: ProviderDef<any, any>, re
           : `data source ${typeName}: no examples/${provider}/data_${typeName}/main.tf (or examples/${provider}/${typeName}/ with "dataSource": true when no resource has the name)`,
       );
     } else if (ex.acceptance === undefined) problems.push(`${kind} ${typeName}: no ${ex.dir}/acceptance.json`);
-    else if (!ex.mainTf.includes(`"${typeName}"`)) problems.push(`${kind} ${typeName}: ${ex.dir}/main.tf does not use it`);
+    else if (!ex.mainTf.includes(`"${typeName}"`))
+      problems.push(`${kind} ${typeName}: ${ex.dir}/main.tf does not use it`);
   };
   for (const r of def.resources) check('resource', r.typeName);
   for (const d of def.dataSources) check('data-source', d.typeName);
@@ -270,22 +393,29 @@ export function exampleProblems(provider: string, def: ProviderDef<any, any>, re
   for (const e of def.ephemeralResources ?? []) {
     const ex = findExample(provider, 'ephemeral', e.typeName, readFile);
     if (!ex) problems.push(`ephemeral resource ${e.typeName}: no examples/${provider}/ephemeral/${e.typeName}/main.tf`);
-    else if (!ex.mainTf.includes(`ephemeral "${e.typeName}"`)) problems.push(`ephemeral resource ${e.typeName}: ${ex.dir}/main.tf does not use it`);
+    else if (!ex.mainTf.includes(`ephemeral "${e.typeName}"`))
+      problems.push(`ephemeral resource ${e.typeName}: ${ex.dir}/main.tf does not use it`);
   }
   return problems;
 }
 
-export function filledByPlatformProblems(provider: string, nodes: Node[], listed: FilledByPlatform[] = FILLED_BY_PLATFORM): string[] {
+function filledByPlatformProblems(
+  provider: string,
+  nodes: Node[],
+  listed: FilledByPlatform[] = FILLED_BY_PLATFORM,
+): string[] {
   const problems: string[] = [];
   for (const n of nodes) {
     if (n.kind !== 'attribute' || !n.attribute!.optional || n.attribute!.computed) continue;
     const entry = listed.find((f) => globToRegExp(f.where).test(n.where));
     if (entry) problems.push(`${n.where}: optional but not computed (${entry.reason})`);
-    else if (namedAsPlatformValue(n.name)) problems.push(`${n.where}: optional but not computed, although its name says the platform sets it`);
+    else if (namedAsPlatformValue(n.name))
+      problems.push(`${n.where}: optional but not computed, although its name says the platform sets it`);
   }
   // Every listed attribute exists (a rename would otherwise hide it).
   for (const f of listed.filter((x) => x.where.replace(/^data\./, '').startsWith(`${provider}_`))) {
-    if (!nodes.some((n) => n.kind === 'attribute' && globToRegExp(f.where).test(n.where))) problems.push(`${f.where}: no such attribute (renamed or removed?)`);
+    if (!nodes.some((n) => n.kind === 'attribute' && globToRegExp(f.where).test(n.where)))
+      problems.push(`${f.where}: no such attribute (renamed or removed?)`);
   }
   return problems;
 }
@@ -300,8 +430,15 @@ function unboundedNumbers(nodes: readonly Node[]): string[] {
     .filter((n) => {
       const o = n.options;
       const argument = o !== undefined && (o.required === true || o.optional === true || o.default !== undefined);
-      const numeric = n.type?.kind === 'number' || ((n.type?.kind === 'list' || n.type?.kind === 'set') && n.type.element.kind === 'number');
-      return n.kind === 'attribute' && argument && numeric && !(o!.validate ?? []).some((v) => v.range !== undefined && Number.isFinite(v.range[1]));
+      const numeric =
+        n.type?.kind === 'number' ||
+        ((n.type?.kind === 'list' || n.type?.kind === 'set') && n.type.element.kind === 'number');
+      return (
+        n.kind === 'attribute' &&
+        argument &&
+        numeric &&
+        !(o!.validate ?? []).some((v) => v.range !== undefined && Number.isFinite(v.range[1]))
+      );
     })
     .map((n) => n.where);
 }
@@ -311,7 +448,14 @@ function argumentsWithoutSamples(nodes: readonly Node[]): string[] {
   return nodes
     .filter((n) => {
       const o = n.options;
-      if (n.kind !== 'attribute' || n.owner.kind !== 'resource' || o === undefined || o.notConfigurable !== undefined || o.refersTo !== undefined) return false;
+      if (
+        n.kind !== 'attribute' ||
+        n.owner.kind !== 'resource' ||
+        o === undefined ||
+        o.notConfigurable !== undefined ||
+        o.refersTo !== undefined
+      )
+        return false;
       const argument = o.required === true || o.optional === true || o.default !== undefined;
       return argument && samplesOf({ kind: 'attr', type: { cty: n.type! }, options: o }).length === 0;
     })
@@ -322,14 +466,18 @@ function argumentsWithoutSamples(nodes: readonly Node[]): string[] {
 function refusedSamples(nodes: readonly Node[]): string[] {
   return nodes.flatMap((n) =>
     (n.options?.validate ?? []).flatMap((v) =>
-      (v.samples ?? []).filter((s) => v.check(s) !== undefined).map((s) => `${n.where}: ${v.description}: ${JSON.stringify(s)}`),
+      (v.samples ?? [])
+        .filter((s) => v.check(s) !== undefined)
+        .map((s) => `${n.where}: ${v.description}: ${JSON.stringify(s)}`),
     ),
   );
 }
 
 /** Resource types that neither find what a lost create made nor say why repeating it is harmless. */
 function unrecoverableCreates(def: ProviderDef<any, any>): string[] {
-  return def.resources.filter((r) => (r.findCreated === undefined) === (r.repeatableCreate === undefined)).map((r) => r.typeName);
+  return def.resources
+    .filter((r) => (r.findCreated === undefined) === (r.repeatableCreate === undefined))
+    .map((r) => r.typeName);
 }
 
 /**
@@ -343,11 +491,16 @@ function undeclaredEvidence(def: ProviderDef<any, any>): string[] {
     const lookup = r.findCreated;
     if (!lookup) return [];
     const problems: string[] = [];
-    if (typeof lookup.key !== 'string' || !/^its /.test(lookup.key)) problems.push('`key` must say what identifies the object ("its …")');
-    if (typeof lookup.uniqueKey !== 'boolean' && typeof lookup.uniqueKey !== 'function') problems.push('`uniqueKey` must say whether the platform keeps the key unique');
-    for (const f of ['describe', 'list', 'holdsKey', 'importId'] as const) if (typeof lookup[f] !== 'function') problems.push(`\`${f}\` is missing`);
-    for (const a of lookup.setAfterCreate ?? []) if (!(a in r.schema.fields)) problems.push(`setAfterCreate names \`${a}\`, which the type does not have`);
-    if (r.settle === undefined && (lookup.setAfterCreate ?? []).length > 0) problems.push('setAfterCreate without a `settle` step that sets it');
+    if (typeof lookup.key !== 'string' || !/^its /.test(lookup.key))
+      problems.push('`key` must say what identifies the object ("its …")');
+    if (typeof lookup.uniqueKey !== 'boolean' && typeof lookup.uniqueKey !== 'function')
+      problems.push('`uniqueKey` must say whether the platform keeps the key unique');
+    for (const f of ['describe', 'list', 'holdsKey', 'importId'] as const)
+      if (typeof lookup[f] !== 'function') problems.push(`\`${f}\` is missing`);
+    for (const a of lookup.setAfterCreate ?? [])
+      if (!(a in r.schema.fields)) problems.push(`setAfterCreate names \`${a}\`, which the type does not have`);
+    if (r.settle === undefined && (lookup.setAfterCreate ?? []).length > 0)
+      problems.push('setAfterCreate without a `settle` step that sets it');
     return problems.map((p) => `${r.typeName}: ${p}`);
   });
 }
@@ -361,10 +514,18 @@ function namesThatTakeAnything(def: ProviderDef<any, any>): string[] {
   const refused = nameForm(1_000_000).counterexamples.filter((c) => c.length < 100);
   return def.resources.flatMap((r) =>
     Object.entries(r.schema.fields as Fields)
-      .filter(([n, d]) => (n === 'name' || n === 'title') && d.kind === 'attr' && d.type.cty.kind === 'string' && (d.options.required || d.options.optional))
+      .filter(
+        ([n, d]) =>
+          (n === 'name' || n === 'title') &&
+          d.kind === 'attr' &&
+          d.type.cty.kind === 'string' &&
+          (d.options.required || d.options.optional),
+      )
       .flatMap(([n, d]) => {
         const validate = d.kind === 'attr' ? (d.options.validate ?? []) : [];
-        return refused.filter((c) => validate.every((v) => v.check(c) === undefined)).map((c) => `${r.typeName}.${n} takes ${JSON.stringify(c)}`);
+        return refused
+          .filter((c) => validate.every((v) => v.check(c) === undefined))
+          .map((c) => `${r.typeName}.${n} takes ${JSON.stringify(c)}`);
       }),
   );
 }
@@ -399,10 +560,11 @@ const fail = (title: string, lines: string[]) => {
   if (lines.length > 0) expect.fail(`${title}:\n${lines.join('\n')}`);
 };
 
-const readRepoFile = (rel: string) => (existsSync(join(REPO_ROOT, rel)) ? readFileSync(join(REPO_ROOT, rel), 'utf8') : undefined);
+const readRepoFile = (rel: string) =>
+  existsSync(join(REPO_ROOT, rel)) ? readFileSync(join(REPO_ROOT, rel), 'utf8') : undefined;
 
 describe('schema invariants', () => {
-  before(async function () {
+  before(async () => {
     for (const name of PROVIDERS) loaded.set(name, await load(name));
   });
 
@@ -432,12 +594,18 @@ describe('schema invariants', () => {
       });
 
       it('every argument of a resource has valid values made from its declaration, or names another object', () => {
-        fail('arguments without a valid sample (give a validator `samples`, or declare `refersTo`)', argumentsWithoutSamples(loaded.get(name)!.nodes));
-        fail("samples their own validator refuses", refusedSamples(loaded.get(name)!.nodes));
+        fail(
+          'arguments without a valid sample (give a validator `samples`, or declare `refersTo`)',
+          argumentsWithoutSamples(loaded.get(name)!.nodes),
+        );
+        fail('samples their own validator refuses', refusedSamples(loaded.get(name)!.nodes));
       });
 
       it('every resource type can find again what its create makes, or says why repeating the create duplicates nothing', () => {
-        fail('resource types with neither findCreated nor repeatableCreate (or both)', unrecoverableCreates(loaded.get(name)!.def));
+        fail(
+          'resource types with neither findCreated nor repeatableCreate (or both)',
+          unrecoverableCreates(loaded.get(name)!.def),
+        );
       });
 
       it('every name and title refuses control characters, escapes, line breaks, bidirectional controls and invisible text', () => {
@@ -447,7 +615,6 @@ describe('schema invariants', () => {
       it('every creating type declares the evidence the engine needs to adopt only what its create made', () => {
         fail('creating types whose lookup is incomplete', undeclaredEvidence(loaded.get(name)!.def));
       });
-
 
       it('no validator of a sensitive argument shows the value it refuses, but quoted, as the engine hides it', () => {
         fail('messages that show a secret', secretsShownByValidators(loaded.get(name)!.nodes));
@@ -465,14 +632,43 @@ describe('schema invariants', () => {
       const re = globToRegExp(e.where);
       return !all.some((n) => re.test(n.where) && n.kind !== 'block' && looksLikeCredential(n.name) && !isSensitive(n));
     });
-    fail('exceptions that match no unflagged credential-named attribute', unused.map((e) => e.where));
+    fail(
+      'exceptions that match no unflagged credential-named attribute',
+      unused.map((e) => e.where),
+    );
   });
 
   it('recognises credential names', () => {
-    for (const n of ['api_key', 'insert_key', 'integration_key', 'client_secret', 'secret_access_key', 'password', 'api_token', 'ingest_token', 'private_key', 'private_key_id', 'key', 'token', 'webhook_url']) {
+    for (const n of [
+      'api_key',
+      'insert_key',
+      'integration_key',
+      'client_secret',
+      'secret_access_key',
+      'password',
+      'api_token',
+      'ingest_token',
+      'private_key',
+      'private_key_id',
+      'key',
+      'token',
+      'webhook_url',
+    ]) {
       expect(looksLikeCredential(n), n).to.equal(true);
     }
-    for (const n of ['access_key_id', 'token_uri', 'secret_name', 'keys', 'key_name', 'monkey', 'tokens_issued', 'client_id', 'queue_url', 'webhook_url_note']) expect(looksLikeCredential(n), n).to.equal(false);
+    for (const n of [
+      'access_key_id',
+      'token_uri',
+      'secret_name',
+      'keys',
+      'key_name',
+      'monkey',
+      'tokens_issued',
+      'client_id',
+      'queue_url',
+      'webhook_url_note',
+    ])
+      expect(looksLikeCredential(n), n).to.equal(false);
     expect(isEntryKey({ name: 'key', siblings: ['key', 'value'] } as Node)).to.equal(true);
     expect(isEntryKey({ name: 'key', siblings: ['key', 'prefix'] } as Node)).to.equal(false);
   });
@@ -483,7 +679,10 @@ describe('schema invariants: the checks catch violations', () => {
   const broken = provider<any, unknown>({
     name: 'demo',
     version: '0.0.1',
-    schema: resourceSchema({ api_token: attr.string({ optional: true, description: 'Token.' }) }, { description: 'Demo.' }),
+    schema: resourceSchema(
+      { api_token: attr.string({ optional: true, description: 'Token.' }) },
+      { description: 'Demo.' },
+    ),
     configure: async () => ({}),
     resources: [
       resource<any, unknown>({
@@ -494,12 +693,38 @@ describe('schema invariants: the checks catch violations', () => {
             password: attr.string({ required: true, description: '' }),
             expires_at: attr.string({ optional: true, description: 'Expiry.' }),
             region: attr.string({ optional: true, description: 'Region.' }),
-            labels: block.set({ key: attr.string({ required: true, description: 'Key.' }), value: attr.string({ required: true, description: 'Value.' }) }, { description: 'Labels.' }),
-            entries: attr.of(t.list(t.object({ name: t.string, token: t.string })))({ computed: true, description: 'Entries.' }),
-            replicas: attr.number({ optional: true, validate: [validators.nonEmpty() as never], description: 'Replicas.' }),
-            email: attr.string({ optional: true, validate: [validators.matches(/@/, 'an e-mail address')], description: 'E-mail.' }),
-            site: attr.string({ optional: true, validate: [validators.matches(/^s/, 'a site', ['s1', 'a1'])], description: 'Site.' }),
-            owner: attr.string({ optional: true, refersTo: 'a user', validate: [validators.matches(/@/, 'an e-mail address')], description: 'Owner.' }),
+            labels: block.set(
+              {
+                key: attr.string({ required: true, description: 'Key.' }),
+                value: attr.string({ required: true, description: 'Value.' }),
+              },
+              { description: 'Labels.' },
+            ),
+            entries: attr.of(t.list(t.object({ name: t.string, token: t.string })))({
+              computed: true,
+              description: 'Entries.',
+            }),
+            replicas: attr.number({
+              optional: true,
+              validate: [validators.nonEmpty() as never],
+              description: 'Replicas.',
+            }),
+            email: attr.string({
+              optional: true,
+              validate: [validators.matches(/@/, 'an e-mail address')],
+              description: 'E-mail.',
+            }),
+            site: attr.string({
+              optional: true,
+              validate: [validators.matches(/^s/, 'a site', ['s1', 'a1'])],
+              description: 'Site.',
+            }),
+            owner: attr.string({
+              optional: true,
+              refersTo: 'a user',
+              validate: [validators.matches(/@/, 'an e-mail address')],
+              description: 'Owner.',
+            }),
           },
           { description: 'A thing.' },
         ),
@@ -518,8 +743,21 @@ describe('schema invariants: the checks catch violations', () => {
     dataSources: [],
   }) as ProviderDef<any, any>;
   const nodes: Node[] = [];
-  walkBlock({ kind: 'provider', provider: 'sec', typeName: 'demo' }, broken.schema.fields, broken.schema.block, 'provider "demo"', nodes);
-  for (const r of broken.resources) walkBlock({ kind: 'resource', provider: 'sec', typeName: r.typeName }, r.schema.fields, r.schema.block, r.typeName, nodes);
+  walkBlock(
+    { kind: 'provider', provider: 'sec', typeName: 'demo' },
+    broken.schema.fields,
+    broken.schema.block,
+    'provider "demo"',
+    nodes,
+  );
+  for (const r of broken.resources)
+    walkBlock(
+      { kind: 'resource', provider: 'sec', typeName: r.typeName },
+      r.schema.fields,
+      r.schema.block,
+      r.typeName,
+      nodes,
+    );
 
   it('finds number arguments without a range, and types that cannot recover a lost create', () => {
     expect(unboundedNumbers(nodes)).to.deep.equal(['demo_thing.replicas']);
@@ -561,10 +799,14 @@ describe('schema invariants: the checks catch violations', () => {
   });
 
   it('finds optional attributes that the platform fills but are not computed', () => {
-    expect(filledByPlatformProblems('demo', nodes, [{ where: 'demo_thing.region', reason: 'the platform picks one' }])).to.deep.equal([
+    expect(
+      filledByPlatformProblems('demo', nodes, [{ where: 'demo_thing.region', reason: 'the platform picks one' }]),
+    ).to.deep.equal([
       'demo_thing.expires_at: optional but not computed, although its name says the platform sets it',
       'demo_thing.region: optional but not computed (the platform picks one)',
     ]);
-    expect(filledByPlatformProblems('demo', nodes, [{ where: 'demo_thing.zone', reason: 'x' }])).to.include('demo_thing.zone: no such attribute (renamed or removed?)');
+    expect(filledByPlatformProblems('demo', nodes, [{ where: 'demo_thing.zone', reason: 'x' }])).to.include(
+      'demo_thing.zone: no such attribute (renamed or removed?)',
+    );
   });
 });

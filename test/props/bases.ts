@@ -15,7 +15,11 @@ export interface Bases {
   readonly subjects: Subject[];
 }
 
-export async function applyExamples(provider: Provider, def: ProviderDef<any, any>, emulator: EmulatorHandle): Promise<Bases> {
+export async function applyExamples(
+  provider: Provider,
+  def: ProviderDef<any, any>,
+  emulator: EmulatorHandle,
+): Promise<Bases> {
   const examples = await ExamplesWorkspace.create(provider, loadCases(provider), emulator.env);
   try {
     await examples.ws.expect(['apply', '-auto-approve', '-parallelism=20']);
@@ -26,7 +30,12 @@ export async function applyExamples(provider: Provider, def: ProviderDef<any, an
       if (!r || !res) throw new Error(`${c.type}: no resource ${examples.address(c)} in the state`);
       return { type: r.typeName, fields: r.schema.fields, case: c, base: configOf(r.schema.fields, res.values) };
     });
-    await examples.ws.expect(['destroy', '-auto-approve', '-parallelism=20', ...examples.resources.map((c) => `-target=${examples.address(c)}`)]);
+    await examples.ws.expect([
+      'destroy',
+      '-auto-approve',
+      '-parallelism=20',
+      ...examples.resources.map((c) => `-target=${examples.address(c)}`),
+    ]);
     return { examples, subjects };
   } catch (err) {
     examples.dispose();

@@ -21,7 +21,8 @@ export interface Breaking {
 export function breakingVariants(fields: Fields, base: Plain, limits: PlatformLimits | undefined): Breaking[] {
   const out: Breaking[] = [];
   walk(fields, base, [], '', false, (steps, path, def) => {
-    for (const [value, how] of breakingValues(def, limits)) out.push({ path, what: `${path}: ${how}`, config: withValue(base, steps, value) });
+    for (const [value, how] of breakingValues(def, limits))
+      out.push({ path, what: `${path}: ${how}`, config: withValue(base, steps, value) });
   });
   return out;
 }
@@ -29,11 +30,19 @@ export function breakingVariants(fields: Fields, base: Plain, limits: PlatformLi
 type Step = string | number;
 
 /** Visits every argument present in the configuration (blocks as configured), with its steps and its diagnostic path. */
-function walk(fields: Fields, level: Plain, steps: Step[], path: string, inSet: boolean, visit: (steps: Step[], path: string, def: AttrDef<unknown>) => void): void {
+function walk(
+  fields: Fields,
+  level: Plain,
+  steps: Step[],
+  path: string,
+  inSet: boolean,
+  visit: (steps: Step[], path: string, def: AttrDef<unknown>) => void,
+): void {
   for (const [name, def] of Object.entries(fields)) {
     const here = inSet ? path : path === '' ? name : `${path}.${name}`;
     if (def.kind === 'attr') {
-      if (isArgument(def) && !def.options.notConfigurable && !def.options.providerOnly) visit([...steps, name], here, def as AttrDef<unknown>);
+      if (isArgument(def) && !def.options.notConfigurable && !def.options.providerOnly)
+        visit([...steps, name], here, def as AttrDef<unknown>);
       continue;
     }
     const elements = level[name];
@@ -51,11 +60,13 @@ function breakingValues(def: AttrDef<unknown>, limits: PlatformLimits | undefine
   const out: Array<[unknown, string]> = [];
   for (const v of def.options.validate ?? []) {
     const refused = (v as { counterexamples?: readonly unknown[]; form?: string }).counterexamples ?? [];
-    for (const c of refused) out.push([c, `${(v as { form?: string }).form ?? 'form'} counterexample ${JSON.stringify(c).slice(0, 60)}`]);
+    for (const c of refused)
+      out.push([c, `${(v as { form?: string }).form ?? 'form'} counterexample ${JSON.stringify(c).slice(0, 60)}`]);
   }
   const kind = def.type.cty.kind;
   const characters = def.options.maxCharacters ?? limits?.characters;
-  if (kind === 'string' && characters !== undefined) out.push(['x'.repeat(characters + 1), `${characters + 1} characters`]);
+  if (kind === 'string' && characters !== undefined)
+    out.push(['x'.repeat(characters + 1), `${characters + 1} characters`]);
   if ((kind === 'list' || kind === 'set') && def.type.cty.element.kind === 'string' && limits) {
     out.push([Array.from({ length: limits.items + 1 }, (_, i) => `tf-element-${i}`), `${limits.items + 1} elements`]);
   }

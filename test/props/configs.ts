@@ -150,7 +150,9 @@ function blockArb(def: BlockDef<Fields>, base: Plain[], depth: number): fc.Arbit
   }
   const arb = choices.length > 0 ? fc.oneof(...choices) : fc.constant(base);
   // A set holds each element once; a list with the same element twice says it once too many.
-  return arb.map((elements) => distinct(elements)).filter((elements) => elements.length >= min && elements.length <= max);
+  return arb
+    .map((elements) => distinct(elements))
+    .filter((elements) => elements.length >= min && elements.length <= max);
 }
 
 /** Random variations of `base`: the configurations the lifecycle property runs. */
@@ -208,17 +210,31 @@ export interface RequiredArgument {
 /** Every required argument the configuration holds, at any depth. */
 export function requiredArguments(fields: Fields, config: Plain): RequiredArgument[] {
   const out: RequiredArgument[] = [];
-  const walk = (fs: Fields, c: Plain, path: AttributePath, inSet: boolean, set: (f: (c: Plain) => Plain) => (root: Plain) => Plain) => {
+  const walk = (
+    fs: Fields,
+    c: Plain,
+    path: AttributePath,
+    inSet: boolean,
+    set: (f: (c: Plain) => Plain) => (root: Plain) => Plain,
+  ) => {
     for (const [name, def] of Object.entries(fs)) {
       const here = inSet ? path : [...path, attrStep(name)];
       if (def.kind === 'attr') {
-        if (def.options.required) out.push({ name, path: formatPath(here), nulled: set((x) => ({ ...x, [name]: null })) });
+        if (def.options.required)
+          out.push({ name, path: formatPath(here), nulled: set((x) => ({ ...x, [name]: null })) });
         continue;
       }
       const elements = (c[name] as Plain[] | undefined) ?? [];
       elements.forEach((e, i) => {
-        const inner = (f: (c: Plain) => Plain) => set((x) => ({ ...x, [name]: (x[name] as Plain[]).map((y, j) => (j === i ? f(y) : y)) }));
-        walk(def.fields, e, def.nesting === 'set' || inSet ? here : [...here, indexStep(i)], def.nesting === 'set' || inSet, inner);
+        const inner = (f: (c: Plain) => Plain) =>
+          set((x) => ({ ...x, [name]: (x[name] as Plain[]).map((y, j) => (j === i ? f(y) : y)) }));
+        walk(
+          def.fields,
+          e,
+          def.nesting === 'set' || inSet ? here : [...here, indexStep(i)],
+          def.nesting === 'set' || inSet,
+          inner,
+        );
       });
     }
   };
@@ -235,7 +251,10 @@ export function onlyRequired(fields: Fields, config: Plain): Plain {
       if (def.options.required && v !== undefined) out[name] = v;
     } else {
       const min = def.options.min ?? 0;
-      out[name] = min === 0 ? [] : ((v as Plain[] | undefined) ?? []).slice(0, Math.max(min, 1)).map((e) => onlyRequired(def.fields, e));
+      out[name] =
+        min === 0
+          ? []
+          : ((v as Plain[] | undefined) ?? []).slice(0, Math.max(min, 1)).map((e) => onlyRequired(def.fields, e));
     }
   }
   return out;

@@ -62,7 +62,8 @@ export async function smallestForm(fields: Fields, base: Plain, accepts: Accepts
     for (const [name, def] of Object.entries(fs)) {
       const at = [...path, name];
       if (def.kind === 'attr') {
-        if (!def.options.required && get(form.current, at) !== undefined && get(form.current, at) !== null) await tryWith(at, undefined);
+        if (!def.options.required && get(form.current, at) !== undefined && get(form.current, at) !== null)
+          await tryWith(at, undefined);
         continue;
       }
       const elements = (get(form.current, at) as Plain[] | undefined) ?? [];
@@ -108,11 +109,16 @@ export async function largestForm(fields: Fields, base: Plain, accepts: Accepts)
         for (const sample of samplesOf(def)) if (await tryWith(at, sample)) break;
         continue;
       }
-      if (((get(form.current, at) as Plain[] | undefined) ?? []).length === 0 && depth < MAX_NEW_DEPTH && def.options.deprecated === undefined) {
+      if (
+        ((get(form.current, at) as Plain[] | undefined) ?? []).length === 0 &&
+        depth < MAX_NEW_DEPTH &&
+        def.options.deprecated === undefined
+      ) {
         const element = leastElement(def.fields);
         if (element !== null) await tryWith(at, [element]);
       }
-      for (let i = 0; i < ((get(form.current, at) as Plain[] | undefined) ?? []).length; i++) await visit(def.fields, [...at, i], depth + 1);
+      for (let i = 0; i < ((get(form.current, at) as Plain[] | undefined) ?? []).length; i++)
+        await visit(def.fields, [...at, i], depth + 1);
     }
   };
   await visit(fields, [], 0);
@@ -217,7 +223,10 @@ export function hclValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v).replace(/\$\{/g, '$${').replace(/%\{/g, '%%{');
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[${v.map(hclValue).join(', ')}]`;
-  if (v !== null && typeof v === 'object') return `{ ${Object.entries(v).map(([k, e]) => `${JSON.stringify(k)} = ${hclValue(e)}`).join(', ')} }`;
+  if (v !== null && typeof v === 'object')
+    return `{ ${Object.entries(v)
+      .map(([k, e]) => `${JSON.stringify(k)} = ${hclValue(e)}`)
+      .join(', ')} }`;
   throw new Error(`no HCL literal for ${String(v)}`);
 }
 
@@ -229,7 +238,8 @@ function hclBody(fields: Fields, config: Plain, indent: string): string[] {
       if (v !== undefined && v !== null) lines.push(`${indent}${name} = ${hclValue(v)}`);
       continue;
     }
-    for (const element of (v as Plain[] | undefined) ?? []) lines.push(`${indent}${name} {`, ...hclBody(def.fields, element, `${indent}  `), `${indent}}`);
+    for (const element of (v as Plain[] | undefined) ?? [])
+      lines.push(`${indent}${name} {`, ...hclBody(def.fields, element, `${indent}  `), `${indent}}`);
   }
   return lines;
 }
@@ -264,14 +274,20 @@ export async function formsUnderTerraform(run: FormsRun): Promise<void> {
   const forms: { s: Subject; smallest: Plain; largest: Plain }[] = [];
   for (const s of run.subjects) {
     const accepts = async (c: Plain) => (await run.lifecycle.verdict(s.type, c)).accepted;
-    forms.push({ s, smallest: await smallestForm(s.fields, s.base, accepts), largest: await largestForm(s.fields, s.base, accepts) });
+    forms.push({
+      s,
+      smallest: await smallestForm(s.fields, s.base, accepts),
+      largest: await largestForm(s.fields, s.base, accepts),
+    });
   }
   const header = `terraform {\n  required_providers {\n    ${run.provider} = {\n      source = "keel/${run.provider}"\n    }\n  }\n}\n\nprovider "${run.provider}" {}\n\n`;
-  const hcl = (form: 'smallest' | 'largest') => header + forms.map((f) => hclResource(f.s.type, NAME, f.s.fields, f[form])).join('\n');
+  const hcl = (form: 'smallest' | 'largest') =>
+    header + forms.map((f) => hclResource(f.s.type, NAME, f.s.fields, f[form])).join('\n');
   const address = (s: Subject) => `${s.type}.${NAME}`;
   const baseline = baselineOf(run.emulator, run.records);
   const ws = new Workspace(hcl('largest'), run.emulator.env);
-  const holds = async (what: string) => expectEmulatorHoldsState(run.emulator, run.records, baseline, await ws.state(), `${run.provider}: ${what}`);
+  const holds = async (what: string) =>
+    expectEmulatorHoldsState(run.emulator, run.records, baseline, await ws.state(), `${run.provider}: ${what}`);
   const apply = async (what: string) => {
     await ws.expect(['apply', '-auto-approve', '-parallelism=20']);
     await holds(what);
@@ -285,7 +301,10 @@ export async function formsUnderTerraform(run: FormsRun): Promise<void> {
 
     const importable = forms.filter((f) => f.s.case.importId !== undefined).map((f) => f.s);
     const state = await ws.state();
-    const blocks = importable.map((s) => `import {\n  to = ${address(s)}\n  id = ${JSON.stringify(fill(s.case.importId!, state.get(address(s))!.values))}\n}\n`);
+    const blocks = importable.map(
+      (s) =>
+        `import {\n  to = ${address(s)}\n  id = ${JSON.stringify(fill(s.case.importId!, state.get(address(s))!.values))}\n}\n`,
+    );
     await ws.expect(['state', 'rm', ...importable.map(address)]);
     writeFileSync(join(ws.dir, 'config', 'imports.tf'), blocks.join('\n'));
     await apply('the import');
@@ -295,7 +314,10 @@ export async function formsUnderTerraform(run: FormsRun): Promise<void> {
       // Only types whose example says why (a secret the platform never returns) may differ, in place.
       const changed = [...plan.stdout.matchAll(/# (\S+) will be updated in-place/g)].map((m) => m[1]);
       const allowed = new Set(importable.filter((s) => s.case.importChanges !== undefined).map(address));
-      expect(changed.filter((a) => !allowed.has(a!)), `${run.provider}: unexpected changes after import\n${plan.stdout}`).to.deep.equal([]);
+      expect(
+        changed.filter((a) => !allowed.has(a!)),
+        `${run.provider}: unexpected changes after import\n${plan.stdout}`,
+      ).to.deep.equal([]);
       expect(plan.stdout).to.not.match(/must be replaced|will be created|will be destroyed/);
       await apply('the first apply after the import');
       await planIsEmpty();

@@ -26,7 +26,13 @@ import vdbDef from '../../src/resources/vdb/index.js';
 import { ProviderCallError, TerraformClient, type WireDiagnostic } from '../../src/tfclient/terraform-client.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 import { loadCases, startEmulator, type EmulatorHandle, type Provider } from '../acceptance/examples-workspace.js';
-import { baselineOf, expectEmulatorHoldsState, typeRecords, type Baseline, type TypeRecord } from '../acceptance/ledger.js';
+import {
+  baselineOf,
+  expectEmulatorHoldsState,
+  typeRecords,
+  type Baseline,
+  type TypeRecord,
+} from '../acceptance/ledger.js';
 import { formsUnderTerraform } from './forms.js';
 import { requireTerraform, BIN_DIR } from '../acceptance/terraform.js';
 import { applyExamples, type Bases } from './bases.js';
@@ -82,7 +88,8 @@ async function startWorld(provider: Provider): Promise<World> {
 
 async function stopWorld(w: World): Promise<void> {
   const tallies = [...w.tallies.values()];
-  const sum = (f: (t: Tally & { validated: number; broken?: number }) => number) => tallies.reduce((n, t) => n + f(t), 0);
+  const sum = (f: (t: Tally & { validated: number; broken?: number }) => number) =>
+    tallies.reduce((n, t) => n + f(t), 0);
   if (tallies.length > 0) {
     console.log(
       `      ${w.provider}: ${tallies.length} types; variations validated ${sum((t) => t.validated)}, refused ${sum((t) => t.rejected)}; ` +
@@ -122,7 +129,8 @@ describe('properties of every resource type, generated from the schema DSL', fun
     const types = DEFS[provider].resources.map((r) => r.typeName).sort();
 
     describe(provider, () => {
-      const subject = (type: string): Subject => world(provider).bases.subjects.find((x) => x.type === type) ?? expect.fail(`${type}: no example applied`);
+      const subject = (type: string): Subject =>
+        world(provider).bases.subjects.find((x) => x.type === type) ?? expect.fail(`${type}: no example applied`);
       const tallyOf = (type: string) => {
         const { tallies } = world(provider);
         return tallies.get(type) ?? tallies.set(type, { ...emptyTally(), validated: 0 }).get(type)!;
@@ -156,8 +164,13 @@ describe('properties of every resource type, generated from the schema DSL', fun
               tally.validated++;
               for (const required of requiredArguments(s.fields, plain)) {
                 const errors = await errorsOf(tf, type, lifecycle.config(type, required.nulled(plain)));
-                const named = errors.some((d) => d.summary === 'Missing configuration for required argument' && d.path === required.path);
-                expect(named, `${required.path} set to null: ${errors.map((d) => `${d.summary} at ${d.path}`).join('; ') || 'no error'}`).to.equal(true);
+                const named = errors.some(
+                  (d) => d.summary === 'Missing configuration for required argument' && d.path === required.path,
+                );
+                expect(
+                  named,
+                  `${required.path} set to null: ${errors.map((d) => `${d.summary} at ${d.path}`).join('; ') || 'no error'}`,
+                ).to.equal(true);
               }
               // Planning may refuse what depends on the provider's configuration; what it accepts known,
               // it accepts with values unknown.
@@ -170,7 +183,10 @@ describe('properties of every resource type, generated from the schema DSL', fun
             }),
             { seed: SEED + i, numRuns: RUNS * 3, endOnFailure: !SHRINK },
           );
-          expect(tally.validated, `variations that validate (the generator must reach validation); refused for ${reasons(tally)}`).to.be.greaterThan(0);
+          expect(
+            tally.validated,
+            `variations that validate (the generator must reach validation); refused for ${reasons(tally)}`,
+          ).to.be.greaterThan(0);
         });
 
         it(`${type}: every value that breaks a form or a platform limit is refused at validation, at its path, before anything is sent`, async () => {
@@ -181,10 +197,16 @@ describe('properties of every resource type, generated from the schema DSL', fun
           for (const v of variants) {
             const errors = await errorsOf(w.tf, type, w.lifecycle.config(type, v.config));
             const shown = errors.map((d) => `${d.summary} at ${d.path}: ${d.detail}`).join('; ') || 'no error';
-            expect(errors.some((d) => d.path === v.path), `${v.what}: ${shown}`).to.equal(true);
+            expect(
+              errors.some((d) => d.path === v.path),
+              `${v.what}: ${shown}`,
+            ).to.equal(true);
             expect(shown, v.what).to.not.include('Internal provider error');
             // The plan refuses it too: nothing the validation judged reaches the API.
-            expect((await planErrorsOf(w.tf, type, w.lifecycle.config(type, v.config))).length, `plan of ${v.what}`).to.be.greaterThan(0);
+            expect(
+              (await planErrorsOf(w.tf, type, w.lifecycle.config(type, v.config))).length,
+              `plan of ${v.what}`,
+            ).to.be.greaterThan(0);
           }
           expect(w.emulator.operations().slice(before), 'requests sent for refused values').to.deep.equal([]);
           tallyOf(type).broken = variants.length;
@@ -195,10 +217,15 @@ describe('properties of every resource type, generated from the schema DSL', fun
           const tally = tallyOf(type);
           const variation = variationArb(s.fields, s.base);
           await fc.assert(
-            fc.asyncProperty(variation, fc.option(variation, { freq: 4 }), (a, b) => world(provider).lifecycle.run(s, a, b, tally)),
+            fc.asyncProperty(variation, fc.option(variation, { freq: 4 }), (a, b) =>
+              world(provider).lifecycle.run(s, a, b, tally),
+            ),
             { seed: SEED + 1000 + i, numRuns: RUNS, endOnFailure: !SHRINK },
           );
-          expect(tally.created, `variations created (the generator must reach the apply); refused for ${reasons(tally)}`).to.be.greaterThan(0);
+          expect(
+            tally.created,
+            `variations created (the generator must reach the apply); refused for ${reasons(tally)}`,
+          ).to.be.greaterThan(0);
         });
       });
     });
@@ -229,7 +256,13 @@ describe('properties of every resource type, generated from the schema DSL', fun
       const runs = await Promise.allSettled(
         PROVIDERS.map((p) => {
           const w = world(p);
-          return formsUnderTerraform({ provider: p, subjects: w.bases.subjects, lifecycle: w.lifecycle, emulator: w.emulator, records: w.records });
+          return formsUnderTerraform({
+            provider: p,
+            subjects: w.bases.subjects,
+            lifecycle: w.lifecycle,
+            emulator: w.emulator,
+            records: w.records,
+          });
         }),
       );
       const failed = runs.find((r) => r.status === 'rejected');
@@ -240,7 +273,11 @@ describe('properties of every resource type, generated from the schema DSL', fun
 
 /** The commonest reasons configurations were refused, for a failure message. */
 function reasons(tally: Tally): string {
-  return [...tally.refusals].sort(([, a], [, b]) => b - a).slice(0, 5).map(([why, n]) => `${why} (${n})`).join('; ');
+  return [...tally.refusals]
+    .sort(([, a], [, b]) => b - a)
+    .slice(0, 5)
+    .map(([why, n]) => `${why} (${n})`)
+    .join('; ');
 }
 
 /** The errors PlanResourceChange answers for a create of `config`, as `<summary> at <path>`. */

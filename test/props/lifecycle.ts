@@ -10,8 +10,8 @@
  */
 import { impliedType, type SchemaBlock } from '../../src/schema/block.js';
 import type { Fields } from '../../src/schema/define.js';
-import { fieldType, sameFieldMeaning, valueToPlain } from '../../src/schema/model.js';
-import { sameMeaning, valueEquals } from '../../src/schema/value-ops.js';
+import { sameFieldMeaning, valueToPlain } from '../../src/schema/model.js';
+import { valueEquals } from '../../src/schema/value-ops.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 import { ProviderCallError, type PlannedChange, type TerraformClient } from '../../src/tfclient/terraform-client.js';
 import { fill, type Case, type EmulatorHandle } from '../acceptance/examples-workspace.js';
@@ -39,7 +39,15 @@ export interface Tally {
   imported: number;
 }
 
-export const emptyTally = (): Tally => ({ refusals: new Map(), rejected: 0, created: 0, updated: 0, replaced: 0, silentUpdates: 0, imported: 0 });
+export const emptyTally = (): Tally => ({
+  refusals: new Map(),
+  rejected: 0,
+  created: 0,
+  updated: 0,
+  replaced: 0,
+  silentUpdates: 0,
+  imported: 0,
+});
 
 /** A step that went wrong for a configuration the provider accepted: what the property test exists to find. */
 export class Finding extends Error {
@@ -49,7 +57,9 @@ export class Finding extends Error {
 /** Diagnostics our own checks (ported from Terraform) add: the provider broke a rule, it did not refuse the input. */
 const TERRAFORM_CHECK = /^Provider produced|^Import returned|^Cannot import non-existent/;
 
-export type Verdict = { accepted: true; config: ObjectValue; planned: PlannedChange } | { accepted: false; why: string[] };
+export type Verdict =
+  | { accepted: true; config: ObjectValue; planned: PlannedChange }
+  | { accepted: false; why: string[] };
 
 export class Lifecycle {
   constructor(
@@ -128,18 +138,32 @@ export class Lifecycle {
     } catch (err) {
       await this.cleanUp(s.type, state);
       const message = err instanceof Error ? err.message : String(err);
-      throw new Finding(`${s.type}: ${step} failed for a configuration the provider accepted: ${message}\n  first configuration: ${show(a)}${b ? `\n  second configuration: ${show(b)}` : ''}`);
+      throw new Finding(
+        `${s.type}: ${step} failed for a configuration the provider accepted: ${message}\n  first configuration: ${show(a)}${b ? `\n  second configuration: ${show(b)}` : ''}`,
+      );
     }
   }
 
   /** The emulator holds the object `state` tracks (none when null) and nothing else the run made. */
   private holdsOnly(type: string, state: ObjectValue | null, when: string): void {
     const tracked = new Map<string, StateResource>();
-    if (state !== null) tracked.set(`${type}.run`, { address: `${type}.run`, mode: 'managed', type, values: valueToPlain(state) as Record<string, unknown>, sensitive_values: {} });
+    if (state !== null)
+      tracked.set(`${type}.run`, {
+        address: `${type}.run`,
+        mode: 'managed',
+        type,
+        values: valueToPlain(state) as Record<string, unknown>,
+        sensitive_values: {},
+      });
     expectEmulatorHoldsState(this.emulator, this.records, this.baseline, tracked, `${type} ${when}`);
   }
 
-  private async apply(type: string, prior: ObjectValue | null, planned: PlannedChange, config: ObjectValue | null): Promise<ObjectValue | null> {
+  private async apply(
+    type: string,
+    prior: ObjectValue | null,
+    planned: PlannedChange,
+    config: ObjectValue | null,
+  ): Promise<ObjectValue | null> {
     return (await this.tf.apply(type, prior, planned, config)).state;
   }
 
@@ -150,13 +174,20 @@ export class Lifecycle {
     const again = await this.tf.plan(type, fresh, this.config(type, plain));
     const changed = differences(this.block(type), fresh, again.planned!);
     if (changed.length > 0 || again.requiresReplace.length > 0) {
-      throw new Finding(`the re-plan is not empty: ${changed.join('; ')}${again.requiresReplace.length > 0 ? ' (replacement)' : ''}`);
+      throw new Finding(
+        `the re-plan is not empty: ${changed.join('; ')}${again.requiresReplace.length > 0 ? ' (replacement)' : ''}`,
+      );
     }
     return fresh;
   }
 
   /** An update, or a replacement where the plan requires one; a change between null and empty sends nothing. */
-  private async change(s: Subject, prior: ObjectValue, next: Extract<Verdict, { accepted: true }>, tally: Tally): Promise<ObjectValue> {
+  private async change(
+    s: Subject,
+    prior: ObjectValue,
+    next: Extract<Verdict, { accepted: true }>,
+    tally: Tally,
+  ): Promise<ObjectValue> {
     if (next.planned.requiresReplace.length > 0) {
       await this.destroy(s.type, prior);
       const created = await this.tf.plan(s.type, null, next.config);
@@ -187,16 +218,23 @@ export class Lifecycle {
     const plan = await this.tf.plan(s.type, imported, config);
     const changed = differences(this.block(s.type), imported, plan.planned!);
     if (changed.length === 0 && plan.requiresReplace.length === 0) return imported;
-    if (plan.requiresReplace.length > 0) throw new Finding(`the plan after import replaces the object (${changed.join('; ')})`);
+    if (plan.requiresReplace.length > 0)
+      throw new Finding(`the plan after import replaces the object (${changed.join('; ')})`);
     const onlyForm = sameArguments(s.fields, imported, plan.planned!);
     // A secret an import cannot read (its value, its write-only form's version) is sent once by the first apply.
-    const onlySecrets = sameArguments(s.fields, withoutSecrets(s.fields, imported), withoutSecrets(s.fields, plan.planned!));
-    if (!onlySecrets && s.case.importChanges === undefined) throw new Finding(`the plan after import is not empty: ${changed.join('; ')}`);
+    const onlySecrets = sameArguments(
+      s.fields,
+      withoutSecrets(s.fields, imported),
+      withoutSecrets(s.fields, plan.planned!),
+    );
+    if (!onlySecrets && s.case.importChanges === undefined)
+      throw new Finding(`the plan after import is not empty: ${changed.join('; ')}`);
     const before = this.emulator.operations().length;
     const applied = (await this.apply(s.type, imported, plan, config))!;
     if (onlyForm) {
       const writes = this.emulator.operations().slice(before).filter(this.isWrite);
-      if (writes.length > 0) throw new Finding(`after import, a change between null and empty only sent ${writes.join(', ')}`);
+      if (writes.length > 0)
+        throw new Finding(`after import, a change between null and empty only sent ${writes.join(', ')}`);
     }
     return this.settled(s.type, applied, plain);
   }
@@ -226,7 +264,9 @@ export function differences(block: SchemaBlock, prior: ObjectValue, planned: Obj
   if (type.kind !== 'object') return [];
   return Object.entries(type.attributes)
     .filter(([name, t]) => !valueEquals(t, prior[name] ?? null, planned[name] ?? null))
-    .map(([name]) => `${name}: ${show(valueToPlain(prior[name] ?? null))} → ${show(valueToPlain(planned[name] ?? null))}`);
+    .map(
+      ([name]) => `${name}: ${show(valueToPlain(prior[name] ?? null))} → ${show(valueToPlain(planned[name] ?? null))}`,
+    );
 }
 
 /**
@@ -235,7 +275,9 @@ export function differences(block: SchemaBlock, prior: ObjectValue, planned: Obj
  */
 function sameArguments(fields: Fields, a: ObjectValue, b: ObjectValue): boolean {
   return Object.entries(fields).every(
-    ([name, def]) => (def.kind === 'attr' && (!isArgument(def) || def.options.providerOnly)) || sameFieldMeaning(def, a[name] ?? null, b[name] ?? null),
+    ([name, def]) =>
+      (def.kind === 'attr' && (!isArgument(def) || def.options.providerOnly)) ||
+      sameFieldMeaning(def, a[name] ?? null, b[name] ?? null),
   );
 }
 
@@ -247,7 +289,11 @@ function withoutSecrets(fields: Fields, value: ObjectValue): ObjectValue {
     if (def.kind === 'attr') {
       if (!def.options.writeOnlyTwin && def.options.twinOf === undefined) out[name] = v;
     } else if (Array.isArray(v)) out[name] = v.map((e) => withoutSecrets(def.fields, e as ObjectValue));
-    else out[name] = v !== null && typeof v === 'object' && v.constructor === Object ? withoutSecrets(def.fields, v as ObjectValue) : v;
+    else
+      out[name] =
+        v !== null && typeof v === 'object' && v.constructor === Object
+          ? withoutSecrets(def.fields, v as ObjectValue)
+          : v;
   }
   return out;
 }

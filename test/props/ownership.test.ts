@@ -23,8 +23,21 @@ import type { Fields } from '../../src/schema/define.js';
 import { toModel, valueToPlain } from '../../src/schema/model.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 import { TerraformClient, type PlannedChange, type WireDiagnostic } from '../../src/tfclient/terraform-client.js';
-import { heldObject, isCreateOperation, loadCases, startEmulator, type EmulatorHandle, type Provider } from '../acceptance/examples-workspace.js';
-import { baselineOf, expectEmulatorHoldsState, typeRecords, type Baseline, type TypeRecord } from '../acceptance/ledger.js';
+import {
+  heldObject,
+  isCreateOperation,
+  loadCases,
+  startEmulator,
+  type EmulatorHandle,
+  type Provider,
+} from '../acceptance/examples-workspace.js';
+import {
+  baselineOf,
+  expectEmulatorHoldsState,
+  typeRecords,
+  type Baseline,
+  type TypeRecord,
+} from '../acceptance/ledger.js';
 import type { StateResource } from '../acceptance/terraform.js';
 import { BIN_DIR, requireTerraform } from '../acceptance/terraform.js';
 import { applyExamples, type Bases } from './bases.js';
@@ -57,7 +70,10 @@ async function startWorld(provider: Provider): Promise<World> {
     const initial = baselineOf(emulator, records);
     const bases = await applyExamples(provider, DEFS[provider], emulator);
     const start = async () => {
-      const tf = await TerraformClient.start(join(BIN_DIR, `terraform-provider-${provider}`), { ...emulator.env, ...NO_LOOKUP_DELAY });
+      const tf = await TerraformClient.start(join(BIN_DIR, `terraform-provider-${provider}`), {
+        ...emulator.env,
+        ...NO_LOOKUP_DELAY,
+      });
       await tf.configure({});
       return tf;
     };
@@ -70,7 +86,9 @@ async function startWorld(provider: Provider): Promise<World> {
 }
 
 async function stopWorld(w: World): Promise<void> {
-  console.log(`      ${w.provider}: ${w.figures.length} creating types\n${w.figures.map((f) => `        ${f}`).join('\n')}`);
+  console.log(
+    `      ${w.provider}: ${w.figures.length} creating types\n${w.figures.map((f) => `        ${f}`).join('\n')}`,
+  );
   try {
     await Promise.all([w.a.close(), w.b.close()]);
     await w.bases.examples.ws.expect(['destroy', '-auto-approve', '-parallelism=20']);
@@ -117,7 +135,10 @@ class Run {
   }
 
   /** A create through one workspace, with `fault` on its first create request; the result and the create requests it took. */
-  async create(tf: TerraformClient, fault: Kind | null): Promise<{ state: ObjectValue | null; errors: WireDiagnostic[]; planned: PlannedChange; creates: number }> {
+  async create(
+    tf: TerraformClient,
+    fault: Kind | null,
+  ): Promise<{ state: ObjectValue | null; errors: WireDiagnostic[]; planned: PlannedChange; creates: number }> {
     const planned = await tf.plan(this.s.type, null, this.config);
     const before = this.w.emulator.operations().length;
     if (fault) this.w.emulator.faultNextCreate(fault);
@@ -137,7 +158,13 @@ class Run {
     else this.states.set(workspace, state);
     const tracked = new Map<string, StateResource>();
     for (const [ws, st] of this.states) {
-      tracked.set(`${ws}.${this.s.type}`, { address: `${ws}.${this.s.type}`, mode: 'managed', type: this.s.type, values: valueToPlain(st) as Record<string, unknown>, sensitive_values: {} });
+      tracked.set(`${ws}.${this.s.type}`, {
+        address: `${ws}.${this.s.type}`,
+        mode: 'managed',
+        type: this.s.type,
+        values: valueToPlain(st) as Record<string, unknown>,
+        sensitive_values: {},
+      });
     }
     expectEmulatorHoldsState(this.w.emulator, this.w.records, this.w.baseline, tracked, `${this.s.type} ${when}`);
   }
@@ -166,13 +193,17 @@ function changedFields(now: string | undefined, before: string | undefined): str
   if (now === undefined || before === undefined) return now === before ? [] : ['(the whole object)'];
   const a = JSON.parse(now) as Record<string, unknown>;
   const b = JSON.parse(before) as Record<string, unknown>;
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !PROGRESS_FIELDS.has(k) && JSON.stringify(a[k]) !== JSON.stringify(b[k])).sort();
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .filter((k) => !PROGRESS_FIELDS.has(k) && JSON.stringify(a[k]) !== JSON.stringify(b[k]))
+    .sort();
 }
 
 function expectAlreadyExists(run: Run, errors: readonly WireDiagnostic[], holder: string, when: string): void {
   expect(errors, `${when}: one error`).to.have.length(1);
   const [d] = errors;
-  expect(d!.detail, `${when}: names the holder and how to import it`).to.include(`already exists (${holder})`).and.include(`terraform import <address> '${holder}'`);
+  expect(d!.detail, `${when}: names the holder and how to import it`)
+    .to.include(`already exists (${holder})`)
+    .and.include(`terraform import <address> '${holder}'`);
   expect(d!.detail, when).to.include('was not made by this configuration, so the provider does not take it over');
   void run;
 }
@@ -211,10 +242,12 @@ async function ownershipRun(w: World, s: Subject): Promise<void> {
         await run.destroy(w.b, stateB);
         stateB = null;
         run.track('B', null, `${when}, after B's destroy`);
-        expect(changedFields(run.held(stateA), heldA), `${when}: B's destroy left A's object as it was`).to.deep.equal([]);
+        expect(changedFields(run.held(stateA), heldA), `${when}: B's destroy left A's object as it was`).to.deep.equal(
+          [],
+        );
       }
     }
-    run.notes.push(unique ? 'unique key: B refused, naming A' : "B made its own");
+    run.notes.push(unique ? 'unique key: B refused, naming A' : 'B made its own');
 
     // create_before_destroy in A: the replacement is created first, then the deposed object destroyed.
     for (const kind of KINDS) {
@@ -231,13 +264,17 @@ async function ownershipRun(w: World, s: Subject): Promise<void> {
       }
       expect(out.errors, when).to.deep.equal([]);
       const replacement = out.state!;
-      expect(run.importIdOf(replacement), `${when}: a new object, not the one it replaces`).to.not.equal(run.importIdOf(stateA));
+      expect(run.importIdOf(replacement), `${when}: a new object, not the one it replaces`).to.not.equal(
+        run.importIdOf(stateA),
+      );
       run.track('A-new', replacement, `${when}`);
       await run.destroy(w.a, stateA);
       stateA = replacement;
       run.untrack('A-new');
       run.track('A', stateA, `${when}, after the deposed object's destroy`);
-      expect(run.held(stateA), `${when}: the replacement survives the deposed object's destroy`).to.not.equal(undefined);
+      expect(run.held(stateA), `${when}: the replacement survives the deposed object's destroy`).to.not.equal(
+        undefined,
+      );
     }
     run.notes.push(unique ? 'replacement refused, original kept' : 'replacement kept');
 
@@ -273,11 +310,15 @@ describe('ownership: a lost create answer never takes over an object the create 
   });
 
   for (const provider of PROVIDERS) {
-    const creating = DEFS[provider].resources.filter((r) => r.findCreated).map((r) => r.typeName).sort();
+    const creating = DEFS[provider].resources
+      .filter((r) => r.findCreated)
+      .map((r) => r.typeName)
+      .sort();
     describe(provider, () => {
       for (const type of creating) {
         it(`${type}: under dropped and lost answers, a second workspace and a create_before_destroy replacement keep their own objects`, async () => {
-          const s = world(provider).bases.subjects.find((x) => x.type === type) ?? expect.fail(`${type}: no example applied`);
+          const s =
+            world(provider).bases.subjects.find((x) => x.type === type) ?? expect.fail(`${type}: no example applied`);
           await ownershipRun(world(provider), s);
         });
       }

@@ -20,7 +20,16 @@ import { startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/inde
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 import type { CtyType } from '../../src/schema/cty-type.js';
-import { buildFixtures, identityTypeOf, resourceTypeOf, seedSec, seedVdb, VDB_FIXED, type Fixture, type FixtureStep } from './terraform-requests.js';
+import {
+  buildFixtures,
+  identityTypeOf,
+  resourceTypeOf,
+  seedSec,
+  seedVdb,
+  VDB_FIXED,
+  type Fixture,
+  type FixtureStep,
+} from './terraform-requests.js';
 import { FIXTURES_DIR, fixtureText } from './write-fixtures.js';
 
 const BIN = (name: string) => join(process.cwd(), 'bin', `terraform-provider-${name}`);
@@ -30,7 +39,12 @@ type Msg = Record<string, any>;
 const load = (name: string): Fixture => JSON.parse(readFileSync(join(FIXTURES_DIR, `${name}.json`), 'utf8')) as Fixture;
 
 function at(obj: unknown, dotted: string): unknown {
-  return dotted.split('.').reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
+  return dotted
+    .split('.')
+    .reduce<unknown>(
+      (o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
+      obj,
+    );
 }
 
 /** A decoded value as Terraform's JSON shows it. */
@@ -54,9 +68,15 @@ async function emulate(provider: 'sec' | 'vdb'): Promise<Emulated> {
     let from = e.requests.length;
     return {
       env: secProviderEnv(e),
-      calls: () => e.requests.slice(from).filter((r) => !r.path.startsWith('/api/v2/access/tokens')).map((r) => `${r.method} ${r.path.split('?')[0]}`),
+      calls: () =>
+        e.requests
+          .slice(from)
+          .filter((r) => !r.path.startsWith('/api/v2/access/tokens'))
+          .map((r) => `${r.method} ${r.path.split('?')[0]}`),
       mark: () => void (from = e.requests.length),
-      tokenOf: (alias) => e.list<{ tokenAlias: string; accessToken: string }>('AgentAccessTokens').find((t) => t.tokenAlias === alias)!.accessToken,
+      tokenOf: (alias) =>
+        e.list<{ tokenAlias: string; accessToken: string }>('AgentAccessTokens').find((t) => t.tokenAlias === alias)!
+          .accessToken,
       close: () => e.close(),
     };
   }
@@ -78,7 +98,8 @@ describe('protocol: Terraform 1.12 and 1.14 request sequences replayed byte for 
   it('the committed fixtures are what the sequences build (regenerate: node dist/test/protocol/write-fixtures.js)', async () => {
     const fresh = await buildFixtures();
     expect(fresh.map((f) => f.name)).to.deep.equal(NAMES);
-    for (const f of fresh) expect(readFileSync(join(FIXTURES_DIR, `${f.name}.json`), 'utf8'), f.name).to.equal(fixtureText(f));
+    for (const f of fresh)
+      expect(readFileSync(join(FIXTURES_DIR, `${f.name}.json`), 'utf8'), f.name).to.equal(fixtureText(f));
   });
 
   it('each readable request encodes to exactly its recorded bytes', () => {
@@ -113,12 +134,16 @@ describe('protocol: Terraform 1.12 and 1.14 request sequences replayed byte for 
           let response: Msg;
           if (step.rpc === 'ListResource') {
             const events: Msg[] = [];
-            for await (const chunk of plugin.serverStreamRaw('ListResource', bytes)) events.push(decodeMessage(types.response, chunk as Buffer));
+            for await (const chunk of plugin.serverStreamRaw('ListResource', bytes))
+              events.push(decodeMessage(types.response, chunk as Buffer));
             response = { events };
             for (const e of events) expect(e.diagnostic, 'no diagnostics in list events').to.deep.equal([]);
           } else {
             response = decodeMessage(types.response, await plugin.callRaw(step.rpc, bytes));
-            expect((response.diagnostics ?? []).filter((d: Msg) => d.severity !== 2), 'no error diagnostics').to.deep.equal([]);
+            expect(
+              (response.diagnostics ?? []).filter((d: Msg) => d.severity !== 2),
+              'no error diagnostics',
+            ).to.deep.equal([]);
           }
           responses.set(step.id, response);
           await check(fixture, step, response, emulated);
@@ -126,7 +151,10 @@ describe('protocol: Terraform 1.12 and 1.14 request sequences replayed byte for 
             const [from, ...path] = source.split('.');
             const given = at(decodeMessage(types.request, bytes), field) as Buffer;
             const got = at(responses.get(from!), path.join('.')) as Buffer;
-            expect(Buffer.from(given ?? []).equals(Buffer.from(got ?? [])), `the recorded ${field} is what ${source} answered`).to.equal(true);
+            expect(
+              Buffer.from(given ?? []).equals(Buffer.from(got ?? [])),
+              `the recorded ${field} is what ${source} answered`,
+            ).to.equal(true);
           }
         });
       }
@@ -141,31 +169,56 @@ async function check(fixture: Fixture, step: FixtureStep, response: Msg, emulate
     for (const [type, attributes] of Object.entries(x.identitySchemas)) {
       const schema = response.identity_schemas[type];
       expect(Number(schema.version), `${type} identity version`).to.equal(0);
-      expect(schema.identity_attributes.map((a: Msg) => ({ name: a.name, required_for_import: a.required_for_import, optional_for_import: a.optional_for_import })), type).to.deep.equal(attributes);
+      expect(
+        schema.identity_attributes.map((a: Msg) => ({
+          name: a.name,
+          required_for_import: a.required_for_import,
+          optional_for_import: a.optional_for_import,
+        })),
+        type,
+      ).to.deep.equal(attributes);
     }
   }
   if (x.identity) {
     const data = at(response, `${x.identity.field}.identity_data.msgpack`) as Buffer | undefined;
     if (x.identity.value === null) expect(data?.length ?? 0).to.equal(0);
-    else expect(jsonOf(await identityTypeOf(fixture.provider, typeName), data!), x.identity.field).to.deep.equal(x.identity.value);
+    else
+      expect(jsonOf(await identityTypeOf(fixture.provider, typeName), data!), x.identity.field).to.deep.equal(
+        x.identity.value,
+      );
   }
   if (x.state) {
-    const state = plainOf(await resourceTypeOf(fixture.provider, typeName), at(response, `${x.state.field}.msgpack`) as Buffer);
+    const state = plainOf(
+      await resourceTypeOf(fixture.provider, typeName),
+      at(response, `${x.state.field}.msgpack`) as Buffer,
+    );
     expect(state, x.state.field).to.deep.include(x.state.includes);
   }
   if (x.requiresReplace) expect(response.requires_replace).to.deep.equal([]);
   if (x.events) {
     const events = response.events as Msg[];
-    expect(events.map((e) => e.display_name), 'display names').to.deep.equal(x.events.map((e) => e.display_name));
+    expect(
+      events.map((e) => e.display_name),
+      'display names',
+    ).to.deep.equal(x.events.map((e) => e.display_name));
     const identity = await identityTypeOf(fixture.provider, typeName);
     const resource = await resourceTypeOf(fixture.provider, typeName);
     events.forEach((e, i) => {
       const wanted = x.events![i]!;
       // A fingerprint of a secret cannot be recorded: it is computed from the emulator's token.
-      const expectedIdentity = wanted.identity.token_sha256 ? { token_sha256: createHash('sha256').update(emulated.tokenOf(e.display_name)).digest('hex') } : wanted.identity;
-      expect(jsonOf(identity, e.identity.identity_data.msgpack), `identity of ${e.display_name}`).to.deep.equal(expectedIdentity);
-      if (wanted.resource_object === null) expect(e.resource_object ?? null, 'no object without include_resource').to.equal(null);
-      else expect(plainOf(resource, e.resource_object.msgpack) as ObjectValue, `object of ${e.display_name}`).to.deep.include(wanted.resource_object!);
+      const expectedIdentity = wanted.identity.token_sha256
+        ? { token_sha256: createHash('sha256').update(emulated.tokenOf(e.display_name)).digest('hex') }
+        : wanted.identity;
+      expect(jsonOf(identity, e.identity.identity_data.msgpack), `identity of ${e.display_name}`).to.deep.equal(
+        expectedIdentity,
+      );
+      if (wanted.resource_object === null)
+        expect(e.resource_object ?? null, 'no object without include_resource').to.equal(null);
+      else
+        expect(
+          plainOf(resource, e.resource_object.msgpack) as ObjectValue,
+          `object of ${e.display_name}`,
+        ).to.deep.include(wanted.resource_object!);
     });
   }
   if (x.apiCalls) expect(emulated.calls(), 'the API calls made').to.deep.equal(x.apiCalls);

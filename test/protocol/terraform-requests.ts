@@ -96,7 +96,17 @@ export const VDB_FIXED = {
 };
 
 /** Re-keys a stored object to a fixed id (and fixed fields), as if the platform had made it so. */
-function rekey<T extends object>(store: { get<U>(c: string, id: string): U | undefined; put(c: string, id: string, v: unknown): void; remove(c: string, id: string): boolean }, collection: string, from: string, to: string, fields: Partial<T>): void {
+function rekey<T extends object>(
+  store: {
+    get<U>(c: string, id: string): U | undefined;
+    put(c: string, id: string, v: unknown): void;
+    remove(c: string, id: string): boolean;
+  },
+  collection: string,
+  from: string,
+  to: string,
+  fields: Partial<T>,
+): void {
   const record = store.get<T>(collection, from)!;
   store.remove(collection, from);
   store.put(collection, to, { ...record, ...fields });
@@ -104,16 +114,35 @@ function rekey<T extends object>(store: { get<U>(c: string, id: string): U | und
 
 /** Two e-mail alert channels with fixed GUIDs and times. */
 export async function seedSec(emulator: SecEmulator): Promise<void> {
-  const client = createSecClient({ baseUrl: emulator.url, account: emulator.account, apiKey: emulator.apiKey, apiSecret: emulator.apiSecret, userAgent: 'fixtures' });
+  const client = createSecClient({
+    baseUrl: emulator.url,
+    account: emulator.account,
+    apiKey: emulator.apiKey,
+    apiSecret: emulator.apiSecret,
+    userAgent: 'fixtures',
+  });
   try {
     for (const [guid, name, recipient] of [
       [SEC_FIXED.channelA, 'security-team', 'security@acme.example'],
       [SEC_FIXED.channelB, 'on-call', 'oncall@acme.example'],
     ] as const) {
-      const made = await client.alertChannels.create({ name, type: 'EmailUser', enabled: true, data: { channelProps: { recipients: [recipient] } } });
-      rekey(emulator, 'AlertChannels', made.intgGuid, guid, { intgGuid: guid, createdOrUpdatedTime: SEC_FIXED.time, createdOrUpdatedBy: SEC_FIXED.by });
+      const made = await client.alertChannels.create({
+        name,
+        type: 'EmailUser',
+        enabled: true,
+        data: { channelProps: { recipients: [recipient] } },
+      });
+      rekey(emulator, 'AlertChannels', made.intgGuid, guid, {
+        intgGuid: guid,
+        createdOrUpdatedTime: SEC_FIXED.time,
+        createdOrUpdatedBy: SEC_FIXED.by,
+      });
     }
-    await client.agentAccessTokens.create({ tokenAlias: 'build-fleet', tokenEnabled: true, props: { description: 'CI agents', os: 'linux' } });
+    await client.agentAccessTokens.create({
+      tokenAlias: 'build-fleet',
+      tokenEnabled: true,
+      props: { description: 'CI agents', os: 'linux' },
+    });
   } finally {
     await client.close();
   }
@@ -128,16 +157,46 @@ export async function seedVdb(emulator: VdbEmulator): Promise<void> {
       [VDB_FIXED.cluster, 'search-prod'],
       [VDB_FIXED.otherCluster, 'search-staging'],
     ] as const) {
-      const made = await api.clusters.create({ accountId: emulator.accountId, name, cloudProviderId: 'aws', cloudProviderRegionId: 'eu-central-1', configuration: { numberOfNodes: 1, packageId } });
+      const made = await api.clusters.create({
+        accountId: emulator.accountId,
+        name,
+        cloudProviderId: 'aws',
+        cloudProviderRegionId: 'eu-central-1',
+        configuration: { numberOfNodes: 1, packageId },
+      });
       rekey(emulator, VDB_COLLECTIONS.clusters, made.id, id, { id });
     }
     const keys = [
-      { id: VDB_FIXED.reader, name: 'ci reader', accessRules: [{ globalAccess: { accessType: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' as const } }] },
-      { id: VDB_FIXED.writer, name: 'ci writer', accessRules: [{ collectionAccess: { collectionName: 'docs', accessType: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_WRITE' as const } }] },
+      {
+        id: VDB_FIXED.reader,
+        name: 'ci reader',
+        accessRules: [{ globalAccess: { accessType: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' as const } }],
+      },
+      {
+        id: VDB_FIXED.writer,
+        name: 'ci writer',
+        accessRules: [
+          {
+            collectionAccess: {
+              collectionName: 'docs',
+              accessType: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_WRITE' as const,
+            },
+          },
+        ],
+      },
     ];
     for (const k of keys) {
-      const made = await api.databaseApiKeys.create({ accountId: emulator.accountId, clusterId: VDB_FIXED.cluster, name: k.name, accessRules: k.accessRules });
-      rekey(emulator, VDB_COLLECTIONS.databaseApiKeys, made.id, k.id, { id: k.id, createdAt: VDB_FIXED.created, postfix: 'a1b2' });
+      const made = await api.databaseApiKeys.create({
+        accountId: emulator.accountId,
+        clusterId: VDB_FIXED.cluster,
+        name: k.name,
+        accessRules: k.accessRules,
+      });
+      rekey(emulator, VDB_COLLECTIONS.databaseApiKeys, made.id, k.id, {
+        id: k.id,
+        createdAt: VDB_FIXED.created,
+        postfix: 'a1b2',
+      });
     }
   } finally {
     api.close();
@@ -153,7 +212,8 @@ const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 function readable(v: unknown): Json {
   if (Buffer.isBuffer(v) || v instanceof Uint8Array) return b64(v);
   if (Array.isArray(v)) return v.map(readable);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, readable(e)]));
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, readable(e)]));
   return v as Json;
 }
 
@@ -183,17 +243,43 @@ class Builder {
     return { identity_data: this.dyn(this.identityTypeOf(type), value, values, field) };
   }
 
-  step(id: string, rpc: RpcName, note: string, build: (values: Record<string, Json>) => Record<string, unknown>, expect: Expectation, sameAs?: Record<string, string>): void {
+  step(
+    id: string,
+    rpc: RpcName,
+    note: string,
+    build: (values: Record<string, Json>) => Record<string, unknown>,
+    expect: Expectation,
+    sameAs?: Record<string, string>,
+  ): void {
     const values: Record<string, Json> = {};
     const request = build(values);
     const bytes = encodeMessage(rpcTypes(SERVICE_NAMES.provider, rpc).request, request);
-    this.steps.push({ id, rpc, note, request: readable(request), values, bytes: b64(bytes), ...(sameAs ? { sameAs } : {}), expect });
+    this.steps.push({
+      id,
+      rpc,
+      note,
+      request: readable(request),
+      values,
+      bytes: b64(bytes),
+      ...(sameAs ? { sameAs } : {}),
+      expect,
+    });
   }
 
   /** The start of every provider process of a plan, import or query walk in Terraform 1.12 and later. */
-  start(terraformVersion: string, capabilities: Record<string, boolean>, identitySchemas: Expectation['identitySchemas'] = {}): void {
+  start(
+    terraformVersion: string,
+    capabilities: Record<string, boolean>,
+    identitySchemas: Expectation['identitySchemas'] = {},
+  ): void {
     const providerBlock = this.def.schema.block;
-    this.step('schema', 'GetProviderSchema', 'Every provider process starts by reading the schema (plugin6/grpc_provider.go GetProviderSchema).', () => ({}), {});
+    this.step(
+      'schema',
+      'GetProviderSchema',
+      'Every provider process starts by reading the schema (plugin6/grpc_provider.go GetProviderSchema).',
+      () => ({}),
+      {},
+    );
     this.step(
       'identity-schemas',
       'GetResourceIdentitySchemas',
@@ -201,12 +287,22 @@ class Builder {
       () => ({}),
       { identitySchemas },
     );
-    this.step('validate-provider', 'ValidateProviderConfig', 'The provider block (empty: the settings come from the environment).', (v) => ({ config: this.dyn(impliedType(providerBlock), configValue(providerBlock, {}), v, 'config') }), {});
+    this.step(
+      'validate-provider',
+      'ValidateProviderConfig',
+      'The provider block (empty: the settings come from the environment).',
+      (v) => ({ config: this.dyn(impliedType(providerBlock), configValue(providerBlock, {}), v, 'config') }),
+      {},
+    );
     this.step(
       'configure',
       'ConfigureProvider',
       'Once per process before any resource RPC (terraform/node_provider.go).',
-      (v) => ({ terraform_version: terraformVersion, config: this.dyn(impliedType(providerBlock), configValue(providerBlock, {}), v, 'config'), client_capabilities: capabilities }),
+      (v) => ({
+        terraform_version: terraformVersion,
+        config: this.dyn(impliedType(providerBlock), configValue(providerBlock, {}), v, 'config'),
+        client_capabilities: capabilities,
+      }),
       {},
     );
   }
@@ -243,8 +339,16 @@ async function secPlan(): Promise<Fixture> {
   const idA = { id: SEC_FIXED.channelA };
   const idB = { id: SEC_FIXED.channelB };
 
-  b.start('1.12.2', PLAN_CAPABILITIES, { [type]: [{ name: 'id', required_for_import: true, optional_for_import: false }] });
-  b.step('validate-a', 'ValidateResourceConfig', 'Each resource block, with the client capabilities (terraform/node_resource_validate.go).', (v) => ({ type_name: type, config: b.dyn(T, configA, v, 'config'), client_capabilities: PLAN_CAPABILITIES }), {});
+  b.start('1.12.2', PLAN_CAPABILITIES, {
+    [type]: [{ name: 'id', required_for_import: true, optional_for_import: false }],
+  });
+  b.step(
+    'validate-a',
+    'ValidateResourceConfig',
+    'Each resource block, with the client capabilities (terraform/node_resource_validate.go).',
+    (v) => ({ type_name: type, config: b.dyn(T, configA, v, 'config'), client_capabilities: PLAN_CAPABILITIES }),
+    {},
+  );
   b.step(
     'upgrade-a',
     'UpgradeResourceState',
@@ -256,8 +360,17 @@ async function secPlan(): Promise<Fixture> {
     'read-a',
     'ReadResource',
     'Refresh. The state came from Terraform 1.11, so there is no current_identity (terraform/node_resource_abstract_instance.go refresh).',
-    (v) => ({ type_name: type, current_state: b.dyn(T, a, v, 'current_state'), private: Buffer.alloc(0), client_capabilities: PLAN_CAPABILITIES }),
-    { identity: { field: 'new_identity', value: idA }, state: { field: 'new_state', includes: { id: SEC_FIXED.channelA, recipients: ['security@acme.example'] } }, apiCalls: [`GET /api/v2/AlertChannels/${SEC_FIXED.channelA}`] },
+    (v) => ({
+      type_name: type,
+      current_state: b.dyn(T, a, v, 'current_state'),
+      private: Buffer.alloc(0),
+      client_capabilities: PLAN_CAPABILITIES,
+    }),
+    {
+      identity: { field: 'new_identity', value: idA },
+      state: { field: 'new_state', includes: { id: SEC_FIXED.channelA, recipients: ['security@acme.example'] } },
+      apiCalls: [`GET /api/v2/AlertChannels/${SEC_FIXED.channelA}`],
+    },
   );
   b.step(
     'plan-a',
@@ -272,18 +385,45 @@ async function secPlan(): Promise<Fixture> {
       client_capabilities: PLAN_CAPABILITIES,
       prior_identity: b.identity(type, idA, v, 'prior_identity'),
     }),
-    { identity: { field: 'planned_identity', value: idA }, requiresReplace: [], state: { field: 'planned_state', includes: { name: 'security-team' } }, apiCalls: [] },
-    { 'prior_state.msgpack': 'read-a.new_state.msgpack', 'prior_identity.identity_data.msgpack': 'read-a.new_identity.identity_data.msgpack', prior_private: 'read-a.private' },
+    {
+      identity: { field: 'planned_identity', value: idA },
+      requiresReplace: [],
+      state: { field: 'planned_state', includes: { name: 'security-team' } },
+      apiCalls: [],
+    },
+    {
+      'prior_state.msgpack': 'read-a.new_state.msgpack',
+      'prior_identity.identity_data.msgpack': 'read-a.new_identity.identity_data.msgpack',
+      prior_private: 'read-a.private',
+    },
   );
-  b.step('validate-b', 'ValidateResourceConfig', 'The second resource block.', (v) => ({ type_name: type, config: b.dyn(T, configB, v, 'config'), client_capabilities: PLAN_CAPABILITIES }), {});
-  b.step('upgrade-b', 'UpgradeResourceState', 'Its stored state.', () => ({ type_name: type, version: 0, raw_state: { json: Buffer.from(encodeJSON(T, bState)) } }), {
-    state: { field: 'upgraded_state', includes: { id: SEC_FIXED.channelB } },
-  });
+  b.step(
+    'validate-b',
+    'ValidateResourceConfig',
+    'The second resource block.',
+    (v) => ({ type_name: type, config: b.dyn(T, configB, v, 'config'), client_capabilities: PLAN_CAPABILITIES }),
+    {},
+  );
+  b.step(
+    'upgrade-b',
+    'UpgradeResourceState',
+    'Its stored state.',
+    () => ({ type_name: type, version: 0, raw_state: { json: Buffer.from(encodeJSON(T, bState)) } }),
+    {
+      state: { field: 'upgraded_state', includes: { id: SEC_FIXED.channelB } },
+    },
+  );
   b.step(
     'read-b',
     'ReadResource',
     'Refresh of a state Terraform 1.12 wrote: the stored identity goes along as current_identity.',
-    (v) => ({ type_name: type, current_state: b.dyn(T, bState, v, 'current_state'), private: Buffer.alloc(0), client_capabilities: PLAN_CAPABILITIES, current_identity: b.identity(type, idB, v, 'current_identity') }),
+    (v) => ({
+      type_name: type,
+      current_state: b.dyn(T, bState, v, 'current_state'),
+      private: Buffer.alloc(0),
+      client_capabilities: PLAN_CAPABILITIES,
+      current_identity: b.identity(type, idB, v, 'current_identity'),
+    }),
     { identity: { field: 'new_identity', value: idB } },
   );
   b.step(
@@ -299,8 +439,15 @@ async function secPlan(): Promise<Fixture> {
       client_capabilities: PLAN_CAPABILITIES,
       prior_identity: b.identity(type, idB, v, 'prior_identity'),
     }),
-    { identity: { field: 'planned_identity', value: idB }, requiresReplace: [], state: { field: 'planned_state', includes: { id: SEC_FIXED.channelB, name: 'on-call-team' } } },
-    { 'prior_state.msgpack': 'read-b.new_state.msgpack', 'prior_identity.identity_data.msgpack': 'read-b.new_identity.identity_data.msgpack' },
+    {
+      identity: { field: 'planned_identity', value: idB },
+      requiresReplace: [],
+      state: { field: 'planned_state', includes: { id: SEC_FIXED.channelB, name: 'on-call-team' } },
+    },
+    {
+      'prior_state.msgpack': 'read-b.new_state.msgpack',
+      'prior_identity.identity_data.msgpack': 'read-b.new_identity.identity_data.msgpack',
+    },
   );
   return {
     name: 'sec-1.12-plan',
@@ -324,7 +471,11 @@ async function vdbImport(): Promise<Fixture> {
   const type = 'vdb_accounts_database_api_key_v2';
   const block = b.block(type);
   const T = b.resourceType(type);
-  const config = configValue(block, { cluster_id: VDB_FIXED.cluster, name: 'ci reader', global_access_rule: [{ access_type: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' }] });
+  const config = configValue(block, {
+    cluster_id: VDB_FIXED.cluster,
+    name: 'ci reader',
+    global_access_rule: [{ access_type: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' }],
+  });
   const given = { account_id: null, cluster_id: VDB_FIXED.cluster, id: VDB_FIXED.reader };
   const full = { account_id: VDB_FIXED.account, cluster_id: VDB_FIXED.cluster, id: VDB_FIXED.reader };
   // What the import returns: the identity's attributes, defaults filled in; the read completes it.
@@ -349,16 +500,29 @@ async function vdbImport(): Promise<Fixture> {
       { name: 'id', required_for_import: true, optional_for_import: false },
     ],
   });
-  b.step('validate', 'ValidateResourceConfig', 'The resource block the import block points at.', (v) => ({ type_name: type, config: b.dyn(T, config, v, 'config'), client_capabilities: PLAN_CAPABILITIES }), {});
+  b.step(
+    'validate',
+    'ValidateResourceConfig',
+    'The resource block the import block points at.',
+    (v) => ({ type_name: type, config: b.dyn(T, config, v, 'config'), client_capabilities: PLAN_CAPABILITIES }),
+    {},
+  );
   b.step(
     'import',
     'ImportResourceState',
     'Import by identity: `identity` instead of `id`; the attribute left out of the import block is null (terraform/node_resource_plan_instance.go importState).',
-    (v) => ({ type_name: type, client_capabilities: PLAN_CAPABILITIES, identity: b.identity(type, given, v, 'identity') }),
+    (v) => ({
+      type_name: type,
+      client_capabilities: PLAN_CAPABILITIES,
+      identity: b.identity(type, given, v, 'identity'),
+    }),
     {
       // The account left out is the provider's, where the object lives: the identity names it at once.
       identity: { field: 'imported_resources.0.identity', value: full },
-      state: { field: 'imported_resources.0.state', includes: { id: VDB_FIXED.reader, cluster_id: VDB_FIXED.cluster, account_id: null } },
+      state: {
+        field: 'imported_resources.0.state',
+        includes: { id: VDB_FIXED.reader, cluster_id: VDB_FIXED.cluster, account_id: null },
+      },
       // The identity is all the read needs: the import itself asks the platform nothing.
       apiCalls: [],
     },
@@ -379,7 +543,11 @@ async function vdbImport(): Promise<Fixture> {
       state: { field: 'new_state', includes: { account_id: VDB_FIXED.account, name: 'ci reader', postfix: 'a1b2' } },
       apiCalls: ['vdb.cloud.cluster.auth.v2.DatabaseApiKeyService/ListDatabaseApiKeys'],
     },
-    { 'current_state.msgpack': 'import.imported_resources.0.state.msgpack', private: 'import.imported_resources.0.private', 'current_identity.identity_data.msgpack': 'import.imported_resources.0.identity.identity_data.msgpack' },
+    {
+      'current_state.msgpack': 'import.imported_resources.0.state.msgpack',
+      private: 'import.imported_resources.0.private',
+      'current_identity.identity_data.msgpack': 'import.imported_resources.0.identity.identity_data.msgpack',
+    },
   );
   b.step(
     'plan',
@@ -395,7 +563,11 @@ async function vdbImport(): Promise<Fixture> {
       prior_identity: b.identity(type, full, v, 'prior_identity'),
     }),
     { identity: { field: 'planned_identity', value: full }, requiresReplace: [] },
-    { 'prior_state.msgpack': 'read.new_state.msgpack', prior_private: 'read.private', 'prior_identity.identity_data.msgpack': 'read.new_identity.identity_data.msgpack' },
+    {
+      'prior_state.msgpack': 'read.new_state.msgpack',
+      prior_private: 'read.private',
+      'prior_identity.identity_data.msgpack': 'read.new_identity.identity_data.msgpack',
+    },
   );
   return {
     name: 'vdb-1.12-import-by-identity',
@@ -432,18 +604,34 @@ async function vdbQuery(): Promise<Fixture> {
     'list-keys',
     'ListResource',
     'The stream Terraform reads until it ends or `limit` results came (default 100); with include_resource each result carries its object (terraform/node_resource_plan_instance_query.go).',
-    (v) => ({ type_name: keys, config: b.dyn(impliedType(b.listBlock(keys)), keyFilters, v, 'config'), include_resource_object: true, limit: 100 }),
+    (v) => ({
+      type_name: keys,
+      config: b.dyn(impliedType(b.listBlock(keys)), keyFilters, v, 'config'),
+      include_resource_object: true,
+      limit: 100,
+    }),
     {
       events: [
         {
           display_name: 'ci reader',
           identity: { account_id: VDB_FIXED.account, cluster_id: VDB_FIXED.cluster, id: VDB_FIXED.reader },
-          resource_object: { id: VDB_FIXED.reader, name: 'ci reader', key: '', global_access_rule: [{ access_type: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' }] },
+          resource_object: {
+            id: VDB_FIXED.reader,
+            name: 'ci reader',
+            key: '',
+            global_access_rule: [{ access_type: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' }],
+          },
         },
         {
           display_name: 'ci writer',
           identity: { account_id: VDB_FIXED.account, cluster_id: VDB_FIXED.cluster, id: VDB_FIXED.writer },
-          resource_object: { id: VDB_FIXED.writer, name: 'ci writer', collection_access_rules: [{ access_type: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_WRITE', collection_name: 'docs' }] },
+          resource_object: {
+            id: VDB_FIXED.writer,
+            name: 'ci writer',
+            collection_access_rules: [
+              { access_type: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_WRITE', collection_name: 'docs' },
+            ],
+          },
         },
       ],
       // One listing for the whole answer, not a read per object.
@@ -461,8 +649,22 @@ async function vdbQuery(): Promise<Fixture> {
     'list-clusters',
     'ListResource',
     'Two clusters exist, one is asked for, without the object (include_resource defaults to false).',
-    (v) => ({ type_name: clusters, config: b.dyn(impliedType(b.listBlock(clusters)), clusterFilters, v, 'config'), include_resource_object: false, limit: 1 }),
-    { events: [{ display_name: 'search-prod', identity: { account_id: VDB_FIXED.account, id: VDB_FIXED.cluster }, resource_object: null }], apiCalls: ['vdb.cloud.cluster.v1.ClusterService/ListClusters'] },
+    (v) => ({
+      type_name: clusters,
+      config: b.dyn(impliedType(b.listBlock(clusters)), clusterFilters, v, 'config'),
+      include_resource_object: false,
+      limit: 1,
+    }),
+    {
+      events: [
+        {
+          display_name: 'search-prod',
+          identity: { account_id: VDB_FIXED.account, id: VDB_FIXED.cluster },
+          resource_object: null,
+        },
+      ],
+      apiCalls: ['vdb.cloud.cluster.v1.ClusterService/ListClusters'],
+    },
   );
   return {
     name: 'vdb-1.14-query',
@@ -471,8 +673,8 @@ async function vdbQuery(): Promise<Fixture> {
     provider: 'vdb',
     sources: [
       'docs/plugin-protocol/tfplugin6.proto (ListResource, ValidateListResourceConfig)',
-      'internal/plugin6/grpc_provider.go ListResource: sends the config block\'s contents, include_resource_object and limit; stops at limit; an event without identity is an error',
-      'internal/plugin6/convert/schema.go ProtoToListSchema: the provider\'s schema is the `config` block',
+      "internal/plugin6/grpc_provider.go ListResource: sends the config block's contents, include_resource_object and limit; stops at limit; an event without identity is an error",
+      "internal/plugin6/convert/schema.go ProtoToListSchema: the provider's schema is the `config` block",
       'internal/terraform/eval_query.go: limit defaults to 100, include_resource to false',
       'internal/terraform/node_resource_plan_instance_query.go: ValidateListResourceConfig then ListResource per list block',
     ],
@@ -488,28 +690,69 @@ async function secQuery(): Promise<Fixture> {
   const tokenFilters = configValue(b.listBlock(tokens), { name: 'build-fleet' });
   const channelFilters = configValue(b.listBlock(channels), {});
   b.start('1.14.0', { write_only_attributes_allowed: true });
-  b.step('validate-tokens', 'ValidateListResourceConfig', 'list "sec_agent_access_token" "fleet" { config { name = "build-fleet" } }.', (v) => ({ type_name: tokens, config: b.dyn(impliedType(b.listBlock(tokens)), tokenFilters, v, 'config') }), {});
+  b.step(
+    'validate-tokens',
+    'ValidateListResourceConfig',
+    'list "sec_agent_access_token" "fleet" { config { name = "build-fleet" } }.',
+    (v) => ({ type_name: tokens, config: b.dyn(impliedType(b.listBlock(tokens)), tokenFilters, v, 'config') }),
+    {},
+  );
   b.step(
     'list-tokens',
     'ListResource',
     '-generate-config-out makes Terraform ask for the objects, to write their configuration and import blocks.',
-    (v) => ({ type_name: tokens, config: b.dyn(impliedType(b.listBlock(tokens)), tokenFilters, v, 'config'), include_resource_object: true, limit: 100 }),
+    (v) => ({
+      type_name: tokens,
+      config: b.dyn(impliedType(b.listBlock(tokens)), tokenFilters, v, 'config'),
+      include_resource_object: true,
+      limit: 100,
+    }),
     // The identity is a fingerprint of the secret token: the replay computes it from the emulator.
     {
-      events: [{ display_name: 'build-fleet', identity: { token_sha256: '<sha256 of the token>' }, resource_object: { name: 'build-fleet', description: 'CI agents', os: 'linux', enabled: true } }],
+      events: [
+        {
+          display_name: 'build-fleet',
+          identity: { token_sha256: '<sha256 of the token>' },
+          resource_object: { name: 'build-fleet', description: 'CI agents', os: 'linux', enabled: true },
+        },
+      ],
       apiCalls: ['POST /api/v2/AgentAccessTokens/search'],
     },
   );
-  b.step('validate-channels', 'ValidateListResourceConfig', 'list "sec_alert_channel_email" "all" {}: the type has no filters.', (v) => ({ type_name: channels, config: b.dyn(impliedType(b.listBlock(channels)), channelFilters, v, 'config') }), {});
+  b.step(
+    'validate-channels',
+    'ValidateListResourceConfig',
+    'list "sec_alert_channel_email" "all" {}: the type has no filters.',
+    (v) => ({ type_name: channels, config: b.dyn(impliedType(b.listBlock(channels)), channelFilters, v, 'config') }),
+    {},
+  );
   b.step(
     'list-channels',
     'ListResource',
     'Every e-mail channel, with its object.',
-    (v) => ({ type_name: channels, config: b.dyn(impliedType(b.listBlock(channels)), channelFilters, v, 'config'), include_resource_object: true, limit: 100 }),
+    (v) => ({
+      type_name: channels,
+      config: b.dyn(impliedType(b.listBlock(channels)), channelFilters, v, 'config'),
+      include_resource_object: true,
+      limit: 100,
+    }),
     {
       events: [
-        { display_name: 'security-team', identity: { id: SEC_FIXED.channelA }, resource_object: { id: SEC_FIXED.channelA, name: 'security-team', recipients: ['security@acme.example'], test_integration: true } },
-        { display_name: 'on-call', identity: { id: SEC_FIXED.channelB }, resource_object: { id: SEC_FIXED.channelB, name: 'on-call', recipients: ['oncall@acme.example'] } },
+        {
+          display_name: 'security-team',
+          identity: { id: SEC_FIXED.channelA },
+          resource_object: {
+            id: SEC_FIXED.channelA,
+            name: 'security-team',
+            recipients: ['security@acme.example'],
+            test_integration: true,
+          },
+        },
+        {
+          display_name: 'on-call',
+          identity: { id: SEC_FIXED.channelB },
+          resource_object: { id: SEC_FIXED.channelB, name: 'on-call', recipients: ['oncall@acme.example'] },
+        },
       ],
       apiCalls: ['GET /api/v2/AlertChannels'],
     },
@@ -521,7 +764,7 @@ async function secQuery(): Promise<Fixture> {
     provider: 'sec',
     sources: [
       'internal/terraform/node_resource_plan_instance_query.go: "if we are generating config, we implicitly set include_resource to true"',
-      'internal/terraform/node_resource_plan_instance.go generateHCLListResourceDef: configuration from each result\'s state, import blocks from its identity',
+      "internal/terraform/node_resource_plan_instance.go generateHCLListResourceDef: configuration from each result's state, import blocks from its identity",
       'internal/plugin6/grpc_provider.go ListResource',
     ],
     steps: b.steps,

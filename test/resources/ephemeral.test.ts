@@ -56,19 +56,40 @@ describe('ephemeral resources', function () {
       expect(emulator.issuedTokens().find((t) => t.token === opened.result.token)!.uses).to.equal(0);
       const received = tf.received.length;
       await tf.renewEphemeral('sec_access_token', opened.private);
-      expect(tf.received.slice(received).map((d) => [d.severity, d.summary])).to.deep.equal([['warning', 'Access token about to expire']]);
-      const bad = await failure(tf.openEphemeral('sec_access_token', config('sec_access_token', { lifetime_seconds: 10 })));
+      expect(tf.received.slice(received).map((d) => [d.severity, d.summary])).to.deep.equal([
+        ['warning', 'Access token about to expire'],
+      ]);
+      const bad = await failure(
+        tf.openEphemeral('sec_access_token', config('sec_access_token', { lifetime_seconds: 10 })),
+      );
       expect(bad.diagnostics.map((d) => d.path)).to.deep.equal(['lifetime_seconds']);
     });
 
     it('sec_agent_access_token: the secret of an existing token by name; an unknown name is an error at `name`', async () => {
-      const client = createSecClient({ baseUrl: emulator.url, account: emulator.account, apiKey: emulator.apiKey, apiSecret: emulator.apiSecret, userAgent: 'test' });
-      const made = await client.agentAccessTokens.create({ tokenAlias: 'eph-fleet', tokenEnabled: true, props: { description: '', os: 'linux' } });
+      const client = createSecClient({
+        baseUrl: emulator.url,
+        account: emulator.account,
+        apiKey: emulator.apiKey,
+        apiSecret: emulator.apiSecret,
+        userAgent: 'test',
+      });
+      const made = await client.agentAccessTokens.create({
+        tokenAlias: 'eph-fleet',
+        tokenEnabled: true,
+        props: { description: '', os: 'linux' },
+      });
       await client.close();
-      const opened = await tf.openEphemeral('sec_agent_access_token', config('sec_agent_access_token', { name: 'eph-fleet' }));
+      const opened = await tf.openEphemeral(
+        'sec_agent_access_token',
+        config('sec_agent_access_token', { name: 'eph-fleet' }),
+      );
       expect(opened.result).to.deep.equal({ name: 'eph-fleet', token: made.accessToken, enabled: true });
-      const missing = await failure(tf.openEphemeral('sec_agent_access_token', config('sec_agent_access_token', { name: 'no-such-token' })));
-      expect(missing.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([['Agent access token not found', 'name']]);
+      const missing = await failure(
+        tf.openEphemeral('sec_agent_access_token', config('sec_agent_access_token', { name: 'no-such-token' })),
+      );
+      expect(missing.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([
+        ['Agent access token not found', 'name'],
+      ]);
     });
   });
 
@@ -98,15 +119,28 @@ describe('ephemeral resources', function () {
     });
     const type = 'vdb_accounts_database_api_key_v2';
     const config = (plain: Record<string, unknown>) => configValue(tf.ephemeralSchema(type).block, plain);
-    const stored = (id: string) => emulator.get<{ name: string; expiresAt?: string; key: string }>(VDB_COLLECTIONS.databaseApiKeys, id);
+    const stored = (id: string) =>
+      emulator.get<{ name: string; expiresAt?: string; key: string }>(VDB_COLLECTIONS.databaseApiKeys, id);
 
     it('creates a key that expires by itself, and deletes it on close', async () => {
-      const opened = await tf.openEphemeral(type, config({ cluster_id: clusterId, expires_in: '2h', global_access_rule: [{ access_type: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' }] }));
+      const opened = await tf.openEphemeral(
+        type,
+        config({
+          cluster_id: clusterId,
+          expires_in: '2h',
+          global_access_rule: [{ access_type: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' }],
+        }),
+      );
       const id = opened.result.id as string;
       expect(stored(id)!.key).to.equal(opened.result.key);
       expect(stored(id)!.name).to.match(/^terraform-run-[0-9a-f]{8}$/);
       expect(Date.parse(stored(id)!.expiresAt!) - Date.now()).to.be.within(7_190_000, 7_201_000);
-      expect(opened.result).to.deep.include({ account_id: emulator.accountId, cluster_id: clusterId, expires_in: '2h', name: stored(id)!.name });
+      expect(opened.result).to.deep.include({
+        account_id: emulator.accountId,
+        cluster_id: clusterId,
+        expires_in: '2h',
+        name: stored(id)!.name,
+      });
       await tf.closeEphemeral(type, opened.private);
       expect(stored(id)).to.equal(undefined);
     });
@@ -114,20 +148,39 @@ describe('ephemeral resources', function () {
     it('warns, naming the key and its expiry, when it cannot delete it on close; refuses conflicting rules at validation', async () => {
       const opened = await tf.openEphemeral(type, config({ cluster_id: clusterId, name: 'eph kept key' }));
       const id = opened.result.id as string;
-      emulator.injectFault({ method: /auth\.v2\.DatabaseApiKeyService\/DeleteDatabaseApiKey$/, code: status.PERMISSION_DENIED, message: 'no delete permission' });
+      emulator.injectFault({
+        method: /auth\.v2\.DatabaseApiKeyService\/DeleteDatabaseApiKey$/,
+        code: status.PERMISSION_DENIED,
+        message: 'no delete permission',
+      });
       const received = tf.received.length;
       await tf.closeEphemeral(type, opened.private);
       const [warning] = tf.received.slice(received);
       expect(warning).to.deep.include({ severity: 'warning', summary: 'Database API key left behind' });
-      expect(warning!.detail).to.include(id).and.include(clusterId).and.include('no delete permission').and.include('It expires at');
+      expect(warning!.detail)
+        .to.include(id)
+        .and.include(clusterId)
+        .and.include('no delete permission')
+        .and.include('It expires at');
       expect(warning!.detail).to.not.include(opened.result.key as string);
       expect(stored(id)).to.not.equal(undefined);
 
       const conflicting = await failure(
-        tf.openEphemeral(type, config({ cluster_id: clusterId, global_access_rule: [{ access_type: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE' }], collection_access_rules: [{ collection_name: 'c', access_type: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' }] })),
+        tf.openEphemeral(
+          type,
+          config({
+            cluster_id: clusterId,
+            global_access_rule: [{ access_type: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE' }],
+            collection_access_rules: [
+              { collection_name: 'c', access_type: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' },
+            ],
+          }),
+        ),
       );
       expect(conflicting.rpc).to.equal('ValidateEphemeralResourceConfig');
-      expect(conflicting.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([['Conflicting access rules', 'collection_access_rules']]);
+      expect(conflicting.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([
+        ['Conflicting access rules', 'collection_access_rules'],
+      ]);
     });
   });
 });

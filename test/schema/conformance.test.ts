@@ -6,13 +6,39 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { BOOL, DYNAMIC, NUMBER, STRING, listOf, mapOf, objectOf, setOf, tupleOf, type CtyType, typeFromJSON } from '../../src/schema/cty-type.js';
+import {
+  BOOL,
+  DYNAMIC,
+  NUMBER,
+  STRING,
+  listOf,
+  mapOf,
+  objectOf,
+  setOf,
+  tupleOf,
+  type CtyType,
+  typeFromJSON,
+} from '../../src/schema/cty-type.js';
 import type { AttributePath } from '../../src/schema/path.js';
 import { Decimal, DynamicValue, Unknown, UNKNOWN, type Value } from '../../src/schema/value.js';
 import { parseNumber } from '../../src/schema/number.js';
 import { decodeMsgpack, encodeMsgpack } from '../../src/schema/msgpack.js';
-import { decodeJSON, encodeJSON, JSONNumberText, JSONObjectNode, parseJSONText, type JSONNode } from '../../src/schema/json.js';
-import { conformanceError, containsUnknown, formatValue, isWhollyKnown, normalizeSet, valueEquals } from '../../src/schema/value-ops.js';
+import {
+  decodeJSON,
+  encodeJSON,
+  JSONNumberText,
+  JSONObjectNode,
+  parseJSONText,
+  type JSONNode,
+} from '../../src/schema/json.js';
+import {
+  conformanceError,
+  containsUnknown,
+  formatValue,
+  isWhollyKnown,
+  normalizeSet,
+  valueEquals,
+} from '../../src/schema/value-ops.js';
 
 const VECTORS_PATH = resolve(process.cwd(), '../shared/conformance/cty-msgpack-vectors.json');
 
@@ -58,7 +84,8 @@ function plain(node: JSONNode): unknown {
 function jsonTextOf(node: JSONNode): string {
   if (node instanceof JSONNumberText) return node.text;
   if (Array.isArray(node)) return `[${node.map(jsonTextOf).join(',')}]`;
-  if (node instanceof JSONObjectNode) return `{${node.members.map(([k, v]) => `${JSON.stringify(k)}:${jsonTextOf(v)}`).join(',')}}`;
+  if (node instanceof JSONObjectNode)
+    return `{${node.members.map(([k, v]) => `${JSON.stringify(k)}:${jsonTextOf(v)}`).join(',')}}`;
   return JSON.stringify(node);
 }
 
@@ -86,9 +113,16 @@ function neutralToValue(type: CtyType, d: Neutral): Value {
     case 'tuple':
       return (d.tuple as Neutral[]).map((e, i) => neutralToValue(type.elements[i]!, e));
     case 'map':
-      return Object.fromEntries(Object.entries(d.map as Record<string, Neutral>).map(([k, e]) => [k, neutralToValue(type.element, e)]));
+      return Object.fromEntries(
+        Object.entries(d.map as Record<string, Neutral>).map(([k, e]) => [k, neutralToValue(type.element, e)]),
+      );
     case 'object':
-      return Object.fromEntries(Object.entries(d.object as Record<string, Neutral>).map(([k, e]) => [k, neutralToValue(type.attributes[k]!, e)]));
+      return Object.fromEntries(
+        Object.entries(d.object as Record<string, Neutral>).map(([k, e]) => [
+          k,
+          neutralToValue(type.attributes[k]!, e),
+        ]),
+      );
     case 'dynamic':
       throw new Error('a value at a dynamic position must name its type');
   }
@@ -96,14 +130,21 @@ function neutralToValue(type: CtyType, d: Neutral): Value {
 
 /** Puts every set in canonical order so that structural (deep) comparison is meaningful. */
 function canonical(type: CtyType, v: Value): Value {
-  if (v === null || !(Array.isArray(v) || (typeof v === 'object' && v.constructor === Object) || v instanceof DynamicValue)) return v;
+  if (
+    v === null ||
+    !(Array.isArray(v) || (typeof v === 'object' && v.constructor === Object) || v instanceof DynamicValue)
+  )
+    return v;
   switch (type.kind) {
     case 'dynamic':
       return v instanceof DynamicValue ? new DynamicValue(v.type, canonical(v.type, v.value)) : v;
     case 'list':
       return (v as Value[]).map((e) => canonical(type.element, e));
     case 'set':
-      return normalizeSet(type.element, (v as Value[]).map((e) => canonical(type.element, e)));
+      return normalizeSet(
+        type.element,
+        (v as Value[]).map((e) => canonical(type.element, e)),
+      );
     case 'tuple':
       return (v as Value[]).map((e, i) => canonical(type.elements[i]!, e));
     case 'map':
@@ -117,7 +158,11 @@ function canonical(type: CtyType, v: Value): Value {
 
 /** Every set reversed (recursively): the encoder must still produce the canonical bytes. */
 function reverseSets(type: CtyType, v: Value): Value {
-  if (v === null || !(Array.isArray(v) || (typeof v === 'object' && v.constructor === Object) || v instanceof DynamicValue)) return v;
+  if (
+    v === null ||
+    !(Array.isArray(v) || (typeof v === 'object' && v.constructor === Object) || v instanceof DynamicValue)
+  )
+    return v;
   switch (type.kind) {
     case 'dynamic':
       return v instanceof DynamicValue ? new DynamicValue(v.type, reverseSets(v.type, v.value)) : v;
@@ -143,7 +188,7 @@ const containsSet = (t: CtyType): boolean =>
   (t.kind === 'tuple' && t.elements.some(containsSet)) ||
   (t.kind === 'object' && Object.values(t.attributes).some(containsSet));
 
-describe('conformance vectors (go-cty msgpack and json)', function () {
+describe('conformance vectors (go-cty msgpack and json)', () => {
   if (!existsSync(VECTORS_PATH)) {
     it('vectors file is present', function () {
       console.warn(`\n!!! CONFORMANCE VECTORS NOT FOUND at ${VECTORS_PATH}: the golden-vector suite is SKIPPED !!!\n`);
@@ -153,36 +198,36 @@ describe('conformance vectors (go-cty msgpack and json)', function () {
   }
   const vectors = loadVectors();
 
-  it('loads a non-trivial number of vectors', function () {
+  it('loads a non-trivial number of vectors', () => {
     expect(vectors.length).to.be.greaterThan(50);
   });
 
   for (const v of vectors) {
-    describe(v.name, function () {
-      it('encodes to the exact golden bytes', function () {
+    describe(v.name, () => {
+      it('encodes to the exact golden bytes', () => {
         expect(hexOf(encodeMsgpack(v.type, v.value))).to.equal(v.msgpack);
       });
 
       if (containsSet(v.type)) {
-        it('encodes sets in canonical order whatever order they are given in', function () {
+        it('encodes sets in canonical order whatever order they are given in', () => {
           expect(hexOf(encodeMsgpack(v.type, reverseSets(v.type, v.value)))).to.equal(v.msgpack);
         });
       }
 
-      it('decodes the golden bytes to the value', function () {
+      it('decodes the golden bytes to the value', () => {
         const decoded = decodeMsgpack(v.type, Buffer.from(v.msgpack, 'hex'));
         expect(valueEquals(v.type, decoded, v.value), 'valueEquals').to.equal(true);
         expect(canonical(v.type, decoded)).to.deep.equal(canonical(v.type, v.value));
       });
 
       if (v.jsonText !== undefined && isWhollyKnown(v.type, v.value)) {
-        it('decodes the JSON form to the value', function () {
+        it('decodes the JSON form to the value', () => {
           const decoded = decodeJSON(v.type, v.jsonText!);
           expect(valueEquals(v.type, decoded, v.value), 'valueEquals').to.equal(true);
           expect(canonical(v.type, decoded)).to.deep.equal(canonical(v.type, v.value));
         });
 
-        it('round-trips through encodeJSON', function () {
+        it('round-trips through encodeJSON', () => {
           const text = encodeJSON(v.type, v.value);
           expect(valueEquals(v.type, decodeJSON(v.type, text), v.value)).to.equal(true);
           expect(valueEquals(v.type, decodeJSON(v.type, text), decodeJSON(v.type, v.jsonText!))).to.equal(true);
@@ -192,54 +237,85 @@ describe('conformance vectors (go-cty msgpack and json)', function () {
   }
 });
 
-describe('value operations used for conformance checks (value-ops.ts)', function () {
-  const OBJ = objectOf({ id: STRING, n: NUMBER, tags: mapOf(STRING), rules: listOf(objectOf({ port: NUMBER })), s: setOf(STRING), d: DYNAMIC });
-  const good: Value = { id: 'x', n: 1, tags: { a: 'b' }, rules: [{ port: 80 }], s: ['a', 'b'], d: new DynamicValue(STRING, 'v') };
+describe('value operations used for conformance checks (value-ops.ts)', () => {
+  const OBJ = objectOf({
+    id: STRING,
+    n: NUMBER,
+    tags: mapOf(STRING),
+    rules: listOf(objectOf({ port: NUMBER })),
+    s: setOf(STRING),
+    d: DYNAMIC,
+  });
+  const good: Value = {
+    id: 'x',
+    n: 1,
+    tags: { a: 'b' },
+    rules: [{ port: 80 }],
+    s: ['a', 'b'],
+    d: new DynamicValue(STRING, 'v'),
+  };
 
-  describe('valueEquals', function () {
-    it('numbers by value, sets ignoring order, maps/objects by key, dynamic by type and value', function () {
+  describe('valueEquals', () => {
+    it('numbers by value, sets ignoring order, maps/objects by key, dynamic by type and value', () => {
       expect(valueEquals(NUMBER, 0.1, new Decimal('0.1'))).to.equal(true);
       expect(valueEquals(setOf(STRING), ['a', 'b'], ['b', 'a'])).to.equal(true);
       expect(valueEquals(setOf(STRING), ['a', 'b'], ['a', 'c'])).to.equal(false);
-      expect(valueEquals(setOf(objectOf({ n: NUMBER })), [{ n: 1 }, { n: 0.1 }], [{ n: new Decimal('0.1') }, { n: 1 }])).to.equal(true);
+      expect(
+        valueEquals(setOf(objectOf({ n: NUMBER })), [{ n: 1 }, { n: 0.1 }], [{ n: new Decimal('0.1') }, { n: 1 }]),
+      ).to.equal(true);
       expect(valueEquals(mapOf(STRING), { a: 'x', b: 'y' }, { b: 'y', a: 'x' })).to.equal(true);
       expect(valueEquals(mapOf(STRING), { a: 'x' }, { a: 'x', b: 'y' })).to.equal(false);
       expect(valueEquals(OBJ, good, { ...(good as object), rules: [{ port: 81 }] } as Value)).to.equal(false);
       expect(valueEquals(DYNAMIC, new DynamicValue(STRING, '1'), new DynamicValue(NUMBER, 1))).to.equal(false);
-      expect(valueEquals(DYNAMIC, new DynamicValue(listOf(STRING), ['a']), new DynamicValue(listOf(STRING), ['a']))).to.equal(true);
+      expect(
+        valueEquals(DYNAMIC, new DynamicValue(listOf(STRING), ['a']), new DynamicValue(listOf(STRING), ['a'])),
+      ).to.equal(true);
     });
 
-    it('unknown equals only unknown (refinements ignored); null equals only null', function () {
+    it('unknown equals only unknown (refinements ignored); null equals only null', () => {
       expect(valueEquals(STRING, UNKNOWN, new Unknown({ notNull: true }))).to.equal(true);
       expect(valueEquals(STRING, UNKNOWN, 'a')).to.equal(false);
       expect(valueEquals(STRING, UNKNOWN, null)).to.equal(false);
       expect(valueEquals(STRING, null, '')).to.equal(false);
       expect(valueEquals(listOf(STRING), null, [])).to.equal(false);
-      expect(valueEquals(DYNAMIC, null, new DynamicValue(STRING, null)), 'cty: nulls are equal regardless of type').to.equal(true);
+      expect(
+        valueEquals(DYNAMIC, null, new DynamicValue(STRING, null)),
+        'cty: nulls are equal regardless of type',
+      ).to.equal(true);
       expect(valueEquals(DYNAMIC, UNKNOWN, new DynamicValue(STRING, UNKNOWN))).to.equal(true);
     });
   });
 
-  describe('isWhollyKnown', function () {
-    it('finds unknowns at any depth, including inside dynamic values', function () {
+  describe('isWhollyKnown', () => {
+    it('finds unknowns at any depth, including inside dynamic values', () => {
       expect(isWhollyKnown(OBJ, good)).to.equal(true);
       expect(isWhollyKnown(OBJ, { ...(good as object), rules: [{ port: UNKNOWN }] } as Value)).to.equal(false);
-      expect(isWhollyKnown(OBJ, { ...(good as object), d: new DynamicValue(listOf(STRING), ['a', UNKNOWN]) } as Value)).to.equal(false);
+      expect(
+        isWhollyKnown(OBJ, { ...(good as object), d: new DynamicValue(listOf(STRING), ['a', UNKNOWN]) } as Value),
+      ).to.equal(false);
       expect(isWhollyKnown(OBJ, null)).to.equal(true);
       expect(containsUnknown(STRING, UNKNOWN)).to.equal(true);
     });
   });
 
-  describe('conformanceError', function () {
-    it('accepts conforming values, nulls and unknowns anywhere', function () {
+  describe('conformanceError', () => {
+    it('accepts conforming values, nulls and unknowns anywhere', () => {
       expect(conformanceError(OBJ, good)).to.equal(null);
-      expect(conformanceError(OBJ, { id: null, n: UNKNOWN, tags: null, rules: [], s: UNKNOWN, d: null })).to.equal(null);
+      expect(conformanceError(OBJ, { id: null, n: UNKNOWN, tags: null, rules: [], s: UNKNOWN, d: null })).to.equal(
+        null,
+      );
     });
 
     const problems: Array<[string, CtyType, Value, AttributePath, RegExp]> = [
       ['missing attribute', OBJ, { id: 'x' }, [], /attribute "d" is required/],
       ['extra attribute', objectOf({ a: STRING }), { a: 'x', b: 'y' }, [], /unsupported attribute "b"/],
-      ['wrong kind in a list element', OBJ, { ...(good as object), rules: [{ port: 80 }, { port: '81' }] } as Value, [{ attr: 'rules' }, { index: 1 }, { attr: 'port' }], /number is required/],
+      [
+        'wrong kind in a list element',
+        OBJ,
+        { ...(good as object), rules: [{ port: 80 }, { port: '81' }] } as Value,
+        [{ attr: 'rules' }, { index: 1 }, { attr: 'port' }],
+        /number is required/,
+      ],
       ['wrong kind in a map', mapOf(BOOL), { k: 'true' }, [{ key: 'k' }], /bool is required/],
       ['tuple length', tupleOf([STRING]), ['a', 'b'], [], /a tuple of length 1 is required/],
       ['set duplicates', setOf(NUMBER), [1, new Decimal('1')], [], /duplicate element/],
@@ -251,7 +327,7 @@ describe('value operations used for conformance checks (value-ops.ts)', function
       ['array for an object', objectOf({}), [], [], /an object is required/],
     ];
     for (const [name, type, value, path, message] of problems) {
-      it(`reports ${name}`, function () {
+      it(`reports ${name}`, () => {
         const err = conformanceError(type, value);
         expect(err, 'a problem').not.to.equal(null);
         expect(err!.message).to.match(message);
@@ -260,15 +336,24 @@ describe('value operations used for conformance checks (value-ops.ts)', function
     }
   });
 
-  describe('normalizeSet', function () {
-    it('dedupes wholly known elements and orders like go-cty', function () {
+  describe('normalizeSet', () => {
+    it('dedupes wholly known elements and orders like go-cty', () => {
       expect(normalizeSet(NUMBER, [3, new Decimal('0.1'), 0.1, -1, 3])).to.deep.equal([-1, new Decimal('0.1'), 3]);
-      expect(normalizeSet(STRING, [UNKNOWN, 'b', null, UNKNOWN, 'a'])).to.deep.equal(['a', 'b', UNKNOWN, UNKNOWN, null]);
-      expect(normalizeSet(DYNAMIC, [new DynamicValue(STRING, 'b'), new DynamicValue(STRING, 'a')])).to.deep.equal([new DynamicValue(STRING, 'a'), new DynamicValue(STRING, 'b')]);
+      expect(normalizeSet(STRING, [UNKNOWN, 'b', null, UNKNOWN, 'a'])).to.deep.equal([
+        'a',
+        'b',
+        UNKNOWN,
+        UNKNOWN,
+        null,
+      ]);
+      expect(normalizeSet(DYNAMIC, [new DynamicValue(STRING, 'b'), new DynamicValue(STRING, 'a')])).to.deep.equal([
+        new DynamicValue(STRING, 'a'),
+        new DynamicValue(STRING, 'b'),
+      ]);
     });
   });
 
-  describe('formatValue', function () {
+  describe('formatValue', () => {
     const cases: Array<[CtyType, Value, string]> = [
       [STRING, 'abc', '"abc"'],
       [NUMBER, 42, '42'],
@@ -284,13 +369,16 @@ describe('value operations used for conformance checks (value-ops.ts)', function
       [DYNAMIC, new DynamicValue(listOf(NUMBER), [1, 2]), '[1, 2]'],
     ];
     for (const [type, value, text] of cases) {
-      it(`renders ${text}`, function () {
+      it(`renders ${text}`, () => {
         expect(formatValue(type, value)).to.equal(text);
       });
     }
 
-    it('truncates long renderings at about 200 characters', function () {
-      const long = formatValue(listOf(NUMBER), Array.from({ length: 100000 }, (_, i) => i));
+    it('truncates long renderings at about 200 characters', () => {
+      const long = formatValue(
+        listOf(NUMBER),
+        Array.from({ length: 100000 }, (_, i) => i),
+      );
       expect(long.length).to.be.lessThan(210);
       expect(long.endsWith('…')).to.equal(true);
       expect(formatValue(STRING, 'x'.repeat(5000)).length).to.be.lessThan(210);

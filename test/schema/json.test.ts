@@ -1,5 +1,16 @@
 import { expect } from 'chai';
-import { BOOL, DYNAMIC, NUMBER, STRING, listOf, mapOf, objectOf, setOf, tupleOf, type CtyType } from '../../src/schema/cty-type.js';
+import {
+  BOOL,
+  DYNAMIC,
+  NUMBER,
+  STRING,
+  listOf,
+  mapOf,
+  objectOf,
+  setOf,
+  tupleOf,
+  type CtyType,
+} from '../../src/schema/cty-type.js';
 import { Decimal, DynamicValue, Unknown, UNKNOWN, type Value } from '../../src/schema/value.js';
 import { decodeJSON, encodeJSON, JSONNumberText, JSONObjectNode, parseJSONText } from '../../src/schema/json.js';
 import { MAX_VALUE_DEPTH, ValueDecodeError } from '../../src/schema/msgpack.js';
@@ -15,26 +26,26 @@ function decodeError(t: CtyType, text: string | Uint8Array, opts = {}): ValueDec
   throw new Error('expected a ValueDecodeError, but decoding succeeded');
 }
 
-describe('json.ts', function () {
-  describe('numbers keep full precision', function () {
+describe('json.ts', () => {
+  describe('numbers keep full precision', () => {
     const cases: Array<[string, Value]> = [
       ['18446744073709551617', new Decimal('18446744073709551617')],
       ['9007199254740993', new Decimal('9007199254740993')],
       ['0.1', new Decimal('0.1')],
       ['0.25', 0.25],
       ['-1.5e3', -1500],
-      ['1E400', new Decimal('1' + '0'.repeat(400))],
+      ['1E400', new Decimal(`1${'0'.repeat(400)}`)],
       ['123456789012345678901234567890.5', new Decimal('123456789012345678901234567890.5')],
       ['"12"', 12],
       ['"0.1"', new Decimal('0.1')],
     ];
     for (const [text, value] of cases) {
-      it(`${text.slice(0, 30)} → ${String(value).slice(0, 30)}`, function () {
+      it(`${text.slice(0, 30)} → ${String(value).slice(0, 30)}`, () => {
         expect(decodeJSON(NUMBER, text)).to.deep.equal(value);
       });
     }
 
-    it('rejects absurd exponents and non-numbers with "number is required"', function () {
+    it('rejects absurd exponents and non-numbers with "number is required"', () => {
       expect(decodeError(NUMBER, '1e99999').message).to.match(/^number is required/);
       expect(decodeError(NUMBER, '"abc"').message).to.match(/^number is required/);
       expect(decodeError(NUMBER, 'true').message).to.equal('number is required');
@@ -42,8 +53,8 @@ describe('json.ts', function () {
     });
   });
 
-  describe('strings and bools (cty json conversions)', function () {
-    it('decodes escapes, surrogate pairs and normalizes to NFC', function () {
+  describe('strings and bools (cty json conversions)', () => {
+    it('decodes escapes, surrogate pairs and normalizes to NFC', () => {
       expect(decodeJSON(STRING, '"a\\"b\\\\c\\/d\\b\\f\\n\\r\\t"')).to.equal('a"b\\c/d\b\f\n\r\t');
       expect(decodeJSON(STRING, '"\\ud83d\\ude00 \\u2603"')).to.equal('\u{1F600} \u2603');
       expect(decodeJSON(STRING, '"e\\u0301"')).to.equal('\u00e9');
@@ -51,13 +62,13 @@ describe('json.ts', function () {
       expect(decodeJSON(STRING, '"\\ud800x"'), 'lone surrogate → U+FFFD as in Go').to.equal('\ufffdx');
     });
 
-    it('accepts a number (as written) or a bool in string position, as cty does', function () {
+    it('accepts a number (as written) or a bool in string position, as cty does', () => {
       expect(decodeJSON(STRING, '1.50')).to.equal('1.50');
       expect(decodeJSON(STRING, 'true')).to.equal('true');
       expect(decodeError(STRING, '{}').message).to.equal('string is required');
     });
 
-    it('accepts "true"/"1"/"false"/"0" in bool position and nothing else', function () {
+    it('accepts "true"/"1"/"false"/"0" in bool position and nothing else', () => {
       expect(decodeJSON(BOOL, 'true')).to.equal(true);
       expect(decodeJSON(BOOL, '"1"')).to.equal(true);
       expect(decodeJSON(BOOL, '"false"')).to.equal(false);
@@ -67,31 +78,39 @@ describe('json.ts', function () {
     });
   });
 
-  describe('objects and RawState options', function () {
+  describe('objects and RawState options', () => {
     const T = objectOf({ a: STRING, b: NUMBER, nested: listOf(objectOf({ port: NUMBER })) });
 
-    it('decodes pretty-printed state JSON', function () {
+    it('decodes pretty-printed state JSON', () => {
       const text = '{\n  "a": "x",\n  "b": 2,\n  "nested": [\n    { "port": 80 }\n  ]\n}\n';
       expect(decodeJSON(T, text)).to.deep.equal({ a: 'x', b: 2, nested: [{ port: 80 }] });
       expect(decodeJSON(T, Buffer.from(text))).to.deep.equal({ a: 'x', b: 2, nested: [{ port: 80 }] });
     });
 
-    it('missing attributes are errors unless missingAttributesAreNull', function () {
+    it('missing attributes are errors unless missingAttributesAreNull', () => {
       const err = decodeError(T, '{"a":"x","nested":[]}');
       expect(err.message).to.equal('attribute "b" is required');
       expect(err.path).to.deep.equal([]);
-      expect(decodeJSON(T, '{"a":"x","nested":[]}', { missingAttributesAreNull: true })).to.deep.equal({ a: 'x', b: null, nested: [] });
+      expect(decodeJSON(T, '{"a":"x","nested":[]}', { missingAttributesAreNull: true })).to.deep.equal({
+        a: 'x',
+        b: null,
+        nested: [],
+      });
     });
 
-    it('unknown attributes are errors unless dropUnknownAttributes', function () {
+    it('unknown attributes are errors unless dropUnknownAttributes', () => {
       const text = '{"a":"x","b":1,"nested":[{"port":1,"old":true}],"legacy":"y"}';
       const err = decodeError(T, text);
       expect(err.message).to.equal('unsupported attribute "old"');
       expect(err.path).to.deep.equal([{ attr: 'nested' }, { index: 0 }]);
-      expect(decodeJSON(T, text, { dropUnknownAttributes: true })).to.deep.equal({ a: 'x', b: 1, nested: [{ port: 1 }] });
+      expect(decodeJSON(T, text, { dropUnknownAttributes: true })).to.deep.equal({
+        a: 'x',
+        b: 1,
+        nested: [{ port: 1 }],
+      });
     });
 
-    it('reports paths of nested failures', function () {
+    it('reports paths of nested failures', () => {
       const err = decodeError(T, '{"a":"x","b":1,"nested":[{"port":1},{"port":"eighty"}]}');
       expect(err.message).to.match(/^number is required/);
       expect(err.path).to.deep.equal([{ attr: 'nested' }, { index: 1 }, { attr: 'port' }]);
@@ -99,15 +118,17 @@ describe('json.ts', function () {
       expect(inMap.path).to.deep.equal([{ key: 'k' }]);
     });
 
-    it('does not let "__proto__" keys touch prototypes', function () {
+    it('does not let "__proto__" keys touch prototypes', () => {
       const m = decodeJSON(mapOf(STRING), '{"__proto__":"x","toString":"y"}') as Record<string, Value>;
       expect(Object.getPrototypeOf(m)).to.equal(Object.prototype);
       expect(Object.keys(m)).to.deep.equal(['__proto__', 'toString']);
-      expect(decodeError(objectOf({ a: STRING }), '{"a":"x","toString":"y"}').message).to.equal('unsupported attribute "toString"');
+      expect(decodeError(objectOf({ a: STRING }), '{"a":"x","toString":"y"}').message).to.equal(
+        'unsupported attribute "toString"',
+      );
       expect(encodeJSON(mapOf(STRING), m)).to.equal('{"__proto__":"x","toString":"y"}');
     });
 
-    it('collections and tuples', function () {
+    it('collections and tuples', () => {
       expect(decodeJSON(setOf(STRING), '["b","a","b"]')).to.deep.equal(['b', 'a']);
       expect(decodeJSON(tupleOf([STRING, NUMBER]), '["a",1]')).to.deep.equal(['a', 1]);
       expect(decodeError(tupleOf([STRING, NUMBER]), '["a"]').message).to.equal('not enough tuple elements (need 2)');
@@ -119,43 +140,55 @@ describe('json.ts', function () {
     });
   });
 
-  describe('dynamic values', function () {
-    it('{"value":…,"type":…} in either order; typed null; untyped null', function () {
+  describe('dynamic values', () => {
+    it('{"value":…,"type":…} in either order; typed null; untyped null', () => {
       expect(decodeJSON(DYNAMIC, '{"type":"string","value":"x"}')).to.deep.equal(new DynamicValue(STRING, 'x'));
-      expect(decodeJSON(DYNAMIC, '{"value":[1,2],"type":["list","number"]}')).to.deep.equal(new DynamicValue(listOf(NUMBER), [1, 2]));
+      expect(decodeJSON(DYNAMIC, '{"value":[1,2],"type":["list","number"]}')).to.deep.equal(
+        new DynamicValue(listOf(NUMBER), [1, 2]),
+      );
       expect(decodeJSON(DYNAMIC, '{"value":null,"type":"bool"}')).to.deep.equal(new DynamicValue(BOOL, null));
       expect(decodeJSON(DYNAMIC, 'null')).to.equal(null);
     });
 
-    it('rejects malformed dynamic values', function () {
+    it('rejects malformed dynamic values', () => {
       expect(decodeError(DYNAMIC, '{"value":"x"}').message).to.equal('missing type in dynamically-typed value');
       expect(decodeError(DYNAMIC, '{"type":"string"}').message).to.equal('missing value in dynamically-typed value');
-      expect(decodeError(DYNAMIC, '{"type":"string","value":"x","extra":1}').message).to.equal('invalid key "extra" in dynamically-typed value');
-      expect(decodeError(DYNAMIC, '{"type":"strng","value":"x"}').message).to.match(/^failed to decode type for dynamic value/);
+      expect(decodeError(DYNAMIC, '{"type":"string","value":"x","extra":1}').message).to.equal(
+        'invalid key "extra" in dynamically-typed value',
+      );
+      expect(decodeError(DYNAMIC, '{"type":"strng","value":"x"}').message).to.match(
+        /^failed to decode type for dynamic value/,
+      );
       expect(decodeError(DYNAMIC, '"x"').message).to.match(/dynamic value must be/);
     });
 
-    it('encodes as {"value":…,"type":…}', function () {
-      expect(encodeJSON(DYNAMIC, new DynamicValue(mapOf(STRING), { k: 'v' }))).to.equal('{"value":{"k":"v"},"type":["map","string"]}');
+    it('encodes as {"value":…,"type":…}', () => {
+      expect(encodeJSON(DYNAMIC, new DynamicValue(mapOf(STRING), { k: 'v' }))).to.equal(
+        '{"value":{"k":"v"},"type":["map","string"]}',
+      );
       expect(encodeJSON(DYNAMIC, null)).to.equal('null');
-      expect(encodeJSON(objectOf({ d: DYNAMIC }), { d: new DynamicValue(NUMBER, null) })).to.equal('{"d":{"value":null,"type":"number"}}');
+      expect(encodeJSON(objectOf({ d: DYNAMIC }), { d: new DynamicValue(NUMBER, null) })).to.equal(
+        '{"d":{"value":null,"type":"number"}}',
+      );
     });
   });
 
-  describe('encodeJSON', function () {
-    it('writes numbers as plain decimal text', function () {
-      expect(encodeJSON(listOf(NUMBER), [1e21, -0, 0.1, 1.5e-7, 2 ** 64, new Decimal('18446744073709551617')])).to.equal(
-        '[1000000000000000000000,0,0.1,0.00000015,18446744073709551616,18446744073709551617]',
-      );
+  describe('encodeJSON', () => {
+    it('writes numbers as plain decimal text', () => {
+      expect(
+        encodeJSON(listOf(NUMBER), [1e21, -0, 0.1, 1.5e-7, 2 ** 64, new Decimal('18446744073709551617')]),
+      ).to.equal('[1000000000000000000000,0,0.1,0.00000015,18446744073709551616,18446744073709551617]');
     });
 
-    it('sorts keys bytewise and sets canonically', function () {
-      expect(encodeJSON(mapOf(NUMBER), { b: 1, a: 2, '\u{1F600}': 3, '\ufffd': 4 })).to.equal('{"a":2,"b":1,"\ufffd":4,"\u{1F600}":3}');
+    it('sorts keys bytewise and sets canonically', () => {
+      expect(encodeJSON(mapOf(NUMBER), { b: 1, a: 2, '\u{1F600}': 3, '\ufffd': 4 })).to.equal(
+        '{"a":2,"b":1,"\ufffd":4,"\u{1F600}":3}',
+      );
       expect(encodeJSON(setOf(STRING), ['z', 'a'])).to.equal('["a","z"]');
       expect(encodeJSON(objectOf({ z: BOOL, a: STRING }), { z: true, a: 'q"' })).to.equal('{"a":"q\\"","z":true}');
     });
 
-    it('refuses unknowns, infinities and non-conforming values', function () {
+    it('refuses unknowns, infinities and non-conforming values', () => {
       expect(() => encodeJSON(STRING, UNKNOWN)).to.throw(TypeError, /unknown/);
       expect(() => encodeJSON(listOf(STRING), ['a', new Unknown({ notNull: true })])).to.throw(TypeError, /unknown/);
       expect(() => encodeJSON(DYNAMIC, new DynamicValue(STRING, UNKNOWN))).to.throw(TypeError, /unknown/);
@@ -163,34 +196,69 @@ describe('json.ts', function () {
       expect(() => encodeJSON(objectOf({ a: STRING }), {})).to.throw(TypeError, /attribute "a" is required/);
     });
 
-    it('round-trips a mixed value', function () {
+    it('round-trips a mixed value', () => {
       const t = objectOf({ s: setOf(objectOf({ k: STRING, n: NUMBER })), d: DYNAMIC, m: mapOf(listOf(BOOL)) });
-      const v: Value = { s: [{ k: 'b', n: new Decimal('0.1') }, { k: 'a', n: 2 ** 53 + 2 }], d: new DynamicValue(tupleOf([STRING, NUMBER]), ['x', 1]), m: { q: [true, false] } };
+      const v: Value = {
+        s: [
+          { k: 'b', n: new Decimal('0.1') },
+          { k: 'a', n: 2 ** 53 + 2 },
+        ],
+        d: new DynamicValue(tupleOf([STRING, NUMBER]), ['x', 1]),
+        m: { q: [true, false] },
+      };
       expect(valueEquals(t, decodeJSON(t, encodeJSON(t, v)), v)).to.equal(true);
     });
   });
 
-  describe('strict, bounded parsing', function () {
-    const bad = ['', ' ', '01', '-', '1.', '.5', '+1', 'NaN', 'Infinity', 'tru', 'nul', '"abc', '"a\u0001"', '"\\x41"', '"\\u12G4"', '[1,]', '[1 2]', '{"a":1,}', '{"a" 1}', '{a:1}', "'a'", '1 2', '\ufeff1', '[', '{"a":[}'];
+  describe('strict, bounded parsing', () => {
+    const bad = [
+      '',
+      ' ',
+      '01',
+      '-',
+      '1.',
+      '.5',
+      '+1',
+      'NaN',
+      'Infinity',
+      'tru',
+      'nul',
+      '"abc',
+      '"a\u0001"',
+      '"\\x41"',
+      '"\\u12G4"',
+      '[1,]',
+      '[1 2]',
+      '{"a":1,}',
+      '{"a" 1}',
+      '{a:1}',
+      "'a'",
+      '1 2',
+      '\ufeff1',
+      '[',
+      '{"a":[}',
+    ];
     for (const text of bad) {
-      it(`rejects ${JSON.stringify(text)}`, function () {
+      it(`rejects ${JSON.stringify(text)}`, () => {
         for (const t of [NUMBER, STRING, DYNAMIC]) expect(decodeError(t, text).message).to.match(/^invalid JSON/);
       });
     }
 
-    it('rejects invalid UTF-8 bytes', function () {
-      expect(decodeError(STRING, Uint8Array.from([0x22, 0xc3, 0x28, 0x22])).message).to.equal('JSON text is not valid UTF-8');
+    it('rejects invalid UTF-8 bytes', () => {
+      expect(decodeError(STRING, Uint8Array.from([0x22, 0xc3, 0x28, 0x22])).message).to.equal(
+        'JSON text is not valid UTF-8',
+      );
     });
 
-    it(`bounds nesting at ${MAX_VALUE_DEPTH} without stack overflows`, function () {
+    it(`bounds nesting at ${MAX_VALUE_DEPTH} without stack overflows`, () => {
       expect(decodeError(NUMBER, '['.repeat(100000)).message).to.match(/maximum depth/);
       expect(decodeError(NUMBER, '{"a":'.repeat(100000)).message).to.match(/maximum depth/);
       let deep: CtyType = NUMBER;
       for (let i = 0; i < MAX_VALUE_DEPTH; i++) deep = listOf(deep);
-      expect(decodeJSON(deep, '['.repeat(MAX_VALUE_DEPTH) + '1' + ']'.repeat(MAX_VALUE_DEPTH))).to.be.an('array');
+      expect(decodeJSON(deep, `${'['.repeat(MAX_VALUE_DEPTH)}1${']'.repeat(MAX_VALUE_DEPTH)}`)).to.be.an('array');
     });
 
-    it('parseJSONText keeps number text and duplicate members', function () {
+    it('parseJSONText keeps number text and duplicate members', () => {
       const tree = parseJSONText('{"n": 1.10, "n": 2e5, "a": [true, null, "s"]}');
       expect(tree).to.be.instanceOf(JSONObjectNode);
       const members = (tree as JSONObjectNode).members;

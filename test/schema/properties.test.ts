@@ -37,7 +37,11 @@ const numberArb: fc.Arbitrary<Value> = fc.oneof(
 /** A value of the type; `unknowns` allows unknown leaves and collections (msgpack only). */
 function valueArb(type: CtyType, unknowns: boolean, depth = 0): fc.Arbitrary<Value> {
   const maybe = (known: fc.Arbitrary<Value>): fc.Arbitrary<Value> =>
-    fc.oneof({ weight: 8, arbitrary: known }, { weight: 1, arbitrary: fc.constant(null) }, ...(unknowns ? [{ weight: 1, arbitrary: fc.constant<Value>(UNKNOWN) }] : []));
+    fc.oneof(
+      { weight: 8, arbitrary: known },
+      { weight: 1, arbitrary: fc.constant(null) },
+      ...(unknowns ? [{ weight: 1, arbitrary: fc.constant<Value>(UNKNOWN) }] : []),
+    );
   const maxLength = depth > 2 ? 1 : 3;
   switch (type.kind) {
     case 'string':
@@ -49,7 +53,11 @@ function valueArb(type: CtyType, unknowns: boolean, depth = 0): fc.Arbitrary<Val
     case 'list':
       return maybe(fc.array(valueArb(type.element, unknowns, depth + 1), { maxLength }));
     case 'set':
-      return maybe(fc.array(valueArb(type.element, unknowns, depth + 1), { maxLength }).map((elems) => dedupeSetElements(type.element, elems)));
+      return maybe(
+        fc
+          .array(valueArb(type.element, unknowns, depth + 1), { maxLength })
+          .map((elems) => dedupeSetElements(type.element, elems)),
+      );
     case 'map':
       return maybe(fc.dictionary(attrName, valueArb(type.element, unknowns, depth + 1), { maxKeys: maxLength }));
     case 'object': {
@@ -62,7 +70,8 @@ function valueArb(type: CtyType, unknowns: boolean, depth = 0): fc.Arbitrary<Val
   }
 }
 
-const typedValue = (unknowns: boolean) => typeArb.chain((type) => valueArb(type, unknowns).map((value) => ({ type, value })));
+const typedValue = (unknowns: boolean) =>
+  typeArb.chain((type) => valueArb(type, unknowns).map((value) => ({ type, value })));
 
 describe('value system properties (fast-check)', function () {
   this.timeout(60_000);

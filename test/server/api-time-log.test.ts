@@ -14,13 +14,17 @@ describe('server/provider-service: API time on the RPC trace line', () => {
   let emulator: SecEmulator;
   let lines: Record<string, unknown>[];
   let handlers: ReturnType<typeof providerService>;
-  const call = (rpc: string, request: Record<string, unknown>) => handlers[rpc]!(request, { signal: new AbortController().signal });
+  const call = (rpc: string, request: Record<string, unknown>) =>
+    handlers[rpc]!(request, { signal: new AbortController().signal });
   const done = (rpc: string) => lines.filter((l) => l['@message'] === 'RPC done' && l.tf_rpc === rpc);
 
   beforeEach(async () => {
     emulator = await startSecEmulator();
     lines = [];
-    const log = new Logger({ level: 'trace', write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const log = new Logger({
+      level: 'trace',
+      write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>),
+    });
     const env = { ...secProviderEnv(emulator), HOME: '/nonexistent' };
     handlers = providerService(new ProviderEngine(secProvider, log, env), log);
   });

@@ -27,7 +27,10 @@ describe('the bundle loader and its code cache', () => {
     mkdirSync(join(dir, 'dist', 'bundle'), { recursive: true });
     copyFileSync(join(ROOT, 'bin', 'start-bundle.cjs'), join(dir, 'bin', 'start-bundle.cjs'));
     run = (env = {}) =>
-      execFileSync(process.execPath, [join(dir, 'bin', 'start-bundle.cjs'), 'probe'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+      execFileSync(process.execPath, [join(dir, 'bin', 'start-bundle.cjs'), 'probe'], {
+        env: { ...process.env, ...env },
+        encoding: 'utf8',
+      });
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

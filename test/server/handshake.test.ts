@@ -17,7 +17,9 @@ describe('provider start-up (echo fixture)', function () {
 
   it('launchProvider reports an early exit clearly, with the stderr tail', async () => {
     let failure: Error | undefined;
-    await launchProvider(echoExecutable(), { env: { TF_PLUGIN_MAGIC_COOKIE: 'wrong' } }).catch((e: Error) => (failure = e));
+    await launchProvider(echoExecutable(), { env: { TF_PLUGIN_MAGIC_COOKIE: 'wrong' } }).catch(
+      (e: Error) => (failure = e),
+    );
     expect(failure?.message).to.contain('plugin exited before we could connect').and.contain('exit code 1');
     expect(failure?.message).to.contain('not meant to be run directly');
   });
@@ -35,12 +37,16 @@ describe('provider start-up (echo fixture)', function () {
     expect(run.stdout.split('\n')[0]!.split('|')).to.have.length.below(4); // go-plugin shows it verbatim
     let failure: Error | undefined;
     await launchProvider(echoExecutable(), { protocolVersions: '5' }).catch((e: Error) => (failure = e));
-    expect(failure?.message).to.contain('Unrecognized remote plugin message').and.contain('needs plugin protocol version 6');
+    expect(failure?.message)
+      .to.contain('Unrecognized remote plugin message')
+      .and.contain('needs plugin protocol version 6');
   });
 
   it('prints a 6-field handshake line with an unpadded base64 DER certificate for localhost', async () => {
     const started = performance.now();
-    const p = await launchProvider(echoExecutable(), { env: { TF_LOG: '', TF_LOG_PROVIDER: '', TF_LOG_PROVIDER_ECHO: '' } });
+    const p = await launchProvider(echoExecutable(), {
+      env: { TF_LOG: '', TF_LOG_PROVIDER: '', TF_LOG_PROVIDER_ECHO: '' },
+    });
     const ms = performance.now() - started;
     try {
       const fields = p.handshake.line.split('|');

@@ -17,7 +17,8 @@ describe('provider process lifecycle', function () {
     const tree = tempDir('keel-bin-');
     mkdirSync(join(tree, 'bin'));
     mkdirSync(join(tree, 'dist', 'bundle'), { recursive: true });
-    for (const file of ['terraform-provider-sec', 'start-bundle.cjs']) copyFileSync(join(root, 'bin', file), join(tree, 'bin', file));
+    for (const file of ['terraform-provider-sec', 'start-bundle.cjs'])
+      copyFileSync(join(root, 'bin', file), join(tree, 'bin', file));
     writeFileSync(
       join(tree, 'dist', 'bundle', 'terraform-provider-sec.cjs'),
       `(function (exports, require) { require('node:module').runMain(${JSON.stringify(FIXTURE_JS)}); })\n`,

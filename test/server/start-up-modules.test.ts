@@ -30,11 +30,24 @@ export async function resolve(specifier, context, next) {
 }
 `,
   );
-  writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`);
+  writeFileSync(
+    join(dir, 'register.mjs'),
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
+  );
   writeFileSync(log, '');
-  execFileSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, '--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(entry).href)})`], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    process.execPath,
+    [
+      '--import',
+      pathToFileURL(join(dir, 'register.mjs')).href,
+      '--input-type=module',
+      '-e',
+      `await import(${JSON.stringify(pathToFileURL(entry).href)})`,
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   return readFileSync(log, 'utf8').split('\n').filter(Boolean);
 }
 
@@ -43,7 +56,9 @@ describe('start-up loads no configure-time library', function () {
   // The go-plugin server is node:http2 (src/server/grpc-server.ts) and sec's API is HTTP: no gRPC
   // library is in sec's executable at all (README, "Benchmarks": refresh against a Go provider).
   it('sec: its executable bundle holds no gRPC or HTTP client library', () => {
-    const { sources } = JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle', 'terraform-provider-sec.cjs.map'), 'utf8')) as { sources: string[] };
+    const { sources } = JSON.parse(
+      readFileSync(join(ROOT, 'dist', 'bundle', 'terraform-provider-sec.cjs.map'), 'utf8'),
+    ) as { sources: string[] };
     expect(sources.some((source) => source.includes('src/server/grpc-server.ts'))).to.equal(true);
     expect(sources.filter((source) => /node_modules\/(@grpc|undici)\//.test(source))).to.deep.equal([]);
   });
@@ -52,7 +67,9 @@ describe('start-up loads no configure-time library', function () {
       const loaded = modulesLoadedBy(join(ROOT, 'dist', 'src', 'resources', name, 'index.js'));
       // The graph is real: the definitions and the engine were resolved.
       expect(loaded.some((url) => url.includes('/dist/src/engine/'))).to.equal(true);
-      const offending = loaded.filter((url) => CONFIGURE_TIME_LIBRARIES.some((lib) => url.includes(`/node_modules/${lib}/`)));
+      const offending = loaded.filter((url) =>
+        CONFIGURE_TIME_LIBRARIES.some((lib) => url.includes(`/node_modules/${lib}/`)),
+      );
       expect(offending, 'configure-time libraries resolved at start-up').to.deep.equal([]);
     });
   }

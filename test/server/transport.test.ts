@@ -67,8 +67,12 @@ describe('running provider (echo fixture over mTLS)', function () {
   });
 
   it('answers UNIMPLEMENTED for RPCs without a handler, streaming ones included', async () => {
-    expect((await grpcCode(p.call('ReadResource', { type_name: 'echo_thing' }))).code).to.equal(grpc.status.UNIMPLEMENTED);
-    expect(await streamStatus(p.serverStream('ListResource', { type_name: 'echo_thing' }))).to.equal(grpc.status.UNIMPLEMENTED);
+    expect((await grpcCode(p.call('ReadResource', { type_name: 'echo_thing' }))).code).to.equal(
+      grpc.status.UNIMPLEMENTED,
+    );
+    expect(await streamStatus(p.serverStream('ListResource', { type_name: 'echo_thing' }))).to.equal(
+      grpc.status.UNIMPLEMENTED,
+    );
     expect(await streamStatus(p.serverStream('InvokeAction', {}))).to.equal(grpc.status.UNIMPLEMENTED);
   });
 
@@ -92,13 +96,13 @@ describe('running provider (echo fixture over mTLS)', function () {
     expect(p.stderrLines.some((l) => l.includes('stray console.log from a handler'))).to.equal(true);
   });
 
-  it('accepts requests far above grpc-js\'s 4 MiB default', async () => {
+  it("accepts requests far above grpc-js's 4 MiB default", async () => {
     const big = Buffer.alloc(12 * 1024 * 1024, 0xa0);
     const res = await p.call('ValidateResourceConfig', { type_name: 'echo_thing', config: { msgpack: big } });
     expect(res.diagnostics[0].detail).to.equal(`${big.length} bytes`);
   });
 
-  it('aborts the handler\'s signal when the client cancels (deadline)', async () => {
+  it("aborts the handler's signal when the client cancels (deadline)", async () => {
     const { code } = await grpcCode(p.call('ReadDataSource', { type_name: 'echo_thing' }, { deadlineMs: 200 }));
     expect(code).to.equal(grpc.status.DEADLINE_EXCEEDED);
     await sleep(200);

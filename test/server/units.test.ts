@@ -28,7 +28,9 @@ describe('server/log', () => {
     expect(logSettingFromEnv('sec', {})).to.equal('off');
     expect(logSettingFromEnv('sec', { TF_LOG: 'info' })).to.equal('info');
     expect(logSettingFromEnv('sec', { TF_LOG: 'info', TF_LOG_PROVIDER: 'DEBUG' })).to.equal('debug');
-    expect(logSettingFromEnv('sec', { TF_LOG: 'info', TF_LOG_PROVIDER: 'debug', TF_LOG_PROVIDER_SEC: 'error' })).to.equal('error');
+    expect(
+      logSettingFromEnv('sec', { TF_LOG: 'info', TF_LOG_PROVIDER: 'debug', TF_LOG_PROVIDER_SEC: 'error' }),
+    ).to.equal('error');
     expect(logSettingFromEnv('sec', { TF_LOG_PROVIDER_SEC: '', TF_LOG: 'warn' })).to.equal('warn');
     expect(parseLogSetting('JSON')).to.equal('trace');
     expect(parseLogSetting('verbose')).to.equal('trace');
@@ -40,13 +42,26 @@ describe('server/log', () => {
     const log = new Logger({ level: 'info', write: (l) => lines.push(l) });
     log.debug('hidden');
     log.info('shown', { n: 1, big: 2n ** 70n, '@level': 'error' });
-    log.child({ '@module': 'provider.sec_thing', tf_rpc: 'ReadResource' }).warn('from child', { secret: redact('hunter2') });
+    log
+      .child({ '@module': 'provider.sec_thing', tf_rpc: 'ReadResource' })
+      .warn('from child', { secret: redact('hunter2') });
     expect(lines).to.have.length(2);
     const [a, b] = lines.map((l) => JSON.parse(l));
     expect(lines.every((l) => l.endsWith('\n') && !l.slice(0, -1).includes('\n'))).to.equal(true);
-    expect(a).to.include({ '@level': 'info', '@message': 'shown', '@module': 'provider', n: 1, big: '1180591620717411303424' });
+    expect(a).to.include({
+      '@level': 'info',
+      '@message': 'shown',
+      '@module': 'provider',
+      n: 1,
+      big: '1180591620717411303424',
+    });
     expect(a['@timestamp']).to.match(TIMESTAMP);
-    expect(b).to.include({ '@level': 'warn', '@module': 'provider.sec_thing', tf_rpc: 'ReadResource', secret: '(sensitive value)' });
+    expect(b).to.include({
+      '@level': 'warn',
+      '@module': 'provider.sec_thing',
+      tf_rpc: 'ReadResource',
+      secret: '(sensitive value)',
+    });
   });
 
   it('survives unserialisable fields', () => {
@@ -108,7 +123,7 @@ describe('server/tls', () => {
     expect(x.checkHost('localhost')).to.equal('localhost');
     expect(x.issuer).to.equal(x.subject);
     const text = x.toLegacyObject() as unknown as Record<string, string>;
-    expect(text['ext_key_usage']).to.deep.equal(['1.3.6.1.5.5.7.3.1', '1.3.6.1.5.5.7.3.2']);
+    expect(text.ext_key_usage).to.deep.equal(['1.3.6.1.5.5.7.3.1', '1.3.6.1.5.5.7.3.2']);
     // BasicConstraints (critical, CA:TRUE) then KeyUsage (critical, bits 0 2 4 5).
     const hex = certDer.toString('hex');
     expect(hex).to.contain('0603551d130101ff040530030101ff');
@@ -155,17 +170,46 @@ describe('server/proto', () => {
 
   it('generated codecs write and read the same bytes as protobufjs reflection over the .proto sources', () => {
     const samples: [string, Record<string, unknown>][] = [
-      ['tfplugin6.GetProviderSchema.Response', {
-        provider: { version: 1, block: { attributes: [{ name: 'token', type: Buffer.from('"string"'), optional: true, sensitive: true }] } },
-        resource_schemas: { a_b: { version: 2, block: { block_types: [{ type_name: 'r', nesting: 3, min_items: 1, block: { deprecated: true } }] } } },
-        server_capabilities: { plan_destroy: true, get_provider_schema_optional: true },
-        diagnostics: [{ severity: 1, summary: 's', detail: 'd', attribute: { steps: [{ attribute_name: 'a' }, { element_key_string: 'k' }, { element_key_int: 9007199254740991 }] } }],
-      }],
-      ['tfplugin6.PlanResourceChange.Request', {
-        type_name: 'a_b', prior_state: { msgpack: Buffer.from([0xc0]) }, proposed_new_state: { json: Buffer.from('{}') },
-        prior_private: Buffer.from('p'), client_capabilities: { deferral_allowed: true, write_only_attributes_allowed: true },
-      }],
-      ['tfplugin6.ApplyResourceChange.Response', { new_state: { msgpack: Buffer.from([0x80]) }, private: Buffer.alloc(0), legacy_type_system: false }],
+      [
+        'tfplugin6.GetProviderSchema.Response',
+        {
+          provider: {
+            version: 1,
+            block: { attributes: [{ name: 'token', type: Buffer.from('"string"'), optional: true, sensitive: true }] },
+          },
+          resource_schemas: {
+            a_b: {
+              version: 2,
+              block: { block_types: [{ type_name: 'r', nesting: 3, min_items: 1, block: { deprecated: true } }] },
+            },
+          },
+          server_capabilities: { plan_destroy: true, get_provider_schema_optional: true },
+          diagnostics: [
+            {
+              severity: 1,
+              summary: 's',
+              detail: 'd',
+              attribute: {
+                steps: [{ attribute_name: 'a' }, { element_key_string: 'k' }, { element_key_int: 9007199254740991 }],
+              },
+            },
+          ],
+        },
+      ],
+      [
+        'tfplugin6.PlanResourceChange.Request',
+        {
+          type_name: 'a_b',
+          prior_state: { msgpack: Buffer.from([0xc0]) },
+          proposed_new_state: { json: Buffer.from('{}') },
+          prior_private: Buffer.from('p'),
+          client_capabilities: { deferral_allowed: true, write_only_attributes_allowed: true },
+        },
+      ],
+      [
+        'tfplugin6.ApplyResourceChange.Response',
+        { new_state: { msgpack: Buffer.from([0x80]) }, private: Buffer.alloc(0), legacy_type_system: false },
+      ],
     ];
     for (const [name, object] of samples) {
       const reflected = protoSourcesRoot().lookupType(name);
@@ -173,7 +217,12 @@ describe('server/proto', () => {
       const reflectedBytes = Buffer.from(reflected.encode(reflected.fromObject(object)).finish());
       expect(staticBytes.equals(reflectedBytes), name).to.equal(true);
       expect(decodeMessage(messageType(name), staticBytes), name).to.deep.equal(
-        reflected.toObject(reflected.decode(staticBytes), { defaults: true, longs: Number, enums: Number, oneofs: true }),
+        reflected.toObject(reflected.decode(staticBytes), {
+          defaults: true,
+          longs: Number,
+          enums: Number,
+          oneofs: true,
+        }),
       );
     }
   });
@@ -191,7 +240,9 @@ describe('server/proto', () => {
           },
         },
       },
-      diagnostics: [{ severity: 2, summary: 's', attribute: { steps: [{ attribute_name: 'a' }, { element_key_int: 4 }] } }],
+      diagnostics: [
+        { severity: 2, summary: 's', attribute: { steps: [{ attribute_name: 'a' }, { element_key_int: 4 }] } },
+      ],
     });
     const decoded = decodeMessage(type, bytes);
     expect(decoded.provider_meta).to.equal(null);

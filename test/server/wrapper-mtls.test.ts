@@ -47,7 +47,10 @@ describe('AutoMTLS of the shipped executables and the benchmark floor', function
             (err: { code: number }) => err.code,
           );
           conn.close();
-          expect(code, identity === other ? 'a certificate from NODE_EXTRA_CA_CERTS' : 'another or no certificate').to.equal(grpc.status.UNAVAILABLE);
+          expect(
+            code,
+            identity === other ? 'a certificate from NODE_EXTRA_CA_CERTS' : 'another or no certificate',
+          ).to.equal(grpc.status.UNAVAILABLE);
         }
         expect(await p.health()).to.equal('SERVING');
       });

@@ -13,10 +13,31 @@
 type Schema = boolean | { readonly [keyword: string]: unknown };
 
 const NOT_IMPLEMENTED = [
-  '$dynamicRef', '$recursiveRef', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'prefixItems',
-  'contains', 'minContains', 'maxContains', 'uniqueItems', 'maxItems', 'unevaluatedItems', 'unevaluatedProperties',
-  'patternProperties', 'minProperties', 'maxProperties', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum',
-  'exclusiveMaximum', 'multipleOf',
+  '$dynamicRef',
+  '$recursiveRef',
+  'not',
+  'if',
+  'then',
+  'else',
+  'dependentRequired',
+  'dependentSchemas',
+  'prefixItems',
+  'contains',
+  'minContains',
+  'maxContains',
+  'uniqueItems',
+  'maxItems',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'patternProperties',
+  'minProperties',
+  'maxProperties',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
 ];
 
 export class JsonSchemaValidator {
@@ -54,13 +75,15 @@ export class JsonSchemaValidator {
     if (Array.isArray(schema.enum) && !schema.enum.some((e) => deepEqual(e, value))) {
       errors.push(`${where}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
     }
-    if ('const' in schema && !deepEqual(schema.const, value)) errors.push(`${where}: must be ${JSON.stringify(schema.const)}`);
+    if ('const' in schema && !deepEqual(schema.const, value))
+      errors.push(`${where}: must be ${JSON.stringify(schema.const)}`);
 
     if (typeof value === 'string') {
       if (typeof schema.pattern === 'string' && !this.regExp(schema.pattern).test(value)) {
         errors.push(`${where}: ${JSON.stringify(value)} does not match ${schema.pattern}`);
       }
-      if (typeof schema.minLength === 'number' && [...value].length < schema.minLength) errors.push(`${where}: shorter than ${schema.minLength}`);
+      if (typeof schema.minLength === 'number' && [...value].length < schema.minLength)
+        errors.push(`${where}: shorter than ${schema.minLength}`);
     }
 
     if (isObject(value)) {
@@ -75,15 +98,19 @@ export class JsonSchemaValidator {
           else this.check(schema.additionalProperties as Schema, value[name], `${at}/${pointerEscape(name)}`, errors);
         }
       }
-      for (const name of (schema.required ?? []) as string[]) if (!(name in value)) errors.push(`${where}: lacks required property "${name}"`);
+      for (const name of (schema.required ?? []) as string[])
+        if (!(name in value)) errors.push(`${where}: lacks required property "${name}"`);
       if (schema.propertyNames !== undefined) {
-        for (const name of Object.keys(value)) this.check(schema.propertyNames as Schema, name, `${at}/${pointerEscape(name)} (name)`, errors);
+        for (const name of Object.keys(value))
+          this.check(schema.propertyNames as Schema, name, `${at}/${pointerEscape(name)} (name)`, errors);
       }
     }
 
     if (Array.isArray(value)) {
-      if (schema.items !== undefined) value.forEach((item, i) => this.check(schema.items as Schema, item, `${at}/${i}`, errors));
-      if (typeof schema.minItems === 'number' && value.length < schema.minItems) errors.push(`${where}: fewer than ${schema.minItems} items`);
+      if (schema.items !== undefined)
+        value.forEach((item, i) => this.check(schema.items as Schema, item, `${at}/${i}`, errors));
+      if (typeof schema.minItems === 'number' && value.length < schema.minItems)
+        errors.push(`${where}: fewer than ${schema.minItems} items`);
     }
 
     for (const sub of (schema.allOf ?? []) as Schema[]) this.check(sub, value, at, errors);
@@ -107,7 +134,8 @@ export class JsonSchemaValidator {
 
   /** A `$ref` inside this document: `#` or `#/json/pointer`. */
   private resolve(ref: string): Schema {
-    if (!ref.startsWith('#')) throw new Error(`json-schema: only references inside the document are implemented, got ${ref}`);
+    if (!ref.startsWith('#'))
+      throw new Error(`json-schema: only references inside the document are implemented, got ${ref}`);
     let node: unknown = this.root;
     for (const raw of ref.slice(1).split('/').slice(1)) {
       const step = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');

@@ -12,7 +12,10 @@ export function protoSourcesRoot(): protobuf.Root {
   const dir = findProtoSourceDir('tfplugin6.proto', [process.cwd()]);
   if (!dir) throw new Error('no proto/ folder with tfplugin6.proto above the working directory');
   root = new protobuf.Root();
-  root.loadSync(PROTO_FILES.map((f) => join(dir, f)), { keepCase: true });
+  root.loadSync(
+    PROTO_FILES.map((f) => join(dir, f)),
+    { keepCase: true },
+  );
   root.resolveAll();
   return root;
 }
@@ -21,7 +24,9 @@ export function protoSourcesRoot(): protobuf.Root {
 export function allMessageTypes(namespace: protobuf.NamespaceBase = protoSourcesRoot()): protobuf.Type[] {
   return namespace.nestedArray.flatMap((nested) => {
     const own = nested instanceof protobuf.Type ? [nested] : [];
-    return nested instanceof protobuf.Namespace || nested instanceof protobuf.Type ? [...own, ...allMessageTypes(nested)] : own;
+    return nested instanceof protobuf.Namespace || nested instanceof protobuf.Type
+      ? [...own, ...allMessageTypes(nested)]
+      : own;
   });
 }
 

@@ -1,8 +1,19 @@
 import { expect } from 'chai';
 import { massConfig, type EmulatorConnection } from '../../src/workload/mass-config.js';
 
-const SEC: EmulatorConnection = { provider: 'sec', url: 'http://127.0.0.1:1', account: 'acme', apiKey: 'ACME_KEY', apiSecret: '_secret' };
-const VDB: EmulatorConnection = { provider: 'vdb', url: 'http://127.0.0.1:2', apiKey: 'vdb_key', accountId: '00000000-0000-4000-8000-000000000000' };
+const SEC: EmulatorConnection = {
+  provider: 'sec',
+  url: 'http://127.0.0.1:1',
+  account: 'acme',
+  apiKey: 'ACME_KEY',
+  apiSecret: '_secret',
+};
+const VDB: EmulatorConnection = {
+  provider: 'vdb',
+  url: 'http://127.0.0.1:2',
+  apiKey: 'vdb_key',
+  accountId: '00000000-0000-4000-8000-000000000000',
+};
 
 describe('mass workload configuration', () => {
   for (const connection of [SEC, VDB]) {
@@ -13,7 +24,8 @@ describe('mass workload configuration', () => {
       it('has exactly `count` resources, one block each, every type listed with its own objects', () => {
         expect(config.objects).to.have.length(count);
         expect(config.hcl.match(/^resource "/gm)).to.have.length(count);
-        for (const o of config.objects) expect(config.hcl).to.include(`resource "${o.type}" "${o.address.split('.')[1]}" {`);
+        for (const o of config.objects)
+          expect(config.hcl).to.include(`resource "${o.type}" "${o.address.split('.')[1]}" {`);
         expect(config.types.flatMap((t) => t.objects)).to.have.members(config.objects as never[]);
         expect(config.types.length).to.be.at.least(4);
         for (const t of config.types) expect(t.objects.every((o) => o.type === t.type)).to.equal(true);

@@ -20,9 +20,11 @@ export interface AccountMappings {
  * `path: message`, or undefined. Other keys are ignored, as a zod object would.
  */
 function accountMappingsProblem(document: unknown): string | undefined {
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!isObject(document)) return 'document: expected an object';
-  if (typeof document.defaultPlatformAccountCloudA !== 'string') return 'defaultPlatformAccountCloudA: expected a string';
+  if (typeof document.defaultPlatformAccountCloudA !== 'string')
+    return 'defaultPlatformAccountCloudA: expected a string';
   const mappings = document.integration_mappings;
   if (mappings === undefined) return undefined;
   if (!isObject(mappings)) return 'integration_mappings: expected an object';
@@ -61,7 +63,10 @@ export function encodeAccountMappings(mappings: AccountMappings): string {
 export function decodeAccountMappings(value: string | undefined): AccountMappings | undefined {
   if (value === undefined || value === '') return undefined;
   const malformed = (detail: string) =>
-    new ApiError(`data.accountMappingFile ${detail}`, { code: 'malformed_response', operation: 'GET /api/v2/CloudAccounts/{intgGuid}' });
+    new ApiError(`data.accountMappingFile ${detail}`, {
+      code: 'malformed_response',
+      operation: 'GET /api/v2/CloudAccounts/{intgGuid}',
+    });
   const json = decodeJsonDataUrl(value);
   if (json === undefined) throw malformed('is not a base64 JSON data URL');
   let document: unknown;
@@ -75,7 +80,8 @@ export function decodeAccountMappings(value: string | undefined): AccountMapping
   const data = document as AccountMappingsDocument;
   if (data.defaultPlatformAccountCloudA === '') return undefined;
   const mappings: Record<string, string[]> = {};
-  for (const [account, entry] of Object.entries(data.integration_mappings ?? {})) mappings[account] = [...entry.cloud_a_accounts];
+  for (const [account, entry] of Object.entries(data.integration_mappings ?? {}))
+    mappings[account] = [...entry.cloud_a_accounts];
   return { defaultPlatformAccount: data.defaultPlatformAccountCloudA, mappings };
 }
 

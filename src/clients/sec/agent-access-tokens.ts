@@ -71,7 +71,11 @@ export function agentAccessTokensApi(http: SecHttp): AgentAccessTokensApi {
     },
     async get(accessToken, options) {
       // The operation names the path template only: the token is a secret.
-      const call = { method: 'GET', path: `${BASE}/${segment(accessToken)}`, operation: `GET ${BASE}/{token}` } as const;
+      const call = {
+        method: 'GET',
+        path: `${BASE}/${segment(accessToken)}`,
+        operation: `GET ${BASE}/{token}`,
+      } as const;
       return (await http.json(call, one, options)).data;
     },
     async list(options) {

@@ -9,11 +9,14 @@ const issueGrouping = z.enum(['Events', 'Resources']);
 const secret = z.string().optional();
 
 /** Some servers return the recipients comma-joined; always hand out an array. */
-const recipients = z
-  .union([z.array(z.string()), z.string()])
-  .transform((value) =>
-    typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter((item) => item !== '') : value,
-  );
+const recipients = z.union([z.array(z.string()), z.string()]).transform((value) =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '')
+    : value,
+);
 
 export const ALERT_CHANNEL_DATA_SCHEMAS = {
   EmailUser: z.object({ channelProps: z.object({ recipients }) }),

@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import {
-  ALERT_CHANNEL_DATA_SCHEMAS,
-  type AlertChannelData,
-  type AlertChannelType,
-} from './alert-channel-data.js';
+import { ALERT_CHANNEL_DATA_SCHEMAS, type AlertChannelData, type AlertChannelType } from './alert-channel-data.js';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { integrationBody, integrationSchema, type Integration, type IntegrationInput } from './integration.js';
 import { envelope } from './wire.js';
@@ -38,12 +34,17 @@ const BASE = '/api/v2/AlertChannels';
 const alertChannelSchema = integrationSchema.transform((channel, ctx) => {
   const dataSchema = ALERT_CHANNEL_DATA_SCHEMAS[channel.type as AlertChannelType] as z.ZodType | undefined;
   if (!dataSchema) {
-    ctx.addIssue({ code: 'custom', path: ['type'], message: `unsupported alert channel type ${JSON.stringify(channel.type)}` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['type'],
+      message: `unsupported alert channel type ${JSON.stringify(channel.type)}`,
+    });
     return z.NEVER;
   }
   const data = dataSchema.safeParse(channel.data);
   if (!data.success) {
-    for (const issue of data.error.issues) ctx.addIssue({ code: 'custom', path: ['data', ...issue.path], message: issue.message });
+    for (const issue of data.error.issues)
+      ctx.addIssue({ code: 'custom', path: ['data', ...issue.path], message: issue.message });
     return z.NEVER;
   }
   return { ...channel, data: data.data } as AlertChannel;
@@ -63,7 +64,9 @@ const many = envelope(
       if (typeof type === 'string' && !(type in ALERT_CHANNEL_DATA_SCHEMAS)) return;
       const parsed = alertChannelSchema.safeParse(item);
       if (parsed.success) known.push(parsed.data);
-      else for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [index, ...issue.path], message: issue.message });
+      else
+        for (const issue of parsed.error.issues)
+          ctx.addIssue({ code: 'custom', path: [index, ...issue.path], message: issue.message });
     });
     return known;
   }),
@@ -73,11 +76,19 @@ export function alertChannelsApi(http: SecHttp): AlertChannelsApi {
   return {
     async create(input, options) {
       const operation = `POST ${BASE}`;
-      const response = await http.json({ method: 'POST', path: BASE, operation, body: integrationBody(input) }, one, options);
+      const response = await http.json(
+        { method: 'POST', path: BASE, operation, body: integrationBody(input) },
+        one,
+        options,
+      );
       return response.data as AlertChannel<typeof input.type>;
     },
     async get(intgGuid, options) {
-      const call = { method: 'GET', path: `${BASE}/${segment(intgGuid)}`, operation: `GET ${BASE}/{intgGuid}` } as const;
+      const call = {
+        method: 'GET',
+        path: `${BASE}/${segment(intgGuid)}`,
+        operation: `GET ${BASE}/{intgGuid}`,
+      } as const;
       return (await http.json(call, one, options)).data;
     },
     async update(intgGuid, input, options) {
@@ -98,7 +109,12 @@ export function alertChannelsApi(http: SecHttp): AlertChannelsApi {
     async test(intgGuid, options) {
       await http.empty(
         // Another test alert is harmless: safe to repeat.
-        { method: 'POST', path: `${BASE}/${segment(intgGuid)}/test`, operation: `POST ${BASE}/{intgGuid}/test`, idempotent: true },
+        {
+          method: 'POST',
+          path: `${BASE}/${segment(intgGuid)}/test`,
+          operation: `POST ${BASE}/{intgGuid}/test`,
+          idempotent: true,
+        },
         options,
       );
     },

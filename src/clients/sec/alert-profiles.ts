@@ -50,7 +50,10 @@ const templateSchema = z.object({
 
 const profileSchema = z.object({
   alertProfileId: z.string().min(1),
-  extends: z.string().nullish().transform((value) => value ?? ''),
+  extends: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
   fields: z
     .array(z.object({ name: z.string() }))
     .nullish()
@@ -86,7 +89,9 @@ export function alertProfilesApi(http: SecHttp): AlertProfilesApi {
       return (await http.json({ method: 'GET', path: BASE, operation: `GET ${BASE}` }, many, options)).data;
     },
     async updateAlerts(alertProfileId, alerts, options) {
-      return (await http.json({ ...itemCall('PATCH', alertProfileId), body: { alerts: templateBody(alerts) } }, one, options)).data;
+      return (
+        await http.json({ ...itemCall('PATCH', alertProfileId), body: { alerts: templateBody(alerts) } }, one, options)
+      ).data;
     },
     async delete(alertProfileId, options) {
       await http.empty(itemCall('DELETE', alertProfileId), options);

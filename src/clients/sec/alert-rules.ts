@@ -108,13 +108,22 @@ export function alertRulesApi(http: SecHttp): AlertRulesApi {
   const path = (mcGuid: string) => `${BASE}/${segment(mcGuid)}`;
   return {
     async create(input, options) {
-      return (await http.json({ method: 'POST', path: BASE, operation: `POST ${BASE}`, body: ruleBody(input) }, one, options)).data;
+      return (
+        await http.json({ method: 'POST', path: BASE, operation: `POST ${BASE}`, body: ruleBody(input) }, one, options)
+      ).data;
     },
     async get(mcGuid, options) {
-      return (await http.json({ method: 'GET', path: path(mcGuid), operation: `GET ${BASE}/{mcGuid}` }, one, options)).data;
+      return (await http.json({ method: 'GET', path: path(mcGuid), operation: `GET ${BASE}/{mcGuid}` }, one, options))
+        .data;
     },
     async update(mcGuid, input, options) {
-      return (await http.json({ method: 'PATCH', path: path(mcGuid), operation: `PATCH ${BASE}/{mcGuid}`, body: ruleBody(input, mcGuid) }, one, options)).data;
+      return (
+        await http.json(
+          { method: 'PATCH', path: path(mcGuid), operation: `PATCH ${BASE}/{mcGuid}`, body: ruleBody(input, mcGuid) },
+          one,
+          options,
+        )
+      ).data;
     },
     async delete(mcGuid, options) {
       await http.empty({ method: 'DELETE', path: path(mcGuid), operation: `DELETE ${BASE}/{mcGuid}` }, options);

@@ -86,7 +86,10 @@ export class TokenSource {
    */
   async issue(lifetimeSeconds: number, signal?: AbortSignal): Promise<{ token: string; expiresAt: Date }> {
     if (!this.canRenew) {
-      throw new ApiError('an access token can only be issued with an API key and secret (api_key, api_secret)', { code: 'unauthenticated', operation: TOKEN_OPERATION });
+      throw new ApiError('an access token can only be issued with an API key and secret (api_key, api_secret)', {
+        code: 'unauthenticated',
+        operation: TOKEN_OPERATION,
+      });
     }
     const call = callSignal(this.requestTimeoutMs, signal);
     try {

@@ -25,10 +25,15 @@ export function parseBaseUrl(baseUrl: string): ApiEndpoint {
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw configError(
-      `refusing plain http:// to ${url.hostname}: only loopback hosts (127.0.0.0/8, ::1, localhost) may be reached without TLS; use https://`,
+      `refusing plain http:// to ${url.hostname}: only loopback hosts (127.0.0.0/8, ::1, localhost) may be reached ` +
+        `without TLS; use https://`,
     );
   }
-  if (url.search || url.hash) throw configError(`the API URL must not carry a query or a fragment (${JSON.stringify(url.search + url.hash)}): give the address of the platform, e.g. https://acme.sec-platform.example`);
+  if (url.search || url.hash)
+    throw configError(
+      `the API URL must not carry a query or a fragment (${JSON.stringify(url.search + url.hash)}): give the address ` +
+        `of the platform, e.g. https://acme.sec-platform.example`,
+    );
   return { origin: url.origin, pathPrefix: url.pathname.replace(/\/+$/, '').replace(/\/api\/v2$/i, '') };
 }
 

@@ -1,7 +1,10 @@
 import { ApiError } from '../../wire/api-error.js';
 import { NOT_SENT_NOTE } from '../stop.js';
 
-/** The caller's stop and the call's deadline, apart (a changing request on the wire outlives the stop) and as one signal. */
+/**
+ * The caller's stop and the call's deadline, apart (a changing request on the wire outlives the stop) and as one
+ * signal.
+ */
 export interface CallSignal {
   /** Terraform's stop, as the caller passed it: nothing more is sent once it aborts. */
   readonly stop: AbortSignal | undefined;

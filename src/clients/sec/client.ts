@@ -45,13 +45,18 @@ export interface SecClientConfig {
   readonly logger?: SecLogger | undefined;
   /** Overrides the retry budget and backoff (tests use short delays). */
   readonly retry?: Partial<RetryPolicy> | undefined;
-  /** How long a changing request already sent may finish after Terraform asks to stop; default 30 s (src/clients/stop.ts). */
+  /**
+   * How long a changing request already sent may finish after Terraform asks to stop; default 30 s
+   * (src/clients/stop.ts).
+   */
   readonly stopGraceMs?: number | undefined;
 }
 
 export interface SecClient {
   /** Access tokens to hand out (the provider's own calls authenticate by themselves). */
-  readonly accessTokens: { issue(lifetimeSeconds: number, options?: { signal?: AbortSignal }): Promise<{ token: string; expiresAt: Date }> };
+  readonly accessTokens: {
+    issue(lifetimeSeconds: number, options?: { signal?: AbortSignal }): Promise<{ token: string; expiresAt: Date }>;
+  };
   /** The account subdomain the provider was configured with (the tenant in ids the platform derives from it). */
   readonly account: string;
   /** Whether calls carry organization access (Org-Access: true): what the provider was configured with. */

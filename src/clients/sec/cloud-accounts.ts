@@ -17,7 +17,12 @@ const optionalText = z.string().optional();
 
 const roleCredentials = z.object({ roleArn: z.string(), externalId: z.string() });
 const accessKeyCredentials = z.object({ accountId: z.string(), accessKeyId: z.string(), secretAccessKey: secret });
-const cloudBCredentials = z.object({ clientId: z.string(), clientEmail: z.string(), privateKeyId: secret, privateKey: secret });
+const cloudBCredentials = z.object({
+  clientId: z.string(),
+  clientEmail: z.string(),
+  privateKeyId: secret,
+  privateKey: secret,
+});
 const cloudCCredentials = z.object({ clientId: z.string(), clientSecret: secret });
 const cloudBScope = z.enum(['PROJECT', 'ORGANIZATION']);
 
@@ -67,7 +72,12 @@ export const CLOUD_ACCOUNT_DATA_SCHEMAS = {
     regions: z.array(z.string()),
   }),
   CloudBCfg: z.object({ credentials: cloudBCredentials, idType: cloudBScope, id: z.string() }),
-  CloudBAtSes: z.object({ credentials: cloudBCredentials, idType: cloudBScope, id: z.string(), subscriptionName: z.string() }),
+  CloudBAtSes: z.object({
+    credentials: cloudBCredentials,
+    idType: cloudBScope,
+    id: z.string(),
+    subscriptionName: z.string(),
+  }),
   CloudBAlPubSub: z.object({
     credentials: cloudBCredentials,
     integrationType: cloudBScope,
@@ -147,7 +157,11 @@ export interface CloudAccountsApi {
   /** ApiError 'not_found' when it does not exist. */
   get(intgGuid: string, options?: CallOptions): Promise<CloudAccount>;
   /** Replaces name, enabled and data; the type cannot change. */
-  update<T extends CloudAccountType>(intgGuid: string, input: CloudAccountInput<T>, options?: CallOptions): Promise<CloudAccount<T>>;
+  update<T extends CloudAccountType>(
+    intgGuid: string,
+    input: CloudAccountInput<T>,
+    options?: CallOptions,
+  ): Promise<CloudAccount<T>>;
   delete(intgGuid: string, options?: CallOptions): Promise<void>;
   /** Every cloud account of a known type (the platform may hold types this client does not model). */
   list(options?: CallOptions): Promise<CloudAccount[]>;
@@ -162,12 +176,17 @@ const isKnownType = (type: string): type is CloudAccountType => Object.hasOwn(CL
 /** The generic integration, with `data` checked against the schema of its `type`. */
 const cloudAccountSchema = integrationSchema.transform((account, ctx) => {
   if (!isKnownType(account.type)) {
-    ctx.addIssue({ code: 'custom', path: ['type'], message: `unsupported cloud account type ${JSON.stringify(account.type)}` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['type'],
+      message: `unsupported cloud account type ${JSON.stringify(account.type)}`,
+    });
     return z.NEVER;
   }
   const data = (CLOUD_ACCOUNT_DATA_SCHEMAS[account.type] as z.ZodType).safeParse(account.data);
   if (!data.success) {
-    for (const issue of data.error.issues) ctx.addIssue({ code: 'custom', path: ['data', ...issue.path], message: issue.message });
+    for (const issue of data.error.issues)
+      ctx.addIssue({ code: 'custom', path: ['data', ...issue.path], message: issue.message });
     return z.NEVER;
   }
   return { ...account, data: data.data } as CloudAccount;
@@ -187,7 +206,9 @@ const many = envelope(
       if (typeof type === 'string' && !isKnownType(type)) return;
       const parsed = cloudAccountSchema.safeParse(item);
       if (parsed.success) known.push(parsed.data);
-      else for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [index, ...issue.path], message: issue.message });
+      else
+        for (const issue of parsed.error.issues)
+          ctx.addIssue({ code: 'custom', path: [index, ...issue.path], message: issue.message });
     });
     return known;
   }),
@@ -201,7 +222,9 @@ export function cloudAccountsApi(http: SecHttp): CloudAccountsApi {
       return (await http.json(call, one, options)).data as CloudAccount<typeof input.type>;
     },
     async get(intgGuid, options) {
-      return (await http.json({ method: 'GET', path: item(intgGuid), operation: `GET ${BASE}/{intgGuid}` }, one, options)).data;
+      return (
+        await http.json({ method: 'GET', path: item(intgGuid), operation: `GET ${BASE}/{intgGuid}` }, one, options)
+      ).data;
     },
     async update(intgGuid, input, options) {
       const call = {
@@ -226,4 +249,10 @@ export function cloudAccountsApi(http: SecHttp): CloudAccountsApi {
   };
 }
 
-export { decodeAccountMappings, encodeAccountMappings, joinWireList, splitWireList, type AccountMappings } from './account-mappings.js';
+export {
+  decodeAccountMappings,
+  encodeAccountMappings,
+  joinWireList,
+  splitWireList,
+  type AccountMappings,
+} from './account-mappings.js';

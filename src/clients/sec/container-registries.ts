@@ -11,7 +11,6 @@ import { envelope } from './wire.js';
 export const CONTAINER_REGISTRY_API_TYPE = 'ContVulnCfg';
 
 export { REGISTRY_B_DOMAINS, REGISTRY_C_DOMAINS, REGISTRY_D_DOMAIN, REGISTRY_F_DOMAIN } from './registry-domains.js';
-import { REGISTRY_B_DOMAINS, REGISTRY_C_DOMAINS, REGISTRY_D_DOMAIN, REGISTRY_F_DOMAIN } from './registry-domains.js';
 
 export const REGISTRY_A_AUTH_TYPES = ['ROLE', 'ACCESS_KEY'] as const;
 export type RegistryAAuthType = (typeof REGISTRY_A_AUTH_TYPES)[number];
@@ -117,11 +116,18 @@ export interface ContainerRegistryInput<T extends RegistryType> {
 }
 
 export interface ContainerRegistriesApi {
-  create<T extends RegistryType>(input: ContainerRegistryInput<T>, options?: CallOptions): Promise<ContainerRegistry<T>>;
+  create<T extends RegistryType>(
+    input: ContainerRegistryInput<T>,
+    options?: CallOptions,
+  ): Promise<ContainerRegistry<T>>;
   /** ApiError 'not_found' when it does not exist. */
   get(intgGuid: string, options?: CallOptions): Promise<ContainerRegistry>;
   /** Replaces name, enabled and data; the registry type cannot change. */
-  update<T extends RegistryType>(intgGuid: string, input: ContainerRegistryInput<T>, options?: CallOptions): Promise<ContainerRegistry<T>>;
+  update<T extends RegistryType>(
+    intgGuid: string,
+    input: ContainerRegistryInput<T>,
+    options?: CallOptions,
+  ): Promise<ContainerRegistry<T>>;
   delete(intgGuid: string, options?: CallOptions): Promise<void>;
   list(options?: CallOptions): Promise<ContainerRegistry[]>;
 }
@@ -131,18 +137,30 @@ const BASE = '/api/v2/ContainerRegistries';
 /** The generic integration, with `data` checked against the schema of its registry type. */
 const containerRegistrySchema = integrationSchema.transform((integration, ctx) => {
   if (integration.type !== CONTAINER_REGISTRY_API_TYPE) {
-    ctx.addIssue({ code: 'custom', path: ['type'], message: `expected ${JSON.stringify(CONTAINER_REGISTRY_API_TYPE)}, got ${JSON.stringify(integration.type)}` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['type'],
+      message: `expected ${JSON.stringify(CONTAINER_REGISTRY_API_TYPE)}, got ${JSON.stringify(integration.type)}`,
+    });
     return z.NEVER;
   }
-  const registryType = integration.data['registryType'];
-  const dataSchema = typeof registryType === 'string' ? (CONTAINER_REGISTRY_DATA_SCHEMAS[registryType as RegistryType] as z.ZodType | undefined) : undefined;
+  const registryType = integration.data.registryType;
+  const dataSchema =
+    typeof registryType === 'string'
+      ? (CONTAINER_REGISTRY_DATA_SCHEMAS[registryType as RegistryType] as z.ZodType | undefined)
+      : undefined;
   if (!dataSchema) {
-    ctx.addIssue({ code: 'custom', path: ['data', 'registryType'], message: `unsupported registry type ${JSON.stringify(registryType)}` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['data', 'registryType'],
+      message: `unsupported registry type ${JSON.stringify(registryType)}`,
+    });
     return z.NEVER;
   }
   const data = dataSchema.safeParse(integration.data);
   if (!data.success) {
-    for (const issue of data.error.issues) ctx.addIssue({ code: 'custom', path: ['data', ...issue.path], message: issue.message });
+    for (const issue of data.error.issues)
+      ctx.addIssue({ code: 'custom', path: ['data', ...issue.path], message: issue.message });
     return z.NEVER;
   }
   return { ...integration, type: CONTAINER_REGISTRY_API_TYPE, data: data.data } as ContainerRegistry;
@@ -152,7 +170,10 @@ const one = envelope(containerRegistrySchema);
 const many = envelope(z.array(containerRegistrySchema));
 
 const body = <T extends RegistryType>(input: ContainerRegistryInput<T>, intgGuid?: string) =>
-  integrationBody({ name: input.name, type: CONTAINER_REGISTRY_API_TYPE, enabled: input.enabled, data: input.data }, intgGuid);
+  integrationBody(
+    { name: input.name, type: CONTAINER_REGISTRY_API_TYPE, enabled: input.enabled, data: input.data },
+    intgGuid,
+  );
 
 export function containerRegistriesApi(http: SecHttp): ContainerRegistriesApi {
   return {
@@ -162,7 +183,11 @@ export function containerRegistriesApi(http: SecHttp): ContainerRegistriesApi {
       return (await http.json(call, one, options)).data as unknown as ContainerRegistry<T>;
     },
     async get(intgGuid, options) {
-      const call = { method: 'GET', path: `${BASE}/${segment(intgGuid)}`, operation: `GET ${BASE}/{intgGuid}` } as const;
+      const call = {
+        method: 'GET',
+        path: `${BASE}/${segment(intgGuid)}`,
+        operation: `GET ${BASE}/{intgGuid}`,
+      } as const;
       return (await http.json(call, one, options)).data;
     },
     async update<T extends RegistryType>(intgGuid: string, input: ContainerRegistryInput<T>, options?: CallOptions) {
@@ -175,7 +200,10 @@ export function containerRegistriesApi(http: SecHttp): ContainerRegistriesApi {
       return (await http.json(call, one, options)).data as unknown as ContainerRegistry<T>;
     },
     async delete(intgGuid, options) {
-      await http.empty({ method: 'DELETE', path: `${BASE}/${segment(intgGuid)}`, operation: `DELETE ${BASE}/{intgGuid}` }, options);
+      await http.empty(
+        { method: 'DELETE', path: `${BASE}/${segment(intgGuid)}`, operation: `DELETE ${BASE}/{intgGuid}` },
+        options,
+      );
     },
     async list(options) {
       return (await http.json({ method: 'GET', path: BASE, operation: `GET ${BASE}` }, many, options)).data;

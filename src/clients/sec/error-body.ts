@@ -18,9 +18,9 @@ export function messageFromErrorBody(text: string): string | undefined {
   if (typeof parsed === 'string') return nonEmpty(parsed);
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const body = parsed as Record<string, unknown>;
-  const data = typeof body['data'] === 'object' && body['data'] !== null ? (body['data'] as Record<string, unknown>) : {};
-  const topMessage = body['message'] === 'SUCCESS' ? undefined : body['message'];
-  for (const candidate of [data['ErrorMsg'], data['message'], topMessage, data['statusMessage']]) {
+  const data = typeof body.data === 'object' && body.data !== null ? (body.data as Record<string, unknown>) : {};
+  const topMessage = body.message === 'SUCCESS' ? undefined : body.message;
+  for (const candidate of [data.ErrorMsg, data.message, topMessage, data.statusMessage]) {
     const message = typeof candidate === 'string' ? nonEmpty(candidate) : undefined;
     if (message) return message;
   }

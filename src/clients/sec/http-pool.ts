@@ -49,7 +49,10 @@ class PoolError extends Error {
 
 /** What an aborted request fails with, as node's own `signal` option makes it. */
 function abortError(signal: AbortSignal): Error {
-  return Object.assign(new Error('The operation was aborted', { cause: signal.reason }), { name: 'AbortError', code: 'ABORT_ERR' });
+  return Object.assign(new Error('The operation was aborted', { cause: signal.reason }), {
+    name: 'AbortError',
+    code: 'ABORT_ERR',
+  });
 }
 
 export class HttpPool {
@@ -64,9 +67,21 @@ export class HttpPool {
   ) {
     const url = new URL(origin);
     const https = url.protocol === 'https:';
-    const agentOptions = { keepAlive: true, maxSockets: options.connections, maxFreeSockets: options.connections, timeout: options.keepAliveTimeoutMs, scheduling: 'lifo' as const };
+    const agentOptions = {
+      keepAlive: true,
+      maxSockets: options.connections,
+      maxFreeSockets: options.connections,
+      timeout: options.keepAliveTimeoutMs,
+      scheduling: 'lifo' as const,
+    };
     // rejectUnauthorized is explicit so NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn it off.
-    this.agent = https ? new HttpsAgent({ ...agentOptions, rejectUnauthorized: true, ...(options.secureContext ? { secureContext: options.secureContext } : {}) }) : new HttpAgent(agentOptions);
+    this.agent = https
+      ? new HttpsAgent({
+          ...agentOptions,
+          rejectUnauthorized: true,
+          ...(options.secureContext ? { secureContext: options.secureContext } : {}),
+        })
+      : new HttpAgent(agentOptions);
     this.send = https ? httpsRequest : httpRequest;
     this.target = {
       protocol: url.protocol,
@@ -92,22 +107,35 @@ export class HttpPool {
         settle();
         reject(error);
       };
-      const outgoing = this.send({ ...this.target, path: request.path, method: request.method, headers: request.headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        // A connection lost mid-body, or an abort, is an error here.
-        response.on('error', fail);
-        response.on('end', () => {
-          settle();
-          resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') });
-        });
-      });
+      const outgoing = this.send(
+        { ...this.target, path: request.path, method: request.method, headers: request.headers },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          // A connection lost mid-body, or an abort, is an error here.
+          response.on('error', fail);
+          response.on('end', () => {
+            settle();
+            resolve({
+              statusCode: response.statusCode ?? 0,
+              headers: response.headers,
+              text: Buffer.concat(chunks).toString('utf8'),
+            });
+          });
+        },
+      );
       signal.addEventListener('abort', onAbort, { once: true });
       outgoing.on('error', fail);
       outgoing.on('socket', (socket: Socket) => {
         if (!socket.connecting) return;
         const timer = setTimeout(
-          () => outgoing.destroy(new PoolError(`no connection within ${this.options.connectTimeoutMs} ms`, POOL_ERROR_CODES.connectTimeout)),
+          () =>
+            outgoing.destroy(
+              new PoolError(
+                `no connection within ${this.options.connectTimeoutMs} ms`,
+                POOL_ERROR_CODES.connectTimeout,
+              ),
+            ),
           this.options.connectTimeoutMs,
         );
         const made = () => clearTimeout(timer);

@@ -60,7 +60,11 @@ export class SecHttp {
     await this.withSignal(call, options, (signal) => this.send(call, signal, options));
   }
 
-  private async withSignal<T>(call: ApiCall, options: CallOptions, run: (signal: CallSignal) => Promise<T>): Promise<T> {
+  private async withSignal<T>(
+    call: ApiCall,
+    options: CallOptions,
+    run: (signal: CallSignal) => Promise<T>,
+  ): Promise<T> {
     const signal = callSignal(options.timeoutMs ?? this.defaultTimeoutMs, options.signal);
     try {
       return await run(signal);

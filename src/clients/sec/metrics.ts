@@ -20,7 +20,10 @@ export interface MetricsApi {
    * Sends one usage event; returns its trace id. Nothing is sent when telemetry is disabled
    * (`SEC_TELEMETRY_DISABLE`); the trace id is made all the same.
    */
-  send(event: MetricEvent, options?: CallOptions & { readonly env?: Readonly<Record<string, string | undefined>> }): Promise<{ traceId: string; sent: boolean }>;
+  send(
+    event: MetricEvent,
+    options?: CallOptions & { readonly env?: Readonly<Record<string, string | undefined>> },
+  ): Promise<{ traceId: string; sent: boolean }>;
 }
 
 const BASE = '/api/v2/Metrics';

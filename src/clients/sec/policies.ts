@@ -9,7 +9,6 @@ export {
   type PolicySeverity,
   type EvaluationFrequency,
 } from './policy-values.js';
-import { POLICY_SEVERITIES, EVALUATION_FREQUENCIES, BUILT_IN_POLICY_PREFIX, type PolicySeverity, type EvaluationFrequency } from './policy-values.js';
 
 /** One constraint an exception of the policy may set, e.g. `accountIds` of data type `String`. */
 export interface ExceptionConstraintField {
@@ -46,7 +45,18 @@ export interface Policy {
 export interface PolicyInput
   extends Pick<
     Policy,
-    'policyType' | 'queryId' | 'title' | 'enabled' | 'description' | 'remediation' | 'severity' | 'limit' | 'evalFrequency' | 'alertEnabled' | 'alertProfile' | 'tags'
+    | 'policyType'
+    | 'queryId'
+    | 'title'
+    | 'enabled'
+    | 'description'
+    | 'remediation'
+    | 'severity'
+    | 'limit'
+    | 'evalFrequency'
+    | 'alertEnabled'
+    | 'alertProfile'
+    | 'tags'
   > {
   /** Appended to the tenant name to form the id (`<tenant>-<suffix>`); the platform picks one when absent. */
   readonly policyIdSuffix?: string | undefined;
@@ -83,20 +93,41 @@ const policySchema = z.object({
   queryId: z.string(),
   title: z.string(),
   enabled: z.boolean(),
-  description: z.string().nullish().transform((value) => value ?? ''),
-  remediation: z.string().nullish().transform((value) => value ?? ''),
+  description: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
+  remediation: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
   severity: z.string(),
   limit: z.number().int(),
   evalFrequency: z.string(),
-  alertEnabled: z.boolean().nullish().transform((value) => value ?? false),
-  alertProfile: z.string().nullish().transform((value) => value ?? ''),
+  alertEnabled: z
+    .boolean()
+    .nullish()
+    .transform((value) => value ?? false),
+  alertProfile: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
   tags: z
     .array(z.string())
     .nullish()
     .transform((tags) => tags ?? []),
-  owner: z.string().nullish().transform((value) => value ?? ''),
-  lastUpdateTime: z.string().nullish().transform((value) => value ?? ''),
-  lastUpdateUser: z.string().nullish().transform((value) => value ?? ''),
+  owner: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
+  lastUpdateTime: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
+  lastUpdateUser: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
   exceptionConfiguration: z
     .record(z.string(), z.array(constraintFieldSchema))
     .nullish()
@@ -145,7 +176,11 @@ export function policiesApi(http: SecHttp): PoliciesApi {
       await http.empty(itemCall('DELETE', policyId), options);
     },
     async bulkUpdate(settings, options) {
-      const body = settings.map((s) => ({ policyId: s.policyId, enabled: s.enabled, severity: s.severity.trim().toLowerCase() }));
+      const body = settings.map((s) => ({
+        policyId: s.policyId,
+        enabled: s.enabled,
+        severity: s.severity.trim().toLowerCase(),
+      }));
       // Setting the same values twice has the same effect: safe to retry.
       const call = { method: 'PATCH', path: BASE, operation: `PATCH ${BASE}`, body, idempotent: true } as const;
       return (await http.json(call, many, options)).data;

@@ -33,7 +33,12 @@ export interface PolicyExceptionsApi {
   create(policyId: string, input: PolicyExceptionInput, options?: CallOptions): Promise<PolicyException>;
   get(policyId: string, exceptionId: string, options?: CallOptions): Promise<PolicyException>;
   list(policyId: string, options?: CallOptions): Promise<PolicyException[]>;
-  update(policyId: string, exceptionId: string, input: PolicyExceptionInput, options?: CallOptions): Promise<PolicyException>;
+  update(
+    policyId: string,
+    exceptionId: string,
+    input: PolicyExceptionInput,
+    options?: CallOptions,
+  ): Promise<PolicyException>;
   delete(policyId: string, exceptionId: string, options?: CallOptions): Promise<void>;
 }
 
@@ -46,13 +51,30 @@ const valueSchema = z.union([
 
 const exceptionSchema = z.object({
   exceptionId: z.string().min(1),
-  description: z.string().nullish().transform((value) => value ?? ''),
+  description: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
   constraints: z
-    .array(z.object({ fieldKey: z.string(), fieldValues: z.array(valueSchema).nullish().transform((values) => values ?? []) }))
+    .array(
+      z.object({
+        fieldKey: z.string(),
+        fieldValues: z
+          .array(valueSchema)
+          .nullish()
+          .transform((values) => values ?? []),
+      }),
+    )
     .nullish()
     .transform((constraints) => constraints ?? []),
-  lastUpdateTime: z.string().nullish().transform((value) => value ?? ''),
-  lastUpdateUser: z.string().nullish().transform((value) => value ?? ''),
+  lastUpdateTime: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
+  lastUpdateUser: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
 });
 
 const one = envelope(exceptionSchema);
@@ -74,14 +96,23 @@ export function policyExceptionsApi(http: SecHttp): PolicyExceptionsApi {
     }) as const;
   return {
     async create(policyId, input, options) {
-      const call = { method: 'POST', path: `${BASE}${query(policyId)}`, operation: `POST ${BASE}?policyId={policyId}`, body: body(input) } as const;
+      const call = {
+        method: 'POST',
+        path: `${BASE}${query(policyId)}`,
+        operation: `POST ${BASE}?policyId={policyId}`,
+        body: body(input),
+      } as const;
       return (await http.json(call, one, options)).data;
     },
     async get(policyId, exceptionId, options) {
       return (await http.json(itemCall('GET', policyId, exceptionId), one, options)).data;
     },
     async list(policyId, options) {
-      const call = { method: 'GET', path: `${BASE}${query(policyId)}`, operation: `GET ${BASE}?policyId={policyId}` } as const;
+      const call = {
+        method: 'GET',
+        path: `${BASE}${query(policyId)}`,
+        operation: `GET ${BASE}?policyId={policyId}`,
+      } as const;
       return (await http.json(call, many, options)).data;
     },
     async update(policyId, exceptionId, input, options) {

@@ -60,10 +60,15 @@ const one = envelope(querySchema);
 const many = envelope(z.array(querySchema));
 
 export function queriesApi(http: SecHttp): QueriesApi {
-  const item = (method: 'GET' | 'PATCH' | 'DELETE', id: string) => ({ method, path: `${BASE}/${segment(id)}`, operation: `${method} ${BASE}/{queryId}` }) as const;
+  const item = (method: 'GET' | 'PATCH' | 'DELETE', id: string) =>
+    ({ method, path: `${BASE}/${segment(id)}`, operation: `${method} ${BASE}/{queryId}` }) as const;
   return {
     async create(input, options) {
-      const body = { queryId: input.queryId, queryText: input.queryText, ...(input.evaluatorId ? { evaluatorId: input.evaluatorId } : {}) };
+      const body = {
+        queryId: input.queryId,
+        queryText: input.queryText,
+        ...(input.evaluatorId ? { evaluatorId: input.evaluatorId } : {}),
+      };
       return (await http.json({ method: 'POST', path: BASE, operation: `POST ${BASE}`, body }, one, options)).data;
     },
     async get(queryId, options) {

@@ -6,7 +6,11 @@ import { envelope, flag, toFlag } from './wire.js';
 export const REPORT_SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'] as const;
 export type ReportSeverity = (typeof REPORT_SEVERITIES)[number];
 
-export { REPORT_NOTIFICATION_KEYS, type ReportNotificationKey, type ReportNotifications } from './report-notification-keys.js';
+export {
+  REPORT_NOTIFICATION_KEYS,
+  type ReportNotificationKey,
+  type ReportNotifications,
+} from './report-notification-keys.js';
 import { REPORT_NOTIFICATION_KEYS, type ReportNotifications } from './report-notification-keys.js';
 
 /** A report rule: who gets which compliance reports, for which severities and resource groups. */
@@ -86,7 +90,10 @@ const ruleSchema = z.object({
   reportNotificationTypes: z
     .record(z.string(), z.boolean())
     .nullish()
-    .transform((flags) => Object.fromEntries(REPORT_NOTIFICATION_KEYS.map((key) => [key, flags?.[key] === true])) as ReportNotifications),
+    .transform(
+      (flags) =>
+        Object.fromEntries(REPORT_NOTIFICATION_KEYS.map((key) => [key, flags?.[key] === true])) as ReportNotifications,
+    ),
 });
 
 const one = envelope(ruleSchema);
@@ -105,7 +112,9 @@ function ruleBody(input: ReportRuleInput, mcGuid?: string): Record<string, unkno
       resourceGroups: [...input.filters.resourceGroups],
     },
     // Every flag, always: the platform stores the complete set.
-    reportNotificationTypes: Object.fromEntries(REPORT_NOTIFICATION_KEYS.map((key) => [key, input.reportNotificationTypes[key] === true])),
+    reportNotificationTypes: Object.fromEntries(
+      REPORT_NOTIFICATION_KEYS.map((key) => [key, input.reportNotificationTypes[key] === true]),
+    ),
   };
 }
 
@@ -113,13 +122,21 @@ export function reportRulesApi(http: SecHttp): ReportRulesApi {
   const path = (mcGuid: string) => `${BASE}/${segment(mcGuid)}`;
   return {
     async create(input, options) {
-      return (await http.json({ method: 'POST', path: BASE, operation: `POST ${BASE}`, body: ruleBody(input) }, one, options)).data;
+      return (
+        await http.json({ method: 'POST', path: BASE, operation: `POST ${BASE}`, body: ruleBody(input) }, one, options)
+      ).data;
     },
     async get(mcGuid, options) {
-      return (await http.json({ method: 'GET', path: path(mcGuid), operation: `GET ${BASE}/{mcGuid}` }, one, options)).data;
+      return (await http.json({ method: 'GET', path: path(mcGuid), operation: `GET ${BASE}/{mcGuid}` }, one, options))
+        .data;
     },
     async update(mcGuid, input, options) {
-      const call = { method: 'PATCH', path: path(mcGuid), operation: `PATCH ${BASE}/{mcGuid}`, body: ruleBody(input, mcGuid) } as const;
+      const call = {
+        method: 'PATCH',
+        path: path(mcGuid),
+        operation: `PATCH ${BASE}/{mcGuid}`,
+        body: ruleBody(input, mcGuid),
+      } as const;
       return (await http.json(call, one, options)).data;
     },
     async delete(mcGuid, options) {

@@ -50,7 +50,6 @@ export interface ResourceGroupsApi {
   list(options?: CallOptions): Promise<ResourceGroup[]>;
 }
 
-
 const BASE = '/api/v2/ResourceGroups';
 
 const filterSchema = z.object({
@@ -63,7 +62,9 @@ const filterSchema = z.object({
     .transform((v) => (v ? v : undefined)),
 });
 
-const nodeSchema: z.ZodType<ResourceGroupNode> = z.lazy(() => z.union([z.object({ filterName: z.string() }), expressionSchema]));
+const nodeSchema: z.ZodType<ResourceGroupNode> = z.lazy(() =>
+  z.union([z.object({ filterName: z.string() }), expressionSchema]),
+);
 const expressionSchema: z.ZodType<ResourceGroupExpression> = z.lazy(() =>
   z.object({
     operator: z.string(),
@@ -143,17 +144,29 @@ export function resourceGroupsApi(http: SecHttp): ResourceGroupsApi {
   const path = (guid: string) => `${BASE}/${segment(guid)}`;
   return {
     async create(input, options) {
-      return (await http.json({ method: 'POST', path: BASE, operation: `POST ${BASE}`, body: groupBody(input) }, one, options)).data;
+      return (
+        await http.json({ method: 'POST', path: BASE, operation: `POST ${BASE}`, body: groupBody(input) }, one, options)
+      ).data;
     },
     async get(guid, options) {
-      return (await http.json({ method: 'GET', path: path(guid), operation: `GET ${BASE}/{resourceGroupGuid}` }, one, options)).data;
+      return (
+        await http.json({ method: 'GET', path: path(guid), operation: `GET ${BASE}/{resourceGroupGuid}` }, one, options)
+      ).data;
     },
     async update(guid, input, options) {
-      const call = { method: 'PATCH', path: path(guid), operation: `PATCH ${BASE}/{resourceGroupGuid}`, body: groupBody(input) } as const;
+      const call = {
+        method: 'PATCH',
+        path: path(guid),
+        operation: `PATCH ${BASE}/{resourceGroupGuid}`,
+        body: groupBody(input),
+      } as const;
       return (await http.json(call, one, options)).data;
     },
     async delete(guid, options) {
-      await http.empty({ method: 'DELETE', path: path(guid), operation: `DELETE ${BASE}/{resourceGroupGuid}` }, options);
+      await http.empty(
+        { method: 'DELETE', path: path(guid), operation: `DELETE ${BASE}/{resourceGroupGuid}` },
+        options,
+      );
     },
     async list(options) {
       return (await http.json({ method: 'GET', path: BASE, operation: `GET ${BASE}` }, many, options)).data;

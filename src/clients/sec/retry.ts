@@ -73,4 +73,3 @@ export function parseRetryAfter(value: string | undefined): number | undefined {
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
-

@@ -35,7 +35,12 @@ export interface TeamMemberOrganization {
 export interface TeamMemberInput {
   readonly userName: string;
   readonly userEnabled: boolean;
-  readonly props: { readonly firstName: string; readonly lastName: string; readonly company: string; readonly accountAdmin: boolean };
+  readonly props: {
+    readonly firstName: string;
+    readonly lastName: string;
+    readonly company: string;
+    readonly accountAdmin: boolean;
+  };
 }
 
 /** An organization-level member (needs organization access). */
@@ -91,7 +96,18 @@ const memberSchema = z
         updatedBy: text,
       })
       .nullish()
-      .transform((p) => p ?? { firstName: '', lastName: '', company: '', accountAdmin: false, createdTime: '', updatedTime: '', updatedBy: '' }),
+      .transform(
+        (p) =>
+          p ?? {
+            firstName: '',
+            lastName: '',
+            company: '',
+            accountAdmin: false,
+            createdTime: '',
+            updatedTime: '',
+            updatedBy: '',
+          },
+      ),
     // Present only in the organization view.
     orgAccount: z.boolean().optional(),
     orgAdmin: z.boolean().optional(),
@@ -107,7 +123,10 @@ const memberSchema = z
     }
     const base = { userGuid, userName: m.userName, userEnabled: m.userEnabled, props: m.props };
     if (m.orgAccount === undefined) return base;
-    return { ...base, organization: { orgAdmin: m.orgAdmin ?? false, orgUser: m.orgUser ?? false, accounts: m.accounts ?? [] } };
+    return {
+      ...base,
+      organization: { orgAdmin: m.orgAdmin ?? false, orgUser: m.orgUser ?? false, accounts: m.accounts ?? [] },
+    };
   });
 
 const one = envelope(memberSchema);
@@ -135,13 +154,26 @@ export function teamMembersApi(http: SecHttp): TeamMembersApi {
   const path = (guid: string) => `${BASE}/${segment(guid)}`;
   return {
     async create(input, options) {
-      return (await http.json({ method: 'POST', path: BASE, operation: `POST ${BASE}`, body: memberBody(input, false) }, one, options)).data;
+      return (
+        await http.json(
+          { method: 'POST', path: BASE, operation: `POST ${BASE}`, body: memberBody(input, false) },
+          one,
+          options,
+        )
+      ).data;
     },
     async get(userGuid, options) {
-      return (await http.json({ method: 'GET', path: path(userGuid), operation: `GET ${BASE}/{userGuid}` }, one, options)).data;
+      return (
+        await http.json({ method: 'GET', path: path(userGuid), operation: `GET ${BASE}/{userGuid}` }, one, options)
+      ).data;
     },
     async update(userGuid, input, options) {
-      const call = { method: 'PATCH', path: path(userGuid), operation: `PATCH ${BASE}/{userGuid}`, body: memberBody(input, true) } as const;
+      const call = {
+        method: 'PATCH',
+        path: path(userGuid),
+        operation: `PATCH ${BASE}/{userGuid}`,
+        body: memberBody(input, true),
+      } as const;
       return (await http.json(call, one, options)).data;
     },
     async delete(userGuid, options) {

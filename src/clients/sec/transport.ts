@@ -117,10 +117,18 @@ export class Transport {
           throw call.abortError(request.operation)!;
         }
         if (grace?.signal.aborted) throw this.unanswered(request, graceOverNote(this.options.stopGraceMs), requestIds);
-        if (wire.aborted) throw new ApiError('Terraform asked the provider to stop while the request was out', { code: 'cancelled', operation: request.operation });
+        if (wire.aborted)
+          throw new ApiError('Terraform asked the provider to stop while the request was out', {
+            code: 'cancelled',
+            operation: request.operation,
+          });
         // A wrong URL, not a passing failure; the handshake failed, so nothing was sent.
         if (isNotTlsAnswer(outcome.networkError)) {
-          throw new ApiError(notTlsMessage(this.options.origin), { code: 'unavailable', operation: request.operation, cause: outcome.networkError });
+          throw new ApiError(notTlsMessage(this.options.origin), {
+            code: 'unavailable',
+            operation: request.operation,
+            cause: outcome.networkError,
+          });
         }
         const notSent = isNotSentError(outcome.networkError);
         const safeToRepeat = request.idempotent ? isRetryableNetworkError(outcome.networkError) : notSent;

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
 /** The platform's integer booleans (0/1); true/false are tolerated. Decoded to boolean. */
-export const flag = z.union([z.literal(0), z.literal(1), z.boolean()]).transform((value) => value === 1 || value === true);
+export const flag = z
+  .union([z.literal(0), z.literal(1), z.boolean()])
+  .transform((value) => value === 1 || value === true);
 
 export function toFlag(value: boolean): 0 | 1 {
   return value ? 1 : 0;

@@ -59,7 +59,9 @@ export interface VdbClientConfig {
   readonly logger?: VdbLogger | undefined;
   /** Overrides the retry budget and backoff (tests use short delays). */
   readonly retry?: Partial<VdbRetryPolicy> | undefined;
-  /** How long a changing call already sent may finish after Terraform asks to stop; default 30 s (src/clients/stop.ts). */
+  /**
+   * How long a changing call already sent may finish after Terraform asks to stop; default 30 s (src/clients/stop.ts).
+   */
   readonly stopGraceMs?: number | undefined;
 }
 
@@ -272,11 +274,19 @@ export const KUBERNETES_DISTRIBUTIONS = [
 ] as const;
 export type KubernetesDistribution = (typeof KUBERNETES_DISTRIBUTIONS)[number];
 
-export const PACKAGE_STATUSES = ['PACKAGE_STATUS_UNSPECIFIED', 'PACKAGE_STATUS_ACTIVE', 'PACKAGE_STATUS_DEACTIVATED'] as const;
+export const PACKAGE_STATUSES = [
+  'PACKAGE_STATUS_UNSPECIFIED',
+  'PACKAGE_STATUS_ACTIVE',
+  'PACKAGE_STATUS_DEACTIVATED',
+] as const;
 export type PackageStatus = (typeof PACKAGE_STATUSES)[number];
 
 /** The zero value's name really is `PACKAGE_TIER_STATUS_UNSPECIFIED` (vdb.md §4.6). */
-export const PACKAGE_TIERS = ['PACKAGE_TIER_STATUS_UNSPECIFIED', 'PACKAGE_TIER_STANDARD', 'PACKAGE_TIER_PREMIUM'] as const;
+export const PACKAGE_TIERS = [
+  'PACKAGE_TIER_STATUS_UNSPECIFIED',
+  'PACKAGE_TIER_STANDARD',
+  'PACKAGE_TIER_PREMIUM',
+] as const;
 export type PackageTier = (typeof PACKAGE_TIERS)[number];
 
 export const ROLE_TYPES = ['ROLE_TYPE_UNSPECIFIED', 'ROLE_TYPE_SYSTEM', 'ROLE_TYPE_CUSTOM'] as const;
@@ -290,7 +300,12 @@ export const SYSTEM_ROLE_SUB_TYPES = [
 ] as const;
 export type SystemRoleSubType = (typeof SYSTEM_ROLE_SUB_TYPES)[number];
 
-export const USER_STATUSES = ['USER_STATUS_UNSPECIFIED', 'USER_STATUS_ACTIVE', 'USER_STATUS_BLOCKED', 'USER_STATUS_DELETED'] as const;
+export const USER_STATUSES = [
+  'USER_STATUS_UNSPECIFIED',
+  'USER_STATUS_ACTIVE',
+  'USER_STATUS_BLOCKED',
+  'USER_STATUS_DELETED',
+] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
 // ---------------------------------------------------------------------------------------------
@@ -425,7 +440,9 @@ export interface ClusterState {
         readonly cpu?: ClusterNodeResources | undefined;
       }
     | undefined;
-  readonly scalabilityInfo?: { readonly status: ClusterScalabilityStatus; readonly reason?: string | undefined } | undefined;
+  readonly scalabilityInfo?:
+    | { readonly status: ClusterScalabilityStatus; readonly reason?: string | undefined }
+    | undefined;
   readonly nodes: readonly ClusterNodeInfo[];
   readonly jwtRbac: boolean;
 }
@@ -471,10 +488,13 @@ export interface ClustersApi {
   ): Promise<Cluster[]>;
   get(request: { accountId: string; clusterId: string }, options?: VdbCallOptions): Promise<Cluster>;
   /**
-   * Retried only when declined (a blind retry could create a second cluster; see Errors above). `jwtRbac`, when given, is sent as the
-   * `vdb-jwt-rbac` request metadata (`true`/`false`).
+   * Retried only when declined (a blind retry could create a second cluster; see Errors above). `jwtRbac`, when given,
+   * is sent as the `vdb-jwt-rbac` request metadata (`true`/`false`).
    */
-  create(cluster: ClusterInput, options?: VdbCallOptions & { readonly jwtRbac?: boolean | undefined }): Promise<Cluster>;
+  create(
+    cluster: ClusterInput,
+    options?: VdbCallOptions & { readonly jwtRbac?: boolean | undefined },
+  ): Promise<Cluster>;
   /** A full replacement of the mutable fields; retried (same object, same result). */
   update(cluster: ClusterUpdate, options?: VdbCallOptions): Promise<Cluster>;
   delete(
@@ -525,10 +545,16 @@ export interface DatabaseApiKey {
 }
 
 export interface DatabaseApiKeysApi {
-  list(request: { accountId: string; clusterId?: string | undefined }, options?: VdbCallOptions): Promise<DatabaseApiKey[]>;
+  list(
+    request: { accountId: string; clusterId?: string | undefined },
+    options?: VdbCallOptions,
+  ): Promise<DatabaseApiKey[]>;
   /** Retried only when declined (see Errors above). */
   create(key: DatabaseApiKeyInput, options?: VdbCallOptions): Promise<DatabaseApiKey>;
-  delete(request: { accountId: string; clusterId: string; databaseApiKeyId: string }, options?: VdbCallOptions): Promise<void>;
+  delete(
+    request: { accountId: string; clusterId: string; databaseApiKeyId: string },
+    options?: VdbCallOptions,
+  ): Promise<void>;
 }
 
 /** A legacy (v1) database API key. */
@@ -590,7 +616,11 @@ export interface BackupClusterInfo {
   readonly cloudProviderRegionId: string;
   readonly configuration?: ClusterConfiguration | undefined;
   readonly resourcesSummary?:
-    | { readonly cpu?: ResourceQuantity | undefined; readonly ram?: ResourceQuantity | undefined; readonly disk?: ResourceQuantity | undefined }
+    | {
+        readonly cpu?: ResourceQuantity | undefined;
+        readonly ram?: ResourceQuantity | undefined;
+        readonly disk?: ResourceQuantity | undefined;
+      }
     | undefined;
   readonly restorePackageId?: string | undefined;
 }
@@ -618,8 +648,14 @@ export interface Backup {
 }
 
 export interface BackupSchedulesApi {
-  list(request: { accountId: string; clusterId?: string | undefined }, options?: VdbCallOptions): Promise<BackupSchedule[]>;
-  get(request: { accountId: string; clusterId: string; backupScheduleId: string }, options?: VdbCallOptions): Promise<BackupSchedule>;
+  list(
+    request: { accountId: string; clusterId?: string | undefined },
+    options?: VdbCallOptions,
+  ): Promise<BackupSchedule[]>;
+  get(
+    request: { accountId: string; clusterId: string; backupScheduleId: string },
+    options?: VdbCallOptions,
+  ): Promise<BackupSchedule>;
   /** Retried only when declined (see Errors above). */
   create(schedule: BackupScheduleInput, options?: VdbCallOptions): Promise<BackupSchedule>;
   update(schedule: BackupScheduleUpdate, options?: VdbCallOptions): Promise<BackupSchedule>;
@@ -738,7 +774,10 @@ export interface BootstrapCommands {
 
 export interface HybridEnvironmentsApi {
   list(request: { accountId: string }, options?: VdbCallOptions): Promise<HybridEnvironment[]>;
-  get(request: { accountId: string; hybridCloudEnvironmentId: string }, options?: VdbCallOptions): Promise<HybridEnvironment>;
+  get(
+    request: { accountId: string; hybridCloudEnvironmentId: string },
+    options?: VdbCallOptions,
+  ): Promise<HybridEnvironment>;
   /** Retried only when declined (see Errors above). */
   create(environment: HybridEnvironmentInput, options?: VdbCallOptions): Promise<HybridEnvironment>;
   update(environment: HybridEnvironmentUpdate, options?: VdbCallOptions): Promise<HybridEnvironment>;
@@ -770,7 +809,10 @@ export interface BookingPackage {
   readonly status: PackageStatus;
   readonly availableAdditionalResources?: { readonly diskPricePerHour: number } | undefined;
   readonly tier: PackageTier;
-  readonly availableStorageTierConfigurations: readonly { readonly storageTierType: StorageTierType; readonly pricePerHour: number }[];
+  readonly availableStorageTierConfigurations: readonly {
+    readonly storageTierType: StorageTierType;
+    readonly pricePerHour: number;
+  }[];
 }
 
 export interface BookingApi {

@@ -105,7 +105,13 @@ class Rpc {
     const seen = new Set<string>();
     let pageToken: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const response = await this.call(service, method, { ...request, ...(pageToken ? { pageToken } : {}) }, 'read', options);
+      const response = await this.call(
+        service,
+        method,
+        { ...request, ...(pageToken ? { pageToken } : {}) },
+        'read',
+        options,
+      );
       items.push(...list(response, 'items'));
       const next = response.nextPageToken;
       if (typeof next !== 'string' || next === '') return items;
@@ -126,7 +132,12 @@ function list(response: Plain, key: string): Plain[] {
 }
 
 /** The response's sub-message `key`, which must be present and carry a non-empty id. */
-function entity(response: Plain, key: string, operation: string, checks: (item: Plain) => string | undefined = hasId): Plain {
+function entity(
+  response: Plain,
+  key: string,
+  operation: string,
+  checks: (item: Plain) => string | undefined = hasId,
+): Plain {
   const item = response[key] as Plain | undefined;
   if (item === undefined) throw malformed(operation, `no ${key} in the response`);
   const problem = checks(item);
@@ -233,8 +244,11 @@ function databaseApiKeysApi(rpc: Rpc): DatabaseApiKeysApi {
         },
       };
       const response = await rpc.call(S, 'CreateDatabaseApiKey', request, 'once', options);
-      return entity(response, 'databaseApiKey', 'DatabaseApiKeyService/CreateDatabaseApiKey', (item) =>
-        hasId(item) ?? (item.key === '' ? 'missing key' : undefined),
+      return entity(
+        response,
+        'databaseApiKey',
+        'DatabaseApiKeyService/CreateDatabaseApiKey',
+        (item) => hasId(item) ?? (item.key === '' ? 'missing key' : undefined),
       ) as unknown as DatabaseApiKey;
     },
     async delete(request, options) {
@@ -253,8 +267,11 @@ function authKeysApi(rpc: Rpc): AuthKeysApi {
     async create(key, options) {
       const request = { databaseApiKey: { accountId: key.accountId, clusterIds: key.clusterIds } };
       const response = await rpc.call(S, 'CreateDatabaseApiKey', request, 'once', options);
-      return entity(response, 'databaseApiKey', 'DatabaseApiKeyService/CreateDatabaseApiKey', (item) =>
-        hasId(item) ?? (item.key === '' ? 'missing key' : undefined),
+      return entity(
+        response,
+        'databaseApiKey',
+        'DatabaseApiKeyService/CreateDatabaseApiKey',
+        (item) => hasId(item) ?? (item.key === '' ? 'missing key' : undefined),
       ) as unknown as AuthKey;
     },
     async delete(request, options) {
@@ -296,7 +313,10 @@ function backupSchedulesApi(rpc: Rpc): BackupSchedulesApi {
           retentionPeriod: input.retentionPeriod,
         },
       };
-      return schedule(await rpc.call(S, 'UpdateBackupSchedule', request, 'idempotent', options), 'UpdateBackupSchedule');
+      return schedule(
+        await rpc.call(S, 'UpdateBackupSchedule', request, 'idempotent', options),
+        'UpdateBackupSchedule',
+      );
     },
     async delete(request, options) {
       await rpc.call(S, 'DeleteBackupSchedule', { ...request }, 'idempotent', options);
@@ -338,20 +358,29 @@ function hybridEnvironmentsApi(rpc: Rpc): HybridEnvironmentsApi {
       return checked<HybridEnvironment>(list(response, 'items'), 'HybridCloudService/ListHybridCloudEnvironments');
     },
     async get(request, options) {
-      return environment(await rpc.call(S, 'GetHybridCloudEnvironment', { ...request }, 'read', options), 'GetHybridCloudEnvironment');
+      return environment(
+        await rpc.call(S, 'GetHybridCloudEnvironment', { ...request }, 'read', options),
+        'GetHybridCloudEnvironment',
+      );
     },
     async create(input, options) {
       const request = {
         hybridCloudEnvironment: { accountId: input.accountId, name: input.name, configuration: input.configuration },
       };
-      return environment(await rpc.call(S, 'CreateHybridCloudEnvironment', request, 'once', options), 'CreateHybridCloudEnvironment');
+      return environment(
+        await rpc.call(S, 'CreateHybridCloudEnvironment', request, 'once', options),
+        'CreateHybridCloudEnvironment',
+      );
     },
     async update(input, options) {
       const { lastModifiedAt: _serverSet, ...configuration } = input.configuration as { lastModifiedAt?: string };
       const request = {
         hybridCloudEnvironment: { id: input.id, accountId: input.accountId, name: input.name, configuration },
       };
-      return environment(await rpc.call(S, 'UpdateHybridCloudEnvironment', request, 'idempotent', options), 'UpdateHybridCloudEnvironment');
+      return environment(
+        await rpc.call(S, 'UpdateHybridCloudEnvironment', request, 'idempotent', options),
+        'UpdateHybridCloudEnvironment',
+      );
     },
     async delete(request, options) {
       await rpc.call(S, 'DeleteHybridCloudEnvironment', { ...request }, 'idempotent', options);
@@ -410,8 +439,14 @@ function platformApi(rpc: Rpc): PlatformApi {
 
 function iamApi(rpc: Rpc): IamApi {
   const S = VDB_SERVICES.iam;
-  const role = (response: Plain, method: string): Role => entity(response, 'role', `IAMService/${method}`) as unknown as Role;
-  const roleMessage = (input: { accountId: string; name: string; description?: string | undefined; permissions: readonly string[] }) => ({
+  const role = (response: Plain, method: string): Role =>
+    entity(response, 'role', `IAMService/${method}`) as unknown as Role;
+  const roleMessage = (input: {
+    accountId: string;
+    name: string;
+    description?: string | undefined;
+    permissions: readonly string[];
+  }) => ({
     accountId: input.accountId,
     name: input.name,
     description: input.description,
@@ -430,7 +465,10 @@ function iamApi(rpc: Rpc): IamApi {
       return role(await rpc.call(S, 'CreateRole', { role: roleMessage(input) }, 'once', options), 'CreateRole');
     },
     async updateRole(input, options) {
-      return role(await rpc.call(S, 'UpdateRole', { role: { id: input.id, ...roleMessage(input) } }, 'idempotent', options), 'UpdateRole');
+      return role(
+        await rpc.call(S, 'UpdateRole', { role: { id: input.id, ...roleMessage(input) } }, 'idempotent', options),
+        'UpdateRole',
+      );
     },
     async deleteRole(request, options) {
       await rpc.call(S, 'DeleteRole', { ...request }, 'idempotent', options);
@@ -458,7 +496,8 @@ function accountsApi(rpc: Rpc): AccountsApi {
       const response = await rpc.call(S, 'ListAccountMembers', { ...request }, 'read', options);
       return list(response, 'items').map((item, i): AccountMember => {
         const user = item.accountMember as Plain | undefined;
-        if (!user || hasId(user)) throw malformed('AccountService/ListAccountMembers', `items[${i}]: missing account member`);
+        if (!user || hasId(user))
+          throw malformed('AccountService/ListAccountMembers', `items[${i}]: missing account member`);
         return { user: user as unknown as AccountMember['user'], isOwner: item.isOwner === true };
       });
     },

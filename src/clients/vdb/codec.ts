@@ -39,7 +39,10 @@ export function decodePlain(type: protobuf.Type, bytes: Uint8Array): Plain {
   try {
     object = type.toObject(type.decode(bytes), TO_OBJECT);
   } catch (error) {
-    throw new CodecError(type.name, `not a valid ${type.name} message (${error instanceof Error ? error.message : String(error)})`);
+    throw new CodecError(
+      type.name,
+      `not a valid ${type.name} message (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   return messageToPlain(type, object, '');
 }
@@ -145,7 +148,10 @@ function valueToMessage(field: protobuf.Field, value: unknown, path: string): un
   const resolved = field.resolve().resolvedType;
   if (resolved instanceof protobuf.Enum) {
     if (typeof value !== 'string' || !(value in resolved.values)) {
-      throw new CodecError(path, `expected one of ${Object.keys(resolved.values).join(', ')} (got ${JSON.stringify(value)})`);
+      throw new CodecError(
+        path,
+        `expected one of ${Object.keys(resolved.values).join(', ')} (got ${JSON.stringify(value)})`,
+      );
     }
     return resolved.values[value];
   }
@@ -184,7 +190,9 @@ function durationToMessage(value: unknown, path: string): { seconds: number; nan
 }
 
 function jsonToStruct(value: Record<string, unknown>, path: string): Record<string, unknown> {
-  return { fields: Object.fromEntries(Object.entries(value).map(([key, item]) => [key, jsonToValue(item, join(path, key))])) };
+  return {
+    fields: Object.fromEntries(Object.entries(value).map(([key, item]) => [key, jsonToValue(item, join(path, key))])),
+  };
 }
 
 function jsonToValue(value: unknown, path: string): Record<string, unknown> {
@@ -195,7 +203,8 @@ function jsonToValue(value: unknown, path: string): Record<string, unknown> {
     if (!Number.isFinite(value)) throw new CodecError(path, 'numbers must be finite');
     return { numberValue: value };
   }
-  if (Array.isArray(value)) return { listValue: { values: value.map((item, i) => jsonToValue(item, `${path}[${i}]`)) } };
+  if (Array.isArray(value))
+    return { listValue: { values: value.map((item, i) => jsonToValue(item, `${path}[${i}]`)) } };
   if (isObject(value)) return { structValue: jsonToStruct(value, path) };
   throw new CodecError(path, `not JSON data (${typeof value})`);
 }
@@ -223,13 +232,17 @@ function scalar(type: string, value: unknown, path: string): unknown {
       return value;
     case 'double':
     case 'float':
-      if (typeof value !== 'number' || Number.isNaN(value)) throw new CodecError(path, `expected a number (got ${typeof value})`);
+      if (typeof value !== 'number' || Number.isNaN(value))
+        throw new CodecError(path, `expected a number (got ${typeof value})`);
       return value;
     default: {
       const range = INTEGER_RANGES[type];
       if (!range) throw new CodecError(path, `unsupported field type ${type}`);
       if (typeof value !== 'number' || !Number.isInteger(value) || value < range[0] || value > range[1]) {
-        throw new CodecError(path, `expected a ${type} integer between ${range[0]} and ${range[1]} (got ${JSON.stringify(value)})`);
+        throw new CodecError(
+          path,
+          `expected a ${type} integer between ${range[0]} and ${range[1]} (got ${JSON.stringify(value)})`,
+        );
       }
       return value;
     }

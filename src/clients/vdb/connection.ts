@@ -28,7 +28,12 @@ const PROTOCOL = /wrong version number|unknown protocol|packet length too long|E
 export function connectionFailure(details: string, ctx: ConnectionContext): ConnectionFailure | undefined {
   const unresolved = NO_NAME.exec(details.trim());
   if (unresolved) {
-    return { passing: true, sentence: `the host ${ctx.host} could not be found (name resolution failed): check the API URL and this machine's DNS` };
+    return {
+      passing: true,
+      sentence:
+        `the host ${ctx.host} could not be found (name resolution failed): check the API URL and this ` +
+        `machine's DNS`,
+    };
   }
   const reason = NOT_CONNECTED.exec(details.trim())?.[1]?.trim();
   if (reason === undefined) return undefined;
@@ -36,15 +41,32 @@ export function connectionFailure(details: string, ctx: ConnectionContext): Conn
     return {
       passing: false,
       sentence:
-        `the TLS certificate of ${ctx.target} could not be verified (${reason}). The provider trusts ${ctx.trustSources.join(' and ')}: ` +
-        'add the certificate authority of the API to NODE_EXTRA_CA_CERTS, or set `insecure = true` (VDB_INSECURE) to skip the check, outside production only',
+        `the TLS certificate of ${ctx.target} could not be verified (${reason}). ` +
+        `The provider trusts ${ctx.trustSources.join(' and ')}: ` +
+        'add the certificate authority of the API to NODE_EXTRA_CA_CERTS, ' +
+        'or set `insecure = true` (VDB_INSECURE) to skip the check, outside production only',
     };
   }
-  if (/ECONNREFUSED/.test(reason)) return { passing: true, sentence: `nothing accepts connections at ${ctx.target} (connection refused): check the API URL and its port` };
+  if (/ECONNREFUSED/.test(reason))
+    return {
+      passing: true,
+      sentence: `nothing accepts connections at ${ctx.target} (connection refused): check the API URL and its port`,
+    };
   if (/ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ECONNRESET/.test(reason)) {
     const code = /E[A-Z]+/.exec(reason)![0];
-    return { passing: true, sentence: `${ctx.target} could not be reached (${code}): check the API URL, and any proxy or firewall between this machine and the API` };
+    return {
+      passing: true,
+      sentence:
+        `${ctx.target} could not be reached (${code}): check the API URL, and any proxy or firewall between ` +
+        `this machine and the API`,
+    };
   }
-  if (PROTOCOL.test(reason)) return { passing: false, sentence: `the TLS handshake with ${ctx.target} failed (${reason}): check that the API URL names the API's gRPC endpoint` };
+  if (PROTOCOL.test(reason))
+    return {
+      passing: false,
+      sentence:
+        `the TLS handshake with ${ctx.target} failed (${reason}): check that the API URL names the API's ` +
+        `gRPC endpoint`,
+    };
   return { passing: true, sentence: `cannot connect to ${ctx.target}: ${reason}` };
 }

@@ -22,7 +22,10 @@ export function parseApiUrl(apiUrl: string): VdbEndpoint {
   if (text === '') throw configError('the API URL is empty');
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(text)?.[1]?.toLowerCase();
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') {
-    throw configError(`the API URL must be host:port, https://host[:port] or, for a local emulator, http://127.0.0.1:port (got scheme ${scheme}://)`);
+    throw configError(
+      `the API URL must be host:port, https://host[:port] or, for a local emulator, http://127.0.0.1:port (got ` +
+        `scheme ${scheme}://)`,
+    );
   }
   let url: URL;
   try {
@@ -37,7 +40,8 @@ export function parseApiUrl(apiUrl: string): VdbEndpoint {
   const tls = url.protocol === 'https:';
   if (!tls && !isLoopbackHost(url.hostname)) {
     throw configError(
-      `refusing plaintext http:// to ${url.hostname}: only loopback hosts (127.0.0.0/8, ::1, localhost) may be reached without TLS; use host:port or https://`,
+      `refusing plaintext http:// to ${url.hostname}: only loopback hosts (127.0.0.0/8, ::1, localhost) may be ` +
+        `reached without TLS; use host:port or https://`,
     );
   }
   const port = url.port === '' ? (tls ? TLS_PORT : PLAINTEXT_PORT) : Number(url.port);
@@ -48,7 +52,11 @@ export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host === '::1') return true;
   const octets = host.split('.');
-  return octets.length === 4 && octets[0] === '127' && octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255);
+  return (
+    octets.length === 4 &&
+    octets[0] === '127' &&
+    octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255)
+  );
 }
 
 function configError(detail: string): ApiError {

@@ -14,7 +14,11 @@ export function formatTimestamp(timestamp: ProtoTimestamp): string {
   const base = new Date(timestamp.seconds * 1000).toISOString().slice(0, 19);
   if (timestamp.nanos === 0) return `${base}Z`;
   const digits = String(timestamp.nanos).padStart(9, '0');
-  const fraction = digits.endsWith('000000') ? digits.slice(0, 3) : digits.endsWith('000') ? digits.slice(0, 6) : digits;
+  const fraction = digits.endsWith('000000')
+    ? digits.slice(0, 3)
+    : digits.endsWith('000')
+      ? digits.slice(0, 6)
+      : digits;
   return `${base}.${fraction}Z`;
 }
 

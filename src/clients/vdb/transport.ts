@@ -81,7 +81,11 @@ export class VdbTransport {
 
   constructor(private readonly options: TransportOptions) {
     const trust = options.endpoint.tls && !options.insecure ? grpcTrust() : undefined;
-    this.connection = { target: options.endpoint.target, host: options.endpoint.host, trustSources: trust?.sources ?? [] };
+    this.connection = {
+      target: options.endpoint.target,
+      host: options.endpoint.host,
+      trustSources: trust?.sources ?? [],
+    };
     // No client keepalive pings: servers commonly allow one ping per 5 minutes and answer more with GOAWAY.
     this.client = new grpc.Client(options.endpoint.target, channelCredentials(options, trust), {
       'grpc.primary_user_agent': options.userAgent,
@@ -102,7 +106,8 @@ export class VdbTransport {
     try {
       body = encodePlain(method.request, call.request);
     } catch (error) {
-      if (error instanceof CodecError) throw new ApiError(`bad request: ${error.message}`, { code: 'invalid', operation });
+      if (error instanceof CodecError)
+        throw new ApiError(`bad request: ${error.message}`, { code: 'invalid', operation });
       throw error;
     }
     const timeoutMs = call.timeoutMs ?? this.options.timeoutMs;
@@ -115,7 +120,12 @@ export class VdbTransport {
     for (let attempt = 1; ; attempt++) {
       if (call.signal?.aborted) {
         if (call.changes && mayHaveTakenEffect) {
-          throw this.lostAnswer(operation, 'an earlier attempt\'s answer was lost and Terraform asked the provider to stop before it could be sent again', traceIds);
+          throw this.lostAnswer(
+            operation,
+            "an earlier attempt's answer was lost and Terraform asked the provider to stop before it could be sent " +
+              'again',
+            traceIds,
+          );
         }
         throw notSent(operation, traceIds);
       }
@@ -124,7 +134,9 @@ export class VdbTransport {
       // A changing call on the wire outlives the stop by the grace (src/clients/stop.ts).
       const grace = call.changes ? graceAfter(call.signal, this.options.stopGraceMs) : undefined;
       const cancelOn = grace ? grace.signal : call.signal;
-      const outcome = await timeApiExchange(() => this.attempt(method.path, body, call, deadline, cancelOn)).finally(() => grace?.dispose());
+      const outcome = await timeApiExchange(() => this.attempt(method.path, body, call, deadline, cancelOn)).finally(
+        () => grace?.dispose(),
+      );
       const durationMs = Date.now() - started;
       if ('bytes' in outcome) {
         this.log(operation, { attempt, code: 'OK', durationMs, traceId: outcome.traceId });
@@ -156,7 +168,8 @@ export class VdbTransport {
         throw new ApiError(notTlsMessage(target), { code: 'unavailable', operation, ...ids, cause: error });
       }
       // No connection: nothing was sent, whatever the call. Tried again only if it may pass.
-      const unconnected = error.code === grpc.status.UNAVAILABLE ? connectionFailure(error.details ?? '', this.connection) : undefined;
+      const unconnected =
+        error.code === grpc.status.UNAVAILABLE ? connectionFailure(error.details ?? '', this.connection) : undefined;
       if (unconnected) {
         const delay = backoffMs(retry, attempt);
         if (!unconnected.passing || attempt >= retry.maxAttempts || Date.now() + delay >= deadline) {
@@ -205,7 +218,11 @@ export class VdbTransport {
             const traceId = traceIdOf(error.metadata) ?? headerTraceId;
             resolve(traceId === undefined ? { error } : { error, traceId });
           } else {
-            resolve(headerTraceId === undefined ? { bytes: response ?? Buffer.alloc(0) } : { bytes: response ?? Buffer.alloc(0), traceId: headerTraceId });
+            resolve(
+              headerTraceId === undefined
+                ? { bytes: response ?? Buffer.alloc(0) }
+                : { bytes: response ?? Buffer.alloc(0), traceId: headerTraceId },
+            );
           }
         },
       );
@@ -253,7 +270,10 @@ export class VdbTransport {
     return key.length >= 4 ? text.split(key).join('***') : text;
   }
 
-  private log(operation: string, fields: { attempt: number; code: string | undefined; durationMs: number; traceId: string | undefined }): void {
+  private log(
+    operation: string,
+    fields: { attempt: number; code: string | undefined; durationMs: number; traceId: string | undefined },
+  ): void {
     this.options.logger?.debug(`vdb ${operation}`, { operation, ...fields });
   }
 }
@@ -261,7 +281,11 @@ export class VdbTransport {
 function channelCredentials(options: TransportOptions, trust: Trust | undefined): grpc.ChannelCredentials {
   if (!options.endpoint.tls) return grpc.credentials.createInsecure();
   // rejectUnauthorized is explicit so NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn verification off.
-  if (options.insecure || !trust) return grpc.credentials.createSsl(null, null, null, { rejectUnauthorized: false, checkServerIdentity: () => undefined });
+  if (options.insecure || !trust)
+    return grpc.credentials.createSsl(null, null, null, {
+      rejectUnauthorized: false,
+      checkServerIdentity: () => undefined,
+    });
   // The roots are explicit (../trust.ts): GRPC_DEFAULT_SSL_ROOTS_FILE_PATH or Node's, and NODE_EXTRA_CA_CERTS.
   return grpc.credentials.createSsl(Buffer.from(trust.pems.join('\n')), null, null, { rejectUnauthorized: true });
 }
@@ -299,7 +323,6 @@ function traceIdOf(metadata: grpc.Metadata | undefined): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-
 function notSent(operation: string, traceIds: string[]): ApiError {
   return new ApiError(NOT_SENT_NOTE, { code: 'cancelled', operation, ...requestIdsOf(traceIds) });
 }
@@ -314,5 +337,3 @@ export function retryAfterMs(metadata: grpc.Metadata | undefined, policy: VdbRet
   const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
   return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds * 1000, policy.maxDelayMs) : undefined;
 }
-
-

@@ -113,13 +113,15 @@ export function validate(spec: FieldSpec, value: unknown, path: string): void {
     case 'string':
       return validateString(spec, value, path);
     case 'integer':
-      if (typeof value !== 'number' || !Number.isInteger(value)) throw invalid(`${path} must be an integer${got(value)}`);
+      if (typeof value !== 'number' || !Number.isInteger(value))
+        throw invalid(`${path} must be an integer${got(value)}`);
       if ((spec.min !== undefined && value < spec.min) || (spec.max !== undefined && value > spec.max)) {
         throw invalid(`${path} must be between ${spec.min ?? '-∞'} and ${spec.max ?? '∞'} (got ${value})`);
       }
       return;
     case 'flag':
-      if (value !== 0 && value !== 1) throw invalid(`${path} must be 0 or 1${spec.secret ? '' : ` (got ${quote(value)})`}`);
+      if (value !== 0 && value !== 1)
+        throw invalid(`${path} must be 0 or 1${spec.secret ? '' : ` (got ${quote(value)})`}`);
       return;
     case 'boolean':
       if (typeof value !== 'boolean') throw invalid(`${path} must be true or false${got(value)}`);
@@ -139,7 +141,8 @@ export function validate(spec: FieldSpec, value: unknown, path: string): void {
 
 function validateString(spec: StringSpec, value: unknown, path: string): void {
   if (typeof value !== 'string') throw invalid(`${path} must be a string${got(value)}`);
-  const defaultMax = spec.format === 'json-data-url' ? DEFAULT_BODY_LIMITS.documentCharacters : DEFAULT_BODY_LIMITS.characters;
+  const defaultMax =
+    spec.format === 'json-data-url' ? DEFAULT_BODY_LIMITS.documentCharacters : DEFAULT_BODY_LIMITS.characters;
   checkLength(value, spec.maxLength ?? defaultMax, path);
   const shown = spec.secret ? '' : ` (got ${quote(value)})`;
   if (value === '' && !spec.allowEmpty) throw invalid(`${path} must not be empty`);
@@ -152,7 +155,8 @@ function validateString(spec: StringSpec, value: unknown, path: string): void {
   if (spec.format === 'json-data-url' && !isJsonDataUrl(value)) {
     throw invalid(`${path} must be a data URL "data:application/json;…;base64,<base64 of a JSON document>"`);
   }
-  if (spec.format === 'pem-private-key' && !isPemPrivateKey(value)) throw invalid(`${path} must be a PEM-encoded private key with a base64 body`);
+  if (spec.format === 'pem-private-key' && !isPemPrivateKey(value))
+    throw invalid(`${path} must be a PEM-encoded private key with a base64 body`);
 }
 
 /** BEGIN/END lines of a private key around base64 lines (encapsulated headers before a blank line allowed). */
@@ -161,7 +165,9 @@ function isPemPrivateKey(value: string): boolean {
   if (!m) return false;
   const lines = m[2]!.split(/\r?\n/);
   const blank = lines.indexOf('');
-  const body = (lines.some((l) => /^[A-Za-z-]+: /.test(l)) && blank >= 0 ? lines.slice(blank + 1) : lines).map((l) => l.trim()).filter((l) => l !== '');
+  const body = (lines.some((l) => /^[A-Za-z-]+: /.test(l)) && blank >= 0 ? lines.slice(blank + 1) : lines)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   return body.length > 0 && body.every((l) => /^[A-Za-z0-9+/]*={0,2}$/.test(l));
 }
 
@@ -199,8 +205,17 @@ export function maskSecrets(spec: FieldSpec, value: unknown): unknown {
  * on the platform.
  */
 export function keepStoredSecrets(spec: FieldSpec, sent: unknown, stored: unknown): unknown {
-  if (spec.secret || spec.credential) return (sent === undefined || sent === '') && typeof stored === 'string' ? stored : sent;
-  if (spec.kind !== 'object' || typeof sent !== 'object' || sent === null || Array.isArray(sent) || typeof stored !== 'object' || stored === null) return sent;
+  if (spec.secret || spec.credential)
+    return (sent === undefined || sent === '') && typeof stored === 'string' ? stored : sent;
+  if (
+    spec.kind !== 'object' ||
+    typeof sent !== 'object' ||
+    sent === null ||
+    Array.isArray(sent) ||
+    typeof stored !== 'object' ||
+    stored === null
+  )
+    return sent;
   const copy: Record<string, unknown> = { ...(sent as Record<string, unknown>) };
   for (const [key, fieldSpec] of Object.entries(spec.fields)) {
     const kept = keepStoredSecrets(fieldSpec, copy[key], (stored as Record<string, unknown>)[key]);

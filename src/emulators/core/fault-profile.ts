@@ -79,7 +79,7 @@ export class FaultProfileError extends Error {
 }
 
 function shown(value: unknown): string {
-  return typeof value === 'number' ? String(value) : JSON.stringify(value) ?? String(value);
+  return typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
 }
 
 /** The first problem with these options, if any (the CLI reports it under the flag's name). */
@@ -92,7 +92,8 @@ export function faultProfileProblem(options: FaultProfileOptions): FaultProfileP
     return { option: 'rate', problem: 'must be a number from 0 to 1', value: rate };
   }
   if (kinds !== undefined) {
-    if (kinds.length === 0) return { option: 'kinds', problem: `must name at least one of ${FAULT_KINDS.join(', ')}`, value: kinds };
+    if (kinds.length === 0)
+      return { option: 'kinds', problem: `must name at least one of ${FAULT_KINDS.join(', ')}`, value: kinds };
     const unknown = kinds.find((kind) => !(FAULT_KINDS as readonly string[]).includes(kind));
     if (unknown !== undefined) {
       return { option: 'kinds', problem: `must be among ${FAULT_KINDS.join(', ')}`, value: unknown };
@@ -100,12 +101,23 @@ export function faultProfileProblem(options: FaultProfileOptions): FaultProfileP
     const repeated = kinds.find((kind, index) => kinds.indexOf(kind) !== index);
     if (repeated !== undefined) return { option: 'kinds', problem: 'must not repeat a kind', value: repeated };
   }
-  if (retryAfterSeconds !== undefined && (!Number.isInteger(retryAfterSeconds) || retryAfterSeconds < 0 || retryAfterSeconds > MAX_SECONDS)) {
+  if (
+    retryAfterSeconds !== undefined &&
+    (!Number.isInteger(retryAfterSeconds) || retryAfterSeconds < 0 || retryAfterSeconds > MAX_SECONDS)
+  ) {
     // Retry-After carries whole seconds.
-    return { option: 'retryAfterSeconds', problem: `must be a whole number of seconds from 0 to ${MAX_SECONDS}`, value: retryAfterSeconds };
+    return {
+      option: 'retryAfterSeconds',
+      problem: `must be a whole number of seconds from 0 to ${MAX_SECONDS}`,
+      value: retryAfterSeconds,
+    };
   }
   if (slowMs !== undefined && (!Number.isInteger(slowMs) || slowMs < 0 || slowMs > MAX_SLOW_MS)) {
-    return { option: 'slowMs', problem: `must be a whole number of milliseconds from 0 to ${MAX_SLOW_MS}`, value: slowMs };
+    return {
+      option: 'slowMs',
+      problem: `must be a whole number of milliseconds from 0 to ${MAX_SLOW_MS}`,
+      value: slowMs,
+    };
   }
   return undefined;
 }
@@ -126,7 +138,10 @@ export function faultProfileSettings(options: FaultProfileOptions): FaultProfile
 
 /** One line for logs, e.g. `rate 0.2, seed 42, kinds rate-limit,drop, retry-after 1 s, slow 300 ms`. */
 export function describeFaultProfile(settings: FaultProfileSettings): string {
-  return `rate ${settings.rate}, seed ${settings.seed}, kinds ${settings.kinds.join(',')}, retry-after ${settings.retryAfterSeconds} s, slow ${settings.slowMs} ms`;
+  return (
+    `rate ${settings.rate}, seed ${settings.seed}, kinds ${settings.kinds.join(',')}, ` +
+    `retry-after ${settings.retryAfterSeconds} s, slow ${settings.slowMs} ms`
+  );
 }
 
 /** e.g. `1000 calls, 203 faulted (rate-limit 40, server-error 41, drop 39, slow 42, ambiguous 41)`. */

@@ -3,12 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomHex } from './ids.js';
 import type { FaultDecision, SeededFaults } from './fault-profile.js';
 import type { Fault, FaultInjector } from './faults.js';
-import {
-  HttpError,
-  type EmulatorRequest,
-  type EmulatorResponse,
-  type Middleware,
-} from './http-types.js';
+import { HttpError, type EmulatorRequest, type EmulatorResponse, type Middleware } from './http-types.js';
 import type { RequestLog } from './request-log.js';
 import type { Router } from './router.js';
 
@@ -85,7 +80,7 @@ async function handle(options: HttpServerOptions, req: IncomingMessage, res: Ser
 
   // Decided in arrival order, right after logging, so the n-th logged request got the n-th decision.
   const oneShot = options.faults.take(method, url.pathname, parsed.ok ? parsed.value : undefined);
-  let plan: FaultPlan = { then: 'handle' };
+  let plan: FaultPlan = { outcome: 'handle' };
   if (oneShot) plan = oneShotPlan(oneShot, req.headers);
   else {
     const decision = options.seededFaults?.decide(options.isCreate?.(method, url.pathname) ?? false);
@@ -96,16 +91,16 @@ async function handle(options: HttpServerOptions, req: IncomingMessage, res: Ser
   }
 
   if (plan.delayMs) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
-  if (plan.then === 'drop') {
+  if (plan.outcome === 'drop') {
     req.socket.destroy();
     return;
   }
-  if (plan.then === 'answer') {
+  if (plan.outcome === 'answer') {
     send(res, plan.response);
     return;
   }
   const response = await handleNormally(options, { method, url, headers: req.headers, raw, parsed });
-  if (plan.then === 'handle-then-drop') {
+  if (plan.outcome === 'handle-then-drop') {
     req.socket.destroy();
     return;
   }
@@ -114,25 +109,27 @@ async function handle(options: HttpServerOptions, req: IncomingMessage, res: Ser
 
 /** What a fault does to one request; `delayMs` comes first. */
 type FaultPlan = { readonly delayMs?: number } & (
-  | { readonly then: 'handle' }
-  | { readonly then: 'answer'; readonly response: EmulatorResponse }
+  | { readonly outcome: 'handle' }
+  | { readonly outcome: 'answer'; readonly response: EmulatorResponse }
   /** Close the socket without handling the request. */
-  | { readonly then: 'drop' }
+  | { readonly outcome: 'drop' }
   /** Handle the request (it takes effect), then close the socket instead of answering. */
-  | { readonly then: 'handle-then-drop' }
+  | { readonly outcome: 'handle-then-drop' }
 );
 
 function oneShotPlan(fault: Fault, headers: IncomingHttpHeaders): FaultPlan {
   const delay = fault.delayMs ? { delayMs: fault.delayMs } : {};
-  if (fault.slow) return { ...delay, then: 'handle' };
-  if (fault.ambiguous) return { ...delay, then: 'handle-then-drop' };
-  if (fault.dropConnection) return { ...delay, then: 'drop' };
+  if (fault.slow) return { ...delay, outcome: 'handle' };
+  if (fault.ambiguous) return { ...delay, outcome: 'handle-then-drop' };
+  if (fault.dropConnection) return { ...delay, outcome: 'drop' };
   return {
     ...delay,
-    then: 'answer',
+    outcome: 'answer',
     response: {
       status: fault.status ?? 500,
-      ...(fault.rawBody !== undefined ? { rawBody: fault.rawBody } : { body: fault.bodyFor ? fault.bodyFor(headers) : fault.body }),
+      ...(fault.rawBody !== undefined
+        ? { rawBody: fault.rawBody }
+        : { body: fault.bodyFor ? fault.bodyFor(headers) : fault.body }),
       ...(fault.headers ? { headers: fault.headers } : {}),
     },
   };
@@ -148,7 +145,7 @@ function seededPlan(decision: FaultDecision): FaultPlan {
   switch (decision.kind) {
     case 'rate-limit':
       return {
-        then: 'answer',
+        outcome: 'answer',
         response: {
           status: 429,
           body: { message: `rate limit exceeded (injected fault); retry after ${decision.retryAfterSeconds} s` },
@@ -157,14 +154,14 @@ function seededPlan(decision: FaultDecision): FaultPlan {
       };
     case 'server-error': {
       const { status, message } = SERVER_ERRORS[Math.floor(decision.variant * SERVER_ERRORS.length)]!;
-      return { then: 'answer', response: { status, body: { message: `${message} (injected fault)` } } };
+      return { outcome: 'answer', response: { status, body: { message: `${message} (injected fault)` } } };
     }
     case 'drop':
-      return { then: 'drop' };
+      return { outcome: 'drop' };
     case 'slow':
-      return { then: 'handle', delayMs: decision.slowMs };
+      return { outcome: 'handle', delayMs: decision.slowMs };
     case 'ambiguous':
-      return { then: 'handle-then-drop' };
+      return { outcome: 'handle-then-drop' };
   }
 }
 

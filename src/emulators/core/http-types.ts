@@ -25,10 +25,7 @@ export interface EmulatorResponse {
 export type Handler = (request: EmulatorRequest) => EmulatorResponse | Promise<EmulatorResponse>;
 
 /** Runs before the handler (e.g. authentication); call `next` to continue. */
-export type Middleware = (
-  request: EmulatorRequest,
-  next: () => Promise<EmulatorResponse>,
-) => Promise<EmulatorResponse>;
+export type Middleware = (request: EmulatorRequest, next: () => Promise<EmulatorResponse>) => Promise<EmulatorResponse>;
 
 /** Thrown by handlers and validators to answer with an error status and body. */
 export class HttpError extends Error {

@@ -61,10 +61,10 @@ export function registerAgentAccessTokenRoutes(router: Router, ctx: SecContext):
 
   router.add('GET', BASE, () => json(200, { data: ctx.store.list<AgentAccessTokenRecord>(COLLECTION) }));
 
-  router.add('GET', `${BASE}/:token`, (request) => json(200, { data: findToken(ctx, request.params['token']!) }));
+  router.add('GET', `${BASE}/:token`, (request) => json(200, { data: findToken(ctx, request.params.token!) }));
 
   router.add('PATCH', `${BASE}/:token`, (request) => {
-    const existing = findToken(ctx, request.params['token']!);
+    const existing = findToken(ctx, request.params.token!);
     validate(updateSpec, request.body, 'body');
     const body = request.body as TokenBody;
     if (body.tokenAlias !== undefined) assertAliasFree(ctx, body.tokenAlias, existing.accessToken);
@@ -121,7 +121,8 @@ type Filter = (record: AgentAccessTokenRecord) => boolean;
 
 /** `{"filters": [{"field", "expression", "value" | "values"}]}`, all filters must hold. */
 function parseFilters(body: unknown): Filter[] {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('request body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw invalid('request body must be a JSON object');
   const filters = (body as { filters?: unknown }).filters ?? [];
   if (!Array.isArray(filters)) throw invalid('filters must be an array');
   checkItemCount(filters, DEFAULT_BODY_LIMITS.items, 'filters');
@@ -141,7 +142,8 @@ function parseFilters(body: unknown): Filter[] {
       }
       case 'in':
       case 'not_in': {
-        if (!Array.isArray(values)) throw invalid(`${path}.values must be an array for expression ${String(expression)}`);
+        if (!Array.isArray(values))
+          throw invalid(`${path}.values must be an array for expression ${String(expression)}`);
         checkItemCount(values, DEFAULT_BODY_LIMITS.items, `${path}.values`);
         const set = new Set(values.map((item, i) => scalar(item, `${path}.values[${i}]`)));
         return expression === 'in' ? (record) => set.has(read(record)) : (record) => !set.has(read(record));
@@ -154,7 +156,8 @@ function parseFilters(body: unknown): Filter[] {
 
 /** A value a filter compares with, as text: a string, number or boolean of bounded length. */
 function scalar(value: unknown, path: string): string {
-  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw invalid(`${path} must be a string, number or boolean`);
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
+    throw invalid(`${path} must be a string, number or boolean`);
   const text = String(value);
   checkLength(text, DEFAULT_BODY_LIMITS.characters, path);
   return text;

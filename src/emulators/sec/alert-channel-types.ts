@@ -24,10 +24,10 @@ const tracker: ObjectSpec = field.object(
   {
     // The cloud tracker authenticates with an API token, the server one with a password.
     check: (data, path) => {
-      if (data['trackerType'] === 'TRACKER_CLOUD' && !data['apiToken']) {
+      if (data.trackerType === 'TRACKER_CLOUD' && !data.apiToken) {
         throw invalid(`${path}.apiToken is required when trackerType is TRACKER_CLOUD`);
       }
-      if (data['trackerType'] === 'TRACKER_SERVER' && !data['password']) {
+      if (data.trackerType === 'TRACKER_SERVER' && !data.password) {
         throw invalid(`${path}.password is required when trackerType is TRACKER_SERVER`);
       }
     },

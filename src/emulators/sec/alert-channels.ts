@@ -19,7 +19,7 @@ export function registerAlertChannelRoutes(router: Router, ctx: SecContext): voi
   registerIntegrationRoutes(router, ctx, ALERT_CHANNELS);
 
   router.add('POST', `${API_PREFIX}/${ALERT_CHANNELS.collection}/:intgGuid/test`, (request) => {
-    const channel = findIntegration(ctx, ALERT_CHANNELS, request.params['intgGuid']!);
+    const channel = findIntegration(ctx, ALERT_CHANNELS, request.params.intgGuid!);
     const now = ctx.clock.now();
     const failure = ctx.channelTestFailures.get(channel.intgGuid) ?? markerFailure(channel.data);
     channel.state = failure

@@ -49,10 +49,15 @@ export function registerAlertProfileRoutes(router: Router, ctx: SecContext): voi
     const body = request.body as { alertProfileId: string; extends: string; alerts: AlertTemplateRecord[] };
     const id = body.alertProfileId;
     if (id.startsWith(RESERVED_PROFILE_PREFIX)) {
-      throw invalid(`body.alertProfileId: names starting with ${RESERVED_PROFILE_PREFIX} are reserved for the platform's built-in profiles (got ${quote(id)})`);
+      throw invalid(
+        `body.alertProfileId: names starting with ${RESERVED_PROFILE_PREFIX} are reserved for the platform's ` +
+          `built-in profiles (got ${quote(id)})`,
+      );
     }
-    if (!PROFILE_NAME.test(id)) throw invalid(`body.alertProfileId must contain only letters, digits, "_" and "-" (got ${quote(id)})`);
-    if (ctx.store.has(ALERT_PROFILES, id)) throw new HttpError(409, `an alert profile named ${quote(id)} already exists`);
+    if (!PROFILE_NAME.test(id))
+      throw invalid(`body.alertProfileId must contain only letters, digits, "_" and "-" (got ${quote(id)})`);
+    if (ctx.store.has(ALERT_PROFILES, id))
+      throw new HttpError(409, `an alert profile named ${quote(id)} already exists`);
     const base = ctx.store.get<AlertProfileRecord>(ALERT_PROFILES, body.extends);
     if (!base) throw invalid(`body.extends: there is no alert profile ${quote(body.extends)} to extend`);
     checkTemplates(body.alerts, base);
@@ -70,10 +75,10 @@ export function registerAlertProfileRoutes(router: Router, ctx: SecContext): voi
 
   router.add('GET', BASE, () => json(200, { data: ctx.store.list<AlertProfileRecord>(ALERT_PROFILES) }));
 
-  router.add('GET', `${BASE}/:id`, (request) => json(200, { data: findProfile(ctx, request.params['id']!) }));
+  router.add('GET', `${BASE}/:id`, (request) => json(200, { data: findProfile(ctx, request.params.id!) }));
 
   router.add('PATCH', `${BASE}/:id`, (request) => {
-    const existing = findProfile(ctx, request.params['id']!);
+    const existing = findProfile(ctx, request.params.id!);
     if (isBuiltIn(existing)) throw invalid(`the built-in alert profile ${existing.alertProfileId} cannot be changed`);
     if (typeof request.body === 'object' && request.body !== null) {
       for (const key of ['alertProfileId', 'extends']) {
@@ -90,7 +95,7 @@ export function registerAlertProfileRoutes(router: Router, ctx: SecContext): voi
   });
 
   router.add('DELETE', `${BASE}/:id`, (request) => {
-    const existing = findProfile(ctx, request.params['id']!);
+    const existing = findProfile(ctx, request.params.id!);
     if (isBuiltIn(existing)) throw invalid(`the built-in alert profile ${existing.alertProfileId} cannot be deleted`);
     ctx.store.remove(ALERT_PROFILES, existing.alertProfileId);
     return noContent();
@@ -127,13 +132,15 @@ function checkTemplates(alerts: AlertTemplateRecord[], base: AlertProfileRecord)
   const known = new Set(base.fields.map((f) => f.name));
   const seen = new Set<string>();
   alerts.forEach((alert, index) => {
-    if (seen.has(alert.name)) throw invalid(`body.alerts[${index}].name: the template name ${quote(alert.name)} is used twice`);
+    if (seen.has(alert.name))
+      throw invalid(`body.alerts[${index}].name: the template name ${quote(alert.name)} is used twice`);
     seen.add(alert.name);
     for (const key of ['subject', 'description'] as const) {
       for (const match of alert[key].matchAll(PLACEHOLDER)) {
         if (!known.has(match[1]!)) {
           throw invalid(
-            `body.alerts[${index}].${key}: {{${match[1]}}} is not a field of ${base.alertProfileId}; known fields: ${[...known].join(', ')}`,
+            `body.alerts[${index}].${key}: {{${match[1]}}} is not a field of ${base.alertProfileId}; known ` +
+              `fields: ${[...known].join(', ')}`,
           );
         }
       }

@@ -11,8 +11,19 @@ export const ALERT_RULE_SOURCES = ['Agent', 'CloudA', 'CloudB', 'CloudC', 'Cloud
 export const ALERT_RULE_CATEGORIES = ['Anomaly', 'Policy', 'Composite'];
 /** What the alert is about, as the platform names it since its event categories became subcategories. */
 export const ALERT_RULE_SUBCATEGORIES = [
-  'Compliance', 'Application', 'Cloud Activity', 'File', 'Machine', 'User', 'Platform', 'Kubernetes Activity', 'Registry', 'SystemCall',
-  'Host Vulnerability', 'Container Vulnerability', 'Threat Intel',
+  'Compliance',
+  'Application',
+  'Cloud Activity',
+  'File',
+  'Machine',
+  'User',
+  'Platform',
+  'Kubernetes Activity',
+  'Registry',
+  'SystemCall',
+  'Host Vulnerability',
+  'Container Vulnerability',
+  'Threat Intel',
 ];
 
 export interface AlertRuleRecord {
@@ -56,7 +67,16 @@ const bodySpec = field.object({
 
 type RuleBody = Omit<AlertRuleRecord, 'mcGuid' | 'filters'> & {
   mcGuid?: string;
-  filters: Omit<AlertRuleRecord['filters'], 'createdOrUpdatedTime' | 'createdOrUpdatedBy' | 'resourceGroups' | 'subCategory' | 'source' | 'category' | 'description'> &
+  filters: Omit<
+    AlertRuleRecord['filters'],
+    | 'createdOrUpdatedTime'
+    | 'createdOrUpdatedBy'
+    | 'resourceGroups'
+    | 'subCategory'
+    | 'source'
+    | 'category'
+    | 'description'
+  > &
     Partial<Pick<AlertRuleRecord['filters'], 'resourceGroups' | 'subCategory' | 'source' | 'category' | 'description'>>;
 };
 
@@ -66,13 +86,17 @@ export function registerAlertRuleRoutes(router: Router, ctx: SecContext): void {
   const parse = (body: unknown, mcGuid: string | undefined): RuleBody => {
     validate(bodySpec, body, 'body');
     const rule = body as RuleBody;
-    if (mcGuid === undefined && rule.mcGuid !== undefined) throw invalid('body.mcGuid is assigned by the server and must not be sent on create');
-    if (mcGuid !== undefined && rule.mcGuid !== undefined && rule.mcGuid !== mcGuid) throw invalid(`body.mcGuid (${quote(rule.mcGuid)}) does not match the path`);
+    if (mcGuid === undefined && rule.mcGuid !== undefined)
+      throw invalid('body.mcGuid is assigned by the server and must not be sent on create');
+    if (mcGuid !== undefined && rule.mcGuid !== undefined && rule.mcGuid !== mcGuid)
+      throw invalid(`body.mcGuid (${quote(rule.mcGuid)}) does not match the path`);
     rule.intgGuidList.forEach((guid, index) => {
-      if (!ctx.store.has(SEC_COLLECTIONS.alertChannels, guid)) throw invalid(`body.intgGuidList[${index}]: there is no alert channel ${quote(guid)}`);
+      if (!ctx.store.has(SEC_COLLECTIONS.alertChannels, guid))
+        throw invalid(`body.intgGuidList[${index}]: there is no alert channel ${quote(guid)}`);
     });
     (rule.filters.resourceGroups ?? []).forEach((guid, index) => {
-      if (!ctx.store.has(RESOURCE_GROUPS_COLLECTION, guid)) throw invalid(`body.filters.resourceGroups[${index}]: there is no resource group ${quote(guid)}`);
+      if (!ctx.store.has(RESOURCE_GROUPS_COLLECTION, guid))
+        throw invalid(`body.filters.resourceGroups[${index}]: there is no resource group ${quote(guid)}`);
     });
     return rule;
   };
@@ -95,15 +119,17 @@ export function registerAlertRuleRoutes(router: Router, ctx: SecContext): void {
       },
     });
 
-  router.add('POST', BASE, (request) => json(201, { data: store(prefixedId(ctx.account.toUpperCase()), parse(request.body, undefined)) }));
+  router.add('POST', BASE, (request) =>
+    json(201, { data: store(prefixedId(ctx.account.toUpperCase()), parse(request.body, undefined)) }),
+  );
   router.add('GET', BASE, () => json(200, { data: ctx.store.list(ALERT_RULES_COLLECTION) }));
-  router.add('GET', `${BASE}/:mcGuid`, (request) => json(200, { data: find(ctx, request.params['mcGuid']!) }));
+  router.add('GET', `${BASE}/:mcGuid`, (request) => json(200, { data: find(ctx, request.params.mcGuid!) }));
   router.add('PATCH', `${BASE}/:mcGuid`, (request) => {
-    const existing = find(ctx, request.params['mcGuid']!);
+    const existing = find(ctx, request.params.mcGuid!);
     return json(200, { data: store(existing.mcGuid, parse(request.body, existing.mcGuid)) });
   });
   router.add('DELETE', `${BASE}/:mcGuid`, (request) => {
-    ctx.store.remove(ALERT_RULES_COLLECTION, find(ctx, request.params['mcGuid']!).mcGuid);
+    ctx.store.remove(ALERT_RULES_COLLECTION, find(ctx, request.params.mcGuid!).mcGuid);
     return noContent();
   });
 }

@@ -1,6 +1,11 @@
 import { field, invalid, json, type ObjectSpec, type Router } from '../core/index.js';
 import { API_PREFIX, type SecContext } from './context.js';
-import { presentIntegration, registerIntegrationRoutes, type IntegrationFamily, type IntegrationRecord } from './integrations.js';
+import {
+  presentIntegration,
+  registerIntegrationRoutes,
+  type IntegrationFamily,
+  type IntegrationRecord,
+} from './integrations.js';
 
 /**
  * Cloud-account integrations: the `data` object of every type in the neutral wire format
@@ -42,14 +47,20 @@ const scanSettings = {
 const accountMappingFile = field.string({ optional: true, format: 'json-data-url' });
 
 function checkAccountMappings(data: Record<string, unknown>, path: string): void {
-  const value = data['accountMappingFile'];
+  const value = data.accountMappingFile;
   if (typeof value !== 'string') return;
   const where = `${path}.accountMappingFile`;
   const document = JSON.parse(Buffer.from(value.slice(value.indexOf(',') + 1), 'base64').toString('utf8')) as unknown;
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) throw invalid(`${where} must hold a JSON object`);
-  const { defaultPlatformAccountCloudA: fallback, integration_mappings: mappings } = document as Record<string, unknown>;
+  if (typeof document !== 'object' || document === null || Array.isArray(document))
+    throw invalid(`${where} must hold a JSON object`);
+  const { defaultPlatformAccountCloudA: fallback, integration_mappings: mappings } = document as Record<
+    string,
+    unknown
+  >;
   if (typeof fallback !== 'string' || fallback === '') {
-    throw invalid(`${where}: defaultPlatformAccountCloudA is required (the platform account that receives unmapped accounts)`);
+    throw invalid(
+      `${where}: defaultPlatformAccountCloudA is required (the platform account that receives unmapped accounts)`,
+    );
   }
   if (mappings === undefined) return;
   if (typeof mappings !== 'object' || mappings === null || Array.isArray(mappings)) {
@@ -59,11 +70,14 @@ function checkAccountMappings(data: Record<string, unknown>, path: string): void
   for (const [platformAccount, entry] of Object.entries(mappings as Record<string, unknown>)) {
     const ids = (entry as { cloud_a_accounts?: unknown } | null)?.cloud_a_accounts;
     if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => typeof id === 'string' && id !== '')) {
-      throw invalid(`${where}: integration_mappings.${platformAccount}.cloud_a_accounts must be a non-empty array of account ids`);
+      throw invalid(
+        `${where}: integration_mappings.${platformAccount}.cloud_a_accounts must be a non-empty array of account ids`,
+      );
     }
     for (const id of ids as string[]) {
       const other = seen.get(id);
-      if (other !== undefined) throw invalid(`${where}: account ${id} is mapped to both ${other} and ${platformAccount}`);
+      if (other !== undefined)
+        throw invalid(`${where}: account ${id} is mapped to both ${other} and ${platformAccount}`);
       seen.set(id, platformAccount);
     }
   }
@@ -72,7 +86,7 @@ function checkAccountMappings(data: Record<string, unknown>, path: string): void
 /** An organisation-level scope needs the organisation. */
 function checkOrganization(scopeField: string) {
   return (data: Record<string, unknown>, path: string): void => {
-    if (data[scopeField] === 'ORGANIZATION' && !data['organizationId']) {
+    if (data[scopeField] === 'ORGANIZATION' && !data.organizationId) {
       throw invalid(`${path}.organizationId is required when ${scopeField} is ORGANIZATION`);
     }
   };
@@ -90,10 +104,19 @@ const regions = field.array(text(), { minItems: 1 });
 export const CLOUD_ACCOUNT_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
   CloudACfg: field.object({ crossAccountCredentials: roleCredentials, cloudAAccountId: text({ optional: true }) }),
   CloudACtSqs: field.object(
-    { crossAccountCredentials: roleCredentials, queueUrl: field.string({ format: 'url' }), cloudAAccountId: text({ optional: true }), accountMappingFile },
+    {
+      crossAccountCredentials: roleCredentials,
+      queueUrl: field.string({ format: 'url' }),
+      cloudAAccountId: text({ optional: true }),
+      accountMappingFile,
+    },
     { check: checkAccountMappings },
   ),
-  CloudAEksAudit: field.object({ crossAccountCredentials: roleCredentials, topicArn: text(), bucketArn: text({ optional: true }) }),
+  CloudAEksAudit: field.object({
+    crossAccountCredentials: roleCredentials,
+    topicArn: text(),
+    bucketArn: text({ optional: true }),
+  }),
   CloudAGovCfg: field.object({ accessKeyCredentials }),
   CloudAGovCtSqs: field.object({ accessKeyCredentials, queueUrl: field.string({ format: 'url' }) }),
   CloudAAgentless: field.object(cloudAAgentless),
@@ -116,7 +139,12 @@ export const CLOUD_ACCOUNT_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
     regions,
   }),
   CloudBCfg: field.object({ credentials: cloudBCredentials(false), idType: cloudBScope, id: text() }),
-  CloudBAtSes: field.object({ credentials: cloudBCredentials(false), idType: cloudBScope, id: text(), subscriptionName: text() }),
+  CloudBAtSes: field.object({
+    credentials: cloudBCredentials(false),
+    idType: cloudBScope,
+    id: text(),
+    subscriptionName: text(),
+  }),
   CloudBAlPubSub: field.object(
     {
       credentials: cloudBCredentials(true),
@@ -152,8 +180,17 @@ export const CLOUD_ACCOUNT_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
     filterList: optionalFreeText,
   }),
   CloudCCfg: field.object({ credentials: cloudCCredentials, tenantId: text() }),
-  CloudCAlSeq: field.object({ credentials: cloudCCredentials, tenantId: text(), queueUrl: field.string({ format: 'url' }) }),
-  CloudCAdAl: field.object({ credentials: cloudCCredentials, tenantId: text(), eventStreamNamespace: text(), eventStreamName: text() }),
+  CloudCAlSeq: field.object({
+    credentials: cloudCCredentials,
+    tenantId: text(),
+    queueUrl: field.string({ format: 'url' }),
+  }),
+  CloudCAdAl: field.object({
+    credentials: cloudCCredentials,
+    tenantId: text(),
+    eventStreamNamespace: text(),
+    eventStreamName: text(),
+  }),
   CloudCAgentless: field.object({
     ...scanSettings,
     credentials: cloudCCredentials,
@@ -173,7 +210,10 @@ export const CLOUD_ACCOUNT_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
     regions,
   }),
   CloudDCfg: field.object({
-    credentials: field.object({ fingerprint: text(), privateKey: field.string({ secret: true, format: 'pem-private-key' }) }),
+    credentials: field.object({
+      fingerprint: text(),
+      privateKey: field.string({ secret: true, format: 'pem-private-key' }),
+    }),
     homeRegion: text(),
     tenantId: text(),
     tenantName: text(),
@@ -182,7 +222,14 @@ export const CLOUD_ACCOUNT_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
 };
 
 /** Scanners report with a server token, issued on create. */
-const SERVER_TOKEN_TYPES = new Set(['CloudAAgentless', 'CloudAAgentlessOrg', 'CloudBAgentless', 'CloudCAgentless', 'CloudADspm', 'CloudCDspm']);
+const SERVER_TOKEN_TYPES = new Set([
+  'CloudAAgentless',
+  'CloudAAgentlessOrg',
+  'CloudBAgentless',
+  'CloudCAgentless',
+  'CloudADspm',
+  'CloudCDspm',
+]);
 
 export const CLOUD_ACCOUNTS: IntegrationFamily = {
   collection: 'CloudAccounts',

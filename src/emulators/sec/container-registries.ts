@@ -75,35 +75,50 @@ function keyValueList(value: unknown, what: string): FieldSpec {
   const keys = new Set<string>();
   if (Array.isArray(value)) {
     for (const item of value) {
-      if (typeof item === 'object' && item !== null && !Array.isArray(item)) for (const key of Object.keys(item)) keys.add(key);
+      if (typeof item === 'object' && item !== null && !Array.isArray(item))
+        for (const key of Object.keys(item)) keys.add(key);
     }
   }
-  const item = field.object(Object.fromEntries([...keys].map((key) => [key, field.string({ optional: true, allowEmpty: true })])), {
-    check: (entry, path) => {
-      const entries = Object.entries(entry);
-      if (entries.length !== 1) throw invalid(`${path} must hold exactly one ${what} as {"<key>": "<value>"} (got ${entries.length} entries)`);
-      const [key, itemValue] = entries[0]!;
-      if (key.trim() === '') throw invalid(`${path} must have a non-empty ${what} key`);
-      if (typeof itemValue !== 'string') throw invalid(`${path}.${key} must be a string`);
+  const item = field.object(
+    Object.fromEntries([...keys].map((key) => [key, field.string({ optional: true, allowEmpty: true })])),
+    {
+      check: (entry, path) => {
+        const entries = Object.entries(entry);
+        if (entries.length !== 1)
+          throw invalid(
+            `${path} must hold exactly one ${what} as {"<key>": "<value>"} (got ${entries.length} entries)`,
+          );
+        const [key, itemValue] = entries[0]!;
+        if (key.trim() === '') throw invalid(`${path} must have a non-empty ${what} key`);
+        if (typeof itemValue !== 'string') throw invalid(`${path}.${key} must be a string`);
+      },
     },
-  });
+  );
   return field.array(item, { optional: true });
 }
 
 /** The platform assesses the newest 5, 10 or 15 images of each repository. */
 function checkImageCount(data: Record<string, unknown>, path: string): void {
-  const value = data['limitNumImg'];
-  if (typeof value === 'number' && ![5, 10, 15].includes(value)) throw invalid(`${path}.limitNumImg must be one of 5, 10, 15 (got ${value})`);
+  const value = data.limitNumImg;
+  if (typeof value === 'number' && ![5, 10, 15].includes(value))
+    throw invalid(`${path}.limitNumImg must be one of 5, 10, 15 (got ${value})`);
 }
 
 /** `data` of each registry type, given the labels the body carries. */
 function registrySpec(registryType: string, data: Record<string, unknown>): ObjectSpec {
   const registryTypeField = field.string({ oneOf: [registryType] });
-  const limitByLabel = keyValueList(data['limitByLabel'], 'label');
+  const limitByLabel = keyValueList(data.limitByLabel, 'label');
   /** The image limits every registry but RegistryE has, with the image-count rule. */
   const limited = (fields: Record<string, FieldSpec>, check?: ObjectSpec['check']): ObjectSpec =>
     field.object(
-      { registryType: registryTypeField, ...fields, limitByTag: tags, limitByLabel, limitByRep: repositories, limitNumImg },
+      {
+        registryType: registryTypeField,
+        ...fields,
+        limitByTag: tags,
+        limitByLabel,
+        limitByRep: repositories,
+        limitNumImg,
+      },
       {
         check: (value, path) => {
           checkImageCount(value, path);
@@ -117,24 +132,46 @@ function registrySpec(registryType: string, data: Record<string, unknown>): Obje
         {
           registryDomain: field.string(),
           authType: field.string({ oneOf: ['ROLE', 'ACCESS_KEY'] }),
-          crossAccountCredentials: field.object({ roleArn: field.string(), externalId: field.string() }, { optional: true }),
-          accessKeyCredentials: field.object({ accessKeyId: field.string(), secretAccessKey: field.string({ secret: true }) }, { optional: true }),
+          crossAccountCredentials: field.object(
+            { roleArn: field.string(), externalId: field.string() },
+            { optional: true },
+          ),
+          accessKeyCredentials: field.object(
+            { accessKeyId: field.string(), secretAccessKey: field.string({ secret: true }) },
+            { optional: true },
+          ),
           nonOsPackageEval,
         },
         (value, path) => {
           // Each authentication kind carries exactly its own credentials object.
           const [wanted, other] =
-            value['authType'] === 'ROLE' ? ['crossAccountCredentials', 'accessKeyCredentials'] : ['accessKeyCredentials', 'crossAccountCredentials'];
-          if (value[wanted] === undefined || value[wanted] === null) throw invalid(`${path}.${wanted} is required when authType is ${String(value['authType'])}`);
-          if (value[other] !== undefined && value[other] !== null) throw invalid(`${path}.${other} must not be sent when authType is ${String(value['authType'])}`);
+            value.authType === 'ROLE'
+              ? ['crossAccountCredentials', 'accessKeyCredentials']
+              : ['accessKeyCredentials', 'crossAccountCredentials'];
+          if (value[wanted] === undefined || value[wanted] === null)
+            throw invalid(`${path}.${wanted} is required when authType is ${String(value.authType)}`);
+          if (value[other] !== undefined && value[other] !== null)
+            throw invalid(`${path}.${other} must not be sent when authType is ${String(value.authType)}`);
         },
       );
     case 'REGISTRY_B':
-      return limited({ registryDomain: field.string({ oneOf: REGISTRY_B_DOMAINS }), credentials: gcpStyleCredentials, nonOsPackageEval });
+      return limited({
+        registryDomain: field.string({ oneOf: REGISTRY_B_DOMAINS }),
+        credentials: gcpStyleCredentials,
+        nonOsPackageEval,
+      });
     case 'REGISTRY_C':
-      return limited({ registryDomain: field.string({ oneOf: REGISTRY_C_DOMAINS }), credentials: gcpStyleCredentials, nonOsPackageEval });
+      return limited({
+        registryDomain: field.string({ oneOf: REGISTRY_C_DOMAINS }),
+        credentials: gcpStyleCredentials,
+        nonOsPackageEval,
+      });
     case 'REGISTRY_D':
-      return limited({ registryDomain: field.string({ oneOf: ['index.docker.io'] }), credentials: userCredentials(false), nonOsPackageEval });
+      return limited({
+        registryDomain: field.string({ oneOf: ['index.docker.io'] }),
+        credentials: userCredentials(false),
+        nonOsPackageEval,
+      });
     case 'REGISTRY_E':
       // A generic registry: no repository or image-count limits.
       return field.object({
@@ -159,27 +196,41 @@ function registrySpec(registryType: string, data: Record<string, unknown>): Obje
       return field.object(
         {
           registryType: registryTypeField,
-          identifierTag: keyValueList(data['identifierTag'], 'identifier tag'),
+          identifierTag: keyValueList(data.identifierTag, 'identifier tag'),
           limitNumScan: field.string({ optional: true, maxLength: 16 }),
         },
         {
           check: (value, path) => {
-            const limit = value['limitNumScan'];
+            const limit = value.limitNumScan;
             // The platform keeps this number as a string.
             if (typeof limit === 'string' && !/^[1-9][0-9]*$/.test(limit)) {
-              throw invalid(`${path}.limitNumScan must be a positive whole number written as a string (got ${quote(limit)})`);
+              throw invalid(
+                `${path}.limitNumScan must be a positive whole number written as a string (got ${quote(limit)})`,
+              );
             }
             // The platform publishes no maximum; 10,000 scans (chosen) is far beyond its default of 60.
-            if (typeof limit === 'string' && Number(limit) > 10_000) throw invalid(`${path}.limitNumScan must be at most 10000 (got ${limit})`);
+            if (typeof limit === 'string' && Number(limit) > 10_000)
+              throw invalid(`${path}.limitNumScan must be at most 10000 (got ${limit})`);
           },
         },
       );
     default:
-      throw invalid(`data.registryType ${quote(registryType)} is not supported; supported: ${REGISTRY_TYPES.join(', ')}`);
+      throw invalid(
+        `data.registryType ${quote(registryType)} is not supported; supported: ${REGISTRY_TYPES.join(', ')}`,
+      );
   }
 }
 
-const REGISTRY_TYPES = ['REGISTRY_A', 'REGISTRY_B', 'REGISTRY_C', 'REGISTRY_D', 'REGISTRY_E', 'REGISTRY_F', 'PROXY_SCANNER', 'INLINE_SCANNER'];
+const REGISTRY_TYPES = [
+  'REGISTRY_A',
+  'REGISTRY_B',
+  'REGISTRY_C',
+  'REGISTRY_D',
+  'REGISTRY_E',
+  'REGISTRY_F',
+  'PROXY_SCANNER',
+  'INLINE_SCANNER',
+];
 
 export const CONTAINER_REGISTRIES: IntegrationFamily = {
   collection: CONTAINER_REGISTRIES_COLLECTION,
@@ -191,19 +242,24 @@ export const CONTAINER_REGISTRIES: IntegrationFamily = {
       throw invalid(data === undefined || data === null ? 'data is required' : 'data must be an object');
     }
     const record = data as Record<string, unknown>;
-    const registryType = record['registryType'];
+    const registryType = record.registryType;
     if (registryType === undefined || registryType === null) throw invalid('data.registryType is required');
     if (typeof registryType !== 'string') throw invalid('data.registryType must be a string');
-    if (existing && existing.data['registryType'] !== registryType) {
-      throw invalid(`data.registryType cannot be changed (the integration is of type ${quote(existing.data['registryType'])})`);
+    if (existing && existing.data.registryType !== registryType) {
+      throw invalid(
+        `data.registryType cannot be changed (the integration is of type ${quote(existing.data.registryType)})`,
+      );
     }
     // Switching a RegistryA integration between role and access-key authentication needs a new integration.
-    if (existing && registryType === 'REGISTRY_A' && existing.data['authType'] !== record['authType']) {
-      throw invalid(`data.authType cannot be changed (the integration uses ${quote(existing.data['authType'])}); create a new integration instead`);
+    if (existing && registryType === 'REGISTRY_A' && existing.data.authType !== record.authType) {
+      throw invalid(
+        `data.authType cannot be changed (the integration uses ${quote(existing.data.authType)}); create a new ` +
+          `integration instead`,
+      );
     }
     return registrySpec(registryType, record);
   },
-  issuesServerToken: (_type, data) => SCANNER_TYPES.has(String(data['registryType'])),
+  issuesServerToken: (_type, data) => SCANNER_TYPES.has(String(data.registryType)),
 };
 
 export function registerContainerRegistryRoutes(router: Router, ctx: SecContext): void {

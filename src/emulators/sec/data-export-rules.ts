@@ -35,20 +35,29 @@ const bodySpec = field.object({
   }),
 });
 
-type RuleBody = { mcGuid?: string; intgGuidList: string[]; filters: { name: string; description?: string | null; enabled: 0 | 1; profileVersions?: string[] | null } };
+type RuleBody = {
+  mcGuid?: string;
+  intgGuidList: string[];
+  filters: { name: string; description?: string | null; enabled: 0 | 1; profileVersions?: string[] | null };
+};
 
 export function registerDataExportRuleRoutes(router: Router, ctx: SecContext): void {
   const parse = (body: unknown, mcGuid: string | undefined): RuleBody => {
     validate(bodySpec, body, 'body');
     const rule = body as RuleBody;
-    if (mcGuid === undefined && rule.mcGuid !== undefined) throw invalid('body.mcGuid is assigned by the server and must not be sent on create');
-    if (mcGuid !== undefined && rule.mcGuid !== undefined && rule.mcGuid !== mcGuid) throw invalid(`body.mcGuid (${quote(rule.mcGuid)}) does not match the path`);
+    if (mcGuid === undefined && rule.mcGuid !== undefined)
+      throw invalid('body.mcGuid is assigned by the server and must not be sent on create');
+    if (mcGuid !== undefined && rule.mcGuid !== undefined && rule.mcGuid !== mcGuid)
+      throw invalid(`body.mcGuid (${quote(rule.mcGuid)}) does not match the path`);
     // Data is exported to object-store alert channels only.
     rule.intgGuidList.forEach((guid, index) => {
       const channel = ctx.store.get<IntegrationRecord>(SEC_COLLECTIONS.alertChannels, guid);
       if (!channel) throw invalid(`body.intgGuidList[${index}]: there is no alert channel ${quote(guid)}`);
       if (channel.type !== OBJECT_STORE_CHANNEL) {
-        throw invalid(`body.intgGuidList[${index}]: alert channel ${quote(guid)} is of type ${channel.type}; data is exported to object-store channels (${OBJECT_STORE_CHANNEL}) only`);
+        throw invalid(
+          `body.intgGuidList[${index}]: alert channel ${quote(guid)} is of type ${channel.type}; data is exported to ` +
+            `object-store channels (${OBJECT_STORE_CHANNEL}) only`,
+        );
       }
     });
     return rule;
@@ -68,15 +77,20 @@ export function registerDataExportRuleRoutes(router: Router, ctx: SecContext): v
       },
     });
 
-  router.add('POST', BASE, (request) => json(201, { data: store(prefixedId(ctx.account.toUpperCase()), parse(request.body, undefined)), message: 'SUCCESS' }));
+  router.add('POST', BASE, (request) =>
+    json(201, {
+      data: store(prefixedId(ctx.account.toUpperCase()), parse(request.body, undefined)),
+      message: 'SUCCESS',
+    }),
+  );
   router.add('GET', BASE, () => json(200, { data: ctx.store.list(DATA_EXPORT_RULES_COLLECTION) }));
-  router.add('GET', `${BASE}/:mcGuid`, (request) => json(200, { data: find(ctx, request.params['mcGuid']!) }));
+  router.add('GET', `${BASE}/:mcGuid`, (request) => json(200, { data: find(ctx, request.params.mcGuid!) }));
   router.add('PATCH', `${BASE}/:mcGuid`, (request) => {
-    const existing = find(ctx, request.params['mcGuid']!);
+    const existing = find(ctx, request.params.mcGuid!);
     return json(200, { data: store(existing.mcGuid, parse(request.body, existing.mcGuid)), message: 'SUCCESS' });
   });
   router.add('DELETE', `${BASE}/:mcGuid`, (request) => {
-    ctx.store.remove(DATA_EXPORT_RULES_COLLECTION, find(ctx, request.params['mcGuid']!).mcGuid);
+    ctx.store.remove(DATA_EXPORT_RULES_COLLECTION, find(ctx, request.params.mcGuid!).mcGuid);
     return noContent();
   });
 }

@@ -123,7 +123,10 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
   registerResourceGroupRoutes(router, ctx);
   registerTeamMemberRoutes(router, ctx);
   registerVulnerabilityExceptionRoutes(router, ctx);
-  registerUserProfileRoute(router, ctx, { custGuid: `${account.toUpperCase()}_${randomHex(16)}`, userGuid: `${account.toUpperCase()}_${randomHex(16)}` });
+  registerUserProfileRoute(router, ctx, {
+    custGuid: `${account.toUpperCase()}_${randomHex(16)}`,
+    userGuid: `${account.toUpperCase()}_${randomHex(16)}`,
+  });
 
   const log = new RequestLog(new Set(['authorization', SECRET_HEADER, 'cookie']));
   const faults = new FaultInjector();
@@ -174,5 +177,7 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
  * a client adopts), searches and channel tests.
  */
 function isCreateRequest(method: string, path: string): boolean {
-  return method === 'POST' && path.startsWith(`${API_PREFIX}/`) && path !== TOKEN_PATH && !/\/(search|test)$/.test(path);
+  return (
+    method === 'POST' && path.startsWith(`${API_PREFIX}/`) && path !== TOKEN_PATH && !/\/(search|test)$/.test(path)
+  );
 }

@@ -65,7 +65,14 @@ export interface IntegrationFamily {
 }
 
 /** Fields clients may send back from a read; they are ignored rather than refused. */
-const READ_ONLY_FIELDS = new Set(['isOrg', 'createdOrUpdatedTime', 'createdOrUpdatedBy', 'state', 'props', 'serverToken']);
+const READ_ONLY_FIELDS = new Set([
+  'isOrg',
+  'createdOrUpdatedTime',
+  'createdOrUpdatedBy',
+  'state',
+  'props',
+  'serverToken',
+]);
 const WRITABLE_FIELDS = new Set(['intgGuid', 'name', 'type', 'enabled', 'data']);
 
 /** POST, list, GET, PATCH (full replace) and DELETE for one family. */
@@ -93,15 +100,17 @@ export function registerIntegrationRoutes(router: Router, ctx: SecContext, famil
 
   router.add('GET', base, () => ({
     status: 200,
-    body: { data: ctx.store.list<IntegrationRecord>(family.collection).map((record) => presentIntegration(family, record)) },
+    body: {
+      data: ctx.store.list<IntegrationRecord>(family.collection).map((record) => presentIntegration(family, record)),
+    },
   }));
 
   router.add('GET', `${base}/:intgGuid`, (request) =>
-    json(200, { data: presentIntegration(family, findIntegration(ctx, family, request.params['intgGuid']!)) }),
+    json(200, { data: presentIntegration(family, findIntegration(ctx, family, request.params.intgGuid!)) }),
   );
 
   router.add('PATCH', `${base}/:intgGuid`, (request) => {
-    const existing = findIntegration(ctx, family, request.params['intgGuid']!);
+    const existing = findIntegration(ctx, family, request.params.intgGuid!);
     const input = parseIntegrationBody(family, request, existing);
     const now = ctx.clock.now();
     const updated: IntegrationRecord = {
@@ -116,7 +125,7 @@ export function registerIntegrationRoutes(router: Router, ctx: SecContext, famil
   });
 
   router.add('DELETE', `${base}/:intgGuid`, (request) => {
-    const existing = findIntegration(ctx, family, request.params['intgGuid']!);
+    const existing = findIntegration(ctx, family, request.params.intgGuid!);
     ctx.store.remove(family.collection, existing.intgGuid);
     return noContent();
   });
@@ -162,27 +171,28 @@ function parseIntegrationBody(
   }
   const record = body as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (!WRITABLE_FIELDS.has(key) && !READ_ONLY_FIELDS.has(key)) throw invalid(`${quoteKey(key)} is not a recognised field`);
+    if (!WRITABLE_FIELDS.has(key) && !READ_ONLY_FIELDS.has(key))
+      throw invalid(`${quoteKey(key)} is not a recognised field`);
   }
-  if (record['intgGuid'] !== undefined && record['intgGuid'] !== (existing?.intgGuid ?? record['intgGuid'])) {
-    throw invalid(`intgGuid in the body (${quote(record['intgGuid'])}) does not match the path`);
+  if (record.intgGuid !== undefined && record.intgGuid !== (existing?.intgGuid ?? record.intgGuid)) {
+    throw invalid(`intgGuid in the body (${quote(record.intgGuid)}) does not match the path`);
   }
-  if (existing === undefined && record['intgGuid'] !== undefined) {
+  if (existing === undefined && record.intgGuid !== undefined) {
     throw invalid('intgGuid is assigned by the server and must not be sent on create');
   }
 
-  const type = parseType(family, record['type'], existing);
-  if (typeof record['name'] !== 'string' || record['name'].trim() === '') {
-    throw invalid(record['name'] === undefined ? 'name is required' : 'name must be a non-empty string');
+  const type = parseType(family, record.type, existing);
+  if (typeof record.name !== 'string' || record.name.trim() === '') {
+    throw invalid(record.name === undefined ? 'name is required' : 'name must be a non-empty string');
   }
-  checkLength(record['name'], DEFAULT_BODY_LIMITS.characters, 'name');
-  const enabled = record['enabled'];
+  checkLength(record.name, DEFAULT_BODY_LIMITS.characters, 'name');
+  const enabled = record.enabled;
   if (enabled === undefined) throw invalid('enabled is required (0 or 1)');
   if (enabled !== 0 && enabled !== 1) throw invalid(`enabled must be 0 or 1 (got ${quote(enabled)})`);
-  const dataSpec = family.dataSpecOf ? family.dataSpecOf(type, record['data'], existing) : family.dataSpecs[type]!;
-  const data = existing ? keepStoredSecrets(dataSpec, record['data'], existing.data) : record['data'];
+  const dataSpec = family.dataSpecOf ? family.dataSpecOf(type, record.data, existing) : family.dataSpecs[type]!;
+  const data = existing ? keepStoredSecrets(dataSpec, record.data, existing.data) : record.data;
   validate(dataSpec, data, 'data');
-  return { name: record['name'], type, enabled, data: data as Record<string, unknown> };
+  return { name: record.name, type, enabled, data: data as Record<string, unknown> };
 }
 
 function parseType(family: IntegrationFamily, value: unknown, existing: IntegrationRecord | undefined): string {

@@ -18,7 +18,10 @@ const eventSpec = field.object({
   feature: field.string({ maxLength: 256 }),
   dataset: field.string({ optional: true }),
   // What the feature reports about itself.
-  'feature.data': field.object({ provider_version: field.string({ optional: true, maxLength: 128 }) }, { optional: true }),
+  'feature.data': field.object(
+    { provider_version: field.string({ optional: true, maxLength: 128 }) },
+    { optional: true },
+  ),
   sample_rate_100: field.boolean({ optional: true }),
   telemetry_source: field.string({ optional: true }),
   telemetry_type: field.string({ optional: true }),
@@ -27,11 +30,16 @@ const eventSpec = field.object({
 /** Usage events (which module of which version ran), as the platform's metrics endpoint takes them. */
 export function registerMetricRoutes(router: Router, ctx: SecContext): void {
   router.add('POST', `${BASE}/:dataset`, (request) => {
-    const dataset = request.params['dataset']!;
-    if (!DATASET.test(dataset)) throw invalid(`dataset must be lower-case letters, digits and "-" (got ${quote(dataset)})`);
+    const dataset = request.params.dataset!;
+    if (!DATASET.test(dataset))
+      throw invalid(`dataset must be lower-case letters, digits and "-" (got ${quote(dataset)})`);
     validate(eventSpec, request.body, 'body');
     const event = request.body as { trace_id: string };
-    ctx.store.put(METRICS_COLLECTION, event.trace_id, { ...(request.body as object), dataset, receivedTime: ctx.clock.nowIso() });
+    ctx.store.put(METRICS_COLLECTION, event.trace_id, {
+      ...(request.body as object),
+      dataset,
+      receivedTime: ctx.clock.nowIso(),
+    });
     return noContent();
   });
 }

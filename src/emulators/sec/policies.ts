@@ -61,13 +61,26 @@ const policyFields = {
   tags: field.array(field.string(), { optional: true }),
 };
 
-const createSpec = field.object({ policyId: field.string({ optional: true }), ...policyFields }, { check: checkSeverity });
+const createSpec = field.object(
+  { policyId: field.string({ optional: true }), ...policyFields },
+  { check: checkSeverity },
+);
 const updateSpec = field.object(
-  { policyId: field.string({ optional: true }), ...Object.fromEntries(Object.entries(policyFields).map(([k, s]) => [k, { ...s, optional: true }])) },
+  {
+    policyId: field.string({ optional: true }),
+    ...Object.fromEntries(Object.entries(policyFields).map(([k, s]) => [k, { ...s, optional: true }])),
+  },
   { check: checkSeverity },
 );
 const bulkSpec = field.array(
-  field.object({ policyId: field.string(), enabled: field.boolean({ optional: true }), severity: field.string({ optional: true }) }, { check: checkSeverity }),
+  field.object(
+    {
+      policyId: field.string(),
+      enabled: field.boolean({ optional: true }),
+      severity: field.string({ optional: true }),
+    },
+    { check: checkSeverity },
+  ),
   { minItems: 1 },
 );
 
@@ -83,16 +96,19 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
 
   router.add('POST', BASE, (request) => {
     validate(createSpec, request.body, 'body');
-    const body = request.body as PolicyBody & Pick<PolicyRecord, 'policyType' | 'queryId' | 'title' | 'enabled' | 'description' | 'remediation' | 'severity'>;
+    const body = request.body as PolicyBody &
+      Pick<PolicyRecord, 'policyType' | 'queryId' | 'title' | 'enabled' | 'description' | 'remediation' | 'severity'>;
     let policyId: string;
     if (body.policyId !== undefined && body.policyId !== null) {
       if (!POLICY_ID_SUFFIX.test(body.policyId)) {
         throw invalid(
-          `body.policyId must be lower-case letters and digits starting with a letter (at most 16), optionally followed by "-" and up to 8 digits (got ${quote(body.policyId)})`,
+          `body.policyId must be lower-case letters and digits starting with a letter (at most 16), optionally ` +
+            `followed by "-" and up to 8 digits (got ${quote(body.policyId)})`,
         );
       }
       policyId = `${tenant}-${body.policyId}`;
-      if (ctx.store.has(POLICIES, policyId)) throw new HttpError(409, `a policy with id ${quote(policyId)} already exists`);
+      if (ctx.store.has(POLICIES, policyId))
+        throw new HttpError(409, `a policy with id ${quote(policyId)} already exists`);
     } else {
       do policyId = `${tenant}-${nextNumber++}`;
       while (ctx.store.has(POLICIES, policyId));
@@ -130,30 +146,39 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
     return json(200, { data: [...tags].sort() });
   });
 
-  router.add('GET', `${BASE}/:id`, (request) => json(200, { data: findPolicy(ctx, request.params['id']!) }));
+  router.add('GET', `${BASE}/:id`, (request) => json(200, { data: findPolicy(ctx, request.params.id!) }));
 
   router.add('PATCH', `${BASE}/:id`, (request) => {
-    const existing = findPolicy(ctx, request.params['id']!);
+    const existing = findPolicy(ctx, request.params.id!);
     validate(updateSpec, request.body, 'body');
     const body = request.body as PolicyBody;
     if (body.policyId !== undefined && body.policyId !== null && body.policyId !== existing.policyId) {
       throw invalid(`body.policyId: the id of an existing policy cannot be changed (${existing.policyId})`);
     }
-    if (body.policyType !== undefined && body.policyType !== null && body.policyType !== existing.policyType && !isBuiltIn(existing)) {
+    if (
+      body.policyType !== undefined &&
+      body.policyType !== null &&
+      body.policyType !== existing.policyType &&
+      !isBuiltIn(existing)
+    ) {
       throw invalid(`body.policyType: the type of an existing policy cannot be changed (${existing.policyType})`);
     }
     if (isBuiltIn(existing)) {
       for (const [key, value] of Object.entries(body)) {
         if (value === undefined || value === null || BUILT_IN_CHANGEABLE.has(key)) continue;
         if (JSON.stringify(value) !== JSON.stringify(existing[key as keyof PolicyRecord])) {
-          throw invalid(`body.${key}: ${existing.policyId} is a built-in policy; only enabled, severity, alertEnabled and alertProfile can be changed`);
+          throw invalid(
+            `body.${key}: ${existing.policyId} is a built-in policy; only enabled, severity, alertEnabled and ` +
+              `alertProfile can be changed`,
+          );
         }
       }
     }
     const updated: PolicyRecord = { ...existing, lastUpdateTime: ctx.clock.nowIso(), lastUpdateUser: ctx.username };
     for (const [key, value] of Object.entries(body)) {
       if (value === undefined || value === null || key === 'policyId') continue;
-      (updated as unknown as Record<string, unknown>)[key] = key === 'severity' ? (value as string).trim().toLowerCase() : value;
+      (updated as unknown as Record<string, unknown>)[key] =
+        key === 'severity' ? (value as string).trim().toLowerCase() : value;
     }
     if (!isBuiltIn(existing)) checkQuery(ctx, updated);
     checkAlerting(ctx, updated);
@@ -162,8 +187,9 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
   });
 
   router.add('DELETE', `${BASE}/:id`, (request) => {
-    const existing = findPolicy(ctx, request.params['id']!);
-    if (isBuiltIn(existing)) throw invalid(`${existing.policyId} is a built-in policy and cannot be deleted; disable it instead`);
+    const existing = findPolicy(ctx, request.params.id!);
+    if (isBuiltIn(existing))
+      throw invalid(`${existing.policyId} is a built-in policy and cannot be deleted; disable it instead`);
     ctx.store.remove(POLICIES, existing.policyId);
     for (const exception of ctx.store.list<{ exceptionId: string; policyId: string }>(POLICY_EXCEPTIONS)) {
       if (exception.policyId === existing.policyId) ctx.store.remove(POLICY_EXCEPTIONS, exception.exceptionId);
@@ -187,7 +213,8 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
       const next: PolicyRecord = {
         ...policy,
         enabled: item.enabled ?? policy.enabled,
-        severity: item.severity === undefined || item.severity === null ? policy.severity : item.severity.trim().toLowerCase(),
+        severity:
+          item.severity === undefined || item.severity === null ? policy.severity : item.severity.trim().toLowerCase(),
         lastUpdateTime: now,
         lastUpdateUser: ctx.username,
       };
@@ -207,7 +234,7 @@ export function findPolicy(ctx: SecContext, id: string): PolicyRecord {
 const isBuiltIn = (policy: PolicyRecord) => policy.policyId.startsWith(BUILT_IN_POLICY_PREFIX);
 
 function checkSeverity(value: Record<string, unknown>, path: string): void {
-  const severity = value['severity'];
+  const severity = value.severity;
   if (typeof severity !== 'string') return;
   if (!(SEVERITIES as readonly string[]).includes(severity.trim().toLowerCase())) {
     throw invalid(`${path}.severity must be one of ${SEVERITIES.join(', ')} (any case) (got ${quote(severity)})`);
@@ -216,7 +243,8 @@ function checkSeverity(value: Record<string, unknown>, path: string): void {
 
 /** A custom policy evaluates an existing query: one of the account's, or a built-in one. */
 function checkQuery(ctx: SecContext, policy: PolicyRecord): void {
-  if (!ctx.store.has(QUERIES, policy.queryId)) throw invalid(`body.queryId: there is no query ${quote(policy.queryId)}; create the query first`);
+  if (!ctx.store.has(QUERIES, policy.queryId))
+    throw invalid(`body.queryId: there is no query ${quote(policy.queryId)}; create the query first`);
 }
 
 /**
@@ -228,24 +256,35 @@ function checkAlerting(ctx: SecContext, policy: PolicyRecord): void {
   const ref = policy.alertProfile;
   if (ref === '') {
     // Compliance policies alert without a profile of their own.
-    if (policy.alertEnabled && policy.policyType !== 'Compliance') throw invalid('body.alertProfile is required when alertEnabled is true');
+    if (policy.alertEnabled && policy.policyType !== 'Compliance')
+      throw invalid('body.alertProfile is required when alertEnabled is true');
     return;
   }
   const dot = ref.indexOf('.');
   const profileId = dot < 0 ? ref : ref.slice(0, dot);
   const templateName = dot < 0 ? undefined : ref.slice(dot + 1);
   if (profileId === '' || templateName === '') {
-    throw invalid(`body.alertProfile must name an alert profile, alone or with one of its templates: <profile> or <profile>.<template> (got ${quote(ref)})`);
+    throw invalid(
+      `body.alertProfile must name an alert profile, alone or with one of its templates: <profile> or ` +
+        `<profile>.<template> (got ${quote(ref)})`,
+    );
   }
   const profile = ctx.store.get<AlertProfileRecord>(ALERT_PROFILES, profileId);
   if (!profile) throw invalid(`body.alertProfile: there is no alert profile ${quote(profileId)}`);
   const templates = templateNames(ctx, profile);
   if (templateName === undefined) {
-    if (templates.size === 0) throw invalid(`body.alertProfile: alert profile ${profileId} has no template to alert with; name a profile that has templates`);
+    if (templates.size === 0)
+      throw invalid(
+        `body.alertProfile: alert profile ${profileId} has no template to alert with; name a profile that has ` +
+          `templates`,
+      );
     return;
   }
   if (!templates.has(templateName)) {
-    throw invalid(`body.alertProfile: alert profile ${profileId} has no template ${quote(templateName)}; its templates: ${[...templates].join(', ')}`);
+    throw invalid(
+      `body.alertProfile: alert profile ${profileId} has no template ${quote(templateName)}; its ` +
+        `templates: ${[...templates].join(', ')}`,
+    );
   }
 }
 

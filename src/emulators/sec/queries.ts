@@ -48,18 +48,24 @@ export function registerQueryRoutes(router: Router, ctx: SecContext): void {
     validate(createSpec, request.body, 'body');
     const body = request.body as { queryId: string; queryText: string; evaluatorId?: string | null };
     if (!QUERY_ID.test(body.queryId)) {
-      throw invalid(`body.queryId must be letters, digits and "_", starting with a letter or "_", at most 64 characters (got ${quote(body.queryId)})`);
+      throw invalid(
+        `body.queryId must be letters, digits and "_", starting with a letter or "_", at most 64 characters ` +
+          `(got ${quote(body.queryId)})`,
+      );
     }
     const compiled = compile(body.queryText, body.queryId);
     const asked = body.evaluatorId ?? '';
     if (asked !== '' && asked !== compiled.evaluator) {
       throw invalid(
         compiled.evaluator === ''
-          ? `body.evaluatorId: the data sources ${compiled.sources.join(', ')} are evaluated without an evaluator (got ${quote(asked)})`
-          : `body.evaluatorId: the data sources ${compiled.sources.join(', ')} are evaluated by ${quote(compiled.evaluator)} (got ${quote(asked)})`,
+          ? `body.evaluatorId: the data sources ${compiled.sources.join(', ')} are evaluated without an evaluator ` +
+              `(got ${quote(asked)})`
+          : `body.evaluatorId: the data sources ${compiled.sources.join(', ')} are evaluated ` +
+              `by ${quote(compiled.evaluator)} (got ${quote(asked)})`,
       );
     }
-    if (ctx.store.has(QUERIES, body.queryId)) throw new HttpError(409, `a query with id ${quote(body.queryId)} already exists`);
+    if (ctx.store.has(QUERIES, body.queryId))
+      throw new HttpError(409, `a query with id ${quote(body.queryId)} already exists`);
     const record: QueryRecord = {
       queryId: body.queryId,
       queryText: body.queryText,
@@ -75,30 +81,45 @@ export function registerQueryRoutes(router: Router, ctx: SecContext): void {
 
   router.add('GET', BASE, () => json(200, { data: ctx.store.list<QueryRecord>(QUERIES) }));
 
-  router.add('GET', `${BASE}/:id`, (request) => json(200, { data: findQuery(ctx, request.params['id']!) }));
+  router.add('GET', `${BASE}/:id`, (request) => json(200, { data: findQuery(ctx, request.params.id!) }));
 
   router.add('PATCH', `${BASE}/:id`, (request) => {
-    const existing = findQuery(ctx, request.params['id']!);
-    if (isBuiltIn(existing)) throw invalid(`${existing.queryId} is a built-in query and cannot be changed; create a query of your own`);
+    const existing = findQuery(ctx, request.params.id!);
+    if (isBuiltIn(existing))
+      throw invalid(`${existing.queryId} is a built-in query and cannot be changed; create a query of your own`);
     validate(updateSpec, request.body, 'body');
     const { queryText } = request.body as { queryText: string };
     const compiled = compile(queryText, existing.queryId);
     if (compiled.evaluator !== existing.evaluatorId) {
       throw invalid(
-        `body.queryText: the evaluator of a query cannot change (${quote(existing.evaluatorId || 'none')} → ${quote(compiled.evaluator || 'none')}); create a new query for data sources ${compiled.sources.join(', ')}`,
+        `body.queryText: the evaluator of a query cannot change (${quote(existing.evaluatorId || 'none')} ` +
+          `→ ${quote(compiled.evaluator || 'none')}); create a new query for data ` +
+          `sources ${compiled.sources.join(', ')}`,
       );
     }
-    const updated: QueryRecord = { ...existing, queryText, resultSchema: JSON.stringify(compiled.resultSchema), lastUpdateTime: ctx.clock.nowIso(), lastUpdateUser: ctx.username };
+    const updated: QueryRecord = {
+      ...existing,
+      queryText,
+      resultSchema: JSON.stringify(compiled.resultSchema),
+      lastUpdateTime: ctx.clock.nowIso(),
+      lastUpdateUser: ctx.username,
+    };
     ctx.store.put(QUERIES, updated.queryId, updated);
     return json(200, { data: updated, message: 'SUCCESS' });
   });
 
   router.add('DELETE', `${BASE}/:id`, (request) => {
-    const existing = findQuery(ctx, request.params['id']!);
+    const existing = findQuery(ctx, request.params.id!);
     if (isBuiltIn(existing)) throw invalid(`${existing.queryId} is a built-in query and cannot be deleted`);
-    const users = ctx.store.list<{ policyId: string; queryId: string }>(POLICIES).filter((p) => p.queryId === existing.queryId);
+    const users = ctx.store
+      .list<{ policyId: string; queryId: string }>(POLICIES)
+      .filter((p) => p.queryId === existing.queryId);
     if (users.length > 0) {
-      throw invalid(`query ${quote(existing.queryId)} is used by ${users.length === 1 ? 'policy' : 'policies'} ${users.map((p) => p.policyId).join(', ')}; delete or change ${users.length === 1 ? 'it' : 'them'} first`);
+      throw invalid(
+        `query ${quote(existing.queryId)} is used ` +
+          `by ${users.length === 1 ? 'policy' : 'policies'} ${users.map((p) => p.policyId).join(', ')}; delete or ` +
+          `change ${users.length === 1 ? 'it' : 'them'} first`,
+      );
     }
     ctx.store.remove(QUERIES, existing.queryId);
     return noContent();
@@ -118,18 +139,31 @@ export function findQuery(ctx: SecContext, id: string): QueryRecord {
 const isBuiltIn = (query: QueryRecord) => query.owner === PLATFORM_OWNER;
 
 /** The data source a built-in configuration query of each cloud reads. */
-const CONFIG_SOURCES: Record<string, string> = { CloudA: 'SEC_CFG_CLOUD_A_BUCKETS', CloudB: 'SEC_CFG_CLOUD_B_BUCKETS', CloudC: 'SEC_CFG_CLOUD_C_STORAGE_ACCOUNTS' };
+const CONFIG_SOURCES: Record<string, string> = {
+  CloudA: 'SEC_CFG_CLOUD_A_BUCKETS',
+  CloudB: 'SEC_CFG_CLOUD_B_BUCKETS',
+  CloudC: 'SEC_CFG_CLOUD_C_STORAGE_ACCOUNTS',
+};
 
 /** The queries the built-in policies evaluate, and the platform's other built-in queries, present in every account. */
 function builtInQueries(ctx: SecContext): QueryRecord[] {
   const now = ctx.clock.nowIso();
-  const ids = [...new Set([...BUILT_IN_POLICY_CATALOGUE.map((p) => p.queryId).filter((id) => id !== ''), ...BUILT_IN_QUERIES_WITHOUT_POLICY])];
+  const ids = [
+    ...new Set([
+      ...BUILT_IN_POLICY_CATALOGUE.map((p) => p.queryId).filter((id) => id !== ''),
+      ...BUILT_IN_QUERIES_WITHOUT_POLICY,
+    ]),
+  ];
   return ids.map((queryId) => {
     const trail = /^SEC_Global_CloudA_Trail_(\w+)$/.exec(queryId);
     const config = /^SEC_Global_(Cloud[ABC])_Config_(\w+)$/.exec(queryId);
     const queryText = trail
-      ? `{\n  source { CloudATrailRawEvents }\n  filter { EVENT_NAME = '${trail[1]}' and ERROR_CODE is null }\n  return distinct { INSERT_ID, INSERT_TIME, EVENT_TIME, EVENT }\n}\n`
-      : `{\n  source { ${CONFIG_SOURCES[config?.[1] ?? 'CloudA']} }\n  filter { RESOURCE_CONFIG:check = '${config?.[2] ?? queryId}' }\n  return distinct { ACCOUNT_ID, RESOURCE_KEY, RESOURCE_REGION, RESOURCE_TYPE, SERVICE }\n}\n`;
+      ? '{\n  source { CloudATrailRawEvents }\n' +
+        `  filter { EVENT_NAME = '${trail[1]}' and ERROR_CODE is null }\n` +
+        '  return distinct { INSERT_ID, INSERT_TIME, EVENT_TIME, EVENT }\n}\n'
+      : `{\n  source { ${CONFIG_SOURCES[config?.[1] ?? 'CloudA']} }\n` +
+        `  filter { RESOURCE_CONFIG:check = '${config?.[2] ?? queryId}' }\n` +
+        '  return distinct { ACCOUNT_ID, RESOURCE_KEY, RESOURCE_REGION, RESOURCE_TYPE, SERVICE }\n}\n';
     const compiled = compileQuery(queryText, queryId);
     return {
       queryId,

@@ -116,9 +116,11 @@ export const DATA_SOURCES: readonly DataSourceDef[] = [
     'SEC_CFG_CLOUD_A_SECURITY_GROUPS',
     'SEC_CFG_CLOUD_A_TRAIL',
   ].map((name) => ({ name, evaluator: '', fields: CLOUD_A_CONFIG_FIELDS })),
-  ...['SEC_CFG_CLOUD_B_BUCKETS', 'SEC_CFG_CLOUD_C_STORAGE_ACCOUNTS', 'SEC_CFG_CLOUD_D_BUCKETS'].map(
-    (name) => ({ name, evaluator: '', fields: CONFIG_FIELDS }),
-  ),
+  ...['SEC_CFG_CLOUD_B_BUCKETS', 'SEC_CFG_CLOUD_C_STORAGE_ACCOUNTS', 'SEC_CFG_CLOUD_D_BUCKETS'].map((name) => ({
+    name,
+    evaluator: '',
+    fields: CONFIG_FIELDS,
+  })),
 ];
 
 export interface CompiledQuery {
@@ -330,7 +332,10 @@ function returnedColumn(tokens: readonly Token[], sources: readonly SourceInQuer
  * may start with it). Throws QueryCompileError with the platform's style of message.
  */
 export function compileQuery(text: string, queryId: string): CompiledQuery {
-  if (text.length > MAX_QUERY_CHARACTERS) throw new QueryCompileError(`Query compilation failed: the query text is longer than ${MAX_QUERY_CHARACTERS} characters`);
+  if (text.length > MAX_QUERY_CHARACTERS)
+    throw new QueryCompileError(
+      `Query compilation failed: the query text is longer than ${MAX_QUERY_CHARACTERS} characters`,
+    );
   if (text.trim() === '') throw new QueryCompileError('Query compilation failed: the query text is empty');
   const tokens = tokenize(text);
   let p = 0;
@@ -348,7 +353,8 @@ export function compileQuery(text: string, queryId: string): CompiledQuery {
   // Optional leading query id, which must be the query's own.
   if (peek().kind === 'ident') {
     const id = next();
-    if (id.text !== queryId) fail(id, `the query names itself ${JSON.stringify(id.text)} but its id is ${JSON.stringify(queryId)}`);
+    if (id.text !== queryId)
+      fail(id, `the query names itself ${JSON.stringify(id.text)} but its id is ${JSON.stringify(queryId)}`);
   }
   expect('{');
 
@@ -361,7 +367,12 @@ export function compileQuery(text: string, queryId: string): CompiledQuery {
     const name = next();
     if (name.kind !== 'ident') fail(name, `expected a data source, found ${describe(name)}`);
     const def = DATA_SOURCES.find((d) => d.name === name.text);
-    if (!def) fail(name, `unknown data source ${JSON.stringify(name.text)}; known data sources: ${DATA_SOURCES.map((d) => d.name).join(', ')}`);
+    if (!def)
+      fail(
+        name,
+        `unknown data source ${JSON.stringify(name.text)}; known data ` +
+          `sources: ${DATA_SOURCES.map((d) => d.name).join(', ')}`,
+      );
     let alias = def!.name;
     if (peek().kind === 'ident') alias = next().text;
     if (sources.some((s) => s.alias === alias)) fail(name, `data source alias ${JSON.stringify(alias)} is used twice`);
@@ -371,7 +382,12 @@ export function compileQuery(text: string, queryId: string): CompiledQuery {
     if (sep.text !== ',') fail(sep, `expected "," or "}", found ${describe(sep)}`);
   }
   const evaluators = [...new Set(sources.map((s) => s.def.evaluator))];
-  if (evaluators.length > 1) fail(sourceWord, `the data sources ${sources.map((s) => s.def.name).join(', ')} need different evaluators and cannot be queried together`);
+  if (evaluators.length > 1)
+    fail(
+      sourceWord,
+      `the data sources ${sources.map((s) => s.def.name).join(', ')} need different evaluators and cannot be queried ` +
+        `together`,
+    );
 
   // [filter { ... }]: a non-empty condition with balanced parentheses; a query may have none.
   const filtered = isWord(peek(), 'filter');

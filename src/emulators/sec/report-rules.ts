@@ -8,11 +8,38 @@ const BASE = `${API_PREFIX}/${REPORT_RULES_COLLECTION}`;
 
 /** The notification flags every rule carries (neutral keys, sec.md §2.9, §3.6). */
 export const REPORT_NOTIFICATION_KEYS = [
-  'pci', 'cloudACisS3', 'soc', 'cloudASocRev2', 'hipaa', 'iso2700', 'nist800-171Rev2', 'nist800-53Rev4',
-  'cloudBPci', 'cloudBPciRev2', 'cloudBCis', 'cloudBCis12', 'cloudBSoc', 'cloudBSocRev2', 'cloudBHipaa', 'cloudBHipaaRev2', 'cloudBIso27001', 'cloudBK8s',
-  'cloudCPci', 'cloudCCis', 'cloudCSoc', 'cloudCCis131',
-  'cloudATrailEvents', 'cloudAComplianceEvents', 'cloudCActivityLogEvents', 'cloudCComplianceEvents', 'cloudBAuditTrailEvents',
-  'cloudBComplianceEvents', 'clusterDistroCompliance', 'clusterDistroComplianceEvents', 'platformEvents', 'agentEvents',
+  'pci',
+  'cloudACisS3',
+  'soc',
+  'cloudASocRev2',
+  'hipaa',
+  'iso2700',
+  'nist800-171Rev2',
+  'nist800-53Rev4',
+  'cloudBPci',
+  'cloudBPciRev2',
+  'cloudBCis',
+  'cloudBCis12',
+  'cloudBSoc',
+  'cloudBSocRev2',
+  'cloudBHipaa',
+  'cloudBHipaaRev2',
+  'cloudBIso27001',
+  'cloudBK8s',
+  'cloudCPci',
+  'cloudCCis',
+  'cloudCSoc',
+  'cloudCCis131',
+  'cloudATrailEvents',
+  'cloudAComplianceEvents',
+  'cloudCActivityLogEvents',
+  'cloudCComplianceEvents',
+  'cloudBAuditTrailEvents',
+  'cloudBComplianceEvents',
+  'clusterDistroCompliance',
+  'clusterDistroComplianceEvents',
+  'platformEvents',
+  'agentEvents',
   'trendReport',
 ] as const;
 
@@ -47,16 +74,22 @@ const bodySpec = field.object({
     createdOrUpdatedBy: field.string({ optional: true, allowEmpty: true }),
   }),
   // The platform keeps the complete set, so every flag must be given.
-  reportNotificationTypes: field.object(Object.fromEntries(REPORT_NOTIFICATION_KEYS.map((key) => [key, field.boolean()]))),
+  reportNotificationTypes: field.object(
+    Object.fromEntries(REPORT_NOTIFICATION_KEYS.map((key) => [key, field.boolean()])),
+  ),
 });
 
-type RuleBody = Omit<ReportRuleRecord, 'mcGuid' | 'filters'> & { mcGuid?: string; filters: Omit<ReportRuleRecord['filters'], 'createdOrUpdatedTime' | 'createdOrUpdatedBy'> };
+type RuleBody = Omit<ReportRuleRecord, 'mcGuid' | 'filters'> & {
+  mcGuid?: string;
+  filters: Omit<ReportRuleRecord['filters'], 'createdOrUpdatedTime' | 'createdOrUpdatedBy'>;
+};
 
 export function registerReportRuleRoutes(router: Router, ctx: SecContext): void {
   const parse = (body: unknown, mcGuid: string | undefined): RuleBody => {
     validate(bodySpec, body, 'body');
     const rule = body as RuleBody;
-    if (mcGuid === undefined && rule.mcGuid !== undefined) throw invalid('body.mcGuid is assigned by the server and must not be sent on create');
+    if (mcGuid === undefined && rule.mcGuid !== undefined)
+      throw invalid('body.mcGuid is assigned by the server and must not be sent on create');
     if (mcGuid !== undefined && rule.mcGuid !== undefined && rule.mcGuid !== mcGuid) {
       throw invalid(`body.mcGuid (${quote(rule.mcGuid)}) does not match the path`);
     }
@@ -88,13 +121,13 @@ export function registerReportRuleRoutes(router: Router, ctx: SecContext): void 
     return json(201, { data: store(prefixedId(ctx.account.toUpperCase()), rule) });
   });
   router.add('GET', BASE, () => json(200, { data: ctx.store.list(REPORT_RULES_COLLECTION) }));
-  router.add('GET', `${BASE}/:mcGuid`, (request) => json(200, { data: find(ctx, request.params['mcGuid']!) }));
+  router.add('GET', `${BASE}/:mcGuid`, (request) => json(200, { data: find(ctx, request.params.mcGuid!) }));
   router.add('PATCH', `${BASE}/:mcGuid`, (request) => {
-    const existing = find(ctx, request.params['mcGuid']!);
+    const existing = find(ctx, request.params.mcGuid!);
     return json(200, { data: store(existing.mcGuid, parse(request.body, existing.mcGuid)) });
   });
   router.add('DELETE', `${BASE}/:mcGuid`, (request) => {
-    ctx.store.remove(REPORT_RULES_COLLECTION, find(ctx, request.params['mcGuid']!).mcGuid);
+    ctx.store.remove(REPORT_RULES_COLLECTION, find(ctx, request.params.mcGuid!).mcGuid);
     return noContent();
   });
 }
@@ -111,10 +144,14 @@ function checkReferences(ctx: SecContext, rule: RuleBody): void {
     const channel = ctx.store.get<IntegrationRecord>(SEC_COLLECTIONS.alertChannels, guid);
     if (!channel) throw invalid(`body.intgGuidList[${index}]: there is no alert channel ${quote(guid)}`);
     if (channel.type !== 'EmailUser') {
-      throw invalid(`body.intgGuidList[${index}]: alert channel ${quote(guid)} is of type ${channel.type}; reports go to e-mail channels (EmailUser) only`);
+      throw invalid(
+        `body.intgGuidList[${index}]: alert channel ${quote(guid)} is of type ${channel.type}; reports go to e-mail ` +
+          `channels (EmailUser) only`,
+      );
     }
   });
   (rule.filters.resourceGroups ?? []).forEach((guid, index) => {
-    if (!ctx.store.has(RESOURCE_GROUPS_COLLECTION, guid)) throw invalid(`body.filters.resourceGroups[${index}]: there is no resource group ${quote(guid)}`);
+    if (!ctx.store.has(RESOURCE_GROUPS_COLLECTION, guid))
+      throw invalid(`body.filters.resourceGroups[${index}]: there is no resource group ${quote(guid)}`);
   });
 }

@@ -1,4 +1,18 @@
-import { DEFAULT_BODY_LIMITS, HttpError, checkItemCount, checkLength, field, invalid, json, noContent, prefixedId, quote, quoteKey, validate, type Router } from '../core/index.js';
+import {
+  DEFAULT_BODY_LIMITS,
+  HttpError,
+  checkItemCount,
+  checkLength,
+  field,
+  invalid,
+  json,
+  noContent,
+  prefixedId,
+  quote,
+  quoteKey,
+  validate,
+  type Router,
+} from '../core/index.js';
 import { API_PREFIX, type SecContext } from './context.js';
 
 export const RESOURCE_GROUPS_COLLECTION = 'ResourceGroups';
@@ -16,7 +30,16 @@ export const RESOURCE_GROUP_FIELDS: Readonly<Record<string, readonly string[]>> 
 };
 /** Fields that test a tag or label, so a filter on them names its key. */
 const KEYED_FIELDS = new Set(['Resource Tag', 'Resource Label', 'Container Label', 'Machine Tag']);
-export const RESOURCE_GROUP_OPERATIONS = ['EQUALS', 'NOT_EQUALS', 'CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'ENDS_WITH', 'INCLUDES', 'NOT_INCLUDES'] as const;
+export const RESOURCE_GROUP_OPERATIONS = [
+  'EQUALS',
+  'NOT_EQUALS',
+  'CONTAINS',
+  'NOT_CONTAINS',
+  'STARTS_WITH',
+  'ENDS_WITH',
+  'INCLUDES',
+  'NOT_INCLUDES',
+] as const;
 /** The top-level group plus three nested levels. */
 export const RESOURCE_GROUP_MAX_DEPTH = 4;
 
@@ -92,15 +115,20 @@ export function registerResourceGroupRoutes(router: Router, ctx: SecContext): vo
     return json(201, { data: ctx.store.put(RESOURCE_GROUPS_COLLECTION, record.resourceGroupGuid, record) });
   });
   router.add('GET', BASE, () => json(200, { data: ctx.store.list(RESOURCE_GROUPS_COLLECTION) }));
-  router.add('GET', `${BASE}/:guid`, (request) => json(200, { data: find(ctx, request.params['guid']!) }));
+  router.add('GET', `${BASE}/:guid`, (request) => json(200, { data: find(ctx, request.params.guid!) }));
   router.add('PATCH', `${BASE}/:guid`, (request) => {
-    const existing = find(ctx, request.params['guid']!);
+    const existing = find(ctx, request.params.guid!);
     const input = parse(request.body, existing);
-    const updated: ResourceGroupRecord = { ...existing, ...input, updatedTime: ctx.clock.nowIso(), updatedBy: ctx.username };
+    const updated: ResourceGroupRecord = {
+      ...existing,
+      ...input,
+      updatedTime: ctx.clock.nowIso(),
+      updatedBy: ctx.username,
+    };
     return json(200, { data: ctx.store.put(RESOURCE_GROUPS_COLLECTION, existing.resourceGroupGuid, updated) });
   });
   router.add('DELETE', `${BASE}/:guid`, (request) => {
-    const existing = find(ctx, request.params['guid']!);
+    const existing = find(ctx, request.params.guid!);
     if (existing.isDefaultBoolean) throw invalid('built-in resource groups cannot be deleted');
     ctx.store.remove(RESOURCE_GROUPS_COLLECTION, existing.resourceGroupGuid);
     return noContent();
@@ -122,10 +150,12 @@ const filterSpec = field.object({
 
 /** The query as the platform checks it: known fields, bounded depth, no empty group, no dangling names. */
 function checkQuery(query: unknown, resourceType: string): ResourceGroupRecord['query'] {
-  if (typeof query !== 'object' || query === null || Array.isArray(query)) throw invalid('body.query is required and must be an object');
+  if (typeof query !== 'object' || query === null || Array.isArray(query))
+    throw invalid('body.query is required and must be an object');
   const { filters, expression, ...extra } = query as Record<string, unknown>;
   for (const key of Object.keys(extra)) throw invalid(`body.query.${quoteKey(key)} is not a recognised field`);
-  if (typeof filters !== 'object' || filters === null || Array.isArray(filters)) throw invalid('body.query.filters must be an object of named filters');
+  if (typeof filters !== 'object' || filters === null || Array.isArray(filters))
+    throw invalid('body.query.filters must be an object of named filters');
   const allowedFields = RESOURCE_GROUP_FIELDS[resourceType] ?? [];
   checkItemCount(Object.keys(filters), DEFAULT_BODY_LIMITS.items, 'body.query.filters', 'filters');
   for (const [name, filter] of Object.entries(filters as Record<string, unknown>)) {
@@ -134,7 +164,10 @@ function checkQuery(query: unknown, resourceType: string): ResourceGroupRecord['
     validate(filterSpec, filter, path);
     const f = filter as FilterRecord;
     if (!allowedFields.includes(f.field)) {
-      throw invalid(`${path}.field ${quote(f.field)} is not a field of ${resourceType} resource groups; use one of ${allowedFields.map((x) => JSON.stringify(x)).join(', ')}`);
+      throw invalid(
+        `${path}.field ${quote(f.field)} is not a field of ${resourceType} resource groups; use one ` +
+          `of ${allowedFields.map((x) => JSON.stringify(x)).join(', ')}`,
+      );
     }
     if (KEYED_FIELDS.has(f.field) && !f.key) throw invalid(`${path}.key is required for the field ${quote(f.field)}`);
   }
@@ -146,20 +179,32 @@ function checkQuery(query: unknown, resourceType: string): ResourceGroupRecord['
   return { filters: filters as Record<string, FilterRecord>, expression: expression as ExpressionRecord };
 }
 
-function checkExpression(node: unknown, path: string, depth: number, filters: Record<string, FilterRecord>, used: Set<string>): void {
+function checkExpression(
+  node: unknown,
+  path: string,
+  depth: number,
+  filters: Record<string, FilterRecord>,
+  used: Set<string>,
+): void {
   if (typeof node !== 'object' || node === null || Array.isArray(node)) throw invalid(`${path} must be an object`);
   const { operator, children, ...extra } = node as Record<string, unknown>;
   for (const key of Object.keys(extra)) throw invalid(`${path}.${quoteKey(key)} is not a recognised field`);
-  if (operator !== 'AND' && operator !== 'OR') throw invalid(`${path}.operator must be one of "AND", "OR" (got ${quote(operator)})`);
-  if (depth > RESOURCE_GROUP_MAX_DEPTH) throw invalid(`${path}: groups can be nested at most ${RESOURCE_GROUP_MAX_DEPTH - 1} levels below the top-level group`);
-  if (!Array.isArray(children) || children.length === 0) throw invalid(`${path}.children: each group needs at least one filter or nested group`);
+  if (operator !== 'AND' && operator !== 'OR')
+    throw invalid(`${path}.operator must be one of "AND", "OR" (got ${quote(operator)})`);
+  if (depth > RESOURCE_GROUP_MAX_DEPTH)
+    throw invalid(
+      `${path}: groups can be nested at most ${RESOURCE_GROUP_MAX_DEPTH - 1} levels below the top-level group`,
+    );
+  if (!Array.isArray(children) || children.length === 0)
+    throw invalid(`${path}.children: each group needs at least one filter or nested group`);
   checkItemCount(children, DEFAULT_BODY_LIMITS.items, `${path}.children`);
   children.forEach((child, index) => {
     const here = `${path}.children[${index}]`;
     if (typeof child === 'object' && child !== null && 'filterName' in child) {
       const { filterName, ...rest } = child as Record<string, unknown>;
       for (const key of Object.keys(rest)) throw invalid(`${here}.${quoteKey(key)} is not a recognised field`);
-      if (typeof filterName !== 'string' || !(filterName in filters)) throw invalid(`${here}.filterName ${quote(filterName)} names no filter in body.query.filters`);
+      if (typeof filterName !== 'string' || !(filterName in filters))
+        throw invalid(`${here}.filterName ${quote(filterName)} names no filter in body.query.filters`);
       used.add(filterName);
     } else {
       checkExpression(child, here, depth + 1, filters, used);

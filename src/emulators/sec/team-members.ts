@@ -28,7 +28,15 @@ export interface TeamMemberRecord {
   userName: string;
   userEnabled: 0 | 1;
   custGuid: string;
-  props: { firstName: string; lastName: string; company: string; accountAdmin: boolean; createdTime: string; updatedTime: string; updatedBy: string };
+  props: {
+    firstName: string;
+    lastName: string;
+    company: string;
+    accountAdmin: boolean;
+    createdTime: string;
+    updatedTime: string;
+    updatedBy: string;
+  };
   orgLevel: boolean;
   orgAdmin: boolean;
   orgUser: boolean;
@@ -83,7 +91,13 @@ export function registerTeamMemberRoutes(router: Router, ctx: SecContext): void 
       userName: body.userName!,
       userEnabled: body.userEnabled,
       custGuid: custGuidOf(ctx),
-      props: { ...body.props, accountAdmin: body.props.accountAdmin ?? false, createdTime: now, updatedTime: now, updatedBy: ctx.username },
+      props: {
+        ...body.props,
+        accountAdmin: body.props.accountAdmin ?? false,
+        createdTime: now,
+        updatedTime: now,
+        updatedBy: ctx.username,
+      },
       orgLevel,
       ...orgRoles(body),
     };
@@ -91,11 +105,17 @@ export function registerTeamMemberRoutes(router: Router, ctx: SecContext): void 
     return json(201, { data: present(ctx, record, orgLevel) });
   });
 
-  router.add('GET', BASE, (request) => json(200, { data: ctx.store.list<TeamMemberRecord>(TEAM_MEMBERS_COLLECTION).map((m) => present(ctx, m, orgAccess(request))) }));
-  router.add('GET', `${BASE}/:userGuid`, (request) => json(200, { data: present(ctx, find(ctx, request.params['userGuid']!), orgAccess(request)) }));
+  router.add('GET', BASE, (request) =>
+    json(200, {
+      data: ctx.store.list<TeamMemberRecord>(TEAM_MEMBERS_COLLECTION).map((m) => present(ctx, m, orgAccess(request))),
+    }),
+  );
+  router.add('GET', `${BASE}/:userGuid`, (request) =>
+    json(200, { data: present(ctx, find(ctx, request.params.userGuid!), orgAccess(request)) }),
+  );
 
   router.add('PATCH', `${BASE}/:userGuid`, (request) => {
-    const existing = find(ctx, request.params['userGuid']!);
+    const existing = find(ctx, request.params.userGuid!);
     const body = parse(ctx, request, true);
     if (body.userName !== undefined && body.userName.toLowerCase() !== existing.userName.toLowerCase()) {
       throw invalid('body.userName cannot be changed; create a new team member instead');
@@ -120,7 +140,7 @@ export function registerTeamMemberRoutes(router: Router, ctx: SecContext): void 
   });
 
   router.add('DELETE', `${BASE}/:userGuid`, (request) => {
-    ctx.store.remove(TEAM_MEMBERS_COLLECTION, find(ctx, request.params['userGuid']!).userGuid);
+    ctx.store.remove(TEAM_MEMBERS_COLLECTION, find(ctx, request.params.userGuid!).userGuid);
     return noContent();
   });
 
@@ -157,15 +177,21 @@ function parse(ctx: SecContext, request: EmulatorRequest, forUpdate: boolean): B
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body must be an object');
   const record = body as Record<string, unknown>;
   if (orgAccess(request)) {
-    const props = record['props'];
+    const props = record.props;
     if (typeof props === 'object' && props !== null && 'accountAdmin' in props) {
-      throw invalid('body.props.accountAdmin is an account-level role; with organization access, give orgAdmin, orgUser, adminRoleAccounts or userRoleAccounts');
+      throw invalid(
+        'body.props.accountAdmin is an account-level role; with organization access, give orgAdmin, orgUser, ' +
+          'adminRoleAccounts or userRoleAccounts',
+      );
     }
     validate(orgSpec(forUpdate), body, 'body');
     checkOrgRoles(ctx, body as Body);
   } else {
     const orgFields = ORG_FIELDS.filter((key) => key in record);
-    if (orgFields.length > 0) throw invalid(`body.${orgFields[0]} is an organization-level role and needs organization access (header Org-Access: true)`);
+    if (orgFields.length > 0)
+      throw invalid(
+        `body.${orgFields[0]} is an organization-level role and needs organization access (header Org-Access: true)`,
+      );
     validate(accountSpec(forUpdate), body, 'body');
   }
   return body as Body;
@@ -177,34 +203,71 @@ function checkOrgRoles(ctx: SecContext, body: Body): void {
   const perAccount = adminAccounts.length + userAccounts.length > 0;
   if (body.orgAdmin && body.orgUser) throw invalid('body.orgAdmin and body.orgUser cannot both be true');
   if (perAccount && (body.orgAdmin || body.orgUser)) {
-    throw invalid('body.adminRoleAccounts and body.userRoleAccounts grant per-account roles and cannot be combined with orgAdmin or orgUser');
+    throw invalid(
+      'body.adminRoleAccounts and body.userRoleAccounts grant per-account roles and cannot be combined with orgAdmin ' +
+        'or orgUser',
+    );
   }
   if (!perAccount && !body.orgAdmin && !body.orgUser) {
-    throw invalid('an organization-level team member needs a role: orgAdmin, orgUser, or accounts in adminRoleAccounts or userRoleAccounts');
+    throw invalid(
+      'an organization-level team member needs a role: orgAdmin, orgUser, or accounts in adminRoleAccounts or ' +
+        'userRoleAccounts',
+    );
   }
   const known = new Set([ctx.account, ...ctx.subaccounts].map((a) => a.toUpperCase()));
   const seen = new Map<string, string>();
-  for (const [list, accounts] of [['adminRoleAccounts', adminAccounts], ['userRoleAccounts', userAccounts]] as const) {
+  for (const [list, accounts] of [
+    ['adminRoleAccounts', adminAccounts],
+    ['userRoleAccounts', userAccounts],
+  ] as const) {
     accounts.forEach((account, index) => {
       const upper = account.toUpperCase();
       if (!known.has(upper)) throw invalid(`body.${list}[${index}]: the organization has no account ${quote(account)}`);
       const other = seen.get(upper);
-      if (other !== undefined && other !== list) throw invalid(`body.${list}[${index}]: account ${quote(account)} is also in ${other}`);
+      if (other !== undefined && other !== list)
+        throw invalid(`body.${list}[${index}]: account ${quote(account)} is also in ${other}`);
       seen.set(upper, list);
     });
   }
 }
 
-function orgRoles(body: Body): Pick<TeamMemberRecord, 'orgAdmin' | 'orgUser' | 'adminRoleAccounts' | 'userRoleAccounts'> {
+function orgRoles(
+  body: Body,
+): Pick<TeamMemberRecord, 'orgAdmin' | 'orgUser' | 'adminRoleAccounts' | 'userRoleAccounts'> {
   const upper = (accounts: string[] | undefined) => [...new Set((accounts ?? []).map((a) => a.toUpperCase()))];
-  return { orgAdmin: body.orgAdmin ?? false, orgUser: body.orgUser ?? false, adminRoleAccounts: upper(body.adminRoleAccounts), userRoleAccounts: upper(body.userRoleAccounts) };
+  return {
+    orgAdmin: body.orgAdmin ?? false,
+    orgUser: body.orgUser ?? false,
+    adminRoleAccounts: upper(body.adminRoleAccounts),
+    userRoleAccounts: upper(body.userRoleAccounts),
+  };
 }
 
 /** The account view, or the organization view with one row per account the member reaches. */
 function present(ctx: SecContext, m: TeamMemberRecord, orgView: boolean): Record<string, unknown> {
-  const props = { firstName: m.props.firstName, lastName: m.props.lastName, company: m.props.company, createdTime: m.props.createdTime, updatedTime: m.props.updatedTime, updatedBy: m.props.updatedBy };
-  if (!orgView) return { custGuid: m.custGuid, userGuid: m.userGuid, userName: m.userName, userEnabled: m.userEnabled, props: { ...props, accountAdmin: m.props.accountAdmin } };
-  const row = (accountName: string, admin: boolean) => ({ accountName, admin, custGuid: m.custGuid, userEnabled: m.userEnabled, userGuid: m.userGuid });
+  const props = {
+    firstName: m.props.firstName,
+    lastName: m.props.lastName,
+    company: m.props.company,
+    createdTime: m.props.createdTime,
+    updatedTime: m.props.updatedTime,
+    updatedBy: m.props.updatedBy,
+  };
+  if (!orgView)
+    return {
+      custGuid: m.custGuid,
+      userGuid: m.userGuid,
+      userName: m.userName,
+      userEnabled: m.userEnabled,
+      props: { ...props, accountAdmin: m.props.accountAdmin },
+    };
+  const row = (accountName: string, admin: boolean) => ({
+    accountName,
+    admin,
+    custGuid: m.custGuid,
+    userEnabled: m.userEnabled,
+    userGuid: m.userGuid,
+  });
   const everyAccount = [ctx.account, ...ctx.subaccounts].map((a) => a.toUpperCase());
   const accounts = !m.orgLevel
     ? [row(ctx.account.toUpperCase(), m.props.accountAdmin)]
@@ -236,7 +299,8 @@ function searchFilter(body: unknown): (m: TeamMemberRecord) => boolean {
     const path = `body.filters[${index}]`;
     if (typeof raw !== 'object' || raw === null) throw invalid(`${path} must be an object`);
     const { field: fieldName, expression, value } = raw as Record<string, unknown>;
-    if (!SEARCHABLE.includes(fieldName as (typeof SEARCHABLE)[number])) throw invalid(`${path}.field must be one of ${SEARCHABLE.join(', ')}`);
+    if (!SEARCHABLE.includes(fieldName as (typeof SEARCHABLE)[number]))
+      throw invalid(`${path}.field must be one of ${SEARCHABLE.join(', ')}`);
     if (expression !== 'eq') throw invalid(`${path}.expression must be "eq"`);
     if (typeof value !== 'string') throw invalid(`${path}.value must be a string`);
     checkLength(value, DEFAULT_BODY_LIMITS.characters, `${path}.value`);

@@ -2,7 +2,11 @@ import { json, type Router } from '../core/index.js';
 import { API_PREFIX, type SecContext } from './context.js';
 
 /** GET /api/v2/UserProfile: the API user, with one row per account it can reach. */
-export function registerUserProfileRoute(router: Router, ctx: SecContext, ids: { custGuid: string; userGuid: string }): void {
+export function registerUserProfileRoute(
+  router: Router,
+  ctx: SecContext,
+  ids: { custGuid: string; userGuid: string },
+): void {
   router.add('GET', `${API_PREFIX}/UserProfile`, () =>
     json(200, {
       data: [

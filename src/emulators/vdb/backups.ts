@@ -23,15 +23,23 @@ export function backupServices(ctx: VdbContext): ServiceRegistration[] {
         ListBackupSchedules: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
           const clusterId = request.clusterId as string | undefined;
-          const items = ctx.store.list<BackupSchedule>(C.backupSchedules).filter((s) => clusterId === undefined || s.clusterId === clusterId);
+          const items = ctx.store
+            .list<BackupSchedule>(C.backupSchedules)
+            .filter((s) => clusterId === undefined || s.clusterId === clusterId);
           return paginate(ctx, items, request);
         },
         GetBackupSchedule: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
-          return { backupSchedule: requireSchedule(ctx, request.backupScheduleId as string, request.clusterId as string) };
+          return {
+            backupSchedule: requireSchedule(ctx, request.backupScheduleId as string, request.clusterId as string),
+          };
         },
-        CreateBackupSchedule: (request) => ({ backupSchedule: createSchedule(ctx, request.backupSchedule as BackupSchedule | undefined) }),
-        UpdateBackupSchedule: (request) => ({ backupSchedule: updateSchedule(ctx, request.backupSchedule as BackupSchedule | undefined) }),
+        CreateBackupSchedule: (request) => ({
+          backupSchedule: createSchedule(ctx, request.backupSchedule as BackupSchedule | undefined),
+        }),
+        UpdateBackupSchedule: (request) => ({
+          backupSchedule: updateSchedule(ctx, request.backupSchedule as BackupSchedule | undefined),
+        }),
         DeleteBackupSchedule: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
           const schedule = requireSchedule(ctx, request.backupScheduleId as string);
@@ -48,7 +56,9 @@ export function backupServices(ctx: VdbContext): ServiceRegistration[] {
           const clusterId = request.clusterId as string | undefined;
           const scheduleId = request.backupScheduleId as string | undefined;
           const items = refreshAllBackups(ctx).filter(
-            (b) => (clusterId === undefined || b.clusterId === clusterId) && (scheduleId === undefined || b.backupScheduleId === scheduleId),
+            (b) =>
+              (clusterId === undefined || b.clusterId === clusterId) &&
+              (scheduleId === undefined || b.backupScheduleId === scheduleId),
           );
           return paginate(ctx, items, request);
         },
@@ -73,7 +83,8 @@ export function backupServices(ctx: VdbContext): ServiceRegistration[] {
 
 function requireSchedule(ctx: VdbContext, id: string, clusterId?: string): BackupSchedule {
   const schedule = ctx.store.get<BackupSchedule>(C.backupSchedules, id);
-  if (!schedule || (clusterId !== undefined && clusterId !== '' && schedule.clusterId !== clusterId)) throw notFound(`backup schedule ${id}`);
+  if (!schedule || (clusterId !== undefined && clusterId !== '' && schedule.clusterId !== clusterId))
+    throw notFound(`backup schedule ${id}`);
   return schedule;
 }
 
@@ -151,7 +162,9 @@ function createBackup(ctx: VdbContext, input: Backup | undefined): WireObject {
   v.throwIfAny();
   checkAccount(ctx, 'backup.account_id', backup.accountId);
   const cluster = requireCluster(ctx, backup.clusterId);
-  const stamp = nowTimestamp(ctx).replace(/[-:TZ]/g, '').slice(0, 14);
+  const stamp = nowTimestamp(ctx)
+    .replace(/[-:TZ]/g, '')
+    .slice(0, 14);
   const stored: Backup = {
     id: newId(),
     createdAt: nowTimestamp(ctx),
@@ -167,10 +180,14 @@ function createBackup(ctx: VdbContext, input: Backup | undefined): WireObject {
 }
 
 function clusterInfo(ctx: VdbContext, cluster: Cluster): Backup['clusterInfo'] {
-  const pkg = packagesFor(ctx, cluster.cloudProviderId, cluster.cloudProviderRegionId).find((p) => p.id === cluster.configuration.packageId);
+  const pkg = packagesFor(ctx, cluster.cloudProviderId, cluster.cloudProviderRegionId).find(
+    (p) => p.id === cluster.configuration.packageId,
+  );
   const quantity = (text: string | undefined): { amount: number; unit: string } => {
     const match = /^(\d+)(\D*)$/.exec(text ?? '');
-    return match ? { amount: Number(match[1]) * cluster.configuration.numberOfNodes, unit: match[2]! } : { amount: 0, unit: '' };
+    return match
+      ? { amount: Number(match[1]) * cluster.configuration.numberOfNodes, unit: match[2]! }
+      : { amount: 0, unit: '' };
   };
   return {
     name: cluster.name,
@@ -193,7 +210,7 @@ function refreshAllBackups(ctx: VdbContext): Backup[] {
 /** RUNNING backups finish `provisioningMs` after they were created. */
 export function refreshBackup(ctx: VdbContext, id: string): Backup | undefined {
   const backup = ctx.store.get<Backup>(C.backups, id);
-  if (!backup || backup.status !== 'BACKUP_STATUS_RUNNING' || backup.createdAt === undefined) return backup;
+  if (backup?.status !== 'BACKUP_STATUS_RUNNING' || backup.createdAt === undefined) return backup;
   const created = parseTimestamp(backup.createdAt);
   if (!created) return backup;
   const startedMs = created.seconds * 1000 + Math.floor(created.nanos / 1e6);
@@ -206,4 +223,3 @@ export function refreshBackup(ctx: VdbContext, id: string): Backup | undefined {
   ctx.store.put(C.backups, id, finished);
   return finished;
 }
-

@@ -16,7 +16,9 @@ export const HYBRID_PROVIDER = 'hybrid';
 /** The status of a package that can be booked. */
 export const BOOKABLE: PackageStatus = 'PACKAGE_STATUS_ACTIVE';
 
-const REGIONS: Readonly<Record<string, readonly { id: string; name: string; country: string; sub: string; free?: boolean }[]>> = {
+const REGIONS: Readonly<
+  Record<string, readonly { id: string; name: string; country: string; sub: string; free?: boolean }[]>
+> = {
   aws: [
     { id: 'us-east-1', name: 'US East (N. Virginia)', country: 'US', sub: 'North America', free: true },
     { id: 'us-west-1', name: 'US West (N. California)', country: 'US', sub: 'North America' },
@@ -64,10 +66,43 @@ interface PackageSpec {
 const PACKAGES: readonly PackageSpec[] = [
   { name: 'free', type: 'free', cpu: '500m', ram: '1Gi', disk: '4Gi', price: 0, tier: 'PACKAGE_TIER_STANDARD' },
   { name: 'small', type: 'paid', cpu: '1000m', ram: '4Gi', disk: '32Gi', price: 6_500, tier: 'PACKAGE_TIER_STANDARD' },
-  { name: 'medium', type: 'paid', cpu: '2000m', ram: '8Gi', disk: '64Gi', price: 13_000, tier: 'PACKAGE_TIER_STANDARD' },
-  { name: 'large', type: 'paid', cpu: '4000m', ram: '16Gi', disk: '128Gi', price: 26_000, tier: 'PACKAGE_TIER_PREMIUM' },
-  { name: 'xlarge', type: 'paid', cpu: '8000m', ram: '32Gi', disk: '256Gi', price: 52_000, tier: 'PACKAGE_TIER_PREMIUM' },
-  { name: 'legacy', type: 'paid', cpu: '1000m', ram: '2Gi', disk: '16Gi', price: 4_000, tier: 'PACKAGE_TIER_STANDARD', status: 'PACKAGE_STATUS_DEACTIVATED' },
+  {
+    name: 'medium',
+    type: 'paid',
+    cpu: '2000m',
+    ram: '8Gi',
+    disk: '64Gi',
+    price: 13_000,
+    tier: 'PACKAGE_TIER_STANDARD',
+  },
+  {
+    name: 'large',
+    type: 'paid',
+    cpu: '4000m',
+    ram: '16Gi',
+    disk: '128Gi',
+    price: 26_000,
+    tier: 'PACKAGE_TIER_PREMIUM',
+  },
+  {
+    name: 'xlarge',
+    type: 'paid',
+    cpu: '8000m',
+    ram: '32Gi',
+    disk: '256Gi',
+    price: 52_000,
+    tier: 'PACKAGE_TIER_PREMIUM',
+  },
+  {
+    name: 'legacy',
+    type: 'paid',
+    cpu: '1000m',
+    ram: '2Gi',
+    disk: '16Gi',
+    price: 4_000,
+    tier: 'PACKAGE_TIER_STANDARD',
+    status: 'PACKAGE_STATUS_DEACTIVATED',
+  },
 ];
 
 /** The stable id of a catalog package, e.g. packageId('aws', 'small'). */
@@ -103,7 +138,10 @@ export function seedCatalog(ctx: VdbContext): void {
       ctx.store.put(C.cloudProviderRegions, `${provider}/${region.id}`, value);
     }
     for (const spec of PACKAGES) {
-      const regionIds = provider === HYBRID_PROVIDER ? [''] : regions.filter((region) => spec.type === 'paid' || region.free).map((region) => region.id);
+      const regionIds =
+        provider === HYBRID_PROVIDER
+          ? ['']
+          : regions.filter((region) => spec.type === 'paid' || region.free).map((region) => region.id);
       if (spec.type === 'free' && provider === HYBRID_PROVIDER) continue;
       const id = packageId(provider, spec.name);
       const stored: StoredPackage = {
@@ -141,7 +179,11 @@ export function requireProvider(ctx: VdbContext, path: string, cloudProviderId: 
   if (ctx.store.has(C.cloudProviders, cloudProviderId)) return;
   const known = ctx.store.list<CloudProvider>(C.cloudProviders).map((provider) => provider.id);
   const v = new Violations();
-  v.add(path, `unknown cloud provider ${quoted(cloudProviderId)} (known: ${known.join(', ')})`, 'cloud_provider.exists');
+  v.add(
+    path,
+    `unknown cloud provider ${quoted(cloudProviderId)} (known: ${known.join(', ')})`,
+    'cloud_provider.exists',
+  );
   v.throwIfAny();
 }
 
@@ -150,12 +192,18 @@ export function requireRegion(ctx: VdbContext, path: string, cloudProviderId: st
   if (ctx.store.has(C.cloudProviderRegions, `${cloudProviderId}/${regionId}`)) return;
   const known = regionsOf(ctx, cloudProviderId).map((region) => region.id);
   const v = new Violations();
-  v.add(path, `unknown region ${quoted(regionId)} for cloud provider ${cloudProviderId} (known: ${known.join(', ')})`, 'cloud_provider_region.exists');
+  v.add(
+    path,
+    `unknown region ${quoted(regionId)} for cloud provider ${cloudProviderId} (known: ${known.join(', ')})`,
+    'cloud_provider_region.exists',
+  );
   v.throwIfAny();
 }
 
 export function regionsOf(ctx: VdbContext, cloudProviderId: string): CloudProviderRegion[] {
-  return ctx.store.list<CloudProviderRegion>(C.cloudProviderRegions).filter((region) => region.provider === cloudProviderId);
+  return ctx.store
+    .list<CloudProviderRegion>(C.cloudProviderRegions)
+    .filter((region) => region.provider === cloudProviderId);
 }
 
 export function packagesFor(ctx: VdbContext, cloudProviderId: string, regionId: string): StoredPackage[] {
@@ -196,7 +244,8 @@ export function catalogServices(ctx: VdbContext): ServiceRegistration[] {
         },
         ListGlobalCloudProviders: () => providers(),
         ListGlobalCloudProviderRegions: (request) => regions(request.cloudProviderId as string),
-        GetGlobalCloudProviderRegion: (request) => region(request.cloudProviderId as string, request.regionId as string),
+        GetGlobalCloudProviderRegion: (request) =>
+          region(request.cloudProviderId as string, request.regionId as string),
       },
     },
     {
@@ -210,7 +259,8 @@ export function catalogServices(ctx: VdbContext): ServiceRegistration[] {
           if (provider !== HYBRID_PROVIDER) {
             if (regionId === '') {
               throw invalidArgument(
-                'validation error:\n - cloud_provider_region_id: value is required unless cloud_provider_id is hybrid [region_required]',
+                'validation error:\n - cloud_provider_region_id: value is required unless cloud_provider_id is ' +
+                  'hybrid [region_required]',
               );
             }
             requireRegion(ctx, 'cloud_provider_region_id', provider, regionId);

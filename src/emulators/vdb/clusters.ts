@@ -14,7 +14,14 @@ import {
   requireRegion,
   type StoredPackage,
 } from './catalog.js';
-import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, type ClusterTransition, type VdbContext } from './context.js';
+import {
+  VDB_COLLECTIONS as C,
+  checkAccount,
+  newId,
+  nowTimestamp,
+  type ClusterTransition,
+  type VdbContext,
+} from './context.js';
 import { Violations, failedPrecondition, invalidArgument, notFound, quoted } from './errors.js';
 import { LIMITS } from './limits.js';
 import * as rule from './rules.js';
@@ -49,7 +56,9 @@ export function clusterServices(ctx: VdbContext): ServiceRegistration[] {
           checkAccount(ctx, 'account_id', request.accountId);
           return { cluster: requireCluster(ctx, request.clusterId as string) };
         },
-        CreateCluster: (request, call) => ({ cluster: createCluster(ctx, request.cluster as Cluster | undefined, call) }),
+        CreateCluster: (request, call) => ({
+          cluster: createCluster(ctx, request.cluster as Cluster | undefined, call),
+        }),
         UpdateCluster: (request) => ({ cluster: updateCluster(ctx, request.cluster as Cluster | undefined) }),
         DeleteCluster: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
@@ -84,14 +93,17 @@ function listClusters(ctx: VdbContext, request: WireObject): WireObject {
   const provider = request.cloudProviderId as string | undefined;
   const region = request.cloudProviderRegionId as string | undefined;
   const items = refreshAllClusters(ctx).filter(
-    (cluster) => (provider === undefined || cluster.cloudProviderId === provider) && (region === undefined || cluster.cloudProviderRegionId === region),
+    (cluster) =>
+      (provider === undefined || cluster.cloudProviderId === provider) &&
+      (region === undefined || cluster.cloudProviderRegionId === region),
   );
   return paginate(ctx, items, request);
 }
 
 /** page_size 1–250 and an offset token; no page size means the emulator's default (all by default). */
 export function paginate(ctx: VdbContext, items: readonly unknown[], request: WireObject): WireObject {
-  const pageSize = (request.pageSize as number | undefined) ?? (ctx.defaultPageSize > 0 ? ctx.defaultPageSize : undefined);
+  const pageSize =
+    (request.pageSize as number | undefined) ?? (ctx.defaultPageSize > 0 ? ctx.defaultPageSize : undefined);
   if (request.pageSize !== undefined) {
     const v = new Violations();
     rule.range(v, 'page_size', request.pageSize as number, 1, LIMITS.pageSize, 'int32');
@@ -101,7 +113,8 @@ export function paginate(ctx: VdbContext, items: readonly unknown[], request: Wi
   let offset = 0;
   if (token !== undefined && token !== '') {
     offset = /^offset:\d+$/.test(token) ? Number(token.slice('offset:'.length)) : NaN;
-    if (!Number.isInteger(offset) || offset > items.length) throw invalidArgument(`invalid page_token ${quoted(token)}`);
+    if (!Number.isInteger(offset) || offset > items.length)
+      throw invalidArgument(`invalid page_token ${quoted(token)}`);
   }
   const end = pageSize === undefined ? items.length : Math.min(items.length, offset + pageSize);
   return {
@@ -124,7 +137,8 @@ function createCluster(ctx: VdbContext, input: Cluster | undefined, call: Handle
   rule.mustBeEmpty(v, 'cluster.id', cluster.id);
   rule.mustBeEmpty(v, 'cluster.created_at', cluster.createdAt);
   rule.mustBeEmpty(v, 'cluster.deleted_at', cluster.deletedAt);
-  if (cluster.state !== undefined) v.add('cluster.state', 'value must be empty: the field is set by the server', 'read_only');
+  if (cluster.state !== undefined)
+    v.add('cluster.state', 'value must be empty: the field is set by the server', 'read_only');
   validateClusterFields(v, cluster);
   v.throwIfAny();
   checkAccount(ctx, 'cluster.account_id', cluster.accountId);
@@ -171,10 +185,15 @@ function updateCluster(ctx: VdbContext, input: Cluster | undefined): Cluster {
   checkAccount(ctx, 'cluster.account_id', cluster.accountId);
   const current = requireCluster(ctx, cluster.id);
   if (cluster.cloudProviderId !== current.cloudProviderId) {
-    throw invalidArgument(`cluster.cloud_provider_id cannot be changed (is ${current.cloudProviderId}); create a new cluster instead`);
+    throw invalidArgument(
+      `cluster.cloud_provider_id cannot be changed (is ${current.cloudProviderId}); create a new cluster instead`,
+    );
   }
   if (cluster.cloudProviderRegionId !== current.cloudProviderRegionId) {
-    throw invalidArgument(`cluster.cloud_provider_region_id cannot be changed (is ${current.cloudProviderRegionId}); create a new cluster instead`);
+    throw invalidArgument(
+      `cluster.cloud_provider_region_id cannot be changed (is ${current.cloudProviderRegionId}); create a new ` +
+        `cluster instead`,
+    );
   }
   if (current.state?.phase === 'CLUSTER_PHASE_SUSPENDED' || current.state?.phase === 'CLUSTER_PHASE_SUSPENDING') {
     throw failedPrecondition(`cluster ${current.id} is suspended; resume it before changing it`);
@@ -182,16 +201,27 @@ function updateCluster(ctx: VdbContext, input: Cluster | undefined): Cluster {
   const pkg = checkPlacement(ctx, cluster);
 
   const { lastModifiedAt: _previous, ...before } = current.configuration;
-  const requested = serverFilledConfiguration(cluster.configuration, current.configuration.lastModifiedAt ?? nowTimestamp(ctx));
+  const requested = serverFilledConfiguration(
+    cluster.configuration,
+    current.configuration.lastModifiedAt ?? nowTimestamp(ctx),
+  );
   const { lastModifiedAt: _same, ...after } = requested;
   const configurationChanged = JSON.stringify(normalized(before)) !== JSON.stringify(normalized(after));
-  const configuration: ClusterConfiguration = configurationChanged ? { ...requested, lastModifiedAt: nowTimestamp(ctx) } : current.configuration;
+  const configuration: ClusterConfiguration = configurationChanged
+    ? { ...requested, lastModifiedAt: nowTimestamp(ctx) }
+    : current.configuration;
   const state: ClusterState = {
     ...current.state!,
     version: resolvedVersion(configuration),
     resources: resourcesSummary(pkg, configuration),
   };
-  ctx.store.put(C.clusters, current.id, { ...current, name: cluster.name, labels: cluster.labels, configuration, state });
+  ctx.store.put(C.clusters, current.id, {
+    ...current,
+    name: cluster.name,
+    labels: cluster.labels,
+    configuration,
+    state,
+  });
   if (configurationChanged) {
     const now = ctx.clock.now();
     const failLabel = cluster.labels.find((label) => label.key === FAIL_PROVISIONING_LABEL);
@@ -259,20 +289,28 @@ function validateClusterFields(v: Violations, cluster: Cluster): void {
     rule.pattern(v, 'cluster.name', cluster.name, NAME);
   }
   rule.length(v, 'cluster.cloud_provider_id', cluster.cloudProviderId, 3, LIMITS.placementId);
-  if (cluster.cloudProviderRegionId === '') v.add('cluster.cloud_provider_region_id', 'value length must be at least 1 characters', 'string.min_len');
-  else if ([...cluster.cloudProviderRegionId].length > LIMITS.placementId) rule.length(v, 'cluster.cloud_provider_region_id', cluster.cloudProviderRegionId, 1, LIMITS.placementId);
+  if (cluster.cloudProviderRegionId === '')
+    v.add('cluster.cloud_provider_region_id', 'value length must be at least 1 characters', 'string.min_len');
+  else if ([...cluster.cloudProviderRegionId].length > LIMITS.placementId)
+    rule.length(v, 'cluster.cloud_provider_region_id', cluster.cloudProviderRegionId, 1, LIMITS.placementId);
   else if (cluster.cloudProviderId === HYBRID_PROVIDER && !rule.isUuid(cluster.cloudProviderRegionId)) {
-    v.add('cluster.cloud_provider_region_id', 'value must be a valid UUID (a hybrid cloud environment id) when cloud_provider_id is hybrid', 'cluster.hybrid_region_uuid');
+    v.add(
+      'cluster.cloud_provider_region_id',
+      'value must be a valid UUID (a hybrid cloud environment id) when cloud_provider_id is hybrid',
+      'cluster.hybrid_region_uuid',
+    );
   }
   rule.keyValues(v, 'cluster.labels', cluster.labels, LIMITS.kubernetesEntries);
-  if (rule.required(v, 'cluster.configuration', cluster.configuration)) validateConfiguration(v, 'cluster.configuration', cluster.configuration);
+  if (rule.required(v, 'cluster.configuration', cluster.configuration))
+    validateConfiguration(v, 'cluster.configuration', cluster.configuration);
 }
 
 export function validateConfiguration(v: Violations, path: string, c: ClusterConfiguration): void {
   rule.range(v, `${path}.number_of_nodes`, c.numberOfNodes, 1, LIMITS.nodes);
   if (c.version !== undefined) {
     if ([...c.version].length > LIMITS.version) rule.length(v, `${path}.version`, c.version, 1, LIMITS.version);
-    else if (!VERSION.test(c.version)) v.add(`${path}.version`, 'value must be a version such as v1.13.2, or latest', 'string.pattern');
+    else if (!VERSION.test(c.version))
+      v.add(`${path}.version`, 'value must be a version such as v1.13.2, or latest', 'string.pattern');
   }
   rule.uuid(v, `${path}.package_id`, c.packageId);
   rule.range(v, `${path}.additional_resources.disk`, c.additionalResources?.disk, 0, LIMITS.additionalDiskGib);
@@ -289,15 +327,34 @@ export function validateConfiguration(v: Violations, path: string, c: ClusterCon
   rule.enumSet(v, `${path}.restart_policy`, c.restartPolicy);
   rule.enumSet(v, `${path}.rebalance_strategy`, c.rebalanceStrategy);
   rule.topologySpreadConstraints(v, `${path}.topology_spread_constraints`, c.topologySpreadConstraints);
-  rule.enumSet(v, `${path}.cluster_storage_configuration.storage_tier_type`, c.clusterStorageConfiguration?.storageTierType);
-  if (c.databaseConfiguration) validateDatabaseConfiguration(v, `${path}.database_configuration`, c.databaseConfiguration);
+  rule.enumSet(
+    v,
+    `${path}.cluster_storage_configuration.storage_tier_type`,
+    c.clusterStorageConfiguration?.storageTierType,
+  );
+  if (c.databaseConfiguration)
+    validateDatabaseConfiguration(v, `${path}.database_configuration`, c.databaseConfiguration);
 }
 
 function validateDatabaseConfiguration(v: Violations, path: string, d: DatabaseConfiguration): void {
   rule.range(v, `${path}.collection.replication_factor`, d.collection?.replicationFactor, 1, LIMITS.replicas);
-  rule.range(v, `${path}.collection.write_consistency_factor`, d.collection?.writeConsistencyFactor, 1, LIMITS.replicas, 'int32');
+  rule.range(
+    v,
+    `${path}.collection.write_consistency_factor`,
+    d.collection?.writeConsistencyFactor,
+    1,
+    LIMITS.replicas,
+    'int32',
+  );
   const budget = LIMITS.optimizerCpuBudget;
-  rule.range(v, `${path}.storage.performance.optimizer_cpu_budget`, d.storage?.performance?.optimizerCpuBudget, -budget, budget, 'int32');
+  rule.range(
+    v,
+    `${path}.storage.performance.optimizer_cpu_budget`,
+    d.storage?.performance?.optimizerCpuBudget,
+    -budget,
+    budget,
+    'int32',
+  );
   rule.secretKeyRef(v, `${path}.service.api_key`, d.service?.apiKey);
   rule.secretKeyRef(v, `${path}.service.read_only_api_key`, d.service?.readOnlyApiKey);
   rule.enumSet(v, `${path}.log_level`, d.logLevel);
@@ -313,7 +370,8 @@ function checkPlacement(ctx: VdbContext, cluster: Cluster): StoredPackage {
   if (cluster.cloudProviderId === HYBRID_PROVIDER) {
     if (!ctx.store.get<HybridEnvironment>(C.hybridEnvironments, cluster.cloudProviderRegionId)) {
       throw invalidArgument(
-        `validation error:\n - cluster.cloud_provider_region_id: hybrid cloud environment ${cluster.cloudProviderRegionId} not found [hybrid_cloud_environment.exists]`,
+        `validation error:\n - cluster.cloud_provider_region_id: hybrid cloud ` +
+          `environment ${cluster.cloudProviderRegionId} not found [hybrid_cloud_environment.exists]`,
       );
     }
   } else {
@@ -322,17 +380,27 @@ function checkPlacement(ctx: VdbContext, cluster: Cluster): StoredPackage {
   const packageId = cluster.configuration.packageId;
   const offered = packagesFor(ctx, cluster.cloudProviderId, cluster.cloudProviderRegionId);
   const pkg = offered.find((candidate) => candidate.id === packageId);
-  const where = cluster.cloudProviderId === HYBRID_PROVIDER ? 'hybrid' : `${cluster.cloudProviderId}/${cluster.cloudProviderRegionId}`;
+  const where =
+    cluster.cloudProviderId === HYBRID_PROVIDER
+      ? 'hybrid'
+      : `${cluster.cloudProviderId}/${cluster.cloudProviderRegionId}`;
   if (!pkg) {
     throw invalidArgument(
-      `validation error:\n - cluster.configuration.package_id: package ${packageId} is not offered in ${where} (see BookingService/ListPackages) [package.exists]`,
+      `validation error:\n - cluster.configuration.package_id: package ${packageId} is not offered in ${where} (see ` +
+        `BookingService/ListPackages) [package.exists]`,
     );
   }
   if (pkg.status !== BOOKABLE) {
-    throw invalidArgument(`validation error:\n - cluster.configuration.package_id: package ${packageId} (${pkg.name}) is deactivated [package.active]`);
+    throw invalidArgument(
+      `validation error:\n - cluster.configuration.package_id: package ${packageId} (${pkg.name}) is deactivated ` +
+        `[package.active]`,
+    );
   }
   if (pkg.type === 'free' && cluster.configuration.numberOfNodes > 1) {
-    throw invalidArgument(`validation error:\n - cluster.configuration.number_of_nodes: the free package allows 1 node [package.free_single_node]`);
+    throw invalidArgument(
+      `validation error:\n - cluster.configuration.number_of_nodes: the free package allows 1 node ` +
+        `[package.free_single_node]`,
+    );
   }
   return pkg;
 }
@@ -370,7 +438,9 @@ function normalized(value: unknown): unknown {
 }
 
 function resolvedVersion(configuration: ClusterConfiguration): string {
-  return !configuration.version || configuration.version === 'latest' ? DEFAULT_DATABASE_VERSION : configuration.version;
+  return !configuration.version || configuration.version === 'latest'
+    ? DEFAULT_DATABASE_VERSION
+    : configuration.version;
 }
 
 function quantity(text: string | undefined): number {
@@ -439,7 +509,9 @@ function transitionState(ctx: VdbContext, cluster: Cluster, transition: ClusterT
   const done = now >= transition.endsAt;
   const halfway = now >= transition.startedAt + (transition.endsAt - transition.startedAt) / 2;
   const endpoint = { url: endpointUrl(ctx, cluster), restPort: REST_PORT, grpcPort: GRPC_PORT };
-  const nodeInfos = (state: 'CLUSTER_NODE_STATE_STARTING' | 'CLUSTER_NODE_STATE_HEALTHY' | 'CLUSTER_NODE_STATE_SUSPENDED') =>
+  const nodeInfos = (
+    state: 'CLUSTER_NODE_STATE_STARTING' | 'CLUSTER_NODE_STATE_HEALTHY' | 'CLUSTER_NODE_STATE_SUSPENDED',
+  ) =>
     Array.from({ length: nodes }, (_, i) => ({
       name: `${cluster.name}-node-${i}`,
       startedAt: new Date(transition.startedAt).toISOString(),
@@ -469,7 +541,13 @@ function transitionState(ctx: VdbContext, cluster: Cluster, transition: ClusterT
     };
   }
   if (transition.kind === 'suspend') {
-    return { ...previous, phase: 'CLUSTER_PHASE_SUSPENDED', reason: '', nodesUp: 0, nodes: nodeInfos('CLUSTER_NODE_STATE_SUSPENDED') };
+    return {
+      ...previous,
+      phase: 'CLUSTER_PHASE_SUSPENDED',
+      reason: '',
+      nodesUp: 0,
+      nodes: nodeInfos('CLUSTER_NODE_STATE_SUSPENDED'),
+    };
   }
   return {
     ...previous,

@@ -90,7 +90,10 @@ export function newId(): string {
 /** A UUID that is the same in every run for the same seed (catalog ids that examples can show). */
 export function stableUuid(seed: string): string {
   const hex = createHash('sha256').update(seed).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return (
+    `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-` +
+    `${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
+  );
 }
 
 /**
@@ -99,7 +102,10 @@ export function stableUuid(seed: string): string {
  */
 export function checkAccount(ctx: VdbContext, path: string, accountId: unknown): void {
   const value = typeof accountId === 'string' ? accountId : '';
-  if (value === '') throw invalidArgument(`validation error:\n - ${path}: value is empty, which is not a valid UUID [string.uuid_empty]`);
+  if (value === '')
+    throw invalidArgument(
+      `validation error:\n - ${path}: value is empty, which is not a valid UUID [string.uuid_empty]`,
+    );
   if (!isUuid(value)) throw invalidArgument(`validation error:\n - ${path}: value must be a valid UUID [string.uuid]`);
   if (value !== ctx.accountId) throw permissionDenied(`the API key has no access to account ${value}`);
 }

@@ -6,7 +6,16 @@
  */
 import { GoDurationError, parseGoDuration } from '../../wire/go-duration.js';
 
-const DESCRIPTORS = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly', '@reboot']);
+const DESCRIPTORS = new Set([
+  '@yearly',
+  '@annually',
+  '@monthly',
+  '@weekly',
+  '@daily',
+  '@midnight',
+  '@hourly',
+  '@reboot',
+]);
 
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 const DAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
@@ -41,7 +50,11 @@ export function cronProblem(expression: string): string | undefined {
   if (text.startsWith('@')) {
     if (DESCRIPTORS.has(text)) return undefined;
     const every = /^@every\s+(\S+)$/.exec(text);
-    if (!every) return `unknown descriptor ${JSON.stringify(text)} (use @yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly, @reboot or @every <duration>)`;
+    if (!every)
+      return (
+        `unknown descriptor ${JSON.stringify(text)} (use @yearly, @annually, @monthly, @weekly, @daily, ` +
+        `@midnight, @hourly, @reboot or @every <duration>)`
+      );
     try {
       if (parseGoDuration(every[1]!) <= 0n) return '@every needs a positive duration';
     } catch (error) {
@@ -66,14 +79,19 @@ function fieldProblem(field: string, kind: FieldKind): string | undefined {
     if (part === '') return 'empty list element';
     const [base = '', step, extra] = part.split('/');
     if (extra !== undefined) return 'more than one step';
-    if (step !== undefined && !(/^\d+$/.test(step) && Number(step) > 0)) return `step ${JSON.stringify(step)} must be a positive number`;
+    if (step !== undefined && !(/^\d+$/.test(step) && Number(step) > 0))
+      return `step ${JSON.stringify(step)} must be a positive number`;
     if (base === '*') continue;
     const bounds = base.split('-');
     if (bounds.length > 2) return `bad range ${JSON.stringify(base)}`;
     const values: number[] = [];
     for (const bound of bounds) {
-      const value = valueOf(bound, kind);
-      if (value === undefined) return `${JSON.stringify(bound)} is not a valid ${kind.name} (${kind.min}-${kind.max}${kind.names ? ` or ${kind.names[0]}-${kind.names[kind.names.length - 1]}` : ''})`;
+      const value = fieldValue(bound, kind);
+      if (value === undefined)
+        return (
+          `${JSON.stringify(bound)} is not a valid ${kind.name} ` +
+          `(${kind.min}-${kind.max}${kind.names ? ` or ${kind.names[0]}-${kind.names[kind.names.length - 1]}` : ''})`
+        );
       values.push(value);
     }
     if (values.length === 2 && values[0]! > values[1]!) return `range ${JSON.stringify(base)} runs backwards`;
@@ -81,7 +99,7 @@ function fieldProblem(field: string, kind: FieldKind): string | undefined {
   return undefined;
 }
 
-function valueOf(text: string, kind: FieldKind): number | undefined {
+function fieldValue(text: string, kind: FieldKind): number | undefined {
   if (/^\d+$/.test(text)) {
     const value = Number(text);
     return value >= kind.min && value <= kind.max ? value : undefined;

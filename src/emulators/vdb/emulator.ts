@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { StoredMember, User } from './records.js';
-import { Clock, MemoryStore, SeededFaults, randomHex, type FaultProfileOptions, type FaultStats } from '../core/index.js';
+import {
+  Clock,
+  MemoryStore,
+  SeededFaults,
+  randomHex,
+  type FaultProfileOptions,
+  type FaultStats,
+} from '../core/index.js';
 import { backupServices, refreshBackup } from './backups.js';
 import { catalogServices, packageId, seedCatalog } from './catalog.js';
 import { clusterServices, refreshCluster } from './clusters.js';
@@ -207,4 +214,3 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     close: () => server.close(),
   };
 }
-

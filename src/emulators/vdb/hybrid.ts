@@ -37,27 +37,42 @@ export function hybridServices(ctx: VdbContext): ServiceRegistration[] {
       handlers: {
         ListHybridCloudEnvironments: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
-          return { items: ctx.store.list<HybridEnvironment>(C.hybridEnvironments).map((env) => refreshEnvironment(ctx, env.id)!) };
+          return {
+            items: ctx.store
+              .list<HybridEnvironment>(C.hybridEnvironments)
+              .map((env) => refreshEnvironment(ctx, env.id)!),
+          };
         },
         GetHybridCloudEnvironment: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
           return { hybridCloudEnvironment: requireEnvironment(ctx, request.hybridCloudEnvironmentId as string) };
         },
         CreateHybridCloudEnvironment: (request, call) => ({
-          hybridCloudEnvironment: createEnvironment(ctx, request.hybridCloudEnvironment as HybridEnvironment | undefined, call),
+          hybridCloudEnvironment: createEnvironment(
+            ctx,
+            request.hybridCloudEnvironment as HybridEnvironment | undefined,
+            call,
+          ),
         }),
         UpdateHybridCloudEnvironment: (request) => ({
-          hybridCloudEnvironment: updateEnvironment(ctx, request.hybridCloudEnvironment as HybridEnvironment | undefined),
+          hybridCloudEnvironment: updateEnvironment(
+            ctx,
+            request.hybridCloudEnvironment as HybridEnvironment | undefined,
+          ),
         }),
         DeleteHybridCloudEnvironment: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
           const environment = requireEnvironment(ctx, request.hybridCloudEnvironmentId as string);
           const clusters = ctx.store
             .list<Cluster>(C.clusters)
-            .filter((cluster) => cluster.cloudProviderId === HYBRID_PROVIDER && cluster.cloudProviderRegionId === environment.id);
+            .filter(
+              (cluster) =>
+                cluster.cloudProviderId === HYBRID_PROVIDER && cluster.cloudProviderRegionId === environment.id,
+            );
           if (clusters.length > 0) {
             throw failedPrecondition(
-              `hybrid cloud environment ${environment.id} still has ${clusters.length} cluster(s) (${clusters.map((c) => c.name).join(', ')}); delete them first`,
+              `hybrid cloud environment ${environment.id} still has ${clusters.length} cluster(s) ` +
+                `(${clusters.map((c) => c.name).join(', ')}); delete them first`,
             );
           }
           ctx.store.remove(C.hybridEnvironments, environment.id);
@@ -96,14 +111,24 @@ function validateEnvironment(v: Violations, environment: HybridEnvironment): voi
   };
   if (fits('http_proxy_url', c.httpProxyUrl, LIMITS.proxyUrl)) rule.uri(v, `${at}.http_proxy_url`, c.httpProxyUrl);
   if (fits('https_proxy_url', c.httpsProxyUrl, LIMITS.proxyUrl)) rule.uri(v, `${at}.https_proxy_url`, c.httpsProxyUrl);
-  if (fits('container_registry_url', c.containerRegistryUrl, LIMITS.repositoryUrl) && c.containerRegistryUrl && !REGISTRY_URL.test(c.containerRegistryUrl)) {
+  if (
+    fits('container_registry_url', c.containerRegistryUrl, LIMITS.repositoryUrl) &&
+    c.containerRegistryUrl &&
+    !REGISTRY_URL.test(c.containerRegistryUrl)
+  ) {
     v.add(`${at}.container_registry_url`, 'value must be host[:port][/path]', 'string.registry_url');
   }
-  if (fits('chart_repository_url', c.chartRepositoryUrl, LIMITS.repositoryUrl) && c.chartRepositoryUrl && !CHART_URL.test(c.chartRepositoryUrl)) {
+  if (
+    fits('chart_repository_url', c.chartRepositoryUrl, LIMITS.repositoryUrl) &&
+    c.chartRepositoryUrl &&
+    !CHART_URL.test(c.chartRepositoryUrl)
+  ) {
     v.add(`${at}.chart_repository_url`, 'value must be scheme://host[:port][/path]', 'string.repository_url');
   }
   rule.maxItems(v, `${at}.no_proxy_configs`, c.noProxyConfigs, LIMITS.noProxyEntries);
-  (c.noProxyConfigs ?? []).forEach((host, i) => rule.length(v, `${at}.no_proxy_configs[${i}]`, host, 1, LIMITS.hostName));
+  (c.noProxyConfigs ?? []).forEach((host, i) =>
+    rule.length(v, `${at}.no_proxy_configs[${i}]`, host, 1, LIMITS.hostName),
+  );
   fits('registry_secret_name', c.registrySecretName, LIMITS.secretName);
   fits('ca_certificates', c.caCertificates, LIMITS.caCertificates);
   fits('database_storage_class', c.databaseStorageClass, LIMITS.storageClassName);
@@ -136,7 +161,8 @@ function createEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined
   rule.mustBeEmpty(v, 'hybrid_cloud_environment.id', environment.id);
   rule.mustBeEmpty(v, 'hybrid_cloud_environment.created_at', environment.createdAt);
   rule.mustBeEmpty(v, 'hybrid_cloud_environment.created_by_email', environment.createdByEmail);
-  if (environment.status !== undefined) v.add('hybrid_cloud_environment.status', 'value must be empty: the field is set by the server', 'read_only');
+  if (environment.status !== undefined)
+    v.add('hybrid_cloud_environment.status', 'value must be empty: the field is set by the server', 'read_only');
   validateEnvironment(v, environment);
   v.throwIfAny();
   checkAccount(ctx, 'hybrid_cloud_environment.account_id', environment.accountId);
@@ -167,7 +193,10 @@ function updateEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined
   const current = requireEnvironment(ctx, environment.id);
   const namespace = current.configuration?.namespace;
   if (namespace !== undefined && environment.configuration!.namespace !== namespace) {
-    throw invalidArgument(`hybrid_cloud_environment.configuration.namespace cannot be changed (is ${namespace}); create a new environment instead`);
+    throw invalidArgument(
+      `hybrid_cloud_environment.configuration.namespace cannot be changed (is ${namespace}); create a new ` +
+        `environment instead`,
+    );
   }
   const now = nowTimestamp(ctx);
   const stored: HybridEnvironment = {
@@ -184,7 +213,9 @@ function generateBootstrapCommands(ctx: VdbContext, environmentId: string): Wire
   const failure = ctx.bootstrapFailure;
   if (failure) {
     if (failure.once) ctx.bootstrapFailure = undefined;
-    throw failure.code === 'permission_denied' ? permissionDenied(failure.message) : failedPrecondition(failure.message);
+    throw failure.code === 'permission_denied'
+      ? permissionDenied(failure.message)
+      : failedPrecondition(failure.message);
   }
   const environment = requireEnvironment(ctx, environmentId);
   const previous = ctx.store.get<BootstrapCredentials>(C.bootstrapCredentials, environment.id);
@@ -197,7 +228,8 @@ function generateBootstrapCommands(ctx: VdbContext, environmentId: string): Wire
   };
   ctx.store.put(C.bootstrapCredentials, environment.id, credentials);
   ctx.store.put(C.hybridEnvironments, environment.id, { ...environment, bootstrapCommandsGenerated: true });
-  if (!ctx.environmentReadyAt.has(environment.id)) ctx.environmentReadyAt.set(environment.id, ctx.clock.now() + ctx.provisioningMs);
+  if (!ctx.environmentReadyAt.has(environment.id))
+    ctx.environmentReadyAt.set(environment.id, ctx.clock.now() + ctx.provisioningMs);
   return {
     commands: bootstrapCommands(environment, credentials),
     accessKey: credentials.accessKey,
@@ -213,9 +245,14 @@ function bootstrapCommands(environment: HybridEnvironment, credentials: Bootstra
   const charts = environment.configuration?.chartRepositoryUrl ?? CHART_REPOSITORY;
   return [
     `kubectl create namespace ${namespace} --dry-run=client -o yaml | kubectl apply -f -`,
-    `kubectl --namespace ${namespace} create secret docker-registry vdb-registry-credentials --docker-server=${registry} --docker-username='${credentials.registryUsername}' --docker-password='${credentials.registryPassword}' --dry-run=client -o yaml | kubectl apply -f -`,
-    `kubectl --namespace ${namespace} create secret generic vdb-cloud-access-key --from-literal=access-key='${credentials.accessKey}' --dry-run=client -o yaml | kubectl apply -f -`,
-    `helm upgrade --install vdb-cloud-agent ${charts}/vdb-cloud-agent --namespace ${namespace} --set environmentId=${environment.id} --set accountId=${environment.accountId} --set apiUrl=${AGENT_API_URL} --set imagePullSecrets[0].name=vdb-registry-credentials --wait`,
+    `kubectl --namespace ${namespace} create secret docker-registry vdb-registry-credentials ` +
+      `--docker-server=${registry} --docker-username='${credentials.registryUsername}' ` +
+      `--docker-password='${credentials.registryPassword}' --dry-run=client -o yaml | kubectl apply -f -`,
+    `kubectl --namespace ${namespace} create secret generic vdb-cloud-access-key ` +
+      `--from-literal=access-key='${credentials.accessKey}' --dry-run=client -o yaml | kubectl apply -f -`,
+    `helm upgrade --install vdb-cloud-agent ${charts}/vdb-cloud-agent --namespace ${namespace} ` +
+      `--set environmentId=${environment.id} --set accountId=${environment.accountId} ` +
+      `--set apiUrl=${AGENT_API_URL} --set imagePullSecrets[0].name=vdb-registry-credentials --wait`,
   ];
 }
 
@@ -242,8 +279,18 @@ function readyStatus(environment: HybridEnvironment, at: string): HybridEnvironm
     numberOfNodes: 3,
     capabilities: { volumeSnapshot: true, volumeExpansion: true },
     componentStatuses: [
-      { name: 'vdb-cloud-agent', namespace, version: '1.6.0', phase: 'HYBRID_CLOUD_ENVIRONMENT_COMPONENT_STATUS_PHASE_READY' },
-      { name: 'vdb-operator', namespace, version: '2.4.1', phase: 'HYBRID_CLOUD_ENVIRONMENT_COMPONENT_STATUS_PHASE_READY' },
+      {
+        name: 'vdb-cloud-agent',
+        namespace,
+        version: '1.6.0',
+        phase: 'HYBRID_CLOUD_ENVIRONMENT_COMPONENT_STATUS_PHASE_READY',
+      },
+      {
+        name: 'vdb-operator',
+        namespace,
+        version: '2.4.1',
+        phase: 'HYBRID_CLOUD_ENVIRONMENT_COMPONENT_STATUS_PHASE_READY',
+      },
     ],
     clusterCreationReadiness: 'CLUSTER_CREATION_STATUS_READY',
     kubernetesDistribution: 'KUBERNETES_DISTRIBUTION_K3S',
@@ -257,7 +304,9 @@ function readyStatus(environment: HybridEnvironment, at: string): HybridEnvironm
         parameters: [{ key: 'type', value: 'ssd' }],
       },
     ],
-    volumeSnapshotClasses: [{ name: environment.configuration?.volumeSnapshotStorageClass ?? 'csi-snapclass', driver: 'hostpath.csi.k8s.io' }],
+    volumeSnapshotClasses: [
+      { name: environment.configuration?.volumeSnapshotStorageClass ?? 'csi-snapclass', driver: 'hostpath.csi.k8s.io' },
+    ],
   };
 }
 
@@ -266,7 +315,11 @@ export function refreshEnvironment(ctx: VdbContext, id: string): HybridEnvironme
   const environment = ctx.store.get<HybridEnvironment>(C.hybridEnvironments, id);
   if (!environment) return undefined;
   const readyAt = ctx.environmentReadyAt.get(id);
-  if (readyAt === undefined || ctx.clock.now() < readyAt || environment.status?.phase === 'HYBRID_CLOUD_ENVIRONMENT_STATUS_PHASE_READY') {
+  if (
+    readyAt === undefined ||
+    ctx.clock.now() < readyAt ||
+    environment.status?.phase === 'HYBRID_CLOUD_ENVIRONMENT_STATUS_PHASE_READY'
+  ) {
     return environment;
   }
   const updated = { ...environment, status: readyStatus(environment, new Date(readyAt).toISOString()) };

@@ -24,7 +24,15 @@ const CATALOGUE: Readonly<Record<string, readonly string[]>> = {
     'read:users',
     'delete:users',
   ],
-  Cluster: [...crud('api_keys'), ...crud('backups'), 'restore:backups', ...crud('clusters'), 'read:cluster_data', 'write:cluster_data', ...crud('backup_schedules')],
+  Cluster: [
+    ...crud('api_keys'),
+    ...crud('backups'),
+    'restore:backups',
+    ...crud('clusters'),
+    'read:cluster_data',
+    'write:cluster_data',
+    ...crud('backup_schedules'),
+  ],
   'Hybrid Cloud': crud('hybrid_cloud_environments'),
   'Payment & Billing': ['read:payment_information', 'write:payment_information'],
   'Account Management': crud('account'),
@@ -35,7 +43,9 @@ function crud(area: string): string[] {
   return ['read', 'write', 'delete'].map((verb) => `${verb}:${area}`);
 }
 
-const PERMISSIONS: readonly Permission[] = Object.entries(CATALOGUE).flatMap(([category, values]) => values.map((value) => ({ value, category })));
+const PERMISSIONS: readonly Permission[] = Object.entries(CATALOGUE).flatMap(([category, values]) =>
+  values.map((value) => ({ value, category })),
+);
 
 export interface StoredUserRoles {
   readonly userId: string;
@@ -46,7 +56,12 @@ export interface StoredUserRoles {
 export function seedIam(ctx: VdbContext, memberEmails: readonly string[]): void {
   for (const permission of PERMISSIONS) ctx.store.put(C.permissions, permission.value, permission);
   const now = nowTimestamp(ctx);
-  const system = (subType: Role['subType'], name: string, description: string, permissions: readonly Permission[]): Role => ({
+  const system = (
+    subType: Role['subType'],
+    name: string,
+    description: string,
+    permissions: readonly Permission[],
+  ): Role => ({
     id: stableUuid(`vdb-emulator/${ctx.accountId}/role/${name}`),
     createdAt: now,
     lastModifiedAt: now,
@@ -61,8 +76,18 @@ export function seedIam(ctx: VdbContext, memberEmails: readonly string[]): void 
     // As the platform's role documentation describes them: the owner has everything, an admin all
     // but changing the account itself, the base role what every member needs to use the console.
     system('SYSTEM_ROLE_SUB_TYPE_OWNER', 'Owner', 'All permissions, including account write permissions.', PERMISSIONS),
-    system('SYSTEM_ROLE_SUB_TYPE_ADMIN', 'Admin', 'All permissions except account write permissions.', PERMISSIONS.filter((p) => p.value !== 'write:account')),
-    system('SYSTEM_ROLE_SUB_TYPE_BASE', 'Base', 'The minimum every member needs.', PERMISSIONS.filter((p) => p.value === 'read:account' || p.value === 'read:profile')),
+    system(
+      'SYSTEM_ROLE_SUB_TYPE_ADMIN',
+      'Admin',
+      'All permissions except account write permissions.',
+      PERMISSIONS.filter((p) => p.value !== 'write:account'),
+    ),
+    system(
+      'SYSTEM_ROLE_SUB_TYPE_BASE',
+      'Base',
+      'The minimum every member needs.',
+      PERMISSIONS.filter((p) => p.value === 'read:account' || p.value === 'read:profile'),
+    ),
   ];
   for (const role of roles) ctx.store.put(C.roles, role.id, role);
   memberEmails.forEach((email, i) => addMember(ctx, email, i === 0));
@@ -78,7 +103,9 @@ export function addMember(ctx: VdbContext, email: string, isOwner = false): User
     defaultAccountId: ctx.accountId,
   };
   ctx.store.put(C.members, user.id, { user, isOwner } satisfies StoredMember);
-  const base = ctx.store.list<Role>(C.roles).find((role) => role.subType === (isOwner ? 'SYSTEM_ROLE_SUB_TYPE_OWNER' : 'SYSTEM_ROLE_SUB_TYPE_BASE'));
+  const base = ctx.store
+    .list<Role>(C.roles)
+    .find((role) => role.subType === (isOwner ? 'SYSTEM_ROLE_SUB_TYPE_OWNER' : 'SYSTEM_ROLE_SUB_TYPE_BASE'));
   ctx.store.put(C.userRoles, user.id, { userId: user.id, roleIds: base ? [base.id] : [] } satisfies StoredUserRoles);
   return user;
 }
@@ -105,11 +132,15 @@ export function iamServices(ctx: VdbContext): ServiceRegistration[] {
         DeleteRole: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
           const role = requireRole(ctx, request.roleId as string);
-          if (role.roleType === 'ROLE_TYPE_SYSTEM') throw failedPrecondition(`system role ${role.name} cannot be deleted`);
+          if (role.roleType === 'ROLE_TYPE_SYSTEM')
+            throw failedPrecondition(`system role ${role.name} cannot be deleted`);
           ctx.store.remove(C.roles, role.id);
           for (const assignment of ctx.store.list<StoredUserRoles>(C.userRoles)) {
             if (assignment.roleIds.includes(role.id)) {
-              ctx.store.put(C.userRoles, assignment.userId, { ...assignment, roleIds: assignment.roleIds.filter((id) => id !== role.id) });
+              ctx.store.put(C.userRoles, assignment.userId, {
+                ...assignment,
+                roleIds: assignment.roleIds.filter((id) => id !== role.id),
+              });
             }
           }
           return {};
@@ -117,7 +148,11 @@ export function iamServices(ctx: VdbContext): ServiceRegistration[] {
         ListUserRoles: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
           const assignment = requireUserRoles(ctx, request.userId as string);
-          return { roles: assignment.roleIds.map((id) => ctx.store.get<Role>(C.roles, id)).filter((role) => role !== undefined) };
+          return {
+            roles: assignment.roleIds
+              .map((id) => ctx.store.get<Role>(C.roles, id))
+              .filter((role) => role !== undefined),
+          };
         },
         AssignUserRoles: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
@@ -155,16 +190,20 @@ function requireUserRoles(ctx: VdbContext, userId: string): StoredUserRoles {
 function validateRole(ctx: VdbContext, v: Violations, role: Role): Permission[] {
   rule.length(v, 'role.name', role.name, 4, LIMITS.roleName);
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(role.name)) v.add('role.name', 'value must not contain control characters', 'string.no_control');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses.
+  if (/[\u0000-\u001f\u007f]/.test(role.name))
+    v.add('role.name', 'value must not contain control characters', 'string.no_control');
   rule.length(v, 'role.description', role.description, 0, LIMITS.roleDescription);
-  if (role.roleType !== 'ROLE_TYPE_CUSTOM') v.add('role.role_type', 'value must be in list [2] (ROLE_TYPE_CUSTOM)', 'enum.in');
+  if (role.roleType !== 'ROLE_TYPE_CUSTOM')
+    v.add('role.role_type', 'value must be in list [2] (ROLE_TYPE_CUSTOM)', 'enum.in');
   rule.minItems(v, 'role.permissions', role.permissions, 1);
   rule.maxItems(v, 'role.permissions', role.permissions, LIMITS.rolePermissions);
   const resolved: Permission[] = [];
   const seen = new Set<string>();
   role.permissions.forEach((permission, i) => {
     const at = `role.permissions[${i}].value`;
-    if ([...permission.value].length > LIMITS.permissionValue) return rule.length(v, at, permission.value, 1, LIMITS.permissionValue);
+    if ([...permission.value].length > LIMITS.permissionValue)
+      return rule.length(v, at, permission.value, 1, LIMITS.permissionValue);
     const known = ctx.store.get<Permission>(C.permissions, permission.value);
     if (!known) v.add(at, `unknown permission ${quoted(permission.value)} (see ListPermissions)`, 'permission.exists');
     else if (!seen.has(known.value)) {
@@ -207,8 +246,15 @@ function updateRole(ctx: VdbContext, input: Role | undefined): WireObject {
   v.throwIfAny();
   checkAccount(ctx, 'role.account_id', role.accountId);
   const current = requireRole(ctx, role.id);
-  if (current.roleType === 'ROLE_TYPE_SYSTEM') throw failedPrecondition(`system role ${current.name} cannot be changed`);
-  const stored: Role = { ...current, name: role.name, description: role.description, permissions, lastModifiedAt: nowTimestamp(ctx) };
+  if (current.roleType === 'ROLE_TYPE_SYSTEM')
+    throw failedPrecondition(`system role ${current.name} cannot be changed`);
+  const stored: Role = {
+    ...current,
+    name: role.name,
+    description: role.description,
+    permissions,
+    lastModifiedAt: nowTimestamp(ctx),
+  };
   ctx.store.put(C.roles, stored.id, stored);
   return stored as unknown as WireObject;
 }
@@ -217,7 +263,10 @@ function assignUserRoles(ctx: VdbContext, request: WireObject): void {
   const toAdd = (request.roleIdsToAdd as string[] | undefined) ?? [];
   const toDelete = (request.roleIdsToDelete as string[] | undefined) ?? [];
   if (toAdd.length === 0 && toDelete.length === 0) {
-    throw invalidArgument('validation error:\n - role_ids_to_add: at least one of role_ids_to_add and role_ids_to_delete must be non-empty [assign.not_empty]');
+    throw invalidArgument(
+      'validation error:\n - role_ids_to_add: at least one of role_ids_to_add and role_ids_to_delete must be ' +
+        'non-empty [assign.not_empty]',
+    );
   }
   const v = new Violations();
   rule.maxItems(v, 'role_ids_to_add', toAdd, LIMITS.assignedRoles);

@@ -30,11 +30,14 @@ export function keyServices(ctx: VdbContext): ServiceRegistration[] {
             .map((key) => ({ ...key, key: '' }));
           return { items };
         },
-        CreateDatabaseApiKey: (request, call) => ({ databaseApiKey: createV2(ctx, request.databaseApiKey as DatabaseApiKey | undefined, call) }),
+        CreateDatabaseApiKey: (request, call) => ({
+          databaseApiKey: createV2(ctx, request.databaseApiKey as DatabaseApiKey | undefined, call),
+        }),
         DeleteDatabaseApiKey: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
           const key = ctx.store.get<DatabaseApiKey>(C.databaseApiKeys, request.databaseApiKeyId as string);
-          if (!key || key.clusterId !== request.clusterId) throw notFound(`database API key ${String(request.databaseApiKeyId)}`);
+          if (!key || key.clusterId !== request.clusterId)
+            throw notFound(`database API key ${String(request.databaseApiKeyId)}`);
           ctx.store.remove(C.databaseApiKeys, key.id);
           return {};
         },
@@ -52,7 +55,9 @@ export function keyServices(ctx: VdbContext): ServiceRegistration[] {
             .map((key) => ({ ...key, key: '' }));
           return { items };
         },
-        CreateDatabaseApiKey: (request) => ({ databaseApiKey: createV1(ctx, request.databaseApiKey as AuthKey | undefined) }),
+        CreateDatabaseApiKey: (request) => ({
+          databaseApiKey: createV1(ctx, request.databaseApiKey as AuthKey | undefined),
+        }),
         DeleteDatabaseApiKey: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
           if (!ctx.store.remove(C.authKeys, request.databaseApiKeyId as string)) {
@@ -80,7 +85,8 @@ function createV2(ctx: VdbContext, input: DatabaseApiKey | undefined, call: Hand
   if (key.name !== '') rule.pattern(v, `${path}.name`, key.name, KEY_NAME);
   if (key.expiresAt !== undefined) {
     const expires = parseTimestamp(key.expiresAt);
-    if (expires && expires.seconds * 1000 <= ctx.clock.now()) v.add(`${path}.expires_at`, 'value must be greater than now', 'timestamp.gt_now');
+    if (expires && expires.seconds * 1000 <= ctx.clock.now())
+      v.add(`${path}.expires_at`, 'value must be greater than now', 'timestamp.gt_now');
   }
   validateAccessRules(v, `${path}.access_rules`, key.accessRules);
   v.throwIfAny();
@@ -130,7 +136,8 @@ export function validateAccessRules(v: Violations, path: string, rules: readonly
     }
   });
   if (globals > 1) v.add(path, 'at most one global access rule is allowed', 'access_rules.single_global');
-  if (globals > 0 && collections > 0) v.add(path, 'a global access rule cannot be combined with collection access rules', 'access_rules.no_mixing');
+  if (globals > 0 && collections > 0)
+    v.add(path, 'a global access rule cannot be combined with collection access rules', 'access_rules.no_mixing');
 }
 
 function createV1(ctx: VdbContext, input: AuthKey | undefined): WireObject {

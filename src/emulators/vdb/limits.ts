@@ -10,7 +10,10 @@ export const LIMITS = {
   // --- documented by the platform's request validation -----------------------------------------
   /** page_size of every List call. */
   pageSize: 250,
-  /** Cluster labels, node selectors, annotations, pod labels, tolerations, topology constraints; environment node selector and control-plane labels. */
+  /**
+   * Cluster labels, node selectors, annotations, pod labels, tolerations, topology constraints; environment node
+   * selector and control-plane labels.
+   */
   kubernetesEntries: 10,
   serviceAnnotations: 64,
   /** allowed_ip_source_ranges (v0.104 of the API; later versions allow 40). */

@@ -102,7 +102,9 @@ export class FaultQueue {
   }
 
   take(path: string, request?: WireObject): VdbFault | undefined {
-    const index = this.pending.findIndex(({ fault }) => faultMatches(fault.method, path) && (fault.when?.(request) ?? true));
+    const index = this.pending.findIndex(
+      ({ fault }) => faultMatches(fault.method, path) && (fault.when?.(request) ?? true),
+    );
     if (index < 0) return undefined;
     const entry = this.pending[index]!;
     if (--entry.remaining <= 0) this.pending.splice(index, 1);
@@ -145,18 +147,32 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
       };
       const handler = registration?.handlers[method.name];
       const isPublic = registration?.public?.has(method.name) ?? false;
-      implementation[method.name] = (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
-        void serve(options, { serviceName, methodName: method.name, path: info.path, isPublic, handler, info }, call, callback);
+      implementation[method.name] = (
+        call: grpc.ServerUnaryCall<Buffer, Buffer>,
+        callback: grpc.sendUnaryData<Buffer>,
+      ) => {
+        void serve(
+          options,
+          { serviceName, methodName: method.name, path: info.path, isPublic, handler, info },
+          call,
+          callback,
+        );
       };
     }
     server.addService(definition, implementation);
   }
 
   const credentials = options.tls
-    ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: Buffer.from(options.tls.certPem), private_key: Buffer.from(options.tls.keyPem) }], false)
+    ? grpc.ServerCredentials.createSsl(
+        null,
+        [{ cert_chain: Buffer.from(options.tls.certPem), private_key: Buffer.from(options.tls.keyPem) }],
+        false,
+      )
     : grpc.ServerCredentials.createInsecure();
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`127.0.0.1:${options.port}`, credentials, (error, bound) => (error ? reject(error) : resolve(bound)));
+    server.bindAsync(`127.0.0.1:${options.port}`, credentials, (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    );
   });
   return {
     port,
@@ -236,7 +252,7 @@ async function serve(
 
   // Decided in arrival order, right after logging, so the n-th logged call got the n-th decision.
   const oneShot = options.faults.take(method.path, request);
-  let plan: FaultPlan = { then: 'handle' };
+  let plan: FaultPlan = { outcome: 'handle' };
   if (oneShot) plan = oneShotPlan(oneShot);
   else {
     const decision = options.seededFaults?.decide(method.methodName.startsWith('Create'));
@@ -249,10 +265,10 @@ async function serve(
   try {
     call.sendMetadata(traceMetadata());
     if (plan.delayMs) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
-    if (plan.then === 'fail') return fail(plan.code, plan.message, plan.trailers);
+    if (plan.outcome === 'fail') return fail(plan.code, plan.message, plan.trailers);
     const outcome = await handleNormally(options, method, call, request, decodeError);
     // Whatever the handler answered (a create has taken effect), the client never sees it.
-    if (plan.then === 'handle-then-lose-answer') return fail(grpc.status.UNAVAILABLE, plan.message);
+    if (plan.outcome === 'handle-then-lose-answer') return fail(grpc.status.UNAVAILABLE, plan.message);
     if ('code' in outcome) return fail(outcome.code, outcome.message);
     callback(null, encodeMessage(method.info.response, outcome.response), traceMetadata());
   } catch (error) {
@@ -272,13 +288,17 @@ async function handleNormally(
 ): Promise<{ response: WireObject } | { code: grpc.status; message: string }> {
   const caller = authenticate(call.metadata, options);
   if (!method.isPublic && caller.kind === 'anonymous') {
-    return { code: grpc.status.UNAUTHENTICATED, message: 'missing or invalid API key: send metadata `authorization: apikey <key>`' };
+    return {
+      code: grpc.status.UNAUTHENTICATED,
+      message: 'missing or invalid API key: send metadata `authorization: apikey <key>`',
+    };
   }
   if (decodeError) {
     const rule = decodeError.rule ? ` [${decodeError.rule}]` : '';
     return { code: grpc.status.INVALID_ARGUMENT, message: `validation error:\n - ${decodeError.message}${rule}` };
   }
-  if (!method.handler) return { code: grpc.status.UNIMPLEMENTED, message: `${method.methodName} is not implemented by the emulator` };
+  if (!method.handler)
+    return { code: grpc.status.UNIMPLEMENTED, message: `${method.methodName} is not implemented by the emulator` };
   try {
     return { response: await method.handler(request!, { metadata: call.metadata, caller }) };
   } catch (error) {
@@ -289,40 +309,51 @@ async function handleNormally(
 
 /** What a fault does to one call; `delayMs` comes first. */
 type FaultPlan = { readonly delayMs?: number } & (
-  | { readonly then: 'handle' }
+  | { readonly outcome: 'handle' }
   /** Answer with this status instead of handling the call. */
-  | { readonly then: 'fail'; readonly code: grpc.status; readonly message: string; readonly trailers?: Record<string, string> }
+  | {
+      readonly outcome: 'fail';
+      readonly code: grpc.status;
+      readonly message: string;
+      readonly trailers?: Record<string, string>;
+    }
   /** Handle the call (it takes effect), then answer UNAVAILABLE with `message` instead of the result. */
-  | { readonly then: 'handle-then-lose-answer'; readonly message: string }
+  | { readonly outcome: 'handle-then-lose-answer'; readonly message: string }
 );
 
 const LOST_ANSWER_MESSAGE = 'connection lost before the answer was sent (injected fault)';
 
 function oneShotPlan(fault: VdbFault): FaultPlan {
   const delay = fault.delayMs ? { delayMs: fault.delayMs } : {};
-  if (fault.ambiguous) return { ...delay, then: 'handle-then-lose-answer', message: fault.message ?? LOST_ANSWER_MESSAGE };
-  if (fault.code === undefined) return { ...delay, then: 'handle' };
-  return { ...delay, then: 'fail', code: fault.code, message: fault.message ?? `injected ${grpc.status[fault.code]}` };
+  if (fault.ambiguous)
+    return { ...delay, outcome: 'handle-then-lose-answer', message: fault.message ?? LOST_ANSWER_MESSAGE };
+  if (fault.code === undefined) return { ...delay, outcome: 'handle' };
+  return {
+    ...delay,
+    outcome: 'fail',
+    code: fault.code,
+    message: fault.message ?? `injected ${grpc.status[fault.code]}`,
+  };
 }
 
 function seededPlan(decision: FaultDecision): FaultPlan {
   switch (decision.kind) {
     case 'rate-limit':
       return {
-        then: 'fail',
+        outcome: 'fail',
         code: grpc.status.RESOURCE_EXHAUSTED,
         message: `rate limit exceeded (injected fault); retry after ${decision.retryAfterSeconds} s`,
         trailers: { [RETRY_AFTER_METADATA]: String(decision.retryAfterSeconds) },
       };
     case 'server-error':
-      return { then: 'fail', code: grpc.status.UNAVAILABLE, message: 'service unavailable (injected fault)' };
+      return { outcome: 'fail', code: grpc.status.UNAVAILABLE, message: 'service unavailable (injected fault)' };
     case 'drop':
       // grpc-js clients report a connection lost mid-call as UNAVAILABLE too.
-      return { then: 'fail', code: grpc.status.UNAVAILABLE, message: 'connection dropped (injected fault)' };
+      return { outcome: 'fail', code: grpc.status.UNAVAILABLE, message: 'connection dropped (injected fault)' };
     case 'slow':
-      return { then: 'handle', delayMs: decision.slowMs };
+      return { outcome: 'handle', delayMs: decision.slowMs };
     case 'ambiguous':
-      return { then: 'handle-then-lose-answer', message: LOST_ANSWER_MESSAGE };
+      return { outcome: 'handle-then-lose-answer', message: LOST_ANSWER_MESSAGE };
   }
 }
 

@@ -9,22 +9,36 @@ import type { SecClient, AgentAccessToken } from '../../clients/sec/index.js';
 const schema = resourceSchema(
   {
     id: attr.sdkId('The token alias (the same as `name`).', ['name']),
-    name: attr.string({ required: true, validate: [SEC_NAME], description: 'Agent access token name (its alias). Unique within the account.' }),
+    name: attr.string({
+      required: true,
+      validate: [SEC_NAME],
+      description: 'Agent access token name (its alias). Unique within the account.',
+    }),
     description: attr.string({ optional: true, description: 'What the token is for.' }),
     os: attr.string({
       optional: true,
       default: 'linux',
       replace: true,
       validate: [validators.oneOf('linux', 'windows')],
-      description: 'Operating system of the agents that use the token. The platform cannot change it afterwards, so a change creates a new token.',
+      description:
+        'Operating system of the agents that use the token. The platform cannot change it afterwards, so ' +
+        'a change creates a new token.',
     }),
     enabled: attr.bool({ optional: true, default: true, description: 'Whether agents may use the token.' }),
     token: attr.string({ computed: true, sensitive: true, description: 'The agent access token itself.' }),
     version: attr.string({ computed: true, volatile: true, description: 'Version of the token object.' }),
     created_time: attr.string({ computed: true, description: 'When the token was created (RFC 3339).' }),
-    last_updated_time: attr.string({ computed: true, volatile: true, description: 'When the token was last changed (RFC 3339).' }),
+    last_updated_time: attr.string({
+      computed: true,
+      volatile: true,
+      description: 'When the token was last changed (RFC 3339).',
+    }),
   },
-  { description: 'An access token that agents use to report to the platform. Tokens cannot be deleted: destroying one disables it and renames it out of the way.' },
+  {
+    description:
+      'An access token that agents use to report to the platform. Tokens cannot be deleted: destroying ' +
+      'one disables it and renames it out of the way.',
+  },
 );
 type Model = ModelOf<typeof schema.fields>;
 
@@ -44,7 +58,9 @@ const fromApi = (t: AgentAccessToken): Partial<Model> => ({
 /** What a create does once the token exists: the platform always creates tokens enabled, a second call disables it. */
 async function settle(created: Partial<Model>, plan: Model, ctx: OpContext<SecClient>): Promise<Partial<Model>> {
   if (plan.enabled !== false || created.enabled === false) return created;
-  return fromApi(await ctx.client.agentAccessTokens.update(created.token ?? '', { tokenEnabled: false }, { signal: ctx.signal }));
+  return fromApi(
+    await ctx.client.agentAccessTokens.update(created.token ?? '', { tokenEnabled: false }, { signal: ctx.signal }),
+  );
 }
 
 /** The tokens whose alias is exactly `name` (the search filters on it; the check keeps that promise). */
@@ -73,7 +89,8 @@ async function importToken(id: string, ctx: OpContext<SecClient>): Promise<Parti
 const importStart = (t: AgentAccessToken): Partial<Model> => ({ name: t.tokenAlias, token: t.accessToken });
 
 /** Frees the unique alias of a token that is "deleted" (tokens cannot be deleted, sec.md §2.3). */
-const deletedAlias = (name: string) => `${name}-${Array.from({ length: 5 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[randomInt(36)]).join('')}-deleted`;
+const deletedAlias = (name: string) =>
+  `${name}-${Array.from({ length: 5 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[randomInt(36)]).join('')}-deleted`;
 
 /**
  * What names a token for its whole life: its value, which is the API's key for it, but a secret. The
@@ -86,8 +103,18 @@ export const tokenFingerprint = (token: string): string => createHash('sha256').
 const isTombstone = (t: AgentAccessToken): boolean => !t.tokenEnabled && t.tokenAlias.endsWith('-deleted');
 
 const filters = resourceSchema(
-  { name: attr.string({ optional: true, validate: [validators.nonEmpty()], description: 'Only the token with this name (the API searches by it).' }) },
-  { description: 'Lists the agent access tokens, or the one with a given name. Tokens destroyed by Terraform (disabled and renamed `<name>-…-deleted`) are left out.' },
+  {
+    name: attr.string({
+      optional: true,
+      validate: [validators.nonEmpty()],
+      description: 'Only the token with this name (the API searches by it).',
+    }),
+  },
+  {
+    description:
+      'Lists the agent access tokens, or the one with a given name. Tokens destroyed by Terraform ' +
+      '(disabled and renamed `<name>-…-deleted`) are left out.',
+  },
 );
 
 export default resource<typeof schema.fields, SecClient>({
@@ -98,7 +125,9 @@ export default resource<typeof schema.fields, SecClient>({
   identity: {
     attributes: {
       token_sha256: {
-        description: 'The SHA-256 of the token value, in lower-case hex: it names the token without revealing it (the name can change; the value cannot).',
+        description:
+          'The SHA-256 of the token value, in lower-case hex: it names the token without revealing it ' +
+          '(the name can change; the value cannot).',
         from: 'token',
         derive: tokenFingerprint,
         forImport: 'required',
@@ -110,27 +139,42 @@ export default resource<typeof schema.fields, SecClient>({
       if (!/^[0-9a-fA-F]{64}$/.test(given)) {
         throw new DiagnosticError(
           'Invalid agent access token fingerprint',
-          '`token_sha256` must be the SHA-256 of the token value, 64 hexadecimal digits; the value given is not (it is not shown: if it is the token itself, it is the secret the fingerprint keeps out of the configuration). ' +
+          '`token_sha256` must be the SHA-256 of the token value, 64 hexadecimal digits; the value given ' +
+            'is not (it is not shown: if it is the token itself, it is the secret the fingerprint keeps ' +
+            'out of the configuration). ' +
             'Compute it with `printf %s "$TOKEN" | sha256sum`, or import the token by its name.',
         );
       }
       const wanted = given.toLowerCase();
-      const found = (await ctx.client.agentAccessTokens.list({ signal: ctx.signal })).find((t) => tokenFingerprint(t.accessToken) === wanted);
-      if (!found) throw new DiagnosticError('Agent access token not found', `No agent access token has the fingerprint ${wanted}.`);
+      const found = (await ctx.client.agentAccessTokens.list({ signal: ctx.signal })).find(
+        (t) => tokenFingerprint(t.accessToken) === wanted,
+      );
+      if (!found)
+        throw new DiagnosticError(
+          'Agent access token not found',
+          `No agent access token has the fingerprint ${wanted}.`,
+        );
       return importStart(found);
     },
   },
   list: listResource<typeof schema.fields, typeof filters.fields, SecClient>({
     schema: filters,
     async list(f, ctx) {
-      const tokens = f.name !== null ? await tokensNamed(f.name, ctx) : await ctx.client.agentAccessTokens.list({ signal: ctx.signal });
+      const tokens =
+        f.name !== null
+          ? await tokensNamed(f.name, ctx)
+          : await ctx.client.agentAccessTokens.list({ signal: ctx.signal });
       return tokens.filter((t) => !isTombstone(t)).map(fromApi);
     },
     displayName: (m) => m.name,
   }),
   async create(plan, ctx) {
     const created = await ctx.client.agentAccessTokens.create(
-      { tokenAlias: plan.name, tokenEnabled: true, props: { description: plan.description ?? '', os: plan.os ?? 'linux' } },
+      {
+        tokenAlias: plan.name,
+        tokenEnabled: true,
+        props: { description: plan.description ?? '', os: plan.os ?? 'linux' },
+      },
       { signal: ctx.signal },
     );
     return fromApi(created);
@@ -154,10 +198,18 @@ export default resource<typeof schema.fields, SecClient>({
     return fromApi(t);
   },
   async update(plan, prior, ctx) {
-    const body = { tokenAlias: plan.name, tokenEnabled: plan.enabled !== false, props: { description: plan.description ?? '' } };
+    const body = {
+      tokenAlias: plan.name,
+      tokenEnabled: plan.enabled !== false,
+      props: { description: plan.description ?? '' },
+    };
     return fromApi(await ctx.client.agentAccessTokens.update(prior.token ?? '', body, { signal: ctx.signal }));
   },
   async delete(prior, ctx) {
-    await ctx.client.agentAccessTokens.update(prior.token ?? '', { tokenAlias: deletedAlias(prior.name), tokenEnabled: false }, { signal: ctx.signal });
+    await ctx.client.agentAccessTokens.update(
+      prior.token ?? '',
+      { tokenAlias: deletedAlias(prior.name), tokenEnabled: false },
+      { signal: ctx.signal },
+    );
   },
 });

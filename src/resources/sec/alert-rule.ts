@@ -17,7 +17,15 @@ import {
 } from '../../clients/sec/alert-rule-values.js';
 import type { AlertRule, AlertRuleInput } from '../../clients/sec/alert-rules.js';
 import { idIdentity, noFilters } from '../shared/identity.js';
-import { SEVERITIES, canonical, listOrNull, oneOfIgnoringCase, sameIgnoringCase, sameTrimmedSet, textOrNull } from './governance-values.js';
+import {
+  SEVERITIES,
+  canonical,
+  listOrNull,
+  oneOfIgnoringCase,
+  sameIgnoringCase,
+  sameTrimmedSet,
+  textOrNull,
+} from './governance-values.js';
 
 const names = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(', ');
 
@@ -45,14 +53,20 @@ function vocabularyProblems(config: ConfigModelOf<typeof schema.fields>, diags: 
     if (now === undefined || old === undefined || now === null || old === null) continue;
     diags.error(
       'Conflicting arguments',
-      `Set \`${current}\` or the deprecated \`${deprecated}\`, not both: they set the same list on the platform. Move the values to \`${current}\`.`,
+      `Set \`${current}\` or the deprecated \`${deprecated}\`, not both: they set the same list on the ` +
+        `platform. Move the values to \`${current}\`.`,
       [attrStep(deprecated)],
     );
   }
   for (const name of ['alert_subcategories', 'event_categories'] as const) {
     for (const value of config[name] ?? []) {
       const now = value === undefined ? undefined : LEGACY_ALERT_RULE_SUBCATEGORIES[value];
-      if (now) diags.warning('Deprecated value', `\`${value}\` is the older name of the subcategory \`${now}\`; write \`${now}\`.`, [attrStep(name)]);
+      if (now)
+        diags.warning(
+          'Deprecated value',
+          `\`${value}\` is the older name of the subcategory \`${now}\`; write \`${now}\`.`,
+          [attrStep(name)],
+        );
     }
   }
 }
@@ -60,9 +74,17 @@ function vocabularyProblems(config: ConfigModelOf<typeof schema.fields>, diags: 
 const schema = resourceSchema(
   {
     id: attr.sdkId('The alert rule GUID (the same as `guid`).'),
-    name: attr.string({ required: true, validate: [validators.nonEmpty(), SEC_NAME], description: 'The alert rule name.' }),
+    name: attr.string({
+      required: true,
+      validate: [validators.nonEmpty(), SEC_NAME],
+      description: 'The alert rule name.',
+    }),
     description: attr.string({ optional: true, description: 'What the alert rule is for.' }),
-    enabled: attr.bool({ optional: true, default: true, description: 'Whether alerts are routed by this rule. Default `true`.' }),
+    enabled: attr.bool({
+      optional: true,
+      default: true,
+      description: 'Whether alerts are routed by this rule. Default `true`.',
+    }),
     alert_channels: attr.stringSet({
       optional: true,
       refersTo: 'alert channels',
@@ -76,7 +98,12 @@ const schema = resourceSchema(
       equal: sameIgnoringCase,
       description: `Severities of the alerts the rule routes: ${names(SEVERITIES)} (any case).`,
     }),
-    resource_groups: attr.stringSet({ optional: true, refersTo: 'resource groups', equal: sameTrimmedSet, description: 'GUIDs of the resource groups whose alerts the rule routes; all when not set.' }),
+    resource_groups: attr.stringSet({
+      optional: true,
+      refersTo: 'resource groups',
+      equal: sameTrimmedSet,
+      description: 'GUIDs of the resource groups whose alerts the rule routes; all when not set.',
+    }),
     alert_categories: attr.stringSet({
       optional: true,
       validate: [validators.each(validators.oneOf(...ALERT_RULE_CATEGORIES))],
@@ -109,11 +136,23 @@ const schema = resourceSchema(
       description: 'What the alerts are about, with the same values as `alert_subcategories`.',
     }),
     guid: attr.string({ computed: true, description: 'The alert rule GUID.' }),
-    created_or_updated_time: attr.string({ computed: true, volatile: true, description: 'When the rule was last created or changed.' }),
-    created_or_updated_by: attr.string({ computed: true, volatile: true, description: 'Who last created or changed the rule.' }),
+    created_or_updated_time: attr.string({
+      computed: true,
+      volatile: true,
+      description: 'When the rule was last created or changed.',
+    }),
+    created_or_updated_by: attr.string({
+      computed: true,
+      volatile: true,
+      description: 'Who last created or changed the rule.',
+    }),
     type: attr.string({ computed: true, description: 'The platform type of the rule, always `Event`.' }),
   },
-  { description: 'An alert rule: which alerts (severities, sources, alert and event categories, resource groups) go to which alert channels.' },
+  {
+    description:
+      'An alert rule: which alerts (severities, sources, alert and event categories, resource groups) go ' +
+      'to which alert channels.',
+  },
 );
 type Model = ModelOf<typeof schema.fields>;
 
@@ -156,8 +195,10 @@ function fromApi(r: AlertRule, prior: Partial<Model>): Partial<Model> {
 }
 
 /** Whether a prior state (or plan) sets the deprecated argument of a pair rather than the current one. */
-const deprecatedInUse = (current: readonly string[] | null | undefined, deprecated: readonly string[] | null | undefined) =>
-  (current === null || current === undefined) && deprecated !== null && deprecated !== undefined;
+const deprecatedInUse = (
+  current: readonly string[] | null | undefined,
+  deprecated: readonly string[] | null | undefined,
+) => (current === null || current === undefined) && deprecated !== null && deprecated !== undefined;
 
 const guidOf = (m: Model) => m.guid ?? m.id ?? '';
 
@@ -169,7 +210,8 @@ const alertRule = resource<typeof schema.fields, SecClient>({
   identity: idIdentity('The alert rule GUID.'),
   list: {
     schema: noFilters('alert rule'),
-    list: async (_filters, ctx) => (await ctx.client.alertRules.list({ signal: ctx.signal })).map((r) => fromApi(r, {})),
+    list: async (_filters, ctx) =>
+      (await ctx.client.alertRules.list({ signal: ctx.signal })).map((r) => fromApi(r, {})),
     displayName: (m) => m.name,
   },
   validate: vocabularyProblems,
@@ -184,7 +226,8 @@ const alertRule = resource<typeof schema.fields, SecClient>({
     importId: (found) => found.guid ?? '',
   },
   read: async (prior, ctx) => fromApi(await ctx.client.alertRules.get(guidOf(prior), { signal: ctx.signal }), prior),
-  update: async (plan, prior, ctx) => fromApi(await ctx.client.alertRules.update(guidOf(prior), toApi(plan), { signal: ctx.signal }), plan),
+  update: async (plan, prior, ctx) =>
+    fromApi(await ctx.client.alertRules.update(guidOf(prior), toApi(plan), { signal: ctx.signal }), plan),
   delete: async (prior, ctx) => ctx.client.alertRules.delete(guidOf(prior), { signal: ctx.signal }),
 });
 

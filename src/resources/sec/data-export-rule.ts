@@ -10,23 +10,37 @@ import { sameTrimmedList, textOrNull } from './governance-values.js';
 const schema = resourceSchema(
   {
     id: attr.sdkId('The data export rule GUID (the same as `guid`).'),
-    name: attr.string({ required: true, validate: [validators.nonEmpty(), SEC_NAME], description: 'The name of the data export rule.' }),
+    name: attr.string({
+      required: true,
+      validate: [validators.nonEmpty(), SEC_NAME],
+      description: 'The name of the data export rule.',
+    }),
     integration_ids: attr.stringList({
       required: true,
       distinct: true,
       refersTo: 'object-store alert channels',
       validate: [validators.nonEmpty()],
       equal: sameTrimmedList,
-      description: 'GUIDs (`intg_guid`) of the object-store alert channels (`sec_alert_channel_cloud_a_object_store`) the data is exported to.',
+      description:
+        'GUIDs (`intg_guid`) of the object-store alert channels ' +
+        '(`sec_alert_channel_cloud_a_object_store`) the data is exported to.',
     }),
     description: attr.string({ optional: true, description: 'What the data export rule is for.' }),
     enabled: attr.bool({ optional: true, default: true, description: 'Whether data is exported. Default `true`.' }),
     type: attr.string({ computed: true, description: 'The platform type of the rule, always `Dataexport`.' }),
     guid: attr.string({ computed: true, description: 'The data export rule GUID.' }),
-    created_or_updated_time: attr.string({ computed: true, volatile: true, description: 'When the rule was last created or changed.' }),
-    created_or_updated_by: attr.string({ computed: true, volatile: true, description: 'Who last created or changed the rule.' }),
+    created_or_updated_time: attr.string({
+      computed: true,
+      volatile: true,
+      description: 'When the rule was last created or changed.',
+    }),
+    created_or_updated_by: attr.string({
+      computed: true,
+      volatile: true,
+      description: 'Who last created or changed the rule.',
+    }),
   },
-  { description: 'A data export rule: the platform\'s data, exported to object-store alert channels.' },
+  { description: "A data export rule: the platform's data, exported to object-store alert channels." },
 );
 type Model = ModelOf<typeof schema.fields>;
 
@@ -59,21 +73,26 @@ const dataExportRule = resource<typeof schema.fields, SecClient>({
   identity: idIdentity('The data export rule GUID.'),
   list: {
     schema: noFilters('data export rule'),
-    list: async (_filters, ctx) => (await ctx.client.dataExportRules.list({ signal: ctx.signal })).map((r) => fromApi(r, {})),
+    list: async (_filters, ctx) =>
+      (await ctx.client.dataExportRules.list({ signal: ctx.signal })).map((r) => fromApi(r, {})),
     displayName: (m) => m.name,
   },
-  create: async (plan, ctx) => fromApi(await ctx.client.dataExportRules.create(toApi(plan), { signal: ctx.signal }), plan),
+  create: async (plan, ctx) =>
+    fromApi(await ctx.client.dataExportRules.create(toApi(plan), { signal: ctx.signal }), plan),
   // A data export rule is known by its name; names are not unique on the platform.
   findCreated: {
     key: 'its name',
     uniqueKey: false,
     describe: (plan) => `the data export rule named ${JSON.stringify(plan.name)}`,
-    list: async (plan, ctx) => (await ctx.client.dataExportRules.list({ signal: ctx.signal })).map((r) => fromApi(r, plan)),
+    list: async (plan, ctx) =>
+      (await ctx.client.dataExportRules.list({ signal: ctx.signal })).map((r) => fromApi(r, plan)),
     holdsKey: (plan, found) => found.name === plan.name,
     importId: (found) => found.guid ?? '',
   },
-  read: async (prior, ctx) => fromApi(await ctx.client.dataExportRules.get(guidOf(prior), { signal: ctx.signal }), prior),
-  update: async (plan, prior, ctx) => fromApi(await ctx.client.dataExportRules.update(guidOf(prior), toApi(plan), { signal: ctx.signal }), plan),
+  read: async (prior, ctx) =>
+    fromApi(await ctx.client.dataExportRules.get(guidOf(prior), { signal: ctx.signal }), prior),
+  update: async (plan, prior, ctx) =>
+    fromApi(await ctx.client.dataExportRules.update(guidOf(prior), toApi(plan), { signal: ctx.signal }), plan),
   delete: async (prior, ctx) => ctx.client.dataExportRules.delete(guidOf(prior), { signal: ctx.signal }),
 });
 

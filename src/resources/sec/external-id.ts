@@ -27,22 +27,31 @@ const schema = resourceSchema(
       required: true,
       replace: true,
       validate: [validators.oneOf(...EXTERNAL_ID_CLOUDS)],
-      description: `The cloud of the account to integrate: ${EXTERNAL_ID_CLOUDS.map((c) => `\`${c}\``).join(', ')}. A change makes a new external id.`,
+      description:
+        `The cloud of the account to integrate: ` +
+        `${EXTERNAL_ID_CLOUDS.map((c) => `\`${c}\``).join(', ')}. A change makes a new external id.`,
     }),
     account_id: attr.string({
       required: true,
       replace: true,
-      validate: [validators.nonEmpty(), validators.matches(/^[^\s]+$/, 'an account id without spaces', ['123456789012'])],
+      validate: [
+        validators.nonEmpty(),
+        validators.matches(/^[^\s]+$/, 'an account id without spaces', ['123456789012']),
+      ],
       description: 'The id of the cloud account to integrate. A change makes a new external id.',
     }),
     v2: attr.string({
       computed: true,
-      description: `The external id, version 2: \`${PREFIX}:<csp>:${VERSION}:<platform account>:<account_id>:<10 random characters>\`.`,
+      description:
+        `The external id, version 2: \`${PREFIX}:<csp>:${VERSION}` +
+        `:<platform account>:<account_id>:<10 random characters>\`.`,
     }),
   },
   {
     description:
-      'An external id for a cross-account role, in the platform\'s format (version 2), for the `credentials.external_id` of the cloud_a integrations. The provider makes it; the platform keeps no record of it, so it is never read back and cannot be imported.',
+      "An external id for a cross-account role, in the platform's format (version 2), for the " +
+      '`credentials.external_id` of the cloud_a integrations. The provider makes it; the platform ' +
+      'keeps no record of it, so it is never read back and cannot be imported.',
   },
 );
 type Model = ModelOf<typeof schema.fields>;
@@ -58,10 +67,17 @@ const externalId = resource<typeof schema.fields, SecClient>({
   schema,
   // Not importable: the platform keeps no record that an import could find (nor has upstream an importer).
   identity: { attributes: { id: { description: 'The external id.', forImport: 'required' } } },
-  repeatableCreate: 'It creates nothing on the platform: the provider makes the external id itself, so a repeated create only draws another random part.',
+  repeatableCreate:
+    'It creates nothing on the platform: the provider makes the external id itself, so a repeated create ' +
+    'only draws another random part.',
   async create(plan, ctx) {
     const account = ctx.client.account.trim().toLowerCase();
-    if (account === '') throw new DiagnosticError('No platform account', 'An external id names the platform account, but the provider is configured without one (`account` or `SEC_ACCOUNT`).');
+    if (account === '')
+      throw new DiagnosticError(
+        'No platform account',
+        'An external id names the platform account, but the provider is configured without one ' +
+          '(`account` or `SEC_ACCOUNT`).',
+      );
     const v2 = [PREFIX, plan.csp, VERSION, account, plan.account_id, randomPart()].join(':');
     return { id: v2, v2 };
   },

@@ -21,21 +21,31 @@ export function oneOfIgnoringCase(allowed: readonly string[]): Validator<string>
   return {
     description: `one of ${list} (case-insensitive)`,
     samples: [...allowed, allowed[0]!.toUpperCase()],
-    check: (v) => (canonical(allowed, v) ? undefined : `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')} (any case), got ${JSON.stringify(v)}`),
+    check: (v) =>
+      canonical(allowed, v)
+        ? undefined
+        : `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')} (any case), got ${JSON.stringify(v)}`,
   };
 }
 
 const folded = (values: readonly string[], fold: (s: string) => string) => [...new Set(values.map(fold))].sort();
-const sameSorted = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+const sameSorted = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** The same values apart from case, whitespace, order and repetition (severities, account names). */
 export function sameIgnoringCase(a: readonly string[], b: readonly string[]): boolean {
-  return sameSorted(folded(a, (s) => s.trim().toLowerCase()), folded(b, (s) => s.trim().toLowerCase()));
+  return sameSorted(
+    folded(a, (s) => s.trim().toLowerCase()),
+    folded(b, (s) => s.trim().toLowerCase()),
+  );
 }
 
 /** The same values apart from surrounding whitespace, order and repetition (GUID sets). */
 export function sameTrimmedSet(a: readonly string[], b: readonly string[]): boolean {
-  return sameSorted(folded(a, (s) => s.trim()), folded(b, (s) => s.trim()));
+  return sameSorted(
+    folded(a, (s) => s.trim()),
+    folded(b, (s) => s.trim()),
+  );
 }
 
 /** The same list apart from surrounding whitespace of its elements. */
@@ -58,7 +68,10 @@ export function textOrNull(value: string | undefined, prior: string | null | und
 }
 
 /** An optional list the API reports as empty or absent when unset: null unless the prior held []. */
-export function listOrNull(values: readonly string[] | undefined, prior: readonly string[] | null | undefined): string[] | null {
+export function listOrNull(
+  values: readonly string[] | undefined,
+  prior: readonly string[] | null | undefined,
+): string[] | null {
   if (values === undefined || values.length === 0) return prior && prior.length === 0 ? [] : null;
   return [...values];
 }

@@ -27,13 +27,41 @@ export { SEC_VERSION } from './version.js';
 
 const schema = resourceSchema(
   {
-    account: attr.string({ optional: true, description: 'Account subdomain of the platform URL (`<account>.sec-platform.example`). Environment: `SEC_ACCOUNT`.' }),
-    api_key: attr.string({ optional: true, sensitive: true, description: 'API access key. Environment: `SEC_API_KEY`.' }),
-    api_secret: attr.string({ optional: true, sensitive: true, description: 'API access secret. Environment: `SEC_API_SECRET`.' }),
-    api_token: attr.string({ optional: true, sensitive: true, description: 'A pre-issued API access token. Environment: `SEC_API_TOKEN`.' }),
-    profile: attr.string({ optional: true, description: 'Profile name in the profile file `~/.sec.toml`. Environment: `SEC_PROFILE`; default `default`.' }),
-    organization: attr.bool({ optional: true, description: 'Access organization-level data sets (organization administrators only). Environment: `SEC_ORGANIZATION` (`true`, `false`, `1` or `0`).' }),
-    subaccount: attr.string({ optional: true, description: 'Sub-account inside the organization (organization administrators only). Environment: `SEC_SUBACCOUNT`.' }),
+    account: attr.string({
+      optional: true,
+      description:
+        'Account subdomain of the platform URL (`<account>.sec-platform.example`). Environment: `SEC_ACCOUNT`.',
+    }),
+    api_key: attr.string({
+      optional: true,
+      sensitive: true,
+      description: 'API access key. Environment: `SEC_API_KEY`.',
+    }),
+    api_secret: attr.string({
+      optional: true,
+      sensitive: true,
+      description: 'API access secret. Environment: `SEC_API_SECRET`.',
+    }),
+    api_token: attr.string({
+      optional: true,
+      sensitive: true,
+      description: 'A pre-issued API access token. Environment: `SEC_API_TOKEN`.',
+    }),
+    profile: attr.string({
+      optional: true,
+      description: 'Profile name in the profile file `~/.sec.toml`. Environment: `SEC_PROFILE`; default `default`.',
+    }),
+    organization: attr.bool({
+      optional: true,
+      description:
+        'Access organization-level data sets (organization administrators only). Environment: ' +
+        '`SEC_ORGANIZATION` (`true`, `false`, `1` or `0`).',
+    }),
+    subaccount: attr.string({
+      optional: true,
+      description:
+        'Sub-account inside the organization (organization administrators only). Environment: `SEC_SUBACCOUNT`.',
+    }),
   },
   { description: 'Configuration of the security-posture platform provider.' },
 );
@@ -51,7 +79,11 @@ export default provider<typeof schema.fields, SecClient>({
       import('../../clients/sec/index.js'),
     ]);
     const s = resolveSecSettings(config, ctx.env, ctx.diags);
-    return createSecClient({ ...s, userAgent: `terraform-provider-sec/${SEC_VERSION} (Terraform ${ctx.terraformVersion || 'unknown'})`, logger: ctx.log });
+    return createSecClient({
+      ...s,
+      userAgent: `terraform-provider-sec/${SEC_VERSION} (Terraform ${ctx.terraformVersion || 'unknown'})`,
+      logger: ctx.log,
+    });
   },
   resources: [
     agentAccessToken,

@@ -42,7 +42,8 @@ const profileSchema = z.object({
   version: z.number().optional(),
 });
 
-const nonEmpty = (...values: (string | null | undefined)[]): string | undefined => values.find((v) => v !== undefined && v !== null && v !== '') ?? undefined;
+const nonEmpty = (...values: (string | null | undefined)[]): string | undefined =>
+  values.find((v) => v !== undefined && v !== null && v !== '') ?? undefined;
 
 /** `acme`, `acme.eu`, `https://acme.sec-platform.example/x` → `acme` / `acme.eu` (sec.md §3.1). */
 export function normaliseAccount(account: string): string {
@@ -52,14 +53,19 @@ export function normaliseAccount(account: string): string {
   return a.replace(/\/.*$/, '');
 }
 
-export function resolveSecSettings(cfg: SecProviderSettings, env: NodeJS.ProcessEnv, diags: Diagnostics): ResolvedSecSettings {
+export function resolveSecSettings(
+  cfg: SecProviderSettings,
+  env: NodeJS.ProcessEnv,
+  diags: Diagnostics,
+): ResolvedSecSettings {
   let account = nonEmpty(cfg.account, env.SEC_ACCOUNT);
   let apiKey = nonEmpty(cfg.api_key, env.SEC_API_KEY);
   let apiSecret = nonEmpty(cfg.api_secret, env.SEC_API_SECRET);
   let apiToken = nonEmpty(cfg.api_token, env.SEC_API_TOKEN);
   let subaccount = nonEmpty(cfg.subaccount, env.SEC_SUBACCOUNT);
   const organization = cfg.organization ?? booleanVariable(env, 'SEC_ORGANIZATION', 'organization') ?? false;
-  const staticCredentials = account !== undefined && ((apiKey !== undefined && apiSecret !== undefined) || apiToken !== undefined);
+  const staticCredentials =
+    account !== undefined && ((apiKey !== undefined && apiSecret !== undefined) || apiToken !== undefined);
   // Static credentials leave nothing missing, so the profile is always read before a missing setting is reported.
   let profile: ProfileLookup | undefined;
   if (!staticCredentials) {
@@ -80,15 +86,21 @@ export function resolveSecSettings(cfg: SecProviderSettings, env: NodeJS.Process
     const otherHalf = (summary: string, have: string, missing: string, variable: string) =>
       new DiagnosticError(
         summary,
-        `\`${have}\` is set but \`${missing}\` is not. Set ${settingSources(missing, variable)}${orFromProfile(`\`${missing}\``)}; or use \`api_token\` (SEC_API_TOKEN) instead of the key pair.`,
+        `\`${have}\` is set but \`${missing}\` is not. Set ` +
+          `${settingSources(missing, variable)}${orFromProfile(`\`${missing}\``)}; or use \`api_token\` ` +
+          `(SEC_API_TOKEN) instead of the key pair.`,
         [attrStep(missing)],
       );
-    if (apiKey !== undefined && apiSecret === undefined) throw otherHalf('Missing API secret', 'api_key', 'api_secret', 'SEC_API_SECRET');
-    if (apiSecret !== undefined && apiKey === undefined) throw otherHalf('Missing API key', 'api_secret', 'api_key', 'SEC_API_KEY');
+    if (apiKey !== undefined && apiSecret === undefined)
+      throw otherHalf('Missing API secret', 'api_key', 'api_secret', 'SEC_API_SECRET');
+    if (apiSecret !== undefined && apiKey === undefined)
+      throw otherHalf('Missing API key', 'api_secret', 'api_key', 'SEC_API_KEY');
     if (apiKey === undefined) {
       throw new DiagnosticError(
         'Missing credentials',
-        `Set \`api_key\` and \`api_secret\` (environment SEC_API_KEY and SEC_API_SECRET), or \`api_token\` (SEC_API_TOKEN), in the provider block or the environment${orFromProfile('them')}.`,
+        `Set \`api_key\` and \`api_secret\` (environment SEC_API_KEY and SEC_API_SECRET), or ` +
+          `\`api_token\` (SEC_API_TOKEN), in the provider block or the ` +
+          `environment${orFromProfile('them')}.`,
         [attrStep('api_key')],
       );
     }
@@ -143,13 +155,17 @@ function readProfile(cfg: SecProviderSettings, env: NodeJS.ProcessEnv, diags: Di
     if (named === undefined) return { file, name, found: 'no file', values: {} };
     throw new DiagnosticError(
       `Profile '${name}' not found`,
-      `The profile file ${file} does not exist. Create it with a [${name}] profile, or give account and credentials in the provider block or the SEC_* environment variables.`,
+      `The profile file ${file} does not exist. Create it with a [${name}] profile, or give account and ` +
+        `credentials in the provider block or the SEC_* environment variables.`,
       profilePath,
     );
   }
   try {
     if ((statSync(file).mode & 0o044) !== 0) {
-      diags.warning('Profile file is readable by other users', `${file} holds API credentials but other users can read it. Restrict it with: chmod 600 ${file}`);
+      diags.warning(
+        'Profile file is readable by other users',
+        `${file} holds API credentials but other users can read it. Restrict it with: chmod 600 ${file}`,
+      );
     }
   } catch {
     // A file we could read but not stat has nothing more to warn about.
@@ -159,19 +175,30 @@ function readProfile(cfg: SecProviderSettings, env: NodeJS.ProcessEnv, diags: Di
     doc = parseToml(text) as Record<string, unknown>;
   } catch (err) {
     // Only smol-toml's first line: the excerpt after it quotes the file, which may hold a secret.
-    const reason = (err instanceof Error ? err.message.split('\n')[0]! : String(err)).replace(/^Invalid TOML document: /, '');
+    const reason = (err instanceof Error ? err.message.split('\n')[0]! : String(err)).replace(
+      /^Invalid TOML document: /,
+      '',
+    );
     const where = err instanceof TomlError ? `line ${err.line}, column ${err.column}: ` : '';
     throw new DiagnosticError('Invalid profile file', `${file} is not valid TOML: ${where}${reason}.`);
   }
   const section = doc[name];
   if (section === undefined) {
     if (named === undefined) return { file, name, found: 'no section', values: {} };
-    throw new DiagnosticError(`Profile '${name}' not found`, `The profile file ${file} has no [${name}] section. Add one, or choose another profile with \`profile\` or SEC_PROFILE.`, profilePath);
+    throw new DiagnosticError(
+      `Profile '${name}' not found`,
+      `The profile file ${file} has no [${name}] section. Add one, or choose another profile with ` +
+        `\`profile\` or SEC_PROFILE.`,
+      profilePath,
+    );
   }
   const parsed = profileSchema.safeParse(section);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new DiagnosticError('Invalid profile', `In ${file}, [${name}] ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}.`);
+    throw new DiagnosticError(
+      'Invalid profile',
+      `In ${file}, [${name}] ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}.`,
+    );
   }
   return { file, name, found: 'profile', values: parsed.data };
 }
@@ -181,7 +208,8 @@ function readProfileFile(file: string): string | undefined {
   const unreadable = (why: string) =>
     new DiagnosticError(
       'Cannot read the profile file',
-      `${file} exists but cannot be read: ${why}. Fix that, or give account and credentials in the provider block or the SEC_* environment variables, which make the provider skip the file.`,
+      `${file} exists but cannot be read: ${why}. Fix that, or give account and credentials in the ` +
+        `provider block or the SEC_* environment variables, which make the provider skip the file.`,
     );
   try {
     // Checked first: reading a directory fails late, and reading a FIFO would never return.

@@ -35,7 +35,8 @@ const queryShape: Validator<string> = {
     'with balanced braces',
   samples: [
     '{ source { CloudATrailRawEvents } filter { ERROR_CODE is null } return { INSERT_ID, EVENT } }',
-    "{\n  source { CloudATrailRawEvents }\n  filter { EVENT_NAME = 'ConsoleLogin' }\n  return distinct { EVENT_TIME, EVENT }\n}\n",
+    "{\n  source { CloudATrailRawEvents }\n  filter { EVENT_NAME = 'ConsoleLogin' }\n" +
+      '  return distinct { EVENT_TIME, EVENT }\n}\n',
     '{ source { CloudATrailRawEvents } return { INSERT_ID } }',
   ],
   check(text) {
@@ -69,13 +70,18 @@ const queryShape: Validator<string> = {
 const NAMED_IN_TEXT = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\{/;
 
 /** A query text that names a query must name this one: the platform would refuse the mismatch. */
-function namedQueryProblems(config: { query_id?: string | null | undefined; query?: string | null | undefined }, diags: Diagnostics): void {
+function namedQueryProblems(
+  config: { query_id?: string | null | undefined; query?: string | null | undefined },
+  diags: Diagnostics,
+): void {
   if (typeof config.query !== 'string' || typeof config.query_id !== 'string') return;
   const named = NAMED_IN_TEXT.exec(config.query)?.[1];
   if (named === undefined || named === config.query_id) return;
   diags.error(
     'Query id mismatch',
-    `The query text names the query \`${named}\` before its first "{" (the older syntax), but \`query_id\` is \`${config.query_id}\`. Remove the name from the text, or make it \`${config.query_id}\`.`,
+    `The query text names the query \`${named}\` before its first "{" (the older syntax), but ` +
+      `\`query_id\` is \`${config.query_id}\`. Remove the name from the text, or make it ` +
+      `\`${config.query_id}\`.`,
     [attrStep('query')],
   );
 }
@@ -86,7 +92,12 @@ const schema = resourceSchema(
     query_id: attr.string({
       required: true,
       replace: true,
-      validate: [validators.matches(QUERY_ID, 'letters, digits and `_`, starting with a letter or `_`, at most 64 characters', ['TF_Query', 'Custom_Buckets_Public'])],
+      validate: [
+        validators.matches(QUERY_ID, 'letters, digits and `_`, starting with a letter or `_`, at most 64 characters', [
+          'TF_Query',
+          'Custom_Buckets_Public',
+        ]),
+      ],
       description:
         'The id of the query, unique in the account: letters, digits and `_`, starting with a letter or `_` ' +
         '(at most 64). The id of a query cannot change, so a change creates a new query. The platform refuses ' +
@@ -103,8 +114,8 @@ const schema = resourceSchema(
         'The query text: `{ source { <data source> } [filter { <condition> }] ' +
         'return [distinct] { <column>, ... } }`, ' +
         'optionally preceded by the query id; the filter may be left out, and a column is a field or an expression ' +
-        'named with `as` (`\'text\' as REASON`). The platform compiles it on every create and update and refuses ' +
-        'malformed text (an unknown data source or field, a missing section) with its compiler\'s message.',
+        "named with `as` (`'text' as REASON`). The platform compiles it on every create and update and refuses " +
+        "malformed text (an unknown data source or field, a missing section) with its compiler's message.",
     }),
     evaluator_id: attr.string({
       optional: true,
@@ -120,9 +131,17 @@ const schema = resourceSchema(
     owner: attr.string({ computed: true, description: 'The user who owns the query.' }),
     updated_time: attr.string({ computed: true, volatile: true, description: 'When the query was last changed.' }),
     updated_by: attr.string({ computed: true, volatile: true, description: 'Who last changed the query.' }),
-    result_schema: attr.string({ computed: true, changesWith: ['query'], description: 'The columns of a result row, as JSON: `[{"name": ..., "dataType": ...}]`.' }),
+    result_schema: attr.string({
+      computed: true,
+      changesWith: ['query'],
+      description: 'The columns of a result row, as JSON: `[{"name": ..., "dataType": ...}]`.',
+    }),
   },
-  { description: 'A query in the platform\'s query language, which custom policies evaluate (`sec_policy.query_id`, `sec_policy_compliance.query_id`).' },
+  {
+    description:
+      "A query in the platform's query language, which custom policies evaluate (`sec_policy.query_id`, " +
+      '`sec_policy_compliance.query_id`).',
+  },
 );
 type Model = ModelOf<typeof schema.fields>;
 
@@ -146,12 +165,28 @@ const query = resource<typeof schema.fields, SecClient>({
   importState: async (id) => ({ id, query_id: id }),
   identity: idIdentity('The query id.'),
   list: {
-    schema: resourceSchema({}, { description: `Lists the account's own queries (the platform's, whose ids start \`${BUILT_IN_QUERY_PREFIX}\`, cannot be managed); the API offers no filter.` }),
-    list: async (_filters, ctx) => (await ctx.client.queries.list({ signal: ctx.signal })).filter((q) => !q.queryId.startsWith(BUILT_IN_QUERY_PREFIX)).map(fromApi),
+    schema: resourceSchema(
+      {},
+      {
+        description:
+          `Lists the account's own queries (the platform's, whose ids start ` +
+          `\`${BUILT_IN_QUERY_PREFIX}\`, cannot be managed); the API offers no filter.`,
+      },
+    ),
+    list: async (_filters, ctx) =>
+      (await ctx.client.queries.list({ signal: ctx.signal }))
+        .filter((q) => !q.queryId.startsWith(BUILT_IN_QUERY_PREFIX))
+        .map(fromApi),
     displayName: (m) => m.query_id,
   },
   validate: namedQueryProblems,
-  create: async (plan, ctx) => fromApi(await ctx.client.queries.create({ queryId: plan.query_id, queryText: plan.query, evaluatorId: plan.evaluator_id ?? undefined }, { signal: ctx.signal })),
+  create: async (plan, ctx) =>
+    fromApi(
+      await ctx.client.queries.create(
+        { queryId: plan.query_id, queryText: plan.query, evaluatorId: plan.evaluator_id ?? undefined },
+        { signal: ctx.signal },
+      ),
+    ),
   // A query is known by its id, which the configuration names and the platform keeps unique.
   findCreated: {
     key: 'its query id',
@@ -162,7 +197,8 @@ const query = resource<typeof schema.fields, SecClient>({
     importId: (found) => found.query_id ?? '',
   },
   read: async (prior, ctx) => fromApi(await ctx.client.queries.get(idOf(prior), { signal: ctx.signal })),
-  update: async (plan, prior, ctx) => fromApi(await ctx.client.queries.update(idOf(prior), plan.query, { signal: ctx.signal })),
+  update: async (plan, prior, ctx) =>
+    fromApi(await ctx.client.queries.update(idOf(prior), plan.query, { signal: ctx.signal })),
   delete: async (prior, ctx) => ctx.client.queries.delete(idOf(prior), { signal: ctx.signal }),
 });
 

@@ -2,7 +2,13 @@ import { attr, resourceSchema, t } from '../../schema/define.js';
 import { dataSource } from '../../engine/contracts.js';
 import type { SecClient } from '../../clients/sec/index.js';
 
-const account = t.object({ account_name: t.string, admin: t.bool, cust_guid: t.string, user_enabled: t.bool, user_guid: t.string });
+const account = t.object({
+  account_name: t.string,
+  admin: t.bool,
+  cust_guid: t.string,
+  user_enabled: t.bool,
+  user_guid: t.string,
+});
 
 const schema = resourceSchema(
   {

@@ -6,8 +6,12 @@
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { attrStep } from '../../schema/path.js';
 
-/** Where a setting can be given, for messages: "`api_key` in the provider block or the VDB_API_KEY environment variable". */
-export const settingSources = (attribute: string, variable: string): string => `\`${attribute}\` in the provider block or the ${variable} environment variable`;
+/**
+ * Where a setting can be given, for messages: "`api_key` in the provider block or the VDB_API_KEY environment
+ * variable".
+ */
+export const settingSources = (attribute: string, variable: string): string =>
+  `\`${attribute}\` in the provider block or the ${variable} environment variable`;
 
 /**
  * A required setting that neither the provider block nor the environment gives; `configured` is the
@@ -58,7 +62,8 @@ export function booleanVariable(env: NodeJS.ProcessEnv, variable: string, attrib
   if (text === 'false' || text === '0') return false;
   throw new DiagnosticError(
     `Invalid ${variable}`,
-    `The ${variable} environment variable, which sets \`${attribute}\`, must be true, false, 1 or 0 (in any case), got ${JSON.stringify(raw)}.`,
+    `The ${variable} environment variable, which sets \`${attribute}\`, must be true, false, 1 or 0 (in any case), ` +
+      `got ${JSON.stringify(raw)}.`,
     [attrStep(attribute)],
   );
 }

@@ -9,7 +9,11 @@ import { t, type AttrDef, type BlockDef, type Fields, type Typed } from '../../s
 
 /** The plain model of `computedShape(F)`: every attribute nullable, every block a list. */
 export type ShapeModel<F extends Fields> = {
-  [K in keyof F]: F[K] extends AttrDef<infer V> ? V | null : F[K] extends BlockDef<infer G> ? ShapeModel<G>[] | null : never;
+  [K in keyof F]: F[K] extends AttrDef<infer V>
+    ? V | null
+    : F[K] extends BlockDef<infer G>
+      ? ShapeModel<G>[] | null
+      : never;
 };
 
 export function computedShape<F extends Fields>(fields: F): Typed<ShapeModel<F>> {

@@ -40,7 +40,10 @@ export class WaitFailedError<T> extends Error {
     readonly last: T,
     what: string,
   ) {
-    super(`while waiting for ${what}, it entered phase ${phase}${reason ? `: ${reason}` : ' (the platform gave no reason)'}`);
+    super(
+      `while waiting for ${what}, it entered phase ${phase}` +
+        `${reason ? `: ${reason}` : ' (the platform gave no reason)'}`,
+    );
   }
 }
 
@@ -53,7 +56,9 @@ export class WaitTimeoutError<T> extends Error {
     what: string,
     timeoutMs: number,
   ) {
-    super(`gave up waiting for ${what} after ${formatBudget(timeoutMs)}; the last phase seen was ${phase || 'unknown'}`);
+    super(
+      `gave up waiting for ${what} after ${formatBudget(timeoutMs)}; the last phase seen was ${phase || 'unknown'}`,
+    );
   }
 }
 

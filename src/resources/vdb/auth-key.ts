@@ -10,7 +10,9 @@ import type { AuthKey } from '../../clients/vdb/api.js';
 import { accountIdOf, deleteIgnoringNotFound, providerAccountId, type VdbContext } from './common.js';
 import { formatTimestamp, uuid } from './formats.js';
 
-const DEPRECATION = 'The vdb_accounts_auth_key resource is deprecated and will be removed in a future version; use vdb_accounts_database_api_key_v2 instead.';
+const DEPRECATION =
+  'The vdb_accounts_auth_key resource is deprecated and will be removed in a future version; use ' +
+  'vdb_accounts_database_api_key_v2 instead.';
 
 const fields = {
   id: attr.computedId('The key id (a UUID).'),
@@ -22,7 +24,10 @@ const fields = {
     replace: true,
     refersTo: 'clusters',
     validate: [
-      { description: 'at least one cluster id', check: (v) => (v.length === 0 ? 'must name at least one cluster' : undefined) },
+      {
+        description: 'at least one cluster id',
+        check: (v) => (v.length === 0 ? 'must name at least one cluster' : undefined),
+      },
       { description: 'cluster ids (UUIDs)', check: (v) => v.map((id) => uuid.check(id)).find(Boolean) },
     ],
     description: 'The clusters the key grants access to (at least one).',
@@ -37,7 +42,10 @@ const fields = {
   }),
 };
 
-const schema = resourceSchema(fields, { description: 'A legacy database API key (v1) for one or more clusters.', deprecated: DEPRECATION });
+const schema = resourceSchema(fields, {
+  description: 'A legacy database API key (v1) for one or more clusters.',
+  deprecated: DEPRECATION,
+});
 type Model = ModelOf<typeof fields>;
 
 const fromApi = (k: AuthKey): Partial<Model> => ({
@@ -53,8 +61,18 @@ const clusterSet = (ids: readonly string[]) => [...new Set(ids)].sort().join(','
 
 /** The API lists the account's legacy keys, or those of one cluster. */
 const authKeyFilters = resourceSchema(
-  { cluster_id: attr.string({ optional: true, validate: [uuid], description: 'Only the keys attached to this cluster.' }) },
-  { description: "Lists the legacy database API keys (v1) of the provider's account, or those attached to one cluster. Tokens are not listed: the platform returns one only when the key is created." },
+  {
+    cluster_id: attr.string({
+      optional: true,
+      validate: [uuid],
+      description: 'Only the keys attached to this cluster.',
+    }),
+  },
+  {
+    description:
+      "Lists the legacy database API keys (v1) of the provider's account, or those attached to one cluster. Tokens " +
+      'are not listed: the platform returns one only when the key is created.',
+  },
 );
 
 export const authKey = resource<typeof fields, VdbContext>({
@@ -67,7 +85,10 @@ export const authKey = resource<typeof fields, VdbContext>({
   list: listResource<typeof fields, typeof authKeyFilters.fields, VdbContext>({
     schema: authKeyFilters,
     async list(f, ctx) {
-      const keys = await ctx.client.api.authKeys.list({ accountId: providerAccountId(ctx), ...(f.cluster_id ? { clusterId: f.cluster_id } : {}) }, { signal: ctx.signal });
+      const keys = await ctx.client.api.authKeys.list(
+        { accountId: providerAccountId(ctx), ...(f.cluster_id ? { clusterId: f.cluster_id } : {}) },
+        { signal: ctx.signal },
+      );
       return keys.map(fromApi);
     },
     // A legacy key has no name: it is shown by the first characters of its token.
@@ -75,7 +96,9 @@ export const authKey = resource<typeof fields, VdbContext>({
   }),
   async create(plan, ctx) {
     const accountId = providerAccountId(ctx);
-    return fromApi(await ctx.client.api.authKeys.create({ accountId, clusterIds: plan.cluster_ids }, { signal: ctx.signal }));
+    return fromApi(
+      await ctx.client.api.authKeys.create({ accountId, clusterIds: plan.cluster_ids }, { signal: ctx.signal }),
+    );
   },
   /**
    * A legacy key has no name: it is known by its clusters. Its token was in the lost answer, which
@@ -84,8 +107,11 @@ export const authKey = resource<typeof fields, VdbContext>({
   findCreated: {
     key: 'its clusters',
     uniqueKey: false,
-    describe: (plan) => `the legacy database API key for cluster${plan.cluster_ids.length === 1 ? '' : 's'} ${plan.cluster_ids.join(', ')}`,
-    list: async (_plan, ctx) => (await ctx.client.api.authKeys.list({ accountId: providerAccountId(ctx) }, { signal: ctx.signal })).map(fromApi),
+    describe: (plan) =>
+      `the legacy database API key for ` +
+      `cluster${plan.cluster_ids.length === 1 ? '' : 's'} ${plan.cluster_ids.join(', ')}`,
+    list: async (_plan, ctx) =>
+      (await ctx.client.api.authKeys.list({ accountId: providerAccountId(ctx) }, { signal: ctx.signal })).map(fromApi),
     holdsKey: (plan, found) => clusterSet(found.cluster_ids ?? []) === clusterSet(plan.cluster_ids),
     importId: (found) => found.id ?? '',
   },
@@ -98,20 +124,42 @@ export const authKey = resource<typeof fields, VdbContext>({
   },
   async delete(prior, ctx) {
     const accountId = providerAccountId(ctx);
-    await deleteIgnoringNotFound(() => ctx.client.api.authKeys.delete({ accountId, databaseApiKeyId: prior.id! }, { signal: ctx.signal }));
+    await deleteIgnoringNotFound(() =>
+      ctx.client.api.authKeys.delete({ accountId, databaseApiKeyId: prior.id! }, { signal: ctx.signal }),
+    );
   },
 });
 
 const listSchema = resourceSchema(
   {
     id: attr.computedId('The account whose keys are listed.'),
-    account_id: attr.string({ optional: true, computed: true, description: 'The account whose keys are listed. Defaults to the provider\'s `account_id`.' }),
-    keys: attr.of(t.list(t.object({ id: t.string, created_at: t.string, prefix: t.string, cluster_ids: t.list(t.string), token: t.string })))({
+    account_id: attr.string({
+      optional: true,
       computed: true,
-      description: 'The legacy keys of the account. `token` is always empty: the platform returns secrets only on creation.',
+      description: "The account whose keys are listed. Defaults to the provider's `account_id`.",
+    }),
+    keys: attr.of(
+      t.list(
+        t.object({
+          id: t.string,
+          created_at: t.string,
+          prefix: t.string,
+          cluster_ids: t.list(t.string),
+          token: t.string,
+        }),
+      ),
+    )({
+      computed: true,
+      description:
+        'The legacy keys of the account. `token` is always empty: the platform returns secrets only on creation.',
     }),
   },
-  { description: 'Lists the legacy database API keys (v1) of an account.', deprecated: 'The vdb_accounts_auth_keys data source is deprecated and will be removed in a future version; use vdb_accounts_database_api_keys_v2 instead.' },
+  {
+    description: 'Lists the legacy database API keys (v1) of an account.',
+    deprecated:
+      'The vdb_accounts_auth_keys data source is deprecated and will be removed in a future version; use ' +
+      'vdb_accounts_database_api_keys_v2 instead.',
+  },
 );
 
 export const authKeysDataSource = dataSource<typeof listSchema.fields, VdbContext>({
@@ -123,7 +171,13 @@ export const authKeysDataSource = dataSource<typeof listSchema.fields, VdbContex
     return {
       id: accountId,
       account_id: accountId,
-      keys: keys.map((k) => ({ id: k.id, created_at: formatTimestamp(k.createdAt), prefix: k.prefix, cluster_ids: [...k.clusterIds], token: '' })),
+      keys: keys.map((k) => ({
+        id: k.id,
+        created_at: formatTimestamp(k.createdAt),
+        prefix: k.prefix,
+        cluster_ids: [...k.clusterIds],
+        token: '',
+      })),
     };
   },
 });

@@ -6,7 +6,17 @@
 import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
 import { dataSource, listResource, resource } from '../../engine/contracts.js';
 import type { BackupSchedule } from '../../clients/vdb/api.js';
-import { accountScopedIdentity, accountFilter, accountIdField, accountIdOf, deleteIgnoringNotFound, goDurationToProto, protoToGoDuration, splitImportId, type VdbContext } from './common.js';
+import {
+  accountScopedIdentity,
+  accountFilter,
+  accountIdField,
+  accountIdOf,
+  deleteIgnoringNotFound,
+  goDurationToProto,
+  protoToGoDuration,
+  splitImportId,
+  type VdbContext,
+} from './common.js';
 import { cronExpression, formatTimestamp, goDurationBetweenHours, sameGoDuration, uuid } from './formats.js';
 
 /** The platform keeps backups from one day to one year. */
@@ -15,22 +25,37 @@ export const RETENTION = goDurationBetweenHours(24, 8760);
 const fields = {
   id: attr.computedId('The schedule id (a UUID).'),
   account_id: accountIdField(),
-  cluster_id: attr.string({ required: true, replace: true, refersTo: 'a cluster', validate: [uuid], description: 'The cluster to back up.' }),
+  cluster_id: attr.string({
+    required: true,
+    replace: true,
+    refersTo: 'a cluster',
+    validate: [uuid],
+    description: 'The cluster to back up.',
+  }),
   cron_expression: attr.string({
     required: true,
     validate: [cronExpression],
-    description: 'When backups run: a cron expression (`minute hour day-of-month month day-of-week`, e.g. `0 3 * * *`; 6 or 7 fields with seconds and year are accepted too), a macro such as `@daily`, or `@every <duration>`.',
+    description:
+      'When backups run: a cron expression (`minute hour day-of-month month day-of-week`, e.g. `0 3 * * *`; 6 or 7 ' +
+      'fields with seconds and year are accepted too), a macro such as `@daily`, or `@every <duration>`.',
   }),
   retention_period: attr.string({
     optional: true,
     validate: [RETENTION],
     equal: sameGoDuration,
-    description: 'How long each backup is kept, as a Go duration from `24h` to `8760h` (e.g. `72h`). Unset uses the platform\'s default.',
+    description:
+      "How long each backup is kept, as a Go duration from `24h` to `8760h` (e.g. `72h`). Unset uses the platform's " +
+      'default.',
   }),
   created_at: attr.string({ computed: true, description: 'When the schedule was created (RFC 3339).' }),
   deleted_at: attr.string({ computed: true, description: 'When the schedule was deleted (RFC 3339), or empty.' }),
   status: attr.string({ computed: true, description: 'Status of the schedule, e.g. `BACKUP_SCHEDULE_STATUS_ACTIVE`.' }),
-  delete_backups_on_destroy: attr.bool({ optional: true, default: true, providerOnly: true, description: 'Whether the backups the schedule made are deleted with it.' }),
+  delete_backups_on_destroy: attr.bool({
+    optional: true,
+    default: true,
+    providerOnly: true,
+    description: 'Whether the backups the schedule made are deleted with it.',
+  }),
 };
 
 const schema = resourceSchema(fields, { description: 'A backup schedule of a cluster.' });
@@ -52,12 +77,20 @@ function scheduleFromApi(s: BackupSchedule) {
 
 function toApi(m: Model, accountId: string) {
   const retentionPeriod = goDurationToProto(m.retention_period);
-  return { accountId, clusterId: m.cluster_id, schedule: m.cron_expression, ...(retentionPeriod ? { retentionPeriod } : {}) };
+  return {
+    accountId,
+    clusterId: m.cluster_id,
+    schedule: m.cron_expression,
+    ...(retentionPeriod ? { retentionPeriod } : {}),
+  };
 }
 
 /** The API lists an account's backup schedules, or one cluster's. */
 const scheduleFilters = resourceSchema(
-  { account_id: accountFilter('backup schedules'), cluster_id: attr.string({ optional: true, validate: [uuid], description: 'Only the schedules of this cluster.' }) },
+  {
+    account_id: accountFilter('backup schedules'),
+    cluster_id: attr.string({ optional: true, validate: [uuid], description: 'Only the schedules of this cluster.' }),
+  },
   { description: 'Lists the backup schedules of an account, or of one cluster (not those marked deleted).' },
 );
 
@@ -69,9 +102,14 @@ export const backupSchedule = resource<typeof fields, VdbContext>({
   list: listResource<typeof fields, typeof scheduleFilters.fields, VdbContext>({
     schema: scheduleFilters,
     async list(f, ctx) {
-      const request = { accountId: accountIdOf(f.account_id, ctx), ...(f.cluster_id ? { clusterId: f.cluster_id } : {}) };
+      const request = {
+        accountId: accountIdOf(f.account_id, ctx),
+        ...(f.cluster_id ? { clusterId: f.cluster_id } : {}),
+      };
       // A schedule marked deleted is on its way out: not one to manage.
-      return (await ctx.client.api.backupSchedules.list(request, { signal: ctx.signal })).filter((s) => !s.deletedAt).map(scheduleFromApi);
+      return (await ctx.client.api.backupSchedules.list(request, { signal: ctx.signal }))
+        .filter((s) => !s.deletedAt)
+        .map(scheduleFromApi);
     },
     displayName: (m) => `${m.cron_expression} (cluster ${m.cluster_id})`,
   }),
@@ -87,31 +125,58 @@ export const backupSchedule = resource<typeof fields, VdbContext>({
   findCreated: {
     key: 'its cluster, cron expression and retention',
     uniqueKey: false,
-    describe: (plan) => `the backup schedule of cluster ${plan.cluster_id} with cron expression ${JSON.stringify(plan.cron_expression)}`,
+    describe: (plan) =>
+      `the backup schedule of cluster ${plan.cluster_id} with cron expression ${JSON.stringify(plan.cron_expression)}`,
     // One listing of the account's schedules serves the creates on every cluster.
-    list: async (plan, ctx) => (await ctx.client.api.backupSchedules.list({ accountId: accountIdOf(plan.account_id, ctx) }, { signal: ctx.signal })).filter((s) => !s.deletedAt).map(scheduleFromApi),
+    list: async (plan, ctx) =>
+      (
+        await ctx.client.api.backupSchedules.list(
+          { accountId: accountIdOf(plan.account_id, ctx) },
+          { signal: ctx.signal },
+        )
+      )
+        .filter((s) => !s.deletedAt)
+        .map(scheduleFromApi),
     scope: (plan) => plan.account_id ?? '',
     holdsKey: (plan, found) =>
-      found.cluster_id === plan.cluster_id && found.cron_expression === plan.cron_expression && sameGoDuration(found.retention_period ?? '', plan.retention_period ?? ''),
+      found.cluster_id === plan.cluster_id &&
+      found.cron_expression === plan.cron_expression &&
+      sameGoDuration(found.retention_period ?? '', plan.retention_period ?? ''),
     importId: (found) => `${found.cluster_id}/${found.id}`,
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);
-    return scheduleFromApi(await ctx.client.api.backupSchedules.get({ accountId, clusterId: prior.cluster_id, backupScheduleId: prior.id! }, { signal: ctx.signal }));
+    return scheduleFromApi(
+      await ctx.client.api.backupSchedules.get(
+        { accountId, clusterId: prior.cluster_id, backupScheduleId: prior.id! },
+        { signal: ctx.signal },
+      ),
+    );
   },
   async update(plan, prior, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
-    const changed = plan.cron_expression !== prior.cron_expression || !sameGoDuration(plan.retention_period ?? '', prior.retention_period ?? '');
+    const changed =
+      plan.cron_expression !== prior.cron_expression ||
+      !sameGoDuration(plan.retention_period ?? '', prior.retention_period ?? '');
     // delete_backups_on_destroy is the provider's own setting: nothing to send for it.
     const s = changed
-      ? await ctx.client.api.backupSchedules.update({ ...toApi(plan, accountId), id: prior.id! }, { signal: ctx.signal })
-      : await ctx.client.api.backupSchedules.get({ accountId, clusterId: prior.cluster_id, backupScheduleId: prior.id! }, { signal: ctx.signal });
+      ? await ctx.client.api.backupSchedules.update(
+          { ...toApi(plan, accountId), id: prior.id! },
+          { signal: ctx.signal },
+        )
+      : await ctx.client.api.backupSchedules.get(
+          { accountId, clusterId: prior.cluster_id, backupScheduleId: prior.id! },
+          { signal: ctx.signal },
+        );
     return scheduleFromApi(s);
   },
   async delete(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);
     await deleteIgnoringNotFound(() =>
-      ctx.client.api.backupSchedules.delete({ accountId, backupScheduleId: prior.id!, deleteBackups: prior.delete_backups_on_destroy !== false }, { signal: ctx.signal }),
+      ctx.client.api.backupSchedules.delete(
+        { accountId, backupScheduleId: prior.id!, deleteBackups: prior.delete_backups_on_destroy !== false },
+        { signal: ctx.signal },
+      ),
     );
   },
 });
@@ -131,11 +196,21 @@ const scheduleShape = t.object({
 const listSchema = resourceSchema(
   {
     id: attr.computedId('`<account_id>/<cluster_id>`.'),
-    account_id: attr.string({ optional: true, computed: true, description: 'The account of the cluster. Defaults to the provider\'s `account_id`.' }),
-    cluster_id: attr.string({ required: true, validate: [uuid], description: 'The cluster whose schedules are listed.' }),
+    account_id: attr.string({
+      optional: true,
+      computed: true,
+      description: "The account of the cluster. Defaults to the provider's `account_id`.",
+    }),
+    cluster_id: attr.string({
+      required: true,
+      validate: [uuid],
+      description: 'The cluster whose schedules are listed.',
+    }),
     schedules: attr.of(t.list(scheduleShape))({
       computed: true,
-      description: 'The backup schedules of the cluster, with the attributes of the `vdb_accounts_backup_schedule` resource (`delete_backups_on_destroy` is always true).',
+      description:
+        'The backup schedules of the cluster, with the attributes of the `vdb_accounts_backup_schedule` resource ' +
+        '(`delete_backups_on_destroy` is always true).',
     }),
   },
   { description: 'Lists the backup schedules of a cluster.' },
@@ -146,11 +221,18 @@ export const backupSchedulesDataSource = dataSource<typeof listSchema.fields, Vd
   schema: listSchema,
   async read(config, ctx) {
     const accountId = accountIdOf(config.account_id, ctx);
-    const schedules = await ctx.client.api.backupSchedules.list({ accountId, clusterId: config.cluster_id }, { signal: ctx.signal });
+    const schedules = await ctx.client.api.backupSchedules.list(
+      { accountId, clusterId: config.cluster_id },
+      { signal: ctx.signal },
+    );
     return {
       id: `${accountId}/${config.cluster_id}`,
       account_id: accountId,
-      schedules: schedules.map((s) => ({ ...scheduleFromApi(s), retention_period: protoToGoDuration(s.retentionPeriod) ?? '', delete_backups_on_destroy: true })),
+      schedules: schedules.map((s) => ({
+        ...scheduleFromApi(s),
+        retention_period: protoToGoDuration(s.retentionPeriod) ?? '',
+        delete_backups_on_destroy: true,
+      })),
     };
   },
 });
@@ -159,13 +241,26 @@ const singleSchema = resourceSchema(
   {
     id: attr.string({ required: true, validate: [uuid], description: 'The id of the schedule to look up.' }),
     cluster_id: attr.string({ required: true, validate: [uuid], description: 'The cluster the schedule belongs to.' }),
-    account_id: attr.string({ optional: true, computed: true, description: 'The account of the cluster. Defaults to the provider\'s `account_id`.' }),
+    account_id: attr.string({
+      optional: true,
+      computed: true,
+      description: "The account of the cluster. Defaults to the provider's `account_id`.",
+    }),
     cron_expression: attr.string({ computed: true, description: 'When backups run.' }),
-    retention_period: attr.string({ computed: true, description: 'How long each backup is kept (Go duration), or empty for the platform\'s default.' }),
+    retention_period: attr.string({
+      computed: true,
+      description: "How long each backup is kept (Go duration), or empty for the platform's default.",
+    }),
     created_at: attr.string({ computed: true, description: 'When the schedule was created (RFC 3339).' }),
     deleted_at: attr.string({ computed: true, description: 'When the schedule was deleted (RFC 3339), or empty.' }),
-    status: attr.string({ computed: true, description: 'Status of the schedule, e.g. `BACKUP_SCHEDULE_STATUS_ACTIVE`.' }),
-    delete_backups_on_destroy: attr.bool({ computed: true, description: 'Always true; kept for compatibility with the resource\'s attributes.' }),
+    status: attr.string({
+      computed: true,
+      description: 'Status of the schedule, e.g. `BACKUP_SCHEDULE_STATUS_ACTIVE`.',
+    }),
+    delete_backups_on_destroy: attr.bool({
+      computed: true,
+      description: "Always true; kept for compatibility with the resource's attributes.",
+    }),
   },
   { description: 'Looks up one backup schedule of a cluster.' },
 );
@@ -175,7 +270,14 @@ export const backupScheduleDataSource = dataSource<typeof singleSchema.fields, V
   schema: singleSchema,
   async read(config, ctx) {
     const accountId = accountIdOf(config.account_id, ctx);
-    const s = await ctx.client.api.backupSchedules.get({ accountId, clusterId: config.cluster_id, backupScheduleId: config.id }, { signal: ctx.signal });
-    return { ...scheduleFromApi(s), retention_period: protoToGoDuration(s.retentionPeriod) ?? '', delete_backups_on_destroy: true };
+    const s = await ctx.client.api.backupSchedules.get(
+      { accountId, clusterId: config.cluster_id, backupScheduleId: config.id },
+      { signal: ctx.signal },
+    );
+    return {
+      ...scheduleFromApi(s),
+      retention_period: protoToGoDuration(s.retentionPeriod) ?? '',
+      delete_backups_on_destroy: true,
+    };
   },
 });

@@ -22,7 +22,11 @@ const packageShape = t.object({
 const schema = resourceSchema(
   {
     id: attr.computedId('`<cloud_provider>/<cloud_region>`.'),
-    cloud_provider: attr.string({ required: true, validate: [text(3, 64, null, 'a cloud provider id')], description: 'The cloud provider id, e.g. `aws`, or `hybrid`.' }),
+    cloud_provider: attr.string({
+      required: true,
+      validate: [text(3, 64, null, 'a cloud provider id')],
+      description: 'The cloud provider id, e.g. `aws`, or `hybrid`.',
+    }),
     cloud_region: attr.string({
       required: true,
       validate: [text(0, 64, null, 'a region id')],
@@ -31,7 +35,9 @@ const schema = resourceSchema(
     packages: attr.of(t.list(packageShape))({
       computed: true,
       description:
-        'The packages: `id` (for a cluster\'s `package_id`), `name`, `type` (`free` or `paid`), `currency`, `unit_int_price_per_hour`, `resource_configuration` per node (`cpu` like `2000m`, `ram` and `disk` like `8Gi`), `status`, `tier` and the price of extra disk.',
+        "The packages: `id` (for a cluster's `package_id`), `name`, `type` (`free` or `paid`), `currency`, " +
+        '`unit_int_price_per_hour`, `resource_configuration` per node (`cpu` like `2000m`, `ram` and `disk` like ' +
+        '`8Gi`), `status`, `tier` and the price of extra disk.',
     }),
   },
   { description: 'Lists the booking packages (node sizes and prices) available in a cloud provider region.' },
@@ -54,10 +60,14 @@ export const bookingPackagesDataSource = dataSource<typeof schema.fields, VdbCon
         type: p.type,
         currency: p.currency,
         unit_int_price_per_hour: p.unitIntPricePerHour,
-        resource_configuration: p.resourceConfiguration ? [{ ram: p.resourceConfiguration.ram, cpu: p.resourceConfiguration.cpu, disk: p.resourceConfiguration.disk }] : [],
+        resource_configuration: p.resourceConfiguration
+          ? [{ ram: p.resourceConfiguration.ram, cpu: p.resourceConfiguration.cpu, disk: p.resourceConfiguration.disk }]
+          : [],
         status: p.status,
         tier: p.tier,
-        available_additional_resources: p.availableAdditionalResources ? [{ disk_price_per_hour: p.availableAdditionalResources.diskPricePerHour }] : [],
+        available_additional_resources: p.availableAdditionalResources
+          ? [{ disk_price_per_hour: p.availableAdditionalResources.diskPricePerHour }]
+          : [],
       })),
     };
   },

@@ -4,10 +4,17 @@
  * resources use (key/value pairs, tolerations, Kubernetes secret references).
  */
 import { attr, block, validators, type ConfigModelOf, type Fields, type ModelOf } from '../../schema/define.js';
-import { DiagnosticError, Diagnostics } from '../../engine/diagnostics.js';
+import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics.js';
 import { attrStep, type AttributePath } from '../../schema/path.js';
 import { isApiError } from '../../wire/api-error.js';
-import type { KeyValue, ProtoDuration, Toleration, TolerationEffect, TolerationOperator, VdbClient } from '../../clients/vdb/api.js';
+import type {
+  KeyValue,
+  ProtoDuration,
+  Toleration,
+  TolerationEffect,
+  TolerationOperator,
+  VdbClient,
+} from '../../clients/vdb/api.js';
 import { durationToNanos, nanosToDuration } from '../../wire/go-duration.js';
 import type { IdentityAttributeDef, IdentityDef } from '../../engine/contracts.js';
 import { formatGoDuration, parseGoDuration, protoEnum, text } from './formats.js';
@@ -28,12 +35,16 @@ export const accountIdField = () =>
     replace: true,
     refersTo: 'an account',
     description:
-      'The account the object belongs to. Defaults to the provider\'s `account_id`; after a read it holds the account the platform reports. An object cannot move to another account, so a change creates a new one.',
+      "The account the object belongs to. Defaults to the provider's `account_id`; after a read it holds the account " +
+      'the platform reports. An object cannot move to another account, so a change creates a new one.',
   });
 
 /** The `account_id` filter of a list resource: the account to list, the provider's by default. */
 export const accountFilter = (what: string) =>
-  attr.string({ optional: true, description: `The account whose ${what} are listed. Defaults to the provider's \`account_id\`.` });
+  attr.string({
+    optional: true,
+    description: `The account whose ${what} are listed. Defaults to the provider's \`account_id\`.`,
+  });
 
 /**
  * The `account_id` of an identity: optional in an `import` block, and, where the resource leaves
@@ -47,8 +58,12 @@ export function accountIdentityAttribute(description: string): IdentityAttribute
 export function accountScopedIdentity<F extends Fields>(own: Record<string, string>): IdentityDef<F, VdbContext> {
   return {
     attributes: {
-      account_id: accountIdentityAttribute("The account of the object. An `import` block may leave it out: the provider's `account_id` is used then."),
-      ...Object.fromEntries(Object.entries(own).map(([name, description]) => [name, { description, forImport: 'required' as const }])),
+      account_id: accountIdentityAttribute(
+        "The account of the object. An `import` block may leave it out: the provider's `account_id` is used then.",
+      ),
+      ...Object.fromEntries(
+        Object.entries(own).map(([name, description]) => [name, { description, forImport: 'required' as const }]),
+      ),
     },
   };
 }
@@ -99,25 +114,37 @@ export async function deleteIgnoringNotFound(op: () => Promise<void>): Promise<v
 // ---------------------------------------------------------------------------------------------------
 // Durations on the wire
 
-/** A Go duration string → the wire form; undefined when unset or unparsable (validators reject those at plan time). */
+/**
+ * A Go duration string → the wire form; undefined when unset or unparsable (validators reject those at plan time).
+ */
 export function goDurationToProto(value: string | null | undefined): ProtoDuration | undefined {
   if (!value) return undefined;
   const ns = parseGoDuration(value);
   return ns === undefined ? undefined : nanosToDuration(ns);
 }
 
-export const protoToGoDuration = (d: ProtoDuration | undefined): string | null => (d ? formatGoDuration(durationToNanos(d)) : null);
+export const protoToGoDuration = (d: ProtoDuration | undefined): string | null =>
+  d ? formatGoDuration(durationToNanos(d)) : null;
 
 // ---------------------------------------------------------------------------------------------------
 // Shared nested shapes
 
-const K8S_LABEL_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const K8S_LABEL_KEY =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 
 /** `{ key, value }` pairs written as repeated blocks. */
 export function keyValueFields(what: string) {
   return {
-    key: attr.string({ required: true, description: `The ${what} key.`, validate: [text(1, 253, K8S_LABEL_KEY, 'a Kubernetes label key')] }),
-    value: attr.string({ required: true, description: `The ${what} value.`, validate: [text(0, 1024, null, 'a value')] }),
+    key: attr.string({
+      required: true,
+      description: `The ${what} key.`,
+      validate: [text(1, 253, K8S_LABEL_KEY, 'a Kubernetes label key')],
+    }),
+    value: attr.string({
+      required: true,
+      description: `The ${what} value.`,
+      validate: [text(0, 1024, null, 'a value')],
+    }),
   };
 }
 
@@ -131,7 +158,8 @@ export function keyValueFields(what: string) {
 export function setNote(address: string, select: string): string {
   return (
     'A set: its entries have no order, so they cannot be indexed. ' +
-    `Configurations written for version 1.19.2, where it was a list, replace \`${address}[0]\` with \`tolist(${address})[0]\` ` +
+    `Configurations written for version 1.19.2, where it was a list, replace \`${address}[0]\` with ` +
+    `\`tolist(${address})[0]\` ` +
     `(an entry in the order Terraform sorts the set), or select entries by content: \`${select}\`.`
   );
 }
@@ -144,29 +172,45 @@ const byKey = (address: string, key: string) => `{ for e in ${address} : e.key =
  * `vdb_accounts_cluster.example.labels`.
  */
 export function keyValueSet(description: string, what: string, max: number, address: string) {
-  return block.set(keyValueFields(what), { description: `${description} At most ${max} entries. ${setNote(address, byKey(address, 'team'))}`, max });
+  return block.set(keyValueFields(what), {
+    description: `${description} At most ${max} entries. ${setNote(address, byKey(address, 'team'))}`,
+    max,
+  });
 }
 
 export type KeyValueModel = { key: string; value: string };
 
-export const keyValuesToApi = (kvs: readonly KeyValueModel[]): KeyValue[] => kvs.map((kv) => ({ key: kv.key, value: kv.value }));
-export const keyValuesFromApi = (kvs: readonly KeyValue[] | undefined): KeyValueModel[] => (kvs ?? []).map((kv) => ({ key: kv.key, value: kv.value }));
+export const keyValuesToApi = (kvs: readonly KeyValueModel[]): KeyValue[] =>
+  kvs.map((kv) => ({ key: kv.key, value: kv.value }));
+export const keyValuesFromApi = (kvs: readonly KeyValue[] | undefined): KeyValueModel[] =>
+  (kvs ?? []).map((kv) => ({ key: kv.key, value: kv.value }));
 
 const TOLERATION_OPERATOR = protoEnum('TOLERATION_OPERATOR_', 'EXISTS', 'EQUAL');
 const TOLERATION_EFFECT = protoEnum('TOLERATION_EFFECT_', 'NO_SCHEDULE', 'PREFER_NO_SCHEDULE', 'NO_EXECUTE');
 
 export const tolerationFields = {
-  key: attr.string({ optional: true, description: 'The taint key the toleration applies to; empty matches every key (with operator `TOLERATION_OPERATOR_EXISTS`).' }),
+  key: attr.string({
+    optional: true,
+    description:
+      'The taint key the toleration applies to; empty matches every key (with operator `TOLERATION_OPERATOR_EXISTS`).',
+  }),
   operator: attr.string({
     optional: true,
     validate: [TOLERATION_OPERATOR],
-    description: 'How the key relates to the value: `TOLERATION_OPERATOR_EXISTS` or `TOLERATION_OPERATOR_EQUAL` (the default when unset).',
+    description:
+      'How the key relates to the value: `TOLERATION_OPERATOR_EXISTS` or `TOLERATION_OPERATOR_EQUAL` (the default ' +
+      'when unset).',
   }),
-  value: attr.string({ optional: true, description: 'The taint value the toleration matches (not with `TOLERATION_OPERATOR_EXISTS`).' }),
+  value: attr.string({
+    optional: true,
+    description: 'The taint value the toleration matches (not with `TOLERATION_OPERATOR_EXISTS`).',
+  }),
   effect: attr.string({
     optional: true,
     validate: [TOLERATION_EFFECT],
-    description: 'The taint effect to match: `TOLERATION_EFFECT_NO_SCHEDULE`, `TOLERATION_EFFECT_PREFER_NO_SCHEDULE` or `TOLERATION_EFFECT_NO_EXECUTE`; unset matches all effects.',
+    description:
+      'The taint effect to match: `TOLERATION_EFFECT_NO_SCHEDULE`, `TOLERATION_EFFECT_PREFER_NO_SCHEDULE` or ' +
+      '`TOLERATION_EFFECT_NO_EXECUTE`; unset matches all effects.',
   }),
   toleration_seconds: attr.number({
     optional: true,
@@ -178,7 +222,9 @@ export const tolerationFields = {
 /** A set of tolerations (see {@link setNote}); `address` as a configuration refers to it. */
 export const tolerationSet = (description: string, address: string) =>
   block.set(tolerationFields, {
-    description: `${description} At most 10 entries. ${setNote(address, `[for t in ${address} : t if t.key == "dedicated"]`)}`,
+    description:
+      `${description} At most 10 entries. ` +
+      `${setNote(address, `[for t in ${address} : t if t.key == "dedicated"]`)}`,
     max: 10,
   });
 
@@ -211,7 +257,11 @@ export function tolerationFromApi(t: Toleration): TolerationModel {
  * (`known: false`); the apply checks all of them before calling the API.
  */
 /** The rules of a toleration that span its fields (vdb.md), judged where the fields are known. */
-export function checkTolerations(tolerations: readonly ConfigModelOf<typeof tolerationFields>[] | undefined, at: AttributePath, diags: Diagnostics): void {
+export function checkTolerations(
+  tolerations: readonly ConfigModelOf<typeof tolerationFields>[] | undefined,
+  at: AttributePath,
+  diags: Diagnostics,
+): void {
   for (const t of tolerations ?? []) {
     const label = t.key ? `The toleration for key ${JSON.stringify(t.key)}` : 'A toleration without a key';
     const exists = t.operator === 'TOLERATION_OPERATOR_EXISTS';
@@ -221,8 +271,10 @@ export function checkTolerations(tolerations: readonly ConfigModelOf<typeof tole
     if (t.toleration_seconds != null && t.effect !== undefined && t.effect !== 'TOLERATION_EFFECT_NO_EXECUTE') {
       problems.push('sets toleration_seconds, which only applies with effect TOLERATION_EFFECT_NO_EXECUTE');
     }
-    if (matchesByValue && t.key !== undefined && !t.key) problems.push('needs operator TOLERATION_OPERATOR_EXISTS (only it matches every key)');
-    if (matchesByValue && t.key && t.value !== undefined && !t.value) problems.push('needs a value (or operator TOLERATION_OPERATOR_EXISTS)');
+    if (matchesByValue && t.key !== undefined && !t.key)
+      problems.push('needs operator TOLERATION_OPERATOR_EXISTS (only it matches every key)');
+    if (matchesByValue && t.key && t.value !== undefined && !t.value)
+      problems.push('needs a value (or operator TOLERATION_OPERATOR_EXISTS)');
     for (const p of problems) diags.error('Invalid toleration', `${label} ${p}.`, at);
   }
 }
@@ -231,10 +283,17 @@ export function checkTolerations(tolerations: readonly ConfigModelOf<typeof tole
 export function secretRefBlock(description: string) {
   return block.one(
     {
-      secret_name: attr.string({ required: true, description: 'The name of the Kubernetes secret.', validate: [text(1, 253, /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'a Kubernetes secret name')] }),
-      secret_key: attr.string({ required: true, description: 'The key inside the secret.', validate: [text(1, 1024, null, 'a secret key')] }),
+      secret_name: attr.string({
+        required: true,
+        description: 'The name of the Kubernetes secret.',
+        validate: [text(1, 253, /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'a Kubernetes secret name')],
+      }),
+      secret_key: attr.string({
+        required: true,
+        description: 'The key inside the secret.',
+        validate: [text(1, 1024, null, 'a secret key')],
+      }),
     },
     { description },
   );
 }
-

@@ -9,7 +9,15 @@ import { dataSource, listResource, resource } from '../../engine/contracts.js';
 import { attrStep } from '../../schema/path.js';
 import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics.js';
 import type { AccessRule, CollectionAccessType, DatabaseApiKey, GlobalAccessType } from '../../clients/vdb/api.js';
-import { accountScopedIdentity, accountFilter, accountIdField, accountIdOf, deleteIgnoringNotFound, splitImportId, type VdbContext } from './common.js';
+import {
+  accountScopedIdentity,
+  accountFilter,
+  accountIdField,
+  accountIdOf,
+  deleteIgnoringNotFound,
+  splitImportId,
+  type VdbContext,
+} from './common.js';
 import { formatTimestamp, futureTimestamp, protoEnum, sameInstant, text, uuid } from './formats.js';
 
 const GLOBAL_ACCESS = protoEnum('GLOBAL_ACCESS_RULE_ACCESS_TYPE_', 'READ_ONLY', 'MANAGE');
@@ -19,27 +27,54 @@ const MANAGE: GlobalAccessType = 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE';
 /** How a key grants access; the resource and the ephemeral key share them. */
 export const accessRuleFields = {
   global_access_rule: block.one(
-    { access_type: attr.string({ required: true, validate: [GLOBAL_ACCESS], description: `The access the key grants: ${GLOBAL_ACCESS.description}.` }) },
+    {
+      access_type: attr.string({
+        required: true,
+        validate: [GLOBAL_ACCESS],
+        description: `The access the key grants: ${GLOBAL_ACCESS.description}.`,
+      }),
+    },
     {
       // The platform cannot change a key's access: a new access makes a new key. No block and a
       // block naming the default (MANAGE) grant the same access, so a change between them does not.
-      replace: (prior: { access_type: string }[], planned: { access_type: string }[]) => globalAccess(prior) !== globalAccess(planned),
-      description: 'Access to the whole database. Cannot be combined with `collection_access_rules`; when neither is set the key gets `GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE`.',
+      replace: (prior: { access_type: string }[], planned: { access_type: string }[]) =>
+        globalAccess(prior) !== globalAccess(planned),
+      description:
+        'Access to the whole database. Cannot be combined with `collection_access_rules`; when neither is set the ' +
+        'key gets `GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE`.',
     },
   ),
   collection_access_rules: block.list(
     {
-      collection_name: attr.string({ required: true, validate: [text(1, 255, /^[a-zA-Z0-9._-]+$/, 'letters, digits, `.`, `_` and `-`')], description: 'The collection.' }),
-      access_type: attr.string({ required: true, validate: [COLLECTION_ACCESS], description: `The access the key grants to it: ${COLLECTION_ACCESS.description}.` }),
+      collection_name: attr.string({
+        required: true,
+        validate: [text(1, 255, /^[a-zA-Z0-9._-]+$/, 'letters, digits, `.`, `_` and `-`')],
+        description: 'The collection.',
+      }),
+      access_type: attr.string({
+        required: true,
+        validate: [COLLECTION_ACCESS],
+        description: `The access the key grants to it: ${COLLECTION_ACCESS.description}.`,
+      }),
     },
-    { replace: true, max: 20, description: 'Access to individual collections (at most 20). Cannot be combined with `global_access_rule`.' },
+    {
+      replace: true,
+      max: 20,
+      description: 'Access to individual collections (at most 20). Cannot be combined with `global_access_rule`.',
+    },
   ),
 };
 
 const fields = {
   id: attr.computedId('The key id (a UUID).'),
   account_id: accountIdField(),
-  cluster_id: attr.string({ required: true, replace: true, refersTo: 'a cluster', validate: [uuid], description: 'The cluster the key grants access to.' }),
+  cluster_id: attr.string({
+    required: true,
+    replace: true,
+    refersTo: 'a cluster',
+    validate: [uuid],
+    description: 'The cluster the key grants access to.',
+  }),
   name: attr.string({
     required: true,
     replace: true,
@@ -53,9 +88,16 @@ const fields = {
     replace: true,
     validate: [futureTimestamp],
     equal: sameInstant,
-    description: 'When the key expires (RFC 3339); unset means never. The same instant in another notation (offset, fractional seconds) is no change.',
+    description:
+      'When the key expires (RFC 3339); unset means never. The same instant in another notation (offset, fractional ' +
+      'seconds) is no change.',
   }),
-  created_by_email: attr.string({ computed: true, description: 'The e-mail address of the user who created the key; empty when a management key created it (as this provider does).' }),
+  created_by_email: attr.string({
+    computed: true,
+    description:
+      'The e-mail address of the user who created the key; empty when a management key created it (as this provider ' +
+      'does).',
+  }),
   postfix: attr.string({ computed: true, description: 'The last characters of the key, to recognise it.' }),
   key: attr.string({
     computed: true,
@@ -73,7 +115,9 @@ function globalAccess(rules: readonly { access_type: string | null }[] | null): 
   return rules?.[0]?.access_type ?? MANAGE;
 }
 
-const schema = resourceSchema(fields, { description: 'A database API key (v2) of a cluster, with global or per-collection access.' });
+const schema = resourceSchema(fields, {
+  description: 'A database API key (v2) of a cluster, with global or per-collection access.',
+});
 
 /** How far the platform's clock may lag this machine's when telling keys made by this apply from older ones. */
 type Model = ModelOf<typeof fields>;
@@ -81,7 +125,10 @@ type Model = ModelOf<typeof fields>;
 type AccessRules = Pick<ModelOf<typeof accessRuleFields>, 'global_access_rule' | 'collection_access_rules'>;
 
 /** One kind of rule per key: global or per collection. */
-export function accessRuleConflicts(config: { global_access_rule?: unknown[] | undefined; collection_access_rules?: unknown[] | undefined }, diags: Diagnostics): void {
+export function accessRuleConflicts(
+  config: { global_access_rule?: unknown[] | undefined; collection_access_rules?: unknown[] | undefined },
+  diags: Diagnostics,
+): void {
   if ((config.global_access_rule?.length ?? 0) > 0 && (config.collection_access_rules?.length ?? 0) > 0) {
     diags.error(
       'Conflicting access rules',
@@ -93,14 +140,21 @@ export function accessRuleConflicts(config: { global_access_rule?: unknown[] | u
 
 export function accessRulesToApi(m: AccessRules): AccessRule[] {
   if (m.collection_access_rules.length > 0) {
-    return m.collection_access_rules.map((r) => ({ collectionAccess: { collectionName: r.collection_name, accessType: r.access_type as CollectionAccessType } }));
+    return m.collection_access_rules.map((r) => ({
+      collectionAccess: { collectionName: r.collection_name, accessType: r.access_type as CollectionAccessType },
+    }));
   }
   return [{ globalAccess: { accessType: (m.global_access_rule[0]?.access_type ?? MANAGE) as GlobalAccessType } }];
 }
 
-const globalRules = (k: DatabaseApiKey) => k.accessRules.flatMap((r) => (r.globalAccess ? [{ access_type: r.globalAccess.accessType as string }] : []));
+const globalRules = (k: DatabaseApiKey) =>
+  k.accessRules.flatMap((r) => (r.globalAccess ? [{ access_type: r.globalAccess.accessType as string }] : []));
 const collectionRules = (k: DatabaseApiKey) =>
-  k.accessRules.flatMap((r) => (r.collectionAccess ? [{ collection_name: r.collectionAccess.collectionName, access_type: r.collectionAccess.accessType as string }] : []));
+  k.accessRules.flatMap((r) =>
+    r.collectionAccess
+      ? [{ collection_name: r.collectionAccess.collectionName, access_type: r.collectionAccess.accessType as string }]
+      : [],
+  );
 
 /**
  * The key as the resource shows it. A key created without rules gets one global MANAGE rule; that
@@ -109,7 +163,11 @@ const collectionRules = (k: DatabaseApiKey) =>
  */
 function fromApi(k: DatabaseApiKey, prior: Model | null): Partial<Model> {
   const global = globalRules(k);
-  const implicitManage = global.length === 1 && global[0]!.access_type === MANAGE && k.accessRules.length === 1 && (prior?.global_access_rule.length ?? 0) === 0;
+  const implicitManage =
+    global.length === 1 &&
+    global[0]!.access_type === MANAGE &&
+    k.accessRules.length === 1 &&
+    (prior?.global_access_rule.length ?? 0) === 0;
   return {
     ...sharedKeyAttributes(k),
     // Only the create response carries the secret; reads keep the state's (masked).
@@ -135,8 +193,15 @@ function sharedKeyAttributes(k: DatabaseApiKey) {
 
 /** The API lists an account's keys, or one cluster's. */
 const keyFilters = resourceSchema(
-  { account_id: accountFilter('keys'), cluster_id: attr.string({ optional: true, validate: [uuid], description: 'Only the keys of this cluster.' }) },
-  { description: "Lists the database API keys (v2) of an account, or of one cluster. Secrets are not listed: the platform returns a key only when it is created." },
+  {
+    account_id: accountFilter('keys'),
+    cluster_id: attr.string({ optional: true, validate: [uuid], description: 'Only the keys of this cluster.' }),
+  },
+  {
+    description:
+      'Lists the database API keys (v2) of an account, or of one cluster. Secrets are not listed: the platform ' +
+      'returns a key only when it is created.',
+  },
 );
 
 export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
@@ -147,7 +212,10 @@ export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
   list: listResource<typeof fields, typeof keyFilters.fields, VdbContext>({
     schema: keyFilters,
     async list(f, ctx) {
-      const keys = await ctx.client.api.databaseApiKeys.list({ accountId: accountIdOf(f.account_id, ctx), ...(f.cluster_id ? { clusterId: f.cluster_id } : {}) }, { signal: ctx.signal });
+      const keys = await ctx.client.api.databaseApiKeys.list(
+        { accountId: accountIdOf(f.account_id, ctx), ...(f.cluster_id ? { clusterId: f.cluster_id } : {}) },
+        { signal: ctx.signal },
+      );
       return keys.map((k) => fromApi(k, null));
     },
     displayName: (m) => m.name,
@@ -180,14 +248,23 @@ export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
     uniqueKey: false,
     describe: (plan) => `the database API key named ${JSON.stringify(plan.name)} of cluster ${plan.cluster_id}`,
     // One listing of the account's keys serves the creates on every cluster.
-    list: async (plan, ctx) => (await ctx.client.api.databaseApiKeys.list({ accountId: accountIdOf(plan.account_id, ctx) }, { signal: ctx.signal })).map((k) => fromApi(k, plan)),
+    list: async (plan, ctx) =>
+      (
+        await ctx.client.api.databaseApiKeys.list(
+          { accountId: accountIdOf(plan.account_id, ctx) },
+          { signal: ctx.signal },
+        )
+      ).map((k) => fromApi(k, plan)),
     scope: (plan) => plan.account_id ?? '',
     holdsKey: (plan, found) => found.cluster_id === plan.cluster_id && found.name === plan.name,
     importId: (found) => `${found.cluster_id}/${found.id}`,
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);
-    const keys = await ctx.client.api.databaseApiKeys.list({ accountId, clusterId: prior.cluster_id }, { signal: ctx.signal });
+    const keys = await ctx.client.api.databaseApiKeys.list(
+      { accountId, clusterId: prior.cluster_id },
+      { signal: ctx.signal },
+    );
     const k = keys.find((x) => x.id === prior.id);
     return k ? fromApi(k, prior) : null;
   },
@@ -197,14 +274,26 @@ export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
    */
   async update(plan, prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);
-    const keys = await ctx.client.api.databaseApiKeys.list({ accountId, clusterId: prior.cluster_id }, { signal: ctx.signal });
+    const keys = await ctx.client.api.databaseApiKeys.list(
+      { accountId, clusterId: prior.cluster_id },
+      { signal: ctx.signal },
+    );
     const k = keys.find((x) => x.id === prior.id);
-    if (!k) throw new DiagnosticError('Database API key not found', `The key ${prior.id} of cluster ${prior.cluster_id} no longer exists.`);
+    if (!k)
+      throw new DiagnosticError(
+        'Database API key not found',
+        `The key ${prior.id} of cluster ${prior.cluster_id} no longer exists.`,
+      );
     return fromApi(k, plan);
   },
   async delete(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);
-    await deleteIgnoringNotFound(() => ctx.client.api.databaseApiKeys.delete({ accountId, clusterId: prior.cluster_id, databaseApiKeyId: prior.id! }, { signal: ctx.signal }));
+    await deleteIgnoringNotFound(() =>
+      ctx.client.api.databaseApiKeys.delete(
+        { accountId, clusterId: prior.cluster_id, databaseApiKeyId: prior.id! },
+        { signal: ctx.signal },
+      ),
+    );
   },
 });
 
@@ -225,11 +314,17 @@ const keyShape = t.object({
 const listSchema = resourceSchema(
   {
     id: attr.computedId('`<account_id>/<cluster_id>`.'),
-    account_id: attr.string({ optional: true, computed: true, description: 'The account of the cluster. Defaults to the provider\'s `account_id`.' }),
+    account_id: attr.string({
+      optional: true,
+      computed: true,
+      description: "The account of the cluster. Defaults to the provider's `account_id`.",
+    }),
     cluster_id: attr.string({ required: true, validate: [uuid], description: 'The cluster whose keys are listed.' }),
     keys: attr.of(t.list(keyShape))({
       computed: true,
-      description: 'The database API keys of the cluster, with the attributes of the `vdb_accounts_database_api_key_v2` resource. `key` is always empty: the platform returns secrets only on creation.',
+      description:
+        'The database API keys of the cluster, with the attributes of the `vdb_accounts_database_api_key_v2` ' +
+        'resource. `key` is always empty: the platform returns secrets only on creation.',
     }),
   },
   { description: 'Lists the database API keys (v2) of a cluster.' },
@@ -240,7 +335,10 @@ export const databaseApiKeysV2DataSource = dataSource<typeof listSchema.fields, 
   schema: listSchema,
   async read(config, ctx) {
     const accountId = accountIdOf(config.account_id, ctx);
-    const keys = await ctx.client.api.databaseApiKeys.list({ accountId, clusterId: config.cluster_id }, { signal: ctx.signal });
+    const keys = await ctx.client.api.databaseApiKeys.list(
+      { accountId, clusterId: config.cluster_id },
+      { signal: ctx.signal },
+    );
     return {
       id: `${accountId}/${config.cluster_id}`,
       account_id: accountId,

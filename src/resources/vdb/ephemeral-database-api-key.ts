@@ -44,7 +44,9 @@ const schema = resourceSchema(
   },
   {
     description:
-      'A database API key (v2) that lives only for this run: created when the run needs it, deleted when the run ends, never stored in the plan or the state. It carries an expiry as well, so it dies even if the run is cut off. Terraform 1.10 and later.',
+      'A database API key (v2) that lives only for this run: created when the run needs it, deleted when the run ' +
+      'ends, never stored in the plan or the state. It carries an expiry as well, so it dies even if the run is cut ' +
+      'off. Terraform 1.10 and later.',
   },
 );
 
@@ -57,24 +59,47 @@ export const ephemeralDatabaseApiKey = ephemeralResource<typeof schema.fields, V
     const name = config.name ?? `terraform-run-${randomBytes(4).toString('hex')}`;
     const lifetimeMs = Number(parseGoDuration(config.expires_in ?? '1h')! / 1_000_000n);
     const key = await ctx.client.api.databaseApiKeys.create(
-      { accountId, clusterId: config.cluster_id, name, expiresAt: formatTimestamp(new Date(Date.now() + lifetimeMs)), accessRules: accessRulesToApi(config) },
+      {
+        accountId,
+        clusterId: config.cluster_id,
+        name,
+        expiresAt: formatTimestamp(new Date(Date.now() + lifetimeMs)),
+        accessRules: accessRulesToApi(config),
+      },
       { signal: ctx.signal },
     );
     return {
-      result: { account_id: accountId, name: key.name, id: key.id, key: key.key, expires_at: formatTimestamp(key.expiresAt) },
-      private: { account_id: accountId, cluster_id: config.cluster_id, id: key.id, expires_at: formatTimestamp(key.expiresAt) },
+      result: {
+        account_id: accountId,
+        name: key.name,
+        id: key.id,
+        key: key.key,
+        expires_at: formatTimestamp(key.expiresAt),
+      },
+      private: {
+        account_id: accountId,
+        cluster_id: config.cluster_id,
+        id: key.id,
+        expires_at: formatTimestamp(key.expiresAt),
+      },
     };
   },
-  describeOpened: (priv) => `database API key ${String(priv.id)} of cluster ${String(priv.cluster_id)}, expiring at ${String(priv.expires_at)}`,
+  describeOpened: (priv) =>
+    `database API key ${String(priv.id)} of cluster ${String(priv.cluster_id)}, expiring at ${String(priv.expires_at)}`,
   async close(priv, ctx) {
     const [accountId, clusterId, id] = [String(priv.account_id), String(priv.cluster_id), String(priv.id)];
     try {
-      await ctx.client.api.databaseApiKeys.delete({ accountId, clusterId, databaseApiKeyId: id }, { signal: ctx.signal });
+      await ctx.client.api.databaseApiKeys.delete(
+        { accountId, clusterId, databaseApiKeyId: id },
+        { signal: ctx.signal },
+      );
     } catch (err) {
       if (isApiError(err, 'not_found')) return;
       throw new DiagnosticError(
         'Database API key left behind',
-        `The database API key ${id} of cluster ${clusterId} (account ${accountId}) made for this run could not be deleted: ${err instanceof Error ? err.message : String(err)}. It expires at ${String(priv.expires_at)}; delete it sooner if you can.`,
+        `The database API key ${id} of cluster ${clusterId} (account ${accountId}) made for this run could not be ` +
+          `deleted: ${err instanceof Error ? err.message : String(err)}. It expires at ${String(priv.expires_at)}; ` +
+          `delete it sooner if you can.`,
       );
     }
   },

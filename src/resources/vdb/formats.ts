@@ -39,7 +39,8 @@ export function goDurationBetweenHours(minHours: number, maxHours: number): Vali
     samples: [`${minHours}h`, `${maxHours * 60}m`],
     check(v) {
       const ns = parseGoDuration(v);
-      if (ns === undefined) return `must be a Go duration such as "72h" or "1h30m" (units ns, us, ms, s, m, h), got ${JSON.stringify(v)}`;
+      if (ns === undefined)
+        return `must be a Go duration such as "72h" or "1h30m" (units ns, us, ms, s, m, h), got ${JSON.stringify(v)}`;
       if (ns < BigInt(minHours) * NS_PER_HOUR || ns > BigInt(maxHours) * NS_PER_HOUR) {
         return `must be between ${minHours}h and ${maxHours}h, got ${JSON.stringify(v)} (${formatGoDuration(ns)})`;
       }
@@ -81,7 +82,13 @@ export const { uuid, ipv4Cidr } = forms;
  * A string whose length (in characters) lies in [min, max] and that matches `re`, described as
  * `what`; `samples` are strings that do (a pattern cannot name them itself).
  */
-export function text(min: number, max: number, re: RegExp | null, what: string, samples: readonly string[] = []): Validator<string> {
+export function text(
+  min: number,
+  max: number,
+  re: RegExp | null,
+  what: string,
+  samples: readonly string[] = [],
+): Validator<string> {
   return {
     description: `${what}, ${min === max ? `${min}` : `${min} to ${max}`} characters`,
     samples,
@@ -140,14 +147,26 @@ export function cronProblem(expr: string): string | undefined {
     const every = /^@every\s+(\S+)$/.exec(s);
     if (every) {
       const ns = parseGoDuration(every[1]!);
-      return ns !== undefined && ns > 0n ? undefined : `"@every" needs a positive Go duration such as "@every 6h", got ${JSON.stringify(every[1])}`;
+      return ns !== undefined && ns > 0n
+        ? undefined
+        : `"@every" needs a positive Go duration such as "@every 6h", got ${JSON.stringify(every[1])}`;
     }
     return `unknown macro ${JSON.stringify(s)}; use one of ${MACROS.join(', ')} or "@every <duration>"`;
   }
   const parts = s.split(/\s+/);
   const layout =
-    parts.length === 5 ? [MINUTE, HOUR, DOM, MONTH, DOW] : parts.length === 6 ? [SECOND, MINUTE, HOUR, DOM, MONTH, DOW] : parts.length === 7 ? [SECOND, MINUTE, HOUR, DOM, MONTH, DOW, YEAR] : null;
-  if (!layout) return `must have 5 fields (minute hour day-of-month month day-of-week), 6 or 7, or be a macro such as "@daily"; got ${parts.length} field${parts.length === 1 ? '' : 's'}`;
+    parts.length === 5
+      ? [MINUTE, HOUR, DOM, MONTH, DOW]
+      : parts.length === 6
+        ? [SECOND, MINUTE, HOUR, DOM, MONTH, DOW]
+        : parts.length === 7
+          ? [SECOND, MINUTE, HOUR, DOM, MONTH, DOW, YEAR]
+          : null;
+  if (!layout)
+    return (
+      `must have 5 fields (minute hour day-of-month month day-of-week), 6 or 7, or be a macro such as "@daily"; ` +
+      `got ${parts.length} field${parts.length === 1 ? '' : 's'}`
+    );
   for (const [i, field] of layout.entries()) {
     const problem = cronFieldProblem(parts[i]!, field);
     if (problem) return `${field.name} field ${JSON.stringify(parts[i])}: ${problem}`;
@@ -161,7 +180,8 @@ function cronFieldProblem(text: string, f: CronField): string | undefined {
     if (item === '') return 'empty list element';
     if (f.extras === 'dom' && /^(L(-\d{1,2})?|LW|\d{1,2}W)$/i.test(item)) continue;
     if (f.extras === 'dow' && /^(\d|[A-Za-z]{3})(L|#[1-5])$/.test(item)) {
-      if (valueOf(item.slice(0, item.search(/L|#/)), f) === undefined) return `${JSON.stringify(item)} is not a day of week`;
+      if (fieldValue(item.slice(0, item.search(/L|#/)), f) === undefined)
+        return `${JSON.stringify(item)} is not a day of week`;
       continue;
     }
     const [range = '', step, ...more] = item.split('/');
@@ -171,14 +191,18 @@ function cronFieldProblem(text: string, f: CronField): string | undefined {
     if (range === '*') continue;
     const bounds = range.split('-');
     if (bounds.length > 2) return `${JSON.stringify(range)} is not a value or a range`;
-    const values = bounds.map((b) => valueOf(b, f));
-    if (values.some((v) => v === undefined)) return `${JSON.stringify(range)} is outside ${f.min}-${f.max}${f.names ? ` (or ${f.names[0]}-${f.names[f.names.length - 1]})` : ''}`;
+    const values = bounds.map((b) => fieldValue(b, f));
+    if (values.some((v) => v === undefined))
+      return (
+        `${JSON.stringify(range)} is ` +
+        `outside ${f.min}-${f.max}${f.names ? ` (or ${f.names[0]}-${f.names[f.names.length - 1]})` : ''}`
+      );
     if (values.length === 2 && values[0]! > values[1]!) return `range ${JSON.stringify(range)} runs backwards`;
   }
   return undefined;
 }
 
-function valueOf(text: string, f: CronField): number | undefined {
+function fieldValue(text: string, f: CronField): number | undefined {
   if (/^\d+$/.test(text)) {
     const n = Number(text);
     return n >= f.min && n <= f.max ? n : undefined;

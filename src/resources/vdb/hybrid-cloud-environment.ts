@@ -11,7 +11,13 @@
 import { attr, block, resourceSchema, t, validators, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
 import { listResource, resource, type OpContext } from '../../engine/contracts.js';
 import { isApiError } from '../../wire/api-error.js';
-import type { HybridEnvironment, HybridEnvironmentConfiguration, HybridEnvironmentConfigurationInput, HybridLogLevel, JsonValue } from '../../clients/vdb/api.js';
+import type {
+  HybridEnvironment,
+  HybridEnvironmentConfiguration,
+  HybridEnvironmentConfigurationInput,
+  HybridLogLevel,
+  JsonValue,
+} from '../../clients/vdb/api.js';
 import {
   accountFilter,
   accountIdField,
@@ -34,8 +40,20 @@ import { attrStep, indexStep } from '../../schema/path.js';
 import type { Diagnostics } from '../../engine/diagnostics.js';
 
 const LOG_LEVEL = protoEnum('HYBRID_CLOUD_ENVIRONMENT_CONFIGURATION_LOG_LEVEL_', 'DEBUG', 'INFO', 'WARN', 'ERROR');
-const URL = text(1, 2048, /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#]+(:\d+)?([/?#]\S*)?$/, 'a URL such as `http://proxy.internal:3128`', ['http://proxy.internal:3128', 'https://charts.example.com/stable']);
-const REGISTRY = text(1, 2048, /^[A-Za-z0-9.-]+(:\d+)?(\/\S*)?$/, 'a registry address such as `registry.example.com[:port][/path]`', ['registry.example.com', 'registry.example.com:5000/mirror']);
+const URL = text(
+  1,
+  2048,
+  /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#]+(:\d+)?([/?#]\S*)?$/,
+  'a URL such as `http://proxy.internal:3128`',
+  ['http://proxy.internal:3128', 'https://charts.example.com/stable'],
+);
+const REGISTRY = text(
+  1,
+  2048,
+  /^[A-Za-z0-9.-]+(:\d+)?(\/\S*)?$/,
+  'a registry address such as `registry.example.com[:port][/path]`',
+  ['registry.example.com', 'registry.example.com:5000/mirror'],
+);
 
 const advancedSettings = {
   description: 'a YAML mapping',
@@ -43,7 +61,8 @@ const advancedSettings = {
   check(v: string): string | undefined {
     try {
       const data = parseYaml(v);
-      if (data !== null && (typeof data !== 'object' || Array.isArray(data))) return 'must be a YAML mapping (key: value pairs)';
+      if (data !== null && (typeof data !== 'object' || Array.isArray(data)))
+        return 'must be a YAML mapping (key: value pairs)';
       return undefined;
     } catch (err) {
       return `must be valid YAML (${err instanceof YamlError ? err.message : String(err)})`;
@@ -58,33 +77,76 @@ const configurationFields = {
   namespace: attr.string({
     required: true,
     replace: true,
-    validate: [text(1, 63, /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'a Kubernetes namespace name (lower-case letters, digits and `-`)')],
-    description: 'The Kubernetes namespace the platform\'s components run in. Changing it creates a new environment.',
+    validate: [
+      text(
+        1,
+        63,
+        /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/,
+        'a Kubernetes namespace name (lower-case letters, digits and `-`)',
+      ),
+    ],
+    description: "The Kubernetes namespace the platform's components run in. Changing it creates a new environment.",
   }),
-  last_modified_at: attr.string({ computed: true, volatile: true, description: 'When the configuration last changed (RFC 3339).' }),
+  last_modified_at: attr.string({
+    computed: true,
+    volatile: true,
+    description: 'When the configuration last changed (RFC 3339).',
+  }),
   http_proxy_url: attr.string({ optional: true, validate: [URL], description: 'HTTP proxy the components use.' }),
   https_proxy_url: attr.string({ optional: true, validate: [URL], description: 'HTTPS proxy the components use.' }),
   no_proxy_configs: attr.stringSet({
     optional: true,
-    description: `Hosts and domains reached without the proxy. ${setNote(`${CONFIGURATION}.no_proxy_configs`, `contains(${CONFIGURATION}.no_proxy_configs, ".internal")`)}`,
+    description:
+      'Hosts and domains reached without the proxy. ' +
+      `${setNote(`${CONFIGURATION}.no_proxy_configs`, `contains(${CONFIGURATION}.no_proxy_configs, ".internal")`)}`,
   }),
-  container_registry_url: attr.string({ optional: true, validate: [REGISTRY], description: 'Container registry to pull images from (`host[:port][/path]`).' }),
-  chart_repository_url: attr.string({ optional: true, validate: [URL], description: 'Helm chart repository to install from (`scheme://host[:port][/path]`).' }),
-  registry_secret_name: attr.string({ optional: true, description: 'Kubernetes secret with the registry credentials.' }),
-  ca_certificates: attr.string({ optional: true, description: 'Additional CA certificates (PEM) the components trust.' }),
+  container_registry_url: attr.string({
+    optional: true,
+    validate: [REGISTRY],
+    description: 'Container registry to pull images from (`host[:port][/path]`).',
+  }),
+  chart_repository_url: attr.string({
+    optional: true,
+    validate: [URL],
+    description: 'Helm chart repository to install from (`scheme://host[:port][/path]`).',
+  }),
+  registry_secret_name: attr.string({
+    optional: true,
+    description: 'Kubernetes secret with the registry credentials.',
+  }),
+  ca_certificates: attr.string({
+    optional: true,
+    description: 'Additional CA certificates (PEM) the components trust.',
+  }),
   database_storage_class: attr.string({ optional: true, description: 'Default storage class for database volumes.' }),
   snapshot_storage_class: attr.string({ optional: true, description: 'Default storage class for snapshots.' }),
   volume_snapshot_storage_class: attr.string({ optional: true, description: 'Default volume snapshot class.' }),
-  log_level: attr.string({ optional: true, validate: [LOG_LEVEL], description: `Log level of the components: ${LOG_LEVEL.description}.` }),
+  log_level: attr.string({
+    optional: true,
+    validate: [LOG_LEVEL],
+    description: `Log level of the components: ${LOG_LEVEL.description}.`,
+  }),
   advanced_operator_settings: attr.string({
     optional: true,
     validate: [advancedSettings],
     equal: sameYaml,
-    description: 'Advanced settings of the platform\'s operator, as a YAML mapping. Formatting, key order and comments are no change.',
+    description:
+      "Advanced settings of the platform's operator, as a YAML mapping. Formatting, key order and comments are no " +
+      'change.',
   }),
-  node_selector: keyValueSet('Kubernetes node selector of the control-plane components.', 'node selector', 10, `${CONFIGURATION}.node_selector`),
+  node_selector: keyValueSet(
+    'Kubernetes node selector of the control-plane components.',
+    'node selector',
+    10,
+    `${CONFIGURATION}.node_selector`,
+  ),
   tolerations: tolerationSet('Kubernetes tolerations of the control-plane components.', `${CONFIGURATION}.tolerations`),
-  control_plane_labels: keyValueSet('Additional labels of the control-plane components.', 'label', 10, `${CONFIGURATION}.control_plane_labels`),
+  control_plane_labels: keyValueSet(
+    'Additional labels of the control-plane components.',
+    'label',
+    10,
+    `${CONFIGURATION}.control_plane_labels`,
+  ),
 };
 
 const statusType = t.object({
@@ -96,9 +158,18 @@ const statusType = t.object({
   kubernetes_distribution: t.string,
   message: t.string,
   capabilities: t.list(t.object({ volume_snapshot: t.bool, volume_expansion: t.bool })),
-  component_statuses: t.list(t.object({ name: t.string, version: t.string, phase: t.string, message: t.string, namespace: t.string })),
+  component_statuses: t.list(
+    t.object({ name: t.string, version: t.string, phase: t.string, message: t.string, namespace: t.string }),
+  ),
   storage_classes: t.list(
-    t.object({ name: t.string, default: t.bool, provisioner: t.string, allow_volume_expansion: t.bool, reclaim_policy: t.string, parameters: t.map(t.string) }),
+    t.object({
+      name: t.string,
+      default: t.bool,
+      provisioner: t.string,
+      allow_volume_expansion: t.bool,
+      reclaim_policy: t.string,
+      parameters: t.map(t.string),
+    }),
   ),
   volume_snapshot_classes: t.list(t.object({ name: t.string, driver: t.string })),
 });
@@ -106,31 +177,47 @@ const statusType = t.object({
 const fields = {
   id: attr.computedId('The environment id (a UUID); clusters in it use it as their `cloud_region`.'),
   account_id: accountIdField(),
-  name: attr.string({ required: true, validate: [text(1, 64, /^[a-zA-Z0-9_-]+$/, 'letters, digits, `-` and `_`')], description: 'Name of the environment: 1–64 letters, digits, `-` and `_`.' }),
-  configuration: block.one(configurationFields, { required: true, description: 'The configuration of the environment.' }),
+  name: attr.string({
+    required: true,
+    validate: [text(1, 64, /^[a-zA-Z0-9_-]+$/, 'letters, digits, `-` and `_`')],
+    description: 'Name of the environment: 1–64 letters, digits, `-` and `_`.',
+  }),
+  configuration: block.one(configurationFields, {
+    required: true,
+    description: 'The configuration of the environment.',
+  }),
   created_at: attr.string({ computed: true, description: 'When the environment was created (RFC 3339).' }),
-  last_modified_at: attr.string({ computed: true, volatile: true, description: 'When the environment last changed (RFC 3339).' }),
+  last_modified_at: attr.string({
+    computed: true,
+    volatile: true,
+    description: 'When the environment last changed (RFC 3339).',
+  }),
   created_by_email: attr.string({
     computed: true,
     description:
-      'The e-mail address of the member who created the environment; for one made with a management key (as by this provider), the member the key belongs to.',
+      'The e-mail address of the member who created the environment; for one made with a management key (as by this ' +
+      'provider), the member the key belongs to.',
   }),
   bootstrap_commands_generated: attr.bool({
     computed: true,
     changesWith: ['bootstrap_commands_version'],
-    description: 'The platform\'s flag: whether bootstrap commands were ever generated for the environment.',
+    description: "The platform's flag: whether bootstrap commands were ever generated for the environment.",
   }),
   status: attr.of(t.list(statusType))({
     computed: true,
     volatile: true,
     description:
-      'What the platform\'s agent reports about the Kubernetes cluster: `phase`, `kubernetes_version`, `kubernetes_distribution`, `number_of_nodes`, `cluster_creation_readiness`, `message`, `capabilities`, `component_statuses`, `storage_classes` and `volume_snapshot_classes`.',
+      "What the platform's agent reports about the Kubernetes cluster: `phase`, `kubernetes_version`, " +
+      '`kubernetes_distribution`, `number_of_nodes`, `cluster_creation_readiness`, `message`, `capabilities`, ' +
+      '`component_statuses`, `storage_classes` and `volume_snapshot_classes`.',
   }),
   bootstrap_commands: attr.stringList({
     computed: true,
     sensitive: true,
     changesWith: ['bootstrap_commands_version'],
-    description: 'Shell commands (kubectl, helm) that install the platform\'s agent into the Kubernetes cluster. They contain credentials.',
+    description:
+      "Shell commands (kubectl, helm) that install the platform's agent into the Kubernetes cluster. They contain " +
+      'credentials.',
   }),
   bootstrap_commands_version: attr.number({
     optional: true,
@@ -143,11 +230,17 @@ const fields = {
       'credentials. To import without that, set it to `0` in the configuration first, and raise it when you ' +
       'want new commands.',
     description:
-      'Controls the bootstrap commands: `-1` never generates them, `0` is idle (nothing is generated or regenerated), and a number greater than 0 generates them; raising it to another positive number regenerates them with new credentials. Unset at creation means `1`. Changing it to `0` or `-1` removes the commands from the state.',
+      'Controls the bootstrap commands: `-1` never generates them, `0` is idle (nothing is generated or ' +
+      'regenerated), and a number greater than 0 generates them; raising it to another positive number regenerates ' +
+      'them with new credentials. Unset at creation means `1`. Changing it to `0` or `-1` removes the commands from ' +
+      'the state.',
   }),
 };
 
-const schema = resourceSchema(fields, { description: 'A hybrid cloud environment: a Kubernetes cluster of yours in which the platform runs database clusters.' });
+const schema = resourceSchema(fields, {
+  description:
+    'A hybrid cloud environment: a Kubernetes cluster of yours in which the platform runs database clusters.',
+});
 type Model = ModelOf<typeof fields>;
 type ConfigurationModel = ModelOf<typeof configurationFields>;
 
@@ -179,16 +272,27 @@ function configurationToApi(c: ConfigurationModel): HybridEnvironmentConfigurati
 }
 
 /** Unset and empty mean the same for the platform's optional strings: keep the configured form. */
-const optString = (v: string | undefined, prior: string | null | undefined): string | null => (v ? v : prior === '' ? '' : null);
+const optString = (v: string | undefined, prior: string | null | undefined): string | null =>
+  v ? v : prior === '' ? '' : null;
 
-function configurationFromApi(c: HybridEnvironmentConfiguration | undefined, prior: ConfigurationModel | undefined): ConfigurationModel {
-  const settings = c?.advancedOperatorSettings && Object.keys(c.advancedOperatorSettings).length > 0 ? printYaml(c.advancedOperatorSettings) : null;
+function configurationFromApi(
+  c: HybridEnvironmentConfiguration | undefined,
+  prior: ConfigurationModel | undefined,
+): ConfigurationModel {
+  const settings =
+    c?.advancedOperatorSettings && Object.keys(c.advancedOperatorSettings).length > 0
+      ? printYaml(c.advancedOperatorSettings)
+      : null;
   return {
     namespace: c?.namespace ?? prior?.namespace ?? '',
     last_modified_at: formatTimestamp(c?.lastModifiedAt),
     http_proxy_url: optString(c?.httpProxyUrl, prior?.http_proxy_url),
     https_proxy_url: optString(c?.httpsProxyUrl, prior?.https_proxy_url),
-    no_proxy_configs: c?.noProxyConfigs.length ? [...c.noProxyConfigs] : prior?.no_proxy_configs?.length === 0 ? [] : null,
+    no_proxy_configs: c?.noProxyConfigs.length
+      ? [...c.noProxyConfigs]
+      : prior?.no_proxy_configs?.length === 0
+        ? []
+        : null,
     container_registry_url: optString(c?.containerRegistryUrl, prior?.container_registry_url),
     chart_repository_url: optString(c?.chartRepositoryUrl, prior?.chart_repository_url),
     registry_secret_name: optString(c?.registrySecretName, prior?.registry_secret_name),
@@ -198,7 +302,11 @@ function configurationFromApi(c: HybridEnvironmentConfiguration | undefined, pri
     volume_snapshot_storage_class: optString(c?.volumeSnapshotStorageClass, prior?.volume_snapshot_storage_class),
     log_level: c?.logLevel && !c.logLevel.endsWith('_UNSPECIFIED') ? c.logLevel : null,
     // An empty mapping is what an absent one means; a configured empty document stays as written.
-    advanced_operator_settings: settings ?? (prior?.advanced_operator_settings && sameYaml(prior.advanced_operator_settings, '{}') ? prior.advanced_operator_settings : null),
+    advanced_operator_settings:
+      settings ??
+      (prior?.advanced_operator_settings && sameYaml(prior.advanced_operator_settings, '{}')
+        ? prior.advanced_operator_settings
+        : null),
     node_selector: keyValuesFromApi(c?.nodeSelector),
     tolerations: (c?.tolerations ?? []).map(tolerationFromApi),
     control_plane_labels: keyValuesFromApi(c?.controlPlaneLabels),
@@ -217,8 +325,16 @@ function statusFromApi(e: HybridEnvironment): NonNullable<Model['status']> {
       cluster_creation_readiness: s.clusterCreationReadiness,
       kubernetes_distribution: s.kubernetesDistribution ?? 'KUBERNETES_DISTRIBUTION_UNSPECIFIED',
       message: s.message ?? '',
-      capabilities: s.capabilities ? [{ volume_snapshot: s.capabilities.volumeSnapshot, volume_expansion: s.capabilities.volumeExpansion }] : [],
-      component_statuses: s.componentStatuses.map((c) => ({ name: c.name, version: c.version ?? '', phase: c.phase, message: c.message ?? '', namespace: c.namespace })),
+      capabilities: s.capabilities
+        ? [{ volume_snapshot: s.capabilities.volumeSnapshot, volume_expansion: s.capabilities.volumeExpansion }]
+        : [],
+      component_statuses: s.componentStatuses.map((c) => ({
+        name: c.name,
+        version: c.version ?? '',
+        phase: c.phase,
+        message: c.message ?? '',
+        namespace: c.namespace,
+      })),
       storage_classes: s.storageClasses.map((c) => ({
         name: c.name,
         default: c.default,
@@ -232,7 +348,9 @@ function statusFromApi(e: HybridEnvironment): NonNullable<Model['status']> {
   ];
 }
 
-/** The environment as the resource shows it; the bootstrap fields are the caller's (the API never returns the commands). */
+/**
+ * The environment as the resource shows it; the bootstrap fields are the caller's (the API never returns the commands).
+ */
 function fromApi(e: HybridEnvironment, prior: Model | null): Partial<Model> {
   return {
     id: e.id,
@@ -248,7 +366,11 @@ function fromApi(e: HybridEnvironment, prior: Model | null): Partial<Model> {
 }
 
 function validateConfiguration(config: ConfigModelOf<typeof fields>, diags: Diagnostics): void {
-  checkTolerations(config.configuration?.[0]?.tolerations, [attrStep('configuration'), indexStep(0), attrStep('tolerations')], diags);
+  checkTolerations(
+    config.configuration?.[0]?.tolerations,
+    [attrStep('configuration'), indexStep(0), attrStep('tolerations')],
+    diags,
+  );
 }
 
 /**
@@ -265,7 +387,9 @@ async function generate(request: EnvironmentRequest, ctx: OpContext<VdbContext>)
     if (isApiError(err, 'invalid') || isApiError(err, 'forbidden') || isApiError(err, 'outcome_unknown')) {
       ctx.diags.warning(
         'Bootstrap commands not available',
-        `The platform did not generate bootstrap commands for environment ${request.hybridCloudEnvironmentId}: ${err.message}. Change bootstrap_commands_version to try again.`,
+        `The platform did not generate bootstrap commands for ` +
+          `environment ${request.hybridCloudEnvironmentId}: ${err.message}. Change bootstrap_commands_version to try ` +
+          `again.`,
         [attrStep('bootstrap_commands')],
       );
       return [];
@@ -276,21 +400,34 @@ async function generate(request: EnvironmentRequest, ctx: OpContext<VdbContext>)
 
 type EnvironmentRequest = { accountId: string; hybridCloudEnvironmentId: string };
 
-/** The environment as just created: unset `bootstrap_commands_version` means 1 (generate); 0 stays idle, -1 never generates. */
-const asCreated = (e: HybridEnvironment, plan: Model): Partial<Model> => ({ ...fromApi(e, plan), bootstrap_commands_version: plan.bootstrap_commands_version ?? 1, bootstrap_commands: [] });
+/**
+ * The environment as just created: unset `bootstrap_commands_version` means 1 (generate); 0 stays idle, -1 never
+ * generates.
+ */
+const asCreated = (e: HybridEnvironment, plan: Model): Partial<Model> => ({
+  ...fromApi(e, plan),
+  bootstrap_commands_version: plan.bootstrap_commands_version ?? 1,
+  bootstrap_commands: [],
+});
 
 /** What a create does once the environment exists: generate the bootstrap commands. */
 async function settle(created: Partial<Model>, plan: Model, ctx: OpContext<VdbContext>): Promise<Partial<Model>> {
   const version = created.bootstrap_commands_version ?? 1;
   if (version <= 0) return created;
-  const request = { accountId: created.account_id ?? accountIdOf(plan.account_id, ctx), hybridCloudEnvironmentId: created.id! };
+  const request = {
+    accountId: created.account_id ?? accountIdOf(plan.account_id, ctx),
+    hybridCloudEnvironmentId: created.id!,
+  };
   const commands = await generate(request, ctx);
   // Generation sets the platform's flag: read the environment again.
   const env = await ctx.client.api.hybridEnvironments.get(request, { signal: ctx.signal });
   return { ...fromApi(env, plan), bootstrap_commands_version: version, bootstrap_commands: commands };
 }
 
-const environmentFilters = resourceSchema({ account_id: accountFilter('hybrid cloud environments') }, { description: 'Lists the hybrid cloud environments of an account.' });
+const environmentFilters = resourceSchema(
+  { account_id: accountFilter('hybrid cloud environments') },
+  { description: 'Lists the hybrid cloud environments of an account.' },
+);
 
 export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
   typeName: 'vdb_accounts_hybrid_cloud_environment',
@@ -301,7 +438,10 @@ export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
   list: listResource<typeof fields, typeof environmentFilters.fields, VdbContext>({
     schema: environmentFilters,
     async list(f, ctx) {
-      const environments = await ctx.client.api.hybridEnvironments.list({ accountId: accountIdOf(f.account_id, ctx) }, { signal: ctx.signal });
+      const environments = await ctx.client.api.hybridEnvironments.list(
+        { accountId: accountIdOf(f.account_id, ctx) },
+        { signal: ctx.signal },
+      );
       // As a read after an import: no bootstrap commands (a read never generates them).
       return environments.map((e) => ({ ...fromApi(e, null), bootstrap_commands_version: 0, bootstrap_commands: [] }));
     },
@@ -310,7 +450,10 @@ export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
   validate: validateConfiguration,
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
-    const env = await ctx.client.api.hybridEnvironments.create({ accountId, name: plan.name, configuration: configurationToApi(plan.configuration[0]!) }, { signal: ctx.signal });
+    const env = await ctx.client.api.hybridEnvironments.create(
+      { accountId, name: plan.name, configuration: configurationToApi(plan.configuration[0]!) },
+      { signal: ctx.signal },
+    );
     return asCreated(env, plan);
   },
   settle,
@@ -319,23 +462,40 @@ export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
     key: 'its name',
     uniqueKey: false,
     describe: (plan) => `the hybrid cloud environment named ${JSON.stringify(plan.name)}`,
-    list: async (plan, ctx) => (await ctx.client.api.hybridEnvironments.list({ accountId: accountIdOf(plan.account_id, ctx) }, { signal: ctx.signal })).map((e) => asCreated(e, plan)),
+    list: async (plan, ctx) =>
+      (
+        await ctx.client.api.hybridEnvironments.list(
+          { accountId: accountIdOf(plan.account_id, ctx) },
+          { signal: ctx.signal },
+        )
+      ).map((e) => asCreated(e, plan)),
     scope: (plan) => plan.account_id ?? '',
     holdsKey: (plan, found) => found.name === plan.name,
     importId: (found) => found.id ?? '',
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);
-    const env = await ctx.client.api.hybridEnvironments.get({ accountId, hybridCloudEnvironmentId: prior.id! }, { signal: ctx.signal });
+    const env = await ctx.client.api.hybridEnvironments.get(
+      { accountId, hybridCloudEnvironmentId: prior.id! },
+      { signal: ctx.signal },
+    );
     // Reads never generate: the commands and the knob stay as they are (0 and empty after an import).
-    return { ...fromApi(env, prior), bootstrap_commands_version: prior.bootstrap_commands_version ?? 0, bootstrap_commands: prior.bootstrap_commands ?? [] };
+    return {
+      ...fromApi(env, prior),
+      bootstrap_commands_version: prior.bootstrap_commands_version ?? 0,
+      bootstrap_commands: prior.bootstrap_commands ?? [],
+    };
   },
   async update(plan, prior, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
     const request = { accountId, hybridCloudEnvironmentId: prior.id! };
-    const configChanged = plan.name !== prior.name || JSON.stringify(plan.configuration) !== JSON.stringify(prior.configuration);
+    const configChanged =
+      plan.name !== prior.name || JSON.stringify(plan.configuration) !== JSON.stringify(prior.configuration);
     let env = configChanged
-      ? await ctx.client.api.hybridEnvironments.update({ accountId, id: prior.id!, name: plan.name, configuration: configurationToApi(plan.configuration[0]!) }, { signal: ctx.signal })
+      ? await ctx.client.api.hybridEnvironments.update(
+          { accountId, id: prior.id!, name: plan.name, configuration: configurationToApi(plan.configuration[0]!) },
+          { signal: ctx.signal },
+        )
       : await ctx.client.api.hybridEnvironments.get(request, { signal: ctx.signal });
     const version = plan.bootstrap_commands_version ?? prior.bootstrap_commands_version ?? 0;
     let commands = prior.bootstrap_commands ?? [];
@@ -350,6 +510,11 @@ export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
   },
   async delete(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);
-    await deleteIgnoringNotFound(() => ctx.client.api.hybridEnvironments.delete({ accountId, hybridCloudEnvironmentId: prior.id! }, { signal: ctx.signal }));
+    await deleteIgnoringNotFound(() =>
+      ctx.client.api.hybridEnvironments.delete(
+        { accountId, hybridCloudEnvironmentId: prior.id! },
+        { signal: ctx.signal },
+      ),
+    );
   },
 });

@@ -39,12 +39,20 @@ const schema = resourceSchema(
       sensitive: true,
       description: 'The API key for the management API. Required unless the `VDB_API_KEY` environment variable is set.',
     }),
-    api_url: attr.string({ optional: true, description: 'The URL of the management API. Environment: `VDB_API_URL`; default `grpc.vdb-cloud.example:443`.' }),
-    account_id: attr.string({ optional: true, description: 'The default account used by resources that do not set their own. Environment: `VDB_ACCOUNT_ID`.' }),
+    api_url: attr.string({
+      optional: true,
+      description: 'The URL of the management API. Environment: `VDB_API_URL`; default `grpc.vdb-cloud.example:443`.',
+    }),
+    account_id: attr.string({
+      optional: true,
+      description: 'The default account used by resources that do not set their own. Environment: `VDB_ACCOUNT_ID`.',
+    }),
     insecure: attr.bool({
       optional: true,
       default: false,
-      description: 'Skip TLS certificate verification (never plaintext; only loopback `http://` URLs are plaintext). Environment: `VDB_INSECURE` (`true`, `false`, `1` or `0`).',
+      description:
+        'Skip TLS certificate verification (never plaintext; only loopback `http://` URLs are plaintext). ' +
+        'Environment: `VDB_INSECURE` (`true`, `false`, `1` or `0`).',
     }),
   },
   { description: 'Configuration of the managed vector-database cloud provider.' },
@@ -57,7 +65,12 @@ export default provider<typeof schema.fields, VdbContext>({
   async configure(config, ctx) {
     // An explicitly configured value wins, even an empty one (which is an error, not a fallback).
     if (config.api_key !== null && config.api_key.trim() === '') {
-      throw new DiagnosticError('Empty API key', '`api_key` is set but empty: give the management API key, or leave `api_key` out to use the VDB_API_KEY environment variable.', [attrStep('api_key')]);
+      throw new DiagnosticError(
+        'Empty API key',
+        '`api_key` is set but empty: give the management API key, or leave `api_key` out to use the VDB_API_KEY ' +
+          'environment variable.',
+        [attrStep('api_key')],
+      );
     }
     const apiKey = config.api_key ?? (ctx.env.VDB_API_KEY ?? '').trim();
     if (apiKey === '') throw missingSetting('Missing API key', 'api_key', 'VDB_API_KEY');
@@ -94,7 +107,16 @@ export default provider<typeof schema.fields, VdbContext>({
     // started without VDB_API_KEY, when its SDK served the argument Required (see the schema above).
     requiredConfig: ['api_key'],
   },
-  resources: [cluster, databaseApiKeyV2, authKey, backupSchedule, manualBackup, hybridCloudEnvironment, role, userRoles],
+  resources: [
+    cluster,
+    databaseApiKeyV2,
+    authKey,
+    backupSchedule,
+    manualBackup,
+    hybridCloudEnvironment,
+    role,
+    userRoles,
+  ],
   dataSources: [
     authKeysDataSource,
     backupSchedulesDataSource,

@@ -6,7 +6,16 @@
 import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
 import { listResource, resource } from '../../engine/contracts.js';
 import type { Backup, BackupClusterInfo, ResourceQuantity } from '../../clients/vdb/api.js';
-import { accountScopedIdentity, accountFilter, accountIdField, accountIdOf, deleteIgnoringNotFound, goDurationToProto, protoToGoDuration, type VdbContext } from './common.js';
+import {
+  accountScopedIdentity,
+  accountFilter,
+  accountIdField,
+  accountIdOf,
+  deleteIgnoringNotFound,
+  goDurationToProto,
+  protoToGoDuration,
+  type VdbContext,
+} from './common.js';
 import { formatTimestamp, sameGoDuration, uuid } from './formats.js';
 import { RETENTION } from './backup-schedule.js';
 import { configurationShape } from './cluster/schema.js';
@@ -26,23 +35,40 @@ const clusterInfoType = t.object({
 const fields = {
   id: attr.computedId('The backup id (a UUID).'),
   account_id: accountIdField(),
-  cluster_id: attr.string({ required: true, replace: true, refersTo: 'a cluster', validate: [uuid], description: 'The cluster to back up.' }),
+  cluster_id: attr.string({
+    required: true,
+    replace: true,
+    refersTo: 'a cluster',
+    validate: [uuid],
+    description: 'The cluster to back up.',
+  }),
   retention_period: attr.string({
     optional: true,
     replace: true,
     validate: [RETENTION],
     equal: sameGoDuration,
-    description: 'How long the backup is kept, as a Go duration from `24h` to `8760h` (e.g. `72h`). Unset uses the platform\'s default.',
+    description:
+      "How long the backup is kept, as a Go duration from `24h` to `8760h` (e.g. `72h`). Unset uses the platform's " +
+      'default.',
   }),
   created_at: attr.string({ computed: true, description: 'When the backup was created (RFC 3339).' }),
   deleted_at: attr.string({ computed: true, description: 'When the backup was deleted (RFC 3339), or empty.' }),
   name: attr.string({ computed: true, description: 'The name the platform gave the backup.' }),
-  status: attr.string({ computed: true, description: 'Status of the backup, e.g. `BACKUP_STATUS_RUNNING` or `BACKUP_STATUS_SUCCEEDED`.' }),
+  status: attr.string({
+    computed: true,
+    description: 'Status of the backup, e.g. `BACKUP_STATUS_RUNNING` or `BACKUP_STATUS_SUCCEEDED`.',
+  }),
   backup_duration: attr.string({ computed: true, description: 'How long the backup took (Go duration).' }),
-  backup_schedule_id: attr.string({ computed: true, description: 'The schedule that made the backup; empty for a manual backup.' }),
+  backup_schedule_id: attr.string({
+    computed: true,
+    description: 'The schedule that made the backup; empty for a manual backup.',
+  }),
   cluster_info: attr.of(t.list(clusterInfoType))({
     computed: true,
-    description: 'The cluster as it was when the backup was taken: `name`, `cloud_provider_id`, `cloud_provider_region_id`, `restore_package_id`, `resources_summary` (cpu, ram, disk amounts) and `configuration` (the attributes of the cluster\'s `configuration` block).',
+    description:
+      'The cluster as it was when the backup was taken: `name`, `cloud_provider_id`, `cloud_provider_region_id`, ' +
+      '`restore_package_id`, `resources_summary` (cpu, ram, disk amounts) and `configuration` (the attributes of the ' +
+      "cluster's `configuration` block).",
   }),
 };
 
@@ -58,7 +84,13 @@ function clusterInfoFromApi(i: BackupClusterInfo) {
     cloud_provider_region_id: i.cloudProviderRegionId,
     restore_package_id: i.restorePackageId ?? '',
     resources_summary: i.resourcesSummary
-      ? [{ cpu: quantityFromApi(i.resourcesSummary.cpu), ram: quantityFromApi(i.resourcesSummary.ram), disk: quantityFromApi(i.resourcesSummary.disk) }]
+      ? [
+          {
+            cpu: quantityFromApi(i.resourcesSummary.cpu),
+            ram: quantityFromApi(i.resourcesSummary.ram),
+            disk: quantityFromApi(i.resourcesSummary.disk),
+          },
+        ]
       : [],
     // A snapshot of the configuration: no live cluster state, so no JWT information.
     configuration: i.configuration ? [configurationFromApi(i.configuration, undefined, undefined)] : [],
@@ -85,8 +117,14 @@ function fromApi(b: Backup): Partial<Model> {
 
 /** The API lists an account's backups, or one cluster's. */
 const backupFilters = resourceSchema(
-  { account_id: accountFilter('backups'), cluster_id: attr.string({ optional: true, validate: [uuid], description: 'Only the backups of this cluster.' }) },
-  { description: 'Lists the manual backups of an account, or of one cluster (not those a schedule made, nor deleted ones).' },
+  {
+    account_id: accountFilter('backups'),
+    cluster_id: attr.string({ optional: true, validate: [uuid], description: 'Only the backups of this cluster.' }),
+  },
+  {
+    description:
+      'Lists the manual backups of an account, or of one cluster (not those a schedule made, nor deleted ones).',
+  },
 );
 
 export const manualBackup = resource<typeof fields, VdbContext>({
@@ -98,16 +136,26 @@ export const manualBackup = resource<typeof fields, VdbContext>({
   list: listResource<typeof fields, typeof backupFilters.fields, VdbContext>({
     schema: backupFilters,
     async list(f, ctx) {
-      const request = { accountId: accountIdOf(f.account_id, ctx), ...(f.cluster_id ? { clusterId: f.cluster_id } : {}) };
+      const request = {
+        accountId: accountIdOf(f.account_id, ctx),
+        ...(f.cluster_id ? { clusterId: f.cluster_id } : {}),
+      };
       // Backups a schedule made belong to the schedule; deleted ones are gone.
-      return (await ctx.client.api.backups.list(request, { signal: ctx.signal })).filter((b) => !b.backupScheduleId && !b.deletedAt).map(fromApi);
+      return (await ctx.client.api.backups.list(request, { signal: ctx.signal }))
+        .filter((b) => !b.backupScheduleId && !b.deletedAt)
+        .map(fromApi);
     },
     displayName: (m) => m.name ?? m.id ?? '',
   }),
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
     const retentionPeriod = goDurationToProto(plan.retention_period);
-    return fromApi(await ctx.client.api.backups.create({ accountId, clusterId: plan.cluster_id, ...(retentionPeriod ? { retentionPeriod } : {}) }, { signal: ctx.signal }));
+    return fromApi(
+      await ctx.client.api.backups.create(
+        { accountId, clusterId: plan.cluster_id, ...(retentionPeriod ? { retentionPeriod } : {}) },
+        { signal: ctx.signal },
+      ),
+    );
   },
   /**
    * A backup has no name of its own (the platform names it): a manual one is known by its cluster,
@@ -118,7 +166,10 @@ export const manualBackup = resource<typeof fields, VdbContext>({
     uniqueKey: false,
     describe: (plan) => `a manual backup of cluster ${plan.cluster_id}`,
     // One listing of the account's backups serves the creates on every cluster.
-    list: async (plan, ctx) => (await ctx.client.api.backups.list({ accountId: accountIdOf(plan.account_id, ctx) }, { signal: ctx.signal })).filter((b) => !b.backupScheduleId && !b.deletedAt).map(fromApi),
+    list: async (plan, ctx) =>
+      (await ctx.client.api.backups.list({ accountId: accountIdOf(plan.account_id, ctx) }, { signal: ctx.signal }))
+        .filter((b) => !b.backupScheduleId && !b.deletedAt)
+        .map(fromApi),
     scope: (plan) => plan.account_id ?? '',
     holdsKey: (plan, found) => found.cluster_id === plan.cluster_id,
     importId: (found) => found.id ?? '',
@@ -129,6 +180,8 @@ export const manualBackup = resource<typeof fields, VdbContext>({
   },
   async delete(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);
-    await deleteIgnoringNotFound(() => ctx.client.api.backups.delete({ accountId, backupId: prior.id! }, { signal: ctx.signal }));
+    await deleteIgnoringNotFound(() =>
+      ctx.client.api.backups.delete({ accountId, backupId: prior.id! }, { signal: ctx.signal }),
+    );
   },
 });

@@ -6,14 +6,29 @@ import * as forms from '../../schema/forms.js';
 import { attr, block, resourceSchema, type ModelOf } from '../../schema/define.js';
 import { listResource, resource } from '../../engine/contracts.js';
 import type { Role } from '../../clients/vdb/api.js';
-import { accountScopedIdentity, accountFilter, accountIdField, accountIdOf, deleteIgnoringNotFound, type VdbContext } from './common.js';
+import {
+  accountScopedIdentity,
+  accountFilter,
+  accountIdField,
+  accountIdOf,
+  deleteIgnoringNotFound,
+  type VdbContext,
+} from './common.js';
 import { formatTimestamp, text } from './formats.js';
 
 const fields = {
   id: attr.computedId('The role id (a UUID).'),
   account_id: accountIdField(),
-  name: attr.string({ required: true, validate: [text(4, 64, /^[^\p{Cc}]+$/u, 'printable characters'), forms.name(64)], description: 'Name of the role: 4–64 printable characters.' }),
-  description: attr.string({ optional: true, validate: [text(0, 256, null, 'text')], description: 'What the role is for (at most 256 characters).' }),
+  name: attr.string({
+    required: true,
+    validate: [text(4, 64, /^[^\p{Cc}]+$/u, 'printable characters'), forms.name(64)],
+    description: 'Name of the role: 4–64 printable characters.',
+  }),
+  description: attr.string({
+    optional: true,
+    validate: [text(0, 256, null, 'text')],
+    description: 'What the role is for (at most 256 characters).',
+  }),
   role_type: attr.string({ computed: true, description: 'The role type; `ROLE_TYPE_CUSTOM` for roles managed here.' }),
   permissions: block.set(
     {
@@ -23,12 +38,19 @@ const fields = {
         validate: [text(1, 128, /^[a-z_]+:[a-z_]+$/, 'a permission such as `read:backups`')],
         description: 'The permission, e.g. `read:backups` or `write:clusters`.',
       }),
-      category: attr.string({ computed: true, description: 'The category the platform files the permission under, e.g. `Cluster` or `Account Management`.' }),
+      category: attr.string({
+        computed: true,
+        description: 'The category the platform files the permission under, e.g. `Cluster` or `Account Management`.',
+      }),
     },
     { min: 1, description: 'The permissions the role grants (at least one).' },
   ),
   created_at: attr.string({ computed: true, description: 'When the role was created (RFC 3339).' }),
-  last_modified_at: attr.string({ computed: true, volatile: true, description: 'When the role last changed (RFC 3339).' }),
+  last_modified_at: attr.string({
+    computed: true,
+    volatile: true,
+    description: 'When the role last changed (RFC 3339).',
+  }),
   sub_type: attr.string({ computed: true, description: 'The system role sub-type, empty for custom roles.' }),
 };
 
@@ -44,7 +66,9 @@ function fromApi(r: Role, order: readonly { value: string }[] = []): Partial<Mod
     const i = order.findIndex((p) => p.value === v);
     return i < 0 ? order.length : i;
   };
-  const permissions = [...r.permissions].sort((a, b) => rank(a.value) - rank(b.value)).map((p) => ({ value: p.value, category: p.category ?? '' }));
+  const permissions = [...r.permissions]
+    .sort((a, b) => rank(a.value) - rank(b.value))
+    .map((p) => ({ value: p.value, category: p.category ?? '' }));
   return {
     id: r.id,
     account_id: r.accountId,
@@ -65,7 +89,10 @@ const toApi = (m: Model, accountId: string) => ({
   permissions: m.permissions.map((p) => p.value),
 });
 
-const roleFilters = resourceSchema({ account_id: accountFilter('custom roles') }, { description: 'Lists the custom roles of an account (system roles belong to the platform).' });
+const roleFilters = resourceSchema(
+  { account_id: accountFilter('custom roles') },
+  { description: 'Lists the custom roles of an account (system roles belong to the platform).' },
+);
 
 export const role = resource<typeof fields, VdbContext>({
   typeName: 'vdb_accounts_role',
@@ -77,14 +104,20 @@ export const role = resource<typeof fields, VdbContext>({
   list: listResource<typeof fields, typeof roleFilters.fields, VdbContext>({
     schema: roleFilters,
     async list(f, ctx) {
-      const roles = await ctx.client.api.iam.listRoles({ accountId: accountIdOf(f.account_id, ctx) }, { signal: ctx.signal });
+      const roles = await ctx.client.api.iam.listRoles(
+        { accountId: accountIdOf(f.account_id, ctx) },
+        { signal: ctx.signal },
+      );
       return roles.filter((r) => r.roleType === 'ROLE_TYPE_CUSTOM').map((r) => fromApi(r));
     },
     displayName: (m) => m.name,
   }),
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
-    return fromApi(await ctx.client.api.iam.createRole(toApi(plan, accountId), { signal: ctx.signal }), plan.permissions);
+    return fromApi(
+      await ctx.client.api.iam.createRole(toApi(plan, accountId), { signal: ctx.signal }),
+      plan.permissions,
+    );
   },
   // A custom role is known by its name.
   findCreated: {
@@ -92,7 +125,9 @@ export const role = resource<typeof fields, VdbContext>({
     uniqueKey: false,
     describe: (plan) => `the custom role named ${JSON.stringify(plan.name)}`,
     list: async (plan, ctx) =>
-      (await ctx.client.api.iam.listRoles({ accountId: accountIdOf(plan.account_id, ctx) }, { signal: ctx.signal })).filter((r) => r.roleType === 'ROLE_TYPE_CUSTOM').map((r) => fromApi(r, plan.permissions)),
+      (await ctx.client.api.iam.listRoles({ accountId: accountIdOf(plan.account_id, ctx) }, { signal: ctx.signal }))
+        .filter((r) => r.roleType === 'ROLE_TYPE_CUSTOM')
+        .map((r) => fromApi(r, plan.permissions)),
     scope: (plan) => plan.account_id ?? '',
     holdsKey: (plan, found) => found.name === plan.name,
     importId: (found) => found.id ?? '',
@@ -107,10 +142,15 @@ export const role = resource<typeof fields, VdbContext>({
   },
   async update(plan, prior, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
-    return fromApi(await ctx.client.api.iam.updateRole({ ...toApi(plan, accountId), id: prior.id! }, { signal: ctx.signal }), plan.permissions);
+    return fromApi(
+      await ctx.client.api.iam.updateRole({ ...toApi(plan, accountId), id: prior.id! }, { signal: ctx.signal }),
+      plan.permissions,
+    );
   },
   async delete(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);
-    await deleteIgnoringNotFound(() => ctx.client.api.iam.deleteRole({ accountId, roleId: prior.id! }, { signal: ctx.signal }));
+    await deleteIgnoringNotFound(() =>
+      ctx.client.api.iam.deleteRole({ accountId, roleId: prior.id! }, { signal: ctx.signal }),
+    );
   },
 });

@@ -30,25 +30,35 @@ const fields = {
     // The member is what the resource's assignments belong to, and its identity: another member is another object.
     replace: true,
     validate: [validators.matches(/^[^@\s]+@[^@\s]+$/, 'an e-mail address')],
-    description: 'The e-mail address of the account member (exact, case-sensitive match). The assignments belong to the member, so a change takes back what this resource granted the old one and assigns the roles to the new one.',
+    description:
+      'The e-mail address of the account member (exact, case-sensitive match). The assignments belong to the member, ' +
+      'so a change takes back what this resource granted the old one and assigns the roles to the new one.',
   }),
   role_ids: attr.stringSet({
     required: true,
     refersTo: 'roles',
     validate: [validators.each(uuid)],
     description:
-      'The roles this resource assigns to the user. Those the user lacks are granted; removing one from the set, or destroying the resource, revokes it only if this resource granted it.',
+      'The roles this resource assigns to the user. Those the user lacks are granted; removing one from the set, or ' +
+      'destroying the resource, revokes it only if this resource granted it.',
   }),
-  keep_on_destroy: attr.bool({ optional: true, default: false, providerOnly: true, description: 'Whether destroying the resource leaves the roles it granted assigned.' }),
+  keep_on_destroy: attr.bool({
+    optional: true,
+    default: false,
+    providerOnly: true,
+    description: 'Whether destroying the resource leaves the roles it granted assigned.',
+  }),
   user_id: attr.string({ computed: true, changesWith: ['user_email'], description: 'The id of the user.' }),
 };
 
 const schema = resourceSchema(fields, {
   description:
-    'Assigns roles to a member of an account. The resource takes back only the roles it granted: on destroy, or when a role leaves `role_ids`, ' +
-    'it revokes a role only if the member did not have it when the resource assigned it, so roles given in the console, by an invitation or by ' +
-    'another `vdb_accounts_user_roles` stay. Two resources naming the same role for one member are best avoided: the role belongs to the ' +
-    'resource that assigned it first; destroying the other leaves it, destroying that one revokes it, and the other assigns it again at its next apply.',
+    'Assigns roles to a member of an account. The resource takes back only the roles it granted: ' +
+    'on destroy, or when a role leaves `role_ids`, it revokes a role only if the member did not have it ' +
+    'when the resource assigned it, so roles given in the console, by an invitation or by ' +
+    'another `vdb_accounts_user_roles` stay. Two resources naming the same role for one member are best avoided: ' +
+    'the role belongs to the resource that assigned it first; destroying the other leaves it, ' +
+    'destroying that one revokes it, and the other assigns it again at its next apply.',
 });
 type Model = ModelOf<typeof fields>;
 
@@ -57,27 +67,52 @@ async function findUserId(accountId: string, email: string, ctx: OpContext<VdbCo
   const members = await ctx.client.api.accounts.listAccountMembers({ accountId }, { signal: ctx.signal });
   const matches = members.filter((m) => m.user.email === email);
   if (matches.length > 1) {
-    throw new DiagnosticError('Ambiguous user', `${matches.length} members of account ${accountId} have the e-mail address ${JSON.stringify(email)}.`, [attrStep('user_email')]);
+    throw new DiagnosticError(
+      'Ambiguous user',
+      `${matches.length} members of account ${accountId} have the e-mail address ${JSON.stringify(email)}.`,
+      [attrStep('user_email')],
+    );
   }
   return matches[0]?.user.id ?? null;
 }
 
 async function requireUserId(accountId: string, email: string, ctx: OpContext<VdbContext>): Promise<string> {
   const id = await findUserId(accountId, email, ctx);
-  if (id === null) throw new DiagnosticError('User not found', `No member of account ${accountId} has the e-mail address ${JSON.stringify(email)}.`, [attrStep('user_email')]);
+  if (id === null)
+    throw new DiagnosticError(
+      'User not found',
+      `No member of account ${accountId} has the e-mail address ${JSON.stringify(email)}.`,
+      [attrStep('user_email')],
+    );
   return id;
 }
 
 async function currentRoles(accountId: string, userId: string, ctx: OpContext<VdbContext>): Promise<Set<string>> {
-  return new Set((await ctx.client.api.iam.listUserRoles({ accountId, userId }, { signal: ctx.signal })).map((r) => r.id));
+  return new Set(
+    (await ctx.client.api.iam.listUserRoles({ accountId, userId }, { signal: ctx.signal })).map((r) => r.id),
+  );
 }
 
-async function assign(accountId: string, userId: string, add: string[], remove: string[], ctx: OpContext<VdbContext>): Promise<void> {
+async function assign(
+  accountId: string,
+  userId: string,
+  add: string[],
+  remove: string[],
+  ctx: OpContext<VdbContext>,
+): Promise<void> {
   if (add.length === 0 && remove.length === 0) return;
-  await ctx.client.api.iam.assignUserRoles({ accountId, userId, roleIdsToAdd: add, roleIdsToDelete: remove }, { signal: ctx.signal });
+  await ctx.client.api.iam.assignUserRoles(
+    { accountId, userId, roleIdsToAdd: add, roleIdsToDelete: remove },
+    { signal: ctx.signal },
+  );
 }
 
-const stateOf = (accountId: string, userId: string, roleIds: string[]): Partial<Model> => ({ id: `${accountId}/${userId}`, account_id: accountId, user_id: userId, role_ids: roleIds });
+const stateOf = (accountId: string, userId: string, roleIds: string[]): Partial<Model> => ({
+  id: `${accountId}/${userId}`,
+  account_id: accountId,
+  user_id: userId,
+  role_ids: roleIds,
+});
 
 /** Private-state key: the role ids this resource granted (the member lacked them when it assigned them). */
 const GRANTED = 'granted_role_ids';
@@ -115,7 +150,12 @@ async function forMember<T>(accountId: string, userId: string, step: () => Promi
 }
 
 /** Takes back from `userId` the granted roles it still has; NotFound (the member left) takes nothing. */
-async function revokeGranted(accountId: string, userId: string, granted: Set<string>, ctx: OpContext<VdbContext>): Promise<void> {
+async function revokeGranted(
+  accountId: string,
+  userId: string,
+  granted: Set<string>,
+  ctx: OpContext<VdbContext>,
+): Promise<void> {
   await forMember(accountId, userId, async () => {
     let current: Set<string>;
     try {
@@ -124,18 +164,27 @@ async function revokeGranted(accountId: string, userId: string, granted: Set<str
       if (isNotFound(err)) return;
       throw err;
     }
-    await assign(accountId, userId, [], [...granted].filter((r) => current.has(r)), ctx);
+    await assign(
+      accountId,
+      userId,
+      [],
+      [...granted].filter((r) => current.has(r)),
+      ctx,
+    );
   });
 }
 
 export const userRoles = resource<typeof fields, VdbContext>({
   typeName: 'vdb_accounts_user_roles',
   schema,
-  repeatableCreate: 'It creates no object: it assigns roles to an existing member, and assigning them again changes nothing more.',
+  repeatableCreate:
+    'It creates no object: it assigns roles to an existing member, and assigning them again changes nothing more.',
   // The platform has no object for the assignments: they are named by the member they belong to.
   identity: {
     attributes: {
-      account_id: accountIdentityAttribute("The account of the member. The provider's `account_id` when the resource sets none."),
+      account_id: accountIdentityAttribute(
+        "The account of the member. The provider's `account_id` when the resource sets none.",
+      ),
       user_email: { description: 'The e-mail address of the member the roles are assigned to.', forImport: 'required' },
     },
   },
@@ -165,12 +214,23 @@ export const userRoles = resource<typeof fields, VdbContext>({
     }
     // A granted role someone else took away is no longer this resource's: if it comes back from
     // elsewhere, this resource must not take it back.
-    if (Array.isArray(ctx.private[GRANTED])) recordGranted(ctx, [...grantedBy(prior, ctx)].filter((r) => current.has(r)));
-    return stateOf(accountId, userId, prior.role_ids.filter((r) => current.has(r)));
+    if (Array.isArray(ctx.private[GRANTED]))
+      recordGranted(
+        ctx,
+        [...grantedBy(prior, ctx)].filter((r) => current.has(r)),
+      );
+    return stateOf(
+      accountId,
+      userId,
+      prior.role_ids.filter((r) => current.has(r)),
+    );
   },
   async update(plan, prior, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
-    const userId = plan.user_email === prior.user_email && prior.user_id ? prior.user_id : await requireUserId(accountId, plan.user_email, ctx);
+    const userId =
+      plan.user_email === prior.user_email && prior.user_id
+        ? prior.user_id
+        : await requireUserId(accountId, plan.user_email, ctx);
     const wanted = new Set(plan.role_ids);
     const granted = grantedBy(prior, ctx);
     if (userId !== prior.user_id && prior.user_id) {
@@ -184,7 +244,10 @@ export const userRoles = resource<typeof fields, VdbContext>({
       // Only roles this resource granted and no longer wants; the member keeps what came from elsewhere.
       const remove = [...granted].filter((r) => !wanted.has(r) && current.has(r));
       await assign(accountId, userId, add, remove, ctx);
-      recordGranted(ctx, [...granted, ...add].filter((r) => wanted.has(r)));
+      recordGranted(
+        ctx,
+        [...granted, ...add].filter((r) => wanted.has(r)),
+      );
     });
     return stateOf(accountId, userId, plan.role_ids);
   },

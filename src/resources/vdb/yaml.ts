@@ -52,7 +52,7 @@ function stripComment(text: string): string {
       if (c === '\\' && quote === '"') i++;
       else if (c === quote) quote = null;
     } else if (c === '"' || c === "'") {
-      if (i === 0 || /[\s:,[{\-]/.test(text[i - 1]!)) quote = c;
+      if (i === 0 || /[\s:,[{-]/.test(text[i - 1]!)) quote = c;
     } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
       return text.slice(0, i).trimEnd();
     }
@@ -83,7 +83,11 @@ class BlockParser {
 
   private parseSequence(indent: number): JsonValue[] {
     const out: JsonValue[] = [];
-    for (let line = this.next(); line !== undefined && line.indent === indent && (line.text.startsWith('- ') || line.text === '-'); line = this.next()) {
+    for (
+      let line = this.next();
+      line !== undefined && line.indent === indent && (line.text.startsWith('- ') || line.text === '-');
+      line = this.next()
+    ) {
       const rest = line.text === '-' ? '' : line.text.slice(2).trimStart();
       if (rest === '') {
         this.i++;
@@ -97,7 +101,8 @@ class BlockParser {
       out.push(this.parseNode(itemIndent));
     }
     const stray = this.next();
-    if (stray !== undefined && stray.indent > indent) throw new YamlError(`line ${stray.no}: unexpected indentation in a list`);
+    if (stray !== undefined && stray.indent > indent)
+      throw new YamlError(`line ${stray.no}: unexpected indentation in a list`);
     return out;
   }
 
@@ -107,7 +112,7 @@ class BlockParser {
       const colon = findMappingColon(line.text);
       if (colon < 0) throw new YamlError(`line ${line.no}: expected "key: value"`);
       const key = String(parseScalar(line.text.slice(0, colon).trim(), line.no) ?? 'null');
-      if (Object.prototype.hasOwnProperty.call(out, key)) throw new YamlError(`line ${line.no}: duplicate key ${JSON.stringify(key)}`);
+      if (Object.hasOwn(out, key)) throw new YamlError(`line ${line.no}: duplicate key ${JSON.stringify(key)}`);
       const rest = line.text.slice(colon + 1).trim();
       this.i++;
       if (rest === '|' || rest === '>' || /^[|>][+-]?$/.test(rest)) {
@@ -117,7 +122,10 @@ class BlockParser {
       } else {
         const child = this.next();
         // A sequence may sit at the same indentation as its key.
-        if (child !== undefined && (child.indent > indent || (child.indent === indent && (child.text.startsWith('- ') || child.text === '-')))) {
+        if (
+          child !== undefined &&
+          (child.indent > indent || (child.indent === indent && (child.text.startsWith('- ') || child.text === '-')))
+        ) {
           out[key] = this.parseNode(child.indent);
         } else out[key] = null;
       }
@@ -141,7 +149,9 @@ class BlockParser {
       this.i++;
     }
     while (body.length > 0 && body[body.length - 1] === '' && chomp !== '+') body.pop();
-    let text = folded ? body.reduce((acc, l, k) => (k === 0 ? l : l === '' || body[k - 1] === '' ? `${acc}\n${l}` : `${acc} ${l}`), '') : body.join('\n');
+    let text = folded
+      ? body.reduce((acc, l, k) => (k === 0 ? l : l === '' || body[k - 1] === '' ? `${acc}\n${l}` : `${acc} ${l}`), '')
+      : body.join('\n');
     if (chomp !== '-' && body.length > 0) text += '\n';
     return text;
   }
@@ -175,7 +185,8 @@ function parseInlineValue(text: string, lineNo: number): JsonValue {
 
 function parseScalar(text: string, lineNo: number): JsonValue {
   if (text.startsWith('"')) {
-    if (!text.endsWith('"') || text.length < 2) throw new YamlError(`line ${lineNo}: unterminated double-quoted string`);
+    if (!text.endsWith('"') || text.length < 2)
+      throw new YamlError(`line ${lineNo}: unterminated double-quoted string`);
     try {
       return JSON.parse(text.replace(/\\'/g, "'")) as string;
     } catch {
@@ -183,7 +194,8 @@ function parseScalar(text: string, lineNo: number): JsonValue {
     }
   }
   if (text.startsWith("'")) {
-    if (!text.endsWith("'") || text.length < 2) throw new YamlError(`line ${lineNo}: unterminated single-quoted string`);
+    if (!text.endsWith("'") || text.length < 2)
+      throw new YamlError(`line ${lineNo}: unterminated single-quoted string`);
     return text.slice(1, -1).replace(/''/g, "'");
   }
   if (text === '' || text === '~' || /^(null|Null|NULL)$/.test(text)) return null;
@@ -291,7 +303,7 @@ export function sameJson(a: JsonValue, b: JsonValue): boolean {
   }
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameJson(a[k]!, b[k]!));
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson(a[k]!, b[k]!));
 }
 
 /** Two YAML texts with the same data (either failing to parse: only equal if identical). */
@@ -313,17 +325,27 @@ function printNode(v: JsonValue, indent: number): string {
   const pad = ' '.repeat(indent);
   if (Array.isArray(v)) {
     if (v.length === 0) return ' []';
-    return v.map((e) => `\n${pad}-${isCollection(e) ? printNode(e, indent + 2).replace(/^\n\s*/, ' ') : ` ${printScalar(e)}`}`).join('');
+    return v
+      .map(
+        (e) => `\n${pad}-${isCollection(e) ? printNode(e, indent + 2).replace(/^\n\s*/, ' ') : ` ${printScalar(e)}`}`,
+      )
+      .join('');
   }
   if (v !== null && typeof v === 'object') {
     const keys = Object.keys(v).sort();
     if (keys.length === 0) return ' {}';
-    return keys.map((k) => `\n${pad}${printKey(k)}:${isCollection(v[k]!) ? printNode(v[k]!, indent + 2) : ` ${printScalar(v[k]!)}`}`).join('');
+    return keys
+      .map(
+        (k) =>
+          `\n${pad}${printKey(k)}:${isCollection(v[k]!) ? printNode(v[k]!, indent + 2) : ` ${printScalar(v[k]!)}`}`,
+      )
+      .join('');
   }
   return ` ${printScalar(v)}`;
 }
 
-const isCollection = (v: JsonValue): boolean => v !== null && typeof v === 'object' && (Array.isArray(v) ? v.length > 0 : Object.keys(v).length > 0);
+const isCollection = (v: JsonValue): boolean =>
+  v !== null && typeof v === 'object' && (Array.isArray(v) ? v.length > 0 : Object.keys(v).length > 0);
 
 function printKey(k: string): string {
   return /^[A-Za-z_][\w.-]*$/.test(k) && typeof parseScalar(k, 0) === 'string' ? k : JSON.stringify(k);

@@ -33,9 +33,15 @@ interface Case {
 
 const TRACKER_TEMPLATE = '{\n  "fields": { "labels": ["sec", "alert"] }\n}';
 const TICKETING_TEMPLATE = '{ "impact": "2", "urgency": "1" }';
-const PRIVATE_KEY = '-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEA\n-----END PRIVATE KEY-----\n';
+const PRIVATE_KEY =
+  '-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEA\n-----END PRIVATE KEY-----\n';
 
-const pubSubCredentials = { client_email: 'alerts@sec-proj.iam.example', client_id: '109876543210', private_key: PRIVATE_KEY, private_key_id: 'key-id-1' };
+const pubSubCredentials = {
+  client_email: 'alerts@sec-proj.iam.example',
+  client_id: '109876543210',
+  private_key: PRIVATE_KEY,
+  private_key_id: 'key-id-1',
+};
 
 const CASES: Case[] = [
   {
@@ -55,10 +61,22 @@ const CASES: Case[] = [
       bucket_arn: 'arn:cloud-a:s3:::sec-alerts',
       credentials: [{ external_id: 'ext-1', role_arn: 'arn:cloud-a:iam::123456789012:role/sec-export' }],
     },
-    data: { objectStoreCredentials: { bucketArn: 'arn:cloud-a:s3:::sec-alerts', externalId: 'ext-1', roleArn: 'arn:cloud-a:iam::123456789012:role/sec-export' } },
+    data: {
+      objectStoreCredentials: {
+        bucketArn: 'arn:cloud-a:s3:::sec-alerts',
+        externalId: 'ext-1',
+        roleArn: 'arn:cloud-a:iam::123456789012:role/sec-export',
+      },
+    },
     update: {
       set: { credentials: [{ external_id: 'ext-2', role_arn: 'arn:cloud-a:iam::123456789012:role/sec-export' }] },
-      data: { objectStoreCredentials: { bucketArn: 'arn:cloud-a:s3:::sec-alerts', externalId: 'ext-2', roleArn: 'arn:cloud-a:iam::123456789012:role/sec-export' } },
+      data: {
+        objectStoreCredentials: {
+          bucketArn: 'arn:cloud-a:s3:::sec-alerts',
+          externalId: 'ext-2',
+          roleArn: 'arn:cloud-a:iam::123456789012:role/sec-export',
+        },
+      },
     },
   },
   {
@@ -67,7 +85,10 @@ const CASES: Case[] = [
     data: { webhook: 'https://teams-a.example/hooks/one' },
     // The webhook URLs carry the channel's secret (DECISIONS); the platform returns them.
     secrets: [{ state: ['webhook_url'], wire: null }],
-    update: { set: { webhook_url: 'https://teams-a.example/hooks/two' }, data: { webhook: 'https://teams-a.example/hooks/two' } },
+    update: {
+      set: { webhook_url: 'https://teams-a.example/hooks/two' },
+      data: { webhook: 'https://teams-a.example/hooks/two' },
+    },
     invalid: [{ set: { webhook_url: 'teams-a.example/hooks/one' }, path: 'webhook_url' }],
   },
   {
@@ -82,7 +103,10 @@ const CASES: Case[] = [
     config: { name: 'ut-metrics', api_key: 'metrics-key-1' },
     data: { apiKey: 'metrics-key-1', metricsSite: 'com', metricsType: 'Logs Detail' },
     secrets: [{ state: ['api_key'], wire: 'apiKey' }],
-    update: { set: { metrics_site: 'eu', metrics_service: 'Events Summary' }, data: { metricsSite: 'eu', metricsType: 'Events Summary', apiKey: 'metrics-key-1' } },
+    update: {
+      set: { metrics_site: 'eu', metrics_service: 'Events Summary' },
+      data: { metricsSite: 'eu', metricsType: 'Events Summary', apiKey: 'metrics-key-1' },
+    },
     invalid: [
       { set: { metrics_site: 'org' }, path: 'metrics_site' },
       { set: { metrics_service: 'Logs' }, path: 'metrics_service' },
@@ -92,7 +116,10 @@ const CASES: Case[] = [
     type: 'sec_alert_channel_email',
     config: { name: 'ut-email', recipients: ['a@example.com'] },
     data: { channelProps: { recipients: ['a@example.com'] } },
-    update: { set: { recipients: ['a@example.com', 'b@example.com'] }, data: { channelProps: { recipients: ['a@example.com', 'b@example.com'] } } },
+    update: {
+      set: { recipients: ['a@example.com', 'b@example.com'] },
+      data: { channelProps: { recipients: ['a@example.com', 'b@example.com'] } },
+    },
     invalid: [{ set: { recipients: ['nope'] }, path: 'recipients' }],
   },
   {
@@ -102,7 +129,12 @@ const CASES: Case[] = [
       projectId: 'sec-proj',
       topicId: 'alerts',
       issueGrouping: 'Events',
-      credentials: { clientId: '109876543210', clientEmail: 'alerts@sec-proj.iam.example', privateKey: PRIVATE_KEY, privateKeyId: 'key-id-1' },
+      credentials: {
+        clientId: '109876543210',
+        clientEmail: 'alerts@sec-proj.iam.example',
+        privateKey: PRIVATE_KEY,
+        privateKeyId: 'key-id-1',
+      },
     },
     secrets: [
       { state: ['credentials', 0, 'private_key'], wire: 'credentials.privateKey' },
@@ -111,7 +143,14 @@ const CASES: Case[] = [
     // A new key is a real change although the platform never shows the old one.
     update: {
       set: { credentials: [{ ...pubSubCredentials, private_key_id: 'key-id-2' }] },
-      data: { credentials: { clientId: '109876543210', clientEmail: 'alerts@sec-proj.iam.example', privateKey: PRIVATE_KEY, privateKeyId: 'key-id-2' } },
+      data: {
+        credentials: {
+          clientId: '109876543210',
+          clientEmail: 'alerts@sec-proj.iam.example',
+          privateKey: PRIVATE_KEY,
+          privateKeyId: 'key-id-2',
+        },
+      },
     },
     invalid: [
       { set: { issue_grouping: 'All' }, path: 'issue_grouping' },
@@ -141,7 +180,10 @@ const CASES: Case[] = [
       issueGrouping: 'Events',
     },
     secrets: [{ state: ['api_token'], wire: 'apiToken' }],
-    update: { set: { configuration: 'Bidirectional' }, data: { bidirectionalConfig: 'Bidirectional', apiToken: 'tracker-token-1' } },
+    update: {
+      set: { configuration: 'Bidirectional' },
+      data: { bidirectionalConfig: 'Bidirectional', apiToken: 'tracker-token-1' },
+    },
     invalid: [
       { set: { configuration: 'Both' }, path: 'configuration' },
       { set: { group_issues_by: 'Issues' }, path: 'group_issues_by' },
@@ -150,7 +192,14 @@ const CASES: Case[] = [
   },
   {
     type: 'sec_alert_channel_tracker_server',
-    config: { name: 'ut-tracker-server', tracker_url: 'tracker.acme.example', issue_type: 'Task', project_key: 'OPS', username: 'bot', password: 'tracker-pw-1' },
+    config: {
+      name: 'ut-tracker-server',
+      tracker_url: 'tracker.acme.example',
+      issue_type: 'Task',
+      project_key: 'OPS',
+      username: 'bot',
+      password: 'tracker-pw-1',
+    },
     data: {
       trackerType: 'TRACKER_SERVER',
       trackerUrl: 'tracker.acme.example',
@@ -162,7 +211,10 @@ const CASES: Case[] = [
       issueGrouping: 'Events',
     },
     secrets: [{ state: ['password'], wire: 'password' }],
-    update: { set: { group_issues_by: 'Resources', project_key: 'SECOPS' }, data: { issueGrouping: 'Resources', projectId: 'SECOPS' } },
+    update: {
+      set: { group_issues_by: 'Resources', project_key: 'SECOPS' },
+      data: { issueGrouping: 'Resources', projectId: 'SECOPS' },
+    },
     invalid: [{ set: { tracker_url: 'https://tracker.acme.example' }, path: 'tracker_url' }],
   },
   {
@@ -186,7 +238,10 @@ const CASES: Case[] = [
     type: 'sec_alert_channel_siem',
     config: { name: 'ut-siem', host_url: 'siem.acme.example', host_port: 8443 },
     data: { hostUrl: 'siem.acme.example', hostPort: 8443, commType: 'HTTPS' },
-    update: { set: { communication_type: 'HTTPS Self Signed Cert', host_port: null }, data: { hostUrl: 'siem.acme.example', commType: 'HTTPS Self Signed Cert' } },
+    update: {
+      set: { communication_type: 'HTTPS Self Signed Cert', host_port: null },
+      data: { hostUrl: 'siem.acme.example', commType: 'HTTPS Self Signed Cert' },
+    },
     invalid: [
       { set: { communication_type: 'HTTP' }, path: 'communication_type' },
       { set: { host_port: 65536 }, path: 'host_port' },
@@ -194,7 +249,13 @@ const CASES: Case[] = [
   },
   {
     type: 'sec_alert_channel_ticketing',
-    config: { name: 'ut-ticketing', instance_url: 'https://acme.ticketing.example', username: 'sec-bot', password: 'ticket-pw-1', custom_template_file: TICKETING_TEMPLATE },
+    config: {
+      name: 'ut-ticketing',
+      instance_url: 'https://acme.ticketing.example',
+      username: 'sec-bot',
+      password: 'ticket-pw-1',
+      custom_template_file: TICKETING_TEMPLATE,
+    },
     data: {
       instanceUrl: 'https://acme.ticketing.example',
       userName: 'sec-bot',
@@ -203,7 +264,10 @@ const CASES: Case[] = [
       issueGrouping: 'Events',
     },
     secrets: [{ state: ['password'], wire: 'password' }],
-    update: { set: { issue_grouping: 'Resources', custom_template_file: null }, data: { issueGrouping: 'Resources', password: 'ticket-pw-1' } },
+    update: {
+      set: { issue_grouping: 'Resources', custom_template_file: null },
+      data: { issueGrouping: 'Resources', password: 'ticket-pw-1' },
+    },
     invalid: [
       { set: { issue_grouping: 'events' }, path: 'issue_grouping' },
       { set: { custom_template_file: 'impact=2' }, path: 'custom_template_file' },
@@ -219,8 +283,20 @@ const CASES: Case[] = [
   },
   {
     type: 'sec_alert_channel_log_sink',
-    config: { name: 'ut-log-sink', ingest_token: 'ingest-token-1', host: 'logs.acme.example', port: 8088, event_data: [{ index: 'sec', source: 'platform' }] },
-    data: { ingestToken: 'ingest-token-1', host: 'logs.acme.example', port: 8088, ssl: false, eventData: { index: 'sec', source: 'platform' } },
+    config: {
+      name: 'ut-log-sink',
+      ingest_token: 'ingest-token-1',
+      host: 'logs.acme.example',
+      port: 8088,
+      event_data: [{ index: 'sec', source: 'platform' }],
+    },
+    data: {
+      ingestToken: 'ingest-token-1',
+      host: 'logs.acme.example',
+      port: 8088,
+      ssl: false,
+      eventData: { index: 'sec', source: 'platform' },
+    },
     // Returned by the platform, but still a credential: sensitive.
     secrets: [{ state: ['ingest_token'], wire: null }],
     update: { set: { channel: 'alerts', ssl: true }, data: { channel: 'alerts', ssl: true } },
@@ -231,7 +307,10 @@ const CASES: Case[] = [
     config: { name: 'ut-on-call', webhook_url: 'https://on-call.example/integrations/generic/alert/key/routing-1' },
     data: { intgUrl: 'https://on-call.example/integrations/generic/alert/key/routing-1' },
     secrets: [{ state: ['webhook_url'], wire: null }],
-    update: { set: { webhook_url: 'https://on-call.example/integrations/generic/alert/key/routing-2' }, data: { intgUrl: 'https://on-call.example/integrations/generic/alert/key/routing-2' } },
+    update: {
+      set: { webhook_url: 'https://on-call.example/integrations/generic/alert/key/routing-2' },
+      data: { intgUrl: 'https://on-call.example/integrations/generic/alert/key/routing-2' },
+    },
     invalid: [{ set: { webhook_url: 'ftp://on-call.example' }, path: 'webhook_url' }],
   },
   {
@@ -239,7 +318,10 @@ const CASES: Case[] = [
     config: { name: 'ut-webhook', webhook_url: 'https://hooks.acme.example/sec' },
     data: { webhookUrl: 'https://hooks.acme.example/sec' },
     secrets: [{ state: ['webhook_url'], wire: null }],
-    update: { set: { webhook_url: 'https://hooks.acme.example/sec/v2' }, data: { webhookUrl: 'https://hooks.acme.example/sec/v2' } },
+    update: {
+      set: { webhook_url: 'https://hooks.acme.example/sec/v2' },
+      data: { webhookUrl: 'https://hooks.acme.example/sec/v2' },
+    },
     invalid: [{ set: { webhook_url: 'not a url' }, path: 'webhook_url' }],
   },
 ];
@@ -287,13 +369,19 @@ describe('sec alert channels through the Terraform-side client', function () {
 
   /** What a client of the API sees (secrets blanked), straight from the emulator. */
   async function fetchChannel(guid: string): Promise<StoredChannel> {
-    const response = await fetch(`${emulator.url}/api/v2/AlertChannels/${guid}`, { headers: { authorization: `Bearer ${emulator.issueToken()}` } });
+    const response = await fetch(`${emulator.url}/api/v2/AlertChannels/${guid}`, {
+      headers: { authorization: `Bearer ${emulator.issueToken()}` },
+    });
     expect(response.status).to.equal(200);
     return ((await response.json()) as { data: StoredChannel }).data;
   }
 
   /** Plan and apply, then require an empty re-plan. */
-  async function converge(type: string, prior: ObjectValue | null, plain: Record<string, unknown>): Promise<ObjectValue> {
+  async function converge(
+    type: string,
+    prior: ObjectValue | null,
+    plain: Record<string, unknown>,
+  ): Promise<ObjectValue> {
     const cfg = config(type, plain);
     await tf.validateResource(type, cfg);
     const change = await tf.plan(type, prior, cfg);
@@ -334,7 +422,9 @@ describe('sec alert channels through the Terraform-side client', function () {
       expect(stored(guid)!.data).to.deep.equal(c.data);
       expect(state.type_name).to.equal(stored(guid)!.type);
       expect(state).to.deep.include({ enabled: true, test_integration: true, org_level: false });
-      expect(emulator.requests.some((r) => r.method === 'POST' && r.path === `/api/v2/AlertChannels/${guid}/test`)).to.equal(true);
+      expect(
+        emulator.requests.some((r) => r.method === 'POST' && r.path === `/api/v2/AlertChannels/${guid}/test`),
+      ).to.equal(true);
 
       // Read: the platform blanks secrets, Terraform keeps them.
       const seen = await fetchChannel(guid);
@@ -389,7 +479,8 @@ describe('sec alert channels through the Terraform-side client', function () {
         expect(diagnostics[0]!.summary).to.equal(`Invalid value for "${bad.path.split('.').pop()}"`);
         // A refused secret is not quoted back (top-level attributes: the paths of these cases).
         const refused = String(bad.set[bad.path]);
-        if (tf.resourceSchema(c.type).block.attributes[bad.path]?.sensitive && refused !== '') expect(diagnostics[0]!.detail).to.not.include(refused);
+        if (tf.resourceSchema(c.type).block.attributes[bad.path]?.sensitive && refused !== '')
+          expect(diagnostics[0]!.detail).to.not.include(refused);
       });
     }
   }
@@ -413,17 +504,29 @@ describe('sec alert channels through the Terraform-side client', function () {
     const removed = await tf.applyKeepingState(type, null, await tf.plan(type, null, failing), failing);
     expect(removed.state).to.equal(null);
     expect(removed.errors.map((d) => d.summary)).to.deep.equal(['Alert channel test failed']);
-    expect(removed.errors[0]!.detail).to.match(/^The platform could not deliver a test alert, so the new channel \S+ was removed again: /);
+    expect(removed.errors[0]!.detail).to.match(
+      /^The platform could not deliver a test alert, so the new channel \S+ was removed again: /,
+    );
     expect(emulator.list<StoredChannel>('AlertChannels').some((ch) => ch.name === 'ut-untestable')).to.equal(false);
 
-    emulator.injectFault({ method: 'DELETE', path: /^\/api\/v2\/AlertChannels\//, status: 400, body: { message: 'channel is locked' } });
+    emulator.injectFault({
+      method: 'DELETE',
+      path: /^\/api\/v2\/AlertChannels\//,
+      status: 400,
+      body: { message: 'channel is locked' },
+    });
     const kept = await tf.applyKeepingState(type, null, await tf.plan(type, null, failing), failing);
     const left = emulator.list<StoredChannel>('AlertChannels').filter((ch) => ch.name === 'ut-untestable');
     expect(left).to.have.length(1);
     expect(kept.state).to.deep.include({ intg_guid: left[0]!.intgGuid, name: 'ut-untestable' });
     expect(kept.errors).to.have.length(1);
-    expect(kept.errors[0]!.detail).to.include('and removing the new channel').and.include('failed too').and.include('channel is locked');
-    expect(kept.errors[0]!.detail).to.include(`sec_alert_channel_metrics ${left[0]!.intgGuid} exists and is kept in the state, marked tainted, so the next apply replaces it`);
+    expect(kept.errors[0]!.detail)
+      .to.include('and removing the new channel')
+      .and.include('failed too')
+      .and.include('channel is locked');
+    expect(kept.errors[0]!.detail).to.include(
+      `sec_alert_channel_metrics ${left[0]!.intgGuid} exists and is kept in the state, marked tainted, so the next apply replaces it`,
+    );
     expect(kept.errors[0]!.detail).to.not.include('metrics-key');
     await tf.apply(type, kept.state, await tf.plan(type, kept.state, null), null);
   });
@@ -435,7 +538,10 @@ describe('sec alert channels through the Terraform-side client', function () {
     const guid = state.intg_guid as string;
     const rewrite = (template: string) => {
       const channel = stored(guid)!;
-      emulator.put('AlertChannels', guid, { ...channel, data: { ...channel.data, customTemplateFile: encodeJsonDataUrl(template) } });
+      emulator.put('AlertChannels', guid, {
+        ...channel,
+        data: { ...channel.data, customTemplateFile: encodeJsonDataUrl(template) },
+      });
     };
     // Same document, other formatting and key order: no drift.
     rewrite('{"fields":{"labels":["sec","alert"]}}');
@@ -450,7 +556,10 @@ describe('sec alert channels through the Terraform-side client', function () {
   });
 
   it('refuses to import a channel of another type or tracker variant, naming the right one', async () => {
-    const tracker = await converge('sec_alert_channel_tracker_cloud', null, { ...CASES.find((c) => c.type === 'sec_alert_channel_tracker_cloud')!.config, name: 'ut-variant' });
+    const tracker = await converge('sec_alert_channel_tracker_cloud', null, {
+      ...CASES.find((c) => c.type === 'sec_alert_channel_tracker_cloud')!.config,
+      name: 'ut-variant',
+    });
     const guid = tracker.intg_guid as string;
     const importError = (type: string) =>
       tf.importState(type, guid).then(
@@ -459,7 +568,9 @@ describe('sec alert channels through the Terraform-side client', function () {
       );
     const asServer = await importError('sec_alert_channel_tracker_server');
     expect(asServer!.diagnostics[0]!.summary).to.equal('Wrong alert channel type');
-    expect(asServer!.diagnostics[0]!.detail).to.include('sec_alert_channel_tracker_server').and.include('cloud tracker channel');
+    expect(asServer!.diagnostics[0]!.detail)
+      .to.include('sec_alert_channel_tracker_server')
+      .and.include('cloud tracker channel');
     const asPager = await importError('sec_alert_channel_pager');
     expect(asPager!.diagnostics[0]!.detail).to.include('"Tracker"');
     const plan = await tf.plan('sec_alert_channel_tracker_cloud', tracker, null);

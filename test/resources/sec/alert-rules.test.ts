@@ -31,7 +31,10 @@ describe('sec_alert_rule through the Terraform-side client', function () {
     const { state } = await tf.apply(t, prior, await tf.plan(t, prior, config), config);
     const again = await tf.plan(t, state, config);
     expect(again.requiresReplace).to.deep.equal([]);
-    expect(valueEquals(impliedType(tf.resourceSchema(t).block), again.planned, state), `re-plan of ${t} must be empty`).to.equal(true);
+    expect(
+      valueEquals(impliedType(tf.resourceSchema(t).block), again.planned, state),
+      `re-plan of ${t} must be empty`,
+    ).to.equal(true);
     return state!;
   }
   const destroy = async (t: string, state: ObjectValue) => tf.apply(t, state, await tf.plan(t, state, null), null);
@@ -40,37 +43,91 @@ describe('sec_alert_rule through the Terraform-side client', function () {
     emulator = await startSecEmulator({ account: 'acme' });
     tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
     await tf.configure({});
-    channel = (await converge('sec_alert_channel_webhook', null, { name: 'rules-hook', webhook_url: 'https://hooks.acme.example/rules' })).intg_guid as string;
-    group = (await converge('sec_resource_group', null, { name: 'rules-group', type: 'CLOUD_A', group: [{ operator: 'AND', filter: [{ filter_name: 'a', field: 'Account', operation: 'EQUALS', value: ['123456789012'] }] }] })).id as string;
+    channel = (
+      await converge('sec_alert_channel_webhook', null, {
+        name: 'rules-hook',
+        webhook_url: 'https://hooks.acme.example/rules',
+      })
+    ).intg_guid as string;
+    group = (
+      await converge('sec_resource_group', null, {
+        name: 'rules-group',
+        type: 'CLOUD_A',
+        group: [
+          {
+            operator: 'AND',
+            filter: [{ filter_name: 'a', field: 'Account', operation: 'EQUALS', value: ['123456789012'] }],
+          },
+        ],
+      })
+    ).id as string;
   });
   after(async () => {
     await tf?.close();
     await emulator?.close();
   });
 
-  const rule = (extra: Record<string, unknown> = {}) => ({ name: 'prod alerts', severities: ['high', 'CRITICAL'], alert_channels: [channel], ...extra });
+  const rule = (extra: Record<string, unknown> = {}) => ({
+    name: 'prod alerts',
+    severities: ['high', 'CRITICAL'],
+    alert_channels: [channel],
+    ...extra,
+  });
 
   it('creates, updates, imports, shows drift and deletes', async () => {
     let state = await converge(
       type,
       null,
-      rule({ resource_groups: [group], alert_categories: ['Policy', 'Anomaly'], alert_sources: ['CloudA', 'Agent', 'CloudD'], alert_subcategories: ['Compliance', 'Threat Intel', 'Cloud Activity'] }),
+      rule({
+        resource_groups: [group],
+        alert_categories: ['Policy', 'Anomaly'],
+        alert_sources: ['CloudA', 'Agent', 'CloudD'],
+        alert_subcategories: ['Compliance', 'Threat Intel', 'Cloud Activity'],
+      }),
     );
-    expect(state).to.deep.include({ name: 'prod alerts', enabled: true, type: 'Event', guid: state.id, description: null });
+    expect(state).to.deep.include({
+      name: 'prod alerts',
+      enabled: true,
+      type: 'Event',
+      guid: state.id,
+      description: null,
+    });
     expect(state.severities, 'the configured spelling and order are kept').to.deep.equal(['high', 'CRITICAL']);
-    const stored = emulator.get<{ type: string; intgGuidList: string[]; filters: Record<string, unknown> }>('AlertRules', state.id as string)!;
+    const stored = emulator.get<{ type: string; intgGuidList: string[]; filters: Record<string, unknown> }>(
+      'AlertRules',
+      state.id as string,
+    )!;
     expect(stored.intgGuidList).to.deep.equal([channel]);
-    expect(stored.filters).to.deep.include({ name: 'prod alerts', enabled: 1, severity: [1, 2], resourceGroups: [group] });
-    expect(stored.filters['category']).to.have.members(['Policy', 'Anomaly']);
-    expect(stored.filters['subCategory']).to.have.members(['Compliance', 'Threat Intel', 'Cloud Activity']);
-    expect(stored.filters['source']).to.have.members(['CloudA', 'Agent', 'CloudD']);
+    expect(stored.filters).to.deep.include({
+      name: 'prod alerts',
+      enabled: 1,
+      severity: [1, 2],
+      resourceGroups: [group],
+    });
+    expect(stored.filters.category).to.have.members(['Policy', 'Anomaly']);
+    expect(stored.filters.subCategory).to.have.members(['Compliance', 'Threat Intel', 'Cloud Activity']);
+    expect(stored.filters.source).to.have.members(['CloudA', 'Agent', 'CloudD']);
 
     state = await converge(type, state, rule({ enabled: false, description: 'paused', severities: ['Critical'] }));
-    expect(emulator.get<{ filters: Record<string, unknown> }>('AlertRules', state.id as string)!.filters).to.deep.include({ enabled: 0, description: 'paused', severity: [1], resourceGroups: [], category: [] });
+    expect(
+      emulator.get<{ filters: Record<string, unknown> }>('AlertRules', state.id as string)!.filters,
+    ).to.deep.include({ enabled: 0, description: 'paused', severity: [1], resourceGroups: [], category: [] });
 
     const imported = await tf.importState(type, state.id as string);
-    expect(imported).to.deep.include({ id: state.id, guid: state.id, name: 'prod alerts', enabled: false, description: 'paused', severities: ['Critical'], alert_channels: [channel] });
-    const replan = await tf.plan(type, imported, cfg(type, rule({ enabled: false, description: 'paused', severities: ['Critical'] })));
+    expect(imported).to.deep.include({
+      id: state.id,
+      guid: state.id,
+      name: 'prod alerts',
+      enabled: false,
+      description: 'paused',
+      severities: ['Critical'],
+      alert_channels: [channel],
+    });
+    const replan = await tf.plan(
+      type,
+      imported,
+      cfg(type, rule({ enabled: false, description: 'paused', severities: ['Critical'] })),
+    );
     expect(valueEquals(impliedType(tf.resourceSchema(type).block), replan.planned, imported)).to.equal(true);
 
     emulator.put('AlertRules', state.id as string, { ...stored, filters: { ...stored.filters, severity: [5] } });
@@ -98,11 +155,28 @@ describe('sec_alert_rule through the Terraform-side client', function () {
   });
 
   it('validates severities, sources and categories at plan time, naming the attribute', async () => {
-    const err = await tf.validateResource(type, cfg(type, rule({ severities: ['Severe'], alert_sources: ['Cloud A'], alert_categories: ['Policy'], alert_subcategories: ['Nope'] }))).then(
-      () => null,
-      (e: unknown) => e as ProviderCallError,
-    );
-    expect(err!.diagnostics.map((d) => d.summary)).to.have.members(['Invalid value for "severities"', 'Invalid value for "alert_sources"', 'Invalid value for "alert_subcategories"']);
+    const err = await tf
+      .validateResource(
+        type,
+        cfg(
+          type,
+          rule({
+            severities: ['Severe'],
+            alert_sources: ['Cloud A'],
+            alert_categories: ['Policy'],
+            alert_subcategories: ['Nope'],
+          }),
+        ),
+      )
+      .then(
+        () => null,
+        (e: unknown) => e as ProviderCallError,
+      );
+    expect(err!.diagnostics.map((d) => d.summary)).to.have.members([
+      'Invalid value for "severities"',
+      'Invalid value for "alert_sources"',
+      'Invalid value for "alert_subcategories"',
+    ]);
     const empty = await tf.validateResource(type, cfg(type, rule({ severities: [] }))).then(
       () => null,
       (e: unknown) => e as ProviderCallError,
@@ -114,60 +188,147 @@ describe('sec_alert_rule through the Terraform-side client', function () {
     const warningsOf = async (plain: Record<string, unknown>) => {
       const before = tf.received.length;
       await tf.validateResource(type, cfg(type, plain));
-      return tf.received.slice(before).filter((d) => d.severity === 'warning').map((d) => `${d.summary} at ${d.path}: ${d.detail}`);
+      return tf.received
+        .slice(before)
+        .filter((d) => d.severity === 'warning')
+        .map((d) => `${d.summary} at ${d.path}: ${d.detail}`);
     };
 
     it('event_categories and sources still work, with the older names: sent in the current names, read back in the configured form, with warnings that name the replacements', async () => {
-      const old = rule({ name: 'old words', event_categories: ['App', 'Cloud', 'Compliance', 'K8sActivity'], sources: ['K8s', 'CloudD'] });
+      const old = rule({
+        name: 'old words',
+        event_categories: ['App', 'Cloud', 'Compliance', 'K8sActivity'],
+        sources: ['K8s', 'CloudD'],
+      });
       const warnings = await warningsOf(old);
-      expect(warnings).to.include('Argument "event_categories" is deprecated at event_categories: Use `alert_subcategories`, which takes the same values (the current names, and the older ones).');
-      expect(warnings).to.include('Argument "sources" is deprecated at sources: Use `alert_sources`, which takes the same values.');
-      expect(warnings).to.include('Deprecated value at event_categories: `App` is the older name of the subcategory `Application`; write `Application`.');
+      expect(warnings).to.include(
+        'Argument "event_categories" is deprecated at event_categories: Use `alert_subcategories`, which takes the same values (the current names, and the older ones).',
+      );
+      expect(warnings).to.include(
+        'Argument "sources" is deprecated at sources: Use `alert_sources`, which takes the same values.',
+      );
+      expect(warnings).to.include(
+        'Deprecated value at event_categories: `App` is the older name of the subcategory `Application`; write `Application`.',
+      );
       expect(warnings.filter((w) => w.startsWith('Deprecated value'))).to.have.length(3);
       let state = await converge(type, null, old);
-      const stored = () => emulator.get<{ filters: Record<string, unknown> }>('AlertRules', state.id as string)!.filters;
-      expect(stored()['subCategory']).to.have.members(['Application', 'Cloud Activity', 'Compliance', 'Kubernetes Activity']);
-      expect(stored()['source']).to.have.members(['K8s', 'CloudD']);
+      const stored = () =>
+        emulator.get<{ filters: Record<string, unknown> }>('AlertRules', state.id as string)!.filters;
+      expect(stored().subCategory).to.have.members([
+        'Application',
+        'Cloud Activity',
+        'Compliance',
+        'Kubernetes Activity',
+      ]);
+      expect(stored().source).to.have.members(['K8s', 'CloudD']);
       expect(state).to.deep.include({ alert_subcategories: null, alert_sources: null });
       expect(state.event_categories).to.have.members(['App', 'Cloud', 'Compliance', 'K8sActivity']);
       const refreshed = (await tf.read(type, state)).state!;
-      expect(refreshed.event_categories, 'a read keeps the older names').to.have.members(['App', 'Cloud', 'Compliance', 'K8sActivity']);
+      expect(refreshed.event_categories, 'a read keeps the older names').to.have.members([
+        'App',
+        'Cloud',
+        'Compliance',
+        'K8sActivity',
+      ]);
 
       // Moving to the current arguments changes nothing on the platform, and the state follows.
-      const now = rule({ name: 'old words', alert_subcategories: ['Application', 'Cloud Activity', 'Compliance', 'Kubernetes Activity'], alert_sources: ['K8s', 'CloudD'] });
+      const now = rule({
+        name: 'old words',
+        alert_subcategories: ['Application', 'Cloud Activity', 'Compliance', 'Kubernetes Activity'],
+        alert_sources: ['K8s', 'CloudD'],
+      });
       expect(await warningsOf(now)).to.deep.equal([]);
       state = await converge(type, state, now);
       expect(state).to.deep.include({ event_categories: null, sources: null });
-      expect(state.alert_subcategories).to.have.members(['Application', 'Cloud Activity', 'Compliance', 'Kubernetes Activity']);
-      expect(stored()['subCategory']).to.have.members(['Application', 'Cloud Activity', 'Compliance', 'Kubernetes Activity']);
+      expect(state.alert_subcategories).to.have.members([
+        'Application',
+        'Cloud Activity',
+        'Compliance',
+        'Kubernetes Activity',
+      ]);
+      expect(stored().subCategory).to.have.members([
+        'Application',
+        'Cloud Activity',
+        'Compliance',
+        'Kubernetes Activity',
+      ]);
 
       // An import reads into the current arguments.
       const imported = await tf.importState(type, state.id as string);
       expect(imported).to.deep.include({ event_categories: null, sources: null });
-      expect(imported.alert_subcategories).to.have.members(['Application', 'Cloud Activity', 'Compliance', 'Kubernetes Activity']);
+      expect(imported.alert_subcategories).to.have.members([
+        'Application',
+        'Cloud Activity',
+        'Compliance',
+        'Kubernetes Activity',
+      ]);
       await destroy(type, state);
     });
 
     it('one of each pair, not both: refused at validation, at the deprecated argument', async () => {
-      const err = await tf.validateResource(type, cfg(type, rule({ alert_subcategories: ['Compliance'], event_categories: ['Compliance'], alert_sources: ['Agent'], sources: ['Agent'] }))).then(
-        () => null,
-        (e: unknown) => e as ProviderCallError,
-      );
-      expect(err!.diagnostics.map((d) => `${d.summary} at ${d.path}`)).to.have.members(['Conflicting arguments at event_categories', 'Conflicting arguments at sources']);
+      const err = await tf
+        .validateResource(
+          type,
+          cfg(
+            type,
+            rule({
+              alert_subcategories: ['Compliance'],
+              event_categories: ['Compliance'],
+              alert_sources: ['Agent'],
+              sources: ['Agent'],
+            }),
+          ),
+        )
+        .then(
+          () => null,
+          (e: unknown) => e as ProviderCallError,
+        );
+      expect(err!.diagnostics.map((d) => `${d.summary} at ${d.path}`)).to.have.members([
+        'Conflicting arguments at event_categories',
+        'Conflicting arguments at sources',
+      ]);
     });
   });
 
   describe('sec_data_export_rule', () => {
     const t = 'sec_data_export_rule';
     it('exports to object-store channels: create, update, import, drift, destroy; other channels are refused', async () => {
-      const store = (await converge('sec_alert_channel_cloud_a_object_store', null, { name: 'exports', bucket_arn: 'arn:cloud-a:s3:::exports', credentials: [{ external_id: 'e', role_arn: 'arn:cloud-a:iam::123456789012:role/e' }] })).intg_guid as string;
+      const store = (
+        await converge('sec_alert_channel_cloud_a_object_store', null, {
+          name: 'exports',
+          bucket_arn: 'arn:cloud-a:s3:::exports',
+          credentials: [{ external_id: 'e', role_arn: 'arn:cloud-a:iam::123456789012:role/e' }],
+        })
+      ).intg_guid as string;
       let state = await converge(t, null, { name: 'lake', integration_ids: [store] });
-      expect(state).to.deep.include({ name: 'lake', enabled: true, type: 'Dataexport', guid: state.id, description: null, integration_ids: [store] });
-      expect(emulator.get('DataExportRules', state.id as string)).to.deep.include({ type: 'Dataexport', intgGuidList: [store] });
-      state = await converge(t, state, { name: 'lake', integration_ids: [store], enabled: false, description: 'paused' });
-      expect(emulator.get<{ filters: Record<string, unknown> }>('DataExportRules', state.id as string)!.filters).to.deep.include({ enabled: 0, description: 'paused' });
+      expect(state).to.deep.include({
+        name: 'lake',
+        enabled: true,
+        type: 'Dataexport',
+        guid: state.id,
+        description: null,
+        integration_ids: [store],
+      });
+      expect(emulator.get('DataExportRules', state.id as string)).to.deep.include({
+        type: 'Dataexport',
+        intgGuidList: [store],
+      });
+      state = await converge(t, state, {
+        name: 'lake',
+        integration_ids: [store],
+        enabled: false,
+        description: 'paused',
+      });
+      expect(
+        emulator.get<{ filters: Record<string, unknown> }>('DataExportRules', state.id as string)!.filters,
+      ).to.deep.include({ enabled: 0, description: 'paused' });
       const imported = await tf.importState(t, state.id as string);
-      expect(imported).to.deep.include({ name: 'lake', enabled: false, description: 'paused', integration_ids: [store] });
+      expect(imported).to.deep.include({
+        name: 'lake',
+        enabled: false,
+        description: 'paused',
+        integration_ids: [store],
+      });
       emulator.remove('DataExportRules', state.id as string);
       expect((await tf.read(t, state)).state).to.equal(null);
 
@@ -176,7 +337,9 @@ describe('sec_alert_rule through the Terraform-side client', function () {
         () => null,
         (e: unknown) => e as Error,
       );
-      expect(err?.message).to.match(/is of type Webhook; data is exported to object-store channels \(CloudAObjectStore\) only/);
+      expect(err?.message).to.match(
+        /is of type Webhook; data is exported to object-store channels \(CloudAObjectStore\) only/,
+      );
     });
   });
 });

@@ -18,16 +18,28 @@ import { buildPulumiSchemaWithReport } from '../../../src/pulumi/schema.js';
 import { parseSeed } from '../../golden/seed-parser.js';
 import { compareWithSeed, writeOnlyTwinAllowances } from '../../golden/seed-compare.js';
 import { createSecClient, isApiError, type SecClient } from '../../../src/clients/sec/index.js';
-import { decodeAccountMappings, encodeAccountMappings, joinWireList, splitWireList } from '../../../src/clients/sec/cloud-accounts.js';
+import {
+  decodeAccountMappings,
+  encodeAccountMappings,
+  joinWireList,
+  splitWireList,
+} from '../../../src/clients/sec/cloud-accounts.js';
 import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 
 const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 const SEC_SEED = join(process.cwd(), '..', 'shared', 'seeds', '000_da722bde0f6638a7.txt');
 
-const PEM = '-----BEGIN PRIVATE KEY-----\nMIIBVgIBADANBgkqhkiG9w0BAQEFAASCAUAwggE8AgEAAkEAq7BFUpkGp3+LQmlQ\n-----END PRIVATE KEY-----\n';
-const PEM_2 = '-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEAzRotated0000000000\n-----END PRIVATE KEY-----\n';
+const PEM =
+  '-----BEGIN PRIVATE KEY-----\nMIIBVgIBADANBgkqhkiG9w0BAQEFAASCAUAwggE8AgEAAkEAq7BFUpkGp3+LQmlQ\n-----END PRIVATE KEY-----\n';
+const PEM_2 =
+  '-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEAzRotated0000000000\n-----END PRIVATE KEY-----\n';
 const role = { role_arn: 'arn:cloud-a:iam::123456789012:role/sec-audit', external_id: 'ext-1' };
-const cloudBKey = { client_id: '1234567890', client_email: 'sa@project-1.cloud-b.example', private_key_id: 'key-id-1', private_key: PEM };
+const cloudBKey = {
+  client_id: '1234567890',
+  client_email: 'sa@project-1.cloud-b.example',
+  private_key_id: 'key-id-1',
+  private_key: PEM,
+};
 const cloudCKey = { client_id: '00000000-1111-2222-3333-444444444444', client_secret: 'cloud-c-secret-1' };
 const accessKey = { access_key_id: 'AKIDGOV1', secret_access_key: 'gov-secret-1' };
 
@@ -58,7 +70,10 @@ const CASES: Case[] = [
     config: { name: 'cfg', credentials: [role] },
     stored: { 'data.crossAccountCredentials': { roleArn: role.role_arn, externalId: 'ext-1' }, enabled: 1 },
     secrets: [],
-    update: { set: { credentials: [{ ...role, external_id: 'ext-2' }], enabled: false }, stored: { 'data.crossAccountCredentials.externalId': 'ext-2', enabled: 0 } },
+    update: {
+      set: { credentials: [{ ...role, external_id: 'ext-2' }], enabled: false },
+      stored: { 'data.crossAccountCredentials.externalId': 'ext-2', enabled: 0 },
+    },
     bad: { set: { retries: -1 }, path: 'retries', detail: /whole number from 0 to 20, got -1/ },
     status: STANDARD,
   },
@@ -83,12 +98,22 @@ const CASES: Case[] = [
       'data.queueUrl': 'https://queue.cloud-a.example/123/trail',
       'data.accountMappingFile': dataUrl({
         defaultPlatformAccountCloudA: 'main',
-        integration_mappings: { eu: { cloud_a_accounts: ['111111111111', '222222222222'] }, us: { cloud_a_accounts: ['333333333333'] } },
+        integration_mappings: {
+          eu: { cloud_a_accounts: ['111111111111', '222222222222'] },
+          us: { cloud_a_accounts: ['333333333333'] },
+        },
       }),
     },
     secrets: [],
-    update: { set: { org_account_mappings: [] }, stored: { 'data.accountMappingFile': undefined, 'data.queueUrl': 'https://queue.cloud-a.example/123/trail' } },
-    bad: { set: { queue_url: 'trail-queue' }, path: 'queue_url', detail: /must be an https:\/\/ URL with a host and no spaces, got "trail-queue"/ },
+    update: {
+      set: { org_account_mappings: [] },
+      stored: { 'data.accountMappingFile': undefined, 'data.queueUrl': 'https://queue.cloud-a.example/123/trail' },
+    },
+    bad: {
+      set: { queue_url: 'trail-queue' },
+      path: 'queue_url',
+      detail: /must be an https:\/\/ URL with a host and no spaces, got "trail-queue"/,
+    },
     status: STANDARD,
   },
   {
@@ -105,19 +130,42 @@ const CASES: Case[] = [
     type: 'sec_integration_cloud_a_gov_cfg',
     apiType: 'CloudAGovCfg',
     config: { name: 'gov', account_id: '123456789012', credentials: [accessKey] },
-    stored: { 'data.accessKeyCredentials': { accountId: '123456789012', accessKeyId: 'AKIDGOV1', secretAccessKey: 'gov-secret-1' } },
+    stored: {
+      'data.accessKeyCredentials': {
+        accountId: '123456789012',
+        accessKeyId: 'AKIDGOV1',
+        secretAccessKey: 'gov-secret-1',
+      },
+    },
     secrets: ['credentials.0.secret_access_key'],
-    update: { set: { credentials: [{ ...accessKey, secret_access_key: 'gov-secret-2' }] }, stored: { 'data.accessKeyCredentials.secretAccessKey': 'gov-secret-2' } },
+    update: {
+      set: { credentials: [{ ...accessKey, secret_access_key: 'gov-secret-2' }] },
+      stored: { 'data.accessKeyCredentials.secretAccessKey': 'gov-secret-2' },
+    },
     bad: { set: { id: 'chosen' }, path: 'id', detail: /platform assigns this identifier/ },
     status: STANDARD,
   },
   {
     type: 'sec_integration_cloud_a_gov_ct',
     apiType: 'CloudAGovCtSqs',
-    config: { name: 'gov-trail', account_id: '123456789012', queue_url: 'https://queue.cloud-a.example/gov', credentials: [accessKey] },
-    stored: { 'data.queueUrl': 'https://queue.cloud-a.example/gov', 'data.accessKeyCredentials.secretAccessKey': 'gov-secret-1' },
+    config: {
+      name: 'gov-trail',
+      account_id: '123456789012',
+      queue_url: 'https://queue.cloud-a.example/gov',
+      credentials: [accessKey],
+    },
+    stored: {
+      'data.queueUrl': 'https://queue.cloud-a.example/gov',
+      'data.accessKeyCredentials.secretAccessKey': 'gov-secret-1',
+    },
     secrets: ['credentials.0.secret_access_key'],
-    update: { set: { account_id: '210987654321' }, stored: { 'data.accessKeyCredentials.accountId': '210987654321', 'data.accessKeyCredentials.secretAccessKey': 'gov-secret-1' } },
+    update: {
+      set: { account_id: '210987654321' },
+      stored: {
+        'data.accessKeyCredentials.accountId': '210987654321',
+        'data.accessKeyCredentials.secretAccessKey': 'gov-secret-1',
+      },
+    },
     bad: { set: { queue_url: 'http://queue.cloud-a.example/gov' }, path: 'queue_url', detail: /https:\/\/ URL/ },
     status: STANDARD,
   },
@@ -139,7 +187,12 @@ const CASES: Case[] = [
     secrets: [],
     update: {
       set: { scan_frequency: 12, scan_containers: true, query_text: 'tagged', credentials: [] },
-      stored: { 'data.scanFrequency': 12, 'data.scanContainers': true, 'data.queryText': 'tagged', 'data.crossAccountCredentials': undefined },
+      stored: {
+        'data.scanFrequency': 12,
+        'data.scanContainers': true,
+        'data.queryText': 'tagged',
+        'data.crossAccountCredentials': undefined,
+      },
     },
     bad: { set: { scan_frequency: 0 }, path: 'scan_frequency', detail: /whole number from 1 to 8760, got 0/ },
     status: STANDARD,
@@ -154,7 +207,9 @@ const CASES: Case[] = [
       scan_multi_volume: true,
       scanning_account: '222222222222',
       monitored_accounts: [' 111111111111', 'ou-abcd '],
-      org_account_mappings: [{ default_platform_account: 'main', mapping: [{ platform_account: 'eu', cloud_a_accounts: ['111111111111'] }] }],
+      org_account_mappings: [
+        { default_platform_account: 'main', mapping: [{ platform_account: 'eu', cloud_a_accounts: ['111111111111'] }] },
+      ],
     },
     stored: {
       'data.monitoredAccounts': '111111111111, ou-abcd',
@@ -162,21 +217,46 @@ const CASES: Case[] = [
       // Upstream never sent these two for organisations (sec.md §6.6).
       'data.scanMultiVolume': true,
       'data.scanStoppedInstances': true,
-      'data.accountMappingFile': dataUrl({ defaultPlatformAccountCloudA: 'main', integration_mappings: { eu: { cloud_a_accounts: ['111111111111'] } } }),
+      'data.accountMappingFile': dataUrl({
+        defaultPlatformAccountCloudA: 'main',
+        integration_mappings: { eu: { cloud_a_accounts: ['111111111111'] } },
+      }),
     },
     secrets: [],
-    update: { set: { monitored_accounts: ['111111111111'], management_account: '333333333333' }, stored: { 'data.monitoredAccounts': '111111111111', 'data.managementAccount': '333333333333' } },
-    bad: { set: { monitored_accounts: ['111111111111', '  '] }, path: 'monitored_accounts', detail: /must not hold an empty or whitespace-only element \(element 1\)/ },
+    update: {
+      set: { monitored_accounts: ['111111111111'], management_account: '333333333333' },
+      stored: { 'data.monitoredAccounts': '111111111111', 'data.managementAccount': '333333333333' },
+    },
+    bad: {
+      set: { monitored_accounts: ['111111111111', '  '] },
+      path: 'monitored_accounts',
+      detail: /must not hold an empty or whitespace-only element \(element 1\)/,
+    },
     status: STANDARD,
     scanner: 'token+uri',
   },
   {
     type: 'sec_integration_cloud_a_dspm',
     apiType: 'CloudADspm',
-    config: { name: 'dspm-a', storage_bucket_arn: 'arn:cloud-a:bucket:dspm', credentials: [role], regions: ['region-1'] },
-    stored: { data: { bucketArn: 'arn:cloud-a:bucket:dspm', crossAccountCredentials: { roleArn: role.role_arn, externalId: 'ext-1' }, regions: ['region-1'] }, enabled: 1 },
+    config: {
+      name: 'dspm-a',
+      storage_bucket_arn: 'arn:cloud-a:bucket:dspm',
+      credentials: [role],
+      regions: ['region-1'],
+    },
+    stored: {
+      data: {
+        bucketArn: 'arn:cloud-a:bucket:dspm',
+        crossAccountCredentials: { roleArn: role.role_arn, externalId: 'ext-1' },
+        regions: ['region-1'],
+      },
+      enabled: 1,
+    },
     secrets: [],
-    update: { set: { regions: ['region-1', 'region-2'], account_id: '123456789012' }, stored: { 'data.regions': ['region-1', 'region-2'], 'data.cloudAAccountId': '123456789012' } },
+    update: {
+      set: { regions: ['region-1', 'region-2'], account_id: '123456789012' },
+      stored: { 'data.regions': ['region-1', 'region-2'], 'data.cloudAAccountId': '123456789012' },
+    },
     bad: { set: { regions: [] }, path: 'regions', detail: /must not be empty/ },
     status: ['integration_guid'],
     scanner: 'token',
@@ -185,10 +265,22 @@ const CASES: Case[] = [
     type: 'sec_integration_cloud_b_cfg',
     apiType: 'CloudBCfg',
     config: { name: 'cfg-b', resource_level: 'project', resource_id: 'project-1', credentials: [cloudBKey] },
-    stored: { 'data.idType': 'PROJECT', 'data.id': 'project-1', 'data.credentials.privateKey': PEM, 'data.credentials.privateKeyId': 'key-id-1' },
+    stored: {
+      'data.idType': 'PROJECT',
+      'data.id': 'project-1',
+      'data.credentials.privateKey': PEM,
+      'data.credentials.privateKeyId': 'key-id-1',
+    },
     secrets: ['credentials.0.private_key'],
-    update: { set: { resource_level: 'ORGANIZATION', resource_id: '1234' }, stored: { 'data.idType': 'ORGANIZATION', 'data.id': '1234' } },
-    bad: { set: { resource_level: 'folder' }, path: 'resource_level', detail: /must be one of "PROJECT", "ORGANIZATION" \(any letter case\), got "folder"/ },
+    update: {
+      set: { resource_level: 'ORGANIZATION', resource_id: '1234' },
+      stored: { 'data.idType': 'ORGANIZATION', 'data.id': '1234' },
+    },
+    bad: {
+      set: { resource_level: 'folder' },
+      path: 'resource_level',
+      detail: /must be one of "PROJECT", "ORGANIZATION" \(any letter case\), got "folder"/,
+    },
     status: STANDARD,
   },
   {
@@ -197,26 +289,59 @@ const CASES: Case[] = [
     config: { name: 'audit-b', resource_id: 'project-1', subscription: 'audit-sub', credentials: [cloudBKey] },
     stored: { 'data.idType': 'PROJECT', 'data.subscriptionName': 'audit-sub' },
     secrets: ['credentials.0.private_key'],
-    update: { set: { credentials: [{ ...cloudBKey, private_key: PEM_2, private_key_id: 'key-id-2' }] }, stored: { 'data.credentials.privateKey': PEM_2, 'data.credentials.privateKeyId': 'key-id-2' } },
-    bad: { set: { credentials: [{ ...cloudBKey, client_email: 'service-account' }] }, path: 'credentials[0].client_email', detail: /must be an e-mail address, got "service-account"/ },
+    update: {
+      set: { credentials: [{ ...cloudBKey, private_key: PEM_2, private_key_id: 'key-id-2' }] },
+      stored: { 'data.credentials.privateKey': PEM_2, 'data.credentials.privateKeyId': 'key-id-2' },
+    },
+    bad: {
+      set: { credentials: [{ ...cloudBKey, client_email: 'service-account' }] },
+      path: 'credentials[0].client_email',
+      detail: /must be an e-mail address, got "service-account"/,
+    },
     status: STANDARD,
   },
   {
     type: 'sec_integration_cloud_b_pub_sub_audit_log',
     apiType: 'CloudBAlPubSub',
-    config: { name: 'pubsub-b', integration_type: 'PROJECT', project_id: 'project-1', subscription_id: 'sub', topic_id: 'topic', credentials: [cloudBKey] },
-    stored: { 'data.integrationType': 'PROJECT', 'data.subscriptionName': 'sub', 'data.topicId': 'topic', 'data.credentials.privateKeyId': 'key-id-1' },
+    config: {
+      name: 'pubsub-b',
+      integration_type: 'PROJECT',
+      project_id: 'project-1',
+      subscription_id: 'sub',
+      topic_id: 'topic',
+      credentials: [cloudBKey],
+    },
+    stored: {
+      'data.integrationType': 'PROJECT',
+      'data.subscriptionName': 'sub',
+      'data.topicId': 'topic',
+      'data.credentials.privateKeyId': 'key-id-1',
+    },
     secrets: ['credentials.0.private_key', 'credentials.0.private_key_id'],
     imported: { integration_type: 'ORGANIZATION' },
-    update: { set: { integration_type: 'organization', organization_id: '1234' }, stored: { 'data.integrationType': 'ORGANIZATION', 'data.organizationId': '1234' } },
+    update: {
+      set: { integration_type: 'organization', organization_id: '1234' },
+      stored: { 'data.integrationType': 'ORGANIZATION', 'data.organizationId': '1234' },
+    },
     bad: { set: { integration_type: 'ZONE' }, path: 'integration_type', detail: /got "ZONE"/ },
     status: [...TRACKED, 'is_org'],
   },
   {
     type: 'sec_integration_cloud_b_gke_audit_log',
     apiType: 'CloudBGkeAudit',
-    config: { name: 'gke-b', integration_type: 'ORGANIZATION', organization_id: '1234', project_id: 'project-1', subscription: 'gke-sub', credentials: [cloudBKey] },
-    stored: { 'data.integrationType': 'ORGANIZATION', 'data.organizationId': '1234', 'data.subscriptionName': 'gke-sub' },
+    config: {
+      name: 'gke-b',
+      integration_type: 'ORGANIZATION',
+      organization_id: '1234',
+      project_id: 'project-1',
+      subscription: 'gke-sub',
+      credentials: [cloudBKey],
+    },
+    stored: {
+      'data.integrationType': 'ORGANIZATION',
+      'data.organizationId': '1234',
+      'data.subscriptionName': 'gke-sub',
+    },
     secrets: ['credentials.0.private_key', 'credentials.0.private_key_id'],
     update: { set: { subscription: 'gke-sub-2' }, stored: { 'data.subscriptionName': 'gke-sub-2' } },
     bad: { set: { organization_id: ' ' }, path: 'organization_id', detail: /must name the organisation/ },
@@ -225,7 +350,13 @@ const CASES: Case[] = [
   {
     type: 'sec_integration_cloud_b_agentless_scanning',
     apiType: 'CloudBAgentless',
-    config: { name: 'agentless-b', resource_id: 'project-1', bucket_name: 'results', scanning_project_id: 'scanner', credentials: [cloudBKey] },
+    config: {
+      name: 'agentless-b',
+      resource_id: 'project-1',
+      bucket_name: 'results',
+      scanning_project_id: 'scanner',
+      credentials: [cloudBKey],
+    },
     stored: {
       'data.credentials.tokenUri': undefined,
       'data.sharedBucketName': 'results',
@@ -238,10 +369,20 @@ const CASES: Case[] = [
     secrets: ['credentials.0.private_key'],
     imported: { filter_list: ['project-2', 'project-3'] },
     update: {
-      set: { filter_list: ['project-2 ', 'project-3'], credentials: [{ ...cloudBKey, token_uri: 'https://oauth2.cloud-b.example/token' }] },
-      stored: { 'data.filterList': 'project-2, project-3', 'data.credentials.tokenUri': 'https://oauth2.cloud-b.example/token' },
+      set: {
+        filter_list: ['project-2 ', 'project-3'],
+        credentials: [{ ...cloudBKey, token_uri: 'https://oauth2.cloud-b.example/token' }],
+      },
+      stored: {
+        'data.filterList': 'project-2, project-3',
+        'data.credentials.tokenUri': 'https://oauth2.cloud-b.example/token',
+      },
     },
-    bad: { set: { credentials: [{ ...cloudBKey, token_uri: 'ftp://tokens.example' }] }, path: 'credentials[0].token_uri', detail: /https:\/\/ URL/ },
+    bad: {
+      set: { credentials: [{ ...cloudBKey, token_uri: 'ftp://tokens.example' }] },
+      path: 'credentials[0].token_uri',
+      detail: /https:\/\/ URL/,
+    },
     status: STANDARD,
     scanner: 'token+uri',
   },
@@ -249,26 +390,49 @@ const CASES: Case[] = [
     type: 'sec_integration_cloud_c_cfg',
     apiType: 'CloudCCfg',
     config: { name: 'cfg-c', tenant_id: 'tenant-1', credentials: [cloudCKey] },
-    stored: { data: { tenantId: 'tenant-1', credentials: { clientId: cloudCKey.client_id, clientSecret: 'cloud-c-secret-1' } } },
+    stored: {
+      data: { tenantId: 'tenant-1', credentials: { clientId: cloudCKey.client_id, clientSecret: 'cloud-c-secret-1' } },
+    },
     secrets: ['credentials.0.client_secret'],
-    update: { set: { name: 'cfg-c-renamed' }, stored: { name: 'cfg-c-renamed', 'data.credentials.clientSecret': 'cloud-c-secret-1' } },
+    update: {
+      set: { name: 'cfg-c-renamed' },
+      stored: { name: 'cfg-c-renamed', 'data.credentials.clientSecret': 'cloud-c-secret-1' },
+    },
     bad: { set: { id: 'mine' }, path: 'id', detail: /remove `id`/ },
     status: STANDARD,
   },
   {
     type: 'sec_integration_cloud_c_al',
     apiType: 'CloudCAlSeq',
-    config: { name: 'al-c', tenant_id: 'tenant-1', queue_url: 'https://storage.cloud-c.example/activity', credentials: [cloudCKey] },
+    config: {
+      name: 'al-c',
+      tenant_id: 'tenant-1',
+      queue_url: 'https://storage.cloud-c.example/activity',
+      credentials: [cloudCKey],
+    },
     stored: { 'data.queueUrl': 'https://storage.cloud-c.example/activity' },
     secrets: ['credentials.0.client_secret'],
-    update: { set: { credentials: [{ ...cloudCKey, client_secret: 'cloud-c-secret-2' }] }, stored: { 'data.credentials.clientSecret': 'cloud-c-secret-2' } },
-    bad: { set: { queue_url: 'activity-queue' }, path: 'queue_url', detail: /https:\/\/ URL with a host and no spaces, got "activity-queue"/ },
+    update: {
+      set: { credentials: [{ ...cloudCKey, client_secret: 'cloud-c-secret-2' }] },
+      stored: { 'data.credentials.clientSecret': 'cloud-c-secret-2' },
+    },
+    bad: {
+      set: { queue_url: 'activity-queue' },
+      path: 'queue_url',
+      detail: /https:\/\/ URL with a host and no spaces, got "activity-queue"/,
+    },
     status: STANDARD,
   },
   {
     type: 'sec_integration_cloud_c_ad_al',
     apiType: 'CloudCAdAl',
-    config: { name: 'ad-c', tenant_id: 'tenant-1', event_stream_namespace: 'ns', event_stream_name: 'directory', credentials: [cloudCKey] },
+    config: {
+      name: 'ad-c',
+      tenant_id: 'tenant-1',
+      event_stream_namespace: 'ns',
+      event_stream_name: 'directory',
+      credentials: [cloudCKey],
+    },
     stored: { 'data.eventStreamNamespace': 'ns', 'data.eventStreamName': 'directory' },
     secrets: ['credentials.0.client_secret'],
     update: { set: { event_stream_name: 'directory-2' }, stored: { 'data.eventStreamName': 'directory-2' } },
@@ -287,22 +451,47 @@ const CASES: Case[] = [
       storage_account_url: 'https://results.blob.cloud-c.example',
       credentials: [cloudCKey],
     },
-    stored: { 'data.integrationLevel': 'SUBSCRIPTION', 'data.scanFrequency': 24, 'data.credentials.clientSecret': 'cloud-c-secret-1' },
+    stored: {
+      'data.integrationLevel': 'SUBSCRIPTION',
+      'data.scanFrequency': 24,
+      'data.credentials.clientSecret': 'cloud-c-secret-1',
+    },
     secrets: ['credentials.0.client_secret'],
     imported: { integration_level: 'TENANT' },
-    update: { set: { integration_level: 'tenant', subscriptions_list: ['sub-2'] }, stored: { 'data.integrationLevel': 'TENANT', 'data.subscriptionsList': 'sub-2' } },
-    bad: { set: { integration_level: 'GROUP' }, path: 'integration_level', detail: /"SUBSCRIPTION", "TENANT" \(any letter case\), got "GROUP"/ },
+    update: {
+      set: { integration_level: 'tenant', subscriptions_list: ['sub-2'] },
+      stored: { 'data.integrationLevel': 'TENANT', 'data.subscriptionsList': 'sub-2' },
+    },
+    bad: {
+      set: { integration_level: 'GROUP' },
+      path: 'integration_level',
+      detail: /"SUBSCRIPTION", "TENANT" \(any letter case\), got "GROUP"/,
+    },
     status: TRACKED,
     scanner: 'token+uri',
   },
   {
     type: 'sec_integration_cloud_c_dspm',
     apiType: 'CloudCDspm',
-    config: { name: 'dspm-c', storage_account_url: 'https://dspm.blob.cloud-c.example', blob_container_name: 'dspm', regions: ['region-1'], credentials: [cloudCKey] },
-    stored: { 'data.regions': ['region-1'], 'data.tenantId': undefined, 'data.credentials.clientSecret': 'cloud-c-secret-1' },
+    config: {
+      name: 'dspm-c',
+      storage_account_url: 'https://dspm.blob.cloud-c.example',
+      blob_container_name: 'dspm',
+      regions: ['region-1'],
+      credentials: [cloudCKey],
+    },
+    stored: {
+      'data.regions': ['region-1'],
+      'data.tenantId': undefined,
+      'data.credentials.clientSecret': 'cloud-c-secret-1',
+    },
     secrets: ['credentials.0.client_secret'],
     update: { set: { tenant_id: 'tenant-1' }, stored: { 'data.tenantId': 'tenant-1' } },
-    bad: { set: { storage_account_url: 'dspm.blob' }, path: 'storage_account_url', detail: /https:\/\/ URL with a host and no spaces, got "dspm.blob"/ },
+    bad: {
+      set: { storage_account_url: 'dspm.blob' },
+      path: 'storage_account_url',
+      detail: /https:\/\/ URL with a host and no spaces, got "dspm.blob"/,
+    },
     status: ['integration_guid'],
     scanner: 'token',
   },
@@ -319,8 +508,15 @@ const CASES: Case[] = [
     },
     stored: { 'data.userId': 'user-1', 'data.credentials.privateKey': PEM },
     secrets: ['credentials.0.private_key'],
-    update: { set: { tenant_name: 'acme-2' }, stored: { 'data.tenantName': 'acme-2', 'data.credentials.privateKey': PEM } },
-    bad: { set: { credentials: [{ fingerprint: '12:34', private_key: PEM }] }, path: 'credentials[0].fingerprint', detail: /16 colon-separated hex pairs/ },
+    update: {
+      set: { tenant_name: 'acme-2' },
+      stored: { 'data.tenantName': 'acme-2', 'data.credentials.privateKey': PEM },
+    },
+    bad: {
+      set: { credentials: [{ fingerprint: '12:34', private_key: PEM }] },
+      path: 'credentials[0].fingerprint',
+      detail: /16 colon-separated hex pairs/,
+    },
     status: STANDARD,
   },
 ];
@@ -330,7 +526,12 @@ function dataUrl(document: unknown): string {
 }
 
 function at(obj: unknown, dotted: string): unknown {
-  return dotted.split('.').reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
+  return dotted
+    .split('.')
+    .reduce<unknown>(
+      (o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
+      obj,
+    );
 }
 
 /** A plain copy of a state with the given dotted paths set. */
@@ -361,17 +562,27 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
 
   const block = (type: string) => tf.resourceSchema(type).block;
   const cfg = (type: string, plain: Record<string, unknown>) => configValue(block(type), plain);
-  const same = (type: string, a: ObjectValue | null, b: ObjectValue | null) => valueEquals(impliedType(block(type)), a, b);
+  const same = (type: string, a: ObjectValue | null, b: ObjectValue | null) =>
+    valueEquals(impliedType(block(type)), a, b);
   const stored = (guid: string) => emulator.get<Record<string, unknown>>('CloudAccounts', guid);
 
-  async function apply(type: string, prior: ObjectValue | null, plain: Record<string, unknown> | null): Promise<ObjectValue | null> {
+  async function apply(
+    type: string,
+    prior: ObjectValue | null,
+    plain: Record<string, unknown> | null,
+  ): Promise<ObjectValue | null> {
     const config = plain === null ? null : cfg(type, plain);
     if (config) await tf.validateResource(type, config);
     const change = await tf.plan(type, prior, config);
     return (await tf.apply(type, prior, change, config)).state;
   }
 
-  async function expectEmptyPlan(type: string, state: ObjectValue, plain: Record<string, unknown>, why: string): Promise<void> {
+  async function expectEmptyPlan(
+    type: string,
+    state: ObjectValue,
+    plain: Record<string, unknown>,
+    why: string,
+  ): Promise<void> {
     const again = await tf.plan(type, state, cfg(type, plain));
     expect(same(type, again.planned, state), `${type}: ${why}`).to.equal(true);
     expect(again.requiresReplace, `${type}: ${why}`).to.deep.equal([]);
@@ -399,7 +610,9 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
         const names = path.split('.').filter((step) => !/^\d+$/.test(step));
         let schemaBlock = block(c.type);
         for (const name of names.slice(0, -1)) schemaBlock = schemaBlock.blockTypes[name]!.block;
-        expect(schemaBlock.attributes[names[names.length - 1]!]!.sensitive, `${c.type}: ${path} sensitive`).to.equal(true);
+        expect(schemaBlock.attributes[names[names.length - 1]!]!.sensitive, `${c.type}: ${path} sensitive`).to.equal(
+          true,
+        );
       }
 
       // Create.
@@ -409,9 +622,19 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
       const object = stored(guid)!;
       expect(object, 'stored').to.not.equal(undefined);
       expect(object).to.deep.include({ type: c.apiType, name: c.config.name });
-      for (const [path, value] of Object.entries(c.stored)) expect(at(object, path), `${c.type}: stored ${path}`).to.deep.equal(value);
+      for (const [path, value] of Object.entries(c.stored))
+        expect(at(object, path), `${c.type}: stored ${path}`).to.deep.equal(value);
       for (const field of c.status) expect(state[field], `${c.type}: ${field} filled`).to.not.equal(null);
-      const statusNames = ['enabled', 'intg_guid', 'integration_guid', 'created_or_updated_time', 'created_or_updated_by', 'type_name', 'org_level', 'is_org'];
+      const statusNames = [
+        'enabled',
+        'intg_guid',
+        'integration_guid',
+        'created_or_updated_time',
+        'created_or_updated_by',
+        'type_name',
+        'org_level',
+        'is_org',
+      ];
       const declared = Object.keys(block(c.type).attributes).filter((name) => statusNames.includes(name));
       expect(declared.sort(), `${c.type}: status fields as upstream declares them`).to.deep.equal([...c.status].sort());
       if (state.intg_guid !== undefined) expect(state.intg_guid).to.equal(guid);
@@ -438,21 +661,30 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
       expect(change.requiresReplace, `${c.type}: updated in place`).to.deep.equal([]);
       state = (await tf.apply(c.type, state, change, cfg(c.type, updatedConfig))).state!;
       expect(state.id).to.equal(guid);
-      for (const [path, value] of Object.entries(c.update.stored)) expect(at(stored(guid), path), `${c.type}: stored ${path} after update`).to.deep.equal(value);
+      for (const [path, value] of Object.entries(c.update.stored))
+        expect(at(stored(guid), path), `${c.type}: stored ${path} after update`).to.deep.equal(value);
       await expectEmptyPlan(c.type, state, updatedConfig, 're-plan after update must be empty');
-      if (c.scanner) expect(state.server_token, 'the server token survives updates').to.equal((stored(guid)!.serverToken as { serverToken: string }).serverToken);
+      if (c.scanner)
+        expect(state.server_token, 'the server token survives updates').to.equal(
+          (stored(guid)!.serverToken as { serverToken: string }).serverToken,
+        );
 
       // Import by GUID: everything but the secrets the platform never returns.
       const imported = await tf.importState(c.type, guid);
-      const expected = withPaths(state, { ...Object.fromEntries(c.secrets.map((path) => [path, null])), ...c.imported });
+      const expected = withPaths(state, {
+        ...Object.fromEntries(c.secrets.map((path) => [path, null])),
+        ...c.imported,
+      });
       expect(valueToPlain(imported), `${c.type}: imported state`).to.deep.equal(expected);
-      if (c.secrets.length === 0) await expectEmptyPlan(c.type, imported, updatedConfig, 're-plan after import must be empty');
+      if (c.secrets.length === 0)
+        await expectEmptyPlan(c.type, imported, updatedConfig, 're-plan after import must be empty');
       else {
         // Only the secrets differ: the plan re-sends them in place, then all is quiet.
         const afterImport = await tf.plan(c.type, imported, cfg(c.type, updatedConfig));
         expect(afterImport.requiresReplace).to.deep.equal([]);
         const plannedPlain = valueToPlain(afterImport.planned) as Record<string, unknown>;
-        for (const path of c.secrets) expect(at(plannedPlain, path), `${c.type}: ${path} planned from config`).to.equal(at(updatedConfig, path));
+        for (const path of c.secrets)
+          expect(at(plannedPlain, path), `${c.type}: ${path} planned from config`).to.equal(at(updatedConfig, path));
         const adopted = (await tf.apply(c.type, imported, afterImport, cfg(c.type, updatedConfig))).state!;
         expect(adopted.id).to.equal(guid);
         await expectEmptyPlan(c.type, adopted, updatedConfig, 're-plan after adopting the import must be empty');
@@ -483,9 +715,21 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
     });
 
     it('defaults the CloudB scope to PROJECT and the CloudC level to SUBSCRIPTION at plan time', async () => {
-      const planned = (await tf.plan('sec_integration_cloud_b_cfg', null, cfg('sec_integration_cloud_b_cfg', { name: 'n', resource_id: 'p', credentials: [cloudBKey] }))).planned!;
+      const planned = (
+        await tf.plan(
+          'sec_integration_cloud_b_cfg',
+          null,
+          cfg('sec_integration_cloud_b_cfg', { name: 'n', resource_id: 'p', credentials: [cloudBKey] }),
+        )
+      ).planned!;
       expect(planned.resource_level).to.equal('PROJECT');
-      const level = (await tf.plan('sec_integration_cloud_c_agentless_scanning', null, cfg('sec_integration_cloud_c_agentless_scanning', CASES[16]!.config))).planned!;
+      const level = (
+        await tf.plan(
+          'sec_integration_cloud_c_agentless_scanning',
+          null,
+          cfg('sec_integration_cloud_c_agentless_scanning', CASES[16]!.config),
+        )
+      ).planned!;
       expect(level.integration_level).to.equal('SUBSCRIPTION');
       expect(valueToPlain(level.scan_frequency!)).to.equal(24);
       expect(level.query_text).to.equal('');
@@ -512,7 +756,12 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
       const object = stored(guid)!;
       emulator.put('CloudAccounts', guid, {
         ...object,
-        data: { ...(object.data as object), monitoredAccounts: '111111111111, 444444444444', scanFrequency: 6, accountMappingFile: undefined },
+        data: {
+          ...(object.data as object),
+          monitoredAccounts: '111111111111, 444444444444',
+          scanFrequency: 6,
+          accountMappingFile: undefined,
+        },
       });
       const drifted = (await tf.read(type, state)).state!;
       expect(valueToPlain(drifted.monitored_accounts)).to.deep.equal(['111111111111', '444444444444']);
@@ -526,7 +775,10 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
 
     it('refuses more than one account-mapping block, duplicate platform accounts and a cloud account mapped twice', async () => {
       const type = 'sec_integration_cloud_a_org_agentless_scanning';
-      const mapping = (platformAccount: string, ids: string[]) => ({ platform_account: platformAccount, cloud_a_accounts: ids });
+      const mapping = (platformAccount: string, ids: string[]) => ({
+        platform_account: platformAccount,
+        cloud_a_accounts: ids,
+      });
       const two = await validationError(type, {
         ...CASES[6]!.config,
         org_account_mappings: [
@@ -534,24 +786,38 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
           { default_platform_account: 'b', mapping: [mapping('us', ['2'])] },
         ],
       });
-      expect(two.diagnostics.map((d) => [d.summary, d.path])).to.deep.include(['Too many org_account_mappings blocks', 'org_account_mappings']);
+      expect(two.diagnostics.map((d) => [d.summary, d.path])).to.deep.include([
+        'Too many org_account_mappings blocks',
+        'org_account_mappings',
+      ]);
       const twice = await validationError('sec_integration_cloud_a_ct', {
         ...CASES[1]!.config,
-        org_account_mappings: [{ default_platform_account: 'main', mapping: [mapping('eu', ['1', '2']), mapping('us', ['2'])] }],
+        org_account_mappings: [
+          { default_platform_account: 'main', mapping: [mapping('eu', ['1', '2']), mapping('us', ['2'])] },
+        ],
       });
-      expect(twice.diagnostics.map((d) => [d.summary, d.path])).to.deep.include(['Cloud account mapped twice', 'org_account_mappings[0].mapping']);
+      expect(twice.diagnostics.map((d) => [d.summary, d.path])).to.deep.include([
+        'Cloud account mapped twice',
+        'org_account_mappings[0].mapping',
+      ]);
       const empty = await validationError('sec_integration_cloud_a_ct', {
         ...CASES[1]!.config,
         org_account_mappings: [{ default_platform_account: 'main', mapping: [mapping('eu', [])] }],
       });
-      expect(empty.diagnostics.some((d) => d.path.startsWith('org_account_mappings[0].mapping') && /must not be empty/.test(d.detail))).to.equal(true);
+      expect(
+        empty.diagnostics.some(
+          (d) => d.path.startsWith('org_account_mappings[0].mapping') && /must not be empty/.test(d.detail),
+        ),
+      ).to.equal(true);
     });
 
     it('requires organization_id for an organisation-level CloudB log integration: at validation when it is null, at plan once an unknown one is known', async () => {
       const type = 'sec_integration_cloud_b_pub_sub_audit_log';
       const config = { ...CASES[10]!.config, integration_type: 'ORGANIZATION' };
       const err = await validationError(type, config);
-      expect(err.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([['Missing organization_id', 'organization_id']]);
+      expect(err.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([
+        ['Missing organization_id', 'organization_id'],
+      ]);
       // Not known yet (another resource's attribute): not judged at validation...
       const unknownId = cfg(type, config);
       unknownId.organization_id = UNKNOWN;
@@ -570,7 +836,10 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
 
     it('never quotes a private key in a diagnostic', async () => {
       const secretText = 'this-is-not-a-pem-but-secret';
-      const err = await validationError('sec_integration_cloud_d_cfg', { ...CASES[18]!.config, credentials: [{ fingerprint: '12:34:56:78:90:ab:cd:ef:12:34:56:78:90:ab:cd:ef', private_key: secretText }] });
+      const err = await validationError('sec_integration_cloud_d_cfg', {
+        ...CASES[18]!.config,
+        credentials: [{ fingerprint: '12:34:56:78:90:ab:cd:ef:12:34:56:78:90:ab:cd:ef', private_key: secretText }],
+      });
       const diagnostic = err.diagnostics.find((d) => d.path === 'credentials[0].private_key')!;
       expect(diagnostic.detail).to.match(/PEM-encoded private key/);
       expect(err.message).not.to.include(secretText);
@@ -610,10 +879,13 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
         ...writeOnlyTwinAllowances(['clientSecret', 'privateKey', 'privateKeyId', 'secretAccessKey']),
         {
           what: 'IntegrationCloudC*Credentials.clientSecret: is secret, the seed does not flag it (it says: not flagged secret)',
-          reason: 'DECISIONS: the agentless scanning and DSPM `client_secret` is a credential, flagged anyway (test/golden/sec-seed.test.ts).',
+          reason:
+            'DECISIONS: the agentless scanning and DSPM `client_secret` is a credential, flagged anyway (test/golden/sec-seed.test.ts).',
         },
       ];
-      expect(compareWithSeed(built.schema, seed, { only: mine, allowedDifferences, reportUnusedAllowances: true })).to.deep.equal([]);
+      expect(
+        compareWithSeed(built.schema, seed, { only: mine, allowedDifferences, reportUnusedAllowances: true }),
+      ).to.deep.equal([]);
       for (const c of CASES) {
         const pascal = c.type.replace(/^sec_/, '').replace(/(^|_)([a-z])/g, (_, __, ch: string) => ch.toUpperCase());
         const token = `sec:index/${pascal[0]!.toLowerCase()}${pascal.slice(1)}:${pascal}`;
@@ -629,7 +901,13 @@ describe('sec client: cloud accounts', () => {
 
   beforeEach(async () => {
     emulator = await startSecEmulator({ account: 'acme' });
-    client = createSecClient({ baseUrl: emulator.url, account: 'acme', apiKey: emulator.apiKey, apiSecret: emulator.apiSecret, userAgent: 'test' });
+    client = createSecClient({
+      baseUrl: emulator.url,
+      account: 'acme',
+      apiKey: emulator.apiKey,
+      apiSecret: emulator.apiSecret,
+      userAgent: 'test',
+    });
   });
   afterEach(async () => {
     await client.close();
@@ -637,7 +915,12 @@ describe('sec client: cloud accounts', () => {
   });
 
   const cloudCCfg = (name: string) =>
-    ({ name, type: 'CloudCCfg', enabled: true, data: { tenantId: 't', credentials: { clientId: 'c', clientSecret: 'client-secret-value' } } }) as const;
+    ({
+      name,
+      type: 'CloudCCfg',
+      enabled: true,
+      data: { tenantId: 't', credentials: { clientId: 'c', clientSecret: 'client-secret-value' } },
+    }) as const;
 
   it('creates, reads (secrets blank), updates, lists by type and deletes', async () => {
     const created = await client.cloudAccounts.create(cloudCCfg('one'));
@@ -647,16 +930,33 @@ describe('sec client: cloud accounts', () => {
       name: 'scan',
       type: 'CloudAAgentless',
       enabled: false,
-      data: { scanFrequency: 24, scanContainers: false, scanHostVulnerabilities: true, scanMultiVolume: false, scanStoppedInstances: true },
+      data: {
+        scanFrequency: 24,
+        scanContainers: false,
+        scanHostVulnerabilities: true,
+        scanMultiVolume: false,
+        scanStoppedInstances: true,
+      },
     });
     expect(agentless.serverToken?.serverToken).to.match(/^[0-9a-f]+$/);
     const updated = await client.cloudAccounts.update(created.intgGuid, { ...cloudCCfg('renamed'), enabled: false });
     expect(updated).to.deep.include({ name: 'renamed', enabled: false });
     const body = emulator.requests.find((r) => r.method === 'PATCH')!.body as Record<string, unknown>;
-    expect(body).to.deep.equal({ intgGuid: created.intgGuid, name: 'renamed', type: 'CloudCCfg', enabled: 0, data: cloudCCfg('x').data });
+    expect(body).to.deep.equal({
+      intgGuid: created.intgGuid,
+      name: 'renamed',
+      type: 'CloudCCfg',
+      enabled: 0,
+      data: cloudCCfg('x').data,
+    });
     expect((await client.cloudAccounts.get(created.intgGuid)).name).to.equal('renamed');
-    expect((await client.cloudAccounts.listOfType('CloudCCfg')).map((a) => a.intgGuid)).to.deep.equal([created.intgGuid]);
-    expect((await client.cloudAccounts.list()).map((a) => a.type).sort()).to.deep.equal(['CloudAAgentless', 'CloudCCfg']);
+    expect((await client.cloudAccounts.listOfType('CloudCCfg')).map((a) => a.intgGuid)).to.deep.equal([
+      created.intgGuid,
+    ]);
+    expect((await client.cloudAccounts.list()).map((a) => a.type).sort()).to.deep.equal([
+      'CloudAAgentless',
+      'CloudCCfg',
+    ]);
     await client.cloudAccounts.delete(created.intgGuid);
     const gone = await client.cloudAccounts.get(created.intgGuid).then(
       () => null,
@@ -667,7 +967,11 @@ describe('sec client: cloud accounts', () => {
 
   it('leaves types it does not model out of lists, and refuses them (or malformed data) on get', async () => {
     const known = await client.cloudAccounts.create(cloudCCfg('known'));
-    const foreign = { ...emulator.get<Record<string, unknown>>('CloudAccounts', known.intgGuid)!, intgGuid: 'ACME_FOREIGN', type: 'CloudEContainers' };
+    const foreign = {
+      ...emulator.get<Record<string, unknown>>('CloudAccounts', known.intgGuid)!,
+      intgGuid: 'ACME_FOREIGN',
+      type: 'CloudEContainers',
+    };
     emulator.put('CloudAccounts', 'ACME_FOREIGN', foreign);
     expect((await client.cloudAccounts.list()).map((a) => a.intgGuid)).to.deep.equal([known.intgGuid]);
     const unknownType = await client.cloudAccounts.get('ACME_FOREIGN').then(
@@ -676,7 +980,10 @@ describe('sec client: cloud accounts', () => {
     );
     expect(isApiError(unknownType, 'malformed_response')).to.equal(true);
     expect(String(unknownType)).to.include('unsupported cloud account type "CloudEContainers"');
-    emulator.put('CloudAccounts', known.intgGuid, { ...emulator.get<Record<string, unknown>>('CloudAccounts', known.intgGuid)!, data: { tenantId: 7 } });
+    emulator.put('CloudAccounts', known.intgGuid, {
+      ...emulator.get<Record<string, unknown>>('CloudAccounts', known.intgGuid)!,
+      data: { tenantId: 7 },
+    });
     const malformed = await client.cloudAccounts.get(known.intgGuid).then(
       () => null,
       (e: unknown) => e,
@@ -685,9 +992,12 @@ describe('sec client: cloud accounts', () => {
     expect(String(malformed)).to.include('data.tenantId');
   });
 
-  it('turns a refused body into an ApiError with the platform\'s message, never the secret', async () => {
+  it("turns a refused body into an ApiError with the platform's message, never the secret", async () => {
     const err = await client.cloudAccounts
-      .create({ ...cloudCCfg('bad'), data: { tenantId: '', credentials: { clientId: 'c', clientSecret: 'client-secret-value' } } })
+      .create({
+        ...cloudCCfg('bad'),
+        data: { tenantId: '', credentials: { clientId: 'c', clientSecret: 'client-secret-value' } },
+      })
       .then(
         () => null,
         (e: unknown) => e,

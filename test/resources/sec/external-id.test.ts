@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
-import { TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
+import { TerraformClient, configValue, type ProviderCallError } from '../../../src/tfclient/terraform-client.js';
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
@@ -30,7 +30,7 @@ describe('sec_external_id through the Terraform-side client', function () {
   });
   const cfg = (plain: Record<string, unknown>) => configValue(tf.resourceSchema(type).block, plain);
 
-  it('makes the id in the platform\'s format without calling the API; refresh and re-plan keep it', async () => {
+  it("makes the id in the platform's format without calling the API; refresh and re-plan keep it", async () => {
     emulator.clearRequests();
     const config = cfg({ csp: 'cloud_a', account_id: '123456789012' });
     const state = (await tf.apply(type, null, await tf.plan(type, null, config), config)).state!;
@@ -40,7 +40,9 @@ describe('sec_external_id through the Terraform-side client', function () {
     expect(read).to.deep.equal(state);
     const again = await tf.plan(type, read, config);
     expect(valueEquals(impliedType(tf.resourceSchema(type).block), again.planned, state)).to.equal(true);
-    expect(emulator.requests.filter((r) => !r.path.includes('/access/tokens')).map((r) => `${r.method} ${r.path}`)).to.deep.equal([]);
+    expect(
+      emulator.requests.filter((r) => !r.path.includes('/access/tokens')).map((r) => `${r.method} ${r.path}`),
+    ).to.deep.equal([]);
 
     const moved = await tf.plan(type, state, cfg({ csp: 'cloud_a', account_id: '210987654321' }));
     expect(moved.requiresReplace).to.deep.equal([[{ attr: 'account_id' }]]);

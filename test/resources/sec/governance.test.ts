@@ -7,7 +7,12 @@ import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
-import { TerraformClient, configValue, ProviderCallError, type WireDiagnostic } from '../../../src/tfclient/terraform-client.js';
+import {
+  TerraformClient,
+  configValue,
+  ProviderCallError,
+  type WireDiagnostic,
+} from '../../../src/tfclient/terraform-client.js';
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import { UNKNOWN, type ObjectValue } from '../../../src/schema/value.js';
@@ -37,7 +42,10 @@ function helpers(get: () => TerraformClient) {
     const tf = get();
     const again = await tf.plan(type, state, cfg(type, plain));
     expect(again.requiresReplace, 'no replacement').to.deep.equal([]);
-    expect(valueEquals(impliedType(tf.resourceSchema(type).block), again.planned, state), 're-plan must be empty').to.equal(true);
+    expect(
+      valueEquals(impliedType(tf.resourceSchema(type).block), again.planned, state),
+      're-plan must be empty',
+    ).to.equal(true);
   };
   const converge = async (type: string, prior: ObjectValue | null, plain: Plain): Promise<ObjectValue> => {
     const tf = get();
@@ -81,42 +89,91 @@ describe('sec governance resources through the Terraform-side client', function 
     const type = 'sec_report_rule';
     let channel: string;
     let otherChannel: string;
-    const rule = (extra: Plain = {}): Plain => ({ name: 'weekly', severities: ['critical', 'HIGH'], email_alert_channels: [channel], ...extra });
+    const rule = (extra: Plain = {}): Plain => ({
+      name: 'weekly',
+      severities: ['critical', 'HIGH'],
+      email_alert_channels: [channel],
+      ...extra,
+    });
 
     before(async () => {
-      channel = (await converge('sec_alert_channel_email', null, { name: 'reports', recipients: ['reports@example.com'] })).intg_guid as string;
-      otherChannel = (await converge('sec_alert_channel_email', null, { name: 'reports-2', recipients: ['audit@example.com'] })).intg_guid as string;
+      channel = (
+        await converge('sec_alert_channel_email', null, { name: 'reports', recipients: ['reports@example.com'] })
+      ).intg_guid as string;
+      otherChannel = (
+        await converge('sec_alert_channel_email', null, { name: 'reports-2', recipients: ['audit@example.com'] })
+      ).intg_guid as string;
     });
 
     // The intended wiring (sec.md §2.9 with the neutral keys of §3.6), written out independently of the
     // provider's own table: one flag, one key.
     const EXPECTED_KEYS: Record<string, Record<string, string>> = {
       cloud_a_compliance_reports: {
-        pci: 'pci', cis_s3: 'cloudACisS3', soc: 'soc', soc_rev2: 'cloudASocRev2', hipaa: 'hipaa', iso_2700: 'iso2700',
-        nist_800_171_rev2: 'nist800-171Rev2', nist_800_53_rev4: 'nist800-53Rev4',
+        pci: 'pci',
+        cis_s3: 'cloudACisS3',
+        soc: 'soc',
+        soc_rev2: 'cloudASocRev2',
+        hipaa: 'hipaa',
+        iso_2700: 'iso2700',
+        nist_800_171_rev2: 'nist800-171Rev2',
+        nist_800_53_rev4: 'nist800-53Rev4',
       },
       cloud_b_compliance_reports: {
-        pci: 'cloudBPci', pci_rev2: 'cloudBPciRev2', cis: 'cloudBCis', cis_12: 'cloudBCis12', soc: 'cloudBSoc', soc_rev2: 'cloudBSocRev2',
-        hipaa: 'cloudBHipaa', hipaa_rev2: 'cloudBHipaaRev2', iso_27001: 'cloudBIso27001', k8s: 'cloudBK8s',
+        pci: 'cloudBPci',
+        pci_rev2: 'cloudBPciRev2',
+        cis: 'cloudBCis',
+        cis_12: 'cloudBCis12',
+        soc: 'cloudBSoc',
+        soc_rev2: 'cloudBSocRev2',
+        hipaa: 'cloudBHipaa',
+        hipaa_rev2: 'cloudBHipaaRev2',
+        iso_27001: 'cloudBIso27001',
+        k8s: 'cloudBK8s',
       },
       cloud_c_compliance_reports: { pci: 'cloudCPci', cis: 'cloudCCis', soc: 'cloudCSoc', cis_131: 'cloudCCis131' },
       daily_compliance_reports: {
-        cloud_a_trail: 'cloudATrailEvents', cloud_a_compliance: 'cloudAComplianceEvents', cloud_c_activity_log: 'cloudCActivityLogEvents',
-        cloud_c_compliance: 'cloudCComplianceEvents', cloud_b_audit_trail: 'cloudBAuditTrailEvents', cloud_b_compliance: 'cloudBComplianceEvents',
-        cluster_distro_compliance: 'clusterDistroCompliance', cluster_distro_compliance_events: 'clusterDistroComplianceEvents',
-        platform: 'platformEvents', host_security: 'agentEvents',
+        cloud_a_trail: 'cloudATrailEvents',
+        cloud_a_compliance: 'cloudAComplianceEvents',
+        cloud_c_activity_log: 'cloudCActivityLogEvents',
+        cloud_c_compliance: 'cloudCComplianceEvents',
+        cloud_b_audit_trail: 'cloudBAuditTrailEvents',
+        cloud_b_compliance: 'cloudBComplianceEvents',
+        cluster_distro_compliance: 'clusterDistroCompliance',
+        cluster_distro_compliance_events: 'clusterDistroComplianceEvents',
+        platform: 'platformEvents',
+        host_security: 'agentEvents',
       },
     };
-    const onKeys = (stored: Stored) => Object.entries(stored.reportNotificationTypes as Record<string, boolean>).filter(([, v]) => v).map(([k]) => k).sort();
+    const onKeys = (stored: Stored) =>
+      Object.entries(stored.reportNotificationTypes as Record<string, boolean>)
+        .filter(([, v]) => v)
+        .map(([k]) => k)
+        .sort();
 
     it('creates a rule with the platform spellings on the wire and the configured ones in state', async () => {
-      const state = await converge(type, null, rule({ description: 'weekly reports', cloud_a_compliance_reports: [{ pci: true }] }));
+      const state = await converge(
+        type,
+        null,
+        rule({ description: 'weekly reports', cloud_a_compliance_reports: [{ pci: true }] }),
+      );
       const stored = emulator.get<Stored>('ReportRules', state.id as string)!;
-      expect(stored.filters).to.deep.include({ name: 'weekly', description: 'weekly reports', enabled: 1, severity: [1, 2], resourceGroups: [] });
+      expect(stored.filters).to.deep.include({
+        name: 'weekly',
+        description: 'weekly reports',
+        enabled: 1,
+        severity: [1, 2],
+        resourceGroups: [],
+      });
       expect(stored.intgGuidList).to.deep.equal([channel]);
       expect(Object.keys(stored.reportNotificationTypes)).to.have.length(33);
       expect(onKeys(stored)).to.deep.equal(['pci']);
-      expect(state).to.deep.include({ id: state.guid, type: 'Report', enabled: true, weekly_snapshot: null, severities: ['critical', 'HIGH'] });
+      expect(state).to.deep.include({
+        id: state.guid,
+        type: 'Report',
+        enabled: true,
+        weekly_snapshot: null,
+        severities: ['critical', 'HIGH'],
+      });
       expect(state.cloud_b_compliance_reports).to.deep.equal([]);
       await destroy(type, state);
       expect(emulator.get('ReportRules', state.id as string)).to.equal(undefined);
@@ -128,14 +185,20 @@ describe('sec governance resources through the Terraform-side client', function 
       for (const [blockName, flags] of Object.entries(EXPECTED_KEYS)) {
         for (const [flag, key] of Object.entries(flags)) {
           state = await converge(type, state, rule({ [blockName]: [{ [flag]: true }] }));
-          expect(onKeys(emulator.get<Stored>('ReportRules', state.id as string)!), `${blockName}.${flag}`).to.deep.equal([key]);
+          expect(
+            onKeys(emulator.get<Stored>('ReportRules', state.id as string)!),
+            `${blockName}.${flag}`,
+          ).to.deep.equal([key]);
         }
       }
       await destroy(type, state);
     });
 
     it('updates in place, imports with an empty plan, refreshes reports changed behind its back, and notices deletion', async () => {
-      const first = rule({ daily_compliance_reports: [{ host_security: true, cloud_a_compliance: true }], weekly_snapshot: false });
+      const first = rule({
+        daily_compliance_reports: [{ host_security: true, cloud_a_compliance: true }],
+        weekly_snapshot: false,
+      });
       let state = await converge(type, null, first);
       const guid = state.id as string;
       const second = rule({
@@ -157,11 +220,17 @@ describe('sec governance resources through the Terraform-side client', function 
 
       const imported = await tf.importState(type, guid);
       expect(imported).to.deep.include({ id: guid, guid, name: 'weekly-eu', enabled: false, weekly_snapshot: null });
-      expect((imported.daily_compliance_reports as Plain[])[0]).to.deep.include({ cloud_a_compliance: true, host_security: false });
+      expect((imported.daily_compliance_reports as Plain[])[0]).to.deep.include({
+        cloud_a_compliance: true,
+        host_security: false,
+      });
       await planIsEmpty(type, imported, { ...second, cloud_c_compliance_reports: [] });
 
       // Reports switched on in the UI show up (upstream never refreshed these blocks).
-      emulator.put('ReportRules', guid, { ...stored, reportNotificationTypes: { ...stored.reportNotificationTypes, cloudBK8s: true, cloudAComplianceEvents: false } });
+      emulator.put('ReportRules', guid, {
+        ...stored,
+        reportNotificationTypes: { ...stored.reportNotificationTypes, cloudBK8s: true, cloudAComplianceEvents: false },
+      });
       const drifted = (await tf.read(type, state)).state!;
       expect((drifted.cloud_b_compliance_reports as Plain[])[0]).to.deep.include({ k8s: true, pci: false });
       expect((drifted.daily_compliance_reports as Plain[])[0]).to.deep.include({ cloud_a_compliance: false });
@@ -184,7 +253,13 @@ describe('sec governance resources through the Terraform-side client', function 
 
   describe('sec_resource_group', () => {
     const type = 'sec_resource_group';
-    const filter = (filter_name: string, field: string, value: string[], extra: Plain = {}) => ({ filter_name, field, operation: 'EQUALS', value, ...extra });
+    const filter = (filter_name: string, field: string, value: string[], extra: Plain = {}) => ({
+      filter_name,
+      field,
+      operation: 'EQUALS',
+      value,
+      ...extra,
+    });
     const deep = (extra: Plain = {}): Plain => ({
       name: 'prod',
       type: 'CLOUD_A',
@@ -200,7 +275,12 @@ describe('sec governance resources through the Terraform-side client', function 
                 {
                   operator: 'AND',
                   filter: [filter('team', 'Resource Tag', ['security'], { key: 'team' })],
-                  group: [{ operator: 'OR', filter: [filter('eu', 'Region', ['eu-west-1']), filter('eu2', 'Region', ['eu-central-1'])] }],
+                  group: [
+                    {
+                      operator: 'OR',
+                      filter: [filter('eu', 'Region', ['eu-west-1']), filter('eu2', 'Region', ['eu-central-1'])],
+                    },
+                  ],
                 },
               ],
             },
@@ -215,12 +295,20 @@ describe('sec governance resources through the Terraform-side client', function 
       const stored = emulator.get<Stored>('ResourceGroups', state.id as string)!;
       expect(stored).to.deep.include({ name: 'prod', resourceType: 'CLOUD_A', enabled: 1, description: '' });
       expect(Object.keys(stored.query.filters).sort()).to.deep.equal(['accounts', 'eu', 'eu2', 'team', 'us']);
-      expect(stored.query.filters.team).to.deep.equal({ field: 'Resource Tag', operation: 'EQUALS', values: ['security'], key: 'team' });
+      expect(stored.query.filters.team).to.deep.equal({
+        field: 'Resource Tag',
+        operation: 'EQUALS',
+        values: ['security'],
+        key: 'team',
+      });
       expect(stored.query.filters.us).to.not.have.property('key');
       const e = stored.query.expression;
       expect(e.operator).to.equal('AND');
       expect(e.children[0]).to.deep.equal({ filterName: 'accounts' });
-      expect(e.children[1].children[1].children[1]).to.deep.equal({ operator: 'OR', children: [{ filterName: 'eu' }, { filterName: 'eu2' }] });
+      expect(e.children[1].children[1].children[1]).to.deep.equal({
+        operator: 'OR',
+        children: [{ filterName: 'eu' }, { filterName: 'eu2' }],
+      });
       expect(state).to.deep.include({ enabled: true, is_default: false, description: null });
       expect(state.last_updated).to.match(/^\d{4}-\d{2}-\d{2}T/);
       await destroy(type, state);
@@ -233,10 +321,7 @@ describe('sec governance resources through the Terraform-side client', function 
           {
             operator: 'AND',
             filter: [filter('a', 'Account', ['1'])],
-            group: [
-              { operator: 'OR', filter: [filter('a', 'Region', ['x'])] },
-              { operator: 'AND' },
-            ],
+            group: [{ operator: 'OR', filter: [filter('a', 'Region', ['x'])] }, { operator: 'AND' }],
           },
         ],
       });
@@ -255,10 +340,14 @@ describe('sec governance resources through the Terraform-side client', function 
       g.group[0].operator = 'XOR';
       g.group[0].group[0].filter[0].operation = 'LIKE';
       const diags = await validationErrors(type, { ...config, type: 'AWS' });
-      expect(diags.map((d) => d.path).sort()).to.deep.equal(['group[0].group[0].group[0].filter[0].operation', 'group[0].group[0].operator', 'type']);
+      expect(diags.map((d) => d.path).sort()).to.deep.equal([
+        'group[0].group[0].group[0].filter[0].operation',
+        'group[0].group[0].operator',
+        'type',
+      ]);
     });
 
-    it("refuses a filter on a field its resource type lacks, and a tag filter without a key, at plan time; an unknown type waits", async () => {
+    it('refuses a filter on a field its resource type lacks, and a tag filter without a key, at plan time; an unknown type waits', async () => {
       const config = deep();
       const g = (config.group as any[])[0];
       g.group[0].filter[0].field = 'Hostname';
@@ -268,7 +357,9 @@ describe('sec governance resources through the Terraform-side client', function 
         ['Invalid filter field', 'group[0].group[0].filter[0].field'],
         ['Missing filter key', 'group[0].group[0].group[0].filter[0].key'],
       ]);
-      expect(diags[0]!.detail).to.equal('"Hostname" is not a field of CLOUD_A resource groups; use one of "Account", "Organization ID", "Region", "Resource Tag".');
+      expect(diags[0]!.detail).to.equal(
+        '"Hostname" is not a field of CLOUD_A resource groups; use one of "Account", "Organization ID", "Region", "Resource Tag".',
+      );
       g.group[0].group[0].filter[0].key = 'team';
       await tf.validateResource(type, { ...cfg(type, config), type: UNKNOWN });
     });
@@ -292,7 +383,15 @@ describe('sec governance resources through the Terraform-side client', function 
       expect(stored).to.deep.include({ description: 'second', enabled: 0 });
       expect(stored.query.filters.accounts.values).to.deep.equal(['123456789012', '210987654321']);
 
-      const retype = await tf.plan(type, state, cfg(type, { ...changed, type: 'CLOUD_B', group: [{ operator: 'AND', filter: [filter('projects', 'Project ID', ['acme'])] }] }));
+      const retype = await tf.plan(
+        type,
+        state,
+        cfg(type, {
+          ...changed,
+          type: 'CLOUD_B',
+          group: [{ operator: 'AND', filter: [filter('projects', 'Project ID', ['acme'])] }],
+        }),
+      );
       expect(retype.requiresReplace).to.deep.equal([[{ attr: 'type' }]]);
 
       const imported = await tf.importState(type, guid);
@@ -304,10 +403,14 @@ describe('sec governance resources through the Terraform-side client', function 
       emulator.put('ResourceGroups', guid, { ...stored, query: { ...stored.query, filters: recased } });
       expect((await tf.read(type, state)).state).to.deep.equal(state);
 
-      emulator.put('ResourceGroups', guid, { ...stored, query: { ...stored.query, expression: { ...stored.query.expression, operator: 'OR' } } });
+      emulator.put('ResourceGroups', guid, {
+        ...stored,
+        query: { ...stored.query, expression: { ...stored.query.expression, operator: 'OR' } },
+      });
       const drifted = (await tf.read(type, state)).state!;
       expect((drifted.group as Plain[])[0]!.operator).to.equal('OR');
-      state = (await tf.apply(type, drifted, await tf.plan(type, drifted, cfg(type, changed)), cfg(type, changed))).state!;
+      state = (await tf.apply(type, drifted, await tf.plan(type, drifted, cfg(type, changed)), cfg(type, changed)))
+        .state!;
       expect(emulator.get<Stored>('ResourceGroups', guid)!.query.expression.operator).to.equal('AND');
 
       emulator.remove('ResourceGroups', guid);
@@ -323,27 +426,58 @@ describe('sec governance resources through the Terraform-side client', function 
 
   describe('sec_team_member', () => {
     const type = 'sec_team_member';
-    const member = (extra: Plain = {}): Plain => ({ email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', company: 'Analytical', ...extra });
+    const member = (extra: Plain = {}): Plain => ({
+      email: 'ada@example.com',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      company: 'Analytical',
+      ...extra,
+    });
 
     it('account member: create, update in place, replace on e-mail change, import by GUID and e-mail, drift, destroy', async () => {
       let state = await converge(type, null, member());
       const guid = state.id as string;
-      expect(emulator.get<Stored>('TeamMembers', guid)).to.deep.include({ userName: 'ada@example.com', userEnabled: 1, orgLevel: false });
-      expect(emulator.get<Stored>('TeamMembers', guid)!.props).to.deep.include({ firstName: 'Ada', company: 'Analytical', accountAdmin: false });
+      expect(emulator.get<Stored>('TeamMembers', guid)).to.deep.include({
+        userName: 'ada@example.com',
+        userEnabled: 1,
+        orgLevel: false,
+      });
+      expect(emulator.get<Stored>('TeamMembers', guid)!.props).to.deep.include({
+        firstName: 'Ada',
+        company: 'Analytical',
+        accountAdmin: false,
+      });
       expect(state).to.deep.include({ guid, enabled: true, administrator: false, organization: [] });
 
-      state = await converge(type, state, member({ company: 'Engines Ltd', enabled: false, administrator: true, email: 'ADA@example.com' }));
+      state = await converge(
+        type,
+        state,
+        member({ company: 'Engines Ltd', enabled: false, administrator: true, email: 'ADA@example.com' }),
+      );
       expect(state.id).to.equal(guid);
       expect(emulator.get<Stored>('TeamMembers', guid)).to.deep.include({ userEnabled: 0 });
-      expect(emulator.get<Stored>('TeamMembers', guid)!.props).to.deep.include({ company: 'Engines Ltd', accountAdmin: true });
+      expect(emulator.get<Stored>('TeamMembers', guid)!.props).to.deep.include({
+        company: 'Engines Ltd',
+        accountAdmin: true,
+      });
 
-      const rename = await tf.plan(type, state, cfg(type, member({ company: 'Engines Ltd', enabled: false, administrator: true, email: 'ada.l@example.com' })));
+      const rename = await tf.plan(
+        type,
+        state,
+        cfg(type, member({ company: 'Engines Ltd', enabled: false, administrator: true, email: 'ada.l@example.com' })),
+      );
       expect(rename.requiresReplace).to.deep.equal([[{ attr: 'email' }]]);
 
       const final = member({ company: 'Engines Ltd', enabled: false, administrator: true });
       for (const id of [guid, 'ada@example.com']) {
         const imported = await tf.importState(type, id);
-        expect(imported).to.deep.include({ id: guid, email: 'ada@example.com', company: 'Engines Ltd', administrator: true, enabled: false });
+        expect(imported).to.deep.include({
+          id: guid,
+          email: 'ada@example.com',
+          company: 'Engines Ltd',
+          administrator: true,
+          enabled: false,
+        });
         await planIsEmpty(type, imported, final);
       }
       const missing = await failure(tf.importState(type, 'NOT_A_GUID'));
@@ -359,15 +493,30 @@ describe('sec governance resources through the Terraform-side client', function 
     });
 
     it('validates the e-mail address and conflicting roles at plan time', async () => {
-      const diags = await validationErrors(type, member({ email: 'not-an-email', administrator: true, organization: [{ administrator: true, user: true }] }));
+      const diags = await validationErrors(
+        type,
+        member({ email: 'not-an-email', administrator: true, organization: [{ administrator: true, user: true }] }),
+      );
       expect(diags.map((d) => d.path).sort()).to.deep.equal(['administrator', 'email', 'organization[0].user']);
-      const lists = await validationErrors(type, member({ organization: [{ user: true, admin_accounts: ['dev'], user_accounts: ['DEV'] }] }));
-      expect(lists.map((d) => d.path).sort()).to.deep.equal(['organization[0].admin_accounts', 'organization[0].user_accounts', 'organization[0].user_accounts']);
+      const lists = await validationErrors(
+        type,
+        member({ organization: [{ user: true, admin_accounts: ['dev'], user_accounts: ['DEV'] }] }),
+      );
+      expect(lists.map((d) => d.path).sort()).to.deep.equal([
+        'organization[0].admin_accounts',
+        'organization[0].user_accounts',
+        'organization[0].user_accounts',
+      ]);
     });
 
     it('an organization block needs the provider in organization mode, judged at plan time', async () => {
-      const diags = await failure(tf.plan(type, null, cfg(type, member({ email: 'org@example.com', organization: [{ user: true }] }))));
-      expect(diags[0]).to.deep.include({ summary: 'Team member does not match the provider mode', path: 'organization' });
+      const diags = await failure(
+        tf.plan(type, null, cfg(type, member({ email: 'org@example.com', organization: [{ user: true }] }))),
+      );
+      expect(diags[0]).to.deep.include({
+        summary: 'Team member does not match the provider mode',
+        path: 'organization',
+      });
       expect(diags[0]!.detail).to.match(/needs `organization = true`/);
     });
 
@@ -381,33 +530,69 @@ describe('sec governance resources through the Terraform-side client', function 
       after(async () => orgTf?.close());
 
       it('creates per-account roles, switches to an organization-wide role, disables and renames the company, imports by e-mail', async () => {
-        const first = member({ email: 'grace@example.com', first_name: 'Grace', organization: [{ admin_accounts: ['dev'], user_accounts: ['Prod'] }] });
+        const first = member({
+          email: 'grace@example.com',
+          first_name: 'Grace',
+          organization: [{ admin_accounts: ['dev'], user_accounts: ['Prod'] }],
+        });
         let state = await org.converge(type, null, first);
         const guid = state.id as string;
-        expect(emulator.get<Stored>('TeamMembers', guid)).to.deep.include({ orgLevel: true, orgAdmin: false, orgUser: false, adminRoleAccounts: ['DEV'], userRoleAccounts: ['PROD'] });
-        expect((state.organization as Plain[])[0]).to.deep.include({ admin_accounts: ['dev'], user_accounts: ['Prod'] });
+        expect(emulator.get<Stored>('TeamMembers', guid)).to.deep.include({
+          orgLevel: true,
+          orgAdmin: false,
+          orgUser: false,
+          adminRoleAccounts: ['DEV'],
+          userRoleAccounts: ['PROD'],
+        });
+        expect((state.organization as Plain[])[0]).to.deep.include({
+          admin_accounts: ['dev'],
+          user_accounts: ['Prod'],
+        });
 
         // Upstream's organization-mode update dropped `enabled` and `company`.
-        const second = member({ email: 'grace@example.com', first_name: 'Grace', company: 'Navy', enabled: false, organization: [{ user: true }] });
+        const second = member({
+          email: 'grace@example.com',
+          first_name: 'Grace',
+          company: 'Navy',
+          enabled: false,
+          organization: [{ user: true }],
+        });
         state = await org.converge(type, state, second);
         const stored = emulator.get<Stored>('TeamMembers', guid)!;
-        expect(stored).to.deep.include({ orgUser: true, orgAdmin: false, adminRoleAccounts: [], userRoleAccounts: [], userEnabled: 0 });
+        expect(stored).to.deep.include({
+          orgUser: true,
+          orgAdmin: false,
+          adminRoleAccounts: [],
+          userRoleAccounts: [],
+          userEnabled: 0,
+        });
         expect(stored.props.company).to.equal('Navy');
 
         const imported = await orgTf.importState(type, 'grace@example.com');
         expect(imported).to.deep.include({ id: guid, administrator: false, enabled: false, company: 'Navy' });
-        expect(imported.organization).to.deep.equal([{ administrator: false, user: true, admin_accounts: null, user_accounts: null }]);
+        expect(imported.organization).to.deep.equal([
+          { administrator: false, user: true, admin_accounts: null, user_accounts: null },
+        ]);
         await org.planIsEmpty(type, imported, second);
 
-        const roleless = await org.applyErrors(type, state, member({ email: 'grace@example.com', first_name: 'Grace', organization: [{}] }));
+        const roleless = await org.applyErrors(
+          type,
+          state,
+          member({ email: 'grace@example.com', first_name: 'Grace', organization: [{}] }),
+        );
         expect(roleless[0]).to.deep.include({ summary: 'Organization member without a role', path: 'organization[0]' });
         await org.destroy(type, state);
         expect(emulator.get('TeamMembers', guid)).to.equal(undefined);
       });
 
       it('an account-level member is refused at plan time with a pointer to the organization block', async () => {
-        const diags = await failure(orgTf.plan(type, null, org.cfg(type, member({ email: 'plain@example.com', administrator: true }))));
-        expect(diags[0]).to.deep.include({ summary: 'Team member does not match the provider mode', path: 'organization' });
+        const diags = await failure(
+          orgTf.plan(type, null, org.cfg(type, member({ email: 'plain@example.com', administrator: true }))),
+        );
+        expect(diags[0]).to.deep.include({
+          summary: 'Team member does not match the provider mode',
+          path: 'organization',
+        });
         expect(diags[0]!.detail).to.match(/add an `organization` block/);
       });
     });
@@ -439,7 +624,12 @@ describe('sec governance resources through the Terraform-side client', function 
       let state = await converge(container, null, exception());
       const guid = state.id as string;
       const stored = emulator.get<Stored>('VulnerabilityExceptions', guid)!;
-      expect(stored).to.deep.include({ exceptionType: 'Container', exceptionReason: 'Accepted Risk', expiryTime: '2099-12-31T00:00:00.000Z', state: 1 });
+      expect(stored).to.deep.include({
+        exceptionType: 'Container',
+        exceptionReason: 'Accepted Risk',
+        expiryTime: '2099-12-31T00:00:00.000Z',
+        state: 1,
+      });
       expect(stored.vulnerabilityCriteria).to.deep.equal({
         cve: ['CVE-2024-0001'],
         severity: ['High', 'Critical'],
@@ -447,14 +637,30 @@ describe('sec governance resources through the Terraform-side client', function 
         package: [{ openssl: ['3.0.2'] }, { openssl: ['3.0.3'] }],
       });
       expect(stored.resourceScope).to.deep.equal({ imageTag: ['1.0'], registry: ['registry.example.com'] });
-      expect(state).to.deep.include({ guid, type: 'Container', reason: 'accepted risk', expiry: '2099-12-31T00:00:00Z', enabled: true, description: null });
+      expect(state).to.deep.include({
+        guid,
+        type: 'Container',
+        reason: 'accepted risk',
+        expiry: '2099-12-31T00:00:00Z',
+        enabled: true,
+        description: null,
+      });
 
       // Upstream never filled resource_scope after import.
       const imported = await tf.importState(container, guid);
-      expect((imported.resource_scope as Plain[])[0]).to.deep.include({ registries: ['registry.example.com'], image_tags: ['1.0'], namespaces: null });
+      expect((imported.resource_scope as Plain[])[0]).to.deep.include({
+        registries: ['registry.example.com'],
+        image_tags: ['1.0'],
+        namespaces: null,
+      });
       await planIsEmpty(container, imported, exception());
 
-      const second = exception({ reason: 'Fix Pending', description: 'until the rebuild', resource_scope: [], enabled: false });
+      const second = exception({
+        reason: 'Fix Pending',
+        description: 'until the rebuild',
+        resource_scope: [],
+        enabled: false,
+      });
       state = await converge(container, state, second);
       expect(state.id).to.equal(guid);
       const updated = emulator.get<Stored>('VulnerabilityExceptions', guid)!;
@@ -523,17 +729,31 @@ describe('sec governance resources through the Terraform-side client', function 
       (config.vulnerability_criteria as any[])[0].severities = ['urgent'];
       (config.vulnerability_criteria as any[])[0].fixable_vuln = 'maybe';
       const diags = await validationErrors(container, config);
-      expect(diags.map((d) => d.path).sort()).to.deep.equal(['expiry', 'reason', 'vulnerability_criteria[0].fixable_vuln', 'vulnerability_criteria[0].severities']);
+      expect(diags.map((d) => d.path).sort()).to.deep.equal([
+        'expiry',
+        'reason',
+        'vulnerability_criteria[0].fixable_vuln',
+        'vulnerability_criteria[0].severities',
+      ]);
     });
 
     it('refuses empty criteria at validation, at the criteria block, and a past or impossible expiry at its path, before the API', async () => {
       const empty = await validationErrors(host, { name: 'nothing', vulnerability_criteria: [{}] });
       expect(empty[0]).to.deep.include({ summary: 'No vulnerability criteria', path: 'vulnerability_criteria[0]' });
       const before = emulator.requests.length;
-      for (const expiry of ['2001-01-01T00:00:00Z', '2099-13-01T00:00:00Z', '2099-02-30T00:00:00Z', '2099-01-01T24:00:00Z', '2099-01-01T23:59:60Z', '2099-01-01T00:00:00+24:00']) {
+      for (const expiry of [
+        '2001-01-01T00:00:00Z',
+        '2099-13-01T00:00:00Z',
+        '2099-02-30T00:00:00Z',
+        '2099-01-01T24:00:00Z',
+        '2099-01-01T23:59:60Z',
+        '2099-01-01T00:00:00+24:00',
+      ]) {
         const [d] = await validationErrors(container, exception({ expiry }));
         expect(d, expiry).to.deep.include({ summary: 'Invalid value for "expiry"', path: 'expiry' });
-        expect(d!.detail, expiry).to.match(expiry.startsWith('2001') ? /must be in the future/ : /must be an RFC 3339 timestamp with a real date/);
+        expect(d!.detail, expiry).to.match(
+          expiry.startsWith('2001') ? /must be in the future/ : /must be an RFC 3339 timestamp with a real date/,
+        );
       }
       expect(emulator.requests.length, 'nothing was sent').to.equal(before);
     });
@@ -561,12 +781,19 @@ describe('Pulumi mapping: governance nested types against the sec seed', () => {
     const seed = parseSeed(readFileSync(SEED, 'utf8'));
     const built = buildPulumiSchemaWithReport(await describeProvider('sec'));
     expect(built.warnings).to.deep.equal([]);
-    const subjects = Object.keys(seed.types).filter((n) => /^(ReportRule|ResourceGroup|TeamMember|VulnerabilityException)/.test(n));
+    const subjects = Object.keys(seed.types).filter((n) =>
+      /^(ReportRule|ResourceGroup|TeamMember|VulnerabilityException)/.test(n),
+    );
     expect(subjects).to.have.length(17);
     for (const s of subjects) expect(built.schema.types, s).to.have.property(`sec:index/${s}:${s}`);
     const diffs = compareWithSeed(built.schema, seed, {
       only: subjects,
-      allowedDifferences: [{ what: 'ReportRuleDailyComplianceReports.cloudCCompliance: has default false, the seed states none', reason: 'DECISIONS: defaults to false like its siblings' }],
+      allowedDifferences: [
+        {
+          what: 'ReportRuleDailyComplianceReports.cloudCCompliance: has default false, the seed states none',
+          reason: 'DECISIONS: defaults to false like its siblings',
+        },
+      ],
       reportUnusedAllowances: true,
     });
     expect(diffs, diffs.join('\n')).to.deep.equal([]);

@@ -8,7 +8,12 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
-import { TerraformClient, configValue, ProviderCallError, type WireDiagnostic } from '../../../src/tfclient/terraform-client.js';
+import {
+  TerraformClient,
+  configValue,
+  ProviderCallError,
+  type WireDiagnostic,
+} from '../../../src/tfclient/terraform-client.js';
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import type { ObjectValue } from '../../../src/schema/value.js';
@@ -31,7 +36,12 @@ interface Case {
   settled?: (stored: Stored, state: ObjectValue) => void;
 }
 
-const violation = { name: 'Violation', event_name: 'Bucket exposed', description: 'Bucket {{RESOURCE_ID}} is public', subject: '{{_OCCURRENCE}} in {{ACCOUNT_ID}}' };
+const violation = {
+  name: 'Violation',
+  event_name: 'Bucket exposed',
+  description: 'Bucket {{RESOURCE_ID}} is public',
+  subject: '{{_OCCURRENCE}} in {{ACCOUNT_ID}}',
+};
 
 describe('sec resources: creates whose answer is lost', function () {
   this.timeout(120_000);
@@ -42,7 +52,8 @@ describe('sec resources: creates whose answer is lost', function () {
   let objectStore: string;
 
   const cfg = (type: string, plain: Plain) => configValue(tf.resourceSchema(type).block, plain);
-  const requestsTo = (method: string, path: string) => emulator.requests.filter((r) => r.method === method && r.path.split('?')[0] === path);
+  const requestsTo = (method: string, path: string) =>
+    emulator.requests.filter((r) => r.method === method && r.path.split('?')[0] === path);
 
   async function apply(type: string, prior: ObjectValue | null, plain: Plain | null): Promise<ObjectValue | null> {
     const config = plain === null ? null : cfg(type, plain);
@@ -61,7 +72,11 @@ describe('sec resources: creates whose answer is lost', function () {
   }
 
   /** ApplyResourceChange answered as is: the state returned alongside the error diagnostics (Terraform keeps it). */
-  async function applyRaw(type: string, prior: ObjectValue | null, plain: Plain): Promise<{ state: ObjectValue | null; errors: { summary: string; detail: string }[] }> {
+  async function applyRaw(
+    type: string,
+    prior: ObjectValue | null,
+    plain: Plain,
+  ): Promise<{ state: ObjectValue | null; errors: { summary: string; detail: string }[] }> {
     const config = cfg(type, plain);
     const { state, errors } = await tf.applyKeepingState(type, prior, await tf.plan(type, prior, config), config);
     return { state, errors: errors.map((d) => ({ summary: d.summary, detail: d.detail })) };
@@ -70,18 +85,32 @@ describe('sec resources: creates whose answer is lost', function () {
   async function expectEmptyPlan(type: string, state: ObjectValue, plain: Plain): Promise<void> {
     const again = await tf.plan(type, state, cfg(type, plain));
     expect(again.requiresReplace).to.deep.equal([]);
-    expect(valueEquals(impliedType(tf.resourceSchema(type).block), again.planned, state), 're-plan must be empty').to.equal(true);
+    expect(
+      valueEquals(impliedType(tf.resourceSchema(type).block), again.planned, state),
+      're-plan must be empty',
+    ).to.equal(true);
   }
 
   before(async () => {
     emulator = await startSecEmulator();
     tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
     await tf.configure({});
-    channel = (await apply('sec_alert_channel_email', null, { name: 'reports', recipients: ['reports@example.com'] }))!.id as string;
-    policyId = (await apply('sec_policy', null, { title: 'For exceptions', query_id: 'SEC_Global_CloudA_Trail_TrailChange', description: 'd', remediation: 'r', severity: 'Low', type: 'Violation', policy_id_suffix: 'exc' }))!
+    channel = (await apply('sec_alert_channel_email', null, { name: 'reports', recipients: ['reports@example.com'] }))!
       .id as string;
-    objectStore = (await apply('sec_alert_channel_cloud_a_object_store', null, { name: 'exports', bucket_arn: 'arn:cloud-a:s3:::exports', credentials: [{ external_id: 'e', role_arn: 'arn:cloud-a:iam::123456789012:role/e' }] }))!
-      .id as string;
+    policyId = (await apply('sec_policy', null, {
+      title: 'For exceptions',
+      query_id: 'SEC_Global_CloudA_Trail_TrailChange',
+      description: 'd',
+      remediation: 'r',
+      severity: 'Low',
+      type: 'Violation',
+      policy_id_suffix: 'exc',
+    }))!.id as string;
+    objectStore = (await apply('sec_alert_channel_cloud_a_object_store', null, {
+      name: 'exports',
+      bucket_arn: 'arn:cloud-a:s3:::exports',
+      credentials: [{ external_id: 'e', role_arn: 'arn:cloud-a:iam::123456789012:role/e' }],
+    }))!.id as string;
   });
   after(async () => {
     await tf?.close();
@@ -97,14 +126,18 @@ describe('sec resources: creates whose answer is lost', function () {
       idKey: 'intgGuid',
       config: () => ({ name: 'lost-email', recipients: ['ops@example.com'] }),
       // The channel was tested, as a create tests it.
-      settled: (stored) => expect(requestsTo('POST', `/api/v2/AlertChannels/${String(stored.intgGuid)}/test`)).to.have.length(1),
+      settled: (stored) =>
+        expect(requestsTo('POST', `/api/v2/AlertChannels/${String(stored.intgGuid)}/test`)).to.have.length(1),
     },
     {
       type: 'sec_integration_cloud_a_cfg',
       path: '/api/v2/CloudAccounts',
       collection: 'CloudAccounts',
       idKey: 'intgGuid',
-      config: () => ({ name: 'lost-cfg', credentials: [{ role_arn: 'arn:cloud-a:iam::123456789012:role/sec-audit', external_id: 'ext-1' }] }),
+      config: () => ({
+        name: 'lost-cfg',
+        credentials: [{ role_arn: 'arn:cloud-a:iam::123456789012:role/sec-audit', external_id: 'ext-1' }],
+      }),
     },
     {
       type: 'sec_integration_registry_d',
@@ -125,7 +158,15 @@ describe('sec resources: creates whose answer is lost', function () {
       path: '/api/v2/Policies',
       collection: 'Policies',
       idKey: 'policyId',
-      config: () => ({ title: 'Lost with suffix', query_id: 'SEC_Global_CloudA_Trail_TrailChange', description: 'd', remediation: 'r', severity: 'High', type: 'Violation', policy_id_suffix: 'lost' }),
+      config: () => ({
+        title: 'Lost with suffix',
+        query_id: 'SEC_Global_CloudA_Trail_TrailChange',
+        description: 'd',
+        remediation: 'r',
+        severity: 'High',
+        type: 'Violation',
+        policy_id_suffix: 'lost',
+      }),
     },
     {
       type: 'sec_policy',
@@ -133,7 +174,14 @@ describe('sec resources: creates whose answer is lost', function () {
       collection: 'Policies',
       idKey: 'policyId',
       // No suffix: known by title and query.
-      config: () => ({ title: 'Lost and numbered', query_id: 'SEC_Global_CloudA_Trail_VPCChange', description: 'd', remediation: 'r', severity: 'High', type: 'Violation' }),
+      config: () => ({
+        title: 'Lost and numbered',
+        query_id: 'SEC_Global_CloudA_Trail_VPCChange',
+        description: 'd',
+        remediation: 'r',
+        severity: 'High',
+        type: 'Violation',
+      }),
     },
     {
       type: 'sec_policy_exception',
@@ -161,14 +209,23 @@ describe('sec resources: creates whose answer is lost', function () {
       path: '/api/v2/Queries',
       collection: 'Queries',
       idKey: 'queryId',
-      config: () => ({ query_id: 'TF_Lost', query: '{ source { CloudATrailRawEvents } filter { ERROR_CODE is null } return { EVENT } }' }),
+      config: () => ({
+        query_id: 'TF_Lost',
+        query: '{ source { CloudATrailRawEvents } filter { ERROR_CODE is null } return { EVENT } }',
+      }),
     },
     {
       type: 'sec_policy_compliance',
       path: '/api/v2/Policies',
       collection: 'Policies',
       idKey: 'policyId',
-      config: () => ({ title: 'Lost compliance', query_id: 'SEC_Global_CloudA_Trail_TrailChange', description: 'd', remediation: 'r', severity: 'High' }),
+      config: () => ({
+        title: 'Lost compliance',
+        query_id: 'SEC_Global_CloudA_Trail_TrailChange',
+        description: 'd',
+        remediation: 'r',
+        severity: 'High',
+      }),
     },
     {
       type: 'sec_alert_rule',
@@ -189,7 +246,16 @@ describe('sec resources: creates whose answer is lost', function () {
       path: '/api/v2/ResourceGroups',
       collection: 'ResourceGroups',
       idKey: 'resourceGroupGuid',
-      config: () => ({ name: 'lost-group', type: 'CLOUD_A', group: [{ operator: 'AND', filter: [{ filter_name: 'accounts', field: 'Account', operation: 'EQUALS', value: ['123456789012'] }] }] }),
+      config: () => ({
+        name: 'lost-group',
+        type: 'CLOUD_A',
+        group: [
+          {
+            operator: 'AND',
+            filter: [{ filter_name: 'accounts', field: 'Account', operation: 'EQUALS', value: ['123456789012'] }],
+          },
+        ],
+      }),
     },
     {
       type: 'sec_team_member',
@@ -255,7 +321,13 @@ describe('sec resources: creates whose answer is lost', function () {
     emulator.injectFault({ method: 'POST', path: '/api/v2/AlertChannels', ambiguous: true });
     const state = (await apply('sec_alert_channel_email', null, config))!;
     expect(state.id).to.not.equal(existing.id);
-    expect(emulator.list<Stored>('AlertChannels').filter((s) => s.name === 'twice').map((s) => s.intgGuid).sort()).to.deep.equal([existing.id, state.id].sort());
+    expect(
+      emulator
+        .list<Stored>('AlertChannels')
+        .filter((s) => s.name === 'twice')
+        .map((s) => s.intgGuid)
+        .sort(),
+    ).to.deep.equal([existing.id, state.id].sort());
     expect(emulator.list('AlertChannels')).to.have.length(before + 1);
     expect(requestsTo('POST', '/api/v2/AlertChannels')).to.have.length(1);
     await apply('sec_alert_channel_email', state, null);
@@ -270,8 +342,19 @@ describe('sec resources: creates whose answer is lost', function () {
     emulator.injectFault({ method: 'POST', path: '/api/v2/AlertChannels', ambiguous: true, delayMs: 400 });
     const applying = applyFailure('sec_alert_channel_email', config);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const other = createSecClient({ baseUrl: emulator.url, account: emulator.account, apiKey: emulator.apiKey, apiSecret: emulator.apiSecret, userAgent: 'another workspace' });
-    const theirs = await other.alertChannels.create({ name: 'raced', type: 'EmailUser', enabled: true, data: { channelProps: { recipients: ['ops@example.com'] } } } as never);
+    const other = createSecClient({
+      baseUrl: emulator.url,
+      account: emulator.account,
+      apiKey: emulator.apiKey,
+      apiSecret: emulator.apiSecret,
+      userAgent: 'another workspace',
+    });
+    const theirs = await other.alertChannels.create({
+      name: 'raced',
+      type: 'EmailUser',
+      enabled: true,
+      data: { channelProps: { recipients: ['ops@example.com'] } },
+    } as never);
     await other.close();
     const [d] = await applying;
     expect(d).to.deep.include({ severity: 'error', summary: 'Create outcome unknown' });
@@ -281,29 +364,58 @@ describe('sec resources: creates whose answer is lost', function () {
     expect(requestsTo('POST', '/api/v2/AlertChannels')).to.have.length(2);
     expect(requestsTo('DELETE', `/api/v2/AlertChannels/${theirs.intgGuid}`)).to.deep.equal([]);
     expect(d!.detail).to.include('2 objects holding its key were not among the objects listed before the request');
-    for (const t of twins) expect(d!.detail).to.include(`${String(t.intgGuid)} (not among the objects listed before the request)`);
-    expect(d!.detail).to.include("import the right one: `terraform import <address> '<the integration GUID (`intg_guid`)>'`");
+    for (const t of twins)
+      expect(d!.detail).to.include(`${String(t.intgGuid)} (not among the objects listed before the request)`);
+    expect(d!.detail).to.include(
+      "import the right one: `terraform import <address> '<the integration GUID (`intg_guid`)>'`",
+    );
     for (const t of twins) emulator.remove('AlertChannels', String(t.intgGuid));
   });
 
   it('repeats a cloud-account create the platform declines, `retries` times at most', async () => {
     emulator.clearRequests();
-    emulator.injectFault({ method: 'POST', path: '/api/v2/CloudAccounts', status: 503, body: { message: 'busy' }, times: Infinity });
-    const config = { name: 'busy-cfg', retries: 2, credentials: [{ role_arn: 'arn:cloud-a:iam::123456789012:role/sec-audit', external_id: 'ext-1' }] };
+    emulator.injectFault({
+      method: 'POST',
+      path: '/api/v2/CloudAccounts',
+      status: 503,
+      body: { message: 'busy' },
+      times: Infinity,
+    });
+    const config = {
+      name: 'busy-cfg',
+      retries: 2,
+      credentials: [{ role_arn: 'arn:cloud-a:iam::123456789012:role/sec-audit', external_id: 'ext-1' }],
+    };
     const [d] = await applyFailure('sec_integration_cloud_a_cfg', config);
     expect(d!.detail).to.include('busy');
     expect(requestsTo('POST', '/api/v2/CloudAccounts')).to.have.length(2);
     emulator.clearFaults();
-    emulator.injectFault({ method: 'POST', path: '/api/v2/CloudAccounts', status: 429, headers: { 'Retry-After': '0' }, times: 2 });
+    emulator.injectFault({
+      method: 'POST',
+      path: '/api/v2/CloudAccounts',
+      status: 429,
+      headers: { 'Retry-After': '0' },
+      times: 2,
+    });
     const state = (await apply('sec_integration_cloud_a_cfg', null, { ...config, retries: 3 }))!;
     expect(requestsTo('POST', '/api/v2/CloudAccounts')).to.have.length(2 + 3);
-    expect(emulator.list<Stored>('CloudAccounts').filter((s) => s.name === 'busy-cfg').map((s) => s.intgGuid)).to.deep.equal([state.id]);
+    expect(
+      emulator
+        .list<Stored>('CloudAccounts')
+        .filter((s) => s.name === 'busy-cfg')
+        .map((s) => s.intgGuid),
+    ).to.deep.equal([state.id]);
     await apply('sec_integration_cloud_a_cfg', state, null);
   });
 
   it('ends the wait before repeating a declined create promptly when Terraform calls StopProvider', async () => {
     emulator.clearRequests();
-    emulator.injectFault({ method: 'POST', path: '/api/v2/AlertChannels', status: 429, headers: { 'Retry-After': '8' } });
+    emulator.injectFault({
+      method: 'POST',
+      path: '/api/v2/AlertChannels',
+      status: 429,
+      headers: { 'Retry-After': '8' },
+    });
     const applying = applyRaw('sec_alert_channel_email', null, { name: 'stopped', recipients: ['ops@example.com'] });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const stopAt = Date.now();
@@ -322,7 +434,12 @@ describe('sec resources: creates whose answer is lost', function () {
 
   describe('a failed apply keeps what exists', () => {
     it('keeps a token that was created but could not be disabled in state (Terraform taints it)', async () => {
-      emulator.injectFault({ method: 'PATCH', path: /^\/api\/v2\/AgentAccessTokens\//, status: 500, body: { message: 'token store unavailable' } });
+      emulator.injectFault({
+        method: 'PATCH',
+        path: /^\/api\/v2\/AgentAccessTokens\//,
+        status: 500,
+        body: { message: 'token store unavailable' },
+      });
       const { state, errors } = await applyRaw('sec_agent_access_token', null, { name: 'half-made', enabled: false });
       expect(errors).to.have.length(1);
       expect(errors[0]!.detail).to.include('token store unavailable');
@@ -341,7 +458,9 @@ describe('sec resources: creates whose answer is lost', function () {
       const failed = await applyRaw(type, prior, { name: 'steady', recipients: ['new@example.com'] });
       expect(failed.errors[0]!.detail).to.include('recipients refused');
       expect(failed.state).to.deep.equal(prior);
-      expect(emulator.get<Stored>('AlertChannels', prior.id as string)!.data).to.deep.equal({ channelProps: { recipients: ['ops@example.com'] } });
+      expect(emulator.get<Stored>('AlertChannels', prior.id as string)!.data).to.deep.equal({
+        channelProps: { recipients: ['ops@example.com'] },
+      });
 
       emulator.clearRequests();
       emulator.injectFault({ method: 'PATCH', path, dropConnection: true });

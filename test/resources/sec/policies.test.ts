@@ -58,7 +58,11 @@ describe('sec policies family through the Terraform-side client', function () {
   const cfg = (type: string, plain: Record<string, unknown>) => configValue(tf.resourceSchema(type).block, plain);
 
   /** Plan and apply `plain`, then require an empty re-plan; returns the new state. */
-  async function converge(type: string, prior: ObjectValue | null, plain: Record<string, unknown>): Promise<ObjectValue> {
+  async function converge(
+    type: string,
+    prior: ObjectValue | null,
+    plain: Record<string, unknown>,
+  ): Promise<ObjectValue> {
     const config = cfg(type, plain);
     await tf.validateResource(type, config);
     const change = await tf.plan(type, prior, config);
@@ -67,16 +71,26 @@ describe('sec policies family through the Terraform-side client', function () {
     return state!;
   }
 
-  function expectNoChanges(type: string, state: ObjectValue, change: { planned: ObjectValue | null; requiresReplace: unknown[] }): void {
+  function expectNoChanges(
+    type: string,
+    state: ObjectValue,
+    change: { planned: ObjectValue | null; requiresReplace: unknown[] },
+  ): void {
     expect(change.requiresReplace).to.deep.equal([]);
-    expect(valueEquals(impliedType(tf.resourceSchema(type).block), change.planned, state), `re-plan of ${type} must be empty`).to.equal(true);
+    expect(
+      valueEquals(impliedType(tf.resourceSchema(type).block), change.planned, state),
+      `re-plan of ${type} must be empty`,
+    ).to.equal(true);
   }
 
   async function destroy(type: string, state: ObjectValue): Promise<void> {
     await tf.apply(type, state, await tf.plan(type, state, null), null);
   }
 
-  async function validationErrors(type: string, plain: Record<string, unknown>): Promise<{ path: string; summary: string; detail: string }[]> {
+  async function validationErrors(
+    type: string,
+    plain: Record<string, unknown>,
+  ): Promise<{ path: string; summary: string; detail: string }[]> {
     const err = await tf.validateResource(type, cfg(type, plain)).then(
       () => null,
       (e: unknown) => e,
@@ -96,37 +110,91 @@ describe('sec policies family through the Terraform-side client', function () {
     return err as ProviderCallError;
   }
 
-  const violation = { name: 'Violation', event_name: 'Bucket exposed', description: 'Bucket {{RESOURCE_ID}} is public', subject: '{{_OCCURRENCE}} in {{ACCOUNT_ID}}' };
-  const profileConfig = (extra: Record<string, unknown> = {}) => ({ name: 'CUSTOM_BUCKETS', extends: 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE', alert: [violation], ...extra });
+  const violation = {
+    name: 'Violation',
+    event_name: 'Bucket exposed',
+    description: 'Bucket {{RESOURCE_ID}} is public',
+    subject: '{{_OCCURRENCE}} in {{ACCOUNT_ID}}',
+  };
+  const profileConfig = (extra: Record<string, unknown> = {}) => ({
+    name: 'CUSTOM_BUCKETS',
+    extends: 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE',
+    alert: [violation],
+    ...extra,
+  });
 
   describe('sec_alert_profile', () => {
     const type = 'sec_alert_profile';
 
     it('creates, updates templates in place, imports, shows drift and deletes', async () => {
       let state = await converge(type, null, profileConfig());
-      expect(state).to.deep.include({ id: 'CUSTOM_BUCKETS', name: 'CUSTOM_BUCKETS', extends: 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE' });
+      expect(state).to.deep.include({
+        id: 'CUSTOM_BUCKETS',
+        name: 'CUSTOM_BUCKETS',
+        extends: 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE',
+      });
       expect(state.fields).to.include.members(['_OCCURRENCE', 'ACCOUNT_ID', 'RESOURCE_ID']);
       const stored = emulator.get<ProfileRecord>('AlertProfiles', 'CUSTOM_BUCKETS')!;
       expect(stored.extends).to.equal('SEC_CFG_CLOUD_A_DEFAULT_PROFILE');
-      expect(stored.alerts).to.deep.equal([{ name: 'Violation', eventName: 'Bucket exposed', description: 'Bucket {{RESOURCE_ID}} is public', subject: '{{_OCCURRENCE}} in {{ACCOUNT_ID}}' }]);
+      expect(stored.alerts).to.deep.equal([
+        {
+          name: 'Violation',
+          eventName: 'Bucket exposed',
+          description: 'Bucket {{RESOURCE_ID}} is public',
+          subject: '{{_OCCURRENCE}} in {{ACCOUNT_ID}}',
+        },
+      ]);
 
-      const second = { name: 'NewViolation', event_name: 'New bucket exposed', description: 'New: {{RESOURCE_ID}}', subject: 'New {{_OCCURRENCE}}' };
+      const second = {
+        name: 'NewViolation',
+        event_name: 'New bucket exposed',
+        description: 'New: {{RESOURCE_ID}}',
+        subject: 'New {{_OCCURRENCE}}',
+      };
       emulator.clearRequests();
-      state = await converge(type, state, profileConfig({ alert: [{ ...violation, event_name: 'Bucket exposed (EU)' }, second] }));
+      state = await converge(
+        type,
+        state,
+        profileConfig({ alert: [{ ...violation, event_name: 'Bucket exposed (EU)' }, second] }),
+      );
       const patch = emulator.requests.find((r) => r.method === 'PATCH');
       expect(patch?.path).to.equal('/api/v2/AlertProfiles/CUSTOM_BUCKETS');
       expect(Object.keys(patch!.body as object)).to.deep.equal(['alerts']);
-      expect(emulator.get<ProfileRecord>('AlertProfiles', 'CUSTOM_BUCKETS')!.alerts.map((a) => a.eventName)).to.have.members(['Bucket exposed (EU)', 'New bucket exposed']);
+      expect(
+        emulator.get<ProfileRecord>('AlertProfiles', 'CUSTOM_BUCKETS')!.alerts.map((a) => a.eventName),
+      ).to.have.members(['Bucket exposed (EU)', 'New bucket exposed']);
 
       const imported = await tf.importState(type, 'CUSTOM_BUCKETS');
-      expect(imported).to.deep.include({ id: 'CUSTOM_BUCKETS', name: 'CUSTOM_BUCKETS', extends: 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE' });
+      expect(imported).to.deep.include({
+        id: 'CUSTOM_BUCKETS',
+        name: 'CUSTOM_BUCKETS',
+        extends: 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE',
+      });
       expect(imported.alert).to.have.length(2);
-      expectNoChanges(type, imported, await tf.plan(type, imported, cfg(type, profileConfig({ alert: [{ ...violation, event_name: 'Bucket exposed (EU)' }, second] }))));
+      expectNoChanges(
+        type,
+        imported,
+        await tf.plan(
+          type,
+          imported,
+          cfg(type, profileConfig({ alert: [{ ...violation, event_name: 'Bucket exposed (EU)' }, second] })),
+        ),
+      );
 
       // Templates edited outside Terraform show in the next read.
-      emulator.put('AlertProfiles', 'CUSTOM_BUCKETS', { ...emulator.get<ProfileRecord>('AlertProfiles', 'CUSTOM_BUCKETS')!, alerts: [{ ...stored.alerts[0]!, subject: 'edited in the UI' }] });
+      emulator.put('AlertProfiles', 'CUSTOM_BUCKETS', {
+        ...emulator.get<ProfileRecord>('AlertProfiles', 'CUSTOM_BUCKETS')!,
+        alerts: [{ ...stored.alerts[0]!, subject: 'edited in the UI' }],
+      });
       const drifted = (await tf.read(type, state)).state!;
-      expect(drifted.alert).to.deep.equal([{ name: 'Violation', event_name: 'Bucket exposed', description: 'Bucket {{RESOURCE_ID}} is public', subject: 'edited in the UI' }]);
+      expect(drifted.alert).to.deep.equal([
+        {
+          name: 'Violation',
+          event_name: 'Bucket exposed',
+          description: 'Bucket {{RESOURCE_ID}} is public',
+          subject: 'edited in the UI',
+        },
+      ]);
 
       await destroy(type, drifted);
       expect(emulator.get('AlertProfiles', 'CUSTOM_BUCKETS')).to.equal(undefined);
@@ -137,7 +205,11 @@ describe('sec policies family through the Terraform-side client', function () {
       const state = await converge(type, null, profileConfig({ name: 'CUSTOM_REPLACE' }));
       const rename = await tf.plan(type, state, cfg(type, profileConfig({ name: 'CUSTOM_REPLACE_2' })));
       expect(rename.requiresReplace).to.deep.equal([[{ attr: 'name' }]]);
-      const rebase = await tf.plan(type, state, cfg(type, profileConfig({ name: 'CUSTOM_REPLACE', extends: 'SEC_HE_FILES_DEFAULT_PROFILE' })));
+      const rebase = await tf.plan(
+        type,
+        state,
+        cfg(type, profileConfig({ name: 'CUSTOM_REPLACE', extends: 'SEC_HE_FILES_DEFAULT_PROFILE' })),
+      );
       expect(rebase.requiresReplace).to.deep.equal([[{ attr: 'extends' }]]);
       await destroy(type, state);
     });
@@ -148,12 +220,22 @@ describe('sec policies family through the Terraform-side client', function () {
       expect(reserved[0]!.detail).to.match(/reserved/);
       const dotted = await validationErrors(type, profileConfig({ name: 'has.dot' }));
       expect(dotted.map((d) => d.path)).to.deep.equal(['name']);
-      const duplicate = await validationErrors(type, profileConfig({ alert: [violation, { ...violation, subject: 'other' }] }));
-      expect(duplicate).to.deep.include({ path: 'alert', summary: 'Duplicate alert template', detail: duplicate[0]!.detail });
+      const duplicate = await validationErrors(
+        type,
+        profileConfig({ alert: [violation, { ...violation, subject: 'other' }] }),
+      );
+      expect(duplicate).to.deep.include({
+        path: 'alert',
+        summary: 'Duplicate alert template',
+        detail: duplicate[0]!.detail,
+      });
 
       const unknownBase = await applyError(type, profileConfig({ name: 'CUSTOM_ORPHAN', extends: 'NO_SUCH_PROFILE' }));
       expect(unknownBase.message).to.match(/no alert profile "NO_SUCH_PROFILE" to extend/);
-      const unknownField = await applyError(type, profileConfig({ name: 'CUSTOM_BADFIELD', alert: [{ ...violation, subject: '{{PROJECT_ID}}' }] }));
+      const unknownField = await applyError(
+        type,
+        profileConfig({ name: 'CUSTOM_BADFIELD', alert: [{ ...violation, subject: '{{PROJECT_ID}}' }] }),
+      );
       expect(unknownField.message).to.match(/\{\{PROJECT_ID\}\} is not a field of SEC_CFG_CLOUD_A_DEFAULT_PROFILE/);
       expect(emulator.get('AlertProfiles', 'CUSTOM_ORPHAN')).to.equal(undefined);
     });
@@ -185,7 +267,9 @@ describe('sec policies family through the Terraform-side client', function () {
         policy_id_suffix: 'buckets-1',
         computed_tags: 'team:storage',
       });
-      expect(state.alerting).to.deep.equal([{ enabled: true, profile: 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE.CFG_CLOUD_A_Violation' }]);
+      expect(state.alerting).to.deep.equal([
+        { enabled: true, profile: 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE.CFG_CLOUD_A_Violation' },
+      ]);
       expect(state.owner).to.be.a('string').and.not.empty;
       expect(emulator.get<PolicyRecord>('Policies', 'acme-buckets-1')).to.deep.include({
         severity: 'high',
@@ -199,10 +283,23 @@ describe('sec policies family through the Terraform-side client', function () {
       expectNoChanges(type, state, await tf.plan(type, state, cfg(type, policyConfig({ severity: 'high' }))));
 
       emulator.clearRequests();
-      state = await converge(type, state, policyConfig({ title: 'Public buckets (all)', tags: null, alerting: [], evaluation: 'Daily', limit: 50, enabled: false }));
+      state = await converge(
+        type,
+        state,
+        policyConfig({
+          title: 'Public buckets (all)',
+          tags: null,
+          alerting: [],
+          evaluation: 'Daily',
+          limit: 50,
+          enabled: false,
+        }),
+      );
       expect(state.id).to.equal('acme-buckets-1');
       expect(state.tags).to.equal(null);
-      expect(emulator.requests.filter((r) => r.method === 'PATCH').map((r) => r.path)).to.deep.equal(['/api/v2/Policies/acme-buckets-1']);
+      expect(emulator.requests.filter((r) => r.method === 'PATCH').map((r) => r.path)).to.deep.equal([
+        '/api/v2/Policies/acme-buckets-1',
+      ]);
       expect(emulator.get<PolicyRecord>('Policies', 'acme-buckets-1')).to.deep.include({
         title: 'Public buckets (all)',
         alertEnabled: false,
@@ -217,9 +314,22 @@ describe('sec policies family through the Terraform-side client', function () {
       expect(suffixChange.requiresReplace).to.deep.include([{ attr: 'policy_id_suffix' }]);
 
       // Import recovers every field, the suffix included, so the configuration plans no change.
-      const current = policyConfig({ title: 'Public buckets (all)', tags: null, alerting: [], evaluation: 'Daily', limit: 50, enabled: false });
+      const current = policyConfig({
+        title: 'Public buckets (all)',
+        tags: null,
+        alerting: [],
+        evaluation: 'Daily',
+        limit: 50,
+        enabled: false,
+      });
       const imported = await tf.importState(type, 'acme-buckets-1');
-      expect(imported).to.deep.include({ id: 'acme-buckets-1', policy_id_suffix: 'buckets-1', title: 'Public buckets (all)', severity: 'high', tags: null });
+      expect(imported).to.deep.include({
+        id: 'acme-buckets-1',
+        policy_id_suffix: 'buckets-1',
+        title: 'Public buckets (all)',
+        severity: 'high',
+        tags: null,
+      });
       expectNoChanges(type, imported, await tf.plan(type, imported, cfg(type, current)));
 
       await destroy(type, state);
@@ -239,10 +349,17 @@ describe('sec policies family through the Terraform-side client', function () {
     it('shows tags, alerting and severity changed outside Terraform', async () => {
       const state = await converge(type, null, policyConfig({ policy_id_suffix: 'drift' }));
       const stored = emulator.get<PolicyRecord>('Policies', 'acme-drift')!;
-      emulator.put('Policies', 'acme-drift', { ...stored, tags: ['team:storage', 'added:ui'], alertEnabled: false, severity: 'low' });
+      emulator.put('Policies', 'acme-drift', {
+        ...stored,
+        tags: ['team:storage', 'added:ui'],
+        alertEnabled: false,
+        severity: 'low',
+      });
       const drifted = (await tf.read(type, state)).state!;
       expect(drifted.tags).to.have.members(['team:storage', 'added:ui']);
-      expect(drifted.alerting).to.deep.equal([{ enabled: false, profile: 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE.CFG_CLOUD_A_Violation' }]);
+      expect(drifted.alerting).to.deep.equal([
+        { enabled: false, profile: 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE.CFG_CLOUD_A_Violation' },
+      ]);
       expect(drifted.severity).to.equal('low');
       const repair = await tf.plan(type, drifted, cfg(type, policyConfig({ policy_id_suffix: 'drift' })));
       expect(repair.requiresReplace).to.deep.equal([]);
@@ -252,25 +369,60 @@ describe('sec policies family through the Terraform-side client', function () {
     });
 
     it('rejects bad values with attribute paths, and unknown alert profiles at apply', async () => {
-      const errors = await validationErrors(type, policyConfig({ severity: 'Severe', type: 'Compliance', limit: 6000, policy_id_suffix: 'Bad_Suffix', evaluation: 'Weekly', alerting: [{ profile: 'SEC_CloudATrail_Alerts.' }] }));
-      expect(errors.map((d) => d.path).sort()).to.deep.equal(['alerting[0].profile', 'evaluation', 'limit', 'policy_id_suffix', 'severity', 'type']);
+      const errors = await validationErrors(
+        type,
+        policyConfig({
+          severity: 'Severe',
+          type: 'Compliance',
+          limit: 6000,
+          policy_id_suffix: 'Bad_Suffix',
+          evaluation: 'Weekly',
+          alerting: [{ profile: 'SEC_CloudATrail_Alerts.' }],
+        }),
+      );
+      expect(errors.map((d) => d.path).sort()).to.deep.equal([
+        'alerting[0].profile',
+        'evaluation',
+        'limit',
+        'policy_id_suffix',
+        'severity',
+        'type',
+      ]);
       expect(errors.find((d) => d.path === 'severity')!.detail).to.match(/"Critical", "High", "Medium", "Low", "Info"/);
-      expect(errors.find((d) => d.path === 'alerting[0].profile')!.detail).to.match(/`<profile>` or `<profile>\.<template>`/);
+      expect(errors.find((d) => d.path === 'alerting[0].profile')!.detail).to.match(
+        /`<profile>` or `<profile>\.<template>`/,
+      );
       // A bare profile passes validation (the platform accepts it); an unknown one is refused at apply.
       await tf.validateResource(type, cfg(type, policyConfig({ alerting: [{ profile: 'SEC_CloudATrail_Alerts' }] })));
       // An empty suffix is no suffix (upstream's example defaults it to "").
       await tf.validateResource(type, cfg(type, policyConfig({ policy_id_suffix: '' })));
-      const unknownBare = await applyError(type, policyConfig({ policy_id_suffix: 'orphan', alerting: [{ profile: 'NO_SUCH' }] }));
+      const unknownBare = await applyError(
+        type,
+        policyConfig({ policy_id_suffix: 'orphan', alerting: [{ profile: 'NO_SUCH' }] }),
+      );
       expect(unknownBare.message).to.match(/no alert profile "NO_SUCH"/);
-      const unknownProfile = await applyError(type, policyConfig({ policy_id_suffix: 'orphan', alerting: [{ profile: 'NO_SUCH.Violation' }] }));
+      const unknownProfile = await applyError(
+        type,
+        policyConfig({ policy_id_suffix: 'orphan', alerting: [{ profile: 'NO_SUCH.Violation' }] }),
+      );
       expect(unknownProfile.message).to.match(/no alert profile "NO_SUCH"/);
       expect(emulator.get('Policies', 'acme-orphan')).to.equal(undefined);
     });
 
     it('alerts through a custom alert profile it depends on', async () => {
       const profile = await converge('sec_alert_profile', null, profileConfig({ name: 'CUSTOM_FOR_POLICY' }));
-      const state = await converge(type, null, policyConfig({ policy_id_suffix: 'custom', alerting: [{ profile: 'CUSTOM_FOR_POLICY.Violation', enabled: false }] }));
-      expect(emulator.get<PolicyRecord>('Policies', 'acme-custom')).to.deep.include({ alertProfile: 'CUSTOM_FOR_POLICY.Violation', alertEnabled: false });
+      const state = await converge(
+        type,
+        null,
+        policyConfig({
+          policy_id_suffix: 'custom',
+          alerting: [{ profile: 'CUSTOM_FOR_POLICY.Violation', enabled: false }],
+        }),
+      );
+      expect(emulator.get<PolicyRecord>('Policies', 'acme-custom')).to.deep.include({
+        alertProfile: 'CUSTOM_FOR_POLICY.Violation',
+        alertEnabled: false,
+      });
       await destroy(type, state);
       await destroy('sec_alert_profile', profile);
     });
@@ -312,7 +464,9 @@ describe('sec policies family through the Terraform-side client', function () {
         { fieldKey: 'accountIds', fieldValues: ['111111111111', '222222222222'] },
         { fieldKey: 'resourceTags', fieldValues: [{ key: 'env', value: ['sandbox', 'dev'] }] },
       ]);
-      expect((state.constraint as ObjectValue[]).find((c) => c.field_key === 'accountIds')!.field_values).to.deep.equal([' 111111111111', '222222222222']);
+      expect((state.constraint as ObjectValue[]).find((c) => c.field_key === 'accountIds')!.field_values).to.deep.equal(
+        [' 111111111111', '222222222222'],
+      );
 
       emulator.clearRequests();
       state = await converge(type, state, exceptionConfig({ description: 'Sandbox and dev accounts' }));
@@ -342,36 +496,72 @@ describe('sec policies family through the Terraform-side client', function () {
       expect(badId!.diagnostics[0]!.detail).to.match(/<policy_id>:<exception_id>/);
 
       // Constraints edited outside Terraform show in the next read (upstream never refreshed them).
-      emulator.put('Exceptions', id, { ...emulator.get<ExceptionRecord>('Exceptions', id)!, constraints: [{ fieldKey: 'accountIds', fieldValues: ['333333333333'] }] });
+      emulator.put('Exceptions', id, {
+        ...emulator.get<ExceptionRecord>('Exceptions', id)!,
+        constraints: [{ fieldKey: 'accountIds', fieldValues: ['333333333333'] }],
+      });
       const drifted = (await tf.read(type, state)).state!;
-      expect(drifted.constraint).to.deep.equal([{ field_key: 'accountIds', field_values: ['333333333333'], field_values_map: [], field_value_map: [] }]);
+      expect(drifted.constraint).to.deep.equal([
+        { field_key: 'accountIds', field_values: ['333333333333'], field_values_map: [], field_value_map: [] },
+      ]);
 
       await destroy(type, drifted);
       expect(emulator.get('Exceptions', id)).to.equal(undefined);
     });
 
     it('accepts the deprecated field_value_map with a warning', async () => {
-      const config = exceptionConfig({ constraint: [{ field_key: 'resourceTags', field_value_map: [{ key: 'owner', value: 'qa' }] }] });
+      const config = exceptionConfig({
+        constraint: [{ field_key: 'resourceTags', field_value_map: [{ key: 'owner', value: 'qa' }] }],
+      });
       tf.received.length = 0;
       const state = await converge(type, null, config);
-      expect(tf.received.some((d) => d.severity === 'warning' && d.summary === 'Block "constraint.field_value_map" is deprecated' && d.path === 'constraint')).to.equal(true);
-      expect(emulator.get<ExceptionRecord>('Exceptions', state.id as string)!.constraints).to.deep.equal([{ fieldKey: 'resourceTags', fieldValues: [{ key: 'owner', value: 'qa' }] }]);
-      expect(tf.resourceSchema(type).block.blockTypes['constraint']!.block.blockTypes['field_value_map']!.block.deprecated).to.equal(true);
+      expect(
+        tf.received.some(
+          (d) =>
+            d.severity === 'warning' &&
+            d.summary === 'Block "constraint.field_value_map" is deprecated' &&
+            d.path === 'constraint',
+        ),
+      ).to.equal(true);
+      expect(emulator.get<ExceptionRecord>('Exceptions', state.id as string)!.constraints).to.deep.equal([
+        { fieldKey: 'resourceTags', fieldValues: [{ key: 'owner', value: 'qa' }] },
+      ]);
+      expect(
+        tf.resourceSchema(type).block.blockTypes.constraint!.block.blockTypes.field_value_map!.block.deprecated,
+      ).to.equal(true);
       await destroy(type, state);
     });
 
     it('rejects conflicting, duplicate and empty constraints at validation, and unknown policies and keys at apply', async () => {
-      const conflict = await validationErrors(type, exceptionConfig({ constraint: [{ field_key: 'resourceTags', field_values: ['x'], field_values_map: [{ key: 'env', value: ['a'] }] }] }));
+      const conflict = await validationErrors(
+        type,
+        exceptionConfig({
+          constraint: [
+            { field_key: 'resourceTags', field_values: ['x'], field_values_map: [{ key: 'env', value: ['a'] }] },
+          ],
+        }),
+      );
       expect(conflict).to.have.length(1);
       expect(conflict[0]).to.include({ path: 'constraint', summary: 'Conflicting constraint values' });
-      const duplicate = await validationErrors(type, exceptionConfig({ constraint: [{ field_key: 'accountIds', field_values: ['1'] }, { field_key: 'accountIds', field_values: ['2'] }] }));
+      const duplicate = await validationErrors(
+        type,
+        exceptionConfig({
+          constraint: [
+            { field_key: 'accountIds', field_values: ['1'] },
+            { field_key: 'accountIds', field_values: ['2'] },
+          ],
+        }),
+      );
       expect(duplicate[0]).to.include({ path: 'constraint', summary: 'Duplicate constraint' });
 
       const empty = await validationErrors(type, exceptionConfig({ constraint: [{ field_key: 'accountIds' }] }));
       expect(empty[0]).to.include({ path: 'constraint', summary: 'Invalid constraint' });
       const noPolicy = await applyError(type, exceptionConfig({ policy_id: 'acme-missing' }));
       expect(noPolicy.message).to.match(/policy "acme-missing" not found/);
-      const badKey = await applyError(type, exceptionConfig({ constraint: [{ field_key: 'projectIds', field_values: ['p'] }] }));
+      const badKey = await applyError(
+        type,
+        exceptionConfig({ constraint: [{ field_key: 'projectIds', field_values: ['p'] }] }),
+      );
       expect(badKey.message).to.match(/no exception constraint "projectIds"/);
       expect(emulator.list<ExceptionRecord>('Exceptions').filter((e) => e.policyId === 'acme-exc')).to.deep.equal([]);
     });
@@ -392,7 +582,11 @@ describe('sec policies family through the Terraform-side client', function () {
     };
 
     it('changes built-in policies in bulk, restores released ones on update and all on destroy', async () => {
-      const originals = { 'platform-global-75': setting('platform-global-75'), 'platform-global-76': setting('platform-global-76'), 'platform-global-77': setting('platform-global-77') };
+      const originals = {
+        'platform-global-75': setting('platform-global-75'),
+        'platform-global-76': setting('platform-global-76'),
+        'platform-global-77': setting('platform-global-77'),
+      };
       // Compliance policies of the catalogue ship disabled.
       expect(originals).to.deep.equal({
         'platform-global-75': { enabled: false, severity: 'low' },
@@ -408,7 +602,9 @@ describe('sec policies family through the Terraform-side client', function () {
         ],
       });
       expect(state.id).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \+0000 UTC$/);
-      expect(emulator.requests.filter((r) => r.method === 'PATCH').map((r) => r.path)).to.deep.equal(['/api/v2/Policies']);
+      expect(emulator.requests.filter((r) => r.method === 'PATCH').map((r) => r.path)).to.deep.equal([
+        '/api/v2/Policies',
+      ]);
       expect(setting('platform-global-75')).to.deep.equal({ enabled: true, severity: 'high' });
       expect(setting('platform-global-76')).to.deep.equal({ enabled: true, severity: 'critical' });
       expect(state.original_settings).to.deep.equal([
@@ -433,9 +629,14 @@ describe('sec policies family through the Terraform-side client', function () {
       ]);
 
       // A change made in the UI shows in the next read.
-      emulator.put('Policies', 'platform-global-77', { ...emulator.get<PolicyRecord>('Policies', 'platform-global-77')!, severity: 'critical' });
+      emulator.put('Policies', 'platform-global-77', {
+        ...emulator.get<PolicyRecord>('Policies', 'platform-global-77')!,
+        severity: 'critical',
+      });
       const drifted = (await tf.read(type, state)).state!;
-      expect((drifted.policy as ObjectValue[]).find((p) => p.id === 'platform-global-77')!.severity).to.equal('critical');
+      expect((drifted.policy as ObjectValue[]).find((p) => p.id === 'platform-global-77')!.severity).to.equal(
+        'critical',
+      );
       expect((drifted.policy as ObjectValue[]).find((p) => p.id === 'platform-global-75')!.severity).to.equal('Info');
 
       await destroy(type, drifted);
@@ -457,7 +658,12 @@ describe('sec policies family through the Terraform-side client', function () {
         'policy: Invalid value for "policy.severity"',
       ]);
       const before = setting('platform-global-1');
-      const unknown = await applyError(type, { policy: [{ id: 'platform-global-1', enabled: false, severity: 'Info' }, { id: 'platform-global-9999', enabled: true, severity: 'High' }] });
+      const unknown = await applyError(type, {
+        policy: [
+          { id: 'platform-global-1', enabled: false, severity: 'Info' },
+          { id: 'platform-global-9999', enabled: true, severity: 'High' },
+        ],
+      });
       expect(unknown.diagnostics[0]).to.include({ path: 'policy', summary: 'Unknown built-in policy' });
       expect(setting('platform-global-1')).to.deep.equal(before);
     });

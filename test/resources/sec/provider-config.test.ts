@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveSecSettings, normaliseAccount, type SecProviderSettings } from '../../../src/resources/sec/provider-config.js';
+import {
+  resolveSecSettings,
+  normaliseAccount,
+  type SecProviderSettings,
+} from '../../../src/resources/sec/provider-config.js';
 import { Diagnostics, DiagnosticError } from '../../../src/engine/diagnostics.js';
 import { TerraformClient, ProviderCallError, type WireDiagnostic } from '../../../src/tfclient/terraform-client.js';
 import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
@@ -10,9 +14,26 @@ import { startSecEmulator } from '../../../src/emulators/sec/index.js';
 
 const SEC_BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 /** Every variable the provider reads, blanked, so the test process's own cannot leak in. */
-const NO_SEC_ENV = { SEC_ACCOUNT: '', SEC_API_KEY: '', SEC_API_SECRET: '', SEC_API_TOKEN: '', SEC_PROFILE: '', SEC_SUBACCOUNT: '', SEC_ORGANIZATION: '', SEC_API_URL: '' };
+const NO_SEC_ENV = {
+  SEC_ACCOUNT: '',
+  SEC_API_KEY: '',
+  SEC_API_SECRET: '',
+  SEC_API_TOKEN: '',
+  SEC_PROFILE: '',
+  SEC_SUBACCOUNT: '',
+  SEC_ORGANIZATION: '',
+  SEC_API_URL: '',
+};
 
-const empty: SecProviderSettings = { account: null, api_key: null, api_secret: null, api_token: null, profile: null, subaccount: null, organization: null };
+const empty: SecProviderSettings = {
+  account: null,
+  api_key: null,
+  api_secret: null,
+  api_token: null,
+  profile: null,
+  subaccount: null,
+  organization: null,
+};
 
 function home(profileToml?: string, mode = 0o600): string {
   const dir = mkdtempSync(join(tmpdir(), 'sec-home-'));
@@ -35,8 +56,18 @@ function failure(fn: () => unknown): DiagnosticError {
 
 describe('sec provider configuration', () => {
   it('lets the provider block win over the environment, per setting', () => {
-    const s = resolveSecSettings({ ...empty, account: 'blockacct', api_key: 'blockkey' }, { SEC_ACCOUNT: 'envacct', SEC_API_KEY: 'envkey', SEC_API_SECRET: 'envsecret', HOME: home() }, new Diagnostics());
-    expect(s).to.deep.include({ account: 'blockacct', apiKey: 'blockkey', apiSecret: 'envsecret', baseUrl: 'https://blockacct.sec-platform.example', organization: false });
+    const s = resolveSecSettings(
+      { ...empty, account: 'blockacct', api_key: 'blockkey' },
+      { SEC_ACCOUNT: 'envacct', SEC_API_KEY: 'envkey', SEC_API_SECRET: 'envsecret', HOME: home() },
+      new Diagnostics(),
+    );
+    expect(s).to.deep.include({
+      account: 'blockacct',
+      apiKey: 'blockkey',
+      apiSecret: 'envsecret',
+      baseUrl: 'https://blockacct.sec-platform.example',
+      organization: false,
+    });
   });
 
   it('does not read the profile when static credentials are complete', () => {
@@ -46,9 +77,21 @@ describe('sec provider configuration', () => {
   });
 
   it('fills what is missing from the named profile, and SEC_API_URL overrides the base URL', () => {
-    const h = home('[default]\naccount = "d"\n[prod]\naccount = "acme.eu"\napi_key = "k"\napi_secret = "s"\nsubaccount = "team"\n');
-    const s = resolveSecSettings({ ...empty, profile: 'prod' }, { HOME: h, SEC_API_URL: 'http://127.0.0.1:9' }, new Diagnostics());
-    expect(s).to.deep.include({ account: 'acme.eu', apiKey: 'k', apiSecret: 's', subaccount: 'team', baseUrl: 'http://127.0.0.1:9' });
+    const h = home(
+      '[default]\naccount = "d"\n[prod]\naccount = "acme.eu"\napi_key = "k"\napi_secret = "s"\nsubaccount = "team"\n',
+    );
+    const s = resolveSecSettings(
+      { ...empty, profile: 'prod' },
+      { HOME: h, SEC_API_URL: 'http://127.0.0.1:9' },
+      new Diagnostics(),
+    );
+    expect(s).to.deep.include({
+      account: 'acme.eu',
+      apiKey: 'k',
+      apiSecret: 's',
+      subaccount: 'team',
+      baseUrl: 'http://127.0.0.1:9',
+    });
   });
 
   it('explains a missing named profile, and missing credentials with where they could come from', () => {
@@ -56,7 +99,15 @@ describe('sec provider configuration', () => {
     const named = failure(() => resolveSecSettings({ ...empty, profile: 'prod' }, { HOME: noFile }, new Diagnostics()));
     expect(named).to.deep.include({ summary: "Profile 'prod' not found", path: [{ attr: 'profile' }] });
     expect(named.detail).to.include(`The profile file ${join(noFile, '.sec.toml')} does not exist.`);
-    expect(failure(() => resolveSecSettings({ ...empty, profile: 'nope' }, { HOME: home('[default]\naccount = "a"\n') }, new Diagnostics())).summary).to.equal("Profile 'nope' not found");
+    expect(
+      failure(() =>
+        resolveSecSettings(
+          { ...empty, profile: 'nope' },
+          { HOME: home('[default]\naccount = "a"\n') },
+          new Diagnostics(),
+        ),
+      ).summary,
+    ).to.equal("Profile 'nope' not found");
     const h = home('[default]\naccount = "a"\n');
     const missing = failure(() => resolveSecSettings(empty, { HOME: h }, new Diagnostics()));
     expect(missing).to.deep.include({ summary: 'Missing credentials', path: [{ attr: 'api_key' }] });
@@ -86,12 +137,18 @@ describe('sec provider configuration', () => {
 
   it('warns about a profile file other users can read', () => {
     const diags = new Diagnostics();
-    resolveSecSettings(empty, { HOME: home('[default]\naccount = "a"\napi_key = "k"\napi_secret = "s"\n', 0o644) }, diags);
+    resolveSecSettings(
+      empty,
+      { HOME: home('[default]\naccount = "a"\napi_key = "k"\napi_secret = "s"\n', 0o644) },
+      diags,
+    );
     expect(diags.items.map((d) => d.summary)).to.deep.equal(['Profile file is readable by other users']);
   });
 
   it('never puts a secret into its error messages', () => {
-    const err = failure(() => resolveSecSettings({ ...empty, api_secret: 'TOP-SECRET-VALUE' }, { HOME: home() }, new Diagnostics()));
+    const err = failure(() =>
+      resolveSecSettings({ ...empty, api_secret: 'TOP-SECRET-VALUE' }, { HOME: home() }, new Diagnostics()),
+    );
     expect(`${err.summary} ${err.detail}`).to.not.include('TOP-SECRET-VALUE');
   });
 
@@ -110,10 +167,16 @@ describe('sec provider configuration through the executable', function () {
     for (const c of clients) await c.close();
   });
 
-  async function configure(env: Record<string, string>, config: Record<string, unknown> = {}): Promise<WireDiagnostic[]> {
+  async function configure(
+    env: Record<string, string>,
+    config: Record<string, unknown> = {},
+  ): Promise<WireDiagnostic[]> {
     const tf = await TerraformClient.start(SEC_BIN, { ...NO_SEC_ENV, HOME: home(), ...env });
     clients.push(tf);
-    const err = await tf.configure(config).then(() => null, (e: unknown) => e);
+    const err = await tf.configure(config).then(
+      () => null,
+      (e: unknown) => e,
+    );
     if (err === null) return [];
     expect(err).to.be.instanceOf(ProviderCallError);
     return (err as ProviderCallError).diagnostics;
@@ -126,12 +189,14 @@ describe('sec provider configuration through the executable', function () {
     expect(refused[0]).to.deep.include({
       summary: 'Invalid SEC_ORGANIZATION',
       path: 'organization',
-      detail: 'The SEC_ORGANIZATION environment variable, which sets `organization`, must be true, false, 1 or 0 (in any case), got "maybe".',
+      detail:
+        'The SEC_ORGANIZATION environment variable, which sets `organization`, must be true, false, 1 or 0 (in any case), got "maybe".',
     });
     expect(await configure({ ...credentials, SEC_ORGANIZATION: 't' })).to.have.length(1);
     // The provider block wins: the variable is not consulted.
     expect(await configure({ ...credentials, SEC_ORGANIZATION: 'maybe' }, { organization: true })).to.deep.equal([]);
-    for (const value of ['True', '0', '1', 'FALSE']) expect(await configure({ ...credentials, SEC_ORGANIZATION: value })).to.deep.equal([]);
+    for (const value of ['True', '0', '1', 'FALSE'])
+      expect(await configure({ ...credentials, SEC_ORGANIZATION: value })).to.deep.equal([]);
   });
   const SECRET = 'TOP-SECRET-0123456789abcdef';
 
@@ -172,7 +237,9 @@ describe('sec provider configuration through the executable', function () {
 
     const loop = home();
     symlinkSync(join(loop, '.sec.toml'), join(loop, '.sec.toml'));
-    expect((await configure({ HOME: loop, SEC_ACCOUNT: 'acme' }))[0]!.detail).to.include('cannot be read: its symbolic links form a loop.');
+    expect((await configure({ HOME: loop, SEC_ACCOUNT: 'acme' }))[0]!.detail).to.include(
+      'cannot be read: its symbolic links form a loop.',
+    );
   });
 
   it('says an unreadable profile file is permission denied (as a user other than root)', async function () {
@@ -197,10 +264,20 @@ describe('sec provider configuration through the executable', function () {
     const emulator = await startSecEmulator({ account: 'acme' });
     try {
       const url = emulator.url.replace('http://', 'https://');
-      const tf = await TerraformClient.start(SEC_BIN, { ...NO_SEC_ENV, HOME: home(), ...secProviderEnv(emulator), SEC_API_URL: url });
+      const tf = await TerraformClient.start(SEC_BIN, {
+        ...NO_SEC_ENV,
+        HOME: home(),
+        ...secProviderEnv(emulator),
+        SEC_API_URL: url,
+      });
       clients.push(tf);
       await tf.configure({});
-      const err = await tf.readData('sec_user_profile', tf.config(tf.dataSourceSchema('sec_user_profile').block, {})).then(() => null, (e: unknown) => e);
+      const err = await tf
+        .readData('sec_user_profile', tf.config(tf.dataSourceSchema('sec_user_profile').block, {}))
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       expect(err).to.be.instanceOf(ProviderCallError);
       const diagnostics = (err as ProviderCallError).diagnostics;
       expect(diagnostics).to.have.length(1);

@@ -71,7 +71,7 @@ const CONFIG_COLUMNS = [
   'COMPLIANCE_FAILURE_REASON',
 ].map((name) => ({ name, dataType: 'String' }));
 
-describe('sec_query: the emulator\'s compiler of the query language', () => {
+describe("sec_query: the emulator's compiler of the query language", () => {
   it('accepts the three sections and describes the result', () => {
     expect(compileQuery(TRAIL, 'Q')).to.deep.equal({
       sources: ['CloudATrailRawEvents'],
@@ -102,25 +102,25 @@ describe('sec_query: the emulator\'s compiler of the query language', () => {
   const groups = '{ source { SEC_CFG_CLOUD_A_SECURITY_GROUPS g } return { g.ARN, 445 as PORT } }';
   const upstreamShapes: [string, string, string, unknown][] = [
     [
-      'a query without a filter (the SDK\'s tests)',
+      "a query without a filter (the SDK's tests)",
       'Q',
       '{ source { CloudATrailRawEvents } return { INSERT_ID } }',
       { sources: ['CloudATrailRawEvents'], evaluator: 'CloudATrail', resultSchema: [column('INSERT_ID', 'Number')] },
     ],
     [
-      'host files, named in the older syntax (the SDK\'s host-policy test)',
+      "host files, named in the older syntax (the SDK's host-policy test)",
       'CLI_Host_Files_IntegrationTest',
       hostFiles,
       { sources: ['SEC_HE_FILES'], evaluator: '', resultSchema: [column('PATH')] },
     ],
     [
-      'a case expression named with as (upstream\'s query docs)',
+      "a case expression named with as (upstream's query docs)",
       'Q',
       UPSTREAM_INSTANCES_QUERY,
       { sources: ['SEC_CFG_CLOUD_A_INSTANCES'], evaluator: '', resultSchema: CONFIG_COLUMNS },
     ],
     [
-      'a text named with as, on the trail configuration (upstream\'s compliance-policy docs)',
+      "a text named with as, on the trail configuration (upstream's compliance-policy docs)",
       'Q',
       UPSTREAM_TRAIL_CONFIG_QUERY,
       { sources: ['SEC_CFG_CLOUD_A_TRAIL'], evaluator: '', resultSchema: CONFIG_COLUMNS },
@@ -162,15 +162,47 @@ describe('sec_query: the emulator\'s compiler of the query language', () => {
       /column 56: unknown data source alias "u"/,
     ],
     ['empty filter', '{ source { CloudATrailRawEvents } filter { } return { EVENT } }', /the filter is empty/],
-    ['empty return', '{ source { CloudATrailRawEvents } filter { A = 1 } return { } }', /expected a field to return, found "}"/],
+    [
+      'empty return',
+      '{ source { CloudATrailRawEvents } filter { A = 1 } return { } }',
+      /expected a field to return, found "}"/,
+    ],
     ['unknown source', '{ source { Nope } filter { A = 1 } return { X } }', /unknown data source "Nope"/],
-    ['unknown field', '{\n source { CloudATrailRawEvents }\n filter { A = 1 }\n return { EVENT, NOPE }\n}', /line 4, column 18: "NOPE" is not a field of CloudATrailRawEvents/],
-    ['unterminated string', "{ source { CloudATrailRawEvents } filter { A = 'x } return { EVENT } }", /unterminated string literal/],
-    ['unbalanced parenthesis', '{ source { CloudATrailRawEvents } filter { (A = 1 } return { EVENT } }', /"}" does not close "\("/],
-    ['trailing text', '{ source { CloudATrailRawEvents } filter { A = 1 } return { EVENT } } extra', /unexpected "extra" after the end of the query/],
-    ['wrong own id', 'Other { source { CloudATrailRawEvents } filter { A = 1 } return { EVENT } }', /names itself "Other" but its id is "Q"/],
-    ['mixed evaluators', '{ source { CloudATrailRawEvents, SEC_CFG_CLOUD_A_BUCKETS } filter { A = 1 } return { EVENT } }', /need different evaluators/],
-    ['duplicate column', '{ source { CloudATrailRawEvents } filter { A = 1 } return { EVENT, EVENT } }', /two columns named "EVENT"/],
+    [
+      'unknown field',
+      '{\n source { CloudATrailRawEvents }\n filter { A = 1 }\n return { EVENT, NOPE }\n}',
+      /line 4, column 18: "NOPE" is not a field of CloudATrailRawEvents/,
+    ],
+    [
+      'unterminated string',
+      "{ source { CloudATrailRawEvents } filter { A = 'x } return { EVENT } }",
+      /unterminated string literal/,
+    ],
+    [
+      'unbalanced parenthesis',
+      '{ source { CloudATrailRawEvents } filter { (A = 1 } return { EVENT } }',
+      /"}" does not close "\("/,
+    ],
+    [
+      'trailing text',
+      '{ source { CloudATrailRawEvents } filter { A = 1 } return { EVENT } } extra',
+      /unexpected "extra" after the end of the query/,
+    ],
+    [
+      'wrong own id',
+      'Other { source { CloudATrailRawEvents } filter { A = 1 } return { EVENT } }',
+      /names itself "Other" but its id is "Q"/,
+    ],
+    [
+      'mixed evaluators',
+      '{ source { CloudATrailRawEvents, SEC_CFG_CLOUD_A_BUCKETS } filter { A = 1 } return { EVENT } }',
+      /need different evaluators/,
+    ],
+    [
+      'duplicate column',
+      '{ source { CloudATrailRawEvents } filter { A = 1 } return { EVENT, EVENT } }',
+      /two columns named "EVENT"/,
+    ],
   ];
   for (const [what, text, message] of refusals) {
     it(`refuses ${what}`, () => {
@@ -202,7 +234,10 @@ describe('sec_query through the Terraform-side client', function () {
     const { state } = await tf.apply(t, prior, await tf.plan(t, prior, config), config);
     const again = await tf.plan(t, state, config);
     expect(again.requiresReplace).to.deep.equal([]);
-    expect(valueEquals(impliedType(tf.resourceSchema(t).block), again.planned, state), `re-plan of ${t} must be empty`).to.equal(true);
+    expect(
+      valueEquals(impliedType(tf.resourceSchema(t).block), again.planned, state),
+      `re-plan of ${t} must be empty`,
+    ).to.equal(true);
     return state!;
   }
   const destroy = async (t: string, state: ObjectValue) => tf.apply(t, state, await tf.plan(t, state, null), null);
@@ -218,7 +253,12 @@ describe('sec_query through the Terraform-side client', function () {
 
   it('creates, updates the text in place, imports, shows drift and deletes', async () => {
     let state = await converge(type, null, { query_id: 'TF_Trail', query: TRAIL });
-    expect(state).to.deep.include({ id: 'TF_Trail', query_id: 'TF_Trail', evaluator_id: 'CloudATrail', owner: 'api-user@acme.example' });
+    expect(state).to.deep.include({
+      id: 'TF_Trail',
+      query_id: 'TF_Trail',
+      evaluator_id: 'CloudATrail',
+      owner: 'api-user@acme.example',
+    });
     expect(JSON.parse(state.result_schema as string)).to.have.length(4);
     expect(emulator.get('Queries', 'TF_Trail')).to.deep.include({ queryText: TRAIL, evaluatorId: 'CloudATrail' });
 
@@ -233,7 +273,12 @@ describe('sec_query through the Terraform-side client', function () {
     expect(JSON.parse(state.result_schema as string)).to.have.length(3);
 
     const imported = await tf.importState(type, 'TF_Trail');
-    expect(imported).to.deep.include({ id: 'TF_Trail', query_id: 'TF_Trail', query: changed, evaluator_id: 'CloudATrail' });
+    expect(imported).to.deep.include({
+      id: 'TF_Trail',
+      query_id: 'TF_Trail',
+      query: changed,
+      evaluator_id: 'CloudATrail',
+    });
     const replan = await tf.plan(type, imported, cfg(type, { query_id: 'TF_Trail', query: changed }));
     expect(valueEquals(impliedType(tf.resourceSchema(type).block), replan.planned, imported)).to.equal(true);
 
@@ -286,16 +331,29 @@ describe('sec_query through the Terraform-side client', function () {
   it('replaces the query when its id or evaluator changes', async () => {
     const state = await converge(type, null, { query_id: 'TF_Buckets', query: BUCKETS });
     expect(state.evaluator_id).to.equal(null);
-    const renamed = await tf.plan(type, state, cfg(type, { query_id: 'TF_Buckets_2', query: BUCKETS.replace('TF_Buckets', 'TF_Buckets_2') }));
+    const renamed = await tf.plan(
+      type,
+      state,
+      cfg(type, { query_id: 'TF_Buckets_2', query: BUCKETS.replace('TF_Buckets', 'TF_Buckets_2') }),
+    );
     expect(renamed.requiresReplace).to.deep.equal([[{ attr: 'query_id' }]]);
     await destroy(type, state);
   });
 
-  it('refuses malformed text with the compiler\'s message, and an evaluator the sources do not need', async () => {
+  it("refuses malformed text with the compiler's message, and an evaluator the sources do not need", async () => {
     // The shape is right (plan time accepts it); the platform's compiler finds the unknown field.
-    const bad = await applyError({ query_id: 'TF_Bad', query: '{ source { CloudATrailRawEvents } filter { A = 1 } return { EVENT, NOPE } }' });
-    expect(bad.message).to.match(/Query compilation failed at line 1, column 68: "NOPE" is not a field of CloudATrailRawEvents/);
-    const evaluator = await applyError({ query_id: 'TF_Bad', query: BUCKETS.replace('TF_Buckets ', ''), evaluator_id: 'CloudATrail' });
+    const bad = await applyError({
+      query_id: 'TF_Bad',
+      query: '{ source { CloudATrailRawEvents } filter { A = 1 } return { EVENT, NOPE } }',
+    });
+    expect(bad.message).to.match(
+      /Query compilation failed at line 1, column 68: "NOPE" is not a field of CloudATrailRawEvents/,
+    );
+    const evaluator = await applyError({
+      query_id: 'TF_Bad',
+      query: BUCKETS.replace('TF_Buckets ', ''),
+      evaluator_id: 'CloudATrail',
+    });
     expect(evaluator.message).to.match(/evaluated without an evaluator/);
     expect(emulator.get('Queries', 'TF_Bad')).to.equal(undefined);
   });
@@ -315,7 +373,10 @@ describe('sec_query through the Terraform-side client', function () {
         () => null,
         (e: unknown) => e as ProviderCallError,
       );
-      expect(err?.diagnostics.map((d) => [d.path, d.summary]), text).to.deep.equal([['query', 'Invalid value for "query"']]);
+      expect(
+        err?.diagnostics.map((d) => [d.path, d.summary]),
+        text,
+      ).to.deep.equal([['query', 'Invalid value for "query"']]);
       expect(err!.diagnostics[0]!.detail).to.match(detail);
     }
   });
@@ -333,10 +394,12 @@ describe('sec_query through the Terraform-side client', function () {
   });
 
   it('validates the id and evaluator at plan time, naming the attribute', async () => {
-    const err = await tf.validateResource(type, cfg(type, { query_id: '9lives', query: TRAIL, evaluator_id: 'Trail' })).then(
-      () => null,
-      (e: unknown) => e as ProviderCallError,
-    );
+    const err = await tf
+      .validateResource(type, cfg(type, { query_id: '9lives', query: TRAIL, evaluator_id: 'Trail' }))
+      .then(
+        () => null,
+        (e: unknown) => e as ProviderCallError,
+      );
     expect(err!.diagnostics.map((d) => [d.path, d.summary])).to.deep.equal([
       ['query_id', 'Invalid value for "query_id"'],
       ['evaluator_id', 'Invalid value for "evaluator_id"'],
@@ -345,7 +408,15 @@ describe('sec_query through the Terraform-side client', function () {
 
   it('is what a policy evaluates; the platform keeps a query a policy uses', async () => {
     const query = await converge(type, null, { query_id: 'TF_For_Policy', query: TRAIL });
-    const policy = await converge('sec_policy', null, { title: 'DB password changed', query_id: query.id, description: 'd', remediation: 'r', severity: 'High', type: 'Violation', policy_id_suffix: 'dbpw' });
+    const policy = await converge('sec_policy', null, {
+      title: 'DB password changed',
+      query_id: query.id,
+      description: 'd',
+      remediation: 'r',
+      severity: 'High',
+      type: 'Violation',
+      policy_id_suffix: 'dbpw',
+    });
     expect(emulator.get('Policies', 'acme-dbpw')).to.deep.include({ queryId: 'TF_For_Policy' });
     const refused = await tf.apply(type, query, await tf.plan(type, query, null), null).then(
       () => null,
@@ -359,17 +430,56 @@ describe('sec_query through the Terraform-side client', function () {
 
   it('is what a compliance policy assesses: create, update, import, no alert profile needed; a violation policy is not one', async () => {
     const t = 'sec_policy_compliance';
-    const query = await converge(type, null, { query_id: 'TF_For_Compliance', query: BUCKETS.replace('TF_Buckets ', '') });
-    const base = { title: 'Public buckets', query_id: query.id, description: 'd', remediation: 'r', severity: 'High', policy_id_suffix: 'pubbuckets' };
+    const query = await converge(type, null, {
+      query_id: 'TF_For_Compliance',
+      query: BUCKETS.replace('TF_Buckets ', ''),
+    });
+    const base = {
+      title: 'Public buckets',
+      query_id: query.id,
+      description: 'd',
+      remediation: 'r',
+      severity: 'High',
+      policy_id_suffix: 'pubbuckets',
+    };
     let policy = await converge(t, null, base);
-    expect(policy).to.deep.include({ id: 'acme-pubbuckets', enabled: true, alerting_enabled: true, tags: null, computed_tags: '' });
-    expect(emulator.get('Policies', 'acme-pubbuckets')).to.deep.include({ policyType: 'Compliance', alertEnabled: true, alertProfile: '', evalFrequency: 'Daily' });
+    expect(policy).to.deep.include({
+      id: 'acme-pubbuckets',
+      enabled: true,
+      alerting_enabled: true,
+      tags: null,
+      computed_tags: '',
+    });
+    expect(emulator.get('Policies', 'acme-pubbuckets')).to.deep.include({
+      policyType: 'Compliance',
+      alertEnabled: true,
+      alertProfile: '',
+      evalFrequency: 'Daily',
+    });
     policy = await converge(t, policy, { ...base, alerting_enabled: false, tags: ['domain:storage'], severity: 'low' });
-    expect(emulator.get('Policies', 'acme-pubbuckets')).to.deep.include({ alertEnabled: false, severity: 'low', tags: ['domain:storage'] });
+    expect(emulator.get('Policies', 'acme-pubbuckets')).to.deep.include({
+      alertEnabled: false,
+      severity: 'low',
+      tags: ['domain:storage'],
+    });
     const imported = await tf.importState(t, 'acme-pubbuckets');
-    expect(imported).to.deep.include({ id: 'acme-pubbuckets', policy_id_suffix: 'pubbuckets', alerting_enabled: false, severity: 'low', tags: ['domain:storage'] });
+    expect(imported).to.deep.include({
+      id: 'acme-pubbuckets',
+      policy_id_suffix: 'pubbuckets',
+      alerting_enabled: false,
+      severity: 'low',
+      tags: ['domain:storage'],
+    });
 
-    const violation = await converge('sec_policy', null, { title: 'V', query_id: query.id, description: 'd', remediation: 'r', severity: 'High', type: 'Violation', policy_id_suffix: 'violation' });
+    const violation = await converge('sec_policy', null, {
+      title: 'V',
+      query_id: query.id,
+      description: 'd',
+      remediation: 'r',
+      severity: 'High',
+      type: 'Violation',
+      policy_id_suffix: 'violation',
+    });
     const refused = await tf.importState(t, 'acme-violation').then(
       () => null,
       (e: unknown) => e as Error,
@@ -379,9 +489,13 @@ describe('sec_query through the Terraform-side client', function () {
       () => null,
       (e: unknown) => e as Error,
     );
-    expect(wrongWay?.message).to.match(/Not a violation policy.*acme-pubbuckets is a Compliance policy; manage it with sec_policy_compliance/);
+    expect(wrongWay?.message).to.match(
+      /Not a violation policy.*acme-pubbuckets is a Compliance policy; manage it with sec_policy_compliance/,
+    );
     const listed = await tf.list('sec_policy', null);
-    expect(listed.map((r) => r.displayName)).to.include('V').and.not.include('Public buckets');
+    expect(listed.map((r) => r.displayName))
+      .to.include('V')
+      .and.not.include('Public buckets');
     expect((await tf.list(t, null)).map((r) => r.displayName)).to.deep.equal(['Public buckets']);
 
     await destroy('sec_policy', violation);
@@ -389,8 +503,15 @@ describe('sec_query through the Terraform-side client', function () {
     await destroy(type, query);
   });
 
-  it('a policy needs an existing query; the platform\'s own queries exist, are not listed, and cannot be changed or deleted', async () => {
-    const config = configValue(tf.resourceSchema('sec_policy').block, { title: 'On nothing', query_id: 'TF_No_Such_Query', description: 'd', remediation: 'r', severity: 'High', type: 'Violation' });
+  it("a policy needs an existing query; the platform's own queries exist, are not listed, and cannot be changed or deleted", async () => {
+    const config = configValue(tf.resourceSchema('sec_policy').block, {
+      title: 'On nothing',
+      query_id: 'TF_No_Such_Query',
+      description: 'd',
+      remediation: 'r',
+      severity: 'High',
+      type: 'Violation',
+    });
     const refused = await tf.apply('sec_policy', null, await tf.plan('sec_policy', null, config), config).then(
       () => null,
       (e: unknown) => e as Error,
@@ -399,8 +520,13 @@ describe('sec_query through the Terraform-side client', function () {
 
     const builtIn = await tf.importState(type, 'SEC_Global_CloudA_Trail_TrailChange');
     expect(builtIn).to.deep.include({ owner: 'Platform', evaluator_id: 'CloudATrail' });
-    expect((await tf.list(type, null)).map((r) => r.displayName).filter((n) => n.startsWith('SEC_Global_'))).to.deep.equal([]);
-    const changed = configValue(tf.resourceSchema(type).block, { query_id: 'SEC_Global_CloudA_Trail_TrailChange', query: TRAIL });
+    expect(
+      (await tf.list(type, null)).map((r) => r.displayName).filter((n) => n.startsWith('SEC_Global_')),
+    ).to.deep.equal([]);
+    const changed = configValue(tf.resourceSchema(type).block, {
+      query_id: 'SEC_Global_CloudA_Trail_TrailChange',
+      query: TRAIL,
+    });
     const notChanged = await tf.apply(type, builtIn, await tf.plan(type, builtIn, changed), changed).then(
       () => null,
       (e: unknown) => e as Error,

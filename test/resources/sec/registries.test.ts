@@ -74,34 +74,76 @@ const cases: Case[] = [
       credentials: [{ role_arn: 'arn:cloud-a:iam::123456789012:role/reader', external_id: 'ext-2' }],
       limit_num_imgs: 15,
     },
-    updated: { name: 'registry-a-renamed', enabled: 0, 'data.crossAccountCredentials.externalId': 'ext-2', 'data.limitNumImg': 15, 'data.limitByTag': undefined, 'data.limitByLabel': [] },
+    updated: {
+      name: 'registry-a-renamed',
+      enabled: 0,
+      'data.crossAccountCredentials.externalId': 'ext-2',
+      'data.limitNumImg': 15,
+      'data.limitByTag': undefined,
+      'data.limitByLabel': [],
+    },
     secrets: () => [],
-    invalid: { config: { name: 'r', registry_domain: 'x.example.com', credentials: [{ role_arn: 'a', external_id: 'b' }], limit_num_imgs: 7 }, path: 'limit_num_imgs' },
+    invalid: {
+      config: {
+        name: 'r',
+        registry_domain: 'x.example.com',
+        credentials: [{ role_arn: 'a', external_id: 'b' }],
+        limit_num_imgs: 7,
+      },
+      path: 'limit_num_imgs',
+    },
   },
   {
     type: 'sec_integration_registry_b',
     create: {
       name: 'registry-b',
       registry_domain: 'us-docker.pkg.dev',
-      credentials: [{ client_id: '1234567890', client_email: 'scanner@project.example.com', private_key_id: 'key-1', private_key: PEM }],
+      credentials: [
+        {
+          client_id: '1234567890',
+          client_email: 'scanner@project.example.com',
+          private_key_id: 'key-1',
+          private_key: PEM,
+        },
+      ],
     },
     created: {
       'data.registryType': 'REGISTRY_B',
       'data.registryDomain': 'us-docker.pkg.dev',
-      'data.credentials': { clientId: '1234567890', clientEmail: 'scanner@project.example.com', privateKeyId: 'key-1', privateKey: PEM },
+      'data.credentials': {
+        clientId: '1234567890',
+        clientEmail: 'scanner@project.example.com',
+        privateKeyId: 'key-1',
+        privateKey: PEM,
+      },
       'data.limitNumImg': 5,
       'data.nonOsPackageEval': true,
     },
     update: {
       name: 'registry-b',
       registry_domain: 'europe-west1-docker.pkg.dev',
-      credentials: [{ client_id: '1234567890', client_email: 'scanner@project.example.com', private_key_id: 'key-2', private_key: PEM }],
+      credentials: [
+        {
+          client_id: '1234567890',
+          client_email: 'scanner@project.example.com',
+          private_key_id: 'key-2',
+          private_key: PEM,
+        },
+      ],
       limit_by_repositories: ['team/app'],
     },
-    updated: { 'data.registryDomain': 'europe-west1-docker.pkg.dev', 'data.credentials.privateKeyId': 'key-2', 'data.limitByRep': ['team/app'] },
+    updated: {
+      'data.registryDomain': 'europe-west1-docker.pkg.dev',
+      'data.credentials.privateKeyId': 'key-2',
+      'data.limitByRep': ['team/app'],
+    },
     secrets: (s) => [cred(s, 'private_key_id'), cred(s, 'private_key')],
     invalid: {
-      config: { name: 'r', registry_domain: 'docker.pkg.dev', credentials: [{ client_id: 'a', client_email: 'a@b.example', private_key_id: 'k', private_key: PEM }] },
+      config: {
+        name: 'r',
+        registry_domain: 'docker.pkg.dev',
+        credentials: [{ client_id: 'a', client_email: 'a@b.example', private_key_id: 'k', private_key: PEM }],
+      },
       path: 'registry_domain',
     },
   },
@@ -110,20 +152,43 @@ const cases: Case[] = [
     create: {
       name: 'registry-c',
       registry_domain: 'gcr.io',
-      credentials: [{ client_id: '1234567890', client_email: 'scanner@project.example.com', private_key_id: 'key-1', private_key: PEM }],
+      credentials: [
+        {
+          client_id: '1234567890',
+          client_email: 'scanner@project.example.com',
+          private_key_id: 'key-1',
+          private_key: PEM,
+        },
+      ],
       non_os_package_support: false,
     },
-    created: { 'data.registryType': 'REGISTRY_C', 'data.registryDomain': 'gcr.io', 'data.credentials.privateKeyId': 'key-1', 'data.nonOsPackageEval': false },
+    created: {
+      'data.registryType': 'REGISTRY_C',
+      'data.registryDomain': 'gcr.io',
+      'data.credentials.privateKeyId': 'key-1',
+      'data.nonOsPackageEval': false,
+    },
     update: {
       name: 'registry-c',
       registry_domain: 'eu.gcr.io',
-      credentials: [{ client_id: '1234567890', client_email: 'scanner@project.example.com', private_key_id: 'key-1', private_key: PEM }],
+      credentials: [
+        {
+          client_id: '1234567890',
+          client_email: 'scanner@project.example.com',
+          private_key_id: 'key-1',
+          private_key: PEM,
+        },
+      ],
     },
     updated: { 'data.registryDomain': 'eu.gcr.io', 'data.nonOsPackageEval': true },
     secrets: (s) => [cred(s, 'private_key_id'), cred(s, 'private_key')],
     // The platform checks the service account's e-mail address: so does the plan.
     invalid: {
-      config: { name: 'r', registry_domain: 'gcr.io', credentials: [{ client_id: 'a', client_email: 'scanner', private_key_id: 'k', private_key: PEM }] },
+      config: {
+        name: 'r',
+        registry_domain: 'gcr.io',
+        credentials: [{ client_id: 'a', client_email: 'scanner', private_key_id: 'k', private_key: PEM }],
+      },
       path: 'credentials[0].client_email',
     },
   },
@@ -136,14 +201,25 @@ const cases: Case[] = [
       'data.credentials': { username: 'scanner', password: 'hub-pass-1' },
       'data.limitByRep': ['acme/api'],
     },
-    update: { name: 'registry-d', username: 'scanner', password: 'hub-pass-2', limit_by_repositories: ['acme/api', 'acme/web'] },
+    update: {
+      name: 'registry-d',
+      username: 'scanner',
+      password: 'hub-pass-2',
+      limit_by_repositories: ['acme/api', 'acme/web'],
+    },
     updated: { 'data.credentials.password': 'hub-pass-2', 'data.limitByRep': ['acme/api', 'acme/web'] },
     secrets: (s) => [s.password],
     invalid: { config: { name: 'r', username: 'u', password: 'p', limit_num_imgs: 20 }, path: 'limit_num_imgs' },
   },
   {
     type: 'sec_integration_registry_e',
-    create: { name: 'registry-e', registry_domain: 'registry.example.com:5000', username: 'puller', password: 'pw-1', ssl: true },
+    create: {
+      name: 'registry-e',
+      registry_domain: 'registry.example.com:5000',
+      username: 'puller',
+      password: 'pw-1',
+      ssl: true,
+    },
     created: {
       'data.registryType': 'REGISTRY_E',
       'data.registryDomain': 'registry.example.com:5000',
@@ -152,14 +228,36 @@ const cases: Case[] = [
       'data.limitByRep': undefined,
       'data.limitNumImg': undefined,
     },
-    update: { name: 'registry-e', registry_domain: 'registry.example.com:5000', username: 'puller', password: 'pw-1', ssl: true, notifications: true, limit_by_tags: ['v*'] },
+    update: {
+      name: 'registry-e',
+      registry_domain: 'registry.example.com:5000',
+      username: 'puller',
+      password: 'pw-1',
+      ssl: true,
+      notifications: true,
+      limit_by_tags: ['v*'],
+    },
     updated: { 'data.registryNotifications': true, 'data.limitByTag': ['v*'] },
     secrets: (s) => [s.password],
-    invalid: { config: { name: 'r', registry_domain: 'r.example.com', username: 'u', password: 'p', limit_by_tags: ['ok', '  '] }, path: 'limit_by_tags' },
+    invalid: {
+      config: {
+        name: 'r',
+        registry_domain: 'r.example.com',
+        username: 'u',
+        password: 'p',
+        limit_by_tags: ['ok', '  '],
+      },
+      path: 'limit_by_tags',
+    },
   },
   {
     type: 'sec_integration_registry_f',
-    create: { name: 'registry-f', username: 'octo', password: 'token-1', limit_by_label: [{ key: 'org.opencontainers.image.vendor', value: 'acme' }] },
+    create: {
+      name: 'registry-f',
+      username: 'octo',
+      password: 'token-1',
+      limit_by_label: [{ key: 'org.opencontainers.image.vendor', value: 'acme' }],
+    },
     created: {
       'data.registryType': 'REGISTRY_F',
       'data.registryDomain': 'ghcr.io',
@@ -175,8 +273,17 @@ const cases: Case[] = [
   {
     type: 'sec_integration_proxy_scanner',
     create: { name: 'proxy-scanner', limit_by_label: [{ key: 'env', value: 'prod' }, { key: 'tier' }] },
-    created: { 'data.registryType': 'PROXY_SCANNER', 'data.limitNumImg': 5, 'data.limitByLabel': members([{ env: 'prod' }, { tier: '' }]) },
-    update: { name: 'proxy-scanner', limit_by_label: [{ key: 'env', value: 'prod' }, { key: 'tier' }], limit_num_imgs: 15, limit_by_repositories: ['a/b'] },
+    created: {
+      'data.registryType': 'PROXY_SCANNER',
+      'data.limitNumImg': 5,
+      'data.limitByLabel': members([{ env: 'prod' }, { tier: '' }]),
+    },
+    update: {
+      name: 'proxy-scanner',
+      limit_by_label: [{ key: 'env', value: 'prod' }, { key: 'tier' }],
+      limit_num_imgs: 15,
+      limit_by_repositories: ['a/b'],
+    },
     updated: { 'data.limitNumImg': 15, 'data.limitByRep': ['a/b'] },
     secrets: () => [],
     invalid: { config: { name: 'r', limit_num_imgs: 3 }, path: 'limit_num_imgs' },
@@ -184,7 +291,11 @@ const cases: Case[] = [
   {
     type: 'sec_integration_inline_scanner',
     create: { name: 'inline-scanner', identifier_tag: [{ key: 'pipeline', value: 'ci' }] },
-    created: { 'data.registryType': 'INLINE_SCANNER', 'data.identifierTag': [{ pipeline: 'ci' }], 'data.limitNumScan': '60' },
+    created: {
+      'data.registryType': 'INLINE_SCANNER',
+      'data.identifierTag': [{ pipeline: 'ci' }],
+      'data.limitNumScan': '60',
+    },
     update: { name: 'inline-scanner', identifier_tag: [{ key: 'pipeline', value: 'release' }], limit_num_scan: 120 },
     updated: { 'data.identifierTag': [{ pipeline: 'release' }], 'data.limitNumScan': '120' },
     secrets: () => [],
@@ -197,14 +308,20 @@ function cred(state: ObjectValue, name: string): unknown {
 }
 
 function at(obj: unknown, dotted: string): unknown {
-  return dotted.split('.').reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
+  return dotted
+    .split('.')
+    .reduce<unknown>(
+      (o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
+      obj,
+    );
 }
 
 function expectStored(stored: unknown, expected: Expected, what: string): void {
   expect(stored, `${what}: the emulator holds the object`).to.not.equal(undefined);
   for (const [path, value] of Object.entries(expected)) {
     const actual = at(stored, path);
-    if (value !== null && typeof value === 'object' && 'members' in value) expect(actual, `${what}: ${path}`).to.have.deep.members((value as { members: unknown[] }).members);
+    if (value !== null && typeof value === 'object' && 'members' in value)
+      expect(actual, `${what}: ${path}`).to.have.deep.members((value as { members: unknown[] }).members);
     else expect(actual, `${what}: ${path}`).to.deep.equal(value);
   }
 }
@@ -234,10 +351,15 @@ describe('sec container registries and scanners through the Terraform-side clien
   });
 
   const config = (type: string, plain: Record<string, unknown>) => configValue(tf.resourceSchema(type).block, plain);
-  const same = (type: string, a: ObjectValue | null, b: ObjectValue | null) => valueEquals(impliedType(tf.resourceSchema(type).block), a, b);
+  const same = (type: string, a: ObjectValue | null, b: ObjectValue | null) =>
+    valueEquals(impliedType(tf.resourceSchema(type).block), a, b);
 
   /** validate → plan → apply → the next plan is empty; returns the new state. */
-  async function converge(type: string, prior: ObjectValue | null, plain: Record<string, unknown>): Promise<ObjectValue> {
+  async function converge(
+    type: string,
+    prior: ObjectValue | null,
+    plain: Record<string, unknown>,
+  ): Promise<ObjectValue> {
     const cfg = config(type, plain);
     await tf.validateResource(type, cfg);
     const change = await tf.plan(type, prior, cfg);
@@ -306,8 +428,14 @@ describe('sec container registries and scanners through the Terraform-side clien
   describe('RegistryA credentials', () => {
     const type = 'sec_integration_registry_a';
     const base = { name: 'registry-a-auth', registry_domain: '123456789012.registry-a.eu-west-1.example.com' };
-    const role = (externalId = 'ext-1') => ({ ...base, credentials: [{ role_arn: 'arn:cloud-a:iam::123456789012:role/reader', external_id: externalId }] });
-    const key = (secret = 'secret-1') => ({ ...base, credentials: [{ access_key_id: 'AKEXAMPLE', secret_access_key: secret }] });
+    const role = (externalId = 'ext-1') => ({
+      ...base,
+      credentials: [{ role_arn: 'arn:cloud-a:iam::123456789012:role/reader', external_id: externalId }],
+    });
+    const key = (secret = 'secret-1') => ({
+      ...base,
+      credentials: [{ access_key_id: 'AKEXAMPLE', secret_access_key: secret }],
+    });
 
     it('switching between role and access-key authentication plans a replacement, both ways', async () => {
       let state = await converge(type, null, role());
@@ -322,11 +450,15 @@ describe('sec container registries and scanners through the Terraform-side clien
       const keyGuid = state.intg_guid as string;
       expect(keyGuid).to.not.equal(roleGuid);
       expect(emulator.get(COLLECTION, roleGuid)).to.equal(undefined);
-      expectStored(emulator.get(COLLECTION, keyGuid), {
-        'data.authType': 'ACCESS_KEY',
-        'data.accessKeyCredentials': { accessKeyId: 'AKEXAMPLE', secretAccessKey: 'secret-1' },
-        'data.crossAccountCredentials': undefined,
-      }, 'after the switch');
+      expectStored(
+        emulator.get(COLLECTION, keyGuid),
+        {
+          'data.authType': 'ACCESS_KEY',
+          'data.accessKeyCredentials': { accessKeyId: 'AKEXAMPLE', secretAccessKey: 'secret-1' },
+          'data.crossAccountCredentials': undefined,
+        },
+        'after the switch',
+      );
       expect(state.auth_type).to.equal('ACCESS_KEY');
       // The secret key is masked on reads and kept from the state.
       expect(cred((await tf.read(type, state)).state!, 'secret_access_key')).to.equal('secret-1');
@@ -341,40 +473,58 @@ describe('sec container registries and scanners through the Terraform-side clien
       const guid = state.intg_guid as string;
       state = await converge(type, state, key('secret-2'));
       expect(state.intg_guid).to.equal(guid);
-      expect(emulator.get(COLLECTION, guid)).to.have.nested.property('data.accessKeyCredentials.secretAccessKey', 'secret-2');
+      expect(emulator.get(COLLECTION, guid)).to.have.nested.property(
+        'data.accessKeyCredentials.secretAccessKey',
+        'secret-2',
+      );
       await destroy(type, state);
 
       state = await converge(type, null, role('ext-1'));
       state = await converge(type, state, role('ext-2'));
-      expect(emulator.get(COLLECTION, state.intg_guid as string)).to.have.nested.property('data.crossAccountCredentials.externalId', 'ext-2');
+      expect(emulator.get(COLLECTION, state.intg_guid as string)).to.have.nested.property(
+        'data.crossAccountCredentials.externalId',
+        'ext-2',
+      );
       // Another role is still role authentication: an in-place update, not a new integration.
-      const otherRole = { ...base, credentials: [{ role_arn: 'arn:cloud-a:iam::123456789012:role/other-reader', external_id: 'ext-2' }] };
+      const otherRole = {
+        ...base,
+        credentials: [{ role_arn: 'arn:cloud-a:iam::123456789012:role/other-reader', external_id: 'ext-2' }],
+      };
       expect((await tf.plan(type, state, config(type, otherRole))).requiresReplace).to.deep.equal([]);
       const roleGuid = state.intg_guid as string;
       state = await converge(type, state, otherRole);
       expect(state.intg_guid).to.equal(roleGuid);
-      expect(emulator.get(COLLECTION, roleGuid)).to.have.nested.property('data.crossAccountCredentials.roleArn', 'arn:cloud-a:iam::123456789012:role/other-reader');
+      expect(emulator.get(COLLECTION, roleGuid)).to.have.nested.property(
+        'data.crossAccountCredentials.roleArn',
+        'arn:cloud-a:iam::123456789012:role/other-reader',
+      );
       await destroy(type, state);
     });
 
     it('refuses both credential pairs at once, at the credentials block', async () => {
       const both = { ...base, credentials: [{ role_arn: 'arn', external_id: 'x', access_key_id: 'AK' }] };
       const err = await failure(tf.validateResource(type, config(type, both)));
-      expect(err.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([['Invalid credentials block', 'credentials[0]']]);
+      expect(err.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([
+        ['Invalid credentials block', 'credentials[0]'],
+      ]);
     });
 
     it('refuses an incomplete pair at validation, naming the missing attribute; with the other half unknown, at plan', async () => {
       const half = config(type, { ...base, credentials: [{ access_key_id: 'AK' }] });
       const err = await failure(tf.validateResource(type, half));
-      expect(err.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([['Invalid credentials block', 'credentials[0].secret_access_key']]);
+      expect(err.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([
+        ['Invalid credentials block', 'credentials[0].secret_access_key'],
+      ]);
       // The secret not known yet (e.g. from another resource): not judged at validation, judged at plan.
       const pending = config(type, { ...base, credentials: [{ access_key_id: 'AK' }] });
-      ((pending.credentials as ObjectValue[])[0]!).secret_access_key = UNKNOWN;
+      (pending.credentials as ObjectValue[])[0]!.secret_access_key = UNKNOWN;
       await tf.validateResource(type, pending);
       const before = emulator.list(COLLECTION).length;
       const planErr = await failure(tf.plan(type, null, half));
       expect(planErr.rpc).to.equal('PlanResourceChange');
-      expect(planErr.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([['Invalid credentials block', 'credentials[0].secret_access_key']]);
+      expect(planErr.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([
+        ['Invalid credentials block', 'credentials[0].secret_access_key'],
+      ]);
       expect(emulator.list(COLLECTION).length).to.equal(before);
     });
 
@@ -393,13 +543,22 @@ describe('sec container registries and scanners through the Terraform-side clien
       it(`${type}: the server token is issued on create, sensitive, and survives updates`, async () => {
         expect(tf.resourceSchema(type).block.attributes.server_token!.sensitive).to.equal(true);
         let state = await converge(type, null, { name: `${type}-token` });
-        const stored = emulator.get<{ serverToken: { serverToken: string; uri: string } }>(COLLECTION, state.intg_guid as string)!;
-        expect(state.server_token).to.equal(stored.serverToken.serverToken).and.to.match(/^[0-9a-f]{48}$/);
+        const stored = emulator.get<{ serverToken: { serverToken: string; uri: string } }>(
+          COLLECTION,
+          state.intg_guid as string,
+        )!;
+        expect(state.server_token)
+          .to.equal(stored.serverToken.serverToken)
+          .and.to.match(/^[0-9a-f]{48}$/);
         expect(state.server_uri).to.equal(stored.serverToken.uri);
         state = await converge(type, state, { name: `${type}-token`, enabled: false });
         expect(state.server_token).to.equal(stored.serverToken.serverToken);
         // A token rotated on the platform is picked up by the next refresh.
-        emulator.put(COLLECTION, state.intg_guid as string, { ...stored, enabled: 0, serverToken: { ...stored.serverToken, serverToken: 'rotated' } });
+        emulator.put(COLLECTION, state.intg_guid as string, {
+          ...stored,
+          enabled: 0,
+          serverToken: { ...stored.serverToken, serverToken: 'rotated' },
+        });
         expect((await tf.read(type, state)).state!.server_token).to.equal('rotated');
         await destroy(type, state);
       });
@@ -409,7 +568,9 @@ describe('sec container registries and scanners through the Terraform-side clien
       const type = 'sec_integration_proxy_scanner';
       const cfg = config(type, { name: 'keyless', limit_by_label: [{ value: 'x' }] });
       const err = await failure(tf.validateResource(type, cfg));
-      expect(err.diagnostics.map((d) => `${d.summary} at ${d.path}`)).to.deep.equal(['Invalid limit_by_label block at limit_by_label']);
+      expect(err.diagnostics.map((d) => `${d.summary} at ${d.path}`)).to.deep.equal([
+        'Invalid limit_by_label block at limit_by_label',
+      ]);
       await tf.validateResource(type, { ...cfg, limit_by_label: [{ key: UNKNOWN, value: 'x' }] });
     });
   });
@@ -422,18 +583,31 @@ describe('sec container registries and scanners through the Terraform-side clien
     await destroy('sec_integration_registry_d', state);
   });
 
-  it('an integration deleted behind Terraform\'s back leaves the state on refresh', async () => {
+  it("an integration deleted behind Terraform's back leaves the state on refresh", async () => {
     const type = 'sec_integration_registry_e';
-    const state = await converge(type, null, { name: 'gone', registry_domain: 'r.example.com', username: 'u', password: 'p' });
+    const state = await converge(type, null, {
+      name: 'gone',
+      registry_domain: 'r.example.com',
+      username: 'u',
+      password: 'p',
+    });
     expect(emulator.remove(COLLECTION, state.intg_guid as string)).to.equal(true);
     expect((await tf.read(type, state)).state).to.equal(null);
   });
 
   it('an explicitly empty list stays empty and a trimmed tag keeps its configured form', async () => {
     const type = 'sec_integration_registry_d';
-    const state = await converge(type, null, { name: 'lists', username: 'u', password: 'p', limit_by_tags: ['  latest'], limit_by_repositories: [] });
+    const state = await converge(type, null, {
+      name: 'lists',
+      username: 'u',
+      password: 'p',
+      limit_by_tags: ['  latest'],
+      limit_by_repositories: [],
+    });
     expect(state.limit_by_tags).to.deep.equal(['  latest']);
-    expect(emulator.get(COLLECTION, state.intg_guid as string)).to.have.deep.nested.property('data.limitByTag', ['latest']);
+    expect(emulator.get(COLLECTION, state.intg_guid as string)).to.have.deep.nested.property('data.limitByTag', [
+      'latest',
+    ]);
     const refreshed = (await tf.read(type, state)).state!;
     expect(refreshed.limit_by_repositories).to.deep.equal([]);
     expect(refreshed.limit_by_tags).to.deep.equal(['  latest']);
@@ -452,7 +626,7 @@ describe('sec container registries and scanners through the Terraform-side clien
   });
 });
 
-describe('Pulumi mapping: registry and scanner nested types against the sec seed', function () {
+describe('Pulumi mapping: registry and scanner nested types against the sec seed', () => {
   const NESTED = [
     'IntegrationRegistryACredentials',
     'IntegrationRegistryBCredentials',
@@ -462,18 +636,23 @@ describe('Pulumi mapping: registry and scanner nested types against the sec seed
     'IntegrationInlineScannerIdentifierTag',
   ];
 
-  it('has each type with the seed\'s field names, required and secret flags', async function () {
+  it("has each type with the seed's field names, required and secret flags", async function () {
     if (!existsSync(SEC_SEED)) this.skip();
     const seed = parseSeed(readFileSync(SEC_SEED, 'utf8'));
     const built = buildPulumiSchemaWithReport(await describeProvider('sec'));
     const types = built.schema.types;
     for (const name of NESTED) expect(types, name).to.have.property(`sec:index/${name}:${name}`);
     const allowedDifferences = writeOnlyTwinAllowances(['privateKey', 'privateKeyId']);
-    expect(compareWithSeed(built.schema, seed, { only: NESTED, allowedDifferences, reportUnusedAllowances: true })).to.deep.equal([]);
+    expect(
+      compareWithSeed(built.schema, seed, { only: NESTED, allowedDifferences, reportUnusedAllowances: true }),
+    ).to.deep.equal([]);
     // The comparison is not vacuous: flipping a secret flag is noticed.
     const broken = JSON.parse(JSON.stringify(built.schema)) as typeof built.schema;
-    delete broken.types['sec:index/IntegrationRegistryBCredentials:IntegrationRegistryBCredentials']!.properties!.privateKeyId!.secret;
-    expect(allDifferences(broken, seed, NESTED)).to.include('IntegrationRegistryBCredentials.privateKeyId: is not secret, the seed flags it secret');
+    delete broken.types['sec:index/IntegrationRegistryBCredentials:IntegrationRegistryBCredentials']!.properties!
+      .privateKeyId!.secret;
+    expect(allDifferences(broken, seed, NESTED)).to.include(
+      'IntegrationRegistryBCredentials.privateKeyId: is not secret, the seed flags it secret',
+    );
     // Resources expose the label blocks pluralised.
     const registryA = built.schema.resources['sec:index/integrationRegistryA:IntegrationRegistryA']!;
     expect(registryA.inputProperties).to.have.property('limitByLabels');

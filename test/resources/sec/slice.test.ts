@@ -29,7 +29,11 @@ describe('sec slice through the Terraform-side client', function () {
     await emulator?.close();
   });
 
-  async function converge(type: string, prior: ObjectValue | null, plain: Record<string, unknown>): Promise<ObjectValue> {
+  async function converge(
+    type: string,
+    prior: ObjectValue | null,
+    plain: Record<string, unknown>,
+  ): Promise<ObjectValue> {
     const block = tf.resourceSchema(type).block;
     const config = configValue(block, plain);
     await tf.validateResource(type, config);
@@ -44,7 +48,10 @@ describe('sec slice through the Terraform-side client', function () {
     const type = 'sec_alert_channel_email';
     let state = await converge(type, null, { name: 'ops', recipients: [' ops@example.com'] });
     const guid = state.id as string;
-    expect(emulator.get<{ data: { channelProps: { recipients: string[] } } }>('AlertChannels', guid)!.data.channelProps.recipients).to.deep.equal(['ops@example.com']);
+    expect(
+      emulator.get<{ data: { channelProps: { recipients: string[] } } }>('AlertChannels', guid)!.data.channelProps
+        .recipients,
+    ).to.deep.equal(['ops@example.com']);
     // Terraform keeps the configured form (with the space) although the platform trimmed it.
     expect(state.recipients).to.deep.equal([' ops@example.com']);
     expect((await tf.read(type, state)).state).to.deep.equal(state);
@@ -55,7 +62,10 @@ describe('sec slice through the Terraform-side client', function () {
     const imported = await tf.importState(type, guid);
     expect(imported).to.deep.include({ id: guid, name: 'ops-renamed', enabled: false, test_integration: true });
 
-    emulator.put('AlertChannels', guid, { ...emulator.get<Record<string, unknown>>('AlertChannels', guid)!, name: 'changed-in-ui' });
+    emulator.put('AlertChannels', guid, {
+      ...emulator.get<Record<string, unknown>>('AlertChannels', guid)!,
+      name: 'changed-in-ui',
+    });
     expect((await tf.read(type, state)).state!.name).to.equal('changed-in-ui');
 
     const block = tf.resourceSchema(type).block;
@@ -68,7 +78,10 @@ describe('sec slice through the Terraform-side client', function () {
 
   it('e-mail channel: a failed test on create removes the channel and says why', async () => {
     const type = 'sec_alert_channel_email';
-    const config = configValue(tf.resourceSchema(type).block, { name: 'broken', recipients: ['fail-test@example.com'] });
+    const config = configValue(tf.resourceSchema(type).block, {
+      name: 'broken',
+      recipients: ['fail-test@example.com'],
+    });
     const change = await tf.plan(type, null, config);
     const before = emulator.list('AlertChannels').length;
     const err = await tf.apply(type, null, change, config).then(
@@ -94,11 +107,19 @@ describe('sec slice through the Terraform-side client', function () {
     expect(await tf.importState(type, token)).to.deep.equal(byName);
     expect((await tf.read(type, byName)).state).to.deep.equal(byName);
     // os cannot change in place: the plan asks for a replacement.
-    const changeOs = await tf.plan(type, state, configValue(tf.resourceSchema(type).block, { name: 'fleet-2', description: 'second', os: 'windows' }));
+    const changeOs = await tf.plan(
+      type,
+      state,
+      configValue(tf.resourceSchema(type).block, { name: 'fleet-2', description: 'second', os: 'windows' }),
+    );
     expect(changeOs.requiresReplace).to.deep.equal([[{ attr: 'os' }]]);
     await tf.apply(type, state, await tf.plan(type, state, null), null);
-    expect(emulator.get<{ tokenAlias: string; tokenEnabled: number }>('AgentAccessTokens', token)).to.deep.include({ tokenEnabled: 0 });
-    expect(emulator.get<{ tokenAlias: string }>('AgentAccessTokens', token)!.tokenAlias).to.match(/^fleet-2-[a-z0-9]{5}-deleted$/);
+    expect(emulator.get<{ tokenAlias: string; tokenEnabled: number }>('AgentAccessTokens', token)).to.deep.include({
+      tokenEnabled: 0,
+    });
+    expect(emulator.get<{ tokenAlias: string }>('AgentAccessTokens', token)!.tokenAlias).to.match(
+      /^fleet-2-[a-z0-9]{5}-deleted$/,
+    );
   });
 
   it('agent access token: an import id that is neither a name nor a token value is not found, and not quoted', async () => {
@@ -107,9 +128,14 @@ describe('sec slice through the Terraform-side client', function () {
     // A token value with one character changed: it may be a secret, so the message must not show it.
     const mistyped = `${(existing.token as string).slice(0, -1)}${(existing.token as string).endsWith('0') ? '1' : '0'}`;
     for (const id of [mistyped, 'fleet-unknown', '']) {
-      const err = (await tf.importState(type, id).then(() => null, (e: unknown) => e)) as ProviderCallError;
+      const err = (await tf.importState(type, id).then(
+        () => null,
+        (e: unknown) => e,
+      )) as ProviderCallError;
       expect(err, JSON.stringify(id)).to.be.instanceOf(ProviderCallError);
-      expect(err.diagnostics.map((d) => d.summary)).to.deep.equal([id === '' ? 'Missing Resource Import Identifier' : 'Cannot import non-existent remote object']);
+      expect(err.diagnostics.map((d) => d.summary)).to.deep.equal([
+        id === '' ? 'Missing Resource Import Identifier' : 'Cannot import non-existent remote object',
+      ]);
       if (id !== '') expect(err.message).to.not.include(id);
     }
     await tf.apply(type, existing, await tf.plan(type, existing, null), null);
@@ -123,13 +149,19 @@ describe('sec slice through the Terraform-side client', function () {
     for (const given of [fingerprint, fingerprint.toUpperCase()]) {
       expect((await tf.importByIdentity(type, { token_sha256: given })).name, given).to.equal('fleet-fingerprint');
     }
-    const err = (await tf.importByIdentity(type, { token_sha256: token }).then(() => null, (e: unknown) => e)) as ProviderCallError;
+    const err = (await tf.importByIdentity(type, { token_sha256: token }).then(
+      () => null,
+      (e: unknown) => e,
+    )) as ProviderCallError;
     expect(err).to.be.instanceOf(ProviderCallError);
     expect(err.diagnostics.map((d) => d.summary)).to.deep.equal(['Invalid agent access token fingerprint']);
     expect(err.diagnostics[0]!.detail).to.include('64 hexadecimal digits');
     expect(JSON.stringify(tf.received)).to.not.include(token);
     const unknown = 'ab'.repeat(32);
-    const missing = (await tf.importByIdentity(type, { token_sha256: unknown }).then(() => null, (e: unknown) => e)) as ProviderCallError;
+    const missing = (await tf.importByIdentity(type, { token_sha256: unknown }).then(
+      () => null,
+      (e: unknown) => e,
+    )) as ProviderCallError;
     expect(missing.diagnostics[0]!.detail).to.equal(`No agent access token has the fingerprint ${unknown}.`);
     await tf.apply(type, existing, await tf.plan(type, existing, null), null);
   });
@@ -137,7 +169,10 @@ describe('sec slice through the Terraform-side client', function () {
   it('rejects a configured id and bad values with attribute paths', async () => {
     const type = 'sec_alert_channel_email';
     const config = configValue(tf.resourceSchema(type).block, { id: 'x', name: 'n', recipients: ['nope'] });
-    const err = (await tf.validateResource(type, config).then(() => null, (e: unknown) => e)) as ProviderCallError;
+    const err = (await tf.validateResource(type, config).then(
+      () => null,
+      (e: unknown) => e,
+    )) as ProviderCallError;
     expect(err.diagnostics.map((d) => d.path).sort()).to.deep.equal(['id', 'recipients']);
   });
 

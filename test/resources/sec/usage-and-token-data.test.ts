@@ -32,15 +32,24 @@ describe('sec_api_token and sec_metric_module data sources', function () {
     expect(token).to.be.a('string').and.not.equal('');
     expect(emulator.issuedTokens().map((t) => t.token)).to.include(token);
     const schema = tf.dataSourceSchema('sec_api_token');
-    expect(schema.block.attributes['token']).to.deep.include({ sensitive: true });
+    expect(schema.block.attributes.token).to.deep.include({ sensitive: true });
     expect(schema.block.deprecated).to.equal(true);
     expect(schema.block.description).to.include('sec_access_token');
   });
 
   it('sec_metric_module: sends one usage event per read, with the module, its version and the provider version', async () => {
-    const state = await tf.readData('sec_metric_module', cfg('sec_metric_module', { name: 'terraform-sec-cloud-a-config', version: '1.4.0' }));
+    const state = await tf.readData(
+      'sec_metric_module',
+      cfg('sec_metric_module', { name: 'terraform-sec-cloud-a-config', version: '1.4.0' }),
+    );
     const stored = emulator.get<Record<string, unknown>>('Metrics', state.id as string)!;
-    expect(stored).to.deep.include({ feature: 'terraform-sec-cloud-a-config', version: '1.4.0', dataset: 'sec-terraform', account: 'acme', trace_id: state.id });
+    expect(stored).to.deep.include({
+      feature: 'terraform-sec-cloud-a-config',
+      version: '1.4.0',
+      dataset: 'sec-terraform',
+      account: 'acme',
+      trace_id: state.id,
+    });
     expect(stored['feature.data']).to.deep.equal({ provider_version: '2.2.0' });
   });
 
@@ -49,7 +58,10 @@ describe('sec_api_token and sec_metric_module data sources', function () {
     try {
       await quiet.configure({});
       const before = emulator.ids('Metrics').length;
-      const state = await quiet.readData('sec_metric_module', configValue(quiet.dataSourceSchema('sec_metric_module').block, { name: 'm', version: '1' }));
+      const state = await quiet.readData(
+        'sec_metric_module',
+        configValue(quiet.dataSourceSchema('sec_metric_module').block, { name: 'm', version: '1' }),
+      );
       expect(state.id).to.be.a('string').and.not.equal('');
       expect(emulator.ids('Metrics')).to.have.length(before);
     } finally {

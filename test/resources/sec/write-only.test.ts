@@ -42,9 +42,11 @@ describe('write-only twins of secret arguments', function () {
   });
 
   const config = (type: string, plain: Record<string, unknown>) => configValue(tf.resourceSchema(type).block, plain);
-  const same = (type: string, a: ObjectValue | null, b: ObjectValue | null) => valueEquals(impliedType(tf.resourceSchema(type).block), a, b);
+  const same = (type: string, a: ObjectValue | null, b: ObjectValue | null) =>
+    valueEquals(impliedType(tf.resourceSchema(type).block), a, b);
   const stored = (guid: string) => emulator.get<StoredChannel>('AlertChannels', guid)!;
-  const patches = (guid: string) => emulator.requests.filter((r) => r.method === 'PATCH' && r.path === `/api/v2/AlertChannels/${guid}`);
+  const patches = (guid: string) =>
+    emulator.requests.filter((r) => r.method === 'PATCH' && r.path === `/api/v2/AlertChannels/${guid}`);
 
   async function apply(type: string, prior: ObjectValue | null, plain: Record<string, unknown>): Promise<ObjectValue> {
     const cfg = config(type, plain);
@@ -53,7 +55,11 @@ describe('write-only twins of secret arguments', function () {
     return (await tf.apply(type, prior, change, cfg)).state!;
   }
 
-  async function validationError(type: string, plain: Record<string, unknown>, options: { writeOnlyAllowed?: boolean } = {}): Promise<ProviderCallError> {
+  async function validationError(
+    type: string,
+    plain: Record<string, unknown>,
+    options: { writeOnlyAllowed?: boolean } = {},
+  ): Promise<ProviderCallError> {
     const err = await tf.validateResource(type, config(type, plain), options).then(
       () => null,
       (e: unknown) => e,
@@ -65,7 +71,14 @@ describe('write-only twins of secret arguments', function () {
   it('gives every sensitive input of every resource a write-only twin and a version, and makes the input optional', async () => {
     const def = await loadProviderDef('sec');
     const missing: string[] = [];
-    const walk = (fields: Fields, where: string, block: { attributes: Record<string, { required: boolean; optional: boolean; writeOnly: boolean; sensitive: boolean }>; blockTypes: Record<string, { block: never }> }) => {
+    const walk = (
+      fields: Fields,
+      where: string,
+      block: {
+        attributes: Record<string, { required: boolean; optional: boolean; writeOnly: boolean; sensitive: boolean }>;
+        blockTypes: Record<string, { block: never }>;
+      },
+    ) => {
       for (const [name, d] of Object.entries(fields)) {
         if (d.kind === 'block') {
           walk(d.fields, `${where}.${name}`, (block.blockTypes[name] as unknown as { block: typeof block }).block);
@@ -75,7 +88,8 @@ describe('write-only twins of secret arguments', function () {
         if (!o.sensitive || o.computed || o.writeOnly || !(o.required || o.optional)) continue;
         const twin = block.attributes[`${name}_wo`];
         const version = block.attributes[`${name}_wo_version`];
-        if (!twin?.writeOnly || !twin.sensitive || !version || block.attributes[name]!.required) missing.push(`${where}.${name}`);
+        if (!twin?.writeOnly || !twin.sensitive || !version || block.attributes[name]!.required)
+          missing.push(`${where}.${name}`);
       }
     };
     for (const r of def.resources) walk(r.schema.fields, r.typeName, r.schema.block as never);
@@ -88,13 +102,28 @@ describe('write-only twins of secret arguments', function () {
 
   it('requires exactly one of the argument and its twin, the version only with the twin, and Terraform 1.11 for the twin', async () => {
     const both = await validationError(CHAT, { name: 'wo-both', webhook_url: URL_ONE, webhook_url_wo: URL_ONE });
-    expect(both.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([['Conflicting arguments', 'webhook_url_wo']]);
+    expect(both.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([
+      ['Conflicting arguments', 'webhook_url_wo'],
+    ]);
     const neither = await validationError(CHAT, { name: 'wo-neither' });
-    expect(neither.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([['Missing configuration for required argument', 'webhook_url']]);
-    const versionAlone = await validationError(CHAT, { name: 'wo-version', webhook_url: URL_ONE, webhook_url_wo_version: 1 });
+    expect(neither.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([
+      ['Missing configuration for required argument', 'webhook_url'],
+    ]);
+    const versionAlone = await validationError(CHAT, {
+      name: 'wo-version',
+      webhook_url: URL_ONE,
+      webhook_url_wo_version: 1,
+    });
     expect(versionAlone.diagnostics.map((d) => d.path)).to.deep.equal(['webhook_url_wo_version']);
-    const oldTerraform = await validationError(CHAT, { name: 'wo-old', webhook_url_wo: URL_ONE }, { writeOnlyAllowed: false });
-    expect(oldTerraform.diagnostics[0]).to.deep.include({ summary: 'Write-only argument not supported', path: 'webhook_url_wo' });
+    const oldTerraform = await validationError(
+      CHAT,
+      { name: 'wo-old', webhook_url_wo: URL_ONE },
+      { writeOnlyAllowed: false },
+    );
+    expect(oldTerraform.diagnostics[0]).to.deep.include({
+      summary: 'Write-only argument not supported',
+      path: 'webhook_url_wo',
+    });
     expect(oldTerraform.diagnostics[0]!.detail).to.include('Terraform 1.11').and.include('`webhook_url`');
     for (const err of [both, oldTerraform]) expect(err.message).to.not.include('secret-part');
   });
@@ -126,11 +155,20 @@ describe('write-only twins of secret arguments', function () {
 
     // The version changes: the new value is sent.
     emulator.clearRequests();
-    state = await apply(CHAT, state, { ...plain, name: 'wo-chat-renamed', webhook_url_wo: URL_TWO, webhook_url_wo_version: 2 });
+    state = await apply(CHAT, state, {
+      ...plain,
+      name: 'wo-chat-renamed',
+      webhook_url_wo: URL_TWO,
+      webhook_url_wo_version: 2,
+    });
     expect(patches(guid)).to.have.length(1);
     expect(stored(guid).data).to.deep.equal({ webhookUrl: URL_TWO });
     expect(state).to.deep.include({ webhook_url: null, webhook_url_wo: null, webhook_url_wo_version: 2 });
-    const again = await tf.plan(CHAT, state, config(CHAT, { ...plain, name: 'wo-chat-renamed', webhook_url_wo: URL_TWO, webhook_url_wo_version: 2 }));
+    const again = await tf.plan(
+      CHAT,
+      state,
+      config(CHAT, { ...plain, name: 'wo-chat-renamed', webhook_url_wo: URL_TWO, webhook_url_wo_version: 2 }),
+    );
     expect(same(CHAT, again.planned, state), 're-plan empty').to.equal(true);
 
     // Moving to the plain argument puts it in the state as before.
@@ -144,14 +182,31 @@ describe('write-only twins of secret arguments', function () {
     const type = 'sec_integration_cloud_c_cfg';
     const credentials = (extra: Record<string, unknown>) => [{ client_id: 'client-1', ...extra }];
     const base = { name: 'wo-cloud-c', tenant_id: 'tenant-1' };
-    let state = await apply(type, null, { ...base, credentials: credentials({ client_secret_wo: 'first-client-secret', client_secret_wo_version: 1 }) });
+    let state = await apply(type, null, {
+      ...base,
+      credentials: credentials({ client_secret_wo: 'first-client-secret', client_secret_wo_version: 1 }),
+    });
     const guid = state.intg_guid as string;
-    const secretOf = () => (emulator.get<{ data: { credentials: { clientSecret: string } } }>('CloudAccounts', guid)!.data.credentials.clientSecret);
+    const secretOf = () =>
+      emulator.get<{ data: { credentials: { clientSecret: string } } }>('CloudAccounts', guid)!.data.credentials
+        .clientSecret;
     expect(secretOf()).to.equal('first-client-secret');
-    expect((state.credentials as ObjectValue[])[0]).to.deep.include({ client_secret: null, client_secret_wo: null, client_secret_wo_version: 1 });
-    state = await apply(type, state, { ...base, name: 'wo-cloud-c-2', credentials: credentials({ client_secret_wo: 'ignored-without-a-bump', client_secret_wo_version: 1 }) });
+    expect((state.credentials as ObjectValue[])[0]).to.deep.include({
+      client_secret: null,
+      client_secret_wo: null,
+      client_secret_wo_version: 1,
+    });
+    state = await apply(type, state, {
+      ...base,
+      name: 'wo-cloud-c-2',
+      credentials: credentials({ client_secret_wo: 'ignored-without-a-bump', client_secret_wo_version: 1 }),
+    });
     expect(secretOf(), 'kept by the platform').to.equal('first-client-secret');
-    state = await apply(type, state, { ...base, name: 'wo-cloud-c-2', credentials: credentials({ client_secret_wo: 'second-client-secret', client_secret_wo_version: 2 }) });
+    state = await apply(type, state, {
+      ...base,
+      name: 'wo-cloud-c-2',
+      credentials: credentials({ client_secret_wo: 'second-client-secret', client_secret_wo_version: 2 }),
+    });
     expect(secretOf()).to.equal('second-client-secret');
     expect(JSON.stringify(state)).to.not.include('client-secret');
     await tf.apply(type, state, await tf.plan(type, state, null), null);

@@ -38,27 +38,56 @@ describe('vdb_accounts_cluster', function () {
 
   it('creates a cluster and waits until it is healthy with a URL; update in place waits again; import, drift, destroy', async () => {
     const started = Date.now();
-    let state = await h.converge(TYPE, null, cluster({}, { allowed_ip_source_ranges: ['10.0.0.0/8'], database_configuration: [{ service: [{ jwt_rbac: true }] }] }));
+    let state = await h.converge(
+      TYPE,
+      null,
+      cluster(
+        {},
+        { allowed_ip_source_ranges: ['10.0.0.0/8'], database_configuration: [{ service: [{ jwt_rbac: true }] }] },
+      ),
+    );
     const id = state.id as string;
     expect(Date.now() - started).to.be.greaterThan(250);
     expect(state.url).to.match(/^https:\/\//);
     expect(status(state)).to.deep.include({ phase: 'CLUSTER_PHASE_HEALTHY', nodes_up: 1 });
-    expect(state).to.deep.include({ account_id: h.emulator.accountId, delete_backups_on_destroy: true, marked_for_deletion_at: '' });
+    expect(state).to.deep.include({
+      account_id: h.emulator.accountId,
+      delete_backups_on_destroy: true,
+      marked_for_deletion_at: '',
+    });
     expect(configuration(state).version).to.equal('v1.13.2');
-    expect(stored(id)).to.deep.include({ name: 'tf-cluster', cloudProviderId: 'aws', cloudProviderRegionId: 'eu-central-1' });
-    expect(stored(id).configuration).to.deep.include({ numberOfNodes: 1, packageId: small, allowedIpSourceRanges: ['10.0.0.0/8'] });
+    expect(stored(id)).to.deep.include({
+      name: 'tf-cluster',
+      cloudProviderId: 'aws',
+      cloudProviderRegionId: 'eu-central-1',
+    });
+    expect(stored(id).configuration).to.deep.include({
+      numberOfNodes: 1,
+      packageId: small,
+      allowedIpSourceRanges: ['10.0.0.0/8'],
+    });
     expect(stored(id).state!.jwtRbac).to.equal(true);
     const create = h.emulator.requests.find((r) => r.method === 'CreateCluster')!;
     expect(create.metadata['vdb-jwt-rbac']).to.equal('true');
-    expect(h.emulator.requests.filter((r) => r.method === 'GetCluster').length, 'polled until ready').to.be.greaterThan(0);
+    expect(h.emulator.requests.filter((r) => r.method === 'GetCluster').length, 'polled until ready').to.be.greaterThan(
+      0,
+    );
 
     // Rename, resize, add extra disk: an in-place update that waits for the platform again.
     h.emulator.clearRequests();
     const resized = cluster(
-      { name: 'tf-cluster-2', labels: [{ key: 'team', value: 'search' }, { key: 'env', value: 'prod' }] },
+      {
+        name: 'tf-cluster-2',
+        labels: [
+          { key: 'team', value: 'search' },
+          { key: 'env', value: 'prod' },
+        ],
+      },
       {
         number_of_nodes: 2,
-        node_configuration: [{ package_id: medium, resource_configurations: [{ amount: 10, resource_type: 'disk', resource_unit: 'Gi' }] }],
+        node_configuration: [
+          { package_id: medium, resource_configurations: [{ amount: 10, resource_type: 'disk', resource_unit: 'Gi' }] },
+        ],
         allowed_ip_source_ranges: ['10.0.0.0/8'],
         database_configuration: [{ service: [{ jwt_rbac: true }] }],
       },
@@ -69,15 +98,25 @@ describe('vdb_accounts_cluster', function () {
     expect(state.id).to.equal(id);
     expect(status(state)).to.deep.include({ phase: 'CLUSTER_PHASE_HEALTHY', nodes_up: 2 });
     expect(stored(id)).to.deep.include({ name: 'tf-cluster-2' });
-    expect(stored(id).configuration).to.deep.include({ numberOfNodes: 2, packageId: medium, additionalResources: { disk: 10 } });
+    expect(stored(id).configuration).to.deep.include({
+      numberOfNodes: 2,
+      packageId: medium,
+      additionalResources: { disk: 10 },
+    });
     expect(h.emulator.requests.map((r) => r.method)).to.include.members(['UpdateCluster', 'GetCluster']);
     expect(h.emulator.requests.find((r) => r.method === 'UpdateCluster')!.request!.cluster).to.deep.include({ id });
 
     // JWT RBAC is one-way: asking to turn it off fails before anything is sent.
-    const jwtOff = { ...resized, configuration: [{ ...resized.configuration[0], database_configuration: [{ service: [{ jwt_rbac: false }] }] }] };
+    const jwtOff = {
+      ...resized,
+      configuration: [{ ...resized.configuration[0], database_configuration: [{ service: [{ jwt_rbac: false }] }] }],
+    };
     h.emulator.clearRequests();
     const off = await h.failure(h.tf.apply(TYPE, state, await h.plan(TYPE, state, jwtOff), h.config(TYPE, jwtOff)));
-    expect(off.diagnostics[0]).to.deep.include({ summary: 'JWT RBAC cannot be disabled', path: 'configuration[0].database_configuration[0].service[0].jwt_rbac' });
+    expect(off.diagnostics[0]).to.deep.include({
+      summary: 'JWT RBAC cannot be disabled',
+      path: 'configuration[0].database_configuration[0].service[0].jwt_rbac',
+    });
     expect(h.emulator.requests.map((r) => r.method)).to.not.include('UpdateCluster');
 
     // Changing the region is a replacement.
@@ -99,7 +138,10 @@ describe('vdb_accounts_cluster', function () {
     h.emulator.clearRequests();
     await h.destroy(TYPE, refreshed);
     expect(h.emulator.get(VDB_COLLECTIONS.clusters, id)).to.equal(undefined);
-    expect(h.emulator.requests.find((r) => r.method === 'DeleteCluster')!.request).to.deep.include({ clusterId: id, deleteBackups: true });
+    expect(h.emulator.requests.find((r) => r.method === 'DeleteCluster')!.request).to.deep.include({
+      clusterId: id,
+      deleteBackups: true,
+    });
     expect((await h.tf.read(TYPE, refreshed)).state, 'a deleted cluster leaves the state').to.equal(null);
   });
 
@@ -110,17 +152,22 @@ describe('vdb_accounts_cluster', function () {
     const { state, errors } = await h.applyRaw(TYPE, null, change, plain);
     expect(errors).to.have.length(1);
     expect(errors[0]!.summary).to.equal('Cluster failed to provision');
-    expect(errors[0]!.detail).to.match(/entered phase CLUSTER_PHASE_FAILED_TO_CREATE: no capacity for this package in eu-central-1/);
+    expect(errors[0]!.detail).to.match(
+      /entered phase CLUSTER_PHASE_FAILED_TO_CREATE: no capacity for this package in eu-central-1/,
+    );
     expect(errors[0]!.detail).to.match(/kept in the state.*tainted/);
     expect(state, 'the cluster exists, so it stays in the state').to.not.equal(null);
     const id = state!.id as string;
     expect(stored(id).state!.phase).to.equal('CLUSTER_PHASE_FAILED_TO_CREATE');
-    expect(status(state!)).to.deep.include({ phase: 'CLUSTER_PHASE_FAILED_TO_CREATE', reason: 'no capacity for this package in eu-central-1' });
+    expect(status(state!)).to.deep.include({
+      phase: 'CLUSTER_PHASE_FAILED_TO_CREATE',
+      reason: 'no capacity for this package in eu-central-1',
+    });
     await h.destroy(TYPE, state!);
     expect(h.emulator.get(VDB_COLLECTIONS.clusters, id)).to.equal(undefined);
   });
 
-  it('a change the cluster fails to apply is reported with the platform\'s reason', async () => {
+  it("a change the cluster fails to apply is reported with the platform's reason", async () => {
     const plain = cluster({ name: 'tf-update-fails' });
     const state = await h.converge(TYPE, null, plain);
     h.emulator.failNextProvisioning('disk resize not possible');
@@ -169,20 +216,34 @@ describe('vdb_accounts_cluster', function () {
     );
     const err = await h.failure(h.tf.validateResource(TYPE, h.config(TYPE, bad)));
     const byPath = Object.fromEntries(err.diagnostics.map((d) => [d.path, d.detail]));
-    expect(byPath['name']).to.match(/2 to 64 characters/);
+    expect(byPath.name).to.match(/2 to 64 characters/);
     expect(byPath['configuration[0].number_of_nodes']).to.match(/a whole number from 1 to 4294967295, got 0/);
     expect(byPath['configuration[0].gpu_type']).to.match(/CLUSTER_CONFIGURATION_GPU_TYPE_NVIDIA/);
     expect(byPath['configuration[0].allowed_ip_source_ranges']).to.match(/IPv4 CIDR/);
     expect(byPath['configuration[0].tolerations']).to.match(/does not allow/);
   });
 
-  it('rejects counts beyond what the API can carry at plan time, and the platform\'s node quota at apply, naming the field', async () => {
-    const beyondWire = cluster({}, {
-      number_of_nodes: 2 ** 32,
-      node_configuration: [{ package_id: small, resource_configurations: [{ amount: 2 ** 32, resource_type: 'disk', resource_unit: 'Gi' }] }],
-      topology_spread_constraints: [{ max_skew: 2 ** 31, topology_key: 'zone', when_unsatisfiable: 'TOPOLOGY_SPREAD_CONSTRAINT_WHEN_UNSATISFIABLE_DO_NOT_SCHEDULE' }],
-      database_configuration: [{ collection: [{ replication_factor: 2 ** 32, write_consistency_factor: 2 ** 31 }] }],
-    });
+  it("rejects counts beyond what the API can carry at plan time, and the platform's node quota at apply, naming the field", async () => {
+    const beyondWire = cluster(
+      {},
+      {
+        number_of_nodes: 2 ** 32,
+        node_configuration: [
+          {
+            package_id: small,
+            resource_configurations: [{ amount: 2 ** 32, resource_type: 'disk', resource_unit: 'Gi' }],
+          },
+        ],
+        topology_spread_constraints: [
+          {
+            max_skew: 2 ** 31,
+            topology_key: 'zone',
+            when_unsatisfiable: 'TOPOLOGY_SPREAD_CONSTRAINT_WHEN_UNSATISFIABLE_DO_NOT_SCHEDULE',
+          },
+        ],
+        database_configuration: [{ collection: [{ replication_factor: 2 ** 32, write_consistency_factor: 2 ** 31 }] }],
+      },
+    );
     const err = await h.failure(h.tf.validateResource(TYPE, h.config(TYPE, beyondWire)));
     const byPath = Object.fromEntries(err.diagnostics.map((d) => [d.path, d.detail]));
     expect(byPath).to.have.all.keys(
@@ -193,14 +254,18 @@ describe('vdb_accounts_cluster', function () {
       'configuration[0].database_configuration[0].collection[0].write_consistency_factor',
     );
     expect(byPath['configuration[0].number_of_nodes']).to.match(/from 1 to 4294967295, got 4294967296/);
-    expect(byPath['configuration[0].database_configuration[0].collection[0].write_consistency_factor']).to.match(/from 1 to 2147483647/);
+    expect(byPath['configuration[0].database_configuration[0].collection[0].write_consistency_factor']).to.match(
+      /from 1 to 2147483647/,
+    );
 
     // Within the wire type but beyond the account's quota: the platform refuses it, naming the field and the bound.
     const before = h.emulator.list(VDB_COLLECTIONS.clusters).length;
     const absurd = cluster({}, { number_of_nodes: 9_999_999 });
     await h.tf.validateResource(TYPE, h.config(TYPE, absurd));
     const refused = await h.failure(h.tf.apply(TYPE, null, await h.plan(TYPE, null, absurd), h.config(TYPE, absurd)));
-    expect(refused.diagnostics[0]!.detail).to.include('cluster.configuration.number_of_nodes: value must be greater than or equal to 1 and less than or equal to 100');
+    expect(refused.diagnostics[0]!.detail).to.include(
+      'cluster.configuration.number_of_nodes: value must be greater than or equal to 1 and less than or equal to 100',
+    );
     expect(h.emulator.list(VDB_COLLECTIONS.clusters)).to.have.length(before);
   });
 
@@ -225,17 +290,34 @@ describe('vdb_accounts_cluster', function () {
           reserved_cpu_percentage: 15,
           node_selector: [{ key: 'pool', value: 'db' }],
           tolerations: [
-            { key: 'dedicated', operator: 'TOLERATION_OPERATOR_EQUAL', value: 'db', effect: 'TOLERATION_EFFECT_NO_EXECUTE', toleration_seconds: 30 },
+            {
+              key: 'dedicated',
+              operator: 'TOLERATION_OPERATOR_EQUAL',
+              value: 'db',
+              effect: 'TOLERATION_EFFECT_NO_EXECUTE',
+              toleration_seconds: 30,
+            },
             { operator: 'TOLERATION_OPERATOR_EXISTS' },
           ],
-          topology_spread_constraints: [{ max_skew: 1, topology_key: 'topology.kubernetes.io/zone', when_unsatisfiable: 'TOPOLOGY_SPREAD_CONSTRAINT_WHEN_UNSATISFIABLE_DO_NOT_SCHEDULE' }],
+          topology_spread_constraints: [
+            {
+              max_skew: 1,
+              topology_key: 'topology.kubernetes.io/zone',
+              when_unsatisfiable: 'TOPOLOGY_SPREAD_CONSTRAINT_WHEN_UNSATISFIABLE_DO_NOT_SCHEDULE',
+            },
+          ],
           pod_labels: [{ key: 'app', value: 'vdb' }],
           database_configuration: [
             {
               log_level: 'DATABASE_CONFIGURATION_LOG_LEVEL_INFO',
               collection: [{ replication_factor: 2, vectors: [{ on_disk: true }] }],
               service: [{ api_key: [{ secret_name: 'vdb-api-key', secret_key: 'key' }], enable_tls: true }],
-              tls: [{ cert: [{ secret_name: 'vdb-tls', secret_key: 'tls.crt' }], key: [{ secret_name: 'vdb-tls', secret_key: 'tls.key' }] }],
+              tls: [
+                {
+                  cert: [{ secret_name: 'vdb-tls', secret_key: 'tls.crt' }],
+                  key: [{ secret_name: 'vdb-tls', secret_key: 'tls.key' }],
+                },
+              ],
             },
           ],
         },
@@ -271,11 +353,26 @@ describe('vdb_accounts_cluster', function () {
   it('data sources read what the emulator holds', async () => {
     const state = await h.converge(TYPE, null, cluster({ name: 'tf-listed' }));
     const id = state.id as string;
-    const one = await h.tf.readData('vdb_accounts_cluster', h.tf.config(h.tf.dataSourceSchema('vdb_accounts_cluster').block, { id }));
-    expect(one).to.deep.include({ id, name: 'tf-listed', cloud_provider: 'aws', cloud_region: 'eu-central-1', url: state.url, account_id: h.emulator.accountId });
+    const one = await h.tf.readData(
+      'vdb_accounts_cluster',
+      h.tf.config(h.tf.dataSourceSchema('vdb_accounts_cluster').block, { id }),
+    );
+    expect(one).to.deep.include({
+      id,
+      name: 'tf-listed',
+      cloud_provider: 'aws',
+      cloud_region: 'eu-central-1',
+      url: state.url,
+      account_id: h.emulator.accountId,
+    });
     expect((one.configuration as ObjectValue[])[0]!.number_of_nodes).to.equal(1);
-    expect(((one.configuration as ObjectValue[])[0]!.node_configuration as ObjectValue[])[0]!.package_id).to.equal(small);
-    const all = await h.tf.readData('vdb_accounts_clusters', h.tf.config(h.tf.dataSourceSchema('vdb_accounts_clusters').block, {}));
+    expect(((one.configuration as ObjectValue[])[0]!.node_configuration as ObjectValue[])[0]!.package_id).to.equal(
+      small,
+    );
+    const all = await h.tf.readData(
+      'vdb_accounts_clusters',
+      h.tf.config(h.tf.dataSourceSchema('vdb_accounts_clusters').block, {}),
+    );
     const listed = (all.clusters as ObjectValue[]).map((c) => c.id);
     expect(listed).to.have.members(h.emulator.list<Cluster>(VDB_COLLECTIONS.clusters).map((c) => c.id));
     expect(listed).to.include(id);

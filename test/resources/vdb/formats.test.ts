@@ -3,7 +3,15 @@
  * shared waiter, without a provider process.
  */
 import { expect } from 'chai';
-import { cronExpression, goDurationBetweenHours, ipv4Cidr, isTimestamp, sameGoDuration, sameInstant, formatTimestamp } from '../../../src/resources/vdb/formats.js';
+import {
+  cronExpression,
+  goDurationBetweenHours,
+  ipv4Cidr,
+  isTimestamp,
+  sameGoDuration,
+  sameInstant,
+  formatTimestamp,
+} from '../../../src/resources/vdb/formats.js';
 import { parseYaml, printYaml, sameYaml, YamlError } from '../../../src/resources/vdb/yaml.js';
 import { waitFor, sleep, WaitFailedError, WaitTimeoutError } from '../../../src/resources/shared/wait.js';
 
@@ -32,8 +40,16 @@ describe('vdb formats', () => {
     expect(isTimestamp.check('2030-01-31')).to.match(/RFC 3339/);
   });
 
-  it('accepts the platform\'s cron forms and explains what is wrong', () => {
-    for (const ok of ['0 3 * * *', '*/15 0-6 1,15 JAN-MAR MON-FRI', '0 0 3 ? * SUN', '0 0 3 * * ? 2030', '@daily', '@every 6h', '@every 1h30m']) {
+  it("accepts the platform's cron forms and explains what is wrong", () => {
+    for (const ok of [
+      '0 3 * * *',
+      '*/15 0-6 1,15 JAN-MAR MON-FRI',
+      '0 0 3 ? * SUN',
+      '0 0 3 * * ? 2030',
+      '@daily',
+      '@every 6h',
+      '@every 1h30m',
+    ]) {
       expect(cronExpression.check(ok), ok).to.equal(undefined);
     }
     expect(cronExpression.check('0 3 * *')).to.match(/5 fields.*got 4 fields/);
@@ -97,7 +113,7 @@ describe('vdb YAML (advanced operator settings)', () => {
   });
 
   it('compares by meaning: key order, comments and quoting are no difference', () => {
-    expect(sameYaml('a: 1\nb: "two"', "b: two # x\na: 1")).to.equal(true);
+    expect(sameYaml('a: 1\nb: "two"', 'b: two # x\na: 1')).to.equal(true);
     expect(sameYaml('a: 1', 'a: "1"')).to.equal(false);
     expect(sameYaml('a: [', 'a: [')).to.equal(true);
   });
@@ -148,11 +164,22 @@ describe('shared waiter', () => {
       signal: new AbortController().signal,
     }).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(WaitFailedError);
-    expect((err as Error).message).to.equal('while waiting for cluster c1 to become ready, it entered phase FAILED_TO_CREATE: quota exceeded');
+    expect((err as Error).message).to.equal(
+      'while waiting for cluster c1 to become ready, it entered phase FAILED_TO_CREATE: quota exceeded',
+    );
   });
 
   it('gives up after the budget with the last phase', async () => {
-    const err = await waitFor({ what: 'x', refresh: phases(['CREATING']), phaseOf: (p) => p, pending: ['CREATING'], target: ['HEALTHY'], timeoutMs: 30, intervalMs: 10, signal: new AbortController().signal }).catch((e: unknown) => e);
+    const err = await waitFor({
+      what: 'x',
+      refresh: phases(['CREATING']),
+      phaseOf: (p) => p,
+      pending: ['CREATING'],
+      target: ['HEALTHY'],
+      timeoutMs: 30,
+      intervalMs: 10,
+      signal: new AbortController().signal,
+    }).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(WaitTimeoutError);
     expect((err as Error).message).to.match(/last phase seen was CREATING/);
   });
@@ -161,7 +188,16 @@ describe('shared waiter', () => {
     const stop = new AbortController();
     const started = Date.now();
     setTimeout(() => stop.abort(), 20);
-    const err = await waitFor({ what: 'x', refresh: phases(['CREATING']), phaseOf: (p) => p, pending: ['CREATING'], target: ['HEALTHY'], timeoutMs: 60_000, intervalMs: 10_000, signal: stop.signal }).catch((e: unknown) => e);
+    const err = await waitFor({
+      what: 'x',
+      refresh: phases(['CREATING']),
+      phaseOf: (p) => p,
+      pending: ['CREATING'],
+      target: ['HEALTHY'],
+      timeoutMs: 60_000,
+      intervalMs: 10_000,
+      signal: stop.signal,
+    }).catch((e: unknown) => e);
     expect((err as Error).name).to.equal('AbortError');
     expect(Date.now() - started).to.be.lessThan(1_000);
     await sleep(1, new AbortController().signal);

@@ -6,7 +6,12 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { startVdbEmulator, type VdbEmulator, type VdbEmulatorOptions } from '../../../src/emulators/vdb/index.js';
-import { TerraformClient, configValue, ProviderCallError, type PlannedChange } from '../../../src/tfclient/terraform-client.js';
+import {
+  TerraformClient,
+  configValue,
+  ProviderCallError,
+  type PlannedChange,
+} from '../../../src/tfclient/terraform-client.js';
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import type { ObjectValue } from '../../../src/schema/value.js';
@@ -29,13 +34,21 @@ export interface Harness {
    * ApplyResourceChange answered as is, errors included: the state the provider returned alongside its
    * diagnostics (Terraform keeps that state even when the apply fails).
    */
-  applyRaw(type: string, prior: ObjectValue | null, change: PlannedChange, plain: Record<string, unknown>): Promise<{ state: ObjectValue | null; errors: { summary: string; detail: string }[] }>;
+  applyRaw(
+    type: string,
+    prior: ObjectValue | null,
+    change: PlannedChange,
+    plain: Record<string, unknown>,
+  ): Promise<{ state: ObjectValue | null; errors: { summary: string; detail: string }[] }>;
   /** The error diagnostics of a call expected to fail. */
   failure(promise: Promise<unknown>): Promise<ProviderCallError>;
   close(): Promise<void>;
 }
 
-export async function startHarness(options: VdbEmulatorOptions = {}, env: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(
+  options: VdbEmulatorOptions = {},
+  env: Record<string, string> = {},
+): Promise<Harness> {
   const emulator = await startVdbEmulator({ provisioningMs: 300, ...options });
   let tf: TerraformClient;
   try {

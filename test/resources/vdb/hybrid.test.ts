@@ -29,28 +29,57 @@ describe('vdb_accounts_hybrid_cloud_environment', function () {
 
   it('generates bootstrap commands on create, rotates them when the knob changes, clears them at 0; update, import, drift, destroy', async () => {
     const settings = 'operator:\n  replicas: 2 # two for HA\n  features: [backups, "metrics"]\n';
-    let plain = env({ log_level: 'HYBRID_CLOUD_ENVIRONMENT_CONFIGURATION_LOG_LEVEL_INFO', advanced_operator_settings: settings, no_proxy_configs: ['localhost', '.svc'] });
+    let plain = env({
+      log_level: 'HYBRID_CLOUD_ENVIRONMENT_CONFIGURATION_LOG_LEVEL_INFO',
+      advanced_operator_settings: settings,
+      no_proxy_configs: ['localhost', '.svc'],
+    });
     let state = await h.converge(TYPE, null, plain);
     const id = state.id as string;
-    expect(state).to.deep.include({ bootstrap_commands_version: 1, bootstrap_commands_generated: true, account_id: h.emulator.accountId });
+    expect(state).to.deep.include({
+      bootstrap_commands_version: 1,
+      bootstrap_commands_generated: true,
+      account_id: h.emulator.accountId,
+    });
     const first = state.bootstrap_commands as string[];
     expect(first.length).to.be.greaterThan(1);
     expect(first.join('\n')).to.include(credentials(id)!.accessKey);
     expect(credentials(id)!.generation).to.equal(1);
-    expect(stored(id).configuration).to.deep.include({ namespace: 'vdb-tf', advancedOperatorSettings: { operator: { replicas: 2, features: ['backups', 'metrics'] } } });
+    expect(stored(id).configuration).to.deep.include({
+      namespace: 'vdb-tf',
+      advancedOperatorSettings: { operator: { replicas: 2, features: ['backups', 'metrics'] } },
+    });
     expect(h.tf.resourceSchema(TYPE).block.attributes.bootstrap_commands!.sensitive).to.equal(true);
     // The configured YAML stays as written; the same data written another way is no change.
     expect((state.configuration as ObjectValue[])[0]!.advanced_operator_settings).to.equal(settings);
-    expect(await h.isNoOp(TYPE, state, env({ ...(plain.configuration[0] as object), advanced_operator_settings: '{operator: {features: [backups, metrics], replicas: 2}}' }))).to.equal(true);
+    expect(
+      await h.isNoOp(
+        TYPE,
+        state,
+        env({
+          ...(plain.configuration[0] as object),
+          advanced_operator_settings: '{operator: {features: [backups, metrics], replicas: 2}}',
+        }),
+      ),
+    ).to.equal(true);
 
     // Rename and reconfigure in place: the commands stay, nothing is regenerated.
-    plain = env({ log_level: 'HYBRID_CLOUD_ENVIRONMENT_CONFIGURATION_LOG_LEVEL_DEBUG', http_proxy_url: 'http://proxy.internal:3128' }, { name: 'tf-hybrid-2' });
+    plain = env(
+      {
+        log_level: 'HYBRID_CLOUD_ENVIRONMENT_CONFIGURATION_LOG_LEVEL_DEBUG',
+        http_proxy_url: 'http://proxy.internal:3128',
+      },
+      { name: 'tf-hybrid-2' },
+    );
     expect((await h.plan(TYPE, state, plain)).requiresReplace).to.deep.equal([]);
     state = await h.converge(TYPE, state, plain);
     expect(state.bootstrap_commands).to.deep.equal(first);
     expect(credentials(id)!.generation).to.equal(1);
     expect(stored(id)).to.deep.include({ name: 'tf-hybrid-2' });
-    expect(stored(id).configuration).to.deep.include({ httpProxyUrl: 'http://proxy.internal:3128', logLevel: 'HYBRID_CLOUD_ENVIRONMENT_CONFIGURATION_LOG_LEVEL_DEBUG' });
+    expect(stored(id).configuration).to.deep.include({
+      httpProxyUrl: 'http://proxy.internal:3128',
+      logLevel: 'HYBRID_CLOUD_ENVIRONMENT_CONFIGURATION_LOG_LEVEL_DEBUG',
+    });
     expect(stored(id).configuration!.advancedOperatorSettings).to.equal(undefined);
 
     // Raising the knob rotates: the plan does not know the new commands, the apply has them.
@@ -65,21 +94,34 @@ describe('vdb_accounts_hybrid_cloud_environment', function () {
     // 0 forgets the commands (nothing is revoked on the platform).
     const idle = { ...plain, bootstrap_commands_version: 0 };
     state = await h.converge(TYPE, state, idle);
-    expect(state).to.deep.include({ bootstrap_commands_version: 0, bootstrap_commands: [], bootstrap_commands_generated: true });
+    expect(state).to.deep.include({
+      bootstrap_commands_version: 0,
+      bootstrap_commands: [],
+      bootstrap_commands_generated: true,
+    });
     expect(credentials(id)!.generation).to.equal(2);
 
     // Import: reads never generate; knob 0, no commands, and no change to plan.
     const imported = await h.tf.importState(TYPE, id);
-    expect(imported).to.deep.include({ id, name: 'tf-hybrid-2', bootstrap_commands_version: 0, bootstrap_commands: [] });
+    expect(imported).to.deep.include({
+      id,
+      name: 'tf-hybrid-2',
+      bootstrap_commands_version: 0,
+      bootstrap_commands: [],
+    });
     expect(await h.isNoOp(TYPE, imported, idle)).to.equal(true);
     expect(credentials(id)!.generation).to.equal(2);
 
     // The namespace cannot change in place.
-    expect((await h.plan(TYPE, state, env({ namespace: 'vdb-other' }, { name: 'tf-hybrid-2', bootstrap_commands_version: 0 }))).requiresReplace).to.deep.include([
-      { attr: 'configuration' },
-      { index: 0 },
-      { attr: 'namespace' },
-    ]);
+    expect(
+      (
+        await h.plan(
+          TYPE,
+          state,
+          env({ namespace: 'vdb-other' }, { name: 'tf-hybrid-2', bootstrap_commands_version: 0 }),
+        )
+      ).requiresReplace,
+    ).to.deep.include([{ attr: 'configuration' }, { index: 0 }, { attr: 'namespace' }]);
 
     h.emulator.put(VDB_COLLECTIONS.hybridEnvironments, id, { ...stored(id), name: 'renamed-elsewhere' });
     const drifted = (await h.tf.read(TYPE, state)).state!;
@@ -93,11 +135,19 @@ describe('vdb_accounts_hybrid_cloud_environment', function () {
 
   it('-1 and an explicit 0 at create generate nothing; a positive knob later does', async () => {
     const never = await h.converge(TYPE, null, env({}, { name: 'tf-never', bootstrap_commands_version: -1 }));
-    expect(never).to.deep.include({ bootstrap_commands_version: -1, bootstrap_commands: [], bootstrap_commands_generated: false });
+    expect(never).to.deep.include({
+      bootstrap_commands_version: -1,
+      bootstrap_commands: [],
+      bootstrap_commands_generated: false,
+    });
     expect(credentials(never.id as string)).to.equal(undefined);
 
     let idle = await h.converge(TYPE, null, env({}, { name: 'tf-idle', bootstrap_commands_version: 0 }));
-    expect(idle).to.deep.include({ bootstrap_commands_version: 0, bootstrap_commands: [], bootstrap_commands_generated: false });
+    expect(idle).to.deep.include({
+      bootstrap_commands_version: 0,
+      bootstrap_commands: [],
+      bootstrap_commands_generated: false,
+    });
     idle = await h.converge(TYPE, idle, env({}, { name: 'tf-idle', bootstrap_commands_version: 5 }));
     expect(idle.bootstrap_commands_generated).to.equal(true);
     expect((idle.bootstrap_commands as string[]).length).to.be.greaterThan(0);
@@ -112,7 +162,11 @@ describe('vdb_accounts_hybrid_cloud_environment', function () {
     const state = await h.converge(TYPE, null, env({}, { name: 'tf-refused' }));
     const warnings = h.tf.received.slice(before).filter((d) => d.severity === 'warning');
     expect(warnings.map((d) => d.summary)).to.include('Bootstrap commands not available');
-    expect(state).to.deep.include({ bootstrap_commands_version: 1, bootstrap_commands: [], bootstrap_commands_generated: false });
+    expect(state).to.deep.include({
+      bootstrap_commands_version: 1,
+      bootstrap_commands: [],
+      bootstrap_commands_generated: false,
+    });
     expect(h.emulator.get(VDB_COLLECTIONS.hybridEnvironments, state.id as string)).to.not.equal(undefined);
     // Changing the knob retries.
     const retried = await h.converge(TYPE, state, env({}, { name: 'tf-refused', bootstrap_commands_version: 2 }));
@@ -138,15 +192,26 @@ describe('vdb_accounts_hybrid_cloud_environment', function () {
 
   it('rejects bad YAML, URLs and names at plan time with paths', async () => {
     const err = await h.failure(
-      h.tf.validateResource(TYPE, h.config(TYPE, env({ advanced_operator_settings: 'a: [1, 2', http_proxy_url: 'proxy:3128', namespace: 'Bad_NS' }, { name: 'no spaces', bootstrap_commands_version: -2 }))),
+      h.tf.validateResource(
+        TYPE,
+        h.config(
+          TYPE,
+          env(
+            { advanced_operator_settings: 'a: [1, 2', http_proxy_url: 'proxy:3128', namespace: 'Bad_NS' },
+            { name: 'no spaces', bootstrap_commands_version: -2 },
+          ),
+        ),
+      ),
     );
     const byPath = Object.fromEntries(err.diagnostics.map((d) => [d.path, d.detail]));
     expect(byPath['configuration[0].advanced_operator_settings']).to.match(/valid YAML \(line 1/);
     expect(byPath['configuration[0].http_proxy_url']).to.match(/URL/);
     expect(byPath['configuration[0].namespace']).to.match(/namespace/);
-    expect(byPath['name']).to.match(/letters, digits/);
-    expect(byPath['bootstrap_commands_version']).to.match(/from -1 to 2147483647/);
-    const list = await h.failure(h.tf.validateResource(TYPE, h.config(TYPE, env({ advanced_operator_settings: '- a\n- b' }))));
+    expect(byPath.name).to.match(/letters, digits/);
+    expect(byPath.bootstrap_commands_version).to.match(/from -1 to 2147483647/);
+    const list = await h.failure(
+      h.tf.validateResource(TYPE, h.config(TYPE, env({ advanced_operator_settings: '- a\n- b' }))),
+    );
     expect(list.diagnostics[0]!.detail).to.match(/YAML mapping/);
   });
 });

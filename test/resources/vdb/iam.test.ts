@@ -24,26 +24,45 @@ describe('vdb IAM', function () {
   const rolesOf = (userId: string) => h.emulator.get<{ roleIds: string[] }>(VDB_COLLECTIONS.userRoles, userId)!.roleIds;
 
   it('role: create with permissions (categories filled), update in place, import, drift, destroy', async () => {
-    const plain = { name: 'tf backup operator', description: 'Runs backups', permissions: [{ value: 'read:backups' }, { value: 'write:backups' }, { value: 'read:roles' }] };
+    const plain = {
+      name: 'tf backup operator',
+      description: 'Runs backups',
+      permissions: [{ value: 'read:backups' }, { value: 'write:backups' }, { value: 'read:roles' }],
+    };
     let state = await h.converge(ROLE, null, plain);
     const id = state.id as string;
     expect(state).to.deep.include({ role_type: 'ROLE_TYPE_CUSTOM', account_id: h.emulator.accountId, sub_type: '' });
     const categories = Object.fromEntries((state.permissions as ObjectValue[]).map((p) => [p.value, p.category]));
-    expect(categories).to.deep.equal({ 'read:backups': 'Cluster', 'write:backups': 'Cluster', 'read:roles': 'Identity and Access Management' });
-    expect(storedRole(id)).to.deep.include({ name: 'tf backup operator', description: 'Runs backups', roleType: 'ROLE_TYPE_CUSTOM' });
+    expect(categories).to.deep.equal({
+      'read:backups': 'Cluster',
+      'write:backups': 'Cluster',
+      'read:roles': 'Identity and Access Management',
+    });
+    expect(storedRole(id)).to.deep.include({
+      name: 'tf backup operator',
+      description: 'Runs backups',
+      roleType: 'ROLE_TYPE_CUSTOM',
+    });
 
     const changed = { name: 'tf backup admin', permissions: [{ value: 'read:backups' }, { value: 'delete:backups' }] };
     expect((await h.plan(ROLE, state, changed)).requiresReplace).to.deep.equal([]);
     state = await h.converge(ROLE, state, changed);
     expect(state.id).to.equal(id);
-    expect(storedRole(id).permissions.map((p) => p.value).sort()).to.deep.equal(['delete:backups', 'read:backups']);
+    expect(
+      storedRole(id)
+        .permissions.map((p) => p.value)
+        .sort(),
+    ).to.deep.equal(['delete:backups', 'read:backups']);
     expect(storedRole(id).description).to.equal('');
 
     const imported = await h.tf.importState(ROLE, id);
     expect(imported).to.deep.include({ id, name: 'tf backup admin', description: null });
     expect(await h.isNoOp(ROLE, imported, changed)).to.equal(true);
 
-    h.emulator.put(VDB_COLLECTIONS.roles, id, { ...storedRole(id), permissions: [{ value: 'read:backups', category: 'Cluster' }] });
+    h.emulator.put(VDB_COLLECTIONS.roles, id, {
+      ...storedRole(id),
+      permissions: [{ value: 'read:backups', category: 'Cluster' }],
+    });
     const drifted = (await h.tf.read(ROLE, state)).state!;
     expect((drifted.permissions as ObjectValue[]).map((p) => p.value)).to.deep.equal(['read:backups']);
     expect(await h.isNoOp(ROLE, drifted, changed)).to.equal(false);
@@ -54,7 +73,9 @@ describe('vdb IAM', function () {
   });
 
   it('role: bad names and permission strings fail at plan time with paths', async () => {
-    const bad = await h.failure(h.tf.validateResource(ROLE, h.config(ROLE, { name: 'x', permissions: [{ value: 'everything' }] })));
+    const bad = await h.failure(
+      h.tf.validateResource(ROLE, h.config(ROLE, { name: 'x', permissions: [{ value: 'everything' }] })),
+    );
     expect(bad.diagnostics.map((d) => d.path).sort()).to.deep.equal(['name', 'permissions']);
     expect(bad.diagnostics.find((d) => d.path === 'permissions')!.detail).to.match(/read:backups/);
   });
@@ -68,7 +89,11 @@ describe('vdb IAM', function () {
 
     const plain = { user_email: member.email, role_ids: [reader.id, writer.id] };
     let state = await h.converge(USER_ROLES, null, plain);
-    expect(state).to.deep.include({ id: `${h.emulator.accountId}/${member.id}`, user_id: member.id, keep_on_destroy: false });
+    expect(state).to.deep.include({
+      id: `${h.emulator.accountId}/${member.id}`,
+      user_id: member.id,
+      keep_on_destroy: false,
+    });
     expect(rolesOf(member.id)).to.have.members([...baseRoles, reader.id, writer.id]);
 
     // Someone removes a role elsewhere: the refresh shows it, the plan adds it back.
@@ -88,11 +113,17 @@ describe('vdb IAM', function () {
     await h.destroy(USER_ROLES, state);
     expect(rolesOf(member.id)).to.deep.equal(baseRoles);
 
-    const unknown = await h.failure(h.converge(USER_ROLES, null, { user_email: 'nobody@vdb-emulator.example', role_ids: [reader.id] }));
+    const unknown = await h.failure(
+      h.converge(USER_ROLES, null, { user_email: 'nobody@vdb-emulator.example', role_ids: [reader.id] }),
+    );
     expect(unknown.diagnostics[0]).to.deep.include({ summary: 'User not found', path: 'user_email' });
 
     // keep_on_destroy leaves the roles assigned.
-    const kept = await h.converge(USER_ROLES, null, { user_email: member.email, role_ids: [reader.id], keep_on_destroy: true });
+    const kept = await h.converge(USER_ROLES, null, {
+      user_email: member.email,
+      role_ids: [reader.id],
+      keep_on_destroy: true,
+    });
     await h.destroy(USER_ROLES, kept);
     expect(rolesOf(member.id)).to.include(reader.id);
     await h.destroy(ROLE, reader);

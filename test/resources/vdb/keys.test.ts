@@ -22,7 +22,9 @@ describe('vdb database API keys', function () {
       name: 'tf-keys',
       cloud_provider: 'aws',
       cloud_region: 'eu-central-1',
-      configuration: [{ number_of_nodes: 1, node_configuration: [{ package_id: h.emulator.packageId('aws', 'small') }] }],
+      configuration: [
+        { number_of_nodes: 1, node_configuration: [{ package_id: h.emulator.packageId('aws', 'small') }] },
+      ],
     });
     clusterId = cluster.id as string;
   });
@@ -43,7 +45,10 @@ describe('vdb database API keys', function () {
     };
     const state = await h.converge(KEY, null, plain);
     const id = state.id as string;
-    const stored = h.emulator.get<{ key: string; expiresAt: string; accessRules: unknown[] }>(VDB_COLLECTIONS.databaseApiKeys, id)!;
+    const stored = h.emulator.get<{ key: string; expiresAt: string; accessRules: unknown[] }>(
+      VDB_COLLECTIONS.databaseApiKeys,
+      id,
+    )!;
     expect(state.key, 'the secret from the create response').to.equal(stored.key).and.to.have.length.greaterThan(8);
     expect(state.postfix).to.equal(stored.key.slice(-4));
     // The configured notation stays although the platform stores UTC.
@@ -62,7 +67,13 @@ describe('vdb database API keys', function () {
 
     // Import `<cluster_id>/<api_key_id>`: everything but the secret, and no change to plan.
     const imported = await h.tf.importState(KEY, `${clusterId}/${id}`);
-    expect(imported).to.deep.include({ id, cluster_id: clusterId, name: 'tf reader', key: '', expires_at: '2040-01-01T00:00:00Z' });
+    expect(imported).to.deep.include({
+      id,
+      cluster_id: clusterId,
+      name: 'tf reader',
+      key: '',
+      expires_at: '2040-01-01T00:00:00Z',
+    });
     expect(await h.isNoOp(KEY, imported, plain)).to.equal(true);
     const badImport = await h.failure(h.tf.importState(KEY, id));
     expect(badImport.diagnostics[0]!.detail).to.match(/<cluster_id>\/<api_key_id>/);
@@ -85,8 +96,15 @@ describe('vdb database API keys', function () {
     const refreshed = (await h.tf.read(KEY, state)).state!;
     expect(await h.isNoOp(KEY, refreshed, plain)).to.equal(true);
 
-    const ro = await h.converge(KEY, null, { cluster_id: clusterId, name: 'tf ro', global_access_rule: [{ access_type: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' }] });
-    const data = await h.tf.readData('vdb_accounts_database_api_keys_v2', h.tf.config(h.tf.dataSourceSchema('vdb_accounts_database_api_keys_v2').block, { cluster_id: clusterId }));
+    const ro = await h.converge(KEY, null, {
+      cluster_id: clusterId,
+      name: 'tf ro',
+      global_access_rule: [{ access_type: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' }],
+    });
+    const data = await h.tf.readData(
+      'vdb_accounts_database_api_keys_v2',
+      h.tf.config(h.tf.dataSourceSchema('vdb_accounts_database_api_keys_v2').block, { cluster_id: clusterId }),
+    );
     expect(data.id).to.equal(`${h.emulator.accountId}/${clusterId}`);
     const keys = data.keys as ObjectValue[];
     expect(keys.map((k) => k.id)).to.have.members([id, ro.id]);
@@ -108,11 +126,23 @@ describe('vdb database API keys', function () {
     expect(change.requiresReplace, 'the same access: no new key').to.deep.equal([]);
     const requests = h.emulator.requests.length;
     const { state: after } = await h.tf.apply(KEY, imported, change, h.config(KEY, plain));
-    expect(h.emulator.requests.slice(requests).map((r) => r.method).filter((m) => !/(^|\/)(Get|List)\w*$/.test(m))).to.deep.equal([]);
+    expect(
+      h.emulator.requests
+        .slice(requests)
+        .map((r) => r.method)
+        .filter((m) => !/(^|\/)(Get|List)\w*$/.test(m)),
+    ).to.deep.equal([]);
     expect(after!.id).to.equal(state.id);
     expect(await h.isNoOp(KEY, after!, plain)).to.equal(true);
     // A different access still makes a new key.
-    expect((await h.plan(KEY, after, { ...plain, global_access_rule: [{ access_type: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' }] })).requiresReplace).to.deep.equal([[{ attr: 'global_access_rule' }]]);
+    expect(
+      (
+        await h.plan(KEY, after, {
+          ...plain,
+          global_access_rule: [{ access_type: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' }],
+        })
+      ).requiresReplace,
+    ).to.deep.equal([[{ attr: 'global_access_rule' }]]);
     await h.destroy(KEY, after!);
   });
 
@@ -121,16 +151,34 @@ describe('vdb database API keys', function () {
       cluster_id: clusterId,
       name: 'tf both',
       global_access_rule: [{ access_type: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE' }],
-      collection_access_rules: [{ collection_name: 'docs', access_type: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' }],
+      collection_access_rules: [
+        { collection_name: 'docs', access_type: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' },
+      ],
     };
     const err = await h.failure(h.tf.validateResource(KEY, h.config(KEY, both)));
     expect(err.diagnostics).to.have.length(1);
-    expect(err.diagnostics[0]).to.deep.include({ summary: 'Conflicting access rules', path: 'collection_access_rules' });
+    expect(err.diagnostics[0]).to.deep.include({
+      summary: 'Conflicting access rules',
+      path: 'collection_access_rules',
+    });
 
     const bad = await h.failure(
-      h.tf.validateResource(KEY, h.config(KEY, { cluster_id: 'nope', name: 'ab', expires_at: 'tomorrow', global_access_rule: [{ access_type: 'MANAGE' }] })),
+      h.tf.validateResource(
+        KEY,
+        h.config(KEY, {
+          cluster_id: 'nope',
+          name: 'ab',
+          expires_at: 'tomorrow',
+          global_access_rule: [{ access_type: 'MANAGE' }],
+        }),
+      ),
     );
-    expect(bad.diagnostics.map((d) => d.path).sort()).to.deep.equal(['cluster_id', 'expires_at', 'global_access_rule[0].access_type', 'name']);
+    expect(bad.diagnostics.map((d) => d.path).sort()).to.deep.equal([
+      'cluster_id',
+      'expires_at',
+      'global_access_rule[0].access_type',
+      'name',
+    ]);
   });
 
   it('legacy auth key: deprecated, still works; import; data source', async () => {
@@ -148,10 +196,19 @@ describe('vdb database API keys', function () {
     expect(imported).to.deep.include({ id, token: '', prefix: state.prefix });
     expect(await h.isNoOp(AUTH, imported, plain)).to.equal(true);
 
-    const data = await h.tf.readData('vdb_accounts_auth_keys', h.tf.config(h.tf.dataSourceSchema('vdb_accounts_auth_keys').block, {}));
-    expect((data.keys as ObjectValue[]).find((k) => k.id === id)).to.deep.include({ prefix: state.prefix, token: '', cluster_ids: [clusterId] });
+    const data = await h.tf.readData(
+      'vdb_accounts_auth_keys',
+      h.tf.config(h.tf.dataSourceSchema('vdb_accounts_auth_keys').block, {}),
+    );
+    expect((data.keys as ObjectValue[]).find((k) => k.id === id)).to.deep.include({
+      prefix: state.prefix,
+      token: '',
+      cluster_ids: [clusterId],
+    });
 
-    const other = await h.plan(AUTH, state, { cluster_ids: [clusterId, clusterId.replace(/.$/, (last) => (last === '0' ? '1' : '0'))] });
+    const other = await h.plan(AUTH, state, {
+      cluster_ids: [clusterId, clusterId.replace(/.$/, (last) => (last === '0' ? '1' : '0'))],
+    });
     expect(other.requiresReplace).to.deep.include([{ attr: 'cluster_ids' }]);
     await h.destroy(AUTH, state);
     expect(h.emulator.get(VDB_COLLECTIONS.authKeys, id)).to.equal(undefined);

@@ -34,7 +34,9 @@ describe('vdb resources: creates whose answer is lost', function () {
     configuration: [{ number_of_nodes: 1, node_configuration: [{ package_id: h.emulator.packageId('aws', 'small') }] }],
   });
   const callsOf = (method: string | RegExp) =>
-    h.emulator.requests.filter((r) => (typeof method === 'string' ? r.method === method : method.test(`/${r.service}/${r.method}`)));
+    h.emulator.requests.filter((r) =>
+      typeof method === 'string' ? r.method === method : method.test(`/${r.service}/${r.method}`),
+    );
 
   before(async () => {
     h = await startHarness({ provisioningMs: 100 });
@@ -53,7 +55,8 @@ describe('vdb resources: creates whose answer is lost', function () {
       collection: VDB_COLLECTIONS.clusters,
       config: () => clusterConfig('tf-lost'),
       // The create waited until the cluster was ready; so did the adoption.
-      settled: (_stored, state) => expect((state.status as { phase: string }[])[0]!.phase).to.equal('CLUSTER_PHASE_HEALTHY'),
+      settled: (_stored, state) =>
+        expect((state.status as { phase: string }[])[0]!.phase).to.equal('CLUSTER_PHASE_HEALTHY'),
     },
     {
       type: 'vdb_accounts_backup_schedule',
@@ -102,7 +105,10 @@ describe('vdb resources: creates whose answer is lost', function () {
     // Someone's key of the same name from an hour ago: not what this apply made.
     const older = await h.converge(type, null, plain);
     const olderStored = h.emulator.get<Stored>(VDB_COLLECTIONS.databaseApiKeys, older.id as string)!;
-    h.emulator.put(VDB_COLLECTIONS.databaseApiKeys, older.id as string, { ...olderStored, createdAt: new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z') });
+    h.emulator.put(VDB_COLLECTIONS.databaseApiKeys, older.id as string, {
+      ...olderStored,
+      createdAt: new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+    });
 
     h.emulator.clearRequests();
     h.emulator.injectFault({ method, ambiguous: true });
@@ -111,7 +117,9 @@ describe('vdb resources: creates whose answer is lost', function () {
     expect(keys.map((k) => k.id).sort()).to.deep.equal([older.id, state.id].sort());
     // Created twice; the first key, whose secret nobody knows, was deleted.
     expect(callsOf(method)).to.have.length(2);
-    expect(callsOf(/auth\.v2\.DatabaseApiKeyService\/DeleteDatabaseApiKey$/).map((c) => c.request?.databaseApiKeyId)).to.have.length(1).and.not.to.include(older.id);
+    expect(callsOf(/auth\.v2\.DatabaseApiKeyService\/DeleteDatabaseApiKey$/).map((c) => c.request?.databaseApiKeyId))
+      .to.have.length(1)
+      .and.not.to.include(older.id);
     expect(state.key, 'the secret of the key in state is known').to.equal(keys.find((k) => k.id === state.id)!.key);
     await h.destroy(type, state);
     await h.destroy(type, older);
@@ -124,7 +132,10 @@ describe('vdb resources: creates whose answer is lost', function () {
     // A key for the same cluster from an hour ago: not what this apply made.
     const older = await h.converge(type, null, plain);
     const olderStored = h.emulator.get<Stored>(VDB_COLLECTIONS.authKeys, older.id as string)!;
-    h.emulator.put(VDB_COLLECTIONS.authKeys, older.id as string, { ...olderStored, createdAt: new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z') });
+    h.emulator.put(VDB_COLLECTIONS.authKeys, older.id as string, {
+      ...olderStored,
+      createdAt: new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+    });
 
     h.emulator.clearRequests();
     h.emulator.injectFault({ method, ambiguous: true });
@@ -133,7 +144,9 @@ describe('vdb resources: creates whose answer is lost', function () {
     expect(keys.map((k) => k.id).sort()).to.deep.equal([older.id, state.id].sort());
     // Created twice; the first key, whose token nobody knows, was deleted (never the older one).
     expect(callsOf(method)).to.have.length(2);
-    expect(callsOf(/auth\.v1\.DatabaseApiKeyService\/DeleteDatabaseApiKey$/).map((c) => c.request?.databaseApiKeyId)).to.have.length(1).and.not.to.include(older.id);
+    expect(callsOf(/auth\.v1\.DatabaseApiKeyService\/DeleteDatabaseApiKey$/).map((c) => c.request?.databaseApiKeyId))
+      .to.have.length(1)
+      .and.not.to.include(older.id);
     expect(state.token, 'the token of the key in state is known').to.equal(keys.find((k) => k.id === state.id)!.key);
     await h.destroy(type, state);
     await h.destroy(type, older);
@@ -143,7 +156,10 @@ describe('vdb resources: creates whose answer is lost', function () {
     const type = 'vdb_accounts_manual_backup';
     const older = await h.converge(type, null, { cluster_id: cluster.id });
     const olderStored = h.emulator.get<Stored>(VDB_COLLECTIONS.backups, older.id as string)!;
-    h.emulator.put(VDB_COLLECTIONS.backups, older.id as string, { ...olderStored, createdAt: new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z') });
+    h.emulator.put(VDB_COLLECTIONS.backups, older.id as string, {
+      ...olderStored,
+      createdAt: new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+    });
     const before = h.emulator.list<Stored>(VDB_COLLECTIONS.backups).map((b) => b.id);
 
     h.emulator.clearRequests();

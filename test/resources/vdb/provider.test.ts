@@ -23,12 +23,21 @@ describe('vdb provider configuration', function () {
 
   async function start(env: Record<string, string>): Promise<TerraformClient> {
     // Blank the variables the test process might have, then set the test's own.
-    const tf = await TerraformClient.start(VDB_BIN, { VDB_API_KEY: '', VDB_API_URL: '', VDB_ACCOUNT_ID: '', VDB_INSECURE: '', ...env });
+    const tf = await TerraformClient.start(VDB_BIN, {
+      VDB_API_KEY: '',
+      VDB_API_URL: '',
+      VDB_ACCOUNT_ID: '',
+      VDB_INSECURE: '',
+      ...env,
+    });
     clients.push(tf);
     return tf;
   }
   const failure = async (p: Promise<unknown>) => {
-    const err = await p.then(() => null, (e: unknown) => e);
+    const err = await p.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(ProviderCallError);
     return err as ProviderCallError;
   };
@@ -36,16 +45,25 @@ describe('vdb provider configuration', function () {
   it('serves one schema whatever the environment; without api_key or VDB_API_KEY, configure names both', async () => {
     const bare = await start({ VDB_API_URL: emulator.url });
     const fromEnv = await start({ VDB_API_URL: emulator.url, VDB_API_KEY: emulator.apiKey });
-    expect(bare.providerSchema.block.attributes.api_key).to.deep.include({ required: false, optional: true, sensitive: true });
+    expect(bare.providerSchema.block.attributes.api_key).to.deep.include({
+      required: false,
+      optional: true,
+      sensitive: true,
+    });
     expect(fromEnv.providerSchema).to.deep.equal(bare.providerSchema);
 
     const missing = await failure(bare.configure({}));
     expect(missing.diagnostics).to.have.length(1);
     expect(missing.diagnostics[0]).to.deep.include({ summary: 'Missing API key', path: 'api_key' });
-    expect(missing.diagnostics[0]!.detail).to.equal('Set `api_key` in the provider block or the VDB_API_KEY environment variable.');
+    expect(missing.diagnostics[0]!.detail).to.equal(
+      'Set `api_key` in the provider block or the VDB_API_KEY environment variable.',
+    );
     // A blank variable is no key either.
     const blankVariable = await start({ VDB_API_URL: emulator.url, VDB_API_KEY: '  ' });
-    expect((await failure(blankVariable.configure({}))).diagnostics[0]).to.deep.include({ summary: 'Missing API key', path: 'api_key' });
+    expect((await failure(blankVariable.configure({}))).diagnostics[0]).to.deep.include({
+      summary: 'Missing API key',
+      path: 'api_key',
+    });
 
     const blank = await failure(bare.configure({ api_key: '   ' }));
     expect(blank.diagnostics[0]).to.deep.include({ summary: 'Empty API key', path: 'api_key' });
@@ -118,10 +136,16 @@ describe('vdb provider configuration', function () {
 
   it('says in one sentence, at once, that a plaintext API behind a TLS URL did not answer TLS', async () => {
     const target = `localhost:${emulator.port}`;
-    const tf = await start({ VDB_API_URL: `https://${target}`, VDB_API_KEY: emulator.apiKey, VDB_ACCOUNT_ID: emulator.accountId });
+    const tf = await start({
+      VDB_API_URL: `https://${target}`,
+      VDB_API_KEY: emulator.apiKey,
+      VDB_ACCOUNT_ID: emulator.accountId,
+    });
     await tf.configure({});
     const started = Date.now();
-    const err = await failure(tf.readData('vdb_accounts_clusters', tf.config(tf.dataSourceSchema('vdb_accounts_clusters').block, {})));
+    const err = await failure(
+      tf.readData('vdb_accounts_clusters', tf.config(tf.dataSourceSchema('vdb_accounts_clusters').block, {})),
+    );
     // Retried as a passing failure, it took the whole retry budget (about 15 s).
     expect(Date.now() - started).to.be.below(5_000);
     expect(err.diagnostics).to.have.length(1);
@@ -130,7 +154,7 @@ describe('vdb provider configuration', function () {
     );
   });
 
-  it('a resource\'s own account_id wins over the provider\'s; without either, a clear error on account_id', async () => {
+  it("a resource's own account_id wins over the provider's; without either, a clear error on account_id", async () => {
     const tf = await start({ VDB_API_URL: emulator.url, VDB_API_KEY: emulator.apiKey });
     await tf.configure({ account_id: '00000000-0000-4000-8000-000000000000' });
     const config = (plain: Record<string, unknown>) => tf.config(tf.resourceSchema('vdb_accounts_role').block, plain);
@@ -144,17 +168,26 @@ describe('vdb provider configuration', function () {
 
     // Without its own, the provider's account is used (the emulator's key has no access to it).
     const inherited = config(role);
-    const denied = await failure(tf.apply('vdb_accounts_role', null, await tf.plan('vdb_accounts_role', null, inherited), inherited));
+    const denied = await failure(
+      tf.apply('vdb_accounts_role', null, await tf.plan('vdb_accounts_role', null, inherited), inherited),
+    );
     expect(denied.diagnostics[0]!.detail).to.match(/no access to account 00000000-0000-4000-8000-000000000000/);
     await tf.apply('vdb_accounts_role', state, await tf.plan('vdb_accounts_role', state, null), null);
 
     const none = await start({ VDB_API_URL: emulator.url, VDB_API_KEY: emulator.apiKey });
     await none.configure({});
-    const missing = await failure(none.apply('vdb_accounts_role', null, await none.plan('vdb_accounts_role', null, inherited), inherited));
+    const missing = await failure(
+      none.apply('vdb_accounts_role', null, await none.plan('vdb_accounts_role', null, inherited), inherited),
+    );
     expect(missing.diagnostics[0]).to.deep.include({ summary: 'Account ID not specified', path: 'account_id' });
-    expect(missing.diagnostics[0]!.detail).to.equal('Set `account_id` on this resource or in the provider configuration (or the VDB_ACCOUNT_ID environment variable).');
+    expect(missing.diagnostics[0]!.detail).to.equal(
+      'Set `account_id` on this resource or in the provider configuration (or the VDB_ACCOUNT_ID environment variable).',
+    );
     // A type with no account_id of its own (the provider's is always used) names the provider's.
-    const packages = none.config(none.dataSourceSchema('vdb_booking_packages').block, { cloud_provider: 'aws', cloud_region: 'eu-central-1' });
+    const packages = none.config(none.dataSourceSchema('vdb_booking_packages').block, {
+      cloud_provider: 'aws',
+      cloud_region: 'eu-central-1',
+    });
     const noAccount = await failure(none.readData('vdb_booking_packages', packages));
     expect(noAccount.diagnostics[0]).to.deep.include({
       summary: 'Account ID not specified',

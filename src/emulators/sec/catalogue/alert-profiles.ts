@@ -37,17 +37,40 @@ export interface CatalogueAlertProfile {
 /** The profile every built-in one extends. */
 export const BASE_PROFILE = 'SEC_BaseProfile';
 
-const BASE_FIELDS = ['_OCCURRENCE', '_PRIMARY_TAG', '_EVENT_COUNT', '_POLICY_ID', '_POLICY_TITLE', '_POLICY_DESCRIPTION', '_POLICY_SEVERITY', '_SEVERITY', '_RISK'];
+const BASE_FIELDS = [
+  '_OCCURRENCE',
+  '_PRIMARY_TAG',
+  '_EVENT_COUNT',
+  '_POLICY_ID',
+  '_POLICY_TITLE',
+  '_POLICY_DESCRIPTION',
+  '_POLICY_SEVERITY',
+  '_SEVERITY',
+  '_RISK',
+];
 
 /** Fields of the configuration datasources every cloud shares. */
-const CONFIG_FIELDS = ['RESOURCE_ID', 'RESOURCE_KEY', 'RESOURCE_TYPE', 'RESOURCE_REGION', 'RESOURCE_CONFIG', 'SERVICE', 'COMPLIANCE_FAILURE_REASON'];
+const CONFIG_FIELDS = [
+  'RESOURCE_ID',
+  'RESOURCE_KEY',
+  'RESOURCE_TYPE',
+  'RESOURCE_REGION',
+  'RESOURCE_CONFIG',
+  'SERVICE',
+  'COMPLIANCE_FAILURE_REASON',
+];
 
 /** The three templates of a configuration profile: `<prefix>Violation`, `…NewViolation`, `…PolicyChanged`. */
 function configTemplates(prefix: string, cloud: string, where: string): CatalogueTemplate[] {
   const subject = `{{_OCCURRENCE}} violation detected for ${cloud} resource {{RESOURCE_TYPE}}:{{RESOURCE_ID}} ${where}`;
   const description = `{{_OCCURRENCE}} violation for ${cloud} resource {{RESOURCE_TYPE}}:{{RESOURCE_ID}} ${where}`;
   const eventName = `Platform Configuration ${cloud} Violation Alert`;
-  return ['Violation', 'NewViolation', 'PolicyChanged'].map((kind) => ({ name: `${prefix}${kind}`, eventName, subject, description }));
+  return ['Violation', 'NewViolation', 'PolicyChanged'].map((kind) => ({
+    name: `${prefix}${kind}`,
+    eventName,
+    subject,
+    description,
+  }));
 }
 
 export const BUILT_IN_ALERT_PROFILES: readonly CatalogueAlertProfile[] = [
@@ -67,7 +90,15 @@ export const BUILT_IN_ALERT_PROFILES: readonly CatalogueAlertProfile[] = [
   {
     alertProfileId: 'SEC_CFG_CLOUD_C_DEFAULT_PROFILE',
     extends: BASE_PROFILE,
-    fields: ['TENANT_ID', 'TENANT_NAME', 'SUBSCRIPTION_ID', 'SUBSCRIPTION_NAME', 'RESOURCE_GROUP', 'RESOURCE_TAGS', ...CONFIG_FIELDS],
+    fields: [
+      'TENANT_ID',
+      'TENANT_NAME',
+      'SUBSCRIPTION_ID',
+      'SUBSCRIPTION_NAME',
+      'RESOURCE_GROUP',
+      'RESOURCE_TAGS',
+      ...CONFIG_FIELDS,
+    ],
     alerts: configTemplates('', 'Cloud C', 'in subscription {{SUBSCRIPTION_ID}} region {{RESOURCE_REGION}}'),
   },
   {
@@ -100,8 +131,28 @@ export const BUILT_IN_ALERT_PROFILES: readonly CatalogueAlertProfile[] = [
     alertProfileId: 'SEC_HE_FILES_DEFAULT_PROFILE',
     extends: BASE_PROFILE,
     fields: [
-      'MID', 'PATH', 'FILE_NAME', 'FILE_TYPE', 'SIZE', 'INODE', 'IS_LINK', 'LINK_DEST_PATH', 'LINK_ABS_DEST_PATH', 'HARD_LINK_COUNT', 'BLOCK_SIZE', 'BLOCK_COUNT',
-      'OWNER_UID', 'OWNER_GID', 'OWNER_USERNAME', 'FILE_PERMISSIONS', 'METADATA_HASH', 'FILEDATA_HASH', 'FILE_CREATED_TIME', 'FILE_MODIFIED_TIME', 'FILE_ACCESSED_TIME', 'RECORD_CREATED_TIME',
+      'MID',
+      'PATH',
+      'FILE_NAME',
+      'FILE_TYPE',
+      'SIZE',
+      'INODE',
+      'IS_LINK',
+      'LINK_DEST_PATH',
+      'LINK_ABS_DEST_PATH',
+      'HARD_LINK_COUNT',
+      'BLOCK_SIZE',
+      'BLOCK_COUNT',
+      'OWNER_UID',
+      'OWNER_GID',
+      'OWNER_USERNAME',
+      'FILE_PERMISSIONS',
+      'METADATA_HASH',
+      'FILEDATA_HASH',
+      'FILE_CREATED_TIME',
+      'FILE_MODIFIED_TIME',
+      'FILE_ACCESSED_TIME',
+      'RECORD_CREATED_TIME',
     ],
     alerts: ['Violation', 'PolicyChanged', 'NewViolation'].map((kind) => ({
       name: `HE_File_${kind}`,

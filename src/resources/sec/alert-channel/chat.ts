@@ -5,6 +5,7 @@ export default webhookChannel({
   apiType: 'Chat',
   wireField: 'webhookUrl',
   description:
-    'Forwards platform alerts to a chat channel through an incoming webhook. A channel dedicated to these alerts is recommended.',
+    'Forwards platform alerts to a chat channel through an incoming webhook. A channel dedicated to ' +
+    'these alerts is recommended.',
   urlDescription: 'The incoming webhook URL of the chat channel.',
 });

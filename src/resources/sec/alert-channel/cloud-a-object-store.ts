@@ -6,7 +6,9 @@ export default alertChannel({
   typeName: 'sec_alert_channel_cloud_a_object_store',
   apiType: 'CloudAObjectStore',
   description:
-    'Exports platform data to a CloudA object store bucket every hour (beta). The bucket must exist before the channel is created, and the platform writes to it by assuming the role given in `credentials`.',
+    'Exports platform data to a CloudA object store bucket every hour (beta). The bucket must exist ' +
+    'before the channel is created, and the platform writes to it by assuming the role given in ' +
+    '`credentials`.',
   fields: {
     bucket_arn: requiredText('Resource name of the destination bucket. The bucket must already exist.'),
     credentials: block.one(
@@ -18,7 +20,11 @@ export default alertChannel({
     ),
   },
   toData: (m) => ({
-    objectStoreCredentials: { bucketArn: m.bucket_arn, externalId: m.credentials[0]!.external_id, roleArn: m.credentials[0]!.role_arn },
+    objectStoreCredentials: {
+      bucketArn: m.bucket_arn,
+      externalId: m.credentials[0]!.external_id,
+      roleArn: m.credentials[0]!.role_arn,
+    },
   }),
   fromData: ({ objectStoreCredentials: c }) => ({
     bucket_arn: c.bucketArn,

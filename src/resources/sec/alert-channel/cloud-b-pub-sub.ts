@@ -22,7 +22,9 @@ export default alertChannel({
           writeOnlyTwin: { required: true },
           masked: true,
           validate: [forms.pemPrivateKey],
-          description: 'Private key of the service-account key (PEM). The platform never returns it, so changes made outside Terraform are not detected.',
+          description:
+            'Private key of the service-account key (PEM). The platform never returns it, so changes ' +
+            'made outside Terraform are not detected.',
         }),
         private_key_id: attr.string({
           optional: true,
@@ -41,7 +43,12 @@ export default alertChannel({
       projectId: m.project_id,
       topicId: m.topic_id,
       issueGrouping: grouping(m.issue_grouping),
-      credentials: { clientId: c.client_id, clientEmail: c.client_email, privateKey: sentSecret(c.private_key), privateKeyId: sentSecret(c.private_key_id) },
+      credentials: {
+        clientId: c.client_id,
+        clientEmail: c.client_email,
+        privateKey: sentSecret(c.private_key),
+        privateKeyId: sentSecret(c.private_key_id),
+      },
     };
   },
   fromData: (data) => ({

@@ -2,13 +2,15 @@ import { attr, validators } from '../../../schema/define.js';
 import { alertChannel } from './family.js';
 import * as forms from '../../../schema/forms.js';
 
-const trimmedEqual = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x.trim() === b[i]?.trim());
+const trimmedEqual = (a: string[], b: string[]) =>
+  a.length === b.length && a.every((x, i) => x.trim() === b[i]?.trim());
 
 export default alertChannel({
   typeName: 'sec_alert_channel_email',
   apiType: 'EmailUser',
   description:
-    'Sends platform alerts by e-mail. A default e-mail channel is created during onboarding and cannot be edited; add channels like this one for other recipients.',
+    'Sends platform alerts by e-mail. A default e-mail channel is created during onboarding and cannot ' +
+    'be edited; add channels like this one for other recipients.',
   fields: {
     recipients: attr.stringList({
       required: true,
@@ -21,7 +23,15 @@ export default alertChannel({
   fromData: (data) => {
     const raw = (data.channelProps as { recipients?: unknown } | undefined)?.recipients;
     // Some platform versions return the list as one comma-joined string (sec.md §2.2).
-    const recipients = typeof raw === 'string' ? raw.split(',').map((r) => r.trim()).filter(Boolean) : Array.isArray(raw) ? raw.map(String) : [];
+    const recipients =
+      typeof raw === 'string'
+        ? raw
+            .split(',')
+            .map((r) => r.trim())
+            .filter(Boolean)
+        : Array.isArray(raw)
+          ? raw.map(String)
+          : [];
     return { recipients };
   },
 });

@@ -17,18 +17,35 @@ import { idIdentity, noFilters } from '../../shared/identity.js';
 const commonFields = {
   id: attr.sdkId('The integration GUID of the channel (the same as `intg_guid`).'),
   name: attr.string({ required: true, validate: [SEC_NAME], description: 'The alert channel integration name.' }),
-  enabled: attr.bool({ optional: true, default: true, description: 'State of the integration: whether alerts are sent to it.' }),
+  enabled: attr.bool({
+    optional: true,
+    default: true,
+    description: 'State of the integration: whether alerts are sent to it.',
+  }),
   test_integration: attr.bool({
     optional: true,
     default: true,
     providerOnly: true,
-    description: 'Whether to test the channel on creation and modification. A failed test on creation removes the new channel again.',
+    description:
+      'Whether to test the channel on creation and modification. A failed test on creation removes the ' +
+      'new channel again.',
   }),
   intg_guid: attr.string({ computed: true, description: 'The unique identifier of the integration.' }),
-  org_level: attr.bool({ computed: true, description: 'Whether the channel belongs to the organization rather than one account.' }),
+  org_level: attr.bool({
+    computed: true,
+    description: 'Whether the channel belongs to the organization rather than one account.',
+  }),
   type_name: attr.string({ computed: true, description: 'The platform type of the integration.' }),
-  created_or_updated_by: attr.string({ computed: true, volatile: true, description: 'Who last created or changed the channel.' }),
-  created_or_updated_time: attr.string({ computed: true, volatile: true, description: 'When the channel was last created or changed.' }),
+  created_or_updated_by: attr.string({
+    computed: true,
+    volatile: true,
+    description: 'Who last created or changed the channel.',
+  }),
+  created_or_updated_time: attr.string({
+    computed: true,
+    volatile: true,
+    description: 'When the channel was last created or changed.',
+  }),
 };
 
 type CommonFields = typeof commonFields;
@@ -57,21 +74,32 @@ export interface AlertChannelSpec<F extends Fields, T extends AlertChannelType =
   otherVariant?(data: AlertChannelData<T>): string | undefined;
 }
 
-export function alertChannel<F extends Fields, T extends AlertChannelType>(spec: AlertChannelSpec<F, T>): ResourceDef<CommonFields & F, SecClient> {
+export function alertChannel<F extends Fields, T extends AlertChannelType>(
+  spec: AlertChannelSpec<F, T>,
+): ResourceDef<CommonFields & F, SecClient> {
   const fields = { ...commonFields, ...spec.fields } as CommonFields & F;
   type Model = ChannelModel<F>;
 
   // Common fields are typed through the generic F here; read them through the common model.
   const common = (m: Model) => m as unknown as ModelOf<CommonFields>;
-  const toApi = (m: Model): AlertChannelInput<T> => ({ name: common(m).name, type: spec.apiType, enabled: common(m).enabled !== false, data: spec.toData(m) });
+  const toApi = (m: Model): AlertChannelInput<T> => ({
+    name: common(m).name,
+    type: spec.apiType,
+    enabled: common(m).enabled !== false,
+    data: spec.toData(m),
+  });
   const fromApi = (i: Integration<string, unknown>): Partial<Model> => {
     // Only reachable by importing the GUID of another kind of channel: say so instead of
     // misreading its settings.
-    const problem = i.type !== spec.apiType ? `it is of type ${JSON.stringify(i.type)}` : spec.otherVariant?.(i.data as AlertChannelData<T>);
+    const problem =
+      i.type !== spec.apiType
+        ? `it is of type ${JSON.stringify(i.type)}`
+        : spec.otherVariant?.(i.data as AlertChannelData<T>);
     if (problem) {
       throw new DiagnosticError(
         'Wrong alert channel type',
-        `The alert channel ${i.intgGuid} cannot be managed as ${spec.typeName}: ${problem}. Use the resource type that matches the channel.`,
+        `The alert channel ${i.intgGuid} cannot be managed as ${spec.typeName}: ${problem}. Use the ` +
+          `resource type that matches the channel.`,
       );
     }
     return {
@@ -90,7 +118,9 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(spec:
   /** The API lists every channel; this type's are those of its API type (and variant). */
   async function channelsOfThisType(ctx: OpContext<SecClient>): Promise<Partial<Model>[]> {
     const channels = await ctx.client.alertChannels.list({ signal: ctx.signal });
-    return channels.filter((c) => c.type === spec.apiType && !spec.otherVariant?.(c.data as AlertChannelData<T>)).map(fromApi);
+    return channels
+      .filter((c) => c.type === spec.apiType && !spec.otherVariant?.(c.data as AlertChannelData<T>))
+      .map(fromApi);
   }
 
   const guidOf = (m: Model): string => common(m).intg_guid ?? common(m).id ?? '';
@@ -118,11 +148,15 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(spec:
         // Still there: the engine keeps it in the state (tainted), so it is neither lost nor orphaned.
         throw new DiagnosticError(
           'Alert channel test failed',
-          `The platform could not deliver a test alert (${messageOf(err)}), and removing the new channel ${guid} again failed too (${messageOf(cleanup)}).`,
+          `The platform could not deliver a test alert (${messageOf(err)}), and removing the new channel ` +
+            `${guid} again failed too (${messageOf(cleanup)}).`,
         );
       }
       ctx.partial(undefined);
-      throw new DiagnosticError('Alert channel test failed', `The platform could not deliver a test alert, so the new channel ${guid} was removed again: ${messageOf(err)}`);
+      throw new DiagnosticError(
+        'Alert channel test failed',
+        `The platform could not deliver a test alert, so the new channel ${guid} was removed again: ${messageOf(err)}`,
+      );
     }
   }
 
@@ -145,7 +179,8 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(spec:
     findCreated: {
       key: 'its channel type and name',
       uniqueKey: false,
-      describe: (plan) => `the ${spec.typeName} alert channel (type ${spec.apiType}) named ${JSON.stringify(common(plan).name)}`,
+      describe: (plan) =>
+        `the ${spec.typeName} alert channel (type ${spec.apiType}) named ${JSON.stringify(common(plan).name)}`,
       list: (_plan, ctx) => channelsOfThisType(ctx),
       holdsKey: (plan, found) => common(found as Model).name === common(plan).name,
       importId: (found) => common(found as Model).intg_guid ?? '',
@@ -161,7 +196,10 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(spec:
         } catch (err) {
           // The platform already holds the new settings: keep them in state, report the failed test.
           ctx.partial(fromApi(updated));
-          throw new DiagnosticError('Alert channel test failed', `The channel was updated, but the platform could not deliver a test alert: ${messageOf(err)}`);
+          throw new DiagnosticError(
+            'Alert channel test failed',
+            `The channel was updated, but the platform could not deliver a test alert: ${messageOf(err)}`,
+          );
         }
       }
       return fromApi(updated);

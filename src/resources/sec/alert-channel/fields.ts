@@ -21,7 +21,10 @@ export function issueGrouping(what: string) {
     optional: true,
     default: 'Events',
     validate: [validators.oneOf(...ISSUE_GROUPINGS)],
-    description: `How alerts are grouped: \`Events\` creates one ${what} for compliance events of the same type from different resources; \`Resources\` creates one ${what} per resource that generates the same compliance event.`,
+    description:
+      `How alerts are grouped: \`Events\` creates one ${what} for compliance events of the ` +
+      `same type from different resources; \`Resources\` creates one ${what} per resource that generates ` +
+      `the same compliance event.`,
   });
 }
 
@@ -35,7 +38,14 @@ export function requiredText(description: string, ...validate: Validator<string>
  * state on read so plans stay empty. Only checks that never quote the value.
  */
 export function secret(description: string) {
-  return attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, masked: true, validate: [validators.nonEmpty()], description });
+  return attr.string({
+    optional: true,
+    sensitive: true,
+    writeOnlyTwin: { required: true },
+    masked: true,
+    validate: [validators.nonEmpty()],
+    description,
+  });
 }
 
 /**
@@ -64,7 +74,11 @@ export const unlessBlank = (value: string | undefined): string | null => (value 
 export const httpUrl = forms.url('http', 'https');
 
 export const port = (required: boolean, description: string) =>
-  attr.number({ ...(required ? { required: true as const } : { optional: true }), validate: [validators.intBetween(1, 65535)], description });
+  attr.number({
+    ...(required ? { required: true as const } : { optional: true }),
+    validate: [validators.intBetween(1, 65535)],
+    description,
+  });
 
 const validJson: Validator<string> = {
   description: 'a JSON document',
@@ -105,14 +119,23 @@ function canonicalJson(value: unknown): string {
  */
 export function customTemplate(description: string) {
   // Sent as a base64 data URL, which the platform's 1 MiB body must hold.
-  return attr.string({ optional: true, masked: true, equal: sameJson, maxCharacters: 768 * 1024, validate: [validJson], description });
+  return attr.string({
+    optional: true,
+    masked: true,
+    equal: sameJson,
+    maxCharacters: 768 * 1024,
+    validate: [validJson],
+    description,
+  });
 }
 
 /** The template as the platform stores it: a JSON data URL. */
-export const templateToWire = (text: string | null): string | undefined => (text === null ? undefined : encodeJsonDataUrl(text));
+export const templateToWire = (text: string | null): string | undefined =>
+  text === null ? undefined : encodeJsonDataUrl(text);
 
 /** The platform's data URL decoded back to the JSON text (kept as is if it is not one). */
-export const templateFromWire = (value: string | undefined): string | null => (value ? (decodeJsonDataUrl(value) ?? value) : null);
+export const templateFromWire = (value: string | undefined): string | null =>
+  value ? (decodeJsonDataUrl(value) ?? value) : null;
 
 /**
  * The channels that are just an incoming webhook URL; `wireField` is where the platform keeps it

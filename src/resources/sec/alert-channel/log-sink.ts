@@ -20,7 +20,11 @@ export default alertChannel({
       description: 'Token of the event collector.',
     }),
     // Empty would be dropped from the request and never read back: refuse it rather than diff forever.
-    channel: attr.string({ optional: true, validate: [validators.nonEmpty()], description: 'Channel name of the event collector, when it requires one.' }),
+    channel: attr.string({
+      optional: true,
+      validate: [validators.nonEmpty()],
+      description: 'Channel name of the event collector, when it requires one.',
+    }),
     host: requiredText('Host name of the event collector.'),
     port: port(true, 'Port of the event collector (1–65535).'),
     ssl: attr.bool({ optional: true, default: false, description: 'Whether to connect with TLS.' }),

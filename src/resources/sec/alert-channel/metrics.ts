@@ -11,7 +11,10 @@ export default alertChannel({
   apiType: 'Metrics',
   description: 'Sends platform alerts to the Metrics service as logs or events.',
   fields: {
-    api_key: secret('API key of the Metrics account. The platform never returns it, so changes made outside Terraform are not detected.'),
+    api_key: secret(
+      'API key of the Metrics account. The platform never returns it, so changes made outside Terraform ' +
+        'are not detected.',
+    ),
     metrics_site: attr.string({
       optional: true,
       default: 'com',

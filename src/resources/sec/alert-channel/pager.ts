@@ -6,9 +6,13 @@ export default alertChannel({
   typeName: 'sec_alert_channel_pager',
   apiType: 'Pager',
   description:
-    'Forwards platform alerts one way to a Pager service, where each event opens an incident or is grouped as an alert into an existing one.',
+    'Forwards platform alerts one way to a Pager service, where each event opens an incident or is ' +
+    'grouped as an alert into an existing one.',
   fields: {
-    integration_key: secret('The integration key of the Pager service. The platform never returns it, so changes made outside Terraform are not detected.'),
+    integration_key: secret(
+      'The integration key of the Pager service. The platform never returns it, so changes made outside ' +
+        'Terraform are not detected.',
+    ),
   },
   toData: (m) => ({ apiIntgKey: sentSecret(m.integration_key) }),
   fromData: (data) => ({ integration_key: unlessBlank(data.apiIntgKey) }),

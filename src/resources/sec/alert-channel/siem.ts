@@ -10,12 +10,13 @@ export default alertChannel({
   description: 'Sends platform alerts to a SIEM listener over HTTPS.',
   fields: {
     host_url: requiredText('Domain name or IP address of the SIEM host.'),
-    host_port: port(false, 'Port the SIEM listens on (1–65535). When unset, the SIEM\'s default port is used.'),
+    host_port: port(false, "Port the SIEM listens on (1–65535). When unset, the SIEM's default port is used."),
     communication_type: attr.string({
       optional: true,
       default: 'HTTPS',
       validate: [validators.oneOf(...COMMUNICATION_TYPES)],
-      description: 'How to connect: `HTTPS`, or `HTTPS Self Signed Cert` when the SIEM presents a self-signed certificate.',
+      description:
+        'How to connect: `HTTPS`, or `HTTPS Self Signed Cert` when the SIEM presents a self-signed certificate.',
     }),
   },
   toData: (m) => ({
@@ -23,5 +24,9 @@ export default alertChannel({
     ...(m.host_port === null ? {} : { hostPort: m.host_port }),
     commType: (m.communication_type ?? 'HTTPS') as (typeof COMMUNICATION_TYPES)[number],
   }),
-  fromData: (data) => ({ host_url: data.hostUrl, host_port: data.hostPort ?? null, communication_type: data.commType ?? 'HTTPS' }),
+  fromData: (data) => ({
+    host_url: data.hostUrl,
+    host_port: data.hostPort ?? null,
+    communication_type: data.commType ?? 'HTTPS',
+  }),
 });

@@ -1,5 +1,14 @@
 import { alertChannel } from './family.js';
-import { customTemplate, grouping, issueGrouping, requiredText, secret, templateFromWire, templateToWire, unlessBlank } from './fields.js';
+import {
+  customTemplate,
+  grouping,
+  issueGrouping,
+  requiredText,
+  secret,
+  templateFromWire,
+  templateToWire,
+  unlessBlank,
+} from './fields.js';
 import { sentSecret } from '../../shared/secrets.js';
 
 export default alertChannel({
@@ -9,8 +18,13 @@ export default alertChannel({
   fields: {
     instance_url: requiredText('URL of the Ticketing instance.'),
     username: requiredText('The Ticketing user that opens the incidents.'),
-    password: secret('Password of the Ticketing user. The platform never returns it, so changes made outside Terraform are not detected.'),
-    custom_template_file: customTemplate('Custom template (JSON text) used to fill in the fields of new incidents, e.g. `file("template.json")`.'),
+    password: secret(
+      'Password of the Ticketing user. The platform never returns it, so changes made outside Terraform ' +
+        'are not detected.',
+    ),
+    custom_template_file: customTemplate(
+      'Custom template (JSON text) used to fill in the fields of new incidents, e.g. `file("template.json")`.',
+    ),
     issue_grouping: issueGrouping('incident'),
   },
   toData: (m) => ({

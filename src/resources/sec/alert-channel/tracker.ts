@@ -4,7 +4,16 @@
  */
 import { attr, validators } from '../../../schema/define.js';
 import { alertChannel } from './family.js';
-import { customTemplate, grouping, issueGrouping, requiredText, secret, templateFromWire, templateToWire, unlessBlank } from './fields.js';
+import {
+  customTemplate,
+  grouping,
+  issueGrouping,
+  requiredText,
+  secret,
+  templateFromWire,
+  templateToWire,
+  unlessBlank,
+} from './fields.js';
 import { sentSecret } from '../../shared/secrets.js';
 
 const CONFIGURATIONS = ['Unidirectional', 'Bidirectional'] as const;
@@ -17,20 +26,29 @@ const VARIANTS = {
 const common = {
   tracker_url: attr.string({
     required: true,
-    validate: [validators.matches(/^(?![A-Za-z][A-Za-z0-9+.-]*:\/\/)\S+$/, 'a host name without a scheme such as `https://`', ['tracker.example.com'])],
+    validate: [
+      validators.matches(/^(?![A-Za-z][A-Za-z0-9+.-]*:\/\/)\S+$/, 'a host name without a scheme such as `https://`', [
+        'tracker.example.com',
+      ]),
+    ],
     description: 'Host of the tracker, without the `https://` prefix, e.g. `acme.tracker.example`.',
   }),
   issue_type: requiredText('Issue type created for each event. It must already exist in the project.'),
   project_key: requiredText('Key of the project the issues are created in.'),
-  username: requiredText('The tracker user that creates the issues; it needs permission to create issues in the project.'),
+  username: requiredText(
+    'The tracker user that creates the issues; it needs permission to create issues in the project.',
+  ),
   configuration: attr.string({
     optional: true,
     default: 'Unidirectional',
     validate: [validators.oneOf(...CONFIGURATIONS)],
     description:
-      '`Unidirectional`: a change of an alert\'s status updates the issue. `Bidirectional`: status changes also propagate from the tracker back to the platform.',
+      "`Unidirectional`: a change of an alert's status updates the issue. `Bidirectional`: status " +
+      'changes also propagate from the tracker back to the platform.',
   }),
-  custom_template_file: customTemplate('Custom template (JSON text) used to fill in the fields of new issues, e.g. `file("template.json")`.'),
+  custom_template_file: customTemplate(
+    'Custom template (JSON text) used to fill in the fields of new issues, e.g. `file("template.json")`.',
+  ),
   group_issues_by: issueGrouping('issue'),
 };
 
@@ -76,12 +94,16 @@ function baseModel(data: {
 }
 
 const description = (where: string) =>
-  `Creates an issue in ${where} for each platform event at or above the alert severity. When events arrive faster than the tracker accepts them, the most severe are created first. The issue type must already exist in the project.`;
+  `Creates an issue in ${where} for each platform event at or above the alert severity. When events ` +
+  `arrive faster than the tracker accepts them, the most severe are created first. The issue type must ` +
+  `already exist in the project.`;
 
 function otherVariant(own: keyof typeof VARIANTS) {
   return (data: { trackerType: string }) => {
     const other = own === 'cloud' ? VARIANTS.server : VARIANTS.cloud;
-    return data.trackerType === other.trackerType ? `it is a ${own === 'cloud' ? 'server' : 'cloud'} tracker channel (${other.typeName})` : undefined;
+    return data.trackerType === other.trackerType
+      ? `it is a ${own === 'cloud' ? 'server' : 'cloud'} tracker channel (${other.typeName})`
+      : undefined;
   };
 }
 
@@ -91,7 +113,10 @@ export const trackerCloud = alertChannel({
   description: description('a cloud-hosted tracker'),
   fields: {
     ...common,
-    api_token: secret('API token of the tracker user. The platform never returns it, so changes made outside Terraform are not detected.'),
+    api_token: secret(
+      'API token of the tracker user. The platform never returns it, so changes made outside Terraform ' +
+        'are not detected.',
+    ),
   },
   toData: (m) => ({ trackerType: VARIANTS.cloud.trackerType, ...baseData(m), apiToken: sentSecret(m.api_token) }),
   fromData: (data) => ({ ...baseModel(data), api_token: unlessBlank(data.apiToken) }),
@@ -101,10 +126,15 @@ export const trackerCloud = alertChannel({
 export const trackerServer = alertChannel({
   typeName: VARIANTS.server.typeName,
   apiType: 'Tracker',
-  description: `${description('a self-hosted tracker server')} The server must accept connections from the platform's outbound addresses.`,
+  description:
+    `${description('a self-hosted tracker server')} The server must accept connections from ` +
+    `the platform's outbound addresses.`,
   fields: {
     ...common,
-    password: secret('Password of the tracker user. The platform never returns it, so changes made outside Terraform are not detected.'),
+    password: secret(
+      'Password of the tracker user. The platform never returns it, so changes made outside Terraform ' +
+        'are not detected.',
+    ),
   },
   toData: (m) => ({ trackerType: VARIANTS.server.trackerType, ...baseData(m), password: sentSecret(m.password) }),
   fromData: (data) => ({ ...baseModel(data), password: unlessBlank(data.password) }),

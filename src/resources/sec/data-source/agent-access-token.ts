@@ -10,7 +10,9 @@ const schema = resourceSchema(
     name: attr.string({ required: true, description: 'The name (alias) of the agent access token to look up.' }),
     token: attr.string({ computed: true, sensitive: true, description: 'The agent access token itself.' }),
   },
-  { description: 'Looks up an existing agent access token by its name, for example to hand it to agent installations.' },
+  {
+    description: 'Looks up an existing agent access token by its name, for example to hand it to agent installations.',
+  },
 );
 
 export default dataSource<typeof schema.fields, SecClient>({
@@ -20,7 +22,11 @@ export default dataSource<typeof schema.fields, SecClient>({
     const tokens = await ctx.client.agentAccessTokens.list({ signal: ctx.signal });
     const found = tokens.find((t) => t.tokenAlias === config.name);
     if (!found) {
-      throw new DiagnosticError('Agent access token not found', `No agent access token is named ${JSON.stringify(config.name)}.`, [attrStep('name')]);
+      throw new DiagnosticError(
+        'Agent access token not found',
+        `No agent access token is named ${JSON.stringify(config.name)}.`,
+        [attrStep('name')],
+      );
     }
     return { id: found.tokenAlias, token: found.accessToken };
   },

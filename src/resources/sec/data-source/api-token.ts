@@ -13,12 +13,20 @@ const LIFETIME_SECONDS = 3600;
 const schema = resourceSchema(
   {
     id: attr.computedId('When the token was made (UTC, RFC 3339); it has no meaning on the platform.'),
-    token: attr.string({ computed: true, sensitive: true, description: 'The access token, sent as `Authorization: Bearer <token>`; valid for an hour.' }),
+    token: attr.string({
+      computed: true,
+      sensitive: true,
+      description: 'The access token, sent as `Authorization: Bearer <token>`; valid for an hour.',
+    }),
   },
   {
     description:
-      'An API access token made from the provider\'s `api_key` and `api_secret`, valid for an hour. Kept for compatibility: the token is stored in the state. Use the ephemeral resource `sec_access_token` instead (Terraform 1.10 and later), which never stores it.',
-    deprecated: 'The token is stored in the state. Use the ephemeral resource sec_access_token (Terraform 1.10 and later), which never stores it.',
+      "An API access token made from the provider's `api_key` and `api_secret`, valid for an hour. Kept " +
+      'for compatibility: the token is stored in the state. Use the ephemeral resource ' +
+      '`sec_access_token` instead (Terraform 1.10 and later), which never stores it.',
+    deprecated:
+      'The token is stored in the state. Use the ephemeral resource sec_access_token (Terraform 1.10 and ' +
+      'later), which never stores it.',
   },
 );
 

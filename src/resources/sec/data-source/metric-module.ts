@@ -11,12 +11,22 @@ import { SEC_VERSION } from '../version.js';
 const schema = resourceSchema(
   {
     id: attr.computedId('The trace id of the usage event (new on every read).'),
-    name: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The name of the module that ran.' }),
-    version: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The version of the module that ran.' }),
+    name: attr.string({
+      required: true,
+      validate: [validators.nonEmpty()],
+      description: 'The name of the module that ran.',
+    }),
+    version: attr.string({
+      required: true,
+      validate: [validators.nonEmpty()],
+      description: 'The version of the module that ran.',
+    }),
   },
   {
     description:
-      'Reports to the platform that a Terraform module of a given version ran (a usage event, as the platform\'s own modules send). Set `SEC_TELEMETRY_DISABLE` (to anything) in the environment to send nothing.',
+      'Reports to the platform that a Terraform module of a given version ran (a usage event, as the ' +
+      "platform's own modules send). Set `SEC_TELEMETRY_DISABLE` (to anything) in the environment to " +
+      'send nothing.',
   },
 );
 
@@ -24,7 +34,10 @@ export default dataSource<typeof schema.fields, SecClient>({
   typeName: 'sec_metric_module',
   schema,
   async read(config, ctx) {
-    const { traceId } = await ctx.client.metrics.send({ feature: config.name, version: config.version, providerVersion: SEC_VERSION }, { signal: ctx.signal });
+    const { traceId } = await ctx.client.metrics.send(
+      { feature: config.name, version: config.version, providerVersion: SEC_VERSION },
+      { signal: ctx.signal },
+    );
     return { id: traceId };
   },
 });

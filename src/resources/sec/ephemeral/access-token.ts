@@ -16,14 +16,20 @@ const schema = resourceSchema(
       optional: true,
       default: 3600,
       validate: [validators.intBetween(60, 86_400)],
-      description: 'How long the token lives, in seconds: 60 to 86400 (the platform\'s maximum). Default 3600.',
+      description: "How long the token lives, in seconds: 60 to 86400 (the platform's maximum). Default 3600.",
     }),
-    token: attr.string({ computed: true, sensitive: true, description: 'The access token, sent as `Authorization: Bearer <token>`.' }),
+    token: attr.string({
+      computed: true,
+      sensitive: true,
+      description: 'The access token, sent as `Authorization: Bearer <token>`.',
+    }),
     expires_at: attr.string({ computed: true, description: 'When the token expires (RFC 3339).' }),
   },
   {
     description:
-      'A short-lived API access token made from the provider\'s `api_key` and `api_secret`, for this run only: it is never stored in the plan or the state. Terraform 1.10 and later. The platform cannot extend a token: a run that outlasts it is told to ask for a longer `lifetime_seconds`.',
+      "A short-lived API access token made from the provider's `api_key` and `api_secret`, for this run " +
+      'only: it is never stored in the plan or the state. Terraform 1.10 and later. The platform ' +
+      'cannot extend a token: a run that outlasts it is told to ask for a longer `lifetime_seconds`.',
   },
 );
 
@@ -42,7 +48,8 @@ export default ephemeralResource<typeof schema.fields, SecClient>({
     // A token cannot be extended, and its value cannot change within a run: say when it runs out.
     ctx.diags.warning(
       'Access token about to expire',
-      `The sec_access_token of this run expires at ${String(priv.expires_at)} and the platform cannot extend it. If the run still needs it then, set a longer lifetime_seconds.`,
+      `The sec_access_token of this run expires at ${String(priv.expires_at)} and the platform cannot ` +
+        `extend it. If the run still needs it then, set a longer lifetime_seconds.`,
     );
     return {};
   },

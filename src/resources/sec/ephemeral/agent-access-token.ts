@@ -23,7 +23,9 @@ const schema = resourceSchema(
   },
   {
     description:
-      'The secret of an existing agent access token, looked up by name, for this run only: it is never stored in the plan or the state. Use it for an agent installer or a write-only argument. Terraform 1.10 and later.',
+      'The secret of an existing agent access token, looked up by name, for this run only: it is never ' +
+      'stored in the plan or the state. Use it for an agent installer or a write-only argument. ' +
+      'Terraform 1.10 and later.',
   },
 );
 
@@ -31,7 +33,9 @@ export default ephemeralResource<typeof schema.fields, SecClient>({
   typeName: 'sec_agent_access_token',
   schema,
   async open(config, ctx) {
-    const found = (await ctx.client.agentAccessTokens.search(config.name, { signal: ctx.signal })).find((t) => t.tokenAlias === config.name);
+    const found = (await ctx.client.agentAccessTokens.search(config.name, { signal: ctx.signal })).find(
+      (t) => t.tokenAlias === config.name,
+    );
     if (!found) {
       throw new DiagnosticError(
         'Agent access token not found',

@@ -9,7 +9,11 @@ const RESERVED_PREFIX = 'SEC_';
 
 const notReserved: Validator<string> = {
   description: `must not start with \`${RESERVED_PREFIX}\` (reserved for built-in profiles)`,
-  check: (value) => (value.startsWith(RESERVED_PREFIX) ? `must not start with "${RESERVED_PREFIX}", which is reserved for the platform's built-in profiles, got ${JSON.stringify(value)}` : undefined),
+  check: (value) =>
+    value.startsWith(RESERVED_PREFIX)
+      ? `must not start with "${RESERVED_PREFIX}", which is reserved for the platform's built-in ` +
+        `profiles, got ${JSON.stringify(value)}`
+      : undefined,
 };
 
 const schema = resourceSchema(
@@ -20,7 +24,9 @@ const schema = resourceSchema(
       replace: true,
       validate: [validators.matches(/^[A-Za-z0-9_-]+$/, 'letters, digits, `_` and `-` only'), notReserved],
       description:
-        'The alert profile name, which is also its id; policies refer to it as `<name>` or to one of its templates as `<name>.<template>`. Names starting with `SEC_` are reserved for built-in profiles. The platform cannot rename a profile, so a change creates a new one.',
+        'The alert profile name, which is also its id; policies refer to it as `<name>` or to one of its ' +
+        'templates as `<name>.<template>`. Names starting with `SEC_` are reserved for built-in ' +
+        'profiles. The platform cannot rename a profile, so a change creates a new one.',
     }),
     extends: attr.string({
       required: true,
@@ -28,20 +34,42 @@ const schema = resourceSchema(
       refersTo: 'an alert profile',
       validate: [validators.nonEmpty()],
       description:
-        'The alert profile this one extends, usually a built-in profile such as `SEC_CFG_CLOUD_A_DEFAULT_PROFILE`. Its fields are the ones templates may use. The platform cannot change it afterwards, so a change creates a new profile.',
+        'The alert profile this one extends, usually a built-in profile such as ' +
+        '`SEC_CFG_CLOUD_A_DEFAULT_PROFILE`. Its fields are the ones templates may use. The platform ' +
+        'cannot change it afterwards, so a change creates a new profile.',
     }),
     alert: block.set(
       {
-        name: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The name that policies use to refer to the template.' }),
+        name: attr.string({
+          required: true,
+          validate: [validators.nonEmpty()],
+          description: 'The name that policies use to refer to the template.',
+        }),
         event_name: attr.string({ required: true, description: 'The name of the resulting alert.' }),
-        description: attr.string({ required: true, description: 'The summary of the resulting alert; may use the profile fields as `{{FIELD}}`.' }),
-        subject: attr.string({ required: true, description: 'A high-level observation of the resulting alert; may use the profile fields as `{{FIELD}}`.' }),
+        description: attr.string({
+          required: true,
+          description: 'The summary of the resulting alert; may use the profile fields as `{{FIELD}}`.',
+        }),
+        subject: attr.string({
+          required: true,
+          description: 'A high-level observation of the resulting alert; may use the profile fields as `{{FIELD}}`.',
+        }),
       },
-      { min: 1, description: 'An alert template: how query results that a policy reports become an alert. At least one.' },
+      {
+        min: 1,
+        description: 'An alert template: how query results that a policy reports become an alert. At least one.',
+      },
     ),
-    fields: attr.stringSet({ computed: true, description: 'The fields the profile maps from query results, usable in templates as `{{FIELD}}`.' }),
+    fields: attr.stringSet({
+      computed: true,
+      description: 'The fields the profile maps from query results, usable in templates as `{{FIELD}}`.',
+    }),
   },
-  { description: 'An alert profile: alert templates, on top of an existing profile, that turn the results of policies into alerts.' },
+  {
+    description:
+      'An alert profile: alert templates, on top of an existing profile, that turn the results of ' +
+      'policies into alerts.',
+  },
 );
 type Model = ModelOf<typeof schema.fields>;
 
@@ -52,7 +80,12 @@ const fromApi = (p: AlertProfile): Partial<Model> => ({
   id: p.alertProfileId,
   name: p.alertProfileId,
   extends: p.extends,
-  alert: p.alerts.map((a) => ({ name: a.name, event_name: a.eventName, description: a.description, subject: a.subject })),
+  alert: p.alerts.map((a) => ({
+    name: a.name,
+    event_name: a.eventName,
+    description: a.description,
+    subject: a.subject,
+  })),
   fields: [...p.fields],
 });
 
@@ -61,12 +94,23 @@ export default resource<typeof schema.fields, SecClient>({
   schema,
   importIdDescription: 'the alert profile name',
   importState: async (name) => ({ id: name, name }),
-  identity: { attributes: { name: { description: 'The alert profile name, which is its id.', forImport: 'required' } } },
+  identity: {
+    attributes: { name: { description: 'The alert profile name, which is its id.', forImport: 'required' } },
+  },
   // The platform's built-in profiles cannot be managed (their names are reserved), so they are not listed.
   list: {
-    schema: resourceSchema({}, { description: `Lists the custom alert profiles (built-in ones, named \`${RESERVED_PREFIX}…\`, cannot be managed); the API offers no filter.` }),
+    schema: resourceSchema(
+      {},
+      {
+        description:
+          `Lists the custom alert profiles (built-in ones, named \`${RESERVED_PREFIX}…\`, ` +
+          `cannot be managed); the API offers no filter.`,
+      },
+    ),
     async list(_filters, ctx) {
-      return (await ctx.client.alertProfiles.list({ signal: ctx.signal })).filter((p) => !p.alertProfileId.startsWith(RESERVED_PREFIX)).map(fromApi);
+      return (await ctx.client.alertProfiles.list({ signal: ctx.signal }))
+        .filter((p) => !p.alertProfileId.startsWith(RESERVED_PREFIX))
+        .map(fromApi);
     },
     displayName: (m) => m.name,
   },
@@ -74,12 +118,21 @@ export default resource<typeof schema.fields, SecClient>({
     const seen = new Set<string>();
     for (const a of config.alert ?? []) {
       if (a.name == null) continue;
-      if (seen.has(a.name)) diags.error('Duplicate alert template', `The template name "${a.name}" is used by more than one \`alert\` block; template names must be unique within a profile.`, [attrStep('alert')]);
+      if (seen.has(a.name))
+        diags.error(
+          'Duplicate alert template',
+          `The template name "${a.name}" is used by more than one \`alert\` block; template names must ` +
+            `be unique within a profile.`,
+          [attrStep('alert')],
+        );
       seen.add(a.name);
     }
   },
   async create(plan, ctx) {
-    const created = await ctx.client.alertProfiles.create({ alertProfileId: plan.name, extends: plan.extends, alerts: toTemplates(plan) }, { signal: ctx.signal });
+    const created = await ctx.client.alertProfiles.create(
+      { alertProfileId: plan.name, extends: plan.extends, alerts: toTemplates(plan) },
+      { signal: ctx.signal },
+    );
     return fromApi(created);
   },
   // The name is the profile's id, unique in the account.

@@ -6,5 +6,14 @@ import policy from './policy.js';
 import policyException from './policy-exception.js';
 import policyCompliance from './policy-compliance.js';
 
-/** Alert profiles, custom (violation and compliance) policies, their exceptions, and the settings of built-in policies. */
-export const policyResources: ResourceDef<any, SecClient>[] = [alertProfile, policy, policyCompliance, policyException, managedPolicies];
+/**
+ * Alert profiles, custom (violation and compliance) policies, their exceptions, and the settings of
+ * built-in policies.
+ */
+export const policyResources: ResourceDef<any, SecClient>[] = [
+  alertProfile,
+  policy,
+  policyCompliance,
+  policyException,
+  managedPolicies,
+];

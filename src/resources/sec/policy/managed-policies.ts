@@ -12,7 +12,8 @@ const builtIn: Validator<string> = {
   check: (value) =>
     value.startsWith(BUILT_IN_POLICY_PREFIX)
       ? undefined
-      : `must be the id of a built-in policy, which starts with "${BUILT_IN_POLICY_PREFIX}"; manage custom policies with sec_policy. Got ${JSON.stringify(value)}`,
+      : `must be the id of a built-in policy, which starts with "${BUILT_IN_POLICY_PREFIX}"; manage ` +
+        `custom policies with sec_policy. Got ${JSON.stringify(value)}`,
 };
 
 const POLICY_PATH = [attrStep('policy')];
@@ -22,9 +23,16 @@ const schema = resourceSchema(
     id: attr.sdkId('A timestamp taken when the resource was created; it has no meaning on the platform.'),
     policy: block.set(
       {
-        id: attr.string({ required: true, refersTo: 'a built-in policy', validate: [builtIn], description: 'The id of a built-in policy, defined by the platform (it starts with `platform-global`).' }),
+        id: attr.string({
+          required: true,
+          refersTo: 'a built-in policy',
+          validate: [builtIn],
+          description: 'The id of a built-in policy, defined by the platform (it starts with `platform-global`).',
+        }),
         enabled: attr.bool({ required: true, description: 'Whether the policy is evaluated.' }),
-        severity: severityAttribute('The severity of what the policy reports: `Critical`, `High`, `Medium`, `Low` or `Info`, in any case.'),
+        severity: severityAttribute(
+          'The severity of what the policy reports: `Critical`, `High`, `Medium`, `Low` or `Info`, in any case.',
+        ),
       },
       { min: 1, description: 'The settings of one built-in policy. Each policy may appear once.' },
     ),
@@ -32,12 +40,15 @@ const schema = resourceSchema(
       computed: true,
       changesWith: ['policy'],
       description:
-        'The settings each configured policy had before this resource first changed it. Removing a policy from `policy`, or destroying the resource, puts them back.',
+        'The settings each configured policy had before this resource first changed it. Removing a ' +
+        'policy from `policy`, or destroying the resource, puts them back.',
     }),
   },
   {
     description:
-      'Settings (enabled, severity) of built-in policies, changed in bulk. The policies themselves always exist: destroying the resource, or removing a policy from it, restores the settings the policies had before.',
+      'Settings (enabled, severity) of built-in policies, changed in bulk. The policies themselves ' +
+      'always exist: destroying the resource, or removing a policy from it, restores the settings the ' +
+      'policies had before.',
   },
 );
 type Model = ModelOf<typeof schema.fields>;
@@ -56,7 +67,11 @@ async function currentPolicies(ctx: OpContext<SecClient>): Promise<Map<string, P
 function capture(ids: string[], current: Map<string, Policy>): Original[] {
   const missing = ids.filter((id) => !current.has(id));
   if (missing.length > 0) {
-    throw new DiagnosticError('Unknown built-in policy', `The platform has no policy ${missing.map((id) => `"${id}"`).join(', ')}.`, POLICY_PATH);
+    throw new DiagnosticError(
+      'Unknown built-in policy',
+      `The platform has no policy ${missing.map((id) => `"${id}"`).join(', ')}.`,
+      POLICY_PATH,
+    );
   }
   return ids.map((id) => {
     const p = current.get(id)!;
@@ -64,22 +79,40 @@ function capture(ids: string[], current: Map<string, Policy>): Original[] {
   });
 }
 
-const settingsOf = (m: Model): PolicySettings[] => m.policy.map((p) => ({ policyId: p.id, enabled: p.enabled, severity: p.severity }));
-const restoring = (originals: Original[]): PolicySettings[] => originals.map((o) => ({ policyId: o.id, enabled: o.enabled, severity: o.severity }));
+const settingsOf = (m: Model): PolicySettings[] =>
+  m.policy.map((p) => ({ policyId: p.id, enabled: p.enabled, severity: p.severity }));
+const restoring = (originals: Original[]): PolicySettings[] =>
+  originals.map((o) => ({ policyId: o.id, enabled: o.enabled, severity: o.severity }));
 const byId = (a: Original, b: Original) => a.id.localeCompare(b.id);
-const originalsOf = (m: Model): Original[] => (m.original_settings ?? []).map((o) => ({ id: o.id ?? '', enabled: o.enabled ?? false, severity: o.severity ?? '' }));
+const originalsOf = (m: Model): Original[] =>
+  (m.original_settings ?? []).map((o) => ({ id: o.id ?? '', enabled: o.enabled ?? false, severity: o.severity ?? '' }));
 
 export default resource<typeof schema.fields, SecClient>({
   typeName: 'sec_managed_policies',
   schema,
-  repeatableCreate: 'It creates no object: it changes the settings of existing built-in policies, and setting them again changes nothing more.',
+  repeatableCreate:
+    'It creates no object: it changes the settings of existing built-in policies, and setting them again ' +
+    'changes nothing more.',
   // Nothing on the platform names this resource's settings: its identity is the id it took when created.
-  identity: { attributes: { id: { description: 'The timestamp the resource took as its id when it was created (it has no meaning on the platform).', forImport: 'required' } } },
+  identity: {
+    attributes: {
+      id: {
+        description:
+          'The timestamp the resource took as its id when it was created (it has no meaning on the platform).',
+        forImport: 'required',
+      },
+    },
+  },
   validate(config, diags) {
     const seen = new Set<string>();
     for (const p of config.policy ?? []) {
       if (p.id == null) continue;
-      if (seen.has(p.id)) diags.error('Duplicate policy', `The policy "${p.id}" appears in more than one \`policy\` block; each policy may appear once.`, POLICY_PATH);
+      if (seen.has(p.id))
+        diags.error(
+          'Duplicate policy',
+          `The policy "${p.id}" appears in more than one \`policy\` block; each policy may appear once.`,
+          POLICY_PATH,
+        );
       seen.add(p.id);
     }
   },
@@ -97,7 +130,9 @@ export default resource<typeof schema.fields, SecClient>({
       // Built-in policies cannot be deleted; one that vanished shows as disabled without severity.
       policy: prior.policy.map((p) => {
         const now = current.get(p.id);
-        return now ? { id: p.id, enabled: now.enabled, severity: now.severity } : { id: p.id, enabled: false, severity: '' };
+        return now
+          ? { id: p.id, enabled: now.enabled, severity: now.severity }
+          : { id: p.id, enabled: false, severity: '' };
       }),
     };
   },

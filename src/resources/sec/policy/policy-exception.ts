@@ -3,10 +3,16 @@ import { listResource, resource } from '../../../engine/contracts.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import { attrStep } from '../../../schema/path.js';
 import type { SecClient } from '../../../clients/sec/index.js';
-import type { ConstraintValue, PolicyException, PolicyExceptionConstraint, PolicyExceptionInput } from '../../../clients/sec/policy-exceptions.js';
+import type {
+  ConstraintValue,
+  PolicyException,
+  PolicyExceptionConstraint,
+  PolicyExceptionInput,
+} from '../../../clients/sec/policy-exceptions.js';
 
 /** The platform trims values; a difference in surrounding whitespace alone is no change. */
-const trimmedEqual = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x.trim() === b[i]?.trim());
+const trimmedEqual = (a: string[], b: string[]) =>
+  a.length === b.length && a.every((x, i) => x.trim() === b[i]?.trim());
 
 const CONSTRAINT_PATH = [attrStep('constraint')];
 
@@ -18,16 +24,23 @@ const schema = resourceSchema(
       replace: true,
       refersTo: 'a policy',
       validate: [validators.nonEmpty()],
-      description: 'The id of the policy the exception belongs to. An exception cannot move to another policy, so a change creates a new exception.',
+      description:
+        'The id of the policy the exception belongs to. An exception cannot move to another policy, so a ' +
+        'change creates a new exception.',
     }),
-    description: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'Why the exception exists.' }),
+    description: attr.string({
+      required: true,
+      validate: [validators.nonEmpty()],
+      description: 'Why the exception exists.',
+    }),
     constraint: block.set(
       {
         field_key: attr.string({
           required: true,
           refersTo: "a constraint of the policy's exception configuration",
           validate: [validators.nonEmpty()],
-          description: 'A constraint the policy\'s exception configuration defines, for example `accountIds` or `resourceTags`.',
+          description:
+            "A constraint the policy's exception configuration defines, for example `accountIds` or `resourceTags`.",
         }),
         field_values: attr.stringList({
           optional: true,
@@ -37,7 +50,11 @@ const schema = resourceSchema(
         }),
         field_values_map: block.set(
           {
-            key: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The key, for example a tag name.' }),
+            key: attr.string({
+              required: true,
+              validate: [validators.nonEmpty()],
+              description: 'The key, for example a tag name.',
+            }),
             value: attr.stringList({
               required: true,
               validate: [validators.nonEmpty(), validators.each(validators.nonEmpty())],
@@ -49,12 +66,22 @@ const schema = resourceSchema(
         ),
         field_value_map: block.set(
           {
-            key: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The key, for example a tag name.' }),
-            value: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The one value the key may have.' }),
+            key: attr.string({
+              required: true,
+              validate: [validators.nonEmpty()],
+              description: 'The key, for example a tag name.',
+            }),
+            value: attr.string({
+              required: true,
+              validate: [validators.nonEmpty()],
+              description: 'The one value the key may have.',
+            }),
           },
           {
             description: 'A key with one value. Deprecated: use `field_values_map`.',
-            deprecated: 'Use `field_values_map`, which takes a list of values per key: `field_values_map { key = "..." value = ["..."] }`.',
+            deprecated:
+              'Use `field_values_map`, which takes a list of values per key: ' +
+              '`field_values_map { key = "..." value = ["..."] }`.',
             // A key with one value is the same constraint as that key with a list of that value.
             readAs: {
               field: 'field_values_map',
@@ -63,7 +90,11 @@ const schema = resourceSchema(
           },
         ),
       },
-      { min: 1, description: 'What the exception exempts: the policy does not report results that match every constraint. At least one.' },
+      {
+        min: 1,
+        description:
+          'What the exception exempts: the policy does not report results that match every constraint. At least one.',
+      },
     ),
     updated_time: attr.string({ computed: true, volatile: true, description: 'When the exception was last changed.' }),
     updated_by: attr.string({ computed: true, volatile: true, description: 'Who last changed the exception.' }),
@@ -97,7 +128,9 @@ function fromApi(e: PolicyException): Partial<Model> {
       return {
         field_key: c.fieldKey,
         field_values: plain.length > 0 ? plain : null,
-        field_values_map: objects.flatMap((o) => (Array.isArray(o.value) ? [{ key: o.key, value: [...(o.value as readonly string[])] }] : [])),
+        field_values_map: objects.flatMap((o) =>
+          Array.isArray(o.value) ? [{ key: o.key, value: [...(o.value as readonly string[])] }] : [],
+        ),
         field_value_map: objects.flatMap((o) => (typeof o.value === 'string' ? [{ key: o.key, value: o.value }] : [])),
       };
     }),
@@ -108,7 +141,13 @@ function fromApi(e: PolicyException): Partial<Model> {
 
 /** The API lists the exceptions of one policy. */
 const filters = resourceSchema(
-  { policy_id: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'The policy whose exceptions are listed.' }) },
+  {
+    policy_id: attr.string({
+      required: true,
+      validate: [validators.nonEmpty()],
+      description: 'The policy whose exceptions are listed.',
+    }),
+  },
   { description: 'Lists the exceptions of one policy (the API lists them per policy).' },
 );
 
@@ -125,14 +164,20 @@ export default resource<typeof schema.fields, SecClient>({
   list: listResource<typeof schema.fields, typeof filters.fields, SecClient>({
     schema: filters,
     async list(f, ctx) {
-      return (await ctx.client.policyExceptions.list(f.policy_id, { signal: ctx.signal })).map((e) => ({ ...fromApi(e), policy_id: f.policy_id }));
+      return (await ctx.client.policyExceptions.list(f.policy_id, { signal: ctx.signal })).map((e) => ({
+        ...fromApi(e),
+        policy_id: f.policy_id,
+      }));
     },
     displayName: (m) => m.description,
   }),
   async importState(id) {
     const parts = id.split(':');
     if (parts.length !== 2 || parts.some((p) => p.trim() === '')) {
-      throw new DiagnosticError('Invalid import ID', `Expected "<policy_id>:<exception_id>", for example "acme-abcd-1234:0f8e…", got ${JSON.stringify(id)}.`);
+      throw new DiagnosticError(
+        'Invalid import ID',
+        `Expected "<policy_id>:<exception_id>", for example "acme-abcd-1234:0f8e…", got ${JSON.stringify(id)}.`,
+      );
     }
     return { policy_id: parts[0]!.trim(), id: parts[1]!.trim() };
   },
@@ -140,7 +185,12 @@ export default resource<typeof schema.fields, SecClient>({
     const keys = new Set<string>();
     for (const c of config.constraint ?? []) {
       if (c.field_key != null) {
-        if (keys.has(c.field_key)) diags.error('Duplicate constraint', `The constraint "${c.field_key}" appears in more than one \`constraint\` block; use one block per key.`, CONSTRAINT_PATH);
+        if (keys.has(c.field_key))
+          diags.error(
+            'Duplicate constraint',
+            `The constraint "${c.field_key}" appears in more than one \`constraint\` block; use one block per key.`,
+            CONSTRAINT_PATH,
+          );
         keys.add(c.field_key);
       }
       // Judged only once the values are known (a dynamic block's for_each may not be yet).
@@ -150,11 +200,16 @@ export default resource<typeof schema.fields, SecClient>({
       if (hasPlain && hasMaps) {
         diags.error(
           'Conflicting constraint values',
-          `The constraint "${c.field_key ?? '?'}" sets both \`field_values\` and key/value maps; a constraint holds either plain values or key/value pairs.`,
+          `The constraint "${c.field_key ?? '?'}" sets both \`field_values\` and key/value maps; a ` +
+            `constraint holds either plain values or key/value pairs.`,
           CONSTRAINT_PATH,
         );
       } else if (!hasPlain && !hasMaps) {
-        diags.error('Invalid constraint', `The constraint "${c.field_key ?? '?'}" has no values: set \`field_values\` or \`field_values_map\`.`, CONSTRAINT_PATH);
+        diags.error(
+          'Invalid constraint',
+          `The constraint "${c.field_key ?? '?'}" has no values: set \`field_values\` or \`field_values_map\`.`,
+          CONSTRAINT_PATH,
+        );
       }
     }
   },
@@ -166,7 +221,11 @@ export default resource<typeof schema.fields, SecClient>({
     key: 'its policy and description',
     uniqueKey: false,
     describe: (plan) => `the exception of policy ${plan.policy_id} described ${JSON.stringify(plan.description)}`,
-    list: async (plan, ctx) => (await ctx.client.policyExceptions.list(plan.policy_id, { signal: ctx.signal })).map((e) => ({ ...fromApi(e), policy_id: plan.policy_id })),
+    list: async (plan, ctx) =>
+      (await ctx.client.policyExceptions.list(plan.policy_id, { signal: ctx.signal })).map((e) => ({
+        ...fromApi(e),
+        policy_id: plan.policy_id,
+      })),
     scope: (plan) => plan.policy_id,
     holdsKey: (plan, found) => found.description === plan.description,
     importId: (found) => `${found.policy_id}:${found.id}`,
@@ -175,7 +234,9 @@ export default resource<typeof schema.fields, SecClient>({
     return fromApi(await ctx.client.policyExceptions.get(prior.policy_id, prior.id ?? '', { signal: ctx.signal }));
   },
   async update(plan, prior, ctx) {
-    return fromApi(await ctx.client.policyExceptions.update(prior.policy_id, prior.id ?? '', toApi(plan), { signal: ctx.signal }));
+    return fromApi(
+      await ctx.client.policyExceptions.update(prior.policy_id, prior.id ?? '', toApi(plan), { signal: ctx.signal }),
+    );
   },
   async delete(prior, ctx) {
     await ctx.client.policyExceptions.delete(prior.policy_id, prior.id ?? '', { signal: ctx.signal });

@@ -20,14 +20,39 @@ export const SUFFIX_OR_NONE = new RegExp(`^$|${SUFFIX.source}`);
 const schema = resourceSchema(
   {
     id: attr.computedId('The policy id: `<tenant>-<policy_id_suffix>`, or `<tenant>-<number>` when no suffix is set.'),
-    title: attr.string({ required: true, validate: [validators.nonEmpty(), SEC_NAME], description: 'The title of the policy.' }),
-    query_id: attr.string({ required: true, refersTo: 'a query', validate: [validators.nonEmpty()], description: 'The id of the query the policy evaluates: the `id` of a `sec_query`, or of one of the platform\'s queries (ids starting `SEC_Global_`). The platform refuses a query that does not exist.' }),
-    description: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'What the policy detects.' }),
-    remediation: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'How to fix what the policy detects.' }),
+    title: attr.string({
+      required: true,
+      validate: [validators.nonEmpty(), SEC_NAME],
+      description: 'The title of the policy.',
+    }),
+    query_id: attr.string({
+      required: true,
+      refersTo: 'a query',
+      validate: [validators.nonEmpty()],
+      description:
+        'The id of the query the policy evaluates: the `id` of a `sec_query`, or of one of the ' +
+        "platform's queries (ids starting `SEC_Global_`). The platform refuses a query that does not " +
+        'exist.',
+    }),
+    description: attr.string({
+      required: true,
+      validate: [validators.nonEmpty()],
+      description: 'What the policy detects.',
+    }),
+    remediation: attr.string({
+      required: true,
+      validate: [validators.nonEmpty()],
+      description: 'How to fix what the policy detects.',
+    }),
     severity: severityAttribute(
-      'The severity of what the policy reports: `Critical`, `High`, `Medium`, `Low` or `Info`, in any case. The platform stores it lower-case; a difference in case alone is no change.',
+      'The severity of what the policy reports: `Critical`, `High`, `Medium`, `Low` or `Info`, in any ' +
+        'case. The platform stores it lower-case; a difference in case alone is no change.',
     ),
-    type: attr.string({ required: true, validate: [validators.oneOf('Violation')], description: 'The policy type; must be `Violation`.' }),
+    type: attr.string({
+      required: true,
+      validate: [validators.oneOf('Violation')],
+      description: 'The policy type; must be `Violation`.',
+    }),
     evaluation: attr.string({
       optional: true,
       default: 'Hourly',
@@ -37,22 +62,49 @@ const schema = resourceSchema(
     policy_id_suffix: attr.string({
       optional: true,
       replace: true,
-      validate: [validators.matches(SUFFIX_OR_NONE, 'lower-case letters and digits starting with a letter (at most 16), optionally followed by `-` and up to 8 digits, e.g. `abcd-1234`; or `""` for none', ['tfsample', 'tfsample-1234', ''])],
+      validate: [
+        validators.matches(
+          SUFFIX_OR_NONE,
+          'lower-case letters and digits starting with a letter (at most 16), optionally followed by `-` ' +
+            'and up to 8 digits, e.g. `abcd-1234`; or `""` for none',
+          ['tfsample', 'tfsample-1234', ''],
+        ),
+      ],
       description:
-        'Appended to the tenant name to form the policy id (`abcd-1234` gives `<tenant>-abcd-1234`); the platform numbers the policy when it is not set or `""`. The id of a policy cannot change, so a change creates a new policy.',
+        'Appended to the tenant name to form the policy id (`abcd-1234` gives `<tenant>-abcd-1234`); the ' +
+        'platform numbers the policy when it is not set or `""`. The id of a policy cannot change, so ' +
+        'a change creates a new policy.',
     }),
-    limit: attr.number({ optional: true, default: 1000, validate: [validators.intBetween(1, 5000)], description: 'The most results the policy reports per evaluation, 1 to 5000 (default 1000).' }),
+    limit: attr.number({
+      optional: true,
+      default: 1000,
+      validate: [validators.intBetween(1, 5000)],
+      description: 'The most results the policy reports per evaluation, 1 to 5000 (default 1000).',
+    }),
     enabled: attr.bool({ optional: true, default: true, description: 'Whether the policy is evaluated.' }),
-    tags: attr.stringSet({ optional: true, validate: [validators.each(validators.nonEmpty())], description: 'User tags of the policy.' }),
+    tags: attr.stringSet({
+      optional: true,
+      validate: [validators.each(validators.nonEmpty())],
+      description: 'User tags of the policy.',
+    }),
     alerting: block.one(
       {
         enabled: attr.bool({ optional: true, default: true, description: 'Whether the policy raises alerts.' }),
         profile: attr.string({
           refersTo: 'a template of an alert profile',
           required: true,
-          validate: [validators.matches(ALERT_PROFILE_REFERENCE, 'an alert profile, alone or with one of its templates: `<profile>` or `<profile>.<template>`')],
+          validate: [
+            validators.matches(
+              ALERT_PROFILE_REFERENCE,
+              'an alert profile, alone or with one of its templates: `<profile>` or `<profile>.<template>`',
+            ),
+          ],
           description:
-            'The alert profile that shapes the alerts, with one of its templates as `<profile>.<template>` (e.g. `SEC_CFG_CLOUD_A_DEFAULT_PROFILE.CFG_CLOUD_A_Violation`), or alone as `<profile>` (e.g. `SEC_CloudATrail_Alerts`). The platform accepts both; a bare profile alerts with the profile\'s default alert template, so the profile must have templates (every built-in one but the base profile has).',
+            'The alert profile that shapes the alerts, with one of its templates as ' +
+            '`<profile>.<template>` (e.g. `SEC_CFG_CLOUD_A_DEFAULT_PROFILE.CFG_CLOUD_A_Violation`), or ' +
+            'alone as `<profile>` (e.g. `SEC_CloudATrail_Alerts`). The platform accepts both; a bare ' +
+            "profile alerts with the profile's default alert template, so the profile must have " +
+            'templates (every built-in one but the base profile has).',
         }),
       },
       { description: 'How the policy raises alerts. Without it the policy raises none.' },
@@ -60,9 +112,16 @@ const schema = resourceSchema(
     owner: attr.string({ computed: true, description: 'The user who owns the policy.' }),
     updated_time: attr.string({ computed: true, volatile: true, description: 'When the policy was last changed.' }),
     updated_by: attr.string({ computed: true, volatile: true, description: 'Who last changed the policy.' }),
-    computed_tags: attr.string({ computed: true, changesWith: ['tags'], description: 'All tags of the policy, joined with `,`.' }),
+    computed_tags: attr.string({
+      computed: true,
+      changesWith: ['tags'],
+      description: 'All tags of the policy, joined with `,`.',
+    }),
   },
-  { description: 'A custom policy: a query the platform evaluates on a schedule, and how its results are reported and alerted on.' },
+  {
+    description:
+      'A custom policy: a query the platform evaluates on a schedule, and how its results are reported and alerted on.',
+  },
 );
 type Model = ModelOf<typeof schema.fields>;
 
@@ -113,12 +172,15 @@ export async function importedSuffix(policyId: string, ctx: OpContext<SecClient>
   let tenants: string[];
   try {
     const profiles = await ctx.client.userProfile.get({ signal: ctx.signal });
-    tenants = profiles.flatMap((p) => [p.url.split('.')[0] ?? '', ...p.accounts.map((a) => a.accountName)]).map((t) => t.toLowerCase());
+    tenants = profiles
+      .flatMap((p) => [p.url.split('.')[0] ?? '', ...p.accounts.map((a) => a.accountName)])
+      .map((t) => t.toLowerCase());
   } catch (err) {
     if (isApiError(err, 'cancelled')) throw err;
     ctx.diags.warning(
       'Cannot determine policy_id_suffix',
-      `The account name could not be read from the user profile, so policy_id_suffix of the imported policy ${policyId} is left unset: ${err instanceof Error ? err.message : String(err)}`,
+      `The account name could not be read from the user profile, so policy_id_suffix of the imported ` +
+        `policy ${policyId} is left unset: ${err instanceof Error ? err.message : String(err)}`,
     );
     return null;
   }
@@ -139,30 +201,53 @@ export default resource<typeof schema.fields, SecClient>({
   identity: idIdentity('The policy id.'),
   // Built-in policies are changed with sec_managed_policies, not managed as sec_policy: not listed.
   list: {
-    schema: resourceSchema({}, { description: `Lists the custom policies (built-in ones, whose ids start \`${BUILT_IN_POLICY_PREFIX}\`, are for \`sec_managed_policies\`; compliance policies for \`sec_policy_compliance\`); the API offers no filter.` }),
+    schema: resourceSchema(
+      {},
+      {
+        description:
+          `Lists the custom policies (built-in ones, whose ids start ` +
+          `\`${BUILT_IN_POLICY_PREFIX}\`, are for \`sec_managed_policies\`; compliance policies for ` +
+          `\`sec_policy_compliance\`); the API offers no filter.`,
+      },
+    ),
     async list(_filters, ctx) {
       // Compliance policies are for sec_policy_compliance.
-      const custom = (await ctx.client.policies.list({ signal: ctx.signal })).filter((p) => !p.policyId.startsWith(BUILT_IN_POLICY_PREFIX) && p.policyType === 'Violation');
+      const custom = (await ctx.client.policies.list({ signal: ctx.signal })).filter(
+        (p) => !p.policyId.startsWith(BUILT_IN_POLICY_PREFIX) && p.policyType === 'Violation',
+      );
       const out: Partial<Model>[] = [];
       // As a read after an import does, the suffix is recovered from the id.
-      for (const p of custom) out.push({ ...fromApi(p, null), policy_id_suffix: await importedSuffix(p.policyId, ctx) });
+      for (const p of custom)
+        out.push({ ...fromApi(p, null), policy_id_suffix: await importedSuffix(p.policyId, ctx) });
       return out;
     },
     displayName: (m) => m.title,
   },
   async create(plan, ctx) {
-    const created = await ctx.client.policies.create({ policyIdSuffix: plan.policy_id_suffix ?? undefined, ...toApi(plan) }, { signal: ctx.signal });
+    const created = await ctx.client.policies.create(
+      { policyIdSuffix: plan.policy_id_suffix ?? undefined, ...toApi(plan) },
+      { signal: ctx.signal },
+    );
     return fromApi(created, plan);
   },
   // A custom policy is known by its id suffix when it has one, otherwise by its title and query.
   findCreated: {
     key: 'its id suffix when it has one, otherwise its title, query and type',
-    describe: (plan) => (plan.policy_id_suffix ? `the custom policy whose id ends in -${plan.policy_id_suffix}` : `the custom ${plan.type} policy titled ${JSON.stringify(plan.title)} on query ${JSON.stringify(plan.query_id)}`),
+    describe: (plan) =>
+      plan.policy_id_suffix
+        ? `the custom policy whose id ends in -${plan.policy_id_suffix}`
+        : `the custom ${plan.type} policy titled ${JSON.stringify(plan.title)} on query ` +
+          `${JSON.stringify(plan.query_id)}`,
     // The id is unique among all policies, of any type.
     uniqueKey: (plan) => plan.policy_id_suffix !== null,
-    list: async (plan, ctx) => (await ctx.client.policies.list({ signal: ctx.signal })).filter((p) => !p.policyId.startsWith(BUILT_IN_POLICY_PREFIX)).map((p) => fromApi(p, plan)),
+    list: async (plan, ctx) =>
+      (await ctx.client.policies.list({ signal: ctx.signal }))
+        .filter((p) => !p.policyId.startsWith(BUILT_IN_POLICY_PREFIX))
+        .map((p) => fromApi(p, plan)),
     holdsKey: (plan, found) =>
-      plan.policy_id_suffix !== null ? (found.id ?? '').endsWith(`-${plan.policy_id_suffix}`) : found.title === plan.title && found.query_id === plan.query_id && found.type === plan.type,
+      plan.policy_id_suffix !== null
+        ? (found.id ?? '').endsWith(`-${plan.policy_id_suffix}`)
+        : found.title === plan.title && found.query_id === plan.query_id && found.type === plan.type,
     importId: (found) => found.id ?? '',
   },
   async read(prior, ctx) {
@@ -171,13 +256,18 @@ export default resource<typeof schema.fields, SecClient>({
     if (policy.policyType !== 'Violation') {
       throw new DiagnosticError(
         'Not a violation policy',
-        `The policy ${policy.policyId} is a ${policy.policyType} policy; manage ${policy.policyType === 'Compliance' ? 'it with sec_policy_compliance (or sec_managed_policies for a built-in one)' : 'a built-in one with sec_managed_policies'}.`,
+        `The policy ${policy.policyId} is a ${policy.policyType} policy; manage ` +
+          (policy.policyType === 'Compliance'
+            ? 'it with sec_policy_compliance (or sec_managed_policies for a built-in one)'
+            : 'a built-in one with sec_managed_policies') +
+          '.',
       );
     }
     const fresh = fromApi(policy, prior);
     // Only an imported state lacks the update time; the suffix is then recovered from the id
     // (otherwise it is create-only and stays as configured).
-    if (prior.updated_time === null && prior.policy_id_suffix === null) return { ...fresh, policy_id_suffix: await importedSuffix(fresh.id!, ctx) };
+    if (prior.updated_time === null && prior.policy_id_suffix === null)
+      return { ...fresh, policy_id_suffix: await importedSuffix(fresh.id!, ctx) };
     return fresh;
   },
   async update(plan, prior, ctx) {

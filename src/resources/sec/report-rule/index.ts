@@ -5,7 +5,16 @@ import type { SecClient } from '../../../clients/sec/index.js';
 import { idIdentity, noFilters } from '../../shared/identity.js';
 import { REPORT_NOTIFICATION_KEYS, type ReportNotifications } from '../../../clients/sec/report-notification-keys.js';
 import type { ReportRule, ReportRuleInput } from '../../../clients/sec/report-rules.js';
-import { SEVERITIES, canonical, flagOrNull, listOrNull, oneOfIgnoringCase, sameIgnoringCase, sameTrimmedSet, textOrNull } from '../governance-values.js';
+import {
+  SEVERITIES,
+  canonical,
+  flagOrNull,
+  listOrNull,
+  oneOfIgnoringCase,
+  sameIgnoringCase,
+  sameTrimmedSet,
+  textOrNull,
+} from '../governance-values.js';
 import { REPORT_BLOCKS, REPORT_BLOCK_NAMES, flagKeys } from './reports.js';
 
 const schema = resourceSchema(
@@ -20,7 +29,12 @@ const schema = resourceSchema(
       equal: sameIgnoringCase,
       description: 'Severities the reports cover: `Critical`, `High`, `Medium`, `Low`, `Info` (any case).',
     }),
-    resource_groups: attr.stringSet({ optional: true, refersTo: 'resource groups', equal: sameTrimmedSet, description: 'GUIDs of the resource groups the reports cover.' }),
+    resource_groups: attr.stringSet({
+      optional: true,
+      refersTo: 'resource groups',
+      equal: sameTrimmedSet,
+      description: 'GUIDs of the resource groups the reports cover.',
+    }),
     email_alert_channels: attr.stringSet({
       required: true,
       refersTo: 'e-mail alert channels',
@@ -34,11 +48,23 @@ const schema = resourceSchema(
     cloud_c_compliance_reports: REPORT_BLOCKS.cloud_c_compliance_reports.def,
     daily_compliance_reports: REPORT_BLOCKS.daily_compliance_reports.def,
     guid: attr.string({ computed: true, description: 'The report rule GUID.' }),
-    created_or_updated_time: attr.string({ computed: true, volatile: true, description: 'When the rule was last created or changed.' }),
-    created_or_updated_by: attr.string({ computed: true, volatile: true, description: 'Who last created or changed the rule.' }),
+    created_or_updated_time: attr.string({
+      computed: true,
+      volatile: true,
+      description: 'When the rule was last created or changed.',
+    }),
+    created_or_updated_by: attr.string({
+      computed: true,
+      volatile: true,
+      description: 'Who last created or changed the rule.',
+    }),
     type: attr.string({ computed: true, description: 'The platform type of the rule, always `Report`.' }),
   },
-  { description: 'A report rule: which compliance and event reports go to which e-mail alert channels, for which severities and resource groups.' },
+  {
+    description:
+      'A report rule: which compliance and event reports go to which e-mail alert channels, for which ' +
+      'severities and resource groups.',
+  },
 );
 type Model = ModelOf<typeof schema.fields>;
 type BlockModel = Record<string, boolean | null>;
@@ -103,7 +129,8 @@ const reportRule = resource<typeof schema.fields, SecClient>({
   identity: idIdentity('The report rule GUID.'),
   list: {
     schema: noFilters('report rule'),
-    list: async (_filters, ctx) => (await ctx.client.reportRules.list({ signal: ctx.signal })).map((r) => fromApi(r, {})),
+    list: async (_filters, ctx) =>
+      (await ctx.client.reportRules.list({ signal: ctx.signal })).map((r) => fromApi(r, {})),
     displayName: (m) => m.name,
   },
   create: async (plan, ctx) => fromApi(await ctx.client.reportRules.create(toApi(plan), { signal: ctx.signal }), plan),
@@ -117,7 +144,8 @@ const reportRule = resource<typeof schema.fields, SecClient>({
     importId: (found) => found.guid ?? '',
   },
   read: async (prior, ctx) => fromApi(await ctx.client.reportRules.get(guidOf(prior), { signal: ctx.signal }), prior),
-  update: async (plan, prior, ctx) => fromApi(await ctx.client.reportRules.update(guidOf(prior), toApi(plan), { signal: ctx.signal }), plan),
+  update: async (plan, prior, ctx) =>
+    fromApi(await ctx.client.reportRules.update(guidOf(prior), toApi(plan), { signal: ctx.signal }), plan),
   delete: async (prior, ctx) => ctx.client.reportRules.delete(guidOf(prior), { signal: ctx.signal }),
 });
 

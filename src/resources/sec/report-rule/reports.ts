@@ -49,8 +49,14 @@ const DAILY = {
   cloud_c_compliance: { key: 'cloudCComplianceEvents', description: 'Daily report of Cloud C compliance events.' },
   cloud_b_audit_trail: { key: 'cloudBAuditTrailEvents', description: 'Daily report of Cloud B audit-trail events.' },
   cloud_b_compliance: { key: 'cloudBComplianceEvents', description: 'Daily report of Cloud B compliance events.' },
-  cluster_distro_compliance: { key: 'clusterDistroCompliance', description: 'Daily cluster-distribution compliance report.' },
-  cluster_distro_compliance_events: { key: 'clusterDistroComplianceEvents', description: 'Daily report of cluster-distribution compliance events.' },
+  cluster_distro_compliance: {
+    key: 'clusterDistroCompliance',
+    description: 'Daily cluster-distribution compliance report.',
+  },
+  cluster_distro_compliance_events: {
+    key: 'clusterDistroComplianceEvents',
+    description: 'Daily report of cluster-distribution compliance events.',
+  },
   platform: { key: 'platformEvents', description: 'Daily report of platform events.' },
   host_security: { key: 'agentEvents', description: 'Daily report of host security (agent) events.' },
 } as const satisfies Record<string, Flag>;
@@ -59,7 +65,10 @@ type FlagFields<T> = { [K in keyof T]: AttrDef<boolean, false> };
 
 function reportBlock<T extends Record<string, Flag>>(flags: T, description: string): BlockDef<FlagFields<T>> {
   const fields = Object.fromEntries(
-    Object.entries(flags).map(([name, flag]) => [name, attr.bool({ optional: true, default: false, description: `${flag.description} Default \`false\`.` })]),
+    Object.entries(flags).map(([name, flag]) => [
+      name,
+      attr.bool({ optional: true, default: false, description: `${flag.description} Default \`false\`.` }),
+    ]),
   ) as FlagFields<T>;
   // A block with every report off is no block to the platform, which keeps only the flags.
   return block.one(fields, { description, emptyMeansAbsent: true });

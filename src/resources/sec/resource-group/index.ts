@@ -11,7 +11,13 @@ const topOf = (m: Model) => (m.group as unknown as GroupModel[])[0];
 
 function toApi(m: Model): ResourceGroupInput {
   const top = topOf(m);
-  return { name: m.name, resourceType: m.type, description: m.description ?? '', enabled: m.enabled !== false, query: toQuery(top!) };
+  return {
+    name: m.name,
+    resourceType: m.type,
+    description: m.description ?? '',
+    enabled: m.enabled !== false,
+    query: toQuery(top!),
+  };
 }
 
 function fromApi(g: ResourceGroup, prior: Partial<Model>): Partial<Model> {
@@ -28,9 +34,14 @@ function fromApi(g: ResourceGroup, prior: Partial<Model>): Partial<Model> {
   };
 }
 
-/** The resource groups made for the account: the platform's default groups are built in, never made with this resource. */
+/**
+ * The resource groups made for the account: the platform's default groups are built in, never made
+ * with this resource.
+ */
 async function groupsMadeForTheAccount(prior: Partial<Model>, ctx: OpContext<SecClient>): Promise<Partial<Model>[]> {
-  return (await ctx.client.resourceGroups.list({ signal: ctx.signal })).filter((g) => !g.isDefaultBoolean).map((g) => fromApi(g, prior));
+  return (await ctx.client.resourceGroups.list({ signal: ctx.signal }))
+    .filter((g) => !g.isDefaultBoolean)
+    .map((g) => fromApi(g, prior));
 }
 
 const resourceGroup = resource<typeof schema.fields, SecClient>({
@@ -40,14 +51,22 @@ const resourceGroup = resource<typeof schema.fields, SecClient>({
   importState: async (id) => ({ id }),
   identity: idIdentity('The resource group GUID.'),
   list: {
-    schema: resourceSchema({}, { description: "Lists the resource groups made for the account (the platform's default groups are left out); the API offers no filter." }),
+    schema: resourceSchema(
+      {},
+      {
+        description:
+          "Lists the resource groups made for the account (the platform's default groups are left out); " +
+          'the API offers no filter.',
+      },
+    ),
     list: (_filters, ctx) => groupsMadeForTheAccount({}, ctx),
     displayName: (m) => m.name,
   },
   validate(config, diags) {
     diags.append(treeProblems(config.group?.[0], config.type));
   },
-  create: async (plan, ctx) => fromApi(await ctx.client.resourceGroups.create(toApi(plan), { signal: ctx.signal }), plan),
+  create: async (plan, ctx) =>
+    fromApi(await ctx.client.resourceGroups.create(toApi(plan), { signal: ctx.signal }), plan),
   // A resource group is known by its resource type and name.
   findCreated: {
     key: 'its resource type and name',
@@ -57,8 +76,10 @@ const resourceGroup = resource<typeof schema.fields, SecClient>({
     holdsKey: (plan, found) => found.name === plan.name && found.type === plan.type,
     importId: (found) => found.id ?? '',
   },
-  read: async (prior, ctx) => fromApi(await ctx.client.resourceGroups.get(prior.id ?? '', { signal: ctx.signal }), prior),
-  update: async (plan, prior, ctx) => fromApi(await ctx.client.resourceGroups.update(prior.id ?? '', toApi(plan), { signal: ctx.signal }), plan),
+  read: async (prior, ctx) =>
+    fromApi(await ctx.client.resourceGroups.get(prior.id ?? '', { signal: ctx.signal }), prior),
+  update: async (plan, prior, ctx) =>
+    fromApi(await ctx.client.resourceGroups.update(prior.id ?? '', toApi(plan), { signal: ctx.signal }), plan),
   delete: async (prior, ctx) => ctx.client.resourceGroups.delete(prior.id ?? '', { signal: ctx.signal }),
 });
 

@@ -7,7 +7,15 @@
 import { SEC_NAME } from '../limits.js';
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 
-export const RESOURCE_GROUP_TYPES = ['CLOUD_A', 'CLOUD_B', 'CLOUD_C', 'CLOUD_D', 'CONTAINER', 'MACHINE', 'KUBERNETES'] as const;
+export const RESOURCE_GROUP_TYPES = [
+  'CLOUD_A',
+  'CLOUD_B',
+  'CLOUD_C',
+  'CLOUD_D',
+  'CONTAINER',
+  'MACHINE',
+  'KUBERNETES',
+] as const;
 /** The fields a filter may test, per resource type (the platform refuses any other, sec.md §2.10, §3.6). */
 export const FILTER_FIELDS: Readonly<Record<(typeof RESOURCE_GROUP_TYPES)[number], readonly string[]>> = {
   CLOUD_A: ['Account', 'Organization ID', 'Region', 'Resource Tag'],
@@ -20,21 +28,48 @@ export const FILTER_FIELDS: Readonly<Record<(typeof RESOURCE_GROUP_TYPES)[number
 };
 /** Fields that test a tag or label: a filter on one names the key. */
 export const KEYED_FIELDS: readonly string[] = ['Resource Tag', 'Resource Label', 'Container Label', 'Machine Tag'];
-export const FILTER_OPERATIONS = ['EQUALS', 'NOT_EQUALS', 'CONTAINS', 'NOT_CONTAINS', 'STARTS_WITH', 'ENDS_WITH', 'INCLUDES', 'NOT_INCLUDES'] as const;
+export const FILTER_OPERATIONS = [
+  'EQUALS',
+  'NOT_EQUALS',
+  'CONTAINS',
+  'NOT_CONTAINS',
+  'STARTS_WITH',
+  'ENDS_WITH',
+  'INCLUDES',
+  'NOT_INCLUDES',
+] as const;
 /** Nested `group` levels below the top-level group. */
 export const NESTED_LEVELS = 3;
 
 const filter = block.list(
   {
-    filter_name: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'A name for the filter, unique within the resource group.' }),
+    filter_name: attr.string({
+      required: true,
+      validate: [validators.nonEmpty()],
+      description: 'A name for the filter, unique within the resource group.',
+    }),
     field: attr.string({
       required: true,
       validate: [validators.oneOf(...new Set(Object.values(FILTER_FIELDS).flat()))],
-      description: 'The field the filter tests; which fields exist depends on `type`, e.g. `Account`, `Region`, `Resource Tag` (`CLOUD_A`), `Project ID` (`CLOUD_B`), `Subscription ID` (`CLOUD_C`), `Image Tag` (`CONTAINER`), `Hostname` (`MACHINE`), `Cluster Name` or `Namespace` (`KUBERNETES`).',
+      description:
+        'The field the filter tests; which fields exist depends on `type`, e.g. `Account`, `Region`, ' +
+        '`Resource Tag` (`CLOUD_A`), `Project ID` (`CLOUD_B`), `Subscription ID` (`CLOUD_C`), ' +
+        '`Image Tag` (`CONTAINER`), `Hostname` (`MACHINE`), `Cluster Name` or `Namespace` (`KUBERNETES`).',
     }),
-    operation: attr.string({ required: true, validate: [validators.oneOf(...FILTER_OPERATIONS)], description: 'How the field is compared with the values.' }),
-    value: attr.stringList({ required: true, validate: [validators.nonEmpty()], description: 'The values the field is compared with.' }),
-    key: attr.string({ optional: true, description: 'The tag or label key, for fields that test a tag or label (such as `Resource Tag`).' }),
+    operation: attr.string({
+      required: true,
+      validate: [validators.oneOf(...FILTER_OPERATIONS)],
+      description: 'How the field is compared with the values.',
+    }),
+    value: attr.stringList({
+      required: true,
+      validate: [validators.nonEmpty()],
+      description: 'The values the field is compared with.',
+    }),
+    key: attr.string({
+      optional: true,
+      description: 'The tag or label key, for fields that test a tag or label (such as `Resource Tag`).',
+    }),
   },
   { description: 'A filter: a predicate on one field of the resources.' },
 );
@@ -47,7 +82,11 @@ const operator = attr.string({
 const nestedDescription = 'A nested group. Each group needs at least one `filter` or nested `group`.';
 
 const level4 = { operator, filter };
-const level3 = { operator, filter, group: block.list(level4, { description: `${nestedDescription} This is the deepest level.` }) };
+const level3 = {
+  operator,
+  filter,
+  group: block.list(level4, { description: `${nestedDescription} This is the deepest level.` }),
+};
 const level2 = { operator, filter, group: block.list(level3, { description: nestedDescription }) };
 const top = { operator, filter, group: block.list(level2, { description: nestedDescription }) };
 
@@ -59,19 +98,34 @@ export const schema = resourceSchema(
       required: true,
       replace: true,
       validate: [validators.oneOf(...RESOURCE_GROUP_TYPES)],
-      description: 'The kind of resources the group selects. The platform cannot change it, so a change creates a new group.',
+      description:
+        'The kind of resources the group selects. The platform cannot change it, so a change creates a new group.',
     }),
     description: attr.string({ optional: true, description: 'What the resource group is for.' }),
-    enabled: attr.bool({ optional: true, default: true, description: 'Whether the resource group is in use. Default `true`.' }),
+    enabled: attr.bool({
+      optional: true,
+      default: true,
+      description: 'Whether the resource group is in use. Default `true`.',
+    }),
     group: block.one(top, {
       required: true,
-      description: `The query: a group of filters and nested groups, which may nest ${NESTED_LEVELS} levels deep. Each group needs at least one \`filter\` or nested \`group\`.`,
+      description:
+        `The query: a group of filters and nested groups, which may nest ${NESTED_LEVELS} ` +
+        `levels deep. Each group needs at least one \`filter\` or nested \`group\`.`,
     }),
-    last_updated: attr.string({ computed: true, volatile: true, description: 'When the group was last changed (RFC 3339).' }),
+    last_updated: attr.string({
+      computed: true,
+      volatile: true,
+      description: 'When the group was last changed (RFC 3339).',
+    }),
     updated_by: attr.string({ computed: true, volatile: true, description: 'Who last changed the group.' }),
     is_default: attr.bool({ computed: true, description: 'Whether this is a built-in group of the platform.' }),
   },
-  { description: 'A resource group: a named query over cloud, container, machine or Kubernetes resources that other objects (such as report rules) can refer to.' },
+  {
+    description:
+      'A resource group: a named query over cloud, container, machine or Kubernetes resources that other ' +
+      'objects (such as report rules) can refer to.',
+  },
 );
 
 export type Model = ModelOf<typeof schema.fields>;
@@ -93,6 +147,8 @@ export interface FilterModel {
 /** A group as validation sees it: what is not known yet (a `dynamic` block's `for_each`, a value) is `undefined`. */
 export interface GroupConfig {
   operator?: string | null | undefined;
-  filter?: { filter_name?: string | null | undefined; field?: string | null | undefined; key?: string | null | undefined }[] | undefined;
+  filter?:
+    | { filter_name?: string | null | undefined; field?: string | null | undefined; key?: string | null | undefined }[]
+    | undefined;
   group?: GroupConfig[] | undefined;
 }

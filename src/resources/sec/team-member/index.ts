@@ -19,21 +19,50 @@ function roleProblems(m: ConfigModelOf<typeof schema.fields>, diags: Diagnostics
   const org = m.organization?.[0];
   if (!org) return;
   if (m.administrator === true) {
-    diags.error('Conflicting roles', '`administrator` is an account-level role; for an organization-level member use `organization { administrator = true }`.', [attrStep('administrator')]);
+    diags.error(
+      'Conflicting roles',
+      '`administrator` is an account-level role; for an organization-level member use ' +
+        '`organization { administrator = true }`.',
+      [attrStep('administrator')],
+    );
   }
-  if (org.administrator === true && org.user === true) diags.error('Conflicting roles', 'A member is either an organization administrator or an organization user, not both.', inOrg('user'));
+  if (org.administrator === true && org.user === true)
+    diags.error(
+      'Conflicting roles',
+      'A member is either an organization administrator or an organization user, not both.',
+      inOrg('user'),
+    );
   for (const list of ['admin_accounts', 'user_accounts'] as const) {
     if ((org[list] ?? []).length === 0) continue;
     if (org.administrator === true || org.user === true) {
-      diags.error('Conflicting roles', `\`${list}\` grants per-account roles and cannot be combined with organization-wide \`administrator\` or \`user\`.`, inOrg(list));
+      diags.error(
+        'Conflicting roles',
+        `\`${list}\` grants per-account roles and cannot be combined with organization-wide ` +
+          `\`administrator\` or \`user\`.`,
+        inOrg(list),
+      );
     }
   }
   const admins = new Set(accountNames(org.admin_accounts ?? null));
   const both = accountNames(org.user_accounts ?? null).filter((a) => admins.has(a));
-  if (both.length > 0) diags.error('Conflicting roles', `The account(s) ${both.join(', ')} are in both \`admin_accounts\` and \`user_accounts\`.`, inOrg('user_accounts'));
+  if (both.length > 0)
+    diags.error(
+      'Conflicting roles',
+      `The account(s) ${both.join(', ')} are in both \`admin_accounts\` and \`user_accounts\`.`,
+      inOrg('user_accounts'),
+    );
   const roles = [org.administrator, org.user, org.admin_accounts, org.user_accounts];
-  const noRole = roles.every((r) => r !== undefined) && org.administrator !== true && org.user !== true && (org.admin_accounts ?? []).length + (org.user_accounts ?? []).length === 0;
-  if (noRole) diags.error('Organization member without a role', 'Set `administrator` or `user` to true, or list accounts in `admin_accounts` or `user_accounts`.', ORG);
+  const noRole =
+    roles.every((r) => r !== undefined) &&
+    org.administrator !== true &&
+    org.user !== true &&
+    (org.admin_accounts ?? []).length + (org.user_accounts ?? []).length === 0;
+  if (noRole)
+    diags.error(
+      'Organization member without a role',
+      'Set `administrator` or `user` to true, or list accounts in `admin_accounts` or `user_accounts`.',
+      ORG,
+    );
 }
 
 function toApi(m: Model): TeamMemberInput | OrgTeamMemberInput {
@@ -43,7 +72,14 @@ function toApi(m: Model): TeamMemberInput | OrgTeamMemberInput {
   if (!org) return { ...common, props: { ...props, accountAdmin: m.administrator === true } };
   const adminRoleAccounts = accountNames(org.admin_accounts);
   const userRoleAccounts = accountNames(org.user_accounts);
-  return { ...common, orgAdmin: org.administrator === true, orgUser: org.user === true, adminRoleAccounts, userRoleAccounts, props };
+  return {
+    ...common,
+    orgAdmin: org.administrator === true,
+    orgUser: org.user === true,
+    adminRoleAccounts,
+    userRoleAccounts,
+    props,
+  };
 }
 
 function fromApi(t: TeamMember, prior: Partial<Model>): Partial<Model> {
@@ -63,7 +99,8 @@ function fromApi(t: TeamMember, prior: Partial<Model>): Partial<Model> {
   const o = t.organization;
   // Organization-wide roles cover every account; otherwise each row is one per-account role.
   const perAccount = !o.orgAdmin && !o.orgUser;
-  const rows = (admin: boolean) => (perAccount ? o.accounts.filter((a) => a.admin === admin).map((a) => a.accountName) : []);
+  const rows = (admin: boolean) =>
+    perAccount ? o.accounts.filter((a) => a.admin === admin).map((a) => a.accountName) : [];
   const before: Partial<OrganizationModel> = prior.organization?.[0] ?? {};
   const organization: OrganizationModel = {
     administrator: o.orgAdmin,
@@ -79,16 +116,23 @@ const MODE_MISMATCH = 'Team member does not match the provider mode';
 /** Why a member with (or without) an `organization` block does not fit the provider's mode. */
 const modeHint = (organizationBlock: boolean) =>
   organizationBlock
-    ? 'An `organization` block makes an organization-level member, which needs `organization = true` in the provider configuration.'
-    : 'With `organization = true` in the provider configuration, team members are organization-level: add an `organization` block.';
+    ? 'An `organization` block makes an organization-level member, which needs `organization = true` in ' +
+      'the provider configuration.'
+    : 'With `organization = true` in the provider configuration, team members are organization-level: ' +
+      'add an `organization` block.';
 
 /** Points a platform refusal caused by the provider's organization setting at the `organization` block. */
 async function explainingMode<T>(m: Model, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
-    if (!isApiError(err, 'invalid') || !/organization access|organization-level|account-level/i.test(err.message)) throw err;
-    throw new DiagnosticError(MODE_MISMATCH, `${modeHint(m.organization.length > 0)} The platform said: ${err.message}`, [attrStep('organization')]);
+    if (!isApiError(err, 'invalid') || !/organization access|organization-level|account-level/i.test(err.message))
+      throw err;
+    throw new DiagnosticError(
+      MODE_MISMATCH,
+      `${modeHint(m.organization.length > 0)} The platform said: ${err.message}`,
+      [attrStep('organization')],
+    );
   }
 }
 
@@ -109,7 +153,13 @@ async function importMember(id: string, ctx: OpContext<SecClient>): Promise<Part
 
 /** The API searches members by user name, the e-mail address. */
 const filters = resourceSchema(
-  { email: attr.string({ optional: true, validate: [validators.nonEmpty()], description: 'Only the member with this e-mail address (the API searches by it).' }) },
+  {
+    email: attr.string({
+      optional: true,
+      validate: [validators.nonEmpty()],
+      description: 'Only the member with this e-mail address (the API searches by it).',
+    }),
+  },
   { description: 'Lists the team members, or the one with a given e-mail address.' },
 );
 
@@ -123,7 +173,10 @@ const teamMember = resource<typeof schema.fields, SecClient>({
     schema: filters,
     async list(f, ctx) {
       const opts = { signal: ctx.signal };
-      const members = f.email !== null ? await ctx.client.teamMembers.search(f.email.trim(), opts) : await ctx.client.teamMembers.list(opts);
+      const members =
+        f.email !== null
+          ? await ctx.client.teamMembers.search(f.email.trim(), opts)
+          : await ctx.client.teamMembers.list(opts);
       return members.map((m) => fromApi(m, {}));
     },
     displayName: (m) => m.email,
@@ -134,7 +187,8 @@ const teamMember = resource<typeof schema.fields, SecClient>({
     if (config.organization === undefined || config.organization.length > 0 === client.organization) return;
     diags.error(MODE_MISMATCH, modeHint(config.organization.length > 0), [attrStep('organization')]);
   },
-  create: async (plan, ctx) => fromApi(await explainingMode(plan, () => ctx.client.teamMembers.create(toApi(plan), { signal: ctx.signal })), plan),
+  create: async (plan, ctx) =>
+    fromApi(await explainingMode(plan, () => ctx.client.teamMembers.create(toApi(plan), { signal: ctx.signal })), plan),
   // A member is known by the e-mail address (the user name), which is unique in the account.
   findCreated: {
     key: 'its e-mail address',
@@ -147,7 +201,12 @@ const teamMember = resource<typeof schema.fields, SecClient>({
   },
   read: async (prior, ctx) => fromApi(await ctx.client.teamMembers.get(guidOf(prior), { signal: ctx.signal }), prior),
   update: async (plan, prior, ctx) =>
-    fromApi(await explainingMode(plan, () => ctx.client.teamMembers.update(guidOf(prior), toApi(plan), { signal: ctx.signal })), plan),
+    fromApi(
+      await explainingMode(plan, () =>
+        ctx.client.teamMembers.update(guidOf(prior), toApi(plan), { signal: ctx.signal }),
+      ),
+      plan,
+    ),
   delete: async (prior, ctx) => ctx.client.teamMembers.delete(guidOf(prior), { signal: ctx.signal }),
 });
 

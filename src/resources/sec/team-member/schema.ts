@@ -10,21 +10,37 @@ export const schema = resourceSchema(
       replace: true,
       validate: [forms.email({ trimmed: true })],
       equal: sameTextIgnoringCase,
-      description: 'The e-mail address, which is also the user name. The platform cannot change it, so a change replaces the member.',
+      description:
+        'The e-mail address, which is also the user name. The platform cannot change it, so a change ' +
+        'replaces the member.',
     }),
     first_name: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'First name.' }),
     last_name: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'Last name.' }),
     company: attr.string({ required: true, validate: [validators.nonEmpty()], description: 'Company name.' }),
-    enabled: attr.bool({ optional: true, default: true, description: 'Whether the member can sign in. Default `true`.' }),
+    enabled: attr.bool({
+      optional: true,
+      default: true,
+      description: 'Whether the member can sign in. Default `true`.',
+    }),
     administrator: attr.bool({
       optional: true,
       default: false,
-      description: 'Make the member an administrator of the account. Account-level members only: conflicts with `organization`. Default `false`.',
+      description:
+        'Make the member an administrator of the account. Account-level members only: conflicts with ' +
+        '`organization`. Default `false`.',
     }),
     organization: block.one(
       {
-        administrator: attr.bool({ optional: true, default: false, description: 'Make the member an administrator of the whole organization. Default `false`.' }),
-        user: attr.bool({ optional: true, default: false, description: 'Make the member a user of the whole organization. Default `false`.' }),
+        administrator: attr.bool({
+          optional: true,
+          default: false,
+          description: 'Make the member an administrator of the whole organization. Default `false`.',
+        }),
+        user: attr.bool({
+          optional: true,
+          default: false,
+          description: 'Make the member a user of the whole organization. Default `false`.',
+        }),
         admin_accounts: attr.stringSet({
           optional: true,
           equal: sameIgnoringCase,
@@ -38,7 +54,9 @@ export const schema = resourceSchema(
       },
       {
         description:
-          'Makes this an organization-level member, with organization-wide or per-account roles. Needs `organization = true` in the provider configuration. Give exactly one kind of role: `administrator`, `user`, or account lists.',
+          'Makes this an organization-level member, with organization-wide or per-account roles. Needs ' +
+          '`organization = true` in the provider configuration. Give exactly one kind of role: ' +
+          '`administrator`, `user`, or account lists.',
       },
     ),
     guid: attr.string({ computed: true, description: 'The user GUID.' }),
@@ -48,7 +66,8 @@ export const schema = resourceSchema(
   },
   {
     description:
-      'A team member: a user of the account, or, with an `organization` block and the provider in organization mode, of the organization.',
+      'A team member: a user of the account, or, with an `organization` block and the provider in ' +
+      'organization mode, of the organization.',
   },
 );
 

@@ -14,24 +14,55 @@ import { clusterShapeFields, configurationShape, statusDescription, statusType }
 /** One cluster in data-source form (the same plain structure the resource uses). */
 function clusterData(c: Cluster) {
   // Data sources show the legacy private region id of hybrid clusters, as the platform names it.
-  return { ...clusterFromApi(c, null), private_region_id: c.cloudProviderId === HYBRID ? c.cloudProviderRegionId : '', delete_backups_on_destroy: true };
+  return {
+    ...clusterFromApi(c, null),
+    private_region_id: c.cloudProviderId === HYBRID ? c.cloudProviderRegionId : '',
+    delete_backups_on_destroy: true,
+  };
 }
 
 const singleSchema = resourceSchema(
   {
     id: attr.string({ required: true, validate: [uuid], description: 'The id of the cluster to look up.' }),
-    account_id: attr.string({ optional: true, computed: true, description: 'The account of the cluster. Defaults to the provider\'s `account_id`.' }),
+    account_id: attr.string({
+      optional: true,
+      computed: true,
+      description: "The account of the cluster. Defaults to the provider's `account_id`.",
+    }),
     name: attr.string({ computed: true, description: 'Name of the cluster.' }),
-    labels: attr.of(t.list(t.object({ key: t.string, value: t.string })))({ computed: true, description: 'Labels of the cluster.' }),
+    labels: attr.of(t.list(t.object({ key: t.string, value: t.string })))({
+      computed: true,
+      description: 'Labels of the cluster.',
+    }),
     cloud_provider: attr.string({ computed: true, description: 'The cloud provider id, or `hybrid`.' }),
-    cloud_region: attr.string({ computed: true, description: 'The region id; for hybrid clusters, the hybrid cloud environment id.' }),
-    private_region_id: attr.string({ computed: true, deprecated: 'Use cloud_provider = "hybrid" and cloud_region instead.', description: 'For hybrid clusters, the hybrid cloud environment id (the same as `cloud_region`); empty otherwise.' }),
+    cloud_region: attr.string({
+      computed: true,
+      description: 'The region id; for hybrid clusters, the hybrid cloud environment id.',
+    }),
+    private_region_id: attr.string({
+      computed: true,
+      deprecated: 'Use cloud_provider = "hybrid" and cloud_region instead.',
+      description:
+        'For hybrid clusters, the hybrid cloud environment id (the same as `cloud_region`); empty otherwise.',
+    }),
     created_at: attr.string({ computed: true, description: 'When the cluster was created (RFC 3339).' }),
-    marked_for_deletion_at: attr.string({ computed: true, description: 'When the cluster was marked for deletion (RFC 3339), or empty.' }),
+    marked_for_deletion_at: attr.string({
+      computed: true,
+      description: 'When the cluster was marked for deletion (RFC 3339), or empty.',
+    }),
     url: attr.string({ computed: true, description: 'The endpoint URL of the cluster.' }),
-    configuration: attr.of(t.list(configurationShape))({ computed: true, description: 'The configuration of the cluster (the attributes of the `vdb_accounts_cluster` resource\'s `configuration` block).' }),
+    configuration: attr.of(t.list(configurationShape))({
+      computed: true,
+      description:
+        "The configuration of the cluster (the attributes of the `vdb_accounts_cluster` resource's `configuration` " +
+        'block).',
+    }),
     status: attr.of(t.list(statusType))({ computed: true, description: statusDescription }),
-    delete_backups_on_destroy: attr.bool({ optional: true, default: true, description: 'Has no effect in a data source; kept for compatibility with the resource\'s attributes.' }),
+    delete_backups_on_destroy: attr.bool({
+      optional: true,
+      default: true,
+      description: "Has no effect in a data source; kept for compatibility with the resource's attributes.",
+    }),
   },
   { description: 'Looks up one cluster by its id.' },
 );
@@ -42,17 +73,27 @@ export const clusterDataSource = dataSource<typeof singleSchema.fields, VdbConte
   async read(config, ctx) {
     const accountId = accountIdOf(config.account_id, ctx);
     const c = await ctx.client.api.clusters.get({ accountId, clusterId: config.id }, { signal: ctx.signal });
-    return { ...clusterData(c), id: c.id, delete_backups_on_destroy: config.delete_backups_on_destroy ?? true } as never;
+    return {
+      ...clusterData(c),
+      id: c.id,
+      delete_backups_on_destroy: config.delete_backups_on_destroy ?? true,
+    } as never;
   },
 });
 
 const listSchema = resourceSchema(
   {
     id: attr.computedId('The account whose clusters are listed.'),
-    account_id: attr.string({ optional: true, computed: true, description: 'The account whose clusters are listed. Defaults to the provider\'s `account_id`.' }),
+    account_id: attr.string({
+      optional: true,
+      computed: true,
+      description: "The account whose clusters are listed. Defaults to the provider's `account_id`.",
+    }),
     clusters: attr.of(t.list(t.object({ id: t.string, ...clusterShapeFields })))({
       computed: true,
-      description: 'The clusters of the account, with the attributes of the `vdb_accounts_cluster` resource (nested objects as lists).',
+      description:
+        'The clusters of the account, with the attributes of the `vdb_accounts_cluster` resource (nested objects as ' +
+        'lists).',
     }),
   },
   { description: 'Lists the clusters of an account.' },

@@ -32,8 +32,12 @@ const one = <T>(v: T | null | undefined): T[] => (v === null || v === undefined 
 // Model → API
 
 /** Extra disk per node: the `disk`/`Gi` amounts added up; the other legacy types have no effect. */
-export function additionalDisk(resources: readonly { amount: number; resource_type: string; resource_unit: string }[]): number {
-  return resources.filter((r) => r.resource_type === 'disk' && r.resource_unit === 'Gi').reduce((sum, r) => sum + r.amount, 0);
+export function additionalDisk(
+  resources: readonly { amount: number; resource_type: string; resource_unit: string }[],
+): number {
+  return resources
+    .filter((r) => r.resource_type === 'disk' && r.resource_unit === 'Gi')
+    .reduce((sum, r) => sum + r.amount, 0);
 }
 
 const secretRefToApi = (refs: readonly { secret_name: string; secret_key: string }[]): SecretKeyRef | undefined =>
@@ -50,8 +54,12 @@ function databaseConfigurationToApi(db: DatabaseConfigurationModel): DatabaseCon
       ? {
           collection: {
             ...(collection.replication_factor ? { replicationFactor: collection.replication_factor } : {}),
-            ...(collection.write_consistency_factor ? { writeConsistencyFactor: collection.write_consistency_factor } : {}),
-            ...(collection.vectors[0] ? { vectors: collection.vectors[0].on_disk === null ? {} : { onDisk: collection.vectors[0].on_disk } } : {}),
+            ...(collection.write_consistency_factor
+              ? { writeConsistencyFactor: collection.write_consistency_factor }
+              : {}),
+            ...(collection.vectors[0]
+              ? { vectors: collection.vectors[0].on_disk === null ? {} : { onDisk: collection.vectors[0].on_disk } }
+              : {}),
           },
         }
       : {}),
@@ -60,7 +68,9 @@ function databaseConfigurationToApi(db: DatabaseConfigurationModel): DatabaseCon
           storage: performance
             ? {
                 performance: {
-                  ...(performance.optimizer_cpu_budget !== null ? { optimizerCpuBudget: performance.optimizer_cpu_budget } : {}),
+                  ...(performance.optimizer_cpu_budget !== null
+                    ? { optimizerCpuBudget: performance.optimizer_cpu_budget }
+                    : {}),
                   ...(performance.async_scorer !== null ? { asyncScorer: performance.async_scorer } : {}),
                 },
               }
@@ -71,13 +81,15 @@ function databaseConfigurationToApi(db: DatabaseConfigurationModel): DatabaseCon
       ? {
           service: {
             ...(secretRefToApi(service.api_key) ? { apiKey: secretRefToApi(service.api_key) } : {}),
-            ...(secretRefToApi(service.read_only_api_key) ? { readOnlyApiKey: secretRefToApi(service.read_only_api_key) } : {}),
+            ...(secretRefToApi(service.read_only_api_key)
+              ? { readOnlyApiKey: secretRefToApi(service.read_only_api_key) }
+              : {}),
             ...(service.enable_tls !== null ? { enableTls: service.enable_tls } : {}),
           },
         }
       : {}),
     ...(db.log_level ? { logLevel: db.log_level as DatabaseLogLevel } : {}),
-    ...(tls && tls.cert[0] && tls.key[0] ? { tls: { cert: secretRefToApi(tls.cert)!, key: secretRefToApi(tls.key)! } } : {}),
+    ...(tls?.cert[0] && tls.key[0] ? { tls: { cert: secretRefToApi(tls.cert)!, key: secretRefToApi(tls.key)! } } : {}),
     ...(inference && inference.enabled !== null ? { inference: { enabled: inference.enabled } } : {}),
   };
 }
@@ -124,7 +136,8 @@ export function jwtRbacOnCreate(c: ConfigurationModel): boolean | undefined {
   return undefined;
 }
 
-export const wantsJwtRbac = (c: ConfigurationModel): boolean => c.database_configuration[0]?.service[0]?.jwt_rbac === true;
+export const wantsJwtRbac = (c: ConfigurationModel): boolean =>
+  c.database_configuration[0]?.service[0]?.jwt_rbac === true;
 
 // ---------------------------------------------------------------------------------------------------
 // API → model
@@ -188,12 +201,19 @@ function databaseConfigurationFromApi(
  * prior list stays as long as it adds up to the same disk (legacy entries without effect cause no
  * diff, vdb.md §6.2); otherwise one `disk`/`Gi` entry shows the platform's value.
  */
-function resourceConfigurationsFromApi(disk: number, prior: ConfigurationModel['node_configuration'][number]['resource_configurations'] | undefined) {
+function resourceConfigurationsFromApi(
+  disk: number,
+  prior: ConfigurationModel['node_configuration'][number]['resource_configurations'] | undefined,
+) {
   if (prior && additionalDisk(prior) === disk) return prior;
   return disk > 0 ? [{ amount: disk, resource_type: 'disk', resource_unit: 'Gi' }] : [];
 }
 
-export function configurationFromApi(c: ClusterConfiguration, state: ClusterState | undefined, prior: ConfigurationModel | undefined): ConfigurationModel {
+export function configurationFromApi(
+  c: ClusterConfiguration,
+  state: ClusterState | undefined,
+  prior: ConfigurationModel | undefined,
+): ConfigurationModel {
   return {
     version: c.version || state?.version || null,
     last_modified_at: formatTimestamp(c.lastModifiedAt),
@@ -201,7 +221,10 @@ export function configurationFromApi(c: ClusterConfiguration, state: ClusterStat
     node_configuration: [
       {
         package_id: c.packageId,
-        resource_configurations: resourceConfigurationsFromApi(c.additionalResources?.disk ?? 0, prior?.node_configuration[0]?.resource_configurations),
+        resource_configurations: resourceConfigurationsFromApi(
+          c.additionalResources?.disk ?? 0,
+          prior?.node_configuration[0]?.resource_configurations,
+        ),
       },
     ],
     node_selector: keyValuesFromApi(c.nodeSelector),
@@ -213,11 +236,20 @@ export function configurationFromApi(c: ClusterConfiguration, state: ClusterStat
     })),
     annotations: keyValuesFromApi(c.annotations),
     // An empty set and an unset attribute mean the same (no restriction): keep the configured form.
-    allowed_ip_source_ranges: c.allowedIpSourceRanges.length > 0 ? [...c.allowedIpSourceRanges] : prior?.allowed_ip_source_ranges?.length === 0 ? [] : null,
+    allowed_ip_source_ranges:
+      c.allowedIpSourceRanges.length > 0
+        ? [...c.allowedIpSourceRanges]
+        : prior?.allowed_ip_source_ranges?.length === 0
+          ? []
+          : null,
     service_type: enumOrNull(c.serviceType),
     service_annotations: keyValuesFromApi(c.serviceAnnotations),
     pod_labels: keyValuesFromApi(c.podLabels),
-    database_configuration: databaseConfigurationFromApi(c.databaseConfiguration, state, prior?.database_configuration[0]),
+    database_configuration: databaseConfigurationFromApi(
+      c.databaseConfiguration,
+      state,
+      prior?.database_configuration[0],
+    ),
     reserved_cpu_percentage: c.reservedCpuPercentage ?? null,
     reserved_memory_percentage: c.reservedMemoryPercentage ?? null,
     gpu_type: enumOrNull(c.gpuType),
@@ -227,7 +259,15 @@ export function configurationFromApi(c: ClusterConfiguration, state: ClusterStat
 }
 
 const resourcesFromApi = (r: ClusterNodeResources | undefined) =>
-  one(r && { base: r.base, complimentary: r.complimentary, additional: r.additional, reserved: r.reserved, available: r.available });
+  one(
+    r && {
+      base: r.base,
+      complimentary: r.complimentary,
+      additional: r.additional,
+      reserved: r.reserved,
+      available: r.available,
+    },
+  );
 
 export function statusFromApi(s: ClusterState | undefined): StatusModel[] {
   if (!s) return [];
@@ -238,8 +278,16 @@ export function statusFromApi(s: ClusterState | undefined): StatusModel[] {
       restarted_at: formatTimestamp(s.restartedAt),
       phase: s.phase,
       reason: s.reason,
-      resources: one(s.resources && { disk: resourcesFromApi(s.resources.disk), ram: resourcesFromApi(s.resources.ram), cpu: resourcesFromApi(s.resources.cpu) }),
-      scalability_info: one(s.scalabilityInfo && { status: s.scalabilityInfo.status, reason: s.scalabilityInfo.reason ?? '' }),
+      resources: one(
+        s.resources && {
+          disk: resourcesFromApi(s.resources.disk),
+          ram: resourcesFromApi(s.resources.ram),
+          cpu: resourcesFromApi(s.resources.cpu),
+        },
+      ),
+      scalability_info: one(
+        s.scalabilityInfo && { status: s.scalabilityInfo.status, reason: s.scalabilityInfo.reason ?? '' },
+      ),
     },
   ];
 }
@@ -250,12 +298,18 @@ export const HYBRID = 'hybrid';
  * The cluster as the resource shows it. `prior` carries what the platform never reports
  * (`delete_backups_on_destroy`, `force_include_jwt_rbac`) and the configured form of equivalent values.
  */
-export function clusterFromApi(c: Cluster, prior: ClusterModel | null): Omit<ClusterModel, 'delete_backups_on_destroy'> {
+export function clusterFromApi(
+  c: Cluster,
+  prior: ClusterModel | null,
+): Omit<ClusterModel, 'delete_backups_on_destroy'> {
   const hybrid = c.cloudProviderId === HYBRID;
   // The deprecated private_region_id is the hybrid region under another name: it reads back only where
   // it was configured, and then stands for cloud_region (vdb.md §6.1: no perpetual diff).
   const privateRegion = prior?.private_region_id ? (hybrid ? c.cloudProviderRegionId : prior.private_region_id) : null;
-  const region = hybrid && prior?.private_region_id && privateRegion === c.cloudProviderRegionId ? prior.cloud_region : c.cloudProviderRegionId;
+  const region =
+    hybrid && prior?.private_region_id && privateRegion === c.cloudProviderRegionId
+      ? prior.cloud_region
+      : c.cloudProviderRegionId;
   return {
     id: c.id,
     created_at: formatTimestamp(c.createdAt),

@@ -11,13 +11,23 @@ import { attrStep, indexStep } from '../../../schema/path.js';
 import { isApiError } from '../../../wire/api-error.js';
 import { CLUSTER_PHASES, type Cluster, type ClusterPhase } from '../../../clients/vdb/api.js';
 import { waitFor, WaitFailedError, WaitTimeoutError } from '../../shared/wait.js';
-import { accountScopedIdentity, accountFilter, accountIdOf, checkTolerations, deleteIgnoringNotFound, keyValuesToApi, type VdbContext } from '../common.js';
+import {
+  accountScopedIdentity,
+  accountFilter,
+  accountIdOf,
+  checkTolerations,
+  deleteIgnoringNotFound,
+  keyValuesToApi,
+  type VdbContext,
+} from '../common.js';
 import { clusterFields, type ClusterModel, type ConfigurationModel } from './schema.js';
 import { clusterFromApi, configurationToApi, HYBRID, jwtRbacOnCreate, wantsJwtRbac } from './mapping.js';
 
 const schema = resourceSchema(clusterFields, {
   description:
-    'A managed vector-database cluster. Creating or updating a cluster waits until it is healthy and its URL is published (at most 20 minutes); a cluster that fails to provision stays in the state, marked tainted, so the next apply replaces it.',
+    'A managed vector-database cluster. Creating or updating a cluster waits until it is healthy and its URL is ' +
+    'published (at most 20 minutes); a cluster that fails to provision stays in the state, marked tainted, so the ' +
+    'next apply replaces it.',
 });
 
 /** How long create and update wait for the cluster to become ready (DECISIONS: 20 minutes). */
@@ -47,10 +57,18 @@ function validateConfiguration(config: ConfigModelOf<typeof clusterFields>, diag
   checkTolerations(c.tolerations, at('configuration', 0, 'tolerations'), diags);
   const tls = c.database_configuration?.[0]?.tls?.[0];
   if (tls && tls.cert !== undefined && tls.key !== undefined && (tls.cert.length === 0 || tls.key.length === 0)) {
-    diags.error('Incomplete TLS settings', 'The tls block needs both a `cert` and a `key` block.', at('configuration', 0, 'database_configuration', 0, 'tls', 0));
+    diags.error(
+      'Incomplete TLS settings',
+      'The tls block needs both a `cert` and a `key` block.',
+      at('configuration', 0, 'database_configuration', 0, 'tls', 0),
+    );
   }
   if (config.private_region_id && config.cloud_provider && config.cloud_provider !== HYBRID) {
-    diags.warning('private_region_id has no effect', `private_region_id only applies to clusters with cloud_provider = "${HYBRID}".`, at('private_region_id'));
+    diags.warning(
+      'private_region_id has no effect',
+      `private_region_id only applies to clusters with cloud_provider = "${HYBRID}".`,
+      at('private_region_id'),
+    );
   }
 }
 
@@ -61,7 +79,8 @@ function toApi(plan: ClusterModel, accountId: string) {
     name: plan.name,
     cloudProviderId: plan.cloud_provider,
     // The deprecated private_region_id names the hybrid region when set (vdb.md §2.1).
-    cloudProviderRegionId: plan.cloud_provider === HYBRID && plan.private_region_id ? plan.private_region_id : plan.cloud_region,
+    cloudProviderRegionId:
+      plan.cloud_provider === HYBRID && plan.private_region_id ? plan.private_region_id : plan.cloud_region,
     labels: keyValuesToApi(plan.labels),
     configuration: configurationToApi(configuration),
   };
@@ -70,7 +89,12 @@ function toApi(plan: ClusterModel, accountId: string) {
 const fromApi = (c: Cluster, prior: ClusterModel | null) => clusterFromApi(c, prior);
 
 /** Polls the cluster until it is healthy with a URL; on failure keeps the last form in state and explains. */
-async function waitUntilReady(request: ClusterRequest, plan: ClusterModel, verb: 'created' | 'updated', ctx: OpContext<VdbContext>): Promise<Cluster> {
+async function waitUntilReady(
+  request: ClusterRequest,
+  plan: ClusterModel,
+  verb: 'created' | 'updated',
+  ctx: OpContext<VdbContext>,
+): Promise<Cluster> {
   try {
     return await waitFor({
       what: `cluster ${request.clusterId} to become ready`,
@@ -86,16 +110,21 @@ async function waitUntilReady(request: ClusterRequest, plan: ClusterModel, verb:
       signal: ctx.signal,
       onPoll: (c) => {
         ctx.partial(fromApi(c, plan));
-        ctx.log.debug('waiting for the cluster to become ready', { cluster_id: c.id, phase: c.state?.phase ?? 'unknown' });
+        ctx.log.debug('waiting for the cluster to become ready', {
+          cluster_id: c.id,
+          phase: c.state?.phase ?? 'unknown',
+        });
       },
     });
   } catch (err) {
     // A created cluster is kept in the state by the engine, which says so; an update says it here.
-    const keep = verb === 'updated' ? ' The change was made and the state shows it; the next apply retries whatever is left.' : '';
+    const keep =
+      verb === 'updated' ? ' The change was made and the state shows it; the next apply retries whatever is left.' : '';
     if (err instanceof WaitFailedError) {
       throw new DiagnosticError(
         `Cluster ${verb === 'created' ? 'failed to provision' : 'failed to apply the change'}`,
-        `The cluster ${request.clusterId} (${plan.name}) entered phase ${err.phase}${err.reason ? `: ${err.reason}` : ' without a reason from the platform'}.${keep}`,
+        `The cluster ${request.clusterId} (${plan.name}) entered ` +
+          `phase ${err.phase}${err.reason ? `: ${err.reason}` : ' without a reason from the platform'}.${keep}`,
       );
     }
     if (err instanceof WaitTimeoutError) {
@@ -108,7 +137,11 @@ async function waitUntilReady(request: ClusterRequest, plan: ClusterModel, verb:
 type ClusterRequest = { accountId: string; clusterId: string };
 
 /** Enables JWT RBAC when wanted and not yet on (one-way: the platform cannot disable it). */
-async function ensureJwtRbac(cluster: Cluster, configuration: ConfigurationModel, ctx: OpContext<VdbContext>): Promise<Cluster> {
+async function ensureJwtRbac(
+  cluster: Cluster,
+  configuration: ConfigurationModel,
+  ctx: OpContext<VdbContext>,
+): Promise<Cluster> {
   if (!wantsJwtRbac(configuration) || cluster.state?.jwtRbac) return cluster;
   const request = { accountId: cluster.accountId, clusterId: cluster.id };
   await ctx.client.api.clusters.enableJwtRbac(request, { signal: ctx.signal });
@@ -116,7 +149,11 @@ async function ensureJwtRbac(cluster: Cluster, configuration: ConfigurationModel
 }
 
 /** What a create does once the cluster exists: wait until it is ready, enable JWT RBAC. */
-async function settle(created: Partial<ClusterModel>, plan: ClusterModel, ctx: OpContext<VdbContext>): Promise<Partial<ClusterModel>> {
+async function settle(
+  created: Partial<ClusterModel>,
+  plan: ClusterModel,
+  ctx: OpContext<VdbContext>,
+): Promise<Partial<ClusterModel>> {
   const request = { accountId: created.account_id ?? accountIdOf(plan.account_id, ctx), clusterId: created.id! };
   const cluster = await waitUntilReady(request, plan, 'created', ctx);
   return fromApi(await ensureJwtRbac(cluster, plan.configuration[0]!, ctx), plan);
@@ -124,16 +161,26 @@ async function settle(created: Partial<ClusterModel>, plan: ClusterModel, ctx: O
 
 /** Only settings the platform does not know changed (nothing to send). */
 const onlyLocalChanges = (plan: ClusterModel, prior: ClusterModel): boolean =>
-  JSON.stringify({ ...plan, delete_backups_on_destroy: null, status: null }) === JSON.stringify({ ...prior, delete_backups_on_destroy: null, status: null });
+  JSON.stringify({ ...plan, delete_backups_on_destroy: null, status: null }) ===
+  JSON.stringify({ ...prior, delete_backups_on_destroy: null, status: null });
 
 /** The API lists an account's clusters, optionally of one cloud provider and region. */
 const clusterFilters = resourceSchema(
   {
     account_id: accountFilter('clusters'),
-    cloud_provider: attr.string({ optional: true, description: 'Only clusters of this cloud provider (e.g. `aws`, or `hybrid`).' }),
-    cloud_region: attr.string({ optional: true, description: 'Only clusters in this region (for `hybrid`, the hybrid cloud environment id).' }),
+    cloud_provider: attr.string({
+      optional: true,
+      description: 'Only clusters of this cloud provider (e.g. `aws`, or `hybrid`).',
+    }),
+    cloud_region: attr.string({
+      optional: true,
+      description: 'Only clusters in this region (for `hybrid`, the hybrid cloud environment id).',
+    }),
   },
-  { description: 'Lists the clusters of an account (not those marked for deletion), optionally of one cloud provider and region.' },
+  {
+    description:
+      'Lists the clusters of an account (not those marked for deletion), optionally of one cloud provider and region.',
+  },
 );
 
 export default resource<typeof clusterFields, VdbContext>({
@@ -146,9 +193,15 @@ export default resource<typeof clusterFields, VdbContext>({
     schema: clusterFilters,
     async list(f, ctx) {
       const accountId = accountIdOf(f.account_id, ctx);
-      const request = { accountId, ...(f.cloud_provider ? { cloudProviderId: f.cloud_provider } : {}), ...(f.cloud_region ? { cloudProviderRegionId: f.cloud_region } : {}) };
+      const request = {
+        accountId,
+        ...(f.cloud_provider ? { cloudProviderId: f.cloud_provider } : {}),
+        ...(f.cloud_region ? { cloudProviderRegionId: f.cloud_region } : {}),
+      };
       // A cluster marked for deletion is on its way out: not one to manage.
-      return (await ctx.client.api.clusters.list(request, { signal: ctx.signal })).filter((c) => !c.deletedAt).map((c) => fromApi(c, null));
+      return (await ctx.client.api.clusters.list(request, { signal: ctx.signal }))
+        .filter((c) => !c.deletedAt)
+        .map((c) => fromApi(c, null));
     },
     displayName: (m) => m.name,
   }),
@@ -156,7 +209,10 @@ export default resource<typeof clusterFields, VdbContext>({
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
     const jwtRbac = jwtRbacOnCreate(plan.configuration[0]!);
-    const created = await ctx.client.api.clusters.create(toApi(plan, accountId), { signal: ctx.signal, ...(jwtRbac !== undefined ? { jwtRbac } : {}) });
+    const created = await ctx.client.api.clusters.create(toApi(plan, accountId), {
+      signal: ctx.signal,
+      ...(jwtRbac !== undefined ? { jwtRbac } : {}),
+    });
     return fromApi(created, plan);
   },
   settle,
@@ -166,25 +222,43 @@ export default resource<typeof clusterFields, VdbContext>({
     uniqueKey: false,
     describe: (plan) => `the cluster named ${JSON.stringify(plan.name)} in ${plan.cloud_provider} ${plan.cloud_region}`,
     list: async (plan, ctx) =>
-      (await ctx.client.api.clusters.list({ accountId: accountIdOf(plan.account_id, ctx) }, { signal: ctx.signal })).filter((c) => !c.deletedAt).map((c) => fromApi(c, plan)),
+      (await ctx.client.api.clusters.list({ accountId: accountIdOf(plan.account_id, ctx) }, { signal: ctx.signal }))
+        .filter((c) => !c.deletedAt)
+        .map((c) => fromApi(c, plan)),
     scope: (plan) => plan.account_id ?? '',
-    holdsKey: (plan, found) => found.name === plan.name && found.cloud_provider === plan.cloud_provider && found.cloud_region === plan.cloud_region,
+    holdsKey: (plan, found) =>
+      found.name === plan.name &&
+      found.cloud_provider === plan.cloud_provider &&
+      found.cloud_region === plan.cloud_region,
     importId: (found) => found.id ?? '',
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);
-    return fromApi(await ctx.client.api.clusters.get({ accountId, clusterId: prior.id! }, { signal: ctx.signal }), prior);
+    return fromApi(
+      await ctx.client.api.clusters.get({ accountId, clusterId: prior.id! }, { signal: ctx.signal }),
+      prior,
+    );
   },
   async update(plan, prior, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
     const request = { accountId, clusterId: prior.id! };
-    if (onlyLocalChanges(plan, prior)) return fromApi(await ctx.client.api.clusters.get(request, { signal: ctx.signal }), plan);
+    if (onlyLocalChanges(plan, prior))
+      return fromApi(await ctx.client.api.clusters.get(request, { signal: ctx.signal }), plan);
     const jwtWanted = plan.configuration[0]?.database_configuration[0]?.service[0]?.jwt_rbac;
     if (jwtWanted === false && prior.configuration[0]?.database_configuration[0]?.service[0]?.jwt_rbac === true) {
       throw new DiagnosticError(
         'JWT RBAC cannot be disabled',
-        'The platform can enable JWT role-based access control on a cluster but not disable it again. Set `jwt_rbac = true` (or remove it), or replace the cluster.',
-        [attrStep('configuration'), indexStep(0), attrStep('database_configuration'), indexStep(0), attrStep('service'), indexStep(0), attrStep('jwt_rbac')],
+        'The platform can enable JWT role-based access control on a cluster but not disable it again. ' +
+          'Set `jwt_rbac = true` (or remove it), or replace the cluster.',
+        [
+          attrStep('configuration'),
+          indexStep(0),
+          attrStep('database_configuration'),
+          indexStep(0),
+          attrStep('service'),
+          indexStep(0),
+          attrStep('jwt_rbac'),
+        ],
       );
     }
     let cluster = await ctx.client.api.clusters.update(
@@ -206,7 +280,12 @@ export default resource<typeof clusterFields, VdbContext>({
   async delete(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);
     const request = { accountId, clusterId: prior.id! };
-    await deleteIgnoringNotFound(() => ctx.client.api.clusters.delete({ ...request, deleteBackups: prior.delete_backups_on_destroy !== false }, { signal: ctx.signal }));
+    await deleteIgnoringNotFound(() =>
+      ctx.client.api.clusters.delete(
+        { ...request, deleteBackups: prior.delete_backups_on_destroy !== false },
+        { signal: ctx.signal },
+      ),
+    );
     // Wait until the cluster is gone, so a new cluster of the same name can follow at once (vdb.md §6.2).
     await waitFor({
       what: `cluster ${prior.id} to be deleted`,

@@ -10,12 +10,32 @@ import { keyValueSet, secretRefBlock, setNote, tolerationSet } from '../common.j
 export const SERVICE_TYPE = protoEnum('CLUSTER_SERVICE_TYPE_', 'CLUSTER_IP', 'NODE_PORT', 'LOAD_BALANCER');
 export const GPU_TYPE = protoEnum('CLUSTER_CONFIGURATION_GPU_TYPE_', 'NVIDIA', 'AMD');
 export const RESTART_POLICY = protoEnum('CLUSTER_CONFIGURATION_RESTART_POLICY_', 'ROLLING', 'PARALLEL', 'AUTOMATIC');
-export const REBALANCE_STRATEGY = protoEnum('CLUSTER_CONFIGURATION_REBALANCE_STRATEGY_', 'BY_COUNT', 'BY_SIZE', 'BY_COUNT_AND_SIZE');
-export const DATABASE_LOG_LEVEL = protoEnum('DATABASE_CONFIGURATION_LOG_LEVEL_', 'TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'OFF');
-const WHEN_UNSATISFIABLE = protoEnum('TOPOLOGY_SPREAD_CONSTRAINT_WHEN_UNSATISFIABLE_', 'DO_NOT_SCHEDULE', 'SCHEDULE_ANYWAY');
+export const REBALANCE_STRATEGY = protoEnum(
+  'CLUSTER_CONFIGURATION_REBALANCE_STRATEGY_',
+  'BY_COUNT',
+  'BY_SIZE',
+  'BY_COUNT_AND_SIZE',
+);
+export const DATABASE_LOG_LEVEL = protoEnum(
+  'DATABASE_CONFIGURATION_LOG_LEVEL_',
+  'TRACE',
+  'DEBUG',
+  'INFO',
+  'WARN',
+  'ERROR',
+  'OFF',
+);
+const WHEN_UNSATISFIABLE = protoEnum(
+  'TOPOLOGY_SPREAD_CONSTRAINT_WHEN_UNSATISFIABLE_',
+  'DO_NOT_SCHEDULE',
+  'SCHEDULE_ANYWAY',
+);
 
 /** `vX.Y.Z` or `latest` (the platform's rule). */
-const VERSION = text(1, 64, /^(latest|v\d+\.\d+\.\d+)$/, 'a version such as `v1.13.0`, or `latest`', ['latest', 'v1.13.0']);
+const VERSION = text(1, 64, /^(latest|v\d+\.\d+\.\d+)$/, 'a version such as `v1.13.0`, or `latest`', [
+  'latest',
+  'v1.13.0',
+]);
 
 const RESOURCE_TYPES = ['cpu', 'ram', 'disk', 'complimentary_disk', 'snapshot'] as const;
 const RESOURCE_UNITS = ['m', 'Gi'] as const;
@@ -24,10 +44,23 @@ export const databaseConfigurationFields = {
   collection: block.one(
     {
       // The wire types' bounds; the cluster's nodes limit them far lower.
-      replication_factor: attr.number({ optional: true, validate: [validators.intBetween(1, UINT32_MAX, [1, 2])], description: 'Default replication factor of new collections.' }),
-      write_consistency_factor: attr.number({ optional: true, validate: [validators.intBetween(1, INT32_MAX, [1, 2])], description: 'Default write consistency factor of new collections.' }),
+      replication_factor: attr.number({
+        optional: true,
+        validate: [validators.intBetween(1, UINT32_MAX, [1, 2])],
+        description: 'Default replication factor of new collections.',
+      }),
+      write_consistency_factor: attr.number({
+        optional: true,
+        validate: [validators.intBetween(1, INT32_MAX, [1, 2])],
+        description: 'Default write consistency factor of new collections.',
+      }),
       vectors: block.one(
-        { on_disk: attr.bool({ optional: true, description: 'Whether vectors of new collections are stored on disk by default.' }) },
+        {
+          on_disk: attr.bool({
+            optional: true,
+            description: 'Whether vectors of new collections are stored on disk by default.',
+          }),
+        },
         { description: 'Default vector storage of new collections.' },
       ),
     },
@@ -40,9 +73,14 @@ export const databaseConfigurationFields = {
           optimizer_cpu_budget: attr.number({
             optional: true,
             validate: [validators.intBetween(-1024, 1024)],
-            description: 'CPU threads the optimizer may use: 0 chooses automatically, a negative number leaves that many CPUs free.',
+            description:
+              'CPU threads the optimizer may use: 0 chooses automatically, a negative number leaves that many CPUs ' +
+              'free.',
           }),
-          async_scorer: attr.bool({ optional: true, description: 'Whether the asynchronous (io_uring) scorer is used.' }),
+          async_scorer: attr.bool({
+            optional: true,
+            description: 'Whether the asynchronous (io_uring) scorer is used.',
+          }),
         },
         { description: 'Performance tuning of the storage.' },
       ),
@@ -56,27 +94,46 @@ export const databaseConfigurationFields = {
       jwt_rbac: attr.bool({
         optional: true,
         computed: true,
-        description: 'Whether JWT role-based access control is enabled. The platform can enable it but not disable it again; the value read back is the cluster\'s actual state.',
+        description:
+          'Whether JWT role-based access control is enabled. The platform can enable it but not disable it again; ' +
+          "the value read back is the cluster's actual state.",
       }),
       force_include_jwt_rbac: attr.bool({
         optional: true,
         deprecated: 'For test purposes only; will be removed.',
         description: 'Sends the `jwt_rbac` value to the platform even when it is `false`.',
       }),
-      enable_tls: attr.bool({ optional: true, computed: true, description: 'Whether the database serves its API over TLS.' }),
+      enable_tls: attr.bool({
+        optional: true,
+        computed: true,
+        description: 'Whether the database serves its API over TLS.',
+      }),
     },
     { description: 'Settings of the database service.' },
   ),
-  log_level: attr.string({ optional: true, validate: [DATABASE_LOG_LEVEL], description: `Log level of the database: ${DATABASE_LOG_LEVEL.description}.` }),
+  log_level: attr.string({
+    optional: true,
+    validate: [DATABASE_LOG_LEVEL],
+    description: `Log level of the database: ${DATABASE_LOG_LEVEL.description}.`,
+  }),
   tls: block.one(
     {
       cert: secretRefBlock('The Kubernetes secret holding the TLS certificate.'),
       key: secretRefBlock('The Kubernetes secret holding the TLS private key.'),
     },
-    { description: 'The TLS certificate and key the database uses (hybrid cloud). Both are required when the block is present.' },
+    {
+      description:
+        'The TLS certificate and key the database uses (hybrid cloud). Both are required when the block is present.',
+    },
   ),
   inference: block.one(
-    { enabled: attr.bool({ optional: true, computed: true, description: 'Whether inference (embedding models) is enabled on the cluster.' }) },
+    {
+      enabled: attr.bool({
+        optional: true,
+        computed: true,
+        description: 'Whether inference (embedding models) is enabled on the cluster.',
+      }),
+    },
     { description: 'Inference settings of the cluster.' },
   ),
 };
@@ -90,14 +147,22 @@ export const configurationFields = {
     optional: true,
     computed: true,
     validate: [VERSION],
-    description: 'Version of the database engine, `vX.Y.Z` or `latest`. When unset the platform chooses; `latest` stays `latest` in the state while the cluster reports the version it resolved to.',
+    description:
+      'Version of the database engine, `vX.Y.Z` or `latest`. When unset the platform chooses; `latest` stays ' +
+      '`latest` in the state while the cluster reports the version it resolved to.',
   }),
-  last_modified_at: attr.string({ computed: true, volatile: true, description: 'When the configuration last changed (RFC 3339).' }),
+  last_modified_at: attr.string({
+    computed: true,
+    volatile: true,
+    description: 'When the configuration last changed (RFC 3339).',
+  }),
   number_of_nodes: attr.number({
     required: true,
     // The wire type's bound; the account's node quota limits it far lower.
     validate: [validators.intBetween(1, UINT32_MAX, [1, 2])],
-    description: 'Number of database nodes. The platform also caps it by the account\'s node quota, which it checks when the cluster is created or changed.',
+    description:
+      "Number of database nodes. The platform also caps it by the account's node quota, which it checks when the " +
+      'cluster is created or changed.',
   }),
   node_configuration: block.one(
     {
@@ -105,34 +170,80 @@ export const configurationFields = {
         required: true,
         refersTo: 'a booking package offered in the region',
         validate: [uuid],
-        description: 'The booking package (see the `vdb_booking_packages` data source) that fixes the CPU, memory and disk of each node.',
+        description:
+          'The booking package (see the `vdb_booking_packages` data source) that fixes the CPU, memory and disk of ' +
+          'each node.',
       }),
       resource_configurations: block.list(
         {
           // The wire type's bound; no cloud offers a volume anywhere near it.
-          amount: attr.number({ required: true, validate: [validators.intBetween(1, UINT32_MAX, [1, 20])], description: 'Amount of the resource.' }),
+          amount: attr.number({
+            required: true,
+            validate: [validators.intBetween(1, UINT32_MAX, [1, 20])],
+            description: 'Amount of the resource.',
+          }),
           resource_type: attr.string({
             required: true,
-            validate: [{ description: RESOURCE_TYPES.map((r) => `\`${r}\``).join(', '), samples: RESOURCE_TYPES, check: (v) => (RESOURCE_TYPES.includes(v as never) ? undefined : `must be one of ${RESOURCE_TYPES.join(', ')}, got ${JSON.stringify(v)}`) }],
-            description: 'Resource type. Only `disk` (with unit `Gi`) adds resources; the other types are accepted for compatibility and have no effect.',
+            validate: [
+              {
+                description: RESOURCE_TYPES.map((r) => `\`${r}\``).join(', '),
+                samples: RESOURCE_TYPES,
+                check: (v) =>
+                  RESOURCE_TYPES.includes(v as never)
+                    ? undefined
+                    : `must be one of ${RESOURCE_TYPES.join(', ')}, got ${JSON.stringify(v)}`,
+              },
+            ],
+            description:
+              'Resource type. Only `disk` (with unit `Gi`) adds resources; the other types are accepted for ' +
+              'compatibility and have no effect.',
           }),
           resource_unit: attr.string({
             required: true,
-            validate: [{ description: RESOURCE_UNITS.map((r) => `\`${r}\``).join(', '), samples: RESOURCE_UNITS, check: (v) => (RESOURCE_UNITS.includes(v as never) ? undefined : `must be one of ${RESOURCE_UNITS.join(', ')}, got ${JSON.stringify(v)}`) }],
+            validate: [
+              {
+                description: RESOURCE_UNITS.map((r) => `\`${r}\``).join(', '),
+                samples: RESOURCE_UNITS,
+                check: (v) =>
+                  RESOURCE_UNITS.includes(v as never)
+                    ? undefined
+                    : `must be one of ${RESOURCE_UNITS.join(', ')}, got ${JSON.stringify(v)}`,
+              },
+            ],
             description: 'Unit of the amount: `Gi` (gibibytes) or `m` (milli-CPUs).',
           }),
         },
-        { description: 'Additional resources on top of the package. Disk amounts in `Gi` are added up into the extra disk per node.' },
+        {
+          description:
+            'Additional resources on top of the package. Disk amounts in `Gi` are added up into the extra disk per ' +
+            'node.',
+        },
       ),
     },
     { required: true, description: 'The size of each node.' },
   ),
-  node_selector: keyValueSet('Kubernetes node selector of the database pods (hybrid cloud).', 'node selector', 10, `${CONFIGURATION}.node_selector`),
-  tolerations: tolerationSet('Kubernetes tolerations of the database pods (hybrid cloud).', `${CONFIGURATION}.tolerations`),
+  node_selector: keyValueSet(
+    'Kubernetes node selector of the database pods (hybrid cloud).',
+    'node selector',
+    10,
+    `${CONFIGURATION}.node_selector`,
+  ),
+  tolerations: tolerationSet(
+    'Kubernetes tolerations of the database pods (hybrid cloud).',
+    `${CONFIGURATION}.tolerations`,
+  ),
   topology_spread_constraints: block.set(
     {
-      max_skew: attr.number({ required: true, validate: [validators.intBetween(1, INT32_MAX)], description: 'The largest allowed difference in the number of pods between topology domains.' }),
-      topology_key: attr.string({ required: true, validate: [text(1, 317, null, 'a node label key')], description: 'The node label that defines topology domains, e.g. `topology.kubernetes.io/zone`.' }),
+      max_skew: attr.number({
+        required: true,
+        validate: [validators.intBetween(1, INT32_MAX)],
+        description: 'The largest allowed difference in the number of pods between topology domains.',
+      }),
+      topology_key: attr.string({
+        required: true,
+        validate: [text(1, 317, null, 'a node label key')],
+        description: 'The node label that defines topology domains, e.g. `topology.kubernetes.io/zone`.',
+      }),
       when_unsatisfiable: attr.string({
         required: true,
         validate: [WHEN_UNSATISFIABLE],
@@ -142,35 +253,83 @@ export const configurationFields = {
     {
       description: `How database pods spread across topology domains (hybrid cloud). At most 10 entries. ${setNote(
         `${CONFIGURATION}.topology_spread_constraints`,
-        `[for c in ${CONFIGURATION}.topology_spread_constraints : c if c.topology_key == "topology.kubernetes.io/zone"]`,
+        `[for c in ${CONFIGURATION}.topology_spread_constraints : c if c.topology_key == ` +
+          `"topology.kubernetes.io/zone"]`,
       )}`,
       max: 10,
     },
   ),
-  annotations: keyValueSet('Kubernetes annotations of the database pods (hybrid cloud).', 'annotation', 10, `${CONFIGURATION}.annotations`),
+  annotations: keyValueSet(
+    'Kubernetes annotations of the database pods (hybrid cloud).',
+    'annotation',
+    10,
+    `${CONFIGURATION}.annotations`,
+  ),
   allowed_ip_source_ranges: attr.stringSet({
     optional: true,
-    validate: [{ description: 'IPv4 CIDRs, at most 20', samples: [['10.0.0.0/8'], ['10.0.0.0/8', '192.168.0.0/16']], check: (v) => (v.length > 20 ? `must have at most 20 ranges, got ${v.length}` : v.map((c) => ipv4Cidr.check(c)).find(Boolean)) }],
+    validate: [
+      {
+        description: 'IPv4 CIDRs, at most 20',
+        samples: [['10.0.0.0/8'], ['10.0.0.0/8', '192.168.0.0/16']],
+        check: (v) =>
+          v.length > 20
+            ? `must have at most 20 ranges, got ${v.length}`
+            : v.map((c) => ipv4Cidr.check(c)).find(Boolean),
+      },
+    ],
     description: `IPv4 ranges (CIDR) allowed to reach the cluster; empty allows all. At most 20. ${setNote(
       `${CONFIGURATION}.allowed_ip_source_ranges`,
       `contains(${CONFIGURATION}.allowed_ip_source_ranges, "10.0.0.0/8")`,
     )}`,
   }),
-  service_type: attr.string({ optional: true, validate: [SERVICE_TYPE], description: `Kubernetes service type of the database (hybrid cloud): ${SERVICE_TYPE.description}.` }),
-  service_annotations: keyValueSet('Annotations of the Kubernetes service of the database (hybrid cloud).', 'service annotation', 64, `${CONFIGURATION}.service_annotations`),
+  service_type: attr.string({
+    optional: true,
+    validate: [SERVICE_TYPE],
+    description: `Kubernetes service type of the database (hybrid cloud): ${SERVICE_TYPE.description}.`,
+  }),
+  service_annotations: keyValueSet(
+    'Annotations of the Kubernetes service of the database (hybrid cloud).',
+    'service annotation',
+    64,
+    `${CONFIGURATION}.service_annotations`,
+  ),
   pod_labels: keyValueSet('Labels of the database pods.', 'pod label', 10, `${CONFIGURATION}.pod_labels`),
-  database_configuration: block.one(databaseConfigurationFields, { description: 'Settings of the database engine itself (mainly for hybrid cloud).' }),
-  reserved_cpu_percentage: attr.number({ optional: true, validate: [validators.intBetween(1, 80)], description: 'Percentage of CPU reserved for system components (1–80; the platform\'s default is 20).' }),
-  reserved_memory_percentage: attr.number({ optional: true, validate: [validators.intBetween(1, 80)], description: 'Percentage of memory reserved for system components (1–80; the platform\'s default is 20).' }),
-  gpu_type: attr.string({ optional: true, validate: [GPU_TYPE], description: `GPU type of the nodes: ${GPU_TYPE.description}.` }),
-  restart_policy: attr.string({ optional: true, validate: [RESTART_POLICY], description: `How the database is restarted after a change: ${RESTART_POLICY.description}.` }),
-  rebalance_strategy: attr.string({ optional: true, validate: [REBALANCE_STRATEGY], description: `How shards are rebalanced automatically: ${REBALANCE_STRATEGY.description}.` }),
+  database_configuration: block.one(databaseConfigurationFields, {
+    description: 'Settings of the database engine itself (mainly for hybrid cloud).',
+  }),
+  reserved_cpu_percentage: attr.number({
+    optional: true,
+    validate: [validators.intBetween(1, 80)],
+    description: "Percentage of CPU reserved for system components (1–80; the platform's default is 20).",
+  }),
+  reserved_memory_percentage: attr.number({
+    optional: true,
+    validate: [validators.intBetween(1, 80)],
+    description: "Percentage of memory reserved for system components (1–80; the platform's default is 20).",
+  }),
+  gpu_type: attr.string({
+    optional: true,
+    validate: [GPU_TYPE],
+    description: `GPU type of the nodes: ${GPU_TYPE.description}.`,
+  }),
+  restart_policy: attr.string({
+    optional: true,
+    validate: [RESTART_POLICY],
+    description: `How the database is restarted after a change: ${RESTART_POLICY.description}.`,
+  }),
+  rebalance_strategy: attr.string({
+    optional: true,
+    validate: [REBALANCE_STRATEGY],
+    description: `How shards are rebalanced automatically: ${REBALANCE_STRATEGY.description}.`,
+  }),
 };
 
 export type ConfigurationModel = ModelOf<typeof configurationFields>;
 export type DatabaseConfigurationModel = ModelOf<typeof databaseConfigurationFields>;
 
-const nodeResources = t.list(t.object({ base: t.number, complimentary: t.number, additional: t.number, reserved: t.number, available: t.number }));
+const nodeResources = t.list(
+  t.object({ base: t.number, complimentary: t.number, additional: t.number, reserved: t.number, available: t.number }),
+);
 
 export const statusType = t.object({
   version: t.string,
@@ -183,7 +342,9 @@ export const statusType = t.object({
 });
 
 const statusDescription =
-  'What the platform reports about the running cluster: engine `version`, `nodes_up`, `restarted_at`, `phase` (e.g. `CLUSTER_PHASE_HEALTHY`), `reason`, per-node `resources` (disk, ram, cpu: base, complimentary, additional, reserved and available amounts) and `scalability_info`.';
+  'What the platform reports about the running cluster: engine `version`, `nodes_up`, `restarted_at`, `phase` (e.g. ' +
+  '`CLUSTER_PHASE_HEALTHY`), `reason`, per-node `resources` (disk, ram, cpu: base, complimentary, additional, ' +
+  'reserved and available amounts) and `scalability_info`.';
 
 const CLUSTER_NAME = text(2, 64, /^[a-zA-Z0-9_-]+$/, 'letters, digits, `-` and `_`');
 
@@ -196,35 +357,58 @@ export const clusterFields = {
     computed: true,
     replace: true,
     refersTo: 'an account',
-    description: 'The account the cluster belongs to. Defaults to the provider\'s `account_id`. A cluster cannot move to another account, so a change creates a new cluster.',
+    description:
+      "The account the cluster belongs to. Defaults to the provider's `account_id`. A cluster cannot move to another " +
+      'account, so a change creates a new cluster.',
   }),
-  name: attr.string({ required: true, validate: [CLUSTER_NAME], description: 'Name of the cluster: 2–64 letters, digits, `-` and `_`. Can be changed in place.' }),
+  name: attr.string({
+    required: true,
+    validate: [CLUSTER_NAME],
+    description: 'Name of the cluster: 2–64 letters, digits, `-` and `_`. Can be changed in place.',
+  }),
   labels: keyValueSet('Labels of the cluster.', 'label', 10, `${CLUSTER}.labels`),
   cloud_provider: attr.string({
     required: true,
     replace: true,
     refersTo: 'a cloud provider of the platform',
     validate: [text(3, 64, null, 'a cloud provider id')],
-    description: 'The cloud provider: an id the platform service lists (e.g. `aws`, `gcp`, `azure`), or `hybrid` for a hybrid cloud environment. Changing it creates a new cluster.',
+    description:
+      'The cloud provider: an id the platform service lists (e.g. `aws`, `gcp`, `azure`), or `hybrid` for a hybrid ' +
+      'cloud environment. Changing it creates a new cluster.',
   }),
   cloud_region: attr.string({
     required: true,
     replace: true,
     refersTo: 'a region of the cloud provider, or a hybrid cloud environment',
     validate: [text(1, 64, null, 'a region id')],
-    description: 'The region: an id the platform service lists for the provider (e.g. `eu-central-1`); for `hybrid`, the id of the hybrid cloud environment. Changing it creates a new cluster.',
+    description:
+      'The region: an id the platform service lists for the provider (e.g. `eu-central-1`); for `hybrid`, the id of ' +
+      'the hybrid cloud environment. Changing it creates a new cluster.',
   }),
   private_region_id: attr.string({
     optional: true,
     refersTo: 'a hybrid cloud environment',
     deprecated: 'Use cloud_provider = "hybrid" and cloud_region instead.',
-    description: 'The hybrid cloud environment (private region) of the cluster; with `cloud_provider = "hybrid"` it takes the place of `cloud_region`.',
+    description:
+      'The hybrid cloud environment (private region) of the cluster; with `cloud_provider = "hybrid"` it takes the ' +
+      'place of `cloud_region`.',
   }),
-  marked_for_deletion_at: attr.string({ computed: true, description: 'When the cluster was marked for deletion (RFC 3339), or empty.' }),
-  url: attr.string({ computed: true, description: 'The endpoint URL of the cluster. Create and update wait until it is published.' }),
+  marked_for_deletion_at: attr.string({
+    computed: true,
+    description: 'When the cluster was marked for deletion (RFC 3339), or empty.',
+  }),
+  url: attr.string({
+    computed: true,
+    description: 'The endpoint URL of the cluster. Create and update wait until it is published.',
+  }),
   configuration: block.one(configurationFields, { required: true, description: 'The configuration of the cluster.' }),
   status: attr.of(t.list(statusType))({ computed: true, volatile: true, description: statusDescription }),
-  delete_backups_on_destroy: attr.bool({ optional: true, default: true, providerOnly: true, description: 'Whether the cluster\'s backups are deleted with it.' }),
+  delete_backups_on_destroy: attr.bool({
+    optional: true,
+    default: true,
+    providerOnly: true,
+    description: "Whether the cluster's backups are deleted with it.",
+  }),
 };
 
 export type ClusterModel = ModelOf<typeof clusterFields>;

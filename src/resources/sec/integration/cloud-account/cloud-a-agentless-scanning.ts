@@ -1,13 +1,25 @@
 import { attr } from '../../../../schema/define.js';
 import { cloudAccount } from './family.js';
-import { optionalText, roleCredentials, scanFromWire, scanSettings, scanToWire, serverToken, serverUri, unlessBlank } from './fields.js';
+import {
+  optionalText,
+  roleCredentials,
+  scanFromWire,
+  scanSettings,
+  scanToWire,
+  serverToken,
+  serverUri,
+  unlessBlank,
+} from './fields.js';
 
 /** What agentless scanning of one account and of an organisation share. */
 export const cloudAAgentlessFields = {
   ...scanSettings({ containers: false, hostVulnerabilities: false }),
   account_id: attr.string({ optional: true, description: 'Id of the account the scanner runs in.' }),
   bucket_arn: attr.string({ optional: true, description: 'ARN of the bucket the scanner stores its results in.' }),
-  credentials: roleCredentials({ required: false, description: 'The cross-account role the platform assumes to run the scanner.' }),
+  credentials: roleCredentials({
+    required: false,
+    description: 'The cross-account role the platform assumes to run the scanner.',
+  }),
   server_token: serverToken(),
   uri: serverUri(),
 };
@@ -52,7 +64,8 @@ export default cloudAccount({
   apiType: 'CloudAAgentless',
   status: 'standard',
   description:
-    'Scans the hosts of a CloudA account for vulnerabilities without agents: a scanner deployed in the account snapshots the volumes and reports to the platform with `server_token`.',
+    'Scans the hosts of a CloudA account for vulnerabilities without agents: a scanner deployed in the ' +
+    'account snapshots the volumes and reports to the platform with `server_token`.',
   fields: cloudAAgentlessFields,
   toData: (m) => cloudAAgentlessToWire(m),
   fromData: (data, own) => cloudAAgentlessFromWire(data, own),

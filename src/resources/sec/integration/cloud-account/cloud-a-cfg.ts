@@ -6,7 +6,8 @@ export default cloudAccount({
   apiType: 'CloudACfg',
   status: 'standard',
   description:
-    'Lets the platform assess the configuration of a CloudA account (compliance and posture), reading it through a cross-account role.',
+    'Lets the platform assess the configuration of a CloudA account (compliance and posture), reading it ' +
+    'through a cross-account role.',
   fields: {
     credentials: roleCredentials({ required: true }),
   },
@@ -15,6 +16,8 @@ export default cloudAccount({
     return { crossAccountCredentials: { roleArn: c.role_arn, externalId: c.external_id } };
   },
   fromData: (data) => ({
-    credentials: [{ role_arn: data.crossAccountCredentials.roleArn, external_id: data.crossAccountCredentials.externalId }],
+    credentials: [
+      { role_arn: data.crossAccountCredentials.roleArn, external_id: data.crossAccountCredentials.externalId },
+    ],
   }),
 });

@@ -1,15 +1,28 @@
 import { attr } from '../../../../schema/define.js';
 import { cloudAccount } from './family.js';
-import { httpsUrl, mappingsFromWire, mappingsToWire, orgAccountMappingsOne, roleCredentials, validateOrgAccountMappings } from './fields.js';
+import {
+  httpsUrl,
+  mappingsFromWire,
+  mappingsToWire,
+  orgAccountMappingsOne,
+  roleCredentials,
+  validateOrgAccountMappings,
+} from './fields.js';
 
 export default cloudAccount({
   typeName: 'sec_integration_cloud_a_ct',
   apiType: 'CloudACtSqs',
   status: 'standard',
   description:
-    "Feeds the platform with a CloudA account's activity trail: the platform reads the trail's notification queue through a cross-account role. For an organisation trail, `org_account_mappings` spreads the member accounts over platform accounts.",
+    "Feeds the platform with a CloudA account's activity trail: the platform reads the trail's " +
+    'notification queue through a cross-account role. For an organisation trail, ' +
+    '`org_account_mappings` spreads the member accounts over platform accounts.',
   fields: {
-    queue_url: attr.string({ required: true, validate: [httpsUrl], description: 'URL of the queue that receives the notifications of new trail files.' }),
+    queue_url: attr.string({
+      required: true,
+      validate: [httpsUrl],
+      description: 'URL of the queue that receives the notifications of new trail files.',
+    }),
     credentials: roleCredentials({ required: true }),
     org_account_mappings: orgAccountMappingsOne(),
   },
@@ -24,7 +37,9 @@ export default cloudAccount({
   },
   fromData: (data) => ({
     queue_url: data.queueUrl,
-    credentials: [{ role_arn: data.crossAccountCredentials.roleArn, external_id: data.crossAccountCredentials.externalId }],
+    credentials: [
+      { role_arn: data.crossAccountCredentials.roleArn, external_id: data.crossAccountCredentials.externalId },
+    ],
     org_account_mappings: mappingsFromWire(data.accountMappingFile),
   }),
   validate: (config, diags) => validateOrgAccountMappings(config.org_account_mappings, diags),

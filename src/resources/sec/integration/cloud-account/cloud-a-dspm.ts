@@ -7,11 +7,18 @@ export default cloudAccount({
   apiType: 'CloudADspm',
   status: 'dspm',
   description:
-    'Data security posture management for a CloudA account: a scanner deployed in the account classifies the data in its stores and reports to the platform with `server_token`.',
+    'Data security posture management for a CloudA account: a scanner deployed in the account classifies ' +
+    'the data in its stores and reports to the platform with `server_token`.',
   fields: {
     account_id: attr.string({ optional: true, description: 'Id of the account the scanner is deployed in.' }),
-    storage_bucket_arn: attr.string({ required: true, description: 'ARN of the bucket the scanner writes its results and state to.' }),
-    credentials: roleCredentials({ required: true, description: 'The cross-account role the platform assumes to run the scanner.' }),
+    storage_bucket_arn: attr.string({
+      required: true,
+      description: 'ARN of the bucket the scanner writes its results and state to.',
+    }),
+    credentials: roleCredentials({
+      required: true,
+      description: 'The cross-account role the platform assumes to run the scanner.',
+    }),
     regions: requiredIdList('The regions the scanner is deployed in.'),
     server_token: serverToken(),
   },
@@ -28,7 +35,9 @@ export default cloudAccount({
   fromData: (data, own) => ({
     account_id: optionalText(data.cloudAAccountId, own?.account_id),
     storage_bucket_arn: data.bucketArn,
-    credentials: [{ role_arn: data.crossAccountCredentials.roleArn, external_id: data.crossAccountCredentials.externalId }],
+    credentials: [
+      { role_arn: data.crossAccountCredentials.roleArn, external_id: data.crossAccountCredentials.externalId },
+    ],
     regions: data.regions,
   }),
 });

@@ -7,9 +7,13 @@ export default cloudAccount({
   apiType: 'CloudAEksAudit',
   status: 'isOrg',
   description:
-    "Feeds the platform with the audit logs of a CloudA account's managed Kubernetes clusters: the logs are delivered to a bucket, and a notification topic announces each new file.",
+    "Feeds the platform with the audit logs of a CloudA account's managed Kubernetes clusters: the logs " +
+    'are delivered to a bucket, and a notification topic announces each new file.',
   fields: {
-    topic_arn: attr.string({ required: true, description: 'ARN of the notification topic that announces new audit log files.' }),
+    topic_arn: attr.string({
+      required: true,
+      description: 'ARN of the notification topic that announces new audit log files.',
+    }),
     bucket_arn: attr.string({ optional: true, description: 'ARN of the bucket that receives the audit log files.' }),
     credentials: roleCredentials({ required: true }),
   },
@@ -25,6 +29,8 @@ export default cloudAccount({
   fromData: (data, own) => ({
     topic_arn: data.topicArn,
     bucket_arn: optionalText(data.bucketArn, own?.bucket_arn),
-    credentials: [{ role_arn: data.crossAccountCredentials.roleArn, external_id: data.crossAccountCredentials.externalId }],
+    credentials: [
+      { role_arn: data.crossAccountCredentials.roleArn, external_id: data.crossAccountCredentials.externalId },
+    ],
   }),
 });

@@ -18,19 +18,26 @@ export default cloudAccount({
   apiType: 'CloudAAgentlessOrg',
   status: 'standard',
   description:
-    'Scans the hosts of many accounts of a CloudA organisation for vulnerabilities without agents: a scanner deployed in one scanning account reaches the monitored accounts and reports to the platform with `server_token`.',
+    'Scans the hosts of many accounts of a CloudA organisation for vulnerabilities without agents: a ' +
+    'scanner deployed in one scanning account reaches the monitored accounts and reports to the ' +
+    'platform with `server_token`.',
   fields: {
     ...cloudAAgentlessFields,
     scanning_account: attr.string({
       optional: true,
       description:
-        'Id of the account the scanner is deployed in. The platform accepts the integration without it: unset or `""` sends an empty scanning account, which can be set once the scanner is deployed.',
+        'Id of the account the scanner is deployed in. The platform accepts the integration without it: ' +
+        'unset or `""` sends an empty scanning account, which can be set once the scanner is deployed.',
     }),
     monitored_accounts: requiredIdList(
-      'Ids of the accounts, or organisational units, to scan. Surrounding whitespace is ignored. The platform accepts an empty list (`[]`): the integration then names no account yet.',
+      'Ids of the accounts, or organisational units, to scan. Surrounding whitespace is ignored. The ' +
+        'platform accepts an empty list (`[]`): the integration then names no account yet.',
       { mayBeEmpty: true },
     ),
-    management_account: attr.string({ optional: true, description: 'Id of the management account of the organisation.' }),
+    management_account: attr.string({
+      optional: true,
+      description: 'Id of the management account of the organisation.',
+    }),
     org_account_mappings: orgAccountMappingsList(),
   },
   toData: (m) => {

@@ -22,15 +22,26 @@ export default cloudAccount({
   apiType: 'CloudBAgentless',
   status: 'standard',
   description:
-    'Scans the hosts of a CloudB project or organisation for vulnerabilities without agents: a scanner deployed in a scanning project snapshots the disks, shares its results through a bucket and reports to the platform with `server_token`.',
+    'Scans the hosts of a CloudB project or organisation for vulnerabilities without agents: a scanner ' +
+    'deployed in a scanning project snapshots the disks, shares its results through a bucket and ' +
+    'reports to the platform with `server_token`.',
   fields: {
     credentials: cloudBScannerCredentials(),
-    resource_level: cloudBScope({ required: false, description: 'What `resource_id` names: `PROJECT` (default) or `ORGANIZATION`, in any letter case.' }),
+    resource_level: cloudBScope({
+      required: false,
+      description: 'What `resource_id` names: `PROJECT` (default) or `ORGANIZATION`, in any letter case.',
+    }),
     resource_id: attr.string({ required: true, description: 'Id of the project or organisation to scan.' }),
-    bucket_name: attr.string({ required: true, description: 'Name of the bucket the scanner shares its results with the platform through.' }),
+    bucket_name: attr.string({
+      required: true,
+      description: 'Name of the bucket the scanner shares its results with the platform through.',
+    }),
     scanning_project_id: attr.string({ required: true, description: 'Id of the project the scanner is deployed in.' }),
     ...scanSettings({ frequency: 24, containers: true, hostVulnerabilities: true, queryText: '' }),
-    filter_list: optionalIdList('Projects to include in or exclude from the scan; unset scans every project in scope. Surrounding whitespace is ignored.'),
+    filter_list: optionalIdList(
+      'Projects to include in or exclude from the scan; unset scans every project in scope. Surrounding ' +
+        'whitespace is ignored.',
+    ),
     server_token: serverToken(),
     uri: serverUri(),
   },
@@ -51,7 +62,12 @@ export default cloudAccount({
   fromData: (data, own) => ({
     ...scanFromWire(data, own),
     // An unset token endpoint stays unset unless the platform reports the one it uses.
-    credentials: [{ ...cloudBCredentialsFromWire(data.credentials, own?.credentials[0]), token_uri: data.credentials.tokenUri || undefined }],
+    credentials: [
+      {
+        ...cloudBCredentialsFromWire(data.credentials, own?.credentials[0]),
+        token_uri: data.credentials.tokenUri || undefined,
+      },
+    ],
     resource_level: data.idType,
     resource_id: data.id,
     bucket_name: data.sharedBucketName,

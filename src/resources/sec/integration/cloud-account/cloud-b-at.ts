@@ -1,18 +1,34 @@
 import { attr } from '../../../../schema/define.js';
 import { cloudAccount } from './family.js';
-import { cloudBCredentials, cloudBCredentialsFromWire, cloudBCredentialsToWire, cloudBScope, upperScope } from './fields.js';
+import {
+  cloudBCredentials,
+  cloudBCredentialsFromWire,
+  cloudBCredentialsToWire,
+  cloudBScope,
+  upperScope,
+} from './fields.js';
 
 export default cloudAccount({
   typeName: 'sec_integration_cloud_b_at',
   apiType: 'CloudBAtSes',
   status: 'standard',
   description:
-    "Feeds the platform with a CloudB project's or organisation's audit trail: the audit logs are exported to a topic, and the platform reads them from a subscription with a service-account key.",
+    "Feeds the platform with a CloudB project's or organisation's audit trail: the audit logs are " +
+    'exported to a topic, and the platform reads them from a subscription with a service-account key.',
   fields: {
     credentials: cloudBCredentials({ privateKeyIdSecret: false }),
-    resource_level: cloudBScope({ required: false, description: 'What `resource_id` names: `PROJECT` (default) or `ORGANIZATION`, in any letter case.' }),
-    resource_id: attr.string({ required: true, description: 'Id of the project or organisation whose audit trail is read.' }),
-    subscription: attr.string({ required: true, description: 'Name of the subscription the platform reads the audit logs from.' }),
+    resource_level: cloudBScope({
+      required: false,
+      description: 'What `resource_id` names: `PROJECT` (default) or `ORGANIZATION`, in any letter case.',
+    }),
+    resource_id: attr.string({
+      required: true,
+      description: 'Id of the project or organisation whose audit trail is read.',
+    }),
+    subscription: attr.string({
+      required: true,
+      description: 'Name of the subscription the platform reads the audit logs from.',
+    }),
   },
   toData: (m) => ({
     credentials: cloudBCredentialsToWire(m.credentials[0]!),

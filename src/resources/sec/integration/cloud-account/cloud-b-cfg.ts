@@ -1,16 +1,26 @@
 import { attr } from '../../../../schema/define.js';
 import { cloudAccount } from './family.js';
-import { cloudBCredentials, cloudBCredentialsFromWire, cloudBCredentialsToWire, cloudBScope, upperScope } from './fields.js';
+import {
+  cloudBCredentials,
+  cloudBCredentialsFromWire,
+  cloudBCredentialsToWire,
+  cloudBScope,
+  upperScope,
+} from './fields.js';
 
 export default cloudAccount({
   typeName: 'sec_integration_cloud_b_cfg',
   apiType: 'CloudBCfg',
   status: 'standard',
   description:
-    'Lets the platform assess the configuration of a CloudB project or organisation (compliance and posture), reading it with a service-account key.',
+    'Lets the platform assess the configuration of a CloudB project or organisation (compliance and ' +
+    'posture), reading it with a service-account key.',
   fields: {
     credentials: cloudBCredentials({ privateKeyIdSecret: false }),
-    resource_level: cloudBScope({ required: false, description: 'What `resource_id` names: `PROJECT` (default) or `ORGANIZATION`, in any letter case.' }),
+    resource_level: cloudBScope({
+      required: false,
+      description: 'What `resource_id` names: `PROJECT` (default) or `ORGANIZATION`, in any letter case.',
+    }),
     resource_id: attr.string({ required: true, description: 'Id of the project or organisation to assess.' }),
   },
   toData: (m) => ({

@@ -16,13 +16,24 @@ export default cloudAccount({
   apiType: 'CloudBGkeAudit',
   status: 'isOrgUntyped',
   description:
-    "Feeds the platform with the audit logs of a CloudB project's or organisation's managed Kubernetes clusters, read from a pub/sub subscription with a service-account key.",
+    "Feeds the platform with the audit logs of a CloudB project's or organisation's managed Kubernetes " +
+    'clusters, read from a pub/sub subscription with a service-account key.',
   fields: {
     credentials: cloudBCredentials({ privateKeyIdSecret: true }),
-    integration_type: cloudBScope({ required: true, description: 'Whether the clusters of one `PROJECT` or of a whole `ORGANIZATION` are covered, in any letter case.' }),
-    organization_id: attr.string({ optional: true, description: 'Id of the organisation; required when `integration_type` is `ORGANIZATION`.' }),
+    integration_type: cloudBScope({
+      required: true,
+      description:
+        'Whether the clusters of one `PROJECT` or of a whole `ORGANIZATION` are covered, in any letter case.',
+    }),
+    organization_id: attr.string({
+      optional: true,
+      description: 'Id of the organisation; required when `integration_type` is `ORGANIZATION`.',
+    }),
     project_id: attr.string({ required: true, description: 'Id of the project that holds the subscription.' }),
-    subscription: attr.string({ required: true, description: 'Name of the subscription the platform reads the logs from.' }),
+    subscription: attr.string({
+      required: true,
+      description: 'Name of the subscription the platform reads the logs from.',
+    }),
   },
   toData: (m) => {
     const organizationId = unlessBlank(m.organization_id);

@@ -16,13 +16,26 @@ export default cloudAccount({
   apiType: 'CloudBAlPubSub',
   status: 'isOrgUntyped',
   description:
-    "Feeds the platform with a CloudB project's or organisation's audit logs through a pub/sub topic and subscription, read with a service-account key.",
+    "Feeds the platform with a CloudB project's or organisation's audit logs through a pub/sub topic and " +
+    'subscription, read with a service-account key.',
   fields: {
     credentials: cloudBCredentials({ privateKeyIdSecret: true }),
-    integration_type: cloudBScope({ required: true, description: 'Whether the logs of one `PROJECT` or of a whole `ORGANIZATION` are read, in any letter case.' }),
-    organization_id: attr.string({ optional: true, description: 'Id of the organisation; required when `integration_type` is `ORGANIZATION`.' }),
-    project_id: attr.string({ required: true, description: 'Id of the project that holds the topic and the subscription.' }),
-    subscription_id: attr.string({ required: true, description: 'Name of the subscription the platform reads the logs from.' }),
+    integration_type: cloudBScope({
+      required: true,
+      description: 'Whether the logs of one `PROJECT` or of a whole `ORGANIZATION` are read, in any letter case.',
+    }),
+    organization_id: attr.string({
+      optional: true,
+      description: 'Id of the organisation; required when `integration_type` is `ORGANIZATION`.',
+    }),
+    project_id: attr.string({
+      required: true,
+      description: 'Id of the project that holds the topic and the subscription.',
+    }),
+    subscription_id: attr.string({
+      required: true,
+      description: 'Name of the subscription the platform reads the logs from.',
+    }),
     topic_id: attr.string({ required: true, description: 'Id of the topic the logs are published to.' }),
   },
   toData: (m) => {

@@ -7,11 +7,18 @@ export default cloudAccount({
   apiType: 'CloudCAdAl',
   status: 'standard',
   description:
-    "Feeds the platform with a CloudC tenant's directory activity log (sign-ins and directory changes), which the tenant streams to an event stream.",
+    "Feeds the platform with a CloudC tenant's directory activity log (sign-ins and directory changes), " +
+    'which the tenant streams to an event stream.',
   fields: {
     tenant_id: attr.string({ required: true, description: 'Id of the tenant (directory).' }),
-    event_stream_namespace: attr.string({ required: true, description: 'Namespace of the event stream that receives the directory activity log.' }),
-    event_stream_name: attr.string({ required: true, description: 'Name of the event stream that receives the directory activity log.' }),
+    event_stream_namespace: attr.string({
+      required: true,
+      description: 'Namespace of the event stream that receives the directory activity log.',
+    }),
+    event_stream_name: attr.string({
+      required: true,
+      description: 'Name of the event stream that receives the directory activity log.',
+    }),
     credentials: cloudCCredentials(),
   },
   toData: (m) => ({

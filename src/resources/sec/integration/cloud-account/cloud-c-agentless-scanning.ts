@@ -23,7 +23,9 @@ export default cloudAccount({
   apiType: 'CloudCAgentless',
   status: 'untyped',
   description:
-    'Scans the hosts of a CloudC subscription or tenant for vulnerabilities without agents: a scanner deployed in a scanning subscription snapshots the disks, shares its results through a blob container and reports to the platform with `server_token`.',
+    'Scans the hosts of a CloudC subscription or tenant for vulnerabilities without agents: a scanner ' +
+    'deployed in a scanning subscription snapshots the disks, shares its results through a blob ' +
+    'container and reports to the platform with `server_token`.',
   fields: {
     credentials: cloudCCredentials({ sensitiveUnlikeUpstream: true }),
     integration_level: attr.string({
@@ -33,17 +35,29 @@ export default cloudAccount({
       equal: sameIgnoringCase,
       description: 'Whether one `SUBSCRIPTION` (default) or the whole `TENANT` is scanned, in any letter case.',
     }),
-    scanning_subscription_id: attr.string({ required: true, description: 'Id of the subscription the scanner is deployed in.' }),
+    scanning_subscription_id: attr.string({
+      required: true,
+      description: 'Id of the subscription the scanner is deployed in.',
+    }),
     tenant_id: attr.string({ required: true, description: 'Id of the tenant (directory) the scanner is deployed in.' }),
-    blob_container_name: attr.string({ required: true, description: 'Name of the blob container the scanner shares its results with the platform through.' }),
-    scanning_resource_group_name: attr.string({ required: true, description: 'Name of the resource group the scanner runs in.' }),
+    blob_container_name: attr.string({
+      required: true,
+      description: 'Name of the blob container the scanner shares its results with the platform through.',
+    }),
+    scanning_resource_group_name: attr.string({
+      required: true,
+      description: 'Name of the resource group the scanner runs in.',
+    }),
     storage_account_url: attr.string({
       required: true,
       validate: [httpsUrl],
       description: 'URL of the storage account that holds the blob container, `https://<account>.blob.<cloud domain>`.',
     }),
     ...scanSettings({ frequency: 24, containers: true, hostVulnerabilities: true, queryText: '' }),
-    subscriptions_list: optionalIdList('Subscriptions to include in or exclude from the scan; unset scans every subscription in scope. Surrounding whitespace is ignored.'),
+    subscriptions_list: optionalIdList(
+      'Subscriptions to include in or exclude from the scan; unset scans every subscription in scope. ' +
+        'Surrounding whitespace is ignored.',
+    ),
     server_token: serverToken(),
     uri: serverUri(),
   },

@@ -7,7 +7,8 @@ export default cloudAccount({
   apiType: 'CloudCCfg',
   status: 'standard',
   description:
-    "Lets the platform assess the configuration of a CloudC tenant's subscriptions (compliance and posture), signing in with an application registration.",
+    "Lets the platform assess the configuration of a CloudC tenant's subscriptions (compliance and " +
+    'posture), signing in with an application registration.',
   fields: {
     tenant_id: attr.string({ required: true, description: 'Id of the tenant (directory).' }),
     credentials: cloudCCredentials(),

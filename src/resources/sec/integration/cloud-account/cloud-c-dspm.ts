@@ -1,17 +1,35 @@
 import { attr } from '../../../../schema/define.js';
 import { cloudAccount } from './family.js';
-import { cloudCCredentials, cloudCCredentialsFromWire, cloudCCredentialsToWire, httpsUrl, requiredIdList, optionalText, serverToken, unlessBlank } from './fields.js';
+import {
+  cloudCCredentials,
+  cloudCCredentialsFromWire,
+  cloudCCredentialsToWire,
+  httpsUrl,
+  requiredIdList,
+  optionalText,
+  serverToken,
+  unlessBlank,
+} from './fields.js';
 
 export default cloudAccount({
   typeName: 'sec_integration_cloud_c_dspm',
   apiType: 'CloudCDspm',
   status: 'dspm',
   description:
-    'Data security posture management for a CloudC tenant: a scanner deployed in the tenant classifies the data in its stores, keeps its results in a blob container and reports to the platform with `server_token`.',
+    'Data security posture management for a CloudC tenant: a scanner deployed in the tenant classifies ' +
+    'the data in its stores, keeps its results in a blob container and reports to the platform with ' +
+    '`server_token`.',
   fields: {
     tenant_id: attr.string({ optional: true, description: 'Id of the tenant (directory) the scanner is deployed in.' }),
-    storage_account_url: attr.string({ required: true, validate: [httpsUrl], description: 'URL of the storage account the scanner writes its results and state to.' }),
-    blob_container_name: attr.string({ required: true, description: 'Name of the blob container the scanner writes its results and state to.' }),
+    storage_account_url: attr.string({
+      required: true,
+      validate: [httpsUrl],
+      description: 'URL of the storage account the scanner writes its results and state to.',
+    }),
+    blob_container_name: attr.string({
+      required: true,
+      description: 'Name of the blob container the scanner writes its results and state to.',
+    }),
     credentials: cloudCCredentials({ sensitiveUnlikeUpstream: true }),
     regions: requiredIdList('The regions the scanner is deployed in.'),
     server_token: serverToken(),

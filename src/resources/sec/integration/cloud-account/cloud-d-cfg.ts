@@ -8,14 +8,23 @@ export default cloudAccount({
   apiType: 'CloudDCfg',
   status: 'standard',
   description:
-    "Lets the platform assess the configuration of a CloudD tenancy (compliance and posture), signing API requests as a tenancy user with that user's API signing key.",
+    'Lets the platform assess the configuration of a CloudD tenancy (compliance and posture), signing ' +
+    "API requests as a tenancy user with that user's API signing key.",
   fields: {
     credentials: block.one(
       {
         fingerprint: attr.string({
           required: true,
-          validate: [validators.matches(/^([0-9a-fA-F]{2}:){15}[0-9a-fA-F]{2}$/, 'a key fingerprint of 16 colon-separated hex pairs', ['12:34:56:78:90:ab:cd:ef:12:34:56:78:90:ab:cd:ef'])],
-          description: 'Fingerprint of the public half of the API signing key, e.g. `12:34:56:78:90:ab:cd:ef:12:34:56:78:90:ab:cd:ef`.',
+          validate: [
+            validators.matches(
+              /^([0-9a-fA-F]{2}:){15}[0-9a-fA-F]{2}$/,
+              'a key fingerprint of 16 colon-separated hex pairs',
+              ['12:34:56:78:90:ab:cd:ef:12:34:56:78:90:ab:cd:ef'],
+            ),
+          ],
+          description:
+            'Fingerprint of the public half of the API signing key, e.g. ' +
+            '`12:34:56:78:90:ab:cd:ef:12:34:56:78:90:ab:cd:ef`.',
         }),
         private_key: attr.string({
           optional: true,
@@ -23,7 +32,9 @@ export default cloudAccount({
           writeOnlyTwin: { required: true },
           masked: true,
           validate: [pemPrivateKey],
-          description: 'Private half of the API signing key (PEM). The platform never returns it, so a change made outside Terraform is not detected.',
+          description:
+            'Private half of the API signing key (PEM). The platform never returns it, so a change made ' +
+            'outside Terraform is not detected.',
         }),
       },
       { required: true, description: "The user's API signing key." },
@@ -44,7 +55,12 @@ export default cloudAccount({
     };
   },
   fromData: (data, own) => ({
-    credentials: [{ fingerprint: data.credentials.fingerprint, private_key: keptSecret(data.credentials.privateKey, own?.credentials[0]?.private_key) }],
+    credentials: [
+      {
+        fingerprint: data.credentials.fingerprint,
+        private_key: keptSecret(data.credentials.privateKey, own?.credentials[0]?.private_key),
+      },
+    ],
     home_region: data.homeRegion,
     tenant_id: data.tenantId,
     tenant_name: data.tenantName,

@@ -5,9 +5,17 @@
  * and its own `data` fields.
  */
 import { SEC_NAME } from '../../limits.js';
-import { attr, resourceSchema, validators, type BlockDef, type ConfigModelOf, type Fields, type ModelOf } from '../../../../schema/define.js';
+import {
+  attr,
+  resourceSchema,
+  validators,
+  type BlockDef,
+  type ConfigModelOf,
+  type Fields,
+  type ModelOf,
+} from '../../../../schema/define.js';
 import { resource, type OpContext, type ResourceDef } from '../../../../engine/contracts.js';
-import { DiagnosticError, Diagnostics } from '../../../../engine/diagnostics.js';
+import { DiagnosticError, type Diagnostics } from '../../../../engine/diagnostics.js';
 import type { SecClient } from '../../../../clients/sec/index.js';
 import type { Integration } from '../../../../clients/sec/integration.js';
 import { idIdentity } from '../../../shared/identity.js';
@@ -23,7 +31,10 @@ const baseFields = {
     // Each attempt may wait up to 10 s before the next; 20 bounds an apply to a few minutes.
     validate: [validators.intBetween(0, 20)],
     description:
-      'How many times the create request may be sent (0 and 1 both mean once). It is repeated when the platform declines it as busy or rate-limited (HTTP 429 or 503, honouring `Retry-After`). A create whose answer is lost is never repeated blindly: the provider first looks for an integration of this type and name and adopts it. Not sent to the platform.',
+      'How many times the create request may be sent (0 and 1 both mean once). It is repeated when the ' +
+      'platform declines it as busy or rate-limited (HTTP 429 or 503, honouring `Retry-After`). A ' +
+      'create whose answer is lost is never repeated blindly: the provider first looks for an ' +
+      'integration of this type and name and adopts it. Not sent to the platform.',
   }),
 };
 
@@ -31,11 +42,25 @@ const statusFields = {
   enabled: attr.bool({ optional: true, default: true, description: 'Whether the integration is active.' }),
   intg_guid: attr.string({ computed: true, description: 'The integration GUID (the same as `id`).' }),
   integration_guid: attr.string({ computed: true, description: 'The integration GUID (the same as `id`).' }),
-  created_or_updated_time: attr.string({ computed: true, volatile: true, description: 'When the integration was last created or changed.' }),
-  created_or_updated_by: attr.string({ computed: true, volatile: true, description: 'Who last created or changed the integration.' }),
+  created_or_updated_time: attr.string({
+    computed: true,
+    volatile: true,
+    description: 'When the integration was last created or changed.',
+  }),
+  created_or_updated_by: attr.string({
+    computed: true,
+    volatile: true,
+    description: 'Who last created or changed the integration.',
+  }),
   type_name: attr.string({ computed: true, description: 'The platform type of the integration.' }),
-  org_level: attr.bool({ computed: true, description: 'Whether the integration belongs to the organisation rather than one account.' }),
-  is_org: attr.bool({ computed: true, description: 'Whether the integration belongs to the organisation rather than one account.' }),
+  org_level: attr.bool({
+    computed: true,
+    description: 'Whether the integration belongs to the organisation rather than one account.',
+  }),
+  is_org: attr.bool({
+    computed: true,
+    description: 'Whether the integration belongs to the organisation rather than one account.',
+  }),
 };
 type StatusFields = typeof statusFields;
 
@@ -115,7 +140,8 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     if (i.type !== spec.apiType) {
       throw new DiagnosticError(
         'Wrong integration type',
-        `The cloud account integration ${i.intgGuid} is of type ${JSON.stringify(i.type)} and cannot be managed as ${spec.typeName}. Use the resource type that matches it.`,
+        `The cloud account integration ${i.intgGuid} is of type ${JSON.stringify(i.type)} and cannot be ` +
+          `managed as ${spec.typeName}. Use the resource type that matches it.`,
       );
     }
     const status: Record<keyof StatusFields, unknown> = {
@@ -132,8 +158,8 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     for (const name of Object.keys(shape)) out[name] = status[name as keyof StatusFields];
     // Scanners: a platform that leaves the token out of a read keeps the one Terraform holds
     // (undefined keeps the current value).
-    if (hasField('server_token')) out['server_token'] = i.serverToken?.serverToken || undefined;
-    if (hasField('uri')) out['uri'] = i.serverToken?.uri || undefined;
+    if (hasField('server_token')) out.server_token = i.serverToken?.serverToken || undefined;
+    if (hasField('uri')) out.uri = i.serverToken?.uri || undefined;
     return { ...out, ...spec.fromData(i.data as CloudAccountData<T>, own(m)) } as Partial<Model>;
   };
 
@@ -153,7 +179,14 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     identity: idIdentity('The integration GUID.'),
     // The API lists the integrations of one type.
     list: {
-      schema: resourceSchema({}, { description: `Lists every integration of this type (\`${spec.apiType}\`); the API lists one type at a time and offers no other filter.` }),
+      schema: resourceSchema(
+        {},
+        {
+          description:
+            `Lists every integration of this type (\`${spec.apiType}\`); the API lists one ` +
+            `type at a time and offers no other filter.`,
+        },
+      ),
       list: (_filters, ctx) => integrationsOfThisType(null, ctx),
       displayName: (m) => common(m).name!,
     },
@@ -165,7 +198,8 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     findCreated: {
       key: 'its integration type and name',
       uniqueKey: false,
-      describe: (plan) => `the ${spec.typeName} integration (type ${spec.apiType}) named ${JSON.stringify(common(plan).name)}`,
+      describe: (plan) =>
+        `the ${spec.typeName} integration (type ${spec.apiType}) named ${JSON.stringify(common(plan).name)}`,
       list: (plan, ctx) => integrationsOfThisType(plan, ctx),
       holdsKey: (plan, found) => common(found as Model).name === common(plan).name,
       importId: (found) => guidOf(found as Model),
@@ -179,6 +213,11 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     async delete(prior, ctx) {
       await ctx.client.cloudAccounts.delete(guidOf(prior), calls(ctx.signal));
     },
-    ...(spec.validate ? { validate: (config: ConfigModelOf<AllFields<S, F>>, diags: Diagnostics) => spec.validate!(config as unknown as ConfigModelOf<F>, diags) } : {}),
+    ...(spec.validate
+      ? {
+          validate: (config: ConfigModelOf<AllFields<S, F>>, diags: Diagnostics) =>
+            spec.validate!(config as unknown as ConfigModelOf<F>, diags),
+        }
+      : {}),
   });
 }

@@ -6,7 +6,12 @@
 import { attr, block, validators, type Validator } from '../../../../schema/define.js';
 import type { Diagnostics } from '../../../../engine/diagnostics.js';
 import { attrStep, indexStep } from '../../../../schema/path.js';
-import { decodeAccountMappings, encodeAccountMappings, joinWireList, splitWireList } from '../../../../clients/sec/account-mappings.js';
+import {
+  decodeAccountMappings,
+  encodeAccountMappings,
+  joinWireList,
+  splitWireList,
+} from '../../../../clients/sec/account-mappings.js';
 import { sentSecret } from '../../../shared/secrets.js';
 import * as forms from '../../../../schema/forms.js';
 
@@ -25,14 +30,18 @@ export function anyCaseOneOf(...allowed: string[]): Validator<string> {
     // Another letter case too: the configured spelling must survive the platform's upper case.
     samples: [...allowed, allowed[0]!.toLowerCase()],
     check: (value) =>
-      allowed.includes(value.toUpperCase()) ? undefined : `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')} (any letter case), got ${JSON.stringify(value)}`,
+      allowed.includes(value.toUpperCase())
+        ? undefined
+        : `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')} (any letter case), got ` +
+          `${JSON.stringify(value)}`,
   };
 }
 
 export const sameIgnoringCase = (a: string, b: string): boolean => a.toUpperCase() === b.toUpperCase();
 
 /** Lists compared element by element with surrounding whitespace ignored (the platform trims). */
-const sameTrimmedList = (a: string[], b: string[]): boolean => a.length === b.length && a.every((value, i) => value.trim() === b[i]?.trim());
+const sameTrimmedList = (a: string[], b: string[]): boolean =>
+  a.length === b.length && a.every((value, i) => value.trim() === b[i]?.trim());
 
 /** A PEM private key (one rule for every key argument). */
 export const pemPrivateKey = forms.pemPrivateKey;
@@ -41,7 +50,8 @@ export const pemPrivateKey = forms.pemPrivateKey;
 // Reading what the platform returns
 
 /** A secret the platform answers blank: the model's own value (plan or prior state) or, after an import, null. */
-export const keptSecret = (wire: string | undefined, own: string | null | undefined): string | null => (wire ? wire : (own ?? null));
+export const keptSecret = (wire: string | undefined, own: string | null | undefined): string | null =>
+  wire ? wire : (own ?? null);
 
 /**
  * An optional value the platform omits when it is blank: absent reads as null, unless the
@@ -61,7 +71,8 @@ export function optionalJoinedList(wire: string | undefined, own: string[] | nul
 export const unlessBlank = (value: string | null | undefined): string | undefined => (value ? value : undefined);
 
 /** An optional list sent joined, only when it has items. */
-export const joinedUnlessEmpty = (items: string[] | null | undefined): string | undefined => (items && items.length > 0 ? joinWireList(items) : undefined);
+export const joinedUnlessEmpty = (items: string[] | null | undefined): string | undefined =>
+  items && items.length > 0 ? joinWireList(items) : undefined;
 
 // ---------------------------------------------------------------------------------------------
 // Shared attributes
@@ -70,8 +81,14 @@ export const joinedUnlessEmpty = (items: string[] | null | undefined): string | 
 export function roleCredentials(options: { required: boolean; description?: string }) {
   return block.one(
     {
-      role_arn: attr.string({ required: true, description: 'ARN of the cross-account role the platform assumes in the account.' }),
-      external_id: attr.string({ required: true, description: "External id the role's trust policy requires of the platform." }),
+      role_arn: attr.string({
+        required: true,
+        description: 'ARN of the cross-account role the platform assumes in the account.',
+      }),
+      external_id: attr.string({
+        required: true,
+        description: "External id the role's trust policy requires of the platform.",
+      }),
     },
     { required: options.required, description: options.description ?? 'The cross-account role the platform assumes.' },
   );
@@ -81,28 +98,59 @@ export function roleCredentials(options: { required: boolean; description?: stri
 export function accessKeyCredentials() {
   return block.one(
     {
-      access_key_id: attr.string({ required: true, description: 'Id of the access key of the user the platform acts as.' }),
+      access_key_id: attr.string({
+        required: true,
+        description: 'Id of the access key of the user the platform acts as.',
+      }),
       secret_access_key: attr.string({
         optional: true,
         sensitive: true,
         writeOnlyTwin: { required: true },
         masked: true,
-        description: 'Secret of the access key. The platform never returns it, so a change made outside Terraform is not detected.',
+        description:
+          'Secret of the access key. The platform never returns it, so a change made outside Terraform ' +
+          'is not detected.',
       }),
     },
     { required: true, description: 'The access key the platform reads the account with.' },
   );
 }
 
-const privateKeyDescription = 'Private key of the service-account key (PEM). The platform never returns it, so a change made outside Terraform is not detected.';
+const privateKeyDescription =
+  'Private key of the service-account key (PEM). The platform never returns it, so a change made outside ' +
+  'Terraform is not detected.';
 
 const cloudBKeyFields = (privateKeyIdSecret: boolean) => ({
-  client_id: attr.string({ required: true, description: 'Client id of the service account (`client_id` in the key file).' }),
-  client_email: attr.string({ required: true, validate: [emailAddress], description: 'E-mail address of the service account (`client_email` in the key file).' }),
+  client_id: attr.string({
+    required: true,
+    description: 'Client id of the service account (`client_id` in the key file).',
+  }),
+  client_email: attr.string({
+    required: true,
+    validate: [emailAddress],
+    description: 'E-mail address of the service account (`client_email` in the key file).',
+  }),
   private_key_id: privateKeyIdSecret
-    ? attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, masked: true, description: 'Id of the service-account key (`private_key_id` in the key file).' })
-    : attr.string({ required: true, masked: true, description: 'Id of the service-account key (`private_key_id` in the key file).' }),
-  private_key: attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, masked: true, validate: [pemPrivateKey], description: privateKeyDescription }),
+    ? attr.string({
+        optional: true,
+        sensitive: true,
+        writeOnlyTwin: { required: true },
+        masked: true,
+        description: 'Id of the service-account key (`private_key_id` in the key file).',
+      })
+    : attr.string({
+        required: true,
+        masked: true,
+        description: 'Id of the service-account key (`private_key_id` in the key file).',
+      }),
+  private_key: attr.string({
+    optional: true,
+    sensitive: true,
+    writeOnlyTwin: { required: true },
+    masked: true,
+    validate: [pemPrivateKey],
+    description: privateKeyDescription,
+  }),
 });
 
 const cloudBKeyDescription = 'The service-account key the platform reads with (the fields of its JSON key file).';
@@ -124,7 +172,9 @@ export const cloudBScannerCredentials = () =>
         optional: true,
         computed: true,
         validate: [httpsUrl],
-        description: "Token endpoint of the key (`token_uri` in the key file). When unset, the platform uses the cloud's standard endpoint.",
+        description:
+          'Token endpoint of the key (`token_uri` in the key file). When unset, the platform uses the ' +
+          "cloud's standard endpoint.",
       }),
     },
     { required: true, description: cloudBKeyDescription },
@@ -137,14 +187,19 @@ export const cloudBScannerCredentials = () =>
 export function cloudCCredentials(options: { sensitiveUnlikeUpstream?: boolean } = {}) {
   return block.one(
     {
-      client_id: attr.string({ required: true, description: 'Application (client) id of the registration the platform signs in as.' }),
+      client_id: attr.string({
+        required: true,
+        description: 'Application (client) id of the registration the platform signs in as.',
+      }),
       client_secret: attr.string({
         optional: true,
         sensitive: true,
         writeOnlyTwin: { required: true },
         masked: true,
         ...options,
-        description: 'Client secret of the registration. The platform never returns it, so a change made outside Terraform is not detected.',
+        description:
+          'Client secret of the registration. The platform never returns it, so a change made outside ' +
+          'Terraform is not detected.',
       }),
     },
     { required: true, description: 'The application registration the platform signs in as.' },
@@ -153,21 +208,50 @@ export function cloudCCredentials(options: { sensitiveUnlikeUpstream?: boolean }
 
 /** The CloudB scope (`PROJECT` or `ORGANIZATION`), any case; upper-cased for the platform. */
 export function cloudBScope(options: { description: string; required: boolean }) {
-  const common = { validate: [anyCaseOneOf('PROJECT', 'ORGANIZATION')], equal: sameIgnoringCase, description: options.description };
-  return options.required ? attr.string({ required: true, ...common }) : attr.string({ optional: true, default: 'PROJECT', ...common });
+  const common = {
+    validate: [anyCaseOneOf('PROJECT', 'ORGANIZATION')],
+    equal: sameIgnoringCase,
+    description: options.description,
+  };
+  return options.required
+    ? attr.string({ required: true, ...common })
+    : attr.string({ optional: true, default: 'PROJECT', ...common });
 }
 
 /** Schedule and scope of an agentless scanner; CloudA states its own defaults (and requires the frequency). */
-export function scanSettings(defaults: { frequency?: number; containers: boolean; hostVulnerabilities: boolean; queryText?: string }) {
+export function scanSettings(defaults: {
+  frequency?: number;
+  containers: boolean;
+  hostVulnerabilities: boolean;
+  queryText?: string;
+}) {
   // The platform publishes no maximum; a year bounds it (as the emulator does).
   const frequency = { validate: [validators.intBetween(1, 8760)], description: 'How often a scan runs, in hours.' };
   return {
     scan_frequency:
-      defaults.frequency === undefined ? attr.number({ required: true, ...frequency }) : attr.number({ optional: true, default: defaults.frequency, ...frequency }),
-    scan_containers: attr.bool({ optional: true, default: defaults.containers, description: 'Whether container images found on the hosts are scanned.' }),
-    scan_host_vulnerabilities: attr.bool({ optional: true, default: defaults.hostVulnerabilities, description: 'Whether hosts are scanned for vulnerabilities.' }),
-    scan_multi_volume: attr.bool({ optional: true, default: false, description: 'Whether secondary volumes are scanned too (`false`: root volumes only).' }),
-    scan_stopped_instances: attr.bool({ optional: true, default: true, description: 'Whether stopped instances are scanned.' }),
+      defaults.frequency === undefined
+        ? attr.number({ required: true, ...frequency })
+        : attr.number({ optional: true, default: defaults.frequency, ...frequency }),
+    scan_containers: attr.bool({
+      optional: true,
+      default: defaults.containers,
+      description: 'Whether container images found on the hosts are scanned.',
+    }),
+    scan_host_vulnerabilities: attr.bool({
+      optional: true,
+      default: defaults.hostVulnerabilities,
+      description: 'Whether hosts are scanned for vulnerabilities.',
+    }),
+    scan_multi_volume: attr.bool({
+      optional: true,
+      default: false,
+      description: 'Whether secondary volumes are scanned too (`false`: root volumes only).',
+    }),
+    scan_stopped_instances: attr.bool({
+      optional: true,
+      default: true,
+      description: 'Whether stopped instances are scanned.',
+    }),
     query_text: attr.string({
       optional: true,
       ...(defaults.queryText === undefined ? {} : { default: defaults.queryText }),
@@ -226,40 +310,71 @@ export const serverToken = () =>
     sensitiveUnlikeUpstream: true,
     description: 'The token the scanner authenticates to the platform with.',
   });
-export const serverUri = () => attr.string({ computed: true, description: 'The platform endpoint the scanner reports to.' });
+export const serverUri = () =>
+  attr.string({ computed: true, description: 'The platform endpoint the scanner reports to.' });
 
 /** A list of ids the platform needs at least one of; trimmed for the platform, blank entries refused. */
 export const requiredIdList = (description: string, options: { mayBeEmpty?: boolean } = {}) =>
-  attr.stringList({ required: true, validate: options.mayBeEmpty ? [] : [validators.nonEmpty()], equal: sameTrimmedList, description });
+  attr.stringList({
+    required: true,
+    validate: options.mayBeEmpty ? [] : [validators.nonEmpty()],
+    equal: sameTrimmedList,
+    description,
+  });
 
 /** An optional list of ids; trimmed for the platform, blank entries refused. */
-export const optionalIdList = (description: string) => attr.stringList({ optional: true, equal: sameTrimmedList, description });
+export const optionalIdList = (description: string) =>
+  attr.stringList({ optional: true, equal: sameTrimmedList, description });
 
 // ---------------------------------------------------------------------------------------------
 // Organisation account mappings (CloudA trail and org agentless scanning, sec.md §2.13)
 
 const mappingFields = {
-  default_platform_account: attr.string({ required: true, description: 'The platform account that receives every cloud account no mapping names.' }),
+  default_platform_account: attr.string({
+    required: true,
+    description: 'The platform account that receives every cloud account no mapping names.',
+  }),
   mapping: block.set(
     {
-      platform_account: attr.string({ required: true, description: 'The platform account that receives the cloud accounts below.' }),
-      cloud_a_accounts: attr.stringSet({ required: true, validate: [validators.nonEmpty()], description: 'Ids of the cloud accounts mapped to this platform account.' }),
+      platform_account: attr.string({
+        required: true,
+        description: 'The platform account that receives the cloud accounts below.',
+      }),
+      cloud_a_accounts: attr.stringSet({
+        required: true,
+        validate: [validators.nonEmpty()],
+        description: 'Ids of the cloud accounts mapped to this platform account.',
+      }),
     },
-    { min: 1, description: 'Cloud accounts mapped to one platform account; repeat the block for each platform account.' },
+    {
+      min: 1,
+      description: 'Cloud accounts mapped to one platform account; repeat the block for each platform account.',
+    },
   ),
 };
 
-const mappingDescription = 'How the cloud accounts of the organisation are spread over the platform accounts of a platform organisation.';
+const mappingDescription =
+  'How the cloud accounts of the organisation are spread over the platform accounts of a platform organisation.';
 
 /** The trail's mapping: one block at most (a LIST with max_items 1). */
 export const orgAccountMappingsOne = () => block.one(mappingFields, { description: mappingDescription });
 
-/** Org agentless scanning declares the block without a limit; only one is meaningful (checked in `validateOrgAccountMappings`). */
-export const orgAccountMappingsList = () => block.list(mappingFields, { description: `${mappingDescription} At most one block.` });
+/**
+ * Org agentless scanning declares the block without a limit; only one is meaningful (checked in
+ * `validateOrgAccountMappings`).
+ */
+export const orgAccountMappingsList = () =>
+  block.list(mappingFields, { description: `${mappingDescription} At most one block.` });
 
-type MappingModel = { default_platform_account: string; mapping: { platform_account: string; cloud_a_accounts: string[] }[] };
+type MappingModel = {
+  default_platform_account: string;
+  mapping: { platform_account: string; cloud_a_accounts: string[] }[];
+};
 /** The same, as validation sees it: values not known yet are `undefined`. */
-type MappingConfig = { default_platform_account?: string | undefined; mapping?: { platform_account?: string | undefined; cloud_a_accounts?: string[] | null | undefined }[] | undefined };
+type MappingConfig = {
+  default_platform_account?: string | undefined;
+  mapping?: { platform_account?: string | undefined; cloud_a_accounts?: string[] | null | undefined }[] | undefined;
+};
 
 export function mappingsToWire(blocks: MappingModel[]): string | undefined {
   const first = blocks[0];
@@ -277,7 +392,10 @@ export function mappingsFromWire(file: string | undefined): MappingModel[] {
   return [
     {
       default_platform_account: decoded.defaultPlatformAccount,
-      mapping: Object.entries(decoded.mappings).map(([platformAccount, ids]) => ({ platform_account: platformAccount, cloud_a_accounts: [...ids] })),
+      mapping: Object.entries(decoded.mappings).map(([platformAccount, ids]) => ({
+        platform_account: platformAccount,
+        cloud_a_accounts: [...ids],
+      })),
     },
   ];
 }
@@ -290,7 +408,12 @@ export function validateOrgAccountMappings(blocks: readonly MappingConfig[] | un
   if (!blocks) return;
   const at = [attrStep('org_account_mappings')];
   if (blocks.length > 1) {
-    diags.error('Too many org_account_mappings blocks', 'The platform keeps one account mapping per integration: write a single `org_account_mappings` block and list every mapping inside it.', at);
+    diags.error(
+      'Too many org_account_mappings blocks',
+      'The platform keeps one account mapping per integration: write a single `org_account_mappings` ' +
+        'block and list every mapping inside it.',
+      at,
+    );
   }
   blocks.forEach((b, index) => {
     const here = [...at, indexStep(index), attrStep('mapping')];
@@ -299,14 +422,24 @@ export function validateOrgAccountMappings(blocks: readonly MappingConfig[] | un
     for (const m of b.mapping ?? []) {
       if (m.platform_account) {
         if (platformAccounts.has(m.platform_account)) {
-          diags.error('Duplicate platform account', `The platform account ${JSON.stringify(m.platform_account)} appears in more than one \`mapping\` block; list all its cloud accounts in one block.`, here);
+          diags.error(
+            'Duplicate platform account',
+            `The platform account ${JSON.stringify(m.platform_account)} appears in more than one ` +
+              `\`mapping\` block; list all its cloud accounts in one block.`,
+            here,
+          );
         }
         platformAccounts.add(m.platform_account);
       }
       for (const id of m.cloud_a_accounts ?? []) {
         const other = owners.get(id);
         if (other !== undefined && m.platform_account !== undefined && other !== m.platform_account) {
-          diags.error('Cloud account mapped twice', `The cloud account ${JSON.stringify(id)} is mapped to both ${JSON.stringify(other)} and ${JSON.stringify(m.platform_account)}.`, here);
+          diags.error(
+            'Cloud account mapped twice',
+            `The cloud account ${JSON.stringify(id)} is mapped to both ${JSON.stringify(other)} and ` +
+              `${JSON.stringify(m.platform_account)}.`,
+            here,
+          );
         }
         if (m.platform_account !== undefined) owners.set(id, m.platform_account);
       }
@@ -317,8 +450,18 @@ export function validateOrgAccountMappings(blocks: readonly MappingConfig[] | un
 // ---------------------------------------------------------------------------------------------
 // Credential blocks ↔ wire
 
-type CloudBCredentialModel = { client_id: string; client_email: string; private_key_id: string | null; private_key: string | null };
-type CloudBCredentialWire = { clientId: string; clientEmail: string; privateKeyId?: string | undefined; privateKey?: string | undefined };
+type CloudBCredentialModel = {
+  client_id: string;
+  client_email: string;
+  private_key_id: string | null;
+  private_key: string | null;
+};
+type CloudBCredentialWire = {
+  clientId: string;
+  clientEmail: string;
+  privateKeyId?: string | undefined;
+  privateKey?: string | undefined;
+};
 
 export const cloudBCredentialsToWire = (c: CloudBCredentialModel): CloudBCredentialWire => ({
   clientId: c.client_id,
@@ -327,7 +470,10 @@ export const cloudBCredentialsToWire = (c: CloudBCredentialModel): CloudBCredent
   privateKey: sentSecret(c.private_key),
 });
 
-export const cloudBCredentialsFromWire = (d: CloudBCredentialWire, own: Partial<CloudBCredentialModel> | undefined) => ({
+export const cloudBCredentialsFromWire = (
+  d: CloudBCredentialWire,
+  own: Partial<CloudBCredentialModel> | undefined,
+) => ({
   client_id: d.clientId,
   client_email: d.clientEmail,
   private_key_id: keptSecret(d.privateKeyId, own?.private_key_id),
@@ -336,23 +482,38 @@ export const cloudBCredentialsFromWire = (d: CloudBCredentialWire, own: Partial<
 
 type CloudCCredentialModel = { client_id: string; client_secret: string | null };
 
-export const cloudCCredentialsToWire = (c: CloudCCredentialModel) => ({ clientId: c.client_id, clientSecret: sentSecret(c.client_secret) });
+export const cloudCCredentialsToWire = (c: CloudCCredentialModel) => ({
+  clientId: c.client_id,
+  clientSecret: sentSecret(c.client_secret),
+});
 
-export const cloudCCredentialsFromWire = (d: { clientId: string; clientSecret?: string | undefined }, own: Partial<CloudCCredentialModel> | undefined) => ({
+export const cloudCCredentialsFromWire = (
+  d: { clientId: string; clientSecret?: string | undefined },
+  own: Partial<CloudCCredentialModel> | undefined,
+) => ({
   client_id: d.clientId,
   client_secret: keptSecret(d.clientSecret, own?.client_secret),
 });
 
 /** A CloudB scope as the platform wants it. */
-export const upperScope = <T extends string>(value: string | null, fallback: T): T => (value ?? fallback).toUpperCase() as T;
+export const upperScope = <T extends string>(value: string | null, fallback: T): T =>
+  (value ?? fallback).toUpperCase() as T;
 
 /**
  * An organisation-level CloudB log integration needs the organisation (the platform refuses it
  * otherwise); judged once both values are known.
  */
-export function validateOrganizationScope(integrationType: string | null | undefined, organizationId: string | null | undefined, diags: Diagnostics): void {
+export function validateOrganizationScope(
+  integrationType: string | null | undefined,
+  organizationId: string | null | undefined,
+  diags: Diagnostics,
+): void {
   if (integrationType?.toUpperCase() !== 'ORGANIZATION' || organizationId === undefined) return;
   if (organizationId === null || organizationId.trim() === '') {
-    diags.error('Missing organization_id', '`organization_id` must name the organisation when `integration_type` is `ORGANIZATION`.', [attrStep('organization_id')]);
+    diags.error(
+      'Missing organization_id',
+      '`organization_id` must name the organisation when `integration_type` is `ORGANIZATION`.',
+      [attrStep('organization_id')],
+    );
   }
 }

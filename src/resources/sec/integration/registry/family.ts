@@ -5,7 +5,16 @@
  * member module declares only its registry type and its own `data` fields.
  */
 import { SEC_NAME } from '../../limits.js';
-import { attr, block, resourceSchema, validators, type BlockDef, type ConfigModelOf, type Fields, type ModelOf } from '../../../../schema/define.js';
+import {
+  attr,
+  block,
+  resourceSchema,
+  validators,
+  type BlockDef,
+  type ConfigModelOf,
+  type Fields,
+  type ModelOf,
+} from '../../../../schema/define.js';
 import { resource, type OpContext, type ResourceDef } from '../../../../engine/contracts.js';
 import { DiagnosticError, type Diagnostics } from '../../../../engine/diagnostics.js';
 import type { SecClient } from '../../../../clients/sec/index.js';
@@ -20,12 +29,30 @@ import { idIdentity, noFilters } from '../../../shared/identity.js';
 const commonFields = {
   id: attr.sdkId('The integration GUID (the same as `intg_guid`).'),
   name: attr.string({ required: true, validate: [SEC_NAME], description: 'The integration name.' }),
-  enabled: attr.bool({ optional: true, default: true, description: 'State of the integration: whether the platform uses it.' }),
+  enabled: attr.bool({
+    optional: true,
+    default: true,
+    description: 'State of the integration: whether the platform uses it.',
+  }),
   intg_guid: attr.string({ computed: true, description: 'The unique identifier of the integration.' }),
-  org_level: attr.bool({ computed: true, description: 'Whether the integration belongs to the organization rather than one account.' }),
-  type_name: attr.string({ computed: true, description: 'The platform type of the integration (`ContVulnCfg` for every registry and scanner).' }),
-  created_or_updated_by: attr.string({ computed: true, volatile: true, description: 'Who last created or changed the integration.' }),
-  created_or_updated_time: attr.string({ computed: true, volatile: true, description: 'When the integration was last created or changed.' }),
+  org_level: attr.bool({
+    computed: true,
+    description: 'Whether the integration belongs to the organization rather than one account.',
+  }),
+  type_name: attr.string({
+    computed: true,
+    description: 'The platform type of the integration (`ContVulnCfg` for every registry and scanner).',
+  }),
+  created_or_updated_by: attr.string({
+    computed: true,
+    volatile: true,
+    description: 'Who last created or changed the integration.',
+  }),
+  created_or_updated_time: attr.string({
+    computed: true,
+    volatile: true,
+    description: 'When the integration was last created or changed.',
+  }),
 };
 
 /**
@@ -36,7 +63,10 @@ export const scannerFields = {
   server_token: attr.string({
     computed: true,
     sensitive: true,
-    description: 'The access token the scanner authenticates to the platform with. A credential, so it is marked sensitive: an `output` that shows it must set `sensitive = true`; Terraform refuses it otherwise.',
+    description:
+      'The access token the scanner authenticates to the platform with. A credential, so it is marked ' +
+      'sensitive: an `output` that shows it must set `sensitive = true`; Terraform refuses it ' +
+      'otherwise.',
   }),
   server_uri: attr.string({ computed: true, description: 'Where to download the scanner from.' }),
 };
@@ -89,7 +119,8 @@ export function containerRegistry<F extends Fields, T extends RegistryType>(
     if (data.registryType !== spec.registryType) {
       throw new DiagnosticError(
         'Wrong container registry type',
-        `The integration ${r.intgGuid} cannot be managed as ${spec.typeName}: it is of registry type ${JSON.stringify(data.registryType)}. Use the resource type that matches the integration.`,
+        `The integration ${r.intgGuid} cannot be managed as ${spec.typeName}: it is of registry type ` +
+          `${JSON.stringify(data.registryType)}. Use the resource type that matches the integration.`,
       );
     }
     return {
@@ -142,7 +173,10 @@ export function containerRegistry<F extends Fields, T extends RegistryType>(
       return fromApi(await ctx.client.containerRegistries.get(guidOf(prior), { signal: ctx.signal }), prior);
     },
     async update(plan, prior, ctx) {
-      return fromApi(await ctx.client.containerRegistries.update(guidOf(prior), toApi(plan), { signal: ctx.signal }), prior);
+      return fromApi(
+        await ctx.client.containerRegistries.update(guidOf(prior), toApi(plan), { signal: ctx.signal }),
+        prior,
+      );
     },
     async delete(prior, ctx) {
       await ctx.client.containerRegistries.delete(guidOf(prior), { signal: ctx.signal });
@@ -159,14 +193,16 @@ const imageCount = validators.oneOf(5, 10, 15);
 const scanCount = validators.intBetween(1, 10_000);
 
 /** Surrounding whitespace is not significant: the platform gets (and returns) trimmed values. */
-const trimmedEqual = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x.trim() === b[i]?.trim());
+const trimmedEqual = (a: string[], b: string[]) =>
+  a.length === b.length && a.every((x, i) => x.trim() === b[i]?.trim());
 
 export const limitByTags = () =>
   attr.stringList({
     optional: true,
     equal: trimmedEqual,
     description:
-      'Image tags to limit the assessment to (images with a matching tag). With `limit_by_label` as well, an image must match both. Surrounding whitespace is ignored.',
+      'Image tags to limit the assessment to (images with a matching tag). With `limit_by_label` as ' +
+      'well, an image must match both. Surrounding whitespace is ignored.',
   });
 
 export const limitByRepositories = () =>
@@ -184,7 +220,8 @@ export const limitByLabel = () =>
     },
     {
       description:
-        'Image labels to limit the assessment to. Repeat the block with the same `key` to accept several values of one label. With `limit_by_tags` as well, an image must match both.',
+        'Image labels to limit the assessment to. Repeat the block with the same `key` to accept several ' +
+        'values of one label. With `limit_by_tags` as well, an image must match both.',
     },
   );
 
@@ -197,7 +234,11 @@ export const limitNumImgs = () =>
   });
 
 export const nonOsPackageSupport = () =>
-  attr.bool({ optional: true, default: true, description: 'Whether program-language packages are scanned too, besides operating-system packages.' });
+  attr.bool({
+    optional: true,
+    default: true,
+    description: 'Whether program-language packages are scanned too, besides operating-system packages.',
+  });
 
 export { scanCount };
 
@@ -226,7 +267,8 @@ interface ImageLimitsData {
 // ---- Mapping helpers --------------------------------------------------------------------------
 
 /** A configured list as the platform wants it: trimmed, or left out when not configured. */
-export const trimmedList = (values: string[] | null): string[] | undefined => (values === null ? undefined : values.map((v) => v.trim()));
+export const trimmedList = (values: string[] | null): string[] | undefined =>
+  values === null ? undefined : values.map((v) => v.trim());
 
 /**
  * A list the platform returns empty when it was not configured. Null matches an unset attribute;
@@ -241,7 +283,10 @@ export function listFromApi(values: readonly string[], prior: string[] | null | 
 export const keyValuesToApi = (pairs: { key: string | null; value: string | null }[]): Record<string, string>[] =>
   pairs.map((p) => ({ [p.key ?? '']: p.value ?? '' }));
 
-/** The platform's list of single-entry maps → label-style blocks (a map with several entries yields several blocks). */
+/**
+ * The platform's list of single-entry maps → label-style blocks (a map with several entries yields
+ * several blocks).
+ */
 export const keyValuesFromApi = (maps: readonly Record<string, string>[]): { key: string; value: string }[] =>
   maps.flatMap((m) => Object.entries(m).map(([key, value]) => ({ key, value })));
 

@@ -7,14 +7,16 @@ export default containerRegistry({
   typeName: 'sec_integration_inline_scanner',
   registryType: 'INLINE_SCANNER',
   description:
-    'An inline scanner: a scanner you run in your build pipelines, which assesses images before they are pushed. The platform issues the token the scanner reports with (`server_token`, sent to `server_uri`).',
+    'An inline scanner: a scanner you run in your build pipelines, which assesses images before they are ' +
+    'pushed. The platform issues the token the scanner reports with (`server_token`, sent to ' +
+    '`server_uri`).',
   fields: {
     identifier_tag: block.set(
       {
         key: attr.string({ required: true, description: 'Tag key.' }),
         value: attr.string({ required: true, description: 'Tag value.' }),
       },
-      { description: 'Tags that identify this scanner\'s results, as key/value pairs.' },
+      { description: "Tags that identify this scanner's results, as key/value pairs." },
     ),
     limit_num_scan: attr.number({
       optional: true,

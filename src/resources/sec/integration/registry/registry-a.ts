@@ -2,17 +2,33 @@ import { attr, block, type ModelOf } from '../../../../schema/define.js';
 import { attrStep, indexStep } from '../../../../schema/path.js';
 import { DiagnosticError } from '../../../../engine/diagnostics.js';
 import type { RegistryAAuthType } from '../../../../clients/sec/container-registries.js';
-import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonOsPackageSupport, unlessBlank } from './family.js';
+import {
+  containerRegistry,
+  imageLimitFields,
+  imageLimitsFromApi,
+  imageLimitsToApi,
+  nonOsPackageSupport,
+  unlessBlank,
+} from './family.js';
 import { sentSecret } from '../../../shared/secrets.js';
 
 const credentialFields = {
   role_arn: attr.string({
     optional: true,
     description:
-      'Role authentication: the resource name of the role with permission to read the registry. Use with `external_id`. Switching between role and access-key authentication creates a new integration.',
+      'Role authentication: the resource name of the role with permission to read the registry. Use with ' +
+      '`external_id`. Switching between role and access-key authentication creates a new integration.',
   }),
-  external_id: attr.string({ optional: true, description: 'Role authentication: the external id the role trust policy requires.' }),
-  access_key_id: attr.string({ optional: true, description: 'Access-key authentication: the access key id of a user with permission to read the registry. Use with `secret_access_key`.' }),
+  external_id: attr.string({
+    optional: true,
+    description: 'Role authentication: the external id the role trust policy requires.',
+  }),
+  access_key_id: attr.string({
+    optional: true,
+    description:
+      'Access-key authentication: the access key id of a user with permission to read the registry. Use ' +
+      'with `secret_access_key`.',
+  }),
   secret_access_key: attr.string({
     optional: true,
     sensitive: true,
@@ -30,7 +46,8 @@ const isSet = (v: string | null) => v !== null && v !== '';
 const credentialsPath = [attrStep('credentials'), indexStep(0)];
 
 /** Which pair a credentials block holds, judged by `role_arn` (a valid block holds exactly one pair). */
-const credentialKind = (blocks: Credentials[] | null) => (blocks?.[0] && isSet(blocks[0].role_arn) ? 'ROLE' : 'ACCESS_KEY');
+const credentialKind = (blocks: Credentials[] | null) =>
+  blocks?.[0] && isSet(blocks[0].role_arn) ? 'ROLE' : 'ACCESS_KEY';
 
 /**
  * The authentication kind a complete configuration asks for, given which fields are set (the
@@ -41,10 +58,16 @@ function authKind(isGiven: (k: keyof Credentials) => boolean): RegistryAAuthType
   const key = KEY_PAIR.filter(isGiven);
   if (role.length === 2 && key.length === 0) return 'ROLE';
   if (key.length === 2 && role.length === 0) return 'ACCESS_KEY';
-  const missing = role.length > 0 ? ROLE_PAIR.find((k) => !isGiven(k))! : key.length > 0 ? KEY_PAIR.find((k) => !isGiven(k))! : 'role_arn';
+  const missing =
+    role.length > 0
+      ? ROLE_PAIR.find((k) => !isGiven(k))!
+      : key.length > 0
+        ? KEY_PAIR.find((k) => !isGiven(k))!
+        : 'role_arn';
   throw new DiagnosticError(
     'Invalid credentials block',
-    'Set `role_arn` and `external_id` for role authentication, or `access_key_id` and `secret_access_key` for access-key authentication.',
+    'Set `role_arn` and `external_id` for role authentication, or `access_key_id` and ' +
+      '`secret_access_key` for access-key authentication.',
     [...credentialsPath, attrStep(missing)],
   );
 }
@@ -53,15 +76,21 @@ export default containerRegistry({
   typeName: 'sec_integration_registry_a',
   registryType: 'REGISTRY_A',
   description:
-    'Assesses the container images of a CloudA container registry (RegistryA). The platform reads the registry either by assuming a role (`role_arn` and `external_id`) or with an access key (`access_key_id` and `secret_access_key`).',
+    'Assesses the container images of a CloudA container registry (RegistryA). The platform reads the ' +
+    'registry either by assuming a role (`role_arn` and `external_id`) or with an access key ' +
+    '(`access_key_id` and `secret_access_key`).',
   fields: {
-    registry_domain: attr.string({ required: true, description: 'The registry host, e.g. `<account>.registry-a.<region>.example.com`.' }),
+    registry_domain: attr.string({
+      required: true,
+      description: 'The registry host, e.g. `<account>.registry-a.<region>.example.com`.',
+    }),
     credentials: block.one(credentialFields, {
       required: true,
       // The platform fixes the authentication kind at creation (sec.md §6.6): switching between a
       // role and an access key needs a new integration; rotating within one kind does not.
       replace: (prior: Credentials[], planned: Credentials[]) => credentialKind(prior) !== credentialKind(planned),
-      description: 'How the platform authenticates to the registry: exactly one of the role pair or the access-key pair.',
+      description:
+        'How the platform authenticates to the registry: exactly one of the role pair or the access-key pair.',
     }),
     auth_type: attr.string({
       computed: true,
@@ -74,12 +103,17 @@ export default containerRegistry({
     const c = m.credentials?.[0] as Record<string, string | null | undefined> | undefined;
     if (!c) return;
     // A field's value, or for the secret its write-only twin's: undefined while not known.
-    const value = (k: keyof Credentials) => (k === 'secret_access_key' && c[k] === null ? c['secret_access_key_wo'] : c[k]);
-    const given = (k: keyof Credentials) => { const v = value(k); return v !== undefined && isSet(v); };
+    const value = (k: keyof Credentials) =>
+      k === 'secret_access_key' && c[k] === null ? c.secret_access_key_wo : c[k];
+    const given = (k: keyof Credentials) => {
+      const v = value(k);
+      return v !== undefined && isSet(v);
+    };
     if (ROLE_PAIR.some(given) && KEY_PAIR.some(given)) {
       diags.error(
         'Invalid credentials block',
-        'Set either `role_arn` and `external_id` (role authentication) or `access_key_id` and `secret_access_key` (access-key authentication), not both.',
+        'Set either `role_arn` and `external_id` (role authentication) or `access_key_id` and ' +
+          '`secret_access_key` (access-key authentication), not both.',
         credentialsPath,
       );
     } else if ([...ROLE_PAIR, ...KEY_PAIR].every((k) => value(k) !== undefined)) {
@@ -101,7 +135,9 @@ export default containerRegistry({
       authType,
       ...(authType === 'ROLE'
         ? { crossAccountCredentials: { roleArn: c.role_arn!, externalId: c.external_id! } }
-        : { accessKeyCredentials: { accessKeyId: c.access_key_id!, secretAccessKey: sentSecret(c.secret_access_key) } }),
+        : {
+            accessKeyCredentials: { accessKeyId: c.access_key_id!, secretAccessKey: sentSecret(c.secret_access_key) },
+          }),
       ...imageLimitsToApi(m),
       nonOsPackageEval: m.non_os_package_support !== false,
     };
@@ -114,8 +150,18 @@ export default containerRegistry({
       auth_type: d.authType,
       credentials: [
         d.authType === 'ROLE'
-          ? { role_arn: role?.roleArn ?? null, external_id: role?.externalId ?? null, access_key_id: null, secret_access_key: null }
-          : { role_arn: null, external_id: null, access_key_id: key?.accessKeyId ?? null, secret_access_key: unlessBlank(key?.secretAccessKey) },
+          ? {
+              role_arn: role?.roleArn ?? null,
+              external_id: role?.externalId ?? null,
+              access_key_id: null,
+              secret_access_key: null,
+            }
+          : {
+              role_arn: null,
+              external_id: null,
+              access_key_id: key?.accessKeyId ?? null,
+              secret_access_key: unlessBlank(key?.secretAccessKey),
+            },
       ],
       ...imageLimitsFromApi(d, prior),
       non_os_package_support: d.nonOsPackageEval ?? true,

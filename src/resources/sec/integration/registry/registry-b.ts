@@ -7,6 +7,7 @@ export default serviceAccountRegistry({
   description: 'Assesses the container images of a CloudB artifact registry (RegistryB), read with a service account.',
   domains: REGISTRY_B_DOMAINS,
   domainDescription:
-    'The registry host: a regional host such as `us-east1-docker.pkg.dev`, or one of the multi-region hosts `asia-docker.pkg.dev`, `europe-docker.pkg.dev`, `us-docker.pkg.dev`.',
+    'The registry host: a regional host such as `us-east1-docker.pkg.dev`, or one of the multi-region ' +
+    'hosts `asia-docker.pkg.dev`, `europe-docker.pkg.dev`, `us-docker.pkg.dev`.',
   privateKeyIdSensitive: true,
 });

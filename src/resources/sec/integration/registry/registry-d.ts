@@ -1,6 +1,13 @@
 import { attr } from '../../../../schema/define.js';
 import { REGISTRY_D_DOMAIN } from '../../../../clients/sec/registry-domains.js';
-import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonOsPackageSupport, unlessBlank } from './family.js';
+import {
+  containerRegistry,
+  imageLimitFields,
+  imageLimitsFromApi,
+  imageLimitsToApi,
+  nonOsPackageSupport,
+  unlessBlank,
+} from './family.js';
 import { sentSecret } from '../../../shared/secrets.js';
 
 export default containerRegistry({
@@ -8,8 +15,17 @@ export default containerRegistry({
   registryType: 'REGISTRY_D',
   description: 'Assesses the container images of a RegistryD hub account, read with a hub user.',
   fields: {
-    username: attr.string({ required: true, description: 'A hub user with at least read-only access to the repositories.' }),
-    password: attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, masked: true, description: 'The password of that user. The platform never returns it.' }),
+    username: attr.string({
+      required: true,
+      description: 'A hub user with at least read-only access to the repositories.',
+    }),
+    password: attr.string({
+      optional: true,
+      sensitive: true,
+      writeOnlyTwin: { required: true },
+      masked: true,
+      description: 'The password of that user. The platform never returns it.',
+    }),
     ...imageLimitFields(),
     non_os_package_support: nonOsPackageSupport(),
   },

@@ -1,12 +1,20 @@
 import { attr } from '../../../../schema/define.js';
 import { REGISTRY_F_DOMAIN } from '../../../../clients/sec/registry-domains.js';
-import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonOsPackageSupport, unlessBlank } from './family.js';
+import {
+  containerRegistry,
+  imageLimitFields,
+  imageLimitsFromApi,
+  imageLimitsToApi,
+  nonOsPackageSupport,
+  unlessBlank,
+} from './family.js';
 import { sentSecret } from '../../../shared/secrets.js';
 
 export default containerRegistry({
   typeName: 'sec_integration_registry_f',
   registryType: 'REGISTRY_F',
-  description: 'Assesses the container images of the RegistryF package registry, read with a user and a personal access token.',
+  description:
+    'Assesses the container images of the RegistryF package registry, read with a user and a personal access token.',
   fields: {
     username: attr.string({ required: true, description: 'The user with permission to pull the images.' }),
     password: attr.string({
@@ -14,15 +22,24 @@ export default containerRegistry({
       sensitive: true,
       writeOnlyTwin: { required: true },
       masked: true,
-      description: 'A personal access token of that user with permission to read packages. The platform never returns it.',
+      description:
+        'A personal access token of that user with permission to read packages. The platform never returns it.',
     }),
-    ssl: attr.bool({ optional: true, default: true, description: 'Whether the platform connects to the registry over TLS.' }),
+    ssl: attr.bool({
+      optional: true,
+      default: true,
+      description: 'Whether the platform connects to the registry over TLS.',
+    }),
     registry_notifications: attr.bool({
       optional: true,
       default: false,
-      description: 'Whether the platform subscribes to the registry\'s notifications (assesses new images as they are pushed).',
+      description:
+        "Whether the platform subscribes to the registry's notifications (assesses new images as they are pushed).",
     }),
-    registry_domain: attr.string({ computed: true, description: 'The registry host (fixed for this kind of registry).' }),
+    registry_domain: attr.string({
+      computed: true,
+      description: 'The registry host (fixed for this kind of registry).',
+    }),
     ...imageLimitFields(),
     non_os_package_support: nonOsPackageSupport(),
   },

@@ -5,7 +5,14 @@
  */
 import { attr, block, validators } from '../../../../schema/define.js';
 import type { ContainerRegistryData } from '../../../../clients/sec/container-registries.js';
-import { containerRegistry, imageLimitFields, imageLimitsFromApi, imageLimitsToApi, nonOsPackageSupport, unlessBlank } from './family.js';
+import {
+  containerRegistry,
+  imageLimitFields,
+  imageLimitsFromApi,
+  imageLimitsToApi,
+  nonOsPackageSupport,
+  unlessBlank,
+} from './family.js';
 import { sentSecret } from '../../../shared/secrets.js';
 import * as forms from '../../../../schema/forms.js';
 
@@ -13,10 +20,24 @@ export function serviceAccountCredentials(options: { privateKeyIdSensitive: bool
   return block.one(
     {
       client_id: attr.string({ required: true, description: 'Client id of the service account.' }),
-      client_email: attr.string({ required: true, validate: [forms.email()], description: 'E-mail address of the service account.' }),
+      client_email: attr.string({
+        required: true,
+        validate: [forms.email()],
+        description: 'E-mail address of the service account.',
+      }),
       private_key_id: options.privateKeyIdSensitive
-        ? attr.string({ optional: true, sensitive: true, writeOnlyTwin: { required: true }, masked: true, description: 'Id of the service account key. The platform never returns it.' })
-        : attr.string({ required: true, masked: true, description: 'Id of the service account key. The platform never returns it.' }),
+        ? attr.string({
+            optional: true,
+            sensitive: true,
+            writeOnlyTwin: { required: true },
+            masked: true,
+            description: 'Id of the service account key. The platform never returns it.',
+          })
+        : attr.string({
+            required: true,
+            masked: true,
+            description: 'Id of the service account key. The platform never returns it.',
+          }),
       private_key: attr.string({
         optional: true,
         sensitive: true,
@@ -68,7 +89,11 @@ export function serviceAccountRegistry(spec: {
     registryType: spec.registryType,
     description: spec.description,
     fields: {
-      registry_domain: attr.string({ required: true, validate: [validators.oneOf(...spec.domains)], description: spec.domainDescription }),
+      registry_domain: attr.string({
+        required: true,
+        validate: [validators.oneOf(...spec.domains)],
+        description: spec.domainDescription,
+      }),
       credentials: serviceAccountCredentials({ privateKeyIdSensitive: spec.privateKeyIdSensitive }),
       ...imageLimitFields(),
       non_os_package_support: nonOsPackageSupport(),
