@@ -229,7 +229,10 @@ export interface EphemeralDef<F extends Fields, C> {
   /** Makes or fetches the value. `private` is what renew and close need (never a secret the result does not hold). */
   open(config: ModelOf<F>, ctx: OpContext<C>): Promise<EphemeralOpened<F>>;
   /** Keeps the value alive past `renewAt`, when the platform allows; returns the next renewal. */
-  renew?(priv: Record<string, unknown>, ctx: OpContext<C>): Promise<{ renewAt?: Date; private?: Record<string, unknown> }>;
+  renew?(
+    priv: Record<string, unknown>,
+    ctx: OpContext<C>,
+  ): Promise<{ renewAt?: Date; private?: Record<string, unknown> }>;
   /** Releases what `open` made. A failure is a warning that names what was left behind. */
   close?(priv: Record<string, unknown>, ctx: OpContext<C>): Promise<void>;
   /**
@@ -267,7 +270,12 @@ export interface ProviderDef<F extends Fields, C> {
   /** What the platform takes in one request, checked for every value at plan time. */
   readonly limits?: PlatformLimits;
   /** Pulumi mapping overrides (DECISIONS). */
-  readonly pulumi?: { autoNameOff?: string[]; autoNameOn?: string[]; typeNameOverrides?: Record<string, string>; requiredConfig?: string[] };
+  readonly pulumi?: {
+    autoNameOff?: string[];
+    autoNameOn?: string[];
+    typeNameOverrides?: Record<string, string>;
+    requiredConfig?: string[];
+  };
 }
 
 /** Identity helpers for definitions, so modules get type inference without annotations. */

@@ -56,10 +56,18 @@ const NAMED_CANDIDATES = 10;
  * apply, and never taking over one it did not make. `planned` is the plan as Terraform holds it,
  * for comparing what a lookup finds.
  */
-export async function createTracked<C>(r: ResourceDef<Fields, C>, plan: ModelOf<Fields>, planned: ObjectValue, ctx: OpContext<C>, ledger: CreateLedger): Promise<Model> {
+export async function createTracked<C>(
+  r: ResourceDef<Fields, C>,
+  plan: ModelOf<Fields>,
+  planned: ObjectValue,
+  ctx: OpContext<C>,
+  ledger: CreateLedger,
+): Promise<Model> {
   const lookup = r.findCreated;
   const created = lookup
-    ? await ledger.oneAtATime(`${r.typeName}\0${describe(r, plan)}`, () => createWithEvidence(r, lookup, plan, planned, ctx, ledger))
+    ? await ledger.oneAtATime(`${r.typeName}\0${describe(r, plan)}`, () =>
+        createWithEvidence(r, lookup, plan, planned, ctx, ledger),
+      )
     : await createOnce(r, plan, ctx);
   // From here on the object exists: whatever happens next, it stays in the state.
   ctx.partial(created);
@@ -87,11 +95,23 @@ async function createOnce<C>(r: ResourceDef<Fields, C>, plan: ModelOf<Fields>, c
     return await r.create(plan, ctx);
   } catch (err) {
     if (!isApiError(err, 'outcome_unknown')) throw err;
-    throw unknownOutcome(r, plan, err, `${r.typeName} has no natural key to look the object up by, so the provider does not send the request again (that could make a duplicate).`);
+    throw unknownOutcome(
+      r,
+      plan,
+      err,
+      `${r.typeName} has no natural key to look the object up by, so the provider does not send the request again (that could make a duplicate).`,
+    );
   }
 }
 
-async function createWithEvidence<C>(r: ResourceDef<Fields, C>, lookup: Lookup<C>, plan: ModelOf<Fields>, planned: ObjectValue, ctx: OpContext<C>, ledger: CreateLedger): Promise<Model> {
+async function createWithEvidence<C>(
+  r: ResourceDef<Fields, C>,
+  lookup: Lookup<C>,
+  plan: ModelOf<Fields>,
+  planned: ObjectValue,
+  ctx: OpContext<C>,
+  ledger: CreateLedger,
+): Promise<Model> {
   const before = new Set((await takeCensus(r, lookup, plan, ctx, ledger)).map((o) => lookup.importId(o)));
   const { attempts } = ledger.options;
   let lost: ApiError | undefined;
@@ -104,7 +124,8 @@ async function createWithEvidence<C>(r: ResourceDef<Fields, C>, lookup: Lookup<C
       const conflict = isApiError(err, 'conflict');
       if (!isApiError(err, 'outcome_unknown') && !conflict) throw err;
       // Refused with no answer lost before: the key is held by an object this create did not make.
-      if (conflict && lost === undefined) throw alreadyExists(r, plan, err as ApiError, await holdersForAdvice(lookup, plan, ctx));
+      if (conflict && lost === undefined)
+        throw alreadyExists(r, plan, err as ApiError, await holdersForAdvice(lookup, plan, ctx));
       lost ??= err as ApiError;
       const listed = await lookUp(r, lookup, plan, ctx, lost, ledger.options);
       const verdict = judge(r, lookup, plan, planned, listed, before, ledger);
@@ -114,14 +135,31 @@ async function createWithEvidence<C>(r: ResourceDef<Fields, C>, lookup: Lookup<C
           const why = `The answer to an earlier request was lost, and no object that request made was found: the key is held by an object this configuration did not make`;
           throw alreadyExists(r, plan, err as ApiError, verdict.holders, why);
         }
-        if (ctx.signal.aborted) throw unknownOutcome(r, plan, lost, 'No object this create made was found, and Terraform asked the provider to stop, so it did not send the request again.', verdict.holders);
-        if (attempt >= attempts) throw unknownOutcome(r, plan, lost, `No object this create made was found after ${attempt} attempts, so the provider gave up.`, verdict.holders);
+        if (ctx.signal.aborted)
+          throw unknownOutcome(
+            r,
+            plan,
+            lost,
+            'No object this create made was found, and Terraform asked the provider to stop, so it did not send the request again.',
+            verdict.holders,
+          );
+        if (attempt >= attempts)
+          throw unknownOutcome(
+            r,
+            plan,
+            lost,
+            `No object this create made was found after ${attempt} attempts, so the provider gave up.`,
+            verdict.holders,
+          );
         ctx.log.info('no object from the unanswered create request was found; sending it again', { attempt });
         continue;
       }
       created = verdict.object;
       adopted = true;
-      ctx.log.info('adopted the object an unanswered create request had made', { ...idField(lookup, created), attempt });
+      ctx.log.info('adopted the object an unanswered create request had made', {
+        ...idField(lookup, created),
+        attempt,
+      });
     }
     // As the state will hold it: the plan's values where the answer leaves them out.
     ledger.claim(r.typeName, lookup.importId({ ...plan, ...created }));
@@ -131,8 +169,17 @@ async function createWithEvidence<C>(r: ResourceDef<Fields, C>, lookup: Lookup<C
       // Its secret was in the lost answer and the platform never shows it again. The evidence says
       // this create made it, so it is this create's to delete.
       await r.delete({ ...plan, ...created } as ModelOf<Fields>, ctx);
-      ctx.log.info('deleted the object whose one-time secret was lost with the create answer; creating it again', { ...idField(lookup, created), attempt });
-      if (attempt >= attempts) throw unknownOutcome(r, plan, lost!, `The object's one-time secret was lost with the answer ${attempt} times, so the provider gave up.`);
+      ctx.log.info('deleted the object whose one-time secret was lost with the create answer; creating it again', {
+        ...idField(lookup, created),
+        attempt,
+      });
+      if (attempt >= attempts)
+        throw unknownOutcome(
+          r,
+          plan,
+          lost!,
+          `The object's one-time secret was lost with the answer ${attempt} times, so the provider gave up.`,
+        );
       continue;
     }
     if (missing.length > 0) {
@@ -147,7 +194,13 @@ async function createWithEvidence<C>(r: ResourceDef<Fields, C>, lookup: Lookup<C
 }
 
 /** The census before the first request; a failed listing fails the create before anything is sent. */
-async function takeCensus<C>(r: ResourceDef<Fields, C>, lookup: Lookup<C>, plan: ModelOf<Fields>, ctx: OpContext<C>, ledger: CreateLedger): Promise<readonly Model[]> {
+async function takeCensus<C>(
+  r: ResourceDef<Fields, C>,
+  lookup: Lookup<C>,
+  plan: ModelOf<Fields>,
+  ctx: OpContext<C>,
+  ledger: CreateLedger,
+): Promise<readonly Model[]> {
   try {
     return await ledger.census(r.typeName, lookup, plan, ctx);
   } catch (err) {
@@ -161,8 +214,16 @@ async function takeCensus<C>(r: ResourceDef<Fields, C>, lookup: Lookup<C>, plan:
 }
 
 /** A fresh listing after a lost answer (never the census), waiting a moment first unless stopped. */
-async function lookUp<C>(r: ResourceDef<Fields, C>, lookup: Lookup<C>, plan: ModelOf<Fields>, ctx: OpContext<C>, lost: ApiError, options: CreateRecoveryOptions): Promise<readonly Model[]> {
-  if (!ctx.signal.aborted && options.lookupDelayMs > 0) await delay(options.lookupDelayMs, undefined, { signal: ctx.signal }).catch(() => undefined);
+async function lookUp<C>(
+  r: ResourceDef<Fields, C>,
+  lookup: Lookup<C>,
+  plan: ModelOf<Fields>,
+  ctx: OpContext<C>,
+  lost: ApiError,
+  options: CreateRecoveryOptions,
+): Promise<readonly Model[]> {
+  if (!ctx.signal.aborted && options.lookupDelayMs > 0)
+    await delay(options.lookupDelayMs, undefined, { signal: ctx.signal }).catch(() => undefined);
   // A stop ends waits, not the lookup: it is what keeps the object from being forgotten.
   let afterStop: AbortSignal | undefined;
   for (;;) {
@@ -183,7 +244,9 @@ async function lookUp<C>(r: ResourceDef<Fields, C>, lookup: Lookup<C>, plan: Mod
 async function holdersForAdvice<C>(lookup: Lookup<C>, plan: ModelOf<Fields>, ctx: OpContext<C>): Promise<Holder[]> {
   try {
     const listed = await lookup.list(plan, ctx);
-    return listed.filter((o) => lookup.holdsKey(plan, o)).map((o) => ({ id: lookup.importId(o), note: 'it existed before this create was sent' }));
+    return listed
+      .filter((o) => lookup.holdsKey(plan, o))
+      .map((o) => ({ id: lookup.importId(o), note: 'it existed before this create was sent' }));
   } catch {
     return [];
   }
@@ -203,12 +266,23 @@ function namedHolders(holders: readonly Holder[]): string {
   return `${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
 }
 
-function unknownOutcome<C>(r: ResourceDef<Fields, C>, plan: ModelOf<Fields>, lost: ApiError, why: string, holders: readonly Holder[] = []): DiagnosticError {
+function unknownOutcome<C>(
+  r: ResourceDef<Fields, C>,
+  plan: ModelOf<Fields>,
+  lost: ApiError,
+  why: string,
+  holders: readonly Holder[] = [],
+): DiagnosticError {
   // The client's message names the create call and says that its answer was lost.
   const head = `${lost.message}. ${why}`;
   if (holders.length === 0) {
-    const importIt = r.importState ? `import it (\`terraform import <address> <id>\`, where the id is ${r.importIdDescription ?? 'its id'})` : 'remove it';
-    return new DiagnosticError('Create outcome unknown', `${head} Look on the platform for ${describe(r, plan)}. If it exists, ${importIt}; otherwise apply again.`);
+    const importIt = r.importState
+      ? `import it (\`terraform import <address> <id>\`, where the id is ${r.importIdDescription ?? 'its id'})`
+      : 'remove it';
+    return new DiagnosticError(
+      'Create outcome unknown',
+      `${head} Look on the platform for ${describe(r, plan)}. If it exists, ${importIt}; otherwise apply again.`,
+    );
   }
   return new DiagnosticError(
     'Create outcome unknown',
@@ -219,9 +293,18 @@ function unknownOutcome<C>(r: ResourceDef<Fields, C>, plan: ModelOf<Fields>, los
   );
 }
 
-function alreadyExists<C>(r: ResourceDef<Fields, C>, plan: ModelOf<Fields>, refused: ApiError, holders: readonly Holder[], why?: string): DiagnosticError {
+function alreadyExists<C>(
+  r: ResourceDef<Fields, C>,
+  plan: ModelOf<Fields>,
+  refused: ApiError,
+  holders: readonly Holder[],
+  why?: string,
+): DiagnosticError {
   const ids = holders.map((h) => h.id);
-  const named = ids.length === 0 ? '' : ` (${ids.slice(0, NAMED_CANDIDATES).join(', ')}${ids.length > NAMED_CANDIDATES ? ', …' : ''})`;
+  const named =
+    ids.length === 0
+      ? ''
+      : ` (${ids.slice(0, NAMED_CANDIDATES).join(', ')}${ids.length > NAMED_CANDIDATES ? ', …' : ''})`;
   return new DiagnosticError(
     `Cannot create ${r.typeName}`,
     [

@@ -50,16 +50,25 @@ export class DiagnosticError extends Error {
  * is the message only, never a stack.
  */
 export function diagnosticFromError(summary: string, err: unknown): Diagnostic {
-  if (err instanceof DiagnosticError) return { severity: 'error', summary: err.summary, detail: err.detail, ...(err.path ? { path: err.path } : {}) };
+  if (err instanceof DiagnosticError)
+    return { severity: 'error', summary: err.summary, detail: err.detail, ...(err.path ? { path: err.path } : {}) };
   if (err instanceof ApiError) {
     // The client's message already names the operation, status and request id, and never a secret.
     return { severity: 'error', summary, detail: err.message };
   }
   if (err instanceof Error && err.name === 'AbortError') {
-    return { severity: 'error', summary, detail: 'The operation was cancelled because Terraform asked the provider to stop.' };
+    return {
+      severity: 'error',
+      summary,
+      detail: 'The operation was cancelled because Terraform asked the provider to stop.',
+    };
   }
   const message = err instanceof Error ? err.message : String(err);
-  return { severity: 'error', summary, detail: `Internal provider error: ${message}. This is a bug in the provider; please report it.` };
+  return {
+    severity: 'error',
+    summary,
+    detail: `Internal provider error: ${message}. This is a bug in the provider; please report it.`,
+  };
 }
 
 /** Two pieces of a detail joined as sentences: API messages end without a full stop. */

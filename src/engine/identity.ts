@@ -72,11 +72,15 @@ export function identityModel(identity: ObjectValue): IdentityModel {
  * Where an import by identity starts when the resource names no way of its own: each identity
  * attribute's value in the attribute it comes from.
  */
-export function importStartFromIdentity(def: IdentityDef<any, any>, identity: IdentityModel): Record<string, string | null> {
+export function importStartFromIdentity(
+  def: IdentityDef<any, any>,
+  identity: IdentityModel,
+): Record<string, string | null> {
   const start: Record<string, string | null> = {};
   for (const [name, a] of Object.entries(def.attributes)) {
     // A derived value cannot be turned back; such identities declare `importState` (checked by the schema invariants).
-    if (a.derive) throw new Error(`identity attribute ${name} is derived; the resource must declare identity.importState`);
+    if (a.derive)
+      throw new Error(`identity attribute ${name} is derived; the resource must declare identity.importState`);
     start[sourceOf(def, name)] = identity[name] ?? null;
   }
   return start;
@@ -88,16 +92,22 @@ export function identityDeclarationProblems(def: IdentityDef<any, any>, fields: 
   const names = Object.keys(def.attributes);
   if (names.length === 0) problems.push('declares no identity attribute');
   for (const name of names) {
-    if (!/^[a-z][a-z0-9_]*$/.test(name)) problems.push(`identity attribute ${JSON.stringify(name)} is not a valid attribute name`);
+    if (!/^[a-z][a-z0-9_]*$/.test(name))
+      problems.push(`identity attribute ${JSON.stringify(name)} is not a valid attribute name`);
     const source = sourceOf(def, name);
     const f = fields[source];
-    if (!f || f.kind !== 'attr' || f.type.cty.kind !== 'string') problems.push(`identity attribute ${name} comes from ${JSON.stringify(source)}, which is not a string attribute of the resource`);
+    if (!f || f.kind !== 'attr' || f.type.cty.kind !== 'string')
+      problems.push(
+        `identity attribute ${name} comes from ${JSON.stringify(source)}, which is not a string attribute of the resource`,
+      );
     else if (f.options.writeOnly || f.options.sensitive) {
       if (!def.attributes[name]!.derive) problems.push(`identity attribute ${name} would reveal the secret ${source}`);
     }
-    if (def.attributes[name]!.derive && !def.importState) problems.push(`identity attribute ${name} is derived, so the identity needs its own importState`);
+    if (def.attributes[name]!.derive && !def.importState)
+      problems.push(`identity attribute ${name} is derived, so the identity needs its own importState`);
   }
-  if (names.every((n) => def.attributes[n]!.forImport !== 'required')) problems.push('no identity attribute is required for import');
+  if (names.every((n) => def.attributes[n]!.forImport !== 'required'))
+    problems.push('no identity attribute is required for import');
   return problems;
 }
 

@@ -15,7 +15,12 @@ export interface PlanResult {
 }
 
 /** Plans `proposed` against `prior` (null on create). */
-export function planObject(fields: Fields, prior: ObjectValue | null, proposed: ObjectValue, config: ObjectValue): PlanResult {
+export function planObject(
+  fields: Fields,
+  prior: ObjectValue | null,
+  proposed: ObjectValue,
+  config: ObjectValue,
+): PlanResult {
   const requiresReplace: AttributePath[] = [];
   const planned = planLevel(fields, prior, proposed, config, [], requiresReplace);
   // The platform stamps its volatile values (a last-modified time) on every update of the object,
@@ -56,8 +61,22 @@ function planLevel(
   // Phase 1: configurable values (defaults, semantic equality) and nested blocks.
   for (const [name, def] of Object.entries(fields)) {
     const here = [...path, attrStep(name)];
-    if (def.kind === 'attr') planned[name] = planConfigurable(def, prior?.[name] ?? null, proposed[name] ?? null, configured(def, config, name));
-    else planned[name] = planBlock(def, prior?.[name] ?? null, proposed[name] ?? null, config?.[name] ?? null, here, replace);
+    if (def.kind === 'attr')
+      planned[name] = planConfigurable(
+        def,
+        prior?.[name] ?? null,
+        proposed[name] ?? null,
+        configured(def, config, name),
+      );
+    else
+      planned[name] = planBlock(
+        def,
+        prior?.[name] ?? null,
+        proposed[name] ?? null,
+        config?.[name] ?? null,
+        here,
+        replace,
+      );
   }
   // Phase 2: computed values, kept unless what they follow changes (volatile ones: planObject).
   // Null and empty mean the same (model sameFieldMeaning): a change between them changes nothing.
@@ -68,7 +87,10 @@ function planLevel(
     // proposing another is not believed) unless the rules below say it will change.
     if (prior !== null) planned[name] = prior[name] ?? null;
     if (prior === null) planned[name] = UNKNOWN;
-    else if (def.options.changesWith?.some((sib) => !sameFieldMeaning(fields[sib]!, prior[sib] ?? null, planned[sib] ?? null))) planned[name] = UNKNOWN;
+    else if (
+      def.options.changesWith?.some((sib) => !sameFieldMeaning(fields[sib]!, prior[sib] ?? null, planned[sib] ?? null))
+    )
+      planned[name] = UNKNOWN;
   }
   if (prior !== null) {
     for (const [name, def] of Object.entries(fields)) {
@@ -78,7 +100,8 @@ function planLevel(
       const n = planned[name] ?? null;
       // Terraform counts an unknown planned value as a change (protocol.md §4.3).
       const changed = n instanceof Unknown || !sameFieldMeaning(def, p, n);
-      const forces = changed && (rule === true || !isWhollyKnown(fieldType(def), n) || rule(valueToPlain(p), valueToPlain(n)));
+      const forces =
+        changed && (rule === true || !isWhollyKnown(fieldType(def), n) || rule(valueToPlain(p), valueToPlain(n)));
       if (forces) replace.push([...path, attrStep(name)]);
     }
   }
@@ -96,7 +119,12 @@ function configured(def: AttrDef<unknown>, config: ObjectValue | null, name: str
 
 /** A field the user can set (as opposed to computed-only output). */
 export function isConfigurable(def: AttrDef<unknown> | BlockDef<Fields>): boolean {
-  return def.kind === 'block' || def.options.required === true || def.options.optional === true || def.options.default !== undefined;
+  return (
+    def.kind === 'block' ||
+    def.options.required === true ||
+    def.options.optional === true ||
+    def.options.default !== undefined
+  );
 }
 
 /** A field the user sets that the platform holds: a change to one is a change of the object (not `providerOnly`). */
@@ -119,11 +147,19 @@ function planConfigurable(def: AttrDef<unknown>, prior: Value, proposed: Value, 
   // Terraform accepts the prior value for a configured one (protocol.md §4.2 rule 2): use it when
   // the two mean the same, so formatting the API normalises never shows as a diff.
   if (sameMeaning(def.type.cty, config, prior)) return prior;
-  if (o.equal && isWhollyKnown(def.type.cty, config) && o.equal(valueToPlain(config), valueToPlain(prior))) return prior;
+  if (o.equal && isWhollyKnown(def.type.cty, config) && o.equal(valueToPlain(config), valueToPlain(prior)))
+    return prior;
   return config;
 }
 
-function planBlock(def: BlockDef<Fields>, prior: Value, proposed: Value, config: Value, path: AttributePath, replace: AttributePath[]): Value {
+function planBlock(
+  def: BlockDef<Fields>,
+  prior: Value,
+  proposed: Value,
+  config: Value,
+  path: AttributePath,
+  replace: AttributePath[],
+): Value {
   if (proposed === null || proposed instanceof Unknown) return proposed;
   if (def.nesting === 'single' || def.nesting === 'group') {
     return planLevel(def.fields, objectOrNull(prior), proposed as ObjectValue, objectOrNull(config), path, replace);
@@ -132,7 +168,9 @@ function planBlock(def: BlockDef<Fields>, prior: Value, proposed: Value, config:
   const priorElems = Array.isArray(prior) ? (prior as ObjectValue[]) : [];
   const configElems = Array.isArray(config) ? (config as ObjectValue[]) : [];
   if (def.nesting === 'list') {
-    return elems.map((e, i) => planLevel(def.fields, priorElems[i] ?? null, e, configElems[i] ?? null, [...path, indexStep(i)], replace));
+    return elems.map((e, i) =>
+      planLevel(def.fields, priorElems[i] ?? null, e, configElems[i] ?? null, [...path, indexStep(i)], replace),
+    );
   }
   // Set elements cannot be addressed by path; a replace inside a set block is reported on the block.
   const used = new Set<number>();

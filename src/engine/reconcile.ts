@@ -18,7 +18,13 @@ export interface Mismatch {
 }
 
 /** The apply result: planned where known, the API's value where the plan said "known after apply". */
-export function finalizeApplied(fields: Fields, planned: ObjectValue, result: ObjectValue, mismatches: Mismatch[], where = ''): ObjectValue {
+export function finalizeApplied(
+  fields: Fields,
+  planned: ObjectValue,
+  result: ObjectValue,
+  mismatches: Mismatch[],
+  where = '',
+): ObjectValue {
   const out: ObjectValue = {};
   for (const [name, def] of Object.entries(fields)) {
     const p = planned[name] ?? null;
@@ -37,15 +43,28 @@ export function finalizeApplied(fields: Fields, planned: ObjectValue, result: Ob
   return out;
 }
 
-function finalizeBlock(def: BlockDef<Fields>, planned: Value, result: Value, mismatches: Mismatch[], path: string): Value {
+function finalizeBlock(
+  def: BlockDef<Fields>,
+  planned: Value,
+  result: Value,
+  mismatches: Mismatch[],
+  path: string,
+): Value {
   if (planned === null) return null;
   if (planned instanceof Unknown) return stripUnknown(result);
   if (def.nesting === 'single' || def.nesting === 'group') {
-    return finalizeApplied(def.fields, planned as ObjectValue, objectOrNull(result) ?? (planned as ObjectValue), mismatches, path);
+    return finalizeApplied(
+      def.fields,
+      planned as ObjectValue,
+      objectOrNull(result) ?? (planned as ObjectValue),
+      mismatches,
+      path,
+    );
   }
   const pe = planned as ObjectValue[];
   const re = Array.isArray(result) ? (result as ObjectValue[]) : [];
-  if (def.nesting === 'list') return pe.map((e, i) => finalizeApplied(def.fields, e, re[i] ?? e, mismatches, `${path}[${i}]`));
+  if (def.nesting === 'list')
+    return pe.map((e, i) => finalizeApplied(def.fields, e, re[i] ?? e, mismatches, `${path}[${i}]`));
   // Set elements have no order: pair each planned element with the result element that agrees
   // with everything the plan already knew.
   const used = new Set<number>();
@@ -71,7 +90,13 @@ function agreesWithKnown(fields: Fields, planned: ObjectValue, result: ObjectVal
  * sets). Set elements pair with any found element that agrees; a found value left undefined by the
  * lookup's model means "not reported" and agrees.
  */
-export function differencesFromPlan(fields: Fields, planned: ObjectValue, found: ObjectValue, later: ReadonlySet<string> = new Set(), where = ''): string[] {
+export function differencesFromPlan(
+  fields: Fields,
+  planned: ObjectValue,
+  found: ObjectValue,
+  later: ReadonlySet<string> = new Set(),
+  where = '',
+): string[] {
   const out: string[] = [];
   for (const [name, def] of Object.entries(fields)) {
     if (!isPlatformSetting(def) || later.has(name)) continue;
@@ -101,7 +126,8 @@ function blockDifferences(def: BlockDef<Fields>, planned: Value, found: Value, p
   const pe = Array.isArray(planned) ? (planned as ObjectValue[]) : [];
   const fe = Array.isArray(found) ? (found as ObjectValue[]) : [];
   if (pe.length !== fe.length) return [path];
-  if (def.nesting === 'list') return pe.flatMap((e, i) => differencesFromPlan(def.fields, e, fe[i]!, new Set(), `${path}[${i}]`));
+  if (def.nesting === 'list')
+    return pe.flatMap((e, i) => differencesFromPlan(def.fields, e, fe[i]!, new Set(), `${path}[${i}]`));
   const used = new Set<number>();
   for (const e of pe) {
     const i = fe.findIndex((f, j) => !used.has(j) && differencesFromPlan(def.fields, e, f).length === 0);
@@ -120,13 +146,15 @@ export function reconcileRead(fields: Fields, prior: ObjectValue | null, fresh: 
     if (def.kind === 'attr') {
       // What the platform does not hold (a write-only twin's version, a provider setting) is the
       // prior state's at every depth: a read cannot know it, and a nested block is rebuilt from the answer.
-      if (prior !== null && (def.options.twinOf !== undefined || def.options.providerOnly === true)) out[name] = def.options.writeOnly ? null : p;
+      if (prior !== null && (def.options.twinOf !== undefined || def.options.providerOnly === true))
+        out[name] = def.options.writeOnly ? null : p;
       // A secret the state does not hold was given write-only (or imported): a read never puts it there.
       else if (def.options.writeOnlyTwin && p === null) out[name] = null;
       else if (def.options.masked && (f === null || f === '') && p !== null) out[name] = p;
       else if (p !== null && sameValue(def, p, f)) out[name] = p;
       // An argument left unset that the API reports empty stays unset: the configuration's form is the state's.
-      else if (p === null && !def.options.required && isArgument(def) && (isEmptyValue(f) || isUnsetValue(def, f))) out[name] = null;
+      else if (p === null && !def.options.required && isArgument(def) && (isEmptyValue(f) || isUnsetValue(def, f)))
+        out[name] = null;
       else out[name] = stripUnknown(f);
       // A required argument is never null in a configuration, so not in a state either: what the
       // platform holds empty (or leaves out as empty) reads as empty, as generated configuration
@@ -186,7 +214,9 @@ function reconcileBlock(def: BlockDef<Fields>, prior: Value, fresh: Value): Valu
 }
 
 function agreesIgnoringMasked(fields: Fields, a: ObjectValue, b: ObjectValue): boolean {
-  return Object.entries(fields).every(([n, d]) => (d.kind === 'attr' && d.options.masked) || sameValue(d, a[n] ?? null, b[n] ?? null));
+  return Object.entries(fields).every(
+    ([n, d]) => (d.kind === 'attr' && d.options.masked) || sameValue(d, a[n] ?? null, b[n] ?? null),
+  );
 }
 
 /** Equal, or the same to the platform: null ≡ empty, or the attribute's own semantic equality. */
@@ -194,7 +224,14 @@ function sameValue(def: AttrDef<unknown> | BlockDef<Fields>, a: Value, b: Value)
   if (sameMeaning(fieldType(def), a, b)) return true;
   // An argument's `unsetAs` value means the same as unset.
   if (def.kind === 'attr' && def.options.unsetAs !== undefined && sameFieldMeaning(def, a, b)) return true;
-  if (def.kind === 'attr' && def.options.equal && a !== null && b !== null && !(a instanceof Unknown) && !(b instanceof Unknown)) {
+  if (
+    def.kind === 'attr' &&
+    def.options.equal &&
+    a !== null &&
+    b !== null &&
+    !(a instanceof Unknown) &&
+    !(b instanceof Unknown)
+  ) {
     return def.options.equal(valueToPlain(a), valueToPlain(b));
   }
   return false;

@@ -49,7 +49,12 @@ export interface CheckOptions {
 export function checkConfig(def: Checked, config: ObjectValue, diags: Diagnostics, options: CheckOptions = {}): void {
   const { summary = 'Invalid configuration', client = ANY_CLIENT, stored = null, limits } = options;
   const sizeOk = limits === undefined || withinBody(config, limits, diags);
-  if (!validateFields(def.schema.fields, config, diags, [], undefined, client, stored, limits) || !sizeOk || !def.validate) return;
+  if (
+    !validateFields(def.schema.fields, config, diags, [], undefined, client, stored, limits) ||
+    !sizeOk ||
+    !def.validate
+  )
+    return;
   if (holdsOnlyStored(def.schema.fields, config, stored)) return;
   try {
     def.validate(toConfigModel(def.schema.fields, config), diags);
@@ -101,25 +106,56 @@ export function validateFields(
       const here = at();
       const block = shown();
       const used = v instanceof Unknown || (Array.isArray(v) ? v.length > 0 : v !== null);
-      if (def.options.deprecated !== undefined && used) diags.warning(`Block "${block}" is deprecated`, def.options.deprecated, here);
+      if (def.options.deprecated !== undefined && used)
+        diags.warning(`Block "${block}" is deprecated`, def.options.deprecated, here);
       if (v === null || v instanceof Unknown) continue;
-      if (def.nesting === 'single' || def.nesting === 'group') modelSafe = validateFields(def.fields, v as ObjectValue, diags, here, within && { ...within, block }, client, objectOrNull(held), limits) && modelSafe;
+      if (def.nesting === 'single' || def.nesting === 'group')
+        modelSafe =
+          validateFields(
+            def.fields,
+            v as ObjectValue,
+            diags,
+            here,
+            within && { ...within, block },
+            client,
+            objectOrNull(held),
+            limits,
+          ) && modelSafe;
       else if (Array.isArray(v)) {
         if (limits && v.length > limits.items) {
-          diags.error(`Too many "${name}" blocks`, `The platform takes at most ${limits.items} \`${name}\` blocks in one object; the configuration has ${v.length}.`, here);
+          diags.error(
+            `Too many "${name}" blocks`,
+            `The platform takes at most ${limits.items} \`${name}\` blocks in one object; the configuration has ${v.length}.`,
+            here,
+          );
           continue;
         }
         const heldElements = Array.isArray(held) ? (held as ObjectValue[]) : [];
         const type = fieldType(def);
         v.forEach((e, i) => {
           if (def.nesting === 'list') {
-            modelSafe = validateFields(def.fields, e as ObjectValue, diags, [...here, indexStep(i)], within && { ...within, block: `${block}[${i}]` }, client, heldElements[i] ?? null, limits) && modelSafe;
+            modelSafe =
+              validateFields(
+                def.fields,
+                e as ObjectValue,
+                diags,
+                [...here, indexStep(i)],
+                within && { ...within, block: `${block}[${i}]` },
+                client,
+                heldElements[i] ?? null,
+                limits,
+              ) && modelSafe;
             return;
           }
           // A set element is its whole value: one the stored set holds is the stored one.
           if (type.kind === 'set' && heldElements.some((h) => valueEquals(type.element, e, h))) return;
-          const element: SetElement = { path: here, block, label: elementLabel(block, def.fields, e as ObjectValue, within) };
-          modelSafe = validateFields(def.fields, e as ObjectValue, diags, here, element, client, null, limits) && modelSafe;
+          const element: SetElement = {
+            path: here,
+            block,
+            label: elementLabel(block, def.fields, e as ObjectValue, within),
+          };
+          modelSafe =
+            validateFields(def.fields, e as ObjectValue, diags, here, element, client, null, limits) && modelSafe;
         });
       }
       continue;
@@ -136,7 +172,11 @@ export function validateFields(
     }
     if (v === null) {
       if (o.required) {
-        diags.error('Missing configuration for required argument', inElement(`The argument "${shown()}" is required, but the configuration sets it to null. Give it a value.`), at());
+        diags.error(
+          'Missing configuration for required argument',
+          inElement(`The argument "${shown()}" is required, but the configuration sets it to null. Give it a value.`),
+          at(),
+        );
         modelSafe = false;
       }
       continue;
@@ -151,15 +191,25 @@ export function validateFields(
       continue;
     }
     if (hasNullElement(def.type.cty, v)) {
-      diags.error(`Invalid value for "${shown()}"`, inElement('The value must not contain null elements; remove them or use a placeholder value.'), at());
+      diags.error(
+        `Invalid value for "${shown()}"`,
+        inElement('The value must not contain null elements; remove them or use a placeholder value.'),
+        at(),
+      );
       modelSafe = false;
       continue;
     }
     if (!isWhollyKnown(def.type.cty, v)) continue;
     const plain = valueToPlain(v as Value);
-    const said = nothingSaid(def.type.cty, plain, o.required === true, o.distinct === true) ?? tooLarge(def.type.cty, plain, o.maxCharacters, limits);
+    const said =
+      nothingSaid(def.type.cty, plain, o.required === true, o.distinct === true) ??
+      tooLarge(def.type.cty, plain, o.maxCharacters, limits);
     if (said) {
-      diags.error(`Invalid value for "${shown()}"`, inElement(`The value ${o.sensitive ? withoutSecrets(said, plain) : said}.`), at());
+      diags.error(
+        `Invalid value for "${shown()}"`,
+        inElement(`The value ${o.sensitive ? withoutSecrets(said, plain) : said}.`),
+        at(),
+      );
       continue;
     }
     if (!o.validate) continue;
@@ -167,7 +217,12 @@ export function validateFields(
     const exact = valueToExactPlain(v as Value);
     for (const validator of o.validate) {
       const problem = validator.check(exact);
-      if (problem) diags.error(`Invalid value for "${shown()}"`, inElement(`The value ${o.sensitive ? withoutSecrets(problem, plain) : problem}.`), at());
+      if (problem)
+        diags.error(
+          `Invalid value for "${shown()}"`,
+          inElement(`The value ${o.sensitive ? withoutSecrets(problem, plain) : problem}.`),
+          at(),
+        );
     }
   }
   return modelSafe;
@@ -179,7 +234,9 @@ export function validateFields(
  */
 function elementLabel(block: string, fields: Fields, element: ObjectValue, within: SetElement | undefined): string {
   const texts = Object.entries(fields)
-    .filter(([n, d]) => d.kind === 'attr' && !d.options.sensitive && !d.options.writeOnly && typeof element[n] === 'string')
+    .filter(
+      ([n, d]) => d.kind === 'attr' && !d.options.sensitive && !d.options.writeOnly && typeof element[n] === 'string',
+    )
     .slice(0, 2)
     .map(([n]) => {
       const text = element[n] as string;
@@ -202,15 +259,25 @@ export function holdsOnlyStored(fields: Fields, config: ObjectValue, stored: Obj
 }
 
 /** The rules between a secret argument and its write-only twin (define.ts `writeOnlyTwin`). */
-function twinProblems(name: string, required: boolean, value: ObjectValue, diags: Diagnostics, at: AttributePath): void {
+function twinProblems(
+  name: string,
+  required: boolean,
+  value: ObjectValue,
+  diags: Diagnostics,
+  at: AttributePath,
+): void {
   const plain = value[name] ?? null;
   const wo = value[`${name}_wo`] ?? null;
   const version = value[`${name}_wo_version`] ?? null;
   const step = (n: string) => [...at, attrStep(n)];
   // A secret one of the pair must give is required in all but name: a blank one says nothing.
   if (required) {
-    for (const [n, v] of [[name, plain], [`${name}_wo`, wo]] as const) {
-      if (typeof v === 'string' && v.trim() === '') diags.error(`Invalid value for "${n}"`, 'The value must not be empty or only whitespace.', step(n));
+    for (const [n, v] of [
+      [name, plain],
+      [`${name}_wo`, wo],
+    ] as const) {
+      if (typeof v === 'string' && v.trim() === '')
+        diags.error(`Invalid value for "${n}"`, 'The value must not be empty or only whitespace.', step(n));
     }
   }
   // An unknown value may yet be null: the rules between the pair wait until it is known.
@@ -218,10 +285,18 @@ function twinProblems(name: string, required: boolean, value: ObjectValue, diags
   if (plain !== null && wo !== null) {
     diags.error('Conflicting arguments', `Set \`${name}\` or \`${name}_wo\`, not both.`, step(`${name}_wo`));
   } else if (required && plain === null && wo === null) {
-    diags.error('Missing configuration for required argument', `The argument "${name}" is required: set \`${name}\`, or \`${name}_wo\` to keep the value out of the state.`, step(name));
+    diags.error(
+      'Missing configuration for required argument',
+      `The argument "${name}" is required: set \`${name}\`, or \`${name}_wo\` to keep the value out of the state.`,
+      step(name),
+    );
   }
   if (version !== null && wo === null) {
-    diags.error('Invalid argument', `\`${name}_wo_version\` only applies with \`${name}_wo\`.`, step(`${name}_wo_version`));
+    diags.error(
+      'Invalid argument',
+      `\`${name}_wo_version\` only applies with \`${name}_wo\`.`,
+      step(`${name}_wo_version`),
+    );
   }
 }
 
@@ -238,7 +313,8 @@ function nothingSaid(type: CtyType, plain: unknown, required: boolean, distinct:
     if (at >= 0) return `must not hold an empty or whitespace-only element (element ${at})`;
     if (type.kind === 'list' && distinct) {
       const twice = plain.find((s, i) => plain.indexOf(s) !== i);
-      if (twice !== undefined) return `lists ${JSON.stringify(twice)} more than once; the platform keeps each value once`;
+      if (twice !== undefined)
+        return `lists ${JSON.stringify(twice)} more than once; the platform keeps each value once`;
     }
   }
   return undefined;
@@ -248,15 +324,29 @@ function nothingSaid(type: CtyType, plain: unknown, required: boolean, distinct:
  * What exceeds the platform's limits (or the attribute's own `maxCharacters`): a text with too many
  * characters, a collection with too many elements or an element text too long.
  */
-function tooLarge(type: CtyType, plain: unknown, maxCharacters: number | undefined, limits: PlatformLimits | undefined): string | undefined {
+function tooLarge(
+  type: CtyType,
+  plain: unknown,
+  maxCharacters: number | undefined,
+  limits: PlatformLimits | undefined,
+): string | undefined {
   const characters = maxCharacters ?? limits?.characters;
-  const long = (s: unknown) => characters !== undefined && typeof s === 'string' && s.length > characters && [...s].length > characters;
-  if (long(plain)) return `is ${[...(plain as string)].length} characters long; the platform takes at most ${characters}`;
-  const elements = Array.isArray(plain) ? plain : plain !== null && typeof plain === 'object' && type.kind === 'map' ? Object.values(plain) : undefined;
+  const long = (s: unknown) =>
+    characters !== undefined && typeof s === 'string' && s.length > characters && [...s].length > characters;
+  if (long(plain))
+    return `is ${[...(plain as string)].length} characters long; the platform takes at most ${characters}`;
+  const elements = Array.isArray(plain)
+    ? plain
+    : plain !== null && typeof plain === 'object' && type.kind === 'map'
+      ? Object.values(plain)
+      : undefined;
   if (elements === undefined) return undefined;
-  if (limits && elements.length > limits.items) return `has ${elements.length} elements; the platform takes at most ${limits.items}`;
+  if (limits && elements.length > limits.items)
+    return `has ${elements.length} elements; the platform takes at most ${limits.items}`;
   const at = elements.findIndex(long);
-  return at >= 0 ? `has an element ${[...(elements[at] as string)].length} characters long (element ${at}); the platform takes at most ${characters}` : undefined;
+  return at >= 0
+    ? `has an element ${[...(elements[at] as string)].length} characters long (element ${at}); the platform takes at most ${characters}`
+    : undefined;
 }
 
 /** The whole configuration within the platform's request size, once it is wholly known. */
@@ -268,7 +358,10 @@ function withinBody(config: ObjectValue, limits: PlatformLimits, diags: Diagnost
   });
   const bytes = Buffer.byteLength(json ?? '', 'utf8');
   if (unknown || bytes <= limits.bodyBytes) return true;
-  diags.error('Configuration too large', `This object's configuration is ${bytes} bytes; the platform takes requests of at most ${limits.bodyBytes} bytes. Split it into several objects or shorten its values.`);
+  diags.error(
+    'Configuration too large',
+    `This object's configuration is ${bytes} bytes; the platform takes requests of at most ${limits.bodyBytes} bytes. Split it into several objects or shorten its values.`,
+  );
   return false;
 }
 

@@ -49,23 +49,41 @@ export function checkPlannedState(schema: SchemaBlock, prior: Value, config: Val
  * produced inconsistent result after apply"), then the null/non-null result rules — each later
  * stage skipped once an earlier one found problems, as Terraform does.
  */
-export function checkApplyResult(schema: SchemaBlock, planned: Value, actual: Value, isDelete: boolean): CheckProblem[] {
+export function checkApplyResult(
+  schema: SchemaBlock,
+  planned: Value,
+  actual: Value,
+  isDelete: boolean,
+): CheckProblem[] {
   const conformance = conformanceProblems(schema, actual, 'produced an invalid value after apply');
   if (conformance.length > 0) return conformance;
   const writeOnly = writeOnlyProblems(schema, actual, 'after apply');
   if (writeOnly.length > 0) return writeOnly;
 
   const problems = unknownPaths(impliedType(schema), actual, []).map((p) =>
-    problem(p, `the provider still indicated an unknown value for ${describePath(p)}; all values must be known after apply`),
+    problem(
+      p,
+      `the provider still indicated an unknown value for ${describePath(p)}; all values must be known after apply`,
+    ),
   );
   if (!isDelete && problems.length === 0) problems.push(...assertObjectCompatible(schema, planned, actual));
   if (problems.length > 0) return problems;
 
   if (isDelete && actual !== null) {
-    return [problem([], 'after applying a Delete plan, the provider returned a non-null object; destroying should always produce a null value')];
+    return [
+      problem(
+        [],
+        'after applying a Delete plan, the provider returned a non-null object; destroying should always produce a null value',
+      ),
+    ];
   }
   if (!isDelete && actual === null) {
-    return [problem([], 'after applying a Create or Update plan, the provider returned a null object; only destroying should produce a null value')];
+    return [
+      problem(
+        [],
+        'after applying a Create or Update plan, the provider returned a null object; only destroying should produce a null value',
+      ),
+    ];
   }
   return [];
 }
@@ -77,7 +95,10 @@ export function checkApplyResult(schema: SchemaBlock, planned: Value, actual: Va
  */
 export function checkReadResult(schema: SchemaBlock, state: Value): CheckProblem[] {
   const problems = unknownPaths(impliedType(schema), state, []).map((p) =>
-    problem(p, `planned an invalid value during refresh: the returned state contains unknown values (at ${describePath(p)})`),
+    problem(
+      p,
+      `planned an invalid value during refresh: the returned state contains unknown values (at ${describePath(p)})`,
+    ),
   );
   problems.push(...conformanceProblems(schema, state, 'planned an invalid value during refresh'));
   if (problems.length > 0) return problems;
@@ -97,7 +118,10 @@ function conformanceProblems(schema: SchemaBlock, value: Value, what: string): C
  */
 export function writeOnlyProblems(schema: SchemaBlock, value: Value, when: string): CheckProblem[] {
   return writeOnlyPaths(schema, value, []).map((p) =>
-    problem(p, `returned a value for the write-only attribute "${describePath(p)}" ${when}; write-only attributes cannot be read back from the provider`),
+    problem(
+      p,
+      `returned a value for the write-only attribute "${describePath(p)}" ${when}; write-only attributes cannot be read back from the provider`,
+    ),
   );
 }
 
@@ -117,14 +141,17 @@ function writeOnlyPaths(schema: SchemaBlock, value: Value, path: AttributePath):
         found.push(...writeOnlyPaths(nb.block, blockV, blockPath));
         break;
       case 'list':
-        elementsOf(blockV).forEach((ev, i) => found.push(...writeOnlyPaths(nb.block, ev, childPath(blockPath, indexStep(i)))));
+        elementsOf(blockV).forEach((ev, i) =>
+          found.push(...writeOnlyPaths(nb.block, ev, childPath(blockPath, indexStep(i)))),
+        );
         break;
       case 'set':
         // Set elements cannot be addressed: one report at the set, however many offenders.
         if (elementsOf(blockV).some((ev) => writeOnlyPaths(nb.block, ev, blockPath).length > 0)) found.push(blockPath);
         break;
       case 'map':
-        for (const [k, ev] of Object.entries(entriesOf(blockV))) found.push(...writeOnlyPaths(nb.block, ev, childPath(blockPath, keyStep(k))));
+        for (const [k, ev] of Object.entries(entriesOf(blockV)))
+          found.push(...writeOnlyPaths(nb.block, ev, childPath(blockPath, keyStep(k))));
         break;
     }
   }
@@ -145,14 +172,20 @@ export function unknownPaths(type: CtyType, value: Value, path: AttributePath): 
     case 'list':
       return elementsOf(value).flatMap((ev, i) => unknownPaths(type.element, ev, childPath(path, indexStep(i))));
     case 'tuple':
-      return type.elements.flatMap((et, i) => unknownPaths(et, elementsOf(value)[i] ?? null, childPath(path, indexStep(i))));
+      return type.elements.flatMap((et, i) =>
+        unknownPaths(et, elementsOf(value)[i] ?? null, childPath(path, indexStep(i))),
+      );
     case 'set':
       // Set elements cannot be addressed: one report at the set, however many unknowns.
       return elementsOf(value).some((ev) => unknownPaths(type.element, ev, path).length > 0) ? [path] : [];
     case 'map':
-      return Object.entries(entriesOf(value)).flatMap(([k, ev]) => unknownPaths(type.element, ev, childPath(path, keyStep(k))));
+      return Object.entries(entriesOf(value)).flatMap(([k, ev]) =>
+        unknownPaths(type.element, ev, childPath(path, keyStep(k))),
+      );
     case 'object':
-      return Object.entries(type.attributes).flatMap(([name, at]) => unknownPaths(at, attrOf(value, name), attrPath(path, name)));
+      return Object.entries(type.attributes).flatMap(([name, at]) =>
+        unknownPaths(at, attrOf(value, name), attrPath(path, name)),
+      );
     default:
       return [];
   }

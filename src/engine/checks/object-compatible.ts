@@ -12,9 +12,27 @@ import { type SchemaBlock, type SchemaNestedBlock, impliedType } from '../../sch
 import { type CtyType, friendlyTypeName, typeEquals } from '../../schema/cty-type.js';
 import { compareNumbers, numberText } from '../../schema/number.js';
 import { type AttributePath, indexStep, keyStep } from '../../schema/path.js';
-import { type CtyNumber, type Refinements, type Value, Decimal, DynamicValue, Unknown, isUnknown } from '../../schema/value.js';
+import {
+  type CtyNumber,
+  type Refinements,
+  type Value,
+  Decimal,
+  DynamicValue,
+  Unknown,
+  isUnknown,
+} from '../../schema/value.js';
 import { formatValue, valueEquals } from '../../schema/value-ops.js';
-import { type CheckProblem, attrOf, attrPath, childPath, elementsOf, entriesOf, isKnownNonNull, lengthOf, problem } from './util.js';
+import {
+  type CheckProblem,
+  attrOf,
+  attrPath,
+  childPath,
+  elementsOf,
+  entriesOf,
+  isKnownNonNull,
+  lengthOf,
+  problem,
+} from './util.js';
 
 export type { CheckProblem } from './util.js';
 
@@ -61,17 +79,29 @@ function blockCompatible(nb: SchemaNestedBlock, plannedV: Value, actualV: Value,
   }
 }
 
-function listBlockCompatible(nb: SchemaNestedBlock, plannedV: Value, actualV: Value, path: AttributePath): CheckProblem[] {
+function listBlockCompatible(
+  nb: SchemaNestedBlock,
+  plannedV: Value,
+  actualV: Value,
+  path: AttributePath,
+): CheckProblem[] {
   if (!isKnownNonNull(plannedV) || !isKnownNonNull(actualV)) return [];
   const plannedElems = elementsOf(plannedV);
   const actualElems = elementsOf(actualV);
   if (plannedElems.length !== actualElems.length) {
     return [problem(path, `block count changed from ${plannedElems.length} to ${actualElems.length}`)];
   }
-  return plannedElems.flatMap((plannedEV, i) => objectCompatible(nb.block, plannedEV, actualElems[i]!, childPath(path, indexStep(i))));
+  return plannedElems.flatMap((plannedEV, i) =>
+    objectCompatible(nb.block, plannedEV, actualElems[i]!, childPath(path, indexStep(i))),
+  );
 }
 
-function mapBlockCompatible(nb: SchemaNestedBlock, plannedV: Value, actualV: Value, path: AttributePath): CheckProblem[] {
+function mapBlockCompatible(
+  nb: SchemaNestedBlock,
+  plannedV: Value,
+  actualV: Value,
+  path: AttributePath,
+): CheckProblem[] {
   // Go would fail on an unknown actual here; treat it like the other "cannot compare" cases.
   if (!isKnownNonNull(plannedV) || !isKnownNonNull(actualV)) return [];
   const plannedL = lengthOf(plannedV);
@@ -86,7 +116,12 @@ function mapBlockCompatible(nb: SchemaNestedBlock, plannedV: Value, actualV: Val
   return problems;
 }
 
-function setBlockCompatible(nb: SchemaNestedBlock, plannedV: Value, actualV: Value, path: AttributePath): CheckProblem[] {
+function setBlockCompatible(
+  nb: SchemaNestedBlock,
+  plannedV: Value,
+  actualV: Value,
+  path: AttributePath,
+): CheckProblem[] {
   if (!isKnownNonNull(plannedV) || !isKnownNonNull(actualV)) return [];
   const problems = setValuesCompatible(
     impliedType(nb.block),
@@ -109,9 +144,15 @@ export function valueCompatible(type: CtyType, planned: Value, actual: Value, pa
   // Unknown during plan: the final value need only satisfy the placeholder's refinements.
   if (planned instanceof Unknown) {
     if (rangeIncludes(type, planned.refinements, actual)) return [];
-    return [problem(path, `final value ${formatValue(type, actual)} does not conform to planning placeholder ${describePlaceholder(planned)}`)];
+    return [
+      problem(
+        path,
+        `final value ${formatValue(type, actual)} does not conform to planning placeholder ${describePlaceholder(planned)}`,
+      ),
+    ];
   }
-  if (actual === null) return planned === null ? [] : [problem(path, `was ${formatValue(type, planned)}, but now null`)];
+  if (actual === null)
+    return planned === null ? [] : [problem(path, `was ${formatValue(type, planned)}, but now null`)];
   if (planned === null) return [problem(path, `was null, but now ${formatValue(type, actual)}`)];
   if (isUnknown(actual)) return [problem(path, 'was known, but now unknown')];
 
@@ -120,7 +161,9 @@ export function valueCompatible(type: CtyType, planned: Value, actual: Value, pa
     case 'number':
     case 'bool':
       // valueEquals compares numbers by value, as cty's Equals does.
-      return valueEquals(type, planned, actual) ? [] : [problem(path, `was ${formatValue(type, planned)}, but now ${formatValue(type, actual)}`)];
+      return valueEquals(type, planned, actual)
+        ? []
+        : [problem(path, `was ${formatValue(type, planned)}, but now ${formatValue(type, actual)}`)];
     case 'list':
       return sequenceCompatible(() => type.element, elementsOf(planned), elementsOf(actual), path);
     case 'tuple':
@@ -144,13 +187,23 @@ function dynamicCompatible(planned: Value, actual: Value, path: AttributePath): 
     return [problem(path, `wrong final value type: ${friendlyTypeName(planned.type)} required`)];
   }
   if (!typeEquals(actual.type, planned.type)) {
-    return [problem(path, `wrong final value type: ${friendlyTypeName(planned.type)} required, but have ${friendlyTypeName(actual.type)}`)];
+    return [
+      problem(
+        path,
+        `wrong final value type: ${friendlyTypeName(planned.type)} required, but have ${friendlyTypeName(actual.type)}`,
+      ),
+    ];
   }
   return valueCompatible(planned.type, planned.value, actual.value, path);
 }
 
 /** Lists and tuples: elements correlate by index and none may vanish or appear. */
-function sequenceCompatible(elemType: (i: number) => CtyType, planned: Value[], actual: Value[], path: AttributePath): CheckProblem[] {
+function sequenceCompatible(
+  elemType: (i: number) => CtyType,
+  planned: Value[],
+  actual: Value[],
+  path: AttributePath,
+): CheckProblem[] {
   const problems: CheckProblem[] = [];
   planned.forEach((plannedEV, i) => {
     if (i >= actual.length) problems.push(problem(path, `element ${i} has vanished`));
@@ -161,7 +214,12 @@ function sequenceCompatible(elemType: (i: number) => CtyType, planned: Value[], 
 }
 
 /** Maps: elements correlate by key and none may vanish or appear. */
-function mapCompatible(elemType: CtyType, planned: Record<string, Value>, actual: Record<string, Value>, path: AttributePath): CheckProblem[] {
+function mapCompatible(
+  elemType: CtyType,
+  planned: Record<string, Value>,
+  actual: Record<string, Value>,
+  path: AttributePath,
+): CheckProblem[] {
   const problems: CheckProblem[] = [];
   for (const [key, plannedEV] of Object.entries(planned)) {
     if (!Object.hasOwn(actual, key)) problems.push(problem(path, `element ${JSON.stringify(key)} has vanished`));
@@ -175,8 +233,15 @@ function mapCompatible(elemType: CtyType, planned: Record<string, Value>, actual
 
 /** Set-typed attributes: pairwise correlation, and the set must not grow. */
 function setCompatible(elemType: CtyType, planned: Value[], actual: Value[], path: AttributePath): CheckProblem[] {
-  const problems = setValuesCompatible(elemType, planned, actual, path, (p, a) => valueCompatible(elemType, p, a, path).length === 0);
-  if (planned.length < actual.length) problems.push(problem(path, `length changed from ${planned.length} to ${actual.length}`));
+  const problems = setValuesCompatible(
+    elemType,
+    planned,
+    actual,
+    path,
+    (p, a) => valueCompatible(elemType, p, a, path).length === 0,
+  );
+  if (planned.length < actual.length)
+    problems.push(problem(path, `length changed from ${planned.length} to ${actual.length}`));
   return problems;
 }
 
@@ -208,7 +273,9 @@ function setValuesCompatible(
   }
   return actual
     .filter((_, i) => !actualMatched[i])
-    .map((a) => problem(path, `actual set element ${formatValue(elemType, a)} does not correlate with any element in plan`));
+    .map((a) =>
+      problem(path, `actual set element ${formatValue(elemType, a)} does not correlate with any element in plan`),
+    );
 }
 
 /**
@@ -222,7 +289,10 @@ export function rangeIncludes(type: CtyType, refinements: Readonly<Refinements> 
   if (isUnknown(actual)) return true;
   switch (type.kind) {
     case 'string':
-      return refinements.stringPrefix === undefined || (typeof actual === 'string' && actual.startsWith(refinements.stringPrefix));
+      return (
+        refinements.stringPrefix === undefined ||
+        (typeof actual === 'string' && actual.startsWith(refinements.stringPrefix))
+      );
     case 'number':
       return numberInBounds(actual as CtyNumber, refinements);
     case 'list':

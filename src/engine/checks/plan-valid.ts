@@ -34,7 +34,13 @@ export function assertPlanValid(schema: SchemaBlock, prior: Value, config: Value
 }
 
 /** objchange.assertPlanValid: one block object (the resource itself or a nested block). */
-function planValidBlock(schema: SchemaBlock, prior: Value, config: Value, planned: Value, path: AttributePath): CheckProblem[] {
+function planValidBlock(
+  schema: SchemaBlock,
+  prior: Value,
+  config: Value,
+  planned: Value,
+  path: AttributePath,
+): CheckProblem[] {
   if (planned === null && config !== null) return [problem(path, 'planned for absence but config wants existence')];
   if (config === null && planned !== null) return [problem(path, 'planned for existence but config wants absence')];
   if (planned === null) return [];
@@ -42,16 +48,32 @@ function planValidBlock(schema: SchemaBlock, prior: Value, config: Value, planne
   const problems: CheckProblem[] = [];
   for (const [name, attr] of Object.entries(schema.attributes)) {
     // Any of the three may be null at this level; read through null as null.
-    problems.push(...plannedValueValid(attr, attrOf(prior, name), attrOf(config, name), attrOf(planned, name), attrPath(path, name)));
+    problems.push(
+      ...plannedValueValid(
+        attr,
+        attrOf(prior, name),
+        attrOf(config, name),
+        attrOf(planned, name),
+        attrPath(path, name),
+      ),
+    );
   }
   for (const [name, nb] of Object.entries(schema.blockTypes)) {
-    problems.push(...plannedBlockValid(nb, attrOf(prior, name), attrOf(config, name), attrOf(planned, name), attrPath(path, name)));
+    problems.push(
+      ...plannedBlockValid(nb, attrOf(prior, name), attrOf(config, name), attrOf(planned, name), attrPath(path, name)),
+    );
   }
   return problems;
 }
 
 /** objchange.assertPlannedValueValid, for plain-typed attributes. */
-function plannedValueValid(attr: SchemaAttribute, priorV: Value, configV: Value, plannedV: Value, path: AttributePath): CheckProblem[] {
+function plannedValueValid(
+  attr: SchemaAttribute,
+  priorV: Value,
+  configV: Value,
+  plannedV: Value,
+  path: AttributePath,
+): CheckProblem[] {
   // Refinements are ignored here (Go compares unrefined values); valueEquals does the same.
   if (valueEquals(attr.type, plannedV, configV)) return [];
   // The provider may keep the prior value for a functionally-equivalent configured value.
@@ -77,7 +99,13 @@ function plannedValueValid(attr: SchemaAttribute, priorV: Value, configV: Value,
   return [mismatchProblem(attr, priorV, configV, plannedV, path)];
 }
 
-function mismatchProblem(attr: SchemaAttribute, priorV: Value, configV: Value, plannedV: Value, path: AttributePath): CheckProblem {
+function mismatchProblem(
+  attr: SchemaAttribute,
+  priorV: Value,
+  configV: Value,
+  plannedV: Value,
+  path: AttributePath,
+): CheckProblem {
   const t = attr.type;
   if (priorV === null) {
     return problem(
@@ -96,15 +124,27 @@ function mismatchProblem(attr: SchemaAttribute, priorV: Value, configV: Value, p
 }
 
 /** The nested-block half of objchange.assertPlanValid. */
-function plannedBlockValid(nb: SchemaNestedBlock, priorV: Value, configV: Value, plannedV: Value, path: AttributePath): CheckProblem[] {
+function plannedBlockValid(
+  nb: SchemaNestedBlock,
+  priorV: Value,
+  configV: Value,
+  plannedV: Value,
+  path: AttributePath,
+): CheckProblem[] {
   // Only a single block may be null; the computed-block shortcut below must not hide that.
   if (nb.nesting !== 'single' && plannedV === null) {
-    return [problem(path, `attribute representing a ${nb.nesting} of nested blocks must be empty to indicate no blocks, not null`)];
+    return [
+      problem(
+        path,
+        `attribute representing a ${nb.nesting} of nested blocks must be empty to indicate no blocks, not null`,
+      ),
+    ];
   }
   const type = nestedBlockValueType(nb);
   if (valueEquals(type, plannedV, configV)) return [];
   // A `dynamic` block with unknown for_each cannot be altered by the provider.
-  if (isUnknown(configV)) return [problem(path, `planned value ${formatValue(type, plannedV)} for unknown dynamic block`)];
+  if (isUnknown(configV))
+    return [problem(path, `planned value ${formatValue(type, plannedV)} for unknown dynamic block`)];
   // The rest cannot cope with a wholly unknown block value, so reject it as a whole.
   if (isUnknown(plannedV)) return [problem(path, 'planned unknown value for non-computed block')];
 
@@ -125,12 +165,23 @@ const UNKNOWN_ELEMENT =
   'element representing nested block must not be unknown itself; set nested attribute values to unknown instead';
 
 /** NestingList: counts must match config, elements correlate by index. */
-function plannedListBlockValid(nb: SchemaNestedBlock, priorV: Value, configV: Value, plannedV: Value, path: AttributePath): CheckProblem[] {
+function plannedListBlockValid(
+  nb: SchemaNestedBlock,
+  priorV: Value,
+  configV: Value,
+  plannedV: Value,
+  path: AttributePath,
+): CheckProblem[] {
   // A null config list (possible via ignore_changes on legacy values) counts as empty.
   const configElems = elementsOf(configV);
   const plannedElems = elementsOf(plannedV);
   if (plannedElems.length !== configElems.length) {
-    return [problem(path, `block count in plan (${plannedElems.length}) disagrees with count in config (${configElems.length})`)];
+    return [
+      problem(
+        path,
+        `block count in plan (${plannedElems.length}) disagrees with count in config (${configElems.length})`,
+      ),
+    ];
   }
   const priorElems = elementsOf(priorV);
   const problems: CheckProblem[] = [];
@@ -147,7 +198,13 @@ function plannedListBlockValid(nb: SchemaNestedBlock, priorV: Value, configV: Va
 }
 
 /** NestingMap: keys must match config exactly, elements correlate by key. */
-function plannedMapBlockValid(nb: SchemaNestedBlock, priorV: Value, configV: Value, plannedV: Value, path: AttributePath): CheckProblem[] {
+function plannedMapBlockValid(
+  nb: SchemaNestedBlock,
+  priorV: Value,
+  configV: Value,
+  plannedV: Value,
+  path: AttributePath,
+): CheckProblem[] {
   const plannedL = lengthOf(plannedV);
   const configL = lengthOf(configV);
   if (plannedL !== configL) {

@@ -55,7 +55,11 @@ function proposedNewBlock(schema: SchemaBlock, prior: Value, config: Value): Val
 }
 
 /** objchange.proposedNewAttributes, for plain-typed attributes. */
-function proposedNewAttributes(attrs: Readonly<Record<string, SchemaAttribute>>, prior: Value, config: Value): ObjectValue {
+function proposedNewAttributes(
+  attrs: Readonly<Record<string, SchemaAttribute>>,
+  prior: Value,
+  config: Value,
+): ObjectValue {
   const out: ObjectValue = {};
   for (const [name, attr] of Object.entries(attrs)) {
     const priorV = attrOf(prior, name);
