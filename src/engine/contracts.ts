@@ -130,7 +130,10 @@ export interface IdentityAttributeDef<C = any> {
   readonly description: string;
   /** The state attribute it is taken from; the identity attribute's own name when absent. */
   readonly from?: string;
-  /** Turns the state attribute's value into the identity's (e.g. a fingerprint that names a secret without revealing it). */
+  /**
+   * Turns the state attribute's value into the identity's (e.g. a fingerprint that names a secret
+   * without revealing it).
+   */
   readonly derive?: (value: string) => string;
   /**
    * Whether an `import` block's identity must give it (`required`), or may leave it to the provider

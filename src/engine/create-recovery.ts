@@ -99,7 +99,8 @@ async function createOnce<C>(r: ResourceDef<Fields, C>, plan: ModelOf<Fields>, c
       r,
       plan,
       err,
-      `${r.typeName} has no natural key to look the object up by, so the provider does not send the request again (that could make a duplicate).`,
+      `${r.typeName} has no natural key to look the object up by, so the provider does not send the request again ` +
+        `(that could make a duplicate).`,
     );
   }
 }
@@ -132,7 +133,9 @@ async function createWithEvidence<C>(
       if (verdict.kind === 'unclear') throw unknownOutcome(r, plan, lost, verdict.why, verdict.holders);
       if (verdict.kind === 'none') {
         if (conflict) {
-          const why = `The answer to an earlier request was lost, and no object that request made was found: the key is held by an object this configuration did not make`;
+          const why =
+            `The answer to an earlier request was lost, and no object that request made was found: the ` +
+            `key is held by an object this configuration did not make`;
           throw alreadyExists(r, plan, err as ApiError, verdict.holders, why);
         }
         if (ctx.signal.aborted)
@@ -140,7 +143,8 @@ async function createWithEvidence<C>(
             r,
             plan,
             lost,
-            'No object this create made was found, and Terraform asked the provider to stop, so it did not send the request again.',
+            'No object this create made was found, and Terraform asked the provider to stop, so it did not send the ' +
+              'request again.',
             verdict.holders,
           );
         if (attempt >= attempts)
@@ -186,7 +190,8 @@ async function createWithEvidence<C>(
       ctx.partial(created);
       throw new DiagnosticError(
         'Create interrupted',
-        `${capitalized(describe(r, plan))} was created, but its ${missing.map((m) => `\`${m}\``).join(', ')} came only in the answer that was lost, and Terraform asked the provider to stop before it could be replaced.`,
+        `${capitalized(describe(r, plan))} was created, but its ${missing.map((m) => `\`${m}\``).join(', ')} came ` +
+          `only in the answer that was lost, and Terraform asked the provider to stop before it could be replaced.`,
       );
     }
     return created;
@@ -208,7 +213,9 @@ async function takeCensus<C>(
     if (isApiError(err, 'cancelled') || err instanceof DiagnosticError) throw err;
     throw new DiagnosticError(
       `Cannot create ${r.typeName}`,
-      `Before a create, the provider lists the objects that exist already, so that it can tell what a lost answer made from what was there; that listing failed: ${messageOf(err)}. The create request was not sent: ${describe(r, plan)} was not created.`,
+      `Before a create, the provider lists the objects that exist already, so that it can tell what a lost answer ` +
+        `made from what was there; that listing failed: ${messageOf(err)}. The create request was not sent: ` +
+        `${describe(r, plan)} was not created.`,
     );
   }
 }
@@ -257,7 +264,10 @@ function importAdvice<C>(r: ResourceDef<Fields, C>, ids: readonly string[]): str
   if (!r.importState) return 'This type cannot be imported: remove the object on the platform if it is unwanted.';
   const id = ids.length === 1 ? ids[0]! : `<${r.importIdDescription ?? 'its id'}>`;
   const which = ids.length > 1 ? 'the right one' : 'it';
-  return `To manage ${which} with this resource, import ${which}: \`terraform import <address> '${id}'\`, or an \`import\` block with \`id = "${id}"\`.`;
+  return (
+    `To manage ${which} with this resource, import ${which}: \`terraform import <address> '${id}'\`, or an ` +
+    `\`import\` block with \`id = "${id}"\`.`
+  );
 }
 
 function namedHolders(holders: readonly Holder[]): string {
@@ -286,10 +296,11 @@ function unknownOutcome<C>(
   }
   return new DiagnosticError(
     'Create outcome unknown',
-    `${head} It adopted no object and deleted nothing. Objects holding the key of ${describe(r, plan)}: ${namedHolders(holders)}. ${importAdvice(
-      r,
-      holders.map((h) => h.id),
-    )} Otherwise apply again once the platform shows what the request made.`,
+    `${head} It adopted no object and deleted nothing. Objects holding the key of ${describe(r, plan)}: ` +
+      `${namedHolders(holders)}. ${importAdvice(
+        r,
+        holders.map((h) => h.id),
+      )} Otherwise apply again once the platform shows what the request made.`,
   );
 }
 
@@ -310,7 +321,8 @@ function alreadyExists<C>(
     [
       `${refused.message}.`,
       ...(why ? [`${why}.`] : []),
-      `${capitalized(describe(r, plan))} already exists${named} and was not made by this configuration, so the provider does not take it over.`,
+      `${capitalized(describe(r, plan))} already exists${named} and was not made by this configuration, so the ` +
+        `provider does not take it over.`,
       importAdvice(r, ids),
       `Otherwise change the configuration so that the new object differs in ${r.findCreated!.key}.`,
     ].join(' '),

@@ -12,7 +12,10 @@ import { formatValue } from '../schema/value-ops.js';
 import type { IdentityDef, IdentityModel } from './contracts.js';
 import type { Diagnostics } from './diagnostics.js';
 
-/** Identity attributes are strings; the identity is an object of them (Terraform forbids maps, sets and objects inside). */
+/**
+ * Identity attributes are strings; the identity is an object of them (Terraform forbids maps, sets
+ * and objects inside).
+ */
 const identityTypes = new WeakMap<IdentityDef<any, any>, CtyType>();
 
 export function identityType(def: IdentityDef<any, any>): CtyType {
@@ -96,9 +99,10 @@ export function identityDeclarationProblems(def: IdentityDef<any, any>, fields: 
       problems.push(`identity attribute ${JSON.stringify(name)} is not a valid attribute name`);
     const source = sourceOf(def, name);
     const f = fields[source];
-    if (!f || f.kind !== 'attr' || f.type.cty.kind !== 'string')
+    if (f?.kind !== 'attr' || f.type.cty.kind !== 'string')
       problems.push(
-        `identity attribute ${name} comes from ${JSON.stringify(source)}, which is not a string attribute of the resource`,
+        `identity attribute ${name} comes from ${JSON.stringify(source)}, which is not a string attribute of the ` +
+          `resource`,
       );
     else if (f.options.writeOnly || f.options.sensitive) {
       if (!def.attributes[name]!.derive) problems.push(`identity attribute ${name} would reveal the secret ${source}`);

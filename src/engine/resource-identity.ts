@@ -202,7 +202,8 @@ export class ResourceIdentity<C> {
     const given = target.identity;
     const missing = missingAttributes(given).filter((n) => def.attributes[n]!.forImport === 'required');
     if (missing.length > 0) {
-      const detail = `Importing ${typeName} by identity needs ${quoted(missing)} in the \`identity\` of the \`import\` block.`;
+      const where = 'in the `identity` of the `import` block';
+      const detail = `Importing ${typeName} by identity needs ${quoted(missing)} ${where}.`;
       return refused('Incomplete identity', detail);
     }
     try {

@@ -125,7 +125,8 @@ export function validateFields(
         if (limits && v.length > limits.items) {
           diags.error(
             `Too many "${name}" blocks`,
-            `The platform takes at most ${limits.items} \`${name}\` blocks in one object; the configuration has ${v.length}.`,
+            `The platform takes at most ${limits.items} \`${name}\` blocks in one object; the configuration has ` +
+              `${v.length}.`,
             here,
           );
           continue;
@@ -165,7 +166,8 @@ export function validateFields(
     if (o.writeOnly && v !== null && !client.writeOnlyAttributesAllowed) {
       diags.error(
         'Write-only argument not supported',
-        `\`${name}\` is write-only, which needs Terraform 1.11 or later; this Terraform does not support write-only arguments. Use \`${o.twinOf ?? name}\` instead.`,
+        `\`${name}\` is write-only, which needs Terraform 1.11 or later; this Terraform does not support write-only ` +
+          `arguments. Use \`${o.twinOf ?? name}\` instead.`,
         at(),
       );
       continue;
@@ -345,7 +347,8 @@ function tooLarge(
     return `has ${elements.length} elements; the platform takes at most ${limits.items}`;
   const at = elements.findIndex(long);
   return at >= 0
-    ? `has an element ${[...(elements[at] as string)].length} characters long (element ${at}); the platform takes at most ${characters}`
+    ? `has an element ${[...(elements[at] as string)].length} characters long (element ${at}); the platform takes ` +
+        `at most ${characters}`
     : undefined;
 }
 
@@ -360,7 +363,8 @@ function withinBody(config: ObjectValue, limits: PlatformLimits, diags: Diagnost
   if (unknown || bytes <= limits.bodyBytes) return true;
   diags.error(
     'Configuration too large',
-    `This object's configuration is ${bytes} bytes; the platform takes requests of at most ${limits.bodyBytes} bytes. Split it into several objects or shorten its values.`,
+    `This object's configuration is ${bytes} bytes; the platform takes requests of at most ${limits.bodyBytes} ` +
+      `bytes. Split it into several objects or shorten its values.`,
   );
   return false;
 }

@@ -73,7 +73,8 @@ export function checkApplyResult(
     return [
       problem(
         [],
-        'after applying a Delete plan, the provider returned a non-null object; destroying should always produce a null value',
+        'after applying a Delete plan, the provider returned a non-null object; destroying should always produce a ' +
+          'null value',
       ),
     ];
   }
@@ -81,7 +82,8 @@ export function checkApplyResult(
     return [
       problem(
         [],
-        'after applying a Create or Update plan, the provider returned a null object; only destroying should produce a null value',
+        'after applying a Create or Update plan, the provider returned a null object; only destroying should ' +
+          'produce a null value',
       ),
     ];
   }
@@ -120,7 +122,8 @@ export function writeOnlyProblems(schema: SchemaBlock, value: Value, when: strin
   return writeOnlyPaths(schema, value, []).map((p) =>
     problem(
       p,
-      `returned a value for the write-only attribute "${describePath(p)}" ${when}; write-only attributes cannot be read back from the provider`,
+      `returned a value for the write-only attribute "${describePath(p)}" ${when}; write-only attributes cannot be ` +
+        `read back from the provider`,
     ),
   );
 }

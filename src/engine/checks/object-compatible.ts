@@ -147,7 +147,8 @@ export function valueCompatible(type: CtyType, planned: Value, actual: Value, pa
     return [
       problem(
         path,
-        `final value ${formatValue(type, actual)} does not conform to planning placeholder ${describePlaceholder(planned)}`,
+        `final value ${formatValue(type, actual)} does not conform to planning placeholder ` +
+          `${describePlaceholder(planned)}`,
       ),
     ];
   }

@@ -9,7 +9,7 @@
  * `computed` flag, so every block is treated as non-computed). Set-block elements cannot be
  * addressed by our AttributePath, so problems inside them are reported at the set's path.
  */
-import { type SchemaAttribute, type SchemaBlock, type SchemaNestedBlock } from '../../schema/block.js';
+import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../../schema/block.js';
 import type { AttributePath } from '../../schema/path.js';
 import { indexStep, keyStep } from '../../schema/path.js';
 import { type Value, isUnknown } from '../../schema/value.js';
@@ -119,7 +119,8 @@ function mismatchProblem(
     path,
     attr.sensitive
       ? 'sensitive planned value does not match config value nor prior value'
-      : `planned value ${formatValue(t, plannedV)} does not match config value ${formatValue(t, configV)} nor prior value ${formatValue(t, priorV)}`,
+      : `planned value ${formatValue(t, plannedV)} does not match config value ${formatValue(t, configV)} nor prior ` +
+          `value ${formatValue(t, priorV)}`,
   );
 }
 
