@@ -314,10 +314,20 @@ function nothingSaid(type: CtyType, plain: unknown, required: boolean, distinct:
     const at = plain.findIndex(blank);
     if (at >= 0) return `must not hold an empty or whitespace-only element (element ${at})`;
     if (type.kind === 'list' && distinct) {
-      const twice = plain.find((s, i) => plain.indexOf(s) !== i);
+      const twice = firstRepeated(plain);
       if (twice !== undefined)
         return `lists ${JSON.stringify(twice)} more than once; the platform keeps each value once`;
     }
+  }
+  return undefined;
+}
+
+/** The first element that an earlier one already named; linear, as a list may hold 100,000 values. */
+function firstRepeated(values: readonly unknown[]): unknown {
+  const seen = new Set<unknown>();
+  for (const value of values) {
+    if (seen.has(value)) return value;
+    seen.add(value);
   }
   return undefined;
 }
