@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { envelope } from './wire.js';
+import { envelope, optionalText } from './wire.js';
 
 /** An alert template: how one kind of query result becomes an alert. */
 export interface AlertTemplate {
@@ -50,10 +50,7 @@ const templateSchema = z.object({
 
 const profileSchema = z.object({
   alertProfileId: z.string().min(1),
-  extends: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ''),
+  extends: optionalText,
   fields: z
     .array(z.object({ name: z.string() }))
     .nullish()

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { REPORT_SEVERITIES, type ReportSeverity } from './report-rules.js';
-import { envelope, flag, toFlag } from './wire.js';
+import { envelope, flag, optionalText, toFlag } from './wire.js';
 
 export { ALERT_RULE_CATEGORIES, ALERT_RULE_SOURCES, ALERT_RULE_SUBCATEGORIES } from './alert-rule-values.js';
 
@@ -56,18 +56,13 @@ const stringList = z
   .array(z.string())
   .nullish()
   .transform((v) => v ?? []);
-const text = z
-  .string()
-  .nullish()
-  .transform((v) => v ?? '');
-
 const ruleSchema = z.object({
   mcGuid: z.string().min(1),
   type: z.string(),
   intgGuidList: stringList,
   filters: z.object({
     name: z.string(),
-    description: text,
+    description: optionalText,
     enabled: flag,
     severity: z
       .array(z.number().int().min(1).max(REPORT_SEVERITIES.length))
@@ -77,8 +72,8 @@ const ruleSchema = z.object({
     subCategory: stringList,
     source: stringList,
     category: stringList,
-    createdOrUpdatedTime: text,
-    createdOrUpdatedBy: text,
+    createdOrUpdatedTime: optionalText,
+    createdOrUpdatedBy: optionalText,
   }),
 });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { envelope, flag, toFlag } from './wire.js';
+import { envelope, flag, optionalText, toFlag } from './wire.js';
 
 /** A data export rule: the platform's data, exported to object-store alert channels. */
 export interface DataExportRule {
@@ -36,11 +36,6 @@ export interface DataExportRulesApi {
 
 const BASE = '/api/v2/DataExportRules';
 
-const text = z
-  .string()
-  .nullish()
-  .transform((v) => v ?? '');
-
 const ruleSchema = z.object({
   mcGuid: z.string().min(1),
   type: z.string(),
@@ -50,10 +45,10 @@ const ruleSchema = z.object({
     .transform((v) => v ?? []),
   filters: z.object({
     name: z.string(),
-    description: text,
+    description: optionalText,
     enabled: flag,
-    createdOrUpdatedTime: text,
-    createdOrUpdatedBy: text,
+    createdOrUpdatedTime: optionalText,
+    createdOrUpdatedBy: optionalText,
   }),
 });
 

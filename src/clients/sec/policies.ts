@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { envelope } from './wire.js';
+import { envelope, optionalText } from './wire.js';
 
 export {
   POLICY_SEVERITIES,
@@ -93,14 +93,8 @@ const policySchema = z.object({
   queryId: z.string(),
   title: z.string(),
   enabled: z.boolean(),
-  description: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ''),
-  remediation: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ''),
+  description: optionalText,
+  remediation: optionalText,
   severity: z.string(),
   limit: z.number().int(),
   evalFrequency: z.string(),
@@ -108,26 +102,14 @@ const policySchema = z.object({
     .boolean()
     .nullish()
     .transform((value) => value ?? false),
-  alertProfile: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ''),
+  alertProfile: optionalText,
   tags: z
     .array(z.string())
     .nullish()
     .transform((tags) => tags ?? []),
-  owner: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ''),
-  lastUpdateTime: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ''),
-  lastUpdateUser: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ''),
+  owner: optionalText,
+  lastUpdateTime: optionalText,
+  lastUpdateUser: optionalText,
   exceptionConfiguration: z
     .record(z.string(), z.array(constraintFieldSchema))
     .nullish()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { envelope } from './wire.js';
+import { envelope, optionalText } from './wire.js';
 
 /**
  * One value of a constraint: a plain string (e.g. an account id), a key with a list of values
@@ -51,10 +51,7 @@ const valueSchema = z.union([
 
 const exceptionSchema = z.object({
   exceptionId: z.string().min(1),
-  description: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ''),
+  description: optionalText,
   constraints: z
     .array(
       z.object({
@@ -67,14 +64,8 @@ const exceptionSchema = z.object({
     )
     .nullish()
     .transform((constraints) => constraints ?? []),
-  lastUpdateTime: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ''),
-  lastUpdateUser: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ''),
+  lastUpdateTime: optionalText,
+  lastUpdateUser: optionalText,
 });
 
 const one = envelope(exceptionSchema);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { envelope } from './wire.js';
+import { envelope, optionalText } from './wire.js';
 
 /** A query in the platform's query language, and how the platform evaluates it. */
 export interface Query {
@@ -38,18 +38,13 @@ const BASE = '/api/v2/Queries';
 
 export { BUILT_IN_QUERY_PREFIX } from './policy-values.js';
 
-const text = z
-  .string()
-  .nullish()
-  .transform((v) => v ?? '');
-
 const querySchema = z.object({
   queryId: z.string().min(1),
   queryText: z.string(),
-  evaluatorId: text,
-  owner: text,
-  lastUpdateTime: text,
-  lastUpdateUser: text,
+  evaluatorId: optionalText,
+  owner: optionalText,
+  lastUpdateTime: optionalText,
+  lastUpdateUser: optionalText,
   resultSchema: z
     .union([z.string(), z.array(z.unknown())])
     .nullish()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { envelope, flag, toFlag } from './wire.js';
+import { envelope, flag, optionalText, toFlag } from './wire.js';
 
 /** Report severities in the platform's order; on the wire each is its position + 1 (1 = Critical). */
 export const REPORT_SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'] as const;
@@ -68,24 +68,15 @@ const ruleSchema = z.object({
   intgGuidList: stringList,
   filters: z.object({
     name: z.string(),
-    description: z
-      .string()
-      .nullish()
-      .transform((v) => v ?? ''),
+    description: optionalText,
     enabled: flag,
     severity: z
       .array(z.number().int().min(1).max(REPORT_SEVERITIES.length))
       .nullish()
       .transform((v) => (v ?? []).map((n) => REPORT_SEVERITIES[n - 1]!)),
     resourceGroups: stringList,
-    createdOrUpdatedTime: z
-      .string()
-      .nullish()
-      .transform((v) => v ?? ''),
-    createdOrUpdatedBy: z
-      .string()
-      .nullish()
-      .transform((v) => v ?? ''),
+    createdOrUpdatedTime: optionalText,
+    createdOrUpdatedBy: optionalText,
   }),
   reportNotificationTypes: z
     .record(z.string(), z.boolean())

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { envelope, flag, toFlag } from './wire.js';
+import { envelope, flag, optionalText, toFlag } from './wire.js';
 import { isFilterNode, type ResourceGroupExpression, type ResourceGroupNode } from './resource-group-nodes.js';
 
 /** One named predicate of a resource group query. */
@@ -77,21 +77,12 @@ const groupSchema = z
     resourceGroupGuid: z.string().min(1),
     name: z.string(),
     resourceType: z.string(),
-    description: z
-      .string()
-      .nullish()
-      .transform((v) => v ?? ''),
+    description: optionalText,
     enabled: flag,
     // Groups of the older, field-based form have no query; this client manages only the newer form.
     query: z.object({ filters: z.record(z.string(), filterSchema), expression: expressionSchema }),
-    updatedTime: z
-      .string()
-      .nullish()
-      .transform((v) => v ?? ''),
-    updatedBy: z
-      .string()
-      .nullish()
-      .transform((v) => v ?? ''),
+    updatedTime: optionalText,
+    updatedBy: optionalText,
     isDefaultBoolean: z
       .boolean()
       .nullish()

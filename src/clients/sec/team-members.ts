@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { envelope, flag, toFlag } from './wire.js';
+import { envelope, flag, optionalText, toFlag } from './wire.js';
 
 /**
  * A team member. Read with organization access (provider `organization = true`, header
@@ -70,11 +70,6 @@ export interface TeamMembersApi {
 
 const BASE = '/api/v2/TeamMembers';
 
-const text = z
-  .string()
-  .nullish()
-  .transform((v) => v ?? '');
-
 const accountRow = z.object({ accountName: z.string(), admin: z.boolean(), userGuid: z.string() });
 
 const memberSchema = z
@@ -84,16 +79,16 @@ const memberSchema = z
     userEnabled: flag,
     props: z
       .object({
-        firstName: text,
-        lastName: text,
-        company: text,
+        firstName: optionalText,
+        lastName: optionalText,
+        company: optionalText,
         accountAdmin: z
           .boolean()
           .nullish()
           .transform((v) => v ?? false),
-        createdTime: text,
-        updatedTime: text,
-        updatedBy: text,
+        createdTime: optionalText,
+        updatedTime: optionalText,
+        updatedBy: optionalText,
       })
       .nullish()
       .transform(

@@ -9,6 +9,12 @@ export function toFlag(value: boolean): 0 | 1 {
   return value ? 1 : 0;
 }
 
+/** A text the platform may leave out or send as null; read as empty, as the schemas hold it. */
+export const optionalText = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? '');
+
 /** `{"data": X}`, the envelope of every response except the token endpoint's. */
 export function envelope<S extends z.ZodType>(data: S) {
   return z.object({ data });
