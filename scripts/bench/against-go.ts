@@ -250,7 +250,9 @@ async function runSide(
         `  ${SIDE_NAMES[side].padEnd(15)} N=${String(count).padEnd(5)} ${phase.padEnd(7)} wall ${s(last.wallMs)}` +
           (side === 'alone'
             ? ''
-            : `  provider CPU ${s(providerCpuMs)} (${processes.length} processes)  API calls ${last.apiCalls}`) +
+            : `  provider CPU ${s(providerCpuMs)} (${processes.length} processes: ` +
+              `${processes.map(([, user, system]) => (user! + system!).toFixed(2)).join(' + ')})` +
+              `  API calls ${last.apiCalls}`) +
           `  Terraform CPU ${s(last.terraformCpuMs)}  load ${load.toFixed(1)}`,
       );
     }

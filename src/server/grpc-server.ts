@@ -1,21 +1,17 @@
 /**
- * The gRPC server a go-plugin provider needs, over node:http2 (protocol.md §1.5): unary and
- * server-streaming methods with protobuf bytes in and out, status codes in trailers, deadlines,
- * cancellation, and message size limits. It replaces grpc-js's server, which costs a provider
- * ~280 µs of CPU more per call before it warms up and ~50 ms more per start (README, "Benchmarks":
- * Terraform starts a provider 3–5 times per command and makes four calls per refreshed resource).
- * Everything here follows the gRPC-over-HTTP/2 protocol as grpc-js's server speaks it (same statuses
- * and details for malformed calls), so clients cannot tell the two apart.
+ * The gRPC server a go-plugin provider needs (protocol.md §1.5): unary and server-streaming methods
+ * with protobuf bytes in and out, status codes in trailers, deadlines, cancellation, and message size
+ * limits, over our own HTTP/2 connection (./http2/connection.ts) on node:tls or node:net. It replaces
+ * grpc-js's server, and then node:http2 under it: per call, grpc-js cost a provider ~280 µs of CPU
+ * more and node:http2's stream objects most of the rest (README, "Benchmarks": Terraform starts a
+ * provider 3–5 times per command and makes four calls per refreshed resource). Everything here follows
+ * the gRPC-over-HTTP/2 protocol as grpc-js's server speaks it (same statuses and details for
+ * malformed calls), so clients cannot tell them apart.
  */
-import {
-  constants as h2,
-  createSecureServer,
-  createServer,
-  type Http2SecureServer,
-  type Http2Server,
-  type IncomingHttpHeaders,
-  type ServerHttp2Stream,
-} from 'node:http2';
+import { createServer as createNetServer, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import { Http2Connection, type ServerStream, type StreamListener } from './http2/connection.js';
+import { encodeHeaderBlock } from './http2/hpack.js';
 
 /** gRPC status codes used by the server. */
 export const Status = {
@@ -62,26 +58,24 @@ export interface GrpcServerOptions {
   tls?: { keyPem: string; certPem: string; clientCaPem: string };
 }
 
+const noop = (): void => undefined;
+
 type Handler =
   | { kind: 'unary'; request: MessageCodec; response: MessageCodec; method: UnaryMethod }
   | { kind: 'server-stream'; request: MessageCodec; response: MessageCodec; method: ServerStreamMethod }
   | { kind: 'drain' };
 
-const noop = (): void => undefined;
-
 /**
  * Response headers of every call that answers. No grpc-encoding: identity is the default; no
- * grpc-accept-encoding: a client that sends compressed messages is refused anyway. Each header
- * costs node a validation per call.
+ * grpc-accept-encoding: a client that sends compressed messages is refused anyway; no date.
  */
-const RESPONSE_HEADERS = {
-  [h2.HTTP2_HEADER_STATUS]: 200,
-  [h2.HTTP2_HEADER_CONTENT_TYPE]: 'application/grpc+proto',
-};
-const OK_TRAILERS = { 'grpc-status': '0' };
-/** No Date header: gRPC has no use for it (Node's respond() takes sendDate, its types do not list it). */
-const ANSWER_OPTIONS = { waitForTrailers: true, sendDate: false } as { waitForTrailers: true };
-const STATUS_ONLY_OPTIONS = { endStream: true, sendDate: false } as { endStream: true };
+const RESPONSE_FIELDS: ReadonlyArray<readonly [string, string]> = [
+  [':status', '200'],
+  ['content-type', 'application/grpc+proto'],
+];
+const RESPONSE_HEADERS = encodeHeaderBlock(RESPONSE_FIELDS);
+const OK_TRAILERS = encodeHeaderBlock([['grpc-status', '0']]);
+const UNSUPPORTED_MEDIA_TYPE = encodeHeaderBlock([[':status', '415']]);
 
 const DEADLINE = /^(\d{1,8})\s*([HMSmun])$/;
 const DEADLINE_UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 0.001, n: 0.000001 };
@@ -105,20 +99,24 @@ export function percentEncode(text: string): string {
 const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** One call in progress: reads its request, answers it once, and knows whether the client left. */
-class Call implements CallContext {
+class Call implements CallContext, StreamListener {
   private controller: AbortController | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** The status went out (or the stream is gone): nothing more is sent. */
   private finished = false;
   private headersSent = false;
   private cancelReason: Error | undefined;
+  /** What the request body is for: collected into one message, or read and ignored. */
+  private body: { chunks: Buffer[]; received: number; then: (message: Buffer) => void } | 'ignored' | undefined;
+  private encoding: string | undefined;
+  private drainWaiters: Array<() => void> = [];
 
   constructor(
-    readonly stream: ServerHttp2Stream,
+    readonly stream: ServerStream,
     private readonly path: string,
     private readonly options: GrpcServerOptions,
   ) {
-    stream.once('close', () => this.closed());
+    stream.listener = this;
   }
 
   get signal(): AbortSignal {
@@ -150,48 +148,73 @@ class Call implements CallContext {
 
   /** Collects the request body and hands over its one message. */
   readSingleMessage(encoding: string | undefined, then: (message: Buffer) => void): void {
-    const chunks: Buffer[] = [];
-    let received = 0;
+    this.encoding = encoding;
+    this.body = { chunks: [], received: 0, then };
+  }
+
+  /** Reads the request body and ignores it; the call ends with OK when the client ends. */
+  ignoreBody(): void {
+    this.body = 'ignored';
+  }
+
+  onData(chunk: Buffer): void {
+    const body = this.body;
+    if (this.finished || typeof body !== 'object') return;
     const limit = this.options.maxReceiveMessageBytes;
-    this.stream.on('data', (chunk: Buffer) => {
-      if (this.finished) return;
-      if (received === 0 && chunk.length >= 5) {
-        // The first message's length is known from its prefix: refuse it before buffering it.
-        const length = chunk.readUInt32BE(1);
-        if (length > limit)
-          return this.fail(Status.RESOURCE_EXHAUSTED, `Received message larger than max (${length} vs ${limit})`);
+    if (body.received === 0 && chunk.length >= 5) {
+      // The first message's length is known from its prefix: refuse it before buffering it.
+      const length = chunk.readUInt32BE(1);
+      if (length > limit)
+        return this.fail(Status.RESOURCE_EXHAUSTED, `Received message larger than max (${length} vs ${limit})`);
+    }
+    body.received += chunk.length;
+    if (body.received > limit + 5)
+      return this.fail(
+        Status.RESOURCE_EXHAUSTED,
+        `Received message larger than max (${body.received - 5} vs ${limit})`,
+      );
+    body.chunks.push(chunk);
+  }
+
+  onEnd(): void {
+    const request = this.body;
+    if (this.finished || request === undefined) return;
+    if (request === 'ignored') return this.end();
+    const body = request.chunks.length === 1 ? request.chunks[0]! : Buffer.concat(request.chunks, request.received);
+    const limit = this.options.maxReceiveMessageBytes;
+    const messages: Buffer[] = [];
+    for (let at = 0; at < body.length; ) {
+      if (body.length - at < 5) return this.fail(Status.INTERNAL, 'Received an incomplete message prefix');
+      const compressed = body[at]!;
+      const length = body.readUInt32BE(at + 1);
+      if (length > limit)
+        return this.fail(Status.RESOURCE_EXHAUSTED, `Received message larger than max (${length} vs ${limit})`);
+      if (body.length - at - 5 < length) return this.fail(Status.INTERNAL, 'Received an incomplete message');
+      if (compressed !== 0) {
+        const name = this.encoding ?? 'identity';
+        return name === 'identity'
+          ? this.fail(Status.INTERNAL, 'Received a compressed message without a grpc-encoding')
+          : this.fail(Status.UNIMPLEMENTED, `Received message compressed with unsupported encoding "${name}"`);
       }
-      received += chunk.length;
-      if (received > limit + 5)
-        return this.fail(Status.RESOURCE_EXHAUSTED, `Received message larger than max (${received - 5} vs ${limit})`);
-      chunks.push(chunk);
-    });
-    this.stream.once('end', () => {
-      if (this.finished) return;
-      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
-      const messages: Buffer[] = [];
-      for (let at = 0; at < body.length; ) {
-        if (body.length - at < 5) return this.fail(Status.INTERNAL, 'Received an incomplete message prefix');
-        const compressed = body[at]!;
-        const length = body.readUInt32BE(at + 1);
-        if (length > limit)
-          return this.fail(Status.RESOURCE_EXHAUSTED, `Received message larger than max (${length} vs ${limit})`);
-        if (body.length - at - 5 < length) return this.fail(Status.INTERNAL, 'Received an incomplete message');
-        if (compressed !== 0) {
-          const name = encoding ?? 'identity';
-          return name === 'identity'
-            ? this.fail(Status.INTERNAL, 'Received a compressed message without a grpc-encoding')
-            : this.fail(Status.UNIMPLEMENTED, `Received message compressed with unsupported encoding "${name}"`);
-        }
-        messages.push(body.subarray(at + 5, at + 5 + length));
-        at += 5 + length;
-      }
-      if (messages.length === 0)
-        return this.fail(Status.UNIMPLEMENTED, `Received no request message for method ${this.path}`);
-      if (messages.length > 1)
-        return this.fail(Status.UNIMPLEMENTED, `Received a second request message for method ${this.path}`);
-      then(messages[0]!);
-    });
+      messages.push(body.subarray(at + 5, at + 5 + length));
+      at += 5 + length;
+    }
+    if (messages.length === 0)
+      return this.fail(Status.UNIMPLEMENTED, `Received no request message for method ${this.path}`);
+    if (messages.length > 1)
+      return this.fail(Status.UNIMPLEMENTED, `Received a second request message for method ${this.path}`);
+    request.then(messages[0]!);
+  }
+
+  onClose(): void {
+    this.wakeDrainWaiters();
+    if (this.finished) return;
+    this.finish();
+    this.cancel(new Error(`${this.path} was cancelled by the client`));
+  }
+
+  onDrain(): void {
+    this.wakeDrainWaiters();
   }
 
   /** A unary answer: headers, the message, and status OK in trailers. */
@@ -204,8 +227,10 @@ class Call implements CallContext {
       );
     }
     this.finish();
-    this.respond();
-    this.stream.end(frame(message));
+    this.headersSent = true;
+    this.stream.respond(RESPONSE_HEADERS, false);
+    this.stream.write(frame(message));
+    this.stream.respond(OK_TRAILERS, true);
   }
 
   /** One message of a server stream; false when the client is behind (wait for drained()). */
@@ -218,52 +243,44 @@ class Call implements CallContext {
       );
       return true;
     }
-    if (!this.headersSent) this.respond();
+    this.sendHeaders();
     return this.stream.write(frame(message));
   }
 
   /** Resolves when the stream can take more, or the call is over. */
   drained(): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        this.stream.off('drain', done);
-        this.stream.off('close', done);
-        resolve();
-      };
-      this.stream.on('drain', done);
-      this.stream.on('close', done);
-    });
+    if (this.stream.closed) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
   /** Ends a stream with status OK (after any messages). */
   end(): void {
     if (this.finished) return;
     this.finish();
-    if (!this.headersSent) this.respond();
-    this.stream.end();
+    this.sendHeaders();
+    this.stream.respond(OK_TRAILERS, true);
   }
 
   /** Ends the call with an error status: in trailers after headers, or as the only headers. */
   fail(code: number, details: string): void {
     if (this.finished) return;
     this.finish();
-    const status = { 'grpc-status': String(code), 'grpc-message': percentEncode(details) };
+    const status: Array<[string, string]> = [
+      ['grpc-status', String(code)],
+      ['grpc-message', percentEncode(details)],
+    ];
     if (this.headersSent) {
-      this.stream.removeAllListeners('wantTrailers');
-      this.stream.once('wantTrailers', () => this.stream.sendTrailers(status));
-      this.stream.end();
+      this.stream.respond(encodeHeaderBlock(status), true);
       return;
     }
     this.headersSent = true;
-    if (this.stream.closed || this.stream.destroyed) return;
-    this.stream.respond({ ...RESPONSE_HEADERS, ...status }, STATUS_ONLY_OPTIONS);
+    this.stream.respond(encodeHeaderBlock([...RESPONSE_FIELDS, ...status]), true);
   }
 
-  private respond(): void {
+  private sendHeaders(): void {
+    if (this.headersSent) return;
     this.headersSent = true;
-    if (this.stream.closed || this.stream.destroyed) return;
-    this.stream.respond(RESPONSE_HEADERS, ANSWER_OPTIONS);
-    this.stream.once('wantTrailers', () => this.stream.sendTrailers(OK_TRAILERS));
+    this.stream.respond(RESPONSE_HEADERS, false);
   }
 
   private finish(): void {
@@ -272,15 +289,15 @@ class Call implements CallContext {
     this.timer = undefined;
   }
 
-  private closed(): void {
-    if (this.finished) return;
-    this.finish();
-    this.cancel(new Error(`${this.path} was cancelled by the client`));
-  }
-
   private cancel(reason: Error): void {
     this.cancelReason ??= reason;
     this.controller?.abort(reason);
+  }
+
+  private wakeDrainWaiters(): void {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const wake of waiters) wake();
   }
 }
 
@@ -295,26 +312,26 @@ function frame(message: Buffer): Buffer {
 
 export class GrpcServer {
   private readonly handlers = new Map<string, Handler>();
-  private readonly server: Http2Server | Http2SecureServer;
+  private readonly server: Server;
 
   constructor(private readonly options: GrpcServerOptions) {
-    // Node enforces a per-session memory cap that large messages would hit; grpc-js lifts it too.
-    const common = { maxSessionMemory: Number.MAX_SAFE_INTEGER, maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER };
+    const serve = (socket: Socket) => new Http2Connection(socket, (stream) => this.dispatch(stream));
     this.server = options.tls
-      ? createSecureServer({
-          ...common,
-          key: options.tls.keyPem,
-          cert: options.tls.certPem,
-          ca: options.tls.clientCaPem,
-          requestCert: true,
-          rejectUnauthorized: true,
-          minVersion: 'TLSv1.2',
-        })
-      : createServer(common);
-    this.server.on('stream', (stream, headers) => this.dispatch(stream, headers));
-    // A client that misbehaves or goes away ends its own session, never the process.
-    this.server.on('sessionError', noop);
-    this.server.on('session', (session) => session.on('error', noop));
+      ? createTlsServer(
+          {
+            key: options.tls.keyPem,
+            cert: options.tls.certPem,
+            ca: options.tls.clientCaPem,
+            requestCert: true,
+            rejectUnauthorized: true,
+            minVersion: 'TLSv1.2',
+            ALPNProtocols: ['h2'],
+          },
+          serve,
+        )
+      : createNetServer(serve);
+    // A client that fails its TLS handshake or goes away ends its own connection, never the process.
+    this.server.on('tlsClientError', noop);
     this.server.on('error', noop);
   }
 
@@ -346,27 +363,21 @@ export class GrpcServer {
     this.server.close();
   }
 
-  private dispatch(stream: ServerHttp2Stream, headers: IncomingHttpHeaders): void {
-    stream.on('error', noop);
-    const contentType = headers[h2.HTTP2_HEADER_CONTENT_TYPE];
-    if (typeof contentType !== 'string' || !contentType.startsWith('application/grpc')) {
-      stream.respond({ [h2.HTTP2_HEADER_STATUS]: h2.HTTP_STATUS_UNSUPPORTED_MEDIA_TYPE }, { endStream: true });
+  private dispatch(stream: ServerStream): void {
+    const headers = stream.headers;
+    const contentType = headers.get('content-type');
+    if (contentType === undefined || !contentType.startsWith('application/grpc')) {
+      stream.respond(UNSUPPORTED_MEDIA_TYPE, true);
       return;
     }
-    const path = String(headers[h2.HTTP2_HEADER_PATH]);
+    const path = String(headers.get(':path'));
     const call = new Call(stream, path, this.options);
     const handler = this.handlers.get(path);
     if (!handler) return call.fail(Status.UNIMPLEMENTED, `The server does not implement the method ${path}`);
-    const timeout = headers['grpc-timeout'];
-    if (typeof timeout === 'string' && !call.deadline(timeout)) return;
-    const encoding = headers['grpc-encoding'];
-    const encodingName = typeof encoding === 'string' ? encoding : undefined;
-    if (handler.kind === 'drain') {
-      stream.on('data', noop);
-      stream.once('end', () => call.end());
-      return;
-    }
-    call.readSingleMessage(encodingName, (bytes) => {
+    const timeout = headers.get('grpc-timeout');
+    if (timeout !== undefined && !call.deadline(timeout)) return;
+    if (handler.kind === 'drain') return call.ignoreBody();
+    call.readSingleMessage(headers.get('grpc-encoding'), (bytes) => {
       let request: unknown;
       try {
         request = handler.request.decode(bytes);
