@@ -1,5 +1,6 @@
-// The sec client's connection pool (node:http/https): connections kept alive and capped, and each
-// way a connection fails classified as the retry rules need it (sent or not, lost or closed).
+// The sec client's connection pool (HTTP/1.1 of its own over node:net/tls): connections kept alive
+// and capped, answers parsed however the bytes arrive, and each way a connection fails classified as
+// the retry rules need it (sent or not, lost or closed).
 import { expect } from 'chai';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
@@ -112,5 +113,100 @@ describe('sec client connection pool', () => {
     expect(isRetryableNetworkError(error)).to.equal(true);
     await pool.close();
     expect((await failure(get(pool))).code).to.equal(POOL_ERROR_CODES.closed);
+  });
+
+  /** A raw TCP server that answers each request (after its head) with `answer`, written a byte at a time. */
+  async function rawServer(answer: string | Buffer, then: 'keep' | 'end' = 'keep') {
+    const sockets: Socket[] = [];
+    const requests: string[] = [];
+    const server = createTcpServer((socket) => {
+      sockets.push(socket);
+      let input = '';
+      socket.on('data', async (chunk) => {
+        input += chunk.toString('latin1');
+        while (input.includes('\r\n\r\n')) {
+          const end = input.indexOf('\r\n\r\n') + 4;
+          requests.push(input.slice(0, end));
+          input = input.slice(end);
+          const bytes = Buffer.isBuffer(answer) ? answer : Buffer.from(answer, 'utf8');
+          for (const byte of bytes) {
+            socket.write(Buffer.from([byte]));
+            await new Promise((r) => setImmediate(r));
+          }
+          if (then === 'end') socket.end();
+        }
+      });
+    });
+    const port = await listen(server);
+    closers.push(() => server.close());
+    const pool = new HttpPool(`http://127.0.0.1:${port}`, {
+      connections: 1,
+      keepAliveTimeoutMs: 30_000,
+      connectTimeoutMs: 1000,
+    });
+    closers.push(() => void pool.close());
+    return { pool, sockets, requests, port };
+  }
+
+  it('reads a chunked answer after a 100 Continue, however its bytes arrive, and reuses the connection', async () => {
+    const { pool, sockets, requests, port } = await rawServer(
+      'HTTP/1.1 100 Continue\r\n\r\n' +
+        'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-A: 1\r\nx-a: 2\r\n\r\n' +
+        '5;ext=1\r\nhello\r\n7\r\n w\u00f6rld\r\n0\r\nTrailer: x\r\n\r\n',
+    );
+    for (let i = 0; i < 2; i++) {
+      const answer = await get(pool, `/r${i}`);
+      expect(answer.statusCode).to.equal(200);
+      expect(answer.text).to.equal('hello w\u00f6rld');
+      expect(answer.headers['x-a']).to.equal('1, 2');
+    }
+    expect(sockets.length).to.equal(1);
+    expect(requests[0]).to.equal(`GET /r0 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+  });
+
+  it('reads an answer that runs to the close, and then opens a new connection', async () => {
+    const { pool, sockets } = await rawServer('HTTP/1.1 200 OK\r\n\r\nall of it', 'end');
+    expect((await get(pool)).text).to.equal('all of it');
+    expect((await get(pool)).text).to.equal('all of it');
+    expect(sockets.length).to.equal(2);
+  });
+
+  it('refuses a malformed answer, and a header value that would start another header, sending nothing', async () => {
+    const { pool, requests } = await rawServer('HTTP/9 200 OK\r\n\r\n');
+    expect((await failure(get(pool))).message).to.match(/status line/);
+    const injected = await failure(
+      pool.request({
+        path: '/x',
+        method: 'GET',
+        headers: { 'X-Key': 'secret\r\nX-Evil: 1' },
+        body: null,
+        signal: new AbortController().signal,
+      }),
+    );
+    expect(injected.message).to.equal('the value of HTTP header X-Key holds a control character');
+    expect(requests.length).to.equal(1);
+  });
+
+  it("closes an idle connection a second before the server's Keep-Alive timeout, so no request races it", async () => {
+    const sockets = new Set<Socket>();
+    const server = createHttpServer((_req, res) => res.end('ok'));
+    server.keepAliveTimeout = 2000; // Keep-Alive: timeout=2
+    server.on('connection', (socket) => sockets.add(socket));
+    const port = await listen(server);
+    closers.push(() => server.close());
+    const pool = new HttpPool(`http://127.0.0.1:${port}`, {
+      connections: 1,
+      keepAliveTimeoutMs: 30_000,
+      connectTimeoutMs: 1000,
+    });
+    closers.push(() => void pool.close());
+    await get(pool);
+    await new Promise((r) => setTimeout(r, 500));
+    await get(pool);
+    expect(sockets.size, 'reused within the hint less a second').to.equal(1);
+    await new Promise((r) => setTimeout(r, 1300));
+    const answer = await get(pool);
+    expect(answer.text).to.equal('ok');
+    expect(sockets.size, 'closed by us before the server would').to.equal(2);
   });
 });

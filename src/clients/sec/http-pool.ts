@@ -1,13 +1,13 @@
-// The sec client's keep-alive connection pool, over node:http and node:https. It replaced undici's
-// Pool: undici parses HTTP with llhttp compiled to WebAssembly, which V8 compiles again, optimised,
-// in every process that calls the API (~230 ms of CPU per configured provider process), besides
-// loading undici itself (~40 ms); node's own HTTP client uses the same llhttp built into node.
-// Measured: 200 GETs at 10 in flight cost a fresh process ~130 ms with this pool against ~290 ms
-// with undici (README, "Benchmarks": refresh against a Go provider).
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type RequestOptions } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { SecureContext } from 'node:tls';
-import type { Socket } from 'node:net';
+// The sec client's keep-alive connection pool: at most `connections` sockets (node:net, or node:tls
+// for https origins), reused last-in first-out, one request at a time on each, in HTTP/1.1 of our
+// own (./http1.ts). It replaced undici's Pool, whose WebAssembly parser V8 compiled again in every
+// process (~230 ms of CPU per configured provider process), and then node:http's client, whose
+// stream objects cost ~250 µs of CPU per request on top of the socket's own (README, "Benchmarks":
+// refresh against a Go provider). An idle connection is closed a second before the server's own
+// Keep-Alive timeout, so that a request is not sent on a connection the server is closing.
+import { connect as connectTcp, isIP, type Socket } from 'node:net';
+import { connect as connectTls, type SecureContext } from 'node:tls';
+import { ResponseParser, serializeRequest } from './http1.js';
 
 export interface PoolOptions {
   /** Connections at most, like the API's rate limits expect; further requests wait their turn. */
@@ -30,8 +30,8 @@ export interface PoolRequest {
 
 export interface PoolResponse {
   readonly statusCode: number;
-  /** Names in lower case. */
-  readonly headers: IncomingHttpHeaders;
+  /** Names in lower case; repeated headers joined with ", ". */
+  readonly headers: Readonly<Record<string, string>>;
   readonly text: string;
 }
 
@@ -55,10 +55,27 @@ function abortError(signal: AbortSignal): Error {
   });
 }
 
+/** Milliseconds an idle connection is kept short of the server's Keep-Alive timeout. */
+const KEEP_ALIVE_MARGIN_MS = 1000;
+
+/** A connection of the pool: its socket, and the exchange it carries, if any. */
+interface Connection {
+  readonly socket: Socket;
+  /** Called with the socket's bytes, its end, or its error while an exchange is on it. */
+  exchange: { data(chunk: Buffer): void; gone(error: Error | undefined): void } | undefined;
+  idleTimer: NodeJS.Timeout | undefined;
+  dead: boolean;
+}
+
 export class HttpPool {
-  private readonly agent: HttpAgent;
-  private readonly send: typeof httpRequest;
-  private readonly target: RequestOptions;
+  private readonly https: boolean;
+  private readonly host: string;
+  private readonly port: number;
+  /** The Host header: the name, with the port when it is not the scheme's own. */
+  private readonly hostHeader: string;
+  private readonly idle: Connection[] = [];
+  private open = 0;
+  private readonly waiting: Array<(connection: Connection | Error) => void> = [];
   private closed = false;
 
   constructor(
@@ -66,90 +83,177 @@ export class HttpPool {
     private readonly options: PoolOptions,
   ) {
     const url = new URL(origin);
-    const https = url.protocol === 'https:';
-    const agentOptions = {
-      keepAlive: true,
-      maxSockets: options.connections,
-      maxFreeSockets: options.connections,
-      timeout: options.keepAliveTimeoutMs,
-      scheduling: 'lifo' as const,
-    };
-    // rejectUnauthorized is explicit so NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn it off.
-    this.agent = https
-      ? new HttpsAgent({
-          ...agentOptions,
-          rejectUnauthorized: true,
-          ...(options.secureContext ? { secureContext: options.secureContext } : {}),
-        })
-      : new HttpAgent(agentOptions);
-    this.send = https ? httpsRequest : httpRequest;
-    this.target = {
-      protocol: url.protocol,
-      // A bracketed IPv6 literal is given to node without its brackets.
-      hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-      port: url.port || (https ? 443 : 80),
-      agent: this.agent,
-    };
+    this.https = url.protocol === 'https:';
+    // A bracketed IPv6 literal is connected to without its brackets.
+    this.host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    this.port = Number(url.port || (this.https ? 443 : 80));
+    this.hostHeader = url.host;
   }
 
   request(request: PoolRequest): Promise<PoolResponse> {
     if (this.closed) return Promise.reject(new PoolError('the connection pool is closed', POOL_ERROR_CODES.closed));
     const { signal } = request;
     if (signal.aborted) return Promise.reject(abortError(signal));
-    return new Promise((resolve, reject) => {
-      // The request listens to the signal itself: node's `signal` option watches the whole stream's
-      // life with end-of-stream listeners, a third of what the sec client spent on a request.
+    let bytes: Buffer;
+    try {
+      bytes = serializeRequest(request.method, request.path, this.hostHeader, request.headers, request.body);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<PoolResponse>((resolve, reject) => {
+      let connection: Connection | undefined;
+      let settled = false;
+      const finish = (error: Error | undefined, response?: PoolResponse): void => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        if (error) reject(error);
+        else resolve(response!);
+      };
+      // Mid-exchange, the connection cannot carry another request; one still awaited goes back to
+      // the pool when it comes.
       const onAbort = (): void => {
-        outgoing.destroy(abortError(signal));
+        if (connection) this.discard(connection);
+        finish(abortError(signal));
       };
-      const settle = (): void => signal.removeEventListener('abort', onAbort);
-      const fail = (error: Error): void => {
-        settle();
-        reject(error);
-      };
-      const outgoing = this.send(
-        { ...this.target, path: request.path, method: request.method, headers: request.headers },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          // A connection lost mid-body, or an abort, is an error here.
-          response.on('error', fail);
-          response.on('end', () => {
-            settle();
-            resolve({
-              statusCode: response.statusCode ?? 0,
-              headers: response.headers,
-              text: Buffer.concat(chunks).toString('utf8'),
-            });
-          });
-        },
-      );
       signal.addEventListener('abort', onAbort, { once: true });
-      outgoing.on('error', fail);
-      outgoing.on('socket', (socket: Socket) => {
-        if (!socket.connecting) return;
-        const timer = setTimeout(
-          () =>
-            outgoing.destroy(
-              new PoolError(
-                `no connection within ${this.options.connectTimeoutMs} ms`,
-                POOL_ERROR_CODES.connectTimeout,
-              ),
-            ),
-          this.options.connectTimeoutMs,
-        );
-        const made = () => clearTimeout(timer);
-        // For TLS, made means handshaken: until then nothing was sent.
-        socket.once(this.target.protocol === 'https:' ? 'secureConnect' : 'connect', made);
-        socket.once('close', made);
+      this.acquire((acquired) => {
+        if (acquired instanceof Error) return finish(acquired);
+        if (settled) return this.release(acquired, true);
+        connection = acquired;
+        const parser = new ResponseParser(request.method === 'HEAD');
+        acquired.exchange = {
+          data: (chunk) => {
+            let complete: boolean;
+            try {
+              complete = parser.push(chunk);
+            } catch (error) {
+              this.discard(acquired);
+              return finish(error as Error);
+            }
+            if (!complete) return;
+            const parsed = parser.result();
+            acquired.exchange = undefined;
+            this.release(acquired, parsed.keepAlive, parsed.keepAliveHintSeconds);
+            finish(undefined, { statusCode: parsed.statusCode, headers: parsed.headers, text: parsed.body.toString() });
+          },
+          gone: (error) => {
+            acquired.exchange = undefined;
+            this.discard(acquired);
+            if (!error && parser.closed()) {
+              const parsed = parser.result();
+              return finish(undefined, {
+                statusCode: parsed.statusCode,
+                headers: parsed.headers,
+                text: parsed.body.toString(),
+              });
+            }
+            finish(error ?? Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+          },
+        };
+        acquired.socket.write(bytes);
       });
-      outgoing.end(request.body ?? undefined);
     });
   }
 
-  /** Closes every connection; requests made afterwards fail. */
+  /** Closes every connection; requests made afterwards fail, and so do those waiting for a connection. */
   async close(): Promise<void> {
     this.closed = true;
-    this.agent.destroy();
+    for (const connection of this.idle.splice(0)) this.discard(connection);
+    for (const waiter of this.waiting.splice(0))
+      waiter(new PoolError('the connection pool is closed', POOL_ERROR_CODES.closed));
+  }
+
+  /** Hands over an idle connection, a new one, or the next one freed. */
+  private acquire(then: (connection: Connection | Error) => void): void {
+    const reused = this.idle.pop();
+    if (reused) {
+      clearTimeout(reused.idleTimer);
+      reused.idleTimer = undefined;
+      return then(reused);
+    }
+    if (this.open < this.options.connections) return this.connect(then);
+    this.waiting.push(then);
+  }
+
+  /** Returns a connection after its exchange: to the next waiter, to the idle list, or closed. */
+  private release(connection: Connection, keepAlive: boolean, hintSeconds?: number): void {
+    const idleMs = Math.min(
+      this.options.keepAliveTimeoutMs,
+      hintSeconds === undefined ? Number.POSITIVE_INFINITY : hintSeconds * 1000 - KEEP_ALIVE_MARGIN_MS,
+    );
+    if (!keepAlive || connection.dead || this.closed || idleMs <= 0) {
+      this.discard(connection);
+      return;
+    }
+    const next = this.waiting.shift();
+    if (next) return next(connection);
+    connection.idleTimer = setTimeout(() => this.discard(connection), idleMs);
+    connection.idleTimer.unref();
+    this.idle.push(connection);
+  }
+
+  /** Closes a connection and lets the next waiter open another in its place. */
+  private discard(connection: Connection): void {
+    if (connection.dead) return;
+    connection.dead = true;
+    this.open--;
+    clearTimeout(connection.idleTimer);
+    const at = this.idle.indexOf(connection);
+    if (at >= 0) this.idle.splice(at, 1);
+    connection.socket.destroy();
+    const next = this.waiting.shift();
+    if (next) this.connect(next);
+  }
+
+  private connect(then: (connection: Connection | Error) => void): void {
+    this.open++;
+    const socket = this.https
+      ? connectTls({
+          host: this.host,
+          port: this.port,
+          // SNI takes names only (RFC 6066 §3).
+          ...(isIP(this.host) ? {} : { servername: this.host }),
+          // Explicit, so that NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn it off.
+          rejectUnauthorized: true,
+          ALPNProtocols: ['http/1.1'],
+          ...(this.options.secureContext ? { secureContext: this.options.secureContext } : {}),
+        })
+      : connectTcp({ host: this.host, port: this.port });
+    socket.setNoDelay(true);
+    const connection: Connection = { socket, exchange: undefined, idleTimer: undefined, dead: false };
+    let made = false;
+    const timer = setTimeout(() => {
+      const error = new PoolError(
+        `no connection within ${this.options.connectTimeoutMs} ms`,
+        POOL_ERROR_CODES.connectTimeout,
+      );
+      this.discard(connection);
+      then(error);
+    }, this.options.connectTimeoutMs);
+    // For TLS, made means handshaken: until then nothing is sent.
+    socket.once(this.https ? 'secureConnect' : 'connect', () => {
+      made = true;
+      clearTimeout(timer);
+      then(connection);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      if (connection.exchange) connection.exchange.data(chunk);
+      else this.discard(connection); // Bytes nobody asked for: the connection is out of step.
+    });
+    const gone = (error: Error | undefined) => {
+      if (!made) {
+        if (connection.dead) return;
+        clearTimeout(timer);
+        this.discard(connection);
+        then(error ?? Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+        return;
+      }
+      if (connection.exchange) connection.exchange.gone(error);
+      else this.discard(connection);
+    };
+    socket.on('error', (error) => gone(error));
+    socket.on('end', () => gone(undefined));
+    socket.on('close', () => gone(undefined));
   }
 }
