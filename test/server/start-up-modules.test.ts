@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 
 const ROOT = resolve(process.cwd());
 /** Libraries only a configured provider needs. */
-const CONFIGURE_TIME_LIBRARIES = ['zod'];
+const CONFIGURE_TIME_LIBRARIES = ['zod', '@grpc/grpc-js'];
 
 /** Every module URL node resolves while importing `entry`, in a fresh process. */
 function modulesLoadedBy(entry: string): string[] {
