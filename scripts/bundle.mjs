@@ -12,6 +12,8 @@
 // channelz/orca protos) get those files copied to dist/bundle/assets/<package>/ and their
 // `__dirname` pointed there, so they find them at the same relative paths.
 //
+// Each bundle holds its provider's schema answers encoded at build time (prebuiltSchemas, below).
+//
 // The bundle is not a module node can run directly: bin/start-bundle.cjs loads it.
 //
 // Usage: node scripts/bundle.mjs   (after tsc; part of `npm run build`)
@@ -85,6 +87,34 @@ const relocateAssets = {
   },
 };
 
+const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', 'src', path)).href);
+
+/**
+ * Replaces src/providers/prebuilt-schemas.ts in a provider's bundle by one holding its schema answers
+ * (GetProviderSchema, GetResourceIdentitySchemas), encoded now by the server's own encoder from the
+ * definitions the bundle takes, so that no provider process encodes them at run time.
+ */
+async function prebuiltSchemas(name) {
+  const [{ ProviderEngine }, { encodeSchemaResponses }, { default: def }] = await Promise.all([
+    dist('engine/provider-engine.js'),
+    dist('server/provider-service.js'),
+    dist(`resources/${name}/index.js`),
+  ]);
+  const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => quiet, enabled: () => false };
+  const { schema, identitySchemas } = encodeSchemaResponses(new ProviderEngine(def, quiet, {}));
+  const answers = { schema: schema.toString('base64'), identitySchemas: identitySchemas.toString('base64') };
+  const contents = `export const PREBUILT_SCHEMA_RESPONSES = ${JSON.stringify(answers)};\n`;
+  return {
+    name: 'prebuilt-schemas',
+    setup(builder) {
+      builder.onLoad({ filter: /[\\/]dist[\\/]src[\\/]providers[\\/]prebuilt-schemas\.js$/ }, () => ({
+        contents,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 for (const name of PROVIDERS) {
   const outfile = join(outDir, `terraform-provider-${name}.cjs`);
   const result = await build({
@@ -105,7 +135,7 @@ for (const name of PROVIDERS) {
     footer: { js: '})' },
     // ASCII only (non-ASCII characters escaped), so the loader can read the file as Latin-1.
     charset: 'ascii',
-    plugins: [relocateAssets],
+    plugins: [relocateAssets, await prebuiltSchemas(name)],
     logLevel: 'warning',
     write: false,
     metafile: true,
@@ -173,7 +203,6 @@ await build({
 // writes the code cache as it exits. The cache then holds the compiled code of the request path
 // too, which every process that serves it would otherwise compile on first use (README,
 // "Benchmarks": refresh against a Go provider).
-const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', 'src', path)).href);
 const [
   { TerraformClient },
   { massConfig },

@@ -2,8 +2,9 @@
 import { runProviderMain } from '../server/main.js';
 import { createLogger } from '../server/log.js';
 import { ProviderEngine } from '../engine/provider-engine.js';
-import { providerService, providerStreamService } from '../server/provider-service.js';
+import { providerService, providerStreamService, type SchemaResponses } from '../server/provider-service.js';
 import { tuneForServing } from '../server/v8-tuning.js';
+import { PREBUILT_SCHEMA_RESPONSES } from './prebuilt-schemas.js';
 import type { ProviderDef } from '../engine/contracts.js';
 import type { CreateRecoveryOptions } from '../engine/create-recovery.js';
 
@@ -14,6 +15,19 @@ import type { CreateRecoveryOptions } from '../engine/create-recovery.js';
 function createRecoveryFromEnv(env: NodeJS.ProcessEnv): Partial<CreateRecoveryOptions> {
   const ms = Number(env.KEEL_CREATE_LOOKUP_DELAY_MS ?? Number.NaN);
   return Number.isInteger(ms) && ms >= 0 ? { lookupDelayMs: ms } : {};
+}
+
+let decodedSchemaResponses: SchemaResponses | undefined;
+
+/** The schema answers built into the executable (./prebuilt-schemas.ts), decoded once asked; undefined without. */
+function prebuiltSchemaResponses(): SchemaResponses | undefined {
+  const prebuilt = PREBUILT_SCHEMA_RESPONSES;
+  if (prebuilt === undefined) return undefined;
+  decodedSchemaResponses ??= {
+    schema: Buffer.from(prebuilt.schema, 'base64'),
+    identitySchemas: Buffer.from(prebuilt.identitySchemas, 'base64'),
+  };
+  return decodedSchemaResponses;
 }
 
 /**
@@ -27,7 +41,10 @@ export function serve(def: ProviderDef<any, any>): void {
     name: def.name,
     version: def.version,
     // V8's flags are process-wide: only the executable changes them, never a test's in-process engine.
-    handlers: providerService(engine, log, { afterConfigure: tuneForServing }),
+    handlers: providerService(engine, log, {
+      afterConfigure: tuneForServing,
+      schemaResponses: prebuiltSchemaResponses,
+    }),
     streamHandlers: providerStreamService(engine, log),
     beforeExit: (budgetMs) => engine.closeLeftoverEphemerals(budgetMs),
   }).catch((error: unknown) => {

@@ -130,6 +130,60 @@ const encodePrivate = (p: PrivateState): Buffer =>
 export interface ProviderServiceOptions {
   /** Runs once a ConfigureProvider has answered: the executable tunes V8 for serving (v8-tuning.ts). */
   afterConfigure?: () => void;
+  /**
+   * The schema answers encoded ahead (the executable's, made when it was built: see
+   * src/providers/prebuilt-schemas.ts); without them they are encoded on the first call.
+   */
+  schemaResponses?: () => SchemaResponses | undefined;
+}
+
+/** The answers that depend on the provider's definitions alone, encoded. */
+export interface SchemaResponses {
+  /** tfplugin6.GetProviderSchema.Response */
+  readonly schema: Buffer;
+  /** tfplugin6.GetResourceIdentitySchemas.Response */
+  readonly identitySchemas: Buffer;
+}
+
+/** Both schema answers of an engine's provider, encoded as the server sends them. */
+export function encodeSchemaResponses<C>(engine: ProviderEngine<C>): SchemaResponses {
+  return { schema: encodeProviderSchema(engine), identitySchemas: encodeIdentitySchemas(engine) };
+}
+
+function encodeProviderSchema<C>(engine: ProviderEngine<C>): Buffer {
+  return encodeMessage(messageType('tfplugin6.GetProviderSchema.Response'), {
+    provider: schemaToProto(engine.providerSchema()),
+    resource_schemas: Object.fromEntries([...engine.resourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
+    data_source_schemas: Object.fromEntries([...engine.dataSourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
+    functions: {},
+    ephemeral_resource_schemas: Object.fromEntries(
+      [...engine.ephemeralResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)]),
+    ),
+    list_resource_schemas: Object.fromEntries([...engine.listResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
+    diagnostics: [],
+    server_capabilities: SERVER_CAPABILITIES,
+  });
+}
+
+function encodeIdentitySchemas<C>(engine: ProviderEngine<C>): Buffer {
+  return encodeMessage(messageType('tfplugin6.GetResourceIdentitySchemas.Response'), {
+    identity_schemas: Object.fromEntries(
+      [...engine.identitySchemas()].map(([typeName, def]) => [
+        typeName,
+        {
+          version: IDENTITY_VERSION,
+          identity_attributes: Object.entries(def.attributes).map(([name, a]) => ({
+            name,
+            type: Buffer.from(typeToJSONString(STRING)),
+            required_for_import: a.forImport === 'required',
+            optional_for_import: a.forImport === 'optional',
+            description: a.description,
+          })),
+        },
+      ]),
+    ),
+    diagnostics: [],
+  });
 }
 
 /** Builds the handler table for one engine. */
@@ -202,48 +256,15 @@ export function providerService<C>(
   const unsupported = (what: string) =>
     diagsOnly(diagnosticsToProto(new Diagnostics().error('Not supported', `This provider offers no ${what}.`).items));
 
-  // Terraform asks once per process, or once per command thanks to get_provider_schema_optional.
+  // Terraform asks once per process, or once per command thanks to get_provider_schema_optional;
+  // Terraform 1.12 and later ask for the identity schemas right after. The answers never change.
   function getProviderSchema(): PreEncoded {
-    schemaResponse ??= new PreEncoded(
-      encodeMessage(messageType('tfplugin6.GetProviderSchema.Response'), {
-        provider: schemaToProto(engine.providerSchema()),
-        resource_schemas: Object.fromEntries([...engine.resourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
-        data_source_schemas: Object.fromEntries([...engine.dataSourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
-        functions: {},
-        ephemeral_resource_schemas: Object.fromEntries(
-          [...engine.ephemeralResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)]),
-        ),
-        list_resource_schemas: Object.fromEntries(
-          [...engine.listResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)]),
-        ),
-        diagnostics: [],
-        server_capabilities: SERVER_CAPABILITIES,
-      }),
-    );
+    schemaResponse ??= new PreEncoded(options.schemaResponses?.()?.schema ?? encodeProviderSchema(engine));
     return schemaResponse;
   }
-
-  // Terraform 1.12 and later ask right after every GetProviderSchema; the answer never changes.
   function getResourceIdentitySchemas(): PreEncoded {
     identitySchemasResponse ??= new PreEncoded(
-      encodeMessage(messageType('tfplugin6.GetResourceIdentitySchemas.Response'), {
-        identity_schemas: Object.fromEntries(
-          [...engine.identitySchemas()].map(([typeName, def]) => [
-            typeName,
-            {
-              version: IDENTITY_VERSION,
-              identity_attributes: Object.entries(def.attributes).map(([name, a]) => ({
-                name,
-                type: Buffer.from(typeToJSONString(STRING)),
-                required_for_import: a.forImport === 'required',
-                optional_for_import: a.forImport === 'optional',
-                description: a.description,
-              })),
-            },
-          ]),
-        ),
-        diagnostics: [],
-      }),
+      options.schemaResponses?.()?.identitySchemas ?? encodeIdentitySchemas(engine),
     );
     return identitySchemasResponse;
   }
