@@ -15,6 +15,7 @@ import { decodeJSON } from '../schema/json.js';
 import { formatPath } from '../schema/path.js';
 import { schemaToProto, pathToProto } from './wire-schema.js';
 import { PreEncoded, encodeMessage, messageType } from './proto.js';
+import type { ServedStreamRpc, ServedUnaryRpc } from './rpcs.js';
 import { measureApiTime } from '../wire/api-timing.js';
 
 type Msg = Record<string, any>;
@@ -130,14 +131,12 @@ const encodePrivate = (p: PrivateState): Buffer =>
 export interface ProviderServiceOptions {
   /** Runs once a ConfigureProvider has answered: the executable tunes V8 for serving (v8-tuning.ts). */
   afterConfigure?: () => void;
-  /**
-   * The schema answers encoded ahead (the executable's, made when it was built: see
-   * src/providers/prebuilt-schemas.ts); without them they are encoded on the first call.
-   */
-  schemaResponses?: () => SchemaResponses | undefined;
 }
 
-/** The answers that depend on the provider's definitions alone, encoded. */
+/**
+ * The answers that depend on the provider's definitions alone, encoded: once per process here, and
+ * when the executable is built for the executables (src/providers/prebuilt-schemas.ts).
+ */
 export interface SchemaResponses {
   /** tfplugin6.GetProviderSchema.Response */
   readonly schema: Buffer;
@@ -186,7 +185,7 @@ function encodeIdentitySchemas<C>(engine: ProviderEngine<C>): Buffer {
   });
 }
 
-/** Builds the handler table for one engine. */
+/** Builds the handler table for one engine: exactly the RPCs PROVIDER_SERVICE_RPCS lists (./rpcs.ts). */
 export function providerService<C>(
   engine: ProviderEngine<C>,
   log: Logger,
@@ -259,13 +258,11 @@ export function providerService<C>(
   // Terraform asks once per process, or once per command thanks to get_provider_schema_optional;
   // Terraform 1.12 and later ask for the identity schemas right after. The answers never change.
   function getProviderSchema(): PreEncoded {
-    schemaResponse ??= new PreEncoded(options.schemaResponses?.()?.schema ?? encodeProviderSchema(engine));
+    schemaResponse ??= new PreEncoded(encodeProviderSchema(engine));
     return schemaResponse;
   }
   function getResourceIdentitySchemas(): PreEncoded {
-    identitySchemasResponse ??= new PreEncoded(
-      options.schemaResponses?.()?.identitySchemas ?? encodeIdentitySchemas(engine),
-    );
+    identitySchemasResponse ??= new PreEncoded(encodeIdentitySchemas(engine));
     return identitySchemasResponse;
   }
 
@@ -513,7 +510,7 @@ export function providerService<C>(
       decodeDynamic(BOOL, req.include_resource_object, 'include_resource value');
       return { diagnostics: diagnosticsToProto(diags.items) };
     }),
-  };
+  } satisfies Record<ServedUnaryRpc, RpcHandler>;
 }
 
 /**
@@ -571,7 +568,7 @@ export function providerStreamService<C>(engine: ProviderEngine<C>, log: Logger)
         });
       }
     },
-  };
+  } satisfies Record<ServedStreamRpc, StreamHandler>;
 }
 
 /** A configuration block that is null on the wire: Terraform means every argument unset. */

@@ -19,8 +19,9 @@ import { role } from './role.js';
 import { userRoles } from './user-roles.js';
 import { bookingPackagesDataSource } from './booking-packages.js';
 import { ephemeralDatabaseApiKey } from './ephemeral-database-api-key.js';
+import { VDB_VERSION } from './version.js';
 
-export const VDB_VERSION = '1.19.2';
+export { VDB_VERSION } from './version.js';
 export const DEFAULT_API_URL = 'grpc.vdb-cloud.example:443';
 
 export type { VdbContext } from './common.js';
