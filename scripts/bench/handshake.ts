@@ -7,8 +7,10 @@
  * release` has built dist/release for this platform, the released executables too, unpacked from
  * their archives as `terraform init` does, with their sizes.
  *
- * CPU is read twice: at the health answer (ready), and once GetProviderSchema is answered (what the
- * process Terraform starts only for schemas costs in all).
+ * CPU is read three times: at the health answer (ready); once GetProviderSchema is answered (what the
+ * process Terraform starts only for schemas costs in all); and once GetMetadata is answered, the first
+ * call that loads the provider's service (src/providers/serve.ts), as every other process Terraform
+ * starts does on its first call.
  *
  * Usage: npm run bench -- handshake [starts] [--beside DIR]   (starts: or BENCH_STARTS; default 15 per row)
  * --beside DIR adds rows for the providers of another built checkout (DIR/bin/terraform-provider-*),
@@ -27,13 +29,15 @@ import { REPO_ROOT, bin, machine, median, mib, ms, peakRss, percentile, table } 
 
 type Env = Record<string, string | undefined>;
 /**
- * Wall time to ready, CPU time of all the process's threads to ready (steadier on a busy machine) and
- * once GetProviderSchema is answered (the same for the floor and bare node, which have no schema), peak RSS.
+ * Wall time to ready, CPU time of all the process's threads to ready (steadier on a busy machine), once
+ * GetProviderSchema is answered and once the service is loaded (the same for the floor and bare node,
+ * which have neither), peak RSS after GetProviderSchema.
  */
 interface Sample {
   wallMs: number;
   cpuMs: number;
   schemaCpuMs: number;
+  serviceCpuMs: number;
   rssBytes: number;
 }
 
@@ -64,8 +68,10 @@ async function pluginStart(executable: string, env: Env, args: string[], schema:
   if (schema) await p.call('GetProviderSchema', {});
   const schemaCpuMs = schema ? cpuMsOf(p.pid) : cpuMs;
   const rssBytes = peakRss(p.pid);
+  if (schema) await p.call('GetMetadata', {});
+  const serviceCpuMs = schema ? cpuMsOf(p.pid) : cpuMs;
   await p.shutdown();
-  return { wallMs, cpuMs, schemaCpuMs, rssBytes };
+  return { wallMs, cpuMs, schemaCpuMs, serviceCpuMs, rssBytes };
 }
 
 export async function handshakeBench(args: string[]): Promise<void> {
@@ -93,7 +99,8 @@ export async function handshakeBench(args: string[]): Promise<void> {
         const [cpuUs, rssKb] = JSON.parse(
           spawnSync(process.execPath, ['-e', script], { env: full }).stdout.toString(),
         ) as [number, string];
-        return { wallMs, cpuMs: cpuUs / 1000, schemaCpuMs: cpuUs / 1000, rssBytes: Number(rssKb) * 1024 };
+        const cpuMs = cpuUs / 1000;
+        return { wallMs, cpuMs, schemaCpuMs: cpuMs, serviceCpuMs: cpuMs, rssBytes: Number(rssKb) * 1024 };
       },
     },
     { label: 'floor server', start: (env) => pluginStart(process.execPath, env, [FLOOR], false) },
@@ -125,17 +132,27 @@ export async function handshakeBench(args: string[]): Promise<void> {
 
   // One untimed round warms the page cache; then rounds rotate the order so no row always goes first.
   for (const [, env] of envs) for (const target of targets) await target.start(env);
-  const results = new Map<string, { wall: number[]; cpu: number[]; schemaCpu: number[]; rss: number[] }>();
+  const results = new Map<
+    string,
+    { wall: number[]; cpu: number[]; schemaCpu: number[]; serviceCpu: number[]; rss: number[] }
+  >();
   const key = (target: Target, envName: string) => `${target.label}|${envName}`;
   for (let round = 0; round < starts; round++) {
     const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
     for (const [envName, env] of round % 2 ? [...envs].reverse() : envs) {
       for (const target of order) {
-        const { wallMs, cpuMs, schemaCpuMs, rssBytes } = await target.start(env);
-        const entry = results.get(key(target, envName)) ?? { wall: [], cpu: [], schemaCpu: [], rss: [] };
+        const { wallMs, cpuMs, schemaCpuMs, serviceCpuMs, rssBytes } = await target.start(env);
+        const entry = results.get(key(target, envName)) ?? {
+          wall: [],
+          cpu: [],
+          schemaCpu: [],
+          serviceCpu: [],
+          rss: [],
+        };
         entry.wall.push(wallMs);
         entry.cpu.push(cpuMs);
         entry.schemaCpu.push(schemaCpuMs);
+        entry.serviceCpu.push(serviceCpuMs);
         entry.rss.push(rssBytes);
         results.set(key(target, envName), entry);
       }
@@ -154,11 +171,12 @@ export async function handshakeBench(args: string[]): Promise<void> {
       const rss = median(r.rss);
       const cpu = median(r.cpu);
       const schemaCpu = median(r.schemaCpu);
+      const serviceCpu = median(r.serviceCpu);
       const penalty =
         envName === 'set' ? `, +${ms(wall - median(results.get(key(target, 'unset'))!.wall))} over unset` : '';
       return [
         target.label,
-        `${ms(wall)} (p25 ${ms(percentile(r.wall, 25))}, p75 ${ms(percentile(r.wall, 75))}) = ${(wall / floorWall).toFixed(2)}× floor${penalty}; CPU ${ms(cpu)} = ${(cpu / floorCpu).toFixed(2)}×, with GetProviderSchema ${ms(schemaCpu)}; peak RSS ${mib(rss)} = ${(rss / floorRss).toFixed(2)}× floor`,
+        `${ms(wall)} (p25 ${ms(percentile(r.wall, 25))}, p75 ${ms(percentile(r.wall, 75))}) = ${(wall / floorWall).toFixed(2)}× floor${penalty}; CPU ${ms(cpu)} = ${(cpu / floorCpu).toFixed(2)}×, with GetProviderSchema ${ms(schemaCpu)}, then GetMetadata ${ms(serviceCpu)}; peak RSS ${mib(rss)} = ${(rss / floorRss).toFixed(2)}× floor`,
       ];
     });
     table(
