@@ -5,42 +5,72 @@
 // costs time: a cache of another build is not used, V8 rejects one from another Node version or
 // other flags, and the bundle is compiled as usual.
 //
-// With KEEL_WRITE_CODE_CACHE=1 (the build's warm-up run) the cache is written as the process
-// exits, when it covers every function the start-up path compiled. V8 keeps the script's name in the
+// A bundle loads another bundle of its folder through this loader, with that one's own code cache,
+// by requiring `keel-bundle:<file>`: the provider's start-up bundle loads its service bundle so on the
+// first call that needs it (src/providers/serve.ts).
+//
+// With KEEL_WRITE_CODE_CACHE=1 (the build's warm-up run) each loaded bundle's cache is written as the
+// process exits, when it covers every function the run compiled. V8 keeps the script's name in the
 // cache, and stack traces show that name wherever the cache is used, so the release's warm-up names
-// the script by its place in the package (KEEL_CODE_CACHE_SCRIPT_NAME) rather than by where it was
-// built: the cache is then the same bytes in every build (scripts/release).
+// the scripts by their folder in the package (KEEL_CODE_CACHE_SCRIPT_DIR) rather than by where they
+// were built: the caches are then the same bytes in every build (scripts/release).
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
 
 const name = process.argv.splice(2, 1)[0];
-const file = join(__dirname, '..', 'dist', 'bundle', `terraform-provider-${name}.cjs`);
-const cacheFile = `${file}.cache`;
+const bundleDir = join(__dirname, '..', 'dist', 'bundle');
 const BUILD_ID = /^\/\*keel-build:[0-9a-f]{16}\*\//;
+const BUNDLE_PREFIX = 'keel-bundle:';
+const writing = process.env.KEEL_WRITE_CODE_CACHE === '1';
+/** Loaded bundles by file name: their exports, and what writing their caches needs. */
+const loaded = new Map();
 
-const { script, buildId } = compileBundle();
-if (process.env.KEEL_WRITE_CODE_CACHE === '1') {
+if (writing) {
   process.once('exit', () => {
-    writeFileSync(`${cacheFile}.tmp`, Buffer.concat([Buffer.from(buildId, 'latin1'), script.createCachedData()]));
-    renameSync(`${cacheFile}.tmp`, cacheFile);
+    for (const { file, script, buildId } of loaded.values()) {
+      writeFileSync(`${file}.cache.tmp`, Buffer.concat([Buffer.from(buildId, 'latin1'), script.createCachedData()]));
+      renameSync(`${file}.cache.tmp`, `${file}.cache`);
+    }
   });
 }
-const bundle = new Module(file, module);
-bundle.filename = file;
-bundle.paths = Module._nodeModulePaths(dirname(file));
-script.runInThisContext()(bundle.exports, Module.createRequire(file), bundle, file, dirname(file));
+try {
+  loadBundle(`terraform-provider-${name}.cjs`);
+} catch (error) {
+  if (error.code !== 'KEEL_NO_BUNDLE') throw error;
+  process.stderr.write(`terraform-provider-${name}: ${error.message}\n`);
+  process.exit(1);
+}
+
+/** Runs a bundle of dist/bundle once and returns its exports. */
+function loadBundle(fileName) {
+  const known = loaded.get(fileName);
+  if (known) return known.module.exports;
+  const file = join(bundleDir, fileName);
+  const { script, buildId } = compileBundle(file, fileName);
+  const bundle = new Module(file, module);
+  bundle.filename = file;
+  bundle.paths = Module._nodeModulePaths(dirname(file));
+  loaded.set(fileName, { file, script, buildId, module: bundle });
+  const nodeRequire = Module.createRequire(file);
+  const require = Object.assign(
+    (id) => (id.startsWith(BUNDLE_PREFIX) ? loadBundle(id.slice(BUNDLE_PREFIX.length)) : nodeRequire(id)),
+    nodeRequire,
+  );
+  script.runInThisContext()(bundle.exports, require, bundle, file, dirname(file));
+  return bundle.exports;
+}
 
 /**
- * Compiles the bundle (a function expression, scripts/bundle.mjs) with its code cache. The cache
+ * Compiles a bundle (a function expression, scripts/bundle.mjs) with its code cache. The cache
  * opens with the build id of the bundle it was made for (the bundle's first comment): V8 checks only
  * the source's length, so a cache of another build is not handed to it at all.
  */
-function compileBundle() {
+function compileBundle(file, fileName) {
   let cache;
   try {
-    cache = readFileSync(cacheFile);
+    cache = readFileSync(`${file}.cache`);
   } catch {
     cache = undefined;
   }
@@ -49,17 +79,16 @@ function compileBundle() {
     // The bundle is ASCII (esbuild's charset: 'ascii'): Latin-1 reads it without UTF-8 decoding.
     source = readFileSync(file, 'latin1');
   } catch (error) {
-    process.stderr.write(
-      `terraform-provider-${name}: cannot read ${file} (${error.code}); run \`npm run build\` first\n`,
-    );
-    process.exit(1);
+    const missing = new Error(`cannot read ${file} (${error.code}); run \`npm run build\` first`);
+    throw Object.assign(missing, { code: 'KEEL_NO_BUNDLE' });
   }
   const buildId = BUILD_ID.exec(source.slice(0, 64))?.[0] ?? '';
   const cachedData =
     buildId && cache && cache.toString('latin1', 0, buildId.length) === buildId
       ? cache.subarray(buildId.length)
       : undefined;
-  const writing = process.env.KEEL_WRITE_CODE_CACHE === '1';
-  const filename = (writing && process.env.KEEL_CODE_CACHE_SCRIPT_NAME) || file;
+  // Made of the file's name alone: a name sliced from `file` would take the build's path into the cache.
+  const scriptDir = writing && process.env.KEEL_CODE_CACHE_SCRIPT_DIR;
+  const filename = scriptDir ? `${scriptDir}/${fileName}` : file;
   return { script: new vm.Script(source, { filename, cachedData }), buildId };
 }

@@ -1,7 +1,13 @@
 #!/usr/bin/env node
-// Generates static protobuf code for the plugin protocol's messages with protobufjs-cli (pbjs):
-// dist/src/server/tfplugin6-messages.js, imported by src/server/proto.ts (its declaration is
-// src/server/tfplugin6-messages.d.ts), with each service's methods listed beside the messages.
+// Generates static protobuf code for the plugin protocol's messages with protobufjs-cli (pbjs), in two
+// modules, each with its services' methods listed beside its messages:
+//   dist/src/server/go-plugin-messages.js  go-plugin's own services (GRPCController, GRPCStdio,
+//                                          GRPCBroker) and grpc.health.v1, which every provider
+//                                          process serves from its first call;
+//   dist/src/server/tfplugin6-messages.js  tfplugin6, which only a process that serves the provider's
+//                                          RPCs needs (the executables load it in a second bundle,
+//                                          scripts/bundle.mjs).
+// src/server/proto.ts reads both (their declaration is src/server/generated-messages.d.ts).
 // Start-up latency matters, since Terraform launches a provider several times per command
 // (protocol.md §2.5): generated code is part of the bundle and compiled ahead by V8's code cache,
 // where protobufjs' reflection would parse a descriptor at start-up and generate every encoder at
@@ -20,60 +26,71 @@ import { pbjs } from 'protobufjs-cli';
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const protoDir = join(repoRoot, 'proto');
 
-// Must match PROTO_FILES in src/server/proto.ts.
-const files = [
-  'tfplugin6.proto',
-  'plugin/grpc_controller.proto',
-  'plugin/grpc_stdio.proto',
-  'plugin/grpc_broker.proto',
-  'grpc/health/v1/health.proto',
+// Together they must match PROTO_FILES in src/server/proto.ts. Each module has its own protobufjs
+// root (pbjs --root), so that loading both into one process merges nothing.
+const MODULES = [
+  {
+    out: 'go-plugin-messages.js',
+    root: 'goPlugin',
+    files: [
+      'plugin/grpc_controller.proto',
+      'plugin/grpc_stdio.proto',
+      'plugin/grpc_broker.proto',
+      'grpc/health/v1/health.proto',
+    ],
+  },
+  { out: 'tfplugin6-messages.js', root: 'tfplugin6', files: ['tfplugin6.proto'] },
 ];
 
-const root = new protobuf.Root();
-// google/protobuf/{timestamp,empty}.proto come from protobufjs' bundled copies.
-root.loadSync(
-  files.map((f) => join(protoDir, f)),
-  { keepCase: true },
-);
-root.resolveAll();
+for (const { out, root: rootName, files } of MODULES) {
+  const root = new protobuf.Root();
+  // google/protobuf/{timestamp,empty}.proto come from protobufjs' bundled copies.
+  root.loadSync(
+    files.map((f) => join(protoDir, f)),
+    { keepCase: true },
+  );
+  root.resolveAll();
 
-// Static codecs: plain-object conversion (fromObject/toObject), encode and decode; nothing else.
-const staticArgs = [
-  '--target',
-  'static-module',
-  '--wrap',
-  'es6',
-  '--keep-case',
-  '--no-create',
-  '--no-verify',
-  '--no-delimited',
-  '--no-typeurl',
-  '--no-service',
-  '--no-comments',
-  '--path',
-  protoDir,
-  ...files.map((f) => join(protoDir, f)),
-];
-const staticCode = await new Promise((resolvePromise, reject) =>
-  pbjs.main(staticArgs, (err, output) => (err ? reject(err) : resolvePromise(output))),
-);
-const services = Object.fromEntries(
-  collectServices(root).map((service) => [
-    service.fullName.slice(1),
-    service.methodsArray.map((m) => ({
-      name: m.name,
-      requestType: m.resolvedRequestType.fullName.slice(1),
-      responseType: m.resolvedResponseType.fullName.slice(1),
-      requestStream: m.requestStream === true,
-      responseStream: m.responseStream === true,
-    })),
-  ]),
-);
-const messagesOut = join(repoRoot, 'dist', 'src', 'server', 'tfplugin6-messages.js');
-mkdirSync(dirname(messagesOut), { recursive: true });
-writeFileSync(`${messagesOut}.tmp`, `${staticCode}\nexport const services = ${JSON.stringify(services, null, 1)};\n`);
-renameSync(`${messagesOut}.tmp`, messagesOut);
-process.stderr.write(`build-proto: wrote ${messagesOut}\n`);
+  // Static codecs: plain-object conversion (fromObject/toObject), encode and decode; nothing else.
+  const staticArgs = [
+    '--target',
+    'static-module',
+    '--wrap',
+    'es6',
+    '--root',
+    rootName,
+    '--keep-case',
+    '--no-create',
+    '--no-verify',
+    '--no-delimited',
+    '--no-typeurl',
+    '--no-service',
+    '--no-comments',
+    '--path',
+    protoDir,
+    ...files.map((f) => join(protoDir, f)),
+  ];
+  const staticCode = await new Promise((resolvePromise, reject) =>
+    pbjs.main(staticArgs, (err, output) => (err ? reject(err) : resolvePromise(output))),
+  );
+  const services = Object.fromEntries(
+    collectServices(root).map((service) => [
+      service.fullName.slice(1),
+      service.methodsArray.map((m) => ({
+        name: m.name,
+        requestType: m.resolvedRequestType.fullName.slice(1),
+        responseType: m.resolvedResponseType.fullName.slice(1),
+        requestStream: m.requestStream === true,
+        responseStream: m.responseStream === true,
+      })),
+    ]),
+  );
+  const messagesOut = join(repoRoot, 'dist', 'src', 'server', out);
+  mkdirSync(dirname(messagesOut), { recursive: true });
+  writeFileSync(`${messagesOut}.tmp`, `${staticCode}\nexport const services = ${JSON.stringify(services, null, 1)};\n`);
+  renameSync(`${messagesOut}.tmp`, messagesOut);
+  process.stderr.write(`build-proto: wrote ${messagesOut}\n`);
+}
 
 function collectServices(namespace) {
   return namespace.nestedArray.flatMap((nested) => {

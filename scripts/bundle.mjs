@@ -1,18 +1,26 @@
 #!/usr/bin/env node
-// Bundles each provider executable into one CommonJS file (dist/bundle/terraform-provider-<name>.cjs)
-// and records V8's code cache for it (….cjs.cache), so that start-up neither resolves hundreds of
-// modules nor compiles megabytes of JavaScript. Terraform starts a provider three to four times per
-// command, so this is paid often (README, "Benchmarks": handshake).
+// Bundles each provider executable into two CommonJS files: its start-up part
+// (dist/bundle/terraform-provider-<name>.cjs: the go-plugin server and the schema answers) and its
+// service (terraform-provider-<name>-service.cjs: the tfplugin6 codecs, the engine, the resources and
+// the API clients), which the first call that needs it loads. Each has V8's code cache beside it
+// (….cjs.cache), so that start-up neither resolves hundreds of modules nor compiles megabytes of
+// JavaScript. Terraform starts a provider three to five times per command, so this is paid often, and
+// one of those processes only shakes hands and asks for the schema: it reads the first file alone
+// (README, "Benchmarks": handshake).
 //
-// bin/start-bundle.cjs loads the bundle with the cache. The cache is made by a warm-up run of the
-// real executable (handshake, health check, schema, shutdown) so that it covers the start-up path;
-// V8 ignores a cache made by another Node version or other flags, and then compiles as usual.
+// bin/start-bundle.cjs loads the bundles with their caches. The caches are made by a warm-up run of
+// the real executable (handshake, health check, schema, and a few resources through their lifecycle)
+// so that they cover the start-up and request paths; V8 ignores a cache made by another Node version
+// or other flags, and then compiles as usual.
 //
 // Packages that read files beside their own sources (grpc-health-check's health.proto, grpc-js's
 // channelz/orca protos) get those files copied to dist/bundle/assets/<package>/ and their
 // `__dirname` pointed there, so they find them at the same relative paths.
 //
-// The bundle is not a module node can run directly: bin/start-bundle.cjs loads it.
+// The start-up bundle holds its provider's schema answers encoded at build time (prebuiltSchemas,
+// below).
+//
+// The bundles are not modules node can run directly: bin/start-bundle.cjs loads them.
 //
 // Usage: node scripts/bundle.mjs   (after tsc; part of `npm run build`)
 import { createHash } from 'node:crypto';
@@ -36,12 +44,12 @@ for (const pkg of PACKAGES_WITH_ASSETS) {
 }
 
 /**
- * Writes <outfile>.packages.json: the npm packages whose files the bundle holds (their folders, relative
+ * Writes <outfile>.packages.json: the npm packages whose files the bundles hold (their folders, relative
  * to the repository), for the release's licence notices (scripts/release).
  */
-function writePackageList(metafile, outfile) {
+function writePackageList(metafiles, outfile) {
   const packages = new Set();
-  for (const input of Object.keys(metafile.inputs)) {
+  for (const input of metafiles.flatMap((metafile) => Object.keys(metafile.inputs))) {
     const path = resolve(input).split('\\').join('/');
     const at = path.lastIndexOf('/node_modules/');
     if (at < 0) continue;
@@ -85,10 +93,57 @@ const relocateAssets = {
   },
 };
 
-for (const name of PROVIDERS) {
-  const outfile = join(outDir, `terraform-provider-${name}.cjs`);
+const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', 'src', path)).href);
+
+/**
+ * Replaces src/providers/prebuilt-schemas.ts in a provider's bundle by one holding its schema answers
+ * (GetProviderSchema, GetResourceIdentitySchemas), encoded now by the server's own encoder from the
+ * definitions the bundle takes, so that no provider process encodes them at run time.
+ */
+async function prebuiltSchemas(name) {
+  const [{ ProviderEngine }, { encodeSchemaResponses }, { default: def }] = await Promise.all([
+    dist('engine/provider-engine.js'),
+    dist('server/provider-service.js'),
+    dist(`resources/${name}/index.js`),
+  ]);
+  const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => quiet, enabled: () => false };
+  const { schema, identitySchemas } = encodeSchemaResponses(new ProviderEngine(def, quiet, {}));
+  const answers = { schema: schema.toString('base64'), identitySchemas: identitySchemas.toString('base64') };
+  const contents = `export const PREBUILT_SCHEMA_RESPONSES = ${JSON.stringify(answers)};\n`;
+  return {
+    name: 'prebuilt-schemas',
+    setup(builder) {
+      builder.onLoad({ filter: /[\\/]dist[\\/]src[\\/]providers[\\/]prebuilt-schemas\.js$/ }, () => ({
+        contents,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * In a provider's start-up bundle, its service module (src/providers/<name>-service.ts) is replaced by
+ * one that loads the service bundle through bin/start-bundle.cjs (`keel-bundle:<file>`), when first called.
+ */
+function serviceFromBundle(name, serviceFile) {
+  const filter = new RegExp(`[\\\\/]dist[\\\\/]src[\\\\/]providers[\\\\/]${name}-service\\.js$`);
+  const id = JSON.stringify(`keel-bundle:${serviceFile}`);
+  return {
+    name: 'service-from-bundle',
+    setup(builder) {
+      builder.onResolve({ filter: /^keel-bundle:/ }, (args) => ({ path: args.path, external: true }));
+      builder.onLoad({ filter }, () => ({
+        contents: `export const createService = (...args) => require(${id}).createService(...args);\n`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** One bundle of a provider executable, written with its build id; returns esbuild's metafile. */
+async function bundleProviderPart(entry, outfile, plugins) {
   const result = await build({
-    entryPoints: [join(repoRoot, 'dist', 'src', 'providers', `${name}.js`)],
+    entryPoints: [join(repoRoot, 'dist', 'src', 'providers', entry)],
     outfile,
     bundle: true,
     platform: 'node',
@@ -105,7 +160,7 @@ for (const name of PROVIDERS) {
     footer: { js: '})' },
     // ASCII only (non-ASCII characters escaped), so the loader can read the file as Latin-1.
     charset: 'ascii',
-    plugins: [relocateAssets],
+    plugins: [relocateAssets, ...plugins],
     logLevel: 'warning',
     write: false,
     metafile: true,
@@ -120,7 +175,22 @@ for (const name of PROVIDERS) {
     writeFileSync(`${output.path}.tmp`, contents);
     renameSync(`${output.path}.tmp`, output.path);
   }
-  writePackageList(result.metafile, outfile);
+  return result.metafile;
+}
+
+// Each executable is two bundles: terraform-provider-<name>.cjs, its start-up part (the go-plugin
+// server and the schema answers), and terraform-provider-<name>-service.cjs, the tfplugin6 service
+// (codecs, engine, resources, API clients), which the first call that needs it loads
+// (src/providers/serve.ts). Terraform's schema-only process never reads the second.
+for (const name of PROVIDERS) {
+  const serviceFile = `terraform-provider-${name}-service.cjs`;
+  const service = await bundleProviderPart(`${name}-service.js`, join(outDir, serviceFile), []);
+  const outfile = join(outDir, `terraform-provider-${name}.cjs`);
+  const startUp = await bundleProviderPart(`${name}.js`, outfile, [
+    await prebuiltSchemas(name),
+    serviceFromBundle(name, serviceFile),
+  ]);
+  writePackageList([startUp, service], outfile);
 }
 
 // The emulators as one plain CommonJS file (dist/bundle/emulator.cjs, run by node as it is: their
@@ -153,7 +223,7 @@ for (const name of PROVIDERS) {
     writeFileSync(`${output.path}.tmp`, output.contents);
     renameSync(`${output.path}.tmp`, output.path);
   }
-  writePackageList(result.metafile, outfile);
+  writePackageList([result.metafile], outfile);
 }
 
 // The handshake benchmark's Node floor server (scripts/bench/floor-server.ts), as one CommonJS file.
@@ -173,7 +243,6 @@ await build({
 // writes the code cache as it exits. The cache then holds the compiled code of the request path
 // too, which every process that serves it would otherwise compile on first use (README,
 // "Benchmarks": refresh against a Go provider).
-const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', 'src', path)).href);
 const [
   { TerraformClient },
   { massConfig },

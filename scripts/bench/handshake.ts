@@ -7,7 +7,14 @@
  * release` has built dist/release for this platform, the released executables too, unpacked from
  * their archives as `terraform init` does, with their sizes.
  *
- * Usage: npm run bench -- handshake [starts]   (or BENCH_STARTS; default 15 per row)
+ * CPU is read three times: at the health answer (ready); once GetProviderSchema is answered (what the
+ * process Terraform starts only for schemas costs in all); and once GetMetadata is answered, the first
+ * call that loads the provider's service (src/providers/serve.ts), as every other process Terraform
+ * starts does on its first call.
+ *
+ * Usage: npm run bench -- handshake [starts] [--beside DIR]   (starts: or BENCH_STARTS; default 15 per row)
+ * --beside DIR adds rows for the providers of another built checkout (DIR/bin/terraform-provider-*),
+ * e.g. a copy of main's, for before/after figures from one run.
  * Goals (issue 15): providers ≤ 1.5× the floor with the variable unset; with it set, a penalty no
  * larger than the floor's own; peak RSS ≤ 1.3× the floor server's.
  */
@@ -21,10 +28,16 @@ import { launchProvider, type LaunchOptions } from '../../src/tfclient/launch.js
 import { REPO_ROOT, bin, machine, median, mib, ms, peakRss, percentile, table } from './util.js';
 
 type Env = Record<string, string | undefined>;
-/** Wall time to ready, CPU time of all the process's threads to ready (steadier on a busy machine), peak RSS. */
+/**
+ * Wall time to ready, CPU time of all the process's threads to ready (steadier on a busy machine), once
+ * GetProviderSchema is answered and once the service is loaded (the same for the floor and bare node,
+ * which have neither), peak RSS after GetProviderSchema.
+ */
 interface Sample {
   wallMs: number;
   cpuMs: number;
+  schemaCpuMs: number;
+  serviceCpuMs: number;
   rssBytes: number;
 }
 
@@ -53,12 +66,18 @@ async function pluginStart(executable: string, env: Env, args: string[], schema:
   const cpuMs = cpuMsOf(p.pid);
   if (status !== 'SERVING') throw new Error(`${executable}: health ${status}`);
   if (schema) await p.call('GetProviderSchema', {});
+  const schemaCpuMs = schema ? cpuMsOf(p.pid) : cpuMs;
   const rssBytes = peakRss(p.pid);
+  if (schema) await p.call('GetMetadata', {});
+  const serviceCpuMs = schema ? cpuMsOf(p.pid) : cpuMs;
   await p.shutdown();
-  return { wallMs, cpuMs, rssBytes };
+  return { wallMs, cpuMs, schemaCpuMs, serviceCpuMs, rssBytes };
 }
 
 export async function handshakeBench(args: string[]): Promise<void> {
+  const besideAt = args.indexOf('--beside');
+  const beside = besideAt >= 0 ? args.splice(besideAt, 2)[1] : undefined;
+  if (besideAt >= 0 && !beside) throw new Error('--beside needs the folder of a built checkout');
   const starts = Number(args[0] ?? process.env.BENCH_STARTS ?? 15);
   if (!Number.isInteger(starts) || starts < 1)
     throw new Error(`starts must be a positive integer, not ${args[0] ?? process.env.BENCH_STARTS}`);
@@ -80,7 +99,8 @@ export async function handshakeBench(args: string[]): Promise<void> {
         const [cpuUs, rssKb] = JSON.parse(
           spawnSync(process.execPath, ['-e', script], { env: full }).stdout.toString(),
         ) as [number, string];
-        return { wallMs, cpuMs: cpuUs / 1000, rssBytes: Number(rssKb) * 1024 };
+        const cpuMs = cpuUs / 1000;
+        return { wallMs, cpuMs, schemaCpuMs: cpuMs, serviceCpuMs: cpuMs, rssBytes: Number(rssKb) * 1024 };
       },
     },
     { label: 'floor server', start: (env) => pluginStart(process.execPath, env, [FLOOR], false) },
@@ -98,6 +118,13 @@ export async function handshakeBench(args: string[]): Promise<void> {
     { label: 'sec', start: (env) => pluginStart(bin('sec'), env, [], true) },
     { label: 'vdb', start: (env) => pluginStart(bin('vdb'), env, [], true) },
   ];
+  if (beside) {
+    for (const name of ['sec', 'vdb']) {
+      const executable = join(beside, 'bin', `terraform-provider-${name}`);
+      if (!existsSync(executable)) throw new Error(`${executable} is missing`);
+      targets.push({ label: `${name}, ${beside}`, start: (env) => pluginStart(executable, env, [], true) });
+    }
+  }
   const released = await unpackReleases();
   for (const { name, executable } of released.executables) {
     targets.push({ label: `${name}, released`, start: (env) => pluginStart(executable, env, [], true) });
@@ -105,16 +132,27 @@ export async function handshakeBench(args: string[]): Promise<void> {
 
   // One untimed round warms the page cache; then rounds rotate the order so no row always goes first.
   for (const [, env] of envs) for (const target of targets) await target.start(env);
-  const results = new Map<string, { wall: number[]; cpu: number[]; rss: number[] }>();
+  const results = new Map<
+    string,
+    { wall: number[]; cpu: number[]; schemaCpu: number[]; serviceCpu: number[]; rss: number[] }
+  >();
   const key = (target: Target, envName: string) => `${target.label}|${envName}`;
   for (let round = 0; round < starts; round++) {
     const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
     for (const [envName, env] of round % 2 ? [...envs].reverse() : envs) {
       for (const target of order) {
-        const { wallMs, cpuMs, rssBytes } = await target.start(env);
-        const entry = results.get(key(target, envName)) ?? { wall: [], cpu: [], rss: [] };
+        const { wallMs, cpuMs, schemaCpuMs, serviceCpuMs, rssBytes } = await target.start(env);
+        const entry = results.get(key(target, envName)) ?? {
+          wall: [],
+          cpu: [],
+          schemaCpu: [],
+          serviceCpu: [],
+          rss: [],
+        };
         entry.wall.push(wallMs);
         entry.cpu.push(cpuMs);
+        entry.schemaCpu.push(schemaCpuMs);
+        entry.serviceCpu.push(serviceCpuMs);
         entry.rss.push(rssBytes);
         results.set(key(target, envName), entry);
       }
@@ -132,11 +170,13 @@ export async function handshakeBench(args: string[]): Promise<void> {
       const wall = median(r.wall);
       const rss = median(r.rss);
       const cpu = median(r.cpu);
+      const schemaCpu = median(r.schemaCpu);
+      const serviceCpu = median(r.serviceCpu);
       const penalty =
         envName === 'set' ? `, +${ms(wall - median(results.get(key(target, 'unset'))!.wall))} over unset` : '';
       return [
         target.label,
-        `${ms(wall)} (p25 ${ms(percentile(r.wall, 25))}, p75 ${ms(percentile(r.wall, 75))}) = ${(wall / floorWall).toFixed(2)}× floor${penalty}; CPU ${ms(cpu)} = ${(cpu / floorCpu).toFixed(2)}×; peak RSS ${mib(rss)} = ${(rss / floorRss).toFixed(2)}× floor`,
+        `${ms(wall)} (p25 ${ms(percentile(r.wall, 25))}, p75 ${ms(percentile(r.wall, 75))}) = ${(wall / floorWall).toFixed(2)}× floor${penalty}; CPU ${ms(cpu)} = ${(cpu / floorCpu).toFixed(2)}×, with GetProviderSchema ${ms(schemaCpu)}, then GetMetadata ${ms(serviceCpu)}; peak RSS ${mib(rss)} = ${(rss / floorRss).toFixed(2)}× floor`,
       ];
     });
     table(

@@ -9,7 +9,8 @@
  * - ValidateResourceConfig and a create's PlanResourceChange of one resource per provider — what
  *   decoding, our handlers and encoding add.
  *
- * Usage: npm run bench -- rpc [calls]   (or BENCH_CALLS; default 3000 per row)
+ * Usage: npm run bench -- rpc [calls] [--beside DIR]   (calls: or BENCH_CALLS; default 3000 per row)
+ * --beside DIR adds the rows of another built checkout's providers (DIR/bin/terraform-provider-*).
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,7 +60,7 @@ interface Row {
   call: (p: LaunchedProvider) => Promise<unknown>;
 }
 
-function rowsFor(provider: string): Row[] {
+function rowsFor(provider: string, where = ''): Row[] {
   const { def, type, config } = SAMPLES[provider]!;
   const block = def.resources.find((r) => r.typeName === type)!.schema.block;
   const value = { msgpack: Buffer.from(encodeMsgpack(impliedType(block), configValue(block, config))) };
@@ -70,13 +71,13 @@ function rowsFor(provider: string): Row[] {
     return res;
   };
   return [
-    { label: `${provider}: health Check`, call: (p) => p.health() },
+    { label: `${provider}${where}: health Check`, call: (p) => p.health() },
     {
-      label: `${provider}: ValidateResourceConfig ${type}`,
+      label: `${provider}${where}: ValidateResourceConfig ${type}`,
       call: async (p) => checked(await p.call('ValidateResourceConfig', { type_name: type, config: value })),
     },
     {
-      label: `${provider}: PlanResourceChange (create) ${type}`,
+      label: `${provider}${where}: PlanResourceChange (create) ${type}`,
       call: async (p) =>
         checked(
           await p.call('PlanResourceChange', {
@@ -104,6 +105,9 @@ async function measure(p: LaunchedProvider, row: Row, calls: number, inFlight: n
 }
 
 export async function rpcBench(args: string[]): Promise<void> {
+  const besideAt = args.indexOf('--beside');
+  const beside = besideAt >= 0 ? args.splice(besideAt, 2)[1] : undefined;
+  if (besideAt >= 0 && !beside) throw new Error('--beside needs the folder of a built checkout');
   const calls = Number(args[0] ?? process.env.BENCH_CALLS ?? 3000);
   if (!Number.isInteger(calls) || calls < 1)
     throw new Error(`calls must be a positive integer, not ${args[0] ?? process.env.BENCH_CALLS}`);
@@ -119,6 +123,13 @@ export async function rpcBench(args: string[]): Promise<void> {
     ['sec', bin('sec'), [], rowsFor('sec')],
     ['vdb', bin('vdb'), [], rowsFor('vdb')],
   ];
+  if (beside) {
+    for (const name of ['sec', 'vdb']) {
+      const executable = join(beside, 'bin', `terraform-provider-${name}`);
+      if (!existsSync(executable)) throw new Error(`${executable} is missing`);
+      servers.push([name, executable, [], rowsFor(name, ` (${beside})`)]);
+    }
+  }
   const out: [string, string][] = [];
   let floor: number[] = [];
   for (const [, executable, launchArgs, rows] of servers) {

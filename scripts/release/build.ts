@@ -4,7 +4,8 @@
  *
  * - terraform-provider-<name>_<version>_<os>_<arch>.zip, holding the launcher
  *   terraform-provider-<name>_v<version> and what it runs: the Node runtime that ran this build
- *   (runtime/node, with Node's licence), the provider's bundle with its V8 code cache and assets (the
+ *   (runtime/node, with Node's licence), the provider's two bundles (start-up part and service) with
+ *   their V8 code caches and assets (the
  *   same relative paths as in a checkout, so bin/start-bundle.cjs and src/proto-location.ts work
  *   unchanged), and the licences of the bundled packages;
  * - terraform-provider-<name>_<version>_SHA256SUMS, its detached GPG signature …_SHA256SUMS.sig when
@@ -26,9 +27,9 @@
  * Reproducible: the zip entries are written in a fixed order with fixed times and modes
  * (./zip.ts); the one part V8 makes differently on each run, the code cache, is made by a warm-up
  * run under `--predictable --random-seed=1`, which V8 leaves out of the flag hash a cache is checked
- * against ("to allow predictable code caching"), with the script named by its place in the package
- * rather than the staging path (bin/start-bundle.cjs), so the cache is the same bytes each time and
- * is still accepted by the launcher's node, which runs without those flags. The build checks that.
+ * against ("to allow predictable code caching"), with the scripts named by their place in the package
+ * rather than the staging path (bin/start-bundle.cjs), so the caches are the same bytes each time and
+ * are still accepted by the launcher's node, which runs without those flags. The build checks that.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -133,7 +134,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
   const platform = currentPlatform();
   const outDir = resolve(options.outDir);
   const bundleDir = join(REPO_ROOT, 'dist', 'bundle');
-  for (const file of ['terraform-provider-sec.cjs', 'terraform-provider-vdb.cjs', 'emulator.cjs']) {
+  for (const file of [...RELEASED.flatMap(({ name }) => providerBundles(name)), 'emulator.cjs']) {
     if (!existsSync(join(bundleDir, file)))
       throw new Error(`${join(bundleDir, file)} is missing: run npm run build first`);
   }
@@ -242,9 +243,14 @@ function checkoutWrapper(name: string): { head: string; execLine: string } {
   return { head: text.slice(0, -execLine.length), execLine };
 }
 
+/** A provider executable's bundles in dist/bundle: its start-up part, then its service (scripts/bundle.mjs). */
+function providerBundles(name: string): string[] {
+  return [`terraform-provider-${name}.cjs`, `terraform-provider-${name}-service.cjs`];
+}
+
 /**
  * The provider's package: the checkout's wrapper (symlinks, trust settings, exec) with the runtime
- * beside it instead of `node` from PATH, and the checkout's loader and bundle at the same relative
+ * beside it instead of `node` from PATH, and the checkout's loader and bundles at the same relative
  * paths (bin/, dist/bundle/, dist/proto/).
  */
 function stageProvider(dir: string, name: string, executable: string, runtime: Runtime): void {
@@ -253,8 +259,9 @@ function stageProvider(dir: string, name: string, executable: string, runtime: R
   put(dir, executable, launcher, true);
   putRuntime(dir, runtime);
   put(dir, 'bin/start-bundle.cjs', readFileSync(join(REPO_ROOT, 'bin', 'start-bundle.cjs')));
+  for (const file of providerBundles(name))
+    put(dir, `dist/bundle/${file}`, readFileSync(join(REPO_ROOT, 'dist', 'bundle', file)));
   const bundle = join(REPO_ROOT, 'dist', 'bundle', `terraform-provider-${name}.cjs`);
-  put(dir, `dist/bundle/terraform-provider-${name}.cjs`, readFileSync(bundle));
   copyTree(join(REPO_ROOT, 'dist', 'bundle', 'assets'), dir, 'dist/bundle/assets');
   if (name === 'vdb')
     put(dir, 'dist/proto/vdb-descriptor.json', readFileSync(join(REPO_ROOT, 'dist', 'proto', 'vdb-descriptor.json')));
@@ -316,8 +323,9 @@ function thirdPartyNotices(bundle: string): string {
 
 /**
  * Runs the staged provider as the launcher does, under `--predictable --random-seed=1` (see the
- * header), through a handshake, a health check and GetProviderSchema; bin/start-bundle.cjs writes
- * the code cache as it exits. Then checks that the launcher's node, without those flags, accepts it.
+ * header), through a handshake, a health check, GetProviderSchema and GetMetadata (which loads the
+ * service bundle); bin/start-bundle.cjs writes both bundles' code caches as it exits. Then checks that
+ * the launcher's node, without those flags, accepts them.
  */
 async function warmUpCodeCache(dir: string, name: string): Promise<void> {
   const node = join(dir, 'runtime', 'node');
@@ -326,7 +334,7 @@ async function warmUpCodeCache(dir: string, name: string): Promise<void> {
     args: ['--predictable', '--random-seed=1', '--use-openssl-ca', loader, name],
     env: {
       KEEL_WRITE_CODE_CACHE: '1',
-      KEEL_CODE_CACHE_SCRIPT_NAME: `dist/bundle/terraform-provider-${name}.cjs`,
+      KEEL_CODE_CACHE_SCRIPT_DIR: 'dist/bundle',
       SSL_CERT_FILE: '/dev/null',
       SSL_CERT_DIR: '/dev/null',
       NODE_EXTRA_CA_CERTS: undefined,
@@ -335,27 +343,32 @@ async function warmUpCodeCache(dir: string, name: string): Promise<void> {
   });
   await provider.health();
   await provider.call('GetProviderSchema', {});
+  await provider.call('GetMetadata', {});
   await provider.shutdown();
-  const bundle = join(dir, 'dist', 'bundle', `terraform-provider-${name}.cjs`);
-  const check = spawnSync(
-    node,
-    [
-      '--use-openssl-ca',
-      '-e',
-      // The cache opens with the bundle's build id (bin/start-bundle.cjs), V8's data follows.
-      'const fs = require("fs"); const [b] = process.argv.slice(1); const s = fs.readFileSync(b, "latin1"); ' +
-        'const id = s.slice(0, s.indexOf("*/") + 2); const c = fs.readFileSync(b + ".cache"); ' +
-        'process.stdout.write(c.toString("latin1", 0, id.length) !== id ? "made for another build" : ' +
-        'String(new (require("vm").Script)(s, { filename: b, cachedData: c.subarray(id.length) }).cachedDataRejected))',
-      bundle,
-    ],
-    {
-      encoding: 'utf8',
-      env: { ...process.env, SSL_CERT_FILE: '/dev/null', SSL_CERT_DIR: '/dev/null', NODE_OPTIONS: '' },
-    },
-  );
-  if (check.stdout !== 'false')
-    throw new Error(`the code cache made for ${name} is not accepted by its runtime (${check.stdout}${check.stderr})`);
+  for (const file of providerBundles(name)) {
+    const bundle = join(dir, 'dist', 'bundle', file);
+    const check = spawnSync(
+      node,
+      [
+        '--use-openssl-ca',
+        '-e',
+        // The cache opens with the bundle's build id (bin/start-bundle.cjs), V8's data follows.
+        'const fs = require("fs"); const [b] = process.argv.slice(1); const s = fs.readFileSync(b, "latin1"); ' +
+          'const id = s.slice(0, s.indexOf("*/") + 2); const c = fs.readFileSync(b + ".cache"); ' +
+          'process.stdout.write(c.toString("latin1", 0, id.length) !== id ? "made for another build" : ' +
+          'String(new (require("vm").Script)(s, { filename: b, cachedData: c.subarray(id.length) }).cachedDataRejected))',
+        bundle,
+      ],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, SSL_CERT_FILE: '/dev/null', SSL_CERT_DIR: '/dev/null', NODE_OPTIONS: '' },
+      },
+    );
+    if (check.stdout !== 'false')
+      throw new Error(
+        `the code cache made for ${file} is not accepted by its runtime (${check.stdout}${check.stderr})`,
+      );
+  }
 }
 
 /** Files of a staged package, with `/` names, for the zip and the `h1:` hash. */

@@ -1,39 +1,51 @@
-/** Shared entry for both provider executables: engine + service table + go-plugin server. */
-import { runProviderMain } from '../server/main.js';
-import { createLogger } from '../server/log.js';
-import { ProviderEngine } from '../engine/provider-engine.js';
-import { providerService, providerStreamService } from '../server/provider-service.js';
-import { tuneForServing } from '../server/v8-tuning.js';
-import type { ProviderDef } from '../engine/contracts.js';
-import type { CreateRecoveryOptions } from '../engine/create-recovery.js';
-
 /**
- * `KEEL_CREATE_LOOKUP_DELAY_MS`: the pause before looking for what a lost create made (default 1 s,
- * for platforms whose lists lag behind). Tests against the emulators, whose lists never lag, set 0.
+ * The start-up part of both provider executables: the go-plugin server (../server/main.ts), which
+ * makes the provider's service (./service.ts) on the first call that needs it. Terraform starts a
+ * provider three to five times per command, and one of those processes only shakes hands and asks for
+ * the schema: it answers from the schema answers built into the executable (./prebuilt-schemas.ts)
+ * and never loads the service, which the executables keep in a second bundle (scripts/bundle.mjs).
  */
-function createRecoveryFromEnv(env: NodeJS.ProcessEnv): Partial<CreateRecoveryOptions> {
-  const ms = Number(env.KEEL_CREATE_LOOKUP_DELAY_MS ?? Number.NaN);
-  return Number.isInteger(ms) && ms >= 0 ? { lookupDelayMs: ms } : {};
+import { runProviderMain, type ProviderService } from '../server/main.js';
+import { createLogger } from '../server/log.js';
+import { PROVIDER_SERVICE_RPCS, type RpcName } from '../server/rpcs.js';
+import type { Logger } from '../engine/contracts.js';
+import { PREBUILT_SCHEMA_RESPONSES } from './prebuilt-schemas.js';
+
+/** What the start-up part knows of a provider: what `--version` and the logs say. */
+export interface ProviderIdentity {
+  readonly name: string;
+  readonly version: string;
 }
+
+/** Makes the provider's service (./service.ts); it checks that it serves the provider `identity` names. */
+export type CreateService = (log: Logger, identity: ProviderIdentity) => ProviderService;
 
 /**
  * Starts the provider. Not awaited by the entry modules (no top-level await), so that they can be
  * bundled as CommonJS for a fast start; a failure to start is reported on stderr with exit code 1.
  */
-export function serve(def: ProviderDef<any, any>): void {
-  const log = createLogger(def.name);
-  const engine = new ProviderEngine(def, log, process.env, createRecoveryFromEnv(process.env));
+export function serve(provider: ProviderIdentity, createService: CreateService): void {
+  const log = createLogger(provider.name);
   runProviderMain({
-    name: def.name,
-    version: def.version,
-    // V8's flags are process-wide: only the executable changes them, never a test's in-process engine.
-    handlers: providerService(engine, log, { afterConfigure: tuneForServing }),
-    streamHandlers: providerStreamService(engine, log),
-    beforeExit: (budgetMs) => engine.closeLeftoverEphemerals(budgetMs),
+    name: provider.name,
+    version: provider.version,
+    serves: PROVIDER_SERVICE_RPCS,
+    loadService: () => createService(log, provider),
+    answers: prebuiltAnswers(),
   }).catch((error: unknown) => {
     process.stderr.write(
-      `terraform-provider-${def.name}: cannot start: ${error instanceof Error ? error.stack : String(error)}\n`,
+      `terraform-provider-${provider.name}: cannot start: ${error instanceof Error ? error.stack : String(error)}\n`,
     );
     process.exit(1);
   });
+}
+
+/** The schema answers built into the executable (./prebuilt-schemas.ts); none when run from dist/src. */
+function prebuiltAnswers(): Partial<Record<RpcName, Buffer>> | undefined {
+  const prebuilt = PREBUILT_SCHEMA_RESPONSES;
+  if (prebuilt === undefined) return undefined;
+  return {
+    GetProviderSchema: Buffer.from(prebuilt.schema, 'base64'),
+    GetResourceIdentitySchemas: Buffer.from(prebuilt.identitySchemas, 'base64'),
+  };
 }

@@ -360,18 +360,32 @@ export interface ResourceSchema<F extends Fields> {
   readonly deprecated?: string;
 }
 
-/** Builds a resource/data-source/provider schema, checking the declaration once, at definition time. */
+/**
+ * A resource/data-source/provider schema. Its fields (with their write-only twins) and its block are
+ * built, and the declaration checked, on first use rather than when the module loads: a provider
+ * process serves a few of its types, or none (the schema answers are built ahead, see
+ * src/providers/prebuilt-schemas.ts), and building them all cost every start several milliseconds.
+ * The tests that walk every type's schema find a declaration error as before.
+ */
 export function resourceSchema<F extends Fields>(
   declared: F,
   options: { description: string; version?: number; deprecated?: string },
 ): ResourceSchema<F> {
-  const fields = withWriteOnlyTwins(declared, 'resource', false);
-  return {
+  let fields: F | undefined;
+  let block: SchemaBlock | undefined;
+  const schema: ResourceSchema<F> = {
     version: options.version ?? 0,
-    fields,
-    block: toSchemaBlock(fields, options.description, options.deprecated, []),
+    get fields() {
+      fields ??= withWriteOnlyTwins(declared, 'resource', false);
+      return fields;
+    },
+    get block() {
+      block ??= toSchemaBlock(schema.fields, options.description, options.deprecated, []);
+      return block;
+    },
     ...(options.deprecated !== undefined ? { deprecated: options.deprecated } : {}),
   };
+  return schema;
 }
 
 function toSchemaBlock(fields: Fields, description: string, deprecated: string | undefined, at: string[]): SchemaBlock {

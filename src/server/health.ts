@@ -5,7 +5,8 @@
  * provider start (README, "Benchmarks"). The Terraform-side client in src/tfclient still uses it.
  */
 import { StatusError, Status, type GrpcServer } from './grpc-server.js';
-import { SERVICE_NAMES, serviceCodecs } from './proto.js';
+import { goPluginCodecs } from './go-plugin-proto.js';
+import { SERVICE_NAMES } from './rpcs.js';
 
 export type ServingStatus = 'SERVING' | 'NOT_SERVING';
 
@@ -17,7 +18,7 @@ interface HealthCheckRequest {
 export function addHealthService(server: GrpcServer, statuses: Readonly<Record<string, ServingStatus>>): void {
   const statusOf = (service: string): ServingStatus | undefined =>
     Object.hasOwn(statuses, service) ? statuses[service] : undefined;
-  const methods = serviceCodecs(SERVICE_NAMES.health);
+  const methods = goPluginCodecs.serviceCodecs(SERVICE_NAMES.health);
   const check = methods.get('Check')!;
   server.unary(check.path, check.request, check.response, (request: HealthCheckRequest) => {
     const status = statusOf(request.service);

@@ -13,12 +13,14 @@ import {
   notAPluginHostMessage,
 } from './handshake.js';
 import { createLogger, type Logger } from './log.js';
-import { PROVIDER_RPC_NAMES, SERVICE_NAMES, STREAMING_RPC_NAMES, serviceCodecs, type RpcName } from './proto.js';
+import { PROVIDER_RPC_NAMES, SERVICE_NAMES, STREAMING_RPC_NAMES, providerRpcPath, type RpcName } from './rpcs.js';
+import type { MethodCodecs } from './codecs.js';
+import { goPluginCodecs } from './go-plugin-proto.js';
 import { generateCertificate } from './tls.js';
 import { addHealthService, untilAborted } from './health.js';
-import { GrpcServer, Status, StatusError, type CallContext } from './grpc-server.js';
+import { GrpcServer, Status, StatusError, type CallContext, type MessageCodec } from './grpc-server.js';
 
-export type { RpcName } from './proto.js';
+export type { RpcName } from './rpcs.js';
 
 export type ProviderHandler = (request: any, call: { signal: AbortSignal }) => Promise<any>;
 export type ProviderHandlers = Partial<Record<RpcName, ProviderHandler>>;
@@ -26,20 +28,37 @@ export type ProviderHandlers = Partial<Record<RpcName, ProviderHandler>>;
 export type ProviderStreamHandler = (request: any, call: { signal: AbortSignal }) => AsyncIterable<any>;
 export type ProviderStreamHandlers = Partial<Record<RpcName, ProviderStreamHandler>>;
 
-export interface ProviderMainOptions {
-  /** Provider type name: "sec" or "vdb". */
-  name: string;
-  version: string;
-  handlers: ProviderHandlers;
-  /** Server-streaming RPCs; the others of STREAMING_RPC_NAMES stay UNIMPLEMENTED. */
-  streamHandlers?: ProviderStreamHandlers;
-  /** Defaults to process.argv.slice(2). */
-  argv?: string[];
+/** A provider's tfplugin6.Provider service: how its messages cross the wire, and its handlers. */
+export interface ProviderService {
+  /** Codecs of the tfplugin6.Provider methods, by RPC name (./proto.ts serviceCodecs). */
+  readonly codecs: ReadonlyMap<string, MethodCodecs>;
+  readonly handlers: ProviderHandlers;
+  /** Server-streaming RPCs. */
+  readonly streamHandlers?: ProviderStreamHandlers;
   /**
    * Work before the process ends (the host's Shutdown, or the host gone), within the budget given:
    * the engine closes the ephemeral values Terraform left open.
    */
-  beforeExit?: (budgetMs: number) => Promise<void>;
+  beforeExit?(budgetMs: number): Promise<void>;
+}
+
+export interface ProviderMainOptions {
+  /** Provider type name: "sec" or "vdb". */
+  name: string;
+  version: string;
+  /** The tfplugin6.Provider RPCs served, unary and server-streaming; the others answer UNIMPLEMENTED. */
+  serves: { readonly unary: readonly RpcName[]; readonly streams: readonly RpcName[] };
+  /**
+   * Makes the service, on the first call that needs it and only then: a process that only shakes
+   * hands and answers from `answers` never loads it. The executables keep it (the tfplugin6 messages,
+   * the engine, the resources) in a second bundle (scripts/bundle.mjs), which Terraform's schema-only
+   * process never reads.
+   */
+  loadService(): ProviderService;
+  /** Answers known without the service (the schema answers built ahead), sent as these bytes. */
+  answers?: Partial<Record<RpcName, Buffer>>;
+  /** Defaults to process.argv.slice(2). */
+  argv?: string[];
 }
 
 /** grpc-js limits: Terraform sends whole states/plans as single messages (§1.5). */
@@ -99,11 +118,13 @@ export async function runProviderMain(opts: ProviderMainOptions): Promise<void> 
   const cert = clientCertPem ? await generateCertificate() : null;
   if (cert) log.debug('generated AutoMTLS server certificate', { ms: Math.round(cert.ms) });
 
+  const service = loadOnce(opts.loadService);
   let server: GrpcServer;
   try {
     // With a certificate, a client must present one verified against PLUGIN_CLIENT_CERT only.
     server = buildServer(
       opts,
+      service,
       log,
       debug,
       cert ? { keyPem: cert.keyPem, certPem: cert.certPem, clientCaPem: clientCertPem! } : undefined,
@@ -136,21 +157,66 @@ export async function runProviderMain(opts: ProviderMainOptions): Promise<void> 
   guardStdout(log);
   log.info('provider server started', { address, tls: cert !== null, version: opts.version });
 
-  watchForOrphaning(log, opts);
+  watchForOrphaning(log, service);
 }
 
-/** The options' `beforeExit`, within its budget; a failure is logged, never thrown. */
-async function exitAfter(opts: ProviderMainOptions, log: Logger): Promise<void> {
-  if (!opts.beforeExit) return;
+/** The service, made on first use; `loaded` is it once made. */
+interface LazyService {
+  (): ProviderService;
+  readonly loaded: ProviderService | undefined;
+}
+
+function loadOnce(load: () => ProviderService): LazyService {
+  let loaded: ProviderService | undefined;
+  const service = () => {
+    loaded ??= load();
+    return loaded;
+  };
+  return Object.defineProperty(service, 'loaded', { get: () => loaded }) as LazyService;
+}
+
+/** The service's `beforeExit` (if it was loaded), within its budget; a failure is logged, never thrown. */
+async function exitAfter(service: LazyService, log: Logger): Promise<void> {
+  const beforeExit = service.loaded?.beforeExit;
+  if (!beforeExit) return;
   try {
-    await opts.beforeExit(BEFORE_EXIT_BUDGET_MS);
+    await beforeExit.call(service.loaded, BEFORE_EXIT_BUDGET_MS);
   } catch (err) {
     log.warn('work before exit failed', { error: errorMessage(err) });
   }
 }
 
+/**
+ * The codecs of a provider RPC, taken from the service when the first call needs them. An answered
+ * RPC (the schema answers, whose requests are empty messages) needs none for an empty request, and
+ * its answer is sent as it is.
+ */
+function lazyCodecs(
+  rpc: RpcName,
+  service: LazyService,
+  answered: boolean,
+): { request: MessageCodec; response: MessageCodec } {
+  let codecs: MethodCodecs | undefined;
+  const get = () => {
+    codecs ??= service().codecs.get(rpc);
+    if (!codecs) throw new Error(`the provider service has no codecs for ${rpc}`);
+    return codecs;
+  };
+  return {
+    request: {
+      decode: (bytes) => (answered && bytes.length === 0 ? {} : get().request.decode(bytes)),
+      encode: (value) => get().request.encode(value),
+    },
+    response: {
+      decode: (bytes) => get().response.decode(bytes),
+      encode: (value) => (answered && Buffer.isBuffer(value) ? value : get().response.encode(value)),
+    },
+  };
+}
+
 function buildServer(
   opts: ProviderMainOptions,
+  service: LazyService,
   log: Logger,
   debug: boolean,
   tls: { keyPem: string; certPem: string; clientCaPem: string } | undefined,
@@ -161,34 +227,50 @@ function buildServer(
     ...(tls ? { tls } : {}),
   });
 
-  // Methods left out get the UNIMPLEMENTED answer.
-  const provider = serviceCodecs(SERVICE_NAMES.provider);
+  // Methods left out get the UNIMPLEMENTED answer. The service is made when a call needs it.
+  const unary = new Set(opts.serves.unary);
+  const streams = new Set(opts.serves.streams);
   for (const rpc of PROVIDER_RPC_NAMES) {
-    const handler = opts.handlers[rpc];
-    const streamHandler = opts.streamHandlers?.[rpc];
-    const method = provider.get(rpc)!;
-    if (handler && !STREAMING_RPC_NAMES.has(rpc))
-      server.unary(method.path, method.request, method.response, unaryHandler(rpc, handler, log));
-    else if (streamHandler && method.responseStream && !method.requestStream)
-      server.serverStream(method.path, method.request, method.response, serverStreamHandler(rpc, streamHandler, log));
+    const answer = opts.answers?.[rpc];
+    const path = providerRpcPath(rpc);
+    if (STREAMING_RPC_NAMES.has(rpc)) {
+      if (!streams.has(rpc)) continue;
+      const codecs = lazyCodecs(rpc, service, false);
+      const handler: ProviderStreamHandler = (request, call) => {
+        const streamHandler = service().streamHandlers?.[rpc];
+        if (!streamHandler) throw new Error(`the provider service has no handler for ${rpc}`);
+        return streamHandler(request, call);
+      };
+      server.serverStream(path, codecs.request, codecs.response, serverStreamHandler(rpc, handler, log));
+    } else if (answer || unary.has(rpc)) {
+      const codecs = lazyCodecs(rpc, service, answer !== undefined);
+      const handler: ProviderHandler = answer
+        ? async () => answer
+        : (request, call) => {
+            const unaryHandler = service().handlers[rpc];
+            if (!unaryHandler) throw new Error(`the provider service has no handler for ${rpc}`);
+            return unaryHandler(request, call);
+          };
+      server.unary(path, codecs.request, codecs.response, unaryHandler(rpc, handler, log));
+    }
   }
 
-  const shutdown = serviceCodecs(SERVICE_NAMES.controller).get('Shutdown')!;
+  const shutdown = goPluginCodecs.serviceCodecs(SERVICE_NAMES.controller).get('Shutdown')!;
   server.unary(shutdown.path, shutdown.request, shutdown.response, () => {
     log.info('shutdown requested by the plugin host');
     // Answer first (the answer is written before this timer fires), then exit promptly (§1.7).
     // A debug server outlives its clients.
-    if (!debug) void exitAfter(opts, log).then(() => setTimeout(() => process.exit(0), SHUTDOWN_EXIT_DELAY_MS));
+    if (!debug) void exitAfter(service, log).then(() => setTimeout(() => process.exit(0), SHUTDOWN_EXIT_DELAY_MS));
     return {};
   });
   // We never write to stdout/stderr for the host to mirror: hold the stream open, send nothing.
-  const stdio = serviceCodecs(SERVICE_NAMES.stdio).get('StreamStdio')!;
+  const stdio = goPluginCodecs.serviceCodecs(SERVICE_NAMES.stdio).get('StreamStdio')!;
   // biome-ignore lint/correctness/useYield: a stream that never sends a message is the point.
   server.serverStream(stdio.path, stdio.request, stdio.response, async function* (_request, call) {
     await untilAborted(call.signal);
   });
   // Providers do not use the broker; accept the stream and keep it open until the host ends it.
-  server.drain(serviceCodecs(SERVICE_NAMES.broker).get('StartStream')!.path);
+  server.drain(goPluginCodecs.serviceCodecs(SERVICE_NAMES.broker).get('StartStream')!.path);
   addHealthService(server, { '': 'SERVING', plugin: 'SERVING' });
   return server;
 }
@@ -250,13 +332,13 @@ function serverStreamHandler(
 }
 
 /** Terraform does not always kill us when it dies: exit once our parent changes (§1.7). */
-function watchForOrphaning(log: Logger, opts: ProviderMainOptions): void {
+function watchForOrphaning(log: Logger, service: LazyService): void {
   const parent = process.ppid;
   const timer = setInterval(() => {
     if (process.ppid !== parent) {
       clearInterval(timer);
       log.warn('plugin host exited; shutting down', { old_ppid: parent, ppid: process.ppid });
-      void exitAfter(opts, log).then(() => process.exit(0));
+      void exitAfter(service, log).then(() => process.exit(0));
     }
   }, ORPHAN_POLL_MS).unref();
 }

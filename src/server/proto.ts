@@ -1,78 +1,29 @@
-// Protobuf messages, codecs for the server and grpc-js service definitions for tfplugin6 and go-plugin's
-// side services (protocol.md §1.5, §2.1).
-//
-// Messages cross this boundary as plain objects: snake_case field names as in
-// the .proto, bytes as Buffer, enums as numbers, int64 as JS numbers, every
-// field present on decode (unset sub-messages are null, repeated [], maps {}),
-// oneof members present only when set (plus a virtual property naming the
-// member, e.g. `selector: 'attribute_name'`); proto3 `optional` fields are
-// absent unless set. On encode, plain objects go
-// through Type.fromObject: enum names or numbers, Buffer/Uint8Array for bytes
-// (a *string* in a bytes field is read as base64), null/undefined = unset.
+// Protobuf messages and codecs of the whole plugin protocol: tfplugin6 and go-plugin's side services
+// (protocol.md §1.5, §2.1), for the provider's service (./provider-service.ts) and the test client's
+// grpc-js service definitions (src/tfclient). The plain-object form of messages is described in
+// ./codecs.ts; the names of services and RPCs are in ./rpcs.ts (re-exported here).
 import type { MethodDefinition, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
-import type { IConversionOptions } from 'protobufjs';
-import generated, { services, type MethodEntry, type StaticMessageType } from './tfplugin6-messages.js';
+import goPlugin, { services as goPluginServices } from './go-plugin-messages.js';
+import tfplugin6, { services as tfplugin6Services } from './tfplugin6-messages.js';
+import {
+  ProtoCodecs,
+  decodeMessage,
+  encodeMessage,
+  PreEncoded,
+  type MessageType,
+  type MethodCodecs,
+} from './codecs.js';
 
-/** The tfplugin6.Provider RPCs, in proto order (checked against the .proto sources in tests). */
-export const PROVIDER_RPC_NAMES = [
-  'GetMetadata',
-  'GetProviderSchema',
-  'ValidateProviderConfig',
-  'ValidateResourceConfig',
-  'ValidateDataResourceConfig',
-  'UpgradeResourceState',
-  'GetResourceIdentitySchemas',
-  'UpgradeResourceIdentity',
-  'ConfigureProvider',
-  'ReadResource',
-  'PlanResourceChange',
-  'ApplyResourceChange',
-  'ImportResourceState',
-  'MoveResourceState',
-  'ReadDataSource',
-  'GenerateResourceConfig',
-  'ValidateEphemeralResourceConfig',
-  'OpenEphemeralResource',
-  'RenewEphemeralResource',
-  'CloseEphemeralResource',
-  'ListResource',
-  'ValidateListResourceConfig',
-  'GetFunctions',
-  'CallFunction',
-  'ValidateStateStoreConfig',
-  'ConfigureStateStore',
-  'ReadStateBytes',
-  'WriteStateBytes',
-  'LockState',
-  'UnlockState',
-  'GetStates',
-  'DeleteState',
-  'PlanAction',
-  'InvokeAction',
-  'ValidateActionConfig',
-  'StopProvider',
-] as const;
-
-export type RpcName = (typeof PROVIDER_RPC_NAMES)[number];
-
-/**
- * RPCs with a streamed request or response: not callable as unary RPCs; served only through stream handlers
- * (ListResource).
- */
-export const STREAMING_RPC_NAMES: ReadonlySet<RpcName> = new Set<RpcName>([
-  'ListResource',
-  'ReadStateBytes',
-  'WriteStateBytes',
-  'InvokeAction',
-]);
-
-export const SERVICE_NAMES = {
-  provider: 'tfplugin6.Provider',
-  controller: 'plugin.GRPCController',
-  stdio: 'plugin.GRPCStdio',
-  broker: 'plugin.GRPCBroker',
-  health: 'grpc.health.v1.Health',
-} as const;
+export { PROVIDER_RPC_NAMES, SERVICE_NAMES, STREAMING_RPC_NAMES, type RpcName } from './rpcs.js';
+export {
+  PreEncoded,
+  TO_OBJECT_OPTIONS,
+  decodeMessage,
+  encodeMessage,
+  type MessageType,
+  type MethodCodecs,
+  type MethodEntry,
+} from './codecs.js';
 
 /** The .proto files of the generated messages (scripts/build-proto.mjs lists the same). */
 export const PROTO_FILES = [
@@ -83,96 +34,25 @@ export const PROTO_FILES = [
   'grpc/health/v1/health.proto',
 ];
 
-/** Decoding options (bytes stay Buffers: protobufjs' default under Node). */
-export const TO_OBJECT_OPTIONS: IConversionOptions = {
-  defaults: true,
-  longs: Number,
-  enums: Number,
-  oneofs: true,
-};
-
-export type { StaticMessageType as MessageType, MethodEntry } from './tfplugin6-messages.js';
-
-const typesByName = new Map<string, StaticMessageType>();
+const codecs = new ProtoCodecs([
+  { root: tfplugin6, services: tfplugin6Services },
+  { root: goPlugin, services: goPluginServices },
+]);
 
 /** A message type by full name, e.g. `tfplugin6.GetProviderSchema.Response`. */
-export function messageType(fullName: string): StaticMessageType {
-  let type = typesByName.get(fullName);
-  if (!type) {
-    let node: Partial<StaticMessageType> & Record<string, any> = generated;
-    for (const part of fullName.split('.')) node = Object.hasOwn(node, part) ? node[part] : undefined;
-    if (typeof node?.decode !== 'function' || typeof node.fromObject !== 'function')
-      throw new Error(`no message type ${fullName}`);
-    type = node as StaticMessageType;
-    typesByName.set(fullName, type);
-  }
-  return type;
-}
-
-export function encodeMessage(type: StaticMessageType, value: unknown): Buffer {
-  const message = type.fromObject((value ?? {}) as Record<string, unknown>);
-  const bytes = type.encode(message).finish();
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-export function decodeMessage(type: StaticMessageType, bytes: Uint8Array): any {
-  return type.toObject(type.decode(bytes), TO_OBJECT_OPTIONS);
-}
+export const messageType = (fullName: string): MessageType => codecs.messageType(fullName);
 
 /** The methods of a service, in proto order. */
-export function serviceMethods(serviceName: string): readonly MethodEntry[] {
-  const methods = Object.hasOwn(services, serviceName) ? services[serviceName] : undefined;
-  if (!methods) throw new Error(`no service ${serviceName}`);
-  return methods;
-}
+export const serviceMethods = (serviceName: string) => codecs.serviceMethods(serviceName);
+
+/** The methods of a service with codecs in the plain-object form; responses may be PreEncoded. */
+export const serviceCodecs = (serviceName: string): Map<string, MethodCodecs> => codecs.serviceCodecs(serviceName);
 
 /** Request/response message types of one RPC, for client code and tests. */
-export function rpcTypes(
-  serviceName: string,
-  method: string,
-): { request: StaticMessageType; response: StaticMessageType } {
+export function rpcTypes(serviceName: string, method: string): { request: MessageType; response: MessageType } {
   const m = serviceMethods(serviceName).find((entry) => entry.name === method);
   if (!m) throw new Error(`no method ${method} in ${serviceName}`);
   return { request: messageType(m.requestType), response: messageType(m.responseType) };
-}
-
-/**
- * A response encoded ahead of time and sent as these bytes: for answers that are the same on every
- * call (the provider schema), so that protobuf encoding is paid once per process.
- */
-export class PreEncoded {
-  constructor(readonly bytes: Buffer) {}
-}
-
-/** How one method's messages cross the wire, for the server (./grpc-server.ts). */
-export interface MethodCodecs {
-  readonly name: string;
-  readonly path: string;
-  readonly requestStream: boolean;
-  readonly responseStream: boolean;
-  readonly request: { decode(bytes: Buffer): any; encode(value: unknown): Buffer };
-  readonly response: { decode(bytes: Buffer): any; encode(value: unknown): Buffer };
-}
-
-/** The methods of a service with codecs in the plain-object form above; responses may be PreEncoded. */
-export function serviceCodecs(serviceName: string): Map<string, MethodCodecs> {
-  const out = new Map<string, MethodCodecs>();
-  for (const method of serviceMethods(serviceName)) {
-    const request = messageType(method.requestType);
-    const response = messageType(method.responseType);
-    out.set(method.name, {
-      name: method.name,
-      path: `/${serviceName}/${method.name}`,
-      requestStream: method.requestStream,
-      responseStream: method.responseStream,
-      request: { decode: (bytes) => decodeMessage(request, bytes), encode: (value) => encodeMessage(request, value) },
-      response: {
-        decode: (bytes) => decodeMessage(response, bytes),
-        encode: (value) => (value instanceof PreEncoded ? value.bytes : encodeMessage(response, value)),
-      },
-    });
-  }
-  return out;
 }
 
 /** A grpc-js ServiceDefinition (clients: src/tfclient) whose (de)serializers use the plain-object form above. */

@@ -15,6 +15,7 @@ import { decodeJSON } from '../schema/json.js';
 import { formatPath } from '../schema/path.js';
 import { schemaToProto, pathToProto } from './wire-schema.js';
 import { PreEncoded, encodeMessage, messageType } from './proto.js';
+import type { ServedStreamRpc, ServedUnaryRpc } from './rpcs.js';
 import { measureApiTime } from '../wire/api-timing.js';
 
 type Msg = Record<string, any>;
@@ -132,7 +133,59 @@ export interface ProviderServiceOptions {
   afterConfigure?: () => void;
 }
 
-/** Builds the handler table for one engine. */
+/**
+ * The answers that depend on the provider's definitions alone, encoded: once per process here, and
+ * when the executable is built for the executables (src/providers/prebuilt-schemas.ts).
+ */
+export interface SchemaResponses {
+  /** tfplugin6.GetProviderSchema.Response */
+  readonly schema: Buffer;
+  /** tfplugin6.GetResourceIdentitySchemas.Response */
+  readonly identitySchemas: Buffer;
+}
+
+/** Both schema answers of an engine's provider, encoded as the server sends them. */
+export function encodeSchemaResponses<C>(engine: ProviderEngine<C>): SchemaResponses {
+  return { schema: encodeProviderSchema(engine), identitySchemas: encodeIdentitySchemas(engine) };
+}
+
+function encodeProviderSchema<C>(engine: ProviderEngine<C>): Buffer {
+  return encodeMessage(messageType('tfplugin6.GetProviderSchema.Response'), {
+    provider: schemaToProto(engine.providerSchema()),
+    resource_schemas: Object.fromEntries([...engine.resourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
+    data_source_schemas: Object.fromEntries([...engine.dataSourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
+    functions: {},
+    ephemeral_resource_schemas: Object.fromEntries(
+      [...engine.ephemeralResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)]),
+    ),
+    list_resource_schemas: Object.fromEntries([...engine.listResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
+    diagnostics: [],
+    server_capabilities: SERVER_CAPABILITIES,
+  });
+}
+
+function encodeIdentitySchemas<C>(engine: ProviderEngine<C>): Buffer {
+  return encodeMessage(messageType('tfplugin6.GetResourceIdentitySchemas.Response'), {
+    identity_schemas: Object.fromEntries(
+      [...engine.identitySchemas()].map(([typeName, def]) => [
+        typeName,
+        {
+          version: IDENTITY_VERSION,
+          identity_attributes: Object.entries(def.attributes).map(([name, a]) => ({
+            name,
+            type: Buffer.from(typeToJSONString(STRING)),
+            required_for_import: a.forImport === 'required',
+            optional_for_import: a.forImport === 'optional',
+            description: a.description,
+          })),
+        },
+      ]),
+    ),
+    diagnostics: [],
+  });
+}
+
+/** Builds the handler table for one engine: exactly the RPCs PROVIDER_SERVICE_RPCS lists (./rpcs.ts). */
 export function providerService<C>(
   engine: ProviderEngine<C>,
   log: Logger,
@@ -202,49 +255,14 @@ export function providerService<C>(
   const unsupported = (what: string) =>
     diagsOnly(diagnosticsToProto(new Diagnostics().error('Not supported', `This provider offers no ${what}.`).items));
 
-  // Terraform asks once per process, or once per command thanks to get_provider_schema_optional.
+  // Terraform asks once per process, or once per command thanks to get_provider_schema_optional;
+  // Terraform 1.12 and later ask for the identity schemas right after. The answers never change.
   function getProviderSchema(): PreEncoded {
-    schemaResponse ??= new PreEncoded(
-      encodeMessage(messageType('tfplugin6.GetProviderSchema.Response'), {
-        provider: schemaToProto(engine.providerSchema()),
-        resource_schemas: Object.fromEntries([...engine.resourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
-        data_source_schemas: Object.fromEntries([...engine.dataSourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
-        functions: {},
-        ephemeral_resource_schemas: Object.fromEntries(
-          [...engine.ephemeralResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)]),
-        ),
-        list_resource_schemas: Object.fromEntries(
-          [...engine.listResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)]),
-        ),
-        diagnostics: [],
-        server_capabilities: SERVER_CAPABILITIES,
-      }),
-    );
+    schemaResponse ??= new PreEncoded(encodeProviderSchema(engine));
     return schemaResponse;
   }
-
-  // Terraform 1.12 and later ask right after every GetProviderSchema; the answer never changes.
   function getResourceIdentitySchemas(): PreEncoded {
-    identitySchemasResponse ??= new PreEncoded(
-      encodeMessage(messageType('tfplugin6.GetResourceIdentitySchemas.Response'), {
-        identity_schemas: Object.fromEntries(
-          [...engine.identitySchemas()].map(([typeName, def]) => [
-            typeName,
-            {
-              version: IDENTITY_VERSION,
-              identity_attributes: Object.entries(def.attributes).map(([name, a]) => ({
-                name,
-                type: Buffer.from(typeToJSONString(STRING)),
-                required_for_import: a.forImport === 'required',
-                optional_for_import: a.forImport === 'optional',
-                description: a.description,
-              })),
-            },
-          ]),
-        ),
-        diagnostics: [],
-      }),
-    );
+    identitySchemasResponse ??= new PreEncoded(encodeIdentitySchemas(engine));
     return identitySchemasResponse;
   }
 
@@ -492,7 +510,7 @@ export function providerService<C>(
       decodeDynamic(BOOL, req.include_resource_object, 'include_resource value');
       return { diagnostics: diagnosticsToProto(diags.items) };
     }),
-  };
+  } satisfies Record<ServedUnaryRpc, RpcHandler>;
 }
 
 /**
@@ -550,7 +568,7 @@ export function providerStreamService<C>(engine: ProviderEngine<C>, log: Logger)
         });
       }
     },
-  };
+  } satisfies Record<ServedStreamRpc, StreamHandler>;
 }
 
 /** A configuration block that is null on the wire: Terraform means every argument unset. */

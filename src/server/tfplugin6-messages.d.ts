@@ -1,5 +1,6 @@
-// Declaration of dist/src/server/tfplugin6-messages.js, which scripts/build-proto.mjs generates
-// with protobufjs-cli (static code for every message of the plugin protocol's .proto files).
+// Declaration of dist/src/server/tfplugin6-messages.js, which scripts/build-proto.mjs generates with
+// protobufjs-cli: static code for every message of tfplugin6.proto. Its twin for go-plugin's own
+// services is ./go-plugin-messages.d.ts.
 import type { IConversionOptions, Writer } from 'protobufjs';
 
 /** One generated message class, used through its static conversion and wire functions. */

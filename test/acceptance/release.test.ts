@@ -211,6 +211,8 @@ describe('acceptance: the release installs with terraform init and runs with no 
         'runtime/LICENSE',
         'bin/start-bundle.cjs',
         `dist/bundle/terraform-provider-${name}.cjs.cache`,
+        `dist/bundle/terraform-provider-${name}-service.cjs`,
+        `dist/bundle/terraform-provider-${name}-service.cjs.cache`,
         'THIRD_PARTY_NOTICES.txt',
       ]);
       const mode = (file: string) => entries.find((entry) => entry.name === file)!.mode & 0o777;

@@ -51,9 +51,42 @@ describe('the bundle loader and its code cache', () => {
 
   // A cache V8 rejects (made by another node, or under other V8 flags: see src/server/v8-tuning.ts)
   // costs every start the compilation of the whole bundle, silently.
+  it('loads a second bundle that the first requires as keel-bundle:<file>, once, each with its own cache', () => {
+    const bundleDir = join(dir, 'dist', 'bundle');
+    const main = join(bundleDir, 'terraform-provider-probe.cjs');
+    const part = join(bundleDir, 'terraform-provider-probe-part.cjs');
+    const load = "require('keel-bundle:terraform-provider-probe-part.cjs')";
+    writeFileSync(
+      main,
+      `/*keel-build:cccccccccccccccc*/(function (exports, require, module, __filename, __dirname) { process.stdout.write(${load}.word + (${load} === ${load} ? ' once' : ' twice')); })`,
+    );
+    writeFileSync(
+      part,
+      "/*keel-build:dddddddddddddddd*/(function (exports, require, module, __filename, __dirname) { exports.word = 'part'; })",
+    );
+    expect(run({ KEEL_WRITE_CODE_CACHE: '1' })).to.equal('part once');
+    for (const [file, id] of [
+      [main, '/*keel-build:cccccccccccccccc*/'],
+      [part, '/*keel-build:dddddddddddddddd*/'],
+    ] as const) {
+      const cache = readFileSync(`${file}.cache`);
+      expect(cache.toString('latin1', 0, id.length), file).to.equal(id);
+      const script = new vm.Script(readFileSync(file, 'latin1'), {
+        filename: file,
+        cachedData: cache.subarray(id.length),
+      });
+      expect(script.cachedDataRejected, file).to.equal(false);
+    }
+    expect(run()).to.equal('part once');
+  });
+
   it("the build's own bundles open with their build id, and their caches were made for it and are accepted", () => {
-    for (const name of ['sec', 'vdb']) {
-      const file = join(ROOT, 'dist', 'bundle', `terraform-provider-${name}.cjs`);
+    const files = ['sec', 'vdb'].flatMap((name) => [
+      `terraform-provider-${name}.cjs`,
+      `terraform-provider-${name}-service.cjs`,
+    ]);
+    for (const name of files) {
+      const file = join(ROOT, 'dist', 'bundle', name);
       const source = readFileSync(file, 'latin1');
       const id = /^\/\*keel-build:[0-9a-f]{16}\*\//.exec(source)?.[0];
       expect(id, name).to.be.a('string');

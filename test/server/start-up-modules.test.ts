@@ -1,20 +1,29 @@
 /**
- * Terraform starts a provider three to four times per command, and most starts only validate or
- * plan: the API clients' libraries (zod's schemas, vdb's gRPC client) load when the provider is configured,
- * never when its definitions load (README "Benchmarks"). A resource that imports a constant from a
- * client module that builds zod schemas breaks this silently, so the rule is checked over every
- * resource of both providers: the module graph loaded by each provider's definitions.
+ * Terraform starts a provider three to five times per command, and most starts only answer the schema,
+ * validate or plan. So an executable is two bundles (scripts/bundle.mjs): its start-up part, the
+ * go-plugin server with the schema answers built in, and its service (tfplugin6 codecs, engine,
+ * resources, clients), which the first call that needs it loads; a process that only shakes hands and
+ * asks for the schema never reads it. And the API clients' libraries (zod's schemas, vdb's gRPC
+ * client) load when the provider is configured, never when its definitions load (README
+ * "Benchmarks"). A resource that imports a constant from a client module that builds zod schemas
+ * breaks this silently, so the rule is checked over every resource of both providers: the module graph
+ * loaded by each provider's definitions.
  */
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import type { Logger } from '../../src/engine/contracts.js';
+import { encodeSchemaResponses } from '../../src/server/provider-service.js';
+import { launchProvider } from '../../src/tfclient/launch.js';
+import { loadProviderDef } from '../../src/providers/describe.js';
 
 const ROOT = resolve(process.cwd());
 /** Libraries only a configured provider needs. */
-const CONFIGURE_TIME_LIBRARIES = ['zod'];
+const CONFIGURE_TIME_LIBRARIES = ['zod', '@grpc/grpc-js'];
 
 /** Every module URL node resolves while importing `entry`, in a fresh process. */
 function modulesLoadedBy(entry: string): string[] {
@@ -51,17 +60,77 @@ export async function resolve(specifier, context, next) {
   return readFileSync(log, 'utf8').split('\n').filter(Boolean);
 }
 
+/** The sources a bundle of dist/bundle was made of (its source map). */
+function bundleSources(file: string): string[] {
+  return (JSON.parse(readFileSync(join(ROOT, 'dist', 'bundle', `${file}.map`), 'utf8')) as { sources: string[] })
+    .sources;
+}
+
+const quiet: Logger = {
+  trace() {},
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child: () => quiet,
+  enabled: () => false,
+};
+
 describe('start-up loads no configure-time library', function () {
   this.timeout(60_000);
   // The go-plugin server is node:http2 (src/server/grpc-server.ts) and sec's API is HTTP: no gRPC
   // library is in sec's executable at all (README, "Benchmarks": refresh against a Go provider).
-  it('sec: its executable bundle holds no gRPC or HTTP client library', () => {
-    const { sources } = JSON.parse(
-      readFileSync(join(ROOT, 'dist', 'bundle', 'terraform-provider-sec.cjs.map'), 'utf8'),
-    ) as { sources: string[] };
+  it('sec: its executable bundles hold no gRPC or HTTP client library', () => {
+    const sources = ['terraform-provider-sec.cjs', 'terraform-provider-sec-service.cjs'].flatMap(bundleSources);
     expect(sources.some((source) => source.includes('src/server/grpc-server.ts'))).to.equal(true);
     expect(sources.filter((source) => /node_modules\/(@grpc|undici)\//.test(source))).to.deep.equal([]);
   });
+
+  for (const name of ['sec', 'vdb']) {
+    it(`${name}: its start-up bundle is the go-plugin server alone, without any part of the service`, () => {
+      const sources = bundleSources(`terraform-provider-${name}.cjs`);
+      expect(sources.some((source) => source.includes('src/server/grpc-server.ts'))).to.equal(true);
+      expect(sources.some((source) => source.includes('src/server/main.ts'))).to.equal(true);
+      // The provider's version is the one module of its definitions the server needs (--version).
+      const service = sources.filter(
+        (source) =>
+          !source.endsWith(`src/resources/${name}/version.ts`) &&
+          /src\/(engine|resources|clients|schema)\/|tfplugin6-messages|provider-service|node_modules\/(zod|@grpc)\//.test(
+            source,
+          ),
+      );
+      expect(service, 'service modules in the start-up bundle').to.deep.equal([]);
+      const serviceSources = bundleSources(`terraform-provider-${name}-service.cjs`);
+      expect(serviceSources.some((source) => source.includes(`src/resources/${name}/index.ts`))).to.equal(true);
+      expect(serviceSources.filter((source) => source.includes('src/server/grpc-server.ts'))).to.deep.equal([]);
+    });
+
+    it(`${name}: shakes hands and answers the schema without its service bundle, which the next call needs`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'keel-start-up-only-'));
+      try {
+        mkdirSync(join(dir, 'dist', 'bundle'), { recursive: true });
+        cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
+        for (const file of [`terraform-provider-${name}.cjs`, `terraform-provider-${name}.cjs.cache`])
+          copyFileSync(join(ROOT, 'dist', 'bundle', file), join(dir, 'dist', 'bundle', file));
+        const fresh = encodeSchemaResponses(new ProviderEngine(await loadProviderDef(name), quiet, {}));
+        const p = await launchProvider(join(dir, 'bin', `terraform-provider-${name}`));
+        try {
+          expect(await p.health()).to.equal('SERVING');
+          const schema = await p.callRaw('GetProviderSchema', Buffer.alloc(0));
+          expect(schema.equals(fresh.schema), 'GetProviderSchema').to.equal(true);
+          const identities = await p.callRaw('GetResourceIdentitySchemas', Buffer.alloc(0));
+          expect(identities.equals(fresh.identitySchemas), 'GetResourceIdentitySchemas').to.equal(true);
+          let failure: Error | undefined;
+          await p.call('GetMetadata', {}).catch((e: Error) => (failure = e));
+          expect(failure?.message).to.contain(`terraform-provider-${name}-service.cjs`);
+        } finally {
+          await p.shutdown();
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
   for (const name of ['sec', 'vdb']) {
     it(`${name}: its definitions (every resource, data source and function) load neither ${CONFIGURE_TIME_LIBRARIES.join(' nor ')}`, () => {
       const loaded = modulesLoadedBy(join(ROOT, 'dist', 'src', 'resources', name, 'index.js'));

@@ -6,7 +6,6 @@ import { attr, resourceSchema } from '../../schema/define.js';
 import { provider } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { attrStep } from '../../schema/path.js';
-import { createVdbClient } from '../../clients/vdb/client.js';
 import { booleanVariable, emptyInBlock, missingSetting } from '../shared/provider-settings.js';
 import type { VdbContext } from './common.js';
 import cluster from './cluster/resource.js';
@@ -20,8 +19,9 @@ import { role } from './role.js';
 import { userRoles } from './user-roles.js';
 import { bookingPackagesDataSource } from './booking-packages.js';
 import { ephemeralDatabaseApiKey } from './ephemeral-database-api-key.js';
+import { VDB_VERSION } from './version.js';
 
-export const VDB_VERSION = '1.19.2';
+export { VDB_VERSION } from './version.js';
 export const DEFAULT_API_URL = 'grpc.vdb-cloud.example:443';
 
 export type { VdbContext } from './common.js';
@@ -91,6 +91,10 @@ export default provider<typeof schema.fields, VdbContext>({
     const insecure = config.insecure ?? booleanVariable(ctx.env, 'VDB_INSECURE', 'insecure') ?? false;
     const accountId = (config.account_id ?? ctx.env.VDB_ACCOUNT_ID ?? '').trim();
     const noAccount = emptyInBlock('account_id', 'VDB_ACCOUNT_ID', config.account_id, ctx.env);
+    // Loaded here, not at start-up: the client (grpc-js, the API's protobuf types) is needed only once
+    // Terraform configures the provider, which several of the processes Terraform starts per command
+    // never do (README, "Benchmarks": handshake).
+    const { createVdbClient } = await import('../../clients/vdb/client.js');
     const api = createVdbClient({
       apiUrl,
       apiKey,

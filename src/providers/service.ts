@@ -1,0 +1,43 @@
+/**
+ * The provider's tfplugin6.Provider service, as the go-plugin server (../server/main.ts) takes it:
+ * the engine over the provider's definitions, its handler tables and the protocol's codecs. The
+ * executables keep this part in a second bundle (scripts/bundle.mjs), loaded on the first call
+ * that needs it (./serve.ts).
+ */
+import { ProviderEngine } from '../engine/provider-engine.js';
+import type { Logger, ProviderDef } from '../engine/contracts.js';
+import type { CreateRecoveryOptions } from '../engine/create-recovery.js';
+import type { ProviderService } from '../server/main.js';
+import { SERVICE_NAMES, serviceCodecs } from '../server/proto.js';
+import { providerService, providerStreamService } from '../server/provider-service.js';
+import { tuneForServing } from '../server/v8-tuning.js';
+import type { ProviderIdentity } from './serve.js';
+
+/**
+ * `KEEL_CREATE_LOOKUP_DELAY_MS`: the pause before looking for what a lost create made (default 1 s,
+ * for platforms whose lists lag behind). Tests against the emulators, whose lists never lag, set 0.
+ */
+function createRecoveryFromEnv(env: NodeJS.ProcessEnv): Partial<CreateRecoveryOptions> {
+  const ms = Number(env.KEEL_CREATE_LOOKUP_DELAY_MS ?? Number.NaN);
+  return Number.isInteger(ms) && ms >= 0 ? { lookupDelayMs: ms } : {};
+}
+
+/** The service of a provider's definitions, for the executable that names the same provider. */
+export function providerServiceOf(
+  def: ProviderDef<any, any>,
+  log: Logger,
+  identity: ProviderIdentity,
+): ProviderService {
+  if (def.name !== identity.name || def.version !== identity.version)
+    throw new Error(
+      `the executable of ${identity.name} ${identity.version} holds the service of ${def.name} ${def.version}`,
+    );
+  const engine = new ProviderEngine(def, log, process.env, createRecoveryFromEnv(process.env));
+  return {
+    codecs: serviceCodecs(SERVICE_NAMES.provider),
+    // V8's flags are process-wide: only the executable changes them, never a test's in-process engine.
+    handlers: providerService(engine, log, { afterConfigure: tuneForServing }),
+    streamHandlers: providerStreamService(engine, log),
+    beforeExit: (budgetMs) => engine.closeLeftoverEphemerals(budgetMs),
+  };
+}
