@@ -151,7 +151,7 @@ describe('sec client connection pool', () => {
   it('reads a chunked answer after a 100 Continue, however its bytes arrive, and reuses the connection', async () => {
     const { pool, sockets, requests, port } = await rawServer(
       'HTTP/1.1 100 Continue\r\n\r\n' +
-        'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-A: 1\r\nx-a: 2\r\n\r\n' +
+        'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-A: 1\r\nx-a: 2\r\nConstructor: c\r\n\r\n' +
         '5;ext=1\r\nhello\r\n7\r\n w\u00f6rld\r\n0\r\nTrailer: x\r\n\r\n',
     );
     for (let i = 0; i < 2; i++) {
@@ -159,6 +159,7 @@ describe('sec client connection pool', () => {
       expect(answer.statusCode).to.equal(200);
       expect(answer.text).to.equal('hello w\u00f6rld');
       expect(answer.headers['x-a']).to.equal('1, 2');
+      expect(answer.headers.constructor, 'a header named like an Object property').to.equal('c');
     }
     expect(sockets.length).to.equal(1);
     expect(requests[0]).to.equal(`GET /r0 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
