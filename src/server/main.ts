@@ -237,9 +237,9 @@ function buildServer(
       if (!streams.has(rpc)) continue;
       const codecs = lazyCodecs(rpc, service, false);
       const handler: ProviderStreamHandler = (request, call) => {
-        const streamHandler = service().streamHandlers?.[rpc];
-        if (!streamHandler) throw new Error(`the provider service has no handler for ${rpc}`);
-        return streamHandler(request, call);
+        const handle = service().streamHandlers?.[rpc];
+        if (!handle) throw new Error(`the provider service has no handler for ${rpc}`);
+        return handle(request, call);
       };
       server.serverStream(path, codecs.request, codecs.response, serverStreamHandler(rpc, handler, log));
     } else if (answer || unary.has(rpc)) {
@@ -247,9 +247,9 @@ function buildServer(
       const handler: ProviderHandler = answer
         ? async () => answer
         : (request, call) => {
-            const unaryHandler = service().handlers[rpc];
-            if (!unaryHandler) throw new Error(`the provider service has no handler for ${rpc}`);
-            return unaryHandler(request, call);
+            const handle = service().handlers[rpc];
+            if (!handle) throw new Error(`the provider service has no handler for ${rpc}`);
+            return handle(request, call);
           };
       server.unary(path, codecs.request, codecs.response, unaryHandler(rpc, handler, log));
     }

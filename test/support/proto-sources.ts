@@ -1,5 +1,6 @@
 // The plugin protocol parsed from proto/*.proto with protobufjs reflection: the independent reading
-// that tests hold the generated static messages (dist/src/server/tfplugin6-messages.js) against.
+// that tests hold the generated static messages (dist/src/server/tfplugin6-messages.js and
+// go-plugin-messages.js) against.
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { PROTO_FILES } from '../../src/server/proto.js';
