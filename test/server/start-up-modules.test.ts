@@ -78,12 +78,19 @@ const quiet: Logger = {
 
 describe('start-up loads no configure-time library', function () {
   this.timeout(60_000);
-  // The go-plugin server is node:http2 (src/server/grpc-server.ts) and sec's API is HTTP: no gRPC
-  // library is in sec's executable at all (README, "Benchmarks": refresh against a Go provider).
-  it('sec: its executable bundles hold no gRPC or HTTP client library', () => {
-    const sources = ['terraform-provider-sec.cjs', 'terraform-provider-sec-service.cjs'].flatMap(bundleSources);
-    expect(sources.some((source) => source.includes('src/server/grpc-server.ts'))).to.equal(true);
+  // The go-plugin server is our own gRPC over our own HTTP/2 (src/server/grpc-server.ts, http2/) and
+  // sec's API client speaks its own HTTP/1.1: no gRPC or HTTP library is in sec's executable at all,
+  // not even node's (README, "Benchmarks": refresh against a Go provider).
+  it('sec: its executable bundles hold no gRPC or HTTP library, and require neither node:http nor node:http2', () => {
+    const files = ['terraform-provider-sec.cjs', 'terraform-provider-sec-service.cjs'];
+    const sources = files.flatMap(bundleSources);
+    expect(sources.some((source) => source.includes('src/server/http2/connection.ts'))).to.equal(true);
+    expect(sources.some((source) => source.includes('src/clients/sec/http1.ts'))).to.equal(true);
     expect(sources.filter((source) => /node_modules\/(@grpc|undici)\//.test(source))).to.deep.equal([]);
+    for (const file of files) {
+      const code = readFileSync(join(ROOT, 'dist', 'bundle', file), 'latin1');
+      expect(code.match(/require\("(node:)?https?2?"\)/g), file).to.equal(null);
+    }
   });
 
   for (const name of ['sec', 'vdb']) {
