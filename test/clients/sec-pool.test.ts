@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
-import { HttpPool, POOL_ERROR_CODES } from '../../src/clients/sec/http-pool.js';
+import { HttpPool, POOL_ERROR_CODES, type PoolOptions } from '../../src/clients/sec/http-pool.js';
 import { isNotSentError, isRetryableNetworkError } from '../../src/clients/sec/retry.js';
 
 const listen = (server: Server | ReturnType<typeof createTcpServer>): Promise<number> =>
@@ -25,6 +25,17 @@ async function failure(promise: Promise<unknown>): Promise<Error & { code?: stri
 describe('sec client connection pool', () => {
   const closers: (() => void)[] = [];
   afterEach(() => closers.splice(0).forEach((close) => close()));
+  /** A pool closed after the test: one connection, a 1 s connect timeout, unless told otherwise. */
+  const openPool = (origin: string, options: Partial<PoolOptions> = {}) => {
+    const pool = new HttpPool(origin, {
+      connections: 1,
+      keepAliveTimeoutMs: 30_000,
+      connectTimeoutMs: 1000,
+      ...options,
+    });
+    closers.push(() => void pool.close());
+    return pool;
+  };
 
   it('keeps connections alive, at most `connections` of them, and returns status, headers and body', async () => {
     const sockets = new Set<Socket>();
@@ -47,12 +58,7 @@ describe('sec client connection pool', () => {
     server.on('connection', (socket) => sockets.add(socket));
     const port = await listen(server);
     closers.push(() => server.close());
-    const pool = new HttpPool(`http://127.0.0.1:${port}`, {
-      connections: 2,
-      keepAliveTimeoutMs: 30_000,
-      connectTimeoutMs: 1000,
-    });
-    closers.push(() => void pool.close());
+    const pool = openPool(`http://127.0.0.1:${port}`, { connections: 2 });
 
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
@@ -81,12 +87,7 @@ describe('sec client connection pool', () => {
     const silent = createTcpServer(() => undefined);
     const port = await listen(silent);
     closers.push(() => silent.close());
-    const pool = new HttpPool(`https://127.0.0.1:${port}`, {
-      connections: 2,
-      keepAliveTimeoutMs: 30_000,
-      connectTimeoutMs: 150,
-    });
-    closers.push(() => void pool.close());
+    const pool = openPool(`https://127.0.0.1:${port}`, { connections: 2, connectTimeoutMs: 150 });
     const started = Date.now();
     const error = await failure(get(pool));
     expect(Date.now() - started).to.be.within(100, 2000);
@@ -102,11 +103,7 @@ describe('sec client connection pool', () => {
     });
     const port = await listen(server);
     closers.push(() => server.close());
-    const pool = new HttpPool(`http://127.0.0.1:${port}`, {
-      connections: 2,
-      keepAliveTimeoutMs: 30_000,
-      connectTimeoutMs: 1000,
-    });
+    const pool = openPool(`http://127.0.0.1:${port}`, { connections: 2 });
     const error = await failure(get(pool));
     expect(error.code).to.equal('ECONNRESET');
     expect(isNotSentError(error)).to.equal(false);
@@ -139,12 +136,7 @@ describe('sec client connection pool', () => {
     });
     const port = await listen(server);
     closers.push(() => server.close());
-    const pool = new HttpPool(`http://127.0.0.1:${port}`, {
-      connections: 1,
-      keepAliveTimeoutMs: 30_000,
-      connectTimeoutMs: 1000,
-    });
-    closers.push(() => void pool.close());
+    const pool = openPool(`http://127.0.0.1:${port}`);
     return { pool, sockets, requests, port };
   }
 
@@ -195,12 +187,7 @@ describe('sec client connection pool', () => {
     server.on('connection', (socket) => sockets.add(socket));
     const port = await listen(server);
     closers.push(() => server.close());
-    const pool = new HttpPool(`http://127.0.0.1:${port}`, {
-      connections: 1,
-      keepAliveTimeoutMs: 30_000,
-      connectTimeoutMs: 1000,
-    });
-    closers.push(() => void pool.close());
+    const pool = openPool(`http://127.0.0.1:${port}`);
     await get(pool);
     await new Promise((r) => setTimeout(r, 500));
     await get(pool);
