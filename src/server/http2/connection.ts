@@ -28,7 +28,7 @@ const END_HEADERS = 0x4;
 const PADDED = 0x8;
 const PRIORITY = 0x20;
 
-export const ErrorCode = {
+const ErrorCode = {
   NO_ERROR: 0,
   PROTOCOL_ERROR: 1,
   INTERNAL_ERROR: 2,
@@ -120,12 +120,6 @@ export class ServerStream {
     this.connection.flushStream(this);
     if (this.queuedBytes > HIGH_WATER) this.aboveHighWater = true;
     return !this.aboveHighWater;
-  }
-
-  /** Abandons the stream with RST_STREAM. */
-  reset(code: number): void {
-    if (this.closed) return;
-    this.connection.resetStream(this, code);
   }
 
   /** @internal after queued bytes went out. */
@@ -392,8 +386,8 @@ export class Http2Connection {
 
   private remoteEnd(stream: ServerStream): void {
     stream.remoteEnded = true;
+    // A stream we have finished is already closed (flushStream), so the client's end is all there is.
     stream.listener?.onEnd();
-    if (stream.localEnded && stream.queue.length === 0) this.close(stream, false);
   }
 
   // ---- output --------------------------------------------------------------------------------
@@ -457,8 +451,7 @@ export class Http2Connection {
     }
   }
 
-  /** @internal */
-  resetStream(stream: ServerStream, code: number): void {
+  private resetStream(stream: ServerStream, code: number): void {
     this.rstFrame(stream.id, code);
     this.close(stream, true);
   }
@@ -509,7 +502,7 @@ export class Http2Connection {
   }
 
   /** Ends the connection with GOAWAY (the code says why); open streams are told they were cut off. */
-  goAway(code: number): void {
+  private goAway(code: number): void {
     if (this.ended) return;
     const payload = Buffer.allocUnsafe(8);
     payload.writeUInt32BE(this.lastStreamId, 0);
