@@ -7,7 +7,7 @@
 // Keep-Alive timeout, so that a request is not sent on a connection the server is closing.
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls, type SecureContext } from 'node:tls';
-import { ResponseParser, serializeRequest } from './http1.js';
+import { type ParsedResponse, ResponseParser, serializeRequest } from './http1.js';
 
 export interface PoolOptions {
   /** Connections at most, like the API's rate limits expect; further requests wait their turn. */
@@ -54,6 +54,15 @@ function abortError(signal: AbortSignal): Error {
     code: 'ABORT_ERR',
   });
 }
+
+/** A connection closed before its answer was whole, as node's own client reports it (retry.ts). */
+const hangUp = (): Error => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+
+const poolResponse = (parsed: ParsedResponse): PoolResponse => ({
+  statusCode: parsed.statusCode,
+  headers: parsed.headers,
+  text: parsed.body.toString(),
+});
 
 /** Milliseconds an idle connection is kept short of the server's Keep-Alive timeout. */
 const KEEP_ALIVE_MARGIN_MS = 1000;
@@ -135,20 +144,13 @@ export class HttpPool {
             const parsed = parser.result();
             acquired.exchange = undefined;
             this.release(acquired, parsed.keepAlive, parsed.keepAliveHintSeconds);
-            finish(undefined, { statusCode: parsed.statusCode, headers: parsed.headers, text: parsed.body.toString() });
+            finish(undefined, poolResponse(parsed));
           },
           gone: (error) => {
             acquired.exchange = undefined;
             this.discard(acquired);
-            if (!error && parser.closed()) {
-              const parsed = parser.result();
-              return finish(undefined, {
-                statusCode: parsed.statusCode,
-                headers: parsed.headers,
-                text: parsed.body.toString(),
-              });
-            }
-            finish(error ?? Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+            if (!error && parser.closed()) return finish(undefined, poolResponse(parser.result()));
+            finish(error ?? hangUp());
           },
         };
         acquired.socket.write(bytes);
@@ -246,7 +248,7 @@ export class HttpPool {
         if (connection.dead) return;
         clearTimeout(timer);
         this.discard(connection);
-        then(error ?? Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+        then(error ?? hangUp());
         return;
       }
       if (connection.exchange) connection.exchange.gone(error);
