@@ -8,23 +8,15 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
-import type { Logger, ProviderDef } from '../../src/engine/contracts.js';
+import type { ProviderDef } from '../../src/engine/contracts.js';
 import { encodeSchemaResponses } from '../../src/server/provider-service.js';
 import { decodeMessage, messageType } from '../../src/server/proto.js';
 import { launchProvider } from '../../src/tfclient/launch.js';
+import { quietLogger } from '../support/quiet-logger.js';
 import sec from '../../src/resources/sec/index.js';
 import vdb from '../../src/resources/vdb/index.js';
 
 const ROOT = resolve(process.cwd());
-const quiet: Logger = {
-  trace() {},
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  child: () => quiet,
-  enabled: () => false,
-};
 
 /** The answers the bundle holds, as scripts/bundle.mjs wrote them into it. */
 function answersInBundle(name: string): { schema: Buffer; identitySchemas: Buffer } {
@@ -47,7 +39,7 @@ describe('schema answers built into the executables', function () {
   ];
   for (const [name, def] of providers) {
     it(`${name}: the executable serves the answers its bundle holds, byte for byte what the encoder makes now`, async () => {
-      const fresh = encodeSchemaResponses(new ProviderEngine(def, quiet, {}));
+      const fresh = encodeSchemaResponses(new ProviderEngine(def, quietLogger, {}));
       // Real answers, not empty messages: every resource type is in the schema.
       const decoded = decodeMessage(messageType('tfplugin6.GetProviderSchema.Response'), fresh.schema);
       expect(Object.keys(decoded.resource_schemas).sort()).to.deep.equal(def.resources.map((r) => r.typeName).sort());

@@ -16,9 +16,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
-import type { Logger } from '../../src/engine/contracts.js';
 import { encodeSchemaResponses } from '../../src/server/provider-service.js';
 import { launchProvider } from '../../src/tfclient/launch.js';
+import { quietLogger } from '../support/quiet-logger.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 
 const ROOT = resolve(process.cwd());
@@ -66,16 +66,6 @@ function bundleSources(file: string): string[] {
     .sources;
 }
 
-const quiet: Logger = {
-  trace() {},
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  child: () => quiet,
-  enabled: () => false,
-};
-
 describe('start-up loads no configure-time library', function () {
   this.timeout(60_000);
   // The go-plugin server is our own gRPC over our own HTTP/2 (src/server/grpc-server.ts, http2/) and
@@ -119,7 +109,7 @@ describe('start-up loads no configure-time library', function () {
         cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
         for (const file of [`terraform-provider-${name}.cjs`, `terraform-provider-${name}.cjs.cache`])
           copyFileSync(join(ROOT, 'dist', 'bundle', file), join(dir, 'dist', 'bundle', file));
-        const fresh = encodeSchemaResponses(new ProviderEngine(await loadProviderDef(name), quiet, {}));
+        const fresh = encodeSchemaResponses(new ProviderEngine(await loadProviderDef(name), quietLogger, {}));
         const p = await launchProvider(join(dir, 'bin', `terraform-provider-${name}`));
         try {
           expect(await p.health()).to.equal('SERVING');

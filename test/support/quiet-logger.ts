@@ -1,0 +1,12 @@
+import type { Logger } from '../../src/engine/contracts.js';
+
+/** A logger that writes nothing and says every level is off (so no trace-only work runs). */
+export const quietLogger: Logger = {
+  trace() {},
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child: () => quietLogger,
+  enabled: () => false,
+};
