@@ -4,6 +4,7 @@ import { schemaBench } from './schema.js';
 import { codecBench } from './codec.js';
 import { scaleBench } from './scale.js';
 import { rpcBench } from './rpc.js';
+import { sessionsBench } from './sessions.js';
 
 const benches: Record<string, (args: string[]) => Promise<void>> = {
   handshake: handshakeBench,
@@ -11,6 +12,7 @@ const benches: Record<string, (args: string[]) => Promise<void>> = {
   codec: codecBench,
   scale: scaleBench,
   rpc: rpcBench,
+  sessions: sessionsBench,
 };
 const [name, ...args] = process.argv.slice(2);
 const bench = name ? benches[name] : undefined;

@@ -13,7 +13,7 @@
  * Usage: npm run bench -- rpc [calls] [--beside DIR]   (calls: or BENCH_CALLS; default 3000 per row)
  * --beside DIR adds the rows of another built checkout's providers (DIR/bin/terraform-provider-*).
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
@@ -22,18 +22,10 @@ import { impliedType } from '../../src/schema/block.js';
 import { encodeMsgpack } from '../../src/schema/msgpack.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
 import { launchProvider, type LaunchedProvider } from '../../src/tfclient/launch.js';
-import { REPO_ROOT, bin, machine, table } from './util.js';
+import { REPO_ROOT, bin, cpuMsOf, machine, table } from './util.js';
 
 const FLOOR = join(REPO_ROOT, 'dist', 'bundle', 'bench-floor-server.cjs');
 const IN_FLIGHT = [1, 10];
-
-/** CPU time of every thread of a live process so far, in milliseconds (schedstat: ns on CPU). */
-function cpuMsOf(pid: number): number {
-  let ns = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`))
-    ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
-  return ns / 1e6;
-}
 
 /** A resource configuration each provider plans: valid, as a user would write it. */
 const SAMPLES: Record<string, { def: ProviderDef<any, any>; type: string; config: Record<string, unknown> }> = {

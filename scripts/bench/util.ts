@@ -1,6 +1,6 @@
 /** Small helpers shared by the benchmarks: timing, statistics, tables, process memory. */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,4 +53,12 @@ export function table(title: string, rows: [string, string][]): void {
 export function machine(): string {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   return `${cpus().length} × ${cpu}, Node ${process.version}`;
+}
+
+/** CPU time of every thread of a live process so far, in milliseconds (schedstat: ns on CPU). */
+export function cpuMsOf(pid: number): number {
+  let ns = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`))
+    ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+  return ns / 1e6;
 }
