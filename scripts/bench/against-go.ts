@@ -21,7 +21,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { homedir, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
-import { REPO_ROOT, machine, median } from './util.js';
+import { REPO_ROOT, machine, median, positive, readFlags } from './util.js';
 
 type Side = 'go' | 'ours' | 'alone';
 type Phase = 'apply' | 'plan' | 'destroy';
@@ -49,26 +49,21 @@ function parseOptions(args: string[]): Options {
     parallelism: 10,
     anchorDir: process.env.KEEL_GO_ANCHOR ?? resolve(REPO_ROOT, '..', 'shared', 'anchors', 'goprovider'),
   };
-  for (let i = 0; i < args.length; i++) {
-    const [flag, inline] = args[i]!.split('=', 2) as [string, string | undefined];
-    const value = inline ?? args[++i];
-    if (value === undefined) throw new Error(`${flag} needs a value`);
-    if (flag === '--counts') options.counts = value.split(',').map((v) => positive(flag, v));
-    else if (flag === '--reps') options.reps = positive(flag, value);
-    else if (flag === '--parallelism') options.parallelism = positive(flag, value);
-    else if (flag === '--anchor') options.anchorDir = resolve(value);
-    else
-      throw new Error(
-        `unknown option ${flag}; usage: scale --against-go [--counts 200,1000] [--reps 3] [--parallelism 10] [--anchor DIR]`,
-      );
-  }
+  readFlags(args, 'scale --against-go [--counts 200,1000] [--reps 3] [--parallelism 10] [--anchor DIR]', {
+    '--counts': (value, flag) => {
+      options.counts = value.split(',').map((v) => positive(flag, v));
+    },
+    '--reps': (value, flag) => {
+      options.reps = positive(flag, value);
+    },
+    '--parallelism': (value, flag) => {
+      options.parallelism = positive(flag, value);
+    },
+    '--anchor': (value) => {
+      options.anchorDir = resolve(value);
+    },
+  });
   return options;
-}
-
-function positive(flag: string, value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${flag} takes positive integers, not ${value}`);
-  return n;
 }
 
 /** Builds the anchor with its own build.sh; the executable's path, or why there is none. */

@@ -36,7 +36,7 @@ import {
   type WorkloadProvider,
 } from '../../src/workload/mass-config.js';
 import type { FloorJob, FloorResult, Handle, Phase } from './scale-floor.js';
-import { REPO_ROOT, machine, mib, percentile } from './util.js';
+import { REPO_ROOT, machine, mib, percentile, positive, readFlags } from './util.js';
 import { summariseProfiles } from './cpu-profile.js';
 import { againstGoBench } from './against-go.js';
 
@@ -59,33 +59,34 @@ interface Options {
 
 function parseOptions(args: string[]): Options {
   const options: Options = { count: 1000, parallelism: [10, 50], providers: ['sec', 'vdb'], providerLog: 'trace' };
-  for (let i = 0; i < args.length; i++) {
-    const [flag, inline] = args[i]!.split('=', 2) as [string, string | undefined];
-    const value = inline ?? args[++i];
-    if (value === undefined) throw new Error(`${flag} needs a value`);
-    const list = value
+  const list = (value: string) =>
+    value
       .split(',')
       .map((v) => v.trim())
       .filter(Boolean);
-    if (flag === '--count') options.count = positive(flag, value);
-    else if (flag === '--parallelism') options.parallelism = list.map((v) => positive(flag, v));
-    else if (flag === '--cpu-prof') options.cpuProfDir = resolve(value);
-    else if (flag === '--provider-log')
-      options.providerLog =
-        value === 'trace' || value === 'debug' ? value : fail(`--provider-log is trace or debug, not ${value}`);
-    else if (flag === '--provider')
-      options.providers = list.map((p) => (p === 'sec' || p === 'vdb' ? p : fail(`unknown provider ${p}`)));
-    else
-      fail(
-        `unknown option ${flag}; usage: scale [--count N] [--parallelism 10,50] [--provider sec,vdb] [--cpu-prof DIR] [--provider-log trace|debug]`,
-      );
-  }
+  readFlags(
+    args,
+    'scale [--count N] [--parallelism 10,50] [--provider sec,vdb] [--cpu-prof DIR] [--provider-log trace|debug]',
+    {
+      '--count': (value, flag) => {
+        options.count = positive(flag, value);
+      },
+      '--parallelism': (value, flag) => {
+        options.parallelism = list(value).map((v) => positive(flag, v));
+      },
+      '--cpu-prof': (value) => {
+        options.cpuProfDir = resolve(value);
+      },
+      '--provider-log': (value) => {
+        options.providerLog =
+          value === 'trace' || value === 'debug' ? value : fail(`--provider-log is trace or debug, not ${value}`);
+      },
+      '--provider': (value) => {
+        options.providers = list(value).map((p) => (p === 'sec' || p === 'vdb' ? p : fail(`unknown provider ${p}`)));
+      },
+    },
+  );
   return options;
-}
-
-function positive(flag: string, value: string): number {
-  const n = Number(value);
-  return Number.isInteger(n) && n > 0 ? n : fail(`${flag} must be a positive integer, got ${value}`);
 }
 
 function fail(message: string): never {

@@ -23,20 +23,12 @@ import { encodeJSON } from '../../src/schema/json.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 import { secProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { TerraformClient } from '../../src/tfclient/terraform-client.js';
-import { bin, cpuMsOf, machine, median } from './util.js';
+import { bin, cpuMsOf, machine, median, positive, readFlags } from './util.js';
 
 const TYPE = 'sec_alert_channel_email';
 const IN_FLIGHT = 10;
 const KINDS = ['validate', 'plan-create', 'create', 'refresh', 'delete'] as const;
 type Kind = (typeof KINDS)[number];
-
-function option(args: string[], name: string): string | undefined {
-  const at = args.indexOf(name);
-  if (at < 0) return undefined;
-  const value = args[at + 1];
-  if (value === undefined) throw new Error(`${name} needs a value`);
-  return value;
-}
 
 /** Runs `work` over `items` with IN_FLIGHT calls at a time. */
 async function inFlight<T>(items: readonly T[], work: (item: T, index: number) => Promise<void>): Promise<void> {
@@ -52,11 +44,20 @@ async function inFlight<T>(items: readonly T[], work: (item: T, index: number) =
 }
 
 export async function sessionsBench(args: string[]): Promise<void> {
-  const count = Number(option(args, '--count') ?? 200);
-  const reps = Number(option(args, '--reps') ?? 7);
-  const beside = option(args, '--beside');
-  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(reps) || reps < 1)
-    throw new Error('--count and --reps take whole numbers from 1');
+  let count = 200;
+  let reps = 7;
+  let beside: string | undefined;
+  readFlags(args, 'sessions [--count N] [--reps R] [--beside DIR]', {
+    '--count': (value, flag) => {
+      count = positive(flag, value);
+    },
+    '--reps': (value, flag) => {
+      reps = positive(flag, value);
+    },
+    '--beside': (value) => {
+      beside = value;
+    },
+  });
   const sides = [
     { label: 'this checkout', executable: bin('sec') },
     ...(beside ? [{ label: beside, executable: join(beside, 'bin', 'terraform-provider-sec') }] : []),

@@ -62,3 +62,29 @@ export function cpuMsOf(pid: number): number {
     ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
   return ns / 1e6;
 }
+
+/**
+ * Reads `--flag value` and `--flag=value` pairs, handing each value to its flag's setter; an unknown
+ * flag or a missing value stops the benchmark with `usage`.
+ */
+export function readFlags(
+  args: readonly string[],
+  usage: string,
+  setters: Readonly<Record<string, (value: string, flag: string) => void>>,
+): void {
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i]!.split('=', 2) as [string, string | undefined];
+    const set = Object.hasOwn(setters, flag) ? setters[flag] : undefined;
+    if (!set) throw new Error(`unknown option ${flag}; usage: ${usage}`);
+    const value = inline ?? args[++i];
+    if (value === undefined) throw new Error(`${flag} needs a value; usage: ${usage}`);
+    set(value, flag);
+  }
+}
+
+/** A flag's value as a whole number from 1. */
+export function positive(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${flag} takes whole numbers from 1, not ${value}`);
+  return n;
+}
