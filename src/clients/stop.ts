@@ -11,28 +11,30 @@
 /** How long a changing request already sent may still take once Terraform asked the provider to stop. */
 export const DEFAULT_STOP_GRACE_MS = 30_000;
 
+import { Cancellation, type SignalLike } from './cancellation.js';
+
 /**
  * A signal that aborts `graceMs` after `stop` does, or when `deadline` (if given) does; `dispose`
  * releases its timer and listeners.
  */
 export interface GraceSignal {
-  readonly signal: AbortSignal;
+  readonly signal: SignalLike;
   dispose(): void;
 }
 
-export function graceAfter(stop: AbortSignal | undefined, graceMs: number, deadline?: AbortSignal): GraceSignal {
-  const controller = new AbortController();
-  const onDeadline = (): void => controller.abort(deadline!.reason);
+export function graceAfter(stop: SignalLike | undefined, graceMs: number, deadline?: SignalLike): GraceSignal {
+  const grace = new Cancellation();
+  const onDeadline = (): void => grace.abort(deadline!.reason);
   if (deadline?.aborted) onDeadline();
   else deadline?.addEventListener('abort', onDeadline, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const start = (): void => {
-    timer = setTimeout(() => controller.abort(new Error('stop grace over')), graceMs);
+    timer = setTimeout(() => grace.abort(new Error('stop grace over')), graceMs);
   };
   if (stop?.aborted) start();
   else stop?.addEventListener('abort', start, { once: true });
   return {
-    signal: controller.signal,
+    signal: grace,
     dispose() {
       stop?.removeEventListener('abort', start);
       deadline?.removeEventListener('abort', onDeadline);

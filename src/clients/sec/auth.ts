@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { timeApiExchange } from '../../wire/api-timing.js';
 import { ApiError } from '../../wire/api-error.js';
+import type { SignalLike } from '../cancellation.js';
 import { callSignal, raceSignal } from './call-signal.js';
 import { decodeBody } from './decode.js';
 import type { Redactor } from './redactor.js';
@@ -53,7 +54,7 @@ export class TokenSource {
   }
 
   /** A token believed valid; `signal` only stops this caller's wait, not a shared request. */
-  async token(signal: AbortSignal): Promise<string> {
+  async token(signal: SignalLike): Promise<string> {
     if (this.cached && Date.now() < this.cached.renewAt) return this.cached.token;
     if (!this.canRenew) {
       throw new ApiError('no API key and secret are configured to obtain an access token', {

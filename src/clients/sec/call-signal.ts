@@ -1,4 +1,5 @@
 import { ApiError } from '../../wire/api-error.js';
+import { Cancellation, type SignalLike } from '../cancellation.js';
 import { NOT_SENT_NOTE } from '../stop.js';
 
 /**
@@ -9,9 +10,9 @@ export interface CallSignal {
   /** Terraform's stop, as the caller passed it: nothing more is sent once it aborts. */
   readonly stop: AbortSignal | undefined;
   /** Aborts when the call's deadline passes. */
-  readonly deadline: AbortSignal;
+  readonly deadline: SignalLike;
   /** Stop or deadline, whichever comes first: for waits between attempts and for reads. */
-  readonly signal: AbortSignal;
+  readonly signal: SignalLike;
   /** The call's deadline, in milliseconds from its start. */
   readonly timeoutMs: number;
   /**
@@ -23,10 +24,10 @@ export interface CallSignal {
 }
 
 export function callSignal(timeoutMs: number, caller: AbortSignal | undefined): CallSignal {
-  // Two controllers and one listener rather than AbortSignal.any, whose bookkeeping (weak
-  // references, a finalization registry) cost node 20 more than the rest of a call's signals.
-  const deadline = new AbortController();
-  const either = caller ? new AbortController() : deadline;
+  // Cancellations, not AbortControllers or AbortSignal.any (../cancellation.ts): one listener on
+  // the caller's stop is the only EventTarget work left per call.
+  const deadline = new Cancellation();
+  const either = caller ? new Cancellation() : deadline;
   const timer = setTimeout(() => {
     const reason = new Error('deadline exceeded');
     deadline.abort(reason);
@@ -37,12 +38,12 @@ export function callSignal(timeoutMs: number, caller: AbortSignal | undefined): 
   else caller?.addEventListener('abort', onStop, { once: true });
   return {
     stop: caller,
-    deadline: deadline.signal,
-    signal: either.signal,
+    deadline,
+    signal: either,
     timeoutMs,
     abortError(operation) {
       if (caller?.aborted) return new ApiError(NOT_SENT_NOTE, { code: 'cancelled', operation });
-      if (deadline.signal.aborted) {
+      if (deadline.aborted) {
         return new ApiError(`no answer within ${timeoutMs} ms`, { code: 'timeout', operation });
       }
       return undefined;
@@ -55,7 +56,7 @@ export function callSignal(timeoutMs: number, caller: AbortSignal | undefined): 
 }
 
 /** Waits for `promise` but gives up (with the signal's reason) when `signal` aborts first. */
-export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+export function raceSignal<T>(promise: Promise<T>, signal: SignalLike): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);

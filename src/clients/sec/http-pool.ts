@@ -8,6 +8,7 @@
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls, type SecureContext } from 'node:tls';
 import { type ParsedResponse, ResponseParser, serializeRequest } from './http1.js';
+import type { SignalLike } from '../cancellation.js';
 
 export interface PoolOptions {
   /** Connections at most, like the API's rate limits expect; further requests wait their turn. */
@@ -25,7 +26,7 @@ export interface PoolRequest {
   readonly method: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | null;
-  readonly signal: AbortSignal;
+  readonly signal: SignalLike;
 }
 
 export interface PoolResponse {
@@ -48,7 +49,7 @@ class PoolError extends Error {
 }
 
 /** What an aborted request fails with, as node's own `signal` option makes it. */
-function abortError(signal: AbortSignal): Error {
+function abortError(signal: SignalLike): Error {
   return Object.assign(new Error('The operation was aborted', { cause: signal.reason }), {
     name: 'AbortError',
     code: 'ABORT_ERR',

@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { delay, type SignalLike } from '../cancellation.js';
 import { timeApiExchange } from '../../wire/api-timing.js';
 import { ApiError, OUTCOME_UNKNOWN_NOTE, codeForStatus, requestIdsOf } from '../../wire/api-error.js';
 import type { CallSignal } from './call-signal.js';
@@ -161,7 +161,7 @@ export class Transport {
 
   private async exchange(
     request: TransportRequest,
-    signal: AbortSignal,
+    signal: SignalLike,
   ): Promise<{ response: TransportResponse; retryAfter?: string }> {
     const headers: Record<string, string> = { ...this.options.commonHeaders, ...request.headers };
     const hasBody = request.body !== undefined;
@@ -185,7 +185,7 @@ export class Transport {
   /** Sleeps between attempts; a stop ends the wait early (the loop then sends nothing more). */
   private async wait(ms: number, request: TransportRequest, call: CallSignal): Promise<void> {
     try {
-      await sleep(ms, undefined, { signal: call.signal });
+      await delay(ms, call.signal);
     } catch (error) {
       if (call.stop?.aborted) return;
       throw call.abortError(request.operation) ?? error;

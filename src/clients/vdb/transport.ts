@@ -11,6 +11,7 @@ import * as grpc from '@grpc/grpc-js';
 import { backoffMs } from '../backoff.js';
 import { timeApiExchange } from '../../wire/api-timing.js';
 import { ApiError, OUTCOME_UNKNOWN_NOTE, requestIdsOf, type ApiErrorCode } from '../../wire/api-error.js';
+import type { SignalLike } from '../cancellation.js';
 import { NOT_SENT_NOTE, graceAfter, graceOverNote } from '../stop.js';
 import { isNotTlsAnswer, notTlsMessage } from '../not-tls.js';
 import { grpcTrust, type Trust } from '../trust.js';
@@ -196,7 +197,7 @@ export class VdbTransport {
     body: Buffer,
     call: UnaryCall,
     deadline: number,
-    cancelOn: AbortSignal | undefined,
+    cancelOn: SignalLike | undefined,
   ): Promise<{ bytes: Buffer; traceId?: string } | AttemptFailure> {
     const metadata = new grpc.Metadata();
     metadata.set('authorization', `apikey ${this.options.apiKey}`);
