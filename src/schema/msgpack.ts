@@ -76,8 +76,8 @@ class NonConforming extends Error {}
  * for unknowns; object attributes and map keys in bytewise order; sets in cty's canonical order;
  * `[bin(type JSON), value]` at dynamic positions. Throws TypeError for a value that does not conform.
  */
-export function encodeMsgpack(type: CtyType, v: Value): Uint8Array {
-  const w = new ByteWriter();
+export function encodeMsgpack(type: CtyType, v: Value): Buffer {
+  const w = sharedWriter.reset();
   try {
     encodeValue(w, type, v, 0);
   } catch (e) {
@@ -86,7 +86,7 @@ export function encodeMsgpack(type: CtyType, v: Value): Uint8Array {
     const where = problem && problem.path.length > 0 ? ` at ${formatPath(problem.path)}` : '';
     throw new TypeError(`cannot encode value as msgpack${where}: ${problem?.message ?? e.message}`);
   }
-  return w.result();
+  return w.resultBuffer();
 }
 
 function encodeValue(w: ByteWriter, type: CtyType, v: Value, depth: number): void {
@@ -300,6 +300,9 @@ function truncatePrefix(prefix: string): string {
   return segments.join('');
 }
 
+const SHARED_WRITER_BYTES = 4096;
+const SHARED_WRITER_KEPT_BYTES = 64 * 1024;
+
 /** Growable output buffer with msgpack primitives in their smallest forms. */
 class ByteWriter {
   private buf: Uint8Array;
@@ -317,6 +320,23 @@ class ByteWriter {
 
   result(): Uint8Array {
     return this.buf.slice(0, this.pos);
+  }
+
+  /** Starts over; a buffer grown for a large value is not kept. */
+  reset(): this {
+    this.pos = 0;
+    if (this.buf.length > SHARED_WRITER_KEPT_BYTES) {
+      this.buf = new Uint8Array(SHARED_WRITER_BYTES);
+      this.view = new DataView(this.buf.buffer);
+    }
+    return this;
+  }
+
+  /** The bytes written, in a Buffer of their own size (small ones from node's pool, not a new allocation). */
+  resultBuffer(): Buffer {
+    const out = Buffer.allocUnsafe(this.pos);
+    out.set(this.buf.subarray(0, this.pos));
+    return out;
   }
 
   private ensure(n: number): void {
@@ -463,6 +483,12 @@ class ByteWriter {
   }
 }
 
+/**
+ * The writer every encodeMsgpack call uses (encoding is synchronous, so one at a time): a new one per
+ * value allocated two ArrayBuffers and a DataView, a visible share of each RPC (README, issue 25).
+ */
+const sharedWriter = new ByteWriter(SHARED_WRITER_BYTES);
+
 const MAX_SAFE_BIGINT = BigInt(Number.MAX_SAFE_INTEGER);
 
 const FIXEXT_CODES = new Map([
@@ -533,7 +559,8 @@ class MsgpackReader {
   ) {
     this.pos = start;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    // protobufjs hands DynamicValue bytes over as Buffers already.
+    this.buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   fail(message: string): never {

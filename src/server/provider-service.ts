@@ -74,7 +74,7 @@ function decodeObject(schema: Schema, dv: Msg | null | undefined, what: string, 
 /** A name from the request, quoted and cut short: a hostile one may be megabytes long. */
 const quoteShort = (name: string): string => JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name);
 
-const encodeDynamic = (type: CtyType, v: Value): Msg => ({ msgpack: Buffer.from(encodeMsgpack(type, v)) });
+const encodeDynamic = (type: CtyType, v: Value): Msg => ({ msgpack: encodeMsgpack(type, v) });
 
 /** Whether a ResourceIdentityData carries a value at all (Terraform leaves it unset when there is none). */
 const hasIdentityData = (data: Msg | null | undefined): boolean =>
