@@ -3,9 +3,12 @@
 // the retry rules need it (sent or not, lost or closed).
 import { expect } from 'chai';
 import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type Socket } from 'node:net';
+import { createSecureContext } from 'node:tls';
 import { HttpPool, POOL_ERROR_CODES, type PoolOptions } from '../../src/clients/sec/http-pool.js';
 import { isNotSentError, isRetryableNetworkError } from '../../src/clients/sec/retry.js';
+import { selfSignedCertificate } from '../../src/server/self-signed.js';
 
 const listen = (server: Server | ReturnType<typeof createTcpServer>): Promise<number> =>
   new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
@@ -80,6 +83,35 @@ describe('sec client connection pool', () => {
     expect(sockets.size).to.equal(2);
     await get(pool);
     expect(sockets.size, 'an idle connection is reused').to.equal(2);
+  });
+
+  it('asks for its TLS trust at the first https connection, not when made, and refuses a server it does not trust', async () => {
+    const server = selfSignedCertificate();
+    const stranger = selfSignedCertificate();
+    const https = createHttpsServer({ key: server.keyPem, cert: server.certPem }, (_req, res) => {
+      res.writeHead(200, { 'Content-Length': '2' });
+      res.end('{}');
+    });
+    const port = await listen(https);
+    closers.push(() => https.close());
+    let asked = 0;
+    const pool = openPool(`https://localhost:${port}`, {
+      secureContext: () => {
+        asked++;
+        return createSecureContext({ ca: server.certPem });
+      },
+    });
+    expect(asked, 'no trust parsed before a connection is made').to.equal(0);
+    const answer = await get(pool);
+    expect(answer.statusCode).to.equal(200);
+    expect(answer.text).to.equal('{}');
+    expect(asked).to.equal(1);
+
+    const untrusting = openPool(`https://localhost:${port}`, {
+      secureContext: () => createSecureContext({ ca: stranger.certPem }),
+    });
+    const error = await failure(get(untrusting));
+    expect(error.code).to.match(/SELF_SIGNED|UNABLE_TO_VERIFY|DEPTH_ZERO/);
   });
 
   it('fails a connection whose TLS handshake never completes as not sent, within the connect timeout', async () => {

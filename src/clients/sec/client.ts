@@ -104,7 +104,7 @@ export function createSecClient(config: SecClientConfig): SecClient {
     connections: 8,
     keepAliveTimeoutMs: 30_000,
     connectTimeoutMs: 10_000,
-    ...(endpoint.origin.startsWith('https:') ? { secureContext: apiSecureContext() } : {}),
+    ...(endpoint.origin.startsWith('https:') ? { secureContext: apiSecureContext } : {}),
   });
   const transport = new Transport(pool, {
     origin: endpoint.origin,

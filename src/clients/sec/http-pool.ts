@@ -17,8 +17,12 @@ export interface PoolOptions {
   readonly keepAliveTimeoutMs: number;
   /** A connection not made within this long fails with PoolError CONNECT_TIMEOUT (nothing was sent). */
   readonly connectTimeoutMs: number;
-  /** For https origins: the certificate authorities trusted (../trust.ts). */
-  readonly secureContext?: SecureContext;
+  /**
+   * For https origins: the certificate authorities trusted (../trust.ts), asked for at the first
+   * connection. Parsing the roots costs 25–55 ms of CPU, which the processes Terraform starts that
+   * never call the API (a plan of creates, a destroy's plan) are spared.
+   */
+  readonly secureContext?: () => SecureContext;
 }
 
 export interface PoolRequest {
@@ -220,7 +224,7 @@ export class HttpPool {
           // Explicit, so that NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn it off.
           rejectUnauthorized: true,
           ALPNProtocols: ['http/1.1'],
-          ...(this.options.secureContext ? { secureContext: this.options.secureContext } : {}),
+          ...(this.options.secureContext ? { secureContext: this.options.secureContext() } : {}),
         })
       : connectTcp({ host: this.host, port: this.port });
     socket.setNoDelay(true);
