@@ -8,10 +8,10 @@
  * between attempts. Reads on the wire are cut off at once; they change nothing.
  */
 
+import { Cancellation, type SignalLike } from './cancellation.js';
+
 /** How long a changing request already sent may still take once Terraform asked the provider to stop. */
 export const DEFAULT_STOP_GRACE_MS = 30_000;
-
-import { Cancellation, type SignalLike } from './cancellation.js';
 
 /**
  * A signal that aborts `graceMs` after `stop` does, or when `deadline` (if given) does; `dispose`
