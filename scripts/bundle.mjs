@@ -140,6 +140,21 @@ function serviceFromBundle(name, serviceFile) {
   };
 }
 
+/**
+ * zod's namespace re-exports every locale (`z.locales`), ~313 KB of source the providers never use:
+ * they keep zod's default, English. Each bundle gets zod's locale index with English alone.
+ */
+const englishZodLocalesOnly = {
+  name: 'english-zod-locales-only',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";\n',
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 /** One bundle of a provider executable, written with its build id; returns esbuild's metafile. */
 async function bundleProviderPart(entry, outfile, plugins) {
   const result = await build({
@@ -160,7 +175,7 @@ async function bundleProviderPart(entry, outfile, plugins) {
     footer: { js: '})' },
     // ASCII only (non-ASCII characters escaped), so the loader can read the file as Latin-1.
     charset: 'ascii',
-    plugins: [relocateAssets, ...plugins],
+    plugins: [relocateAssets, englishZodLocalesOnly, ...plugins],
     logLevel: 'warning',
     write: false,
     metafile: true,
