@@ -56,8 +56,8 @@ interface Row {
 function rowsFor(provider: string, where = ''): Row[] {
   const { def, type, config } = SAMPLES[provider]!;
   const block = def.resources.find((r) => r.typeName === type)!.schema.block;
-  const value = { msgpack: Buffer.from(encodeMsgpack(impliedType(block), configValue(block, config))) };
-  const none = { msgpack: Buffer.from(encodeMsgpack(impliedType(block), null)) };
+  const value = { msgpack: encodeMsgpack(impliedType(block), configValue(block, config)) };
+  const none = { msgpack: encodeMsgpack(impliedType(block), null) };
   const checked = (res: any) => {
     const errors = (res.diagnostics as any[]).filter((d) => d.severity === 1);
     if (errors.length > 0) throw new Error(`${type}: ${errors.map((d) => `${d.summary}: ${d.detail}`).join('; ')}`);

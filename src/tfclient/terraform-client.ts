@@ -473,7 +473,7 @@ export class TerraformClient {
   private identityRequest(field: string, type: string, identity: ObjectValue | undefined): Msg {
     const schema = this.identitySchema(type);
     if (!schema || identity === undefined) return {};
-    return { [field]: { identity_data: { msgpack: Buffer.from(encodeMsgpack(schema.type, identity)) } } };
+    return { [field]: { identity_data: { msgpack: encodeMsgpack(schema.type, identity) } } };
   }
 
   /** A returned identity, decoded with the identity schema and judged as Terraform judges it. */
@@ -600,7 +600,7 @@ function failOn(rpc: string, summary: string, problems: { path: AttributePath; m
     );
 }
 
-const dyn = (block: SchemaBlock, v: Value) => ({ msgpack: Buffer.from(encodeMsgpack(impliedType(block), v)) });
+const dyn = (block: SchemaBlock, v: Value) => ({ msgpack: encodeMsgpack(impliedType(block), v) });
 
 function undyn(block: SchemaBlock, dv: Msg | undefined): Value {
   return undynType(impliedType(block), dv);

@@ -64,7 +64,7 @@ describe('malformed management-API answers become diagnostics naming the call (s
     const config = configValue(block, { name: 'ops-2', recipients: ['ops@example.com'] });
     const change = await tf.plan(TYPE, state, config);
     emulator.injectFault({ path, status: 200, rawBody: '<html>maintenance</html>', times: Infinity });
-    const dyn = (v: ObjectValue | null) => ({ msgpack: Buffer.from(encodeMsgpack(impliedType(block), v)) });
+    const dyn = (v: ObjectValue | null) => ({ msgpack: encodeMsgpack(impliedType(block), v) });
     const res = await tf.plugin.call('ApplyResourceChange', {
       type_name: TYPE,
       prior_state: dyn(state),

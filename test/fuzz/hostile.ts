@@ -477,14 +477,14 @@ function buildPayloadArb(
     const attack = usable[which % usable.length]!;
     const types = positions(type, v);
     const candidates = types.map((t, i) => (attack.applies(t) ? i : -1)).filter((i) => i >= 0);
-    if (candidates.length === 0) return msgpack(Buffer.from(encodeMsgpack(type, v)), 'valid', false, true);
+    if (candidates.length === 0) return msgpack(encodeMsgpack(type, v), 'valid', false, true);
     const w = new MsgpackWriter();
     writeTyped(w, type, v, { index: candidates[where % candidates.length]!, at: 0, replace: attack.write });
     return msgpack(w.finish(), attack.category, attack.mustFail);
   });
 
   const truncated = fc.tuple(value, fc.nat()).map(([v, cut]) => {
-    const b = Buffer.from(encodeMsgpack(type, v));
+    const b = encodeMsgpack(type, v);
     // A strict, non-empty prefix of a self-delimiting encoding is never a whole value.
     return msgpack(b.subarray(0, 1 + (cut % (b.length - 1))), 'truncated', true);
   });
@@ -499,13 +499,13 @@ function buildPayloadArb(
   const mutated = fc
     .tuple(value, fc.array(fc.tuple(fc.nat(), fc.nat({ max: 255 })), { minLength: 1, maxLength: 4 }))
     .map(([v, edits]) => {
-      const b = Buffer.from(encodeMsgpack(type, v));
+      const b = encodeMsgpack(type, v);
       for (const [at, byte] of edits) b[at % b.length] = byte;
       return msgpack(b, 'mutated', false);
     });
   const stateJson = blockValueArb(block, 'state', fields).map((v) => encodeJSON(type, v));
   return fc.oneof(
-    { weight: 3, arbitrary: value.map((v) => msgpack(Buffer.from(encodeMsgpack(type, v)), 'valid', false, true)) },
+    { weight: 3, arbitrary: value.map((v) => msgpack(encodeMsgpack(type, v), 'valid', false, true)) },
     {
       weight: 1,
       arbitrary: fc.constantFrom<Payload>(

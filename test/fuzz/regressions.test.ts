@@ -20,7 +20,7 @@ const vdb = inProcessProvider(vdbDef);
 const blockOf = (def: ProviderDef<any, any>, type: string) =>
   def.resources.find((r) => r.typeName === type)!.schema.block;
 const dyn = (def: ProviderDef<any, any>, type: string, v: Value) => ({
-  msgpack: Buffer.from(encodeMsgpack(impliedType(blockOf(def, type)), v)),
+  msgpack: encodeMsgpack(impliedType(blockOf(def, type)), v),
 });
 
 /** The answer's error diagnostics as "summary: detail"; fails on an internal error. */

@@ -20,7 +20,7 @@ import { classifyResponse, inProcessProvider, internalErrorText } from './answer
 const RUNS_PER_TYPE = Number(process.env.FUZZ_RUNS ?? 30);
 const SEED = Number(process.env.FUZZ_SEED ?? 5_150_100);
 
-const dyn = (entry: SchemaEntry, v: Value) => ({ msgpack: Buffer.from(encodeMsgpack(entry.type, v)) });
+const dyn = (entry: SchemaEntry, v: Value) => ({ msgpack: encodeMsgpack(entry.type, v) });
 
 for (const def of [secDef, vdbDef]) {
   describe(`random configurations that fit the ${def.name} schemas (fast-check)`, function () {

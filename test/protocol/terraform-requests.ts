@@ -237,7 +237,7 @@ class Builder {
   /** A DynamicValue the way Terraform sends one: msgpack of the value at the schema's implied type. */
   dyn(type: CtyType, value: ObjectValue | null, values: Record<string, Json>, field: string) {
     values[field] = value === null ? null : (JSON.parse(encodeJSON(type, value)) as Json);
-    return { msgpack: Buffer.from(encodeMsgpack(type, value)) };
+    return { msgpack: encodeMsgpack(type, value) };
   }
   identity(type: string, value: Record<string, string | null>, values: Record<string, Json>, field: string) {
     return { identity_data: this.dyn(this.identityTypeOf(type), value, values, field) };

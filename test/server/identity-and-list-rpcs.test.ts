@@ -28,7 +28,7 @@ type Msg = Record<string, any>;
 const errors = (res: Msg) =>
   (res.diagnostics ?? []).filter((d: Msg) => d.severity === 1).map((d: Msg) => `${d.summary}: ${d.detail}`);
 const dyn = (type: Parameters<typeof encodeMsgpack>[0], v: Parameters<typeof encodeMsgpack>[1]) => ({
-  msgpack: Buffer.from(encodeMsgpack(type, v)),
+  msgpack: encodeMsgpack(type, v),
 });
 
 describe('wire: identity and list-resource declarations', () => {
