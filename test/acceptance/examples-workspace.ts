@@ -60,6 +60,11 @@ export interface EmulatorHandle {
    * (the create never happens); `ambiguous`, the platform acts and the answer is lost.
    */
   faultNextCreate(kind: 'drop' | 'ambiguous'): void;
+  /**
+   * Resolves once every change the platform makes on its own and had started (a cluster's
+   * provisioning, a running backup) has ended: what it holds then changes only when asked.
+   */
+  atRest(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -87,11 +92,14 @@ export const startEmulator: Record<Provider, (options?: EmulatorOptions) => Prom
       faultNextCreate(kind) {
         e.injectFault({ method: 'POST', path: SEC_CREATES, ...secFault(kind) });
       },
+      // The security platform changes nothing on its own.
+      atRest: async () => {},
       ...storeOf(e),
     };
   },
   async vdb(options = {}) {
-    const { startVdbEmulator } = await import('../../src/emulators/vdb/index.js');
+    const { startVdbEmulator, DEFAULT_PROVISIONING_MS } = await import('../../src/emulators/vdb/index.js');
+    const provisioningMs = options.provisioningMs ?? DEFAULT_PROVISIONING_MS;
     const e = await startVdbEmulator(
       options.provisioningMs === undefined ? {} : { provisioningMs: options.provisioningMs },
     );
@@ -110,6 +118,8 @@ export const startEmulator: Record<Provider, (options?: EmulatorOptions) => Prom
       faultNextCreate(kind) {
         e.injectFault({ method: VDB_CREATES, ...vdbFault(kind) });
       },
+      // Every transition of the emulator (provisioning, a backup) ends `provisioningMs` after it began.
+      atRest: () => new Promise((resolve) => setTimeout(resolve, provisioningMs)),
       ...storeOf(e),
     };
   },
@@ -155,7 +165,7 @@ function firstTimeSeen(): { accept: (body: unknown) => boolean; count: () => num
 
 type StoreOnly = Omit<
   EmulatorHandle,
-  'env' | 'operations' | 'loseFirstCreateAnswers' | 'faultFirstCreates' | 'faultNextCreate'
+  'env' | 'operations' | 'loseFirstCreateAnswers' | 'faultFirstCreates' | 'faultNextCreate' | 'atRest'
 >;
 
 function storeOf(e: StoreOnly): StoreOnly {

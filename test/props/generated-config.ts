@@ -296,7 +296,9 @@ export async function importWithGeneratedConfig(round: Round): Promise<RoundFigu
   });
   const source = `    ${provider} = {\n      source = "keel/${provider}"\n    }\n`;
   const header = `terraform {\n  required_providers {\n${source}  }\n}\n\n`;
-  // What the platform holds before anything is imported.
+  // What the platform holds before anything is imported, once it has finished what it does on its
+  // own (a backup made by the round is still RUNNING for a moment, and an import reads it later).
+  await emulator.atRest();
   const before = new Map(made.map((m) => [addressOf(m), structuredClone(held(m))]));
   const ws = new Workspace(`${header}provider "${provider}" {}\n\n${imports.join('\n')}`, emulator.env);
   const generatedFile = join(ws.dir, 'config', 'generated.tf');
