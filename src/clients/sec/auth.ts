@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { timeApiExchange } from '../../wire/api-timing.js';
 import { ApiError } from '../../wire/api-error.js';
 import type { SignalLike } from '../cancellation.js';
@@ -13,11 +12,6 @@ const TOKEN_PATH = '/api/v2/access/tokens';
 const TOKEN_LIFETIME_SECONDS = 3600;
 /** Renew this long before expiry so a token never dies mid-request. */
 const RENEW_MARGIN_MS = 60_000;
-
-const tokenResponseSchema = z.object({
-  token: z.string().min(1),
-  expiresAt: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'expected an RFC3339 timestamp'),
-});
 
 export interface TokenCredentials {
   readonly apiKey?: string;
@@ -107,6 +101,8 @@ export class TokenSource {
         },
         call,
       );
+      // Its schema's module loads here, with zod: see ../load-on-first-call.ts.
+      const { tokenResponseSchema } = await import('./token-response.js');
       const body = decodeBody(response.text, tokenResponseSchema, {
         operation: TOKEN_OPERATION,
         status: response.status,

@@ -2,28 +2,29 @@ import { HttpPool } from './http-pool.js';
 import { ApiError } from '../../wire/api-error.js';
 import { apiSecureContext } from '../trust.js';
 import { DEFAULT_STOP_GRACE_MS } from '../stop.js';
-import { agentAccessTokensApi, type AgentAccessTokensApi } from './agent-access-tokens.js';
-import { alertChannelsApi, type AlertChannelsApi } from './alert-channels.js';
+import type { AgentAccessTokensApi } from './agent-access-tokens.js';
+import type { AlertChannelsApi } from './alert-channels.js';
 import { TokenSource } from './auth.js';
 import { parseBaseUrl } from './base-url.js';
 import { SecHttp } from './http.js';
 import { Redactor } from './redactor.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import { Transport, type SecLogger } from './transport.js';
-import { userProfileApi, type UserProfileApi } from './user-profile.js';
-import { cloudAccountsApi, type CloudAccountsApi } from './cloud-accounts.js';
-import { containerRegistriesApi, type ContainerRegistriesApi } from './container-registries.js';
-import { alertProfilesApi, type AlertProfilesApi } from './alert-profiles.js';
-import { policiesApi, type PoliciesApi } from './policies.js';
-import { policyExceptionsApi, type PolicyExceptionsApi } from './policy-exceptions.js';
-import { queriesApi, type QueriesApi } from './queries.js';
-import { alertRulesApi, type AlertRulesApi } from './alert-rules.js';
-import { dataExportRulesApi, type DataExportRulesApi } from './data-export-rules.js';
-import { metricsApi, type MetricsApi } from './metrics.js';
-import { reportRulesApi, type ReportRulesApi } from './report-rules.js';
-import { resourceGroupsApi, type ResourceGroupsApi } from './resource-groups.js';
-import { teamMembersApi, type TeamMembersApi } from './team-members.js';
-import { vulnerabilityExceptionsApi, type VulnerabilityExceptionsApi } from './vulnerability-exceptions.js';
+import { loadOnFirstCall } from '../load-on-first-call.js';
+import type { UserProfileApi } from './user-profile.js';
+import type { CloudAccountsApi } from './cloud-accounts.js';
+import type { ContainerRegistriesApi } from './container-registries.js';
+import type { AlertProfilesApi } from './alert-profiles.js';
+import type { PoliciesApi } from './policies.js';
+import type { PolicyExceptionsApi } from './policy-exceptions.js';
+import type { QueriesApi } from './queries.js';
+import type { AlertRulesApi } from './alert-rules.js';
+import type { DataExportRulesApi } from './data-export-rules.js';
+import type { MetricsApi } from './metrics.js';
+import type { ReportRulesApi } from './report-rules.js';
+import type { ResourceGroupsApi } from './resource-groups.js';
+import type { TeamMembersApi } from './team-members.js';
+import type { VulnerabilityExceptionsApi } from './vulnerability-exceptions.js';
 
 export interface SecClientConfig {
   /** e.g. https://acme.sec-platform.example, or a loopback http:// URL (emulator). */
@@ -128,22 +129,30 @@ export function createSecClient(config: SecClientConfig): SecClient {
     accessTokens: { issue: (lifetimeSeconds, options = {}) => tokens.issue(lifetimeSeconds, options.signal) },
     account: config.account,
     organization: config.organization === true,
-    agentAccessTokens: agentAccessTokensApi(http),
-    alertChannels: alertChannelsApi(http),
-    userProfile: userProfileApi(http),
-    cloudAccounts: cloudAccountsApi(http),
-    containerRegistries: containerRegistriesApi(http),
-    alertProfiles: alertProfilesApi(http),
-    policies: policiesApi(http),
-    policyExceptions: policyExceptionsApi(http),
-    queries: queriesApi(http),
-    alertRules: alertRulesApi(http),
-    dataExportRules: dataExportRulesApi(http),
-    metrics: metricsApi(http, config.account, config.subaccount),
-    reportRules: reportRulesApi(http),
-    resourceGroups: resourceGroupsApi(http),
-    teamMembers: teamMembersApi(http),
-    vulnerabilityExceptions: vulnerabilityExceptionsApi(http),
+    agentAccessTokens: loadOnFirstCall(() =>
+      import('./agent-access-tokens.js').then((m) => m.agentAccessTokensApi(http)),
+    ),
+    alertChannels: loadOnFirstCall(() => import('./alert-channels.js').then((m) => m.alertChannelsApi(http))),
+    userProfile: loadOnFirstCall(() => import('./user-profile.js').then((m) => m.userProfileApi(http))),
+    cloudAccounts: loadOnFirstCall(() => import('./cloud-accounts.js').then((m) => m.cloudAccountsApi(http))),
+    containerRegistries: loadOnFirstCall(() =>
+      import('./container-registries.js').then((m) => m.containerRegistriesApi(http)),
+    ),
+    alertProfiles: loadOnFirstCall(() => import('./alert-profiles.js').then((m) => m.alertProfilesApi(http))),
+    policies: loadOnFirstCall(() => import('./policies.js').then((m) => m.policiesApi(http))),
+    policyExceptions: loadOnFirstCall(() => import('./policy-exceptions.js').then((m) => m.policyExceptionsApi(http))),
+    queries: loadOnFirstCall(() => import('./queries.js').then((m) => m.queriesApi(http))),
+    alertRules: loadOnFirstCall(() => import('./alert-rules.js').then((m) => m.alertRulesApi(http))),
+    dataExportRules: loadOnFirstCall(() => import('./data-export-rules.js').then((m) => m.dataExportRulesApi(http))),
+    metrics: loadOnFirstCall(() =>
+      import('./metrics.js').then((m) => m.metricsApi(http, config.account, config.subaccount)),
+    ),
+    reportRules: loadOnFirstCall(() => import('./report-rules.js').then((m) => m.reportRulesApi(http))),
+    resourceGroups: loadOnFirstCall(() => import('./resource-groups.js').then((m) => m.resourceGroupsApi(http))),
+    teamMembers: loadOnFirstCall(() => import('./team-members.js').then((m) => m.teamMembersApi(http))),
+    vulnerabilityExceptions: loadOnFirstCall(() =>
+      import('./vulnerability-exceptions.js').then((m) => m.vulnerabilityExceptionsApi(http)),
+    ),
     close: () => pool.close(),
   };
 }

@@ -76,9 +76,9 @@ export default provider<typeof schema.fields, SecClient>({
     // starts per command never do (README, "Benchmarks": handshake).
     const [{ resolveSecSettings }, { createSecClient }] = await Promise.all([
       import('./provider-config.js'),
-      import('../../clients/sec/index.js'),
+      import('../../clients/sec/client.js'),
     ]);
-    const s = resolveSecSettings(config, ctx.env, ctx.diags);
+    const s = await resolveSecSettings(config, ctx.env, ctx.diags);
     return createSecClient({
       ...s,
       userAgent: `terraform-provider-sec/${SEC_VERSION} (Terraform ${ctx.terraformVersion || 'unknown'})`,

@@ -67,3 +67,7 @@ export function booleanVariable(env: NodeJS.ProcessEnv, variable: string, attrib
     [attrStep(attribute)],
   );
 }
+
+/** The first of `values` that is set and not empty. */
+export const firstSet = (...values: (string | null | undefined)[]): string | undefined =>
+  values.find((v) => v !== undefined && v !== null && v !== '') ?? undefined;

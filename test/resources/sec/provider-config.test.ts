@@ -44,9 +44,9 @@ function home(profileToml?: string, mode = 0o600): string {
   return dir;
 }
 
-function failure(fn: () => unknown): DiagnosticError {
+async function failure(fn: () => Promise<unknown>): Promise<DiagnosticError> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     if (err instanceof DiagnosticError) return err;
     throw err;
@@ -55,8 +55,8 @@ function failure(fn: () => unknown): DiagnosticError {
 }
 
 describe('sec provider configuration', () => {
-  it('lets the provider block win over the environment, per setting', () => {
-    const s = resolveSecSettings(
+  it('lets the provider block win over the environment, per setting', async () => {
+    const s = await resolveSecSettings(
       { ...empty, account: 'blockacct', api_key: 'blockkey' },
       { SEC_ACCOUNT: 'envacct', SEC_API_KEY: 'envkey', SEC_API_SECRET: 'envsecret', HOME: home() },
       new Diagnostics(),
@@ -70,17 +70,17 @@ describe('sec provider configuration', () => {
     });
   });
 
-  it('does not read the profile when static credentials are complete', () => {
+  it('does not read the profile when static credentials are complete', async () => {
     const h = home('this is not toml');
-    const s = resolveSecSettings(empty, { SEC_ACCOUNT: 'a', SEC_API_TOKEN: 'tok', HOME: h }, new Diagnostics());
+    const s = await resolveSecSettings(empty, { SEC_ACCOUNT: 'a', SEC_API_TOKEN: 'tok', HOME: h }, new Diagnostics());
     expect(s).to.deep.include({ account: 'a', apiToken: 'tok' });
   });
 
-  it('fills what is missing from the named profile, and SEC_API_URL overrides the base URL', () => {
+  it('fills what is missing from the named profile, and SEC_API_URL overrides the base URL', async () => {
     const h = home(
       '[default]\naccount = "d"\n[prod]\naccount = "acme.eu"\napi_key = "k"\napi_secret = "s"\nsubaccount = "team"\n',
     );
-    const s = resolveSecSettings(
+    const s = await resolveSecSettings(
       { ...empty, profile: 'prod' },
       { HOME: h, SEC_API_URL: 'http://127.0.0.1:9' },
       new Diagnostics(),
@@ -94,50 +94,51 @@ describe('sec provider configuration', () => {
     });
   });
 
-  it('explains a missing named profile, and missing credentials with where they could come from', () => {
+  it('explains a missing named profile, and missing credentials with where they could come from', async () => {
     const noFile = home();
-    const named = failure(() => resolveSecSettings({ ...empty, profile: 'prod' }, { HOME: noFile }, new Diagnostics()));
+    const named = await failure(() =>
+      resolveSecSettings({ ...empty, profile: 'prod' }, { HOME: noFile }, new Diagnostics()),
+    );
     expect(named).to.deep.include({ summary: "Profile 'prod' not found", path: [{ attr: 'profile' }] });
     expect(named.detail).to.include(`The profile file ${join(noFile, '.sec.toml')} does not exist.`);
-    expect(
-      failure(() =>
-        resolveSecSettings(
-          { ...empty, profile: 'nope' },
-          { HOME: home('[default]\naccount = "a"\n') },
-          new Diagnostics(),
-        ),
-      ).summary,
-    ).to.equal("Profile 'nope' not found");
+    const otherProfile = await failure(() =>
+      resolveSecSettings(
+        { ...empty, profile: 'nope' },
+        { HOME: home('[default]\naccount = "a"\n') },
+        new Diagnostics(),
+      ),
+    );
+    expect(otherProfile.summary).to.equal("Profile 'nope' not found");
     const h = home('[default]\naccount = "a"\n');
-    const missing = failure(() => resolveSecSettings(empty, { HOME: h }, new Diagnostics()));
+    const missing = await failure(() => resolveSecSettings(empty, { HOME: h }, new Diagnostics()));
     expect(missing).to.deep.include({ summary: 'Missing credentials', path: [{ attr: 'api_key' }] });
     expect(missing.detail).to.equal(
       `Set \`api_key\` and \`api_secret\` (environment SEC_API_KEY and SEC_API_SECRET), or \`api_token\` (SEC_API_TOKEN), in the provider block or the environment, or in the [default] profile of ${join(h, '.sec.toml')}.`,
     );
   });
 
-  it('takes an unnamed [default] that is not in the file as empty, and says where the setting could go', () => {
+  it('takes an unnamed [default] that is not in the file as empty, and says where the setting could go', async () => {
     const h = home('[prod]\naccount = "p"\n');
-    const err = failure(() => resolveSecSettings({ ...empty, api_token: 'tok' }, { HOME: h }, new Diagnostics()));
+    const err = await failure(() => resolveSecSettings({ ...empty, api_token: 'tok' }, { HOME: h }, new Diagnostics()));
     expect(err).to.deep.include({ summary: 'Missing account', path: [{ attr: 'account' }] });
     expect(err.detail).to.equal(
       `Set \`account\` in the provider block or the SEC_ACCOUNT environment variable, or add a [default] profile that sets \`account\` to ${join(h, '.sec.toml')}.`,
     );
   });
 
-  it('an empty value in the provider block counts as unset, and a missing setting says the block has it empty', () => {
+  it('an empty value in the provider block counts as unset, and a missing setting says the block has it empty', async () => {
     const h = home();
     const block = { ...empty, account: '', api_token: 'tok' };
-    const settings = resolveSecSettings(block, { HOME: h, SEC_ACCOUNT: 'envacct' }, new Diagnostics());
+    const settings = await resolveSecSettings(block, { HOME: h, SEC_ACCOUNT: 'envacct' }, new Diagnostics());
     expect(settings).to.deep.include({ account: 'envacct' });
-    const err = failure(() => resolveSecSettings(block, { HOME: h }, new Diagnostics()));
+    const err = await failure(() => resolveSecSettings(block, { HOME: h }, new Diagnostics()));
     expect(err).to.deep.include({ summary: 'Missing account', path: [{ attr: 'account' }] });
     expect(err.detail).to.match(/^`account` is empty in the provider block\. Set `account` in the provider block or /);
   });
 
-  it('warns about a profile file other users can read', () => {
+  it('warns about a profile file other users can read', async () => {
     const diags = new Diagnostics();
-    resolveSecSettings(
+    await resolveSecSettings(
       empty,
       { HOME: home('[default]\naccount = "a"\napi_key = "k"\napi_secret = "s"\n', 0o644) },
       diags,
@@ -145,8 +146,8 @@ describe('sec provider configuration', () => {
     expect(diags.items.map((d) => d.summary)).to.deep.equal(['Profile file is readable by other users']);
   });
 
-  it('never puts a secret into its error messages', () => {
-    const err = failure(() =>
+  it('never puts a secret into its error messages', async () => {
+    const err = await failure(() =>
       resolveSecSettings({ ...empty, api_secret: 'TOP-SECRET-VALUE' }, { HOME: home() }, new Diagnostics()),
     );
     expect(`${err.summary} ${err.detail}`).to.not.include('TOP-SECRET-VALUE');
