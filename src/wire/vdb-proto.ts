@@ -8,20 +8,7 @@ import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { builtDescriptorPath, findProtoSourceDir } from '../proto-location.js';
 
-/** Full names of the services, as they appear in method paths. */
-export const VDB_SERVICES = {
-  cluster: 'vdb.cloud.cluster.v1.ClusterService',
-  databaseApiKeyV2: 'vdb.cloud.cluster.auth.v2.DatabaseApiKeyService',
-  databaseApiKeyV1: 'vdb.cloud.cluster.auth.v1.DatabaseApiKeyService',
-  backup: 'vdb.cloud.cluster.backup.v1.BackupService',
-  hybrid: 'vdb.cloud.hybrid.v1.HybridCloudService',
-  booking: 'vdb.cloud.booking.v1.BookingService',
-  platform: 'vdb.cloud.platform.v1.PlatformService',
-  iam: 'vdb.cloud.iam.v1.IAMService',
-  account: 'vdb.cloud.account.v1.AccountService',
-} as const;
-
-export type VdbServiceName = (typeof VDB_SERVICES)[keyof typeof VDB_SERVICES];
+export { VDB_SERVICES, type VdbServiceName } from './vdb-services.js';
 
 /** dist/proto/vdb-descriptor.json, written by scripts/build-proto.mjs. */
 export const VDB_DESCRIPTOR_PATH = builtDescriptorPath('vdb-descriptor.json');

@@ -1,6 +1,7 @@
 // API modules load on their first call (src/clients/load-on-first-call.ts): the mechanism itself, and,
-// in a fresh Node process that records every module it loads, that configuring the sec provider's
-// client loads neither zod nor an API module, and that a call loads its own API's module alone.
+// in a fresh Node process that records every module it loads, that making either provider's client
+// loads none of what only a call needs (zod and the API modules; grpc-js and protobufjs), and that a
+// call loads what it needs.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { loadOnFirstCall } from '../../src/clients/load-on-first-call.js';
@@ -79,27 +80,10 @@ describe('API modules loaded on their first call', () => {
 
   it('the sec client loads zod and an API module at that API’s first call, and no other API’s', function () {
     this.timeout(30_000);
-    const client = new URL('../../src/clients/sec/client.js', import.meta.url).href;
-    const settings = new URL('../../src/resources/sec/provider-config.js', import.meta.url).href;
-    // Every module URL the process loads reaches the main thread through the loader hook's port.
-    const hook = [
-      'let port;',
-      'export function initialize(data) { port = data.port; }',
-      'export async function load(url, context, next) { port.postMessage(url); return next(url, context); }',
-    ].join('\n');
-    const script = `
-      import { register } from 'node:module';
-      import { MessageChannel } from 'node:worker_threads';
-      import { createServer } from 'node:http';
-      import { setImmediate as turn } from 'node:timers/promises';
-      const { port1, port2 } = new MessageChannel();
-      const loaded = [];
-      port1.on('message', (url) => loaded.push(url));
-      port1.unref();
-      register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}), { data: { port: port2 }, transferList: [port2] });
-      const seen = async () => { await turn(); await turn(); return loaded.map((u) => u.replace(/^.*\\/(node_modules\\/[^/]+|src\\/)/, '$1')); };
-      const { resolveSecSettings } = await import(${JSON.stringify(settings)});
-      const { createSecClient } = await import(${JSON.stringify(client)});
+    const { configured, called, answer } = modulesLoaded(`
+      const { resolveSecSettings } = await import(${JSON.stringify(dist('src/resources/sec/provider-config.js'))});
+      const { createSecClient } = await import(${JSON.stringify(dist('src/clients/sec/client.js'))});
+      const { createServer } = await import('node:http');
       const server = createServer((request, response) => {
         response.writeHead(404, { 'content-type': 'application/json' });
         response.end('{"message":"no such channel"}');
@@ -108,29 +92,105 @@ describe('API modules loaded on their first call', () => {
       const env = { SEC_ACCOUNT: 'acme', SEC_API_TOKEN: 'tok', SEC_API_URL: 'http://127.0.0.1:' + server.address().port };
       const resolved = await resolveSecSettings({}, env, { warning() {} });
       const client = createSecClient({ ...resolved, userAgent: 'test' });
-      const configured = await seen();
+      await report('configured');
       const answer = await client.alertChannels.get('CHANNEL_1').then(() => 'answered', (e) => e.code);
-      const called = await seen();
+      await report('called', answer);
       await client.close();
       server.close();
-      // The loader hooks' thread keeps the process alive.
-      process.stdout.write(JSON.stringify({ configured, called, answer }), () => process.exit(0));
-    `;
-    const run = spawnSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', script], {
-      encoding: 'utf8',
-      timeout: 25_000,
-    });
-    expect(run.status, run.stderr).to.equal(0);
-    const { configured, called, answer } = JSON.parse(run.stdout) as Record<string, string[]> & { answer: string };
+    `);
     expect(answer).to.equal('not_found');
-    const zod = (urls: string[]) => urls.filter((u) => u.startsWith('node_modules/zod'));
     const apiModules = (urls: string[]) =>
       urls.filter((u) => /^src\/clients\/sec\/(alert-channels|cloud-accounts|policies|team-members)\.js$/.test(u));
     expect(configured, 'modules loaded to configure').to.include('src/clients/sec/client.js');
-    expect(zod(configured), 'zod loaded to configure').to.deep.equal([]);
+    expect(packages(configured), 'packages loaded to configure').to.not.include('zod');
     expect(apiModules(configured)).to.deep.equal([]);
     expect(configured, 'the profile reader, with credentials set').to.not.include('src/resources/sec/profile-file.js');
-    expect(zod(called), 'zod, at the first call').to.not.deep.equal([]);
+    expect(packages(called), 'packages loaded at the first call').to.include('zod');
     expect(apiModules(called)).to.deep.equal(['src/clients/sec/alert-channels.js']);
   });
+
+  it('the vdb client loads grpc-js and the API’s protobuf types at its first call', function () {
+    this.timeout(30_000);
+    const { configured, called, answer } = modulesLoaded(`
+      const { createVdbClient } = await import(${JSON.stringify(dist('src/clients/vdb/client.js'))});
+      const { createServer } = await import('node:net');
+      // A port that refuses connections: the call fails as unavailable, after loading what it needs.
+      const server = createServer();
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = server.address().port;
+      await new Promise((resolve) => server.close(resolve));
+      const client = createVdbClient({ apiUrl: 'http://127.0.0.1:' + port, apiKey: 'key', userAgent: 'test', retry: { maxAttempts: 1 } });
+      await report('configured');
+      const answer = await client.clusters.get({ accountId: 'account', clusterId: 'cluster' }).then(() => 'answered', (e) => e.code);
+      await report('called', answer);
+      client.close();
+    `);
+    expect(answer).to.equal('unavailable');
+    expect(configured, 'modules loaded to configure').to.include('src/clients/vdb/client.js');
+    expect(packages(configured), 'packages loaded to configure').to.deep.equal([]);
+    expect(configured).to.not.include('src/clients/vdb/transport.js');
+    expect(packages(called), 'packages loaded at the first call').to.include.members(['@grpc/grpc-js', 'protobufjs']);
+  });
 });
+
+/** A file of this build (tests run from dist/test). */
+const dist = (path: string) => new URL(`../../${path}`, import.meta.url).href;
+
+/** The packages among loaded module names. */
+const packages = (urls: string[]) => [
+  ...new Set(
+    urls
+      .filter((u) => u.startsWith('node_modules/'))
+      .map((u) =>
+        u
+          .split('/')
+          .slice(1, u.includes('/@') ? 3 : 2)
+          .join('/'),
+      ),
+  ),
+];
+
+/**
+ * Runs `body` (an async module body) in a fresh Node process that records every module it loads;
+ * `report(name, answer?)` in the body takes the modules loaded so far (under this build as
+ * `src/…`, packages as `node_modules/<package>/…`). Returns each report's list and the answer given.
+ */
+function modulesLoaded(body: string): Record<string, string[]> & { answer: string } {
+  // Every module URL the process loads reaches the main thread through the loader hook's port.
+  const hook = [
+    'let port;',
+    'export function initialize(data) { port = data.port; }',
+    'export async function load(url, context, next) { port.postMessage(url); return next(url, context); }',
+  ].join('\n');
+  const script = `
+    import { register } from 'node:module';
+    import { MessageChannel } from 'node:worker_threads';
+    import { setImmediate as turn } from 'node:timers/promises';
+    const { port1, port2 } = new MessageChannel();
+    const loaded = [];
+    port1.on('message', (url) => loaded.push(url));
+    port1.unref();
+    register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}), { data: { port: port2 }, transferList: [port2] });
+    const reports = {};
+    const report = async (name, answer) => {
+      await turn();
+      await turn();
+      reports[name] = [...loaded];
+      if (answer !== undefined) reports.answer = answer;
+    };
+    ${body}
+    // The loader hooks' thread keeps the process alive.
+    process.stdout.write(JSON.stringify(reports), () => process.exit(0));
+  `;
+  const run = spawnSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: 25_000,
+  });
+  expect(run.status, run.stderr).to.equal(0);
+  const reports = JSON.parse(run.stdout) as Record<string, string[]> & { answer: string };
+  const build = dist('');
+  const named = (url: string) =>
+    url.startsWith(build) ? url.slice(build.length) : url.replace(/^.*\/(node_modules\/)/, '$1');
+  for (const [name, urls] of Object.entries(reports)) if (Array.isArray(urls)) reports[name] = urls.map(named);
+  return reports;
+}

@@ -74,6 +74,9 @@ export interface VdbRetryPolicy {
   readonly maxDelayMs: number;
 }
 
+/** 8 attempts for the same reason as the sec client's (src/clients/sec/retry.ts); waits total about 18 s. */
+export const DEFAULT_RETRY_POLICY: VdbRetryPolicy = { maxAttempts: 8, baseDelayMs: 250, maxDelayMs: 5_000 };
+
 // ---------------------------------------------------------------------------------------------
 // Enums (value names; the arrays are in proto order, UNSPECIFIED first)
 

@@ -28,10 +28,13 @@ import type {
   VdbClient,
   VdbClientConfig,
 } from './api.js';
+import { DEFAULT_RETRY_POLICY } from './api.js';
 import type { Plain } from './codec.js';
 import { parseApiUrl } from './endpoint.js';
-import { VDB_SERVICES } from '../../wire/vdb-proto.js';
-import { DEFAULT_RETRY_POLICY, JWT_RBAC_METADATA, VdbTransport } from './transport.js';
+import { VDB_SERVICES } from '../../wire/vdb-services.js';
+import { loadOnFirstCall } from '../load-on-first-call.js';
+import { JWT_RBAC_METADATA } from './metadata.js';
+import type { VdbTransport } from './transport.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** A server that keeps returning page tokens is broken; stop rather than loop forever. */
@@ -45,7 +48,7 @@ export function createVdbClient(config: VdbClientConfig): VdbClient {
   if (config.apiKey.trim() === '') {
     throw new ApiError('the API key must not be empty', { code: 'invalid', operation: 'configure vdb client' });
   }
-  const transport = new VdbTransport({
+  const options = {
     endpoint: parseApiUrl(config.apiUrl),
     apiKey: config.apiKey,
     insecure: config.insecure ?? false,
@@ -54,8 +57,19 @@ export function createVdbClient(config: VdbClientConfig): VdbClient {
     retry: { ...DEFAULT_RETRY_POLICY, ...definedOnly(config.retry ?? {}) },
     logger: config.logger,
     stopGraceMs: config.stopGraceMs ?? DEFAULT_STOP_GRACE_MS,
+  };
+  // The channel (grpc-js, the API's protobuf types, the trusted roots) is made at the first call:
+  // most processes Terraform starts never call the platform (../load-on-first-call.ts).
+  let transport: VdbTransport | undefined;
+  let closed = false;
+  const connected = loadOnFirstCall<Pick<VdbTransport, 'unary'>>(async () => {
+    const { VdbTransport } = await import('./transport.js');
+    transport = new VdbTransport(options);
+    // Closed meanwhile: the transport refuses the call as a closed client does.
+    if (closed) transport.close();
+    return transport;
   });
-  const rpc = new Rpc(transport);
+  const rpc = new Rpc(connected);
   return {
     clusters: clustersApi(rpc),
     databaseApiKeys: databaseApiKeysApi(rpc),
@@ -67,7 +81,10 @@ export function createVdbClient(config: VdbClientConfig): VdbClient {
     platform: platformApi(rpc),
     iam: iamApi(rpc),
     accounts: accountsApi(rpc),
-    close: () => transport.close(),
+    close: () => {
+      closed = true;
+      transport?.close();
+    },
   };
 }
 
@@ -77,7 +94,7 @@ export function createVdbClient(config: VdbClientConfig): VdbClient {
 type Safety = 'read' | 'idempotent' | 'once';
 
 class Rpc {
-  constructor(private readonly transport: VdbTransport) {}
+  constructor(private readonly transport: Pick<VdbTransport, 'unary'>) {}
 
   call(
     service: string,

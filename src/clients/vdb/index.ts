@@ -11,5 +11,5 @@ export {
   protoToGoDuration,
 } from '../../wire/go-duration.js';
 export { formatTimestamp, parseTimestamp } from './time.js';
-export { JWT_RBAC_METADATA, TRACE_ID_METADATA } from './transport.js';
+export { JWT_RBAC_METADATA, TRACE_ID_METADATA } from './metadata.js';
 export { ApiError, isApiError, type ApiErrorCode } from '../../wire/api-error.js';

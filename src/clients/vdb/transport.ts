@@ -20,14 +20,7 @@ import type { VdbLogger, VdbRetryPolicy } from './api.js';
 import { CodecError, decodePlain, encodePlain, type Plain } from './codec.js';
 import type { VdbEndpoint } from './endpoint.js';
 import { vdbMethod } from '../../wire/vdb-proto.js';
-
-export const TRACE_ID_METADATA = 'vdb-trace-id';
-export const JWT_RBAC_METADATA = 'vdb-jwt-rbac';
-/** Trailing metadata of a RESOURCE_EXHAUSTED answer: seconds to wait before trying again. */
-export const RETRY_AFTER_METADATA = 'retry-after';
-
-/** 8 attempts for the same reason as the sec client's (src/clients/sec/retry.ts); waits total about 18 s. */
-export const DEFAULT_RETRY_POLICY: VdbRetryPolicy = { maxAttempts: 8, baseDelayMs: 250, maxDelayMs: 5_000 };
+import { RETRY_AFTER_METADATA, TRACE_ID_METADATA } from './metadata.js';
 
 /** Statuses after which a call that is safe to repeat is sent again. */
 const RETRYABLE = new Set<grpc.status>([grpc.status.UNAVAILABLE, grpc.status.RESOURCE_EXHAUSTED]);
