@@ -32,7 +32,8 @@ export interface ProfileLookup {
 /**
  * The profile `profile` / SEC_PROFILE names, else `default`. A missing file, or a missing [default],
  * just gives nothing (the missing settings are reported then, saying where they could come from);
- * a profile asked for by name (`profile`, from the provider block) must exist. A file that exists but cannot be read is an error.
+ * a profile asked for by name (`profile`, from the provider block) must exist. A file that exists but
+ * cannot be read is an error.
  */
 export function readProfile(profile: string | null, env: NodeJS.ProcessEnv, diags: Diagnostics): ProfileLookup {
   const named = firstSet(profile, env.SEC_PROFILE);
