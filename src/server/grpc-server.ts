@@ -313,9 +313,14 @@ function frame(message: Buffer): Buffer {
 export class GrpcServer {
   private readonly handlers = new Map<string, Handler>();
   private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
 
   constructor(private readonly options: GrpcServerOptions) {
-    const serve = (socket: Socket) => new Http2Connection(socket, (stream) => this.dispatch(stream));
+    const serve = (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+      return new Http2Connection(socket, (stream) => this.dispatch(stream));
+    };
     this.server = options.tls
       ? createTlsServer(
           {
@@ -361,6 +366,29 @@ export class GrpcServer {
 
   close(): void {
     this.server.close();
+  }
+
+  /**
+   * Resolves once the connections have handed the kernel what they queued, this turn's answers
+   * included (a connection writes in a promise reaction, which has run by the next macrotask), or
+   * after `limitMs`, whichever is first: a client that stops reading cannot hold the caller.
+   */
+  written(limitMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, limitMs);
+      setImmediate(() => {
+        const pending = [...this.sockets].filter((socket) => !socket.destroyed && socket.writableLength > 0);
+        const drained = (socket: Socket) =>
+          new Promise<void>((done) => {
+            socket.once('drain', done);
+            socket.once('close', done);
+          });
+        void Promise.all(pending.map(drained)).then(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    });
   }
 
   private dispatch(stream: ServerStream): void {

@@ -63,7 +63,12 @@ export interface ProviderMainOptions {
 
 /** grpc-js limits: Terraform sends whole states/plans as single messages (§1.5). */
 const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
-const SHUTDOWN_EXIT_DELAY_MS = 10;
+/**
+ * After the host's Shutdown the process exits once its answer is written, waiting at most this long
+ * for a client that does not read. go-plugin's client waits for the exit (up to 2 s) before it goes
+ * on, so every millisecond here is on Terraform's path, once per provider process.
+ */
+const SHUTDOWN_WRITE_LIMIT_MS = 250;
 /**
  * What `beforeExit` may take after the host's Shutdown: go-plugin's client waits 2 s for the process
  * to exit before it kills it.
@@ -258,9 +263,11 @@ function buildServer(
   const shutdown = goPluginCodecs.serviceCodecs(SERVICE_NAMES.controller).get('Shutdown')!;
   server.unary(shutdown.path, shutdown.request, shutdown.response, () => {
     log.info('shutdown requested by the plugin host');
-    // Answer first (the answer is written before this timer fires), then exit promptly (§1.7).
-    // A debug server outlives its clients.
-    if (!debug) void exitAfter(service, log).then(() => setTimeout(() => process.exit(0), SHUTDOWN_EXIT_DELAY_MS));
+    // Answer first, then exit as soon as the answer is written (§1.7). A debug server outlives its clients.
+    if (!debug)
+      void exitAfter(service, log)
+        .then(() => server.written(SHUTDOWN_WRITE_LIMIT_MS))
+        .then(() => process.exit(0));
     return {};
   });
   // We never write to stdout/stderr for the host to mirror: hold the stream open, send nothing.

@@ -137,6 +137,22 @@ describe('running provider (echo fixture over mTLS)', function () {
   });
 });
 
+describe('provider shutdown (echo fixture over mTLS)', function () {
+  this.timeout(30_000);
+
+  it('answers GRPCController/Shutdown before it exits, with code 0', async () => {
+    const p = await launchProvider(echoExecutable());
+    try {
+      // go-plugin's client counts the exit as graceful only when this answer arrives.
+      await p.shutdownRpc();
+      const exit = await p.exited;
+      expect(exit).to.include({ exitCode: 0, signal: null });
+    } finally {
+      if (isAlive(p.pid)) await p.shutdown();
+    }
+  });
+});
+
 /** Status code that ends a server-streaming call. */
 function streamStatus(stream: grpc.ClientReadableStream<any>): Promise<number> {
   return new Promise((resolve) => {
