@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// Generates static protobuf code for the plugin protocol's messages with protobufjs-cli (pbjs), in two
-// modules, each with its services' methods listed beside its messages:
+// Generates the plugin protocol's message codecs (scripts/proto-codegen.mjs: one encoder and one decoder
+// per message, over src/server/protobuf-wire.ts), in two modules, each with its services' methods
+// listed beside its messages:
 //   dist/src/server/go-plugin-messages.js  go-plugin's own services (GRPCController, GRPCStdio,
 //                                          GRPCBroker) and grpc.health.v1, which every provider
 //                                          process serves from its first call;
 //   dist/src/server/tfplugin6-messages.js  tfplugin6, which only a process that serves the provider's
 //                                          RPCs needs (the executables load it in a second bundle,
 //                                          scripts/bundle.mjs).
-// src/server/proto.ts reads both (their declaration is src/server/generated-messages.d.ts).
+// src/server/proto.ts reads both (their declarations are src/server/*-messages.d.ts).
 // Start-up latency matters, since Terraform launches a provider several times per command
 // (protocol.md §2.5): generated code is part of the bundle and compiled ahead by V8's code cache,
 // where protobufjs' reflection would parse a descriptor at start-up and generate every encoder at
@@ -21,17 +22,15 @@ import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
-import { pbjs } from 'protobufjs-cli';
+import { codecModule } from './proto-codegen.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const protoDir = join(repoRoot, 'proto');
 
-// Together they must match PROTO_FILES in src/server/proto.ts. Each module has its own protobufjs
-// root (pbjs --root), so that loading both into one process merges nothing.
+// Together they must match PROTO_FILES in src/server/proto.ts.
 const MODULES = [
   {
     out: 'go-plugin-messages.js',
-    root: 'goPlugin',
     files: [
       'plugin/grpc_controller.proto',
       'plugin/grpc_stdio.proto',
@@ -39,10 +38,10 @@ const MODULES = [
       'grpc/health/v1/health.proto',
     ],
   },
-  { out: 'tfplugin6-messages.js', root: 'tfplugin6', files: ['tfplugin6.proto'] },
+  { out: 'tfplugin6-messages.js', files: ['tfplugin6.proto'] },
 ];
 
-for (const { out, root: rootName, files } of MODULES) {
+for (const { out, files } of MODULES) {
   const root = new protobuf.Root();
   // google/protobuf/{timestamp,empty}.proto come from protobufjs' bundled copies.
   root.loadSync(
@@ -51,28 +50,6 @@ for (const { out, root: rootName, files } of MODULES) {
   );
   root.resolveAll();
 
-  // Static codecs: plain-object conversion (fromObject/toObject), encode and decode; nothing else.
-  const staticArgs = [
-    '--target',
-    'static-module',
-    '--wrap',
-    'es6',
-    '--root',
-    rootName,
-    '--keep-case',
-    '--no-create',
-    '--no-verify',
-    '--no-delimited',
-    '--no-typeurl',
-    '--no-service',
-    '--no-comments',
-    '--path',
-    protoDir,
-    ...files.map((f) => join(protoDir, f)),
-  ];
-  const staticCode = await new Promise((resolvePromise, reject) =>
-    pbjs.main(staticArgs, (err, output) => (err ? reject(err) : resolvePromise(output))),
-  );
   const services = Object.fromEntries(
     collectServices(root).map((service) => [
       service.fullName.slice(1),
@@ -87,7 +64,7 @@ for (const { out, root: rootName, files } of MODULES) {
   );
   const messagesOut = join(repoRoot, 'dist', 'src', 'server', out);
   mkdirSync(dirname(messagesOut), { recursive: true });
-  writeFileSync(`${messagesOut}.tmp`, `${staticCode}\nexport const services = ${JSON.stringify(services, null, 1)};\n`);
+  writeFileSync(`${messagesOut}.tmp`, codecModule(root, { sources: files, services }));
   renameSync(`${messagesOut}.tmp`, messagesOut);
   process.stderr.write(`build-proto: wrote ${messagesOut}\n`);
 }

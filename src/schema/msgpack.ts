@@ -559,7 +559,7 @@ class MsgpackReader {
   ) {
     this.pos = start;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    // protobufjs hands DynamicValue bytes over as Buffers already.
+    // The protobuf codecs hand DynamicValue bytes over as Buffers already.
     this.buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 

@@ -1,41 +1,30 @@
-// Codecs over the generated protobuf messages (scripts/build-proto.mjs), for the server and the
-// test client's grpc-js service definitions (./proto.ts).
+// Codecs over the generated message codecs (scripts/build-proto.mjs, scripts/proto-codegen.mjs), for
+// the server and the test client's grpc-js service definitions (./proto.ts).
 //
-// Messages cross this boundary as plain objects: snake_case field names as in
-// the .proto, bytes as Buffer, enums as numbers, int64 as JS numbers, every
-// field present on decode (unset sub-messages are null, repeated [], maps {}),
-// oneof members present only when set (plus a virtual property naming the
-// member, e.g. `selector: 'attribute_name'`); proto3 `optional` fields are
-// absent unless set. On encode, plain objects go
-// through Type.fromObject: enum names or numbers, Buffer/Uint8Array for bytes
-// (a *string* in a bytes field is read as base64), null/undefined = unset.
-import type { IConversionOptions } from 'protobufjs';
-import type { MessageNamespace, MethodEntry, StaticMessageType } from './tfplugin6-messages.js';
+// Messages cross this boundary as plain objects, in protobufjs' conversion rules (the codecs were
+// protobufjs' static code before, and a test holds them to its reflection over the .proto sources):
+// snake_case field names as in the .proto, bytes as Buffer, enums as numbers, int64 as JS numbers,
+// every field present on decode (unset sub-messages are null, repeated [], maps {}), oneof members
+// present only when set (plus a virtual property naming the member, e.g. `selector:
+// 'attribute_name'`); proto3 `optional` fields are absent unless set. On encode: enum names or
+// numbers, Buffer/Uint8Array for bytes (a *string* in a bytes field is read as base64),
+// null/undefined = unset.
+import type { MessageCodec, MethodEntry } from './tfplugin6-messages.js';
 
-export type { StaticMessageType as MessageType, MethodEntry } from './tfplugin6-messages.js';
+export type { MessageCodec as MessageType, MethodEntry } from './tfplugin6-messages.js';
 
-/** One generated module: its messages by proto name, and its services' methods. */
+/** One generated module: its messages by full proto name, and its services' methods. */
 export interface GeneratedMessages {
-  readonly root: MessageNamespace;
+  readonly messages: Readonly<Record<string, MessageCodec>>;
   readonly services: Readonly<Record<string, MethodEntry[]>>;
 }
 
-/** Decoding options (bytes stay Buffers: protobufjs' default under Node). */
-export const TO_OBJECT_OPTIONS: IConversionOptions = {
-  defaults: true,
-  longs: Number,
-  enums: Number,
-  oneofs: true,
-};
-
-export function encodeMessage(type: StaticMessageType, value: unknown): Buffer {
-  const message = type.fromObject((value ?? {}) as Record<string, unknown>);
-  const bytes = type.encode(message).finish();
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+export function encodeMessage(type: MessageCodec, value: unknown): Buffer {
+  return type.encode(value);
 }
 
-export function decodeMessage(type: StaticMessageType, bytes: Uint8Array): any {
-  return type.toObject(type.decode(bytes), TO_OBJECT_OPTIONS);
+export function decodeMessage(type: MessageCodec, bytes: Uint8Array): any {
+  return type.decode(bytes);
 }
 
 /**
@@ -58,15 +47,15 @@ export interface MethodCodecs {
 
 /** Message types and service codecs of one or more generated modules. */
 export class ProtoCodecs {
-  private readonly typesByName = new Map<string, StaticMessageType>();
+  private readonly typesByName = new Map<string, MessageCodec>();
 
   constructor(private readonly generated: readonly GeneratedMessages[]) {}
 
   /** A message type by full name, e.g. `tfplugin6.GetProviderSchema.Response`. */
-  messageType(fullName: string): StaticMessageType {
+  messageType(fullName: string): MessageCodec {
     let type = this.typesByName.get(fullName);
     if (!type) {
-      type = this.generated.map(({ root }) => lookUp(root, fullName)).find((found) => found !== undefined);
+      type = this.generated.find(({ messages }) => Object.hasOwn(messages, fullName))?.messages[fullName];
       if (!type) throw new Error(`no message type ${fullName}`);
       this.typesByName.set(fullName, type);
     }
@@ -91,24 +80,13 @@ export class ProtoCodecs {
         path: `/${serviceName}/${method.name}`,
         requestStream: method.requestStream,
         responseStream: method.responseStream,
-        request: { decode: (bytes) => decodeMessage(request, bytes), encode: (value) => encodeMessage(request, value) },
+        request,
         response: {
-          decode: (bytes) => decodeMessage(response, bytes),
-          encode: (value) => (value instanceof PreEncoded ? value.bytes : encodeMessage(response, value)),
+          decode: (bytes) => response.decode(bytes),
+          encode: (value) => (value instanceof PreEncoded ? value.bytes : response.encode(value)),
         },
       });
     }
     return out;
   }
-}
-
-function lookUp(root: MessageNamespace, fullName: string): StaticMessageType | undefined {
-  let node: Partial<StaticMessageType> & Record<string, any> = root;
-  for (const part of fullName.split('.')) {
-    node = Object.hasOwn(node, part) ? node[part] : undefined;
-    if (node === undefined) return undefined;
-  }
-  return typeof node.decode === 'function' && typeof node.fromObject === 'function'
-    ? (node as StaticMessageType)
-    : undefined;
 }

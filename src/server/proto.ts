@@ -3,8 +3,8 @@
 // grpc-js service definitions (src/tfclient). The plain-object form of messages is described in
 // ./codecs.ts; the names of services and RPCs are in ./rpcs.ts (re-exported here).
 import type { MethodDefinition, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
-import goPlugin, { services as goPluginServices } from './go-plugin-messages.js';
-import tfplugin6, { services as tfplugin6Services } from './tfplugin6-messages.js';
+import { messages as goPluginMessages, services as goPluginServices } from './go-plugin-messages.js';
+import { messages as tfplugin6Messages, services as tfplugin6Services } from './tfplugin6-messages.js';
 import {
   ProtoCodecs,
   decodeMessage,
@@ -17,7 +17,6 @@ import {
 export { PROVIDER_RPC_NAMES, SERVICE_NAMES, STREAMING_RPC_NAMES, type RpcName } from './rpcs.js';
 export {
   PreEncoded,
-  TO_OBJECT_OPTIONS,
   decodeMessage,
   encodeMessage,
   type MessageType,
@@ -35,8 +34,8 @@ export const PROTO_FILES = [
 ];
 
 const codecs = new ProtoCodecs([
-  { root: tfplugin6, services: tfplugin6Services },
-  { root: goPlugin, services: goPluginServices },
+  { messages: tfplugin6Messages, services: tfplugin6Services },
+  { messages: goPluginMessages, services: goPluginServices },
 ]);
 
 /** A message type by full name, e.g. `tfplugin6.GetProviderSchema.Response`. */

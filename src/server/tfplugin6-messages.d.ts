@@ -1,19 +1,13 @@
-// Declaration of dist/src/server/tfplugin6-messages.js, which scripts/build-proto.mjs generates with
-// protobufjs-cli: static code for every message of tfplugin6.proto. Its twin for go-plugin's own
-// services is ./go-plugin-messages.d.ts.
-import type { IConversionOptions, Writer } from 'protobufjs';
+// Declaration of dist/src/server/tfplugin6-messages.js, which scripts/build-proto.mjs generates
+// (scripts/proto-codegen.mjs): an encoder and a decoder for every message of tfplugin6.proto. Its twin
+// for go-plugin's own services is ./go-plugin-messages.d.ts.
 
-/** One generated message class, used through its static conversion and wire functions. */
-export interface StaticMessageType {
-  fromObject(object: Record<string, unknown>): object;
-  toObject(message: object, options?: IConversionOptions): any;
-  encode(message: object): Writer;
-  decode(bytes: Uint8Array): object;
-}
-
-/** Nested namespaces and messages by proto name, e.g. `tfplugin6.GetProviderSchema.Response`. */
-export interface MessageNamespace {
-  [name: string]: MessageNamespace & Partial<StaticMessageType>;
+/** One message's codec, in the plain-object form of ./codecs.ts. */
+export interface MessageCodec {
+  /** The message's bytes, from its plain object (protobufjs' fromObject rules). */
+  encode(value: unknown): Buffer;
+  /** The plain object of the message's bytes (protobufjs' toObject rules, defaults filled). */
+  decode(bytes: Uint8Array): any;
 }
 
 export interface MethodEntry {
@@ -25,7 +19,7 @@ export interface MethodEntry {
   responseStream: boolean;
 }
 
-declare const root: MessageNamespace;
-export default root;
+/** Each message's codec by full proto name, e.g. `tfplugin6.GetProviderSchema.Response`. */
+export declare const messages: Readonly<Record<string, MessageCodec>>;
 /** Each service's methods, by full service name (e.g. `tfplugin6.Provider`), in proto order. */
 export declare const services: Record<string, MethodEntry[]>;
