@@ -45,7 +45,67 @@ export type JSONNode = null | boolean | string | JSONNumberText | JSONNode[] | J
  * Nesting is bounded by MAX_VALUE_DEPTH; errors are ValueDecodeErrors with an empty path.
  */
 export function parseJSONText(text: string): JSONNode {
+  return treeOfJSONParse(text) ?? parseJSONTextExactly(text);
+}
+
+/** parseJSONText by the tokenizer alone, a character at a time, whatever the text. */
+export function parseJSONTextExactly(text: string): JSONNode {
   return new JSONTokenizer(text).parseDocument();
+}
+
+/**
+ * What JSON.parse would read differently from the tokenizer: a \u escape (it keeps a lone surrogate,
+ * which cty reads as U+FFFD), an integer-like key (objects list those first, not in document order),
+ * and, outside strings, a number it could round (a fraction, an exponent, 16 digits or more) or whose
+ * sign it keeps (-0).
+ */
+const UNICODE_ESCAPE = '\\u';
+const INTEGER_KEY = /"(?:0|[1-9]\d*)"\s*:/;
+const STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
+const INEXACT_NUMBER = /\d[.eE]|\d{16}|-0(?![\d.eE])/;
+
+/**
+ * The tree of `text` by JSON.parse, which does in native code what the tokenizer does a character at
+ * a time (UpgradeResourceState reads every stored state this way), for the texts it reads exactly as
+ * the tokenizer would; otherwise undefined. Duplicate members leave the last alone, as cty keeps it,
+ * so a member shadowed by a later one is not checked against the type.
+ */
+function treeOfJSONParse(text: string): JSONNode | undefined {
+  if (
+    text.includes(UNICODE_ESCAPE) ||
+    INTEGER_KEY.test(text) ||
+    INEXACT_NUMBER.test(text.replace(STRING_LITERAL, '""')) ||
+    containersIn(text) > MAX_VALUE_DEPTH
+  )
+    return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined; // The tokenizer says where and why.
+  }
+  return nodeOf(parsed);
+}
+
+/** How many '{' and '[' the text holds (within strings too): a bound on its nesting. */
+function containersIn(text: string): number {
+  let count = 0;
+  for (const opener of ['{', '[']) {
+    for (let at = text.indexOf(opener); at >= 0; at = text.indexOf(opener, at + 1)) count++;
+  }
+  return count;
+}
+
+/** JSON.parse's value as the tokenizer's tree; its numbers are integers written with 15 digits or fewer. */
+function nodeOf(value: unknown): JSONNode {
+  if (typeof value === 'number') return new JSONNumberText(String(value));
+  if (Array.isArray(value)) return value.map(nodeOf);
+  if (value !== null && typeof value === 'object') {
+    const members: [string, JSONNode][] = [];
+    for (const key of Object.keys(value)) members.push([key, nodeOf((value as Record<string, unknown>)[key])]);
+    return new JSONObjectNode(members);
+  }
+  return value as JSONNode;
 }
 
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
@@ -381,7 +441,9 @@ class JSONValueReader {
     depth: number,
   ): ObjectValue {
     const out: ObjectValue = {};
-    for (const [key, member] of node.members) {
+    const members = node.members;
+    for (let i = 0; i < members.length; i++) {
+      const [key, member] = members[i]!;
       if (!Object.hasOwn(type.attributes, key)) {
         if (this.opts.dropUnknownAttributes) continue;
         this.fail(path, `unsupported attribute ${JSON.stringify(key)}`);
@@ -440,11 +502,11 @@ function setOwn(o: ObjectValue, key: string, v: Value): void {
   else o[key] = v;
 }
 
+/** Characters from U+0300 on: below it every string is already NFC. */
+const MAY_NEED_NFC = /[\u0300-\uffff]/;
+
 function nfc(s: string): string {
-  for (let i = 0; i < s.length; i++) {
-    if (s.charCodeAt(i) >= 0x300) return s.normalize('NFC');
-  }
-  return s;
+  return MAY_NEED_NFC.test(s) ? s.normalize('NFC') : s;
 }
 
 // =============================================================================================

@@ -157,10 +157,13 @@ function encodeMap(w: ByteWriter, elementType: CtyType, m: ObjectValue, depth: n
 function encodeObject(w: ByteWriter, type: Extract<CtyType, { kind: 'object' }>, o: ObjectValue, depth: number): void {
   const names = sortedAttributeNames(type);
   if (Object.keys(o).length !== names.length) throw new NonConforming('object attributes do not match the type');
+  // Each name's msgpack bytes are made once per type, as the decoder matches them (encodedNames).
+  const encoded = encodedNames(names);
   w.mapHeader(names.length);
-  for (const name of names) {
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
     if (!Object.hasOwn(o, name)) throw new NonConforming(`attribute ${JSON.stringify(name)} is required`);
-    w.str(name);
+    w.bytes(encoded[i]!);
     encodeValue(w, type.attributes[name]!, o[name]!, depth + 1);
   }
 }
@@ -427,7 +430,9 @@ class ByteWriter {
   }
 
   str(s: string): void {
-    const len = s.length < 64 && isAscii(s) ? s.length : Buffer.byteLength(s, 'utf8');
+    // Short ASCII, the usual string, is copied in one pass behind a fixstr header.
+    if (s.length < 32 && this.fixAscii(s)) return;
+    const len = Buffer.byteLength(s, 'utf8');
     if (len < 32) this.u8(0xa0 | len);
     else if (len <= 0xff) {
       this.u8(0xd9);
@@ -435,6 +440,22 @@ class ByteWriter {
     } else if (len <= 0xffff) this.u8u16(0xda, len);
     else this.u8u32(0xdb, len);
     this.utf8(s, len);
+  }
+
+  /** Writes `s` as a fixstr if it is ASCII (and shorter than 32); false, with nothing written, if not. */
+  private fixAscii(s: string): boolean {
+    const length = s.length;
+    this.ensure(1 + length);
+    const buf = this.buf;
+    const at = this.pos;
+    for (let i = 0; i < length; i++) {
+      const c = s.charCodeAt(i);
+      if (c > 0x7f) return false;
+      buf[at + 1 + i] = c;
+    }
+    buf[at] = 0xa0 | length;
+    this.pos = at + 1 + length;
+    return true;
   }
 
   bin(b: Uint8Array): void {
@@ -474,11 +495,7 @@ class ByteWriter {
 
   private utf8(s: string, byteLength: number): void {
     this.ensure(byteLength);
-    if (byteLength === s.length) {
-      for (let i = 0; i < s.length; i++) this.buf[this.pos + i] = s.charCodeAt(i);
-    } else {
-      new TextEncoder().encodeInto(s, this.buf.subarray(this.pos, this.pos + byteLength));
-    }
+    UTF8_ENCODER.encodeInto(s, this.buf.subarray(this.pos, this.pos + byteLength));
     this.pos += byteLength;
   }
 }
@@ -499,10 +516,7 @@ const FIXEXT_CODES = new Map([
   [16, 0xd8],
 ]);
 
-function isAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
+const UTF8_ENCODER = new TextEncoder();
 
 // =============================================================================================
 // Decoding

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import {
   BOOL,
   DYNAMIC,
@@ -12,7 +13,14 @@ import {
   type CtyType,
 } from '../../src/schema/cty-type.js';
 import { Decimal, DynamicValue, Unknown, UNKNOWN, type Value } from '../../src/schema/value.js';
-import { decodeJSON, encodeJSON, JSONNumberText, JSONObjectNode, parseJSONText } from '../../src/schema/json.js';
+import {
+  decodeJSON,
+  encodeJSON,
+  JSONNumberText,
+  JSONObjectNode,
+  parseJSONText,
+  parseJSONTextExactly,
+} from '../../src/schema/json.js';
 import { MAX_VALUE_DEPTH, ValueDecodeError } from '../../src/schema/msgpack.js';
 import { valueEquals } from '../../src/schema/value-ops.js';
 
@@ -256,6 +264,35 @@ describe('json.ts', () => {
       let deep: CtyType = NUMBER;
       for (let i = 0; i < MAX_VALUE_DEPTH; i++) deep = listOf(deep);
       expect(decodeJSON(deep, `${'['.repeat(MAX_VALUE_DEPTH)}1${']'.repeat(MAX_VALUE_DEPTH)}`)).to.be.an('array');
+    });
+
+    it('reads through JSON.parse only what it reads exactly as the tokenizer does', () => {
+      // Arbitrary documents, and documents whose numbers JSON.parse could round or sign.
+      const awkwardNumber = fc.constantFrom('0.1', '1e5', '-0', '12345678901234567890', '1.0', '2E-3', '-0.0');
+      const withAwkwardNumbers = fc
+        .tuple(fc.json(), awkwardNumber)
+        .map(([doc, n]) => `{"x": [${doc}, ${n}], "t": "09:12:30.506Z"}`);
+      fc.assert(
+        fc.property(fc.oneof(fc.json(), fc.json({ noUnicodeString: false }), withAwkwardNumbers), (text) => {
+          expect(parseJSONText(text)).to.deep.equal(parseJSONTextExactly(text));
+        }),
+        { numRuns: 500 },
+      );
+      // Each reason to leave JSON.parse aside, with the value the tokenizer gives.
+      const cases: [string, unknown][] = [
+        ['{"s":"\\ud800"}', ['s', '\ufffd']],
+        ['{"2":1,"1":2}', ['2', '1']],
+        ['{"n":123456789012345678}', ['n', '123456789012345678']],
+        ['{"n":-0}', ['n', '-0']],
+        ['{"n":1.10}', ['n', '1.10']],
+      ];
+      for (const [text, [key, expected]] of cases as [string, [string, string]][]) {
+        const tree = parseJSONText(text) as JSONObjectNode;
+        expect(tree.members[0]![0], text).to.equal(key);
+        const first = tree.members[0]![1];
+        expect(first instanceof JSONNumberText ? first.text : first, text).to.equal(expected);
+      }
+      expect(decodeJSON(objectOf({ s: STRING }), '{"s":"\\ud800"}')).to.deep.equal({ s: '\ufffd' });
     });
 
     it('parseJSONText keeps number text and duplicate members', () => {
