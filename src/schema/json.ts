@@ -13,6 +13,7 @@ import {
   conformanceError,
   dedupeSetElements,
   isPlainObject,
+  nfc,
   normalizeSet,
   sortedAttributeNames,
 } from './value-ops.js';
@@ -500,13 +501,6 @@ function setOwn(o: ObjectValue, key: string, v: Value): void {
   if (key === '__proto__')
     Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
   else o[key] = v;
-}
-
-/** Characters from U+0300 on: below it every string is already NFC. */
-const MAY_NEED_NFC = /[\u0300-\uffff]/;
-
-function nfc(s: string): string {
-  return MAY_NEED_NFC.test(s) ? s.normalize('NFC') : s;
 }
 
 // =============================================================================================

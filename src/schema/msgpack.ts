@@ -25,6 +25,7 @@ import {
   dedupeSetElements,
   normalizeSet,
   sortedAttributeNames,
+  nfc,
 } from './value-ops.js';
 
 /** Deepest container nesting accepted by the decoders (and produced by the encoders). */
@@ -659,7 +660,7 @@ class MsgpackReader {
   private decodeString(): string {
     const len = this.strLength();
     if (len < 0) this.fail('string is required');
-    return nfc(this.utf8(len));
+    return this.text(len);
   }
 
   /** protocol.md §3.2: ints of any width, float32/64, or a decimal string. */
@@ -775,6 +776,15 @@ class MsgpackReader {
     this.pos += header;
     this.need(len);
     return len;
+  }
+
+  /**
+   * A string's `len` bytes as cty holds text: NFC, which ASCII (the usual text) is already. Valid
+   * UTF-8 decodes to as many UTF-16 units as it has bytes only when every byte is ASCII.
+   */
+  private text(len: number): string {
+    const s = this.utf8(len);
+    return s.length === len ? s : nfc(s);
   }
 
   /** Decodes `len` bytes of strict UTF-8 (invalid sequences are errors, a BOM is kept). */
@@ -1033,7 +1043,7 @@ class MsgpackReader {
     const code = this.peek();
     if (!((code >= 0xa0 && code <= 0xbf) || code === 0xd9 || code === 0xda || code === 0xdb))
       this.fail('string prefix refinement is not string');
-    return nfc(this.utf8(this.strLength()));
+    return this.text(this.strLength());
   }
 
   readLength(): number {
@@ -1211,9 +1221,3 @@ function setOwn(o: ObjectValue, key: string, v: Value): void {
 }
 
 /** cty strings are NFC (cty.StringVal normalizes); ASCII needs no work. */
-function nfc(s: string): string {
-  for (let i = 0; i < s.length; i++) {
-    if (s.charCodeAt(i) >= 0x300) return s.normalize('NFC');
-  }
-  return s;
-}

@@ -45,6 +45,14 @@ const utf8Rank = (unit: number): number => (unit < 0xd800 ? unit : unit >= 0xe00
 const sortedKeysCache = new WeakMap<object, readonly string[]>();
 
 /** Attribute names of an object type in bytewise order (cached per type object). */
+/** Characters from U+0300 on: below it every string is already NFC. */
+const MAY_NEED_NFC = /[\u0300-\uffff]/;
+
+/** Text as cty holds it (cty.StringVal): normalized to NFC. */
+export function nfc(s: string): string {
+  return MAY_NEED_NFC.test(s) ? s.normalize('NFC') : s;
+}
+
 export function sortedAttributeNames(type: Extract<CtyType, { kind: 'object' }>): readonly string[] {
   let names = sortedKeysCache.get(type.attributes);
   if (!names) {
