@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Bundles each provider executable into two CommonJS files: its start-up part
-// (dist/bundle/terraform-provider-<name>.cjs: the go-plugin server and the schema answers) and its
-// service (terraform-provider-<name>-service.cjs: the tfplugin6 codecs, the engine, the resources and
-// the API clients), which the first call that needs it loads. Each has V8's code cache beside it
+// Bundles each provider executable into three CommonJS files: its start-up part
+// (dist/bundle/terraform-provider-<name>.cjs: the go-plugin server and the schema answers), its
+// service (terraform-provider-<name>-service.cjs: the tfplugin6 codecs, the engine and the resources),
+// which the first call that needs it loads, and its client (terraform-provider-<name>-client.cjs:
+// the API client and its libraries, zod or grpc-js), which configuring the provider loads: the
+// processes that validate or plan creates never do. Each has V8's code cache beside it
 // (….cjs.cache), so that start-up neither resolves hundreds of modules nor compiles megabytes of
 // JavaScript. Terraform starts a provider three to five times per command, so this is paid often, and
 // one of those processes only shakes hands and asks for the schema: it reads the first file alone
@@ -155,10 +157,16 @@ const englishZodLocalesOnly = {
   },
 };
 
-/** One bundle of a provider executable, written with its build id; returns esbuild's metafile. */
-async function bundleProviderPart(entry, outfile, plugins) {
+/**
+ * One bundle of a provider executable, written with its build id; returns esbuild's metafile.
+ * `entry`: a module of dist/src/providers, or the text of a module (`{ contents }`) resolved there.
+ */
+async function bundleProviderPart(entry, outfile, plugins, { write = true } = {}) {
+  const providersDir = join(repoRoot, 'dist', 'src', 'providers');
   const result = await build({
-    entryPoints: [join(repoRoot, 'dist', 'src', 'providers', entry)],
+    ...(typeof entry === 'string'
+      ? { entryPoints: [join(providersDir, entry)] }
+      : { stdin: { contents: entry.contents, resolveDir: providersDir, sourcefile: entry.name, loader: 'js' } }),
     outfile,
     bundle: true,
     platform: 'node',
@@ -185,6 +193,7 @@ async function bundleProviderPart(entry, outfile, plugins) {
     mainFields: ['module', 'main'],
   });
   if (result.errors.length > 0) process.exit(1);
+  if (!write) return result.metafile;
   for (const output of result.outputFiles) {
     const contents = output.path === outfile ? withBuildId(output.contents) : output.contents;
     writeFileSync(`${output.path}.tmp`, contents);
@@ -193,19 +202,118 @@ async function bundleProviderPart(entry, outfile, plugins) {
   return result.metafile;
 }
 
-// Each executable is two bundles: terraform-provider-<name>.cjs, its start-up part (the go-plugin
-// server and the schema answers), and terraform-provider-<name>-service.cjs, the tfplugin6 service
-// (codecs, engine, resources, API clients), which the first call that needs it loads
-// (src/providers/serve.ts). Terraform's schema-only process never reads the second.
+/** An input of esbuild's metafile as an absolute path. */
+const inputPath = (input) => resolve(repoRoot, input).split('\\').join('/');
+/** The key the client bundle and the service use for a module both hold: its path in the repository. */
+const moduleKey = (path) => path.slice(repoRoot.length + 1);
+
+/**
+ * In a provider's service bundle, the modules its definition imports when it configures the provider
+ * (`import()` in src/resources/<name>/index.ts: the API client, and sec's settings reader) are left to
+ * its client bundle, loaded through bin/start-bundle.cjs (`keel-bundle:<file>`) on that import.
+ * `configureTime` collects them (path → key).
+ */
+function configureImportsFromClient(name, clientFile, configureTime) {
+  const definition = new RegExp(`[\\\\/]dist[\\\\/]src[\\\\/]resources[\\\\/]${name}[\\\\/]index\\.js$`);
+  return {
+    name: 'configure-imports-from-client',
+    setup(builder) {
+      builder.onResolve({ filter: /^keel-bundle:/ }, (args) => ({ path: args.path, external: true }));
+      builder.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind !== 'dynamic-import' || !definition.test(args.importer)) return undefined;
+        const path = inputPath(resolve(args.resolveDir, args.path));
+        configureTime.set(path, moduleKey(path));
+        return { path, namespace: 'keel-client' };
+      });
+      builder.onLoad({ filter: /.*/, namespace: 'keel-client' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(`keel-bundle:${clientFile}`)}).modules[${JSON.stringify(moduleKey(args.path))}];\n`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * In a provider's client bundle, every module its service bundle holds too (the engine's errors, the
+ * API timing, the cancellation signals, …) is taken from the service, through its `shared` export:
+ * one instance of each, so that `instanceof` and module state mean the same on both sides. `shared`
+ * collects them (path → key).
+ */
+function modulesFromService(serviceFile, serviceInputs, shared) {
+  return {
+    name: 'modules-from-service',
+    setup(builder) {
+      builder.onResolve({ filter: /^keel-bundle:/ }, (args) => ({ path: args.path, external: true }));
+      builder.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.fromService || args.kind === 'entry-point' || args.path.startsWith('node:'))
+          return undefined;
+        const found = await builder.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: { fromService: true },
+        });
+        if (found.errors.length > 0 || found.external) return undefined;
+        const path = inputPath(found.path);
+        if (!serviceInputs.has(path)) return undefined;
+        shared.set(path, moduleKey(path));
+        return { path, namespace: 'keel-service' };
+      });
+      builder.onLoad({ filter: /.*/, namespace: 'keel-service' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(`keel-bundle:${serviceFile}`)}).shared[${JSON.stringify(moduleKey(args.path))}];\n`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** A module exporting `modules` (or `shared`): the namespace of each module of `paths`, by key. */
+function namespacesModule(exportName, paths, reexport = '') {
+  const entries = [...paths.keys()];
+  return [
+    reexport ? `export * from ${JSON.stringify(reexport)};` : '',
+    ...entries.map((path, i) => `import * as m${i} from ${JSON.stringify(path)};`),
+    `export const ${exportName} = {`,
+    ...entries.map((path, i) => `  ${JSON.stringify(paths.get(path))}: m${i},`),
+    '};',
+    '',
+  ].join('\n');
+}
+
+// Each executable is three bundles: terraform-provider-<name>.cjs, its start-up part (the go-plugin
+// server and the schema answers); terraform-provider-<name>-service.cjs, the tfplugin6 service
+// (codecs, engine, resources), which the first call that needs it loads (src/providers/serve.ts); and
+// terraform-provider-<name>-client.cjs, what configuring the provider imports (the API client with
+// zod or grpc-js), which the service loads then. Terraform's schema-only process reads the first
+// alone; the processes that validate, plan creates or only upgrade states never read the third.
+// The service is bundled twice: first to know which modules it holds, then, once the client bundle
+// has taken those it needs from it, to export them (`shared`).
 for (const name of PROVIDERS) {
   const serviceFile = `terraform-provider-${name}-service.cjs`;
-  const service = await bundleProviderPart(`${name}-service.js`, join(outDir, serviceFile), []);
+  const clientFile = `terraform-provider-${name}-client.cjs`;
+  const configureTime = new Map();
+  const servicePlugins = () => [configureImportsFromClient(name, clientFile, configureTime)];
+  const holds = await bundleProviderPart(`${name}-service.js`, join(outDir, serviceFile), servicePlugins(), {
+    write: false,
+  });
+  const shared = new Map();
+  const client = await bundleProviderPart(
+    { name: `${name}-client-entry.js`, contents: namespacesModule('modules', configureTime) },
+    join(outDir, clientFile),
+    [modulesFromService(serviceFile, new Set(Object.keys(holds.inputs).map(inputPath)), shared)],
+  );
+  const serviceEntry = join(repoRoot, 'dist', 'src', 'providers', `${name}-service.js`);
+  const service = await bundleProviderPart(
+    { name: `${name}-service-entry.js`, contents: namespacesModule('shared', shared, serviceEntry) },
+    join(outDir, serviceFile),
+    servicePlugins(),
+  );
   const outfile = join(outDir, `terraform-provider-${name}.cjs`);
   const startUp = await bundleProviderPart(`${name}.js`, outfile, [
     await prebuiltSchemas(name),
     serviceFromBundle(name, serviceFile),
   ]);
-  writePackageList([startUp, service], outfile);
+  writePackageList([startUp, service, client], outfile);
 }
 
 // The emulators as one plain CommonJS file (dist/bundle/emulator.cjs, run by node as it is: their

@@ -4,7 +4,7 @@
  *
  * - terraform-provider-<name>_<version>_<os>_<arch>.zip, holding the launcher
  *   terraform-provider-<name>_v<version> and what it runs: the Node runtime that ran this build
- *   (runtime/node, with Node's licence), the provider's two bundles (start-up part and service) with
+ *   (runtime/node, with Node's licence), the provider's three bundles (start-up part, service and API client) with
  *   their V8 code caches and assets (the
  *   same relative paths as in a checkout, so bin/start-bundle.cjs and src/proto-location.ts work
  *   unchanged), and the licences of the bundled packages;
@@ -49,7 +49,13 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import type { Logger } from '../../src/engine/contracts.js';
+import { loadProviderDef } from '../../src/providers/describe.js';
+import { impliedType } from '../../src/schema/block.js';
+import { encodeMsgpack } from '../../src/schema/msgpack.js';
 import { launchProvider } from '../../src/tfclient/launch.js';
+import { configValue } from '../../src/tfclient/terraform-client.js';
 import { SEC_VERSION } from '../../src/resources/sec/index.js';
 import { VDB_VERSION } from '../../src/resources/vdb/index.js';
 import { packageHashV1, sha256Hex, zipHash, type NamedContent } from './hashes.js';
@@ -243,9 +249,16 @@ function checkoutWrapper(name: string): { head: string; execLine: string } {
   return { head: text.slice(0, -execLine.length), execLine };
 }
 
-/** A provider executable's bundles in dist/bundle: its start-up part, then its service (scripts/bundle.mjs). */
+/**
+ * A provider executable's bundles in dist/bundle: its start-up part, its service and its API client
+ * (scripts/bundle.mjs).
+ */
 function providerBundles(name: string): string[] {
-  return [`terraform-provider-${name}.cjs`, `terraform-provider-${name}-service.cjs`];
+  return [
+    `terraform-provider-${name}.cjs`,
+    `terraform-provider-${name}-service.cjs`,
+    `terraform-provider-${name}-client.cjs`,
+  ];
 }
 
 /**
@@ -322,9 +335,24 @@ function thirdPartyNotices(bundle: string): string {
 }
 
 /**
+ * Settings that let each provider be configured with no platform to reach: configuring builds the
+ * client (loading its bundle) and calls nothing.
+ */
+const WARM_UP_SETTINGS: Record<string, Record<string, string>> = {
+  sec: {
+    SEC_API_URL: 'https://api.invalid',
+    SEC_ACCOUNT: 'warm-up',
+    SEC_API_KEY: 'WARM_UP_KEY',
+    SEC_API_SECRET: '_warm_up_secret',
+  },
+  vdb: { VDB_API_URL: 'https://api.invalid', VDB_API_KEY: 'warm-up-key', VDB_ACCOUNT_ID: 'warm-up' },
+};
+
+/**
  * Runs the staged provider as the launcher does, under `--predictable --random-seed=1` (see the
- * header), through a handshake, a health check, GetProviderSchema and GetMetadata (which loads the
- * service bundle); bin/start-bundle.cjs writes both bundles' code caches as it exits. Then checks that
+ * header), through a handshake, a health check, GetProviderSchema, GetMetadata (which loads the
+ * service bundle) and ConfigureProvider with settings that reach nothing (which loads the client
+ * bundle); bin/start-bundle.cjs writes the three bundles' code caches as it exits. Then checks that
  * the launcher's node, without those flags, accepts them.
  */
 async function warmUpCodeCache(dir: string, name: string): Promise<void> {
@@ -339,11 +367,17 @@ async function warmUpCodeCache(dir: string, name: string): Promise<void> {
       SSL_CERT_DIR: '/dev/null',
       NODE_EXTRA_CA_CERTS: undefined,
       NODE_OPTIONS: undefined,
+      ...WARM_UP_SETTINGS[name],
     },
   });
   await provider.health();
   await provider.call('GetProviderSchema', {});
   await provider.call('GetMetadata', {});
+  const block = new ProviderEngine(await loadProviderDef(name), SILENT, {}).providerSchema().block;
+  const config = { msgpack: encodeMsgpack(impliedType(block), configValue(block, {})) };
+  const configured = await provider.call('ConfigureProvider', { terraform_version: '1.11.4', config });
+  if (configured.diagnostics.length > 0)
+    throw new Error(`the warm-up could not configure ${name}: ${JSON.stringify(configured.diagnostics)}`);
   await provider.shutdown();
   for (const file of providerBundles(name)) {
     const bundle = join(dir, 'dist', 'bundle', file);
@@ -370,6 +404,16 @@ async function warmUpCodeCache(dir: string, name: string): Promise<void> {
       );
   }
 }
+
+const SILENT: Logger = {
+  trace() {},
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child: () => SILENT,
+  enabled: () => false,
+};
 
 /** Files of a staged package, with `/` names, for the zip and the `h1:` hash. */
 function stagedFiles(dir: string, prefix = ''): (ZipEntry & NamedContent)[] {

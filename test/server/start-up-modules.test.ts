@@ -18,6 +18,8 @@ import { pathToFileURL } from 'node:url';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { encodeSchemaResponses } from '../../src/server/provider-service.js';
 import { launchProvider } from '../../src/tfclient/launch.js';
+import { TerraformClient } from '../../src/tfclient/terraform-client.js';
+import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { quietLogger } from '../support/quiet-logger.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 
@@ -72,7 +74,11 @@ describe('start-up loads no configure-time library', function () {
   // sec's API client speaks its own HTTP/1.1: no gRPC or HTTP library is in sec's executable at all,
   // not even node's (README, "Benchmarks": refresh against a Go provider).
   it('sec: its executable bundles hold no gRPC or HTTP library, and require neither node:http nor node:http2', () => {
-    const files = ['terraform-provider-sec.cjs', 'terraform-provider-sec-service.cjs'];
+    const files = [
+      'terraform-provider-sec.cjs',
+      'terraform-provider-sec-service.cjs',
+      'terraform-provider-sec-client.cjs',
+    ];
     const sources = files.flatMap(bundleSources);
     expect(sources.some((source) => source.includes('src/server/http2/connection.ts'))).to.equal(true);
     expect(sources.some((source) => source.includes('src/clients/sec/http1.ts'))).to.equal(true);
@@ -128,6 +134,67 @@ describe('start-up loads no configure-time library', function () {
       }
     });
   }
+  for (const [name, library, resourceType] of [
+    ['sec', 'zod', 'sec_alert_channel_email'],
+    ['vdb', '@grpc/grpc-js', 'vdb_accounts_cluster'],
+  ] as const) {
+    it(`${name}: its service bundle holds no part of its API client, whose bundle takes every shared module from the service`, () => {
+      const service = bundleSources(`terraform-provider-${name}-service.cjs`);
+      const client = bundleSources(`terraform-provider-${name}-client.cjs`);
+      expect(service.some((source) => source.includes(`src/resources/${name}/index.ts`))).to.equal(true);
+      expect(client.some((source) => source.includes(`src/clients/${name}/client.ts`))).to.equal(true);
+      expect(client.some((source) => source.includes(`node_modules/${library}/`))).to.equal(true);
+      const configureTime = service.filter((source) =>
+        new RegExp(`node_modules/(zod|@grpc)/|src/clients/${name}/client\\.ts$`).test(source),
+      );
+      expect(configureTime, 'client modules in the service bundle').to.deep.equal([]);
+      // A module in both would be two modules: two ApiError classes, two API timings.
+      expect(client.filter((source) => service.includes(source))).to.deep.equal([]);
+      const code = readFileSync(join(ROOT, 'dist', 'bundle', `terraform-provider-${name}-client.cjs`), 'latin1');
+      expect(code).to.contain(
+        `require("keel-bundle:terraform-provider-${name}-service.cjs").shared["dist/src/wire/api-error.js"]`,
+      );
+      expect(code).not.to.contain('name="ApiError"');
+    });
+
+    it(`${name}: validates without its client bundle, which configuring the provider needs`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'keel-no-client-'));
+      try {
+        mkdirSync(join(dir, 'dist', 'bundle'), { recursive: true });
+        cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
+        for (const part of ['', '-service'])
+          for (const suffix of ['.cjs', '.cjs.cache'])
+            copyFileSync(
+              join(ROOT, 'dist', 'bundle', `terraform-provider-${name}${part}${suffix}`),
+              join(dir, 'dist', 'bundle', `terraform-provider-${name}${part}${suffix}`),
+            );
+        // Settings that configuring accepts; nothing is called on them.
+        const settings = {
+          sec: secProviderEnv({ url: 'https://api.invalid', account: 'a', apiKey: 'KEY_ID', apiSecret: '_secret' }),
+          vdb: vdbProviderEnv({ url: 'https://api.invalid', apiKey: 'key', accountId: 'account' }),
+        }[name];
+        const client = await TerraformClient.start(join(dir, 'bin', `terraform-provider-${name}`), settings);
+        try {
+          await client.validateProvider({});
+          // The resource is judged by the service alone: its required arguments are missing.
+          let invalid: Error | undefined;
+          const type = resourceType;
+          await client
+            .validateResource(type, client.config(client.resourceSchema(type).block, {}))
+            .catch((e: Error) => (invalid = e));
+          expect(invalid?.message).to.match(/required/i);
+          let failure: Error | undefined;
+          await client.configure({}).catch((e: Error) => (failure = e));
+          expect(failure?.message).to.contain(`terraform-provider-${name}-client.cjs`);
+        } finally {
+          await client.close();
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+
   for (const name of ['sec', 'vdb']) {
     it(`${name}: its definitions (every resource, data source and function) load neither ${CONFIGURE_TIME_LIBRARIES.join(' nor ')}`, () => {
       const loaded = modulesLoadedBy(join(ROOT, 'dist', 'src', 'resources', name, 'index.js'));
