@@ -9,12 +9,13 @@
 // by requiring `keel-bundle:<file>`: the provider's start-up bundle loads its service bundle so on the
 // first call that needs it (src/providers/serve.ts).
 //
-// With KEEL_WRITE_CODE_CACHE=1 (the build's warm-up run) each loaded bundle's cache is written as the
-// process exits, when it covers every function the run compiled. V8 keeps the script's name in the
-// cache, and stack traces show that name wherever the cache is used, so the release's warm-up names
-// the scripts by their folder in the package (KEEL_CODE_CACHE_SCRIPT_DIR) rather than by where they
-// were built: the caches are then the same bytes in every build (scripts/release).
-const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+// With KEEL_WRITE_CODE_CACHE=1 (the build's warm-up run) the caches of all the provider's bundles are
+// written as the process exits, when each covers every function the run compiled. V8 keeps the
+// script's name in the cache, and stack traces show that name wherever the cache is used, so the
+// release's warm-up names the scripts by their folder in the package (KEEL_CODE_CACHE_SCRIPT_DIR)
+// rather than by where they were built: the caches are then the same bytes in every build
+// (scripts/release).
+const { readFileSync, readdirSync, renameSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
@@ -29,6 +30,12 @@ const loaded = new Map();
 
 if (writing) {
   process.once('exit', () => {
+    // Every bundle of the provider gets its cache: one the run did not need is loaded now, so its
+    // cache covers at least what loading it runs (a release warms up without calling a platform).
+    for (const file of readdirSync(bundleDir).sort()) {
+      if (file.startsWith(`terraform-provider-${name}-`) && file.endsWith('.cjs') && !loaded.has(file))
+        loadBundle(file);
+    }
     for (const { file, script, buildId } of loaded.values()) {
       writeFileSync(`${file}.cache.tmp`, Buffer.concat([Buffer.from(buildId, 'latin1'), script.createCachedData()]));
       renameSync(`${file}.cache.tmp`, `${file}.cache`);

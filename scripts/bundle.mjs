@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Bundles each provider executable into three CommonJS files: its start-up part
 // (dist/bundle/terraform-provider-<name>.cjs: the go-plugin server and the schema answers), its
-// service (terraform-provider-<name>-service.cjs: the tfplugin6 codecs, the engine and the resources),
-// which the first call that needs it loads, and its client (terraform-provider-<name>-client.cjs:
-// the API client and its libraries, zod or grpc-js), which configuring the provider loads: the
-// processes that validate or plan creates never do. Each has V8's code cache beside it
+// service (terraform-provider-<name>-service.cjs: the tfplugin6 codecs, the engine, the resources and
+// the API client without its libraries), which the first call that needs it loads, and its client
+// (terraform-provider-<name>-client.cjs: what the first call to the platform loads, zod or grpc-js):
+// most processes Terraform starts never call the platform. Each has V8's code cache beside it
 // (….cjs.cache), so that start-up neither resolves hundreds of modules nor compiles megabytes of
 // JavaScript. Terraform starts a provider three to five times per command, so this is paid often, and
 // one of those processes only shakes hands and asks for the schema: it reads the first file alone
@@ -207,22 +207,44 @@ const inputPath = (input) => resolve(repoRoot, input).split('\\').join('/');
 /** The key the client bundle and the service use for a module both hold: its path in the repository. */
 const moduleKey = (path) => path.slice(repoRoot.length + 1);
 
+/** The libraries only calls to a platform need (and sec's profile reader): zod, smol-toml, grpc-js, protobufjs. */
+const CLIENT_LIBRARIES = /(^|\/)node_modules\/(zod|smol-toml|@grpc\/grpc-js|protobufjs)\//;
+
 /**
- * In a provider's service bundle, the modules its definition imports when it configures the provider
- * (`import()` in src/resources/<name>/index.ts: the API client, and sec's settings reader) are left to
- * its client bundle, loaded through bin/start-bundle.cjs (`keel-bundle:<file>`) on that import.
- * `configureTime` collects them (path → key).
+ * The modules a service loads on first use (`import()`) that bring a client library with them, as
+ * absolute paths: the sec API modules, the token reader and the profile reader (zod, smol-toml), vdb's
+ * transport (grpc-js). `metafile` is the service bundled whole. Found backwards from the libraries
+ * over static imports, so a module that reaches one through any chain counts.
  */
-function configureImportsFromClient(name, clientFile, configureTime) {
-  const definition = new RegExp(`[\\\\/]dist[\\\\/]src[\\\\/]resources[\\\\/]${name}[\\\\/]index\\.js$`);
+function firstUseImports(metafile) {
+  const importers = new Map();
+  for (const [path, input] of Object.entries(metafile.inputs))
+    for (const i of input.imports)
+      if (i.kind !== 'dynamic-import' && !i.external) importers.set(i.path, [...(importers.get(i.path) ?? []), path]);
+  const reaches = new Set(Object.keys(metafile.inputs).filter((path) => CLIENT_LIBRARIES.test(path)));
+  for (const path of reaches) for (const importer of importers.get(path) ?? []) reaches.add(importer);
+  const targets = new Set();
+  for (const input of Object.values(metafile.inputs))
+    for (const i of input.imports)
+      if (i.kind === 'dynamic-import' && reaches.has(i.path)) targets.add(inputPath(i.path));
+  return targets;
+}
+
+/**
+ * In a provider's service bundle, the modules of `firstUse` (firstUseImports) are left to its client
+ * bundle, loaded through bin/start-bundle.cjs (`keel-bundle:<file>`) by their `import()`: configuring
+ * the provider loads neither, only the first call to the platform. `deferred` collects them (path → key).
+ */
+function firstUseFromClient(clientFile, firstUse, deferred) {
   return {
-    name: 'configure-imports-from-client',
+    name: 'first-use-from-client',
     setup(builder) {
       builder.onResolve({ filter: /^keel-bundle:/ }, (args) => ({ path: args.path, external: true }));
-      builder.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.kind !== 'dynamic-import' || !definition.test(args.importer)) return undefined;
+      builder.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind !== 'dynamic-import') return undefined;
         const path = inputPath(resolve(args.resolveDir, args.path));
-        configureTime.set(path, moduleKey(path));
+        if (!firstUse.has(path)) return undefined;
+        deferred.set(path, moduleKey(path));
         return { path, namespace: 'keel-client' };
       });
       builder.onLoad({ filter: /.*/, namespace: 'keel-client' }, (args) => ({
@@ -267,44 +289,51 @@ function modulesFromService(serviceFile, serviceInputs, shared) {
   };
 }
 
-/** A module exporting `modules` (or `shared`): the namespace of each module of `paths`, by key. */
-function namespacesModule(exportName, paths, reexport = '') {
-  const entries = [...paths.keys()];
+/**
+ * A module exporting `modules` (or `shared`): each module of `paths` by its key, as a getter that
+ * requires it, so that esbuild initialises each on first use only (the sec client's API modules each
+ * build their own zod schemas), as the `import()` it stands for did.
+ */
+function lazyModulesModule(exportName, paths, reexport = '') {
   return [
     reexport ? `export * from ${JSON.stringify(reexport)};` : '',
-    ...entries.map((path, i) => `import * as m${i} from ${JSON.stringify(path)};`),
-    `export const ${exportName} = {`,
-    ...entries.map((path, i) => `  ${JSON.stringify(paths.get(path))}: m${i},`),
-    '};',
+    `export const ${exportName} = {};`,
+    ...[...paths].map(
+      ([path, key]) =>
+        `Object.defineProperty(${exportName}, ${JSON.stringify(key)}, { enumerable: true, get: () => require(${JSON.stringify(path)}) });`,
+    ),
     '',
   ].join('\n');
 }
 
 // Each executable is three bundles: terraform-provider-<name>.cjs, its start-up part (the go-plugin
 // server and the schema answers); terraform-provider-<name>-service.cjs, the tfplugin6 service
-// (codecs, engine, resources), which the first call that needs it loads (src/providers/serve.ts); and
-// terraform-provider-<name>-client.cjs, what configuring the provider imports (the API client with
-// zod or grpc-js), which the service loads then. Terraform's schema-only process reads the first
-// alone; the processes that validate, plan creates or only upgrade states never read the third.
-// The service is bundled twice: first to know which modules it holds, then, once the client bundle
-// has taken those it needs from it, to export them (`shared`).
+// (codecs, engine, resources, the API client without its libraries), which the first call that needs
+// it loads (src/providers/serve.ts); and terraform-provider-<name>-client.cjs, what the first call to
+// the platform loads (zod and the sec API modules, vdb's grpc-js transport). Terraform's schema-only
+// process reads the first alone; those that validate, plan creates or only upgrade states never read
+// the third. The service is bundled whole to find the split, then without the client's modules to
+// know which modules it holds, then, once the client bundle has taken those it needs from it, to
+// export them (`shared`).
 for (const name of PROVIDERS) {
   const serviceFile = `terraform-provider-${name}-service.cjs`;
   const clientFile = `terraform-provider-${name}-client.cjs`;
-  const configureTime = new Map();
-  const servicePlugins = () => [configureImportsFromClient(name, clientFile, configureTime)];
+  const whole = await bundleProviderPart(`${name}-service.js`, join(outDir, serviceFile), [], { write: false });
+  const firstUse = firstUseImports(whole);
+  const deferred = new Map();
+  const servicePlugins = () => [firstUseFromClient(clientFile, firstUse, deferred)];
   const holds = await bundleProviderPart(`${name}-service.js`, join(outDir, serviceFile), servicePlugins(), {
     write: false,
   });
   const shared = new Map();
   const client = await bundleProviderPart(
-    { name: `${name}-client-entry.js`, contents: namespacesModule('modules', configureTime) },
+    { name: `${name}-client-entry.js`, contents: lazyModulesModule('modules', deferred) },
     join(outDir, clientFile),
     [modulesFromService(serviceFile, new Set(Object.keys(holds.inputs).map(inputPath)), shared)],
   );
   const serviceEntry = join(repoRoot, 'dist', 'src', 'providers', `${name}-service.js`);
   const service = await bundleProviderPart(
-    { name: `${name}-service-entry.js`, contents: namespacesModule('shared', shared, serviceEntry) },
+    { name: `${name}-service-entry.js`, contents: lazyModulesModule('shared', shared, serviceEntry) },
     join(outDir, serviceFile),
     servicePlugins(),
   );

@@ -334,10 +334,7 @@ function thirdPartyNotices(bundle: string): string {
   return `${preface}${rule}${sections.map((s) => s.text).join(rule)}`;
 }
 
-/**
- * Settings that let each provider be configured with no platform to reach: configuring builds the
- * client (loading its bundle) and calls nothing.
- */
+/** Settings that let each provider be configured with no platform to reach: configuring calls nothing. */
 const WARM_UP_SETTINGS: Record<string, Record<string, string>> = {
   sec: {
     SEC_API_URL: 'https://api.invalid',
@@ -351,9 +348,10 @@ const WARM_UP_SETTINGS: Record<string, Record<string, string>> = {
 /**
  * Runs the staged provider as the launcher does, under `--predictable --random-seed=1` (see the
  * header), through a handshake, a health check, GetProviderSchema, GetMetadata (which loads the
- * service bundle) and ConfigureProvider with settings that reach nothing (which loads the client
- * bundle); bin/start-bundle.cjs writes the three bundles' code caches as it exits. Then checks that
- * the launcher's node, without those flags, accepts them.
+ * service bundle) and ConfigureProvider with settings that reach nothing; bin/start-bundle.cjs
+ * writes the three bundles' code caches as it exits (loading the client bundle, which only a call
+ * to the platform needs, for its own). Then checks that the launcher's node, without those flags,
+ * accepts them.
  */
 async function warmUpCodeCache(dir: string, name: string): Promise<void> {
   const node = join(dir, 'runtime', 'node');

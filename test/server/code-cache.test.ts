@@ -84,6 +84,7 @@ describe('the bundle loader and its code cache', () => {
     const files = ['sec', 'vdb'].flatMap((name) => [
       `terraform-provider-${name}.cjs`,
       `terraform-provider-${name}-service.cjs`,
+      `terraform-provider-${name}-client.cjs`,
     ]);
     for (const name of files) {
       const file = join(ROOT, 'dist', 'bundle', name);

@@ -134,30 +134,50 @@ describe('start-up loads no configure-time library', function () {
       }
     });
   }
-  for (const [name, library, resourceType] of [
-    ['sec', 'zod', 'sec_alert_channel_email'],
-    ['vdb', '@grpc/grpc-js', 'vdb_accounts_cluster'],
+  // What each provider plans without calling its platform, and a call that reaches the platform.
+  const calls: Record<string, (client: TerraformClient) => Promise<unknown>> = {
+    sec: (client) => {
+      const block = client.resourceSchema('sec_alert_channel_email').block;
+      const config = client.config(block, { name: 'ops', recipients: ['ops@example.com'] });
+      return client
+        .plan('sec_alert_channel_email', null, config)
+        .then((change) => client.apply('sec_alert_channel_email', null, change, config));
+    },
+    vdb: (client) =>
+      client.readData(
+        'vdb_booking_packages',
+        client.config(client.dataSourceSchema('vdb_booking_packages').block, {
+          cloud_provider: 'aws',
+          cloud_region: 'us-east-1',
+        }),
+      ),
+  };
+  for (const [name, library, resourceType, plan] of [
+    ['sec', 'zod', 'sec_alert_channel_email', { config: { name: 'ops', recipients: ['ops@example.com'] } }],
+    [
+      'vdb',
+      '@grpc/grpc-js',
+      'vdb_accounts_role',
+      { config: { name: 'readers', permissions: [{ value: 'read:clusters' }] } },
+    ],
   ] as const) {
-    it(`${name}: its service bundle holds no part of its API client, whose bundle takes every shared module from the service`, () => {
+    it(`${name}: its service bundle holds no client library, which its client bundle holds and takes every shared module from the service`, () => {
       const service = bundleSources(`terraform-provider-${name}-service.cjs`);
       const client = bundleSources(`terraform-provider-${name}-client.cjs`);
       expect(service.some((source) => source.includes(`src/resources/${name}/index.ts`))).to.equal(true);
-      expect(client.some((source) => source.includes(`src/clients/${name}/client.ts`))).to.equal(true);
+      // The client is made when the provider is configured; its libraries load at its first call.
+      expect(service.some((source) => source.includes(`src/clients/${name}/client.ts`))).to.equal(true);
       expect(client.some((source) => source.includes(`node_modules/${library}/`))).to.equal(true);
-      const configureTime = service.filter((source) =>
-        new RegExp(`node_modules/(zod|@grpc)/|src/clients/${name}/client\\.ts$`).test(source),
-      );
-      expect(configureTime, 'client modules in the service bundle').to.deep.equal([]);
+      const libraries = service.filter((source) => /node_modules\/(zod|smol-toml|@grpc|protobufjs)\//.test(source));
+      expect(libraries, 'client libraries in the service bundle').to.deep.equal([]);
       // A module in both would be two modules: two ApiError classes, two API timings.
       expect(client.filter((source) => service.includes(source))).to.deep.equal([]);
       const code = readFileSync(join(ROOT, 'dist', 'bundle', `terraform-provider-${name}-client.cjs`), 'latin1');
-      expect(code).to.contain(
-        `require("keel-bundle:terraform-provider-${name}-service.cjs").shared["dist/src/wire/api-error.js"]`,
-      );
+      expect(code).to.contain(`require("keel-bundle:terraform-provider-${name}-service.cjs").shared["dist/src/`);
       expect(code).not.to.contain('name="ApiError"');
     });
 
-    it(`${name}: validates without its client bundle, which configuring the provider needs`, async () => {
+    it(`${name}: validates, configures and plans without its client bundle, which the first call to the platform needs`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'keel-no-client-'));
       try {
         mkdirSync(join(dir, 'dist', 'bundle'), { recursive: true });
@@ -168,7 +188,7 @@ describe('start-up loads no configure-time library', function () {
               join(ROOT, 'dist', 'bundle', `terraform-provider-${name}${part}${suffix}`),
               join(dir, 'dist', 'bundle', `terraform-provider-${name}${part}${suffix}`),
             );
-        // Settings that configuring accepts; nothing is called on them.
+        // Settings that configuring accepts; the platform they name is never reached.
         const settings = {
           sec: secProviderEnv({ url: 'https://api.invalid', account: 'a', apiKey: 'KEY_ID', apiSecret: '_secret' }),
           vdb: vdbProviderEnv({ url: 'https://api.invalid', apiKey: 'key', accountId: 'account' }),
@@ -178,13 +198,14 @@ describe('start-up loads no configure-time library', function () {
           await client.validateProvider({});
           // The resource is judged by the service alone: its required arguments are missing.
           let invalid: Error | undefined;
-          const type = resourceType;
-          await client
-            .validateResource(type, client.config(client.resourceSchema(type).block, {}))
-            .catch((e: Error) => (invalid = e));
+          const block = client.resourceSchema(resourceType).block;
+          await client.validateResource(resourceType, client.config(block, {})).catch((e: Error) => (invalid = e));
           expect(invalid?.message).to.match(/required/i);
+          await client.configure({});
+          const config = client.config(block, plan.config);
+          expect((await client.plan(resourceType, null, config)).planned).to.not.equal(null);
           let failure: Error | undefined;
-          await client.configure({}).catch((e: Error) => (failure = e));
+          await calls[name](client).catch((e: Error) => (failure = e));
           expect(failure?.message).to.contain(`terraform-provider-${name}-client.cjs`);
         } finally {
           await client.close();
