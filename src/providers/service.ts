@@ -10,7 +10,7 @@ import type { CreateRecoveryOptions } from '../engine/create-recovery.js';
 import type { ProviderService } from '../server/main.js';
 import { SERVICE_NAMES, serviceCodecs } from '../server/proto.js';
 import { providerService, providerStreamService } from '../server/provider-service.js';
-import { tuneForServing } from '../server/v8-tuning.js';
+import { servingTuning } from '../server/v8-tuning.js';
 import type { ProviderIdentity } from './serve.js';
 
 /**
@@ -36,7 +36,7 @@ export function providerServiceOf(
   return {
     codecs: serviceCodecs(SERVICE_NAMES.provider),
     // V8's flags are process-wide: only the executable changes them, never a test's in-process engine.
-    handlers: providerService(engine, log, { afterConfigure: tuneForServing }),
+    handlers: providerService(engine, log, { phases: servingTuning }),
     streamHandlers: providerStreamService(engine, log),
     beforeExit: (budgetMs) => engine.closeLeftoverEphemerals(budgetMs),
   };
