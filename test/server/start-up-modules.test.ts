@@ -1,13 +1,14 @@
 /**
  * Terraform starts a provider three to five times per command, and most starts only answer the schema,
- * validate or plan. So an executable is two bundles (scripts/bundle.mjs): its start-up part, the
- * go-plugin server with the schema answers built in, and its service (tfplugin6 codecs, engine,
- * resources, clients), which the first call that needs it loads; a process that only shakes hands and
- * asks for the schema never reads it. And the API clients' libraries (zod's schemas, vdb's gRPC
- * client) load when the provider is configured, never when its definitions load (README
- * "Benchmarks"). A resource that imports a constant from a client module that builds zod schemas
- * breaks this silently, so the rule is checked over every resource of both providers: the module graph
- * loaded by each provider's definitions.
+ * validate or plan. So an executable is three bundles (scripts/bundle.mjs): its start-up part, the
+ * go-plugin server with the schema answers built in; its service (tfplugin6 codecs, engine,
+ * resources, the API client without its libraries), which the first call that needs it loads, so a
+ * process that only shakes hands and asks for the schema never reads it; and its client, the API
+ * client's libraries (zod's schemas, sec's profile reader, vdb's gRPC client), which the first call to
+ * the platform loads, never configuring nor the definitions (README "Benchmarks"). A resource that
+ * imports a constant from a client module that builds zod schemas breaks this silently, so the rule
+ * is checked over every resource of both providers: the module graph loaded by each provider's
+ * definitions.
  */
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
@@ -18,14 +19,16 @@ import { pathToFileURL } from 'node:url';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { encodeSchemaResponses } from '../../src/server/provider-service.js';
 import { launchProvider } from '../../src/tfclient/launch.js';
-import { TerraformClient } from '../../src/tfclient/terraform-client.js';
+import { TerraformClient, type PlannedChange } from '../../src/tfclient/terraform-client.js';
+import type { ObjectValue } from '../../src/schema/value.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { quietLogger } from '../support/quiet-logger.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 
 const ROOT = resolve(process.cwd());
-/** Libraries only a configured provider needs. */
-const CONFIGURE_TIME_LIBRARIES = ['zod', '@grpc/grpc-js'];
+/** Libraries only calls to the platform need: their folders under node_modules. */
+const CLIENT_LIBRARIES = ['zod', 'smol-toml', '@grpc', 'protobufjs'];
+const isClientLibrary = (path: string) => CLIENT_LIBRARIES.some((lib) => path.includes(`node_modules/${lib}/`));
 
 /** Every module URL node resolves while importing `entry`, in a fresh process. */
 function modulesLoadedBy(entry: string): string[] {
@@ -68,7 +71,7 @@ function bundleSources(file: string): string[] {
     .sources;
 }
 
-describe('start-up loads no configure-time library', function () {
+describe('start-up loads no client library', function () {
   this.timeout(60_000);
   // The go-plugin server is our own gRPC over our own HTTP/2 (src/server/grpc-server.ts, http2/) and
   // sec's API client speaks its own HTTP/1.1: no gRPC or HTTP library is in sec's executable at all,
@@ -134,33 +137,38 @@ describe('start-up loads no configure-time library', function () {
       }
     });
   }
-  // What each provider plans without calling its platform, and a call that reaches the platform.
-  const calls: Record<string, (client: TerraformClient) => Promise<unknown>> = {
-    sec: (client) => {
-      const block = client.resourceSchema('sec_alert_channel_email').block;
-      const config = client.config(block, { name: 'ops', recipients: ['ops@example.com'] });
-      return client
-        .plan('sec_alert_channel_email', null, config)
-        .then((change) => client.apply('sec_alert_channel_email', null, change, config));
+  /** Per provider: a resource it plans without calling its platform, and a call that reaches the platform. */
+  interface FirstPlatformCall {
+    name: 'sec' | 'vdb';
+    library: string;
+    resourceType: string;
+    planConfig: Record<string, unknown>;
+    reachPlatform(client: TerraformClient, planned: PlannedChange, config: ObjectValue): Promise<unknown>;
+  }
+  const providers: FirstPlatformCall[] = [
+    {
+      name: 'sec',
+      library: 'zod',
+      resourceType: 'sec_alert_channel_email',
+      planConfig: { name: 'ops', recipients: ['ops@example.com'] },
+      reachPlatform: (client, planned, config) => client.apply('sec_alert_channel_email', null, planned, config),
     },
-    vdb: (client) =>
-      client.readData(
-        'vdb_booking_packages',
-        client.config(client.dataSourceSchema('vdb_booking_packages').block, {
-          cloud_provider: 'aws',
-          cloud_region: 'us-east-1',
-        }),
-      ),
-  };
-  for (const [name, library, resourceType, plan] of [
-    ['sec', 'zod', 'sec_alert_channel_email', { config: { name: 'ops', recipients: ['ops@example.com'] } }],
-    [
-      'vdb',
-      '@grpc/grpc-js',
-      'vdb_accounts_role',
-      { config: { name: 'readers', permissions: [{ value: 'read:clusters' }] } },
-    ],
-  ] as const) {
+    {
+      name: 'vdb',
+      library: '@grpc/grpc-js',
+      resourceType: 'vdb_accounts_role',
+      planConfig: { name: 'readers', permissions: [{ value: 'read:clusters' }] },
+      reachPlatform: (client) =>
+        client.readData(
+          'vdb_booking_packages',
+          client.config(client.dataSourceSchema('vdb_booking_packages').block, {
+            cloud_provider: 'aws',
+            cloud_region: 'us-east-1',
+          }),
+        ),
+    },
+  ];
+  for (const { name, library, resourceType, planConfig, reachPlatform } of providers) {
     it(`${name}: its service bundle holds no client library, which its client bundle holds and takes every shared module from the service`, () => {
       const service = bundleSources(`terraform-provider-${name}-service.cjs`);
       const client = bundleSources(`terraform-provider-${name}-client.cjs`);
@@ -168,7 +176,7 @@ describe('start-up loads no configure-time library', function () {
       // The client is made when the provider is configured; its libraries load at its first call.
       expect(service.some((source) => source.includes(`src/clients/${name}/client.ts`))).to.equal(true);
       expect(client.some((source) => source.includes(`node_modules/${library}/`))).to.equal(true);
-      const libraries = service.filter((source) => /node_modules\/(zod|smol-toml|@grpc|protobufjs)\//.test(source));
+      const libraries = service.filter(isClientLibrary);
       expect(libraries, 'client libraries in the service bundle').to.deep.equal([]);
       // A module in both would be two modules: two ApiError classes, two API timings.
       expect(client.filter((source) => service.includes(source))).to.deep.equal([]);
@@ -202,10 +210,11 @@ describe('start-up loads no configure-time library', function () {
           await client.validateResource(resourceType, client.config(block, {})).catch((e: Error) => (invalid = e));
           expect(invalid?.message).to.match(/required/i);
           await client.configure({});
-          const config = client.config(block, plan.config);
-          expect((await client.plan(resourceType, null, config)).planned).to.not.equal(null);
+          const config = client.config(block, planConfig);
+          const planned = await client.plan(resourceType, null, config);
+          expect(planned.planned).to.not.equal(null);
           let failure: Error | undefined;
-          await calls[name](client).catch((e: Error) => (failure = e));
+          await reachPlatform(client, planned, config).catch((e: Error) => (failure = e));
           expect(failure?.message).to.contain(`terraform-provider-${name}-client.cjs`);
         } finally {
           await client.close();
@@ -217,14 +226,12 @@ describe('start-up loads no configure-time library', function () {
   }
 
   for (const name of ['sec', 'vdb']) {
-    it(`${name}: its definitions (every resource, data source and function) load neither ${CONFIGURE_TIME_LIBRARIES.join(' nor ')}`, () => {
+    it(`${name}: its definitions (every resource, data source and function) load neither ${CLIENT_LIBRARIES.join(' nor ')}`, () => {
       const loaded = modulesLoadedBy(join(ROOT, 'dist', 'src', 'resources', name, 'index.js'));
       // The graph is real: the definitions and the engine were resolved.
       expect(loaded.some((url) => url.includes('/dist/src/engine/'))).to.equal(true);
-      const offending = loaded.filter((url) =>
-        CONFIGURE_TIME_LIBRARIES.some((lib) => url.includes(`/node_modules/${lib}/`)),
-      );
-      expect(offending, 'configure-time libraries resolved at start-up').to.deep.equal([]);
+      const offending = loaded.filter(isClientLibrary);
+      expect(offending, 'client libraries resolved at start-up').to.deep.equal([]);
     });
   }
 });
