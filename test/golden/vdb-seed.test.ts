@@ -67,7 +67,6 @@ export const VDB_DATA_SOURCE_TYPES = [
 
 describeSeedConformance({
   provider: 'vdb',
-  seedFile: '001_a2f757de5f9a30af.txt',
   allowed: VDB_ALLOWED,
   resourceTypes: VDB_RESOURCE_TYPES,
   dataSourceTypes: VDB_DATA_SOURCE_TYPES,
