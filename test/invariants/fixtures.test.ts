@@ -89,7 +89,7 @@ describe('test fixtures: the same as the specification beside the checkout (../s
     );
     const problems = [
       ...sources.filter((f) => !copies.includes(f)).map((f) => `../shared/${f} has no copy in test/fixtures/`),
-      ...copies.filter((f) => !sources.includes(f)).map((f) => `test/fixtures/${f} is not in ../shared/ any more`),
+      ...copies.filter((f) => !sources.includes(f)).map((f) => `test/fixtures/${f} has no source in ../shared/`),
       ...copies
         .filter((f) => sources.includes(f))
         .filter((f) => !readFileSync(join(FIXTURES_DIR, f)).equals(readFileSync(join(SHARED_DIR, f))))
