@@ -76,10 +76,7 @@ for (const provider of ['sec', 'vdb'] as const) {
 
     before(async function () {
       requireTerraform(this);
-      if (cases.length === 0) {
-        console.warn(`  (no examples/${provider}/*/acceptance.json yet: nothing to run)`);
-        this.skip();
-      }
+      if (cases.length === 0) throw new Error(`no examples/${provider}/*/acceptance.json: nothing to run`);
       emulator = await startEmulator[provider]();
       examples = await ExamplesWorkspace.create(provider, cases, emulator.env);
       ws = examples.ws;

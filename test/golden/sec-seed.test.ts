@@ -147,7 +147,6 @@ export const SEC_RESOURCE_TYPES = [
 
 describeSeedConformance({
   provider: 'sec',
-  seedFile: '000_da722bde0f6638a7.txt',
   allowed: SEC_ALLOWED,
   sensitiveBeyondSeed: [
     {

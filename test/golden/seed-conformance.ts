@@ -4,8 +4,6 @@
  * document, with one test per seed subject so a failure names what is off.
  */
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describeProvider } from '../../src/pulumi/description.js';
 import { buildPulumiSchemaWithReport, type PulumiPackageSchema } from '../../src/pulumi/schema.js';
 import { computeTokens } from '../../src/pulumi/naming.js';
@@ -13,12 +11,11 @@ import { parseSeed, type ParsedSeed } from './seed-parser.js';
 import { allDifferences, compareWithSeed, type AllowedDifference } from './seed-compare.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import type { Fields } from '../../src/schema/define.js';
-
-export const SEEDS_DIR = join(process.cwd(), '..', 'shared', 'seeds');
+import { loadAtDeclaration, SEED_FIXTURE } from '../support/fixtures.js';
 
 export interface ConformanceSpec {
+  /** Also names the seed document (SEED_FIXTURE). */
   provider: 'sec' | 'vdb';
-  seedFile: string;
   allowed: AllowedDifference[];
   /** Every Terraform resource type the provider must register (the references' inventory). */
   resourceTypes: string[];
@@ -44,8 +41,8 @@ export function functionToken(provider: string, tfType: string): string {
 }
 
 export function describeSeedConformance(spec: ConformanceSpec): void {
-  const path = join(SEEDS_DIR, spec.seedFile);
-  const seed: ParsedSeed | undefined = existsSync(path) ? parseSeed(readFileSync(path, 'utf8')) : undefined;
+  const loaded = loadAtDeclaration(SEED_FIXTURE[spec.provider], parseSeed);
+  const seed: ParsedSeed | undefined = loaded.value;
   const fail = (title: string, lines: string[]) => {
     if (lines.length > 0) expect.fail(`${title}:\n${lines.join('\n')}`);
   };
@@ -54,11 +51,8 @@ export function describeSeedConformance(spec: ConformanceSpec): void {
     let schema: PulumiPackageSchema;
     let warnings: string[];
 
-    before(async function () {
-      if (!seed) {
-        console.warn(`SKIPPED: seed document not found at ${path}`);
-        this.skip();
-      }
+    before(async () => {
+      if (loaded.error) throw loaded.error;
       const built = buildPulumiSchemaWithReport(await describeProvider(spec.provider));
       schema = built.schema;
       warnings = built.warnings;

@@ -1,20 +1,7 @@
-/** The seed parser on both seed documents (../shared/seeds), and on small inputs. */
+/** The seed parser on both seed documents (the secSeed and vdbSeed fixtures), and on small inputs. */
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseSeed, parseFieldList, formatSeedType, type ParsedSeed, type SeedField } from './seed-parser.js';
-
-const SEEDS = join(process.cwd(), '..', 'shared', 'seeds');
-const SEC_SEED = join(SEEDS, '000_da722bde0f6638a7.txt');
-const VDB_SEED = join(SEEDS, '001_a2f757de5f9a30af.txt');
-
-function load(path: string, ctx: Mocha.Context): ParsedSeed {
-  if (!existsSync(path)) {
-    console.warn(`SKIPPED: seed document not found at ${path}`);
-    ctx.skip();
-  }
-  return parseSeed(readFileSync(path, 'utf8'));
-}
+import { readFixture } from '../support/fixtures.js';
 
 const field = (fields: SeedField[], name: string): SeedField => {
   const f = fields.find((x) => x.name === name);
@@ -52,8 +39,8 @@ describe('seed parser: compact field lists', () => {
 
 describe('seed parser: sec seed', () => {
   let seed: ParsedSeed;
-  before(function () {
-    seed = load(SEC_SEED, this);
+  before(() => {
+    seed = parseSeed(readFixture('secSeed'));
   });
 
   it('reads the package, version and provider method', () => {
@@ -186,8 +173,8 @@ describe('seed parser: sec seed', () => {
 
 describe('seed parser: vdb seed', () => {
   let seed: ParsedSeed;
-  before(function () {
-    seed = load(VDB_SEED, this);
+  before(() => {
+    seed = parseSeed(readFixture('vdbSeed'));
   });
 
   it('reads the resources', () => {

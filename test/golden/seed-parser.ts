@@ -1,5 +1,5 @@
 /**
- * Parses a seed document (../shared/seeds/*.txt: markdown prose and tables describing a provider as
+ * Parses a seed document (test/fixtures/seeds/*.txt: markdown prose and tables describing a provider as
  * its Pulumi wrapper sees it) into resources, nested types, functions and provider configuration, so
  * tests can compare a generated Pulumi schema with it (seed-compare.ts).
  *

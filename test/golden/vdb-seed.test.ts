@@ -67,15 +67,14 @@ export const VDB_DATA_SOURCE_TYPES = [
 
 describeSeedConformance({
   provider: 'vdb',
-  seedFile: '001_a2f757de5f9a30af.txt',
   allowed: VDB_ALLOWED,
   resourceTypes: VDB_RESOURCE_TYPES,
   dataSourceTypes: VDB_DATA_SOURCE_TYPES,
   extra: (get) => {
-    it('keeps `name` a required Terraform argument that Pulumi auto-names (DECISIONS vdb)', function () {
+    it('keeps `name` a required Terraform argument that Pulumi auto-names (DECISIONS vdb)', () => {
       const { schema } = get();
       const cluster = schema.resources[resourceToken('vdb', 'vdb_accounts_cluster')];
-      if (!cluster) this.skip();
+      expect(cluster, 'the vdb_accounts_cluster resource').to.not.equal(undefined);
       expect(cluster.inputProperties).to.have.property('name');
       expect(cluster.requiredInputs ?? []).to.not.include('name');
       expect(cluster.required ?? []).to.include('name');

@@ -1,11 +1,9 @@
 /**
- * Golden vectors from go-cty 1.12 (/work/shared/conformance/cty-msgpack-vectors.json): every vector is
+ * Golden vectors from go-cty 1.12 (the ctyVectors fixture, test/fixtures/conformance): every vector is
  * encoded and compared byte for byte, decoded and compared semantically and structurally, and — where the
  * value is wholly known — checked against its JSON form.
  */
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import {
   BOOL,
   DYNAMIC,
@@ -39,8 +37,7 @@ import {
   normalizeSet,
   valueEquals,
 } from '../../src/schema/value-ops.js';
-
-const VECTORS_PATH = resolve(process.cwd(), '../shared/conformance/cty-msgpack-vectors.json');
+import { loadAtDeclaration } from '../support/fixtures.js';
 
 interface Vector {
   name: string;
@@ -52,8 +49,8 @@ interface Vector {
 }
 
 /** Reads the vectors with our precision-preserving parser: `json` numbers such as 1e100 must stay exact. */
-function loadVectors(): Vector[] {
-  const root = parseJSONText(readFileSync(VECTORS_PATH, 'utf8'));
+function parseVectors(text: string): Vector[] {
+  const root = parseJSONText(text);
   if (!Array.isArray(root)) throw new Error('vectors file must hold an array');
   return root.map((node) => {
     const entry = membersOf(node);
@@ -189,14 +186,11 @@ const containsSet = (t: CtyType): boolean =>
   (t.kind === 'object' && Object.values(t.attributes).some(containsSet));
 
 describe('conformance vectors (go-cty msgpack and json)', () => {
-  if (!existsSync(VECTORS_PATH)) {
-    it('vectors file is present', function () {
-      console.warn(`\n!!! CONFORMANCE VECTORS NOT FOUND at ${VECTORS_PATH}: the golden-vector suite is SKIPPED !!!\n`);
-      this.skip();
-    });
-    return;
-  }
-  const vectors = loadVectors();
+  const loaded = loadAtDeclaration('ctyVectors', parseVectors);
+  const vectors = loaded.value ?? [];
+  before(() => {
+    if (loaded.error) throw loaded.error;
+  });
 
   it('loads a non-trivial number of vectors', () => {
     expect(vectors.length).to.be.greaterThan(50);

@@ -11,7 +11,8 @@ describe('provider process lifecycle', function () {
 
   it('bin/terraform-provider-sec resolves its directory through symlinks and execs node', async function () {
     const root = repoRoot();
-    if (!root || !existsSync('/proc/self')) return this.skip();
+    if (!root) throw new Error('no checkout holding bin/terraform-provider-sec above the working directory');
+    if (!existsSync('/proc/self')) return this.skip(); // the exec is seen in /proc/<pid>/cmdline (Linux)
     // A fake install: <tree>/bin/{wrapper,start-bundle.cjs} + <tree>/dist/bundle/terraform-provider-sec.cjs
     // (a "bundle", in the bundle's function-expression shape, that runs the fixture, without a code cache).
     const tree = tempDir('keel-bin-');

@@ -24,8 +24,9 @@ describe('AutoMTLS of the shipped executables and the benchmark floor', function
     describe(label, () => {
       let p: LaunchedProvider;
       let other: Awaited<ReturnType<typeof generateCertificate>>;
-      before(async function () {
-        if (!existsSync(args[0] ?? executable)) return this.skip();
+      before(async () => {
+        const file = args[0] ?? executable;
+        if (!existsSync(file)) throw new Error(`${file} is missing: \`npm run build\` makes it`);
         // A CA file in NODE_EXTRA_CA_CERTS must not widen the server's trust either.
         other = await generateCertificate();
         const caFile = join(mkdtempSync(join(tmpdir(), 'keel-mtls-')), 'extra.pem');

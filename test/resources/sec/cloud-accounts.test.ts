@@ -5,7 +5,6 @@
  * the secrets, an update, import by GUID, a bad value, destroy. Type-specific rules follow.
  */
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
 import { TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
@@ -16,6 +15,7 @@ import { UNKNOWN, type ObjectValue } from '../../../src/schema/value.js';
 import { describeProvider } from '../../../src/pulumi/description.js';
 import { buildPulumiSchemaWithReport } from '../../../src/pulumi/schema.js';
 import { parseSeed } from '../../golden/seed-parser.js';
+import { readFixture } from '../../support/fixtures.js';
 import { compareWithSeed, writeOnlyTwinAllowances } from '../../golden/seed-compare.js';
 import { createSecClient, isApiError, type SecClient } from '../../../src/clients/sec/index.js';
 import {
@@ -27,7 +27,6 @@ import {
 import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 
 const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
-const SEC_SEED = join(process.cwd(), '..', 'shared', 'seeds', '000_da722bde0f6638a7.txt');
 
 const PEM =
   '-----BEGIN PRIVATE KEY-----\nMIIBVgIBADANBgkqhkiG9w0BAQEFAASCAUAwggE8AgEAAkEAq7BFUpkGp3+LQmlQ\n-----END PRIVATE KEY-----\n';
@@ -869,9 +868,8 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
   });
 
   describe('Pulumi shapes against the seed', () => {
-    it('derives every IntegrationCloud* nested type of the seed exactly: names, required and secret flags', async function () {
-      if (!existsSync(SEC_SEED)) this.skip();
-      const seed = parseSeed(readFileSync(SEC_SEED, 'utf8'));
+    it('derives every IntegrationCloud* nested type of the seed exactly: names, required and secret flags', async () => {
+      const seed = parseSeed(readFixture('secSeed'));
       const built = buildPulumiSchemaWithReport(await describeProvider('sec'));
       const mine = Object.keys(seed.types).filter((name) => name.startsWith('IntegrationCloud'));
       expect(mine).to.have.length(23);

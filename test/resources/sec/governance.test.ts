@@ -4,7 +4,6 @@
  * Terraform's own plan, apply and read checks), against the in-process emulator.
  */
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
 import {
@@ -19,6 +18,7 @@ import { UNKNOWN, type ObjectValue } from '../../../src/schema/value.js';
 import { describeProvider } from '../../../src/pulumi/description.js';
 import { buildPulumiSchemaWithReport } from '../../../src/pulumi/schema.js';
 import { parseSeed } from '../../golden/seed-parser.js';
+import { readFixture } from '../../support/fixtures.js';
 import { compareWithSeed } from '../../golden/seed-compare.js';
 import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 
@@ -774,11 +774,8 @@ describe('sec governance resources through the Terraform-side client', function 
 });
 
 describe('Pulumi mapping: governance nested types against the sec seed', () => {
-  const SEED = join(process.cwd(), '..', 'shared', 'seeds', '000_da722bde0f6638a7.txt');
-
-  it('matches every nested type of report rules, resource groups, team members and vulnerability exceptions', async function () {
-    if (!existsSync(SEED)) this.skip();
-    const seed = parseSeed(readFileSync(SEED, 'utf8'));
+  it('matches every nested type of report rules, resource groups, team members and vulnerability exceptions', async () => {
+    const seed = parseSeed(readFixture('secSeed'));
     const built = buildPulumiSchemaWithReport(await describeProvider('sec'));
     expect(built.warnings).to.deep.equal([]);
     const subjects = Object.keys(seed.types).filter((n) =>

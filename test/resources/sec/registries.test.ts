@@ -4,7 +4,6 @@
  * One table drives the common lifecycle; the rules particular to one type follow it.
  */
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
 import { TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
@@ -14,11 +13,11 @@ import { UNKNOWN, type ObjectValue } from '../../../src/schema/value.js';
 import { describeProvider } from '../../../src/pulumi/description.js';
 import { buildPulumiSchemaWithReport } from '../../../src/pulumi/schema.js';
 import { parseSeed } from '../../golden/seed-parser.js';
+import { readFixture } from '../../support/fixtures.js';
 import { compareWithSeed, allDifferences, writeOnlyTwinAllowances } from '../../golden/seed-compare.js';
 import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 
 const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
-const SEC_SEED = join(process.cwd(), '..', 'shared', 'seeds', '000_da722bde0f6638a7.txt');
 const COLLECTION = 'ContainerRegistries';
 
 const PEM = '-----BEGIN PRIVATE KEY-----\nMIIEexample\n-----END PRIVATE KEY-----\n';
@@ -636,9 +635,8 @@ describe('Pulumi mapping: registry and scanner nested types against the sec seed
     'IntegrationInlineScannerIdentifierTag',
   ];
 
-  it("has each type with the seed's field names, required and secret flags", async function () {
-    if (!existsSync(SEC_SEED)) this.skip();
-    const seed = parseSeed(readFileSync(SEC_SEED, 'utf8'));
+  it("has each type with the seed's field names, required and secret flags", async () => {
+    const seed = parseSeed(readFixture('secSeed'));
     const built = buildPulumiSchemaWithReport(await describeProvider('sec'));
     const types = built.schema.types;
     for (const name of NESTED) expect(types, name).to.have.property(`sec:index/${name}:${name}`);
