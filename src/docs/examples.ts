@@ -22,14 +22,17 @@ export function exampleDirs(provider: string, kind: ExampleKind, typeName: strin
   const own = `examples/${provider}/${typeName}`;
   if (kind === 'ephemeral') return [`examples/${provider}/ephemeral/${typeName}`];
   if (kind === 'list') return [`examples/${provider}/query`];
+  if (kind === 'action') return [`examples/${provider}/actions/${typeName}`];
   return kind === 'resource' ? [own] : [`examples/${provider}/data_${typeName}`, own];
 }
 
 /**
  * Ephemeral resources have theirs in `examples/<provider>/ephemeral/<type>/`; list resources have
- * `examples/<provider>/query/<type>.tfquery.hcl`, in one directory that `terraform query` runs whole.
+ * `examples/<provider>/query/<type>.tfquery.hcl`, in one directory that `terraform query` runs whole;
+ * actions have `examples/<provider>/actions/<type>/main.tf` (Terraform 1.14 and later only, so no
+ * acceptance case: test/protocol replays the requests Terraform 1.14 sends for them).
  */
-export type ExampleKind = 'resource' | 'data-source' | 'ephemeral' | 'list';
+export type ExampleKind = 'resource' | 'data-source' | 'ephemeral' | 'list' | 'action';
 
 /** The example of a resource or data source, or undefined when it has none. */
 export function findExample(

@@ -7,7 +7,7 @@
  *
  * Output is deterministic: fields are sorted, nothing depends on time or the machine.
  */
-import type { DataSourceDef, EphemeralDef, ProviderDef, ResourceDef } from '../engine/contracts.js';
+import type { ActionDef, DataSourceDef, EphemeralDef, ProviderDef, ResourceDef } from '../engine/contracts.js';
 import {
   requiredUnreadable,
   type AttrOptions,
@@ -47,6 +47,7 @@ export function renderProviderDocs(def: AnyProvider, options: RenderOptions): Do
     tree.set(pages.ephemeralResources.get(e.typeName)!, renderEphemeralPage(def, e, options));
   for (const r of def.resources)
     if (r.list) tree.set(pages.listResources.get(r.typeName)!, renderListPage(def, r, options));
+  for (const a of def.actions ?? []) tree.set(pages.actions.get(a.typeName)!, renderActionPage(def, a, options));
   return new Map([...tree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
@@ -56,13 +57,14 @@ export interface DocPaths {
   dataSources: Map<string, string>;
   ephemeralResources: Map<string, string>;
   listResources: Map<string, string>;
+  actions: Map<string, string>;
 }
 
 /**
  * Where each page goes: `<provider>/index.md`, `<provider>/resources/<name>.md`,
- * `<provider>/data-sources/<name>.md`, `<provider>/ephemeral-resources/<name>.md` and
- * `<provider>/list-resources/<name>.md`, where `<name>` is the type without the provider prefix, as
- * the registry names its pages.
+ * `<provider>/data-sources/<name>.md`, `<provider>/ephemeral-resources/<name>.md`,
+ * `<provider>/list-resources/<name>.md` and `<provider>/actions/<name>.md`, where `<name>` is the type
+ * without the provider prefix, as the registry names its pages.
  */
 export function docPaths(def: AnyProvider): DocPaths {
   const short = (typeName: string) =>
@@ -82,6 +84,7 @@ export function docPaths(def: AnyProvider): DocPaths {
         .filter((r) => r.list)
         .map((r) => [r.typeName, `${def.name}/list-resources/${short(r.typeName)}.md`]),
     ),
+    actions: new Map((def.actions ?? []).map((a) => [a.typeName, `${def.name}/actions/${short(a.typeName)}.md`])),
   };
 }
 
@@ -138,6 +141,18 @@ function renderIndexPage(def: AnyProvider, options: RenderOptions): string {
       '',
     );
     for (const r of sortByType(lists)) out.push(`* [\`${r.typeName}\`](${link(paths.listResources.get(r.typeName)!)})`);
+    out.push('');
+  }
+  const actions = def.actions ?? [];
+  if (actions.length > 0) {
+    out.push('## Actions', '');
+    out.push(
+      'Terraform 1.14 and later run actions on their own (`terraform apply -invoke=action.<type>.<name>`) or ' +
+        'before or after a change of a resource (`action_trigger` in its `lifecycle`); every example is in ' +
+        `\`examples/${def.name}/actions/\`.`,
+      '',
+    );
+    for (const a of sortByType(actions)) out.push(`* [\`${a.typeName}\`](${link(paths.actions.get(a.typeName)!)})`);
     out.push('');
   }
   return finish(out);
@@ -267,6 +282,42 @@ function renderEphemeralPage(def: AnyProvider, e: EphemeralDef<any, any>, option
   out.push('The following attributes are exported:', '', ...fields.attributes, '');
   out.push(...fields.nested);
   if (e.close) out.push(...leftOpenSection());
+  return finish(out);
+}
+
+/** An action (Terraform 1.14 and later): its `config` block, how it runs and what an interrupted run leaves. */
+function renderActionPage(def: AnyProvider, a: ActionDef<any, any>, options: RenderOptions): string {
+  const out: string[] = [];
+  const block = a.schema.block;
+  out.push(...frontMatter(`${a.typeName} Action - ${def.name}`, block.description));
+  out.push(`# ${a.typeName} (Action)`, '');
+  out.push(block.description, '');
+  out.push(
+    'Actions need Terraform 1.14 or later. An `action` block declares the action and its `config`; ' +
+      `\`terraform apply -invoke=action.${a.typeName}.<name>\` runs it on its own, and an \`action_trigger\` block ` +
+      "in a resource's `lifecycle` runs it before or after the resource is created or updated (`before_create`, " +
+      '`after_create`, `before_update`, `after_update`). Terraform shows its progress as it runs; an action ' +
+      'keeps nothing in the state. An action that runs before a change of a resource cannot refer to that ' +
+      'resource: Terraform reports a cycle.',
+    '',
+  );
+  const example = findExample(def.name, 'action', a.typeName, options.readFile);
+  if (example !== undefined) out.push(...exampleSection(example.mainTf));
+  const fields = renderFieldsOf(a.schema, { what: 'action' });
+  out.push('## Argument Reference', '');
+  if (fields.arguments.length === 0) out.push('This action takes no arguments: leave out the `config` block.', '');
+  else out.push('The `config` block supports:', '', ...fields.arguments, '');
+  out.push(...fields.nested);
+  out.push(
+    '## Validation, planning and failures',
+    '',
+    'Terraform validates the `config` block before it plans, and plans the action before it runs it: what the ' +
+      'arguments alone show to be wrong is refused then, at its argument, and nothing is sent to the platform. ' +
+      'A failure of the platform ends the run with an error that says what happened; in an `action_trigger` ' +
+      'before a change, it stops the apply before the resource is changed.',
+    '',
+  );
+  out.push('## Interrupted runs', '', a.interruption, '');
   return finish(out);
 }
 
@@ -531,7 +582,7 @@ interface Rendered {
 }
 
 interface Context {
-  what: 'resource' | 'data source' | 'ephemeral resource' | 'list resource' | 'provider';
+  what: 'resource' | 'data source' | 'ephemeral resource' | 'list resource' | 'action' | 'provider';
 }
 
 /** One field as the declaration and the wire schema together describe it. */
@@ -646,6 +697,7 @@ function sensitivityNote(a: SchemaAttribute, o: AttrOptions<unknown>, ctx: Conte
   if (ctx.what === 'provider') return `${hidden}; provider settings are not stored in the state.`;
   if (ctx.what === 'ephemeral resource')
     return `${hidden}; an ephemeral resource's values are not stored in the plan or the state.`;
+  if (ctx.what === 'action') return `${hidden}; it is stored in the plan, and an action keeps no state.`;
   // Whatever a resource or data source stores, a configuration can output.
   if (o.writeOnlyTwin) {
     return `${hidden}, but it is stored in the state: set \`${a.name}_wo\` instead to keep it out. ${SENSITIVE_OUTPUT}`;

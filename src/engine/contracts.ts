@@ -1,6 +1,6 @@
 /**
- * What resource, data-source and provider modules declare. The engine owns the lifecycle; modules
- * supply a schema, the mapping to the API and one-line operations.
+ * What resource, data-source, action and provider modules declare. The engine owns the lifecycle;
+ * modules supply a schema, the mapping to the API and one-line operations.
  */
 import type { ConfigModelOf, Fields, ModelOf, PlatformLimits, ResourceSchema } from '../schema/define.js';
 import type { Diagnostics } from './diagnostics.js';
@@ -254,6 +254,55 @@ export interface EphemeralOpened<F extends Fields> {
   readonly private?: Record<string, unknown>;
 }
 
+/**
+ * An action (Terraform 1.14 and later): a one-shot operation a configuration declares in an
+ * `action` block and runs on its own (`terraform apply -invoke=action.<type>.<name>`) or when a
+ * resource changes (`action_trigger` in its `lifecycle`). It has a configuration and no state.
+ * Terraform validates the configuration (ValidateActionConfig), plans it (PlanAction: nothing is
+ * sent then) and invokes it (InvokeAction), showing each progress line as it comes; the engine
+ * owns those steps (src/engine/actions.ts), the module says what the action does.
+ */
+export interface ActionDef<F extends Fields, C> {
+  readonly typeName: string;
+  /** The arguments of the `config` block: required or optional, never computed (an action keeps no state). */
+  readonly schema: ResourceSchema<F>;
+  /**
+   * Rules across arguments, as for resources: at validation (values not known yet are `undefined`),
+   * again at plan time and before the action runs, when more or all of it is known.
+   */
+  validate?(config: ConfigModelOf<F>, diags: Diagnostics): void;
+  /** Rules that need the configured provider (its defaults), at plan time and before the action runs. */
+  validateWithProvider?(config: ConfigModelOf<F>, client: C, diags: Diagnostics): void;
+  /**
+   * Runs the action on a wholly known configuration. Progress goes to `ctx.progress`, warnings to
+   * `ctx.diags`; a failure is thrown (an ApiError, or a DiagnosticError that says what to do). When
+   * `ctx.signal` aborts (Terraform's StopProvider, the call's deadline) it sends nothing more, ends
+   * its waits at once, and throws; what it set going on the platform before, it has named with
+   * `ctx.started`, so that the engine's message says what keeps running.
+   */
+  invoke(config: ModelOf<F>, ctx: ActionContext<C>): Promise<void>;
+  /** For the docs: what an interrupted or failed run leaves on the platform, and what running it again does. */
+  readonly interruption: string;
+}
+
+/** What an action's run is given. */
+export interface ActionContext<C> {
+  /** The configured API client. */
+  readonly client: C;
+  /** Aborted when Terraform calls StopProvider, or the call ends (its deadline, Terraform gone). */
+  readonly signal: AbortSignal;
+  readonly log: Logger;
+  /** Warnings to show the user with the result (errors are thrown). */
+  readonly diags: Diagnostics;
+  /** A line Terraform shows while the action runs (an InvokeAction progress event). */
+  progress(message: string): void;
+  /**
+   * Records what the action has set going on the platform (e.g. 'backup 1234 of cluster 5678'), which
+   * is neither undone nor requested again if the run is cut short: the engine's message names it then.
+   */
+  started(what: string): void;
+}
+
 export interface ConfigureContext {
   readonly terraformVersion: string;
   readonly diags: Diagnostics;
@@ -270,6 +319,8 @@ export interface ProviderDef<F extends Fields, C> {
   readonly resources: readonly ResourceDef<any, C>[];
   readonly dataSources: readonly DataSourceDef<any, C>[];
   readonly ephemeralResources?: readonly EphemeralDef<any, C>[];
+  /** Actions (Terraform 1.14 and later). */
+  readonly actions?: readonly ActionDef<any, C>[];
   /** What the platform takes in one request, checked for every value at plan time. */
   readonly limits?: PlatformLimits;
   /** Pulumi mapping overrides (DECISIONS). */
@@ -285,5 +336,6 @@ export interface ProviderDef<F extends Fields, C> {
 export const resource = <F extends Fields, C>(def: ResourceDef<F, C>): ResourceDef<F, C> => def;
 export const dataSource = <F extends Fields, C>(def: DataSourceDef<F, C>): DataSourceDef<F, C> => def;
 export const ephemeralResource = <F extends Fields, C>(def: EphemeralDef<F, C>): EphemeralDef<F, C> => def;
+export const action = <F extends Fields, C>(def: ActionDef<F, C>): ActionDef<F, C> => def;
 export const listResource = <F extends Fields, L extends Fields, C>(def: ListDef<F, L, C>): ListDef<F, L, C> => def;
 export const provider = <F extends Fields, C>(def: ProviderDef<F, C>): ProviderDef<F, C> => def;

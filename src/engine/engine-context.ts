@@ -34,6 +34,11 @@ export class EngineContext<C> {
     for (const r of def.resources) this.resources.set(r.typeName, r);
   }
 
+  /** Aborted by the next StopProvider (a fresh signal after each). */
+  get stopSignal(): AbortSignal {
+    return this.stopController.signal;
+  }
+
   /** StopProvider: cancels in-flight work; later calls get a fresh signal. */
   stop(): void {
     this.stopController.abort();

@@ -13,6 +13,7 @@
  *   list-resources.ts       ValidateListResourceConfig, ListResource
  *   data-sources.ts         ValidateDataResourceConfig, ReadDataSource
  *   ephemeral-resources.ts  Validate-, Open-, Renew- and CloseEphemeralResource
+ *   actions.ts              ValidateActionConfig, PlanAction, InvokeAction
  */
 import type { Schema } from '../schema/block.js';
 import type { CtyType } from '../schema/cty-type.js';
@@ -21,6 +22,7 @@ import type { ObjectValue, Value } from '../schema/value.js';
 import type { IdentityDef, Logger, ProviderDef } from './contracts.js';
 import { DEFAULT_CREATE_RECOVERY, type CreateRecoveryOptions } from './create-recovery.js';
 import type { Diagnostics } from './diagnostics.js';
+import { Actions, type ActionEvent, type InvokeOptions } from './actions.js';
 import { DataSources } from './data-sources.js';
 import { EngineContext, type PrivateState, type StateOutcome } from './engine-context.js';
 import { EphemeralResources, type OpenedEphemeral } from './ephemeral-resources.js';
@@ -32,7 +34,7 @@ import { ResourceState } from './resource-state.js';
 import type { ClientCapabilities } from './validate.js';
 
 export { IDENTITY_VERSION } from './resource-identity.js';
-export type { IdentifiedOutcome, ListEvent, ListedObject, PlanOutcome, PrivateState, StateOutcome, Value };
+export type { ActionEvent, IdentifiedOutcome, ListEvent, ListedObject, PlanOutcome, PrivateState, StateOutcome, Value };
 
 export class ProviderEngine<C> {
   private readonly ctx: EngineContext<C>;
@@ -43,6 +45,7 @@ export class ProviderEngine<C> {
   private readonly lists: ListResources<C>;
   private readonly dataSources: DataSources<C>;
   private readonly ephemerals: EphemeralResources<C>;
+  private readonly actions: Actions<C>;
 
   constructor(
     readonly def: ProviderDef<Fields, C>,
@@ -59,6 +62,7 @@ export class ProviderEngine<C> {
     this.lists = new ListResources(this.ctx);
     this.dataSources = new DataSources(this.ctx);
     this.ephemerals = new EphemeralResources(this.ctx);
+    this.actions = new Actions(this.ctx);
   }
 
   // Schemas (GetProviderSchema, GetResourceIdentitySchemas).
@@ -230,5 +234,23 @@ export class ProviderEngine<C> {
   /** Closes what Terraform left open, as the provider shuts down (ephemeral-resources.ts). */
   closeLeftoverEphemerals(budgetMs: number): Promise<void> {
     return this.ephemerals.closeLeftoverEphemerals(budgetMs);
+  }
+
+  // Actions (actions.ts).
+
+  actionSchemas(): Map<string, Schema> {
+    return this.actions.actionSchemas();
+  }
+  actionSchema(typeName: string): Schema | undefined {
+    return this.actions.actionSchema(typeName);
+  }
+  validateActionConfig(typeName: string, config: ObjectValue): Diagnostics {
+    return this.actions.validateActionConfig(typeName, config);
+  }
+  planAction(typeName: string, config: ObjectValue): Diagnostics {
+    return this.actions.planAction(typeName, config);
+  }
+  invokeAction(typeName: string, config: ObjectValue, options: InvokeOptions = {}): AsyncGenerator<ActionEvent> {
+    return this.actions.invokeAction(typeName, config, options);
   }
 }

@@ -22,6 +22,9 @@
  *   provider's `terraformConfig` method and its inputs mirrored as outputs.
  * - `dynamic/info.go` and `pkg/tfbridge/tokens`: tokens, `id` renaming, auto-naming (see naming.ts).
  *
+ * Only resources, data sources and the provider are gathered: actions (Terraform 1.14 `action` blocks)
+ * have no counterpart in a Pulumi package and are left out.
+ *
  * Deliberate differences from the bridge (each marked where it happens):
  * - `default`: the bridge cannot surface plan-time defaults of a protocol-6 provider (they are applied
  *   inside the provider and are not part of the wire schema; `attribute.HasDefault()` is always false),

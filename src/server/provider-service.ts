@@ -17,6 +17,7 @@ import { schemaToProto, pathToProto } from './wire-schema.js';
 import { PreEncoded, encodeMessage, messageType } from './proto.js';
 import type { RpcName, ServedStreamRpc, ServedUnaryRpc } from './rpcs.js';
 import { measureApiTime } from '../wire/api-timing.js';
+import { actionRpcs, actionStreamRpcs, type ActionRpcKit } from './action-rpcs.js';
 
 type Msg = Record<string, any>;
 export type RpcHandler = (request: Msg, call: { signal: AbortSignal }) => Promise<Msg>;
@@ -180,6 +181,7 @@ function encodeProviderSchema<C>(engine: ProviderEngine<C>): Buffer {
       [...engine.ephemeralResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)]),
     ),
     list_resource_schemas: Object.fromEntries([...engine.listResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
+    action_schemas: Object.fromEntries([...engine.actionSchemas()].map(([k, s]) => [k, { schema: schemaToProto(s) }])),
     diagnostics: [],
     server_capabilities: SERVER_CAPABILITIES,
   });
@@ -306,6 +308,7 @@ export function providerService<C>(
       functions: [],
       ephemeral_resources: [...engine.ephemeralResourceSchemas().keys()].map((type_name) => ({ type_name })),
       list_resources: [...engine.listResourceSchemas().keys()].map((type_name) => ({ type_name })),
+      actions: [...engine.actionSchemas().keys()].map((type_name) => ({ type_name })),
     })),
     GetProviderSchema: guarded('GetProviderSchema', diagsOnly, getProviderSchema),
     GetResourceIdentitySchemas: guarded('GetResourceIdentitySchemas', diagsOnly, getResourceIdentitySchemas),
@@ -541,6 +544,7 @@ export function providerService<C>(
       decodeDynamic(BOOL, req.include_resource_object, 'include_resource value');
       return { diagnostics: diagnosticsToProto(diags.items) };
     }),
+    ...actionRpcs(engine, guarded, ACTION_KIT),
   } satisfies Record<ServedUnaryRpc, RpcHandler>;
 }
 
@@ -599,8 +603,21 @@ export function providerStreamService<C>(engine: ProviderEngine<C>, log: Logger)
         });
       }
     },
+    ...actionStreamRpcs(engine, log, ACTION_KIT),
   } satisfies Record<ServedStreamRpc, StreamHandler>;
 }
+
+/** What the action RPCs (./action-rpcs.ts) take from this table besides its guard: decoding and errors. */
+const ACTION_KIT: ActionRpcKit = {
+  decodeConfig: (schema, value, validated) =>
+    decodeObject(schema, value, 'action configuration', validated ? CONFIG : UNVALIDATED_CONFIG) ?? emptyObject(schema),
+  badRequest: (message) => new BadRequest(message),
+  failure: (rpc, err) =>
+    err instanceof BadRequest
+      ? { severity: 'error', summary: 'Invalid request from Terraform', detail: err.message }
+      : diagnosticFromError(`Provider error during ${rpc}`, err),
+  toProto: diagnosticsToProto,
+};
 
 /** A configuration block that is null on the wire: Terraform means every argument unset. */
 function emptyObject(schema: Schema): ObjectValue {

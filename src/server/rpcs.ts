@@ -46,7 +46,7 @@ export type RpcName = (typeof PROVIDER_RPC_NAMES)[number];
 
 /**
  * RPCs with a streamed request or response: not callable as unary RPCs; served only through stream handlers
- * (ListResource).
+ * (ListResource, InvokeAction).
  */
 export const STREAMING_RPC_NAMES: ReadonlySet<RpcName> = new Set<RpcName>([
   'ListResource',
@@ -96,8 +96,10 @@ export const PROVIDER_SERVICE_RPCS = {
     'RenewEphemeralResource',
     'CloseEphemeralResource',
     'ValidateListResourceConfig',
+    'ValidateActionConfig',
+    'PlanAction',
   ],
-  streams: ['ListResource'],
+  streams: ['ListResource', 'InvokeAction'],
 } as const satisfies { unary: readonly RpcName[]; streams: readonly RpcName[] };
 
 export type ServedUnaryRpc = (typeof PROVIDER_SERVICE_RPCS.unary)[number];

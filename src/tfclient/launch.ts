@@ -45,8 +45,11 @@ export interface ProviderConnection {
   callRaw(rpc: RpcName, request: Buffer, options?: { deadlineMs?: number }): Promise<Buffer>;
   /** A server-streaming tfplugin6.Provider RPC (ListResource, ReadStateBytes, InvokeAction). */
   serverStream(rpc: RpcName, request?: unknown): grpc.ClientReadableStream<any>;
-  /** A server-streaming tfplugin6.Provider RPC on protobuf bytes both ways (replaying recorded requests). */
-  serverStreamRaw(rpc: RpcName, request: Buffer): grpc.ClientReadableStream<Buffer>;
+  /**
+   * A server-streaming tfplugin6.Provider RPC on protobuf bytes both ways (replaying recorded requests);
+   * `deadlineMs` sends a grpc-timeout.
+   */
+  serverStreamRaw(rpc: RpcName, request: Buffer, options?: { deadlineMs?: number }): grpc.ClientReadableStream<Buffer>;
   /** grpc.health.v1.Health/Check; resolves to the status name, e.g. "SERVING". */
   health(service?: string): Promise<string>;
   /** plugin.GRPCController/Shutdown. */
@@ -173,9 +176,17 @@ export function connect(
       if (!def.responseStream || def.requestStream) throw new Error(`${rpc} is not a server-streaming RPC`);
       return channel.makeServerStreamRequest(def.path, def.requestSerialize, def.responseDeserialize, request ?? {});
     },
-    serverStreamRaw(rpc, request) {
+    serverStreamRaw(rpc, request, options) {
       const identity = (bytes: Buffer) => bytes;
-      return channel.makeServerStreamRequest(`/${SERVICE_NAMES.provider}/${rpc}`, identity, identity, request);
+      const callOptions: grpc.CallOptions = options?.deadlineMs ? { deadline: Date.now() + options.deadlineMs } : {};
+      return channel.makeServerStreamRequest(
+        `/${SERVICE_NAMES.provider}/${rpc}`,
+        identity,
+        identity,
+        request,
+        new grpc.Metadata(),
+        callOptions,
+      );
     },
     async health(serviceName = 'plugin') {
       const res = await unary(healthService.Check as grpc.MethodDefinition<any, any>, { service: serviceName });

@@ -44,7 +44,7 @@ describe('docs: the real providers', () => {
   });
 
   for (const name of DOC_PROVIDERS) {
-    it(`${name}: has an index page and a page per registered resource, data source and ephemeral resource`, async () => {
+    it(`${name}: has an index page and a page per registered resource, data source, ephemeral resource and action`, async () => {
       const def = await loadProviderDef(name);
       const paths = docPaths(def);
       expect(fresh.has(paths.index), paths.index).to.equal(true);
@@ -73,6 +73,22 @@ describe('docs: the real providers', () => {
           .and.include(`ephemeral "${e.typeName}"`);
         expect(fresh.get(paths.index)).to.include(`[\`${e.typeName}\`](ephemeral-resources/`);
       }
+      expect(def.actions ?? [], 'every provider has actions').to.not.have.length(0);
+      for (const a of def.actions ?? []) {
+        const page = fresh.get(paths.actions.get(a.typeName)!);
+        expect(page, a.typeName).to.be.a('string');
+        expect(page)
+          .to.include(`# ${a.typeName} (Action)`)
+          .and.include('Terraform 1.14 or later')
+          .and.include('The `config` block supports:')
+          .and.include(`action "${a.typeName}"`)
+          .and.include('## Interrupted runs')
+          .and.include(a.interruption);
+        // Every argument is documented, with its own description.
+        for (const [field, d] of Object.entries(a.schema.fields as Fields))
+          expect(page).to.include(`* \`${field}\` - `).and.include(d.options.description);
+        expect(fresh.get(paths.index)).to.include(`[\`${a.typeName}\`](actions/`);
+      }
       // Nothing else: no page for a type that is not registered.
       const expected = new Set([
         paths.index,
@@ -80,6 +96,7 @@ describe('docs: the real providers', () => {
         ...paths.dataSources.values(),
         ...paths.ephemeralResources.values(),
         ...paths.listResources.values(),
+        ...paths.actions.values(),
       ]);
       expect([...fresh.keys()].filter((p) => p.startsWith(`${name}/`) && !expected.has(p))).to.deep.equal([]);
     });

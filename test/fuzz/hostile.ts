@@ -576,7 +576,7 @@ export interface HostileRequest {
 
 /**
  * RPCs whose generated requests (a random type name) always get an error: a feature this provider
- * does not offer (moves, functions), or a resource, ephemeral or list type it does not have.
+ * does not offer (moves, functions), or a resource, ephemeral, list or action type it does not have.
  */
 const UNSUPPORTED_RPCS: readonly RpcName[] = [
   'MoveResourceState',
@@ -587,6 +587,8 @@ const UNSUPPORTED_RPCS: readonly RpcName[] = [
   'RenewEphemeralResource',
   'CloseEphemeralResource',
   'ValidateListResourceConfig',
+  'ValidateActionConfig',
+  'PlanAction',
 ];
 const INFO_RPCS: readonly RpcName[] = ['GetMetadata', 'GetResourceIdentitySchemas', 'GetFunctions', 'StopProvider'];
 /** Left to grpc-js's UNIMPLEMENTED answer. */
@@ -598,8 +600,6 @@ export const UNIMPLEMENTED_RPCS: readonly RpcName[] = [
   'UnlockState',
   'GetStates',
   'DeleteState',
-  'PlanAction',
-  'ValidateActionConfig',
 ];
 
 const requestType = (rpc: RpcName) => rpcTypes(SERVICE_NAMES.provider, rpc).request;
@@ -918,7 +918,8 @@ function requestArbs(
           category: 'unsupported-rpc',
           mustFail: true,
           wellFormed: true,
-          bytes: encode(rpc, { type_name: s, name: s }),
+          // PlanAction names its type `action_type`.
+          bytes: encode(rpc, { type_name: s, action_type: s, name: s }),
         }),
       ),
     ),

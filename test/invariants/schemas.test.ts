@@ -5,7 +5,10 @@
  * - every attribute whose name says it holds a credential (or a webhook URL, which carries one) is
  *   sensitive, unless an exception below says why not;
  * - every attribute and block has a description;
- * - every resource and data source has its example (`main.tf`) and acceptance case (`acceptance.json`);
+ * - every resource and data source has its example (`main.tf`) and acceptance case (`acceptance.json`),
+ *   every ephemeral resource and action an example that uses it;
+ * - an action's arguments are required or optional, never computed (an action keeps no state), and
+ *   it says what an interrupted run leaves behind;
  * - optional attributes the platform fills when they are not configured are computed;
  * - every resource type can find the object its create makes (or repeating its create is harmless);
  * - every number argument declares its range;
@@ -18,7 +21,7 @@ import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import { provider, resource, type ProviderDef } from '../../src/engine/contracts.js';
+import { action, provider, resource, type ProviderDef } from '../../src/engine/contracts.js';
 import {
   attr,
   block,
@@ -44,7 +47,7 @@ type ProviderName = (typeof PROVIDERS)[number];
 // Walking the schemas
 
 type Owner = {
-  kind: 'provider' | 'resource' | 'data source' | 'ephemeral resource';
+  kind: 'provider' | 'resource' | 'data source' | 'ephemeral resource' | 'action';
   provider: ProviderName;
   typeName: string;
 };
@@ -141,6 +144,14 @@ async function load(name: ProviderName): Promise<Loaded> {
       e.schema.fields,
       e.schema.block,
       `ephemeral.${e.typeName}`,
+      nodes,
+    );
+  for (const a of def.actions ?? [])
+    walkBlock(
+      { kind: 'action', provider: name, typeName: a.typeName },
+      a.schema.fields,
+      a.schema.block,
+      `action.${a.typeName}`,
       nodes,
     );
   return { name, def, nodes };
@@ -366,7 +377,19 @@ function descriptionProblems(nodes: Node[], def: ProviderDef<any, any>): string[
     if (d.schema.block.description.trim() === '') problems.push(`data.${d.typeName}: no description`);
   for (const e of def.ephemeralResources ?? [])
     if (e.schema.block.description.trim() === '') problems.push(`ephemeral.${e.typeName}: no description`);
+  for (const a of def.actions ?? []) {
+    if (a.schema.block.description.trim() === '') problems.push(`action.${a.typeName}: no description`);
+    if (a.interruption.trim() === '')
+      problems.push(`action.${a.typeName}: does not say what an interrupted run leaves`);
+  }
   return problems;
+}
+
+/** Computed attributes in an action's `config` block: an action keeps no state, so nothing can fill them. */
+function computedActionArguments(nodes: readonly Node[]): string[] {
+  return nodes
+    .filter((n) => n.owner.kind === 'action' && n.kind === 'attribute' && n.attribute!.computed)
+    .map((n) => `${n.where}: computed (an action keeps no state; give its default in the description and the code)`);
 }
 
 function exampleProblems(
@@ -395,6 +418,13 @@ function exampleProblems(
     if (!ex) problems.push(`ephemeral resource ${e.typeName}: no examples/${provider}/ephemeral/${e.typeName}/main.tf`);
     else if (!ex.mainTf.includes(`ephemeral "${e.typeName}"`))
       problems.push(`ephemeral resource ${e.typeName}: ${ex.dir}/main.tf does not use it`);
+  }
+  // Actions: an example that declares it (Terraform 1.14 only; test/protocol replays its requests).
+  for (const a of def.actions ?? []) {
+    const ex = findExample(provider, 'action', a.typeName, readFile);
+    if (!ex) problems.push(`action ${a.typeName}: no examples/${provider}/actions/${a.typeName}/main.tf`);
+    else if (!ex.mainTf.includes(`action "${a.typeName}"`))
+      problems.push(`action ${a.typeName}: ${ex.dir}/main.tf does not use it`);
   }
   return problems;
 }
@@ -585,6 +615,12 @@ describe('schema invariants', () => {
         fail('without a description', descriptionProblems(nodes, def));
       });
 
+      it('every action has arguments only, and says what an interrupted run leaves', () => {
+        const { def, nodes } = loaded.get(name)!;
+        expect(def.actions ?? [], 'actions').to.not.have.length(0);
+        fail('computed action arguments', computedActionArguments(nodes));
+      });
+
       it('every resource and data source has an example and an acceptance case', () => {
         fail('missing examples (test/acceptance/CASES.md)', exampleProblems(name, loaded.get(name)!.def, readRepoFile));
       });
@@ -741,6 +777,20 @@ describe('schema invariants: the checks catch violations', () => {
       }),
     ],
     dataSources: [],
+    actions: [
+      action<any, unknown>({
+        typeName: 'demo_poke',
+        schema: resourceSchema(
+          {
+            target: attr.string({ required: true, description: '' }),
+            force: attr.bool({ optional: true, default: false, description: 'Force.' }),
+          },
+          { description: 'Pokes.' },
+        ),
+        interruption: '',
+        invoke: async () => {},
+      }),
+    ],
   }) as ProviderDef<any, any>;
   const nodes: Node[] = [];
   walkBlock(
@@ -756,6 +806,14 @@ describe('schema invariants: the checks catch violations', () => {
       r.schema.fields,
       r.schema.block,
       r.typeName,
+      nodes,
+    );
+  for (const a of broken.actions ?? [])
+    walkBlock(
+      { kind: 'action', provider: 'sec', typeName: a.typeName },
+      a.schema.fields,
+      a.schema.block,
+      `action.${a.typeName}`,
       nodes,
     );
 
@@ -787,7 +845,18 @@ describe('schema invariants: the checks catch violations', () => {
   });
 
   it('finds missing descriptions', () => {
-    expect(descriptionProblems(nodes, broken)).to.deep.equal(['demo_thing.password', 'demo_other: no description']);
+    expect(descriptionProblems(nodes, broken)).to.deep.equal([
+      'demo_thing.password',
+      'action.demo_poke.target',
+      'demo_other: no description',
+      'action.demo_poke: does not say what an interrupted run leaves',
+    ]);
+  });
+
+  it('finds computed action arguments', () => {
+    expect(computedActionArguments(nodes)).to.deep.equal([
+      'action.demo_poke.force: computed (an action keeps no state; give its default in the description and the code)',
+    ]);
   });
 
   it('finds missing examples and acceptance cases', () => {
@@ -795,7 +864,12 @@ describe('schema invariants: the checks catch violations', () => {
     expect(exampleProblems('demo', broken, (p) => files[p])).to.deep.equal([
       'resource demo_thing: no examples/demo/demo_thing/acceptance.json',
       'resource demo_other: no examples/demo/demo_other/main.tf',
+      'action demo_poke: no examples/demo/actions/demo_poke/main.tf',
     ]);
+    files['examples/demo/actions/demo_poke/main.tf'] = 'resource "demo_thing" "x" {}';
+    expect(exampleProblems('demo', broken, (p) => files[p])).to.include(
+      'action demo_poke: examples/demo/actions/demo_poke/main.tf does not use it',
+    );
   });
 
   it('finds optional attributes that the platform fills but are not computed', () => {

@@ -1,10 +1,11 @@
 /**
  * The request sequences of Terraform 1.12 (plans and imports with identity) and 1.14 (`terraform
- * query`), kept as fixtures (terraform-requests.ts), replayed byte for byte to the real executables
- * over the gRPC path Terraform uses (go-plugin handshake, mutual TLS), against emulators seeded with
- * the objects they name. Each response must carry no error, show what the fixture expects
- * (identities, states, list events, the API calls made), and give exactly the bytes that the next
- * recorded request copies from it, as Terraform would.
+ * query`, actions), kept as fixtures (terraform-requests.ts, action-requests.ts), replayed byte for
+ * byte to the real executables over the gRPC path Terraform uses (go-plugin handshake, mutual TLS),
+ * against emulators seeded with the objects they name, each step in a new provider process where
+ * Terraform starts one. Each response must carry no error, show what the fixture expects
+ * (identities, states, list events, action progress, the API calls made and what they sent), and
+ * give exactly the bytes that the next recorded request copies from it, as Terraform would.
  */
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
@@ -21,7 +22,6 @@ import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli
 import type { ObjectValue } from '../../src/schema/value.js';
 import type { CtyType } from '../../src/schema/cty-type.js';
 import {
-  buildFixtures,
   identityTypeOf,
   resourceTypeOf,
   seedSec,
@@ -30,10 +30,20 @@ import {
   type Fixture,
   type FixtureStep,
 } from './terraform-requests.js';
-import { FIXTURES_DIR, fixtureText } from './write-fixtures.js';
+import { FIXTURES_DIR, allFixtures, fixtureText } from './write-fixtures.js';
+import type { Repeated } from './terraform-requests.js';
 
 const BIN = (name: string) => join(process.cwd(), 'bin', `terraform-provider-${name}`);
-const NAMES = ['sec-1.12-plan', 'vdb-1.12-import-by-identity', 'vdb-1.14-query', 'sec-1.14-query-generate-config'];
+const NAMES = [
+  'sec-1.12-plan',
+  'vdb-1.12-import-by-identity',
+  'vdb-1.14-query',
+  'sec-1.14-query-generate-config',
+  'vdb-1.14-invoke-backup',
+  'vdb-1.14-backup-before-update',
+  'sec-1.14-test-alert-after-update',
+  'sec-1.14-invoke-inventory-scan',
+];
 type Msg = Record<string, any>;
 
 const load = (name: string): Fixture => JSON.parse(readFileSync(join(FIXTURES_DIR, `${name}.json`), 'utf8')) as Fixture;
@@ -56,23 +66,29 @@ interface Emulated {
   env: Record<string, string>;
   /** The API calls received since `mark()`. */
   calls(): string[];
+  /** What the first call of this name since `mark()` sent: the decoded request (vdb), `{query, body}` (sec). */
+  sent(call: string): unknown;
   mark(): void;
   tokenOf(alias: string): string;
   close(): Promise<void>;
 }
 
-async function emulate(provider: 'sec' | 'vdb'): Promise<Emulated> {
+async function emulate(provider: 'sec' | 'vdb'): Promise<Emulated & { sec?: SecEmulator; vdb?: VdbEmulator }> {
   if (provider === 'sec') {
     const e: SecEmulator = await startSecEmulator();
     await seedSec(e);
     let from = e.requests.length;
+    const since = () => e.requests.slice(from).filter((r) => !r.path.startsWith('/api/v2/access/tokens'));
     return {
+      sec: e,
       env: secProviderEnv(e),
-      calls: () =>
-        e.requests
-          .slice(from)
-          .filter((r) => !r.path.startsWith('/api/v2/access/tokens'))
-          .map((r) => `${r.method} ${r.path.split('?')[0]}`),
+      calls: () => since().map((r) => `${r.method} ${r.path.split('?')[0]}`),
+      sent: (call) => {
+        const r = since().find((r) => `${r.method} ${r.path.split('?')[0]}` === call);
+        if (!r) return undefined;
+        const query = Object.fromEntries(new URLSearchParams(r.path.split('?')[1] ?? ''));
+        return { query, body: r.body ?? null };
+      },
       mark: () => void (from = e.requests.length),
       tokenOf: (alias) =>
         e.list<{ tokenAlias: string; accessToken: string }>('AgentAccessTokens').find((t) => t.tokenAlias === alias)!
@@ -84,8 +100,10 @@ async function emulate(provider: 'sec' | 'vdb'): Promise<Emulated> {
   await seedVdb(e);
   let from = e.requests.length;
   return {
+    vdb: e,
     env: vdbProviderEnv(e),
     calls: () => e.requests.slice(from).map((r) => `${r.service}/${r.method}`),
+    sent: (call) => e.requests.slice(from).find((r) => `${r.service}/${r.method}` === call)?.request,
     mark: () => void (from = e.requests.length),
     tokenOf: () => '',
     close: () => e.close(),
@@ -96,7 +114,7 @@ describe('protocol: Terraform 1.12 and 1.14 request sequences replayed byte for 
   this.timeout(60_000);
 
   it('the committed fixtures are what the sequences build (regenerate: node dist/test/protocol/write-fixtures.js)', async () => {
-    const fresh = await buildFixtures();
+    const fresh = await allFixtures();
     expect(fresh.map((f) => f.name)).to.deep.equal(NAMES);
     for (const f of fresh)
       expect(readFileSync(join(FIXTURES_DIR, `${f.name}.json`), 'utf8'), f.name).to.equal(fixtureText(f));
@@ -116,6 +134,8 @@ describe('protocol: Terraform 1.12 and 1.14 request sequences replayed byte for 
       const fixture = load(name);
       let emulated: Emulated;
       let plugin: LaunchedProvider;
+      /** Steps the current process has served: a new process is started only after one has. */
+      let served = 0;
       const responses = new Map<string, Msg>();
       before(async () => {
         emulated = await emulate(fixture.provider);
@@ -127,12 +147,23 @@ describe('protocol: Terraform 1.12 and 1.14 request sequences replayed byte for 
       });
 
       for (const step of fixture.steps) {
-        it(`${step.id}: ${step.rpc}`, async () => {
+        it(`${step.newProcess ? '(new process) ' : ''}${step.id}: ${step.rpc}`, async () => {
           const bytes = Buffer.from(step.bytes, 'base64');
           const types = rpcTypes(SERVICE_NAMES.provider, step.rpc);
+          if (step.newProcess && served > 0) {
+            await plugin.shutdown();
+            plugin = await launchProvider(BIN(fixture.provider), { env: emulated.env });
+            served = 0;
+          }
+          served++;
           emulated.mark();
           let response: Msg;
-          if (step.rpc === 'ListResource') {
+          if (step.rpc === 'InvokeAction') {
+            const events: Msg[] = [];
+            for await (const chunk of plugin.serverStreamRaw('InvokeAction', bytes))
+              events.push(decodeMessage(types.response, chunk as Buffer));
+            response = { events };
+          } else if (step.rpc === 'ListResource') {
             const events: Msg[] = [];
             for await (const chunk of plugin.serverStreamRaw('ListResource', bytes))
               events.push(decodeMessage(types.response, chunk as Buffer));
@@ -221,5 +252,55 @@ async function check(fixture: Fixture, step: FixtureStep, response: Msg, emulate
         ).to.deep.include(wanted.resource_object!);
     });
   }
-  if (x.apiCalls) expect(emulated.calls(), 'the API calls made').to.deep.equal(x.apiCalls);
+  if (x.progress || x.completedErrors) {
+    const events = response.events as Msg[];
+    const last = events.at(-1);
+    expect(last?.completed, 'the last event is Completed').to.not.equal(undefined);
+    const lines = events.slice(0, -1).map((e) => {
+      expect(e.progress, 'every event before the last is Progress').to.not.equal(undefined);
+      return String(e.progress.message);
+    });
+    if (x.progress) expectSequence(lines, x.progress, 'progress lines');
+    const errors = (last!.completed.diagnostics as Msg[]).filter((d) => d.severity === 1).map((d) => d.summary);
+    expect(errors, 'errors in the Completed event').to.deep.equal(x.completedErrors ?? []);
+  }
+  if (x.apiCalls) expectSequence(emulated.calls(), x.apiCalls, 'the API calls made', true);
+  for (const { call, includes } of x.apiRequests ?? [])
+    expect(subsetProblems(emulated.sent(call), includes), `what ${call} sent`).to.deep.equal([]);
+}
+
+/** Where `actual` does not hold `expected` (objects: at least its keys; numbers may come as text, as int64s do). */
+function subsetProblems(actual: unknown, expected: unknown, path = '$'): string[] {
+  if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
+    if (actual === null || typeof actual !== 'object') return [`${path}: ${JSON.stringify(actual)} is not an object`];
+    return Object.entries(expected).flatMap(([k, e]) =>
+      subsetProblems((actual as Record<string, unknown>)[k], e, `${path}.${k}`),
+    );
+  }
+  const same =
+    typeof expected === 'number' ? Number(actual) === expected : JSON.stringify(actual) === JSON.stringify(expected);
+  return same ? [] : [`${path}: ${JSON.stringify(actual)}, not ${JSON.stringify(expected)}`];
+}
+
+/**
+ * `items` match `expected` in order: a text (exactly for calls, as a regular expression for lines),
+ * or a Repeated entry that stands for several.
+ */
+function expectSequence(items: string[], expected: (string | Repeated)[], what: string, exact = false): void {
+  const matches = (item: string | undefined, pattern: string) =>
+    item !== undefined && (exact ? item === pattern : new RegExp(pattern).test(item));
+  let at = 0;
+  for (const entry of expected) {
+    if (typeof entry === 'string') {
+      expect(matches(items[at], entry), `${what}: ${JSON.stringify(items)} at ${at} is ${entry}`).to.equal(true);
+      at++;
+      continue;
+    }
+    const pattern = entry.oneOrMore ?? entry.zeroOrMore;
+    const start = at;
+    while (matches(items[at], pattern)) at++;
+    if (entry.oneOrMore !== undefined)
+      expect(at, `${what}: ${JSON.stringify(items)} has ${pattern} from ${start}`).to.be.greaterThan(start);
+  }
+  expect(items.length, `${what}: ${JSON.stringify(items)}, nothing after the first ${at}`).to.equal(at);
 }

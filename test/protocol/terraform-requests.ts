@@ -1,6 +1,6 @@
 /**
  * The request sequences Terraform 1.12 and 1.14 send a provider process for identity-aware plans,
- * imports by identity and `terraform query`, built message by message from the protocol's
+ * imports by identity and `terraform query` (the actions' are in action-requests.ts), built message by message from the protocol's
  * documentation and Terraform's sources (each fixture names the files it follows), and written as
  * fixtures (`fixtures/*.json`): every request as the exact protobuf bytes (base64) beside a
  * readable form. Terraform 1.11, the one installed, cannot send them, so replay.test.ts replays
@@ -26,7 +26,10 @@ import { VDB_COLLECTIONS, type VdbEmulator } from '../../src/emulators/vdb/index
 import { createSecClient } from '../../src/clients/sec/index.js';
 import { createVdbClient } from '../../src/clients/vdb/index.js';
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A line or call that may come several times: `oneOrMore` (at least once) or `zeroOrMore`, matched by a pattern. */
+export type Repeated = { oneOrMore: string; zeroOrMore?: undefined } | { zeroOrMore: string; oneOrMore?: undefined };
 
 /** What a response must show; every response must also carry no error diagnostic. */
 export interface Expectation {
@@ -41,9 +44,15 @@ export interface Expectation {
   events?: { display_name: string; identity: Record<string, string>; resource_object?: Record<string, Json> | null }[];
   /**
    * The management-API calls the request makes, in order: `METHOD /path` (sec, without the query
-   * and the token exchange) or `service/Method` (vdb).
+   * and the token exchange) or `service/Method` (vdb); a `Repeated` entry stands for a poll.
    */
-  apiCalls?: string[];
+  apiCalls?: (string | Repeated)[];
+  /** What the named calls sent (the first of each name): the decoded request (vdb) or `{query, body}` (sec). */
+  apiRequests?: { call: string; includes: Record<string, Json> }[];
+  /** InvokeAction: the progress lines, in order, each matching its pattern (regular expressions). */
+  progress?: (string | Repeated)[];
+  /** InvokeAction: the summaries of the error diagnostics of the last event, Completed ([] = it succeeded). */
+  completedErrors?: string[];
 }
 
 export interface FixtureStep {
@@ -64,6 +73,11 @@ export interface FixtureStep {
    */
   sameAs?: Record<string, string>;
   expect: Expectation;
+  /**
+   * Terraform starts a new provider process for this step (a new graph walk); what for. The replay
+   * does the same, so nothing one process kept can help the next.
+   */
+  newProcess?: string;
 }
 
 export interface Fixture {
@@ -84,6 +98,7 @@ export const SEC_FIXED = {
   channelB: 'ACME_0B9A8C7D6E5F40312233445566778899AABBCCDDEEFF0011',
   time: '2026-01-15T10:00:00.000Z',
   by: 'terraform@acme.example',
+  roleArn: 'arn:cloud-a:iam::123456789012:role/sec-platform-audit',
 };
 
 export const VDB_FIXED = {
@@ -93,6 +108,8 @@ export const VDB_FIXED = {
   reader: '3f6c1f0e-8a52-4d7b-9c1e-2b7a4d9e5f10',
   writer: '9a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d',
   created: '2026-01-15T10:00:00Z',
+  /** The same, as the emulator stores times. */
+  createdAt: '2026-01-15T10:00:00.000Z',
 };
 
 /** Re-keys a stored object to a fixed id (and fixed fields), as if the platform had made it so. */
@@ -138,6 +155,13 @@ export async function seedSec(emulator: SecEmulator): Promise<void> {
         createdOrUpdatedBy: SEC_FIXED.by,
       });
     }
+    // A CloudA account for the inventory to scan.
+    await client.cloudAccounts.create({
+      name: 'production account',
+      type: 'CloudACfg',
+      enabled: true,
+      data: { crossAccountCredentials: { roleArn: SEC_FIXED.roleArn, externalId: 'sec-7f3c2a' } },
+    });
     await client.agentAccessTokens.create({
       tokenAlias: 'build-fleet',
       tokenEnabled: true,
@@ -146,6 +170,29 @@ export async function seedSec(emulator: SecEmulator): Promise<void> {
   } finally {
     await client.close();
   }
+}
+
+/** Waits until a new cluster is healthy (before it is re-keyed, which ends its provisioning). */
+async function healthy(emulator: VdbEmulator, id: string): Promise<void> {
+  for (let waited = 0; ; waited += 10) {
+    const phase = emulator.get<{ state?: { phase?: string } }>(VDB_COLLECTIONS.clusters, id)?.state?.phase;
+    if (phase === 'CLUSTER_PHASE_HEALTHY') return;
+    if (waited > 10_000) throw new Error(`seeded cluster ${id} is not healthy (${phase})`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * A seeded cluster with fixed times and the endpoint of its fixed id, so that a read of it gives the
+ * same state in every run (the action fixtures record one).
+ */
+function pinCluster(emulator: VdbEmulator, id: string): void {
+  const text = JSON.stringify(emulator.get(VDB_COLLECTIONS.clusters, id));
+  const host = /https:\/\/([0-9a-f-]{36})\./.exec(text)?.[1];
+  const pinned = text
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, VDB_FIXED.createdAt)
+    .replaceAll(host ?? id, id);
+  emulator.put(VDB_COLLECTIONS.clusters, id, JSON.parse(pinned));
 }
 
 /** Two clusters and two keys of the first, with fixed ids. */
@@ -164,7 +211,9 @@ export async function seedVdb(emulator: VdbEmulator): Promise<void> {
         cloudProviderRegionId: 'eu-central-1',
         configuration: { numberOfNodes: 1, packageId },
       });
+      await healthy(emulator, made.id);
       rekey(emulator, VDB_COLLECTIONS.clusters, made.id, id, { id });
+      pinCluster(emulator, id);
     }
     const keys = [
       {
@@ -217,7 +266,7 @@ function readable(v: unknown): Json {
   return v as Json;
 }
 
-class Builder {
+export class Builder {
   readonly steps: FixtureStep[] = [];
   constructor(readonly def: ProviderDef<any, any>) {}
 
@@ -243,6 +292,14 @@ class Builder {
     return { identity_data: this.dyn(this.identityTypeOf(type), value, values, field) };
   }
 
+  /** Why Terraform starts a new provider process before the next step (see FixtureStep.newProcess). */
+  private processStart: string | undefined;
+
+  /** The next step is the first of a new provider process. */
+  newProcess(why: string): void {
+    this.processStart = why;
+  }
+
   step(
     id: string,
     rpc: RpcName,
@@ -254,6 +311,8 @@ class Builder {
     const values: Record<string, Json> = {};
     const request = build(values);
     const bytes = encodeMessage(rpcTypes(SERVICE_NAMES.provider, rpc).request, request);
+    const newProcess = this.processStart;
+    this.processStart = undefined;
     this.steps.push({
       id,
       rpc,
@@ -263,6 +322,7 @@ class Builder {
       bytes: b64(bytes),
       ...(sameAs ? { sameAs } : {}),
       expect,
+      ...(newProcess ? { newProcess } : {}),
     });
   }
 
@@ -308,7 +368,7 @@ class Builder {
   }
 }
 
-const PLAN_CAPABILITIES = { write_only_attributes_allowed: true };
+export const PLAN_CAPABILITIES = { write_only_attributes_allowed: true };
 
 // ---------------------------------------------------------------------------------------------------
 // The sequences

@@ -25,6 +25,7 @@ import type { ReportRulesApi } from './report-rules.js';
 import type { ResourceGroupsApi } from './resource-groups.js';
 import type { TeamMembersApi } from './team-members.js';
 import type { VulnerabilityExceptionsApi } from './vulnerability-exceptions.js';
+import type { InventoryApi } from './inventory.js';
 
 export interface SecClientConfig {
   /** e.g. https://acme.sec-platform.example, or a loopback http:// URL (emulator). */
@@ -79,6 +80,8 @@ export interface SecClient {
   readonly resourceGroups: ResourceGroupsApi;
   readonly teamMembers: TeamMembersApi;
   readonly vulnerabilityExceptions: VulnerabilityExceptionsApi;
+  /** The resource inventory of the integrated clouds (scans on demand). */
+  readonly inventory: InventoryApi;
   /** Closes the connection pool; calls made afterwards fail. */
   close(): Promise<void>;
 }
@@ -153,6 +156,7 @@ export function createSecClient(config: SecClientConfig): SecClient {
     vulnerabilityExceptions: loadOnFirstCall(() =>
       import('./vulnerability-exceptions.js').then((m) => m.vulnerabilityExceptionsApi(http)),
     ),
+    inventory: loadOnFirstCall(() => import('./inventory.js').then((m) => m.inventoryApi(http))),
     close: () => pool.close(),
   };
 }

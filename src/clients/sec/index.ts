@@ -16,6 +16,7 @@ export type {
   AgentAccessTokensApi,
 } from './agent-access-tokens.js';
 export type { UserProfile, UserProfileAccount, UserProfileApi } from './user-profile.js';
+export type { InventoryApi, InventoryCloud, InventoryScan } from './inventory.js';
 export { decodeJsonDataUrl, encodeJsonDataUrl } from './data-url.js';
 export { isLoopbackHost } from './base-url.js';
 export { ApiError, isApiError, type ApiErrorCode } from '../../wire/api-error.js';

@@ -35,4 +35,6 @@ export interface SecContext {
   readonly tokens: TokenRegistry;
   /** Channel test failures injected by tests: intgGuid → message. */
   readonly channelTestFailures: Map<string, string>;
+  /** Inventory scans refused by tests: cloud (`CLOUD_A` …) → message. */
+  readonly inventoryScanRefusals: Map<string, string>;
 }

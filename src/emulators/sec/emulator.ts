@@ -32,6 +32,7 @@ import { registerReportRuleRoutes } from './report-rules.js';
 import { registerResourceGroupRoutes } from './resource-groups.js';
 import { registerTeamMemberRoutes } from './team-members.js';
 import { registerVulnerabilityExceptionRoutes } from './vulnerability-exceptions.js';
+import { registerInventoryRoutes } from './inventory.js';
 
 export interface SecEmulatorOptions {
   /** 0 or absent: any free port. */
@@ -88,6 +89,8 @@ export interface SecEmulator {
   issueToken(seconds?: number): string;
   /** Makes POST /AlertChannels/{intgGuid}/test answer 400 with `message`; undefined clears. */
   failChannelTest(intgGuid: string, message?: string): void;
+  /** Makes POST /Inventory/scan?csp=<cloud> answer 400 with `message`; undefined clears. */
+  refuseInventoryScan(cloud: string, message?: string): void;
   close(): Promise<void>;
 }
 
@@ -104,6 +107,7 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
     subaccounts: options.subaccounts ?? [],
     tokens: new TokenRegistry(clock),
     channelTestFailures: new Map(),
+    inventoryScanRefusals: new Map(),
   };
 
   const router = new Router();
@@ -123,6 +127,7 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
   registerResourceGroupRoutes(router, ctx);
   registerTeamMemberRoutes(router, ctx);
   registerVulnerabilityExceptionRoutes(router, ctx);
+  registerInventoryRoutes(router, ctx);
   registerUserProfileRoute(router, ctx, {
     custGuid: `${account.toUpperCase()}_${randomHex(16)}`,
     userGuid: `${account.toUpperCase()}_${randomHex(16)}`,
@@ -168,16 +173,20 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
       if (message === undefined) ctx.channelTestFailures.delete(intgGuid);
       else ctx.channelTestFailures.set(intgGuid, message);
     },
+    refuseInventoryScan: (cloud, message) => {
+      if (message === undefined) ctx.inventoryScanRefusals.delete(cloud);
+      else ctx.inventoryScanRefusals.set(cloud, message);
+    },
     close: () => server.close(),
   };
 }
 
 /**
  * Every POST under /api/v2 creates an object, except the token endpoint (a token is not an object
- * a client adopts), searches and channel tests.
+ * a client adopts), searches, channel tests and inventory scans.
  */
 function isCreateRequest(method: string, path: string): boolean {
   return (
-    method === 'POST' && path.startsWith(`${API_PREFIX}/`) && path !== TOKEN_PATH && !/\/(search|test)$/.test(path)
+    method === 'POST' && path.startsWith(`${API_PREFIX}/`) && path !== TOKEN_PATH && !/\/(search|test|scan)$/.test(path)
   );
 }

@@ -1,6 +1,7 @@
 /**
  * BackupService: schedules (cron expression, retention 1–365 days) and backups (vdb.md §4.4).
- * A backup is RUNNING when created and SUCCEEDED `provisioningMs` later.
+ * A backup is RUNNING when created and SUCCEEDED `provisioningMs` later (or FAILED, SKIPPED, … when
+ * a test asked the next backup to end so: `failNextBackup`).
  */
 import type { Backup, BackupSchedule, Cluster } from './records.js';
 import { parseTimestamp, type WireObject } from './wire-codec.js';
@@ -176,6 +177,8 @@ function createBackup(ctx: VdbContext, input: Backup | undefined): WireObject {
     clusterInfo: clusterInfo(ctx, cluster),
   };
   ctx.store.put(C.backups, stored.id, stored);
+  const failure = ctx.backupFailures.shift();
+  if (failure !== undefined) ctx.backupOutcomes.set(stored.id, failure);
   return stored as unknown as WireObject;
 }
 
@@ -207,7 +210,7 @@ function refreshAllBackups(ctx: VdbContext): Backup[] {
   return ctx.store.list<Backup>(C.backups).map((backup) => refreshBackup(ctx, backup.id)!);
 }
 
-/** RUNNING backups finish `provisioningMs` after they were created. */
+/** RUNNING backups finish `provisioningMs` after they were created, as SUCCEEDED unless a test said otherwise. */
 export function refreshBackup(ctx: VdbContext, id: string): Backup | undefined {
   const backup = ctx.store.get<Backup>(C.backups, id);
   if (backup?.status !== 'BACKUP_STATUS_RUNNING' || backup.createdAt === undefined) return backup;
@@ -217,7 +220,7 @@ export function refreshBackup(ctx: VdbContext, id: string): Backup | undefined {
   if (ctx.clock.now() < startedMs + ctx.provisioningMs) return backup;
   const finished: Backup = {
     ...backup,
-    status: 'BACKUP_STATUS_SUCCEEDED',
+    status: (ctx.backupOutcomes.get(id) ?? 'BACKUP_STATUS_SUCCEEDED') as Backup['status'],
     backupDuration: nanosToDuration(BigInt(ctx.provisioningMs) * 1_000_000n),
   };
   ctx.store.put(C.backups, id, finished);

@@ -68,6 +68,10 @@ export interface VdbContext {
   provisioningMs: number;
   /** Reasons for the next clusters whose provisioning must fail, oldest first. */
   readonly provisioningFailures: string[];
+  /** How the next backups end instead of succeeding (e.g. `BACKUP_STATUS_FAILED`), oldest first. */
+  readonly backupFailures: string[];
+  /** Backups that end in another status than SUCCEEDED: backup id → that status. */
+  readonly backupOutcomes: Map<string, string>;
   readonly transitions: Map<string, ClusterTransition>;
   /** Environment ids whose agents have "connected" at this time (set when bootstrap commands are generated). */
   readonly environmentReadyAt: Map<string, number>;

@@ -72,6 +72,11 @@ export interface VdbEmulator {
   faultStats(): FaultStats;
   /** The next cluster create or configuration update ends in a FAILED phase with this reason. */
   failNextProvisioning(reason?: string): void;
+  /**
+   * The next backup created ends, once it has run for `provisioningMs`, in this status instead of
+   * BACKUP_STATUS_SUCCEEDED (the platform gives no reason on a backup).
+   */
+  failNextBackup(status?: 'BACKUP_STATUS_FAILED' | 'BACKUP_STATUS_SKIPPED' | 'BACKUP_STATUS_FAILED_TO_SYNC'): void;
   /** How long provisioning takes from now on. */
   setProvisioningMs(ms: number): void;
   /** GenerateBootstrapCommands fails with FAILED_PRECONDITION / PERMISSION_DENIED (once, or until cleared). */
@@ -99,6 +104,8 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     accountId: options.accountId ?? randomUUID(),
     provisioningMs: options.provisioningMs ?? DEFAULT_PROVISIONING_MS,
     provisioningFailures: [],
+    backupFailures: [],
+    backupOutcomes: new Map(),
     transitions: new Map(),
     environmentReadyAt: new Map(),
     bootstrapFailure: undefined,
@@ -187,6 +194,9 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     faultStats: () => seededFaults.stats(),
     failNextProvisioning: (reason = 'insufficient capacity in the region') => {
       ctx.provisioningFailures.push(reason);
+    },
+    failNextBackup: (status = 'BACKUP_STATUS_FAILED') => {
+      ctx.backupFailures.push(status);
     },
     setProvisioningMs: (ms) => {
       ctx.provisioningMs = ms;

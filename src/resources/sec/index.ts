@@ -21,6 +21,7 @@ import { teamMemberResources } from './team-member.js';
 import { vulnerabilityExceptionResources } from './vulnerability-exception.js';
 import { secDataSources } from './data-source/index.js';
 import { secEphemeralResources } from './ephemeral/index.js';
+import { secActions } from './actions.js';
 import { SEC_VERSION } from './version.js';
 
 export { SEC_VERSION } from './version.js';
@@ -102,6 +103,7 @@ export default provider<typeof schema.fields, SecClient>({
   ],
   dataSources: secDataSources,
   ephemeralResources: secEphemeralResources,
+  actions: secActions,
   limits: SEC_LIMITS,
   pulumi: {
     autoNameOff: ['sec_agent_access_token'],

@@ -49,6 +49,24 @@ export function goDurationBetweenHours(minHours: number, maxHours: number): Vali
   };
 }
 
+/** A Go duration from `min` to `max` (both Go durations, e.g. `1s` and `24h`), for the provider's own waits. */
+export function goDurationBetween(min: string, max: string): Validator<string> {
+  const low = parseGoDuration(min)!;
+  const high = parseGoDuration(max)!;
+  return {
+    description: `a Go duration (for example \`30m\` or \`1h30m\`) from \`${min}\` to \`${max}\``,
+    samples: [min, max, '30m'],
+    check(v) {
+      const ns = parseGoDuration(v);
+      if (ns === undefined)
+        return `must be a Go duration such as "30m" or "1h30m" (units ns, us, ms, s, m, h), got ${JSON.stringify(v)}`;
+      if (ns < low || ns > high)
+        return `must be between ${min} and ${max}, got ${JSON.stringify(v)} (${formatGoDuration(ns)})`;
+      return undefined;
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Timestamps
 

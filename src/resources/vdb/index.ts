@@ -19,6 +19,7 @@ import { role } from './role.js';
 import { userRoles } from './user-roles.js';
 import { bookingPackagesDataSource } from './booking-packages.js';
 import { ephemeralDatabaseApiKey } from './ephemeral-database-api-key.js';
+import { clusterBackup } from './cluster-backup-action.js';
 import { VDB_VERSION } from './version.js';
 
 export { VDB_VERSION } from './version.js';
@@ -131,4 +132,5 @@ export default provider<typeof schema.fields, VdbContext>({
     bookingPackagesDataSource,
   ],
   ephemeralResources: [ephemeralDatabaseApiKey],
+  actions: [clusterBackup],
 });

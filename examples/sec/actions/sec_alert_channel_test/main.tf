@@ -1,0 +1,39 @@
+# Actions need Terraform 1.14 or later.
+terraform {
+  required_version = ">= 1.14"
+  required_providers {
+    sec = {
+      source = "keel/sec"
+    }
+  }
+}
+
+# Credentials come from SEC_ACCOUNT, SEC_API_KEY and SEC_API_SECRET.
+provider "sec" {}
+
+variable "ops_hook" {
+  type      = string
+  sensitive = true
+  ephemeral = true
+}
+
+resource "sec_alert_channel_webhook" "ops" {
+  name                   = "ops"
+  webhook_url_wo         = var.ops_hook
+  webhook_url_wo_version = 1
+
+  lifecycle {
+    # A new webhook URL is tried at once: a test alert after every change of the channel.
+    action_trigger {
+      events  = [after_update]
+      actions = [action.sec_alert_channel_test.ops]
+    }
+  }
+}
+
+# Also on demand: terraform apply -invoke=action.sec_alert_channel_test.ops
+action "sec_alert_channel_test" "ops" {
+  config {
+    channel_id = sec_alert_channel_webhook.ops.id
+  }
+}
