@@ -1,9 +1,15 @@
 /**
- * Keys from outside are data, whatever they are called: a map whose keys include `__proto__`,
- * `constructor` or "" keeps every entry through the engine's whole lifecycle (validate, plan, apply,
- * read, import, re-plan), with every value crossing the msgpack codec as it does between Terraform
- * and the provider. An assignment `o[key] = v` loses a `__proto__` entry (it sets the prototype); the
- * table below holds each place that builds an object from such keys to that.
+ * Keys from outside are data, whatever they are called. An assignment `o[key] = v` loses a
+ * `__proto__` entry (it sets the prototype), zod's record leaves it out, and `key in o` finds
+ * `constructor` or `toString` in any object. The tables below hold each place that builds an object
+ * from keys that come from Terraform or from a platform to keeping every entry: Terraform's values
+ * and types (codecs, model, engine), and the platforms' data (the sec client's maps and account
+ * mappings, the vdb client's and emulator's Structs, the emulators' store and body checks, the
+ * operator settings' YAML). Then a map keeps every entry through the engine's whole lifecycle
+ * (validate, plan, apply, read, import, re-plan), each value crossing the msgpack codec as it does
+ * between Terraform and the provider. The same through the real executables and emulators:
+ * test/resources/vdb/hybrid.test.ts (operator settings, storage-class parameters) and
+ * test/resources/sec/governance.test.ts (resource-group filters).
  */
 import { expect } from 'chai';
 import { attr, block, resourceSchema, t } from '../../src/schema/define.js';
@@ -25,6 +31,16 @@ import {
 import { plainToValue, valueToExactPlain, valueToPlain } from '../../src/schema/model.js';
 import { setEntry } from '../../src/schema/entries.js';
 import { UNKNOWN, type ObjectValue, type Value } from '../../src/schema/value.js';
+import { z } from 'zod';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { keyedRecord } from '../../src/clients/sec/wire.js';
+import { decodeAccountMappings, encodeAccountMappings } from '../../src/clients/sec/account-mappings.js';
+import { decodePlain, encodePlain } from '../../src/clients/vdb/codec.js';
+import { vdbProtoRoot } from '../../src/wire/vdb-proto.js';
+import { decodeMessage, encodeMessage } from '../../src/emulators/vdb/wire-codec.js';
+import { MemoryStore, field, maskSecrets, validate } from '../../src/emulators/core/index.js';
+import { parseSettings } from '../../src/resources/vdb/operator-settings.js';
 
 const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 
@@ -130,6 +146,86 @@ describe('keys from outside survive as entries', () => {
         proposed.rule,
         LABELS.map(([k, v]) => [k, { v }]),
       );
+    });
+  });
+
+  describe("the platforms' data", () => {
+    /** As the platforms send it: JSON, whose parser keeps `__proto__` as an entry. */
+    const ANSWER = '{"__proto__":{"x":1},"constructor":"c","":"e","toString":["t"]}';
+    const pairs = Object.entries(JSON.parse(ANSWER) as Record<string, unknown>);
+
+    it('sec client: a map read with keyedRecord, its issues at their keys', () => {
+      expectEntries(keyedRecord(z.unknown()).parse(JSON.parse(ANSWER)), pairs);
+      const strings = keyedRecord(z.string()).safeParse(JSON.parse('{"__proto__":1,"ok":"x"}'));
+      expect(strings.success).to.equal(false);
+      expect(strings.error!.issues.map((i) => i.path)).to.deep.equal([['__proto__']]);
+      expect(keyedRecord(z.string()).safeParse([]).success).to.equal(false);
+    });
+
+    it("sec client: no map is read with zod's own record, which drops __proto__", () => {
+      const dir = join(process.cwd(), 'src', 'clients', 'sec');
+      const users = readdirSync(dir).filter((f) => /\bz\s*\.\s*record\s*\(/.test(readFileSync(join(dir, f), 'utf8')));
+      expect(users).to.deep.equal([]);
+    });
+
+    it('sec client: the organisation account-mapping document', () => {
+      const mappings = entries<readonly string[]>([
+        ['__proto__', ['1']],
+        ['constructor', ['2']],
+      ]);
+      const back = decodeAccountMappings(encodeAccountMappings({ defaultPlatformAccount: 'd', mappings }))!;
+      expectEntries(back.mappings, [
+        ['__proto__', ['1']],
+        ['constructor', ['2']],
+      ]);
+    });
+
+    it("vdb client and emulator: a Struct through both sides' protobuf codecs, there and back", () => {
+      const root = vdbProtoRoot();
+      const request = root.lookupType('vdb.cloud.hybrid.v1.CreateHybridCloudEnvironmentRequest');
+      const answer = root.lookupType('vdb.cloud.hybrid.v1.CreateHybridCloudEnvironmentResponse');
+      const settings = JSON.parse(`{"top":${ANSWER},"__proto__":[${ANSWER}]}`);
+      const environment = {
+        accountId: 'a',
+        name: 'n',
+        configuration: { namespace: 'ns', advancedOperatorSettings: settings },
+      };
+      const received = decodeMessage(request, encodePlain(request, { hybridCloudEnvironment: environment }));
+      const held = (received.hybridCloudEnvironment as { configuration: { advancedOperatorSettings: object } })
+        .configuration.advancedOperatorSettings;
+      expect(JSON.stringify(held)).to.equal(JSON.stringify(settings));
+      const back = decodePlain(answer, encodeMessage(answer, received));
+      const read = (back.hybridCloudEnvironment as { configuration: { advancedOperatorSettings: object } })
+        .configuration.advancedOperatorSettings;
+      expect(JSON.stringify(read)).to.equal(JSON.stringify(settings));
+      expectEntries((read as Record<string, unknown>).top, pairs);
+    });
+
+    it('emulators: the store keeps every entry', () => {
+      const store = new MemoryStore();
+      store.put('c', 'id', JSON.parse(ANSWER));
+      expectEntries(store.get('c', 'id'), pairs);
+      expectEntries(store.list('c')[0], pairs);
+    });
+
+    it("emulators' body checks: a field named like an Object member is unknown; masking keeps every key", () => {
+      const spec = field.object({ name: field.string(), secret: field.string({ secret: true }) });
+      for (const name of ['constructor', 'toString', '__proto__']) {
+        expect(() => validate(spec, JSON.parse(`{"name":"x","${name}":"y"}`), 'body'), name).to.throw(
+          /is not a recognised field/,
+        );
+      }
+      const masked = maskSecrets(spec, JSON.parse('{"name":"x","secret":"s","__proto__":"p","constructor":"c"}'));
+      expectEntries(masked, [
+        ['name', 'x'],
+        ['secret', ''],
+        ['__proto__', 'p'],
+        ['constructor', 'c'],
+      ]);
+    });
+
+    it('vdb: the operator settings read from YAML', () => {
+      expectEntries(parseSettings('__proto__: {x: 1}\nconstructor: c\n"": e\ntoString: [t]\n'), pairs);
     });
   });
 
