@@ -158,6 +158,22 @@ const englishZodLocalesOnly = {
 };
 
 /**
+ * src/resources/vdb/yaml-library.ts loads the `yaml` package at its first use with a `require` made by
+ * createRequire, which esbuild cannot follow (and which would look for node_modules beside the
+ * bundle). In the bundles it is the same module with a plain `require("yaml")`: esbuild bundles the
+ * package as a CommonJS module that runs at that call, not when the bundle loads.
+ */
+const yamlAtFirstUse = {
+  name: 'yaml-at-first-use',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]dist[\\/]src[\\/]resources[\\/]vdb[\\/]yaml-library\.js$/ }, () => ({
+      contents: 'let loaded;\nexport function yamlLibrary() {\n  return (loaded ??= require("yaml"));\n}\n',
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * One bundle of a provider executable, written with its build id; returns esbuild's metafile.
  * `entry`: a module of dist/src/providers, or the text of a module (`{ contents }`) resolved there.
  */
@@ -183,7 +199,7 @@ async function bundleProviderPart(entry, outfile, plugins, { write = true } = {}
     footer: { js: '})' },
     // ASCII only (non-ASCII characters escaped), so the loader can read the file as Latin-1.
     charset: 'ascii',
-    plugins: [relocateAssets, englishZodLocalesOnly, ...plugins],
+    plugins: [relocateAssets, englishZodLocalesOnly, yamlAtFirstUse, ...plugins],
     logLevel: 'warning',
     write: false,
     metafile: true,

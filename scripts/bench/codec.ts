@@ -6,7 +6,7 @@ import { decode as rawDecode } from '@msgpack/msgpack';
 import { encodeMsgpack, decodeMsgpack } from '../../src/schema/msgpack.js';
 import { type CtyType, STRING, NUMBER, BOOL, listOf, setOf, mapOf, objectOf } from '../../src/schema/cty-type.js';
 import type { Value } from '../../src/schema/value.js';
-import { median, table, machine } from './util.js';
+import { median, readFlags, table, machine } from './util.js';
 
 interface Case {
   name: string;
@@ -118,7 +118,8 @@ function throughput(bytes: number, runs: number, fn: () => void): { ms: number; 
 }
 
 export async function codecBench(args: string[]): Promise<void> {
-  const runs = Number(args[0] ?? 30);
+  const [given] = readFlags(args, 'codec [runs]', {}, { positionals: 1 });
+  const runs = Number(given ?? 30);
   const rows: [string, string][] = [];
   for (const c of [clusterCase(2000), resourceGroupCase(), megabyteCase()]) {
     const bytes = encodeMsgpack(c.type, c.value);

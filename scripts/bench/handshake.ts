@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { RELEASED, currentPlatform, providerArchiveName, providerExecutableName } from '../release/build.js';
 import { unpackZip } from '../release/zip.js';
 import { launchProvider, type LaunchOptions } from '../../src/tfclient/launch.js';
-import { REPO_ROOT, bin, machine, median, mib, ms, peakRss, percentile, table } from './util.js';
+import { REPO_ROOT, bin, machine, median, mib, ms, peakRss, percentile, readFlags, table } from './util.js';
 
 type Env = Record<string, string | undefined>;
 /**
@@ -75,12 +75,20 @@ async function pluginStart(executable: string, env: Env, args: string[], schema:
 }
 
 export async function handshakeBench(args: string[]): Promise<void> {
-  const besideAt = args.indexOf('--beside');
-  const beside = besideAt >= 0 ? args.splice(besideAt, 2)[1] : undefined;
-  if (besideAt >= 0 && !beside) throw new Error('--beside needs the folder of a built checkout');
-  const starts = Number(args[0] ?? process.env.BENCH_STARTS ?? 15);
+  let beside: string | undefined;
+  const [given] = readFlags(
+    args,
+    'handshake [starts] [--beside DIR]',
+    {
+      '--beside': (value) => {
+        beside = value;
+      },
+    },
+    { positionals: 1 },
+  );
+  const starts = Number(given ?? process.env.BENCH_STARTS ?? 15);
   if (!Number.isInteger(starts) || starts < 1)
-    throw new Error(`starts must be a positive integer, not ${args[0] ?? process.env.BENCH_STARTS}`);
+    throw new Error(`starts must be a positive integer, not ${given ?? process.env.BENCH_STARTS}`);
   if (!existsSync(FLOOR)) throw new Error(`${FLOOR} is missing: run npm run build`);
   const caFile = process.env.NODE_EXTRA_CA_CERTS || (existsSync(DEFAULT_CA_FILE) ? DEFAULT_CA_FILE : undefined);
   const envs: [string, Env][] = [['unset', { NODE_EXTRA_CA_CERTS: undefined }]];

@@ -22,7 +22,7 @@ import { impliedType } from '../../src/schema/block.js';
 import { encodeMsgpack } from '../../src/schema/msgpack.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
 import { launchProvider, type LaunchedProvider } from '../../src/tfclient/launch.js';
-import { REPO_ROOT, bin, cpuMsOf, machine, table } from './util.js';
+import { REPO_ROOT, bin, cpuMsOf, machine, readFlags, table } from './util.js';
 
 const FLOOR = join(REPO_ROOT, 'dist', 'bundle', 'bench-floor-server.cjs');
 const IN_FLIGHT = [1, 10];
@@ -98,12 +98,20 @@ async function measure(p: LaunchedProvider, row: Row, calls: number, inFlight: n
 }
 
 export async function rpcBench(args: string[]): Promise<void> {
-  const besideAt = args.indexOf('--beside');
-  const beside = besideAt >= 0 ? args.splice(besideAt, 2)[1] : undefined;
-  if (besideAt >= 0 && !beside) throw new Error('--beside needs the folder of a built checkout');
-  const calls = Number(args[0] ?? process.env.BENCH_CALLS ?? 3000);
+  let beside: string | undefined;
+  const [given] = readFlags(
+    args,
+    'rpc [calls] [--beside DIR]',
+    {
+      '--beside': (value) => {
+        beside = value;
+      },
+    },
+    { positionals: 1 },
+  );
+  const calls = Number(given ?? process.env.BENCH_CALLS ?? 3000);
   if (!Number.isInteger(calls) || calls < 1)
-    throw new Error(`calls must be a positive integer, not ${args[0] ?? process.env.BENCH_CALLS}`);
+    throw new Error(`calls must be a positive integer, not ${given ?? process.env.BENCH_CALLS}`);
   if (!existsSync(FLOOR)) throw new Error(`${FLOOR} is missing: run npm run build`);
   const env = { NODE_EXTRA_CA_CERTS: undefined, TF_LOG: undefined, TF_LOG_PROVIDER: undefined };
   const servers: [string, string, string[], Row[]][] = [

@@ -8,11 +8,12 @@
  */
 import { launchProvider } from '../../src/tfclient/launch.js';
 import { decodeMessage, messageType } from '../../src/server/proto.js';
-import { bareNode, bin, median, mib, ms, peakRss, table, machine } from './util.js';
+import { bareNode, bin, median, mib, ms, peakRss, readFlags, table, machine } from './util.js';
 
 export async function schemaBench(args: string[]): Promise<void> {
-  const warmRuns = Number(args[0] ?? 50);
-  const starts = Number(args[1] ?? 7);
+  const [warm, fresh] = readFlags(args, 'schema [warm-runs] [starts]', {}, { positionals: 2 });
+  const warmRuns = Number(warm ?? 50);
+  const starts = Number(fresh ?? 7);
   const node = bareNode(5);
   const rows: [string, string][] = [['bare node -e 0 peak RSS', mib(node.rssBytes)]];
   for (const provider of ['sec', 'vdb']) {

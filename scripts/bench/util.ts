@@ -4,6 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const bin = (provider: string) => join(REPO_ROOT, 'bin', `terraform-provider-${provider}`);
@@ -64,22 +65,41 @@ export function cpuMsOf(pid: number): number {
 }
 
 /**
- * Reads `--flag value` and `--flag=value` pairs, handing each value to its flag's setter; an unknown
- * flag or a missing value stops the benchmark with `usage`.
+ * Reads a benchmark's arguments with node's parseArgs: `--flag value` and `--flag=value` (whose
+ * value may itself hold `=`), each value handed to its flag's setter in the order given (a repeated
+ * flag: the last wins). An unknown flag, a flag without its value, or more positional arguments than
+ * `positionals` stops the benchmark with `usage`. Returns the positional arguments.
  */
 export function readFlags(
   args: readonly string[],
   usage: string,
-  setters: Readonly<Record<string, (value: string, flag: string) => void>>,
-): void {
-  for (let i = 0; i < args.length; i++) {
-    const [flag, inline] = args[i]!.split('=', 2) as [string, string | undefined];
-    const set = Object.hasOwn(setters, flag) ? setters[flag] : undefined;
-    if (!set) throw new Error(`unknown option ${flag}; usage: ${usage}`);
-    const value = inline ?? args[++i];
-    if (value === undefined) throw new Error(`${flag} needs a value; usage: ${usage}`);
-    set(value, flag);
+  setters: Readonly<Record<`--${string}`, (value: string, flag: string) => void>>,
+  { positionals = 0 }: { positionals?: number } = {},
+): string[] {
+  let tokens: ReturnType<typeof parseArgs>['tokens'];
+  try {
+    ({ tokens } = parseArgs({
+      args: [...args],
+      options: Object.fromEntries(Object.keys(setters).map((flag) => [flag.slice(2), { type: 'string' as const }])),
+      allowPositionals: positionals > 0,
+      strict: true,
+      tokens: true,
+    }));
+  } catch (error) {
+    const why = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    throw new Error(`${why}; usage: ${usage}`);
   }
+  const given: string[] = [];
+  for (const token of tokens) {
+    if (token.kind === 'positional') given.push(token.value);
+    else if (token.kind === 'option') {
+      const flag = `--${token.name}` as const;
+      setters[flag]!(token.value!, flag);
+    }
+  }
+  if (given.length > positionals)
+    throw new Error(`${given.length} arguments where at most ${positionals} are taken; usage: ${usage}`);
+  return given;
 }
 
 /** A flag's value as a whole number from 1. */

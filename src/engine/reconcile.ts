@@ -8,6 +8,7 @@
  */
 import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
+import { setEntry } from '../schema/entries.js';
 import { dedupeSetElements, isEmptyValue, sameMeaning } from '../schema/value-ops.js';
 import { valueToPlain, fieldType, isUnsetValue, plainToValue, sameFieldMeaning } from '../schema/model.js';
 import type { CtyType } from '../schema/cty-type.js';
@@ -243,7 +244,7 @@ function stripUnknown(v: Value): Value {
   if (Array.isArray(v)) return v.map(stripUnknown);
   if (v !== null && typeof v === 'object' && v.constructor === Object) {
     const out: ObjectValue = {};
-    for (const [k, e] of Object.entries(v)) out[k] = stripUnknown(e);
+    for (const [k, e] of Object.entries(v)) setEntry(out, k, stripUnknown(e));
     return out;
   }
   return v;

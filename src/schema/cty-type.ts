@@ -2,6 +2,8 @@
  * Terraform's type system (cty) and its JSON form, as used in schema attribute `type` bytes
  * (protocol.md §3.1). Types are plain immutable objects; compare them with `typeEquals`.
  */
+import { setEntry } from './entries.js';
+
 export type CtyType =
   | { readonly kind: 'string' }
   | { readonly kind: 'number' }
@@ -53,7 +55,7 @@ export function typeToJSON(t: CtyType): unknown {
       return [t.kind, typeToJSON(t.element)];
     case 'object': {
       const attrs: Record<string, unknown> = {};
-      for (const name of Object.keys(t.attributes).sort()) attrs[name] = typeToJSON(t.attributes[name]!);
+      for (const name of Object.keys(t.attributes).sort()) setEntry(attrs, name, typeToJSON(t.attributes[name]!));
       return t.optional && t.optional.length > 0 ? ['object', attrs, [...t.optional].sort()] : ['object', attrs];
     }
     case 'tuple':
@@ -95,9 +97,10 @@ export function typeFromJSON(json: unknown): CtyType {
       if (arg === null || typeof arg !== 'object' || Array.isArray(arg))
         throw new TypeError('object type needs an attribute map');
       const attributes: Record<string, CtyType> = {};
-      for (const [name, at] of Object.entries(arg as Record<string, unknown>)) attributes[name] = typeFromJSON(at);
+      for (const [name, at] of Object.entries(arg as Record<string, unknown>))
+        setEntry(attributes, name, typeFromJSON(at));
       if (json.length === 3) {
-        if (!Array.isArray(extra) || !extra.every((n) => typeof n === 'string' && n in attributes)) {
+        if (!Array.isArray(extra) || !extra.every((n) => typeof n === 'string' && Object.hasOwn(attributes, n))) {
           throw new TypeError('object type optional-attribute list is malformed');
         }
         return objectOf(attributes, extra as string[]);

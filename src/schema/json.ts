@@ -17,6 +17,7 @@ import {
   normalizeSet,
   sortedAttributeNames,
 } from './value-ops.js';
+import { setEntry } from './entries.js';
 
 export interface DecodeJSONOptions {
   /** Object attributes absent from the JSON become null instead of an error (older-schema RawState). */
@@ -429,7 +430,7 @@ class JSONValueReader {
     const out: ObjectValue = {};
     for (const [key, member] of node.members) {
       path.push({ key });
-      setOwn(out, key, this.read(elementType, member, path, depth + 1));
+      setEntry(out, key, this.read(elementType, member, path, depth + 1));
       path.pop();
     }
     return out;
@@ -450,13 +451,13 @@ class JSONValueReader {
         this.fail(path, `unsupported attribute ${JSON.stringify(key)}`);
       }
       path.push({ attr: key });
-      setOwn(out, key, this.read(type.attributes[key]!, member, path, depth + 1));
+      setEntry(out, key, this.read(type.attributes[key]!, member, path, depth + 1));
       path.pop();
     }
     for (const name of sortedAttributeNames(type)) {
       if (Object.hasOwn(out, name)) continue;
       if (!this.opts.missingAttributesAreNull) this.fail(path, `attribute ${JSON.stringify(name)} is required`);
-      setOwn(out, name, null);
+      setEntry(out, name, null);
     }
     return out;
   }
@@ -490,17 +491,10 @@ function plainJSON(node: JSONNode): unknown {
   if (Array.isArray(node)) return node.map(plainJSON);
   if (node instanceof JSONObjectNode) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of node.members)
-      Object.defineProperty(out, k, { value: plainJSON(v), enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of node.members) setEntry(out, k, plainJSON(v));
     return out;
   }
   return node;
-}
-
-function setOwn(o: ObjectValue, key: string, v: Value): void {
-  if (key === '__proto__')
-    Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[key] = v;
 }
 
 // =============================================================================================

@@ -4,6 +4,7 @@
  */
 import type { CtyType } from './cty-type.js';
 import { Decimal, DynamicValue, Unknown, type ObjectValue, type Value } from './value.js';
+import { setEntry } from './entries.js';
 import type { ConfigModelOf, Fields, FieldDef, ModelOf } from './define.js';
 import { nestedBlockType } from './block.js';
 import {
@@ -23,7 +24,7 @@ export function valueToPlain(v: Value): unknown {
   if (Array.isArray(v)) return v.map(valueToPlain);
   if (typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, e] of Object.entries(v)) out[k] = valueToPlain(e);
+    for (const [k, e] of Object.entries(v)) setEntry(out, k, valueToPlain(e));
     return out;
   }
   return v;
@@ -64,14 +65,18 @@ export function plainToValue(type: CtyType, p: unknown, where = 'value'): Value 
       if (typeof p !== 'object') throw new TypeError(`${where}: expected an object`);
       const out: ObjectValue = {};
       for (const [k, e] of Object.entries(p as object))
-        out[k] = plainToValue(type.element, e, `${where}[${JSON.stringify(k)}]`);
+        setEntry(out, k, plainToValue(type.element, e, `${where}[${JSON.stringify(k)}]`));
       return out;
     }
     case 'object': {
       if (typeof p !== 'object') throw new TypeError(`${where}: expected an object`);
       const out: ObjectValue = {};
       for (const [k, at] of Object.entries(type.attributes))
-        out[k] = plainToValue(at, (p as Record<string, unknown>)[k], `${where}.${k}`);
+        setEntry(
+          out,
+          k,
+          plainToValue(at, Object.hasOwn(p, k) ? (p as Record<string, unknown>)[k] : null, `${where}.${k}`),
+        );
       return out;
     }
     default:

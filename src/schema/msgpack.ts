@@ -27,6 +27,7 @@ import {
   sortedAttributeNames,
   nfc,
 } from './value-ops.js';
+import { setEntry } from './entries.js';
 
 /** Deepest container nesting accepted by the decoders (and produced by the encoders). */
 export const MAX_VALUE_DEPTH = 200;
@@ -897,7 +898,7 @@ class MsgpackReader {
     for (let i = 0; i < n; i++) {
       const key = this.decodeKey('non-string key in map');
       this.enter(StepKind.Key, key);
-      setOwn(out, key, this.decodeValue(elementType, depth + 1));
+      setEntry(out, key, this.decodeValue(elementType, depth + 1));
       this.leave();
     }
     return out;
@@ -917,7 +918,7 @@ class MsgpackReader {
       if (!Object.hasOwn(attributes, key)) this.fail(`unsupported attribute ${JSON.stringify(key)}`);
       if (Object.hasOwn(out, key)) this.fail(`duplicate attribute ${JSON.stringify(key)}`);
       this.enter(StepKind.Attr, key);
-      setOwn(out, key, this.decodeValue(attributes[key]!, depth + 1));
+      setEntry(out, key, this.decodeValue(attributes[key]!, depth + 1));
       this.leave();
     }
     return out;
@@ -1211,13 +1212,6 @@ function collapseRefinedUnknown(type: CtyType, r: Refinements): Value {
     }
   }
   return new Unknown(r);
-}
-
-/** Assigns an own property even for "__proto__" (a legal map key that plain assignment would misuse). */
-function setOwn(o: ObjectValue, key: string, v: Value): void {
-  if (key === '__proto__')
-    Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[key] = v;
 }
 
 /** cty strings are NFC (cty.StringVal normalizes); ASCII needs no work. */

@@ -359,8 +359,4 @@ export function bytesOf(value: unknown): Uint8Array | undefined {
 }
 
 /** A map field's entry set as decoded: a key "__proto__" is an entry, never the object's prototype. */
-export function setMapEntry(map: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__')
-    Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
-  else map[key] = value;
-}
+export { setEntry as setMapEntry } from '../schema/entries.js';

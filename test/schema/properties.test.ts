@@ -1,12 +1,26 @@
 /**
  * Property-based tests of the value system (fast-check, fixed seed so failures reproduce): random
  * cty types and values round-trip through both codecs, encoding is canonical, and hostile bytes only
- * ever produce ValueDecodeError.
+ * ever produce ValueDecodeError. Map keys and attribute names include those JavaScript objects treat
+ * specially (`__proto__`, `constructor`, "").
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { type CtyType, STRING, NUMBER, BOOL, listOf, setOf, mapOf, objectOf } from '../../src/schema/cty-type.js';
+import {
+  type CtyType,
+  STRING,
+  NUMBER,
+  BOOL,
+  listOf,
+  setOf,
+  mapOf,
+  objectOf,
+  typeEquals,
+  typeFromJSON,
+  typeToJSONString,
+} from '../../src/schema/cty-type.js';
 import { UNKNOWN, type Value } from '../../src/schema/value.js';
+import { setEntry } from '../../src/schema/entries.js';
 import { parseNumber } from '../../src/schema/number.js';
 import { valueEquals, isWhollyKnown, dedupeSetElements, conformanceError } from '../../src/schema/value-ops.js';
 import { encodeMsgpack, decodeMsgpack, ValueDecodeError } from '../../src/schema/msgpack.js';
@@ -16,6 +30,22 @@ const SEED = 20261122;
 const RUNS = 300;
 
 const attrName = fc.stringMatching(/^[a-z][a-z0-9_]{0,7}$/);
+/** Keys JavaScript could take for something else than an entry (`o[key] = v` sets the prototype). */
+const trickyKey = fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '');
+/** Map keys are any text; object attributes (of a type Terraform sends) any name. */
+const mapKey = fc.oneof(
+  attrName,
+  trickyKey,
+  fc.string({ unit: 'grapheme', maxLength: 6 }).map((s) => s.normalize('NFC')),
+);
+const attributeName = fc.oneof({ weight: 4, arbitrary: attrName }, { weight: 1, arbitrary: trickyKey });
+
+/** An object with these entries, `__proto__` an entry like the others (as the decoders build them). */
+function objectFrom<T>(names: readonly string[], values: readonly T[]): Record<string, T> {
+  const out: Record<string, T> = {};
+  names.forEach((name, i) => setEntry(out, name, values[i]!));
+  return out;
+}
 
 const typeArb: fc.Arbitrary<CtyType> = fc.letrec<{ type: CtyType }>((tie) => ({
   type: fc.oneof(
@@ -24,7 +54,7 @@ const typeArb: fc.Arbitrary<CtyType> = fc.letrec<{ type: CtyType }>((tie) => ({
     tie('type').map(listOf),
     tie('type').map(setOf),
     tie('type').map(mapOf),
-    fc.dictionary(attrName, tie('type'), { maxKeys: 4 }).map((attrs) => objectOf(attrs)),
+    fc.dictionary(attributeName, tie('type'), { maxKeys: 4, noNullPrototype: true }).map((attrs) => objectOf(attrs)),
   ),
 })).type;
 
@@ -59,11 +89,16 @@ function valueArb(type: CtyType, unknowns: boolean, depth = 0): fc.Arbitrary<Val
           .map((elems) => dedupeSetElements(type.element, elems)),
       );
     case 'map':
-      return maybe(fc.dictionary(attrName, valueArb(type.element, unknowns, depth + 1), { maxKeys: maxLength }));
+      return maybe(
+        fc.dictionary(mapKey, valueArb(type.element, unknowns, depth + 1), {
+          maxKeys: maxLength,
+          noNullPrototype: true,
+        }),
+      );
     case 'object': {
-      const shape: Record<string, fc.Arbitrary<Value>> = {};
-      for (const [k, t] of Object.entries(type.attributes)) shape[k] = valueArb(t, unknowns, depth + 1);
-      return maybe(fc.record(shape) as fc.Arbitrary<Value>);
+      const names = Object.keys(type.attributes);
+      const values = names.map((k) => valueArb(type.attributes[k]!, unknowns, depth + 1));
+      return maybe(fc.tuple(...values).map((vs) => objectFrom(names, vs)));
     }
     default:
       return fc.constant(null);
@@ -104,6 +139,17 @@ describe('value system properties (fast-check)', function () {
         expect(isWhollyKnown(type, value)).to.equal(true);
         const back = decodeJSON(type, encodeJSON(type, value));
         expect(valueEquals(type, back, value)).to.equal(true);
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it('types round-trip through their JSON form, attribute names of any kind included', () => {
+    fc.assert(
+      fc.property(typeArb, (type) => {
+        const back = typeFromJSON(JSON.parse(typeToJSONString(type)));
+        expect(typeEquals(back, type)).to.equal(true);
+        expect(typeToJSONString(back)).to.equal(typeToJSONString(type));
       }),
       { seed: SEED, numRuns: RUNS },
     );

@@ -74,11 +74,10 @@ function messageObject(type: protobuf.Type, depth = 0): fc.Arbitrary<Record<stri
   for (const field of type.fieldsArray) {
     const value = fieldValue(field, depth);
     fields[field.name] = field.map
-      ? fc.dictionary(
-          fc.string({ maxLength: 8 }).filter((k) => k !== '__proto__'),
-          value,
-          { maxKeys: 3 },
-        )
+      ? // A map key is any text: `__proto__` and `constructor` are entries like the others.
+        fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor')), value, {
+          maxKeys: 3,
+        })
       : field.repeated
         ? fc.array(value, { maxLength: 3 })
         : fc.oneof(value, fc.constant(null));

@@ -234,4 +234,32 @@ describe('start-up loads no client library', function () {
       expect(offending, 'client libraries resolved at start-up').to.deep.equal([]);
     });
   }
+
+  // Only a hybrid environment's advanced_operator_settings need the `yaml` package (src/resources/vdb/
+  // yaml-library.ts): it loads when settings are first read, in the modules and in the bundle.
+  it('vdb: the YAML library loads when operator settings are first read, not with the definitions or the service', () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      const cache = createRequire(import.meta.url).cache;
+      const yamlLoaded = () => Object.keys(cache).some((path) => path.includes('/node_modules/yaml/'));
+      await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'src', 'resources', 'vdb', 'index.js')).href)});
+      const withDefinitions = yamlLoaded();
+      const { settingsProblem } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'src', 'resources', 'vdb', 'operator-settings.js')).href)});
+      settingsProblem('operator: {logLevel: debug}');
+      console.log(JSON.stringify([withDefinitions, yamlLoaded()]));
+    `;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(JSON.parse(out), '[loaded with the definitions, loaded after reading settings]').to.deep.equal([
+      false,
+      true,
+    ]);
+    const service = 'terraform-provider-vdb-service.cjs';
+    expect(bundleSources(service).some((source) => source.includes('node_modules/yaml/dist/'))).to.equal(true);
+    // esbuild wraps the package in a CommonJS module that runs when its require_… function is first
+    // called: that call is in yamlLibrary alone.
+    const code = readFileSync(join(ROOT, 'dist', 'bundle', service), 'latin1');
+    const runner = /function yamlLibrary\(\)\{return loaded\?\?=(require_\w+)\(\)\}/.exec(code)?.[1];
+    expect(runner, 'yamlLibrary in the service bundle').to.be.a('string');
+    expect(code.split(`${runner}()`).length - 1, `calls of ${runner}`).to.equal(1);
+  });
 });

@@ -2,6 +2,7 @@
 // definitions at start-up, so apart from the client's zod schemas (./cloud-accounts.ts), which load
 // only once the provider is configured.
 import { ApiError } from '../../wire/api-error.js';
+import { setEntry } from '../../schema/entries.js';
 import { decodeJsonDataUrl, encodeJsonDataUrl } from './data-url.js';
 
 /**
@@ -81,7 +82,7 @@ export function decodeAccountMappings(value: string | undefined): AccountMapping
   if (data.defaultPlatformAccountCloudA === '') return undefined;
   const mappings: Record<string, string[]> = {};
   for (const [account, entry] of Object.entries(data.integration_mappings ?? {}))
-    mappings[account] = [...entry.cloud_a_accounts];
+    setEntry(mappings, account, [...entry.cloud_a_accounts]);
   return { defaultPlatformAccount: data.defaultPlatformAccountCloudA, mappings };
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { integrationBody, integrationSchema, type Integration } from './integration.js';
-import { envelope } from './wire.js';
+import { envelope, keyedRecord } from './wire.js';
 
 /**
  * Container registries and scanners (sec.md §1.3, §2.15, §3.6): one API object, ContainerRegistries,
@@ -23,7 +23,7 @@ const strings = z
   .transform((value) => value ?? []);
 /** Labels and identifier tags: a list of single-entry maps `{<key>: <value>}`. */
 const keyValues = z
-  .array(z.record(z.string(), z.string()))
+  .array(keyedRecord(z.string()))
   .nullish()
   .transform((value) => value ?? []);
 

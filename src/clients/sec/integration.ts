@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { flag, toFlag } from './wire.js';
+import { flag, keyedRecord, toFlag } from './wire.js';
 
 /**
  * The platform's generic integration object, shared by alert channels, cloud accounts and
@@ -55,15 +55,14 @@ export const integrationSchema = z.object({
       ok: z.boolean(),
       lastUpdatedTime: timestamp.optional(),
       lastSuccessfulTime: timestamp.optional(),
-      details: z.record(z.string(), z.unknown()).optional(),
+      details: keyedRecord(z.unknown()).optional(),
     })
     .optional(),
-  props: z
-    .record(z.string(), z.unknown())
+  props: keyedRecord(z.unknown())
     .nullish()
     .transform((value) => value ?? {}),
   serverToken: z.object({ serverToken: z.string(), uri: z.string() }).optional(),
-  data: z.record(z.string(), z.unknown()),
+  data: keyedRecord(z.unknown()),
 });
 
 /** Wire body of a create (no guid) or an update (guid included, as the platform expects). */

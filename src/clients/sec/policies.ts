@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { envelope, optionalText } from './wire.js';
+import { envelope, keyedRecord, optionalText } from './wire.js';
 
 export {
   POLICY_SEVERITIES,
@@ -110,8 +110,7 @@ const policySchema = z.object({
   owner: optionalText,
   lastUpdateTime: optionalText,
   lastUpdateUser: optionalText,
-  exceptionConfiguration: z
-    .record(z.string(), z.array(constraintFieldSchema))
+  exceptionConfiguration: keyedRecord(z.array(constraintFieldSchema))
     .nullish()
     .transform((config) => config ?? {}),
 });

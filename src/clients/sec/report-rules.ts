@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { envelope, flag, optionalText, toFlag } from './wire.js';
+import { envelope, flag, keyedRecord, optionalText, toFlag } from './wire.js';
 
 /** Report severities in the platform's order; on the wire each is its position + 1 (1 = Critical). */
 export const REPORT_SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'] as const;
@@ -78,8 +78,7 @@ const ruleSchema = z.object({
     createdOrUpdatedTime: optionalText,
     createdOrUpdatedBy: optionalText,
   }),
-  reportNotificationTypes: z
-    .record(z.string(), z.boolean())
+  reportNotificationTypes: keyedRecord(z.boolean())
     .nullish()
     .transform(
       (flags) =>

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { envelope, flag, optionalText, toFlag } from './wire.js';
+import { envelope, flag, keyedRecord, optionalText, toFlag } from './wire.js';
+import { setEntry } from '../../schema/entries.js';
 import { isFilterNode, type ResourceGroupExpression, type ResourceGroupNode } from './resource-group-nodes.js';
 
 /** One named predicate of a resource group query. */
@@ -80,7 +81,7 @@ const groupSchema = z
     description: optionalText,
     enabled: flag,
     // Groups of the older, field-based form have no query; this client manages only the newer form.
-    query: z.object({ filters: z.record(z.string(), filterSchema), expression: expressionSchema }),
+    query: z.object({ filters: keyedRecord(filterSchema), expression: expressionSchema }),
     updatedTime: optionalText,
     updatedBy: optionalText,
     isDefaultBoolean: z
@@ -102,10 +103,10 @@ function withExpressionNames(query: ResourceGroupQuery): ResourceGroupQuery {
         visit(child);
         continue;
       }
-      const exact = query.filters[child.filterName];
+      const exact = Object.hasOwn(query.filters, child.filterName) ? query.filters[child.filterName] : undefined;
       const wanted = child.filterName.toLowerCase();
       const found = exact ?? Object.entries(query.filters).find(([name]) => name.toLowerCase() === wanted)?.[1];
-      if (found) filters[child.filterName] = found;
+      if (found) setEntry(filters, child.filterName, found);
     }
   };
   visit(query.expression);

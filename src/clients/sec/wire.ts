@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { setEntry } from '../../schema/entries.js';
 
 /** The platform's integer booleans (0/1); true/false are tolerated. Decoded to boolean. */
 export const flag = z
@@ -18,4 +19,32 @@ export const optionalText = z
 /** `{"data": X}`, the envelope of every response except the token endpoint's. */
 export function envelope<S extends z.ZodType>(data: S) {
   return z.object({ data });
+}
+
+/**
+ * A JSON object read as a map from any key to `value`: zod's record with string keys, except
+ * that every key is kept. zod's record leaves a `__proto__` key out of its result (it builds the
+ * result by assignment, which would set the prototype instead); a map the platform answers with may
+ * hold any key, and one dropped silently is data lost. Issues are reported at their key.
+ */
+export function keyedRecord<V extends z.ZodType>(value: V) {
+  return z.unknown().transform((input, ctx): Record<string, z.output<V>> => {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      ctx.issues.push({
+        code: 'invalid_type',
+        expected: 'record',
+        input,
+        message: 'Invalid input: expected an object',
+      });
+      return z.NEVER;
+    }
+    const out: Record<string, z.output<V>> = {};
+    for (const [key, item] of Object.entries(input)) {
+      const parsed = value.safeParse(item);
+      if (parsed.success) setEntry(out, key, parsed.data);
+      else
+        for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, input: item, path: [key, ...issue.path] });
+    }
+    return out;
+  });
 }

@@ -177,7 +177,7 @@ function validateObject(spec: ObjectSpec, value: unknown, path: string): void {
   }
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (!(key in spec.fields)) throw invalid(`${path}.${quoteKey(key)} is not a recognised field`);
+    if (!Object.hasOwn(spec.fields, key)) throw invalid(`${path}.${quoteKey(key)} is not a recognised field`);
   }
   for (const [key, fieldSpec] of Object.entries(spec.fields)) validate(fieldSpec, record[key], `${path}.${key}`);
   spec.check?.(record, path);
@@ -188,12 +188,13 @@ export function maskSecrets(spec: FieldSpec, value: unknown): unknown {
   if (value === undefined || value === null) return value;
   if (spec.secret && typeof value === 'string') return '';
   if (spec.kind === 'object' && typeof value === 'object' && !Array.isArray(value)) {
-    const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-      const fieldSpec = spec.fields[key];
-      copy[key] = fieldSpec ? maskSecrets(fieldSpec, item) : item;
-    }
-    return copy;
+    // Keys are the client's: built as entries, so that any key (`__proto__` too) stays one.
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([key, item]) => [
+        key,
+        Object.hasOwn(spec.fields, key) ? maskSecrets(spec.fields[key]!, item) : item,
+      ]),
+    );
   }
   if (spec.kind === 'array' && Array.isArray(value)) return value.map((item) => maskSecrets(spec.items, item));
   return value;

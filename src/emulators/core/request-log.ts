@@ -33,13 +33,13 @@ export class RequestLog {
   }
 
   private mask(headers: IncomingHttpHeaders): Record<string, string> {
-    const masked: Record<string, string> = {};
+    const masked: [string, string][] = [];
     for (const [name, value] of Object.entries(headers)) {
       if (value === undefined) continue;
       const text = Array.isArray(value) ? value.join(', ') : value;
-      masked[name] = this.secretHeaders.has(name.toLowerCase()) ? maskValue(text) : text;
+      masked.push([name, this.secretHeaders.has(name.toLowerCase()) ? maskValue(text) : text]);
     }
-    return masked;
+    return Object.fromEntries(masked);
   }
 }
 

@@ -203,7 +203,7 @@ function checkExpression(
     if (typeof child === 'object' && child !== null && 'filterName' in child) {
       const { filterName, ...rest } = child as Record<string, unknown>;
       for (const key of Object.keys(rest)) throw invalid(`${here}.${quoteKey(key)} is not a recognised field`);
-      if (typeof filterName !== 'string' || !(filterName in filters))
+      if (typeof filterName !== 'string' || !Object.hasOwn(filters, filterName))
         throw invalid(`${here}.filterName ${quote(filterName)} names no filter in body.query.filters`);
       used.add(filterName);
     } else {

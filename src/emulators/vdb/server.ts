@@ -369,11 +369,11 @@ function authenticate(metadata: grpc.Metadata, options: GrpcServerOptions): Call
 }
 
 function maskedMetadata(metadata: grpc.Metadata): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(metadata.getMap())) {
-    const text = Buffer.isBuffer(value) ? value.toString('base64') : String(value);
-    const scheme = /^(apikey|bearer)\s/i.exec(text)?.[1];
-    out[key] = key === 'authorization' ? (scheme ? `${scheme} ***` : '***') : text;
-  }
-  return out;
+  return Object.fromEntries(
+    Object.entries(metadata.getMap()).map(([key, value]) => {
+      const text = Buffer.isBuffer(value) ? value.toString('base64') : String(value);
+      const scheme = /^(apikey|bearer)\s/i.exec(text)?.[1];
+      return [key, key === 'authorization' ? (scheme ? `${scheme} ***` : '***') : text];
+    }),
+  );
 }

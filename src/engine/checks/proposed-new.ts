@@ -12,6 +12,7 @@
 import { type SchemaAttribute, type SchemaBlock, type SchemaNestedBlock, impliedType } from '../../schema/block.js';
 import type { CtyType } from '../../schema/cty-type.js';
 import { type ObjectValue, type Value, UNKNOWN, isUnknown } from '../../schema/value.js';
+import { setEntry } from '../../schema/entries.js';
 import { normalizeSet, valueEquals } from '../../schema/value-ops.js';
 import {
   attrOf,
@@ -111,7 +112,7 @@ function proposedNewNestingMap(block: SchemaBlock, prior: Value, config: Value):
   const out: ObjectValue = {};
   for (const [key, configEV] of Object.entries(configEntries)) {
     const priorEV = Object.hasOwn(priorEntries, key) ? priorEntries[key]! : isUnknown(prior) ? UNKNOWN : null;
-    out[key] = proposedNew(block, priorEV, configEV);
+    setEntry(out, key, proposedNew(block, priorEV, configEV));
   }
   return out;
 }

@@ -16,7 +16,6 @@ import type {
   HybridEnvironmentConfiguration,
   HybridEnvironmentConfigurationInput,
   HybridLogLevel,
-  JsonValue,
 } from '../../clients/vdb/api.js';
 import {
   accountFilter,
@@ -35,7 +34,13 @@ import {
   type VdbContext,
 } from './common.js';
 import { INT32_MAX, formatTimestamp, protoEnum, text } from './formats.js';
-import { parseYaml, printYaml, sameYaml, YamlError } from './yaml.js';
+import {
+  parseSettings,
+  printSettings,
+  sameSettings,
+  settingsProblem,
+  type SettingsObject,
+} from './operator-settings.js';
 import { attrStep, indexStep } from '../../schema/path.js';
 import type { Diagnostics } from '../../engine/diagnostics.js';
 
@@ -58,16 +63,7 @@ const REGISTRY = text(
 const advancedSettings = {
   description: 'a YAML mapping',
   samples: ['operator:\n  logLevel: debug\n'],
-  check(v: string): string | undefined {
-    try {
-      const data = parseYaml(v);
-      if (data !== null && (typeof data !== 'object' || Array.isArray(data)))
-        return 'must be a YAML mapping (key: value pairs)';
-      return undefined;
-    } catch (err) {
-      return `must be valid YAML (${err instanceof YamlError ? err.message : String(err)})`;
-    }
-  },
+  check: settingsProblem,
 };
 
 /** How a configuration refers to the environment's configuration, in the notes on sets. */
@@ -129,10 +125,11 @@ const configurationFields = {
   advanced_operator_settings: attr.string({
     optional: true,
     validate: [advancedSettings],
-    equal: sameYaml,
+    equal: sameSettings,
     description:
-      "Advanced settings of the platform's operator, as a YAML mapping. Formatting, key order and comments are no " +
-      'change.',
+      "Advanced settings of the platform's operator, as a YAML mapping (YAML 1.2, core schema). Formatting, key " +
+      'order and comments are no change. Anchors and aliases are expanded; merge keys (`<<`), other tags and ' +
+      'numbers the platform cannot hold exactly are refused.',
   }),
   node_selector: keyValueSet(
     'Kubernetes node selector of the control-plane components.',
@@ -247,7 +244,7 @@ type ConfigurationModel = ModelOf<typeof configurationFields>;
 // ---------------------------------------------------------------------------------------------------
 
 function configurationToApi(c: ConfigurationModel): HybridEnvironmentConfigurationInput {
-  const settings = c.advanced_operator_settings ? parseYaml(c.advanced_operator_settings) : null;
+  const settings = c.advanced_operator_settings ? parseSettings(c.advanced_operator_settings) : null;
   const opt = (key: keyof HybridEnvironmentConfigurationInput, v: string | null) => (v ? { [key]: v } : {});
   return {
     namespace: c.namespace,
@@ -265,7 +262,7 @@ function configurationToApi(c: ConfigurationModel): HybridEnvironmentConfigurati
     tolerations: c.tolerations.map(tolerationToApi),
     nodeSelector: keyValuesToApi(c.node_selector),
     ...(settings && typeof settings === 'object' && !Array.isArray(settings) && Object.keys(settings).length > 0
-      ? { advancedOperatorSettings: settings as { [key: string]: JsonValue } }
+      ? { advancedOperatorSettings: settings as SettingsObject }
       : {}),
     controlPlaneLabels: keyValuesToApi(c.control_plane_labels),
   };
@@ -281,7 +278,7 @@ function configurationFromApi(
 ): ConfigurationModel {
   const settings =
     c?.advancedOperatorSettings && Object.keys(c.advancedOperatorSettings).length > 0
-      ? printYaml(c.advancedOperatorSettings)
+      ? printSettings(c.advancedOperatorSettings as SettingsObject)
       : null;
   return {
     namespace: c?.namespace ?? prior?.namespace ?? '',
@@ -304,7 +301,7 @@ function configurationFromApi(
     // An empty mapping is what an absent one means; a configured empty document stays as written.
     advanced_operator_settings:
       settings ??
-      (prior?.advanced_operator_settings && sameYaml(prior.advanced_operator_settings, '{}')
+      (prior?.advanced_operator_settings && sameSettings(prior.advanced_operator_settings, '{}')
         ? prior.advanced_operator_settings
         : null),
     node_selector: keyValuesFromApi(c?.nodeSelector),

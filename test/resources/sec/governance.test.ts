@@ -417,6 +417,34 @@ describe('sec governance resources through the Terraform-side client', function 
       expect((await tf.read(type, state)).state).to.equal(null);
     });
 
+    it('filters named __proto__, constructor and toString are filters like any other: create, read, import, re-plan', async () => {
+      const config = {
+        name: 'named-like-object-members',
+        type: 'CLOUD_A',
+        group: [
+          {
+            operator: 'AND',
+            filter: [filter('__proto__', 'Account', ['123456789012']), filter('constructor', 'Region', ['us-east-1'])],
+            group: [{ operator: 'OR', filter: [filter('toString', 'Region', ['eu-west-1'])] }],
+          },
+        ],
+      };
+      const state = await converge(type, null, config);
+      const guid = state.id as string;
+      // What the platform received and keeps (the emulator's store holds JSON data, as the platform does).
+      const held = JSON.parse(JSON.stringify(emulator.get<Stored>('ResourceGroups', guid)!.query.filters));
+      expect(Object.keys(held).sort()).to.deep.equal(['__proto__', 'constructor', 'toString']);
+      expect(Object.getOwnPropertyDescriptor(held, '__proto__')!.value.values).to.deep.equal(['123456789012']);
+      expect((await tf.read(type, state)).state).to.deep.equal(state);
+      const imported = await tf.importState(type, guid);
+      expect(((imported.group as Plain[])[0]!.filter as Plain[]).map((f) => f.filter_name)).to.deep.equal([
+        '__proto__',
+        'constructor',
+      ]);
+      await planIsEmpty(type, imported, config);
+      await destroy(type, state);
+    });
+
     it('refuses at validation the fields a type does not have, as the platform would', async () => {
       const diags = await validationErrors(type, deep({ type: 'CLOUD_C' }));
       expect(diags.map((d) => d.path)).to.deep.equal(['group[0].filter[0].field']);

@@ -1,6 +1,6 @@
 /**
- * The value formats the vdb resources check and compare (durations, timestamps, cron, YAML) and the
- * shared waiter, without a provider process.
+ * The value formats the vdb resources check and compare (durations, timestamps, cron; the YAML of
+ * operator settings is operator-settings.test.ts's) and the shared waiter, without a provider process.
  */
 import { expect } from 'chai';
 import {
@@ -12,7 +12,6 @@ import {
   sameInstant,
   formatTimestamp,
 } from '../../../src/resources/vdb/formats.js';
-import { parseYaml, printYaml, sameYaml, YamlError } from '../../../src/resources/vdb/yaml.js';
 import { waitFor, sleep, WaitFailedError, WaitTimeoutError } from '../../../src/resources/shared/wait.js';
 
 describe('vdb formats', () => {
@@ -65,65 +64,6 @@ describe('vdb formats', () => {
     expect(ipv4Cidr.check('10.0.0.256/8')).to.match(/IPv4 CIDR/);
     expect(ipv4Cidr.check('10.0.0.0/33')).to.match(/IPv4 CIDR/);
     expect(ipv4Cidr.check('::1/128')).to.match(/IPv4 CIDR/);
-  });
-});
-
-describe('vdb YAML (advanced operator settings)', () => {
-  const doc = [
-    'operator:',
-    '  replicas: 2 # a comment',
-    '  image: "repo/op:1.2"',
-    '  flags: [a, b, "c d"]',
-    '  env:',
-    '    - name: X',
-    "      value: 'it''s'",
-    '    - name: Y',
-    '      value: 1.5',
-    '  list:',
-    '  - 1',
-    '  - true',
-    '  - ~',
-    'script: |',
-    '  line1',
-    '  line2',
-  ].join('\n');
-
-  it('parses block and flow collections, quoted and plain scalars, block scalars', () => {
-    expect(parseYaml(doc)).to.deep.equal({
-      operator: {
-        replicas: 2,
-        image: 'repo/op:1.2',
-        flags: ['a', 'b', 'c d'],
-        env: [
-          { name: 'X', value: "it's" },
-          { name: 'Y', value: 1.5 },
-        ],
-        list: [1, true, null],
-      },
-      script: 'line1\nline2\n',
-    });
-    expect(parseYaml('{a: 1, b: [x, "y"], c: {d: e}}')).to.deep.equal({ a: 1, b: ['x', 'y'], c: { d: 'e' } });
-    expect(parseYaml('')).to.equal(null);
-  });
-
-  it('prints data back as YAML that parses to the same data', () => {
-    const data = parseYaml(doc);
-    expect(parseYaml(printYaml(data))).to.deep.equal(data);
-    expect(printYaml({ b: 'x y', a: ['1', 2], c: {} })).to.equal('a:\n  - "1"\n  - 2\nb: x y\nc: {}\n');
-  });
-
-  it('compares by meaning: key order, comments and quoting are no difference', () => {
-    expect(sameYaml('a: 1\nb: "two"', 'b: two # x\na: 1')).to.equal(true);
-    expect(sameYaml('a: 1', 'a: "1"')).to.equal(false);
-    expect(sameYaml('a: [', 'a: [')).to.equal(true);
-  });
-
-  it('refuses what it cannot represent, with the line', () => {
-    expect(() => parseYaml('a: [1, 2')).to.throw(YamlError, /line 1/);
-    expect(() => parseYaml('a: 1\n  b: 2')).to.throw(YamlError, /line 2: unexpected indentation/);
-    expect(() => parseYaml('a: *ref')).to.throw(YamlError, /aliases/);
-    expect(() => parseYaml('a: 1\na: 2')).to.throw(YamlError, /duplicate key "a"/);
-    expect(() => parseYaml('a: 1\n---\nb: 2')).to.throw(YamlError, /one YAML document/);
   });
 });
 

@@ -7,6 +7,7 @@ import { VDB_COLLECTIONS, type BootstrapCredentials } from '../../../src/emulato
 import type { HybridEnvironment } from '../../../src/clients/vdb/api.js';
 import { Unknown, type ObjectValue } from '../../../src/schema/value.js';
 import { startHarness, type Harness } from './harness.js';
+import { MAX_DEPTH } from '../../../src/resources/vdb/operator-settings.js';
 
 const TYPE = 'vdb_accounts_hybrid_cloud_environment';
 
@@ -188,6 +189,125 @@ describe('vdb_accounts_hybrid_cloud_environment', function () {
     // Terraform's refresh compares what it reads with the state: "Objects have changed outside of Terraform" otherwise.
     expect((await h.tf.read(TYPE, renamed)).state).to.deep.equal(renamed);
     await h.destroy(TYPE, renamed);
+  });
+
+  it('keeps every key of the settings, __proto__ too, through the client, the platform and back: create, read, import, re-plan, drift', async () => {
+    const settings = [
+      '__proto__:',
+      '  polluted: true',
+      'constructor: 1',
+      '"": empty key',
+      'nested:',
+      '  __proto__: [a, {__proto__: null}]',
+      '',
+    ].join('\n');
+    const config = env({ advanced_operator_settings: settings }, { name: 'tf-proto', bootstrap_commands_version: 0 });
+    const state = await h.converge(TYPE, null, config);
+    const id = state.id as string;
+    // What the platform holds: every key an entry, none a prototype.
+    const held = JSON.parse(JSON.stringify(stored(id).configuration!.advancedOperatorSettings)) as Record<
+      string,
+      unknown
+    >;
+    expect(JSON.stringify(stored(id).configuration!.advancedOperatorSettings)).to.equal(
+      '{"__proto__":{"polluted":true},"constructor":1,"":"empty key","nested":{"__proto__":["a",{"__proto__":null}]}}',
+    );
+    expect(Object.keys(held)).to.deep.equal(['__proto__', 'constructor', '', 'nested']);
+    expect((state.configuration as ObjectValue[])[0]!.advanced_operator_settings).to.equal(settings);
+    expect((await h.tf.read(TYPE, state)).state).to.deep.equal(state);
+
+    // An import prints the platform's value: the same data, so no change to plan.
+    const imported = await h.tf.importState(TYPE, id);
+    const printed = (imported.configuration as ObjectValue[])[0]!.advanced_operator_settings as string;
+    expect(printed).to.equal(
+      [
+        '"": empty key',
+        '__proto__:',
+        '  polluted: true',
+        'constructor: 1',
+        'nested:',
+        '  __proto__:',
+        '    - a',
+        '    - __proto__: null',
+        '',
+      ].join('\n'),
+    );
+    expect(await h.isNoOp(TYPE, imported, config)).to.equal(true);
+
+    // A change of meaning under __proto__ is a change, made elsewhere or in the configuration.
+    const changed = settings.replace('polluted: true', 'polluted: false');
+    expect(
+      await h.isNoOp(
+        TYPE,
+        state,
+        env({ advanced_operator_settings: changed }, { name: 'tf-proto', bootstrap_commands_version: 0 }),
+      ),
+    ).to.equal(false);
+    const elsewhere = stored(id);
+    h.emulator.put(VDB_COLLECTIONS.hybridEnvironments, id, {
+      ...elsewhere,
+      configuration: {
+        ...elsewhere.configuration!,
+        advancedOperatorSettings: JSON.parse('{"__proto__":{"polluted":false}}'),
+      },
+    });
+    const drifted = (await h.tf.read(TYPE, state)).state!;
+    expect((drifted.configuration as ObjectValue[])[0]!.advanced_operator_settings).to.equal(
+      '__proto__:\n  polluted: false\n',
+    );
+    expect(await h.isNoOp(TYPE, drifted, config)).to.equal(false);
+    await h.destroy(TYPE, state);
+  });
+
+  it('settings nested as deep as the provider allows reach the platform and read back; deeper is refused at validation', async () => {
+    const nested = (levels: number) => `a: ${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}\n`;
+    const deepest = nested(MAX_DEPTH);
+    const config = env({ advanced_operator_settings: deepest }, { name: 'tf-deep', bootstrap_commands_version: 0 });
+    const state = await h.converge(TYPE, null, config);
+    const imported = await h.tf.importState(TYPE, state.id as string);
+    expect(await h.isNoOp(TYPE, imported, config)).to.equal(true);
+    await h.destroy(TYPE, state);
+    const refused = await h.failure(
+      h.tf.validateResource(TYPE, h.config(TYPE, env({ advanced_operator_settings: nested(MAX_DEPTH + 1) }))),
+    );
+    expect(refused.diagnostics.map((d) => [d.path, d.detail])).to.deep.equal([
+      [
+        'configuration[0].advanced_operator_settings',
+        `The value must be valid YAML (line 1, column ${3 + MAX_DEPTH}: mappings and lists nest deeper than ${MAX_DEPTH} ` +
+          'levels).',
+      ],
+    ]);
+  });
+
+  it('a storage class parameter named __proto__ is read into the state as a map entry', async () => {
+    const created = await h.converge(TYPE, null, env({}, { name: 'tf-parameters', bootstrap_commands_version: 1 }));
+    const id = created.id as string;
+    h.emulator.clock.advance(60_000);
+    await h.tf.read(TYPE, created);
+    const ready = stored(id);
+    const storageClass = ready.status!.storageClasses[0]!;
+    h.emulator.put(VDB_COLLECTIONS.hybridEnvironments, id, {
+      ...ready,
+      status: {
+        ...ready.status!,
+        storageClasses: [
+          {
+            ...storageClass,
+            parameters: [
+              { key: '__proto__', value: 'x' },
+              { key: 'type', value: 'ssd' },
+            ],
+          },
+        ],
+      },
+    });
+    const read = (await h.tf.read(TYPE, created)).state!;
+    const parameters = ((read.status as ObjectValue[])[0]!.storage_classes as ObjectValue[])[0]!
+      .parameters as ObjectValue;
+    expect(Object.keys(parameters)).to.deep.equal(['__proto__', 'type']);
+    expect(Object.getOwnPropertyDescriptor(parameters, '__proto__')?.value).to.equal('x');
+    expect(Object.getPrototypeOf(parameters)).to.equal(Object.prototype);
+    await h.destroy(TYPE, read);
   });
 
   it('rejects bad YAML, URLs and names at plan time with paths', async () => {

@@ -16,6 +16,7 @@ import {
   type GroupConfig,
   type GroupModel,
 } from './schema.js';
+import { setEntry } from '../../../schema/entries.js';
 
 /**
  * Every violation of the tree rules, each at the path of the offending group or filter; what is not
@@ -82,12 +83,12 @@ export function toQuery(top: GroupModel): ResourceGroupQuery {
     children: [
       ...g.filter.map((f) => {
         const name = f.filter_name ?? '';
-        filters[name] = {
+        setEntry(filters, name, {
           field: f.field ?? '',
           operation: f.operation ?? '',
           values: f.value ?? [],
           ...(f.key ? { key: f.key } : {}),
-        };
+        });
         return { filterName: name };
       }),
       ...(g.group ?? []).map(visit),
@@ -103,7 +104,7 @@ export function fromQuery(query: ResourceGroupQuery): GroupModel {
     const group: GroupModel[] = [];
     for (const child of e.children) {
       if (isFilterNode(child)) {
-        const f = query.filters[child.filterName];
+        const f = Object.hasOwn(query.filters, child.filterName) ? query.filters[child.filterName] : undefined;
         if (!f)
           throw new Error(
             `the platform's resource group query names an undefined filter ${JSON.stringify(child.filterName)}`,
