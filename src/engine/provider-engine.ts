@@ -13,6 +13,7 @@
  *   list-resources.ts       ValidateListResourceConfig, ListResource
  *   data-sources.ts         ValidateDataResourceConfig, ReadDataSource
  *   ephemeral-resources.ts  Validate-, Open-, Renew- and CloseEphemeralResource
+ *   generate-config.ts      GenerateResourceConfig
  */
 import type { Schema } from '../schema/block.js';
 import type { CtyType } from '../schema/cty-type.js';
@@ -24,6 +25,7 @@ import type { Diagnostics } from './diagnostics.js';
 import { DataSources } from './data-sources.js';
 import { EngineContext, type PrivateState, type StateOutcome } from './engine-context.js';
 import { EphemeralResources, type OpenedEphemeral } from './ephemeral-resources.js';
+import { ResourceConfigGeneration } from './generate-config.js';
 import { ListResources, type ListEvent, type ListedObject, type ListOptions } from './list-resources.js';
 import { ProviderConfiguration } from './provider-config.js';
 import { ResourceChanges, type PlanOutcome } from './resource-changes.js';
@@ -43,6 +45,7 @@ export class ProviderEngine<C> {
   private readonly lists: ListResources<C>;
   private readonly dataSources: DataSources<C>;
   private readonly ephemerals: EphemeralResources<C>;
+  private readonly generation: ResourceConfigGeneration<C>;
 
   constructor(
     readonly def: ProviderDef<Fields, C>,
@@ -59,6 +62,7 @@ export class ProviderEngine<C> {
     this.lists = new ListResources(this.ctx);
     this.dataSources = new DataSources(this.ctx);
     this.ephemerals = new EphemeralResources(this.ctx);
+    this.generation = new ResourceConfigGeneration(this.ctx);
   }
 
   // Schemas (GetProviderSchema, GetResourceIdentitySchemas).
@@ -190,6 +194,13 @@ export class ProviderEngine<C> {
     rawJson: string,
   ): { identity: ObjectValue | null; diags: Diagnostics } {
     return this.identity.upgradeResourceIdentity(typeName, version, rawJson);
+  }
+
+  // Configuration written from a state (generate-config.ts).
+
+  /** GenerateResourceConfig; `state` is null when Terraform sent none (1.14.0). */
+  generateResourceConfig(typeName: string, state: ObjectValue | null): { config: ObjectValue; diags: Diagnostics } {
+    return this.generation.generateResourceConfig(typeName, state);
   }
 
   // List resources (list-resources.ts).
