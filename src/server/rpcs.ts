@@ -96,6 +96,7 @@ export const PROVIDER_SERVICE_RPCS = {
     'RenewEphemeralResource',
     'CloseEphemeralResource',
     'ValidateListResourceConfig',
+    'GenerateResourceConfig',
   ],
   streams: ['ListResource'],
 } as const satisfies { unary: readonly RpcName[]; streams: readonly RpcName[] };
