@@ -179,7 +179,7 @@ describe("Terraform 1.14's configuration writer, ported (src/tfclient/genconfig.
         unprintable: 'bell \u0007 nbsp \u00a0 line sep \u2028 zwj \u200d',
         unicode: 'é ü 東京 😀',
         empty: '',
-        big: 18446744073709551617,
+        big: Number('18446744073709551617'),
         fraction: 0.1,
         small: 1e-7,
         negative: -1.5,
