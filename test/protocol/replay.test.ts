@@ -33,7 +33,13 @@ import {
 import { FIXTURES_DIR, fixtureText } from './write-fixtures.js';
 
 const BIN = (name: string) => join(process.cwd(), 'bin', `terraform-provider-${name}`);
-const NAMES = ['sec-1.12-plan', 'vdb-1.12-import-by-identity', 'vdb-1.14-query', 'sec-1.14-query-generate-config'];
+const NAMES = [
+  'sec-1.12-plan',
+  'vdb-1.12-import-by-identity',
+  'vdb-1.14-query',
+  'sec-1.14-query-generate-config',
+  'sec-1.14-query-provider-config',
+];
 type Msg = Record<string, any>;
 
 const load = (name: string): Fixture => JSON.parse(readFileSync(join(FIXTURES_DIR, `${name}.json`), 'utf8')) as Fixture;
@@ -132,6 +138,7 @@ describe('protocol: Terraform 1.12 and 1.14 request sequences replayed byte for 
           const types = rpcTypes(SERVICE_NAMES.provider, step.rpc);
           emulated.mark();
           let response: Msg;
+          let raw: Buffer = Buffer.alloc(0);
           if (step.rpc === 'ListResource') {
             const events: Msg[] = [];
             for await (const chunk of plugin.serverStreamRaw('ListResource', bytes))
@@ -139,7 +146,8 @@ describe('protocol: Terraform 1.12 and 1.14 request sequences replayed byte for 
             response = { events };
             for (const e of events) expect(e.diagnostic, 'no diagnostics in list events').to.deep.equal([]);
           } else {
-            response = decodeMessage(types.response, await plugin.callRaw(step.rpc, bytes));
+            raw = await plugin.callRaw(step.rpc, bytes);
+            response = decodeMessage(types.response, raw);
             expect(
               (response.diagnostics ?? []).filter((d: Msg) => d.severity !== 2),
               'no error diagnostics',
@@ -147,6 +155,8 @@ describe('protocol: Terraform 1.12 and 1.14 request sequences replayed byte for 
           }
           responses.set(step.id, response);
           await check(fixture, step, response, emulated);
+          for (const secret of step.expect.withholds ?? [])
+            expect(raw.includes(Buffer.from(secret)), 'the answer holds a secret').to.equal(false);
           for (const [field, source] of Object.entries(step.sameAs ?? {})) {
             const [from, ...path] = source.split('.');
             const given = at(decodeMessage(types.request, bytes), field) as Buffer;
@@ -221,5 +231,15 @@ async function check(fixture: Fixture, step: FixtureStep, response: Msg, emulate
         ).to.deep.include(wanted.resource_object!);
     });
   }
+  if (x.config)
+    expect(
+      jsonOf(await resourceTypeOf(fixture.provider, typeName), response.config.msgpack),
+      'the configuration',
+    ).to.deep.equal(x.config);
+  if (x.warnings)
+    expect(
+      (response.diagnostics ?? []).filter((d: Msg) => d.severity === 2).map((d: Msg) => d.summary),
+      'warnings',
+    ).to.deep.equal(x.warnings);
   if (x.apiCalls) expect(emulated.calls(), 'the API calls made').to.deep.equal(x.apiCalls);
 }
