@@ -167,15 +167,20 @@ export class ResourceConfigGeneration<C> {
       return { config: unsetConfig(fields), diags };
     }
     const generated = configFromState(fields, state);
-    if (generated.toComplete.length > 0) diags.warning(...completionNote(typeName, state, generated.toComplete));
+    if (generated.toComplete.length > 0) {
+      // The object's id names it in the warning, unless the schema holds it secret.
+      const idDef = fields.id;
+      const id = idDef?.kind === 'attr' && !idDef.options.sensitive ? state.id : null;
+      diags.warning(...completionNote(typeName, typeof id === 'string' ? id : '', generated.toComplete));
+    }
     const instead = r.generatedConfig?.(toModel(fields, state)) ?? {};
     return { config: fromModel(fields, instead, generated.config), diags };
   }
 }
 
 /** The warning that says what a generated configuration lacks and how to set it. */
-function completionNote(typeName: string, state: ObjectValue, lacking: readonly ToComplete[]): [string, string] {
-  const id = typeof state.id === 'string' && state.id !== '' ? ` ${JSON.stringify(state.id)}` : '';
+function completionNote(typeName: string, objectId: string, lacking: readonly ToComplete[]): [string, string] {
+  const id = objectId !== '' ? ` ${JSON.stringify(objectId)}` : '';
   const named = (list: readonly ToComplete[], suffix = '') => list.map((t) => `\`${formatPath(t.path)}${suffix}\``);
   const secrets = lacking.filter((t) => t.secret);
   const twins = secrets.filter((t) => t.writeOnlyTwin);
