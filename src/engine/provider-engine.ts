@@ -11,9 +11,9 @@
  *   resource-state.ts       UpgradeResourceState, ReadResource, ImportResourceState
  *   resource-identity.ts    plan, apply, read and import with identity; UpgradeResourceIdentity
  *   list-resources.ts       ValidateListResourceConfig, ListResource
+ *   generate-config.ts      GenerateResourceConfig
  *   data-sources.ts         ValidateDataResourceConfig, ReadDataSource
  *   ephemeral-resources.ts  Validate-, Open-, Renew- and CloseEphemeralResource
- *   generate-config.ts      GenerateResourceConfig
  */
 import type { Schema } from '../schema/block.js';
 import type { CtyType } from '../schema/cty-type.js';
@@ -43,9 +43,9 @@ export class ProviderEngine<C> {
   private readonly state: ResourceState<C>;
   private readonly identity: ResourceIdentity<C>;
   private readonly lists: ListResources<C>;
+  private readonly generation: ResourceConfigGeneration<C>;
   private readonly dataSources: DataSources<C>;
   private readonly ephemerals: EphemeralResources<C>;
-  private readonly generation: ResourceConfigGeneration<C>;
 
   constructor(
     readonly def: ProviderDef<Fields, C>,
@@ -60,9 +60,9 @@ export class ProviderEngine<C> {
     this.state = new ResourceState(this.ctx);
     this.identity = new ResourceIdentity(this.ctx, this.changes, this.state);
     this.lists = new ListResources(this.ctx);
+    this.generation = new ResourceConfigGeneration(this.ctx);
     this.dataSources = new DataSources(this.ctx);
     this.ephemerals = new EphemeralResources(this.ctx);
-    this.generation = new ResourceConfigGeneration(this.ctx);
   }
 
   // Schemas (GetProviderSchema, GetResourceIdentitySchemas).

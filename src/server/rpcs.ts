@@ -86,6 +86,7 @@ export const PROVIDER_SERVICE_RPCS = {
     'PlanResourceChange',
     'ApplyResourceChange',
     'ImportResourceState',
+    'GenerateResourceConfig',
     'ReadDataSource',
     'StopProvider',
     'MoveResourceState',
@@ -96,7 +97,6 @@ export const PROVIDER_SERVICE_RPCS = {
     'RenewEphemeralResource',
     'CloseEphemeralResource',
     'ValidateListResourceConfig',
-    'GenerateResourceConfig',
   ],
   streams: ['ListResource'],
 } as const satisfies { unary: readonly RpcName[]; streams: readonly RpcName[] };

@@ -37,8 +37,8 @@ const NAMES = [
   'sec-1.12-plan',
   'vdb-1.12-import-by-identity',
   'vdb-1.14-query',
-  'sec-1.14-query-generate-config',
   'sec-1.14-query-provider-config',
+  'sec-1.14-query-generate-config',
 ];
 type Msg = Record<string, any>;
 
@@ -137,8 +137,8 @@ describe('protocol: Terraform 1.12 and 1.14 request sequences replayed byte for 
           const bytes = Buffer.from(step.bytes, 'base64');
           const types = rpcTypes(SERVICE_NAMES.provider, step.rpc);
           emulated.mark();
-          let response: Msg;
           let raw: Buffer = Buffer.alloc(0);
+          let response: Msg;
           if (step.rpc === 'ListResource') {
             const events: Msg[] = [];
             for await (const chunk of plugin.serverStreamRaw('ListResource', bytes))
@@ -205,6 +205,16 @@ async function check(fixture: Fixture, step: FixtureStep, response: Msg, emulate
     expect(state, x.state.field).to.deep.include(x.state.includes);
   }
   if (x.requiresReplace) expect(response.requires_replace).to.deep.equal([]);
+  if (x.config)
+    expect(
+      jsonOf(await resourceTypeOf(fixture.provider, typeName), response.config.msgpack),
+      'the configuration',
+    ).to.deep.equal(x.config);
+  if (x.warnings)
+    expect(
+      (response.diagnostics ?? []).filter((d: Msg) => d.severity === 2).map((d: Msg) => d.summary),
+      'warnings',
+    ).to.deep.equal(x.warnings);
   if (x.events) {
     const events = response.events as Msg[];
     expect(
@@ -231,15 +241,5 @@ async function check(fixture: Fixture, step: FixtureStep, response: Msg, emulate
         ).to.deep.include(wanted.resource_object!);
     });
   }
-  if (x.config)
-    expect(
-      jsonOf(await resourceTypeOf(fixture.provider, typeName), response.config.msgpack),
-      'the configuration',
-    ).to.deep.equal(x.config);
-  if (x.warnings)
-    expect(
-      (response.diagnostics ?? []).filter((d: Msg) => d.severity === 2).map((d: Msg) => d.summary),
-      'warnings',
-    ).to.deep.equal(x.warnings);
   if (x.apiCalls) expect(emulated.calls(), 'the API calls made').to.deep.equal(x.apiCalls);
 }

@@ -39,17 +39,17 @@ export interface Expectation {
   identitySchemas?: Record<string, { name: string; required_for_import: boolean; optional_for_import: boolean }[]>;
   /** ListResource: the events, in order (the stream ends after them). */
   events?: { display_name: string; identity: Record<string, string>; resource_object?: Record<string, Json> | null }[];
-  /**
-   * The management-API calls the request makes, in order: `METHOD /path` (sec, without the query
-   * and the token exchange) or `service/Method` (vdb).
-   */
-  apiCalls?: string[];
   /** GenerateResourceConfig: the configuration answered, as Terraform's JSON shows it (every attribute). */
   config?: Record<string, Json>;
   /** The summaries of the warnings answered, in order (none when empty). */
   warnings?: string[];
   /** Texts the answer's bytes must not hold anywhere (a secret of the object). */
   withholds?: string[];
+  /**
+   * The management-API calls the request makes, in order: `METHOD /path` (sec, without the query
+   * and the token exchange) or `service/Method` (vdb).
+   */
+  apiCalls?: string[];
 }
 
 export interface FixtureStep {
@@ -147,6 +147,11 @@ export async function seedSec(emulator: SecEmulator): Promise<void> {
         createdOrUpdatedBy: SEC_FIXED.by,
       });
     }
+    await client.agentAccessTokens.create({
+      tokenAlias: 'build-fleet',
+      tokenEnabled: true,
+      props: { description: 'CI agents', os: 'linux' },
+    });
     const hook = await client.alertChannels.create({
       name: 'siem-hook',
       type: 'Webhook',
@@ -157,11 +162,6 @@ export async function seedSec(emulator: SecEmulator): Promise<void> {
       intgGuid: SEC_FIXED.hook,
       createdOrUpdatedTime: SEC_FIXED.time,
       createdOrUpdatedBy: SEC_FIXED.by,
-    });
-    await client.agentAccessTokens.create({
-      tokenAlias: 'build-fleet',
-      tokenEnabled: true,
-      props: { description: 'CI agents', os: 'linux' },
     });
   } finally {
     await client.close();
@@ -947,7 +947,7 @@ async function secQueryProviderConfig(): Promise<Fixture> {
 }
 
 export async function buildFixtures(): Promise<Fixture[]> {
-  return [await secPlan(), await vdbImport(), await vdbQuery(), await secQuery(), await secQueryProviderConfig()];
+  return [await secPlan(), await vdbImport(), await vdbQuery(), await secQueryProviderConfig(), await secQuery()];
 }
 
 /** The identity type of a resource, for decoding identities in responses. */
