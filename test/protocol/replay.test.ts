@@ -35,9 +35,9 @@ import { FIXTURES_DIR, fixtureText } from './write-fixtures.js';
 const BIN = (name: string) => join(process.cwd(), 'bin', `terraform-provider-${name}`);
 const NAMES = [
   'sec-1.12-plan',
+  'sec-1.14-query-provider-config',
   'vdb-1.12-import-by-identity',
   'vdb-1.14-query',
-  'sec-1.14-query-provider-config',
   'sec-1.14-query-generate-config',
 ];
 type Msg = Record<string, any>;

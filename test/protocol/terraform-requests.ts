@@ -947,7 +947,7 @@ async function secQueryProviderConfig(): Promise<Fixture> {
 }
 
 export async function buildFixtures(): Promise<Fixture[]> {
-  return [await secPlan(), await vdbImport(), await vdbQuery(), await secQueryProviderConfig(), await secQuery()];
+  return [await secPlan(), await secQueryProviderConfig(), await vdbImport(), await vdbQuery(), await secQuery()];
 }
 
 /** The identity type of a resource, for decoding identities in responses. */
