@@ -105,6 +105,12 @@ export interface ResourceDef<F extends Fields, C> {
   readonly identity?: IdentityDef<F, C>;
   /** Finds existing objects of this type for `terraform query` (Terraform 1.14 and later). */
   readonly list?: ListDef<F, any, C>;
+  /**
+   * GenerateResourceConfig writes the configuration of an object from its state by the schema's rules
+   * (src/engine/generate-config.ts); this gives the arguments they cannot know, to write instead: a
+   * deprecated argument whose replacement takes its value only in some cases. Given the state.
+   */
+  generatedConfig?(state: ModelOf<F>): Partial2<ModelOf<F>>;
 }
 
 /** An identity value as resource code sees it: each identity attribute's text, null when absent. */

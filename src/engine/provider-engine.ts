@@ -11,6 +11,7 @@
  *   resource-state.ts       UpgradeResourceState, ReadResource, ImportResourceState
  *   resource-identity.ts    plan, apply, read and import with identity; UpgradeResourceIdentity
  *   list-resources.ts       ValidateListResourceConfig, ListResource
+ *   generate-config.ts      GenerateResourceConfig
  *   data-sources.ts         ValidateDataResourceConfig, ReadDataSource
  *   ephemeral-resources.ts  Validate-, Open-, Renew- and CloseEphemeralResource
  *   actions.ts              ValidateActionConfig, PlanAction, InvokeAction
@@ -26,6 +27,7 @@ import { Actions, type ActionEvent, type InvokeOptions } from './actions.js';
 import { DataSources } from './data-sources.js';
 import { EngineContext, type PrivateState, type StateOutcome } from './engine-context.js';
 import { EphemeralResources, type OpenedEphemeral } from './ephemeral-resources.js';
+import { ResourceConfigGeneration } from './generate-config.js';
 import { ListResources, type ListEvent, type ListedObject, type ListOptions } from './list-resources.js';
 import { ProviderConfiguration } from './provider-config.js';
 import { ResourceChanges, type PlanOutcome } from './resource-changes.js';
@@ -43,6 +45,7 @@ export class ProviderEngine<C> {
   private readonly state: ResourceState<C>;
   private readonly identity: ResourceIdentity<C>;
   private readonly lists: ListResources<C>;
+  private readonly generation: ResourceConfigGeneration<C>;
   private readonly dataSources: DataSources<C>;
   private readonly ephemerals: EphemeralResources<C>;
   private readonly actions: Actions<C>;
@@ -60,6 +63,7 @@ export class ProviderEngine<C> {
     this.state = new ResourceState(this.ctx);
     this.identity = new ResourceIdentity(this.ctx, this.changes, this.state);
     this.lists = new ListResources(this.ctx);
+    this.generation = new ResourceConfigGeneration(this.ctx);
     this.dataSources = new DataSources(this.ctx);
     this.ephemerals = new EphemeralResources(this.ctx);
     this.actions = new Actions(this.ctx);
@@ -194,6 +198,13 @@ export class ProviderEngine<C> {
     rawJson: string,
   ): { identity: ObjectValue | null; diags: Diagnostics } {
     return this.identity.upgradeResourceIdentity(typeName, version, rawJson);
+  }
+
+  // Configuration written from a state (generate-config.ts).
+
+  /** GenerateResourceConfig; `state` is null when Terraform sent none (1.14.0). */
+  generateResourceConfig(typeName: string, state: ObjectValue | null): { config: ObjectValue; diags: Diagnostics } {
+    return this.generation.generateResourceConfig(typeName, state);
   }
 
   // List resources (list-resources.ts).

@@ -180,7 +180,12 @@ export function reconcileRead(fields: Fields, prior: ObjectValue | null, fresh: 
  * collections (and blocks) take its elements, converted, after their own; another value takes it when
  * it has none.
  */
-function movedInto(type: CtyType, into: Value, value: Value, convert: (v: unknown) => unknown = (v) => v): Value {
+export function movedInto(
+  type: CtyType,
+  into: Value,
+  value: Value,
+  convert: (v: unknown) => unknown = (v) => v,
+): Value {
   if (type.kind !== 'list' && type.kind !== 'set') {
     return isEmptyValue(into) ? plainToValue(type, convert(valueToPlain(value))) : into;
   }

@@ -110,14 +110,15 @@ function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
  * get_provider_schema_optional: the schema is the same in every process, so Terraform may reuse
  * the one it fetched from the first provider process of a command instead of asking each one. The
  * others are false because the provider does not do them: no PlanResourceChange for destroys, no
- * MoveResourceState, and no GenerateResourceConfig (Terraform writes configuration from the state).
+ * MoveResourceState. generate_resource_config: Terraform 1.14 asks GenerateResourceConfig for the
+ * configuration it writes for listed and imported objects (engine/generate-config.ts).
  * Identities and list resources need no capability: Terraform asks for their schemas.
  */
 const SERVER_CAPABILITIES = {
   plan_destroy: false,
   get_provider_schema_optional: true,
   move_resource_state: false,
-  generate_resource_config: false,
+  generate_resource_config: true,
 };
 
 /** A google.protobuf.Timestamp. */
@@ -451,6 +452,17 @@ export function providerService<C>(
       const out = await engine.readDataSource(req.type_name, config);
       return {
         ...(out.state ? { state: encodeDynamic(type, out.state) } : {}),
+        diagnostics: diagnosticsToProto(out.diags.items),
+      };
+    }),
+    // Provider-written configuration (protocol 6.10): the state of an object Terraform lists or
+    // imports → its configuration. Terraform 1.14.0 sends no state (engine/generate-config.ts).
+    GenerateResourceConfig: guarded('GenerateResourceConfig', diagsOnly, (req) => {
+      const schema = resourceSchema(req.type_name);
+      const state = decodeObject(schema, req.state, 'state', STATE);
+      const out = engine.generateResourceConfig(req.type_name, state);
+      return {
+        ...(out.diags.hasErrors ? {} : { config: encodeDynamic(typeOf(schema), out.config) }),
         diagnostics: diagnosticsToProto(out.diags.items),
       };
     }),

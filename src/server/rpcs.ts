@@ -86,6 +86,7 @@ export const PROVIDER_SERVICE_RPCS = {
     'PlanResourceChange',
     'ApplyResourceChange',
     'ImportResourceState',
+    'GenerateResourceConfig',
     'ReadDataSource',
     'StopProvider',
     'MoveResourceState',

@@ -469,6 +469,35 @@ export class TerraformClient {
     return results;
   }
 
+  /**
+   * GenerateResourceConfig as Terraform 1.14.1 and later send it (internal/plugin6/grpc_provider.go):
+   * the object's state, msgpack at the resource's type; `null` sends none, as 1.14.0 does. The answer
+   * is decoded at that type, which is all Terraform checks before it writes HCL (internal/genconfig).
+   * Stricter, as the written HCL would fail later or Terraform would panic: the configuration must be
+   * an object (a null one panics genconfig), wholly known, and hold no value for a computed-only
+   * attribute (Terraform would write it, and the plan refuse it).
+   */
+  async generateResourceConfig(
+    type: string,
+    state: ObjectValue | null,
+  ): Promise<{ config: ObjectValue; warnings: WireDiagnostic[] }> {
+    const block = this.resourceSchema(type).block;
+    const { response, diagnostics } = await this.callReporting('GenerateResourceConfig', {
+      type_name: type,
+      ...(state === null ? {} : { state: dyn(block, state) }),
+    });
+    const errors = diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length > 0) throw new ProviderCallError('GenerateResourceConfig', errors);
+    const config = undyn(block, response.config) as ObjectValue | null;
+    if (config === null)
+      throw new ProviderCallError('GenerateResourceConfig', [diag('the configuration is null (genconfig panics)')]);
+    failOn('GenerateResourceConfig', 'Invalid generated configuration', [
+      ...(isWhollyKnown(impliedType(block), config) ? [] : [{ path: [], message: 'it holds unknown values' }]),
+      ...computedOnlyValues(block, config),
+    ]);
+    return { config, warnings: diagnostics };
+  }
+
   /** An identity for a request field: Terraform sends one only when it has it. */
   private identityRequest(field: string, type: string, identity: ObjectValue | undefined): Msg {
     const schema = this.identitySchema(type);
@@ -590,6 +619,27 @@ export function identitySchemaFromProto(msg: Msg, type: string): IdentitySchema 
     attributes.set(a.name, { type: t, requiredForImport: !!a.required_for_import, description: a.description ?? '' });
   }
   return { version, attributes, type: objectOf(Object.fromEntries([...attributes].map(([n, a]) => [n, a.type]))) };
+}
+
+/** Where a configuration value sets a computed-only attribute, at any depth. */
+function computedOnlyValues(
+  block: SchemaBlock,
+  v: ObjectValue,
+  at: AttributePath = [],
+): { path: AttributePath; message: string }[] {
+  const found: { path: AttributePath; message: string }[] = [];
+  for (const [name, a] of Object.entries(block.attributes))
+    if (a.computed && !a.optional && (v[name] ?? null) !== null)
+      found.push({ path: [...at, { attr: name }], message: 'a computed-only attribute has a value' });
+  for (const [name, nb] of Object.entries(block.blockTypes)) {
+    const inner = v[name] ?? null;
+    const elements = inner === null ? [] : Array.isArray(inner) ? inner : [inner];
+    elements.forEach((e, i) => {
+      const here = nb.nesting === 'list' ? [...at, { attr: name }, { index: i }] : [...at, { attr: name }];
+      found.push(...computedOnlyValues(nb.block, e as ObjectValue, here));
+    });
+  }
+  return found;
 }
 
 function failOn(rpc: string, summary: string, problems: { path: AttributePath; message: string }[]): void {

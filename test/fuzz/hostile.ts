@@ -593,7 +593,6 @@ const UNSUPPORTED_RPCS: readonly RpcName[] = [
 const INFO_RPCS: readonly RpcName[] = ['GetMetadata', 'GetResourceIdentitySchemas', 'GetFunctions', 'StopProvider'];
 /** Left to grpc-js's UNIMPLEMENTED answer. */
 export const UNIMPLEMENTED_RPCS: readonly RpcName[] = [
-  'GenerateResourceConfig',
   'ValidateStateStoreConfig',
   'ConfigureStateStore',
   'LockState',
@@ -863,6 +862,7 @@ function requestArbs(
       ],
       privateField('planned_private', false),
     ),
+    typed('GenerateResourceConfig', resourceNames, dataNames, [{ field: 'state', decoded: true }]),
     typed('ImportResourceState', resourceNames, dataNames, [], () =>
       fc
         .oneof(
@@ -943,6 +943,7 @@ const ALL_RPCS: readonly RpcName[] = [
   'PlanResourceChange',
   'ApplyResourceChange',
   'ImportResourceState',
+  'GenerateResourceConfig',
   'ReadDataSource',
   'StopProvider',
   ...UNSUPPORTED_RPCS,

@@ -23,10 +23,12 @@ import fc from 'fast-check';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProviderDef, ResourceDef } from '../../src/engine/contracts.js';
-import { requiredUnreadable, type Fields } from '../../src/schema/define.js';
+import { requiredUnreadable, type FieldDef, type Fields } from '../../src/schema/define.js';
 import { toModel, valueToPlain } from '../../src/schema/model.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 import { ProviderCallError, type TerraformClient } from '../../src/tfclient/terraform-client.js';
+import { generateResourceContents, resourceBlock } from '../../src/tfclient/genconfig.js';
+import { formatPath } from '../../src/schema/path.js';
 import { at, fill, type EmulatorHandle, type Provider } from '../acceptance/examples-workspace.js';
 import { baselineOf, expectEmulatorHoldsState, type Baseline, type TypeRecord } from '../acceptance/ledger.js';
 import { Workspace } from '../acceptance/terraform.js';
@@ -65,6 +67,8 @@ export interface RoundFigures {
   readonly objects: number;
   /** Objects whose generated configuration needed a required value filled in. */
   readonly filled: number;
+  /** Of those, objects whose provider-written configuration planned an update (a value sent once). */
+  readonly sent: number;
   readonly seconds: number;
 }
 
@@ -124,8 +128,8 @@ export async function importRoundTrip(w: RoundTripRun): Promise<Figures> {
     const baseline = () => withObjects(start, others(), w.records);
     try {
       await alone(() => make(w, forms, made, refused));
-      const { provider, emulator, records } = w;
-      return await importWithGeneratedConfig({ provider, made, emulator, records, baseline, alone });
+      const { provider, emulator, records, tf } = w;
+      return await importWithGeneratedConfig({ provider, made, emulator, records, baseline, alone, tf });
     } catch (err) {
       await cleanUp(w, made, baseline);
       throw err;
@@ -253,13 +257,15 @@ export function describeFigures(provider: Provider, f: Figures): string {
   const objects = f.rounds.reduce((n, r) => n + r.objects, 0);
   const filled = f.rounds.reduce((n, r) => n + r.filled, 0);
   const byForm = [...f.forms].map(([k, n]) => `${k} ${n}`).join(', ');
+  const sent = f.rounds.reduce((n, r) => n + r.sent, 0);
   const rounds = f.rounds.map((r) => `${r.objects} in ${r.seconds.toFixed(0)} s`).join(', ');
   const beside = f.rounds.length > 1 ? '; the first beside the others' : '';
   const refused = f.refused.map((r) => `\n        ${r}`).join('');
   return (
     `${provider}: forms found in ${f.formsSeconds.toFixed(0)} s; ${f.types} importable types, ${objects} objects ` +
     `(${byForm}) in ${f.rounds.length} rounds (${rounds}${beside}); ` +
-    `${filled} with a required value filled in after generation` +
+    `${filled} with a required value filled in after generation; with the configuration the provider writes, ` +
+    `${sent} sent a value it does not return once, the others imported with no change` +
     `${f.refused.length > 0 ? `; forms the platform refused to make: ${f.refused.length}${refused}` : ''}`
   );
 }
@@ -276,6 +282,8 @@ export interface Round {
   readonly baseline: () => Baseline;
   /** Runs a check of the emulator while no other round is making objects. */
   readonly alone: <T>(check: () => T) => Promise<T>;
+  /** The Terraform-side client on the real executable, for the requests Terraform 1.14 sends. */
+  readonly tf: TerraformClient;
 }
 
 const PARALLELISM = '-parallelism=20';
@@ -367,14 +375,143 @@ export async function importWithGeneratedConfig(round: Round): Promise<RoundFigu
     }
     await ws.expect(['plan', '-detailed-exitcode', '-no-color', PARALLELISM], 0);
 
+    // The same objects again, with the configuration the provider writes (Terraform 1.14 and later).
+    const sent = await importWithProviderWrittenConfig(round);
+
     await ws.expect(['destroy', '-auto-approve', '-no-color', PARALLELISM]);
     const none = new Map();
     await alone(() => expectEmulatorHoldsState(emulator, records, baseline(), none, `${provider}: after the destroy`));
-    return { objects: made.length, filled: lacking.length, seconds: (Date.now() - started) / 1000 };
+    return { objects: made.length, filled: lacking.length, sent, seconds: (Date.now() - started) / 1000 };
   } finally {
     ws.dispose();
   }
 }
+
+/**
+ * The objects of a round imported with the configuration the provider writes for them, as Terraform
+ * 1.14 and later write it (`plan -generate-config-out` with `import` blocks, or `query
+ * -generate-config-out`): for each object, GenerateResourceConfig with the state its import reads (the
+ * request Terraform sends), the answer rendered to HCL by Terraform's rules (src/tfclient/genconfig.ts,
+ * then `terraform fmt`, Terraform's own formatter). The user sets what the answer's warning names:
+ * each secret in its write-only form where it has one (`<name>_wo`), else as it is, and each value
+ * the platform does not return. Terraform 1.11 then plans it from `import` blocks: every object is
+ * imported with no change, except that a value it does not return (not write-only) is sent once;
+ * the platform holds what it held; the re-plan is empty. The legacy round's workspace destroys the
+ * objects after. Returns how many objects planned an update.
+ */
+async function importWithProviderWrittenConfig(round: Round): Promise<number> {
+  const { provider, made, emulator, records, baseline, alone, tf } = round;
+  const held = (m: Made) => emulator.get(objectKey(records, m).collection, objectKey(records, m).id);
+  const toFill = new Map<string, ToFill[]>();
+  const generated: string[] = [];
+  const unnamed: string[] = [];
+  for (const m of made) {
+    const { config, warnings } = await tf.generateResourceConfig(m.subject.type, sourceOf(m));
+    const body = generateResourceContents(tf.resourceSchema(m.subject.type).block, config);
+    const id = fill(m.subject.case.importId!, valueToPlain(m.state) as Plain);
+    generated.push(
+      `\n# __generated__ by Terraform from ${JSON.stringify(id)}\n${resourceBlock(m.subject.type, m.name, body)}\n`,
+    );
+    const fills = valuesToFill(m.subject.fields, m.plain, sourceOf(m)).map((f) => inWriteOnlyForm(m.subject.fields, f));
+    toFill.set(addressOf(m), fills);
+    // The warning is how the user learns what to set: it names each value, and comes only then.
+    const note = warnings.filter((w) => w.summary === 'Generated configuration to complete').map((w) => w.detail);
+    const said = note.join('\n');
+    const missing = fills.map((f) => formatPath(toPath(f.path))).filter((p) => !said.includes(`\`${p}\``));
+    if (missing.length > 0 || (fills.length === 0) !== (note.length === 0))
+      unnamed.push(
+        `${addressOf(m)}: to set ${fills.map((f) => f.path.join('.')).join(', ') || 'nothing'}; said: ${said || '(nothing)'}`,
+      );
+  }
+  expect(unnamed, `${provider}: the warnings of GenerateResourceConfig name what to set`).to.deep.equal([]);
+  const imports = made.map((m) => {
+    const id = fill(m.subject.case.importId!, valueToPlain(m.state) as Plain);
+    return `import {\n  to = ${addressOf(m)}\n  id = ${hclValue(id)}\n}\n`;
+  });
+  const source = `    ${provider} = {\n      source = "keel/${provider}"\n    }\n`;
+  const header = `terraform {\n  required_providers {\n${source}  }\n}\n\n`;
+  const before = new Map(made.map((m) => [addressOf(m), structuredClone(held(m))]));
+  const ws = new Workspace(`${header}provider "${provider}" {}\n\n${imports.join('\n')}`, emulator.env);
+  const generatedFile = join(ws.dir, 'config', 'generated.tf');
+  try {
+    const fileHeader =
+      '# __generated__ by Terraform\n# Please review these resources and move them into your main configuration files.\n';
+    writeFileSync(generatedFile, `${fileHeader}${generated.join('')}`);
+    // genconfig's last step, hclwrite.Format, is what `terraform fmt` applies.
+    await ws.expect(['fmt', '-no-color']);
+    writeFileSync(generatedFile, withValuesFilled(readFileSync(generatedFile, 'utf8'), toFill));
+    const planned = await ws.run(['plan', '-out=tfplan', '-no-color', PARALLELISM]);
+    if (planned.code !== 0)
+      expect.fail(
+        `${provider}: the provider-written configuration does not plan\n${planned.stderr}\n` +
+          `Generated configuration:\n${readFileSync(generatedFile, 'utf8')}`,
+      );
+    const shown = await ws.expect(['show', '-json', 'tfplan']);
+    const plan = JSON.parse(shown.stdout) as { resource_changes?: ResourceChange[] };
+    const changes = new Map((plan.resource_changes ?? []).map((c) => [c.address, c.change]));
+    // A value filled in that is not write-only is sent once: the platform never returned it.
+    const sends = (m: Made) => toFill.get(addressOf(m))!.some((f) => !String(f.path.at(-1)).endsWith('_wo'));
+    const notAsIs: string[] = [];
+    for (const m of made) {
+      const change = changes.get(addressOf(m));
+      const actions = change?.actions.join(',') ?? 'none';
+      const filledNames = new Set(toFill.get(addressOf(m))!.map((f) => String(f.path[0])));
+      const differs = (k: string) => JSON.stringify(change?.before?.[k]) !== JSON.stringify(change?.after?.[k]);
+      const changed = Object.entries(m.subject.fields)
+        .filter(([k, def]) => (def.kind === 'block' || isArgument(def)) && differs(k))
+        .map(([k]) => k);
+      const allowed = sends(m) && actions === 'update' && changed.every((k) => filledNames.has(k));
+      if (!change?.importing || (actions !== 'no-op' && !allowed)) {
+        const block = resourceBlocks(readFileSync(generatedFile, 'utf8')).find(([a]) => a === addressOf(m));
+        notAsIs.push(
+          `${addressOf(m)}: ${actions}${change?.importing ? '' : ' (not imported)'} ${changed.join(', ')}\n` +
+            `${block?.[1] ?? '(no resource block)'}`,
+        );
+      }
+    }
+    expect(
+      notAsIs.join('\n'),
+      `${provider}: the provider-written configuration imports every object unchanged`,
+    ).to.equal('');
+    await ws.expect(['apply', '-auto-approve', '-no-color', PARALLELISM, 'tfplan']);
+    const state = await ws.state();
+    await alone(() => expectEmulatorHoldsState(emulator, records, baseline(), state, `${provider}: provider-written`));
+    for (const m of made) {
+      if (sends(m)) continue;
+      expect(held(m), `${addressOf(m)} on the platform after its provider-written import`).to.deep.equal(
+        before.get(addressOf(m)),
+      );
+    }
+    await ws.expect(['plan', '-detailed-exitcode', '-no-color', PARALLELISM], 0);
+    return made.filter(sends).length;
+  } finally {
+    ws.dispose();
+  }
+}
+
+/**
+ * The state GenerateResourceConfig is given for an object: the one its import reads, as Terraform
+ * sends it; for an object made in a deprecated form, the state its create left, which holds that
+ * form (Terraform never sends one, but the rules must write the current form from it all the same).
+ */
+const sourceOf = (m: Made): ObjectValue => (m.name.startsWith('deprecated') ? m.state : m.imported);
+
+/** A value to fill in, at its write-only twin (`<name>_wo`) where its argument has one. */
+function inWriteOnlyForm(fields: Fields, f: ToFill): ToFill {
+  let def: FieldDef | undefined;
+  let level: Fields | undefined = fields;
+  for (const step of f.path) {
+    if (typeof step === 'number') continue;
+    def = level?.[step];
+    level = def?.kind === 'block' ? def.fields : undefined;
+  }
+  const twin = def?.kind === 'attr' && def.options.writeOnlyTwin !== undefined;
+  return twin ? { ...f, path: [...f.path.slice(0, -1), `${String(f.path.at(-1))}_wo`] } : f;
+}
+
+/** A ToFill path as an attribute path. */
+const toPath = (path: readonly (string | number)[]) =>
+  path.map((s) => (typeof s === 'number' ? { index: s } : { attr: s }));
 
 export const addressOf = (m: Made) => `${m.subject.type}.${m.name}`;
 

@@ -15,7 +15,8 @@
  *   destroy, and the emulator holds nothing the run made (test/props/lifecycle.ts);
  * - under real Terraform, every type in its smallest and largest forms (test/props/forms.ts), and every
  *   importable type's objects imported with configuration Terraform generates, which must plan, import
- *   them unchanged and re-plan empty (test/props/generated-config.ts).
+ *   them unchanged and re-plan empty, and again with the configuration the provider writes for
+ *   Terraform 1.14 (GenerateResourceConfig), rendered as Terraform renders it (test/props/generated-config.ts).
  * Configurations that validation or planning refuses are counted, not failures.
  */
 import { expect } from 'chai';
@@ -234,7 +235,8 @@ describe('properties of every resource type, generated from the schema DSL', fun
   describe('under real Terraform', () => {
     const roundTrip =
       'import → generated configuration → plan: every importable type in each of its forms, imported from `import` ' +
-      'blocks alone; what Terraform writes plans (a required secret filled in), imports unchanged, re-plans empty';
+      'blocks alone; what Terraform writes plans (a required secret filled in), imports unchanged, re-plans empty; ' +
+      'so does what the provider writes (GenerateResourceConfig), its secrets set write-only';
     it(roundTrip, async () => {
       const runs = await Promise.allSettled(
         PROVIDERS.map((p) => {

@@ -36,6 +36,7 @@ import type { Repeated } from './terraform-requests.js';
 const BIN = (name: string) => join(process.cwd(), 'bin', `terraform-provider-${name}`);
 const NAMES = [
   'sec-1.12-plan',
+  'sec-1.14-query-provider-config',
   'vdb-1.12-import-by-identity',
   'vdb-1.14-query',
   'sec-1.14-query-generate-config',
@@ -157,6 +158,7 @@ describe('protocol: Terraform 1.12 and 1.14 request sequences replayed byte for 
           }
           served++;
           emulated.mark();
+          let raw: Buffer = Buffer.alloc(0);
           let response: Msg;
           if (step.rpc === 'InvokeAction') {
             const events: Msg[] = [];
@@ -170,7 +172,8 @@ describe('protocol: Terraform 1.12 and 1.14 request sequences replayed byte for 
             response = { events };
             for (const e of events) expect(e.diagnostic, 'no diagnostics in list events').to.deep.equal([]);
           } else {
-            response = decodeMessage(types.response, await plugin.callRaw(step.rpc, bytes));
+            raw = await plugin.callRaw(step.rpc, bytes);
+            response = decodeMessage(types.response, raw);
             expect(
               (response.diagnostics ?? []).filter((d: Msg) => d.severity !== 2),
               'no error diagnostics',
@@ -178,6 +181,8 @@ describe('protocol: Terraform 1.12 and 1.14 request sequences replayed byte for 
           }
           responses.set(step.id, response);
           await check(fixture, step, response, emulated);
+          for (const secret of step.expect.withholds ?? [])
+            expect(raw.includes(Buffer.from(secret)), 'the answer holds a secret').to.equal(false);
           for (const [field, source] of Object.entries(step.sameAs ?? {})) {
             const [from, ...path] = source.split('.');
             const given = at(decodeMessage(types.request, bytes), field) as Buffer;
@@ -226,6 +231,16 @@ async function check(fixture: Fixture, step: FixtureStep, response: Msg, emulate
     expect(state, x.state.field).to.deep.include(x.state.includes);
   }
   if (x.requiresReplace) expect(response.requires_replace).to.deep.equal([]);
+  if (x.config)
+    expect(
+      jsonOf(await resourceTypeOf(fixture.provider, typeName), response.config.msgpack),
+      'the configuration',
+    ).to.deep.equal(x.config);
+  if (x.warnings)
+    expect(
+      (response.diagnostics ?? []).filter((d: Msg) => d.severity === 2).map((d: Msg) => d.summary),
+      'warnings',
+    ).to.deep.equal(x.warnings);
   if (x.events) {
     const events = response.events as Msg[];
     expect(

@@ -42,6 +42,12 @@ export interface Expectation {
   identitySchemas?: Record<string, { name: string; required_for_import: boolean; optional_for_import: boolean }[]>;
   /** ListResource: the events, in order (the stream ends after them). */
   events?: { display_name: string; identity: Record<string, string>; resource_object?: Record<string, Json> | null }[];
+  /** GenerateResourceConfig: the configuration answered, as Terraform's JSON shows it (every attribute). */
+  config?: Record<string, Json>;
+  /** The summaries of the warnings answered, in order (none when empty). */
+  warnings?: string[];
+  /** Texts the answer's bytes must not hold anywhere (a secret of the object). */
+  withholds?: string[];
   /**
    * The management-API calls the request makes, in order: `METHOD /path` (sec, without the query
    * and the token exchange) or `service/Method` (vdb); a `Repeated` entry stands for a poll.
@@ -96,6 +102,9 @@ export interface Fixture {
 export const SEC_FIXED = {
   channelA: 'ACME_5C1E0A7F3B2D4E6F8091A2B3C4D5E6F708192A3B4C5D6E7F',
   channelB: 'ACME_0B9A8C7D6E5F40312233445566778899AABBCCDDEEFF0011',
+  /** A webhook channel: its URL is its secret. */
+  hook: 'ACME_7E6D5C4B3A2918F7E6D5C4B3A2918F7E6D5C4B3A2918F7E6',
+  hookUrl: 'https://hooks.acme.example/T0001/B0002/s3cr3t-t0k3n',
   time: '2026-01-15T10:00:00.000Z',
   by: 'terraform@acme.example',
   roleArn: 'arn:cloud-a:iam::123456789012:role/sec-platform-audit',
@@ -129,7 +138,7 @@ function rekey<T extends object>(
   store.put(collection, to, { ...record, ...fields });
 }
 
-/** Two e-mail alert channels with fixed GUIDs and times. */
+/** Two e-mail alert channels and a webhook channel with fixed GUIDs and times, and an agent token. */
 export async function seedSec(emulator: SecEmulator): Promise<void> {
   const client = createSecClient({
     baseUrl: emulator.url,
@@ -166,6 +175,17 @@ export async function seedSec(emulator: SecEmulator): Promise<void> {
       tokenAlias: 'build-fleet',
       tokenEnabled: true,
       props: { description: 'CI agents', os: 'linux' },
+    });
+    const hook = await client.alertChannels.create({
+      name: 'siem-hook',
+      type: 'Webhook',
+      enabled: true,
+      data: { webhookUrl: SEC_FIXED.hookUrl },
+    });
+    rekey(emulator, 'AlertChannels', hook.intgGuid, SEC_FIXED.hook, {
+      intgGuid: SEC_FIXED.hook,
+      createdOrUpdatedTime: SEC_FIXED.time,
+      createdOrUpdatedBy: SEC_FIXED.by,
     });
   } finally {
     await client.close();
@@ -831,8 +851,163 @@ async function secQuery(): Promise<Fixture> {
   };
 }
 
+/**
+ * `terraform query -generate-config-out=generated.tf` (1.14.1 and later) with a provider that
+ * advertises generate_resource_config: after each list block's results, one GenerateResourceConfig
+ * per result, with the listed object as its state; Terraform writes the answer as HCL. Then the
+ * request Terraform 1.14.0 sends, which carries no state.
+ */
+async function secQueryProviderConfig(): Promise<Fixture> {
+  const b = new Builder(await loadProviderDef('sec'));
+  const emails = 'sec_alert_channel_email';
+  const hooks = 'sec_alert_channel_webhook';
+  const noFilters = (type: string) => configValue(b.listBlock(type), {});
+  const asJson = (type: string, value: ObjectValue) =>
+    JSON.parse(encodeJSON(b.resourceType(type), value)) as Record<string, Json>;
+  // The objects as the listing gives them (and Terraform keeps them): what an import reads.
+  const listed = (type: string, guid: string, name: string, typeName: string, own: Record<string, unknown>) =>
+    configValue(b.block(type), {
+      id: guid,
+      intg_guid: guid,
+      name,
+      enabled: true,
+      test_integration: true,
+      org_level: false,
+      type_name: typeName,
+      created_or_updated_by: SEC_FIXED.by,
+      created_or_updated_time: SEC_FIXED.time,
+      ...own,
+    });
+  const a = listed(emails, SEC_FIXED.channelA, 'security-team', 'EmailUser', { recipients: ['security@acme.example'] });
+  const c = listed(emails, SEC_FIXED.channelB, 'on-call', 'EmailUser', { recipients: ['oncall@acme.example'] });
+  // The URL is the channel's secret: a listing never carries it.
+  const hook = listed(hooks, SEC_FIXED.hook, 'siem-hook', 'Webhook', {});
+  const generate = (type: string, state: ObjectValue | null) => (v: Record<string, Json>) => ({
+    type_name: type,
+    ...(state === null ? {} : { state: b.dyn(b.resourceType(type), state, v, 'state') }),
+  });
+  const listSteps = (type: string, what: string, events: Expectation['events'], apiCalls: string[]) => {
+    b.step(
+      `validate-${what}`,
+      'ValidateListResourceConfig',
+      `list "${type}" "${what}" {}: no filters.`,
+      (v) => ({ type_name: type, config: b.dyn(impliedType(b.listBlock(type)), noFilters(type), v, 'config') }),
+      {},
+    );
+    b.step(
+      `list-${what}`,
+      'ListResource',
+      '-generate-config-out forces include_resource: each result carries its object.',
+      (v) => ({
+        type_name: type,
+        config: b.dyn(impliedType(b.listBlock(type)), noFilters(type), v, 'config'),
+        include_resource_object: true,
+        limit: 100,
+      }),
+      { events, apiCalls },
+    );
+  };
+  b.start('1.14.1', { write_only_attributes_allowed: true });
+  listSteps(
+    emails,
+    'mail',
+    [
+      {
+        display_name: 'security-team',
+        identity: { id: SEC_FIXED.channelA },
+        resource_object: { name: 'security-team', enabled: true },
+      },
+      { display_name: 'on-call', identity: { id: SEC_FIXED.channelB }, resource_object: { name: 'on-call' } },
+    ],
+    ['GET /api/v2/AlertChannels'],
+  );
+  b.step(
+    'generate-mail-0',
+    'GenerateResourceConfig',
+    'The configuration of the first result: its object, re-encoded at the resource type (plugin6/grpc_provider.go ' +
+      'GenerateResourceConfig). Only what a user writes: no id or platform values, the defaults left out.',
+    generate(emails, a),
+    {
+      config: asJson(
+        emails,
+        configValue(b.block(emails), { name: 'security-team', recipients: ['security@acme.example'] }),
+      ),
+      warnings: [],
+      apiCalls: [],
+    },
+    { 'state.msgpack': 'list-mail.events.0.resource_object.msgpack' },
+  );
+  b.step(
+    'generate-mail-1',
+    'GenerateResourceConfig',
+    'The second result.',
+    generate(emails, c),
+    {
+      config: asJson(emails, configValue(b.block(emails), { name: 'on-call', recipients: ['oncall@acme.example'] })),
+      warnings: [],
+      apiCalls: [],
+    },
+    { 'state.msgpack': 'list-mail.events.1.resource_object.msgpack' },
+  );
+  listSteps(
+    hooks,
+    'hooks',
+    [
+      {
+        display_name: 'siem-hook',
+        identity: { id: SEC_FIXED.hook },
+        resource_object: { name: 'siem-hook', webhook_url: null },
+      },
+    ],
+    ['GET /api/v2/AlertChannels'],
+  );
+  b.step(
+    'generate-hook',
+    'GenerateResourceConfig',
+    'A channel whose URL is its secret: the configuration leaves it (and its write-only twin) null, which ' +
+      'Terraform writes as `null # sensitive`, and a warning says to set webhook_url_wo.',
+    generate(hooks, hook),
+    {
+      config: asJson(hooks, configValue(b.block(hooks), { name: 'siem-hook' })),
+      warnings: ['Generated configuration to complete'],
+      withholds: [SEC_FIXED.hookUrl],
+      apiCalls: [],
+    },
+    { 'state.msgpack': 'list-hooks.events.0.resource_object.msgpack' },
+  );
+  b.step(
+    'generate-without-state',
+    'GenerateResourceConfig',
+    'Terraform 1.14.0 sends the request without the state (State: nil; hashicorp/terraform#37896, fixed in ' +
+      '1.14.1): every argument unset, an object all the same (genconfig panics on a null one), and a warning.',
+    generate(emails, null),
+    {
+      config: asJson(emails, configValue(b.block(emails), {})),
+      warnings: ['No configuration written for sec_alert_channel_email'],
+      apiCalls: [],
+    },
+  );
+  return {
+    name: 'sec-1.14-query-provider-config',
+    terraform: '1.14.1',
+    command:
+      'terraform query -generate-config-out=generated.tf (e-mail and webhook channels), the configuration written ' +
+      'by the provider',
+    provider: 'sec',
+    sources: [
+      'docs/plugin-protocol/tfplugin6.proto (GenerateResourceConfig; ServerCapabilities.generate_resource_config)',
+      'internal/terraform/node_resource_plan_instance.go generateHCLListResourceDef and generateResourceConfig: one ' +
+        'call per listed result, its state unmarked, only when the provider advertises generate_resource_config',
+      'internal/plugin6/grpc_provider.go GenerateResourceConfig: the state as msgpack at the implied type; the ' +
+        'answer decoded at it (tag v1.14.0 sent no state; fixed by #37896 in v1.14.1)',
+      'internal/genconfig/generate_config.go GenerateListResourceContents: the HCL written from each answer',
+    ],
+    steps: b.steps,
+  };
+}
+
 export async function buildFixtures(): Promise<Fixture[]> {
-  return [await secPlan(), await vdbImport(), await vdbQuery(), await secQuery()];
+  return [await secPlan(), await secQueryProviderConfig(), await vdbImport(), await vdbQuery(), await secQuery()];
 }
 
 /** The identity type of a resource, for decoding identities in responses. */

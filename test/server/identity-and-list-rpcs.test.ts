@@ -63,7 +63,7 @@ describe('wire: identity and list-resource declarations', () => {
         plan_destroy: false,
         get_provider_schema_optional: true,
         move_resource_state: false,
-        generate_resource_config: false,
+        generate_resource_config: true,
       };
       expect(metadata.server_capabilities).to.deep.equal(honest);
       expect(schema.server_capabilities).to.deep.equal(honest);

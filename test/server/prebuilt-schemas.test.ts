@@ -45,6 +45,11 @@ describe('schema answers built into the executables', function () {
       expect(Object.keys(decoded.resource_schemas).sort()).to.deep.equal(def.resources.map((r) => r.typeName).sort());
 
       const built = answersInBundle(name);
+      // The capabilities are built in too: Terraform 1.14 asks GenerateResourceConfig for the configuration it writes.
+      const builtSchema = decodeMessage(messageType('tfplugin6.GetProviderSchema.Response'), built.schema);
+      expect(builtSchema.server_capabilities, 'capabilities in the bundle').to.deep.include({
+        generate_resource_config: true,
+      });
       expect(built.schema.equals(fresh.schema), 'GetProviderSchema in the bundle').to.equal(true);
       expect(built.identitySchemas.equals(fresh.identitySchemas), 'GetResourceIdentitySchemas in the bundle').to.equal(
         true,

@@ -117,6 +117,7 @@ const schema = resourceSchema(
     sources: attr.stringSet({
       optional: true,
       deprecated: 'Use `alert_sources`, which takes the same values.',
+      readAs: { field: 'alert_sources' },
       validate: [validators.each(validators.oneOf(...ALERT_RULE_SOURCES))],
       description: `Where the alerts come from: ${names(ALERT_RULE_SOURCES)}; all when not set.`,
     }),
@@ -131,6 +132,8 @@ const schema = resourceSchema(
     event_categories: attr.stringSet({
       optional: true,
       deprecated: 'Use `alert_subcategories`, which takes the same values (the current names, and the older ones).',
+      // An older name is the same subcategory as its current one.
+      readAs: { field: 'alert_subcategories', convert: currentSubcategory },
       validate: [validators.each(validators.oneOf(...SUBCATEGORY_NAMES))],
       equal: sameSubcategories,
       description: 'What the alerts are about, with the same values as `alert_subcategories`.',

@@ -7,6 +7,8 @@ import { expect } from 'chai';
 import type { Cluster } from '../../../src/clients/vdb/api.js';
 import { VDB_COLLECTIONS } from '../../../src/emulators/vdb/index.js';
 import type { ObjectValue } from '../../../src/schema/value.js';
+import { impliedType } from '../../../src/schema/block.js';
+import { valueEquals } from '../../../src/schema/value-ops.js';
 import { startHarness, type Harness } from './harness.js';
 
 const TYPE = 'vdb_accounts_cluster';
@@ -347,6 +349,24 @@ describe('vdb_accounts_cluster', function () {
     const withLegacy = await h.converge(TYPE, refreshed, legacy);
     expect(withLegacy.private_region_id).to.equal(envId);
     await h.destroy(TYPE, withLegacy);
+
+    // A cluster made when private_region_id named the environment and cloud_region said anything:
+    // the configuration the provider writes from that state (GenerateResourceConfig) names the
+    // environment as cloud_region, and plans no change against the cluster's import.
+    const older = await h.converge(TYPE, null, {
+      ...plain,
+      name: 'tf-hybrid-older',
+      cloud_region: 'placeholder',
+      private_region_id: envId,
+    });
+    const { config } = await h.tf.generateResourceConfig(TYPE, older);
+    expect([config.cloud_region, config.private_region_id]).to.deep.equal([envId, null]);
+    await h.tf.validateResource(TYPE, config);
+    const fresh = await h.tf.importState(TYPE, older.id as string);
+    const replanned = await h.tf.plan(TYPE, fresh, config);
+    expect(replanned.requiresReplace, 'nothing forces a new cluster').to.deep.equal([]);
+    expect(valueEquals(impliedType(h.tf.resourceSchema(TYPE).block), replanned.planned, fresh)).to.equal(true);
+    await h.destroy(TYPE, older);
     await h.destroy('vdb_accounts_hybrid_cloud_environment', environment);
   });
 

@@ -206,6 +206,10 @@ export default resource<typeof clusterFields, VdbContext>({
     displayName: (m) => m.name,
   }),
   validate: validateConfiguration,
+  // The deprecated private_region_id is the region of a hybrid cluster (toApi): its current form is
+  // cloud_region, which the schema cannot say, since only a hybrid cluster takes it.
+  generatedConfig: (state) =>
+    state.cloud_provider === HYBRID && state.private_region_id ? { cloud_region: state.private_region_id } : {},
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
     const jwtRbac = jwtRbacOnCreate(plan.configuration[0]!);
