@@ -106,11 +106,15 @@ const HTTP2_LIMITS = {
   /** Streams we may open to the peer [100]: we open none (no push), so it bounds nothing of ours. */
   peerMaxConcurrentStreams: 100,
   /**
-   * nghttp2's memory per session, in MB [10]: its state, header tables, queued frames and writes
-   * waiting for the socket. Beyond, new streams are refused and PINGs and SETTINGS are not answered.
+   * What node lets a session hold, in MB [10], before it refuses new streams: nghttp2's state and
+   * unsent frames, and the socket's read buffers until V8 frees them, request messages included. At
+   * 10 MB the protocol fuzzer's megabyte requests (64 in flight) were refused; Terraform's states can
+   * be larger. What it would bound is bounded apart: headers (above), unsent PING and SETTINGS
+   * answers (nghttp2 ends a session past 1,000), request bytes (GrpcServerOptions). grpc-js's server
+   * sets no limit at all.
    */
-  maxSessionMemory: 10,
-  /** Entries in one SETTINGS frame [32]: a client sends at most the seven RFC 9113 defines. */
+  maxSessionMemory: 1024,
+  /** Entries in one SETTINGS frame [32]: RFC 9113 defines six, and a client sends a few of them. */
   maxSettings: 16,
   /** Our PINGs not yet answered [10]: we send none. */
   maxOutstandingPings: 10,
@@ -662,7 +666,7 @@ export class GrpcServer {
       clearTimeout(connection.timer);
       connection.lastCall = this.calls;
     });
-    session.setLocalWindowSize(CONNECTION_WINDOW_BYTES);
+    if (!session.destroyed) session.setLocalWindowSize(CONNECTION_WINDOW_BYTES);
   }
 
   /** Makes room for a new connection: the oldest not yet serving, or else the session idle longest. */
@@ -687,8 +691,8 @@ export class GrpcServer {
     // A stream's errors (a reset, its session gone) reach the call as 'close'.
     stream.on('error', ignore);
     const connection = (stream.session as TrackedSession | undefined)?.[CONNECTION];
-    // Its session is gone already (the stream is being torn down).
-    if (!connection) return;
+    // Reset by the client, or its session gone, before this turn: nothing can be answered.
+    if (!connection || stream.closed || stream.destroyed) return;
     connection.lastCall = ++this.calls;
     const contentType = headers['content-type'];
     if (contentType === undefined || !contentType.startsWith('application/grpc')) {
