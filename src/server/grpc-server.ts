@@ -106,12 +106,12 @@ const HTTP2_LIMITS = {
   /** Streams we may open to the peer [100]: we open none (no push), so it bounds nothing of ours. */
   peerMaxConcurrentStreams: 100,
   /**
-   * What node lets a session hold, in MB [10], before it refuses new streams: nghttp2's state and
-   * unsent frames, and the socket's read buffers until V8 frees them, request messages included. At
-   * 10 MB the protocol fuzzer's megabyte requests (64 in flight) were refused; Terraform's states can
-   * be larger. What it would bound is bounded apart: headers (above), unsent PING and SETTINGS
-   * answers (nghttp2 ends a session past 1,000), request bytes (GrpcServerOptions). grpc-js's server
-   * sets no limit at all.
+   * What node lets a session hold, in MB [10], before it refuses every new stream (ENHANCE_YOUR_CALM):
+   * nghttp2's state, unsent frames, and answers waiting for the client's flow-control window. At 10 MB,
+   * ten answers of 1.5 MB that a client had not read yet, or the protocol fuzzer's megabyte answers,
+   * got new calls refused; Terraform's states can be larger. What it would bound is bounded apart:
+   * answers (maxQueuedAnswerBytes), headers (above), unsent PING and SETTINGS answers (nghttp2 ends a
+   * session past 1,000), request bytes (maxBufferedRequestBytes). grpc-js's server sets no limit.
    */
   maxSessionMemory: 1024,
   /** Entries in one SETTINGS frame [32]: RFC 9113 defines six, and a client sends a few of them. */

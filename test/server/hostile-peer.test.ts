@@ -10,6 +10,7 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
+import { connect as connectHttp2, type ClientHttp2Session } from 'node:http2';
 import { connect as connectNet, type Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import { connect as connectTls } from 'node:tls';
@@ -333,14 +334,42 @@ for (const name of ['sec', 'vdb']) {
 
     // One provider is enough for this slow case: the timer is the server's, the same in both.
     if (name === 'sec')
-      it('a connection that never becomes an HTTP/2 session is closed after 10 s', async function () {
+      it('a connection that never becomes an HTTP/2 session is closed after 10 s; an idle session is kept', async function () {
         this.timeout(30_000);
-        const bare = await RawPeer.connect({ host: running.target.host, port: running.target.port }, false);
+        const { host, port, tls } = running.target;
+        // A session that made one call and then stays idle, as Terraform's may for the provider's life.
+        const idle: ClientHttp2Session = connectHttp2(`https://${host}:${port}`, {
+          servername: 'localhost',
+          ca: tls!.caPem,
+          key: tls!.keyPem,
+          cert: tls!.certPem,
+        });
+        idle.on('error', () => undefined);
+        const healthCheck = () =>
+          new Promise<string>((resolveStatus) => {
+            const stream = idle.request({
+              ':method': 'POST',
+              ':path': '/grpc.health.v1.Health/Check',
+              'content-type': 'application/grpc',
+            });
+            let status = 'none';
+            stream.on('trailers', (trailers) => (status = String(trailers['grpc-status'])));
+            stream.on('error', () => undefined);
+            stream.on('close', () => resolveStatus(status));
+            stream.resume();
+            stream.end(grpcMessage());
+          });
+        expect(await healthCheck()).to.equal('0');
+        const bare = await RawPeer.connect({ host, port }, false);
         const tlsOnly = await RawPeer.connect(running.target, false);
         const started = Date.now();
         const closed = await Promise.all([bare.whenClosed(15_000), tlsOnly.whenClosed(15_000)]);
         expect(closed, 'bare TCP, TLS without a preface').to.deep.equal([true, true]);
         expect(Date.now() - started).to.be.within(8_000, 14_000);
+        await sleep(1000);
+        expect(idle.closed || idle.destroyed, 'the idle session is closed').to.equal(false);
+        expect(await healthCheck(), 'a call on the idle session').to.equal('0');
+        idle.close();
         await survived();
       });
 

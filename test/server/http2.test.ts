@@ -127,6 +127,36 @@ describe('gRPC over node:http2 (in process)', function () {
     expect(answer.body.length).to.equal(big.length + 5);
   });
 
+  it('takes new calls while 15 MB of answers wait for the client to read them (node counts them as session memory)', async () => {
+    const session = connectHttp2(`http://127.0.0.1:${port}`);
+    const size = Buffer.alloc(4);
+    size.writeUInt32BE(1_500_000, 0);
+    // Ten answers the client does not read: all but its 64 KiB windows wait in the server.
+    const unread = Array.from({ length: 10 }, () => {
+      const stream = session.request({ ':method': 'POST', ':path': '/t.T/Big', 'content-type': 'application/grpc' });
+      stream.on('error', () => undefined);
+      stream.pause();
+      stream.end(grpcMessage(size));
+      return stream;
+    });
+    await sleep(300);
+    const meanwhile = await call(session, '/t.T/Echo', Buffer.from('meanwhile'));
+    expect(meanwhile.trailers['grpc-status'], 'a call made meanwhile').to.equal('0');
+    const lengths = await Promise.all(
+      unread.map(
+        (stream) =>
+          new Promise<number>((resolve) => {
+            let bytes = 0;
+            stream.on('data', (chunk: Buffer) => (bytes += chunk.length));
+            stream.on('end', () => resolve(bytes));
+            stream.resume();
+          }),
+      ),
+    );
+    session.close();
+    expect(lengths).to.deep.equal(Array.from({ length: 10 }, () => 1_500_000 + 5));
+  });
+
   it('answers PING, and cancels the method when the client resets its stream', async () => {
     const session = connectHttp2(`http://127.0.0.1:${port}`);
     // node's client cancels a PING sent before the server's SETTINGS arrive.
