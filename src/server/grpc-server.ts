@@ -257,7 +257,8 @@ class Call implements CallContext {
   private request: unknown;
   /** Bytes of this call's answer counted in queuedAnswerBytes until its stream closes. */
   private queued = 0;
-  private drainWaiters: Array<() => void> = [];
+  /** Made by the first wait: most calls are unary and never wait. */
+  private drainWaiters: Array<() => void> | undefined;
   /** What 'wantTrailers' sends. */
   trailers: OutgoingHttpHeaders = OK_TRAILERS;
 
@@ -447,7 +448,7 @@ class Call implements CallContext {
   /** Resolves when the stream can take more, or the call is over. */
   drained(): Promise<void> {
     if (this.closed) return Promise.resolve();
-    return new Promise((resolve) => this.drainWaiters.push(resolve));
+    return new Promise((resolve) => (this.drainWaiters ??= []).push(resolve));
   }
 
   /** Ends a stream with status OK (after any messages). */
@@ -481,8 +482,8 @@ class Call implements CallContext {
 
   wakeDrainWaiters(): void {
     const waiters = this.drainWaiters;
-    if (waiters.length === 0) return;
-    this.drainWaiters = [];
+    if (waiters === undefined || waiters.length === 0) return;
+    this.drainWaiters = undefined;
     for (const wake of waiters) wake();
   }
 
