@@ -28,6 +28,7 @@ import {
   grpcRequestFields,
   indexedLiteral,
   literalHeaders,
+  settingsFrame,
   unaryRequest,
   type PeerTarget,
 } from '../support/h2-peer.js';
@@ -264,7 +265,7 @@ for (const name of ['sec', 'vdb']) {
       await survived();
     });
 
-    it('a PING flood from a peer that never reads: the connection is ended, memory stays bounded', async () => {
+    it('PING and SETTINGS floods from a peer that never reads: the connection is ended, memory stays bounded', async () => {
       const peer = await RawPeer.connect(running.target);
       await sleep(100);
       peer.socket.pause();
@@ -275,6 +276,15 @@ for (const name of ['sec', 'vdb']) {
       expect(peer.closed, 'the connection is closed').to.equal(true);
       expect(bytes, 'PING bytes sent until then').to.be.below(16 * MiB);
       peer.destroy();
+      // The same with SETTINGS, each of which asks for an acknowledgement.
+      const settings = await RawPeer.connect(running.target);
+      await sleep(100);
+      settings.socket.pause();
+      const empty = Buffer.concat(Array.from({ length: 100 }, () => settingsFrame()));
+      const sent = await flood(settings, 3000, () => empty);
+      expect(settings.closed, 'the SETTINGS flood ends the connection').to.equal(true);
+      expect(sent.bytes).to.be.below(16 * MiB);
+      settings.destroy();
       await survived();
     });
 
