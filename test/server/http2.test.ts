@@ -6,7 +6,13 @@
 // executables, with their default sizes, are in hostile-peer.test.ts.
 import { expect } from 'chai';
 import { connect as connectHttp2, constants, type ClientHttp2Session } from 'node:http2';
-import { GrpcServer, type CallContext, type GrpcServerOptions } from '../../src/server/grpc-server.js';
+import {
+  GrpcServer,
+  Status,
+  StatusError,
+  type CallContext,
+  type GrpcServerOptions,
+} from '../../src/server/grpc-server.js';
 import {
   ErrorCode,
   Flag,
@@ -37,6 +43,21 @@ async function startServer(
   const cancelled: string[] = [];
   const started: string[] = [];
   server.unary('/t.T/Echo', identity, identity, (request: Buffer) => request);
+  server.unary('/t.T/Fail', identity, identity, () => {
+    throw new StatusError(Status.NOT_FOUND, 'no such thing: “ünïcode” 100%\nnext line');
+  });
+  server.unary(
+    '/t.T/Strict',
+    {
+      decode: (bytes: Buffer) => {
+        if (bytes.length > 0) throw new Error('not a valid message');
+        return bytes;
+      },
+      encode: (v: unknown) => v as Buffer,
+    },
+    identity,
+    (request: Buffer) => request,
+  );
   server.unary('/t.T/Big', identity, identity, (request: Buffer) => {
     started.push('Big');
     return Buffer.alloc(request.readUInt32BE(0), 7);
@@ -59,6 +80,7 @@ function call(
   path: string,
   body: Buffer,
   extraHeaders: Record<string, string> = {},
+  framed = grpcMessage(body),
 ): Promise<{ headers: Record<string, unknown>; trailers: Record<string, unknown>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const stream = session.request({
@@ -76,13 +98,18 @@ function call(
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => resolve({ headers, trailers, body: Buffer.concat(chunks) }));
     stream.on('error', reject);
-    stream.end(grpcMessage(body));
+    stream.end(framed);
   });
 }
 
-/** The header fields nghttp2's decoder reads from a block: node's client session decodes for us. */
+/** grpc-status of an answer: in its trailers, or in its only headers. */
 function statusOf(answer: { headers: Record<string, unknown>; trailers: Record<string, unknown> }): string {
   return String(answer.trailers['grpc-status'] ?? answer.headers['grpc-status']);
+}
+
+/** grpc-message of an answer, as sent (percent-encoded). */
+function messageOf(answer: { headers: Record<string, unknown>; trailers: Record<string, unknown> }): string {
+  return String(answer.trailers['grpc-message'] ?? answer.headers['grpc-message']);
 }
 
 describe('gRPC over node:http2 (in process)', function () {
@@ -183,6 +210,59 @@ describe('gRPC over node:http2 (in process)', function () {
     session.close();
     expect(statusOf(unknown)).to.equal('12');
     expect(unknown.headers['grpc-message']).to.equal('The server does not implement the method /t.T/Nothing');
+  });
+
+  it('answers malformed calls as grpc-js does: sizes, compression, message counts, prefixes, deadlines', async () => {
+    const small = await startServer({ maxReceiveMessageBytes: 1000, maxSendMessageBytes: 2000 });
+    const session = connectHttp2(`http://127.0.0.1:${small.port}`);
+    try {
+      const answers: Record<string, { headers: Record<string, unknown>; trailers: Record<string, unknown> }> = {};
+      const size = (n: number) => {
+        const out = Buffer.alloc(4);
+        out.writeUInt32BE(n, 0);
+        return out;
+      };
+      const compressed = grpcMessage(Buffer.from('x'));
+      compressed[0] = 1;
+      answers.large = await call(session, '/t.T/Echo', Buffer.alloc(1001));
+      answers.largeAnswer = await call(session, '/t.T/Big', size(2001));
+      answers.compressed = await call(session, '/t.T/Echo', Buffer.alloc(0), {}, compressed);
+      answers.gzip = await call(session, '/t.T/Echo', Buffer.alloc(0), { 'grpc-encoding': 'gzip' }, compressed);
+      const two = Buffer.concat([grpcMessage(Buffer.from('a')), grpcMessage(Buffer.from('b'))]);
+      answers.two = await call(session, '/t.T/Echo', Buffer.alloc(0), {}, two);
+      answers.none = await call(session, '/t.T/Echo', Buffer.alloc(0), {}, Buffer.alloc(0));
+      answers.prefix = await call(session, '/t.T/Echo', Buffer.alloc(0), {}, Buffer.from([0, 0, 0]));
+      answers.short = await call(
+        session,
+        '/t.T/Echo',
+        Buffer.alloc(0),
+        {},
+        grpcMessage(Buffer.from('abc')).subarray(0, 7),
+      );
+      answers.undecodable = await call(session, '/t.T/Strict', Buffer.from('x'));
+      answers.status = await call(session, '/t.T/Fail', Buffer.alloc(0));
+      answers.badTimeout = await call(session, '/t.T/Echo', Buffer.alloc(0), { 'grpc-timeout': '1 second' });
+      answers.deadline = await call(session, '/t.T/Slow', Buffer.alloc(0), { 'grpc-timeout': '100m' });
+      const seen = Object.fromEntries(Object.entries(answers).map(([k, a]) => [k, `${statusOf(a)} ${messageOf(a)}`]));
+      expect(seen).to.deep.equal({
+        large: '8 Received message larger than max (1001 vs 1000)',
+        largeAnswer: '8 Sent message larger than max (2001 vs. 2000)',
+        compressed: '13 Received a compressed message without a grpc-encoding',
+        gzip: '12 Received message compressed with unsupported encoding "gzip"',
+        two: '12 Received a second request message for method /t.T/Echo',
+        none: '12 Received no request message for method /t.T/Echo',
+        prefix: '13 Received an incomplete message prefix',
+        short: '13 Received an incomplete message',
+        undecodable: '13 Error deserializing request: not a valid message',
+        status: '5 no such thing: %E2%80%9C%C3%BCn%C3%AFcode%E2%80%9D 100%25%0Anext line',
+        badTimeout: '13 Invalid grpc-timeout value "1 second"',
+        deadline: '4 Deadline exceeded',
+      });
+      expect(small.cancelled).to.deep.equal(['/t.T/Slow passed its deadline']);
+    } finally {
+      session.close();
+      small.server.close();
+    }
   });
 
   it('serves a grpc-timeout beyond a timer’s range (≥ 2^31 ms) as the longest timer, without a warning', async () => {
