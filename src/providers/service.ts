@@ -10,7 +10,6 @@ import type { CreateRecoveryOptions } from '../engine/create-recovery.js';
 import type { ProviderService } from '../server/main.js';
 import { SERVICE_NAMES, serviceCodecs } from '../server/proto.js';
 import { providerService, providerStreamService } from '../server/provider-service.js';
-import { servingTuning } from '../server/v8-tuning.js';
 import type { ProviderIdentity } from './serve.js';
 
 /**
@@ -35,8 +34,7 @@ export function providerServiceOf(
   const engine = new ProviderEngine(def, log, process.env, createRecoveryFromEnv(process.env));
   return {
     codecs: serviceCodecs(SERVICE_NAMES.provider),
-    // V8's flags are process-wide: only the executable changes them, never a test's in-process engine.
-    handlers: providerService(engine, log, { phases: servingTuning }),
+    handlers: providerService(engine, log),
     streamHandlers: providerStreamService(engine, log),
     beforeExit: (budgetMs) => engine.closeLeftoverEphemerals(budgetMs),
   };

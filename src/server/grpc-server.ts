@@ -1,17 +1,30 @@
 /**
  * The gRPC server a go-plugin provider needs (protocol.md §1.5): unary and server-streaming methods
  * with protobuf bytes in and out, status codes in trailers, deadlines, cancellation, and message size
- * limits, over our own HTTP/2 connection (./http2/connection.ts) on node:tls or node:net. It replaces
- * grpc-js's server, and then node:http2 under it: per call, grpc-js cost a provider ~280 µs of CPU
- * more and node:http2's stream objects most of the rest (README, "Benchmarks": Terraform starts a
- * provider 3–5 times per command and makes four calls per refreshed resource). Everything here follows
- * the gRPC-over-HTTP/2 protocol as grpc-js's server speaks it (same statuses and details for
- * malformed calls), so clients cannot tell them apart.
+ * limits, over node:http2 (nghttp2) on node:tls, or plaintext for --debug. It replaces grpc-js's
+ * server (per call ~280 µs of CPU more, README "Benchmarks"); the HTTP/2 under it is Node's, which
+ * keeps the protocol's rules and its limits against hostile peers (HPACK bombs, CONTINUATION and
+ * stream floods, malformed requests). Everything here follows the gRPC-over-HTTP/2 protocol as
+ * grpc-js's server speaks it (same statuses and details for malformed calls), so clients cannot tell
+ * them apart.
+ *
+ * Memory stays bounded whatever peers send: nghttp2 bounds headers, streams, settings and its own
+ * queues (the limits below); this file bounds the request bytes it buffers and the answer bytes that
+ * wait on peers that do not read, across the process, and the connections it keeps.
  */
-import { createServer as createNetServer, type Server, type Socket } from 'node:net';
-import { createServer as createTlsServer } from 'node:tls';
-import { Http2Connection, type ServerStream, type StreamListener } from './http2/connection.js';
-import { encodeHeaderBlock } from './http2/hpack.js';
+import {
+  constants,
+  createSecureServer,
+  createServer,
+  type Http2SecureServer,
+  type Http2Server,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+  type SecureServerOptions,
+  type ServerHttp2Session,
+  type ServerHttp2Stream,
+} from 'node:http2';
+import type { Socket } from 'node:net';
 
 /** gRPC status codes used by the server. */
 export const Status = {
@@ -54,11 +67,80 @@ export interface GrpcServerOptions {
   maxReceiveMessageBytes: number;
   /** Largest response message sent (RESOURCE_EXHAUSTED beyond). */
   maxSendMessageBytes: number;
+  /**
+   * Request bytes buffered at once by all calls of the process; a call that would go beyond ends with
+   * RESOURCE_EXHAUSTED, unless it is the only one buffering. Default: one message of the largest size.
+   */
+  maxBufferedRequestBytes?: number;
+  /**
+   * Answer bytes waiting for one connection's client to read them; beyond, that connection's new calls
+   * wait to run until it has read (a client that never reads holds only its own calls). Default 16 MiB.
+   */
+  maxQueuedAnswerBytes?: number;
+  /** Connections kept at once; a new one evicts one not yet serving, or the session idle longest. */
+  maxConnections?: number;
   /** Mutual TLS: our key and certificate, and the only certificate authority a client may present. */
   tls?: { keyPem: string; certPem: string; clientCaPem: string };
 }
 
-const noop = (): void => undefined;
+/**
+ * nghttp2's limits (Node's defaults in brackets). Terraform's go-plugin client keeps one connection
+ * per provider process and sends small headers; everything here leaves it ample room.
+ */
+const HTTP2_LIMITS = {
+  /**
+   * Request header bytes per stream (HPACK-decoded, 32 bytes per field counted, as RFC 9113 does)
+   * [64 KiB]. Terraform's are under 1 KiB; grpc-js's clients allow 8 KiB of metadata. A larger block,
+   * however well it compresses, resets its stream.
+   */
+  maxHeaderListSize: 16 * 1024,
+  /** Header fields per stream [128]: Terraform sends about ten. */
+  maxHeaderListPairs: 64,
+  /**
+   * Open streams per connection [unlimited]. Terraform opens one per call in flight (10 by default,
+   * `-parallelism` raises it) plus two that stay open (stdio, broker); more wait in its client. A
+   * stream holds its answer until the client reads it, so this also bounds what a client that does
+   * not read holds of small answers.
+   */
+  maxConcurrentStreams: 256,
+  /** Streams we may open to the peer [100]: we open none (no push), so it bounds nothing of ours. */
+  peerMaxConcurrentStreams: 100,
+  /**
+   * What node lets a session hold, in MB [10], before it refuses every new stream (ENHANCE_YOUR_CALM):
+   * nghttp2's state, unsent frames, and answers waiting for the client's flow-control window. At 10 MB,
+   * ten answers of 1.5 MB that a client had not read yet, or the protocol fuzzer's megabyte answers,
+   * got new calls refused; Terraform's states can be larger. What it would bound is bounded apart:
+   * answers (maxQueuedAnswerBytes), headers (above), unsent PING and SETTINGS answers (nghttp2 ends a
+   * session past 1,000), request bytes (maxBufferedRequestBytes). grpc-js's server sets no limit.
+   */
+  maxSessionMemory: 1024,
+  /** Entries in one SETTINGS frame [32]: RFC 9113 defines six, and a client sends a few of them. */
+  maxSettings: 16,
+  /** Our PINGs not yet answered [10]: we send none. */
+  maxOutstandingPings: 10,
+  /** Streams refused (beyond the limit above) before the connection ends [100]. */
+  maxSessionRejectedStreams: 100,
+  /** Frames nghttp2 finds invalid (e.g. empty DATA without END_STREAM) before the connection ends [1,000]. */
+  maxSessionInvalidFrames: 100,
+  /** What the client may send a stream before it must wait for us to read it [64 KiB]. */
+  initialWindowSize: 1024 * 1024,
+} as const;
+/** The connection's receive window (all streams together) [64 KiB]: large requests arrive at speed. */
+const CONNECTION_WINDOW_BYTES = 16 * 1024 * 1024;
+/**
+ * A connection must become a working HTTP/2 session (TLS handshake done, the client's preface and
+ * SETTINGS received) this soon after it is accepted; Terraform's takes milliseconds.
+ */
+const SESSION_START_TIMEOUT_MS = 10_000;
+/**
+ * Connections kept at once. Terraform keeps one per provider process and never lets it go, even when
+ * idle for long (waiting on another provider's 30-minute create): no idle timeout closes it. Beyond
+ * this cap the connection that is not yet a session, or else the session idle longest, is evicted.
+ */
+const MAX_CONNECTIONS = 16;
+const MAX_QUEUED_ANSWER_BYTES = 16 * 1024 * 1024;
+/** The longest delay a timer takes (2^31 − 1 ms, ~24.8 days): a later deadline waits at least this. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 type Handler =
   | { kind: 'unary'; request: MessageCodec; response: MessageCodec; method: UnaryMethod }
@@ -66,16 +148,14 @@ type Handler =
   | { kind: 'drain' };
 
 /**
- * Response headers of every call that answers. No grpc-encoding: identity is the default; no
- * grpc-accept-encoding: a client that sends compressed messages is refused anyway; no date.
+ * Response headers of every call that answers, made once. No grpc-encoding: identity is the default;
+ * no grpc-accept-encoding: a client that sends compressed messages is refused anyway; no date.
  */
-const RESPONSE_FIELDS: ReadonlyArray<readonly [string, string]> = [
-  [':status', '200'],
-  ['content-type', 'application/grpc+proto'],
-];
-const RESPONSE_HEADERS = encodeHeaderBlock(RESPONSE_FIELDS);
-const OK_TRAILERS = encodeHeaderBlock([['grpc-status', '0']]);
-const UNSUPPORTED_MEDIA_TYPE = encodeHeaderBlock([[':status', '415']]);
+const RESPONSE_HEADERS: OutgoingHttpHeaders = { ':status': 200, 'content-type': 'application/grpc+proto' };
+const OK_TRAILERS: OutgoingHttpHeaders = { 'grpc-status': '0' };
+const UNSUPPORTED_MEDIA_TYPE: OutgoingHttpHeaders = { ':status': 415 };
+const WITH_TRAILERS = { waitForTrailers: true, sendDate: false } as const;
+const ONLY_HEADERS = { endStream: true, sendDate: false } as const;
 
 const DEADLINE = /^(\d{1,8})\s*([HMSmun])$/;
 const DEADLINE_UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 0.001, n: 0.000001 };
@@ -97,26 +177,100 @@ export function percentEncode(text: string): string {
 }
 
 const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+const ignore = (): void => undefined;
+
+/** Where a stream's and a session's listeners, shared by all, find their call and connection. */
+const CALL = Symbol('call');
+const CONNECTION = Symbol('connection');
+type CallStream = ServerHttp2Stream & { [CALL]?: Call };
+type TrackedSession = ServerHttp2Session & { [CONNECTION]?: Connection };
+
+/** One accepted connection: until its client's SETTINGS arrive it is not yet serving. */
+interface Connection {
+  readonly socket: Socket;
+  session: ServerHttp2Session | undefined;
+  serving: boolean;
+  /** The number of the last call it started (the server counts them): the lowest is idle longest. */
+  lastCall: number;
+  timer: NodeJS.Timeout | undefined;
+  /** Answer bytes its client has not read yet (held by streams that are not closed). */
+  queuedAnswerBytes: number;
+  /** Its calls whose request is read, waiting for its client to read answers before they run. */
+  readonly waiting: Call[];
+}
+
+/** The process-wide accounts the calls keep (see GrpcServerOptions). */
+interface Accounts {
+  bufferedRequestBytes: number;
+  readonly maxBufferedRequestBytes: number;
+  readonly maxQueuedAnswerBytes: number;
+  /** Calls whose last frames are queued and whose stream is not closed yet (written() waits for them). */
+  answersInFlight: number;
+  afterAnswers: Array<() => void>;
+}
+
+const newConnection = (socket: Socket): Connection => ({
+  socket,
+  session: undefined,
+  serving: false,
+  lastCall: 0,
+  timer: undefined,
+  queuedAnswerBytes: 0,
+  waiting: [],
+});
+
+// Listeners shared by every stream: `this` is the stream, its call is under CALL.
+function onCallData(this: CallStream, chunk: Buffer): void {
+  this[CALL]!.onData(chunk);
+}
+function onCallEnd(this: CallStream): void {
+  this[CALL]!.onEnd();
+}
+function onCallClose(this: CallStream): void {
+  this[CALL]!.onClose();
+}
+function onCallDrain(this: CallStream): void {
+  this[CALL]!.wakeDrainWaiters();
+}
+function onWantTrailers(this: CallStream): void {
+  this.sendTrailers(this[CALL]!.trailers);
+}
 
 /** One call in progress: reads its request, answers it once, and knows whether the client left. */
-class Call implements CallContext, StreamListener {
+class Call implements CallContext {
   private controller: AbortController | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** The status went out (or the stream is gone): nothing more is sent. */
   private finished = false;
   private headersSent = false;
+  private closed = false;
+  /** Our last frames are queued, and counted in answersInFlight until the stream closes. */
+  private lastQueued = false;
+  private remoteEnded = false;
   private cancelReason: Error | undefined;
   /** What the request body is for: collected into one message, or read and ignored. */
-  private body: { chunks: Buffer[]; received: number; then: (message: Buffer) => void } | 'ignored' | undefined;
+  private reading: 'message' | 'ignored' | undefined;
+  private chunks: Buffer[] = [];
+  private received = 0;
   private encoding: string | undefined;
-  private drainWaiters: Array<() => void> = [];
+  private handler: Exclude<Handler, { kind: 'drain' }> | undefined;
+  private request: unknown;
+  /** Bytes of this call's answer counted in queuedAnswerBytes until its stream closes. */
+  private queued = 0;
+  /** Made by the first wait: most calls are unary and never wait. */
+  private drainWaiters: Array<() => void> | undefined;
+  /** What 'wantTrailers' sends. */
+  trailers: OutgoingHttpHeaders = OK_TRAILERS;
 
   constructor(
-    readonly stream: ServerStream,
+    private readonly stream: CallStream,
     private readonly path: string,
     private readonly options: GrpcServerOptions,
+    private readonly accounts: Accounts,
+    private readonly connection: Connection,
   ) {
-    stream.listener = this;
+    stream[CALL] = this;
+    stream.on('close', onCallClose);
   }
 
   get signal(): AbortSignal {
@@ -131,6 +285,11 @@ class Call implements CallContext, StreamListener {
     return !this.finished;
   }
 
+  /** The stream is closed or being closed: nothing can be sent on it. */
+  private get gone(): boolean {
+    return this.closed || this.stream.closed || this.stream.destroyed;
+  }
+
   /** grpc-timeout: the call ends with DEADLINE_EXCEEDED when it passes. */
   deadline(header: string): boolean {
     const match = DEADLINE.exec(header);
@@ -138,7 +297,7 @@ class Call implements CallContext, StreamListener {
       this.fail(Status.INTERNAL, `Invalid grpc-timeout value "${header}"`);
       return false;
     }
-    const ms = Math.ceil(Number(match[1]) * DEADLINE_UNIT_MS[match[2]!]!);
+    const ms = Math.min(Math.ceil(Number(match[1]) * DEADLINE_UNIT_MS[match[2]!]!), MAX_TIMER_MS);
     this.timer = setTimeout(() => {
       this.fail(Status.DEADLINE_EXCEEDED, 'Deadline exceeded');
       this.cancel(new Error(`${this.path} passed its deadline`));
@@ -146,41 +305,54 @@ class Call implements CallContext, StreamListener {
     return true;
   }
 
-  /** Collects the request body and hands over its one message. */
-  readSingleMessage(encoding: string | undefined, then: (message: Buffer) => void): void {
+  /** Collects the request body; its one message is decoded and handed to the handler. */
+  readSingleMessage(handler: Exclude<Handler, { kind: 'drain' }>, encoding: string | undefined): void {
+    this.handler = handler;
     this.encoding = encoding;
-    this.body = { chunks: [], received: 0, then };
+    this.reading = 'message';
+    this.stream.on('data', onCallData);
+    this.stream.on('end', onCallEnd);
   }
 
   /** Reads the request body and ignores it; the call ends with OK when the client ends. */
   ignoreBody(): void {
-    this.body = 'ignored';
+    this.reading = 'ignored';
+    this.stream.on('data', ignore);
+    this.stream.on('end', onCallEnd);
   }
 
   onData(chunk: Buffer): void {
-    const body = this.body;
-    if (this.finished || typeof body !== 'object') return;
+    if (this.finished || this.reading !== 'message') return;
     const limit = this.options.maxReceiveMessageBytes;
-    if (body.received === 0 && chunk.length >= 5) {
+    if (this.received === 0 && chunk.length >= 5) {
       // The first message's length is known from its prefix: refuse it before buffering it.
       const length = chunk.readUInt32BE(1);
       if (length > limit)
         return this.fail(Status.RESOURCE_EXHAUSTED, `Received message larger than max (${length} vs ${limit})`);
     }
-    body.received += chunk.length;
-    if (body.received > limit + 5)
+    if (this.received + chunk.length > limit + 5)
       return this.fail(
         Status.RESOURCE_EXHAUSTED,
-        `Received message larger than max (${body.received - 5} vs ${limit})`,
+        `Received message larger than max (${this.received + chunk.length - 5} vs ${limit})`,
       );
-    body.chunks.push(chunk);
+    const accounts = this.accounts;
+    if (
+      accounts.bufferedRequestBytes + chunk.length > accounts.maxBufferedRequestBytes &&
+      accounts.bufferedRequestBytes > this.received
+    )
+      return this.fail(Status.RESOURCE_EXHAUSTED, 'The server is holding too many request bytes; try again later');
+    this.received += chunk.length;
+    accounts.bufferedRequestBytes += chunk.length;
+    this.chunks.push(chunk);
   }
 
   onEnd(): void {
-    const request = this.body;
-    if (this.finished || request === undefined) return;
-    if (request === 'ignored') return this.end();
-    const body = request.chunks.length === 1 ? request.chunks[0]! : Buffer.concat(request.chunks, request.received);
+    this.remoteEnded = true;
+    if (this.finished) return;
+    if (this.reading === 'ignored') return this.end();
+    const chunks = this.chunks;
+    const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.received);
+    this.releaseRequest();
     const limit = this.options.maxReceiveMessageBytes;
     const messages: Buffer[] = [];
     for (let at = 0; at < body.length; ) {
@@ -203,18 +375,37 @@ class Call implements CallContext, StreamListener {
       return this.fail(Status.UNIMPLEMENTED, `Received no request message for method ${this.path}`);
     if (messages.length > 1)
       return this.fail(Status.UNIMPLEMENTED, `Received a second request message for method ${this.path}`);
-    request.then(messages[0]!);
+    try {
+      this.request = this.handler!.request.decode(messages[0]!);
+    } catch (err) {
+      return this.fail(Status.INTERNAL, `Error deserializing request: ${errorText(err)}`);
+    }
+    const connection = this.connection;
+    if (connection.queuedAnswerBytes > this.accounts.maxQueuedAnswerBytes) connection.waiting.push(this);
+    else this.run();
+  }
+
+  /** Runs the handler on the decoded request. */
+  run(): void {
+    if (this.finished) return;
+    const handler = this.handler!;
+    if (handler.kind === 'unary') runUnary(this, handler.method, handler.response, this.request);
+    else void runServerStream(this, handler.method, handler.response, this.request);
   }
 
   onClose(): void {
+    this.closed = true;
+    this.releaseRequest();
     this.wakeDrainWaiters();
+    if (this.queued > 0) {
+      this.connection.queuedAnswerBytes -= this.queued;
+      this.queued = 0;
+      runWaiting(this.connection, this.accounts.maxQueuedAnswerBytes);
+    }
+    if (this.lastQueued && --this.accounts.answersInFlight === 0) wakeAfterAnswers(this.accounts);
     if (this.finished) return;
     this.finish();
     this.cancel(new Error(`${this.path} was cancelled by the client`));
-  }
-
-  onDrain(): void {
-    this.wakeDrainWaiters();
   }
 
   /** A unary answer: headers, the message, and status OK in trailers. */
@@ -227,10 +418,13 @@ class Call implements CallContext, StreamListener {
       );
     }
     this.finish();
-    this.headersSent = true;
-    this.stream.respond(RESPONSE_HEADERS, false);
-    this.stream.write(frame(message));
-    this.stream.respond(OK_TRAILERS, true);
+    if (this.gone) return;
+    const framed = frame(message);
+    this.queued = framed.length;
+    this.connection.queuedAnswerBytes += framed.length;
+    this.sendHeaders();
+    this.queueLast();
+    this.stream.end(framed);
   }
 
   /** One message of a server stream; false when the client is behind (wait for drained()). */
@@ -243,44 +437,73 @@ class Call implements CallContext, StreamListener {
       );
       return true;
     }
-    this.sendHeaders();
+    if (this.gone) return true;
+    if (!this.headersSent) {
+      this.sendHeaders();
+      this.stream.on('drain', onCallDrain);
+    }
     return this.stream.write(frame(message));
   }
 
   /** Resolves when the stream can take more, or the call is over. */
   drained(): Promise<void> {
-    if (this.stream.closed) return Promise.resolve();
-    return new Promise((resolve) => this.drainWaiters.push(resolve));
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => (this.drainWaiters ??= []).push(resolve));
   }
 
   /** Ends a stream with status OK (after any messages). */
   end(): void {
     if (this.finished) return;
     this.finish();
+    if (this.gone) return;
     this.sendHeaders();
-    this.stream.respond(OK_TRAILERS, true);
+    this.queueLast();
+    this.stream.end();
   }
 
   /** Ends the call with an error status: in trailers after headers, or as the only headers. */
   fail(code: number, details: string): void {
     if (this.finished) return;
     this.finish();
-    const status: Array<[string, string]> = [
-      ['grpc-status', String(code)],
-      ['grpc-message', percentEncode(details)],
-    ];
+    this.releaseRequest();
+    if (this.gone) return;
+    const status = { 'grpc-status': String(code), 'grpc-message': percentEncode(details) };
+    this.queueLast();
     if (this.headersSent) {
-      this.stream.respond(encodeHeaderBlock(status), true);
+      this.trailers = status;
+      this.stream.end();
       return;
     }
     this.headersSent = true;
-    this.stream.respond(encodeHeaderBlock([...RESPONSE_FIELDS, ...status]), true);
+    this.stream.respond({ ...RESPONSE_HEADERS, ...status }, ONLY_HEADERS);
+    // The client may still be sending: it is told to stop, without error (RFC 9113 §8.1).
+    if (this.reading !== undefined && !this.remoteEnded) this.stream.close(constants.NGHTTP2_NO_ERROR);
+  }
+
+  wakeDrainWaiters(): void {
+    const waiters = this.drainWaiters;
+    if (waiters === undefined || waiters.length === 0) return;
+    this.drainWaiters = undefined;
+    for (const wake of waiters) wake();
+  }
+
+  private queueLast(): void {
+    this.lastQueued = true;
+    this.accounts.answersInFlight++;
   }
 
   private sendHeaders(): void {
     if (this.headersSent) return;
     this.headersSent = true;
-    this.stream.respond(RESPONSE_HEADERS, false);
+    this.stream.on('wantTrailers', onWantTrailers);
+    this.stream.respond(RESPONSE_HEADERS, WITH_TRAILERS);
+  }
+
+  private releaseRequest(): void {
+    if (this.received === 0) return;
+    this.accounts.bufferedRequestBytes -= this.received;
+    this.received = 0;
+    this.chunks = [];
   }
 
   private finish(): void {
@@ -293,12 +516,18 @@ class Call implements CallContext, StreamListener {
     this.cancelReason ??= reason;
     this.controller?.abort(reason);
   }
+}
 
-  private wakeDrainWaiters(): void {
-    const waiters = this.drainWaiters;
-    this.drainWaiters = [];
-    for (const wake of waiters) wake();
-  }
+/** Runs a connection's calls that waited for its client to read answers, while it has read enough. */
+function runWaiting(connection: Connection, maxQueuedAnswerBytes: number): void {
+  while (connection.waiting.length > 0 && connection.queuedAnswerBytes <= maxQueuedAnswerBytes)
+    connection.waiting.shift()!.run();
+}
+
+function wakeAfterAnswers(accounts: Accounts): void {
+  const waiters = accounts.afterAnswers;
+  accounts.afterAnswers = [];
+  for (const wake of waiters) wake();
 }
 
 /** A message with gRPC's 5-byte prefix (not compressed, 32-bit big-endian length). */
@@ -312,32 +541,51 @@ function frame(message: Buffer): Buffer {
 
 export class GrpcServer {
   private readonly handlers = new Map<string, Handler>();
-  private readonly server: Server;
-  private readonly sockets = new Set<Socket>();
+  private readonly server: Http2Server | Http2SecureServer;
+  /** Accepted connections by the client's port (we listen on loopback only), oldest first. */
+  private readonly connections = new Map<number, Connection>();
+  private readonly maxConnections: number;
+  private readonly accounts: Accounts;
+  private calls = 0;
 
   constructor(private readonly options: GrpcServerOptions) {
-    const serve = (socket: Socket) => {
-      this.sockets.add(socket);
-      socket.once('close', () => this.sockets.delete(socket));
-      return new Http2Connection(socket, (stream) => this.dispatch(stream));
+    this.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
+    this.accounts = {
+      bufferedRequestBytes: 0,
+      maxBufferedRequestBytes: options.maxBufferedRequestBytes ?? options.maxReceiveMessageBytes + 5,
+      maxQueuedAnswerBytes: options.maxQueuedAnswerBytes ?? MAX_QUEUED_ANSWER_BYTES,
+      answersInFlight: 0,
+      afterAnswers: [],
+    };
+    const { initialWindowSize, maxConcurrentStreams, maxHeaderListSize, ...sessionLimits } = HTTP2_LIMITS;
+    const http2Options: SecureServerOptions = {
+      ...sessionLimits,
+      settings: { initialWindowSize, maxConcurrentStreams, maxHeaderListSize },
+      // A client that offers TLS but not h2 is closed at once rather than after 10 s.
+      unknownProtocolTimeout: 1000,
+      noDelay: true,
     };
     this.server = options.tls
-      ? createTlsServer(
-          {
-            key: options.tls.keyPem,
-            cert: options.tls.certPem,
-            ca: options.tls.clientCaPem,
-            requestCert: true,
-            rejectUnauthorized: true,
-            minVersion: 'TLSv1.2',
-            ALPNProtocols: ['h2'],
-          },
-          serve,
-        )
-      : createNetServer(serve);
-    // A client that fails its TLS handshake or goes away ends its own connection, never the process.
-    this.server.on('tlsClientError', noop);
-    this.server.on('error', noop);
+      ? createSecureServer({
+          ...http2Options,
+          key: options.tls.keyPem,
+          cert: options.tls.certPem,
+          ca: options.tls.clientCaPem,
+          requestCert: true,
+          rejectUnauthorized: true,
+          minVersion: 'TLSv1.2',
+          ALPNProtocols: ['h2'],
+          handshakeTimeout: SESSION_START_TIMEOUT_MS,
+        })
+      : createServer(http2Options);
+    // Before node's own listener, which (in plaintext) starts the session at once.
+    this.server.prependListener('connection', (socket: Socket) => this.accept(socket));
+    this.server.on('session', (session: ServerHttp2Session) => this.startSession(session));
+    this.server.on('stream', (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) =>
+      this.dispatch(stream, headers),
+    );
+    // A client that fails its TLS handshake or breaks its session ends its own connection, never the process.
+    this.server.on('sessionError', ignore);
   }
 
   unary(path: string, request: MessageCodec, response: MessageCodec, method: UnaryMethod): void {
@@ -359,62 +607,108 @@ export class GrpcServer {
       this.server.once('error', failed);
       this.server.listen(0, host, () => {
         this.server.off('error', failed);
+        this.server.on('error', ignore);
         resolve((this.server.address() as { port: number }).port);
       });
     });
   }
 
+  /** Stops listening and ends every connection. */
   close(): void {
     this.server.close();
+    for (const connection of this.connections.values()) this.evict(connection);
   }
 
   /**
-   * Resolves once the connections have handed the kernel what they queued, this turn's answers
-   * included (a connection writes in a promise reaction, which has run by the next macrotask), or
-   * after `limitMs`, whichever is first: a client that stops reading cannot hold the caller.
+   * Resolves once every call answered so far has had its last frame handed to the socket (this turn's
+   * answers included, which go out in a later turn), or after `limitMs`, whichever is first: a client
+   * that stops reading cannot hold the caller.
    */
   written(limitMs: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, limitMs);
+      const done = () => {
+        clearTimeout(timer);
+        // The session writes its frames to the socket in the turn after the stream closes.
+        setImmediate(resolve);
+      };
       setImmediate(() => {
-        const pending = [...this.sockets].filter((socket) => !socket.destroyed && socket.writableLength > 0);
-        const drained = (socket: Socket) =>
-          new Promise<void>((done) => {
-            socket.once('drain', done);
-            socket.once('close', done);
-          });
-        void Promise.all(pending.map(drained)).then(() => {
-          clearTimeout(timer);
-          resolve();
-        });
+        if (this.accounts.answersInFlight === 0) done();
+        else this.accounts.afterAnswers.push(done);
       });
     });
   }
 
-  private dispatch(stream: ServerStream): void {
-    const headers = stream.headers;
-    const contentType = headers.get('content-type');
-    if (contentType === undefined || !contentType.startsWith('application/grpc')) {
-      stream.respond(UNSUPPORTED_MEDIA_TYPE, true);
+  private accept(socket: Socket): void {
+    const port = socket.remotePort;
+    if (port === undefined) return;
+    if (this.connections.size >= this.maxConnections) this.evictOne();
+    const connection = newConnection(socket);
+    connection.timer = setTimeout(() => {
+      if (!connection.serving) socket.destroy();
+    }, SESSION_START_TIMEOUT_MS).unref();
+    this.connections.set(port, connection);
+    socket.once('close', () => {
+      clearTimeout(connection.timer);
+      if (this.connections.get(port) === connection) this.connections.delete(port);
+    });
+  }
+
+  private startSession(session: TrackedSession): void {
+    const connection = this.connections.get(session.socket.remotePort ?? -1);
+    if (!connection) {
+      session.destroy();
       return;
     }
-    const path = String(headers.get(':path'));
-    const call = new Call(stream, path, this.options);
+    connection.session = session;
+    session[CONNECTION] = connection;
+    session.once('remoteSettings', () => {
+      connection.serving = true;
+      clearTimeout(connection.timer);
+      connection.lastCall = this.calls;
+    });
+    if (!session.destroyed) session.setLocalWindowSize(CONNECTION_WINDOW_BYTES);
+  }
+
+  /** Makes room for a new connection: the oldest not yet serving, or else the session idle longest. */
+  private evictOne(): void {
+    let idlest: Connection | undefined;
+    for (const connection of this.connections.values()) {
+      if (!connection.serving) return this.evict(connection);
+      if (!idlest || connection.lastCall < idlest.lastCall) idlest = connection;
+    }
+    if (idlest) this.evict(idlest);
+  }
+
+  private evict(connection: Connection): void {
+    this.connections.delete(connection.socket.remotePort ?? -1);
+    clearTimeout(connection.timer);
+    // A session ends with GOAWAY (NO_ERROR: its client may connect again); anything else is cut.
+    if (connection.session && !connection.session.destroyed) connection.session.destroy();
+    else connection.socket.destroy();
+  }
+
+  private dispatch(stream: ServerHttp2Stream, headers: IncomingHttpHeaders): void {
+    // A stream's errors (a reset, its session gone) reach the call as 'close'.
+    stream.on('error', ignore);
+    const connection = (stream.session as TrackedSession | undefined)?.[CONNECTION];
+    // Reset by the client, or its session gone, before this turn: nothing can be answered.
+    if (!connection || stream.closed || stream.destroyed) return;
+    connection.lastCall = ++this.calls;
+    const contentType = headers['content-type'];
+    if (contentType === undefined || !contentType.startsWith('application/grpc')) {
+      stream.respond(UNSUPPORTED_MEDIA_TYPE, ONLY_HEADERS);
+      return;
+    }
+    const path = headers[':path']!;
+    const call = new Call(stream, path, this.options, this.accounts, connection);
     const handler = this.handlers.get(path);
     if (!handler) return call.fail(Status.UNIMPLEMENTED, `The server does not implement the method ${path}`);
-    const timeout = headers.get('grpc-timeout');
-    if (timeout !== undefined && !call.deadline(timeout)) return;
+    const timeout = headers['grpc-timeout'];
+    if (timeout !== undefined && !call.deadline(String(timeout))) return;
     if (handler.kind === 'drain') return call.ignoreBody();
-    call.readSingleMessage(headers.get('grpc-encoding'), (bytes) => {
-      let request: unknown;
-      try {
-        request = handler.request.decode(bytes);
-      } catch (err) {
-        return call.fail(Status.INTERNAL, `Error deserializing request: ${errorText(err)}`);
-      }
-      if (handler.kind === 'unary') runUnary(call, handler.method, handler.response, request);
-      else void runServerStream(call, handler.method, handler.response, request);
-    });
+    const encoding = headers['grpc-encoding'];
+    call.readSingleMessage(handler, encoding === undefined ? undefined : String(encoding));
   }
 }
 

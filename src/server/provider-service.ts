@@ -15,7 +15,7 @@ import { decodeJSON } from '../schema/json.js';
 import { formatPath } from '../schema/path.js';
 import { schemaToProto, pathToProto } from './wire-schema.js';
 import { PreEncoded, encodeMessage, messageType } from './proto.js';
-import type { RpcName, ServedStreamRpc, ServedUnaryRpc } from './rpcs.js';
+import type { ServedStreamRpc, ServedUnaryRpc } from './rpcs.js';
 import { measureApiTime } from '../wire/api-timing.js';
 import { actionRpcs, actionStreamRpcs, type ActionRpcKit } from './action-rpcs.js';
 
@@ -130,32 +130,6 @@ const timestamp = (at: Date): Msg => ({
 const encodePrivate = (p: PrivateState): Buffer =>
   Object.keys(p).length === 0 ? Buffer.alloc(0) : Buffer.from(JSON.stringify(p));
 
-export interface ProviderServiceOptions {
-  /** Told where the process is between starting and serving: the executable tunes V8 (v8-tuning.ts). */
-  phases?: ServingPhases;
-}
-
-/** The points in a provider process's life where its V8 tuning changes (v8-tuning.ts). */
-export interface ServingPhases {
-  /** ConfigureProvider has answered: the calls that serve resources follow. */
-  configured(): void;
-  /** The first call that may reach the platform begins: it loads the API client and node's modules it uses. */
-  firstPlatformCallBegins(): void;
-  /** That call has answered. */
-  firstPlatformCallAnswered(): void;
-}
-
-/** The calls whose handlers may call the management API. */
-const PLATFORM_RPCS: ReadonlySet<string> = new Set<RpcName>([
-  'ReadResource',
-  'ApplyResourceChange',
-  'ImportResourceState',
-  'ReadDataSource',
-  'OpenEphemeralResource',
-  'RenewEphemeralResource',
-  'CloseEphemeralResource',
-]);
-
 /**
  * The answers that depend on the provider's definitions alone, encoded: once per process here, and
  * when the executable is built for the executables (src/providers/prebuilt-schemas.ts).
@@ -210,15 +184,9 @@ function encodeIdentitySchemas<C>(engine: ProviderEngine<C>): Buffer {
 }
 
 /** Builds the handler table for one engine: exactly the RPCs PROVIDER_SERVICE_RPCS lists (./rpcs.ts). */
-export function providerService<C>(
-  engine: ProviderEngine<C>,
-  log: Logger,
-  options: ProviderServiceOptions = {},
-): Record<string, RpcHandler> {
+export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Record<string, RpcHandler> {
   let schemaResponse: PreEncoded | undefined;
   let identitySchemasResponse: PreEncoded | undefined;
-  const phases = options.phases;
-  let platformCalled = false;
   const typeOf = (s: Schema) => impliedType(s.block);
 
   function resourceSchema(name: string): Schema {
@@ -244,7 +212,6 @@ export function providerService<C>(
 
   /** One guard for every RPC: timing, logging without values, and no exception escapes. */
   function guarded(rpc: string, fallback: (diags: Msg[]) => Msg, body: (req: Msg) => Promise<Msg> | Msg): RpcHandler {
-    const mayCallPlatform = PLATFORM_RPCS.has(rpc);
     const roundMs = (x: number) => Math.round(x * 1000) / 1000;
     // api_ms is read only by the trace line; measuring it needs an AsyncLocalStorage, whose promise
     // hooks cost every promise of the process on Node 20, so it runs only when that line is written.
@@ -256,11 +223,6 @@ export function providerService<C>(
       (req: Msg) =>
       async (apiMs: () => number): Promise<Msg> => {
         const started = traced ? performance.now() : 0;
-        const firstPlatformCall = mayCallPlatform && !platformCalled && phases !== undefined;
-        if (firstPlatformCall) {
-          platformCalled = true;
-          phases.firstPlatformCallBegins();
-        }
         try {
           const res = await body(req);
           // api_ms: time spent waiting on the management API, so the provider's own share can be told apart.
@@ -279,8 +241,6 @@ export function providerService<C>(
               : diagnosticFromError(summary, err);
           rpcLog(req).error('RPC failed', { error: d.detail });
           return fallback(diagnosticsToProto([d]));
-        } finally {
-          if (firstPlatformCall) phases.firstPlatformCallAnswered();
         }
       };
     return (req) => (traced ? measureApiTime(run(req)) : run(req)(() => 0));
@@ -322,7 +282,6 @@ export function providerService<C>(
     ConfigureProvider: guarded('ConfigureProvider', diagsOnly, async (req) => {
       const config = decodeObject(engine.providerSchema(), req.config, 'provider configuration', CONFIG) ?? {};
       const diags = await engine.configureProvider(String(req.terraform_version ?? ''), config);
-      phases?.configured();
       return { diagnostics: diagnosticsToProto(diags.items) };
     }),
     ValidateResourceConfig: guarded('ValidateResourceConfig', diagsOnly, (req) => {

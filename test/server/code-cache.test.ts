@@ -49,7 +49,7 @@ describe('the bundle loader and its code cache', () => {
     expect(run()).to.equal('new build');
   });
 
-  // A cache V8 rejects (made by another node, or under other V8 flags: see src/server/v8-tuning.ts)
+  // A cache V8 rejects (made by another node, or under other V8 flags, which change V8's flag hash)
   // costs every start the compilation of the whole bundle, silently.
   it('loads a second bundle that the first requires as keel-bundle:<file>, once, each with its own cache', () => {
     const bundleDir = join(dir, 'dist', 'bundle');
