@@ -8,10 +8,10 @@
  */
 import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
-import { dedupeSetElements, isEmptyValue, sameMeaning } from '../schema/value-ops.js';
-import { valueToPlain, fieldType, isUnsetValue, plainToValue, sameFieldMeaning } from '../schema/model.js';
+import { isEmptyValue } from '../schema/value-ops.js';
+import { fieldType, isUnsetValue, sameFieldValue as sameValue } from '../schema/model.js';
 import type { CtyType } from '../schema/cty-type.js';
-import { isPlatformSetting } from './planner.js';
+import { isPlatformSetting, movedInto } from './platform-settings.js';
 
 export interface Mismatch {
   path: string;
@@ -174,20 +174,6 @@ export function reconcileRead(fields: Fields, prior: ObjectValue | null, fresh: 
   return out;
 }
 
-/**
- * `value` (of a deprecated field) in the form of the field that replaces it, whose value is `into`:
- * collections (and blocks) take its elements, converted, after their own; another value takes it when
- * it has none.
- */
-function movedInto(type: CtyType, into: Value, value: Value, convert: (v: unknown) => unknown = (v) => v): Value {
-  if (type.kind !== 'list' && type.kind !== 'set') {
-    return isEmptyValue(into) ? plainToValue(type, convert(valueToPlain(value))) : into;
-  }
-  const own = Array.isArray(into) ? into : [];
-  const moved = (valueToPlain(value) as unknown[]).map((e) => plainToValue(type.element, convert(e)));
-  return type.kind === 'set' ? dedupeSetElements(type.element, [...own, ...moved]) : [...own, ...moved];
-}
-
 /** The empty value of a type that has one (`""`, `[]`, `{}`); null for the others. */
 function emptyOf(type: CtyType): Value {
   if (type.kind === 'string') return '';
@@ -217,24 +203,6 @@ function agreesIgnoringMasked(fields: Fields, a: ObjectValue, b: ObjectValue): b
   return Object.entries(fields).every(
     ([n, d]) => (d.kind === 'attr' && d.options.masked) || sameValue(d, a[n] ?? null, b[n] ?? null),
   );
-}
-
-/** Equal, or the same to the platform: null ≡ empty, or the attribute's own semantic equality. */
-function sameValue(def: AttrDef<unknown> | BlockDef<Fields>, a: Value, b: Value): boolean {
-  if (sameMeaning(fieldType(def), a, b)) return true;
-  // An argument's `unsetAs` value means the same as unset.
-  if (def.kind === 'attr' && def.options.unsetAs !== undefined && sameFieldMeaning(def, a, b)) return true;
-  if (
-    def.kind === 'attr' &&
-    def.options.equal &&
-    a !== null &&
-    b !== null &&
-    !(a instanceof Unknown) &&
-    !(b instanceof Unknown)
-  ) {
-    return def.options.equal(valueToPlain(a), valueToPlain(b));
-  }
-  return false;
 }
 
 /** Anything still unknown after the API answered has no value: null. */
