@@ -96,6 +96,7 @@ const schema = resourceSchema(
       distinct: true,
       validate: [validators.nonEmpty(), validators.each(oneOfIgnoringCase(SEVERITIES))],
       equal: sameIgnoringCase,
+      unordered: true,
       description: `Severities of the alerts the rule routes: ${names(SEVERITIES)} (any case).`,
     }),
     resource_groups: attr.stringSet({
@@ -117,6 +118,7 @@ const schema = resourceSchema(
     sources: attr.stringSet({
       optional: true,
       deprecated: 'Use `alert_sources`, which takes the same values.',
+      readAs: { field: 'alert_sources' },
       validate: [validators.each(validators.oneOf(...ALERT_RULE_SOURCES))],
       description: `Where the alerts come from: ${names(ALERT_RULE_SOURCES)}; all when not set.`,
     }),
@@ -131,6 +133,7 @@ const schema = resourceSchema(
     event_categories: attr.stringSet({
       optional: true,
       deprecated: 'Use `alert_subcategories`, which takes the same values (the current names, and the older ones).',
+      readAs: { field: 'alert_subcategories' },
       validate: [validators.each(validators.oneOf(...SUBCATEGORY_NAMES))],
       equal: sameSubcategories,
       description: 'What the alerts are about, with the same values as `alert_subcategories`.',

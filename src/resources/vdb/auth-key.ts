@@ -21,6 +21,7 @@ const fields = {
   cluster_ids: attr.stringList({
     required: true,
     distinct: true,
+    unordered: true,
     replace: true,
     refersTo: 'clusters',
     validate: [

@@ -258,7 +258,7 @@ const CASES: Case[] = [
       stored: { 'data.regions': ['region-1', 'region-2'], 'data.cloudAAccountId': '123456789012' },
     },
     bad: { set: { regions: [] }, path: 'regions', detail: /must not be empty/ },
-    status: ['integration_guid'],
+    status: ['enabled', 'integration_guid'],
     scanner: 'token',
   },
   {
@@ -492,7 +492,7 @@ const CASES: Case[] = [
       path: 'storage_account_url',
       detail: /https:\/\/ URL with a host and no spaces, got "dspm.blob"/,
     },
-    status: ['integration_guid'],
+    status: ['enabled', 'integration_guid'],
     scanner: 'token',
   },
   {
