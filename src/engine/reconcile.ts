@@ -11,7 +11,7 @@ import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/v
 import { isEmptyValue } from '../schema/value-ops.js';
 import { fieldType, isUnsetValue, sameFieldValue as sameValue } from '../schema/model.js';
 import type { CtyType } from '../schema/cty-type.js';
-import { isPlatformSetting, movedInto } from './platform-settings.js';
+import { isPlatformSetting, movedInto, sameSetting } from './platform-settings.js';
 
 export interface Mismatch {
   path: string;
@@ -200,9 +200,11 @@ function reconcileBlock(def: BlockDef<Fields>, prior: Value, fresh: Value): Valu
 }
 
 function agreesIgnoringMasked(fields: Fields, a: ObjectValue, b: ObjectValue): boolean {
-  return Object.entries(fields).every(
-    ([n, d]) => (d.kind === 'attr' && d.options.masked) || sameValue(d, a[n] ?? null, b[n] ?? null),
-  );
+  return Object.entries(fields).every(([n, d]) => {
+    if (d.kind === 'attr') return d.options.masked === true || sameValue(d, a[n] ?? null, b[n] ?? null);
+    // Nested blocks agree element by element (another order of an unordered list inside is the same).
+    return sameSetting(d, a[n] ?? null, b[n] ?? null);
+  });
 }
 
 /** Anything still unknown after the API answered has no value: null. */

@@ -108,6 +108,8 @@ export const databaseConfigurationFields = {
       }),
       force_include_jwt_rbac: attr.bool({
         optional: true,
+        // How a create sends jwt_rbac: the platform never holds it (vdb.md §3.2).
+        providerOnly: true,
         deprecated: 'For test purposes only; will be removed.',
         description: 'Sends the `jwt_rbac` value to the platform even when it is `false`.',
       }),
