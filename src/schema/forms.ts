@@ -140,7 +140,7 @@ export const uuid: FormValidator<string> = {
 export function lowerCaseId(what: string, samples: readonly string[]): FormValidator<string> {
   return {
     form: 'lower-case id',
-    description: `${what} in lower case, as the platform writes it (e.g. \`${samples[0]}\`)`,
+    description: `an id in lower case, as the platform writes ${what}s (e.g. \`${samples[0]}\`)`,
     samples,
     counterexamples: samples.map((s) => s.toUpperCase()).filter((s) => !samples.includes(s)),
     check: (v) =>

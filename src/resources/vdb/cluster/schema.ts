@@ -398,7 +398,7 @@ export const clusterFields = {
   private_region_id: attr.string({
     optional: true,
     refersTo: 'a hybrid cloud environment',
-    validate: [cloudRegionId],
+    validate: [uuid],
     deprecated: 'Use cloud_provider = "hybrid" and cloud_region instead.',
     description:
       'The hybrid cloud environment (private region) of the cluster; with `cloud_provider = "hybrid"` it takes the ' +
