@@ -11,7 +11,7 @@ import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/v
 import { isEmptyValue } from '../schema/value-ops.js';
 import { fieldType, isUnsetValue, sameFieldValue as sameValue } from '../schema/model.js';
 import type { CtyType } from '../schema/cty-type.js';
-import { isPlatformSetting, movedInto, sameSetting } from './platform-settings.js';
+import { inCurrentForm, isPlatformSetting, movedInto, sameSetting } from './platform-settings.js';
 
 export interface Mismatch {
   path: string;
@@ -138,7 +138,8 @@ function blockDifferences(def: BlockDef<Fields>, planned: Value, found: Value, p
 }
 
 /** The read result: the API's view, in the prior state's form wherever they mean the same. */
-export function reconcileRead(fields: Fields, prior: ObjectValue | null, fresh: ObjectValue): ObjectValue {
+export function reconcileRead(fields: Fields, prior: ObjectValue | null, given: ObjectValue): ObjectValue {
+  const fresh = prior === null ? given : inPriorForm(fields, prior, given);
   const out: ObjectValue = {};
   for (const [name, def] of Object.entries(fields)) {
     const p = prior?.[name] ?? null;
@@ -181,6 +182,26 @@ function emptyOf(type: CtyType): Value {
   return type.kind === 'map' ? {} : null;
 }
 
+/**
+ * `fresh` with each deprecated field the prior state uses (its `readAs`) in that form again, where the
+ * platform reports the same settings in the form that replaces it: a configuration in the deprecated
+ * form reads back as written, whichever form the platform keeps.
+ */
+function inPriorForm(fields: Fields, prior: ObjectValue, fresh: ObjectValue): ObjectValue {
+  let out = fresh;
+  for (const [name, def] of Object.entries(fields)) {
+    const readAs = def.options.readAs;
+    if (!readAs) continue;
+    const into = fields[readAs.field]!;
+    const [p, pInto] = [prior[name] ?? null, prior[readAs.field] ?? null];
+    const [f, fInto] = [fresh[name] ?? null, fresh[readAs.field] ?? null];
+    if (isEmptyValue(p) || !isEmptyValue(f) || isEmptyValue(fInto) || p instanceof Unknown) continue;
+    if (!sameSetting(into, movedInto(fieldType(into), pInto, p, readAs.convert), fInto)) continue;
+    out = { ...out, [name]: p, [readAs.field]: pInto };
+  }
+  return out;
+}
+
 function reconcileBlock(def: BlockDef<Fields>, prior: Value, fresh: Value): Value {
   if (def.nesting === 'single' || def.nesting === 'group') {
     const f = objectOrNull(fresh);
@@ -193,7 +214,11 @@ function reconcileBlock(def: BlockDef<Fields>, prior: Value, fresh: Value): Valu
   // attribute the API reports faithfully.
   const used = new Set<number>();
   return fe.map((e) => {
-    const i = pe.findIndex((p, j) => !used.has(j) && agreesIgnoringMasked(def.fields, p, e));
+    // Compared in the current form: a prior element in a deprecated form pairs with the same settings.
+    const i = pe.findIndex(
+      (p, j) =>
+        !used.has(j) && agreesIgnoringMasked(def.fields, inCurrentForm(def.fields, p), inCurrentForm(def.fields, e)),
+    );
     if (i >= 0) used.add(i);
     return reconcileRead(def.fields, i >= 0 ? pe[i]! : null, e);
   });

@@ -246,6 +246,38 @@ describe('issue 41, the last gaps (sec), through the provider executable', funct
     });
   });
 
+  describe('a configuration moved to a deprecated form the platform does not keep sends nothing and settles', () => {
+    it('sec_policy_exception made with field_values_map, then written with field_value_map', async () => {
+      await apply('sec_policy', null, {
+        title: 'Gaps back',
+        query_id: 'SEC_Global_CloudA_Trail_TrailChange',
+        description: 'd',
+        remediation: 'r',
+        severity: 'Low',
+        type: 'Violation',
+        policy_id_suffix: 'back',
+      });
+      const current = {
+        policy_id: 'acme-back',
+        description: 'Tagged sandbox',
+        constraint: [{ field_key: 'resourceTags', field_values_map: [{ key: 'env', value: ['sandbox'] }] }],
+      };
+      const deprecated = {
+        ...current,
+        constraint: [{ field_key: 'resourceTags', field_value_map: [{ key: 'env', value: 'sandbox' }] }],
+      };
+      let state = await apply('sec_policy_exception', null, current);
+      const held = emulator.get<Stored>('Exceptions', state.id as string)!.constraints;
+      const from = emulator.requests.length;
+      state = await apply('sec_policy_exception', state, deprecated);
+      expect(writesSince(from), 'a change of form alone sends nothing').to.deep.equal([]);
+      expect(emulator.get<Stored>('Exceptions', state.id as string)!.constraints).to.deep.equal(held);
+      // The platform keeps its list form; the read keeps the configuration's.
+      await planIsEmpty('sec_policy_exception', (await tf.read('sec_policy_exception', state)).state!, deprecated);
+      await destroy('sec_policy_exception', state);
+    });
+  });
+
   describe('a list whose order carries no meaning is compared as a set', () => {
     /**
      * Reordered in the configuration: no change planned, nothing sent. Reordered by the platform: no
