@@ -83,6 +83,8 @@ export const { uuid, ipv4Cidr } = forms;
  */
 export const cloudProviderId = forms.lowerCaseId('cloud provider id', ['aws', 'gcp', 'azure', 'hybrid']);
 export const cloudRegionId = forms.lowerCaseId('region id', ['eu-central-1', 'us-east4', 'germanywestcentral']);
+/** An account id (a UUID), which the platform writes and matches in lower case like its other ids. */
+export const accountId = forms.lowerCaseId('account id', ['3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f']);
 
 /**
  * A string whose length (in characters) lies in [min, max] and that matches `re`, described as

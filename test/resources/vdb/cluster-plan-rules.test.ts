@@ -2,7 +2,8 @@
  * What the platform would refuse of a cluster, judged at plan instead (issue 41), through the provider
  * executable against the in-process emulator: turning JWT RBAC off once it is on (a one-way switch,
  * `refusedChange`), and cloud provider and region ids in another case than the platform's lower case
- * (the `lower-case id` form, which the property test's breaking values hold for every argument of it).
+ * and account ids (the `lower-case id` form, which the property test's breaking values hold for every argument
+ * of it).
  * Nothing is sent for either; values not known yet are not judged.
  */
 import { expect } from 'chai';
@@ -72,12 +73,14 @@ describe('vdb_accounts_cluster: what the platform refuses is refused at plan', f
     await h.destroy(TYPE, state);
   });
 
-  it('cloud_provider = "AWS", cloud_region = "EU-CENTRAL-1": refused at validation and plan with the lower-case id, nothing sent', async () => {
+  it('cloud_provider = "AWS", cloud_region = "EU-CENTRAL-1", an account id in capitals: refused at validation and plan with the lower-case id, nothing sent', async () => {
     h.emulator.clearRequests();
-    for (const [over, path, wanted] of [
+    const cases: [Record<string, unknown>, string, string][] = [
       [{ cloud_provider: 'AWS' }, 'cloud_provider', '"aws"'],
       [{ cloud_region: 'EU-CENTRAL-1' }, 'cloud_region', '"eu-central-1"'],
-    ] as const) {
+      [{ account_id: h.emulator.accountId.toUpperCase() }, 'account_id', JSON.stringify(h.emulator.accountId)],
+    ];
+    for (const [over, path, wanted] of cases) {
       const config = h.config(TYPE, cluster(null, over));
       const atValidation = await h.failure(h.tf.validateResource(TYPE, config));
       expect(atValidation.diagnostics.map((d) => d.path)).to.deep.equal([path]);

@@ -4,7 +4,17 @@
  */
 import { attr, block, t, validators, type ModelOf } from '../../../schema/define.js';
 import { computedShape } from '../../shared/shape.js';
-import { INT32_MAX, UINT32_MAX, cloudProviderId, cloudRegionId, ipv4Cidr, protoEnum, text, uuid } from '../formats.js';
+import {
+  INT32_MAX,
+  UINT32_MAX,
+  accountId,
+  cloudProviderId,
+  cloudRegionId,
+  ipv4Cidr,
+  protoEnum,
+  text,
+  uuid,
+} from '../formats.js';
 import { keyValueSet, secretRefBlock, setNote, tolerationSet } from '../common.js';
 
 export const SERVICE_TYPE = protoEnum('CLUSTER_SERVICE_TYPE_', 'CLUSTER_IP', 'NODE_PORT', 'LOAD_BALANCER');
@@ -363,6 +373,7 @@ export const clusterFields = {
   id: attr.computedId('The cluster id (a UUID).'),
   created_at: attr.string({ computed: true, description: 'When the cluster was created (RFC 3339).' }),
   account_id: attr.string({
+    validate: [accountId],
     optional: true,
     computed: true,
     replace: true,
