@@ -37,7 +37,7 @@ import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
 import { Diagnostics } from './diagnostics.js';
 import type { EngineContext } from './engine-context.js';
 import { isConfigurable } from './planner.js';
-import { movedInto } from './reconcile.js';
+import { movedInto } from './platform-settings.js';
 
 /** A required argument the generated configuration cannot give: the user sets it before planning. */
 export interface ToComplete {

@@ -7,7 +7,10 @@ import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
 import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
 import { UNKNOWN, Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
 import { isEmptyValue, isWhollyKnown, sameMeaning } from '../schema/value-ops.js';
-import { plainToValue, valueToPlain, fieldType, sameFieldMeaning } from '../schema/model.js';
+import { plainToValue, valueToPlain, fieldType, sameElements, sameFieldMeaning } from '../schema/model.js';
+import { isConfigurable, samePlatformSettings, sameSetting } from './platform-settings.js';
+
+export { isConfigurable, isPlatformSetting } from './platform-settings.js';
 
 export interface PlanResult {
   planned: ObjectValue;
@@ -24,16 +27,10 @@ export function planObject(
   const requiresReplace: AttributePath[] = [];
   const planned = planLevel(fields, prior, proposed, config, [], requiresReplace);
   // The platform stamps its volatile values (a last-modified time) on every update of the object,
-  // whichever part of it changed: a rename moves the time inside a nested configuration block too.
-  const updated = prior !== null && changesObject(fields, prior, planned);
+  // whichever part of it changed: a rename moves the time inside a nested configuration block too. A
+  // change the platform would not see (a change of form alone) is no update.
+  const updated = prior !== null && !samePlatformSettings(fields, prior, planned);
   return { planned: updated ? volatileUnknown(fields, planned) : planned, requiresReplace };
-}
-
-/** Whether the plan changes anything the platform holds, at any depth (the update it makes). */
-function changesObject(fields: Fields, prior: ObjectValue, planned: ObjectValue): boolean {
-  return Object.entries(fields).some(
-    ([n, d]) => isPlatformSetting(d) && !sameFieldMeaning(d, prior[n] ?? null, planned[n] ?? null),
-  );
 }
 
 /** `planned` with every volatile value, at every depth, unknown: the update will stamp it anew. */
@@ -108,6 +105,51 @@ function planLevel(
   return planned;
 }
 
+/** A change the plan makes that the platform refuses (`refusedChange`), at its path. */
+export interface RefusedChangeAt {
+  readonly summary: string;
+  readonly detail: string;
+  readonly path: AttributePath;
+}
+
+/**
+ * The changes from `prior` to `planned` that the platform refuses (`refusedChange` of each attribute,
+ * at every depth): judged only where both values are known. Set elements have no path and no prior
+ * partner, so their attributes are not judged.
+ */
+export function refusedChanges(
+  fields: Fields,
+  prior: ObjectValue,
+  planned: ObjectValue,
+  path: AttributePath = [],
+): RefusedChangeAt[] {
+  const out: RefusedChangeAt[] = [];
+  for (const [name, def] of Object.entries(fields)) {
+    const [p, n] = [prior[name] ?? null, planned[name] ?? null];
+    const here = [...path, attrStep(name)];
+    if (def.kind === 'attr') {
+      const rule = def.options.refusedChange;
+      const judged =
+        rule && p !== null && n !== null && isWhollyKnown(def.type.cty, p) && isWhollyKnown(def.type.cty, n);
+      if (judged && rule.refuses(valueToPlain(p), valueToPlain(n)))
+        out.push({ summary: rule.summary, detail: rule.detail, path: here });
+      continue;
+    }
+    if (def.nesting === 'set' || n instanceof Unknown || p instanceof Unknown) continue;
+    if (def.nesting === 'single' || def.nesting === 'group') {
+      const [po, no] = [objectOrNull(p), objectOrNull(n)];
+      if (po !== null && no !== null) out.push(...refusedChanges(def.fields, po, no, here));
+      continue;
+    }
+    const [pe, ne] = [Array.isArray(p) ? (p as ObjectValue[]) : [], Array.isArray(n) ? (n as ObjectValue[]) : []];
+    ne.forEach((e, i) => {
+      if (pe[i] !== undefined && !(e instanceof Unknown))
+        out.push(...refusedChanges(def.fields, pe[i]!, e, [...here, indexStep(i)]));
+    });
+  }
+  return out;
+}
+
 /**
  * The configured value of an attribute, as the plan takes it. One the user may not set (computed
  * only, or an SDK-style `id`) counts as unset: validation refuses it, and `ignore_changes` copies the
@@ -115,21 +157,6 @@ function planLevel(
  */
 function configured(def: AttrDef<unknown>, config: ObjectValue | null, name: string): Value {
   return !isConfigurable(def) || def.options.notConfigurable !== undefined ? null : (config?.[name] ?? null);
-}
-
-/** A field the user can set (as opposed to computed-only output). */
-export function isConfigurable(def: AttrDef<unknown> | BlockDef<Fields>): boolean {
-  return (
-    def.kind === 'block' ||
-    def.options.required === true ||
-    def.options.optional === true ||
-    def.options.default !== undefined
-  );
-}
-
-/** A field the user sets that the platform holds: a change to one is a change of the object (not `providerOnly`). */
-export function isPlatformSetting(def: AttrDef<unknown> | BlockDef<Fields>): boolean {
-  return isConfigurable(def) && !(def.kind === 'attr' && def.options.providerOnly === true);
 }
 
 function planConfigurable(def: AttrDef<unknown>, prior: Value, proposed: Value, config: Value): Value {
@@ -149,6 +176,8 @@ function planConfigurable(def: AttrDef<unknown>, prior: Value, proposed: Value, 
   if (sameMeaning(def.type.cty, config, prior)) return prior;
   if (o.equal && isWhollyKnown(def.type.cty, config) && o.equal(valueToPlain(config), valueToPlain(prior)))
     return prior;
+  // A list whose order means nothing, in another order: the prior order stays.
+  if (o.unordered && sameElements(def, config, prior)) return prior;
   return config;
 }
 
@@ -191,6 +220,7 @@ function sameConfigurable(fields: Fields, a: ObjectValue, b: ObjectValue): boole
     const bv = b[n] ?? null;
     // Defaults are filled into the plan but not the proposal; treat a null as matching its default.
     if (d.kind === 'attr' && d.options.default !== undefined && (av === null || bv === null)) return true;
-    return sameFieldMeaning(d, av, bv);
+    // The same to the platform pairs: another spelling `equal` accepts, another order of an unordered list.
+    return sameSetting(d, av, bv);
   });
 }

@@ -9,10 +9,10 @@
 import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
 import { setEntry } from '../schema/entries.js';
-import { dedupeSetElements, isEmptyValue, sameMeaning } from '../schema/value-ops.js';
-import { valueToPlain, fieldType, isUnsetValue, plainToValue, sameFieldMeaning } from '../schema/model.js';
+import { isEmptyValue } from '../schema/value-ops.js';
+import { fieldType, isUnsetValue, sameFieldValue as sameValue } from '../schema/model.js';
 import type { CtyType } from '../schema/cty-type.js';
-import { isPlatformSetting } from './planner.js';
+import { inCurrentForm, isPlatformSetting, movedInto, sameSetting } from './platform-settings.js';
 
 export interface Mismatch {
   path: string;
@@ -139,7 +139,8 @@ function blockDifferences(def: BlockDef<Fields>, planned: Value, found: Value, p
 }
 
 /** The read result: the API's view, in the prior state's form wherever they mean the same. */
-export function reconcileRead(fields: Fields, prior: ObjectValue | null, fresh: ObjectValue): ObjectValue {
+export function reconcileRead(fields: Fields, prior: ObjectValue | null, given: ObjectValue): ObjectValue {
+  const fresh = prior === null ? given : inPriorForm(fields, prior, given);
   const out: ObjectValue = {};
   for (const [name, def] of Object.entries(fields)) {
     const p = prior?.[name] ?? null;
@@ -175,30 +176,31 @@ export function reconcileRead(fields: Fields, prior: ObjectValue | null, fresh: 
   return out;
 }
 
-/**
- * `value` (of a deprecated field) in the form of the field that replaces it, whose value is `into`:
- * collections (and blocks) take its elements, converted, after their own; another value takes it when
- * it has none.
- */
-export function movedInto(
-  type: CtyType,
-  into: Value,
-  value: Value,
-  convert: (v: unknown) => unknown = (v) => v,
-): Value {
-  if (type.kind !== 'list' && type.kind !== 'set') {
-    return isEmptyValue(into) ? plainToValue(type, convert(valueToPlain(value))) : into;
-  }
-  const own = Array.isArray(into) ? into : [];
-  const moved = (valueToPlain(value) as unknown[]).map((e) => plainToValue(type.element, convert(e)));
-  return type.kind === 'set' ? dedupeSetElements(type.element, [...own, ...moved]) : [...own, ...moved];
-}
-
 /** The empty value of a type that has one (`""`, `[]`, `{}`); null for the others. */
 function emptyOf(type: CtyType): Value {
   if (type.kind === 'string') return '';
   if (type.kind === 'list' || type.kind === 'set') return [];
   return type.kind === 'map' ? {} : null;
+}
+
+/**
+ * `fresh` with each deprecated field the prior state uses (its `readAs`) in that form again, where the
+ * platform reports the same settings in the form that replaces it: a configuration in the deprecated
+ * form reads back as written, whichever form the platform keeps.
+ */
+function inPriorForm(fields: Fields, prior: ObjectValue, fresh: ObjectValue): ObjectValue {
+  let out = fresh;
+  for (const [name, def] of Object.entries(fields)) {
+    const readAs = def.options.readAs;
+    if (!readAs) continue;
+    const into = fields[readAs.field]!;
+    const [p, pInto] = [prior[name] ?? null, prior[readAs.field] ?? null];
+    const [f, fInto] = [fresh[name] ?? null, fresh[readAs.field] ?? null];
+    if (isEmptyValue(p) || !isEmptyValue(f) || isEmptyValue(fInto) || p instanceof Unknown) continue;
+    if (!sameSetting(into, movedInto(fieldType(into), pInto, p, readAs.convert), fInto)) continue;
+    out = { ...out, [name]: p, [readAs.field]: pInto };
+  }
+  return out;
 }
 
 function reconcileBlock(def: BlockDef<Fields>, prior: Value, fresh: Value): Value {
@@ -213,34 +215,22 @@ function reconcileBlock(def: BlockDef<Fields>, prior: Value, fresh: Value): Valu
   // attribute the API reports faithfully.
   const used = new Set<number>();
   return fe.map((e) => {
-    const i = pe.findIndex((p, j) => !used.has(j) && agreesIgnoringMasked(def.fields, p, e));
+    // Compared in the current form: a prior element in a deprecated form pairs with the same settings.
+    const i = pe.findIndex(
+      (p, j) =>
+        !used.has(j) && agreesIgnoringMasked(def.fields, inCurrentForm(def.fields, p), inCurrentForm(def.fields, e)),
+    );
     if (i >= 0) used.add(i);
     return reconcileRead(def.fields, i >= 0 ? pe[i]! : null, e);
   });
 }
 
 function agreesIgnoringMasked(fields: Fields, a: ObjectValue, b: ObjectValue): boolean {
-  return Object.entries(fields).every(
-    ([n, d]) => (d.kind === 'attr' && d.options.masked) || sameValue(d, a[n] ?? null, b[n] ?? null),
-  );
-}
-
-/** Equal, or the same to the platform: null ≡ empty, or the attribute's own semantic equality. */
-function sameValue(def: AttrDef<unknown> | BlockDef<Fields>, a: Value, b: Value): boolean {
-  if (sameMeaning(fieldType(def), a, b)) return true;
-  // An argument's `unsetAs` value means the same as unset.
-  if (def.kind === 'attr' && def.options.unsetAs !== undefined && sameFieldMeaning(def, a, b)) return true;
-  if (
-    def.kind === 'attr' &&
-    def.options.equal &&
-    a !== null &&
-    b !== null &&
-    !(a instanceof Unknown) &&
-    !(b instanceof Unknown)
-  ) {
-    return def.options.equal(valueToPlain(a), valueToPlain(b));
-  }
-  return false;
+  return Object.entries(fields).every(([n, d]) => {
+    if (d.kind === 'attr') return d.options.masked === true || sameValue(d, a[n] ?? null, b[n] ?? null);
+    // Nested blocks agree element by element (another order of an unordered list inside is the same).
+    return sameSetting(d, a[n] ?? null, b[n] ?? null);
+  });
 }
 
 /** Anything still unknown after the API answered has no value: null. */

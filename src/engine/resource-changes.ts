@@ -7,7 +7,7 @@
 import { impliedType } from '../schema/block.js';
 import type { Fields, ModelOf } from '../schema/define.js';
 import { NUMBER } from '../schema/cty-type.js';
-import { fromModel, sameFieldMeaning, toConfigModel, toModel, valueToPlain } from '../schema/model.js';
+import { fromModel, toConfigModel, toModel, valueToPlain } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
 import { Unknown, type ObjectValue } from '../schema/value.js';
 import { isWhollyKnown, valueEquals } from '../schema/value-ops.js';
@@ -23,7 +23,8 @@ import {
   type PrivateState,
   type StateOutcome,
 } from './engine-context.js';
-import { isPlatformSetting, planObject } from './planner.js';
+import { planObject, refusedChanges } from './planner.js';
+import { samePlatformSettings } from './platform-settings.js';
 import { finalizeApplied, type Mismatch } from './reconcile.js';
 import { checkConfig, holdsOnlyStored, type ClientCapabilities } from './validate.js';
 
@@ -80,6 +81,9 @@ export class ResourceChanges<C> {
     }
     try {
       const { planned, requiresReplace } = planObject(r.schema.fields, prior, proposed, config ?? proposed);
+      // A change the platform refuses is refused now, at its path, not at apply.
+      if (prior !== null && diags.append(refusals(r.schema.fields, prior, planned)).hasErrors)
+        return unplanned(proposed, priorPrivate, diags);
       return { planned, requiresReplace, plannedPrivate: priorPrivate, diags };
     } catch (err) {
       diags.append([diagnosticFromError(`Cannot plan ${typeName}`, err)]);
@@ -116,8 +120,11 @@ export class ResourceChanges<C> {
       if (config !== null && diags.append(this.errorsOf(r, config, prior)).hasErrors) {
         return { state: prior, private: plannedPrivate, diags };
       }
-      // Nothing the platform holds changed (null and empty mean the same; the provider's own settings
-      // are not sent): the API has nothing to do.
+      if (prior !== null && diags.append(refusals(fields, prior, planned)).hasErrors) {
+        return { state: prior, private: plannedPrivate, diags };
+      }
+      // Nothing the platform holds changed (null and empty mean the same, a deprecated form says what
+      // its replacement does; the provider's own settings are not sent): the API has nothing to do.
       if (
         prior !== null &&
         isWhollyKnown(impliedType(r.schema.block), planned) &&
@@ -183,6 +190,11 @@ export class ResourceChanges<C> {
   }
 }
 
+/** The changes the platform refuses (`refusedChange`), as error diagnostics at their paths. */
+function refusals(fields: Fields, prior: ObjectValue, planned: ObjectValue): Diagnostic[] {
+  return refusedChanges(fields, prior, planned).map((r) => ({ severity: 'error', ...r }));
+}
+
 /** A plan that changes nothing Terraform proposed: an unknown type, a configuration in error, a failure. */
 function unplanned(proposed: ObjectValue | null, priorPrivate: PrivateState, diags: Diagnostics): PlanOutcome {
   return { planned: proposed, requiresReplace: [], plannedPrivate: priorPrivate, diags };
@@ -227,13 +239,6 @@ function withWriteOnlyValues<M extends object>(
     out[name] = due ? valueToPlain(wo) : null;
   }
   return out as M;
-}
-
-/** Whether every setting the platform holds means the same in both (null ≡ empty). */
-function samePlatformSettings(fields: Fields, prior: ObjectValue, planned: ObjectValue): boolean {
-  return Object.entries(fields).every(
-    ([name, def]) => !isPlatformSetting(def) || sameFieldMeaning(def, prior[name] ?? null, planned[name] ?? null),
-  );
 }
 
 /** What a create that failed after the object came to exist leaves behind, said once for every type. */

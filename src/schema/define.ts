@@ -56,6 +56,15 @@ export interface ReadAs {
   readonly convert?: (value: any) => unknown;
 }
 
+/** A change of an argument the platform refuses (see `AttrOptions.refusedChange`). */
+export interface RefusedChange<V> {
+  /** Whether the platform refuses the change from `prior` to `planned`. */
+  readonly refuses: (prior: V, planned: V) => boolean;
+  readonly summary: string;
+  /** Why, and what to do instead. */
+  readonly detail: string;
+}
+
 /** A check of a known, non-null value; returns a problem description or undefined. */
 export interface Validator<V> {
   /** Markdown phrase for docs, e.g. "one of `Events`, `Resources`". */
@@ -119,6 +128,12 @@ export interface AttrOptions<V> {
    * update timestamp, also one inside a nested block): planned unknown on every update.
    */
   volatile?: boolean;
+  /**
+   * A change the platform cannot make, such as turning off a switch it can only turn on: judged at
+   * plan, where the prior and planned values are both known (unknown or null ones are not judged), and
+   * refused there at the attribute's path with this summary and detail, instead of failing at apply.
+   */
+  refusedChange?: RefusedChange<V>;
   /** Computed value that changes when one of these sibling attributes changes. */
   changesWith?: string[];
   /** Semantic equality: a config value equal to the prior one keeps the prior form in plan and read. */
@@ -153,6 +168,13 @@ export interface AttrOptions<V> {
    * a value twice is refused at validation, since it could never settle.
    */
   distinct?: boolean;
+  /**
+   * A list whose order carries no meaning (the platform does not keep it, or does not use it): compared
+   * as a set everywhere, with `equal` (when given) judging elements. A reordering plans no change and
+   * sends nothing; a read or an import in another order keeps the order the state (or configuration)
+   * has. A list whose order means something stays a list compared in order.
+   */
+  unordered?: boolean;
   /**
    * The most characters this string may have, where the platform allows more (or fewer) than its
    * limit for every text (ProviderDef `limits`): a document such as a JSON template or a query.
@@ -424,6 +446,7 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string): 
   const optional = o.optional === true || hasDefault;
   if (required && (optional || computed)) throw new Error(`schema: ${where} cannot be required and optional/computed`);
   if (!required && !optional && !computed) throw new Error(`schema: ${where} must be required, optional or computed`);
+  if (o.unordered && def.type.cty.kind !== 'list') throw new Error(`schema: ${where} is unordered but not a list`);
   if ((o.volatile || o.changesWith) && !computed) throw new Error(`schema: ${where} is volatile but not computed`);
   if (o.sensitiveUnlikeUpstream && !o.sensitive) {
     throw new Error(`schema: ${where} is marked sensitive unlike upstream but is not sensitive`);

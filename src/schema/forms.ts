@@ -8,7 +8,7 @@
 import type { Validator } from './define.js';
 
 /** The forms the validators below check; an attribute's validators name theirs (`form`). */
-export type ValueForm = 'timestamp' | 'uuid' | 'url' | 'email' | 'cidr' | 'pem' | 'name';
+export type ValueForm = 'timestamp' | 'uuid' | 'url' | 'email' | 'cidr' | 'pem' | 'name' | 'lower-case id';
 
 /** A validator of a form: what it names, values it accepts and values it refuses. */
 export interface FormValidator<V> extends Validator<V> {
@@ -131,6 +131,25 @@ export const uuid: FormValidator<string> = {
     return `must be a UUID such as ${JSON.stringify(UUID_EXAMPLE)}, got ${JSON.stringify(v)}`;
   },
 };
+
+/**
+ * An id the platform writes, lists and matches in lower case only (a cloud provider, a region): `AWS`
+ * names none, and would pass the plan only to fail at the API. Refused with its lower-case spelling.
+ * `samples` are ids of that kind (their upper-case spellings are the counterexamples).
+ */
+export function lowerCaseId(what: string, samples: readonly string[]): FormValidator<string> {
+  return {
+    form: 'lower-case id',
+    description: `an id in lower case, as the platform writes ${what}s (e.g. \`${samples[0]}\`)`,
+    samples,
+    counterexamples: samples.map((s) => s.toUpperCase()).filter((s) => !samples.includes(s)),
+    check: (v) =>
+      v === v.toLowerCase()
+        ? undefined
+        : `must be in lower case, as the platform writes ${what}s: ${JSON.stringify(v.toLowerCase())}, ` +
+          `got ${JSON.stringify(v)}`,
+  };
+}
 
 /**
  * An absolute URL with one of these schemes and a host, written without whitespace. The host is

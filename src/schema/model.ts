@@ -5,10 +5,12 @@
 import type { CtyType } from './cty-type.js';
 import { Decimal, DynamicValue, Unknown, type ObjectValue, type Value } from './value.js';
 import { setEntry } from './entries.js';
-import type { ConfigModelOf, Fields, FieldDef, ModelOf } from './define.js';
+import type { AttrDef, ConfigModelOf, Fields, FieldDef, ModelOf } from './define.js';
 import { nestedBlockType } from './block.js';
 import {
   dedupeSetElements,
+  equalityKey,
+  hasNullElement,
   isEmptyValue,
   isPlainObject,
   isWhollyKnown,
@@ -95,6 +97,40 @@ export function sameFieldMeaning(def: FieldDef, a: Value, b: Value): boolean {
     return sameMeaning(fieldType(def), withoutUnsetElements(def.fields, a), withoutUnsetElements(def.fields, b));
   if (def.kind === 'attr' && bothUnset(def, a, b)) return true;
   return sameMeaning(fieldType(def), a, b);
+}
+
+/**
+ * Whether two values of a field are the same to the platform: they mean the same (null ≡ empty, an
+ * argument's `unsetAs`), its own `equal` says so, or, for an `unordered` list, they hold the same
+ * elements in any order. The one comparison plan, apply, read and import use for an attribute.
+ */
+export function sameFieldValue(def: FieldDef, a: Value, b: Value): boolean {
+  if (sameMeaning(fieldType(def), a, b)) return true;
+  if (def.kind !== 'attr') return false;
+  if (def.options.unsetAs !== undefined && sameFieldMeaning(def, a, b)) return true;
+  if (a === null || b === null || a instanceof Unknown || b instanceof Unknown) return false;
+  if (def.options.equal?.(valueToPlain(a), valueToPlain(b))) return true;
+  return def.options.unordered === true && sameElements(def, a, b);
+}
+
+/**
+ * Whether two lists of an `unordered` attribute hold the same elements, as sets: each element of one
+ * has an equal in the other (by value, or by the attribute's `equal` given the two elements alone).
+ */
+export function sameElements(def: AttrDef<unknown>, a: Value, b: Value): boolean {
+  const type = def.type.cty;
+  if (type.kind !== 'list' || !Array.isArray(a) || !Array.isArray(b)) return false;
+  if (!isWhollyKnown(type, a) || !isWhollyKnown(type, b)) return false;
+  const keysOf = (values: Value[]) => new Set(values.map((v) => equalityKey(type.element, v)));
+  const [ka, kb] = [keysOf(a), keysOf(b)];
+  // Elements equal by value pair at once; only the rest need the attribute's own equality.
+  const onlyA = a.filter((v) => !kb.has(equalityKey(type.element, v)));
+  const onlyB = b.filter((v) => !ka.has(equalityKey(type.element, v)));
+  if (onlyA.length === 0 && onlyB.length === 0) return true;
+  const equal = def.options.equal;
+  if (!equal || hasNullElement(type, a) || hasNullElement(type, b)) return false;
+  const same = (x: Value, y: Value) => equal([valueToPlain(x)], [valueToPlain(y)]);
+  return onlyA.every((x) => b.some((y) => same(x, y))) && onlyB.every((y) => a.some((x) => same(x, y)));
 }
 
 /** Whether `v` is the value the platform holds for an argument left unset (`unsetAs`, in any of its spellings). */

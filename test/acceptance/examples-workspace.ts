@@ -41,6 +41,8 @@ export interface EmulatorHandle {
   env: Record<string, string>;
   ids(collection: string): string[];
   get(collection: string, id: string): unknown;
+  /** Writes behind the API's back, as the platform's console would. */
+  put(collection: string, id: string, value: unknown): void;
   remove(collection: string, id: string): boolean;
   setFaultProfile(profile: FaultProfileOptions | undefined): void;
   /** Every request received so far, as `<METHOD> <path>` (sec) or the gRPC method name (vdb). */
@@ -172,6 +174,7 @@ function storeOf(e: StoreOnly): StoreOnly {
   return {
     ids: (c) => e.ids(c),
     get: (c, id) => e.get(c, id),
+    put: (c, id, v) => e.put(c, id, v),
     remove: (c, id) => e.remove(c, id),
     setFaultProfile: (p) => e.setFaultProfile(p),
     close: () => e.close(),

@@ -63,7 +63,8 @@ describe('malformed management-API answers become diagnostics naming the call (s
     const block = tf.resourceSchema(TYPE).block;
     const config = configValue(block, { name: 'ops-2', recipients: ['ops@example.com'] });
     const change = await tf.plan(TYPE, state, config);
-    emulator.injectFault({ path, status: 200, rawBody: '<html>maintenance</html>', times: Infinity });
+    // The answer to the PATCH itself (the update reads the object first, normally).
+    emulator.injectFault({ method: 'PATCH', path, status: 200, rawBody: '<html>maintenance</html>', times: Infinity });
     const dyn = (v: ObjectValue | null) => ({ msgpack: encodeMsgpack(impliedType(block), v) });
     const res = await tf.plugin.call('ApplyResourceChange', {
       type_name: TYPE,

@@ -197,7 +197,7 @@ export async function deprecatedForms(fields: Fields, base: Plain, accepts: Acce
 }
 
 /** Whether a deprecated argument or block is among these fields, at any depth. */
-function holdsDeprecated(fields: Fields): boolean {
+export function holdsDeprecated(fields: Fields): boolean {
   return Object.values(fields).some(
     (d) => d.options.deprecated !== undefined || (d.kind === 'block' && holdsDeprecated(d.fields)),
   );

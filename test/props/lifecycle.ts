@@ -10,14 +10,15 @@
  */
 import { impliedType, type SchemaBlock } from '../../src/schema/block.js';
 import type { Fields } from '../../src/schema/define.js';
-import { sameFieldMeaning, valueToPlain } from '../../src/schema/model.js';
+import { valueToPlain } from '../../src/schema/model.js';
+import { samePlatformSettings } from '../../src/engine/platform-settings.js';
 import { valueEquals } from '../../src/schema/value-ops.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 import { ProviderCallError, type PlannedChange, type TerraformClient } from '../../src/tfclient/terraform-client.js';
 import { fill, type Case, type EmulatorHandle } from '../acceptance/examples-workspace.js';
 import { expectEmulatorHoldsState, type Baseline, type TypeRecord } from '../acceptance/ledger.js';
 import type { StateResource } from '../acceptance/terraform.js';
-import { isArgument, type Plain } from './configs.js';
+import type { Plain } from './configs.js';
 
 /** A resource type under test: its declaration, its example's acceptance case, and a known-valid configuration. */
 export interface Subject {
@@ -270,16 +271,11 @@ export function differences(block: SchemaBlock, prior: ObjectValue, planned: Obj
 }
 
 /**
- * Whether every argument and block the platform holds means the same in both (null ≡ empty): then
- * a change sends nothing. The provider's own settings (`providerOnly`) are not the platform's.
+ * Whether every argument and block the platform holds is the same to it in both (null ≡ empty, a
+ * deprecated form and its replacement, another order of an unordered list): then a change sends
+ * nothing. The provider's own settings (`providerOnly`) are not the platform's.
  */
-function sameArguments(fields: Fields, a: ObjectValue, b: ObjectValue): boolean {
-  return Object.entries(fields).every(
-    ([name, def]) =>
-      (def.kind === 'attr' && (!isArgument(def) || def.options.providerOnly)) ||
-      sameFieldMeaning(def, a[name] ?? null, b[name] ?? null),
-  );
-}
+const sameArguments = (fields: Fields, a: ObjectValue, b: ObjectValue): boolean => samePlatformSettings(fields, a, b);
 
 /** `value` without the secrets that have write-only twins and the twins themselves, at every depth. */
 function withoutSecrets(fields: Fields, value: ObjectValue): ObjectValue {

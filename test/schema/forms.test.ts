@@ -16,6 +16,7 @@ const every: Array<[string, forms.FormValidator<string>]> = [
   ['cidr', forms.ipv4Cidr],
   ['pem', forms.pemPrivateKey],
   ['name', forms.name(64)],
+  ['lower-case id', forms.lowerCaseId('region id', ['eu-central-1', 'us-east4'])],
 ];
 
 describe('value forms', () => {
@@ -27,6 +28,15 @@ describe('value forms', () => {
       for (const c of v.counterexamples) expect(v.check(c), JSON.stringify(c)).to.be.a('string');
     });
   }
+
+  it('lower-case ids: another case is refused with the lower-case spelling', () => {
+    const v = forms.lowerCaseId('cloud provider id', ['aws']);
+    expect(v.counterexamples).to.deep.equal(['AWS']);
+    expect(v.check('Aws')).to.equal(
+      'must be in lower case, as the platform writes cloud provider ids: "aws", got "Aws"',
+    );
+    expect(v.check('hybrid')).to.equal(undefined);
+  });
 
   it('timestamps: a real calendar date, a time within the day, an offset within a day; the same instant in another spelling', () => {
     const t = forms.timestamp();

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { ALERT_CHANNEL_DATA_SCHEMAS, type AlertChannelData, type AlertChannelType } from './alert-channel-data.js';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { integrationBody, integrationSchema, type Integration, type IntegrationInput } from './integration.js';
+import {
+  integrationBody,
+  integrationModelled,
+  integrationSchema,
+  type Integration,
+  type IntegrationInput,
+} from './integration.js';
+import { replaceKeeping } from './replace.js';
 import { envelope } from './wire.js';
 
 /** An alert channel of one of the known types; narrow on `type`. */
@@ -98,7 +105,8 @@ export function alertChannelsApi(http: SecHttp): AlertChannelsApi {
         operation: `PATCH ${BASE}/{intgGuid}`,
         body: integrationBody(input, intgGuid),
       } as const;
-      return (await http.json(call, one, options)).data as AlertChannel<typeof input.type>;
+      const modelled = integrationModelled(ALERT_CHANNEL_DATA_SCHEMAS[input.type]);
+      return (await replaceKeeping(http, call, modelled, one, options)).data as AlertChannel<typeof input.type>;
     },
     async delete(intgGuid, options) {
       await http.empty(

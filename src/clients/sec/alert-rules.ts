@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { REPORT_SEVERITIES, type ReportSeverity } from './report-rules.js';
+import { modelledBy, replaceKeeping } from './replace.js';
 import { envelope, flag, optionalText, toFlag } from './wire.js';
 
 export { ALERT_RULE_CATEGORIES, ALERT_RULE_SOURCES, ALERT_RULE_SUBCATEGORIES } from './alert-rule-values.js';
@@ -113,8 +114,10 @@ export function alertRulesApi(http: SecHttp): AlertRulesApi {
     },
     async update(mcGuid, input, options) {
       return (
-        await http.json(
+        await replaceKeeping(
+          http,
           { method: 'PATCH', path: path(mcGuid), operation: `PATCH ${BASE}/{mcGuid}`, body: ruleBody(input, mcGuid) },
+          modelledBy(ruleSchema),
           one,
           options,
         )

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { integrationBody, integrationSchema, type Integration, type IntegrationInput } from './integration.js';
+import {
+  integrationBody,
+  integrationModelled,
+  integrationSchema,
+  type Integration,
+  type IntegrationInput,
+} from './integration.js';
+import { replaceKeeping } from './replace.js';
 import { envelope } from './wire.js';
 
 /**
@@ -43,12 +50,16 @@ const cloudAAgentless = {
   crossAccountCredentials: z.object({ roleArn: optionalText, externalId: optionalText }).optional(),
 };
 
+/**
+ * What the provider models of each type's `data`: what its resource maps. The platform holds more
+ * (the account id of a configuration or trail integration, which the console sets and upstream never
+ * sent); an update keeps what is not named here (replace.ts).
+ */
 export const CLOUD_ACCOUNT_DATA_SCHEMAS = {
-  CloudACfg: z.object({ crossAccountCredentials: roleCredentials, cloudAAccountId: optionalText }),
+  CloudACfg: z.object({ crossAccountCredentials: roleCredentials }),
   CloudACtSqs: z.object({
     crossAccountCredentials: roleCredentials,
     queueUrl: z.string(),
-    cloudAAccountId: optionalText,
     /** A JSON data URL, see encodeAccountMappings. */
     accountMappingFile: optionalText,
   }),
@@ -233,7 +244,8 @@ export function cloudAccountsApi(http: SecHttp): CloudAccountsApi {
         operation: `PATCH ${BASE}/{intgGuid}`,
         body: integrationBody(input, intgGuid),
       } as const;
-      return (await http.json(call, one, options)).data as CloudAccount<typeof input.type>;
+      const modelled = integrationModelled(CLOUD_ACCOUNT_DATA_SCHEMAS[input.type]);
+      return (await replaceKeeping(http, call, modelled, one, options)).data as CloudAccount<typeof input.type>;
     },
     async delete(intgGuid, options) {
       await http.empty({ method: 'DELETE', path: item(intgGuid), operation: `DELETE ${BASE}/{intgGuid}` }, options);

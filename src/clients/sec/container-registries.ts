@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { integrationBody, integrationSchema, type Integration } from './integration.js';
+import { integrationBody, integrationModelled, integrationSchema, type Integration } from './integration.js';
+import { replaceKeeping } from './replace.js';
 import { envelope, keyedRecord } from './wire.js';
 
 /**
@@ -197,7 +198,8 @@ export function containerRegistriesApi(http: SecHttp): ContainerRegistriesApi {
         operation: `PATCH ${BASE}/{intgGuid}`,
         body: body(input, intgGuid),
       } as const;
-      return (await http.json(call, one, options)).data as unknown as ContainerRegistry<T>;
+      const modelled = integrationModelled(CONTAINER_REGISTRY_DATA_SCHEMAS[input.data.registryType as T]);
+      return (await replaceKeeping(http, call, modelled, one, options)).data as unknown as ContainerRegistry<T>;
     },
     async delete(intgGuid, options) {
       await http.empty(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
+import { modelledBy, replaceKeeping } from './replace.js';
 import { envelope, flag, optionalText, toFlag } from './wire.js';
 
 /** A data export rule: the platform's data, exported to object-store alert channels. */
@@ -76,8 +77,10 @@ export function dataExportRulesApi(http: SecHttp): DataExportRulesApi {
     },
     async update(mcGuid, input, options) {
       return (
-        await http.json(
+        await replaceKeeping(
+          http,
           { method: 'PATCH', path: path(mcGuid), operation: `PATCH ${BASE}/{mcGuid}`, body: ruleBody(input, mcGuid) },
+          modelledBy(ruleSchema),
           one,
           options,
         )

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelledBy, withField, type Modelled } from './replace.js';
 import { flag, keyedRecord, toFlag } from './wire.js';
 
 /**
@@ -64,6 +65,11 @@ export const integrationSchema = z.object({
   serverToken: z.object({ serverToken: z.string(), uri: z.string() }).optional(),
   data: keyedRecord(z.unknown()),
 });
+
+/** What the provider models of an integration whose `data` has this schema (see replace.ts). */
+export function integrationModelled(dataSchema: z.ZodType): Modelled {
+  return withField(modelledBy(integrationSchema), 'data', modelledBy(dataSchema));
+}
 
 /** Wire body of a create (no guid) or an update (guid included, as the platform expects). */
 export function integrationBody(input: IntegrationInput<string, unknown>, intgGuid?: string): Record<string, unknown> {

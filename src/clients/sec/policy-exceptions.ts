@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
+import { modelledBy, replaceKeeping } from './replace.js';
 import { envelope, optionalText } from './wire.js';
 
 /**
@@ -107,7 +108,8 @@ export function policyExceptionsApi(http: SecHttp): PolicyExceptionsApi {
       return (await http.json(call, many, options)).data;
     },
     async update(policyId, exceptionId, input, options) {
-      return (await http.json({ ...itemCall('PATCH', policyId, exceptionId), body: body(input) }, one, options)).data;
+      const call = { ...itemCall('PATCH', policyId, exceptionId), body: body(input) };
+      return (await replaceKeeping(http, call, modelledBy(exceptionSchema), one, options)).data;
     },
     async delete(policyId, exceptionId, options) {
       await http.empty(itemCall('DELETE', policyId, exceptionId), options);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
+import { modelledBy, replaceKeeping } from './replace.js';
 import { envelope, flag, keyedRecord, optionalText, toFlag } from './wire.js';
 
 /** Report severities in the platform's order; on the wire each is its position + 1 (1 = Critical). */
@@ -127,7 +128,7 @@ export function reportRulesApi(http: SecHttp): ReportRulesApi {
         operation: `PATCH ${BASE}/{mcGuid}`,
         body: ruleBody(input, mcGuid),
       } as const;
-      return (await http.json(call, one, options)).data;
+      return (await replaceKeeping(http, call, modelledBy(ruleSchema), one, options)).data;
     },
     async delete(mcGuid, options) {
       await http.empty({ method: 'DELETE', path: path(mcGuid), operation: `DELETE ${BASE}/{mcGuid}` }, options);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
+import { modelledBy, replaceKeeping } from './replace.js';
 import { envelope, flag, keyedRecord, optionalText, toFlag } from './wire.js';
 import { setEntry } from '../../schema/entries.js';
 import { isFilterNode, type ResourceGroupExpression, type ResourceGroupNode } from './resource-group-nodes.js';
@@ -152,7 +153,7 @@ export function resourceGroupsApi(http: SecHttp): ResourceGroupsApi {
         operation: `PATCH ${BASE}/{resourceGroupGuid}`,
         body: groupBody(input),
       } as const;
-      return (await http.json(call, one, options)).data;
+      return (await replaceKeeping(http, call, modelledBy(groupSchema), one, options)).data;
     },
     async delete(guid, options) {
       await http.empty(

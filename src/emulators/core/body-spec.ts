@@ -103,8 +103,12 @@ export function invalid(message: string): HttpError {
   return new HttpError(400, message);
 }
 
-/** Throws a 400 HttpError describing the first problem found. */
-export function validate(spec: FieldSpec, value: unknown, path: string): void {
+/**
+ * Throws a 400 HttpError describing the first problem found. `held` is what the platform holds at
+ * this place of the object being replaced (on an update): a field no spec names is refused, unless
+ * the object holds it with that very value, as a read returned it (see {@link heldFields}).
+ */
+export function validate(spec: FieldSpec, value: unknown, path: string, held?: unknown): void {
   if (value === undefined || value === null) {
     if (spec.optional) return;
     throw invalid(`${path} is required`);
@@ -127,7 +131,7 @@ export function validate(spec: FieldSpec, value: unknown, path: string): void {
       if (typeof value !== 'boolean') throw invalid(`${path} must be true or false${got(value)}`);
       return;
     case 'object':
-      return validateObject(spec, value, path);
+      return validateObject(spec, value, path, held);
     case 'array':
       if (!Array.isArray(value)) throw invalid(`${path} must be an array${got(value)}`);
       if (spec.minItems !== undefined && value.length < spec.minItems) {
@@ -171,16 +175,54 @@ function isPemPrivateKey(value: string): boolean {
   return body.length > 0 && body.every((l) => /^[A-Za-z0-9+/]*={0,2}$/.test(l));
 }
 
-function validateObject(spec: ObjectSpec, value: unknown, path: string): void {
+function validateObject(spec: ObjectSpec, value: unknown, path: string, held?: unknown): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw invalid(`${path} must be an object${got(value)}`);
   }
   const record = value as Record<string, unknown>;
+  const kept = isRecord(held) ? held : {};
   for (const key of Object.keys(record)) {
-    if (!Object.hasOwn(spec.fields, key)) throw invalid(`${path}.${quoteKey(key)} is not a recognised field`);
+    if (!Object.hasOwn(spec.fields, key) && !holds(kept, key, record[key]))
+      throw invalid(`${path}.${quoteKey(key)} is not a recognised field`);
   }
-  for (const [key, fieldSpec] of Object.entries(spec.fields)) validate(fieldSpec, record[key], `${path}.${key}`);
+  for (const [key, fieldSpec] of Object.entries(spec.fields))
+    validate(fieldSpec, record[key], `${path}.${key}`, kept[key]);
   spec.check?.(record, path);
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Whether `held` has `key` with exactly `value` (JSON-equal). */
+export function holds(held: unknown, key: string, value: unknown): boolean {
+  return isRecord(held) && Object.hasOwn(held, key) && JSON.stringify(held[key]) === JSON.stringify(value);
+}
+
+/**
+ * The fields of an update body that no spec names (accepted by `validate` because the object held
+ * them: settings the platform's console makes, which its public API returns and takes back as they
+ * are), at every depth the spec describes as objects; undefined when there are none. The platform
+ * replaces an object with what an update sends, so these stay only when sent: add them to the
+ * stored object with {@link withHeldFields}.
+ */
+export function heldFields(spec: FieldSpec, value: unknown): Record<string, unknown> | undefined {
+  if (spec.kind !== 'object' || !isRecord(value)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const fieldSpec = spec.fields[key];
+    const nested = fieldSpec ? heldFields(fieldSpec, item) : item;
+    if (nested !== undefined && nested !== null) out[key] = nested;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** `record` with `extra` (from {@link heldFields}) laid into it at the same places. */
+export function withHeldFields<T>(record: T, extra: Record<string, unknown> | undefined): T {
+  if (extra === undefined || !isRecord(record)) return record;
+  const out: Record<string, unknown> = { ...record };
+  for (const [key, item] of Object.entries(extra)) {
+    out[key] = isRecord(out[key]) && isRecord(item) ? withHeldFields(out[key], item) : item;
+  }
+  return out as T;
 }
 
 /** A copy of `value` in which every secret string is blanked, as the platform does on reads. */

@@ -1,4 +1,16 @@
-import { HttpError, field, invalid, json, noContent, prefixedId, quote, validate, type Router } from '../core/index.js';
+import {
+  HttpError,
+  field,
+  heldFields,
+  invalid,
+  json,
+  noContent,
+  prefixedId,
+  quote,
+  validate,
+  withHeldFields,
+  type Router,
+} from '../core/index.js';
 import { API_PREFIX, SEC_COLLECTIONS, type SecContext } from './context.js';
 import { RESOURCE_GROUPS_COLLECTION } from './resource-groups.js';
 
@@ -83,8 +95,8 @@ type RuleBody = Omit<AlertRuleRecord, 'mcGuid' | 'filters'> & {
 const once = (values: readonly string[] | undefined) => [...new Set(values ?? [])];
 
 export function registerAlertRuleRoutes(router: Router, ctx: SecContext): void {
-  const parse = (body: unknown, mcGuid: string | undefined): RuleBody => {
-    validate(bodySpec, body, 'body');
+  const parse = (body: unknown, mcGuid: string | undefined, held?: AlertRuleRecord): RuleBody => {
+    validate(bodySpec, body, 'body', held);
     const rule = body as RuleBody;
     if (mcGuid === undefined && rule.mcGuid !== undefined)
       throw invalid('body.mcGuid is assigned by the server and must not be sent on create');
@@ -100,24 +112,32 @@ export function registerAlertRuleRoutes(router: Router, ctx: SecContext): void {
     });
     return rule;
   };
-  const store = (mcGuid: string, rule: RuleBody): AlertRuleRecord =>
-    ctx.store.put(ALERT_RULES_COLLECTION, mcGuid, {
+  // An update replaces the rule: what it does not send is gone, what the console set and it sends back stays.
+  const store = (mcGuid: string, rule: RuleBody, extra?: Record<string, unknown>): AlertRuleRecord =>
+    ctx.store.put(
+      ALERT_RULES_COLLECTION,
       mcGuid,
-      type: 'Event',
-      intgGuidList: once(rule.intgGuidList),
-      filters: {
-        name: rule.filters.name,
-        description: rule.filters.description ?? '',
-        enabled: rule.filters.enabled,
-        severity: [...new Set(rule.filters.severity)].sort((a, b) => a - b),
-        resourceGroups: once(rule.filters.resourceGroups),
-        subCategory: once(rule.filters.subCategory),
-        source: once(rule.filters.source),
-        category: once(rule.filters.category),
-        createdOrUpdatedTime: ctx.clock.nowIso(),
-        createdOrUpdatedBy: ctx.username,
-      },
-    });
+      withHeldFields<AlertRuleRecord>(
+        {
+          mcGuid,
+          type: 'Event',
+          intgGuidList: once(rule.intgGuidList),
+          filters: {
+            name: rule.filters.name,
+            description: rule.filters.description ?? '',
+            enabled: rule.filters.enabled,
+            severity: [...new Set(rule.filters.severity)].sort((a, b) => a - b),
+            resourceGroups: once(rule.filters.resourceGroups),
+            subCategory: once(rule.filters.subCategory),
+            source: once(rule.filters.source),
+            category: once(rule.filters.category),
+            createdOrUpdatedTime: ctx.clock.nowIso(),
+            createdOrUpdatedBy: ctx.username,
+          },
+        },
+        extra,
+      ),
+    );
 
   router.add('POST', BASE, (request) =>
     json(201, { data: store(prefixedId(ctx.account.toUpperCase()), parse(request.body, undefined)) }),
@@ -126,7 +146,8 @@ export function registerAlertRuleRoutes(router: Router, ctx: SecContext): void {
   router.add('GET', `${BASE}/:mcGuid`, (request) => json(200, { data: find(ctx, request.params.mcGuid!) }));
   router.add('PATCH', `${BASE}/:mcGuid`, (request) => {
     const existing = find(ctx, request.params.mcGuid!);
-    return json(200, { data: store(existing.mcGuid, parse(request.body, existing.mcGuid)) });
+    const rule = parse(request.body, existing.mcGuid, existing);
+    return json(200, { data: store(existing.mcGuid, rule, heldFields(bodySpec, request.body)) });
   });
   router.add('DELETE', `${BASE}/:mcGuid`, (request) => {
     ctx.store.remove(ALERT_RULES_COLLECTION, find(ctx, request.params.mcGuid!).mcGuid);

@@ -1,4 +1,16 @@
-import { HttpError, field, invalid, json, noContent, prefixedId, quote, validate, type Router } from '../core/index.js';
+import {
+  HttpError,
+  field,
+  heldFields,
+  invalid,
+  json,
+  noContent,
+  prefixedId,
+  quote,
+  validate,
+  withHeldFields,
+  type Router,
+} from '../core/index.js';
 import { API_PREFIX, SEC_COLLECTIONS, type SecContext } from './context.js';
 import type { IntegrationRecord } from './integrations.js';
 
@@ -42,8 +54,8 @@ type RuleBody = {
 };
 
 export function registerDataExportRuleRoutes(router: Router, ctx: SecContext): void {
-  const parse = (body: unknown, mcGuid: string | undefined): RuleBody => {
-    validate(bodySpec, body, 'body');
+  const parse = (body: unknown, mcGuid: string | undefined, held?: DataExportRuleRecord): RuleBody => {
+    validate(bodySpec, body, 'body', held);
     const rule = body as RuleBody;
     if (mcGuid === undefined && rule.mcGuid !== undefined)
       throw invalid('body.mcGuid is assigned by the server and must not be sent on create');
@@ -62,20 +74,28 @@ export function registerDataExportRuleRoutes(router: Router, ctx: SecContext): v
     });
     return rule;
   };
-  const store = (mcGuid: string, rule: RuleBody): DataExportRuleRecord =>
-    ctx.store.put(DATA_EXPORT_RULES_COLLECTION, mcGuid, {
+  // An update replaces the rule: what it does not send is gone, what the console set and it sends back stays.
+  const store = (mcGuid: string, rule: RuleBody, extra?: Record<string, unknown>): DataExportRuleRecord =>
+    ctx.store.put(
+      DATA_EXPORT_RULES_COLLECTION,
       mcGuid,
-      type: 'Dataexport',
-      intgGuidList: [...new Set(rule.intgGuidList)],
-      filters: {
-        name: rule.filters.name,
-        description: rule.filters.description ?? '',
-        enabled: rule.filters.enabled,
-        profileVersions: [...(rule.filters.profileVersions ?? [])],
-        createdOrUpdatedTime: ctx.clock.nowIso(),
-        createdOrUpdatedBy: ctx.username,
-      },
-    });
+      withHeldFields<DataExportRuleRecord>(
+        {
+          mcGuid,
+          type: 'Dataexport',
+          intgGuidList: [...new Set(rule.intgGuidList)],
+          filters: {
+            name: rule.filters.name,
+            description: rule.filters.description ?? '',
+            enabled: rule.filters.enabled,
+            profileVersions: [...(rule.filters.profileVersions ?? [])],
+            createdOrUpdatedTime: ctx.clock.nowIso(),
+            createdOrUpdatedBy: ctx.username,
+          },
+        },
+        extra,
+      ),
+    );
 
   router.add('POST', BASE, (request) =>
     json(201, {
@@ -87,7 +107,9 @@ export function registerDataExportRuleRoutes(router: Router, ctx: SecContext): v
   router.add('GET', `${BASE}/:mcGuid`, (request) => json(200, { data: find(ctx, request.params.mcGuid!) }));
   router.add('PATCH', `${BASE}/:mcGuid`, (request) => {
     const existing = find(ctx, request.params.mcGuid!);
-    return json(200, { data: store(existing.mcGuid, parse(request.body, existing.mcGuid)), message: 'SUCCESS' });
+    const rule = parse(request.body, existing.mcGuid, existing);
+    const data = store(existing.mcGuid, rule, heldFields(bodySpec, request.body));
+    return json(200, { data, message: 'SUCCESS' });
   });
   router.add('DELETE', `${BASE}/:mcGuid`, (request) => {
     ctx.store.remove(DATA_EXPORT_RULES_COLLECTION, find(ctx, request.params.mcGuid!).mcGuid);

@@ -2,6 +2,7 @@ import {
   DEFAULT_BODY_LIMITS,
   HttpError,
   checkLength,
+  holds,
   invalid,
   json,
   keepStoredSecrets,
@@ -170,8 +171,9 @@ function parseIntegrationBody(
     throw invalid('request body must be a JSON object');
   }
   const record = body as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (!WRITABLE_FIELDS.has(key) && !READ_ONLY_FIELDS.has(key))
+  // What the integration holds beyond these (set in the console) may come back as it is.
+  for (const [key, value] of Object.entries(record)) {
+    if (!WRITABLE_FIELDS.has(key) && !READ_ONLY_FIELDS.has(key) && !holds(existing, key, value))
       throw invalid(`${quoteKey(key)} is not a recognised field`);
   }
   if (record.intgGuid !== undefined && record.intgGuid !== (existing?.intgGuid ?? record.intgGuid)) {
@@ -191,7 +193,7 @@ function parseIntegrationBody(
   if (enabled !== 0 && enabled !== 1) throw invalid(`enabled must be 0 or 1 (got ${quote(enabled)})`);
   const dataSpec = family.dataSpecOf ? family.dataSpecOf(type, record.data, existing) : family.dataSpecs[type]!;
   const data = existing ? keepStoredSecrets(dataSpec, record.data, existing.data) : record.data;
-  validate(dataSpec, data, 'data');
+  validate(dataSpec, data, 'data', existing?.data);
   return { name: record.name, type, enabled, data: data as Record<string, unknown> };
 }
 

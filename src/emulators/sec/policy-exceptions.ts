@@ -4,6 +4,7 @@ import {
   HttpError,
   checkItemCount,
   checkLength,
+  holds,
   invalid,
   json,
   noContent,
@@ -57,7 +58,7 @@ export function registerPolicyExceptionRoutes(router: Router, ctx: SecContext): 
 
   router.add('PATCH', `${BASE}/:id`, (request) => {
     const existing = findException(ctx, request);
-    const body = parseBody(request.body, findPolicy(ctx, existing.policyId));
+    const body = parseBody(request.body, findPolicy(ctx, existing.policyId), existing);
     const updated: PolicyExceptionRecord = {
       ...existing,
       ...body,
@@ -98,9 +99,11 @@ function findException(ctx: SecContext, request: EmulatorRequest): PolicyExcepti
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function onlyKeys(value: Record<string, unknown>, allowed: string[], path: string): void {
-  for (const key of Object.keys(value))
-    if (!allowed.includes(key)) throw invalid(`${path}.${quoteKey(key)} is not a recognised field`);
+/** Refuses a field that is neither allowed nor one the exception holds with that value (set in the console). */
+function onlyKeys(value: Record<string, unknown>, allowed: string[], path: string, held?: unknown): void {
+  for (const [key, item] of Object.entries(value))
+    if (!allowed.includes(key) && !holds(held, key, item))
+      throw invalid(`${path}.${quoteKey(key)} is not a recognised field`);
 }
 
 const nonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
@@ -109,9 +112,13 @@ const nonEmptyString = (value: unknown): value is string => typeof value === 'st
  * `{description, constraints[{fieldKey, fieldValues[]}]}`: each key must be one the policy's exception
  * configuration defines, used once, with values of its data type.
  */
-function parseBody(body: unknown, policy: PolicyRecord): Pick<PolicyExceptionRecord, 'description' | 'constraints'> {
+function parseBody(
+  body: unknown,
+  policy: PolicyRecord,
+  held?: PolicyExceptionRecord,
+): Pick<PolicyExceptionRecord, 'description' | 'constraints'> {
   if (!isObject(body)) throw invalid('the request body must be a JSON object');
-  onlyKeys(body, ['description', 'constraints'], 'body');
+  onlyKeys(body, ['description', 'constraints'], 'body', held && view(held));
   if (body.description === undefined || body.description === null) throw invalid('body.description is required');
   if (!nonEmptyString(body.description)) throw invalid('body.description must be a non-empty string');
   checkLength(body.description, DEFAULT_BODY_LIMITS.characters, 'body.description');

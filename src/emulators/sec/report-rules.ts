@@ -1,4 +1,16 @@
-import { HttpError, field, invalid, json, noContent, prefixedId, quote, validate, type Router } from '../core/index.js';
+import {
+  HttpError,
+  field,
+  heldFields,
+  invalid,
+  json,
+  noContent,
+  prefixedId,
+  quote,
+  validate,
+  withHeldFields,
+  type Router,
+} from '../core/index.js';
 import { API_PREFIX, SEC_COLLECTIONS, type SecContext } from './context.js';
 import type { IntegrationRecord } from './integrations.js';
 import { RESOURCE_GROUPS_COLLECTION } from './resource-groups.js';
@@ -85,8 +97,8 @@ type RuleBody = Omit<ReportRuleRecord, 'mcGuid' | 'filters'> & {
 };
 
 export function registerReportRuleRoutes(router: Router, ctx: SecContext): void {
-  const parse = (body: unknown, mcGuid: string | undefined): RuleBody => {
-    validate(bodySpec, body, 'body');
+  const parse = (body: unknown, mcGuid: string | undefined, held?: ReportRuleRecord): RuleBody => {
+    validate(bodySpec, body, 'body', held);
     const rule = body as RuleBody;
     if (mcGuid === undefined && rule.mcGuid !== undefined)
       throw invalid('body.mcGuid is assigned by the server and must not be sent on create');
@@ -96,7 +108,8 @@ export function registerReportRuleRoutes(router: Router, ctx: SecContext): void 
     checkReferences(ctx, rule);
     return rule;
   };
-  const store = (mcGuid: string, rule: RuleBody): ReportRuleRecord => {
+  // An update replaces the rule: what it does not send is gone, what the console set and it sends back stays.
+  const store = (mcGuid: string, rule: RuleBody, extra?: Record<string, unknown>): ReportRuleRecord => {
     const record: ReportRuleRecord = {
       mcGuid,
       type: 'Report',
@@ -113,7 +126,7 @@ export function registerReportRuleRoutes(router: Router, ctx: SecContext): void 
       },
       reportNotificationTypes: { ...rule.reportNotificationTypes },
     };
-    return ctx.store.put(REPORT_RULES_COLLECTION, mcGuid, record);
+    return ctx.store.put(REPORT_RULES_COLLECTION, mcGuid, withHeldFields(record, extra));
   };
 
   router.add('POST', BASE, (request) => {
@@ -124,7 +137,8 @@ export function registerReportRuleRoutes(router: Router, ctx: SecContext): void 
   router.add('GET', `${BASE}/:mcGuid`, (request) => json(200, { data: find(ctx, request.params.mcGuid!) }));
   router.add('PATCH', `${BASE}/:mcGuid`, (request) => {
     const existing = find(ctx, request.params.mcGuid!);
-    return json(200, { data: store(existing.mcGuid, parse(request.body, existing.mcGuid)) });
+    const rule = parse(request.body, existing.mcGuid, existing);
+    return json(200, { data: store(existing.mcGuid, rule, heldFields(bodySpec, request.body)) });
   });
   router.add('DELETE', `${BASE}/:mcGuid`, (request) => {
     ctx.store.remove(REPORT_RULES_COLLECTION, find(ctx, request.params.mcGuid!).mcGuid);

@@ -4,6 +4,7 @@ import {
   checkItemCount,
   checkLength,
   field,
+  holds,
   invalid,
   json,
   noContent,
@@ -91,13 +92,17 @@ export function registerResourceGroupRoutes(router: Router, ctx: SecContext): vo
   const parse = (body: unknown, existing?: ResourceGroupRecord): GroupBody => {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body must be an object');
     const { query, ...rest } = body as Record<string, unknown>;
-    validate(bodySpec, rest, 'body');
+    validate(bodySpec, rest, 'body', existing);
     const group = rest as Omit<GroupBody, 'query'>;
     // The filter fields depend on the type, so a type change is refused before the query is checked.
     if (existing && group.resourceType !== existing.resourceType) {
       throw invalid(`body.resourceType cannot be changed (the resource group is of type ${existing.resourceType})`);
     }
-    return { ...group, description: group.description ?? '', query: checkQuery(query, group.resourceType) };
+    return {
+      ...group,
+      description: group.description ?? '',
+      query: checkQuery(query, group.resourceType, existing?.query),
+    };
   };
 
   router.add('POST', BASE, (request) => {
@@ -148,12 +153,20 @@ const filterSpec = field.object({
   key: field.string({ optional: true, allowEmpty: true }),
 });
 
-/** The query as the platform checks it: known fields, bounded depth, no empty group, no dangling names. */
-function checkQuery(query: unknown, resourceType: string): ResourceGroupRecord['query'] {
+/**
+ * The query as the platform checks it: known fields, bounded depth, no empty group, no dangling names.
+ * On an update, fields the group `held` (set in the console) may come back as they are.
+ */
+function checkQuery(
+  query: unknown,
+  resourceType: string,
+  held?: ResourceGroupRecord['query'],
+): ResourceGroupRecord['query'] {
   if (typeof query !== 'object' || query === null || Array.isArray(query))
     throw invalid('body.query is required and must be an object');
   const { filters, expression, ...extra } = query as Record<string, unknown>;
-  for (const key of Object.keys(extra)) throw invalid(`body.query.${quoteKey(key)} is not a recognised field`);
+  for (const [key, value] of Object.entries(extra))
+    if (!holds(held, key, value)) throw invalid(`body.query.${quoteKey(key)} is not a recognised field`);
   if (typeof filters !== 'object' || filters === null || Array.isArray(filters))
     throw invalid('body.query.filters must be an object of named filters');
   const allowedFields = RESOURCE_GROUP_FIELDS[resourceType] ?? [];
@@ -161,7 +174,7 @@ function checkQuery(query: unknown, resourceType: string): ResourceGroupRecord['
   for (const [name, filter] of Object.entries(filters as Record<string, unknown>)) {
     checkLength(name, DEFAULT_BODY_LIMITS.characters, `body.query.filters[${quote(name)}] (the name)`);
     const path = `body.query.filters[${quote(name)}]`;
-    validate(filterSpec, filter, path);
+    validate(filterSpec, filter, path, held?.filters[name]);
     const f = filter as FilterRecord;
     if (!allowedFields.includes(f.field)) {
       throw invalid(
@@ -172,11 +185,18 @@ function checkQuery(query: unknown, resourceType: string): ResourceGroupRecord['
     if (KEYED_FIELDS.has(f.field) && !f.key) throw invalid(`${path}.key is required for the field ${quote(f.field)}`);
   }
   const used = new Set<string>();
-  checkExpression(expression, 'body.query.expression', 1, filters as Record<string, FilterRecord>, used);
+  checkExpression(
+    expression,
+    'body.query.expression',
+    1,
+    filters as Record<string, FilterRecord>,
+    used,
+    held?.expression,
+  );
   for (const name of Object.keys(filters as object)) {
     if (!used.has(name)) throw invalid(`body.query.filters[${quote(name)}] is not used in the expression`);
   }
-  return { filters: filters as Record<string, FilterRecord>, expression: expression as ExpressionRecord };
+  return { ...extra, filters: filters as Record<string, FilterRecord>, expression: expression as ExpressionRecord };
 }
 
 function checkExpression(
@@ -185,10 +205,12 @@ function checkExpression(
   depth: number,
   filters: Record<string, FilterRecord>,
   used: Set<string>,
+  held?: unknown,
 ): void {
   if (typeof node !== 'object' || node === null || Array.isArray(node)) throw invalid(`${path} must be an object`);
   const { operator, children, ...extra } = node as Record<string, unknown>;
-  for (const key of Object.keys(extra)) throw invalid(`${path}.${quoteKey(key)} is not a recognised field`);
+  for (const [key, value] of Object.entries(extra))
+    if (!holds(held, key, value)) throw invalid(`${path}.${quoteKey(key)} is not a recognised field`);
   if (operator !== 'AND' && operator !== 'OR')
     throw invalid(`${path}.operator must be one of "AND", "OR" (got ${quote(operator)})`);
   if (depth > RESOURCE_GROUP_MAX_DEPTH)

@@ -96,6 +96,7 @@ const schema = resourceSchema(
       distinct: true,
       validate: [validators.nonEmpty(), validators.each(oneOfIgnoringCase(SEVERITIES))],
       equal: sameIgnoringCase,
+      unordered: true,
       description: `Severities of the alerts the rule routes: ${names(SEVERITIES)} (any case).`,
     }),
     resource_groups: attr.stringSet({

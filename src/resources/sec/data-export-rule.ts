@@ -21,6 +21,7 @@ const schema = resourceSchema(
       refersTo: 'object-store alert channels',
       validate: [validators.nonEmpty()],
       equal: sameTrimmedList,
+      unordered: true,
       description:
         'GUIDs (`intg_guid`) of the object-store alert channels ' +
         '(`sec_alert_channel_cloud_a_object_store`) the data is exported to.',

@@ -8,7 +8,7 @@ import { dataSource, listResource, resource } from '../../engine/contracts.js';
 import { idIdentity } from '../shared/identity.js';
 import type { AuthKey } from '../../clients/vdb/api.js';
 import { accountIdOf, deleteIgnoringNotFound, providerAccountId, type VdbContext } from './common.js';
-import { formatTimestamp, uuid } from './formats.js';
+import { accountId, formatTimestamp, uuid } from './formats.js';
 
 const DEPRECATION =
   'The vdb_accounts_auth_key resource is deprecated and will be removed in a future version; use ' +
@@ -21,6 +21,7 @@ const fields = {
   cluster_ids: attr.stringList({
     required: true,
     distinct: true,
+    unordered: true,
     replace: true,
     refersTo: 'clusters',
     validate: [
@@ -134,6 +135,7 @@ const listSchema = resourceSchema(
   {
     id: attr.computedId('The account whose keys are listed.'),
     account_id: attr.string({
+      validate: [accountId],
       optional: true,
       computed: true,
       description: "The account whose keys are listed. Defaults to the provider's `account_id`.",

@@ -17,7 +17,7 @@ import {
   splitImportId,
   type VdbContext,
 } from './common.js';
-import { cronExpression, formatTimestamp, goDurationBetweenHours, sameGoDuration, uuid } from './formats.js';
+import { accountId, cronExpression, formatTimestamp, goDurationBetweenHours, sameGoDuration, uuid } from './formats.js';
 
 /** The platform keeps backups from one day to one year. */
 export const RETENTION = goDurationBetweenHours(24, 8760);
@@ -197,6 +197,7 @@ const listSchema = resourceSchema(
   {
     id: attr.computedId('`<account_id>/<cluster_id>`.'),
     account_id: attr.string({
+      validate: [accountId],
       optional: true,
       computed: true,
       description: "The account of the cluster. Defaults to the provider's `account_id`.",
@@ -242,6 +243,7 @@ const singleSchema = resourceSchema(
     id: attr.string({ required: true, validate: [uuid], description: 'The id of the schedule to look up.' }),
     cluster_id: attr.string({ required: true, validate: [uuid], description: 'The cluster the schedule belongs to.' }),
     account_id: attr.string({
+      validate: [accountId],
       optional: true,
       computed: true,
       description: "The account of the cluster. Defaults to the provider's `account_id`.",

@@ -5,7 +5,7 @@
 import { attr, resourceSchema, t } from '../../schema/define.js';
 import { dataSource } from '../../engine/contracts.js';
 import { providerAccountId, type VdbContext } from './common.js';
-import { text } from './formats.js';
+import { cloudProviderId, cloudRegionId, text } from './formats.js';
 
 const packageShape = t.object({
   id: t.string,
@@ -24,12 +24,12 @@ const schema = resourceSchema(
     id: attr.computedId('`<cloud_provider>/<cloud_region>`.'),
     cloud_provider: attr.string({
       required: true,
-      validate: [text(3, 64, null, 'a cloud provider id')],
+      validate: [text(3, 64, null, 'a cloud provider id'), cloudProviderId],
       description: 'The cloud provider id, e.g. `aws`, or `hybrid`.',
     }),
     cloud_region: attr.string({
       required: true,
-      validate: [text(0, 64, null, 'a region id')],
+      validate: [text(0, 64, null, 'a region id'), cloudRegionId],
       description: 'The region id, e.g. `eu-central-1`. May be empty for `hybrid`.',
     }),
     packages: attr.of(t.list(packageShape))({

@@ -17,7 +17,7 @@ import type {
 } from '../../clients/vdb/api.js';
 import { durationToNanos, nanosToDuration } from '../../wire/go-duration.js';
 import type { IdentityAttributeDef, IdentityDef } from '../../engine/contracts.js';
-import { formatGoDuration, parseGoDuration, protoEnum, text } from './formats.js';
+import { accountId, formatGoDuration, parseGoDuration, protoEnum, text } from './formats.js';
 
 /** What the provider's configure returns: the API client and the provider-level default account. */
 export interface VdbContext {
@@ -33,6 +33,7 @@ export const accountIdField = () =>
     optional: true,
     computed: true,
     replace: true,
+    validate: [accountId],
     refersTo: 'an account',
     description:
       "The account the object belongs to. Defaults to the provider's `account_id`; after a read it holds the account " +
@@ -43,6 +44,7 @@ export const accountIdField = () =>
 export const accountFilter = (what: string) =>
   attr.string({
     optional: true,
+    validate: [accountId],
     description: `The account whose ${what} are listed. Defaults to the provider's \`account_id\`.`,
   });
 

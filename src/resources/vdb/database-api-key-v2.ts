@@ -18,7 +18,7 @@ import {
   splitImportId,
   type VdbContext,
 } from './common.js';
-import { formatTimestamp, futureTimestamp, protoEnum, sameInstant, text, uuid } from './formats.js';
+import { accountId, formatTimestamp, futureTimestamp, protoEnum, sameInstant, text, uuid } from './formats.js';
 
 const GLOBAL_ACCESS = protoEnum('GLOBAL_ACCESS_RULE_ACCESS_TYPE_', 'READ_ONLY', 'MANAGE');
 const COLLECTION_ACCESS = protoEnum('COLLECTION_ACCESS_RULE_ACCESS_TYPE_', 'READ_ONLY', 'READ_WRITE');
@@ -315,6 +315,7 @@ const listSchema = resourceSchema(
   {
     id: attr.computedId('`<account_id>/<cluster_id>`.'),
     account_id: attr.string({
+      validate: [accountId],
       optional: true,
       computed: true,
       description: "The account of the cluster. Defaults to the provider's `account_id`.",

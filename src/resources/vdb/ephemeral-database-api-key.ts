@@ -9,7 +9,7 @@ import { ephemeralResource } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { isApiError } from '../../wire/api-error.js';
 import { accountIdOf, type VdbContext } from './common.js';
-import { formatTimestamp, goDurationBetweenHours, parseGoDuration, text, uuid } from './formats.js';
+import { accountId, formatTimestamp, goDurationBetweenHours, parseGoDuration, text, uuid } from './formats.js';
 import { accessRuleConflicts, accessRuleFields, accessRulesToApi } from './database-api-key-v2.js';
 
 const LIFETIME = goDurationBetweenHours(1, 720);
@@ -17,6 +17,7 @@ const LIFETIME = goDurationBetweenHours(1, 720);
 const schema = resourceSchema(
   {
     account_id: attr.string({
+      validate: [accountId],
       optional: true,
       computed: true,
       refersTo: 'an account',

@@ -95,6 +95,14 @@ export const isTimestamp = forms.timestamp();
 /** An expiry: a timestamp in the future. */
 export const futureTimestamp = forms.timestamp({ future: true });
 export const { uuid, ipv4Cidr } = forms;
+/**
+ * The ids of the platform's cloud providers and regions (vdb.md §3.9), which it lists and matches in
+ * lower case only: `AWS` or `EU-CENTRAL-1` names nothing.
+ */
+export const cloudProviderId = forms.lowerCaseId('cloud provider id', ['aws', 'gcp', 'azure', 'hybrid']);
+export const cloudRegionId = forms.lowerCaseId('region id', ['eu-central-1', 'us-east4', 'germanywestcentral']);
+/** An account id (a UUID), which the platform writes and matches in lower case like its other ids. */
+export const accountId = forms.lowerCaseId('account id', ['3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f']);
 
 /**
  * A string whose length (in characters) lies in [min, max] and that matches `re`, described as

@@ -7,6 +7,7 @@ import { provider } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { attrStep } from '../../schema/path.js';
 import { booleanVariable, emptyInBlock, missingSetting } from '../shared/provider-settings.js';
+import { accountId } from './formats.js';
 import type { VdbContext } from './common.js';
 import cluster from './cluster/resource.js';
 import { clusterDataSource, clustersDataSource } from './cluster/data-sources.js';
@@ -45,6 +46,7 @@ const schema = resourceSchema(
       description: 'The URL of the management API. Environment: `VDB_API_URL`; default `grpc.vdb-cloud.example:443`.',
     }),
     account_id: attr.string({
+      validate: [accountId],
       optional: true,
       description: 'The default account used by resources that do not set their own. Environment: `VDB_ACCOUNT_ID`.',
     }),

@@ -257,7 +257,7 @@ const CASES: Case[] = [
       stored: { 'data.regions': ['region-1', 'region-2'], 'data.cloudAAccountId': '123456789012' },
     },
     bad: { set: { regions: [] }, path: 'regions', detail: /must not be empty/ },
-    status: ['integration_guid'],
+    status: ['enabled', 'integration_guid'],
     scanner: 'token',
   },
   {
@@ -491,7 +491,7 @@ const CASES: Case[] = [
       path: 'storage_account_url',
       detail: /https:\/\/ URL with a host and no spaces, got "dspm.blob"/,
     },
-    status: ['integration_guid'],
+    status: ['enabled', 'integration_guid'],
     scanner: 'token',
   },
   {

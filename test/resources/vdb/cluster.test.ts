@@ -108,13 +108,13 @@ describe('vdb_accounts_cluster', function () {
     expect(h.emulator.requests.map((r) => r.method)).to.include.members(['UpdateCluster', 'GetCluster']);
     expect(h.emulator.requests.find((r) => r.method === 'UpdateCluster')!.request!.cluster).to.deep.include({ id });
 
-    // JWT RBAC is one-way: asking to turn it off fails before anything is sent.
+    // JWT RBAC is one-way: asking to turn it off is refused at plan, before anything is sent.
     const jwtOff = {
       ...resized,
       configuration: [{ ...resized.configuration[0], database_configuration: [{ service: [{ jwt_rbac: false }] }] }],
     };
     h.emulator.clearRequests();
-    const off = await h.failure(h.tf.apply(TYPE, state, await h.plan(TYPE, state, jwtOff), h.config(TYPE, jwtOff)));
+    const off = await h.failure(h.plan(TYPE, state, jwtOff));
     expect(off.diagnostics[0]).to.deep.include({
       summary: 'JWT RBAC cannot be disabled',
       path: 'configuration[0].database_configuration[0].service[0].jwt_rbac',

@@ -17,6 +17,7 @@ export default alertChannel({
       description: 'E-mail addresses that receive alerts. Surrounding whitespace is ignored.',
       validate: [validators.nonEmpty(), validators.each(forms.email({ trimmed: true }))],
       equal: trimmedEqual,
+      unordered: true,
     }),
   },
   toData: (m) => ({ channelProps: { recipients: m.recipients.map((r) => r.trim()) } }),

@@ -46,6 +46,7 @@ const schema = resourceSchema(
           optional: true,
           validate: [validators.each(validators.nonEmpty())],
           equal: trimmedEqual,
+          unordered: true,
           description: 'Plain values of the constraint, for example account ids. Surrounding whitespace is ignored.',
         }),
         field_values_map: block.set(
@@ -59,6 +60,7 @@ const schema = resourceSchema(
               required: true,
               validate: [validators.nonEmpty(), validators.each(validators.nonEmpty())],
               equal: trimmedEqual,
+              unordered: true,
               description: 'The values the key may have. Surrounding whitespace is ignored.',
             }),
           },

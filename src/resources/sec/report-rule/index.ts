@@ -27,6 +27,7 @@ const schema = resourceSchema(
       required: true,
       validate: [validators.nonEmpty(), validators.each(oneOfIgnoringCase(SEVERITIES))],
       equal: sameIgnoringCase,
+      unordered: true,
       description: 'Severities the reports cover: `Critical`, `High`, `Medium`, `Low`, `Info` (any case).',
     }),
     resource_groups: attr.stringSet({

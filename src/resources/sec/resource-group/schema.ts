@@ -64,6 +64,7 @@ const filter = block.list(
     value: attr.stringList({
       required: true,
       validate: [validators.nonEmpty()],
+      unordered: true,
       description: 'The values the field is compared with.',
     }),
     key: attr.string({

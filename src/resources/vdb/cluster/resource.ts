@@ -22,6 +22,7 @@ import {
 } from '../common.js';
 import { clusterFields, type ClusterModel, type ConfigurationModel } from './schema.js';
 import { clusterFromApi, configurationToApi, HYBRID, jwtRbacOnCreate, wantsJwtRbac } from './mapping.js';
+import { cloudProviderId, cloudRegionId } from '../formats.js';
 
 const schema = resourceSchema(clusterFields, {
   description:
@@ -170,10 +171,12 @@ const clusterFilters = resourceSchema(
     account_id: accountFilter('clusters'),
     cloud_provider: attr.string({
       optional: true,
+      validate: [cloudProviderId],
       description: 'Only clusters of this cloud provider (e.g. `aws`, or `hybrid`).',
     }),
     cloud_region: attr.string({
       optional: true,
+      validate: [cloudRegionId],
       description: 'Only clusters in this region (for `hybrid`, the hybrid cloud environment id).',
     }),
   },
@@ -248,23 +251,6 @@ export default resource<typeof clusterFields, VdbContext>({
     const request = { accountId, clusterId: prior.id! };
     if (onlyLocalChanges(plan, prior))
       return fromApi(await ctx.client.api.clusters.get(request, { signal: ctx.signal }), plan);
-    const jwtWanted = plan.configuration[0]?.database_configuration[0]?.service[0]?.jwt_rbac;
-    if (jwtWanted === false && prior.configuration[0]?.database_configuration[0]?.service[0]?.jwt_rbac === true) {
-      throw new DiagnosticError(
-        'JWT RBAC cannot be disabled',
-        'The platform can enable JWT role-based access control on a cluster but not disable it again. ' +
-          'Set `jwt_rbac = true` (or remove it), or replace the cluster.',
-        [
-          attrStep('configuration'),
-          indexStep(0),
-          attrStep('database_configuration'),
-          indexStep(0),
-          attrStep('service'),
-          indexStep(0),
-          attrStep('jwt_rbac'),
-        ],
-      );
-    }
     let cluster = await ctx.client.api.clusters.update(
       {
         ...toApi(plan, accountId),

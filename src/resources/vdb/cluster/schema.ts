@@ -4,7 +4,17 @@
  */
 import { attr, block, t, validators, type ModelOf } from '../../../schema/define.js';
 import { computedShape } from '../../shared/shape.js';
-import { INT32_MAX, UINT32_MAX, ipv4Cidr, protoEnum, text, uuid } from '../formats.js';
+import {
+  INT32_MAX,
+  UINT32_MAX,
+  accountId,
+  cloudProviderId,
+  cloudRegionId,
+  ipv4Cidr,
+  protoEnum,
+  text,
+  uuid,
+} from '../formats.js';
 import { keyValueSet, secretRefBlock, setNote, tolerationSet } from '../common.js';
 
 export const SERVICE_TYPE = protoEnum('CLUSTER_SERVICE_TYPE_', 'CLUSTER_IP', 'NODE_PORT', 'LOAD_BALANCER');
@@ -94,12 +104,22 @@ export const databaseConfigurationFields = {
       jwt_rbac: attr.bool({
         optional: true,
         computed: true,
+        // JWT RBAC is one-way (vdb.md §3.2): refused at plan, where the cluster's value is known.
+        refusedChange: {
+          refuses: (prior, planned) => prior && !planned,
+          summary: 'JWT RBAC cannot be disabled',
+          detail:
+            'The platform can enable JWT role-based access control on a cluster but not disable it again. ' +
+            'Set `jwt_rbac = true` (or remove it), or replace the cluster.',
+        },
         description:
           'Whether JWT role-based access control is enabled. The platform can enable it but not disable it again; ' +
           "the value read back is the cluster's actual state.",
       }),
       force_include_jwt_rbac: attr.bool({
         optional: true,
+        // How a create sends jwt_rbac: the platform never holds it (vdb.md §3.2).
+        providerOnly: true,
         deprecated: 'For test purposes only; will be removed.',
         description: 'Sends the `jwt_rbac` value to the platform even when it is `false`.',
       }),
@@ -353,6 +373,7 @@ export const clusterFields = {
   id: attr.computedId('The cluster id (a UUID).'),
   created_at: attr.string({ computed: true, description: 'When the cluster was created (RFC 3339).' }),
   account_id: attr.string({
+    validate: [accountId],
     optional: true,
     computed: true,
     replace: true,
@@ -371,7 +392,7 @@ export const clusterFields = {
     required: true,
     replace: true,
     refersTo: 'a cloud provider of the platform',
-    validate: [text(3, 64, null, 'a cloud provider id')],
+    validate: [text(3, 64, null, 'a cloud provider id'), cloudProviderId],
     description:
       'The cloud provider: an id the platform service lists (e.g. `aws`, `gcp`, `azure`), or `hybrid` for a hybrid ' +
       'cloud environment. Changing it creates a new cluster.',
@@ -380,7 +401,7 @@ export const clusterFields = {
     required: true,
     replace: true,
     refersTo: 'a region of the cloud provider, or a hybrid cloud environment',
-    validate: [text(1, 64, null, 'a region id')],
+    validate: [text(1, 64, null, 'a region id'), cloudRegionId],
     description:
       'The region: an id the platform service lists for the provider (e.g. `eu-central-1`); for `hybrid`, the id of ' +
       'the hybrid cloud environment. Changing it creates a new cluster.',
@@ -388,6 +409,7 @@ export const clusterFields = {
   private_region_id: attr.string({
     optional: true,
     refersTo: 'a hybrid cloud environment',
+    validate: [uuid],
     deprecated: 'Use cloud_provider = "hybrid" and cloud_region instead.',
     description:
       'The hybrid cloud environment (private region) of the cluster; with `cloud_provider = "hybrid"` it takes the ' +

@@ -73,14 +73,16 @@ const tracked = ['enabled', 'intg_guid', 'created_or_updated_time', 'created_or_
 /**
  * The status fields each upstream type declares: most have all of them; the cluster audit logs
  * say `is_org` instead of `org_level` (and the two CloudB ones have no `type_name`); CloudC
- * agentless scanning has neither; DSPM has only `integration_guid` (and no `enabled`).
+ * agentless scanning has neither; DSPM has only `integration_guid`, and `enabled`, which upstream
+ * left out although the platform's console can switch a DSPM integration off: without it the
+ * provider could neither show that nor switch it on again.
  */
 const SHAPES = {
   standard: pick(...tracked, 'type_name', 'org_level'),
   isOrg: pick(...tracked, 'type_name', 'is_org'),
   isOrgUntyped: pick(...tracked, 'is_org'),
   untyped: pick(...tracked),
-  dspm: pick('integration_guid'),
+  dspm: pick('enabled', 'integration_guid'),
 };
 type Shapes = typeof SHAPES;
 export type StatusShape = keyof Shapes;
@@ -123,14 +125,12 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
   // Common fields are typed through the generics here; read them through the common model.
   const common = (m: Model) => m as unknown as Partial<Common>;
   const own = (m: Model | null) => m as unknown as ModelOf<F> | null;
-  const hasEnabled = 'enabled' in shape;
   const hasField = (name: string) => name in spec.fields;
 
   const toApi = (m: Model): CloudAccountInput<T> => ({
     name: common(m).name!,
     type: spec.apiType,
-    // DSPM integrations have no switch: they are always active.
-    enabled: hasEnabled ? common(m).enabled !== false : true,
+    enabled: common(m).enabled !== false,
     data: spec.toData(m as unknown as ModelOf<F>),
   });
 

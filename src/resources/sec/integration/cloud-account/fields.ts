@@ -319,12 +319,13 @@ export const requiredIdList = (description: string, options: { mayBeEmpty?: bool
     required: true,
     validate: options.mayBeEmpty ? [] : [validators.nonEmpty()],
     equal: sameTrimmedList,
+    unordered: true,
     description,
   });
 
 /** An optional list of ids; trimmed for the platform, blank entries refused. */
 export const optionalIdList = (description: string) =>
-  attr.stringList({ optional: true, equal: sameTrimmedList, description });
+  attr.stringList({ optional: true, equal: sameTrimmedList, unordered: true, description });
 
 // ---------------------------------------------------------------------------------------------
 // Organisation account mappings (CloudA trail and org agentless scanning, sec.md §2.13)

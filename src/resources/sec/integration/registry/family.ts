@@ -200,6 +200,7 @@ export const limitByTags = () =>
   attr.stringList({
     optional: true,
     equal: trimmedEqual,
+    unordered: true,
     description:
       'Image tags to limit the assessment to (images with a matching tag). With `limit_by_label` as ' +
       'well, an image must match both. Surrounding whitespace is ignored.',
@@ -209,6 +210,7 @@ export const limitByRepositories = () =>
   attr.stringList({
     optional: true,
     equal: trimmedEqual,
+    unordered: true,
     description: 'Repositories to assess. Surrounding whitespace is ignored.',
   });
 

@@ -1,0 +1,85 @@
+/**
+ * Updates of objects the platform replaces whole (sec.md §3.4: a PATCH carries the whole object, and
+ * what it leaves out is gone). The platform may hold more than this provider models: settings its
+ * console makes, fields of a newer version (a data export rule's `filters.profileVersions`). An update
+ * must never erase them, so it reads the object, lays the request over it and writes it back: every
+ * field the client's answer schema names is the request's (left out, it is cleared), every other
+ * field stays as read. Objects are merged at every depth the schema names; a list is the request's.
+ */
+import { z } from 'zod';
+import type { ApiCall, CallOptions, SecHttp } from './http.js';
+
+/**
+ * What the provider models of an object: the fields of an object schema, each with what it models
+ * of its value; `values` for a map whose every key is the provider's; `whole` for a value it owns
+ * whole (a text, a list, anything it does not look into).
+ */
+export type Modelled =
+  | { readonly kind: 'whole' }
+  | { readonly kind: 'fields'; readonly fields: Readonly<Record<string, Modelled>> }
+  | { readonly kind: 'values'; readonly values: Modelled };
+
+const WHOLE: Modelled = { kind: 'whole' };
+
+/** Schema wrappers whose inner schema describes the wire value. */
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
+
+/** What an answer schema models of the object it reads: its fields at every depth (the wire side of transforms). */
+export function modelledBy(schema: z.ZodType): Modelled {
+  let def = schema._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
+  while (WRAPPERS.has(def.type) || def.type === 'pipe') {
+    const inner = def.type === 'pipe' ? def.in : def.innerType;
+    if (inner === undefined) return WHOLE;
+    def = inner._zod.def as typeof def;
+  }
+  if (def.type === 'object') {
+    const shape = (def as unknown as { shape: Record<string, z.ZodType> }).shape;
+    return { kind: 'fields', fields: Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, modelledBy(v)])) };
+  }
+  if (def.type === 'record')
+    return { kind: 'values', values: modelledBy((def as unknown as { valueType: z.ZodType }).valueType) };
+  return WHOLE;
+}
+
+/** `modelled` with the field at `name` modelled as `field` instead (the `data` of an integration of one type). */
+export function withField(modelled: Modelled, name: string, field: Modelled): Modelled {
+  if (modelled.kind !== 'fields') return modelled;
+  return { kind: 'fields', fields: { ...modelled.fields, [name]: field } };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The object to write: `sent` (what the provider says of the object) laid over `held` (the object as
+ * read), keeping every field of `held` that `modelled` does not name.
+ */
+export function overlay(held: unknown, sent: unknown, modelled: Modelled): unknown {
+  if (modelled.kind === 'whole' || !isObject(held) || !isObject(sent)) return sent;
+  const out: Record<string, unknown> = {};
+  const inner = (key: string): Modelled | undefined =>
+    modelled.kind === 'fields' ? modelled.fields[key] : modelled.values;
+  for (const [key, value] of Object.entries(held)) if (inner(key) === undefined) out[key] = value;
+  for (const [key, value] of Object.entries(sent)) {
+    const m = inner(key);
+    out[key] = m !== undefined && Object.hasOwn(held, key) ? overlay(held[key], value, m) : value;
+  }
+  return out;
+}
+
+const anyObject = z.object({ data: z.record(z.string(), z.unknown()) });
+
+/**
+ * `call` (a PATCH or PUT whose body is the whole object) sent after reading the object at the same
+ * path, its body laid over what was read (see `overlay`); the answer is checked with `schema`.
+ */
+export async function replaceKeeping<S extends z.ZodType>(
+  http: SecHttp,
+  call: ApiCall & { readonly body: object },
+  modelled: Modelled,
+  schema: S,
+  options: CallOptions = {},
+): Promise<z.output<S>> {
+  const read = { method: 'GET', path: call.path, operation: call.operation.replace(/^\w+/, 'GET') } as const;
+  const held = (await http.json(read, anyObject, options)).data;
+  return http.json({ ...call, body: overlay(held, call.body, modelled) }, schema, options);
+}
