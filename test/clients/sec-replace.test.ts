@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { z } from 'zod';
 import { modelledBy, overlay, withField } from '../../src/clients/sec/replace.js';
+import { keyedRecord } from '../../src/clients/sec/wire.js';
 
 const schema = z.object({
   name: z.string(),
@@ -61,5 +62,21 @@ describe('sec client: whole-object updates keep what the provider does not model
       filters: { enabled: 1 },
     });
     expect(overlay({ filters: { x: 1 } }, { filters: null }, modelledBy(schema))).to.deep.equal({ filters: null });
+  });
+
+  it('reads a keyedRecord (also optional) as a map, and keeps keys named like Object members as entries', () => {
+    const keyed = z.object({ data: keyedRecord(z.object({ key: z.string() })).optional() });
+    expect(modelledBy(keyed)).to.deep.equal({
+      kind: 'fields',
+      fields: { data: { kind: 'values', values: { kind: 'fields', fields: { key: { kind: 'whole' } } } } },
+    });
+    // As the platform answers: JSON.parse keeps `__proto__` as an entry.
+    const held = JSON.parse('{"__proto__":"console","toString":"kept","data":{"__proto__":{"key":"a","extra":1}}}');
+    const sent = JSON.parse('{"data":{"__proto__":{"key":"b"}}}');
+    const written = overlay(held, sent, modelledBy(keyed)) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(written)).to.equal(Object.prototype);
+    expect(JSON.stringify(written)).to.equal(
+      '{"__proto__":"console","toString":"kept","data":{"__proto__":{"extra":1,"key":"b"}}}',
+    );
   });
 });

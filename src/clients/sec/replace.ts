@@ -7,7 +7,9 @@
  * field stays as read. Objects are merged at every depth the schema names; a list is the request's.
  */
 import { z } from 'zod';
+import { setEntry } from '../../schema/entries.js';
 import type { ApiCall, CallOptions, SecHttp } from './http.js';
+import { keyedRecord, keyedRecordValue } from './wire.js';
 
 /**
  * What the provider models of an object: the fields of an object schema, each with what it models
@@ -26,11 +28,12 @@ const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readon
 
 /** What an answer schema models of the object it reads: its fields at every depth (the wire side of transforms). */
 export function modelledBy(schema: z.ZodType): Modelled {
-  let def = schema._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
-  while (WRAPPERS.has(def.type) || def.type === 'pipe') {
+  const mapValue = keyedRecordValue(schema);
+  if (mapValue) return { kind: 'values', values: modelledBy(mapValue) };
+  const def = schema._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
+  if (WRAPPERS.has(def.type) || def.type === 'pipe') {
     const inner = def.type === 'pipe' ? def.in : def.innerType;
-    if (inner === undefined) return WHOLE;
-    def = inner._zod.def as typeof def;
+    return inner === undefined ? WHOLE : modelledBy(inner);
   }
   if (def.type === 'object') {
     const shape = (def as unknown as { shape: Record<string, z.ZodType> }).shape;
@@ -55,18 +58,23 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 export function overlay(held: unknown, sent: unknown, modelled: Modelled): unknown {
   if (modelled.kind === 'whole' || !isObject(held) || !isObject(sent)) return sent;
+  // Keys are the platform's data: any name (`__proto__`, `toString`) is an entry, never a member.
   const out: Record<string, unknown> = {};
   const inner = (key: string): Modelled | undefined =>
-    modelled.kind === 'fields' ? modelled.fields[key] : modelled.values;
-  for (const [key, value] of Object.entries(held)) if (inner(key) === undefined) out[key] = value;
+    modelled.kind === 'values'
+      ? modelled.values
+      : Object.hasOwn(modelled.fields, key)
+        ? modelled.fields[key]
+        : undefined;
+  for (const [key, value] of Object.entries(held)) if (inner(key) === undefined) setEntry(out, key, value);
   for (const [key, value] of Object.entries(sent)) {
     const m = inner(key);
-    out[key] = m !== undefined && Object.hasOwn(held, key) ? overlay(held[key], value, m) : value;
+    setEntry(out, key, m !== undefined && Object.hasOwn(held, key) ? overlay(held[key], value, m) : value);
   }
   return out;
 }
 
-const anyObject = z.object({ data: z.record(z.string(), z.unknown()) });
+const anyObject = z.object({ data: keyedRecord(z.unknown()) });
 
 /**
  * `call` (a PATCH or PUT whose body is the whole object) sent after reading the object at the same

@@ -28,7 +28,7 @@ export function envelope<S extends z.ZodType>(data: S) {
  * hold any key, and one dropped silently is data lost. Issues are reported at their key.
  */
 export function keyedRecord<V extends z.ZodType>(value: V) {
-  return z.unknown().transform((input, ctx): Record<string, z.output<V>> => {
+  const schema = z.unknown().transform((input, ctx): Record<string, z.output<V>> => {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       ctx.issues.push({
         code: 'invalid_type',
@@ -47,4 +47,12 @@ export function keyedRecord<V extends z.ZodType>(value: V) {
     }
     return out;
   });
+  keyedRecordValues.set(schema, value);
+  return schema;
 }
+
+/** The value schema of each keyedRecord, for what reads schemas (replace.ts): a transform hides it from zod's own definition. */
+const keyedRecordValues = new WeakMap<z.ZodType, z.ZodType>();
+
+/** The value schema of `schema` when it is a keyedRecord. */
+export const keyedRecordValue = (schema: z.ZodType): z.ZodType | undefined => keyedRecordValues.get(schema);
