@@ -10,6 +10,8 @@ import { createSecureContext } from 'node:tls';
 import { HttpPool, POOL_ERROR_CODES, type PoolOptions } from '../../src/clients/sec/http-pool.js';
 import { isNotSentError, isRetryableNetworkError } from '../../src/clients/sec/retry.js';
 import { selfSignedCertificate } from '../../src/server/self-signed.js';
+import { proxyFromEnvironment } from '../../src/clients/proxy.js';
+import { startConnectProxy } from '../support/connect-proxy.js';
 
 const listen = (server: Server | ReturnType<typeof createTcpServer>): Promise<number> =>
   new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
@@ -387,5 +389,158 @@ describe('sec client connection pool', () => {
     const answer = await get(pool);
     expect(answer.text).to.equal('ok');
     expect(sockets.size, 'closed by us before the server would').to.equal(2);
+  });
+
+  describe('through a proxy (HTTPS_PROXY)', () => {
+    /** An https API for `sec-api.test` (a name that does not resolve) on 127.0.0.1, and its certificate. */
+    async function hiddenApi(name = 'sec-api.test') {
+      const certificate = selfSignedCertificate(name);
+      const sockets = new Set<Socket>();
+      const seen: string[] = [];
+      const https = createHttpsServer({ key: certificate.keyPem, cert: certificate.certPem }, (req, res) => {
+        seen.push(`${req.method} ${req.url} ${req.headers.host}`);
+        setTimeout(() => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}'), 5);
+      });
+      https.on('secureConnection', (socket) => sockets.add(socket));
+      const port = await listen(https);
+      closers.push(() => https.close());
+      return { certificate, port, sockets, seen };
+    }
+
+    const proxied = (proxyUrl: string, origin = 'https://sec-api.test') =>
+      proxyFromEnvironment({ HTTPS_PROXY: proxyUrl })(new URL(origin));
+
+    it('tunnels to the API host, verifies its certificate through the tunnel, and keeps the limits and keep-alive', async () => {
+      const api = await hiddenApi();
+      const proxy = await startConnectProxy(() => api.port);
+      closers.push(() => void proxy.close());
+      const pool = openPool('https://sec-api.test', {
+        connections: 2,
+        proxy: proxied(`http://user:p%40ss@127.0.0.1:${proxy.port}`),
+        secureContext: () => createSecureContext({ ca: api.certificate.certPem }),
+      });
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => get(pool, `/p${i}`)));
+      expect(answers.map((a) => a.text)).to.deep.equal(Array(6).fill('{"ok":true}'));
+      await get(pool, '/again');
+      expect(proxy.tunnels.map((t) => t.target)).to.deep.equal(['sec-api.test:443', 'sec-api.test:443']);
+      expect(proxy.tunnels[0]!.headers['proxy-authorization']).to.equal(
+        `Basic ${Buffer.from('user:p@ss').toString('base64')}`,
+      );
+      expect(api.sockets.size, 'two TLS connections, kept alive').to.equal(2);
+      expect(api.seen).to.include('GET /again sec-api.test');
+    });
+
+    it("closes an idle tunnelled connection after the pool's keep-alive timeout", async () => {
+      const api = await hiddenApi();
+      const proxy = await startConnectProxy(() => api.port);
+      closers.push(() => void proxy.close());
+      const pool = openPool('https://sec-api.test', {
+        keepAliveTimeoutMs: 200,
+        proxy: proxied(proxy.url),
+        secureContext: () => createSecureContext({ ca: api.certificate.certPem }),
+      });
+      await get(pool);
+      await get(pool);
+      expect(proxy.tunnels).to.have.length(1);
+      await new Promise((r) => setTimeout(r, 500));
+      await get(pool);
+      expect(proxy.tunnels).to.have.length(2);
+    });
+
+    it('speaks TLS to an https:// proxy, verified against the same trust, and TLS to the API inside', async () => {
+      const api = await hiddenApi();
+      const proxyCertificate = selfSignedCertificate('localhost');
+      const proxy = await startConnectProxy(() => api.port, proxyCertificate);
+      closers.push(() => void proxy.close());
+      const viaLocalhost = proxy.url.replace('127.0.0.1', 'localhost');
+      const pool = openPool('https://sec-api.test', {
+        proxy: proxied(viaLocalhost),
+        secureContext: () => createSecureContext({ ca: [api.certificate.certPem, proxyCertificate.certPem] }),
+      });
+      expect((await get(pool)).text).to.equal('{"ok":true}');
+      expect(proxy.tunnels.map((t) => t.target)).to.deep.equal(['sec-api.test:443']);
+      const untrusting = openPool('https://sec-api.test', {
+        proxy: proxied(viaLocalhost),
+        secureContext: () => createSecureContext({ ca: api.certificate.certPem }),
+      });
+      const error = await failure(get(untrusting));
+      expect(error.message).to.match(new RegExp(`^the proxy ${viaLocalhost} \\(HTTPS_PROXY\\): .*certificate`));
+      expect(proxy.tunnels).to.have.length(1);
+    });
+
+    it('refuses the API through the tunnel when its certificate is for another name or not trusted', async () => {
+      const api = await hiddenApi('other.test');
+      const proxy = await startConnectProxy(() => api.port);
+      closers.push(() => void proxy.close());
+      const wrongName = openPool('https://sec-api.test', {
+        proxy: proxied(proxy.url),
+        secureContext: () => createSecureContext({ ca: api.certificate.certPem }),
+      });
+      expect((await failure(get(wrongName))).code).to.equal('ERR_TLS_CERT_ALTNAME_INVALID');
+      const untrusted = openPool('https://other.test', {
+        proxy: proxied(proxy.url, 'https://other.test'),
+        secureContext: () => createSecureContext({ ca: selfSignedCertificate('other.test').certPem }),
+      });
+      expect((await failure(get(untrusted))).code).to.match(/SELF_SIGNED|UNABLE_TO_VERIFY|DEPTH_ZERO/);
+      expect(api.seen).to.deep.equal([]);
+    });
+
+    it("checks an address's certificate against the address, not the proxy's name", async () => {
+      const api = await hiddenApi('localhost');
+      const proxy = await startConnectProxy(() => api.port);
+      closers.push(() => void proxy.close());
+      // 10.0.0.1 is never reached: the proxy maps every tunnel to the local API.
+      const pool = openPool('https://10.0.0.1', {
+        proxy: proxyFromEnvironment({ HTTPS_PROXY: `http://localhost:${proxy.port}` })(new URL('https://10.0.0.1')),
+        secureContext: () => createSecureContext({ ca: api.certificate.certPem }),
+      });
+      const error = await failure(get(pool));
+      expect(error.code).to.equal('ERR_TLS_CERT_ALTNAME_INVALID');
+      expect(error.message).to.contain('10.0.0.1');
+      expect(proxy.tunnels.map((t) => t.target)).to.deep.equal(['10.0.0.1:443']);
+    });
+
+    for (const [status, code, retryable] of [
+      [407, POOL_ERROR_CODES.proxyRefused, false],
+      [403, POOL_ERROR_CODES.proxyRefused, false],
+      [502, POOL_ERROR_CODES.proxyUnavailable, true],
+    ] as const) {
+      it(`fails as not sent, ${retryable ? 'worth trying again' : 'for good'}, when the proxy answers CONNECT with ${status}`, async () => {
+        const proxy = await startConnectProxy(() => ({ status }));
+        closers.push(() => void proxy.close());
+        const pool = openPool('https://sec-api.test', { proxy: proxied(proxy.url) });
+        const error = await failure(get(pool));
+        expect(error.code).to.equal(code);
+        expect(error.message).to.equal(
+          `the proxy ${proxy.url} (HTTPS_PROXY) would not open a tunnel to the API (HTTP ${status})`,
+        );
+        expect(isNotSentError(error)).to.equal(true);
+        expect(isRetryableNetworkError(error)).to.equal(retryable);
+      });
+    }
+
+    it('fails as not sent, within the connect timeout, when the proxy never answers CONNECT', async () => {
+      const proxy = await startConnectProxy(() => 'silent');
+      closers.push(() => void proxy.close());
+      const pool = openPool('https://sec-api.test', { proxy: proxied(proxy.url), connectTimeoutMs: 150 });
+      const started = Date.now();
+      const error = await failure(get(pool));
+      expect(Date.now() - started).to.be.within(100, 2000);
+      expect(error.code).to.equal(POOL_ERROR_CODES.connectTimeout);
+      expect(isNotSentError(error)).to.equal(true);
+    });
+
+    it('names the proxy when it cannot be reached, keeping the code the retry rules read', async () => {
+      const closed = createTcpServer();
+      const port = await listen(closed);
+      await new Promise((r) => closed.close(r));
+      const pool = openPool('https://sec-api.test', { proxy: proxied(`http://127.0.0.1:${port}`) });
+      const error = await failure(get(pool));
+      expect(error.code).to.equal('ECONNREFUSED');
+      expect(error.message).to.match(
+        new RegExp(`^the proxy http://127\\.0\\.0\\.1:${port} \\(HTTPS_PROXY\\): connect ECONNREFUSED`),
+      );
+      expect(isNotSentError(error)).to.equal(true);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { HttpPool } from './http-pool.js';
 import { ApiError } from '../../wire/api-error.js';
-import { apiSecureContext } from '../trust.js';
+import { apiSecureContext, apiTrustSources } from '../trust.js';
 import { type ProxyChoice, proxyFromEnvironment } from '../proxy.js';
 import { DEFAULT_STOP_GRACE_MS } from '../stop.js';
 import type { AgentAccessTokensApi } from './agent-access-tokens.js';
@@ -54,7 +54,10 @@ export interface SecClientConfig {
   readonly stopGraceMs?: number | undefined;
   /** The most an answer's body may hold; a larger one fails its call. Default 64 MiB (SEC_MAX_RESPONSE_BYTES). */
   readonly maxResponseBytes?: number | undefined;
-  /** Where the proxy variables are read (HTTPS_PROXY, NO_PROXY, ...: ../proxy.ts); default process.env. */
+  /**
+   * Where the proxy variables (HTTPS_PROXY, NO_PROXY, ...: ../proxy.ts) and the trust's (SSL_CERT_FILE,
+   * NODE_EXTRA_CA_CERTS, ...: ../trust.ts) are read; default process.env.
+   */
   readonly environment?: NodeJS.ProcessEnv | undefined;
 }
 
@@ -106,9 +109,10 @@ export function createSecClient(config: SecClientConfig): SecClient {
   const redactor = new Redactor();
   for (const secret of [config.apiKey, config.apiSecret, config.apiToken]) redactor.add(secret);
 
+  const environment = config.environment ?? process.env;
   let proxy: ProxyChoice | undefined;
   try {
-    proxy = proxyFromEnvironment(config.environment ?? process.env)(new URL(endpoint.origin));
+    proxy = proxyFromEnvironment(environment)(new URL(endpoint.origin));
   } catch (error) {
     throw new ApiError((error as Error).message, { code: 'invalid', operation: 'configure sec client' });
   }
@@ -123,7 +127,7 @@ export function createSecClient(config: SecClientConfig): SecClient {
     keepAliveTimeoutMs: 30_000,
     connectTimeoutMs: 10_000,
     maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-    ...(endpoint.origin.startsWith('https:') ? { secureContext: apiSecureContext } : {}),
+    ...(endpoint.origin.startsWith('https:') ? { secureContext: () => apiSecureContext(environment) } : {}),
     ...(proxy ? { proxy } : {}),
   });
   const transport = new Transport(pool, {
@@ -134,6 +138,7 @@ export function createSecClient(config: SecClientConfig): SecClient {
     redactor,
     ...(config.logger ? { logger: config.logger } : {}),
     stopGraceMs: config.stopGraceMs ?? DEFAULT_STOP_GRACE_MS,
+    trustSources: () => apiTrustSources(environment),
   });
   const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const credentials = {

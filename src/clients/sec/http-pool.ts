@@ -203,6 +203,8 @@ export class HttpPool {
       maxHeaderSize: MAX_HEAD_BYTES,
       ...(this.https
         ? {
+            // Explicit for the proxy's agent (agent-base), which names its connections by it.
+            protocol: 'https:',
             // Explicit, so that NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn it off.
             rejectUnauthorized: true,
             ALPNProtocols: ['http/1.1'],

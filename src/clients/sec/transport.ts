@@ -7,6 +7,7 @@ import { messageFromErrorBody } from './error-body.js';
 import type { Redactor } from './redactor.js';
 import { graceAfter, graceOverNote } from '../stop.js';
 import { isNotTlsAnswer, notTlsMessage } from '../not-tls.js';
+import { ADD_THE_CA } from '../trust.js';
 import {
   DECLINED_STATUSES,
   RETRYABLE_STATUSES,
@@ -64,6 +65,8 @@ export interface TransportOptions {
   readonly logger?: SecLogger;
   /** How long a changing request already sent may finish after a stop (DEFAULT_STOP_GRACE_MS). */
   readonly stopGraceMs: number;
+  /** Where the trusted certificate authorities come from, for a certificate that cannot be verified. */
+  readonly trustSources?: () => readonly string[];
 }
 
 /**
@@ -221,7 +224,13 @@ export class Transport {
   }
 
   private networkFailure(request: TransportRequest, error: unknown, requestIds: readonly string[]): ApiError {
-    return new ApiError(`could not reach the API: ${this.describe(error)}`, {
+    const sources = this.options.trustSources;
+    const detail =
+      isCertificateFailure(error) && sources
+        ? `the TLS certificate of ${this.options.origin} could not be verified (${this.describe(error)}). The ` +
+          `provider trusts ${sources().join(' and ')}: ${ADD_THE_CA}`
+        : `could not reach the API: ${this.describe(error)}`;
+    return new ApiError(detail, {
       code: 'unavailable',
       operation: request.operation,
       ...requestIdsOf(requestIds),
@@ -272,6 +281,14 @@ function printable(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const text = value.length > 200 ? `${value.slice(0, 200)}...` : value;
   return text.replace(/[^\x20-\x7e]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** OpenSSL's verdicts on a certificate (node's codes for them), and node's own on its name. */
+function isCertificateFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' && /^(ERR_TLS_CERT_ALTNAME_INVALID|[A-Z_]*(CERT|SIGNATURE|ISSUER)[A-Z_]*)$/.test(code)
+  );
 }
 
 function errorCode(error: unknown): string {
