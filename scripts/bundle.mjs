@@ -223,8 +223,11 @@ const inputPath = (input) => resolve(repoRoot, input).split('\\').join('/');
 /** The key the client bundle and the service use for a module both hold: its path in the repository. */
 const moduleKey = (path) => path.slice(repoRoot.length + 1);
 
-/** The libraries only calls to a platform need (and sec's profile reader): zod, smol-toml, grpc-js, protobufjs. */
-const CLIENT_LIBRARIES = /(^|\/)node_modules\/(zod|smol-toml|@grpc\/grpc-js|protobufjs)\//;
+/**
+ * The libraries only calls to a platform need (and sec's profile reader): zod, smol-toml, grpc-js, protobufjs,
+ * and sec's proxy tunnel (https-proxy-agent).
+ */
+const CLIENT_LIBRARIES = /(^|\/)node_modules\/(zod|smol-toml|@grpc\/grpc-js|protobufjs|https-proxy-agent)\//;
 
 /**
  * The modules a service loads on first use (`import()`) that bring a client library with them, as

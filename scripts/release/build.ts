@@ -19,9 +19,9 @@
  * Why the runtime beside the bundle rather than a single executable application: both are the same
  * node binary plus the same bundle and code cache (sizes within 1%), both started as fast in the
  * handshake benchmark, and both need a /bin/sh launcher to keep the checkout's start-up settings
- * (--use-openssl-ca over an empty store, NODE_EXTRA_CA_CERTS handed over: an executable application
- * of Node 20 takes no Node options but NODE_OPTIONS, and Node parses NODE_EXTRA_CA_CERTS before any
- * JavaScript runs). The single executable adds postject, an experimental Node feature, ~12 s per
+ * (--use-openssl-ca over an empty store, NODE_EXTRA_CA_CERTS, SSL_CERT_FILE and SSL_CERT_DIR handed over
+ * to the API clients: an executable application of Node 20 takes no Node options but NODE_OPTIONS, and
+ * Node parses NODE_EXTRA_CA_CERTS before any JavaScript runs). The single executable adds postject, an experimental Node feature, ~12 s per
  * executable and code signing on macOS, and gains nothing the launcher does not already give.
  *
  * Reproducible: the zip entries are written in a fixed order with fixed times and modes

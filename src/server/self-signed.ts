@@ -74,8 +74,8 @@ function toPem(label: string, der: Uint8Array): string {
 }
 
 /**
- * Fresh key and certificate: SAN DNS localhost (Go ignores the CN), CA:TRUE (critical), key usage
- * digitalSignature|keyEncipherment|keyAgreement|keyCertSign (critical), EKU serverAuth +
+ * Fresh key and certificate: SAN DNS `commonName`, localhost by default (Go ignores the CN), CA:TRUE
+ * (critical), key usage digitalSignature|keyEncipherment|keyAgreement|keyCertSign (critical), EKU serverAuth +
  * clientAuth, NotBefore back-dated 30 s, positive serial.
  */
 export function selfSignedCertificate(commonName = 'localhost'): SelfSignedCertificate {
@@ -88,7 +88,7 @@ export function selfSignedCertificate(commonName = 'localhost'): SelfSignedCerti
     // Bits 0, 2, 4, 5 = 1010 1100; the two trailing zero bits are unused.
     extension(OID.keyUsage, true, hex('03 02 02 ac')),
     extension(OID.extKeyUsage, false, seq(OID.serverAuth, OID.clientAuth)),
-    extension(OID.subjectAltName, false, seq(tlv(0x82, Buffer.from('localhost', 'ascii')))),
+    extension(OID.subjectAltName, false, seq(tlv(0x82, Buffer.from(commonName, 'ascii')))),
   );
   const tbs = seq(
     hex('a0 03 02 01 02'), // [0] version v3

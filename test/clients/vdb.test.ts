@@ -739,7 +739,7 @@ describe('vdb client', () => {
         /^PlatformService\/ListCloudProviders: the TLS certificate of localhost:\d+ could not be verified \(self-signed certificate\)\. The provider trusts /,
       );
       expect(error.message)
-        .to.include('add the certificate authority of the API to NODE_EXTRA_CA_CERTS')
+        .to.include("add the API's certificate authority to the system's store, SSL_CERT_FILE or NODE_EXTRA_CA_CERTS")
         .and.not.include('Resolution note');
       expect(attempts, 'not retried').to.have.length(1);
 
@@ -778,7 +778,7 @@ describe('vdb client', () => {
           'unavailable',
         );
         expect(error.message).to.include(
-          'The provider trusts the certificates in GRPC_DEFAULT_SSL_ROOTS_FILE_PATH (/etc/ssl/certs/ca-certificates.crt)',
+          'The provider trusts GRPC_DEFAULT_SSL_ROOTS_FILE_PATH (/etc/ssl/certs/ca-certificates.crt):',
         );
       } finally {
         for (const [k, v] of [

@@ -27,7 +27,7 @@ import { loadProviderDef } from '../../src/providers/describe.js';
 
 const ROOT = resolve(process.cwd());
 /** Libraries only calls to the platform need: their folders under node_modules. */
-const CLIENT_LIBRARIES = ['zod', 'smol-toml', '@grpc', 'protobufjs'];
+const CLIENT_LIBRARIES = ['zod', 'smol-toml', '@grpc', 'protobufjs', 'https-proxy-agent', 'agent-base'];
 const isClientLibrary = (path: string) => CLIENT_LIBRARIES.some((lib) => path.includes(`node_modules/${lib}/`));
 
 /** Every module URL node resolves while importing `entry`, in a fresh process. */
@@ -75,20 +75,23 @@ describe('start-up loads no client library', function () {
   this.timeout(60_000);
   // The go-plugin server is our own gRPC over node:http2 (src/server/grpc-server.ts), which its start-up
   // bundle requires, as every start must listen (issue 39: nghttp2 keeps HTTP/2's rules against hostile
-  // peers); sec's API client speaks its own HTTP/1.1: no gRPC or HTTP library is in sec's executable.
-  it('sec: its executable bundles hold no gRPC or HTTP library; start-up requires node:http2, none node:http', () => {
+  // peers). sec's API client is on node:http/node:https (llhttp), in its client bundle: no gRPC library
+  // is in sec's executable, and its start-up bundle requires no HTTP/1.1 module.
+  it('sec: its executable bundles hold no gRPC library; start-up requires node:http2 and no node:http(s)', () => {
     const files = [
       'terraform-provider-sec.cjs',
       'terraform-provider-sec-service.cjs',
       'terraform-provider-sec-client.cjs',
     ];
     const sources = files.flatMap(bundleSources);
-    expect(sources.some((source) => source.includes('src/clients/sec/http1.ts'))).to.equal(true);
+    expect(sources.some((source) => source.includes('src/clients/sec/http-pool.ts'))).to.equal(true);
     expect(sources.filter((source) => /node_modules\/(@grpc|undici)\//.test(source))).to.deep.equal([]);
-    const required = (file: string) =>
-      readFileSync(join(ROOT, 'dist', 'bundle', file), 'latin1').match(/require\("(node:)?https?2?"\)/g);
-    expect(required(files[0]!), files[0]).to.deep.equal(['require("node:http2")']);
-    for (const file of files.slice(1)) expect(required(file), file).to.equal(null);
+    const startUp = readFileSync(join(ROOT, 'dist', 'bundle', files[0]!), 'latin1');
+    expect(startUp.match(/require\("(node:)?https?2?"\)/g)).to.deep.equal(['require("node:http2")']);
+    // The proxy tunnel's library is the client bundle's, loaded only when a proxy is used.
+    expect(bundleSources(files[2]!).some((source) => source.includes('node_modules/https-proxy-agent/'))).to.equal(
+      true,
+    );
   });
 
   for (const name of ['sec', 'vdb']) {

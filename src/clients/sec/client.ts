@@ -1,6 +1,7 @@
 import { HttpPool } from './http-pool.js';
 import { ApiError } from '../../wire/api-error.js';
-import { apiSecureContext } from '../trust.js';
+import { apiSecureContext, apiTrustSources } from '../trust.js';
+import { type ProxyChoice, proxyFromEnvironment } from '../proxy.js';
 import { DEFAULT_STOP_GRACE_MS } from '../stop.js';
 import type { AgentAccessTokensApi } from './agent-access-tokens.js';
 import type { AlertChannelsApi } from './alert-channels.js';
@@ -52,6 +53,13 @@ export interface SecClientConfig {
    * (src/clients/stop.ts).
    */
   readonly stopGraceMs?: number | undefined;
+  /** The most an answer's body may hold; a larger one fails its call. Default 64 MiB (SEC_MAX_RESPONSE_BYTES). */
+  readonly maxResponseBytes?: number | undefined;
+  /**
+   * Where the proxy variables (HTTPS_PROXY, NO_PROXY, ...: ../proxy.ts) and the trust's (SSL_CERT_FILE,
+   * NODE_EXTRA_CA_CERTS, ...: ../trust.ts) are read; default process.env.
+   */
+  readonly environment?: NodeJS.ProcessEnv | undefined;
 }
 
 export interface SecClient {
@@ -87,6 +95,7 @@ export interface SecClient {
 }
 
 const DEFAULT_TIMEOUT_MS = 125_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 /**
  * A client of the sec management API with one keep-alive connection pool. Throws ApiError
@@ -103,12 +112,26 @@ export function createSecClient(config: SecClientConfig): SecClient {
   const redactor = new Redactor();
   for (const secret of [config.apiKey, config.apiSecret, config.apiToken]) redactor.add(secret);
 
+  const environment = config.environment ?? process.env;
+  let proxy: ProxyChoice | undefined;
+  try {
+    proxy = proxyFromEnvironment(environment)(new URL(endpoint.origin));
+  } catch (error) {
+    throw new ApiError((error as Error).message, { code: 'invalid', operation: 'configure sec client' });
+  }
+  if (proxy?.url.protocol === 'socks5:')
+    throw new ApiError(`${proxy.variable} names a SOCKS proxy; the sec provider reaches proxies over HTTP(S) only`, {
+      code: 'invalid',
+      operation: 'configure sec client',
+    });
   // The trusted roots are explicit (../trust.ts).
   const pool = new HttpPool(endpoint.origin, {
     connections: 8,
     keepAliveTimeoutMs: 30_000,
     connectTimeoutMs: 10_000,
-    ...(endpoint.origin.startsWith('https:') ? { secureContext: apiSecureContext } : {}),
+    maxResponseBytes: config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    ...(endpoint.origin.startsWith('https:') ? { secureContext: () => apiSecureContext(environment) } : {}),
+    ...(proxy ? { proxy } : {}),
   });
   const transport = new Transport(pool, {
     origin: endpoint.origin,
@@ -118,6 +141,7 @@ export function createSecClient(config: SecClientConfig): SecClient {
     redactor,
     ...(config.logger ? { logger: config.logger } : {}),
     stopGraceMs: config.stopGraceMs ?? DEFAULT_STOP_GRACE_MS,
+    trustSources: () => apiTrustSources(environment),
   });
   const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const credentials = {

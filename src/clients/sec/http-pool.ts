@@ -1,14 +1,20 @@
-// The sec client's keep-alive connection pool: at most `connections` sockets (node:net, or node:tls
-// for https origins), reused last-in first-out, one request at a time on each, in HTTP/1.1 of our
-// own (./http1.ts). It replaced undici's Pool, whose WebAssembly parser V8 compiled again in every
-// process (~230 ms of CPU per configured provider process), and then node:http's client, whose
-// stream objects cost ~250 µs of CPU per request on top of the socket's own (README, "Benchmarks":
-// refresh against a Go provider). An idle connection is closed a second before the server's own
-// Keep-Alive timeout, so that a request is not sent on a connection the server is closing.
-import { connect as connectTcp, isIP, type Socket } from 'node:net';
-import { connect as connectTls, type SecureContext } from 'node:tls';
-import { type ParsedResponse, ResponseParser, serializeRequest } from './http1.js';
+// The sec client's keep-alive connection pool, on node:http/node:https: a keep-alive Agent of at
+// most `connections` sockets, reused last-in first-out, one request at a time on each, and idle
+// ones closed a second before the server's Keep-Alive timeout (node's Agent reads the hint). Node's
+// llhttp parses the answers, strictly: a malformed answer, whatever its fault, fails its own call
+// with a PoolError and its connection is closed. Answers are capped in size (maxResponseBytes), so a
+// server cannot fill the provider's memory; a larger one fails the same way. Through a proxy
+// (../proxy.ts), connections are tunnelled with CONNECT (./proxy-agent.ts) and TLS still runs to the
+// API host, verified against the same trust.
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import type { Duplex } from 'node:stream';
+import type { SecureContext } from 'node:tls';
 import type { SignalLike } from '../cancellation.js';
+import type { ProxyChoice } from '../proxy.js';
+import { type AgentSettings, POOL_ERROR_CODES, PoolError, agentOptions, guardConnect } from './connections.js';
+
+export { POOL_ERROR_CODES, PoolError } from './connections.js';
 
 export interface PoolOptions {
   /** Connections at most, like the API's rate limits expect; further requests wait their turn. */
@@ -19,10 +25,14 @@ export interface PoolOptions {
   readonly connectTimeoutMs: number;
   /**
    * For https origins: the certificate authorities trusted (../trust.ts), asked for at the first
-   * connection. Parsing the roots costs 25–55 ms of CPU, which the processes Terraform starts that
-   * never call the API (a plan of creates, a destroy's plan) are spared.
+   * request. Reading and parsing them costs 25–55 ms of CPU, which the processes Terraform starts
+   * that never call the API (a plan of creates, a destroy's plan) are spared.
    */
   readonly secureContext?: () => SecureContext;
+  /** An answer whose body is larger than this fails with PoolError TOO_LARGE; its connection is closed. */
+  readonly maxResponseBytes: number;
+  /** The proxy the origin is reached through, if any (../proxy.ts). */
+  readonly proxy?: ProxyChoice | undefined;
 }
 
 export interface PoolRequest {
@@ -35,21 +45,9 @@ export interface PoolRequest {
 
 export interface PoolResponse {
   readonly statusCode: number;
-  /** Names in lower case; repeated headers joined with ", ". */
-  readonly headers: Readonly<Record<string, string>>;
+  /** Names in lower case; repeated headers joined with ", " (node's IncomingMessage.headers). */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly text: string;
-}
-
-/** Codes of the pool's own failures, beside node's (ECONNREFUSED, ECONNRESET, ...). */
-export const POOL_ERROR_CODES = { connectTimeout: 'ERR_SEC_CONNECT_TIMEOUT', closed: 'ERR_SEC_POOL_CLOSED' } as const;
-
-class PoolError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-  ) {
-    super(message);
-  }
 }
 
 /** What an aborted request fails with, as node's own `signal` option makes it. */
@@ -60,36 +58,72 @@ function abortError(signal: SignalLike): Error {
   });
 }
 
-/** A connection closed before its answer was whole, as node's own client reports it (retry.ts). */
-const hangUp = (): Error => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+/** A head larger than this is refused (node's default is 16 KiB; the API's are far smaller). */
+const MAX_HEAD_BYTES = 64 * 1024;
 
-const poolResponse = (parsed: ParsedResponse): PoolResponse => ({
-  statusCode: parsed.statusCode,
-  headers: parsed.headers,
-  text: parsed.body.toString(),
-});
+const MIB = 1024 * 1024;
+const size = (bytes: number): string =>
+  bytes % MIB === 0 ? `${bytes / MIB} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 
-/** Milliseconds an idle connection is kept short of the server's Keep-Alive timeout. */
-const KEEP_ALIVE_MARGIN_MS = 1000;
-
-/** A connection of the pool: its socket, and the exchange it carries, if any. */
-interface Connection {
-  readonly socket: Socket;
-  /** Called with the socket's bytes, its end, or its error while an exchange is on it. */
-  exchange: { data(chunk: Buffer): void; gone(error: Error | undefined): void } | undefined;
-  idleTimer: NodeJS.Timeout | undefined;
-  dead: boolean;
+/**
+ * llhttp's refusals (codes HPE_*) as one sentence. Its reason is a fixed text of llhttp's; the
+ * error's rawPacket, which holds the answer's bytes, goes no further.
+ */
+function malformedAnswer(error: Error & { code?: string; reason?: unknown }): PoolError {
+  const reason =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? `its headers are larger than ${size(MAX_HEAD_BYTES)}`
+      : typeof error.reason === 'string'
+        ? error.reason
+        : error.code;
+  return new PoolError(`the answer is not valid HTTP/1.1 (${reason})`, POOL_ERROR_CODES.malformed);
 }
+
+/** node's https Agent, with the connect timeout on each connection it makes. */
+class DirectHttpsAgent extends HttpsAgent {
+  constructor(private readonly settings: AgentSettings) {
+    super(agentOptions(settings));
+  }
+
+  override createConnection(
+    options: RequestOptions,
+    callback?: (err: Error | null, stream: Duplex) => void,
+  ): Duplex | null | undefined {
+    const socket = super.createConnection(options, callback);
+    if (socket) guardConnect(socket, this.settings.connectTimeoutMs, 'secureConnect');
+    return socket;
+  }
+}
+
+/** node's http Agent (loopback origins only: ./base-url.ts), with the connect timeout. */
+class DirectHttpAgent extends HttpAgent {
+  constructor(private readonly settings: AgentSettings) {
+    super(agentOptions(settings));
+  }
+
+  override createConnection(
+    options: RequestOptions,
+    callback?: (err: Error | null, stream: Duplex) => void,
+  ): Duplex | null | undefined {
+    const socket = super.createConnection(options, callback);
+    if (socket) guardConnect(socket, this.settings.connectTimeoutMs, 'connect');
+    return socket;
+  }
+}
+
+type Finish = (error: Error | undefined, response?: PoolResponse) => void;
 
 export class HttpPool {
   private readonly https: boolean;
   private readonly host: string;
   private readonly port: number;
-  /** The Host header: the name, with the port when it is not the scheme's own. */
-  private readonly hostHeader: string;
-  private readonly idle: Connection[] = [];
-  private open = 0;
-  private readonly waiting: Array<(connection: Connection | Error) => void> = [];
+  private readonly send: typeof httpRequest;
+  /** The agent; a proxy's is made at the first request (proxyAgent). */
+  private agent: HttpAgent | undefined;
+  private proxyAgentLoading: Promise<HttpAgent> | undefined;
+  private secureContext: SecureContext | undefined;
+  /** Requests not answered yet, so that close() can fail those still waiting for a connection. */
+  private readonly pending = new Map<ClientRequest, Finish>();
   private closed = false;
 
   constructor(
@@ -101,166 +135,135 @@ export class HttpPool {
     // A bracketed IPv6 literal is connected to without its brackets.
     this.host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     this.port = Number(url.port || (this.https ? 443 : 80));
-    this.hostHeader = url.host;
+    this.send = this.https ? httpsRequest : httpRequest;
+    if (!options.proxy) this.agent = this.https ? new DirectHttpsAgent(options) : new DirectHttpAgent(options);
   }
 
   request(request: PoolRequest): Promise<PoolResponse> {
     if (this.closed) return Promise.reject(new PoolError('the connection pool is closed', POOL_ERROR_CODES.closed));
     const { signal } = request;
     if (signal.aborted) return Promise.reject(abortError(signal));
-    let bytes: Buffer;
-    try {
-      bytes = serializeRequest(request.method, request.path, this.hostHeader, request.headers, request.body);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    const agent = this.agent;
+    if (!agent) return this.proxyAgent().then(() => this.request(request));
     return new Promise<PoolResponse>((resolve, reject) => {
-      let connection: Connection | undefined;
+      let req: ClientRequest;
+      try {
+        req = this.send(this.requestOptions(agent, request));
+      } catch (error) {
+        // node refuses a header name or value that is not allowed (a line break, a control character).
+        return reject(error);
+      }
       let settled = false;
-      const finish = (error: Error | undefined, response?: PoolResponse): void => {
+      const finish: Finish = (error, response) => {
         if (settled) return;
         settled = true;
+        this.pending.delete(req);
         signal.removeEventListener('abort', onAbort);
-        if (error) reject(error);
-        else resolve(response!);
+        if (error) {
+          // Whatever failed, the connection is not used again.
+          req.destroy();
+          reject(error);
+        } else resolve(response!);
       };
       // Mid-exchange, the connection cannot carry another request; one still awaited goes back to
-      // the pool when it comes.
-      const onAbort = (): void => {
-        if (connection) this.discard(connection);
-        finish(abortError(signal));
-      };
+      // the pool when it comes (node's Agent frees the socket of a request destroyed before it got one).
+      const onAbort = (): void => finish(abortError(signal));
       signal.addEventListener('abort', onAbort, { once: true });
-      this.acquire((acquired) => {
-        if (acquired instanceof Error) return finish(acquired);
-        if (settled) return this.release(acquired, true);
-        connection = acquired;
-        const parser = new ResponseParser(request.method === 'HEAD');
-        acquired.exchange = {
-          data: (chunk) => {
-            let complete: boolean;
-            try {
-              complete = parser.push(chunk);
-            } catch (error) {
-              this.discard(acquired);
-              return finish(error as Error);
-            }
-            if (!complete) return;
-            const parsed = parser.result();
-            acquired.exchange = undefined;
-            this.release(acquired, parsed.keepAlive, parsed.keepAliveHintSeconds);
-            finish(undefined, poolResponse(parsed));
-          },
-          gone: (error) => {
-            acquired.exchange = undefined;
-            this.discard(acquired);
-            if (!error && parser.closed()) return finish(undefined, poolResponse(parser.result()));
-            finish(error ?? hangUp());
-          },
-        };
-        acquired.socket.write(bytes);
-      });
+      this.pending.set(req, finish);
+      req.on('response', (res) => this.readAnswer(res, finish));
+      req.on('error', (error: Error & { code?: string }) =>
+        finish(error.code?.startsWith('HPE_') ? malformedAnswer(error) : error),
+      );
+      req.end(request.body ?? undefined);
     });
   }
 
-  /** Closes every connection; requests made afterwards fail, and so do those waiting for a connection. */
+  /** Closes idle connections; requests made afterwards fail, and so do those waiting for a connection. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const connection of this.idle.splice(0)) this.discard(connection);
-    for (const waiter of this.waiting.splice(0))
-      waiter(new PoolError('the connection pool is closed', POOL_ERROR_CODES.closed));
+    const agent = this.agent;
+    if (!agent) return;
+    // A connection freed from now on is closed rather than kept.
+    agent.maxFreeSockets = 0;
+    for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+    for (const [req, finish] of this.pending)
+      if (!req.socket) finish(new PoolError('the connection pool is closed', POOL_ERROR_CODES.closed));
   }
 
-  /** Hands over an idle connection, a new one, or the next one freed. */
-  private acquire(then: (connection: Connection | Error) => void): void {
-    const reused = this.idle.pop();
-    if (reused) {
-      clearTimeout(reused.idleTimer);
-      reused.idleTimer = undefined;
-      return then(reused);
-    }
-    if (this.open < this.options.connections) return this.connect(then);
-    this.waiting.push(then);
-  }
-
-  /** Returns a connection after its exchange: to the next waiter, to the idle list, or closed. */
-  private release(connection: Connection, keepAlive: boolean, hintSeconds?: number): void {
-    const idleMs = Math.min(
-      this.options.keepAliveTimeoutMs,
-      hintSeconds === undefined ? Number.POSITIVE_INFINITY : hintSeconds * 1000 - KEEP_ALIVE_MARGIN_MS,
-    );
-    if (!keepAlive || connection.dead || this.closed || idleMs <= 0) {
-      this.discard(connection);
-      return;
-    }
-    const next = this.waiting.shift();
-    if (next) return next(connection);
-    connection.idleTimer = setTimeout(() => this.discard(connection), idleMs);
-    connection.idleTimer.unref();
-    this.idle.push(connection);
-  }
-
-  /** Closes a connection and lets the next waiter open another in its place. */
-  private discard(connection: Connection): void {
-    if (connection.dead) return;
-    connection.dead = true;
-    this.open--;
-    clearTimeout(connection.idleTimer);
-    const at = this.idle.indexOf(connection);
-    if (at >= 0) this.idle.splice(at, 1);
-    connection.socket.destroy();
-    const next = this.waiting.shift();
-    if (next) this.connect(next);
-  }
-
-  private connect(then: (connection: Connection | Error) => void): void {
-    this.open++;
-    const socket = this.https
-      ? connectTls({
-          host: this.host,
-          port: this.port,
-          // SNI takes names only (RFC 6066 §3).
-          ...(isIP(this.host) ? {} : { servername: this.host }),
-          // Explicit, so that NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn it off.
-          rejectUnauthorized: true,
-          ALPNProtocols: ['http/1.1'],
-          ...(this.options.secureContext ? { secureContext: this.options.secureContext() } : {}),
-        })
-      : connectTcp({ host: this.host, port: this.port });
-    socket.setNoDelay(true);
-    const connection: Connection = { socket, exchange: undefined, idleTimer: undefined, dead: false };
-    let made = false;
-    const timer = setTimeout(() => {
-      const error = new PoolError(
-        `no connection within ${this.options.connectTimeoutMs} ms`,
-        POOL_ERROR_CODES.connectTimeout,
-      );
-      this.discard(connection);
-      then(error);
-    }, this.options.connectTimeoutMs);
-    // For TLS, made means handshaken: until then nothing is sent.
-    socket.once(this.https ? 'secureConnect' : 'connect', () => {
-      made = true;
-      clearTimeout(timer);
-      then(connection);
-    });
-    socket.on('data', (chunk: Buffer) => {
-      if (connection.exchange) connection.exchange.data(chunk);
-      else this.discard(connection); // Bytes nobody asked for: the connection is out of step.
-    });
-    const gone = (error: Error | undefined) => {
-      if (!made) {
-        if (connection.dead) return;
-        clearTimeout(timer);
-        this.discard(connection);
-        then(error ?? hangUp());
-        return;
-      }
-      if (connection.exchange) connection.exchange.gone(error);
-      else this.discard(connection);
+  private requestOptions(agent: HttpAgent, request: PoolRequest): RequestOptions {
+    const headers: Record<string, string> = { ...request.headers };
+    if (request.body !== null) headers['Content-Length'] = String(Buffer.byteLength(request.body));
+    return {
+      agent,
+      host: this.host,
+      port: this.port,
+      method: request.method,
+      path: request.path,
+      headers,
+      maxHeaderSize: MAX_HEAD_BYTES,
+      ...(this.https
+        ? {
+            // Explicit for the proxy's agent (agent-base), which names its connections by it.
+            protocol: 'https:',
+            // Explicit, so that NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn it off.
+            rejectUnauthorized: true,
+            ALPNProtocols: ['http/1.1'],
+            ...(this.options.secureContext ? { secureContext: this.trust() } : {}),
+          }
+        : {}),
     };
-    socket.on('error', (error) => gone(error));
-    socket.on('end', () => gone(undefined));
-    socket.on('close', () => gone(undefined));
+  }
+
+  /** The tunnelling agent, and the library under it, load at the first request through a proxy. */
+  private proxyAgent(): Promise<HttpAgent> {
+    this.proxyAgentLoading ??= import('./proxy-agent.js').then(({ proxyAgent }) => {
+      this.agent = proxyAgent(this.options.proxy!, this.host, this.options, this.trust());
+      return this.agent;
+    });
+    return this.proxyAgentLoading;
+  }
+
+  /** The TLS context, built at the first request that needs it. */
+  private trust(): SecureContext | undefined {
+    if (this.secureContext === undefined && this.https && this.options.secureContext)
+      this.secureContext = this.options.secureContext();
+    return this.secureContext;
+  }
+
+  /** Collects an answer's body up to the cap; anything this client cannot read fails the call. */
+  private readAnswer(res: IncomingMessage, finish: Finish): void {
+    const cap = this.options.maxResponseBytes;
+    const tooLarge = () =>
+      new PoolError(
+        `the answer is larger than ${size(cap)}, the most this client reads (SEC_MAX_RESPONSE_BYTES)`,
+        POOL_ERROR_CODES.tooLarge,
+      );
+    // Chunked is the one transfer coding HTTP/1.1 clients must read, and the only one Go's reads; the
+    // body of any other would be read to the close and handed on still encoded.
+    const coding = res.headers['transfer-encoding'];
+    if (coding !== undefined && coding.toLowerCase() !== 'chunked') {
+      const why = 'the answer is in a transfer coding other than chunked, which this client does not read';
+      return finish(new PoolError(why, POOL_ERROR_CODES.malformed));
+    }
+    const declared = res.headers['content-length'];
+    if (declared !== undefined && Number(declared) > cap) return finish(tooLarge());
+    const chunks: Buffer[] = [];
+    let length = 0;
+    res.on('data', (chunk: Buffer) => {
+      length += chunk.length;
+      if (length > cap) return finish(tooLarge());
+      chunks.push(chunk);
+    });
+    res.on('end', () => {
+      let text: string;
+      try {
+        text = chunks.length === 1 ? chunks[0]!.toString() : Buffer.concat(chunks, length).toString();
+      } catch (error) {
+        return finish(error as Error);
+      }
+      finish(undefined, { statusCode: res.statusCode ?? 0, headers: res.headers, text });
+    });
+    // The connection closed before the body was whole (node: ECONNRESET "aborted").
+    res.on('error', (error) => finish(error));
   }
 }

@@ -1,5 +1,5 @@
 import { backoffMs } from '../backoff.js';
-import { POOL_ERROR_CODES } from './http-pool.js';
+import { POOL_ERROR_CODES } from './connections.js';
 
 export interface RetryPolicy {
   /**
@@ -32,11 +32,25 @@ export const DECLINED_STATUSES: ReadonlySet<number> = new Set([429, 503]);
  */
 export const UNANSWERED_STATUSES: ReadonlySet<number> = new Set([502, 504]);
 
-/** Error codes of a connection that was never made: nothing was sent, so any request may repeat. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'EAI_AGAIN', POOL_ERROR_CODES.connectTimeout]);
+/** Error codes of a connection that was never made, for now: nothing was sent, so any request may repeat. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'EAI_AGAIN',
+  POOL_ERROR_CODES.connectTimeout,
+  POOL_ERROR_CODES.proxyUnavailable,
+]);
+
+/** Error codes of a connection that was never made and will not be by trying again (the proxy refused it). */
+const NEVER_SENT_CODES = new Set<string>([POOL_ERROR_CODES.proxyRefused]);
 
 /** Error codes of a connection lost before the answer (the request may have been received). */
 const LOST_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
+/**
+ * Error codes of an answer that came but cannot be read (malformed, or larger than the cap): the
+ * request was received, and sending it again would bring the same answer.
+ */
+const UNREADABLE_ANSWER_CODES = new Set<string>([POOL_ERROR_CODES.malformed, POOL_ERROR_CODES.tooLarge]);
 
 function networkCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -46,13 +60,19 @@ function networkCode(error: unknown): string | undefined {
 /** The connection was never made, so the request did not go out. */
 export function isNotSentError(error: unknown): boolean {
   const code = networkCode(error);
-  return code !== undefined && NOT_SENT_CODES.has(code);
+  return code !== undefined && (NOT_SENT_CODES.has(code) || NEVER_SENT_CODES.has(code));
 }
 
 /** A lost or refused connection: an idempotent request may simply be sent again. */
 export function isRetryableNetworkError(error: unknown): boolean {
   const code = networkCode(error);
   return code !== undefined && (NOT_SENT_CODES.has(code) || LOST_CONNECTION_CODES.has(code));
+}
+
+/** The API answered, but not in a form this client reads (see UNREADABLE_ANSWER_CODES). */
+export function isUnreadableAnswer(error: unknown): boolean {
+  const code = networkCode(error);
+  return code !== undefined && UNREADABLE_ANSWER_CODES.has(code);
 }
 
 /**

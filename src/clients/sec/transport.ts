@@ -7,12 +7,14 @@ import { messageFromErrorBody } from './error-body.js';
 import type { Redactor } from './redactor.js';
 import { graceAfter, graceOverNote } from '../stop.js';
 import { isNotTlsAnswer, notTlsMessage } from '../not-tls.js';
+import { ADD_THE_CA } from '../trust.js';
 import {
   DECLINED_STATUSES,
   RETRYABLE_STATUSES,
   UNANSWERED_STATUSES,
   isNotSentError,
   isRetryableNetworkError,
+  isUnreadableAnswer,
   retryDelayMs,
   type RetryPolicy,
 } from './retry.js';
@@ -63,6 +65,8 @@ export interface TransportOptions {
   readonly logger?: SecLogger;
   /** How long a changing request already sent may finish after a stop (DEFAULT_STOP_GRACE_MS). */
   readonly stopGraceMs: number;
+  /** Where the trusted certificate authorities come from, for a certificate that cannot be verified. */
+  readonly trustSources?: () => readonly string[];
 }
 
 /**
@@ -131,11 +135,21 @@ export class Transport {
           });
         }
         const notSent = isNotSentError(outcome.networkError);
-        const safeToRepeat = request.idempotent ? isRetryableNetworkError(outcome.networkError) : notSent;
+        // Repeated only when it may pass, and for a request that is not safe to repeat, only if it was never sent.
+        const safeToRepeat = isRetryableNetworkError(outcome.networkError) && (request.idempotent || notSent);
         if (!notSent) mayHaveTakenEffect = true;
         if (canRetry && safeToRepeat) {
           await this.wait(retryDelayMs(retry, attempt, undefined), request, call);
           continue;
+        }
+        if (isUnreadableAnswer(outcome.networkError)) {
+          const why = this.describe(outcome.networkError);
+          if (!request.idempotent) throw this.unanswered(request, why, requestIds);
+          throw new ApiError(why, {
+            code: 'malformed_response',
+            operation: request.operation,
+            ...requestIdsOf(requestIds),
+          });
         }
         if (request.idempotent || notSent) throw this.networkFailure(request, outcome.networkError, requestIds);
         throw this.unanswered(request, `the connection was lost (${this.describe(outcome.networkError)})`, requestIds);
@@ -174,7 +188,9 @@ export class Transport {
       signal,
     });
     const text = result.text;
-    const requestId = firstHeader(result.headers, 'x-request-id') ?? firstHeader(result.headers, 'request-id');
+    const requestId = printable(
+      firstHeader(result.headers, 'x-request-id') ?? firstHeader(result.headers, 'request-id'),
+    );
     const retryAfter = firstHeader(result.headers, 'retry-after');
     return {
       response: { status: result.statusCode, text, ...(requestId === undefined ? {} : { requestId }) },
@@ -208,7 +224,13 @@ export class Transport {
   }
 
   private networkFailure(request: TransportRequest, error: unknown, requestIds: readonly string[]): ApiError {
-    return new ApiError(`could not reach the API: ${this.describe(error)}`, {
+    const sources = this.options.trustSources;
+    const detail =
+      isCertificateFailure(error) && sources
+        ? `the TLS certificate of ${this.options.origin} could not be verified (${this.describe(error)}). The ` +
+          `provider trusts ${sources().join(' and ')}: ${ADD_THE_CA}`
+        : `could not reach the API: ${this.describe(error)}`;
+    return new ApiError(detail, {
       code: 'unavailable',
       operation: request.operation,
       ...requestIdsOf(requestIds),
@@ -248,6 +270,25 @@ export class Transport {
 function firstHeader(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * A header value as messages may quote it: control and non-ASCII characters (node's parser lets a tab
+ * and bytes above 0x7f through) written as \xNN, at most 200 characters. Anything else a server sent
+ * could forge lines of Terraform's output.
+ */
+function printable(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const text = value.length > 200 ? `${value.slice(0, 200)}...` : value;
+  return text.replace(/[^\x20-\x7e]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** OpenSSL's verdicts on a certificate (node's codes for them), and node's own on its name. */
+function isCertificateFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' && /^(ERR_TLS_CERT_ALTNAME_INVALID|[A-Z_]*(CERT|SIGNATURE|ISSUER)[A-Z_]*)$/.test(code)
+  );
 }
 
 function errorCode(error: unknown): string {

@@ -51,7 +51,10 @@ export function keyedRecord<V extends z.ZodType>(value: V) {
   return schema;
 }
 
-/** The value schema of each keyedRecord, for what reads schemas (replace.ts): a transform hides it from zod's own definition. */
+/**
+ * The value schema of each keyedRecord, for what reads schemas (replace.ts): a transform hides it
+ * from zod's own definition.
+ */
 const keyedRecordValues = new WeakMap<z.ZodType, z.ZodType>();
 
 /** The value schema of `schema` when it is a keyedRecord. */

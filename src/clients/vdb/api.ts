@@ -63,6 +63,11 @@ export interface VdbClientConfig {
    * How long a changing call already sent may finish after Terraform asks to stop; default 30 s (src/clients/stop.ts).
    */
   readonly stopGraceMs?: number | undefined;
+  /**
+   * Where the proxy variables (HTTPS_PROXY, NO_PROXY, ...: ../proxy.ts) and the trust's (SSL_CERT_FILE,
+   * NODE_EXTRA_CA_CERTS, GRPC_DEFAULT_SSL_ROOTS_FILE_PATH, ...: ../trust.ts) are read; default process.env.
+   */
+  readonly environment?: NodeJS.ProcessEnv | undefined;
 }
 
 export interface VdbRetryPolicy {

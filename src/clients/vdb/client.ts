@@ -30,7 +30,8 @@ import type {
 } from './api.js';
 import { DEFAULT_RETRY_POLICY } from './api.js';
 import type { Plain } from './codec.js';
-import { parseApiUrl } from './endpoint.js';
+import { parseApiUrl, type VdbEndpoint } from './endpoint.js';
+import { type ProxyChoice, proxyFromEnvironment } from '../proxy.js';
 import { VDB_SERVICES } from '../../wire/vdb-services.js';
 import { loadOnFirstCall } from '../load-on-first-call.js';
 import { JWT_RBAC_METADATA } from './metadata.js';
@@ -48,8 +49,13 @@ export function createVdbClient(config: VdbClientConfig): VdbClient {
   if (config.apiKey.trim() === '') {
     throw new ApiError('the API key must not be empty', { code: 'invalid', operation: 'configure vdb client' });
   }
+  const endpoint = parseApiUrl(config.apiUrl);
+  const environment = config.environment ?? process.env;
+  const proxy = channelProxy(endpoint, environment);
   const options = {
-    endpoint: parseApiUrl(config.apiUrl),
+    endpoint,
+    environment,
+    ...(proxy ? { proxy } : {}),
     apiKey: config.apiKey,
     insecure: config.insecure ?? false,
     userAgent: config.userAgent,
@@ -519,4 +525,22 @@ function accountsApi(rpc: Rpc): AccountsApi {
       });
     },
   };
+}
+
+/**
+ * The proxy the channel goes through, by Go's rules as grpc-go applies them (the target as an https
+ * URL: HTTPS_PROXY, NO_PROXY, loopback never). grpc-js tunnels with plain HTTP CONNECT only, so an
+ * https:// or SOCKS proxy is refused here rather than tried.
+ */
+function channelProxy(endpoint: VdbEndpoint, env: NodeJS.ProcessEnv): ProxyChoice | undefined {
+  const hostPort = endpoint.target;
+  const proxy = proxyFromEnvironment(env)(new URL(`https://${hostPort}`));
+  if (proxy && proxy.url.protocol !== 'http:') {
+    throw new ApiError(
+      `${proxy.variable} names a ${proxy.url.protocol.slice(0, -1)}:// proxy; the vdb provider reaches proxies ` +
+        `with plain HTTP CONNECT only: give an http:// proxy, or leave ${endpoint.host} out with NO_PROXY`,
+      { code: 'invalid', operation: 'configure vdb client' },
+    );
+  }
+  return proxy;
 }

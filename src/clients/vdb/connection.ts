@@ -4,6 +4,7 @@
  * connection that was never established sent nothing, so whatever the call, its outcome is known.
  * A certificate or protocol failure does not pass by itself: it is not worth retrying.
  */
+import { ADD_THE_CA } from '../trust.js';
 
 export interface ConnectionFailure {
   /** Whether trying again may succeed (a server restarting, a DNS or network blip). */
@@ -17,6 +18,8 @@ export interface ConnectionContext {
   readonly host: string;
   /** Where the trusted certificate authorities come from, for a certificate failure. */
   readonly trustSources: readonly string[];
+  /** The proxy the channel tunnels through, as messages name it (origin and variable), if any. */
+  readonly proxy?: string | undefined;
 }
 
 const NOT_CONNECTED = /^No connection established\. Last error: (?:Error: )?(.*?)\.?(?:\s*Resolution note:.*)?$/s;
@@ -37,13 +40,23 @@ export function connectionFailure(details: string, ctx: ConnectionContext): Conn
   }
   const reason = NOT_CONNECTED.exec(details.trim())?.[1]?.trim();
   if (reason === undefined) return undefined;
+  // grpc-js drops the cause of a failed tunnel (the proxy refused it, or could not be reached) and
+  // logs it instead.
+  if (ctx.proxy && (reason === 'undefined' || reason === 'null' || reason === '')) {
+    return {
+      passing: true,
+      sentence:
+        `no tunnel to ${ctx.target} could be opened through the proxy ${ctx.proxy}: the proxy could not be ` +
+        'reached or refused the tunnel; check the proxy variables (HTTPS_PROXY, NO_PROXY)',
+    };
+  }
   if (CERTIFICATE.test(reason)) {
     return {
       passing: false,
       sentence:
         `the TLS certificate of ${ctx.target} could not be verified (${reason}). ` +
         `The provider trusts ${ctx.trustSources.join(' and ')}: ` +
-        'add the certificate authority of the API to NODE_EXTRA_CA_CERTS, ' +
+        `${ADD_THE_CA}, ` +
         'or set `insecure = true` (VDB_INSECURE) to skip the check, outside production only',
     };
   }

@@ -15,6 +15,7 @@ import type { SignalLike } from '../cancellation.js';
 import { NOT_SENT_NOTE, graceAfter, graceOverNote } from '../stop.js';
 import { isNotTlsAnswer, notTlsMessage } from '../not-tls.js';
 import { grpcTrust, type Trust } from '../trust.js';
+import { type ProxyChoice, proxyOrigin } from '../proxy.js';
 import { connectionFailure, type ConnectionContext } from './connection.js';
 import type { VdbLogger, VdbRetryPolicy } from './api.js';
 import { CodecError, decodePlain, encodePlain, type Plain } from './codec.js';
@@ -36,6 +37,10 @@ const UNANSWERED = new Set<grpc.status>([grpc.status.UNAVAILABLE, grpc.status.DE
 
 export interface TransportOptions {
   readonly endpoint: VdbEndpoint;
+  /** Where the trust's variables are read (../trust.ts). */
+  readonly environment: NodeJS.ProcessEnv;
+  /** The http:// proxy the channel tunnels through (./client.ts: channelProxy), if any. */
+  readonly proxy?: ProxyChoice | undefined;
   readonly apiKey: string;
   readonly insecure: boolean;
   readonly userAgent: string;
@@ -74,15 +79,18 @@ export class VdbTransport {
   private closed = false;
 
   constructor(private readonly options: TransportOptions) {
-    const trust = options.endpoint.tls && !options.insecure ? grpcTrust() : undefined;
+    const trust = options.endpoint.tls && !options.insecure ? grpcTrust(options.environment) : undefined;
     this.connection = {
       target: options.endpoint.target,
       host: options.endpoint.host,
       trustSources: trust?.sources ?? [],
+      ...(options.proxy ? { proxy: `${proxyOrigin(options.proxy)} (${options.proxy.variable})` } : {}),
     };
     // No client keepalive pings: servers commonly allow one ping per 5 minutes and answer more with GOAWAY.
-    this.client = new grpc.Client(options.endpoint.target, channelCredentials(options, trust), {
+    const { target, channelOptions } = channelTarget(options);
+    this.client = new grpc.Client(target, channelCredentials(options, trust), {
       'grpc.primary_user_agent': options.userAgent,
+      ...channelOptions,
     });
   }
 
@@ -272,6 +280,30 @@ export class VdbTransport {
   }
 }
 
+/**
+ * Where the channel dials, and how. The proxy is decided by Go's rules (../proxy.ts), not grpc-js's
+ * own, which reads only lower-case variables, matches NO_PROXY by suffix and proxies loopback: so
+ * grpc-js's is turned off, and a proxied channel dials the proxy and tunnels to the API with CONNECT
+ * (grpc-js's `grpc.http_connect_target`), keeping the API's name for TLS and `:authority`.
+ */
+function channelTarget(options: TransportOptions): { target: string; channelOptions: grpc.ChannelOptions } {
+  const { endpoint, proxy } = options;
+  if (!proxy) return { target: endpoint.target, channelOptions: { 'grpc.enable_http_proxy': 0 } };
+  const { url } = proxy;
+  const credentials = url.username
+    ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
+    : undefined;
+  return {
+    target: `dns:${url.hostname}:${url.port || '80'}`,
+    channelOptions: {
+      'grpc.enable_http_proxy': 0,
+      'grpc.http_connect_target': `dns:${endpoint.target}`,
+      'grpc.default_authority': endpoint.target,
+      ...(credentials === undefined ? {} : { 'grpc.http_connect_creds': credentials }),
+    },
+  };
+}
+
 function channelCredentials(options: TransportOptions, trust: Trust | undefined): grpc.ChannelCredentials {
   if (!options.endpoint.tls) return grpc.credentials.createInsecure();
   // rejectUnauthorized is explicit so NODE_TLS_REJECT_UNAUTHORIZED=0 cannot turn verification off.
@@ -280,7 +312,8 @@ function channelCredentials(options: TransportOptions, trust: Trust | undefined)
       rejectUnauthorized: false,
       checkServerIdentity: () => undefined,
     });
-  // The roots are explicit (../trust.ts): GRPC_DEFAULT_SSL_ROOTS_FILE_PATH or Node's, and NODE_EXTRA_CA_CERTS.
+  // The roots are explicit (../trust.ts): GRPC_DEFAULT_SSL_ROOTS_FILE_PATH, or Node's and the system's; and
+  // NODE_EXTRA_CA_CERTS.
   return grpc.credentials.createSsl(Buffer.from(trust.pems.join('\n')), null, null, { rejectUnauthorized: true });
 }
 

@@ -84,6 +84,7 @@ export default provider<typeof schema.fields, SecClient>({
       ...s,
       userAgent: `terraform-provider-sec/${SEC_VERSION} (Terraform ${ctx.terraformVersion || 'unknown'})`,
       logger: ctx.log,
+      environment: ctx.env,
     });
   },
   resources: [

@@ -26,6 +26,8 @@ export interface ResolvedSecSettings {
   apiToken?: string;
   subaccount?: string;
   organization: boolean;
+  /** SEC_MAX_RESPONSE_BYTES, when set. */
+  maxResponseBytes?: number;
 }
 
 export const PLATFORM_DOMAIN = 'sec-platform.example';
@@ -93,6 +95,7 @@ export async function resolveSecSettings(
     }
   }
   const normalised = normaliseAccount(account);
+  const maxResponseBytes = maxResponseBytesVariable(env);
   return {
     baseUrl: firstSet(env.SEC_API_URL) ?? `https://${normalised}.${PLATFORM_DOMAIN}`,
     account: normalised,
@@ -101,7 +104,32 @@ export async function resolveSecSettings(
     ...(apiToken !== undefined ? { apiToken } : {}),
     ...(subaccount !== undefined ? { subaccount } : {}),
     organization,
+    ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}),
   };
+}
+
+const KIB = 1024;
+const MIB = 1024 * KIB;
+/** The largest cap allowed: an answer's text must stay well inside V8's longest string (~512 MiB). */
+const MAX_RESPONSE_CAP = 256 * MIB;
+
+/**
+ * SEC_MAX_RESPONSE_BYTES: the most an API answer's body may hold (default 64 MiB, in the client), as
+ * bytes or with a KiB or MiB suffix; from 1 KiB to 256 MiB. Undefined when unset or empty.
+ */
+export function maxResponseBytesVariable(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.SEC_MAX_RESPONSE_BYTES;
+  const text = (raw ?? '').trim();
+  if (text === '') return undefined;
+  const match = /^(\d{1,12})\s*(kib|mib)?$/i.exec(text);
+  const bytes = match ? Number(match[1]) * (match[2] ? (match[2].toLowerCase() === 'kib' ? KIB : MIB) : 1) : NaN;
+  if (!(bytes >= KIB && bytes <= MAX_RESPONSE_CAP))
+    throw new DiagnosticError(
+      'Invalid SEC_MAX_RESPONSE_BYTES',
+      'The SEC_MAX_RESPONSE_BYTES environment variable, the most an API answer may hold, must be a number of ' +
+        `bytes from 1024 to ${MAX_RESPONSE_CAP} (a KiB or MiB suffix may follow: 64MiB), got ${JSON.stringify(raw)}.`,
+    );
+  return bytes;
 }
 
 /** How a missing setting could come from the profile, for the end of a message. */

@@ -103,6 +103,7 @@ export default provider<typeof schema.fields, VdbContext>({
       apiKey,
       insecure,
       userAgent: `terraform-provider-vdb/${VDB_VERSION} (Terraform ${ctx.terraformVersion || 'unknown'})`,
+      environment: ctx.env,
       logger: { debug: (message, fields) => ctx.log.debug(message, fields as Record<string, unknown> | undefined) },
     });
     const noDefaultAccount = noAccount && [`${noAccount.said}.`, noAccount.hidden].filter(Boolean).join(' ');
