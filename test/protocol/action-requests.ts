@@ -548,7 +548,9 @@ async function secTestAfterUpdate(): Promise<Fixture> {
     {
       identity: { field: 'new_identity', value: id },
       state: { field: 'new_state', includes: { id: SEC_FIXED.channelB, name: 'on-call-team' } },
-      apiCalls: [`PATCH ${channel}`, `POST ${channel}/test`],
+      // A whole-object update reads the channel first, so that what the platform holds and the
+      // configuration does not speak of is written back (src/clients/sec/replace.ts).
+      apiCalls: [`GET ${channel}`, `PATCH ${channel}`, `POST ${channel}/test`],
     },
     {
       'planned_state.msgpack': 'plan-channel.planned_state.msgpack',
