@@ -292,13 +292,16 @@ function modulesFromService(serviceFile, serviceInputs, shared) {
 /**
  * A module exporting `modules` (or `shared`): each module of `paths` by its key, as a getter that
  * requires it, so that esbuild initialises each on first use only (the sec client's API modules each
- * build their own zod schemas), as the `import()` it stands for did.
+ * build their own zod schemas), as the `import()` it stands for did. In key order: `paths` is filled
+ * by esbuild's concurrent onResolve callbacks, in a different order on each build, and the bundle
+ * (and so its build id and code cache) must be the same bytes every time.
  */
 function lazyModulesModule(exportName, paths, reexport = '') {
+  const byKey = [...paths].sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0));
   return [
     reexport ? `export * from ${JSON.stringify(reexport)};` : '',
     `export const ${exportName} = {};`,
-    ...[...paths].map(
+    ...byKey.map(
       ([path, key]) =>
         `Object.defineProperty(${exportName}, ${JSON.stringify(key)}, { enumerable: true, get: () => require(${JSON.stringify(path)}) });`,
     ),
