@@ -245,10 +245,11 @@ function firstUseFromClient(clientFile, firstUse, deferred) {
         const path = inputPath(resolve(args.resolveDir, args.path));
         if (!firstUse.has(path)) return undefined;
         deferred.set(path, moduleKey(path));
-        return { path, namespace: 'keel-client' };
+        // Named by its key (its path in the repository): esbuild writes the name into the bundle.
+        return { path: moduleKey(path), namespace: 'keel-client' };
       });
       builder.onLoad({ filter: /.*/, namespace: 'keel-client' }, (args) => ({
-        contents: `module.exports = require(${JSON.stringify(`keel-bundle:${clientFile}`)}).modules[${JSON.stringify(moduleKey(args.path))}];\n`,
+        contents: `module.exports = require(${JSON.stringify(`keel-bundle:${clientFile}`)}).modules[${JSON.stringify(args.path)}];\n`,
         loader: 'js',
       }));
     },
@@ -279,10 +280,11 @@ function modulesFromService(serviceFile, serviceInputs, shared) {
         const path = inputPath(found.path);
         if (!serviceInputs.has(path)) return undefined;
         shared.set(path, moduleKey(path));
-        return { path, namespace: 'keel-service' };
+        // Named by its key (its path in the repository): esbuild writes the name into the bundle.
+        return { path: moduleKey(path), namespace: 'keel-service' };
       });
       builder.onLoad({ filter: /.*/, namespace: 'keel-service' }, (args) => ({
-        contents: `module.exports = require(${JSON.stringify(`keel-bundle:${serviceFile}`)}).shared[${JSON.stringify(moduleKey(args.path))}];\n`,
+        contents: `module.exports = require(${JSON.stringify(`keel-bundle:${serviceFile}`)}).shared[${JSON.stringify(args.path)}];\n`,
         loader: 'js',
       }));
     },
