@@ -181,6 +181,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
     if (!existsSync(join(bundleDir, file)))
       throw new Error(`${join(bundleDir, file)} is missing: run npm run build first`);
   }
+  checkRunners(platforms);
   const source = sourceState(REPO_ROOT);
   if (source.dirty) {
     log(
@@ -196,8 +197,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
   const add = (key: string, archive: ReleasedArchive) => archives.set(key, [...(archives.get(key) ?? []), archive]);
   const codeCaches: Partial<Record<Platform, boolean>> = {};
   try {
-    const hostNode = await stageHostNode(staging, runtimeOptions);
-    checkRunners(platforms);
+    const hostNode = platforms.some(isWindows) ? await stageHostNode(staging, runtimeOptions) : '';
     for (const platform of platforms) {
       const t = performance.now();
       const runtime = await loadRuntime(platform, runtimeOptions);
