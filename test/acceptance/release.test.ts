@@ -200,10 +200,11 @@ const MACHINES: Record<Exclude<Platform, 'windows_amd64'>, (head: Buffer) => boo
 
 describe('acceptance: the release, for every platform, installs with terraform init and runs with no node on PATH', function () {
   this.timeout(900_000);
-  const scratch = mkdtempSync(join(tmpdir(), 'keel-release-test-'));
-  const gnupgHome = join(scratch, 'gnupg');
+  // Made when the suite runs, not when mocha loads it.
+  let scratch: string;
+  let gnupgHome: string;
   /** A directory with nothing in it: the PATH of Terraform, the providers and the emulators. */
-  const emptyPath = join(scratch, 'empty-path');
+  let emptyPath: string;
   let commit: string;
   let unsignedDir: string;
   let signedDir: string;
@@ -220,6 +221,9 @@ describe('acceptance: the release, for every platform, installs with terraform i
     // The build makes linux_arm64's and windows_amd64's code caches with their own runtimes.
     requireOnThisMachine(this, runnerProblem('linux_arm64') ?? runnerProblem('windows_amd64'));
     terraform = onPath('terraform')!;
+    scratch = mkdtempSync(join(tmpdir(), 'keel-release-test-'));
+    gnupgHome = join(scratch, 'gnupg');
+    emptyPath = join(scratch, 'empty-path');
     mkdirSync(emptyPath);
     mkdirSync(gnupgHome, { mode: 0o700 });
     const gpgEnv = { ...process.env, GNUPGHOME: gnupgHome };
@@ -270,6 +274,7 @@ describe('acceptance: the release, for every platform, installs with terraform i
   });
 
   after(() => {
+    if (!scratch) return;
     for (const emulator of emulators) emulator.process.kill('SIGTERM');
     for (const workspace of workspaces) workspace.dispose();
     for (const runner of runners) runner.dispose();
