@@ -25,6 +25,9 @@ const bundleDir = join(__dirname, '..', 'dist', 'bundle');
 const BUILD_ID = /^\/\*keel-build:[0-9a-f]{16}\*\//;
 const BUNDLE_PREFIX = 'keel-bundle:';
 const writing = process.env.KEEL_WRITE_CODE_CACHE === '1';
+// With KEEL_CODE_CACHE_REPORT=1 each bundle's cache is reported on stderr as it loads (the release's
+// tests check that the runtime each archive carries takes the caches made for it).
+const reporting = process.env.KEEL_CODE_CACHE_REPORT === '1';
 /** Loaded bundles by file name: their exports, and what writing their caches needs. */
 const loaded = new Map();
 
@@ -97,5 +100,16 @@ function compileBundle(file, fileName) {
   // Made of the file's name alone: a name sliced from `file` would take the build's path into the cache.
   const scriptDir = writing && process.env.KEEL_CODE_CACHE_SCRIPT_DIR;
   const filename = scriptDir ? `${scriptDir}/${fileName}` : file;
-  return { script: new vm.Script(source, { filename, cachedData }), buildId };
+  const script = new vm.Script(source, { filename, cachedData });
+  if (reporting) {
+    const verdict = cachedData
+      ? script.cachedDataRejected
+        ? 'rejected by V8'
+        : 'accepted'
+      : cache
+        ? 'made for another build'
+        : 'absent';
+    process.stderr.write(`keel code cache: ${fileName}: ${verdict}\n`);
+  }
+  return { script, buildId };
 }

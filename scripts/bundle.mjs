@@ -264,10 +264,11 @@ function firstUseFromClient(clientFile, firstUse, deferred) {
         const path = inputPath(resolve(args.resolveDir, args.path));
         if (!firstUse.has(path)) return undefined;
         deferred.set(path, moduleKey(path));
-        return { path, namespace: 'keel-client' };
+        // Named by its key (its path in the repository): esbuild writes the name into the bundle.
+        return { path: moduleKey(path), namespace: 'keel-client' };
       });
       builder.onLoad({ filter: /.*/, namespace: 'keel-client' }, (args) => ({
-        contents: `module.exports = require(${JSON.stringify(`keel-bundle:${clientFile}`)}).modules[${JSON.stringify(moduleKey(args.path))}];\n`,
+        contents: `module.exports = require(${JSON.stringify(`keel-bundle:${clientFile}`)}).modules[${JSON.stringify(args.path)}];\n`,
         loader: 'js',
       }));
     },
@@ -298,10 +299,11 @@ function modulesFromService(serviceFile, serviceInputs, shared) {
         const path = inputPath(found.path);
         if (!serviceInputs.has(path)) return undefined;
         shared.set(path, moduleKey(path));
-        return { path, namespace: 'keel-service' };
+        // Named by its key (its path in the repository): esbuild writes the name into the bundle.
+        return { path: moduleKey(path), namespace: 'keel-service' };
       });
       builder.onLoad({ filter: /.*/, namespace: 'keel-service' }, (args) => ({
-        contents: `module.exports = require(${JSON.stringify(`keel-bundle:${serviceFile}`)}).shared[${JSON.stringify(moduleKey(args.path))}];\n`,
+        contents: `module.exports = require(${JSON.stringify(`keel-bundle:${serviceFile}`)}).shared[${JSON.stringify(args.path)}];\n`,
         loader: 'js',
       }));
     },
@@ -311,13 +313,16 @@ function modulesFromService(serviceFile, serviceInputs, shared) {
 /**
  * A module exporting `modules` (or `shared`): each module of `paths` by its key, as a getter that
  * requires it, so that esbuild initialises each on first use only (the sec client's API modules each
- * build their own zod schemas), as the `import()` it stands for did.
+ * build their own zod schemas), as the `import()` it stands for did. In key order: `paths` is filled
+ * by esbuild's concurrent onResolve callbacks, in a different order on each build, and the bundle
+ * (and so its build id and code cache) must be the same bytes every time.
  */
 function lazyModulesModule(exportName, paths, reexport = '') {
+  const byKey = [...paths].sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0));
   return [
     reexport ? `export * from ${JSON.stringify(reexport)};` : '',
     `export const ${exportName} = {};`,
-    ...[...paths].map(
+    ...byKey.map(
       ([path, key]) =>
         `Object.defineProperty(${exportName}, ${JSON.stringify(key)}, { enumerable: true, get: () => require(${JSON.stringify(path)}) });`,
     ),

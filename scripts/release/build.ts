@@ -1,35 +1,45 @@
 /**
  * `npm run release`: everything a registry or a mirror needs to install both providers with
- * `terraform init`, for the platform this runs on (README, "Installing"). Under the output directory:
+ * `terraform init` on darwin_amd64, darwin_arm64, linux_amd64, linux_arm64 and windows_amd64 (or the
+ * platforms named: `--platform`), with no Node on the machine (docs/releases.md). Under the output
+ * directory:
  *
- * - terraform-provider-<name>_<version>_<os>_<arch>.zip, holding the launcher
- *   terraform-provider-<name>_v<version> and what it runs: the Node runtime that ran this build
- *   (runtime/node, with Node's licence), the provider's three bundles (start-up part, service and API client) with
- *   their V8 code caches and assets (the
- *   same relative paths as in a checkout, so bin/start-bundle.cjs and src/proto-location.ts work
- *   unchanged), and the licences of the bundled packages;
- * - terraform-provider-<name>_<version>_SHA256SUMS, its detached GPG signature …_SHA256SUMS.sig when
- *   KEEL_RELEASE_GPG_KEY names a key (gpg honours GNUPGHOME), and …_manifest.json;
+ * - terraform-provider-<name>_<version>_<platform>.zip per platform, holding the executable Terraform
+ *   runs and what it runs: that platform's Node runtime (./runtimes.ts, pinned, with Node's licence),
+ *   the provider's three bundles (start-up part, service and API client), their V8 code caches where
+ *   they can be made (below), and assets, at the same relative paths as in a checkout (so
+ *   bin/start-bundle.cjs and src/proto-location.ts work unchanged), and the bundled packages' licences.
+ *   On macOS and Linux the executable terraform-provider-<name>_v<version> is a /bin/sh launcher
+ *   beside runtime/node (./launchers.ts); on Windows, terraform-provider-<name>_v<version>.exe is a
+ *   Node single executable application of Node's node.exe (./windows.ts);
+ * - terraform-provider-<name>_<version>_SHA256SUMS over every platform's archive, its detached GPG
+ *   signature …_SHA256SUMS.sig when KEEL_RELEASE_GPG_KEY names a key (gpg honours GNUPGHOME), and
+ *   …_manifest.json: the registry's upload set;
  * - mirror/: a filesystem mirror in the packed layout; network-mirror/: the Provider Network Mirror
- *   Protocol's index.json and <version>.json with the archive beside them;
- * - <name>-emulator_<version>_<os>_<arch>.zip (the launcher <name>-emulator, the runtime and the
- *   emulators' bundle) with its own SHA256SUMS (and .sig), kept out of the provider's file, which
- *   registries read.
+ *   Protocol's index.json and <version>.json (every platform, with its h1: and zh: hashes) with the
+ *   archives beside them;
+ * - <name>-emulator_<version>_<platform>.zip (the launcher <name>-emulator, or <name>-emulator.exe,
+ *   the runtime and the emulators' bundle) with their own SHA256SUMS (and .sig), kept out of the
+ *   provider's, which registries read;
+ * - release-manifest.json: the commit (and whether the tree had changes: ./source.ts), the runtime
+ *   packages, the platforms, which carry code caches, and every archive's SHA-256.
  *
- * Why the runtime beside the bundle rather than a single executable application: both are the same
- * node binary plus the same bundle and code cache (sizes within 1%), both started as fast in the
- * handshake benchmark, and both need a /bin/sh launcher to keep the checkout's start-up settings
- * (--use-openssl-ca over an empty store, NODE_EXTRA_CA_CERTS, SSL_CERT_FILE and SSL_CERT_DIR handed over
- * to the API clients: an executable application of Node 20 takes no Node options but NODE_OPTIONS, and
- * Node parses NODE_EXTRA_CA_CERTS before any JavaScript runs). The single executable adds postject, an experimental Node feature, ~12 s per
- * executable and code signing on macOS, and gains nothing the launcher does not already give.
+ * Code caches. V8's code cache is specific to a platform's build of Node, not only to its version
+ * and flags: the caches Node 22.23.2 makes on linux_amd64, linux_arm64 and windows_amd64 for one
+ * script differ in V8's flag hash and each of the three rejects the other two (seen here; Node's
+ * documentation says a cache or snapshot made on another platform may even crash the executable).
+ * So each platform's caches are made by its own runtime: natively, under qemu (linux_arm64) or Wine
+ * (windows_amd64) on a linux_amd64 build machine (./runners.ts), and the build stops, saying what to
+ * install, when it cannot run one. No darwin runtime runs on Linux, so the darwin archives carry no
+ * caches: their bundles are compiled at each start (the loader runs without caches, the tests prove
+ * it for every platform they can run), which the manifest states.
  *
  * Reproducible: the zip entries are written in a fixed order with fixed times and modes
- * (./zip.ts); the one part V8 makes differently on each run, the code cache, is made by a warm-up
- * run under `--predictable --random-seed=1`, which V8 leaves out of the flag hash a cache is checked
- * against ("to allow predictable code caching"), with the scripts named by their place in the package
- * rather than the staging path (bin/start-bundle.cjs), so the caches are the same bytes each time and
- * are still accepted by the launcher's node, which runs without those flags. The build checks that.
+ * (./zip.ts); the code caches, which V8 makes differently on each run, are made by a warm-up run under
+ * `--predictable --random-seed=1`, which V8 leaves out of the flag hash a cache is checked against
+ * ("to allow predictable code caching"), with the scripts named by their place in the package rather
+ * than the staging path (bin/start-bundle.cjs), so the caches are the same bytes each time and are
+ * still accepted by the runtime as the launchers start it, without those flags. The build checks that.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -41,27 +51,32 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
-  realpathSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import type { Logger } from '../../src/engine/contracts.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { impliedType } from '../../src/schema/block.js';
 import { encodeMsgpack } from '../../src/schema/msgpack.js';
+import { ORPHAN_POLL_MS } from '../../src/server/main.js';
 import { launchProvider } from '../../src/tfclient/launch.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
 import { SEC_VERSION } from '../../src/resources/sec/index.js';
 import { VDB_VERSION } from '../../src/resources/vdb/index.js';
-import { packageHashV1, sha256Hex, zipHash, type NamedContent } from './hashes.js';
+import { packageHashV1, zipHash, type NamedContent } from './hashes.js';
+import { emulatorLauncher, launcherNodeOptions, providerLauncher } from './launchers.js';
+import { REPO_ROOT } from './paths.js';
+import { hostPlatform, runnerFor, runnerProblem, type Runner } from './runners.js';
+import { NODE_VERSION, PLATFORMS, RUNTIME_PINS, loadRuntime, type Platform, type Runtime } from './runtimes.js';
+import { sourceState, type SourceState } from './source.js';
+import { windowsExecutable } from './windows.js';
 import { writeZip, type ZipEntry } from './zip.js';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+export { REPO_ROOT };
 /** Where the providers are published: the source addresses `keel/sec` and `keel/vdb`. */
 export const REGISTRY_HOST = 'registry.terraform.io';
 export const NAMESPACE = 'keel';
@@ -75,179 +90,249 @@ export type ReleasedName = (typeof RELEASED)[number]['name'];
 export const MANIFEST = '{"version":1,"metadata":{"protocol_versions":["6.0"]}}\n';
 /** The environment variable naming the signing key (a key id, fingerprint or user id in the keyring). */
 export const SIGNING_KEY_VARIABLE = 'KEEL_RELEASE_GPG_KEY';
+/** The release's own manifest (what it was built from), beside the archives. */
+export const RELEASE_MANIFEST = 'release-manifest.json';
+/** The platforms whose archives carry V8 code caches, made by their own runtime (see the header). */
+export const CODE_CACHE_PLATFORMS: readonly Platform[] = ['linux_amd64', 'linux_arm64', 'windows_amd64'];
 
 /** Terraform's names for this machine's platform, e.g. linux_amd64. */
-export function currentPlatform(): string {
-  const os = ({ linux: 'linux', darwin: 'darwin', freebsd: 'freebsd' } as Record<string, string>)[process.platform];
-  const arch = ({ x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm' } as Record<string, string>)[process.arch];
-  if (!os || !arch) {
-    throw new Error(
-      `cannot build a release on ${process.platform}/${process.arch}: the launcher is a /bin/sh script ` +
-        '(Linux, macOS, FreeBSD on amd64, arm64, 386 or arm); Windows would need a launcher executable, not built yet',
-    );
-  }
-  return `${os}_${arch}`;
+export function currentPlatform(): Platform {
+  const platform = hostPlatform();
+  if (!platform) throw new Error(`no release is built for ${process.platform}/${process.arch}`);
+  return platform;
 }
 
+const isWindows = (platform: string) => platform.startsWith('windows_');
 export const providerArchiveName = (name: string, version: string, platform: string) =>
   `terraform-provider-${name}_${version}_${platform}.zip`;
-export const providerExecutableName = (name: string, version: string) => `terraform-provider-${name}_v${version}`;
+/** The file Terraform runs: terraform-provider-<name>_v<version>, with .exe on Windows. */
+export const providerExecutableName = (name: string, version: string, platform = '') =>
+  `terraform-provider-${name}_v${version}${isWindows(platform) ? '.exe' : ''}`;
 export const emulatorArchiveName = (name: string, version: string, platform: string) =>
   `${name}-emulator_${version}_${platform}.zip`;
-export const emulatorExecutableName = (name: string) => `${name}-emulator`;
+export const emulatorExecutableName = (name: string, platform = '') =>
+  `${name}-emulator${isWindows(platform) ? '.exe' : ''}`;
+export const providerSumsName = (name: string, version: string) => `terraform-provider-${name}_${version}_SHA256SUMS`;
+export const emulatorSumsName = (name: string, version: string) => `${name}-emulator_${version}_SHA256SUMS`;
 
 export interface ReleaseOptions {
   /** Emptied first. */
   readonly outDir: string;
+  /** Default: every platform (PLATFORMS). */
+  readonly platforms?: readonly Platform[];
   /** The key to sign SHA256SUMS with; default: KEEL_RELEASE_GPG_KEY. Empty: no signature. */
   readonly signingKey?: string;
-  /** The environment gpg runs in (GNUPGHOME); default process.env. */
+  /** The environment gpg and npm run in (GNUPGHOME, npm's settings); default process.env. */
   readonly env?: NodeJS.ProcessEnv;
   /** Progress lines; default: stdout. */
   readonly log?: (line: string) => void;
+  /** Where the runtime packages are kept (./runtimes.ts); default ~/.cache/keel-runtimes. */
+  readonly runtimeCache?: string;
 }
 
 export interface ReleasedArchive {
   readonly name: string;
   readonly version: string;
+  readonly platform: Platform;
   /** Absolute path of the .zip. */
   readonly archive: string;
   readonly archiveBytes: number;
-  /** The executable inside, and its size (the launcher) and the runtime's. */
+  /** The executable inside. */
   readonly executable: string;
   readonly unpackedBytes: number;
   readonly zh: string;
   readonly h1: string;
+}
+
+/** One provider's (or emulator's) archives of every platform, with their SHA256SUMS. */
+export interface ReleasedSet {
+  readonly name: string;
+  readonly version: string;
+  readonly archives: readonly ReleasedArchive[];
   readonly sums: string;
   readonly signature?: string;
 }
 
 export interface ReleaseResult {
   readonly outDir: string;
-  readonly platform: string;
-  readonly providers: ReleasedArchive[];
-  readonly emulators: ReleasedArchive[];
-  /** The Node runtime every archive carries. */
-  readonly runtime: { readonly version: string; readonly bytes: number };
+  readonly platforms: readonly Platform[];
+  readonly providers: readonly ReleasedSet[];
+  readonly emulators: readonly ReleasedSet[];
+  /** Per platform: whether its archives carry code caches. */
+  readonly codeCaches: Readonly<Partial<Record<Platform, boolean>>>;
+  readonly source: SourceState;
+  readonly manifest: string;
   readonly seconds: number;
 }
+
+/** A file of a package, with `/` names, for the zip and the `h1:` hash. */
+type PackageFile = ZipEntry & NamedContent;
 
 export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResult> {
   const started = performance.now();
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const env = options.env ?? process.env;
   const signingKey = options.signingKey ?? env[SIGNING_KEY_VARIABLE] ?? '';
-  const platform = currentPlatform();
+  const platforms = PLATFORMS.filter((platform) => (options.platforms ?? PLATFORMS).includes(platform));
   const outDir = resolve(options.outDir);
+  const runtimeOptions = { cacheDir: options.runtimeCache, env, log };
   const bundleDir = join(REPO_ROOT, 'dist', 'bundle');
   for (const file of [...RELEASED.flatMap(({ name }) => providerBundles(name)), 'emulator.cjs']) {
     if (!existsSync(join(bundleDir, file)))
       throw new Error(`${join(bundleDir, file)} is missing: run npm run build first`);
   }
+  checkRunners(platforms);
+  const source = sourceState(REPO_ROOT);
+  if (source.dirty) {
+    log(
+      `  the tree differs from ${source.commit} (${source.changes.length} files): ${RELEASE_MANIFEST} says so; ` +
+        'publish only releases built from a commit',
+    );
+  }
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
-  const runtime = runtimeFiles();
   const staging = mkdtempSync(join(tmpdir(), 'keel-release-'));
-  const providers: ReleasedArchive[] = [];
-  const emulators: ReleasedArchive[] = [];
+  const nodeOptions = launcherNodeOptions(RELEASED.map(({ name }) => name));
+  const archives = new Map<string, ReleasedArchive[]>();
+  const add = (key: string, archive: ReleasedArchive) => archives.set(key, [...(archives.get(key) ?? []), archive]);
+  const codeCaches: Partial<Record<Platform, boolean>> = {};
   try {
-    for (const { name, version } of RELEASED) {
+    const hostNode = platforms.some(isWindows) ? await stageHostNode(staging, runtimeOptions) : '';
+    for (const platform of platforms) {
       const t = performance.now();
-      const dir = join(staging, `provider-${name}`);
-      const executable = providerExecutableName(name, version);
-      stageProvider(dir, name, executable, runtime);
-      await warmUpCodeCache(dir, name);
-      const archive = join(outDir, providerArchiveName(name, version, platform));
-      const released = await pack(dir, archive, executable, name, version);
-      const sumsFile = join(outDir, `terraform-provider-${name}_${version}_SHA256SUMS`);
-      writeFileSync(sumsFile, `${sha256Hex(readFileSync(archive))}  ${providerArchiveName(name, version, platform)}\n`);
-      writeFileSync(join(outDir, `terraform-provider-${name}_${version}_manifest.json`), MANIFEST);
-      const signature = sign(sumsFile, signingKey, env, log);
-      writeMirrors(outDir, name, version, platform, archive, released);
-      providers.push({ ...released, sums: sumsFile, ...(signature ? { signature } : {}) });
-      log(`  ${relative(outDir, archive)}: ${sizes(released)}, ${released.zh}, ${released.h1} — ${seconds(t)}`);
-    }
-    for (const { name, version } of RELEASED) {
-      const t = performance.now();
-      const dir = join(staging, `emulator-${name}`);
-      const executable = emulatorExecutableName(name);
-      stageEmulator(dir, name, executable, runtime);
-      const archive = join(outDir, emulatorArchiveName(name, version, platform));
-      const released = await pack(dir, archive, executable, name, version);
-      const sumsFile = join(outDir, `${name}-emulator_${version}_SHA256SUMS`);
-      writeFileSync(sumsFile, `${sha256Hex(readFileSync(archive))}  ${emulatorArchiveName(name, version, platform)}\n`);
-      const signature = sign(sumsFile, signingKey, env, log);
-      emulators.push({ ...released, sums: sumsFile, ...(signature ? { signature } : {}) });
-      log(`  ${relative(outDir, archive)}: ${sizes(released)} — ${seconds(t)}`);
+      const runtime = await loadRuntime(platform, runtimeOptions);
+      const dir = join(staging, platform);
+      mkdirSync(dir);
+      // The program that runs the runtime here: the staged runtime/node, or node.exe for the relay.
+      const node = join(dir, isWindows(platform) ? 'node.exe' : 'node');
+      writeFileSync(node, runtime.node);
+      chmodSync(node, 0o755);
+      const windowsExe = isWindows(platform)
+        ? await windowsExecutable(runtime.node, { file: hostNode, args: [], env: {} }, nodeOptions)
+        : undefined;
+      const runner = CODE_CACHE_PLATFORMS.includes(platform)
+        ? runnerFor(platform, { scratch: dir, windowsNode: node })
+        : undefined;
+      codeCaches[platform] = runner !== undefined;
+      try {
+        for (const { name, version } of RELEASED) {
+          const files = providerPackage(name, version, platform, runtime, windowsExe);
+          if (runner) files.push(...(await codeCachesOf(files, join(dir, `provider-${name}`), node, name, runner)));
+          const released = pack(files, join(outDir, providerArchiveName(name, version, platform)), {
+            name,
+            version,
+            platform,
+            executable: providerExecutableName(name, version, platform),
+          });
+          add(`provider-${name}`, released);
+          log(`  ${relative(outDir, released.archive)}: ${sizes(released)}, ${released.h1}`);
+        }
+        for (const { name, version } of RELEASED) {
+          const files = emulatorPackage(name, platform, runtime, windowsExe);
+          const released = pack(files, join(outDir, emulatorArchiveName(name, version, platform)), {
+            name,
+            version,
+            platform,
+            executable: emulatorExecutableName(name, platform),
+          });
+          add(`emulator-${name}`, released);
+          log(`  ${relative(outDir, released.archive)}: ${sizes(released)}`);
+        }
+      } finally {
+        runner?.dispose();
+        rmSync(dir, { recursive: true, force: true });
+      }
+      log(
+        `  ${platform}: Node ${runtime.pin.version} from ${runtime.pin.package}, ` +
+          `${runner ? `code caches made by its runtime ${runner.how}` : 'no code caches'} — ${seconds(t)}`,
+      );
     }
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
+
+  const providers: ReleasedSet[] = [];
+  const emulators: ReleasedSet[] = [];
+  for (const { name, version } of RELEASED) {
+    const released = archives.get(`provider-${name}`)!;
+    const sums = writeSums(join(outDir, providerSumsName(name, version)), released);
+    writeFileSync(join(outDir, `terraform-provider-${name}_${version}_manifest.json`), MANIFEST);
+    const signature = sign(sums, signingKey, env, log);
+    writeMirrors(outDir, name, version, released);
+    providers.push({ name, version, archives: released, sums, ...(signature ? { signature } : {}) });
+  }
+  for (const { name, version } of RELEASED) {
+    const released = archives.get(`emulator-${name}`)!;
+    const sums = writeSums(join(outDir, emulatorSumsName(name, version)), released);
+    const signature = sign(sums, signingKey, env, log);
+    emulators.push({ name, version, archives: released, sums, ...(signature ? { signature } : {}) });
+  }
   if (!signingKey) {
     log(
       `  not signed: ${SIGNING_KEY_VARIABLE} is not set, so there is no SHA256SUMS.sig ` +
-        '(a registry needs one; see the README)',
+        '(a registry needs one; docs/releases.md)',
     );
   }
+  const manifest = join(outDir, RELEASE_MANIFEST);
+  writeFileSync(manifest, releaseManifest(source, platforms, codeCaches, [...providers, ...emulators]));
   return {
     outDir,
-    platform,
+    platforms,
     providers,
     emulators,
-    runtime: { version: process.version, bytes: runtime.node.length },
+    codeCaches,
+    source,
+    manifest,
     seconds: (performance.now() - started) / 1000,
   };
 }
 
-interface Runtime {
-  readonly node: Buffer;
-  readonly license: Buffer;
+/**
+ * This machine's own Node runtime of the pinned version, which makes the Windows executable's blob;
+ * the path of its node.
+ */
+async function stageHostNode(staging: string, options: Parameters<typeof loadRuntime>[1]): Promise<string> {
+  const host = currentPlatform();
+  const runtime = await loadRuntime(host, options);
+  const node = join(staging, 'host-node', isWindows(host) ? 'node.exe' : 'node');
+  mkdirSync(dirname(node));
+  writeFileSync(node, runtime.node);
+  chmodSync(node, 0o755);
+  return node;
 }
 
-/** The Node binary running this build and its licence (which must travel with it). */
-function runtimeFiles(): Runtime {
-  const nodePath = realpathSync(process.execPath);
-  const prefix = dirname(dirname(nodePath));
-  // An official tarball keeps LICENSE at its top; Debian-style packages under share/doc.
-  const candidates = [
-    join(prefix, 'LICENSE'),
-    join(prefix, 'share', 'doc', 'node', 'LICENSE'),
-    join(prefix, 'share', 'doc', 'nodejs', 'LICENSE'),
-  ];
-  const license = candidates.find((file) => existsSync(file));
-  if (!license)
+/** Stops before any work when a platform's code caches cannot be made here, saying what to install. */
+function checkRunners(platforms: readonly Platform[]): void {
+  const missing = platforms
+    .filter((platform) => CODE_CACHE_PLATFORMS.includes(platform))
+    .flatMap((platform) => {
+      const problem = runnerProblem(platform);
+      return problem ? [`  ${platform}: ${problem}`] : [];
+    });
+  if (missing.length > 0) {
     throw new Error(
-      `cannot find the licence of the Node runtime ${nodePath} (looked at ${candidates.join(', ')}); ` +
-        'it must ship with it',
+      `this machine cannot run the runtime of every platform to make its code caches:\n${missing.join('\n')}\n` +
+        '(or leave those platforms out: --platform)',
     );
-  return { node: readFileSync(nodePath), license: readFileSync(license) };
-}
-
-function put(dir: string, name: string, data: Buffer | string, executable = false): void {
-  const file = join(dir, ...name.split('/'));
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, data);
-  chmodSync(file, executable ? 0o755 : 0o644);
-}
-
-function copyTree(from: string, dir: string, prefix: string): void {
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    const source = join(from, entry.name);
-    if (entry.isDirectory()) copyTree(source, dir, `${prefix}/${entry.name}`);
-    else put(dir, `${prefix}/${entry.name}`, readFileSync(source));
   }
 }
 
-/** The checkout's bin/ wrapper up to its last line, which starts `node` from PATH. */
-function checkoutWrapper(name: string): { head: string; execLine: string } {
-  const text = readFileSync(join(REPO_ROOT, 'bin', `terraform-provider-${name}`), 'utf8');
-  const execLine = `exec node --use-openssl-ca "$dir/start-bundle.cjs" ${name} "$@"\n`;
-  if (!text.endsWith(execLine))
-    throw new Error(
-      `bin/terraform-provider-${name} no longer ends with ${JSON.stringify(execLine)}: update scripts/release`,
+function readTree(from: string, prefix: string): PackageFile[] {
+  return readdirSync(from, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? readTree(join(from, entry.name), `${prefix}/${entry.name}`)
+        : [{ name: `${prefix}/${entry.name}`, data: readFileSync(join(from, entry.name)), executable: false }],
     );
-  return { head: text.slice(0, -execLine.length), execLine };
 }
+
+const file = (name: string, data: Buffer | string, executable = false): PackageFile => ({
+  name,
+  data: typeof data === 'string' ? Buffer.from(data) : data,
+  executable,
+});
+const fromCheckout = (path: string): PackageFile => file(path, readFileSync(join(REPO_ROOT, ...path.split('/'))));
 
 /**
  * A provider executable's bundles in dist/bundle: its start-up part, its service and its API client
@@ -261,48 +346,52 @@ function providerBundles(name: string): string[] {
   ];
 }
 
+/** What every package of a platform holds to start: the executable and Node's licence, and the runtime. */
+function startFiles(executable: string, launcher: string, platform: Platform, runtime: Runtime, exe?: Buffer) {
+  return isWindows(platform)
+    ? [file(executable, exe!, true), file('runtime/LICENSE', runtime.license)]
+    : [
+        file(executable, launcher, true),
+        file('runtime/node', runtime.node, true),
+        file('runtime/LICENSE', runtime.license),
+      ];
+}
+
 /**
- * The provider's package: the checkout's wrapper (symlinks, trust settings, exec) with the runtime
- * beside it instead of `node` from PATH, and the checkout's loader and bundles at the same relative
- * paths (bin/, dist/bundle/, dist/proto/).
+ * The provider's package: its executable, the checkout's loader and bundles at the same relative
+ * paths (bin/, dist/bundle/, dist/proto/), and the licences.
  */
-function stageProvider(dir: string, name: string, executable: string, runtime: Runtime): void {
-  const { head } = checkoutWrapper(name);
-  const launcher = `${head}exec "$dir/runtime/node" --use-openssl-ca "$dir/bin/start-bundle.cjs" ${name} "$@"\n`;
-  put(dir, executable, launcher, true);
-  putRuntime(dir, runtime);
-  put(dir, 'bin/start-bundle.cjs', readFileSync(join(REPO_ROOT, 'bin', 'start-bundle.cjs')));
-  for (const file of providerBundles(name))
-    put(dir, `dist/bundle/${file}`, readFileSync(join(REPO_ROOT, 'dist', 'bundle', file)));
-  const bundle = join(REPO_ROOT, 'dist', 'bundle', `terraform-provider-${name}.cjs`);
-  copyTree(join(REPO_ROOT, 'dist', 'bundle', 'assets'), dir, 'dist/bundle/assets');
-  if (name === 'vdb')
-    put(dir, 'dist/proto/vdb-descriptor.json', readFileSync(join(REPO_ROOT, 'dist', 'proto', 'vdb-descriptor.json')));
-  put(dir, 'THIRD_PARTY_NOTICES.txt', thirdPartyNotices(bundle));
+function providerPackage(
+  name: string,
+  version: string,
+  platform: Platform,
+  runtime: Runtime,
+  windowsExe: Buffer | undefined,
+): PackageFile[] {
+  const executable = providerExecutableName(name, version, platform);
+  return [
+    ...startFiles(executable, providerLauncher(name), platform, runtime, windowsExe),
+    fromCheckout('bin/start-bundle.cjs'),
+    ...providerBundles(name).map((bundle) => fromCheckout(`dist/bundle/${bundle}`)),
+    ...readTree(join(REPO_ROOT, 'dist', 'bundle', 'assets'), 'dist/bundle/assets'),
+    ...(name === 'vdb' ? [fromCheckout('dist/proto/vdb-descriptor.json')] : []),
+    file(
+      'THIRD_PARTY_NOTICES.txt',
+      thirdPartyNotices(join(REPO_ROOT, 'dist', 'bundle', `terraform-provider-${name}.cjs`)),
+    ),
+  ];
 }
 
-/** The emulator's package: a launcher with the wrapper's symlink handling, the runtime and the bundle. */
-function stageEmulator(dir: string, name: string, executable: string, runtime: Runtime): void {
-  const { head } = checkoutWrapper(name);
-  const selfLocation = head.slice(0, head.indexOf("# Node's default trust store"));
-  if (!selfLocation.includes('dir='))
-    throw new Error(`bin/terraform-provider-${name}: cannot find where it locates itself: update scripts/release`);
-  const comment = `# The ${name} emulator (README, "Installing"), run by the Node runtime beside it.\n`;
-  const exec = `exec "$dir/runtime/node" "$dir/dist/bundle/emulator.cjs" ${name} "$@"\n`;
-  const launcher = `${selfLocation.replace(/^# Terraform execs this wrapper[^\n]*\n/m, comment)}${exec}`;
-  put(dir, executable, launcher, true);
-  putRuntime(dir, runtime);
+/** The emulator's package: its executable, the runtime and the emulators' bundle. */
+function emulatorPackage(name: string, platform: Platform, runtime: Runtime, windowsExe: Buffer | undefined) {
   const bundle = join(REPO_ROOT, 'dist', 'bundle', 'emulator.cjs');
-  put(dir, 'dist/bundle/emulator.cjs', readFileSync(bundle));
-  copyTree(join(REPO_ROOT, 'dist', 'bundle', 'assets'), dir, 'dist/bundle/assets');
-  if (name === 'vdb')
-    put(dir, 'dist/proto/vdb-descriptor.json', readFileSync(join(REPO_ROOT, 'dist', 'proto', 'vdb-descriptor.json')));
-  put(dir, 'THIRD_PARTY_NOTICES.txt', thirdPartyNotices(bundle));
-}
-
-function putRuntime(dir: string, runtime: Runtime): void {
-  put(dir, 'runtime/node', runtime.node, true);
-  put(dir, 'runtime/LICENSE', runtime.license);
+  return [
+    ...startFiles(emulatorExecutableName(name, platform), emulatorLauncher(name), platform, runtime, windowsExe),
+    fromCheckout('dist/bundle/emulator.cjs'),
+    ...readTree(join(REPO_ROOT, 'dist', 'bundle', 'assets'), 'dist/bundle/assets'),
+    ...(name === 'vdb' ? [fromCheckout('dist/proto/vdb-descriptor.json')] : []),
+    file('THIRD_PARTY_NOTICES.txt', thirdPartyNotices(bundle)),
+  ];
 }
 
 /** The licence of every npm package the bundle holds (scripts/bundle.mjs lists them), in name order. */
@@ -330,7 +419,7 @@ function thirdPartyNotices(bundle: string): string {
   const rule = `\n${'-'.repeat(78)}\n\n`;
   const preface =
     'This program bundles the following packages from npm, under these licences.\n' +
-    'Node.js itself: runtime/LICENSE.';
+    `Node.js ${NODE_VERSION} itself: runtime/LICENSE.`;
   return `${preface}${rule}${sections.map((s) => s.text).join(rule)}`;
 }
 
@@ -346,19 +435,33 @@ const WARM_UP_SETTINGS: Record<string, Record<string, string>> = {
 };
 
 /**
- * Runs the staged provider as the launcher does, under `--predictable --random-seed=1` (see the
- * header), through a handshake, a health check, GetProviderSchema, GetMetadata (which loads the
- * service bundle) and ConfigureProvider with settings that reach nothing; bin/start-bundle.cjs
- * writes the three bundles' code caches as it exits (loading the client bundle, which only a call
- * to the platform needs, for its own). Then checks that the launcher's node, without those flags,
- * accepts them.
+ * The code caches of a provider's bundles, made by its platform's runtime (`node`, run by `runner`):
+ * the package is written to `dir` and its loader run as the launcher runs it, under `--predictable
+ * --random-seed=1` (see the header), through a handshake, a health check, GetProviderSchema,
+ * GetMetadata (which loads the service bundle) and ConfigureProvider with settings that reach nothing;
+ * bin/start-bundle.cjs writes the three bundles' code caches as it exits (loading the client bundle,
+ * which only a call to the platform needs, for its own). Then the same runtime, without those flags,
+ * must accept them.
  */
-async function warmUpCodeCache(dir: string, name: string): Promise<void> {
-  const node = join(dir, 'runtime', 'node');
-  const loader = join(dir, 'bin', 'start-bundle.cjs');
-  const provider = await launchProvider(node, {
-    args: ['--predictable', '--random-seed=1', '--use-openssl-ca', loader, name],
+async function codeCachesOf(
+  files: readonly PackageFile[],
+  dir: string,
+  node: string,
+  name: string,
+  runner: Runner,
+): Promise<PackageFile[]> {
+  for (const { name: path, data } of files) {
+    if (path === 'runtime/node' || path.endsWith('.exe')) continue;
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), data);
+  }
+  const nodeOptions = launcherNodeOptions([name]);
+  const loader = runner.path(join(dir, 'bin', 'start-bundle.cjs'));
+  const warmUp = runner.command(node, ['--predictable', '--random-seed=1', ...nodeOptions, loader, name]);
+  const provider = await launchProvider(warmUp.file, {
+    args: warmUp.args,
     env: {
+      ...runner.env,
       KEEL_WRITE_CODE_CACHE: '1',
       KEEL_CODE_CACHE_SCRIPT_DIR: 'dist/bundle',
       SSL_CERT_FILE: '/dev/null',
@@ -367,41 +470,84 @@ async function warmUpCodeCache(dir: string, name: string): Promise<void> {
       NODE_OPTIONS: undefined,
       ...WARM_UP_SETTINGS[name],
     },
+    startTimeoutMs: 180_000,
+    // The caches are written as the process exits: under an emulator that takes more than go-plugin's 2 s.
+    killGraceMs: 180_000,
   });
-  await provider.health();
-  await provider.call('GetProviderSchema', {});
-  await provider.call('GetMetadata', {});
-  const block = new ProviderEngine(await loadProviderDef(name), SILENT, {}).providerSchema().block;
-  const config = { msgpack: encodeMsgpack(impliedType(block), configValue(block, {})) };
-  const configured = await provider.call('ConfigureProvider', { terraform_version: '1.11.4', config });
+  const handshakeAt = performance.now();
+  let configured: { diagnostics: unknown[] };
+  try {
+    await provider.health();
+    await provider.call('GetProviderSchema', {});
+    await provider.call('GetMetadata', {});
+    const block = new ProviderEngine(await loadProviderDef(name), SILENT, {}).providerSchema().block;
+    const config = { msgpack: encodeMsgpack(impliedType(block), configValue(block, {})) };
+    configured = await provider.call('ConfigureProvider', { terraform_version: '1.11.4', config });
+    // The provider's periodic check for its host (src/server/main.ts) compiles its function when it
+    // first fires: a run that ends sooner would make a cache without it. Every warm-up sees it fire.
+    const waited = performance.now() - handshakeAt;
+    if (waited < ORPHAN_POLL_MS * 1.5) await delay(ORPHAN_POLL_MS * 1.5 - waited);
+  } catch (error) {
+    await provider.shutdown();
+    throw error;
+  }
+  const exit = await provider.shutdown();
+  if (exit.exitCode !== 0) {
+    throw new Error(
+      `the warm-up of ${name} ${runner.how} exited ${exit.exitCode ?? exit.signal}: ${provider.stderrLines.join('\n')}`,
+    );
+  }
   if (configured.diagnostics.length > 0)
     throw new Error(`the warm-up could not configure ${name}: ${JSON.stringify(configured.diagnostics)}`);
-  await provider.shutdown();
-  for (const file of providerBundles(name)) {
-    const bundle = join(dir, 'dist', 'bundle', file);
-    const check = spawnSync(
-      node,
-      [
-        '--use-openssl-ca',
-        '-e',
-        // The cache opens with the bundle's build id (bin/start-bundle.cjs), V8's data follows.
-        'const fs = require("fs"); const [b] = process.argv.slice(1); const s = fs.readFileSync(b, "latin1"); ' +
-          'const id = s.slice(0, s.indexOf("*/") + 2); const c = fs.readFileSync(b + ".cache"); ' +
-          'process.stdout.write(c.toString("latin1", 0, id.length) !== id ? "made for another build" : ' +
-          'String(new (require("vm").Script)(s, { filename: b, cachedData: c.subarray(id.length) }).cachedDataRejected))',
-        bundle,
-      ],
-      {
-        encoding: 'utf8',
-        env: { ...process.env, SSL_CERT_FILE: '/dev/null', SSL_CERT_DIR: '/dev/null', NODE_OPTIONS: '' },
-      },
-    );
-    if (check.stdout !== 'false')
+  const bundles = providerBundles(name).map((bundle) => join(dir, 'dist', 'bundle', bundle));
+  const run = (args: string[], what: string) => {
+    const command = runner.command(node, [...args, ...bundles.map((bundle) => runner.path(bundle))]);
+    const result = spawnSync(command.file, command.args, {
+      encoding: 'utf8',
+      env: { ...process.env, ...runner.env, SSL_CERT_FILE: '/dev/null', SSL_CERT_DIR: '/dev/null', NODE_OPTIONS: '' },
+    });
+    if (result.status !== 0) {
       throw new Error(
-        `the code cache made for ${file} is not accepted by its runtime (${check.stdout}${check.stderr})`,
+        `${what} of ${name}'s code caches ${runner.how} failed: ${result.error?.message ?? result.stderr}`,
       );
+    }
+    return result.stdout;
+  };
+  // V8 writes into a cache ids that count what the process compiled before (scripts, functions), and
+  // the warm-up's order of events varies with timing; a fresh process that takes each cache and makes
+  // it again, in a fixed order and printing nothing meanwhile, writes the same bytes every time.
+  run(['--predictable', '--random-seed=1', ...nodeOptions, '-e', REMAKE_CACHES], 'remaking');
+  const verdicts = run([...nodeOptions, '-e', CHECK_CACHES], 'checking');
+  if (verdicts !== bundles.map(() => 'accepted').join(' ')) {
+    throw new Error(
+      `the code caches made for ${name}'s bundles are not all accepted by the ${runner.platform} runtime ${runner.how}: ` +
+        verdicts,
+    );
   }
+  return bundles.map((bundle) =>
+    file(`${relative(dir, bundle).split(sep).join('/')}.cache`, readFileSync(`${bundle}.cache`)),
+  );
 }
+
+/**
+ * Node scripts (`node -e`, the bundles' paths as arguments): each bundle's cache opens with the
+ * bundle's build id (bin/start-bundle.cjs), V8's data follows. REMAKE_CACHES takes each cache and
+ * writes V8's cache of the script it made anew; CHECK_CACHES says whether V8 accepts each.
+ */
+const CACHE_SCRIPT_PRELUDE =
+  'const fs = require("fs"); const vm = require("vm"); const load = (b) => { ' +
+  'const s = fs.readFileSync(b, "latin1"); const id = s.slice(0, s.indexOf("*/") + 2); ' +
+  'const c = fs.readFileSync(b + ".cache"); const sameBuild = c.toString("latin1", 0, id.length) === id; ' +
+  // A fresh string: one sliced from `b` would take the build's path into the cache (V8 keeps the parent).
+  'const name = Buffer.from("dist/bundle/" + require("path").basename(b)).toString("latin1"); ' +
+  'return { id, sameBuild, script: new vm.Script(s, { filename: name, cachedData: c.subarray(id.length) }) }; }; ';
+const REMAKE_CACHES =
+  `${CACHE_SCRIPT_PRELUDE}const made = process.argv.slice(1).map((b) => { const { id, script } = load(b); ` +
+  'return [b, Buffer.concat([Buffer.from(id, "latin1"), script.createCachedData()])]; }); ' +
+  'for (const [b, data] of made) fs.writeFileSync(b + ".cache", data);';
+const CHECK_CACHES =
+  `${CACHE_SCRIPT_PRELUDE}process.stdout.write(process.argv.slice(1).map((b) => { const { sameBuild, script } = load(b); ` +
+  'return !sameBuild ? "made for another build" : script.cachedDataRejected ? "rejected" : "accepted"; }).join(" "));';
 
 const SILENT: Logger = {
   trace() {},
@@ -413,36 +559,30 @@ const SILENT: Logger = {
   enabled: () => false,
 };
 
-/** Files of a staged package, with `/` names, for the zip and the `h1:` hash. */
-function stagedFiles(dir: string, prefix = ''): (ZipEntry & NamedContent)[] {
-  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
-    const name = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) return stagedFiles(dir, name);
-    const file = join(dir, name);
-    return [{ name, data: readFileSync(file), executable: (statSync(file).mode & 0o111) !== 0 }];
-  });
-}
-
-async function pack(
-  dir: string,
+function pack(
+  files: readonly PackageFile[],
   archive: string,
-  executable: string,
-  name: string,
-  version: string,
-): Promise<Omit<ReleasedArchive, 'sums' | 'signature'>> {
-  const files = stagedFiles(dir);
+  about: { name: string; version: string; platform: Platform; executable: string },
+): ReleasedArchive {
   writeZip(archive, files);
   const bytes = readFileSync(archive);
   return {
-    name,
-    version,
+    ...about,
     archive,
     archiveBytes: bytes.length,
-    executable,
-    unpackedBytes: files.reduce((sum, file) => sum + file.data.length, 0),
+    unpackedBytes: files.reduce((sum, entry) => sum + entry.data.length, 0),
     zh: zipHash(bytes),
     h1: packageHashV1(files),
   };
+}
+
+/** `<sha256>  <archive>` for every archive, in name order. */
+function writeSums(file: string, archives: readonly ReleasedArchive[]): string {
+  const lines = archives
+    .map((archive) => `${archive.zh.slice('zh:'.length)}  ${relativeName(archive.archive)}\n`)
+    .sort((a, b) => (a.slice(66) < b.slice(66) ? -1 : 1));
+  writeFileSync(file, lines.join(''));
+  return file;
 }
 
 /** A detached binary signature of `file` with gpg, or nothing when no key is named. */
@@ -475,24 +615,53 @@ function placeCopy(from: string, to: string): void {
 
 /**
  * mirror/<host>/<namespace>/<name>/<archive> (the packed layout of a filesystem_mirror), and
- * network-mirror/<host>/<namespace>/<name>/{index.json,<version>.json,<archive>}: URLs in
+ * network-mirror/<host>/<namespace>/<name>/{index.json,<version>.json,<archives>}: URLs in
  * <version>.json are relative to it, so the tree works wherever it is served.
  */
-function writeMirrors(
-  outDir: string,
-  name: string,
-  version: string,
-  platform: string,
-  archive: string,
-  released: { zh: string; h1: string },
-): void {
-  const archiveName = relativeName(archive);
-  placeCopy(archive, join(outDir, 'mirror', REGISTRY_HOST, NAMESPACE, name, archiveName));
+function writeMirrors(outDir: string, name: string, version: string, archives: readonly ReleasedArchive[]): void {
   const network = join(outDir, 'network-mirror', REGISTRY_HOST, NAMESPACE, name);
-  placeCopy(archive, join(network, archiveName));
+  const listed: Record<string, { url: string; hashes: string[] }> = {};
+  for (const archive of archives) {
+    const archiveName = relativeName(archive.archive);
+    placeCopy(archive.archive, join(outDir, 'mirror', REGISTRY_HOST, NAMESPACE, name, archiveName));
+    placeCopy(archive.archive, join(network, archiveName));
+    listed[archive.platform] = { url: archiveName, hashes: [archive.h1, archive.zh] };
+  }
   writeFileSync(join(network, 'index.json'), `${JSON.stringify({ versions: { [version]: {} } }, null, 2)}\n`);
-  const versionDoc = { archives: { [platform]: { url: archiveName, hashes: [released.h1, released.zh] } } };
-  writeFileSync(join(network, `${version}.json`), `${JSON.stringify(versionDoc, null, 2)}\n`);
+  writeFileSync(join(network, `${version}.json`), `${JSON.stringify({ archives: listed }, null, 2)}\n`);
+}
+
+/** What the release was built from and holds (RELEASE_MANIFEST). */
+function releaseManifest(
+  source: SourceState,
+  platforms: readonly Platform[],
+  codeCaches: Partial<Record<Platform, boolean>>,
+  sets: readonly ReleasedSet[],
+): string {
+  const archives: Record<string, string> = {};
+  for (const archive of sets.flatMap((set) => set.archives).sort((a, b) => (a.archive < b.archive ? -1 : 1)))
+    archives[relativeName(archive.archive)] = archive.zh.slice('zh:'.length);
+  const manifest = {
+    source: {
+      commit: source.commit,
+      dirty: source.dirty,
+      ...(source.dirty ? { changes: source.changes } : {}),
+    },
+    builtWith: { node: process.version, zlib: process.versions.zlib },
+    runtime: {
+      node: NODE_VERSION,
+      packages: Object.fromEntries(
+        platforms.map((platform) => {
+          const pin = RUNTIME_PINS[platform];
+          return [platform, { package: pin.package, version: pin.version, integrity: pin.integrity }];
+        }),
+      ),
+    },
+    platforms,
+    codeCaches: Object.fromEntries(platforms.map((platform) => [platform, codeCaches[platform] === true])),
+    archives,
+  };
+  return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;

@@ -111,19 +111,25 @@ export interface ReadEntry {
   readonly data: Buffer;
   /** Unix mode bits from the entry's external attributes. */
   readonly mode: number;
+  /** The CRC-32 and size of the contents, as the archive records them. */
+  readonly crc32: number;
+  readonly size: number;
 }
 
-/** Every entry of a zip file, in archive order (directories included, if any). */
-export function readZip(file: string): Promise<ReadEntry[]> {
-  return readEntries(file, true);
+/**
+ * Every entry of a zip file, in archive order (directories included, if any); with `wanted`, only the
+ * entries it names are inflated (the others have empty `data`).
+ */
+export function readZip(file: string, wanted: (name: string) => boolean = () => true): Promise<ReadEntry[]> {
+  return readEntries(file, wanted);
 }
 
 /** The names and modes of a zip file's entries, without inflating them (`data` is empty). */
 export function listZip(file: string): Promise<ReadEntry[]> {
-  return readEntries(file, false);
+  return readEntries(file, () => false);
 }
 
-function readEntries(file: string, withData: boolean): Promise<ReadEntry[]> {
+function readEntries(file: string, wanted: (name: string) => boolean): Promise<ReadEntry[]> {
   return new Promise((resolve, reject) => {
     yauzl.open(file, { lazyEntries: true, decodeStrings: true }, (openError, zip) => {
       if (openError) return reject(openError);
@@ -136,8 +142,9 @@ function readEntries(file: string, withData: boolean): Promise<ReadEntry[]> {
       zip.on('end', () => resolve(entries));
       zip.on('entry', (entry: yauzl.Entry) => {
         const mode = (entry.externalFileAttributes >>> 16) & 0o177777;
-        if (!withData) {
-          entries.push({ name: entry.fileName, data: Buffer.alloc(0), mode });
+        const about = { name: entry.fileName, mode, crc32: entry.crc32, size: entry.uncompressedSize };
+        if (!wanted(entry.fileName)) {
+          entries.push({ ...about, data: Buffer.alloc(0) });
           zip.readEntry();
           return;
         }
@@ -147,7 +154,7 @@ function readEntries(file: string, withData: boolean): Promise<ReadEntry[]> {
           stream.on('data', (chunk: Buffer) => chunks.push(chunk));
           stream.on('error', fail);
           stream.on('end', () => {
-            entries.push({ name: entry.fileName, data: Buffer.concat(chunks), mode });
+            entries.push({ ...about, data: Buffer.concat(chunks) });
             zip.readEntry();
           });
         });

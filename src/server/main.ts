@@ -74,7 +74,8 @@ const SHUTDOWN_WRITE_LIMIT_MS = 250;
  * to exit before it kills it.
  */
 const BEFORE_EXIT_BUDGET_MS = 1_500;
-const ORPHAN_POLL_MS = 1000;
+/** How often the provider checks whether its host went away (watchForOrphaning); the release's warm-up waits for it. */
+export const ORPHAN_POLL_MS = 1000;
 
 export async function runProviderMain(opts: ProviderMainOptions): Promise<void> {
   const argv = opts.argv ?? process.argv.slice(2);

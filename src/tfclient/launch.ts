@@ -20,6 +20,11 @@ export interface LaunchOptions {
   tls?: boolean;
   /** go-plugin's StartTimeout: 1 minute. */
   startTimeoutMs?: number;
+  /**
+   * How long shutdown() waits for the process to exit before it kills it: go-plugin's 2 s, unless the
+   * provider runs under an emulator (qemu, Wine), where exiting takes longer.
+   */
+  killGraceMs?: number;
 }
 
 export interface Handshake {
@@ -304,7 +309,8 @@ export async function launchProvider(executablePath: string, opts: LaunchOptions
     const started = performance.now();
     await connection.shutdownRpc().catch(() => undefined);
     connection.close();
-    const kill = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+    const grace = opts.killGraceMs ?? KILL_GRACE_MS;
+    const kill = setTimeout(() => child.kill('SIGKILL'), grace);
     // go-plugin would wait forever for the pipes; we say why instead.
     let giveUp: NodeJS.Timeout | undefined;
     const pipesHeld = new Promise<never>((_, reject) => {
@@ -315,7 +321,7 @@ export async function launchProvider(executablePath: string, opts: LaunchOptions
               'provider exited but its stdout/stderr stay open: a grandchild holds them (use exec in wrappers)',
             ),
           ),
-        KILL_GRACE_MS + 3000,
+        grace + 3000,
       );
     });
     try {
