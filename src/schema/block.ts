@@ -122,41 +122,96 @@ export function blockShapeProblem(
   rules: ShapeRules,
   path: AttributePath = [],
 ): { path: AttributePath; message: string } | null {
-  for (const [name, a] of Object.entries(block.attributes)) {
+  const { attributes, blockTypes } = blockEntries(block);
+  for (let i = 0; i < attributes.length; i++) {
+    const { name, type } = attributes[i]!;
     const v = value[name] ?? null;
-    if (rules.noNullElements && hasNullElement(a.type, v))
+    if (rules.noNullElements && hasNullElement(type, v))
       return { path: [...path, { attr: name }], message: 'a collection holds a null element' };
-    if (rules.known && !isWhollyKnown(a.type, v))
+    if (rules.known && !isWhollyKnown(type, v))
       return { path: [...path, { attr: name }], message: 'the value is unknown, which a stored state never is' };
   }
-  for (const [name, nb] of Object.entries(block.blockTypes)) {
+  for (let i = 0; i < blockTypes.length; i++) {
+    const { name, nb } = blockTypes[i]!;
     const v = value[name] ?? null;
-    const here = [...path, { attr: name }];
-    if (rules.itemCounts && nb.nesting === 'list' && !(v instanceof Unknown)) {
-      const n = v === null ? 0 : (v as Value[]).length;
-      if (n < nb.minItems)
-        return { path: here, message: `at least ${nb.minItems} ${name} block(s) are required (${n} given)` };
-      if (nb.maxItems > 0 && n > nb.maxItems)
-        return { path: here, message: `at most ${nb.maxItems} ${name} block(s) are allowed (${n} given)` };
-    }
-    if (rules.known && v instanceof Unknown)
-      return { path: here, message: 'the block is unknown, which a stored state never is' };
-    if (v === null || v instanceof Unknown) continue;
-    const elements: [AttributePath, Value][] =
-      nb.nesting === 'single' || nb.nesting === 'group'
-        ? [[here, v]]
-        : nb.nesting === 'map'
-          ? Object.entries(v as ObjectValue).map(([k, e]) => [[...here, { key: k }], e])
-          : (v as Value[]).map((e, i) => [nb.nesting === 'list' ? [...here, { index: i }] : here, e]);
-    for (const [at, e] of elements) {
-      if (nb.nesting !== 'single' && nb.nesting !== 'group' && (e === null || e instanceof Unknown))
-        return { path: at, message: `a ${name} block element is ${e === null ? 'null' : 'unknown'}` };
-      if (e === null || e instanceof Unknown) continue;
-      const inner = blockShapeProblem(nb.block, e as ObjectValue, rules, at);
-      if (inner) return inner;
-    }
+    if (v === null && !rules.itemCounts) continue;
+    const problem = nestedBlockProblem(name, nb, v, rules, path);
+    if (problem) return problem;
   }
   return null;
+}
+
+/** The attributes and nested blocks of a block as arrays, made once per block (see blockShapeProblem). */
+interface BlockEntries {
+  readonly attributes: readonly { readonly name: string; readonly type: CtyType }[];
+  readonly blockTypes: readonly { readonly name: string; readonly nb: SchemaNestedBlock }[];
+}
+
+const blockEntriesCache = new WeakMap<SchemaBlock, BlockEntries>();
+
+function blockEntries(block: SchemaBlock): BlockEntries {
+  let entries = blockEntriesCache.get(block);
+  if (entries === undefined) {
+    entries = {
+      attributes: Object.entries(block.attributes).map(([name, a]) => ({ name, type: a.type })),
+      blockTypes: Object.entries(block.blockTypes).map(([name, nb]) => ({ name, nb })),
+    };
+    blockEntriesCache.set(block, entries);
+  }
+  return entries;
+}
+
+function nestedBlockProblem(
+  name: string,
+  nb: SchemaNestedBlock,
+  v: Value,
+  rules: ShapeRules,
+  path: AttributePath,
+): { path: AttributePath; message: string } | null {
+  const here = [...path, { attr: name }];
+  if (rules.itemCounts && nb.nesting === 'list' && !(v instanceof Unknown)) {
+    const n = v === null ? 0 : (v as Value[]).length;
+    if (n < nb.minItems)
+      return { path: here, message: `at least ${nb.minItems} ${name} block(s) are required (${n} given)` };
+    if (nb.maxItems > 0 && n > nb.maxItems)
+      return { path: here, message: `at most ${nb.maxItems} ${name} block(s) are allowed (${n} given)` };
+  }
+  if (rules.known && v instanceof Unknown)
+    return { path: here, message: 'the block is unknown, which a stored state never is' };
+  if (v === null || v instanceof Unknown) return null;
+  if (nb.nesting === 'single' || nb.nesting === 'group')
+    return blockShapeProblem(nb.block, v as ObjectValue, rules, here);
+  if (nb.nesting === 'map') {
+    for (const k of Object.keys(v as ObjectValue)) {
+      const problem = elementProblem(name, nb, (v as ObjectValue)[k]!, rules, [...here, { key: k }]);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  const elements = v as Value[];
+  for (let i = 0; i < elements.length; i++) {
+    const problem = elementProblem(
+      name,
+      nb,
+      elements[i]!,
+      rules,
+      nb.nesting === 'list' ? [...here, { index: i }] : here,
+    );
+    if (problem) return problem;
+  }
+  return null;
+}
+
+function elementProblem(
+  name: string,
+  nb: SchemaNestedBlock,
+  e: Value,
+  rules: ShapeRules,
+  at: AttributePath,
+): { path: AttributePath; message: string } | null {
+  if (e === null || e instanceof Unknown)
+    return { path: at, message: `a ${name} block element is ${e === null ? 'null' : 'unknown'}` };
+  return blockShapeProblem(nb.block, e as ObjectValue, rules, at);
 }
 
 export { tupleOf };
