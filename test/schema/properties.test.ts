@@ -24,7 +24,7 @@ import { setEntry } from '../../src/schema/entries.js';
 import { parseNumber } from '../../src/schema/number.js';
 import { valueEquals, isWhollyKnown, dedupeSetElements, conformanceError } from '../../src/schema/value-ops.js';
 import { encodeMsgpack, decodeMsgpack, ValueDecodeError } from '../../src/schema/msgpack.js';
-import { encodeJSON, decodeJSON } from '../../src/schema/json.js';
+import { encodeJSON, decodeJSON, decodeJSONExactly } from '../../src/schema/json.js';
 
 const SEED = 20261122;
 const RUNS = 300;
@@ -141,6 +141,37 @@ describe('value system properties (fast-check)', function () {
         expect(valueEquals(type, back, value)).to.equal(true);
       }),
       { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it("decodeJSON reads JSON.parse's value as it reads the tokenizer's tree: the same value, or the same error", () => {
+    const outcome = (decode: () => Value) => {
+      try {
+        return { value: decode() };
+      } catch (err) {
+        expect(err).to.be.instanceOf(ValueDecodeError);
+        return { error: (err as ValueDecodeError).message, path: (err as ValueDecodeError).path };
+      }
+    };
+    // Texts of the type, texts of another value (most do not fit), and documents of any shape.
+    const texts = typedValue(false).chain(({ type, value }) =>
+      fc.tuple(
+        fc.constant(type),
+        fc.oneof(
+          fc.constant(encodeJSON(type, value)),
+          typedValue(false).map((other) => encodeJSON(other.type, other.value)),
+          fc.json(),
+        ),
+        fc.record({ missingAttributesAreNull: fc.boolean(), dropUnknownAttributes: fc.boolean() }),
+      ),
+    );
+    fc.assert(
+      fc.property(texts, ([type, text, options]) => {
+        expect(outcome(() => decodeJSON(type, text, options))).to.deep.equal(
+          outcome(() => decodeJSONExactly(type, text, options)),
+        );
+      }),
+      { seed: SEED, numRuns: RUNS * 3 },
     );
   });
 
