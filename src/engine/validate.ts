@@ -482,14 +482,20 @@ function withinBody(config: ObjectValue, limits: PlatformLimits, diags: Diagnost
 }
 
 /** Whether an Unknown is anywhere in the data (every own enumerable value, as JSON.stringify visits them). */
-function holdsUnknown(v: unknown): boolean {
-  if (v === null || typeof v !== 'object') return false;
+function holdsUnknown(v: object): boolean {
   if (v instanceof Unknown) return true;
+  // Texts, numbers and bools, most values, are not visited: only an object may be or hold an Unknown.
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (holdsUnknown(v[i])) return true;
+    for (let i = 0; i < v.length; i++) {
+      const e: unknown = v[i];
+      if (typeof e === 'object' && e !== null && holdsUnknown(e)) return true;
+    }
     return false;
   }
-  for (const key in v) if (Object.hasOwn(v, key) && holdsUnknown((v as Record<string, unknown>)[key])) return true;
+  for (const key in v) {
+    const e: unknown = (v as Record<string, unknown>)[key];
+    if (typeof e === 'object' && e !== null && Object.hasOwn(v, key) && holdsUnknown(e)) return true;
+  }
   return false;
 }
 

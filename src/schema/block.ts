@@ -122,7 +122,10 @@ export function blockShapeProblem(
   rules: ShapeRules,
   path: AttributePath = [],
 ): { path: AttributePath; message: string } | null {
-  const { attributes, blockTypes } = blockEntries(block);
+  const entries = blockEntries(block);
+  // Without the `known` rule, only a collection can break a rule: the other attributes are not visited.
+  const attributes = rules.known ? entries.attributes : rules.noNullElements ? entries.collections : NONE;
+  const blockTypes = entries.blockTypes;
   for (let i = 0; i < attributes.length; i++) {
     const { name, type } = attributes[i]!;
     const v = value[name] ?? null;
@@ -142,18 +145,31 @@ export function blockShapeProblem(
 }
 
 /** The attributes and nested blocks of a block as arrays, made once per block (see blockShapeProblem). */
+interface NamedType {
+  readonly name: string;
+  readonly type: CtyType;
+}
+
 interface BlockEntries {
-  readonly attributes: readonly { readonly name: string; readonly type: CtyType }[];
+  readonly attributes: readonly NamedType[];
+  /** The attributes whose values may hold a null element (hasNullElement): lists, sets, maps and objects. */
+  readonly collections: readonly NamedType[];
   readonly blockTypes: readonly { readonly name: string; readonly nb: SchemaNestedBlock }[];
 }
+
+const NONE: readonly NamedType[] = [];
 
 const blockEntriesCache = new WeakMap<SchemaBlock, BlockEntries>();
 
 function blockEntries(block: SchemaBlock): BlockEntries {
   let entries = blockEntriesCache.get(block);
   if (entries === undefined) {
+    const attributes = Object.entries(block.attributes).map(([name, a]) => ({ name, type: a.type }));
     entries = {
-      attributes: Object.entries(block.attributes).map(([name, a]) => ({ name, type: a.type })),
+      attributes,
+      collections: attributes.filter(
+        ({ type }) => type.kind === 'list' || type.kind === 'set' || type.kind === 'map' || type.kind === 'object',
+      ),
       blockTypes: Object.entries(block.blockTypes).map(([name, nb]) => ({ name, nb })),
     };
     blockEntriesCache.set(block, entries);

@@ -77,6 +77,7 @@ function unwrapDynamic(v: Value): { type: CtyType; value: Value } {
  * null equals only null (a typed null at a dynamic position equals an untyped one, as in cty).
  */
 export function valueEquals(type: CtyType, a: Value, b: Value): boolean {
+  if (sameScalar(type, a, b)) return true;
   if (type.kind === 'dynamic') return dynamicEquals(a, b);
   const aUnknown = a instanceof Unknown;
   const bUnknown = b instanceof Unknown;
@@ -122,6 +123,14 @@ function objectEquals(type: Extract<CtyType, { kind: 'object' }>, a: ObjectValue
 }
 
 /**
+ * Two identical texts, numbers or bools of a primitive type: equal, and the same in meaning (the
+ * usual case of the comparisons, answered before their general walk).
+ */
+export function sameScalar(type: CtyType, a: Value, b: Value): boolean {
+  return a === b && typeof a !== 'object' && (type.kind === 'string' || type.kind === 'bool' || type.kind === 'number');
+}
+
+/**
  * Whether a value says nothing: null, an empty string, or an empty collection. The platforms make no
  * difference between an argument left out and one set empty, so neither does the engine (README:
  * "null, empty and unknown").
@@ -143,6 +152,7 @@ function hasNoEntries(o: ObjectValue): boolean {
  * attribute and for each field of the objects inside it. Unknown equals only unknown.
  */
 export function sameMeaning(type: CtyType, a: Value, b: Value): boolean {
+  if (sameScalar(type, a, b)) return true;
   const aEmpty = isEmptyValue(a);
   const bEmpty = isEmptyValue(b);
   if (aEmpty && bEmpty) return true;
