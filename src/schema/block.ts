@@ -110,6 +110,19 @@ export interface ShapeRules {
   readonly known: boolean;
 }
 
+/** The rules a decoded value is still to be checked against, or null when none is left. */
+export function rulesLeftAfterDecoding(
+  rules: ShapeRules,
+  decoded: { readonly sawUnknown: boolean; readonly sawNullElement: boolean },
+): ShapeRules | null {
+  // A value with no unknown and no null element anywhere keeps every rule but the item counts: its
+  // attributes are known and hold no null element, its blocks' elements are neither null nor unknown.
+  if (decoded.sawUnknown || decoded.sawNullElement) return rules;
+  return rules.itemCounts ? ITEM_COUNTS_ONLY : null;
+}
+
+const ITEM_COUNTS_ONLY: ShapeRules = Object.freeze({ itemCounts: true, noNullElements: false, known: false });
+
 /**
  * Where an object value breaks what Terraform guarantees for blocks (the elements of a nested
  * block's list, set or map are objects, never null or unknown) or the given rules. Decoding alone

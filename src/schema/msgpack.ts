@@ -537,11 +537,25 @@ const UTF8_ENCODER = new TextEncoder();
  * never allocation from an unchecked length prefix, nesting bounded by MAX_VALUE_DEPTH.
  */
 export function decodeMsgpack(type: CtyType, bytes: Uint8Array): Value {
+  return decodeMsgpackNoting(type, bytes).value;
+}
+
+/** A decoded value and what the decoder saw on the way, which spares the checks that follow a walk. */
+export interface DecodedMsgpack {
+  readonly value: Value;
+  /** Whether an unknown was read anywhere: if not, the value is wholly known. */
+  readonly sawUnknown: boolean;
+  /** Whether a null was read as an element of a list, set or map: if not, no collection holds a null element. */
+  readonly sawNullElement: boolean;
+}
+
+/** decodeMsgpack, saying what it saw (DecodedMsgpack). */
+export function decodeMsgpackNoting(type: CtyType, bytes: Uint8Array): DecodedMsgpack {
   const r = new MsgpackReader(bytes, 0, bytes.length);
   try {
-    const v = r.decodeValue(type, 0);
+    const value = r.decodeValue(type, 0);
     if (r.pos !== r.end) r.fail(`unexpected ${r.end - r.pos} trailing byte(s) after the value`);
-    return v;
+    return { value, sawUnknown: r.sawUnknown, sawNullElement: r.sawNullElement };
   } catch (e) {
     throw asDecodeError(e);
   }
@@ -574,6 +588,10 @@ const MAX_COLLAPSED_LIST = 1024;
 
 class MsgpackReader {
   pos: number;
+  /** An ext (an unknown, whatever it became) was read. */
+  sawUnknown = false;
+  /** A null was read as a list, set or map element. */
+  sawNullElement = false;
   /** Made when a multi-byte number is read: most values need none. */
   private dataView: DataView | undefined;
   private readonly buffer: Buffer;
@@ -852,7 +870,7 @@ class MsgpackReader {
     const out: Value[] = new Array(n);
     let i = 0;
     try {
-      for (; i < n; i++) out[i] = this.decodeValue(elementType, depth + 1);
+      for (; i < n; i++) if ((out[i] = this.decodeValue(elementType, depth + 1)) === null) this.sawNullElement = true;
     } catch (e) {
       throw under({ index: i }, e);
     }
@@ -863,7 +881,8 @@ class MsgpackReader {
     const n = this.arrayLength('a set is required');
     const out: Value[] = new Array(n);
     try {
-      for (let i = 0; i < n; i++) out[i] = this.decodeValue(elementType, depth + 1);
+      for (let i = 0; i < n; i++)
+        if ((out[i] = this.decodeValue(elementType, depth + 1)) === null) this.sawNullElement = true;
     } catch (e) {
       throw under(null, e);
     }
@@ -889,11 +908,14 @@ class MsgpackReader {
     const out: ObjectValue = {};
     for (let i = 0; i < n; i++) {
       const key = this.decodeKey('non-string key in map');
+      let v: Value;
       try {
-        setEntry(out, key, this.decodeValue(elementType, depth + 1));
+        v = this.decodeValue(elementType, depth + 1);
       } catch (e) {
         throw under({ key }, e);
       }
+      if (v === null) this.sawNullElement = true;
+      setEntry(out, key, v);
     }
     return out;
   }
@@ -906,6 +928,9 @@ class MsgpackReader {
     const out: ObjectValue = {};
     // While every key is the one expected at its place, each is a distinct attribute of the type.
     let inOrder = true;
+    // Texts, bools and nulls, most attributes, are read here in one step rather than through
+    // decodeValue, whose checks they pass below the deepest level.
+    const leavesHere = depth < MAX_VALUE_DEPTH;
     for (let i = 0; i < n; i++) {
       // Terraform sends attributes in sorted order: try the expected name's bytes before decoding text.
       let key: string;
@@ -921,29 +946,26 @@ class MsgpackReader {
         attributeType = type.attributes[key]!;
       }
       try {
-        setEntry(out, key, this.decodeAttribute(attributeType, depth));
+        const code = leavesHere && this.pos < this.end ? this.bytes[this.pos]! : -1;
+        let v: Value;
+        if (code === 0xc0) {
+          this.pos++;
+          v = null;
+        } else if (code >= 0xa0 && code <= 0xbf && attributeType.kind === 'string') {
+          this.pos++;
+          const len = code & 0x1f;
+          this.need(len);
+          v = this.text(len);
+        } else if ((code === 0xc2 || code === 0xc3) && attributeType.kind === 'bool') {
+          this.pos++;
+          v = code === 0xc3;
+        } else v = this.decodeValue(attributeType, depth + 1);
+        setEntry(out, key, v);
       } catch (e) {
         throw under({ attr: key }, e);
       }
     }
     return out;
-  }
-
-  /**
-   * An attribute's value (of an object at `depth`). A short text, most attributes, is read here
-   * rather than through decodeValue, whose checks it passes below the deepest level.
-   */
-  private decodeAttribute(type: CtyType, depth: number): Value {
-    if (type.kind === 'string' && depth < MAX_VALUE_DEPTH && this.pos < this.end) {
-      const code = this.bytes[this.pos]!;
-      if (code >= 0xa0 && code <= 0xbf) {
-        this.pos++;
-        const len = code & 0x1f;
-        this.need(len);
-        return this.text(len);
-      }
-    }
-    return this.decodeValue(type, depth + 1);
   }
 
   /** Consumes the key if it is exactly `encoded` (a str with its header), without building a string. */
@@ -1027,6 +1049,7 @@ class MsgpackReader {
    * are lenient since they cannot mean anything else).
    */
   private decodeUnknown(type: CtyType, depth: number): Value {
+    this.sawUnknown = true;
     const { extType, length } = this.readExtHeader();
     const bodyStart = this.pos;
     this.pos += length;
