@@ -7,7 +7,8 @@ import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
 import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
 import { UNKNOWN, Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
 import { isEmptyValue, isWhollyKnown, sameMeaning } from '../schema/value-ops.js';
-import { plainToValue, valueToPlain, fieldType, sameElements, sameFieldMeaning } from '../schema/model.js';
+import { plainToValue, valueToPlain, sameElements, sameFieldMeaning } from '../schema/model.js';
+import { fieldList, fieldType, type NamedField } from '../schema/fields.js';
 import { isConfigurable, samePlatformSettings, sameSetting } from './platform-settings.js';
 
 export { isConfigurable, isPlatformSetting } from './platform-settings.js';
@@ -33,10 +34,56 @@ export function planObject(
   return { planned: updated ? volatileUnknown(fields, planned) : planned, requiresReplace };
 }
 
+/**
+ * What the planner does beyond the walk of every field, per schema, found once: the computed values
+ * it decides (phase 2 of planLevel), the attributes whose change may force replacement, and whether
+ * any change is refused (`refusedChange`), so that a schema without them costs nothing for them.
+ */
+interface PlanSteps {
+  readonly all: readonly NamedField[];
+  /** Computed attributes without a default. */
+  readonly computed: readonly NamedAttribute[];
+  /** Fields with a `replace` rule. */
+  readonly replaceRules: readonly NamedField[];
+  /** Whether an attribute here or in a nested block (not a set's) declares `refusedChange`. */
+  readonly refusals: boolean;
+}
+
+interface NamedAttribute {
+  readonly name: string;
+  readonly def: AttrDef<unknown>;
+}
+
+const planStepsCache = new WeakMap<Fields, PlanSteps>();
+
+function planSteps(fields: Fields): PlanSteps {
+  let steps = planStepsCache.get(fields);
+  if (steps === undefined) {
+    const all = fieldList(fields);
+    steps = {
+      all,
+      computed: all.filter(
+        (f): f is NamedAttribute =>
+          f.def.kind === 'attr' && f.def.options.computed === true && f.def.options.default === undefined,
+      ),
+      replaceRules: all.filter(({ def }) => def.options.replace),
+      refusals: all.some(({ def }) =>
+        def.kind === 'attr'
+          ? def.options.refusedChange !== undefined
+          : def.nesting !== 'set' && planSteps(def.fields).refusals,
+      ),
+    };
+    planStepsCache.set(fields, steps);
+  }
+  return steps;
+}
+
 /** `planned` with every volatile value, at every depth, unknown: the update will stamp it anew. */
 function volatileUnknown(fields: Fields, planned: ObjectValue): ObjectValue {
   const out: ObjectValue = { ...planned };
-  for (const [name, def] of Object.entries(fields)) {
+  const list = fieldList(fields);
+  for (let i = 0; i < list.length; i++) {
+    const { name, def } = list[i]!;
     const v = planned[name] ?? null;
     if (def.kind === 'attr') {
       if (def.options.volatile) out[name] = UNKNOWN;
@@ -55,54 +102,79 @@ function planLevel(
   replace: AttributePath[],
 ): ObjectValue {
   const planned: ObjectValue = { ...proposed };
+  const steps = planSteps(fields);
   // Phase 1: configurable values (defaults, semantic equality) and nested blocks.
-  for (const [name, def] of Object.entries(fields)) {
-    const here = [...path, attrStep(name)];
-    if (def.kind === 'attr')
-      planned[name] = planConfigurable(
-        def,
-        prior?.[name] ?? null,
-        proposed[name] ?? null,
-        configured(def, config, name),
-      );
-    else
-      planned[name] = planBlock(
-        def,
-        prior?.[name] ?? null,
-        proposed[name] ?? null,
-        config?.[name] ?? null,
-        here,
-        replace,
-      );
+  const all = steps.all;
+  for (let i = 0; i < all.length; i++) {
+    const { name, def } = all[i]!;
+    const p = prior === null ? null : (prior[name] ?? null);
+    const n = proposed[name] ?? null;
+    if (def.kind === 'attr') planned[name] = planConfigurable(def, p, n, configured(def, config, name));
+    else {
+      const c = config === null ? null : (config[name] ?? null);
+      planned[name] = planBlock(def, p, n, c, [...path, attrStep(name)], replace);
+    }
   }
-  // Phase 2: computed values, kept unless what they follow changes (volatile ones: planObject).
-  // Null and empty mean the same (model sameFieldMeaning): a change between them changes nothing.
-  for (const [name, def] of Object.entries(fields)) {
-    if (def.kind !== 'attr' || !def.options.computed || def.options.default !== undefined) continue;
+  if (steps.computed.length > 0) planComputed(fields, steps.computed, prior, config, planned);
+  if (prior !== null && steps.replaceRules.length > 0)
+    forcedReplacements(steps.replaceRules, prior, planned, path, replace);
+  return planned;
+}
+
+/**
+ * Phase 2: computed values, kept unless what they follow changes (volatile ones: planObject).
+ * Null and empty mean the same (model sameFieldMeaning): a change between them changes nothing.
+ */
+function planComputed(
+  fields: Fields,
+  computed: readonly NamedAttribute[],
+  prior: ObjectValue | null,
+  config: ObjectValue | null,
+  planned: ObjectValue,
+): void {
+  for (let i = 0; i < computed.length; i++) {
+    const { name, def } = computed[i]!;
     if (configured(def, config, name) !== null) continue;
     // What the platform computed stays as it was (Terraform proposes the prior value; a request
     // proposing another is not believed) unless the rules below say it will change.
-    if (prior !== null) planned[name] = prior[name] ?? null;
     if (prior === null) planned[name] = UNKNOWN;
-    else if (
-      def.options.changesWith?.some((sib) => !sameFieldMeaning(fields[sib]!, prior[sib] ?? null, planned[sib] ?? null))
-    )
-      planned[name] = UNKNOWN;
-  }
-  if (prior !== null) {
-    for (const [name, def] of Object.entries(fields)) {
-      const rule = def.options.replace;
-      if (!rule) continue;
-      const p = prior[name] ?? null;
-      const n = planned[name] ?? null;
-      // Terraform counts an unknown planned value as a change (protocol.md §4.3).
-      const changed = n instanceof Unknown || !sameFieldMeaning(def, p, n);
-      const forces =
-        changed && (rule === true || !isWhollyKnown(fieldType(def), n) || rule(valueToPlain(p), valueToPlain(n)));
-      if (forces) replace.push([...path, attrStep(name)]);
+    else {
+      planned[name] = prior[name] ?? null;
+      const changesWith = def.options.changesWith;
+      if (changesWith !== undefined && anyChanged(fields, changesWith, prior, planned)) planned[name] = UNKNOWN;
     }
   }
-  return planned;
+}
+
+/** Whether any of the named siblings changes meaning from `prior` to `planned`. */
+function anyChanged(fields: Fields, names: readonly string[], prior: ObjectValue, planned: ObjectValue): boolean {
+  for (let i = 0; i < names.length; i++) {
+    const sib = names[i]!;
+    if (!sameFieldMeaning(fields[sib]!, prior[sib] ?? null, planned[sib] ?? null)) return true;
+  }
+  return false;
+}
+
+/** Phase 3: the paths whose change forces replacement. */
+function forcedReplacements(
+  rules: readonly NamedField[],
+  prior: ObjectValue,
+  planned: ObjectValue,
+  path: AttributePath,
+  replace: AttributePath[],
+): void {
+  for (let i = 0; i < rules.length; i++) {
+    const { name, def } = rules[i]!;
+    const rule = def.options.replace;
+    if (!rule) continue;
+    const p = prior[name] ?? null;
+    const n = planned[name] ?? null;
+    // Terraform counts an unknown planned value as a change (protocol.md §4.3).
+    const changed = n instanceof Unknown || !sameFieldMeaning(def, p, n);
+    const forces =
+      changed && (rule === true || !isWhollyKnown(fieldType(def), n) || rule(valueToPlain(p), valueToPlain(n)));
+    if (forces) replace.push([...path, attrStep(name)]);
+  }
 }
 
 /** A change the plan makes that the platform refuses (`refusedChange`), at its path. */
@@ -124,30 +196,45 @@ export function refusedChanges(
   path: AttributePath = [],
 ): RefusedChangeAt[] {
   const out: RefusedChangeAt[] = [];
-  for (const [name, def] of Object.entries(fields)) {
-    const [p, n] = [prior[name] ?? null, planned[name] ?? null];
-    const here = [...path, attrStep(name)];
+  if (planSteps(fields).refusals) collectRefusedChanges(fields, prior, planned, path, out);
+  return out;
+}
+
+function collectRefusedChanges(
+  fields: Fields,
+  prior: ObjectValue,
+  planned: ObjectValue,
+  path: AttributePath,
+  out: RefusedChangeAt[],
+): void {
+  const list = fieldList(fields);
+  for (let i = 0; i < list.length; i++) {
+    const { name, def } = list[i]!;
+    const p = prior[name] ?? null;
+    const n = planned[name] ?? null;
     if (def.kind === 'attr') {
       const rule = def.options.refusedChange;
       const judged =
         rule && p !== null && n !== null && isWhollyKnown(def.type.cty, p) && isWhollyKnown(def.type.cty, n);
       if (judged && rule.refuses(valueToPlain(p), valueToPlain(n)))
-        out.push({ summary: rule.summary, detail: rule.detail, path: here });
+        out.push({ summary: rule.summary, detail: rule.detail, path: [...path, attrStep(name)] });
       continue;
     }
     if (def.nesting === 'set' || n instanceof Unknown || p instanceof Unknown) continue;
+    const here = [...path, attrStep(name)];
     if (def.nesting === 'single' || def.nesting === 'group') {
-      const [po, no] = [objectOrNull(p), objectOrNull(n)];
-      if (po !== null && no !== null) out.push(...refusedChanges(def.fields, po, no, here));
+      const po = objectOrNull(p);
+      const no = objectOrNull(n);
+      if (po !== null && no !== null) collectRefusedChanges(def.fields, po, no, here, out);
       continue;
     }
-    const [pe, ne] = [Array.isArray(p) ? (p as ObjectValue[]) : [], Array.isArray(n) ? (n as ObjectValue[]) : []];
+    const pe = Array.isArray(p) ? (p as ObjectValue[]) : [];
+    const ne = Array.isArray(n) ? (n as ObjectValue[]) : [];
     ne.forEach((e, i) => {
       if (pe[i] !== undefined && !(e instanceof Unknown))
-        out.push(...refusedChanges(def.fields, pe[i]!, e, [...here, indexStep(i)]));
+        collectRefusedChanges(def.fields, pe[i]!, e, [...here, indexStep(i)], out);
     });
   }
-  return out;
 }
 
 /**
@@ -214,13 +301,16 @@ function planBlock(
 
 /** Whether two block elements agree on every user-settable attribute (set-element correlation). */
 function sameConfigurable(fields: Fields, a: ObjectValue, b: ObjectValue): boolean {
-  return Object.entries(fields).every(([n, d]) => {
-    if (!isConfigurable(d)) return true;
-    const av = a[n] ?? null;
-    const bv = b[n] ?? null;
+  const list = fieldList(fields);
+  for (let i = 0; i < list.length; i++) {
+    const { name, def } = list[i]!;
+    if (!isConfigurable(def)) continue;
+    const av = a[name] ?? null;
+    const bv = b[name] ?? null;
     // Defaults are filled into the plan but not the proposal; treat a null as matching its default.
-    if (d.kind === 'attr' && d.options.default !== undefined && (av === null || bv === null)) return true;
+    if (def.kind === 'attr' && def.options.default !== undefined && (av === null || bv === null)) continue;
     // The same to the platform pairs: another spelling `equal` accepts, another order of an unordered list.
-    return sameSetting(d, av, bv);
-  });
+    if (!sameSetting(def, av, bv)) return false;
+  }
+  return true;
 }

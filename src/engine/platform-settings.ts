@@ -6,7 +6,8 @@
  */
 import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
 import type { CtyType } from '../schema/cty-type.js';
-import { fieldType, plainToValue, sameFieldMeaning, sameFieldValue, valueToPlain } from '../schema/model.js';
+import { plainToValue, sameFieldMeaning, sameFieldValue, valueToPlain } from '../schema/model.js';
+import { fieldIndex, fieldList, fieldType } from '../schema/fields.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
 import { dedupeSetElements, isEmptyValue, isWhollyKnown } from '../schema/value-ops.js';
 
@@ -32,10 +33,14 @@ export function isPlatformSetting(def: AttrDef<unknown> | BlockDef<Fields>): boo
  * carries it. A change of form alone is no change of the object.
  */
 export function samePlatformSettings(fields: Fields, a: ObjectValue, b: ObjectValue): boolean {
-  const [x, y] = [inCurrentForm(fields, a), inCurrentForm(fields, b)];
-  return Object.entries(fields).every(
-    ([name, def]) => !isPlatformSetting(def) || sameSetting(def, x[name] ?? null, y[name] ?? null),
-  );
+  const x = inCurrentForm(fields, a);
+  const y = inCurrentForm(fields, b);
+  const list = fieldList(fields);
+  for (let i = 0; i < list.length; i++) {
+    const { name, def } = list[i]!;
+    if (isPlatformSetting(def) && !sameSetting(def, x[name] ?? null, y[name] ?? null)) return false;
+  }
+  return true;
 }
 
 /** Whether two values of a field hold the same settings (see samePlatformSettings), blocks element by element. */
@@ -43,12 +48,17 @@ export function sameSetting(def: AttrDef<unknown> | BlockDef<Fields>, a: Value, 
   if (def.kind === 'attr') return sameFieldValue(def, a, b);
   if (sameFieldMeaning(def, a, b)) return true;
   if (def.nesting === 'single' || def.nesting === 'group') {
-    const [x, y] = [objectOrNull(a), objectOrNull(b)];
+    const x = objectOrNull(a);
+    const y = objectOrNull(b);
     return x !== null && y !== null && samePlatformSettings(def.fields, x, y);
   }
-  const [xs, ys] = [elementsOf(a), elementsOf(b)];
+  const xs = elementsOf(a);
+  const ys = elementsOf(b);
   if (xs === null || ys === null || xs.length !== ys.length) return false;
-  if (def.nesting === 'list') return xs.every((x, i) => samePlatformSettings(def.fields, x, ys[i]!));
+  if (def.nesting === 'list') {
+    for (let i = 0; i < xs.length; i++) if (!samePlatformSettings(def.fields, xs[i]!, ys[i]!)) return false;
+    return true;
+  }
   // Set elements have no order: each pairs with one of the other's that holds the same.
   const used = new Set<number>();
   return xs.every((x) => {
@@ -62,17 +72,20 @@ const elementsOf = (v: Value): ObjectValue[] | null =>
 
 /**
  * `value` with each deprecated argument or block that has a replacement (`readAs`) moved into it, at
- * every depth: the form the platform's request takes, whichever the configuration wrote.
+ * every depth: the form the platform's request takes, whichever the configuration wrote. A schema
+ * with no such field anywhere (most) has the value in that form already: it is returned as it is.
  */
 export function inCurrentForm(fields: Fields, value: ObjectValue): ObjectValue {
+  const index = fieldIndex(fields);
+  if (!index.readAsAnywhere) return value;
   const out: ObjectValue = { ...value };
-  for (const [name, def] of Object.entries(fields)) {
+  for (const { name, def } of index.all) {
     const v = out[name] ?? null;
     if (def.kind === 'block' && Array.isArray(v)) out[name] = v.map((e) => inCurrentForm(def.fields, e as ObjectValue));
     else if (def.kind === 'block' && v !== null && !(v instanceof Unknown))
       out[name] = inCurrentForm(def.fields, v as ObjectValue);
   }
-  for (const [name, def] of Object.entries(fields)) {
+  for (const { name, def } of index.readAs) {
     const readAs = def.options.readAs;
     const v = out[name] ?? null;
     if (!readAs || isEmptyValue(v) || !isWhollyKnown(fieldType(def), v)) continue;

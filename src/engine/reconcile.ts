@@ -10,7 +10,8 @@ import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
 import { setEntry } from '../schema/entries.js';
 import { isEmptyValue } from '../schema/value-ops.js';
-import { fieldType, isUnsetValue, sameFieldValue as sameValue } from '../schema/model.js';
+import { isUnsetValue, sameFieldValue as sameValue } from '../schema/model.js';
+import { fieldIndex, fieldList, fieldType, type NamedField } from '../schema/fields.js';
 import type { CtyType } from '../schema/cty-type.js';
 import { inCurrentForm, isPlatformSetting, movedInto, sameSetting } from './platform-settings.js';
 
@@ -27,22 +28,24 @@ export function finalizeApplied(
   where = '',
 ): ObjectValue {
   const out: ObjectValue = {};
-  for (const [name, def] of Object.entries(fields)) {
+  const list = fieldList(fields);
+  for (let i = 0; i < list.length; i++) {
+    const { name, def } = list[i]!;
     const p = planned[name] ?? null;
     const r = result[name] ?? null;
-    const path = where ? `${where}.${name}` : name;
     if (def.kind === 'attr') {
       if (p instanceof Unknown) out[name] = stripUnknown(r);
       else {
-        if (!r || !(r instanceof Unknown)) {
-          if (!sameValue(def, p, r)) mismatches.push({ path });
-        }
+        if (!(r instanceof Unknown) && !sameValue(def, p, r)) mismatches.push({ path: pathOf(where, name) });
         out[name] = p;
       }
-    } else out[name] = finalizeBlock(def, p, r, mismatches, path);
+    } else out[name] = finalizeBlock(def, p, r, mismatches, pathOf(where, name));
   }
   return out;
 }
+
+/** A field's path in a mismatch: `block[0].name`. */
+const pathOf = (where: string, name: string): string => (where ? `${where}.${name}` : name);
 
 function finalizeBlock(
   def: BlockDef<Fields>,
@@ -77,11 +80,14 @@ function finalizeBlock(
 }
 
 function agreesWithKnown(fields: Fields, planned: ObjectValue, result: ObjectValue): boolean {
-  return Object.entries(fields).every(([n, d]) => {
-    const p = planned[n] ?? null;
-    if (p instanceof Unknown || (d.kind === 'attr' && d.options.masked)) return true;
-    return d.kind === 'attr' ? sameValue(d, p, result[n] ?? null) : true;
-  });
+  const list = fieldList(fields);
+  for (let i = 0; i < list.length; i++) {
+    const { name, def } = list[i]!;
+    const p = planned[name] ?? null;
+    if (p instanceof Unknown || def.kind !== 'attr' || def.options.masked) continue;
+    if (!sameValue(def, p, result[name] ?? null)) return false;
+  }
+  return true;
 }
 
 /**
@@ -140,40 +146,55 @@ function blockDifferences(def: BlockDef<Fields>, planned: Value, found: Value, p
 
 /** The read result: the API's view, in the prior state's form wherever they mean the same. */
 export function reconcileRead(fields: Fields, prior: ObjectValue | null, given: ObjectValue): ObjectValue {
-  const fresh = prior === null ? given : inPriorForm(fields, prior, given);
+  const index = fieldIndex(fields);
+  const fresh = prior === null || index.readAs.length === 0 ? given : inPriorForm(fields, prior, given);
   const out: ObjectValue = {};
-  for (const [name, def] of Object.entries(fields)) {
-    const p = prior?.[name] ?? null;
+  const list = index.all;
+  for (let i = 0; i < list.length; i++) {
+    const { name, def } = list[i]!;
+    const p = prior === null ? null : (prior[name] ?? null);
     const f = fresh[name] ?? null;
-    if (def.kind === 'attr') {
-      // What the platform does not hold (a write-only twin's version, a provider setting) is the
-      // prior state's at every depth: a read cannot know it, and a nested block is rebuilt from the answer.
-      if (prior !== null && (def.options.twinOf !== undefined || def.options.providerOnly === true))
-        out[name] = def.options.writeOnly ? null : p;
-      // A secret the state does not hold was given write-only (or imported): a read never puts it there.
-      else if (def.options.writeOnlyTwin && p === null) out[name] = null;
-      else if (def.options.masked && (f === null || f === '') && p !== null) out[name] = p;
-      else if (p !== null && sameValue(def, p, f)) out[name] = p;
-      // An argument left unset that the API reports empty stays unset: the configuration's form is the state's.
-      else if (p === null && !def.options.required && isArgument(def) && (isEmptyValue(f) || isUnsetValue(def, f)))
-        out[name] = null;
-      else out[name] = stripUnknown(f);
-      // A required argument is never null in a configuration, so not in a state either: what the
-      // platform holds empty (or leaves out as empty) reads as empty, as generated configuration
-      // then writes it. A value the platform does not return (masked, a secret) has no such form.
-      const unreturned = def.options.masked || def.options.sensitive;
-      if (out[name] === null && def.options.required && !unreturned) out[name] = emptyOf(def.type.cty);
-    } else out[name] = reconcileBlock(def, p, f);
+    out[name] = def.kind === 'attr' ? readAttribute(def, prior !== null, p, f) : reconcileBlock(def, p, f);
   }
-  for (const [name, def] of Object.entries(fields)) {
-    const readAs = def.options.readAs;
-    // A deprecated field keeps what the platform reports only where the prior state uses it.
-    if (!readAs || isEmptyValue(out[name] ?? null) || !isEmptyValue(prior?.[name] ?? null)) continue;
+  if (index.readAs.length > 0) readIntoCurrentForm(fields, index.readAs, prior, out);
+  return out;
+}
+
+/** An attribute's value after a read: `p` the prior state's (`hasPrior`: there is one), `f` the platform's. */
+function readAttribute(def: AttrDef<unknown>, hasPrior: boolean, p: Value, f: Value): Value {
+  const o = def.options;
+  let out: Value;
+  // What the platform does not hold (a write-only twin's version, a provider setting) is the
+  // prior state's at every depth: a read cannot know it, and a nested block is rebuilt from the answer.
+  if (hasPrior && (o.twinOf !== undefined || o.providerOnly === true)) out = o.writeOnly ? null : p;
+  // A secret the state does not hold was given write-only (or imported): a read never puts it there.
+  else if (o.writeOnlyTwin && p === null) out = null;
+  else if (o.masked && (f === null || f === '') && p !== null) out = p;
+  else if (p !== null && sameValue(def, p, f)) out = p;
+  // An argument left unset that the API reports empty stays unset: the configuration's form is the state's.
+  else if (p === null && !o.required && isArgument(def) && (isEmptyValue(f) || isUnsetValue(def, f))) out = null;
+  else out = stripUnknown(f);
+  // A required argument is never null in a configuration, so not in a state either: what the
+  // platform holds empty (or leaves out as empty) reads as empty, as generated configuration
+  // then writes it. A value the platform does not return (masked, a secret) has no such form.
+  if (out === null && o.required && !(o.masked || o.sensitive)) return emptyOf(def.type.cty);
+  return out;
+}
+
+/** A deprecated field keeps what the platform reports only where the prior state uses it. */
+function readIntoCurrentForm(
+  fields: Fields,
+  withReadAs: readonly NamedField[],
+  prior: ObjectValue | null,
+  out: ObjectValue,
+): void {
+  for (const { name, def } of withReadAs) {
+    const readAs = def.options.readAs!;
+    if (isEmptyValue(out[name] ?? null) || !isEmptyValue(prior?.[name] ?? null)) continue;
     const into = readAs.field;
     out[into] = movedInto(fieldType(fields[into]!), out[into] ?? null, out[name]!, readAs.convert);
     out[name] = def.kind === 'block' ? [] : null;
   }
-  return out;
 }
 
 /** The empty value of a type that has one (`""`, `[]`, `{}`); null for the others. */
@@ -190,7 +211,7 @@ function emptyOf(type: CtyType): Value {
  */
 function inPriorForm(fields: Fields, prior: ObjectValue, fresh: ObjectValue): ObjectValue {
   let out = fresh;
-  for (const [name, def] of Object.entries(fields)) {
+  for (const { name, def } of fieldIndex(fields).readAs) {
     const readAs = def.options.readAs;
     if (!readAs) continue;
     const into = fields[readAs.field]!;
@@ -226,15 +247,21 @@ function reconcileBlock(def: BlockDef<Fields>, prior: Value, fresh: Value): Valu
 }
 
 function agreesIgnoringMasked(fields: Fields, a: ObjectValue, b: ObjectValue): boolean {
-  return Object.entries(fields).every(([n, d]) => {
-    if (d.kind === 'attr') return d.options.masked === true || sameValue(d, a[n] ?? null, b[n] ?? null);
+  const list = fieldList(fields);
+  for (let i = 0; i < list.length; i++) {
+    const { name, def } = list[i]!;
+    const x = a[name] ?? null;
+    const y = b[name] ?? null;
     // Nested blocks agree element by element (another order of an unordered list inside is the same).
-    return sameSetting(d, a[n] ?? null, b[n] ?? null);
-  });
+    const agree = def.kind === 'attr' ? def.options.masked === true || sameValue(def, x, y) : sameSetting(def, x, y);
+    if (!agree) return false;
+  }
+  return true;
 }
 
 /** Anything still unknown after the API answered has no value: null. */
 function stripUnknown(v: Value): Value {
+  if (typeof v !== 'object' || v === null) return v;
   if (v instanceof Unknown) return null;
   if (Array.isArray(v)) return v.map(stripUnknown);
   if (v !== null && typeof v === 'object' && v.constructor === Object) {

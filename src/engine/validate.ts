@@ -11,11 +11,12 @@
  * stored, or are the platform's own form, and `lifecycle { ignore_changes }` copies them into the
  * configuration Terraform sends (with `all`, every stored value but the computed-only ones).
  */
-import type { Fields, PlatformLimits } from '../schema/define.js';
+import type { AttrDef, BlockDef, Fields, PlatformLimits } from '../schema/define.js';
 import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
 import { hasNullElement, isWhollyKnown, valueEquals } from '../schema/value-ops.js';
-import { fieldType, meansNull, toConfigModel, valueToExactPlain, valueToPlain } from '../schema/model.js';
+import { meansNull, toConfigModel, valueToExactPlain, valueToPlain } from '../schema/model.js';
+import { fieldList, fieldType } from '../schema/fields.js';
 import type { CtyType } from '../schema/cty-type.js';
 import type { ConfigCheck } from './contracts.js';
 import { diagnosticFromError, type Diagnostics } from './diagnostics.js';
@@ -49,13 +50,9 @@ export interface CheckOptions {
 export function checkConfig(def: Checked, config: ObjectValue, diags: Diagnostics, options: CheckOptions = {}): void {
   const { summary = 'Invalid configuration', client = ANY_CLIENT, stored = null, limits } = options;
   const sizeOk = limits === undefined || withinBody(config, limits, diags);
-  if (
-    !validateFields(def.schema.fields, config, diags, [], undefined, client, stored, limits) ||
-    !sizeOk ||
-    !def.validate
-  )
+  if (!new Validation(diags, client, limits).fields(def.schema.fields, config, [], undefined, stored) || !sizeOk)
     return;
-  if (holdsOnlyStored(def.schema.fields, config, stored)) return;
+  if (!def.validate || holdsOnlyStored(def.schema.fields, config, stored)) return;
   try {
     def.validate(toConfigModel(def.schema.fields, config), diags);
   } catch (err) {
@@ -92,143 +89,239 @@ export function validateFields(
   stored: ObjectValue | null = null,
   limits?: PlatformLimits,
 ): boolean {
-  if (value === null) return true;
-  let modelSafe = true;
-  for (const [name, def] of Object.entries(fields)) {
-    const v = value[name] ?? null;
-    const held = stored?.[name] ?? null;
-    // Where a problem is reported, made only for a problem (most values have none). Inside a set
-    // element: the name from the block down, and the element named in the detail.
-    const at = (): AttributePath => within?.path ?? [...path, attrStep(name)];
-    const shown = (): string => (within ? `${within.block}.${name}` : name);
-    const inElement = (detail: string) => (within ? `In ${within.label}: ${detail}` : detail);
-    if (def.kind === 'block') {
-      const here = at();
-      const block = shown();
-      const used = v instanceof Unknown || (Array.isArray(v) ? v.length > 0 : v !== null);
-      if (def.options.deprecated !== undefined && used)
-        diags.warning(`Block "${block}" is deprecated`, def.options.deprecated, here);
-      if (v === null || v instanceof Unknown) continue;
-      if (def.nesting === 'single' || def.nesting === 'group')
-        modelSafe =
-          validateFields(
-            def.fields,
-            v as ObjectValue,
-            diags,
-            here,
-            within && { ...within, block },
-            client,
-            objectOrNull(held),
-            limits,
-          ) && modelSafe;
-      else if (Array.isArray(v)) {
-        if (limits && v.length > limits.items) {
-          diags.error(
-            `Too many "${name}" blocks`,
-            `The platform takes at most ${limits.items} \`${name}\` blocks in one object; the configuration has ` +
-              `${v.length}.`,
-            here,
-          );
-          continue;
-        }
-        const heldElements = Array.isArray(held) ? (held as ObjectValue[]) : [];
-        const type = fieldType(def);
-        v.forEach((e, i) => {
-          if (def.nesting === 'list') {
-            modelSafe =
-              validateFields(
-                def.fields,
-                e as ObjectValue,
-                diags,
-                [...here, indexStep(i)],
-                within && { ...within, block: `${block}[${i}]` },
-                client,
-                heldElements[i] ?? null,
-                limits,
-              ) && modelSafe;
-            return;
-          }
-          // A set element is its whole value: one the stored set holds is the stored one.
-          if (type.kind === 'set' && heldElements.some((h) => valueEquals(type.element, e, h))) return;
-          const element: SetElement = {
-            path: here,
-            block,
-            label: elementLabel(block, def.fields, e as ObjectValue, within),
-          };
-          modelSafe =
-            validateFields(def.fields, e as ObjectValue, diags, here, element, client, null, limits) && modelSafe;
-        });
-      }
-      continue;
+  return new Validation(diags, client, limits).fields(fields, value, path, within, stored);
+}
+
+/**
+ * One walk of a configuration. Each check a value passes is a small step of its own, and what is
+ * said about a problem is built only when there is one, so that the walk every value takes stays
+ * small: it runs for every argument of every call, and large hot functions are costly to optimise.
+ */
+class Validation {
+  constructor(
+    private readonly diags: Diagnostics,
+    private readonly client: ClientCapabilities,
+    private readonly limits: PlatformLimits | undefined,
+  ) {}
+
+  fields(
+    fields: Fields,
+    value: ObjectValue | null,
+    path: AttributePath,
+    within: SetElement | undefined,
+    stored: ObjectValue | null,
+  ): boolean {
+    if (value === null) return true;
+    const list = fieldList(fields);
+    let modelSafe = true;
+    for (let i = 0; i < list.length; i++) {
+      const { name, def } = list[i]!;
+      const v = value[name] ?? null;
+      const held = stored === null ? null : (stored[name] ?? null);
+      const safe =
+        def.kind === 'block'
+          ? this.block(def, name, v, held, path, within)
+          : this.attribute(def, name, v, held, value, path, within, stored !== null);
+      if (!safe) modelSafe = false;
     }
+    return modelSafe;
+  }
+
+  private block(
+    def: BlockDef<Fields>,
+    name: string,
+    v: Value,
+    held: Value,
+    path: AttributePath,
+    within: SetElement | undefined,
+  ): boolean {
+    if (def.options.deprecated !== undefined && isUsedBlock(v)) this.deprecatedBlock(def, name, path, within);
+    if (v === null || v instanceof Unknown) return true;
+    const here = at(name, path, within);
+    if (def.nesting === 'single' || def.nesting === 'group')
+      return this.fields(def.fields, v as ObjectValue, here, inBlock(within, name), objectOrNull(held));
+    if (!Array.isArray(v)) return true;
+    if (this.limits !== undefined && v.length > this.limits.items) {
+      this.tooManyBlocks(name, v.length, here);
+      return true;
+    }
+    const heldElements = Array.isArray(held) ? (held as ObjectValue[]) : NO_ELEMENTS;
+    let modelSafe = true;
+    for (let i = 0; i < v.length; i++) {
+      const e = v[i] as ObjectValue;
+      const safe =
+        def.nesting === 'list'
+          ? this.fields(
+              def.fields,
+              e,
+              [...here, indexStep(i)],
+              within && { ...within, block: `${shownName(name, within)}[${i}]` },
+              heldElements[i] ?? null,
+            )
+          : this.setElement(def, name, e, heldElements, here, within);
+      if (!safe) modelSafe = false;
+    }
+    return modelSafe;
+  }
+
+  /** An element of a set block: a set element is its whole value, so one the stored set holds is the stored one. */
+  private setElement(
+    def: BlockDef<Fields>,
+    name: string,
+    e: ObjectValue,
+    heldElements: readonly ObjectValue[],
+    here: AttributePath,
+    within: SetElement | undefined,
+  ): boolean {
+    if (heldElements.length > 0) {
+      const elementType = (fieldType(def) as Extract<CtyType, { kind: 'set' }>).element;
+      for (const h of heldElements) if (valueEquals(elementType, e, h)) return true;
+    }
+    const block = shownName(name, within);
+    const element: SetElement = { path: here, block, label: elementLabel(block, def.fields, e, within) };
+    return this.fields(def.fields, e, here, element, null);
+  }
+
+  private attribute(
+    def: AttrDef<unknown>,
+    name: string,
+    v: Value,
+    held: Value,
+    value: ObjectValue,
+    path: AttributePath,
+    within: SetElement | undefined,
+    isStored: boolean,
+  ): boolean {
     const o = def.options;
-    if (o.writeOnlyTwin) twinProblems(name, o.writeOnlyTwin.required, value, diags, within?.path ?? path);
-    if (o.writeOnly && v !== null && !client.writeOnlyAttributesAllowed) {
-      diags.error(
-        'Write-only argument not supported',
-        `\`${name}\` is write-only, which needs Terraform 1.11 or later; this Terraform does not support write-only ` +
-          `arguments. Use \`${o.twinOf ?? name}\` instead.`,
-        at(),
-      );
-      continue;
+    if (o.writeOnlyTwin) twinProblems(name, o.writeOnlyTwin.required, value, this.diags, within?.path ?? path);
+    if (o.writeOnly && v !== null && !this.client.writeOnlyAttributesAllowed) {
+      this.writeOnlyUnsupported(def, name, path, within);
+      return true;
     }
     if (v === null) {
-      if (o.required) {
-        diags.error(
-          'Missing configuration for required argument',
-          inElement(`The argument "${shown()}" is required, but the configuration sets it to null. Give it a value.`),
-          at(),
-        );
-        modelSafe = false;
-      }
-      continue;
+      if (!o.required) return true;
+      this.missing(name, path, within);
+      return false;
     }
-    if (stored !== null && valueEquals(def.type.cty, v, held)) continue;
+    if (isStored && valueEquals(def.type.cty, v, held)) return true;
     // An empty optional argument is unset (null ≡ empty): nothing to judge, as for null.
-    if (meansNull(def, v)) continue;
-    if (o.deprecated !== undefined) diags.warning(`Argument "${shown()}" is deprecated`, o.deprecated, at());
-    if (v instanceof Unknown) continue;
+    if (meansNull(def, v)) return true;
+    if (o.deprecated !== undefined)
+      this.diags.warning(`Argument "${shownName(name, within)}" is deprecated`, o.deprecated, at(name, path, within));
+    if (v instanceof Unknown) return true;
     if (o.notConfigurable) {
-      diags.error(`Invalid attribute "${shown()}"`, inElement(o.notConfigurable), at());
-      continue;
+      this.invalid(`Invalid attribute "${shownName(name, within)}"`, o.notConfigurable, name, path, within);
+      return true;
     }
     if (hasNullElement(def.type.cty, v)) {
-      diags.error(
-        `Invalid value for "${shown()}"`,
-        inElement('The value must not contain null elements; remove them or use a placeholder value.'),
-        at(),
+      this.invalidValue(
+        name,
+        'The value must not contain null elements; remove them or use a placeholder value.',
+        path,
+        within,
       );
-      modelSafe = false;
-      continue;
+      return false;
     }
-    if (!isWhollyKnown(def.type.cty, v)) continue;
-    const plain = valueToPlain(v as Value);
+    if (isWhollyKnown(def.type.cty, v)) this.knownValue(def, name, v, path, within);
+    return true;
+  }
+
+  /** The checks of a wholly known value: what the platforms refuse, then the attribute's validators. */
+  private knownValue(
+    def: AttrDef<unknown>,
+    name: string,
+    v: Value,
+    path: AttributePath,
+    within: SetElement | undefined,
+  ): void {
+    const o = def.options;
+    const plain = valueToPlain(v);
     const said =
       nothingSaid(def.type.cty, plain, o.required === true, o.distinct === true) ??
-      tooLarge(def.type.cty, plain, o.maxCharacters, limits);
+      tooLarge(def.type.cty, plain, o.maxCharacters, this.limits);
     if (said) {
-      diags.error(
-        `Invalid value for "${shown()}"`,
-        inElement(`The value ${o.sensitive ? withoutSecrets(said, plain) : said}.`),
-        at(),
-      );
-      continue;
+      this.invalidValue(name, `The value ${o.sensitive ? withoutSecrets(said, plain) : said}.`, path, within);
+      return;
     }
-    if (!o.validate) continue;
+    const validate = o.validate;
+    if (!validate) return;
     // Numbers exact: a 17-digit number is judged, and shown, as written, not as the float64 nearest it.
-    const exact = valueToExactPlain(v as Value);
-    for (const validator of o.validate) {
+    const exact = valueToExactPlain(v);
+    for (const validator of validate) {
       const problem = validator.check(exact);
       if (problem)
-        diags.error(
-          `Invalid value for "${shown()}"`,
-          inElement(`The value ${o.sensitive ? withoutSecrets(problem, plain) : problem}.`),
-          at(),
-        );
+        this.invalidValue(name, `The value ${o.sensitive ? withoutSecrets(problem, plain) : problem}.`, path, within);
     }
   }
-  return modelSafe;
+
+  // What is said about a problem: built only when there is one.
+
+  private deprecatedBlock(def: BlockDef<Fields>, name: string, path: AttributePath, within: SetElement | undefined) {
+    this.diags.warning(
+      `Block "${shownName(name, within)}" is deprecated`,
+      def.options.deprecated,
+      at(name, path, within),
+    );
+  }
+
+  private tooManyBlocks(name: string, count: number, here: AttributePath): void {
+    this.diags.error(
+      `Too many "${name}" blocks`,
+      `The platform takes at most ${this.limits!.items} \`${name}\` blocks in one object; the configuration has ` +
+        `${count}.`,
+      here,
+    );
+  }
+
+  private writeOnlyUnsupported(
+    def: AttrDef<unknown>,
+    name: string,
+    path: AttributePath,
+    within: SetElement | undefined,
+  ) {
+    this.diags.error(
+      'Write-only argument not supported',
+      `\`${name}\` is write-only, which needs Terraform 1.11 or later; this Terraform does not support write-only ` +
+        `arguments. Use \`${def.options.twinOf ?? name}\` instead.`,
+      at(name, path, within),
+    );
+  }
+
+  private missing(name: string, path: AttributePath, within: SetElement | undefined): void {
+    this.invalid(
+      'Missing configuration for required argument',
+      `The argument "${shownName(name, within)}" is required, but the configuration sets it to null. Give it a value.`,
+      name,
+      path,
+      within,
+    );
+  }
+
+  private invalidValue(name: string, detail: string, path: AttributePath, within: SetElement | undefined): void {
+    this.invalid(`Invalid value for "${shownName(name, within)}"`, detail, name, path, within);
+  }
+
+  /** An error about an argument; inside a set element, the detail names the element. */
+  private invalid(summary: string, detail: string, name: string, path: AttributePath, within: SetElement | undefined) {
+    this.diags.error(summary, within ? `In ${within.label}: ${detail}` : detail, at(name, path, within));
+  }
 }
+
+const NO_ELEMENTS: readonly ObjectValue[] = [];
+
+/** Where a problem of a field is reported: inside a set element, at the set. */
+const at = (name: string, path: AttributePath, within: SetElement | undefined): AttributePath =>
+  within?.path ?? [...path, attrStep(name)];
+
+/** A field's name as a message shows it: inside a set element, from the block down. */
+const shownName = (name: string, within: SetElement | undefined): string => (within ? `${within.block}.${name}` : name);
+
+/** The enclosing set element, for a single block inside it. */
+const inBlock = (within: SetElement | undefined, name: string): SetElement | undefined =>
+  within && { ...within, block: shownName(name, within) };
+
+/** Whether a block is written in the configuration (a deprecated one warns then). */
+const isUsedBlock = (v: Value): boolean => v instanceof Unknown || (Array.isArray(v) ? v.length > 0 : v !== null);
 
 /**
  * A set element as a person finds it in the configuration: its block and up to two of its known,
@@ -254,10 +347,13 @@ function elementLabel(block: string, fields: Fields, element: ObjectValue, withi
  */
 export function holdsOnlyStored(fields: Fields, config: ObjectValue, stored: ObjectValue | null): boolean {
   if (stored === null) return false;
-  return Object.entries(fields).every(([name, def]) => {
+  const list = fieldList(fields);
+  for (let i = 0; i < list.length; i++) {
+    const { name, def } = list[i]!;
     const v = config[name] ?? null;
-    return v === null || valueEquals(fieldType(def), v, stored[name] ?? null);
-  });
+    if (v !== null && !valueEquals(fieldType(def), v, stored[name] ?? null)) return false;
+  }
+  return true;
 }
 
 /** The rules between a secret argument and its write-only twin (define.ts `writeOnlyTwin`). */
@@ -308,10 +404,9 @@ function twinProblems(
  * platform keeps each value once) a list that names a value twice.
  */
 function nothingSaid(type: CtyType, plain: unknown, required: boolean, distinct: boolean): string | undefined {
-  const blank = (s: unknown) => typeof s === 'string' && s.trim() === '';
-  if (type.kind === 'string' && required && blank(plain)) return 'must not be empty or only whitespace';
+  if (type.kind === 'string' && required && isBlank(plain)) return 'must not be empty or only whitespace';
   if ((type.kind === 'list' || type.kind === 'set') && type.element.kind === 'string' && Array.isArray(plain)) {
-    const at = plain.findIndex(blank);
+    const at = plain.findIndex(isBlank);
     if (at >= 0) return `must not hold an empty or whitespace-only element (element ${at})`;
     if (type.kind === 'list' && distinct) {
       const twice = firstRepeated(plain);
@@ -321,6 +416,8 @@ function nothingSaid(type: CtyType, plain: unknown, required: boolean, distinct:
   }
   return undefined;
 }
+
+const isBlank = (s: unknown): boolean => typeof s === 'string' && s.trim() === '';
 
 /** The first element that an earlier one already named; linear, as a list may hold 100,000 values. */
 function firstRepeated(values: readonly unknown[]): unknown {
@@ -343,9 +440,7 @@ function tooLarge(
   limits: PlatformLimits | undefined,
 ): string | undefined {
   const characters = maxCharacters ?? limits?.characters;
-  const long = (s: unknown) =>
-    characters !== undefined && typeof s === 'string' && s.length > characters && [...s].length > characters;
-  if (long(plain))
+  if (isLonger(plain, characters))
     return `is ${[...(plain as string)].length} characters long; the platform takes at most ${characters}`;
   const elements = Array.isArray(plain)
     ? plain
@@ -355,28 +450,62 @@ function tooLarge(
   if (elements === undefined) return undefined;
   if (limits && elements.length > limits.items)
     return `has ${elements.length} elements; the platform takes at most ${limits.items}`;
-  const at = elements.findIndex(long);
-  return at >= 0
-    ? `has an element ${[...(elements[at] as string)].length} characters long (element ${at}); the platform takes ` +
-        `at most ${characters}`
-    : undefined;
+  for (let at = 0; at < elements.length; at++) {
+    if (isLonger(elements[at], characters))
+      return (
+        `has an element ${[...(elements[at] as string)].length} characters long (element ${at}); the platform ` +
+        `takes at most ${characters}`
+      );
+  }
+  return undefined;
 }
 
-/** The whole configuration within the platform's request size, once it is wholly known. */
+/** A text with more than `characters` characters (code points: a UTF-16 length over it may be fewer). */
+const isLonger = (s: unknown, characters: number | undefined): boolean =>
+  characters !== undefined && typeof s === 'string' && s.length > characters && [...s].length > characters;
+
+/**
+ * The whole configuration within the platform's request size, once it is wholly known: its JSON, as
+ * the request it becomes is about as large. JSON.stringify with a replacer called back for every
+ * value was a visible share of each validation; the walk for unknowns is done once, without one.
+ */
 function withinBody(config: ObjectValue, limits: PlatformLimits, diags: Diagnostics): boolean {
-  let unknown = false;
-  const json = JSON.stringify(config, (_key, v: unknown) => {
-    if (v instanceof Unknown) unknown = true;
-    return v instanceof Unknown ? null : typeof v === 'bigint' ? v.toString() : v;
-  });
-  const bytes = Buffer.byteLength(json ?? '', 'utf8');
-  if (unknown || bytes <= limits.bodyBytes) return true;
+  if (holdsUnknown(config)) return true;
+  const bytes = Buffer.byteLength(jsonOfKnown(config), 'utf8');
+  if (bytes <= limits.bodyBytes) return true;
   diags.error(
     'Configuration too large',
     `This object's configuration is ${bytes} bytes; the platform takes requests of at most ${limits.bodyBytes} ` +
       `bytes. Split it into several objects or shorten its values.`,
   );
   return false;
+}
+
+/** Whether an Unknown is anywhere in the data (every own enumerable value, as JSON.stringify visits them). */
+function holdsUnknown(v: object): boolean {
+  if (v instanceof Unknown) return true;
+  // Texts, numbers and bools, most values, are not visited: only an object may be or hold an Unknown.
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const e: unknown = v[i];
+      if (typeof e === 'object' && e !== null && holdsUnknown(e)) return true;
+    }
+    return false;
+  }
+  for (const key in v) {
+    const e: unknown = (v as Record<string, unknown>)[key];
+    if (typeof e === 'object' && e !== null && Object.hasOwn(v, key) && holdsUnknown(e)) return true;
+  }
+  return false;
+}
+
+/** The JSON of a configuration that holds no unknown: a bigint, which no value holds, written as its digits. */
+function jsonOfKnown(config: ObjectValue): string {
+  try {
+    return JSON.stringify(config);
+  } catch {
+    return JSON.stringify(config, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  }
 }
 
 const HIDDEN = '(sensitive value)';

@@ -110,6 +110,19 @@ export interface ShapeRules {
   readonly known: boolean;
 }
 
+/** The rules a decoded value is still to be checked against, or null when none is left. */
+export function rulesLeftAfterDecoding(
+  rules: ShapeRules,
+  decoded: { readonly sawUnknown: boolean; readonly sawNullElement: boolean },
+): ShapeRules | null {
+  // A value with no unknown and no null element anywhere keeps every rule but the item counts: its
+  // attributes are known and hold no null element, its blocks' elements are neither null nor unknown.
+  if (decoded.sawUnknown || decoded.sawNullElement) return rules;
+  return rules.itemCounts ? ITEM_COUNTS_ONLY : null;
+}
+
+const ITEM_COUNTS_ONLY: ShapeRules = Object.freeze({ itemCounts: true, noNullElements: false, known: false });
+
 /**
  * Where an object value breaks what Terraform guarantees for blocks (the elements of a nested
  * block's list, set or map are objects, never null or unknown) or the given rules. Decoding alone
@@ -122,41 +135,112 @@ export function blockShapeProblem(
   rules: ShapeRules,
   path: AttributePath = [],
 ): { path: AttributePath; message: string } | null {
-  for (const [name, a] of Object.entries(block.attributes)) {
+  const entries = blockEntries(block);
+  // Without the `known` rule, only a collection can break a rule: the other attributes are not visited.
+  const attributes = rules.known ? entries.attributes : rules.noNullElements ? entries.collections : NONE;
+  const blockTypes = entries.blockTypes;
+  for (let i = 0; i < attributes.length; i++) {
+    const { name, type } = attributes[i]!;
     const v = value[name] ?? null;
-    if (rules.noNullElements && hasNullElement(a.type, v))
+    if (rules.noNullElements && hasNullElement(type, v))
       return { path: [...path, { attr: name }], message: 'a collection holds a null element' };
-    if (rules.known && !isWhollyKnown(a.type, v))
+    if (rules.known && !isWhollyKnown(type, v))
       return { path: [...path, { attr: name }], message: 'the value is unknown, which a stored state never is' };
   }
-  for (const [name, nb] of Object.entries(block.blockTypes)) {
+  for (let i = 0; i < blockTypes.length; i++) {
+    const { name, nb } = blockTypes[i]!;
     const v = value[name] ?? null;
-    const here = [...path, { attr: name }];
-    if (rules.itemCounts && nb.nesting === 'list' && !(v instanceof Unknown)) {
-      const n = v === null ? 0 : (v as Value[]).length;
-      if (n < nb.minItems)
-        return { path: here, message: `at least ${nb.minItems} ${name} block(s) are required (${n} given)` };
-      if (nb.maxItems > 0 && n > nb.maxItems)
-        return { path: here, message: `at most ${nb.maxItems} ${name} block(s) are allowed (${n} given)` };
-    }
-    if (rules.known && v instanceof Unknown)
-      return { path: here, message: 'the block is unknown, which a stored state never is' };
-    if (v === null || v instanceof Unknown) continue;
-    const elements: [AttributePath, Value][] =
-      nb.nesting === 'single' || nb.nesting === 'group'
-        ? [[here, v]]
-        : nb.nesting === 'map'
-          ? Object.entries(v as ObjectValue).map(([k, e]) => [[...here, { key: k }], e])
-          : (v as Value[]).map((e, i) => [nb.nesting === 'list' ? [...here, { index: i }] : here, e]);
-    for (const [at, e] of elements) {
-      if (nb.nesting !== 'single' && nb.nesting !== 'group' && (e === null || e instanceof Unknown))
-        return { path: at, message: `a ${name} block element is ${e === null ? 'null' : 'unknown'}` };
-      if (e === null || e instanceof Unknown) continue;
-      const inner = blockShapeProblem(nb.block, e as ObjectValue, rules, at);
-      if (inner) return inner;
-    }
+    if (v === null && !rules.itemCounts) continue;
+    const problem = nestedBlockProblem(name, nb, v, rules, path);
+    if (problem) return problem;
   }
   return null;
+}
+
+/** The attributes and nested blocks of a block as arrays, made once per block (see blockShapeProblem). */
+interface NamedType {
+  readonly name: string;
+  readonly type: CtyType;
+}
+
+interface BlockEntries {
+  readonly attributes: readonly NamedType[];
+  /** The attributes whose values may hold a null element (hasNullElement): lists, sets, maps and objects. */
+  readonly collections: readonly NamedType[];
+  readonly blockTypes: readonly { readonly name: string; readonly nb: SchemaNestedBlock }[];
+}
+
+const NONE: readonly NamedType[] = [];
+
+const blockEntriesCache = new WeakMap<SchemaBlock, BlockEntries>();
+
+function blockEntries(block: SchemaBlock): BlockEntries {
+  let entries = blockEntriesCache.get(block);
+  if (entries === undefined) {
+    const attributes = Object.entries(block.attributes).map(([name, a]) => ({ name, type: a.type }));
+    entries = {
+      attributes,
+      collections: attributes.filter(
+        ({ type }) => type.kind === 'list' || type.kind === 'set' || type.kind === 'map' || type.kind === 'object',
+      ),
+      blockTypes: Object.entries(block.blockTypes).map(([name, nb]) => ({ name, nb })),
+    };
+    blockEntriesCache.set(block, entries);
+  }
+  return entries;
+}
+
+function nestedBlockProblem(
+  name: string,
+  nb: SchemaNestedBlock,
+  v: Value,
+  rules: ShapeRules,
+  path: AttributePath,
+): { path: AttributePath; message: string } | null {
+  const here = [...path, { attr: name }];
+  if (rules.itemCounts && nb.nesting === 'list' && !(v instanceof Unknown)) {
+    const n = v === null ? 0 : (v as Value[]).length;
+    if (n < nb.minItems)
+      return { path: here, message: `at least ${nb.minItems} ${name} block(s) are required (${n} given)` };
+    if (nb.maxItems > 0 && n > nb.maxItems)
+      return { path: here, message: `at most ${nb.maxItems} ${name} block(s) are allowed (${n} given)` };
+  }
+  if (rules.known && v instanceof Unknown)
+    return { path: here, message: 'the block is unknown, which a stored state never is' };
+  if (v === null || v instanceof Unknown) return null;
+  if (nb.nesting === 'single' || nb.nesting === 'group')
+    return blockShapeProblem(nb.block, v as ObjectValue, rules, here);
+  if (nb.nesting === 'map') {
+    for (const k of Object.keys(v as ObjectValue)) {
+      const problem = elementProblem(name, nb, (v as ObjectValue)[k]!, rules, [...here, { key: k }]);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  const elements = v as Value[];
+  for (let i = 0; i < elements.length; i++) {
+    const problem = elementProblem(
+      name,
+      nb,
+      elements[i]!,
+      rules,
+      nb.nesting === 'list' ? [...here, { index: i }] : here,
+    );
+    if (problem) return problem;
+  }
+  return null;
+}
+
+function elementProblem(
+  name: string,
+  nb: SchemaNestedBlock,
+  e: Value,
+  rules: ShapeRules,
+  at: AttributePath,
+): { path: AttributePath; message: string } | null {
+  if (e === null || e instanceof Unknown)
+    return { path: at, message: `a ${name} block element is ${e === null ? 'null' : 'unknown'}` };
+  return blockShapeProblem(nb.block, e as ObjectValue, rules, at);
 }
 
 export { tupleOf };

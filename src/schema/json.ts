@@ -73,6 +73,16 @@ const INEXACT_NUMBER = /\d[.eE]|\d{16}|-0(?![\d.eE])/;
  * so a member shadowed by a later one is not checked against the type.
  */
 function treeOfJSONParse(text: string): JSONNode | undefined {
+  const parsed = exactJSONParse(text);
+  return parsed === undefined ? undefined : nodeOf(parsed);
+}
+
+/**
+ * JSON.parse's value of `text` where it reads it as the tokenizer would (see treeOfJSONParse), else
+ * undefined: texts, bools, nulls, arrays, plain objects, and numbers that are integers written with
+ * 15 digits or fewer (exact in a float64, and written as String(number) writes them).
+ */
+function exactJSONParse(text: string): PlainJSON | undefined {
   if (
     text.includes(UNICODE_ESCAPE) ||
     INTEGER_KEY.test(text) ||
@@ -80,14 +90,15 @@ function treeOfJSONParse(text: string): JSONNode | undefined {
     containersIn(text) > MAX_VALUE_DEPTH
   )
     return undefined;
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    return JSON.parse(text) as PlainJSON;
   } catch {
     return undefined; // The tokenizer says where and why.
   }
-  return nodeOf(parsed);
 }
+
+/** JSON.parse's value (exactJSONParse). */
+type PlainJSON = null | boolean | string | number | PlainJSON[] | { [key: string]: PlainJSON };
 
 /** How many '{' and '[' the text holds (within strings too): a bound on its nesting. */
 function containersIn(text: string): number {
@@ -322,171 +333,211 @@ export function decodeJSON(type: CtyType, text: string | Uint8Array, opts: Decod
       throw new ValueDecodeError([], 'JSON text is not valid UTF-8');
     }
   }
-  return new JSONValueReader(opts).read(type, parseJSONText(source), [], 0);
+  return new JSONValueReader(opts).read(type, exactJSONParse(source) ?? parseJSONTextExactly(source), 0);
 }
 
+/** decodeJSON through the tokenizer's tree alone, whatever the text: what the tests hold decodeJSON to. */
+export function decodeJSONExactly(type: CtyType, text: string, opts: DecodeJSONOptions = {}): Value {
+  return new JSONValueReader(opts).read(type, parseJSONTextExactly(text), 0);
+}
+
+/**
+ * What the reader reads: JSON.parse's value where it reads the text exactly (most states), without
+ * first making the tokenizer's tree of it, or the tokenizer's tree. A number is a JSONNumberText or
+ * (from JSON.parse) an integer of 15 digits at most, the same number; an object a JSONObjectNode or a
+ * plain object, whose keys come in document order (exactJSONParse refuses integer-like keys).
+ */
+type ReadNode = JSONNode | PlainJSON;
+type ObjectNode = JSONObjectNode | { [key: string]: PlainJSON };
+
+/** A decode error from inside a container, on its way out: its path now starts with the step into it. */
+function under(step: PathStep | null, e: unknown): unknown {
+  if (!(e instanceof ValueDecodeError)) return e;
+  return new ValueDecodeError(step === null ? [] : [step, ...e.path], e.message);
+}
+
+/**
+ * Reads a value at a type. A failure is reported at the value that fails; the containers around it
+ * add their steps to its path on the way out (`under`), rather than keeping a path for every value.
+ */
 class JSONValueReader {
   constructor(private readonly opts: DecodeJSONOptions) {}
 
-  private fail(path: PathStep[], message: string): never {
-    throw new ValueDecodeError([...path], message);
+  private fail(message: string): never {
+    throw new ValueDecodeError([], message);
   }
 
-  read(type: CtyType, node: JSONNode, path: PathStep[], depth: number): Value {
-    if (depth > MAX_VALUE_DEPTH) this.fail(path, `value nesting exceeds the maximum depth of ${MAX_VALUE_DEPTH}`);
+  read(type: CtyType, node: ReadNode, depth: number): Value {
+    if (depth > MAX_VALUE_DEPTH) this.fail(`value nesting exceeds the maximum depth of ${MAX_VALUE_DEPTH}`);
     if (node === null) return null;
     switch (type.kind) {
       case 'dynamic':
-        return this.readDynamic(node, path, depth);
+        return this.readDynamic(node, depth);
       case 'string':
-        return this.readString(node, path);
+        return this.readString(node);
       case 'number':
-        return this.readNumber(node, path);
+        return this.readNumber(node);
       case 'bool':
-        return this.readBool(node, path);
+        return this.readBool(node);
       case 'list':
-        return this.readElements(type.element, this.requireArray(node, path, 'a list is required'), path, depth, true);
+        return this.readElements(type.element, this.requireArray(node, 'a list is required'), depth, true);
       case 'set': {
-        const elems = this.readElements(
-          type.element,
-          this.requireArray(node, path, 'a set is required'),
-          path,
-          depth,
-          false,
-        );
+        const elems = this.readElements(type.element, this.requireArray(node, 'a set is required'), depth, false);
         return dedupeSetElements(type.element, elems);
       }
       case 'tuple':
-        return this.readTuple(type.elements, this.requireArray(node, path, 'a tuple is required'), path, depth);
+        return this.readTuple(type.elements, this.requireArray(node, 'a tuple is required'), depth);
       case 'map':
-        return this.readMap(type.element, this.requireObject(node, path, 'a map is required'), path, depth);
+        return this.readMap(type.element, this.requireObject(node, 'a map is required'), depth);
       case 'object':
-        return this.readObject(type, this.requireObject(node, path, 'an object is required'), path, depth);
+        return this.readObject(type, this.requireObject(node, 'an object is required'), depth);
     }
   }
 
-  private readString(node: JSONNode, path: PathStep[]): string {
+  private readString(node: ReadNode): string {
     if (typeof node === 'string') return nfc(node);
     if (node instanceof JSONNumberText) return node.text;
+    if (typeof node === 'number') return String(node);
     if (typeof node === 'boolean') return String(node);
-    return this.fail(path, 'string is required');
+    return this.fail('string is required');
   }
 
-  private readNumber(node: JSONNode, path: PathStep[]): Value {
+  private readNumber(node: ReadNode): Value {
+    // An integer JSON.parse read (exactJSONParse): the number its text names.
+    if (typeof node === 'number') return node;
     const text = node instanceof JSONNumberText ? node.text : typeof node === 'string' ? node : undefined;
-    if (text === undefined) return this.fail(path, 'number is required');
+    if (text === undefined) return this.fail('number is required');
     try {
       return parseNumber(text);
     } catch (e) {
-      return this.fail(path, `number is required (${e instanceof Error ? e.message : String(e)})`);
+      return this.fail(`number is required (${e instanceof Error ? e.message : String(e)})`);
     }
   }
 
   /** cty's string→bool conversion accepts exactly "true", "1", "false", "0". */
-  private readBool(node: JSONNode, path: PathStep[]): boolean {
+  private readBool(node: ReadNode): boolean {
     if (typeof node === 'boolean') return node;
     if (node === 'true' || node === '1') return true;
     if (node === 'false' || node === '0') return false;
-    return this.fail(path, 'bool is required');
+    return this.fail('bool is required');
   }
 
-  private requireArray(node: JSONNode, path: PathStep[], message: string): JSONNode[] {
-    return Array.isArray(node) ? node : this.fail(path, message);
+  private requireArray(node: ReadNode, message: string): ReadNode[] {
+    return Array.isArray(node) ? node : this.fail(message);
   }
 
-  private requireObject(node: JSONNode, path: PathStep[], message: string): JSONObjectNode {
-    return node instanceof JSONObjectNode ? node : this.fail(path, message);
+  private requireObject(node: ReadNode, message: string): ObjectNode {
+    if (node instanceof JSONObjectNode) return node;
+    const plain =
+      typeof node === 'object' && node !== null && !Array.isArray(node) && !(node instanceof JSONNumberText);
+    return plain ? (node as ObjectNode) : this.fail(message);
   }
 
-  private readElements(
-    elementType: CtyType,
-    nodes: JSONNode[],
-    path: PathStep[],
-    depth: number,
-    addressable: boolean,
-  ): Value[] {
-    return nodes.map((n, i) => {
+  private readElements(elementType: CtyType, nodes: ReadNode[], depth: number, addressable: boolean): Value[] {
+    const out: Value[] = [];
+    let i = 0;
+    try {
+      for (; i < nodes.length; i++) out.push(this.read(elementType, nodes[i]!, depth + 1));
+    } catch (e) {
       // Set elements cannot be addressed: the path stops at the set.
-      if (!addressable) return this.read(elementType, n, path, depth + 1);
-      path.push({ index: i });
-      const v = this.read(elementType, n, path, depth + 1);
-      path.pop();
-      return v;
-    });
-  }
-
-  private readTuple(types: readonly CtyType[], nodes: JSONNode[], path: PathStep[], depth: number): Value[] {
-    if (nodes.length > types.length) this.fail(path, `too many tuple elements (need ${types.length})`);
-    if (nodes.length < types.length) this.fail(path, `not enough tuple elements (need ${types.length})`);
-    return types.map((t, i) => {
-      path.push({ index: i });
-      const v = this.read(t, nodes[i]!, path, depth + 1);
-      path.pop();
-      return v;
-    });
-  }
-
-  private readMap(elementType: CtyType, node: JSONObjectNode, path: PathStep[], depth: number): ObjectValue {
-    const out: ObjectValue = {};
-    for (const [key, member] of node.members) {
-      path.push({ key });
-      setEntry(out, key, this.read(elementType, member, path, depth + 1));
-      path.pop();
+      throw under(addressable ? { index: i } : null, e);
     }
     return out;
   }
 
-  private readObject(
-    type: Extract<CtyType, { kind: 'object' }>,
-    node: JSONObjectNode,
-    path: PathStep[],
-    depth: number,
-  ): ObjectValue {
-    const out: ObjectValue = {};
-    const members = node.members;
-    for (let i = 0; i < members.length; i++) {
-      const [key, member] = members[i]!;
-      if (!Object.hasOwn(type.attributes, key)) {
-        if (this.opts.dropUnknownAttributes) continue;
-        this.fail(path, `unsupported attribute ${JSON.stringify(key)}`);
-      }
-      path.push({ attr: key });
-      setEntry(out, key, this.read(type.attributes[key]!, member, path, depth + 1));
-      path.pop();
+  private readTuple(types: readonly CtyType[], nodes: ReadNode[], depth: number): Value[] {
+    if (nodes.length > types.length) this.fail(`too many tuple elements (need ${types.length})`);
+    if (nodes.length < types.length) this.fail(`not enough tuple elements (need ${types.length})`);
+    const out: Value[] = [];
+    let i = 0;
+    try {
+      for (; i < types.length; i++) out.push(this.read(types[i]!, nodes[i]!, depth + 1));
+    } catch (e) {
+      throw under({ index: i }, e);
     }
-    for (const name of sortedAttributeNames(type)) {
+    return out;
+  }
+
+  private readMap(elementType: CtyType, node: ObjectNode, depth: number): ObjectValue {
+    const out: ObjectValue = {};
+    const members = membersOf(node);
+    for (let i = 0; i < members.length; i++) {
+      const key = members[i]![0];
+      try {
+        setEntry(out, key, this.read(elementType, members[i]![1], depth + 1));
+      } catch (e) {
+        throw under({ key }, e);
+      }
+    }
+    return out;
+  }
+
+  private readObject(type: Extract<CtyType, { kind: 'object' }>, node: ObjectNode, depth: number): ObjectValue {
+    const out: ObjectValue = {};
+    if (node instanceof JSONObjectNode) {
+      const members = node.members;
+      for (let i = 0; i < members.length; i++) this.readAttribute(type, out, members[i]![0], members[i]![1], depth);
+    } else {
+      for (const key of Object.keys(node)) this.readAttribute(type, out, key, node[key]!, depth);
+    }
+    const names = sortedAttributeNames(type);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
       if (Object.hasOwn(out, name)) continue;
-      if (!this.opts.missingAttributesAreNull) this.fail(path, `attribute ${JSON.stringify(name)} is required`);
+      if (!this.opts.missingAttributesAreNull) this.fail(`attribute ${JSON.stringify(name)} is required`);
       setEntry(out, name, null);
     }
     return out;
   }
 
+  private readAttribute(
+    type: Extract<CtyType, { kind: 'object' }>,
+    out: ObjectValue,
+    key: string,
+    member: ReadNode,
+    depth: number,
+  ): void {
+    if (!Object.hasOwn(type.attributes, key)) {
+      if (this.opts.dropUnknownAttributes) return;
+      this.fail(`unsupported attribute ${JSON.stringify(key)}`);
+    }
+    try {
+      setEntry(out, key, this.read(type.attributes[key]!, member, depth + 1));
+    } catch (e) {
+      throw under({ attr: key }, e);
+    }
+  }
+
   /** protocol.md §3.4: {"value": V, "type": T} in either order; nothing else. */
-  private readDynamic(node: JSONNode, path: PathStep[], depth: number): Value {
-    const obj = this.requireObject(node, path, 'a dynamic value must be a {"value": …, "type": …} object');
-    let typeNode: JSONNode | undefined;
-    let valueNode: JSONNode | undefined;
-    for (const [key, member] of obj.members) {
+  private readDynamic(node: ReadNode, depth: number): Value {
+    const obj = this.requireObject(node, 'a dynamic value must be a {"value": …, "type": …} object');
+    let typeNode: ReadNode | undefined;
+    let valueNode: ReadNode | undefined;
+    for (const [key, member] of membersOf(obj)) {
       if (key === 'type') typeNode = member;
       else if (key === 'value') valueNode = member;
-      else this.fail(path, `invalid key ${JSON.stringify(key)} in dynamically-typed value`);
+      else this.fail(`invalid key ${JSON.stringify(key)} in dynamically-typed value`);
     }
-    if (typeNode === undefined) this.fail(path, 'missing type in dynamically-typed value');
-    if (valueNode === undefined) this.fail(path, 'missing value in dynamically-typed value');
+    if (typeNode === undefined) this.fail('missing type in dynamically-typed value');
+    if (valueNode === undefined) this.fail('missing value in dynamically-typed value');
     let type: CtyType;
     try {
       type = typeFromJSON(plainJSON(typeNode));
     } catch (e) {
-      return this.fail(path, `failed to decode type for dynamic value: ${e instanceof Error ? e.message : String(e)}`);
+      return this.fail(`failed to decode type for dynamic value: ${e instanceof Error ? e.message : String(e)}`);
     }
-    if (type.kind === 'dynamic') return this.read(DYNAMIC, valueNode, path, depth + 1);
-    return new DynamicValue(type, this.read(type, valueNode, path, depth + 1));
+    if (type.kind === 'dynamic') return this.read(DYNAMIC, valueNode, depth + 1);
+    return new DynamicValue(type, this.read(type, valueNode, depth + 1));
   }
 }
 
+/** An object node's members in document order. */
+function membersOf(node: ObjectNode): ReadonlyArray<readonly [string, ReadNode]> {
+  return node instanceof JSONObjectNode ? node.members : Object.entries(node);
+}
+
 /** The tree as ordinary JS data (for type JSON, which holds no numbers that matter). */
-function plainJSON(node: JSONNode): unknown {
+function plainJSON(node: ReadNode): unknown {
   if (node instanceof JSONNumberText) return Number(node.text);
   if (Array.isArray(node)) return node.map(plainJSON);
   if (node instanceof JSONObjectNode) {
@@ -494,7 +545,7 @@ function plainJSON(node: JSONNode): unknown {
     for (const [k, v] of node.members) setEntry(out, k, plainJSON(v));
     return out;
   }
-  return node;
+  return node; // JSON.parse's value already is
 }
 
 // =============================================================================================

@@ -6,7 +6,7 @@ import type { CtyType } from './cty-type.js';
 import { Decimal, DynamicValue, Unknown, type ObjectValue, type Value } from './value.js';
 import { setEntry } from './entries.js';
 import type { AttrDef, ConfigModelOf, Fields, FieldDef, ModelOf } from './define.js';
-import { nestedBlockType } from './block.js';
+import { fieldList, fieldType } from './fields.js';
 import {
   dedupeSetElements,
   equalityKey,
@@ -14,12 +14,16 @@ import {
   isEmptyValue,
   isPlainObject,
   isWhollyKnown,
+  nfc,
   sameMeaning,
   valueEquals,
 } from './value-ops.js';
 
+export { fieldType };
+
 /** Value → plain JS: null/unknown → null, Decimal → number, collections → arrays/objects. */
 export function valueToPlain(v: Value): unknown {
+  if (typeof v !== 'object') return v; // a string, number or bool: the usual value, and its own plain form
   if (v === null || v instanceof Unknown) return null;
   if (v instanceof Decimal) return Number(v.text);
   if (v instanceof DynamicValue) return valueToPlain(v.value);
@@ -34,6 +38,7 @@ export function valueToPlain(v: Value): unknown {
 
 /** Like valueToPlain, but numbers stay exact (a Decimal where a float64 cannot hold them), for validators. */
 export function valueToExactPlain(v: Value): unknown {
+  if (typeof v !== 'object') return v;
   if (v instanceof Decimal) return v;
   if (v === null || v instanceof Unknown) return null;
   if (v instanceof DynamicValue) return valueToExactPlain(v.value);
@@ -48,7 +53,7 @@ export function plainToValue(type: CtyType, p: unknown, where = 'value'): Value 
   switch (type.kind) {
     case 'string':
       if (typeof p !== 'string') throw new TypeError(`${where}: expected a string, got ${typeof p}`);
-      return p.normalize('NFC');
+      return nfc(p);
     case 'bool':
       if (typeof p !== 'boolean') throw new TypeError(`${where}: expected a bool, got ${typeof p}`);
       return p;
@@ -59,7 +64,8 @@ export function plainToValue(type: CtyType, p: unknown, where = 'value'): Value 
     case 'list':
     case 'set': {
       if (!Array.isArray(p)) throw new TypeError(`${where}: expected an array`);
-      const elems = p.map((e, i) => plainToValue(type.element, e, `${where}[${i}]`));
+      const elems: Value[] = [];
+      for (let i = 0; i < p.length; i++) elems.push(plainToValue(type.element, p[i], `${where}[${i}]`));
       // Sets hold each element once; models built from API lists may repeat elements.
       return type.kind === 'set' ? dedupeSetElements(type.element, elems) : elems;
     }
@@ -85,8 +91,6 @@ export function plainToValue(type: CtyType, p: unknown, where = 'value'): Value 
       throw new TypeError(`${where}: ${type.kind} values cannot come from a model`);
   }
 }
-
-const blockTypeCache = new WeakMap<FieldDef, CtyType>();
 
 /**
  * Whether a field's two values mean the same (value-ops `sameMeaning`: null ≡ empty at every depth),
@@ -151,10 +155,15 @@ function bothUnset(def: FieldDef, a: Value, b: Value): boolean {
 /** `v` without the elements whose every field is null, empty or its default. */
 function withoutUnsetElements(fields: Fields, v: Value): Value {
   if (!Array.isArray(v)) return v;
-  const kept = v.filter(
-    (e) => !(isPlainObject(e) && Object.entries(fields).every(([name, def]) => isUnset(def, e[name] ?? null))),
-  );
+  const kept = v.filter((e) => !(isPlainObject(e) && setsNothing(fields, e)));
   return kept.length === v.length ? v : kept;
+}
+
+/** Whether every field of a block element is null, empty or its default. */
+function setsNothing(fields: Fields, e: ObjectValue): boolean {
+  const list = fieldList(fields);
+  for (let i = 0; i < list.length; i++) if (!isUnset(list[i]!.def, e[list[i]!.name] ?? null)) return false;
+  return true;
 }
 
 function isUnset(def: FieldDef, v: Value): boolean {
@@ -167,57 +176,41 @@ function isUnset(def: FieldDef, v: Value): boolean {
   );
 }
 
-/** The value type of a field; block types are built once per declaration (the planner asks often). */
-export function fieldType(def: FieldDef): CtyType {
-  if (def.kind === 'attr') return def.type.cty;
-  let type = blockTypeCache.get(def);
-  if (!type) {
-    type = nestedBlockType({
-      typeName: '',
-      nesting: def.nesting,
-      minItems: 0,
-      maxItems: 0,
-      block: blockOfFields(def.fields),
-    });
-    blockTypeCache.set(def, type);
-  }
-  return type;
-}
-
-// nestedBlockType only needs the implied type of the inner block; build it from the field types.
-function blockOfFields(fields: Fields) {
-  const attributes: Record<string, { type: CtyType }> = {};
-  const blockTypes: Record<string, unknown> = {};
-  for (const [name, def] of Object.entries(fields)) {
-    if (def.kind === 'attr') attributes[name] = { type: def.type.cty };
-    else blockTypes[name] = { nesting: def.nesting, block: blockOfFields(def.fields) };
-  }
-  return { attributes, blockTypes } as never;
-}
-
 /**
  * An attribute value → its model value. A collection with an unknown element (`[var.a, "b"]` at
  * validation) is not known yet as a whole, so it is null like any unknown: a model's list of strings
  * holds strings only.
  */
 function valueToModel(type: CtyType, v: Value): unknown {
+  if (typeof v !== 'object') return v; // a string, number or bool is its own model (valueToPlain)
   switch (type.kind) {
     case 'list':
-    case 'set':
+    case 'set': {
       if (!Array.isArray(v)) return valueToPlain(v);
-      return v.some((e) => e instanceof Unknown) ? null : v.map((e) => valueToModel(type.element, e));
+      const out: unknown[] = [];
+      for (let i = 0; i < v.length; i++) {
+        const e = v[i]!;
+        if (e instanceof Unknown) return null;
+        out.push(valueToModel(type.element, e));
+      }
+      return out;
+    }
     case 'map': {
-      if (v === null || v instanceof Unknown || typeof v !== 'object' || Array.isArray(v)) return valueToPlain(v);
-      const entries = Object.entries(v as ObjectValue);
-      return entries.some(([, e]) => e instanceof Unknown)
-        ? null
-        : Object.fromEntries(entries.map(([k, e]) => [k, valueToModel(type.element, e)]));
+      if (v === null || v instanceof Unknown || Array.isArray(v)) return valueToPlain(v);
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(v)) {
+        const e = (v as ObjectValue)[k]!;
+        if (e instanceof Unknown) return null;
+        setEntry(out, k, valueToModel(type.element, e));
+      }
+      return out;
     }
     case 'object': {
-      if (v === null || v instanceof Unknown || typeof v !== 'object' || Array.isArray(v)) return valueToPlain(v);
-      return Object.fromEntries(
-        Object.entries(type.attributes).map(([k, t]) => [k, valueToModel(t, (v as ObjectValue)[k] ?? null)]),
-      );
+      if (v === null || v instanceof Unknown || Array.isArray(v)) return valueToPlain(v);
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(type.attributes))
+        setEntry(out, k, valueToModel(type.attributes[k]!, (v as ObjectValue)[k] ?? null));
+      return out;
     }
     default:
       return valueToPlain(v);
@@ -245,16 +238,21 @@ export interface ToModelOptions {
 
 /** An object Value of the schema → its model. */
 export function toModel<F extends Fields>(fields: F, v: ObjectValue, options: ToModelOptions = {}): ModelOf<F> {
+  return modelOf(fields, v, options.emptyOptionalsAsNull === true) as ModelOf<F>;
+}
+
+function modelOf(fields: Fields, v: ObjectValue, emptyAsNull: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, def] of Object.entries(fields)) {
+  const list = fieldList(fields);
+  for (let i = 0; i < list.length; i++) {
+    const { name, def } = list[i]!;
     const fv = v[name] ?? null;
-    if (def.kind === 'attr') {
-      out[name] = options.emptyOptionalsAsNull && meansNull(def, fv) ? null : valueToModel(def.type.cty, fv);
-    } else if (def.nesting === 'single' || def.nesting === 'group')
-      out[name] = fv === null || fv instanceof Unknown ? null : toModel(def.fields, fv as ObjectValue, options);
-    else out[name] = Array.isArray(fv) ? fv.map((e) => toModel(def.fields, e as ObjectValue, options)) : [];
+    if (def.kind === 'attr') out[name] = emptyAsNull && meansNull(def, fv) ? null : valueToModel(def.type.cty, fv);
+    else if (def.nesting === 'single' || def.nesting === 'group')
+      out[name] = fv === null || fv instanceof Unknown ? null : modelOf(def.fields, fv as ObjectValue, emptyAsNull);
+    else out[name] = Array.isArray(fv) ? fv.map((e) => modelOf(def.fields, e as ObjectValue, emptyAsNull)) : [];
   }
-  return out as ModelOf<F>;
+  return out;
 }
 
 /**
@@ -266,7 +264,9 @@ export function toModel<F extends Fields>(fields: F, v: ObjectValue, options: To
  */
 export function toConfigModel<F extends Fields>(fields: F, v: ObjectValue): ConfigModelOf<F> {
   const out: Record<string, unknown> = {};
-  for (const [name, def] of Object.entries(fields)) {
+  const list = fieldList(fields);
+  for (let i = 0; i < list.length; i++) {
+    const { name, def } = list[i]!;
     const fv = v[name] ?? null;
     if (fv instanceof Unknown || (def.kind === 'attr' && !isWhollyKnown(def.type.cty, fv))) out[name] = undefined;
     else if (def.kind === 'attr') out[name] = meansNull(def, fv) ? null : valueToModel(def.type.cty, fv);
@@ -288,13 +288,15 @@ export function fromModel<F extends Fields>(
   where = '',
 ): ObjectValue {
   const out: ObjectValue = {};
-  for (const [name, def] of Object.entries(fields)) {
+  const list = fieldList(fields);
+  for (let i = 0; i < list.length; i++) {
+    const { name, def } = list[i]!;
     const m = (model as Record<string, unknown>)[name];
-    const path = where ? `${where}.${name}` : name;
     if (m === undefined) {
       out[name] = base ? (base[name] ?? null) : def.kind === 'block' && def.nesting !== 'single' ? [] : null;
       continue;
     }
+    const path = where ? `${where}.${name}` : name;
     if (def.kind === 'attr') out[name] = plainToValue(def.type.cty, m, path);
     else if (def.nesting === 'single' || def.nesting === 'group')
       out[name] = m === null ? null : fromModel(def.fields, m as object, null, path);

@@ -157,16 +157,22 @@ function encodeMap(w: ByteWriter, elementType: CtyType, m: ObjectValue, depth: n
 }
 
 function encodeObject(w: ByteWriter, type: Extract<CtyType, { kind: 'object' }>, o: ObjectValue, depth: number): void {
-  const names = sortedAttributeNames(type);
+  // Each name's msgpack bytes are made once per type, as the decoder matches them (objectLayout).
+  const { names, encodedNames, types } = objectLayout(type);
   if (Object.keys(o).length !== names.length) throw new NonConforming('object attributes do not match the type');
-  // Each name's msgpack bytes are made once per type, as the decoder matches them (encodedNames).
-  const encoded = encodedNames(names);
   w.mapHeader(names.length);
+  // Texts and bools, most attributes, are written here rather than through encodeValue (its own
+  // nesting check passes for them below the deepest level).
+  const leavesHere = depth < MAX_VALUE_DEPTH;
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!;
     if (!Object.hasOwn(o, name)) throw new NonConforming(`attribute ${JSON.stringify(name)} is required`);
-    w.bytes(encoded[i]!);
-    encodeValue(w, type.attributes[name]!, o[name]!, depth + 1);
+    w.bytes(encodedNames[i]!);
+    const type = types[i]!;
+    const v = o[name]!;
+    if (leavesHere && typeof v === 'string' && type.kind === 'string') w.str(v);
+    else if (leavesHere && typeof v === 'boolean' && type.kind === 'bool') w.u8(v ? 0xc3 : 0xc2);
+    else encodeValue(w, type, v, depth + 1);
   }
 }
 
@@ -531,27 +537,47 @@ const UTF8_ENCODER = new TextEncoder();
  * never allocation from an unchecked length prefix, nesting bounded by MAX_VALUE_DEPTH.
  */
 export function decodeMsgpack(type: CtyType, bytes: Uint8Array): Value {
+  return decodeMsgpackNoting(type, bytes).value;
+}
+
+/** A decoded value and what the decoder saw on the way, which spares the checks that follow a walk. */
+export interface DecodedMsgpack {
+  readonly value: Value;
+  /** Whether an unknown was read anywhere: if not, the value is wholly known. */
+  readonly sawUnknown: boolean;
+  /** Whether a null was read as an element of a list, set or map: if not, no collection holds a null element. */
+  readonly sawNullElement: boolean;
+}
+
+/** decodeMsgpack, saying what it saw (DecodedMsgpack). */
+export function decodeMsgpackNoting(type: CtyType, bytes: Uint8Array): DecodedMsgpack {
   const r = new MsgpackReader(bytes, 0, bytes.length);
   try {
-    const v = r.decodeValue(type, 0);
+    const value = r.decodeValue(type, 0);
     if (r.pos !== r.end) r.fail(`unexpected ${r.end - r.pos} trailing byte(s) after the value`);
-    return v;
+    return { value, sawUnknown: r.sawUnknown, sawNullElement: r.sawNullElement };
   } catch (e) {
-    if (e instanceof ValueDecodeError) throw e;
-    // Defensive: anything unexpected (e.g. a stack overflow on a hostile type) becomes a decode error.
-    throw new ValueDecodeError(
-      r.currentPath(),
-      `malformed msgpack value: ${e instanceof Error ? e.message : String(e)}`,
-    );
+    throw asDecodeError(e);
   }
 }
 
-const enum StepKind {
-  Attr,
-  Key,
-  Index,
-  /** Inside a set element: paths stop at the set (path.ts). */
-  SetElement,
+/**
+ * What a decode threw, as a ValueDecodeError. Defensive: anything unexpected (e.g. a stack overflow
+ * on a hostile type) becomes a decode error too.
+ */
+function asDecodeError(e: unknown): ValueDecodeError {
+  if (e instanceof ValueDecodeError) return e;
+  return new ValueDecodeError([], `malformed msgpack value: ${e instanceof Error ? e.message : String(e)}`);
+}
+
+/**
+ * A decode error from inside a container, on its way out: its path (relative to the value inside)
+ * now starts with the step into it. Paths are made only for a value that fails, here, rather than
+ * kept for every value decoded. Inside a set element (`step` null) the path stops at the set (path.ts).
+ */
+function under(step: PathStep | null, e: unknown): ValueDecodeError {
+  const inner = asDecodeError(e);
+  return new ValueDecodeError(step === null ? [] : [step, ...inner.path], inner.message);
 }
 
 const TEXT_DECODER = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -562,11 +588,13 @@ const MAX_COLLAPSED_LIST = 1024;
 
 class MsgpackReader {
   pos: number;
-  private readonly view: DataView;
+  /** An ext (an unknown, whatever it became) was read. */
+  sawUnknown = false;
+  /** A null was read as a list, set or map element. */
+  sawNullElement = false;
+  /** Made when a multi-byte number is read: most values need none. */
+  private dataView: DataView | undefined;
   private readonly buffer: Buffer;
-  private readonly stepKinds: StepKind[] = [];
-  private readonly stepKeys: (string | number)[] = [];
-  private steps = 0;
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -574,40 +602,18 @@ class MsgpackReader {
     readonly end: number,
   ) {
     this.pos = start;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     // The protobuf codecs hand DynamicValue bytes over as Buffers already.
     this.buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
+  private get view(): DataView {
+    this.dataView ??= new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
+    return this.dataView;
+  }
+
+  /** Fails at the value being read; the containers around it add their steps to the path (`under`). */
   fail(message: string): never {
-    throw new ValueDecodeError(this.currentPath(), message);
-  }
-
-  currentPath(): AttributePath {
-    const path: PathStep[] = [];
-    for (let i = 0; i < this.steps; i++) {
-      const kind = this.stepKinds[i];
-      if (kind === StepKind.SetElement) break;
-      const key = this.stepKeys[i]!;
-      path.push(
-        kind === StepKind.Attr
-          ? { attr: key as string }
-          : kind === StepKind.Key
-            ? { key: key as string }
-            : { index: key as number },
-      );
-    }
-    return path;
-  }
-
-  private enter(kind: StepKind, key: string | number): void {
-    this.stepKinds[this.steps] = kind;
-    this.stepKeys[this.steps] = key;
-    this.steps++;
-  }
-
-  private leave(): void {
-    this.steps--;
+    throw new ValueDecodeError([], message);
   }
 
   private need(n: number): void {
@@ -862,10 +868,11 @@ class MsgpackReader {
   private decodeList(elementType: CtyType, depth: number): Value[] {
     const n = this.arrayLength('a list is required');
     const out: Value[] = new Array(n);
-    for (let i = 0; i < n; i++) {
-      this.enter(StepKind.Index, i);
-      out[i] = this.decodeValue(elementType, depth + 1);
-      this.leave();
+    let i = 0;
+    try {
+      for (; i < n; i++) if ((out[i] = this.decodeValue(elementType, depth + 1)) === null) this.sawNullElement = true;
+    } catch (e) {
+      throw under({ index: i }, e);
     }
     return out;
   }
@@ -873,9 +880,12 @@ class MsgpackReader {
   private decodeSet(elementType: CtyType, depth: number): Value[] {
     const n = this.arrayLength('a set is required');
     const out: Value[] = new Array(n);
-    this.enter(StepKind.SetElement, 0);
-    for (let i = 0; i < n; i++) out[i] = this.decodeValue(elementType, depth + 1);
-    this.leave();
+    try {
+      for (let i = 0; i < n; i++)
+        if ((out[i] = this.decodeValue(elementType, depth + 1)) === null) this.sawNullElement = true;
+    } catch (e) {
+      throw under(null, e);
+    }
     // Duplicates collapse, as in cty.SetVal; the wire order is kept (it is already canonical from Terraform).
     return n < 2 ? out : dedupeSetElements(elementType, out);
   }
@@ -884,10 +894,11 @@ class MsgpackReader {
     const n = this.arrayLength('a tuple is required');
     if (n !== types.length) this.fail(`a tuple of length ${types.length} is required`);
     const out: Value[] = new Array(n);
-    for (let i = 0; i < n; i++) {
-      this.enter(StepKind.Index, i);
-      out[i] = this.decodeValue(types[i]!, depth + 1);
-      this.leave();
+    let i = 0;
+    try {
+      for (; i < n; i++) out[i] = this.decodeValue(types[i]!, depth + 1);
+    } catch (e) {
+      throw under({ index: i }, e);
     }
     return out;
   }
@@ -897,29 +908,62 @@ class MsgpackReader {
     const out: ObjectValue = {};
     for (let i = 0; i < n; i++) {
       const key = this.decodeKey('non-string key in map');
-      this.enter(StepKind.Key, key);
-      setEntry(out, key, this.decodeValue(elementType, depth + 1));
-      this.leave();
+      let v: Value;
+      try {
+        v = this.decodeValue(elementType, depth + 1);
+      } catch (e) {
+        throw under({ key }, e);
+      }
+      if (v === null) this.sawNullElement = true;
+      setEntry(out, key, v);
     }
     return out;
   }
 
   private decodeObject(type: Extract<CtyType, { kind: 'object' }>, depth: number): ObjectValue {
-    const names = sortedAttributeNames(type);
+    const { names, encodedNames: predicted, types } = objectLayout(type);
     const expected = names.length;
     const n = this.mapLength('an object is required');
     if (n !== expected) this.fail(`an object with ${expected} attributes is required (${n} given)`);
-    const attributes = type.attributes;
-    const predicted = encodedNames(names);
     const out: ObjectValue = {};
+    // While every key is the one expected at its place, each is a distinct attribute of the type.
+    let inOrder = true;
+    // Texts, bools and nulls, most attributes, are read here in one step rather than through
+    // decodeValue, whose checks they pass below the deepest level.
+    const leavesHere = depth < MAX_VALUE_DEPTH;
     for (let i = 0; i < n; i++) {
       // Terraform sends attributes in sorted order: try the expected name's bytes before decoding text.
-      const key = this.matchKey(predicted[i]!) ? names[i]! : this.decodeKey('all keys must be strings');
-      if (!Object.hasOwn(attributes, key)) this.fail(`unsupported attribute ${JSON.stringify(key)}`);
-      if (Object.hasOwn(out, key)) this.fail(`duplicate attribute ${JSON.stringify(key)}`);
-      this.enter(StepKind.Attr, key);
-      setEntry(out, key, this.decodeValue(attributes[key]!, depth + 1));
-      this.leave();
+      let key: string;
+      let attributeType: CtyType;
+      if (inOrder && this.matchKey(predicted[i]!)) {
+        key = names[i]!;
+        attributeType = types[i]!;
+      } else {
+        inOrder = false;
+        key = this.decodeKey('all keys must be strings');
+        if (!Object.hasOwn(type.attributes, key)) this.fail(`unsupported attribute ${JSON.stringify(key)}`);
+        if (Object.hasOwn(out, key)) this.fail(`duplicate attribute ${JSON.stringify(key)}`);
+        attributeType = type.attributes[key]!;
+      }
+      try {
+        const code = leavesHere && this.pos < this.end ? this.bytes[this.pos]! : -1;
+        let v: Value;
+        if (code === 0xc0) {
+          this.pos++;
+          v = null;
+        } else if (code >= 0xa0 && code <= 0xbf && attributeType.kind === 'string') {
+          this.pos++;
+          const len = code & 0x1f;
+          this.need(len);
+          v = this.text(len);
+        } else if ((code === 0xc2 || code === 0xc3) && attributeType.kind === 'bool') {
+          this.pos++;
+          v = code === 0xc3;
+        } else v = this.decodeValue(attributeType, depth + 1);
+        setEntry(out, key, v);
+      } catch (e) {
+        throw under({ attr: key }, e);
+      }
     }
     return out;
   }
@@ -1005,6 +1049,7 @@ class MsgpackReader {
    * are lenient since they cannot mean anything else).
    */
   private decodeUnknown(type: CtyType, depth: number): Value {
+    this.sawUnknown = true;
     const { extType, length } = this.readExtHeader();
     const bodyStart = this.pos;
     this.pos += length;
@@ -1128,20 +1173,34 @@ class MsgpackReader {
 
 const dynamicTypeCache = new Map<string, CtyType>();
 
-const encodedNamesCache = new WeakMap<readonly string[], Uint8Array[]>();
+/** An object type as its codecs walk it, in the order they write it (bytewise by name). */
+interface ObjectLayout {
+  readonly names: readonly string[];
+  /** Each name as msgpack str bytes (header included): what the encoder writes and matchKey expects. */
+  readonly encodedNames: readonly Uint8Array[];
+  /** Each attribute's type, at its name's place. */
+  readonly types: readonly CtyType[];
+}
 
-/** Each attribute name as msgpack str bytes (header included), for matchKey. */
-function encodedNames(names: readonly string[]): Uint8Array[] {
-  let encoded = encodedNamesCache.get(names);
-  if (!encoded) {
-    encoded = names.map((name) => {
-      const w = new ByteWriter(name.length * 3 + 5);
-      w.str(name);
-      return w.result();
-    });
-    encodedNamesCache.set(names, encoded);
+const objectLayouts = new WeakMap<CtyType, ObjectLayout>();
+
+/** The layout of an object type, made once per type. */
+function objectLayout(type: Extract<CtyType, { kind: 'object' }>): ObjectLayout {
+  let layout = objectLayouts.get(type);
+  if (!layout) {
+    const names = sortedAttributeNames(type);
+    layout = {
+      names,
+      encodedNames: names.map((name) => {
+        const w = new ByteWriter(name.length * 3 + 5);
+        w.str(name);
+        return w.result();
+      }),
+      types: names.map((name) => type.attributes[name]!),
+    };
+    objectLayouts.set(type, layout);
   }
-  return encoded;
+  return layout;
 }
 
 /**

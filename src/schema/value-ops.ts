@@ -77,6 +77,7 @@ function unwrapDynamic(v: Value): { type: CtyType; value: Value } {
  * null equals only null (a typed null at a dynamic position equals an untyped one, as in cty).
  */
 export function valueEquals(type: CtyType, a: Value, b: Value): boolean {
+  if (sameScalar(type, a, b)) return true;
   if (type.kind === 'dynamic') return dynamicEquals(a, b);
   const aUnknown = a instanceof Unknown;
   const bUnknown = b instanceof Unknown;
@@ -89,30 +90,44 @@ export function valueEquals(type: CtyType, a: Value, b: Value): boolean {
     case 'number':
       return isCtyNumber(a) && isCtyNumber(b) && numberEquals(a, b);
     case 'list':
-      return (
-        Array.isArray(a) &&
-        Array.isArray(b) &&
-        a.length === b.length &&
-        a.every((x, i) => valueEquals(type.element, x, b[i]!))
-      );
+      return Array.isArray(a) && Array.isArray(b) && listEquals(type.element, a, b);
     case 'tuple':
-      return (
-        Array.isArray(a) &&
-        Array.isArray(b) &&
-        a.length === b.length &&
-        type.elements.every((t, i) => valueEquals(t, a[i]!, b[i]!))
-      );
+      return Array.isArray(a) && Array.isArray(b) && a.length === b.length && tupleEquals(type.elements, a, b);
     case 'set':
       return Array.isArray(a) && Array.isArray(b) && setEquals(type.element, a, b);
     case 'map':
       return isPlainObject(a) && isPlainObject(b) && mapEquals(type.element, a, b);
     case 'object':
-      return (
-        isPlainObject(a) &&
-        isPlainObject(b) &&
-        sortedAttributeNames(type).every((k) => valueEquals(type.attributes[k]!, a[k] ?? null, b[k] ?? null))
-      );
+      return isPlainObject(a) && isPlainObject(b) && objectEquals(type, a, b);
   }
+}
+
+function listEquals(elementType: CtyType, a: Value[], b: Value[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!valueEquals(elementType, a[i]!, b[i]!)) return false;
+  return true;
+}
+
+function tupleEquals(types: readonly CtyType[], a: Value[], b: Value[]): boolean {
+  for (let i = 0; i < types.length; i++) if (!valueEquals(types[i]!, a[i]!, b[i]!)) return false;
+  return true;
+}
+
+function objectEquals(type: Extract<CtyType, { kind: 'object' }>, a: ObjectValue, b: ObjectValue): boolean {
+  const names = sortedAttributeNames(type);
+  for (let i = 0; i < names.length; i++) {
+    const k = names[i]!;
+    if (!valueEquals(type.attributes[k]!, a[k] ?? null, b[k] ?? null)) return false;
+  }
+  return true;
+}
+
+/**
+ * Two identical texts, numbers or bools of a primitive type: equal, and the same in meaning (the
+ * usual case of the comparisons, answered before their general walk).
+ */
+export function sameScalar(type: CtyType, a: Value, b: Value): boolean {
+  return a === b && typeof a !== 'object' && (type.kind === 'string' || type.kind === 'bool' || type.kind === 'number');
 }
 
 /**
@@ -121,9 +136,15 @@ export function valueEquals(type: CtyType, a: Value, b: Value): boolean {
  * "null, empty and unknown").
  */
 export function isEmptyValue(v: Value): boolean {
-  return (
-    v === null || v === '' || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0)
-  );
+  if (v === null || v === '') return true;
+  if (typeof v !== 'object') return false;
+  return Array.isArray(v) ? v.length === 0 : isPlainObject(v) && hasNoEntries(v);
+}
+
+/** Whether an object has no entries (Object.keys(o).length === 0, without making the array). */
+function hasNoEntries(o: ObjectValue): boolean {
+  for (const k in o) if (hasOwn(o, k)) return false;
+  return true;
 }
 
 /**
@@ -131,17 +152,15 @@ export function isEmptyValue(v: Value): boolean {
  * attribute and for each field of the objects inside it. Unknown equals only unknown.
  */
 export function sameMeaning(type: CtyType, a: Value, b: Value): boolean {
-  if (isEmptyValue(a) && isEmptyValue(b)) return true;
-  if (isEmptyValue(a) || isEmptyValue(b) || type.kind === 'dynamic') return valueEquals(type, a, b);
+  if (sameScalar(type, a, b)) return true;
+  const aEmpty = isEmptyValue(a);
+  const bEmpty = isEmptyValue(b);
+  if (aEmpty && bEmpty) return true;
+  if (aEmpty || bEmpty || type.kind === 'dynamic') return valueEquals(type, a, b);
   if (a instanceof Unknown || b instanceof Unknown) return a instanceof Unknown && b instanceof Unknown;
   switch (type.kind) {
     case 'list':
-      return (
-        Array.isArray(a) &&
-        Array.isArray(b) &&
-        a.length === b.length &&
-        a.every((x, i) => sameMeaning(type.element, x, b[i]!))
-      );
+      return Array.isArray(a) && Array.isArray(b) && listsMeanTheSame(type.element, a, b);
     case 'set':
       return (
         Array.isArray(a) &&
@@ -158,14 +177,25 @@ export function sameMeaning(type: CtyType, a: Value, b: Value): boolean {
         Object.keys(a).every((k) => hasOwn(b, k) && sameMeaning(type.element, a[k]!, b[k]!))
       );
     case 'object':
-      return (
-        isPlainObject(a) &&
-        isPlainObject(b) &&
-        sortedAttributeNames(type).every((k) => sameMeaning(type.attributes[k]!, a[k] ?? null, b[k] ?? null))
-      );
+      return isPlainObject(a) && isPlainObject(b) && objectsMeanTheSame(type, a, b);
     default:
       return valueEquals(type, a, b);
   }
+}
+
+function listsMeanTheSame(elementType: CtyType, a: Value[], b: Value[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!sameMeaning(elementType, a[i]!, b[i]!)) return false;
+  return true;
+}
+
+function objectsMeanTheSame(type: Extract<CtyType, { kind: 'object' }>, a: ObjectValue, b: ObjectValue): boolean {
+  const names = sortedAttributeNames(type);
+  for (let i = 0; i < names.length; i++) {
+    const k = names[i]!;
+    if (!sameMeaning(type.attributes[k]!, a[k] ?? null, b[k] ?? null)) return false;
+  }
+  return true;
 }
 
 function dynamicEquals(a: Value, b: Value): boolean {
@@ -181,7 +211,11 @@ function dynamicEquals(a: Value, b: Value): boolean {
 function mapEquals(elementType: CtyType, a: ObjectValue, b: ObjectValue): boolean {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((k) => hasOwn(b, k) && valueEquals(elementType, a[k]!, b[k]!));
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (!hasOwn(b, k) || !valueEquals(elementType, a[k]!, b[k]!)) return false;
+  }
+  return true;
 }
 
 /** Multiset comparison through equality keys, so large sets stay O(n log n). */
@@ -252,8 +286,8 @@ export function equalityKey(type: CtyType, v: Value): string {
 
 /** True when no Unknown appears anywhere in the value. */
 export function isWhollyKnown(type: CtyType, v: Value): boolean {
+  if (typeof v !== 'object' || v === null) return true;
   if (v instanceof Unknown) return false;
-  if (v === null) return true;
   switch (type.kind) {
     case 'dynamic': {
       if (!(v instanceof DynamicValue)) return true;
@@ -261,27 +295,45 @@ export function isWhollyKnown(type: CtyType, v: Value): boolean {
     }
     case 'list':
     case 'set':
-      return !Array.isArray(v) || v.every((e) => isWhollyKnown(type.element, e));
+      return !Array.isArray(v) || elementsKnown(type.element, v);
     case 'tuple':
       return !Array.isArray(v) || type.elements.every((t, i) => isWhollyKnown(t, v[i] ?? null));
     case 'map':
       return !isPlainObject(v) || Object.values(v).every((e) => isWhollyKnown(type.element, e));
     case 'object':
-      return (
-        !isPlainObject(v) || sortedAttributeNames(type).every((k) => isWhollyKnown(type.attributes[k]!, v[k] ?? null))
-      );
+      return !isPlainObject(v) || attributesKnown(type, v);
     default:
       return true;
   }
 }
 
+function elementsKnown(elementType: CtyType, elements: Value[]): boolean {
+  for (let i = 0; i < elements.length; i++) if (!isWhollyKnown(elementType, elements[i]!)) return false;
+  return true;
+}
+
+function attributesKnown(type: Extract<CtyType, { kind: 'object' }>, v: ObjectValue): boolean {
+  const names = sortedAttributeNames(type);
+  for (let i = 0; i < names.length; i++) {
+    const k = names[i]!;
+    if (!isWhollyKnown(type.attributes[k]!, v[k] ?? null)) return false;
+  }
+  return true;
+}
+
 /** Whether a collection anywhere inside `v` has a null element (unknown parts are skipped). */
 export function hasNullElement(type: CtyType, v: Value): boolean {
-  if (v === null || v instanceof Unknown) return false;
+  if (v === null || typeof v !== 'object' || v instanceof Unknown) return false;
   switch (type.kind) {
     case 'list':
-    case 'set':
-      return (v as Value[]).some((e) => e === null || hasNullElement(type.element, e));
+    case 'set': {
+      const elements = v as Value[];
+      for (let i = 0; i < elements.length; i++) {
+        const e = elements[i]!;
+        if (e === null || hasNullElement(type.element, e)) return true;
+      }
+      return false;
+    }
     case 'map':
       return Object.values(v as ObjectValue).some((e) => e === null || hasNullElement(type.element, e));
     case 'object':

@@ -7,10 +7,10 @@ import { IDENTITY_VERSION, type ProviderEngine, type PrivateState } from '../eng
 import { Diagnostics, diagnosticFromError, type Diagnostic } from '../engine/diagnostics.js';
 import type { Logger } from '../engine/contracts.js';
 import type { Schema } from '../schema/block.js';
-import { blockShapeProblem, impliedType, type ShapeRules } from '../schema/block.js';
+import { blockShapeProblem, impliedType, rulesLeftAfterDecoding, type ShapeRules } from '../schema/block.js';
 import { BOOL, NUMBER, STRING, typeToJSONString, type CtyType } from '../schema/cty-type.js';
 import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
-import { decodeMsgpack, encodeMsgpack } from '../schema/msgpack.js';
+import { decodeMsgpackNoting, encodeMsgpack, type DecodedMsgpack } from '../schema/msgpack.js';
 import { decodeJSON } from '../schema/json.js';
 import { formatPath } from '../schema/path.js';
 import { schemaToProto, pathToProto } from './wire-schema.js';
@@ -38,10 +38,17 @@ export function diagnosticsToProto(diags: readonly Diagnostic[]): Msg[] {
 }
 
 function decodeDynamic(type: CtyType, dv: Msg | null | undefined, what: string): Value {
+  return decodeDynamicNoting(type, dv, what).value;
+}
+
+/** What a JSON value or an absent one says of what it holds: nothing (decodeMsgpackNoting notes it). */
+const NOTHING_NOTED = { sawUnknown: true, sawNullElement: true } as const;
+
+function decodeDynamicNoting(type: CtyType, dv: Msg | null | undefined, what: string): DecodedMsgpack {
   try {
-    if (dv?.msgpack && dv.msgpack.length > 0) return decodeMsgpack(type, dv.msgpack);
-    if (dv?.json && dv.json.length > 0) return decodeJSON(type, dv.json);
-    return null;
+    if (dv?.msgpack && dv.msgpack.length > 0) return decodeMsgpackNoting(type, dv.msgpack);
+    if (dv?.json && dv.json.length > 0) return { value: decodeJSON(type, dv.json), ...NOTHING_NOTED };
+    return { value: null, ...NOTHING_NOTED };
   } catch (err) {
     throw new BadRequest(
       `The ${what} sent by Terraform could not be decoded: ${err instanceof Error ? err.message : String(err)}`,
@@ -60,10 +67,14 @@ const CONFIG: ShapeRules = { itemCounts: true, noNullElements: true, known: fals
 const STATE: ShapeRules = { itemCounts: false, noNullElements: true, known: true };
 
 function decodeObject(schema: Schema, dv: Msg | null | undefined, what: string, rules: ShapeRules): ObjectValue | null {
-  const v = decodeDynamic(impliedType(schema.block), dv, what);
+  const decoded = decodeDynamicNoting(impliedType(schema.block), dv, what);
+  const v = decoded.value;
   if (v !== null && (typeof v !== 'object' || Array.isArray(v) || v.constructor !== Object))
     throw new BadRequest(`The ${what} is not an object.`);
-  const problem = v === null ? null : blockShapeProblem(schema.block, v as ObjectValue, rules);
+  // What the decoder saw spares most of the walk: a value without unknowns or null elements (most)
+  // is checked for its blocks' item counts alone.
+  const left = v === null ? null : rulesLeftAfterDecoding(rules, decoded);
+  const problem = left === null ? null : blockShapeProblem(schema.block, v as ObjectValue, left);
   if (problem)
     throw new BadRequest(
       `The ${what} sent by Terraform is ` +

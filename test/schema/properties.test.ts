@@ -19,12 +19,20 @@ import {
   typeFromJSON,
   typeToJSONString,
 } from '../../src/schema/cty-type.js';
-import { UNKNOWN, type Value } from '../../src/schema/value.js';
+import { UNKNOWN, Unknown, type ObjectValue, type Value } from '../../src/schema/value.js';
+import {
+  blockShapeProblem,
+  impliedType,
+  rulesLeftAfterDecoding,
+  type Nesting,
+  type SchemaBlock,
+  type ShapeRules,
+} from '../../src/schema/block.js';
 import { setEntry } from '../../src/schema/entries.js';
 import { parseNumber } from '../../src/schema/number.js';
 import { valueEquals, isWhollyKnown, dedupeSetElements, conformanceError } from '../../src/schema/value-ops.js';
-import { encodeMsgpack, decodeMsgpack, ValueDecodeError } from '../../src/schema/msgpack.js';
-import { encodeJSON, decodeJSON } from '../../src/schema/json.js';
+import { encodeMsgpack, decodeMsgpack, decodeMsgpackNoting, ValueDecodeError } from '../../src/schema/msgpack.js';
+import { encodeJSON, decodeJSON, decodeJSONExactly } from '../../src/schema/json.js';
 
 const SEED = 20261122;
 const RUNS = 300;
@@ -141,6 +149,94 @@ describe('value system properties (fast-check)', function () {
         expect(valueEquals(type, back, value)).to.equal(true);
       }),
       { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it("decodeJSON reads JSON.parse's value as it reads the tokenizer's tree: the same value, or the same error", () => {
+    const outcome = (decode: () => Value) => {
+      try {
+        return { value: decode() };
+      } catch (err) {
+        expect(err).to.be.instanceOf(ValueDecodeError);
+        return { error: (err as ValueDecodeError).message, path: (err as ValueDecodeError).path };
+      }
+    };
+    // Texts of the type, texts of another value (most do not fit), and documents of any shape.
+    const texts = typedValue(false).chain(({ type, value }) =>
+      fc.tuple(
+        fc.constant(type),
+        fc.oneof(
+          fc.constant(encodeJSON(type, value)),
+          typedValue(false).map((other) => encodeJSON(other.type, other.value)),
+          fc.json(),
+        ),
+        fc.record({ missingAttributesAreNull: fc.boolean(), dropUnknownAttributes: fc.boolean() }),
+      ),
+    );
+    fc.assert(
+      fc.property(texts, ([type, text, options]) => {
+        expect(outcome(() => decodeJSON(type, text, options))).to.deep.equal(
+          outcome(() => decodeJSONExactly(type, text, options)),
+        );
+      }),
+      { seed: SEED, numRuns: RUNS * 3 },
+    );
+  });
+
+  it('the shape checks left after msgpack decoding find exactly what the whole checks find', () => {
+    // Blocks of random attributes and nested blocks of every nesting, values of their implied types
+    // with nulls and unknowns anywhere (null and unknown block elements too), under each rule set.
+    const blockArb = fc.letrec<{ block: SchemaBlock }>((tie) => ({
+      block: fc
+        .record({
+          attributes: fc.dictionary(attrName, typeArb, { maxKeys: 3, noNullPrototype: true }),
+          blockTypes: fc.oneof(
+            { depthSize: 'small', withCrossShrink: true },
+            fc.constant({}),
+            fc.dictionary(
+              attrName.map((n) => `b_${n}`),
+              fc.record({
+                nesting: fc.constantFrom<Nesting>('single', 'group', 'list', 'set', 'map'),
+                minItems: fc.nat(2),
+                maxItems: fc.nat(3),
+                block: tie('block'),
+              }),
+              { maxKeys: 2, noNullPrototype: true },
+            ),
+          ),
+        })
+        .map(
+          ({ attributes, blockTypes }) =>
+            ({
+              attributes: Object.fromEntries(Object.entries(attributes).map(([name, type]) => [name, { name, type }])),
+              blockTypes: Object.fromEntries(
+                Object.entries(blockTypes).map(([name, nb]) => [name, { typeName: name, ...nb }]),
+              ),
+            }) as unknown as SchemaBlock,
+        ),
+    })).block;
+    const blockAndValue = blockArb.chain((block) =>
+      valueArb(impliedType(block), true)
+        .filter((v) => v !== null && !(v instanceof Unknown))
+        .map((value) => ({ block, value: value as ObjectValue })),
+    );
+    const ruleSets: ShapeRules[] = [
+      { itemCounts: true, noNullElements: false, known: false },
+      { itemCounts: true, noNullElements: true, known: false },
+      { itemCounts: false, noNullElements: true, known: true },
+    ];
+    fc.assert(
+      fc.property(blockAndValue, ({ block, value }) => {
+        const decoded = decodeMsgpackNoting(impliedType(block), encodeMsgpack(impliedType(block), value));
+        for (const rules of ruleSets) {
+          const left = rulesLeftAfterDecoding(rules, decoded);
+          const value = decoded.value as ObjectValue;
+          expect(left === null ? null : blockShapeProblem(block, value, left)).to.deep.equal(
+            blockShapeProblem(block, value, rules),
+          );
+        }
+      }),
+      { seed: SEED, numRuns: RUNS * 3 },
     );
   });
 
