@@ -10,7 +10,7 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { SecureContext } from 'node:tls';
+import type { ConnectionOptions, SecureContext } from 'node:tls';
 import type { SignalLike } from '../cancellation.js';
 import type { ProxyChoice } from '../proxy.js';
 import { type AgentSettings, POOL_ERROR_CODES, PoolError, agentOptions, guardConnect } from './connections.js';
@@ -113,6 +113,9 @@ class DirectHttpAgent extends HttpAgent {
 }
 
 type Finish = (error: Error | undefined, response?: PoolResponse) => void;
+type TlsRequestOptions = Pick<ConnectionOptions, 'rejectUnauthorized' | 'ALPNProtocols' | 'secureContext'> & {
+  protocol?: string;
+};
 
 /** When a connection left idle is to be closed (Date.now() ms), set as each of its answers ends. */
 const IDLE_UNTIL = Symbol('idleUntil');
@@ -133,11 +136,13 @@ export class HttpPool {
   private readonly https: boolean;
   private readonly host: string;
   private readonly port: number;
+  private readonly hostHeader: string;
   private readonly send: typeof httpRequest;
   /** The agent; a proxy's is made at the first request (proxyAgent). */
   private agent: HttpAgent | undefined;
   private proxyAgentLoading: Promise<HttpAgent> | undefined;
   private secureContext: SecureContext | undefined;
+  private tls: TlsRequestOptions | undefined;
   /** Requests not answered yet, so that close() can fail those still waiting for a connection. */
   private readonly pending = new Map<ClientRequest, Finish>();
   private closed = false;
@@ -153,6 +158,8 @@ export class HttpPool {
     this.https = url.protocol === 'https:';
     // A bracketed IPv6 literal is connected to without its brackets.
     this.host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    // Bracketed, with the port unless it is the scheme's: what node writes from `host` and `port`.
+    this.hostHeader = url.host;
     this.port = Number(url.port || (this.https ? 443 : 80));
     this.send = this.https ? httpsRequest : httpRequest;
     if (!options.proxy) this.agent = this.https ? new DirectHttpsAgent(options) : new DirectHttpAgent(options);
@@ -211,8 +218,11 @@ export class HttpPool {
   }
 
   private requestOptions(agent: HttpAgent, request: PoolRequest): RequestOptions {
-    const headers: Record<string, string> = { ...request.headers };
-    if (request.body !== null) headers['Content-Length'] = String(Buffer.byteLength(request.body));
+    // As a list, which node writes as it is (checking each name and value, as for an object) rather
+    // than setting each header in turn; the Host header is then ours to write, as node would.
+    const headers = ['Host', this.hostHeader];
+    for (const name in request.headers) headers.push(name, request.headers[name]!);
+    if (request.body !== null) headers.push('Content-Length', String(Buffer.byteLength(request.body)));
     return {
       agent,
       host: this.host,
@@ -221,7 +231,14 @@ export class HttpPool {
       path: request.path,
       headers,
       maxHeaderSize: MAX_HEAD_BYTES,
-      ...(this.https
+      ...this.tlsOptions(),
+    };
+  }
+
+  /** What every https request adds, made at the first one (its trust is asked for then). */
+  private tlsOptions(): TlsRequestOptions {
+    if (this.tls === undefined) {
+      this.tls = this.https
         ? {
             // Explicit for the proxy's agent (agent-base), which names its connections by it.
             protocol: 'https:',
@@ -230,8 +247,9 @@ export class HttpPool {
             ALPNProtocols: ['http/1.1'],
             ...(this.options.secureContext ? { secureContext: this.trust() } : {}),
           }
-        : {}),
-    };
+        : {};
+    }
+    return this.tls;
   }
 
   /** The tunnelling agent, and the library under it, load at the first request through a proxy. */
