@@ -47,9 +47,16 @@ export class TokenSource {
     return Boolean(this.credentials.apiKey && this.credentials.apiSecret);
   }
 
+  /** The token at hand while it is believed valid, without waiting; undefined when token() must get one. */
+  current(): string | undefined {
+    const cached = this.cached;
+    return cached && Date.now() < cached.renewAt ? cached.token : undefined;
+  }
+
   /** A token believed valid; `signal` only stops this caller's wait, not a shared request. */
   async token(signal: SignalLike): Promise<string> {
-    if (this.cached && Date.now() < this.cached.renewAt) return this.cached.token;
+    const current = this.current();
+    if (current !== undefined) return current;
     if (!this.canRenew) {
       throw new ApiError('no API key and secret are configured to obtain an access token', {
         code: 'unauthenticated',
