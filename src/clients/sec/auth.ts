@@ -2,7 +2,6 @@ import { timeApiExchange } from '../../wire/api-timing.js';
 import { ApiError } from '../../wire/api-error.js';
 import type { SignalLike } from '../cancellation.js';
 import { callSignal, raceSignal } from './call-signal.js';
-import { decodeBody } from './decode.js';
 import type { Redactor } from './redactor.js';
 import type { Transport } from './transport.js';
 
@@ -109,7 +108,10 @@ export class TokenSource {
         call,
       );
       // Its schema's module loads here, with zod: see ../load-on-first-call.ts.
-      const { tokenResponseSchema } = await import('./token-response.js');
+      const [{ tokenResponseSchema }, { decodeBody }] = await Promise.all([
+        import('./token-response.js'),
+        import('./decode.js'),
+      ]);
       const body = decodeBody(response.text, tokenResponseSchema, {
         operation: TOKEN_OPERATION,
         status: response.status,

@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import { ApiError, isApiError } from '../../wire/api-error.js';
 import type { TokenSource } from './auth.js';
 import { callSignal, type CallSignal } from './call-signal.js';
-import { decodeBody } from './decode.js';
 import type { HttpMethod, Transport, TransportRequest, TransportResponse } from './transport.js';
 
 /** Per-call options every client method accepts. */
@@ -32,6 +31,13 @@ export interface ApiCall {
   readonly changes?: boolean;
 }
 
+/** ./decode.ts, which loads zod: with the first answer to check, not when the client is made. */
+let decoder: typeof import('./decode.js') | undefined;
+async function loadDecoder(): Promise<typeof import('./decode.js')> {
+  decoder ??= await import('./decode.js');
+  return decoder;
+}
+
 /**
  * Authenticated calls: adds the bearer token, renews it once when the API answers 401, applies
  * the deadline and cancellation, and validates response bodies.
@@ -48,6 +54,7 @@ export class SecHttp {
   /** A call whose answer is checked against `schema`. */
   async json<S extends z.ZodType>(call: ApiCall, schema: S, options: CallOptions = {}): Promise<z.output<S>> {
     const response = await this.exchange(call, options);
+    const { decodeBody } = decoder ?? (await loadDecoder());
     return decodeBody(response.text, schema, {
       operation: call.operation,
       status: response.status,
