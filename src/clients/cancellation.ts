@@ -51,6 +51,36 @@ export class Cancellation implements SignalLike {
   }
 }
 
+/**
+ * The listeners following each signal (followAbort), behind one listener of their own on it. Every
+ * call listens to Terraform's stop, an AbortSignal, for as long as it runs; listening to it directly
+ * cost an EventTarget registration and removal per call (~4 µs on Node 20).
+ */
+const followers = new WeakMap<SignalLike, Set<() => void>>();
+
+/** Calls `listener` once when `signal` aborts, unless unfollowAbort comes first; `signal` has not aborted yet. */
+export function followAbort(signal: SignalLike, listener: () => void): void {
+  let listeners = followers.get(signal);
+  if (listeners === undefined) {
+    const all = new Set<() => void>();
+    listeners = all;
+    followers.set(signal, all);
+    signal.addEventListener(
+      'abort',
+      () => {
+        followers.delete(signal);
+        for (const follower of all) follower();
+      },
+      { once: true },
+    );
+  }
+  listeners.add(listener);
+}
+
+export function unfollowAbort(signal: SignalLike, listener: () => void): void {
+  followers.get(signal)?.delete(listener);
+}
+
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
 export function delay(ms: number, signal: SignalLike): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason);

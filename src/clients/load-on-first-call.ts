@@ -12,11 +12,19 @@ export type AsyncMethods<T> = { [K in keyof T]: (...args: never[]) => Promise<un
  */
 export function loadOnFirstCall<T extends AsyncMethods<T>>(load: () => Promise<T>): T {
   let loading: Promise<T> | undefined;
+  /** The API once loaded: later calls go to it directly. */
+  let loaded: Record<string, unknown> | undefined;
   const api = () =>
-    (loading ??= load().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    }));
+    (loading ??= load().then(
+      (value) => {
+        loaded = value as Record<string, unknown>;
+        return value;
+      },
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    ));
   const methods = new Map<string, (...args: unknown[]) => Promise<unknown>>();
   return new Proxy(Object.create(null) as T, {
     get(_target, name) {
@@ -24,12 +32,17 @@ export function loadOnFirstCall<T extends AsyncMethods<T>>(load: () => Promise<T
       if (typeof name !== 'string' || name === 'then') return undefined;
       let method = methods.get(name);
       if (method === undefined) {
-        method = async (...args: unknown[]) => {
-          const loaded = (await api()) as Record<string, unknown>;
-          const member = loaded[name];
-          if (typeof member !== 'function') throw new TypeError(`the API has no method ${name}`);
-          return member.apply(loaded, args);
+        const call = (target: Record<string, unknown>, args: unknown[]): Promise<unknown> => {
+          try {
+            const member = target[name];
+            if (typeof member !== 'function') throw new TypeError(`the API has no method ${name}`);
+            return Promise.resolve(member.apply(target, args));
+          } catch (error) {
+            return Promise.reject(error);
+          }
         };
+        method = (...args: unknown[]) =>
+          loaded ? call(loaded, args) : api().then((target) => call(target as Record<string, unknown>, args));
         methods.set(name, method);
       }
       return method;

@@ -8,7 +8,7 @@
  * between attempts. Reads on the wire are cut off at once; they change nothing.
  */
 
-import { Cancellation, type SignalLike } from './cancellation.js';
+import { Cancellation, type SignalLike, followAbort, unfollowAbort } from './cancellation.js';
 
 /** How long a changing request already sent may still take once Terraform asked the provider to stop. */
 export const DEFAULT_STOP_GRACE_MS = 30_000;
@@ -32,11 +32,11 @@ export function graceAfter(stop: SignalLike | undefined, graceMs: number, deadli
     timer = setTimeout(() => grace.abort(new Error('stop grace over')), graceMs);
   };
   if (stop?.aborted) start();
-  else stop?.addEventListener('abort', start, { once: true });
+  else if (stop) followAbort(stop, start);
   return {
     signal: grace,
     dispose() {
-      stop?.removeEventListener('abort', start);
+      if (stop) unfollowAbort(stop, start);
       deadline?.removeEventListener('abort', onDeadline);
       if (timer) clearTimeout(timer);
     },

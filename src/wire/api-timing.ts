@@ -35,10 +35,21 @@ export function measureApiTime<T>(body: (apiMs: () => number) => T): T {
   return current.run(accumulator, () => body(() => accumulator.ms));
 }
 
-/** Counts one API exchange (one attempt, without retry waits) towards the enclosing RPC. */
-export async function timeApiExchange<T>(exchange: () => Promise<T>): Promise<T> {
+/**
+ * Counts one API exchange (one attempt, without retry waits) towards the enclosing RPC. Outside a
+ * measured RPC the exchange's own promise is returned: no promise more per exchange.
+ */
+export function timeApiExchange<T>(exchange: () => Promise<T>): Promise<T> {
   const accumulator = current.getStore();
-  if (!accumulator) return exchange();
+  if (accumulator) return timed(accumulator, exchange);
+  try {
+    return exchange();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+async function timed<T>(accumulator: ApiTimeAccumulator, exchange: () => Promise<T>): Promise<T> {
   accumulator.begin();
   try {
     return await exchange();

@@ -1,7 +1,8 @@
 // The clients' own one-shot signals (src/clients/cancellation.ts) behave as the part of AbortSignal
 // the clients use, and the stop grace built on them still follows the stop and the deadline.
 import { expect } from 'chai';
-import { Cancellation, delay } from '../../src/clients/cancellation.js';
+import { getEventListeners } from 'node:events';
+import { Cancellation, delay, followAbort, unfollowAbort } from '../../src/clients/cancellation.js';
 import { graceAfter } from '../../src/clients/stop.js';
 
 describe('client cancellations', () => {
@@ -34,6 +35,24 @@ describe('client cancellations', () => {
       signal.addEventListener('abort', () => calls.push('late'));
       expect(calls, source.constructor.name).to.deep.equal(['kept']);
     }
+  });
+
+  it("calls follow Terraform's stop through one listener of its own on it, each called once unless it stopped following", () => {
+    const stop = new AbortController();
+    const calls: number[] = [];
+    const followers = [0, 1, 2, 3].map((i) => () => calls.push(i));
+    for (const follower of followers) followAbort(stop.signal, follower);
+    unfollowAbort(stop.signal, followers[1]!);
+    expect(getEventListeners(stop.signal, 'abort')).to.have.length(1);
+    stop.abort(new Error('stop'));
+    stop.abort(new Error('again'));
+    expect(calls).to.deep.equal([0, 2, 3]);
+    expect(getEventListeners(stop.signal, 'abort')).to.have.length(0);
+
+    const next = new AbortController();
+    followAbort(next.signal, () => calls.push(4));
+    next.abort(new Error('the next stop'));
+    expect(calls, 'a new stop signal is followed anew').to.deep.equal([0, 2, 3, 4]);
   });
 
   it('delay resolves after its time, and rejects with the reason as soon as the signal aborts', async () => {

@@ -391,6 +391,26 @@ describe('sec client connection pool', () => {
     expect(sockets.size, 'closed by us before the server would').to.equal(2);
   });
 
+  it("closes a connection idle for the pool's keep-alive timeout when the server gives no hint, and not before", async () => {
+    const sockets = new Set<Socket>();
+    const server = createHttpServer((_req, res) => res.end('ok'));
+    server.keepAliveTimeout = 0; // no Keep-Alive header
+    server.on('connection', (socket) => sockets.add(socket));
+    const port = await listen(server);
+    closers.push(() => server.close());
+    const pool = openPool(`http://127.0.0.1:${port}`, { keepAliveTimeoutMs: 300 });
+    await get(pool);
+    for (let i = 0; i < 4; i++) {
+      await new Promise((r) => setTimeout(r, 150));
+      await get(pool);
+    }
+    expect(sockets.size, 'each request within the timeout of the last reuses the connection').to.equal(1);
+    const [first] = sockets;
+    await waitFor(() => first!.destroyed);
+    await get(pool);
+    expect(sockets.size, 'a new connection once the idle one is closed').to.equal(2);
+  });
+
   describe('through a proxy (HTTPS_PROXY)', () => {
     /** An https API for `sec-api.test` (a name that does not resolve) on 127.0.0.1, and its certificate. */
     async function hiddenApi(name = 'sec-api.test') {

@@ -2,7 +2,6 @@ import { timeApiExchange } from '../../wire/api-timing.js';
 import { ApiError } from '../../wire/api-error.js';
 import type { SignalLike } from '../cancellation.js';
 import { callSignal, raceSignal } from './call-signal.js';
-import { decodeBody } from './decode.js';
 import type { Redactor } from './redactor.js';
 import type { Transport } from './transport.js';
 
@@ -47,9 +46,16 @@ export class TokenSource {
     return Boolean(this.credentials.apiKey && this.credentials.apiSecret);
   }
 
+  /** The token at hand while it is believed valid, without waiting; undefined when token() must get one. */
+  current(): string | undefined {
+    const cached = this.cached;
+    return cached && Date.now() < cached.renewAt ? cached.token : undefined;
+  }
+
   /** A token believed valid; `signal` only stops this caller's wait, not a shared request. */
   async token(signal: SignalLike): Promise<string> {
-    if (this.cached && Date.now() < this.cached.renewAt) return this.cached.token;
+    const current = this.current();
+    if (current !== undefined) return current;
     if (!this.canRenew) {
       throw new ApiError('no API key and secret are configured to obtain an access token', {
         code: 'unauthenticated',
@@ -102,7 +108,10 @@ export class TokenSource {
         call,
       );
       // Its schema's module loads here, with zod: see ../load-on-first-call.ts.
-      const { tokenResponseSchema } = await import('./token-response.js');
+      const [{ tokenResponseSchema }, { decodeBody }] = await Promise.all([
+        import('./token-response.js'),
+        import('./decode.js'),
+      ]);
       const body = decodeBody(response.text, tokenResponseSchema, {
         operation: TOKEN_OPERATION,
         status: response.status,

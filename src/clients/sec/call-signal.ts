@@ -1,5 +1,5 @@
 import { ApiError } from '../../wire/api-error.js';
-import { Cancellation, type SignalLike } from '../cancellation.js';
+import { Cancellation, type SignalLike, followAbort, unfollowAbort } from '../cancellation.js';
 import { NOT_SENT_NOTE } from '../stop.js';
 
 /**
@@ -24,8 +24,8 @@ export interface CallSignal {
 }
 
 export function callSignal(timeoutMs: number, caller: AbortSignal | undefined): CallSignal {
-  // Cancellations, not AbortControllers or AbortSignal.any (../cancellation.ts): one listener on
-  // the caller's stop is the only EventTarget work left per call.
+  // Cancellations, not AbortControllers or AbortSignal.any, and the caller's stop followed through one
+  // listener shared by every call (../cancellation.ts): no EventTarget work per call.
   const deadline = new Cancellation();
   const either = caller ? new Cancellation() : deadline;
   const timer = setTimeout(() => {
@@ -35,7 +35,7 @@ export function callSignal(timeoutMs: number, caller: AbortSignal | undefined): 
   }, timeoutMs);
   const onStop = (): void => either.abort(caller!.reason);
   if (caller?.aborted) onStop();
-  else caller?.addEventListener('abort', onStop, { once: true });
+  else if (caller) followAbort(caller, onStop);
   return {
     stop: caller,
     deadline,
@@ -50,7 +50,7 @@ export function callSignal(timeoutMs: number, caller: AbortSignal | undefined): 
     },
     dispose() {
       clearTimeout(timer);
-      caller?.removeEventListener('abort', onStop);
+      if (caller) unfollowAbort(caller, onStop);
     },
   };
 }

@@ -37,16 +37,17 @@ export function guardConnect(socket: Duplex, ms: number, madeOn: 'connect' | 'se
 
 export interface AgentSettings {
   readonly connections: number;
-  readonly keepAliveTimeoutMs: number;
   readonly connectTimeoutMs: number;
 }
 
-/** The Agent options every pool's agent has: the limits, keep-alive, LIFO reuse. */
+/**
+ * The Agent options every pool's agent has: the limits, keep-alive, LIFO reuse. No `timeout`: the pool
+ * closes idle connections itself (./http-pool.ts).
+ */
 export const agentOptions = (settings: AgentSettings) => ({
   keepAlive: true,
   maxSockets: settings.connections,
   maxTotalSockets: settings.connections,
   maxFreeSockets: settings.connections,
   scheduling: 'lifo' as const,
-  timeout: settings.keepAliveTimeoutMs,
 });

@@ -1,6 +1,6 @@
 // The sec client's keep-alive connection pool, on node:http/node:https: a keep-alive Agent of at
 // most `connections` sockets, reused last-in first-out, one request at a time on each, and idle
-// ones closed a second before the server's Keep-Alive timeout (node's Agent reads the hint). Node's
+// ones closed a second before the server's Keep-Alive timeout (closeIdle, below). Node's
 // llhttp parses the answers, strictly: a malformed answer, whatever its fault, fails its own call
 // with a PoolError and its connection is closed. Answers are capped in size (maxResponseBytes), so a
 // server cannot fill the provider's memory; a larger one fails the same way. Through a proxy
@@ -8,8 +8,9 @@
 // API host, verified against the same trust.
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { SecureContext } from 'node:tls';
+import type { ConnectionOptions, SecureContext } from 'node:tls';
 import type { SignalLike } from '../cancellation.js';
 import type { ProxyChoice } from '../proxy.js';
 import { type AgentSettings, POOL_ERROR_CODES, PoolError, agentOptions, guardConnect } from './connections.js';
@@ -112,19 +113,42 @@ class DirectHttpAgent extends HttpAgent {
 }
 
 type Finish = (error: Error | undefined, response?: PoolResponse) => void;
+type TlsRequestOptions = Pick<ConnectionOptions, 'rejectUnauthorized' | 'ALPNProtocols' | 'secureContext'> & {
+  protocol?: string;
+};
+
+/** When a connection left idle is to be closed (Date.now() ms), set as each of its answers ends. */
+const IDLE_UNTIL = Symbol('idleUntil');
+type PooledSocket = Socket & { [IDLE_UNTIL]?: number };
+
+/**
+ * How long a connection may stay idle after `res`: the pool's keep-alive timeout, or a second less
+ * than the server's own (its Keep-Alive hint), so that no request races the server closing it. Node's
+ * Agent does not keep a connection whose hint is a second or less.
+ */
+function idleLimitMs(res: IncomingMessage, keepAliveTimeoutMs: number): number {
+  const hint = res.headers['keep-alive'];
+  const seconds = typeof hint === 'string' ? /^timeout=(\d+)/.exec(hint)?.[1] : undefined;
+  return seconds === undefined ? keepAliveTimeoutMs : Math.min(keepAliveTimeoutMs, Number(seconds) * 1000 - 1000);
+}
 
 export class HttpPool {
   private readonly https: boolean;
   private readonly host: string;
   private readonly port: number;
+  private readonly hostHeader: string;
   private readonly send: typeof httpRequest;
   /** The agent; a proxy's is made at the first request (proxyAgent). */
   private agent: HttpAgent | undefined;
   private proxyAgentLoading: Promise<HttpAgent> | undefined;
   private secureContext: SecureContext | undefined;
+  private tls: TlsRequestOptions | undefined;
   /** Requests not answered yet, so that close() can fail those still waiting for a connection. */
   private readonly pending = new Map<ClientRequest, Finish>();
   private closed = false;
+  /** Closes idle connections (closeIdle); due at idleTimerAt. */
+  private idleTimer: NodeJS.Timeout | undefined;
+  private idleTimerAt = Number.POSITIVE_INFINITY;
 
   constructor(
     origin: string,
@@ -134,6 +158,8 @@ export class HttpPool {
     this.https = url.protocol === 'https:';
     // A bracketed IPv6 literal is connected to without its brackets.
     this.host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    // Bracketed, with the port unless it is the scheme's: what node writes from `host` and `port`.
+    this.hostHeader = url.host;
     this.port = Number(url.port || (this.https ? 443 : 80));
     this.send = this.https ? httpsRequest : httpRequest;
     if (!options.proxy) this.agent = this.https ? new DirectHttpsAgent(options) : new DirectHttpAgent(options);
@@ -181,6 +207,7 @@ export class HttpPool {
   /** Closes idle connections; requests made afterwards fail, and so do those waiting for a connection. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.idleTimer);
     const agent = this.agent;
     if (!agent) return;
     // A connection freed from now on is closed rather than kept.
@@ -191,8 +218,11 @@ export class HttpPool {
   }
 
   private requestOptions(agent: HttpAgent, request: PoolRequest): RequestOptions {
-    const headers: Record<string, string> = { ...request.headers };
-    if (request.body !== null) headers['Content-Length'] = String(Buffer.byteLength(request.body));
+    // As a list, which node writes as it is (checking each name and value, as for an object) rather
+    // than setting each header in turn; the Host header is then ours to write, as node would.
+    const headers = ['Host', this.hostHeader];
+    for (const name in request.headers) headers.push(name, request.headers[name]!);
+    if (request.body !== null) headers.push('Content-Length', String(Buffer.byteLength(request.body)));
     return {
       agent,
       host: this.host,
@@ -201,7 +231,14 @@ export class HttpPool {
       path: request.path,
       headers,
       maxHeaderSize: MAX_HEAD_BYTES,
-      ...(this.https
+      ...this.tlsOptions(),
+    };
+  }
+
+  /** What every https request adds, made at the first one (its trust is asked for then). */
+  private tlsOptions(): TlsRequestOptions {
+    if (this.tls === undefined) {
+      this.tls = this.https
         ? {
             // Explicit for the proxy's agent (agent-base), which names its connections by it.
             protocol: 'https:',
@@ -210,8 +247,9 @@ export class HttpPool {
             ALPNProtocols: ['http/1.1'],
             ...(this.options.secureContext ? { secureContext: this.trust() } : {}),
           }
-        : {}),
-    };
+        : {};
+    }
+    return this.tls;
   }
 
   /** The tunnelling agent, and the library under it, load at the first request through a proxy. */
@@ -228,6 +266,34 @@ export class HttpPool {
     if (this.secureContext === undefined && this.https && this.options.secureContext)
       this.secureContext = this.options.secureContext();
     return this.secureContext;
+  }
+
+  /**
+   * Closes the connections idle past their time (IDLE_UNTIL). Node's Agent can do it with its `timeout`
+   * option, but that re-arms a timer on the connection at every request, and listens for it; this pool
+   * keeps one timer, due when the first idle connection is.
+   */
+  private closeIdleBy(at: number): void {
+    if (this.idleTimer !== undefined && this.idleTimerAt <= at) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimerAt = at;
+    this.idleTimer = setTimeout(() => this.closeIdle(), Math.max(0, at - Date.now())).unref();
+  }
+
+  private closeIdle(): void {
+    this.idleTimer = undefined;
+    this.idleTimerAt = Number.POSITIVE_INFINITY;
+    const now = Date.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const sockets of Object.values(this.agent?.freeSockets ?? {})) {
+      for (const socket of (sockets ?? []) as PooledSocket[]) {
+        const until = socket[IDLE_UNTIL] ?? now;
+        if (until <= now) socket.destroy();
+        else next = Math.min(next, until);
+      }
+    }
+    // A connection in use now is timed again when its answer ends.
+    if (next !== Number.POSITIVE_INFINITY) this.closeIdleBy(next);
   }
 
   /** Collects an answer's body up to the cap; anything this client cannot read fails the call. */
@@ -254,7 +320,12 @@ export class HttpPool {
       if (length > cap) return finish(tooLarge());
       chunks.push(chunk);
     });
+    const socket = res.socket as PooledSocket;
     res.on('end', () => {
+      // The connection goes back to the agent now, idle until its next request.
+      const until = Date.now() + idleLimitMs(res, this.options.keepAliveTimeoutMs);
+      socket[IDLE_UNTIL] = until;
+      this.closeIdleBy(until);
       let text: string;
       try {
         text = chunks.length === 1 ? chunks[0]!.toString() : Buffer.concat(chunks, length).toString();

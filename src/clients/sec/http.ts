@@ -2,8 +2,7 @@ import type { z } from 'zod';
 import { ApiError, isApiError } from '../../wire/api-error.js';
 import type { TokenSource } from './auth.js';
 import { callSignal, type CallSignal } from './call-signal.js';
-import { decodeBody } from './decode.js';
-import type { HttpMethod, Transport, TransportResponse } from './transport.js';
+import type { HttpMethod, Transport, TransportRequest, TransportResponse } from './transport.js';
 
 /** Per-call options every client method accepts. */
 export interface CallOptions {
@@ -32,11 +31,20 @@ export interface ApiCall {
   readonly changes?: boolean;
 }
 
+/** ./decode.ts, which loads zod: with the first answer to check, not when the client is made. */
+let decoder: typeof import('./decode.js') | undefined;
+async function loadDecoder(): Promise<typeof import('./decode.js')> {
+  decoder ??= await import('./decode.js');
+  return decoder;
+}
+
 /**
  * Authenticated calls: adds the bearer token, renews it once when the API answers 401, applies
  * the deadline and cancellation, and validates response bodies.
  */
 export class SecHttp {
+  private authorized: { readonly token: string; readonly headers: Readonly<Record<string, string>> } | undefined;
+
   constructor(
     private readonly transport: Transport,
     private readonly tokens: TokenSource,
@@ -45,29 +53,25 @@ export class SecHttp {
 
   /** A call whose answer is checked against `schema`. */
   async json<S extends z.ZodType>(call: ApiCall, schema: S, options: CallOptions = {}): Promise<z.output<S>> {
-    return this.withSignal(call, options, async (signal) => {
-      const response = await this.send(call, signal, options);
-      return decodeBody(response.text, schema, {
-        operation: call.operation,
-        status: response.status,
-        ...(response.requestId === undefined ? {} : { requestId: response.requestId }),
-      });
+    const response = await this.exchange(call, options);
+    const { decodeBody } = decoder ?? (await loadDecoder());
+    return decodeBody(response.text, schema, {
+      operation: call.operation,
+      status: response.status,
+      ...(response.requestId === undefined ? {} : { requestId: response.requestId }),
     });
   }
 
   /** A call whose answer carries no data (204 or an ignored body). */
   async empty(call: ApiCall, options: CallOptions = {}): Promise<void> {
-    await this.withSignal(call, options, (signal) => this.send(call, signal, options));
+    await this.exchange(call, options);
   }
 
-  private async withSignal<T>(
-    call: ApiCall,
-    options: CallOptions,
-    run: (signal: CallSignal) => Promise<T>,
-  ): Promise<T> {
+  /** The call's exchange (its attempts, a token renewed), within its deadline and cancellation. */
+  private async exchange(call: ApiCall, options: CallOptions): Promise<TransportResponse> {
     const signal = callSignal(options.timeoutMs ?? this.defaultTimeoutMs, options.signal);
     try {
-      return await run(signal);
+      return await this.send(call, signal, options);
     } catch (error) {
       if (!(error instanceof ApiError) && signal.signal.aborted) throw signal.abortError(call.operation) ?? error;
       throw error;
@@ -77,7 +81,8 @@ export class SecHttp {
   }
 
   private async send(call: ApiCall, signal: CallSignal, options: CallOptions): Promise<TransportResponse> {
-    const token = await this.tokens.token(signal.signal);
+    // The usual call has its token at hand, and waits for nothing before it is sent.
+    const token = this.tokens.current() ?? (await this.tokens.token(signal.signal));
     try {
       return await this.transport.send(this.request(call, token, options), signal);
     } catch (error) {
@@ -89,17 +94,23 @@ export class SecHttp {
     }
   }
 
-  private request(call: ApiCall, token: string, options: CallOptions) {
+  private request(call: ApiCall, token: string, options: CallOptions): TransportRequest {
     return {
       method: call.method,
       path: call.path,
       operation: call.operation,
-      headers: { Authorization: `Bearer ${token}` },
-      ...(call.body === undefined ? {} : { body: call.body }),
+      headers: this.authorization(token),
+      body: call.body,
       idempotent: call.idempotent ?? call.method !== 'POST',
       changes: call.changes ?? call.method !== 'GET',
       attempts: options.attempts,
     };
+  }
+
+  /** The Authorization header of `token`, made once per token. */
+  private authorization(token: string): Readonly<Record<string, string>> {
+    if (this.authorized?.token !== token) this.authorized = { token, headers: { Authorization: `Bearer ${token}` } };
+    return this.authorized.headers;
   }
 }
 

@@ -28,8 +28,6 @@ class TunnelAgent extends HttpsProxyAgent<string> {
       rejectUnauthorized: true,
       ...(secureContext ? { secureContext } : {}),
     });
-    // https-proxy-agent replaces the options node's Agent keeps; the idle timeout is one of them.
-    this.options.timeout = settings.keepAliveTimeoutMs;
   }
 
   override async connect(req: ClientRequest, opts: ConnectOptions) {

@@ -52,6 +52,8 @@ export interface TransportResponse {
 
 export interface SecLogger {
   debug(message: string, fields?: object): void;
+  /** Whether debug lines are written; absent = assume they are. */
+  enabled?(level: 'debug'): boolean;
 }
 
 export interface TransportOptions {
@@ -74,10 +76,16 @@ export interface TransportOptions {
  * ApiError carrying the API's (redacted) message; the caller's signal covers retries and waits.
  */
 export class Transport {
+  /** The request summaries' logger, when it writes them: the level is set at start-up. */
+  private readonly logger: SecLogger | undefined;
+
   constructor(
     private readonly pool: Pick<HttpPool, 'request'>,
     private readonly options: TransportOptions,
-  ) {}
+  ) {
+    const logger = options.logger;
+    this.logger = logger?.enabled?.('debug') === false ? undefined : logger;
+  }
 
   async send(request: TransportRequest, call: CallSignal): Promise<TransportResponse> {
     const { retry } = this.options;
@@ -258,7 +266,7 @@ export class Transport {
   }
 
   private log(request: TransportRequest, attempt: number, started: number, fields: object): void {
-    this.options.logger?.debug('sec API request', {
+    this.logger?.debug('sec API request', {
       operation: request.operation,
       attempt,
       durationMs: Date.now() - started,
