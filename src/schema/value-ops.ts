@@ -118,7 +118,7 @@ export function valueEquals(type: CtyType, a: Value, b: Value): boolean {
 /**
  * Whether a value says nothing: null, an empty string, or an empty collection. The platforms make no
  * difference between an argument left out and one set empty, so neither does the engine (README:
- * "null, empty and unknown").
+ * "Null, empty, unknown and validation").
  */
 export function isEmptyValue(v: Value): boolean {
   return (
