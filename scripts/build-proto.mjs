@@ -12,7 +12,7 @@
 // Start-up latency matters, since Terraform launches a provider several times per command
 // (protocol.md §2.5): generated code is part of the bundle and compiled ahead by V8's code cache,
 // where protobufjs' reflection would parse a descriptor at start-up and generate every encoder at
-// run time on first use (README, "Benchmarks"). Field names keep their proto spelling.
+// run time on first use (docs/benchmarks.md). Field names keep their proto spelling.
 //
 // It also compiles the vdb management API (proto/vdb/**) into a JSON descriptor,
 // dist/proto/vdb-descriptor.json, loaded by src/wire/vdb-proto.ts (client and emulator).

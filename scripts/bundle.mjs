@@ -8,7 +8,7 @@
 // (….cjs.cache), so that start-up neither resolves hundreds of modules nor compiles megabytes of
 // JavaScript. Terraform starts a provider three to five times per command, so this is paid often, and
 // one of those processes only shakes hands and asks for the schema: it reads the first file alone
-// (README, "Benchmarks": handshake).
+// (docs/benchmarks.md: handshake).
 //
 // bin/start-bundle.cjs loads the bundles with their caches. The caches are made by a warm-up run of
 // the real executable (handshake, health check, schema, and a few resources through their lifecycle)
@@ -417,8 +417,8 @@ await build({
 // configured against its emulator and takes a few resources through what a refresh, a plan and an
 // apply ask (validate, plan, create, upgrade, read, plan again, delete); bin/start-bundle.cjs
 // writes the code cache as it exits. The cache then holds the compiled code of the request path
-// too, which every process that serves it would otherwise compile on first use (README,
-// "Benchmarks": refresh against a Go provider).
+// too, which every process that serves it would otherwise compile on first use (docs/benchmarks.md,
+// "Refresh and plan against a Go provider").
 const [
   { TerraformClient },
   { massConfig },

@@ -67,7 +67,7 @@ export function emulatorLauncher(name: string): string {
   if (!selfLocation.includes('dir=')) {
     throw new Error(`bin/terraform-provider-${name}: cannot find where it locates itself: update scripts/release`);
   }
-  const comment = `# The ${name} emulator (README, "Installing"), run by the Node runtime beside it.\n`;
+  const comment = `# The ${name} emulator (README, "Emulators for your own tests"), run by the runtime beside it.\n`;
   const exec = `exec "$dir/runtime/node" "$dir/dist/bundle/emulator.cjs" ${name} "$@"\n`;
   return `${selfLocation.replace(/^# Terraform execs this wrapper[^\n]*\n/m, comment)}${exec}`;
 }

@@ -16,7 +16,7 @@
 // the user's SSL_CERT_FILE, for the provider's own mTLS server context, ~25 ms of every start), and
 // hand the user's SSL_CERT_FILE, SSL_CERT_DIR and NODE_EXTRA_CA_CERTS over under KEEL_ names (Node 20
 // parses NODE_EXTRA_CA_CERTS at start-up, 40–90 ms, in processes that may never call an API).
-// README, "Proxies and certificate authorities" and "Benchmarks": handshake.
+// README, "Proxies and certificate authorities"; docs/benchmarks.md: handshake.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import * as tls from 'node:tls';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';

@@ -321,7 +321,7 @@ function renderActionPage(def: AnyProvider, a: ActionDef<any, any>, options: Ren
   return finish(out);
 }
 
-/** What happens to an opened value Terraform never closes (README, "Reliability"). */
+/** What happens to an opened value Terraform never closes (README, "Interrupted applies and lost answers"). */
 function leftOpenSection(): string[] {
   return [
     '## When Terraform does not close it',
@@ -365,7 +365,7 @@ function renderDataSourcePage(def: AnyProvider, d: AnyDataSource, options: Rende
   return finish(out);
 }
 
-/** What a user can rely on when a create's answer is lost or the apply is interrupted (README, "Reliability"). */
+/** What a user can rely on when a create's answer is lost or the apply is interrupted (README, same title). */
 function interruptionSection(r: AnyResource): string[] {
   const out = ['## Interrupted applies and lost answers', ''];
   const lookup = r.findCreated;

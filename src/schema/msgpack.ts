@@ -510,7 +510,7 @@ class ByteWriter {
 
 /**
  * The writer every encodeMsgpack call uses (encoding is synchronous, so one at a time): a new one per
- * value allocated two ArrayBuffers and a DataView, a visible share of each RPC (README, issue 25).
+ * value allocated two ArrayBuffers and a DataView, a visible share of each RPC (docs/benchmarks.md, issue 25).
  */
 const sharedWriter = new ByteWriter(SHARED_WRITER_BYTES);
 

@@ -133,7 +133,7 @@ export function sameScalar(type: CtyType, a: Value, b: Value): boolean {
 /**
  * Whether a value says nothing: null, an empty string, or an empty collection. The platforms make no
  * difference between an argument left out and one set empty, so neither does the engine (README:
- * "null, empty and unknown").
+ * "Null, empty, unknown and validation").
  */
 export function isEmptyValue(v: Value): boolean {
   if (v === null || v === '') return true;

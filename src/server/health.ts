@@ -2,7 +2,7 @@
  * grpc.health.v1.Health, which go-plugin's client calls (Check "plugin") right after it connects.
  * It is served from the protocol descriptor rather than with grpc-health-check, whose module
  * parses its .proto with a second copy of protobufjs when it is loaded: about 26 ms of every
- * provider start (README, "Benchmarks"). The Terraform-side client in src/tfclient still uses it.
+ * provider start (docs/benchmarks.md). The Terraform-side client in src/tfclient still uses it.
  */
 import { StatusError, Status, type GrpcServer } from './grpc-server.js';
 import { goPluginCodecs } from './go-plugin-proto.js';

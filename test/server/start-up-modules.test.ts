@@ -5,7 +5,7 @@
  * resources, the API client without its libraries), which the first call that needs it loads, so a
  * process that only shakes hands and asks for the schema never reads it; and its client, the API
  * client's libraries (zod's schemas, sec's profile reader, vdb's gRPC client), which the first call to
- * the platform loads, never configuring nor the definitions (README "Benchmarks"). A resource that
+ * the platform loads, never configuring nor the definitions (docs/benchmarks.md). A resource that
  * imports a constant from a client module that builds zod schemas breaks this silently, so the rule
  * is checked over every resource of both providers: the module graph loaded by each provider's
  * definitions.

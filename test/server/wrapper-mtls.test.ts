@@ -1,6 +1,6 @@
 /**
- * The shipped executables start node with an empty default trust store (bin/ wrappers, README
- * "Benchmarks"); their AutoMTLS server must still trust the handshake's client certificate only.
+ * The shipped executables start node with an empty default trust store (bin/ wrappers,
+ * docs/benchmarks.md); their AutoMTLS server must still trust the handshake's client certificate only.
  * The benchmark's Node floor server is held to the same trust model, so the comparison is fair.
  */
 import * as grpc from '@grpc/grpc-js';

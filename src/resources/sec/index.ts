@@ -74,7 +74,7 @@ export default provider<typeof schema.fields, SecClient>({
   async configure(config, ctx) {
     // Loaded here, not at start-up: the client (zod) and the profile reader (smol-toml) are
     // needed only once Terraform configures the provider, which several of the processes Terraform
-    // starts per command never do (README, "Benchmarks": handshake).
+    // starts per command never do (docs/benchmarks.md: handshake).
     const [{ resolveSecSettings }, { createSecClient }] = await Promise.all([
       import('./provider-config.js'),
       import('../../clients/sec/client.js'),

@@ -96,7 +96,7 @@ export default provider<typeof schema.fields, VdbContext>({
     const noAccount = emptyInBlock('account_id', 'VDB_ACCOUNT_ID', config.account_id, ctx.env);
     // Loaded here, not at start-up: the client (grpc-js, the API's protobuf types) is needed only once
     // Terraform configures the provider, which several of the processes Terraform starts per command
-    // never do (README, "Benchmarks": handshake).
+    // never do (docs/benchmarks.md: handshake).
     const { createVdbClient } = await import('../../clients/vdb/client.js');
     const api = createVdbClient({
       apiUrl,
