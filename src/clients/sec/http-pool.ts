@@ -9,7 +9,6 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
 import type { ConnectionOptions, SecureContext } from 'node:tls';
 import type { SignalLike } from '../cancellation.js';
 import type { ProxyChoice } from '../proxy.js';
@@ -80,36 +79,20 @@ function malformedAnswer(error: Error & { code?: string; reason?: unknown }): Po
   return new PoolError(`the answer is not valid HTTP/1.1 (${reason})`, POOL_ERROR_CODES.malformed);
 }
 
-/** node's https Agent, with the connect timeout on each connection it makes. */
-class DirectHttpsAgent extends HttpsAgent {
-  constructor(private readonly settings: AgentSettings) {
-    super(agentOptions(settings));
-  }
-
-  override createConnection(
-    options: RequestOptions,
-    callback?: (err: Error | null, stream: Duplex) => void,
-  ): Duplex | null | undefined {
-    const socket = super.createConnection(options, callback);
-    if (socket) guardConnect(socket, this.settings.connectTimeoutMs, 'secureConnect');
+/**
+ * node's Agent for the origin's scheme (plain http for loopback origins only: ./base-url.ts), with the
+ * connect timeout on each connection it makes.
+ */
+function directAgent(settings: AgentSettings, https: boolean): HttpAgent {
+  const agent = https ? new HttpsAgent(agentOptions(settings)) : new HttpAgent(agentOptions(settings));
+  const connected = https ? 'secureConnect' : 'connect';
+  const createConnection = agent.createConnection.bind(agent);
+  agent.createConnection = (options, callback) => {
+    const socket = createConnection(options, callback);
+    if (socket) guardConnect(socket, settings.connectTimeoutMs, connected);
     return socket;
-  }
-}
-
-/** node's http Agent (loopback origins only: ./base-url.ts), with the connect timeout. */
-class DirectHttpAgent extends HttpAgent {
-  constructor(private readonly settings: AgentSettings) {
-    super(agentOptions(settings));
-  }
-
-  override createConnection(
-    options: RequestOptions,
-    callback?: (err: Error | null, stream: Duplex) => void,
-  ): Duplex | null | undefined {
-    const socket = super.createConnection(options, callback);
-    if (socket) guardConnect(socket, this.settings.connectTimeoutMs, 'connect');
-    return socket;
-  }
+  };
+  return agent;
 }
 
 type Finish = (error: Error | undefined, response?: PoolResponse) => void;
@@ -162,7 +145,7 @@ export class HttpPool {
     this.hostHeader = url.host;
     this.port = Number(url.port || (this.https ? 443 : 80));
     this.send = this.https ? httpsRequest : httpRequest;
-    if (!options.proxy) this.agent = this.https ? new DirectHttpsAgent(options) : new DirectHttpAgent(options);
+    if (!options.proxy) this.agent = directAgent(options, this.https);
   }
 
   request(request: PoolRequest): Promise<PoolResponse> {
