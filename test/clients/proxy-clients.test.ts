@@ -8,36 +8,14 @@ import { expect } from 'chai';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiError, type ApiErrorCode } from '../../src/wire/api-error.js';
 import { createSecClient, type SecClient } from '../../src/clients/sec/index.js';
 import { createVdbClient } from '../../src/clients/vdb/index.js';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
 import { startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
 import { selfSignedCertificate } from '../../src/server/self-signed.js';
 import { type ConnectProxy, startConnectProxy } from '../support/connect-proxy.js';
+import { expectApiError, expectApiErrorThrown } from '../support/api-error.js';
 import { startTlsFront } from '../support/tls-front.js';
-
-async function apiError(promise: Promise<unknown>, code: ApiErrorCode): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error, String(error)).to.be.instanceOf(ApiError);
-    expect((error as ApiError).code, (error as ApiError).message).to.equal(code);
-    return error as ApiError;
-  }
-  expect.fail(`expected ApiError ${code}`);
-}
-
-function syncApiError(run: () => unknown, code: ApiErrorCode): ApiError {
-  try {
-    run();
-  } catch (error) {
-    expect(error, String(error)).to.be.instanceOf(ApiError);
-    expect((error as ApiError).code, (error as ApiError).message).to.equal(code);
-    return error as ApiError;
-  }
-  expect.fail(`expected ApiError ${code}`);
-}
 
 /** The API clients trust each test's CA through NODE_EXTRA_CA_CERTS in the environment they are given. */
 const caDir = mkdtempSync(join(tmpdir(), 'keel-proxy-ca-'));
@@ -92,7 +70,7 @@ describe('API clients through a proxy (HTTPS_PROXY, NO_PROXY; Go rules)', functi
 
     it('goes direct for a NO_PROXY host (which then does not resolve) and for a loopback API', async () => {
       const direct = client({ HTTPS_PROXY: proxy.url, NO_PROXY: '.test' });
-      const error = await apiError(direct.userProfile.get(), 'unavailable');
+      const error = await expectApiError(direct.userProfile.get(), 'unavailable');
       expect(error.message).to.match(/ENOTFOUND|EAI_AGAIN/);
       const loopback = client({ HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url }, emulator.url);
       await loopback.userProfile.get();
@@ -100,7 +78,7 @@ describe('API clients through a proxy (HTTPS_PROXY, NO_PROXY; Go rules)', functi
     });
 
     it('refuses a SOCKS proxy when the client is made, naming the variable', () => {
-      const error = syncApiError(() => client({ HTTPS_PROXY: 'socks5://127.0.0.1:1080' }), 'invalid');
+      const error = expectApiErrorThrown(() => client({ HTTPS_PROXY: 'socks5://127.0.0.1:1080' }), 'invalid');
       expect(error.message).to.equal(
         'configure sec client: HTTPS_PROXY names a SOCKS proxy; the sec provider reaches proxies over HTTP(S) only',
       );
@@ -153,14 +131,14 @@ describe('API clients through a proxy (HTTPS_PROXY, NO_PROXY; Go rules)', functi
     });
 
     it('goes direct for a NO_PROXY host (which then does not resolve), and for a loopback API', async () => {
-      const error = await apiError(
+      const error = await expectApiError(
         listProviders(client({ HTTPS_PROXY: proxy.url, no_proxy: 'vdb-api.test' })),
         'unavailable',
       );
       expect(error.message).to.contain('the host vdb-api.test could not be found');
       const loopback = client({ HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url }, `localhost:${emulator.port}`);
       // The certificate is for vdb-api.test: reaching the server at all is what counts here.
-      const direct = await apiError(listProviders(loopback), 'unavailable');
+      const direct = await expectApiError(listProviders(loopback), 'unavailable');
       expect(direct.message).to.match(/certificate/);
       expect(proxy.tunnels).to.deep.equal([]);
     });
@@ -169,7 +147,7 @@ describe('API clients through a proxy (HTTPS_PROXY, NO_PROXY; Go rules)', functi
       const saved = process.env.grpc_proxy;
       process.env.grpc_proxy = proxy.url;
       try {
-        const error = await apiError(listProviders(client({})), 'unavailable');
+        const error = await expectApiError(listProviders(client({})), 'unavailable');
         expect(error.message).to.contain('the host vdb-api.test could not be found');
       } finally {
         if (saved === undefined) delete process.env.grpc_proxy;
@@ -179,7 +157,7 @@ describe('API clients through a proxy (HTTPS_PROXY, NO_PROXY; Go rules)', functi
     });
 
     it('says so in one sentence when the proxy will not open the tunnel', async () => {
-      const error = await apiError(
+      const error = await expectApiError(
         listProviders(client({ HTTPS_PROXY: proxy.url }, 'other-api.test:443')),
         'unavailable',
       );
@@ -193,7 +171,7 @@ describe('API clients through a proxy (HTTPS_PROXY, NO_PROXY; Go rules)', functi
 
     it('refuses an https:// or SOCKS proxy when the client is made, which grpc-js cannot tunnel through', () => {
       for (const scheme of ['https', 'socks5']) {
-        const error = syncApiError(() => client({ HTTPS_PROXY: `${scheme}://127.0.0.1:3128` }), 'invalid');
+        const error = expectApiErrorThrown(() => client({ HTTPS_PROXY: `${scheme}://127.0.0.1:3128` }), 'invalid');
         expect(error.message).to.equal(
           `configure vdb client: HTTPS_PROXY names a ${scheme}:// proxy; the vdb provider reaches proxies with ` +
             'plain HTTP CONNECT only: give an http:// proxy, or leave vdb-api.test out with NO_PROXY',

@@ -6,22 +6,11 @@
  */
 import { expect } from 'chai';
 import { createServer, type Server, type Socket } from 'node:net';
-import { ApiError, type ApiErrorCode } from '../../src/wire/api-error.js';
 import { createSecClient, type SecClientConfig } from '../../src/clients/sec/index.js';
 import { startSecEmulator } from '../../src/emulators/sec/index.js';
 import { selfSignedCertificate } from '../../src/server/self-signed.js';
+import { expectApiError } from '../support/api-error.js';
 import { startTlsFront } from '../support/tls-front.js';
-
-async function apiError(promise: Promise<unknown>, code: ApiErrorCode): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error, String(error)).to.be.instanceOf(ApiError);
-    expect((error as ApiError).code, (error as ApiError).message).to.equal(code);
-    return error as ApiError;
-  }
-  expect.fail(`expected ApiError ${code}`);
-}
 
 const email = () => ({
   name: 'ops',
@@ -74,7 +63,7 @@ describe('sec client: answers it cannot read, certificates it cannot verify', ()
 
   it('fails a read on a malformed answer as malformed_response, once, quoting none of it', async () => {
     const api = await rawApi(MALFORMED);
-    const error = await apiError(client(api.url).userProfile.get(), 'malformed_response');
+    const error = await expectApiError(client(api.url).userProfile.get(), 'malformed_response');
     expect(error.message).to.equal(
       'GET /api/v2/UserProfile: the answer is not valid HTTP/1.1 (Missing expected CR after header value)',
     );
@@ -83,7 +72,7 @@ describe('sec client: answers it cannot read, certificates it cannot verify', ()
 
   it('fails a create on a malformed answer as outcome_unknown, without repeating it', async () => {
     const api = await rawApi(MALFORMED);
-    const error = await apiError(client(api.url).alertChannels.create(email()), 'outcome_unknown');
+    const error = await expectApiError(client(api.url).alertChannels.create(email()), 'outcome_unknown');
     expect(error.message).to.match(
       /^POST \/api\/v2\/AlertChannels: the answer is not valid HTTP\/1\.1 \(Missing expected CR after header value\); the request was sent/,
     );
@@ -92,7 +81,7 @@ describe('sec client: answers it cannot read, certificates it cannot verify', ()
 
   it('fails a read whose answer passes maxResponseBytes (SEC_MAX_RESPONSE_BYTES), once', async () => {
     const api = await rawApi(`HTTP/1.1 200 OK\r\nContent-Length: 70000\r\n\r\n[${' '.repeat(69998)}]`);
-    const error = await apiError(
+    const error = await expectApiError(
       client(api.url, { maxResponseBytes: 64 * 1024 }).userProfile.get(),
       'malformed_response',
     );
@@ -106,7 +95,7 @@ describe('sec client: answers it cannot read, certificates it cannot verify', ()
     const api = await rawApi(
       'HTTP/1.1 404 Not Found\r\nX-Request-Id: a\tb\xe9c\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
     );
-    const error = await apiError(client(api.url).userProfile.get(), 'not_found');
+    const error = await expectApiError(client(api.url).userProfile.get(), 'not_found');
     expect(error.requestId).to.equal('a\\x09b\\xe9c');
     expect(error.message)
       .to.contain('request id a\\x09b\\xe9c')
@@ -118,7 +107,7 @@ describe('sec client: answers it cannot read, certificates it cannot verify', ()
     closers.push(() => emulator.close());
     const front = await startTlsFront(selfSignedCertificate('localhost'), emulator.url);
     closers.push(() => front.close());
-    const error = await apiError(
+    const error = await expectApiError(
       client(`https://localhost:${front.port}`, { environment: { SSL_CERT_DIR: '/nonexistent' } }).userProfile.get(),
       'unavailable',
     );

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  ApiError,
+  type ApiError,
   createSecClient,
   decodeJsonDataUrl,
   encodeJsonDataUrl,
@@ -12,6 +12,7 @@ import {
 import { parseRetryAfter, retryDelayMs } from '../../src/clients/sec/retry.js';
 import { OUTCOME_UNKNOWN_NOTE } from '../../src/wire/api-error.js';
 import { SEC_COLLECTIONS, startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
+import { expectApiError, expectApiErrorThrown } from '../support/api-error.js';
 
 const TOKEN_PATH = '/api/v2/access/tokens';
 const CHANNELS = '/api/v2/AlertChannels';
@@ -57,28 +58,15 @@ describe('sec client', () => {
   }
 
   async function apiError(promise: Promise<unknown>, code: ApiErrorCode): Promise<ApiError> {
-    try {
-      await promise;
-    } catch (error) {
-      expect(error).to.be.instanceOf(ApiError);
-      const apiError = error as ApiError;
-      seenErrors.push(apiError);
-      expect(apiError.code, apiError.message).to.equal(code);
-      return apiError;
-    }
-    expect.fail(`expected ApiError ${code}`);
+    const error = await expectApiError(promise, code);
+    seenErrors.push(error);
+    return error;
   }
 
   function syncApiError(run: () => unknown, code: ApiErrorCode): ApiError {
-    try {
-      run();
-    } catch (error) {
-      expect(error).to.be.instanceOf(ApiError);
-      expect((error as ApiError).code).to.equal(code);
-      seenErrors.push(error as ApiError);
-      return error as ApiError;
-    }
-    expect.fail(`expected ApiError ${code}`);
+    const error = expectApiErrorThrown(run, code);
+    seenErrors.push(error);
+    return error;
   }
 
   const requestsTo = (path: string, method?: string) =>

@@ -31,6 +31,7 @@ import { backoffMs } from '../../src/clients/backoff.js';
 import { codeForGrpcStatus } from '../../src/clients/vdb/transport.js';
 import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
 import { generateCertificate } from '../../src/server/tls.js';
+import { expectApiError } from '../support/api-error.js';
 
 const USER_AGENT = 'terraform-provider-vdb/1.19.2 (test)';
 
@@ -67,16 +68,9 @@ describe('vdb client', () => {
   }
 
   async function apiError(promise: Promise<unknown>, code: ApiErrorCode): Promise<ApiError> {
-    try {
-      await promise;
-    } catch (error) {
-      expect(error).to.be.instanceOf(ApiError);
-      const apiError = error as ApiError;
-      seenErrors.push(apiError);
-      expect(apiError.code, apiError.message).to.equal(code);
-      return apiError;
-    }
-    expect.fail(`expected ApiError ${code}`);
+    const error = await expectApiError(promise, code);
+    seenErrors.push(error);
+    return error;
   }
 
   function clusterInput(overrides: Partial<ClusterInput> = {}): ClusterInput {
