@@ -75,6 +75,7 @@ import {
   type Platform,
 } from '../../scripts/release/runtimes.js';
 import { readZip, unpackZip } from '../../scripts/release/zip.js';
+import { quietLogger } from '../support/quiet-logger.js';
 import { Workspace, requireTerraform } from './terraform.js';
 
 const REQUIRE_BOTH = `terraform {
@@ -806,7 +807,7 @@ data "vdb_booking_packages" "here" {
       const schema = await provider.callRaw('GetProviderSchema', Buffer.alloc(0));
       await provider.call('GetMetadata', {});
       if (name === 'vdb') {
-        const engine = new ProviderEngine(await loadProviderDef('vdb'), SILENT, {});
+        const engine = new ProviderEngine(await loadProviderDef('vdb'), quietLogger, {});
         const providerBlock = engine.providerSchema().block;
         const configured = await provider.call('ConfigureProvider', {
           terraform_version: '1.11.4',
@@ -916,13 +917,3 @@ data "vdb_booking_packages" "here" {
     }
   });
 });
-
-const SILENT = {
-  trace() {},
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  child: () => SILENT,
-  enabled: () => false,
-};

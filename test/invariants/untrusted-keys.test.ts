@@ -13,7 +13,7 @@
  */
 import { expect } from 'chai';
 import { attr, block, resourceSchema, t } from '../../src/schema/define.js';
-import { provider, resource, type Logger } from '../../src/engine/contracts.js';
+import { provider, resource } from '../../src/engine/contracts.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
 import { decodeMsgpack, encodeMsgpack } from '../../src/schema/msgpack.js';
@@ -41,8 +41,7 @@ import { vdbProtoRoot } from '../../src/wire/vdb-proto.js';
 import { decodeMessage, encodeMessage } from '../../src/emulators/vdb/wire-codec.js';
 import { MemoryStore, field, maskSecrets, validate } from '../../src/emulators/core/index.js';
 import { parseSettings } from '../../src/resources/vdb/operator-settings.js';
-
-const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
+import { quietLogger } from '../support/quiet-logger.js';
 
 /** An object with these entries, `__proto__` an entry like the others. */
 function entries<T = Value>(pairs: [string, T][]): Record<string, T> {
@@ -273,7 +272,7 @@ describe('keys from outside survive as entries', () => {
         resources: [thing],
         dataSources: [],
       }),
-      silent,
+      quietLogger,
       {},
     );
     expect((await engine.configureProvider('1.11.4', {})).items).to.deep.equal([]);
