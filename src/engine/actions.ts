@@ -9,14 +9,14 @@
  */
 import type { Schema } from '../schema/block.js';
 import type { Fields } from '../schema/define.js';
-import { toConfigModel, toModel } from '../schema/model.js';
+import { toModel } from '../schema/model.js';
 import { isWhollyKnown } from '../schema/value-ops.js';
 import type { ObjectValue } from '../schema/value.js';
 import { impliedType } from '../schema/block.js';
 import { isApiError } from '../wire/api-error.js';
 import type { ActionContext, ActionDef } from './contracts.js';
 import { DiagnosticError, Diagnostics, diagnosticFromError, sentences, type Diagnostic } from './diagnostics.js';
-import { MODEL_OPTIONS, errorsOf, type EngineContext } from './engine-context.js';
+import { MODEL_OPTIONS, errorsOf, providerRuleErrors, type EngineContext } from './engine-context.js';
 import { checkConfig } from './validate.js';
 
 /** One event of a run: a progress line, or the result (the last event). */
@@ -150,15 +150,8 @@ export class Actions<C> {
   /** The errors of the configuration checks, with the provider's own rules once it is configured. */
   private errorsOf(a: ActionDef<Fields, C>, config: ObjectValue): Diagnostic[] {
     const errors = errorsOf(a, config, null, this.ctx.def.limits);
-    const { client } = this.ctx;
-    if (errors.length > 0 || !a.validateWithProvider || client === undefined) return errors;
-    const checks = new Diagnostics();
-    try {
-      a.validateWithProvider(toConfigModel(a.schema.fields, config), client, checks);
-    } catch (err) {
-      checks.append([diagnosticFromError('Invalid action configuration', err)]);
-    }
-    return checks.items.filter((d) => d.severity === 'error');
+    if (errors.length > 0) return errors;
+    return providerRuleErrors(a, config, this.ctx.client, 'Invalid action configuration');
   }
 }
 

@@ -4,9 +4,10 @@
  * part (provider-engine.ts lists them) holds this object, never the façade that puts them together.
  */
 import type { Fields, PlatformLimits } from '../schema/define.js';
+import { toConfigModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
 import type { Logger, OpContext, ProviderDef, ResourceDef } from './contracts.js';
-import { Diagnostics, DiagnosticError, type Diagnostic } from './diagnostics.js';
+import { Diagnostics, DiagnosticError, diagnosticFromError, type Diagnostic } from './diagnostics.js';
 import { checkConfig, type Checked } from './validate.js';
 
 export type PrivateState = Record<string, unknown>;
@@ -86,6 +87,26 @@ export function errorsOf(
 ): Diagnostic[] {
   const checks = new Diagnostics();
   checkConfig(def, config, checks, { stored, limits });
+  return checks.items.filter((d) => d.severity === 'error');
+}
+
+/**
+ * The errors of a type's rules that need the configured provider (`validateWithProvider`), when the
+ * provider is configured and it has some; a rule that throws is an error titled `summary`.
+ */
+export function providerRuleErrors<C>(
+  def: Pick<ResourceDef<Fields, C>, 'schema' | 'validateWithProvider'>,
+  config: ObjectValue,
+  client: C | undefined,
+  summary: string,
+): Diagnostic[] {
+  if (!def.validateWithProvider || client === undefined) return [];
+  const checks = new Diagnostics();
+  try {
+    def.validateWithProvider(toConfigModel(def.schema.fields, config), client, checks);
+  } catch (err) {
+    checks.append([diagnosticFromError(summary, err)]);
+  }
   return checks.items.filter((d) => d.severity === 'error');
 }
 

@@ -7,7 +7,7 @@
 import { impliedType } from '../schema/block.js';
 import type { Fields, ModelOf } from '../schema/define.js';
 import { NUMBER } from '../schema/cty-type.js';
-import { fromModel, toConfigModel, toModel, valueToPlain } from '../schema/model.js';
+import { fromModel, toModel, valueToPlain } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
 import { Unknown, type ObjectValue } from '../schema/value.js';
 import { isWhollyKnown, valueEquals } from '../schema/value-ops.js';
@@ -19,6 +19,7 @@ import {
   MODEL_OPTIONS,
   errorsOf,
   isNotFound,
+  providerRuleErrors,
   type EngineContext,
   type PrivateState,
   type StateOutcome,
@@ -164,16 +165,8 @@ export class ResourceChanges<C> {
    */
   private errorsOf(r: ResourceDef<Fields, C>, config: ObjectValue, stored: ObjectValue | null = null): Diagnostic[] {
     const errors = errorsOf(r, config, stored, this.ctx.def.limits);
-    const { client } = this.ctx;
-    if (errors.length > 0 || !r.validateWithProvider || client === undefined) return errors;
-    if (holdsOnlyStored(r.schema.fields, config, stored)) return errors;
-    const checks = new Diagnostics();
-    try {
-      r.validateWithProvider(toConfigModel(r.schema.fields, config), client, checks);
-    } catch (err) {
-      checks.append([diagnosticFromError('Invalid configuration', err)]);
-    }
-    return checks.items.filter((d) => d.severity === 'error');
+    if (errors.length > 0 || !r.validateWithProvider || holdsOnlyStored(r.schema.fields, config, stored)) return errors;
+    return providerRuleErrors(r, config, this.ctx.client, 'Invalid configuration');
   }
 
   private finalize(r: ResourceDef<Fields, C>, planned: ObjectValue, result: ObjectValue): ObjectValue {
