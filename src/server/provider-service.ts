@@ -15,6 +15,7 @@ import { decodeJSON } from '../schema/json.js';
 import { formatPath } from '../schema/path.js';
 import { schemaToProto, pathToProto } from './wire-schema.js';
 import { PreEncoded, encodeMessage, messageType } from './proto.js';
+import { EMPTY_BYTES } from './protobuf-wire.js';
 import type { ServedStreamRpc, ServedUnaryRpc } from './rpcs.js';
 import { measureApiTime } from '../wire/api-timing.js';
 import { actionRpcs, actionStreamRpcs, type ActionRpcKit } from './action-rpcs.js';
@@ -138,8 +139,9 @@ const timestamp = (at: Date): Msg => ({
   nanos: (at.getTime() % 1000) * 1_000_000,
 });
 
+/** No private state: the one empty Buffer the codecs share, rather than a new one per answer. */
 const encodePrivate = (p: PrivateState): Buffer =>
-  Object.keys(p).length === 0 ? Buffer.alloc(0) : Buffer.from(JSON.stringify(p));
+  Object.keys(p).length === 0 ? EMPTY_BYTES : Buffer.from(JSON.stringify(p));
 
 /**
  * The answers that depend on the provider's definitions alone, encoded: once per process here, and
