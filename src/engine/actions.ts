@@ -47,7 +47,7 @@ export class Actions<C> {
   validateActionConfig(typeName: string, config: ObjectValue): Diagnostics {
     const diags = new Diagnostics();
     const a = this.actions.get(typeName);
-    if (!a) return diags.error('Unknown action', `The provider ${this.ctx.def.name} has no action "${typeName}".`);
+    if (!a) return this.unknown(diags, typeName);
     checkConfig(a, config, diags, { summary: 'Invalid action configuration', limits: this.ctx.def.limits });
     return diags;
   }
@@ -59,7 +59,7 @@ export class Actions<C> {
   planAction(typeName: string, config: ObjectValue): Diagnostics {
     const diags = new Diagnostics();
     const a = this.actions.get(typeName);
-    if (!a) return diags.error('Unknown action', `The provider ${this.ctx.def.name} has no action "${typeName}".`);
+    if (!a) return this.unknown(diags, typeName);
     return diags.append(this.errorsOf(a, config));
   }
 
@@ -71,9 +71,7 @@ export class Actions<C> {
     const diags = new Diagnostics();
     const a = this.actions.get(typeName);
     if (!a) {
-      yield {
-        completed: diags.error('Unknown action', `The provider ${this.ctx.def.name} has no action "${typeName}".`),
-      };
+      yield { completed: this.unknown(diags, typeName) };
       return;
     }
     if (!isWhollyKnown(impliedType(a.schema.block), config)) {
@@ -145,6 +143,11 @@ export class Actions<C> {
       diags.append([why ? interrupted(typeName, why, started, failure) : failed(typeName, started, failure)]);
     }
     yield { completed: diags };
+  }
+
+  /** The error for a type name this provider has no action of, added to `diags`. */
+  private unknown(diags: Diagnostics, typeName: string): Diagnostics {
+    return diags.error('Unknown action', `The provider ${this.ctx.def.name} has no action "${typeName}".`);
   }
 
   /** The errors of the configuration checks, with the provider's own rules once it is configured. */
