@@ -57,7 +57,7 @@ const poke = action<typeof fields, Platform>({
   },
 });
 
-function engineWith(platform: Platform): ProviderEngine<Platform> {
+function engineWith(platform: Platform, fakePoke = poke): ProviderEngine<Platform> {
   return new ProviderEngine(
     provider({
       name: 'fake',
@@ -66,7 +66,7 @@ function engineWith(platform: Platform): ProviderEngine<Platform> {
       configure: async () => platform,
       resources: [],
       dataSources: [],
-      actions: [poke],
+      actions: [fakePoke],
     }),
     quietLogger,
     {},
@@ -208,19 +208,7 @@ describe('engine: actions', () => {
         );
       },
     });
-    const engine2 = new ProviderEngine(
-      provider({
-        name: 'fake',
-        version: '1.0.0',
-        schema: resourceSchema({}, { description: 'Fake.' }),
-        configure: async () => platform,
-        resources: [],
-        dataSources: [],
-        actions: [watching],
-      }),
-      quietLogger,
-      {},
-    );
+    const engine2 = engineWith(platform, watching);
     await engine2.configureProvider('1.14.0', {});
     const run2 = engine2.invokeAction('fake_poke', config({ target: 'a' }));
     await run2.next();
