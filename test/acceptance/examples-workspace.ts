@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { status as grpcStatus } from '@grpc/grpc-js';
 import type { FaultProfileOptions } from '../../src/emulators/core/fault-profile.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
-import { REPO_ROOT, Workspace } from './terraform.js';
+import { REPO_ROOT, Workspace, type WorkspaceOptions } from './terraform.js';
 
 export type Provider = 'sec' | 'vdb';
 
@@ -248,13 +248,14 @@ export class ExamplesWorkspace {
     readonly provider: Provider,
     readonly cases: readonly Case[],
     env: Record<string, string>,
+    options: WorkspaceOptions,
   ) {
     const root = [
       `terraform {\n  required_providers {\n    ${provider} = {\n      source = "keel/${provider}"\n    }\n  }\n}\n`,
       `provider "${provider}" {}\n`,
       ...cases.map((c) => `module "${c.type}" {\n  source = "./modules/${c.type}"\n}\n`),
     ].join('\n');
-    this.ws = new Workspace(root, env);
+    this.ws = new Workspace(root, env, options);
     for (const c of cases) {
       mkdirSync(join(this.ws.dir, 'config', 'modules', c.type), { recursive: true });
       writeFileSync(this.moduleFile(c), withoutProviderBlocks(readFileSync(join(c.dir, 'main.tf'), 'utf8')));
@@ -265,8 +266,9 @@ export class ExamplesWorkspace {
     provider: Provider,
     cases: readonly Case[],
     env: Record<string, string>,
+    options: WorkspaceOptions = {},
   ): Promise<ExamplesWorkspace> {
-    const examples = new ExamplesWorkspace(provider, cases, env);
+    const examples = new ExamplesWorkspace(provider, cases, env, options);
     // Local modules still need recording; `get` does that without touching providers (dev_overrides).
     await examples.ws.expect(['get']);
     return examples;

@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { requireRealClient } from './real-clients.js';
 import { requireTerraform, type StateResource, type Workspace } from './terraform.js';
 import {
   ExamplesWorkspace,
@@ -36,187 +37,206 @@ async function moduleState(ws: Workspace): Promise<Map<string, StateResource>> {
   return new Map([...(await ws.state())].filter(([address]) => address.startsWith('module.')));
 }
 
-for (const provider of ['sec', 'vdb'] as const) {
-  describe(`acceptance: examples/${provider} under real Terraform`, function () {
-    this.timeout(900_000);
-    const cases = loadCases(provider);
-    const resources = cases.filter((c) => !c.dataSource);
-    let emulator: EmulatorHandle;
-    let examples: ExamplesWorkspace;
-    let ws: Workspace;
-    let keys = new Map<string, string>();
-    const addr = (c: (typeof cases)[number]) => examples.address(c);
-    const moduleFile = (c: (typeof cases)[number]) => examples.moduleFile(c);
-    const substitute = (c: (typeof cases)[number], from: string, to: string) => examples.substitute(c, from, to);
+/**
+ * The CLIs every example runs under: Terraform from PATH, and OpenTofu as `npm run clients` builds it
+ * (the same dev_overrides configuration serves both; OpenTofu reads `keel/<name>` as
+ * registry.opentofu.org/keel/<name>).
+ */
+const CLIS = [
+  {
+    name: 'Terraform',
+    executable: (ctx: Mocha.Context) => {
+      requireTerraform(ctx);
+      return 'terraform';
+    },
+  },
+  { name: 'OpenTofu', executable: (ctx: Mocha.Context) => requireRealClient(ctx, 'tofu') },
+];
 
-    /** The credentials the provider was given and every sensitive value in the state. */
-    async function secretsInUse(): Promise<string[]> {
-      const secrets = Object.entries(emulator.env)
-        .filter(([k]) => /KEY|SECRET|TOKEN/.test(k))
-        .map(([, v]) => v);
-      for (const res of (await moduleState(ws)).values()) collectSensitive(res.values, res.sensitive_values, secrets);
-      return secrets.filter((s) => s.length >= 8);
-    }
+for (const cli of CLIS)
+  for (const provider of ['sec', 'vdb'] as const) {
+    describe(`acceptance: examples/${provider} under real ${cli.name}`, function () {
+      this.timeout(900_000);
+      const cases = loadCases(provider);
+      const resources = cases.filter((c) => !c.dataSource);
+      let emulator: EmulatorHandle;
+      let examples: ExamplesWorkspace;
+      let ws: Workspace;
+      let keys = new Map<string, string>();
+      const addr = (c: (typeof cases)[number]) => examples.address(c);
+      const moduleFile = (c: (typeof cases)[number]) => examples.moduleFile(c);
+      const substitute = (c: (typeof cases)[number], from: string, to: string) => examples.substitute(c, from, to);
 
-    async function recordKeys(): Promise<Map<string, StateResource>> {
-      const state = await moduleState(ws);
-      keys = new Map();
-      for (const c of resources) {
-        const res = state.get(addr(c));
-        expect(res, `${addr(c)} is in the state`).to.not.equal(undefined);
-        // Keys may be dotted paths into nested blocks, e.g. "policy.0.id".
-        const key = at(res!.values, c.key);
-        expect(key, `${addr(c)}: state attribute ${c.key}`)
-          .to.be.a('string')
-          .and.not.equal('');
-        keys.set(c.type, key as string);
+      /** The credentials the provider was given and every sensitive value in the state. */
+      async function secretsInUse(): Promise<string[]> {
+        const secrets = Object.entries(emulator.env)
+          .filter(([k]) => /KEY|SECRET|TOKEN/.test(k))
+          .map(([, v]) => v);
+        for (const res of (await moduleState(ws)).values()) collectSensitive(res.values, res.sensitive_values, secrets);
+        return secrets.filter((s) => s.length >= 8);
       }
-      return state;
-    }
 
-    before(async function () {
-      requireTerraform(this);
-      if (cases.length === 0) throw new Error(`no examples/${provider}/*/acceptance.json: nothing to run`);
-      emulator = await startEmulator[provider]();
-      examples = await ExamplesWorkspace.create(provider, cases, emulator.env);
-      ws = examples.ws;
-    });
-
-    after(async () => {
-      examples?.dispose();
-      await emulator?.close();
-    });
-
-    it('creates every example, as the emulator confirms', async () => {
-      await ws.expect(['apply', '-auto-approve', '-parallelism=20']);
-      const state = await recordKeys();
-      for (const c of resources) {
-        const stored = heldObject(c, emulator, state.get(addr(c))!.values);
-        expect(stored, `${c.type}: the emulator holds the object`).to.not.equal(undefined);
-        expectFields(stored, c.created, c.type);
+      async function recordKeys(): Promise<Map<string, StateResource>> {
+        const state = await moduleState(ws);
+        keys = new Map();
+        for (const c of resources) {
+          const res = state.get(addr(c));
+          expect(res, `${addr(c)} is in the state`).to.not.equal(undefined);
+          // Keys may be dotted paths into nested blocks, e.g. "policy.0.id".
+          const key = at(res!.values, c.key);
+          expect(key, `${addr(c)}: state attribute ${c.key}`)
+            .to.be.a('string')
+            .and.not.equal('');
+          keys.set(c.type, key as string);
+        }
+        return state;
       }
-      for (const c of cases.filter((d) => d.dataSource)) {
-        const res = state.get(`module.${c.type}.${c.address}`);
-        expect(res, `${c.type}: data source read`).to.not.equal(undefined);
-        expectFields(res!.values, c.expectState, c.type);
-      }
-    });
 
-    it('logs no secret, even at TF_LOG=trace', async () => {
-      const r = await ws.run(['plan', '-parallelism=20'], { TF_LOG: 'trace' });
-      const output = `${r.stdout}\n${r.stderr}`;
-      expect(output, 'the trace log has provider lines').to.include(`terraform-provider-${provider}`);
-      const secrets = await secretsInUse();
-      expect(secrets, 'the provider credentials at least').to.not.be.empty;
-      for (const secret of secrets)
-        expect(output.includes(secret), `a secret (${secret.length} chars) appears in the trace output`).to.equal(
-          false,
-        );
-    });
+      before(async function () {
+        const executable = cli.executable(this);
+        if (cases.length === 0) throw new Error(`no examples/${provider}/*/acceptance.json: nothing to run`);
+        emulator = await startEmulator[provider]();
+        examples = await ExamplesWorkspace.create(provider, cases, emulator.env, { terraform: executable });
+        ws = examples.ws;
+      });
 
-    it('re-plans with no changes', async () => {
-      await ws.expect(['plan', '-detailed-exitcode', '-parallelism=20'], 0);
-    });
+      after(async () => {
+        examples?.dispose();
+        await emulator?.close();
+      });
 
-    it('re-plans with no changes and no error with `lifecycle { ignore_changes = all }` on every resource', async () => {
-      // Terraform then sends the prior state as the configuration, computed-only values nulled: an
-      // SDK-style `id`, platform-filled arguments and every default arrive as if the user wrote them.
-      const originals = new Map(cases.map((c) => [c, readFileSync(moduleFile(c), 'utf8')]));
-      try {
-        for (const [c, text] of originals) writeFileSync(moduleFile(c), withIgnoreChangesAll(text));
-        await ws.expect(['plan', '-detailed-exitcode', '-parallelism=20'], 0);
-      } finally {
-        for (const [c, text] of originals) writeFileSync(moduleFile(c), text);
-      }
-    });
-
-    it('updates an argument of every example (in place or by replacement)', async () => {
-      const updated = resources.filter((c) => c.update);
-      for (const c of updated) substitute(c, c.update!.from, c.update!.to);
-      const before = new Map(keys);
-      await ws.expect(['apply', '-auto-approve', '-parallelism=20']);
-      const state = await recordKeys();
-      for (const c of updated) {
-        const key = keys.get(c.type)!;
-        if (c.update!.replaces) expect(key, `${c.type}: replaced`).to.not.equal(before.get(c.type));
-        else expect(key, `${c.type}: updated in place`).to.equal(before.get(c.type));
-        expectFields(heldObject(c, emulator, state.get(addr(c))!.values), c.update!.expect, `${c.type} after update`);
-      }
-      await ws.expect(['plan', '-detailed-exitcode', '-parallelism=20'], 0);
-    });
-
-    it('imports every importable example into an emptied state, then re-plans with no changes', async () => {
-      const importable = resources.filter((c) => c.importId);
-      if (importable.length === 0) return;
-      const state = await moduleState(ws);
-      const blocks = importable.map(
-        (c) =>
-          `import {\n  to = ${addr(c)}\n  id = ${JSON.stringify(fill(c.importId!, state.get(addr(c))!.values))}\n}\n`,
-      );
-      await ws.expect(['state', 'rm', ...importable.map(addr)]);
-      writeFileSync(join(ws.dir, 'config', 'imports.tf'), blocks.join('\n'));
-      await ws.expect(['apply', '-auto-approve', '-parallelism=20']);
-      rmSync(join(ws.dir, 'config', 'imports.tf'));
-      const plan = await ws.run(['plan', '-detailed-exitcode', '-no-color', '-parallelism=20']);
-      if (plan.code === 2) {
-        // Only examples that declare why (a secret the platform never returns) may differ after import.
-        const changed = [...plan.stdout.matchAll(/# (module\.\S+) will be updated in-place/g)].map((m) => m[1]);
-        const allowed = new Set(importable.filter((c) => c.importChanges).map(addr));
-        expect(
-          changed.filter((a) => !allowed.has(a!)),
-          'unexpected changes after import',
-        ).to.deep.equal([]);
-        expect(plan.stdout).to.not.match(/must be replaced|will be created|will be destroyed/);
+      it('creates every example, as the emulator confirms', async () => {
         await ws.expect(['apply', '-auto-approve', '-parallelism=20']);
+        const state = await recordKeys();
+        for (const c of resources) {
+          const stored = heldObject(c, emulator, state.get(addr(c))!.values);
+          expect(stored, `${c.type}: the emulator holds the object`).to.not.equal(undefined);
+          expectFields(stored, c.created, c.type);
+        }
+        for (const c of cases.filter((d) => d.dataSource)) {
+          const res = state.get(`module.${c.type}.${c.address}`);
+          expect(res, `${c.type}: data source read`).to.not.equal(undefined);
+          expectFields(res!.values, c.expectState, c.type);
+        }
+      });
+
+      it('logs no secret, even at TF_LOG=trace', async () => {
+        const r = await ws.run(['plan', '-parallelism=20'], { TF_LOG: 'trace' });
+        const output = `${r.stdout}\n${r.stderr}`;
+        expect(output, 'the trace log has provider lines').to.include(`terraform-provider-${provider}`);
+        const secrets = await secretsInUse();
+        expect(secrets, 'the provider credentials at least').to.not.be.empty;
+        for (const secret of secrets)
+          expect(output.includes(secret), `a secret (${secret.length} chars) appears in the trace output`).to.equal(
+            false,
+          );
+      });
+
+      it('re-plans with no changes', async () => {
         await ws.expect(['plan', '-detailed-exitcode', '-parallelism=20'], 0);
-      } else expect(plan.code, plan.stderr).to.equal(0);
-      // The imports adopted the existing objects: nothing was created or lost on the emulator.
-      for (const c of importable.filter((d) => !d.local))
-        expect(emulator.get(c.collection, keys.get(c.type)!), `${c.type} still there`).to.not.equal(undefined);
-      await recordKeys();
-    });
+      });
 
-    it('detects objects deleted behind its back and recreates them', async () => {
-      // A local object has nothing on the platform to delete behind Terraform's back.
-      const drifting = resources.filter((c) => !c.local && (c.drift ?? 'delete') === 'delete');
-      if (drifting.length === 0) return;
-      for (const c of drifting)
-        expect(emulator.remove(c.collection, keys.get(c.type)!), `${c.type}: removed from the emulator`).to.equal(true);
-      const plan = await ws.expect(['plan', '-detailed-exitcode', '-no-color', '-parallelism=20'], 2);
-      for (const c of drifting)
-        expect(plan.stdout, `${c.type}: plan recreates it`).to.include(`# ${addr(c)} will be created`);
-      await ws.expect(['apply', '-auto-approve', '-parallelism=20']);
-      await recordKeys();
-      // Objects keyed by a name the user chose come back under the same key; the plan above
-      // already showed they were created anew.
-      for (const c of drifting)
-        expect(emulator.get(c.collection, keys.get(c.type)!), `${c.type}: recreated`).to.not.equal(undefined);
-      await ws.expect(['plan', '-detailed-exitcode', '-parallelism=20'], 0);
-    });
+      it('re-plans with no changes and no error with `lifecycle { ignore_changes = all }` on every resource', async () => {
+        // Terraform then sends the prior state as the configuration, computed-only values nulled: an
+        // SDK-style `id`, platform-filled arguments and every default arrive as if the user wrote them.
+        const originals = new Map(cases.map((c) => [c, readFileSync(moduleFile(c), 'utf8')]));
+        try {
+          for (const [c, text] of originals) writeFileSync(moduleFile(c), withIgnoreChangesAll(text));
+          await ws.expect(['plan', '-detailed-exitcode', '-parallelism=20'], 0);
+        } finally {
+          for (const [c, text] of originals) writeFileSync(moduleFile(c), text);
+        }
+      });
 
-    it('rejects a bad value in every example at plan time, naming the attribute', async () => {
-      const bad = cases.filter((c) => c.invalid);
-      if (bad.length === 0) return;
-      const saved = new Map(bad.map((c) => [c.type, readFileSync(moduleFile(c), 'utf8')]));
-      for (const c of bad) substitute(c, c.invalid!.from, c.invalid!.to);
-      const plan = await ws.expect(['plan', '-no-color', '-parallelism=20'], 1);
-      for (const c of bad)
-        expect(plan.stderr, `${c.type}: error for the bad value`).to.match(new RegExp(c.invalid!.error));
-      for (const c of bad) writeFileSync(moduleFile(c), saved.get(c.type)!);
-    });
+      it('updates an argument of every example (in place or by replacement)', async () => {
+        const updated = resources.filter((c) => c.update);
+        for (const c of updated) substitute(c, c.update!.from, c.update!.to);
+        const before = new Map(keys);
+        await ws.expect(['apply', '-auto-approve', '-parallelism=20']);
+        const state = await recordKeys();
+        for (const c of updated) {
+          const key = keys.get(c.type)!;
+          if (c.update!.replaces) expect(key, `${c.type}: replaced`).to.not.equal(before.get(c.type));
+          else expect(key, `${c.type}: updated in place`).to.equal(before.get(c.type));
+          expectFields(heldObject(c, emulator, state.get(addr(c))!.values), c.update!.expect, `${c.type} after update`);
+        }
+        await ws.expect(['plan', '-detailed-exitcode', '-parallelism=20'], 0);
+      });
 
-    it('destroys everything, as the emulator confirms', async () => {
-      await ws.expect(['destroy', '-auto-approve', '-parallelism=20']);
-      for (const c of resources.filter((d) => !d.local)) {
-        const stored = emulator.get(c.collection, keys.get(c.type)!);
-        if ((c.destroyed ?? 'absent') === 'absent')
-          expect(stored, `${c.type}: gone from the emulator`).to.equal(undefined);
-        else expectFields(stored, c.destroyed as Record<string, unknown>, `${c.type} after destroy`);
-      }
-      expect((await moduleState(ws)).size).to.equal(0);
+      it('imports every importable example into an emptied state, then re-plans with no changes', async () => {
+        const importable = resources.filter((c) => c.importId);
+        if (importable.length === 0) return;
+        const state = await moduleState(ws);
+        const blocks = importable.map(
+          (c) =>
+            `import {\n  to = ${addr(c)}\n  id = ${JSON.stringify(fill(c.importId!, state.get(addr(c))!.values))}\n}\n`,
+        );
+        await ws.expect(['state', 'rm', ...importable.map(addr)]);
+        writeFileSync(join(ws.dir, 'config', 'imports.tf'), blocks.join('\n'));
+        await ws.expect(['apply', '-auto-approve', '-parallelism=20']);
+        rmSync(join(ws.dir, 'config', 'imports.tf'));
+        const plan = await ws.run(['plan', '-detailed-exitcode', '-no-color', '-parallelism=20']);
+        if (plan.code === 2) {
+          // Only examples that declare why (a secret the platform never returns) may differ after import.
+          const changed = [...plan.stdout.matchAll(/# (module\.\S+) will be updated in-place/g)].map((m) => m[1]);
+          const allowed = new Set(importable.filter((c) => c.importChanges).map(addr));
+          expect(
+            changed.filter((a) => !allowed.has(a!)),
+            'unexpected changes after import',
+          ).to.deep.equal([]);
+          expect(plan.stdout).to.not.match(/must be replaced|will be created|will be destroyed/);
+          await ws.expect(['apply', '-auto-approve', '-parallelism=20']);
+          await ws.expect(['plan', '-detailed-exitcode', '-parallelism=20'], 0);
+        } else expect(plan.code, plan.stderr).to.equal(0);
+        // The imports adopted the existing objects: nothing was created or lost on the emulator.
+        for (const c of importable.filter((d) => !d.local))
+          expect(emulator.get(c.collection, keys.get(c.type)!), `${c.type} still there`).to.not.equal(undefined);
+        await recordKeys();
+      });
+
+      it('detects objects deleted behind its back and recreates them', async () => {
+        // A local object has nothing on the platform to delete behind Terraform's back.
+        const drifting = resources.filter((c) => !c.local && (c.drift ?? 'delete') === 'delete');
+        if (drifting.length === 0) return;
+        for (const c of drifting)
+          expect(emulator.remove(c.collection, keys.get(c.type)!), `${c.type}: removed from the emulator`).to.equal(
+            true,
+          );
+        const plan = await ws.expect(['plan', '-detailed-exitcode', '-no-color', '-parallelism=20'], 2);
+        for (const c of drifting)
+          expect(plan.stdout, `${c.type}: plan recreates it`).to.include(`# ${addr(c)} will be created`);
+        await ws.expect(['apply', '-auto-approve', '-parallelism=20']);
+        await recordKeys();
+        // Objects keyed by a name the user chose come back under the same key; the plan above
+        // already showed they were created anew.
+        for (const c of drifting)
+          expect(emulator.get(c.collection, keys.get(c.type)!), `${c.type}: recreated`).to.not.equal(undefined);
+        await ws.expect(['plan', '-detailed-exitcode', '-parallelism=20'], 0);
+      });
+
+      it('rejects a bad value in every example at plan time, naming the attribute', async () => {
+        const bad = cases.filter((c) => c.invalid);
+        if (bad.length === 0) return;
+        const saved = new Map(bad.map((c) => [c.type, readFileSync(moduleFile(c), 'utf8')]));
+        for (const c of bad) substitute(c, c.invalid!.from, c.invalid!.to);
+        const plan = await ws.expect(['plan', '-no-color', '-parallelism=20'], 1);
+        for (const c of bad)
+          expect(plan.stderr, `${c.type}: error for the bad value`).to.match(new RegExp(c.invalid!.error));
+        for (const c of bad) writeFileSync(moduleFile(c), saved.get(c.type)!);
+      });
+
+      it('destroys everything, as the emulator confirms', async () => {
+        await ws.expect(['destroy', '-auto-approve', '-parallelism=20']);
+        for (const c of resources.filter((d) => !d.local)) {
+          const stored = emulator.get(c.collection, keys.get(c.type)!);
+          if ((c.destroyed ?? 'absent') === 'absent')
+            expect(stored, `${c.type}: gone from the emulator`).to.equal(undefined);
+          else expectFields(stored, c.destroyed as Record<string, unknown>, `${c.type} after destroy`);
+        }
+        expect((await moduleState(ws)).size).to.equal(0);
+      });
     });
-  });
-}
+  }
 
 /**
  * `lifecycle { ignore_changes = all }` in every resource block of `text`: added to a resource's own
