@@ -1,0 +1,106 @@
+/**
+ * One Pulumi operation on a TypeScript program that uses the SDK generated from the bridge's schema
+ * of our provider, run by Pulumi's Automation API (an inline program: @pulumi/pulumi serves the
+ * language runtime in this process, so Pulumi's Node.js language host, which the Go module proxy
+ * does not serve, is not needed). A child process of pulumi.test.ts per operation, so each run
+ * starts with a fresh Pulumi runtime:
+ *
+ *   KEEL_PULUMI_RUN='{"op":"up",...}' node dist/test/acceptance/pulumi-program.js
+ *
+ * Prints one JSON line: the operation's summary and the stack's outputs.
+ */
+import { createRequire } from 'node:module';
+import { LocalWorkspace, PulumiCommand } from '@pulumi/pulumi/automation/index.js';
+
+export interface PulumiRun {
+  readonly op: 'up' | 'preview' | 'refresh' | 'destroy' | 'outputs';
+  readonly provider: keyof typeof programs;
+  /** The generated SDK, compiled (its bin/index.js). */
+  readonly sdk: string;
+  /** The folder holding the `pulumi` executable. */
+  readonly pulumiBin: string;
+  readonly workDir: string;
+  readonly stage: number;
+  /** Resources to adopt by the `import` resource option: their ids by resource name. */
+  readonly imports?: Record<string, string>;
+  readonly env: Record<string, string>;
+}
+
+/** The secrets the programs send, which the tests look for in exported state. */
+export const PROGRAM_SECRETS = {
+  chatWebhookUrl: 'https://chat.example/services/T0000/B0000/pulumi-secret-webhook',
+  registrySecret: 'pulumi-registry-secret-access-key',
+} as const;
+
+/** The programs, by provider (vdb's is still to come): `stage` 2 changes one argument in place and one that replaces. */
+const programs = {
+  sec: (sec: any, stage: number, imports: Record<string, string>) => {
+    // A secret argument at the top level.
+    const chat = new sec.AlertChannelChat(
+      'chat',
+      { name: 'pulumi-chat', webhookUrl: PROGRAM_SECRETS.chatWebhookUrl },
+      { import: imports.chat },
+    );
+    // A list of strings; its name changes in place at stage 2.
+    const email = new sec.AlertChannelEmail('email', {
+      name: stage === 1 ? 'pulumi-email' : 'pulumi-email-renamed',
+      recipients: ['security@example.com', 'oncall@example.com'],
+    });
+    // A nested block, a list of nested objects and a secret nested argument; switching the
+    // credentials from a role to an access key replaces the integration (stage 2).
+    const registry = new sec.IntegrationRegistryA('registry', {
+      name: 'pulumi-registry',
+      registryDomain: '123456789012.registry-a.us-west-2.example.com',
+      credentials:
+        stage === 1
+          ? { roleArn: 'arn:cloud-a:iam::123456789012:role/sec-registry-reader', externalId: 'pulumi-external-id' }
+          : { accessKeyId: 'AKEXAMPLE0123456789', secretAccessKey: PROGRAM_SECRETS.registrySecret },
+      limitByTags: ['prod-*'],
+      limitNumImgs: 10,
+      limitByLabels: [{ key: 'team', value: 'payments' }],
+    });
+    // A computed value of one resource as the argument of another.
+    const rule = new sec.AlertRule('rule', {
+      name: 'pulumi-rule',
+      severities: ['Critical', 'High'],
+      alertChannels: [email.intgGuid],
+    });
+    return { chat: chat.intgGuid, email: email.intgGuid, registry: registry.intgGuid, rule: rule.guid };
+  },
+};
+
+async function main(): Promise<void> {
+  const run = JSON.parse(process.env.KEEL_PULUMI_RUN ?? '') as PulumiRun;
+  const require = createRequire(import.meta.url);
+  const pulumiCommand = await PulumiCommand.get({ root: run.pulumiBin.replace(/\/bin$/, ''), skipVersionCheck: true });
+  const projectName = `keel-${run.provider}`;
+  const stack = await LocalWorkspace.createOrSelectStack(
+    {
+      stackName: 'test',
+      projectName,
+      program: async () => programs[run.provider](require(run.sdk), run.stage, run.imports ?? {}),
+    },
+    {
+      pulumiCommand,
+      workDir: run.workDir,
+      projectSettings: { name: projectName, runtime: 'nodejs', backend: { url: `file://${run.workDir}/state` } },
+      envVars: run.env,
+    },
+  );
+  const log = (s: string) => process.stderr.write(s);
+  let summary: unknown;
+  if (run.op === 'up') summary = (await stack.up({ onOutput: log })).summary;
+  else if (run.op === 'preview')
+    summary = (await stack.preview({ expectNoChanges: true, onOutput: log })).changeSummary;
+  else if (run.op === 'refresh') summary = (await stack.refresh({ expectNoChanges: true, onOutput: log })).summary;
+  else if (run.op === 'destroy') summary = (await stack.destroy({ onOutput: log })).summary;
+  const outputs = Object.fromEntries(Object.entries(await stack.outputs()).map(([k, v]) => [k, v.value]));
+  process.stdout.write(`${JSON.stringify({ summary, outputs })}\n`);
+}
+
+// The test imports PROGRAM_SECRETS from here; only the child process it starts runs a program.
+if (process.env.KEEL_PULUMI_RUN !== undefined)
+  main().catch((err: unknown) => {
+    process.stderr.write(`pulumi-program: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
