@@ -276,6 +276,10 @@ function planBlock(
   path: AttributePath,
   replace: AttributePath[],
 ): Value {
+  // Terraform never proposes a list or set of blocks as null (no blocks is an empty collection);
+  // other clients, such as pulumi-terraform-bridge, may: plan the form Terraform would, so that what
+  // create stores and what read returns agree.
+  if (proposed === null && (def.nesting === 'list' || def.nesting === 'set')) return [];
   if (proposed === null || proposed instanceof Unknown) return proposed;
   if (def.nesting === 'single' || def.nesting === 'group') {
     return planLevel(def.fields, objectOrNull(prior), proposed as ObjectValue, objectOrNull(config), path, replace);

@@ -32,9 +32,7 @@ export const PROGRAM_SECRETS = {
   registrySecret: 'pulumi-registry-secret-access-key',
 } as const;
 
-/**
- * The programs, by provider (vdb's is not run yet: its cluster's unset set blocks come back as null
- * from create and as empty from read under the bridge, so a refresh shows changes): `stage` 2 changes one argument in place and one that replaces. */
+/** The programs, by provider: `stage` 2 changes one argument in place and one that replaces. */
 const programs = {
   sec: (sec: any, stage: number, imports: Record<string, string>) => {
     // A secret argument at the top level.
@@ -68,6 +66,51 @@ const programs = {
       alertChannels: [email.intgGuid],
     });
     return { chat: chat.intgGuid, email: email.intgGuid, registry: registry.intgGuid, rule: rule.guid };
+  },
+  vdb: (vdb: any, stage: number, imports: Record<string, string>) => {
+    // A data source whose result feeds an argument.
+    const packages = vdb.getBookingPackagesOutput({ cloudProvider: 'aws', cloudRegion: 'eu-central-1' });
+    const packageId = packages.packages.apply((list: { id: string; name: string }[]) => {
+      const small = list.find((p) => p.name === 'small');
+      if (!small) throw new Error('no "small" booking package');
+      return small.id;
+    });
+    // Nested blocks three deep (configuration, node configuration, resource configurations) and a
+    // list of nested objects (labels).
+    const cluster = new vdb.AccountsCluster('cluster', {
+      name: 'pulumi-cluster',
+      cloudProvider: 'aws',
+      cloudRegion: 'eu-central-1',
+      labels: [{ key: 'team', value: 'search' }],
+      configuration: {
+        numberOfNodes: 1,
+        allowedIpSourceRanges: ['10.0.0.0/8'],
+        nodeConfiguration: {
+          packageId,
+          resourceConfigurations: [{ amount: 20, resourceType: 'disk', resourceUnit: 'Gi' }],
+        },
+        databaseConfiguration: { collection: { replicationFactor: 1 } },
+      },
+    });
+    // Its description changes in place at stage 2.
+    const role = new vdb.AccountsRole(
+      'role',
+      {
+        name: 'pulumi-role',
+        description: stage === 1 ? 'Create and restore backups' : 'Create, list and restore backups',
+        permissions: [{ value: 'read:clusters' }, { value: 'read:backups' }],
+      },
+      { import: imports.role },
+    );
+    // A computed secret (the key); renaming it replaces the key (stage 2).
+    const key = new vdb.AccountsDatabaseApiKeyV2('key', {
+      clusterId: cluster.id,
+      name: stage === 1 ? 'pulumi-key' : 'pulumi-key-renamed',
+      collectionAccessRules: [
+        { collectionName: 'documents', accessType: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' },
+      ],
+    });
+    return { cluster: cluster.id, role: role.id, key: key.id, keySecret: key.key };
   },
 };
 

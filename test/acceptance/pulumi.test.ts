@@ -95,6 +95,25 @@ const CASES: ProgramCase[] = [
     // Its secret webhook URL, which the platform returns, is read back by the import.
     imported: { name: 'chat', type: 'sec:index/alertChannelChat:AlertChannelChat', collection: 'AlertChannels' },
   },
+  {
+    provider: 'vdb',
+    collections: ['clusters', 'roles', 'databaseApiKeys'],
+    created(emulator, ids) {
+      const cluster = emulator.get('clusters', ids.cluster!) as any;
+      expect(cluster?.name).to.equal('pulumi-cluster');
+      expect(JSON.stringify(cluster)).to.include('search');
+      expect((emulator.get('roles', ids.role!) as any)?.description).to.equal('Create and restore backups');
+      expect((emulator.get('databaseApiKeys', ids.key!) as any)?.name).to.equal('pulumi-key');
+    },
+    inPlace: 'role',
+    replaced: 'key',
+    updated(emulator, ids) {
+      expect((emulator.get('roles', ids.role!) as any)?.description).to.equal('Create, list and restore backups');
+      expect((emulator.get('databaseApiKeys', ids.key!) as any)?.name).to.equal('pulumi-key-renamed');
+    },
+    secrets: (outputs) => [outputs.keySecret!],
+    imported: { name: 'role', type: 'vdb:index/accountsRole:AccountsRole', collection: 'roles' },
+  },
 ];
 
 for (const c of CASES)
