@@ -8,39 +8,19 @@
  * import, and a destroy that leaves the emulator as it was.
  */
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startEmulator, type EmulatorHandle } from './examples-workspace.js';
 import { PROGRAM_SECRETS, type PulumiRun } from './pulumi-program.js';
 import { CLIENTS_DIR, requireRealClient } from './real-clients.js';
-import { REPO_ROOT } from './terraform.js';
+import { REPO_ROOT, runCommand } from './terraform.js';
 
 /** The bridge's version as scripts/clients.mjs builds it: the plugin version the SDK asks for. */
 const BRIDGE_VERSION = 'v3.120.0';
 
-interface Exec {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(file: string, args: string[], options: { cwd?: string; env: Record<string, string> }): Promise<Exec> {
-  return new Promise((resolve) => {
-    execFile(file, args, { ...options, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err
-        ? typeof (err as { code?: unknown }).code === 'number'
-          ? (err as { code: number }).code
-          : 1
-        : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 async function mustRun(file: string, args: string[], options: { cwd?: string; env: Record<string, string> }) {
-  const r = await run(file, args, options);
+  const r = await runCommand(file, args, { ...options, maxBuffer: 256 * 1024 * 1024 });
   if (r.code !== 0) throw new Error(`${file} ${args.join(' ')} exited ${r.code}\n${r.stderr}\n${r.stdout}`);
   return r;
 }
@@ -143,8 +123,9 @@ for (const c of CASES)
         imports,
         env,
       };
-      const r = await run(process.execPath, [join(REPO_ROOT, 'dist/test/acceptance/pulumi-program.js')], {
+      const r = await runCommand(process.execPath, [join(REPO_ROOT, 'dist/test/acceptance/pulumi-program.js')], {
         env: { ...env, KEEL_PULUMI_RUN: JSON.stringify(request) },
+        maxBuffer: 256 * 1024 * 1024,
       });
       if (r.code !== 0) throw new Error(`pulumi ${op} (stage ${stage}) failed:\n${r.stderr.slice(-6000)}`);
       return JSON.parse(r.stdout.trim().split('\n').at(-1)!);

@@ -2,7 +2,7 @@
  * Drives the real Terraform CLI against our provider executables through `dev_overrides` (no
  * `terraform init`, no network). Each workspace gets its own CLI config and data directory.
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ExecFileOptions } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync, rmSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -40,6 +40,20 @@ export interface RunResult {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+/** Runs a command to its end and resolves with its exit code and output (1 where it had none, e.g. killed). */
+export function runCommand(file: string, args: string[], options: ExecFileOptions): Promise<RunResult> {
+  return new Promise((resolvePromise) => {
+    execFile(file, args, { ...options, encoding: 'utf8' }, (err, stdout, stderr) => {
+      const code = err
+        ? typeof (err as { code?: unknown }).code === 'number'
+          ? (err as { code: number }).code
+          : 1
+        : 0;
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
 }
 
 /** One resource in `terraform show -json`. */
@@ -91,20 +105,9 @@ export class Workspace {
 
   /** Runs `terraform -chdir=config <args>` and resolves with its exit code and output. */
   run(args: string[], extraEnv: Record<string, string> = {}): Promise<RunResult> {
-    return new Promise((resolvePromise) => {
-      execFile(
-        this.terraform,
-        [`-chdir=${join(this.dir, 'config')}`, ...args],
-        { env: { ...this.env, ...extraEnv }, maxBuffer: 64 * 1024 * 1024 },
-        (err, stdout, stderr) => {
-          const code = err
-            ? typeof (err as { code?: unknown }).code === 'number'
-              ? (err as { code: number }).code
-              : 1
-            : 0;
-          resolvePromise({ code, stdout, stderr });
-        },
-      );
+    return runCommand(this.terraform, [`-chdir=${join(this.dir, 'config')}`, ...args], {
+      env: { ...this.env, ...extraEnv },
+      maxBuffer: 64 * 1024 * 1024,
     });
   }
 
