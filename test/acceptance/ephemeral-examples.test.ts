@@ -12,72 +12,75 @@ import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/e
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { createSecClient } from '../../src/clients/sec/index.js';
 import { createVdbClient } from '../../src/clients/vdb/index.js';
-import { REPO_ROOT, Workspace, requireTerraform } from './terraform.js';
+import { ACCEPTANCE_CLIS } from './real-clients.js';
+import { REPO_ROOT, Workspace, type WorkspaceOptions } from './terraform.js';
 
 const example = (provider: string, type: string) => join(REPO_ROOT, 'examples', provider, 'ephemeral', type);
 
-describe("acceptance: the ephemeral resources' examples under real Terraform", function () {
-  this.timeout(300_000);
-  let sec: SecEmulator;
-  let vdb: VdbEmulator;
-  const workspaces: Workspace[] = [];
-  const workspace = (dir: string, env: Record<string, string>) => {
-    const ws = Workspace.fromExample(dir, env);
-    workspaces.push(ws);
-    return ws;
-  };
+for (const cli of ACCEPTANCE_CLIS)
+  describe(`acceptance: the ephemeral resources' examples under real ${cli.name}`, function () {
+    this.timeout(300_000);
+    let sec: SecEmulator;
+    let vdb: VdbEmulator;
+    let options: WorkspaceOptions;
+    const workspaces: Workspace[] = [];
+    const workspace = (dir: string, env: Record<string, string>) => {
+      const ws = Workspace.fromExample(dir, env, options);
+      workspaces.push(ws);
+      return ws;
+    };
 
-  before(async function () {
-    requireTerraform(this);
-    sec = await startSecEmulator();
-    vdb = await startVdbEmulator({ provisioningMs: 50 });
-  });
-  after(async () => {
-    for (const ws of workspaces) ws.dispose();
-    await sec?.close();
-    await vdb?.close();
-  });
-
-  it("sec_access_token: a provider instance holding only the run's token creates the channel", async () => {
-    const ws = workspace(example('sec', 'sec_access_token'), secProviderEnv(sec));
-    await ws.expect(['validate', '-no-color']);
-    await ws.expect(['apply', '-auto-approve', '-no-color']);
-    expect(sec.list<{ name: string }>('AlertChannels').some((c) => c.name === 'tf-eph-access-token')).to.equal(true);
-    expect(
-      sec.issuedTokens().filter((t) => t.requestedSeconds === 900 && t.uses > 0),
-      'the 900 s token authorized requests',
-    ).to.not.be.empty;
-    await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
-    await ws.expect(['destroy', '-auto-approve', '-no-color']);
-  });
-
-  it('sec_agent_access_token: the installer hook gets the token of an agent token made elsewhere', async () => {
-    const client = createSecClient({
-      baseUrl: sec.url,
-      account: sec.account,
-      apiKey: sec.apiKey,
-      apiSecret: sec.apiSecret,
-      userAgent: 'test',
+    before(async function () {
+      options = cli.workspace(this);
+      sec = await startSecEmulator();
+      vdb = await startVdbEmulator({ provisioningMs: 50 });
     });
-    const fleet = await client.agentAccessTokens.create({
-      tokenAlias: 'tf-eph-fleet',
-      tokenEnabled: true,
-      props: { description: '', os: 'linux' },
+    after(async () => {
+      for (const ws of workspaces) ws.dispose();
+      await sec?.close();
+      await vdb?.close();
     });
-    await client.close();
-    const ws = workspace(example('sec', 'sec_agent_access_token'), secProviderEnv(sec));
-    await ws.expect(['validate', '-no-color']);
-    await ws.expect(['apply', '-auto-approve', '-no-color']);
-    const hook = sec
-      .list<{ name: string; data: { webhookUrl: string } }>('AlertChannels')
-      .find((c) => c.name === 'tf-eph-installer')!;
-    expect(hook.data.webhookUrl).to.equal(`https://installer.example.com/enroll/${fleet.accessToken}`);
-    await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
-    await ws.expect(['destroy', '-auto-approve', '-no-color']);
-  });
 
-  it("sec_agent_access_token: a token made in the same run is read when named by the resource's id", async () => {
-    const config = (name: string) => `
+    it("sec_access_token: a provider instance holding only the run's token creates the channel", async () => {
+      const ws = workspace(example('sec', 'sec_access_token'), secProviderEnv(sec));
+      await ws.expect(['validate', '-no-color']);
+      await ws.expect(['apply', '-auto-approve', '-no-color']);
+      expect(sec.list<{ name: string }>('AlertChannels').some((c) => c.name === 'tf-eph-access-token')).to.equal(true);
+      expect(
+        sec.issuedTokens().filter((t) => t.requestedSeconds === 900 && t.uses > 0),
+        'the 900 s token authorized requests',
+      ).to.not.be.empty;
+      await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
+      await ws.expect(['destroy', '-auto-approve', '-no-color']);
+    });
+
+    it('sec_agent_access_token: the installer hook gets the token of an agent token made elsewhere', async () => {
+      const client = createSecClient({
+        baseUrl: sec.url,
+        account: sec.account,
+        apiKey: sec.apiKey,
+        apiSecret: sec.apiSecret,
+        userAgent: 'test',
+      });
+      const fleet = await client.agentAccessTokens.create({
+        tokenAlias: 'tf-eph-fleet',
+        tokenEnabled: true,
+        props: { description: '', os: 'linux' },
+      });
+      await client.close();
+      const ws = workspace(example('sec', 'sec_agent_access_token'), secProviderEnv(sec));
+      await ws.expect(['validate', '-no-color']);
+      await ws.expect(['apply', '-auto-approve', '-no-color']);
+      const hook = sec
+        .list<{ name: string; data: { webhookUrl: string } }>('AlertChannels')
+        .find((c) => c.name === 'tf-eph-installer')!;
+      expect(hook.data.webhookUrl).to.equal(`https://installer.example.com/enroll/${fleet.accessToken}`);
+      await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
+      await ws.expect(['destroy', '-auto-approve', '-no-color']);
+    });
+
+    it("sec_agent_access_token: a token made in the same run is read when named by the resource's id", async () => {
+      const config = (name: string) => `
 terraform {
   required_providers {
     sec = { source = "keel/sec" }
@@ -99,66 +102,68 @@ resource "sec_alert_channel_webhook" "installer" {
   test_integration       = false
 }
 `;
-    const ws = new Workspace(config('"tf-eph-same-run"'), secProviderEnv(sec));
-    workspaces.push(ws);
-    // Opened while planning, before the token exists.
-    const early = await ws.expect(['plan', '-no-color'], 1);
-    // By its name as text it is opened while planning, before the token exists: the message says what to write.
-    expect(early.stderr.replace(/\s+/g, ' '))
-      .to.include('Agent access token not found')
-      .and.include("set `name` to the resource's `id` (`sec_agent_access_token.<name>.id`)");
-    ws.writeConfig(config('sec_agent_access_token.fleet.id'));
-    await ws.expect(['apply', '-auto-approve', '-no-color']);
-    const tokens = sec.list<{ tokenAlias: string; accessToken: string }>('AgentAccessTokens');
-    const token = tokens.find((t) => t.tokenAlias === 'tf-eph-same-run')!;
-    const hooks = sec.list<{ name: string; data: { webhookUrl: string } }>('AlertChannels');
-    const hook = hooks.find((c) => c.name === 'tf-eph-same-run-installer')!;
-    expect(hook.data.webhookUrl).to.equal(`https://installer.example.com/enroll/${token.accessToken}`);
-    await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
-    await ws.expect(['destroy', '-auto-approve', '-no-color']);
-  });
-
-  it("vdb_accounts_database_api_key_v2: the smoke test gets the run's key in its environment, and the key is gone afterwards", async () => {
-    const client = createVdbClient({ apiUrl: vdb.url, apiKey: vdb.apiKey, userAgent: 'test' });
-    const cluster = await client.clusters.create({
-      accountId: vdb.accountId,
-      name: 'tf-eph-smoke',
-      cloudProviderId: 'aws',
-      cloudProviderRegionId: 'eu-central-1',
-      configuration: { numberOfNodes: 1, packageId: vdb.packageId('aws', 'small') },
+      const ws = new Workspace(config('"tf-eph-same-run"'), secProviderEnv(sec), options);
+      workspaces.push(ws);
+      // Opened while planning, before the token exists.
+      const early = await ws.expect(['plan', '-no-color'], 1);
+      // By its name as text it is opened while planning, before the token exists: the message says what to write.
+      expect(early.stderr.replace(/\s+/g, ' '))
+        .to.include('Agent access token not found')
+        .and.include("set `name` to the resource's `id` (`sec_agent_access_token.<name>.id`)");
+      ws.writeConfig(config('sec_agent_access_token.fleet.id'));
+      await ws.expect(['apply', '-auto-approve', '-no-color']);
+      const tokens = sec.list<{ tokenAlias: string; accessToken: string }>('AgentAccessTokens');
+      const token = tokens.find((t) => t.tokenAlias === 'tf-eph-same-run')!;
+      const hooks = sec.list<{ name: string; data: { webhookUrl: string } }>('AlertChannels');
+      const hook = hooks.find((c) => c.name === 'tf-eph-same-run-installer')!;
+      expect(hook.data.webhookUrl).to.equal(`https://installer.example.com/enroll/${token.accessToken}`);
+      await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
+      await ws.expect(['destroy', '-auto-approve', '-no-color']);
     });
-    client.close();
-    // The example's smoke test runs curl; a stand-in on PATH records what it was given instead.
-    const bin = mkdtempSync(join(tmpdir(), 'keel-curl-'));
-    const seen = join(bin, 'seen');
-    writeFileSync(
-      join(bin, 'curl'),
-      `#!/bin/sh\nprintf '%s\\n%s\\n' "$DATABASE_API_KEY" "$CLUSTER_URL" > '${seen}'\n`,
-      { mode: 0o755 },
-    );
-    const env = { ...vdbProviderEnv(vdb), PATH: `${bin}:${process.env.PATH ?? ''}` };
-    const ws = workspace(example('vdb', 'vdb_accounts_database_api_key_v2'), env);
-    try {
-      await ws.expect(['validate', '-no-color']);
-      await ws.expect(['apply', '-auto-approve', '-no-color'], 0, { TF_VAR_cluster_id: cluster.id });
-      const [key, url] = readFileSync(seen, 'utf8').split('\n');
-      const created = vdb.requests.filter(
-        (r) =>
-          r.method === 'CreateDatabaseApiKey' &&
-          (r.request?.databaseApiKey as { clusterId?: string } | undefined)?.clusterId === cluster.id,
+
+    it("vdb_accounts_database_api_key_v2: the smoke test gets the run's key in its environment, and the key is gone afterwards", async () => {
+      const client = createVdbClient({ apiUrl: vdb.url, apiKey: vdb.apiKey, userAgent: 'test' });
+      const cluster = await client.clusters.create({
+        accountId: vdb.accountId,
+        name: 'tf-eph-smoke',
+        cloudProviderId: 'aws',
+        cloudProviderRegionId: 'eu-central-1',
+        configuration: { numberOfNodes: 1, packageId: vdb.packageId('aws', 'small') },
+      });
+      client.close();
+      // The example's smoke test runs curl; a stand-in on PATH records what it was given instead.
+      const bin = mkdtempSync(join(tmpdir(), 'keel-curl-'));
+      const seen = join(bin, 'seen');
+      writeFileSync(
+        join(bin, 'curl'),
+        `#!/bin/sh\nprintf '%s\\n%s\\n' "$DATABASE_API_KEY" "$CLUSTER_URL" > '${seen}'\n`,
+        { mode: 0o755 },
       );
-      expect(created.length, 'opened for the apply').to.be.at.least(1);
-      expect(key, 'the key reached the smoke test').to.match(/^\S{16,}$/);
-      expect(url).to.equal(
-        vdb.get<{ state: { endpoint: { url: string } } }>(VDB_COLLECTIONS.clusters, cluster.id)!.state.endpoint.url,
-      );
-      expect(
-        vdb.list(VDB_COLLECTIONS.databaseApiKeys).filter((k) => (k as { clusterId: string }).clusterId === cluster.id),
-        'closed: deleted',
-      ).to.deep.equal([]);
-      expect(readFileSync(join(ws.dir, 'config', 'terraform.tfstate'), 'utf8')).to.not.include(key!);
-    } finally {
-      rmSync(bin, { recursive: true, force: true });
-    }
+      const env = { ...vdbProviderEnv(vdb), PATH: `${bin}:${process.env.PATH ?? ''}` };
+      const ws = workspace(example('vdb', 'vdb_accounts_database_api_key_v2'), env);
+      try {
+        await ws.expect(['validate', '-no-color']);
+        await ws.expect(['apply', '-auto-approve', '-no-color'], 0, { TF_VAR_cluster_id: cluster.id });
+        const [key, url] = readFileSync(seen, 'utf8').split('\n');
+        const created = vdb.requests.filter(
+          (r) =>
+            r.method === 'CreateDatabaseApiKey' &&
+            (r.request?.databaseApiKey as { clusterId?: string } | undefined)?.clusterId === cluster.id,
+        );
+        expect(created.length, 'opened for the apply').to.be.at.least(1);
+        expect(key, 'the key reached the smoke test').to.match(/^\S{16,}$/);
+        expect(url).to.equal(
+          vdb.get<{ state: { endpoint: { url: string } } }>(VDB_COLLECTIONS.clusters, cluster.id)!.state.endpoint.url,
+        );
+        expect(
+          vdb
+            .list(VDB_COLLECTIONS.databaseApiKeys)
+            .filter((k) => (k as { clusterId: string }).clusterId === cluster.id),
+          'closed: deleted',
+        ).to.deep.equal([]);
+        expect(readFileSync(join(ws.dir, 'config', 'terraform.tfstate'), 'utf8')).to.not.include(key!);
+      } finally {
+        rmSync(bin, { recursive: true, force: true });
+      }
+    });
   });
-});

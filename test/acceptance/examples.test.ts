@@ -7,8 +7,8 @@
 import { expect } from 'chai';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { requireRealClient } from './real-clients.js';
-import { requireTerraform, type StateResource, type Workspace } from './terraform.js';
+import { ACCEPTANCE_CLIS } from './real-clients.js';
+import type { StateResource, Workspace } from './terraform.js';
 import {
   ExamplesWorkspace,
   at,
@@ -37,23 +37,7 @@ async function moduleState(ws: Workspace): Promise<Map<string, StateResource>> {
   return new Map([...(await ws.state())].filter(([address]) => address.startsWith('module.')));
 }
 
-/**
- * The CLIs every example runs under: Terraform from PATH, and OpenTofu as `npm run clients` builds it
- * (the same dev_overrides configuration serves both; OpenTofu reads `keel/<name>` as
- * registry.opentofu.org/keel/<name>).
- */
-const CLIS = [
-  {
-    name: 'Terraform',
-    executable: (ctx: Mocha.Context) => {
-      requireTerraform(ctx);
-      return 'terraform';
-    },
-  },
-  { name: 'OpenTofu', executable: (ctx: Mocha.Context) => requireRealClient(ctx, 'tofu') },
-];
-
-for (const cli of CLIS)
+for (const cli of ACCEPTANCE_CLIS)
   for (const provider of ['sec', 'vdb'] as const) {
     describe(`acceptance: examples/${provider} under real ${cli.name}`, function () {
       this.timeout(900_000);
@@ -93,10 +77,10 @@ for (const cli of CLIS)
       }
 
       before(async function () {
-        const executable = cli.executable(this);
+        const options = cli.workspace(this);
         if (cases.length === 0) throw new Error(`no examples/${provider}/*/acceptance.json: nothing to run`);
         emulator = await startEmulator[provider]();
-        examples = await ExamplesWorkspace.create(provider, cases, emulator.env, { terraform: executable });
+        examples = await ExamplesWorkspace.create(provider, cases, emulator.env, options);
         ws = examples.ws;
       });
 

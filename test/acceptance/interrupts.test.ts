@@ -10,7 +10,8 @@
  * The two providers run side by side, each against its own emulator and workspace.
  */
 import { expect } from 'chai';
-import { requireTerraform, type RunResult } from './terraform.js';
+import { ACCEPTANCE_CLIS } from './real-clients.js';
+import type { RunResult, WorkspaceOptions } from './terraform.js';
 import {
   ExamplesWorkspace,
   expectFields,
@@ -34,10 +35,10 @@ const CHANGES = {
   delete: /^(DELETE |Delete)/,
 };
 
-async function interruptedRun(provider: Provider): Promise<void> {
+async function interruptedRun(provider: Provider, cli: string, options: WorkspaceOptions): Promise<void> {
   const cases = loadCases(provider);
   const emulator = await startEmulator[provider]({ provisioningMs: 500 });
-  const examples = await ExamplesWorkspace.create(provider, cases, emulator.env);
+  const examples = await ExamplesWorkspace.create(provider, cases, emulator.env, options);
   const { ws } = examples;
   const types = typeRecords(cases);
   const baseline = baselineOf(emulator, types);
@@ -62,11 +63,11 @@ async function interruptedRun(provider: Provider): Promise<void> {
     // The emulator, like the platform, finishes requests whose client went away: let those still
     // in their slow delay land before looking, or an orphan they make would go unseen.
     await new Promise((resolve) => setTimeout(resolve, SLOW_MS + 500));
-    const what = `${provider}: after the interrupted \`terraform ${args[0]}\``;
+    const what = `${provider}: after the interrupted \`${cli} ${args[0]}\``;
     expect(run.interrupted, `${what}: the interrupt was sent while it ran\n${run.stdout}\n${run.stderr}`).to.equal(
       true,
     );
-    expect(run.stdout + run.stderr, `${what}: Terraform took the interrupt`).to.include('Interrupt received');
+    expect(run.stdout + run.stderr, `${what}: ${cli} took the interrupt`).to.include('Interrupt received');
     expect(run.code, `${what}: exit code`).to.not.equal(0);
     const state = await ws.state();
     const counts = expectEmulatorHoldsState(emulator, types, baseline, state, what, check);
@@ -83,7 +84,7 @@ async function interruptedRun(provider: Provider): Promise<void> {
       types,
       baseline,
       state,
-      `${provider}: after a plain \`terraform ${args[0]}\``,
+      `${provider}: after a plain \`${cli} ${args[0]}\``,
     );
     figures.push(`    then plain ${args[0]}: ${describeCounts(counts) || 'nothing in the state'}`);
     return state;
@@ -130,32 +131,33 @@ async function interruptedRun(provider: Provider): Promise<void> {
     passed = true;
   } finally {
     console.log(
-      `  ${provider}: ${cases.filter((c) => !c.dataSource).length} example resources, every call ${SLOW_MS} ms slow while interrupted\n${figures.join('\n')}`,
+      `  ${cli} ${provider}: ${cases.filter((c) => !c.dataSource).length} example resources, every call ${SLOW_MS} ms slow while interrupted\n${figures.join('\n')}`,
     );
     if (passed) examples.dispose();
-    else console.log(`  ${provider}: workspace kept in ${ws.dir}`);
+    else console.log(`  ${cli} ${provider}: workspace kept in ${ws.dir}`);
     await emulator.close();
   }
 }
 
-describe('acceptance: Ctrl-C during create, update and destroy under real Terraform leaves nothing untracked', function () {
-  this.timeout(600_000);
-  const runs = new Map<Provider, Promise<void>>();
+for (const cli of ACCEPTANCE_CLIS)
+  describe(`acceptance: Ctrl-C during create, update and destroy under real ${cli.name} leaves nothing untracked`, function () {
+    this.timeout(600_000);
+    const runs = new Map<Provider, Promise<void>>();
 
-  before(function () {
-    requireTerraform(this);
+    before(function () {
+      const options = cli.workspace(this);
+      for (const provider of ['sec', 'vdb'] as const) {
+        const run = interruptedRun(provider, cli.name === 'OpenTofu' ? 'tofu' : 'terraform', options);
+        run.catch(() => undefined);
+        runs.set(provider, run);
+      }
+    });
+
+    after(() => Promise.allSettled(runs.values()));
+
     for (const provider of ['sec', 'vdb'] as const) {
-      const run = interruptedRun(provider);
-      run.catch(() => undefined);
-      runs.set(provider, run);
+      it(`${provider}: after each interrupted command the emulator holds only what the state tracks; plain re-runs finish the job`, async () => {
+        await runs.get(provider);
+      });
     }
   });
-
-  after(() => Promise.allSettled(runs.values()));
-
-  for (const provider of ['sec', 'vdb'] as const) {
-    it(`${provider}: after each interrupted command the emulator holds only what the state tracks; plain re-runs finish the job`, async () => {
-      await runs.get(provider);
-    });
-  }
-});

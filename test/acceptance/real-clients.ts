@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { requireTerraform, type WorkspaceOptions } from './terraform.js';
 
 export const CLIENTS_DIR = process.env.KEEL_CLIENTS_DIR || join(homedir(), '.cache', 'keel-clients', 'bin');
 
@@ -28,3 +29,24 @@ export function requireRealClient(ctx: Mocha.Context, name: RealClient): string 
   console.warn(`\n  !!! ${message}: SKIPPING its acceptance tests !!!\n`);
   ctx.skip();
 }
+
+/**
+ * The Terraform-compatible CLIs the acceptance suites run under: Terraform from PATH, and OpenTofu
+ * as `npm run clients` builds it. The same dev_overrides configuration serves both (OpenTofu reads
+ * `keel/<name>` as registry.opentofu.org/keel/<name>). Identity, query and actions are Terraform
+ * features, so the suites of those run under Terraform alone.
+ */
+export const ACCEPTANCE_CLIS: ReadonlyArray<{
+  readonly name: 'Terraform' | 'OpenTofu';
+  /** How a workspace runs this CLI; skips (or fails in CI) where it is not there. */
+  readonly workspace: (ctx: Mocha.Context) => WorkspaceOptions;
+}> = [
+  {
+    name: 'Terraform',
+    workspace: (ctx) => {
+      requireTerraform(ctx);
+      return {};
+    },
+  },
+  { name: 'OpenTofu', workspace: (ctx) => ({ terraform: requireRealClient(ctx, 'tofu') }) },
+];

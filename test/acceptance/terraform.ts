@@ -93,8 +93,8 @@ export class Workspace {
     this.env = terraformEnv(this.dir, cliConfig, env);
   }
 
-  static fromExample(exampleDir: string, env: Record<string, string>): Workspace {
-    const ws = new Workspace('', env);
+  static fromExample(exampleDir: string, env: Record<string, string>, options: WorkspaceOptions = {}): Workspace {
+    const ws = new Workspace('', env, options);
     cpSync(exampleDir, join(ws.dir, 'config'), { recursive: true });
     return ws;
   }
