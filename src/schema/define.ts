@@ -312,7 +312,7 @@ export function withWriteOnlyTwins<F extends Fields>(fields: F, where: string, i
         ...(o.validate ? { validate: o.validate } : {}),
         ...(o.maxCharacters !== undefined ? { maxCharacters: o.maxCharacters } : {}),
         description:
-          `Write-only form of \`${name}\` (Terraform 1.11 and later): the value is sent to the platform ` +
+          `Write-only form of \`${name}\`: the value is sent to the platform ` +
           `but never stored in the plan or state. Set \`${name}\` or \`${name}_wo\`` +
           `${twin.required ? ' (one of them is required)' : ', not both'}; ` +
           `change \`${name}_wo_version\` to send a new value.`,

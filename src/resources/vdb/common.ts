@@ -162,7 +162,7 @@ export function setNote(address: string, select: string): string {
     'A set: its entries have no order, so they cannot be indexed. ' +
     `Configurations written for version 1.19.2, where it was a list, replace \`${address}[0]\` with ` +
     `\`tolist(${address})[0]\` ` +
-    `(an entry in the order Terraform sorts the set), or select entries by content: \`${select}\`.`
+    `(an entry in the set's sorted order), or select entries by content: \`${select}\`.`
   );
 }
 

@@ -30,7 +30,7 @@ const schema = resourceSchema(
       optional: true,
       computed: true,
       validate: [text(4, 128, /^[\w -]+$/, 'letters, digits, `_`, spaces and `-`')],
-      description: 'Name of the key; unset: `terraform-run-<random>`.',
+      description: 'Name of the key; unset, a name for the run with a random suffix (read it here).',
     }),
     expires_in: attr.string({
       optional: true,
@@ -47,7 +47,7 @@ const schema = resourceSchema(
     description:
       'A database API key (v2) that lives only for this run: created when the run needs it, deleted when the run ' +
       'ends, never stored in the plan or the state. It carries an expiry as well, so it dies even if the run is cut ' +
-      'off. Terraform 1.10 and later.',
+      'off.',
   },
 );
 

@@ -24,7 +24,7 @@ export default alertChannel({
           validate: [forms.pemPrivateKey],
           description:
             'Private key of the service-account key (PEM). The platform never returns it, so changes ' +
-            'made outside Terraform are not detected.',
+            'made outside this configuration are not detected.',
         }),
         private_key_id: attr.string({
           optional: true,

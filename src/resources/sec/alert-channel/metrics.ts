@@ -12,7 +12,7 @@ export default alertChannel({
   description: 'Sends platform alerts to the Metrics service as logs or events.',
   fields: {
     api_key: secret(
-      'API key of the Metrics account. The platform never returns it, so changes made outside Terraform ' +
+      'API key of the Metrics account. The platform never returns it, so changes made outside this configuration ' +
         'are not detected.',
     ),
     metrics_site: attr.string({

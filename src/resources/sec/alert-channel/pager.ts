@@ -11,7 +11,7 @@ export default alertChannel({
   fields: {
     integration_key: secret(
       'The integration key of the Pager service. The platform never returns it, so changes made outside ' +
-        'Terraform are not detected.',
+        'this configuration are not detected.',
     ),
   },
   toData: (m) => ({ apiIntgKey: sentSecret(m.integration_key) }),

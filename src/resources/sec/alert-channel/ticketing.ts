@@ -19,7 +19,7 @@ export default alertChannel({
     instance_url: requiredText('URL of the Ticketing instance.'),
     username: requiredText('The Ticketing user that opens the incidents.'),
     password: secret(
-      'Password of the Ticketing user. The platform never returns it, so changes made outside Terraform ' +
+      'Password of the Ticketing user. The platform never returns it, so changes made outside this configuration ' +
         'are not detected.',
     ),
     custom_template_file: customTemplate(

@@ -114,7 +114,7 @@ export const trackerCloud = alertChannel({
   fields: {
     ...common,
     api_token: secret(
-      'API token of the tracker user. The platform never returns it, so changes made outside Terraform ' +
+      'API token of the tracker user. The platform never returns it, so changes made outside this configuration ' +
         'are not detected.',
     ),
   },
@@ -132,7 +132,7 @@ export const trackerServer = alertChannel({
   fields: {
     ...common,
     password: secret(
-      'Password of the tracker user. The platform never returns it, so changes made outside Terraform ' +
+      'Password of the tracker user. The platform never returns it, so changes made outside this configuration ' +
         'are not detected.',
     ),
   },

@@ -23,10 +23,8 @@ const schema = resourceSchema(
     description:
       "An API access token made from the provider's `api_key` and `api_secret`, valid for an hour. Kept " +
       'for compatibility: the token is stored in the state. Use the ephemeral resource ' +
-      '`sec_access_token` instead (Terraform 1.10 and later), which never stores it.',
-    deprecated:
-      'The token is stored in the state. Use the ephemeral resource sec_access_token (Terraform 1.10 and ' +
-      'later), which never stores it.',
+      '`sec_access_token` instead, which never stores it.',
+    deprecated: 'The token is stored in the state. Use the ephemeral resource sec_access_token, which never stores it.',
   },
 );
 

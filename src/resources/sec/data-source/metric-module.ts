@@ -24,7 +24,7 @@ const schema = resourceSchema(
   },
   {
     description:
-      'Reports to the platform that a Terraform module of a given version ran (a usage event, as the ' +
+      'Reports to the platform that a module of a given version ran (a usage event, as the ' +
       "platform's own modules send). Set `SEC_TELEMETRY_DISABLE` (to anything) in the environment to " +
       'send nothing.',
   },

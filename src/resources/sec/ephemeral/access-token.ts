@@ -28,7 +28,7 @@ const schema = resourceSchema(
   {
     description:
       "A short-lived API access token made from the provider's `api_key` and `api_secret`, for this run " +
-      'only: it is never stored in the plan or the state. Terraform 1.10 and later. The platform ' +
+      'only: it is never stored in the plan or the state. The platform ' +
       'cannot extend a token: a run that outlasts it is told to ask for a longer `lifetime_seconds`.',
   },
 );

@@ -14,8 +14,8 @@ const schema = resourceSchema(
       required: true,
       description:
         'The name (alias) of the agent access token. For a token this configuration creates, give the ' +
-        "resource's `id` (`sec_agent_access_token.<name>.id`), not the name as text: Terraform opens an " +
-        'ephemeral resource while planning as soon as its arguments are known, before the token exists, ' +
+        "resource's `id` (`sec_agent_access_token.<name>.id`), not the name as text: an ephemeral " +
+        'resource is opened while planning as soon as its arguments are known, before the token exists, ' +
         'and waits until apply only for a value known after apply.',
     }),
     token: attr.string({ computed: true, sensitive: true, description: 'The agent access token itself.' }),
@@ -24,8 +24,7 @@ const schema = resourceSchema(
   {
     description:
       'The secret of an existing agent access token, looked up by name, for this run only: it is never ' +
-      'stored in the plan or the state. Use it for an agent installer or a write-only argument. ' +
-      'Terraform 1.10 and later.',
+      'stored in the plan or the state. Use it for an agent installer or a write-only argument.',
   },
 );
 

@@ -34,7 +34,7 @@ export default cloudAccount({
           validate: [pemPrivateKey],
           description:
             'Private half of the API signing key (PEM). The platform never returns it, so a change made ' +
-            'outside Terraform is not detected.',
+            'outside this configuration is not detected.',
         }),
       },
       { required: true, description: "The user's API signing key." },

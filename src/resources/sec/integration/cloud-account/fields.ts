@@ -108,7 +108,7 @@ export function accessKeyCredentials() {
         writeOnlyTwin: { required: true },
         masked: true,
         description:
-          'Secret of the access key. The platform never returns it, so a change made outside Terraform ' +
+          'Secret of the access key. The platform never returns it, so a change made outside this configuration ' +
           'is not detected.',
       }),
     },
@@ -118,7 +118,7 @@ export function accessKeyCredentials() {
 
 const privateKeyDescription =
   'Private key of the service-account key (PEM). The platform never returns it, so a change made outside ' +
-  'Terraform is not detected.';
+  'this configuration is not detected.';
 
 const cloudBKeyFields = (privateKeyIdSecret: boolean) => ({
   client_id: attr.string({
@@ -199,7 +199,7 @@ export function cloudCCredentials(options: { sensitiveUnlikeUpstream?: boolean }
         ...options,
         description:
           'Client secret of the registration. The platform never returns it, so a change made outside ' +
-          'Terraform is not detected.',
+          'this configuration is not detected.',
       }),
     },
     { required: true, description: 'The application registration the platform signs in as.' },

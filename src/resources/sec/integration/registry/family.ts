@@ -65,8 +65,8 @@ export const scannerFields = {
     sensitive: true,
     description:
       'The access token the scanner authenticates to the platform with. A credential, so it is marked ' +
-      'sensitive: an `output` that shows it must set `sensitive = true`; Terraform refuses it ' +
-      'otherwise.',
+      'sensitive: an `output` that shows it must set `sensitive = true`, or the plan ' +
+      'fails.',
   }),
   server_uri: attr.string({ computed: true, description: 'Where to download the scanner from.' }),
 };
