@@ -3,7 +3,7 @@
  * what it may import from src/; anything else is a violation. test/invariants/layers.test.ts checks
  * them on every `npm test`; `npx depcruise src scripts` prints the same verdict.
  *
- *   tools (demo, docs, pulumi, tfclient, workload, providers, scripts)   may import anything
+ *   tools (demo, docs, tfclient, workload, providers, scripts)   may import anything
  *   server ─→ engine ─→ schema, wire
  *   resources ─→ engine, clients, schema, wire
  *   clients ─→ schema, wire

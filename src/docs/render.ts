@@ -693,8 +693,10 @@ function bullet(f: FieldDoc, ctx: Context): string {
 /** Where a sensitive value ends up, which depends on what holds it. */
 function sensitivityNote(a: SchemaAttribute, o: AttrOptions<unknown>, ctx: Context): string {
   const hidden = 'This value is sensitive: Terraform does not show it in plan output';
-  if (a.writeOnly)
-    return `${hidden}, and as it is write-only (Terraform 1.11 and later) it is not stored in the plan or the state either.`;
+  if (a.writeOnly) {
+    const writeOnly = 'as it is write-only (Terraform 1.11 and later) it is not stored in the plan or the state either';
+    return `${hidden}, and ${writeOnly}.`;
+  }
   if (ctx.what === 'provider') return `${hidden}; provider settings are not stored in the state.`;
   if (ctx.what === 'ephemeral resource')
     return `${hidden}; an ephemeral resource's values are not stored in the plan or the state.`;

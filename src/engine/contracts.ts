@@ -329,13 +329,6 @@ export interface ProviderDef<F extends Fields, C> {
   readonly actions?: readonly ActionDef<any, C>[];
   /** What the platform takes in one request, checked for every value at plan time. */
   readonly limits?: PlatformLimits;
-  /** Pulumi mapping overrides (DECISIONS). */
-  readonly pulumi?: {
-    autoNameOff?: string[];
-    autoNameOn?: string[];
-    typeNameOverrides?: Record<string, string>;
-    requiredConfig?: string[];
-  };
 }
 
 /** Identity helpers for definitions, so modules get type inference without annotations. */

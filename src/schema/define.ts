@@ -391,7 +391,7 @@ export interface ResourceSchema<F extends Fields> {
  */
 export function resourceSchema<F extends Fields>(
   declared: F,
-  options: { description: string; version?: number; deprecated?: string },
+  options: { description: string; version?: number; deprecated?: string; planned?: boolean },
 ): ResourceSchema<F> {
   let fields: F | undefined;
   let block: SchemaBlock | undefined;
@@ -402,7 +402,7 @@ export function resourceSchema<F extends Fields>(
       return fields;
     },
     get block() {
-      block ??= toSchemaBlock(schema.fields, options.description, options.deprecated, []);
+      block ??= toSchemaBlock(schema.fields, options.description, options.deprecated, [], options.planned ?? true);
       return block;
     },
     ...(options.deprecated !== undefined ? { deprecated: options.deprecated } : {}),
@@ -410,7 +410,26 @@ export function resourceSchema<F extends Fields>(
   return schema;
 }
 
-function toSchemaBlock(fields: Fields, description: string, deprecated: string | undefined, at: string[]): SchemaBlock {
+/**
+ * A provider block's schema. Terraform never plans a provider block, so a setting's default is not
+ * filled in at plan time: `configure` applies it (after any environment variable), and the setting is
+ * served Optional, not Computed (pulumi-terraform-bridge lists a computed setting as required
+ * configuration).
+ */
+export function providerSchema<F extends Fields>(
+  declared: F,
+  options: { description: string; deprecated?: string },
+): ResourceSchema<F> {
+  return resourceSchema(declared, { ...options, planned: false });
+}
+
+function toSchemaBlock(
+  fields: Fields,
+  description: string,
+  deprecated: string | undefined,
+  at: string[],
+  planned: boolean,
+): SchemaBlock {
   const attributes: Record<string, SchemaAttribute> = {};
   const blockTypes: Record<string, SchemaNestedBlock> = {};
   for (const [name, def] of Object.entries(fields)) {
@@ -421,7 +440,7 @@ function toSchemaBlock(fields: Fields, description: string, deprecated: string |
       const must = `a sibling ${def.kind} that replaces this deprecated one`;
       throw new Error(`schema: ${where} is read as ${readAs.field}, which must be ${must}`);
     }
-    if (def.kind === 'attr') attributes[name] = toSchemaAttribute(name, def, where);
+    if (def.kind === 'attr') attributes[name] = toSchemaAttribute(name, def, where, planned);
     else {
       const { min = 0, max = 0 } = def.options;
       if (max !== 0 && min > max) throw new Error(`schema: ${where} has min_items > max_items`);
@@ -430,19 +449,19 @@ function toSchemaBlock(fields: Fields, description: string, deprecated: string |
         nesting: def.nesting,
         minItems: min,
         maxItems: max,
-        block: toSchemaBlock(def.fields, def.options.description, def.options.deprecated, [...at, name]),
+        block: toSchemaBlock(def.fields, def.options.description, def.options.deprecated, [...at, name], planned),
       };
     }
   }
   return { attributes, blockTypes, description, descriptionKind: 'markdown', deprecated: deprecated !== undefined };
 }
 
-function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string): SchemaAttribute {
+function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string, planned: boolean): SchemaAttribute {
   const o = def.options;
   const hasDefault = o.default !== undefined;
   const required = o.required === true;
   // A default is filled in at plan time, which Terraform only allows for computed attributes.
-  const computed = o.computed === true || hasDefault;
+  const computed = o.computed === true || (hasDefault && planned);
   const optional = o.optional === true || hasDefault;
   if (required && (optional || computed)) throw new Error(`schema: ${where} cannot be required and optional/computed`);
   if (!required && !optional && !computed) throw new Error(`schema: ${where} must be required, optional or computed`);

@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { BRIDGE_DIFFERENCE_CLASSES, dynamicBridgeModel, schemaDifferences } from './bridge-schema.js';
 import { startEmulator, type EmulatorHandle } from './examples-workspace.js';
 import { PROGRAM_SECRETS, type PulumiRun } from './pulumi-program.js';
 import { CLIENTS_DIR, requireRealClient } from './real-clients.js';
@@ -104,6 +105,8 @@ for (const c of CASES)
     let pulumi: string;
     let env: Record<string, string>;
     let sdk: string;
+    let bridgeSchema: unknown;
+    let executable: string;
     let initial: Record<string, string[]>;
     let ids: Outputs;
     const snapshot = () => Object.fromEntries(c.collections.map((name) => [name, emulator.ids(name).sort()]));
@@ -166,9 +169,10 @@ for (const c of CASES)
       await mustRun(pulumi, ['plugin', 'install', 'resource', 'terraform-provider', BRIDGE_VERSION, '--file', bridge], {
         env,
       });
-      const executable = join(REPO_ROOT, 'bin', `terraform-provider-${c.provider}`);
+      executable = join(REPO_ROOT, 'bin', `terraform-provider-${c.provider}`);
       const schema = await mustRun(pulumi, ['package', 'get-schema', 'terraform-provider', executable], { env });
       writeFileSync(join(dir, 'schema.json'), schema.stdout);
+      bridgeSchema = JSON.parse(schema.stdout);
       const sdkDir = join(dir, 'sdk', c.provider);
       await mustRun(generator, [join(dir, 'schema.json'), sdkDir], { env });
       // The SDK's own install step (tsc into bin/), with this checkout's @pulumi/pulumi so the program
@@ -187,6 +191,11 @@ for (const c of CASES)
     after(async () => {
       await emulator?.close();
       if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it(`gives the bridge's schema, which is the Pulumi model's but for ${BRIDGE_DIFFERENCE_CLASSES.length} listed classes`, async () => {
+      const differences = schemaDifferences(bridgeSchema, await dynamicBridgeModel(c.provider, executable));
+      expect(differences, differences.slice(0, 20).join('\n')).to.deep.equal([]);
     });
 
     it("creates the program's resources, as the emulator confirms", async () => {

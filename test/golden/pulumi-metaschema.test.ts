@@ -1,7 +1,8 @@
 /**
- * What `npm run pulumi-schema -- sec|vdb` prints is a valid Pulumi package schema: it validates
- * against Pulumi's package metaschema, and its parameterization makes an SDK run our executable
- * through the dynamic bridge.
+ * What the Pulumi model (test/pulumi-model) builds for both providers is a valid Pulumi package
+ * schema: it validates against Pulumi's package metaschema, and its parameterization makes an SDK run
+ * our executable through the dynamic bridge. (The real bridge's schema is compared with it in
+ * test/acceptance/pulumi.test.ts.)
  *
  * The metaschema is vendored, unmodified, in fixtures/pulumi-package-metaschema.json: the file
  * pkg/codegen/schema/pulumi.json of pulumi/pulumi at tag v3.259.0 (commit 0ac56e87, 2026-08-19),
@@ -9,11 +10,10 @@
  * test/support/json-schema.ts, which refuses keywords it does not implement.
  */
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import type { PulumiPackageSchema } from '../../src/pulumi/schema.js';
+import { describeProvider } from '../pulumi-model/description.js';
+import { buildPulumiSchema, type PulumiPackageSchema } from '../pulumi-model/schema.js';
 import { JsonSchemaValidator } from '../support/json-schema.js';
 
 const ROOT = process.cwd();
@@ -21,21 +21,20 @@ const METASCHEMA = JSON.parse(
   readFileSync(join(ROOT, 'test', 'golden', 'fixtures', 'pulumi-package-metaschema.json'), 'utf8'),
 );
 
-async function printedSchema(provider: string, ...args: string[]): Promise<PulumiPackageSchema> {
-  const main = join(ROOT, 'dist', 'src', 'pulumi', 'main.js');
-  const { stdout } = await promisify(execFile)(process.execPath, [main, provider, ...args], { maxBuffer: 64 << 20 });
-  return JSON.parse(stdout) as PulumiPackageSchema;
+async function builtSchema(provider: string): Promise<PulumiPackageSchema> {
+  const localProviderPath = join(ROOT, 'bin', `terraform-provider-${provider}`);
+  return buildPulumiSchema(await describeProvider(provider), { localProviderPath });
 }
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
-describe('Pulumi schema: the printed schemas against the Pulumi package metaschema', function () {
+describe('Pulumi schema: the model of both providers against the Pulumi package metaschema', function () {
   this.timeout(60_000);
   const validator = new JsonSchemaValidator(METASCHEMA);
   const printed = new Map<string, PulumiPackageSchema>();
 
   before(async () => {
-    for (const provider of ['sec', 'vdb']) printed.set(provider, await printedSchema(provider));
+    for (const provider of ['sec', 'vdb']) printed.set(provider, await builtSchema(provider));
   });
 
   for (const provider of ['sec', 'vdb']) {
@@ -50,34 +49,6 @@ describe('Pulumi schema: the printed schemas against the Pulumi package metasche
       // sec's settings may all come from the environment or the profile file; vdb needs its key.
       if (provider === 'vdb') expect(config.defaults).to.deep.equal(['apiKey']);
       else expect(config).to.not.have.property('defaults');
-    });
-
-    it(`${provider}: with --release, runs the release by registry address and version, and validates`, async () => {
-      const expected = { sec: '2.2.0', vdb: '1.19.2' }[provider];
-      for (const [args, url] of [
-        [[], `registry.terraform.io/keel/${provider}`],
-        [[`tf.example.com/acme/${provider}`], `tf.example.com/acme/${provider}`],
-      ] as const) {
-        const released = await printedSchema(provider, '--release', ...args);
-        const value = JSON.parse(Buffer.from(released.parameterization!.parameter, 'base64').toString('utf8'));
-        expect(value).to.deep.equal({ remote: { url, version: expected } });
-        expect(released.version).to.equal(expected);
-        expect(validator.validate(released)).to.deep.equal([]);
-        const rest = { ...released, parameterization: undefined };
-        expect(rest).to.deep.equal({ ...printed.get(provider), parameterization: undefined });
-      }
-      const main = join(ROOT, 'dist', 'src', 'pulumi', 'main.js');
-      const refused = await promisify(execFile)(process.execPath, [
-        main,
-        provider,
-        '--release',
-        'tf.example.com/acme/other',
-      ]).then(
-        () => undefined,
-        (error: { code: number; stderr: string }) => error,
-      );
-      expect(refused?.code).to.equal(2);
-      expect(refused?.stderr).to.match(/names provider type other/);
     });
 
     it(`${provider}: carries the dynamic bridge's parameterization for our executable`, () => {

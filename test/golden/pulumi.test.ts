@@ -4,9 +4,9 @@
  * providers. The real providers are compared with their seeds in sec-seed.test.ts and vdb-seed.test.ts.
  */
 import { expect } from 'chai';
-import type { ProviderDescription } from '../../src/pulumi/description.js';
+import type { ProviderDescription } from '../pulumi-model/description.js';
 import type { Schema } from '../../src/schema/block.js';
-import { pluralize, singularize, goExpand } from '../../src/pulumi/inflector.js';
+import { pluralize, singularize, goExpand } from '../pulumi-model/inflector.js';
 import {
   camelCaseTerraformName,
   computeTokens,
@@ -14,8 +14,8 @@ import {
   makeStandardToken,
   terraformToPulumiName,
   titleCase,
-} from '../../src/pulumi/naming.js';
-import { buildPulumiSchema, buildPulumiSchemaWithReport, genDocComment } from '../../src/pulumi/schema.js';
+} from '../pulumi-model/naming.js';
+import { buildPulumiSchema, buildPulumiSchemaWithReport, genDocComment } from '../pulumi-model/schema.js';
 import {
   attr,
   bool,
@@ -688,21 +688,6 @@ describe('Pulumi mapping: schema rules', () => {
     expect(Buffer.from(p.parameter, 'base64').toString('utf8')).to.equal(
       '{"local":{"path":"/opt/keel/bin/terraform-provider-sec"}}',
     );
-  });
-
-  it("writes the dynamic bridge's parameterization of a registry release: address and version", () => {
-    const desc = provider({ sec_x: { id: str('C') } });
-    const registryProvider = { address: 'registry.terraform.io/keel/sec', version: '2.2.0' };
-    const p = buildPulumiSchema(desc, { registryProvider }).parameterization!;
-    expect(p.baseProvider).to.deep.equal({ name: 'terraform-provider', version: '1.1.3' });
-    // parameterize.Value{Remote: &RemoteValue{URL, Version}}, as the bridge marshals it.
-    const value = Buffer.from(p.parameter, 'base64').toString('utf8');
-    expect(value).to.equal('{"remote":{"url":"registry.terraform.io/keel/sec","version":"2.2.0"}}');
-    const both = {
-      localProviderPath: '/x/terraform-provider-sec',
-      registryProvider: { address: 'a/b/sec', version: '1.0.0' },
-    };
-    expect(() => buildPulumiSchema(desc, both)).to.throw(/not both/);
   });
 
   it('marks resources and functions whose Terraform schema is deprecated', () => {

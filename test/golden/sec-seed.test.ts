@@ -3,10 +3,10 @@
  * type, required flag, secret flag, default and deprecation that the sec seed names must come out of
  * `buildPulumiSchema(await describeProvider('sec'))` exactly as the seed has it. The only differences
  * allowed are listed below, each with its reason (DECISIONS.md, or a bridge fact documented in
- * src/pulumi/*). The suite itself is seed-conformance.ts.
+ * test/pulumi-model/*). The suite itself is seed-conformance.ts.
  */
 import { expect } from 'chai';
-import type { PulumiPackageSchema } from '../../src/pulumi/schema.js';
+import type { PulumiPackageSchema } from '../pulumi-model/schema.js';
 import { allDifferences, compareWithSeed, writeOnlyTwinAllowances, type AllowedDifference } from './seed-compare.js';
 import { describeSeedConformance, resourceToken } from './seed-conformance.js';
 
@@ -63,7 +63,7 @@ export const SEC_ALLOWED: AllowedDifference[] = [
   },
   // Defaults the seed does not mention. The seed states some defaults and is silent about others; a
   // silent seed does not contradict the reference, and the plan-time default is recorded as `default`
-  // on inputs (src/pulumi/schema.ts header: our extension, the bridge cannot see protocol-6 defaults).
+  // on inputs (test/pulumi-model/schema.ts header: our extension, the bridge cannot see protocol-6 defaults).
   // Each one is listed on its own so a new silent default needs a look.
   {
     what: 'AlertChannel*.testIntegration: has default true, the seed states none',

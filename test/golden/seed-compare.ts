@@ -22,7 +22,7 @@ import type {
   PulumiObjectTypeSpec,
   PulumiPropertySpec,
   PulumiTypeSpec,
-} from '../../src/pulumi/schema.js';
+} from '../pulumi-model/schema.js';
 import { formatSeedType, type ParsedSeed, type SeedField, type SeedType } from './seed-parser.js';
 
 export interface AllowedDifference {

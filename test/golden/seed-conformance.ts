@@ -4,9 +4,9 @@
  * document, with one test per seed subject so a failure names what is off.
  */
 import { expect } from 'chai';
-import { describeProvider } from '../../src/pulumi/description.js';
-import { buildPulumiSchemaWithReport, type PulumiPackageSchema } from '../../src/pulumi/schema.js';
-import { computeTokens } from '../../src/pulumi/naming.js';
+import { describeProvider } from '../pulumi-model/description.js';
+import { buildPulumiSchemaWithReport, type PulumiPackageSchema } from '../pulumi-model/schema.js';
+import { computeTokens } from '../pulumi-model/naming.js';
 import { parseSeed, type ParsedSeed } from './seed-parser.js';
 import { allDifferences, compareWithSeed, type AllowedDifference } from './seed-compare.js';
 import { loadProviderDef } from '../../src/providers/describe.js';

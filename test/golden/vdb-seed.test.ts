@@ -5,7 +5,7 @@
  * allowed are listed below, each with its reason. The suite itself is seed-conformance.ts.
  */
 import { expect } from 'chai';
-import type { PulumiPackageSchema } from '../../src/pulumi/schema.js';
+import type { PulumiPackageSchema } from '../pulumi-model/schema.js';
 import { compareWithSeed, type AllowedDifference } from './seed-compare.js';
 import { describeSeedConformance, resourceToken } from './seed-conformance.js';
 
@@ -22,7 +22,7 @@ export const VDB_ALLOWED: AllowedDifference[] = [
       'DECISIONS (everywhere): the seed leaves the secret-carrying `token` output unflagged; we flag it anyway, a deliberate, documented difference.',
   },
   // Defaults the seed does not mention (it is silent, not contrary; the default is recorded as
-  // `default` on inputs, src/pulumi/schema.ts header).
+  // `default` on inputs, test/pulumi-model/schema.ts header).
   {
     what: 'AccountsCluster.deleteBackupsOnDestroy: has default true, the seed states none',
     reason: 'The seed is silent; vdb.md §2.1: `delete_backups_on_destroy` defaults to true.',
@@ -35,12 +35,12 @@ export const VDB_ALLOWED: AllowedDifference[] = [
   {
     what: 'AccountsClusterConfiguration.databaseConfiguration{}.inference: is not a required output, the seed says always present in output',
     reason:
-      'DECISIONS: nested objects are blocks, and a block is never computed on the wire, so the bridge cannot show it as always present in the output (src/pulumi/schema.ts header, pkg/pf/proto); upstream 1.19.2 declared it an Optional+Computed SDKv2 block. Its `enabled` field is Optional+Computed as the seed has it.',
+      'DECISIONS: nested objects are blocks, and a block is never computed on the wire, so the bridge cannot show it as always present in the output (test/pulumi-model/schema.ts header, pkg/pf/proto); upstream 1.19.2 declared it an Optional+Computed SDKv2 block. Its `enabled` field is Optional+Computed as the seed has it.',
   },
   {
     what: 'AccountsManualBackupClusterInfo.resourcesSummaries{}.*: is required (output type), the seed says optional',
     reason:
-      'Bridge fact (src/pulumi/schema.ts header, BuildOptions.bridge): the seed-era bridge makes every field of a computed object-typed attribute a required output. The seed stars the inner `amount`/`unit` but not `cpus`/`disks`/`rams`, which are equally computed-only lists (the same shape in AccountsClusterStatus is "all fields required").',
+      'Bridge fact (test/pulumi-model/schema.ts header, BuildOptions.bridge): the seed-era bridge makes every field of a computed object-typed attribute a required output. The seed stars the inner `amount`/`unit` but not `cpus`/`disks`/`rams`, which are equally computed-only lists (the same shape in AccountsClusterStatus is "all fields required").',
   },
 ];
 

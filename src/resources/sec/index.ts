@@ -2,7 +2,7 @@
  * The sec provider: its configuration schema, how it builds the API client, and the list of its
  * resources and data sources (one import line each).
  */
-import { attr, resourceSchema } from '../../schema/define.js';
+import { attr, providerSchema } from '../../schema/define.js';
 import { provider } from '../../engine/contracts.js';
 import { SEC_LIMITS } from './limits.js';
 import type { SecClient } from '../../clients/sec/index.js';
@@ -26,7 +26,7 @@ import { SEC_VERSION } from './version.js';
 
 export { SEC_VERSION } from './version.js';
 
-const schema = resourceSchema(
+const schema = providerSchema(
   {
     account: attr.string({
       optional: true,
@@ -106,9 +106,4 @@ export default provider<typeof schema.fields, SecClient>({
   ephemeralResources: secEphemeralResources,
   actions: secActions,
   limits: SEC_LIMITS,
-  pulumi: {
-    autoNameOff: ['sec_agent_access_token'],
-    // The one seed name the bridge's rules cannot produce (DECISIONS).
-    typeNameOverrides: { 'sec_alert_channel_cloud_a_object_store.credentials': 'AlertChannelObjectStoreCredentials' },
-  },
 });

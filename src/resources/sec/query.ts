@@ -101,8 +101,9 @@ const schema = resourceSchema(
       description:
         'The id of the query, unique in the account: letters, digits and `_`, starting with a letter or `_` ' +
         '(at most 64). The id of a query cannot change, so a change creates a new query. The platform refuses ' +
-        'to delete a query that a policy evaluates, and a replacement deletes the old object before it creates ' +
-        'the new one unless told otherwise: give a query that policies use `lifecycle { create_before_destroy = true }`, ' +
+        'to delete a query that a policy evaluates, and a replacement deletes the old object before it ' +
+        'creates the new one unless told otherwise: give a query that policies use ' +
+        '`lifecycle { create_before_destroy = true }`, ' +
         'so that a new id makes the new query, moves the policies to it, and only then deletes the old one.',
     }),
     query: attr.string({

@@ -2,7 +2,7 @@
  * The vdb provider: its configuration schema (vdb.md §5, DECISIONS), how it builds the gRPC
  * management client, and the list of its resources and data sources.
  */
-import { attr, resourceSchema } from '../../schema/define.js';
+import { attr, providerSchema } from '../../schema/define.js';
 import { provider } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { attrStep } from '../../schema/path.js';
@@ -30,12 +30,12 @@ export type { VdbContext } from './common.js';
 
 const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-const schema = resourceSchema(
+const schema = providerSchema(
   {
     // One schema whatever the environment: the real provider's SDK served `api_key` Required unless
     // VDB_API_KEY was set when it started (vdb.md §0), so a missing key was Terraform's bare "argument
     // is required". It is Optional here and `configure` names the argument and the variable instead.
-    // The Pulumi package keeps it required, as the seed shows it (`pulumi.requiredConfig` below).
+    // (The seed shows it required: test/pulumi-model's SEED_MAPPINGS.)
     api_key: attr.string({
       optional: true,
       sensitive: true,
@@ -109,11 +109,6 @@ export default provider<typeof schema.fields, VdbContext>({
     const noDefaultAccount = noAccount && [`${noAccount.said}.`, noAccount.hidden].filter(Boolean).join(' ');
     const defaultAccountId = accountId === '' ? null : accountId;
     return { api, defaultAccountId, ...(noDefaultAccount ? { noDefaultAccount } : {}) };
-  },
-  pulumi: {
-    // The seed shows `apiKey` required: the bridge made the Pulumi schema from the real provider
-    // started without VDB_API_KEY, when its SDK served the argument Required (see the schema above).
-    requiredConfig: ['api_key'],
   },
   resources: [
     cluster,

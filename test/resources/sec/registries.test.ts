@@ -10,8 +10,8 @@ import { TerraformClient, configValue, ProviderCallError } from '../../../src/tf
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import { UNKNOWN, type ObjectValue } from '../../../src/schema/value.js';
-import { describeProvider } from '../../../src/pulumi/description.js';
-import { buildPulumiSchemaWithReport } from '../../../src/pulumi/schema.js';
+import { describeProvider } from '../../pulumi-model/description.js';
+import { buildPulumiSchemaWithReport } from '../../pulumi-model/schema.js';
 import { parseSeed } from '../../golden/seed-parser.js';
 import { readFixture } from '../../support/fixtures.js';
 import { compareWithSeed, allDifferences, writeOnlyTwinAllowances } from '../../golden/seed-compare.js';

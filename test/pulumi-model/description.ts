@@ -1,9 +1,13 @@
 /**
  * What the Pulumi mapping needs to know about a provider: its Terraform schemas (exactly what
- * GetProviderSchema serves) plus the few mapping decisions that are not in the Terraform schema.
+ * GetProviderSchema serves) plus, for the seed's view, the few mapping decisions that are not in the
+ * Terraform schema: the hand-written overrides of the statically bridged upstream package the seeds
+ * were generated from. The dynamic bridge users run (`pulumi package add terraform-provider …`) has
+ * none of them; test/acceptance/pulumi.test.ts compares its real schema with this model built
+ * without them.
  */
-import type { Schema } from '../schema/block.js';
-import { loadProviderDef } from '../providers/describe.js';
+import type { Schema } from '../../src/schema/block.js';
+import { loadProviderDef } from '../../src/providers/describe.js';
 
 export interface PulumiMappingOptions {
   /** Terraform resource types whose `name` must not be auto-named (it stays a required input). */
@@ -39,14 +43,36 @@ export interface ProviderDescription {
   pulumi?: PulumiMappingOptions;
 }
 
-export async function describeProvider(name: string): Promise<ProviderDescription> {
+/** The overrides of the upstream packages the seeds show, by provider. */
+export const SEED_MAPPINGS: Readonly<Record<string, PulumiMappingOptions>> = {
+  sec: {
+    autoNameOff: ['sec_agent_access_token'],
+    // The one seed name the bridge's naming rules cannot produce.
+    typeNameOverrides: { 'sec_alert_channel_cloud_a_object_store.credentials': 'AlertChannelObjectStoreCredentials' },
+  },
+  vdb: {
+    // The seed shows `apiKey` required: the upstream package was generated from the provider started
+    // without VDB_API_KEY, when its SDK served the argument Required.
+    requiredConfig: ['api_key'],
+  },
+};
+
+/**
+ * The provider's schemas with the seed's overrides (the default), or with `mapping: 'dynamic'` as the
+ * dynamic bridge sees them, with none.
+ */
+export async function describeProvider(
+  name: string,
+  options: { mapping?: 'seed' | 'dynamic' } = {},
+): Promise<ProviderDescription> {
   const def = await loadProviderDef(name);
+  const pulumi = options.mapping === 'dynamic' ? undefined : SEED_MAPPINGS[name];
   return {
     name: def.name,
     version: def.version,
     provider: def.schema,
     resources: Object.fromEntries(def.resources.map((r) => [r.typeName, r.schema])),
     dataSources: Object.fromEntries(def.dataSources.map((d) => [d.typeName, d.schema])),
-    ...(def.pulumi ? { pulumi: def.pulumi } : {}),
+    ...(pulumi ? { pulumi } : {}),
   };
 }

@@ -1,6 +1,9 @@
 /**
- * The Pulumi package schema that pulumi-terraform-bridge's dynamic bridge ("any Terraform provider")
- * generates from our Terraform schemas (protocol.md §5). The bridge only sees the tfplugin6
+ * A model, for tests, of the Pulumi package schema that pulumi-terraform-bridge's dynamic bridge ("any
+ * Terraform provider") generates from our Terraform schemas (protocol.md §5). Users get the bridge's
+ * own schema (`pulumi package add terraform-provider …`); this model exists to read the seeds, which
+ * show the providers in Pulumi's terms, against our Terraform schemas without Go, and
+ * test/acceptance/pulumi.test.ts holds it to the real bridge's output. The bridge only sees the tfplugin6
  * GetProviderSchema answer, through its `pkg/pf/proto` shim, and runs tfgen on it; this module follows
  * that code path step by step. Sources (pulumi/pulumi-terraform-bridge):
  *
@@ -46,15 +49,12 @@
  * The package-level `parameterization` block is the dynamic bridge's (`dynamic/info.go`,
  * SchemaPostProcessor): base provider `terraform-provider` at the bridge's own version, and as the
  * parameter the JSON `parameterize.Value` of a local provider, `{"local":{"path":…}}`, base64-encoded
- * (Go's encoding of `[]byte`), or of a released provider, `{"remote":{"url":…,"version":…}}` (the
- * registry address, fully qualified as the bridge writes it, and the exact version). An SDK generated
- * from the schema starts that plugin and hands it the value; the bridge then runs the binary at that
- * path, or takes the release from its plugin cache or installs it from the address's registry. It is
- * written only when `BuildOptions.localProviderPath` or `BuildOptions.registryProvider` is given.
+ * (Go's encoding of `[]byte`); the package is then versioned 0.0.0. It is written only when
+ * `BuildOptions.localProviderPath` is given.
  */
-import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../schema/block.js';
-import type { CtyType } from '../schema/cty-type.js';
-import { Decimal, type Value } from '../schema/value.js';
+import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../../src/schema/block.js';
+import type { CtyType } from '../../src/schema/cty-type.js';
+import { Decimal, type Value } from '../../src/schema/value.js';
 import type { ProviderDescription } from './description.js';
 import { singularize } from './inflector.js';
 import {
@@ -150,25 +150,11 @@ export function localProviderParameterization(providerPath: string): PulumiParam
   return { baseProvider: { ...DYNAMIC_BRIDGE_PLUGIN }, parameter: Buffer.from(value, 'utf8').toString('base64') };
 }
 
-/** A provider release by its registry address (`host/namespace/type`) and exact version. */
-export interface RegistryProvider {
-  readonly address: string;
-  readonly version: string;
-}
-
-/**
- * The parameterization the dynamic bridge writes for a provider it fetched by registry address
- * (`parameterize.RemoteValue`: the address as the bridge prints it, host included, and the version).
- */
-export function registryProviderParameterization(provider: RegistryProvider): PulumiParameterization {
-  const value = JSON.stringify({ remote: { url: provider.address, version: provider.version } });
-  return { baseProvider: { ...DYNAMIC_BRIDGE_PLUGIN }, parameter: Buffer.from(value, 'utf8').toString('base64') };
-}
-
 export interface BuildOptions {
   /**
    * Which bridge to imitate. 'seed-era' (default) is the bridge of early 2026 that the seeds were made
-   * with; 'latest' adds two later changes: fields of an object-typed attribute without an
+   * with, and what pulumi-terraform-bridge v3.120.0, which CI builds, still gives for both providers
+   * (test/acceptance/pulumi.test.ts); 'latest' adds two later changes: fields of an object-typed attribute without an
    * optional-attribute list become optional instead of required (PR #3466, June 2026; the seeds show
    * such output types with every field required), and data sources without an `id` attribute no longer
    * get a synthesized `id` output (PR #3541, July 2026).
@@ -177,15 +163,15 @@ export interface BuildOptions {
   /** Record SchemaAttribute.default as `default` (see the header); default true. */
   includeDefaults?: boolean;
   /**
+   * Mark a resource or data source whose Terraform schema is deprecated with `deprecationMessage`, as
+   * the seeds' hand-written mappings do (see the header); default true. The dynamic bridge does not.
+   */
+  includeDeprecations?: boolean;
+  /**
    * The provider executable an SDK generated from the schema should run (an absolute path is best:
    * the SDK keeps it as given). Adds the dynamic bridge's `parameterization` block (see the header).
    */
   localProviderPath?: string;
-  /**
-   * Instead of a path: the release an SDK should run, by registry address and version (see the header).
-   * Not together with localProviderPath.
-   */
-  registryProvider?: RegistryProvider;
 }
 
 export interface BuildResult {
@@ -712,9 +698,6 @@ export function buildPulumiSchema(desc: ProviderDescription, options: BuildOptio
 }
 
 export function buildPulumiSchemaWithReport(desc: ProviderDescription, options: BuildOptions = {}): BuildResult {
-  if (options.localProviderPath !== undefined && options.registryProvider !== undefined) {
-    throw new Error('a Pulumi schema runs either a local provider path or a registry release, not both');
-  }
   const pkg = desc.name;
   const warnings: string[] = [];
   const gen = new SpecGen(pkg, options.includeDefaults !== false);
@@ -861,7 +844,7 @@ export function buildPulumiSchemaWithReport(desc: ProviderDescription, options: 
     });
     // The bridge takes a resource's deprecation from its ResourceInfo only (generate_schema.go), which a
     // hand-written mapping fills; we fill it from the Terraform schema (see the header).
-    if (schema.block.deprecated) spec.deprecationMessage = 'Deprecated';
+    if (schema.block.deprecated && options.includeDeprecations !== false) spec.deprecationMessage = 'Deprecated';
     resources[token] = spec;
   }
 
@@ -901,7 +884,7 @@ export function buildPulumiSchemaWithReport(desc: ProviderDescription, options: 
       spec.inputs = gen.objectType(args, 'index', { description: `A collection of arguments for invoking ${name}.` });
     if (rets.length > 0)
       spec.outputs = gen.objectType(rets, 'index', { description: `A collection of values returned by ${name}.` });
-    if (schema.block.deprecated) spec.deprecationMessage = 'Deprecated';
+    if (schema.block.deprecated && options.includeDeprecations !== false) spec.deprecationMessage = 'Deprecated';
     functions[token] = spec;
   }
 
@@ -967,7 +950,8 @@ export function buildPulumiSchemaWithReport(desc: ProviderDescription, options: 
 
   const schema: PulumiPackageSchema = {
     name: pkg,
-    version: desc.version,
+    // The dynamic bridge versions a package run from a local path 0.0.0 (it has no release).
+    version: options.localProviderPath !== undefined ? '0.0.0' : desc.version,
     description: `A Pulumi provider dynamically bridged from ${pkg}.`,
     meta: { moduleFormat: '(.*)(?:/[^/]*)' },
     config,
@@ -978,9 +962,6 @@ export function buildPulumiSchemaWithReport(desc: ProviderDescription, options: 
     // Last, where the bridge's SchemaPostProcessor puts it.
     ...(options.localProviderPath !== undefined
       ? { parameterization: localProviderParameterization(options.localProviderPath) }
-      : {}),
-    ...(options.registryProvider !== undefined
-      ? { parameterization: registryProviderParameterization(options.registryProvider) }
       : {}),
   };
   return { schema, warnings };
