@@ -1,0 +1,112 @@
+/**
+ * `npm run install-providers` (scripts/install-providers.ts) as a user runs it: into a fresh home
+ * folder, then `init` with no CLI configuration at all finds `keel/sec` and `keel/vdb` in the implicit
+ * local mirror, under Terraform and under OpenTofu, and the installed packages (Node 22 inside)
+ * apply, re-plan empty and destroy against the emulators.
+ */
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
+import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
+import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
+import { hostPlatform } from '../../scripts/release/runners.js';
+import { runtimeCacheDir } from '../../scripts/release/runtimes.js';
+import { ACCEPTANCE_CLIS } from './real-clients.js';
+import { REPO_ROOT, Workspace } from './terraform.js';
+
+const CONFIG = `
+terraform {
+  required_providers {
+    sec = { source = "keel/sec" }
+    vdb = { source = "keel/vdb" }
+  }
+}
+
+resource "sec_alert_channel_email" "ops" {
+  name       = "installed-ops"
+  recipients = ["ops@example.com"]
+}
+
+resource "vdb_accounts_role" "reader" {
+  name        = "installed-reader"
+  description = "Read-only"
+  permissions {
+    value = "read:clusters"
+  }
+}
+`;
+
+const PLATFORM = hostPlatform();
+const HOSTS = { Terraform: 'registry.terraform.io', OpenTofu: 'registry.opentofu.org' } as const;
+
+describe('npm run install-providers: the implicit local mirror', function () {
+  this.timeout(300_000);
+  let home: string;
+  let sec: SecEmulator;
+  let vdb: VdbEmulator;
+
+  before(async () => {
+    home = mkdtempSync(join(tmpdir(), 'keel-home-'));
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [join(REPO_ROOT, 'dist', 'scripts', 'install-providers.js')],
+      // The runtime packages from the real cache: the home folder is new, the machine is not.
+      { env: { ...process.env, HOME: home, KEEL_RUNTIME_CACHE: runtimeCacheDir() } },
+    );
+    expect(stdout).to.include(`installed keel/sec 2.2.0 (${PLATFORM}) into ${join(home, '.terraform.d', 'plugins')}`);
+    sec = await startSecEmulator();
+    vdb = await startVdbEmulator();
+  });
+
+  after(async () => {
+    await sec?.close();
+    await vdb?.close();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  it("puts each provider's package under both registries' hosts, in the packed layout", () => {
+    for (const host of Object.values(HOSTS))
+      for (const [name, version] of [
+        ['sec', '2.2.0'],
+        ['vdb', '1.19.2'],
+      ])
+        expect(
+          existsSync(
+            join(
+              home,
+              '.terraform.d',
+              'plugins',
+              host,
+              'keel',
+              name,
+              `terraform-provider-${name}_${version}_${PLATFORM}.zip`,
+            ),
+          ),
+          `${host}/keel/${name}`,
+        ).to.equal(true);
+  });
+
+  for (const cli of ACCEPTANCE_CLIS)
+    it(`${cli.name}: init with no CLI configuration installs both, which apply, re-plan empty and destroy`, async function () {
+      const options = { ...cli.workspace(this), cliConfig: '' };
+      const ws = new Workspace(CONFIG, { HOME: home, ...secProviderEnv(sec), ...vdbProviderEnv(vdb) }, options);
+      try {
+        const init = await ws.expect(['init', '-no-color']);
+        expect(init.stdout).to.include('Installing keel/sec v2.2.0').and.include('Installing keel/vdb v1.19.2');
+        const lock = readFileSync(join(ws.dir, 'config', '.terraform.lock.hcl'), 'utf8');
+        expect(lock).to.include(`provider "${HOSTS[cli.name]}/keel/sec"`).and.include('version = "2.2.0"');
+        await ws.expect(['apply', '-auto-approve', '-no-color']);
+        expect(sec.list<{ name: string }>('AlertChannels').map((c) => c.name)).to.include('installed-ops');
+        expect(vdb.list<{ name: string }>(VDB_COLLECTIONS.roles).map((r) => r.name)).to.include('installed-reader');
+        await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
+        await ws.expect(['destroy', '-auto-approve', '-no-color']);
+        expect(sec.list<{ name: string }>('AlertChannels').map((c) => c.name)).to.not.include('installed-ops');
+      } finally {
+        ws.dispose();
+      }
+    });
+});
