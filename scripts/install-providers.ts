@@ -1,7 +1,7 @@
 /**
- * `npm run install-providers [-- --plugins-dir DIR]`: what `make install` is in other provider
- * repositories. Builds this machine's release packages of both providers (Node 22 inside, as users
- * get them) and puts them in the implicit local mirror Terraform and OpenTofu search on their own:
+ * `npm run install-providers [-- --plugins-dir DIR]`, after `npm run build`: what `make install` is in
+ * other provider repositories. Makes this machine's release packages of both providers from the build
+ * (Node 22 inside, as users get them) and puts them in the implicit local mirror Terraform and OpenTofu search on their own:
  * `~/.terraform.d/plugins` (`%APPDATA%\terraform.d\plugins` on Windows), in the packed layout
  * `<host>/keel/<name>/terraform-provider-<name>_<version>_<os>_<arch>.zip`, once for Terraform's host
  * (registry.terraform.io) and once for OpenTofu's (registry.opentofu.org). `terraform init` then
