@@ -2,8 +2,8 @@
  * Where the example of a resource or data source lives (test/acceptance/CASES.md): the resource
  * `<type>` in `examples/<provider>/<type>/`. A data source uses the same directory when no resource
  * has its name; where one does (e.g. `sec_agent_access_token` is both), the data source's example is
- * `examples/<provider>/data_<type>/`, which is always accepted. A directory counts as a data source's
- * when its `acceptance.json` says `"dataSource": true`.
+ * `examples/<provider>/data_<type>/`, which is always accepted. `<type>/` counts as a data source's
+ * when its `main.tf` reads the data source and declares no resource of that type.
  */
 /** Reads a file relative to the repository root; undefined when it does not exist. */
 export type FileReader = (relativePath: string) => string | undefined;
@@ -13,8 +13,6 @@ export interface ExampleLocation {
   dir: string;
   /** Its `main.tf` text. */
   mainTf: string;
-  /** Its `acceptance.json` text, when present. */
-  acceptance?: string;
 }
 
 /** Directories to try for an example, in order, relative to the repository root. */
@@ -44,19 +42,13 @@ export function findExample(
   for (const dir of exampleDirs(provider, kind, typeName)) {
     const mainTf = readFile(kind === 'list' ? `${dir}/${typeName}.tfquery.hcl` : `${dir}/main.tf`);
     if (mainTf === undefined) continue;
-    const acceptance = readFile(`${dir}/acceptance.json`);
     // A data source may use `<type>/` only when that example is its own, not a resource's.
-    if (kind === 'data-source' && dir.endsWith(`/${typeName}`) && !isDataSourceCase(acceptance)) continue;
-    return { dir, mainTf, ...(acceptance !== undefined ? { acceptance } : {}) };
+    if (kind === 'data-source' && dir.endsWith(`/${typeName}`) && !isDataSourceExample(mainTf, typeName)) continue;
+    return { dir, mainTf };
   }
   return undefined;
 }
 
-function isDataSourceCase(acceptance: string | undefined): boolean {
-  if (acceptance === undefined) return false;
-  try {
-    return (JSON.parse(acceptance) as { dataSource?: unknown }).dataSource === true;
-  } catch {
-    return false;
-  }
+function isDataSourceExample(mainTf: string, typeName: string): boolean {
+  return mainTf.includes(`data "${typeName}"`) && !mainTf.includes(`resource "${typeName}"`);
 }

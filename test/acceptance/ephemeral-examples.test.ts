@@ -45,7 +45,7 @@ for (const cli of ACCEPTANCE_CLIS)
       const ws = workspace(example('sec', 'sec_access_token'), secProviderEnv(sec));
       await ws.expect(['validate', '-no-color']);
       await ws.expect(['apply', '-auto-approve', '-no-color']);
-      expect(sec.list<{ name: string }>('AlertChannels').some((c) => c.name === 'tf-eph-access-token')).to.equal(true);
+      expect(sec.list<{ name: string }>('AlertChannels').some((c) => c.name === 'example-access-token')).to.equal(true);
       expect(
         sec.issuedTokens().filter((t) => t.requestedSeconds === 900 && t.uses > 0),
         'the 900 s token authorized requests',
@@ -63,7 +63,7 @@ for (const cli of ACCEPTANCE_CLIS)
         userAgent: 'test',
       });
       const fleet = await client.agentAccessTokens.create({
-        tokenAlias: 'tf-eph-fleet',
+        tokenAlias: 'example-fleet',
         tokenEnabled: true,
         props: { description: '', os: 'linux' },
       });
@@ -73,7 +73,7 @@ for (const cli of ACCEPTANCE_CLIS)
       await ws.expect(['apply', '-auto-approve', '-no-color']);
       const hook = sec
         .list<{ name: string; data: { webhookUrl: string } }>('AlertChannels')
-        .find((c) => c.name === 'tf-eph-installer')!;
+        .find((c) => c.name === 'example-installer')!;
       expect(hook.data.webhookUrl).to.equal(`https://installer.example.com/enroll/${fleet.accessToken}`);
       await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
       await ws.expect(['destroy', '-auto-approve', '-no-color']);

@@ -1,7 +1,7 @@
 /**
  * Every `examples/<provider>/<type>` in one Terraform workspace against one emulator: each example
  * is a module (its provider block dropped so one provider instance serves all), described by its
- * `acceptance.json` (format: CASES.md). Shared by the acceptance tests that run the whole table.
+ * case in `test/acceptance/cases/<provider>/` (format: CASES.md). Shared by the acceptance tests that run the whole table.
  */
 import { expect } from 'chai';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -181,16 +181,20 @@ function storeOf(e: StoreOnly): StoreOnly {
   };
 }
 
+/** Where the acceptance cases of a provider's examples are: `<example directory name>.json` (CASES.md). */
+export const casesDir = (provider: string) => join(REPO_ROOT, 'test', 'acceptance', 'cases', provider);
+
 export function loadCases(provider: Provider): Case[] {
-  const root = join(REPO_ROOT, 'examples', provider);
+  const root = casesDir(provider);
   if (!existsSync(root)) return [];
-  return readdirSync(root, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(root, d.name, 'acceptance.json')))
-    .map((d) => ({
-      type: d.name,
-      dir: join(root, d.name),
-      ...(JSON.parse(readFileSync(join(root, d.name, 'acceptance.json'), 'utf8')) as Omit<Case, 'type' | 'dir'>),
-    }))
+  return readdirSync(root)
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => {
+      const type = file.slice(0, -'.json'.length);
+      const dir = join(REPO_ROOT, 'examples', provider, type);
+      if (!existsSync(join(dir, 'main.tf'))) throw new Error(`${join(root, file)}: no example ${dir}/main.tf`);
+      return { type, dir, ...(JSON.parse(readFileSync(join(root, file), 'utf8')) as Omit<Case, 'type' | 'dir'>) };
+    })
     .sort((a, b) => a.type.localeCompare(b.type));
 }
 

@@ -1,5 +1,5 @@
 /**
- * Table-driven real-Terraform acceptance test over every `examples/<provider>/<type>/acceptance.json`
+ * Table-driven real-Terraform acceptance test over every example's case, `test/acceptance/cases/<provider>/<type>.json`
  * (format: CASES.md). All examples of a provider run together in one workspace, one module per
  * example, against one emulator, so the whole table costs about ten Terraform commands; each step
  * checks what the emulator holds.
@@ -78,7 +78,7 @@ for (const cli of ACCEPTANCE_CLIS)
 
       before(async function () {
         const options = cli.workspace(this);
-        if (cases.length === 0) throw new Error(`no examples/${provider}/*/acceptance.json: nothing to run`);
+        if (cases.length === 0) throw new Error(`no test/acceptance/cases/${provider}/*.json: nothing to run`);
         emulator = await startEmulator[provider]();
         examples = await ExamplesWorkspace.create(provider, cases, emulator.env, options);
         ws = examples.ws;

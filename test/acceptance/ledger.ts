@@ -3,7 +3,7 @@
  * a Terraform state tracks, per resource type. The emulator's store is read directly (past any fault
  * profile), never through the provider.
  *
- * For each resource type the examples' acceptance.json name the emulator collection holding its
+ * For each resource type the examples' acceptance cases name the emulator collection holding its
  * objects and the state attribute that is the object's id there. Objects the emulator held before
  * the test (its catalogue, built-in objects some types modify) are the baseline and are left out.
  */

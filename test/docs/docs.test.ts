@@ -495,12 +495,10 @@ describe('docs: rendering rules on a small provider', () => {
     expect(importPlaceholder('`<cluster_id>/<api_key_id>`')).to.equal('<cluster_id>/<api_key_id>');
   });
 
-  it('finds a data source example in data_<type>/, or in <type>/ only when that case is a data source', () => {
+  it('finds a data source example in data_<type>/, or in <type>/ only when that example is a data source', () => {
     const ex = {
-      'examples/p/p_a/main.tf': 'resource "p_a" "x" {}',
-      'examples/p/p_a/acceptance.json': '{"address": "p_a.x"}',
+      'examples/p/p_a/main.tf': 'resource "p_a" "x" {}\ndata "p_a" "y" {}',
       'examples/p/p_b/main.tf': 'data "p_b" "x" {}',
-      'examples/p/p_b/acceptance.json': '{"dataSource": true}',
       'examples/p/data_p_a/main.tf': 'data "p_a" "x" {}',
     } as Record<string, string>;
     const read = (p: string) => ex[p];

@@ -5,7 +5,8 @@
  * - every attribute whose name says it holds a credential (or a webhook URL, which carries one) is
  *   sensitive, unless an exception below says why not;
  * - every attribute and block has a description;
- * - every resource and data source has its example (`main.tf`) and acceptance case (`acceptance.json`),
+ * - every resource and data source has its example (`main.tf`) and acceptance case
+ *   (`test/acceptance/cases/<provider>/<example directory>.json`),
  *   every ephemeral resource and action an example that uses it;
  * - an action's arguments are required or optional, never computed (an action keeps no state), and
  *   it says what an interrupted run leaves behind;
@@ -63,6 +64,8 @@ interface Node {
   attribute?: SchemaAttribute;
   options?: AttrOptions<unknown>;
   description?: string;
+  /** Its deprecation message, for a deprecated attribute or block. */
+  deprecated?: string;
   /** Names of the fields next to this one (same block or object type). */
   siblings: string[];
   /** For an object field: the top-level attribute that holds it. */
@@ -74,7 +77,8 @@ function walkBlock(owner: Owner, fields: Fields, block: SchemaBlock, prefix: str
   for (const [name, def] of Object.entries(fields) as Array<[string, FieldDef]>) {
     const where = `${prefix}.${name}`;
     if (def.kind === 'block') {
-      out.push({ owner, where, name, kind: 'block', description: def.options.description, siblings });
+      const { description, deprecated } = def.options;
+      out.push({ owner, where, name, kind: 'block', description, siblings, ...(deprecated ? { deprecated } : {}) });
       walkBlock(owner, def.fields, block.blockTypes[name]!.block, where, out);
       continue;
     }
@@ -89,6 +93,7 @@ function walkBlock(owner: Owner, fields: Fields, block: SchemaBlock, prefix: str
       options: def.options as AttrOptions<unknown>,
       description: attribute.description,
       siblings,
+      ...(def.options.deprecated ? { deprecated: def.options.deprecated } : {}),
     };
     out.push(node);
     walkObjectFields(owner, attribute.type, where, node, out);
@@ -370,6 +375,10 @@ function descriptionProblems(nodes: Node[], def: ProviderDef<any, any>): string[
   const problems = nodes
     .filter((n) => n.kind !== 'object field' && (n.description ?? '').trim() === '')
     .map((n) => n.where);
+  // The pages add the deprecation message to the description: saying it in both prints it twice.
+  for (const n of nodes)
+    if (n.deprecated !== undefined && /\bdeprecated\b/i.test(n.description ?? ''))
+      problems.push(`${n.where}: the description says it is deprecated, which the deprecation message says`);
   if (def.schema.block.description.trim() === '') problems.push(`provider "${def.name}": no description`);
   for (const r of def.resources)
     if (r.schema.block.description.trim() === '') problems.push(`${r.typeName}: no description`);
@@ -392,6 +401,10 @@ function computedActionArguments(nodes: readonly Node[]): string[] {
     .map((n) => `${n.where}: computed (an action keeps no state; give its default in the description and the code)`);
 }
 
+/** The acceptance case of an example directory (test/acceptance/CASES.md). */
+const caseFile = (provider: string, exampleDir: string) =>
+  `test/acceptance/cases/${provider}/${exampleDir.slice(exampleDir.lastIndexOf('/') + 1)}.json`;
+
 function exampleProblems(
   provider: string,
   def: ProviderDef<any, any>,
@@ -406,7 +419,8 @@ function exampleProblems(
           ? `resource ${typeName}: no examples/${provider}/${typeName}/main.tf`
           : `data source ${typeName}: no examples/${provider}/data_${typeName}/main.tf (or examples/${provider}/${typeName}/ with "dataSource": true when no resource has the name)`,
       );
-    } else if (ex.acceptance === undefined) problems.push(`${kind} ${typeName}: no ${ex.dir}/acceptance.json`);
+    } else if (readFile(caseFile(provider, ex.dir)) === undefined)
+      problems.push(`${kind} ${typeName}: no ${caseFile(provider, ex.dir)}`);
     else if (!ex.mainTf.includes(`"${typeName}"`))
       problems.push(`${kind} ${typeName}: ${ex.dir}/main.tf does not use it`);
   };
@@ -729,6 +743,7 @@ describe('schema invariants: the checks catch violations', () => {
             password: attr.string({ required: true, description: '' }),
             expires_at: attr.string({ optional: true, description: 'Expiry.' }),
             region: attr.string({ optional: true, description: 'Region.' }),
+            area: attr.string({ optional: true, deprecated: 'Use `region`.', description: 'Area. Deprecated.' }),
             labels: block.set(
               {
                 key: attr.string({ required: true, description: 'Key.' }),
@@ -848,6 +863,7 @@ describe('schema invariants: the checks catch violations', () => {
     expect(descriptionProblems(nodes, broken)).to.deep.equal([
       'demo_thing.password',
       'action.demo_poke.target',
+      'demo_thing.area: the description says it is deprecated, which the deprecation message says',
       'demo_other: no description',
       'action.demo_poke: does not say what an interrupted run leaves',
     ]);
@@ -862,7 +878,7 @@ describe('schema invariants: the checks catch violations', () => {
   it('finds missing examples and acceptance cases', () => {
     const files: Record<string, string> = { 'examples/demo/demo_thing/main.tf': 'resource "demo_thing" "x" {}' };
     expect(exampleProblems('demo', broken, (p) => files[p])).to.deep.equal([
-      'resource demo_thing: no examples/demo/demo_thing/acceptance.json',
+      'resource demo_thing: no test/acceptance/cases/demo/demo_thing.json',
       'resource demo_other: no examples/demo/demo_other/main.tf',
       'action demo_poke: no examples/demo/actions/demo_poke/main.tf',
     ]);

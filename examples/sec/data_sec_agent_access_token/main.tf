@@ -10,7 +10,7 @@ provider "sec" {}
 
 # A token managed elsewhere would simply be looked up by name; here the example creates one first.
 resource "sec_agent_access_token" "fleet" {
-  name        = "tf-acc-ds-agent-token"
+  name        = "example-ds-agent-token"
   description = "Looked up by the data source example"
 }
 

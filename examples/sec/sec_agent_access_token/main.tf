@@ -11,7 +11,7 @@ provider "sec" {}
 # An access token for the agents of one fleet. Destroying it disables the token and renames it,
 # because the platform cannot delete tokens.
 resource "sec_agent_access_token" "example" {
-  name        = "tf-acc-agent-token"
+  name        = "example-agent-token"
   description = "Agents in the build fleet"
   os          = "linux"
 }

@@ -17,6 +17,6 @@ variable "chat_webhook_url" {
 
 # Alerts posted to a dedicated chat channel through its incoming webhook.
 resource "sec_alert_channel_chat" "example" {
-  name        = "tf-acc-chat"
+  name        = "example-chat"
   webhook_url = var.chat_webhook_url
 }

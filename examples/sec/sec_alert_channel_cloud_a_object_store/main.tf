@@ -10,7 +10,7 @@ provider "sec" {}
 
 # Hourly data export to an existing bucket, written through a cross-account role.
 resource "sec_alert_channel_cloud_a_object_store" "example" {
-  name       = "tf-acc-cloud-a-object-store"
+  name       = "example-cloud-a-object-store"
   bucket_arn = "arn:cloud-a:s3:::acme-security-exports"
 
   credentials {

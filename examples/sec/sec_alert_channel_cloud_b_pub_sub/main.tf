@@ -24,7 +24,7 @@ variable "pub_sub_private_key_id" {
 
 # Alerts published to a CloudB pub/sub topic with a service-account key.
 resource "sec_alert_channel_cloud_b_pub_sub" "example" {
-  name           = "tf-acc-cloud-b-pub-sub"
+  name           = "example-cloud-b-pub-sub"
   project_id     = "acme-security"
   topic_id       = "platform-alerts"
   issue_grouping = "Events"

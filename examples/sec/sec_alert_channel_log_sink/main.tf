@@ -17,7 +17,7 @@ variable "log_sink_ingest_token" {
 
 # Alerts indexed by a LogSink HTTP event collector over TLS.
 resource "sec_alert_channel_log_sink" "example" {
-  name         = "tf-acc-log-sink"
+  name         = "example-log-sink"
   ingest_token = var.log_sink_ingest_token
   host         = "logs.acme.example"
   port         = 8088

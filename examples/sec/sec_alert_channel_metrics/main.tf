@@ -17,7 +17,7 @@ variable "metrics_api_key" {
 
 # Alert summaries sent as logs to a Metrics account hosted in the EU.
 resource "sec_alert_channel_metrics" "example" {
-  name            = "tf-acc-metrics"
+  name            = "example-metrics"
   api_key         = var.metrics_api_key
   metrics_site    = "eu"
   metrics_service = "Logs Summary"

@@ -17,7 +17,7 @@ variable "observ_insert_key" {
 
 # Alerts recorded as custom events in an Observ account.
 resource "sec_alert_channel_observ" "example" {
-  name       = "tf-acc-observ"
+  name       = "example-observ"
   account_id = 2338053
   insert_key = var.observ_insert_key
 }

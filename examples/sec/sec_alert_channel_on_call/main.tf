@@ -17,6 +17,6 @@ variable "on_call_webhook_url" {
 
 # Alerts routed by an on-call service; the URL carries the service's routing key.
 resource "sec_alert_channel_on_call" "example" {
-  name        = "tf-acc-on-call"
+  name        = "example-on-call"
   webhook_url = var.on_call_webhook_url
 }

@@ -17,6 +17,6 @@ variable "pager_integration_key" {
 
 # Platform alerts open incidents on a Pager service.
 resource "sec_alert_channel_pager" "example" {
-  name            = "tf-acc-pager"
+  name            = "example-pager"
   integration_key = var.pager_integration_key
 }

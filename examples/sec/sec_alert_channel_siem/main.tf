@@ -10,7 +10,7 @@ provider "sec" {}
 
 # Alerts to a SIEM listener that presents a self-signed certificate.
 resource "sec_alert_channel_siem" "example" {
-  name               = "tf-acc-siem"
+  name               = "example-siem"
   host_url           = "siem.acme.example"
   host_port          = 8443
   communication_type = "HTTPS Self Signed Cert"

@@ -17,6 +17,6 @@ variable "teams_a_webhook_url" {
 
 # Alerts posted to a TeamsA space through its incoming webhook.
 resource "sec_alert_channel_teams_a" "example" {
-  name        = "tf-acc-teams-a"
+  name        = "example-teams-a"
   webhook_url = var.teams_a_webhook_url
 }

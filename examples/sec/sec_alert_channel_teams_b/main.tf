@@ -17,6 +17,6 @@ variable "teams_b_webhook_url" {
 
 # Alerts posted to a TeamsB channel through its incoming webhook.
 resource "sec_alert_channel_teams_b" "example" {
-  name        = "tf-acc-teams-b"
+  name        = "example-teams-b"
   webhook_url = var.teams_b_webhook_url
 }

@@ -17,7 +17,7 @@ variable "ticketing_password" {
 
 # Incidents in a Ticketing instance, one per affected resource, with urgency set by a template.
 resource "sec_alert_channel_ticketing" "example" {
-  name           = "tf-acc-ticketing"
+  name           = "example-ticketing"
   instance_url   = "https://acme.ticketing.example"
   username       = "security-bot"
   password       = var.ticketing_password

@@ -17,7 +17,7 @@ variable "tracker_api_token" {
 
 # One tracker issue per event type, with labels filled in by a custom template.
 resource "sec_alert_channel_tracker_cloud" "example" {
-  name          = "tf-acc-tracker-cloud"
+  name          = "example-tracker-cloud"
   tracker_url   = "acme.tracker.example"
   issue_type    = "Bug"
   project_key   = "SEC"

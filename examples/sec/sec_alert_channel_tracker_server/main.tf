@@ -17,7 +17,7 @@ variable "tracker_password" {
 
 # Issues on a self-hosted tracker server; it must accept the platform's outbound addresses.
 resource "sec_alert_channel_tracker_server" "example" {
-  name            = "tf-acc-tracker-server"
+  name            = "example-tracker-server"
   tracker_url     = "tracker.acme.example"
   issue_type      = "Task"
   project_key     = "OPS"

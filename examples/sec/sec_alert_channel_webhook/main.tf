@@ -17,6 +17,6 @@ variable "alerts_webhook_url" {
 
 # Alerts posted as JSON to any HTTPS endpoint.
 resource "sec_alert_channel_webhook" "example" {
-  name        = "tf-acc-webhook"
+  name        = "example-webhook"
   webhook_url = var.alerts_webhook_url
 }

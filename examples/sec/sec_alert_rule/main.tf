@@ -62,12 +62,12 @@ resource "sec_policy_exception" "sandbox" {
 }
 
 resource "sec_alert_channel_email" "security" {
-  name       = "tf-acc-alert-rule-email"
+  name       = "example-alert-rule-email"
   recipients = ["security@example.com"]
 }
 
 resource "sec_alert_rule" "example" {
-  name                = "tf-acc-alert-rule"
+  name                = "example-alert-rule"
   description         = "Policy alerts from Cloud A for the security team"
   alert_channels      = [sec_alert_channel_email.security.intg_guid]
   severities          = ["Critical", "High"]

@@ -10,7 +10,7 @@ provider "sec" {}
 
 # Data is exported to object-store alert channels only.
 resource "sec_alert_channel_cloud_a_object_store" "exports" {
-  name       = "tf-acc-data-export-rule-bucket"
+  name       = "example-data-export-rule-bucket"
   bucket_arn = "arn:cloud-a:s3:::acme-security-data-exports"
 
   credentials {
@@ -20,7 +20,7 @@ resource "sec_alert_channel_cloud_a_object_store" "exports" {
 }
 
 resource "sec_data_export_rule" "example" {
-  name            = "tf-acc-data-export-rule"
+  name            = "example-data-export-rule"
   description     = "Everything, to the security data lake"
   integration_ids = [sec_alert_channel_cloud_a_object_store.exports.intg_guid]
 }

@@ -17,7 +17,7 @@ resource "sec_external_id" "example" {
 
 # The integration that assumes the role, with the same external id.
 resource "sec_integration_cloud_a_cfg" "config" {
-  name = "tf-acc-external-id-cfg"
+  name = "example-external-id-cfg"
 
   credentials {
     role_arn    = "arn:cloud-a:iam::123456789012:role/sec-external-id"

@@ -10,7 +10,7 @@ provider "sec" {}
 
 # Agentless vulnerability scanning of one CloudA account, every 24 hours, containers included.
 resource "sec_integration_cloud_a_agentless_scanning" "example" {
-  name            = "tf-acc-cloud-a-agentless"
+  name            = "example-cloud-a-agentless"
   scan_frequency  = 24
   scan_containers = true
   account_id      = "123456789012"

@@ -10,7 +10,7 @@ provider "sec" {}
 
 # The platform assesses the configuration of one CloudA account through a cross-account role.
 resource "sec_integration_cloud_a_cfg" "example" {
-  name = "tf-acc-cloud-a-cfg"
+  name = "example-cloud-a-cfg"
 
   credentials {
     role_arn    = "arn:cloud-a:iam::123456789012:role/sec-platform-audit"

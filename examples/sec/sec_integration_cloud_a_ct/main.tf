@@ -11,7 +11,7 @@ provider "sec" {}
 # The activity trail of a CloudA organisation, read from the trail's notification queue. Member
 # accounts of the organisation are spread over two platform accounts; the rest go to "acme".
 resource "sec_integration_cloud_a_ct" "example" {
-  name      = "tf-acc-cloud-a-ct"
+  name      = "example-cloud-a-ct"
   queue_url = "https://queue.cloud-a.example/123456789012/sec-trail-notifications"
 
   credentials {

@@ -10,7 +10,7 @@ provider "sec" {}
 
 # Data security posture management in one CloudA account, scanning two regions.
 resource "sec_integration_cloud_a_dspm" "example" {
-  name               = "tf-acc-cloud-a-dspm"
+  name               = "example-cloud-a-dspm"
   account_id         = "123456789012"
   storage_bucket_arn = "arn:cloud-a:storage:::acme-dspm-results"
   regions            = ["us-east-1", "eu-west-1"]

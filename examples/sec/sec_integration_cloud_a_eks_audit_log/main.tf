@@ -11,7 +11,7 @@ provider "sec" {}
 # Audit logs of the managed Kubernetes clusters of a CloudA account: delivered to a bucket, each new
 # file announced on a notification topic.
 resource "sec_integration_cloud_a_eks_audit_log" "example" {
-  name       = "tf-acc-cloud-a-eks-audit-log"
+  name       = "example-cloud-a-eks-audit-log"
   topic_arn  = "arn:cloud-a:notifications:us-east-1:123456789012:sec-cluster-audit"
   bucket_arn = "arn:cloud-a:storage:::acme-cluster-audit-logs"
 

@@ -17,7 +17,7 @@ variable "gov_secret_access_key" {
 
 # Configuration assessment of a CloudA account in the government regions, with an access key.
 resource "sec_integration_cloud_a_gov_cfg" "example" {
-  name       = "tf-acc-cloud-a-gov-cfg"
+  name       = "example-cloud-a-gov-cfg"
   account_id = "123456789012"
 
   credentials {

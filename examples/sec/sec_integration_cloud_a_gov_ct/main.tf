@@ -18,7 +18,7 @@ variable "gov_trail_secret_access_key" {
 # The activity trail of a CloudA account in the government regions, read from its notification
 # queue with an access key.
 resource "sec_integration_cloud_a_gov_ct" "example" {
-  name       = "tf-acc-cloud-a-gov-ct"
+  name       = "example-cloud-a-gov-ct"
   account_id = "123456789012"
   queue_url  = "https://queue.gov.cloud-a.example/123456789012/sec-trail-notifications"
 

@@ -11,7 +11,7 @@ provider "sec" {}
 # Agentless vulnerability scanning of a CloudA organisation from one scanning account: two member
 # accounts and one organisational unit, mapped to platform accounts.
 resource "sec_integration_cloud_a_org_agentless_scanning" "example" {
-  name                      = "tf-acc-cloud-a-org-agentless"
+  name                      = "example-cloud-a-org-agentless"
   scan_frequency            = 24
   scan_host_vulnerabilities = true
   scanning_account          = "222222222222"

@@ -17,7 +17,7 @@ variable "cloud_b_agentless_private_key" {
 
 # Agentless vulnerability scanning of a CloudB project from a dedicated scanning project, twice a day.
 resource "sec_integration_cloud_b_agentless_scanning" "example" {
-  name                = "tf-acc-cloud-b-agentless"
+  name                = "example-cloud-b-agentless"
   resource_level      = "PROJECT"
   resource_id         = "acme-production"
   bucket_name         = "acme-agentless-results"

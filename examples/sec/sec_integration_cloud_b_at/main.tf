@@ -17,7 +17,7 @@ variable "cloud_b_at_private_key" {
 
 # The audit trail of a CloudB organisation, read from a subscription with a service-account key.
 resource "sec_integration_cloud_b_at" "example" {
-  name           = "tf-acc-cloud-b-at"
+  name           = "example-cloud-b-at"
   resource_level = "ORGANIZATION"
   resource_id    = "123456789012"
   subscription   = "projects/acme-security/subscriptions/sec-audit-trail"

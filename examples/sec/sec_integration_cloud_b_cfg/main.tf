@@ -17,7 +17,7 @@ variable "cloud_b_cfg_private_key" {
 
 # Configuration assessment of a CloudB project, read with a service-account key.
 resource "sec_integration_cloud_b_cfg" "example" {
-  name           = "tf-acc-cloud-b-cfg"
+  name           = "example-cloud-b-cfg"
   resource_level = "PROJECT"
   resource_id    = "acme-production"
 

@@ -24,7 +24,7 @@ variable "cluster_audit_private_key_id" {
 
 # Audit logs of the managed Kubernetes clusters of a whole CloudB organisation.
 resource "sec_integration_cloud_b_gke_audit_log" "example" {
-  name             = "tf-acc-cloud-b-gke-audit-log"
+  name             = "example-cloud-b-gke-audit-log"
   integration_type = "ORGANIZATION"
   organization_id  = "123456789012"
   project_id       = "acme-security"

@@ -24,7 +24,7 @@ variable "pub_sub_audit_private_key_id" {
 
 # Audit logs of a CloudB project through a pub/sub topic and subscription.
 resource "sec_integration_cloud_b_pub_sub_audit_log" "example" {
-  name             = "tf-acc-cloud-b-pub-sub-audit-log"
+  name             = "example-cloud-b-pub-sub-audit-log"
   integration_type = "PROJECT"
   project_id       = "acme-security"
   topic_id         = "sec-audit-log"

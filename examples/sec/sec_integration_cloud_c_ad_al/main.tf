@@ -17,7 +17,7 @@ variable "cloud_c_ad_al_client_secret" {
 
 # The directory activity log of a CloudC tenant, streamed to an event stream.
 resource "sec_integration_cloud_c_ad_al" "example" {
-  name                   = "tf-acc-cloud-c-ad-al"
+  name                   = "example-cloud-c-ad-al"
   tenant_id              = "3f1e2d4c-5b6a-4789-9abc-def012345678"
   event_stream_namespace = "acme-directory-logs"
   event_stream_name      = "sec-directory-activity"

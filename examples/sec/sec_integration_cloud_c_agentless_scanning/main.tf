@@ -17,7 +17,7 @@ variable "cloud_c_agentless_client_secret" {
 
 # Agentless vulnerability scanning of one CloudC subscription from a scanning subscription.
 resource "sec_integration_cloud_c_agentless_scanning" "example" {
-  name                         = "tf-acc-cloud-c-agentless"
+  name                         = "example-cloud-c-agentless"
   integration_level            = "SUBSCRIPTION"
   tenant_id                    = "3f1e2d4c-5b6a-4789-9abc-def012345678"
   scanning_subscription_id     = "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d"

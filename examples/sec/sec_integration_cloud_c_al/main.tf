@@ -17,7 +17,7 @@ variable "cloud_c_al_client_secret" {
 
 # The activity log of a CloudC tenant, announced on a storage queue.
 resource "sec_integration_cloud_c_al" "example" {
-  name      = "tf-acc-cloud-c-al"
+  name      = "example-cloud-c-al"
   tenant_id = "3f1e2d4c-5b6a-4789-9abc-def012345678"
   queue_url = "https://acmeactivity.queue.cloud-c.example/sec-activity-log"
 

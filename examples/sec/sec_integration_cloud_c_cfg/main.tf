@@ -17,7 +17,7 @@ variable "cloud_c_cfg_client_secret" {
 
 # Configuration assessment of a CloudC tenant, signing in with an application registration.
 resource "sec_integration_cloud_c_cfg" "example" {
-  name      = "tf-acc-cloud-c-cfg"
+  name      = "example-cloud-c-cfg"
   tenant_id = "3f1e2d4c-5b6a-4789-9abc-def012345678"
 
   credentials {

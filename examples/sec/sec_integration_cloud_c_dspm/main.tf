@@ -17,7 +17,7 @@ variable "cloud_c_dspm_client_secret" {
 
 # Data security posture management in a CloudC tenant, scanning one region.
 resource "sec_integration_cloud_c_dspm" "example" {
-  name                = "tf-acc-cloud-c-dspm"
+  name                = "example-cloud-c-dspm"
   tenant_id           = "3f1e2d4c-5b6a-4789-9abc-def012345678"
   storage_account_url = "https://acmedspm.blob.cloud-c.example"
   blob_container_name = "dspm-results"

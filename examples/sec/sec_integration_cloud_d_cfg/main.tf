@@ -17,7 +17,7 @@ variable "cloud_d_private_key" {
 
 # Configuration assessment of a CloudD tenancy, signing requests as a dedicated user.
 resource "sec_integration_cloud_d_cfg" "example" {
-  name        = "tf-acc-cloud-d-cfg"
+  name        = "example-cloud-d-cfg"
   home_region = "eu-frankfurt-1"
   tenant_id   = "tenancy.cloud-d.example.aaaaaaaa3nvxm2bq"
   tenant_name = "acme"

@@ -10,7 +10,7 @@ provider "sec" {}
 
 # An inline scanner for the build pipelines; results are tagged with the pipeline that produced them.
 resource "sec_integration_inline_scanner" "example" {
-  name           = "tf-acc-inline-scanner"
+  name           = "example-inline-scanner"
   limit_num_scan = 60
 
   identifier_tag {

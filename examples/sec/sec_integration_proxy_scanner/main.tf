@@ -11,7 +11,7 @@ provider "sec" {}
 # A proxy scanner that assesses the newest images of the payments repositories. The scanner
 # authenticates with the issued server token.
 resource "sec_integration_proxy_scanner" "example" {
-  name = "tf-acc-proxy-scanner"
+  name = "example-proxy-scanner"
 
   limit_by_repositories = ["payments/api", "payments/ledger"]
   limit_num_imgs        = 10

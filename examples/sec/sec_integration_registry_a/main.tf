@@ -19,12 +19,12 @@ variable "registry_a_secret_access_key" {
 # set access_key_id and secret_access_key instead of the role pair (the switch creates a new
 # integration).
 resource "sec_integration_registry_a" "example" {
-  name            = "tf-acc-registry-a"
+  name            = "example-registry-a"
   registry_domain = "123456789012.registry-a.us-west-2.example.com"
 
   credentials {
     role_arn    = "arn:cloud-a:iam::123456789012:role/sec-registry-reader"
-    external_id = "tf-acc-registry-a-external-id"
+    external_id = "example-registry-a-external-id"
   }
 
   limit_by_tags  = ["prod-*"]

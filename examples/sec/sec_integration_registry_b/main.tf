@@ -24,7 +24,7 @@ variable "registry_b_private_key_id" {
 
 # Images of a CloudB artifact registry in one region, read with a service-account key.
 resource "sec_integration_registry_b" "example" {
-  name            = "tf-acc-registry-b"
+  name            = "example-registry-b"
   registry_domain = "us-east1-docker.pkg.dev"
 
   credentials {

@@ -17,7 +17,7 @@ variable "registry_c_private_key" {
 
 # Images of a CloudB container registry, read with a service-account key.
 resource "sec_integration_registry_c" "example" {
-  name            = "tf-acc-registry-c"
+  name            = "example-registry-c"
   registry_domain = "gcr.io"
 
   credentials {

@@ -17,7 +17,7 @@ variable "registry_d_password" {
 
 # Images of a RegistryD hub organisation, read with a read-only hub user.
 resource "sec_integration_registry_d" "example" {
-  name     = "tf-acc-registry-d"
+  name     = "example-registry-d"
   username = "acme-reader"
   password = var.registry_d_password
 

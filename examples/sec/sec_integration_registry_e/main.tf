@@ -18,7 +18,7 @@ variable "registry_e_password" {
 # Images of a self-hosted registry that speaks the version 2 registry protocol; the registry
 # notifies the platform of new images.
 resource "sec_integration_registry_e" "example" {
-  name            = "tf-acc-registry-e"
+  name            = "example-registry-e"
   registry_domain = "registry.acme.example:5000"
   username        = "scanner"
   password        = var.registry_e_password

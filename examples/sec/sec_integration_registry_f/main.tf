@@ -17,7 +17,7 @@ variable "registry_f_token" {
 
 # Images of the RegistryF package registry, read with a personal access token.
 resource "sec_integration_registry_f" "example" {
-  name     = "tf-acc-registry-f"
+  name     = "example-registry-f"
   username = "acme-bot"
   password = var.registry_f_token
 

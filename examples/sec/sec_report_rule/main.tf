@@ -10,13 +10,13 @@ provider "sec" {}
 
 # Reports go to e-mail alert channels only.
 resource "sec_alert_channel_email" "reports" {
-  name       = "tf-acc-report-rule-email"
+  name       = "example-report-rule-email"
   recipients = ["compliance@example.com"]
 }
 
 # Weekly trend reports plus the Cloud A compliance and daily reports, for critical and high findings.
 resource "sec_report_rule" "example" {
-  name                 = "tf-acc-report-rule"
+  name                 = "example-report-rule"
   description          = "Compliance reports for the security team"
   severities           = ["Critical", "High"]
   email_alert_channels = [sec_alert_channel_email.reports.intg_guid]

@@ -10,7 +10,7 @@ provider "sec" {}
 
 # Production Cloud A resources: the production account, in the US regions or owned by the security team.
 resource "sec_resource_group" "example" {
-  name        = "tf-acc-resource-group"
+  name        = "example-resource-group"
   type        = "CLOUD_A"
   description = "Production resources of the security team"
 

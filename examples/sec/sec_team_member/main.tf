@@ -11,7 +11,7 @@ provider "sec" {}
 # A user of the account. With `organization = true` in the provider, add an `organization` block
 # to manage an organization-level member instead.
 resource "sec_team_member" "example" {
-  email      = "tf-acc-team-member@example.com"
+  email      = "example-team-member@example.com"
   first_name = "Ada"
   last_name  = "Lovelace"
   company    = "Example Corp"

@@ -20,7 +20,7 @@ locals {
 }
 
 resource "vdb_accounts_cluster" "cluster" {
-  name           = "tf-acc-ds-keys-cluster"
+  name           = "example-ds-keys-cluster"
   cloud_provider = "aws"
   cloud_region   = "eu-central-1"
 
@@ -34,7 +34,7 @@ resource "vdb_accounts_cluster" "cluster" {
 
 resource "vdb_accounts_database_api_key_v2" "reader" {
   cluster_id = vdb_accounts_cluster.cluster.id
-  name       = "tf-acc-ds-key"
+  name       = "example-ds-key"
   global_access_rule {
     access_type = "GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY"
   }

@@ -20,7 +20,7 @@ locals {
 }
 
 resource "vdb_accounts_cluster" "a" {
-  name           = "tf-acc-auth-cluster-a"
+  name           = "example-auth-cluster-a"
   cloud_provider = "aws"
   cloud_region   = "eu-central-1"
 
@@ -33,7 +33,7 @@ resource "vdb_accounts_cluster" "a" {
 }
 
 resource "vdb_accounts_cluster" "b" {
-  name           = "tf-acc-auth-cluster-b"
+  name           = "example-auth-cluster-b"
   cloud_provider = "aws"
   cloud_region   = "eu-central-1"
 

@@ -20,7 +20,7 @@ locals {
 }
 
 resource "vdb_accounts_cluster" "cluster" {
-  name           = "tf-acc-schedule-cluster"
+  name           = "example-schedule-cluster"
   cloud_provider = "aws"
   cloud_region   = "eu-central-1"
 

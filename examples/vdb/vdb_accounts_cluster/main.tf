@@ -19,10 +19,10 @@ locals {
   small_package_id = one([for p in data.vdb_booking_packages.aws.packages : p.id if p.name == "small"])
 }
 
-# A two-node cluster in Frankfurt with 20 GiB of extra disk per node. Creating and resizing wait
+# A one-node cluster in Frankfurt with 20 GiB of extra disk per node. Creating and resizing wait
 # until the cluster is healthy and its URL is published.
 resource "vdb_accounts_cluster" "example" {
-  name           = "tf-acc-cluster"
+  name           = "example-cluster"
   cloud_provider = "aws"
   cloud_region   = "eu-central-1"
 

@@ -20,7 +20,7 @@ locals {
 }
 
 resource "vdb_accounts_cluster" "cluster" {
-  name           = "tf-acc-key-cluster"
+  name           = "example-key-cluster"
   cloud_provider = "aws"
   cloud_region   = "eu-central-1"
 
@@ -36,7 +36,7 @@ resource "vdb_accounts_cluster" "cluster" {
 # returned when the key is created, so keep it in a secret store.
 resource "vdb_accounts_database_api_key_v2" "example" {
   cluster_id = vdb_accounts_cluster.cluster.id
-  name       = "tf-acc-key"
+  name       = "example-key"
 
   collection_access_rules {
     collection_name = "documents"

@@ -13,7 +13,7 @@ provider "vdb" {}
 # commands against that cluster to install the platform's agent; raise bootstrap_commands_version
 # to rotate the credentials inside them.
 resource "vdb_accounts_hybrid_cloud_environment" "example" {
-  name = "tf-acc-hybrid"
+  name = "example-hybrid"
 
   configuration {
     namespace              = "vdb-system"

@@ -11,7 +11,7 @@ provider "vdb" {}
 
 # A custom role for people who run backups.
 resource "vdb_accounts_role" "example" {
-  name        = "tf-acc-backup-operators"
+  name        = "example-backup-operators"
   description = "Create and restore backups"
 
   permissions {

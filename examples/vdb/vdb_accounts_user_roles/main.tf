@@ -10,14 +10,14 @@ terraform {
 provider "vdb" {}
 
 resource "vdb_accounts_role" "viewer" {
-  name = "tf-acc-viewers"
+  name = "example-viewers"
   permissions {
     value = "read:clusters"
   }
 }
 
 resource "vdb_accounts_role" "backups" {
-  name = "tf-acc-backup-viewers"
+  name = "example-backup-viewers"
   permissions {
     value = "read:backups"
   }

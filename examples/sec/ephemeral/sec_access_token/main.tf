@@ -22,6 +22,6 @@ provider "sec" {
 
 resource "sec_alert_channel_email" "via_token" {
   provider   = sec.short_lived
-  name       = "tf-eph-access-token"
+  name       = "example-access-token"
   recipients = ["security@example.com"]
 }

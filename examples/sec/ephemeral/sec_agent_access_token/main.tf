@@ -13,12 +13,12 @@ provider "sec" {}
 # For a token this configuration creates, write `name = sec_agent_access_token.<name>.id` instead:
 # Terraform then opens it after the token is created, not while planning, when it does not exist yet.
 ephemeral "sec_agent_access_token" "fleet" {
-  name = "tf-eph-fleet"
+  name = "example-fleet"
 }
 
 # Handed to the agents' installer through a write-only argument: it never enters the state.
 resource "sec_alert_channel_webhook" "installer" {
-  name                   = "tf-eph-installer"
+  name                   = "example-installer"
   webhook_url_wo         = "https://installer.example.com/enroll/${ephemeral.sec_agent_access_token.fleet.token}"
   webhook_url_wo_version = 1
   test_integration       = false

@@ -80,7 +80,7 @@ const schema = resourceSchema(
             }),
           },
           {
-            description: 'A key with one value. Deprecated: use `field_values_map`.',
+            description: 'A key with one value.',
             deprecated:
               'Use `field_values_map`, which takes a list of values per key: ' +
               '`field_values_map { key = "..." value = ["..."] }`.',
