@@ -19,6 +19,7 @@ const GUIDES = [
   'README.md',
   'CONTRIBUTING.md',
   'ARCHITECTURE.md',
+  'CHANGELOG.md',
   ...readdirSync(join(ROOT, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
