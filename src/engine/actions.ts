@@ -30,24 +30,20 @@ export interface InvokeOptions {
 }
 
 export class Actions<C> {
-  private readonly actions = new Map<string, ActionDef<Fields, C>>();
-
-  constructor(private readonly ctx: EngineContext<C>) {
-    for (const a of ctx.def.actions ?? []) this.actions.set(a.typeName, a);
-  }
+  constructor(private readonly ctx: EngineContext<C>) {}
 
   actionSchemas(): Map<string, Schema> {
-    return new Map([...this.actions].map(([k, a]) => [k, a.schema]));
+    return this.ctx.actions.collect((a) => a.schema);
   }
   actionSchema(typeName: string): Schema | undefined {
-    return this.actions.get(typeName)?.schema;
+    return this.ctx.actions.get(typeName)?.schema;
   }
 
   /** ValidateActionConfig: every check the configuration allows; unknown values are judged later. */
   validateActionConfig(typeName: string, config: ObjectValue): Diagnostics {
     const diags = new Diagnostics();
-    const a = this.actions.get(typeName);
-    if (!a) return this.unknown(diags, typeName);
+    const a = this.ctx.actions.find(typeName, diags);
+    if (!a) return diags;
     checkConfig(a, config, diags, { summary: 'Invalid action configuration', limits: this.ctx.def.limits });
     return diags;
   }
@@ -58,8 +54,8 @@ export class Actions<C> {
    */
   planAction(typeName: string, config: ObjectValue): Diagnostics {
     const diags = new Diagnostics();
-    const a = this.actions.get(typeName);
-    if (!a) return this.unknown(diags, typeName);
+    const a = this.ctx.actions.find(typeName, diags);
+    if (!a) return diags;
     return diags.append(this.errorsOf(a, config));
   }
 
@@ -69,9 +65,9 @@ export class Actions<C> {
    */
   async *invokeAction(typeName: string, config: ObjectValue, options: InvokeOptions = {}): AsyncGenerator<ActionEvent> {
     const diags = new Diagnostics();
-    const a = this.actions.get(typeName);
+    const a = this.ctx.actions.find(typeName, diags);
     if (!a) {
-      yield { completed: this.unknown(diags, typeName) };
+      yield { completed: diags };
       return;
     }
     if (!isWhollyKnown(impliedType(a.schema.block), config)) {
@@ -143,11 +139,6 @@ export class Actions<C> {
       diags.append([why ? interrupted(typeName, why, started, failure) : failed(typeName, started, failure)]);
     }
     yield { completed: diags };
-  }
-
-  /** The error for a type name this provider has no action of, added to `diags`. */
-  private unknown(diags: Diagnostics, typeName: string): Diagnostics {
-    return diags.error('Unknown action', `The provider ${this.ctx.def.name} has no action "${typeName}".`);
   }
 
   /** The errors of the configuration checks, with the provider's own rules once it is configured. */

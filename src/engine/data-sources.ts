@@ -1,34 +1,26 @@
 /** Data sources: their schemas, ValidateDataResourceConfig and ReadDataSource. */
 import type { Schema } from '../schema/block.js';
-import type { Fields } from '../schema/define.js';
 import { fromModel, toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
-import type { DataSourceDef } from './contracts.js';
 import { Diagnostics, diagnosticFromError } from './diagnostics.js';
 import { errorsOf, type EngineContext } from './engine-context.js';
 import { reconcileRead } from './reconcile.js';
 import { checkConfig } from './validate.js';
 
 export class DataSources<C> {
-  private readonly dataSources = new Map<string, DataSourceDef<Fields, C>>();
-
-  constructor(private readonly ctx: EngineContext<C>) {
-    for (const d of ctx.def.dataSources) this.dataSources.set(d.typeName, d);
-  }
+  constructor(private readonly ctx: EngineContext<C>) {}
 
   dataSourceSchemas(): Map<string, Schema> {
-    return new Map([...this.dataSources].map(([k, d]) => [k, d.schema]));
+    return this.ctx.dataSources.collect((d) => d.schema);
   }
   dataSourceSchema(typeName: string): Schema | undefined {
-    return this.dataSources.get(typeName)?.schema;
+    return this.ctx.dataSources.get(typeName)?.schema;
   }
 
   validateDataResourceConfig(typeName: string, config: ObjectValue): Diagnostics {
     const diags = new Diagnostics();
-    const d = this.dataSources.get(typeName);
-    if (!d) {
-      return diags.error('Unknown data source', `The provider ${this.ctx.def.name} has no data source "${typeName}".`);
-    }
+    const d = this.ctx.dataSources.find(typeName, diags);
+    if (!d) return diags;
     if (d.schema.deprecated !== undefined) diags.warning(`Data source ${typeName} is deprecated`, d.schema.deprecated);
     checkConfig(d, config, diags, { limits: this.ctx.def.limits });
     return diags;
@@ -39,8 +31,8 @@ export class DataSources<C> {
     config: ObjectValue,
   ): Promise<{ state: ObjectValue | null; diags: Diagnostics }> {
     const diags = new Diagnostics();
-    const d = this.dataSources.get(typeName);
-    if (!d) return { state: null, diags: diags.error('Unknown data source', `No data source "${typeName}".`) };
+    const d = this.ctx.dataSources.find(typeName, diags);
+    if (!d) return { state: null, diags };
     if (diags.append(errorsOf(d, config, null, this.ctx.def.limits)).hasErrors) return { state: null, diags };
     try {
       const result = await d.read(toModel(d.schema.fields, config), this.ctx.operation(diags, {}, typeName));

@@ -6,8 +6,17 @@
 import type { Fields, PlatformLimits } from '../schema/define.js';
 import { toConfigModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
-import type { Logger, OpContext, ProviderDef, ResourceDef } from './contracts.js';
+import type {
+  ActionDef,
+  DataSourceDef,
+  EphemeralDef,
+  Logger,
+  OpContext,
+  ProviderDef,
+  ResourceDef,
+} from './contracts.js';
 import { Diagnostics, DiagnosticError, diagnosticFromError, type Diagnostic } from './diagnostics.js';
+import { TypeRegistry } from './type-registry.js';
 import { checkConfig, type Checked } from './validate.js';
 
 export type PrivateState = Record<string, unknown>;
@@ -19,8 +28,13 @@ export interface StateOutcome {
 }
 
 export class EngineContext<C> {
-  /** Managed resource types by name: their lifecycle, identity and listing read them. */
-  readonly resources = new Map<string, ResourceDef<Fields, C>>();
+  /** What the provider declares, by kind and type name (type-registry.ts). */
+  readonly resources: TypeRegistry<ResourceDef<Fields, C>>;
+  readonly dataSources: TypeRegistry<DataSourceDef<Fields, C>>;
+  readonly ephemeralResources: TypeRegistry<EphemeralDef<Fields, C>>;
+  /** The resource types that can be listed (`terraform query`). */
+  readonly listResources: TypeRegistry<ResourceDef<Fields, C>>;
+  readonly actions: TypeRegistry<ActionDef<Fields, C>>;
   /** Set by ConfigureProvider (provider-config.ts). */
   client: C | undefined;
   /** Why there is no client yet: not configured, or configured with values unknown until apply. */
@@ -32,7 +46,15 @@ export class EngineContext<C> {
     readonly log: Logger,
     readonly env: NodeJS.ProcessEnv,
   ) {
-    for (const r of def.resources) this.resources.set(r.typeName, r);
+    this.resources = new TypeRegistry(def.name, 'resource type', def.resources);
+    this.dataSources = new TypeRegistry(def.name, 'data source', def.dataSources);
+    this.ephemeralResources = new TypeRegistry(def.name, 'ephemeral resource', def.ephemeralResources ?? []);
+    this.listResources = new TypeRegistry(
+      def.name,
+      'list resource',
+      def.resources.filter((r) => r.list),
+    );
+    this.actions = new TypeRegistry(def.name, 'action', def.actions ?? []);
   }
 
   /** Aborted by the next StopProvider (a fresh signal after each). */

@@ -3,10 +3,8 @@
  * what this process opened and Terraform never closed.
  */
 import type { Schema } from '../schema/block.js';
-import type { Fields } from '../schema/define.js';
 import { fromModel, toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
-import type { EphemeralDef } from './contracts.js';
 import { Diagnostics, diagnosticFromError } from './diagnostics.js';
 import { MODEL_OPTIONS, errorsOf, type EngineContext, type PrivateState } from './engine-context.js';
 import { reconcileRead } from './reconcile.js';
@@ -20,28 +18,22 @@ export interface OpenedEphemeral {
 }
 
 export class EphemeralResources<C> {
-  private readonly ephemerals = new Map<string, EphemeralDef<Fields, C>>();
   /** Ephemeral values opened and not closed yet, by type and private state (see closeLeftoverEphemerals). */
   private readonly openEphemerals = new Map<string, { readonly typeName: string; readonly priv: PrivateState }>();
 
-  constructor(private readonly ctx: EngineContext<C>) {
-    for (const e of ctx.def.ephemeralResources ?? []) this.ephemerals.set(e.typeName, e);
-  }
+  constructor(private readonly ctx: EngineContext<C>) {}
 
   ephemeralResourceSchemas(): Map<string, Schema> {
-    return new Map([...this.ephemerals].map(([k, e]) => [k, e.schema]));
+    return this.ctx.ephemeralResources.collect((e) => e.schema);
   }
   ephemeralResourceSchema(typeName: string): Schema | undefined {
-    return this.ephemerals.get(typeName)?.schema;
+    return this.ctx.ephemeralResources.get(typeName)?.schema;
   }
 
   validateEphemeralResourceConfig(typeName: string, config: ObjectValue): Diagnostics {
     const diags = new Diagnostics();
-    const e = this.ephemerals.get(typeName);
-    if (!e) {
-      const detail = `The provider ${this.ctx.def.name} has no ephemeral resource "${typeName}".`;
-      return diags.error('Unknown ephemeral resource', detail);
-    }
+    const e = this.ctx.ephemeralResources.find(typeName, diags);
+    if (!e) return diags;
     checkConfig(e, config, diags, { limits: this.ctx.def.limits });
     return diags;
   }
@@ -49,11 +41,8 @@ export class EphemeralResources<C> {
   /** OpenEphemeralResource: the value for this run; the configuration is wholly known here. */
   async openEphemeralResource(typeName: string, config: ObjectValue): Promise<OpenedEphemeral> {
     const diags = new Diagnostics();
-    const e = this.ephemerals.get(typeName);
-    if (!e) {
-      diags.error('Unknown ephemeral resource', `No ephemeral resource "${typeName}".`);
-      return { result: null, private: {}, diags };
-    }
+    const e = this.ctx.ephemeralResources.find(typeName, diags);
+    if (!e) return { result: null, private: {}, diags };
     if (diags.append(errorsOf(e, config, null, this.ctx.def.limits)).hasErrors) {
       return { result: null, private: {}, diags };
     }
@@ -81,11 +70,8 @@ export class EphemeralResources<C> {
     priv: PrivateState,
   ): Promise<{ renewAt?: Date; private: PrivateState; diags: Diagnostics }> {
     const diags = new Diagnostics();
-    const e = this.ephemerals.get(typeName);
-    if (!e) {
-      diags.error('Unknown ephemeral resource', `No ephemeral resource "${typeName}".`);
-      return { private: priv, diags };
-    }
+    const e = this.ctx.ephemeralResources.find(typeName, diags);
+    if (!e) return { private: priv, diags };
     if (!e.renew) return { private: priv, diags };
     try {
       const renewed = await e.renew(priv, this.ctx.operation(diags, priv, typeName));
@@ -103,8 +89,8 @@ export class EphemeralResources<C> {
   /** CloseEphemeralResource: a failure is a warning (the run's work is done) that names what was left. */
   async closeEphemeralResource(typeName: string, priv: PrivateState): Promise<Diagnostics> {
     const diags = new Diagnostics();
-    const e = this.ephemerals.get(typeName);
-    if (!e) return diags.error('Unknown ephemeral resource', `No ephemeral resource "${typeName}".`);
+    const e = this.ctx.ephemeralResources.find(typeName, diags);
+    if (!e) return diags;
     if (!e.close) return diags;
     this.openEphemerals.delete(openedKey(typeName, priv));
     try {
@@ -128,7 +114,7 @@ export class EphemeralResources<C> {
     const signal = AbortSignal.timeout(budgetMs);
     await Promise.all(
       left.map(async ({ typeName, priv }) => {
-        const e = this.ephemerals.get(typeName)!;
+        const e = this.ctx.ephemeralResources.get(typeName)!;
         const what = e.describeOpened?.(priv) ?? typeName;
         const log = this.ctx.log.child({ tf_resource_type: typeName });
         log.warn(

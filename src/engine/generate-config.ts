@@ -152,11 +152,8 @@ export class ResourceConfigGeneration<C> {
    */
   generateResourceConfig(typeName: string, state: ObjectValue | null): { config: ObjectValue; diags: Diagnostics } {
     const diags = new Diagnostics();
-    const r = this.ctx.resources.get(typeName);
-    if (!r) {
-      const detail = `The provider ${this.ctx.def.name} has no resource type "${typeName}".`;
-      return { config: {}, diags: diags.error('Unknown resource type', detail) };
-    }
+    const r = this.ctx.resources.find(typeName, diags);
+    if (!r) return { config: {}, diags };
     const fields = r.schema.fields;
     if (state === null) {
       diags.warning(

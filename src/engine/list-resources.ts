@@ -35,19 +35,16 @@ export class ListResources<C> {
   constructor(private readonly ctx: EngineContext<C>) {}
 
   listResourceSchemas(): Map<string, Schema> {
-    return new Map([...this.ctx.resources].flatMap(([k, r]) => (r.list ? [[k, r.list.schema] as const] : [])));
+    return this.ctx.listResources.collect((r) => r.list?.schema);
   }
   listResourceSchema(typeName: string): Schema | undefined {
-    return this.ctx.resources.get(typeName)?.list?.schema;
+    return this.ctx.listResources.get(typeName)?.list?.schema;
   }
 
   validateListResourceConfig(typeName: string, config: ObjectValue): Diagnostics {
     const diags = new Diagnostics();
-    const list = this.ctx.resources.get(typeName)?.list;
-    if (!list) {
-      const detail = `The provider ${this.ctx.def.name} has no list resource "${typeName}".`;
-      return diags.error('Unknown list resource', detail);
-    }
+    const list = this.ctx.listResources.find(typeName, diags)?.list;
+    if (!list) return diags;
     checkConfig(list, config, diags, { summary: 'Invalid list configuration', limits: this.ctx.def.limits });
     return diags;
   }
@@ -59,12 +56,12 @@ export class ListResources<C> {
    * the listing with an error event.
    */
   async *listResource(typeName: string, config: ObjectValue, options: ListOptions): AsyncGenerator<ListEvent> {
-    const r = this.ctx.resources.get(typeName);
-    const list = r?.list;
     const diags = new Diagnostics();
+    const r = this.ctx.listResources.get(typeName);
+    const list = r?.list;
+    // Listing returns identities: a type without one cannot be listed.
     if (!r || !list || !r.identity) {
-      const detail = `The provider ${this.ctx.def.name} has no list resource "${typeName}".`;
-      yield { diags: diags.error('Unknown list resource', detail) };
+      yield { diags: this.ctx.listResources.reportUnknown(typeName, diags) };
       return;
     }
     if (diags.append(errorsOf(list, config, null, this.ctx.def.limits)).hasErrors) {

@@ -75,7 +75,7 @@ export class ProviderEngine<C> {
     return this.def.schema;
   }
   resourceSchemas(): Map<string, Schema> {
-    return new Map([...this.ctx.resources].map(([k, r]) => [k, r.schema]));
+    return this.ctx.resources.collect((r) => r.schema);
   }
   resourceSchema(typeName: string): Schema | undefined {
     return this.ctx.resources.get(typeName)?.schema;

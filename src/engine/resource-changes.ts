@@ -49,11 +49,8 @@ export class ResourceChanges<C> {
 
   validateResourceConfig(typeName: string, config: ObjectValue, client?: ClientCapabilities): Diagnostics {
     const diags = new Diagnostics();
-    const r = this.ctx.resources.get(typeName);
-    if (!r) {
-      const detail = `The provider ${this.ctx.def.name} has no resource type "${typeName}".`;
-      return diags.error('Unknown resource type', detail);
-    }
+    const r = this.ctx.resources.find(typeName, diags);
+    if (!r) return diags;
     if (r.schema.deprecated !== undefined) {
       diags.warning(`Resource type ${typeName} is deprecated`, r.schema.deprecated);
     }
@@ -69,11 +66,8 @@ export class ResourceChanges<C> {
     priorPrivate: PrivateState,
   ): PlanOutcome {
     const diags = new Diagnostics();
-    const r = this.ctx.resources.get(typeName);
-    if (!r) {
-      diags.error('Unknown resource type', `No resource type "${typeName}".`);
-      return unplanned(proposed, priorPrivate, diags);
-    }
+    const r = this.ctx.resources.find(typeName, diags);
+    if (!r) return unplanned(proposed, priorPrivate, diags);
     if (proposed === null) return { planned: null, requiresReplace: [], plannedPrivate: priorPrivate, diags };
     // What validation could not judge (values unknown then, the provider's configuration) is judged
     // now; its warnings were shown already.
@@ -104,11 +98,8 @@ export class ResourceChanges<C> {
     config: ObjectValue | null = null,
   ): Promise<StateOutcome> {
     const diags = new Diagnostics();
-    const r = this.ctx.resources.get(typeName);
-    if (!r) {
-      diags.error('Unknown resource type', `No resource type "${typeName}".`);
-      return { state: prior, private: plannedPrivate, diags };
-    }
+    const r = this.ctx.resources.find(typeName, diags);
+    if (!r) return { state: prior, private: plannedPrivate, diags };
     const fields = r.schema.fields;
     let partial: object | undefined;
     const ctx = this.ctx.operation(diags, plannedPrivate, typeName, (m) => (partial = m));

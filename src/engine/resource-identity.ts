@@ -52,7 +52,7 @@ export class ResourceIdentity<C> {
 
   /** The identity declaration of every resource type that has one (GetResourceIdentitySchemas). */
   identitySchemas(): Map<string, IdentityDef<Fields, C>> {
-    return new Map([...this.ctx.resources].flatMap(([k, r]) => (r.identity ? [[k, r.identity] as const] : [])));
+    return this.ctx.resources.collect((r) => r.identity);
   }
   identityTypeOf(typeName: string): CtyType | undefined {
     const def = this.ctx.resources.get(typeName)?.identity;
@@ -196,7 +196,8 @@ export class ResourceIdentity<C> {
     const refused = (summary: string, detail: string): IdentifiedOutcome => {
       return { state: null, private: {}, diags: diags.error(summary, detail), identity: null };
     };
-    if (!r) return refused('Unknown resource type', `No resource type "${typeName}".`);
+    if (!r)
+      return { state: null, private: {}, diags: this.ctx.resources.reportUnknown(typeName, diags), identity: null };
     if (!def) return refused('Import by identity not supported', `The resource type ${typeName} has no identity.`);
     if (!r.importState) return refused('Import not supported', `The resource type ${typeName} cannot be imported.`);
     const given = target.identity;
@@ -237,9 +238,8 @@ export class ResourceIdentity<C> {
     const diags = new Diagnostics();
     const def = this.ctx.resources.get(typeName)?.identity;
     const refused = (summary: string, detail: string) => ({ identity: null, diags: diags.error(summary, detail) });
-    if (!this.ctx.resources.has(typeName)) {
-      return refused('Unknown resource type', `The provider has no resource type "${typeName}".`);
-    }
+    if (!this.ctx.resources.has(typeName))
+      return { identity: null, diags: this.ctx.resources.reportUnknown(typeName, diags) };
     if (!def) return refused('No resource identity', `The resource type ${typeName} has no identity to upgrade.`);
     if (version !== IDENTITY_VERSION) {
       return refused(

@@ -29,11 +29,8 @@ export class ResourceState<C> {
     rawJson: string | null,
   ): { state: ObjectValue | null; diags: Diagnostics } {
     const diags = new Diagnostics();
-    const r = this.ctx.resources.get(typeName);
-    if (!r) {
-      diags.error('Unknown resource type', `The provider has no resource type "${typeName}".`);
-      return { state: null, diags };
-    }
+    const r = this.ctx.resources.find(typeName, diags);
+    if (!r) return { state: null, diags };
     if (rawJson === null) {
       const detail = 'State written by Terraform before 0.12 (flatmap) cannot be upgraded by this provider.';
       return { state: null, diags: diags.error('Unsupported state format', detail) };
@@ -65,12 +62,9 @@ export class ResourceState<C> {
   }
 
   async readResource(typeName: string, current: ObjectValue, priv: PrivateState): Promise<StateOutcome> {
-    const r = this.ctx.resources.get(typeName);
     const diags = new Diagnostics();
-    if (!r) {
-      diags.error('Unknown resource type', `No resource type "${typeName}".`);
-      return { state: current, private: priv, diags };
-    }
+    const r = this.ctx.resources.find(typeName, diags);
+    if (!r) return { state: current, private: priv, diags };
     try {
       const ctx = this.ctx.operation(diags, priv, typeName);
       const fresh = await r.read(toModel(r.schema.fields, current, MODEL_OPTIONS), ctx);
@@ -90,7 +84,7 @@ export class ResourceState<C> {
     const refused = (summary: string, detail: string): StateOutcome => {
       return { state: null, private: {}, diags: diags.error(summary, detail) };
     };
-    if (!r) return refused('Unknown resource type', `No resource type "${typeName}".`);
+    if (!r) return { state: null, private: {}, diags: this.ctx.resources.reportUnknown(typeName, diags) };
     if (!r.importState) return refused('Import not supported', `The resource type ${typeName} cannot be imported.`);
     const idForm = `${typeName} is imported by ${r.importIdDescription ?? 'the id of the object'}.`;
     // `terraform import <address> ""` reaches the provider (an import block's empty id does not).

@@ -10,6 +10,7 @@
 import type { ProviderEngine } from '../engine/provider-engine.js';
 import type { Diagnostic } from '../engine/diagnostics.js';
 import type { Logger } from '../engine/contracts.js';
+import { unknownTypeDetail } from '../engine/type-registry.js';
 import type { Schema } from '../schema/block.js';
 import type { ObjectValue } from '../schema/value.js';
 
@@ -34,12 +35,9 @@ export interface ActionRpcKit {
   toProto(diags: readonly Diagnostic[]): Msg[];
 }
 
-/** A name from the request, quoted and cut short: a hostile one may be megabytes long. */
-const quoteShort = (name: string): string => JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name);
-
 function schemaOf<C>(engine: ProviderEngine<C>, kit: ActionRpcKit, typeName: unknown): Schema {
   const schema = engine.actionSchema(String(typeName ?? ''));
-  if (!schema) throw kit.badRequest(`The provider has no action ${quoteShort(String(typeName ?? ''))}.`);
+  if (!schema) throw kit.badRequest(unknownTypeDetail(engine.def.name, 'action', String(typeName ?? '')));
   return schema;
 }
 

@@ -6,6 +6,7 @@
 import { IDENTITY_VERSION, type ProviderEngine, type PrivateState } from '../engine/provider-engine.js';
 import { Diagnostics, diagnosticFromError, type Diagnostic } from '../engine/diagnostics.js';
 import type { Logger } from '../engine/contracts.js';
+import { unknownTypeDetail, type TypeKind } from '../engine/type-registry.js';
 import type { Schema } from '../schema/block.js';
 import { blockShapeProblem, impliedType, rulesLeftAfterDecoding, type ShapeRules } from '../schema/block.js';
 import { BOOL, NUMBER, STRING, typeToJSONString, type CtyType } from '../schema/cty-type.js';
@@ -85,7 +86,6 @@ function decodeObject(schema: Schema, dv: Msg | null | undefined, what: string, 
 }
 
 /** A name from the request, quoted and cut short: a hostile one may be megabytes long. */
-const quoteShort = (name: string): string => JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name);
 
 const encodeDynamic = (type: CtyType, v: Value): Msg => ({ msgpack: encodeMsgpack(type, v) });
 
@@ -202,24 +202,25 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
   let identitySchemasResponse: PreEncoded | undefined;
   const typeOf = (s: Schema) => impliedType(s.block);
 
+  const unknownType = (kind: TypeKind, name: string) => unknownTypeRequest(engine, kind, name);
   function resourceSchema(name: string): Schema {
     const s = engine.resourceSchema(name);
-    if (!s) throw new BadRequest(`The provider has no resource type ${quoteShort(name)}.`);
+    if (!s) throw unknownType('resource type', name);
     return s;
   }
   function ephemeralSchema(name: string): Schema {
     const s = engine.ephemeralResourceSchema(name);
-    if (!s) throw new BadRequest(`The provider has no ephemeral resource ${quoteShort(name)}.`);
+    if (!s) throw unknownType('ephemeral resource', name);
     return s;
   }
   function listSchema(name: string): Schema {
     const s = engine.listResourceSchema(name);
-    if (!s) throw new BadRequest(`The provider has no list resource ${quoteShort(name)}.`);
+    if (!s) throw unknownType('list resource', name);
     return s;
   }
   function dataSourceSchema(name: string): Schema {
     const s = engine.dataSourceSchema(name);
-    if (!s) throw new BadRequest(`The provider has no data source ${quoteShort(name)}.`);
+    if (!s) throw unknownType('data source', name);
     return s;
   }
 
@@ -532,6 +533,11 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
   } satisfies Record<ServedUnaryRpc, RpcHandler>;
 }
 
+/** A request naming a type the provider does not declare, in the engine's words. */
+function unknownTypeRequest<C>(engine: ProviderEngine<C>, kind: TypeKind, name: string): BadRequest {
+  return new BadRequest(unknownTypeDetail(engine.def.name, kind, name));
+}
+
 /**
  * The server-streaming RPCs (ListResource): each result is one event; a failure is an event with an
  * error diagnostic, which ends the stream (Terraform stops reading at an error).
@@ -547,8 +553,7 @@ export function providerStreamService<C>(engine: ProviderEngine<C>, log: Logger)
       let events = 0;
       try {
         const schema = engine.listResourceSchema(req.type_name);
-        if (!schema)
-          throw new BadRequest(`The provider has no list resource ${quoteShort(String(req.type_name ?? ''))}.`);
+        if (!schema) throw unknownTypeRequest(engine, 'list resource', String(req.type_name ?? ''));
         const config = decodeObject(schema, req.config, 'list configuration', CONFIG) ?? emptyObject(schema);
         const resourceType = impliedType(engine.resourceSchema(req.type_name)!.block);
         const identityType = engine.identityTypeOf(req.type_name)!;

@@ -254,7 +254,7 @@ describe('inputs the fuzz tests found (each once an internal error)', () => {
   it('a megabyte type name is not echoed back whole', async () => {
     const errors = await errorsOf(sec, 'ValidateResourceConfig', { type_name: 'x'.repeat(1_000_000) });
     expect(errors).to.deep.equal([
-      `Invalid request from Terraform: The provider has no resource type "${'x'.repeat(100)}…".`,
+      `Invalid request from Terraform: The provider sec has no resource type "${'x'.repeat(100)}…".`,
     ]);
   });
 

@@ -103,7 +103,7 @@ describe('wire: actions', () => {
       config: { msgpack: Buffer.from([0x80]) },
     });
     expect(unknown.diagnostics.map((d: Msg) => [d.severity, d.summary, d.detail])).to.deep.equal([
-      [1, 'Invalid request from Terraform', 'The provider has no action "vdb_nope".'],
+      [1, 'Invalid request from Terraform', 'The provider vdb has no action "vdb_nope".'],
     ]);
     const garbled = await p.call('PlanAction', {
       action_type: 'vdb_cluster_backup',

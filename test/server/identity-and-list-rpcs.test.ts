@@ -199,7 +199,7 @@ describe('wire: bad identities and list requests get a diagnostic', () => {
       config: dyn(STRING, null),
     });
     expect(errors(unknown)).to.deep.equal([
-      'Invalid request from Terraform: The provider has no list resource "vdb_accounts_user_roles".',
+      'Invalid request from Terraform: The provider vdb has no list resource "vdb_accounts_user_roles".',
     ]);
   });
 
