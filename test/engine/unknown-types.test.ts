@@ -57,7 +57,7 @@ describe('engine: one error for a type name the provider does not declare', () =
     it(`${provider}: every entry point says "Unknown <kind>" and names the provider and the kind`, async () => {
       const engine = new ProviderEngine((await loadProviderDef(provider)) as never, NOBODY as never, {});
       const found: string[] = [];
-      for (const [method, kind, call] of ENTRY_POINTS) {
+      for (const [method, , call] of ENTRY_POINTS) {
         const items = (await call(engine as ProviderEngine<unknown>)).items;
         found.push(`${method}: ${items.map((d) => `${d.severity} ${d.summary}: ${d.detail}`).join(' / ')}`);
       }
