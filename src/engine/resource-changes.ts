@@ -11,6 +11,7 @@ import { fromModel, toModel, valueToPlain } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
 import { Unknown, type ObjectValue } from '../schema/value.js';
 import { isWhollyKnown, valueEquals } from '../schema/value-ops.js';
+import { holdsOnlyStored } from '../schema/fields.js';
 import { isApiError } from '../wire/api-error.js';
 import type { ResourceDef } from './contracts.js';
 import { CreateLedger, createTracked, describe, type CreateRecoveryOptions } from './create-recovery.js';
@@ -27,7 +28,7 @@ import {
 import { planObject, refusedChanges } from './planner.js';
 import { samePlatformSettings } from './platform-settings.js';
 import { finalizeApplied, type Mismatch } from './reconcile.js';
-import { checkConfig, holdsOnlyStored, type ClientCapabilities } from './validate.js';
+import { checkConfig, type ClientCapabilities } from './validate.js';
 
 export interface PlanOutcome {
   planned: ObjectValue | null;

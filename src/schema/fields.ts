@@ -8,6 +8,8 @@
 import type { CtyType } from './cty-type.js';
 import type { AttrDef, BlockDef, FieldDef, Fields } from './define.js';
 import { nestedBlockType } from './block.js';
+import type { ObjectValue } from './value.js';
+import { valueEquals } from './value-ops.js';
 
 /** One field of a schema with its name. */
 export interface NamedField {
@@ -71,4 +73,19 @@ function blockOfFields(fields: Fields) {
     else blockTypes[name] = { nesting: def.nesting, block: blockOfFields(def.fields) };
   }
   return { attributes, blockTypes } as never;
+}
+
+/**
+ * Whether every value of `config` is null or the stored one: then the configuration says nothing the
+ * stored object did not, and the rules between arguments were judged when it was stored.
+ */
+export function holdsOnlyStored(fields: Fields, config: ObjectValue, stored: ObjectValue | null): boolean {
+  if (stored === null) return false;
+  const list = fieldList(fields);
+  for (let i = 0; i < list.length; i++) {
+    const { name, def } = list[i]!;
+    const v = config[name] ?? null;
+    if (v !== null && !valueEquals(fieldType(def), v, stored[name] ?? null)) return false;
+  }
+  return true;
 }

@@ -38,7 +38,7 @@ import type { CtyType } from '../../src/schema/cty-type.js';
 import { findExample } from '../../src/docs/examples.js';
 import { samplesOf } from '../../src/schema/samples.js';
 import { name as nameForm } from '../../src/schema/forms.js';
-import { withoutSecrets } from '../../src/engine/validate.js';
+import { withoutSecrets } from '../../src/engine/secret-rules.js';
 
 const REPO_ROOT = process.cwd();
 const PROVIDERS = ['sec', 'vdb'] as const;

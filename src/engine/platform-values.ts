@@ -1,0 +1,118 @@
+/**
+ * What the platforms refuse or cannot take, judged the same way for every argument: texts that say
+ * nothing, values named twice, and values or whole configurations over the platform's limits.
+ */
+import type { PlatformLimits } from '../schema/define.js';
+import type { CtyType } from '../schema/cty-type.js';
+import { Unknown, type ObjectValue } from '../schema/value.js';
+import type { Diagnostics } from './diagnostics.js';
+
+/**
+ * What the platforms refuse or quietly collapse, for every argument alike: a required string that
+ * is empty or only whitespace, a list or set element that is, and (where the schema says the
+ * platform keeps each value once) a list that names a value twice.
+ */
+export function nothingSaid(type: CtyType, plain: unknown, required: boolean, distinct: boolean): string | undefined {
+  if (type.kind === 'string' && required && isBlank(plain)) return 'must not be empty or only whitespace';
+  if ((type.kind === 'list' || type.kind === 'set') && type.element.kind === 'string' && Array.isArray(plain)) {
+    const at = plain.findIndex(isBlank);
+    if (at >= 0) return `must not hold an empty or whitespace-only element (element ${at})`;
+    if (type.kind === 'list' && distinct) {
+      const twice = firstRepeated(plain);
+      if (twice !== undefined)
+        return `lists ${JSON.stringify(twice)} more than once; the platform keeps each value once`;
+    }
+  }
+  return undefined;
+}
+
+const isBlank = (s: unknown): boolean => typeof s === 'string' && s.trim() === '';
+
+/** The first element that an earlier one already named; linear, as a list may hold 100,000 values. */
+function firstRepeated(values: readonly unknown[]): unknown {
+  const seen = new Set<unknown>();
+  for (const value of values) {
+    if (seen.has(value)) return value;
+    seen.add(value);
+  }
+  return undefined;
+}
+
+/**
+ * What exceeds the platform's limits (or the attribute's own `maxCharacters`): a text with too many
+ * characters, a collection with too many elements or an element text too long.
+ */
+export function tooLarge(
+  type: CtyType,
+  plain: unknown,
+  maxCharacters: number | undefined,
+  limits: PlatformLimits | undefined,
+): string | undefined {
+  const characters = maxCharacters ?? limits?.characters;
+  if (isLonger(plain, characters))
+    return `is ${[...(plain as string)].length} characters long; the platform takes at most ${characters}`;
+  const elements = Array.isArray(plain)
+    ? plain
+    : plain !== null && typeof plain === 'object' && type.kind === 'map'
+      ? Object.values(plain)
+      : undefined;
+  if (elements === undefined) return undefined;
+  if (limits && elements.length > limits.items)
+    return `has ${elements.length} elements; the platform takes at most ${limits.items}`;
+  for (let at = 0; at < elements.length; at++) {
+    if (isLonger(elements[at], characters))
+      return (
+        `has an element ${[...(elements[at] as string)].length} characters long (element ${at}); the platform ` +
+        `takes at most ${characters}`
+      );
+  }
+  return undefined;
+}
+
+/** A text with more than `characters` characters (code points: a UTF-16 length over it may be fewer). */
+const isLonger = (s: unknown, characters: number | undefined): boolean =>
+  characters !== undefined && typeof s === 'string' && s.length > characters && [...s].length > characters;
+
+/**
+ * The whole configuration within the platform's request size, once it is wholly known: its JSON, as
+ * the request it becomes is about as large. JSON.stringify with a replacer called back for every
+ * value was a visible share of each validation; the walk for unknowns is done once, without one.
+ */
+export function withinBody(config: ObjectValue, limits: PlatformLimits, diags: Diagnostics): boolean {
+  if (holdsUnknown(config)) return true;
+  const bytes = Buffer.byteLength(jsonOfKnown(config), 'utf8');
+  if (bytes <= limits.bodyBytes) return true;
+  diags.error(
+    'Configuration too large',
+    `This object's configuration is ${bytes} bytes; the platform takes requests of at most ${limits.bodyBytes} ` +
+      `bytes. Split it into several objects or shorten its values.`,
+  );
+  return false;
+}
+
+/** Whether an Unknown is anywhere in the data (every own enumerable value, as JSON.stringify visits them). */
+function holdsUnknown(v: object): boolean {
+  if (v instanceof Unknown) return true;
+  // Texts, numbers and bools, most values, are not visited: only an object may be or hold an Unknown.
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const e: unknown = v[i];
+      if (typeof e === 'object' && e !== null && holdsUnknown(e)) return true;
+    }
+    return false;
+  }
+  for (const key in v) {
+    const e: unknown = (v as Record<string, unknown>)[key];
+    if (typeof e === 'object' && e !== null && Object.hasOwn(v, key) && holdsUnknown(e)) return true;
+  }
+  return false;
+}
+
+/** The JSON of a configuration that holds no unknown: a bigint, which no value holds, written as its digits. */
+function jsonOfKnown(config: ObjectValue): string {
+  try {
+    return JSON.stringify(config);
+  } catch {
+    return JSON.stringify(config, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  }
+}
