@@ -1,7 +1,7 @@
 /**
  * The declaration DSL: one declaration per field feeds the wire schema, validation, planning, docs
- * and the Pulumi mapping. `attr.*` declares attributes, `block.*` nested blocks (DECISIONS: nested
- * objects are blocks), `resourceSchema` a whole resource or data source.
+ * and the Pulumi mapping. `attr.*` declares attributes, `block.*` nested blocks
+ * (docs/decisions.md, "Nested objects are blocks"), `resourceSchema` a whole resource or data source.
  *
  * The TypeScript model type of a schema is inferred (`ModelOf<F>`), so field names are spelled once.
  */
@@ -106,9 +106,9 @@ export interface AttrOptions<V> {
   readAs?: ReadAs;
   writeOnly?: boolean;
   /**
-   * A secret argument that can also be given write-only (DECISIONS, "Write-only twins"): the
-   * schema adds `<name>_wo` (write-only: never in plan or state) and `<name>_wo_version` (sends the
-   * write-only value again when it changes). Declare the argument optional and sensitive; with
+   * A secret argument that can also be given write-only (docs/decisions.md, "Write-only twins"):
+   * the schema adds `<name>_wo` (write-only: never in plan or state) and `<name>_wo_version` (sends
+   * the write-only value again when it changes). Declare the argument optional and sensitive; with
    * `required`, exactly one of `<name>` and `<name>_wo` must be set, otherwise at most one. The
    * engine hands operations the write-only value as `<name>` when it is to be sent, null otherwise.
    */
@@ -147,9 +147,10 @@ export interface AttrOptions<V> {
   /** The API does not return this value (or masks it): reads keep the prior state's value. */
   masked?: boolean;
   /**
-   * Sensitive here, though the upstream provider this one replaces did not mark it (DECISIONS): a
-   * configuration written for that provider may output it without `sensitive = true`, which
-   * Terraform refuses. The provider page's migration note names every such value.
+   * Sensitive here, though the upstream provider this one replaces did not mark it
+   * (docs/decisions.md, "Credentials are sensitive"): a configuration written for that provider may
+   * output it without `sensitive = true`, which Terraform refuses. The provider page's migration
+   * note names every such value.
    */
   sensitiveUnlikeUpstream?: boolean;
   /**
@@ -270,8 +271,9 @@ export const attr = {
   stringMap: attrOf(t.map(t.string)),
   of: <V>(type: Typed<V>) => attrOf(type),
   /**
-   * The SDK-style `id`: Optional+Computed so the Pulumi bridge shows `<resource>Id` (DECISIONS), but
-   * the platform assigns it, so configuring it is rejected at validation.
+   * The SDK-style `id`: Optional+Computed so the Pulumi bridge shows `<resource>Id`
+   * (docs/decisions.md, "Every resource has a string id"), but the platform assigns it, so
+   * configuring it is rejected at validation.
    */
   sdkId: (description = 'The identifier the platform assigned to this object.', changesWith?: string[]) =>
     attrOf(t.string)({
@@ -369,7 +371,7 @@ function blockOf(nesting: Nesting) {
 export const block = {
   list: blockOf('list'),
   set: blockOf('set'),
-  /** A single object written as a block: a LIST with max_items 1 (DECISIONS). */
+  /** A single object written as a block: a LIST with max_items 1 (docs/decisions.md, "Nested objects are blocks"). */
   one: <F extends Fields>(fields: F, options: Omit<BlockOptions, 'max'> & { required?: boolean }): BlockDef<F> =>
     blockOf('list')(fields, { ...options, max: 1, min: options.required ? 1 : (options.min ?? 0) }),
 };

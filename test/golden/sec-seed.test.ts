@@ -2,7 +2,7 @@
  * Seed conformance of the whole sec provider: every resource token, function token, property, nested
  * type, required flag, secret flag, default and deprecation that the sec seed names must come out of
  * `buildPulumiSchema(await describeProvider('sec'))` exactly as the seed has it. The only differences
- * allowed are listed below, each with its reason (DECISIONS.md, or a bridge fact documented in
+ * allowed are listed below, each with its reason (docs/decisions.md, or a bridge fact documented in
  * test/pulumi-model/*). The suite itself is seed-conformance.ts.
  */
 import { expect } from 'chai';
@@ -27,39 +27,40 @@ export const SEC_ALLOWED: AllowedDifference[] = [
   {
     what: 'AlertChannel*.alertChannel*Id: is also an input, the seed says output only',
     reason:
-      'DECISIONS "Every resource has a string id": `id` is Optional+Computed as the SDK declares it, which is what makes the bridge expose <resource>Id, as an input too (configuring it is rejected at validation).',
+      'docs/decisions.md, "Every resource has a string id": `id` is Optional+Computed as the SDK declares it, which is what makes the bridge expose <resource>Id, as an input too (configuring it is rejected at validation).',
   },
   {
     what: 'config.apiKey: is secret, the seed does not flag it',
-    reason: 'DECISIONS (sec): `api_key`, `api_secret`, `api_token` are sensitive.',
+    reason: 'docs/decisions.md, "Credentials are sensitive": `api_key`, `api_secret`, `api_token`.',
   },
   {
     what: 'config.apiSecret: is secret, the seed does not flag it',
-    reason: 'DECISIONS (sec): `api_key`, `api_secret`, `api_token` are sensitive.',
+    reason: 'docs/decisions.md, "Credentials are sensitive": `api_key`, `api_secret`, `api_token`.',
   },
   {
     what: 'config.apiToken: is secret, the seed does not flag it',
-    reason: 'DECISIONS (sec): `api_key`, `api_secret`, `api_token` are sensitive.',
+    reason: 'docs/decisions.md, "Credentials are sensitive": `api_key`, `api_secret`, `api_token`.',
   },
-  // Credentials the seed leaves unflagged: DECISIONS (everywhere) flags them anyway.
+  // Credentials the seed leaves unflagged, flagged anyway: docs/decisions.md, "Credentials are sensitive".
   {
     what: 'AlertChannel*.webhookUrl: is secret, the seed does not flag it',
     reason:
-      "DECISIONS (everywhere): the webhook URLs of the chat, teams_a, teams_b, on_call and webhook channels carry the channel's secret, so they are sensitive although the seed leaves them unflagged (it shows TeamsA and TeamsB).",
+      'docs/decisions.md, "Credentials are sensitive": the webhook URLs of the chat, teams_a, teams_b, on_call and webhook channels carry the channel\'s secret, so they are sensitive although the seed leaves them unflagged (it shows TeamsA and TeamsB).',
   },
   {
     what: 'AlertChannelObserv.insertKey: is secret, the seed does not flag it (it says: not flagged secret)',
     reason:
-      'DECISIONS (everywhere): the observ `insert_key` is a credential, sensitive although the seed says "not flagged secret".',
+      'docs/decisions.md, "Credentials are sensitive": the observ `insert_key` is a credential, sensitive although the seed says "not flagged secret".',
   },
   {
     what: 'IntegrationCloudC*Credentials.clientSecret: is secret, the seed does not flag it (it says: not flagged secret)',
     reason:
-      'DECISIONS (everywhere): the `client_secret` of the cloud_c agentless scanning and DSPM integrations is a credential, sensitive as on the other cloud_c types, although the seed says "not flagged secret" for these two.',
+      'docs/decisions.md, "Credentials are sensitive": the `client_secret` of the cloud_c agentless scanning and DSPM integrations is a credential, sensitive as on the other cloud_c types, although the seed says "not flagged secret" for these two.',
   },
   {
     what: 'ReportRuleDailyComplianceReports.cloudCCompliance: has default false, the seed states none',
-    reason: 'DECISIONS (sec): `cloud_c_compliance` in the daily report block defaults to false like its siblings.',
+    reason:
+      'docs/decisions.md, "Report defaults": `cloud_c_compliance` in the daily report block defaults to false like its siblings.',
   },
   // Defaults the seed does not mention. The seed states some defaults and is silent about others; a
   // silent seed does not contradict the reference, and the plan-time default is recorded as `default`
@@ -81,12 +82,12 @@ export const SEC_ALLOWED: AllowedDifference[] = [
 ];
 
 /**
- * Every resource of the seed's families, by Terraform type (sec.md §1.3 with the DECISIONS renames).
+ * Every resource of the seed's families, by Terraform type (sec.md §1.3 with the renames of docs/decisions.md, "Alert channel types").
  * The seed shows the fields of some and only the nested types of others; all of them must exist.
  */
 export const SEC_RESOURCE_TYPES = [
   'sec_agent_access_token',
-  // Alert channels (the seed's 14, then LogSink from its nested type, then DECISIONS' two).
+  // Alert channels (the seed's 14, then LogSink from its nested type, then the two of docs/decisions.md, "Alert channel types").
   'sec_alert_channel_cloud_a_event_bus',
   'sec_alert_channel_cloud_a_object_store',
   'sec_alert_channel_teams_a',

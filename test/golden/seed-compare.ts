@@ -32,7 +32,7 @@ export interface AllowedDifference {
 }
 
 const TWINS_REASON =
-  'DECISIONS "Write-only twins": every sensitive input `<name>` also has `<name>_wo` and `<name>_wo_version`; exactly one of `<name>` and `<name>_wo` is required at validate time, so `<name>` itself becomes optional.';
+  'docs/decisions.md, "Write-only twins": every sensitive input `<name>` also has `<name>_wo` and `<name>_wo_version`; exactly one of `<name>` and `<name>_wo` is required at validate time, so `<name>` itself becomes optional.';
 
 /** The write-only twins of the secret inputs named (Pulumi names), as differences from the seed. */
 export function writeOnlyTwinAllowances(secrets: readonly string[]): AllowedDifference[] {

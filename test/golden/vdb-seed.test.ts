@@ -14,12 +14,12 @@ export const VDB_ALLOWED: AllowedDifference[] = [
   {
     what: 'AccountsDatabaseApiKeyV2.key: is secret, the seed does not flag it',
     reason:
-      'DECISIONS (everywhere): the seed leaves the secret-carrying `key` output unflagged; we flag it anyway, a deliberate, documented difference.',
+      'docs/decisions.md, "Credentials are sensitive": the seed leaves the secret-carrying `key` output unflagged; we flag it anyway, a deliberate, documented difference.',
   },
   {
     what: 'AccountsAuthKey.token: is secret, the seed does not flag it',
     reason:
-      'DECISIONS (everywhere): the seed leaves the secret-carrying `token` output unflagged; we flag it anyway, a deliberate, documented difference.',
+      'docs/decisions.md, "Credentials are sensitive": the seed leaves the secret-carrying `token` output unflagged; we flag it anyway, a deliberate, documented difference.',
   },
   // Defaults the seed does not mention (it is silent, not contrary; the default is recorded as
   // `default` on inputs, test/pulumi-model/schema.ts header).
@@ -35,7 +35,7 @@ export const VDB_ALLOWED: AllowedDifference[] = [
   {
     what: 'AccountsClusterConfiguration.databaseConfiguration{}.inference: is not a required output, the seed says always present in output',
     reason:
-      'DECISIONS: nested objects are blocks, and a block is never computed on the wire, so the bridge cannot show it as always present in the output (test/pulumi-model/schema.ts header, pkg/pf/proto); upstream 1.19.2 declared it an Optional+Computed SDKv2 block. Its `enabled` field is Optional+Computed as the seed has it.',
+      'docs/decisions.md, "Nested objects are blocks": nested objects are blocks, and a block is never computed on the wire, so the bridge cannot show it as always present in the output (test/pulumi-model/schema.ts header, pkg/pf/proto); upstream 1.19.2 declared it an Optional+Computed SDKv2 block. Its `enabled` field is Optional+Computed as the seed has it.',
   },
   {
     what: 'AccountsManualBackupClusterInfo.resourcesSummaries{}.*: is required (output type), the seed says optional',
@@ -71,7 +71,7 @@ describeSeedConformance({
   resourceTypes: VDB_RESOURCE_TYPES,
   dataSourceTypes: VDB_DATA_SOURCE_TYPES,
   extra: (get) => {
-    it('keeps `name` a required Terraform argument that Pulumi auto-names (DECISIONS vdb)', () => {
+    it('keeps `name` a required Terraform argument that Pulumi auto-names (docs/decisions.md, "Names and Pulumi")', () => {
       const { schema } = get();
       const cluster = schema.resources[resourceToken('vdb', 'vdb_accounts_cluster')];
       expect(cluster, 'the vdb_accounts_cluster resource').to.not.equal(undefined);

@@ -178,7 +178,7 @@ function globToRegExp(glob: string): RegExp {
  * A name that says it holds a credential: its last word is password, secret, token or key
  * (`api_key`, `insert_key`, `integration_key`, `client_secret`, `secret_access_key`, `ingest_token`,
  * `server_token`, `key`), or it names a private key (`private_key`, `private_key_id`), or a webhook
- * URL (`webhook_url`: whoever has it can post to the channel, DECISIONS). Identifiers of credentials
+ * URL (`webhook_url`: whoever has it can post to the channel; docs/decisions.md, "Credentials are sensitive"). Identifiers of credentials
  * (`access_key_id`, `token_uri`, `secret_name`) and other URLs (`queue_url`) end in another word.
  */
 function looksLikeCredential(name: string): boolean {
@@ -205,7 +205,7 @@ interface Exception {
 
 /** Credential-named attributes that are deliberately not sensitive. */
 const NOT_SECRET: Exception[] = [
-  // Seed-mandated. DECISIONS flags credentials the seed leaves unflagged (vdb key/token, the sec webhook
+  // Seed-mandated. docs/decisions.md, "Credentials are sensitive", flags credentials the seed leaves unflagged (vdb key/token, the sec webhook
   // URLs, the observ insert key, the cloud_c agentless/DSPM client secret); a key's *id* is not one.
   {
     where: 'sec_integration_cloud_b_cfg.credentials.private_key_id',
@@ -349,7 +349,7 @@ function idProblems(def: ProviderDef<any, any>): string[] {
     else if (!id.computed) problems.push(`${r.typeName}: \`id\` is not computed`);
     else if (id.required || (id.optional && options?.notConfigurable === undefined)) {
       problems.push(
-        `${r.typeName}: \`id\` may be configured (DECISIONS: the platform assigns it; declare it notConfigurable)`,
+        `${r.typeName}: \`id\` may be configured (docs/decisions.md, "Every resource has a string id": the platform assigns it; declare it notConfigurable)`,
       );
     }
   }
@@ -845,7 +845,7 @@ describe('schema invariants: the checks catch violations', () => {
 
   it('finds a configurable or missing id', () => {
     expect(idProblems(broken)).to.deep.equal([
-      'demo_thing: `id` may be configured (DECISIONS: the platform assigns it; declare it notConfigurable)',
+      'demo_thing: `id` may be configured (docs/decisions.md, "Every resource has a string id": the platform assigns it; declare it notConfigurable)',
       'demo_other: no `id` attribute',
     ]);
   });

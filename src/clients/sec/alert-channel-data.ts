@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * `data` of each alert channel type in the neutral wire format (sec.md §2.2/§3.6, DECISIONS).
- * Secret fields are optional: the API returns them blank or not at all, so callers keep their
- * own copy; on create/update they must be sent.
+ * `data` of each alert channel type in the neutral wire format (sec.md §2.2/§3.6;
+ * docs/decisions.md, "Neutral names"). Secret fields are optional: the API returns them blank or
+ * not at all, so callers keep their own copy; on create/update they must be sent.
  */
 const issueGrouping = z.enum(['Events', 'Resources']);
 const secret = z.string().optional();

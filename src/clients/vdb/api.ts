@@ -256,7 +256,7 @@ export const HYBRID_COMPONENT_PHASES = [
 ] as const;
 export type HybridComponentPhase = (typeof HYBRID_COMPONENT_PHASES)[number];
 
-/** DECISIONS.md: the neutral name of the vendor's cluster-creation-status enum. */
+/** The neutral name of the vendor's cluster-creation-status enum (docs/decisions.md, "Enum names"). */
 export const CLUSTER_CREATION_STATUSES = [
   'CLUSTER_CREATION_STATUS_UNSPECIFIED',
   'CLUSTER_CREATION_STATUS_READY',

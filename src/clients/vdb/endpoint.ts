@@ -13,9 +13,9 @@ const TLS_PORT = 443;
 const PLAINTEXT_PORT = 80;
 
 /**
- * Reads the configured API URL (DECISIONS.md, vdb): `host[:port]` and `https://host[:port]` are
- * TLS (port 443 by default); `http://host[:port]` is plaintext and allowed only when the host is
- * loopback (the emulators). Anything else is an ApiError 'invalid'.
+ * Reads the configured API URL (docs/decisions.md, "The API address"): `host[:port]` and
+ * `https://host[:port]` are TLS (port 443 by default); `http://host[:port]` is plaintext and
+ * allowed only when the host is loopback (the emulators). Anything else is an ApiError 'invalid'.
  */
 export function parseApiUrl(apiUrl: string): VdbEndpoint {
   const text = apiUrl.trim();

@@ -8,7 +8,7 @@ import type { IntegrationRecord } from './integrations.js';
  * answered at once with `{"data": {"status": "scanning", "details": "Scan has been requested"}}` while
  * the platform scans in the background. Modelled on the platform's public API as its SDKs call it
  * (the Go SDK's `Inventory.Scan(csp)` and its test fixture, the Python SDK's `inventory.scan(csp)`),
- * with the neutral cloud names of resource groups for `csp` (DECISIONS: neutral wire format).
+ * with the neutral cloud names of resource groups for `csp` (docs/decisions.md, "Neutral names").
  *
  * Not documented there, so ours: a scan of a cloud needs an enabled configuration integration of that
  * cloud (where the inventory comes from), else 400 with a message saying so; tests make a scan be

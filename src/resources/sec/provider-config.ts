@@ -1,7 +1,8 @@
 /**
- * Where the sec provider's settings come from (sec.md §4, DECISIONS): the provider block wins per
- * setting, then SEC_* environment variables; static credentials (account + key/secret or token) skip
- * the profile file, otherwise the profile (`profile` or "default") in ~/.sec.toml fills the gaps.
+ * Where the sec provider's settings come from (sec.md §4;
+ * docs/decisions.md, "Where the settings come from"): the provider block wins per setting, then
+ * SEC_* environment variables; static credentials (account + key/secret or token) skip the profile
+ * file, otherwise the profile (`profile` or "default") in ~/.sec.toml fills the gaps.
  */
 import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics.js';
 import { attrStep } from '../../schema/path.js';

@@ -1,9 +1,10 @@
 /**
  * The read-only twin of a block declaration: the object type a data source (or a computed-only
  * output) uses for the same shape. Attributes keep their types; nested blocks become lists of
- * objects, as an SDK-style provider exposes computed nested objects (DECISIONS: computed-only nested
- * outputs are attributes of type list(object(...))). Declaring a shape once keeps the resource and
- * its data-source twin from drifting apart.
+ * objects, as an SDK-style provider exposes computed nested objects
+ * (docs/decisions.md, "Nested objects are blocks": computed-only nested outputs are attributes of
+ * type list(object(...))). Declaring a shape once keeps the resource and its data-source twin from
+ * drifting apart.
  */
 import { t, type AttrDef, type BlockDef, type Fields, type Typed } from '../../schema/define.js';
 

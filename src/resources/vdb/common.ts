@@ -151,11 +151,12 @@ export function keyValueFields(what: string) {
 }
 
 /**
- * How the description of every unordered collection ends. These collections are sets (DECISIONS):
- * the platform may return their entries in another order, which a list shows as a change (vdb.md
- * §6.1, the later upstream fix). Version 1.19.2 declared them as lists, so the note says how a
- * configuration that indexed one picks entries now. `address` is how a configuration refers to the
- * attribute; `select` is a `for` (or function) form that picks entries by their content.
+ * How the description of every unordered collection ends. These collections are sets
+ * (docs/decisions.md, "Unordered collections are sets"): the platform may return their entries in
+ * another order, which a list shows as a change (vdb.md §6.1, the later upstream fix). Version
+ * 1.19.2 declared them as lists, so the note says how a configuration that indexed one picks
+ * entries now. `address` is how a configuration refers to the attribute; `select` is a `for` (or
+ * function) form that picks entries by their content.
  */
 export function setNote(address: string, select: string): string {
   return (

@@ -1,6 +1,6 @@
 /**
- * The vdb provider: its configuration schema (vdb.md §5, DECISIONS), how it builds the gRPC
- * management client, and the list of its resources and data sources.
+ * The vdb provider: its configuration schema (vdb.md §5; docs/decisions.md, "The API key"), how it
+ * builds the gRPC management client, and the list of its resources and data sources.
  */
 import { attr, providerSchema } from '../../schema/define.js';
 import { provider } from '../../engine/contracts.js';

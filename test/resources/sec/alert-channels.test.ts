@@ -83,7 +83,7 @@ const CASES: Case[] = [
     type: 'sec_alert_channel_teams_a',
     config: { name: 'ut-teams-a', webhook_url: 'https://teams-a.example/hooks/one' },
     data: { webhook: 'https://teams-a.example/hooks/one' },
-    // The webhook URLs carry the channel's secret (DECISIONS); the platform returns them.
+    // The webhook URLs carry the channel's secret (docs/decisions.md, "Credentials are sensitive"); the platform returns them.
     secrets: [{ state: ['webhook_url'], wire: null }],
     update: {
       set: { webhook_url: 'https://teams-a.example/hooks/two' },
@@ -221,7 +221,7 @@ const CASES: Case[] = [
     type: 'sec_alert_channel_observ',
     config: { name: 'ut-observ', account_id: 2345678, insert_key: 'insert-key-1' },
     data: { accountId: 2345678, insertKey: 'insert-key-1' },
-    // A credential (DECISIONS), which the platform returns.
+    // A credential (docs/decisions.md, "Credentials are sensitive"), which the platform returns.
     secrets: [{ state: ['insert_key'], wire: null }],
     update: { set: { account_id: 2345679 }, data: { accountId: 2345679 } },
     invalid: [{ set: { account_id: 0 }, path: 'account_id' }],

@@ -878,7 +878,7 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
         {
           what: 'IntegrationCloudC*Credentials.clientSecret: is secret, the seed does not flag it (it says: not flagged secret)',
           reason:
-            'DECISIONS: the agentless scanning and DSPM `client_secret` is a credential, flagged anyway (test/golden/sec-seed.test.ts).',
+            'docs/decisions.md, "Credentials are sensitive": the agentless scanning and DSPM `client_secret` is a credential, flagged anyway (test/golden/sec-seed.test.ts).',
         },
       ];
       expect(

@@ -816,7 +816,7 @@ describe('Pulumi mapping: governance nested types against the sec seed', () => {
       allowedDifferences: [
         {
           what: 'ReportRuleDailyComplianceReports.cloudCCompliance: has default false, the seed states none',
-          reason: 'DECISIONS: defaults to false like its siblings',
+          reason: 'docs/decisions.md, "Report defaults": defaults to false like its siblings',
         },
       ],
       reportUnusedAllowances: true,

@@ -1,5 +1,5 @@
 /**
- * Write-only twins (DECISIONS "Write-only twins", issue 13) through the real executable and the
+ * Write-only twins (docs/decisions.md, "Write-only twins") through the real executable and the
  * Terraform-side client, against the emulator: every sensitive input `<name>` has `<name>_wo` and
  * `<name>_wo_version`; the write-only value is sent on create and when the version changes, never
  * kept in plan or state, and left out of other updates so the platform keeps the one it has.

@@ -1,5 +1,5 @@
 /**
- * The vdb provider configuration (vdb.md §5, DECISIONS): the API key rule, VDB_INSECURE's spellings,
+ * The vdb provider configuration (vdb.md §5; docs/decisions.md, "The API key"): the API key rule, VDB_INSECURE's spellings,
  * the default URL warning, plaintext only to loopback, and the account id precedence (resource →
  * provider → error).
  */

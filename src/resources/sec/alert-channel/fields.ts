@@ -140,7 +140,7 @@ export const templateFromWire = (value: string | undefined): string | null =>
 /**
  * The channels that are just an incoming webhook URL; `wireField` is where the platform keeps it
  * in `data` for that type. The URL is the channel's secret (whoever has it can post), so it is
- * sensitive although the seed does not flag it (DECISIONS).
+ * sensitive although the seed does not flag it (docs/decisions.md, "Credentials are sensitive").
  */
 export function webhookChannel<T extends 'TeamsA' | 'TeamsB' | 'Chat' | 'OnCall' | 'Webhook'>(options: {
   typeName: string;

@@ -17,7 +17,10 @@ import logSink from './log-sink.js';
 import onCall from './on-call.js';
 import webhook from './webhook.js';
 
-/** Every alert channel resource, in the seed's order (on-call and webhook last, DECISIONS). */
+/**
+ * Every alert channel resource, in the seed's order, on-call and webhook last
+ * (docs/decisions.md, "Alert channel types").
+ */
 export const alertChannelResources: ResourceDef<any, SecClient>[] = [
   cloudAEventBus,
   cloudAObjectStore,

@@ -11,7 +11,7 @@ export default alertChannel({
   description: 'Sends platform alerts to Observ as custom events.',
   fields: {
     account_id: attr.number({ required: true, validate: [accountNumber], description: 'The Observ account number.' }),
-    // A credential, so sensitive although the seed does not flag it (DECISIONS).
+    // A credential, so sensitive although the seed does not flag it (docs/decisions.md, "Credentials are sensitive").
     insert_key: readableSecret('An insert API key of the Observ account.', [], { sensitiveUnlikeUpstream: true }),
   },
   toData: (m) => ({ accountId: m.account_id, insertKey: sentSecret(m.insert_key) }),

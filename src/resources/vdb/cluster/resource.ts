@@ -1,8 +1,9 @@
 /**
  * `vdb_accounts_cluster` (vdb.md §2.1, §3.2). Create and update wait until the cluster is ready: a
- * healthy phase and a published URL (DECISIONS), 20 minutes at most, cancelled by StopProvider, and
- * failing with the platform's reason when the cluster enters a failed phase. A cluster that exists but
- * failed to become ready is kept in the state (Terraform marks it tainted), never lost.
+ * healthy phase and a published URL (docs/decisions.md, "Clusters wait until ready"), 20 minutes at
+ * most, cancelled by StopProvider, and failing with the platform's reason when the cluster enters a
+ * failed phase. A cluster that exists but failed to become ready is kept in the state (Terraform
+ * marks it tainted), never lost.
  */
 import { attr, resourceSchema, type ConfigModelOf } from '../../../schema/define.js';
 import { listResource, resource, type OpContext } from '../../../engine/contracts.js';
@@ -31,7 +32,7 @@ const schema = resourceSchema(clusterFields, {
     'next apply replaces it.',
 });
 
-/** How long create and update wait for the cluster to become ready (DECISIONS: 20 minutes). */
+/** How long create and update wait for the cluster to become ready (docs/decisions.md, "Clusters wait until ready"). */
 export const CLUSTER_READY_TIMEOUT_MS = 20 * 60_000;
 /** First poll interval; it grows to at most MAX (fast for quick provisioning, gentle for slow). */
 const POLL_FIRST_MS = 500;

@@ -182,7 +182,8 @@ export const cloudBScannerCredentials = () =>
 
 /**
  * A CloudC application registration. The secret is sensitive for every type, also where the seed
- * does not flag it (agentless scanning and DSPM; DECISIONS); the platform never returns it.
+ * does not flag it (agentless scanning and DSPM; docs/decisions.md, "Credentials are sensitive");
+ * the platform never returns it.
  */
 export function cloudCCredentials(options: { sensitiveUnlikeUpstream?: boolean } = {}) {
   return block.one(
