@@ -528,7 +528,8 @@ function generatedConfiguration(r: AnyResource): string[] {
     const twins = secrets.filter((u) => twinOf(r.schema.fields, u.path));
     const orWriteOnly = twins.length > 0 ? ` (or the write-only ${names(twins, '_wo', 'or')})` : '';
     sentences.push(
-      `It cannot hold ${names(secrets)}, which the platform never returns: Terraform writes ` +
+      // Whether or not the platform returns it: Terraform never writes a sensitive value out.
+      `It cannot hold ${names(secrets)}, which ${secrets.length === 1 ? 'is' : 'are'} sensitive: Terraform writes ` +
         `${secrets.length === 1 ? 'it' : 'each'} as \`null # sensitive\`, and the plan stops with ` +
         `"Missing configuration for required argument". Fill ${it(secrets)} in${orWriteOnly} before planning; ` +
         `the first apply sends ${it(secrets)} once and changes nothing else.`,
