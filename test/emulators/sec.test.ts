@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { SEC_COLLECTIONS, startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
+import { ALERT_CHANNEL_DATA_SPECS } from '../../src/emulators/sec/alert-channel-types.js';
 
 interface Answer {
   status: number;
@@ -505,7 +506,9 @@ describe('sec emulator', () => {
         });
         expect(answer.status, `${type}: ${JSON.stringify(answer.body)}`).to.equal(201);
       }
-      expect(emulator.list(SEC_COLLECTIONS.alertChannels)).to.have.length(16);
+      // One body for each type the emulator takes, and one channel made of each.
+      expect(Object.keys(bodies).sort()).to.deep.equal(Object.keys(ALERT_CHANNEL_DATA_SPECS).sort());
+      expect(emulator.list(SEC_COLLECTIONS.alertChannels)).to.have.length(Object.keys(bodies).length);
     });
 
     it('blanks secrets on reads but keeps them stored; leaves read-back fields alone', async () => {

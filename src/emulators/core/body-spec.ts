@@ -19,7 +19,7 @@ interface CommonSpec {
   readonly credential?: boolean;
 }
 
-export type StringFormat = 'email' | 'url' | 'json-data-url' | 'pem-private-key';
+export type StringFormat = 'email' | 'url' | 'https-url' | 'json-data-url' | 'pem-private-key';
 
 /**
  * What a string or an array of a body may hold when its spec names no bound of its own. The sec
@@ -155,7 +155,9 @@ function validateString(spec: StringSpec, value: unknown, path: string): void {
   }
   if (value === '' || !spec.format) return;
   if (spec.format === 'email' && !isEmail(value)) throw invalid(`${path} must be a valid email address${shown}`);
-  if (spec.format === 'url' && !isHttpUrl(value)) throw invalid(`${path} must be an http(s) URL${shown}`);
+  if (spec.format === 'url' && !isUrlOf(value, 'http:', 'https:'))
+    throw invalid(`${path} must be an http(s) URL${shown}`);
+  if (spec.format === 'https-url' && !isUrlOf(value, 'https:')) throw invalid(`${path} must be an https URL${shown}`);
   if (spec.format === 'json-data-url' && !isJsonDataUrl(value)) {
     throw invalid(`${path} must be a data URL "data:application/json;…;base64,<base64 of a JSON document>"`);
   }
@@ -304,10 +306,10 @@ export function isEmail(value: string): boolean {
   return EMAIL.test(value);
 }
 
-function isHttpUrl(value: string): boolean {
+/** A URL whose scheme is one of `protocols` (`'https:'`, as URL spells them). */
+function isUrlOf(value: string, ...protocols: string[]): boolean {
   try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:';
+    return protocols.includes(new URL(value).protocol);
   } catch {
     return false;
   }

@@ -2,9 +2,9 @@
  * Field declarations several alert channels share, so each rule (allowed values, the platform's
  * defaults, secret handling, the template encoding) is written once.
  */
-import { attr, validators, type Validator } from '../../../schema/define.js';
-import { alertChannel } from './family.js';
-import type { AlertChannelData } from '../../../clients/sec/alert-channel-data.js';
+import { attr, validators, type Fields, type ModelOf, type Validator } from '../../../schema/define.js';
+import { alertChannel, type ReadModel } from './family.js';
+import type { AlertChannelData, AlertChannelType } from '../../../clients/sec/alert-channel-data.js';
 import { decodeJsonDataUrl, encodeJsonDataUrl } from '../../../clients/sec/data-url.js';
 import { sentSecret } from '../../shared/secrets.js';
 import * as forms from '../../../schema/forms.js';
@@ -137,24 +137,50 @@ export const templateToWire = (text: string | null): string | undefined =>
 export const templateFromWire = (value: string | undefined): string | null =>
   value ? (decodeJsonDataUrl(value) ?? value) : null;
 
+/** The `data` fields of type `T` that hold text: where a channel's URL can be kept. */
+type TextField<T extends AlertChannelType> = {
+  [K in keyof AlertChannelData<T> & string]: AlertChannelData<T>[K] extends string ? K : never;
+}[keyof AlertChannelData<T> & string];
+
 /**
- * The channels that are just an incoming webhook URL; `wireField` is where the platform keeps it
- * in `data` for that type. The URL is the channel's secret (whoever has it can post), so it is
- * sensitive although the seed does not flag it (docs/decisions.md, "Credentials are sensitive").
+ * A channel around an incoming webhook URL, of any type: `wireField` is where the platform keeps the
+ * URL in `data` for that type, `schemes` which URLs it takes (default http and https), and `more` the
+ * type's other fields with how they go to and come from `data`. The URL is the channel's secret
+ * (whoever has it can post), so it is sensitive although the seed does not flag it
+ * (docs/decisions.md, "Credentials are sensitive").
  */
-export function webhookChannel<T extends 'TeamsA' | 'TeamsB' | 'Chat' | 'OnCall' | 'Webhook'>(options: {
+export function webhookChannel<T extends AlertChannelType, F extends Fields = Record<never, never>>(options: {
   typeName: string;
   apiType: T;
-  wireField: keyof AlertChannelData<T> & string;
+  wireField: TextField<T>;
   description: string;
   urlDescription: string;
+  schemes?: readonly ('http' | 'https')[];
+  more?: {
+    fields: F;
+    toData(model: ModelOf<F>): Partial<AlertChannelData<T>>;
+    fromData(data: AlertChannelData<T>): ReadModel<F>;
+  };
 }) {
+  const url = options.schemes ? forms.url(...options.schemes) : httpUrl;
+  const fields = {
+    ...options.more?.fields,
+    webhook_url: readableSecret(options.urlDescription, [url], { sensitiveUnlikeUpstream: true }),
+  } as F & { webhook_url: ReturnType<typeof readableSecret> };
   return alertChannel({
     typeName: options.typeName,
     apiType: options.apiType,
     description: options.description,
-    fields: { webhook_url: readableSecret(options.urlDescription, [httpUrl], { sensitiveUnlikeUpstream: true }) },
-    toData: (m) => ({ [options.wireField]: sentSecret(m.webhook_url) }) as AlertChannelData<T>,
-    fromData: (data) => ({ webhook_url: String((data as Record<string, unknown>)[options.wireField] ?? '') }),
+    fields,
+    toData: (m) =>
+      ({
+        ...options.more?.toData(m as unknown as ModelOf<F>),
+        [options.wireField]: sentSecret(m.webhook_url as string | null),
+      }) as AlertChannelData<T>,
+    fromData: (data) =>
+      ({
+        ...options.more?.fromData(data),
+        webhook_url: String(data[options.wireField] ?? ''),
+      }) as ReadModel<typeof fields>,
   });
 }
