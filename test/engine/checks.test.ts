@@ -4,6 +4,7 @@
  */
 import { expect } from 'chai';
 import type { Nesting, SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../../src/schema/block.js';
+import { schemaAttribute } from '../support/schema-builders.js';
 import { type CtyType, DYNAMIC, NUMBER, STRING, listOf, mapOf, setOf } from '../../src/schema/cty-type.js';
 import { type Refinements, type Value, Decimal, DynamicValue, UNKNOWN, Unknown } from '../../src/schema/value.js';
 import { valueEquals } from '../../src/schema/value-ops.js';
@@ -24,21 +25,7 @@ import {
 
 type Flags = Partial<Pick<SchemaAttribute, 'required' | 'optional' | 'computed' | 'sensitive' | 'writeOnly'>>;
 
-function attr(name: string, type: CtyType, flags: Flags): SchemaAttribute {
-  return {
-    name,
-    type,
-    description: '',
-    descriptionKind: 'plain',
-    required: false,
-    optional: false,
-    computed: false,
-    sensitive: false,
-    deprecated: false,
-    writeOnly: false,
-    ...flags,
-  };
-}
+const attr = (name: string, type: CtyType, flags: Flags): SchemaAttribute => schemaAttribute(name, type, flags);
 
 const req = (type: CtyType = STRING): Flags & { type: CtyType } => ({ type, required: true });
 const opt = (type: CtyType = STRING): Flags & { type: CtyType } => ({ type, optional: true });

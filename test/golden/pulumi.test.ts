@@ -32,7 +32,7 @@ import {
   STRING,
   NUMBER,
   type Field,
-} from './schema-builders.js';
+} from '../support/schema-builders.js';
 import { DYNAMIC } from '../../src/schema/cty-type.js';
 
 function provider(

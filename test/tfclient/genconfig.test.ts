@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../../src/schema/block.js';
+import { schemaAttribute } from '../support/schema-builders.js';
 import { BOOL, NUMBER, STRING, listOf, mapOf, objectOf, setOf, type CtyType } from '../../src/schema/cty-type.js';
 import { parseNumber } from '../../src/schema/number.js';
 import type { ObjectValue, Value } from '../../src/schema/value.js';
@@ -21,19 +22,7 @@ const attribute = (
   name: string,
   type: CtyType,
   flags: Partial<Pick<SchemaAttribute, 'required' | 'optional' | 'computed' | 'sensitive' | 'deprecated'>>,
-): SchemaAttribute => ({
-  name,
-  type,
-  description: name,
-  descriptionKind: 'plain',
-  required: false,
-  optional: false,
-  computed: false,
-  sensitive: false,
-  deprecated: false,
-  writeOnly: false,
-  ...flags,
-});
+): SchemaAttribute => schemaAttribute(name, type, { description: name, ...flags });
 
 const blockOf = (attributes: SchemaAttribute[], blockTypes: SchemaNestedBlock[] = []): SchemaBlock => ({
   attributes: Object.fromEntries(attributes.map((a) => [a.name, a])),

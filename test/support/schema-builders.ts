@@ -1,4 +1,4 @@
-/** Small builders for hand-made Terraform schemas in the Pulumi mapping tests. */
+/** Small builders for hand-made Terraform wire schemas, for the tests that need one. */
 import type { Nesting, Schema, SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../../src/schema/block.js';
 import { BOOL, NUMBER, STRING, listOf, setOf, mapOf, objectOf, type CtyType } from '../../src/schema/cty-type.js';
 import type { Value } from '../../src/schema/value.js';
@@ -14,14 +14,28 @@ export interface AttrExtras {
   writeOnly?: boolean;
 }
 
+/** A wire attribute with every flag off but those `flags` set. */
+export function schemaAttribute(name: string, type: CtyType, flags: Partial<SchemaAttribute> = {}): SchemaAttribute {
+  return {
+    name,
+    type,
+    description: '',
+    descriptionKind: 'markdown',
+    required: false,
+    optional: false,
+    computed: false,
+    sensitive: false,
+    deprecated: false,
+    writeOnly: false,
+    ...flags,
+  };
+}
+
 export function attr(type: CtyType, mode: Mode, extras: AttrExtras = {}): SchemaAttribute {
   // A default is applied at plan time, so the attribute is optional+computed (as define.ts declares it).
   const m: Mode = extras.default !== undefined ? 'OC' : mode;
-  return {
-    name: '',
-    type,
+  return schemaAttribute('', type, {
     description: extras.description ?? '',
-    descriptionKind: 'markdown',
     required: m === 'R',
     optional: m === 'O' || m === 'OC',
     computed: m === 'C' || m === 'OC',
@@ -30,7 +44,7 @@ export function attr(type: CtyType, mode: Mode, extras: AttrExtras = {}): Schema
     ...(extras.deprecated !== undefined ? { deprecationMessage: extras.deprecated } : {}),
     writeOnly: extras.writeOnly === true,
     ...(extras.default !== undefined ? { default: extras.default } : {}),
-  };
+  });
 }
 
 export const str = (mode: Mode, extras?: AttrExtras) => attr(STRING, mode, extras);
