@@ -266,9 +266,7 @@ for (const name of ['sec', 'vdb']) {
     });
 
     it('PING and SETTINGS floods from a peer that never reads: the connection is ended, memory stays bounded', async () => {
-      const peer = await RawPeer.connect(running.target);
-      await sleep(100);
-      peer.socket.pause();
+      const peer = await RawPeer.connectNotReading(running.target);
       const ping = Buffer.concat(Array.from({ length: 100 }, () => frameBytes(FrameType.PING, 0, 0, Buffer.alloc(8))));
       const { bytes } = await flood(peer, 3000, () => ping);
       // The answers pile up unsent in nghttp2's queue, which it does not let pass 1,000 frames: the
@@ -277,9 +275,7 @@ for (const name of ['sec', 'vdb']) {
       expect(bytes, 'PING bytes sent until then').to.be.below(16 * MiB);
       peer.destroy();
       // The same with SETTINGS, each of which asks for an acknowledgement.
-      const settings = await RawPeer.connect(running.target);
-      await sleep(100);
-      settings.socket.pause();
+      const settings = await RawPeer.connectNotReading(running.target);
       const empty = Buffer.concat(Array.from({ length: 100 }, () => settingsFrame()));
       const sent = await flood(settings, 3000, () => empty);
       expect(settings.closed, 'the SETTINGS flood ends the connection').to.equal(true);
@@ -289,9 +285,7 @@ for (const name of ['sec', 'vdb']) {
     });
 
     it('3,000 GetProviderSchema calls from a peer that never reads: streams refused, memory bounded', async () => {
-      const peer = await RawPeer.connect(running.target);
-      await sleep(100);
-      peer.socket.pause();
+      const peer = await RawPeer.connectNotReading(running.target);
       peer.write(Buffer.concat(Array.from({ length: 3000 }, (_, i) => unaryRequest(1 + 2 * i, SCHEMA_PATH))));
       await sleep(2000);
       expect(peakRssMiB(running.pid), 'peak RSS (MiB)').to.be.below(PEAK_RSS_MIB);

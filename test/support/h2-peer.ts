@@ -191,6 +191,17 @@ export class RawPeer {
     });
   }
 
+  /**
+   * Connects with the handshake, takes the server's first frames, then stops reading: the peer that
+   * never reads, whose answers must not pile up in the server's memory.
+   */
+  static async connectNotReading(target: PeerTarget): Promise<RawPeer> {
+    const peer = await RawPeer.connect(target);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    peer.socket.pause();
+    return peer;
+  }
+
   write(bytes: Buffer): boolean {
     if (this.closed || this.socket.destroyed) return false;
     return this.socket.write(bytes);
