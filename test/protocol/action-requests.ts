@@ -89,20 +89,10 @@ class ActionBuilder extends Builder {
   /** The process Terraform starts first, to read the schemas (cached for the command's later processes). */
   schemas(identitySchemas: Expectation['identitySchemas'] = {}): void {
     this.newProcess('Terraform reads the schemas first (contextPlugins); the later processes use the cache.');
-    this.step(
-      'schema',
-      'GetProviderSchema',
-      'With action_schemas (plugin6/grpc_provider.go GetProviderSchema, convert.ProtoToActionSchema).',
-      () => ({}),
-      {},
-    );
-    this.step(
-      'identity-schemas',
-      'GetResourceIdentitySchemas',
-      'Right after GetProviderSchema, as since 1.12.',
-      () => ({}),
-      { identitySchemas },
-    );
+    this.schemaSteps(identitySchemas, {
+      schema: 'With action_schemas (plugin6/grpc_provider.go GetProviderSchema, convert.ProtoToActionSchema).',
+      identities: 'Right after GetProviderSchema, as since 1.12.',
+    });
   }
 
   /** A plan or apply walk's process: the provider block validated, then configured (node_provider.go). */

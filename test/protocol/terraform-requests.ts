@@ -346,6 +346,15 @@ export class Builder {
     });
   }
 
+  /** How Terraform 1.12 and later read the schemas: GetProviderSchema, then GetResourceIdentitySchemas. */
+  protected schemaSteps(
+    identitySchemas: Expectation['identitySchemas'],
+    why: { readonly schema: string; readonly identities: string },
+  ): void {
+    this.step('schema', 'GetProviderSchema', why.schema, () => ({}), {});
+    this.step('identity-schemas', 'GetResourceIdentitySchemas', why.identities, () => ({}), { identitySchemas });
+  }
+
   /** The start of every provider process of a plan, import or query walk in Terraform 1.12 and later. */
   start(
     terraformVersion: string,
@@ -353,20 +362,11 @@ export class Builder {
     identitySchemas: Expectation['identitySchemas'] = {},
   ): void {
     const providerBlock = this.def.schema.block;
-    this.step(
-      'schema',
-      'GetProviderSchema',
-      'Every provider process starts by reading the schema (plugin6/grpc_provider.go GetProviderSchema).',
-      () => ({}),
-      {},
-    );
-    this.step(
-      'identity-schemas',
-      'GetResourceIdentitySchemas',
-      'Terraform 1.12 and later ask right after GetProviderSchema and merge the identities into the resource schemas (plugin6/grpc_provider.go GetProviderSchema).',
-      () => ({}),
-      { identitySchemas },
-    );
+    this.schemaSteps(identitySchemas, {
+      schema: 'Every provider process starts by reading the schema (plugin6/grpc_provider.go GetProviderSchema).',
+      identities:
+        'Terraform 1.12 and later ask right after GetProviderSchema and merge the identities into the resource schemas (plugin6/grpc_provider.go GetProviderSchema).',
+    });
     this.step(
       'validate-provider',
       'ValidateProviderConfig',
