@@ -6,20 +6,18 @@
  * object-store channels only.
  */
 import { expect } from 'chai';
-import { join } from 'node:path';
-import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
-import { TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
+import type { SecEmulator } from '../../../src/emulators/sec/index.js';
+import { startSecProvider, type SecProvider } from '../../support/sec-provider.js';
+import { type TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import type { ObjectValue } from '../../../src/schema/value.js';
-import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
-
-const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 
 describe('sec_alert_rule through the Terraform-side client', function () {
   this.timeout(60_000);
   let emulator: SecEmulator;
   let tf: TerraformClient;
+  let sec: SecProvider;
   let channel = '';
   let group = '';
 
@@ -40,9 +38,8 @@ describe('sec_alert_rule through the Terraform-side client', function () {
   const destroy = async (t: string, state: ObjectValue) => tf.apply(t, state, await tf.plan(t, state, null), null);
 
   before(async () => {
-    emulator = await startSecEmulator({ account: 'acme' });
-    tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
-    await tf.configure({});
+    sec = await startSecProvider({ account: 'acme' });
+    ({ emulator, tf } = sec);
     channel = (
       await converge('sec_alert_channel_webhook', null, {
         name: 'rules-hook',
@@ -62,10 +59,7 @@ describe('sec_alert_rule through the Terraform-side client', function () {
       })
     ).id as string;
   });
-  after(async () => {
-    await tf?.close();
-    await emulator?.close();
-  });
+  after(() => sec?.close());
 
   const rule = (extra: Record<string, unknown> = {}) => ({
     name: 'prod alerts',

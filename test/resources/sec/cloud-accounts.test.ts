@@ -5,9 +5,9 @@
  * the secrets, an update, import by GUID, a bad value, destroy. Type-specific rules follow.
  */
 import { expect } from 'chai';
-import { join } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
-import { TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
+import { startSecProvider, type SecProvider } from '../../support/sec-provider.js';
+import { type TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import { valueToPlain } from '../../../src/schema/model.js';
@@ -24,9 +24,6 @@ import {
   joinWireList,
   splitWireList,
 } from '../../../src/clients/sec/cloud-accounts.js';
-import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
-
-const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 
 const PEM =
   '-----BEGIN PRIVATE KEY-----\nMIIBVgIBADANBgkqhkiG9w0BAQEFAASCAUAwggE8AgEAAkEAq7BFUpkGp3+LQmlQ\n-----END PRIVATE KEY-----\n';
@@ -548,16 +545,13 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
   this.timeout(120_000);
   let emulator: SecEmulator;
   let tf: TerraformClient;
+  let sec: SecProvider;
 
   before(async () => {
-    emulator = await startSecEmulator();
-    tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
-    await tf.configure({});
+    sec = await startSecProvider();
+    ({ emulator, tf } = sec);
   });
-  after(async () => {
-    await tf?.close();
-    await emulator?.close();
-  });
+  after(() => sec?.close());
 
   const block = (type: string) => tf.resourceSchema(type).block;
   const cfg = (type: string, plain: Record<string, unknown>) => configValue(block(type), plain);

@@ -10,15 +10,13 @@
  * forms) and test/engine/unordered-lists.test.ts.
  */
 import { expect } from 'chai';
-import { join } from 'node:path';
-import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
-import { TerraformClient, configValue } from '../../../src/tfclient/terraform-client.js';
+import type { SecEmulator } from '../../../src/emulators/sec/index.js';
+import { startSecProvider, type SecProvider } from '../../support/sec-provider.js';
+import { type TerraformClient, configValue } from '../../../src/tfclient/terraform-client.js';
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import type { ObjectValue } from '../../../src/schema/value.js';
-import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 
-const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 type Plain = Record<string, unknown>;
 type Stored = Record<string, any>;
 
@@ -28,6 +26,7 @@ describe('issue 41, the last gaps (sec), through the provider executable', funct
   this.timeout(60_000);
   let emulator: SecEmulator;
   let tf: TerraformClient;
+  let sec: SecProvider;
 
   const cfg = (type: string, plain: Plain) => configValue(tf.resourceSchema(type).block, plain);
   const same = (type: string, a: ObjectValue | null, b: ObjectValue | null) =>
@@ -53,14 +52,10 @@ describe('issue 41, the last gaps (sec), through the provider executable', funct
   const patchesSince = (from: number) => emulator.requests.slice(from).filter((r) => r.method === 'PATCH');
 
   before(async () => {
-    emulator = await startSecEmulator({ account: 'acme' });
-    tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
-    await tf.configure({});
+    sec = await startSecProvider({ account: 'acme' });
+    ({ emulator, tf } = sec);
   });
-  after(async () => {
-    await tf?.close();
-    await emulator?.close();
-  });
+  after(() => sec?.close());
 
   describe('an update never erases what the platform holds and the configuration does not speak of', () => {
     it("sec_data_export_rule: the platform's filters.profileVersions survive an update of the description", async () => {

@@ -5,15 +5,12 @@
  * and validation errors with their attribute paths.
  */
 import { expect } from 'chai';
-import { join } from 'node:path';
-import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
-import { TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
+import type { SecEmulator } from '../../../src/emulators/sec/index.js';
+import { startSecProvider, type SecProvider } from '../../support/sec-provider.js';
+import { type TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import type { ObjectValue } from '../../../src/schema/value.js';
-import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
-
-const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 
 interface ProfileRecord {
   alertProfileId: string;
@@ -44,16 +41,13 @@ describe('sec policies family through the Terraform-side client', function () {
   this.timeout(60_000);
   let emulator: SecEmulator;
   let tf: TerraformClient;
+  let sec: SecProvider;
 
   before(async () => {
-    emulator = await startSecEmulator({ account: 'acme' });
-    tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
-    await tf.configure({});
+    sec = await startSecProvider({ account: 'acme' });
+    ({ emulator, tf } = sec);
   });
-  after(async () => {
-    await tf?.close();
-    await emulator?.close();
-  });
+  after(() => sec?.close());
 
   const cfg = (type: string, plain: Record<string, unknown>) => configValue(tf.resourceSchema(type).block, plain);
 

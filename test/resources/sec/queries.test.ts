@@ -5,16 +5,13 @@
  * policy evaluating the query, which the platform then refuses to delete.
  */
 import { expect } from 'chai';
-import { join } from 'node:path';
-import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
+import type { SecEmulator } from '../../../src/emulators/sec/index.js';
+import { startSecProvider, type SecProvider } from '../../support/sec-provider.js';
 import { compileQuery, QueryCompileError } from '../../../src/emulators/sec/query-language.js';
-import { TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
+import { type TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import type { ObjectValue } from '../../../src/schema/value.js';
-import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
-
-const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 
 const TRAIL = `{
   source { CloudATrailRawEvents }
@@ -215,16 +212,13 @@ describe('sec_query through the Terraform-side client', function () {
   this.timeout(60_000);
   let emulator: SecEmulator;
   let tf: TerraformClient;
+  let sec: SecProvider;
 
   before(async () => {
-    emulator = await startSecEmulator({ account: 'acme' });
-    tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
-    await tf.configure({});
+    sec = await startSecProvider({ account: 'acme' });
+    ({ emulator, tf } = sec);
   });
-  after(async () => {
-    await tf?.close();
-    await emulator?.close();
-  });
+  after(() => sec?.close());
 
   const type = 'sec_query';
   const cfg = (t: string, plain: Record<string, unknown>) => configValue(tf.resourceSchema(t).block, plain);

@@ -4,9 +4,9 @@
  * One table drives the common lifecycle; the rules particular to one type follow it.
  */
 import { expect } from 'chai';
-import { join } from 'node:path';
-import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
-import { TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
+import type { SecEmulator } from '../../../src/emulators/sec/index.js';
+import { startSecProvider, type SecProvider } from '../../support/sec-provider.js';
+import { type TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import { UNKNOWN, type ObjectValue } from '../../../src/schema/value.js';
@@ -15,9 +15,7 @@ import { buildPulumiSchemaWithReport } from '../../pulumi-model/schema.js';
 import { parseSeed } from '../../golden/seed-parser.js';
 import { readFixture } from '../../support/fixtures.js';
 import { compareWithSeed, allDifferences, writeOnlyTwinAllowances } from '../../golden/seed-compare.js';
-import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 
-const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 const COLLECTION = 'ContainerRegistries';
 
 const PEM = '-----BEGIN PRIVATE KEY-----\nMIIEexample\n-----END PRIVATE KEY-----\n';
@@ -338,16 +336,13 @@ describe('sec container registries and scanners through the Terraform-side clien
   this.timeout(60_000);
   let emulator: SecEmulator;
   let tf: TerraformClient;
+  let sec: SecProvider;
 
   before(async () => {
-    emulator = await startSecEmulator();
-    tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
-    await tf.configure({});
+    sec = await startSecProvider();
+    ({ emulator, tf } = sec);
   });
-  after(async () => {
-    await tf?.close();
-    await emulator?.close();
-  });
+  after(() => sec?.close());
 
   const config = (type: string, plain: Record<string, unknown>) => configValue(tf.resourceSchema(type).block, plain);
   const same = (type: string, a: ObjectValue | null, b: ObjectValue | null) =>

@@ -4,30 +4,24 @@
  */
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
-import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
-import { TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
+import type { SecEmulator } from '../../../src/emulators/sec/index.js';
+import { startSecProvider, type SecProvider } from '../../support/sec-provider.js';
+import { type TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
 import type { ObjectValue } from '../../../src/schema/value.js';
-import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
-
-const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 
 describe('sec slice through the Terraform-side client', function () {
   this.timeout(60_000);
   let emulator: SecEmulator;
   let tf: TerraformClient;
+  let sec: SecProvider;
 
   before(async () => {
-    emulator = await startSecEmulator();
-    tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
-    await tf.configure({});
+    sec = await startSecProvider();
+    ({ emulator, tf } = sec);
   });
-  after(async () => {
-    await tf?.close();
-    await emulator?.close();
-  });
+  after(() => sec?.close());
 
   async function converge(
     type: string,
