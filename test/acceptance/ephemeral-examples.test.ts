@@ -4,13 +4,13 @@
  * the example needs a real endpoint, plans) with what it opens closed again afterwards.
  */
 import { expect } from 'chai';
+import { secClientFor } from '../support/sec-provider.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
 import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
-import { createSecClient } from '../../src/clients/sec/index.js';
 import { createVdbClient } from '../../src/clients/vdb/index.js';
 import { ACCEPTANCE_CLIS } from './real-clients.js';
 import { REPO_ROOT, Workspace, type WorkspaceOptions } from './terraform.js';
@@ -55,13 +55,7 @@ for (const cli of ACCEPTANCE_CLIS)
     });
 
     it('sec_agent_access_token: the installer hook gets the token of an agent token made elsewhere', async () => {
-      const client = createSecClient({
-        baseUrl: sec.url,
-        account: sec.account,
-        apiKey: sec.apiKey,
-        apiSecret: sec.apiSecret,
-        userAgent: 'test',
-      });
+      const client = secClientFor(sec);
       const fleet = await client.agentAccessTokens.create({
         tokenAlias: 'example-fleet',
         tokenEnabled: true,

@@ -6,12 +6,12 @@
  * none of the secrets.
  */
 import { expect } from 'chai';
+import { secClientFor } from '../support/sec-provider.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
 import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
-import { createSecClient } from '../../src/clients/sec/index.js';
 import { packageId } from '../../src/emulators/vdb/catalog.js';
 import { ACCEPTANCE_CLIS } from './real-clients.js';
 import { Workspace } from './terraform.js';
@@ -112,13 +112,7 @@ for (const cli of ACCEPTANCE_CLIS)
       sec = await startSecEmulator();
       vdb = await startVdbEmulator({ provisioningMs: 300 });
       // The agent token exists already, made outside this configuration (its secret is not in this state).
-      const client = createSecClient({
-        baseUrl: sec.url,
-        account: sec.account,
-        apiKey: sec.apiKey,
-        apiSecret: sec.apiSecret,
-        userAgent: 'test',
-      });
+      const client = secClientFor(sec);
       await client.agentAccessTokens.create({
         tokenAlias: 'wo-acc-fleet',
         tokenEnabled: true,

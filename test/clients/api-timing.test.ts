@@ -1,6 +1,6 @@
 import { expect } from 'chai';
+import { secClientFor } from '../support/sec-provider.js';
 import { measureApiTime, timeApiExchange } from '../../src/wire/api-timing.js';
-import { createSecClient } from '../../src/clients/sec/index.js';
 import { startSecEmulator } from '../../src/emulators/sec/index.js';
 
 const spin = (ms: number) => {
@@ -84,13 +84,7 @@ describe('API time per RPC', () => {
 
   it('measures the sec client: its requests count, and outside an RPC nothing is counted or broken', async () => {
     const emulator = await startSecEmulator();
-    const client = createSecClient({
-      baseUrl: emulator.url,
-      account: emulator.account,
-      apiKey: emulator.apiKey,
-      apiSecret: emulator.apiSecret,
-      userAgent: 'test',
-    });
+    const client = secClientFor(emulator);
     try {
       const profile = await client.userProfile.get();
       expect(profile).to.be.an('array');

@@ -3,13 +3,13 @@
  * client (ValidateEphemeralResourceConfig, Open, Renew, Close), against the emulators.
  */
 import { expect } from 'chai';
+import { secClientFor } from '../support/sec-provider.js';
 import { join } from 'node:path';
 import { status } from '@grpc/grpc-js';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
 import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
 import { TerraformClient, configValue, ProviderCallError } from '../../src/tfclient/terraform-client.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
-import { createSecClient } from '../../src/clients/sec/index.js';
 import { createVdbClient } from '../../src/clients/vdb/index.js';
 
 const BIN = (name: string) => join(process.cwd(), 'bin', `terraform-provider-${name}`);
@@ -66,13 +66,7 @@ describe('ephemeral resources', function () {
     });
 
     it('sec_agent_access_token: the secret of an existing token by name; an unknown name is an error at `name`', async () => {
-      const client = createSecClient({
-        baseUrl: emulator.url,
-        account: emulator.account,
-        apiKey: emulator.apiKey,
-        apiSecret: emulator.apiSecret,
-        userAgent: 'test',
-      });
+      const client = secClientFor(emulator);
       const made = await client.agentAccessTokens.create({
         tokenAlias: 'eph-fleet',
         tokenEnabled: true,

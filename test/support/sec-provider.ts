@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { startSecEmulator, type SecEmulator, type SecEmulatorOptions } from '../../src/emulators/sec/index.js';
+import { createSecClient, type SecClient } from '../../src/clients/sec/index.js';
 import { secProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { TerraformClient } from '../../src/tfclient/terraform-client.js';
 
@@ -34,4 +35,15 @@ export async function startSecProvider(options: SecEmulatorOptions = {}): Promis
     await emulator.close();
     throw err;
   }
+}
+
+/** A client of the platform's API on the emulator, as the test's own hands (to set up or look). */
+export function secClientFor(emulator: SecEmulator): SecClient {
+  return createSecClient({
+    baseUrl: emulator.url,
+    account: emulator.account,
+    apiKey: emulator.apiKey,
+    apiSecret: emulator.apiSecret,
+    userAgent: 'test',
+  });
 }
