@@ -412,6 +412,7 @@ for (const name of ['sec', 'vdb']) {
       // it drops the block rather than ending the connection (PROTOCOL_ERROR is the RFC's word); the
       // request is never served, and the connection goes on.
       const peer = await RawPeer.connect(running.target);
+      peer.openWindows();
       peer.write(
         Buffer.concat([
           requestHeaders(5, grpcRequestFields(SCHEMA_PATH)),
@@ -457,6 +458,7 @@ for (const name of ['sec', 'vdb']) {
 
     it('grpc-timeout of 2^31 ms and more is served normally, without a TimeoutOverflowWarning', async () => {
       const peer = await RawPeer.connect(running.target);
+      peer.openWindows();
       const timeouts = ['2147484S', '35792M', '99999999H'];
       timeouts.forEach((timeout, i) => {
         const stream = 1 + 2 * i;

@@ -202,6 +202,24 @@ export class RawPeer {
     return peer;
   }
 
+  /**
+   * Grants the server all the flow-control window HTTP/2 allows, on the connection and on every
+   * stream, as a client that reads everything would; without it the server may send only 64 KiB in
+   * all, and which streams get it is its own choice (Node 20 and 22 choose differently).
+   */
+  openWindows(): void {
+    const SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
+    const MAX_WINDOW = 0x7fffffff;
+    const increment = Buffer.alloc(4);
+    increment.writeUInt32BE(MAX_WINDOW - 65_535);
+    this.write(
+      Buffer.concat([
+        settingsFrame([[SETTINGS_INITIAL_WINDOW_SIZE, MAX_WINDOW]]),
+        frameBytes(FrameType.WINDOW_UPDATE, 0, 0, increment),
+      ]),
+    );
+  }
+
   write(bytes: Buffer): boolean {
     if (this.closed || this.socket.destroyed) return false;
     return this.socket.write(bytes);
