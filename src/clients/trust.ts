@@ -126,7 +126,8 @@ export interface Trust {
 export function systemTrust(
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
-  readSystem: CertificateReader | undefined = nodeSystemReader,
+  // null for none (Node 20): an explicit undefined would take the default.
+  readSystem: CertificateReader | null = nodeSystemReader ?? null,
 ): Trust {
   const file = userValue(env, 'SSL_CERT_FILE');
   const dir = userValue(env, 'SSL_CERT_DIR');

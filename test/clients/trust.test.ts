@@ -76,7 +76,7 @@ describe('clients/trust: what the API clients trust', () => {
         sources: ["the system's certificate store"],
       });
       // Node 20 has no reader: nothing from the system, the files still.
-      expect(systemTrust({ SSL_CERT_FILE: bundle, SSL_CERT_DIR: dirOne }, platform, undefined).pems).to.deep.equal([
+      expect(systemTrust({ SSL_CERT_FILE: bundle, SSL_CERT_DIR: dirOne }, platform, null).pems).to.deep.equal([
         a,
         b,
         c,
