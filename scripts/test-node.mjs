@@ -1,0 +1,49 @@
+// `npm run --silent test-node`: prints the folder of the Node the releases carry (the version and
+// integrity pinned in scripts/release/runtimes.ts), for this machine's platform, fetching it first
+// with npm pack and checking it against its pin. `.ci/run` puts that folder first on PATH, so the
+// build, the tests and every provider process they start run on the Node users get, whatever Node
+// the machine has. Plain JavaScript, as it runs before the build: runtimes.ts is bundled on the fly
+// by esbuild, so the pin has one home.
+import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const platformOf = () => {
+  const os = { linux: 'linux', darwin: 'darwin', win32: 'windows' }[process.platform];
+  const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch];
+  return os && arch ? `${os}_${arch}` : undefined;
+};
+
+try {
+  const platform = platformOf();
+  if (!platform) throw new Error(`no pinned Node for ${process.platform}/${process.arch}`);
+  // Beside node_modules, so the bundle's own imports (tar) resolve from the checkout.
+  const bundle = join(root, 'node_modules', '.cache', 'keel-test-node', 'runtimes.mjs');
+  mkdirSync(dirname(bundle), { recursive: true });
+  await build({
+    entryPoints: [join(root, 'scripts', 'release', 'runtimes.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile: bundle,
+    logLevel: 'error',
+  });
+  const { NODE_VERSION, loadRuntime, runtimeCacheDir } = await import(pathToFileURL(bundle).href);
+  const bin = join(runtimeCacheDir(), `node-${NODE_VERSION}-${platform}`, 'bin');
+  const node = join(bin, platform.startsWith('windows') ? 'node.exe' : 'node');
+  if (!existsSync(node)) {
+    const runtime = await loadRuntime(platform, { log: (line) => process.stderr.write(`${line}\n`) });
+    mkdirSync(bin, { recursive: true });
+    // Written aside and renamed, so a run cut short never leaves half an executable.
+    writeFileSync(`${node}.partial`, runtime.node);
+    chmodSync(`${node}.partial`, 0o755);
+    renameSync(`${node}.partial`, node);
+  }
+  process.stdout.write(`${bin}\n`);
+} catch (error) {
+  process.stderr.write(`test-node: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
