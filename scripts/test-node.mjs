@@ -2,28 +2,26 @@
 // integrity pinned in scripts/release/runtimes.ts), for this machine's platform, fetching it first
 // with npm pack and checking it against its pin. `.ci/run` puts that folder first on PATH, so the
 // build, the tests and every provider process they start run on the Node users get, whatever Node
-// the machine has. Plain JavaScript, as it runs before the build: runtimes.ts is bundled on the fly
-// by esbuild, so the pin has one home.
+// the machine has. Plain JavaScript, as it runs before the build: the release scripts' pin and
+// platform name are bundled on the fly by esbuild, so each has one home.
 import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const platformOf = () => {
-  const os = { linux: 'linux', darwin: 'darwin', win32: 'windows' }[process.platform];
-  const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch];
-  return os && arch ? `${os}_${arch}` : undefined;
-};
 
 try {
-  const platform = platformOf();
-  if (!platform) throw new Error(`no pinned Node for ${process.platform}/${process.arch}`);
   // Beside node_modules, so the bundle's own imports (tar) resolve from the checkout.
   const bundle = join(root, 'node_modules', '.cache', 'keel-test-node', 'runtimes.mjs');
   mkdirSync(dirname(bundle), { recursive: true });
   await build({
-    entryPoints: [join(root, 'scripts', 'release', 'runtimes.ts')],
+    stdin: {
+      contents:
+        "export * from './scripts/release/runtimes.ts'; export { hostPlatform } from './scripts/release/runners.ts';",
+      resolveDir: root,
+      loader: 'ts',
+    },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -31,7 +29,9 @@ try {
     outfile: bundle,
     logLevel: 'error',
   });
-  const { NODE_VERSION, loadRuntime, runtimeCacheDir } = await import(pathToFileURL(bundle).href);
+  const { NODE_VERSION, hostPlatform, loadRuntime, runtimeCacheDir } = await import(pathToFileURL(bundle).href);
+  const platform = hostPlatform();
+  if (!platform) throw new Error(`no pinned Node for ${process.platform}/${process.arch}`);
   const bin = join(runtimeCacheDir(), `node-${NODE_VERSION}-${platform}`, 'bin');
   const node = join(bin, platform.startsWith('windows') ? 'node.exe' : 'node');
   if (!existsSync(node)) {

@@ -236,10 +236,10 @@ export class ResourceIdentity<C> {
     rawJson: string,
   ): { identity: ObjectValue | null; diags: Diagnostics } {
     const diags = new Diagnostics();
-    const def = this.ctx.resources.get(typeName)?.identity;
     const refused = (summary: string, detail: string) => ({ identity: null, diags: diags.error(summary, detail) });
-    if (!this.ctx.resources.has(typeName))
-      return { identity: null, diags: this.ctx.resources.reportUnknown(typeName, diags) };
+    const r = this.ctx.resources.find(typeName, diags);
+    if (!r) return { identity: null, diags };
+    const def = r.identity;
     if (!def) return refused('No resource identity', `The resource type ${typeName} has no identity to upgrade.`);
     if (version !== IDENTITY_VERSION) {
       return refused(

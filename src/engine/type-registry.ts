@@ -60,8 +60,4 @@ export class TypeRegistry<D extends { readonly typeName: string }> {
     }
     return out;
   }
-
-  values(): IterableIterator<D> {
-    return this.byName.values();
-  }
 }

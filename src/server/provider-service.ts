@@ -202,25 +202,24 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
   let identitySchemasResponse: PreEncoded | undefined;
   const typeOf = (s: Schema) => impliedType(s.block);
 
-  const unknownType = (kind: TypeKind, name: string) => unknownTypeRequest(engine, kind, name);
   function resourceSchema(name: string): Schema {
     const s = engine.resourceSchema(name);
-    if (!s) throw unknownType('resource type', name);
+    if (!s) throw unknownTypeRequest(engine, 'resource type', name);
     return s;
   }
   function ephemeralSchema(name: string): Schema {
     const s = engine.ephemeralResourceSchema(name);
-    if (!s) throw unknownType('ephemeral resource', name);
+    if (!s) throw unknownTypeRequest(engine, 'ephemeral resource', name);
     return s;
   }
   function listSchema(name: string): Schema {
     const s = engine.listResourceSchema(name);
-    if (!s) throw unknownType('list resource', name);
+    if (!s) throw unknownTypeRequest(engine, 'list resource', name);
     return s;
   }
   function dataSourceSchema(name: string): Schema {
     const s = engine.dataSourceSchema(name);
-    if (!s) throw unknownType('data source', name);
+    if (!s) throw unknownTypeRequest(engine, 'data source', name);
     return s;
   }
 

@@ -147,7 +147,7 @@ for (const cli of ACCEPTANCE_CLIS)
     before(function () {
       const options = cli.workspace(this);
       for (const provider of ['sec', 'vdb'] as const) {
-        const run = interruptedRun(provider, cli.name === 'OpenTofu' ? 'tofu' : 'terraform', options);
+        const run = interruptedRun(provider, cli.command, options);
         run.catch(() => undefined);
         runs.set(provider, run);
       }

@@ -38,15 +38,18 @@ export function requireRealClient(ctx: Mocha.Context, name: RealClient): string 
  */
 export const ACCEPTANCE_CLIS: ReadonlyArray<{
   readonly name: 'Terraform' | 'OpenTofu';
+  /** Its command, as messages name it. */
+  readonly command: 'terraform' | 'tofu';
   /** How a workspace runs this CLI; skips (or fails in CI) where it is not there. */
   readonly workspace: (ctx: Mocha.Context) => WorkspaceOptions;
 }> = [
   {
     name: 'Terraform',
+    command: 'terraform',
     workspace: (ctx) => {
       requireTerraform(ctx);
       return {};
     },
   },
-  { name: 'OpenTofu', workspace: (ctx) => ({ terraform: requireRealClient(ctx, 'tofu') }) },
+  { name: 'OpenTofu', command: 'tofu', workspace: (ctx) => ({ terraform: requireRealClient(ctx, 'tofu') }) },
 ];

@@ -9,8 +9,8 @@ import type { Diagnostics } from '../../src/engine/diagnostics.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import type { TypeKind } from '../../src/engine/type-registry.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
+import { quietLogger } from '../support/quiet-logger.js';
 
-const NOBODY = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => NOBODY };
 const NAME = 'nope_nothing';
 
 /** Each entry point with a type name, the kind it reports, and how to get its diagnostics. */
@@ -55,7 +55,7 @@ const ENTRY_POINTS: Array<[string, TypeKind, (e: ProviderEngine<unknown>) => Pro
 describe('engine: one error for a type name the provider does not declare', () => {
   for (const provider of ['sec', 'vdb'] as const)
     it(`${provider}: every entry point says "Unknown <kind>" and names the provider and the kind`, async () => {
-      const engine = new ProviderEngine((await loadProviderDef(provider)) as never, NOBODY as never, {});
+      const engine = new ProviderEngine((await loadProviderDef(provider)) as never, quietLogger, {});
       const found: string[] = [];
       for (const [method, , call] of ENTRY_POINTS) {
         const items = (await call(engine as ProviderEngine<unknown>)).items;
