@@ -1,3 +1,4 @@
+import type { HostGate } from '../host-gate.js';
 import { HttpPool } from './http-pool.js';
 import { ApiError } from '../../wire/api-error.js';
 import { apiSecureContext, apiTrustSources } from '../trust.js';
@@ -60,6 +61,8 @@ export interface SecClientConfig {
    * NODE_EXTRA_CA_CERTS, ...: ../trust.ts) are read; default process.env.
    */
   readonly environment?: NodeJS.ProcessEnv | undefined;
+  /** The back-off shared by calls to the API (../host-gate.ts); default the process's gate for its host. */
+  readonly gate?: HostGate | undefined;
 }
 
 export interface SecClient {
@@ -142,6 +145,7 @@ export function createSecClient(config: SecClientConfig): SecClient {
     ...(config.logger ? { logger: config.logger } : {}),
     stopGraceMs: config.stopGraceMs ?? DEFAULT_STOP_GRACE_MS,
     trustSources: () => apiTrustSources(environment),
+    ...(config.gate ? { gate: config.gate } : {}),
   });
   const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const credentials = {

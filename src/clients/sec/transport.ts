@@ -8,6 +8,7 @@ import type { Redactor } from './redactor.js';
 import { graceAfter, graceOverNote } from '../stop.js';
 import { isNotTlsAnswer, notTlsMessage } from '../not-tls.js';
 import { ADD_THE_CA } from '../trust.js';
+import { type HostGate, hostGate } from '../host-gate.js';
 import {
   DECLINED_STATUSES,
   RETRYABLE_STATUSES,
@@ -69,6 +70,13 @@ export interface TransportOptions {
   readonly stopGraceMs: number;
   /** Where the trusted certificate authorities come from, for a certificate that cannot be verified. */
   readonly trustSources?: () => readonly string[];
+  /** The back-off shared by every call to this API; default the process's gate for `origin`. */
+  readonly gate?: HostGate;
+}
+
+/** Answers by which the API asks every caller to slow down (a 503 only when it says for how long). */
+function isSlowDown(status: number, retryAfter: string | undefined): boolean {
+  return status === 429 || (status === 503 && retryAfter !== undefined);
 }
 
 /**
@@ -78,6 +86,7 @@ export interface TransportOptions {
 export class Transport {
   /** The request summaries' logger, when it writes them: the level is set at start-up. */
   private readonly logger: SecLogger | undefined;
+  private readonly gate: HostGate;
 
   constructor(
     private readonly pool: Pick<HttpPool, 'request'>,
@@ -85,6 +94,7 @@ export class Transport {
   ) {
     const logger = options.logger;
     this.logger = logger?.enabled?.('debug') === false ? undefined : logger;
+    this.gate = options.gate ?? hostGate(options.origin);
   }
 
   async send(request: TransportRequest, call: CallSignal): Promise<TransportResponse> {
@@ -105,6 +115,7 @@ export class Transport {
         }
         throw call.abortError(request.operation)!;
       }
+      if (!(await this.admitted(request, call))) continue;
       const started = Date.now();
       // A changing request on the wire outlives the stop by the grace (src/clients/stop.ts), never the deadline.
       const grace = changes ? graceAfter(call.stop, this.options.stopGraceMs, call.deadline) : undefined;
@@ -167,10 +178,14 @@ export class Transport {
       if (response.requestId !== undefined) requestIds.push(response.requestId);
       this.log(request, attempt, started, { status: response.status });
       if (response.status >= 200 && response.status < 300) return response;
+      const waitMs = retryDelayMs(retry, attempt, outcome.retryAfter);
+      if (isSlowDown(response.status, outcome.retryAfter)) {
+        this.gate.refused({ sentAt: started, waitMs, answer: `HTTP ${response.status}` }, this.logger);
+      }
       const repeatable = request.idempotent ? RETRYABLE_STATUSES : DECLINED_STATUSES;
       if (canRetry && repeatable.has(response.status)) {
         if (UNANSWERED_STATUSES.has(response.status)) mayHaveTakenEffect = true;
-        await this.wait(retryDelayMs(retry, attempt, outcome.retryAfter), request, call);
+        await this.wait(waitMs, request, call);
         continue;
       }
       if (!request.idempotent && UNANSWERED_STATUSES.has(response.status)) {
@@ -204,6 +219,20 @@ export class Transport {
       response: { status: result.statusCode, text, ...(requestId === undefined ? {} : { requestId }) },
       ...(retryAfter === undefined ? {} : { retryAfter }),
     };
+  }
+
+  /**
+   * Waits for the API's shared back-off (../host-gate.ts). False when a stop ended the wait (the loop
+   * then sends nothing more); the deadline throws.
+   */
+  private async admitted(request: TransportRequest, call: CallSignal): Promise<boolean> {
+    try {
+      await this.gate.admit(call.signal);
+      return true;
+    } catch (error) {
+      if (call.stop?.aborted) return false;
+      throw call.abortError(request.operation) ?? error;
+    }
   }
 
   /** Sleeps between attempts; a stop ends the wait early (the loop then sends nothing more). */

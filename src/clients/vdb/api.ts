@@ -23,8 +23,10 @@
  * RESOURCE_EXHAUSTED. Creates (and other calls that must not happen twice) are repeated only on
  * RESOURCE_EXHAUSTED, where the server declined them; when their answer is lost (UNAVAILABLE,
  * DEADLINE_EXCEEDED) they fail with 'outcome_unknown' and the caller decides (look for the object,
- * then create again or adopt it).
+ * then create again or adopt it). A RESOURCE_EXHAUSTED slows every call the process makes to the
+ * API, not only the refused one (../host-gate.ts).
  */
+import type { HostGate } from '../host-gate.js';
 
 /** Per-call options every method accepts. */
 export interface VdbCallOptions {
@@ -68,6 +70,8 @@ export interface VdbClientConfig {
    * NODE_EXTRA_CA_CERTS, GRPC_DEFAULT_SSL_ROOTS_FILE_PATH, ...: ../trust.ts) are read; default process.env.
    */
   readonly environment?: NodeJS.ProcessEnv | undefined;
+  /** The back-off shared by calls to the API (../host-gate.ts); default the process's gate for its host. */
+  readonly gate?: HostGate | undefined;
 }
 
 export interface VdbRetryPolicy {

@@ -63,6 +63,7 @@ export function createVdbClient(config: VdbClientConfig): VdbClient {
     retry: { ...DEFAULT_RETRY_POLICY, ...definedOnly(config.retry ?? {}) },
     logger: config.logger,
     stopGraceMs: config.stopGraceMs ?? DEFAULT_STOP_GRACE_MS,
+    ...(config.gate ? { gate: config.gate } : {}),
   };
   // The channel (grpc-js, the API's protobuf types, the trusted roots) is made at the first call:
   // most processes Terraform starts never call the platform (../load-on-first-call.ts).

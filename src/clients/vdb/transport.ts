@@ -9,6 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
 import { backoffMs } from '../backoff.js';
+import { type HostGate, hostGate } from '../host-gate.js';
 import { timeApiExchange } from '../../wire/api-timing.js';
 import { ApiError, OUTCOME_UNKNOWN_NOTE, requestIdsOf, type ApiErrorCode } from '../../wire/api-error.js';
 import type { SignalLike } from '../cancellation.js';
@@ -49,6 +50,8 @@ export interface TransportOptions {
   readonly logger?: VdbLogger | undefined;
   /** How long a changing call already sent may finish after a stop (DEFAULT_STOP_GRACE_MS). */
   readonly stopGraceMs: number;
+  /** The back-off shared by every call to this API; default the process's gate for the endpoint. */
+  readonly gate?: HostGate;
 }
 
 export interface UnaryCall {
@@ -77,8 +80,10 @@ export class VdbTransport {
   private readonly client: grpc.Client;
   private readonly connection: ConnectionContext;
   private closed = false;
+  private readonly gate: HostGate;
 
   constructor(private readonly options: TransportOptions) {
+    this.gate = options.gate ?? hostGate(options.endpoint.target);
     const trust = options.endpoint.tls && !options.insecure ? grpcTrust(options.environment) : undefined;
     this.connection = {
       target: options.endpoint.target,
@@ -131,7 +136,10 @@ export class VdbTransport {
         }
         throw notSent(operation, traceIds);
       }
-      if (Date.now() >= deadline) throw timedOut(operation, timeoutMs, traceIds);
+      // The API's shared back-off (../host-gate.ts); a stop during the wait is handled above, next turn.
+      const admitted = await this.gate.admit(call.signal, deadline).catch(() => undefined);
+      if (admitted === undefined) continue;
+      if (!admitted || Date.now() >= deadline) throw timedOut(operation, timeoutMs, traceIds);
       const started = Date.now();
       // A changing call on the wire outlives the stop by the grace (src/clients/stop.ts).
       const grace = call.changes ? graceAfter(call.signal, this.options.stopGraceMs) : undefined;
@@ -183,9 +191,12 @@ export class VdbTransport {
       }
       if (!call.idempotent && UNANSWERED.has(error.code)) throw this.unanswered(operation, error, traceIds, timeoutMs);
       if (UNANSWERED.has(error.code)) mayHaveTakenEffect = true;
+      const delay = retryAfterMs(error.metadata, retry) ?? backoffMs(retry, attempt);
+      if (error.code === grpc.status.RESOURCE_EXHAUSTED) {
+        this.gate.refused({ sentAt: started, waitMs: delay, answer: 'RESOURCE_EXHAUSTED' }, this.options.logger);
+      }
       const retryable = (call.idempotent ? RETRYABLE : DECLINED).has(error.code) && attempt < retry.maxAttempts;
       if (!retryable) throw this.apiError(operation, error, traceIds, timeoutMs);
-      const delay = retryAfterMs(error.metadata, retry) ?? backoffMs(retry, attempt);
       if (Date.now() + delay >= deadline) throw this.apiError(operation, error, traceIds, timeoutMs);
       // A stop ends the wait early; the loop then sends nothing more.
       await sleep(delay, undefined, { signal: call.signal }).catch(() => undefined);

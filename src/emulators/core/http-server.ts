@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { randomHex } from './ids.js';
 import type { FaultDecision, SeededFaults } from './fault-profile.js';
+import type { RequestQuota } from './quota.js';
 import type { Fault, FaultInjector } from './faults.js';
 import { HttpError, type EmulatorRequest, type EmulatorResponse, type Middleware } from './http-types.js';
 import type { RequestLog } from './request-log.js';
@@ -14,6 +15,8 @@ export interface HttpServerOptions {
   readonly faults: FaultInjector;
   /** The seeded fault profile, when the emulator has one. */
   readonly seededFaults?: SeededFaults;
+  /** The account's rate limit, when the emulator keeps one: calls over it get 429 with Retry-After. */
+  readonly rateLimit?: RequestQuota;
   /** Whether a request creates an object (only creates can get an ambiguous fault). */
   readonly isCreate?: (method: string, path: string) => boolean;
   /** Run in order before every routed handler. */
@@ -81,8 +84,12 @@ async function handle(options: HttpServerOptions, req: IncomingMessage, res: Ser
   // Decided in arrival order, right after logging, so the n-th logged request got the n-th decision.
   const oneShot = options.faults.take(method, url.pathname, parsed.ok ? parsed.value : undefined);
   let plan: FaultPlan = { outcome: 'handle' };
+  const overLimit = oneShot ? undefined : options.rateLimit?.take();
   if (oneShot) plan = oneShotPlan(oneShot, req.headers);
-  else {
+  else if (overLimit !== undefined) {
+    const body = { message: `rate limit exceeded; retry after ${overLimit} s` };
+    plan = { outcome: 'answer', response: { status: 429, body, headers: { 'Retry-After': String(overLimit) } } };
+  } else {
     const decision = options.seededFaults?.decide(options.isCreate?.(method, url.pathname) ?? false);
     if (decision) {
       entry.injectedFault = decision.kind;

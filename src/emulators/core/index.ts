@@ -18,6 +18,7 @@ export {
   type FaultProfileSettings,
   type FaultStats,
 } from './fault-profile.js';
+export { RequestQuota, quotaProblem, type QuotaOptions, type QuotaStats } from './quota.js';
 export { startHttpServer, type HttpServerOptions, type RunningHttpServer } from './http-server.js';
 export {
   HttpError,

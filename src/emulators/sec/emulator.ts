@@ -4,6 +4,7 @@ import {
   MemoryStore,
   RequestLog,
   Router,
+  RequestQuota,
   SeededFaults,
   randomHex,
   secretValue,
@@ -11,6 +12,8 @@ import {
   type Fault,
   type FaultProfileOptions,
   type FaultStats,
+  type QuotaOptions,
+  type QuotaStats,
   type LoggedRequest,
 } from '../core/index.js';
 import { registerAgentAccessTokenRoutes } from './agent-access-tokens.js';
@@ -45,6 +48,8 @@ export interface SecEmulatorOptions {
   subaccounts?: string[];
   /** Seeded faults from the start (see setFaultProfile). */
   faultProfile?: FaultProfileOptions;
+  /** The account's rate limit (a token bucket; core/quota.ts); none when absent. */
+  rateLimit?: QuotaOptions;
 }
 
 /** A running emulator of the sec management API, plus the handles tests need. */
@@ -79,6 +84,8 @@ export interface SecEmulator {
   setFaultProfile(profile: FaultProfileOptions | undefined): void;
   /** Counters of the current (or last) fault profile. */
   faultStats(): FaultStats;
+  /** Calls the rate limit let through and refused (zeros without one). */
+  rateLimitStats(): QuotaStats;
   /** Every token issued so far becomes invalid. */
   expireTokens(): void;
   /** Tokens issued from now on live this long, whatever the client asks; undefined restores. */
@@ -136,11 +143,13 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
   const log = new RequestLog(new Set(['authorization', SECRET_HEADER, 'cookie']));
   const faults = new FaultInjector();
   const seededFaults = new SeededFaults(options.faultProfile);
+  const rateLimit = options.rateLimit ? new RequestQuota(options.rateLimit) : undefined;
   const server = await startHttpServer({
     router,
     log,
     faults,
     seededFaults,
+    ...(rateLimit ? { rateLimit } : {}),
     isCreate: isCreateRequest,
     middleware: [authMiddleware(ctx)],
     port: options.port ?? 0,
@@ -163,6 +172,7 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
     clearFaults: () => faults.clear(),
     setFaultProfile: (profile) => seededFaults.set(profile),
     faultStats: () => seededFaults.stats(),
+    rateLimitStats: () => rateLimit?.stats() ?? { admitted: 0, refused: 0 },
     expireTokens: () => ctx.tokens.expireAll(),
     setTokenLifetime: (seconds) => {
       ctx.tokens.lifetimeOverrideSeconds = seconds;

@@ -3,10 +3,13 @@ import type { StoredMember, User } from './records.js';
 import {
   Clock,
   MemoryStore,
+  RequestQuota,
   SeededFaults,
   randomHex,
   type FaultProfileOptions,
   type FaultStats,
+  type QuotaOptions,
+  type QuotaStats,
 } from '../core/index.js';
 import { backupServices, refreshBackup } from './backups.js';
 import { catalogServices, packageId, seedCatalog } from './catalog.js';
@@ -36,6 +39,8 @@ export interface VdbEmulatorOptions {
   tls?: { certPem: string; keyPem: string };
   /** Seeded faults from the start (see setFaultProfile). */
   faultProfile?: FaultProfileOptions;
+  /** The account's rate limit (a token bucket; core/quota.ts); none when absent. */
+  rateLimit?: QuotaOptions;
 }
 
 /** A running emulator of the vdb management API, plus the handles tests need. */
@@ -70,6 +75,8 @@ export interface VdbEmulator {
   setFaultProfile(profile: FaultProfileOptions | undefined): void;
   /** Counters of the current (or last) fault profile. */
   faultStats(): FaultStats;
+  /** Calls the rate limit let through and refused (zeros without one). */
+  rateLimitStats(): QuotaStats;
   /** The next cluster create or configuration update ends in a FAILED phase with this reason. */
   failNextProvisioning(reason?: string): void;
   /**
@@ -125,6 +132,7 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
   const log: VdbLoggedRequest[] = [];
   const faults = new FaultQueue();
   const seededFaults = new SeededFaults(options.faultProfile);
+  const rateLimit = options.rateLimit ? new RequestQuota(options.rateLimit) : undefined;
   const server = await startGrpcServer({
     port: options.port ?? 0,
     apiKey,
@@ -137,6 +145,7 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     log,
     faults,
     seededFaults,
+    ...(rateLimit ? { rateLimit } : {}),
     tls: options.tls,
     services: [
       ...clusterServices(ctx),
@@ -192,6 +201,7 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     clearFaults: () => faults.clear(),
     setFaultProfile: (profile) => seededFaults.set(profile),
     faultStats: () => seededFaults.stats(),
+    rateLimitStats: () => rateLimit?.stats() ?? { admitted: 0, refused: 0 },
     failNextProvisioning: (reason = 'insufficient capacity in the region') => {
       ctx.provisioningFailures.push(reason);
     },

@@ -12,6 +12,7 @@ import type { FaultDecision, FaultKind, SeededFaults } from '../core/fault-profi
 import type { Caller } from './context.js';
 import { RpcError } from './errors.js';
 import { LIMITS } from './limits.js';
+import type { RequestQuota } from '../core/quota.js';
 import { WireDecodeError, decodeMessage, encodeMessage, type WireObject } from './wire-codec.js';
 
 export const TRACE_ID_METADATA = 'vdb-trace-id';
@@ -86,6 +87,8 @@ export interface GrpcServerOptions {
   readonly faults: FaultQueue;
   /** The seeded fault profile, when the emulator has one. Create* methods are the creates. */
   readonly seededFaults?: SeededFaults;
+  /** The account's rate limit, when the emulator keeps one: calls over it get RESOURCE_EXHAUSTED with retry-after. */
+  readonly rateLimit?: RequestQuota;
   /** PEM certificate and key: serve TLS instead of plaintext. */
   readonly tls?: { readonly certPem: string; readonly keyPem: string } | undefined;
 }
@@ -253,8 +256,13 @@ async function serve(
   // Decided in arrival order, right after logging, so the n-th logged call got the n-th decision.
   const oneShot = options.faults.take(method.path, request);
   let plan: FaultPlan = { outcome: 'handle' };
+  const overLimit = oneShot ? undefined : options.rateLimit?.take();
   if (oneShot) plan = oneShotPlan(oneShot);
-  else {
+  else if (overLimit !== undefined) {
+    const message = `rate limit exceeded; retry after ${overLimit} s`;
+    const trailers = { [RETRY_AFTER_METADATA]: String(overLimit) };
+    plan = { outcome: 'fail', code: grpc.status.RESOURCE_EXHAUSTED, message, trailers };
+  } else {
     const decision = options.seededFaults?.decide(method.methodName.startsWith('Create'));
     if (decision) {
       entry.injectedFault = decision.kind;

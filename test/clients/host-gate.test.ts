@@ -1,0 +1,183 @@
+import { expect } from 'chai';
+import { HostGate, hostGate } from '../../src/clients/host-gate.js';
+import { type SecClient, createSecClient } from '../../src/clients/sec/index.js';
+import { createVdbClient, type VdbClient } from '../../src/clients/vdb/index.js';
+import { startSecEmulator } from '../../src/emulators/sec/index.js';
+import { startVdbEmulator } from '../../src/emulators/vdb/index.js';
+
+/** Milliseconds `work` took. */
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = Date.now();
+  await work();
+  return Date.now() - started;
+}
+
+describe('host gate: one back-off per API host', () => {
+  it('lets every call through at once until the API refuses one', async () => {
+    const gate = new HostGate('https://api.example.com');
+    const took = await timed(() => Promise.all(Array.from({ length: 50 }, () => gate.admit())));
+    expect(took).to.be.below(50);
+    expect(gate.allowedRate()).to.equal(undefined);
+  });
+
+  it("makes every call wait out one call's refusal, then spaces them at half the rate that was refused", async () => {
+    const gate = new HostGate('https://api.example.com');
+    for (let i = 0; i < 20; i++) await gate.admit();
+    gate.refused({ sentAt: Date.now(), waitMs: 300, answer: 'HTTP 429' });
+    // 20 starts within the last second: 20 calls/s, cut to 10.
+    const rate = gate.allowedRate()!;
+    expect(rate).to.be.closeTo(10, 0.1);
+    const starts: number[] = [];
+    const began = Date.now();
+    await Promise.all(Array.from({ length: 5 }, () => gate.admit().then(() => starts.push(Date.now() - began))));
+    expect(Math.min(...starts), 'the first waits out the Retry-After').to.be.at.least(290);
+    const spread = Math.max(...starts) - Math.min(...starts);
+    expect(spread, 'five calls at the cut rate take four intervals').to.be.at.least((4 * 1000) / rate - 30);
+  });
+
+  it('cuts the rate once for a round of refusals: answers to calls sent before the cut do not cut again', () => {
+    let now = 10_000;
+    const gate = new HostGate('h', () => now);
+    for (let i = 0; i < 40; i++) void gate.admit();
+    const sentAt = now;
+    now += 10;
+    gate.refused({ sentAt, waitMs: 0, answer: 'HTTP 429' });
+    const first = gate.allowedRate()!;
+    for (let i = 0; i < 9; i++) gate.refused({ sentAt, waitMs: 0, answer: 'HTTP 429' });
+    expect(gate.allowedRate()).to.equal(first);
+    now += 1;
+    gate.refused({ sentAt: now, waitMs: 0, answer: 'HTTP 429' });
+    expect(gate.allowedRate()).to.be.below(first);
+  });
+
+  it('raises the rate while no refusal comes, and stops pacing after a quiet minute', () => {
+    let now = 10_000;
+    const gate = new HostGate('h', () => now);
+    gate.refused({ sentAt: now, waitMs: 1000, answer: 'HTTP 429' });
+    const cut = gate.allowedRate()!;
+    now += 10_000;
+    expect(gate.allowedRate()).to.be.closeTo(cut * 2, 1e-9);
+    now += 50_000;
+    expect(gate.allowedRate()).to.equal(undefined);
+  });
+
+  it('answers false at once when the call could not start before its deadline', async () => {
+    const gate = new HostGate('h');
+    gate.refused({ sentAt: Date.now(), waitMs: 5000, answer: 'RESOURCE_EXHAUSTED' });
+    let admitted: boolean | undefined;
+    const took = await timed(async () => {
+      admitted = await gate.admit(undefined, Date.now() + 1000);
+    });
+    expect(admitted).to.equal(false);
+    expect(took).to.be.below(50);
+  });
+
+  it("ends a wait with the caller's signal", async () => {
+    const gate = new HostGate('h');
+    gate.refused({ sentAt: Date.now(), waitMs: 5000, answer: 'HTTP 429' });
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(new Error('stopped')), 50);
+    const error = await gate.admit(stop.signal).catch((e: unknown) => e);
+    expect((error as Error).message).to.equal('stopped');
+  });
+
+  it('is one per host in the process, and says once in the debug log that the API asked it to slow down', () => {
+    expect(hostGate('https://a.example.com')).to.equal(hostGate('https://a.example.com'));
+    expect(hostGate('https://a.example.com')).not.to.equal(hostGate('https://b.example.com'));
+    const lines: { message: string; fields?: object }[] = [];
+    const logger = {
+      debug: (message: string, fields?: object) => lines.push({ message, ...(fields ? { fields } : {}) }),
+    };
+    const gate = new HostGate('https://api.example.com');
+    for (let i = 0; i < 3; i++) gate.refused({ sentAt: Date.now() + i, waitMs: 1000, answer: 'HTTP 429' }, logger);
+    expect(lines).to.have.length(1);
+    expect(lines[0]!.message).to.include('slow down');
+    expect(lines[0]!.fields).to.include({ host: 'https://api.example.com', answer: 'HTTP 429', waitMs: 1000 });
+  });
+});
+
+/**
+ * Ten callers, each making calls one after another, against an emulator that lets the account make
+ * 20 calls a second: with one gate for the process, the platform refuses fewer calls than when each
+ * caller backs off alone (as every call did before the gate).
+ */
+describe('host gate: under a real rate limit, shared by the whole process', function () {
+  this.timeout(60_000);
+  const CALLERS = 10;
+  const CALLS_EACH = 2;
+  const RATE = { perSecond: 20, burst: 4 };
+
+  async function refusedWith<C>(
+    perCaller: boolean,
+    start: () => Promise<{ refused: () => number; client: (gate: HostGate) => C; close: () => Promise<void> }>,
+    call: (client: C) => Promise<unknown>,
+    host: string,
+  ): Promise<number> {
+    const emulator = await start();
+    try {
+      const shared = new HostGate(host);
+      const clients = Array.from({ length: CALLERS }, () => emulator.client(perCaller ? new HostGate(host) : shared));
+      await Promise.all(
+        clients.map(async (client) => {
+          for (let i = 0; i < CALLS_EACH; i++) await call(client);
+        }),
+      );
+      return emulator.refused();
+    } finally {
+      await emulator.close();
+    }
+  }
+
+  it('sec: a 429 with Retry-After slows every caller', async () => {
+    const opened: SecClient[] = [];
+    const start = async () => {
+      const emulator = await startSecEmulator({ rateLimit: RATE });
+      return {
+        refused: () => emulator.rateLimitStats().refused,
+        client: (gate: HostGate) => {
+          const client = createSecClient({
+            baseUrl: emulator.url,
+            account: emulator.account,
+            apiToken: emulator.issueToken(),
+            userAgent: 'test',
+            gate,
+          });
+          opened.push(client);
+          return client;
+        },
+        close: async () => {
+          await Promise.all(opened.splice(0).map((c) => c.close()));
+          await emulator.close();
+        },
+      };
+    };
+    const alone = await refusedWith(true, start, (c: SecClient) => c.alertChannels.list(), 'sec');
+    const together = await refusedWith(false, start, (c: SecClient) => c.alertChannels.list(), 'sec');
+    expect(together, `refused: ${together} with one gate, ${alone} with a gate per caller`).to.be.below(alone * 0.6);
+  });
+
+  it('vdb: a RESOURCE_EXHAUSTED with retry-after slows every caller', async () => {
+    const opened: VdbClient[] = [];
+    let accountId = '';
+    const start = async () => {
+      const emulator = await startVdbEmulator({ rateLimit: RATE });
+      accountId = emulator.accountId;
+      return {
+        refused: () => emulator.rateLimitStats().refused,
+        client: (gate: HostGate) => {
+          const client = createVdbClient({ apiUrl: emulator.url, apiKey: emulator.apiKey, userAgent: 'test', gate });
+          opened.push(client);
+          return client;
+        },
+        close: async () => {
+          for (const client of opened.splice(0)) client.close();
+          await emulator.close();
+        },
+      };
+    };
+    const list = (c: VdbClient) => c.iam.listRoles({ accountId });
+    const alone = await refusedWith(true, start, list, 'vdb');
+    const together = await refusedWith(false, start, list, 'vdb');
+    expect(together, `refused: ${together} with one gate, ${alone} with a gate per caller`).to.be.below(alone * 0.6);
+  });
+});
