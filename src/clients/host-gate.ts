@@ -27,7 +27,10 @@ export interface GateLogger {
 }
 
 export interface Refusal {
-  /** When the refused attempt was sent (the gate's clock): refusals of calls sent before the last cut do not cut again. */
+  /**
+   * When the refused attempt was sent (the gate's clock): refusals of calls sent before the last cut
+   * do not cut again.
+   */
   readonly sentAt: number;
   /** The server's Retry-After, or the client's own back-off when it gave none. */
   readonly waitMs: number;
@@ -75,7 +78,10 @@ export class HostGate {
     }
   }
 
-  /** The platform declined an attempt sent at `refusal.sentAt`: every call waits, and the rate is cut once per round. */
+  /**
+   * The platform declined an attempt sent at `refusal.sentAt`: every call waits, and the rate is cut
+   * once per round.
+   */
   refused(refusal: Refusal, logger?: GateLogger): void {
     const now = this.clock();
     this.lastRefusalAt = now;
