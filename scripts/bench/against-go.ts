@@ -211,6 +211,7 @@ async function runSide(
       const cpuLog = join(dir, `${phase}.cpu`);
       env.KEEL_BENCH_CPU_LOG = cpuLog;
       emulator?.clearRequests();
+      const callsBefore = emulator?.requestsReceived() ?? 0;
       const load = loadavg()[0]!;
       const tf = await terraform(dir, env, ARGS[phase](options.parallelism));
       const processes = existsSync(cpuLog)
@@ -237,7 +238,7 @@ async function runSide(
         providerCpuMs,
         processes: processes.length,
         terraformCpuMs: tf.cpuMs - providerCpuMs,
-        apiCalls: emulator?.requests.length ?? 0,
+        apiCalls: emulator ? emulator.requestsReceived() - callsBefore : 0,
         load,
       });
       const last = runs[runs.length - 1]!;

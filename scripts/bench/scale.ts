@@ -106,9 +106,12 @@ interface Emulator {
   close(): Promise<void>;
 }
 
+const WHOLE_LOG = { entries: Number.POSITIVE_INFINITY, bytes: Number.POSITIVE_INFINITY };
+
 async function startEmulator(provider: WorkloadProvider): Promise<Emulator> {
   if (provider === 'sec') {
-    const e = await startSecEmulator();
+    // Every request of a phase is counted by operation, however many.
+    const e = await startSecEmulator({ requestLog: WHOLE_LOG });
     return {
       connection: { provider, url: e.url, account: e.account, apiKey: e.apiKey, apiSecret: e.apiSecret },
       // /api/v2/<Collection>/<id>/<action>: ids vary, the rest names the operation.
@@ -126,7 +129,7 @@ async function startEmulator(provider: WorkloadProvider): Promise<Emulator> {
       close: () => e.close(),
     };
   }
-  const e = await startVdbEmulator({ provisioningMs: VDB_PROVISIONING_MS });
+  const e = await startVdbEmulator({ provisioningMs: VDB_PROVISIONING_MS, requestLog: WHOLE_LOG });
   return {
     connection: { provider, url: e.url, apiKey: e.apiKey, accountId: e.accountId },
     operations: () =>

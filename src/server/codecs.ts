@@ -35,7 +35,7 @@ export class PreEncoded {
   constructor(readonly bytes: Buffer) {}
 }
 
-/** How one method's messages cross the wire, for the server (./grpc-server.ts). */
+/** How one method's messages cross the wire, for the server (../wire/grpc-server.ts). */
 export interface MethodCodecs {
   readonly name: string;
   readonly path: string;

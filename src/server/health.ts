@@ -4,7 +4,7 @@
  * parses its .proto with a second copy of protobufjs when it is loaded: about 26 ms of every
  * provider start (docs/benchmarks.md). The Terraform-side client in src/tfclient still uses it.
  */
-import { StatusError, Status, type GrpcServer } from './grpc-server.js';
+import { StatusError, Status, type GrpcServer } from '../wire/grpc-server.js';
 import { goPluginCodecs } from './go-plugin-proto.js';
 import { SERVICE_NAMES } from './rpcs.js';
 

@@ -18,7 +18,7 @@ import type { MethodCodecs } from './codecs.js';
 import { goPluginCodecs } from './go-plugin-proto.js';
 import { generateCertificate } from './tls.js';
 import { addHealthService, untilAborted } from './health.js';
-import { GrpcServer, Status, StatusError, type CallContext, type MessageCodec } from './grpc-server.js';
+import { GrpcServer, Status, StatusError, type CallContext, type MessageCodec } from '../wire/grpc-server.js';
 
 export type { RpcName } from './rpcs.js';
 

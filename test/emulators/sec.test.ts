@@ -239,6 +239,12 @@ describe('sec emulator', () => {
       expect(await refused('POST', '/api/v2/AgentAccessTokens/search', { filters: manyFilters })).to.equal(
         'filters must contain at most 1000 items (got 5000)',
       );
+      expect(
+        await refused('POST', '/api/v2/AgentAccessTokens/search', {
+          filters: [{ field: 'tokenAlias', expression: 'eq', value: [['x']] }],
+        }),
+      ).to.equal('filters[0].value must be a string, number or boolean');
+      // Nesting past the emulator's bound is refused before any walk of the body (core/http-limits.ts).
       const deep = `${'['.repeat(100_000)}"x"${']'.repeat(100_000)}`;
       expect(
         await refused(
@@ -246,7 +252,7 @@ describe('sec emulator', () => {
           '/api/v2/AgentAccessTokens/search',
           `{"filters":[{"field":"tokenAlias","expression":"eq","value":${deep}}]}`,
         ),
-      ).to.equal('filters[0].value must be a string, number or boolean');
+      ).to.equal('request body nests arrays and objects deeper than 100 levels');
       expect(
         await refused('POST', '/api/v2/TeamMembers/search', {
           filters: [{ field: 'userName', expression: 'eq', value: 'u'.repeat(10_000) }],

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
+import protobuf from 'protobufjs';
 import { expect } from 'chai';
 import {
   ApiError,
@@ -39,7 +40,7 @@ async function rawCall(
   emulator: VdbEmulator,
   service: string,
   method: string,
-  request: Plain,
+  request: Plain | Buffer,
   metadata: Record<string, string> = {},
 ): Promise<RawAnswer> {
   const info = vdbMethod(service, method);
@@ -1085,6 +1086,39 @@ describe('vdb emulator', () => {
       };
     }
 
+    it('answers bytes that are no message, a Struct nested 10,000 deep and a message over 4 MiB, and answers on', async () => {
+      const create = vdbMethod(VDB_SERVICES.hybrid, 'CreateHybridCloudEnvironment');
+      const garbage = await rawCall(
+        emulator,
+        VDB_SERVICES.hybrid,
+        'CreateHybridCloudEnvironment',
+        Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]),
+        asKey(),
+      );
+      expect(garbage.error?.code, 'garbage').to.equal(grpc.status.INVALID_ARGUMENT);
+      expect(garbage.error?.details).to.match(/^validation error:\n - CreateHybridCloudEnvironmentRequest: not a/);
+      // Nesting past protobufjs' recursion limit is refused as undecodable, before any walk of it.
+      const deep = await rawCall(
+        emulator,
+        VDB_SERVICES.hybrid,
+        'CreateHybridCloudEnvironment',
+        nestedStructRequest(create.request, 10_000),
+        asKey(),
+      );
+      expect(deep.error?.code, 'deep Struct').to.equal(grpc.status.INVALID_ARGUMENT);
+      expect(deep.error?.details).to.include('max depth exceeded');
+      const huge = await rawCall(
+        emulator,
+        VDB_SERVICES.hybrid,
+        'CreateHybridCloudEnvironment',
+        Buffer.alloc(5 * 1024 * 1024, 0x20),
+        asKey(),
+      );
+      expect(huge.error?.code, 'over 4 MiB').to.equal(grpc.status.RESOURCE_EXHAUSTED);
+      expect(emulator.list(VDB_COLLECTIONS.hybridEnvironments), 'nothing created').to.deep.equal([]);
+      await stillAnswering(0);
+    });
+
     it('refuses 9,999,999 nodes on create and update without allocating for them', async () => {
       const heapBefore = process.memoryUsage().heapUsed;
       const message = await refused(VDB_SERVICES.cluster, 'CreateCluster', cluster({ numberOfNodes: 9_999_999 }));
@@ -1626,3 +1660,43 @@ describe('vdb emulator CLI', () => {
     }
   });
 });
+
+/** Protobuf's wire form of a length-delimited field. */
+function lengthDelimited(field: number, payload: Buffer): Buffer {
+  const varint = (value: number): Buffer => {
+    const bytes: number[] = [];
+    for (; value > 0x7f; value = Math.floor(value / 128)) bytes.push((value & 0x7f) | 0x80);
+    bytes.push(value);
+    return Buffer.from(bytes);
+  };
+  return Buffer.concat([varint((field << 3) | 2), varint(payload.length), payload]);
+}
+
+/**
+ * A request whose one Struct (advanced operator settings) holds a list in a list … `depth` deep,
+ * built from the inside out, as no encoder that recurses could.
+ */
+function nestedStructRequest(request: protobuf.Type, depth: number): Buffer {
+  const path = pathToStruct(request, new Set());
+  if (!path) throw new Error(`${request.name} holds no Struct`);
+  // Value.list_value = 6, ListValue.values = 1; Struct.fields = 1 (a map entry: key 1, value 2).
+  let value: Buffer = Buffer.alloc(0);
+  for (let i = 0; i < depth; i++) value = lengthDelimited(6, lengthDelimited(1, value));
+  let message = lengthDelimited(1, Buffer.concat([lengthDelimited(1, Buffer.from('x')), lengthDelimited(2, value)]));
+  for (const field of path.reverse()) message = lengthDelimited(field, message);
+  return message;
+}
+
+/** The field numbers from `type` down to a google.protobuf.Struct field. */
+function pathToStruct(type: protobuf.Type, seen: Set<string>): number[] | undefined {
+  seen.add(type.fullName);
+  for (const field of type.fieldsArray) {
+    const resolved = field.resolve().resolvedType;
+    if (!(resolved instanceof protobuf.Type) || field.map) continue;
+    if (resolved.fullName === '.google.protobuf.Struct') return [field.id];
+    if (seen.has(resolved.fullName)) continue;
+    const below = pathToStruct(resolved, seen);
+    if (below) return [field.id, ...below];
+  }
+  return undefined;
+}

@@ -73,7 +73,7 @@ function bundleSources(file: string): string[] {
 
 describe('start-up loads no client library', function () {
   this.timeout(60_000);
-  // The go-plugin server is our own gRPC over node:http2 (src/server/grpc-server.ts), which its start-up
+  // The go-plugin server is our own gRPC over node:http2 (src/wire/grpc-server.ts), which its start-up
   // bundle requires, as every start must listen (issue 39: nghttp2 keeps HTTP/2's rules against hostile
   // peers). sec's API client is on node:http/node:https (llhttp), in its client bundle: no gRPC library
   // is in sec's executable, and its start-up bundle requires no HTTP/1.1 module.
@@ -97,7 +97,7 @@ describe('start-up loads no client library', function () {
   for (const name of ['sec', 'vdb']) {
     it(`${name}: its start-up bundle is the go-plugin server alone, without any part of the service`, () => {
       const sources = bundleSources(`terraform-provider-${name}.cjs`);
-      expect(sources.some((source) => source.includes('src/server/grpc-server.ts'))).to.equal(true);
+      expect(sources.some((source) => source.includes('src/wire/grpc-server.ts'))).to.equal(true);
       expect(sources.some((source) => source.includes('src/server/main.ts'))).to.equal(true);
       // The provider's version is the one module of its definitions the server needs (--version).
       const service = sources.filter(
@@ -110,7 +110,7 @@ describe('start-up loads no client library', function () {
       expect(service, 'service modules in the start-up bundle').to.deep.equal([]);
       const serviceSources = bundleSources(`terraform-provider-${name}-service.cjs`);
       expect(serviceSources.some((source) => source.includes(`src/resources/${name}/index.ts`))).to.equal(true);
-      expect(serviceSources.filter((source) => source.includes('src/server/grpc-server.ts'))).to.deep.equal([]);
+      expect(serviceSources.filter((source) => source.includes('src/wire/grpc-server.ts'))).to.deep.equal([]);
     });
 
     it(`${name}: shakes hands and answers the schema without its service bundle, which the next call needs`, async () => {

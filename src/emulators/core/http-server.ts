@@ -1,9 +1,18 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { isUtf8 } from 'node:buffer';
 import type { AddressInfo } from 'node:net';
 import { randomHex } from './ids.js';
 import type { FaultDecision, SeededFaults } from './fault-profile.js';
 import type { RequestQuota } from './quota.js';
 import type { Fault, FaultInjector } from './faults.js';
+import {
+  applyLimits,
+  headersTooLarge,
+  httpLimits,
+  nestsDeeperThan,
+  serverOptions,
+  type HttpLimits,
+} from './http-limits.js';
 import { HttpError, type EmulatorRequest, type EmulatorResponse, type Middleware } from './http-types.js';
 import type { RequestLog } from './request-log.js';
 import type { Router } from './router.js';
@@ -21,8 +30,8 @@ export interface HttpServerOptions {
   readonly isCreate?: (method: string, path: string) => boolean;
   /** Run in order before every routed handler. */
   readonly middleware?: readonly Middleware[];
-  /** Bodies above this size are refused with 413. Default 1 MiB. */
-  readonly maxBodyBytes?: number;
+  /** Bounds on what a client may send and how long it may take (./http-limits.ts); absent ones take their defaults. */
+  readonly limits?: Partial<HttpLimits>;
   /** 0 or absent: any free port. */
   readonly port?: number;
   /** Default 127.0.0.1: the emulators are for local tests only. */
@@ -35,18 +44,18 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-
 /** Serves a Router over node:http with JSON bodies, size limits, fault injection and a request log. */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const host = options.host ?? '127.0.0.1';
-  const server = createServer((req, res) => {
-    handle(options, req, res).catch((error: unknown) => {
+  const limits = httpLimits(options.limits);
+  const server = createServer(serverOptions(limits), (req, res) => {
+    handle(options, limits, req, res).catch((error: unknown) => {
       process.stderr.write(`emulator: unhandled error: ${String(error)}\n`);
       if (!res.headersSent) send(res, { status: 500, body: { message: 'internal emulator error' } });
       else res.destroy();
     });
   });
+  applyLimits(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -67,19 +76,32 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   };
 }
 
-async function handle(options: HttpServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  options: HttpServerOptions,
+  limits: HttpLimits,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
-  const url = new URL(req.url ?? '/', 'http://emulator.invalid');
-  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-
-  const raw = await readBody(req, limit);
-  if (raw === undefined) {
-    options.log.record(method, url.pathname + url.search, req.headers, undefined);
-    send(res, { status: 413, body: { message: `request body exceeds ${limit} bytes` } });
+  const body = await readBody(req, limits);
+  // The client is gone: nobody to answer, nothing to log.
+  if (body.kind === 'aborted') return;
+  const admitted = admit(req, body, limits);
+  if ('refusal' in admitted) {
+    options.log.record(method, admitted.path, req.headers, undefined);
+    send(res, admitted.refusal);
     return;
   }
-  const parsed = parseJson(raw);
-  const entry = options.log.record(method, url.pathname + url.search, req.headers, parsed.ok ? parsed.value : raw);
+  const { url, bytes } = admitted;
+  const raw = bytes.toString('utf8');
+  const parsed = parseBody(bytes, limits.jsonDepth);
+  const entry = options.log.record(
+    method,
+    url.pathname + url.search,
+    req.headers,
+    parsed.ok ? parsed.value : raw,
+    bytes.length,
+  );
 
   // Decided in arrival order, right after logging, so the n-th logged request got the n-th decision.
   const oneShot = options.faults.take(method, url.pathname, parsed.ok ? parsed.value : undefined);
@@ -172,18 +194,20 @@ function seededPlan(decision: FaultDecision): FaultPlan {
   }
 }
 
+type ParsedBody = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+
 interface ReceivedRequest {
   readonly method: string;
   readonly url: URL;
   readonly headers: IncomingHttpHeaders;
   readonly raw: string;
-  readonly parsed: { ok: true; value: unknown } | { ok: false };
+  readonly parsed: ParsedBody;
 }
 
 /** Body checks, middleware, then the routed handler. */
 async function handleNormally(options: HttpServerOptions, received: ReceivedRequest): Promise<EmulatorResponse> {
   const { method, url, headers, raw, parsed } = received;
-  if (!parsed.ok) return { status: 400, body: { message: 'request body is not valid JSON' } };
+  if (!parsed.ok) return { status: 400, body: { message: parsed.message } };
   if (raw.length > 0 && !isJsonContentType(headers['content-type'])) {
     return { status: 415, body: { message: 'Content-Type must be application/json' } };
   }
@@ -231,27 +255,86 @@ async function respondToErrors(produce: () => Promise<EmulatorResponse>): Promis
   }
 }
 
-/** The body as text, or undefined when it is larger than `limit` bytes. */
-async function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let tooLarge = false;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    // Keep draining so the client sees our 413 rather than a reset.
-    if (size > limit) tooLarge = true;
-    else chunks.push(chunk);
-  }
-  return tooLarge ? undefined : Buffer.concat(chunks).toString('utf8');
+type ReceivedBody =
+  | { readonly kind: 'complete'; readonly bytes: Buffer }
+  /** Larger than allowed; `drained` when it was read to its end (else the connection is to be closed). */
+  | { readonly kind: 'too-large'; readonly drained: boolean }
+  | { readonly kind: 'aborted' };
+
+/** The whole body, or that it broke the size limit; oversized bytes are counted and dropped, never kept. */
+function readBody(req: IncomingMessage, limits: HttpLimits): Promise<ReceivedBody> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limits.bodyBytes) chunks.push(chunk);
+      else if (size > limits.bodyBytes + limits.bodyDrainBytes) {
+        req.pause();
+        resolve({ kind: 'too-large', drained: false });
+      }
+    });
+    req.on('end', () =>
+      resolve(
+        size > limits.bodyBytes
+          ? { kind: 'too-large', drained: true }
+          : { kind: 'complete', bytes: Buffer.concat(chunks) },
+      ),
+    );
+    // After 'end' these change nothing: a promise settles once.
+    req.on('error', () => resolve({ kind: 'aborted' }));
+    req.on('close', () => resolve({ kind: 'aborted' }));
+  });
 }
 
-function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
-  if (raw.trim() === '') return { ok: true, value: undefined };
-  try {
-    return { ok: true, value: JSON.parse(raw) as unknown };
-  } catch {
-    return { ok: false };
+/** The target and body of a request within the limits, or the answer to one that is not. */
+function admit(
+  req: IncomingMessage,
+  body: Exclude<ReceivedBody, { kind: 'aborted' }>,
+  limits: HttpLimits,
+): { url: URL; bytes: Buffer } | { path: string; refusal: EmulatorResponse } {
+  const url = requestUrl(req.url ?? '/');
+  const path = url ? url.pathname + url.search : (req.url ?? '');
+  const refuse = (status: number, message: string, headers?: Record<string, string>) => ({
+    path,
+    refusal: { status, body: { message }, ...(headers ? { headers } : {}) },
+  });
+  if (!url) return refuse(400, 'the request target is not a valid URL path');
+  // Node keeps one header more than the limit (http-limits.ts), so more than the limit means too many.
+  if (req.rawHeaders.length / 2 > limits.headerCount) {
+    return refuse(431, headersTooLarge(limits));
   }
+  if (body.kind === 'too-large') {
+    // A body not read to its end leaves the connection unusable: say so, and close it.
+    const close = body.drained ? undefined : { Connection: 'close' };
+    return refuse(413, `request body exceeds ${limits.bodyBytes} bytes`, close);
+  }
+  return { url, bytes: body.bytes };
+}
+
+function requestUrl(target: string): URL | undefined {
+  try {
+    return new URL(target, 'http://emulator.invalid');
+  } catch {
+    return undefined;
+  }
+}
+
+function parseBody(bytes: Buffer, maxDepth: number): ParsedBody {
+  // Decoding would silently replace broken sequences with U+FFFD; the platform refuses them.
+  if (!isUtf8(bytes)) return { ok: false, message: 'request body is not valid UTF-8' };
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') return { ok: true, value: undefined };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, message: 'request body is not valid JSON' };
+  }
+  if (nestsDeeperThan(value, maxDepth)) {
+    return { ok: false, message: `request body nests arrays and objects deeper than ${maxDepth} levels` };
+  }
+  return { ok: true, value };
 }
 
 function isJsonContentType(value: string | undefined): boolean {
@@ -264,6 +347,8 @@ function send(res: ServerResponse, response: EmulatorResponse): void {
   if (response.rawBody !== undefined) payload = response.rawBody;
   else if (response.body !== undefined && response.status !== 204) payload = JSON.stringify(response.body);
   if (payload !== undefined && !hasHeader(headers, 'content-type')) headers['Content-Type'] = 'application/json';
+  // As the platform's front ends answer: with a length, not chunked.
+  headers['Content-Length'] = String(payload === undefined ? 0 : Buffer.byteLength(payload));
   res.writeHead(response.status, headers);
   res.end(payload);
 }

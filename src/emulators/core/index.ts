@@ -19,6 +19,7 @@ export {
   type FaultStats,
 } from './fault-profile.js';
 export { RequestQuota, quotaProblem, type QuotaOptions, type QuotaStats } from './quota.js';
+export { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http-limits.js';
 export { startHttpServer, type HttpServerOptions, type RunningHttpServer } from './http-server.js';
 export {
   HttpError,
@@ -30,7 +31,14 @@ export {
   type Middleware,
 } from './http-types.js';
 export { prefixedId, randomHex, secretValue } from './ids.js';
-export { MASKED, RequestLog, type LoggedRequest } from './request-log.js';
+export {
+  BoundedLog,
+  DEFAULT_LOG_LIMITS,
+  MASKED,
+  RequestLog,
+  type LogLimits,
+  type LoggedRequest,
+} from './request-log.js';
 export { Router, type RouteMatch } from './router.js';
 export { MemoryStore } from './store.js';
 export {

@@ -12,6 +12,8 @@ import {
   type Fault,
   type FaultProfileOptions,
   type FaultStats,
+  type HttpLimits,
+  type LogLimits,
   type QuotaOptions,
   type QuotaStats,
   type LoggedRequest,
@@ -50,6 +52,10 @@ export interface SecEmulatorOptions {
   faultProfile?: FaultProfileOptions;
   /** The account's rate limit (a token bucket; core/quota.ts); none when absent. */
   rateLimit?: QuotaOptions;
+  /** Bounds on requests and connections (core/http-limits.ts); each absent one takes its default. */
+  limits?: Partial<HttpLimits>;
+  /** How much of the request log is kept (core/request-log.ts); default DEFAULT_LOG_LIMITS. */
+  requestLog?: LogLimits;
 }
 
 /** A running emulator of the sec management API, plus the handles tests need. */
@@ -59,8 +65,13 @@ export interface SecEmulator {
   readonly account: string;
   readonly apiKey: string;
   readonly apiSecret: string;
-  /** Every request received, oldest first; Authorization and X-SEC-UAKS are masked. */
+  /**
+   * The requests received, oldest first, as many as `requestLog` keeps (the newest 10,000 by
+   * default); Authorization and X-SEC-UAKS are masked.
+   */
   readonly requests: readonly LoggedRequest[];
+  /** How many requests were received, whether the log still holds them or not. */
+  requestsReceived(): number;
   /** Emulator time; `clock.advance(ms)` ages tokens. */
   readonly clock: Clock;
   /** Raw stored objects (secrets not masked). Collections: see SEC_COLLECTIONS. */
@@ -140,7 +151,7 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
     userGuid: `${account.toUpperCase()}_${randomHex(16)}`,
   });
 
-  const log = new RequestLog(new Set(['authorization', SECRET_HEADER, 'cookie']));
+  const log = new RequestLog(new Set(['authorization', SECRET_HEADER, 'cookie']), options.requestLog);
   const faults = new FaultInjector();
   const seededFaults = new SeededFaults(options.faultProfile);
   const rateLimit = options.rateLimit ? new RequestQuota(options.rateLimit) : undefined;
@@ -153,6 +164,7 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
     isCreate: isCreateRequest,
     middleware: [authMiddleware(ctx)],
     port: options.port ?? 0,
+    ...(options.limits ? { limits: options.limits } : {}),
   });
 
   return {
@@ -161,6 +173,7 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
     apiKey: ctx.apiKey,
     apiSecret: ctx.apiSecret,
     requests: log.entries,
+    requestsReceived: () => log.received,
     clock,
     list: (collection) => ctx.store.list(collection),
     ids: (collection) => ctx.store.ids(collection),

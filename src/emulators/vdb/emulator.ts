@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StoredMember, User } from './records.js';
 import {
+  BoundedLog,
   Clock,
   MemoryStore,
   RequestQuota,
@@ -8,6 +9,7 @@ import {
   randomHex,
   type FaultProfileOptions,
   type FaultStats,
+  type LogLimits,
   type QuotaOptions,
   type QuotaStats,
 } from '../core/index.js';
@@ -41,6 +43,8 @@ export interface VdbEmulatorOptions {
   faultProfile?: FaultProfileOptions;
   /** The account's rate limit (a token bucket; core/quota.ts); none when absent. */
   rateLimit?: QuotaOptions;
+  /** How much of the request log is kept (core/request-log.ts); default DEFAULT_LOG_LIMITS. */
+  requestLog?: LogLimits;
 }
 
 /** A running emulator of the vdb management API, plus the handles tests need. */
@@ -50,8 +54,13 @@ export interface VdbEmulator {
   readonly port: number;
   readonly apiKey: string;
   readonly accountId: string;
-  /** Every call received, oldest first; `authorization` masked. */
+  /**
+   * The calls received, oldest first, as many as `requestLog` keeps (the newest 10,000 by default);
+   * `authorization` masked.
+   */
   readonly requests: readonly VdbLoggedRequest[];
+  /** How many calls were received, whether the log still holds them or not. */
+  requestsReceived(): number;
   /** Emulator time; `clock.advance(ms)` finishes provisioning without waiting. */
   readonly clock: Clock;
   /** Raw stored objects (camelCase api.ts shapes; secrets included). Collections: VDB_COLLECTIONS. */
@@ -129,7 +138,7 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
   }
   seedIam(ctx, members);
 
-  const log: VdbLoggedRequest[] = [];
+  const log = new BoundedLog<VdbLoggedRequest>(options.requestLog);
   const faults = new FaultQueue();
   const seededFaults = new SeededFaults(options.faultProfile);
   const rateLimit = options.rateLimit ? new RequestQuota(options.rateLimit) : undefined;
@@ -172,7 +181,8 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     port: server.port,
     apiKey,
     accountId: ctx.accountId,
-    requests: log,
+    requests: log.entries,
+    requestsReceived: () => log.received,
     clock: ctx.clock,
     list: (collection) => {
       refreshAll(collection);
@@ -194,9 +204,7 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
       if (collection === VDB_COLLECTIONS.clusters) ctx.transitions.delete(id);
       return ctx.store.remove(collection, id);
     },
-    clearRequests: () => {
-      log.length = 0;
-    },
+    clearRequests: () => log.clear(),
     injectFault: (fault) => faults.add(fault),
     clearFaults: () => faults.clear(),
     setFaultProfile: (profile) => seededFaults.set(profile),

@@ -5,9 +5,12 @@
  * fault injection.
  */
 import { randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http2';
 import * as grpc from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
+import { GrpcServer, StatusError, type CallContext } from '../../wire/grpc-server.js';
 import { vdbMethod, vdbProtoRoot } from '../../wire/vdb-proto.js';
+import type { BoundedLog } from '../core/request-log.js';
 import type { FaultDecision, FaultKind, SeededFaults } from '../core/fault-profile.js';
 import type { Caller } from './context.js';
 import { RpcError } from './errors.js';
@@ -19,9 +22,14 @@ export const TRACE_ID_METADATA = 'vdb-trace-id';
 /** Trailing metadata of a rate-limited answer: whole seconds to wait before retrying. */
 export const RETRY_AFTER_METADATA = 'retry-after';
 
+/** A request's metadata: every value of a key (lower-case), as grpc-js's Metadata.get gives them. */
+export interface RequestMetadata {
+  get(key: string): string[];
+}
+
 export interface HandlerCall {
   /** Request metadata (lower-case keys). */
-  readonly metadata: grpc.Metadata;
+  readonly metadata: RequestMetadata;
   /** Who the credentials say is calling. */
   readonly caller: Caller;
 }
@@ -82,7 +90,7 @@ export interface GrpcServerOptions {
   /** The member a console session token (`authorization: bearer <token>`) belongs to, if any. */
   readonly userForSession?: (token: string) => { readonly id: string; readonly email: string } | undefined;
   readonly services: readonly ServiceRegistration[];
-  readonly log: VdbLoggedRequest[];
+  readonly log: BoundedLog<VdbLoggedRequest>;
   /** One-shot faults; they win over the seeded profile (which then does not see the call). */
   readonly faults: FaultQueue;
   /** The seeded fault profile, when the emulator has one. Create* methods are the creates. */
@@ -127,70 +135,50 @@ export interface RunningGrpcServer {
   close(): Promise<void>;
 }
 
+/**
+ * Connections the emulator keeps at once: a provider process opens one, so this is a CI farm of
+ * providers against one emulator. Past it, a connection not yet serving, or the idlest, is let go.
+ */
+const MAX_CONNECTIONS = 256;
+/** The largest answer sent: a page of 250 clusters is well under 1 MiB. */
+const MAX_SEND_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/** The emulator handles the bytes itself (./wire-codec.ts), to answer a bad request as the platform does. */
+const BYTES = { decode: (bytes: Buffer) => bytes, encode: (bytes: unknown) => bytes as Buffer };
+
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
-  const server = new grpc.Server({ 'grpc.max_receive_message_length': LIMITS.messageBytes });
+  // The server the providers serve Terraform on (src/wire/grpc-server.ts): node:http2 with its limits
+  // against hostile peers (header blocks, stream floods, half-open connections, request bytes held).
+  const server = new GrpcServer({
+    maxReceiveMessageBytes: LIMITS.messageBytes,
+    maxSendMessageBytes: MAX_SEND_MESSAGE_BYTES,
+    maxConnections: MAX_CONNECTIONS,
+    ...(options.tls ? { tls: { keyPem: options.tls.keyPem, certPem: options.tls.certPem } } : {}),
+  });
   const registrations = new Map(options.services.map((registration) => [registration.service, registration]));
   const root = vdbProtoRoot();
   for (const service of allServices(root)) {
-    const registration = registrations.get(service.fullName.replace(/^\./, ''));
-    const definition: Record<string, grpc.MethodDefinition<Buffer, Buffer>> = {};
-    const implementation: grpc.UntypedServiceImplementation = {};
+    const serviceName = service.fullName.replace(/^\./, '');
+    const registration = registrations.get(serviceName);
     for (const method of service.methodsArray) {
-      const serviceName = service.fullName.replace(/^\./, '');
       const info = vdbMethod(serviceName, method.name);
-      definition[method.name] = {
+      const methodInfo: MethodInfo = {
+        serviceName,
+        methodName: method.name,
         path: info.path,
-        requestStream: false,
-        responseStream: false,
-        requestSerialize: (bytes: Buffer) => bytes,
-        requestDeserialize: (bytes: Buffer) => bytes,
-        responseSerialize: (bytes: Buffer) => bytes,
-        responseDeserialize: (bytes: Buffer) => bytes,
-        originalName: method.name,
+        isPublic: registration?.public?.has(method.name) ?? false,
+        handler: registration?.handlers[method.name],
+        info,
       };
-      const handler = registration?.handlers[method.name];
-      const isPublic = registration?.public?.has(method.name) ?? false;
-      implementation[method.name] = (
-        call: grpc.ServerUnaryCall<Buffer, Buffer>,
-        callback: grpc.sendUnaryData<Buffer>,
-      ) => {
-        void serve(
-          options,
-          { serviceName, methodName: method.name, path: info.path, isPublic, handler, info },
-          call,
-          callback,
-        );
-      };
+      server.unary(info.path, BYTES, BYTES, (request: Buffer, call: CallContext) =>
+        serve(options, methodInfo, request, call),
+      );
     }
-    server.addService(definition, implementation);
   }
-
-  const credentials = options.tls
-    ? grpc.ServerCredentials.createSsl(
-        null,
-        [{ cert_chain: Buffer.from(options.tls.certPem), private_key: Buffer.from(options.tls.keyPem) }],
-        false,
-      )
-    : grpc.ServerCredentials.createInsecure();
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`127.0.0.1:${options.port}`, credentials, (error, bound) =>
-      error ? reject(error) : resolve(bound),
-    );
-  });
+  const port = await server.listen('127.0.0.1', options.port);
   return {
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        // Give in-flight calls a moment, then cut everything (tests must not hang on a stuck client).
-        const timer = setTimeout(() => {
-          server.forceShutdown();
-          resolve();
-        }, 1_000);
-        server.tryShutdown(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      }),
+    close: async () => server.close(),
   };
 }
 
@@ -215,42 +203,40 @@ interface MethodInfo {
   readonly info: ReturnType<typeof vdbMethod>;
 }
 
+/** One call: logged, then a fault, the rate limit or the handler decides the answer. */
 async function serve(
   options: GrpcServerOptions,
   method: MethodInfo,
-  call: grpc.ServerUnaryCall<Buffer, Buffer>,
-  callback: grpc.sendUnaryData<Buffer>,
-): Promise<void> {
-  const traceId = randomBytes(16).toString('hex');
-  const traceMetadata = (): grpc.Metadata => {
-    const metadata = new grpc.Metadata();
-    metadata.set(TRACE_ID_METADATA, traceId);
-    return metadata;
-  };
+  bytes: Buffer,
+  call: CallContext,
+): Promise<Buffer> {
+  const trace = { [TRACE_ID_METADATA]: randomBytes(16).toString('hex') };
   let request: WireObject | undefined;
   let decodeError: WireDecodeError | undefined;
   try {
-    request = decodeMessage(method.info.request, call.request);
+    request = decodeMessage(method.info.request, bytes);
   } catch (error) {
-    if (!(error instanceof WireDecodeError)) throw error;
-    decodeError = error;
+    // A message nested past the stack (RangeError) is as undecodable as a malformed one.
+    decodeError =
+      error instanceof WireDecodeError
+        ? error
+        : new WireDecodeError(method.info.request.name, `not a readable message (${errorText(error)})`);
   }
+  const metadata = requestMetadata(call.headers);
   const entry: VdbLoggedRequest = {
     service: method.serviceName,
     method: method.methodName,
-    metadata: maskedMetadata(call.metadata),
+    metadata: maskedMetadata(call.headers),
     request,
     code: grpc.status.OK,
-    peer: call.getPeer(),
-    traceId,
+    peer: call.peer,
+    traceId: trace[TRACE_ID_METADATA],
   };
-  options.log.push(entry);
+  options.log.push(entry, bytes.length);
 
-  const fail = (code: grpc.status, message: string, trailers: Record<string, string> = {}): void => {
+  const fail = (code: grpc.status, message: string, trailers: Record<string, string> = {}): never => {
     entry.code = code;
-    const metadata = traceMetadata();
-    for (const [key, value] of Object.entries(trailers)) metadata.set(key, value);
-    callback({ code, details: message, metadata } as grpc.ServerErrorResponse);
+    throw new StatusError(code, message, { ...trace, ...trailers });
   };
 
   // Decided in arrival order, right after logging, so the n-th logged call got the n-th decision.
@@ -270,31 +256,39 @@ async function serve(
     }
   }
 
+  call.sendMetadata(trace);
+  if (plan.delayMs) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
+  if (plan.outcome === 'fail') return fail(plan.code, plan.message, plan.trailers);
+  let outcome: Awaited<ReturnType<typeof handleNormally>>;
   try {
-    call.sendMetadata(traceMetadata());
-    if (plan.delayMs) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
-    if (plan.outcome === 'fail') return fail(plan.code, plan.message, plan.trailers);
-    const outcome = await handleNormally(options, method, call, request, decodeError);
-    // Whatever the handler answered (a create has taken effect), the client never sees it.
-    if (plan.outcome === 'handle-then-lose-answer') return fail(grpc.status.UNAVAILABLE, plan.message);
-    if ('code' in outcome) return fail(outcome.code, outcome.message);
-    callback(null, encodeMessage(method.info.response, outcome.response), traceMetadata());
+    outcome = await handleNormally(options, method, metadata, request, decodeError);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`vdb emulator: ${method.path} failed: ${message}\n`);
-    return fail(grpc.status.INTERNAL, `internal error: ${message}`);
+    process.stderr.write(`vdb emulator: ${method.path} failed: ${errorText(error)}\n`);
+    return fail(grpc.status.INTERNAL, `internal error: ${errorText(error)}`);
+  }
+  // Whatever the handler answered (a create has taken effect), the client never sees it.
+  if (plan.outcome === 'handle-then-lose-answer') return fail(grpc.status.UNAVAILABLE, plan.message);
+  if ('code' in outcome) return fail(outcome.code, outcome.message);
+  try {
+    const answer = encodeMessage(method.info.response, outcome.response);
+    call.addTrailers(trace);
+    return answer;
+  } catch (error) {
+    return fail(grpc.status.INTERNAL, `internal error: ${errorText(error)}`);
   }
 }
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Authentication, request decoding, then the handler; RpcErrors become the failure to answer. */
 async function handleNormally(
   options: GrpcServerOptions,
   method: MethodInfo,
-  call: grpc.ServerUnaryCall<Buffer, Buffer>,
+  metadata: RequestMetadata,
   request: WireObject | undefined,
   decodeError: WireDecodeError | undefined,
 ): Promise<{ response: WireObject } | { code: grpc.status; message: string }> {
-  const caller = authenticate(call.metadata, options);
+  const caller = authenticate(metadata, options);
   if (!method.isPublic && caller.kind === 'anonymous') {
     return {
       code: grpc.status.UNAUTHENTICATED,
@@ -308,7 +302,7 @@ async function handleNormally(
   if (!method.handler)
     return { code: grpc.status.UNIMPLEMENTED, message: `${method.methodName} is not implemented by the emulator` };
   try {
-    return { response: await method.handler(request!, { metadata: call.metadata, caller }) };
+    return { response: await method.handler(request!, { metadata, caller }) };
   } catch (error) {
     if (error instanceof RpcError) return { code: error.code, message: error.message };
     throw error;
@@ -366,22 +360,35 @@ function seededPlan(decision: FaultDecision): FaultPlan {
 }
 
 /** The management key, a member's session token, or nobody. */
-function authenticate(metadata: grpc.Metadata, options: GrpcServerOptions): Caller {
+function authenticate(metadata: RequestMetadata, options: GrpcServerOptions): Caller {
   const values = metadata.get('authorization');
   if (values.length !== 1) return { kind: 'anonymous' };
-  const value = String(values[0]);
+  const value = values[0]!;
   if (value === `apikey ${options.apiKey}`) return { kind: 'management_key', ownerEmail: options.managementKeyOwner };
   const session = /^bearer (\S+)$/i.exec(value);
   const user = session ? options.userForSession?.(session[1]!) : undefined;
   return user ? { kind: 'user', userId: user.id, email: user.email } : { kind: 'anonymous' };
 }
 
-function maskedMetadata(metadata: grpc.Metadata): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(metadata.getMap()).map(([key, value]) => {
-      const text = Buffer.isBuffer(value) ? value.toString('base64') : String(value);
-      const scheme = /^(apikey|bearer)\s/i.exec(text)?.[1];
-      return [key, key === 'authorization' ? (scheme ? `${scheme} ***` : '***') : text];
-    }),
-  );
+/** The headers of the gRPC protocol itself, which grpc-js keeps out of a call's metadata. */
+const TRANSPORT_HEADERS = new Set(['content-type', 'te', 'grpc-timeout', 'grpc-encoding', 'grpc-accept-encoding']);
+
+function requestMetadata(headers: IncomingHttpHeaders): RequestMetadata {
+  return {
+    get: (key) => {
+      const value = headers[key.toLowerCase()];
+      return value === undefined ? [] : Array.isArray(value) ? value : [String(value)];
+    },
+  };
+}
+
+function maskedMetadata(headers: IncomingHttpHeaders): Record<string, string> {
+  const masked: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (value === undefined || key.startsWith(':') || TRANSPORT_HEADERS.has(key)) continue;
+    const text = Array.isArray(value) ? value.join(', ') : String(value);
+    const scheme = /^(apikey|bearer)\s/i.exec(text)?.[1];
+    masked[key] = key === 'authorization' ? (scheme ? `${scheme} ***` : '***') : text;
+  }
+  return masked;
 }

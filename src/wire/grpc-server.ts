@@ -1,5 +1,6 @@
 /**
- * The gRPC server a go-plugin provider needs (protocol.md §1.5): unary and server-streaming methods
+ * The gRPC server a go-plugin provider needs (protocol.md §1.5), which the vdb emulator serves its API
+ * on too, so that both hold hostile peers alike: unary and server-streaming methods
  * with protobuf bytes in and out, status codes in trailers, deadlines, cancellation, and message size
  * limits, over node:http2 (nghttp2) on node:tls, or plaintext for --debug. It replaces grpc-js's
  * server (per call ~280 µs of CPU more, docs/benchmarks.md); the HTTP/2 under it is Node's, which
@@ -43,6 +44,8 @@ export class StatusError extends Error {
   constructor(
     readonly code: number,
     readonly details: string,
+    /** Response metadata sent with the status (lower-case names). */
+    readonly trailers?: Readonly<Record<string, string>>,
   ) {
     super(details);
   }
@@ -52,6 +55,14 @@ export class StatusError extends Error {
 export interface CallContext {
   /** Aborted when the client cancels the call or its deadline passes; made only when asked for. */
   readonly signal: AbortSignal;
+  /** The request's headers: its metadata, and HTTP/2's pseudo-headers. */
+  readonly headers: IncomingHttpHeaders;
+  /** The client's address, as grpc-js names it: `ipv4:127.0.0.1:53412`. */
+  readonly peer: string;
+  /** Sends the response headers now, with this metadata; once, before any message or status. */
+  sendMetadata(metadata: Readonly<Record<string, string>>): void;
+  /** Metadata for the trailers of whatever status ends the call. */
+  addTrailers(metadata: Readonly<Record<string, string>>): void;
 }
 
 export type UnaryMethod = (request: any, call: CallContext) => unknown;
@@ -79,8 +90,11 @@ export interface GrpcServerOptions {
   maxQueuedAnswerBytes?: number;
   /** Connections kept at once; a new one evicts one not yet serving, or the session idle longest. */
   maxConnections?: number;
-  /** Mutual TLS: our key and certificate, and the only certificate authority a client may present. */
-  tls?: { keyPem: string; certPem: string; clientCaPem: string };
+  /**
+   * TLS: our key and certificate; with `clientCaPem`, mutual TLS, where that is the only certificate
+   * authority a client may present.
+   */
+  tls?: { keyPem: string; certPem: string; clientCaPem?: string };
 }
 
 /**
@@ -261,9 +275,12 @@ class Call implements CallContext {
   private drainWaiters: Array<() => void> | undefined;
   /** What 'wantTrailers' sends. */
   trailers: OutgoingHttpHeaders = OK_TRAILERS;
+  /** Metadata the method added to the trailers; most methods add none. */
+  private extraTrailers: Readonly<Record<string, string>> | undefined;
 
   constructor(
     private readonly stream: CallStream,
+    readonly headers: IncomingHttpHeaders,
     private readonly path: string,
     private readonly options: GrpcServerOptions,
     private readonly accounts: Accounts,
@@ -279,6 +296,21 @@ class Call implements CallContext {
       if (this.cancelReason) this.controller.abort(this.cancelReason);
     }
     return this.controller.signal;
+  }
+
+  get peer(): string {
+    const socket = this.stream.session?.socket;
+    const family = socket?.remoteFamily === 'IPv6' ? 'ipv6' : 'ipv4';
+    return `${family}:${socket?.remoteAddress ?? 'unknown'}:${socket?.remotePort ?? 0}`;
+  }
+
+  sendMetadata(metadata: Readonly<Record<string, string>>): void {
+    if (this.finished || this.headersSent || this.gone) return;
+    this.sendHeaders(metadata);
+  }
+
+  addTrailers(metadata: Readonly<Record<string, string>>): void {
+    this.extraTrailers = { ...this.extraTrailers, ...metadata };
   }
 
   get active(): boolean {
@@ -419,6 +451,7 @@ class Call implements CallContext {
     }
     this.finish();
     if (this.gone) return;
+    if (this.extraTrailers) this.trailers = { ...OK_TRAILERS, ...this.extraTrailers };
     const framed = frame(message);
     this.queued = framed.length;
     this.connection.queuedAnswerBytes += framed.length;
@@ -456,18 +489,24 @@ class Call implements CallContext {
     if (this.finished) return;
     this.finish();
     if (this.gone) return;
+    if (this.extraTrailers) this.trailers = { ...OK_TRAILERS, ...this.extraTrailers };
     this.sendHeaders();
     this.queueLast();
     this.stream.end();
   }
 
   /** Ends the call with an error status: in trailers after headers, or as the only headers. */
-  fail(code: number, details: string): void {
+  fail(code: number, details: string, trailers?: Readonly<Record<string, string>>): void {
     if (this.finished) return;
     this.finish();
     this.releaseRequest();
     if (this.gone) return;
-    const status = { 'grpc-status': String(code), 'grpc-message': percentEncode(details) };
+    const status = {
+      ...this.extraTrailers,
+      ...trailers,
+      'grpc-status': String(code),
+      'grpc-message': percentEncode(details),
+    };
     this.queueLast();
     if (this.headersSent) {
       this.trailers = status;
@@ -492,11 +531,11 @@ class Call implements CallContext {
     this.accounts.answersInFlight++;
   }
 
-  private sendHeaders(): void {
+  private sendHeaders(metadata?: Readonly<Record<string, string>>): void {
     if (this.headersSent) return;
     this.headersSent = true;
     this.stream.on('wantTrailers', onWantTrailers);
-    this.stream.respond(RESPONSE_HEADERS, WITH_TRAILERS);
+    this.stream.respond(metadata ? { ...metadata, ...RESPONSE_HEADERS } : RESPONSE_HEADERS, WITH_TRAILERS);
   }
 
   private releaseRequest(): void {
@@ -565,14 +604,13 @@ export class GrpcServer {
       unknownProtocolTimeout: 1000,
       noDelay: true,
     };
+    const clientCaPem = options.tls?.clientCaPem;
     this.server = options.tls
       ? createSecureServer({
           ...http2Options,
           key: options.tls.keyPem,
           cert: options.tls.certPem,
-          ca: options.tls.clientCaPem,
-          requestCert: true,
-          rejectUnauthorized: true,
+          ...(clientCaPem === undefined ? {} : { ca: clientCaPem, requestCert: true, rejectUnauthorized: true }),
           minVersion: 'TLSv1.2',
           ALPNProtocols: ['h2'],
           handshakeTimeout: SESSION_START_TIMEOUT_MS,
@@ -601,11 +639,12 @@ export class GrpcServer {
     this.handlers.set(path, { kind: 'drain' });
   }
 
-  listen(host: string): Promise<number> {
+  /** Listens on `host` (a loopback address: connections are told apart by the client's port) and `port`, 0 for any. */
+  listen(host: string, port = 0): Promise<number> {
     return new Promise((resolve, reject) => {
       const failed = (err: Error) => reject(err);
       this.server.once('error', failed);
-      this.server.listen(0, host, () => {
+      this.server.listen(port, host, () => {
         this.server.off('error', failed);
         this.server.on('error', ignore);
         resolve((this.server.address() as { port: number }).port);
@@ -701,7 +740,7 @@ export class GrpcServer {
       return;
     }
     const path = headers[':path']!;
-    const call = new Call(stream, path, this.options, this.accounts, connection);
+    const call = new Call(stream, headers, path, this.options, this.accounts, connection);
     const handler = this.handlers.get(path);
     if (!handler) return call.fail(Status.UNIMPLEMENTED, `The server does not implement the method ${path}`);
     const timeout = headers['grpc-timeout'];
@@ -752,6 +791,6 @@ async function runServerStream(
 }
 
 function failWith(call: Call, err: unknown): void {
-  if (err instanceof StatusError) call.fail(err.code, err.details);
+  if (err instanceof StatusError) call.fail(err.code, err.details, err.trailers);
   else call.fail(Status.UNKNOWN, errorText(err));
 }
