@@ -1,6 +1,6 @@
 /**
- * The built sec executable, under real Terraform, against an API that answers with what a hostile or
- * broken server might send: an answer too large (streamed without end, so that nothing but the cap
+ * The built executables, under real Terraform, against an API that answers with what a hostile or
+ * broken server might send. sec: an answer too large (streamed without end, so that nothing but the cap
  * stops it), and each kind of malformed answer node's parser refuses. Each ends in an error
  * diagnostic for that read, at once (no wait for the 125 s deadline), with the provider alive to the
  * end (no "plugin crashed") and its peak RSS bounded, where the old client buffered up to 512 MiB and
@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { type HostileBehaviour, type HostileGrpcApi, startHostileGrpcApi } from '../support/hostile-grpc.js';
 import { Workspace, requireTerraform } from './terraform.js';
 
 const CONFIG = `terraform {
@@ -167,4 +168,67 @@ describe('acceptance: sec under Terraform against an API that answers too much o
     expect(r.code).to.equal(1);
     expect(r.stderr).to.contain('request id a\\x09b');
   });
+});
+
+/**
+ * vdb: its gRPC API answering with a message said to be 100 MiB streamed without end, or a header
+ * block of 1 MB. The read fails with one diagnostic at once (grpc-js refuses them by their prefix
+ * and size), the provider lives and holds no more memory for it. A server that never answers ends
+ * at the call's deadline (test/clients/vdb-hostile-api.test.ts).
+ */
+describe('acceptance: vdb under Terraform against an API that answers too much', function () {
+  this.timeout(300_000);
+  const apis: HostileGrpcApi[] = [];
+  before(function () {
+    requireTerraform(this);
+  });
+  after(async () => {
+    await Promise.all(apis.map((api) => api.close()));
+  });
+
+  const VDB_CONFIG = `terraform {
+  required_providers {
+    vdb = { source = "keel/vdb" }
+  }
+}
+
+provider "vdb" {}
+
+data "vdb_accounts_clusters" "all" {}
+`;
+
+  async function planAgainst(behaviour: HostileBehaviour, env: Record<string, string> = {}) {
+    const api = await startHostileGrpcApi(behaviour);
+    apis.push(api);
+    const ws = new Workspace(VDB_CONFIG, {
+      VDB_API_URL: api.url,
+      VDB_API_KEY: 'hostile-test-key',
+      VDB_ACCOUNT_ID: '00000000-0000-0000-0000-000000000000',
+      TF_LOG_PROVIDER: 'debug',
+      ...env,
+    });
+    const logFile = join(ws.dir, 'terraform.log');
+    const started = Date.now();
+    const r = await ws.run(['plan', '-no-color'], { TF_LOG_PATH: logFile });
+    const seconds = (Date.now() - started) / 1000;
+    return { ...r, stderr: r.stderr.replace(/\s+/g, ' '), seconds, logFile, api };
+  }
+
+  for (const [behaviour, says] of [
+    [
+      'endless-message',
+      "the API's answer holds a message of 104857600 bytes, more than the 4194304 the provider reads",
+    ],
+    ['header-flood', "the API's answer was cut off (HTTP/2 ENHANCE_YOUR_CALM)"],
+  ] as const) {
+    it(`${behaviour}: an error diagnostic at once, the call sent once, the provider alive, its memory bounded`, async () => {
+      const r = await planAgainst(behaviour);
+      expect(r.code).to.equal(1);
+      expect(r.stderr).to.contain(`ClusterService/ListClusters: ${says}`);
+      expect(r.stderr).not.to.match(/crashed|panic/i);
+      expect(r.seconds, 'no wait for the deadline').to.be.below(30);
+      expect(r.api.requests(), 'not retried').to.equal(1);
+      expect(peakRss(r.logFile)).to.be.below(200 * MIB);
+    });
+  }
 });

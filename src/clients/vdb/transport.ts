@@ -17,12 +17,18 @@ import { NOT_SENT_NOTE, graceAfter, graceOverNote } from '../stop.js';
 import { isNotTlsAnswer, notTlsMessage } from '../not-tls.js';
 import { grpcTrust, type Trust } from '../trust.js';
 import { type ProxyChoice, proxyOrigin } from '../proxy.js';
-import { connectionFailure, type ConnectionContext } from './connection.js';
+import { connectionFailure, nameDoesNotExist, refusedAnswer, type ConnectionContext } from './connection.js';
 import type { VdbLogger, VdbRetryPolicy } from './api.js';
 import { CodecError, decodePlain, encodePlain, type Plain } from './codec.js';
 import type { VdbEndpoint } from './endpoint.js';
 import { vdbMethod } from '../../wire/vdb-proto.js';
 import { RETRY_AFTER_METADATA, TRACE_ID_METADATA } from './metadata.js';
+
+/**
+ * The largest answer message read (grpc's own default, made explicit): a page of 250 clusters is
+ * far under it. A larger one is refused by its length prefix, before any of it is held.
+ */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** Statuses after which a call that is safe to repeat is sent again. */
 const RETRYABLE = new Set<grpc.status>([grpc.status.UNAVAILABLE, grpc.status.RESOURCE_EXHAUSTED]);
@@ -95,6 +101,7 @@ export class VdbTransport {
     const { target, channelOptions } = channelTarget(options);
     this.client = new grpc.Client(target, channelCredentials(options, trust), {
       'grpc.primary_user_agent': options.userAgent,
+      'grpc.max_receive_message_length': MAX_ANSWER_BYTES,
       ...channelOptions,
     });
   }
@@ -153,16 +160,17 @@ export class VdbTransport {
         try {
           return decodePlain(method.response, outcome.bytes);
         } catch (error) {
-          throw new ApiError(`malformed response: ${error instanceof Error ? error.message : String(error)}`, {
-            code: 'malformed_response',
-            operation,
-            ...requestIdsOf(outcome.traceId === undefined ? [] : [outcome.traceId]),
-          });
+          if (outcome.traceId !== undefined) traceIds.push(outcome.traceId);
+          const why = `malformed response: ${error instanceof Error ? error.message : String(error)}`;
+          throw this.unreadable(operation, call, why, traceIds);
         }
       }
       const { error, traceId } = outcome;
       if (traceId !== undefined) traceIds.push(traceId);
       this.log(operation, { attempt, code: grpc.status[error.code], durationMs, traceId });
+      // grpc-js would not read the answer: nothing the API said, so no retry and no back-off.
+      const refused = error.code === grpc.status.RESOURCE_EXHAUSTED ? refusedAnswer(error.details ?? '') : undefined;
+      if (refused) throw this.unreadable(operation, call, refused, traceIds, error);
       if (error.code === grpc.status.CANCELLED && cancelOn?.aborted) {
         if (grace) throw this.lostAnswer(operation, graceOverNote(this.options.stopGraceMs), traceIds);
         throw new ApiError('Terraform asked the provider to stop while the request was out', {
@@ -182,7 +190,8 @@ export class VdbTransport {
         error.code === grpc.status.UNAVAILABLE ? connectionFailure(error.details ?? '', this.connection) : undefined;
       if (unconnected) {
         const delay = backoffMs(retry, attempt);
-        if (!unconnected.passing || attempt >= retry.maxAttempts || Date.now() + delay >= deadline) {
+        const absent = unconnected.unresolvedHost !== undefined && (await nameDoesNotExist(unconnected.unresolvedHost));
+        if (absent || !unconnected.passing || attempt >= retry.maxAttempts || Date.now() + delay >= deadline) {
           const ids = requestIdsOf(traceIds);
           throw new ApiError(unconnected.sentence, { code: 'unavailable', operation, ...ids, cause: error });
         }
@@ -260,6 +269,19 @@ export class VdbTransport {
         ? `no answer within ${timeoutMs} ms (${name})`
         : `${name}: ${this.redact(error.details || error.message)}`;
     return new ApiError(detail, { code, operation, ...requestIdsOf(traceIds), cause: error });
+  }
+
+  /** An answer that could not be read: for a create, whether it took effect is unknown. */
+  private unreadable(
+    operation: string,
+    call: UnaryCall,
+    why: string,
+    traceIds: string[],
+    cause?: grpc.ServiceError,
+  ): ApiError {
+    if (!call.idempotent) return this.lostAnswer(operation, why, traceIds, cause);
+    const details = { code: 'malformed_response' as const, operation, ...requestIdsOf(traceIds) };
+    return new ApiError(why, cause ? { ...details, cause } : details);
   }
 
   /** A call that is not safe to repeat went out and its answer was lost. */
