@@ -1,6 +1,13 @@
 /** Command-line arguments of `npm run emulator -- <name> [flags]` (see main.ts). */
 import { randomInt } from 'node:crypto';
-import { FAULT_KINDS, faultProfileProblem, type FaultKind, type FaultProfileOptions } from './core/index.js';
+import {
+  FAULT_KINDS,
+  faultProfileProblem,
+  quotaProblem,
+  type FaultKind,
+  type FaultProfileOptions,
+  type QuotaOptions,
+} from './core/index.js';
 
 export const EMULATOR_NAMES = ['sec', 'vdb'] as const;
 export type EmulatorName = (typeof EMULATOR_NAMES)[number];
@@ -13,10 +20,14 @@ export interface EmulatorArgs {
   readonly faultProfile?: FaultProfileOptions;
   /** Whether the seed was drawn at random (no --fault-seed): worth telling the user. */
   readonly seedWasRandom: boolean;
+  /** Present when --rate-limit was given. */
+  readonly rateLimit?: QuotaOptions;
 }
 
-export const USAGE = `usage: main.js <${EMULATOR_NAMES.join('|')}> [--port N]
+export const USAGE = `usage: main.js <${EMULATOR_NAMES.join('|')}> [--port N] [--rate-limit N]
          [--fault-rate R [--fault-seed N] [--fault-kinds K,...] [--retry-after S] [--slow-ms MS]]
+  --rate-limit N     calls per second the account may make (a token bucket, one second's worth at
+                     once); faster calls get 429 / RESOURCE_EXHAUSTED with Retry-After
   --fault-rate R     share of API calls faulted, 0 to 1 (turns seeded faults on)
   --fault-seed N     PRNG seed, 0 to 4294967295 (default: random, printed at start)
   --fault-kinds K,.. among ${FAULT_KINDS.join(',')} (default: all)
@@ -28,7 +39,17 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-const FLAGS = ['--port', '--fault-rate', '--fault-seed', '--fault-kinds', '--retry-after', '--slow-ms'] as const;
+const FLAGS = [
+  '--port',
+  '--rate-limit',
+  '--fault-rate',
+  '--fault-seed',
+  '--fault-kinds',
+  '--retry-after',
+  '--slow-ms',
+] as const;
+/** Flags that mean something without --fault-rate. */
+const STANDALONE: ReadonlySet<Flag> = new Set(['--port', '--rate-limit']);
 type Flag = (typeof FLAGS)[number];
 
 /** The profile option each fault flag sets, to report problems under the flag's name. */
@@ -64,11 +85,17 @@ export function parseEmulatorArgs(
   const port = integerFlag(values, '--port') ?? 0;
   if (port < 0 || port > 65535) throw new UsageError(`--port must be from 0 to 65535, got ${values.get('--port')}`);
 
+  const perSecond = numberFlag(values, '--rate-limit');
+  const rateLimit = perSecond === undefined ? {} : { rateLimit: { perSecond } };
+  const limitProblem = rateLimit.rateLimit ? quotaProblem(rateLimit.rateLimit) : undefined;
+  if (limitProblem)
+    throw new UsageError(`--rate-limit must be above 0 and at most 1000000, got ${values.get('--rate-limit')}`);
+
   const rate = numberFlag(values, '--fault-rate');
   if (rate === undefined) {
-    const stray = FLAGS.find((flag) => flag !== '--port' && values.has(flag));
+    const stray = FLAGS.find((flag) => !STANDALONE.has(flag) && values.has(flag));
     if (stray) throw new UsageError(`${stray} needs --fault-rate (the share of calls to fault)`);
-    return { name: name as EmulatorName, port, seedWasRandom: false };
+    return { name: name as EmulatorName, port, seedWasRandom: false, ...rateLimit };
   }
   const givenSeed = integerFlag(values, '--fault-seed');
   const kinds = values
@@ -90,7 +117,7 @@ export function parseEmulatorArgs(
     const shown = problem.option === 'kinds' ? JSON.stringify(problem.value) : values.get(flag);
     throw new UsageError(`${flag} ${problem.problem}, got ${shown}`);
   }
-  return { name: name as EmulatorName, port, faultProfile, seedWasRandom: givenSeed === undefined };
+  return { name: name as EmulatorName, port, faultProfile, seedWasRandom: givenSeed === undefined, ...rateLimit };
 }
 
 function numberFlag(values: ReadonlyMap<Flag, string>, flag: Flag): number | undefined {

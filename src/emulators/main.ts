@@ -11,6 +11,7 @@ import {
   faultProfileSettings,
   type FaultProfileOptions,
   type FaultStats,
+  type QuotaOptions,
 } from './core/index.js';
 import { USAGE, UsageError, parseEmulatorArgs, type EmulatorName } from './cli.js';
 import { startSecEmulator } from './sec/index.js';
@@ -25,6 +26,7 @@ interface Started {
 interface StartOptions {
   readonly port: number;
   readonly faultProfile?: FaultProfileOptions;
+  readonly rateLimit?: QuotaOptions;
 }
 
 /** Add an emulator here (and its name in cli.ts): name → start function returning its ready line. */
@@ -59,8 +61,12 @@ function parseOrExit(argv: string[]): ReturnType<typeof parseEmulatorArgs> {
 
 async function main(argv: string[]): Promise<void> {
   const args = parseOrExit(argv);
-  const { name, faultProfile } = args;
-  const started = await EMULATORS[name]({ port: args.port, ...(faultProfile ? { faultProfile } : {}) });
+  const { name, faultProfile, rateLimit } = args;
+  const started = await EMULATORS[name]({
+    port: args.port,
+    ...(faultProfile ? { faultProfile } : {}),
+    ...(rateLimit ? { rateLimit } : {}),
+  });
   if (faultProfile) {
     const reproduce = args.seedWasRandom ? ` (random seed: pass --fault-seed ${faultProfile.seed} to reproduce)` : '';
     process.stderr.write(

@@ -630,6 +630,12 @@ describe('seeded fault profile', () => {
         faultProfile: { seed: 42, rate: 0.2, kinds: ['slow', 'drop'], retryAfterSeconds: 3, slowMs: 50 },
         seedWasRandom: false,
       });
+      expect(parse('sec', '--rate-limit', '2.5')).to.deep.equal({
+        name: 'sec',
+        port: 0,
+        seedWasRandom: false,
+        rateLimit: { perSecond: 2.5 },
+      });
       expect(parse('sec', '--fault-rate=0.5')).to.deep.equal({
         name: 'sec',
         port: 0,
@@ -669,6 +675,8 @@ describe('seeded fault profile', () => {
         ],
         [['vdb', '--fault-seed', '4'], '--fault-seed needs --fault-rate (the share of calls to fault)'],
         [['vdb', '--port', '70000'], '--port must be from 0 to 65535, got 70000'],
+        [['sec', '--rate-limit', '0'], '--rate-limit must be above 0 and at most 1000000, got 0'],
+        [['sec', '--rate-limit', 'fast'], '--rate-limit must be a number, got fast'],
       ];
       for (const [argv, message] of cases) {
         expect(() => parseEmulatorArgs(argv, fixedSeed), argv.join(' ')).to.throw(UsageError, message);
@@ -676,6 +684,26 @@ describe('seeded fault profile', () => {
     });
 
     const main = fileURLToPath(new URL('../../src/emulators/main.js', import.meta.url));
+
+    it("--rate-limit: calls past the account's rate get 429 with Retry-After", async () => {
+      const child = spawn(process.execPath, [main, 'sec', '--rate-limit', '3'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      try {
+        const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+        const ready = JSON.parse((await lines.next()).value as string) as { url: string };
+        // Unauthenticated calls count too: the limit is the account's front door.
+        const statuses = await Promise.all(
+          Array.from({ length: 6 }, async () => {
+            const answer = await fetch(`${ready.url}/api/v2/AlertChannels`);
+            await answer.arrayBuffer();
+            return `${answer.status}${answer.headers.get('retry-after') ? ' Retry-After' : ''}`;
+          }),
+        );
+        expect(statuses.filter((status) => status === '429 Retry-After')).to.have.length(3);
+      } finally {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+    });
 
     it('prints the profile at start and the counters on SIGINT; stdout keeps only the ready line', async () => {
       const child = spawn(
