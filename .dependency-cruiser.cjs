@@ -48,7 +48,7 @@ module.exports = {
       'wire-is-the-ground',
       WIRE,
       [],
-      'The contracts with the platforms (proto/, Go durations, ApiError, API timing) depend on nothing of the project.',
+      'The contracts with the platforms (proto/, Go durations, ApiError, API timing) and the gRPC server both sides serve on depend on nothing of the project.',
     ),
     layer(
       'engine-on-schema',
