@@ -1,24 +1,32 @@
 /**
  * One back-off per API host, shared by every call the process makes to it. When the platform says
- * "slow down" (HTTP 429, or 503 with Retry-After; gRPC RESOURCE_EXHAUSTED), every call to that host
- * waits out the pause, not only the call that was told; after it the process sends at most half the
- * rate that was refused, and the rate climbs back while no refusal comes (additive increase,
- * multiplicative decrease, as in the AWS SDKs' adaptive retry mode). Before the first refusal nothing
- * waits: the gate costs a comparison per call.
+ * "slow down" (HTTP 429, or 503 with Retry-After; gRPC RESOURCE_EXHAUSTED), no call to that host
+ * starts before the Retry-After has passed, not only the call that was told; after it the process
+ * sends at most 70% of the rate it was sending, and the allowed rate doubles each second without a
+ * refusal until it is back where it was (multiplicative decrease with the AWS SDKs' adaptive retry
+ * mode's factor, and a recovery as quick as the cut). Before the first refusal nothing waits: the
+ * gate costs a comparison per call.
+ *
+ * A refusal makes a round: refusals of calls sent before it (ten calls out at once are refused
+ * together) are that round's, and neither pause nor cut again. A round while paced cuts the rate
+ * again but does not pause every call: the pause is the first refusal's answer, the pacing the
+ * answer to refusals that go on; a platform that refuses a share of calls at random would otherwise
+ * hold the process still for a Retry-After at every round. Each refused call waits its own
+ * Retry-After before it is sent again.
  *
  * Terraform runs ten operations at once per workspace; with a per-call retry, ten calls refused
  * together come back together after the same Retry-After and are refused together again.
  */
 import { delay, type SignalLike } from './cancellation.js';
 
-/** The rate after a refusal, as a share of the rate that was refused. */
-const RATE_CUT = 0.5;
+/** The rate after a refusal, as a share of the rate it cut (the AWS SDKs' adaptive mode's beta). */
+const RATE_CUT = 0.7;
 /** The lowest rate a cut leads to, in calls per second. */
-const MIN_RATE = 0.5;
-/** Growth of the allowed rate per second without a refusal, as a share of the rate set by the cut. */
-const GROWTH_PER_SECOND = 0.1;
-/** After this long without a refusal the gate lets calls go unpaced again. */
-const QUIET_MS = 60_000;
+const MIN_RATE = 1;
+/** Without a refusal, the allowed rate doubles every this many milliseconds. */
+const DOUBLING_MS = 1000;
+/** After this long without a refusal the gate lets calls go unpaced again, whatever the rate. */
+const QUIET_MS = 10_000;
 /** The send rate is measured over the last second. */
 const WINDOW_MS = 1000;
 
@@ -41,9 +49,14 @@ export interface Refusal {
 export class HostGate {
   /** No call starts before this. */
   private resumeAt = 0;
-  /** Paced since the last cut: the allowed rate then, and when the cut was. */
-  private pace: { readonly rate: number; readonly cutAt: number } | undefined;
-  private lastRefusalAt = -Infinity;
+  /**
+   * Paced since a refusal: the rate the last cut allowed, when its growth began (the end of its
+   * pause), and the rate to recover before pacing ends.
+   */
+  private pace: { readonly rate: number; readonly growsFrom: number; readonly recoverTo: number } | undefined;
+  private lastRefusalAt = Number.NEGATIVE_INFINITY;
+  /** When the last round began: refusals of calls sent before it belong to it, or to an earlier one. */
+  private roundAt = Number.NEGATIVE_INFINITY;
   /** The start reserved for the next paced call. */
   private nextStart = 0;
   /** Start times within the last WINDOW_MS, oldest first, from `firstRecent` on. */
@@ -79,19 +92,26 @@ export class HostGate {
   }
 
   /**
-   * The platform declined an attempt sent at `refusal.sentAt`: every call waits, and the rate is cut
-   * once per round.
+   * The platform declined an attempt sent at `refusal.sentAt`. A refusal of a call sent since the
+   * last round began starts a new one: the rate is cut, and unless calls were paced already, every
+   * call waits out the Retry-After.
    */
   refused(refusal: Refusal, logger?: GateLogger): void {
     const now = this.clock();
+    // Sent before the last round began: that round has paused and cut for it already.
+    if (refusal.sentAt < this.roundAt) return;
+    this.roundAt = now;
     this.lastRefusalAt = now;
-    this.resumeAt = Math.max(this.resumeAt, now + refusal.waitMs);
+    // The first round pauses every call; later ones, while paced, cut the rate only.
+    const pausing = this.allowedRate(now) === undefined;
+    if (pausing) this.resumeAt = Math.max(this.resumeAt, now + refusal.waitMs);
     this.nextStart = Math.max(this.nextStart, this.resumeAt);
-    // Answers to attempts sent before the last cut say nothing about the rate since.
-    if (this.pace !== undefined && refusal.sentAt < this.pace.cutAt) return;
-    const sending = Math.min(this.sendRate(now), this.allowedRate(now) ?? Number.POSITIVE_INFINITY);
-    const rate = Math.max(MIN_RATE, sending * RATE_CUT);
-    this.pace = { rate, cutAt: now };
+    // While paced, the cut is from what the gate allowed; before, from what the process was sending
+    // (over a second with no pause in it: pacing outlasts a pause by a second at least).
+    const from = this.allowedRate(now) ?? this.sendRate(now);
+    const rate = Math.max(MIN_RATE, from * RATE_CUT);
+    const recoverTo = this.pace?.recoverTo ?? Math.max(from, MIN_RATE);
+    this.pace = { rate, growsFrom: Math.max(now, this.resumeAt), recoverTo };
     if (this.told) return;
     this.told = true;
     logger?.debug('API asked the provider to slow down: every call to this host waits, then goes at a lower rate', {
@@ -105,12 +125,15 @@ export class HostGate {
   /** Calls per second allowed now; undefined when calls are not paced. */
   allowedRate(now: number = this.clock()): number | undefined {
     if (this.pace === undefined) return undefined;
-    if (now - this.lastRefusalAt >= QUIET_MS) {
+    const { rate, growsFrom, recoverTo } = this.pace;
+    const grown = rate * 2 ** (Math.max(0, now - growsFrom) / DOUBLING_MS);
+    // Paced for a whole window at least, so that the next cut measures a second with no pause in it.
+    const recovered = grown >= recoverTo && now - growsFrom >= WINDOW_MS;
+    if (recovered || now - this.lastRefusalAt >= QUIET_MS) {
       this.pace = undefined;
       return undefined;
     }
-    const { rate, cutAt } = this.pace;
-    return rate * (1 + (GROWTH_PER_SECOND * Math.max(0, now - cutAt)) / 1000);
+    return grown;
   }
 
   private countStart(now: number): void {

@@ -20,13 +20,13 @@ describe('host gate: one back-off per API host', () => {
     expect(gate.allowedRate()).to.equal(undefined);
   });
 
-  it("makes every call wait out one call's refusal, then spaces them at half the rate that was refused", async () => {
+  it("makes every call wait out one call's refusal, then spaces them at 70% of the rate that was refused", async () => {
     const gate = new HostGate('https://api.example.com');
     for (let i = 0; i < 20; i++) await gate.admit();
     gate.refused({ sentAt: Date.now(), waitMs: 300, answer: 'HTTP 429' });
-    // 20 starts within the last second: 20 calls/s, cut to 10.
+    // 20 starts within the last second: 20 calls/s, cut to 14.
     const rate = gate.allowedRate()!;
-    expect(rate).to.be.closeTo(10, 0.1);
+    expect(rate).to.be.closeTo(14, 0.1);
     const starts: number[] = [];
     const began = Date.now();
     await Promise.all(Array.from({ length: 5 }, () => gate.admit().then(() => starts.push(Date.now() - began))));
@@ -35,29 +35,46 @@ describe('host gate: one back-off per API host', () => {
     expect(spread, 'five calls at the cut rate take four intervals').to.be.at.least((4 * 1000) / rate - 30);
   });
 
-  it('cuts the rate once for a round of refusals: answers to calls sent before the cut do not cut again', () => {
+  it('cuts once for a round of refusals; a later round while paced cuts again without pausing every call', async () => {
     let now = 10_000;
     const gate = new HostGate('h', () => now);
     for (let i = 0; i < 40; i++) void gate.admit();
     const sentAt = now;
     now += 10;
     gate.refused({ sentAt, waitMs: 0, answer: 'HTTP 429' });
-    const first = gate.allowedRate()!;
-    for (let i = 0; i < 9; i++) gate.refused({ sentAt, waitMs: 0, answer: 'HTTP 429' });
-    expect(gate.allowedRate()).to.equal(first);
+    expect(gate.allowedRate()).to.be.closeTo(28, 0.01);
+    // The rest of the round: calls sent before its cut.
+    for (let i = 0; i < 9; i++) gate.refused({ sentAt, waitMs: 5_000, answer: 'HTTP 429' });
+    expect(gate.allowedRate(), 'no second cut').to.be.closeTo(28, 0.01);
+    expect(await gate.admit(undefined, now), 'no pause from the round').to.equal(true);
+    // A call sent after the cut, refused: a new round, cut from what the gate allowed, and no pause.
     now += 1;
-    gate.refused({ sentAt: now, waitMs: 0, answer: 'HTTP 429' });
-    expect(gate.allowedRate()).to.be.below(first);
+    gate.refused({ sentAt: now, waitMs: 5_000, answer: 'HTTP 429' });
+    expect(gate.allowedRate()).to.be.closeTo(19.6, 0.05);
+    expect(await gate.admit(undefined, now + 100), 'paced, not paused').to.equal(true);
   });
 
-  it('raises the rate while no refusal comes, and stops pacing after a quiet minute', () => {
+  it('doubles the rate each second without a refusal, and stops pacing once it is back where it was', () => {
     let now = 10_000;
     const gate = new HostGate('h', () => now);
+    for (let i = 0; i < 40; i++) void gate.admit();
     gate.refused({ sentAt: now, waitMs: 1000, answer: 'HTTP 429' });
-    const cut = gate.allowedRate()!;
+    expect(gate.allowedRate()).to.be.closeTo(28, 1e-9);
+    now += 1000;
+    expect(gate.allowedRate(), 'no growth during the pause').to.be.closeTo(28, 1e-9);
+    now += 250;
+    expect(gate.allowedRate()).to.be.closeTo(28 * 2 ** 0.25, 1e-9);
+    now += 750;
+    expect(gate.allowedRate(), 'back at 40 calls a second, a second after the pause').to.equal(undefined);
+  });
+
+  it('stops pacing after ten quiet seconds, even at a rate that never recovers', () => {
+    let now = 10_000;
+    const gate = new HostGate('h', () => now);
+    for (let i = 0; i < 4; i++) void gate.admit();
+    gate.refused({ sentAt: now, waitMs: 60_000, answer: 'HTTP 429' });
+    expect(gate.allowedRate()).to.be.closeTo(2.8, 1e-9);
     now += 10_000;
-    expect(gate.allowedRate()).to.be.closeTo(cut * 2, 1e-9);
-    now += 50_000;
     expect(gate.allowedRate()).to.equal(undefined);
   });
 

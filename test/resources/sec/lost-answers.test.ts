@@ -409,6 +409,9 @@ describe('sec resources: creates whose answer is lost', function () {
   });
 
   it('ends the wait before repeating a declined create promptly when Terraform calls StopProvider', async () => {
+    // The test before had the API decline calls, so this provider process paces its calls to it for a
+    // second or two (src/clients/host-gate.ts), as it should; once that is over, the create goes out at once.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
     emulator.clearRequests();
     emulator.injectFault({
       method: 'POST',
