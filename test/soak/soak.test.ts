@@ -1,0 +1,61 @@
+/**
+ * The soak (scripts/soak, `npm run soak`) for five minutes, as CI runs it: eight workspaces at once
+ * against one emulator of each provider, with seeded faults and the accounts' rate limits, cycle
+ * after cycle. It passes when the soak found nothing (no orphan, duplicate or takeover, every state
+ * matching the API, every re-plan empty, no command failing every run) and memory did not climb;
+ * its table is printed as it goes. The hour-long run and its figures: docs/benchmarks.md.
+ */
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { requireTerraform } from '../acceptance/terraform.js';
+
+const ROOT = resolve(process.cwd());
+const DURATION = '5m';
+/** Per workspace: a cycle of eight such workspaces takes about a minute, so five minutes see several. */
+const RESOURCES = '40';
+
+interface SoakReport {
+  readonly ok: boolean;
+  readonly problems: string[];
+  readonly refusedPerSuccess: number;
+  readonly rows: Array<{ cycle: number; steps: number }>;
+}
+
+describe('soak: eight workspaces under faults and rate limits, for five minutes', function () {
+  this.timeout(20 * 60_000);
+  before(function () {
+    requireTerraform(this);
+  });
+
+  it('loses, duplicates and takes over nothing; every re-plan is empty; memory stays flat', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'keel-soak-test-'));
+    const report = join(out, 'report.json');
+    const child = spawn(
+      process.execPath,
+      [
+        join(ROOT, 'dist', 'scripts', 'soak', 'main.js'),
+        ...['--duration', DURATION, '--resources', RESOURCES, '--out', out, '--report', report],
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child.stdout.on('data', (chunk: Buffer) =>
+      process.stdout.write(`      ${chunk.toString().replace(/\n(?=.)/g, '\n      ')}`),
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((done) => child.once('exit', done));
+    expect(stderr, 'the soak ran to its end').not.to.match(/^soak: /m);
+    const result = JSON.parse(readFileSync(report, 'utf8')) as SoakReport;
+    expect(result.problems, `found (files in ${out})`).to.deep.equal([]);
+    expect(code).to.equal(0);
+    // Enough cycles for memory to be judged (climbing compares the last with the first two).
+    expect(result.rows.length, 'cycles').to.be.at.least(3);
+    expect(
+      result.rows.every((row) => row.steps === 8 * 5),
+      'every workspace did every step',
+    ).to.equal(true);
+  });
+});
