@@ -1,18 +1,20 @@
 /**
- * scale --against-go: our sec provider beside a Go provider under real Terraform, in one run.
+ * scale --against-go: our sec provider beside two Go providers under real Terraform, in one run.
  *
- * The Go provider is the anchor in ../shared/anchors/goprovider (a minimal tfplugin6 provider, no SDK,
- * managing what sec_alert_channel_email manages with the same API calls); it is built there by its
- * own build.sh and run from its build directory, never copied into this repository. Without Go or the
- * anchor, its side is skipped with a line saying why, and ours and Terraform alone still run.
+ * - The Go anchor in ../shared/anchors/goprovider: a minimal tfplugin6 provider, no SDK, managing
+ *   what sec_alert_channel_email manages with the same API calls; built there by its own build.sh
+ *   and run from its build directory, never copied into this repository.
+ * - The plugin-framework peer in ./framework-peer: the same resource on terraform-plugin-framework
+ *   v1.19 (from the Go module proxy), the provider a team would write instead of ours.
+ * Without Go, or the anchor, a side is skipped with a line saying why; the others still run.
  *
  * For each count N and each repetition, the sides run one after the other in an order rotated from
- * one repetition to the next (go, ours, terraform_data; ours, terraform_data, go; ...), each with a
+ * one repetition to the next (go, framework, ours, terraform_data; framework, ours, ...), each with a
  * fresh emulator, through `terraform apply`, `plan -detailed-exitcode` (a refresh that must find no
- * changes) and `destroy`, with -parallelism=10 and TF_LOG unset (both providers log as they do by
- * default). Every provider process Terraform starts runs under a wrapper that appends its wall time
- * and CPU (user + system, from bash's `time`: the process's own rusage) to a file per phase, the
- * same way for both providers. Terraform's own CPU is its rusage minus the providers'.
+ * changes) and `destroy`, with -parallelism=10 and TF_LOG unset (the providers log as they do by
+ * default). Every provider process Terraform starts runs under a wrapper that appends its wall time,
+ * CPU (user + system: the process's own rusage) and, with GNU time, its peak RSS to a file per
+ * phase, the same way for every provider. Terraform's own CPU is its rusage minus the providers'.
  *
  *   npm run bench -- scale --against-go [--counts 200,1000] [--reps 3] [--parallelism 10]
  */
@@ -23,17 +25,35 @@ import { join, resolve } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
 import { REPO_ROOT, machine, median, positive, readFlags } from './util.js';
 
-type Side = 'go' | 'ours' | 'alone';
-type Phase = 'apply' | 'plan' | 'destroy';
+type Side = 'go' | 'framework' | 'ours' | 'alone';
+/** The sides that are providers, and the Go ones among them. */
+type ProviderSide = Exclude<Side, 'alone'>;
+type GoSide = Exclude<ProviderSide, 'ours'>;
+const GO_SIDES: readonly GoSide[] = ['go', 'framework'];
 const PHASES: readonly Phase[] = ['apply', 'plan', 'destroy'];
-const SIDE_NAMES: Record<Side, string> = { go: 'Go anchor', ours: 'ours (sec)', alone: 'Terraform alone' };
+const SIDE_NAMES: Record<Side, string> = {
+  go: 'Go anchor',
+  framework: 'plugin framework',
+  ours: 'ours (sec)',
+  alone: 'Terraform alone',
+};
+/** Each provider side's local name, source address and resource type. */
+const PROVIDERS: Record<ProviderSide, { local: string; source: string; type: string }> = {
+  go: { local: 'goemail', source: 'keel/goemail', type: 'goemail_alert_channel_email' },
+  framework: { local: 'fwemail', source: 'keel/fwemail', type: 'fwemail_alert_channel_email' },
+  ours: { local: 'sec', source: 'keel/sec', type: 'sec_alert_channel_email' },
+};
+type Phase = 'apply' | 'plan' | 'destroy';
 /** USER_HZ, the unit of /proc/<pid>/stat times. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-/** The goals of issue 25: wall ≤ 1.25× the Go provider's (plan at every N, apply and destroy at 200); CPU ≤ 2.5×. */
-const WALL_GOAL = 1.25;
-const CPU_GOAL = 2.5;
-const wallGoalApplies = (phase: Phase, count: number) => phase === 'plan' || count <= 200;
+/**
+ * The goals of issue 48, at N = 200: provider CPU ≤ 2.5× the Go anchor's and wall ≤ 1.3× for plan and
+ * apply; wall at or below the plugin-framework provider's in every phase. From the smallest N to the
+ * largest: CPU per resource grows ≤ 1.25×, peak RSS per process ≤ 2×.
+ */
+const GOALS = { cpuVsAnchor: 2.5, wallVsAnchor: 1.3, wallVsFramework: 1, cpuPerResourceGrowth: 1.25, rssGrowth: 2 };
+const GOAL_COUNT = 200;
 
 interface Options {
   counts: number[];
@@ -89,19 +109,49 @@ function buildAnchor(anchorDir: string): { executable: string } | { skipped: str
   return { executable: join(outDir, 'terraform-provider-goemail') };
 }
 
+/** Builds the plugin-framework peer (./framework-peer) with go build; the executable's path, or why there is none. */
+function buildFramework(): { executable: string } | { skipped: string } {
+  const source = join(REPO_ROOT, 'scripts', 'bench', 'framework-peer');
+  const cache = process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache');
+  const executable = join(cache, 'keel-peers', 'terraform-provider-fwemail');
+  try {
+    execFileSync('go', ['build', '-trimpath', '-o', executable, '.'], {
+      cwd: source,
+      env: { ...process.env, GOFLAGS: '-mod=mod' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { skipped: 'Go is not installed' };
+    const stderr = String((error as { stderr?: Buffer }).stderr ?? '').trim();
+    return { skipped: `it did not build: ${stderr.split('\n').slice(-3).join(' / ')}` };
+  }
+  return { executable };
+}
+
+/** GNU time, which also reports a child's peak RSS; bash's `time` keyword does not. */
+const GNU_TIME = '/usr/bin/time';
+function hasGnuTime(): boolean {
+  try {
+    execFileSync(GNU_TIME, ['-f', '%M', 'true'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A dev_overrides directory whose provider executable runs the real one as a child and appends
- * "<wall s> <user s> <system s>" of that child to $KEEL_BENCH_CPU_LOG: one line per process, written
- * at once, so processes that overlap do not mix their lines. The child keeps the wrapper's stdin,
- * stdout and stderr, so Terraform talks to it as to the provider itself.
+ * "<wall s> <user s> <system s> [<peak RSS KiB>]" of that child to $KEEL_BENCH_CPU_LOG: one line per
+ * process, written at once, so processes that overlap do not mix their lines. The child keeps the
+ * wrapper's stdin, stdout and stderr, so Terraform talks to it as to the provider itself.
  */
-function measuringWrapper(dir: string, name: string, real: string): string {
+function measuringWrapper(dir: string, name: string, real: string, gnuTime: boolean): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, name);
-  writeFileSync(
-    path,
-    `#!/bin/bash\nTIMEFORMAT='%3R %3U %3S'\n{ time ${JSON.stringify(real)} 2>&3 3>&-; } 3>&2 2>>"$KEEL_BENCH_CPU_LOG"\n`,
-  );
+  const run = gnuTime
+    ? `exec ${GNU_TIME} -a -o "$KEEL_BENCH_CPU_LOG" -f '%e %U %S %M' ${JSON.stringify(real)}\n`
+    : `TIMEFORMAT='%3R %3U %3S'\n{ time ${JSON.stringify(real)} 2>&3 3>&-; } 3>&2 2>>"$KEEL_BENCH_CPU_LOG"\n`;
+  writeFileSync(path, `#!/bin/bash\n${run}`);
   chmodSync(path, 0o755);
   return dir;
 }
@@ -110,10 +160,7 @@ function measuringWrapper(dir: string, name: string, real: string): string {
 function configuration(side: Side, count: number): string {
   const names = `toset([for i in range(${count}) : format("ch-%04d", i)])`;
   if (side === 'alone') return `resource "terraform_data" "c" {\n  for_each = ${names}\n  input    = each.key\n}\n`;
-  const [local, source, type] =
-    side === 'go'
-      ? ['goemail', 'keel/goemail', 'goemail_alert_channel_email']
-      : ['sec', 'keel/sec', 'sec_alert_channel_email'];
+  const { local, source, type } = PROVIDERS[side];
   return (
     `terraform {\n  required_providers {\n    ${local} = { source = "${source}" }\n  }\n}\n\n` +
     `resource "${type}" "c" {\n  for_each   = ${names}\n  name       = each.key\n  recipients = ["ops-\${each.key}@example.com"]\n}\n`
@@ -133,6 +180,8 @@ interface PhaseRun {
   phase: Phase;
   wallMs: number;
   providerCpuMs: number;
+  /** The largest peak RSS of one provider process, bytes; 0 when unmeasured. */
+  peakRssBytes: number;
   processes: number;
   terraformCpuMs: number;
   apiCalls: number;
@@ -171,7 +220,8 @@ async function runSide(
   count: number,
   options: Options,
   root: string,
-  goExecutable: string | undefined,
+  executables: Partial<Record<ProviderSide, string>>,
+  gnuTime: boolean,
 ): Promise<PhaseRun[]> {
   const dir = mkdtempSync(join(root, `${side}-${count}-`));
   writeFileSync(join(dir, 'main.tf'), configuration(side, count));
@@ -188,11 +238,10 @@ async function runSide(
   });
   let overrides = '';
   if (side !== 'alone') {
-    const [source, name, real] =
-      side === 'go'
-        ? ['keel/goemail', 'terraform-provider-goemail', goExecutable!]
-        : ['keel/sec', 'terraform-provider-sec', join(REPO_ROOT, 'bin', 'terraform-provider-sec')];
-    overrides = `  dev_overrides {\n    "${source}" = "${measuringWrapper(join(dir, 'wrapper'), name, real)}"\n  }\n`;
+    const { local, source } = PROVIDERS[side];
+    const name = `terraform-provider-${local}`;
+    const wrapper = measuringWrapper(join(dir, 'wrapper'), name, executables[side]!, gnuTime);
+    overrides = `  dev_overrides {\n    "${source}" = "${wrapper}"\n  }\n`;
   }
   writeFileSync(join(dir, 'terraform.rc'), `provider_installation {\n${overrides}  direct {}\n}\n`);
   let emulator: SecEmulator | undefined;
@@ -222,6 +271,7 @@ async function runSide(
             .map((l) => l.split(' ').map(Number))
         : [];
       const providerCpuMs = processes.reduce((sum, [, user, system]) => sum + (user! + system!) * 1000, 0);
+      const peakRssBytes = Math.max(0, ...processes.map(([, , , rssKiB]) => (rssKiB ?? 0) * 1024));
       if (emulator) {
         const channels = emulator.list('AlertChannels').length;
         const expected = phase === 'destroy' ? 0 : count;
@@ -236,6 +286,7 @@ async function runSide(
         phase,
         wallMs: tf.wallMs,
         providerCpuMs,
+        peakRssBytes,
         processes: processes.length,
         terraformCpuMs: tf.cpuMs - providerCpuMs,
         apiCalls: emulator ? emulator.requestsReceived() - callsBefore : 0,
@@ -263,70 +314,115 @@ const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '—');
 
 function report(runs: PhaseRun[], counts: number[], sides: Side[]): void {
-  const cell = (side: Side, count: number, phase: Phase, key: keyof PhaseRun) =>
-    runs.filter((r) => r.side === side && r.count === count && r.phase === phase).map((r) => r[key] as number);
   const med = (side: Side, count: number, phase: Phase, key: keyof PhaseRun) => {
-    const values = cell(side, count, phase, key);
-    return values.length > 0 ? median(values) : NaN;
+    const values = runs
+      .filter((r) => r.side === side && r.count === count && r.phase === phase)
+      .map((r) => r[key] as number);
+    return values.length > 0 ? median(values) : Number.NaN;
   };
-  const hasGo = sides.includes('go');
-  console.log(
-    `\nscale --against-go: medians of ${Math.max(...counts.map((c) => cell('ours', c, 'apply', 'wallMs').length))} runs per cell, -parallelism=10, TF_LOG unset — ${machine()}`,
-  );
+  const providers = sides.filter((side): side is ProviderSide => side !== 'alone');
+  const has = (side: Side) => sides.includes(side);
+  const perSide = (show: (side: ProviderSide) => string) => providers.map(show).join(' / ');
+  const verdict = (value: number, goal: number) => (Number.isNaN(value) ? '' : value <= goal ? ' met' : ' not met');
+  const reps = Math.max(...counts.map((c) => runs.filter((r) => r.side === 'ours' && r.count === c).length / 3));
+  console.log(`\nscale --against-go: medians of ${reps} runs per cell, -parallelism=10, TF_LOG unset — ${machine()}`);
+  const names = providers.map((side) => SIDE_NAMES[side]).join(' / ');
   const header = [
     'N',
     'phase',
-    'wall: Go / ours / TF alone',
-    `ours ÷ Go (goal ≤ ${WALL_GOAL}×)`,
-    'provider CPU: Go / ours',
-    `ours ÷ Go (goal ≤ ${CPU_GOAL}×)`,
-    'CPU ms per resource: Go / ours',
-    'processes: Go / ours',
-    'API calls: Go / ours',
-    'Terraform CPU: Go / ours',
+    `wall: ${names}${has('alone') ? ' / TF alone' : ''}`,
+    'ours ÷ anchor',
+    'ours ÷ framework',
+    'provider CPU',
+    'ours ÷ anchor',
+    'CPU ms per resource',
+    'peak RSS per process (MiB)',
+    'API calls per resource',
+    'processes',
   ];
   const rows: string[][] = [];
   for (const count of counts) {
     for (const phase of PHASES) {
       const wall = (side: Side) => med(side, count, phase, 'wallMs');
       const cpu = (side: Side) => med(side, count, phase, 'providerCpuMs');
-      const both = (f: (side: Side) => number, show: (x: number) => string) =>
-        `${hasGo ? show(f('go')) : '—'} / ${show(f('ours'))}`;
-      const wallRatio = wall('ours') / wall('go');
-      const cpuRatio = cpu('ours') / cpu('go');
+      const atGoal = count === GOAL_COUNT;
+      const wallAnchor = wall('ours') / wall('go');
+      const wallFramework = wall('ours') / wall('framework');
+      const cpuAnchor = cpu('ours') / cpu('go');
       rows.push([
         String(count),
         phase === 'plan' ? 'plan (refresh)' : phase,
-        `${hasGo ? s(wall('go')) : '—'} / ${s(wall('ours'))} / ${s(wall('alone'))}`,
-        hasGo
-          ? `${ratio(wall('ours'), wall('go'))}${wallGoalApplies(phase, count) ? (wallRatio <= WALL_GOAL ? ' met' : ' not met') : ''}`
+        perSide((side) => s(wall(side))) + (has('alone') ? ` / ${s(wall('alone'))}` : ''),
+        has('go')
+          ? `${ratio(wall('ours'), wall('go'))}${atGoal && phase !== 'destroy' ? verdict(wallAnchor, GOALS.wallVsAnchor) : ''}`
           : '—',
-        both(cpu, s),
-        hasGo ? `${ratio(cpu('ours'), cpu('go'))} ${cpuRatio <= CPU_GOAL ? 'met' : 'not met'}` : '—',
-        both(cpu, (x) => (x / count).toFixed(2)),
-        both((side) => med(side, count, phase, 'processes'), String),
-        both((side) => med(side, count, phase, 'apiCalls'), String),
-        both((side) => med(side, count, phase, 'terraformCpuMs'), s),
+        has('framework')
+          ? `${ratio(wall('ours'), wall('framework'))}${verdict(wallFramework, GOALS.wallVsFramework)}`
+          : '—',
+        perSide((side) => s(cpu(side))),
+        has('go') ? `${ratio(cpu('ours'), cpu('go'))}${atGoal ? verdict(cpuAnchor, GOALS.cpuVsAnchor) : ''}` : '—',
+        perSide((side) => (cpu(side) / count).toFixed(2)),
+        perSide((side) => {
+          const rss = med(side, count, phase, 'peakRssBytes');
+          return rss > 0 ? (rss / MIB).toFixed(0) : '—';
+        }),
+        perSide((side) => (med(side, count, phase, 'apiCalls') / count).toFixed(2)),
+        perSide((side) => String(med(side, count, phase, 'processes'))),
       ]);
     }
   }
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  console.log(line(header));
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const r of rows) console.log(line(r));
+  printTable(header, rows);
+  if (counts.length > 1) {
+    const [first, last] = [Math.min(...counts), Math.max(...counts)];
+    console.log(
+      `\nfrom N = ${first} to N = ${last} (goals for ours: CPU per resource ≤ ${GOALS.cpuPerResourceGrowth}×, peak RSS ≤ ${GOALS.rssGrowth}×)`,
+    );
+    const growth: string[][] = [];
+    for (const phase of PHASES) {
+      const grows = (side: ProviderSide, key: keyof PhaseRun, perResource: boolean) => {
+        const at = (count: number) => med(side, count, phase, key) / (perResource ? count : 1);
+        return at(last) / at(first);
+      };
+      growth.push([
+        phase,
+        perSide((side) => `${grows(side, 'providerCpuMs', true).toFixed(2)}×`) +
+          verdict(grows('ours', 'providerCpuMs', true), GOALS.cpuPerResourceGrowth),
+        perSide((side) => `${grows(side, 'peakRssBytes', false).toFixed(2)}×`) +
+          verdict(grows('ours', 'peakRssBytes', false), GOALS.rssGrowth),
+      ]);
+    }
+    printTable(['phase', `CPU per resource: ${names}`, `peak RSS per process: ${names}`], growth);
+  }
   const loads = runs.map((r) => r.load);
   console.log(
     `load average (1 min) at the phases' starts: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${execFileSync('nproc').toString().trim()} cores`,
   );
 }
 
+const MIB = 1024 * 1024;
+
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of rows) console.log(line(r));
+}
+
 export async function againstGoBench(args: string[]): Promise<void> {
   const options = parseOptions(args);
-  const anchor = buildAnchor(options.anchorDir);
-  const sides: Side[] = 'executable' in anchor ? ['go', 'ours', 'alone'] : ['ours', 'alone'];
-  if ('skipped' in anchor) console.log(`Go anchor: skipped — ${anchor.skipped}. Ours and Terraform alone only.`);
-  else console.log(`Go anchor: ${anchor.executable} (built from ${options.anchorDir})`);
+  const executables: Partial<Record<ProviderSide, string>> = { ours: join(REPO_ROOT, 'bin', 'terraform-provider-sec') };
+  const built = { go: buildAnchor(options.anchorDir), framework: buildFramework() };
+  for (const side of GO_SIDES) {
+    const outcome = built[side];
+    if ('executable' in outcome) {
+      executables[side] = outcome.executable;
+      console.log(`${SIDE_NAMES[side]}: ${outcome.executable}`);
+    } else console.log(`${SIDE_NAMES[side]}: skipped — ${outcome.skipped}`);
+  }
+  const sides: Side[] = [...GO_SIDES.filter((side) => executables[side]), 'ours', 'alone'];
+  const gnuTime = hasGnuTime();
+  if (!gnuTime) console.log(`no GNU time at ${GNU_TIME} (Debian's time): peak RSS is not measured`);
   const version = execFileSync('terraform', ['version'], {
     env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' },
     stdio: ['ignore', 'pipe', 'ignore'],
@@ -340,10 +436,7 @@ export async function againstGoBench(args: string[]): Promise<void> {
     for (let rep = 0; rep < options.reps; rep++) {
       for (const count of options.counts) {
         const order = [...sides.slice(rep % sides.length), ...sides.slice(0, rep % sides.length)];
-        for (const side of order)
-          runs.push(
-            ...(await runSide(side, count, options, root, 'executable' in anchor ? anchor.executable : undefined)),
-          );
+        for (const side of order) runs.push(...(await runSide(side, count, options, root, executables, gnuTime)));
       }
     }
   } finally {
