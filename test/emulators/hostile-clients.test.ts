@@ -4,11 +4,14 @@
  * JSON and UTF-8, nesting deeper than any walk survives, more connections than it keeps, and many
  * clients at once. Each ends in the platform's error shape (`{"message": …}`) with its status, or a
  * closed connection; the emulator serves on, and what it holds stays bounded by what it stores.
- * The vdb emulator's gRPC side faces the plugin server's battery (test/server/hostile-peer.test.ts).
+ * The vdb emulator's gRPC side faces the plugin server's battery (test/server/hostile-peer.test.ts);
+ * here it takes many clients at once.
  */
 import { expect } from 'chai';
 import { connect, type Socket } from 'node:net';
+import { createVdbClient } from '../../src/clients/vdb/index.js';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
+import { startVdbEmulator } from '../../src/emulators/vdb/index.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../src/emulators/core/index.js';
 
 const KiB = 1024;
@@ -348,5 +351,41 @@ describe('sec emulator against hostile clients', function () {
       headers: { Authorization: `Bearer ${newest}` },
     });
     expect(answer.status).to.equal(200);
+  });
+});
+
+describe('vdb emulator under many clients at once', function () {
+  this.timeout(60_000);
+
+  it('thousands of roles from twenty clients at once: every create lands once, the log stays bounded', async () => {
+    const emulator = await startVdbEmulator({ requestLog: { entries: 1_000, bytes: 64 * MiB } });
+    const clients = Array.from({ length: 20 }, () =>
+      createVdbClient({ apiUrl: emulator.url, apiKey: emulator.apiKey, userAgent: 'load-test' }),
+    );
+    try {
+      const seeded = (await clients[0]!.iam.listRoles({ accountId: emulator.accountId })).length;
+      const EACH = 100;
+      await Promise.all(
+        clients.map(async (client, c) => {
+          for (let i = 0; i < EACH; i++) {
+            await client.iam.createRole({
+              accountId: emulator.accountId,
+              name: `load-${c}-${i}`,
+              description: 'load',
+              permissions: ['read:clusters'],
+            });
+          }
+        }),
+      );
+      const roles = await clients[1]!.iam.listRoles({ accountId: emulator.accountId });
+      const names = roles.filter((role) => role.name.startsWith('load-')).map((role) => role.name);
+      expect(roles.length - seeded).to.equal(20 * EACH);
+      expect(new Set(names).size, 'each once').to.equal(20 * EACH);
+      expect(emulator.requestsReceived(), 'every call counted').to.equal(20 * EACH + 2);
+      expect(emulator.requests.length, 'the log keeps its bound').to.be.at.most(1_000);
+    } finally {
+      for (const client of clients) client.close();
+      await emulator.close();
+    }
   });
 });
