@@ -69,7 +69,12 @@ export async function runCycle(
     tally.steps++;
     const state = await workspace.state();
     const ids = new Set(state.flatMap((entry) => idOf(entry) ?? []));
-    for (const [id, holders] of books.holders) if (!ids.has(id)) holders.delete(index);
+    for (const [id, holders] of books.holders) {
+      if (ids.has(id)) continue;
+      holders.delete(index);
+      // The books hold what states hold: an id no state holds is let go, or they would grow every cycle.
+      if (holders.size === 0) books.holders.delete(id);
+    }
     for (const id of ids) books.holders.set(id, (books.holders.get(id) ?? new Set()).add(index));
     const api = await books.readApi();
     const findings = checkWorkspace(index, state, api, namePrefix, books.holders);
