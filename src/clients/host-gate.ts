@@ -1,11 +1,12 @@
 /**
- * One back-off per API host, shared by every call the process makes to it. When the platform says
- * "slow down" (HTTP 429, or 503 with Retry-After; gRPC RESOURCE_EXHAUSTED), no call to that host
- * starts before the Retry-After has passed, not only the call that was told; after it the process
- * sends at most 70% of the rate it was sending, and the allowed rate doubles each second without a
- * refusal until it is back where it was (multiplicative decrease with the AWS SDKs' adaptive retry
- * mode's factor, and a recovery as quick as the cut). Before the first refusal nothing waits: the
- * gate costs a comparison per call.
+ * One back-off per API host, shared by every call the process makes to it
+ * (docs/decisions.md, "One back-off per API host"). When the platform says "slow down" (HTTP 429,
+ * or 503 with Retry-After; gRPC RESOURCE_EXHAUSTED), no call to that host starts before the
+ * Retry-After has passed, not only the call that was told; after it the process sends at most 70%
+ * of the rate it was sending, and the allowed rate doubles each second without a refusal until it
+ * is back where it was (multiplicative decrease with the AWS SDKs' adaptive retry mode's factor,
+ * and a recovery as quick as the cut). Before the first refusal nothing waits: the gate costs a
+ * comparison per call.
  *
  * A refusal makes a round: refusals of calls sent before it (ten calls out at once are refused
  * together) are that round's, and neither pause nor cut again. A round while paced cuts the rate

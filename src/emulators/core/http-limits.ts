@@ -1,9 +1,9 @@
 /**
  * What one client may ask of an HTTP emulator (sec), in bytes, counts and time: every bound in one
- * place, with why. Past a bound the client gets the platform's error shape (`{ "message": ... }`)
- * with the matching status, or its connection is closed; either way the emulator holds nothing
- * more for it. Node's own HTTP server enforces them (./http-server.ts applies them); tests shorten
- * the timeouts through the emulator's `limits` option.
+ * place, with why (docs/decisions.md, "The emulators hold hostile clients"). Past a bound the client
+ * gets the platform's error shape (`{ "message": ... }`) with the matching status, or its connection
+ * is closed; either way the emulator holds nothing more for it. Node's own HTTP server enforces them
+ * (./http-server.ts applies them); tests shorten the timeouts through the emulator's `limits` option.
  */
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
