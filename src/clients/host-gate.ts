@@ -1,6 +1,7 @@
 /**
  * One back-off per API host, shared by every call the process makes to it
- * (docs/decisions.md, "One back-off per API host"). When the platform says "slow down" (HTTP 429,
+ * (docs/decisions.md, "One back-off per API host"): each client holds one gate, and a provider
+ * process makes one client per API when Terraform configures it. When the platform says "slow down" (HTTP 429,
  * or 503 with Retry-After; gRPC RESOURCE_EXHAUSTED), no call to that host starts before the
  * Retry-After has passed, not only the call that was told; after it the process sends at most 70%
  * of the rate it was sending, and the allowed rate doubles each second without a refusal until it
@@ -166,15 +167,3 @@ const NEVER: SignalLike = {
   addEventListener: () => undefined,
   removeEventListener: () => undefined,
 };
-
-const gates = new Map<string, HostGate>();
-
-/** The process's gate for this host (scheme, name and port), made on first use. */
-export function hostGate(host: string): HostGate {
-  let gate = gates.get(host);
-  if (gate === undefined) {
-    gate = new HostGate(host);
-    gates.set(host, gate);
-  }
-  return gate;
-}

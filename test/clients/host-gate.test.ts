@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { HostGate, hostGate } from '../../src/clients/host-gate.js';
+import { HostGate } from '../../src/clients/host-gate.js';
 import { type SecClient, createSecClient } from '../../src/clients/sec/index.js';
 import { createVdbClient, type VdbClient } from '../../src/clients/vdb/index.js';
 import { startSecEmulator } from '../../src/emulators/sec/index.js';
@@ -98,9 +98,7 @@ describe('host gate: one back-off per API host', () => {
     expect((error as Error).message).to.equal('stopped');
   });
 
-  it('is one per host in the process, and says once in the debug log that the API asked it to slow down', () => {
-    expect(hostGate('https://a.example.com')).to.equal(hostGate('https://a.example.com'));
-    expect(hostGate('https://a.example.com')).not.to.equal(hostGate('https://b.example.com'));
+  it('says once in the debug log that the API asked it to slow down', () => {
     const lines: { message: string; fields?: object }[] = [];
     const logger = {
       debug: (message: string, fields?: object) => lines.push({ message, ...(fields ? { fields } : {}) }),

@@ -61,7 +61,7 @@ export interface SecClientConfig {
    * NODE_EXTRA_CA_CERTS, ...: ../trust.ts) are read; default process.env.
    */
   readonly environment?: NodeJS.ProcessEnv | undefined;
-  /** The back-off shared by calls to the API (../host-gate.ts); default the process's gate for its host. */
+  /** The back-off every call of this client waits on (../host-gate.ts); default a gate of its own. */
   readonly gate?: HostGate | undefined;
 }
 

@@ -8,7 +8,7 @@ import type { Redactor } from './redactor.js';
 import { graceAfter, graceOverNote } from '../stop.js';
 import { isNotTlsAnswer, notTlsMessage } from '../not-tls.js';
 import { ADD_THE_CA } from '../trust.js';
-import { type HostGate, hostGate } from '../host-gate.js';
+import { HostGate } from '../host-gate.js';
 import {
   DECLINED_STATUSES,
   RETRYABLE_STATUSES,
@@ -70,7 +70,7 @@ export interface TransportOptions {
   readonly stopGraceMs: number;
   /** Where the trusted certificate authorities come from, for a certificate that cannot be verified. */
   readonly trustSources?: () => readonly string[];
-  /** The back-off shared by every call to this API; default the process's gate for `origin`. */
+  /** The back-off every call of this client waits on; default a gate of its own for `origin`. */
   readonly gate?: HostGate;
 }
 
@@ -94,7 +94,7 @@ export class Transport {
   ) {
     const logger = options.logger;
     this.logger = logger?.enabled?.('debug') === false ? undefined : logger;
-    this.gate = options.gate ?? hostGate(options.origin);
+    this.gate = options.gate ?? new HostGate(options.origin);
   }
 
   async send(request: TransportRequest, call: CallSignal): Promise<TransportResponse> {

@@ -9,7 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
 import { backoffMs } from '../backoff.js';
-import { type HostGate, hostGate } from '../host-gate.js';
+import { HostGate } from '../host-gate.js';
 import { timeApiExchange } from '../../wire/api-timing.js';
 import { ApiError, OUTCOME_UNKNOWN_NOTE, requestIdsOf, type ApiErrorCode } from '../../wire/api-error.js';
 import type { SignalLike } from '../cancellation.js';
@@ -56,7 +56,7 @@ export interface TransportOptions {
   readonly logger?: VdbLogger | undefined;
   /** How long a changing call already sent may finish after a stop (DEFAULT_STOP_GRACE_MS). */
   readonly stopGraceMs: number;
-  /** The back-off shared by every call to this API; default the process's gate for the endpoint. */
+  /** The back-off every call of this client waits on; default a gate of its own for the endpoint. */
   readonly gate?: HostGate;
 }
 
@@ -89,7 +89,7 @@ export class VdbTransport {
   private readonly gate: HostGate;
 
   constructor(private readonly options: TransportOptions) {
-    this.gate = options.gate ?? hostGate(options.endpoint.target);
+    this.gate = options.gate ?? new HostGate(options.endpoint.target);
     const trust = options.endpoint.tls && !options.insecure ? grpcTrust(options.environment) : undefined;
     this.connection = {
       target: options.endpoint.target,

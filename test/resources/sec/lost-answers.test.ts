@@ -417,7 +417,7 @@ describe('sec resources: creates whose answer is lost', function () {
       method: 'POST',
       path: '/api/v2/AlertChannels',
       status: 429,
-      headers: { 'Retry-After': '8' },
+      headers: { 'Retry-After': '3' },
     });
     const applying = applyRaw('sec_alert_channel_email', null, { name: 'stopped', recipients: ['ops@example.com'] });
     await new Promise((resolve) => setTimeout(resolve, 300));
