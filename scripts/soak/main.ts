@@ -32,7 +32,7 @@ import { shapeFor } from './workload.js';
 import { SoakWorkspace } from './workspace.js';
 
 const USAGE =
-  'soak [--duration 5m] [--workspaces 8] [--resources 200] [--fault-rate 0.05] [--seed 1] ' +
+  'soak [--duration 5m | --cycles N] [--workspaces 8] [--resources 200] [--fault-rate 0.05] [--seed 1] ' +
   '[--rate-limit 40] [--parallelism 10] [--providers DIR] [--out DIR] [--report FILE]\n' +
   '  --resources N   per workspace, both providers together (default 200; npm test runs 40)\n' +
   '  --rate-limit N  calls a second each emulator lets the account make: 40 binds eight workspaces, so\n' +
@@ -41,6 +41,8 @@ const USAGE =
 
 interface SoakOptions {
   durationMs: number;
+  /** Run exactly this many cycles instead of for `durationMs` (a fixed amount of work, as tests want). */
+  cycles: number | undefined;
   workspaces: number;
   /** Per workspace, both providers together. */
   resources: number;
@@ -71,6 +73,7 @@ function share(flag: string, text: string): number {
 function parseOptions(args: string[]): SoakOptions {
   const options: SoakOptions = {
     durationMs: 5 * 60_000,
+    cycles: undefined,
     workspaces: 8,
     resources: 200,
     faultRate: 0.05,
@@ -83,6 +86,7 @@ function parseOptions(args: string[]): SoakOptions {
   };
   readFlags(args, USAGE, {
     '--duration': (v, f) => (options.durationMs = duration(f, v)),
+    '--cycles': (v, f) => (options.cycles = positive(f, v)),
     '--workspaces': (v, f) => (options.workspaces = positive(f, v)),
     '--resources': (v, f) => (options.resources = positive(f, v)),
     '--fault-rate': (v, f) => (options.faultRate = share(f, v)),
@@ -185,7 +189,8 @@ async function main(options: SoakOptions): Promise<number> {
     `soak: ${options.workspaces} workspaces × ${options.resources} resources (${shape.channels} channels, ` +
       `${Math.ceil(shape.channels / 2)} rules, ${shape.roles} roles, 1 cluster, ${shape.keys} keys), ` +
       `faults ${options.faultRate} of calls (seed ${options.seed}), rate limit ${options.rateLimit} calls/s ` +
-      `per emulator, -parallelism=${options.parallelism}, for ${options.durationMs / 1000} s; files in ${out}`,
+      `per emulator, -parallelism=${options.parallelism}, ` +
+      `${options.cycles === undefined ? `for ${options.durationMs / 1000} s` : `${options.cycles} cycles`}; files in ${out}`,
   );
   log(
     'cycle  wall s  steps  orphans  dupl  takeovers  mismatch  replans  reruns  failed  refused/ok  ' +
@@ -196,7 +201,9 @@ async function main(options: SoakOptions): Promise<number> {
   const started = Date.now();
   let before = counters();
   memory.take();
-  for (let cycle = 1; cycle === 1 || Date.now() - started < options.durationMs; cycle++) {
+  const more = (cycle: number) =>
+    options.cycles === undefined ? cycle === 1 || Date.now() - started < options.durationMs : cycle <= options.cycles;
+  for (let cycle = 1; more(cycle); cycle++) {
     const cycleStart = Date.now();
     const tallies: CycleTally[] = await Promise.all(
       workspaces.map((workspace, i) => runCycle(workspace, i, cycle, shape, books, log)),
