@@ -54,7 +54,7 @@ describe('host gate: one back-off per API host', () => {
     expect(await gate.admit(undefined, now + 100), 'paced, not paused').to.equal(true);
   });
 
-  it('doubles the rate each second without a refusal, and stops pacing once it is back where it was', () => {
+  it('doubles the rate every half second without a refusal, and stops pacing once it is back where it was', () => {
     let now = 10_000;
     const gate = new HostGate('h', () => now);
     for (let i = 0; i < 40; i++) void gate.admit();
@@ -62,9 +62,9 @@ describe('host gate: one back-off per API host', () => {
     expect(gate.allowedRate()).to.be.closeTo(28, 1e-9);
     now += 1000;
     expect(gate.allowedRate(), 'no growth during the pause').to.be.closeTo(28, 1e-9);
-    now += 250;
+    now += 125;
     expect(gate.allowedRate()).to.be.closeTo(28 * 2 ** 0.25, 1e-9);
-    now += 750;
+    now += 875;
     expect(gate.allowedRate(), 'back at 40 calls a second, a second after the pause').to.equal(undefined);
   });
 
