@@ -561,6 +561,14 @@ export interface DatabaseApiKeysApi {
     request: { accountId: string; clusterId?: string | undefined },
     options?: VdbCallOptions,
   ): Promise<DatabaseApiKey[]>;
+  /**
+   * One key of a cluster, or undefined when it is gone. The platform only lists keys, so reads close
+   * in time share a listing (./shared-listing.ts); the process's own creates and deletes end that.
+   */
+  find(
+    request: { accountId: string; clusterId: string; id: string },
+    options?: VdbCallOptions,
+  ): Promise<DatabaseApiKey | undefined>;
   /** Retried only when declined (see Errors above). */
   create(key: DatabaseApiKeyInput, options?: VdbCallOptions): Promise<DatabaseApiKey>;
   delete(
@@ -584,6 +592,8 @@ export interface AuthKey {
 export interface AuthKeysApi {
   /** All keys of the account, or those attached to one cluster. */
   list(request: { accountId: string; clusterId?: string | undefined }, options?: VdbCallOptions): Promise<AuthKey[]>;
+  /** One key of the account, or undefined when it is gone; reads share listings as DatabaseApiKeysApi.find does. */
+  find(request: { accountId: string; id: string }, options?: VdbCallOptions): Promise<AuthKey | undefined>;
   /** Retried only when declined (see Errors above). */
   create(key: { accountId: string; clusterIds: readonly string[] }, options?: VdbCallOptions): Promise<AuthKey>;
   delete(request: { accountId: string; databaseApiKeyId: string }, options?: VdbCallOptions): Promise<void>;

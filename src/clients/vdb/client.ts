@@ -36,6 +36,7 @@ import { VDB_SERVICES } from '../../wire/vdb-services.js';
 import { loadOnFirstCall } from '../load-on-first-call.js';
 import { JWT_RBAC_METADATA } from './metadata.js';
 import type { VdbTransport } from './transport.js';
+import { SharedListings } from './shared-listing.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** A server that keeps returning page tokens is broken; stop rather than loop forever. */
@@ -252,56 +253,74 @@ function clustersApi(rpc: Rpc): ClustersApi {
 
 function databaseApiKeysApi(rpc: Rpc): DatabaseApiKeysApi {
   const S = VDB_SERVICES.databaseApiKeyV2;
-  return {
+  const listings = new SharedListings<DatabaseApiKey>();
+  const scope = (accountId: string, clusterId: string) => `${accountId}/${clusterId}`;
+  const api: DatabaseApiKeysApi = {
     async list(request, options) {
       const response = await rpc.call(S, 'ListDatabaseApiKeys', { ...request }, 'read', options);
       return checked<DatabaseApiKey>(list(response, 'items'), 'DatabaseApiKeyService/ListDatabaseApiKeys');
     },
-    async create(key, options) {
-      const request = {
-        databaseApiKey: {
-          accountId: key.accountId,
-          clusterId: key.clusterId,
-          name: key.name,
-          expiresAt: key.expiresAt,
-          accessRules: key.accessRules,
-        },
-      };
-      const response = await rpc.call(S, 'CreateDatabaseApiKey', request, 'once', options);
-      return entity(
-        response,
-        'databaseApiKey',
-        'DatabaseApiKeyService/CreateDatabaseApiKey',
-        (item) => hasId(item) ?? (item.key === '' ? 'missing key' : undefined),
-      ) as unknown as DatabaseApiKey;
+    async find({ accountId, clusterId, id }, options) {
+      const keys = await listings.read(scope(accountId, clusterId), () => api.list({ accountId, clusterId }, options));
+      return keys.find((k) => k.id === id);
     },
-    async delete(request, options) {
-      await rpc.call(S, 'DeleteDatabaseApiKey', { ...request }, 'idempotent', options);
-    },
+    create: (key, options) =>
+      listings.writing(scope(key.accountId, key.clusterId), async () => {
+        const request = {
+          databaseApiKey: {
+            accountId: key.accountId,
+            clusterId: key.clusterId,
+            name: key.name,
+            expiresAt: key.expiresAt,
+            accessRules: key.accessRules,
+          },
+        };
+        const response = await rpc.call(S, 'CreateDatabaseApiKey', request, 'once', options);
+        return entity(
+          response,
+          'databaseApiKey',
+          'DatabaseApiKeyService/CreateDatabaseApiKey',
+          (item) => hasId(item) ?? (item.key === '' ? 'missing key' : undefined),
+        ) as unknown as DatabaseApiKey;
+      }),
+    delete: (request, options) =>
+      listings.writing(scope(request.accountId, request.clusterId), async () => {
+        await rpc.call(S, 'DeleteDatabaseApiKey', { ...request }, 'idempotent', options);
+      }),
   };
+  return api;
 }
 
 function authKeysApi(rpc: Rpc): AuthKeysApi {
   const S = VDB_SERVICES.databaseApiKeyV1;
-  return {
+  // The legacy service has no get: reads share listings of the account's keys.
+  const listings = new SharedListings<AuthKey>();
+  const api: AuthKeysApi = {
     async list(request, options) {
       const response = await rpc.call(S, 'ListDatabaseApiKeys', { ...request }, 'read', options);
       return checked<AuthKey>(list(response, 'items'), 'DatabaseApiKeyService/ListDatabaseApiKeys');
     },
-    async create(key, options) {
-      const request = { databaseApiKey: { accountId: key.accountId, clusterIds: key.clusterIds } };
-      const response = await rpc.call(S, 'CreateDatabaseApiKey', request, 'once', options);
-      return entity(
-        response,
-        'databaseApiKey',
-        'DatabaseApiKeyService/CreateDatabaseApiKey',
-        (item) => hasId(item) ?? (item.key === '' ? 'missing key' : undefined),
-      ) as unknown as AuthKey;
+    async find({ accountId, id }, options) {
+      const keys = await listings.read(accountId, () => api.list({ accountId }, options));
+      return keys.find((k) => k.id === id);
     },
-    async delete(request, options) {
-      await rpc.call(S, 'DeleteDatabaseApiKey', { ...request }, 'idempotent', options);
-    },
+    create: (key, options) =>
+      listings.writing(key.accountId, async () => {
+        const request = { databaseApiKey: { accountId: key.accountId, clusterIds: key.clusterIds } };
+        const response = await rpc.call(S, 'CreateDatabaseApiKey', request, 'once', options);
+        return entity(
+          response,
+          'databaseApiKey',
+          'DatabaseApiKeyService/CreateDatabaseApiKey',
+          (item) => hasId(item) ?? (item.key === '' ? 'missing key' : undefined),
+        ) as unknown as AuthKey;
+      }),
+    delete: (request, options) =>
+      listings.writing(request.accountId, async () => {
+        await rpc.call(S, 'DeleteDatabaseApiKey', { ...request }, 'idempotent', options);
+      }),
   };
+  return api;
 }
 
 function backupSchedulesApi(rpc: Rpc): BackupSchedulesApi {

@@ -117,10 +117,11 @@ export const authKey = resource<typeof fields, VdbContext>({
     importId: (found) => found.id ?? '',
   },
   async read(prior, ctx) {
-    const accountId = providerAccountId(ctx);
-    // The legacy service has no get: list the account's keys and pick this one.
-    const keys = await ctx.client.api.authKeys.list({ accountId }, { signal: ctx.signal });
-    const k = keys.find((x) => x.id === prior.id);
+    // The legacy service has no get: the key is found in a listing of the account's keys.
+    const k = await ctx.client.api.authKeys.find(
+      { accountId: providerAccountId(ctx), id: prior.id! },
+      { signal: ctx.signal },
+    );
     return k ? fromApi(k) : null;
   },
   async delete(prior, ctx) {

@@ -260,12 +260,10 @@ export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
     importId: (found) => `${found.cluster_id}/${found.id}`,
   },
   async read(prior, ctx) {
-    const accountId = accountIdOf(prior.account_id, ctx);
-    const keys = await ctx.client.api.databaseApiKeys.list(
-      { accountId, clusterId: prior.cluster_id },
+    const k = await ctx.client.api.databaseApiKeys.find(
+      { accountId: accountIdOf(prior.account_id, ctx), clusterId: prior.cluster_id, id: prior.id! },
       { signal: ctx.signal },
     );
-    const k = keys.find((x) => x.id === prior.id);
     return k ? fromApi(k, prior) : null;
   },
   /**
@@ -273,12 +271,10 @@ export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
    * global rule written out or left out (e.g. after an import), which changes nothing on the platform.
    */
   async update(plan, prior, ctx) {
-    const accountId = accountIdOf(prior.account_id, ctx);
-    const keys = await ctx.client.api.databaseApiKeys.list(
-      { accountId, clusterId: prior.cluster_id },
+    const k = await ctx.client.api.databaseApiKeys.find(
+      { accountId: accountIdOf(prior.account_id, ctx), clusterId: prior.cluster_id, id: prior.id! },
       { signal: ctx.signal },
     );
-    const k = keys.find((x) => x.id === prior.id);
     if (!k)
       throw new DiagnosticError(
         'Database API key not found',
