@@ -16,13 +16,25 @@
  * CPU (user + system: the process's own rusage) and, with GNU time, its peak RSS to a file per
  * phase, the same way for every provider. Terraform's own CPU is its rusage minus the providers'.
  *
- *   npm run bench -- scale --against-go [--counts 200,1000] [--reps 3] [--parallelism 10]
+ *   npm run bench -- scale --against-go [--counts 200,1000,5000] [--reps 3] [--parallelism 10]
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
+import {
+  MIB,
+  PHASES,
+  type Phase,
+  benchTerraformEnv,
+  hasGnuTime,
+  measuringWrapper,
+  printTable,
+  ratio,
+  runPhase,
+  s,
+} from './terraform-runs.js';
 import { REPO_ROOT, machine, median, positive, readFlags } from './util.js';
 
 type Side = 'go' | 'framework' | 'ours' | 'alone';
@@ -30,7 +42,6 @@ type Side = 'go' | 'framework' | 'ours' | 'alone';
 type ProviderSide = Exclude<Side, 'alone'>;
 type GoSide = Exclude<ProviderSide, 'ours'>;
 const GO_SIDES: readonly GoSide[] = ['go', 'framework'];
-const PHASES: readonly Phase[] = ['apply', 'plan', 'destroy'];
 const SIDE_NAMES: Record<Side, string> = {
   go: 'Go anchor',
   framework: 'plugin framework',
@@ -43,9 +54,6 @@ const PROVIDERS: Record<ProviderSide, { local: string; source: string; type: str
   framework: { local: 'fwemail', source: 'keel/fwemail', type: 'fwemail_alert_channel_email' },
   ours: { local: 'sec', source: 'keel/sec', type: 'sec_alert_channel_email' },
 };
-type Phase = 'apply' | 'plan' | 'destroy';
-/** USER_HZ, the unit of /proc/<pid>/stat times. */
-const CLOCK_TICKS_PER_SECOND = 100;
 
 /**
  * The goals of issue 48, at N = 200: provider CPU ≤ 2.5× the Go anchor's and wall ≤ 1.3× for plan and
@@ -64,12 +72,12 @@ interface Options {
 
 function parseOptions(args: string[]): Options {
   const options: Options = {
-    counts: [200, 1000],
+    counts: [200, 1000, 5000],
     reps: 3,
     parallelism: 10,
     anchorDir: process.env.KEEL_GO_ANCHOR ?? resolve(REPO_ROOT, '..', 'shared', 'anchors', 'goprovider'),
   };
-  readFlags(args, 'scale --against-go [--counts 200,1000] [--reps 3] [--parallelism 10] [--anchor DIR]', {
+  readFlags(args, 'scale --against-go [--counts 200,1000,5000] [--reps 3] [--parallelism 10] [--anchor DIR]', {
     '--counts': (value, flag) => {
       options.counts = value.split(',').map((v) => positive(flag, v));
     },
@@ -128,34 +136,6 @@ function buildFramework(): { executable: string } | { skipped: string } {
   return { executable };
 }
 
-/** GNU time, which also reports a child's peak RSS; bash's `time` keyword does not. */
-const GNU_TIME = '/usr/bin/time';
-function hasGnuTime(): boolean {
-  try {
-    execFileSync(GNU_TIME, ['-f', '%M', 'true'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A dev_overrides directory whose provider executable runs the real one as a child and appends
- * "<wall s> <user s> <system s> [<peak RSS KiB>]" of that child to $KEEL_BENCH_CPU_LOG: one line per
- * process, written at once, so processes that overlap do not mix their lines. The child keeps the
- * wrapper's stdin, stdout and stderr, so Terraform talks to it as to the provider itself.
- */
-function measuringWrapper(dir: string, name: string, real: string, gnuTime: boolean): string {
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, name);
-  const run = gnuTime
-    ? `exec ${GNU_TIME} -a -o "$KEEL_BENCH_CPU_LOG" -f '%e %U %S %M' ${JSON.stringify(real)}\n`
-    : `TIMEFORMAT='%3R %3U %3S'\n{ time ${JSON.stringify(real)} 2>&3 3>&-; } 3>&2 2>>"$KEEL_BENCH_CPU_LOG"\n`;
-  writeFileSync(path, `#!/bin/bash\n${run}`);
-  chmodSync(path, 0o755);
-  return dir;
-}
-
 /** The anchor's workload: N e-mail channels by for_each (distinct names, one recipient each), or N terraform_data. */
 function configuration(side: Side, count: number): string {
   const names = `toset([for i in range(${count}) : format("ch-%04d", i)])`;
@@ -165,13 +145,6 @@ function configuration(side: Side, count: number): string {
     `terraform {\n  required_providers {\n    ${local} = { source = "${source}" }\n  }\n}\n\n` +
     `resource "${type}" "c" {\n  for_each   = ${names}\n  name       = each.key\n  recipients = ["ops-\${each.key}@example.com"]\n}\n`
   );
-}
-
-/** CPU of this process's waited-for children (Terraform and what it waited for), ms. */
-function childrenCpuMs(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 interface PhaseRun {
@@ -188,33 +161,6 @@ interface PhaseRun {
   load: number;
 }
 
-function terraform(dir: string, env: NodeJS.ProcessEnv, args: string[]): Promise<{ wallMs: number; cpuMs: number }> {
-  const cpuBefore = childrenCpuMs();
-  const started = performance.now();
-  return new Promise((resolvePromise, reject) => {
-    execFile(
-      'terraform',
-      [`-chdir=${dir}`, ...args],
-      { env, maxBuffer: 256 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error)
-          reject(
-            new Error(
-              `terraform ${args[0]} in ${dir} failed: ${String(error.message)}\n${`${stdout}\n${stderr}`.slice(-3000)}`,
-            ),
-          );
-        else resolvePromise({ wallMs: performance.now() - started, cpuMs: childrenCpuMs() - cpuBefore });
-      },
-    );
-  });
-}
-
-const ARGS: Record<Phase, (p: number) => string[]> = {
-  apply: (p) => ['apply', '-auto-approve', '-input=false', `-parallelism=${p}`],
-  plan: (p) => ['plan', '-input=false', '-detailed-exitcode', `-parallelism=${p}`],
-  destroy: (p) => ['destroy', '-auto-approve', '-input=false', `-parallelism=${p}`],
-};
-
 async function runSide(
   side: Side,
   count: number,
@@ -225,17 +171,7 @@ async function runSide(
 ): Promise<PhaseRun[]> {
   const dir = mkdtempSync(join(root, `${side}-${count}-`));
   writeFileSync(join(dir, 'main.tf'), configuration(side, count));
-  const env: NodeJS.ProcessEnv = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) => !k.startsWith('TF_LOG') && k !== 'NODE_EXTRA_CA_CERTS' && k !== 'SSL_CERT_FILE',
-    ),
-  );
-  Object.assign(env, {
-    TF_IN_AUTOMATION: '1',
-    TF_INPUT: '0',
-    CHECKPOINT_DISABLE: '1',
-    TF_CLI_CONFIG_FILE: join(dir, 'terraform.rc'),
-  });
+  const env = benchTerraformEnv(dir);
   let overrides = '';
   if (side !== 'alone') {
     const { local, source } = PROVIDERS[side];
@@ -257,21 +193,10 @@ async function runSide(
   const runs: PhaseRun[] = [];
   try {
     for (const phase of PHASES) {
-      const cpuLog = join(dir, `${phase}.cpu`);
-      env.KEEL_BENCH_CPU_LOG = cpuLog;
       emulator?.clearRequests();
       const callsBefore = emulator?.requestsReceived() ?? 0;
       const load = loadavg()[0]!;
-      const tf = await terraform(dir, env, ARGS[phase](options.parallelism));
-      const processes = existsSync(cpuLog)
-        ? readFileSync(cpuLog, 'utf8')
-            .trim()
-            .split('\n')
-            .filter(Boolean)
-            .map((l) => l.split(' ').map(Number))
-        : [];
-      const providerCpuMs = processes.reduce((sum, [, user, system]) => sum + (user! + system!) * 1000, 0);
-      const peakRssBytes = Math.max(0, ...processes.map(([, , , rssKiB]) => (rssKiB ?? 0) * 1024));
+      const measured = await runPhase(dir, env, phase, options.parallelism);
       if (emulator) {
         const channels = emulator.list('AlertChannels').length;
         const expected = phase === 'destroy' ? 0 : count;
@@ -284,11 +209,11 @@ async function runSide(
         side,
         count,
         phase,
-        wallMs: tf.wallMs,
-        providerCpuMs,
-        peakRssBytes,
-        processes: processes.length,
-        terraformCpuMs: tf.cpuMs - providerCpuMs,
+        wallMs: measured.wallMs,
+        providerCpuMs: measured.providerCpuMs,
+        peakRssBytes: measured.peakRssBytes,
+        processes: measured.processCpuMs.length,
+        terraformCpuMs: measured.terraformCpuMs,
         apiCalls: emulator ? emulator.requestsReceived() - callsBefore : 0,
         load,
       });
@@ -297,8 +222,8 @@ async function runSide(
         `  ${SIDE_NAMES[side].padEnd(15)} N=${String(count).padEnd(5)} ${phase.padEnd(7)} wall ${s(last.wallMs)}` +
           (side === 'alone'
             ? ''
-            : `  provider CPU ${s(providerCpuMs)} (${processes.length} processes: ` +
-              `${processes.map(([, user, system]) => (user! + system!).toFixed(2)).join(' + ')})` +
+            : `  provider CPU ${s(last.providerCpuMs)} (${last.processes} processes: ` +
+              `${measured.processCpuMs.map((cpu) => (cpu / 1000).toFixed(2)).join(' + ')})` +
               `  API calls ${last.apiCalls}`) +
           `  Terraform CPU ${s(last.terraformCpuMs)}  load ${load.toFixed(1)}`,
       );
@@ -309,9 +234,6 @@ async function runSide(
   }
   return runs;
 }
-
-const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '—');
 
 function report(runs: PhaseRun[], counts: number[], sides: Side[]): void {
   const med = (side: Side, count: number, phase: Phase, key: keyof PhaseRun) => {
@@ -399,16 +321,6 @@ function report(runs: PhaseRun[], counts: number[], sides: Side[]): void {
   );
 }
 
-const MIB = 1024 * 1024;
-
-function printTable(header: string[], rows: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  console.log(line(header));
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const r of rows) console.log(line(r));
-}
-
 export async function againstGoBench(args: string[]): Promise<void> {
   const options = parseOptions(args);
   const executables: Partial<Record<ProviderSide, string>> = { ours: join(REPO_ROOT, 'bin', 'terraform-provider-sec') };
@@ -422,7 +334,7 @@ export async function againstGoBench(args: string[]): Promise<void> {
   }
   const sides: Side[] = [...GO_SIDES.filter((side) => executables[side]), 'ours', 'alone'];
   const gnuTime = hasGnuTime();
-  if (!gnuTime) console.log(`no GNU time at ${GNU_TIME} (Debian's time): peak RSS is not measured`);
+  if (!gnuTime) console.log("no GNU time at /usr/bin/time (Debian's time): peak RSS is not measured");
   const version = execFileSync('terraform', ['version'], {
     env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' },
     stdio: ['ignore', 'pipe', 'ignore'],

@@ -5,6 +5,7 @@ import { codecBench } from './codec.js';
 import { scaleBench } from './scale.js';
 import { rpcBench } from './rpc.js';
 import { sessionsBench } from './sessions.js';
+import { curveBench } from './curve.js';
 
 const benches: Record<string, (args: string[]) => Promise<void>> = {
   handshake: handshakeBench,
@@ -13,6 +14,7 @@ const benches: Record<string, (args: string[]) => Promise<void>> = {
   scale: scaleBench,
   rpc: rpcBench,
   sessions: sessionsBench,
+  curve: curveBench,
 };
 const [name, ...args] = process.argv.slice(2);
 const bench = name ? benches[name] : undefined;

@@ -19,7 +19,7 @@
  * The emulator runs in this process, Terraform and the floor in their own; each side and each
  * parallelism get a fresh emulator.
  *
- * `scale --against-go [--counts 200,1000] [--reps 3]` instead compares the sec provider with the Go
+ * `scale --against-go [--counts 200,1000,5000] [--reps 3]` instead compares the sec provider with the Go
  * anchor provider and Terraform alone (./against-go.ts).
  */
 import { execFile, type ChildProcess } from 'node:child_process';
