@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createVdbClient, type VdbClient } from '../../src/clients/vdb/index.js';
-import { LISTING_FRESH_MS, SharedListings } from '../../src/clients/vdb/shared-listing.js';
-import { startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
+import { SharedListings } from '../../src/clients/vdb/shared-listing.js';
+import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
 import { packageId } from '../../src/emulators/vdb/catalog.js';
 
 /** A listing whose answer the test gives when it chooses. */
@@ -16,71 +16,61 @@ function pending<T>() {
 }
 
 describe('shared listings: reads of what the platform can only list', () => {
-  let now = 0;
   let listings: SharedListings<string>;
-  let calls: number;
-  const list = (items: readonly string[]) => () => {
-    calls++;
-    return Promise.resolve(items);
+  /** Every listing sent, in order, each answered when the test says. */
+  let sent: ReturnType<typeof pending<string>>[];
+  const list = () => {
+    const listing = pending<string>();
+    sent.push(listing);
+    return listing.items;
   };
 
   beforeEach(() => {
-    now = 1_000;
-    calls = 0;
-    listings = new SharedListings<string>(() => now);
+    listings = new SharedListings<string>();
+    sent = [];
   });
 
-  it('answer reads that begin within the window from one listing, in flight or answered', async () => {
-    const first = pending<string>();
-    const a = listings.read('cluster-1', () => {
-      calls++;
-      return first.items;
-    });
-    now += 10;
-    const b = listings.read('cluster-1', list(['other']));
-    first.answer(['k1', 'k2']);
-    expect(await a).to.deep.equal(['k1', 'k2']);
-    expect(await b, 'joined the listing in flight').to.deep.equal(['k1', 'k2']);
-    now += LISTING_FRESH_MS - 10;
-    expect(await listings.read('cluster-1', list(['other']))).to.deep.equal(['k1', 'k2']);
-    expect(calls).to.equal(1);
+  it('answer a read only with a listing begun after it began; the reads that wait share the next one', async () => {
+    const first = listings.read('cluster-1', list);
+    const second = listings.read('cluster-1', list);
+    const third = listings.read('cluster-1', list);
+    expect(sent, 'one listing out at a time per scope').to.have.length(1);
+    sent[0]!.answer(['k1']);
+    expect(await first).to.deep.equal(['k1']);
+    await Promise.resolve();
+    expect(sent, 'the next starts when the first ends, for both reads that arrived meanwhile').to.have.length(2);
+    sent[1]!.answer(['k2']);
+    expect(await second).to.deep.equal(['k2']);
+    expect(await third).to.deep.equal(['k2']);
+    // Once nothing is out, a read lists at once and never gets an answer older than itself.
+    const later = listings.read('cluster-1', list);
+    expect(sent).to.have.length(3);
+    sent[2]!.answer([]);
+    expect(await later).to.deep.equal([]);
   });
 
-  it('list again once the listing is older than the window, and per scope', async () => {
-    await listings.read('cluster-1', list(['old']));
-    expect(await listings.read('cluster-2', list(['two'])), 'another scope').to.deep.equal(['two']);
-    now += LISTING_FRESH_MS + 1;
-    expect(await listings.read('cluster-1', list(['new']))).to.deep.equal(['new']);
-    expect(calls).to.equal(3);
+  it('keep scopes apart, and forget a scope once nothing is out', async () => {
+    const one = listings.read('cluster-1', list);
+    const two = listings.read('cluster-2', list);
+    expect(sent).to.have.length(2);
+    sent[0]!.answer(['a']);
+    sent[1]!.answer(['b']);
+    expect([await one, await two]).to.deep.equal([['a'], ['b']]);
+    await Promise.resolve();
+    expect((listings as unknown as { scopes: Map<string, unknown> }).scopes.size).to.equal(0);
   });
 
-  it("never answer a read with a listing begun before the process's own create or delete in that scope ended", async () => {
-    const before = pending<string>();
-    const stale = listings.read('cluster-1', () => before.items);
-    const write = pending<string>();
-    const deleting = listings.writing('cluster-1', () => write.items);
-    // Begun while the delete is in flight: it may not be the answer to reads after the delete either.
-    const during = listings.read('cluster-1', list(['during']));
-    write.answer([]);
-    await deleting;
-    before.answer(['deleted-key']);
-    expect(await stale).to.deep.equal(['deleted-key']);
-    expect(await during).to.deep.equal(['during']);
-    expect(await listings.read('cluster-1', list(['after'])), 'a fresh listing after the write').to.deep.equal([
-      'after',
-    ]);
-    expect(await listings.read('cluster-2', list(['x'])), 'other scopes are not touched').to.deep.equal(['x']);
-  });
-
-  it('do not share a listing that failed', async () => {
-    const failing = pending<string>();
-    const a = listings.read('cluster-1', () => failing.items);
-    failing.refuse(new Error('unavailable'));
-    await a.then(
+  it('give a failed listing to the reads that waited for it only, and list again after it', async () => {
+    const failing = listings.read('cluster-1', list);
+    const waiting = listings.read('cluster-1', list);
+    sent[0]!.refuse(new Error('unavailable'));
+    await failing.then(
       () => expect.fail('the listing failed'),
       (error: Error) => expect(error.message).to.equal('unavailable'),
     );
-    expect(await listings.read('cluster-1', list(['k1']))).to.deep.equal(['k1']);
+    await Promise.resolve();
+    sent[1]!.answer(['k1']);
+    expect(await waiting, 'the read that arrived later has its own listing').to.deep.equal(['k1']);
   });
 });
 
@@ -99,7 +89,7 @@ describe('vdb client: refreshing many keys of one cluster', () => {
 
   const listings = () => emulator.requests.filter((r) => r.method === 'ListDatabaseApiKeys').length;
 
-  it('costs a listing per window, not one per key, and still sees its own deletes at once', async () => {
+  it('shares listings among the reads waiting together, and sees a change made before a read at once', async () => {
     const accountId = emulator.accountId;
     const cluster = await vdb.clusters.create({
       accountId,
@@ -133,9 +123,11 @@ describe('vdb client: refreshing many keys of one cluster', () => {
       );
     }
     expect(found).to.deep.equal(keys.map((k) => k.name));
-    expect(listings() - before, 'listings for 200 reads').to.be.at.most(2);
+    // Ten at a time: the first of each ten lists alone, the nine behind it share the next listing.
+    expect(listings() - before, 'listings for 200 reads').to.equal(40);
 
-    await vdb.databaseApiKeys.delete({ accountId, clusterId: cluster.id, databaseApiKeyId: keys[0]!.id });
+    // Removed behind the process's back, just after a read: the next read sees it gone.
+    emulator.remove(VDB_COLLECTIONS.databaseApiKeys, keys[0]!.id);
     expect(await vdb.databaseApiKeys.find({ accountId, clusterId: cluster.id, id: keys[0]!.id })).to.equal(undefined);
     expect((await vdb.databaseApiKeys.find({ accountId, clusterId: cluster.id, id: keys[1]!.id }))?.name).to.equal(
       'key-1',

@@ -562,8 +562,8 @@ export interface DatabaseApiKeysApi {
     options?: VdbCallOptions,
   ): Promise<DatabaseApiKey[]>;
   /**
-   * One key of a cluster, or undefined when it is gone. The platform only lists keys, so reads close
-   * in time share a listing (./shared-listing.ts); the process's own creates and deletes end that.
+   * One key of a cluster, or undefined when it is gone. The platform only lists keys: reads waiting at
+   * the same time share a listing begun after each of them began (./shared-listing.ts).
    */
   find(
     request: { accountId: string; clusterId: string; id: string },

@@ -264,29 +264,27 @@ function databaseApiKeysApi(rpc: Rpc): DatabaseApiKeysApi {
       const keys = await listings.read(scope(accountId, clusterId), () => api.list({ accountId, clusterId }, options));
       return keys.find((k) => k.id === id);
     },
-    create: (key, options) =>
-      listings.writing(scope(key.accountId, key.clusterId), async () => {
-        const request = {
-          databaseApiKey: {
-            accountId: key.accountId,
-            clusterId: key.clusterId,
-            name: key.name,
-            expiresAt: key.expiresAt,
-            accessRules: key.accessRules,
-          },
-        };
-        const response = await rpc.call(S, 'CreateDatabaseApiKey', request, 'once', options);
-        return entity(
-          response,
-          'databaseApiKey',
-          'DatabaseApiKeyService/CreateDatabaseApiKey',
-          (item) => hasId(item) ?? (item.key === '' ? 'missing key' : undefined),
-        ) as unknown as DatabaseApiKey;
-      }),
-    delete: (request, options) =>
-      listings.writing(scope(request.accountId, request.clusterId), async () => {
-        await rpc.call(S, 'DeleteDatabaseApiKey', { ...request }, 'idempotent', options);
-      }),
+    async create(key, options) {
+      const request = {
+        databaseApiKey: {
+          accountId: key.accountId,
+          clusterId: key.clusterId,
+          name: key.name,
+          expiresAt: key.expiresAt,
+          accessRules: key.accessRules,
+        },
+      };
+      const response = await rpc.call(S, 'CreateDatabaseApiKey', request, 'once', options);
+      return entity(
+        response,
+        'databaseApiKey',
+        'DatabaseApiKeyService/CreateDatabaseApiKey',
+        (item) => hasId(item) ?? (item.key === '' ? 'missing key' : undefined),
+      ) as unknown as DatabaseApiKey;
+    },
+    async delete(request, options) {
+      await rpc.call(S, 'DeleteDatabaseApiKey', { ...request }, 'idempotent', options);
+    },
   };
   return api;
 }
@@ -304,21 +302,19 @@ function authKeysApi(rpc: Rpc): AuthKeysApi {
       const keys = await listings.read(accountId, () => api.list({ accountId }, options));
       return keys.find((k) => k.id === id);
     },
-    create: (key, options) =>
-      listings.writing(key.accountId, async () => {
-        const request = { databaseApiKey: { accountId: key.accountId, clusterIds: key.clusterIds } };
-        const response = await rpc.call(S, 'CreateDatabaseApiKey', request, 'once', options);
-        return entity(
-          response,
-          'databaseApiKey',
-          'DatabaseApiKeyService/CreateDatabaseApiKey',
-          (item) => hasId(item) ?? (item.key === '' ? 'missing key' : undefined),
-        ) as unknown as AuthKey;
-      }),
-    delete: (request, options) =>
-      listings.writing(request.accountId, async () => {
-        await rpc.call(S, 'DeleteDatabaseApiKey', { ...request }, 'idempotent', options);
-      }),
+    async create(key, options) {
+      const request = { databaseApiKey: { accountId: key.accountId, clusterIds: key.clusterIds } };
+      const response = await rpc.call(S, 'CreateDatabaseApiKey', request, 'once', options);
+      return entity(
+        response,
+        'databaseApiKey',
+        'DatabaseApiKeyService/CreateDatabaseApiKey',
+        (item) => hasId(item) ?? (item.key === '' ? 'missing key' : undefined),
+      ) as unknown as AuthKey;
+    },
+    async delete(request, options) {
+      await rpc.call(S, 'DeleteDatabaseApiKey', { ...request }, 'idempotent', options);
+    },
   };
   return api;
 }
