@@ -136,14 +136,15 @@ function buildFramework(): { executable: string } | { skipped: string } {
   return { executable };
 }
 
-/** The anchor's workload: N e-mail channels by for_each (distinct names, one recipient each), or N terraform_data. */
+/** The anchor's workload: N e-mail channels by `count` (not for_each: ./terraform-runs.ts), or N terraform_data. */
 function configuration(side: Side, count: number): string {
-  const names = `toset([for i in range(${count}) : format("ch-%04d", i)])`;
-  if (side === 'alone') return `resource "terraform_data" "c" {\n  for_each = ${names}\n  input    = each.key\n}\n`;
+  const name = 'format("ch-%05d", count.index)';
+  if (side === 'alone') return `resource "terraform_data" "c" {\n  count = ${count}\n  input = ${name}\n}\n`;
   const { local, source, type } = PROVIDERS[side];
   return (
     `terraform {\n  required_providers {\n    ${local} = { source = "${source}" }\n  }\n}\n\n` +
-    `resource "${type}" "c" {\n  for_each   = ${names}\n  name       = each.key\n  recipients = ["ops-\${each.key}@example.com"]\n}\n`
+    `resource "${type}" "c" {\n  count      = ${count}\n  name       = ${name}\n` +
+    `  recipients = [format("ops-ch-%05d@example.com", count.index)]\n}\n`
   );
 }
 
