@@ -15,18 +15,21 @@ function pending<T>() {
   return { items, answer, refuse };
 }
 
+/** What the platform lists: objects with ids. */
+type Item = { readonly id: string };
+
 describe('shared listings: reads of what the platform can only list', () => {
-  let listings: SharedListings<string>;
+  let listings: SharedListings<Item>;
   /** Every listing sent, in order, each answered when the test says. */
-  let sent: ReturnType<typeof pending<string>>[];
+  let sent: ReturnType<typeof pending<Item>>[];
   const list = () => {
-    const listing = pending<string>();
+    const listing = pending<Item>();
     sent.push(listing);
     return listing.items;
   };
 
   beforeEach(() => {
-    listings = new SharedListings<string>();
+    listings = new SharedListings<Item>();
     sent = [];
   });
 
@@ -35,13 +38,13 @@ describe('shared listings: reads of what the platform can only list', () => {
     const second = listings.read('cluster-1', list);
     const third = listings.read('cluster-1', list);
     expect(sent, 'one listing out at a time per scope').to.have.length(1);
-    sent[0]!.answer(['k1']);
-    expect(await first).to.deep.equal(['k1']);
+    sent[0]!.answer([{ id: 'k1' }]);
+    expect(await first).to.deep.equal([{ id: 'k1' }]);
     await Promise.resolve();
     expect(sent, 'the next starts when the first ends, for both reads that arrived meanwhile').to.have.length(2);
-    sent[1]!.answer(['k2']);
-    expect(await second).to.deep.equal(['k2']);
-    expect(await third).to.deep.equal(['k2']);
+    sent[1]!.answer([{ id: 'k2' }]);
+    expect(await second).to.deep.equal([{ id: 'k2' }]);
+    expect(await third).to.deep.equal([{ id: 'k2' }]);
     // Once nothing is out, a read lists at once and never gets an answer older than itself.
     const later = listings.read('cluster-1', list);
     expect(sent).to.have.length(3);
@@ -53,9 +56,9 @@ describe('shared listings: reads of what the platform can only list', () => {
     const one = listings.read('cluster-1', list);
     const two = listings.read('cluster-2', list);
     expect(sent).to.have.length(2);
-    sent[0]!.answer(['a']);
-    sent[1]!.answer(['b']);
-    expect([await one, await two]).to.deep.equal([['a'], ['b']]);
+    sent[0]!.answer([{ id: 'a' }]);
+    sent[1]!.answer([{ id: 'b' }]);
+    expect([await one, await two]).to.deep.equal([[{ id: 'a' }], [{ id: 'b' }]]);
     await Promise.resolve();
     expect((listings as unknown as { scopes: Map<string, unknown> }).scopes.size).to.equal(0);
   });
@@ -69,8 +72,8 @@ describe('shared listings: reads of what the platform can only list', () => {
       (error: Error) => expect(error.message).to.equal('unavailable'),
     );
     await Promise.resolve();
-    sent[1]!.answer(['k1']);
-    expect(await waiting, 'the read that arrived later has its own listing').to.deep.equal(['k1']);
+    sent[1]!.answer([{ id: 'k1' }]);
+    expect(await waiting, 'the read that arrived later has its own listing').to.deep.equal([{ id: 'k1' }]);
   });
 });
 

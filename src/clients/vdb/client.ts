@@ -254,16 +254,13 @@ function clustersApi(rpc: Rpc): ClustersApi {
 function databaseApiKeysApi(rpc: Rpc): DatabaseApiKeysApi {
   const S = VDB_SERVICES.databaseApiKeyV2;
   const listings = new SharedListings<DatabaseApiKey>();
-  const scope = (accountId: string, clusterId: string) => `${accountId}/${clusterId}`;
   const api: DatabaseApiKeysApi = {
     async list(request, options) {
       const response = await rpc.call(S, 'ListDatabaseApiKeys', { ...request }, 'read', options);
       return checked<DatabaseApiKey>(list(response, 'items'), 'DatabaseApiKeyService/ListDatabaseApiKeys');
     },
-    async find({ accountId, clusterId, id }, options) {
-      const keys = await listings.read(scope(accountId, clusterId), () => api.list({ accountId, clusterId }, options));
-      return keys.find((k) => k.id === id);
-    },
+    find: ({ accountId, clusterId, id }, options) =>
+      listings.find(`${accountId}/${clusterId}`, id, () => api.list({ accountId, clusterId }, options)),
     async create(key, options) {
       const request = {
         databaseApiKey: {
@@ -298,10 +295,7 @@ function authKeysApi(rpc: Rpc): AuthKeysApi {
       const response = await rpc.call(S, 'ListDatabaseApiKeys', { ...request }, 'read', options);
       return checked<AuthKey>(list(response, 'items'), 'DatabaseApiKeyService/ListDatabaseApiKeys');
     },
-    async find({ accountId, id }, options) {
-      const keys = await listings.read(accountId, () => api.list({ accountId }, options));
-      return keys.find((k) => k.id === id);
-    },
+    find: ({ accountId, id }, options) => listings.find(accountId, id, () => api.list({ accountId }, options)),
     async create(key, options) {
       const request = { databaseApiKey: { accountId: key.accountId, clusterIds: key.clusterIds } };
       const response = await rpc.call(S, 'CreateDatabaseApiKey', request, 'once', options);

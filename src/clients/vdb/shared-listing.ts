@@ -17,8 +17,13 @@ interface Scope<T> {
   next?: { readonly items: Promise<readonly T[]>; start(): void };
 }
 
-export class SharedListings<T> {
+export class SharedListings<T extends { readonly id: string }> {
   private readonly scopes = new Map<string, Scope<T>>();
+
+  /** The object with this id in the scope, or undefined when a listing begun after this call does not hold it. */
+  async find(scope: string, id: string, list: () => Promise<readonly T[]>): Promise<T | undefined> {
+    return (await this.read(scope, list)).find((item) => item.id === id);
+  }
 
   /** The scope's items, from a listing begun after this call: `list`'s own, or one shared with other reads. */
   read(scope: string, list: () => Promise<readonly T[]>): Promise<readonly T[]> {
