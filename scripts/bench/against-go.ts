@@ -172,15 +172,14 @@ async function runSide(
 ): Promise<PhaseRun[]> {
   const dir = mkdtempSync(join(root, `${side}-${count}-`));
   writeFileSync(join(dir, 'main.tf'), configuration(side, count));
-  const env = benchTerraformEnv(dir);
-  let overrides = '';
+  let wrappers: Record<string, string> = {};
   if (side !== 'alone') {
     const { local, source } = PROVIDERS[side];
-    const name = `terraform-provider-${local}`;
-    const wrapper = measuringWrapper(join(dir, 'wrapper'), name, executables[side]!, gnuTime);
-    overrides = `  dev_overrides {\n    "${source}" = "${wrapper}"\n  }\n`;
+    wrappers = {
+      [source]: measuringWrapper(join(dir, 'wrapper'), `terraform-provider-${local}`, executables[side]!, gnuTime),
+    };
   }
-  writeFileSync(join(dir, 'terraform.rc'), `provider_installation {\n${overrides}  direct {}\n}\n`);
+  const env = benchTerraformEnv(dir, wrappers);
   let emulator: SecEmulator | undefined;
   if (side !== 'alone') {
     emulator = await startSecEmulator();
@@ -335,7 +334,6 @@ export async function againstGoBench(args: string[]): Promise<void> {
   }
   const sides: Side[] = [...GO_SIDES.filter((side) => executables[side]), 'ours', 'alone'];
   const gnuTime = hasGnuTime();
-  if (!gnuTime) console.log("no GNU time at /usr/bin/time (Debian's time): peak RSS is not measured");
   const version = execFileSync('terraform', ['version'], {
     env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' },
     stdio: ['ignore', 'pipe', 'ignore'],

@@ -130,12 +130,8 @@ async function runCount(
   const dir = mkdtempSync(join(root, `${provider}-${count}-`));
   writeFileSync(join(dir, 'main.tf'), WORKLOADS[provider].hcl(count));
   const wrapper = measuringWrapper(join(dir, 'wrapper'), `terraform-provider-${provider}`, bin(provider), gnuTime);
-  writeFileSync(
-    join(dir, 'terraform.rc'),
-    `provider_installation {\n  dev_overrides {\n    "keel/${provider}" = "${wrapper}"\n  }\n  direct {}\n}\n`,
-  );
   const emulator = await startEmulator(provider);
-  const env = { ...benchTerraformEnv(dir), ...emulator.env };
+  const env = { ...benchTerraformEnv(dir, { [`keel/${provider}`]: wrapper }), ...emulator.env };
   const runs: CurveRun[] = [];
   // The vdb emulator starts with the platform's built-in roles.
   const before = (collection: string) => emulator.list(collection).length;
@@ -267,7 +263,6 @@ export async function curveBench(args: string[]): Promise<void> {
     },
   });
   const gnuTime = hasGnuTime();
-  if (!gnuTime) console.log("no GNU time at /usr/bin/time (Debian's time): peak RSS is not measured");
   const root = mkdtempSync(join(tmpdir(), 'keel-curve-'));
   const runs: CurveRun[] = [];
   try {

@@ -22,11 +22,13 @@ export const MIB = 1024 * 1024;
 
 /** GNU time, which also reports a child's peak RSS; bash's `time` keyword does not. */
 const GNU_TIME = '/usr/bin/time';
+/** Whether GNU time is there to measure peak RSS; says so when it is not. */
 export function hasGnuTime(): boolean {
   try {
     execFileSync(GNU_TIME, ['-f', '%M', 'true'], { stdio: 'ignore' });
     return true;
   } catch {
+    console.log(`no GNU time at ${GNU_TIME} (Debian's time): peak RSS is not measured`);
     return false;
   }
 }
@@ -48,20 +50,25 @@ export function measuringWrapper(dir: string, name: string, real: string, gnuTim
   return dir;
 }
 
-/** The environment Terraform runs with in a benchmark: no logging, no prompts, the workspace's own CLI config. */
-export function benchTerraformEnv(dir: string): NodeJS.ProcessEnv {
+/**
+ * The environment Terraform runs with in a benchmark workspace: no logging, no prompts, and the
+ * workspace's own CLI configuration, written here, with a dev_overrides line per provider source.
+ */
+export function benchTerraformEnv(dir: string, devOverrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const overrides = Object.entries(devOverrides)
+    .map(([source, wrapperDir]) => `    "${source}" = "${wrapperDir}"\n`)
+    .join('');
+  const cliConfig = join(dir, 'terraform.rc');
+  writeFileSync(
+    cliConfig,
+    `provider_installation {\n${overrides ? `  dev_overrides {\n${overrides}  }\n` : ''}  direct {}\n}\n`,
+  );
   const env: NodeJS.ProcessEnv = Object.fromEntries(
     Object.entries(process.env).filter(
       ([k]) => !k.startsWith('TF_LOG') && k !== 'NODE_EXTRA_CA_CERTS' && k !== 'SSL_CERT_FILE',
     ),
   );
-  return {
-    ...env,
-    TF_IN_AUTOMATION: '1',
-    TF_INPUT: '0',
-    CHECKPOINT_DISABLE: '1',
-    TF_CLI_CONFIG_FILE: join(dir, 'terraform.rc'),
-  };
+  return { ...env, TF_IN_AUTOMATION: '1', TF_INPUT: '0', CHECKPOINT_DISABLE: '1', TF_CLI_CONFIG_FILE: cliConfig };
 }
 
 /** CPU of this process's waited-for children (Terraform and what it waited for), ms. */
