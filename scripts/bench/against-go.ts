@@ -16,10 +16,14 @@
  * CPU (user + system: the process's own rusage) and, with GNU time, its peak RSS to a file per
  * phase, the same way for every provider. Terraform's own CPU is its rusage minus the providers'.
  *
- *   npm run bench -- scale --against-go [--counts 200,1000,5000] [--reps 3] [--parallelism 10]
+ * With --cpu-prof DIR our provider runs under node's --cpu-prof (which slows it: its figures are then
+ * not comparable) and each of its phases prints where its CPU went: start-up, our code, each of
+ * Node's stacks (cpu-profile.ts).
+ *
+ *   npm run bench -- scale --against-go [--counts 200,1000,5000] [--reps 3] [--parallelism 10] [--cpu-prof DIR]
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
@@ -35,6 +39,7 @@ import {
   runPhase,
   s,
 } from './terraform-runs.js';
+import { profilingLauncher, summariseProfiles } from './cpu-profile.js';
 import { REPO_ROOT, machine, median, positive, readFlags } from './util.js';
 
 type Side = 'go' | 'framework' | 'ours' | 'alone';
@@ -68,6 +73,7 @@ interface Options {
   reps: number;
   parallelism: number;
   anchorDir: string;
+  cpuProfDir?: string;
 }
 
 function parseOptions(args: string[]): Options {
@@ -77,7 +83,9 @@ function parseOptions(args: string[]): Options {
     parallelism: 10,
     anchorDir: process.env.KEEL_GO_ANCHOR ?? resolve(REPO_ROOT, '..', 'shared', 'anchors', 'goprovider'),
   };
-  readFlags(args, 'scale --against-go [--counts 200,1000,5000] [--reps 3] [--parallelism 10] [--anchor DIR]', {
+  const usage =
+    'scale --against-go [--counts 200,1000,5000] [--reps 3] [--parallelism 10] [--anchor DIR] [--cpu-prof DIR]';
+  readFlags(args, usage, {
     '--counts': (value, flag) => {
       options.counts = value.split(',').map((v) => positive(flag, v));
     },
@@ -89,6 +97,9 @@ function parseOptions(args: string[]): Options {
     },
     '--anchor': (value) => {
       options.anchorDir = resolve(value);
+    },
+    '--cpu-prof': (value) => {
+      options.cpuProfDir = resolve(value);
     },
   });
   return options;
@@ -196,6 +207,8 @@ async function runSide(
       emulator?.clearRequests();
       const callsBefore = emulator?.requestsReceived() ?? 0;
       const load = loadavg()[0]!;
+      const profiles = side === 'ours' && options.cpuProfDir ? profileDir(options.cpuProfDir, count, phase) : undefined;
+      if (profiles) env.KEEL_BENCH_CPU_PROF_DIR = profiles;
       const measured = await runPhase(dir, env, phase, options.parallelism);
       if (emulator) {
         const channels = emulator.list('AlertChannels').length;
@@ -227,12 +240,30 @@ async function runSide(
               `  API calls ${last.apiCalls}`) +
           `  Terraform CPU ${s(last.terraformCpuMs)}  load ${load.toFixed(1)}`,
       );
+      if (profiles) printWhereTheCpuWent(profiles);
     }
   } finally {
     await emulator?.close();
     rmSync(dir, { recursive: true, force: true });
   }
   return runs;
+}
+
+/** A fresh directory for one phase's profiles. */
+function profileDir(root: string, count: number, phase: Phase): string {
+  mkdirSync(root, { recursive: true });
+  return mkdtempSync(join(root, `ours-${count}-${phase}-`));
+}
+
+/** Our processes' CPU in one phase by layer, from their profiles; start-up is per process. */
+function printWhereTheCpuWent(dir: string): void {
+  const summary = summariseProfiles(dir);
+  const layers = [...summary.byLayer].sort((a, b) => b[1] - a[1]);
+  console.log(
+    `    profiled (${summary.files} processes, ${s(summary.totalMs)} busy; start-up ` +
+      `${Math.round(summary.startUpMs / summary.files)} ms per process): ` +
+      layers.map(([layer, ms]) => `${layer} ${s(ms)}`).join('; '),
+  );
 }
 
 function report(runs: PhaseRun[], counts: number[], sides: Side[]): void {
@@ -323,7 +354,9 @@ function report(runs: PhaseRun[], counts: number[], sides: Side[]): void {
 
 export async function againstGoBench(args: string[]): Promise<void> {
   const options = parseOptions(args);
-  const executables: Partial<Record<ProviderSide, string>> = { ours: join(REPO_ROOT, 'bin', 'terraform-provider-sec') };
+  const root = mkdtempSync(join(tmpdir(), 'keel-against-go-'));
+  const oursBin = options.cpuProfDir ? profilingLauncher(join(root, 'profiling-bin'), 'sec') : join(REPO_ROOT, 'bin');
+  const executables: Partial<Record<ProviderSide, string>> = { ours: join(oursBin, 'terraform-provider-sec') };
   const built = { go: buildAnchor(options.anchorDir), framework: buildFramework() };
   for (const side of GO_SIDES) {
     const outcome = built[side];
@@ -341,7 +374,8 @@ export async function againstGoBench(args: string[]): Promise<void> {
     .toString()
     .split('\n')[0];
   console.log(`${version}; counts ${options.counts.join(', ')}; ${options.reps} repetitions`);
-  const root = mkdtempSync(join(tmpdir(), 'keel-against-go-'));
+  if (options.cpuProfDir)
+    console.log(`our provider runs under --cpu-prof (into ${options.cpuProfDir}): its CPU is inflated`);
   const runs: PhaseRun[] = [];
   try {
     for (let rep = 0; rep < options.reps; rep++) {

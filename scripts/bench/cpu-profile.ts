@@ -7,7 +7,7 @@
  * resumed after an await has no handler frame below it). The rest is gRPC and protobuf work around
  * the handlers, start-up, garbage collection, or idle.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,22 @@ interface Profile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
+}
+
+/**
+ * A directory holding a launcher like bin/'s that also profiles: node's --cpu-prof, into
+ * $KEEL_BENCH_CPU_PROF_DIR, with the same start-up settings as the real launcher, which it is made from.
+ */
+export function profilingLauncher(binDir: string, provider: 'sec' | 'vdb'): string {
+  mkdirSync(binDir, { recursive: true });
+  const launcher = readFileSync(join(REPO_ROOT, 'bin', `terraform-provider-${provider}`), 'utf8').replace(
+    /^exec node --use-openssl-ca "\$dir\/start-bundle\.cjs"/m,
+    `exec node --use-openssl-ca --cpu-prof --cpu-prof-dir="$KEEL_BENCH_CPU_PROF_DIR" ${JSON.stringify(join(REPO_ROOT, 'bin', 'start-bundle.cjs'))}`,
+  );
+  if (!launcher.includes('--cpu-prof'))
+    throw new Error(`bin/terraform-provider-${provider} has changed shape; cannot make a profiling launcher`);
+  writeFileSync(join(binDir, `terraform-provider-${provider}`), launcher, { mode: 0o755 });
+  return binDir;
 }
 
 /** The engine's façade and the parts it hands each RPC to keep one method name per RPC. */
@@ -60,22 +76,38 @@ function handlerLines(): [number, string][] {
   return out;
 }
 
-/** The layer a sample's own function belongs to, by its source. */
+/**
+ * What a process does before Terraform connects (the first sample under node:net's `onconnection`):
+ * our start-up after Node's own bootstrap, which runs before the profiler starts and is not in a profile.
+ */
+const START_UP = 'start-up (to Terraform connecting)';
+
+/**
+ * The layer a sample's own function belongs to, by its source: ours (anything our bundles' source
+ * maps name: src/ and the libraries bundled with it), each of Node's stacks the calls go through,
+ * garbage collection, and the rest of V8's and Node's native work.
+ */
 function layerOf(source: string, name: string): string {
   if (name === '(garbage collector)') return 'garbage collection';
-  if (/^src\/(clients)\/|^(undici|zod)\/|^wasm:|node:internal\/deps\/undici/.test(source))
-    return 'API client (undici, zod, src/clients)';
   if (/^src\/server\/log\.ts/.test(source)) return 'logging';
+  if (/^src\/(clients)\/|^(undici|zod)\//.test(source)) return 'ours: API client (src/clients, zod)';
   if (/^src\/(engine|schema|resources)\/|^src\/server\/provider-service\.ts/.test(source))
-    return 'provider logic (src/engine, schema, resources)';
-  if (/^@grpc\/|^protobufjs\/|tfplugin6-messages|^src\/server\/|node:internal\/http2|^@js-sdsl/.test(source))
-    return 'gRPC, HTTP/2, protobuf';
-  return 'Node runtime (I/O, streams, promises, timers, start-up)';
+    return 'ours: provider logic (src/engine, schema, resources)';
+  if (/^src\/|^@grpc\/|^protobufjs\/|tfplugin6-messages|^@js-sdsl\//.test(source))
+    return 'ours: gRPC framing, protobuf, server (src/wire, src/server)';
+  if (/^node:internal\/http2\//.test(source)) return "Node's HTTP/2 (node:internal/http2)";
+  if (/^node:(_http_|https|http$|_tls_|tls$|net$|internal\/(net|tls|stream_base_commons|dns))/.test(source))
+    return "Node's HTTP/1.1 client, TLS and sockets";
+  if (/^node:(events|internal\/(streams|process|timers|async_hooks|fixed_queue|per_context))/.test(source))
+    return "Node's streams, events, promises and timers";
+  return "V8's and Node's native work (unattributed, buffers, socket writes)";
 }
 
 export interface ProfileSummary {
   files: number;
   totalMs: number;
+  /** CPU before Terraform connected to each process, summed (also a layer of byLayer). */
+  startUpMs: number;
   byRpc: Map<string, number>;
   byLayer: Map<string, number>;
   hottest: [string, number][];
@@ -99,6 +131,7 @@ export function summariseProfiles(dir: string): ProfileSummary {
   const byFunction = new Map<string, number>();
   const byLayer = new Map<string, number>();
   let totalMs = 0;
+  let startUpMs = 0;
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
   for (const file of files) {
     const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile;
@@ -138,10 +171,31 @@ export function summariseProfiles(dir: string): ProfileSummary {
       const leaf = nodes.get(id)!.callFrame.functionName;
       if (leaf === '(idle)') return '(idle)';
       if (leaf === '(garbage collector)') return '(garbage collector)';
-      return '(outside handlers: gRPC, protobuf, start-up)';
+      return '(outside handlers: gRPC, protobuf, Node)';
     };
+    const isConnection = (id: number) => {
+      const frame = nodes.get(id)!.callFrame;
+      return frame.functionName === 'onconnection' && frame.url === 'node:net';
+    };
+    const connected = new Map<number, boolean>();
+    const underConnection = (id: number): boolean => {
+      let known = connected.get(id);
+      if (known === undefined) {
+        const up = parent.get(id);
+        known = isConnection(id) || (up !== undefined && underConnection(up));
+        connected.set(id, known);
+      }
+      return known;
+    };
+    // A process Terraform never connected to spent all of its time starting (or stopping).
+    const found = profile.samples.findIndex(underConnection);
+    const firstConnection = found < 0 ? profile.samples.length : found;
     const self = new Map<number, number>();
-    profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+    profile.samples.forEach((id, i) => {
+      const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+      if (i < firstConnection && nodes.get(id)!.callFrame.functionName !== '(idle)') startUpMs += ms;
+      else self.set(id, (self.get(id) ?? 0) + ms);
+    });
     for (const [id, ms] of self) {
       const rpc = rpcOf(id);
       byRpc.set(rpc, (byRpc.get(rpc) ?? 0) + ms);
@@ -155,6 +209,9 @@ export function summariseProfiles(dir: string): ProfileSummary {
       }
     }
   }
+  totalMs += startUpMs;
+  byLayer.set(START_UP, startUpMs);
+  byRpc.set(START_UP, startUpMs);
   const hottest = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 25);
-  return { files: files.length, totalMs, byRpc, byLayer, hottest };
+  return { files: files.length, totalMs, startUpMs, byRpc, byLayer, hottest };
 }

@@ -37,7 +37,7 @@ import {
 } from '../../src/workload/mass-config.js';
 import type { FloorJob, FloorResult, Handle, Phase } from './scale-floor.js';
 import { REPO_ROOT, machine, mib, percentile, positive, readFlags } from './util.js';
-import { summariseProfiles } from './cpu-profile.js';
+import { profilingLauncher, summariseProfiles } from './cpu-profile.js';
 import { againstGoBench } from './against-go.js';
 
 const PHASES: readonly Phase[] = ['apply', 'refresh', 'destroy'];
@@ -328,23 +328,6 @@ function prepareWorkspace(dir: string, hcl: string, providers: string[], binDir 
   return cliConfig;
 }
 
-/**
- * Executables like bin/'s that also profile: node's --cpu-prof, into $KEEL_BENCH_CPU_PROF_DIR. The
- * same start-up settings as the real wrappers, which they exec through.
- */
-function profilingBin(dir: string, provider: WorkloadProvider): string {
-  const binDir = join(dir, 'profiling-bin');
-  mkdirSync(binDir, { recursive: true });
-  const wrapper = readFileSync(join(REPO_ROOT, 'bin', `terraform-provider-${provider}`), 'utf8').replace(
-    /^exec node --use-openssl-ca "\$dir\/start-bundle\.cjs"/m,
-    `exec node --use-openssl-ca --cpu-prof --cpu-prof-dir="$KEEL_BENCH_CPU_PROF_DIR" ${JSON.stringify(join(REPO_ROOT, 'bin', 'start-bundle.cjs'))}`,
-  );
-  if (!wrapper.includes('--cpu-prof'))
-    throw new Error(`bin/terraform-provider-${provider} has changed shape; cannot make a profiling wrapper`);
-  writeFileSync(join(binDir, `terraform-provider-${provider}`), wrapper, { mode: 0o755 });
-  return binDir;
-}
-
 async function terraformSide(
   provider: WorkloadProvider,
   count: number,
@@ -359,7 +342,7 @@ async function terraformSide(
     dir,
     workload.hcl,
     [provider],
-    cpuProfDir ? profilingBin(dir, provider) : undefined,
+    cpuProfDir ? profilingLauncher(join(dir, 'profiling-bin'), provider) : undefined,
   );
   const results = {} as Record<Phase, PhaseResult>;
   try {
