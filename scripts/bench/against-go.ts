@@ -81,7 +81,7 @@ function parseOptions(args: string[]): Options {
     counts: [200, 1000, 5000],
     reps: 3,
     parallelism: 10,
-    anchorDir: process.env.KEEL_GO_ANCHOR ?? resolve(REPO_ROOT, '..', 'shared', 'anchors', 'goprovider'),
+    anchorDir: defaultAnchorDir(),
   };
   const usage =
     'scale --against-go [--counts 200,1000,5000] [--reps 3] [--parallelism 10] [--anchor DIR] [--cpu-prof DIR]';
@@ -105,8 +105,13 @@ function parseOptions(args: string[]): Options {
   return options;
 }
 
+/** Where the Go anchor's sources are: KEEL_GO_ANCHOR, or the specification's anchors beside the checkout. */
+export function defaultAnchorDir(): string {
+  return process.env.KEEL_GO_ANCHOR ?? resolve(REPO_ROOT, '..', 'shared', 'anchors', 'goprovider');
+}
+
 /** Builds the anchor with its own build.sh; the executable's path, or why there is none. */
-function buildAnchor(anchorDir: string): { executable: string } | { skipped: string } {
+export function buildAnchor(anchorDir: string = defaultAnchorDir()): { executable: string } | { skipped: string } {
   const buildScript = join(anchorDir, 'build.sh');
   if (!existsSync(buildScript)) return { skipped: `no Go anchor at ${anchorDir} (set KEEL_GO_ANCHOR or --anchor)` };
   try {
@@ -129,7 +134,7 @@ function buildAnchor(anchorDir: string): { executable: string } | { skipped: str
 }
 
 /** Builds the plugin-framework peer (./framework-peer) with go build; the executable's path, or why there is none. */
-function buildFramework(): { executable: string } | { skipped: string } {
+export function buildFramework(): { executable: string } | { skipped: string } {
   const source = join(REPO_ROOT, 'scripts', 'bench', 'framework-peer');
   const cache = process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache');
   const executable = join(cache, 'keel-peers', 'terraform-provider-fwemail');

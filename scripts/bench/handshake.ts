@@ -12,6 +12,9 @@
  * call that loads the provider's service (src/providers/serve.ts), as every other process Terraform
  * starts does on its first call.
  *
+ * The two Go providers of `scale --against-go` (./against-go.ts: the minimal anchor on go-plugin and the
+ * plugin-framework peer) are rows too when Go can build them: what a Go provider's start costs.
+ *
  * Usage: npm run bench -- handshake [starts] [--beside DIR]   (starts: or BENCH_STARTS; default 15 per row)
  * --beside DIR adds rows for the providers of another built checkout (DIR/bin/terraform-provider-*),
  * e.g. a copy of main's, for before/after figures from one run.
@@ -25,6 +28,7 @@ import { join } from 'node:path';
 import { RELEASED, currentPlatform, providerArchiveName, providerExecutableName } from '../release/build.js';
 import { unpackZip } from '../release/zip.js';
 import { launchProvider, type LaunchOptions } from '../../src/tfclient/launch.js';
+import { buildAnchor, buildFramework } from './against-go.js';
 import { REPO_ROOT, bin, machine, median, mib, ms, peakRss, percentile, readFlags, table } from './util.js';
 
 type Env = Record<string, string | undefined>;
@@ -132,6 +136,13 @@ export async function handshakeBench(args: string[]): Promise<void> {
       if (!existsSync(executable)) throw new Error(`${executable} is missing`);
       targets.push({ label: `${name}, ${beside}`, start: (env) => pluginStart(executable, env, [], true) });
     }
+  }
+  for (const [label, built] of [
+    ['Go anchor', buildAnchor()],
+    ['Go plugin framework', buildFramework()],
+  ] as const) {
+    if ('executable' in built) targets.push({ label, start: (env) => pluginStart(built.executable, env, [], true) });
+    else console.log(`${label}: not measured — ${built.skipped}`);
   }
   const released = await unpackReleases();
   for (const { name, executable } of released.executables) {
