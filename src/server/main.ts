@@ -140,6 +140,7 @@ export async function runProviderMain(opts: ProviderMainOptions): Promise<void> 
     process.exit(1);
   }
   // Loopback only, ephemeral port; PLUGIN_MIN_PORT/MAX_PORT are advisory (§1.2).
+  // TCP, not a Unix socket: docs/decisions.md, "The plugin server listens on loopback TCP".
   const port = await server!.listen('127.0.0.1').catch((err: unknown) => {
     process.stderr.write(`${binary}: cannot listen on 127.0.0.1: ${errorMessage(err)}\n`);
     process.exit(1);
