@@ -1,11 +1,12 @@
 /**
- * Summarises the V8 CPU profiles the provider processes wrote (`npm run bench -- scale --cpu-prof`):
- * CPU per RPC type and the hottest functions, mapped to the sources through the bundles' source maps.
+ * Summarises the V8 CPU profiles the provider processes wrote (`npm run bench -- scale --cpu-prof`,
+ * `scale --against-go --cpu-prof`): CPU per RPC type, per layer and the hottest functions, mapped to
+ * the sources through the bundles' source maps.
  *
- * A sample counts for an RPC when a frame of its stack is that RPC's handler in
- * src/server/provider-service.ts (by source line) or an engine method it calls (by name: code
- * resumed after an await has no handler frame below it). The rest is gRPC and protobuf work around
- * the handlers, start-up, garbage collection, or idle.
+ * What a process does before Terraform connects is its start-up. After that, a sample counts for an
+ * RPC when a frame of its stack is that RPC's handler in src/server/provider-service.ts (by source
+ * line) or an engine method it calls (by name: code resumed after an await has no handler frame
+ * below it). The rest is gRPC, protobuf and Node's work around the handlers, garbage collection, or idle.
  */
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
