@@ -174,6 +174,16 @@ function hasId(item: Plain): string | undefined {
   return typeof item.id === 'string' && item.id !== '' ? undefined : 'missing id';
 }
 
+/** A created database API key, of either key service: it names itself and carries its secret, shown only now. */
+function createdKey(response: Plain): Plain {
+  return entity(
+    response,
+    'databaseApiKey',
+    'DatabaseApiKeyService/CreateDatabaseApiKey',
+    (item) => hasId(item) ?? (item.key === '' ? 'missing key' : undefined),
+  );
+}
+
 function checked<T>(items: Plain[], operation: string, checks: (item: Plain) => string | undefined = hasId): T[] {
   items.forEach((item, i) => {
     const problem = checks(item);
@@ -271,12 +281,8 @@ function databaseApiKeysApi(rpc: Rpc): DatabaseApiKeysApi {
           accessRules: key.accessRules,
         },
       };
-      const response = await rpc.call(S, 'CreateDatabaseApiKey', request, 'once', options);
-      return entity(
-        response,
-        'databaseApiKey',
-        'DatabaseApiKeyService/CreateDatabaseApiKey',
-        (item) => hasId(item) ?? (item.key === '' ? 'missing key' : undefined),
+      return createdKey(
+        await rpc.call(S, 'CreateDatabaseApiKey', request, 'once', options),
       ) as unknown as DatabaseApiKey;
     },
     async delete(request, options) {
@@ -298,13 +304,7 @@ function authKeysApi(rpc: Rpc): AuthKeysApi {
     find: ({ accountId, id }, options) => listings.find(accountId, id, () => api.list({ accountId }, options)),
     async create(key, options) {
       const request = { databaseApiKey: { accountId: key.accountId, clusterIds: key.clusterIds } };
-      const response = await rpc.call(S, 'CreateDatabaseApiKey', request, 'once', options);
-      return entity(
-        response,
-        'databaseApiKey',
-        'DatabaseApiKeyService/CreateDatabaseApiKey',
-        (item) => hasId(item) ?? (item.key === '' ? 'missing key' : undefined),
-      ) as unknown as AuthKey;
+      return createdKey(await rpc.call(S, 'CreateDatabaseApiKey', request, 'once', options)) as unknown as AuthKey;
     },
     async delete(request, options) {
       await rpc.call(S, 'DeleteDatabaseApiKey', { ...request }, 'idempotent', options);
