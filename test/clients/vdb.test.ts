@@ -16,7 +16,7 @@ import {
   type VdbClient,
   type VdbClientConfig,
 } from '../../src/clients/vdb/index.js';
-import { decodePlain, encodePlain } from '../../src/clients/vdb/codec.js';
+import { type Plain, decodePlain, encodePlain } from '../../src/clients/vdb/codec.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +31,7 @@ import { backoffMs } from '../../src/clients/backoff.js';
 import { codeForGrpcStatus } from '../../src/clients/vdb/transport.js';
 import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
 import { generateCertificate } from '../../src/server/tls.js';
+import { GrpcServer } from '../../src/wire/grpc-server.js';
 import { expectApiError } from '../support/api-error.js';
 
 const USER_AGENT = 'terraform-provider-vdb/1.19.2 (test)';
@@ -599,6 +600,38 @@ describe('vdb client', () => {
         'malformed_response',
       );
       expect(error.message).to.include('cluster: missing configuration');
+    });
+
+    it('refuses a created key, of either key service, that comes without its secret', async () => {
+      // A server whose CreateDatabaseApiKey answers name the key but leave its secret empty.
+      const server = new GrpcServer({ maxReceiveMessageBytes: 1024 * 1024, maxSendMessageBytes: 1024 * 1024 });
+      for (const service of [VDB_SERVICES.databaseApiKeyV2, VDB_SERVICES.databaseApiKeyV1]) {
+        const { path, request, response } = vdbMethod(service, 'CreateDatabaseApiKey');
+        server.unary(
+          path,
+          { decode: (bytes) => request.decode(bytes), encode: () => Buffer.alloc(0) },
+          {
+            decode: () => undefined,
+            encode: (value) => encodePlain(response, value as Plain),
+          },
+          () => ({ databaseApiKey: { id: 'key-1', key: '' } }),
+        );
+      }
+      const port = await server.listen('127.0.0.1');
+      try {
+        const vdb = client({ apiUrl: `http://127.0.0.1:${port}` });
+        const accountId = emulator.accountId;
+        const creates = [
+          vdb.databaseApiKeys.create({ accountId, clusterId: 'c', name: 'k', accessRules: [] }),
+          vdb.authKeys.create({ accountId, clusterIds: ['c'] }),
+        ];
+        for (const create of creates) {
+          const error = await apiError(create, 'malformed_response');
+          expect(error.message).to.include('databaseApiKey: missing key');
+        }
+      } finally {
+        server.close();
+      }
     });
 
     it('reads unknown enum numbers of a newer server as UNSPECIFIED', () => {
