@@ -13,6 +13,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { providerInstallationConfig } from '../../src/tfclient/terraform-cli.js';
 
 export type Phase = 'apply' | 'plan' | 'destroy';
 export const PHASES: readonly Phase[] = ['apply', 'plan', 'destroy'];
@@ -55,14 +56,8 @@ export function measuringWrapper(dir: string, name: string, real: string, gnuTim
  * workspace's own CLI configuration, written here, with a dev_overrides line per provider source.
  */
 export function benchTerraformEnv(dir: string, devOverrides: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const overrides = Object.entries(devOverrides)
-    .map(([source, wrapperDir]) => `    "${source}" = "${wrapperDir}"\n`)
-    .join('');
   const cliConfig = join(dir, 'terraform.rc');
-  writeFileSync(
-    cliConfig,
-    `provider_installation {\n${overrides ? `  dev_overrides {\n${overrides}  }\n` : ''}  direct {}\n}\n`,
-  );
+  writeFileSync(cliConfig, providerInstallationConfig(devOverrides));
   const env: NodeJS.ProcessEnv = Object.fromEntries(
     Object.entries(process.env).filter(
       ([k]) => !k.startsWith('TF_LOG') && k !== 'NODE_EXTRA_CA_CERTS' && k !== 'SSL_CERT_FILE',

@@ -7,8 +7,15 @@ import { join } from 'node:path';
 
 /** A CLI configuration that makes Terraform take `keel/<provider>` from `binDir`. */
 export function devOverridesConfig(binDir: string, providers: readonly string[] = ['sec', 'vdb']): string {
-  const lines = providers.map((p) => `    "keel/${p}" = "${binDir}"`).join('\n');
-  return `provider_installation {\n  dev_overrides {\n${lines}\n  }\n  direct {}\n}\n`;
+  return providerInstallationConfig(Object.fromEntries(providers.map((p) => [`keel/${p}`, binDir])));
+}
+
+/** A CLI configuration: each provider source taken from its directory, any other from its registry. */
+export function providerInstallationConfig(dirBySource: Readonly<Record<string, string>>): string {
+  const lines = Object.entries(dirBySource)
+    .map(([source, dir]) => `    "${source}" = "${dir}"\n`)
+    .join('');
+  return `provider_installation {\n${lines ? `  dev_overrides {\n${lines}  }\n` : ''}  direct {}\n}\n`;
 }
 
 /** The environment for one workspace: its CLI config, its own data directory, no prompts or checkpoints. */
