@@ -55,14 +55,12 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { setTimeout as delay } from 'node:timers/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import type { Logger } from '../../src/engine/contracts.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { impliedType } from '../../src/schema/block.js';
 import { encodeMsgpack } from '../../src/schema/msgpack.js';
-import { ORPHAN_POLL_MS } from '../../src/server/main.js';
 import { launchProvider } from '../../src/tfclient/launch.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
 import { SEC_VERSION } from '../../src/resources/sec/index.js';
@@ -474,7 +472,6 @@ async function codeCachesOf(
     // The caches are written as the process exits: under an emulator that takes more than go-plugin's 2 s.
     killGraceMs: 180_000,
   });
-  const handshakeAt = performance.now();
   let configured: { diagnostics: unknown[] };
   try {
     await provider.health();
@@ -483,10 +480,6 @@ async function codeCachesOf(
     const block = new ProviderEngine(await loadProviderDef(name), SILENT, {}).providerSchema().block;
     const config = { msgpack: encodeMsgpack(impliedType(block), configValue(block, {})) };
     configured = await provider.call('ConfigureProvider', { terraform_version: '1.11.4', config });
-    // The provider's periodic check for its host (src/server/main.ts) compiles its function when it
-    // first fires: a run that ends sooner would make a cache without it. Every warm-up sees it fire.
-    const waited = performance.now() - handshakeAt;
-    if (waited < ORPHAN_POLL_MS * 1.5) await delay(ORPHAN_POLL_MS * 1.5 - waited);
   } catch (error) {
     await provider.shutdown();
     throw error;

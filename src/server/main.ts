@@ -74,10 +74,13 @@ const SHUTDOWN_WRITE_LIMIT_MS = 250;
  * to exit before it kills it.
  */
 const BEFORE_EXIT_BUDGET_MS = 1_500;
-/** How often the provider checks whether its host went away (watchForOrphaning); the release's warm-up waits for it. */
-export const ORPHAN_POLL_MS = 1000;
+/** How often the provider checks whether its host went away (watchForOrphaning). */
+const ORPHAN_POLL_MS = 1000;
 
 export async function runProviderMain(opts: ProviderMainOptions): Promise<void> {
+  // The host's pid as we start: read after the handshake instead, a host that died while we made
+  // the certificate and listened would already be our new parent, and we would never see it go.
+  const hostPid = process.ppid;
   const argv = opts.argv ?? process.argv.slice(2);
   const binary = `terraform-provider-${opts.name}`;
   const has = (flag: string) => argv.includes(`--${flag}`) || argv.includes(`-${flag}`);
@@ -164,7 +167,7 @@ export async function runProviderMain(opts: ProviderMainOptions): Promise<void> 
   guardStdout(log);
   log.info('provider server started', { address, tls: cert !== null, version: opts.version });
 
-  watchForOrphaning(log, service);
+  watchForOrphaning(log, service, hostPid);
 }
 
 /** The service, made on first use; `loaded` is it once made. */
@@ -341,15 +344,15 @@ function serverStreamHandler(
 }
 
 /** Terraform does not always kill us when it dies: exit once our parent changes (§1.7). */
-function watchForOrphaning(log: Logger, service: LazyService): void {
-  const parent = process.ppid;
-  const timer = setInterval(() => {
-    if (process.ppid !== parent) {
-      clearInterval(timer);
-      log.warn('plugin host exited; shutting down', { old_ppid: parent, ppid: process.ppid });
-      void exitAfter(service, log).then(() => process.exit(0));
-    }
-  }, ORPHAN_POLL_MS).unref();
+function watchForOrphaning(log: Logger, service: LazyService, hostPid: number): void {
+  const check = () => {
+    if (process.ppid === hostPid) return;
+    clearInterval(timer);
+    log.warn('plugin host exited; shutting down', { old_ppid: hostPid, ppid: process.ppid });
+    void exitAfter(service, log).then(() => process.exit(0));
+  };
+  const timer = setInterval(check, ORPHAN_POLL_MS).unref();
+  check(); // the host may have gone while we started
 }
 
 function installCrashHandlers(log: Logger): void {

@@ -45,30 +45,48 @@ describe('provider process lifecycle', function () {
   });
 
   it('exits by itself when its parent dies, releasing the pipes', async () => {
-    // An intermediate parent starts the provider, reports its pid, then dies.
+    // An intermediate parent starts the provider and reports its pid; the test kills that parent the
+    // moment the handshake line arrives, as a crashing Terraform would be gone after the handshake.
+    // (Dying after a fixed delay raced a slow start: a parent gone before the provider took note of it
+    // was never seen to go.)
     const script = `
       const { spawn } = require('node:child_process');
       const c = spawn(${JSON.stringify(echoExecutable())}, [], { stdio: ['ignore', 'inherit', 'inherit'] });
       process.stderr.write('child-pid:' + c.pid + '\\n');
-      setTimeout(() => process.exit(0), 1500);`;
+      setInterval(() => undefined, 60_000);`;
     const parent = spawn(process.execPath, ['-e', script], {
       env: { ...process.env, ...COOKIE_ENV, PLUGIN_PROTOCOL_VERSIONS: '5,6', TF_LOG: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    parent.stdout.on('data', (d) => (stdout += d));
+    const handshake = new Promise<void>((r) =>
+      parent.stdout.on('data', (d) => {
+        stdout += d;
+        if (stdout.endsWith('\n')) r();
+      }),
+    );
     parent.stderr.on('data', (d) => (stderr += d));
     // 'close' fires only when every holder of the pipes (the orphan too) is gone.
     const closed = new Promise<void>((r) => parent.on('close', () => r()));
     const parentExit = new Promise<number>((r) => parent.on('exit', () => r(performance.now())));
-    const exitedAt = await parentExit;
-    const pid = Number(/child-pid:(\d+)/.exec(stderr)?.[1]);
-    expect(stdout).to.match(/^1\|6\|tcp\|127\.0\.0\.1:\d+\|grpc\|\n$/);
-    await Promise.race([closed, sleep(5000)]);
-    const after = performance.now() - exitedAt;
-    expect(isAlive(pid), `provider ${pid} still alive`).to.equal(false);
-    expect(after).to.be.below(4000);
-    expect(stderr).to.contain('plugin host exited; shutting down');
+    let pid = Number.NaN;
+    try {
+      await Promise.race([handshake, sleep(20_000)]);
+      expect(stdout).to.match(/^1\|6\|tcp\|127\.0\.0\.1:\d+\|grpc\|\n$/);
+      pid = Number(/child-pid:(\d+)/.exec(stderr)?.[1]);
+      expect(isAlive(pid), `provider ${pid} alive before its parent dies`).to.equal(true);
+      parent.kill('SIGKILL');
+      const exitedAt = await parentExit;
+      await Promise.race([closed, sleep(5000)]);
+      const orphanedFor = performance.now() - exitedAt;
+      expect(isAlive(pid), `provider ${pid} still alive`).to.equal(false);
+      expect(orphanedFor).to.be.below(4000);
+      expect(stderr).to.contain('plugin host exited; shutting down');
+    } finally {
+      // Neither is left running when an assertion fails.
+      parent.kill('SIGKILL');
+      if (pid > 0 && isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
   });
 });
