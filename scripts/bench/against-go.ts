@@ -24,7 +24,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
 import {
@@ -40,7 +40,7 @@ import {
   s,
 } from './terraform-runs.js';
 import { profilingLauncher, summariseProfiles } from './cpu-profile.js';
-import { REPO_ROOT, machine, median, positive, readFlags } from './util.js';
+import { REPO_ROOT, machine, median, positive, readFlags, userCacheDir } from './util.js';
 
 type Side = 'go' | 'framework' | 'ours' | 'alone';
 /** The sides that are providers, and the Go ones among them. */
@@ -119,7 +119,7 @@ export function buildAnchor(anchorDir: string = defaultAnchorDir()): { executabl
   } catch {
     return { skipped: "Go is not installed (the anchor builds with Debian's golang-go; see its README)" };
   }
-  const outDir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'keel-anchors', 'goemail');
+  const outDir = userCacheDir('keel-anchors', 'goemail');
   try {
     execFileSync(buildScript, [REPO_ROOT, outDir], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
@@ -136,8 +136,7 @@ export function buildAnchor(anchorDir: string = defaultAnchorDir()): { executabl
 /** Builds the plugin-framework peer (./framework-peer) with go build; the executable's path, or why there is none. */
 export function buildFramework(): { executable: string } | { skipped: string } {
   const source = join(REPO_ROOT, 'scripts', 'bench', 'framework-peer');
-  const cache = process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache');
-  const executable = join(cache, 'keel-peers', 'terraform-provider-fwemail');
+  const executable = join(userCacheDir('keel-peers'), 'terraform-provider-fwemail');
   try {
     execFileSync('go', ['build', '-trimpath', '-o', executable, '.'], {
       cwd: source,

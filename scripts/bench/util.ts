@@ -1,13 +1,18 @@
 /** Small helpers shared by the benchmarks: timing, statistics, tables, process memory. */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, homedir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const bin = (provider: string) => join(REPO_ROOT, 'bin', `terraform-provider-${provider}`);
+
+/** A folder in the user's cache, where builds are kept between runs: $XDG_CACHE_HOME when set, else ~/.cache. */
+export function userCacheDir(...parts: string[]): string {
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), ...parts);
+}
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
