@@ -1,7 +1,7 @@
 /**
  * `npm run install-providers` (scripts/install-providers.ts) as a user runs it: into a fresh home
  * folder, then `init` with no CLI configuration at all finds `keel/sec` and `keel/vdb` in the implicit
- * local mirror, under Terraform and under OpenTofu, and the installed packages (Node 22 inside)
+ * local mirror, under each of ACCEPTANCE_CLIS (Terraform 1.15.5 and 1.11, OpenTofu), and the installed packages (Node 22 inside)
  * apply, re-plan empty and destroy against the emulators.
  */
 import { expect } from 'chai';
@@ -41,7 +41,7 @@ resource "vdb_accounts_role" "reader" {
 `;
 
 const PLATFORM = hostPlatform();
-const HOSTS = { Terraform: 'registry.terraform.io', OpenTofu: 'registry.opentofu.org' } as const;
+const HOSTS = [...new Set(ACCEPTANCE_CLIS.map((cli) => cli.registry))];
 
 describe('npm run install-providers: the implicit local mirror', function () {
   this.timeout(300_000);
@@ -69,7 +69,7 @@ describe('npm run install-providers: the implicit local mirror', function () {
   });
 
   it("puts each provider's package under both registries' hosts, in the packed layout", () => {
-    for (const host of Object.values(HOSTS))
+    for (const host of HOSTS)
       for (const [name, version] of [
         ['sec', '2.2.0'],
         ['vdb', '1.19.2'],
@@ -98,7 +98,7 @@ describe('npm run install-providers: the implicit local mirror', function () {
         const init = await ws.expect(['init', '-no-color']);
         expect(init.stdout).to.include('Installing keel/sec v2.2.0').and.include('Installing keel/vdb v1.19.2');
         const lock = readFileSync(join(ws.dir, 'config', '.terraform.lock.hcl'), 'utf8');
-        expect(lock).to.include(`provider "${HOSTS[cli.name]}/keel/sec"`).and.include('version = "2.2.0"');
+        expect(lock).to.include(`provider "${cli.registry}/keel/sec"`).and.include('version = "2.2.0"');
         await ws.expect(['apply', '-auto-approve', '-no-color']);
         expect(sec.list<{ name: string }>('AlertChannels').map((c) => c.name)).to.include('installed-ops');
         expect(vdb.list<{ name: string }>(VDB_COLLECTIONS.roles).map((r) => r.name)).to.include('installed-reader');

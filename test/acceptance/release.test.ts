@@ -41,7 +41,7 @@ import {
 import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { crc32 } from 'node:zlib';
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
@@ -76,7 +76,8 @@ import {
 } from '../../scripts/release/runtimes.js';
 import { readZip, unpackZip } from '../../scripts/release/zip.js';
 import { quietLogger } from '../support/quiet-logger.js';
-import { Workspace, requireTerraform } from './terraform.js';
+import { ACCEPTANCE_CLIS } from './real-clients.js';
+import { Workspace } from './terraform.js';
 
 const REQUIRE_BOTH = `terraform {
   required_providers {
@@ -199,6 +200,9 @@ const MACHINES: Record<Exclude<Platform, 'windows_amd64'>, (head: Buffer) => boo
   darwin_arm64: (h) => h.readUInt32LE(0) === 0xfeedfacf && h.readUInt32LE(4) === 0x0100000c,
 };
 
+/** The Terraform releases the release is installed with: each `terraform` of ACCEPTANCE_CLIS. */
+const TERRAFORMS = ACCEPTANCE_CLIS.filter((cli) => cli.command === 'terraform');
+
 describe('acceptance: the release, for every platform, installs with terraform init and runs with no node on PATH', function () {
   this.timeout(900_000);
   // Made when the suite runs, not when mocha loads it.
@@ -211,17 +215,20 @@ describe('acceptance: the release, for every platform, installs with terraform i
   let signedDir: string;
   let buildLogs: string[];
   let keyFingerprint: string;
-  let terraform: string;
+  /** Each of TERRAFORMS by name: its executable's absolute path (nothing is on Terraform's PATH). */
+  const terraforms = new Map<string, string>();
   const emulators: RunningEmulator[] = [];
   const workspaces: Workspace[] = [];
   const runners: Runner[] = [];
 
   before(async function () {
     this.timeout(2_400_000);
-    requireTerraform(this);
+    for (const cli of TERRAFORMS) {
+      const executable = cli.workspace(this).terraform!;
+      terraforms.set(cli.name, isAbsolute(executable) ? executable : onPath(executable)!);
+    }
     // The build makes linux_arm64's and windows_amd64's code caches with their own runtimes.
     requireOnThisMachine(this, runnerProblem('linux_arm64') ?? runnerProblem('windows_amd64'));
-    terraform = onPath('terraform')!;
     scratch = mkdtempSync(join(tmpdir(), 'keel-release-test-'));
     gnupgHome = join(scratch, 'gnupg');
     emptyPath = join(scratch, 'empty-path');
@@ -487,34 +494,38 @@ describe('acceptance: the release, for every platform, installs with terraform i
 
   const terraformEnvironment = (extra: Record<string, string> = {}) => ({ PATH: emptyPath, ...extra });
 
-  it('terraform providers lock records every platform from the mirror', async () => {
-    const cliConfig = installation(`filesystem_mirror {\n    path    = "${join(unsignedDir, 'mirror')}"`);
-    const ws = new Workspace(REQUIRE_BOTH, terraformEnvironment(), { cliConfig, terraform });
-    workspaces.push(ws);
-    await ws.expect([
-      'providers',
-      'lock',
-      '-no-color',
-      `-fs-mirror=${join(unsignedDir, 'mirror')}`,
-      ...PLATFORMS.map((platform) => `-platform=${platform}`),
-    ]);
-    for (const { name, version } of RELEASED) {
-      // From a mirror Terraform records the h1: of each package it unpacked, one per platform.
-      const expected = PLATFORMS.map((platform) => listedHashes(name, version, platform, unsignedDir).h1).sort();
-      expect(lockedHashes(ws, name), name).to.deep.equal(expected);
-    }
-  });
-
-  it('installs from the filesystem mirror; released vdb trusts an API CA only via NODE_EXTRA_CA_CERTS', async () => {
-    expect(readdirSync(emptyPath)).to.deep.equal([]);
-    const certificate = await generateCertificate('localhost');
-    const api: VdbEmulator = await startVdbEmulator({
-      tls: { certPem: certificate.certPem, keyPem: certificate.keyPem },
+  for (const cli of TERRAFORMS)
+    it(`${cli.name}: terraform providers lock records every platform from the mirror`, async () => {
+      const terraform = terraforms.get(cli.name)!;
+      const cliConfig = installation(`filesystem_mirror {\n    path    = "${join(unsignedDir, 'mirror')}"`);
+      const ws = new Workspace(REQUIRE_BOTH, terraformEnvironment(), { cliConfig, terraform });
+      workspaces.push(ws);
+      await ws.expect([
+        'providers',
+        'lock',
+        '-no-color',
+        `-fs-mirror=${join(unsignedDir, 'mirror')}`,
+        ...PLATFORMS.map((platform) => `-platform=${platform}`),
+      ]);
+      for (const { name, version } of RELEASED) {
+        // From a mirror Terraform records the h1: of each package it unpacked, one per platform.
+        const expected = PLATFORMS.map((platform) => listedHashes(name, version, platform, unsignedDir).h1).sort();
+        expect(lockedHashes(ws, name), name).to.deep.equal(expected);
+      }
     });
-    try {
-      const caFile = join(scratch, 'api-ca.pem');
-      writeFileSync(caFile, certificate.certPem);
-      const config = `${REQUIRE_BOTH}
+
+  for (const cli of TERRAFORMS)
+    it(`${cli.name}: installs from the filesystem mirror; released vdb trusts an API CA only via NODE_EXTRA_CA_CERTS`, async () => {
+      const terraform = terraforms.get(cli.name)!;
+      expect(readdirSync(emptyPath)).to.deep.equal([]);
+      const certificate = await generateCertificate('localhost');
+      const api: VdbEmulator = await startVdbEmulator({
+        tls: { certPem: certificate.certPem, keyPem: certificate.keyPem },
+      });
+      try {
+        const caFile = join(scratch, 'api-ca.pem');
+        writeFileSync(caFile, certificate.certPem);
+        const config = `${REQUIRE_BOTH}
 provider "vdb" {}
 
 data "vdb_booking_packages" "here" {
@@ -522,47 +533,47 @@ data "vdb_booking_packages" "here" {
   cloud_region   = "us-east-1"
 }
 `;
-      const cliConfig = installation(`filesystem_mirror {\n    path    = "${join(unsignedDir, 'mirror')}"`);
-      const apiEnv = {
-        ...vdbProviderEnv({ url: api.url, apiKey: api.apiKey, accountId: api.accountId }),
-        GRPC_DEFAULT_SSL_ROOTS_FILE_PATH: '',
-      };
-      const ws = new Workspace(config, terraformEnvironment(apiEnv), { cliConfig, terraform });
-      workspaces.push(ws);
-      const init = await ws.expect(['init', '-no-color', '-input=false']);
-      expect(init.stdout)
-        .to.match(/Installing keel\/sec v2\.2\.0/)
-        .and.to.match(/Installing keel\/vdb v1\.19\.2/);
-      for (const { name, version } of RELEASED) {
-        expect(lockedHashes(ws, name), name).to.deep.equal([
-          listedHashes(name, version, 'linux_amd64', unsignedDir).h1,
-        ]);
-        const installed = join(
-          ws.dir,
-          '.terraform',
-          'providers',
-          'registry.terraform.io',
-          'keel',
-          name,
-          version,
-          'linux_amd64',
-        );
-        expect(existsSync(join(installed, providerExecutableName(name, version))), installed).to.equal(true);
-      }
+        const cliConfig = installation(`filesystem_mirror {\n    path    = "${join(unsignedDir, 'mirror')}"`);
+        const apiEnv = {
+          ...vdbProviderEnv({ url: api.url, apiKey: api.apiKey, accountId: api.accountId }),
+          GRPC_DEFAULT_SSL_ROOTS_FILE_PATH: '',
+        };
+        const ws = new Workspace(config, terraformEnvironment(apiEnv), { cliConfig, terraform });
+        workspaces.push(ws);
+        const init = await ws.expect(['init', '-no-color', '-input=false']);
+        expect(init.stdout)
+          .to.match(/Installing keel\/sec v2\.2\.0/)
+          .and.to.match(/Installing keel\/vdb v1\.19\.2/);
+        for (const { name, version } of RELEASED) {
+          expect(lockedHashes(ws, name), name).to.deep.equal([
+            listedHashes(name, version, 'linux_amd64', unsignedDir).h1,
+          ]);
+          const installed = join(
+            ws.dir,
+            '.terraform',
+            'providers',
+            'registry.terraform.io',
+            'keel',
+            name,
+            version,
+            'linux_amd64',
+          );
+          expect(existsSync(join(installed, providerExecutableName(name, version))), installed).to.equal(true);
+        }
 
-      api.clearRequests();
-      const reached = await ws.expect(['plan', '-no-color'], 0, { NODE_EXTRA_CA_CERTS: caFile });
-      expect(reached.stderr).to.not.match(/development overrides/i);
-      expect(api.requests.length, 'the read reached the API').to.be.at.least(1);
-      api.clearRequests();
-      const refused = await ws.run(['plan', '-no-color'], { NODE_EXTRA_CA_CERTS: '' });
-      expect(refused.code).to.equal(1);
-      expect(refused.stderr).to.match(/certificate/i);
-      expect(api.requests).to.have.length(0);
-    } finally {
-      await api.close();
-    }
-  });
+        api.clearRequests();
+        const reached = await ws.expect(['plan', '-no-color'], 0, { NODE_EXTRA_CA_CERTS: caFile });
+        expect(reached.stderr).to.not.match(/development overrides/i);
+        expect(api.requests.length, 'the read reached the API').to.be.at.least(1);
+        api.clearRequests();
+        const refused = await ws.run(['plan', '-no-color'], { NODE_EXTRA_CA_CERTS: '' });
+        expect(refused.code).to.equal(1);
+        expect(refused.stderr).to.match(/certificate/i);
+        expect(api.requests).to.have.length(0);
+      } finally {
+        await api.close();
+      }
+    });
 
   /**
    * A static HTTPS server on loopback with a test CA: the network mirror tree under / (with one
@@ -667,7 +678,11 @@ data "vdb_booking_packages" "here" {
   }
 
   /** terraform init from the network mirror, apply, an empty plan and destroy, in a new workspace. */
-  async function applyReplanDestroy(https: { port: number; caFile: string }, extraEnv: Record<string, string> = {}) {
+  async function applyReplanDestroy(
+    terraform: string,
+    https: { port: number; caFile: string },
+    extraEnv: Record<string, string> = {},
+  ) {
     const cliConfig = installation(`network_mirror {\n    url     = "https://localhost:${https.port}/"`);
     const ws = new Workspace(
       exampleConfig(),
@@ -692,64 +707,68 @@ data "vdb_booking_packages" "here" {
     return ws;
   }
 
-  it('installs from the network mirror over HTTPS; applies on the released emulators, re-plans, destroys', async () => {
-    const https = await startHttps();
-    try {
-      const cliConfig = installation(`network_mirror {\n    url     = "https://localhost:${https.port}/"`);
-      const untrustedWs = new Workspace(REQUIRE_BOTH, terraformEnvironment(), { cliConfig, terraform });
-      workspaces.push(untrustedWs);
-      // Without the test CA Terraform refuses the mirror: the connection really is verified HTTPS.
-      const untrusted = await untrustedWs.run(['init', '-no-color', '-input=false'], {
-        SSL_CERT_FILE: join(scratch, 'no-such-ca.pem'),
-      });
-      expect(untrusted.code).to.equal(1);
-      expect(untrusted.stderr, untrusted.stderr).to.match(/certificate/i);
+  for (const cli of TERRAFORMS)
+    it(`${cli.name}: installs from the network mirror over HTTPS; applies on the released emulators, re-plans, destroys`, async () => {
+      const terraform = terraforms.get(cli.name)!;
+      const https = await startHttps();
+      try {
+        const cliConfig = installation(`network_mirror {\n    url     = "https://localhost:${https.port}/"`);
+        const untrustedWs = new Workspace(REQUIRE_BOTH, terraformEnvironment(), { cliConfig, terraform });
+        workspaces.push(untrustedWs);
+        // Without the test CA Terraform refuses the mirror: the connection really is verified HTTPS.
+        const untrusted = await untrustedWs.run(['init', '-no-color', '-input=false'], {
+          SSL_CERT_FILE: join(scratch, 'no-such-ca.pem'),
+        });
+        expect(untrusted.code).to.equal(1);
+        expect(untrusted.stderr, untrusted.stderr).to.match(/certificate/i);
 
-      const ws = await applyReplanDestroy(https);
-      for (const { name, version } of RELEASED) {
-        // Terraform checked the mirror's h1: and zh: against the download ("verified checksum") but,
-        // as the mirror's word is not signed, records the h1: of what it unpacked.
-        expect(lockedHashes(ws, name), name).to.deep.equal([listedHashes(name, version, 'linux_amd64').h1]);
-        expect(https.served).to.include.members([
-          `/registry.terraform.io/keel/${name}/index.json`,
-          `/registry.terraform.io/keel/${name}/${version}.json`,
-          `/registry.terraform.io/keel/${name}/${providerArchiveName(name, version, 'linux_amd64')}`,
-        ]);
+        const ws = await applyReplanDestroy(terraform, https);
+        for (const { name, version } of RELEASED) {
+          // Terraform checked the mirror's h1: and zh: against the download ("verified checksum") but,
+          // as the mirror's word is not signed, records the h1: of what it unpacked.
+          expect(lockedHashes(ws, name), name).to.deep.equal([listedHashes(name, version, 'linux_amd64').h1]);
+          expect(https.served).to.include.members([
+            `/registry.terraform.io/keel/${name}/index.json`,
+            `/registry.terraform.io/keel/${name}/${version}.json`,
+            `/registry.terraform.io/keel/${name}/${providerArchiveName(name, version, 'linux_amd64')}`,
+          ]);
+        }
+      } finally {
+        https.server.close();
       }
-    } finally {
-      https.server.close();
-    }
-  });
+    });
 
-  it('installs from a registry serving the signed release: signature checked, h1: and every platform zh: locked', async () => {
-    const https = await startHttps();
-    try {
-      // A `host` block stands the test server in for registry.terraform.io, so the addresses stay keel/<name>.
-      const cliConfig =
-        `host "registry.terraform.io" {\n  services = {\n` +
-        `    "providers.v1" = "https://localhost:${https.port}/v1/providers/"\n  }\n}\n` +
-        'provider_installation {\n  direct {\n    include = ["registry.terraform.io/keel/*"]\n  }\n}\n';
-      const ws = new Workspace(REQUIRE_BOTH, terraformEnvironment({ SSL_CERT_FILE: https.caFile }), {
-        cliConfig,
-        terraform,
-      });
-      workspaces.push(ws);
-      const init = await ws.expect(['init', '-no-color', '-input=false']);
-      expect(init.stdout).to.match(
-        new RegExp(`Installed keel/sec v2\\.2\\.0 \\(self-signed, key ID ${keyFingerprint.slice(-16)}\\)`),
-      );
-      for (const { name, version } of RELEASED) {
-        // The h1: of what it unpacked, and the zh: of every platform from the signed SHA256SUMS.
-        const zh = PLATFORMS.map((platform) => listedHashes(name, version, platform).zh);
-        expect(lockedHashes(ws, name), name).to.deep.equal(
-          [listedHashes(name, version, 'linux_amd64').h1, ...zh].sort(),
+  for (const cli of TERRAFORMS)
+    it(`${cli.name}: installs from a registry serving the signed release: signature checked, h1: and every platform zh: locked`, async () => {
+      const terraform = terraforms.get(cli.name)!;
+      const https = await startHttps();
+      try {
+        // A `host` block stands the test server in for registry.terraform.io, so the addresses stay keel/<name>.
+        const cliConfig =
+          `host "registry.terraform.io" {\n  services = {\n` +
+          `    "providers.v1" = "https://localhost:${https.port}/v1/providers/"\n  }\n}\n` +
+          'provider_installation {\n  direct {\n    include = ["registry.terraform.io/keel/*"]\n  }\n}\n';
+        const ws = new Workspace(REQUIRE_BOTH, terraformEnvironment({ SSL_CERT_FILE: https.caFile }), {
+          cliConfig,
+          terraform,
+        });
+        workspaces.push(ws);
+        const init = await ws.expect(['init', '-no-color', '-input=false']);
+        expect(init.stdout).to.match(
+          new RegExp(`Installed keel/sec v2\\.2\\.0 \\(self-signed, key ID ${keyFingerprint.slice(-16)}\\)`),
         );
-        expect(https.served).to.include(`/files/${providerSumsName(name, version)}.sig`);
+        for (const { name, version } of RELEASED) {
+          // The h1: of what it unpacked, and the zh: of every platform from the signed SHA256SUMS.
+          const zh = PLATFORMS.map((platform) => listedHashes(name, version, platform).zh);
+          expect(lockedHashes(ws, name), name).to.deep.equal(
+            [listedHashes(name, version, 'linux_amd64').h1, ...zh].sort(),
+          );
+          expect(https.served).to.include(`/files/${providerSumsName(name, version)}.sig`);
+        }
+      } finally {
+        https.server.close();
       }
-    } finally {
-      https.server.close();
-    }
-  });
+    });
 
   /** Unpacks a provider archive of `platform` and gives what runs its executable here. */
   async function unpackedProvider(platform: Platform, name: string, version: string) {
@@ -885,35 +904,37 @@ data "vdb_booking_packages" "here" {
     }
   });
 
-  it('linux_arm64 (under qemu): terraform init from the mirror, apply, empty re-plan, destroy', async function () {
-    requireOnThisMachine(this, binfmtProblem());
-    const https = await startHttps({ as: 'linux_amd64', platform: 'linux_arm64' });
-    try {
-      const ws = await applyReplanDestroy(https, { QEMU_LD_PREFIX: '/usr/aarch64-linux-gnu' });
-      for (const { name, version } of RELEASED) {
-        // Terraform checked and recorded the arm64 package's own h1:.
-        expect(lockedHashes(ws, name), name).to.deep.equal([listedHashes(name, version, 'linux_arm64').h1]);
-        expect(https.served).to.include(
-          `/registry.terraform.io/keel/${name}/${providerArchiveName(name, version, 'linux_arm64')}`,
-        );
-        const node = readFileSync(
-          join(
-            ws.dir,
-            '.terraform',
-            'providers',
-            'registry.terraform.io',
-            'keel',
-            name,
-            version,
-            'linux_amd64',
-            'runtime',
-            'node',
-          ),
-        );
-        expect(MACHINES.linux_arm64(node.subarray(0, 32)), 'the installed runtime is arm64').to.equal(true);
+  for (const cli of TERRAFORMS)
+    it(`${cli.name}: linux_arm64 (under qemu): terraform init from the mirror, apply, empty re-plan, destroy`, async function () {
+      const terraform = terraforms.get(cli.name)!;
+      requireOnThisMachine(this, binfmtProblem());
+      const https = await startHttps({ as: 'linux_amd64', platform: 'linux_arm64' });
+      try {
+        const ws = await applyReplanDestroy(terraform, https, { QEMU_LD_PREFIX: '/usr/aarch64-linux-gnu' });
+        for (const { name, version } of RELEASED) {
+          // Terraform checked and recorded the arm64 package's own h1:.
+          expect(lockedHashes(ws, name), name).to.deep.equal([listedHashes(name, version, 'linux_arm64').h1]);
+          expect(https.served).to.include(
+            `/registry.terraform.io/keel/${name}/${providerArchiveName(name, version, 'linux_arm64')}`,
+          );
+          const node = readFileSync(
+            join(
+              ws.dir,
+              '.terraform',
+              'providers',
+              'registry.terraform.io',
+              'keel',
+              name,
+              version,
+              'linux_amd64',
+              'runtime',
+              'node',
+            ),
+          );
+          expect(MACHINES.linux_arm64(node.subarray(0, 32)), 'the installed runtime is arm64').to.equal(true);
+        }
+      } finally {
+        https.server.close();
       }
-    } finally {
-      https.server.close();
-    }
-  });
+    });
 });

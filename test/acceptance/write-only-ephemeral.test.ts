@@ -1,9 +1,9 @@
 /**
- * Secrets out of state under real Terraform 1.11 (issue 13): write-only arguments fed from a
- * variable and from ephemeral resources, an ephemeral access token configuring a provider block, and
- * an ephemeral database key that exists only during the run. The emulators are the witness of what
- * was sent and of what is left; the state file, the plan file and a TF_LOG=trace log must contain
- * none of the secrets.
+ * Secrets out of state under real Terraform 1.15.5, OpenTofu and Terraform 1.11 (which brought
+ * write-only arguments): write-only arguments fed from a variable and from ephemeral resources, an
+ * ephemeral access token configuring a provider block, and an ephemeral database key that exists
+ * only during the run. The emulators are the witness of what was sent and of what is left; the state
+ * file, the plan file and a TF_LOG=trace log must contain none of the secrets.
  */
 import { expect } from 'chai';
 import { secClientFor } from '../support/sec-provider.js';
@@ -13,7 +13,7 @@ import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/inde
 import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { packageId } from '../../src/emulators/vdb/catalog.js';
-import { ACCEPTANCE_CLIS } from './real-clients.js';
+import { ACCEPTANCE_CLIS, PATH_TERRAFORM_CLI } from './real-clients.js';
 import { Workspace } from './terraform.js';
 
 const HOOK_ONE = 'https://hooks.example.com/services/first-hook-secret';
@@ -100,7 +100,8 @@ resource "sec_alert_channel_webhook" "smoke" {
 }`;
 }
 
-for (const cli of ACCEPTANCE_CLIS)
+// Write-only arguments came with Terraform 1.11: they run under it too.
+for (const cli of [...ACCEPTANCE_CLIS, PATH_TERRAFORM_CLI])
   describe(`acceptance: write-only arguments and ephemeral resources under real ${cli.name}`, function () {
     this.timeout(300_000);
     let sec: SecEmulator;

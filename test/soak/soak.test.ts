@@ -11,8 +11,8 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { requireTerraform } from '../acceptance/terraform.js';
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { ACCEPTANCE_CLIS } from '../acceptance/real-clients.js';
 
 const ROOT = resolve(process.cwd());
 const CYCLES = '3';
@@ -29,38 +29,42 @@ interface SoakReport {
   readonly rows: Array<{ cycle: number; steps: number }>;
 }
 
-describe('soak: eight workspaces under faults and rate limits, three cycles', function () {
-  this.timeout(20 * 60_000);
-  before(function () {
-    requireTerraform(this);
-  });
+// Under each Terraform (the soak runs the `terraform` on its PATH).
+for (const cli of ACCEPTANCE_CLIS.filter((c) => c.command === 'terraform'))
+  describe(`soak: eight workspaces under faults and rate limits, three cycles, under ${cli.name}`, function () {
+    this.timeout(20 * 60_000);
+    let path = process.env.PATH ?? '';
+    before(function () {
+      const terraform = cli.workspace(this).terraform!;
+      if (isAbsolute(terraform)) path = `${dirname(terraform)}${delimiter}${path}`;
+    });
 
-  it('loses, duplicates and takes over nothing; every re-plan is empty; memory stays flat', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'keel-soak-test-'));
-    const report = join(out, 'report.json');
-    const child = spawn(
-      process.execPath,
-      [
-        join(ROOT, 'dist', 'scripts', 'soak', 'main.js'),
-        ...['--cycles', CYCLES, '--resources', RESOURCES, '--out', out, '--report', report],
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    child.stdout.on('data', (chunk: Buffer) =>
-      process.stdout.write(`      ${chunk.toString().replace(/\n(?=.)/g, '\n      ')}`),
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((done) => child.once('exit', done));
-    expect(stderr, 'the soak ran to its end').not.to.match(/^soak: /m);
-    const result = JSON.parse(readFileSync(report, 'utf8')) as SoakReport;
-    expect(result.problems, `found (files in ${out})`).to.deep.equal([]);
-    expect(code).to.equal(0);
-    // Enough cycles for memory to be judged (climbing compares the last with the first two).
-    expect(result.rows.length, 'cycles').to.equal(Number(CYCLES));
-    expect(
-      result.rows.every((row) => row.steps === 8 * 5),
-      'every workspace did every step',
-    ).to.equal(true);
+    it('loses, duplicates and takes over nothing; every re-plan is empty; memory stays flat', async () => {
+      const out = mkdtempSync(join(tmpdir(), 'keel-soak-test-'));
+      const report = join(out, 'report.json');
+      const child = spawn(
+        process.execPath,
+        [
+          join(ROOT, 'dist', 'scripts', 'soak', 'main.js'),
+          ...['--cycles', CYCLES, '--resources', RESOURCES, '--out', out, '--report', report],
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: path } },
+      );
+      child.stdout.on('data', (chunk: Buffer) =>
+        process.stdout.write(`      ${chunk.toString().replace(/\n(?=.)/g, '\n      ')}`),
+      );
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((done) => child.once('exit', done));
+      expect(stderr, 'the soak ran to its end').not.to.match(/^soak: /m);
+      const result = JSON.parse(readFileSync(report, 'utf8')) as SoakReport;
+      expect(result.problems, `found (files in ${out})`).to.deep.equal([]);
+      expect(code).to.equal(0);
+      // Enough cycles for memory to be judged (climbing compares the last with the first two).
+      expect(result.rows.length, 'cycles').to.equal(Number(CYCLES));
+      expect(
+        result.rows.every((row) => row.steps === 8 * 5),
+        'every workspace did every step',
+      ).to.equal(true);
+    });
   });
-});
