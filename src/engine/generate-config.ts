@@ -14,16 +14,24 @@
  * A null answer makes Terraform 1.14 panic on the first block type, so the answer is always an object.
  *
  * The rules, written once over the schema DSL for every resource type (`configFromState`), give what a
- * user writes and nothing else, in a form that plans no change against the state it came from:
+ * user writes and nothing else, in a form that plans no change against the state it came from. By
+ * kind of value:
  * - computed-only attributes, the platform-assigned `id` and write-only values: null;
  * - secrets (sensitive arguments): null. A required one (or one of a required write-only pair), and a
- *   required value the platform never returns (`masked`), is named in a warning: Terraform writes it
- *   as `null`, and the plan asks for it (its `_wo` twin keeps it out of the plan and the state);
+ *   required value the platform never returns (`masked`), cannot be written: Terraform writes it as
+ *   `null`, and the plan that follows refuses it at its path, naming it and its `_wo` twin (the
+ *   warning this answer carries says so too, though Terraform 1.14 and 1.15 do not show it);
+ * - defaulted: a value equal to the argument's default is null (an argument with a default is
+ *   optional+computed on the wire, so Terraform leaves it out);
+ * - chosen by the platform: an optional+computed argument without a default (an engine version, a
+ *   token endpoint, a switch the platform sets when it is not given) is null, so the configuration
+ *   pins nothing a user did not choose; planning keeps the platform's value. The exception is an
+ *   argument the identity defaults from the provider (`providerDefault`: the account), written only
+ *   where it differs from the provider's, so that an object of another account says so;
+ * - normalised by the platform: a value whose validator knows how its documentation writes it
+ *   (`written`: `High` for the platform's `high`, `72h` for `72h0m0s`) is written so;
  * - deprecated arguments and blocks: null or empty, their values moved into the field that replaces
  *   them (`readAs`, with its conversion), as an import reads them;
- * - a value equal to the argument's default: null (an argument with a default is optional+computed on
- *   the wire, so Terraform leaves it out), as is an empty value of an argument the platform computes
- *   (planning keeps the platform's value for it);
  * - a block element that sets nothing where the block says that means no element (`emptyMeansAbsent`);
  * - everything else as the state holds it, which is what the plan compares against.
  * A resource gives what the schema cannot know (`generatedConfig`, engine/contracts.ts): the vdb
@@ -31,10 +39,11 @@
  */
 import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
 import { attrStep, formatPath, indexStep, type AttributePath } from '../schema/path.js';
-import { fieldType, fromModel, plainToValue, toModel } from '../schema/model.js';
+import { fieldType, fromModel, plainToValue, toModel, valueToPlain } from '../schema/model.js';
 import { dedupeSetElements, isEmptyValue, isPlainObject, valueEquals } from '../schema/value-ops.js';
 import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
 import { Diagnostics } from './diagnostics.js';
+import type { IdentityDef } from './contracts.js';
 import type { EngineContext } from './engine-context.js';
 import { isConfigurable } from './planner.js';
 import { movedInto } from './platform-settings.js';
@@ -53,10 +62,22 @@ export interface GeneratedConfig {
   readonly toComplete: readonly ToComplete[];
 }
 
-/** The configuration of an object, from its state, by the rules of the module comment. */
-export function configFromState(fields: Fields, state: ObjectValue): GeneratedConfig {
+/**
+ * The configuration of an object, from its state, by the rules of the module comment. `fromProvider`:
+ * the top-level arguments the provider's configuration gives a value (the account), with that value.
+ */
+export function configFromState(
+  fields: Fields,
+  state: ObjectValue,
+  fromProvider: Readonly<Record<string, string | null>> = {},
+): GeneratedConfig {
   const toComplete: ToComplete[] = [];
-  const config = configLevel(fields, inCurrentForm(fields, state), [], toComplete);
+  const current = inCurrentForm(fields, state);
+  const config = configLevel(fields, current, [], toComplete);
+  for (const [name, value] of Object.entries(fromProvider)) {
+    const held = current[name] ?? null;
+    if (name in config && typeof held === 'string' && held !== '' && held !== value) config[name] = held;
+  }
   return { config, toComplete };
 }
 
@@ -93,7 +114,17 @@ function configAttribute(def: AttrDef<unknown>, v: Value, here: AttributePath, t
   }
   if (o.deprecated !== undefined) return null;
   if (o.default !== undefined && valueEquals(def.type.cty, v, plainToValue(def.type.cty, o.default))) return null;
-  if (o.computed && isEmptyValue(v)) return null;
+  if (o.computed) return null;
+  return writtenForm(def, v);
+}
+
+/** The value in the spelling its validators' documentation shows, where one of them knows it (`written`). */
+function writtenForm(def: AttrDef<unknown>, v: Value): Value {
+  for (const validator of def.options.validate ?? []) {
+    if (!validator.written) continue;
+    const written = validator.written(valueToPlain(v));
+    if (written !== undefined) return plainToValue(def.type.cty, written);
+  }
   return v;
 }
 
@@ -146,6 +177,16 @@ export function inCurrentForm(fields: Fields, state: ObjectValue): ObjectValue {
 export class ResourceConfigGeneration<C> {
   constructor(private readonly ctx: EngineContext<C>) {}
 
+  /** The arguments the identity defaults from the configured provider, with the provider's values. */
+  private fromProvider(identity: IdentityDef<Fields, C> | undefined): Record<string, string | null> {
+    const client = this.ctx.client;
+    if (identity === undefined || client === undefined) return {};
+    const out: Record<string, string | null> = {};
+    for (const [name, a] of Object.entries(identity.attributes))
+      if (a.providerDefault) out[a.from ?? name] = a.providerDefault(client);
+    return out;
+  }
+
   /**
    * The configuration of an object of `typeName` from its state; null when Terraform sent none
    * (1.14.0), answered with every argument unset and a warning saying why.
@@ -163,7 +204,7 @@ export class ResourceConfigGeneration<C> {
       );
       return { config: unsetConfig(fields), diags };
     }
-    const generated = configFromState(fields, state);
+    const generated = configFromState(fields, state, this.fromProvider(r.identity));
     if (generated.toComplete.length > 0) {
       // The object's id names it in the warning, unless the schema holds it secret.
       const idDef = fields.id;

@@ -56,7 +56,7 @@ export class ResourceChanges<C> {
       diags.warning(`Resource type ${typeName} is deprecated`, r.schema.deprecated);
     }
     checkConfig(r, config, diags, { client, limits: this.ctx.def.limits });
-    return diags;
+    return withObjectNamed(diags, r, config);
   }
 
   planResourceChange(
@@ -247,4 +247,26 @@ function notUpdatable(typeName: string): never {
     'Cannot update in place',
     `${typeName} cannot be updated in place; a change to it must replace it, as its plan says.`,
   );
+}
+
+/**
+ * The errors for a missing required argument, each naming its object by its `name` where the
+ * configuration gives one. Terraform 1.14 and later parse each resource of a configuration they
+ * generate on its own, so the errors of several objects sit at the same place, and Terraform keeps
+ * only the first of errors alike in text and place (tfdiags AppendWithoutDuplicates): without the
+ * name, a generated configuration lacking a secret in ten objects would show one error.
+ */
+function withObjectNamed<C>(diags: Diagnostics, r: ResourceDef<Fields, C>, config: ObjectValue): Diagnostics {
+  const name = config.name;
+  const def = r.schema.fields.name;
+  if (typeof name !== 'string' || name === '' || def?.kind !== 'attr' || def.options.sensitive) return diags;
+  const typeName = r.typeName;
+  const named = new Diagnostics();
+  for (const d of diags.items)
+    named.append([
+      d.severity === 'error' && d.summary === 'Missing configuration for required argument'
+        ? { ...d, detail: `${d.detail} (${typeName} ${JSON.stringify(name)})` }
+        : d,
+    ]);
+  return named;
 }

@@ -78,6 +78,12 @@ export interface Validator<V> {
   readonly samples?: readonly V[];
   /** Judges a value; numbers come exact (`Exact`), and a message shows a value with `shown`. */
   check(value: Exact<V>): string | undefined;
+  /**
+   * An accepted value in the spelling its documentation shows, where the platform answers another
+   * spelling of the same value (`high` for `High`, `72h0m0s` for `72h`): generated configuration
+   * writes it so (engine/generate-config.ts). Undefined leaves the value as it is.
+   */
+  written?(value: V): V | undefined;
 }
 
 /**
@@ -546,6 +552,7 @@ export const validators = {
     ...(refusedOf(inner)
       ? { form: (inner as { form?: unknown }).form, counterexamples: refusedOf(inner)!.map((c) => [c]) }
       : {}),
+    ...(inner.written ? { written: (vs: V[]) => vs.map((v) => inner.written!(v) ?? v) } : {}),
     check: (vs) => {
       for (const [i, v] of vs.entries()) {
         const problem = inner.check(v);

@@ -5,8 +5,9 @@
  *   panic), with every computed-only attribute, write-only value and secret null;
  * - deprecated arguments and blocks are left empty, their values written in the field that replaces
  *   them: a state in a deprecated form writes what the same state in the current form writes;
- * - a value equal to the argument's default is left out, any other value is written as the state
- *   holds it;
+ * - a value equal to the argument's default is left out, and so is any value of an optional argument
+ *   the platform computes (its choice, when the user gives none); any other value is written as the
+ *   state holds it, in the spelling its validators' documentation shows (`written`);
  * - Terraform's proposed new state from the answer, planned by the engine's planner, is the state
  *   itself: the answer plans no change against the state it came from (for a state as an import or a
  *   listing reads it: current form, secrets and write-only values not held, defaults filled in);
@@ -94,9 +95,9 @@ function ruleProblems(fields: Fields, state: ObjectValue, config: ObjectValue, a
       if (c !== null) wrong('deprecated, yet written');
     } else if (o.default !== undefined && s !== null && valueEquals(type, s, plainToValue(type, o.default))) {
       if (c !== null) wrong('its default, yet written');
-    } else if (o.computed && isEmptyValue(s)) {
-      if (c !== null) wrong('empty and computed by the platform, yet written');
-    } else if (!valueEquals(type, s, c)) wrong('not written as the state holds it');
+    } else if (o.computed) {
+      if (c !== null) wrong("the platform's choice, yet written");
+    } else if (!valueEquals(type, writtenForm(def, s), c)) wrong('not written as the state holds it');
   }
   return problems;
 }
@@ -115,6 +116,16 @@ function blockProblems(def: BlockDef<Fields>, s: Value, c: Value, where: string)
 }
 
 const show = (v: Value) => JSON.stringify(valueToPlain(v));
+
+/** A value in the spelling the first of its validators that knows one gives (`written`). */
+function writtenForm(def: AttrDef<unknown>, v: Value): Value {
+  if (v === null) return v;
+  for (const validator of def.options.validate ?? []) {
+    const written = validator.written?.(valueToPlain(v));
+    if (written !== undefined) return plainToValue(def.type.cty, written);
+  }
+  return v;
+}
 
 /**
  * A state as an import or a listing reads it (engine/reconcile.ts reconcileRead), one some
@@ -243,7 +254,7 @@ describe('GenerateResourceConfig: the rules, over every resource type of both pr
         const type = impliedType(r.schema.block);
         const names = Object.keys(fields);
 
-        it(`${r.typeName}: an object of its type; computed-only values, secrets and deprecated forms empty; defaults left out; the rest as the state holds it`, () => {
+        it(`${r.typeName}: an object of its type; computed-only values, secrets, deprecated forms and the platform's choices empty; defaults left out; the rest as the state holds it, spelled as documented`, () => {
           fc.assert(
             fc.property(statesOf(r), (state) => {
               const { config } = configFromState(fields, state);
@@ -312,6 +323,32 @@ describe('GenerateResourceConfig: what the answer says besides the configuration
     ]);
     expect(diags.items[0]!.detail).to.include('1.14.1');
     expect(config).to.deep.equal(stateOf(secDef, 'sec_alert_channel_email', {}));
+  });
+
+  it("writes what a user writes: not the platform's choices, and values in their documented spelling", () => {
+    const generated = (def: ProviderDef<any, any>, type: string, state: Record<string, unknown>, fromProvider = {}) => {
+      const r = def.resources.find((x) => x.typeName === type)!;
+      return valueToPlain(configFromState(r.schema.fields as Fields, stateOf(def, type, state), fromProvider).config);
+    };
+    const cluster = generated(vdbDef, 'vdb_accounts_cluster', {
+      name: 'search',
+      account_id: '6f1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5',
+      configuration: [{ number_of_nodes: 1, version: 'v1.13.2' }],
+    }) as { account_id: unknown; configuration: { number_of_nodes: unknown; version: unknown }[] };
+    expect(cluster.configuration[0]!.version, 'the engine version the platform picked').to.equal(null);
+    expect(cluster.configuration[0]!.number_of_nodes).to.equal(1);
+    expect(cluster.account_id, 'with no provider account known').to.equal(null);
+    const schedule = { cluster_id: '5b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e', retention_period: '72h0m0s' };
+    expect(generated(vdbDef, 'vdb_accounts_backup_schedule', schedule)).to.include({ retention_period: '72h' });
+    expect(generated(vdbDef, 'vdb_accounts_backup_schedule', { ...schedule, retention_period: '1h30m0s' })).to.include({
+      retention_period: '1h30m',
+    });
+    expect(generated(secDef, 'sec_policy', { title: 'x', severity: 'high' })).to.include({ severity: 'High' });
+    // The account: left out where it is the provider's, written where the object lives in another.
+    const account = (held: string) =>
+      generated(vdbDef, 'vdb_accounts_role', { name: 'r', account_id: held }, { account_id: 'a-provider' });
+    expect(account('a-provider')).to.include({ account_id: null });
+    expect(account('b-other')).to.include({ account_id: 'b-other' });
   });
 
   it('an unknown type is an error', () => {

@@ -313,22 +313,38 @@ export async function importWithGeneratedConfig(round: Round): Promise<RoundFigu
   try {
     const generation = await ws.run(['plan', '-generate-config-out=generated.tf', '-out=tfplan', '-json', PARALLELISM]);
     const errors = diagnosticsOf(generation.stdout).filter((d) => d.severity === 'error');
-    // Exactly one refusal per missing value, at its resource; nothing else.
-    const refused = errors.map((d) => {
-      const detail = d.detail.replace(/ is required.*$/s, ' is required');
-      return `${d.address ?? '(no address)'}: ${d.summary}: ${detail}`;
-    });
-    const expected = lacking.flatMap((m) =>
-      toFill.get(addressOf(m))!.map((s) => {
-        const argument = `The argument "${String(s.path.at(-1))}" is required`;
-        return `${addressOf(m)}: Missing configuration for required argument: ${argument}`;
-      }),
-    );
+    // Exactly one refusal per missing value, at its resource; nothing else. Terraform 1.14 and later
+    // show one of refusals alike in text (each names its object by its `name`: two objects of a type
+    // with the same name, lacking the same value, are one refusal), so each side is counted once.
+    const refused = [
+      ...new Set(
+        errors.map((d) => {
+          const detail = d.detail.replace(/ is required.*?( \(\w+ "[^"]*"\))?$/s, ' is required$1');
+          return `${String(d.address ?? '(no address)').split('.')[0]}: ${d.summary}: ${detail}`;
+        }),
+      ),
+    ];
+    const expected = [
+      ...new Set(
+        lacking.flatMap((m) =>
+          toFill.get(addressOf(m))!.map((s) => {
+            const named =
+              typeof m.state.name === 'string' && m.state.name !== ''
+                ? ` (${m.subject.type} ${JSON.stringify(m.state.name)})`
+                : '';
+            const argument = `The argument "${String(s.path.at(-1))}" is required${named}`;
+            return `${m.subject.type}: Missing configuration for required argument: ${argument}`;
+          }),
+        ),
+      ),
+    ];
     const unexpected = without(refused, expected);
     const missing = without(expected, refused);
     if (unexpected.length + missing.length > 0) {
       const involved = new Set([...unexpected, ...missing].map((e) => e.split(':')[0]!));
-      const blocks = resourceBlocks(safeRead(generatedFile)).filter(([address]) => involved.has(address));
+      const blocks = resourceBlocks(safeRead(generatedFile)).filter(([address]) =>
+        involved.has(address.split('.')[0]!),
+      );
       const listed = (lines: readonly string[], none: string) => lines.map((e) => `  ${e}`).join('\n') || `  ${none}`;
       expect.fail(
         `${provider}: the generated configuration of ${involved.size} objects does not plan as it should.\n` +

@@ -21,6 +21,7 @@ export function oneOfIgnoringCase(allowed: readonly string[]): Validator<string>
   return {
     description: `one of ${list} (case-insensitive)`,
     samples: [...allowed, allowed[0]!.toUpperCase()],
+    written: (v) => canonical(allowed, v),
     check: (v) =>
       canonical(allowed, v)
         ? undefined

@@ -31,12 +31,26 @@ export function sameGoDuration(a: string, b: string): boolean {
 
 const NS_PER_HOUR = 3_600_000_000_000n;
 
+/**
+ * A duration as people write it: Go's own form without its trailing zero units (`72h`, `1h30m` for
+ * the platform's `72h0m0s`, `1h30m0s`); undefined when it does not parse.
+ */
+export function writtenGoDuration(text: string): string | undefined {
+  const ns = parseGoDuration(text);
+  return ns === undefined
+    ? undefined
+    : formatGoDuration(ns)
+        .replace(/([hm])0s$/, '$1')
+        .replace(/h0m$/, 'h');
+}
+
 /** A Go duration within [min, max] hours (the platform's retention bounds). */
 export function goDurationBetweenHours(minHours: number, maxHours: number): Validator<string> {
   return {
     description: `a Go duration (for example \`${minHours * 3}h\`) from \`${minHours}h\` to \`${maxHours}h\``,
     // The bounds, the second in another spelling of a whole number of hours.
     samples: [`${minHours}h`, `${maxHours * 60}m`],
+    written: writtenGoDuration,
     check(v) {
       const ns = parseGoDuration(v);
       if (ns === undefined)
@@ -56,6 +70,7 @@ export function goDurationBetween(min: string, max: string): Validator<string> {
   return {
     description: `a Go duration (for example \`30m\` or \`1h30m\`) from \`${min}\` to \`${max}\``,
     samples: [min, max, '30m'],
+    written: writtenGoDuration,
     check(v) {
       const ns = parseGoDuration(v);
       if (ns === undefined)

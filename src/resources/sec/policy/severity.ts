@@ -14,6 +14,7 @@ export const severityValidator: Validator<string> = {
   description: `one of ${SHOWN.map((s) => `\`${s}\``).join(', ')} (any case)`,
   // The platform stores it lower-case: an upper-case spelling must stay as configured.
   samples: [...SHOWN, 'HIGH'],
+  written: (value) => SHOWN.find((s) => s.toLowerCase() === normal(value)),
   check: (value) =>
     (POLICY_SEVERITIES as readonly string[]).includes(normal(value))
       ? undefined
