@@ -1,12 +1,12 @@
 /**
  * The ephemeral resources' examples (`examples/<provider>/ephemeral/<type>/main.tf`) as a user runs
- * them, under real Terraform against the emulators: each one validates, and applies (or, where
- * the example needs a real endpoint, plans) with what it opens closed again afterwards.
+ * them, under real Terraform against the emulators: each one validates and applies as shipped (the
+ * vdb key's smoke test curls the cluster's endpoint, which the emulator serves), with what it opens
+ * closed again afterwards.
  */
 import { expect } from 'chai';
 import { secClientFor } from '../support/sec-provider.js';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
 import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
@@ -115,7 +115,7 @@ resource "sec_alert_channel_webhook" "installer" {
       await ws.expect(['destroy', '-auto-approve', '-no-color']);
     });
 
-    it("vdb_accounts_database_api_key_v2: the smoke test gets the run's key in its environment, and the key is gone afterwards", async () => {
+    it("vdb_accounts_database_api_key_v2: as shipped, the smoke test reaches the cluster with the run's key, which is gone afterwards", async () => {
       const client = createVdbClient({ apiUrl: vdb.url, apiKey: vdb.apiKey, userAgent: 'test' });
       const cluster = await client.clusters.create({
         accountId: vdb.accountId,
@@ -125,39 +125,29 @@ resource "sec_alert_channel_webhook" "installer" {
         configuration: { numberOfNodes: 1, packageId: vdb.packageId('aws', 'small') },
       });
       client.close();
-      // The example's smoke test runs curl; a stand-in on PATH records what it was given instead.
-      const bin = mkdtempSync(join(tmpdir(), 'keel-curl-'));
-      const seen = join(bin, 'seen');
-      writeFileSync(
-        join(bin, 'curl'),
-        `#!/bin/sh\nprintf '%s\\n%s\\n' "$DATABASE_API_KEY" "$CLUSTER_URL" > '${seen}'\n`,
-        { mode: 0o755 },
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const ws = workspace(example('vdb', 'vdb_accounts_database_api_key_v2'), vdbProviderEnv(vdb));
+      await ws.expect(['validate', '-no-color']);
+      const seen = vdb.databaseRequests.length;
+      // The example's own curl, against the cluster's endpoint the emulator serves.
+      await ws.expect(['apply', '-auto-approve', '-no-color'], 0, { TF_VAR_cluster_id: cluster.id });
+      const created = vdb.requests.filter(
+        (r) =>
+          r.method === 'CreateDatabaseApiKey' &&
+          (r.request?.databaseApiKey as { clusterId?: string } | undefined)?.clusterId === cluster.id,
       );
-      const env = { ...vdbProviderEnv(vdb), PATH: `${bin}:${process.env.PATH ?? ''}` };
-      const ws = workspace(example('vdb', 'vdb_accounts_database_api_key_v2'), env);
-      try {
-        await ws.expect(['validate', '-no-color']);
-        await ws.expect(['apply', '-auto-approve', '-no-color'], 0, { TF_VAR_cluster_id: cluster.id });
-        const [key, url] = readFileSync(seen, 'utf8').split('\n');
-        const created = vdb.requests.filter(
-          (r) =>
-            r.method === 'CreateDatabaseApiKey' &&
-            (r.request?.databaseApiKey as { clusterId?: string } | undefined)?.clusterId === cluster.id,
-        );
-        expect(created.length, 'opened for the apply').to.be.at.least(1);
-        expect(key, 'the key reached the smoke test').to.match(/^\S{16,}$/);
-        expect(url).to.equal(
-          vdb.get<{ state: { endpoint: { url: string } } }>(VDB_COLLECTIONS.clusters, cluster.id)!.state.endpoint.url,
-        );
-        expect(
-          vdb
-            .list(VDB_COLLECTIONS.databaseApiKeys)
-            .filter((k) => (k as { clusterId: string }).clusterId === cluster.id),
-          'closed: deleted',
-        ).to.deep.equal([]);
-        expect(readFileSync(join(ws.dir, 'config', 'terraform.tfstate'), 'utf8')).to.not.include(key!);
-      } finally {
-        rmSync(bin, { recursive: true, force: true });
-      }
+      expect(created.length, 'opened for the apply').to.be.at.least(1);
+      const reached = vdb.databaseRequests.slice(seen);
+      expect(
+        reached.map((r) => `${r.method} ${r.path}`),
+        'the smoke test reached the cluster',
+      ).to.deep.equal([`GET /clusters/${cluster.id}/collections`]);
+      expect(
+        vdb.list(VDB_COLLECTIONS.databaseApiKeys).filter((k) => (k as { clusterId: string }).clusterId === cluster.id),
+        'closed: deleted',
+      ).to.deep.equal([]);
+      // curl --fail: the apply succeeded only if the cluster took the key. Nothing of it is kept.
+      const state = readFileSync(join(ws.dir, 'config', 'terraform.tfstate'), 'utf8');
+      expect(state).to.not.include('vdb_accounts_database_api_key_v2');
     });
   });

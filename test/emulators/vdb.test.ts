@@ -234,7 +234,8 @@ describe('vdb emulator', () => {
       emulator.clock.advance(PROVISIONING_MS / 2);
       const halfway = await vdb.clusters.get({ accountId: account, clusterId: created.id });
       expect(halfway.state?.phase).to.equal('CLUSTER_PHASE_CREATING');
-      expect(halfway.state?.endpoint?.url).to.equal(`https://${created.id}.us-east-1.aws.vdb-cloud.example`);
+      // The cluster's own endpoint, which the emulator serves on loopback (database-endpoints.ts).
+      expect(halfway.state?.endpoint?.url).to.match(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/clusters/${created.id}$`));
       expect(halfway.state?.nodes.map((node) => node.state)).to.deep.equal(
         Array(3).fill('CLUSTER_NODE_STATE_STARTING'),
       );
@@ -569,6 +570,48 @@ describe('vdb emulator', () => {
       );
       expect(bad.error?.details).to.include(
         'page_size: value must be greater than or equal to 1 and less than or equal to 250 [int32.gte_lte]',
+      );
+    });
+  });
+
+  describe("clusters' own endpoints", () => {
+    /** GET <url><path> on a cluster's endpoint, with the key when given. */
+    async function get(url: string, path: string, key?: string): Promise<{ status: number; body: unknown }> {
+      const answer = await fetch(`${url}${path}`, key === undefined ? {} : { headers: { 'api-key': key } });
+      return { status: answer.status, body: await answer.json() };
+    }
+
+    it("answers with a key of the cluster, refuses one without or with another's, and a cluster not serving", async () => {
+      const cluster = await healthyCluster();
+      const other = await healthyCluster({ name: 'other' });
+      const url = cluster.state!.endpoint!.url;
+      const key = async (clusterId: string) =>
+        (
+          await vdb.databaseApiKeys.create({
+            accountId: account,
+            clusterId,
+            name: 'smoke',
+            accessRules: [{ globalAccess: { accessType: 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' } }],
+          })
+        ).key;
+      const own = await key(cluster.id);
+      expect(await get(url, '/collections', own)).to.deep.equal({
+        status: 200,
+        body: { result: { collections: [] }, status: 'ok', time: 0 },
+      });
+      expect((await get(url, '/collections')).status, 'no key').to.equal(401);
+      expect((await get(url, '/collections', 'not-a-key')).status, 'an unknown key').to.equal(401);
+      expect((await get(url, '/collections', await key(other.id))).status, "another cluster's key").to.equal(403);
+      expect(
+        emulator.databaseRequests.map((r) => r.headers['api-key']),
+        'keys are masked in the log',
+      ).to.not.include(own);
+      const creating = await vdb.clusters.create(clusterInput({ name: 'creating' }));
+      emulator.clock.advance(PROVISIONING_MS / 2);
+      const halfway = (await vdb.clusters.get({ accountId: account, clusterId: creating.id })).state!.endpoint!.url;
+      expect((await get(halfway, '/collections', await key(creating.id))).status, 'not healthy yet').to.equal(503);
+      expect((await get(url.replace(cluster.id, creating.id.replace(/.$/, '0')), '/collections', own)).status).to.equal(
+        404,
       );
     });
   });

@@ -467,6 +467,7 @@ function endpointUrl(ctx: VdbContext, cluster: Cluster): string {
     const environment = ctx.store.get<HybridEnvironment>(C.hybridEnvironments, cluster.cloudProviderRegionId);
     return `https://vdb-${cluster.id}.${environment?.configuration?.namespace ?? 'vdb'}.svc`;
   }
+  if (ctx.databaseEndpoints !== undefined) return `${ctx.databaseEndpoints}/clusters/${cluster.id}`;
   return `https://${cluster.id}.${cluster.cloudProviderRegionId}.${cluster.cloudProviderId}.vdb-cloud.example`;
 }
 

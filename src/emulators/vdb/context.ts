@@ -81,6 +81,11 @@ export interface VdbContext {
   defaultPageSize: number;
   /** Console session tokens of account members (`authorization: bearer <token>`) → user id. */
   readonly userSessions: Map<string, string>;
+  /**
+   * Where the clusters' own endpoints are served (database-endpoints.ts), `http://127.0.0.1:PORT`;
+   * absent, cluster URLs have the platform's form, which nothing here answers.
+   */
+  databaseEndpoints?: string;
 }
 
 export function nowTimestamp(ctx: VdbContext): string {

@@ -9,6 +9,7 @@ import {
   randomHex,
   type FaultProfileOptions,
   type FaultStats,
+  type LoggedRequest,
   type LogLimits,
   type QuotaOptions,
   type QuotaStats,
@@ -16,6 +17,7 @@ import {
 import { backupServices, refreshBackup } from './backups.js';
 import { catalogServices, packageId, seedCatalog } from './catalog.js';
 import { clusterServices, refreshCluster } from './clusters.js';
+import { startDatabaseEndpoints } from './database-endpoints.js';
 import { VDB_COLLECTIONS, type BootstrapFailure, type VdbContext } from './context.js';
 import { hybridServices, refreshEnvironment } from './hybrid.js';
 import { addMember, iamServices, seedIam } from './iam.js';
@@ -45,6 +47,12 @@ export interface VdbEmulatorOptions {
   rateLimit?: QuotaOptions;
   /** How much of the request log is kept (core/request-log.ts); default DEFAULT_LOG_LIMITS. */
   requestLog?: LogLimits;
+  /**
+   * Serve the clusters' own endpoints on loopback (database-endpoints.ts), their URLs
+   * `http://127.0.0.1:PORT/clusters/<id>`. Default true; false gives the platform's URLs, which
+   * nothing answers but which are the same in every run (fixtures recorded byte for byte need that).
+   */
+  databaseEndpoints?: boolean;
 }
 
 /** A running emulator of the vdb management API, plus the handles tests need. */
@@ -61,6 +69,8 @@ export interface VdbEmulator {
   readonly requests: readonly VdbLoggedRequest[];
   /** How many calls were received, whether the log still holds them or not. */
   requestsReceived(): number;
+  /** The calls the clusters' own endpoints received (`api-key` masked); none with `databaseEndpoints: false`. */
+  readonly databaseRequests: readonly LoggedRequest[];
   /** Emulator time; `clock.advance(ms)` finishes provisioning without waiting. */
   readonly clock: Clock;
   /** Raw stored objects (camelCase api.ts shapes; secrets included). Collections: VDB_COLLECTIONS. */
@@ -137,6 +147,7 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     throw new Error(`the management key's owner must be a member of the account (${who})`);
   }
   seedIam(ctx, members);
+  const endpoints = options.databaseEndpoints === false ? undefined : await startDatabaseEndpoints(ctx);
 
   const log = new BoundedLog<VdbLoggedRequest>(options.requestLog);
   const faults = new FaultQueue();
@@ -183,6 +194,7 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     accountId: ctx.accountId,
     requests: log.entries,
     requestsReceived: () => log.received,
+    databaseRequests: endpoints?.log.entries ?? [],
     clock: ctx.clock,
     list: (collection) => {
       refreshAll(collection);
@@ -239,6 +251,8 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
       return token;
     },
     packageId,
-    close: () => server.close(),
+    close: async () => {
+      await Promise.all([server.close(), endpoints?.close()]);
+    },
   };
 }
