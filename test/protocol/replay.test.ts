@@ -1,14 +1,15 @@
 /**
- * The request sequences of Terraform 1.12 (plans and imports with identity) and 1.14 (`terraform
- * query`, actions), kept as fixtures (terraform-requests.ts, action-requests.ts), replayed byte for
- * byte to the real executables over the gRPC path Terraform uses (go-plugin handshake, mutual TLS),
- * against emulators seeded with the objects they name, each step in a new provider process where
- * Terraform starts one. Each response must carry no error, show what the fixture expects
- * (identities, states, list events, action progress, the API calls made and what they sent), and
- * give exactly the bytes that the next recorded request copies from it, as Terraform would.
+ * The requests real Terraform 1.12.2 (plans and imports with identity) and 1.14.9 (`terraform
+ * query`, generated configuration, actions) sent, recorded by `npm run record-fixtures`
+ * (record-fixtures.ts, the scenarios of scenarios.ts), replayed byte for byte to the real executables
+ * over the gRPC path Terraform uses (go-plugin handshake, mutual TLS), against emulators seeded with
+ * the objects they name, each step in a new provider process where Terraform started one. Each
+ * response must carry no error, show what the scenario expects (identities, states, list events,
+ * action progress, the API calls made and what they sent), and give exactly the bytes that a later
+ * recorded request copied from it, as it did for Terraform.
  */
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { launchProvider, type LaunchedProvider } from '../../src/tfclient/launch.js';
@@ -29,22 +30,13 @@ import {
   VDB_FIXED,
   type Fixture,
   type FixtureStep,
-} from './terraform-requests.js';
-import { FIXTURES_DIR, allFixtures, fixtureText } from './write-fixtures.js';
-import type { Repeated } from './terraform-requests.js';
+  type Repeated,
+} from './seeds.js';
+import { FIXTURES_DIR } from './record-fixtures.js';
+import { SCENARIOS } from './scenarios.js';
 
 const BIN = (name: string) => join(process.cwd(), 'bin', `terraform-provider-${name}`);
-const NAMES = [
-  'sec-1.12-plan',
-  'sec-1.14-query-provider-config',
-  'vdb-1.12-import-by-identity',
-  'vdb-1.14-query',
-  'sec-1.14-query-generate-config',
-  'vdb-1.14-invoke-backup',
-  'vdb-1.14-backup-before-update',
-  'sec-1.14-test-alert-after-update',
-  'sec-1.14-invoke-inventory-scan',
-];
+const NAMES = SCENARIOS.map((s) => s.name);
 type Msg = Record<string, any>;
 
 const load = (name: string): Fixture => JSON.parse(readFileSync(join(FIXTURES_DIR, `${name}.json`), 'utf8')) as Fixture;
@@ -97,7 +89,11 @@ async function emulate(provider: 'sec' | 'vdb'): Promise<Emulated & { sec?: SecE
       close: () => e.close(),
     };
   }
-  const e: VdbEmulator = await startVdbEmulator({ accountId: VDB_FIXED.account, provisioningMs: 20 });
+  const e: VdbEmulator = await startVdbEmulator({
+    accountId: VDB_FIXED.account,
+    provisioningMs: 20,
+    databaseEndpoints: false,
+  });
   await seedVdb(e);
   let from = e.requests.length;
   return {
@@ -114,11 +110,21 @@ async function emulate(provider: 'sec' | 'vdb'): Promise<Emulated & { sec?: SecE
 describe('protocol: Terraform 1.12 and 1.14 request sequences replayed byte for byte', function () {
   this.timeout(60_000);
 
-  it('the committed fixtures are what the sequences build (regenerate: node dist/test/protocol/write-fixtures.js)', async () => {
-    const fresh = await allFixtures();
-    expect(fresh.map((f) => f.name)).to.deep.equal(NAMES);
-    for (const f of fresh)
-      expect(readFileSync(join(FIXTURES_DIR, `${f.name}.json`), 'utf8'), f.name).to.equal(fixtureText(f));
+  it('the committed fixtures are recordings of the scenarios, each expectation on a recorded request', () => {
+    expect(readdirSync(FIXTURES_DIR).sort()).to.deep.equal(NAMES.map((n) => `${n}.json`).sort());
+    for (const scenario of SCENARIOS) {
+      const fixture = load(scenario.name);
+      expect(fixture.terraform, scenario.name).to.equal(scenario.terraform);
+      expect(fixture.recorded.command, scenario.name).to.equal(`terraform ${scenario.record.join(' ')}`);
+      const ids = fixture.steps.map((step) => step.id);
+      for (const want of scenario.expect) {
+        const step = fixture.steps.find((s) => s.id === want.id);
+        expect(step, `${scenario.name}: ${want.id} (record again: npm run record-fixtures)`).to.not.equal(undefined);
+        expect(step!.rpc).to.equal(want.rpc);
+        expect(step!.expect).to.deep.equal(want.expect);
+      }
+      expect(new Set(ids).size, `${scenario.name}: step ids are unique`).to.equal(ids.length);
+    }
   });
 
   it('each readable request encodes to exactly its recorded bytes', () => {
@@ -160,17 +166,17 @@ describe('protocol: Terraform 1.12 and 1.14 request sequences replayed byte for 
           emulated.mark();
           let raw: Buffer = Buffer.alloc(0);
           let response: Msg;
-          if (step.rpc === 'InvokeAction') {
+          if (step.rpc === 'InvokeAction' || step.rpc === 'ListResource') {
             const events: Msg[] = [];
-            for await (const chunk of plugin.serverStreamRaw('InvokeAction', bytes))
+            const chunks: Buffer[] = [];
+            for await (const chunk of plugin.serverStreamRaw(step.rpc, bytes)) {
+              chunks.push(chunk as Buffer);
               events.push(decodeMessage(types.response, chunk as Buffer));
+            }
+            raw = Buffer.concat(chunks);
             response = { events };
-          } else if (step.rpc === 'ListResource') {
-            const events: Msg[] = [];
-            for await (const chunk of plugin.serverStreamRaw('ListResource', bytes))
-              events.push(decodeMessage(types.response, chunk as Buffer));
-            response = { events };
-            for (const e of events) expect(e.diagnostic, 'no diagnostics in list events').to.deep.equal([]);
+            if (step.rpc === 'ListResource')
+              for (const e of events) expect(e.diagnostic, 'no diagnostics in list events').to.deep.equal([]);
           } else {
             raw = await plugin.callRaw(step.rpc, bytes);
             response = decodeMessage(types.response, raw);

@@ -1,0 +1,283 @@
+/**
+ * Records the protocol fixtures (fixtures/*.json) from real Terraform: for each scenario of
+ * scenarios.ts, emulators seeded as seeds.ts says, the workspace set up with its unrecorded commands,
+ * then its command run with every provider process Terraform starts being the recording provider
+ * (recorder/recording-provider.ts), which passes each call to the real executable and writes it down.
+ * Each recorded request becomes a step: its bytes, a readable form, the process it came in, which
+ * earlier answer it copies bytes from (`sameAs`, found by comparing bytes), and the expectations the
+ * scenario selects for it. replay.test.ts replays them.
+ *
+ * Usage, after `npm run build` and `npm run clients`: npm run record-fixtures [-- <scenario name>…]
+ */
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSecEmulator } from '../../src/emulators/sec/index.js';
+import { startVdbEmulator } from '../../src/emulators/vdb/index.js';
+import { impliedType } from '../../src/schema/block.js';
+import type { CtyType } from '../../src/schema/cty-type.js';
+import { identityType } from '../../src/engine/identity.js';
+import { decodeMsgpack } from '../../src/schema/msgpack.js';
+import { Decimal, DynamicValue, Unknown, type Value } from '../../src/schema/value.js';
+import { decodeMessage, rpcTypes, SERVICE_NAMES } from '../../src/server/proto.js';
+import type { RpcName } from '../../src/server/rpcs.js';
+import { loadProviderDef } from '../../src/providers/describe.js';
+import type { ProviderDef } from '../../src/engine/contracts.js';
+import {
+  devOverridesConfig,
+  providerInstallationConfig,
+  secProviderEnv,
+  terraformEnv,
+  vdbProviderEnv,
+} from '../../src/tfclient/terraform-cli.js';
+import { BIN_DIR, REPO_ROOT, runCommand, wheelTerraformPath, type WheelTerraform } from '../acceptance/terraform.js';
+import type { RecordedCall } from './recorder/recording-provider.js';
+import { SCENARIOS, type Scenario, type StepExpectation } from './scenarios.js';
+import { seedSec, seedVdb, VDB_FIXED, type Fixture, type FixtureStep, type Json } from './seeds.js';
+
+export const FIXTURES_DIR = join(REPO_ROOT, 'test', 'protocol', 'fixtures');
+export const fixtureText = (fixture: unknown): string => `${JSON.stringify(fixture, null, 2)}\n`;
+
+const RECORDER = fileURLToPath(new URL('./recorder/recording-provider.js', import.meta.url));
+type Msg = Record<string, any>;
+
+/** One provider process's calls, as the recorder wrote them. */
+interface RecordedProcess {
+  readonly calls: RecordedCall[];
+}
+
+/** Emulators seeded for a scenario, and the provider's settings for them. */
+async function seeded(provider: 'sec' | 'vdb'): Promise<{ env: Record<string, string>; close: () => Promise<void> }> {
+  if (provider === 'sec') {
+    const e = await startSecEmulator();
+    await seedSec(e);
+    return { env: secProviderEnv(e), close: () => e.close() };
+  }
+  const e = await startVdbEmulator({ accountId: VDB_FIXED.account, provisioningMs: 20, databaseEndpoints: false });
+  await seedVdb(e);
+  return { env: vdbProviderEnv(e), close: () => e.close() };
+}
+
+const filesOf = (files: Scenario['files']): Record<string, string> =>
+  typeof files === 'string' ? { 'main.tf': files } : { ...files };
+
+function terraformFor(release: WheelTerraform | 'path'): string {
+  if (release === 'path') return 'terraform';
+  const path = wheelTerraformPath(release);
+  if (path === null) throw new Error(`Terraform ${release} is not provided: run \`npm run clients\``);
+  return path;
+}
+
+/** Runs a scenario under real Terraform and returns the provider processes of its recorded command. */
+async function record(scenario: Scenario): Promise<RecordedProcess[]> {
+  const dir = mkdtempSync(join(tmpdir(), `keel-record-${scenario.name}-`));
+  const emulator = await seeded(scenario.provider);
+  try {
+    const config = join(dir, 'config');
+    mkdirSync(config);
+    for (const [name, text] of Object.entries(filesOf(scenario.files))) writeFileSync(join(config, name), text);
+    const plainConfig = join(dir, 'plain.terraformrc');
+    writeFileSync(plainConfig, devOverridesConfig(BIN_DIR));
+    // The recording providers: launchers named as Terraform looks for them.
+    const launchers = join(dir, 'recording-bin');
+    mkdirSync(launchers);
+    for (const name of ['sec', 'vdb']) {
+      const launcher = join(launchers, `terraform-provider-${name}`);
+      writeFileSync(launcher, `#!/bin/sh\nexec "${process.execPath}" "${RECORDER}" ${name} "$@"\n`);
+      chmodSync(launcher, 0o755);
+    }
+    const recordingConfig = join(dir, 'recording.terraformrc');
+    writeFileSync(recordingConfig, providerInstallationConfig({ 'keel/sec': launchers, 'keel/vdb': launchers }));
+    const recordings = join(dir, 'recordings');
+    mkdirSync(recordings);
+    const run = async (release: WheelTerraform | 'path', args: readonly string[], cliConfig: string) => {
+      const env = terraformEnv(dir, cliConfig, { ...emulator.env, KEEL_RECORD_DIR: recordings });
+      const result = await runCommand(terraformFor(release), [`-chdir=${config}`, ...args], { env });
+      if (result.code !== 0)
+        throw new Error(
+          `${scenario.name}: terraform ${args.join(' ')} exited ${result.code}\n${result.stdout}\n${result.stderr}`,
+        );
+    };
+    for (const step of scenario.setup ?? []) await run(step.terraform, step.args, plainConfig);
+    for (const [name, text] of Object.entries(scenario.changed ?? {})) writeFileSync(join(config, name), text);
+    await run(scenario.terraform, scenario.record, recordingConfig);
+    return readdirSync(recordings)
+      .filter((f) => f.startsWith(`${scenario.provider}-`))
+      .sort((a, b) => (BigInt(a.split('-')[1]!) < BigInt(b.split('-')[1]!) ? -1 : 1))
+      .map((f) => ({
+        calls: readFileSync(join(recordings, f), 'utf8')
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => JSON.parse(line) as RecordedCall),
+      }))
+      .filter((p) => p.calls.length > 0);
+  } finally {
+    await emulator.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A value as people read it in a fixture: unknown values shown as such. */
+function readableValue(v: Value): Json {
+  if (v instanceof Unknown) return '(unknown)';
+  if (v === null) return null;
+  if (v instanceof Decimal) return Number(v.text);
+  if (v instanceof DynamicValue) return readableValue(v.value);
+  if (Array.isArray(v)) return v.map(readableValue);
+  if (typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, readableValue(e)]));
+  return v as Json;
+}
+
+/** A decoded message with bytes as base64 (what the codecs' fromObject reads back). */
+function readable(v: unknown): Json {
+  if (Buffer.isBuffer(v) || v instanceof Uint8Array) return Buffer.from(v).toString('base64');
+  if (Array.isArray(v)) return v.map(readable);
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, readable(e)]));
+  return v as Json;
+}
+
+/** The types of the values a request carries, by field, for its readable form. */
+function valueTypes(def: ProviderDef<any, any>, rpc: RpcName, request: Msg): Record<string, CtyType> {
+  const type = String(request.type_name ?? request.action_type ?? '');
+  const resource = def.resources.find((r) => r.typeName === type);
+  const action = def.actions?.find((a) => a.typeName === type);
+  if (rpc === 'ValidateProviderConfig' || rpc === 'ConfigureProvider') return { config: impliedType(def.schema.block) };
+  if (action) return { config: impliedType(action.schema.block) };
+  if (!resource) return {};
+  if (rpc === 'ValidateListResourceConfig' || rpc === 'ListResource')
+    return resource.list ? { config: impliedType(resource.list.schema.block) } : {};
+  const state = impliedType(resource.schema.block);
+  const identity = resource.identity ? identityType(resource.identity) : undefined;
+  const out: Record<string, CtyType> = {};
+  for (const field of ['config', 'prior_state', 'proposed_new_state', 'planned_state', 'current_state', 'state'])
+    out[field] = state;
+  if (identity) for (const field of ['prior_identity', 'current_identity', 'planned_identity']) out[field] = identity;
+  return out;
+}
+
+/** The values inside a request, decoded (DynamicValues, identities, raw JSON states), for people. */
+function readableValues(def: ProviderDef<any, any>, rpc: RpcName, request: Msg): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const [field, type] of Object.entries(valueTypes(def, rpc, request))) {
+    const bytes = request[field]?.msgpack ?? request[field]?.identity_data?.msgpack;
+    if (bytes && bytes.length > 0) out[field] = readableValue(decodeMsgpack(type, bytes));
+  }
+  const json = request.raw_state?.json;
+  if (json && json.length > 0) out.raw_state = JSON.parse(Buffer.from(json).toString('utf8')) as Json;
+  return out;
+}
+
+/** Every non-trivial bytes field of a decoded message, by dotted path. */
+function bytesFields(message: unknown, at = ''): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const walk = (v: unknown, path: string) => {
+    if (Buffer.isBuffer(v) || v instanceof Uint8Array) {
+      // A null value, an empty private: too common to say where they came from.
+      if (v.length >= 4) out.set(path, Buffer.from(v));
+    } else if (Array.isArray(v)) v.forEach((e, i) => walk(e, path ? `${path}.${i}` : String(i)));
+    else if (v !== null && typeof v === 'object')
+      for (const [k, e] of Object.entries(v)) walk(e, path ? `${path}.${k}` : k);
+  };
+  walk(message, at);
+  return out;
+}
+
+const kebab = (rpc: string) => rpc.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
+
+/** The fixture of a scenario from its recording. */
+export async function fixtureOf(scenario: Scenario, processes: RecordedProcess[]): Promise<Fixture> {
+  const def = await loadProviderDef(scenario.provider);
+  const flat = processes.flatMap((p, processIndex) =>
+    p.calls.map((call, i) => {
+      const types = rpcTypes(SERVICE_NAMES.provider, call.rpc);
+      const request = decodeMessage(types.request, Buffer.from(call.request, 'base64')) as Msg;
+      const responses = (Array.isArray(call.response) ? call.response : [call.response]).map(
+        (r) => decodeMessage(types.response, Buffer.from(r, 'base64')) as Msg,
+      );
+      const response = Array.isArray(call.response) ? { events: responses } : responses[0]!;
+      return { call, request, response, processIndex, first: i === 0 };
+    }),
+  );
+  // The expectations, each on the one request it selects.
+  const selected = new Map<number, StepExpectation>();
+  for (const want of scenario.expect) {
+    const matches = flat
+      .map((s, i) => ({ s, i }))
+      .filter(({ s }) => s.call.rpc === want.rpc)
+      .filter(({ s }) => !want.typeName || (s.request.type_name ?? s.request.action_type) === want.typeName)
+      .filter(
+        ({ s }) =>
+          !want.holding ||
+          JSON.stringify(readable(s.request)).includes(want.holding) ||
+          JSON.stringify(readableValues(def, s.call.rpc, s.request)).includes(want.holding),
+      );
+    const match = want.nth === 'last' ? matches.at(-1) : matches[0];
+    if (!match) throw new Error(`${scenario.name}: Terraform sent no ${want.rpc} that ${want.id} selects`);
+    if (selected.has(match.i)) throw new Error(`${scenario.name}: ${want.id} selects a request already selected`);
+    selected.set(match.i, want);
+  }
+  const counts = new Map<string, number>();
+  const ids: string[] = [];
+  const steps: FixtureStep[] = flat.map((s, i) => {
+    const want = selected.get(i);
+    const n = counts.get(s.call.rpc) ?? 0;
+    counts.set(s.call.rpc, n + 1);
+    const id = want?.id ?? `${kebab(s.call.rpc)}-${n}`;
+    ids.push(id);
+    // The bytes it copies from an earlier answer, as Terraform hands them back.
+    const sameAs: Record<string, string> = {};
+    for (const [field, bytes] of bytesFields(s.request)) {
+      for (let j = i - 1; j >= 0; j--) {
+        const from = [...bytesFields(flat[j]!.response)].find(([, b]) => b.equals(bytes));
+        if (from) {
+          sameAs[field] = `${ids[j]}.${from[0]}`;
+          break;
+        }
+      }
+    }
+    return {
+      id,
+      rpc: s.call.rpc,
+      note: want?.note ?? '',
+      request: readable(s.request),
+      values: readableValues(def, s.call.rpc, s.request),
+      bytes: s.call.request,
+      ...(Object.keys(sameAs).length > 0 ? { sameAs } : {}),
+      expect: want?.expect ?? {},
+      ...(s.first && s.processIndex > 0
+        ? { newProcess: `Terraform starts provider process ${s.processIndex + 1} of the command here.` }
+        : {}),
+    };
+  });
+  return {
+    name: scenario.name,
+    terraform: scenario.terraform,
+    command: scenario.command,
+    provider: scenario.provider,
+    recorded: {
+      files: filesOf(scenario.files),
+      setup: (scenario.setup ?? []).map(
+        (s) => `terraform ${s.args.join(' ')} (${s.terraform === 'path' ? '1.11.4' : s.terraform})`,
+      ),
+      ...(scenario.changed ? { changed: { ...scenario.changed } } : {}),
+      command: `terraform ${scenario.record.join(' ')}`,
+    },
+    steps,
+  };
+}
+
+if (process.argv[1]?.endsWith('record-fixtures.js')) {
+  const wanted = process.argv.slice(2);
+  for (const scenario of SCENARIOS.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
+    const started = Date.now();
+    const fixture = await fixtureOf(scenario, await record(scenario));
+    writeFileSync(join(FIXTURES_DIR, `${fixture.name}.json`), fixtureText(fixture));
+    console.log(
+      `recorded ${fixture.name}.json under Terraform ${scenario.terraform}: ${fixture.steps.length} requests in ` +
+        `${new Set(fixture.steps.filter((s) => s.newProcess).map((s) => s.id)).size + 1} processes ` +
+        `(${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    );
+  }
+}
