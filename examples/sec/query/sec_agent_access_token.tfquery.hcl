@@ -1,8 +1,8 @@
-# The agent token named build-fleet (the API searches tokens by name).
-list "sec_agent_access_token" "fleet" {
+# The agent token named example-agent-token (the API searches tokens by name).
+list "sec_agent_access_token" "example" {
   provider = sec
 
   config {
-    name = "build-fleet"
+    name = "example-agent-token"
   }
 }

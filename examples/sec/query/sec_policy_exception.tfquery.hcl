@@ -1,8 +1,8 @@
-# The exceptions of one policy (the API lists them per policy).
-list "sec_policy_exception" "buckets" {
+# The exceptions of one policy, here the built-in platform-global-73 (the API lists them per policy).
+list "sec_policy_exception" "global_73" {
   provider = sec
 
   config {
-    policy_id = "acme-buckets"
+    policy_id = "platform-global-73"
   }
 }

@@ -1,8 +1,10 @@
-# The legacy keys attached to one cluster.
-list "vdb_accounts_auth_key" "search" {
+# The legacy keys of every cluster in Frankfurt: the API lists keys per cluster, so one list block
+# instance per cluster that list.vdb_accounts_cluster.frankfurt (vdb_accounts_cluster.tfquery.hcl) found.
+list "vdb_accounts_auth_key" "frankfurt" {
   provider = vdb
+  for_each = toset([for cluster in list.vdb_accounts_cluster.frankfurt.data : cluster.identity.id])
 
   config {
-    cluster_id = "5b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e"
+    cluster_id = each.value
   }
 }

@@ -1,10 +1,12 @@
-# The backup schedules of one cluster, each with the whole object.
-list "vdb_accounts_backup_schedule" "search" {
+# The backup schedules of every cluster in Frankfurt (found by list.vdb_accounts_cluster.frankfurt in
+# vdb_accounts_cluster.tfquery.hcl), each with the whole object.
+list "vdb_accounts_backup_schedule" "frankfurt" {
   provider = vdb
+  for_each = toset([for cluster in list.vdb_accounts_cluster.frankfurt.data : cluster.identity.id])
 
   include_resource = true
 
   config {
-    cluster_id = "5b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e"
+    cluster_id = each.value
   }
 }

@@ -12,9 +12,11 @@ terraform {
 provider "sec" {}
 
 variable "ops_hook" {
-  type      = string
-  sensitive = true
-  ephemeral = true
+  description = "The ops team's webhook URL; it may carry a secret. Pass the real one with TF_VAR_ops_hook; the default only lets the example run."
+  type        = string
+  sensitive   = true
+  ephemeral   = true
+  default     = "https://hooks.acme.example/ops/alerts"
 }
 
 resource "sec_alert_channel_webhook" "ops" {
