@@ -1,14 +1,17 @@
 /**
  * The README's compatibility table makes no claim without its test: each cell is "CI: `<test>`"
- * (the client runs that test here), "fixtures…: `<test>`" (requests written from the protocol's
- * documentation, replayed), "no" or "no test"; every named test exists, and one claimed for OpenTofu
- * or Pulumi really runs that client. The clients' versions in the header are the ones CI runs: the
- * installed Terraform, and the OpenTofu and bridge versions npm run clients builds.
+ * (the client runs that test here, possibly "CI (what):"), "no" or "no test"; every named test
+ * exists and runs that client (a Terraform release by the list it is in: ACCEPTANCE_CLIS and the
+ * main judge's for 1.15.5, PATH_TERRAFORM_CLI for 1.11.4, TERRAFORM_RELEASES for any). The header's
+ * clients are the ones CI runs: every Terraform release of TERRAFORM_RELEASES, newest first, and the
+ * OpenTofu and bridge versions npm run clients builds. A feature that came with a Terraform release
+ * says which, and is "no" under every earlier one and claimed under every later one.
  */
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, terraformVersion } from '../acceptance/terraform.js';
+import { releasedSince, TERRAFORM_RELEASES } from '../acceptance/real-clients.js';
+import { MAIN_TERRAFORM, REPO_ROOT } from '../acceptance/terraform.js';
 
 const read = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 
@@ -35,18 +38,28 @@ function requiredVersion(dir: string, module: string): string {
   return line!.trim().split(/\s+/)[1]!.slice(1);
 }
 
+/** How a test file names the Terraform release it runs: by the lists of test/acceptance/real-clients.ts. */
+function runsTerraform(text: string, version: string): boolean {
+  if (text.includes('TERRAFORM_RELEASES')) return true;
+  if (version === MAIN_TERRAFORM) return /ACCEPTANCE_CLIS|MAIN_TERRAFORM_CLI|requireTerraform\(/.test(text);
+  if (version === TERRAFORM_RELEASES[0]!.version) return text.includes('PATH_TERRAFORM_CLI');
+  return false;
+}
+
 describe('README: the compatibility table', () => {
   const { header, rows } = compatibilityTable();
+  const terraforms = [...TERRAFORM_RELEASES].reverse().map((r) => r.version);
 
   it('names the client versions CI runs', () => {
     expect(header[0]).to.equal('Feature');
-    expect(header[2]).to.equal(`OpenTofu ${requiredVersion('opentofu', 'github.com/opentofu/opentofu')}`);
-    expect(header[4]).to.equal(
+    expect(header.slice(1, 1 + terraforms.length)).to.deep.equal(terraforms.map((v) => `Terraform ${v}`));
+    expect(header[1 + terraforms.length]).to.equal(
+      `OpenTofu ${requiredVersion('opentofu', 'github.com/opentofu/opentofu')}`,
+    );
+    expect(header[2 + terraforms.length]).to.equal(
       `Pulumi, bridge ${requiredVersion('pulumi-bridge', 'github.com/pulumi/pulumi-terraform-bridge/v3')}`,
     );
-    const installed = terraformVersion();
-    if (installed !== null) expect(header[1]).to.equal(`Terraform ${installed}`);
-    else expect(header[1]).to.match(/^Terraform \d+\.\d+\.\d+$/);
+    expect(header).to.have.length(3 + terraforms.length);
   });
 
   it('covers the features whose support differs between clients', () => {
@@ -59,6 +72,7 @@ describe('README: the compatibility table', () => {
       'Actions',
       '-generate-config-out',
       'Import by id',
+      'terraform test',
     ])
       expect(features).to.include(feature);
   });
@@ -67,26 +81,29 @@ describe('README: the compatibility table', () => {
     const problems: string[] = [];
     for (const row of rows) {
       expect(row, row.join(' | ')).to.have.length(header.length);
+      // A feature a Terraform release brought: "(Terraform 1.14)".
+      const since = /\(Terraform (\d+\.\d+)\)/.exec(row[0]!)?.[1];
       row.slice(1).forEach((cell, i) => {
         const client = header[i + 1]!;
         const where = `${row[0]} / ${client}`;
+        const release = /^Terraform (\S+)$/.exec(client)?.[1];
+        if (release && since && !releasedSince(release, since) && cell !== 'no')
+          problems.push(`${where}: the feature came with Terraform ${since}, so this cell is "no"`);
+        if (release && since && releasedSince(release, since) && cell === 'no')
+          problems.push(`${where}: Terraform ${release} has the feature (from ${since}): "no test" at least`);
         if (cell === 'no' || cell === 'no test') return;
-        const claim = /^(CI|fixtures(?: \([^)]*\))?): `([^`]+)`$/.exec(cell);
-        if (!claim) return problems.push(`${where}: "${cell}" is none of CI, fixtures, no, no test`);
-        const [, kind, path] = claim;
-        if (!existsSync(join(REPO_ROOT, path!)) || !path!.startsWith('test/'))
+        const claim = /^CI(?: \([^)]*\))?: `([^`]+)`$/.exec(cell);
+        if (!claim) return problems.push(`${where}: "${cell}" is none of CI, no, no test`);
+        const path = claim[1]!;
+        if (!existsSync(join(REPO_ROOT, path)) || !path.startsWith('test/'))
           return problems.push(`${where}: no test ${path}`);
-        const text = read(path!);
-        if (kind === 'CI' && client.startsWith('OpenTofu') && !text.includes('ACCEPTANCE_CLIS'))
+        const text = read(path);
+        if (client.startsWith('OpenTofu') && !text.includes('ACCEPTANCE_CLIS'))
           problems.push(`${where}: ${path} does not run under OpenTofu (ACCEPTANCE_CLIS)`);
-        if (kind === 'CI' && client.startsWith('Pulumi') && !text.includes("requireRealClient(this, 'pulumi')"))
+        if (client.startsWith('Pulumi') && !text.includes("requireRealClient(this, 'pulumi')"))
           problems.push(`${where}: ${path} does not run Pulumi`);
-        if (kind === 'CI' && client.startsWith('Terraform ') && !/requireTerraform|ACCEPTANCE_CLIS/.test(text))
-          problems.push(`${where}: ${path} does not run Terraform`);
-        if (kind!.startsWith('fixtures') && !path!.startsWith('test/protocol/'))
-          problems.push(`${where}: ${path} is not a protocol fixture test`);
-        if (kind === 'CI' && client.startsWith('Terraform 1.12'))
-          problems.push(`${where}: no such Terraform runs here`);
+        if (release && !runsTerraform(text, release))
+          problems.push(`${where}: ${path} does not run Terraform ${release}`);
       });
     }
     expect(problems, problems.join('\n')).to.deep.equal([]);
