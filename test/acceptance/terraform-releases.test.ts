@@ -13,8 +13,9 @@
  *   each object into a new workspace with no change. What the configuration cannot hold (a secret)
  *   is named by the plan, one error per argument; those objects are left to the property test of
  *   generated configuration (test/props/generated-config.ts), which fills them in.
- * - Provider-written configuration by `plan -generate-config-out` (1.14): the same, from `import`
- *   blocks for every importable example.
+ * - Configuration by `plan -generate-config-out`, every release: the same, from `import` blocks
+ *   (by id) for every importable example; written by Terraform from the imported state before 1.14,
+ *   by the provider from 1.14 on.
  * - Actions (1.14): examples/<provider>/actions as shipped, by their triggers and by `-invoke`, with
  *   the emulators as witness.
  *
@@ -228,29 +229,30 @@ for (const { version, cli } of TERRAFORM_RELEASES)
           renameSync(join(ws.dir, 'config', 'generated.tf'), join(imports.dir, 'config', 'generated.tf'));
           await importsUnchanged(imports, `query -generate-config-out in examples/${provider}/query`);
         });
-
-        it('plan -generate-config-out writes, through the provider, configuration that imports every importable example unchanged (1.14)', async () => {
-          const state = await moduleState(examples.ws);
-          const importable = resources.filter((c) => c.importId);
-          const blocks = importable.map((c) => {
-            const id = fill(c.importId!, state.get(address(c))!.values);
-            return `import {\n  to = ${c.type}.imported\n  id = ${JSON.stringify(id)}\n}\n`;
-          });
-          const header = `terraform {\n  required_providers {\n    ${provider} = { source = "keel/${provider}" }\n  }\n}\n`;
-          const ws = new Workspace(`${header}\n${blocks.join('\n')}`, emulator.env, options);
-          workspaces.push(ws);
-          const generation = await ws.run(['plan', '-json', '-generate-config-out=generated.tf', PARALLELISM]);
-          const file = join(ws.dir, 'config', 'generated.tf');
-          expect(readFileSync(file, 'utf8'), generation.stdout).to.include('resource "');
-          // The generation was a plan of its own: import blocks and the written configuration, together.
-          const generated = readFileSync(file, 'utf8');
-          writeFileSync(file, `${generated}\n${blocks.join('\n')}`);
-          writeFileSync(join(ws.dir, 'config', 'main.tf'), header);
-          const { imported, lacking } = await importsUnchanged(ws, 'plan -generate-config-out');
-          // Each example either imports as written, or the plan names what to fill in.
-          expect([...imported, ...lacking].sort()).to.deep.equal(importable.map((c) => `${c.type}.imported`).sort());
-        });
       }
+
+      // Terraform writes the configuration itself before 1.14, and asks the provider from 1.14 on.
+      it(`plan -generate-config-out writes, ${releasedSince(version, '1.14') ? 'through the provider' : 'from the imported state'}, configuration that imports every importable example unchanged`, async () => {
+        const state = await moduleState(examples.ws);
+        const importable = resources.filter((c) => c.importId);
+        const blocks = importable.map((c) => {
+          const id = fill(c.importId!, state.get(address(c))!.values);
+          return `import {\n  to = ${c.type}.imported\n  id = ${JSON.stringify(id)}\n}\n`;
+        });
+        const header = `terraform {\n  required_providers {\n    ${provider} = { source = "keel/${provider}" }\n  }\n}\n`;
+        const ws = new Workspace(`${header}\n${blocks.join('\n')}`, emulator.env, options);
+        workspaces.push(ws);
+        const generation = await ws.run(['plan', '-json', '-generate-config-out=generated.tf', PARALLELISM]);
+        const file = join(ws.dir, 'config', 'generated.tf');
+        expect(readFileSync(file, 'utf8'), generation.stdout).to.include('resource "');
+        // The generation was a plan of its own: import blocks and the written configuration, together.
+        const generated = readFileSync(file, 'utf8');
+        writeFileSync(file, `${generated}\n${blocks.join('\n')}`);
+        writeFileSync(join(ws.dir, 'config', 'main.tf'), header);
+        const { imported, lacking } = await importsUnchanged(ws, 'plan -generate-config-out');
+        // Each example either imports as written, or the plan names what to fill in.
+        expect([...imported, ...lacking].sort()).to.deep.equal(importable.map((c) => `${c.type}.imported`).sort());
+      });
 
       it('destroys everything', async () => {
         await examples.ws.expect(['destroy', '-auto-approve', '-no-color', PARALLELISM]);
