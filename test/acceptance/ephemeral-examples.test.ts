@@ -8,46 +8,30 @@ import { expect } from 'chai';
 import { secClientFor } from '../support/sec-provider.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
-import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
+import { VDB_COLLECTIONS } from '../../src/emulators/vdb/index.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { createVdbClient } from '../../src/clients/vdb/index.js';
 import { ACCEPTANCE_CLIS } from './real-clients.js';
-import { REPO_ROOT, Workspace, type WorkspaceOptions } from './terraform.js';
+import { exampleRuns } from './example-runs.js';
+import { REPO_ROOT } from './terraform.js';
 
 const example = (provider: string, type: string) => join(REPO_ROOT, 'examples', provider, 'ephemeral', type);
 
 for (const cli of ACCEPTANCE_CLIS)
   describe(`acceptance: the ephemeral resources' examples under real ${cli.name}`, function () {
     this.timeout(300_000);
-    let sec: SecEmulator;
-    let vdb: VdbEmulator;
-    let options: WorkspaceOptions;
-    const workspaces: Workspace[] = [];
-    const workspace = (dir: string, env: Record<string, string>) => {
-      const ws = Workspace.fromExample(dir, env, options);
-      workspaces.push(ws);
-      return ws;
-    };
-
-    before(async function () {
-      options = cli.workspace(this);
-      sec = await startSecEmulator();
-      vdb = await startVdbEmulator({ provisioningMs: 50 });
-    });
-    after(async () => {
-      for (const ws of workspaces) ws.dispose();
-      await sec?.close();
-      await vdb?.close();
-    });
+    const runs = exampleRuns(cli);
+    const workspace = runs.workspace;
 
     it("sec_access_token: a provider instance holding only the run's token creates the channel", async () => {
-      const ws = workspace(example('sec', 'sec_access_token'), secProviderEnv(sec));
+      const ws = workspace(example('sec', 'sec_access_token'), secProviderEnv(runs.sec));
       await ws.expect(['validate', '-no-color']);
       await ws.expect(['apply', '-auto-approve', '-no-color']);
-      expect(sec.list<{ name: string }>('AlertChannels').some((c) => c.name === 'example-access-token')).to.equal(true);
+      expect(runs.sec.list<{ name: string }>('AlertChannels').some((c) => c.name === 'example-access-token')).to.equal(
+        true,
+      );
       expect(
-        sec.issuedTokens().filter((t) => t.requestedSeconds === 900 && t.uses > 0),
+        runs.sec.issuedTokens().filter((t) => t.requestedSeconds === 900 && t.uses > 0),
         'the 900 s token authorized requests',
       ).to.not.be.empty;
       await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
@@ -55,17 +39,17 @@ for (const cli of ACCEPTANCE_CLIS)
     });
 
     it('sec_agent_access_token: the installer hook gets the token of an agent token made elsewhere', async () => {
-      const client = secClientFor(sec);
+      const client = secClientFor(runs.sec);
       const fleet = await client.agentAccessTokens.create({
         tokenAlias: 'example-fleet',
         tokenEnabled: true,
         props: { description: '', os: 'linux' },
       });
       await client.close();
-      const ws = workspace(example('sec', 'sec_agent_access_token'), secProviderEnv(sec));
+      const ws = workspace(example('sec', 'sec_agent_access_token'), secProviderEnv(runs.sec));
       await ws.expect(['validate', '-no-color']);
       await ws.expect(['apply', '-auto-approve', '-no-color']);
-      const hook = sec
+      const hook = runs.sec
         .list<{ name: string; data: { webhookUrl: string } }>('AlertChannels')
         .find((c) => c.name === 'example-installer')!;
       expect(hook.data.webhookUrl).to.equal(`https://installer.example.com/enroll/${fleet.accessToken}`);
@@ -96,8 +80,7 @@ resource "sec_alert_channel_webhook" "installer" {
   test_integration       = false
 }
 `;
-      const ws = new Workspace(config('"tf-eph-same-run"'), secProviderEnv(sec), options);
-      workspaces.push(ws);
+      const ws = runs.configured(config('"tf-eph-same-run"'), secProviderEnv(runs.sec));
       // Opened while planning, before the token exists.
       const early = await ws.expect(['plan', '-no-color'], 1);
       // By its name as text it is opened while planning, before the token exists: the message says what to write.
@@ -106,9 +89,9 @@ resource "sec_alert_channel_webhook" "installer" {
         .and.include("set `name` to the resource's `id` (`sec_agent_access_token.<name>.id`)");
       ws.writeConfig(config('sec_agent_access_token.fleet.id'));
       await ws.expect(['apply', '-auto-approve', '-no-color']);
-      const tokens = sec.list<{ tokenAlias: string; accessToken: string }>('AgentAccessTokens');
+      const tokens = runs.sec.list<{ tokenAlias: string; accessToken: string }>('AgentAccessTokens');
       const token = tokens.find((t) => t.tokenAlias === 'tf-eph-same-run')!;
-      const hooks = sec.list<{ name: string; data: { webhookUrl: string } }>('AlertChannels');
+      const hooks = runs.sec.list<{ name: string; data: { webhookUrl: string } }>('AlertChannels');
       const hook = hooks.find((c) => c.name === 'tf-eph-same-run-installer')!;
       expect(hook.data.webhookUrl).to.equal(`https://installer.example.com/enroll/${token.accessToken}`);
       await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
@@ -116,38 +99,42 @@ resource "sec_alert_channel_webhook" "installer" {
     });
 
     it("vdb_accounts_database_api_key_v2: as shipped, the smoke test reaches the cluster with the run's key, which is gone afterwards", async () => {
-      const client = createVdbClient({ apiUrl: vdb.url, apiKey: vdb.apiKey, userAgent: 'test' });
+      const client = createVdbClient({ apiUrl: runs.vdb.url, apiKey: runs.vdb.apiKey, userAgent: 'test' });
       const cluster = await client.clusters.create({
-        accountId: vdb.accountId,
+        accountId: runs.vdb.accountId,
         name: 'tf-eph-smoke',
         cloudProviderId: 'aws',
         cloudProviderRegionId: 'eu-central-1',
-        configuration: { numberOfNodes: 1, packageId: vdb.packageId('aws', 'small') },
+        configuration: { numberOfNodes: 1, packageId: runs.vdb.packageId('aws', 'small') },
       });
       client.close();
       await new Promise((resolve) => setTimeout(resolve, 100));
-      const ws = workspace(example('vdb', 'vdb_accounts_database_api_key_v2'), vdbProviderEnv(vdb));
+      const ws = workspace(example('vdb', 'vdb_accounts_database_api_key_v2'), vdbProviderEnv(runs.vdb));
       await ws.expect(['validate', '-no-color']);
-      const seen = vdb.databaseRequests.length;
+      const seen = runs.vdb.databaseRequests.length;
       // The example's own curl, against the cluster's endpoint the emulator serves.
       await ws.expect(['apply', '-auto-approve', '-no-color'], 0, { TF_VAR_cluster_id: cluster.id });
-      const created = vdb.requests.filter(
+      const created = runs.vdb.requests.filter(
         (r) =>
           r.method === 'CreateDatabaseApiKey' &&
           (r.request?.databaseApiKey as { clusterId?: string } | undefined)?.clusterId === cluster.id,
       );
       expect(created.length, 'opened for the apply').to.be.at.least(1);
-      const reached = vdb.databaseRequests.slice(seen);
+      const reached = runs.vdb.databaseRequests.slice(seen);
       expect(
         reached.map((r) => `${r.method} ${r.path}`),
         'the smoke test reached the cluster',
       ).to.deep.equal([`GET /clusters/${cluster.id}/collections`]);
       expect(
-        vdb.list(VDB_COLLECTIONS.databaseApiKeys).filter((k) => (k as { clusterId: string }).clusterId === cluster.id),
+        runs.vdb
+          .list(VDB_COLLECTIONS.databaseApiKeys)
+          .filter((k) => (k as { clusterId: string }).clusterId === cluster.id),
         'closed: deleted',
       ).to.deep.equal([]);
       // curl --fail: the apply succeeded only if the cluster took the key. Nothing of it is kept.
-      const state = readFileSync(join(ws.dir, 'config', 'terraform.tfstate'), 'utf8');
-      expect(state).to.not.include('vdb_accounts_database_api_key_v2');
+      const state = JSON.parse(readFileSync(join(ws.dir, 'config', 'terraform.tfstate'), 'utf8')) as {
+        resources: { type: string }[];
+      };
+      expect(state.resources.map((r) => r.type)).to.not.include('vdb_accounts_database_api_key_v2');
     });
   });

@@ -303,3 +303,28 @@ export class ExamplesWorkspace {
     this.ws.dispose();
   }
 }
+
+/**
+ * After imports, the re-plan is empty, or updates in place only the examples that declare why
+ * (`importChanges`: a secret the platform never returns), which one apply settles.
+ */
+export async function expectImportsSettled(
+  ws: Workspace,
+  imported: readonly Case[],
+  address: (c: Case) => string,
+): Promise<void> {
+  const plan = await ws.run(['plan', '-detailed-exitcode', '-no-color', '-parallelism=20']);
+  if (plan.code !== 2) {
+    expect(plan.code, plan.stderr).to.equal(0);
+    return;
+  }
+  const changed = [...plan.stdout.matchAll(/# (module\.\S+) will be updated in-place/g)].map((m) => m[1]);
+  const allowed = new Set(imported.filter((c) => c.importChanges).map(address));
+  expect(
+    changed.filter((a) => !allowed.has(a!)),
+    'unexpected changes after import',
+  ).to.deep.equal([]);
+  expect(plan.stdout).to.not.match(/must be replaced|will be created|will be destroyed/);
+  await ws.expect(['apply', '-auto-approve', '-parallelism=20']);
+  await ws.expect(['plan', '-detailed-exitcode', '-parallelism=20'], 0);
+}

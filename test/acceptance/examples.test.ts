@@ -11,6 +11,7 @@ import { ACCEPTANCE_CLIS } from './real-clients.js';
 import type { StateResource, Workspace } from './terraform.js';
 import {
   ExamplesWorkspace,
+  expectImportsSettled,
   at,
   expectFields,
   fill,
@@ -159,19 +160,7 @@ for (const cli of ACCEPTANCE_CLIS)
         writeFileSync(join(ws.dir, 'config', 'imports.tf'), blocks.join('\n'));
         await ws.expect(['apply', '-auto-approve', '-parallelism=20']);
         rmSync(join(ws.dir, 'config', 'imports.tf'));
-        const plan = await ws.run(['plan', '-detailed-exitcode', '-no-color', '-parallelism=20']);
-        if (plan.code === 2) {
-          // Only examples that declare why (a secret the platform never returns) may differ after import.
-          const changed = [...plan.stdout.matchAll(/# (module\.\S+) will be updated in-place/g)].map((m) => m[1]);
-          const allowed = new Set(importable.filter((c) => c.importChanges).map(addr));
-          expect(
-            changed.filter((a) => !allowed.has(a!)),
-            'unexpected changes after import',
-          ).to.deep.equal([]);
-          expect(plan.stdout).to.not.match(/must be replaced|will be created|will be destroyed/);
-          await ws.expect(['apply', '-auto-approve', '-parallelism=20']);
-          await ws.expect(['plan', '-detailed-exitcode', '-parallelism=20'], 0);
-        } else expect(plan.code, plan.stderr).to.equal(0);
+        await expectImportsSettled(ws, importable, addr);
         // The imports adopted the existing objects: nothing was created or lost on the emulator.
         for (const c of importable.filter((d) => !d.local))
           expect(emulator.get(c.collection, keys.get(c.type)!), `${c.type} still there`).to.not.equal(undefined);

@@ -8,11 +8,11 @@
 import { expect } from 'chai';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
-import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
+import { VDB_COLLECTIONS } from '../../src/emulators/vdb/index.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { MAIN_TERRAFORM_CLI } from './real-clients.js';
-import { REPO_ROOT, Workspace, type WorkspaceOptions } from './terraform.js';
+import { exampleRuns } from './example-runs.js';
+import { REPO_ROOT } from './terraform.js';
 
 const MODULES = join(REPO_ROOT, 'examples', 'modules');
 const modules = readdirSync(MODULES).sort();
@@ -27,26 +27,8 @@ function outcome(stdout: string): { runs: string[]; summary: string } {
 
 describe(`acceptance: terraform test in examples/modules under real ${MAIN_TERRAFORM_CLI.name}`, function () {
   this.timeout(300_000);
-  let options: WorkspaceOptions;
-  let sec: SecEmulator;
-  let vdb: VdbEmulator;
-  const workspaces: Workspace[] = [];
-  const workspace = (name: string, env: Record<string, string>) => {
-    const ws = Workspace.fromExample(join(MODULES, name), env, options);
-    workspaces.push(ws);
-    return ws;
-  };
-
-  before(async function () {
-    options = MAIN_TERRAFORM_CLI.workspace(this);
-    sec = await startSecEmulator();
-    vdb = await startVdbEmulator({ provisioningMs: 50 });
-  });
-  after(async () => {
-    for (const ws of workspaces) ws.dispose();
-    await sec?.close();
-    await vdb?.close();
-  });
+  const suite = exampleRuns(MAIN_TERRAFORM_CLI);
+  const workspace = (name: string, env: Record<string, string>) => suite.workspace(join(MODULES, name), env);
 
   it('ships modules with tests against the emulators and with mocked providers', () => {
     expect(modules).to.not.be.empty;
@@ -58,18 +40,18 @@ describe(`acceptance: terraform test in examples/modules under real ${MAIN_TERRA
 
   for (const name of modules) {
     it(`${name}: every test file passes against the emulators, which hold nothing of it afterwards`, async () => {
-      const channels = sec.list('AlertChannels').length;
-      const rules = sec.list('AlertRules').length;
-      const ws = workspace(name, { ...secProviderEnv(sec), ...vdbProviderEnv(vdb) });
+      const channels = suite.sec.list('AlertChannels').length;
+      const rules = suite.sec.list('AlertRules').length;
+      const ws = workspace(name, { ...secProviderEnv(suite.sec), ...vdbProviderEnv(suite.vdb) });
       const run = await ws.run(['test', '-no-color']);
       const { runs, summary } = outcome(run.stdout);
       expect(summary, `${run.stdout}\n${run.stderr}`).to.match(/^Success! [1-9]\d* passed, 0 failed\.$/);
       expect(runs.filter((r) => !r.endsWith(': pass'))).to.deep.equal([]);
       expect(run.code).to.equal(0);
-      expect(sec.list('AlertChannels').length, 'alert channels left').to.equal(channels);
-      expect(sec.list('AlertRules').length, 'alert rules left').to.equal(rules);
-      expect(vdb.list(VDB_COLLECTIONS.clusters), 'clusters left').to.deep.equal([]);
-      expect(vdb.list(VDB_COLLECTIONS.databaseApiKeys), 'keys left').to.deep.equal([]);
+      expect(suite.sec.list('AlertChannels').length, 'alert channels left').to.equal(channels);
+      expect(suite.sec.list('AlertRules').length, 'alert rules left').to.equal(rules);
+      expect(suite.vdb.list(VDB_COLLECTIONS.clusters), 'clusters left').to.deep.equal([]);
+      expect(suite.vdb.list(VDB_COLLECTIONS.databaseApiKeys), 'keys left').to.deep.equal([]);
     });
 
     it(`${name}: the mocked tests pass with no emulator and no credentials`, async () => {

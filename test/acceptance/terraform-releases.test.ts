@@ -24,17 +24,18 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
-import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
+import { VDB_COLLECTIONS } from '../../src/emulators/vdb/index.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import {
   ExamplesWorkspace,
+  expectImportsSettled,
   fill,
   loadCases,
   startEmulator,
   type EmulatorHandle,
   type Provider,
 } from './examples-workspace.js';
+import { exampleRuns } from './example-runs.js';
 import { releasedSince, TERRAFORM_RELEASES } from './real-clients.js';
 import { REPO_ROOT, Workspace, type StateResource, type WorkspaceOptions } from './terraform.js';
 
@@ -173,19 +174,7 @@ for (const { version, cli } of TERRAFORM_RELEASES)
             expect(after.get(address(c))?.identity, `${address(c)}: imported with its identity`).to.deep.equal(
               identity,
             );
-          const plan = await ws.run(['plan', '-detailed-exitcode', '-no-color', PARALLELISM]);
-          if (plan.code === 2) {
-            // Only examples that declare why (a secret the platform never returns) may differ after import.
-            const changed = [...plan.stdout.matchAll(/# (module\.\S+) will be updated in-place/g)].map((m) => m[1]);
-            const allowed = new Set(importable.filter((c) => c.importChanges).map(address));
-            expect(
-              changed.filter((a) => !allowed.has(a!)),
-              'unexpected changes after import',
-            ).to.deep.equal([]);
-            expect(plan.stdout).to.not.match(/must be replaced|will be created|will be destroyed/);
-            await ws.expect(['apply', '-auto-approve', '-no-color', PARALLELISM]);
-            await ws.expect(['plan', '-detailed-exitcode', '-no-color', PARALLELISM], 0);
-          } else expect(plan.code, plan.stderr).to.equal(0);
+          await expectImportsSettled(ws, importable, address);
           const made = emulator
             .operations()
             .slice(created)
@@ -265,27 +254,10 @@ for (const { version, cli } of TERRAFORM_RELEASES)
 for (const { cli } of TERRAFORM_RELEASES.filter((r) => releasedSince(r.version, '1.14')))
   describe(`acceptance: examples/*/actions under real ${cli.name}, by triggers and by -invoke`, function () {
     this.timeout(300_000);
-    let options: WorkspaceOptions;
-    let sec: SecEmulator;
-    let vdb: VdbEmulator;
-    const workspaces: Workspace[] = [];
-    const example = (provider: Provider, name: string, env: Record<string, string>) => {
-      const ws = Workspace.fromExample(join(REPO_ROOT, 'examples', provider, 'actions', name), env, options);
-      workspaces.push(ws);
-      return ws;
-    };
-    const secCalls = (pattern: RegExp) => sec.requests.filter((r) => pattern.test(`${r.method} ${r.path}`)).length;
-
-    before(async function () {
-      options = cli.workspace(this);
-      sec = await startSecEmulator();
-      vdb = await startVdbEmulator({ provisioningMs: 50 });
-    });
-    after(async () => {
-      for (const ws of workspaces) ws.dispose();
-      await sec?.close();
-      await vdb?.close();
-    });
+    const runs = exampleRuns(cli);
+    const example = (provider: Provider, name: string, env: Record<string, string>) =>
+      runs.workspace(join(REPO_ROOT, 'examples', provider, 'actions', name), env);
+    const secCalls = (pattern: RegExp) => runs.sec.requests.filter((r) => pattern.test(`${r.method} ${r.path}`)).length;
 
     it('has a test for every action example', () => {
       const shipped = (['sec', 'vdb'] as const).flatMap((p) =>
@@ -297,7 +269,7 @@ for (const { cli } of TERRAFORM_RELEASES.filter((r) => releasedSince(r.version, 
     });
 
     it('sec_inventory_scan: a new cloud account is scanned at once (after_create), and again on -invoke', async () => {
-      const ws = example('sec', 'sec_inventory_scan', secProviderEnv(sec));
+      const ws = example('sec', 'sec_inventory_scan', secProviderEnv(runs.sec));
       const scans = /^POST \/api\/v2\/Inventory\/scan\?csp=CLOUD_A$/;
       await ws.expect(['apply', '-auto-approve', '-no-color']);
       expect(secCalls(scans), 'scanned after the create').to.equal(1);
@@ -308,7 +280,7 @@ for (const { cli } of TERRAFORM_RELEASES.filter((r) => releasedSince(r.version, 
     });
 
     it('sec_alert_channel_test: a changed webhook is sent a test alert (after_update), and on -invoke', async () => {
-      const ws = example('sec', 'sec_alert_channel_test', secProviderEnv(sec));
+      const ws = example('sec', 'sec_alert_channel_test', secProviderEnv(runs.sec));
       const tests = /^POST \/api\/v2\/AlertChannels\/[^/]+\/test$/;
       await ws.expect(['apply', '-auto-approve', '-no-color']);
       const before = secCalls(tests);
@@ -326,15 +298,15 @@ for (const { cli } of TERRAFORM_RELEASES.filter((r) => releasedSince(r.version, 
     });
 
     it('vdb_cluster_backup: a change of the cluster waits for a backup first (before_update), and -invoke backs up', async () => {
-      const ws = example('vdb', 'vdb_cluster_backup', vdbProviderEnv(vdb));
+      const ws = example('vdb', 'vdb_cluster_backup', vdbProviderEnv(runs.vdb));
       await ws.expect(['apply', '-auto-approve', '-no-color']);
-      const backups = () => vdb.list(VDB_COLLECTIONS.backups).length;
+      const backups = () => runs.vdb.list(VDB_COLLECTIONS.backups).length;
       expect(backups(), 'no backup at the create').to.equal(0);
-      const from = vdb.requests.length;
+      const from = runs.vdb.requests.length;
       const main = join(ws.dir, 'config', 'main.tf');
       writeFileSync(main, readFileSync(main, 'utf8').replace('number_of_nodes = 3', 'number_of_nodes = 4'));
       await ws.expect(['apply', '-auto-approve', '-no-color']);
-      const calls = vdb.requests.slice(from).map((r) => r.method);
+      const calls = runs.vdb.requests.slice(from).map((r) => r.method);
       expect(calls.indexOf('CreateBackup'), `a backup, then the update: ${calls.join(', ')}`)
         .to.be.at.least(0)
         .and.lessThan(calls.indexOf('UpdateCluster'));
