@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { secClientFor } from '../support/sec-provider.js';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VDB_COLLECTIONS } from '../../src/emulators/vdb/index.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
@@ -22,6 +22,14 @@ for (const cli of ACCEPTANCE_CLIS)
     this.timeout(300_000);
     const runs = exampleRuns(cli);
     const workspace = runs.workspace;
+
+    it('has a test for every ephemeral example', function () {
+      const shipped = (['sec', 'vdb'] as const).flatMap((p) =>
+        readdirSync(join(REPO_ROOT, 'examples', p, 'ephemeral')).map((type) => `${p}/${type}`),
+      );
+      const tested = (this.test?.parent?.tests ?? []).map((t) => t.title.split(':')[0]!);
+      expect(shipped.filter((e) => !tested.includes(e.split('/')[1]!))).to.deep.equal([]);
+    });
 
     it("sec_access_token: a provider instance holding only the run's token creates the channel", async () => {
       const ws = workspace(example('sec', 'sec_access_token'), secProviderEnv(runs.sec));
