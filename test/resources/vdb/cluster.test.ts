@@ -51,7 +51,9 @@ describe('vdb_accounts_cluster', function () {
     const id = state.id as string;
     expect(Date.now() - started).to.be.greaterThan(250);
     // The URL the platform publishes once the cluster is up: the emulator's endpoint of this cluster.
-    expect(state.url).to.equal(stored(id).state?.endpoint?.url).and.match(new RegExp(`/clusters/${id}$`));
+    expect(state.url)
+      .to.equal(stored(id).state?.endpoint?.url)
+      .and.match(new RegExp(`/clusters/${id}$`));
     expect(status(state)).to.deep.include({ phase: 'CLUSTER_PHASE_HEALTHY', nodes_up: 1 });
     expect(state).to.deep.include({
       account_id: h.emulator.accountId,
