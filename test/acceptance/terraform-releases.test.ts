@@ -10,7 +10,8 @@
  *   makes nothing and changes nothing, and the re-plan is empty.
  * - `terraform query` (1.14): examples/<provider>/query as shipped finds the examples' objects, every
  *   list block at least one; its `-generate-config-out` configuration, written by the provider, imports
- *   each object into a new workspace with no change. What the configuration cannot hold (a secret)
+ *   each object into a new workspace with no change, holding no value the platform chose and each in
+ *   its documented spelling (generated-hcl.ts). What the configuration cannot hold (a secret)
  *   is named by the plan, one error per argument; those objects are left to the property test of
  *   generated configuration (test/props/generated-config.ts), which fills them in.
  * - Configuration by `plan -generate-config-out`, every release: the same, from `import` blocks
@@ -36,6 +37,8 @@ import {
   type Provider,
 } from './examples-workspace.js';
 import { exampleRuns } from './example-runs.js';
+import { generatedResources, ruleBreaches } from './generated-hcl.js';
+import { loadProviderDef } from '../../src/providers/describe.js';
 import { releasedSince, TERRAFORM_RELEASES } from './real-clients.js';
 import { REPO_ROOT, Workspace, type StateResource, type WorkspaceOptions } from './terraform.js';
 
@@ -118,6 +121,17 @@ async function importsUnchanged(ws: Workspace, what: string): Promise<{ imported
   await ws.expect(['apply', '-auto-approve', '-no-color', PARALLELISM, 'tfplan']);
   await ws.expect(['plan', '-detailed-exitcode', '-no-color', PARALLELISM], 0);
   return { imported: changes.map((c) => c.address), lacking: [...lacking] };
+}
+
+/**
+ * Provider-written configuration (Terraform 1.14 and later) holds no value the platform chose and
+ * spells values as documented (generated-hcl.ts), over every resource in `file`.
+ */
+async function expectWrittenAsUsersWrite(provider: Provider, file: string, env: Record<string, string>): Promise<void> {
+  const resources = generatedResources(readFileSync(file, 'utf8'));
+  expect(resources, 'resources written').to.not.be.empty;
+  const providerValues: Record<string, string> = provider === 'vdb' ? { account_id: env.VDB_ACCOUNT_ID! } : {};
+  expect(ruleBreaches(await loadProviderDef(provider), resources, providerValues)).to.deep.equal([]);
 }
 
 for (const { version, cli } of TERRAFORM_RELEASES)
@@ -216,6 +230,7 @@ for (const { version, cli } of TERRAFORM_RELEASES)
           const imports = new Workspace(readFileSync(join(dir, 'main.tf'), 'utf8'), emulator.env, options);
           workspaces.push(imports);
           renameSync(join(ws.dir, 'config', 'generated.tf'), join(imports.dir, 'config', 'generated.tf'));
+          await expectWrittenAsUsersWrite(provider, join(imports.dir, 'config', 'generated.tf'), emulator.env);
           await importsUnchanged(imports, `query -generate-config-out in examples/${provider}/query`);
         });
       }
@@ -234,6 +249,7 @@ for (const { version, cli } of TERRAFORM_RELEASES)
         const generation = await ws.run(['plan', '-json', '-generate-config-out=generated.tf', PARALLELISM]);
         const file = join(ws.dir, 'config', 'generated.tf');
         expect(readFileSync(file, 'utf8'), generation.stdout).to.include('resource "');
+        if (releasedSince(version, '1.14')) await expectWrittenAsUsersWrite(provider, file, emulator.env);
         // The generation was a plan of its own: import blocks and the written configuration, together.
         const generated = readFileSync(file, 'utf8');
         writeFileSync(file, `${generated}\n${blocks.join('\n')}`);
