@@ -13,9 +13,9 @@
  * - the answer is not checked against the schema beyond its type: the plan that follows validates it.
  * A null answer makes Terraform 1.14 panic on the first block type, so the answer is always an object.
  *
- * The rules, written once over the schema DSL for every resource type (`configFromState`), give what a
- * user writes and nothing else, in a form that plans no change against the state it came from. By
- * kind of value:
+ * The rules (docs/decisions.md, "Generated configuration is what a user writes"), written once over
+ * the schema DSL for every resource type (`configFromState`), give what a user writes and nothing
+ * else, in a form that plans no change against the state it came from. By kind of value:
  * - computed-only attributes, the platform-assigned `id` and write-only values: null;
  * - secrets (sensitive arguments): null. A required one (or one of a required write-only pair), and a
  *   required value the platform never returns (`masked`), cannot be written: Terraform writes it as
