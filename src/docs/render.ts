@@ -617,7 +617,7 @@ function fieldsAt(fields: Fields, block: SchemaBlock, path: string[]): FieldDoc[
 function isArgument(f: FieldDoc): boolean {
   if (f.def.kind === 'block') return true;
   const a = f.attribute!;
-  return (a.required || a.optional) && (f.def.options as AttrOptions<unknown>).notConfigurable === undefined;
+  return (a.required || a.optional) && (f.def.options as AttrOptions<unknown>).platformAssigned !== true;
 }
 
 function isRequired(f: FieldDoc): boolean {

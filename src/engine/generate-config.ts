@@ -102,7 +102,7 @@ function configLevel(fields: Fields, state: ObjectValue, at: AttributePath, toCo
 
 function configAttribute(def: AttrDef<unknown>, v: Value, here: AttributePath, toComplete: ToComplete[]): Value {
   const o = def.options;
-  if (!isConfigurable(def) || o.notConfigurable !== undefined || o.writeOnly) return null;
+  if (!isConfigurable(def) || o.platformAssigned === true || o.writeOnly) return null;
   const twinRequired = o.writeOnlyTwin?.required === true;
   if (o.sensitive) {
     if (o.required || twinRequired) toComplete.push({ path: here, secret: true, writeOnlyTwin: twinRequired });

@@ -238,12 +238,34 @@ function collectRefusedChanges(
 }
 
 /**
+ * The platform-assigned values (`platformAssigned`, top level) that the configuration repeats but
+ * this plan changes (`changesWith`: the platform assigns a new one): the configuration would then hold
+ * a value the object no longer has.
+ */
+export function assignedValueChanges(fields: Fields, config: ObjectValue, planned: ObjectValue): RefusedChangeAt[] {
+  const out: RefusedChangeAt[] = [];
+  for (const { name, def } of fieldList(fields)) {
+    if (def.kind !== 'attr' || def.options.platformAssigned !== true) continue;
+    if ((config[name] ?? null) === null || !(planned[name] instanceof Unknown)) continue;
+    const causes = (def.options.changesWith ?? []).map((c) => `\`${c}\``).join(' or ');
+    out.push({
+      summary: `Invalid attribute "${name}"`,
+      detail:
+        `The platform assigns a new \`${name}\` when ${causes || 'the object'} changes, so the configuration cannot ` +
+        `hold this one; remove \`${name}\` from the configuration.`,
+      path: [attrStep(name)],
+    });
+  }
+  return out;
+}
+
+/**
  * The configured value of an attribute, as the plan takes it. One the user may not set (computed
- * only, or an SDK-style `id`) counts as unset: validation refuses it, and `ignore_changes` copies the
- * prior value into it.
+ * only) or that the platform assigns (an SDK-style `id`, which a configuration may only repeat:
+ * validate.ts) counts as unset, and `ignore_changes` copies the prior value into it.
  */
 function configured(def: AttrDef<unknown>, config: ObjectValue | null, name: string): Value {
-  return !isConfigurable(def) || def.options.notConfigurable !== undefined ? null : (config?.[name] ?? null);
+  return !isConfigurable(def) || def.options.platformAssigned === true ? null : (config?.[name] ?? null);
 }
 
 function planConfigurable(def: AttrDef<unknown>, prior: Value, proposed: Value, config: Value): Value {

@@ -25,7 +25,7 @@ import {
   type PrivateState,
   type StateOutcome,
 } from './engine-context.js';
-import { planObject, refusedChanges } from './planner.js';
+import { assignedValueChanges, planObject, refusedChanges, type RefusedChangeAt } from './planner.js';
 import { samePlatformSettings } from './platform-settings.js';
 import { finalizeApplied, type Mismatch } from './reconcile.js';
 import { checkConfig, type ClientCapabilities } from './validate.js';
@@ -77,8 +77,11 @@ export class ResourceChanges<C> {
     }
     try {
       const { planned, requiresReplace } = planObject(r.schema.fields, prior, proposed, config ?? proposed);
-      // A change the platform refuses is refused now, at its path, not at apply.
+      // A change the platform refuses is refused now, at its path, not at apply; so is a
+      // platform-assigned value the configuration repeats that this change replaces.
       if (prior !== null && diags.append(refusals(r.schema.fields, prior, planned)).hasErrors)
+        return unplanned(proposed, priorPrivate, diags);
+      if (config !== null && diags.append(asErrors(assignedValueChanges(r.schema.fields, config, planned))).hasErrors)
         return unplanned(proposed, priorPrivate, diags);
       return { planned, requiresReplace, plannedPrivate: priorPrivate, diags };
     } catch (err) {
@@ -177,7 +180,11 @@ export class ResourceChanges<C> {
 
 /** The changes the platform refuses (`refusedChange`), as error diagnostics at their paths. */
 function refusals(fields: Fields, prior: ObjectValue, planned: ObjectValue): Diagnostic[] {
-  return refusedChanges(fields, prior, planned).map((r) => ({ severity: 'error', ...r }));
+  return asErrors(refusedChanges(fields, prior, planned));
+}
+
+function asErrors(refused: readonly RefusedChangeAt[]): Diagnostic[] {
+  return refused.map((r) => ({ severity: 'error', ...r }));
 }
 
 /** A plan that changes nothing Terraform proposed: an unknown type, a configuration in error, a failure. */

@@ -3,8 +3,9 @@
  * data source and provider, each problem reported at its attribute path:
  * - a required argument set to null is missing (Terraform itself only catches one left out); an
  *   optional one set empty is unset, like null (model.ts meansNull);
- * - validators and the "not configurable" rule, for known values (unknown ones are judged again at
- *   plan time, when the engine runs this again);
+ * - validators, for known values (unknown ones are judged again at plan time, when the engine runs
+ *   this again), and at plan time the rule of a platform-assigned value (`platformAssigned`), which
+ *   needs the object the configuration is for;
  * - deprecated arguments and blocks that are used warn, naming their replacement;
  * - then the definition's own cross-argument check, on a model where unknown values are `undefined`.
  * At plan and apply time, values the stored object holds are not judged again: they were judged when
@@ -42,7 +43,10 @@ export interface CheckOptions {
   /** Titles what the definition's own check throws. */
   readonly summary?: string;
   readonly client?: ClientCapabilities;
-  /** The prior state (plan and apply time): what it holds is not judged again. */
+  /**
+   * The prior state at plan and apply time (null on create): what it holds is not judged again.
+   * Left out at validation, where the object the configuration is for is not known yet.
+   */
   readonly stored?: ObjectValue | null;
   /** The platform's limits on every value (ProviderDef `limits`). */
   readonly limits?: PlatformLimits | undefined;
@@ -50,10 +54,11 @@ export interface CheckOptions {
 
 /** Runs every check on `config`. */
 export function checkConfig(def: Checked, config: ObjectValue, diags: Diagnostics, options: CheckOptions = {}): void {
-  const { summary = 'Invalid configuration', client = ANY_CLIENT, stored = null, limits } = options;
+  const { summary = 'Invalid configuration', client = ANY_CLIENT, limits } = options;
+  const stored = options.stored ?? null;
   const sizeOk = limits === undefined || withinBody(config, limits, diags);
-  if (!new Validation(diags, client, limits).fields(def.schema.fields, config, [], undefined, stored) || !sizeOk)
-    return;
+  const walk = new Validation(diags, client, limits, options.stored !== undefined);
+  if (!walk.fields(def.schema.fields, config, [], undefined, stored) || !sizeOk) return;
   if (!def.validate || holdsOnlyStored(def.schema.fields, config, stored)) return;
   try {
     def.validate(toConfigModel(def.schema.fields, config), diags);
@@ -91,7 +96,7 @@ export function validateFields(
   stored: ObjectValue | null = null,
   limits?: PlatformLimits,
 ): boolean {
-  return new Validation(diags, client, limits).fields(fields, value, path, within, stored);
+  return new Validation(diags, client, limits, true).fields(fields, value, path, within, stored);
 }
 
 /**
@@ -104,6 +109,8 @@ class Validation {
     private readonly diags: Diagnostics,
     private readonly client: ClientCapabilities,
     private readonly limits: PlatformLimits | undefined,
+    /** Plan and apply time: `stored` is the object the configuration is for (none on create). */
+    private readonly objectKnown: boolean,
   ) {}
 
   fields(
@@ -211,8 +218,9 @@ class Validation {
     if (o.deprecated !== undefined)
       this.diags.warning(`Argument "${shownName(name, within)}" is deprecated`, o.deprecated, at(name, path, within));
     if (v instanceof Unknown) return true;
-    if (o.notConfigurable) {
-      this.invalid(`Invalid attribute "${shownName(name, within)}"`, o.notConfigurable, name, path, within);
+    // The object's own value was accepted above; any other waits for the plan, which knows the object.
+    if (o.platformAssigned) {
+      if (this.objectKnown) this.notTheObjects(name, v, held, path, within);
       return true;
     }
     if (hasNullElement(def.type.cty, v)) {
@@ -287,6 +295,19 @@ class Validation {
         `arguments. Use \`${def.options.twinOf ?? name}\` instead.`,
       at(name, path, within),
     );
+  }
+
+  private notTheObjects(name: string, v: Value, held: Value, path: AttributePath, within: SetElement | undefined) {
+    const shown = shownName(name, within);
+    const detail =
+      held === null
+        ? `The platform assigns \`${shown}\` when it creates the object, so a configuration cannot choose it; remove ` +
+          `\`${shown}\` from the configuration. (A configuration may repeat an existing object's own \`${shown}\`, as ` +
+          'the code `pulumi import` prints does.)'
+        : `This object's \`${shown}\` is ${JSON.stringify(valueToPlain(held))}, which the platform assigned; the ` +
+          `configuration says ${JSON.stringify(valueToPlain(v))}. Remove \`${shown}\` from the configuration, or set ` +
+          "it to the object's.";
+    this.invalid(`Invalid attribute "${shown}"`, detail, name, path, within);
   }
 
   private missing(name: string, path: AttributePath, within: SetElement | undefined): void {

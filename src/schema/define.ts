@@ -187,8 +187,12 @@ export interface AttrOptions<V> {
    * limit for every text (ProviderDef `limits`): a document such as a JSON template or a query.
    */
   maxCharacters?: number;
-  /** Reject any configured value with this message (platform-assigned `id` that Pulumi shows as input). */
-  notConfigurable?: string;
+  /**
+   * The platform assigns the value (an SDK-style `id`, which Pulumi shows as an input): a configuration
+   * may only repeat the object's own value, as the code `pulumi import` prints does. Any value on
+   * create, another value on update, or one an update would change is refused at plan (validate.ts).
+   */
+  platformAssigned?: boolean;
   /**
    * A setting of the provider's own (how it creates, tests or deletes the object), never sent to the
    * platform nor read back: a change to it alone calls no API, and an imported object has its default.
@@ -278,8 +282,8 @@ export const attr = {
   of: <V>(type: Typed<V>) => attrOf(type),
   /**
    * The SDK-style `id`: Optional+Computed so the Pulumi bridge shows `<resource>Id`
-   * (docs/decisions.md, "Every resource has a string id"), but the platform assigns it, so
-   * configuring it is rejected at validation.
+   * (docs/decisions.md, "Every resource has a string id"), but the platform assigns it, so a
+   * configuration may only repeat the object's own (`platformAssigned`).
    */
   sdkId: (description = 'The identifier the platform assigned to this object.', changesWith?: string[]) =>
     attrOf(t.string)({
@@ -287,7 +291,7 @@ export const attr = {
       ...(changesWith ? { changesWith } : {}),
       optional: true,
       computed: true,
-      notConfigurable: 'The platform assigns this identifier; remove `id` from the configuration.',
+      platformAssigned: true,
     }),
   /** A computed-only `id`. */
   computedId: (description = 'The identifier the platform assigned to this object.') =>

@@ -60,8 +60,7 @@ function statesOf(r: ResourceDef<any, any>): fc.Arbitrary<ObjectValue> {
 
 /** An attribute the user may set (not computed-only, not the platform-assigned `id`). */
 const isUserArgument = (d: AttrDef<unknown>) =>
-  (d.options.required || d.options.optional || d.options.default !== undefined) &&
-  d.options.notConfigurable === undefined;
+  (d.options.required || d.options.optional || d.options.default !== undefined) && d.options.platformAssigned !== true;
 
 /** The fields that replace a deprecated sibling holding a value in `state` (`readAs`): values move in. */
 const replacementsInUse = (fields: Fields, state: ObjectValue) =>

@@ -18,7 +18,9 @@ function numberArguments(fields: Fields, steps: string[] = []): string[][] {
   return Object.entries(fields).flatMap(([name, def]) => {
     if (def.kind === 'block') return numberArguments(def.fields, [...steps, name]);
     const o = def.options;
-    return def.type.cty.kind === 'number' && (o.required || o.optional) && !o.notConfigurable ? [[...steps, name]] : [];
+    return def.type.cty.kind === 'number' && (o.required || o.optional) && !o.platformAssigned
+      ? [[...steps, name]]
+      : [];
   });
 }
 

@@ -51,7 +51,7 @@ function wholeObject(fields: Fields): ObjectValue {
 function changedSetting(fields: Fields, prior: ObjectValue): [string, ObjectValue] | undefined {
   const primitive = (d: AttrDef<unknown>) => ['string', 'number', 'bool'].includes(d.type.cty.kind);
   const settable = (d: AttrDef<unknown>) =>
-    isPlatformSetting(d) && !d.options.writeOnly && !d.options.notConfigurable && primitive(d);
+    isPlatformSetting(d) && !d.options.writeOnly && !d.options.platformAssigned && primitive(d);
   const candidates = Object.entries(fields).filter(
     (e): e is [string, AttrDef<unknown>] => e[1].kind === 'attr' && settable(e[1]),
   );

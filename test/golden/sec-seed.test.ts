@@ -27,7 +27,7 @@ export const SEC_ALLOWED: AllowedDifference[] = [
   {
     what: 'AlertChannel*.alertChannel*Id: is also an input, the seed says output only',
     reason:
-      'docs/decisions.md, "Every resource has a string id": `id` is Optional+Computed as the SDK declares it, which is what makes the bridge expose <resource>Id, as an input too (configuring it is rejected at validation).',
+      'docs/decisions.md, "Every resource has a string id": `id` is Optional+Computed as the SDK declares it, which is what makes the bridge expose <resource>Id, as an input too (a configuration may only repeat the object\'s own).',
   },
   {
     what: 'config.apiKey: is secret, the seed does not flag it',

@@ -1,7 +1,7 @@
 /**
  * Invariants over every registered schema of both providers (provider configuration, resources, data
  * sources), walked down to nested blocks and the fields of object-typed attributes:
- * - every resource has a string `id` (computed; optional only when configuring it is rejected);
+ * - every resource has a string `id` (computed; optional only where it is platform-assigned, which a configuration may only repeat);
  * - every attribute whose name says it holds a credential (or a webhook URL, which carries one) is
  *   sensitive, unless an exception below says why not;
  * - every attribute and block has a description;
@@ -347,9 +347,9 @@ function idProblems(def: ProviderDef<any, any>): string[] {
     if (!id) problems.push(`${r.typeName}: no \`id\` attribute`);
     else if (id.type.kind !== 'string') problems.push(`${r.typeName}: \`id\` is ${id.type.kind}, not string`);
     else if (!id.computed) problems.push(`${r.typeName}: \`id\` is not computed`);
-    else if (id.required || (id.optional && options?.notConfigurable === undefined)) {
+    else if (id.required || (id.optional && options?.platformAssigned !== true)) {
       problems.push(
-        `${r.typeName}: \`id\` may be configured (docs/decisions.md, "Every resource has a string id": the platform assigns it; declare it notConfigurable)`,
+        `${r.typeName}: \`id\` may be configured (docs/decisions.md, "Every resource has a string id": the platform assigns it; declare it platformAssigned)`,
       );
     }
   }
@@ -496,7 +496,7 @@ function argumentsWithoutSamples(nodes: readonly Node[]): string[] {
         n.kind !== 'attribute' ||
         n.owner.kind !== 'resource' ||
         o === undefined ||
-        o.notConfigurable !== undefined ||
+        o.platformAssigned === true ||
         o.refersTo !== undefined
       )
         return false;
@@ -845,7 +845,7 @@ describe('schema invariants: the checks catch violations', () => {
 
   it('finds a configurable or missing id', () => {
     expect(idProblems(broken)).to.deep.equal([
-      'demo_thing: `id` may be configured (docs/decisions.md, "Every resource has a string id": the platform assigns it; declare it notConfigurable)',
+      'demo_thing: `id` may be configured (docs/decisions.md, "Every resource has a string id": the platform assigns it; declare it platformAssigned)',
       'demo_other: no `id` attribute',
     ]);
   });

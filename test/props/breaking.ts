@@ -41,7 +41,7 @@ function walk(
   for (const [name, def] of Object.entries(fields)) {
     const here = inSet ? path : path === '' ? name : `${path}.${name}`;
     if (def.kind === 'attr') {
-      if (isArgument(def) && !def.options.notConfigurable && !def.options.providerOnly)
+      if (isArgument(def) && !def.options.platformAssigned && !def.options.providerOnly)
         visit([...steps, name], here, def as AttrDef<unknown>);
       continue;
     }

@@ -18,7 +18,7 @@ export type Plain = Record<string, unknown>;
 /** An attribute the user sets (required, optional or defaulted), unless configuring it is refused. */
 export function isArgument(def: AttrDef<unknown>): boolean {
   const o = def.options;
-  return o.notConfigurable === undefined && (o.required === true || o.optional === true || o.default !== undefined);
+  return o.platformAssigned !== true && (o.required === true || o.optional === true || o.default !== undefined);
 }
 
 /**

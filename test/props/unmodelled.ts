@@ -72,7 +72,7 @@ function candidates(fields: Fields, config: Plain): { path: Step[]; values: unkn
       if (def.kind === 'block') continue;
       const o = def.options;
       if (!isArgument(def) || o.replace || o.refersTo || o.sensitive || o.writeOnly || o.twinOf) continue;
-      if (o.deprecated !== undefined || o.providerOnly || o.notConfigurable) continue;
+      if (o.deprecated !== undefined || o.providerOnly || o.platformAssigned) continue;
       const current = node[name];
       const kind = def.type.cty.kind;
       const values = samplesOf(def).filter((s) => JSON.stringify(s) !== JSON.stringify(current));

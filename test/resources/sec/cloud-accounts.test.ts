@@ -138,7 +138,7 @@ const CASES: Case[] = [
       set: { credentials: [{ ...accessKey, secret_access_key: 'gov-secret-2' }] },
       stored: { 'data.accessKeyCredentials.secretAccessKey': 'gov-secret-2' },
     },
-    bad: { set: { id: 'chosen' }, path: 'id', detail: /platform assigns this identifier/ },
+    bad: { set: { retries: 21 }, path: 'retries', detail: /got 21/ },
     status: STANDARD,
   },
   {
@@ -394,7 +394,7 @@ const CASES: Case[] = [
       set: { name: 'cfg-c-renamed' },
       stored: { name: 'cfg-c-renamed', 'data.credentials.clientSecret': 'cloud-c-secret-1' },
     },
-    bad: { set: { id: 'mine' }, path: 'id', detail: /remove `id`/ },
+    bad: { set: { retries: 1e3 }, path: 'retries', detail: /got 1000/ },
     status: STANDARD,
   },
   {
