@@ -20,7 +20,12 @@ import {
 
 export { CLIENTS_DIR };
 
-export type RealClient = 'tofu' | 'pulumi' | 'pulumi-resource-terraform-provider' | 'nodejs-sdk';
+export type RealClient =
+  | 'tofu'
+  | 'pulumi'
+  | 'pulumi-language-yaml'
+  | 'pulumi-resource-terraform-provider'
+  | 'nodejs-sdk';
 
 /** The built client's path, or null where it is not built. */
 export function realClientPath(name: RealClient): string | null {

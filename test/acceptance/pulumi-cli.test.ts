@@ -1,0 +1,582 @@
+/**
+ * A Pulumi user's whole path on the real CLI, for each provider: Pulumi 3.274.1, Pulumi YAML's
+ * language host and the bridge's dynamic provider (scripts/clients.mjs), a local file backend and
+ * passphrase secrets, against the emulator.
+ *
+ * - `pulumi package add terraform-provider <our executable>` writes the package declaration and links
+ *   the package into Pulumi.yaml.
+ * - A YAML program (a secret from config, a list, nested blocks, a function's result and one
+ *   resource's output as another's input): `pulumi up`, `preview --expect-no-changes`, `refresh
+ *   --expect-no-changes`, an update in place and a replacement, secrets encrypted in `pulumi stack
+ *   export`, and `pulumi destroy` leaving the emulator as it was.
+ * - `pulumi import` of every importable type: one object of each, made outside Pulumi (by the
+ *   examples, applied by Terraform 1.15.5), adopted by one `pulumi import --file`; the code Pulumi
+ *   prints goes into the program as Pulumi says, and `pulumi preview --expect-no-changes` holds. The
+ *   types whose secret the platform never returns get it from config, as their import notes say, and
+ *   one `pulumi up` sends it.
+ *
+ * The TypeScript program through the Automation API is pulumi.test.ts.
+ */
+import { expect } from 'chai';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { loadProviderDef } from '../../src/providers/describe.js';
+import { computeTokens } from '../pulumi-model/naming.js';
+import type { Fields } from '../../src/schema/define.js';
+import {
+  ExamplesWorkspace,
+  fill,
+  loadCases,
+  startEmulator,
+  type EmulatorHandle,
+  type Provider,
+} from './examples-workspace.js';
+import { PROGRAM_SECRETS } from './pulumi-program.js';
+import { CLIENTS_DIR, MAIN_TERRAFORM_CLI, requireRealClient } from './real-clients.js';
+import { REPO_ROOT, runCommand } from './terraform.js';
+
+/** The bridge's version as scripts/clients.mjs builds it: the plugin version Pulumi is told. */
+const BRIDGE_VERSION = 'v3.120.0';
+
+type Resources = Record<string, unknown>;
+type Outputs = Record<string, string>;
+
+interface YamlCase {
+  readonly provider: Provider;
+  readonly collections: readonly string[];
+  /** Secret config values the program reads. */
+  readonly secretConfig: Record<string, string>;
+  /** The program's `variables`, `resources` and `outputs` at a stage (2 updates one, replaces one). */
+  readonly program: (stage: number) => { variables?: Resources; resources: Resources; outputs: Outputs };
+  readonly created: (emulator: EmulatorHandle, outputs: Outputs) => void;
+  readonly inPlace: string;
+  readonly replaced: string;
+  readonly updated: (emulator: EmulatorHandle, outputs: Outputs) => void;
+  readonly secrets: (outputs: Outputs) => string[];
+  /** A resource of the program adopted again by `pulumi import`; `idInput` the input repeating its id. */
+  readonly imported: { name: string; type: string; collection: string; idInput?: string };
+}
+
+const CASES: YamlCase[] = [
+  {
+    provider: 'sec',
+    collections: ['AlertChannels', 'ContainerRegistries', 'AlertRules'],
+    secretConfig: { chatWebhookUrl: PROGRAM_SECRETS.chatWebhookUrl },
+    program: (stage) => ({
+      resources: {
+        chat: { type: 'sec:AlertChannelChat', properties: { name: 'yaml-chat', webhookUrl: '${chatWebhookUrl}' } },
+        email: {
+          type: 'sec:AlertChannelEmail',
+          properties: {
+            name: stage === 1 ? 'yaml-email' : 'yaml-email-renamed',
+            recipients: ['security@example.com', 'oncall@example.com'],
+          },
+        },
+        registry: {
+          type: 'sec:IntegrationRegistryA',
+          properties: {
+            name: 'yaml-registry',
+            registryDomain: '123456789012.registry-a.us-west-2.example.com',
+            credentials:
+              stage === 1
+                ? { roleArn: 'arn:cloud-a:iam::123456789012:role/sec-registry-reader', externalId: 'yaml-external-id' }
+                : { accessKeyId: 'AKEXAMPLE0123456789', secretAccessKey: PROGRAM_SECRETS.registrySecret },
+            limitByTags: ['prod-*'],
+            limitByLabels: [{ key: 'team', value: 'payments' }],
+          },
+        },
+        rule: {
+          type: 'sec:AlertRule',
+          properties: { name: 'yaml-rule', severities: ['Critical', 'High'], alertChannels: ['${email.intgGuid}'] },
+        },
+      },
+      outputs: {
+        chat: '${chat.intgGuid}',
+        email: '${email.intgGuid}',
+        registry: '${registry.intgGuid}',
+        rule: '${rule.guid}',
+      },
+    }),
+    created(emulator, ids) {
+      expect((emulator.get('AlertChannels', ids.chat!) as any)?.data?.webhookUrl).to.equal(
+        PROGRAM_SECRETS.chatWebhookUrl,
+      );
+      expect((emulator.get('AlertChannels', ids.email!) as any)?.data?.channelProps?.recipients).to.deep.equal([
+        'security@example.com',
+        'oncall@example.com',
+      ]);
+      expect((emulator.get('ContainerRegistries', ids.registry!) as any)?.data?.limitByLabel).to.deep.equal([
+        { team: 'payments' },
+      ]);
+      expect((emulator.get('AlertRules', ids.rule!) as any)?.intgGuidList).to.deep.equal([ids.email]);
+    },
+    inPlace: 'email',
+    replaced: 'registry',
+    updated(emulator, ids) {
+      expect((emulator.get('AlertChannels', ids.email!) as any)?.name).to.equal('yaml-email-renamed');
+      expect(
+        (emulator.get('ContainerRegistries', ids.registry!) as any)?.data?.accessKeyCredentials?.secretAccessKey,
+      ).to.equal(PROGRAM_SECRETS.registrySecret);
+    },
+    secrets: () => [PROGRAM_SECRETS.chatWebhookUrl, PROGRAM_SECRETS.registrySecret],
+    // No resource depends on it, and it has no secret to fill in (the import of every type has those).
+    imported: { name: 'rule', type: 'sec:index/alertRule:AlertRule', collection: 'AlertRules', idInput: 'alertRuleId' },
+  },
+  {
+    provider: 'vdb',
+    collections: ['clusters', 'roles', 'databaseApiKeys'],
+    secretConfig: {},
+    program: (stage) => ({
+      variables: {
+        // The catalog lists `free` first, then `small`.
+        packages: {
+          'fn::invoke': {
+            function: 'vdb:getBookingPackages',
+            arguments: { cloudProvider: 'aws', cloudRegion: 'eu-central-1' },
+            return: 'packages',
+          },
+        },
+      },
+      resources: {
+        cluster: {
+          type: 'vdb:AccountsCluster',
+          properties: {
+            name: 'yaml-cluster',
+            cloudProvider: 'aws',
+            cloudRegion: 'eu-central-1',
+            labels: [{ key: 'team', value: 'search' }],
+            configuration: {
+              numberOfNodes: 1,
+              allowedIpSourceRanges: ['10.0.0.0/8'],
+              nodeConfiguration: {
+                packageId: '${packages[1].id}',
+                resourceConfigurations: [{ amount: 20, resourceType: 'disk', resourceUnit: 'Gi' }],
+              },
+              databaseConfiguration: { collection: { replicationFactor: 1 } },
+            },
+          },
+        },
+        role: {
+          type: 'vdb:AccountsRole',
+          properties: {
+            name: 'yaml-role',
+            description: stage === 1 ? 'Create and restore backups' : 'Create, list and restore backups',
+            permissions: [{ value: 'read:clusters' }, { value: 'read:backups' }],
+          },
+        },
+        key: {
+          type: 'vdb:AccountsDatabaseApiKeyV2',
+          properties: {
+            clusterId: '${cluster.id}',
+            name: stage === 1 ? 'yaml-key' : 'yaml-key-renamed',
+            collectionAccessRules: [
+              { collectionName: 'documents', accessType: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' },
+            ],
+          },
+        },
+      },
+      outputs: { cluster: '${cluster.id}', role: '${role.id}', key: '${key.id}', keySecret: '${key.key}' },
+    }),
+    created(emulator, ids) {
+      const cluster = emulator.get('clusters', ids.cluster!) as any;
+      expect(cluster?.name).to.equal('yaml-cluster');
+      expect(JSON.stringify(cluster)).to.include('search');
+      expect((emulator.get('roles', ids.role!) as any)?.description).to.equal('Create and restore backups');
+      expect((emulator.get('databaseApiKeys', ids.key!) as any)?.name).to.equal('yaml-key');
+    },
+    inPlace: 'role',
+    replaced: 'key',
+    updated(emulator, ids) {
+      expect((emulator.get('roles', ids.role!) as any)?.description).to.equal('Create, list and restore backups');
+      expect((emulator.get('databaseApiKeys', ids.key!) as any)?.name).to.equal('yaml-key-renamed');
+    },
+    secrets: (outputs) => [outputs.keySecret!],
+    imported: { name: 'role', type: 'vdb:index/accountsRole:AccountsRole', collection: 'roles' },
+  },
+];
+
+/** A fresh Pulumi home, backend and YAML project with the provider's package added. */
+class YamlProject {
+  readonly dir = mkdtempSync(join(tmpdir(), 'keel-pulumi-yaml-'));
+  readonly work = join(this.dir, 'work');
+  readonly env: Record<string, string>;
+
+  constructor(
+    readonly pulumi: string,
+    readonly provider: Provider,
+    emulatorEnv: Record<string, string>,
+  ) {
+    mkdirSync(join(this.dir, 'state'), { recursive: true });
+    mkdirSync(this.work);
+    this.env = {
+      // Without the clients' folder, so Pulumi runs the plugins installed below, not ones on PATH.
+      PATH: (process.env.PATH ?? '/usr/bin:/bin')
+        .split(':')
+        .filter((entry) => entry !== CLIENTS_DIR)
+        .join(':'),
+      HOME: this.dir,
+      PULUMI_HOME: join(this.dir, 'pulumi-home'),
+      PULUMI_CONFIG_PASSPHRASE: 'keel-test-passphrase',
+      PULUMI_SKIP_UPDATE_CHECK: '1',
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: 'true',
+      ...emulatorEnv,
+    };
+    writeFileSync(this.projectFile, stringify({ name: `keel-${provider}`, runtime: 'yaml' }));
+  }
+
+  get projectFile(): string {
+    return join(this.work, 'Pulumi.yaml');
+  }
+
+  async run(args: string[], expectCode = 0) {
+    const r = await runCommand(this.pulumi, [...args, '--non-interactive'], {
+      cwd: this.work,
+      env: this.env,
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    if (r.code !== expectCode)
+      throw new Error(`pulumi ${args.join(' ')} exited ${r.code}, not ${expectCode}\n${r.stderr}\n${r.stdout}`);
+    return r;
+  }
+
+  /** The project file with `program` as its program, keeping what `package add` wrote. */
+  writeProgram(program: { variables?: Resources; resources: Resources; outputs?: Outputs }, config?: Resources) {
+    const project = parse(readFileSync(this.projectFile, 'utf8')) as Record<string, unknown>;
+    delete project.variables;
+    delete project.outputs;
+    writeFileSync(this.projectFile, stringify({ ...project, ...(config ? { config } : {}), ...program }));
+  }
+
+  program(): Record<string, unknown> {
+    return parse(readFileSync(this.projectFile, 'utf8')) as Record<string, unknown>;
+  }
+
+  async outputs(): Promise<Outputs> {
+    return JSON.parse((await this.run(['stack', 'output', '--json', '--show-secrets', '--stack', 'test'])).stdout);
+  }
+
+  async expectSecretsEncrypted(secrets: string[]): Promise<void> {
+    const exported = (await this.run(['stack', 'export', '--stack', 'test'])).stdout;
+    expect(exported).to.include('"ciphertext"');
+    for (const secret of secrets)
+      expect(exported.includes(secret), `a secret (${secret.length} chars) in plain text`).to.equal(false);
+  }
+
+  dispose(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Installs our builds of the bridge and the YAML language host, logs in and makes stack `test`. */
+async function setUp(ctx: Mocha.Context, provider: Provider, emulatorEnv: Record<string, string>) {
+  const pulumi = requireRealClient(ctx, 'pulumi');
+  const bridge = requireRealClient(ctx, 'pulumi-resource-terraform-provider');
+  // Pulumi takes a language host it bundles from beside its executable, where clients.mjs builds it.
+  requireRealClient(ctx, 'pulumi-language-yaml');
+  const project = new YamlProject(pulumi, provider, emulatorEnv);
+  await project.run(['plugin', 'install', 'resource', 'terraform-provider', BRIDGE_VERSION, '--file', bridge]);
+  await project.run(['login', `file://${join(project.dir, 'state')}`]);
+  await project.run(['stack', 'init', 'test']);
+  return project;
+}
+
+const executableOf = (provider: Provider) => join(REPO_ROOT, 'bin', `terraform-provider-${provider}`);
+
+for (const c of CASES)
+  describe(`acceptance: Pulumi's CLI with a YAML program, ${c.provider}`, function () {
+    this.timeout(600_000);
+    let emulator: EmulatorHandle;
+    let project: YamlProject;
+    let initial: Record<string, string[]>;
+    let ids: Outputs;
+    const snapshot = () => Object.fromEntries(c.collections.map((name) => [name, emulator.ids(name).sort()]));
+    const config = Object.fromEntries(Object.keys(c.secretConfig).map((k) => [k, { type: 'string', secret: true }]));
+    const up = async (stage: number) => {
+      project.writeProgram(c.program(stage), config);
+      await project.run(['up', '--yes', '--stack', 'test']);
+      return project.outputs();
+    };
+
+    before(async function () {
+      emulator = await startEmulator[c.provider]();
+      initial = snapshot();
+      project = await setUp(this, c.provider, emulator.env);
+    });
+
+    after(async () => {
+      await emulator?.close();
+      project?.dispose();
+    });
+
+    it('`pulumi package add` writes the package declaration and links the package into Pulumi.yaml', async () => {
+      const r = await project.run(['package', 'add', 'terraform-provider', executableOf(c.provider)]);
+      expect(`${r.stdout}${r.stderr}`).to.include(`Added package ${c.provider}`);
+      expect(project.program().packages).to.deep.equal({
+        [c.provider]: {
+          source: 'terraform-provider',
+          version: BRIDGE_VERSION.slice(1),
+          parameters: [executableOf(c.provider)],
+        },
+      });
+      // The bridge gives a local executable no version (the protocol carries none): 0.0.0.
+      expect(packageDeclaration(project, c.provider).parameterization).to.include({
+        name: c.provider,
+        version: '0.0.0',
+      });
+    });
+
+    it("`pulumi up` creates the program's resources, as the emulator confirms", async () => {
+      for (const [key, value] of Object.entries(c.secretConfig))
+        await project.run(['config', 'set', '--secret', key, value, '--stack', 'test']);
+      ids = await up(1);
+      c.created(emulator, ids);
+    });
+
+    it('previews and refreshes with no changes, secrets encrypted in `pulumi stack export`', async () => {
+      await project.run(['preview', '--expect-no-changes', '--stack', 'test']);
+      await project.run(['refresh', '--yes', '--expect-no-changes', '--stack', 'test']);
+      await project.expectSecretsEncrypted(c.secrets(ids));
+    });
+
+    it('updates one resource in place and replaces another, then previews with no changes', async () => {
+      project.writeProgram(c.program(2), config);
+      const preview = JSON.parse((await project.run(['preview', '--json', '--stack', 'test'])).stdout);
+      expect(preview.changeSummary).to.include({ update: 1, replace: 1 });
+      const outputs = await up(2);
+      expect(outputs[c.inPlace], 'updated in place').to.equal(ids[c.inPlace]);
+      expect(outputs[c.replaced], 'replaced').to.not.equal(ids[c.replaced]);
+      c.updated(emulator, outputs);
+      ids = outputs;
+      await project.run(['preview', '--expect-no-changes', '--stack', 'test']);
+      await project.expectSecretsEncrypted(c.secrets(ids));
+    });
+
+    it('`pulumi import` adopts one of its objects again; the code it prints, in place of the program’s, previews with no changes', async () => {
+      const { name, type, collection, idInput } = c.imported;
+      await project.run(['state', 'delete', `urn:pulumi:test::keel-${c.provider}::${type}::${name}`, '--yes']);
+      const held = emulator.ids(collection).sort();
+      const codeFile = join(project.dir, `${name}.yaml`);
+      const args = ['import', type, name, ids[name]!, '--out', codeFile, '--protect=false', '--yes', '--stack', 'test'];
+      const imported = await project.run(args);
+      const problems = `${imported.stdout}${imported.stderr}`
+        .split('\n')
+        .filter((line) => /has a problem|failed to validate/.test(line));
+      expect(problems.join('\n'), 'no problem with the imported inputs').to.equal('');
+      expect(emulator.ids(collection).sort(), 'nothing created or deleted').to.deep.equal(held);
+      const code = (parse(readFileSync(codeFile, 'utf8')) as { resources: Record<string, { properties: Resources }> })
+        .resources[name]!;
+      // Where Pulumi shows the platform's `id` as an input, the printed code repeats it.
+      if (idInput) expect(code.properties[idInput]).to.equal(ids[name]);
+      const program = c.program(2);
+      project.writeProgram({ ...program, resources: { ...program.resources, [name]: code } }, config);
+      await project.run(['preview', '--expect-no-changes', '--stack', 'test']);
+      project.writeProgram(program, config);
+    });
+
+    it('`pulumi destroy` leaves the emulator as it was', async () => {
+      await project.run(['destroy', '--yes', '--stack', 'test']);
+      expect(snapshot()).to.deep.equal(initial);
+    });
+  });
+
+/** Pulumi's warning for an imported input our validation finds missing: resource, argument, value path. */
+const LACKING =
+  /resource '([^']+)' has a problem: Missing configuration for required argument\. The argument "(\w+)" is required[^\n]*?Examine values at '([^']+)'/g;
+
+/** The names of every sensitive argument, at any depth, of any resource type. */
+function sensitiveArguments(def: { resources: readonly { schema: { fields: Fields } }[] }): Set<string> {
+  const names = new Set<string>();
+  const walk = (fields: Fields) => {
+    for (const [name, d] of Object.entries(fields)) {
+      if (d.kind === 'block') walk(d.fields);
+      else if (d.options.sensitive) names.add(name);
+    }
+  };
+  for (const r of def.resources) walk(r.schema.fields);
+  return names;
+}
+
+/** The first non-null value of an attribute named `name`, at any depth of a state's values. */
+function firstValueOf(values: unknown, name: string): unknown {
+  if (Array.isArray(values)) {
+    for (const e of values) {
+      const found = firstValueOf(e, name);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (values === null || typeof values !== 'object') return undefined;
+  const record = values as Record<string, unknown>;
+  if (record[name] !== undefined && record[name] !== null) return record[name];
+  for (const v of Object.values(record)) {
+    const found = firstValueOf(v, name);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Sets the value at a path Pulumi names (`resource.prop.nested` or `resource.list[0].prop`) in the code. */
+function fillIn(resources: Record<string, { properties: Resources }>, path: string, value: string): void {
+  const [resource, ...steps] = path.replace(/\[(\d+)\]/g, '.$1').split('.');
+  let at: any = resources[resource!]!;
+  at.properties ??= {};
+  at = at.properties;
+  for (const [i, step] of steps.entries()) {
+    if (i === steps.length - 1) at[step] = value;
+    else at = at[step] ??= /^\d+$/.test(steps[i + 1]!) ? [] : {};
+  }
+}
+
+/**
+ * What `pulumi import --file` takes: one resource per importable example, each naming the package's
+ * parameterization (the bridge and the value that points it at our executable), as the declaration
+ * `pulumi package add` wrote has it: a fresh stack has no provider of the package to import with.
+ */
+interface ImportEntry {
+  type: string;
+  name: string;
+  id: string;
+  version: string;
+  parameterization: { pluginName: string; pluginVersion: string; value: string };
+}
+
+function packageDeclaration(project: YamlProject, provider: Provider) {
+  const file = join(project.work, 'sdks', provider, `${provider}-0.0.0.yaml`);
+  return parse(readFileSync(file, 'utf8')) as {
+    name: string;
+    version: string;
+    parameterization: { name: string; version: string; value: string };
+  };
+}
+
+for (const provider of ['sec', 'vdb'] as const)
+  describe(`acceptance: \`pulumi import\` of every ${provider} type, and the code it prints`, function () {
+    this.timeout(900_000);
+    let emulator: EmulatorHandle;
+    let examples: ExamplesWorkspace;
+    let project: YamlProject;
+    let entries: ImportEntry[];
+
+    before(async function () {
+      emulator = await startEmulator[provider]();
+      project = await setUp(this, provider, emulator.env);
+      await project.run(['package', 'add', 'terraform-provider', executableOf(provider)]);
+      // One object of every type, made outside Pulumi: the examples, applied by Terraform.
+      examples = await ExamplesWorkspace.create(
+        provider,
+        loadCases(provider),
+        emulator.env,
+        MAIN_TERRAFORM_CLI.workspace(this),
+      );
+      await examples.ws.expect(['apply', '-auto-approve', '-no-color', '-parallelism=20']);
+      await emulator.atRest();
+      const state = await examples.ws.state();
+      const def = await loadProviderDef(provider);
+      const tokens = computeTokens(
+        provider,
+        provider,
+        def.resources.map((r) => r.typeName),
+        def.dataSources.map((d) => d.typeName),
+      ).resources;
+      const declared = packageDeclaration(project, provider);
+      entries = examples.resources
+        .filter((c) => c.importId)
+        .map((c) => ({
+          type: tokens.get(c.type)!,
+          name: c.type.slice(provider.length + 1),
+          id: fill(c.importId!, state.get(examples.address(c))!.values),
+          version: declared.parameterization.version,
+          parameterization: {
+            pluginName: declared.name,
+            pluginVersion: declared.version,
+            value: declared.parameterization.value,
+          },
+        }));
+    });
+
+    after(async () => {
+      examples?.dispose();
+      await emulator?.close();
+      project?.dispose();
+    });
+
+    it('has an importable example for every resource type that can be imported', async () => {
+      const def = await loadProviderDef(provider);
+      const importable = def.resources.filter((r) => r.importIdDescription !== undefined).map((r) => r.typeName);
+      const covered = new Set(entries.map((e) => `${provider}_${e.name}`));
+      expect(importable.filter((t) => !covered.has(t))).to.deep.equal([]);
+    });
+
+    it('adopts one object of each type, creating and changing nothing; the printed code previews with no changes', async () => {
+      // Everything the platform holds, object by object: the import must neither make nor change any.
+      const collections = [...new Set(examples.resources.map((c) => c.collection).filter((c) => c !== ''))];
+      const held = () =>
+        JSON.stringify(
+          collections.map((name) =>
+            emulator
+              .ids(name)
+              .sort()
+              .map((id) => emulator.get(name, id)),
+          ),
+        );
+      const before = held();
+      writeFileSync(join(project.dir, 'imports.json'), JSON.stringify({ resources: entries }));
+      const codeFile = join(project.dir, 'imported.yaml');
+      const imported = await project.run([
+        'import',
+        '--file',
+        join(project.dir, 'imports.json'),
+        '--out',
+        codeFile,
+        '--protect=false',
+        '--yes',
+        '--stack',
+        'test',
+      ]);
+      const said = `${imported.stdout}${imported.stderr}`;
+      // What an import cannot read, a secret the platform never returns, Pulumi names with the path to
+      // fill in; any other problem of the imported inputs is a bug.
+      const lacking = [...said.matchAll(LACKING)].map((m) => ({ resource: m[1]!, argument: m[2]!, path: m[3]! }));
+      const problems = said
+        .split('\n')
+        .filter((line) => /has a problem/.test(line) && !new RegExp(LACKING.source).test(line))
+        .map((line) => line.trim());
+      expect(problems.join('\n'), 'no other problem with the imported inputs').to.equal('');
+      const sensitive = sensitiveArguments(await loadProviderDef(provider));
+      expect(
+        lacking.filter((l) => !sensitive.has(l.argument)),
+        'only secrets are lacking',
+      ).to.deep.equal([]);
+      expect(held(), 'the platform holds what it held').to.equal(before);
+      // "Please copy the following code into your Pulumi application": its resources into the program,
+      // with each secret Pulumi names filled in where it says.
+      expect(existsSync(codeFile)).to.equal(true);
+      const code = parse(readFileSync(codeFile, 'utf8')) as { resources: Record<string, { properties: Resources }> };
+      expect(Object.keys(code.resources).sort()).to.deep.equal(entries.map((e) => e.name).sort());
+      // The value is the example's, as its state holds it (a user fills in their own).
+      const state = await examples.ws.state();
+      const byName = new Map(examples.resources.map((c) => [c.type.slice(provider.length + 1), c]));
+      for (const { resource, path, argument } of lacking) {
+        const value = firstValueOf(state.get(examples.address(byName.get(resource)!))!.values, argument);
+        expect(value, `${resource}: the example's ${argument}`).to.be.a('string');
+        fillIn(code.resources, path, value as string);
+      }
+      project.writeProgram({ resources: code.resources });
+      const withSecrets = new Set(lacking.map((l) => l.resource));
+      if (withSecrets.size > 0) {
+        // The secrets filled in are sent by one update of those objects, and nothing else changes.
+        const preview = JSON.parse((await project.run(['preview', '--json', '--stack', 'test'])).stdout);
+        expect(preview.changeSummary).to.deep.equal({
+          same: entries.length + 1 - withSecrets.size,
+          update: withSecrets.size,
+        });
+        await project.run(['up', '--yes', '--stack', 'test']);
+      }
+      console.log(
+        `      pulumi import: ${entries.length} ${provider} types, ${withSecrets.size} with a secret filled in`,
+      );
+      await project.run(['preview', '--expect-no-changes', '--stack', 'test']);
+    });
+  });
