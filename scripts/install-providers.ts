@@ -6,8 +6,15 @@
  * `<host>/keel/<name>/terraform-provider-<name>_<version>_<os>_<arch>.zip`, once for Terraform's host
  * (registry.terraform.io) and once for OpenTofu's (registry.opentofu.org). `terraform init` then
  * installs `keel/sec` and `keel/vdb` from there, beside registry providers, with no CLI configuration.
+ *
+ * With `--pulumi`, each is also unpacked into the provider cache of pulumi-terraform-bridge's dynamic
+ * provider (`$PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR`, else `$PULUMI_HOME/dynamic_tf_plugins`, else
+ * `~/.pulumi/dynamic_tf_plugins`), under OpenTofu's host, the bridge's default: `pulumi package add
+ * terraform-provider keel/sec 2.2.0` then takes it from there, and the package has the provider's
+ * version (a local executable's is 0.0.0: the bridge has no way to ask it).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { unpackZip } from './release/zip.js';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NAMESPACE, buildRelease, currentPlatform, providerArchiveName } from './release/build.js';
@@ -24,7 +31,16 @@ function implicitPluginsDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.HOME || homedir(), '.terraform.d', 'plugins');
 }
 
-const USAGE = 'usage: npm run install-providers [-- --plugins-dir DIR]\n';
+/** Where the bridge's dynamic provider looks for a provider before it asks a registry. */
+function pulumiProviderCache(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR) return env.PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR;
+  return join(env.PULUMI_HOME || join(env.HOME || env.USERPROFILE || homedir(), '.pulumi'), 'dynamic_tf_plugins');
+}
+
+/** The host the bridge gives an address without one (`keel/sec`): OpenTofu's registry. */
+const PULUMI_HOST = 'registry.opentofu.org';
+
+const USAGE = 'usage: npm run install-providers [-- --plugins-dir DIR] [--pulumi]\n';
 
 function fail(message: string, code: number): never {
   process.stderr.write(message);
@@ -33,9 +49,11 @@ function fail(message: string, code: number): never {
 
 const args = process.argv.slice(2);
 let pluginsDir: string | undefined;
+let forPulumi = false;
 for (let i = 0; i < args.length; i++) {
   const arg = args[i]!;
-  if (arg === '--plugins-dir' && args[i + 1] !== undefined) pluginsDir = args[++i];
+  if (arg === '--pulumi') forPulumi = true;
+  else if (arg === '--plugins-dir' && args[i + 1] !== undefined) pluginsDir = args[++i];
   else if (arg.startsWith('--plugins-dir=')) pluginsDir = arg.slice('--plugins-dir='.length);
   else fail(`unknown argument ${JSON.stringify(arg)}\n${USAGE}`, 2);
 }
@@ -54,6 +72,13 @@ try {
         copyFileSync(archive.archive, join(dir, providerArchiveName(archive.name, archive.version, platform)));
       }
       console.log(`installed keel/${archive.name} ${archive.version} (${platform}) into ${pluginsDir}`);
+      if (forPulumi) {
+        const cache = pulumiProviderCache();
+        const dir = join(cache, PULUMI_HOST, NAMESPACE, archive.name, archive.version, platform);
+        rmSync(dir, { recursive: true, force: true });
+        await unpackZip(archive.archive, dir);
+        console.log(`installed keel/${archive.name} ${archive.version} (${platform}) for Pulumi into ${cache}`);
+      }
     }
   } finally {
     rmSync(outDir, { recursive: true, force: true });

@@ -1,8 +1,10 @@
 /**
  * `npm run install-providers` (scripts/install-providers.ts) as a user runs it: into a fresh home
  * folder, then `init` with no CLI configuration at all finds `keel/sec` and `keel/vdb` in the implicit
- * local mirror, under each of ACCEPTANCE_CLIS (Terraform 1.15.5 and 1.11, OpenTofu), and the installed packages (Node 22 inside)
- * apply, re-plan empty and destroy against the emulators.
+ * local mirror, under each of ACCEPTANCE_CLIS (Terraform 1.15.5, OpenTofu), and the installed packages
+ * (Node 22 inside) apply, re-plan empty and destroy against the emulators. With `--pulumi`, Pulumi's
+ * `package add terraform-provider keel/<name> <version>` finds them too, with their versions, and a
+ * program on both runs.
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
@@ -15,6 +17,7 @@ import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/e
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { hostPlatform } from '../../scripts/release/runners.js';
 import { runtimeCacheDir } from '../../scripts/release/runtimes.js';
+import { yamlProject } from './pulumi-yaml.js';
 import { ACCEPTANCE_CLIS } from './real-clients.js';
 import { REPO_ROOT, Workspace } from './terraform.js';
 
@@ -41,6 +44,12 @@ resource "vdb_accounts_role" "reader" {
 `;
 
 const PLATFORM = hostPlatform();
+
+/** The environment without a Pulumi home of its own, so the default one (under HOME) is used. */
+function withoutPulumiHome(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { PULUMI_HOME: _home, PULUMI_DYNAMIC_TF_PLUGIN_CACHE_DIR: _cache, ...rest } = env;
+  return rest;
+}
 const HOSTS = [...new Set(ACCEPTANCE_CLIS.map((cli) => cli.registry))];
 
 describe('npm run install-providers: the implicit local mirror', function () {
@@ -53,11 +62,14 @@ describe('npm run install-providers: the implicit local mirror', function () {
     home = mkdtempSync(join(tmpdir(), 'keel-home-'));
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      [join(REPO_ROOT, 'dist', 'scripts', 'install-providers.js')],
+      [join(REPO_ROOT, 'dist', 'scripts', 'install-providers.js'), '--pulumi'],
       // The runtime packages from the real cache: the home folder is new, the machine is not.
-      { env: { ...process.env, HOME: home, KEEL_RUNTIME_CACHE: runtimeCacheDir() } },
+      { env: { ...withoutPulumiHome(process.env), HOME: home, KEEL_RUNTIME_CACHE: runtimeCacheDir() } },
     );
     expect(stdout).to.include(`installed keel/sec 2.2.0 (${PLATFORM}) into ${join(home, '.terraform.d', 'plugins')}`);
+    expect(stdout).to.include(
+      `installed keel/vdb 1.19.2 (${PLATFORM}) for Pulumi into ${join(home, '.pulumi', 'dynamic_tf_plugins')}`,
+    );
     sec = await startSecEmulator();
     vdb = await startVdbEmulator();
   });
@@ -109,4 +121,44 @@ describe('npm run install-providers: the implicit local mirror', function () {
         ws.dispose();
       }
     });
+
+  it('Pulumi: `package add terraform-provider keel/<name> <version>` takes each from the bridge’s cache, with its version; a YAML program on both applies, previews empty and destroys', async function () {
+    const project = await yamlProject(this, 'installed', { ...secProviderEnv(sec), ...vdbProviderEnv(vdb) }, home);
+    try {
+      for (const [name, version] of [
+        ['sec', '2.2.0'],
+        ['vdb', '1.19.2'],
+      ] as const) {
+        await project.run(['package', 'add', 'terraform-provider', `keel/${name}`, version]);
+        expect(
+          (project.program().packages as Record<string, { parameters: string[] }>)[name]!.parameters,
+        ).to.deep.equal([`keel/${name}`, version]);
+        expect(existsSync(join(project.work, 'sdks', name, `${name}-${version}.yaml`)), `${name} ${version}`).to.equal(
+          true,
+        );
+      }
+      project.writeProgram({
+        resources: {
+          ops: {
+            type: 'sec:AlertChannelEmail',
+            properties: { name: 'installed-pulumi-ops', recipients: ['ops@example.com'] },
+          },
+          reader: {
+            type: 'vdb:AccountsRole',
+            properties: { name: 'installed-pulumi-reader', permissions: [{ value: 'read:clusters' }] },
+          },
+        },
+      });
+      await project.run(['up', '--yes', '--stack', 'test']);
+      expect(sec.list<{ name: string }>('AlertChannels').map((c) => c.name)).to.include('installed-pulumi-ops');
+      expect(vdb.list<{ name: string }>(VDB_COLLECTIONS.roles).map((r) => r.name)).to.include(
+        'installed-pulumi-reader',
+      );
+      await project.run(['preview', '--expect-no-changes', '--stack', 'test']);
+      await project.run(['destroy', '--yes', '--stack', 'test']);
+      expect(sec.list<{ name: string }>('AlertChannels').map((c) => c.name)).to.not.include('installed-pulumi-ops');
+    } finally {
+      project.dispose();
+    }
+  });
 });

@@ -18,10 +18,9 @@
  * The TypeScript program through the Automation API is pulumi.test.ts.
  */
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse, stringify } from 'yaml';
+import { parse } from 'yaml';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { computeTokens } from '../pulumi-model/naming.js';
 import type { Fields } from '../../src/schema/define.js';
@@ -34,14 +33,9 @@ import {
   type Provider,
 } from './examples-workspace.js';
 import { PROGRAM_SECRETS } from './pulumi-program.js';
-import { CLIENTS_DIR, MAIN_TERRAFORM_CLI, requireRealClient } from './real-clients.js';
-import { REPO_ROOT, runCommand } from './terraform.js';
-
-/** The bridge's version as scripts/clients.mjs builds it: the plugin version Pulumi is told. */
-const BRIDGE_VERSION = 'v3.120.0';
-
-type Resources = Record<string, unknown>;
-type Outputs = Record<string, string>;
+import { BRIDGE_VERSION, type Outputs, type Resources, type YamlProject, yamlProject } from './pulumi-yaml.js';
+import { MAIN_TERRAFORM_CLI } from './real-clients.js';
+import { REPO_ROOT } from './terraform.js';
 
 interface YamlCase {
   readonly provider: Provider;
@@ -197,91 +191,6 @@ const CASES: YamlCase[] = [
   },
 ];
 
-/** A fresh Pulumi home, backend and YAML project with the provider's package added. */
-class YamlProject {
-  readonly dir = mkdtempSync(join(tmpdir(), 'keel-pulumi-yaml-'));
-  readonly work = join(this.dir, 'work');
-  readonly env: Record<string, string>;
-
-  constructor(
-    readonly pulumi: string,
-    readonly provider: Provider,
-    emulatorEnv: Record<string, string>,
-  ) {
-    mkdirSync(join(this.dir, 'state'), { recursive: true });
-    mkdirSync(this.work);
-    this.env = {
-      // Without the clients' folder, so Pulumi runs the plugins installed below, not ones on PATH.
-      PATH: (process.env.PATH ?? '/usr/bin:/bin')
-        .split(':')
-        .filter((entry) => entry !== CLIENTS_DIR)
-        .join(':'),
-      HOME: this.dir,
-      PULUMI_HOME: join(this.dir, 'pulumi-home'),
-      PULUMI_CONFIG_PASSPHRASE: 'keel-test-passphrase',
-      PULUMI_SKIP_UPDATE_CHECK: '1',
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: 'true',
-      ...emulatorEnv,
-    };
-    writeFileSync(this.projectFile, stringify({ name: `keel-${provider}`, runtime: 'yaml' }));
-  }
-
-  get projectFile(): string {
-    return join(this.work, 'Pulumi.yaml');
-  }
-
-  async run(args: string[], expectCode = 0) {
-    const r = await runCommand(this.pulumi, [...args, '--non-interactive'], {
-      cwd: this.work,
-      env: this.env,
-      maxBuffer: 256 * 1024 * 1024,
-    });
-    if (r.code !== expectCode)
-      throw new Error(`pulumi ${args.join(' ')} exited ${r.code}, not ${expectCode}\n${r.stderr}\n${r.stdout}`);
-    return r;
-  }
-
-  /** The project file with `program` as its program, keeping what `package add` wrote. */
-  writeProgram(program: { variables?: Resources; resources: Resources; outputs?: Outputs }, config?: Resources) {
-    const project = parse(readFileSync(this.projectFile, 'utf8')) as Record<string, unknown>;
-    delete project.variables;
-    delete project.outputs;
-    writeFileSync(this.projectFile, stringify({ ...project, ...(config ? { config } : {}), ...program }));
-  }
-
-  program(): Record<string, unknown> {
-    return parse(readFileSync(this.projectFile, 'utf8')) as Record<string, unknown>;
-  }
-
-  async outputs(): Promise<Outputs> {
-    return JSON.parse((await this.run(['stack', 'output', '--json', '--show-secrets', '--stack', 'test'])).stdout);
-  }
-
-  async expectSecretsEncrypted(secrets: string[]): Promise<void> {
-    const exported = (await this.run(['stack', 'export', '--stack', 'test'])).stdout;
-    expect(exported).to.include('"ciphertext"');
-    for (const secret of secrets)
-      expect(exported.includes(secret), `a secret (${secret.length} chars) in plain text`).to.equal(false);
-  }
-
-  dispose(): void {
-    rmSync(this.dir, { recursive: true, force: true });
-  }
-}
-
-/** Installs our builds of the bridge and the YAML language host, logs in and makes stack `test`. */
-async function setUp(ctx: Mocha.Context, provider: Provider, emulatorEnv: Record<string, string>) {
-  const pulumi = requireRealClient(ctx, 'pulumi');
-  const bridge = requireRealClient(ctx, 'pulumi-resource-terraform-provider');
-  // Pulumi takes a language host it bundles from beside its executable, where clients.mjs builds it.
-  requireRealClient(ctx, 'pulumi-language-yaml');
-  const project = new YamlProject(pulumi, provider, emulatorEnv);
-  await project.run(['plugin', 'install', 'resource', 'terraform-provider', BRIDGE_VERSION, '--file', bridge]);
-  await project.run(['login', `file://${join(project.dir, 'state')}`]);
-  await project.run(['stack', 'init', 'test']);
-  return project;
-}
-
 const executableOf = (provider: Provider) => join(REPO_ROOT, 'bin', `terraform-provider-${provider}`);
 
 for (const c of CASES)
@@ -302,7 +211,7 @@ for (const c of CASES)
     before(async function () {
       emulator = await startEmulator[c.provider]();
       initial = snapshot();
-      project = await setUp(this, c.provider, emulator.env);
+      project = await yamlProject(this, c.provider, emulator.env);
     });
 
     after(async () => {
@@ -461,7 +370,7 @@ for (const provider of ['sec', 'vdb'] as const)
 
     before(async function () {
       emulator = await startEmulator[provider]();
-      project = await setUp(this, provider, emulator.env);
+      project = await yamlProject(this, provider, emulator.env);
       await project.run(['package', 'add', 'terraform-provider', executableOf(provider)]);
       // One object of every type, made outside Pulumi: the examples, applied by Terraform.
       examples = await ExamplesWorkspace.create(

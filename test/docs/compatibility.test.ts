@@ -100,7 +100,8 @@ describe('README: the compatibility table', () => {
         const text = read(path);
         if (client.startsWith('OpenTofu') && !text.includes('ACCEPTANCE_CLIS'))
           problems.push(`${where}: ${path} does not run under OpenTofu (ACCEPTANCE_CLIS)`);
-        if (client.startsWith('Pulumi') && !text.includes("requireRealClient(this, 'pulumi')"))
+        // Pulumi itself, or a YAML project on it (pulumi-yaml.ts).
+        if (client.startsWith('Pulumi') && !/requireRealClient\(this, 'pulumi'\)|yamlProject\(this,/.test(text))
           problems.push(`${where}: ${path} does not run Pulumi`);
         if (release && !runsTerraform(text, release))
           problems.push(`${where}: ${path} does not run Terraform ${release}`);
