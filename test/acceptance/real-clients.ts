@@ -25,7 +25,8 @@ export type RealClient =
   | 'pulumi'
   | 'pulumi-language-yaml'
   | 'pulumi-resource-terraform-provider'
-  | 'nodejs-sdk';
+  | 'sdk-gen'
+  | 'pulumi-python';
 
 /** The built client's path, or null where it is not built. */
 export function realClientPath(name: RealClient): string | null {

@@ -1,5 +1,5 @@
 // Pulumi's CLI, built from the Go module proxy for the Pulumi tests (npm run clients), and our
-// nodejs-sdk generator (see its main.go). Nothing here ships. The replace repeats the one in
+// sdk-gen generator (see its main.go). Nothing here ships. The replace repeats the one in
 // Pulumi's own pkg/go.mod, which does not apply to a module that requires it; its other replace (sdk
 // to its sibling folder) is covered by requiring the same sdk version.
 module keel.test/real-clients/pulumi-cli

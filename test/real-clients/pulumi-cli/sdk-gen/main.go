@@ -1,9 +1,9 @@
-// Command nodejs-sdk writes the TypeScript SDK of a Pulumi package schema, as
-// `pulumi package add` does through Pulumi's Node.js language host: the host is a module of its own
-// that the Go module proxy does not serve, and its SDK step is this call of Pulumi's own generator
-// (pkg/v3/codegen/nodejs), which is served. Test-side only.
+// Command sdk-gen writes the TypeScript or Python SDK of a Pulumi package schema, as `pulumi
+// package add` does through Pulumi's Node.js or Python language host: those hosts are modules of
+// their own that the Go module proxy does not serve, and their SDK step is this call of Pulumi's own
+// generator (pkg/v3/codegen/nodejs, pkg/v3/codegen/python), which is served. Test-side only.
 //
-//	nodejs-sdk <schema.json> <output directory>
+//	sdk-gen nodejs|python <schema.json> <output directory>
 package main
 
 import (
@@ -16,6 +16,7 @@ import (
 
 	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
 
@@ -44,17 +45,17 @@ func (noExternalPackages) LoadPackageReferenceV2(
 }
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: nodejs-sdk <schema.json> <output directory>")
+	if len(os.Args) != 4 || (os.Args[1] != "nodejs" && os.Args[1] != "python") {
+		fmt.Fprintln(os.Stderr, "usage: sdk-gen nodejs|python <schema.json> <output directory>")
 		os.Exit(2)
 	}
-	if err := generate(os.Args[1], os.Args[2]); err != nil {
-		fmt.Fprintf(os.Stderr, "nodejs-sdk: %v\n", err)
+	if err := generate(os.Args[1], os.Args[2], os.Args[3]); err != nil {
+		fmt.Fprintf(os.Stderr, "sdk-gen: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func generate(schemaPath, outDir string) error {
+func generate(language, schemaPath, outDir string) error {
 	text, err := os.ReadFile(schemaPath)
 	if err != nil {
 		return err
@@ -71,8 +72,13 @@ func generate(schemaPath, outDir string) error {
 	if diags.HasErrors() {
 		return diags
 	}
-	// local: the SDK is used from a folder beside the program, as `pulumi package add` makes it.
-	files, err := nodejs.GeneratePackage("pulumi-language-nodejs", pkg, nil, nil, true, loader)
+	var files map[string][]byte
+	if language == "nodejs" {
+		// local: the SDK is used from a folder beside the program, as `pulumi package add` makes it.
+		files, err = nodejs.GeneratePackage("pulumi-language-nodejs", pkg, nil, nil, true, loader)
+	} else {
+		files, err = python.GeneratePackage("pulumi-language-python", pkg, nil, loader)
+	}
 	if err != nil {
 		return err
 	}
