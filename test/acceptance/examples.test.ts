@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadProviderDef } from '../../src/providers/describe.js';
 import { ACCEPTANCE_CLIS } from './real-clients.js';
 import type { StateResource, Workspace } from './terraform.js';
 import {
@@ -196,6 +197,38 @@ for (const cli of ACCEPTANCE_CLIS)
         for (const c of bad)
           expect(plan.stderr, `${c.type}: error for the bad value`).to.match(new RegExp(c.invalid!.error));
         for (const c of bad) writeFileSync(moduleFile(c), saved.get(c.type)!);
+      });
+
+      it('takes an `id` the platform assigned only as the object’s own: that plans no change, another is refused at plan naming both', async () => {
+        // Every example whose type has an SDK-style `id` (platformAssigned), written into its resource
+        // block as the code `pulumi import` prints does.
+        const def = await loadProviderDef(provider);
+        const assigned = cases.filter((c) => {
+          const id = def.resources.find((r) => r.typeName === c.type)?.schema.fields.id;
+          return !c.dataSource && id?.kind === 'attr' && id.options.platformAssigned === true;
+        });
+        if (assigned.length === 0) return;
+        const state = await moduleState(ws);
+        const ids = new Map(assigned.map((c) => [c, String(state.get(addr(c))!.values.id)]));
+        const saved = new Map(assigned.map((c) => [c, readFileSync(moduleFile(c), 'utf8')]));
+        const withId = (c: (typeof cases)[number], id: string) => {
+          const head = `resource "${c.address.split('.')[0]}" "${c.address.split('.')[1]}" {`;
+          writeFileSync(moduleFile(c), saved.get(c)!.replace(head, `${head}\n  id = ${JSON.stringify(id)}`));
+        };
+        try {
+          for (const c of assigned) withId(c, ids.get(c)!);
+          await ws.expect(['plan', '-detailed-exitcode', '-no-color', '-parallelism=20'], 0);
+          for (const c of assigned) withId(c, `${ids.get(c)}-other`);
+          const refused = await ws.expect(['plan', '-no-color', '-parallelism=20'], 1);
+          const text = refused.stderr.replace(/[│╷╵]/g, ' ').replace(/\s+/g, ' ');
+          for (const c of assigned) {
+            expect(text, `${c.type}: the object's id`).to.include(`is "${ids.get(c)}"`);
+            expect(text, `${c.type}: the configured id`).to.include(`says "${ids.get(c)}-other"`);
+          }
+          expect(text.match(/Invalid attribute "id"/g)?.length, 'one error per example').to.equal(assigned.length);
+        } finally {
+          for (const [c, text] of saved) writeFileSync(moduleFile(c), text);
+        }
       });
 
       it('destroys everything, as the emulator confirms', async () => {
