@@ -246,7 +246,8 @@ export function assignedValueChanges(fields: Fields, config: ObjectValue, planne
   const out: RefusedChangeAt[] = [];
   for (const { name, def } of fieldList(fields)) {
     if (def.kind !== 'attr' || def.options.platformAssigned !== true) continue;
-    if ((config[name] ?? null) === null || !(planned[name] instanceof Unknown)) continue;
+    const repeated = config[name] ?? null;
+    if (repeated === null || repeated instanceof Unknown || !(planned[name] instanceof Unknown)) continue;
     const causes = (def.options.changesWith ?? []).map((c) => `\`${c}\``).join(' or ');
     out.push({
       summary: `Invalid attribute "${name}"`,

@@ -81,8 +81,8 @@ export class ResourceChanges<C> {
       // platform-assigned value the configuration repeats that this change replaces.
       if (prior !== null && diags.append(refusals(r.schema.fields, prior, planned)).hasErrors)
         return unplanned(proposed, priorPrivate, diags);
-      if (config !== null && diags.append(asErrors(assignedValueChanges(r.schema.fields, config, planned))).hasErrors)
-        return unplanned(proposed, priorPrivate, diags);
+      const repeated = prior !== null && config !== null ? assignedValueChanges(r.schema.fields, config, planned) : [];
+      if (diags.append(asErrors(repeated)).hasErrors) return unplanned(proposed, priorPrivate, diags);
       return { planned, requiresReplace, plannedPrivate: priorPrivate, diags };
     } catch (err) {
       diags.append([diagnosticFromError(`Cannot plan ${typeName}`, err)]);

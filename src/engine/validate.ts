@@ -301,9 +301,9 @@ class Validation {
     const shown = shownName(name, within);
     const detail =
       held === null
-        ? `The platform assigns \`${shown}\` when it creates the object, so a configuration cannot choose it; remove ` +
-          `\`${shown}\` from the configuration. (A configuration may repeat an existing object's own \`${shown}\`, as ` +
-          'the code `pulumi import` prints does.)'
+        ? `The platform assigns \`${shown}\` when it creates the object, so a configuration cannot choose it; ` +
+          `remove \`${shown}\` from the configuration. (A configuration may repeat an existing object's own ` +
+          `\`${shown}\`, as the code \`pulumi import\` prints does.)`
         : `This object's \`${shown}\` is ${JSON.stringify(valueToPlain(held))}, which the platform assigned; the ` +
           `configuration says ${JSON.stringify(valueToPlain(v))}. Remove \`${shown}\` from the configuration, or set ` +
           "it to the object's.";

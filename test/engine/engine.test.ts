@@ -334,10 +334,14 @@ describe('engine: lifecycle rules', () => {
     expect(again.diags.items).to.deep.equal([]);
   });
 
-  it('validates with attribute paths and rejects a configured platform id', () => {
+  it('validates with attribute paths; a platform id waits for the plan, which refuses one on create', () => {
     const diags = engine.validateResourceConfig('fake_thing', config({ id: 'mine', name: 'x', size: 11, zone: 'c' }));
     const byPath = Object.fromEntries(diags.items.map((d) => [JSON.stringify(d.path), d]));
-    expect(Object.keys(byPath)).to.have.members(['[{"attr":"id"}]', '[{"attr":"size"}]', '[{"attr":"zone"}]']);
+    expect(Object.keys(byPath)).to.have.members(['[{"attr":"size"}]', '[{"attr":"zone"}]']);
+    const withId = config({ id: 'mine', name: 'x' });
+    const created = engine.planResourceChange('fake_thing', null, withId, withId, {}).diags.items;
+    expect(created.map((d) => JSON.stringify(d.path))).to.deep.equal(['[{"attr":"id"}]']);
+    expect(created[0]!.detail).to.match(/assigns `id` when it creates the object/);
     expect(byPath['[{"attr":"zone"}]']!.detail).to.match(/must be one of "a", "b"/);
     // Unknown values are not validated until they are known.
     expect(engine.validateResourceConfig('fake_thing', config({ name: UNKNOWN, size: UNKNOWN })).items).to.deep.equal(

@@ -413,7 +413,10 @@ describe('sec container registries and scanners through the Terraform-side clien
       const err = await failure(tf.validateResource(c.type, config(c.type, c.invalid.config)));
       expect(err.diagnostics.map((d) => d.path)).to.deep.equal([c.invalid.path]);
       expect(err.diagnostics[0]!.summary).to.equal(`Invalid value for "${c.invalid.path.split('.').at(-1)}"`);
-      const configuredId = await failure(tf.validateResource(c.type, config(c.type, { ...c.create, id: 'chosen' })));
+      // An id the platform has not assigned: validation cannot know, the plan of the create refuses it.
+      const withId = config(c.type, { ...c.create, id: 'chosen' });
+      await tf.validateResource(c.type, withId);
+      const configuredId = await failure(tf.plan(c.type, null, withId));
       expect(configuredId.diagnostics.map((d) => d.path)).to.deep.equal(['id']);
       expect(emulator.requests.filter((r) => r.path.includes(COLLECTION))).to.deep.equal([]);
     });

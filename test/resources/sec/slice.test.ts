@@ -160,14 +160,18 @@ describe('sec slice through the Terraform-side client', function () {
     await tf.apply(type, existing, await tf.plan(type, existing, null), null);
   });
 
-  it('rejects a configured id and bad values with attribute paths', async () => {
+  it('rejects bad values at validation and a configured id on create at plan, with attribute paths', async () => {
     const type = 'sec_alert_channel_email';
-    const config = configValue(tf.resourceSchema(type).block, { id: 'x', name: 'n', recipients: ['nope'] });
-    const err = (await tf.validateResource(type, config).then(
-      () => null,
-      (e: unknown) => e,
-    )) as ProviderCallError;
-    expect(err.diagnostics.map((d) => d.path).sort()).to.deep.equal(['id', 'recipients']);
+    const block = tf.resourceSchema(type).block;
+    const fails = (call: Promise<unknown>) =>
+      call.then(
+        () => null,
+        (e: unknown) => e,
+      ) as Promise<ProviderCallError>;
+    const bad = configValue(block, { id: 'x', name: 'n', recipients: ['nope'] });
+    expect((await fails(tf.validateResource(type, bad))).diagnostics.map((d) => d.path)).to.deep.equal(['recipients']);
+    const withId = configValue(block, { id: 'x', name: 'n', recipients: ['ops@example.com'] });
+    expect((await fails(tf.plan(type, null, withId))).diagnostics.map((d) => d.path)).to.deep.equal(['id']);
   });
 
   it('user profile data source', async () => {
