@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startEmulator, type EmulatorHandle, type Provider } from './examples-workspace.js';
 import { PROGRAM_SECRETS } from './pulumi-program.js';
-import { BRIDGE_VERSION, type Outputs } from './pulumi-yaml.js';
-import { CLIENTS_DIR, requireRealClient } from './real-clients.js';
-import { REPO_ROOT, runCommand } from './terraform.js';
+import { expectSecretsEncrypted, installBridge, mustRun, pulumiEnv, type Outputs } from './pulumi-yaml.js';
+import { requireRealClient } from './real-clients.js';
+import { REPO_ROOT } from './terraform.js';
 
 interface PythonCase {
   readonly provider: Provider;
@@ -51,13 +51,6 @@ const CASES: PythonCase[] = [
     secretTexts: (outputs) => [outputs.keySecret!],
   },
 ];
-
-async function mustRun(file: string, args: string[], options: { cwd?: string; env: Record<string, string> }) {
-  const r = await runCommand(file, args, { ...options, maxBuffer: 256 * 1024 * 1024 });
-  if (r.code !== 0)
-    throw new Error(`${file} ${args.join(' ')} exited ${r.code}\n${r.stderr.slice(-6000)}\n${r.stdout}`);
-  return r;
-}
 
 for (const c of CASES)
   describe(`acceptance: Pulumi with a Python program, ${c.provider}`, function () {
@@ -97,22 +90,8 @@ for (const c of CASES)
       initial = snapshot();
       dir = mkdtempSync(join(tmpdir(), 'keel-pulumi-python-'));
       mkdirSync(join(dir, 'work', 'state'), { recursive: true });
-      env = {
-        // Without the clients' folder, so Pulumi runs the plugin installed below, not one on PATH.
-        PATH: (process.env.PATH ?? '/usr/bin:/bin')
-          .split(':')
-          .filter((entry) => entry !== CLIENTS_DIR)
-          .join(':'),
-        HOME: dir,
-        PULUMI_HOME: join(dir, '.pulumi'),
-        PULUMI_CONFIG_PASSPHRASE: 'keel-test-passphrase',
-        PULUMI_SKIP_UPDATE_CHECK: '1',
-        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: 'true',
-        ...emulator.env,
-      };
-      await mustRun(pulumi, ['plugin', 'install', 'resource', 'terraform-provider', BRIDGE_VERSION, '--file', bridge], {
-        env,
-      });
+      env = pulumiEnv(dir, emulator.env);
+      await installBridge(pulumi, bridge, env);
       const executable = join(REPO_ROOT, 'bin', `terraform-provider-${c.provider}`);
       const schema = await mustRun(pulumi, ['package', 'get-schema', 'terraform-provider', executable], { env });
       writeFileSync(join(dir, 'schema.json'), schema.stdout);
@@ -143,9 +122,7 @@ for (const c of CASES)
           env,
         })
       ).stdout;
-      expect(exported).to.include('"ciphertext"');
-      for (const secret of c.secretTexts(ids))
-        expect(exported.includes(secret), `a secret (${secret.length} chars) in plain text`).to.equal(false);
+      expectSecretsEncrypted(exported, c.secretTexts(ids));
     });
 
     it('destroys everything, leaving the emulator as it was', async () => {

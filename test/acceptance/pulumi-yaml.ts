@@ -1,6 +1,7 @@
 /**
- * A Pulumi YAML project driven through the real Pulumi CLI, as the Pulumi CLI tests use it
- * (pulumi-cli.test.ts, install-providers.test.ts).
+ * What the Pulumi tests share (pulumi.test.ts, pulumi-python.test.ts, pulumi-cli.test.ts,
+ * install-providers.test.ts): the environment Pulumi runs in, our build of the bridge as its plugin,
+ * the check of exported secrets, and a YAML project driven through the real Pulumi CLI.
  */
 import { expect } from 'chai';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,48 @@ export const BRIDGE_VERSION = 'v3.120.0';
 
 export type Resources = Record<string, unknown>;
 export type Outputs = Record<string, string>;
+
+/**
+ * Pulumi's environment with `home` as HOME and PULUMI_HOME's parent: a passphrase for secrets, no
+ * update check or plugin download, the emulator's settings, and PATH without the clients' folder, so
+ * Pulumi runs the plugins installed into the home, not ones on PATH.
+ */
+export function pulumiEnv(home: string, emulatorEnv: Record<string, string>): Record<string, string> {
+  return {
+    PATH: (process.env.PATH ?? '/usr/bin:/bin')
+      .split(':')
+      .filter((entry) => entry !== CLIENTS_DIR)
+      .join(':'),
+    HOME: home,
+    PULUMI_HOME: join(home, '.pulumi'),
+    PULUMI_CONFIG_PASSPHRASE: 'keel-test-passphrase',
+    PULUMI_SKIP_UPDATE_CHECK: '1',
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: 'true',
+    ...emulatorEnv,
+  };
+}
+
+/** Runs a command; unless it exits 0, fails with its output. */
+export async function mustRun(file: string, args: string[], options: { cwd?: string; env: Record<string, string> }) {
+  const r = await runCommand(file, args, { ...options, maxBuffer: 256 * 1024 * 1024 });
+  if (r.code !== 0)
+    throw new Error(`${file} ${args.join(' ')} exited ${r.code}\n${r.stderr.slice(-6000)}\n${r.stdout}`);
+  return r;
+}
+
+/** Pulumi's `terraform-provider` plugin is the bridge's dynamic provider, from our build. */
+export async function installBridge(pulumi: string, bridge: string, env: Record<string, string>): Promise<void> {
+  await mustRun(pulumi, ['plugin', 'install', 'resource', 'terraform-provider', BRIDGE_VERSION, '--file', bridge], {
+    env,
+  });
+}
+
+/** What `pulumi stack export` printed holds secrets encrypted, and none of `secrets` in plain text. */
+export function expectSecretsEncrypted(exported: string, secrets: readonly string[]): void {
+  expect(exported).to.include('"ciphertext"');
+  for (const secret of secrets)
+    expect(exported.includes(secret), `a secret (${secret.length} chars) in plain text`).to.equal(false);
+}
 
 /**
  * A fresh Pulumi home (or `home`'s), a local file backend with passphrase secrets, and a YAML project
@@ -33,19 +76,7 @@ export class YamlProject {
   ) {
     mkdirSync(join(this.dir, 'state'), { recursive: true });
     mkdirSync(this.work);
-    this.env = {
-      // Without the clients' folder, so Pulumi runs the plugins installed below, not ones on PATH.
-      PATH: (process.env.PATH ?? '/usr/bin:/bin')
-        .split(':')
-        .filter((entry) => entry !== CLIENTS_DIR)
-        .join(':'),
-      HOME: home ?? this.dir,
-      PULUMI_HOME: join(home ?? this.dir, '.pulumi'),
-      PULUMI_CONFIG_PASSPHRASE: 'keel-test-passphrase',
-      PULUMI_SKIP_UPDATE_CHECK: '1',
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: 'true',
-      ...emulatorEnv,
-    };
+    this.env = pulumiEnv(home ?? this.dir, emulatorEnv);
     writeFileSync(this.projectFile, stringify({ name: `keel-${name}`, runtime: 'yaml' }));
   }
 
@@ -81,10 +112,7 @@ export class YamlProject {
   }
 
   async expectSecretsEncrypted(secrets: string[]): Promise<void> {
-    const exported = (await this.run(['stack', 'export', '--stack', 'test'])).stdout;
-    expect(exported).to.include('"ciphertext"');
-    for (const secret of secrets)
-      expect(exported.includes(secret), `a secret (${secret.length} chars) in plain text`).to.equal(false);
+    expectSecretsEncrypted((await this.run(['stack', 'export', '--stack', 'test'])).stdout, secrets);
   }
 
   dispose(): void {
@@ -107,7 +135,7 @@ export async function yamlProject(
   // Pulumi takes a language host it bundles from beside its executable, where clients.mjs builds it.
   requireRealClient(ctx, 'pulumi-language-yaml');
   const project = new YamlProject(pulumi, name, emulatorEnv, home);
-  await project.run(['plugin', 'install', 'resource', 'terraform-provider', BRIDGE_VERSION, '--file', bridge]);
+  await installBridge(pulumi, bridge, project.env);
   await project.run(['login', `file://${join(project.dir, 'state')}`]);
   await project.run(['stack', 'init', 'test']);
   return project;

@@ -14,17 +14,9 @@ import { dirname, join } from 'node:path';
 import { BRIDGE_DIFFERENCE_CLASSES, dynamicBridgeModel, schemaDifferences } from './bridge-schema.js';
 import { startEmulator, type EmulatorHandle } from './examples-workspace.js';
 import { PROGRAM_SECRETS, type PulumiRun } from './pulumi-program.js';
-import { CLIENTS_DIR, requireRealClient } from './real-clients.js';
+import { expectSecretsEncrypted, installBridge, mustRun, pulumiEnv } from './pulumi-yaml.js';
+import { requireRealClient } from './real-clients.js';
 import { REPO_ROOT, runCommand } from './terraform.js';
-
-/** The bridge's version as scripts/clients.mjs builds it: the plugin version the SDK asks for. */
-const BRIDGE_VERSION = 'v3.120.0';
-
-async function mustRun(file: string, args: string[], options: { cwd?: string; env: Record<string, string> }) {
-  const r = await runCommand(file, args, { ...options, maxBuffer: 256 * 1024 * 1024 });
-  if (r.code !== 0) throw new Error(`${file} ${args.join(' ')} exited ${r.code}\n${r.stderr}\n${r.stdout}`);
-  return r;
-}
 
 type Outputs = Record<string, string>;
 
@@ -137,12 +129,8 @@ for (const c of CASES)
     const pulumiCli = (args: string[]) =>
       mustRun(pulumi, [...args, '--stack', 'test', '--non-interactive'], { cwd: join(dir, 'work'), env });
 
-    async function expectSecretsEncrypted(outputs: Outputs): Promise<void> {
-      const exported = (await pulumiCli(['stack', 'export'])).stdout;
-      expect(exported).to.include('"ciphertext"');
-      for (const secret of c.secrets(outputs))
-        expect(exported.includes(secret), `a secret (${secret.length} chars) in plain text`).to.equal(false);
-    }
+    const expectEncrypted = async (outputs: Outputs) =>
+      expectSecretsEncrypted((await pulumiCli(['stack', 'export'])).stdout, c.secrets(outputs));
 
     before(async function () {
       pulumi = requireRealClient(this, 'pulumi');
@@ -152,23 +140,8 @@ for (const c of CASES)
       initial = snapshot();
       dir = mkdtempSync(join(tmpdir(), 'keel-pulumi-'));
       mkdirSync(join(dir, 'work', 'state'), { recursive: true });
-      env = {
-        // Without the clients' folder, so Pulumi runs the plugin installed below, not one on PATH.
-        PATH: (process.env.PATH ?? '/usr/bin:/bin')
-          .split(':')
-          .filter((entry) => entry !== CLIENTS_DIR)
-          .join(':'),
-        HOME: dir,
-        PULUMI_HOME: join(dir, 'pulumi-home'),
-        PULUMI_CONFIG_PASSPHRASE: 'keel-test-passphrase',
-        PULUMI_SKIP_UPDATE_CHECK: '1',
-        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: 'true',
-        ...emulator.env,
-      };
-      // Pulumi's `terraform-provider` plugin is the bridge's dynamic provider, from our build.
-      await mustRun(pulumi, ['plugin', 'install', 'resource', 'terraform-provider', BRIDGE_VERSION, '--file', bridge], {
-        env,
-      });
+      env = pulumiEnv(dir, emulator.env);
+      await installBridge(pulumi, bridge, env);
       executable = join(REPO_ROOT, 'bin', `terraform-provider-${c.provider}`);
       const schema = await mustRun(pulumi, ['package', 'get-schema', 'terraform-provider', executable], { env });
       writeFileSync(join(dir, 'schema.json'), schema.stdout);
@@ -211,7 +184,7 @@ for (const c of CASES)
     });
 
     it('keeps secrets encrypted in `pulumi stack export`', async () => {
-      await expectSecretsEncrypted(ids);
+      await expectEncrypted(ids);
     });
 
     it('updates in place and replaces, then previews with no changes', async () => {
@@ -225,7 +198,7 @@ for (const c of CASES)
       c.updated(emulator, outputs);
       ids = outputs;
       await program('preview', 2);
-      await expectSecretsEncrypted(ids);
+      await expectEncrypted(ids);
     });
 
     // The `import` resource option, from a program; `pulumi import` on the command line is in
@@ -237,7 +210,7 @@ for (const c of CASES)
       const { summary } = await program('up', 2, { [name]: ids[name]! });
       expect(summary.resourceChanges).to.include({ import: 1 });
       expect(emulator.ids(collection).sort(), 'nothing created or deleted').to.deep.equal(held);
-      await expectSecretsEncrypted(ids);
+      await expectEncrypted(ids);
       await program('preview', 2);
     });
 

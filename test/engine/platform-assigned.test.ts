@@ -67,6 +67,15 @@ describe('a platform-assigned value in a configuration: only the object’s own,
     const fields = r.schema.fields as Fields;
     const name = assigned[0]!;
     const changesWith = (fields[name]!.options as { changesWith?: string[] }).changesWith ?? [];
+    /** The engine's plan of `config` against `prior` (null on create), from Terraform's proposal. */
+    const planned = (prior: ObjectValue | null, config: ObjectValue) =>
+      engine.planResourceChange(
+        r.typeName,
+        prior,
+        proposedNew(r.schema.block, prior, config) as ObjectValue,
+        config,
+        {},
+      );
 
     it(`${r.typeName}: its own \`${name}\` validates and plans no change; none on create, no other, none that a change replaces`, () => {
       fc.assert(
@@ -78,24 +87,13 @@ describe('a platform-assigned value in a configuration: only the object’s own,
           expect(at(engine.validateResourceConfig(r.typeName, written).items, name)).to.deep.equal([]);
 
           // Against the object it names: no refusal, and the planned value is the object's.
+          expect(at(planned(state, written).diags.items, name)).to.deep.equal([]);
           const proposed = proposedNew(r.schema.block, state, written) as ObjectValue;
-          expect(
-            at(engine.planResourceChange(r.typeName, state, proposed, written, {}).diags.items, name),
-          ).to.deep.equal([]);
           expect(planObject(fields, state, proposed, written).planned[name]).to.equal(own);
 
           // Another object's value.
           const other = { ...written, [name]: `${own}-other` };
-          const refused = at(
-            engine.planResourceChange(
-              r.typeName,
-              state,
-              proposedNew(r.schema.block, state, other) as ObjectValue,
-              other,
-              {},
-            ).diags.items,
-            name,
-          );
+          const refused = at(planned(state, other).diags.items, name);
           expect(refused).to.have.length(1);
           expect(refused[0]!.severity).to.equal('error');
           expect(refused[0]!.detail)
@@ -103,16 +101,7 @@ describe('a platform-assigned value in a configuration: only the object’s own,
             .and.include(JSON.stringify(`${own}-other`));
 
           // On create the platform has not assigned one yet.
-          const created = at(
-            engine.planResourceChange(
-              r.typeName,
-              null,
-              proposedNew(r.schema.block, null, written) as ObjectValue,
-              written,
-              {},
-            ).diags.items,
-            name,
-          );
+          const created = at(planned(null, written).diags.items, name);
           expect(created).to.have.length(1);
           expect(created[0]!.detail).to.match(/assigns `id` when it creates the object/);
         }),
@@ -130,20 +119,12 @@ describe('a platform-assigned value in a configuration: only the object’s own,
             const current = state[sibling];
             fc.pre(typeof current === 'string');
             const renamed = { ...configFromState(fields, state).config, [sibling]: `${current}x` };
-            const planOf = (config: ObjectValue) =>
-              engine.planResourceChange(
-                r.typeName,
-                state,
-                proposedNew(r.schema.block, state, config) as ObjectValue,
-                config,
-                {},
-              );
             // A state whose change plans without it (random states break other rules too).
-            fc.pre(!planOf(renamed).diags.hasErrors);
+            fc.pre(!planned(state, renamed).diags.hasErrors);
             const written = { ...renamed, [name]: state[name]! };
             // The planner makes the value unknown (a new one comes); the plan refuses the configuration.
             expect(String(plan(state, written)[name])).to.not.equal(state[name]);
-            const refused = planOf(written).diags.items;
+            const refused = planned(state, written).diags.items;
             expect(refused.map((d) => formatPath(d.path ?? []))).to.deep.equal([name]);
             expect(refused[0]!.detail).to.include(`when \`${sibling}\``);
           }),
