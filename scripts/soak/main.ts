@@ -34,7 +34,7 @@ import { SoakWorkspace } from './workspace.js';
 const USAGE =
   'soak [--duration 5m | --cycles N] [--workspaces 8] [--resources 200] [--fault-rate 0.05] [--seed 1] ' +
   '[--rate-limit 40] [--parallelism 10] [--providers DIR] [--out DIR] [--report FILE]\n' +
-  '  --resources N   per workspace, both providers together (default 200; npm test runs 30)\n' +
+  '  --resources N   per workspace, both providers together (default 200; npm test runs 20)\n' +
   '  --rate-limit N  calls a second each emulator lets the account make: 40 binds eight workspaces, so\n' +
   '                  the providers must slow down together (--providers of a build before the shared\n' +
   '                  back-off shows what per-call retries cost)';
