@@ -417,8 +417,8 @@ await build({
 // configured against its emulator and takes a few resources through what a refresh, a plan and an
 // apply ask (validate, plan, create, upgrade, read, plan again, delete); bin/start-bundle.cjs
 // writes the code cache as it exits. The cache then holds the compiled code of the request path
-// too, which every process that serves it would otherwise compile on first use (docs/benchmarks.md,
-// "Refresh and plan against a Go provider").
+// too, which every process that serves it would otherwise compile on first use
+// (docs/benchmarks.md, "Refresh and plan against a Go provider (2026-11-23 to 2026-11-24)").
 const [
   { TerraformClient },
   { massConfig },

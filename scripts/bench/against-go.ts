@@ -61,9 +61,9 @@ const PROVIDERS: Record<ProviderSide, { local: string; source: string; type: str
 };
 
 /**
- * The goals of issue 48, at N = 200: provider CPU ≤ 2.5× the Go anchor's and wall ≤ 1.3× for plan and
- * apply; wall at or below the plugin-framework provider's in every phase. From the smallest N to the
- * largest: CPU per resource grows ≤ 1.25×, peak RSS per process ≤ 2×.
+ * The scale goals (2026-11-25), at N = 200: provider CPU ≤ 2.5× the Go anchor's and wall ≤ 1.3× for
+ * plan and apply; wall at or below the plugin-framework provider's in every phase. From the smallest N
+ * to the largest: CPU per resource grows ≤ 1.25×, peak RSS per process ≤ 2×.
  */
 const GOALS = { cpuVsAnchor: 2.5, wallVsAnchor: 1.3, wallVsFramework: 1, cpuPerResourceGrowth: 1.25, rssGrowth: 2 };
 const GOAL_COUNT = 200;

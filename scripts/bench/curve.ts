@@ -12,8 +12,8 @@
  * -parallelism=10, TF_LOG unset, each provider process measured as in `scale --against-go`. Prints
  * per phase: wall, provider CPU, CPU per resource, the largest peak RSS of one provider process, API
  * calls per resource; then how CPU per resource, peak RSS and API calls per resource grow from the
- * smallest N to the largest, against the goals of issue 48 (≤ 1.25× and ≤ 2×). The Go providers
- * manage only alert channels: `scale --against-go` puts ours beside them at the same counts.
+ * smallest N to the largest, against the scale goals of 2026-11-25 (≤ 1.25× and ≤ 2×). The Go
+ * providers manage only alert channels: `scale --against-go` puts ours beside them at the same counts.
  *
  *   npm run bench -- curve [--counts 200,1000,5000] [--reps 1] [--provider sec,vdb] [--parallelism 10]
  */

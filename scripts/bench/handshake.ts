@@ -18,8 +18,8 @@
  * Usage: npm run bench -- handshake [starts] [--beside DIR]   (starts: or BENCH_STARTS; default 15 per row)
  * --beside DIR adds rows for the providers of another built checkout (DIR/bin/terraform-provider-*),
  * e.g. a copy of main's, for before/after figures from one run.
- * Goals (issue 15): providers ≤ 1.5× the floor with the variable unset; with it set, a penalty no
- * larger than the floor's own; peak RSS ≤ 1.3× the floor server's.
+ * Goals (the first speed pass, 2026-11-22): providers ≤ 1.5× the floor with the variable unset; with
+ * it set, a penalty no larger than the floor's own; peak RSS ≤ 1.3× the floor server's.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';

@@ -5,8 +5,8 @@
  * and its CPU is read from /proc around N calls, one at a time and 10 in flight:
  * - grpc.health.v1 Check on the Node floor server (./floor-server.ts: plain node:http2, no gRPC
  *   library) — what a call costs in node's HTTP/2, TLS and event loop alone;
- * - the same Check on both providers — what our gRPC server adds over node:http2 (issue 25 had it on
- *   an HTTP/2 of our own, below that floor; issue 39 put it back on node:http2);
+ * - the same Check on both providers — what our gRPC server adds over node:http2 (from 2026-11-23 it
+ *   ran on an HTTP/2 of our own, below that floor; on 2026-11-24 it moved back to node:http2);
  * - ValidateResourceConfig and a create's PlanResourceChange of one resource per provider — what
  *   decoding, our handlers and encoding add.
  *

@@ -3,7 +3,8 @@
  *
  * Node 20's AbortController makes an EventTarget, and registers each listener with weak-reference
  * bookkeeping. A sec API call made two or three of them and listened on each. Profiled over 2,000
- * reads, that was ~50 µs of CPU per call, more than its HTTP/1.1 exchange (docs/benchmarks.md, issue 25).
+ * reads, that was ~50 µs of CPU per call, more than its HTTP/1.1 exchange
+ * (docs/benchmarks.md, "Refresh and plan against a Go provider (2026-11-23 to 2026-11-24)").
  *
  * A Cancellation offers the part of AbortSignal that the clients use (`SignalLike`), so code that
  * waits for a signal takes either: Terraform's stop stays an AbortSignal, and a Cancellation

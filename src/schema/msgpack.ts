@@ -510,7 +510,8 @@ class ByteWriter {
 
 /**
  * The writer every encodeMsgpack call uses (encoding is synchronous, so one at a time): a new one per
- * value allocated two ArrayBuffers and a DataView, a visible share of each RPC (docs/benchmarks.md, issue 25).
+ * value allocated two ArrayBuffers and a DataView, a visible share of each RPC
+ * (docs/benchmarks.md, "Refresh and plan against a Go provider (2026-11-23 to 2026-11-24)").
  */
 const sharedWriter = new ByteWriter(SHARED_WRITER_BYTES);
 

@@ -1,5 +1,5 @@
 /**
- * Ephemeral keys that outlive a run (issue 21). Terraform 1.11 skips CloseEphemeralResource when a
+ * Ephemeral keys that outlive a run. Terraform 1.11 skips CloseEphemeralResource when a
  * consumer of an ephemeral value fails (or the run is interrupted), so the database key opened for
  * the run would stay live until it expires. The provider closes what Terraform left open when the
  * plugin host shuts it down, naming each key (id and expiry) in a warning first.

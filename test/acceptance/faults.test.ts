@@ -1,5 +1,5 @@
 /**
- * Reliability at scale (issue 5): for each provider, a few hundred resources of mixed types are
+ * Reliability at scale: for each provider, a few hundred resources of mixed types are
  * applied, re-planned and destroyed through real Terraform while its emulator faults a fifth of all
  * API calls (seeded: 429s, 5xx, dropped connections, slow answers, creates whose answer is lost).
  * Every Terraform command must succeed as a user would run it, once; afterwards the emulator holds
@@ -342,7 +342,7 @@ describe(`acceptance: ${RESOURCES} resources per provider through real Terraform
 });
 
 /**
- * Every resource type, every create's answer lost (issue 11): all examples of a provider in one
+ * Every resource type, every create's answer lost: all examples of a provider in one
  * workspace, where the first answer to each distinct create request is lost after the object was
  * made. The apply must succeed, every type having found and adopted (or, for one-time secrets,
  * replaced) what its lost request made, and the emulator must hold exactly the state's objects per

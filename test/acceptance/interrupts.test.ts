@@ -1,5 +1,5 @@
 /**
- * Ctrl-C never leaves an untracked object (issue 11). For each provider, every example (one
+ * Ctrl-C never leaves an untracked object. For each provider, every example (one
  * resource type or more each) runs in one workspace under real Terraform while the emulator answers
  * every call slowly; Terraform is interrupted with SIGINT, as Ctrl-C in a terminal sends it to the
  * whole process group, while it creates, then while it updates, then while it destroys. After each

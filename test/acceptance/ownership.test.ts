@@ -1,5 +1,5 @@
 /**
- * Never touch what we did not make (issue 21), under real Terraform, for a representative set of each
+ * Never touch what we did not make, under real Terraform, for a representative set of each
  * family: alert channels (names not unique), a team member and an agent token (unique keys) on sec;
  * custom roles and a cluster on vdb. test/props/ownership.test.ts proves the rule for every type.
  *

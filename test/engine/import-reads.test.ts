@@ -1,6 +1,6 @@
 /**
  * What a read puts in the state when no prior state says which form the user wrote (an import, a
- * list result), so that configuration Terraform generates from it plans (issue 22): a required
+ * list result), so that configuration Terraform generates from it plans: a required
  * argument the platform holds empty reads as empty, never null; a deprecated field the platform
  * reports in its own form reads into the field that replaces it (`readAs`), unless the prior state
  * uses the deprecated one. Through the engine, with a fake resource over an in-memory "API".

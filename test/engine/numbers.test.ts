@@ -2,7 +2,7 @@
  * Numbers in diagnostics are shown as written, as cty holds them (arbitrary precision), never as the
  * float64 nearest them: for every number argument of every type of both providers, at any depth, a
  * 17-digit number and a fraction beyond a float64's precision are refused at validation with the
- * value exactly as configured (issue 22: "12345678901234567" was shown as 12345678901234568, and
+ * value exactly as configured ("12345678901234567" was once shown as 12345678901234568, and
  * 1.00000000000000001 was taken for the whole number 1).
  */
 import { expect } from 'chai';

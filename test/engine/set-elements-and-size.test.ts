@@ -1,5 +1,5 @@
 /**
- * Two rules of issue 22 judged by the engine's validation of the real providers' types:
+ * Two rules judged by the engine's validation of the real providers' types:
  * - a problem inside an element of a set-nested block (which Terraform cannot address) names the
  *   block and the element, by its texts, not only the leaf;
  * - a whole configuration larger than the platform takes in one request is refused before it is sent.

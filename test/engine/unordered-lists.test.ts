@@ -1,11 +1,11 @@
 /**
- * A list whose order carries no meaning is compared as a set everywhere (issue 41), proven over every
+ * A list whose order carries no meaning is compared as a set everywhere, proven over every
  * list marked `unordered` in every resource type of both providers, with the engine's own plan and read
  * (src/engine/planner.ts, reconcile.ts): for any elements and any reordering of them,
  * - at plan: a reordered configuration plans the prior value (no change, no replacement);
  * - after a read (drift): a reordered platform answer keeps the state's order;
  * - after an import (no prior state): the configuration's order plans no change of what was read.
- * The lists the issue names are among the marked ones. Through the provider executable and the emulator
+ * The lists known to come back reordered are among the marked ones. Through the provider executable and the emulator
  * for three of them: test/resources/sec/last-gaps.test.ts.
  */
 import { expect } from 'chai';
@@ -80,7 +80,7 @@ const elementsAndReordering = fc
   .chain((values) => fc.tuple(fc.constant(values), fc.shuffledSubarray(values, { minLength: values.length })));
 
 describe('unordered lists: compared as sets at plan, after a read and after an import, in every type', () => {
-  it('marks the lists whose order the platforms do not keep or do not mean, the ones issue 41 names among them', () => {
+  it('marks the lists whose order the platforms do not keep or do not mean, those known to come back reordered among them', () => {
     const marked = ALL.map(address);
     for (const named of [
       'sec_alert_channel_email.recipients',

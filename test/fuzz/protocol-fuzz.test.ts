@@ -25,7 +25,7 @@ import { catalogueOf, hostileRequestArb, UNIMPLEMENTED_RPCS, WIRE_SCALE, type Ho
 import { classifyResponse, internalErrorText } from './answers.js';
 
 /**
- * Per provider, so each executable meets the issue's 100,000. Client and provider share a 2-core
+ * Per provider, so each executable meets 100,000 hostile requests. Client and provider share a 2-core
  * machine at about 2,000 requests/s: close to a minute each. FUZZ_REQUESTS changes it for local
  * exploration.
  */

@@ -1,5 +1,5 @@
 /**
- * Configurations that break one value each (issue 22): from a valid configuration, every argument
+ * Configurations that break one value each: from a valid configuration, every argument
  * whose validators name values they refuse (the forms of src/schema/forms.ts, and lists of them) gets
  * each such value, and, where the provider declares the platform's limits, every text gets one
  * character too many and every list of texts one element too many. Each must be refused at

@@ -1,5 +1,5 @@
 /**
- * The rule of issue 41 for every type with deprecated arguments or blocks: a change of form alone sends
+ * The rule for every type with deprecated arguments or blocks: a change of form alone sends
  * nothing. An object made in each deprecated form the provider accepts (test/props/forms.ts) is
  * imported: the read puts what the platform holds into the current form, and the configuration still
  * writes the deprecated one. Its plan may show that change of form; its apply must send nothing to the

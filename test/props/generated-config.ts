@@ -1,5 +1,5 @@
 /**
- * Import with configuration Terraform generates (issue 22), for the property test of every importable
+ * Import with configuration Terraform generates, for the property test of every importable
  * type: objects exist on the platform as a user's own (made in the forms the schema DSL allows); a
  * workspace holds nothing but `import` blocks; `terraform plan -generate-config-out` must write
  * configuration that plans, the apply must import every object without changing it, and the re-plan

@@ -1,5 +1,5 @@
 /**
- * The net that catches the next class (issue 12): a property-based lifecycle test for every resource
+ * The net that catches the next class: a property-based lifecycle test for every resource
  * type of both providers, generated from the schema DSL, against the emulators.
  *
  * Base configurations come from the examples applied once under real Terraform (test/props/bases.ts);
@@ -270,7 +270,7 @@ describe('properties of every resource type, generated from the schema DSL', fun
       }
     }
     console.log(`      deprecated forms made, imported and planned: ${counted.join(', ')}`);
-    // The type issue 41 names has forms the platform takes (sec_policy_exception's, beside its base's
+    // sec_alert_rule has deprecated forms the platform takes (sec_policy_exception's, beside its base's
     // plain values, only the platform refuses; the executable test makes one of its own).
     expect(
       counted.find((c) => c.startsWith('sec_alert_rule ')),

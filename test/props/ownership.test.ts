@@ -1,5 +1,5 @@
 /**
- * Never touch what we did not make (issue 21), proved for every creating type of both providers,
+ * Never touch what we did not make, proved for every creating type of both providers,
  * through the real executables and the Terraform-side client, against the emulators.
  *
  * Two provider processes stand for two workspaces, A and B, with the same configuration: the same

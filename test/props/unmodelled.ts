@@ -1,5 +1,5 @@
 /**
- * The rule of issue 41 for every type of a provider: an update never erases what the platform holds and
+ * The drift rule for every type of a provider: an update never erases what the platform holds and
  * the configuration does not speak of. The object is made from the type's example; then, as the
  * platform's console would, a field the provider does not model is set at every level of the object the
  * platform keeps as an object of settings (not inside lists, nor in maps or status; see NOT_SETTINGS);

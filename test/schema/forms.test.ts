@@ -1,6 +1,6 @@
 /**
  * The value forms (src/schema/forms.ts), one validator each for both providers: each accepts its
- * samples and refuses its counterexamples, and the cases issue 22 found are refused with a message
+ * samples and refuses its counterexamples, and the cases a review of real configurations found are refused with a message
  * that says what is wanted.
  */
 import { expect } from 'chai';

@@ -1,6 +1,6 @@
 /**
- * The built executables (bin/terraform-provider-sec and -vdb) against a hostile or buggy HTTP/2 peer
- * (issue 39): the peer holds the AutoMTLS client certificate, or reaches a `--debug` server, which
+ * The built executables (bin/terraform-provider-sec and -vdb) against a hostile or buggy HTTP/2 peer:
+ * the peer holds the AutoMTLS client certificate, or reaches a `--debug` server, which
  * serves plaintext on loopback to anyone. Each case ends in a refusal (GOAWAY, RST_STREAM or a closed
  * connection) or an error status, and afterwards the process is alive, answers the health check and
  * GetProviderSchema on a new connection, and its peak RSS (VmHWM) stayed far below what the old
@@ -185,7 +185,7 @@ const requestHeaders = (streamId: number, fields: ReadonlyArray<readonly [string
   frameBytes(FrameType.HEADERS, Flag.END_HEADERS | (end ? Flag.END_STREAM : 0), streamId, literalHeaders(fields));
 
 /**
- * The issue's header block: one 4 KB field entered in the dynamic table, then referenced 40,000 times
+ * The header block of an HPACK amplification: one 4 KB field entered in the dynamic table, then referenced 40,000 times
  * (44 KB on the wire, 160 MB decoded), in HEADERS and CONTINUATION frames of 16 KiB.
  */
 function hpackBomb(streamId: number, path = SCHEMA_PATH): Buffer {

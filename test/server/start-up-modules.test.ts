@@ -74,7 +74,7 @@ function bundleSources(file: string): string[] {
 describe('start-up loads no client library', function () {
   this.timeout(60_000);
   // The go-plugin server is our own gRPC over node:http2 (src/wire/grpc-server.ts), which its start-up
-  // bundle requires, as every start must listen (issue 39: nghttp2 keeps HTTP/2's rules against hostile
+  // bundle requires, as every start must listen (nghttp2 keeps HTTP/2's rules against hostile
   // peers). sec's API client is on node:http/node:https (llhttp), in its client bundle: no gRPC library
   // is in sec's executable, and its start-up bundle requires no HTTP/1.1 module.
   it('sec: its executable bundles hold no gRPC library; start-up requires node:http2 and no node:http(s)', () => {

@@ -1,5 +1,5 @@
 /**
- * The last drift gaps of issue 41 on the sec provider, each through the real provider executable and
+ * Drift gaps on the sec provider, each through the real provider executable and
  * the Terraform-side client (which applies Terraform's own plan, apply and read checks) against the
  * in-process emulator, asserting what the emulator received and what it holds:
  * - an update never erases what the platform holds and the configuration does not speak of;
@@ -22,7 +22,7 @@ type Stored = Record<string, any>;
 
 const role = { role_arn: 'arn:cloud-a:iam::123456789012:role/gaps', external_id: 'ext-1' };
 
-describe('issue 41, the last gaps (sec), through the provider executable', function () {
+describe('drift gaps (sec), through the provider executable', function () {
   this.timeout(60_000);
   let emulator: SecEmulator;
   let tf: TerraformClient;

@@ -1,5 +1,5 @@
 /**
- * What the platform would refuse of a cluster, judged at plan instead (issue 41), through the provider
+ * What the platform would refuse of a cluster, judged at plan instead, through the provider
  * executable against the in-process emulator: turning JWT RBAC off once it is on (a one-way switch,
  * `refusedChange`), and cloud provider and region ids in another case than the platform's lower case
  * and account ids (the `lower-case id` form, which the property test's breaking values hold for every argument
