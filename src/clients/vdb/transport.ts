@@ -18,7 +18,7 @@ import { isNotTlsAnswer, notTlsMessage } from '../not-tls.js';
 import { grpcTrust, type Trust } from '../trust.js';
 import { type ProxyChoice, proxyOrigin } from '../proxy.js';
 import { connectionFailure, nameDoesNotExist, refusedAnswer, type ConnectionContext } from './connection.js';
-import type { VdbLogger, VdbRetryPolicy } from './api.js';
+import type { VdbLogger, VdbRetryPolicy } from './config.js';
 import { CodecError, decodePlain, encodePlain, type Plain } from './codec.js';
 import type { VdbEndpoint } from './endpoint.js';
 import { vdbMethod } from '../../wire/vdb-proto.js';
