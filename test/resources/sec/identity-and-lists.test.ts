@@ -1,52 +1,16 @@
 /**
- * Resource identity (Terraform 1.12+) and list resources (`terraform query`, 1.14+) for every resource
- * type of both providers, through the real executables and the Terraform-side client (which behaves
- * as Terraform 1.12+ does: it keeps each state's identity and judges every returned identity as
- * Terraform does), against the emulators. One table row per type:
- *
- * - the identity is known after the create and names the object (its id, account, cluster, …);
- * - a refresh and a re-plan keep it;
- * - a `terraform query` of the type finds the object, with its identity and display name, and with
- *   `include_resource` the state that an import of it reaches;
- * - an `import { identity = {...} }` of that listed identity, with only the required attributes,
- *   reaches the same state as an import by id, and the same identity;
- * - after the destroy, the query no longer finds it.
+ * The sec table of test/resources/identity-and-lists.ts: one row per sec resource type, each with a
+ * configuration that creates one object, and how its identity, query and import differ from the
+ * defaults. A new resource type needs its row here (the first test says so).
  */
-import { expect } from 'chai';
-import { join } from 'node:path';
-import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
-import { startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
-import { TerraformClient, configValue, ProviderCallError } from '../../src/tfclient/terraform-client.js';
-import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
-import { valueEquals } from '../../src/schema/value-ops.js';
 import { createHash } from 'node:crypto';
-import { createVdbClient } from '../../src/clients/vdb/index.js';
-import { loadProviderDef } from '../../src/providers/describe.js';
-import type { ObjectValue } from '../../src/schema/value.js';
+import { join } from 'node:path';
+import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
+import { TerraformClient, configValue } from '../../../src/tfclient/terraform-client.js';
+import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
+import { runTable, type Case, type Plain } from '../identity-and-lists.js';
 
-const BIN = (name: string) => join(process.cwd(), 'bin', `terraform-provider-${name}`);
-type Plain = Record<string, unknown>;
-
-interface Case {
-  type: string;
-  config: () => Plain;
-  /** The identity the object must have, from its state; default `{ id }`. */
-  identity?: (state: ObjectValue) => Plain;
-  /** What a query shows for it; default its `name`. */
-  displayName?: (state: ObjectValue) => string;
-  /** The `config` of the `list` block that finds it (default: none). */
-  filters?: (state: ObjectValue) => Plain;
-  /** Why it has no list resource (the API cannot list what it manages). */
-  notListed?: string;
-  /** Why it cannot be imported. */
-  notImportable?: string;
-  /** The import id, when the type has one besides `id`. */
-  importId?: (state: ObjectValue) => string;
-  /** Waits until the object stops changing on its own (a backup running), so reads compare equal. */
-  settle?: () => void;
-}
-
-const byId = (s: ObjectValue) => ({ id: s.id });
+const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 const PEM =
@@ -476,188 +440,9 @@ const SEC_CASES: Case[] = [
   },
 ];
 
-/** What the vdb cases refer to, made first through the API. */
-const vdbPrereq = { cluster: '', member: '', role: '', finishProvisioning: () => {} };
-const inAccount = (own: (s: ObjectValue) => Plain) => (s: ObjectValue) => ({ account_id: s.account_id, ...own(s) });
-
-const VDB_CASES: Case[] = [
-  {
-    type: 'vdb_accounts_cluster',
-    config: () => ({
-      name: 'q-cluster',
-      cloud_provider: 'aws',
-      cloud_region: 'eu-west-1',
-      configuration: [{ number_of_nodes: 1, node_configuration: [{ package_id: vdbPackage.small }] }],
-    }),
-    identity: inAccount(byId),
-    filters: () => ({ cloud_provider: 'aws', cloud_region: 'eu-west-1' }),
-  },
-  {
-    type: 'vdb_accounts_database_api_key_v2',
-    config: () => ({ cluster_id: vdbPrereq.cluster, name: 'q key' }),
-    identity: inAccount((s) => ({ cluster_id: s.cluster_id, id: s.id })),
-    filters: (s) => ({ cluster_id: s.cluster_id }),
-    importId: (s) => `${s.cluster_id as string}/${s.id as string}`,
-  },
-  {
-    type: 'vdb_accounts_auth_key',
-    config: () => ({ cluster_ids: [vdbPrereq.cluster] }),
-    displayName: (s) => `${s.prefix as string}… (${s.id as string})`,
-    filters: () => ({ cluster_id: vdbPrereq.cluster }),
-  },
-  {
-    type: 'vdb_accounts_backup_schedule',
-    config: () => ({ cluster_id: vdbPrereq.cluster, cron_expression: '0 4 * * *', retention_period: '72h' }),
-    identity: inAccount((s) => ({ cluster_id: s.cluster_id, id: s.id })),
-    displayName: (s) => `0 4 * * * (cluster ${s.cluster_id as string})`,
-    filters: (s) => ({ cluster_id: s.cluster_id }),
-    importId: (s) => `${s.cluster_id as string}/${s.id as string}`,
-  },
-  {
-    type: 'vdb_accounts_manual_backup',
-    config: () => ({ cluster_id: vdbPrereq.cluster, retention_period: '48h' }),
-    identity: inAccount(byId),
-    settle: () => vdbPrereq.finishProvisioning(),
-    filters: (s) => ({ cluster_id: s.cluster_id }),
-  },
-  {
-    type: 'vdb_accounts_hybrid_cloud_environment',
-    config: () => ({ name: 'q-hybrid', configuration: [{ namespace: 'vdb-q' }] }),
-    identity: inAccount(byId),
-    settle: () => vdbPrereq.finishProvisioning(),
-  },
-  {
-    type: 'vdb_accounts_role',
-    config: () => ({ name: 'q reader', permissions: [{ value: 'read:clusters' }] }),
-    identity: inAccount(byId),
-  },
-  {
-    type: 'vdb_accounts_user_roles',
-    config: () => ({ user_email: vdbPrereq.member, role_ids: [vdbPrereq.role] }),
-    identity: inAccount((s) => ({ user_email: s.user_email })),
-    notListed: 'it owns no object on the platform: only the roles it assigned, which nothing else records',
-    notImportable: 'it records which roles it granted, which an import cannot know',
-  },
-];
-const vdbPackage = { small: '' };
-
-/** The top-level attributes whose values differ, with both values, for readable failures. */
-function differences(a: ObjectValue, b: ObjectValue): string[] {
-  return Object.keys(a)
-    .filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]))
-    .map((k) => `${k}: ${JSON.stringify(a[k])} ≠ ${JSON.stringify(b[k])}`);
-}
-
-function runTable(
-  provider: 'sec' | 'vdb',
-  cases: Case[],
-  start: () => Promise<{ tf: TerraformClient; close: () => Promise<void> }>,
-): void {
-  describe(`${provider}: identity and list resource of every resource type`, function () {
-    this.timeout(120_000);
-    let tf: TerraformClient;
-    let close: () => Promise<void>;
-    before(async () => {
-      ({ tf, close } = await start());
-    });
-    after(async () => close?.());
-
-    it('covers every resource type of the provider, and declares exactly the list resources the table expects', async () => {
-      const def = await loadProviderDef(provider);
-      expect(cases.map((c) => c.type).sort()).to.deep.equal(def.resources.map((r) => r.typeName).sort());
-      expect(tf.listResourceTypes.sort()).to.deep.equal(
-        cases
-          .filter((c) => !c.notListed)
-          .map((c) => c.type)
-          .sort(),
-      );
-      for (const c of cases)
-        expect(tf.identitySchema(c.type), `${c.type} declares an identity`).to.not.equal(undefined);
-    });
-
-    for (const c of cases) {
-      it(`${c.type}: ${c.notListed ? 'identity known after create, kept by refresh and plan' : 'identity kept from create to destroy; query finds it, its import reaches the listed state'}`, async () => {
-        const block = tf.resourceSchema(c.type).block;
-        const cfg = configValue(block, c.config());
-        await tf.validateResource(c.type, cfg);
-        const change = await tf.plan(c.type, null, cfg);
-        // A create plans no identity: Terraform learns it from the apply.
-        expect(change.plannedIdentity, 'planned identity of a create').to.equal(null);
-        const state = (await tf.apply(c.type, null, change, cfg)).state!;
-        c.settle?.();
-        const expected = (c.identity ?? byId)(state) as ObjectValue;
-        expect(
-          Object.values(expected).every((v) => typeof v === 'string' && v !== ''),
-          'the expected identity is complete',
-        ).to.equal(true);
-        expect(tf.identityOf(state), 'identity after create').to.deep.equal(expected);
-
-        const read = (await tf.read(c.type, state)).state!;
-        expect(tf.identityOf(read), 'identity after refresh').to.deep.equal(expected);
-        const again = await tf.plan(c.type, read, cfg);
-        expect(again.plannedIdentity, 'identity of an update plan').to.deep.equal(expected);
-
-        const required = Object.fromEntries(
-          [...tf.identitySchema(c.type)!.attributes]
-            .filter(([, a]) => a.requiredForImport)
-            .map(([n]) => [n, expected[n] as string]),
-        );
-        if (c.notImportable) {
-          const err = await tf.importByIdentity(c.type, required).then(
-            () => null,
-            (e: unknown) => e,
-          );
-          expect(err, c.notImportable).to.be.instanceOf(ProviderCallError);
-          expect((err as ProviderCallError).diagnostics.map((d) => d.summary)).to.deep.equal(['Import not supported']);
-        } else {
-          const imported = await tf.importByIdentity(c.type, required);
-          expect(tf.identityOf(imported), 'identity after an import by identity').to.deep.equal(expected);
-          const byImportId = await tf.importState(c.type, c.importId ? c.importId(state) : (state.id as string));
-          expect(
-            differences(imported, byImportId),
-            'an import by identity reaches the state an import by id reaches',
-          ).to.deep.equal([]);
-          expect(tf.identityOf(byImportId), 'identity after an import by id').to.deep.equal(expected);
-
-          if (!c.notListed) {
-            const filters = c.filters?.(state) ?? null;
-            const listed = await tf.list(c.type, filters, { includeResource: true });
-            const mine = listed.filter((r) => valueEquals(tf.identitySchema(c.type)!.type, r.identity, expected));
-            expect(mine, 'the query finds the object once').to.have.length(1);
-            expect(mine[0]!.displayName).to.equal((c.displayName ?? ((s) => s.name as string))(state));
-            expect(
-              differences(mine[0]!.state!, imported),
-              'the listed object is the state its import reaches',
-            ).to.deep.equal([]);
-            // What -generate-config-out turns into an import block: the listed identity, then a read.
-            const fromQuery = await tf.importByIdentity(
-              c.type,
-              Object.fromEntries(Object.entries(mine[0]!.identity).map(([k, v]) => [k, v as string])),
-            );
-            expect(differences(fromQuery, imported), 'the import of a listed identity').to.deep.equal([]);
-            const bare = await tf.list(c.type, filters, { includeResource: false, limit: 1 });
-            expect(
-              bare.map((r) => r.state),
-              'without include_resource, no objects; at most `limit` results',
-            ).to.deep.equal([null]);
-          }
-        }
-        await tf.apply(c.type, read, await tf.plan(c.type, read, null), null);
-        if (!c.notListed) {
-          const after = await tf.list(c.type, c.filters?.(state) ?? null);
-          expect(
-            after.filter((r) => valueEquals(tf.identitySchema(c.type)!.type, r.identity, expected)),
-            'the query no longer finds it',
-          ).to.deep.equal([]);
-        }
-      });
-    }
-  });
-}
-
-runTable('sec', SEC_CASES, async () => {
+runTable('sec', SEC_CASES, { name: 'SEC_CASES', file: 'test/resources/sec/identity-and-lists.test.ts' }, async () => {
   const emulator: SecEmulator = await startSecEmulator();
-  const tf = await TerraformClient.start(BIN('sec'), secProviderEnv(emulator));
+  const tf = await TerraformClient.start(BIN, secProviderEnv(emulator));
   await tf.configure({});
   const make = async (type: string, plain: Plain) => {
     const cfg = configValue(tf.resourceSchema(type).block, plain);
@@ -684,39 +469,6 @@ runTable('sec', SEC_CASES, async () => {
       policy_id_suffix: 'exc',
     })
   ).id as string;
-  return {
-    tf,
-    close: async () => {
-      await tf.close();
-      await emulator.close();
-    },
-  };
-});
-
-runTable('vdb', VDB_CASES, async () => {
-  const emulator: VdbEmulator = await startVdbEmulator({ provisioningMs: 50 });
-  vdbPackage.small = emulator.packageId('aws', 'small');
-  const api = createVdbClient({ apiUrl: emulator.url, apiKey: emulator.apiKey, userAgent: 'test' });
-  try {
-    vdbPrereq.cluster = (
-      await api.clusters.create({
-        accountId: emulator.accountId,
-        name: 'q-base',
-        cloudProviderId: 'aws',
-        cloudProviderRegionId: 'eu-central-1',
-        configuration: { numberOfNodes: 1, packageId: vdbPackage.small },
-      })
-    ).id;
-    vdbPrereq.role = (
-      await api.iam.createRole({ accountId: emulator.accountId, name: 'q base role', permissions: ['read:backups'] })
-    ).id;
-  } finally {
-    api.close();
-  }
-  vdbPrereq.member = emulator.addMember('q-member@vdb-emulator.example').email;
-  vdbPrereq.finishProvisioning = () => emulator.clock.advance(60_000);
-  const tf = await TerraformClient.start(BIN('vdb'), vdbProviderEnv(emulator));
-  await tf.configure({});
   return {
     tf,
     close: async () => {
