@@ -14,6 +14,7 @@ import { createVdbClient } from '../../src/clients/vdb/index.js';
 import { ACCEPTANCE_CLIS } from './real-clients.js';
 import { exampleRuns } from './example-runs.js';
 import { REPO_ROOT } from './terraform.js';
+import { failOnProblems, tableProblems } from '../support/type-tables.js';
 
 const example = (provider: string, type: string) => join(REPO_ROOT, 'examples', provider, 'ephemeral', type);
 
@@ -24,11 +25,30 @@ for (const cli of ACCEPTANCE_CLIS)
     const workspace = runs.workspace;
 
     it('has a test for every ephemeral example', function () {
-      const shipped = (['sec', 'vdb'] as const).flatMap((p) =>
-        readdirSync(join(REPO_ROOT, 'examples', p, 'ephemeral')).map((type) => `${p}/${type}`),
+      const shipped = new Map(
+        (['sec', 'vdb'] as const).flatMap((p) =>
+          readdirSync(join(REPO_ROOT, 'examples', p, 'ephemeral')).map((type) => [type, p] as const),
+        ),
       );
-      const tested = (this.test?.parent?.tests ?? []).map((t) => t.title.split(':')[0]!);
-      expect(shipped.filter((e) => !tested.includes(e.split('/')[1]!))).to.deep.equal([]);
+      // The tests below, each titled by the example it runs (an example may have several).
+      const tested = new Set(
+        (this.test?.parent?.tests ?? []).flatMap((t) => /^([a-z0-9_]+): /.exec(t.title)?.[1] ?? []),
+      );
+      failOnProblems(
+        'the ephemeral examples and their tests',
+        tableProblems(
+          {
+            what: 'ephemeral example',
+            where: `the describe "${this.test?.parent?.title}" in test/acceptance/ephemeral-examples.test.ts`,
+            noun: 'test',
+            entry: (type) =>
+              `it('${type}: <what the example does>', …), which validates and applies ` +
+              `examples/${shipped.get(type)}/ephemeral/${type} as shipped and checks what it opened is closed`,
+          },
+          [...shipped.keys()],
+          [...tested],
+        ),
+      );
     });
 
     it("sec_access_token: a provider instance holding only the run's token creates the channel", async () => {

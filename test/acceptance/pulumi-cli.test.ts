@@ -36,6 +36,7 @@ import { PROGRAM_SECRETS } from './pulumi-program.js';
 import { BRIDGE_VERSION, type Outputs, type Resources, type YamlProject, yamlProject } from './pulumi-yaml.js';
 import { MAIN_TERRAFORM_CLI } from './real-clients.js';
 import { REPO_ROOT } from './terraform.js';
+import { failOnProblems } from '../support/type-tables.js';
 
 interface YamlCase {
   readonly provider: Provider;
@@ -415,7 +416,16 @@ for (const provider of ['sec', 'vdb'] as const)
       const def = await loadProviderDef(provider);
       const importable = def.resources.filter((r) => r.importIdDescription !== undefined).map((r) => r.typeName);
       const covered = new Set(entries.map((e) => `${provider}_${e.name}`));
-      expect(importable.filter((t) => !covered.has(t))).to.deep.equal([]);
+      failOnProblems(
+        'importable resource types without an import in their acceptance case',
+        importable
+          .filter((t) => !covered.has(t))
+          .map(
+            (t) =>
+              `${t} can be imported, but no example of it has an import id: give its acceptance case ` +
+              `(test/acceptance/cases/${provider}/${t}.json) "importId", built from its state as CASES.md says`,
+          ),
+      );
     });
 
     it('adopts one object of each type, creating and changing nothing; the printed code previews with no changes', async () => {

@@ -41,6 +41,7 @@ import { generatedResources, ruleBreaches } from './generated-hcl.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { releasedSince, TERRAFORM_RELEASES } from './real-clients.js';
 import { REPO_ROOT, Workspace, type StateResource, type WorkspaceOptions } from './terraform.js';
+import { failOnProblems, tableProblems } from '../support/type-tables.js';
 
 const PARALLELISM = '-parallelism=20';
 
@@ -275,12 +276,28 @@ for (const { cli } of TERRAFORM_RELEASES.filter((r) => releasedSince(r.version, 
       runs.workspace(join(REPO_ROOT, 'examples', provider, 'actions', name), env);
     const secCalls = (pattern: RegExp) => runs.sec.requests.filter((r) => pattern.test(`${r.method} ${r.path}`)).length;
 
-    it('has a test for every action example', () => {
-      const shipped = (['sec', 'vdb'] as const).flatMap((p) =>
-        readdirSync(join(REPO_ROOT, 'examples', p, 'actions')).map((name) => `${p}/${name}`),
+    it('has a test for every action example', function () {
+      const shipped = new Map(
+        (['sec', 'vdb'] as const).flatMap((p) =>
+          readdirSync(join(REPO_ROOT, 'examples', p, 'actions')).map((name) => [name, p] as const),
+        ),
       );
-      expect(shipped.sort()).to.deep.equal(
-        ['sec/sec_alert_channel_test', 'sec/sec_inventory_scan', 'vdb/vdb_cluster_backup'].sort(),
+      // The tests below, each titled by the example it runs.
+      const tested = (this.test?.parent?.tests ?? []).flatMap((t) => /^([a-z0-9_]+): /.exec(t.title)?.[1] ?? []);
+      failOnProblems(
+        'the action examples and their tests',
+        tableProblems(
+          {
+            what: 'action example',
+            where: `the describe "${this.test?.parent?.title}" in test/acceptance/terraform-releases.test.ts`,
+            noun: 'test',
+            entry: (name) =>
+              `it('${name}: <what its triggers do>, and on -invoke', …), which applies ` +
+              `examples/${shipped.get(name)}/actions/${name} and checks what each trigger and -invoke did`,
+          },
+          [...shipped.keys()],
+          tested,
+        ),
       );
     });
 

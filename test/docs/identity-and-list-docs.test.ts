@@ -11,6 +11,7 @@ import { loadProviderDef } from '../../src/providers/describe.js';
 import { generateDocs, DOC_PROVIDERS } from '../../src/docs/generate.js';
 import { docPaths, type DocTree } from '../../src/docs/render.js';
 import type { Fields } from '../../src/schema/define.js';
+import { failOnProblems, tableProblems } from '../support/type-tables.js';
 
 const REPO_ROOT = process.cwd();
 
@@ -66,11 +67,20 @@ describe('docs: identities and list resources', () => {
       const def = await loadProviderDef(name);
       const dir = join(REPO_ROOT, 'examples', name, 'query');
       const files = readdirSync(dir).filter((f) => f.endsWith('.tfquery.hcl'));
-      expect(files.map((f) => f.replace('.tfquery.hcl', '')).sort()).to.deep.equal(
-        def.resources
-          .filter((r) => r.list)
-          .map((r) => r.typeName)
-          .sort(),
+      failOnProblems(
+        `the ${name} list resources and their query examples`,
+        tableProblems(
+          {
+            what: `${name} list resource`,
+            where: `examples/${name}/query/`,
+            noun: 'file',
+            entry: (type) =>
+              `examples/${name}/query/${type}.tfquery.hcl holding one block, ` +
+              `list "${type}" "<name>" { provider = ${name} … }, with its required filters in \`config { … }\``,
+          },
+          def.resources.filter((r) => r.list).map((r) => r.typeName),
+          files.map((f) => f.replace('.tfquery.hcl', '')),
+        ),
       );
       for (const file of files) {
         const text = readFileSync(join(dir, file), 'utf8');

@@ -22,6 +22,15 @@ describe('per-type tables: the completeness check', () => {
     ]);
   });
 
+  it('calls an entry what the table calls it', () => {
+    const tests: TypeTable = { ...TABLE, noun: 'test', where: 'the describe "demo"' };
+    expect(tableProblems(tests, ['demo_a'], ['demo_b', 'demo_b'])).to.deep.equal([
+      'demo resource type demo_a has no test in the describe "demo"; add { type: \'demo_a\', config: () => ({}) }',
+      'the describe "demo" has a test for demo_b, which is no demo resource type; remove it',
+      'the describe "demo" has 2 tests for demo_b; keep one',
+    ]);
+  });
+
   it('finds nothing when the table has each type once, in any order, and fails with the lines otherwise', () => {
     expect(tableProblems(TABLE, ['demo_a', 'demo_b'], ['demo_b', 'demo_a'])).to.deep.equal([]);
     expect(() => failOnProblems('the demo types', [])).to.not.throw();

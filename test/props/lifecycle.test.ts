@@ -43,6 +43,7 @@ import { breakingVariants } from './breaking.js';
 import { describeFigures, importRoundTrip } from './generated-config.js';
 import { describeKept, keepsWhatTheConfigurationDoesNotSpeakOf } from './unmodelled.js';
 import { deprecatedFormsSendNothingAfterImport, holdsDeprecated } from './deprecated-import.js';
+import { failOnProblems, tableProblems } from '../support/type-tables.js';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 12_012);
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 6);
@@ -153,7 +154,20 @@ describe('properties of every resource type, generated from the schema DSL', fun
 
       it('has an applied example for every resource type, whose configuration validation and planning accept', async () => {
         const w = world(provider);
-        expect(w.bases.subjects.map((s) => s.type).sort()).to.deep.equal(types);
+        failOnProblems(
+          `the ${provider} resource types and their applied examples`,
+          tableProblems(
+            {
+              what: `${provider} resource type`,
+              where: `examples/${provider}/ (each example with its acceptance case, test/acceptance/CASES.md)`,
+              noun: 'example',
+              entry: (type) =>
+                `examples/${provider}/${type}/main.tf and its case test/acceptance/cases/${provider}/${type}.json`,
+            },
+            types,
+            w.bases.subjects.map((s) => s.type),
+          ),
+        );
         for (const s of w.bases.subjects) {
           const verdict = await w.lifecycle.verdict(s.type, s.base);
           expect(verdict.accepted ? [] : verdict.why, `${s.type}: ${show(s.base)}`).to.deep.equal([]);

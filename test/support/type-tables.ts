@@ -13,6 +13,8 @@ export interface TypeTable {
   readonly where: string;
   /** The entry to add for a type, written as it is written there. */
   readonly entry: (type: string) => string;
+  /** What an entry is called there (`test`, `file`); default `entry`. */
+  readonly noun?: string;
 }
 
 /**
@@ -20,6 +22,8 @@ export interface TypeTable {
  * required, a type with more than one entry. Empty when the table covers `required` exactly.
  */
 export function tableProblems(table: TypeTable, required: readonly string[], present: readonly string[]): string[] {
+  const noun = table.noun ?? 'entry';
+  const aNoun = `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
   const requiredSet = new Set(required);
   const counts = new Map<string, number>();
   for (const type of present) counts.set(type, (counts.get(type) ?? 0) + 1);
@@ -27,16 +31,19 @@ export function tableProblems(table: TypeTable, required: readonly string[], pre
     ...[...requiredSet]
       .filter((type) => !counts.has(type))
       .sort()
-      .map((type) => `${table.what} ${type} has no entry in ${table.where}; add ${table.entry(type)}`),
+      .map((type) => `${table.what} ${type} has no ${noun} in ${table.where}; add ${table.entry(type)}`),
     ...[...counts.keys()]
       .filter((type) => !requiredSet.has(type))
       .sort()
-      .map((type) => `${table.where} has an entry for ${type}, which is no ${table.what}; remove it`),
+      .map((type) => `${table.where} has ${aNoun} for ${type}, which is no ${table.what}; remove it`),
     ...[...counts]
       .filter(([, n]) => n > 1)
       .map(([type]) => type)
       .sort()
-      .map((type) => `${table.where} has ${counts.get(type)} entries for ${type}; keep one`),
+      .map(
+        (type) =>
+          `${table.where} has ${counts.get(type)} ${noun === 'entry' ? 'entries' : `${noun}s`} for ${type}; keep one`,
+      ),
   ];
 }
 
