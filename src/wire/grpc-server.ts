@@ -627,16 +627,22 @@ export class GrpcServer {
   }
 
   unary(path: string, request: MessageCodec, response: MessageCodec, method: UnaryMethod): void {
-    this.handlers.set(path, { kind: 'unary', request, response, method });
+    this.register(path, { kind: 'unary', request, response, method });
   }
 
   serverStream(path: string, request: MessageCodec, response: MessageCodec, method: ServerStreamMethod): void {
-    this.handlers.set(path, { kind: 'server-stream', request, response, method });
+    this.register(path, { kind: 'server-stream', request, response, method });
   }
 
   /** A streaming method whose messages are read and ignored; it ends with OK when the client ends. */
   drain(path: string): void {
-    this.handlers.set(path, { kind: 'drain' });
+    this.register(path, { kind: 'drain' });
+  }
+
+  /** One handler per method: a second would silently replace the first, so it is refused. */
+  private register(path: string, handler: Handler): void {
+    if (this.handlers.has(path)) throw new Error(`gRPC method ${path} is registered twice on this server`);
+    this.handlers.set(path, handler);
   }
 
   /** Listens on `host` (a loopback address: connections are told apart by the client's port) and `port`, 0 for any. */

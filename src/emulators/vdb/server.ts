@@ -155,9 +155,10 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     maxConnections: MAX_CONNECTIONS,
     ...(options.tls ? { tls: { keyPem: options.tls.keyPem, certPem: options.tls.certPem } } : {}),
   });
-  const registrations = new Map(options.services.map((registration) => [registration.service, registration]));
   const root = vdbProtoRoot();
-  for (const service of allServices(root)) {
+  const services = allServices(root);
+  const registrations = registrationsByService(options.services, services);
+  for (const service of services) {
     const serviceName = service.fullName.replace(/^\./, '');
     const registration = registrations.get(serviceName);
     for (const method of service.methodsArray) {
@@ -180,6 +181,45 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     port,
     close: async () => server.close(),
   };
+}
+
+/**
+ * Each service answered by one registration, and only with methods the protos give it: a second
+ * registration of a service would otherwise replace the first without a word (and its methods
+ * answer UNIMPLEMENTED), and a handler under a name the service lacks would never be called.
+ */
+export function registrationsByService(
+  registrations: readonly ServiceRegistration[],
+  services: readonly protobuf.Service[],
+): Map<string, ServiceRegistration> {
+  const methodsOf = new Map(
+    services.map((service) => [service.fullName.replace(/^\./, ''), new Set(service.methodsArray.map((m) => m.name))]),
+  );
+  const byService = new Map<string, ServiceRegistration>();
+  for (const registration of registrations) {
+    const { service } = registration;
+    const methods = methodsOf.get(service);
+    if (!methods) throw new Error(`vdb emulator: ${service} is not a service of the vdb protos (proto/vdb)`);
+    const first = byService.get(service);
+    if (first) {
+      const again = Object.keys(registration.handlers).filter((name) => name in first.handlers);
+      const twice = again.length > 0 ? `; methods answered twice: ${again.join(', ')}` : '';
+      throw new Error(
+        `vdb emulator: ${service} is registered twice${twice}. One registration answers all of a service's ` +
+          'methods: add the new handlers to the module that already registers it',
+      );
+    }
+    const named = [...Object.keys(registration.handlers), ...(registration.public ?? [])];
+    const unknown = [...new Set(named.filter((name) => !methods.has(name)))];
+    if (unknown.length > 0) {
+      throw new Error(
+        `vdb emulator: ${service} has no method ${unknown.join(', ')} in the vdb protos; ` +
+          'add it to the .proto (proto/vdb) first',
+      );
+    }
+    byService.set(service, registration);
+  }
+  return byService;
 }
 
 function allServices(root: protobuf.Root): protobuf.Service[] {
