@@ -9,14 +9,34 @@ import { nanosToDuration } from '../../wire/go-duration.js';
 import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { packagesFor } from './catalog.js';
 import { paginate, requireCluster } from './clusters.js';
-import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, type VdbContext } from './context.js';
+import { checkAccount, newId, nowTimestamp, removeStored, type StoredKind, type VdbContext } from './context.js';
 import { Violations, invalidArgument, notFound } from './errors.js';
 import { LIMITS } from './limits.js';
 import { cronProblem } from './cron.js';
 import * as rule from './rules.js';
 import type { ServiceRegistration } from './server.js';
 
-export function backupServices(ctx: VdbContext): ServiceRegistration[] {
+/** Schedules go with their cluster. */
+export const BACKUP_SCHEDULES: StoredKind<'backupSchedules', BackupSchedule> = {
+  name: 'backupSchedules',
+  label: 'backup schedule',
+  refersTo: [{ to: 'clusters', field: 'clusterId', whenDeleted: 'remove' }],
+};
+
+/** Backups outlive their cluster and schedule unless the delete call asks (`delete_backups`). */
+export const BACKUPS: StoredKind<'backups', Backup> = {
+  name: 'backups',
+  label: 'backup',
+  refersTo: [
+    { to: 'clusters', field: 'clusterId', whenDeleted: 'remove', onlyIfAsked: 'deleteBackups' },
+    { to: BACKUP_SCHEDULES.name, field: 'backupScheduleId', whenDeleted: 'remove', onlyIfAsked: 'deleteBackups' },
+  ],
+  refresh: refreshBackup,
+};
+
+export const BACKUP_MODULE = { services: backupServices, storage: [BACKUP_SCHEDULES, BACKUPS] } as const;
+
+function backupServices(ctx: VdbContext): ServiceRegistration[] {
   return [
     {
       service: VDB_SERVICES.backup,
@@ -25,7 +45,7 @@ export function backupServices(ctx: VdbContext): ServiceRegistration[] {
           checkAccount(ctx, 'account_id', request.accountId);
           const clusterId = request.clusterId as string | undefined;
           const items = ctx.store
-            .list<BackupSchedule>(C.backupSchedules)
+            .list<BackupSchedule>(BACKUP_SCHEDULES.name)
             .filter((s) => clusterId === undefined || s.clusterId === clusterId);
           return paginate(ctx, items, request);
         },
@@ -44,12 +64,7 @@ export function backupServices(ctx: VdbContext): ServiceRegistration[] {
         DeleteBackupSchedule: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
           const schedule = requireSchedule(ctx, request.backupScheduleId as string);
-          ctx.store.remove(C.backupSchedules, schedule.id);
-          if (request.deleteBackups === true) {
-            for (const backup of ctx.store.list<Backup>(C.backups)) {
-              if (backup.backupScheduleId === schedule.id) ctx.store.remove(C.backups, backup.id);
-            }
-          }
+          removeStored(ctx, BACKUP_SCHEDULES, schedule.id, { deleteBackups: request.deleteBackups === true });
           return {};
         },
         ListBackups: (request) => {
@@ -71,7 +86,7 @@ export function backupServices(ctx: VdbContext): ServiceRegistration[] {
         DeleteBackup: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
           requireBackup(ctx, request.backupId as string);
-          ctx.store.remove(C.backups, request.backupId as string);
+          removeStored(ctx, BACKUPS, request.backupId as string);
           return {};
         },
       },
@@ -83,7 +98,7 @@ export function backupServices(ctx: VdbContext): ServiceRegistration[] {
 // schedules
 
 function requireSchedule(ctx: VdbContext, id: string, clusterId?: string): BackupSchedule {
-  const schedule = ctx.store.get<BackupSchedule>(C.backupSchedules, id);
+  const schedule = ctx.store.get<BackupSchedule>(BACKUP_SCHEDULES.name, id);
   if (!schedule || (clusterId !== undefined && clusterId !== '' && schedule.clusterId !== clusterId))
     throw notFound(`backup schedule ${id}`);
   return schedule;
@@ -117,7 +132,7 @@ function createSchedule(ctx: VdbContext, input: BackupSchedule | undefined): Wir
     ...(schedule.retentionPeriod ? { retentionPeriod: schedule.retentionPeriod } : {}),
     status: 'BACKUP_SCHEDULE_STATUS_ACTIVE',
   };
-  ctx.store.put(C.backupSchedules, stored.id, stored);
+  ctx.store.put(BACKUP_SCHEDULES.name, stored.id, stored);
   return stored as unknown as WireObject;
 }
 
@@ -139,7 +154,7 @@ function updateSchedule(ctx: VdbContext, input: BackupSchedule | undefined): Wir
     schedule: schedule.schedule,
     ...(schedule.retentionPeriod ? { retentionPeriod: schedule.retentionPeriod } : {}),
   };
-  ctx.store.put(C.backupSchedules, stored.id, stored);
+  ctx.store.put(BACKUP_SCHEDULES.name, stored.id, stored);
   return stored as unknown as WireObject;
 }
 
@@ -176,7 +191,7 @@ function createBackup(ctx: VdbContext, input: Backup | undefined): WireObject {
     ...(backup.retentionPeriod ? { retentionPeriod: backup.retentionPeriod } : {}),
     clusterInfo: clusterInfo(ctx, cluster),
   };
-  ctx.store.put(C.backups, stored.id, stored);
+  ctx.store.put(BACKUPS.name, stored.id, stored);
   const failure = ctx.backupFailures.shift();
   if (failure !== undefined) ctx.backupOutcomes.set(stored.id, failure);
   return stored as unknown as WireObject;
@@ -207,12 +222,12 @@ function clusterInfo(ctx: VdbContext, cluster: Cluster): Backup['clusterInfo'] {
 }
 
 function refreshAllBackups(ctx: VdbContext): Backup[] {
-  return ctx.store.list<Backup>(C.backups).map((backup) => refreshBackup(ctx, backup.id)!);
+  return ctx.store.list<Backup>(BACKUPS.name).map((backup) => refreshBackup(ctx, backup.id)!);
 }
 
 /** RUNNING backups finish `provisioningMs` after they were created, as SUCCEEDED unless a test said otherwise. */
 export function refreshBackup(ctx: VdbContext, id: string): Backup | undefined {
-  const backup = ctx.store.get<Backup>(C.backups, id);
+  const backup = ctx.store.get<Backup>(BACKUPS.name, id);
   if (backup?.status !== 'BACKUP_STATUS_RUNNING' || backup.createdAt === undefined) return backup;
   const created = parseTimestamp(backup.createdAt);
   if (!created) return backup;
@@ -223,6 +238,6 @@ export function refreshBackup(ctx: VdbContext, id: string): Backup | undefined {
     status: (ctx.backupOutcomes.get(id) ?? 'BACKUP_STATUS_SUCCEEDED') as Backup['status'],
     backupDuration: nanosToDuration(BigInt(ctx.provisioningMs) * 1_000_000n),
   };
-  ctx.store.put(C.backups, id, finished);
+  ctx.store.put(BACKUPS.name, id, finished);
   return finished;
 }

@@ -6,7 +6,7 @@
 import type { BookingPackage, CloudProvider, CloudProviderRegion, PackageStatus } from './records.js';
 import type { WireObject } from './wire-codec.js';
 import { VDB_SERVICES } from '../../wire/vdb-proto.js';
-import { VDB_COLLECTIONS as C, checkAccount, stableUuid, type VdbContext } from './context.js';
+import { checkAccount, stableUuid, type StoredKind, type VdbContext } from './context.js';
 import { Violations, invalidArgument, notFound, quoted } from './errors.js';
 import { LIMITS } from './limits.js';
 import * as rule from './rules.js';
@@ -63,7 +63,7 @@ interface PackageSpec {
   readonly status?: PackageStatus;
 }
 
-const PACKAGES: readonly PackageSpec[] = [
+const PACKAGE_SPECS: readonly PackageSpec[] = [
   { name: 'free', type: 'free', cpu: '500m', ram: '1Gi', disk: '4Gi', price: 0, tier: 'PACKAGE_TIER_STANDARD' },
   { name: 'small', type: 'paid', cpu: '1000m', ram: '4Gi', disk: '32Gi', price: 6_500, tier: 'PACKAGE_TIER_STANDARD' },
   {
@@ -123,7 +123,7 @@ export function seedCatalog(ctx: VdbContext): void {
       freeTier: regions.some((region) => region.free),
       available: true,
     };
-    ctx.store.put(C.cloudProviders, provider, cloudProvider);
+    ctx.store.put(CLOUD_PROVIDERS.name, provider, cloudProvider);
     for (const region of regions) {
       const value: CloudProviderRegion = {
         id: region.id,
@@ -135,9 +135,9 @@ export function seedCatalog(ctx: VdbContext): void {
         geographicalSubRegion: region.sub,
         capabilities: { volumeSnapshot: true, volumeExpansion: true },
       };
-      ctx.store.put(C.cloudProviderRegions, `${provider}/${region.id}`, value);
+      ctx.store.put(CLOUD_PROVIDER_REGIONS.name, `${provider}/${region.id}`, value);
     }
-    for (const spec of PACKAGES) {
+    for (const spec of PACKAGE_SPECS) {
       const regionIds =
         provider === HYBRID_PROVIDER
           ? ['']
@@ -164,7 +164,7 @@ export function seedCatalog(ctx: VdbContext): void {
             : [],
         offeredIn: { cloudProviderId: provider, regionIds },
       };
-      ctx.store.put(C.packages, id, stored);
+      ctx.store.put(PACKAGES.name, id, stored);
     }
   }
 }
@@ -176,8 +176,8 @@ export function wirePackage(stored: StoredPackage): BookingPackage {
 
 /** A known provider or INVALID_ARGUMENT naming the valid ones. */
 export function requireProvider(ctx: VdbContext, path: string, cloudProviderId: string): void {
-  if (ctx.store.has(C.cloudProviders, cloudProviderId)) return;
-  const known = ctx.store.list<CloudProvider>(C.cloudProviders).map((provider) => provider.id);
+  if (ctx.store.has(CLOUD_PROVIDERS.name, cloudProviderId)) return;
+  const known = ctx.store.list<CloudProvider>(CLOUD_PROVIDERS.name).map((provider) => provider.id);
   const v = new Violations();
   v.add(
     path,
@@ -189,7 +189,7 @@ export function requireProvider(ctx: VdbContext, path: string, cloudProviderId: 
 
 /** A known region of a (non-hybrid) provider or INVALID_ARGUMENT naming the valid ones. */
 export function requireRegion(ctx: VdbContext, path: string, cloudProviderId: string, regionId: string): void {
-  if (ctx.store.has(C.cloudProviderRegions, `${cloudProviderId}/${regionId}`)) return;
+  if (ctx.store.has(CLOUD_PROVIDER_REGIONS.name, `${cloudProviderId}/${regionId}`)) return;
   const known = regionsOf(ctx, cloudProviderId).map((region) => region.id);
   const v = new Violations();
   v.add(
@@ -202,26 +202,44 @@ export function requireRegion(ctx: VdbContext, path: string, cloudProviderId: st
 
 export function regionsOf(ctx: VdbContext, cloudProviderId: string): CloudProviderRegion[] {
   return ctx.store
-    .list<CloudProviderRegion>(C.cloudProviderRegions)
+    .list<CloudProviderRegion>(CLOUD_PROVIDER_REGIONS.name)
     .filter((region) => region.provider === cloudProviderId);
 }
 
 export function packagesFor(ctx: VdbContext, cloudProviderId: string, regionId: string): StoredPackage[] {
   const region = cloudProviderId === HYBRID_PROVIDER ? '' : regionId;
   return ctx.store
-    .list<StoredPackage>(C.packages)
+    .list<StoredPackage>(PACKAGES.name)
     .filter((pkg) => pkg.offeredIn.cloudProviderId === cloudProviderId && pkg.offeredIn.regionIds.includes(region));
 }
 
-export function catalogServices(ctx: VdbContext): ServiceRegistration[] {
-  const providers = (): WireObject => ({ items: ctx.store.list(C.cloudProviders) });
+export const CLOUD_PROVIDERS: StoredKind<'cloudProviders', CloudProvider> = {
+  name: 'cloudProviders',
+  label: 'cloud provider',
+};
+
+/** Keyed by `provider/region`. */
+export const CLOUD_PROVIDER_REGIONS: StoredKind<'cloudProviderRegions', CloudProviderRegion> = {
+  name: 'cloudProviderRegions',
+  label: 'cloud provider region',
+};
+
+export const PACKAGES: StoredKind<'packages', StoredPackage> = { name: 'packages', label: 'package' };
+
+export const CATALOG_MODULE = {
+  services: catalogServices,
+  storage: [CLOUD_PROVIDERS, CLOUD_PROVIDER_REGIONS, PACKAGES],
+} as const;
+
+function catalogServices(ctx: VdbContext): ServiceRegistration[] {
+  const providers = (): WireObject => ({ items: ctx.store.list(CLOUD_PROVIDERS.name) });
   const regions = (cloudProviderId: string): WireObject => {
     requireProvider(ctx, 'cloud_provider_id', cloudProviderId);
     return { items: regionsOf(ctx, cloudProviderId) };
   };
   const region = (cloudProviderId: string, regionId: string): WireObject => {
     requireProvider(ctx, 'cloud_provider_id', cloudProviderId);
-    const found = ctx.store.get(C.cloudProviderRegions, `${cloudProviderId}/${regionId}`);
+    const found = ctx.store.get(CLOUD_PROVIDER_REGIONS.name, `${cloudProviderId}/${regionId}`);
     if (!found) throw notFound(`region ${regionId} of cloud provider ${cloudProviderId}`);
     return { region: found };
   };

@@ -15,11 +15,12 @@ import {
   type StoredPackage,
 } from './catalog.js';
 import {
-  VDB_COLLECTIONS as C,
   checkAccount,
   newId,
   nowTimestamp,
+  removeStored,
   type ClusterTransition,
+  type StoredKind,
   type VdbContext,
 } from './context.js';
 import { Violations, failedPrecondition, invalidArgument, notFound, quoted } from './errors.js';
@@ -34,6 +35,7 @@ import type {
   DatabaseConfiguration,
   HybridEnvironment,
 } from './records.js';
+import { HYBRID_ENVIRONMENTS } from './hybrid.js';
 import type { HandlerCall, ServiceRegistration } from './server.js';
 import type { WireObject } from './wire-codec.js';
 
@@ -46,7 +48,25 @@ const GRPC_PORT = 8443;
 const NAME = /^[a-zA-Z0-9-_]+$/;
 const VERSION = /^(v\d+\.\d+\.\d+|latest)$/;
 
-export function clusterServices(ctx: VdbContext): ServiceRegistration[] {
+export const CLUSTERS: StoredKind<'clusters', Cluster> = {
+  name: 'clusters',
+  label: 'cluster',
+  refersTo: [
+    // A hybrid cluster runs in an environment, which cannot be deleted under it.
+    {
+      to: HYBRID_ENVIRONMENTS.name,
+      field: 'cloudProviderRegionId',
+      whenDeleted: 'refuse',
+      applies: (cluster) => cluster.cloudProviderId === HYBRID_PROVIDER,
+    },
+  ],
+  refresh: refreshCluster,
+  forget: (ctx, id) => ctx.transitions.delete(id),
+};
+
+export const CLUSTER_MODULE = { services: clusterServices, storage: [CLUSTERS] } as const;
+
+function clusterServices(ctx: VdbContext): ServiceRegistration[] {
   return [
     {
       service: VDB_SERVICES.cluster,
@@ -68,7 +88,7 @@ export function clusterServices(ctx: VdbContext): ServiceRegistration[] {
         EnableClusterJwtRbac: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
           const cluster = requireCluster(ctx, request.clusterId as string);
-          ctx.store.put(C.clusters, cluster.id, { ...cluster, state: { ...cluster.state!, jwtRbac: true } });
+          ctx.store.put(CLUSTERS.name, cluster.id, { ...cluster, state: { ...cluster.state!, jwtRbac: true } });
           return {};
         },
         SuspendCluster: (request) => {
@@ -170,7 +190,7 @@ function createCluster(ctx: VdbContext, input: Cluster | undefined, call: Handle
       jwtRbac: jwtRbac ?? false,
     },
   };
-  ctx.store.put(C.clusters, id, stored);
+  ctx.store.put(CLUSTERS.name, id, stored);
   ctx.transitions.set(id, { kind: 'create', startedAt: now, endsAt: now + ctx.provisioningMs, failReason });
   return refreshCluster(ctx, id)!;
 }
@@ -215,7 +235,7 @@ function updateCluster(ctx: VdbContext, input: Cluster | undefined): Cluster {
     version: resolvedVersion(configuration),
     resources: resourcesSummary(pkg, configuration),
   };
-  ctx.store.put(C.clusters, current.id, {
+  ctx.store.put(CLUSTERS.name, current.id, {
     ...current,
     name: cluster.name,
     labels: cluster.labels,
@@ -231,28 +251,10 @@ function updateCluster(ctx: VdbContext, input: Cluster | undefined): Cluster {
   return refreshCluster(ctx, current.id)!;
 }
 
+/** What refers to the cluster goes with it as its kind declares (backups only when asked). */
 function deleteCluster(ctx: VdbContext, clusterId: string, deleteBackups: boolean): void {
   requireCluster(ctx, clusterId);
-  ctx.store.remove(C.clusters, clusterId);
-  ctx.transitions.delete(clusterId);
-  // What belongs to the cluster goes with it; its backups only when asked.
-  for (const schedule of ctx.store.list<{ id: string; clusterId: string }>(C.backupSchedules)) {
-    if (schedule.clusterId === clusterId) ctx.store.remove(C.backupSchedules, schedule.id);
-  }
-  for (const key of ctx.store.list<{ id: string; clusterId: string }>(C.databaseApiKeys)) {
-    if (key.clusterId === clusterId) ctx.store.remove(C.databaseApiKeys, key.id);
-  }
-  for (const key of ctx.store.list<{ id: string; clusterIds: string[] }>(C.authKeys)) {
-    if (!key.clusterIds.includes(clusterId)) continue;
-    const remaining = key.clusterIds.filter((id) => id !== clusterId);
-    if (remaining.length === 0) ctx.store.remove(C.authKeys, key.id);
-    else ctx.store.put(C.authKeys, key.id, { ...key, clusterIds: remaining });
-  }
-  if (deleteBackups) {
-    for (const backup of ctx.store.list<{ id: string; clusterId: string }>(C.backups)) {
-      if (backup.clusterId === clusterId) ctx.store.remove(C.backups, backup.id);
-    }
-  }
+  removeStored(ctx, CLUSTERS, clusterId, { deleteBackups });
 }
 
 function changePower(ctx: VdbContext, clusterId: string, kind: 'suspend' | 'resume'): void {
@@ -368,7 +370,7 @@ function validateDatabaseConfiguration(v: Violations, path: string, d: DatabaseC
 function checkPlacement(ctx: VdbContext, cluster: Cluster): StoredPackage {
   requireProvider(ctx, 'cluster.cloud_provider_id', cluster.cloudProviderId);
   if (cluster.cloudProviderId === HYBRID_PROVIDER) {
-    if (!ctx.store.get<HybridEnvironment>(C.hybridEnvironments, cluster.cloudProviderRegionId)) {
+    if (!ctx.store.get<HybridEnvironment>(HYBRID_ENVIRONMENTS.name, cluster.cloudProviderRegionId)) {
       throw invalidArgument(
         `validation error:\n - cluster.cloud_provider_region_id: hybrid cloud ` +
           `environment ${cluster.cloudProviderRegionId} not found [hybrid_cloud_environment.exists]`,
@@ -464,7 +466,7 @@ function resourcesSummary(pkg: StoredPackage, configuration: ClusterConfiguratio
 
 function endpointUrl(ctx: VdbContext, cluster: Cluster): string {
   if (cluster.cloudProviderId === HYBRID_PROVIDER) {
-    const environment = ctx.store.get<HybridEnvironment>(C.hybridEnvironments, cluster.cloudProviderRegionId);
+    const environment = ctx.store.get<HybridEnvironment>(HYBRID_ENVIRONMENTS.name, cluster.cloudProviderRegionId);
     return `https://vdb-${cluster.id}.${environment?.configuration?.namespace ?? 'vdb'}.svc`;
   }
   if (ctx.databaseEndpoints !== undefined) return `${ctx.databaseEndpoints}/clusters/${cluster.id}`;
@@ -472,12 +474,12 @@ function endpointUrl(ctx: VdbContext, cluster: Cluster): string {
 }
 
 export function refreshAllClusters(ctx: VdbContext): Cluster[] {
-  return ctx.store.list<Cluster>(C.clusters).map((cluster) => refreshCluster(ctx, cluster.id)!);
+  return ctx.store.list<Cluster>(CLUSTERS.name).map((cluster) => refreshCluster(ctx, cluster.id)!);
 }
 
 /** Brings a cluster's state up to date with its transition; undefined when it does not exist. */
 export function refreshCluster(ctx: VdbContext, clusterId: string): Cluster | undefined {
-  const cluster = ctx.store.get<Cluster>(C.clusters, clusterId);
+  const cluster = ctx.store.get<Cluster>(CLUSTERS.name, clusterId);
   if (!cluster) return undefined;
   const transition = ctx.transitions.get(clusterId);
   if (!transition) return cluster;
@@ -485,7 +487,7 @@ export function refreshCluster(ctx: VdbContext, clusterId: string): Cluster | un
   const done = now >= transition.endsAt;
   const state = transitionState(ctx, cluster, transition, now);
   const updated: Cluster = { ...cluster, state };
-  ctx.store.put(C.clusters, clusterId, updated);
+  ctx.store.put(CLUSTERS.name, clusterId, updated);
   if (done) ctx.transitions.delete(clusterId);
   return updated;
 }

@@ -1,31 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Clock, MemoryStore } from '../core/index.js';
 import { timestampAt } from './wire-codec.js';
-import { invalidArgument, permissionDenied } from './errors.js';
+import { failedPrecondition, invalidArgument, permissionDenied } from './errors.js';
 import { isUuid } from './rules.js';
-
-/** Store collections (objects in the shapes of ./records.ts). */
-export const VDB_COLLECTIONS = {
-  clusters: 'clusters',
-  /** v2 keys; the stored objects keep the secret `key`. */
-  databaseApiKeys: 'databaseApiKeys',
-  /** legacy v1 keys; the stored objects keep the secret `key`. */
-  authKeys: 'authKeys',
-  backupSchedules: 'backupSchedules',
-  backups: 'backups',
-  hybridEnvironments: 'hybridEnvironments',
-  packages: 'packages',
-  cloudProviders: 'cloudProviders',
-  cloudProviderRegions: 'cloudProviderRegions',
-  permissions: 'permissions',
-  roles: 'roles',
-  /** { user: User, isOwner } keyed by user id. */
-  members: 'members',
-  /** The latest bootstrap credentials of an environment, keyed by environment id (tests check rotation). */
-  bootstrapCredentials: 'bootstrapCredentials',
-  /** { userId, roleIds } keyed by user id. */
-  userRoles: 'userRoles',
-} as const;
 
 /** What a cluster is doing and when that ends; clusters without one keep their stored state. */
 export interface ClusterTransition {
@@ -62,6 +39,8 @@ export type BootstrapFailure = { readonly code: 'failed_precondition' | 'permiss
 
 export interface VdbContext {
   readonly store: MemoryStore;
+  /** Every kind of object stored, as the service modules declare them (services.ts gathers them). */
+  readonly storage: readonly StoredKind[];
   readonly clock: Clock;
   readonly accountId: string;
   /** How long create/update/suspend/resume take. */
@@ -117,4 +96,130 @@ export function checkAccount(ctx: VdbContext, path: string, accountId: unknown):
     );
   if (!isUuid(value)) throw invalidArgument(`validation error:\n - ${path}: value must be a valid UUID [string.uuid]`);
   if (value !== ctx.accountId) throw permissionDenied(`the API key has no access to account ${value}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// storage declarations
+
+/**
+ * A kind of object the emulator stores, declared once by the service module that answers for it:
+ * its collection in the store, and the objects of other kinds it refers to by id, which decide what
+ * deleting one of those does to it (removeStored). Its shape is the message's, in ./records.ts.
+ */
+export interface StoredKind<Name extends string = string, T = any> {
+  /** The store's collection, also its key in VDB_COLLECTIONS (the test handles' names). */
+  readonly name: Name;
+  /** What one object is called in messages, e.g. `hybrid cloud environment`. */
+  readonly label: string;
+  readonly refersTo?: readonly Reference<T>[];
+  /** Brings a stored object up to date (a transition that has ended) before the test handles read it. */
+  refresh?(ctx: VdbContext, id: string): unknown;
+  /** Drops what the emulator keeps about the object beside the store, when the API removes it. */
+  forget?(ctx: VdbContext, id: string): void;
+}
+
+/** The flags of a delete call that decide what goes with the deleted object. */
+export interface DeleteOptions {
+  readonly deleteBackups?: boolean;
+}
+
+/** An object's reference to an object of another kind, and what deleting that object does to it. */
+export interface Reference<T> {
+  /** The collection of the kind referred to. */
+  readonly to: string;
+  /** The field holding the id referred to, or the ids (an array). */
+  readonly field: keyof T & string;
+  /**
+   * - `remove`: the object goes with the one it refers to; with an array of ids, the id is taken out
+   *   and the object goes with the last one;
+   * - `detach`: the id is taken out of the array and the object stays;
+   * - `refuse`: the deletion is refused (FAILED_PRECONDITION) while the object refers to it.
+   */
+  readonly whenDeleted: 'remove' | 'detach' | 'refuse';
+  /** `remove` only when the delete call sets this flag; otherwise the object is kept as it is. */
+  readonly onlyIfAsked?: keyof DeleteOptions;
+  /** Objects this refuses do not refer (a cluster refers to a hybrid environment only when it is hybrid). */
+  applies?(item: T): boolean;
+}
+
+/**
+ * Removes an object as a delete call does, and with it what the declarations say: what refers to it
+ * with `remove` goes too (and, in turn, what refers to that), `detach` takes its id out of the
+ * objects that list it. A `refuse` stops the whole deletion before anything is removed.
+ */
+export function removeStored(ctx: VdbContext, kind: StoredKind, id: string, options: DeleteOptions = {}): void {
+  const doomed: Array<{ kind: StoredKind; id: string }> = [];
+  const isDoomed = (collection: string, itemId: string): boolean =>
+    doomed.some((entry) => entry.kind.name === collection && entry.id === itemId);
+  const queue = [{ kind, id }];
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    if (isDoomed(next.kind.name, next.id)) continue;
+    doomed.push(next);
+    for (const { referrer, reference, itemId, item } of referencesTo(ctx, next.kind, next.id)) {
+      if (!removesWith(reference, options)) continue;
+      const value = item[reference.field];
+      const left = Array.isArray(value) ? value.filter((other) => !isDoomed(reference.to, String(other))) : [];
+      if (left.length === 0) queue.push({ kind: referrer, id: itemId });
+    }
+    refuseIfReferred(ctx, next.kind, next.id);
+  }
+  for (const entry of doomed) {
+    ctx.store.remove(entry.kind.name, entry.id);
+    entry.kind.forget?.(ctx, entry.id);
+  }
+  // What stays but listed a removed object (with `detach`, or `remove` with other ids left) no longer lists it.
+  for (const referrer of ctx.storage) {
+    for (const reference of referrer.refersTo ?? []) {
+      if (reference.whenDeleted !== 'detach' && !removesWith(reference, options)) continue;
+      for (const itemId of ctx.store.ids(referrer.name)) {
+        const item = ctx.store.get<Record<string, unknown>>(referrer.name, itemId)!;
+        const value = item[reference.field];
+        if (!Array.isArray(value) || !value.some((other) => isDoomed(reference.to, String(other)))) continue;
+        const kept = value.filter((other) => !isDoomed(reference.to, String(other)));
+        ctx.store.put(referrer.name, itemId, { ...item, [reference.field]: kept });
+      }
+    }
+  }
+}
+
+/** Whether deleting what the reference points to, with these flags, removes the referring object. */
+function removesWith(reference: Reference<any>, options: DeleteOptions): boolean {
+  if (reference.whenDeleted !== 'remove') return false;
+  return reference.onlyIfAsked === undefined || options[reference.onlyIfAsked] === true;
+}
+
+interface Referral {
+  readonly referrer: StoredKind;
+  readonly reference: Reference<any>;
+  readonly itemId: string;
+  readonly item: Record<string, unknown>;
+}
+
+/** The objects that refer to one object, by the declarations of every kind. */
+function referencesTo(ctx: VdbContext, kind: StoredKind, id: string): Referral[] {
+  const found: Referral[] = [];
+  for (const referrer of ctx.storage) {
+    for (const reference of referrer.refersTo ?? []) {
+      if (reference.to !== kind.name) continue;
+      for (const itemId of ctx.store.ids(referrer.name)) {
+        const item = ctx.store.get<Record<string, unknown>>(referrer.name, itemId)!;
+        if (reference.applies && !reference.applies(item)) continue;
+        const value = item[reference.field];
+        if (Array.isArray(value) ? value.includes(id) : value === id) found.push({ referrer, reference, itemId, item });
+      }
+    }
+  }
+  return found;
+}
+
+function refuseIfReferred(ctx: VdbContext, kind: StoredKind, id: string): void {
+  const refusing = referencesTo(ctx, kind, id).filter(({ reference }) => reference.whenDeleted === 'refuse');
+  const first = refusing[0];
+  if (!first) return;
+  const blockers = refusing.filter(({ referrer }) => referrer === first.referrer);
+  const names = blockers.map(({ item, itemId }) => String(item.name ?? itemId));
+  throw failedPrecondition(
+    `${kind.label} ${id} still has ${blockers.length} ${first.referrer.label}(s) (${names.join(', ')}); ` +
+      'delete them first',
+  );
 }

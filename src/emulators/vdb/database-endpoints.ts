@@ -22,7 +22,8 @@ import {
   startHttpServer,
   type RunningHttpServer,
 } from '../core/index.js';
-import { VDB_COLLECTIONS, type VdbContext } from './context.js';
+import type { VdbContext } from './context.js';
+import { AUTH_KEYS, DATABASE_API_KEYS } from './keys.js';
 import type { AuthKey, Cluster, DatabaseApiKey } from './records.js';
 import { refreshCluster } from './clusters.js';
 
@@ -44,9 +45,9 @@ export async function startDatabaseEndpoints(ctx: VdbContext): Promise<RunningHt
     if (typeof secret !== 'string' || secret === '') throw new HttpError(401, `missing ${DATABASE_KEY_HEADER} header`);
     const now = ctx.clock.now();
     const v2 = ctx.store
-      .list<DatabaseApiKey>(VDB_COLLECTIONS.databaseApiKeys)
+      .list<DatabaseApiKey>(DATABASE_API_KEYS.name)
       .find((k) => k.key === secret && (!k.expiresAt || Date.parse(k.expiresAt) > now));
-    const v1 = ctx.store.list<AuthKey>(VDB_COLLECTIONS.authKeys).find((k) => k.key === secret);
+    const v1 = ctx.store.list<AuthKey>(AUTH_KEYS.name).find((k) => k.key === secret);
     if (!v2 && !v1) throw new HttpError(401, 'unknown or expired API key');
     if (v2?.clusterId !== clusterId && !v1?.clusterIds.includes(clusterId))
       throw new HttpError(403, `the API key has no access to cluster ${clusterId}`);

@@ -14,15 +14,13 @@ import {
   type QuotaOptions,
   type QuotaStats,
 } from '../core/index.js';
-import { backupServices, refreshBackup } from './backups.js';
-import { catalogServices, packageId, seedCatalog } from './catalog.js';
-import { clusterServices, refreshCluster } from './clusters.js';
+import { packageId, seedCatalog } from './catalog.js';
+import { CLUSTERS } from './clusters.js';
 import { startDatabaseEndpoints } from './database-endpoints.js';
-import { VDB_COLLECTIONS, type BootstrapFailure, type VdbContext } from './context.js';
-import { hybridServices, refreshEnvironment } from './hybrid.js';
-import { addMember, iamServices, seedIam } from './iam.js';
-import { keyServices } from './keys.js';
+import type { BootstrapFailure, VdbContext } from './context.js';
+import { MEMBERS, addMember, seedIam } from './iam.js';
 import { FaultQueue, startGrpcServer, type VdbFault, type VdbLoggedRequest } from './server.js';
+import { STORED_KINDS, vdbServices } from './services.js';
 
 export interface VdbEmulatorOptions {
   /** 0 or absent: any free port. */
@@ -126,6 +124,7 @@ export const DEFAULT_PROVISIONING_MS = 1_000;
 export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promise<VdbEmulator> {
   const ctx: VdbContext = {
     store: new MemoryStore(),
+    storage: STORED_KINDS,
     clock: new Clock(),
     accountId: options.accountId ?? randomUUID(),
     provisioningMs: options.provisioningMs ?? DEFAULT_PROVISIONING_MS,
@@ -159,7 +158,7 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     managementKeyOwner,
     userForSession: (token) => {
       const userId = ctx.userSessions.get(token);
-      const member = userId === undefined ? undefined : ctx.store.get<StoredMember>(VDB_COLLECTIONS.members, userId);
+      const member = userId === undefined ? undefined : ctx.store.get<StoredMember>(MEMBERS.name, userId);
       return member ? { id: member.user.id, email: member.user.email } : undefined;
     },
     log,
@@ -167,21 +166,12 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     seededFaults,
     ...(rateLimit ? { rateLimit } : {}),
     tls: options.tls,
-    services: [
-      ...clusterServices(ctx),
-      ...keyServices(ctx),
-      ...backupServices(ctx),
-      ...hybridServices(ctx),
-      ...catalogServices(ctx),
-      ...iamServices(ctx),
-    ],
+    services: vdbServices(ctx),
   });
 
   // Reads through the test handles see the same up-to-date state as API reads.
   const refresh = (collection: string, id: string): void => {
-    if (collection === VDB_COLLECTIONS.clusters) refreshCluster(ctx, id);
-    else if (collection === VDB_COLLECTIONS.backups) refreshBackup(ctx, id);
-    else if (collection === VDB_COLLECTIONS.hybridEnvironments) refreshEnvironment(ctx, id);
+    STORED_KINDS.find((kind) => kind.name === collection)?.refresh?.(ctx, id);
   };
   const refreshAll = (collection: string): void => {
     for (const item of ctx.store.list<{ id?: string }>(collection)) if (item.id) refresh(collection, item.id);
@@ -209,11 +199,12 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
       return ctx.store.get(collection, id);
     },
     put: (collection, id, value) => {
-      if (collection === VDB_COLLECTIONS.clusters) ctx.transitions.delete(id);
+      // Behind the API's back: no cascade, but a cluster's transition would overwrite what was written.
+      if (collection === CLUSTERS.name) ctx.transitions.delete(id);
       ctx.store.put(collection, id, value);
     },
     remove: (collection, id) => {
-      if (collection === VDB_COLLECTIONS.clusters) ctx.transitions.delete(id);
+      if (collection === CLUSTERS.name) ctx.transitions.delete(id);
       return ctx.store.remove(collection, id);
     },
     clearRequests: () => log.clear(),
@@ -244,7 +235,7 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     },
     addMember: (email) => addMember(ctx, email),
     userToken: (email) => {
-      const member = ctx.store.list<StoredMember>(VDB_COLLECTIONS.members).find((m) => m.user.email === email);
+      const member = ctx.store.list<StoredMember>(MEMBERS.name).find((m) => m.user.email === email);
       if (!member) throw new Error(`${email} is not a member of account ${ctx.accountId}`);
       const token = `vdb_session_${randomHex(24).toLowerCase()}`;
       ctx.userSessions.set(token, member.user.id);

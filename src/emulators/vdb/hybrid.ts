@@ -3,12 +3,19 @@
  * have been generated (the agent "installs" itself) and `provisioningMs` has passed; every
  * GenerateBootstrapCommands call mints a new access key and new registry credentials.
  */
-import type { Cluster, HybridEnvironment, HybridEnvironmentConfiguration, HybridEnvironmentStatus } from './records.js';
+import type { HybridEnvironment, HybridEnvironmentConfiguration, HybridEnvironmentStatus } from './records.js';
 import type { WireObject } from './wire-codec.js';
 import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { secretValue } from '../core/index.js';
-import { HYBRID_PROVIDER } from './catalog.js';
-import { VDB_COLLECTIONS as C, checkAccount, createdByEmail, newId, nowTimestamp, type VdbContext } from './context.js';
+import {
+  checkAccount,
+  createdByEmail,
+  newId,
+  nowTimestamp,
+  removeStored,
+  type StoredKind,
+  type VdbContext,
+} from './context.js';
 import { Violations, failedPrecondition, invalidArgument, notFound, permissionDenied } from './errors.js';
 import { LIMITS } from './limits.js';
 import * as rule from './rules.js';
@@ -30,7 +37,27 @@ export interface BootstrapCredentials {
   readonly generation: number;
 }
 
-export function hybridServices(ctx: VdbContext): ServiceRegistration[] {
+/** Clusters refuse its deletion while they run in it (see CLUSTERS). */
+export const HYBRID_ENVIRONMENTS: StoredKind<'hybridEnvironments', HybridEnvironment> = {
+  name: 'hybridEnvironments',
+  label: 'hybrid cloud environment',
+  refresh: refreshEnvironment,
+  forget: (ctx, id) => ctx.environmentReadyAt.delete(id),
+};
+
+/** The latest bootstrap credentials of an environment, keyed by its id (tests check rotation). */
+export const BOOTSTRAP_CREDENTIALS: StoredKind<'bootstrapCredentials', BootstrapCredentials> = {
+  name: 'bootstrapCredentials',
+  label: 'bootstrap credentials',
+  refersTo: [{ to: HYBRID_ENVIRONMENTS.name, field: 'environmentId', whenDeleted: 'remove' }],
+};
+
+export const HYBRID_MODULE = {
+  services: hybridServices,
+  storage: [HYBRID_ENVIRONMENTS, BOOTSTRAP_CREDENTIALS],
+} as const;
+
+function hybridServices(ctx: VdbContext): ServiceRegistration[] {
   return [
     {
       service: VDB_SERVICES.hybrid,
@@ -39,7 +66,7 @@ export function hybridServices(ctx: VdbContext): ServiceRegistration[] {
           checkAccount(ctx, 'account_id', request.accountId);
           return {
             items: ctx.store
-              .list<HybridEnvironment>(C.hybridEnvironments)
+              .list<HybridEnvironment>(HYBRID_ENVIRONMENTS.name)
               .map((env) => refreshEnvironment(ctx, env.id)!),
           };
         },
@@ -63,21 +90,8 @@ export function hybridServices(ctx: VdbContext): ServiceRegistration[] {
         DeleteHybridCloudEnvironment: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
           const environment = requireEnvironment(ctx, request.hybridCloudEnvironmentId as string);
-          const clusters = ctx.store
-            .list<Cluster>(C.clusters)
-            .filter(
-              (cluster) =>
-                cluster.cloudProviderId === HYBRID_PROVIDER && cluster.cloudProviderRegionId === environment.id,
-            );
-          if (clusters.length > 0) {
-            throw failedPrecondition(
-              `hybrid cloud environment ${environment.id} still has ${clusters.length} cluster(s) ` +
-                `(${clusters.map((c) => c.name).join(', ')}); delete them first`,
-            );
-          }
-          ctx.store.remove(C.hybridEnvironments, environment.id);
-          ctx.store.remove(C.bootstrapCredentials, environment.id);
-          ctx.environmentReadyAt.delete(environment.id);
+          // Refused while a cluster runs in it (as CLUSTERS declares); its credentials go with it.
+          removeStored(ctx, HYBRID_ENVIRONMENTS, environment.id);
           return {};
         },
         GenerateBootstrapCommands: (request) => {
@@ -178,7 +192,7 @@ function createEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined
     configuration: storedConfiguration(environment.configuration!, now),
     status: notReadyStatus(now),
   };
-  ctx.store.put(C.hybridEnvironments, stored.id, stored);
+  ctx.store.put(HYBRID_ENVIRONMENTS.name, stored.id, stored);
   return stored as unknown as WireObject;
 }
 
@@ -205,7 +219,7 @@ function updateEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined
     lastModifiedAt: now,
     configuration: storedConfiguration(environment.configuration!, now),
   };
-  ctx.store.put(C.hybridEnvironments, stored.id, stored);
+  ctx.store.put(HYBRID_ENVIRONMENTS.name, stored.id, stored);
   return stored as unknown as WireObject;
 }
 
@@ -218,7 +232,7 @@ function generateBootstrapCommands(ctx: VdbContext, environmentId: string): Wire
       : failedPrecondition(failure.message);
   }
   const environment = requireEnvironment(ctx, environmentId);
-  const previous = ctx.store.get<BootstrapCredentials>(C.bootstrapCredentials, environment.id);
+  const previous = ctx.store.get<BootstrapCredentials>(BOOTSTRAP_CREDENTIALS.name, environment.id);
   const credentials: BootstrapCredentials = {
     environmentId: environment.id,
     accessKey: secretValue(24),
@@ -226,8 +240,8 @@ function generateBootstrapCommands(ctx: VdbContext, environmentId: string): Wire
     registryPassword: secretValue(20),
     generation: (previous?.generation ?? 0) + 1,
   };
-  ctx.store.put(C.bootstrapCredentials, environment.id, credentials);
-  ctx.store.put(C.hybridEnvironments, environment.id, { ...environment, bootstrapCommandsGenerated: true });
+  ctx.store.put(BOOTSTRAP_CREDENTIALS.name, environment.id, credentials);
+  ctx.store.put(HYBRID_ENVIRONMENTS.name, environment.id, { ...environment, bootstrapCommandsGenerated: true });
   if (!ctx.environmentReadyAt.has(environment.id))
     ctx.environmentReadyAt.set(environment.id, ctx.clock.now() + ctx.provisioningMs);
   return {
@@ -312,7 +326,7 @@ function readyStatus(environment: HybridEnvironment, at: string): HybridEnvironm
 
 /** Marks the environment READY once its agent has had time to come up. */
 export function refreshEnvironment(ctx: VdbContext, id: string): HybridEnvironment | undefined {
-  const environment = ctx.store.get<HybridEnvironment>(C.hybridEnvironments, id);
+  const environment = ctx.store.get<HybridEnvironment>(HYBRID_ENVIRONMENTS.name, id);
   if (!environment) return undefined;
   const readyAt = ctx.environmentReadyAt.get(id);
   if (
@@ -323,6 +337,6 @@ export function refreshEnvironment(ctx: VdbContext, id: string): HybridEnvironme
     return environment;
   }
   const updated = { ...environment, status: readyStatus(environment, new Date(readyAt).toISOString()) };
-  ctx.store.put(C.hybridEnvironments, id, updated);
+  ctx.store.put(HYBRID_ENVIRONMENTS.name, id, updated);
   return updated;
 }

@@ -5,7 +5,15 @@
 import type { Permission, Role, StoredMember, User } from './records.js';
 import type { WireObject } from './wire-codec.js';
 import { VDB_SERVICES } from '../../wire/vdb-proto.js';
-import { VDB_COLLECTIONS as C, checkAccount, newId, nowTimestamp, stableUuid, type VdbContext } from './context.js';
+import {
+  checkAccount,
+  newId,
+  nowTimestamp,
+  removeStored,
+  stableUuid,
+  type StoredKind,
+  type VdbContext,
+} from './context.js';
 import { Violations, failedPrecondition, invalidArgument, notFound, quoted } from './errors.js';
 import { LIMITS } from './limits.js';
 import * as rule from './rules.js';
@@ -43,7 +51,7 @@ function crud(area: string): string[] {
   return ['read', 'write', 'delete'].map((verb) => `${verb}:${area}`);
 }
 
-const PERMISSIONS: readonly Permission[] = Object.entries(CATALOGUE).flatMap(([category, values]) =>
+const PERMISSION_CATALOGUE: readonly Permission[] = Object.entries(CATALOGUE).flatMap(([category, values]) =>
   values.map((value) => ({ value, category })),
 );
 
@@ -54,7 +62,7 @@ export interface StoredUserRoles {
 
 /** Permissions, the owner/admin/base system roles and the account's members. */
 export function seedIam(ctx: VdbContext, memberEmails: readonly string[]): void {
-  for (const permission of PERMISSIONS) ctx.store.put(C.permissions, permission.value, permission);
+  for (const permission of PERMISSION_CATALOGUE) ctx.store.put(PERMISSIONS.name, permission.value, permission);
   const now = nowTimestamp(ctx);
   const system = (
     subType: Role['subType'],
@@ -75,21 +83,26 @@ export function seedIam(ctx: VdbContext, memberEmails: readonly string[]): void 
   const roles = [
     // As the platform's role documentation describes them: the owner has everything, an admin all
     // but changing the account itself, the base role what every member needs to use the console.
-    system('SYSTEM_ROLE_SUB_TYPE_OWNER', 'Owner', 'All permissions, including account write permissions.', PERMISSIONS),
+    system(
+      'SYSTEM_ROLE_SUB_TYPE_OWNER',
+      'Owner',
+      'All permissions, including account write permissions.',
+      PERMISSION_CATALOGUE,
+    ),
     system(
       'SYSTEM_ROLE_SUB_TYPE_ADMIN',
       'Admin',
       'All permissions except account write permissions.',
-      PERMISSIONS.filter((p) => p.value !== 'write:account'),
+      PERMISSION_CATALOGUE.filter((p) => p.value !== 'write:account'),
     ),
     system(
       'SYSTEM_ROLE_SUB_TYPE_BASE',
       'Base',
       'The minimum every member needs.',
-      PERMISSIONS.filter((p) => p.value === 'read:account' || p.value === 'read:profile'),
+      PERMISSION_CATALOGUE.filter((p) => p.value === 'read:account' || p.value === 'read:profile'),
     ),
   ];
-  for (const role of roles) ctx.store.put(C.roles, role.id, role);
+  for (const role of roles) ctx.store.put(ROLES.name, role.id, role);
   memberEmails.forEach((email, i) => addMember(ctx, email, i === 0));
 }
 
@@ -102,26 +115,45 @@ export function addMember(ctx: VdbContext, email: string, isOwner = false): User
     status: 'USER_STATUS_ACTIVE',
     defaultAccountId: ctx.accountId,
   };
-  ctx.store.put(C.members, user.id, { user, isOwner } satisfies StoredMember);
+  ctx.store.put(MEMBERS.name, user.id, { user, isOwner } satisfies StoredMember);
   const base = ctx.store
-    .list<Role>(C.roles)
+    .list<Role>(ROLES.name)
     .find((role) => role.subType === (isOwner ? 'SYSTEM_ROLE_SUB_TYPE_OWNER' : 'SYSTEM_ROLE_SUB_TYPE_BASE'));
-  ctx.store.put(C.userRoles, user.id, { userId: user.id, roleIds: base ? [base.id] : [] } satisfies StoredUserRoles);
+  ctx.store.put(USER_ROLES.name, user.id, {
+    userId: user.id,
+    roleIds: base ? [base.id] : [],
+  } satisfies StoredUserRoles);
   return user;
 }
 
-export function iamServices(ctx: VdbContext): ServiceRegistration[] {
+export const PERMISSIONS: StoredKind<'permissions', Permission> = { name: 'permissions', label: 'permission' };
+
+export const ROLES: StoredKind<'roles', Role> = { name: 'roles', label: 'role' };
+
+/** Keyed by user id. */
+export const MEMBERS: StoredKind<'members', StoredMember> = { name: 'members', label: 'account member' };
+
+/** A member's roles, keyed by user id; a deleted role is taken out of them. */
+export const USER_ROLES: StoredKind<'userRoles', StoredUserRoles> = {
+  name: 'userRoles',
+  label: 'role assignment',
+  refersTo: [{ to: ROLES.name, field: 'roleIds', whenDeleted: 'detach' }],
+};
+
+export const IAM_MODULE = { services: iamServices, storage: [PERMISSIONS, ROLES, MEMBERS, USER_ROLES] } as const;
+
+function iamServices(ctx: VdbContext): ServiceRegistration[] {
   return [
     {
       service: VDB_SERVICES.iam,
       handlers: {
         ListPermissions: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
-          return { permissions: ctx.store.list(C.permissions) };
+          return { permissions: ctx.store.list(PERMISSIONS.name) };
         },
         ListRoles: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
-          return { items: ctx.store.list(C.roles) };
+          return { items: ctx.store.list(ROLES.name) };
         },
         GetRole: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
@@ -134,15 +166,8 @@ export function iamServices(ctx: VdbContext): ServiceRegistration[] {
           const role = requireRole(ctx, request.roleId as string);
           if (role.roleType === 'ROLE_TYPE_SYSTEM')
             throw failedPrecondition(`system role ${role.name} cannot be deleted`);
-          ctx.store.remove(C.roles, role.id);
-          for (const assignment of ctx.store.list<StoredUserRoles>(C.userRoles)) {
-            if (assignment.roleIds.includes(role.id)) {
-              ctx.store.put(C.userRoles, assignment.userId, {
-                ...assignment,
-                roleIds: assignment.roleIds.filter((id) => id !== role.id),
-              });
-            }
-          }
+          // Members who had it keep their other roles (USER_ROLES declares the reference).
+          removeStored(ctx, ROLES, role.id);
           return {};
         },
         ListUserRoles: (request) => {
@@ -150,7 +175,7 @@ export function iamServices(ctx: VdbContext): ServiceRegistration[] {
           const assignment = requireUserRoles(ctx, request.userId as string);
           return {
             roles: assignment.roleIds
-              .map((id) => ctx.store.get<Role>(C.roles, id))
+              .map((id) => ctx.store.get<Role>(ROLES.name, id))
               .filter((role) => role !== undefined),
           };
         },
@@ -166,7 +191,7 @@ export function iamServices(ctx: VdbContext): ServiceRegistration[] {
       handlers: {
         ListAccountMembers: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
-          const members = ctx.store.list<StoredMember>(C.members);
+          const members = ctx.store.list<StoredMember>(MEMBERS.name);
           const items = members.map((member) => ({ accountMember: member.user, isOwner: member.isOwner }));
           return { items };
         },
@@ -176,13 +201,13 @@ export function iamServices(ctx: VdbContext): ServiceRegistration[] {
 }
 
 function requireRole(ctx: VdbContext, id: string): Role {
-  const role = ctx.store.get<Role>(C.roles, id);
+  const role = ctx.store.get<Role>(ROLES.name, id);
   if (!role) throw notFound(`role ${id}`);
   return role;
 }
 
 function requireUserRoles(ctx: VdbContext, userId: string): StoredUserRoles {
-  const assignment = ctx.store.get<StoredUserRoles>(C.userRoles, userId);
+  const assignment = ctx.store.get<StoredUserRoles>(USER_ROLES.name, userId);
   if (!assignment) throw notFound(`user ${userId}`);
   return assignment;
 }
@@ -204,7 +229,7 @@ function validateRole(ctx: VdbContext, v: Violations, role: Role): Permission[] 
     const at = `role.permissions[${i}].value`;
     if ([...permission.value].length > LIMITS.permissionValue)
       return rule.length(v, at, permission.value, 1, LIMITS.permissionValue);
-    const known = ctx.store.get<Permission>(C.permissions, permission.value);
+    const known = ctx.store.get<Permission>(PERMISSIONS.name, permission.value);
     if (!known) v.add(at, `unknown permission ${quoted(permission.value)} (see ListPermissions)`, 'permission.exists');
     else if (!seen.has(known.value)) {
       seen.add(known.value);
@@ -233,7 +258,7 @@ function createRole(ctx: VdbContext, input: Role | undefined): WireObject {
     roleType: 'ROLE_TYPE_CUSTOM',
     permissions,
   };
-  ctx.store.put(C.roles, stored.id, stored);
+  ctx.store.put(ROLES.name, stored.id, stored);
   return stored as unknown as WireObject;
 }
 
@@ -255,7 +280,7 @@ function updateRole(ctx: VdbContext, input: Role | undefined): WireObject {
     permissions,
     lastModifiedAt: nowTimestamp(ctx),
   };
-  ctx.store.put(C.roles, stored.id, stored);
+  ctx.store.put(ROLES.name, stored.id, stored);
   return stored as unknown as WireObject;
 }
 
@@ -278,5 +303,5 @@ function assignUserRoles(ctx: VdbContext, request: WireObject): void {
   for (const id of [...toAdd, ...toDelete]) requireRole(ctx, id);
   const roleIds = [...assignment.roleIds.filter((id) => !toDelete.includes(id))];
   for (const id of toAdd) if (!roleIds.includes(id)) roleIds.push(id);
-  ctx.store.put(C.userRoles, assignment.userId, { ...assignment, roleIds });
+  ctx.store.put(USER_ROLES.name, assignment.userId, { ...assignment, roleIds });
 }

@@ -1,5 +1,5 @@
 export { DEFAULT_PROVISIONING_MS, startVdbEmulator, type VdbEmulator, type VdbEmulatorOptions } from './emulator.js';
-export { VDB_COLLECTIONS } from './context.js';
+export { VDB_COLLECTIONS } from './services.js';
 export { FAIL_PROVISIONING_LABEL, DEFAULT_DATABASE_VERSION } from './clusters.js';
 export { HYBRID_PROVIDER, packageId } from './catalog.js';
 export type { BootstrapCredentials } from './hybrid.js';

@@ -7,7 +7,15 @@ import { parseTimestamp, type WireObject } from './wire-codec.js';
 import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { secretValue } from '../core/index.js';
 import { requireCluster } from './clusters.js';
-import { VDB_COLLECTIONS as C, checkAccount, createdByEmail, newId, nowTimestamp, type VdbContext } from './context.js';
+import {
+  checkAccount,
+  createdByEmail,
+  newId,
+  nowTimestamp,
+  removeStored,
+  type StoredKind,
+  type VdbContext,
+} from './context.js';
 import { Violations, notFound } from './errors.js';
 import { LIMITS } from './limits.js';
 import * as rule from './rules.js';
@@ -16,7 +24,23 @@ import type { HandlerCall, ServiceRegistration } from './server.js';
 const KEY_NAME = /^[\w\s-]+$/;
 const COLLECTION_NAME = /^[a-zA-Z0-9\-_.]+$/;
 
-export function keyServices(ctx: VdbContext): ServiceRegistration[] {
+/** v2 keys; the stored objects keep the secret `key`. They go with their cluster. */
+export const DATABASE_API_KEYS: StoredKind<'databaseApiKeys', DatabaseApiKey> = {
+  name: 'databaseApiKeys',
+  label: 'database API key',
+  refersTo: [{ to: 'clusters', field: 'clusterId', whenDeleted: 'remove' }],
+};
+
+/** Legacy v1 keys; the stored objects keep the secret `key`. They go with the last of their clusters. */
+export const AUTH_KEYS: StoredKind<'authKeys', AuthKey> = {
+  name: 'authKeys',
+  label: 'legacy database API key',
+  refersTo: [{ to: 'clusters', field: 'clusterIds', whenDeleted: 'remove' }],
+};
+
+export const KEY_MODULE = { services: keyServices, storage: [DATABASE_API_KEYS, AUTH_KEYS] } as const;
+
+function keyServices(ctx: VdbContext): ServiceRegistration[] {
   return [
     {
       service: VDB_SERVICES.databaseApiKeyV2,
@@ -25,7 +49,7 @@ export function keyServices(ctx: VdbContext): ServiceRegistration[] {
           checkAccount(ctx, 'account_id', request.accountId);
           const clusterId = request.clusterId as string | undefined;
           const items = ctx.store
-            .list<DatabaseApiKey>(C.databaseApiKeys)
+            .list<DatabaseApiKey>(DATABASE_API_KEYS.name)
             .filter((key) => clusterId === undefined || key.clusterId === clusterId)
             .map((key) => ({ ...key, key: '' }));
           return { items };
@@ -35,10 +59,10 @@ export function keyServices(ctx: VdbContext): ServiceRegistration[] {
         }),
         DeleteDatabaseApiKey: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
-          const key = ctx.store.get<DatabaseApiKey>(C.databaseApiKeys, request.databaseApiKeyId as string);
+          const key = ctx.store.get<DatabaseApiKey>(DATABASE_API_KEYS.name, request.databaseApiKeyId as string);
           if (!key || key.clusterId !== request.clusterId)
             throw notFound(`database API key ${String(request.databaseApiKeyId)}`);
-          ctx.store.remove(C.databaseApiKeys, key.id);
+          removeStored(ctx, DATABASE_API_KEYS, key.id);
           return {};
         },
       },
@@ -50,7 +74,7 @@ export function keyServices(ctx: VdbContext): ServiceRegistration[] {
           checkAccount(ctx, 'account_id', request.accountId);
           const clusterId = request.clusterId as string | undefined;
           const items = ctx.store
-            .list<AuthKey>(C.authKeys)
+            .list<AuthKey>(AUTH_KEYS.name)
             .filter((key) => clusterId === undefined || key.clusterIds.includes(clusterId))
             .map((key) => ({ ...key, key: '' }));
           return { items };
@@ -60,9 +84,9 @@ export function keyServices(ctx: VdbContext): ServiceRegistration[] {
         }),
         DeleteDatabaseApiKey: (request) => {
           checkAccount(ctx, 'account_id', request.accountId);
-          if (!ctx.store.remove(C.authKeys, request.databaseApiKeyId as string)) {
-            throw notFound(`database API key ${String(request.databaseApiKeyId)}`);
-          }
+          const keyId = request.databaseApiKeyId as string;
+          if (!ctx.store.has(AUTH_KEYS.name, keyId)) throw notFound(`database API key ${keyId}`);
+          removeStored(ctx, AUTH_KEYS, keyId);
           return {};
         },
       },
@@ -106,7 +130,7 @@ function createV2(ctx: VdbContext, input: DatabaseApiKey | undefined, call: Hand
     postfix: secret.slice(-4),
     key: secret,
   };
-  ctx.store.put(C.databaseApiKeys, stored.id, stored);
+  ctx.store.put(DATABASE_API_KEYS.name, stored.id, stored);
   return stored as unknown as WireObject;
 }
 
@@ -163,6 +187,6 @@ function createV1(ctx: VdbContext, input: AuthKey | undefined): WireObject {
     prefix: secret.slice(0, 6),
     key: secret,
   };
-  ctx.store.put(C.authKeys, stored.id, stored);
+  ctx.store.put(AUTH_KEYS.name, stored.id, stored);
   return stored as unknown as WireObject;
 }
