@@ -304,7 +304,10 @@ for (const [name, start] of Object.entries(TARGETS)) {
       // The old server took them all, for as long as the peer sent (its heap grew until it aborted).
       expect(await peer.whenClosed(), 'the connection is closed').to.equal(true);
       expect(Date.now() - started, 'ms until closed').to.be.below(2000);
-      expect(bytes, 'CONTINUATION bytes sent before the end').to.be.below(1 * MiB);
+      // What the peer wrote before it saw the end, most of it never read: on loopback the kernel's socket
+      // buffers take megabytes, more while the server waits for a busy CPU (1.1-1.3 MB seen on a loaded
+      // 2-core machine), so the bound is the PING flood's; the server that took them all took hundreds.
+      expect(bytes, 'CONTINUATION bytes sent before the end').to.be.below(16 * MiB);
       await survived();
     });
 
