@@ -10,9 +10,10 @@
 //                                          scripts/bundle.mjs).
 // src/server/proto.ts reads both (their declarations are src/server/*-messages.d.ts).
 // Start-up latency matters, since Terraform launches a provider several times per command
-// (protocol.md §2.5): generated code is part of the bundle and compiled ahead by V8's code cache,
-// where protobufjs' reflection would parse a descriptor at start-up and generate every encoder at
-// run time on first use (docs/benchmarks.md). Field names keep their proto spelling.
+// (docs/protocol.md, "How often Terraform starts a provider"): generated code is part of the bundle
+// and compiled ahead by V8's code cache, where protobufjs' reflection would parse a descriptor at
+// start-up and generate every encoder at run time on first use (docs/benchmarks.md). Field names
+// keep their proto spelling.
 //
 // It also compiles the vdb management API (proto/vdb/**) into a JSON descriptor,
 // dist/proto/vdb-descriptor.json, loaded by src/wire/vdb-proto.ts (client and emulator).

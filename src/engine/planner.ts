@@ -1,7 +1,8 @@
 /**
- * PlanResourceChange's schema walk (architecture §2.4): starting from Terraform's proposed new state,
- * fill defaults, keep the prior form of semantically equal values, make computed values unknown only
- * where they will change, and collect the paths whose change forces replacement.
+ * PlanResourceChange's schema walk (docs/protocol.md, "What our planner decides"): starting from
+ * Terraform's proposed new state, fill defaults, keep the prior form of semantically equal values,
+ * make computed values unknown only where they will change, and collect the paths whose change
+ * forces replacement.
  */
 import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
 import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
@@ -169,7 +170,7 @@ function forcedReplacements(
     if (!rule) continue;
     const p = prior[name] ?? null;
     const n = planned[name] ?? null;
-    // Terraform counts an unknown planned value as a change (protocol.md §4.3).
+    // Terraform counts an unknown planned value as a change (docs/protocol.md, "Forced replacement").
     const changed = n instanceof Unknown || !sameFieldMeaning(def, p, n);
     const forces =
       changed && (rule === true || !isWhollyKnown(fieldType(def), n) || rule(valueToPlain(p), valueToPlain(n)));
@@ -271,7 +272,8 @@ function configured(def: AttrDef<unknown>, config: ObjectValue | null, name: str
 
 function planConfigurable(def: AttrDef<unknown>, prior: Value, proposed: Value, config: Value): Value {
   const o = def.options;
-  // Never in a plan (protocol.md §4): the engine takes write-only values from the configuration at apply.
+  // Never in a plan (docs/protocol.md, "Write-only attributes"): the engine takes write-only values
+  // from the configuration at apply.
   if (o.writeOnly) return null;
   if (config === null && o.default !== undefined) return plainToValue(def.type.cty, o.default);
   // An empty value says no more than null (value-ops isEmptyValue): for an argument the platform
@@ -281,8 +283,9 @@ function planConfigurable(def: AttrDef<unknown>, prior: Value, proposed: Value, 
   // A configured value is planned as configured: Terraform proposes exactly it, and a request that
   // proposes something else (an unknown configured, null proposed) is not believed.
   if (config instanceof Unknown || prior === null || prior instanceof Unknown) return config;
-  // Terraform accepts the prior value for a configured one (protocol.md §4.2 rule 2): use it when
-  // the two mean the same, so formatting the API normalises never shows as a diff.
+  // Terraform accepts the prior value for a configured one
+  // (docs/protocol.md, "Planned values Terraform accepts", rule 2): use it when the two mean the
+  // same, so formatting the API normalises never shows as a diff.
   if (sameMeaning(def.type.cty, config, prior)) return prior;
   if (o.equal && isWhollyKnown(def.type.cty, config) && o.equal(valueToPlain(config), valueToPlain(prior)))
     return prior;

@@ -23,8 +23,9 @@ export class ProviderConfiguration<C> {
     const { ctx } = this;
     const diags = new Diagnostics();
     if (!isWhollyKnown(impliedType(ctx.def.schema.block), config)) {
-      // Terraform may configure with values that depend on resources not yet created (§2.4);
-      // planning needs no API calls, so fail only if an operation needs the client.
+      // Terraform may configure with values that depend on resources not yet created
+      // (docs/protocol.md, "Configuring with unknown values"); planning needs no API calls, so fail
+      // only if an operation needs the client.
       ctx.unconfiguredReason =
         'The provider configuration depends on values that are not known until apply, so the provider cannot ' +
         'reach the API yet. Apply the resources the provider configuration depends on first (for example with ' +

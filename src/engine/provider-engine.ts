@@ -1,7 +1,8 @@
 /**
  * The lifecycle engine, written once for every resource and data source: protocol-neutral (Values
- * in, Values out), it applies the plan/apply/read/import/upgrade rules of protocol.md §2.4 and §4 and
- * turns anything thrown into diagnostics.
+ * in, Values out), it applies the plan/apply/read/import/upgrade rules of
+ * docs/protocol.md, "RPC rules" and docs/protocol.md, "Terraform's checks" and turns anything
+ * thrown into diagnostics.
  *
  * ProviderEngine is the façade the server calls, one method per RPC. Each method hands the call to
  * the part that serves its family (as the plugin framework's server keeps one file per RPC family);

@@ -1,9 +1,10 @@
 /**
  * Merging what the API says with what Terraform already holds, written once for every resource:
  * - after apply, every value Terraform knew in the plan stays exactly as planned and unknowns take
- *   the API's value (protocol.md §4.4);
+ *   the API's value (docs/protocol.md, "The apply result");
  * - after read, values the API reports in another but equivalent form keep the prior form, and
- *   values the API masks or never returns keep the prior value (sec.md §6.1, §6.5);
+ *   values the API masks or never returns keep the prior value
+ *   (docs/api/sec.md, "Values the platform normalises"; docs/api/sec.md, "Secrets on reads");
  * - after a lost create answer, whether an object found holds what the plan asked for.
  */
 import type { AttrDef, BlockDef, Fields } from '../schema/define.js';

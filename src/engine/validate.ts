@@ -68,9 +68,9 @@ export function checkConfig(def: Checked, config: ObjectValue, diags: Diagnostic
 }
 
 /**
- * An element of a set-nested block being judged. A set element cannot be addressed (protocol.md
- * §2.2), so what is inside one is reported at the set's path, and the message names the block and
- * the element (by its known, non-secret texts) instead.
+ * An element of a set-nested block being judged. A set element cannot be addressed
+ * (docs/protocol.md, "Attribute paths"), so what is inside one is reported at the set's path, and
+ * the message names the block and the element (by its known, non-secret texts) instead.
  */
 interface SetElement {
   readonly path: AttributePath;

@@ -51,7 +51,10 @@ export interface Schema {
   readonly block: SchemaBlock;
 }
 
-/** True when the type contains `dynamic` anywhere (changes a LIST block to a tuple, protocol.md §2.3). */
+/**
+ * True when the type contains `dynamic` anywhere (changes a LIST block to a tuple,
+ * docs/protocol.md, "Dynamic types in blocks").
+ */
 export function containsDynamic(t: CtyType): boolean {
   switch (t.kind) {
     case 'dynamic':

@@ -1,6 +1,7 @@
 /**
  * Terraform's type system (cty) and its JSON form, as used in schema attribute `type` bytes
- * (protocol.md §3.1). Types are plain immutable objects; compare them with `typeEquals`.
+ * (docs/protocol.md, "Types and their JSON form"). Types are plain immutable objects; compare them
+ * with `typeEquals`.
  */
 import { setEntry } from './entries.js';
 
@@ -41,7 +42,10 @@ export function isCollection(t: CtyType): t is Extract<CtyType, { kind: 'list' |
   return t.kind === 'list' || t.kind === 'set' || t.kind === 'map';
 }
 
-/** The JSON form of a type (protocol.md §3.1); object attribute names in sorted order. */
+/**
+ * The JSON form of a type (docs/protocol.md, "Types and their JSON form"); object attribute names
+ * in sorted order.
+ */
 export function typeToJSON(t: CtyType): unknown {
   switch (t.kind) {
     case 'string':

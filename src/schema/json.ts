@@ -1,7 +1,8 @@
 /**
- * cty values as JSON (protocol.md §3.4): DynamicValue.json and RawState.json. Numbers keep their full
- * precision (JSON.parse would round them to float64), so the decoder has its own strict tokenizer that
- * keeps number text; strings become NFC like cty.StringVal. Unknowns cannot be written as JSON.
+ * cty values as JSON (docs/protocol.md, "Values as JSON"): DynamicValue.json and RawState.json.
+ * Numbers keep their full precision (JSON.parse would round them to float64), so the decoder has
+ * its own strict tokenizer that keeps number text; strings become NFC like cty.StringVal. Unknowns
+ * cannot be written as JSON.
  */
 import { type CtyType, DYNAMIC, typeFromJSON, typeToJSONString } from './cty-type.js';
 import { formatPath, type PathStep } from './path.js';
@@ -508,7 +509,7 @@ class JSONValueReader {
     }
   }
 
-  /** protocol.md §3.4: {"value": V, "type": T} in either order; nothing else. */
+  /** docs/protocol.md, "Dynamic values in JSON": {"value": V, "type": T} in either order; nothing else. */
   private readDynamic(node: ReadNode, depth: number): Value {
     const obj = this.requireObject(node, 'a dynamic value must be a {"value": …, "type": …} object');
     let typeNode: ReadNode | undefined;

@@ -1,6 +1,6 @@
 /**
- * Decoding DynamicValue.msgpack into cty values: strict and bounded (protocol.md §3.2–§3.3); the
- * public entry is msgpack.ts.
+ * Decoding DynamicValue.msgpack into cty values: strict and bounded
+ * (docs/protocol.md, "Values as MessagePack"); the public entry is msgpack.ts.
  */
 import { Buffer } from 'node:buffer';
 import { type CtyType, DYNAMIC, NUMBER, BOOL, tupleOf, typeFromJSON } from './cty-type.js';
@@ -178,7 +178,7 @@ class MsgpackReader {
     return this.text(len);
   }
 
-  /** protocol.md §3.2: ints of any width, float32/64, or a decimal string. */
+  /** docs/protocol.md, "Numbers on the wire": ints of any width, float32/64, or a decimal string. */
   private decodeNumber(): CtyNumber {
     const code = this.bytes[this.pos]!;
     if (code <= 0x7f) {
@@ -493,7 +493,7 @@ class MsgpackReader {
     return this.utf8(this.strLength());
   }
 
-  /** protocol.md §3.2: nil = untyped null; otherwise [type JSON as bin (or str), value]. */
+  /** docs/protocol.md, "Dynamic values": nil = untyped null; otherwise [type JSON as bin (or str), value]. */
   private decodeDynamic(depth: number): Value {
     if (this.bytes[this.pos] === 0xc0) {
       this.pos++;
@@ -552,9 +552,9 @@ class MsgpackReader {
   }
 
   /**
-   * protocol.md §3.3: an ext with ≤ 1 payload byte is a plain unknown; ext 12 carries refinements.
-   * Other ext types with longer payloads are read as plain unknowns too (Terraform rejects them; we
-   * are lenient since they cannot mean anything else).
+   * docs/protocol.md, "Unknown values": an ext with ≤ 1 payload byte is a plain unknown; ext 12
+   * carries refinements. Other ext types with longer payloads are read as plain unknowns too
+   * (Terraform rejects them; we are lenient since they cannot mean anything else).
    */
   private decodeUnknown(type: CtyType, depth: number): Value {
     this.sawUnknown = true;

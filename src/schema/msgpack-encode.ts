@@ -1,6 +1,6 @@
 /**
  * Encoding cty values as MessagePack (DynamicValue.msgpack), byte-for-byte as go-cty's msgpack package
- * writes them (protocol.md §3.2–§3.3): the public entry is msgpack.ts.
+ * writes them (docs/protocol.md, "Values as MessagePack"): the public entry is msgpack.ts.
  */
 import { Buffer } from 'node:buffer';
 import { type CtyType, typeToJSONString } from './cty-type.js';
@@ -128,7 +128,10 @@ function encodeObject(w: ByteWriter, type: Extract<CtyType, { kind: 'object' }>,
   }
 }
 
-/** protocol.md §3.2: untyped null = nil, unknown = bare ext, otherwise [bin(type JSON), value]. */
+/**
+ * docs/protocol.md, "Dynamic values": untyped null = nil, unknown = bare ext,
+ * otherwise [bin(type JSON), value].
+ */
 function encodeDynamic(w: ByteWriter, v: Value, depth: number): void {
   if (v === null) return w.u8(0xc0);
   if (v instanceof Unknown) return w.bytes(PLAIN_UNKNOWN); // cty.DynamicVal never carries refinements
@@ -176,9 +179,9 @@ function encodeNumber(w: ByteWriter, n: Value): void {
 const PLAIN_UNKNOWN = Uint8Array.of(0xd4, 0x00, 0x00);
 
 /**
- * protocol.md §3.3: the plain unknown is d4 00 00; with refinements that fit the type it is ext 12
- * holding a map {1: false (not null), 2: prefix, 3/4: [bound, inclusive], 5/6: length bounds}, keys in
- * that order, exactly as go-cty's marshalUnknownValue writes them.
+ * docs/protocol.md, "Refined unknowns": the plain unknown is d4 00 00; with refinements that fit
+ * the type it is ext 12 holding a map {1: false (not null), 2: prefix, 3/4: [bound, inclusive],
+ * 5/6: length bounds}, keys in that order, exactly as go-cty's marshalUnknownValue writes them.
  */
 function encodeUnknown(w: ByteWriter, type: CtyType, r: Readonly<Refinements> | null): void {
   if (!r) return w.bytes(PLAIN_UNKNOWN);

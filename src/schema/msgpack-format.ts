@@ -1,15 +1,16 @@
 /**
  * What the msgpack encoder (msgpack-encode.ts) and decoder (msgpack-decode.ts) of cty values agree on:
- * the ext code and keys of a refined unknown (protocol.md §3.3) and how deep values may nest.
+ * the ext code and keys of a refined unknown (docs/protocol.md, "Refined unknowns") and how deep
+ * values may nest.
  */
 
 /** Deepest container nesting accepted by the decoders (and produced by the encoders). */
 export const MAX_VALUE_DEPTH = 200;
 
-/** ext type code of a refined unknown (protocol.md §3.3). */
+/** ext type code of a refined unknown (docs/protocol.md, "Refined unknowns"). */
 export const REFINED_UNKNOWN_EXT = 0x0c;
 
-/** Refinement map keys (protocol.md §3.3). */
+/** Refinement map keys (docs/protocol.md, "Refined unknowns"). */
 export const enum RefinementKey {
   Nullness = 1,
   StringPrefix = 2,

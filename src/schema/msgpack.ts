@@ -1,6 +1,7 @@
 /**
  * cty values as MessagePack (DynamicValue.msgpack), byte-for-byte as go-cty's msgpack package writes
- * them (protocol.md §3.2–§3.3, /work/shared/conformance vectors), and a strict, bounded decoder.
+ * them (docs/protocol.md, "Values as MessagePack", the vectors in test/fixtures/conformance), and a
+ * strict, bounded decoder.
  *
  * Hand-written rather than built on @msgpack/msgpack: the codec needs exact int64/uint64 handling,
  * ext 12 payloads, bin-typed dynamic types and type-driven decoding without an intermediate tree.

@@ -1,7 +1,8 @@
 /**
- * cty numbers (protocol.md §3.2): arbitrary-precision decimals. A value that a float64 holds exactly is a
- * JS `number`; anything else is a `Decimal` with canonical text. Parsing is bounded so that hostile
- * input ("1e999999999") can never make us build huge strings or BigInts.
+ * cty numbers (docs/protocol.md, "Arbitrary-precision decimals"): arbitrary-precision decimals. A
+ * value that a float64 holds exactly is a JS `number`; anything else is a `Decimal` with canonical
+ * text. Parsing is bounded so that hostile input ("1e999999999") can never make us build huge
+ * strings or BigInts.
  */
 import { Decimal, type CtyNumber } from './value.js';
 
@@ -43,7 +44,8 @@ export function numberText(n: CtyNumber): string {
     // Integers print exactly (2^64 is "18446744073709551616", not the shortest "…552000").
     return Math.abs(n) <= Number.MAX_SAFE_INTEGER ? String(n === 0 ? 0 : n) : BigInt(n).toString();
   }
-  // Non-integers print as their shortest round-trip text, as cty compares numbers (protocol.md §3.2).
+  // Non-integers print as their shortest round-trip text, as cty compares numbers
+  // (docs/protocol.md, "How numbers print").
   const s = String(n);
   return s.includes('e') ? plainText(decimalPartsOf(s)) : s;
 }

@@ -470,7 +470,8 @@ function checkSetDuplicates(elementType: CtyType, elems: Value[]): string | null
 }
 
 /**
- * Refinements must fit the type (protocol.md §3.3): prefix for strings, bounds for numbers, lengths for collections.
+ * Refinements must fit the type (docs/protocol.md, "Refined unknowns"): prefix for strings, bounds
+ * for numbers, lengths for collections.
  */
 function checkRefinements(type: CtyType, u: Unknown): string | null {
   const r = u.refinements;

@@ -16,7 +16,10 @@
  */
 import type { CtyType } from './cty-type.js';
 
-/** Refinements of an unknown value (protocol.md §3.3). Absent fields mean "nothing known". */
+/**
+ * Refinements of an unknown value (docs/protocol.md, "Refined unknowns"). Absent fields mean
+ * "nothing known".
+ */
 export interface Refinements {
   notNull?: boolean;
   /** Known prefix of an unknown string. */

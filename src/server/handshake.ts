@@ -1,4 +1,4 @@
-// go-plugin handshake, server side (protocol.md §1.2, §1.3, §1.8).
+// go-plugin handshake, server side (docs/protocol.md, "The handshake line").
 import type { Logger } from './log.js';
 import { handshakeCertField } from './tls.js';
 
@@ -40,8 +40,9 @@ export function negotiateProtocol(binary: string, env: NodeJS.ProcessEnv = proce
     ok: false,
     offered,
     // No '|' inside: the host shows a line with < 4 '|' fields verbatim as
-    // "Unrecognized remote plugin message: ..." (§1.3), which is the one
-    // place a plugin can put a message in front of the user.
+    // "Unrecognized remote plugin message: ..."
+    // (docs/protocol.md, "Refusing to start"), which is the one place a plugin
+    // can put a message in front of the user.
     message:
       `${binary} needs plugin protocol version ${APP_PROTOCOL_VERSION} (Terraform 1.0 or later), ` +
       `but the host offered protocol version(s) ${list}. Upgrade Terraform to use this provider.`,
@@ -62,7 +63,10 @@ export interface ReattachEntry {
   Addr: { Network: string; String: string };
 }
 
-/** TF_REATTACH_PROVIDERS value for one provider; Test true so Terraform never stops it (§1.8). */
+/**
+ * TF_REATTACH_PROVIDERS value for one provider; Test true so Terraform never stops it
+ * (docs/protocol.md, "Debug mode and TF_REATTACH_PROVIDERS").
+ */
 export function reattachConfig(sourceAddress: string, address: string, pid: number): Record<string, ReattachEntry> {
   return {
     [sourceAddress]: {
@@ -87,8 +91,8 @@ export function debugInstructions(sourceAddress: string, address: string, pid: n
 }
 
 /**
- * After the handshake nothing may reach stdout (§1.3: go-plugin drains and
- * discards it, and a stray write before the handshake breaks start-up). Any
+ * After the handshake nothing may reach stdout (docs/protocol.md, "Stdout after the handshake":
+ * go-plugin drains and discards it, and a stray write before the handshake breaks start-up). Any
  * later stdout write or console.log/info/debug goes to the stderr log instead.
  */
 export function guardStdout(log: Logger): void {

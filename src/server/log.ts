@@ -1,10 +1,11 @@
-// hclog-format JSON lines on stderr (protocol.md §1.6).
+// hclog-format JSON lines on stderr (docs/protocol.md, "Logging").
 //
 // Terraform reads the provider's stderr line by line; a line that is a JSON
 // object is an hclog entry whose `@level`, `@message` and `@timestamp` must be
 // strings, and `@timestamp` must have exactly 6 fractional digits or Terraform
 // falls back to logging the raw line at DEBUG. Nothing here ever touches stdout
-// (stdout carries the go-plugin handshake, §1.3).
+// (stdout carries the go-plugin handshake:
+// docs/protocol.md, "Stdout after the handshake").
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 export type LogSetting = LogLevel | 'off';

@@ -1,9 +1,10 @@
-// Provider process entry: go-plugin server for tfplugin6 (protocol.md §1).
+// Provider process entry: go-plugin server for tfplugin6 (docs/protocol.md, "The go-plugin layer").
 //
 // Managed mode (Terraform launched us): magic cookie, protocol negotiation,
 // AutoMTLS when PLUGIN_CLIENT_CERT is set, handshake line on stdout, then
 // stdout is sealed. Debug mode (--debug): plaintext on loopback and
-// TF_REATTACH_PROVIDERS instructions for the user (§1.8).
+// TF_REATTACH_PROVIDERS instructions for the user
+// (docs/protocol.md, "Debug mode and TF_REATTACH_PROVIDERS").
 import {
   debugInstructions,
   guardStdout,
@@ -61,7 +62,10 @@ export interface ProviderMainOptions {
   argv?: string[];
 }
 
-/** grpc-js limits: Terraform sends whole states/plans as single messages (§1.5). */
+/**
+ * grpc-js limits: Terraform sends whole states/plans as single messages
+ * (docs/protocol.md, "Message sizes").
+ */
 const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 /**
  * After the host's Shutdown the process exits once its answer is written, waiting at most this long
@@ -111,18 +115,21 @@ export async function runProviderMain(opts: ProviderMainOptions): Promise<void> 
     const negotiation = negotiateProtocol(binary);
     if (!negotiation.ok) {
       process.stderr.write(`Error: ${negotiation.message}\n`);
-      // Shown by Terraform as "Unrecognized remote plugin message: ..." (§1.3).
+      // Shown by Terraform as "Unrecognized remote plugin message: ..."
+      // (docs/protocol.md, "Refusing to start").
       process.stdout.write(`${negotiation.message}\n`);
       return exitWhenDrained(1);
     }
-    // Ctrl-C reaches us too; Terraform answers it with StopProvider, so we stay up (§1.7).
+    // Ctrl-C reaches us too; Terraform answers it with StopProvider, so we stay up
+    // (docs/protocol.md, "Stopping and exiting").
     let interrupts = 0;
     process.on('SIGINT', () => log.info('ignoring SIGINT; Terraform stops providers itself', { count: ++interrupts }));
   }
 
   logResourceUsageAtExit(log);
 
-  // AutoMTLS only in managed mode with a client certificate (§1.4); reattach is plaintext (§1.8).
+  // AutoMTLS only in managed mode with a client certificate (docs/protocol.md, "AutoMTLS");
+  // reattach is plaintext (docs/protocol.md, "Plaintext without a client certificate").
   const clientCertPem = debug ? undefined : process.env.PLUGIN_CLIENT_CERT || undefined;
   const cert = clientCertPem ? await generateCertificate() : null;
   if (cert) log.debug('generated AutoMTLS server certificate', { ms: Math.round(cert.ms) });
@@ -142,8 +149,9 @@ export async function runProviderMain(opts: ProviderMainOptions): Promise<void> 
     process.stderr.write(`${binary}: cannot set up TLS with PLUGIN_CLIENT_CERT: ${errorMessage(err)}\n`);
     process.exit(1);
   }
-  // Loopback only, ephemeral port; PLUGIN_MIN_PORT/MAX_PORT are advisory (§1.2).
-  // TCP, not a Unix socket: docs/decisions.md, "The plugin server listens on loopback TCP".
+  // Loopback only, ephemeral port; PLUGIN_MIN_PORT/MAX_PORT are advisory
+  // (docs/protocol.md, "The environment"). TCP, not a Unix socket:
+  // docs/decisions.md, "The plugin server listens on loopback TCP".
   const port = await server!.listen('127.0.0.1').catch((err: unknown) => {
     process.stderr.write(`${binary}: cannot listen on 127.0.0.1: ${errorMessage(err)}\n`);
     process.exit(1);
@@ -162,7 +170,8 @@ export async function runProviderMain(opts: ProviderMainOptions): Promise<void> 
     return;
   }
 
-  // The listener is accepting before the line is printed (§1.3); after it, stdout is sealed.
+  // The listener is accepting before the line is printed (docs/protocol.md, "The handshake line");
+  // after it, stdout is sealed.
   process.stdout.write(handshakeLine(address, cert ? cert.certDer : null));
   guardStdout(log);
   log.info('provider server started', { address, tls: cert !== null, version: opts.version });
@@ -268,7 +277,8 @@ function buildServer(
   const shutdown = goPluginCodecs.serviceCodecs(SERVICE_NAMES.controller).get('Shutdown')!;
   server.unary(shutdown.path, shutdown.request, shutdown.response, () => {
     log.info('shutdown requested by the plugin host');
-    // Answer first, then exit as soon as the answer is written (§1.7). A debug server outlives its clients.
+    // Answer first, then exit as soon as the answer is written
+    // (docs/protocol.md, "Stopping and exiting"). A debug server outlives its clients.
     if (!debug)
       void exitAfter(service, log)
         .then(() => server.written(SHUTDOWN_WRITE_LIMIT_MS))
@@ -343,7 +353,10 @@ function serverStreamHandler(
   };
 }
 
-/** Terraform does not always kill us when it dies: exit once our parent changes (§1.7). */
+/**
+ * Terraform does not always kill us when it dies: exit once our parent changes
+ * (docs/protocol.md, "Stopping and exiting").
+ */
 function watchForOrphaning(log: Logger, service: LazyService, hostPid: number): void {
   const check = () => {
     if (process.ppid === hostPid) return;
@@ -361,7 +374,8 @@ function installCrashHandlers(log: Logger): void {
     log.error('unhandled promise rejection', { error: errorMessage(reason), stack: errorStack(reason) });
   });
   // A synchronous throw outside any handler leaves unknown state: crash like a Go
-  // panic, whose "panic: " stderr lines Terraform reports as a plugin crash (§1.6).
+  // panic, whose "panic: " stderr lines Terraform reports as a plugin crash
+  // (docs/protocol.md, "Crashes").
   process.on('uncaughtException', (err) => {
     process.stderr.write(`panic: ${errorMessage(err)}\n\n${errorStack(err) ?? ''}\n`);
     process.exit(2);

@@ -1,7 +1,7 @@
 // Protobuf messages and codecs of the whole plugin protocol: tfplugin6 and go-plugin's side services
-// (protocol.md §1.5, §2.1), for the provider's service (./provider-service.ts) and the test client's
-// grpc-js service definitions (src/tfclient). The plain-object form of messages is described in
-// ./codecs.ts; the names of services and RPCs are in ./rpcs.ts (re-exported here).
+// (docs/protocol.md, "The gRPC services"), for the provider's service (./provider-service.ts) and
+// the test client's grpc-js service definitions (src/tfclient). The plain-object form of messages
+// is described in ./codecs.ts; the names of services and RPCs are in ./rpcs.ts (re-exported here).
 import type { MethodDefinition, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { messages as goPluginMessages, services as goPluginServices } from './go-plugin-messages.js';
 import { messages as tfplugin6Messages, services as tfplugin6Services } from './tfplugin6-messages.js';

@@ -1,6 +1,7 @@
-// The plugin protocol's services and the tfplugin6.Provider RPCs by name (protocol.md §1.5, §2.1):
-// names only, no codecs, so that the start-up part of a provider (src/server/main.ts) knows what it
-// serves without the tfplugin6 messages (src/server/proto.ts), which it loads on first use.
+// The plugin protocol's services and the tfplugin6.Provider RPCs by name
+// (docs/protocol.md, "The gRPC services"): names only, no codecs, so that the start-up part of a
+// provider (src/server/main.ts) knows what it serves without the tfplugin6 messages
+// (src/server/proto.ts), which it loads on first use.
 
 /** The tfplugin6.Provider RPCs, in proto order (checked against the .proto sources in tests). */
 export const PROVIDER_RPC_NAMES = [

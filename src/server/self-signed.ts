@@ -1,7 +1,8 @@
-// A self-signed ECDSA P-256 certificate in go-plugin's AutoMTLS shape (protocol.md §1.4), written
-// as DER by hand over node:crypto. A certificate library cost 25–40 ms of every provider start
-// (docs/benchmarks.md); this fixed shape needs only a few TLV writers. No dependencies, so the
-// benchmark's Node floor server (scripts/bench/floor-server.ts) uses it too.
+// A self-signed ECDSA P-256 certificate in go-plugin's AutoMTLS shape
+// (docs/protocol.md, "The server certificate"), written as DER by hand over node:crypto. A
+// certificate library cost 25–40 ms of every provider start (docs/benchmarks.md); this fixed shape
+// needs only a few TLV writers. No dependencies, so the benchmark's Node floor server
+// (scripts/bench/floor-server.ts) uses it too.
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 
 export interface SelfSignedCertificate {

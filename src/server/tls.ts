@@ -1,4 +1,4 @@
-// AutoMTLS certificates (protocol.md §1.4).
+// AutoMTLS certificates (docs/protocol.md, "AutoMTLS").
 //
 // Each process makes a fresh ECDSA P-256 key and a self-signed certificate in
 // go-plugin's shape: SAN DNS localhost (Go ignores the CN), CA:TRUE, key usage

@@ -1,6 +1,7 @@
 /**
- * Neutral schema and paths → tfplugin6 message objects (protocol.md §2.3). Attribute and block
- * order follows the declaration; Terraform does not care, and docs read better.
+ * Neutral schema and paths → tfplugin6 message objects
+ * (docs/protocol.md, "The schema on the wire"). Attribute and block order follows the declaration;
+ * Terraform does not care, and docs read better.
  */
 import type { Schema, SchemaBlock, SchemaNestedBlock, Nesting } from '../schema/block.js';
 import { typeToJSONString } from '../schema/cty-type.js';

@@ -1,6 +1,7 @@
-// The Terraform side of go-plugin (protocol.md §1): launch a provider binary
-// the way Terraform does, check its handshake line as go-plugin's client does,
-// and talk tfplugin6 over mutual TLS. Used by tests, the demo and benchmarks.
+// The Terraform side of go-plugin (docs/protocol.md, "The go-plugin layer"):
+// launch a provider binary the way Terraform does, check its handshake line as
+// go-plugin's client does, and talk tfplugin6 over mutual TLS. Used by tests,
+// the demo and benchmarks.
 import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
@@ -12,7 +13,10 @@ import { derToPem, generateCertificate, parseHandshakeCertField } from '../serve
 export interface LaunchOptions {
   /** Extra environment, applied last (so tests can also blank the defaults); undefined removes a variable. */
   env?: Record<string, string | undefined>;
-  /** Arguments for the executable; Terraform passes none (§1.1), the benchmark's floor server needs its script. */
+  /**
+   * Arguments for the executable; Terraform passes none
+   * (docs/protocol.md, "Starting the provider"), the benchmark's floor server needs its script.
+   */
   args?: string[];
   /** PLUGIN_PROTOCOL_VERSIONS; Terraform sends "5,6". */
   protocolVersions?: string;
@@ -130,7 +134,8 @@ export function connect(
   const target = network === 'unix' ? `unix:${address}` : address;
   const credentials = certDer
     ? grpc.credentials.createSsl(
-        Buffer.from(derToPem(certDer)), // the handshake's cert is the only trust root (§1.4)
+        // the handshake's cert is the only trust root (docs/protocol.md, "The server certificate")
+        Buffer.from(derToPem(certDer)),
         client ? Buffer.from(client.keyPem) : null,
         client ? Buffer.from(client.certPem) : null,
       )
@@ -264,7 +269,7 @@ export async function launchProvider(executablePath: string, opts: LaunchOptions
   };
   if (!identity && !opts.env?.PLUGIN_CLIENT_CERT) delete env.PLUGIN_CLIENT_CERT;
 
-  // No arguments, no shell, stdout/stderr as pipes (§1.1).
+  // No arguments, no shell, stdout/stderr as pipes (docs/protocol.md, "Starting the provider").
   const child = spawn(executablePath, opts.args ?? [], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stderrLines: string[] = [];
   const extraStdout: string[] = [];

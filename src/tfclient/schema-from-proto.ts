@@ -1,7 +1,8 @@
 /**
  * tfplugin6 schema messages → the neutral SchemaBlock, on the Terraform side. It also enforces the
- * schema rules Terraform checks when it loads a provider (protocol.md §2.3), so a schema Terraform
- * would refuse fails our tests first.
+ * schema rules Terraform checks when it loads a provider
+ * (docs/protocol.md, "Rules Terraform checks when it loads a schema"), so a schema Terraform would
+ * refuse fails our tests first.
  */
 import type { Schema, SchemaBlock, SchemaNestedBlock, Nesting, SchemaAttribute } from '../schema/block.js';
 import { typeFromJSON } from '../schema/cty-type.js';

@@ -1,8 +1,8 @@
 /**
  * A Terraform-side client: launches a provider executable as go-plugin does and drives it as
  * Terraform core would, computing proposed new states itself and applying Terraform's own plan,
- * apply and read checks (protocol.md §4), so tests catch what Terraform would reject. It never uses
- * the provider's engine: it is an independent judge.
+ * apply and read checks (docs/protocol.md, "Terraform's checks"), so tests catch what Terraform
+ * would reject. It never uses the provider's engine: it is an independent judge.
  */
 import type { Schema, SchemaBlock } from '../schema/block.js';
 import { impliedType } from '../schema/block.js';
@@ -340,7 +340,7 @@ export class TerraformClient {
     return state;
   }
 
-  /** ImportResourceState then ReadResource, with Terraform's import rules (protocol.md §2.4). */
+  /** ImportResourceState then ReadResource, with Terraform's import rules (docs/protocol.md, "Importing"). */
   async importState(type: string, id: string): Promise<ObjectValue> {
     return this.importTarget(type, { id });
   }

@@ -1,9 +1,9 @@
 /**
  * Go duration strings (`72h0m0s`, `1h30m`, `1.5s`, `250ms`), the text form vdb durations have in
- * Terraform state and in `@every` schedules (vdb.md §2). Parsing follows Go's time.ParseDuration,
- * formatting Go's Duration.String(), both exact (nanoseconds as bigint). The platform is written in
- * Go, so its API and the provider's state share this text: the client, the resources and the
- * emulator all use this one module.
+ * Terraform state and in `@every` schedules (docs/api/vdb.md, "Value formats"). Parsing follows
+ * Go's time.ParseDuration, formatting Go's Duration.String(), both exact (nanoseconds as bigint).
+ * The platform is written in Go, so its API and the provider's state share this text: the client,
+ * the resources and the emulator all use this one module.
  */
 
 /** google.protobuf.Duration, exact: nanos 0–999 999 999 with the sign of seconds. */

@@ -1,13 +1,13 @@
 /**
- * The gRPC server a go-plugin provider needs (protocol.md §1.5), which the vdb emulator serves its API
- * on too, so that both hold hostile peers alike: unary and server-streaming methods
- * with protobuf bytes in and out, status codes in trailers, deadlines, cancellation, and message size
- * limits, over node:http2 (nghttp2) on node:tls, or plaintext for --debug. It replaces grpc-js's
- * server (per call ~280 µs of CPU more, docs/benchmarks.md); the HTTP/2 under it is Node's, which
- * keeps the protocol's rules and its limits against hostile peers (HPACK bombs, CONTINUATION and
- * stream floods, malformed requests). Everything here follows the gRPC-over-HTTP/2 protocol as
- * grpc-js's server speaks it (same statuses and details for malformed calls), so clients cannot tell
- * them apart.
+ * The gRPC server a go-plugin provider needs (docs/protocol.md, "The gRPC services"), which the vdb
+ * emulator serves its API on too, so that both hold hostile peers alike: unary and server-streaming
+ * methods with protobuf bytes in and out, status codes in trailers, deadlines, cancellation, and
+ * message size limits, over node:http2 (nghttp2) on node:tls, or plaintext for --debug. It replaces
+ * grpc-js's server (per call ~280 µs of CPU more, docs/benchmarks.md); the HTTP/2 under it is
+ * Node's, which keeps the protocol's rules and its limits against hostile peers (HPACK bombs,
+ * CONTINUATION and stream floods, malformed requests). Everything here follows the gRPC-over-HTTP/2
+ * protocol as grpc-js's server speaks it (same statuses and details for malformed calls), so
+ * clients cannot tell them apart.
  *
  * Memory stays bounded whatever peers send: nghttp2 bounds headers, streams, settings and its own
  * queues (the limits below); this file bounds the request bytes it buffers and the answer bytes that

@@ -857,7 +857,7 @@ describe('vdb protos', () => {
     expect(JSON.stringify(parsed.toJSON())).to.equal(readFileSync(VDB_DESCRIPTOR_PATH, 'utf8').trim());
   });
 
-  it('uses the neutral packages and the field numbers of vdb.md §4', () => {
+  it('uses the neutral packages and the field numbers of docs/api/vdb.md, "Services and packages"', () => {
     const services = Object.values(VDB_SERVICES);
     for (const service of services) expect(service).to.match(/^vdb\.cloud\.[a-z.]+\.v\d\.[A-Za-z]+Service$/);
     expect(fieldIds('vdb.cloud.cluster.v1.Cluster')).to.deep.equal({

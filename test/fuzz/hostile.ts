@@ -147,7 +147,7 @@ class MsgpackWriter {
     else if (n < 0x10000) this.bytes(0xde, n >> 8, n);
     else this.bytes(0xdf, n >>> 24, n >>> 16, n >>> 8, n);
   }
-  /** The plain unknown value (protocol.md §3.3). */
+  /** The plain unknown value (docs/protocol.md, "Unknown values"). */
   unknown(): void {
     this.bytes(0xd4, 0, 0);
   }

@@ -69,21 +69,23 @@ export const SEC_ALLOWED: AllowedDifference[] = [
   {
     what: 'AlertChannel*.testIntegration: has default true, the seed states none',
     reason:
-      'The seed is silent; sec.md §2.1: `test_integration` defaults to true (the channel is tested after create and update).',
+      'The seed is silent; docs/api/sec.md, "Alert channel attributes": `test_integration` defaults to true (the channel is tested after create and update).',
   },
   {
     what: 'AgentAccessToken.os: has default "linux", the seed states none',
-    reason: 'The seed is silent; sec.md §2.3: `os` defaults to `linux`.',
+    reason: 'The seed is silent; docs/api/sec.md, "Agent access tokens": `os` defaults to `linux`.',
   },
   {
     what: 'AlertChannelSiem.communicationType: has default "HTTPS", the seed states none',
-    reason: 'The seed lists the two values only; sec.md §2.2 (Siem): `communication_type` defaults to `HTTPS`.',
+    reason:
+      'The seed lists the two values only; docs/api/sec.md, "Alert channel attributes": `communication_type` defaults to `HTTPS`.',
   },
 ];
 
 /**
- * Every resource of the seed's families, by Terraform type (sec.md §1.3 with the renames of docs/decisions.md, "Alert channel types").
- * The seed shows the fields of some and only the nested types of others; all of them must exist.
+ * Every resource of the seed's families, by Terraform type (docs/api/sec.md, "Resource types" with
+ * the renames of docs/decisions.md, "Alert channel types"). The seed shows the fields of some and
+ * only the nested types of others; all of them must exist.
  */
 export const SEC_RESOURCE_TYPES = [
   'sec_agent_access_token',
@@ -152,16 +154,18 @@ describeSeedConformance({
   sensitiveBeyondSeed: [
     {
       name: 'ingest_token',
-      reason: 'sec.md §2 (LogSink): upstream\'s `hec_token` is "not sensitive upstream"; the seed does not show it.',
+      reason:
+        'docs/api/sec.md, "Where we differ from the upstream provider": upstream\'s `hec_token` is "not sensitive upstream"; the seed does not show it.',
     },
     {
       name: 'server_token',
-      reason: "sec.md §6.5: the scanners' `server_token` is not sensitive upstream; the seed does not show it.",
+      reason:
+        'docs/api/sec.md, "Where we differ from the upstream provider": the scanners\' `server_token` is not sensitive upstream; the seed does not show it.',
     },
   ],
   resourceTypes: SEC_RESOURCE_TYPES,
-  // The seed names only the user profile's result type; sec.md §1.3 adds the token data source of the
-  // agent-token family, which is not in the seed and so not required here.
+  // The seed names only the user profile's result type; docs/api/sec.md, "Resource types" adds the
+  // token data source of the agent-token family, which is not in the seed and so not required here.
   dataSourceTypes: ['sec_user_profile'],
   extra: (get) => {
     it('notices a broken schema (the comparison is not vacuous)', () => {

@@ -25,11 +25,13 @@ export const VDB_ALLOWED: AllowedDifference[] = [
   // `default` on inputs, test/pulumi-model/schema.ts header).
   {
     what: 'AccountsCluster.deleteBackupsOnDestroy: has default true, the seed states none',
-    reason: 'The seed is silent; vdb.md §2.1: `delete_backups_on_destroy` defaults to true.',
+    reason:
+      'The seed is silent; docs/api/vdb.md, "Settings the platform never holds": `delete_backups_on_destroy` defaults to true.',
   },
   {
     what: 'AccountsBackupSchedule.deleteBackupsOnDestroy: has default true, the seed states none',
-    reason: 'The seed is silent; vdb.md §2.4: `delete_backups_on_destroy` defaults to true.',
+    reason:
+      'The seed is silent; docs/api/vdb.md, "Settings the platform never holds": `delete_backups_on_destroy` defaults to true.',
   },
   // Bridge facts.
   {
@@ -44,7 +46,10 @@ export const VDB_ALLOWED: AllowedDifference[] = [
   },
 ];
 
-/** The reference inventory (vdb.md §1.2, §1.3): 8 resources, 7 data sources in version 1.19.2. */
+/**
+ * The reference inventory (docs/api/vdb.md, "The upstream inventory"): 8 resources, 7 data sources
+ * in version 1.19.2.
+ */
 export const VDB_RESOURCE_TYPES = [
   'vdb_accounts_auth_key',
   'vdb_accounts_backup_schedule',

@@ -260,12 +260,12 @@ const NOT_SECRET: Exception[] = [
   {
     where: 'data.vdb_accounts_auth_keys.keys[].token',
     reason:
-      "Always empty: the platform returns a key's token only when it is created (vdb.md §2.9). Making `keys` sensitive would hide every other field in plans and make the Pulumi output secret, unlike the seed's getAccountsAuthKeysKey.",
+      'Always empty: the platform returns a key\'s token only when it is created (docs/api/vdb.md, "Secrets shown once"). Making `keys` sensitive would hide every other field in plans and make the Pulumi output secret, unlike the seed\'s getAccountsAuthKeysKey.',
   },
   {
     where: 'data.vdb_accounts_database_api_keys_v2.keys[].key',
     reason:
-      "Always empty: the platform returns a key only when it is created (vdb.md §2.9). Making `keys` sensitive would hide every other field in plans, unlike the seed's getAccountsDatabaseApiKeysV2Key.",
+      'Always empty: the platform returns a key only when it is created (docs/api/vdb.md, "Secrets shown once"). Making `keys` sensitive would hide every other field in plans, unlike the seed\'s getAccountsDatabaseApiKeysV2Key.',
   },
 ];
 
@@ -285,44 +285,50 @@ interface FilledByPlatform {
 
 /**
  * Optional attributes the references say the platform fills when they are not configured (O+C in
- * sec.md / vdb.md, "always present in the output" in the seeds). Nested blocks the references mark
- * O+C (`global_access_rule`, `service.api_key`, `inference`) cannot be computed in protocol 6; their
+ * docs/api/vdb.md, "Optional values the platform fills" and docs/api/sec.md, "Resource groups";
+ * "always present in the output" in the seeds). Nested blocks the references mark O+C
+ * (`global_access_rule`, `service.api_key`, `inference`) cannot be computed in protocol 6; their
  * attributes are listed instead where they are O+C.
  */
 const FILLED_BY_PLATFORM: FilledByPlatform[] = [
   {
     where: 'vdb_*.account_id',
     reason:
-      "vdb.md §2: after any read `account_id` holds the account id the API returns (falls back to the provider's).",
+      'docs/api/vdb.md, "Account ids on resources": after any read `account_id` holds the account id the API returns (falls back to the provider\'s).',
   },
-  { where: 'data.vdb_*.account_id', reason: 'vdb.md §2.9: the data sources report the account they read (O+C).' },
+  {
+    where: 'data.vdb_*.account_id',
+    reason: 'docs/api/vdb.md, "Account ids on resources": the data sources report the account they read (O+C).',
+  },
   {
     where: 'vdb_accounts_cluster.configuration.version',
-    reason: 'vdb.md §2.1 and the vdb seed ("always present in output"): the platform picks the engine version.',
+    reason:
+      'docs/api/vdb.md, "Optional values the platform fills" and the vdb seed ("always present in output"): the platform picks the engine version.',
   },
   {
     where: 'vdb_accounts_cluster.configuration.database_configuration.service.jwt_rbac',
-    reason: 'vdb.md §2.1 and the vdb seed: read from the cluster state.',
+    reason: 'docs/api/vdb.md, "Optional values the platform fills" and the vdb seed: read from the cluster state.',
   },
   {
     where: 'vdb_accounts_cluster.configuration.database_configuration.service.enable_tls',
-    reason: 'vdb.md §2.1 and the vdb seed: always present in output.',
+    reason: 'docs/api/vdb.md, "Optional values the platform fills" and the vdb seed: always present in output.',
   },
   {
     where: 'vdb_accounts_cluster.configuration.database_configuration.inference.enabled',
-    reason: 'vdb.md §2.1 and the vdb seed: inference is always present in output.',
+    reason:
+      'docs/api/vdb.md, "Optional values the platform fills" and the vdb seed: inference is always present in output.',
   },
   {
     where: 'vdb_accounts_database_api_key_v2.expires_at',
-    reason: 'vdb.md §2.2: O+C (the platform reports the expiry it applied).',
+    reason: 'docs/api/vdb.md, "Optional values the platform fills": O+C (the platform reports the expiry it applied).',
   },
   {
     where: 'vdb_accounts_hybrid_cloud_environment.bootstrap_commands_version',
-    reason: 'vdb.md §2.6, §3.6: O+C rotation knob the platform reports.',
+    reason: 'docs/api/vdb.md, "Optional values the platform fills": O+C rotation knob the platform reports.',
   },
   {
     where: 'sec_resource_group.enabled',
-    reason: 'sec.md §2.10, §6.2: `enabled` is O+C (upstream PR #706) and defaults to true.',
+    reason: 'docs/api/sec.md, "Resource groups": upstream made `enabled` optional and computed; it defaults to true.',
   },
 ];
 

@@ -241,7 +241,7 @@ describe('properties of every resource type, generated from the schema DSL', fun
           tallyOf(type).broken = variants.length;
         });
 
-        // sec: every update sends the whole object (sec.md §3.4).
+        // sec: every update sends the whole object (docs/api/sec.md, "Updates replace the whole object").
         if (provider === 'sec' && !local.has(type))
           it(`${type}: an update never erases what the platform holds and the configuration does not speak of`, async () => {
             const w = world(provider);

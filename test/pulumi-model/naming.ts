@@ -1,6 +1,6 @@
 /**
  * Token and property naming as pulumi-terraform-bridge does it for a dynamically bridged provider
- * (protocol.md §5.2). Sources, in pulumi/pulumi-terraform-bridge:
+ * (docs/protocol.md, "Names and tokens"). Sources, in pulumi/pulumi-terraform-bridge:
  *
  * - `dynamic/info.go`: package name = provider name; resource prefix inferred from the first `_`
  *   segment shared by all resource types (`inferResourcePrefix`), else the provider name

@@ -1,11 +1,12 @@
 /**
  * A model, for tests, of the Pulumi package schema that pulumi-terraform-bridge's dynamic bridge ("any
- * Terraform provider") generates from our Terraform schemas (protocol.md §5). Users get the bridge's
- * own schema (`pulumi package add terraform-provider …`); this model exists to read the seeds, which
- * show the providers in Pulumi's terms, against our Terraform schemas without Go, and
- * test/acceptance/pulumi.test.ts holds it to the real bridge's output. The bridge only sees the tfplugin6
- * GetProviderSchema answer, through its `pkg/pf/proto` shim, and runs tfgen on it; this module follows
- * that code path step by step. Sources (pulumi/pulumi-terraform-bridge):
+ * Terraform provider") generates from our Terraform schemas
+ * (docs/protocol.md, "The Pulumi bridge"). Users get the bridge's own schema
+ * (`pulumi package add terraform-provider …`); this model exists to read the seeds, which show the providers in Pulumi's
+ * terms, against our Terraform schemas without Go, and test/acceptance/pulumi.test.ts holds it to
+ * the real bridge's output. The bridge only sees the tfplugin6 GetProviderSchema answer, through
+ * its `pkg/pf/proto` shim, and runs tfgen on it; this module follows that code path step by step.
+ * Sources (pulumi/pulumi-terraform-bridge):
  *
  * - `pkg/pf/proto/{attribute,block,element,object}.go`: how the wire schema looks to tfgen. Numbers
  *   are floats (Pulumi `number`, never `integer`); LIST and SET blocks are lists whose `max_items` is

@@ -55,7 +55,7 @@ const RESOURCE = objectOf({
 });
 
 describe('msgpack.ts', () => {
-  describe('protocol.md §3.5 example encodings', () => {
+  describe('docs/protocol.md, "Example encodings"', () => {
     const rows: Array<[string, CtyType, Value, string]> = [
       ['"hello"', STRING, 'hello', 'a5 68 65 6c 6c 6f'],
       ['42', NUMBER, 42, '2a'],
@@ -132,7 +132,7 @@ describe('msgpack.ts', () => {
     });
   });
 
-  describe('unknowns and refinements (protocol.md §3.3)', () => {
+  describe('unknowns and refinements (docs/protocol.md, "Refined unknowns")', () => {
     const refined: Array<[string, CtyType, Unknown, string]> = [
       [
         'string, not null, prefix "pre-"',

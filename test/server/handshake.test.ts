@@ -1,4 +1,5 @@
-// Process-level tests of start-up: cookie, negotiation, handshake line, debug mode (protocol.md §1.2, §1.3, §1.8).
+// Process-level tests of start-up: cookie, negotiation, handshake line, debug mode
+// (docs/protocol.md, "The handshake line").
 import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { expect } from 'chai';

@@ -1,4 +1,5 @@
-// The bin/ wrapper (exec through symlinks, protocol.md §1.1) and orphan exit (§1.7).
+// The bin/ wrapper (exec through symlinks, docs/protocol.md, "Starting the provider") and orphan
+// exit (docs/protocol.md, "Stopping and exiting").
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 // Process-level tests of a running provider: mTLS, services, error handling, signals,
-// stdout sealing, stderr format and shutdown (protocol.md §1.4–§1.7).
+// stdout sealing, stderr format and shutdown (docs/protocol.md, "The go-plugin layer").
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { generateCertificate } from '../../src/server/tls.js';

@@ -145,7 +145,7 @@ export class JsonSchemaValidator {
     return node as Schema;
   }
 
-  /** Patterns are ECMA-262 regular expressions (2020-12 §6.4), unanchored. */
+  /** Patterns are ECMA-262 regular expressions (JSON Schema 2020-12, section 6.4), unanchored. */
   private regExp(pattern: string): RegExp {
     let re = this.patterns.get(pattern);
     if (!re) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * `data` of each alert channel type in the neutral wire format (sec.md §2.2/§3.6;
+ * `data` of each alert channel type in the neutral wire format (docs/api/sec.md, "Alert channel types";
  * docs/decisions.md, "Neutral names"). Secret fields are optional: the API returns them blank or
  * not at all, so callers keep their own copy; on create/update they must be sent.
  */

@@ -1,7 +1,10 @@
 // Alert rule constants the resource definitions need at start-up, apart from the client's zod schemas
 // (./alert-rules.ts), which load only once the provider is configured.
 
-/** Where alerts come from (neutral names, sec.md §3.6): the agent, the four clouds, Kubernetes. */
+/**
+ * Where alerts come from (neutral names, docs/api/sec.md, "Alert rules"): the agent, the four
+ * clouds, Kubernetes.
+ */
 export const ALERT_RULE_SOURCES = ['Agent', 'CloudA', 'CloudB', 'CloudC', 'CloudD', 'K8s'] as const;
 /** What kind of alert. */
 export const ALERT_RULE_CATEGORIES = ['Anomaly', 'Policy', 'Composite'] as const;

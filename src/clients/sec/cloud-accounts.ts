@@ -12,7 +12,7 @@ import { envelope } from './wire.js';
 
 /**
  * Cloud-account integrations (`/api/v2/CloudAccounts`): the platform's view into the customer's
- * cloud accounts. `data` of each type in the neutral wire format (sec.md §2.14, §3.6;
+ * cloud accounts. `data` of each type in the neutral wire format (docs/api/sec.md, "Cloud account types";
  * docs/decisions.md, "Neutral names").
  *
  * Secret fields are optional: the platform returns them blank or not at all, so callers keep their

@@ -5,7 +5,7 @@ import { replaceKeeping } from './replace.js';
 import { envelope, keyedRecord } from './wire.js';
 
 /**
- * Container registries and scanners (sec.md §1.3, §2.15, §3.6): one API object, ContainerRegistries,
+ * Container registries and scanners (docs/api/sec.md, "Registry kinds"): one API object, ContainerRegistries,
  * whose `type` is always `ContVulnCfg`; the kind of registry is `data.registryType`. Secrets come
  * back blank or absent, so they are optional in the response schemas.
  */

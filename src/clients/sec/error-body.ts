@@ -2,9 +2,10 @@
 const MAX_MESSAGE_LENGTH = 500;
 
 /**
- * The human message of an error response, as the platform shapes it (sec.md §3.3): the first
- * non-empty of data.ErrorMsg, data.message, message (unless "SUCCESS"), data.statusMessage; a
- * non-JSON body is used as it is. Undefined when the body says nothing.
+ * The human message of an error response, as the platform shapes it
+ * (docs/api/sec.md, "Error messages"): the first non-empty of data.ErrorMsg, data.message, message
+ * (unless "SUCCESS"), data.statusMessage; a non-JSON body is used as it is. Undefined when the body
+ * says nothing.
  */
 export function messageFromErrorBody(text: string): string | undefined {
   const trimmed = text.trim();

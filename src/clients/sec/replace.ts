@@ -1,10 +1,12 @@
 /**
- * Updates of objects the platform replaces whole (sec.md §3.4: a PATCH carries the whole object, and
- * what it leaves out is gone). The platform may hold more than this provider models: settings its
- * console makes, fields of a newer version (a data export rule's `filters.profileVersions`). An update
- * must never erase them, so it reads the object, lays the request over it and writes it back: every
- * field the client's answer schema names is the request's (left out, it is cleared), every other
- * field stays as read. Objects are merged at every depth the schema names; a list is the request's.
+ * Updates of objects the platform replaces whole
+ * (docs/api/sec.md, "Updates replace the whole object": a PATCH carries the whole object, and what
+ * it leaves out is gone). The platform may hold more than this provider models: settings its
+ * console makes, fields of a newer version (a data export rule's `filters.profileVersions`). An
+ * update must never erase them, so it reads the object, lays the request over it and writes it
+ * back: every field the client's answer schema names is the request's (left out, it is cleared),
+ * every other field stays as read. Objects are merged at every depth the schema names; a list is
+ * the request's.
  */
 import { z } from 'zod';
 import { setEntry } from '../../schema/entries.js';

@@ -2,8 +2,8 @@
 // (./report-rules.ts), which load only once the provider is configured.
 
 /**
- * Every notification flag a report rule carries, in the neutral wire format (sec.md §2.9, §3.6).
- * The platform keeps all of them on every rule.
+ * Every notification flag a report rule carries, in the neutral wire format
+ * (docs/api/sec.md, "Report notification keys"). The platform keeps all of them on every rule.
  */
 export const REPORT_NOTIFICATION_KEYS = [
   // Cloud A compliance reports.

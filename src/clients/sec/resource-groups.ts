@@ -94,7 +94,7 @@ const groupSchema = z
 
 /**
  * The platform may re-case the keys of the filter map; the expression's spelling is the one the
- * configuration uses, so filters are re-keyed by it (sec.md §2.10).
+ * configuration uses, so filters are re-keyed by it (docs/api/sec.md, "Filter names").
  */
 function withExpressionNames(query: ResourceGroupQuery): ResourceGroupQuery {
   const filters: Record<string, ResourceGroupFilter> = {};

@@ -110,7 +110,8 @@ const memberSchema = z
     accounts: z.array(accountRow).optional(),
   })
   .transform((m, ctx): TeamMember => {
-    // The organization view names the guid in its account rows (sec.md §2.0).
+    // The organization view names the guid in its account rows
+    // (docs/api/sec.md, "Account and organization views").
     const userGuid = m.userGuid ?? m.accounts?.[0]?.userGuid;
     if (!userGuid) {
       ctx.addIssue({ code: 'custom', path: ['userGuid'], message: 'the member has no userGuid' });

@@ -21,7 +21,7 @@ export interface UserProfileAccount {
 }
 
 export interface UserProfileApi {
-  /** The API returns a list; normally one profile (sec.md: the last one wins). */
+  /** The API returns a list; normally one profile (the last one wins: docs/api/sec.md, "User profile"). */
   get(options?: CallOptions): Promise<UserProfile[]>;
 }
 

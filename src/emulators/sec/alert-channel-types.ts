@@ -1,9 +1,10 @@
 import { field, invalid, type ObjectSpec } from '../core/index.js';
 
 /**
- * The `data` object of every alert channel type, in the neutral wire format (sec.md §2.2, §3.6;
- * docs/decisions.md, "Neutral names"). `secret` fields are blanked on reads; they and `credential`
- * fields are kept when an update leaves them out. Adding a type is one entry here.
+ * The `data` object of every alert channel type, in the neutral wire format
+ * (docs/api/sec.md, "Alert channel types"; docs/decisions.md, "Neutral names"). `secret` fields are
+ * blanked on reads; they and `credential` fields are kept when an update leaves them out. Adding a
+ * type is one entry here.
  */
 const issueGrouping = field.string({ optional: true, oneOf: ['Events', 'Resources'] });
 const jsonTemplate = field.string({ optional: true, format: 'json-data-url' });

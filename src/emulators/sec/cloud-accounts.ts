@@ -8,9 +8,10 @@ import {
 } from './integrations.js';
 
 /**
- * Cloud-account integrations: the `data` object of every type in the neutral wire format (sec.md
- * §2.14, §3.6; docs/decisions.md, "Neutral names"). `secret` fields are blanked on reads, as the
- * platform does with private keys and client secrets. Adding a type is one entry in the table.
+ * Cloud-account integrations: the `data` object of every type in the neutral wire format
+ * (docs/api/sec.md, "Cloud account types"; docs/decisions.md, "Neutral names"). `secret` fields are
+ * blanked on reads, as the platform does with private keys and client secrets. Adding a type is one
+ * entry in the table.
  */
 const text = (options: { optional?: boolean } = {}) => field.string(options);
 /** Free text the platform stores as given, blank included. */

@@ -3,7 +3,7 @@ import type { SecContext } from './context.js';
 import { registerIntegrationRoutes, type IntegrationFamily } from './integrations.js';
 
 /**
- * Container registries and scanners (sec.md §1.3, §2.15, §3.4–3.6): the generic integration routes
+ * Container registries and scanners (docs/api/sec.md, "Registry kinds"): the generic integration routes
  * under /api/v2/ContainerRegistries. Every object has `type` ContVulnCfg; `data.registryType`
  * decides what `data` must hold. Scanners get a server token on create. Secrets are blanked on reads.
  */

@@ -18,7 +18,7 @@ import { RESOURCE_GROUPS_COLLECTION } from './resource-groups.js';
 export const REPORT_RULES_COLLECTION = 'ReportRules';
 const BASE = `${API_PREFIX}/${REPORT_RULES_COLLECTION}`;
 
-/** The notification flags every rule carries (neutral keys, sec.md §2.9, §3.6). */
+/** The notification flags every rule carries (neutral keys, docs/api/sec.md, "Report notification keys"). */
 export const REPORT_NOTIFICATION_KEYS = [
   'pci',
   'cloudACisS3',

@@ -19,7 +19,7 @@ import { API_PREFIX, type SecContext } from './context.js';
 export const RESOURCE_GROUPS_COLLECTION = 'ResourceGroups';
 const BASE = `${API_PREFIX}/${RESOURCE_GROUPS_COLLECTION}`;
 
-/** Fields a filter may test, per resource type (neutral names, sec.md §2.10, §3.6). */
+/** Fields a filter may test, per resource type (neutral names, docs/api/sec.md, "Filter fields"). */
 export const RESOURCE_GROUP_FIELDS: Readonly<Record<string, readonly string[]>> = {
   CLOUD_A: ['Account', 'Organization ID', 'Region', 'Resource Tag'],
   CLOUD_B: ['Organization ID', 'Organization Name', 'Folder', 'Project ID', 'Project Name', 'Region', 'Resource Label'],

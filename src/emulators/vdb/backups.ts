@@ -1,7 +1,8 @@
 /**
- * BackupService: schedules (cron expression, retention 1–365 days) and backups (vdb.md §4.4).
- * A backup is RUNNING when created and SUCCEEDED `provisioningMs` later (or FAILED, SKIPPED, … when
- * a test asked the next backup to end so: `failNextBackup`).
+ * BackupService: schedules (cron expression, retention 1–365 days) and backups
+ * (docs/api/vdb.md, "Backups and backup schedules"). A backup is RUNNING when created and SUCCEEDED
+ * `provisioningMs` later (or FAILED, SKIPPED, … when a test asked the next backup to end so:
+ * `failNextBackup`).
  */
 import type { Backup, BackupSchedule, Cluster } from './records.js';
 import { parseTimestamp, type WireObject } from './wire-codec.js';

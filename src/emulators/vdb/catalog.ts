@@ -1,7 +1,7 @@
 /**
  * The read-mostly catalog: cloud providers and regions (platform.v1), booking packages
- * (booking.v1). Values follow the documented ones (vdb.md §3.9); package ids are stable across
- * runs so examples and tests can name them.
+ * (booking.v1). Values follow the documented ones (docs/api/vdb.md, "The emulator's catalog");
+ * package ids are stable across runs so examples and tests can name them.
  */
 import type { BookingPackage, CloudProvider, CloudProviderRegion, PackageStatus } from './records.js';
 import type { WireObject } from './wire-codec.js';

@@ -1,5 +1,5 @@
 /**
- * ClusterService: clusters with provisioning phases (vdb.md §4.1). A create, a configuration
+ * ClusterService: clusters with provisioning phases (docs/api/vdb.md, "Clusters"). A create, a configuration
  * update, a suspend or a resume starts a transition that ends `provisioningMs` later; the state
  * is brought up to date whenever a cluster is read. Halfway through a create the endpoint URL
  * appears; at the end the cluster is HEALTHY, or FAILED_TO_CREATE with the platform's reason

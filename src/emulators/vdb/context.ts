@@ -27,8 +27,8 @@ export type Caller =
  * The `created_by_email` the platform records for an object made by this caller: a user's own
  * address; for a management key, what the object's kind records. A hybrid cloud environment records
  * the member the key belongs to (upstream's acceptance test, run with a management key against the
- * platform, finds it set); a database API key records nobody (vdb.md §2.2: "empty when created by a
- * management key").
+ * platform, finds it set); a database API key records nobody, so its field stays empty
+ * (docs/api/vdb.md, "Creator e-mail addresses").
  */
 export function createdByEmail(caller: Caller, managementKeyRecords: 'its owner' | 'nobody'): string {
   if (caller.kind === 'user') return caller.email;

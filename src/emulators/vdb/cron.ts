@@ -1,8 +1,9 @@
 /**
- * Backup schedule expressions as the service accepts them (vdb.md §2.4): a cron expression of 5
- * fields (minute hour day-of-month month day-of-week), 6 (seconds first) or 7 (plus year); one
- * of the descriptors @yearly @annually @monthly @weekly @daily @midnight @hourly @reboot; or
- * `@every <Go duration>`. Returns a reason when the expression is not acceptable.
+ * Backup schedule expressions as the service accepts them
+ * (docs/api/vdb.md, "Schedule expressions"): a cron expression of 5 fields (minute hour
+ * day-of-month month day-of-week), 6 (seconds first) or 7 (plus year); one of the descriptors
+ * @yearly @annually @monthly @weekly @daily @midnight @hourly @reboot; or `@every <Go duration>`.
+ * Returns a reason when the expression is not acceptable.
  */
 import { GoDurationError, parseGoDuration } from '../../wire/go-duration.js';
 

@@ -1,7 +1,8 @@
 /**
- * HybridCloudService (vdb.md §4.5, §3.5). An environment is NOT_READY until bootstrap commands
- * have been generated (the agent "installs" itself) and `provisioningMs` has passed; every
- * GenerateBootstrapCommands call mints a new access key and new registry credentials.
+ * HybridCloudService (docs/api/vdb.md, "Hybrid cloud environments"). An environment is NOT_READY
+ * until bootstrap commands have been generated (the agent "installs" itself) and `provisioningMs`
+ * has passed; every GenerateBootstrapCommands call mints a new access key and new registry
+ * credentials.
  */
 import type { HybridEnvironment, HybridEnvironmentConfiguration, HybridEnvironmentStatus } from './records.js';
 import type { WireObject } from './wire-codec.js';

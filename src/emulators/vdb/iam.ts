@@ -1,6 +1,6 @@
 /**
- * IAMService and AccountService (vdb.md §4.7): a permission catalog, three system roles, custom
- * roles, account members and their role assignments.
+ * IAMService and AccountService (docs/api/vdb.md, "Roles and members"): a permission catalog, three
+ * system roles, custom roles, account members and their role assignments.
  */
 import type { Permission, Role, StoredMember, User } from './records.js';
 import type { WireObject } from './wire-codec.js';

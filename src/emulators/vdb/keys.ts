@@ -1,6 +1,7 @@
 /**
- * Database API keys: v2 keys with access rules and the legacy v1 keys (vdb.md §4.3). The secret
- * is returned by create only; lists return it blank. The store keeps it (tests read it there).
+ * Database API keys: v2 keys with access rules and the legacy v1 keys
+ * (docs/api/vdb.md, "Database API keys"). The secret is returned by create only; lists return it
+ * blank. The store keeps it (tests read it there).
  */
 import type { AccessRule, AuthKey, DatabaseApiKey } from './records.js';
 import { parseTimestamp, type WireObject } from './wire-codec.js';

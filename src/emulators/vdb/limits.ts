@@ -1,10 +1,10 @@
 /**
  * How much one request may ask of the vdb emulator: every count and size a request can set, with
  * its bound. Most come from the platform's request validation (the API's protovalidate rules,
- * vdb.md §4). Where the platform publishes none, the emulator still refuses what no real account
- * gets, so an absurd request is answered with INVALID_ARGUMENT naming the field and the bound
- * instead of the emulator allocating for it (a cluster keeps one node entry per node); each such
- * bound is marked "chosen" and says why.
+ * docs/api/vdb.md, "Field bounds"). Where the platform publishes none, the emulator still refuses
+ * what no real account gets, so an absurd request is answered with INVALID_ARGUMENT naming the
+ * field and the bound instead of the emulator allocating for it (a cluster keeps one node entry per
+ * node); each such bound is marked "chosen" and says why.
  */
 export const LIMITS = {
   // --- documented by the platform's request validation -----------------------------------------

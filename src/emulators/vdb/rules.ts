@@ -1,6 +1,7 @@
 /**
- * Field rules of the vdb management API (vdb.md §4), written as checks that add protovalidate-style
- * violations. Paths are proto field paths such as `cluster.configuration.number_of_nodes`.
+ * Field rules of the vdb management API (docs/api/vdb.md, "Validation errors"), written as checks
+ * that add protovalidate-style violations. Paths are proto field paths such as
+ * `cluster.configuration.number_of_nodes`.
  */
 import type { Duration, KeyValue, Toleration, TopologySpreadConstraint } from './records.js';
 import { durationToNanos } from '../../wire/go-duration.js';

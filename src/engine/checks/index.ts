@@ -1,9 +1,10 @@
 /**
  * Terraform core's plan/apply consistency logic, ported so our tests catch what real Terraform
- * would reject (protocol.md §4). The three building blocks mirror internal/plans/objchange; the
- * check* functions bundle them the way internal/terraform/node_resource_abstract_instance.go
- * applies them around PlanResourceChange, ApplyResourceChange and ReadResource. Nothing here
- * throws: every function returns the problems it found (empty = Terraform would accept).
+ * would reject (docs/protocol.md, "Terraform's checks"). The three building blocks mirror
+ * internal/plans/objchange; the check* functions bundle them the way
+ * internal/terraform/node_resource_abstract_instance.go applies them around PlanResourceChange,
+ * ApplyResourceChange and ReadResource. Nothing here throws: every function returns the problems it
+ * found (empty = Terraform would accept).
  */
 import { type SchemaBlock, impliedType } from '../../schema/block.js';
 import type { CtyType } from '../../schema/cty-type.js';

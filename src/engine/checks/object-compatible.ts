@@ -1,8 +1,9 @@
 /**
  * Port of Terraform core's objchange.AssertObjectCompatible (internal/plans/objchange/compatible.go):
  * is `actual` (an apply result, or a re-plan during apply) a valid completion of the possibly
- * partly unknown `planned` value? (protocol.md §4.4, §4.5). Terraform reports each problem as
- * "Provider produced inconsistent result after apply … produced an unexpected new value: <problem>".
+ * partly unknown `planned` value? (docs/protocol.md, "The apply result";
+ * docs/protocol.md, "Re-planning during apply"). Terraform reports each problem as "Provider
+ * produced inconsistent result after apply … produced an unexpected new value: <problem>".
  *
  * Not ported: nested attribute types (our schemas use none), computed blocks (protocol 6.11;
  * not modelled by SchemaBlock), value marks beyond the schema's `sensitive` flag. Set elements

@@ -1,8 +1,8 @@
 /**
  * Port of Terraform core's objchange.AssertPlanValid (internal/plans/objchange/plan_valid.go):
  * is the provider's `planned_state` an acceptable way to get from `prior` to `config`?
- * (protocol.md §4.2). Problems are worded as Terraform words them; Terraform prefixes each with
- * "Provider produced invalid plan".
+ * (docs/protocol.md, "Planned values Terraform accepts"). Problems are worded as Terraform words
+ * them; Terraform prefixes each with "Provider produced invalid plan".
  *
  * Not ported: nested attribute types (assertPlannedObjectValid, for `nested_type` attributes,
  * which our schemas do not use) and computed blocks (protocol 6.11; SchemaBlock has no

@@ -1,7 +1,7 @@
 /**
  * Port of Terraform core's objchange.ProposedNew (internal/plans/objchange/objchange.go): the
  * `proposed_new_state` Terraform sends in PlanResourceChange, merging the configuration with
- * the computed parts of the prior state (protocol.md §4.1).
+ * the computed parts of the prior state (docs/protocol.md, "The proposed new state").
  *
  * Not ported: nested attribute types (`nested_type` objects, configschema.Object), and with
  * them the optional+computed "prior holds non-computed values" exception

@@ -1,8 +1,8 @@
 /**
  * The sec actions (Terraform 1.14 and later): send a test alert through an alert channel (the
- * channel test the resources run after a create or update, sec.md §3.4), and start a scan of a
- * cloud's resource inventory (the platform's inventory scan, `POST /api/v2/Inventory/scan?csp=…`).
- * Each is one request: the platform answers at once.
+ * channel test the resources run after a create or update, docs/api/sec.md, "Channel tests"), and
+ * start a scan of a cloud's resource inventory (the platform's inventory scan,
+ * `POST /api/v2/Inventory/scan?csp=…`). Each is one request: the platform answers at once.
  */
 import { attr, resourceSchema, validators } from '../../schema/define.js';
 import { action } from '../../engine/contracts.js';

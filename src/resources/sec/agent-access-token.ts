@@ -50,7 +50,8 @@ const fromApi = (t: AgentAccessToken): Partial<Model> => ({
   os: t.props?.os ?? null,
   enabled: t.tokenEnabled,
   version: t.version,
-  // The platform's top-level createdTime is the time of the last change (sec.md §2.3).
+  // The platform's top-level createdTime is the time of the last change
+  // (docs/api/sec.md, "Agent access tokens").
   created_time: t.props?.createdTime ?? t.createdTime,
   last_updated_time: t.createdTime,
 });
@@ -88,7 +89,10 @@ async function importToken(id: string, ctx: OpContext<SecClient>): Promise<Parti
 /** What the read after an import needs (the read fills in the rest, unset arguments as unset). */
 const importStart = (t: AgentAccessToken): Partial<Model> => ({ name: t.tokenAlias, token: t.accessToken });
 
-/** Frees the unique alias of a token that is "deleted" (tokens cannot be deleted, sec.md §2.3). */
+/**
+ * Frees the unique alias of a token that is "deleted" (tokens cannot be deleted,
+ * docs/api/sec.md, "Agent access tokens").
+ */
 const deletedAlias = (name: string) =>
   `${name}-${Array.from({ length: 5 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[randomInt(36)]).join('')}-deleted`;
 

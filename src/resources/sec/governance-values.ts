@@ -1,7 +1,8 @@
 /**
  * Value rules shared by the report rule, resource group, team member and vulnerability exception
  * resources: the platform normalises some values (case, whitespace, order), so the configuration
- * keeps its own spelling and these say when two spellings mean the same (sec.md §6.1).
+ * keeps its own spelling and these say when two spellings mean the same
+ * (docs/api/sec.md, "Values the platform normalises").
  */
 import type { Validator } from '../../schema/define.js';
 

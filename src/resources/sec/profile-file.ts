@@ -1,6 +1,7 @@
 /**
- * The sec provider's profile file (~/.sec.toml, sec.md §4): read only when the provider block and
- * the environment leave account or credentials unset (./provider-config.ts).
+ * The sec provider's profile file (~/.sec.toml, docs/api/sec.md, "The profile file"): read only
+ * when the provider block and the environment leave account or credentials unset
+ * (./provider-config.ts).
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

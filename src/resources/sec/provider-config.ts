@@ -1,5 +1,5 @@
 /**
- * Where the sec provider's settings come from (sec.md §4;
+ * Where the sec provider's settings come from (docs/api/sec.md, "Provider settings";
  * docs/decisions.md, "Where the settings come from"): the provider block wins per setting, then
  * SEC_* environment variables; static credentials (account + key/secret or token) skip the profile
  * file, otherwise the profile (`profile` or "default") in ~/.sec.toml fills the gaps.
@@ -33,7 +33,10 @@ export interface ResolvedSecSettings {
 
 export const PLATFORM_DOMAIN = 'sec-platform.example';
 
-/** `acme`, `acme.eu`, `https://acme.sec-platform.example/x` → `acme` / `acme.eu` (sec.md §3.1). */
+/**
+ * `acme`, `acme.eu`, `https://acme.sec-platform.example/x` → `acme` / `acme.eu`
+ * (docs/api/sec.md, "Base URL").
+ */
 export function normaliseAccount(account: string): string {
   let a = account.trim().replace(/^[a-z]+:\/\//i, '');
   const at = a.toLowerCase().indexOf(`.${PLATFORM_DOMAIN}`);

@@ -28,7 +28,8 @@ export default dataSource<typeof schema.fields, SecClient>({
   schema,
   async read(_config, ctx) {
     const profiles = await ctx.client.userProfile.get({ signal: ctx.signal });
-    // The platform may list several profiles; the last one describes the current key (sec.md §2.4).
+    // The platform may list several profiles; the last one describes the current key
+    // (docs/api/sec.md, "User profile").
     const p = profiles[profiles.length - 1];
     if (!p) throw new Error('the platform returned no user profile');
     return {

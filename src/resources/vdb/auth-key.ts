@@ -1,6 +1,6 @@
 /**
  * The legacy (v1) database API key: `vdb_accounts_auth_key` and the `vdb_accounts_auth_keys` data
- * source (vdb.md §2.3, §3.3). Deprecated in favour of the v2 keys but still working. It has no
+ * source (docs/api/vdb.md, "Legacy keys"). Deprecated in favour of the v2 keys but still working. It has no
  * `account_id` of its own: the provider's account is always used.
  */
 import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';

@@ -1,7 +1,8 @@
 /**
  * `vdb_accounts_backup_schedule` and the `vdb_accounts_backup_schedule(s)` data sources
- * (vdb.md §2.4, §3.4): recurring backups of a cluster. The cron expression and the retention are
- * checked at plan time; a retention written another way (`72h` vs `72h0m0s`) is no change.
+ * (docs/api/vdb.md, "Backup schedules"): recurring backups of a cluster. The cron expression and
+ * the retention are checked at plan time; a retention written another way (`72h` vs `72h0m0s`) is
+ * no change.
  */
 import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
 import { dataSource, listResource, resource } from '../../engine/contracts.js';

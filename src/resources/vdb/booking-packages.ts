@@ -1,6 +1,7 @@
 /**
- * `vdb_booking_packages` (vdb.md §2.9, §3.9): the booking packages (node sizes and prices) of a cloud
- * provider region, whose ids go into a cluster's `node_configuration.package_id`.
+ * `vdb_booking_packages` (docs/api/vdb.md, "Booking packages"): the booking packages (node sizes
+ * and prices) of a cloud provider region, whose ids go into a cluster's
+ * `node_configuration.package_id`.
  */
 import { attr, resourceSchema, t } from '../../schema/define.js';
 import { dataSource } from '../../engine/contracts.js';

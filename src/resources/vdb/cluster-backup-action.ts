@@ -2,7 +2,7 @@
  * `vdb_cluster_backup` (an action, Terraform 1.14 and later): backs a cluster up now and waits until
  * the backup has succeeded or failed, reporting its progress: e.g. before an upgrade, with
  * `action_trigger { events = [before_update] }` on the cluster, so that the update runs only once
- * the backup exists. One `CreateBackup` (vdb.md §3.4), then `GetBackup` until the backup ends.
+ * the backup exists. One `CreateBackup` (docs/api/vdb.md, "Backups"), then `GetBackup` until the backup ends.
  *
  * A backup is requested once per run. Before the request the action lists the cluster's backups,
  * so that when the answer to the request is lost it can tell the backup the request made (the one

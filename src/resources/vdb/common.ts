@@ -1,7 +1,8 @@
 /**
- * What every vdb resource shares: the provider context, the account id rule (vdb.md §2: a resource's
- * own `account_id` wins over the provider's), composite import ids, and the nested shapes several
- * resources use (key/value pairs, tolerations, Kubernetes secret references).
+ * What every vdb resource shares: the provider context, the account id rule
+ * (docs/api/vdb.md, "Account ids on resources": a resource's own `account_id` wins over the
+ * provider's), composite import ids, and the nested shapes several resources use (key/value pairs,
+ * tolerations, Kubernetes secret references).
  */
 import { attr, block, validators, type ConfigModelOf, type Fields, type ModelOf } from '../../schema/define.js';
 import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics.js';
@@ -153,7 +154,8 @@ export function keyValueFields(what: string) {
 /**
  * How the description of every unordered collection ends. These collections are sets
  * (docs/decisions.md, "Unordered collections are sets"): the platform may return their entries in
- * another order, which a list shows as a change (vdb.md §6.1, the later upstream fix). Version
+ * another order, which a list shows as a change
+ * (docs/api/vdb.md, "Order the platform does not keep", the later upstream fix). Version
  * 1.19.2 declared them as lists, so the note says how a configuration that indexed one picks
  * entries now. `address` is how a configuration refers to the attribute; `select` is a `for` (or
  * function) form that picks entries by their content.
@@ -234,7 +236,8 @@ export const tolerationSet = (description: string, address: string) =>
 export type TolerationModel = ModelOf<typeof tolerationFields>;
 
 export function tolerationToApi(t: TolerationModel): Toleration {
-  // Empty key/value are left out: the platform rejects an empty value with operator Exists (vdb.md §6.1).
+  // Empty key/value are left out: the platform rejects an empty value with operator Exists
+  // (docs/api/vdb.md, "Tolerations").
   return {
     ...(t.key ? { key: t.key } : {}),
     ...(t.operator ? { operator: t.operator as TolerationOperator } : {}),
@@ -255,11 +258,14 @@ export function tolerationFromApi(t: Toleration): TolerationModel {
 }
 
 /**
- * The platform's toleration rules (vdb.md §4.1), reported on the set block `at`. At validation time
- * unknown values look like null, so only rules that no unknown value can hide are checked there
- * (`known: false`); the apply checks all of them before calling the API.
+ * The platform's toleration rules (docs/api/vdb.md, "Tolerations"), reported on the set block `at`.
+ * At validation time unknown values look like null, so only rules that no unknown value can hide
+ * are checked there (`known: false`); the apply checks all of them before calling the API.
  */
-/** The rules of a toleration that span its fields (vdb.md), judged where the fields are known. */
+/**
+ * The rules of a toleration that span its fields (docs/api/vdb.md, "Tolerations"), judged where the
+ * fields are known.
+ */
 export function checkTolerations(
   tolerations: readonly ConfigModelOf<typeof tolerationFields>[] | undefined,
   at: AttributePath,

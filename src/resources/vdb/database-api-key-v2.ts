@@ -1,8 +1,8 @@
 /**
  * `vdb_accounts_database_api_key_v2` and the `vdb_accounts_database_api_keys_v2` data source
- * (vdb.md §2.2, §3.3): a key that grants access to one cluster's database, either globally or per
- * collection. The platform cannot change a key, so every input forces a new one; the secret is
- * returned once, on create, and kept from the state afterwards.
+ * (docs/api/vdb.md, "Database API keys"): a key that grants access to one cluster's database,
+ * either globally or per collection. The platform cannot change a key, so every input forces a new
+ * one; the secret is returned once, on create, and kept from the state afterwards.
  */
 import { attr, block, resourceSchema, t, type ModelOf } from '../../schema/define.js';
 import { dataSource, listResource, resource } from '../../engine/contracts.js';

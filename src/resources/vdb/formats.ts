@@ -1,7 +1,7 @@
 /**
- * Value formats of the vdb platform as the provider shows them (vdb.md §2): Go duration strings,
- * RFC 3339 timestamps at second precision in UTC, cron schedules, UUIDs and CIDRs, each with a
- * parser, a formatter where state needs one, and a plan-time validator.
+ * Value formats of the vdb platform as the provider shows them (docs/api/vdb.md, "Value formats"):
+ * Go duration strings, RFC 3339 timestamps at second precision in UTC, cron schedules, UUIDs and
+ * CIDRs, each with a parser, a formatter where state needs one, and a plan-time validator.
  */
 import * as forms from '../../schema/forms.js';
 import type { Validator } from '../../schema/define.js';
@@ -111,8 +111,9 @@ export const isTimestamp = forms.timestamp();
 export const futureTimestamp = forms.timestamp({ future: true });
 export const { uuid, ipv4Cidr } = forms;
 /**
- * The ids of the platform's cloud providers and regions (vdb.md §3.9), which it lists and matches in
- * lower case only: `AWS` or `EU-CENTRAL-1` names nothing.
+ * The ids of the platform's cloud providers and regions
+ * (docs/api/vdb.md, "Cloud providers and regions"), which it lists and matches in lower case only:
+ * `AWS` or `EU-CENTRAL-1` names nothing.
  */
 export const cloudProviderId = forms.lowerCaseId('cloud provider id', ['aws', 'gcp', 'azure', 'hybrid']);
 export const cloudRegionId = forms.lowerCaseId('region id', ['eu-central-1', 'us-east4', 'germanywestcentral']);
@@ -142,7 +143,10 @@ export function text(
   };
 }
 
-/** The largest values of the API's integer field types (vdb.md §4): the platform's documented upper bounds. */
+/**
+ * The largest values of the API's integer field types (docs/api/vdb.md, "Field bounds"): the
+ * platform's documented upper bounds.
+ */
 export const UINT32_MAX = 2 ** 32 - 1;
 export const INT32_MAX = 2 ** 31 - 1;
 

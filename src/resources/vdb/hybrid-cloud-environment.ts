@@ -1,8 +1,8 @@
 /**
- * `vdb_accounts_hybrid_cloud_environment` (vdb.md §2.6, §3.5, §3.6): a customer-operated Kubernetes
- * cluster the platform can place database clusters in. Besides the environment itself the resource
- * manages its bootstrap commands, which install the platform's agent, under the rotation knob
- * `bootstrap_commands_version`:
+ * `vdb_accounts_hybrid_cloud_environment` (docs/api/vdb.md, "Hybrid cloud environments"): a
+ * customer-operated Kubernetes cluster the platform can place database clusters in. Besides the
+ * environment itself the resource manages its bootstrap commands, which install the platform's
+ * agent, under the rotation knob `bootstrap_commands_version`:
  * - unset at create → 1 (generate); `-1` → never generate; `0` → idle (nothing generated); > 0 → generate;
  * - a change to > 0 regenerates (rotating the credentials inside); a change to 0 or -1 clears the
  *   commands from the state (nothing is revoked on the platform);
@@ -373,8 +373,9 @@ function validateConfiguration(config: ConfigModelOf<typeof fields>, diags: Diag
 /**
  * Generates the bootstrap commands. The platform refuses while the environment cannot take them
  * (failed precondition) or the key lacks the permissions; that is a warning, not a failure
- * (vdb.md §3.5): the commands stay empty and a later change of the knob retries. A lost answer is
- * treated the same: each call mints new credentials, so it is not repeated blindly.
+ * (docs/api/vdb.md, "Generating bootstrap commands"): the commands stay empty and a later change of
+ * the knob retries. A lost answer is treated the same: each call mints new credentials, so it is
+ * not repeated blindly.
  */
 async function generate(request: EnvironmentRequest, ctx: OpContext<VdbContext>): Promise<string[]> {
   try {

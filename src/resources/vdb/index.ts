@@ -1,6 +1,7 @@
 /**
- * The vdb provider: its configuration schema (vdb.md §5; docs/decisions.md, "The API key"), how it
- * builds the gRPC management client, and the list of its resources and data sources.
+ * The vdb provider: its configuration schema (docs/api/vdb.md, "Provider configuration";
+ * docs/decisions.md, "The API key"), how it builds the gRPC management client, and the list of its
+ * resources and data sources.
  */
 import { attr, providerSchema } from '../../schema/define.js';
 import { provider } from '../../engine/contracts.js';
@@ -33,9 +34,10 @@ const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const schema = providerSchema(
   {
     // One schema whatever the environment: the real provider's SDK served `api_key` Required unless
-    // VDB_API_KEY was set when it started (vdb.md §0), so a missing key was Terraform's bare "argument
-    // is required". It is Optional here and `configure` names the argument and the variable instead.
-    // (The seed shows it required: test/pulumi-model's SEED_MAPPINGS.)
+    // VDB_API_KEY was set when it started (docs/api/vdb.md, "Provider configuration"), so a missing
+    // key was Terraform's bare "argument is required". It is Optional here and `configure` names
+    // the argument and the variable instead. (The seed shows it required: test/pulumi-model's
+    // SEED_MAPPINGS.)
     api_key: attr.string({
       optional: true,
       sensitive: true,

@@ -1,5 +1,5 @@
 /**
- * `vdb_accounts_manual_backup` (vdb.md §2.5, §3.4): a one-off backup of a cluster. A backup cannot
+ * `vdb_accounts_manual_backup` (docs/api/vdb.md, "Backups"): a one-off backup of a cluster. A backup cannot
  * be changed, so every input forces a new one; the platform runs it in the background (no waiting),
  * and refreshes show its progress in `status`.
  */

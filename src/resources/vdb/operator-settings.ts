@@ -1,8 +1,9 @@
 /**
- * The hybrid environment's `advanced_operator_settings` (vdb.md §2.6): YAML text that the API takes
- * as a protobuf Struct. The `yaml` package parses and prints it; this module chooses its options and
- * turns its document into Struct data, refusing what a Struct cannot hold or the text does not say
- * plainly, each with the line and column:
+ * The hybrid environment's `advanced_operator_settings`
+ * (docs/api/vdb.md, "Hybrid environment fields"): YAML text that the API takes as a protobuf
+ * Struct. The `yaml` package parses and prints it; this module chooses its options and turns its
+ * document into Struct data, refusing what a Struct cannot hold or the text does not say plainly,
+ * each with the line and column:
  * - YAML 1.2 and its core schema, nothing else: no custom or YAML 1.1 tags (`!!binary`,
  *   `!!timestamp`, `!foo`), no `%YAML 1.1` document (whose `yes` would mean true); one document.
  * - Keys are strings, as in a Struct: a scalar key is the text written (`1: a` is the key "1"); a

@@ -1,6 +1,7 @@
 /**
- * `vdb_accounts_role` (vdb.md §2.7, §3.7): a custom IAM role of an account with its permissions.
- * Unlike the upstream provider, a resource-level `account_id` is honoured on create too (vdb.md §6.2).
+ * `vdb_accounts_role` (docs/api/vdb.md, "Roles"): a custom IAM role of an account with its permissions.
+ * Unlike the upstream provider, a resource-level `account_id` is honoured on create too
+ * (docs/api/vdb.md, "Account ids on resources").
  */
 import * as forms from '../../schema/forms.js';
 import { attr, block, resourceSchema, type ModelOf } from '../../schema/define.js';

@@ -1,8 +1,9 @@
 /**
- * `vdb_accounts_user_roles` (vdb.md §2.8, §3.8): roles assigned to one member of an account. It is
- * not authoritative: it assigns the roles it names that the member lacks, and takes back only the
- * roles it granted itself, recorded in its private state. A role the member already had when the
- * resource assigned it (from the console, an invitation, another resource) is never revoked by it.
+ * `vdb_accounts_user_roles` (docs/api/vdb.md, "Assigning roles to members"): roles assigned to one
+ * member of an account. It is not authoritative: it assigns the roles it names that the member
+ * lacks, and takes back only the roles it granted itself, recorded in its private state. A role the
+ * member already had when the resource assigned it (from the console, an invitation, another
+ * resource) is never revoked by it.
  *
  * What cannot be made exact: two resources naming one role for one member. Neither sees the other
  * (Terraform shows a provider one resource at a time, and the platform keeps no record of who

@@ -129,7 +129,8 @@ describe('vdb emulator', () => {
         )!.metadata.authorization,
       ).to.equal('Bearer ***');
 
-      // A database API key records the console member, and nobody for a management key (vdb.md §2.2).
+      // A database API key records the console member, and nobody for a management key
+      // (docs/api/vdb.md, "Creator e-mail addresses").
       const cluster = await healthyCluster();
       const keyByMember = await rawCall(
         emulator,

@@ -210,7 +210,8 @@ const CASES: Case[] = [
     stored: {
       'data.monitoredAccounts': '111111111111, ou-abcd',
       'data.scanningAccount': '222222222222',
-      // Upstream never sent these two for organisations (sec.md §6.6).
+      // Upstream never sent these two for organisations
+      // (docs/api/sec.md, "Where we differ from the upstream provider").
       'data.scanMultiVolume': true,
       'data.scanStoppedInstances': true,
       'data.accountMappingFile': dataUrl({

@@ -105,7 +105,7 @@ describe('sec governance resources through the Terraform-side client', function 
       ).intg_guid as string;
     });
 
-    // The intended wiring (sec.md §2.9 with the neutral keys of §3.6), written out independently of the
+    // The intended wiring (docs/api/sec.md, "Report notification keys"), written out independently of the
     // provider's own table: one flag, one key.
     const EXPECTED_KEYS: Record<string, Record<string, string>> = {
       cloud_a_compliance_reports: {

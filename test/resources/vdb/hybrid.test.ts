@@ -1,6 +1,7 @@
 /**
  * vdb_accounts_hybrid_cloud_environment through the provider executable against the in-process
- * emulator, with the `bootstrap_commands_version` semantics of vdb.md §3.6.
+ * emulator, with the `bootstrap_commands_version` semantics of
+ * docs/api/vdb.md, "The bootstrap commands version".
  */
 import { expect } from 'chai';
 import { VDB_COLLECTIONS, type BootstrapCredentials } from '../../../src/emulators/vdb/index.js';

@@ -1,7 +1,7 @@
 /**
- * The vdb provider configuration (vdb.md §5; docs/decisions.md, "The API key"): the API key rule, VDB_INSECURE's spellings,
- * the default URL warning, plaintext only to loopback, and the account id precedence (resource →
- * provider → error).
+ * The vdb provider configuration (docs/api/vdb.md, "Provider configuration";
+ * docs/decisions.md, "The API key"): the API key rule, VDB_INSECURE's spellings, the default URL
+ * warning, plaintext only to loopback, and the account id precedence (resource → provider → error).
  */
 import { expect } from 'chai';
 import { startVdbEmulator, VDB_COLLECTIONS, type VdbEmulator } from '../../../src/emulators/vdb/index.js';

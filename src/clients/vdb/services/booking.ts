@@ -10,7 +10,10 @@ export const PACKAGE_STATUSES = [
 ] as const;
 export type PackageStatus = (typeof PACKAGE_STATUSES)[number];
 
-/** The zero value's name really is `PACKAGE_TIER_STATUS_UNSPECIFIED` (vdb.md §4.6). */
+/**
+ * The zero value's name really is `PACKAGE_TIER_STATUS_UNSPECIFIED`
+ * (docs/api/vdb.md, "Booking packages").
+ */
 export const PACKAGE_TIERS = [
   'PACKAGE_TIER_STATUS_UNSPECIFIED',
   'PACKAGE_TIER_STANDARD',
@@ -58,7 +61,7 @@ export function bookingApi(sender: Sender) {
       request: (request) => ({
         accountId: request.accountId,
         cloudProviderId: request.cloudProviderId,
-        // The provider always sends the region, possibly "" (vdb.md §3.9).
+        // The provider always sends the region, possibly "" (docs/api/vdb.md, "Booking packages").
         cloudProviderRegionId: request.cloudProviderRegionId ?? '',
         statuses: request.statuses,
       }),

@@ -23,7 +23,8 @@ export default alertChannel({
   toData: (m) => ({ channelProps: { recipients: m.recipients.map((r) => r.trim()) } }),
   fromData: (data) => {
     const raw = (data.channelProps as { recipients?: unknown } | undefined)?.recipients;
-    // Some platform versions return the list as one comma-joined string (sec.md §2.2).
+    // Some platform versions return the list as one comma-joined string
+    // (docs/api/sec.md, "Alert channel types").
     const recipients =
       typeof raw === 'string'
         ? raw

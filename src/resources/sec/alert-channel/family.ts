@@ -1,6 +1,7 @@
 /**
- * What the alert channels share (sec.md §2.1, §6.4), written once: the common fields, the mapping of
- * the integration envelope, and test-after-write with roll-back on a failed create. A member module
+ * What the alert channels share (docs/api/sec.md, "Alert channel attributes";
+ * docs/api/sec.md, "Channel tests"), written once: the common fields, the mapping of the
+ * integration envelope, and test-after-write with roll-back on a failed create. A member module
  * declares only its API type and its own `data` fields.
  */
 import { SEC_NAME } from '../limits.js';
@@ -131,7 +132,7 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(
 
   /**
    * What a create does once the channel exists: test it, and remove it again when the test fails
-   * (sec.md §6.4), saying whether the removal happened.
+   * (docs/api/sec.md, "Channel tests"), saying whether the removal happened.
    */
   async function settle(created: Partial<Model>, plan: Model, ctx: OpContext<SecClient>): Promise<Partial<Model>> {
     if (common(plan).test_integration === false) return created;

@@ -1,7 +1,8 @@
 /**
  * The policy severity as users write it: `Critical`, `High`, `Medium`, `Low` or `Info` in any case.
  * The platform stores it lower-case; Terraform keeps the configured form and compares ignoring case
- * (sec.md §6.1), so `High` in the configuration and `high` on the platform are no difference.
+ * (docs/api/sec.md, "Values the platform normalises"), so `High` in the configuration and `high` on
+ * the platform are no difference.
  */
 import { attr, type Validator } from '../../../schema/define.js';
 import { POLICY_SEVERITIES } from '../../../clients/sec/policy-values.js';

@@ -1,6 +1,6 @@
 /**
  * The report notification blocks of a report rule: each flag and the API key it is sent as
- * (sec.md §2.9 with the neutral keys of §3.6). Upstream sends several daily flags to the wrong keys;
+ * (docs/api/sec.md, "Report notification keys"). Upstream sends several daily flags to the wrong keys;
  * this table is the intended wiring, one flag to one key.
  */
 import { attr, block, type AttrDef, type BlockDef } from '../../../schema/define.js';

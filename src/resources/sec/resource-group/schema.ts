@@ -1,8 +1,9 @@
 /**
  * The resource group schema. A query is a tree of groups: the one top-level `group` and up to three
  * levels of nested `group` blocks below it, each combining its `filter`s and sub-groups with AND or
- * OR (sec.md §2.10). The depth limit is the schema itself: the deepest level has no `group` block.
- * Groups and filters are LIST blocks, so a diagnostic can name one, e.g. `group[0].group[1]`.
+ * OR (docs/api/sec.md, "Resource groups"). The depth limit is the schema itself: the deepest level
+ * has no `group` block. Groups and filters are LIST blocks, so a diagnostic can name one, e.g.
+ * `group[0].group[1]`.
  */
 import { SEC_NAME } from '../limits.js';
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
@@ -16,7 +17,10 @@ export const RESOURCE_GROUP_TYPES = [
   'MACHINE',
   'KUBERNETES',
 ] as const;
-/** The fields a filter may test, per resource type (the platform refuses any other, sec.md §2.10, §3.6). */
+/**
+ * The fields a filter may test, per resource type (the platform refuses any other,
+ * docs/api/sec.md, "Filter fields").
+ */
 export const FILTER_FIELDS: Readonly<Record<(typeof RESOURCE_GROUP_TYPES)[number], readonly string[]>> = {
   CLOUD_A: ['Account', 'Organization ID', 'Region', 'Resource Tag'],
   CLOUD_B: ['Organization ID', 'Organization Name', 'Folder', 'Project ID', 'Project Name', 'Region', 'Resource Label'],

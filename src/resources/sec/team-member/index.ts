@@ -14,7 +14,10 @@ const ORG: AttributePath = [attrStep('organization'), indexStep(0)];
 const inOrg = (name: string): AttributePath => [...ORG, attrStep(name)];
 const accountNames = (names: string[] | null) => [...new Set((names ?? []).map((n) => n.trim().toUpperCase()))];
 
-/** The role rules of sec.md §2.11 that need more than one attribute; what is not known yet is not judged. */
+/**
+ * The role rules that need more than one attribute (docs/api/sec.md, "Team member roles"); what is
+ * not known yet is not judged.
+ */
 function roleProblems(m: ConfigModelOf<typeof schema.fields>, diags: Diagnostics): void {
   const org = m.organization?.[0];
   if (!org) return;

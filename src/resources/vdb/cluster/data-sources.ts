@@ -1,7 +1,7 @@
 /**
- * The cluster data sources (vdb.md §2.9): `vdb_accounts_cluster` looks up one cluster by id,
- * `vdb_accounts_clusters` lists the clusters of an account. Both show the resource's attributes with
- * nested objects as lists.
+ * The cluster data sources (docs/api/vdb.md, "Data sources"): `vdb_accounts_cluster` looks up one
+ * cluster by id, `vdb_accounts_clusters` lists the clusters of an account. Both show the resource's
+ * attributes with nested objects as lists.
  */
 import { attr, resourceSchema, t } from '../../../schema/define.js';
 import { dataSource } from '../../../engine/contracts.js';

@@ -1,7 +1,8 @@
 /**
- * Cluster ⇄ API mapping (vdb.md §2.1, §3.2), shared by the resource, the cluster data sources and
- * the manual backup's `cluster_info`. Write side: zero ("UNSPECIFIED") enums and empty optional values
- * are never sent (vdb.md §6.1). Read side: UNSPECIFIED enums read as unset, so they cause no diff.
+ * Cluster ⇄ API mapping (docs/api/vdb.md, "Cluster fields"), shared by the resource, the cluster
+ * data sources and the manual backup's `cluster_info`. Write side: zero ("UNSPECIFIED") enums and
+ * empty optional values are never sent (docs/api/vdb.md, "Zero enum values"). Read side:
+ * UNSPECIFIED enums read as unset, so they cause no diff.
  */
 import type {
   Cluster,
@@ -126,7 +127,7 @@ export function configurationToApi(c: ConfigurationModel): ClusterConfigurationI
 
 /**
  * The JWT RBAC request metadata of a create: sent when `jwt_rbac` is true, or when the deprecated
- * `force_include_jwt_rbac` asks for the configured value to be sent anyway (vdb.md §3.2).
+ * `force_include_jwt_rbac` asks for the configured value to be sent anyway (docs/api/vdb.md, "JWT RBAC").
  */
 export function jwtRbacOnCreate(c: ConfigurationModel): boolean | undefined {
   const service = c.database_configuration[0]?.service[0];
@@ -199,7 +200,7 @@ function databaseConfigurationFromApi(
 /**
  * `resource_configurations` as read back: the platform keeps only the added-up extra disk, so the
  * prior list stays as long as it adds up to the same disk (legacy entries without effect cause no
- * diff, vdb.md §6.2); otherwise one `disk`/`Gi` entry shows the platform's value.
+ * diff, docs/api/vdb.md, "Cluster fields"); otherwise one `disk`/`Gi` entry shows the platform's value.
  */
 function resourceConfigurationsFromApi(
   disk: number,
@@ -304,7 +305,8 @@ export function clusterFromApi(
 ): Omit<ClusterModel, 'delete_backups_on_destroy'> {
   const hybrid = c.cloudProviderId === HYBRID;
   // The deprecated private_region_id is the hybrid region under another name: it reads back only where
-  // it was configured, and then stands for cloud_region (vdb.md §6.1: no perpetual diff).
+  // it was configured, and then stands for cloud_region (docs/api/vdb.md, "Cluster fields": no
+  // perpetual diff).
   const privateRegion = prior?.private_region_id ? (hybrid ? c.cloudProviderRegionId : prior.private_region_id) : null;
   const region =
     hybrid && prior?.private_region_id && privateRegion === c.cloudProviderRegionId

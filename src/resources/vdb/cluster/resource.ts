@@ -1,9 +1,9 @@
 /**
- * `vdb_accounts_cluster` (vdb.md §2.1, §3.2). Create and update wait until the cluster is ready: a
- * healthy phase and a published URL (docs/decisions.md, "Clusters wait until ready"), 20 minutes at
- * most, cancelled by StopProvider, and failing with the platform's reason when the cluster enters a
- * failed phase. A cluster that exists but failed to become ready is kept in the state (Terraform
- * marks it tainted), never lost.
+ * `vdb_accounts_cluster` (docs/api/vdb.md, "Creating a cluster"). Create and update wait until the
+ * cluster is ready: a healthy phase and a published URL
+ * (docs/decisions.md, "Clusters wait until ready"), 20 minutes at most, cancelled by StopProvider,
+ * and failing with the platform's reason when the cluster enters a failed phase. A cluster that
+ * exists but failed to become ready is kept in the state (Terraform marks it tainted), never lost.
  */
 import { attr, resourceSchema, type ConfigModelOf } from '../../../schema/define.js';
 import { listResource, resource, type OpContext } from '../../../engine/contracts.js';
@@ -80,7 +80,7 @@ function toApi(plan: ClusterModel, accountId: string) {
     accountId,
     name: plan.name,
     cloudProviderId: plan.cloud_provider,
-    // The deprecated private_region_id names the hybrid region when set (vdb.md §2.1).
+    // The deprecated private_region_id names the hybrid region when set (docs/api/vdb.md, "Cluster fields").
     cloudProviderRegionId:
       plan.cloud_provider === HYBRID && plan.private_region_id ? plan.private_region_id : plan.cloud_region,
     labels: keyValuesToApi(plan.labels),
@@ -256,7 +256,8 @@ export default resource<typeof clusterFields, VdbContext>({
       {
         ...toApi(plan, accountId),
         id: prior.id!,
-        // No field mask: the whole object goes back, timestamps included (vdb.md §3.2).
+        // No field mask: the whole object goes back, timestamps included
+        // (docs/api/vdb.md, "Updating a cluster").
         ...(prior.created_at ? { createdAt: prior.created_at } : {}),
         ...(prior.marked_for_deletion_at ? { deletedAt: prior.marked_for_deletion_at } : {}),
       },
@@ -277,7 +278,8 @@ export default resource<typeof clusterFields, VdbContext>({
         { signal: ctx.signal },
       ),
     );
-    // Wait until the cluster is gone, so a new cluster of the same name can follow at once (vdb.md §6.2).
+    // Wait until the cluster is gone, so a new cluster of the same name can follow at once
+    // (docs/api/vdb.md, "Deleting a cluster").
     await waitFor({
       what: `cluster ${prior.id} to be deleted`,
       refresh: async (signal) => {

@@ -1,6 +1,7 @@
 /**
- * The cluster's fields (vdb.md §2.1), declared once: the resource uses them as blocks, the data
- * sources and the manual backup's `cluster_info` use their read-only twin (`computedShape`).
+ * The cluster's fields (docs/api/vdb.md, "Cluster fields"), declared once: the resource uses them
+ * as blocks, the data sources and the manual backup's `cluster_info` use their read-only twin
+ * (`computedShape`).
  */
 import { attr, block, t, validators, type ModelOf } from '../../../schema/define.js';
 import { computedShape } from '../../shared/shape.js';
@@ -104,7 +105,8 @@ export const databaseConfigurationFields = {
       jwt_rbac: attr.bool({
         optional: true,
         computed: true,
-        // JWT RBAC is one-way (vdb.md §3.2): refused at plan, where the cluster's value is known.
+        // JWT RBAC is one-way (docs/api/vdb.md, "JWT RBAC"): refused at plan, where the cluster's
+        // value is known.
         refusedChange: {
           refuses: (prior, planned) => prior && !planned,
           summary: 'JWT RBAC cannot be disabled',
@@ -118,7 +120,7 @@ export const databaseConfigurationFields = {
       }),
       force_include_jwt_rbac: attr.bool({
         optional: true,
-        // How a create sends jwt_rbac: the platform never holds it (vdb.md §3.2).
+        // How a create sends jwt_rbac: the platform never holds it (docs/api/vdb.md, "JWT RBAC").
         providerOnly: true,
         deprecated: 'For test purposes only; will be removed.',
         description: 'Sends the `jwt_rbac` value to the platform even when it is `false`.',

@@ -1,8 +1,8 @@
 /**
- * What the cloud-account integrations share (sec.md §2.13), written once: the common fields, the
- * mapping of the integration envelope and the operations. A member module declares its API type,
- * which status fields it shows (upstream's types differ there, and the Pulumi shapes follow them)
- * and its own `data` fields.
+ * What the cloud-account integrations share (docs/api/sec.md, "Cloud account attributes"), written
+ * once: the common fields, the mapping of the integration envelope and the operations. A member
+ * module declares its API type, which status fields it shows (upstream's types differ there, and
+ * the Pulumi shapes follow them) and its own `data` fields.
  */
 import { SEC_NAME } from '../../limits.js';
 import {

@@ -304,7 +304,7 @@ export function scanFromWire(d: ScanWire, own: ScanModel | null): ScanModel {
 
 /** Computed outputs of the scanners. */
 export const serverToken = () =>
-  // Upstream did not mark it sensitive (sec.md §6.5).
+  // Upstream did not mark it sensitive (docs/api/sec.md, "Where we differ from the upstream provider").
   attr.string({
     computed: true,
     sensitive: true,
@@ -329,7 +329,8 @@ export const optionalIdList = (description: string) =>
   attr.stringList({ optional: true, equal: sameTrimmedList, unordered: true, description });
 
 // ---------------------------------------------------------------------------------------------
-// Organisation account mappings (CloudA trail and org agentless scanning, sec.md §2.13)
+// Organisation account mappings (CloudA trail and org agentless scanning,
+// docs/api/sec.md, "Organisation account mappings")
 
 const mappingFields = {
   default_platform_account: attr.string({

@@ -20,7 +20,7 @@ import cloudCAgentlessScanning from './cloud-c-agentless-scanning.js';
 import cloudCDspm from './cloud-c-dspm.js';
 import cloudDCfg from './cloud-d-cfg.js';
 
-/** Every cloud-account integration resource (sec.md §1.3, in its order). */
+/** Every cloud-account integration resource (docs/api/sec.md, "Cloud account types", in its order). */
 export const cloudAccountResources: ResourceDef<any, SecClient>[] = [
   cloudACfg,
   cloudACt,

@@ -1,8 +1,8 @@
 /**
- * What the container registry and scanner integrations share (sec.md §2.15), written once: the
- * common fields, the mapping of the integration envelope (`type` ContVulnCfg, kind in
- * `data.registryType`), the scanners' server token, and the image limits most of them offer. A
- * member module declares only its registry type and its own `data` fields.
+ * What the container registry and scanner integrations share (docs/api/sec.md, "Registry kinds"),
+ * written once: the common fields, the mapping of the integration envelope (`type` ContVulnCfg,
+ * kind in `data.registryType`), the scanners' server token, and the image limits most of them
+ * offer. A member module declares only its registry type and its own `data` fields.
  */
 import { SEC_NAME } from '../../limits.js';
 import {

@@ -9,7 +9,10 @@ import registryF from './registry-f.js';
 import proxyScanner from './proxy-scanner.js';
 import inlineScanner from './inline-scanner.js';
 
-/** The container registry and scanner integrations (sec.md §1.3), in the references' order. */
+/**
+ * The container registry and scanner integrations (docs/api/sec.md, "Registry kinds"), in the
+ * references' order.
+ */
 export const registryResources: ResourceDef<any, SecClient>[] = [
   registryA,
   registryB,

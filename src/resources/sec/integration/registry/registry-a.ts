@@ -86,8 +86,9 @@ export default containerRegistry({
     }),
     credentials: block.one(credentialFields, {
       required: true,
-      // The platform fixes the authentication kind at creation (sec.md §6.6): switching between a
-      // role and an access key needs a new integration; rotating within one kind does not.
+      // The platform fixes the authentication kind at creation
+      // (docs/api/sec.md, "Registry A authentication"): switching between a role and an access key
+      // needs a new integration; rotating within one kind does not.
       replace: (prior: Credentials[], planned: Credentials[]) => credentialKind(prior) !== credentialKind(planned),
       description:
         'How the platform authenticates to the registry: exactly one of the role pair or the access-key pair.',

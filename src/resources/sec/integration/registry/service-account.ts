@@ -1,7 +1,8 @@
 /**
  * The service-account credentials of the CloudB registries (RegistryB and RegistryC), which differ
- * only in whether the key id counts as a secret (sec.md §2.15; the seed's nested types). The
- * platform returns neither the key nor its id, so both keep the prior state's value on read.
+ * only in whether the key id counts as a secret (docs/api/sec.md, "Registry kinds"; the seed's
+ * nested types). The platform returns neither the key nor its id, so both keep the prior state's
+ * value on read.
  */
 import { attr, block, validators } from '../../../../schema/define.js';
 import type { ContainerRegistryData } from '../../../../clients/sec/container-registries.js';
