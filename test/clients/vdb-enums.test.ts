@@ -84,7 +84,14 @@ describe('vdb client enum lists against the .proto', () => {
   it('names the enum of every list the client exports', () => {
     const unnamed = lists.map(([name]) => name).filter((name) => !(name in ENUM_OF_LIST));
     const gone = Object.keys(ENUM_OF_LIST).filter((name) => !lists.some(([listed]) => listed === name));
-    expect(unnamed, 'lists with no enum named in ENUM_OF_LIST').to.deep.equal([]);
+    expect(
+      unnamed.map(
+        (name) =>
+          `${name} is a list the vdb client exports with no entry in ENUM_OF_LIST in test/clients/vdb-enums.test.ts; ` +
+          `add ${name}: '<package>.<Enum>' (the full name of its enum in proto/vdb)`,
+      ),
+      'lists with no enum named in ENUM_OF_LIST',
+    ).to.deep.equal([]);
     expect(gone, 'names in ENUM_OF_LIST the client no longer exports').to.deep.equal([]);
   });
 

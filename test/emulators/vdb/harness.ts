@@ -26,7 +26,11 @@ export interface RawAnswer {
   readonly trailers?: grpc.Metadata;
 }
 
-/** One call without the client's help: any metadata, any request (including what the client refuses to send). */
+/**
+ * One call without the client's help: any metadata, any request (including what the client refuses to send).
+ * It sends only the metadata given: no API key unless the test passes one (`authorization: apikey <key>`),
+ * so a call that needs one is answered UNAUTHENTICATED without it.
+ */
 export async function rawCall(
   emulator: VdbEmulator,
   service: string,
