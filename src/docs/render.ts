@@ -21,6 +21,17 @@ import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../schema/
 import type { CtyType } from '../schema/cty-type.js';
 import { Decimal, type Value } from '../schema/value.js';
 import { findExample, type FileReader } from './examples.js';
+import {
+  anchor,
+  exampleSection,
+  finish,
+  frontMatter,
+  joinAnd,
+  lowerFirst,
+  sentence,
+  sortByType,
+  upperFirst,
+} from './text.js';
 
 export type { FileReader } from './examples.js';
 
@@ -554,11 +565,6 @@ function twinOf(fields: Fields, path: readonly string[]): boolean {
   return rest.length === 0 && def.options.writeOnlyTwin !== undefined;
 }
 
-/** "a", "a and b", "a, b and c". */
-function joinAnd(items: readonly string[], word = 'and'): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${word} ${items.at(-1)!}`;
-}
-
 /**
  * The id placeholder an import description suggests: its form when it shows one (`<cluster_id>/<id>`),
  * `<name>` when it names an attribute (`intg_guid`), else `<id>`.
@@ -826,56 +832,4 @@ export function formatDefault(v: Value): string {
   if (typeof v === 'boolean' || typeof v === 'number') return String(v);
   if (v instanceof Decimal) return v.text;
   return JSON.stringify(v, (_k, x: unknown) => (x instanceof Decimal ? Number(x.text) : x));
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Text helpers
-
-function anchor(path: string[]): string {
-  return `nested--${path.join('--')}`;
-}
-
-function sentence(text: string): string {
-  const t = text.trim();
-  if (t === '') return '';
-  return /[.!?:)`]$/.test(t) ? t : `${t}.`;
-}
-
-function upperFirst(s: string): string {
-  return s === '' ? s : s[0]!.toUpperCase() + s.slice(1);
-}
-
-function lowerFirst(s: string): string {
-  return s === '' ? s : s[0]!.toLowerCase() + s.slice(1);
-}
-
-function frontMatter(title: string, description: string): string[] {
-  const lines = ['---', `page_title: "${title.replaceAll('"', '\\"')}"`, 'description: |-'];
-  for (const line of description.trim().split('\n')) lines.push(line === '' ? '' : `  ${line}`);
-  lines.push('---', '');
-  return lines;
-}
-
-function exampleSection(example: string): string[] {
-  return ['## Example Usage', '', '```terraform', example.replace(/\s+$/, ''), '```', ''];
-}
-
-function sortByType<T extends { typeName: string }>(items: readonly T[]): T[] {
-  return [...items].sort((a, b) => (a.typeName < b.typeName ? -1 : a.typeName > b.typeName ? 1 : 0));
-}
-
-/** Joins lines; exactly one trailing newline, no runs of blank lines outside code fences. */
-function finish(lines: string[]): string {
-  const out: string[] = [];
-  let inFence = false;
-  for (const line of lines) {
-    for (const l of line.split('\n')) {
-      const trimmed = l.replace(/[ \t]+$/, '');
-      if (trimmed.startsWith('```')) inFence = !inFence;
-      if (!inFence && trimmed === '' && out.length > 0 && out[out.length - 1] === '') continue;
-      out.push(trimmed);
-    }
-  }
-  while (out.length > 0 && out[out.length - 1] === '') out.pop();
-  return `${out.join('\n')}\n`;
 }
