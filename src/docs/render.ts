@@ -6,15 +6,28 @@
  * compares the committed tree with a fresh rendering).
  *
  * Output is deterministic: fields are sorted, nothing depends on time or the machine.
+ *
+ * This module holds the page of each kind (provider index, resource, list resource, ephemeral
+ * resource, action, data source). What they are made of is beside it: the fields in fields.ts, the
+ * sections beyond the fields in sections.ts, page paths in paths.ts, Markdown text in text.ts.
  */
 import type { ActionDef, DataSourceDef, EphemeralDef, ProviderDef, ResourceDef } from '../engine/contracts.js';
-import { requiredUnreadable, type FieldDef, type Fields, type Unreadable } from '../schema/define.js';
-import type { Value } from '../schema/value.js';
 import { findExample, type FileReader } from './examples.js';
-import { formatDefault, renderFieldsOf } from './fields.js';
-import { exampleSection, finish, frontMatter, joinAnd, lowerFirst, sentence, sortByType } from './text.js';
+import { renderFieldsOf } from './fields.js';
+import { docPaths } from './paths.js';
+import {
+  identityBullets,
+  identitySection,
+  importSection,
+  interruptionSection,
+  leftOpenSection,
+  migrationSection,
+} from './sections.js';
+import { exampleSection, finish, frontMatter, sortByType } from './text.js';
 
 export { SENSITIVE_OUTPUT, constraintSentence, formatDefault, typeName } from './fields.js';
+export { docPaths, type DocPaths } from './paths.js';
+export { importPlaceholder } from './sections.js';
 export type { FileReader } from './examples.js';
 
 export interface RenderOptions {
@@ -42,43 +55,6 @@ export function renderProviderDocs(def: AnyProvider, options: RenderOptions): Do
     if (r.list) tree.set(pages.listResources.get(r.typeName)!, renderListPage(def, r, options));
   for (const a of def.actions ?? []) tree.set(pages.actions.get(a.typeName)!, renderActionPage(def, a, options));
   return new Map([...tree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
-export interface DocPaths {
-  index: string;
-  resources: Map<string, string>;
-  dataSources: Map<string, string>;
-  ephemeralResources: Map<string, string>;
-  listResources: Map<string, string>;
-  actions: Map<string, string>;
-}
-
-/**
- * Where each page goes: `<provider>/index.md`, `<provider>/resources/<name>.md`,
- * `<provider>/data-sources/<name>.md`, `<provider>/ephemeral-resources/<name>.md`,
- * `<provider>/list-resources/<name>.md` and `<provider>/actions/<name>.md`, where `<name>` is the type
- * without the provider prefix, as the registry names its pages.
- */
-export function docPaths(def: AnyProvider): DocPaths {
-  const short = (typeName: string) =>
-    typeName.startsWith(`${def.name}_`) ? typeName.slice(def.name.length + 1) : typeName;
-  return {
-    index: `${def.name}/index.md`,
-    resources: new Map(def.resources.map((r) => [r.typeName, `${def.name}/resources/${short(r.typeName)}.md`])),
-    dataSources: new Map(def.dataSources.map((d) => [d.typeName, `${def.name}/data-sources/${short(d.typeName)}.md`])),
-    ephemeralResources: new Map(
-      (def.ephemeralResources ?? []).map((e) => [
-        e.typeName,
-        `${def.name}/ephemeral-resources/${short(e.typeName)}.md`,
-      ]),
-    ),
-    listResources: new Map(
-      def.resources
-        .filter((r) => r.list)
-        .map((r) => [r.typeName, `${def.name}/list-resources/${short(r.typeName)}.md`]),
-    ),
-    actions: new Map((def.actions ?? []).map((a) => [a.typeName, `${def.name}/actions/${short(a.typeName)}.md`])),
-  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -219,40 +195,6 @@ function renderListPage(def: AnyProvider, r: AnyResource, options: RenderOptions
   return finish(out);
 }
 
-/** The identity attributes; with their role in an import by identity where the type can be imported. */
-function identityBullets(r: AnyResource): string[] {
-  return Object.entries(r.identity?.attributes ?? {}).map(
-    ([name, a]) =>
-      `* \`${name}\` - (String${r.importState ? `, ${a.forImport} for import` : ''}) ${sentence(a.description)}`,
-  );
-}
-
-/** What names the object for Terraform 1.12 and later, and how `terraform query` finds it. */
-function identitySection(def: AnyProvider, r: AnyResource): string[] {
-  if (!r.identity) return [];
-  const out = ['## Identity', ''];
-  out.push(
-    `Terraform 1.12 and later keep the identity of each object beside its state; it names the object for its whole ` +
-      `life and never changes. ${
-        r.importState
-          ? 'An `import` block may give it instead of an import id, leaving out the attributes that are optional for ' +
-            'import.'
-          : 'This type cannot be imported, so the identity only names the object in the state.'
-      }`,
-    '',
-  );
-  out.push(...identityBullets(r), '');
-  if (r.list) {
-    const page = docPaths(def).listResources.get(r.typeName)!.split('/').pop();
-    out.push(
-      'Terraform 1.14 and later find existing objects of this type with `terraform query`: ' +
-        `see the [list resource](../list-resources/${page}).`,
-      '',
-    );
-  }
-  return out;
-}
-
 /** An ephemeral resource: its value lives for one run and is never stored (Terraform 1.10 and later). */
 function renderEphemeralPage(def: AnyProvider, e: EphemeralDef<any, any>, options: RenderOptions): string {
   const out: string[] = [];
@@ -314,23 +256,6 @@ function renderActionPage(def: AnyProvider, a: ActionDef<any, any>, options: Ren
   return finish(out);
 }
 
-/** What happens to an opened value Terraform never closes (README, "Interrupted applies and lost answers"). */
-function leftOpenSection(): string[] {
-  return [
-    '## When Terraform does not close it',
-    '',
-    'Terraform closes an ephemeral resource when the run no longer needs it, ' +
-      'but Terraform 1.11 skips that when a resource or provisioner that uses the value fails, ' +
-      'or when the run is interrupted. ' +
-      'The provider then closes what it opened itself when Terraform shuts it down at the end of the command, ' +
-      'and names each value it closes (or could not close, with its id and expiry) ' +
-      'in a warning in the provider log (`TF_LOG_PROVIDER=warn`). ' +
-      'If Terraform itself is killed (SIGKILL, a second Ctrl-C), nothing can close it: ' +
-      'the value lives until it expires.',
-    '',
-  ];
-}
-
 function renderDataSourcePage(def: AnyProvider, d: AnyDataSource, options: RenderOptions): string {
   const out: string[] = [];
   const block = d.schema.block;
@@ -356,204 +281,4 @@ function renderDataSourcePage(def: AnyProvider, d: AnyDataSource, options: Rende
     );
   out.push(...fields.nested);
   return finish(out);
-}
-
-/** What a user can rely on when a create's answer is lost or the apply is interrupted (README, same title). */
-function interruptionSection(r: AnyResource): string[] {
-  const out = ['## Interrupted applies and lost answers', ''];
-  const lookup = r.findCreated;
-  if (lookup) {
-    out.push(
-      'If the answer to a create is lost (a dropped connection, a gateway error, a deadline, ' +
-        'Terraform interrupted with Ctrl-C), the request may have made the object or may never have arrived. ' +
-        `The provider then looks for the object by ${lookup.key}, ` +
-        'and keeps it in the state only with evidence that this create made it: ' +
-        'it was not among the objects the provider listed before sending the create, ' +
-        'no other resource of the run made it, it holds what the configuration sets, and it is the only such object. ' +
-        'When no new object exists, the request is sent again. ' +
-        'Otherwise the apply stops with "Create outcome unknown", ' +
-        'naming each object found and how to import the right one; nothing is adopted or deleted.',
-      '',
-    );
-    const unique =
-      lookup.uniqueKey === true
-        ? `The platform keeps ${lookup.key} unique: a create whose key an existing object holds fails with "already ` +
-          `exists", naming that object and how to import it. It is never taken over.`
-        : lookup.uniqueKey === false
-          ? `The platform does not keep ${lookup.key} unique: objects with the same key that this configuration did ` +
-            `not make (another workspace's, one made in the console, the object a \`create_before_destroy\` ` +
-            `replacement replaces) are never adopted.`
-          : `The platform keeps the key unique for some configurations (see above): there, a create whose key an ` +
-            `existing object holds fails with "already exists", naming that object and how to import it. Objects ` +
-            `with the same key that this configuration did not make are never adopted.`;
-    out.push(unique, '');
-    const oneTime = Object.entries(r.schema.fields as Fields)
-      .filter(([, d]) => d.kind === 'attr' && d.options.oneTime)
-      .map(([n]) => `\`${n}\``);
-    if (oneTime.length > 0) {
-      out.push(
-        `Its ${oneTime.join(', ')} comes only in the answer to the create, so an object this create provably made ` +
-          `but whose answer was lost is deleted and created again; after Ctrl-C it is kept in the state, marked ` +
-          `tainted, and the next apply replaces it.`,
-        '',
-      );
-    }
-  } else if (r.repeatableCreate) out.push(r.repeatableCreate, '');
-  out.push(
-    'A create interrupted after the object exists keeps it in the state, marked tainted: the next apply replaces it.',
-    '',
-  );
-  return out;
-}
-
-/**
- * What a configuration written for the upstream provider needs: every value sensitive here that the
- * upstream provider did not mark (`sensitiveUnlikeUpstream`), which its outputs must now mark too.
- */
-function migrationSection(def: AnyProvider): string[] {
-  const marked = [...sortByType(def.resources), ...sortByType(def.dataSources)].flatMap((r) => {
-    const paths = fieldPaths(r.schema.fields as Fields)
-      .filter(([, d]) => d.kind === 'attr' && d.options.sensitiveUnlikeUpstream)
-      .map(([p]) => `\`${p}\``);
-    const kind = def.dataSources.includes(r as AnyDataSource) ? ' (data source)' : '';
-    return paths.length > 0 ? [`* \`${r.typeName}\`${kind}: ${paths.join(', ')}`] : [];
-  });
-  if (marked.length === 0) return [];
-  return [
-    '## Migrating from the upstream provider',
-    '',
-    'These values are sensitive here, though the upstream provider did not mark them so. ' +
-      'Terraform refuses an `output` that shows a sensitive value unless the output sets `sensitive = true`, ' +
-      'so an output of one of them written for the upstream provider needs `sensitive = true` added:',
-    '',
-    ...marked,
-    '',
-  ];
-}
-
-/** Every field with its path from the top (`credentials.client_secret`), blocks before their fields. */
-function fieldPaths(fields: Fields, prefix = ''): Array<[string, FieldDef]> {
-  return Object.keys(fields)
-    .sort()
-    .flatMap((name): Array<[string, FieldDef]> => {
-      const def = fields[name]!;
-      const path = prefix === '' ? name : `${prefix}.${name}`;
-      return def.kind === 'block' ? [[path, def], ...fieldPaths(def.fields, path)] : [[path, def]];
-    });
-}
-
-/**
- * What an import cannot read back from the platform: the provider's own settings (an import gives
- * their defaults) and arguments that declare what an import sets them to (`onImport`).
- */
-function importLimits(r: AnyResource): string[] {
-  const lines = fieldPaths(r.schema.fields as Fields).flatMap(([path, d]) => {
-    if (d.kind !== 'attr') return [];
-    const o = d.options;
-    if (o.onImport !== undefined) return [`* \`${path}\`: ${lowerFirst(sentence(o.onImport))}`];
-    if (!o.providerOnly) return [];
-    const value = o.default !== undefined ? `its default, \`${formatDefault(o.default as Value)}\`` : 'null';
-    return [
-      `* \`${path}\` is the provider's own setting, which the platform does not keep: an import sets it to ${value}. ` +
-        'A configuration that sets another value records it at the first apply after the import, ' +
-        'without calling the platform.',
-    ];
-  });
-  if (lines.length === 0) return [];
-  return ['What the platform does not say comes back from an import as follows:', '', ...lines, ''];
-}
-
-function importSection(r: AnyResource): string[] {
-  const out = ['## Import', ''];
-  if (!r.importState) {
-    out.push('This resource cannot be imported.', '');
-    return out;
-  }
-  const what = r.importIdDescription ?? 'the identifier of the object';
-  const placeholder = importPlaceholder(what);
-  out.push(`The import id is ${what}.`, '');
-  out.push('With an `import` block (Terraform 1.5 and later):', '');
-  out.push('```terraform', 'import {', `  to = ${r.typeName}.example`, `  id = "${placeholder}"`, '}', '```', '');
-  const required = Object.entries(r.identity?.attributes ?? {}).filter(([, a]) => a.forImport === 'required');
-  if (required.length > 0) {
-    const width = Math.max(...required.map(([n]) => n.length));
-    out.push('With its identity (Terraform 1.12 and later):', '');
-    out.push(
-      '```terraform',
-      'import {',
-      `  to = ${r.typeName}.example`,
-      '  identity = {',
-      ...required.map(([n]) => `    ${n.padEnd(width)} = "<${n}>"`),
-      '  }',
-      '}',
-      '```',
-      '',
-    );
-  }
-  out.push('With the `terraform import` command:', '');
-  out.push('```shell', `terraform import ${r.typeName}.example '${placeholder}'`, '```', '');
-  out.push(...importLimits(r));
-  out.push(...generatedConfiguration(r));
-  return out;
-}
-
-/** What configuration Terraform generates for imported objects lacks (`requiredUnreadable`), and what to do. */
-function generatedConfiguration(r: AnyResource): string[] {
-  const sentences = [
-    '`terraform plan -generate-config-out=generated.tf`, with `import` blocks and no `resource` blocks, ' +
-      'writes the configuration of the imported objects (Terraform 1.5 and later; it leaves out deprecated ' +
-      'arguments, which an import never sets).',
-  ];
-  const missing = requiredUnreadable(r.schema.fields);
-  if (missing.length === 0) {
-    sentences.push('It plans as written, and the apply imports the objects without changing them.');
-    return [sentences.join(' '), ''];
-  }
-  const names = (list: readonly Unreadable[], suffix = '', word = 'and') =>
-    joinAnd(
-      list.map((u) => `\`${u.path.join('.')}${suffix}\``),
-      word,
-    );
-  const it = (list: readonly Unreadable[]) => (list.length === 1 ? 'it' : 'them');
-  const secrets = missing.filter((u) => u.secret);
-  const hidden = missing.filter((u) => !u.secret);
-  if (secrets.length > 0) {
-    const twins = secrets.filter((u) => twinOf(r.schema.fields, u.path));
-    const orWriteOnly = twins.length > 0 ? ` (or the write-only ${names(twins, '_wo', 'or')})` : '';
-    sentences.push(
-      // Whether or not the platform returns it: Terraform never writes a sensitive value out.
-      `It cannot hold ${names(secrets)}, which ${secrets.length === 1 ? 'is' : 'are'} sensitive: Terraform writes ` +
-        `${secrets.length === 1 ? 'it' : 'each'} as \`null # sensitive\`, and the plan stops with ` +
-        `"Missing configuration for required argument". Fill ${it(secrets)} in${orWriteOnly} before planning; ` +
-        `the first apply sends ${it(secrets)} once and changes nothing else.`,
-    );
-  }
-  if (hidden.length > 0) {
-    sentences.push(
-      `${names(hidden)} ${hidden.length === 1 ? 'is' : 'are'} written as \`null\` where the platform leaves ` +
-        `${it(hidden)} out of its answers: fill ${it(hidden)} in` +
-        `${secrets.length > 0 ? ' too' : ` before planning; the first apply sends ${it(hidden)} once`}.`,
-    );
-  }
-  return [sentences.join(' '), ''];
-}
-
-/** Whether the argument at `path` has a write-only twin. */
-function twinOf(fields: Fields, path: readonly string[]): boolean {
-  const [head, ...rest] = path;
-  const def = fields[head!];
-  if (!def) return false;
-  if (def.kind === 'block') return twinOf(def.fields, rest);
-  return rest.length === 0 && def.options.writeOnlyTwin !== undefined;
-}
-
-/**
- * The id placeholder an import description suggests: its form when it shows one (`<cluster_id>/<id>`),
- * `<name>` when it names an attribute (`intg_guid`), else `<id>`.
- */
-export function importPlaceholder(description: string): string {
-  const code = /`([^`]+)`/.exec(description)?.[1];
-  if (code?.startsWith('<')) return code;
-  if (code && /^[a-z][a-z0-9_]*$/.test(code)) return `<${code}>`;
-  return '<id>';
 }
