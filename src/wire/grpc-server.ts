@@ -26,30 +26,18 @@ import {
   type ServerHttp2Stream,
 } from 'node:http2';
 import type { Socket } from 'node:net';
+import {
+  ONLY_HEADERS,
+  OK_TRAILERS,
+  RESPONSE_HEADERS,
+  Status,
+  StatusError,
+  UNSUPPORTED_MEDIA_TYPE,
+  WITH_TRAILERS,
+  percentEncode,
+} from './grpc-status.js';
 
-/** gRPC status codes used by the server. */
-export const Status = {
-  OK: 0,
-  CANCELLED: 1,
-  UNKNOWN: 2,
-  DEADLINE_EXCEEDED: 4,
-  NOT_FOUND: 5,
-  RESOURCE_EXHAUSTED: 8,
-  UNIMPLEMENTED: 12,
-  INTERNAL: 13,
-} as const;
-
-/** A failure a method reports as a gRPC status rather than a message. */
-export class StatusError extends Error {
-  constructor(
-    readonly code: number,
-    readonly details: string,
-    /** Response metadata sent with the status (lower-case names). */
-    readonly trailers?: Readonly<Record<string, string>>,
-  ) {
-    super(details);
-  }
-}
+export { Status, StatusError, percentEncode } from './grpc-status.js';
 
 /** What a method sees of its call. */
 export interface CallContext {
@@ -161,34 +149,8 @@ type Handler =
   | { kind: 'server-stream'; request: MessageCodec; response: MessageCodec; method: ServerStreamMethod }
   | { kind: 'drain' };
 
-/**
- * Response headers of every call that answers, made once. No grpc-encoding: identity is the default;
- * no grpc-accept-encoding: a client that sends compressed messages is refused anyway; no date.
- */
-const RESPONSE_HEADERS: OutgoingHttpHeaders = { ':status': 200, 'content-type': 'application/grpc+proto' };
-const OK_TRAILERS: OutgoingHttpHeaders = { 'grpc-status': '0' };
-const UNSUPPORTED_MEDIA_TYPE: OutgoingHttpHeaders = { ':status': 415 };
-const WITH_TRAILERS = { waitForTrailers: true, sendDate: false } as const;
-const ONLY_HEADERS = { endStream: true, sendDate: false } as const;
-
 const DEADLINE = /^(\d{1,8})\s*([HMSmun])$/;
 const DEADLINE_UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 0.001, n: 0.000001 };
-
-/**
- * grpc-message is percent-encoded: bytes outside printable ASCII, and '%', as %XX of their UTF-8
- * (the gRPC protocol's rule; unlike encodeURI it accepts any string, lone surrogates included).
- */
-export function percentEncode(text: string): string {
-  if (/^[\x20-\x24\x26-\x7e]*$/.test(text)) return text;
-  let out = '';
-  for (const byte of Buffer.from(text, 'utf8')) {
-    out +=
-      byte >= 0x20 && byte <= 0x7e && byte !== 0x25
-        ? String.fromCharCode(byte)
-        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
-}
 
 const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 const ignore = (): void => undefined;
