@@ -5,13 +5,7 @@
  * once (headers, messages, status in trailers) while counting the answer bytes its connection's
  * client has not read yet. The server (grpc-server.ts) makes a Call for each stream it accepts.
  */
-import {
-  constants,
-  type IncomingHttpHeaders,
-  type OutgoingHttpHeaders,
-  type ServerHttp2Session,
-  type ServerHttp2Stream,
-} from 'node:http2';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Session, ServerHttp2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { GrpcServerOptions } from './grpc-limits.js';
 import {
@@ -50,6 +44,12 @@ export type Handler =
   | { kind: 'unary'; request: MessageCodec; response: MessageCodec; method: UnaryMethod }
   | { kind: 'server-stream'; request: MessageCodec; response: MessageCodec; method: ServerStreamMethod }
   | { kind: 'drain' };
+
+/**
+ * HTTP/2's NO_ERROR code (RFC 9113 §7), node:http2's constants.NGHTTP2_NO_ERROR. Named here so that
+ * only the server's module loads node:http2: the start-up bundle requires it once.
+ */
+const NGHTTP2_NO_ERROR = 0;
 
 /** The longest delay a timer takes (2^31 − 1 ms, ~24.8 days): a later deadline waits at least this. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -371,7 +371,7 @@ export class Call implements CallContext {
     this.headersSent = true;
     this.stream.respond({ ...RESPONSE_HEADERS, ...status }, ONLY_HEADERS);
     // The client may still be sending: it is told to stop, without error (RFC 9113 §8.1).
-    if (this.reading !== undefined && !this.remoteEnded) this.stream.close(constants.NGHTTP2_NO_ERROR);
+    if (this.reading !== undefined && !this.remoteEnded) this.stream.close(NGHTTP2_NO_ERROR);
   }
 
   wakeDrainWaiters(): void {
