@@ -398,7 +398,9 @@ describe('vdb emulator', () => {
       emulator.clock.advance(PROVISIONING_MS / 2);
       const halfway = (await vdb.clusters.get({ accountId: account, clusterId: creating.id })).state!.endpoint!.url;
       expect((await get(halfway, '/collections', await key(creating.id))).status, 'not healthy yet').to.equal(503);
-      expect((await get(url.replace(cluster.id, creating.id.replace(/.$/, '0')), '/collections', own)).status).to.equal(
+      // A cluster id no cluster has (the last digit changed, never to itself: one id in 16 ends in 0).
+      const unknownId = creating.id.replace(/.$/, (last) => (last === '0' ? '1' : '0'));
+      expect((await get(url.replace(cluster.id, unknownId), '/collections', own)).status, 'no such cluster').to.equal(
         404,
       );
     });
