@@ -64,6 +64,11 @@ const RFC_CITATION = /\bRFC \d+ §[\d.]*\d(?:(?:,| and|–) ?§[\d.]*\d)*/g;
 describe('citations: every one names a heading of a page in the repository', () => {
   const thisFile = join('test', 'invariants', 'citations.test.ts');
   const sources = CITING.filter((file) => file !== thisFile);
+  /** Each source's text, read once for the four checks. */
+  const texts = new Map<string, string>();
+  before(() => {
+    for (const file of sources) texts.set(file, read(file));
+  });
 
   it('every `docs/<page>.md, "<heading>"` names a heading of that page', () => {
     const pages = new Map<string, Set<string> | undefined>();
@@ -80,7 +85,7 @@ describe('citations: every one names a heading of a page in the repository', () 
     const problems: string[] = [];
     const citedPerPage = new Map<string, number>();
     for (const file of sources) {
-      for (const [, page, heading] of read(file).matchAll(PAGE_CITATION)) {
+      for (const [, page, heading] of texts.get(file)!.matchAll(PAGE_CITATION)) {
         citedPerPage.set(page!, (citedPerPage.get(page!) ?? 0) + 1);
         const known = headings(page!);
         if (!known) problems.push(`${file}: cites ${page}, which the repository does not have`);
@@ -99,7 +104,7 @@ describe('citations: every one names a heading of a page in the repository', () 
     const problems: string[] = [];
     let cited = 0;
     for (const file of sources)
-      for (const [, seed, list] of read(file).matchAll(SEED_CITATION))
+      for (const [, seed, list] of texts.get(file)!.matchAll(SEED_CITATION))
         for (const [, number] of list!.matchAll(/§([\d.]*\d)/g)) {
           cited++;
           if (!sections[seed as 'sec' | 'vdb'].has(number!))
@@ -112,7 +117,7 @@ describe('citations: every one names a heading of a page in the repository', () 
   it('no citation of a document kept outside the repository: no `<page>.md §N`, `architecture §N` or bare `§N`', () => {
     const problems: string[] = [];
     for (const file of sources) {
-      const lines = read(file).split('\n');
+      const lines = texts.get(file)!.split('\n');
       lines.forEach((line, index) => {
         // The specification's own decision list is not in the repository; ours is docs/decisions.md.
         if (/\bDECISIONS\b/.test(line)) problems.push(`${file}:${index + 1}: cites DECISIONS, not docs/decisions.md`);
@@ -126,7 +131,8 @@ describe('citations: every one names a heading of a page in the repository', () 
   it("no tracker's numbers: a rule or a figure stands on what it says and when it was measured", () => {
     const problems: string[] = [];
     for (const file of sources)
-      read(file)
+      texts
+        .get(file)!
         .split('\n')
         .forEach((line, index) => {
           if (/\bissues? #?\d+\b|\bthe issue's\b/i.test(line))
