@@ -912,6 +912,52 @@ describe('sec client', () => {
       expect(await api.agentAccessTokens.search('nobody')).to.deep.equal([]);
     });
 
+    it('follows every page of a search, as the platform pages it, and sends the token to no other host', async () => {
+      await emulator.close();
+      emulator = await startSecEmulator({ account: 'acme', searchPageSize: 2 });
+      const api = client();
+      const first = await api.agentAccessTokens.create({ tokenAlias: 'runners', tokenEnabled: true, props: {} });
+      secrets.push(first.accessToken);
+      // More matches than a page holds: copies behind the API's back (aliases are unique through it).
+      const made = [first.accessToken];
+      for (let i = 0; i < 4; i++) {
+        const copy = `${first.accessToken.slice(0, -4)}c0p${i}`;
+        emulator.put(SEC_COLLECTIONS.agentAccessTokens, copy, {
+          ...emulator.get(SEC_COLLECTIONS.agentAccessTokens, first.accessToken),
+          accessToken: copy,
+        });
+        made.push(copy);
+      }
+      await api.teamMembers.create({
+        userName: 'a@example.com',
+        userEnabled: true,
+        props: { firstName: 'A', lastName: 'B', company: 'C', accountAdmin: false },
+      });
+      emulator.clearRequests();
+      const found = await api.agentAccessTokens.search('runners');
+      expect(found.map((t) => t.accessToken).sort()).to.deep.equal([...made].sort());
+      const pages = emulator.requests.filter((r) => r.path.startsWith('/api/v2/AgentAccessTokens/search'));
+      expect(pages.map((r) => r.method)).to.deep.equal(['POST', 'GET', 'GET']);
+      expect(await api.teamMembers.search('a@example.com')).to.have.length(1);
+
+      // A next page elsewhere, or one that comes back, ends in an error, never a request there or a loop.
+      for (const nextPage of ['https://elsewhere.example/api/v2/AgentAccessTokens/search/pages/x', '/other/path']) {
+        emulator.injectFault({
+          path: '/api/v2/AgentAccessTokens/search',
+          status: 200,
+          body: { data: [], paging: { urls: { nextPage } } },
+        });
+        const error = await apiError(api.agentAccessTokens.search('runners'), 'malformed_response');
+        expect(error.message).to.include('its next page is not on the API it was asked');
+      }
+      const loop = `${emulator.url}/api/v2/AgentAccessTokens/search/pages/loop`;
+      for (const path of ['/api/v2/AgentAccessTokens/search', '/api/v2/AgentAccessTokens/search/pages/loop'])
+        emulator.injectFault({ path, status: 200, body: { data: [], paging: { urls: { nextPage: loop } } } });
+      expect((await apiError(api.agentAccessTokens.search('runners'), 'malformed_response')).message).to.include(
+        'a page repeated',
+      );
+    });
+
     it('keeps the token out of the operation and message of a 404', async () => {
       const missing = 'a-secret-token-value-0123456789';
       secrets.push(missing);

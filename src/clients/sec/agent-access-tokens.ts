@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { envelope, flag, toFlag } from './wire.js';
+import { searchAll } from './search.js';
 
 /** An agent access token. `accessToken` is the secret and also the object's key in the API. */
 export interface AgentAccessToken {
@@ -100,7 +101,7 @@ export function agentAccessTokensApi(http: SecHttp): AgentAccessTokensApi {
         idempotent: true,
         changes: false,
       } as const;
-      return (await http.json(call, many, options)).data;
+      return searchAll(http, http.endpoint, call, tokenSchema, options);
     },
   };
 }

@@ -74,6 +74,7 @@ export interface SecClient {
   readonly account: string;
   /** Whether calls carry organization access (Org-Access: true): what the provider was configured with. */
   readonly organization: boolean;
+
   readonly agentAccessTokens: AgentAccessTokensApi;
   readonly alertChannels: AlertChannelsApi;
   readonly userProfile: UserProfileApi;
@@ -154,7 +155,7 @@ export function createSecClient(config: SecClientConfig): SecClient {
     ...(config.apiToken ? { apiToken: config.apiToken } : {}),
   };
   const tokens = new TokenSource(transport, credentials, redactor, timeoutMs);
-  const http = new SecHttp(transport, tokens, timeoutMs);
+  const http = new SecHttp(transport, tokens, timeoutMs, endpoint);
 
   return {
     accessTokens: { issue: (lifetimeSeconds, options = {}) => tokens.issue(lifetimeSeconds, options.signal) },

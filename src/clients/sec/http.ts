@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ApiError, isApiError } from '../../wire/api-error.js';
 import type { TokenSource } from './auth.js';
+import type { ApiEndpoint } from './base-url.js';
 import { callSignal, type CallSignal } from './call-signal.js';
 import type { HttpMethod, Transport, TransportRequest, TransportResponse } from './transport.js';
 
@@ -49,6 +50,8 @@ export class SecHttp {
     private readonly transport: Transport,
     private readonly tokens: TokenSource,
     private readonly defaultTimeoutMs: number,
+    /** Where the calls go: what a URL the API answers with must be on to be followed (./search.ts). */
+    readonly endpoint: ApiEndpoint,
   ) {}
 
   /** A call whose answer is checked against `schema`. */

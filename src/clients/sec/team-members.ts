@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { envelope, flag, optionalText, toFlag } from './wire.js';
+import { searchAll } from './search.js';
 
 /**
  * A team member. Read with organization access (provider `organization = true`, header
@@ -188,7 +189,7 @@ export function teamMembersApi(http: SecHttp): TeamMembersApi {
         idempotent: true,
         changes: false,
       } as const;
-      return (await http.json(call, many, options)).data;
+      return searchAll(http, http.endpoint, call, memberSchema, options);
     },
   };
 }

@@ -91,8 +91,9 @@ export function registerAgentAccessTokenRoutes(router: Router, ctx: SecContext):
     const rows = ctx.store
       .list<AgentAccessTokenRecord>(COLLECTION)
       .filter((record) => filters.every((filter) => filter(record)));
-    return json(200, { data: rows, paging: { rows: rows.length, totalRows: rows.length, urls: { nextPage: null } } });
+    return ctx.searchPages.first(request, BASE, rows);
   });
+  ctx.searchPages.register(router, BASE);
 }
 
 function findToken(ctx: SecContext, token: string): AgentAccessTokenRecord {

@@ -1,4 +1,5 @@
 import type { Clock, MemoryStore } from '../core/index.js';
+import type { SearchPages } from './search-pages.js';
 import type { TokenRegistry } from './tokens.js';
 
 /** Store collection names, also the path segment of each family under /api/v2. */
@@ -37,4 +38,6 @@ export interface SecContext {
   readonly channelTestFailures: Map<string, string>;
   /** Inventory scans refused by tests: cloud (`CLOUD_A` …) → message. */
   readonly inventoryScanRefusals: Map<string, string>;
+  /** The pages of search answers. */
+  readonly searchPages: SearchPages;
 }

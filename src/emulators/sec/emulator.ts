@@ -38,6 +38,7 @@ import { registerResourceGroupRoutes } from './resource-groups.js';
 import { registerTeamMemberRoutes } from './team-members.js';
 import { registerVulnerabilityExceptionRoutes } from './vulnerability-exceptions.js';
 import { registerInventoryRoutes } from './inventory.js';
+import { SearchPages } from './search-pages.js';
 
 export interface SecEmulatorOptions {
   /** 0 or absent: any free port. */
@@ -56,6 +57,8 @@ export interface SecEmulatorOptions {
   limits?: Partial<HttpLimits>;
   /** How much of the request log is kept (core/request-log.ts); default DEFAULT_LOG_LIMITS. */
   requestLog?: LogLimits;
+  /** How many matches a search answers at once, the rest in pages (default DEFAULT_SEARCH_PAGE_SIZE). */
+  searchPageSize?: number;
 }
 
 /** A running emulator of the sec management API, plus the handles tests need. */
@@ -126,6 +129,7 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
     tokens: new TokenRegistry(clock),
     channelTestFailures: new Map(),
     inventoryScanRefusals: new Map(),
+    searchPages: new SearchPages(options.searchPageSize),
   };
 
   const router = new Router();

@@ -150,8 +150,9 @@ export function registerTeamMemberRoutes(router: Router, ctx: SecContext): void 
       .list<TeamMemberRecord>(TEAM_MEMBERS_COLLECTION)
       .filter(matches)
       .map((m) => present(ctx, m, orgAccess(request)));
-    return json(200, { data: rows, paging: { rows: rows.length, totalRows: rows.length, urls: { nextPage: null } } });
+    return ctx.searchPages.first(request, BASE, rows);
   });
+  ctx.searchPages.register(router, BASE);
 }
 
 function orgAccess(request: EmulatorRequest): boolean {
