@@ -96,6 +96,19 @@ export function interruptionSection(r: AnyResource): string[] {
             `existing object holds fails with "already exists", naming that object and how to import it. Objects ` +
             `with the same key that this configuration did not make are never adopted.`;
     out.push(unique, '');
+    const when = lookup.madeAt
+      ? ', made while that request could have made it (the platform says when each object was made)'
+      : '';
+    out.push(
+      "If Terraform or the provider is killed outright while a create is out (SIGKILL, a CI job's timeout, " +
+        "the OOM killer), the provider has written the create down beforehand, beside Terraform's own data " +
+        '(`.terraform/keel-creates`). The next apply in the same working directory looks for what the killed ' +
+        `run made before sending anything, and adopts it on the same evidence${when}; otherwise it stops with ` +
+        '"Create outcome unknown", naming each object. With no record to go on (a fresh runner), the plan ' +
+        `warns about each existing object that holds ${lookup.key} and every setting the platform reports, ` +
+        'with the `import` block that adopts it, and the apply creates as configured.',
+      '',
+    );
     const oneTime = Object.entries(r.schema.fields as Fields)
       .filter(([, d]) => d.kind === 'attr' && d.options.oneTime)
       .map(([n]) => `\`${n}\``);

@@ -217,6 +217,11 @@ export interface CreateLookup<F extends Fields, C> {
    * after a lost answer may differ from the plan in them and still be this create's.
    */
   readonly setAfterCreate?: readonly (keyof F & string)[];
+  /**
+   * When the platform says a listed object was made, or last changed where it says only that (epoch
+   * ms): a killed run's record adopts only an object made while its request could have made it.
+   */
+  madeAt?(object: Partial2<ModelOf<F>>): number | undefined;
 }
 
 export interface DataSourceDef<F extends Fields, C> {
@@ -329,6 +334,11 @@ export interface ProviderDef<F extends Fields, C> {
   readonly actions?: readonly ActionDef<any, C>[];
   /** What the platform takes in one request, checked for every value at plan time. */
   readonly limits?: PlatformLimits;
+  /**
+   * Where the configured client's requests go (host and account, never a credential): records of
+   * creates are kept per address (create-journal.ts); a provider that does not say keeps none.
+   */
+  apiAddress?(client: C): string;
 }
 
 /** Identity helpers for definitions, so modules get type inference without annotations. */

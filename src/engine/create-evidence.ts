@@ -108,9 +108,36 @@ export type Verdict =
   | { kind: 'none'; holders: Holder[] }
   | { kind: 'unclear'; why: string; holders: Holder[] };
 
+/** What is known of the requests whose object a lookup looks for. */
+export interface Evidence {
+  /** Import ids of the objects that held the key before the first request: none of them is its object. */
+  readonly before: ReadonlySet<string>;
+  /** Why a new object is not this create's to take (another resource made it, a state tracks it), if so. */
+  readonly taken: (id: string) => string | undefined;
+  /**
+   * When the requests could have made their object (epoch ms), for types whose lookup reports when an
+   * object was made: one made outside it is not theirs. Absent: no time is known (a lost answer in
+   * this process, judged moments after its census).
+   */
+  readonly window?: { readonly from: number; readonly to: number };
+  /** How many create requests may each have made one object (1 in this process; one per record after a kill). */
+  readonly requests: number;
+}
+
+/** The evidence of one request of this process: its census, and the claims of this run's other creates. */
+export function requestEvidence(typeName: string, before: ReadonlySet<string>, ledger: CreateLedger): Evidence {
+  return {
+    before,
+    taken: (id) => (ledger.isClaimed(typeName, id) ? 'another resource of this run made it' : undefined),
+    requests: 1,
+  };
+}
+
 /**
- * After a lost answer: which object, if any, the lost request provably made, judged from `listed`,
- * a fresh listing taken after the loss (never the census).
+ * Which object, if any, the requests provably made, judged from `listed`, a fresh listing taken
+ * after the loss (never the census): objects that are new, not taken, made inside the window, and
+ * hold what the plan asks for. Adopted only when no new object differs from the plan and there are no
+ * more of them than requests (which are then of one configuration, key and settings alike).
  */
 export function judge<C>(
   r: ResourceDef<Fields, C>,
@@ -118,37 +145,54 @@ export function judge<C>(
   plan: ModelOf<Fields>,
   planned: ObjectValue,
   listed: readonly Model[],
-  before: ReadonlySet<string>,
-  ledger: CreateLedger,
+  evidence: Evidence,
 ): Verdict {
   const found = listed.filter((o) => lookup.holdsKey(plan, o));
   const fields = r.schema.fields;
   const later = new Set<string>(lookup.setAfterCreate ?? []);
   const holders: Holder[] = [];
-  const fresh: Array<{ object: Model; differs: string[] }> = [];
+  const matching: Model[] = [];
+  let differing = 0;
   for (const object of found) {
     const id = lookup.importId(object);
-    if (before.has(id)) holders.push({ id, note: 'it existed before this create was sent' });
-    else if (ledger.isClaimed(r.typeName, id)) holders.push({ id, note: 'another resource of this run made it' });
-    else {
-      const differs = differencesFromPlan(fields, planned, fromModel(fields, object, planned), later);
-      fresh.push({ object, differs });
-      const note =
-        differs.length === 0
-          ? NEW_SINCE_CENSUS
-          : `${NEW_SINCE_CENSUS}, but its ${differs.map((p) => `\`${p}\``).join(', ')} differ from the plan`;
-      holders.push({ id, note });
+    const taken = evidence.before.has(id) ? 'it existed before this create was sent' : evidence.taken(id);
+    const outside = taken === undefined ? outsideWindow(lookup, object, evidence.window) : undefined;
+    if (taken !== undefined || outside !== undefined) {
+      holders.push({ id, note: (taken ?? outside)! });
+      continue;
     }
+    const differs = differencesFromPlan(fields, planned, fromModel(fields, object, planned), later);
+    if (differs.length === 0) matching.push(object);
+    else differing++;
+    const note =
+      differs.length === 0
+        ? NEW_SINCE_CENSUS
+        : `${NEW_SINCE_CENSUS}, but its ${differs.map((p) => `\`${p}\``).join(', ')} differ from the plan`;
+    holders.push({ id, note });
   }
-  if (fresh.length === 0) return { kind: 'none', holders };
-  if (fresh.length === 1 && fresh[0]!.differs.length === 0) return { kind: 'ours', object: fresh[0]!.object };
+  const fresh = matching.length + differing;
+  if (fresh === 0) return { kind: 'none', holders };
+  if (differing === 0 && matching.length <= evidence.requests) return { kind: 'ours', object: matching[0]! };
   const why =
-    fresh.length > 1
-      ? `${fresh.length} objects holding its key were ${NEW_SINCE_CENSUS}, and the provider cannot tell which one, ` +
-        'if any, it made.'
+    fresh > evidence.requests
+      ? `${fresh} objects holding its key were ${NEW_SINCE_CENSUS}, ${
+          evidence.requests === 1 ? 'and one request' : `and ${evidence.requests} requests`
+        } could have made ${evidence.requests === 1 ? 'one' : 'no more than that'}: the provider cannot tell which, ` +
+        'if any, are its own.'
       : `An object holding its key was ${NEW_SINCE_CENSUS}, but it does not hold what the plan asked for, so it may ` +
         "be another's.";
   return { kind: 'unclear', why, holders };
+}
+
+/** Why `object` cannot have been made inside `window`, where its lookup reports when it was made. */
+function outsideWindow<C>(lookup: Lookup<C>, object: Model, window: Evidence['window']): string | undefined {
+  if (!window || !lookup.madeAt) return undefined;
+  const at = lookup.madeAt(object);
+  if (at === undefined || (at >= window.from && at <= window.to)) return undefined;
+  return (
+    `the platform says it was made or last changed at ${new Date(at).toISOString()}, when the earlier ` +
+    'request could not have made it'
+  );
 }
 
 /** Attributes declared `oneTime` that an adopted object lacks. */

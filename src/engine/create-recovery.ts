@@ -38,18 +38,28 @@ import type { OpContext, ResourceDef } from './contracts.js';
 import {
   judge,
   missingOneTimeValues,
+  requestEvidence,
   type CreateLedger,
   type CreateRecoveryOptions,
   type Holder,
   type Lookup,
   type Model,
 } from './create-evidence.js';
+import type { CreateJournal, RecordHandle } from './create-journal.js';
+import { alreadyExists, capitalized, describe, messageOf, unknownOutcome } from './create-messages.js';
+import { createEntry, recoverRecorded } from './create-records.js';
 import { DiagnosticError } from './diagnostics.js';
 
 export { CreateLedger, DEFAULT_CREATE_RECOVERY, type CreateRecoveryOptions } from './create-evidence.js';
+export { describe } from './create-messages.js';
 
-/** At most this many objects are named in a message; the rest are counted. */
-const NAMED_CANDIDATES = 10;
+/** What one create goes through: this process's ledger, the journal, and the record it writes there. */
+export interface CreateBooks {
+  readonly ledger: CreateLedger;
+  readonly journal: CreateJournal;
+  /** The create's record, once written (or taken over from a killed run); the caller finishes it. */
+  record: RecordHandle | null;
+}
 
 /**
  * `r.create` (and `r.settle`), keeping track of the object whatever happens to the answer or the
@@ -61,12 +71,12 @@ export async function createTracked<C>(
   plan: ModelOf<Fields>,
   planned: ObjectValue,
   ctx: OpContext<C>,
-  ledger: CreateLedger,
+  books: CreateBooks,
 ): Promise<Model> {
   const lookup = r.findCreated;
   const created = lookup
-    ? await ledger.oneAtATime(`${r.typeName}\0${describe(r, plan)}`, () =>
-        createWithEvidence(r, lookup, plan, planned, ctx, ledger),
+    ? await books.ledger.oneAtATime(`${r.typeName}\0${describe(r, plan)}`, () =>
+        createWithEvidence(r, lookup, plan, planned, ctx, books),
       )
     : await createOnce(r, plan, ctx);
   // From here on the object exists: whatever happens next, it stays in the state.
@@ -74,19 +84,6 @@ export async function createTracked<C>(
   // After a stop, settle sends nothing and waits for nothing: a step it still has to take fails
   // at once, and the object stays in the state, tainted.
   return r.settle ? r.settle(created, plan, ctx) : created;
-}
-
-/**
- * The object a create of this plan makes, as a person would look for it. It names messages and
- * keys the ledger's turns, so it never throws: a plan Terraform would not send (a required value
- * missing) gets the generic description and fails where the create judges it.
- */
-export function describe<C>(r: ResourceDef<Fields, C>, plan: ModelOf<Fields>): string {
-  try {
-    return r.findCreated?.describe(plan) ?? `the new ${r.typeName}`;
-  } catch {
-    return `the new ${r.typeName}`;
-  }
 }
 
 /** A type without a natural key: a lost answer can only be reported. */
@@ -111,62 +108,86 @@ async function createWithEvidence<C>(
   plan: ModelOf<Fields>,
   planned: ObjectValue,
   ctx: OpContext<C>,
-  ledger: CreateLedger,
+  books: CreateBooks,
 ): Promise<Model> {
-  const before = new Set((await takeCensus(r, lookup, plan, ctx, ledger)).map((o) => lookup.importId(o)));
+  const { ledger, journal } = books;
+  const entry = createEntry(r, plan, planned);
+  // A run killed while creating this left a record: its object is looked for before anything is sent.
+  const recovered = await recoverRecorded(r, lookup, plan, planned, ctx, ledger, journal, entry);
+  if (recovered) books.record = recovered.record;
+  let before: ReadonlySet<string> | undefined;
   const { attempts } = ledger.options;
   let lost: ApiError | undefined;
   for (let attempt = 1; ; attempt++) {
     let created: Model;
     let adopted = false;
-    try {
-      created = await r.create(plan, ctx);
-    } catch (err) {
-      const conflict = isApiError(err, 'conflict');
-      if (!isApiError(err, 'outcome_unknown') && !conflict) throw err;
-      // Refused with no answer lost before: the key is held by an object this create did not make.
-      if (conflict && lost === undefined)
-        throw alreadyExists(r, plan, err as ApiError, await holdersForAdvice(lookup, plan, ctx));
-      lost ??= err as ApiError;
-      const listed = await lookUp(r, lookup, plan, ctx, lost, ledger.options);
-      const verdict = judge(r, lookup, plan, planned, listed, before, ledger);
-      if (verdict.kind === 'unclear') throw unknownOutcome(r, plan, lost, verdict.why, verdict.holders);
-      if (verdict.kind === 'none') {
-        if (conflict) {
-          const why =
-            `The answer to an earlier request was lost, and no object that request made was found: the ` +
-            `key is held by an object this configuration did not make`;
-          throw alreadyExists(r, plan, err as ApiError, verdict.holders, why);
-        }
-        if (ctx.signal.aborted)
-          throw unknownOutcome(
-            r,
-            plan,
-            lost,
-            'No object this create made was found, and Terraform asked the provider to stop, so it did not send the ' +
-              'request again.',
-            verdict.holders,
-          );
-        if (attempt >= attempts)
-          throw unknownOutcome(
-            r,
-            plan,
-            lost,
-            `No object this create made was found after ${attempt} attempts, so the provider gave up.`,
-            verdict.holders,
-          );
-        ctx.log.info('no object from the unanswered create request was found; sending it again', { attempt });
-        continue;
-      }
-      created = verdict.object;
+    if (attempt === 1 && recovered) {
+      created = recovered.object;
       adopted = true;
-      ctx.log.info('adopted the object an unanswered create request had made', {
-        ...idField(lookup, created),
-        attempt,
-      });
+    } else {
+      if (before === undefined) {
+        const census = await takeCensus(r, lookup, plan, ctx, ledger);
+        before = new Set(census.map((o) => lookup.importId(o)));
+        // Written down before the request leaves: a killed run's next apply finds it.
+        const holders = census.filter((o) => lookup.holdsKey(plan, o)).map((o) => lookup.importId(o));
+        books.record ??= await journal.sent(entry, holders);
+      }
+      try {
+        created = await r.create(plan, ctx);
+      } catch (err) {
+        const conflict = isApiError(err, 'conflict');
+        if (!isApiError(err, 'outcome_unknown') && !conflict) {
+          if (lost === undefined && refusedOutright(err)) await dropRecord(books);
+          throw err;
+        }
+        // Refused with no answer lost before: the key is held by an object this create did not make.
+        if (conflict && lost === undefined) {
+          await dropRecord(books);
+          throw alreadyExists(r, plan, err as ApiError, await holdersForAdvice(lookup, plan, ctx));
+        }
+        lost ??= err as ApiError;
+        const listed = await lookUp(r, lookup, plan, ctx, lost, ledger.options);
+        const verdict = judge(r, lookup, plan, planned, listed, requestEvidence(r.typeName, before, ledger));
+        if (verdict.kind === 'unclear') throw unknownOutcome(r, plan, lost, verdict.why, verdict.holders);
+        if (verdict.kind === 'none') {
+          if (conflict) {
+            const why =
+              `The answer to an earlier request was lost, and no object that request made was found: the ` +
+              `key is held by an object this configuration did not make`;
+            throw alreadyExists(r, plan, err as ApiError, verdict.holders, why);
+          }
+          if (ctx.signal.aborted)
+            throw unknownOutcome(
+              r,
+              plan,
+              lost,
+              'No object this create made was found, and Terraform asked the provider to stop, so it did not send ' +
+                'the request again.',
+              verdict.holders,
+            );
+          if (attempt >= attempts)
+            throw unknownOutcome(
+              r,
+              plan,
+              lost,
+              `No object this create made was found after ${attempt} attempts, so the provider gave up.`,
+              verdict.holders,
+            );
+          ctx.log.info('no object from the unanswered create request was found; sending it again', { attempt });
+          continue;
+        }
+        created = verdict.object;
+        adopted = true;
+        ctx.log.info('adopted the object an unanswered create request had made', {
+          ...idField(lookup, created),
+          attempt,
+        });
+      }
     }
     // As the state will hold it: the plan's values where the answer leaves them out.
-    ledger.claim(r.typeName, lookup.importId({ ...plan, ...created }));
+    const id = lookup.importId({ ...plan, ...created });
+    ledger.claim(r.typeName, id);
+    await journal.answered(books.record, id);
 
     const missing = adopted ? missingOneTimeValues(r, created) : [];
     if (missing.length > 0 && !ctx.signal.aborted) {
@@ -181,7 +202,7 @@ async function createWithEvidence<C>(
         throw unknownOutcome(
           r,
           plan,
-          lost!,
+          lost ?? recovered!.lead,
           `The object's one-time secret was lost with the answer ${attempt} times, so the provider gave up.`,
         );
       continue;
@@ -196,6 +217,30 @@ async function createWithEvidence<C>(
     }
     return created;
   }
+}
+
+/**
+ * A refusal that says the request made nothing (its record can go): not a lost or unreadable answer,
+ * after which the object may exist.
+ */
+function refusedOutright(err: unknown): boolean {
+  return REFUSALS.some((code) => isApiError(err, code));
+}
+
+const REFUSALS = [
+  'invalid',
+  'conflict',
+  'unauthenticated',
+  'forbidden',
+  'not_found',
+  'rate_limited',
+  'cancelled',
+] as const;
+
+async function dropRecord(books: CreateBooks): Promise<void> {
+  const record = books.record;
+  books.record = null;
+  await books.journal.finish(record, 'dropped');
 }
 
 /** The census before the first request; a failed listing fails the create before anything is sent. */
@@ -257,84 +302,6 @@ async function holdersForAdvice<C>(lookup: Lookup<C>, plan: ModelOf<Fields>, ctx
   } catch {
     return [];
   }
-}
-
-/** "terraform import" advice for one object, or for a choice among several (or none known). */
-function importAdvice<C>(r: ResourceDef<Fields, C>, ids: readonly string[]): string {
-  if (!r.importState) return 'This type cannot be imported: remove the object on the platform if it is unwanted.';
-  const id = ids.length === 1 ? ids[0]! : `<${r.importIdDescription ?? 'its id'}>`;
-  const which = ids.length > 1 ? 'the right one' : 'it';
-  return (
-    `To manage ${which} with this resource, import ${which}: \`terraform import <address> '${id}'\`, or an ` +
-    `\`import\` block with \`id = "${id}"\`.`
-  );
-}
-
-function namedHolders(holders: readonly Holder[]): string {
-  const named = holders.slice(0, NAMED_CANDIDATES).map((h) => `${h.id} (${h.note})`);
-  const more = holders.length - named.length;
-  return `${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
-}
-
-function unknownOutcome<C>(
-  r: ResourceDef<Fields, C>,
-  plan: ModelOf<Fields>,
-  lost: ApiError,
-  why: string,
-  holders: readonly Holder[] = [],
-): DiagnosticError {
-  // The client's message names the create call and says that its answer was lost.
-  const head = `${lost.message}. ${why}`;
-  if (holders.length === 0) {
-    const importIt = r.importState
-      ? `import it (\`terraform import <address> <id>\`, where the id is ${r.importIdDescription ?? 'its id'})`
-      : 'remove it';
-    return new DiagnosticError(
-      'Create outcome unknown',
-      `${head} Look on the platform for ${describe(r, plan)}. If it exists, ${importIt}; otherwise apply again.`,
-    );
-  }
-  return new DiagnosticError(
-    'Create outcome unknown',
-    `${head} It adopted no object and deleted nothing. Objects holding the key of ${describe(r, plan)}: ` +
-      `${namedHolders(holders)}. ${importAdvice(
-        r,
-        holders.map((h) => h.id),
-      )} Otherwise apply again once the platform shows what the request made.`,
-  );
-}
-
-function alreadyExists<C>(
-  r: ResourceDef<Fields, C>,
-  plan: ModelOf<Fields>,
-  refused: ApiError,
-  holders: readonly Holder[],
-  why?: string,
-): DiagnosticError {
-  const ids = holders.map((h) => h.id);
-  const named =
-    ids.length === 0
-      ? ''
-      : ` (${ids.slice(0, NAMED_CANDIDATES).join(', ')}${ids.length > NAMED_CANDIDATES ? ', …' : ''})`;
-  return new DiagnosticError(
-    `Cannot create ${r.typeName}`,
-    [
-      `${refused.message}.`,
-      ...(why ? [`${why}.`] : []),
-      `${capitalized(describe(r, plan))} already exists${named} and was not made by this configuration, so the ` +
-        `provider does not take it over.`,
-      importAdvice(r, ids),
-      `Otherwise change the configuration so that the new object differs in ${r.findCreated!.key}.`,
-    ].join(' '),
-  );
-}
-
-function capitalized(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** The object's import id for the log (ids are never secrets here). */

@@ -4,7 +4,7 @@
  * part (provider-engine.ts lists them) holds this object, never the façade that puts them together.
  */
 import type { Fields, PlatformLimits } from '../schema/define.js';
-import { toConfigModel } from '../schema/model.js';
+import { toConfigModel, toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
 import type {
   ActionDef,
@@ -15,6 +15,7 @@ import type {
   ProviderDef,
   ResourceDef,
 } from './contracts.js';
+import type { CreateJournal } from './create-journal.js';
 import { Diagnostics, DiagnosticError, diagnosticFromError, type Diagnostic } from './diagnostics.js';
 import { TypeRegistry } from './type-registry.js';
 import { checkConfig, type Checked } from './validate.js';
@@ -45,6 +46,8 @@ export class EngineContext<C> {
     readonly def: ProviderDef<Fields, C>,
     readonly log: Logger,
     readonly env: NodeJS.ProcessEnv,
+    /** The records of this provider's creates, which outlive the process (create-journal.ts). */
+    readonly journal: CreateJournal,
   ) {
     this.resources = new TypeRegistry(def.name, 'resource type', def.resources);
     this.dataSources = new TypeRegistry(def.name, 'data source', def.dataSources);
@@ -66,6 +69,40 @@ export class EngineContext<C> {
   stop(): void {
     this.stopController.abort();
     this.stopController = new AbortController();
+  }
+
+  /** Per type, the ids of the objects Terraform showed this process tracked (create-lookalikes.ts). */
+  readonly shown = new Map<string, Set<string>>();
+
+  /**
+   * Terraform showed a state of `r` (a prior state, a read, an import) or found its object gone: the
+   * records of the create that made it end (create-journal.ts), and a plan names it as no look-alike.
+   */
+  seen(r: ResourceDef<Fields, C>, state: ObjectValue, how: 'tracked' | 'gone'): void {
+    const lookup = r.findCreated;
+    if (!lookup) return;
+    let id: string;
+    try {
+      id = lookup.importId(toModel(r.schema.fields, state, MODEL_OPTIONS));
+    } catch {
+      return;
+    }
+    if (id === '') return;
+    if (how === 'tracked') {
+      let ids = this.shown.get(r.typeName);
+      if (!ids) this.shown.set(r.typeName, (ids = new Set()));
+      ids.add(id);
+    }
+    if (this.journal.usable) this.journal.seen(r.typeName, id, how);
+  }
+
+  /** What went wrong with the records of creates, as a warning once per process (create-journal.ts). */
+  journalWarning(diags: Diagnostics): void {
+    const problem = this.journal.takeProblem();
+    if (problem) {
+      this.log.warn('create records unavailable', { detail: problem });
+      diags.warning('Creates are not recorded', problem);
+    }
   }
 
   /** `signal`, when given, also ends the operation (e.g. Terraform closing a stream it has read enough of). */

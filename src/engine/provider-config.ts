@@ -35,6 +35,8 @@ export class ProviderConfiguration<C> {
     try {
       const model = toModel(ctx.def.schema.fields, config);
       ctx.client = await ctx.def.configure(model, { terraformVersion, diags, log: ctx.log, env: ctx.env });
+      // The records of creates are kept per API address: another configuration never reads them.
+      if (ctx.def.apiAddress) ctx.journal.useApi(ctx.def.apiAddress(ctx.client));
     } catch (err) {
       diags.append([diagnosticFromError('Cannot configure the provider', err)]);
     }

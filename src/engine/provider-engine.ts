@@ -22,6 +22,7 @@ import type { CtyType } from '../schema/cty-type.js';
 import type { Fields } from '../schema/define.js';
 import type { ObjectValue, Value } from '../schema/value.js';
 import type { IdentityDef, Logger, ProviderDef } from './contracts.js';
+import { CreateJournal, type JournalPlace } from './create-journal.js';
 import { DEFAULT_CREATE_RECOVERY, type CreateRecoveryOptions } from './create-recovery.js';
 import type { Diagnostics } from './diagnostics.js';
 import { Actions, type ActionEvent, type InvokeOptions } from './actions.js';
@@ -57,8 +58,11 @@ export class ProviderEngine<C> {
     env: NodeJS.ProcessEnv = process.env,
     /** How creates whose answer was lost are recovered (tests shorten the lookup delay). */
     createRecovery: Partial<CreateRecoveryOptions> = {},
+    /** Where the records of creates outlive the process (create-journal.ts), or the journal itself; null keeps none. */
+    journal: JournalPlace | CreateJournal | null = null,
   ) {
-    this.ctx = new EngineContext(def, log, env);
+    const records = journal instanceof CreateJournal ? journal : new CreateJournal(def.name, journal);
+    this.ctx = new EngineContext(def, log, env, records);
     this.configuration = new ProviderConfiguration(this.ctx);
     this.changes = new ResourceChanges(this.ctx, { ...DEFAULT_CREATE_RECOVERY, ...createRecovery });
     this.state = new ResourceState(this.ctx);
@@ -144,6 +148,40 @@ export class ProviderEngine<C> {
     return this.changes.applyResourceChange(typeName, prior, planned, plannedPrivate, config);
   }
 
+  /**
+   * PlanResourceChange as the server serves it: planWithIdentity, then what the plan tells the
+   * records of creates and they (and the platform) tell the plan (resource-changes.ts planNotices).
+   */
+  async planWithNotices(
+    typeName: string,
+    prior: ObjectValue | null,
+    proposed: ObjectValue | null,
+    config: ObjectValue | null,
+    priorPrivate: PrivateState,
+    priorIdentity: ObjectValue | null,
+  ): Promise<PlanOutcome & { identity: ObjectValue | null }> {
+    const out = this.identity.planWithIdentity(typeName, prior, proposed, config, priorPrivate, priorIdentity);
+    await this.changes.planNotices(typeName, prior, out);
+    return out;
+  }
+
+  // The records of creates, as the process ends (create-journal.ts).
+
+  /**
+   * Terraform went away: from now on nothing is sent that was not on the wire, answers are written
+   * down for the next run, and this resolves once no create is in flight.
+   */
+  async hostGone(): Promise<void> {
+    this.ctx.journal.hostGone();
+    this.ctx.stop();
+    await this.ctx.journal.whenIdle();
+    await this.ctx.journal.flush();
+  }
+  /** Terraform's Shutdown: what was returned to it is its to keep. */
+  ended(): Promise<void> {
+    return this.ctx.journal.ended();
+  }
+
   // Managed resources' stored and refreshed state (resource-state.ts).
 
   upgradeResourceState(
@@ -187,8 +225,10 @@ export class ProviderEngine<C> {
     plannedPrivate: PrivateState,
     config: ObjectValue | null,
     plannedIdentity: ObjectValue | null,
+    /** Aborted when the caller went away, so that the result never reaches it. */
+    caller?: AbortSignal,
   ): Promise<IdentifiedOutcome> {
-    return this.identity.applyWithIdentity(typeName, prior, planned, plannedPrivate, config, plannedIdentity);
+    return this.identity.applyWithIdentity(typeName, prior, planned, plannedPrivate, config, plannedIdentity, caller);
   }
   importWithIdentity(typeName: string, target: { id: string } | { identity: ObjectValue }): Promise<IdentifiedOutcome> {
     return this.identity.importWithIdentity(typeName, target);

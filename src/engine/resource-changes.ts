@@ -14,7 +14,14 @@ import { isWhollyKnown, valueEquals } from '../schema/value-ops.js';
 import { holdsOnlyStored } from '../schema/fields.js';
 import { isApiError } from '../wire/api-error.js';
 import type { ResourceDef } from './contracts.js';
-import { CreateLedger, createTracked, describe, type CreateRecoveryOptions } from './create-recovery.js';
+import { CreateLookalikes } from './create-lookalikes.js';
+import {
+  CreateLedger,
+  createTracked,
+  describe,
+  type CreateBooks,
+  type CreateRecoveryOptions,
+} from './create-recovery.js';
 import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diagnostic } from './diagnostics.js';
 import {
   MODEL_OPTIONS,
@@ -40,12 +47,28 @@ export interface PlanOutcome {
 export class ResourceChanges<C> {
   /** What this process's creates listed, made and adopted (create-recovery.ts). */
   private readonly creates: CreateLedger;
+  /** What plans of creates say about records of killed runs and objects alike (create-lookalikes.ts). */
+  private readonly lookalikes: CreateLookalikes<C>;
 
   constructor(
     private readonly ctx: EngineContext<C>,
     createRecovery: CreateRecoveryOptions,
   ) {
     this.creates = new CreateLedger(createRecovery);
+    this.lookalikes = new CreateLookalikes(ctx, this.creates);
+  }
+
+  /**
+   * What Terraform's plan tells the records of creates, and what they and the platform tell the plan:
+   * a prior state shows its object tracked; a create is warned about a killed run's record or about
+   * objects like it that exist already. Never fails the plan.
+   */
+  async planNotices(typeName: string, prior: ObjectValue | null, out: PlanOutcome): Promise<void> {
+    const r = this.ctx.resources.get(typeName);
+    if (!r || out.diags.hasErrors) return;
+    if (prior !== null) this.ctx.seen(r, prior, 'tracked');
+    else if (out.planned !== null) await this.lookalikes.warn(r, out.planned, out.diags).catch(() => undefined);
+    this.ctx.journalWarning(out.diags);
   }
 
   validateResourceConfig(typeName: string, config: ObjectValue, client?: ClientCapabilities): Diagnostics {
@@ -100,6 +123,8 @@ export class ResourceChanges<C> {
     planned: ObjectValue | null,
     plannedPrivate: PrivateState,
     config: ObjectValue | null = null,
+    /** Aborted when the caller went away: a created object's result then never reaches it. */
+    caller?: AbortSignal,
   ): Promise<StateOutcome> {
     const diags = new Diagnostics();
     const r = this.ctx.resources.find(typeName, diags);
@@ -108,11 +133,14 @@ export class ResourceChanges<C> {
     let partial: object | undefined;
     const ctx = this.ctx.operation(diags, plannedPrivate, typeName, (m) => (partial = m));
     const action = planned === null ? 'delete' : prior === null ? 'create' : 'update';
+    const books: CreateBooks = { ledger: this.creates, journal: this.ctx.journal, record: null };
     try {
       if (planned === null) {
         await r.delete(toModel(fields, prior!, MODEL_OPTIONS), ctx);
+        this.ctx.seen(r, prior!, 'gone');
         return { state: null, private: {}, diags };
       }
+      if (prior !== null) this.ctx.seen(r, prior, 'tracked');
       if (config !== null && diags.append(this.errorsOf(r, config, prior)).hasErrors) {
         return { state: prior, private: plannedPrivate, diags };
       }
@@ -132,11 +160,20 @@ export class ResourceChanges<C> {
       const plan = withWriteOnlyValues(fields, toModel(fields, planned, MODEL_OPTIONS), config, prior);
       const result =
         prior === null
-          ? await createTracked(r, plan, planned, ctx, this.creates)
+          ? await createTracked(r, plan, planned, ctx, books)
           : await (r.update ?? notUpdatable(typeName))(plan, toModel(fields, prior, MODEL_OPTIONS), ctx);
-      return { state: this.finalize(r, planned, fromModel(fields, result, planned)), private: plannedPrivate, diags };
+      const state = this.finalize(r, planned, fromModel(fields, result, planned));
+      await this.ctx.journal.finish(books.record, caller?.aborted ? 'kept' : 'returned');
+      this.ctx.journalWarning(diags);
+      return { state, private: plannedPrivate, diags };
     } catch (err) {
-      if (action === 'delete' && isNotFound(err)) return { state: null, private: {}, diags };
+      // The object exists (it goes to the state, tainted), or the record stays for the next run.
+      await this.ctx.journal.finish(books.record, partial && planned && !caller?.aborted ? 'returned' : 'kept');
+      this.ctx.journalWarning(diags);
+      if (action === 'delete' && isNotFound(err)) {
+        this.ctx.seen(r, prior!, 'gone');
+        return { state: null, private: {}, diags };
+      }
       const failure = diagnosticFromError(`Cannot ${action} ${typeName}`, err);
       // Keep what exists: a partially created object goes to state (Terraform taints it); a failed
       // update keeps the prior state; a failed delete keeps the object.

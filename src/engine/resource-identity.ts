@@ -135,6 +135,7 @@ export class ResourceIdentity<C> {
     plannedPrivate: PrivateState,
     config: ObjectValue | null,
     plannedIdentity: ObjectValue | null,
+    caller?: AbortSignal,
   ): Promise<IdentifiedOutcome> {
     const { client } = this.ctx;
     const def = this.ctx.resources.get(typeName)?.identity;
@@ -159,7 +160,7 @@ export class ResourceIdentity<C> {
         return { state: prior, private: plannedPrivate, diags, identity: kept };
       }
     }
-    const out = await this.changes.applyResourceChange(typeName, prior, planned, plannedPrivate, config);
+    const out = await this.changes.applyResourceChange(typeName, prior, planned, plannedPrivate, config, caller);
     if (!def || out.state === null) return { ...out, identity: null };
     const identity = identityOfState(def, out.state, this.ctx.client);
     // A failed create or update still returns what exists; its identity, when it has one, names it.

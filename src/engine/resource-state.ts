@@ -68,11 +68,15 @@ export class ResourceState<C> {
     try {
       const ctx = this.ctx.operation(diags, priv, typeName);
       const fresh = await r.read(toModel(r.schema.fields, current, MODEL_OPTIONS), ctx);
+      this.ctx.seen(r, current, fresh === null ? 'gone' : 'tracked');
       if (fresh === null) return { state: null, private: priv, diags };
       const freshValue = fromModel(r.schema.fields, fresh, current);
       return { state: reconcileRead(r.schema.fields, current, freshValue), private: priv, diags };
     } catch (err) {
-      if (isNotFound(err)) return { state: null, private: priv, diags };
+      if (isNotFound(err)) {
+        this.ctx.seen(r, current, 'gone');
+        return { state: null, private: priv, diags };
+      }
       diags.append([diagnosticFromError(`Cannot read ${typeName}`, err)]);
       return { state: current, private: priv, diags };
     }
@@ -102,7 +106,9 @@ export class ResourceState<C> {
     try {
       const start = await r.importState(id, this.ctx.operation(diags, {}, typeName));
       if (start === null) return nonExistent();
-      return { state: withDefaults(r.schema.fields, fromModel(r.schema.fields, start, null)), private: {}, diags };
+      const state = withDefaults(r.schema.fields, fromModel(r.schema.fields, start, null));
+      this.ctx.seen(r, state, 'tracked');
+      return { state, private: {}, diags };
     } catch (err) {
       if (isNotFound(err)) return nonExistent();
       diags.append([diagnosticFromError(`Cannot import ${typeName}`, err)]);

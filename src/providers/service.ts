@@ -7,6 +7,7 @@
 import { ProviderEngine } from '../engine/provider-engine.js';
 import type { Logger, ProviderDef } from '../engine/contracts.js';
 import type { CreateRecoveryOptions } from '../engine/create-recovery.js';
+import { journalPlace } from '../engine/create-journal.js';
 import type { ProviderService } from '../server/main.js';
 import { SERVICE_NAMES, serviceCodecs } from '../server/proto.js';
 import { providerService, providerStreamService } from '../server/provider-service.js';
@@ -31,11 +32,18 @@ export function providerServiceOf(
     throw new Error(
       `the executable of ${identity.name} ${identity.version} holds the service of ${def.name} ${def.version}`,
     );
-  const engine = new ProviderEngine(def, log, process.env, createRecoveryFromEnv(process.env));
+  // The records of creates live beside Terraform's own data, in the directory it started us in;
+  // KEEL_CREATE_RECORDS=off keeps none (README, "Interrupted applies and lost answers").
+  const journal = process.env.KEEL_CREATE_RECORDS === 'off' ? null : journalPlace(def.name, process.env, process.cwd());
+  const engine = new ProviderEngine(def, log, process.env, createRecoveryFromEnv(process.env), journal);
   return {
     codecs: serviceCodecs(SERVICE_NAMES.provider),
     handlers: providerService(engine, log),
     streamHandlers: providerStreamService(engine, log),
-    beforeExit: (budgetMs) => engine.closeLeftoverEphemerals(budgetMs),
+    beforeExit: async (budgetMs) => {
+      await engine.closeLeftoverEphemerals(budgetMs);
+      await engine.ended();
+    },
+    hostGone: () => engine.hostGone(),
   };
 }

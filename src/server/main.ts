@@ -41,6 +41,11 @@ export interface ProviderService {
    * the engine closes the ephemeral values Terraform left open.
    */
   beforeExit?(budgetMs: number): Promise<void>;
+  /**
+   * The host went away (Terraform killed): creates on the wire are let finish and written down for
+   * the next run; resolves once none is in flight.
+   */
+  hostGone?(): Promise<void>;
 }
 
 export interface ProviderMainOptions {
@@ -80,6 +85,11 @@ const SHUTDOWN_WRITE_LIMIT_MS = 250;
 const BEFORE_EXIT_BUDGET_MS = 1_500;
 /** How often the provider checks whether its host went away (watchForOrphaning). */
 const ORPHAN_POLL_MS = 1000;
+/**
+ * What finishing the creates on the wire may take once the host is gone: the 30 s a change on the
+ * wire gets after a stop (src/clients/stop.ts), then the lookup after a lost answer (30 s).
+ */
+const HOST_GONE_BUDGET_MS = 75_000;
 
 export async function runProviderMain(opts: ProviderMainOptions): Promise<void> {
   // The host's pid as we start: read after the handshake instead, a host that died while we made
@@ -362,10 +372,29 @@ function watchForOrphaning(log: Logger, service: LazyService, hostPid: number): 
     if (process.ppid === hostPid) return;
     clearInterval(timer);
     log.warn('plugin host exited; shutting down', { old_ppid: hostPid, ppid: process.ppid });
-    void exitAfter(service, log).then(() => process.exit(0));
+    void settleWithoutHost(service, log)
+      .then(() => exitAfter(service, log))
+      .then(() => process.exit(0));
   };
   const timer = setInterval(check, ORPHAN_POLL_MS).unref();
   check(); // the host may have gone while we started
+}
+
+/** The service's `hostGone` (if it was loaded), within its budget; a failure is logged, never thrown. */
+async function settleWithoutHost(service: LazyService, log: Logger): Promise<void> {
+  const hostGone = service.loaded?.hostGone;
+  if (!hostGone) return;
+  let timer: NodeJS.Timeout | undefined;
+  const budget = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, HOST_GONE_BUDGET_MS);
+  });
+  try {
+    await Promise.race([hostGone.call(service.loaded), budget]);
+  } catch (err) {
+    log.warn('finishing the creates in flight failed', { error: errorMessage(err) });
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function installCrashHandlers(log: Logger): void {

@@ -224,7 +224,11 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
   }
 
   /** One guard for every RPC: timing, logging without values, and no exception escapes. */
-  function guarded(rpc: string, fallback: (diags: Msg[]) => Msg, body: (req: Msg) => Promise<Msg> | Msg): RpcHandler {
+  function guarded(
+    rpc: string,
+    fallback: (diags: Msg[]) => Msg,
+    body: (req: Msg, call: { signal: AbortSignal }) => Promise<Msg> | Msg,
+  ): RpcHandler {
     const roundMs = (x: number) => Math.round(x * 1000) / 1000;
     // api_ms is read only by the trace line; measuring it needs an AsyncLocalStorage, whose promise
     // hooks cost every promise of the process on Node 20, so it runs only when that line is written.
@@ -233,11 +237,11 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
     const rpcLog = (req: Msg) =>
       log.child({ tf_rpc: rpc, ...(req.type_name ? { tf_resource_type: String(req.type_name) } : {}) });
     const run =
-      (req: Msg) =>
+      (req: Msg, call: { signal: AbortSignal }) =>
       async (apiMs: () => number): Promise<Msg> => {
         const started = traced ? performance.now() : 0;
         try {
-          const res = await body(req);
+          const res = await body(req, call);
           // api_ms: time spent waiting on the management API, so the provider's own share can be told apart.
           if (traced)
             rpcLog(req).trace('RPC done', {
@@ -256,7 +260,7 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
           return fallback(diagnosticsToProto([d]));
         }
       };
-    return (req) => (traced ? measureApiTime(run(req)) : run(req)(() => 0));
+    return (req, call) => (traced ? measureApiTime(run(req, call)) : run(req, call)(() => 0));
   }
   const diagsOnly = (diagnostics: Msg[]) => ({ diagnostics });
   const unsupported = (what: string) =>
@@ -340,7 +344,7 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
         ...identityField('new_identity', identityType, out.identity),
       };
     }),
-    PlanResourceChange: guarded('PlanResourceChange', diagsOnly, (req) => {
+    PlanResourceChange: guarded('PlanResourceChange', diagsOnly, async (req) => {
       const schema = resourceSchema(req.type_name);
       const type = typeOf(schema);
       const prior = decodeObject(schema, req.prior_state, 'prior state', STATE);
@@ -348,7 +352,7 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
       const config = decodeObject(schema, req.config, 'configuration', CONFIG);
       const identityType = engine.identityTypeOf(req.type_name);
       const priorIdentity = decodeIdentity(identityType, req.prior_identity, 'prior identity');
-      const out = engine.planWithIdentity(
+      const out = await engine.planWithNotices(
         req.type_name,
         prior,
         proposed,
@@ -365,7 +369,7 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
         ...identityField('planned_identity', identityType, out.identity),
       };
     }),
-    ApplyResourceChange: guarded('ApplyResourceChange', diagsOnly, async (req) => {
+    ApplyResourceChange: guarded('ApplyResourceChange', diagsOnly, async (req, call) => {
       const schema = resourceSchema(req.type_name);
       const type = typeOf(schema);
       const prior = decodeObject(schema, req.prior_state, 'prior state', STATE);
@@ -377,6 +381,8 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
         );
       const identityType = engine.identityTypeOf(req.type_name);
       const plannedIdentity = decodeIdentity(identityType, req.planned_identity, 'planned identity');
+      // A caller that went away (Terraform killed, or Pulumi's engine behind the bridge) never gets
+      // the result: the record of a create then stays for the next run to adopt.
       const out = await engine.applyWithIdentity(
         req.type_name,
         prior,
@@ -384,6 +390,7 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
         decodePrivate(req.planned_private),
         config,
         plannedIdentity,
+        call.signal,
       );
       return {
         new_state: encodeDynamic(type, out.state),

@@ -3,6 +3,9 @@
 // go-plugin's client does, and talk tfplugin6 over mutual TLS. Used by tests,
 // the demo and benchmarks.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
@@ -24,6 +27,12 @@ export interface LaunchOptions {
   tls?: boolean;
   /** go-plugin's StartTimeout: 1 minute. */
   startTimeoutMs?: number;
+  /**
+   * The directory the provider starts in, as Terraform's working directory (the provider keeps the
+   * records of its creates beneath it). Default: a new empty directory, removed once the process has
+   * exited, so that each launch is a fresh runner that remembers no earlier run.
+   */
+  cwd?: string;
   /**
    * How long shutdown() waits for the process to exit before it kills it: go-plugin's 2 s, unless the
    * provider runs under an emulator (qemu, Wine), where exiting takes longer.
@@ -270,7 +279,9 @@ export async function launchProvider(executablePath: string, opts: LaunchOptions
   if (!identity && !opts.env?.PLUGIN_CLIENT_CERT) delete env.PLUGIN_CLIENT_CERT;
 
   // No arguments, no shell, stdout/stderr as pipes (docs/protocol.md, "Starting the provider").
-  const child = spawn(executablePath, opts.args ?? [], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const cwd = opts.cwd ?? mkdtempSync(join(tmpdir(), 'keel-provider-'));
+  const child = spawn(executablePath, opts.args ?? [], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (opts.cwd === undefined) child.once('close', () => rmSync(cwd, { recursive: true, force: true }));
   const stderrLines: string[] = [];
   const extraStdout: string[] = [];
   let partial = '';

@@ -11,6 +11,7 @@ import { attr, resourceSchema } from '../../src/schema/define.js';
 import { provider, resource, type Logger, type ResourceDef } from '../../src/engine/contracts.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import type { CreateRecoveryOptions } from '../../src/engine/create-recovery.js';
+import { alreadyHasOne } from '../../src/engine/create-messages.js';
 import { ApiError, OUTCOME_UNKNOWN_NOTE } from '../../src/wire/api-error.js';
 import { NOT_SENT_NOTE } from '../../src/clients/stop.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
@@ -565,5 +566,17 @@ describe('engine: creates whose answer is lost', () => {
     expect(out.diags.items[0]).to.deep.include({ summary: 'Create interrupted' });
     expect(out.diags.items[0]!.detail).to.include('its `secret` came only in the answer that was lost');
     expect(out.diags.items[0]!.detail).to.include('marked tainted, so the next apply replaces it');
+  });
+});
+
+describe('engine: the words for an object found in a create’s way', () => {
+  it('a sub-object a parent has already: refused, named with the import that adopts it', () => {
+    const err = alreadyHasOne(thingResource(), 'cluster 7f3a', 'a maintenance window', '7f3a');
+    expect(err.summary).to.equal('Cannot create fake_thing');
+    expect(err.detail).to.equal(
+      'Cluster 7f3a already has a maintenance window, which this configuration did not set, so the provider does ' +
+        "not take it over. To manage it with this resource, import it: `terraform import <address> '7f3a'`, or an " +
+        '`import` block with `id = "7f3a"`. Otherwise remove it on the platform and apply again.',
+    );
   });
 });

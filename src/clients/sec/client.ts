@@ -74,7 +74,11 @@ export interface SecClient {
   readonly account: string;
   /** Whether calls carry organization access (Org-Access: true): what the provider was configured with. */
   readonly organization: boolean;
-
+  /**
+   * Where the calls go and for whom, never a credential: the API's origin, and the sub-account and
+   * organization access the calls carry (the records of creates are kept per address).
+   */
+  readonly address: string;
   readonly agentAccessTokens: AgentAccessTokensApi;
   readonly alertChannels: AlertChannelsApi;
   readonly userProfile: UserProfileApi;
@@ -161,6 +165,11 @@ export function createSecClient(config: SecClientConfig): SecClient {
     accessTokens: { issue: (lifetimeSeconds, options = {}) => tokens.issue(lifetimeSeconds, options.signal) },
     account: config.account,
     organization: config.organization === true,
+    address: [
+      endpoint.origin,
+      ...(config.subaccount ? [`sub-account ${config.subaccount}`] : []),
+      ...(config.organization ? ['organization'] : []),
+    ].join(' '),
     agentAccessTokens: loadOnFirstCall(() =>
       import('./agent-access-tokens.js').then((m) => m.agentAccessTokensApi(http)),
     ),

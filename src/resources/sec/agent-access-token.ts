@@ -5,6 +5,7 @@ import { listResource, resource, type OpContext } from '../../engine/contracts.j
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { isApiError } from '../../wire/api-error.js';
 import type { SecClient, AgentAccessToken } from '../../clients/sec/index.js';
+import { madeAtFrom } from '../shared/made-at.js';
 
 const schema = resourceSchema(
   {
@@ -193,6 +194,7 @@ export default resource<typeof schema.fields, SecClient>({
     list: async (_plan, ctx) => (await ctx.client.agentAccessTokens.list({ signal: ctx.signal })).map(fromApi),
     holdsKey: (plan, found) => found.name === plan.name,
     importId: (found) => found.name ?? '',
+    madeAt: madeAtFrom('created_time'),
     setAfterCreate: ['enabled'],
   },
   async read(prior, ctx) {

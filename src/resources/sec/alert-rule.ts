@@ -26,6 +26,7 @@ import {
   sameTrimmedSet,
   textOrNull,
 } from './governance-values.js';
+import { madeAtFrom } from '../shared/made-at.js';
 
 const names = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(', ');
 
@@ -228,6 +229,7 @@ const alertRule = resource<typeof schema.fields, SecClient>({
     list: async (plan, ctx) => (await ctx.client.alertRules.list({ signal: ctx.signal })).map((r) => fromApi(r, plan)),
     holdsKey: (plan, found) => found.name === plan.name,
     importId: (found) => found.guid ?? '',
+    madeAt: madeAtFrom('created_or_updated_time'),
   },
   read: async (prior, ctx) => fromApi(await ctx.client.alertRules.get(guidOf(prior), { signal: ctx.signal }), prior),
   update: async (plan, prior, ctx) =>

@@ -6,6 +6,7 @@ import type { SecClient } from '../../clients/sec/index.js';
 import type { DataExportRule, DataExportRuleInput } from '../../clients/sec/data-export-rules.js';
 import { idIdentity, noFilters } from '../shared/identity.js';
 import { sameTrimmedList, textOrNull } from './governance-values.js';
+import { madeAtFrom } from '../shared/made-at.js';
 
 const schema = resourceSchema(
   {
@@ -89,6 +90,7 @@ const dataExportRule = resource<typeof schema.fields, SecClient>({
       (await ctx.client.dataExportRules.list({ signal: ctx.signal })).map((r) => fromApi(r, plan)),
     holdsKey: (plan, found) => found.name === plan.name,
     importId: (found) => found.guid ?? '',
+    madeAt: madeAtFrom('created_or_updated_time'),
   },
   read: async (prior, ctx) =>
     fromApi(await ctx.client.dataExportRules.get(guidOf(prior), { signal: ctx.signal }), prior),

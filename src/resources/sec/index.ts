@@ -87,6 +87,7 @@ export default provider<typeof schema.fields, SecClient>({
       environment: ctx.env,
     });
   },
+  apiAddress: (client) => client.address,
   resources: [
     agentAccessToken,
     ...alertChannelResources,

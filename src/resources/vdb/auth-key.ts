@@ -9,6 +9,7 @@ import { idIdentity } from '../shared/identity.js';
 import type { AuthKey } from '../../clients/vdb/api.js';
 import { accountIdOf, deleteIgnoringNotFound, providerAccountId, type VdbContext } from './common.js';
 import { accountId, formatTimestamp, uuid } from './formats.js';
+import { madeAtFrom } from '../shared/made-at.js';
 
 const DEPRECATION =
   'The vdb_accounts_auth_key resource is deprecated and will be removed in a future version; use ' +
@@ -115,6 +116,7 @@ export const authKey = resource<typeof fields, VdbContext>({
       (await ctx.client.api.authKeys.list({ accountId: providerAccountId(ctx) }, { signal: ctx.signal })).map(fromApi),
     holdsKey: (plan, found) => clusterSet(found.cluster_ids ?? []) === clusterSet(plan.cluster_ids),
     importId: (found) => found.id ?? '',
+    madeAt: madeAtFrom('created_at'),
   },
   async read(prior, ctx) {
     // The legacy service has no get: the key is found in a listing of the account's keys.

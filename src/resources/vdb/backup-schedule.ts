@@ -19,6 +19,7 @@ import {
   type VdbContext,
 } from './common.js';
 import { accountId, cronExpression, formatTimestamp, goDurationBetweenHours, sameGoDuration, uuid } from './formats.js';
+import { madeAtFrom } from '../shared/made-at.js';
 
 /** The platform keeps backups from one day to one year. */
 export const RETENTION = goDurationBetweenHours(24, 8760);
@@ -144,6 +145,7 @@ export const backupSchedule = resource<typeof fields, VdbContext>({
       found.cron_expression === plan.cron_expression &&
       sameGoDuration(found.retention_period ?? '', plan.retention_period ?? ''),
     importId: (found) => `${found.cluster_id}/${found.id}`,
+    madeAt: madeAtFrom('created_at'),
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

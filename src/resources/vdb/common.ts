@@ -23,6 +23,8 @@ import { accountId, formatGoDuration, parseGoDuration, protoEnum, text } from '.
 /** What the provider's configure returns: the API client and the provider-level default account. */
 export interface VdbContext {
   readonly api: VdbClient;
+  /** The management API's address as configured (`api_url`), never a credential. */
+  readonly address: string;
   readonly defaultAccountId: string | null;
   /** Why there is no default account where the provider block gives `account_id` empty (for messages). */
   readonly noDefaultAccount?: string;

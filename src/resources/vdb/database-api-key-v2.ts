@@ -19,6 +19,7 @@ import {
   type VdbContext,
 } from './common.js';
 import { accountId, formatTimestamp, futureTimestamp, protoEnum, sameInstant, text, uuid } from './formats.js';
+import { madeAtFrom } from '../shared/made-at.js';
 
 const GLOBAL_ACCESS = protoEnum('GLOBAL_ACCESS_RULE_ACCESS_TYPE_', 'READ_ONLY', 'MANAGE');
 const COLLECTION_ACCESS = protoEnum('COLLECTION_ACCESS_RULE_ACCESS_TYPE_', 'READ_ONLY', 'READ_WRITE');
@@ -258,6 +259,7 @@ export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
     scope: (plan) => plan.account_id ?? '',
     holdsKey: (plan, found) => found.cluster_id === plan.cluster_id && found.name === plan.name,
     importId: (found) => `${found.cluster_id}/${found.id}`,
+    madeAt: madeAtFrom('created_at'),
   },
   async read(prior, ctx) {
     const k = await ctx.client.api.databaseApiKeys.find(

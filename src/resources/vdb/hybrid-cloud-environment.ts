@@ -43,6 +43,7 @@ import {
 } from './operator-settings.js';
 import { attrStep, indexStep } from '../../schema/path.js';
 import type { Diagnostics } from '../../engine/diagnostics.js';
+import { madeAtFrom } from '../shared/made-at.js';
 
 const LOG_LEVEL = protoEnum('HYBRID_CLOUD_ENVIRONMENT_CONFIGURATION_LOG_LEVEL_', 'DEBUG', 'INFO', 'WARN', 'ERROR');
 const URL = text(
@@ -470,6 +471,7 @@ export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
     scope: (plan) => plan.account_id ?? '',
     holdsKey: (plan, found) => found.name === plan.name,
     importId: (found) => found.id ?? '',
+    madeAt: madeAtFrom('created_at'),
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

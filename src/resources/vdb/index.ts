@@ -110,8 +110,9 @@ export default provider<typeof schema.fields, VdbContext>({
     });
     const noDefaultAccount = noAccount && [`${noAccount.said}.`, noAccount.hidden].filter(Boolean).join(' ');
     const defaultAccountId = accountId === '' ? null : accountId;
-    return { api, defaultAccountId, ...(noDefaultAccount ? { noDefaultAccount } : {}) };
+    return { api, address: apiUrl, defaultAccountId, ...(noDefaultAccount ? { noDefaultAccount } : {}) };
   },
+  apiAddress: (context) => context.address,
   resources: [
     cluster,
     databaseApiKeyV2,

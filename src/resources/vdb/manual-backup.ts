@@ -20,6 +20,7 @@ import { formatTimestamp, sameGoDuration, uuid } from './formats.js';
 import { RETENTION } from './backup-schedule.js';
 import { configurationShape } from './cluster/schema.js';
 import { configurationFromApi } from './cluster/mapping.js';
+import { madeAtFrom } from '../shared/made-at.js';
 
 const quantity = t.list(t.object({ amount: t.number, unit: t.string }));
 
@@ -173,6 +174,7 @@ export const manualBackup = resource<typeof fields, VdbContext>({
     scope: (plan) => plan.account_id ?? '',
     holdsKey: (plan, found) => found.cluster_id === plan.cluster_id,
     importId: (found) => found.id ?? '',
+    madeAt: madeAtFrom('created_at'),
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

@@ -16,6 +16,7 @@ import {
   type VdbContext,
 } from './common.js';
 import { formatTimestamp, text } from './formats.js';
+import { madeAtFrom } from '../shared/made-at.js';
 
 const fields = {
   id: attr.computedId('The role id (a UUID).'),
@@ -132,6 +133,7 @@ export const role = resource<typeof fields, VdbContext>({
     scope: (plan) => plan.account_id ?? '',
     holdsKey: (plan, found) => found.name === plan.name,
     importId: (found) => found.id ?? '',
+    madeAt: madeAtFrom('created_at'),
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

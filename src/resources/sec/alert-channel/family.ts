@@ -14,6 +14,7 @@ import type { AlertChannelInput } from '../../../clients/sec/alert-channels.js';
 import type { AlertChannelData, AlertChannelType } from '../../../clients/sec/alert-channel-data.js';
 import type { Integration } from '../../../clients/sec/integration.js';
 import { idIdentity, noFilters } from '../../shared/identity.js';
+import { timeOf } from '../../shared/made-at.js';
 
 const commonFields = {
   id: attr.sdkId('The integration GUID of the channel (the same as `intg_guid`).'),
@@ -185,6 +186,7 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(
       list: (_plan, ctx) => channelsOfThisType(ctx),
       holdsKey: (plan, found) => common(found as Model).name === common(plan).name,
       importId: (found) => common(found as Model).intg_guid ?? '',
+      madeAt: (found) => timeOf(common(found as Model).created_or_updated_time),
     },
     async read(prior, ctx) {
       return fromApi(await ctx.client.alertChannels.get(guidOf(prior), { signal: ctx.signal }));

@@ -16,6 +16,7 @@ import {
   textOrNull,
 } from '../governance-values.js';
 import { REPORT_BLOCKS, REPORT_BLOCK_NAMES, flagKeys } from './reports.js';
+import { madeAtFrom } from '../../shared/made-at.js';
 
 const schema = resourceSchema(
   {
@@ -143,6 +144,7 @@ const reportRule = resource<typeof schema.fields, SecClient>({
     list: async (plan, ctx) => (await ctx.client.reportRules.list({ signal: ctx.signal })).map((r) => fromApi(r, plan)),
     holdsKey: (plan, found) => found.name === plan.name,
     importId: (found) => found.guid ?? '',
+    madeAt: madeAtFrom('created_or_updated_time'),
   },
   read: async (prior, ctx) => fromApi(await ctx.client.reportRules.get(guidOf(prior), { signal: ctx.signal }), prior),
   update: async (plan, prior, ctx) =>

@@ -9,6 +9,7 @@ import type { OrgTeamMemberInput, TeamMember, TeamMemberInput } from '../../../c
 import { listOrNull } from '../governance-values.js';
 import { schema, type Model, type OrganizationModel } from './schema.js';
 import type { ConfigModelOf } from '../../../schema/define.js';
+import { madeAtFrom } from '../../shared/made-at.js';
 
 const ORG: AttributePath = [attrStep('organization'), indexStep(0)];
 const inOrg = (name: string): AttributePath => [...ORG, attrStep(name)];
@@ -201,6 +202,7 @@ const teamMember = resource<typeof schema.fields, SecClient>({
     list: async (plan, ctx) => (await ctx.client.teamMembers.list({ signal: ctx.signal })).map((m) => fromApi(m, plan)),
     holdsKey: (plan, found) => found.email?.trim().toLowerCase() === plan.email.trim().toLowerCase(),
     importId: (found) => guidOf(found as Model),
+    madeAt: madeAtFrom('created_time'),
   },
   read: async (prior, ctx) => fromApi(await ctx.client.teamMembers.get(guidOf(prior), { signal: ctx.signal }), prior),
   update: async (plan, prior, ctx) =>

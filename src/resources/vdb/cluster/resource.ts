@@ -24,6 +24,7 @@ import {
 import { clusterFields, type ClusterModel, type ConfigurationModel } from './schema.js';
 import { clusterFromApi, configurationToApi, HYBRID, jwtRbacOnCreate, wantsJwtRbac } from './mapping.js';
 import { cloudProviderId, cloudRegionId } from '../formats.js';
+import { madeAtFrom } from '../../shared/made-at.js';
 
 const schema = resourceSchema(clusterFields, {
   description:
@@ -239,6 +240,7 @@ export default resource<typeof clusterFields, VdbContext>({
       found.cloud_provider === plan.cloud_provider &&
       found.cloud_region === plan.cloud_region,
     importId: (found) => found.id ?? '',
+    madeAt: madeAtFrom('created_at'),
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

@@ -20,6 +20,7 @@ import type { SecClient } from '../../../../clients/sec/index.js';
 import type { Integration } from '../../../../clients/sec/integration.js';
 import { idIdentity } from '../../../shared/identity.js';
 import type { CloudAccountData, CloudAccountInput, CloudAccountType } from '../../../../clients/sec/cloud-accounts.js';
+import { madeAtFrom } from '../../../shared/made-at.js';
 
 const baseFields = {
   id: attr.sdkId('The integration GUID the platform assigned.'),
@@ -203,6 +204,7 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
       list: (plan, ctx) => integrationsOfThisType(plan, ctx),
       holdsKey: (plan, found) => common(found as Model).name === common(plan).name,
       importId: (found) => guidOf(found as Model),
+      madeAt: madeAtFrom('created_or_updated_time'),
     },
     async read(prior, ctx) {
       return fromApi(await ctx.client.cloudAccounts.get(guidOf(prior), calls(ctx.signal)), prior);

@@ -25,6 +25,7 @@ import type {
   RegistryType,
 } from '../../../../clients/sec/container-registries.js';
 import { idIdentity, noFilters } from '../../../shared/identity.js';
+import { madeAtFrom } from '../../../shared/made-at.js';
 
 const commonFields = {
   id: attr.sdkId('The integration GUID (the same as `intg_guid`).'),
@@ -168,6 +169,7 @@ export function containerRegistry<F extends Fields, T extends RegistryType>(
       list: (_plan, ctx) => registriesOfThisType(ctx),
       holdsKey: (plan, found) => common(found as Model).name === common(plan).name,
       importId: (found) => guidOf(found as Model),
+      madeAt: madeAtFrom('created_or_updated_time'),
     },
     async read(prior, ctx) {
       return fromApi(await ctx.client.containerRegistries.get(guidOf(prior), { signal: ctx.signal }), prior);

@@ -1,0 +1,317 @@
+/**
+ * The create journal: every create request is written down before it leaves, so that a run killed
+ * outright (SIGKILL, the OOM killer, a CI job's timeout) leaves a record that the next run in the
+ * same directory finds (docs/decisions.md, "Creates outlive their process"; create-records.ts
+ * judges what a record proves).
+ *
+ * Where: `<TF_DATA_DIR, default .terraform>/keel-creates/<provider>/<workspace>/<api>/`, relative to
+ * the directory the provider process starts in, which is Terraform's working directory (and, under
+ * Pulumi, the directory the bridge runs in). `<api>` is a digest of the API address the provider is
+ * configured with, so two provider configurations never read each other's records.
+ *
+ * One file per record, written under a temporary name, flushed and renamed (journal-files.ts):
+ * several processes write at once (validate, plan and apply walks, workspaces side by side) and no
+ * record is lost or torn. A process lists the directory once and reads a record only when a create
+ * matches it. A record ends when a later run shows its object tracked (`seen`) or gone, or expires.
+ * Whatever fails here (a directory that cannot be written, a file that cannot be read) costs the
+ * protection, never the run: `takeProblem` says once what is missing and why.
+ */
+import { unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  digest,
+  listJournal,
+  markName,
+  matches,
+  parseRecordName,
+  processNews,
+  ProcessFile,
+  readRecord,
+  recordId,
+  recordName,
+  setAside,
+  writeAtomically,
+  type CreateEntry,
+  type IndexEntry,
+  type JournalPlace,
+  type RecordContent,
+} from './journal-files.js';
+
+export { digest, EXPIRY_MS, HEARTBEAT_MS, journalPlace, type CreateEntry, type JournalPlace } from './journal-files.js';
+/**
+ * A result its host held this long, or until its walk ended, is in its state (a local state is
+ * written at once; a remote one at least every 20 s), so its object is handed over: never adopted.
+ */
+export const HAND_OVER_MS = 30_000;
+
+/** A record read back, with what its process's file says. */
+export interface OpenRecord extends RecordContent {
+  readonly name: string;
+  /** The last time its process said it and its host were alive; null when its process file is gone. */
+  readonly aliveAt: number | null;
+  /** When its host shut its process down; null when it did not. */
+  readonly endedAt: number | null;
+}
+
+/** A record this process wrote (or took over), for the steps that follow its request. */
+export interface RecordHandle {
+  name: string;
+  content: RecordContent;
+}
+
+type Matching = { anySettings?: boolean };
+
+export class CreateJournal {
+  private dir: string | null = null;
+  private api = '';
+  private index: Promise<Map<string, IndexEntry>> | null = null;
+  private readonly marks = new Map<string, Set<string>>();
+  private readonly pending = new Set<Promise<unknown>>();
+  private readonly process: ProcessFile;
+  private trouble: string | undefined;
+  private troubleTold = false;
+
+  constructor(
+    private readonly provider: string,
+    private readonly place: JournalPlace | null,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.process = new ProcessFile(now, (work) => this.track(work));
+  }
+
+  /** Once the provider is configured: the API its records are kept for. */
+  useApi(address: string): void {
+    if (!this.place || address === this.api) return;
+    this.api = address;
+    this.dir = join(this.place.root, digest(address));
+    this.index = null;
+    this.marks.clear();
+  }
+
+  get usable(): boolean {
+    return this.dir !== null;
+  }
+
+  /** What protection is missing and why, once per process; undefined when nothing went wrong or it was told. */
+  takeProblem(): string | undefined {
+    if (this.trouble === undefined || this.troubleTold) return undefined;
+    this.troubleTold = true;
+    return this.trouble;
+  }
+
+  /** Writes the record of a create about to be sent; null when it could not be written (the problem says why). */
+  async sent(entry: CreateEntry, census: readonly string[]): Promise<RecordHandle | null> {
+    if (!this.dir || !this.place) return null;
+    this.process.began(this.dir);
+    try {
+      const process = await this.process.ensure(this.dir);
+      const sentAt = this.now();
+      const rid = recordId(sentAt);
+      const content: RecordContent = {
+        version: 1,
+        provider: this.provider,
+        type: entry.type,
+        workspace: this.place.workspace,
+        api: this.api,
+        key: entry.key,
+        settings: entry.settings,
+        census: [...census],
+        process,
+        sentAt,
+        id: null,
+        answeredAt: null,
+        returnedAt: null,
+      };
+      const name = recordName(entry, null, rid);
+      await writeAtomically(this.dir, name, content);
+      (await this.loadIndex()).set(rid, { ...entry, name, rid, idDigest: null });
+      return { name, content };
+    } catch (err) {
+      this.fail('record a create before sending it', err);
+      this.process.finished();
+      return null;
+    }
+  }
+
+  /** The platform answered: the record names its object (renamed to carry its id's digest). */
+  async answered(handle: RecordHandle | null, id: string): Promise<void> {
+    const entry = handle ? parseRecordName(handle.name) : undefined;
+    if (!handle || !entry || !this.dir) return;
+    const content = { ...handle.content, id, answeredAt: this.now() };
+    const name = recordName(entry, digest(id), entry.rid);
+    try {
+      await writeAtomically(this.dir, name, content);
+      if (name !== handle.name) await this.remove(handle.name);
+      handle.name = name;
+      handle.content = content;
+      (await this.loadIndex()).set(entry.rid, { ...entry, name, idDigest: digest(id) });
+    } catch (err) {
+      this.fail('record what a create made', err);
+    }
+  }
+
+  /**
+   * The create is over, one way or another, and said so once: its result went back to its caller
+   * (`returned`, noted only while the host is there to take it), its request made nothing and the
+   * record goes (`dropped`), or the record stays as it is for the next run (`kept`: the outcome is
+   * unknown, or the result never reached the caller).
+   */
+  async finish(handle: RecordHandle | null, how: 'returned' | 'dropped' | 'kept'): Promise<void> {
+    if (!handle || !this.dir) return;
+    try {
+      if (how === 'dropped') await this.remove(handle.name);
+      if (how !== 'returned' || !this.process.hostAlive) return;
+      this.process.busy(this.now() + HAND_OVER_MS);
+      handle.content = { ...handle.content, returnedAt: this.now() };
+      await writeAtomically(this.dir, handle.name, handle.content);
+    } catch (err) {
+      this.fail('note what became of a create', err);
+    } finally {
+      this.process.finished();
+    }
+  }
+
+  /** Whether any record matches `entry` (its type, key and settings, or type and key), from this process's listing. */
+  async hasRecords(entry: CreateEntry, options: Matching = {}): Promise<boolean> {
+    if (!this.dir) return false;
+    for (const e of (await this.loadIndex()).values()) if (matches(e, entry, options)) return true;
+    return false;
+  }
+
+  /** The records matching `entry`, read afresh from the directory with their processes' news. */
+  async openRecords(entry: CreateEntry, options: Matching = {}): Promise<OpenRecord[]> {
+    if (!this.dir) return [];
+    this.index = null;
+    const out: OpenRecord[] = [];
+    for (const e of (await this.loadIndex()).values()) {
+      if (!matches(e, entry, options)) continue;
+      const content = await readRecord(this.dir, e.name).catch((err) => {
+        this.fail(`read the record ${e.name}`, err);
+        this.track(setAside(this.dir!, e.name));
+        return null;
+      });
+      if (content) out.push({ ...content, name: e.name, ...(await processNews(this.dir, content.process)) });
+    }
+    return out.sort((a, b) => a.sentAt - b.sentAt);
+  }
+
+  /** An earlier run's record, taken over by the create that recovers its object: as if this process had sent it. */
+  resume(record: OpenRecord): RecordHandle {
+    this.process.began(this.dir!);
+    const { name, aliveAt: _alive, endedAt: _ended, ...content } = record;
+    return { name, content };
+  }
+
+  /** Digests of the ids some record answered or some run showed tracked, for `type`. */
+  async claimedDigests(type: string): Promise<Set<string>> {
+    if (!this.dir) return new Set();
+    const index = await this.loadIndex();
+    const out = new Set(this.marks.get(type) ?? []);
+    for (const e of index.values()) if (e.type === type && e.idDigest) out.add(e.idDigest);
+    return out;
+  }
+
+  /** Takes `id` for this process's resource; false when another process took it first. */
+  async claim(type: string, id: string): Promise<boolean> {
+    if (!this.dir) return true;
+    try {
+      await writeFile(join(this.dir, markName(type, digest(id))), '', { flag: 'wx' });
+      this.markHeld(type, digest(id));
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      this.fail('claim an adopted object', err);
+      return true;
+    }
+  }
+
+  /**
+   * Terraform showed the object `id` of `type` (a prior state, a read, an import) or found it gone:
+   * the records that made it end. While records of the type wait unanswered, a tracked id is marked,
+   * so that their recovery never takes it. Queued; `flush` waits for it.
+   */
+  seen(type: string, id: string, how: 'tracked' | 'gone'): void {
+    if (this.dir && id !== '') this.track(this.retire(type, digest(id), how));
+  }
+
+  /** Waits for queued writes. */
+  async flush(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** Resolves once no create of this process is in flight. */
+  whenIdle(): Promise<void> {
+    return this.process.whenIdle();
+  }
+
+  /** The host went away: results from now on never reach it, and its liveness stops being vouched for. */
+  hostGone(): void {
+    this.process.stop(true);
+  }
+
+  /** The host's Shutdown: its walk is over, and what was returned to it is its to keep. */
+  async ended(): Promise<void> {
+    await this.flush();
+    if (this.dir) await this.process.end(this.dir).catch((err) => this.fail('note its end', err));
+  }
+
+  private loadIndex(): Promise<Map<string, IndexEntry>> {
+    this.index ??= listJournal(this.dir!, this.now()).then(
+      (listing) => {
+        for (const [type, idDigest] of listing.marks) this.markHeld(type, idDigest);
+        for (const name of listing.stale) this.track(this.remove(name));
+        return listing.records;
+      },
+      (err) => {
+        this.fail('read the records of earlier creates', err);
+        return new Map<string, IndexEntry>();
+      },
+    );
+    return this.index;
+  }
+
+  private async retire(type: string, idDigest: string, how: 'tracked' | 'gone'): Promise<void> {
+    const index = await this.loadIndex();
+    const ofType = [...index.values()].filter((e) => e.type === type);
+    // Most runs have no record of the type.
+    if (ofType.length === 0) return;
+    for (const e of ofType)
+      if (e.idDigest === idDigest) {
+        index.delete(e.rid);
+        await this.remove(e.name);
+      }
+    const waiting = ofType.some((e) => e.idDigest === null);
+    if (how === 'tracked' && waiting && !this.marks.get(type)?.has(idDigest)) {
+      this.markHeld(type, idDigest);
+      await writeFile(join(this.dir!, markName(type, idDigest)), '', { flag: 'wx' }).catch((err) => {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') this.fail('mark an object as tracked', err);
+      });
+    }
+  }
+
+  private markHeld(type: string, idDigest: string): void {
+    let held = this.marks.get(type);
+    if (!held) this.marks.set(type, (held = new Set()));
+    held.add(idDigest);
+  }
+
+  private async remove(name: string): Promise<void> {
+    await unlink(join(this.dir!, name)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') this.fail('remove a record', err);
+    });
+  }
+
+  private track(work: Promise<unknown>): void {
+    const p = work.catch((err) => this.fail('keep its records', err)).finally(() => this.pending.delete(p));
+    this.pending.add(p);
+  }
+
+  private fail(what: string, err: unknown): void {
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
+    const why = code ? `${code}: ${(err as Error).message}` : err instanceof Error ? err.message : String(err);
+    this.trouble ??=
+      `The provider could not ${what} in ${this.dir ?? this.place?.root ?? 'its data directory'} (${why}). ` +
+      'Until it can, a run killed outright (SIGKILL, a CI timeout, the OOM killer) may leave objects that the ' +
+      'next apply cannot recognise as its own; it then warns about each look-alike it finds instead of adopting it.';
+  }
+}

@@ -1,0 +1,335 @@
+/**
+ * The create journal on disk (create-journal.ts keeps it): where it lives, what its files are named
+ * and hold, and how one is written so that a reader sees all of it or none.
+ *
+ * - `r~<type>~<key>~<settings>~<id digest, or sent>~<sent at, base 36>-<writer>.json`: a record. Its
+ *   name says what finding it needs, so a process lists the directory and reads only what matches.
+ * - `t~<type>~<id digest>`: an object a run showed tracked, or one a recovery took (created only if
+ *   absent, which makes the taking exclusive between processes).
+ * - `p~<pid>~<start ms>~<chance>`: a process that wrote records; its mtime is when it last said that
+ *   it and its host were alive, its contents `{"endedAt": …}` once its host shut it down.
+ * - `unreadable~<name>`: a record that could not be read, set aside for a person to look at.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, stat, utimes } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+
+/** Records and marks older than this are dropped: a killed run is retried within days, not months. */
+export const EXPIRY_MS = 30 * 24 * 3600_000;
+/** A temporary file this old was left by a writer that was killed. */
+const TEMPORARY_MAX_AGE_MS = 3600_000;
+
+/** Where a provider keeps its journal: the directory and the Terraform workspace it serves. */
+export interface JournalPlace {
+  readonly root: string;
+  readonly workspace: string;
+}
+
+/** The journal's place for a provider process started in `cwd` with `env`. */
+export function journalPlace(provider: string, env: NodeJS.ProcessEnv, cwd: string): JournalPlace {
+  const dataDir = env.TF_DATA_DIR?.trim() || '.terraform';
+  const base = isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir);
+  const workspace = env.TF_WORKSPACE?.trim() || selectedWorkspace(base) || 'default';
+  return { root: join(base, 'keel-creates', provider, fileSafe(workspace)), workspace };
+}
+
+/** The workspace `terraform workspace select` wrote into the data directory, if any. */
+function selectedWorkspace(dataDir: string): string | undefined {
+  try {
+    return readFileSync(join(dataDir, 'environment'), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A name as a file name: kept where it is plain, else its safe characters and a digest. */
+function fileSafe(name: string): string {
+  return /^[A-Za-z0-9._-]{1,64}$/.test(name) && !name.startsWith('.')
+    ? name
+    : `${name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 32)}-${digest(name).slice(0, 8)}`;
+}
+
+export function digest(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/** A create as the journal files it: its type and the digests of its key and settings. */
+export interface CreateEntry {
+  readonly type: string;
+  readonly key: string;
+  readonly settings: string;
+}
+
+/** What a record holds: never a value of the configuration. */
+export interface RecordContent {
+  readonly version: 1;
+  readonly provider: string;
+  readonly type: string;
+  readonly workspace: string;
+  /** The API address the request went to (never a credential). */
+  readonly api: string;
+  readonly key: string;
+  readonly settings: string;
+  /** Import ids of the objects holding the key before the request was sent. */
+  readonly census: readonly string[];
+  /** The process file of the process that sent it. */
+  readonly process: string;
+  readonly sentAt: number;
+  readonly id: string | null;
+  readonly answeredAt: number | null;
+  /** When the create's result went back to its caller (null: never, or the process died first). */
+  readonly returnedAt: number | null;
+}
+
+/** A record as its name shows it. */
+export interface IndexEntry extends CreateEntry {
+  readonly name: string;
+  readonly rid: string;
+  /** Digest of the answered id; null while unanswered. */
+  readonly idDigest: string | null;
+}
+
+const RECORD = /^r~([a-z0-9_]+)~([0-9a-f]{16})~([0-9a-f]{16})~(sent|[0-9a-f]{16})~(([0-9a-z]+)-[0-9a-z]+)\.json$/;
+const MARK = /^t~([a-z0-9_]+)~([0-9a-f]{16})$/;
+const PROCESS = /^p~\d+~(\d+)~[0-9a-f]+$/;
+
+export function recordName(entry: CreateEntry, idDigest: string | null, rid: string): string {
+  return `r~${entry.type}~${entry.key}~${entry.settings}~${idDigest ?? 'sent'}~${rid}.json`;
+}
+
+/** A record's own part of its name: when it was sent (base 36), and the writer and chance. */
+export function recordId(sentAt: number): string {
+  return `${sentAt.toString(36)}-${process.pid.toString(36)}${randomBytes(4).toString('hex')}`;
+}
+
+export function markName(type: string, idDigest: string): string {
+  return `t~${type}~${idDigest}`;
+}
+
+export function processFileName(): string {
+  return `p~${process.pid}~${Date.now()}~${randomBytes(3).toString('hex')}`;
+}
+
+export function parseRecordName(name: string): IndexEntry | undefined {
+  const match = RECORD.exec(name);
+  if (!match) return undefined;
+  const [, type, key, settings, id, rid] = match as unknown as string[];
+  return { type: type!, key: key!, settings: settings!, name, rid: rid!, idDigest: id === 'sent' ? null : id! };
+}
+
+export function matches(e: CreateEntry, entry: CreateEntry, options: { anySettings?: boolean }): boolean {
+  return (
+    e.type === entry.type && e.key === entry.key && (options.anySettings === true || e.settings === entry.settings)
+  );
+}
+
+/** What a journal directory holds now: records by their own id, marks, and files past their age. */
+export interface Listing {
+  readonly records: Map<string, IndexEntry>;
+  readonly marks: ReadonlyArray<readonly [type: string, idDigest: string]>;
+  /** Files to remove: expired, left by a killed writer, or a record's older name. */
+  readonly stale: readonly string[];
+}
+
+export async function listJournal(dir: string, now: number): Promise<Listing> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { records: new Map(), marks: [], stale: [] };
+    throw err;
+  }
+  const records = new Map<string, IndexEntry>();
+  const marks: Array<[string, string]> = [];
+  const stale: string[] = [];
+  for (const name of names) {
+    const record = RECORD.exec(name);
+    if (!record) {
+      // Marks, process files and a killed writer's temporary files are few: their age is their mtime.
+      const mark = MARK.exec(name);
+      const processFile = PROCESS.exec(name);
+      if (processFile && now - Number(processFile[1]) > EXPIRY_MS) stale.push(name);
+      else if (mark || name.endsWith('.tmp')) {
+        const age = await ageOf(join(dir, name), now);
+        if (age !== null && age > (mark ? EXPIRY_MS : TEMPORARY_MAX_AGE_MS)) stale.push(name);
+        else if (mark) marks.push([mark[1]!, mark[2]!]);
+      }
+      continue;
+    }
+    if (now - Number.parseInt(record[6]!, 36) > EXPIRY_MS) {
+      stale.push(name);
+      continue;
+    }
+    const entry = parseRecordName(name)!;
+    // A process killed between the rename of an answered record and the removal of its old name
+    // leaves both: the answered one wins.
+    const held = records.get(entry.rid);
+    if (held && held.idDigest !== null && entry.idDigest === null) {
+      stale.push(name);
+      continue;
+    }
+    if (held) stale.push(held.name);
+    records.set(entry.rid, entry);
+  }
+  return { records, marks, stale };
+}
+
+async function ageOf(path: string, now: number): Promise<number | null> {
+  try {
+    return now - (await stat(path)).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+/** A record's contents; null when it is gone; throws when it cannot be read as one. */
+export async function readRecord(dir: string, name: string): Promise<RecordContent | null> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, name), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  const parsed = JSON.parse(text) as Partial<RecordContent> | null;
+  if (!isRecordContent(parsed)) throw new Error('it is not a record of this provider');
+  return parsed;
+}
+
+/** Sets an unreadable record aside: ignored from now on, kept for a person to look at. */
+export function setAside(dir: string, name: string): Promise<void> {
+  return rename(join(dir, name), join(dir, `unreadable~${name}`)).catch(() => undefined);
+}
+
+/** When a process was last seen alive (its file's mtime) and when its host shut it down. */
+export async function processNews(
+  dir: string,
+  file: string,
+): Promise<{ aliveAt: number | null; endedAt: number | null }> {
+  if (!PROCESS.test(file)) return { aliveAt: null, endedAt: null };
+  try {
+    const path = join(dir, file);
+    const [info, text] = await Promise.all([stat(path), readFile(path, 'utf8')]);
+    const endedAt = (JSON.parse(text || '{}') as { endedAt?: unknown }).endedAt;
+    return { aliveAt: info.mtimeMs, endedAt: typeof endedAt === 'number' ? endedAt : null };
+  } catch {
+    return { aliveAt: null, endedAt: null };
+  }
+}
+
+/** Written under a temporary name, flushed, then renamed into place: readers see all of it or none. */
+export async function writeAtomically(dir: string, name: string, content: unknown): Promise<void> {
+  const temporary = join(dir, `${name}.${randomBytes(4).toString('hex')}.tmp`);
+  const handle = await open(temporary, 'wx').catch(async (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+    await mkdir(dir, { recursive: true });
+    return open(temporary, 'wx');
+  });
+  try {
+    await handle.writeFile(`${JSON.stringify(content)}\n`);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temporary, join(dir, name));
+}
+
+function isRecordContent(v: Partial<RecordContent> | null): v is RecordContent {
+  return (
+    v !== null &&
+    typeof v === 'object' &&
+    v.version === 1 &&
+    typeof v.type === 'string' &&
+    typeof v.key === 'string' &&
+    typeof v.settings === 'string' &&
+    Array.isArray(v.census) &&
+    v.census.every((id) => typeof id === 'string') &&
+    typeof v.sentAt === 'number' &&
+    (v.id === null || typeof v.id === 'string') &&
+    (v.returnedAt === null || typeof v.returnedAt === 'number') &&
+    typeof v.process === 'string'
+  );
+}
+
+/** While a process has creates in flight or results its host may not have stored, it says it is alive this often. */
+export const HEARTBEAT_MS = 2_000;
+
+/**
+ * This process's file in a journal directory, written with its first record: its mtime says when the
+ * process and its host were last alive, renewed every HEARTBEAT_MS while a create is in flight or a
+ * result is not yet its host's to keep, and never once the host is gone.
+ */
+export class ProcessFile {
+  readonly name = processFileName();
+  hostAlive = true;
+  private written: Promise<string> | null = null;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private inFlight = 0;
+  private busyUntil = 0;
+  private idle: Array<() => void> = [];
+
+  constructor(
+    private readonly now: () => number,
+    /** Queues background work (the journal waits for it in `flush`). */
+    private readonly track: (work: Promise<unknown>) => void,
+  ) {}
+
+  /** Written once, with its mtime at the journal's clock. */
+  ensure(dir: string): Promise<string> {
+    const at = new Date(this.now());
+    this.written ??= writeAtomically(dir, this.name, {})
+      .then(() => utimes(join(dir, this.name), at, at))
+      .then(() => this.name);
+    this.written.catch(() => {
+      this.written = null;
+    });
+    return this.written;
+  }
+
+  /** A create began: the process vouches for itself until it finishes. */
+  began(dir: string): void {
+    this.inFlight++;
+    if (this.heartbeat !== undefined || !this.hostAlive) return;
+    this.heartbeat = setInterval(() => this.beat(dir), HEARTBEAT_MS).unref();
+  }
+
+  finished(): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    if (this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  /** Keeps vouching until `until` (a result the host holds, not yet long enough to have stored it). */
+  busy(until: number): void {
+    this.busyUntil = Math.max(this.busyUntil, until);
+  }
+
+  whenIdle(): Promise<void> {
+    return this.inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  /** The host went away (or shut the process down): its liveness is no longer vouched for. */
+  stop(hostGone: boolean): void {
+    if (hostGone) this.hostAlive = false;
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+  }
+
+  /** The host shut the process down: what it was given is its to keep. */
+  async end(dir: string): Promise<void> {
+    this.stop(false);
+    const name = this.written && (await this.written.catch(() => null));
+    if (name && this.hostAlive) await writeAtomically(dir, name, { endedAt: this.now() });
+  }
+
+  private beat(dir: string): void {
+    if (!this.hostAlive || (this.inFlight === 0 && this.now() > this.busyUntil)) {
+      this.stop(false);
+      return;
+    }
+    const written = this.written;
+    if (!written) return;
+    const at = new Date(this.now());
+    this.track(written.then((name) => utimes(join(dir, name), at, at)).catch(() => undefined));
+  }
+}

@@ -1,0 +1,332 @@
+/**
+ * Creates that outlive their process: the rule (src/engine/create-records.ts) over the journal
+ * (src/engine/create-journal.ts), through the engine with a fake API, one engine per run on one
+ * working directory. A run is killed by abandoning its create mid-request and freezing its clock,
+ * so that its journal last saw it alive then (as a SIGKILLed process's journal does); the next run
+ * in the same directory must find what it made, adopt it only on the evidence, and name it otherwise.
+ */
+import { expect } from 'chai';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { attr, resourceSchema } from '../../src/schema/define.js';
+import { provider, resource, type Logger, type ResourceDef } from '../../src/engine/contracts.js';
+import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { CreateJournal, HAND_OVER_MS, journalPlace } from '../../src/engine/create-journal.js';
+import { proposedNew } from '../../src/engine/checks/index.js';
+import type { ObjectValue } from '../../src/schema/value.js';
+
+interface Thing {
+  id: string;
+  name: string;
+  color: string;
+  made: number;
+}
+
+/** What happens to the next create request. */
+type Fate = 'answered' | 'killed-before' | 'killed-after';
+
+class Platform {
+  things = new Map<string, Thing>();
+  seq = 0;
+  creates = 0;
+  lists = 0;
+  fates: Fate[] = [];
+  /** The platform's clock: when it says objects were made. */
+  clock = Date.now();
+  /** Resolves when a create request reaches the platform (the moment to kill at). */
+  reached: Promise<void> = Promise.resolve();
+  private reach: () => void = () => {};
+  expectRequest(): void {
+    this.reached = new Promise((resolve) => (this.reach = resolve));
+  }
+  arrived(): void {
+    this.reach();
+  }
+  foreign(name: string, color = 'blue', made = this.clock): Thing {
+    const t = { id: `foreign-${++this.seq}`, name, color, made };
+    this.things.set(t.id, t);
+    return t;
+  }
+}
+
+const schema = resourceSchema(
+  {
+    id: attr.sdkId(),
+    name: attr.string({ required: true, description: 'name' }),
+    color: attr.string({ optional: true, default: 'blue', description: 'a setting the platform stores' }),
+    token: attr.string({ optional: true, sensitive: true, description: 'a secret the platform never shows' }),
+    made_at: attr.string({ computed: true, description: 'when the platform made it' }),
+  },
+  { description: 'a thing' },
+);
+type Fields = typeof schema.fields;
+
+const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
+const never = new Promise<never>(() => {});
+
+const model = (t: Thing) => ({
+  id: t.id,
+  name: t.name,
+  color: t.color,
+  token: null,
+  made_at: new Date(t.made).toISOString(),
+});
+
+function thing(options: { withTime?: boolean } = {}): ResourceDef<Fields, Platform> {
+  return resource<Fields, Platform>({
+    typeName: 'fake_thing',
+    schema,
+    importIdDescription: 'the thing id',
+    importState: async (id) => ({ id }),
+    async create(plan, ctx) {
+      const api = ctx.client;
+      api.creates++;
+      const fate = api.fates.shift() ?? 'answered';
+      api.arrived();
+      if (fate === 'killed-before') return never;
+      const t = { id: `t-${++api.seq}`, name: plan.name, color: plan.color ?? 'blue', made: api.clock };
+      api.things.set(t.id, t);
+      if (fate === 'killed-after') return never;
+      return model(t);
+    },
+    findCreated: {
+      key: 'its name',
+      uniqueKey: false,
+      describe: (plan) => `the thing named ${JSON.stringify(plan.name)}`,
+      async list(_plan, ctx) {
+        ctx.client.lists++;
+        return [...ctx.client.things.values()].map(model);
+      },
+      holdsKey: (plan, found) => found.name === plan.name,
+      importId: (found) => found.id ?? '',
+      ...(options.withTime === false ? {} : { madeAt: (found) => Date.parse(found.made_at ?? '') }),
+    },
+    async read(prior, ctx) {
+      const t = ctx.client.things.get(prior.id!);
+      return t ? model(t) : null;
+    },
+    async delete(prior, ctx) {
+      ctx.client.things.delete(prior.id!);
+    },
+  });
+}
+
+/** One run of Terraform in the working directory: a provider process with its own clock. */
+class Run {
+  readonly engine: ProviderEngine<Platform>;
+  readonly journal: CreateJournal;
+  private frozenAt: number | undefined;
+  private constructor(
+    readonly api: Platform,
+    dir: string,
+    options: { withTime?: boolean },
+  ) {
+    this.journal = new CreateJournal('fake', journalPlace('fake', {}, dir), () => this.frozenAt ?? Date.now());
+    const def = provider({
+      name: 'fake',
+      version: '0.0.1',
+      schema: resourceSchema({}, { description: 'fake provider' }),
+      configure: async () => api,
+      apiAddress: () => 'https://fake.example',
+      resources: [thing(options)],
+      dataSources: [],
+    });
+    this.engine = new ProviderEngine(def, quiet, {}, { lookupDelayMs: 0 }, this.journal);
+  }
+
+  static async start(api: Platform, dir: string, options: { withTime?: boolean } = {}): Promise<Run> {
+    const run = new Run(api, dir, options);
+    await run.engine.configureProvider('1.15.5', {});
+    return run;
+  }
+
+  async plan(name: string, color: string | null = null) {
+    const config: ObjectValue = { id: null, name, color, token: null, made_at: null };
+    const proposed = proposedNew(schema.block, null, config) as ObjectValue;
+    return this.engine.planWithNotices('fake_thing', null, proposed, config, {}, null);
+  }
+
+  async create(name: string, color: string | null = null) {
+    const plan = await this.plan(name, color);
+    return this.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+  }
+
+  /** Starts a create and kills the process once its request reached the platform. */
+  async createKilled(name: string, fate: 'killed-before' | 'killed-after', color: string | null = null) {
+    this.api.fates.push(fate);
+    this.api.expectRequest();
+    void this.create(name, color);
+    await this.api.reached;
+    this.kill();
+  }
+
+  kill(): void {
+    this.frozenAt = Date.now();
+  }
+
+  /** Terraform shows a state it tracks: the refresh before a plan reads it. */
+  async showTracked(state: ObjectValue) {
+    await this.engine.readWithIdentity('fake_thing', state, {}, null);
+    await this.journal.flush();
+  }
+}
+
+const names = (dir: string) => {
+  const root = journalPlace('fake', {}, dir).root;
+  try {
+    return readdirSync(root).flatMap((d) => readdirSync(join(root, d)));
+  } catch {
+    return [];
+  }
+};
+const records = (dir: string) => names(dir).filter((n) => n.startsWith('r~'));
+
+describe('engine: a killed run loses nothing (the create journal)', function () {
+  this.timeout(20_000);
+  let dir: string;
+  let api: Platform;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'keel-killed-'));
+    api = new Platform();
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes the record before the request leaves, with digests and ids but no value of the configuration', async () => {
+    const run = await Run.start(api, dir);
+    await run.createKilled('ops-channel', 'killed-before', 'turquoise');
+    const [name] = records(dir);
+    expect(name).to.match(/^r~fake_thing~[0-9a-f]{16}~[0-9a-f]{16}~sent~/);
+    const root = journalPlace('fake', {}, dir).root;
+    const [api1] = readdirSync(root);
+    const text = readFileSync(join(root, api1!, name!), 'utf8');
+    const content = JSON.parse(text);
+    expect(content).to.deep.include({ provider: 'fake', type: 'fake_thing', workspace: 'default', id: null });
+    expect(content.api).to.equal('https://fake.example');
+    expect(text).to.not.include('ops-channel');
+    expect(text).to.not.include('turquoise');
+  });
+
+  it('killed after the platform made it: the next run adopts that object, and the plan after it retires the record', async () => {
+    await (await Run.start(api, dir)).createKilled('x', 'killed-after');
+    expect(api.things.size).to.equal(1);
+    const next = await Run.start(api, dir);
+    const plan = await next.plan('x');
+    expect(plan.diags.items.map((d) => d.summary)).to.deep.equal([
+      'An earlier run was cut off while creating the thing named "x"',
+    ]);
+    const out = await next.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+    expect(out.diags.items).to.deep.equal([]);
+    expect(out.state).to.deep.include({ id: 't-1', name: 'x' });
+    expect(api.things.size).to.equal(1);
+    expect(api.creates).to.equal(1);
+    expect(records(dir)).to.have.length(1);
+    const third = await Run.start(api, dir);
+    await third.showTracked(out.state!);
+    expect(records(dir)).to.deep.equal([]);
+  });
+
+  it('killed before the request arrived: the next run finds nothing new, drops the record and creates once', async () => {
+    await (await Run.start(api, dir)).createKilled('x', 'killed-before');
+    expect(api.things.size).to.equal(0);
+    const out = await (await Run.start(api, dir)).create('x');
+    expect(out.diags.items).to.deep.equal([]);
+    expect(api.things.size).to.equal(1);
+    expect(records(dir).map((n) => n.split('~')[4]))
+      .to.have.length(1)
+      .and.not.include('sent');
+  });
+
+  it('two resources of one key and settings, killed after the first was answered and the second made: each is adopted once', async () => {
+    const first = await Run.start(api, dir);
+    expect((await first.create('twin')).diags.items).to.deep.equal([]);
+    await first.createKilled('twin', 'killed-after');
+    expect(api.things.size).to.equal(2);
+    // Terraform was killed before it stored either: both resources plan creates again.
+    const next = await Run.start(api, dir);
+    const [a, b] = await Promise.all([next.create('twin'), next.create('twin')]);
+    expect([a.diags.items, b.diags.items]).to.deep.equal([[], []]);
+    const ids = [(a.state as { id: string }).id, (b.state as { id: string }).id].sort();
+    expect(ids).to.deep.equal(['t-1', 't-2']);
+    expect(api.things.size).to.equal(2);
+    expect(api.creates).to.equal(2);
+  });
+
+  it('the same, with the first stored and shown by the next plan: the second takes only its own object', async () => {
+    const first = await Run.start(api, dir);
+    const stored = await first.create('twin');
+    await first.createKilled('twin', 'killed-after');
+    const planRun = await Run.start(api, dir);
+    await planRun.showTracked(stored.state!);
+    const out = await (await Run.start(api, dir)).create('twin');
+    expect(out.diags.items).to.deep.equal([]);
+    expect((out.state as { id: string }).id).to.equal('t-2');
+    expect(api.things.size).to.equal(2);
+  });
+
+  it('an object another workspace made with the same key and settings after the window is never adopted', async () => {
+    await (await Run.start(api, dir)).createKilled('x', 'killed-before');
+    // An hour later, another workspace (another directory, no record) makes the same object.
+    api.clock = Date.now() + 3600_000;
+    api.foreign('x');
+    const out = await (await Run.start(api, dir)).create('x');
+    expect(out.diags.items).to.deep.equal([]);
+    expect((out.state as { id: string }).id).to.not.equal('foreign-1');
+    expect(api.things.size).to.equal(2);
+  });
+
+  it('an object another workspace made inside the window beside the killed one: neither is taken, both are named', async () => {
+    await (await Run.start(api, dir)).createKilled('x', 'killed-after');
+    api.foreign('x');
+    const out = await (await Run.start(api, dir)).create('x');
+    expect(out.state).to.equal(null);
+    const [d] = out.diags.items;
+    expect(d).to.deep.include({ severity: 'error', summary: 'Create outcome unknown' });
+    expect(d!.detail).to.include('t-1').and.include('foreign-2');
+    expect(d!.detail).to.include('An earlier run in this directory ended while its request to create');
+    expect(api.things.size).to.equal(2);
+  });
+
+  it('an object a later run showed tracked is never taken by a waiting record', async () => {
+    await (await Run.start(api, dir)).createKilled('x', 'killed-before');
+    // Someone made and imported an object of the same key since: a plan shows it tracked.
+    const imported = api.foreign('x');
+    const planRun = await Run.start(api, dir);
+    await planRun.showTracked(model(imported));
+    const out = await (await Run.start(api, dir)).create('x');
+    expect(out.diags.items).to.deep.equal([]);
+    expect((out.state as { id: string }).id).to.not.equal(imported.id);
+  });
+
+  it('an answer returned to Terraform, which then held it long enough to store it, is never adopted', async () => {
+    const first = await Run.start(api, dir);
+    const made = await first.create('x');
+    expect(made.diags.items).to.deep.equal([]);
+    await first.engine.ended();
+    // The state that holds it is not shown (a -target run): the next create makes a new object, and its
+    // plan names the look-alike with the import that adopts it.
+    const next = await Run.start(api, dir);
+    const plan = await next.plan('x');
+    const [warning] = plan.diags.items;
+    expect(warning).to.deep.include({ severity: 'warning', summary: 'The thing named "x" may exist already' });
+    expect(warning!.detail).to.include('t-1').and.include('import { to = ');
+    const out = await next.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+    expect((out.state as { id: string }).id).to.equal('t-2');
+    expect(HAND_OVER_MS).to.be.at.least(20_000);
+  });
+
+  it('with no record (a fresh runner), the plan names each look-alike and the apply still creates', async () => {
+    await (await Run.start(api, dir)).createKilled('x', 'killed-after');
+    rmSync(join(dir, '.terraform'), { recursive: true });
+    const next = await Run.start(api, dir);
+    const listedBefore = api.lists;
+    const plan = await next.plan('x');
+    expect(plan.diags.items.map((d) => d.summary)).to.deep.equal(['The thing named "x" may exist already']);
+    expect(plan.diags.items[0]!.detail).to.include('t-1 (made or last changed');
+    const other = await next.plan('y');
+    expect(other.diags.items).to.deep.equal([]);
+    expect(api.lists - listedBefore, 'one listing per type for the plan').to.equal(1);
+    const out = await next.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+    expect((out.state as { id: string }).id).to.equal('t-2');
+  });
+});
