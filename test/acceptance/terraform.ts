@@ -223,6 +223,30 @@ export class Workspace {
     });
   }
 
+  /**
+   * Starts `terraform -chdir=config <args>` and returns at once: its pid (to kill it outright) and
+   * its result, which resolves when it ends, however it ends.
+   */
+  start(args: string[], extraEnv: Record<string, string> = {}): { pid: number; done: Promise<RunResult> } {
+    const child = spawn(this.terraform, [`-chdir=${join(this.dir, 'config')}`, ...args], {
+      env: { ...this.env, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const done = new Promise<RunResult>((resolvePromise) =>
+      child.on('close', (code) => resolvePromise({ code: code ?? 1, stdout, stderr })),
+    );
+    return { pid: child.pid!, done };
+  }
+
+  /** The directory Terraform runs in (-chdir): its providers' working directory. */
+  get configDir(): string {
+    return join(this.dir, 'config');
+  }
+
   dispose(): void {
     rmSync(this.dir, { recursive: true, force: true });
   }
