@@ -161,7 +161,9 @@ export function protoEnum(prefix: string, ...values: string[]): Validator<string
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Cron schedules (the platform's backup-schedule pattern: 5 to 7 fields, a macro, or `@every <duration>`)
+// Cron schedules: what the platform accepts for a backup schedule (docs/api/vdb.md, "Schedule
+// expressions"), the same rule the emulator holds; test/resources/vdb/schedule-expressions.test.ts holds
+// both to the examples of that page.
 
 const MACROS = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly', '@reboot'];
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
@@ -172,21 +174,22 @@ interface CronField {
   min: number;
   max: number;
   names?: string[];
-  /** Quartz-style extras allowed in this field (`?`, `L`, `W`, `#`). */
-  extras?: 'dom' | 'dow';
+  /** `?` (no specific value) is allowed in the two day fields. */
+  question?: boolean;
 }
 
 const SECOND: CronField = { name: 'second', min: 0, max: 59 };
 const MINUTE: CronField = { name: 'minute', min: 0, max: 59 };
 const HOUR: CronField = { name: 'hour', min: 0, max: 23 };
-const DOM: CronField = { name: 'day of month', min: 1, max: 31, extras: 'dom' };
+const DOM: CronField = { name: 'day of month', min: 1, max: 31, question: true };
 const MONTH: CronField = { name: 'month', min: 1, max: 12, names: MONTHS };
-const DOW: CronField = { name: 'day of week', min: 0, max: 7, names: DAYS, extras: 'dow' };
-const YEAR: CronField = { name: 'year', min: 1970, max: 2199 };
+const DOW: CronField = { name: 'day of week', min: 0, max: 7, names: DAYS, question: true };
+const YEAR: CronField = { name: 'year', min: 1970, max: 2099 };
 
 /** Why a cron expression is not one the platform accepts, or undefined when it is fine. */
 export function cronProblem(expr: string): string | undefined {
   const s = expr.trim();
+  if (s === '') return 'the schedule is empty';
   if (s.startsWith('@')) {
     if (MACROS.includes(s)) return undefined;
     const every = /^@every\s+(\S+)$/.exec(s);
@@ -220,15 +223,9 @@ export function cronProblem(expr: string): string | undefined {
 }
 
 function cronFieldProblem(text: string, f: CronField): string | undefined {
-  if (f.extras && text === '?') return undefined;
+  if (f.question && text === '?') return undefined;
   for (const item of text.split(',')) {
     if (item === '') return 'empty list element';
-    if (f.extras === 'dom' && /^(L(-\d{1,2})?|LW|\d{1,2}W)$/i.test(item)) continue;
-    if (f.extras === 'dow' && /^(\d|[A-Za-z]{3})(L|#[1-5])$/.test(item)) {
-      if (fieldValue(item.slice(0, item.search(/L|#/)), f) === undefined)
-        return `${JSON.stringify(item)} is not a day of week`;
-      continue;
-    }
     const [range = '', step, ...more] = item.split('/');
     if (more.length > 0) return `${JSON.stringify(item)} has more than one "/"`;
     if (step !== undefined && !/^\d+$/.test(step)) return `step ${JSON.stringify(step)} is not a whole number`;
