@@ -23,6 +23,7 @@ import type { ConfigCheck } from './contracts.js';
 import { diagnosticFromError, type Diagnostics } from './diagnostics.js';
 import { nothingSaid, tooLarge, withinBody } from './platform-values.js';
 import { twinProblems, withoutSecrets } from './secret-rules.js';
+import { at, elementLabel, inBlock, shownName, type SetElement } from './set-elements.js';
 
 /** What a configuration is checked against: a schema's fields and its definition's own check. */
 export interface Checked {
@@ -65,19 +66,6 @@ export function checkConfig(def: Checked, config: ObjectValue, diags: Diagnostic
   } catch (err) {
     diags.append([diagnosticFromError(summary, err)]);
   }
-}
-
-/**
- * An element of a set-nested block being judged. A set element cannot be addressed
- * (docs/protocol.md, "Attribute paths"), so what is inside one is reported at the set's path, and
- * the message names the block and the element (by its known, non-secret texts) instead.
- */
-interface SetElement {
-  readonly path: AttributePath;
-  /** The block's name from the top, e.g. `permissions` or `configuration.node_selector`. */
-  readonly block: string;
-  /** The element as a person finds it in the configuration, e.g. 'the `labels` block with key = "team"'. */
-  readonly label: string;
 }
 
 /**
@@ -332,34 +320,5 @@ class Validation {
 
 const NO_ELEMENTS: readonly ObjectValue[] = [];
 
-/** Where a problem of a field is reported: inside a set element, at the set. */
-const at = (name: string, path: AttributePath, within: SetElement | undefined): AttributePath =>
-  within?.path ?? [...path, attrStep(name)];
-
-/** A field's name as a message shows it: inside a set element, from the block down. */
-const shownName = (name: string, within: SetElement | undefined): string => (within ? `${within.block}.${name}` : name);
-
-/** The enclosing set element, for a single block inside it. */
-const inBlock = (within: SetElement | undefined, name: string): SetElement | undefined =>
-  within && { ...within, block: shownName(name, within) };
-
 /** Whether a block is written in the configuration (a deprecated one warns then). */
 const isUsedBlock = (v: Value): boolean => v instanceof Unknown || (Array.isArray(v) ? v.length > 0 : v !== null);
-
-/**
- * A set element as a person finds it in the configuration: its block and up to two of its known,
- * non-secret texts (shortened), e.g. 'the `labels` block with key = "team", value = "a b"'.
- */
-function elementLabel(block: string, fields: Fields, element: ObjectValue, within: SetElement | undefined): string {
-  const texts = Object.entries(fields)
-    .filter(
-      ([n, d]) => d.kind === 'attr' && !d.options.sensitive && !d.options.writeOnly && typeof element[n] === 'string',
-    )
-    .slice(0, 2)
-    .map(([n]) => {
-      const text = element[n] as string;
-      return `${n} = ${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}`;
-    });
-  const own = `the \`${block}\` block${texts.length > 0 ? ` with ${texts.join(', ')}` : ''}`;
-  return within ? `${own}, in ${within.label}` : own;
-}
