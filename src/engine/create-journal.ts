@@ -61,6 +61,9 @@ export interface RecordHandle {
 
 type Matching = { anySettings?: boolean };
 
+/** Whether the record's file name already carries its answer. */
+const isNamed = (handle: RecordHandle) => parseRecordName(handle.name)?.idDigest !== null;
+
 export class CreateJournal {
   private dir: string | null = null;
   private api = '';
@@ -123,7 +126,8 @@ export class CreateJournal {
         returnedAt: null,
       };
       const name = recordName(entry, null, rid);
-      await writeAtomically(this.dir, name, content);
+      // On the disk before the request leaves: it outlives the machine going down too.
+      writeAtomically(this.dir, name, content, true);
       (await this.loadIndex()).set(rid, { ...entry, name, rid, idDigest: null });
       return { name, content };
     } catch (err) {
@@ -133,21 +137,16 @@ export class CreateJournal {
     }
   }
 
-  /** The platform answered: the record names its object (renamed to carry its id's digest). */
-  async answered(handle: RecordHandle | null, id: string): Promise<void> {
-    const entry = handle ? parseRecordName(handle.name) : undefined;
-    if (!handle || !entry || !this.dir) return;
-    const content = { ...handle.content, id, answeredAt: this.now() };
-    const name = recordName(entry, digest(id), entry.rid);
-    try {
-      await writeAtomically(this.dir, name, content);
-      if (name !== handle.name) await this.remove(handle.name);
-      handle.name = name;
-      handle.content = content;
-      (await this.loadIndex()).set(entry.rid, { ...entry, name, idDigest: digest(id) });
-    } catch (err) {
-      this.fail('record what a create made', err);
-    }
+  /**
+   * The platform answered: the record names its object (renamed to carry its id's digest). `now`
+   * false leaves the writing to `finish`, for a create whose result goes back to its caller at once:
+   * one write instead of two (a process killed in between leaves the record unanswered, which the next
+   * run judges by its census).
+   */
+  async answered(handle: RecordHandle | null, id: string, now = true): Promise<void> {
+    if (!handle || !this.dir) return;
+    handle.content = { ...handle.content, id, answeredAt: this.now() };
+    if (now) await this.write(handle);
   }
 
   /**
@@ -159,11 +158,14 @@ export class CreateJournal {
   async finish(handle: RecordHandle | null, how: 'returned' | 'dropped' | 'kept'): Promise<void> {
     if (!handle || !this.dir) return;
     try {
-      if (how === 'dropped') await this.remove(handle.name);
-      if (how !== 'returned' || !this.process.hostAlive) return;
-      this.process.busy(this.now() + HAND_OVER_MS);
-      handle.content = { ...handle.content, returnedAt: this.now() };
-      await writeAtomically(this.dir, handle.name, handle.content);
+      if (how === 'dropped') return await this.remove(handle.name);
+      if (how === 'returned' && this.process.hostAlive) {
+        this.process.busy(this.now() + HAND_OVER_MS);
+        handle.content = { ...handle.content, returnedAt: this.now() };
+      }
+      // Written when it says more than the file does: an answer, or its return.
+      if (handle.content.id !== null && (handle.content.returnedAt !== null || !isNamed(handle)))
+        await this.write(handle);
     } catch (err) {
       this.fail('note what became of a create', err);
     } finally {
@@ -253,6 +255,22 @@ export class CreateJournal {
   async ended(): Promise<void> {
     await this.flush();
     if (this.dir) await this.process.end(this.dir).catch((err) => this.fail('note its end', err));
+  }
+
+  /** The record as the handle holds it, under the name its answer gives it. */
+  private async write(handle: RecordHandle): Promise<void> {
+    const entry = parseRecordName(handle.name);
+    if (!entry || !this.dir) return;
+    const idDigest = handle.content.id === null ? null : digest(handle.content.id);
+    const name = recordName(entry, idDigest, entry.rid);
+    try {
+      writeAtomically(this.dir, name, handle.content);
+      if (name !== handle.name) await this.remove(handle.name);
+      handle.name = name;
+      (await this.loadIndex()).set(entry.rid, { ...entry, name, idDigest });
+    } catch (err) {
+      this.fail('record what a create made', err);
+    }
   }
 
   private loadIndex(): Promise<Map<string, IndexEntry>> {

@@ -187,7 +187,9 @@ async function createWithEvidence<C>(
     // As the state will hold it: the plan's values where the answer leaves them out.
     const id = lookup.importId({ ...plan, ...created });
     ledger.claim(r.typeName, id);
-    await journal.answered(books.record, id);
+    // A create with a step after it (waiting until a cluster is healthy) writes its answer now: a kill
+    // in that step must find the id. Others write it with their result.
+    await journal.answered(books.record, id, r.settle !== undefined);
 
     const missing = adopted ? missingOneTimeValues(r, created) : [];
     if (missing.length > 0 && !ctx.signal.aborted) {

@@ -11,8 +11,8 @@
  * - `unreadable~<name>`: a record that could not be read, set aside for a person to look at.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, stat, utimes } from 'node:fs/promises';
+import { closeSync, fdatasyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { readdir, readFile, rename, stat, utimes } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 
 /** Records and marks older than this are dropped: a killed run is retried within days, not months. */
@@ -218,21 +218,29 @@ export async function processNews(
   }
 }
 
-/** Written under a temporary name, flushed, then renamed into place: readers see all of it or none. */
-export async function writeAtomically(dir: string, name: string, content: unknown): Promise<void> {
+/**
+ * Written under a temporary name, then renamed into place: readers see all of it or none. `flush`
+ * puts it on the disk first, for a record that must outlive the machine going down, not only the
+ * process. Synchronous: a few system calls, cheaper than as many trips through the thread pool, and
+ * a record must be written before its request leaves anyway.
+ */
+export function writeAtomically(dir: string, name: string, content: unknown, flush = false): void {
   const temporary = join(dir, `${name}.${randomBytes(4).toString('hex')}.tmp`);
-  const handle = await open(temporary, 'wx').catch(async (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'ENOENT') throw err;
-    await mkdir(dir, { recursive: true });
-    return open(temporary, 'wx');
-  });
+  let fd: number;
   try {
-    await handle.writeFile(`${JSON.stringify(content)}\n`);
-    await handle.datasync();
-  } finally {
-    await handle.close();
+    fd = openSync(temporary, 'wx');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    mkdirSync(dir, { recursive: true });
+    fd = openSync(temporary, 'wx');
   }
-  await rename(temporary, join(dir, name));
+  try {
+    writeSync(fd, `${JSON.stringify(content)}\n`);
+    if (flush) fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, join(dir, name));
 }
 
 function isRecordContent(v: Partial<RecordContent> | null): v is RecordContent {
@@ -278,7 +286,8 @@ export class ProcessFile {
   /** Written once, with its mtime at the journal's clock. */
   ensure(dir: string): Promise<string> {
     const at = new Date(this.now());
-    this.written ??= writeAtomically(dir, this.name, {})
+    this.written ??= Promise.resolve()
+      .then(() => writeAtomically(dir, this.name, {}, true))
       .then(() => utimes(join(dir, this.name), at, at))
       .then(() => this.name);
     this.written.catch(() => {
@@ -319,7 +328,7 @@ export class ProcessFile {
   async end(dir: string): Promise<void> {
     this.stop(false);
     const name = this.written && (await this.written.catch(() => null));
-    if (name && this.hostAlive) await writeAtomically(dir, name, { endedAt: this.now() });
+    if (name && this.hostAlive) writeAtomically(dir, name, { endedAt: this.now() });
   }
 
   private beat(dir: string): void {
