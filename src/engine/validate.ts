@@ -13,7 +13,7 @@
  * configuration Terraform sends (with `all`, every stored value but the computed-only ones).
  */
 import type { AttrDef, BlockDef, Fields, PlatformLimits } from '../schema/define.js';
-import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
+import { type AttributePath, indexStep } from '../schema/path.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
 import { hasNullElement, isWhollyKnown, valueEquals } from '../schema/value-ops.js';
 import { meansNull, toConfigModel, valueToExactPlain, valueToPlain } from '../schema/model.js';

@@ -23,7 +23,7 @@ import type { ObjectValue, Value } from '../../src/schema/value.js';
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 20);
 
 /** A value of `type` whose every string is `text()`: a secret's, or a plain one. */
-function valueOf(type: CtyType, text: () => fc.Arbitrary<string>, depth = 0): fc.Arbitrary<Value> {
+function arbitraryOf(type: CtyType, text: () => fc.Arbitrary<string>, depth = 0): fc.Arbitrary<Value> {
   switch (type.kind) {
     case 'string':
       return text();
@@ -33,14 +33,14 @@ function valueOf(type: CtyType, text: () => fc.Arbitrary<string>, depth = 0): fc
       return fc.boolean();
     case 'list':
     case 'set':
-      return depth > 3 ? fc.constant([]) : fc.array(valueOf(type.element, text, depth + 1), { maxLength: 2 });
+      return depth > 3 ? fc.constant([]) : fc.array(arbitraryOf(type.element, text, depth + 1), { maxLength: 2 });
     case 'map':
       return depth > 3
         ? fc.constant({})
-        : fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), valueOf(type.element, text, depth + 1), { maxKeys: 2 });
+        : fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), arbitraryOf(type.element, text, depth + 1), { maxKeys: 2 });
     case 'object':
       return fc.record(
-        Object.fromEntries(Object.entries(type.attributes).map(([k, t]) => [k, valueOf(t, text, depth + 1)])),
+        Object.fromEntries(Object.entries(type.attributes).map(([k, t]) => [k, arbitraryOf(t, text, depth + 1)])),
       ) as fc.Arbitrary<Value>;
     default:
       return fc.constant(null);
@@ -55,7 +55,7 @@ function objectOf(fields: Fields, inSecret = false, depth = 0): fc.Arbitrary<Obj
   for (const [name, def] of Object.entries(fields)) {
     if (def.kind === 'attr') {
       const secret = inSecret || isSecret(def);
-      parts[name] = fc.option(valueOf(def.type.cty, secret ? secretText : plainText), { nil: null });
+      parts[name] = fc.option(arbitraryOf(def.type.cty, secret ? secretText : plainText), { nil: null });
     } else parts[name] = blockOf(def, inSecret, depth);
   }
   return fc.record(parts);
