@@ -2,6 +2,7 @@
  * What resource, data-source, action and provider modules declare. The engine owns the lifecycle;
  * modules supply a schema, the mapping to the API and one-line operations.
  */
+import type { FunctionDef } from './function-contracts.js';
 import type { ConfigModelOf, Fields, ModelOf, PlatformLimits, ResourceSchema } from '../schema/define.js';
 import type { Diagnostics } from './diagnostics.js';
 
@@ -173,13 +174,9 @@ export interface ListDef<F extends Fields, L extends Fields, C> {
 }
 
 /**
- * What the engine needs to recover a create whose answer was lost (ApiError 'outcome_unknown': the
- * request went out, the answer never came, so the object may or may not exist) or that Terraform
- * stopped while it was out. The engine adopts an object only with evidence that this create made it
- * (src/engine/create-recovery.ts): it holds the plan's natural key, it was not among the objects
- * listed before the create was sent, no other create of this process made it, it matches the plan in
- * every value the platform reports, and it is the only such object. The resource says only how to
- * list and how to recognise its key; the rule is the engine's.
+ * What the engine needs to find the object a create made when its answer was lost, Terraform stopped
+ * it, or a killed run left it (create-recovery.ts, create-records.ts): how to list the objects and
+ * recognise the plan's natural key in them. The rule of evidence is the engine's.
  */
 export interface CreateLookup<F extends Fields, C> {
   /** What identifies the object, for the docs: e.g. "its type and name". */
@@ -332,6 +329,8 @@ export interface ProviderDef<F extends Fields, C> {
   readonly ephemeralResources?: readonly EphemeralDef<any, C>[];
   /** Actions (Terraform 1.14 and later). */
   readonly actions?: readonly ActionDef<any, C>[];
+  /** Functions, `provider::<name>::<function>(…)` (Terraform 1.8 and later); function-contracts.ts. */
+  readonly functions?: readonly FunctionDef[];
   /** What the platform takes in one request, checked for every value at plan time. */
   readonly limits?: PlatformLimits;
   /**

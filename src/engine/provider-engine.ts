@@ -16,6 +16,7 @@
  *   data-sources.ts         ValidateDataResourceConfig, ReadDataSource
  *   ephemeral-resources.ts  Validate-, Open-, Renew- and CloseEphemeralResource
  *   actions.ts              ValidateActionConfig, PlanAction, InvokeAction
+ *   functions.ts            GetFunctions, CallFunction (the part itself: `functions`)
  */
 import type { Schema } from '../schema/block.js';
 import type { CtyType } from '../schema/cty-type.js';
@@ -31,6 +32,7 @@ import { EngineContext, type PrivateState, type StateOutcome } from './engine-co
 import { EphemeralResources, type OpenedEphemeral } from './ephemeral-resources.js';
 import { ResourceConfigGeneration } from './generate-config.js';
 import { ListResources, type ListEvent, type ListedObject, type ListOptions } from './list-resources.js';
+import { Functions } from './functions.js';
 import { ProviderConfiguration } from './provider-config.js';
 import { ResourceChanges, type PlanOutcome } from './resource-changes.js';
 import { ResourceIdentity, type IdentifiedOutcome } from './resource-identity.js';
@@ -51,6 +53,8 @@ export class ProviderEngine<C> {
   private readonly dataSources: DataSources<C>;
   private readonly ephemerals: EphemeralResources<C>;
   private readonly actions: Actions<C>;
+  /** GetFunctions and CallFunction (functions.ts): the server calls the part itself, it needs nothing else. */
+  readonly functions: Functions;
 
   constructor(
     readonly def: ProviderDef<Fields, C>,
@@ -72,6 +76,7 @@ export class ProviderEngine<C> {
     this.dataSources = new DataSources(this.ctx);
     this.ephemerals = new EphemeralResources(this.ctx);
     this.actions = new Actions(this.ctx);
+    this.functions = new Functions(def.name, def.functions ?? []);
   }
 
   // Schemas (GetProviderSchema, GetResourceIdentitySchemas).

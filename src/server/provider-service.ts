@@ -14,7 +14,7 @@ import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
 import { decodeMsgpackNoting, encodeMsgpack, type DecodedMsgpack } from '../schema/msgpack.js';
 import { decodeJSON } from '../schema/json.js';
 import { formatPath } from '../schema/path.js';
-import { schemaToProto, pathToProto } from './wire-schema.js';
+import { functionToProto, schemaToProto, pathToProto } from './wire-schema.js';
 import { PreEncoded, encodeMessage, messageType } from './proto.js';
 import { EMPTY_BYTES } from './protobuf-wire.js';
 import type { ServedStreamRpc, ServedUnaryRpc } from './rpcs.js';
@@ -164,7 +164,7 @@ function encodeProviderSchema<C>(engine: ProviderEngine<C>): Buffer {
     provider: schemaToProto(engine.providerSchema()),
     resource_schemas: Object.fromEntries([...engine.resourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
     data_source_schemas: Object.fromEntries([...engine.dataSourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
-    functions: {},
+    functions: functionsToProto(engine),
     ephemeral_resource_schemas: Object.fromEntries(
       [...engine.ephemeralResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)]),
     ),
@@ -173,6 +173,19 @@ function encodeProviderSchema<C>(engine: ProviderEngine<C>): Buffer {
     diagnostics: [],
     server_capabilities: SERVER_CAPABILITIES,
   });
+}
+
+/** CallFunction's answer: the result in the function's return type, or its error. */
+function functionResponse<C>(engine: ProviderEngine<C>, name: string, args: readonly Value[]): Msg {
+  const out = engine.functions.call(name, args);
+  if (out.error === undefined) return { result: encodeDynamic(engine.functions.get(name)!.returns, out.result) };
+  const { text, argument } = out.error;
+  return { error: { text, ...(argument === undefined ? {} : { function_argument: argument }) } };
+}
+
+/** Every function the provider declares, as GetFunctions and GetProviderSchema carry them. */
+function functionsToProto<C>(engine: ProviderEngine<C>): Record<string, Msg> {
+  return Object.fromEntries(engine.functions.declarations().map((d) => [d.name, functionToProto(d)]));
 }
 
 function encodeIdentitySchemas<C>(engine: ProviderEngine<C>): Buffer {
@@ -283,14 +296,14 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
       diagnostics: [],
       resources: [...engine.resourceSchemas().keys()].map((type_name) => ({ type_name })),
       data_sources: [...engine.dataSourceSchemas().keys()].map((type_name) => ({ type_name })),
-      functions: [],
+      functions: engine.functions.declarations().map((d) => ({ name: d.name })),
       ephemeral_resources: [...engine.ephemeralResourceSchemas().keys()].map((type_name) => ({ type_name })),
       list_resources: [...engine.listResourceSchemas().keys()].map((type_name) => ({ type_name })),
       actions: [...engine.actionSchemas().keys()].map((type_name) => ({ type_name })),
     })),
     GetProviderSchema: guarded('GetProviderSchema', diagsOnly, getProviderSchema),
     GetResourceIdentitySchemas: guarded('GetResourceIdentitySchemas', diagsOnly, getResourceIdentitySchemas),
-    GetFunctions: guarded('GetFunctions', diagsOnly, () => ({ functions: {}, diagnostics: [] })),
+    GetFunctions: guarded('GetFunctions', diagsOnly, () => ({ functions: functionsToProto(engine), diagnostics: [] })),
     ValidateProviderConfig: guarded('ValidateProviderConfig', diagsOnly, (req) => {
       const config =
         decodeObject(engine.providerSchema(), req.config, 'provider configuration', UNVALIDATED_CONFIG) ?? {};
@@ -471,12 +484,32 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
         diagnostics: diagnosticsToProto(out.diags.items),
       };
     }),
+    // Every failure, a hostile request's too, is a function error at the call or at its argument.
     CallFunction: guarded(
       'CallFunction',
-      () => ({ error: { text: 'This provider offers no functions.' } }),
-      (req) => ({
-        error: { text: `This provider offers no function "${String(req.name ?? '')}".` },
-      }),
+      () => ({ error: { text: 'the provider could not call the function' } }),
+      (req) => {
+        const name = String(req.name ?? '');
+        const given: Msg[] = Array.isArray(req.arguments) ? req.arguments : [];
+        const parameters = given.map((_, i) => engine.functions.parameterAt(name, i));
+        const args: Value[] = [];
+        // No such function, or more arguments than it takes: its own check says so, with nothing decoded.
+        if (parameters.some((p) => p === undefined))
+          return functionResponse(
+            engine,
+            name,
+            given.map(() => null),
+          );
+        for (const [i, dv] of given.entries()) {
+          try {
+            args.push(decodeDynamic(parameters[i]!.type, dv, `argument ${JSON.stringify(parameters[i]!.name)}`));
+          } catch (err) {
+            const text = (err instanceof Error ? err.message : String(err)).replace(/\.+$/, '');
+            return { error: { text, function_argument: i } };
+          }
+        }
+        return functionResponse(engine, name, args);
+      },
     ),
     ValidateEphemeralResourceConfig: guarded('ValidateEphemeralResourceConfig', diagsOnly, (req) => {
       const config =

@@ -6,6 +6,7 @@
 import type { Schema, SchemaBlock, SchemaNestedBlock, Nesting } from '../schema/block.js';
 import { typeToJSONString } from '../schema/cty-type.js';
 import type { AttributePath } from '../schema/path.js';
+import type { FunctionDef, FunctionParameter } from '../engine/function-contracts.js';
 
 type Msg = Record<string, unknown>;
 
@@ -58,5 +59,29 @@ export function pathToProto(path: AttributePath): Msg {
           ? { element_key_string: s.key }
           : { element_key_int: s.index },
     ),
+  };
+}
+
+/** A provider function as GetFunctions and GetProviderSchema carry it (tfplugin6.Function). */
+export function functionToProto(def: FunctionDef): Msg {
+  return {
+    parameters: def.parameters.map(parameterToProto),
+    ...(def.variadic ? { variadic_parameter: parameterToProto(def.variadic) } : {}),
+    return: { type: Buffer.from(typeToJSONString(def.returns)) },
+    summary: def.summary,
+    description: def.description,
+    description_kind: STRING_KIND.markdown,
+    ...(def.deprecated ? { deprecation_message: def.deprecated } : {}),
+  };
+}
+
+function parameterToProto(p: FunctionParameter): Msg {
+  return {
+    name: p.name,
+    type: Buffer.from(typeToJSONString(p.type)),
+    allow_null_value: p.allowNull === true,
+    allow_unknown_values: p.allowUnknown === true,
+    description: p.description,
+    description_kind: STRING_KIND.markdown,
   };
 }

@@ -33,6 +33,9 @@ export function classifyResponse(rpc: string, res: Msg): AnswerKind {
   if (diagnostics.some((d) => d.severity !== 1 && d.severity !== 2)) return 'invalid-diagnostic';
   if (diagnostics.some(isInternal)) return 'internal';
   if (diagnostics.some((d) => d.severity === 1)) return 'error';
+  // A function's failure that is no argument's fault blames the function (src/engine/functions.ts).
+  if (rpc === 'CallFunction' && /^the function \S+ (failed|returned a value)/.test(String(res.error?.text ?? '')))
+    return 'internal';
   if (rpc === 'CallFunction' && res.error?.text) return 'error';
   if (rpc === 'StopProvider' && res.Error) return 'error';
   return 'success';
@@ -41,7 +44,7 @@ export function classifyResponse(rpc: string, res: Msg): AnswerKind {
 /** The first internal-error diagnostic's text, for failure messages. */
 export function internalErrorText(res: Msg): string {
   const d = (res.diagnostics ?? []).find(isInternal);
-  return d ? `${d.summary}: ${d.detail}` : '';
+  return d ? `${d.summary}: ${d.detail}` : String(res.error?.text ?? '');
 }
 
 export const silentLogger: Logger = {

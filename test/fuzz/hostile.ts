@@ -13,14 +13,15 @@
 import fc from 'fast-check';
 import protobuf from 'protobufjs';
 import { impliedType, type SchemaBlock } from '../../src/schema/block.js';
-import type { CtyType } from '../../src/schema/cty-type.js';
+import { BOOL, DYNAMIC, NUMBER, STRING, listOf, objectOf, type CtyType } from '../../src/schema/cty-type.js';
 import type { Fields } from '../../src/schema/define.js';
 import { encodeMsgpack } from '../../src/schema/msgpack.js';
 import { encodeJSON } from '../../src/schema/json.js';
 import { Decimal, Unknown, type ObjectValue, type Value } from '../../src/schema/value.js';
 import type { ProviderDef } from '../../src/engine/contracts.js';
+import type { FunctionDef } from '../../src/engine/function-contracts.js';
 import { SERVICE_NAMES, encodeMessage, rpcTypes, type RpcName } from '../../src/server/proto.js';
-import { blockValueArb } from './values.js';
+import { blockValueArb, valueArb } from './values.js';
 import { protoSourcesRoot } from '../support/proto-sources.js';
 
 // =============================================================================================
@@ -39,6 +40,7 @@ export interface Catalogue {
   readonly provider: SchemaEntry;
   readonly resources: readonly SchemaEntry[];
   readonly dataSources: readonly SchemaEntry[];
+  readonly functions: readonly FunctionDef[];
 }
 
 export function catalogueOf(def: ProviderDef<any, any>): Catalogue {
@@ -53,6 +55,7 @@ export function catalogueOf(def: ProviderDef<any, any>): Catalogue {
     provider: entry(def.name, def.schema),
     resources: def.resources.map((r) => entry(r.typeName, r.schema)),
     dataSources: def.dataSources.map((d) => entry(d.typeName, d.schema)),
+    functions: def.functions ?? [],
   };
 }
 
@@ -581,7 +584,6 @@ export interface HostileRequest {
 const UNSUPPORTED_RPCS: readonly RpcName[] = [
   'MoveResourceState',
   'UpgradeResourceIdentity',
-  'CallFunction',
   'ValidateEphemeralResourceConfig',
   'OpenEphemeralResource',
   'RenewEphemeralResource',
@@ -911,6 +913,7 @@ function requestArbs(
           mustFail: version !== entry.version || raw.mustFail,
         })),
     ),
+    ...functionCallArbs(cat, scale, big),
     fc.constantFrom(...UNSUPPORTED_RPCS).chain((rpc) =>
       fc.string({ maxLength: 30 }).map(
         (s): HostileRequest => ({
@@ -931,7 +934,80 @@ function requestArbs(
   ];
 }
 
+/**
+ * CallFunction of every function the provider declares, and of names it does not, with hostile
+ * arguments: values of the parameter's type (null and unknown among them), of another type, huge
+ * strings, deep lists, bytes that are no msgpack, absent values, and one argument too few or too many.
+ * Any answer will do but a crash or a failure that blames the function (answers.ts).
+ */
+function functionCallArbs(cat: Catalogue, scale: Scale, big: boolean): fc.Arbitrary<HostileRequest>[] {
+  const named = cat.functions.map((fn) => fc.constant({ name: fn.name, fn }));
+  const unnamed = fc.string({ maxLength: 40 }).map((name) => ({ name, fn: undefined as FunctionDef | undefined }));
+  const anyType = fc.constantFrom<CtyType>(STRING, NUMBER, BOOL, listOf(STRING), objectOf({ a: STRING }), DYNAMIC);
+  const argument = (type: CtyType): fc.Arbitrary<{ dv: Record<string, unknown> | undefined; category: string }> =>
+    fc.oneof(
+      { weight: 4, arbitrary: valueArb(type, { unknowns: true, nulls: true }).map((v) => typed(type, v, 'valid')) },
+      {
+        weight: 2,
+        arbitrary: anyType.chain((t) =>
+          valueArb(t, { unknowns: true, nulls: true }).map((v) => typed(t, v, 'wrong-type')),
+        ),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .integer({ min: 1, max: big ? scale.hugeBytes[1] : 4096 })
+          .map((n) => typed(STRING, 'x'.repeat(n), 'huge-argument')),
+      },
+      {
+        weight: 1,
+        arbitrary: levelsArb(scale).map((n) => ({
+          dv: { msgpack: Buffer.concat([Buffer.alloc(n, 0x91), Buffer.from([0xc0])]) },
+          category: 'deep-argument',
+        })),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .uint8Array({ maxLength: 64 })
+          .map((b) => ({ dv: { msgpack: Buffer.from(b) }, category: 'random-bytes' })),
+      },
+      { weight: 1, arbitrary: fc.constant({ dv: undefined, category: 'absent-argument' }) },
+    );
+  const typed = (type: CtyType, v: Value, category: string) => {
+    try {
+      return { dv: { msgpack: encodeMsgpack(type, v) }, category };
+    } catch {
+      return { dv: { msgpack: Buffer.from([0xc0]) }, category: 'null' };
+    }
+  };
+  return [
+    fc.oneof(...(named.length > 0 ? named : []), unnamed).chain(({ name, fn }) => {
+      const types = fn ? fn.parameters.map((p) => p.type) : [STRING];
+      const extra = fn?.variadic ? fn.variadic.type : STRING;
+      return fc
+        .tuple(fc.integer({ min: -1, max: 3 }), fc.array(argument(extra), { maxLength: 3 }))
+        .chain(([arity, more]) =>
+          fc.tuple(...types.map(argument)).map((given): HostileRequest => {
+            const args = [...given, ...(fn?.variadic ? more : [])];
+            const sent = arity < 0 ? args.slice(0, -1) : arity > 2 ? [...args, ...more.slice(0, 1)] : args;
+            const category =
+              sent.find((a) => a.category !== 'valid')?.category ?? (fn ? 'function-call' : 'no-such-function');
+            return {
+              rpc: 'CallFunction',
+              category,
+              mustFail: fn === undefined,
+              wellFormed: true,
+              bytes: encode('CallFunction', { name, arguments: sent.map((a) => a.dv ?? {}) }),
+            };
+          }),
+        );
+    }),
+  ];
+}
+
 const ALL_RPCS: readonly RpcName[] = [
+  'CallFunction',
   'GetMetadata',
   'GetResourceIdentitySchemas',
   'GetFunctions',
