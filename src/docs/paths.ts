@@ -14,13 +14,15 @@ export interface DocPaths {
   ephemeralResources: Map<string, string>;
   listResources: Map<string, string>;
   actions: Map<string, string>;
+  functions: Map<string, string>;
 }
 
 /**
  * Where each page goes: `<provider>/index.md`, `<provider>/resources/<name>.md`,
  * `<provider>/data-sources/<name>.md`, `<provider>/ephemeral-resources/<name>.md`,
- * `<provider>/list-resources/<name>.md` and `<provider>/actions/<name>.md`, where `<name>` is the type
- * without the provider prefix, as the registry names its pages.
+ * `<provider>/list-resources/<name>.md`, `<provider>/actions/<name>.md` and
+ * `<provider>/functions/<name>.md`, where `<name>` is the type without the provider prefix (a
+ * function's own name), as the registry names its pages.
  */
 export function docPaths(def: AnyProvider): DocPaths {
   const short = (typeName: string) =>
@@ -41,5 +43,6 @@ export function docPaths(def: AnyProvider): DocPaths {
         .map((r) => [r.typeName, `${def.name}/list-resources/${short(r.typeName)}.md`]),
     ),
     actions: new Map((def.actions ?? []).map((a) => [a.typeName, `${def.name}/actions/${short(a.typeName)}.md`])),
+    functions: new Map((def.functions ?? []).map((f) => [f.name, `${def.name}/functions/${f.name}.md`])),
   };
 }

@@ -14,6 +14,7 @@
 import type { ActionDef, DataSourceDef, EphemeralDef, ProviderDef, ResourceDef } from '../engine/contracts.js';
 import { findExample, type FileReader } from './examples.js';
 import { renderFieldsOf } from './fields.js';
+import { renderFunctionPage } from './functions.js';
 import { docPaths } from './paths.js';
 import {
   identityBullets,
@@ -54,6 +55,8 @@ export function renderProviderDocs(def: AnyProvider, options: RenderOptions): Do
   for (const r of def.resources)
     if (r.list) tree.set(pages.listResources.get(r.typeName)!, renderListPage(def, r, options));
   for (const a of def.actions ?? []) tree.set(pages.actions.get(a.typeName)!, renderActionPage(def, a, options));
+  for (const f of def.functions ?? [])
+    tree.set(pages.functions.get(f.name)!, renderFunctionPage(def.name, f, options.readFile));
   return new Map([...tree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
@@ -122,6 +125,17 @@ function renderIndexPage(def: AnyProvider, options: RenderOptions): string {
       '',
     );
     for (const a of sortByType(actions)) out.push(`* [\`${a.typeName}\`](${link(paths.actions.get(a.typeName)!)})`);
+    out.push('');
+  }
+  const functions = [...(def.functions ?? [])].sort((a, b) => (a.name < b.name ? -1 : 1));
+  if (functions.length > 0) {
+    out.push('## Functions', '');
+    out.push(
+      `Terraform 1.8 and later and OpenTofu 1.7 and later call them as \`provider::${def.name}::<name>(…)\`; ` +
+        `every example is in \`examples/${def.name}/functions/\`.`,
+      '',
+    );
+    for (const f of functions) out.push(`* [\`${f.name}\`](${link(paths.functions.get(f.name)!)}): ${f.summary}`);
     out.push('');
   }
   return finish(out);

@@ -89,6 +89,20 @@ describe('docs: the real providers', () => {
           expect(page).to.include(`* \`${field}\` - `).and.include(d.options.description);
         expect(fresh.get(paths.index)).to.include(`[\`${a.typeName}\`](actions/`);
       }
+      expect(def.functions ?? [], 'every provider has functions').to.not.have.length(0);
+      for (const f of def.functions ?? []) {
+        const page = fresh.get(paths.functions.get(f.name)!);
+        expect(page, f.name)
+          .to.be.a('string')
+          .and.include(`# function: ${f.name}`)
+          .and.include(`provider::${name}::${f.name}(`)
+          .and.include('## Signature')
+          .and.include('## Arguments')
+          .and.include('## Example Usage');
+        for (const p of [...f.parameters, ...(f.variadic ? [f.variadic] : [])])
+          expect(page).to.include(`1. \`${p.name}\` (`).and.include(p.description);
+        expect(fresh.get(paths.index)).to.include(`[\`${f.name}\`](functions/`);
+      }
       // Nothing else: no page for a type that is not registered.
       const expected = new Set([
         paths.index,
@@ -97,6 +111,7 @@ describe('docs: the real providers', () => {
         ...paths.ephemeralResources.values(),
         ...paths.listResources.values(),
         ...paths.actions.values(),
+        ...paths.functions.values(),
       ]);
       expect([...fresh.keys()].filter((p) => p.startsWith(`${name}/`) && !expected.has(p))).to.deep.equal([]);
     });

@@ -23,6 +23,7 @@ import { secDataSources } from './data-source/index.js';
 import { secEphemeralResources } from './ephemeral/index.js';
 import { secActions } from './actions.js';
 import { SEC_VERSION } from './version.js';
+import * as functions from './functions/index.js';
 
 export { SEC_VERSION } from './version.js';
 
@@ -88,6 +89,7 @@ export default provider<typeof schema.fields, SecClient>({
     });
   },
   apiAddress: (client) => client.address,
+  functions: Object.values(functions),
   resources: [
     agentAccessToken,
     ...alertChannelResources,

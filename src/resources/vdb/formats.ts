@@ -161,9 +161,9 @@ export function protoEnum(prefix: string, ...values: string[]): Validator<string
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Cron schedules: what the platform accepts for a backup schedule (docs/api/vdb.md, "Schedule
-// expressions"), the same rule the emulator holds; test/resources/vdb/schedule-expressions.test.ts holds
-// both to the examples of that page.
+// Cron schedules: what the platform accepts for a backup schedule
+// (docs/api/vdb.md, "Schedule expressions"), the same rule the emulator holds;
+// test/resources/vdb/schedule-expressions.test.ts holds both to the examples of that page.
 
 const MACROS = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly', '@reboot'];
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];

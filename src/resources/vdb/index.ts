@@ -23,6 +23,7 @@ import { bookingPackagesDataSource } from './booking-packages.js';
 import { ephemeralDatabaseApiKey } from './ephemeral-database-api-key.js';
 import { clusterBackup } from './cluster-backup-action.js';
 import { VDB_VERSION } from './version.js';
+import * as functions from './functions/index.js';
 
 export { VDB_VERSION } from './version.js';
 export const DEFAULT_API_URL = 'grpc.vdb-cloud.example:443';
@@ -113,6 +114,7 @@ export default provider<typeof schema.fields, VdbContext>({
     return { api, address: apiUrl, defaultAccountId, ...(noDefaultAccount ? { noDefaultAccount } : {}) };
   },
   apiAddress: (context) => context.address,
+  functions: Object.values(functions),
   resources: [
     cluster,
     databaseApiKeyV2,
