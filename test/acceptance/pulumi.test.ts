@@ -17,6 +17,7 @@ import { PROGRAM_SECRETS, type PulumiRun } from './pulumi-program.js';
 import { expectSecretsEncrypted, installBridge, mustRun, pulumiEnv } from './pulumi-yaml.js';
 import { requireRealClient } from './real-clients.js';
 import { REPO_ROOT, runCommand } from './terraform.js';
+import { loadProviderDef } from '../../src/providers/describe.js';
 
 type Outputs = Record<string, string>;
 
@@ -169,6 +170,20 @@ for (const c of CASES)
     it(`gives the bridge's schema, which is the Pulumi model's but for ${BRIDGE_DIFFERENCE_CLASSES.length} listed classes`, async () => {
       const differences = schemaDifferences(bridgeSchema, await dynamicBridgeModel(c.provider, executable));
       expect(differences, differences.slice(0, 20).join('\n')).to.deep.equal([]);
+    });
+
+    it("carries none of the provider's functions: a Pulumi program has no way to call them (README, Pulumi)", async () => {
+      const declared = (await loadProviderDef(c.provider)).functions ?? [];
+      expect(declared.length).to.be.above(0);
+      const tokens = Object.keys((bridgeSchema as { functions?: object }).functions ?? {});
+      const carried = tokens.filter((t) =>
+        declared.some((f) => t.toLowerCase().includes(f.name.replaceAll('_', '').toLowerCase())),
+      );
+      expect(carried, 'the bridge now carries provider functions: say so in the README and call one').to.deep.equal([]);
+      expect(
+        tokens.every((t) => /\/get[A-Z]|terraformConfig/.test(t)),
+        tokens.join(', '),
+      ).to.equal(true);
     });
 
     it("creates the program's resources, as the emulator confirms", async () => {

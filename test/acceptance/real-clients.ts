@@ -26,6 +26,7 @@ export type RealClient =
   | 'pulumi-language-yaml'
   | 'pulumi-resource-terraform-provider'
   | 'sdk-gen'
+  | 'tfplugindocs'
   | 'pulumi-python';
 
 /** The built client's path, or null where it is not built. */

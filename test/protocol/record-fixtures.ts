@@ -7,9 +7,21 @@
  * earlier answer it copies bytes from (`sameAs`, found by comparing bytes), and the expectations the
  * scenario selects for it. replay.test.ts replays them.
  *
+ * A scenario names its client (a Terraform release of the wheels, the `terraform` on PATH, OpenTofu),
+ * and may record a command that fails as it should (`fails`: what its output must say).
+ *
  * Usage, after `npm run build` and `npm run clients`: npm run record-fixtures [-- <scenario name>…]
  */
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,9 +43,9 @@ import {
   terraformEnv,
   vdbProviderEnv,
 } from '../../src/tfclient/terraform-cli.js';
-import { BIN_DIR, REPO_ROOT, runCommand, wheelTerraformPath, type WheelTerraform } from '../acceptance/terraform.js';
+import { BIN_DIR, CLIENTS_DIR, REPO_ROOT, runCommand, wheelTerraformPath } from '../acceptance/terraform.js';
 import type { RecordedCall } from './recorder/recording-provider.js';
-import { SCENARIOS, type Scenario, type StepExpectation } from './scenarios.js';
+import { SCENARIOS, type RecordingClient, type Scenario, type StepExpectation } from './scenarios.js';
 import { seedSec, seedVdb, VDB_FIXED, type Fixture, type FixtureStep, type Json } from './seeds.js';
 
 export const FIXTURES_DIR = join(REPO_ROOT, 'test', 'protocol', 'fixtures');
@@ -62,8 +74,13 @@ async function seeded(provider: 'sec' | 'vdb'): Promise<{ env: Record<string, st
 const filesOf = (files: Scenario['files']): Record<string, string> =>
   typeof files === 'string' ? { 'main.tf': files } : { ...files };
 
-function terraformFor(release: WheelTerraform | 'path'): string {
+function terraformFor(release: RecordingClient): string {
   if (release === 'path') return 'terraform';
+  if (release === 'tofu') {
+    const tofu = join(CLIENTS_DIR, 'tofu');
+    if (!existsSync(tofu)) throw new Error(`OpenTofu is not built in ${CLIENTS_DIR}: run \`npm run clients\``);
+    return tofu;
+  }
   const path = wheelTerraformPath(release);
   if (path === null) throw new Error(`Terraform ${release} is not provided: run \`npm run clients\``);
   return path;
@@ -91,17 +108,20 @@ async function record(scenario: Scenario): Promise<RecordedProcess[]> {
     writeFileSync(recordingConfig, providerInstallationConfig({ 'keel/sec': launchers, 'keel/vdb': launchers }));
     const recordings = join(dir, 'recordings');
     mkdirSync(recordings);
-    const run = async (release: WheelTerraform | 'path', args: readonly string[], cliConfig: string) => {
+    const run = async (release: RecordingClient, args: readonly string[], cliConfig: string, fails?: string) => {
       const env = terraformEnv(dir, cliConfig, { ...emulator.env, KEEL_RECORD_DIR: recordings });
       const result = await runCommand(terraformFor(release), [`-chdir=${config}`, ...args], { env });
-      if (result.code !== 0)
+      const output = `${result.stdout}\n${result.stderr}`;
+      const as = fails === undefined ? result.code === 0 : result.code !== 0 && output.includes(fails);
+      if (!as)
         throw new Error(
-          `${scenario.name}: terraform ${args.join(' ')} exited ${result.code}\n${result.stdout}\n${result.stderr}`,
+          `${scenario.name}: terraform ${args.join(' ')} exited ${result.code}` +
+            `${fails === undefined ? '' : `, where it should fail saying ${JSON.stringify(fails)}`}\n${output}`,
         );
     };
     for (const step of scenario.setup ?? []) await run(step.terraform, step.args, plainConfig);
     for (const [name, text] of Object.entries(scenario.changed ?? {})) writeFileSync(join(config, name), text);
-    await run(scenario.terraform, scenario.record, recordingConfig);
+    await run(scenario.terraform, scenario.record, recordingConfig, scenario.fails);
     return readdirSync(recordings)
       .filter((f) => f.startsWith(`${scenario.provider}-`))
       .sort((a, b) => (BigInt(a.split('-')[1]!) < BigInt(b.split('-')[1]!) ? -1 : 1))
@@ -140,6 +160,13 @@ function readable(v: unknown): Json {
 
 /** The types of the values a request carries, by field, for its readable form. */
 function valueTypes(def: ProviderDef<any, any>, rpc: RpcName, request: Msg): Record<string, CtyType> {
+  if (rpc === 'CallFunction') {
+    const fn = def.functions?.find((f) => f.name === request.name);
+    const given: unknown[] = Array.isArray(request.arguments) ? request.arguments : [];
+    return fn
+      ? Object.fromEntries(given.map((_, i) => [`arguments.${i}`, (fn.parameters[i] ?? fn.variadic)!.type]))
+      : {};
+  }
   const type = String(request.type_name ?? request.action_type ?? '');
   const resource = def.resources.find((r) => r.typeName === type);
   const action = def.actions?.find((a) => a.typeName === type);
@@ -161,7 +188,8 @@ function valueTypes(def: ProviderDef<any, any>, rpc: RpcName, request: Msg): Rec
 function readableValues(def: ProviderDef<any, any>, rpc: RpcName, request: Msg): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const [field, type] of Object.entries(valueTypes(def, rpc, request))) {
-    const bytes = request[field]?.msgpack ?? request[field]?.identity_data?.msgpack;
+    const value = field.split('.').reduce<Msg | undefined>((v, k) => v?.[k], request);
+    const bytes = value?.msgpack ?? value?.identity_data?.msgpack;
     if (bytes && bytes.length > 0) out[field] = readableValue(decodeMsgpack(type, bytes));
   }
   const json = request.raw_state?.json;
@@ -183,6 +211,9 @@ function bytesFields(message: unknown, at = ''): Map<string, Buffer> {
   walk(message, at);
   return out;
 }
+
+const clientName = (client: RecordingClient) =>
+  client === 'path' ? 'Terraform 1.11.4' : client === 'tofu' ? 'OpenTofu' : `Terraform ${client}`;
 
 const kebab = (rpc: string) => rpc.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
 
@@ -258,11 +289,9 @@ export async function fixtureOf(scenario: Scenario, processes: RecordedProcess[]
     provider: scenario.provider,
     recorded: {
       files: filesOf(scenario.files),
-      setup: (scenario.setup ?? []).map(
-        (s) => `terraform ${s.args.join(' ')} (${s.terraform === 'path' ? '1.11.4' : s.terraform})`,
-      ),
+      setup: (scenario.setup ?? []).map((s) => `terraform ${s.args.join(' ')} (${clientName(s.terraform)})`),
       ...(scenario.changed ? { changed: { ...scenario.changed } } : {}),
-      command: `terraform ${scenario.record.join(' ')}`,
+      command: `${scenario.terraform === 'tofu' ? 'tofu' : 'terraform'} ${scenario.record.join(' ')}`,
     },
     steps,
   };
@@ -275,7 +304,7 @@ if (process.argv[1]?.endsWith('record-fixtures.js')) {
     const fixture = await fixtureOf(scenario, await record(scenario));
     writeFileSync(join(FIXTURES_DIR, `${fixture.name}.json`), fixtureText(fixture));
     console.log(
-      `recorded ${fixture.name}.json under Terraform ${scenario.terraform}: ${fixture.steps.length} requests in ` +
+      `recorded ${fixture.name}.json under ${clientName(scenario.terraform)}: ${fixture.steps.length} requests in ` +
         `${new Set(fixture.steps.filter((s) => s.newProcess).map((s) => s.id)).size + 1} processes ` +
         `(${((Date.now() - started) / 1000).toFixed(1)} s)`,
     );

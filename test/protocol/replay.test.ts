@@ -33,6 +33,7 @@ import {
   type Repeated,
 } from './seeds.js';
 import { FIXTURES_DIR } from './record-fixtures.js';
+import { loadProviderDef } from '../../src/providers/describe.js';
 import { SCENARIOS } from './scenarios.js';
 
 const BIN = (name: string) => join(process.cwd(), 'bin', `terraform-provider-${name}`);
@@ -115,7 +116,8 @@ describe('protocol: Terraform 1.12 and 1.14 request sequences replayed byte for 
     for (const scenario of SCENARIOS) {
       const fixture = load(scenario.name);
       expect(fixture.terraform, scenario.name).to.equal(scenario.terraform);
-      expect(fixture.recorded.command, scenario.name).to.equal(`terraform ${scenario.record.join(' ')}`);
+      const cli = scenario.terraform === 'tofu' ? 'tofu' : 'terraform';
+      expect(fixture.recorded.command, scenario.name).to.equal(`${cli} ${scenario.record.join(' ')}`);
       const ids = fixture.steps.map((step) => step.id);
       for (const want of scenario.expect) {
         const step = fixture.steps.find((s) => s.id === want.id);
@@ -284,6 +286,19 @@ async function check(fixture: Fixture, step: FixtureStep, response: Msg, emulate
     if (x.progress) expectSequence(lines, x.progress, 'progress lines');
     const errors = (last!.completed.diagnostics as Msg[]).filter((d) => d.severity === 1).map((d) => d.summary);
     expect(errors, 'errors in the Completed event').to.deep.equal(x.completedErrors ?? []);
+  }
+  if (x.functionResult !== undefined || x.functionError) {
+    const name = String((step.request as Msg).name ?? '');
+    const fn = (await loadProviderDef(fixture.provider)).functions?.find((f) => f.name === name);
+    expect(fn, `the function ${name}`).to.not.equal(undefined);
+    if (x.functionError) {
+      expect(response.error?.text ?? '', 'the function error').to.include(x.functionError.includes);
+      if (x.functionError.argument !== undefined)
+        expect(Number(response.error.function_argument), 'the argument at fault').to.equal(x.functionError.argument);
+    } else {
+      expect(response.error ?? null, 'no function error').to.equal(null);
+      expect(plainOf(fn!.returns, response.result.msgpack), 'the result').to.deep.equal(x.functionResult);
+    }
   }
   if (x.apiCalls) expectSequence(emulated.calls(), x.apiCalls, 'the API calls made', true);
   for (const { call, includes } of x.apiRequests ?? [])

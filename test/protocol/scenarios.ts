@@ -28,11 +28,17 @@ export interface StepExpectation {
   readonly expect: Expectation;
 }
 
+/**
+ * A client whose requests can be recorded: a Terraform release of the wheels, the `terraform` on PATH
+ * (1.11.4 in CI), or OpenTofu (`npm run clients` builds it).
+ */
+export type RecordingClient = WheelTerraform | 'path' | 'tofu';
+
 export interface Scenario {
   readonly name: string;
   readonly provider: 'sec' | 'vdb';
-  /** The Terraform release whose requests are recorded. */
-  readonly terraform: WheelTerraform;
+  /** The client whose requests are recorded. */
+  readonly terraform: RecordingClient;
   /** What the recorded command does, for people. */
   readonly command: string;
   /** The workspace's files (a text alone is its main.tf). */
@@ -43,8 +49,16 @@ export interface Scenario {
   readonly changed?: Readonly<Record<string, string>>;
   /** The recorded command's arguments. */
   readonly record: readonly string[];
+  /**
+   * The recorded command fails, as it should, and its output says this (an error the provider
+   * answered, at the argument it names): a recording of what Terraform sends for a bad call.
+   */
+  readonly fails?: string;
   readonly expect: readonly StepExpectation[];
 }
+
+/** A cluster endpoint URL as the platform publishes it, for the function scenarios. */
+const FUNCTION_CLUSTER_URL = 'https://0b7c1f3e-9d2a-4c6b-8e1f-2a3b4c5d6e7f.eu-central-1.aws.vdb-cloud.example';
 
 const requires = (provider: string) =>
   `terraform {\n  required_providers {\n    ${provider} = { source = "keel/${provider}" }\n  }\n}\n`;
@@ -739,6 +753,63 @@ action "vdb_cluster_backup" "now" {
             { call: `${CLUSTERS}/UpdateCluster`, includes: { cluster: { configuration: { numberOfNodes: 2 } } } },
           ],
         },
+      },
+    ],
+  },
+  {
+    name: 'vdb-1.15-functions',
+    provider: 'vdb',
+    terraform: '1.15.5',
+    command: 'terraform plan of outputs that call vdb functions: a provider process Terraform never configures',
+    files: `${requires('vdb')}
+output "cluster" {
+  value = provider::vdb::parse_cluster_url("${FUNCTION_CLUSTER_URL}:6333/dashboard")
+}
+
+output "grpc" {
+  value = provider::vdb::cluster_endpoint("${FUNCTION_CLUSTER_URL}", "grpc")
+}
+`,
+    record: ['plan', '-no-color'],
+    expect: [
+      {
+        id: 'parse',
+        rpc: 'CallFunction',
+        holding: 'parse_cluster_url',
+        note: 'The URL split into id, region and cloud; nothing is sent to the platform.',
+        expect: {
+          functionResult: { id: '0b7c1f3e-9d2a-4c6b-8e1f-2a3b4c5d6e7f', region: 'eu-central-1', cloud: 'aws' },
+          apiCalls: [],
+        },
+      },
+      {
+        id: 'endpoint',
+        rpc: 'CallFunction',
+        holding: 'cluster_endpoint',
+        note: 'The gRPC endpoint, port included.',
+        expect: { functionResult: `${FUNCTION_CLUSTER_URL}:8443`, apiCalls: [] },
+      },
+    ],
+  },
+  {
+    name: 'sec-opentofu-function-error',
+    provider: 'sec',
+    terraform: 'tofu',
+    command: 'tofu plan of a variadic sec function called with a bad third argument: the plan fails at it',
+    files: `${requires('sec')}
+output "ids" {
+  value = provider::sec::policy_ids("acme", "ok-1", "NO")
+}
+`,
+    record: ['plan', '-no-color'],
+    fails: 'Invalid value for "suffixes" parameter: "NO" is not a policy id suffix',
+    expect: [
+      {
+        id: 'bad-suffix',
+        rpc: 'CallFunction',
+        holding: 'policy_ids',
+        note: 'The variadic arguments come one by one; the error is at the third, which OpenTofu names by its parameter.',
+        expect: { functionError: { includes: '"NO" is not a policy id suffix', argument: 2 } },
       },
     ],
   },

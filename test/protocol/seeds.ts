@@ -46,6 +46,10 @@ export interface Expectation {
   progress?: (string | Repeated)[];
   /** InvokeAction: the summaries of the error diagnostics of the last event, Completed ([] = it succeeded). */
   completedErrors?: string[];
+  /** CallFunction: the result, as plain data. */
+  functionResult?: Json;
+  /** CallFunction: the error, a text it holds and the argument it is at. */
+  functionError?: { includes: string; argument?: number };
 }
 
 export interface FixtureStep {
