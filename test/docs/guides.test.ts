@@ -137,7 +137,7 @@ describe('the guides (README, CONTRIBUTING, ARCHITECTURE, docs/*.md)', () => {
     expect(setup, 'the Set-up section with its two commands').to.not.equal(null);
     expect(setup![1]!.replace(/\s+#.*$/, '')).to.equal('npm ci && npm run build && npm run demo');
     expect(setup![2]!.replace(/\s+#.*$/, '')).to.equal('npm test');
-    expect(pkg.scripts.test).to.match(/npm run lint && npm run build && mocha/);
+    expect(pkg.scripts.test).to.match(/npm run lint && npm run build && node scripts\/test-run\.mjs$/);
     expect(read('.ci/run').trimEnd().split('\n').at(-1)).to.equal('npm test');
     const unknown = GUIDES.flatMap((file) =>
       [...read(file).matchAll(/npm run (?:--silent )?([a-z][\w-]*)/g)]

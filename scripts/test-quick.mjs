@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// The fast loop (`npm run test:quick`): builds, then runs the test files that can see what changed
+// since the last commit (or since `--since <ref>`), in lanes (scripts/test-run.mjs), leaving out the
+// long ones (real clients, the release, the soak: over QUICK_MAX_SECONDS in test/support/test-times.json)
+// unless they changed themselves. `npm test` runs everything; CI runs that.
+//
+// What "can see" means: a test file that imports a changed module, directly or through others (the
+// compiled ESM imports of dist/, relative and static or dynamic with a literal path), and a test that
+// starts a provider executable sees everything that executable bundles (src/providers/<name>.ts and
+// what it imports). A change to a test helper selects the tests that import it.
+//
+//   npm run test:quick [-- --since origin/main] [-- --list]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..');
+const QUICK_MAX_SECONDS = 30;
+const args = process.argv.slice(2);
+const since = args.includes('--since') ? args[args.indexOf('--since') + 1] : 'HEAD';
+const listOnly = args.includes('--list');
+
+const git = (...a) => execFileSync('git', a, { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+const changed = [
+  ...new Set([...git('diff', '--name-only', since), ...git('ls-files', '--others', '--exclude-standard')]),
+];
+const sources = changed.filter((f) => /^(src|test|scripts)\/.*\.ts$/.test(f) || f.startsWith('proto/'));
+if (sources.length === 0) {
+  console.log(`test:quick: nothing under src/, test/, scripts/ or proto/ changed since ${since}`);
+  process.exit(0);
+}
+
+if (!listOnly) {
+  const built = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+
+/** dist/<file>.js for a changed source (proto/ changes reach everything through the built descriptors). */
+const compiled = (f) => (f.startsWith('proto/') ? 'dist/src/wire/vdb-proto.js' : `dist/${f.replace(/\.ts$/, '.js')}`);
+const changedModules = new Set(sources.map(compiled));
+
+const imports = new Map();
+function importsOf(file) {
+  if (imports.has(file)) return imports.get(file);
+  const out = [];
+  imports.set(file, out);
+  let text;
+  try {
+    text = readFileSync(join(ROOT, file), 'utf8');
+  } catch {
+    return out;
+  }
+  for (const m of text.matchAll(/(?:from\s*|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g))
+    out.push(relative(ROOT, resolve(dirname(join(ROOT, file)), m[1])));
+  // A test that starts an executable sees all of what it bundles.
+  for (const m of text.matchAll(/terraform-provider-(sec|vdb)|\b(SEC|VDB)_BIN\b/g)) {
+    const name = (m[1] ?? m[2]).toLowerCase();
+    out.push(`dist/src/providers/${name}.js`, `dist/src/providers/${name}-service.js`);
+  }
+  return out;
+}
+
+function reaches(file, seen = new Set()) {
+  if (changedModules.has(file)) return true;
+  if (seen.has(file)) return false;
+  seen.add(file);
+  return importsOf(file).some((f) => reaches(f, seen));
+}
+
+const times = JSON.parse(readFileSync(join(ROOT, 'test/support/test-times.json'), 'utf8'));
+const tests = readdirSync(join(ROOT, 'dist/test'), { recursive: true })
+  .filter((f) => f.endsWith('.test.js'))
+  .map((f) => join('dist/test', f))
+  .filter((f) => existsSync(join(ROOT, f)) && reaches(f));
+const isLong = (f) => (times[f]?.seconds ?? 0) > QUICK_MAX_SECONDS && !changedModules.has(f);
+const chosen = tests.filter((f) => !isLong(f));
+const left = tests.filter(isLong);
+
+console.log(`test:quick: ${sources.length} changed file(s) since ${since}; ${chosen.length} test files can see them`);
+if (left.length > 0)
+  console.log(
+    `  left out, over ${QUICK_MAX_SECONDS} s each (npm test runs them): ${left.map((f) => f.slice(10)).join(', ')}`,
+  );
+if (listOnly) {
+  for (const f of chosen) console.log(`  ${f}`);
+  process.exit(0);
+}
+if (chosen.length === 0) process.exit(0);
+const run = spawnSync(process.execPath, [join(ROOT, 'scripts/test-run.mjs'), ...chosen], {
+  cwd: ROOT,
+  stdio: 'inherit',
+});
+process.exit(run.status ?? 1);
