@@ -26,7 +26,7 @@ import { join, relative } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 const TIMES = join(ROOT, 'test', 'support', 'test-times.json');
-/** Files shorter than this run together, in jobs of about BATCH_SECONDS. */
+/** Files shorter than this run together, in jobs of at most BATCH_SECONDS (fewer for a short run). */
 const SHORT_SECONDS = 8;
 const BATCH_SECONDS = 40;
 /** What a file the table does not know is taken to cost. */
@@ -66,6 +66,9 @@ function makeJobs(all) {
   const long = all.filter((f) => cost(f).seconds >= SHORT_SECONDS).sort((a, b) => cost(b).seconds - cost(a).seconds);
   const short = all.filter((f) => cost(f).seconds < SHORT_SECONDS);
   const out = long.map((f) => ({ files: [f], seconds: cost(f).seconds, cpu: cost(f).cpu }));
+  // A short run (test:quick) gets smaller batches, so that every lane has work.
+  const total = all.reduce((a, f) => a + cost(f).seconds, 0);
+  const batchSeconds = Math.min(BATCH_SECONDS, Math.max(10, total / (lanes * 3)));
   let batch = { files: [], seconds: 0, cpu: 0 };
   const close = () => {
     batch.cpu = batch.files.reduce((a, f) => a + cost(f).cpu * cost(f).seconds, 0) / Math.max(batch.seconds, 0.1);
@@ -75,7 +78,7 @@ function makeJobs(all) {
   for (const f of short) {
     batch.files.push(f);
     batch.seconds += cost(f).seconds;
-    if (batch.seconds >= BATCH_SECONDS) close();
+    if (batch.seconds >= batchSeconds) close();
   }
   if (batch.files.length > 0) close();
   return out.sort((a, b) => b.seconds - a.seconds);
