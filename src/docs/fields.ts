@@ -182,7 +182,8 @@ function blockBullet(f: FieldDoc, ctx: Context): string {
   const o = f.def.options as BlockOptions;
   const tags: string[] = [nb.minItems > 0 ? 'Required' : 'Optional', blockShape(nb)];
   if (o.deprecated !== undefined) tags.push('Deprecated');
-  const sentences = [sentence(o.description)];
+  // The schema's description: what Terraform and the bridge show (a set's says order does not matter).
+  const sentences = [sentence(nb.block.description)];
   // Only a managed resource is replaced; other kinds share blocks with resources but have no objects to replace.
   if (o.replace && ctx.what === 'resource') sentences.push('Changing this forces a new resource.');
   if (o.deprecated !== undefined) sentences.push(`**Deprecated:** ${sentence(o.deprecated)}`);

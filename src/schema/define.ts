@@ -461,7 +461,13 @@ function toSchemaBlock(
         nesting: def.nesting,
         minItems: min,
         maxItems: max,
-        block: toSchemaBlock(def.fields, def.options.description, def.options.deprecated, [...at, name], planned),
+        block: toSchemaBlock(
+          def.fields,
+          withOrderNote(def.options.description, def.nesting === 'set'),
+          def.options.deprecated,
+          [...at, name],
+          planned,
+        ),
       };
     }
   }
@@ -489,7 +495,7 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string, p
   return {
     name,
     type: def.type.cty,
-    description: o.description,
+    description: withOrderNote(o.description, def.type.cty.kind === 'set' || o.unordered === true),
     descriptionKind: 'markdown',
     required,
     optional,
@@ -500,6 +506,18 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string, p
     writeOnly: o.writeOnly === true,
     ...(hasDefault ? { default: o.default as Value } : {}),
   };
+}
+
+/**
+ * Said of every collection whose order means nothing (a set, or a list declared `unordered`): a client
+ * that shows it as an ordered list, as Pulumi does (an array, which reads may return sorted), tells
+ * its users from the description alone.
+ */
+export const ORDER_NOTE = 'The order of its entries does not matter.';
+
+function withOrderNote(description: string, unordered: boolean): string {
+  if (!unordered) return description;
+  return description === '' ? ORDER_NOTE : `${description.replace(/\s+$/, '')} ${ORDER_NOTE}`;
 }
 
 /** The values a form validator names as refused (src/schema/forms.ts), if it is one. */

@@ -18,12 +18,15 @@ interface SetNote {
   readonly expressions: readonly string[];
 }
 
+/** How the note on sets begins (src/resources/vdb/common.ts, setNote). */
+const SET_NOTE_START = 'A set, it cannot be indexed: ';
+
 /** Every description that carries the note on sets, with the expressions it quotes. */
 function setNotes(block: SchemaBlock, at: string): SetNote[] {
   const notes: SetNote[] = [];
   const visit = (name: string, description: string, nesting: string) => {
-    if (!description.includes('A set: ')) return;
-    const quoted = [...description.slice(description.indexOf('A set: ')).matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+    if (!description.includes(SET_NOTE_START)) return;
+    const quoted = [...description.slice(description.indexOf(SET_NOTE_START)).matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
     notes.push({ attribute: `${at}.${name}`, nesting, expressions: quoted });
   };
   for (const [name, a] of Object.entries(block.attributes)) visit(name, a.description, a.type.kind);

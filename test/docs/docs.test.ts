@@ -445,7 +445,7 @@ describe('docs: rendering rules on a small provider', () => {
       '* `configuration` - (Required, Block, exactly one) How the thing is set up. See [`configuration`](#nested--configuration) below.',
     );
     expect(bulletOf(page, 'filters')).to.equal(
-      '* `filters` - (Required, Block set, at least 1, Deprecated) Filters. **Deprecated:** Filters are going away. See [`filters`](#nested--filters) below.',
+      '* `filters` - (Required, Block set, at least 1, Deprecated) Filters. The order of its entries does not matter. **Deprecated:** Filters are going away. See [`filters`](#nested--filters) below.',
     );
   });
 

@@ -70,6 +70,9 @@ interface Node {
   siblings: string[];
   /** For an object field: the top-level attribute that holds it. */
   holder?: Node;
+  /** For a block: how it nests, and the description its schema block carries to clients. */
+  nesting?: string;
+  schemaDescription?: string;
 }
 
 function walkBlock(owner: Owner, fields: Fields, block: SchemaBlock, prefix: string, out: Node[]): void {
@@ -78,7 +81,18 @@ function walkBlock(owner: Owner, fields: Fields, block: SchemaBlock, prefix: str
     const where = `${prefix}.${name}`;
     if (def.kind === 'block') {
       const { description, deprecated } = def.options;
-      out.push({ owner, where, name, kind: 'block', description, siblings, ...(deprecated ? { deprecated } : {}) });
+      const nested = block.blockTypes[name]!;
+      out.push({
+        owner,
+        where,
+        name,
+        kind: 'block',
+        description,
+        siblings,
+        nesting: nested.nesting,
+        schemaDescription: nested.block.description,
+        ...(deprecated ? { deprecated } : {}),
+      });
       walkBlock(owner, def.fields, block.blockTypes[name]!.block, where, out);
       continue;
     }
@@ -400,6 +414,37 @@ function descriptionProblems(nodes: Node[], def: ProviderDef<any, any>): string[
   return problems;
 }
 
+/** Whether a description tells a client that shows every collection as a list that order does not matter. */
+const saysOrderDoesNotMatter = (description: string) => /\border\b[^.]*\bdoes not matter\b/i.test(description);
+
+/**
+ * Collections whose order means nothing (sets, `unordered` lists) whose description, as clients get it,
+ * does not say so, and ordered lists whose description says it does not matter. Pulumi shows a set as
+ * an array (and reads may return it sorted): the description is all its users have.
+ */
+function orderProblems(nodes: readonly Node[]): string[] {
+  const problems: string[] = [];
+  for (const n of nodes) {
+    let unordered: boolean;
+    let description: string;
+    if (n.kind === 'block') {
+      if (n.nesting !== 'set' && n.nesting !== 'list') continue;
+      unordered = n.nesting === 'set';
+      description = n.schemaDescription ?? '';
+    } else if (n.kind === 'attribute') {
+      const kind = n.attribute!.type.kind;
+      if (kind !== 'set' && kind !== 'list') continue;
+      unordered = kind === 'set' || n.options?.unordered === true;
+      description = n.attribute!.description;
+    } else continue;
+    if (unordered !== saysOrderDoesNotMatter(description))
+      problems.push(
+        `${n.where}: ${unordered ? 'unordered, and does not say so' : 'ordered, but says order does not matter'}`,
+      );
+  }
+  return problems;
+}
+
 /** Computed attributes in an action's `config` block: an action keeps no state, so nothing can fill them. */
 function computedActionArguments(nodes: readonly Node[]): string[] {
   return nodes
@@ -635,6 +680,10 @@ describe('schema invariants', () => {
         fail('without a description', descriptionProblems(nodes, def));
       });
 
+      it('every set and unordered list says in the schema that order does not matter, and no ordered list does', () => {
+        fail('collections that misstate their order', orderProblems(loaded.get(name)!.nodes));
+      });
+
       it('every action has arguments only, and says what an interrupted run leaves', () => {
         const { def, nodes } = loaded.get(name)!;
         expect(def.actions ?? [], 'actions').to.not.have.length(0);
@@ -759,7 +808,7 @@ describe('schema invariants: the checks catch violations', () => {
             ),
             entries: attr.of(t.list(t.object({ name: t.string, token: t.string })))({
               computed: true,
-              description: 'Entries.',
+              description: 'Entries. Their order does not matter.',
             }),
             replicas: attr.number({
               optional: true,
@@ -872,6 +921,16 @@ describe('schema invariants: the checks catch violations', () => {
       'demo_thing.area: the description says it is deprecated, which the deprecation message says',
       'demo_other: no description',
       'action.demo_poke: does not say what an interrupted run leaves',
+    ]);
+  });
+
+  it('finds an ordered list that says order does not matter, and a set that does not say it', () => {
+    const set = nodes.find((n) => n.where === 'demo_thing.labels')!;
+    expect(set.schemaDescription, 'the schema adds the note to a set').to.match(/order of its entries does not matter/);
+    const unsaid = { ...set, schemaDescription: 'Labels.' };
+    expect(orderProblems([...nodes, unsaid])).to.deep.equal([
+      'demo_thing.entries: ordered, but says order does not matter',
+      'demo_thing.labels: unordered, and does not say so',
     ]);
   });
 

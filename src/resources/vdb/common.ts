@@ -154,18 +154,18 @@ export function keyValueFields(what: string) {
 }
 
 /**
- * How the description of every unordered collection ends. These collections are sets
- * (docs/decisions.md, "Unordered collections are sets"): the platform may return their entries in
- * another order, which a list shows as a change
- * (docs/api/vdb.md, "Order the platform does not keep", the later upstream fix). Version
- * 1.19.2 declared them as lists, so the note says how a configuration that indexed one picks
- * entries now. `address` is how a configuration refers to the attribute; `select` is a `for` (or
- * function) form that picks entries by their content.
+ * How the description of every collection that version 1.19.2 declared as a list ends. These
+ * collections are sets (docs/decisions.md, "Unordered collections are sets"): the platform may return
+ * their entries in another order, which a list shows as a change (docs/api/vdb.md, "Order the
+ * platform does not keep", the later upstream fix); the schema adds that order does not matter
+ * (ORDER_NOTE). The note says how a configuration that indexed one picks entries now. `address` is
+ * how a configuration refers to the attribute; `select` is a `for` (or function) form that picks
+ * entries by their content.
  */
 export function setNote(address: string, select: string): string {
   return (
-    'A set: its entries have no order, so they cannot be indexed. ' +
-    `Configurations written for version 1.19.2, where it was a list, replace \`${address}[0]\` with ` +
+    'A set, it cannot be indexed: ' +
+    `configurations written for version 1.19.2, where it was a list, replace \`${address}[0]\` with ` +
     `\`tolist(${address})[0]\` ` +
     `(an entry in the set's sorted order), or select entries by content: \`${select}\`.`
   );
