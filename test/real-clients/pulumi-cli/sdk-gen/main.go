@@ -1,9 +1,10 @@
-// Command sdk-gen writes the TypeScript or Python SDK of a Pulumi package schema, as `pulumi
-// package add` does through Pulumi's Node.js or Python language host: those hosts are modules of
+// Command sdk-gen writes the TypeScript, Python or Go SDK of a Pulumi package schema, as `pulumi
+// package add` does through Pulumi's Node.js, Python or Go language host: those hosts are modules of
 // their own that the Go module proxy does not serve, and their SDK step is this call of Pulumi's own
-// generator (pkg/v3/codegen/nodejs, pkg/v3/codegen/python), which is served. Test-side only.
+// generator (pkg/v3/codegen/nodejs, pkg/v3/codegen/python, pkg/v3/codegen/go), which is served.
+// Test-side only.
 //
-//	sdk-gen nodejs|python <schema.json> <output directory>
+//	sdk-gen nodejs|python|go <schema.json> <output directory>
 package main
 
 import (
@@ -15,6 +16,7 @@ import (
 	"path/filepath"
 
 	"github.com/blang/semver"
+	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
@@ -45,8 +47,8 @@ func (noExternalPackages) LoadPackageReferenceV2(
 }
 
 func main() {
-	if len(os.Args) != 4 || (os.Args[1] != "nodejs" && os.Args[1] != "python") {
-		fmt.Fprintln(os.Stderr, "usage: sdk-gen nodejs|python <schema.json> <output directory>")
+	if len(os.Args) != 4 || (os.Args[1] != "nodejs" && os.Args[1] != "python" && os.Args[1] != "go") {
+		fmt.Fprintln(os.Stderr, "usage: sdk-gen nodejs|python|go <schema.json> <output directory>")
 		os.Exit(2)
 	}
 	if err := generate(os.Args[1], os.Args[2], os.Args[3]); err != nil {
@@ -72,11 +74,17 @@ func generate(language, schemaPath, outDir string) error {
 	if diags.HasErrors() {
 		return diags
 	}
+	// As `pulumi package add` does for every language: the SDK is a local package (for Go, a module of
+	// its own with its go.mod).
+	pkg.SupportPack = true
 	var files map[string][]byte
-	if language == "nodejs" {
+	switch language {
+	case "nodejs":
 		// local: the SDK is used from a folder beside the program, as `pulumi package add` makes it.
 		files, err = nodejs.GeneratePackage("pulumi-language-nodejs", pkg, nil, nil, true, loader)
-	} else {
+	case "go":
+		files, err = gogen.GeneratePackage("pulumi-language-go", pkg, nil)
+	default:
 		files, err = python.GeneratePackage("pulumi-language-python", pkg, nil, loader)
 	}
 	if err != nil {
