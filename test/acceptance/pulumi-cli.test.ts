@@ -5,7 +5,8 @@
  *
  * - `pulumi package add terraform-provider <our executable>` writes the package declaration and links
  *   the package into Pulumi.yaml.
- * - A YAML program (a secret from config, a list, nested blocks, a function's result and one
+ * - A YAML program making the objects of pulumi-objects.ts, which the TypeScript, Python and Go
+ *   programs make too (a secret from config, a list, nested blocks, a function's result and one
  *   resource's output as another's input): `pulumi up`, `preview --expect-no-changes`, `refresh
  *   --expect-no-changes`, an update in place and a replacement, secrets encrypted in `pulumi stack
  *   export`, and `pulumi destroy` leaving the emulator as it was.
@@ -32,33 +33,26 @@ import {
   type EmulatorHandle,
   type Provider,
 } from './examples-workspace.js';
-import { PROGRAM_SECRETS } from './pulumi-program.js';
+import { PROGRAM_OBJECTS } from './pulumi-objects.js';
 import { BRIDGE_VERSION, type Outputs, type Resources, type YamlProject, yamlProject } from './pulumi-yaml.js';
 import { MAIN_TERRAFORM_CLI } from './real-clients.js';
 import { REPO_ROOT } from './terraform.js';
 import { failOnProblems } from '../support/type-tables.js';
 
+/** The YAML program making a provider's objects of pulumi-objects.ts, named `yaml-<object>`. */
 interface YamlCase {
   readonly provider: Provider;
-  readonly collections: readonly string[];
-  /** Secret config values the program reads. */
-  readonly secretConfig: Record<string, string>;
   /** The program's `variables`, `resources` and `outputs` at a stage (2 updates one, replaces one). */
   readonly program: (stage: number) => { variables?: Resources; resources: Resources; outputs: Outputs };
-  readonly created: (emulator: EmulatorHandle, outputs: Outputs) => void;
-  readonly inPlace: string;
-  readonly replaced: string;
-  readonly updated: (emulator: EmulatorHandle, outputs: Outputs) => void;
-  readonly secrets: (outputs: Outputs) => string[];
   /** A resource of the program adopted again by `pulumi import`; `idInput` the input repeating its id. */
   readonly imported: { name: string; type: string; collection: string; idInput?: string };
 }
 
+const PREFIX = 'yaml';
+
 const CASES: YamlCase[] = [
   {
     provider: 'sec',
-    collections: ['AlertChannels', 'ContainerRegistries', 'AlertRules'],
-    secretConfig: { chatWebhookUrl: PROGRAM_SECRETS.chatWebhookUrl },
     program: (stage) => ({
       resources: {
         chat: { type: 'sec:AlertChannelChat', properties: { name: 'yaml-chat', webhookUrl: '${chatWebhookUrl}' } },
@@ -77,7 +71,7 @@ const CASES: YamlCase[] = [
             credentials:
               stage === 1
                 ? { roleArn: 'arn:cloud-a:iam::123456789012:role/sec-registry-reader', externalId: 'yaml-external-id' }
-                : { accessKeyId: 'AKEXAMPLE0123456789', secretAccessKey: PROGRAM_SECRETS.registrySecret },
+                : { accessKeyId: 'AKEXAMPLE0123456789', secretAccessKey: '${registrySecret}' },
             limitByTags: ['prod-*'],
             limitByLabels: [{ key: 'team', value: 'payments' }],
           },
@@ -94,35 +88,11 @@ const CASES: YamlCase[] = [
         rule: '${rule.guid}',
       },
     }),
-    created(emulator, ids) {
-      expect((emulator.get('AlertChannels', ids.chat!) as any)?.data?.webhookUrl).to.equal(
-        PROGRAM_SECRETS.chatWebhookUrl,
-      );
-      expect((emulator.get('AlertChannels', ids.email!) as any)?.data?.channelProps?.recipients).to.deep.equal([
-        'security@example.com',
-        'oncall@example.com',
-      ]);
-      expect((emulator.get('ContainerRegistries', ids.registry!) as any)?.data?.limitByLabel).to.deep.equal([
-        { team: 'payments' },
-      ]);
-      expect((emulator.get('AlertRules', ids.rule!) as any)?.intgGuidList).to.deep.equal([ids.email]);
-    },
-    inPlace: 'email',
-    replaced: 'registry',
-    updated(emulator, ids) {
-      expect((emulator.get('AlertChannels', ids.email!) as any)?.name).to.equal('yaml-email-renamed');
-      expect(
-        (emulator.get('ContainerRegistries', ids.registry!) as any)?.data?.accessKeyCredentials?.secretAccessKey,
-      ).to.equal(PROGRAM_SECRETS.registrySecret);
-    },
-    secrets: () => [PROGRAM_SECRETS.chatWebhookUrl, PROGRAM_SECRETS.registrySecret],
     // No resource depends on it, and it has no secret to fill in (the import of every type has those).
     imported: { name: 'rule', type: 'sec:index/alertRule:AlertRule', collection: 'AlertRules', idInput: 'alertRuleId' },
   },
   {
     provider: 'vdb',
-    collections: ['clusters', 'roles', 'databaseApiKeys'],
-    secretConfig: {},
     program: (stage) => ({
       variables: {
         // The catalog lists `free` first, then `small`.
@@ -172,22 +142,14 @@ const CASES: YamlCase[] = [
           },
         },
       },
-      outputs: { cluster: '${cluster.id}', role: '${role.id}', key: '${key.id}', keySecret: '${key.key}' },
+      outputs: {
+        cluster: '${cluster.id}',
+        role: '${role.id}',
+        permissions: '${role.permissions}',
+        key: '${key.id}',
+        keySecret: '${key.key}',
+      },
     }),
-    created(emulator, ids) {
-      const cluster = emulator.get('clusters', ids.cluster!) as any;
-      expect(cluster?.name).to.equal('yaml-cluster');
-      expect(JSON.stringify(cluster)).to.include('search');
-      expect((emulator.get('roles', ids.role!) as any)?.description).to.equal('Create and restore backups');
-      expect((emulator.get('databaseApiKeys', ids.key!) as any)?.name).to.equal('yaml-key');
-    },
-    inPlace: 'role',
-    replaced: 'key',
-    updated(emulator, ids) {
-      expect((emulator.get('roles', ids.role!) as any)?.description).to.equal('Create, list and restore backups');
-      expect((emulator.get('databaseApiKeys', ids.key!) as any)?.name).to.equal('yaml-key-renamed');
-    },
-    secrets: (outputs) => [outputs.keySecret!],
     imported: { name: 'role', type: 'vdb:index/accountsRole:AccountsRole', collection: 'roles' },
   },
 ];
@@ -201,8 +163,11 @@ for (const c of CASES)
     let project: YamlProject;
     let initial: Record<string, string[]>;
     let ids: Outputs;
-    const snapshot = () => Object.fromEntries(c.collections.map((name) => [name, emulator.ids(name).sort()]));
-    const config = Object.fromEntries(Object.keys(c.secretConfig).map((k) => [k, { type: 'string', secret: true }]));
+    const objects = PROGRAM_OBJECTS[c.provider];
+    const snapshot = () => Object.fromEntries(objects.collections.map((name) => [name, emulator.ids(name).sort()]));
+    const config = Object.fromEntries(
+      Object.keys(objects.secretConfig).map((k) => [k, { type: 'string', secret: true }]),
+    );
     const up = async (stage: number) => {
       project.writeProgram(c.program(stage), config);
       await project.run(['up', '--yes', '--stack', 'test']);
@@ -238,16 +203,16 @@ for (const c of CASES)
     });
 
     it("`pulumi up` creates the program's resources, as the emulator confirms", async () => {
-      for (const [key, value] of Object.entries(c.secretConfig))
+      for (const [key, value] of Object.entries(objects.secretConfig))
         await project.run(['config', 'set', '--secret', key, value, '--stack', 'test']);
       ids = await up(1);
-      c.created(emulator, ids);
+      objects.created(emulator, ids, PREFIX);
     });
 
     it('previews and refreshes with no changes, secrets encrypted in `pulumi stack export`', async () => {
       await project.run(['preview', '--expect-no-changes', '--stack', 'test']);
       await project.run(['refresh', '--yes', '--expect-no-changes', '--stack', 'test']);
-      await project.expectSecretsEncrypted(c.secrets(ids));
+      await project.expectSecretsEncrypted(objects.secrets(ids));
     });
 
     it('updates one resource in place and replaces another, then previews with no changes', async () => {
@@ -255,12 +220,12 @@ for (const c of CASES)
       const preview = JSON.parse((await project.run(['preview', '--json', '--stack', 'test'])).stdout);
       expect(preview.changeSummary).to.include({ update: 1, replace: 1 });
       const outputs = await up(2);
-      expect(outputs[c.inPlace], 'updated in place').to.equal(ids[c.inPlace]);
-      expect(outputs[c.replaced], 'replaced').to.not.equal(ids[c.replaced]);
-      c.updated(emulator, outputs);
+      expect(outputs[objects.inPlace], 'updated in place').to.equal(ids[objects.inPlace]);
+      expect(outputs[objects.replaced], 'replaced').to.not.equal(ids[objects.replaced]);
+      objects.updated(emulator, outputs, PREFIX);
       ids = outputs;
       await project.run(['preview', '--expect-no-changes', '--stack', 'test']);
-      await project.expectSecretsEncrypted(c.secrets(ids));
+      await project.expectSecretsEncrypted(objects.secrets(ids));
     });
 
     it('`pulumi import` adopts one of its objects again; the code it prints, in place of the program’s, previews with no changes', async () => {

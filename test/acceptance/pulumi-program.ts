@@ -32,7 +32,10 @@ export const PROGRAM_SECRETS = {
   registrySecret: 'pulumi-registry-secret-access-key',
 } as const;
 
-/** The programs, by provider: `stage` 2 changes one argument in place and one that replaces. */
+/**
+ * The programs, by provider, making the objects of pulumi-objects.ts (named `pulumi-<object>`): `stage`
+ * 2 changes one argument in place and one that replaces.
+ */
 const programs = {
   sec: (sec: any, stage: number, imports: Record<string, string>) => {
     // A secret argument at the top level.
@@ -110,7 +113,8 @@ const programs = {
         { collectionName: 'documents', accessType: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' },
       ],
     });
-    return { cluster: cluster.id, role: role.id, key: key.id, keySecret: key.key };
+    const permissions = role.permissions.apply((list: { value: string }[]) => list.map((p) => p.value));
+    return { cluster: cluster.id, role: role.id, permissions, key: key.id, keySecret: key.key };
   },
 };
 

@@ -1,58 +1,25 @@
 /**
  * Pulumi's second language: for each provider, the Python SDK that Pulumi's own generator
  * (pkg/codegen/python, through sdk-gen) writes from the bridge's schema, and a Python program on it
- * run by the Automation API of PyPI's `pulumi` package (pulumi_program.py), against the emulator: up,
- * an empty preview, secrets encrypted in `pulumi stack export`, and a destroy that leaves the emulator
- * as it was. `pulumi package add` for Python needs Pulumi's Python language host, which the Go module
- * proxy does not serve; the SDK step it runs is this generator.
+ * run by the Automation API of PyPI's `pulumi` package (pulumi_program.py), against the emulator: the
+ * objects of pulumi-objects.ts, up, preview and refresh with no changes, secrets encrypted in `pulumi
+ * stack export`, an update in place and a replacement, and a destroy that leaves the emulator as it
+ * was. `pulumi package add` for Python needs Pulumi's Python language host, which the Go module proxy
+ * does not serve; the SDK step it runs is this generator.
  */
 import { expect } from 'chai';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { startEmulator, type EmulatorHandle, type Provider } from './examples-workspace.js';
-import { PROGRAM_SECRETS } from './pulumi-program.js';
-import { expectSecretsEncrypted, installBridge, mustRun, pulumiEnv, type Outputs } from './pulumi-yaml.js';
+import { startEmulator, type EmulatorHandle } from './examples-workspace.js';
+import { PROGRAM_OBJECTS, type ProgramOutputs } from './pulumi-objects.js';
+import { expectSecretsEncrypted, installBridge, mustRun, pulumiEnv } from './pulumi-yaml.js';
 import { requireRealClient } from './real-clients.js';
 import { REPO_ROOT } from './terraform.js';
 
-interface PythonCase {
-  readonly provider: Provider;
-  readonly collections: readonly string[];
-  readonly secrets: Record<string, string>;
-  readonly created: (emulator: EmulatorHandle, outputs: Outputs) => void;
-  /** Plain texts of secrets that `pulumi stack export` must hold only encrypted. */
-  readonly secretTexts: (outputs: Outputs) => string[];
-}
+const PREFIX = 'python';
 
-const CASES: PythonCase[] = [
-  {
-    provider: 'sec',
-    collections: ['AlertChannels', 'AlertRules'],
-    secrets: { chatWebhookUrl: PROGRAM_SECRETS.chatWebhookUrl },
-    created(emulator, ids) {
-      expect((emulator.get('AlertChannels', ids.chat!) as any)?.data?.webhookUrl).to.equal(
-        PROGRAM_SECRETS.chatWebhookUrl,
-      );
-      expect((emulator.get('AlertChannels', ids.email!) as any)?.name).to.equal('python-email');
-      expect((emulator.get('AlertRules', ids.rule!) as any)?.intgGuidList).to.deep.equal([ids.email]);
-    },
-    secretTexts: () => [PROGRAM_SECRETS.chatWebhookUrl],
-  },
-  {
-    provider: 'vdb',
-    collections: ['clusters', 'roles', 'databaseApiKeys'],
-    secrets: {},
-    created(emulator, ids) {
-      expect((emulator.get('clusters', ids.cluster!) as any)?.name).to.equal('python-cluster');
-      expect((emulator.get('roles', ids.role!) as any)?.description).to.equal('Create and restore backups');
-      expect((emulator.get('databaseApiKeys', ids.key!) as any)?.name).to.equal('python-key');
-    },
-    secretTexts: (outputs) => [outputs.keySecret!],
-  },
-];
-
-for (const c of CASES)
+for (const c of Object.values(PROGRAM_OBJECTS))
   describe(`acceptance: Pulumi with a Python program, ${c.provider}`, function () {
     this.timeout(600_000);
     let emulator: EmulatorHandle;
@@ -62,17 +29,22 @@ for (const c of CASES)
     let env: Record<string, string>;
     let sdk: string;
     let initial: Record<string, string[]>;
-    let ids: Outputs;
+    let ids: ProgramOutputs;
     const snapshot = () => Object.fromEntries(c.collections.map((name) => [name, emulator.ids(name).sort()]));
 
-    async function program(op: 'up' | 'preview' | 'destroy'): Promise<{ summary: any; outputs: Outputs }> {
+    async function program(
+      op: 'up' | 'preview' | 'refresh' | 'destroy',
+      stage = 1,
+    ): Promise<{ summary: any; outputs: ProgramOutputs }> {
       const run = {
         op,
         provider: c.provider,
+        stage,
+        prefix: PREFIX,
         sdk,
         pulumiRoot: dirname(dirname(pulumi)),
         workDir: join(dir, 'work'),
-        secrets: c.secrets,
+        secrets: c.secretConfig,
         env,
       };
       const r = await mustRun('python3', [join(REPO_ROOT, 'test', 'acceptance', 'pulumi_program.py')], {
@@ -80,6 +52,14 @@ for (const c of CASES)
       });
       return JSON.parse(r.stdout.trim().split('\n').at(-1)!);
     }
+
+    const exported = async () =>
+      (
+        await mustRun(pulumi, ['stack', 'export', '--stack', 'test', '--non-interactive'], {
+          cwd: join(dir, 'work'),
+          env,
+        })
+      ).stdout;
 
     before(async function () {
       pulumi = requireRealClient(this, 'pulumi');
@@ -111,22 +91,28 @@ for (const c of CASES)
       const { summary, outputs } = await program('up');
       expect(summary.create).to.be.greaterThan(0);
       ids = outputs;
-      c.created(emulator, ids);
+      c.created(emulator, ids, PREFIX);
     });
 
-    it('previews with no changes, secrets encrypted in `pulumi stack export`', async () => {
+    it('previews and refreshes with no changes, secrets encrypted in `pulumi stack export`', async () => {
       await program('preview');
-      const exported = (
-        await mustRun(pulumi, ['stack', 'export', '--stack', 'test', '--non-interactive'], {
-          cwd: join(dir, 'work'),
-          env,
-        })
-      ).stdout;
-      expectSecretsEncrypted(exported, c.secretTexts(ids));
+      await program('refresh');
+      expectSecretsEncrypted(await exported(), c.secrets(ids));
+    });
+
+    it('updates one resource in place and replaces another, then previews with no changes', async () => {
+      const { summary, outputs } = await program('up', 2);
+      expect(summary).to.include({ update: 1, replace: 1 });
+      expect(outputs[c.inPlace], 'updated in place').to.equal(ids[c.inPlace]);
+      expect(outputs[c.replaced], 'replaced').to.not.equal(ids[c.replaced]);
+      c.updated(emulator, outputs, PREFIX);
+      ids = outputs;
+      await program('preview', 2);
+      expectSecretsEncrypted(await exported(), c.secrets(ids));
     });
 
     it('destroys everything, leaving the emulator as it was', async () => {
-      await program('destroy');
+      await program('destroy', 2);
       expect(snapshot()).to.deep.equal(initial);
     });
   });

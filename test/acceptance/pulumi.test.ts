@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { BRIDGE_DIFFERENCE_CLASSES, dynamicBridgeModel, schemaDifferences } from './bridge-schema.js';
 import { startEmulator, type EmulatorHandle } from './examples-workspace.js';
-import { PROGRAM_SECRETS, type PulumiRun } from './pulumi-program.js';
+import { PROGRAM_OBJECTS } from './pulumi-objects.js';
+import type { PulumiRun } from './pulumi-program.js';
 import { expectSecretsEncrypted, installBridge, mustRun, pulumiEnv } from './pulumi-yaml.js';
 import { requireRealClient } from './real-clients.js';
 import { REPO_ROOT, runCommand } from './terraform.js';
@@ -21,73 +22,22 @@ import { loadProviderDef } from '../../src/providers/describe.js';
 
 type Outputs = Record<string, string>;
 
-/** What each provider's program (pulumi-program.ts) makes, and what the emulator must then hold. */
+const PREFIX = 'pulumi';
+
+/** The TypeScript program (pulumi-program.ts) of a provider, which makes its objects of pulumi-objects.ts. */
 interface ProgramCase {
   readonly provider: PulumiRun['provider'];
-  /** The emulator collections the program writes to. */
-  readonly collections: readonly string[];
-  readonly created: (emulator: EmulatorHandle, outputs: Outputs) => void;
-  /** The outputs naming the resource updated in place and the one replaced at stage 2. */
-  readonly inPlace: string;
-  readonly replaced: string;
-  readonly updated: (emulator: EmulatorHandle, outputs: Outputs) => void;
-  /** Plain texts of secrets that `pulumi stack export` must hold only encrypted. */
-  readonly secrets: (outputs: Outputs) => string[];
   /** A resource without dependents, adopted again by the `import` resource option. */
   readonly imported: { name: string; type: string; collection: string };
 }
 
 const CASES: ProgramCase[] = [
+  // Its secret webhook URL, which the platform returns, is read back by the import.
   {
     provider: 'sec',
-    collections: ['AlertChannels', 'ContainerRegistries', 'AlertRules'],
-    created(emulator, ids) {
-      const chat = emulator.get('AlertChannels', ids.chat!) as any;
-      expect(chat?.data?.webhookUrl).to.equal(PROGRAM_SECRETS.chatWebhookUrl);
-      expect((emulator.get('AlertChannels', ids.email!) as any)?.data?.channelProps?.recipients).to.deep.equal([
-        'security@example.com',
-        'oncall@example.com',
-      ]);
-      const registry = emulator.get('ContainerRegistries', ids.registry!) as any;
-      expect(registry?.data?.crossAccountCredentials).to.deep.equal({
-        roleArn: 'arn:cloud-a:iam::123456789012:role/sec-registry-reader',
-        externalId: 'pulumi-external-id',
-      });
-      expect(registry?.data?.limitByLabel).to.deep.equal([{ team: 'payments' }]);
-      expect((emulator.get('AlertRules', ids.rule!) as any)?.intgGuidList).to.deep.equal([ids.email]);
-    },
-    inPlace: 'email',
-    replaced: 'registry',
-    updated(emulator, ids) {
-      expect((emulator.get('AlertChannels', ids.email!) as any)?.name).to.equal('pulumi-email-renamed');
-      expect((emulator.get('ContainerRegistries', ids.registry!) as any)?.data?.accessKeyCredentials).to.deep.equal({
-        accessKeyId: 'AKEXAMPLE0123456789',
-        secretAccessKey: PROGRAM_SECRETS.registrySecret,
-      });
-    },
-    secrets: () => [PROGRAM_SECRETS.chatWebhookUrl, PROGRAM_SECRETS.registrySecret],
-    // Its secret webhook URL, which the platform returns, is read back by the import.
     imported: { name: 'chat', type: 'sec:index/alertChannelChat:AlertChannelChat', collection: 'AlertChannels' },
   },
-  {
-    provider: 'vdb',
-    collections: ['clusters', 'roles', 'databaseApiKeys'],
-    created(emulator, ids) {
-      const cluster = emulator.get('clusters', ids.cluster!) as any;
-      expect(cluster?.name).to.equal('pulumi-cluster');
-      expect(JSON.stringify(cluster)).to.include('search');
-      expect((emulator.get('roles', ids.role!) as any)?.description).to.equal('Create and restore backups');
-      expect((emulator.get('databaseApiKeys', ids.key!) as any)?.name).to.equal('pulumi-key');
-    },
-    inPlace: 'role',
-    replaced: 'key',
-    updated(emulator, ids) {
-      expect((emulator.get('roles', ids.role!) as any)?.description).to.equal('Create, list and restore backups');
-      expect((emulator.get('databaseApiKeys', ids.key!) as any)?.name).to.equal('pulumi-key-renamed');
-    },
-    secrets: (outputs) => [outputs.keySecret!],
-    imported: { name: 'role', type: 'vdb:index/accountsRole:AccountsRole', collection: 'roles' },
-  },
+  { provider: 'vdb', imported: { name: 'role', type: 'vdb:index/accountsRole:AccountsRole', collection: 'roles' } },
 ];
 
 for (const c of CASES)
@@ -102,7 +52,8 @@ for (const c of CASES)
     let executable: string;
     let initial: Record<string, string[]>;
     let ids: Outputs;
-    const snapshot = () => Object.fromEntries(c.collections.map((name) => [name, emulator.ids(name).sort()]));
+    const objects = PROGRAM_OBJECTS[c.provider];
+    const snapshot = () => Object.fromEntries(objects.collections.map((name) => [name, emulator.ids(name).sort()]));
 
     async function program(
       op: PulumiRun['op'],
@@ -131,7 +82,7 @@ for (const c of CASES)
       mustRun(pulumi, [...args, '--stack', 'test', '--non-interactive'], { cwd: join(dir, 'work'), env });
 
     const expectEncrypted = async (outputs: Outputs) =>
-      expectSecretsEncrypted((await pulumiCli(['stack', 'export'])).stdout, c.secrets(outputs));
+      expectSecretsEncrypted((await pulumiCli(['stack', 'export'])).stdout, objects.secrets(outputs));
 
     before(async function () {
       pulumi = requireRealClient(this, 'pulumi');
@@ -190,7 +141,7 @@ for (const c of CASES)
       const { summary, outputs } = await program('up');
       expect(summary.result).to.equal('succeeded');
       ids = outputs;
-      c.created(emulator, ids);
+      objects.created(emulator, ids, PREFIX);
     });
 
     it('previews and refreshes with no changes', async () => {
@@ -205,12 +156,16 @@ for (const c of CASES)
     it('updates in place and replaces, then previews with no changes', async () => {
       const { summary, outputs } = await program('up', 2);
       expect(summary.resourceChanges).to.include({ update: 1, replace: 1 });
-      expect(outputs[c.inPlace], 'updated in place').to.equal(ids[c.inPlace]);
-      expect(outputs[c.replaced], 'replaced').to.not.equal(ids[c.replaced]);
-      const replacedCollection = c.collections.find((name) => emulator.get(name, outputs[c.replaced]!) !== undefined);
+      expect(outputs[objects.inPlace], 'updated in place').to.equal(ids[objects.inPlace]);
+      expect(outputs[objects.replaced], 'replaced').to.not.equal(ids[objects.replaced]);
+      const replacedCollection = objects.collections.find(
+        (name) => emulator.get(name, outputs[objects.replaced]!) !== undefined,
+      );
       expect(replacedCollection, 'the replacement is held').to.not.equal(undefined);
-      expect(emulator.get(replacedCollection!, ids[c.replaced]!), 'the replaced object is gone').to.equal(undefined);
-      c.updated(emulator, outputs);
+      expect(emulator.get(replacedCollection!, ids[objects.replaced]!), 'the replaced object is gone').to.equal(
+        undefined,
+      );
+      objects.updated(emulator, outputs, PREFIX);
       ids = outputs;
       await program('preview', 2);
       await expectEncrypted(ids);
