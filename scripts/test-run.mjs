@@ -14,7 +14,7 @@
 // so that start-up is paid once.
 //
 // Each job's output is printed whole when it ends, with its time; at the end, every file's wall time
-// (longest first), each lane's, and the line CI reads: "N passed, N failed, N skipped".
+// (longest first), each lane's, mocha's account of every failure again, and the line CI reads: "N passed, N failed, N skipped".
 //
 //   node scripts/test-run.mjs [dist/test/...test.js ...]    (npm test: every file)
 //   TEST_LANES=N        lanes (default: cores + 2); the cores kept busy stay within the cores
@@ -43,7 +43,7 @@ const cost = (file) => ({ ...UNKNOWN, ...known[file] });
 const jobs = makeJobs(files);
 const scratch = mkdtempSync(join(tmpdir(), 'keel-test-run-'));
 const started = Date.now();
-const results = { passed: 0, failed: 0, skipped: 0, crashed: [] };
+const results = { passed: 0, failed: 0, skipped: 0, crashed: [], failures: [] };
 const fileTimes = {};
 const laneSeconds = Array(lanes).fill(0);
 let coresBusy = 0;
@@ -141,6 +141,9 @@ function runJob(job, lane) {
         results.failed += Number(totals[2]);
         results.skipped += Number(totals[3]);
       }
+      // Mocha's account of each failure, repeated at the end so that a log's tail names what failed.
+      const failing = /\n[^\n]*?\b\d+ failing[\s\S]*?(?=\n+Time per test file|\n+\d+ passed, \d+ failed)/.exec(output);
+      if (failing) results.failures.push(`${name}:${failing[0]}`);
       if (!totals || (code !== 0 && Number(totals?.[2] ?? 0) === 0))
         results.crashed.push(`${name}: exit ${code ?? signal}${totals ? '' : ', no totals line'}`);
       let cpu = null;
@@ -193,6 +196,7 @@ function report() {
     );
     writeFileSync(process.env.TEST_TIMES_FILE, `${JSON.stringify(table, null, 2)}\n`);
   }
+  for (const failure of results.failures) process.stdout.write(`\nfailed in ${failure}\n`);
   for (const crash of results.crashed) process.stdout.write(`crashed: ${crash}\n`);
   process.stdout.write(`${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped\n`);
 }
