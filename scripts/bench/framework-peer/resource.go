@@ -6,14 +6,17 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -33,12 +36,35 @@ type emailChannelModel struct {
 	Recipients           types.List   `tfsdk:"recipients"`
 }
 
+// Its identity, as ours declares it: the GUID, required to import by identity.
+type emailChannelIdentity struct {
+	ID types.String `tfsdk:"id"`
+}
+
 func newEmailChannel() resource.Resource { return &emailChannel{} }
 
 var (
 	_ resource.ResourceWithConfigure   = &emailChannel{}
 	_ resource.ResourceWithImportState = &emailChannel{}
+	_ resource.ResourceWithIdentity    = &emailChannel{}
 )
+
+func (r *emailChannel) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"id": identityschema.StringAttribute{RequiredForImport: true,
+				Description: "The integration GUID of the channel (`intg_guid`)."},
+		},
+	}
+}
+
+// setIdentity records the channel's identity beside its state, as every create, read and update must.
+func setIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, guid string) diag.Diagnostics {
+	if identity == nil {
+		return nil
+	}
+	return identity.Set(ctx, emailChannelIdentity{ID: types.StringValue(guid)})
+}
 
 func (r *emailChannel) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_alert_channel_email"
@@ -98,6 +124,7 @@ func (r *emailChannel) Create(ctx context.Context, req resource.CreateRequest, r
 		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, modelOf(ctx, created, plan.TestIntegration, plan.Recipients))...)
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, created.IntgGUID)...)
 }
 
 func (r *emailChannel) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -120,6 +147,7 @@ func (r *emailChannel) Read(ctx context.Context, req resource.ReadRequest, resp 
 		test = types.BoolValue(true)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, modelOf(ctx, found, test, state.Recipients))...)
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, found.IntgGUID)...)
 }
 
 func (r *emailChannel) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -141,6 +169,7 @@ func (r *emailChannel) Update(ctx context.Context, req resource.UpdateRequest, r
 		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, modelOf(ctx, updated, plan.TestIntegration, plan.Recipients))...)
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, updated.IntgGUID)...)
 }
 
 func (r *emailChannel) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -154,8 +183,9 @@ func (r *emailChannel) Delete(ctx context.Context, req resource.DeleteRequest, r
 	}
 }
 
+// ImportState takes the GUID from the import's id or from its identity.
 func (r *emailChannel) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resource.ImportStatePassthroughWithIdentity(ctx, path.Root("id"), path.Root("id"), req, resp)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("test_integration"), true)...)
 }
 
