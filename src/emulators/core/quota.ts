@@ -15,6 +15,9 @@ export interface QuotaOptions {
 export interface QuotaStats {
   readonly admitted: number;
   readonly refused: number;
+  /** When the first and the last call were refused (the quota's clock, ms); absent before any. */
+  readonly firstRefusedAt?: number;
+  readonly lastRefusedAt?: number;
 }
 
 const MAX_PER_SECOND = 1_000_000;
@@ -36,6 +39,8 @@ export class RequestQuota {
   private refilledAt: number;
   private admitted = 0;
   private refused = 0;
+  private firstRefusedAt: number | undefined;
+  private lastRefusedAt: number | undefined;
   readonly perSecond: number;
   readonly burst: number;
 
@@ -65,10 +70,15 @@ export class RequestQuota {
       return undefined;
     }
     this.refused++;
+    this.firstRefusedAt ??= now;
+    this.lastRefusedAt = now;
     return Math.max(1, Math.ceil((1 - this.tokens) / this.perSecond));
   }
 
   stats(): QuotaStats {
-    return { admitted: this.admitted, refused: this.refused };
+    const { admitted, refused, firstRefusedAt, lastRefusedAt } = this;
+    return firstRefusedAt === undefined
+      ? { admitted, refused }
+      : { admitted, refused, firstRefusedAt, lastRefusedAt: lastRefusedAt ?? firstRefusedAt };
   }
 }
