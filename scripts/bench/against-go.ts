@@ -64,8 +64,8 @@ const PROVIDERS: Record<ProviderSide, { local: string; source: string; type: str
 
 /**
  * The scale goals. Against the Go anchor (2026-11-25), at N = 200: provider CPU ≤ 2.5× and wall ≤ 1.3×
- * for plan and apply. Against the plugin-framework peer under the Terraform users run (2026-11-26,
- * issue 66), at every N: wall ≤ 0.8× and provider CPU ≤ 0.5× in every phase; at N = 200, peak RSS of
+ * for plan and apply. Against the plugin-framework peer under the Terraform users run
+ * (2026-11-26), at every N: wall ≤ 0.8× and provider CPU ≤ 0.5× in every phase; at N = 200, peak RSS of
  * a provider process ≤ 64 MiB. From the smallest N to the largest: CPU per resource grows ≤ 1.25×,
  * peak RSS per process ≤ 2×.
  */
