@@ -157,10 +157,10 @@ export function keyValueFields(what: string) {
  * How the description of every collection that version 1.19.2 declared as a list ends. These
  * collections are sets (docs/decisions.md, "Unordered collections are sets"): the platform may return
  * their entries in another order, which a list shows as a change
- * (docs/api/vdb.md, "Order the platform does not keep", the later upstream fix); the schema adds that
- * order does not matter (ORDER_NOTE). The note says how a configuration that indexed one picks entries now. `address` is
- * how a configuration refers to the attribute; `select` is a `for` (or function) form that picks
- * entries by their content.
+ * (docs/api/vdb.md, "Order the platform does not keep", the later upstream fix); the schema adds
+ * that order does not matter (ORDER_NOTE). The note says how a configuration that indexed one picks
+ * entries now. `address` is how a configuration refers to the attribute; `select` is a `for` (or
+ * function) form that picks entries by their content.
  */
 export function setNote(address: string, select: string): string {
   return (
