@@ -16,28 +16,30 @@
  * Whatever fails here (a directory that cannot be written, a file that cannot be read) costs the
  * protection, never the run: `takeProblem` says once what is missing and why.
  */
+import { renameSync } from 'node:fs';
 import { unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   digest,
   listJournal,
   markName,
-  matches,
   parseRecordName,
   processNews,
-  ProcessFile,
   readRecord,
   recordId,
   recordName,
+  rewriteRecord,
   setAside,
   writeAtomically,
   type CreateEntry,
-  type IndexEntry,
   type JournalPlace,
   type RecordContent,
 } from './journal-files.js';
+import { RecordIndex } from './journal-index.js';
+import { ProcessFile } from './journal-process.js';
 
-export { digest, EXPIRY_MS, HEARTBEAT_MS, journalPlace, type CreateEntry, type JournalPlace } from './journal-files.js';
+export { digest, EXPIRY_MS, journalPlace, type CreateEntry, type JournalPlace } from './journal-files.js';
+export { HEARTBEAT_MS } from './journal-process.js';
 /**
  * A result its host held this long, or until its walk ended, is in its state (a local state is
  * written at once; a remote one at least every 20 s), so its object is handed over: never adopted.
@@ -67,7 +69,7 @@ const isNamed = (handle: RecordHandle) => parseRecordName(handle.name)?.idDigest
 export class CreateJournal {
   private dir: string | null = null;
   private api = '';
-  private index: Promise<Map<string, IndexEntry>> | null = null;
+  private index: Promise<RecordIndex> | null = null;
   private readonly marks = new Map<string, Set<string>>();
   private readonly pending = new Set<Promise<unknown>>();
   private readonly process: ProcessFile;
@@ -127,8 +129,8 @@ export class CreateJournal {
       };
       const name = recordName(entry, null, rid);
       // On the disk before the request leaves: it outlives the machine going down too.
-      writeAtomically(this.dir, name, content, true);
-      (await this.loadIndex()).set(rid, { ...entry, name, rid, idDigest: null });
+      await writeAtomically(this.dir, name, content, true);
+      (await this.loadIndex()).set({ ...entry, name, rid, idDigest: null });
       return { name, content };
     } catch (err) {
       this.fail('record a create before sending it', err);
@@ -176,8 +178,7 @@ export class CreateJournal {
   /** Whether any record matches `entry` (its type, key and settings, or type and key), from this process's listing. */
   async hasRecords(entry: CreateEntry, options: Matching = {}): Promise<boolean> {
     if (!this.dir) return false;
-    for (const e of (await this.loadIndex()).values()) if (matches(e, entry, options)) return true;
-    return false;
+    return (await this.loadIndex()).matching(entry, options).length > 0;
   }
 
   /** The records matching `entry`, read afresh from the directory with their processes' news. */
@@ -185,8 +186,7 @@ export class CreateJournal {
     if (!this.dir) return [];
     this.index = null;
     const out: OpenRecord[] = [];
-    for (const e of (await this.loadIndex()).values()) {
-      if (!matches(e, entry, options)) continue;
+    for (const e of (await this.loadIndex()).matching(entry, options)) {
       const content = await readRecord(this.dir, e.name).catch((err) => {
         this.fail(`read the record ${e.name}`, err);
         this.track(setAside(this.dir!, e.name));
@@ -209,7 +209,7 @@ export class CreateJournal {
     if (!this.dir) return new Set();
     const index = await this.loadIndex();
     const out = new Set(this.marks.get(type) ?? []);
-    for (const e of index.values()) if (e.type === type && e.idDigest) out.add(e.idDigest);
+    for (const e of index.ofType(type)) if (e.idDigest) out.add(e.idDigest);
     return out;
   }
 
@@ -264,25 +264,27 @@ export class CreateJournal {
     const idDigest = handle.content.id === null ? null : digest(handle.content.id);
     const name = recordName(entry, idDigest, entry.rid);
     try {
-      writeAtomically(this.dir, name, handle.content);
-      if (name !== handle.name) await this.remove(handle.name);
+      // Renamed first: killed before the rewrite, the name retires the record once its object is
+      // tracked, and the contents, still unanswered, are judged by their census.
+      if (name !== handle.name) renameSync(join(this.dir, handle.name), join(this.dir, name));
       handle.name = name;
-      (await this.loadIndex()).set(entry.rid, { ...entry, name, idDigest });
+      rewriteRecord(this.dir, name, handle.content);
+      (await this.loadIndex()).set({ ...entry, name, idDigest });
     } catch (err) {
       this.fail('record what a create made', err);
     }
   }
 
-  private loadIndex(): Promise<Map<string, IndexEntry>> {
+  private loadIndex(): Promise<RecordIndex> {
     this.index ??= listJournal(this.dir!, this.now()).then(
       (listing) => {
         for (const [type, idDigest] of listing.marks) this.markHeld(type, idDigest);
         for (const name of listing.stale) this.track(this.remove(name));
-        return listing.records;
+        return new RecordIndex(listing.records.values());
       },
       (err) => {
         this.fail('read the records of earlier creates', err);
-        return new Map<string, IndexEntry>();
+        return new RecordIndex();
       },
     );
     return this.index;
@@ -290,15 +292,13 @@ export class CreateJournal {
 
   private async retire(type: string, idDigest: string, how: 'tracked' | 'gone'): Promise<void> {
     const index = await this.loadIndex();
-    const ofType = [...index.values()].filter((e) => e.type === type);
     // Most runs have no record of the type.
-    if (ofType.length === 0) return;
-    for (const e of ofType)
-      if (e.idDigest === idDigest) {
-        index.delete(e.rid);
-        await this.remove(e.name);
-      }
-    const waiting = ofType.some((e) => e.idDigest === null);
+    if (!index.hasType(type)) return;
+    for (const e of index.answeredWith(type, idDigest)) {
+      index.delete(e.rid);
+      await this.remove(e.name);
+    }
+    const waiting = index.answeredWith(type, null).length > 0;
     if (how === 'tracked' && waiting && !this.marks.get(type)?.has(idDigest)) {
       this.markHeld(type, idDigest);
       await writeFile(join(this.dir!, markName(type, idDigest)), '', { flag: 'wx' }).catch((err) => {

@@ -5,7 +5,16 @@
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -130,6 +139,42 @@ describe('engine: the create journal on disk', function () {
     expect(await later.openRecords(entry(1))).to.deep.equal([]);
     await later.flush();
     expect(files(dir).filter((n) => n.startsWith('r~') || n.endsWith('.tmp'))).to.deep.equal([]);
+  });
+
+  it('answering and returning a create rewrite its one file in place: no file made or removed', async () => {
+    const journal = journalIn(dir);
+    const handle = await journal.sent(entry(1), ['census-1']);
+    const root = join(journalPlace('fake', {}, dir).root, digest('https://fake.example'));
+    const inode = statSync(join(root, handle!.name)).ino;
+    const before = files(dir).length;
+    await journal.answered(handle, 'obj-1');
+    await journal.finish(handle, 'returned');
+    await journal.flush();
+    expect(handle!.name).to.include(`~${digest('obj-1')}~`);
+    expect(statSync(join(root, handle!.name)).ino, 'the same file, renamed').to.equal(inode);
+    expect(files(dir).length).to.equal(before);
+    expect(files(dir).filter((n) => n.endsWith('.tmp'))).to.deep.equal([]);
+    const [record] = await journalIn(dir).openRecords(entry(1));
+    expect(record).to.include({ id: 'obj-1', name: handle!.name });
+    expect(record!.returnedAt).to.be.a('number');
+    expect(record!.census).to.deep.equal(['census-1']);
+  });
+
+  it('a record caught half rewritten is read again, not set aside', async () => {
+    const journal = journalIn(dir);
+    const handle = await journal.sent(entry(1), []);
+    await journal.answered(handle, 'obj-1');
+    const path = join(journalPlace('fake', {}, dir).root, digest('https://fake.example'), handle!.name);
+    const whole = readFileSync(path, 'utf8');
+    // What a reader sees while the writer is at it: the start of the new contents, then the rest.
+    writeFileSync(path, whole.slice(0, 40));
+    setTimeout(() => writeFileSync(path, whole), 10);
+    const reader = journalIn(dir);
+    const open = await reader.openRecords(entry(1));
+    await reader.flush();
+    expect(open.map((r) => r.id)).to.deep.equal(['obj-1']);
+    expect(files(dir).filter((n) => n.startsWith('unreadable~'))).to.deep.equal([]);
+    expect(reader.takeProblem()).to.equal(undefined);
   });
 
   it('a record answered twice over a crash (both names left) counts once, as answered', async () => {
