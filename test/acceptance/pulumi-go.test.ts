@@ -19,8 +19,8 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { runtimeCacheDir } from '../../scripts/release/runtimes.js';
 import { startEmulator, type EmulatorHandle, type Provider } from './examples-workspace.js';
-import { PROGRAM_OBJECTS, type ProgramOutputs } from './pulumi-objects.js';
-import { expectSecretsEncrypted, installBridge, mustRun, pulumiEnv } from './pulumi-yaml.js';
+import { heldIds, PROGRAM_OBJECTS, programStages, type ProgramOutputs } from './pulumi-objects.js';
+import { installBridge, mustRun, pulumiEnv } from './pulumi-yaml.js';
 import { requireRealClient } from './real-clients.js';
 import { REPO_ROOT } from './terraform.js';
 import { ORDER_NOTE } from '../../src/schema/define.js';
@@ -116,8 +116,6 @@ for (const provider of ['sec', 'vdb'] as const) {
     let env: Record<string, string>;
     let workDir: string;
     let initial: Record<string, string[]>;
-    let ids: ProgramOutputs;
-    const snapshot = () => Object.fromEntries(objects.collections.map((name) => [name, emulator.ids(name).sort()]));
 
     async function operate(op: 'up' | 'preview' | 'refresh' | 'destroy', stage = 1) {
       const run = {
@@ -145,7 +143,7 @@ for (const provider of ['sec', 'vdb'] as const) {
       built ??= buildProgram(pulumi, bridge, generator);
       program = await built;
       emulator = await startEmulator[provider]();
-      initial = snapshot();
+      initial = heldIds(objects, emulator);
       env = pulumiEnv(program.home, emulator.env);
       workDir = join(program.home, `work-${provider}`);
       mkdirSync(join(workDir, 'state'), { recursive: true });
@@ -176,35 +174,13 @@ for (const provider of ['sec', 'vdb'] as const) {
       console.log(`      (${provider}: ${files.length} Go files in the SDK)`);
     });
 
-    it("creates the program's resources, as the emulator confirms", async () => {
-      const { summary, outputs } = await operate('up');
-      expect(summary.create).to.be.greaterThan(0);
-      ids = outputs;
-      objects.created(emulator, ids, PREFIX);
-    });
-
-    it('previews and refreshes with no changes, secrets encrypted in `pulumi stack export`', async () => {
-      await operate('preview');
-      await operate('refresh');
-      expectSecretsEncrypted(await exported(), objects.secrets(ids));
-    });
-
-    it('updates one resource in place and replaces another, then previews with no changes', async () => {
-      const { summary, outputs } = await operate('up', 2);
-      expect(summary).to.include({ update: 1, replace: 1 });
-      expect(outputs[objects.inPlace], 'updated in place').to.equal(ids[objects.inPlace]);
-      expect(outputs[objects.replaced], 'replaced').to.not.equal(ids[objects.replaced]);
-      objects.updated(emulator, outputs, PREFIX);
-      ids = outputs;
-      await operate('preview', 2);
-      expectSecretsEncrypted(await exported(), objects.secrets(ids));
-    });
-
-    it('destroys everything, leaving the emulator as it was', async () => {
-      const { summary } = await operate('destroy', 2);
-      expect(summary.delete).to.be.greaterThan(0);
-      expect(snapshot()).to.deep.equal(initial);
-      console.log(`      (${provider}: ${Object.keys(ids).length} outputs; ${summary.delete} resources destroyed)`);
+    programStages({
+      objects,
+      prefix: PREFIX,
+      run: operate,
+      exported,
+      emulator: () => emulator,
+      initial: () => initial,
     });
   });
 }

@@ -19,6 +19,7 @@
 import { expect } from 'chai';
 import type { EmulatorHandle, Provider } from './examples-workspace.js';
 import { PROGRAM_SECRETS } from './pulumi-program.js';
+import { expectSecretsEncrypted } from './pulumi-yaml.js';
 
 /** A program's outputs: ids by resource name, `keySecret`, and the role's `permissions`. */
 export type ProgramOutputs = Record<string, unknown>;
@@ -112,3 +113,65 @@ export const PROGRAM_OBJECTS: Readonly<Record<Provider, ProgramObjects>> = {
     secrets: (outputs) => [String(outputs.keySecret)],
   },
 };
+
+/** The ids the emulator holds in each collection the programs write to. */
+export const heldIds = (objects: ProgramObjects, emulator: EmulatorHandle): Record<string, string[]> =>
+  Object.fromEntries(objects.collections.map((name) => [name, emulator.ids(name).sort()]));
+
+/** A program in one language as the shared stages drive it (programStages). */
+export interface ProgramUnderTest {
+  readonly objects: ProgramObjects;
+  /** The prefix its objects' names start with. */
+  readonly prefix: string;
+  /** Runs the program's operation at a stage; the change summary and the stack's outputs. */
+  run(op: 'up' | 'preview' | 'refresh' | 'destroy', stage?: number): Promise<{ summary: any; outputs: ProgramOutputs }>;
+  /** `pulumi stack export`'s output. */
+  exported(): Promise<string>;
+  /** The emulator, once the suite's `before` has started it. */
+  emulator(): EmulatorHandle;
+  /** Ids per collection, as the emulator held them before the program ran. */
+  initial(): Record<string, string[]>;
+}
+
+/**
+ * The stages every language's program goes through, as tests of the calling suite: up (the emulator
+ * holds the objects), preview and refresh with no changes, an update in place and a replacement, a
+ * destroy that leaves the emulator as it was; secrets only encrypted in the stack's export.
+ */
+export function programStages(program: ProgramUnderTest): void {
+  const { objects, prefix } = program;
+  let ids: ProgramOutputs;
+
+  it("creates the program's resources, as the emulator confirms", async () => {
+    const { summary, outputs } = await program.run('up');
+    expect(summary.create).to.be.greaterThan(0);
+    ids = outputs;
+    objects.created(program.emulator(), ids, prefix);
+  });
+
+  it('previews and refreshes with no changes, secrets encrypted in `pulumi stack export`', async () => {
+    await program.run('preview');
+    await program.run('refresh');
+    expectSecretsEncrypted(await program.exported(), objects.secrets(ids));
+  });
+
+  it('updates one resource in place and replaces another, then previews with no changes', async () => {
+    const { summary, outputs } = await program.run('up', 2);
+    expect(summary).to.include({ update: 1, replace: 1 });
+    expect(outputs[objects.inPlace], 'updated in place').to.equal(ids[objects.inPlace]);
+    expect(outputs[objects.replaced], 'replaced').to.not.equal(ids[objects.replaced]);
+    objects.updated(program.emulator(), outputs, prefix);
+    ids = outputs;
+    await program.run('preview', 2);
+    expectSecretsEncrypted(await program.exported(), objects.secrets(ids));
+  });
+
+  it('destroys everything, leaving the emulator as it was', async () => {
+    const { summary } = await program.run('destroy', 2);
+    expect(summary.delete).to.be.greaterThan(0);
+    expect(heldIds(objects, program.emulator())).to.deep.equal(program.initial());
+    console.log(
+      `      (${objects.provider}: ${Object.keys(ids).length} outputs; ${summary.delete} resources destroyed)`,
+    );
+  });
+}

@@ -7,13 +7,12 @@
  * was. `pulumi package add` for Python needs Pulumi's Python language host, which the Go module proxy
  * does not serve; the SDK step it runs is this generator.
  */
-import { expect } from 'chai';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startEmulator, type EmulatorHandle } from './examples-workspace.js';
-import { PROGRAM_OBJECTS, type ProgramOutputs } from './pulumi-objects.js';
-import { expectSecretsEncrypted, installBridge, mustRun, pulumiEnv } from './pulumi-yaml.js';
+import { heldIds, PROGRAM_OBJECTS, programStages, type ProgramOutputs } from './pulumi-objects.js';
+import { installBridge, mustRun, pulumiEnv } from './pulumi-yaml.js';
 import { requireRealClient } from './real-clients.js';
 import { REPO_ROOT } from './terraform.js';
 
@@ -29,8 +28,6 @@ for (const c of Object.values(PROGRAM_OBJECTS))
     let env: Record<string, string>;
     let sdk: string;
     let initial: Record<string, string[]>;
-    let ids: ProgramOutputs;
-    const snapshot = () => Object.fromEntries(c.collections.map((name) => [name, emulator.ids(name).sort()]));
 
     async function program(
       op: 'up' | 'preview' | 'refresh' | 'destroy',
@@ -67,7 +64,7 @@ for (const c of Object.values(PROGRAM_OBJECTS))
       const generator = requireRealClient(this, 'sdk-gen');
       pythonPath = requireRealClient(this, 'pulumi-python');
       emulator = await startEmulator[c.provider]();
-      initial = snapshot();
+      initial = heldIds(c, emulator);
       dir = mkdtempSync(join(tmpdir(), 'keel-pulumi-python-'));
       mkdirSync(join(dir, 'work', 'state'), { recursive: true });
       env = pulumiEnv(dir, emulator.env);
@@ -87,32 +84,12 @@ for (const c of Object.values(PROGRAM_OBJECTS))
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    it("creates the program's resources, as the emulator confirms", async () => {
-      const { summary, outputs } = await program('up');
-      expect(summary.create).to.be.greaterThan(0);
-      ids = outputs;
-      c.created(emulator, ids, PREFIX);
-    });
-
-    it('previews and refreshes with no changes, secrets encrypted in `pulumi stack export`', async () => {
-      await program('preview');
-      await program('refresh');
-      expectSecretsEncrypted(await exported(), c.secrets(ids));
-    });
-
-    it('updates one resource in place and replaces another, then previews with no changes', async () => {
-      const { summary, outputs } = await program('up', 2);
-      expect(summary).to.include({ update: 1, replace: 1 });
-      expect(outputs[c.inPlace], 'updated in place').to.equal(ids[c.inPlace]);
-      expect(outputs[c.replaced], 'replaced').to.not.equal(ids[c.replaced]);
-      c.updated(emulator, outputs, PREFIX);
-      ids = outputs;
-      await program('preview', 2);
-      expectSecretsEncrypted(await exported(), c.secrets(ids));
-    });
-
-    it('destroys everything, leaving the emulator as it was', async () => {
-      await program('destroy', 2);
-      expect(snapshot()).to.deep.equal(initial);
+    programStages({
+      objects: c,
+      prefix: PREFIX,
+      run: program,
+      exported,
+      emulator: () => emulator,
+      initial: () => initial,
     });
   });

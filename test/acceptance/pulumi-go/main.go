@@ -42,6 +42,14 @@ type run struct {
 	Env        map[string]string `json:"env"`
 }
 
+// stagedName is the name of an object that stage 2 renames in place or by replacement.
+func (r run) stagedName(object string) string {
+	if r.Stage == 2 {
+		return r.Prefix + "-" + object + "-renamed"
+	}
+	return r.Prefix + "-" + object
+}
+
 // secProgram: a secret argument from config, a list, a nested block switching between two forms (which
 // replaces the integration at stage 2), a set of nested objects, and one resource's output as
 // another's input; the e-mail channel is renamed in place at stage 2.
@@ -55,12 +63,8 @@ func secProgram(r run) pulumi.RunFunc {
 		if err != nil {
 			return err
 		}
-		emailName := r.Prefix + "-email"
-		if r.Stage == 2 {
-			emailName += "-renamed"
-		}
 		email, err := sec.NewAlertChannelEmail(ctx, "email", &sec.AlertChannelEmailArgs{
-			Name:       pulumi.String(emailName),
+			Name:       pulumi.String(r.stagedName("email")),
 			Recipients: pulumi.StringArray{pulumi.String("security@example.com"), pulumi.String("oncall@example.com")},
 		})
 		if err != nil {
@@ -166,13 +170,9 @@ func vdbProgram(r run) pulumi.RunFunc {
 		if err != nil {
 			return err
 		}
-		keyName := r.Prefix + "-key"
-		if r.Stage == 2 {
-			keyName += "-renamed"
-		}
 		key, err := vdb.NewAccountsDatabaseApiKeyV2(ctx, "key", &vdb.AccountsDatabaseApiKeyV2Args{
 			ClusterId: cluster.ID(),
-			Name:      pulumi.String(keyName),
+			Name:      pulumi.String(r.stagedName("key")),
 			CollectionAccessRules: vdb.AccountsDatabaseApiKeyV2CollectionAccessRuleArray{
 				vdb.AccountsDatabaseApiKeyV2CollectionAccessRuleArgs{
 					CollectionName: pulumi.String("documents"),
