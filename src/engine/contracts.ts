@@ -5,6 +5,7 @@
 import type { FunctionDef } from './function-contracts.js';
 import type { ConfigModelOf, Fields, ModelOf, PlatformLimits, ResourceSchema } from '../schema/define.js';
 import type { Diagnostics } from './diagnostics.js';
+import type { CreateSettings } from './create-settings.js';
 
 /** Structured logging; implementations never write stdout. Never pass secret values. */
 export interface Logger {
@@ -37,7 +38,6 @@ export interface OpContext<C> {
 }
 
 export type Partial2<T> = { [K in keyof T]?: T[K] };
-
 /** A check of a configuration whose unknown values are `undefined` (see ConfigModelOf). */
 export type ConfigCheck<F extends Fields> = (config: ConfigModelOf<F>, diags: Diagnostics) => void;
 
@@ -116,7 +116,6 @@ export interface ResourceDef<F extends Fields, C> {
 
 /** An identity value as resource code sees it: each identity attribute's text, null when absent. */
 export type IdentityModel = Record<string, string | null>;
-
 /**
  * A resource's identity: string attributes, each taken from a top-level string attribute of the
  * state (by default the one of the same name), so the engine can compute it from any state, check
@@ -335,9 +334,11 @@ export interface ProviderDef<F extends Fields, C> {
   readonly limits?: PlatformLimits;
   /**
    * Where the configured client's requests go (host and account, never a credential): records of
-   * creates are kept per address (create-journal.ts); a provider that does not say keeps none.
+   * creates are kept per address (create-journal.ts); a provider that does not say keeps none. And
+   * the create settings its configuration gives (create-settings.ts; by default, refuse, the data dir).
    */
   apiAddress?(client: C): string;
+  createSettings?(config: ModelOf<F>, env: NodeJS.ProcessEnv): CreateSettings;
 }
 
 /** Identity helpers for definitions, so modules get type inference without annotations. */

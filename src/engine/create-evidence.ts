@@ -18,6 +18,12 @@ export interface CreateRecoveryOptions {
   readonly lookupAfterStopMs: number;
   /** How long one listing of a type's objects serves as the census of the creates that follow it. */
   readonly censusMaxAgeMs: number;
+  /**
+   * Before a plan names objects no state tracks, how long the walk must have sent no call (it has shown
+   * what its state holds by then), and how long it waits at most (create-lookalikes.ts).
+   */
+  readonly settleQuietMs: number;
+  readonly settleMaxMs: number;
 }
 
 export const DEFAULT_CREATE_RECOVERY: CreateRecoveryOptions = {
@@ -25,6 +31,8 @@ export const DEFAULT_CREATE_RECOVERY: CreateRecoveryOptions = {
   lookupDelayMs: 1_000,
   lookupAfterStopMs: 30_000,
   censusMaxAgeMs: 30_000,
+  settleQuietMs: 300,
+  settleMaxMs: 5_000,
 };
 
 export type Model = Partial2<ModelOf<Fields>>;

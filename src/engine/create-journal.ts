@@ -17,11 +17,10 @@
  * protection, never the run: `takeProblem` says once what is missing and why.
  */
 import { renameSync } from 'node:fs';
-import { unlink, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   digest,
-  listJournal,
   markName,
   parseRecordName,
   processNews,
@@ -35,7 +34,7 @@ import {
   type JournalPlace,
   type RecordContent,
 } from './journal-files.js';
-import { RecordIndex } from './journal-index.js';
+import { JournalDirectory } from './journal-directory.js';
 import { ProcessFile } from './journal-process.js';
 
 export { digest, EXPIRY_MS, journalPlace, type CreateEntry, type JournalPlace } from './journal-files.js';
@@ -66,42 +65,12 @@ type Matching = { anySettings?: boolean };
 /** Whether the record's file name already carries its answer. */
 const isNamed = (handle: RecordHandle) => parseRecordName(handle.name)?.idDigest !== null;
 
-export class CreateJournal {
-  private dir: string | null = null;
-  private api = '';
-  private index: Promise<RecordIndex> | null = null;
-  private readonly marks = new Map<string, Set<string>>();
-  private readonly pending = new Set<Promise<unknown>>();
+export class CreateJournal extends JournalDirectory {
   private readonly process: ProcessFile;
-  private trouble: string | undefined;
-  private troubleTold = false;
 
-  constructor(
-    private readonly provider: string,
-    private readonly place: JournalPlace | null,
-    private readonly now: () => number = Date.now,
-  ) {
+  constructor(provider: string, place: JournalPlace | null, now: () => number = Date.now) {
+    super(provider, place, now);
     this.process = new ProcessFile(now, (work) => this.track(work));
-  }
-
-  /** Once the provider is configured: the API its records are kept for. */
-  useApi(address: string): void {
-    if (!this.place || address === this.api) return;
-    this.api = address;
-    this.dir = join(this.place.root, digest(address));
-    this.index = null;
-    this.marks.clear();
-  }
-
-  get usable(): boolean {
-    return this.dir !== null;
-  }
-
-  /** What protection is missing and why, once per process; undefined when nothing went wrong or it was told. */
-  takeProblem(): string | undefined {
-    if (this.trouble === undefined || this.troubleTold) return undefined;
-    this.troubleTold = true;
-    return this.trouble;
   }
 
   /** Writes the record of a create about to be sent; null when it could not be written (the problem says why). */
@@ -197,34 +166,54 @@ export class CreateJournal {
     return out.sort((a, b) => a.sentAt - b.sentAt);
   }
 
+  /** Whether this process wrote `record` (a create of this very run, not a killed run's). */
+  wroteItself(record: OpenRecord): boolean {
+    return record.process === this.process.name;
+  }
+
+  /**
+   * A plan's word that the apply takes over the untracked object `id` for creates of `entry`
+   * (`untracked_objects = "adopt"`): a record answered with it, which the create's recovery adopts as it
+   * adopts a killed run's answer (create-records.ts). Written once per object, whatever the plans.
+   */
+  async planAdoption(entry: CreateEntry, id: string): Promise<void> {
+    if (!this.dir || !this.place) return;
+    try {
+      const idDigest = digest(id);
+      const index = await this.loadIndex();
+      if (index.answeredWith(entry.type, idDigest).some((e) => e.key === entry.key)) return;
+      const process = await this.process.ensure(this.dir);
+      const at = this.now();
+      const rid = recordId(at);
+      const content: RecordContent = {
+        version: 1,
+        provider: this.provider,
+        type: entry.type,
+        workspace: this.place.workspace,
+        api: this.api,
+        key: entry.key,
+        settings: entry.settings,
+        census: [],
+        process,
+        sentAt: at,
+        id,
+        answeredAt: at,
+        returnedAt: null,
+        plannedAdoption: true,
+      };
+      const name = recordName(entry, idDigest, rid);
+      await writeAtomically(this.dir, name, content, true);
+      index.set({ ...entry, name, rid, idDigest });
+    } catch (err) {
+      this.fail('note what the plan adopts', err);
+    }
+  }
+
   /** An earlier run's record, taken over by the create that recovers its object: as if this process had sent it. */
   resume(record: OpenRecord): RecordHandle {
     this.process.began(this.dir!);
     const { name, aliveAt: _alive, endedAt: _ended, ...content } = record;
     return { name, content };
-  }
-
-  /** Digests of the ids some record answered or some run showed tracked, for `type`. */
-  async claimedDigests(type: string): Promise<Set<string>> {
-    if (!this.dir) return new Set();
-    const index = await this.loadIndex();
-    const out = new Set(this.marks.get(type) ?? []);
-    for (const e of index.ofType(type)) if (e.idDigest) out.add(e.idDigest);
-    return out;
-  }
-
-  /** Takes `id` for this process's resource; false when another process took it first. */
-  async claim(type: string, id: string): Promise<boolean> {
-    if (!this.dir) return true;
-    try {
-      await writeFile(join(this.dir, markName(type, digest(id))), '', { flag: 'wx' });
-      this.markHeld(type, digest(id));
-      return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      this.fail('claim an adopted object', err);
-      return true;
-    }
   }
 
   /**
@@ -234,11 +223,6 @@ export class CreateJournal {
    */
   seen(type: string, id: string, how: 'tracked' | 'gone'): void {
     if (this.dir && id !== '') this.track(this.retire(type, digest(id), how));
-  }
-
-  /** Waits for queued writes. */
-  async flush(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
   /** Resolves once no create of this process is in flight. */
@@ -275,21 +259,6 @@ export class CreateJournal {
     }
   }
 
-  private loadIndex(): Promise<RecordIndex> {
-    this.index ??= listJournal(this.dir!, this.now()).then(
-      (listing) => {
-        for (const [type, idDigest] of listing.marks) this.markHeld(type, idDigest);
-        for (const name of listing.stale) this.track(this.remove(name));
-        return new RecordIndex(listing.records.values());
-      },
-      (err) => {
-        this.fail('read the records of earlier creates', err);
-        return new RecordIndex();
-      },
-    );
-    return this.index;
-  }
-
   private async retire(type: string, idDigest: string, how: 'tracked' | 'gone'): Promise<void> {
     const index = await this.loadIndex();
     // Most runs have no record of the type.
@@ -305,31 +274,5 @@ export class CreateJournal {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') this.fail('mark an object as tracked', err);
       });
     }
-  }
-
-  private markHeld(type: string, idDigest: string): void {
-    let held = this.marks.get(type);
-    if (!held) this.marks.set(type, (held = new Set()));
-    held.add(idDigest);
-  }
-
-  private async remove(name: string): Promise<void> {
-    await unlink(join(this.dir!, name)).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ENOENT') this.fail('remove a record', err);
-    });
-  }
-
-  private track(work: Promise<unknown>): void {
-    const p = work.catch((err) => this.fail('keep its records', err)).finally(() => this.pending.delete(p));
-    this.pending.add(p);
-  }
-
-  private fail(what: string, err: unknown): void {
-    const code = (err as NodeJS.ErrnoException | undefined)?.code;
-    const why = code ? `${code}: ${(err as Error).message}` : err instanceof Error ? err.message : String(err);
-    this.trouble ??=
-      `The provider could not ${what} in ${this.dir ?? this.place?.root ?? 'its data directory'} (${why}). ` +
-      'Until it can, a run killed outright (SIGKILL, a CI timeout, the OOM killer) may leave objects that the ' +
-      'next apply cannot recognise as its own; it then warns about each look-alike it finds instead of adopting it.';
   }
 }

@@ -26,6 +26,7 @@ import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
 import { equalityKey } from '../schema/value-ops.js';
 import type { AttrDef, BlockDef } from '../schema/define.js';
 import type { OpContext, ResourceDef } from './contracts.js';
+import type { UntrackedObjects } from './create-settings.js';
 import { judge, type CreateLedger, type Holder, type Lookup, type Model } from './create-evidence.js';
 import {
   digest,
@@ -106,9 +107,11 @@ export async function recoverRecorded<C>(
   ledger: CreateLedger,
   journal: CreateJournal,
   entry: CreateEntry,
+  untracked: UntrackedObjects,
 ): Promise<Recovered | null> {
   if (!(await journal.hasRecords(entry))) return null;
-  const records = await journal.openRecords(entry);
+  // What a plan said the apply adopts counts only while the user still says so.
+  const records = (await journal.openRecords(entry)).filter((rec) => !rec.plannedAdoption || untracked === 'adopt');
   if (records.length === 0) return null;
   const lead =
     `An earlier run in this directory ended while its request to create ${describe(r, plan)} was out ` +
@@ -140,12 +143,14 @@ export async function recoverRecorded<C>(
     if (handedOver(record) || ledger.isClaimed(r.typeName, record.id)) continue;
     const fields = r.schema.fields;
     const differs = differencesFromPlan(fields, planned, fromModel(fields, object, planned), setAfter(lookup));
+    if (differs.length > 0 && record.plannedAdoption) continue;
     if (differs.length > 0) {
       const note = `an earlier run made it for this configuration, but its ${differs.join(', ')} differ from the plan`;
       throw unknownOutcome(r, plan, lead, 'The object it made was changed since.', [{ id: record.id, note }]);
     }
     if (!(await journal.claim(r.typeName, record.id))) continue;
-    ctx.log.info('adopted the object a killed run had made, named by its answer', { id: record.id });
+    if (record.plannedAdoption) ctx.log.info('adopted the untracked object the plan said it would', { id: record.id });
+    else ctx.log.info('adopted the object a killed run had made, named by its answer', { id: record.id });
     return { object, record: journal.resume(record), lead };
   }
 

@@ -35,6 +35,7 @@ import { isApiError, type ApiError } from '../wire/api-error.js';
 import type { Fields, ModelOf } from '../schema/define.js';
 import type { ObjectValue } from '../schema/value.js';
 import type { OpContext, ResourceDef } from './contracts.js';
+import type { UntrackedObjects } from './create-settings.js';
 import {
   judge,
   missingOneTimeValues,
@@ -59,6 +60,8 @@ export interface CreateBooks {
   readonly journal: CreateJournal;
   /** The create's record, once written (or taken over from a killed run); the caller finishes it. */
   record: RecordHandle | null;
+  /** What the provider's settings say of untracked look-alikes: a plan's adoptions count only under `adopt`. */
+  readonly untracked: UntrackedObjects;
 }
 
 /**
@@ -113,7 +116,7 @@ async function createWithEvidence<C>(
   const { ledger, journal } = books;
   const entry = createEntry(r, plan, planned);
   // A run killed while creating this left a record: its object is looked for before anything is sent.
-  const recovered = await recoverRecorded(r, lookup, plan, planned, ctx, ledger, journal, entry);
+  const recovered = await recoverRecorded(r, lookup, plan, planned, ctx, ledger, journal, entry, books.untracked);
   if (recovered) books.record = recovered.record;
   let before: ReadonlySet<string> | undefined;
   const { attempts } = ledger.options;

@@ -16,9 +16,11 @@ import type {
   ResourceDef,
 } from './contracts.js';
 import type { CreateJournal } from './create-journal.js';
+import type { CreateSettings } from './create-settings.js';
 import { Diagnostics, DiagnosticError, diagnosticFromError, type Diagnostic } from './diagnostics.js';
 import { TypeRegistry } from './type-registry.js';
 import { checkConfig, type Checked } from './validate.js';
+import { WalkView } from './walk.js';
 
 export type PrivateState = Record<string, unknown>;
 
@@ -40,6 +42,10 @@ export class EngineContext<C> {
   client: C | undefined;
   /** Why there is no client yet: not configured, or configured with values unknown until apply. */
   unconfiguredReason = 'The provider has not been configured.';
+  /** What creates do about untracked look-alikes and where their records live; set by ConfigureProvider. */
+  createSettings: CreateSettings = { untrackedObjects: 'refuse' };
+  /** The walk this process serves, as far as it can tell (walk.ts). */
+  readonly walk = new WalkView();
   private stopController = new AbortController();
 
   constructor(
@@ -79,21 +85,21 @@ export class EngineContext<C> {
    * records of the create that made it end (create-journal.ts), and a plan names it as no look-alike.
    */
   seen(r: ResourceDef<Fields, C>, state: ObjectValue, how: 'tracked' | 'gone'): void {
-    const lookup = r.findCreated;
-    if (!lookup) return;
-    let id: string;
-    try {
-      id = lookup.importId(toModel(r.schema.fields, state, MODEL_OPTIONS));
-    } catch {
-      return;
-    }
-    if (id === '') return;
-    if (how === 'tracked') {
-      let ids = this.shown.get(r.typeName);
-      if (!ids) this.shown.set(r.typeName, (ids = new Set()));
-      ids.add(id);
-    }
-    if (this.journal.usable) this.journal.seen(r.typeName, id, how);
+    const id = how === 'tracked' ? this.show(r, state) : idOf(r, state);
+    if (id !== undefined && this.journal.usable) this.journal.seen(r.typeName, id, how);
+  }
+
+  /**
+   * Terraform holds a state of `r` (an upgrade or a read has just begun): a plan names its object as
+   * no look-alike from now on. Its id, when the type has one.
+   */
+  show(r: ResourceDef<Fields, C>, state: ObjectValue): string | undefined {
+    const id = idOf(r, state);
+    if (id === undefined) return undefined;
+    let ids = this.shown.get(r.typeName);
+    if (!ids) this.shown.set(r.typeName, (ids = new Set()));
+    ids.add(id);
+    return id;
   }
 
   /** What went wrong with the records of creates, as a warning once per process (create-journal.ts). */
@@ -136,6 +142,18 @@ export class EngineContext<C> {
 
 /** Operations see an optional argument set empty as null: the platforms make no difference. */
 export const MODEL_OPTIONS = { emptyOptionalsAsNull: true } as const;
+
+/** The import id of the object a state of `r` holds; undefined when the type has none or the state gives none. */
+function idOf<C>(r: ResourceDef<Fields, C>, state: ObjectValue): string | undefined {
+  const lookup = r.findCreated;
+  if (!lookup) return undefined;
+  try {
+    const id = lookup.importId(toModel(r.schema.fields, state, MODEL_OPTIONS));
+    return id === '' ? undefined : id;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The errors the configuration checks find (plan and apply time: warnings were shown at validation). */
 export function errorsOf(

@@ -32,7 +32,15 @@ export function journalPlace(provider: string, env: NodeJS.ProcessEnv, cwd: stri
   const dataDir = env.TF_DATA_DIR?.trim() || '.terraform';
   const base = isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir);
   const workspace = env.TF_WORKSPACE?.trim() || selectedWorkspace(base) || 'default';
-  return { root: join(base, 'keel-creates', provider, fileSafe(workspace)), workspace };
+  return { root: recordsRoot(join(base, 'keel-creates'), provider, workspace), workspace };
+}
+
+/**
+ * The journal's directory under `dir` (a place the user chose, `create_records_dir`, or the data
+ * directory's `keel-creates`), relative paths from the working directory.
+ */
+export function recordsRoot(dir: string, provider: string, workspace: string): string {
+  return join(resolve(dir), provider, fileSafe(workspace));
 }
 
 /** The workspace `terraform workspace select` wrote into the data directory, if any. */
@@ -81,6 +89,11 @@ export interface RecordContent {
   readonly answeredAt: number | null;
   /** When the create's result went back to its caller (null: never, or the process died first). */
   readonly returnedAt: number | null;
+  /**
+   * Written by a plan, not a create: with `untracked_objects = "adopt"`, the untracked object (`id`)
+   * that the plan said the apply takes over (create-lookalikes.ts). Honoured only in that mode.
+   */
+  readonly plannedAdoption?: true;
 }
 
 /** A record as its name shows it. */

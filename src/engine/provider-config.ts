@@ -34,9 +34,11 @@ export class ProviderConfiguration<C> {
     }
     try {
       const model = toModel(ctx.def.schema.fields, config);
+      const settings = ctx.def.createSettings?.(model, ctx.env);
       ctx.client = await ctx.def.configure(model, { terraformVersion, diags, log: ctx.log, env: ctx.env });
+      if (settings) ctx.createSettings = settings;
       // The records of creates are kept per API address: another configuration never reads them.
-      if (ctx.def.apiAddress) ctx.journal.useApi(ctx.def.apiAddress(ctx.client));
+      if (ctx.def.apiAddress) ctx.journal.useApi(ctx.def.apiAddress(ctx.client), ctx.createSettings.recordsDir);
     } catch (err) {
       diags.append([diagnosticFromError('Cannot configure the provider', err)]);
     }

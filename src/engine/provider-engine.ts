@@ -164,7 +164,10 @@ export class ProviderEngine<C> {
     config: ObjectValue | null,
     priorPrivate: PrivateState,
     priorIdentity: ObjectValue | null,
+    /** The client's capabilities: Terraform's apply walk allows deferral (walk.ts). */
+    client: { deferralAllowed?: boolean } = {},
   ): Promise<PlanOutcome & { identity: ObjectValue | null }> {
+    this.ctx.walk.called(client);
     const out = this.identity.planWithIdentity(typeName, prior, proposed, config, priorPrivate, priorIdentity);
     await this.changes.planNotices(typeName, prior, out);
     return out;
@@ -194,6 +197,7 @@ export class ProviderEngine<C> {
     version: number,
     rawJson: string | null,
   ): { state: ObjectValue | null; diags: Diagnostics } {
+    this.ctx.walk.called();
     return this.state.upgradeResourceState(typeName, version, rawJson);
   }
   readResource(typeName: string, current: ObjectValue, priv: PrivateState): Promise<StateOutcome> {
@@ -211,6 +215,7 @@ export class ProviderEngine<C> {
     priv: PrivateState,
     currentIdentity: ObjectValue | null,
   ): Promise<IdentifiedOutcome> {
+    this.ctx.walk.called();
     return this.identity.readWithIdentity(typeName, current, priv, currentIdentity);
   }
   planWithIdentity(
@@ -233,9 +238,11 @@ export class ProviderEngine<C> {
     /** Aborted when the caller went away, so that the result never reaches it. */
     caller?: AbortSignal,
   ): Promise<IdentifiedOutcome> {
+    this.ctx.walk.called({ applies: true });
     return this.identity.applyWithIdentity(typeName, prior, planned, plannedPrivate, config, plannedIdentity, caller);
   }
   importWithIdentity(typeName: string, target: { id: string } | { identity: ObjectValue }): Promise<IdentifiedOutcome> {
+    this.ctx.walk.called();
     return this.identity.importWithIdentity(typeName, target);
   }
   upgradeResourceIdentity(
@@ -268,6 +275,7 @@ export class ProviderEngine<C> {
     return this.dataSources.validateDataResourceConfig(typeName, config);
   }
   readDataSource(typeName: string, config: ObjectValue): Promise<{ state: ObjectValue | null; diags: Diagnostics }> {
+    this.ctx.walk.called();
     return this.dataSources.readDataSource(typeName, config);
   }
 

@@ -60,14 +60,15 @@ export class ResourceChanges<C> {
 
   /**
    * What Terraform's plan tells the records of creates, and what they and the platform tell the plan:
-   * a prior state shows its object tracked; a create is warned about a killed run's record or about
-   * objects like it that exist already. Never fails the plan.
+   * a prior state shows its object tracked; a create is warned about a killed run's record, and told
+   * of objects like it that exist but no state tracks (refused by default: create-lookalikes.ts). A
+   * failure of these checks themselves never fails the plan.
    */
   async planNotices(typeName: string, prior: ObjectValue | null, out: PlanOutcome): Promise<void> {
     const r = this.ctx.resources.get(typeName);
     if (!r || out.diags.hasErrors) return;
     if (prior !== null) this.ctx.seen(r, prior, 'tracked');
-    else if (out.planned !== null) await this.lookalikes.warn(r, out.planned, out.diags).catch(() => undefined);
+    else if (out.planned !== null) await this.lookalikes.check(r, out.planned, out.diags).catch(() => undefined);
     this.ctx.journalWarning(out.diags);
   }
 
@@ -133,7 +134,12 @@ export class ResourceChanges<C> {
     let partial: object | undefined;
     const ctx = this.ctx.operation(diags, plannedPrivate, typeName, (m) => (partial = m));
     const action = planned === null ? 'delete' : prior === null ? 'create' : 'update';
-    const books: CreateBooks = { ledger: this.creates, journal: this.ctx.journal, record: null };
+    const books: CreateBooks = {
+      ledger: this.creates,
+      journal: this.ctx.journal,
+      record: null,
+      untracked: this.ctx.createSettings.untrackedObjects,
+    };
     try {
       if (planned === null) {
         await r.delete(toModel(fields, prior!, MODEL_OPTIONS), ctx);

@@ -48,8 +48,10 @@ export class ResourceState<C> {
         json = JSON.stringify(r.upgrade(version, JSON.parse(rawJson) as Record<string, unknown>));
       }
       const options = { missingAttributesAreNull: true, dropUnknownAttributes: true };
-      const state = decodeJSON(impliedType(r.schema.block), json, options);
-      return { state: state as ObjectValue | null, diags };
+      const state = decodeJSON(impliedType(r.schema.block), json, options) as ObjectValue | null;
+      // The walk's first word of this object: a plan of a create names it as no look-alike.
+      if (state !== null) this.ctx.show(r, state);
+      return { state, diags };
     } catch (err) {
       // State that does not fit the schema is for the user to see, not a provider bug.
       if (err instanceof ValueDecodeError) {
@@ -65,6 +67,7 @@ export class ResourceState<C> {
     const diags = new Diagnostics();
     const r = this.ctx.resources.find(typeName, diags);
     if (!r) return { state: current, private: priv, diags };
+    this.ctx.show(r, current);
     try {
       const ctx = this.ctx.operation(diags, priv, typeName);
       const fresh = await r.read(toModel(r.schema.fields, current, MODEL_OPTIONS), ctx);

@@ -372,6 +372,7 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
         config,
         decodePrivate(req.prior_private),
         priorIdentity,
+        { deferralAllowed: req.client_capabilities?.deferral_allowed === true },
       );
       return {
         planned_state: encodeDynamic(type, out.planned),

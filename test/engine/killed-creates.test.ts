@@ -9,178 +9,8 @@ import { expect } from 'chai';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { attr, resourceSchema } from '../../src/schema/define.js';
-import { provider, resource, type Logger, type ResourceDef } from '../../src/engine/contracts.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
-import { CreateJournal, HAND_OVER_MS, journalPlace } from '../../src/engine/create-journal.js';
-import { proposedNew } from '../../src/engine/checks/index.js';
-import type { ObjectValue } from '../../src/schema/value.js';
-
-interface Thing {
-  id: string;
-  name: string;
-  color: string;
-  made: number;
-}
-
-/** What happens to the next create request. */
-type Fate = 'answered' | 'killed-before' | 'killed-after';
-
-class Platform {
-  things = new Map<string, Thing>();
-  seq = 0;
-  creates = 0;
-  lists = 0;
-  fates: Fate[] = [];
-  /** The platform's clock: when it says objects were made. */
-  clock = Date.now();
-  /** Resolves when a create request reaches the platform (the moment to kill at). */
-  reached: Promise<void> = Promise.resolve();
-  private reach: () => void = () => {};
-  expectRequest(): void {
-    this.reached = new Promise((resolve) => (this.reach = resolve));
-  }
-  arrived(): void {
-    this.reach();
-  }
-  foreign(name: string, color = 'blue', made = this.clock): Thing {
-    const t = { id: `foreign-${++this.seq}`, name, color, made };
-    this.things.set(t.id, t);
-    return t;
-  }
-}
-
-const schema = resourceSchema(
-  {
-    id: attr.sdkId(),
-    name: attr.string({ required: true, description: 'name' }),
-    color: attr.string({ optional: true, default: 'blue', description: 'a setting the platform stores' }),
-    token: attr.string({ optional: true, sensitive: true, description: 'a secret the platform never shows' }),
-    made_at: attr.string({ computed: true, description: 'when the platform made it' }),
-  },
-  { description: 'a thing' },
-);
-type Fields = typeof schema.fields;
-
-const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
-const never = new Promise<never>(() => {});
-
-const model = (t: Thing) => ({
-  id: t.id,
-  name: t.name,
-  color: t.color,
-  token: null,
-  made_at: new Date(t.made).toISOString(),
-});
-
-function thing(options: { withTime?: boolean } = {}): ResourceDef<Fields, Platform> {
-  return resource<Fields, Platform>({
-    typeName: 'fake_thing',
-    schema,
-    importIdDescription: 'the thing id',
-    importState: async (id) => ({ id }),
-    async create(plan, ctx) {
-      const api = ctx.client;
-      api.creates++;
-      const fate = api.fates.shift() ?? 'answered';
-      api.arrived();
-      if (fate === 'killed-before') return never;
-      const t = { id: `t-${++api.seq}`, name: plan.name, color: plan.color ?? 'blue', made: api.clock };
-      api.things.set(t.id, t);
-      if (fate === 'killed-after') return never;
-      return model(t);
-    },
-    findCreated: {
-      key: 'its name',
-      uniqueKey: false,
-      describe: (plan) => `the thing named ${JSON.stringify(plan.name)}`,
-      async list(_plan, ctx) {
-        ctx.client.lists++;
-        return [...ctx.client.things.values()].map(model);
-      },
-      holdsKey: (plan, found) => found.name === plan.name,
-      importId: (found) => found.id ?? '',
-      ...(options.withTime === false ? {} : { madeAt: (found) => Date.parse(found.made_at ?? '') }),
-    },
-    async read(prior, ctx) {
-      const t = ctx.client.things.get(prior.id!);
-      return t ? model(t) : null;
-    },
-    async delete(prior, ctx) {
-      ctx.client.things.delete(prior.id!);
-    },
-  });
-}
-
-/** One run of Terraform in the working directory: a provider process with its own clock. */
-class Run {
-  readonly engine: ProviderEngine<Platform>;
-  readonly journal: CreateJournal;
-  private frozenAt: number | undefined;
-  private constructor(
-    readonly api: Platform,
-    dir: string,
-    options: { withTime?: boolean },
-  ) {
-    this.journal = new CreateJournal('fake', journalPlace('fake', {}, dir), () => this.frozenAt ?? Date.now());
-    const def = provider({
-      name: 'fake',
-      version: '0.0.1',
-      schema: resourceSchema({}, { description: 'fake provider' }),
-      configure: async () => api,
-      apiAddress: () => 'https://fake.example',
-      resources: [thing(options)],
-      dataSources: [],
-    });
-    this.engine = new ProviderEngine(def, quiet, {}, { lookupDelayMs: 0 }, this.journal);
-  }
-
-  static async start(api: Platform, dir: string, options: { withTime?: boolean } = {}): Promise<Run> {
-    const run = new Run(api, dir, options);
-    await run.engine.configureProvider('1.15.5', {});
-    return run;
-  }
-
-  async plan(name: string, color: string | null = null) {
-    const config: ObjectValue = { id: null, name, color, token: null, made_at: null };
-    const proposed = proposedNew(schema.block, null, config) as ObjectValue;
-    return this.engine.planWithNotices('fake_thing', null, proposed, config, {}, null);
-  }
-
-  async create(name: string, color: string | null = null) {
-    const plan = await this.plan(name, color);
-    return this.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
-  }
-
-  /** Starts a create and kills the process once its request reached the platform. */
-  async createKilled(name: string, fate: 'killed-before' | 'killed-after', color: string | null = null) {
-    this.api.fates.push(fate);
-    this.api.expectRequest();
-    void this.create(name, color);
-    await this.api.reached;
-    this.kill();
-  }
-
-  kill(): void {
-    this.frozenAt = Date.now();
-  }
-
-  /** Terraform shows a state it tracks: the refresh before a plan reads it. */
-  async showTracked(state: ObjectValue) {
-    await this.engine.readWithIdentity('fake_thing', state, {}, null);
-    await this.journal.flush();
-  }
-}
-
-const names = (dir: string) => {
-  const root = journalPlace('fake', {}, dir).root;
-  try {
-    return readdirSync(root).flatMap((d) => readdirSync(join(root, d)));
-  } catch {
-    return [];
-  }
-};
-const records = (dir: string) => names(dir).filter((n) => n.startsWith('r~'));
+import { HAND_OVER_MS, journalPlace } from '../../src/engine/create-journal.js';
+import { Platform, Run, model, records } from './fake-thing.js';
 
 describe('engine: a killed run loses nothing (the create journal)', function () {
   this.timeout(20_000);
@@ -303,9 +133,9 @@ describe('engine: a killed run loses nothing (the create journal)', function () 
     const made = await first.create('x');
     expect(made.diags.items).to.deep.equal([]);
     await first.engine.ended();
-    // The state that holds it is not shown (a -target run): the next create makes a new object, and its
-    // plan names the look-alike with the import that adopts it.
-    const next = await Run.start(api, dir);
+    // The state that holds it is not shown (a -target run): with `untracked_objects = "warn"` the next
+    // create makes a new object, and its plan names the look-alike with the import that adopts it.
+    const next = await Run.start(api, dir, { settings: { untrackedObjects: 'warn' } });
     const plan = await next.plan('x');
     const [warning] = plan.diags.items;
     expect(warning).to.deep.include({ severity: 'warning', summary: 'The thing named "x" may exist already' });
@@ -315,10 +145,10 @@ describe('engine: a killed run loses nothing (the create journal)', function () 
     expect(HAND_OVER_MS).to.be.at.least(20_000);
   });
 
-  it('with no record (a fresh runner), the plan names each look-alike and the apply still creates', async () => {
+  it('with no record (a fresh runner) and `untracked_objects = "warn"`, the plan names each look-alike and the apply still creates', async () => {
     await (await Run.start(api, dir)).createKilled('x', 'killed-after');
     rmSync(join(dir, '.terraform'), { recursive: true });
-    const next = await Run.start(api, dir);
+    const next = await Run.start(api, dir, { settings: { untrackedObjects: 'warn' } });
     const listedBefore = api.lists;
     const plan = await next.plan('x');
     expect(plan.diags.items.map((d) => d.summary)).to.deep.equal(['The thing named "x" may exist already']);

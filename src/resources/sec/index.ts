@@ -3,6 +3,7 @@
  * resources and data sources (one import line each).
  */
 import { attr, providerSchema } from '../../schema/define.js';
+import { createSettingFields, createSettingsOf } from '../shared/create-settings.js';
 import { provider } from '../../engine/contracts.js';
 import { SEC_LIMITS } from './limits.js';
 import type { SecClient } from '../../clients/sec/index.js';
@@ -64,6 +65,7 @@ const schema = providerSchema(
       description:
         'Sub-account inside the organization (organization administrators only). Environment: `SEC_SUBACCOUNT`.',
     }),
+    ...createSettingFields('SEC'),
   },
   { description: 'Configuration of the security-posture platform provider.' },
 );
@@ -88,6 +90,7 @@ export default provider<typeof schema.fields, SecClient>({
       environment: ctx.env,
     });
   },
+  createSettings: (config, env) => createSettingsOf(config, env, 'SEC'),
   apiAddress: (client) => client.address,
   functions: Object.values(functions),
   resources: [

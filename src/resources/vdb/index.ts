@@ -4,6 +4,7 @@
  * resources and data sources.
  */
 import { attr, providerSchema } from '../../schema/define.js';
+import { createSettingFields, createSettingsOf } from '../shared/create-settings.js';
 import { provider } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { attrStep } from '../../schema/path.js';
@@ -60,6 +61,7 @@ const schema = providerSchema(
         'Skip TLS certificate verification (never plaintext; only loopback `http://` URLs are plaintext). ' +
         'Environment: `VDB_INSECURE` (`true`, `false`, `1` or `0`).',
     }),
+    ...createSettingFields('VDB'),
   },
   { description: 'Configuration of the managed vector-database cloud provider.' },
 );
@@ -113,6 +115,7 @@ export default provider<typeof schema.fields, VdbContext>({
     const defaultAccountId = accountId === '' ? null : accountId;
     return { api, address: apiUrl, defaultAccountId, ...(noDefaultAccount ? { noDefaultAccount } : {}) };
   },
+  createSettings: (config, env) => createSettingsOf(config, env, 'VDB'),
   apiAddress: (context) => context.address,
   functions: Object.values(functions),
   resources: [

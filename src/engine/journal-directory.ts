@@ -1,0 +1,154 @@
+/**
+ * The directory of a provider's create journal, as one process holds it (create-journal.ts keeps the
+ * records in it): where it is once the provider is configured, the index of its records, the marks of
+ * objects some run showed tracked or some recovery took, and what went wrong with it, said once.
+ * Whatever fails here costs the protection, never the run.
+ */
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { digest, listJournal, markName, recordsRoot, type JournalPlace } from './journal-files.js';
+import { RecordIndex } from './journal-index.js';
+
+export class JournalDirectory {
+  protected dir: string | null = null;
+  protected api = '';
+  protected index: Promise<RecordIndex> | null = null;
+  protected readonly marks = new Map<string, Set<string>>();
+  private readonly pending = new Set<Promise<unknown>>();
+  private trouble: string | undefined;
+  private troubleTold = false;
+
+  constructor(
+    protected readonly provider: string,
+    protected readonly place: JournalPlace | null,
+    protected readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Once the provider is configured: the API its records are kept for, and the directory the user chose
+   * for them (`create_records_dir`) instead of Terraform's data directory.
+   */
+  useApi(address: string, recordsDir?: string): void {
+    if (!this.place) return;
+    const root = recordsDir ? recordsRoot(recordsDir, this.provider, this.place.workspace) : this.place.root;
+    const dir = join(root, digest(address));
+    if (dir === this.dir) return;
+    this.api = address;
+    this.dir = dir;
+    this.index = null;
+    this.marks.clear();
+  }
+
+  /** Where the records are, once configured. */
+  get directory(): string | null {
+    return this.dir;
+  }
+
+  get usable(): boolean {
+    return this.dir !== null;
+  }
+
+  /** What protection is missing and why, once per process; undefined when nothing went wrong or it was told. */
+  takeProblem(): string | undefined {
+    if (this.trouble === undefined || this.troubleTold) return undefined;
+    this.troubleTold = true;
+    return this.trouble;
+  }
+
+  /** Digests of the ids some record answered or some run showed tracked, for `type`. */
+  async claimedDigests(type: string): Promise<Set<string>> {
+    if (!this.dir) return new Set();
+    const index = await this.loadIndex();
+    const out = new Set(this.marks.get(type) ?? []);
+    for (const e of index.ofType(type)) if (e.idDigest) out.add(e.idDigest);
+    return out;
+  }
+
+  /** Takes `id` for this process's resource; false when another process took it first. */
+  async claim(type: string, id: string): Promise<boolean> {
+    if (!this.dir) return true;
+    try {
+      await writeFile(join(this.dir, markName(type, digest(id))), '', { flag: 'wx' });
+      this.markHeld(type, digest(id));
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      this.fail('claim an adopted object', err);
+      return true;
+    }
+  }
+
+  /**
+   * A plan found `id` of `type` tracked by its state: marked, so that the walks that follow it in this
+   * directory (an apply walk shows only what changes) know it is no untracked object.
+   */
+  async markTracked(type: string, id: string): Promise<void> {
+    if (!this.dir) return;
+    const idDigest = digest(id);
+    if (this.marks.get(type)?.has(idDigest)) return;
+    await this.loadIndex();
+    if (this.marks.get(type)?.has(idDigest)) return;
+    this.markHeld(type, idDigest);
+    try {
+      // The first file of the directory, on a fresh runner.
+      await mkdir(this.dir, { recursive: true });
+      await writeFile(join(this.dir, markName(type, idDigest)), '', { flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') this.fail('mark an object as tracked', err);
+    }
+  }
+
+  /** Whether a run in this directory showed `id` of `type` tracked, or a record took it (marks). */
+  async isMarked(type: string, id: string): Promise<boolean> {
+    if (!this.dir) return false;
+    await this.loadIndex();
+    return this.marks.get(type)?.has(digest(id)) ?? false;
+  }
+
+  /** Waits for queued writes. */
+  async flush(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  protected loadIndex(): Promise<RecordIndex> {
+    this.index ??= listJournal(this.dir!, this.now()).then(
+      (listing) => {
+        for (const [type, idDigest] of listing.marks) this.markHeld(type, idDigest);
+        for (const name of listing.stale) this.track(this.remove(name));
+        return new RecordIndex(listing.records.values());
+      },
+      (err) => {
+        this.fail('read the records of earlier creates', err);
+        return new RecordIndex();
+      },
+    );
+    return this.index;
+  }
+
+  protected markHeld(type: string, idDigest: string): void {
+    let held = this.marks.get(type);
+    if (!held) this.marks.set(type, (held = new Set()));
+    held.add(idDigest);
+  }
+
+  protected async remove(name: string): Promise<void> {
+    await unlink(join(this.dir!, name)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') this.fail('remove a record', err);
+    });
+  }
+
+  protected track(work: Promise<unknown>): void {
+    const p = work.catch((err) => this.fail('keep its records', err)).finally(() => this.pending.delete(p));
+    this.pending.add(p);
+  }
+
+  protected fail(what: string, err: unknown): void {
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
+    const why = code ? `${code}: ${(err as Error).message}` : err instanceof Error ? err.message : String(err);
+    this.trouble ??=
+      `The provider could not ${what} in ${this.dir ?? this.place?.root ?? 'its data directory'} (${why}). ` +
+      'Until it can, a run killed outright (SIGKILL, a CI timeout, the OOM killer) may leave objects that the ' +
+      'next apply cannot recognise as its own; the next plan then names each look-alike it finds, as on a fresh ' +
+      'runner.';
+  }
+}

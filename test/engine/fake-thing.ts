@@ -1,0 +1,202 @@
+/**
+ * A fake platform of things that hold a name (their key, which the platform does not keep unique) and a
+ * color, and one Terraform run over it: a provider engine with its own clock, in a working directory,
+ * that can be killed mid-create. What the create journal's tests (killed-creates.test.ts,
+ * untracked-objects.test.ts) run against.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { attr, resourceSchema } from '../../src/schema/define.js';
+import { provider, resource, type Logger, type ResourceDef } from '../../src/engine/contracts.js';
+import type { CreateSettings } from '../../src/engine/create-settings.js';
+import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { CreateJournal, journalPlace } from '../../src/engine/create-journal.js';
+import type { CreateRecoveryOptions } from '../../src/engine/create-recovery.js';
+import { proposedNew } from '../../src/engine/checks/index.js';
+import type { ObjectValue } from '../../src/schema/value.js';
+
+export interface Thing {
+  id: string;
+  name: string;
+  color: string;
+  made: number;
+}
+
+/** What happens to the next create request. */
+type Fate = 'answered' | 'killed-before' | 'killed-after';
+
+export class Platform {
+  things = new Map<string, Thing>();
+  seq = 0;
+  creates = 0;
+  lists = 0;
+  fates: Fate[] = [];
+  /** The platform's clock: when it says objects were made. */
+  clock = Date.now();
+  /** Resolves when a create request reaches the platform (the moment to kill at). */
+  reached: Promise<void> = Promise.resolve();
+  private reach: () => void = () => {};
+  expectRequest(): void {
+    this.reached = new Promise((resolve) => (this.reach = resolve));
+  }
+  arrived(): void {
+    this.reach();
+  }
+  foreign(name: string, color = 'blue', made = this.clock): Thing {
+    const t = { id: `foreign-${++this.seq}`, name, color, made };
+    this.things.set(t.id, t);
+    return t;
+  }
+}
+
+export const schema = resourceSchema(
+  {
+    id: attr.sdkId(),
+    name: attr.string({ required: true, description: 'name' }),
+    color: attr.string({ optional: true, default: 'blue', description: 'a setting the platform stores' }),
+    token: attr.string({ optional: true, sensitive: true, description: 'a secret the platform never shows' }),
+    made_at: attr.string({ computed: true, description: 'when the platform made it' }),
+  },
+  { description: 'a thing' },
+);
+type Fields = typeof schema.fields;
+
+const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
+const never = new Promise<never>(() => {});
+
+export const model = (t: Thing) => ({
+  id: t.id,
+  name: t.name,
+  color: t.color,
+  token: null,
+  made_at: new Date(t.made).toISOString(),
+});
+
+export function thing(options: { withTime?: boolean } = {}): ResourceDef<Fields, Platform> {
+  return resource<Fields, Platform>({
+    typeName: 'fake_thing',
+    schema,
+    importIdDescription: 'the thing id',
+    importState: async (id) => ({ id }),
+    async create(plan, ctx) {
+      const api = ctx.client;
+      api.creates++;
+      const fate = api.fates.shift() ?? 'answered';
+      api.arrived();
+      if (fate === 'killed-before') return never;
+      const t = { id: `t-${++api.seq}`, name: plan.name, color: plan.color ?? 'blue', made: api.clock };
+      api.things.set(t.id, t);
+      if (fate === 'killed-after') return never;
+      return model(t);
+    },
+    findCreated: {
+      key: 'its name',
+      uniqueKey: false,
+      describe: (plan) => `the thing named ${JSON.stringify(plan.name)}`,
+      async list(_plan, ctx) {
+        ctx.client.lists++;
+        return [...ctx.client.things.values()].map(model);
+      },
+      holdsKey: (plan, found) => found.name === plan.name,
+      importId: (found) => found.id ?? '',
+      ...(options.withTime === false ? {} : { madeAt: (found) => Date.parse(found.made_at ?? '') }),
+    },
+    async read(prior, ctx) {
+      const t = ctx.client.things.get(prior.id!);
+      return t ? model(t) : null;
+    },
+    async delete(prior, ctx) {
+      ctx.client.things.delete(prior.id!);
+    },
+  });
+}
+
+/** How a run is set up: what its platform reports, its provider settings, the walk it serves. */
+export interface RunOptions {
+  readonly withTime?: boolean;
+  readonly settings?: CreateSettings;
+  /** Plans as Terraform's apply walk does (`deferral_allowed`). */
+  readonly applyWalk?: boolean;
+  readonly recovery?: Partial<CreateRecoveryOptions>;
+  /** False: no records at all (KEEL_CREATE_RECORDS=off). */
+  readonly records?: boolean;
+}
+
+/** One run of Terraform in the working directory: a provider process with its own clock. */
+export class Run {
+  readonly engine: ProviderEngine<Platform>;
+  readonly journal: CreateJournal;
+  private frozenAt: number | undefined;
+  private constructor(
+    readonly api: Platform,
+    dir: string,
+    private readonly options: RunOptions,
+  ) {
+    const place = options.records === false ? null : journalPlace('fake', {}, dir);
+    this.journal = new CreateJournal('fake', place, () => this.frozenAt ?? Date.now());
+    const def = provider({
+      name: 'fake',
+      version: '0.0.1',
+      schema: resourceSchema({}, { description: 'fake provider' }),
+      configure: async () => api,
+      apiAddress: () => 'https://fake.example',
+      ...(options.settings ? { createSettings: () => options.settings! } : {}),
+      resources: [thing(options)],
+      dataSources: [],
+    });
+    const recovery = { lookupDelayMs: 0, settleQuietMs: 50, settleMaxMs: 2_000, ...options.recovery };
+    this.engine = new ProviderEngine(def, quiet, {}, recovery, this.journal);
+  }
+
+  static async start(api: Platform, dir: string, options: RunOptions = {}): Promise<Run> {
+    const run = new Run(api, dir, options);
+    await run.engine.configureProvider('1.15.5', {});
+    return run;
+  }
+
+  async plan(name: string, color: string | null = null) {
+    const config: ObjectValue = { id: null, name, color, token: null, made_at: null };
+    const proposed = proposedNew(schema.block, null, config) as ObjectValue;
+    const client = { deferralAllowed: this.options.applyWalk === true };
+    return this.engine.planWithNotices('fake_thing', null, proposed, config, {}, null, client);
+  }
+
+  /** Terraform's upgrade of a stored state, the walk's first word of an object it tracks. */
+  upgrade(state: ObjectValue) {
+    return this.engine.upgradeResourceState('fake_thing', 0, JSON.stringify(state));
+  }
+
+  async create(name: string, color: string | null = null) {
+    const plan = await this.plan(name, color);
+    return this.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+  }
+
+  /** Starts a create and kills the process once its request reached the platform. */
+  async createKilled(name: string, fate: 'killed-before' | 'killed-after', color: string | null = null) {
+    this.api.fates.push(fate);
+    this.api.expectRequest();
+    void this.create(name, color);
+    await this.api.reached;
+    this.kill();
+  }
+
+  kill(): void {
+    this.frozenAt = Date.now();
+  }
+
+  /** Terraform shows a state it tracks: the refresh before a plan reads it. */
+  async showTracked(state: ObjectValue) {
+    await this.engine.readWithIdentity('fake_thing', state, {}, null);
+    await this.journal.flush();
+  }
+}
+
+export const names = (dir: string) => {
+  const root = journalPlace('fake', {}, dir).root;
+  try {
+    return readdirSync(root).flatMap((d) => readdirSync(join(root, d)));
+  } catch {
+    return [];
+  }
+};
+export const records = (dir: string) => names(dir).filter((n) => n.startsWith('r~'));
