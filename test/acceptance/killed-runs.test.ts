@@ -8,14 +8,12 @@
  * a create the emulator received was still unanswered at the kill.
  *
  * After each kill, a plain apply must leave the emulator holding exactly what the state tracks (no
- * second object, none untracked) and re-plan empty. With the record removed before the re-apply (a
- * fresh runner), the plan must name every object the killed run left behind. The emulator's store is
+ * second object, none untracked) and re-plan empty (a re-run on a fresh runner, whose directory holds
+ * no record: fresh-runners.test.ts). The emulator's store is
  * the witness (./ledger.ts), not the provider's words. The two providers run side by side, each
  * against its own emulator; trials of one provider run one after another, each in a new workspace.
  */
 import { expect } from 'chai';
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ACCEPTANCE_CLIS, type AcceptanceCli } from './real-clients.js';
 import { Workspace, type WorkspaceOptions } from './terraform.js';
@@ -28,91 +26,7 @@ import {
 } from './examples-workspace.js';
 import { baselineOf, expectEmulatorHoldsState, typeRecords, type TypeRecord } from './ledger.js';
 import { killOutright, noProviderProcessesIn, providerProcessesIn } from './processes.js';
-
-/** Every API call is answered this late while the apply is killed: creates stay on the wire. */
-const SLOW_MS = 1_500;
-
-/** When to kill: once `creates` create requests reached the emulator, `afterMs` later. */
-interface Moment {
-  readonly creates: number;
-  readonly afterMs: number;
-}
-
-interface Setup {
-  readonly types: readonly string[];
-  readonly config: (prefix: string) => string;
-  readonly moments: readonly Moment[];
-}
-
-const SETUPS: Record<Provider, Setup> = {
-  sec: {
-    types: ['sec_alert_channel_email', 'sec_resource_group'],
-    config: (prefix) => `
-terraform {
-  required_providers {
-    sec = { source = "keel/sec" }
-  }
-}
-provider "sec" {}
-resource "sec_alert_channel_email" "ops" {
-  count      = 8
-  name       = "${prefix}-ops"
-  recipients = ["ops@example.com"]
-}
-resource "sec_resource_group" "prod" {
-  count = 4
-  name  = "${prefix}-prod"
-  type  = "CLOUD_A"
-  group {
-    operator = "AND"
-    filter {
-      filter_name = "account"
-      field       = "Account"
-      operation   = "EQUALS"
-      value       = ["123456789012"]
-    }
-  }
-}
-`,
-    // The first wave of creates (Terraform runs ten at a time), and the second.
-    moments: [
-      { creates: 1, afterMs: 300 },
-      { creates: 11, afterMs: 600 },
-    ],
-  },
-  vdb: {
-    types: ['vdb_accounts_cluster'],
-    config: (prefix) => `
-terraform {
-  required_providers {
-    vdb = { source = "keel/vdb" }
-  }
-}
-provider "vdb" {}
-data "vdb_booking_packages" "aws" {
-  cloud_provider = "aws"
-  cloud_region   = "eu-central-1"
-}
-resource "vdb_accounts_cluster" "search" {
-  count          = 4
-  name           = "${prefix}-search"
-  cloud_provider = "aws"
-  cloud_region   = "eu-central-1"
-  configuration {
-    number_of_nodes = 1
-    node_configuration {
-      package_id = one([for p in data.vdb_booking_packages.aws.packages : p.id if p.name == "small"])
-    }
-  }
-}
-`,
-    // Early in the creates, and late, near their answers.
-    moments: [
-      { creates: 1, afterMs: 200 },
-      { creates: 4, afterMs: 1_100 },
-    ],
-  },
-};
+import { SETUPS, SLOW_MS, untracked, type Moment } from './killed-jobs.js';
 
 type Target = 'provider' | 'cli';
 
@@ -121,7 +35,6 @@ interface Tally {
   trials: number;
   skipped: number;
   untracked: number;
-  named: number;
   lines: string[];
 }
 
@@ -132,7 +45,7 @@ async function trials(cli: AcceptanceCli, options: WorkspaceOptions, provider: P
     TypeRecord
   >;
   const emulator = await startEmulator[provider]({ provisioningMs: 300 });
-  const tally: Tally = { trials: 0, skipped: 0, untracked: 0, named: 0, lines: [] };
+  const tally: Tally = { trials: 0, skipped: 0, untracked: 0, lines: [] };
   let n = 0;
   try {
     for (const target of ['provider', 'cli'] as const)
@@ -140,19 +53,6 @@ async function trials(cli: AcceptanceCli, options: WorkspaceOptions, provider: P
         const label = `${cli.name}, ${provider}: ${target} killed ${moment.afterMs} ms after create ${moment.creates}`;
         await killedApply(++n, { cli, options, provider, emulator, types, target, moment, label, tally });
       }
-    // A fresh runner: the record is gone, and the plan must name what the killed run left.
-    await killedApply(++n, {
-      cli,
-      options,
-      provider,
-      emulator,
-      types,
-      target: 'provider',
-      moment: setup.moments[0]!,
-      label: `${cli.name}, ${provider}: provider killed, record removed before the plan`,
-      tally,
-      removeRecord: true,
-    });
   } finally {
     await emulator.close();
   }
@@ -169,7 +69,6 @@ interface TrialOptions {
   moment: Moment;
   label: string;
   tally: Tally;
-  removeRecord?: boolean;
 }
 
 async function killedApply(n: number, t: TrialOptions): Promise<void> {
@@ -215,22 +114,6 @@ async function killedApply(n: number, t: TrialOptions): Promise<void> {
     const before = await ws.state().catch(() => new Map());
     const leftBehind = untracked(emulator, types, baseline, before);
 
-    if (t.removeRecord) {
-      rmSync(join(ws.dir, '.terraform', 'keel-creates'), { recursive: true, force: true });
-      const plan = await ws.expect(['plan', '-no-color']);
-      const output = plan.stdout + plan.stderr;
-      writeFileSync(join(ws.dir, 'plan.txt'), `left behind: ${leftBehind.join(', ')}\n${output}`);
-      for (const id of leftBehind)
-        expect(output, `${t.label}: the plan names ${id}, which the killed run left`).to.include(id);
-      if (leftBehind.length > 0) expect(output).to.include('may exist already');
-      tally.named += leftBehind.length;
-      tally.lines.push(`    ${t.label}: ${leftBehind.length} left behind, each named by the plan`);
-      // They are the user's to adopt; here they go, so that the next trials start clean.
-      for (const id of leftBehind) for (const type of types.values()) emulator.remove(type.collection, id);
-      await ws.expect(['apply', '-auto-approve', '-no-color']);
-      return;
-    }
-
     await ws.expect(['apply', '-auto-approve', '-no-color']);
     const state = await ws.state();
     const after = untracked(emulator, types, baseline, state);
@@ -251,24 +134,6 @@ async function killedApply(n: number, t: TrialOptions): Promise<void> {
   }
 }
 
-/** The ids of objects of the trial's types the emulator holds beyond the baseline that no state resource tracks. */
-function untracked(
-  emulator: EmulatorHandle,
-  types: Map<string, TypeRecord>,
-  baseline: ReadonlyMap<string, ReadonlySet<string>>,
-  state: ReadonlyMap<string, { values: Record<string, unknown>; type: string }>,
-): string[] {
-  const tracked = new Set<string>();
-  for (const r of state.values()) {
-    const record = types.get(r.type);
-    if (record) tracked.add(String(r.values[record.key]));
-  }
-  const out: string[] = [];
-  for (const [collection, before] of baseline)
-    for (const id of emulator.ids(collection)) if (!before.has(id) && !tracked.has(id)) out.push(id);
-  return out;
-}
-
 for (const cli of ACCEPTANCE_CLIS)
   describe(`acceptance: a killed run under real ${cli.name} leaves nothing untracked after a plain re-apply`, function () {
     this.timeout(900_000);
@@ -286,11 +151,10 @@ for (const cli of ACCEPTANCE_CLIS)
     after(async () => {
       const done = await Promise.allSettled(runs.values());
       const tallies = done.flatMap((d) => (d.status === 'fulfilled' ? [d.value] : []));
-      const sum = (k: 'trials' | 'skipped' | 'untracked' | 'named') => tallies.reduce((a, t) => a + t[k], 0);
+      const sum = (k: 'trials' | 'skipped' | 'untracked') => tallies.reduce((a, t) => a + t[k], 0);
       console.log(
         `  killed runs under ${cli.name}: ${sum('trials')} trials counted (${sum('skipped')} not), ` +
-          `objects left untracked after the re-apply: ${sum('untracked')}; left behind with the record removed ` +
-          `and named by the plan: ${sum('named')}\n${tallies.flatMap((t) => t.lines).join('\n')}`,
+          `objects left untracked after the re-apply: ${sum('untracked')}\n${tallies.flatMap((t) => t.lines).join('\n')}`,
       );
     });
 

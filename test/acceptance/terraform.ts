@@ -225,12 +225,18 @@ export class Workspace {
 
   /**
    * Starts `terraform -chdir=config <args>` and returns at once: its pid (to kill it outright) and
-   * its result, which resolves when it ends, however it ends.
+   * its result, which resolves when it ends, however it ends. With `group`, it leads a process group
+   * of its own, which its providers join: `-pid` kills the whole job, as a lost CI runner does.
    */
-  start(args: string[], extraEnv: Record<string, string> = {}): { pid: number; done: Promise<RunResult> } {
+  start(
+    args: string[],
+    extraEnv: Record<string, string> = {},
+    options: { group?: boolean } = {},
+  ): { pid: number; done: Promise<RunResult> } {
     const child = spawn(this.terraform, [`-chdir=${join(this.dir, 'config')}`, ...args], {
       env: { ...this.env, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: options.group === true,
     });
     let stdout = '';
     let stderr = '';

@@ -1,0 +1,332 @@
+/**
+ * A killed CI job re-run on a fresh runner (README, "Killed CI jobs and fresh runners"). Hosted CI
+ * re-runs a job killed by its timeout, a cancel, the OOM killer or a lost runner on a new machine:
+ * only the state carries over, in a backend outside the working directory. Here, under real
+ * Terraform 1.15.5 and OpenTofu, with the state in a `local` backend at another path and in an
+ * `http` backend (./state-server.ts):
+ *
+ * - runner A: a fresh directory, `init`, `apply -auto-approve` against an emulator that answers 1.5 s
+ *   late, and the whole job (the CLI and its providers, one process group) SIGKILLed with creates on
+ *   the wire, and in other trials later, after some objects were made;
+ * - runner B: a fresh directory and data directory, `init`, `apply -auto-approve` with the default
+ *   `untracked_objects` (refuse): its plan must fail before any create, naming every object A made
+ *   that the state does not track and none that it does; `plan` says the same;
+ * - runner C: the same with `untracked_objects = "adopt"`, the README's setting for hosted runners:
+ *   the apply completes, the re-plan is empty, and the emulator holds exactly what the state tracks,
+ *   not one object twice.
+ *
+ * sec makes 8 e-mail channels of one name and 4 resource groups of one name, vdb 4 clusters of one
+ * name: siblings alike in key and settings, some of them stored by A. The emulator's store is the
+ * witness (./ledger.ts). The two providers run side by side, each against its own emulator.
+ */
+import { expect } from 'chai';
+import { setTimeout as delay } from 'node:timers/promises';
+import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { ACCEPTANCE_CLIS, type AcceptanceCli } from './real-clients.js';
+import { BIN_DIR, Workspace, type RunResult, type WorkspaceOptions } from './terraform.js';
+import { SEC_VERSION } from '../../src/resources/sec/version.js';
+import { VDB_VERSION } from '../../src/resources/vdb/version.js';
+import {
+  isCreateOperation,
+  loadCases,
+  startEmulator,
+  type EmulatorHandle,
+  type Provider,
+} from './examples-workspace.js';
+import { baselineOf, expectEmulatorHoldsState, typeRecords, type TypeRecord } from './ledger.js';
+import { noProviderProcessesIn } from './processes.js';
+import { SETUPS, SLOW_MS, untracked, type Moment } from './killed-jobs.js';
+import { startStateServer, type StateServer } from './state-server.js';
+
+type Backend = 'local' | 'http';
+
+/** What one provider's trials under one CLI saw. */
+interface Tally {
+  trials: number;
+  skipped: number;
+  /** Objects runner A made that its state did not track. */
+  leftUntracked: number;
+  /** Of those, how many runner B's plan named (it must name all). */
+  named: number;
+  /** Creates runner B sent in the default mode (there must be none while look-alikes exist). */
+  createsB: number;
+  /** Objects made twice after runner C, with `untracked_objects = "adopt"` (there must be none). */
+  duplicates: number;
+  lines: string[];
+}
+
+interface Trial {
+  readonly n: number;
+  readonly cli: AcceptanceCli;
+  readonly options: WorkspaceOptions;
+  readonly provider: Provider;
+  readonly backend: Backend;
+  readonly moment: Moment;
+  readonly emulator: EmulatorHandle;
+  readonly states: StateServer;
+  readonly types: Map<string, TypeRecord>;
+  readonly tally: Tally;
+}
+
+async function trials(cli: AcceptanceCli, options: WorkspaceOptions, provider: Provider): Promise<Tally> {
+  const setup = SETUPS[provider];
+  const types = new Map([...typeRecords(loadCases(provider))].filter(([type]) => setup.types.includes(type)));
+  const [emulator, states] = await Promise.all([startEmulator[provider]({ provisioningMs: 300 }), startStateServer()]);
+  const tally: Tally = { trials: 0, skipped: 0, leftUntracked: 0, named: 0, createsB: 0, duplicates: 0, lines: [] };
+  let n = 0;
+  try {
+    for (const backend of ['local', 'http'] as const)
+      for (const moment of setup.moments)
+        await trial({ n: ++n, cli, options, provider, backend, moment, emulator, states, types, tally });
+  } finally {
+    await Promise.all([emulator.close(), states.close()]);
+  }
+  return tally;
+}
+
+async function trial(t: Trial): Promise<void> {
+  const { emulator, provider, types, tally } = t;
+  const setup = SETUPS[provider];
+  const label = `${t.cli.name}, ${provider}, ${t.backend} backend: job killed ${t.moment.afterMs} ms after create ${t.moment.creates}`;
+  const stateDir = mkdtempSync(join(tmpdir(), 'keel-state-'));
+  const prefix = `f${t.n}`;
+  const backend =
+    t.backend === 'local'
+      ? `backend "local" {\n    path = ${JSON.stringify(join(stateDir, 'terraform.tfstate'))}\n  }`
+      : `backend "http" {\n    address = ${JSON.stringify(t.states.address(prefix))}\n  }`;
+  const config = setup.config(prefix, backend);
+  const runners: Workspace[] = [];
+  const runner = () => {
+    const ws = new Workspace(config, emulator.env, t.options);
+    runners.push(ws);
+    return ws;
+  };
+  const isCreate = isCreateOperation(provider);
+  const creates = () => emulator.operations().filter(isCreate).length;
+  let kept = false;
+  try {
+    const baseline = baselineOf(emulator, types);
+    const a = runner();
+    await a.expect(['init', '-no-color']);
+    emulator.setFaultProfile({ seed: t.n, rate: 1, kinds: ['slow'], slowMs: SLOW_MS });
+    const before = creates();
+    const job = a.start(['apply', '-auto-approve', '-no-color'], {}, { group: true });
+    let ended = false;
+    void job.done.then(() => (ended = true));
+    while (!ended && creates() - before < t.moment.creates) await delay(20);
+    await delay(t.moment.afterMs);
+    const endedFirst = ended;
+    killJob(job.pid);
+    const result = await job.done;
+    await noProviderProcessesIn(a.configDir, provider, 30_000);
+    emulator.setFaultProfile(undefined);
+    await delay(SLOW_MS + 500);
+    await emulator.atRest();
+    if (endedFirst || result.code === 0) {
+      tally.skipped++;
+      tally.lines.push(`    ${label}: not counted (the apply ended first, exit ${result.code})`);
+      return;
+    }
+    tally.trials++;
+    const stored = trackedIds(t, stateDir, prefix);
+    const left = untracked(emulator, types, baseline, stored.values);
+    tally.leftUntracked += left.length;
+
+    // Runner B: a fresh directory, the default setting.
+    const b = runner();
+    await b.expect(['init', '-no-color']);
+    const createsBefore = creates();
+    const applied = await b.run(['apply', '-auto-approve', '-json']);
+    const planned = await b.run(['plan', '-json']);
+    const sentByB = creates() - createsBefore;
+    tally.createsB += sentByB;
+    const named = new Set<string>();
+    for (const run of [applied, planned]) {
+      const said = errorsOf(run);
+      for (const id of left) if (said.includes(id)) named.add(id);
+      for (const id of stored.ids)
+        expect(said, `${label}: runner B named ${id}, which the state tracks`).to.not.include(id);
+      if (left.length > 0) expect(run.code, `${label}: runner B's ${run === applied ? 'apply' : 'plan'}`).to.equal(1);
+    }
+    expect([...named].sort(), `${label}: runner B's plan names every object A left untracked`).to.deep.equal(
+      [...left].sort(),
+    );
+    if (left.length > 0) {
+      expect(sentByB, `${label}: runner B sent a create`).to.equal(0);
+      expect(firstCreateBeforeError(applied), `${label}: a create began before the error`).to.equal(false);
+    }
+    tally.named += named.size;
+
+    // Runner C: a fresh directory, `untracked_objects = "adopt"`.
+    const c = runner();
+    const adopt = { [`${provider.toUpperCase()}_UNTRACKED_OBJECTS`]: 'adopt' };
+    await c.expect(['init', '-no-color'], 0, adopt);
+    await c.expect(['apply', '-auto-approve', '-no-color'], 0, adopt);
+    await c.expect(['plan', '-detailed-exitcode', '-no-color'], 0, adopt);
+    const state = await c.state();
+    const made = [...baselineOf(emulator, types)].reduce(
+      (sum, [collection, ids]) => sum + [...ids].filter((id) => !baseline.get(collection)?.has(id)).length,
+      0,
+    );
+    tally.duplicates += made - setup.objects;
+    expectEmulatorHoldsState(emulator, types, baseline, state, `${label}: after runner C`);
+    tally.lines.push(
+      `    ${label}: A left ${stored.ids.length} stored, ${left.length} untracked; B named ${named.size} at plan and ` +
+        `sent ${sentByB} creates; C made ${made - setup.objects} duplicates`,
+    );
+    // What this trial made goes, so that the next one starts from the baseline.
+    for (const r of state.values()) {
+      const record = types.get(r.type);
+      if (record) emulator.remove(record.collection, String(r.values[record.key]));
+    }
+  } catch (err) {
+    kept = true;
+    console.log(`  ${label}: runners kept in ${runners.map((r) => r.dir).join(', ')}, state in ${stateDir}`);
+    throw err;
+  } finally {
+    emulator.setFaultProfile(undefined);
+    if (!kept) {
+      for (const r of runners) r.dispose();
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * A filesystem mirror of this checkout's providers, as a team's runners install them (`terraform
+ * init` from a mirror, not `dev_overrides`, which Terraform 1.15's `init` does not apply to providers
+ * it finds in the state): each platform directory holds the executable, a link to bin/.
+ */
+function localMirror(root: string): string {
+  const platform = `${process.platform}_${process.arch === 'x64' ? 'amd64' : process.arch}`;
+  const hosts = ['registry.terraform.io', 'registry.opentofu.org'];
+  for (const host of hosts)
+    for (const [name, version] of [
+      ['sec', SEC_VERSION],
+      ['vdb', VDB_VERSION],
+    ] as const) {
+      const dir = join(root, host, 'keel', name, version, platform);
+      mkdirSync(dir, { recursive: true });
+      symlinkSync(join(BIN_DIR, `terraform-provider-${name}`), join(dir, `terraform-provider-${name}_v${version}`));
+    }
+  const sources = hosts.map((h) => `"${h}/keel/*"`).join(', ');
+  return (
+    `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(root)}\n` +
+    `    include = [${sources}]\n  }\n  direct {\n    exclude = [${sources}]\n  }\n}\n`
+  );
+}
+
+/** SIGKILL to the job's process group: the CLI and every provider it started, at once. */
+function killJob(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+/** What the shared state tracks after the kill, whichever backend holds it. */
+function trackedIds(t: Trial, stateDir: string, prefix: string): { ids: string[]; values: StateValues } {
+  let doc: unknown;
+  if (t.backend === 'http') doc = t.states.state(prefix);
+  else
+    try {
+      doc = JSON.parse(readFileSync(join(stateDir, 'terraform.tfstate'), 'utf8'));
+    } catch {
+      doc = undefined;
+    }
+  const values: StateValues = new Map();
+  const resources = (doc as { resources?: StateDocResource[] } | undefined)?.resources ?? [];
+  for (const r of resources)
+    if (r.mode === 'managed')
+      (r.instances ?? []).forEach((instance, i) =>
+        values.set(`${r.type}.${r.name}[${i}]`, { type: r.type, values: instance.attributes ?? {} }),
+      );
+  const ids: string[] = [];
+  for (const v of values.values()) {
+    const record = t.types.get(v.type);
+    if (record) ids.push(String(v.values[record.key]));
+  }
+  return { ids, values };
+}
+
+type StateValues = Map<string, { type: string; values: Record<string, unknown> }>;
+
+interface StateDocResource {
+  readonly mode: string;
+  readonly type: string;
+  readonly name: string;
+  readonly instances?: { attributes?: Record<string, unknown> }[];
+}
+
+/** The error diagnostics of a `-json` run, summary and detail, as one text. */
+function errorsOf(run: RunResult): string {
+  return jsonLines(run)
+    .filter((l) => l.type === 'diagnostic' && l.diagnostic?.severity === 'error')
+    .map((l) => `${l.diagnostic!.summary}\n${l.diagnostic!.detail}`)
+    .join('\n');
+}
+
+/** Whether the run began a create (an `apply_start`) before it reported its first error. */
+function firstCreateBeforeError(run: RunResult): boolean {
+  for (const l of jsonLines(run)) {
+    if (l.type === 'diagnostic' && l.diagnostic?.severity === 'error') return false;
+    if (l.type === 'apply_start' && l.hook?.action === 'create') return true;
+  }
+  return false;
+}
+
+interface JsonLine {
+  readonly type?: string;
+  readonly hook?: { action?: string };
+  readonly diagnostic?: { severity: string; summary: string; detail: string };
+}
+
+function jsonLines(run: RunResult): JsonLine[] {
+  return `${run.stdout}\n${run.stderr}`
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as JsonLine);
+}
+
+for (const cli of ACCEPTANCE_CLIS)
+  describe(`acceptance: a killed CI job re-run on a fresh runner under real ${cli.name}`, function () {
+    this.timeout(900_000);
+    const runs = new Map<Provider, Promise<Tally>>();
+
+    let mirror: string | undefined;
+
+    before(function () {
+      mirror = mkdtempSync(join(tmpdir(), 'keel-mirror-'));
+      const options = { ...cli.workspace(this), cliConfig: localMirror(mirror) };
+      for (const provider of ['sec', 'vdb'] as const) {
+        const run = trials(cli, options, provider);
+        run.catch(() => undefined);
+        runs.set(provider, run);
+      }
+    });
+
+    after(async () => {
+      const done = await Promise.allSettled(runs.values());
+      if (mirror) rmSync(mirror, { recursive: true, force: true });
+      const tallies = done.flatMap((d) => (d.status === 'fulfilled' ? [d.value] : []));
+      const sum = (k: Exclude<keyof Tally, 'lines'>) => tallies.reduce((a, t) => a + t[k], 0);
+      console.log(
+        `  fresh runners under ${cli.name}: ${sum('trials')} trials counted (${sum('skipped')} not); ` +
+          `objects the killed job left untracked: ${sum('leftUntracked')}, named by runner B's plan: ` +
+          `${sum('named')}, creates runner B sent: ${sum('createsB')}; duplicates after runner C (adopt): ` +
+          `${sum('duplicates')}\n${tallies.flatMap((t) => t.lines).join('\n')}`,
+      );
+    });
+
+    for (const provider of ['sec', 'vdb'] as const)
+      it(`${provider}: the default refuses at plan, naming every untracked object; adopt duplicates nothing`, async () => {
+        const tally = await runs.get(provider)!;
+        expect(tally.duplicates).to.equal(0);
+        expect(tally.named).to.equal(tally.leftUntracked);
+        expect(tally.trials, `${provider}: trials counted`).to.be.at.least(3);
+        expect(tally.leftUntracked, `${provider}: the killed jobs left something untracked`).to.be.above(0);
+      });
+  });
