@@ -22,12 +22,11 @@
 import { expect } from 'chai';
 import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { ACCEPTANCE_CLIS, type AcceptanceCli } from './real-clients.js';
-import { BIN_DIR, Workspace, type RunResult, type WorkspaceOptions } from './terraform.js';
-import { SEC_VERSION } from '../../src/resources/sec/version.js';
-import { VDB_VERSION } from '../../src/resources/vdb/version.js';
+import { Workspace, type RunResult, type WorkspaceOptions } from './terraform.js';
+import { localMirror } from './local-mirror.js';
 import {
   isCreateOperation,
   loadCases,
@@ -192,30 +191,6 @@ async function trial(t: Trial): Promise<void> {
       rmSync(stateDir, { recursive: true, force: true });
     }
   }
-}
-
-/**
- * A filesystem mirror of this checkout's providers, as a team's runners install them (`terraform
- * init` from a mirror, not `dev_overrides`, which Terraform 1.15's `init` does not apply to providers
- * it finds in the state): each platform directory holds the executable, a link to bin/.
- */
-function localMirror(root: string): string {
-  const platform = `${process.platform}_${process.arch === 'x64' ? 'amd64' : process.arch}`;
-  const hosts = ['registry.terraform.io', 'registry.opentofu.org'];
-  for (const host of hosts)
-    for (const [name, version] of [
-      ['sec', SEC_VERSION],
-      ['vdb', VDB_VERSION],
-    ] as const) {
-      const dir = join(root, host, 'keel', name, version, platform);
-      mkdirSync(dir, { recursive: true });
-      symlinkSync(join(BIN_DIR, `terraform-provider-${name}`), join(dir, `terraform-provider-${name}_v${version}`));
-    }
-  const sources = hosts.map((h) => `"${h}/keel/*"`).join(', ');
-  return (
-    `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(root)}\n` +
-    `    include = [${sources}]\n  }\n  direct {\n    exclude = [${sources}]\n  }\n}\n`
-  );
 }
 
 /** SIGKILL to the job's process group: the CLI and every provider it started, at once. */

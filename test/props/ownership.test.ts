@@ -50,6 +50,8 @@ type Kind = (typeof KINDS)[number];
 
 /** The emulators' lists never lag, so the pause before a lookup is not needed here. */
 const NO_LOOKUP_DELAY = { KEEL_CREATE_LOOKUP_DELAY_MS: '0' };
+/** A workspace that makes objects identical to another's: `untracked_objects = "warn"`. */
+const SAME_OBJECTS_ON_PURPOSE = { SEC_UNTRACKED_OBJECTS: 'warn', VDB_UNTRACKED_OBJECTS: 'warn' };
 
 interface World {
   readonly provider: Provider;
@@ -69,15 +71,18 @@ async function startWorld(provider: Provider): Promise<World> {
     const records = typeRecords(loadCases(provider));
     const initial = baselineOf(emulator, records);
     const bases = await applyExamples(provider, DEFS[provider], emulator);
-    const start = async () => {
+    const start = async (env: Record<string, string> = {}) => {
       const tf = await TerraformClient.start(join(BIN_DIR, `terraform-provider-${provider}`), {
         ...emulator.env,
         ...NO_LOOKUP_DELAY,
+        ...env,
       });
       await tf.configure({});
       return tf;
     };
-    const [a, b] = await Promise.all([start(), start()]);
+    // B makes the objects A made, on purpose: it says so, or its plans refuse A's objects as untracked
+    // look-alikes (README, "Killed CI jobs and fresh runners").
+    const [a, b] = await Promise.all([start(), start(SAME_OBJECTS_ON_PURPOSE)]);
     return { provider, emulator, bases, a, b, records, initial, baseline: baselineOf(emulator, records), figures: [] };
   } catch (err) {
     await emulator.close();

@@ -24,7 +24,7 @@ export function createSettingFields(prefix: 'SEC' | 'VDB') {
       description:
         'What a plan does when a resource it would create matches an object that already exists on the ' +
         "platform (it holds the new object's key and every setting the platform reports) but that no state " +
-        'this run read tracks, as a CI job killed before Terraform saved its state leaves behind. `refuse` ' +
+        'this run read tracks, as a CI job killed before its state was saved leaves behind. `refuse` ' +
         '(the default): the plan fails before anything is created and names each such object with the ' +
         '`import` block that adopts it. `warn`: the plan names them and the apply creates anyway. `adopt`: ' +
         'objects of these keys belong to this configuration alone, so the apply takes over one match for ' +
@@ -35,9 +35,9 @@ export function createSettingFields(prefix: 'SEC' | 'VDB') {
       optional: true,
       description:
         'Where the provider writes down each create before its request leaves, so that the next run can ' +
-        "find what a killed run made. Default: `keel-creates/` in Terraform's data directory (`.terraform`, " +
-        "or `TF_DATA_DIR`). On hosted CI, point it at a directory the runner's cache or a volume keeps " +
-        'between jobs of this configuration. A relative path is taken from the working directory. ' +
+        'find what a killed run made. Default: `keel-creates/` in the data directory of the working ' +
+        'directory. On CI, point it at a volume that outlives the runner, one directory per ' +
+        'configuration and workspace. A relative path is taken from the working directory. ' +
         `Environment: \`${prefix}_CREATE_RECORDS_DIR\`.`,
     }),
   };
@@ -62,7 +62,7 @@ export function createSettingsOf(
     throw new DiagnosticError(
       'Empty create_records_dir',
       '`create_records_dir` is set but empty: name a directory, or leave it out to keep the records in ' +
-        "Terraform's data directory.",
+        'the data directory of the working directory.',
       [attrStep('create_records_dir')],
     );
   const dir = config.create_records_dir?.trim() || env[`${prefix}_CREATE_RECORDS_DIR`]?.trim() || undefined;
