@@ -170,8 +170,6 @@ function attributeBullet(f: FieldDoc, ctx: Context): string {
       sentences.push(`Defaults to \`${formatDefault(o.default as Value)}\`.`);
   } else if (argument && a.optional && a.computed) sentences.push('Computed when not set.');
   if (o.replace && ctx.what === 'resource') sentences.push('Changing this forces a new resource.');
-  if (a.deprecated)
-    sentences.push(`**Deprecated:** ${sentence(a.deprecationMessage ?? 'this attribute is deprecated.')}`);
   if (o.readAs) sentences.push(readAsNote(o.readAs.field));
   if (objectTypeOf(a.type)) sentences.push(`See [\`${f.path.join('.')}\`](#${anchor(f.path)}) below.`);
   return `* \`${f.name}\` - (${tags.join(', ')}) ${sentences.filter((s) => s !== '').join(' ')}`;
@@ -186,7 +184,6 @@ function blockBullet(f: FieldDoc, ctx: Context): string {
   const sentences = [sentence(nb.block.description)];
   // Only a managed resource is replaced; other kinds share blocks with resources but have no objects to replace.
   if (o.replace && ctx.what === 'resource') sentences.push('Changing this forces a new resource.');
-  if (o.deprecated !== undefined) sentences.push(`**Deprecated:** ${sentence(o.deprecated)}`);
   if (o.readAs) sentences.push(readAsNote(o.readAs.field));
   sentences.push(`See [\`${f.path.join('.')}\`](#${anchor(f.path)}) below.`);
   return `* \`${f.name}\` - (${tags.join(', ')}) ${sentences.filter((s) => s !== '').join(' ')}`;

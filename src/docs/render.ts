@@ -24,7 +24,8 @@ import {
   leftOpenSection,
   migrationSection,
 } from './sections.js';
-import { exampleSection, finish, frontMatter, sortByType } from './text.js';
+import { exampleSection, finish, frontMatter, sentence, sortByType } from './text.js';
+import { deprecationNote, withoutDeprecation } from '../schema/define.js';
 
 export { SENSITIVE_OUTPUT, constraintSentence, formatDefault, typeName } from './fields.js';
 export { docPaths, type DocPaths } from './paths.js';
@@ -146,9 +147,8 @@ function renderResourcePage(def: AnyProvider, r: AnyResource, options: RenderOpt
   const block = r.schema.block;
   out.push(...frontMatter(`${r.typeName} Resource - ${def.name}`, block.description));
   out.push(`# ${r.typeName} (Resource)`, '');
-  if (block.deprecated)
-    out.push('!> **Deprecated:** this resource is deprecated and will be removed in a future version.', '');
-  out.push(block.description, '');
+  if (block.deprecationMessage) out.push(`!> ${deprecationNote(sentence(block.deprecationMessage))}`, '');
+  out.push(withoutDeprecation(block.description, block.deprecationMessage), '');
   const example = findExample(def.name, 'resource', r.typeName, options.readFile);
   if (example !== undefined) out.push(...exampleSection(example.mainTf));
   const fields = renderFieldsOf(r.schema, { what: 'resource' });
@@ -275,9 +275,8 @@ function renderDataSourcePage(def: AnyProvider, d: AnyDataSource, options: Rende
   const block = d.schema.block;
   out.push(...frontMatter(`${d.typeName} Data Source - ${def.name}`, block.description));
   out.push(`# ${d.typeName} (Data Source)`, '');
-  if (block.deprecated)
-    out.push('!> **Deprecated:** this data source is deprecated and will be removed in a future version.', '');
-  out.push(block.description, '');
+  if (block.deprecationMessage) out.push(`!> ${deprecationNote(sentence(block.deprecationMessage))}`, '');
+  out.push(withoutDeprecation(block.description, block.deprecationMessage), '');
   const example = findExample(def.name, 'data-source', d.typeName, options.readFile);
   if (example !== undefined) out.push(...exampleSection(example.mainTf));
   const fields = renderFieldsOf(d.schema, { what: 'data source' });

@@ -43,6 +43,8 @@ export interface SchemaBlock {
   readonly description: string;
   readonly descriptionKind: DescriptionKind;
   readonly deprecated: boolean;
+  /** What to use instead, when deprecated (Schema.Block.deprecation_message). */
+  readonly deprecationMessage?: string;
 }
 
 export interface Schema {

@@ -463,7 +463,7 @@ function toSchemaBlock(
         maxItems: max,
         block: toSchemaBlock(
           def.fields,
-          withOrderNote(def.options.description, def.nesting === 'set'),
+          withOrderNote(def.options.description, def.nesting === 'set', def.options.deprecated),
           def.options.deprecated,
           [...at, name],
           planned,
@@ -471,7 +471,15 @@ function toSchemaBlock(
       };
     }
   }
-  return { attributes, blockTypes, description, descriptionKind: 'markdown', deprecated: deprecated !== undefined };
+  return {
+    attributes,
+    blockTypes,
+    // A nested block's description has its note already (withOrderNote); a type's gets it here.
+    description: at.length === 0 ? withDeprecation(description, deprecated) : description,
+    descriptionKind: 'markdown',
+    deprecated: deprecated !== undefined,
+    ...(deprecated !== undefined ? { deprecationMessage: deprecated } : {}),
+  };
 }
 
 function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string, planned: boolean): SchemaAttribute {
@@ -495,7 +503,7 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string, p
   return {
     name,
     type: def.type.cty,
-    description: withOrderNote(o.description, def.type.cty.kind === 'set' || o.unordered === true),
+    description: withOrderNote(o.description, def.type.cty.kind === 'set' || o.unordered === true, o.deprecated),
     descriptionKind: 'markdown',
     required,
     optional,
@@ -515,10 +523,31 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string, p
  */
 export const ORDER_NOTE = 'The order of its entries does not matter.';
 
-function withOrderNote(description: string, unordered: boolean): string {
-  if (!unordered) return description;
-  return description === '' ? ORDER_NOTE : `${description.replace(/\s+$/, '')} ${ORDER_NOTE}`;
+function withOrderNote(description: string, unordered: boolean, deprecated?: string): string {
+  const noted = !unordered ? description : description === '' ? ORDER_NOTE : `${trimEnd(description)} ${ORDER_NOTE}`;
+  return withDeprecation(noted, deprecated);
 }
+
+/**
+ * Said at the end of every deprecated thing's description, as the deprecation's message says it:
+ * a tool that shows only the description (terraform-ls shows it as the deprecation's reason, Pulumi's
+ * SDKs as the doc comment) tells what to use instead. The message is also sent as such on the wire.
+ */
+export const deprecationNote = (message: string): string => `**Deprecated:** ${message}`;
+
+export function withDeprecation(description: string, deprecated: string | undefined): string {
+  if (deprecated === undefined) return description;
+  return description === '' ? deprecationNote(deprecated) : `${trimEnd(description)} ${deprecationNote(deprecated)}`;
+}
+
+/** The description as declared, without the note withDeprecation added (for pages that say it apart). */
+export function withoutDeprecation(description: string, deprecated: string | undefined): string {
+  if (deprecated === undefined) return description;
+  const note = deprecationNote(deprecated);
+  return description.endsWith(note) ? description.slice(0, -note.length).trimEnd() : description;
+}
+
+const trimEnd = (text: string): string => text.replace(/\s+$/, '');
 
 /** The values a form validator names as refused (src/schema/forms.ts), if it is one. */
 const refusedOf = <V>(v: Validator<V>): readonly V[] | undefined =>

@@ -5,6 +5,7 @@
  */
 import type { Schema, SchemaBlock, SchemaNestedBlock, Nesting } from '../schema/block.js';
 import { typeToJSONString } from '../schema/cty-type.js';
+import { withDeprecation } from '../schema/define.js';
 import type { AttributePath } from '../schema/path.js';
 import type { FunctionDef, FunctionParameter } from '../engine/function-contracts.js';
 
@@ -37,6 +38,7 @@ function blockToProto(block: SchemaBlock): Msg {
     description: block.description,
     description_kind: STRING_KIND[block.descriptionKind],
     deprecated: block.deprecated,
+    ...(block.deprecationMessage ? { deprecation_message: block.deprecationMessage } : {}),
   };
 }
 
@@ -69,7 +71,7 @@ export function functionToProto(def: FunctionDef): Msg {
     ...(def.variadic ? { variadic_parameter: parameterToProto(def.variadic) } : {}),
     return: { type: Buffer.from(typeToJSONString(def.returns)) },
     summary: def.summary,
-    description: def.description,
+    description: withDeprecation(def.description, def.deprecated),
     description_kind: STRING_KIND.markdown,
     ...(def.deprecated ? { deprecation_message: def.deprecated } : {}),
   };

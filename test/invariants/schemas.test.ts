@@ -29,6 +29,7 @@ import {
   resourceSchema,
   t,
   validators,
+  withoutDeprecation,
   type AttrOptions,
   type FieldDef,
   type Fields,
@@ -395,9 +396,10 @@ function descriptionProblems(nodes: Node[], def: ProviderDef<any, any>): string[
   const problems = nodes
     .filter((n) => n.kind !== 'object field' && (n.description ?? '').trim() === '')
     .map((n) => n.where);
-  // The pages add the deprecation message to the description: saying it in both prints it twice.
+  // The schema builder adds the deprecation message to the description (docs/decisions.md,
+  // "Deprecations on the wire"): a declared description that says it too says it twice.
   for (const n of nodes)
-    if (n.deprecated !== undefined && /\bdeprecated\b/i.test(n.description ?? ''))
+    if (n.deprecated !== undefined && /\bdeprecated\b/i.test(withoutDeprecation(n.description ?? '', n.deprecated)))
       problems.push(`${n.where}: the description says it is deprecated, which the deprecation message says`);
   if (def.schema.block.description.trim() === '') problems.push(`provider "${def.name}": no description`);
   for (const r of def.resources)

@@ -42,7 +42,7 @@ const singleSchema = resourceSchema(
     }),
     private_region_id: attr.string({
       computed: true,
-      deprecated: 'Use cloud_provider = "hybrid" and cloud_region instead.',
+      deprecated: 'Read `cloud_region` instead, which holds the same id when `cloud_provider` is "hybrid".',
       description:
         'For hybrid clusters, the hybrid cloud environment id (the same as `cloud_region`); empty otherwise.',
     }),

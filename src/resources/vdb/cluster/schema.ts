@@ -122,7 +122,7 @@ export const databaseConfigurationFields = {
         optional: true,
         // How a create sends jwt_rbac: the platform never holds it (docs/api/vdb.md, "JWT RBAC").
         providerOnly: true,
-        deprecated: 'For test purposes only; will be removed.',
+        deprecated: 'For test purposes only, and will be removed: leave it out. Nothing replaces it.',
         description: 'Sends the `jwt_rbac` value to the platform even when it is `false`.',
       }),
       enable_tls: attr.bool({
