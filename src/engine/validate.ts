@@ -279,8 +279,8 @@ class Validation {
   ) {
     this.diags.error(
       'Write-only argument not supported',
-      `\`${name}\` is write-only, which needs Terraform 1.11 or later; this Terraform does not support write-only ` +
-        `arguments. Use \`${def.options.twinOf ?? name}\` instead.`,
+      `\`${name}\` is write-only, which needs Terraform 1.11 or OpenTofu 1.11 or later; this client does not ` +
+        `support write-only arguments. Use \`${def.options.twinOf ?? name}\` instead.`,
       at(name, path, within),
     );
   }

@@ -22,6 +22,8 @@ export { CLIENTS_DIR };
 
 export type RealClient =
   | 'tofu'
+  | 'tofu-1.10'
+  | 'terraform-ls'
   | 'pulumi'
   | 'pulumi-language-yaml'
   | 'pulumi-resource-terraform-provider'
@@ -97,6 +99,18 @@ export const ACCEPTANCE_CLIS: readonly AcceptanceCli[] = [
     workspace: (ctx) => ({ terraform: requireRealClient(ctx, 'tofu') }),
   },
 ];
+
+/**
+ * OpenTofu 1.10, the oldest release our users run, which `npm run clients` builds beside 1.12: provider
+ * functions but no write-only arguments. It runs the compact pass of test/acceptance/opentofu-releases.test.ts
+ * and the functions suite; 1.12, in ACCEPTANCE_CLIS, runs everything.
+ */
+export const OPENTOFU_1_10_CLI: AcceptanceCli = {
+  name: 'OpenTofu 1.10.10',
+  command: 'tofu',
+  registry: 'registry.opentofu.org',
+  workspace: (ctx) => ({ terraform: requireRealClient(ctx, 'tofu-1.10') }),
+};
 
 /** Every Terraform release CI has, oldest first: the one on PATH (1.11.4) and those of the wheels. */
 export const TERRAFORM_RELEASES: ReadonlyArray<{ readonly version: string; readonly cli: AcceptanceCli }> = [

@@ -2,9 +2,10 @@
  * The README's compatibility table makes no claim without its test: each cell is "CI: `<test>`"
  * (the client runs that test here, possibly "CI (what):"), "no" or "no test"; every named test
  * exists and runs that client (a Terraform release by the list it is in: ACCEPTANCE_CLIS and the
- * main judge's for 1.15.5, PATH_TERRAFORM_CLI for 1.11.4, TERRAFORM_RELEASES for any). The header's
- * clients are the ones CI runs: every Terraform release of TERRAFORM_RELEASES, newest first, and the
- * OpenTofu and bridge versions npm run clients builds. A feature that came with a Terraform release
+ * main judge's for 1.15.5, PATH_TERRAFORM_CLI for 1.11.4, TERRAFORM_RELEASES for any; ACCEPTANCE_CLIS
+ * for OpenTofu 1.12, OPENTOFU_1_10_CLI for 1.10). The header's clients are the ones CI runs: every
+ * Terraform release of TERRAFORM_RELEASES, newest first, and the OpenTofu and bridge versions npm run
+ * clients builds. A feature that came with a Terraform release
  * says which, and is "no" under every earlier one and claimed under every later one.
  */
 import { expect } from 'chai';
@@ -57,9 +58,12 @@ describe('README: the compatibility table', () => {
       `OpenTofu ${requiredVersion('opentofu', 'github.com/opentofu/opentofu')}`,
     );
     expect(header[2 + terraforms.length]).to.equal(
+      `OpenTofu ${requiredVersion('opentofu-1.10', 'github.com/opentofu/opentofu')}`,
+    );
+    expect(header[3 + terraforms.length]).to.equal(
       `Pulumi, bridge ${requiredVersion('pulumi-bridge', 'github.com/pulumi/pulumi-terraform-bridge/v3')}`,
     );
-    expect(header).to.have.length(3 + terraforms.length);
+    expect(header).to.have.length(4 + terraforms.length);
   });
 
   it('covers the features whose support differs between clients', () => {
@@ -98,8 +102,10 @@ describe('README: the compatibility table', () => {
         if (!existsSync(join(REPO_ROOT, path)) || !path.startsWith('test/'))
           return problems.push(`${where}: no test ${path}`);
         const text = read(path);
-        if (client.startsWith('OpenTofu') && !text.includes('ACCEPTANCE_CLIS'))
-          problems.push(`${where}: ${path} does not run under OpenTofu (ACCEPTANCE_CLIS)`);
+        // The newest OpenTofu runs every acceptance suite; 1.10 those that name it.
+        const tofu = client === header[header.length - 2] ? 'OPENTOFU_1_10_CLI' : 'ACCEPTANCE_CLIS';
+        if (client.startsWith('OpenTofu') && !text.includes(tofu))
+          problems.push(`${where}: ${path} does not run under ${client} (${tofu})`);
         // Pulumi itself, or a YAML project on it (pulumi-yaml.ts).
         if (client.startsWith('Pulumi') && !/requireRealClient\(this, 'pulumi'\)|yamlProject\(this,/.test(text))
           problems.push(`${where}: ${path} does not run Pulumi`);
