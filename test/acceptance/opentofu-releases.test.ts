@@ -51,7 +51,14 @@ for (const provider of ['sec', 'vdb'] as const)
       examples = await ExamplesWorkspace.create(provider, cases, emulator.env, options);
     });
 
+    const counts = { applied: 0, imported: 0, refused: 0 };
+
     after(async () => {
+      console.log(
+        `  ${cli.name}, ${provider}: ${counts.applied} example resources applied and re-planned empty, ` +
+          `${counts.imported} imported by id with nothing made` +
+          (provider === 'sec' ? `, ${counts.refused} write-only argument refused at plan` : ''),
+      );
       examples?.dispose();
       await emulator?.close();
     });
@@ -61,6 +68,7 @@ for (const provider of ['sec', 'vdb'] as const)
       const state = await moduleState(examples.ws);
       for (const c of resources) expect(state.has(address(c)), `${address(c)} is in the state`).to.equal(true);
       await examples.ws.expect(['plan', '-detailed-exitcode', '-no-color', PARALLELISM], 0);
+      counts.applied = resources.length;
     });
 
     it('imports every importable resource again by its id: nothing made or changed, an empty re-plan', async () => {
@@ -85,6 +93,7 @@ for (const provider of ['sec', 'vdb'] as const)
         // Not the token exchange, searches, channel tests, nor usage events (a data source's read).
         .filter((op) => /^(POST \/api\/v2\/(?!access\/tokens$)(?!Metrics\/)(?!.*\/(search|test)$)|Create)/.test(op));
       expect(made, 'the imports made nothing on the platform').to.deep.equal([]);
+      counts.imported = importable.length;
     });
 
     if (provider === 'sec')
@@ -112,6 +121,7 @@ for (const provider of ['sec', 'vdb'] as const)
           for (const e of errors) expect(`${e.summary} ${e.detail}`).to.not.include('secret-part');
           const sent = emulator.operations().slice(before);
           expect(sent.filter((op) => op.startsWith('POST /api/v2/AlertChannels'))).to.deep.equal([]);
+          counts.refused++;
         } finally {
           ws.dispose();
         }
