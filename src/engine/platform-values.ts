@@ -2,7 +2,7 @@
  * What the platforms refuse or cannot take, judged the same way for every argument: texts that say
  * nothing, values named twice, and values or whole configurations over the platform's limits.
  */
-import type { PlatformLimits } from '../schema/define.js';
+import type { Fields, PlatformLimits } from '../schema/define.js';
 import type { CtyType } from '../schema/cty-type.js';
 import { Unknown, type ObjectValue } from '../schema/value.js';
 import type { Diagnostics } from './diagnostics.js';
@@ -12,30 +12,39 @@ import type { Diagnostics } from './diagnostics.js';
  * is empty or only whitespace, a list or set element that is, and (where the schema says the
  * platform keeps each value once) a list that names a value twice.
  */
-export function nothingSaid(type: CtyType, plain: unknown, required: boolean, distinct: boolean): string | undefined {
+export function nothingSaid(type: CtyType, plain: unknown, required: boolean): string | undefined {
   if (type.kind === 'string' && required && isBlank(plain)) return 'must not be empty or only whitespace';
   if ((type.kind === 'list' || type.kind === 'set') && type.element.kind === 'string' && Array.isArray(plain)) {
     const at = plain.findIndex(isBlank);
     if (at >= 0) return `must not hold an empty or whitespace-only element (element ${at})`;
-    if (type.kind === 'list' && distinct) {
-      const twice = firstRepeated(plain);
-      if (twice !== undefined)
-        return `lists ${JSON.stringify(twice)} more than once; the platform keeps each value once`;
-    }
   }
   return undefined;
 }
 
 const isBlank = (s: unknown): boolean => typeof s === 'string' && s.trim() === '';
 
-/** The first element that an earlier one already named; linear, as a list may hold 100,000 values. */
-function firstRepeated(values: readonly unknown[]): unknown {
-  const seen = new Set<unknown>();
-  for (const value of values) {
-    if (seen.has(value)) return value;
-    seen.add(value);
+/**
+ * The model as the platform takes it: each `distinct` list with every value once (its first spelling,
+ * by the attribute's `equal` where it has one), however many times the configuration names it. A
+ * repeat, often unknown until apply (two references to one object), is then no reason to refuse an
+ * apply, nor the plan Terraform makes before a destroy; the read gives each value once, the same list
+ * to an unordered list's comparison (docs/decisions.md, "Lists the platform keeps each value of once").
+ */
+export function withoutRepeats<M extends object>(fields: Fields, model: M): M {
+  let out: Record<string, unknown> | undefined;
+  for (const [name, def] of Object.entries(fields)) {
+    if (def.kind !== 'attr' || def.options.distinct !== true) continue;
+    const values = (model as Record<string, unknown>)[name];
+    if (!Array.isArray(values)) continue;
+    const equal = def.options.equal;
+    const same = (a: unknown, b: unknown) => (equal ? equal([a], [b]) : a === b);
+    const kept: unknown[] = [];
+    for (const v of values) if (!kept.some((k) => same(k, v))) kept.push(v);
+    if (kept.length === values.length) continue;
+    out ??= { ...(model as Record<string, unknown>) };
+    out[name] = kept;
   }
-  return undefined;
+  return (out as M | undefined) ?? model;
 }
 
 /**

@@ -34,6 +34,7 @@ import {
 } from './engine-context.js';
 import { assignedValueChanges, planObject, refusedChanges, type RefusedChangeAt } from './planner.js';
 import { samePlatformSettings } from './platform-settings.js';
+import { withoutRepeats } from './platform-values.js';
 import { finalizeApplied, type Mismatch } from './reconcile.js';
 import { checkConfig, type ClientCapabilities } from './validate.js';
 
@@ -162,8 +163,12 @@ export class ResourceChanges<C> {
       ) {
         return { state: this.finalize(r, planned, planned), private: plannedPrivate, diags };
       }
-      // Write-only values come from the configuration: never in the plan, sent when they are due.
-      const plan = withWriteOnlyValues(fields, toModel(fields, planned, MODEL_OPTIONS), config, prior);
+      // Write-only values come from the configuration: never in the plan, sent when they are due; a
+      // value a `distinct` list repeats is sent once.
+      const plan = withoutRepeats(
+        fields,
+        withWriteOnlyValues(fields, toModel(fields, planned, MODEL_OPTIONS), config, prior),
+      );
       const result =
         prior === null
           ? await createTracked(r, plan, planned, ctx, books)

@@ -171,8 +171,9 @@ export interface AttrOptions<V> {
    */
   oneTime?: boolean;
   /**
-   * A list the platform keeps each value of once (it collapses or refuses a repeat): a list naming
-   * a value twice is refused at validation, since it could never settle.
+   * A list the platform keeps each value of once (it collapses or refuses a repeat): a value the
+   * configuration names twice is sent once (engine/platform-values.ts `withoutRepeats`). Only for an
+   * `unordered` list, whose comparison then finds the read's list the same.
    */
   distinct?: boolean;
   /**
@@ -492,6 +493,7 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string, p
   if (required && (optional || computed)) throw new Error(`schema: ${where} cannot be required and optional/computed`);
   if (!required && !optional && !computed) throw new Error(`schema: ${where} must be required, optional or computed`);
   if (o.unordered && def.type.cty.kind !== 'list') throw new Error(`schema: ${where} is unordered but not a list`);
+  if (o.distinct && !o.unordered) throw new Error(`schema: ${where} is distinct but not unordered`);
   if ((o.volatile || o.changesWith) && !computed) throw new Error(`schema: ${where} is volatile but not computed`);
   if (o.sensitiveUnlikeUpstream && !o.sensitive) {
     throw new Error(`schema: ${where} is marked sensitive unlike upstream but is not sensitive`);
@@ -563,6 +565,11 @@ export const validators = {
     description: `one of ${allowed.map((a) => `\`${a}\``).join(', ')}`,
     check: (v) =>
       allowed.includes(v as V) ? undefined : `must be one of ${allowed.map(shown).join(', ')}, got ${shown(v)}`,
+  }),
+  /** A text that does not hold `part`; `why` says what it would do there. */
+  excludes: (part: string, why: string): Validator<string> => ({
+    description: `must not hold \`${part}\` (${why})`,
+    check: (v) => (v.includes(part) ? `must not hold ${JSON.stringify(part)} (${why}), got ${shown(v)}` : undefined),
   }),
   nonEmpty: <V extends string | unknown[]>(): Validator<V> => ({
     description: 'must not be empty',

@@ -86,15 +86,21 @@ export function decodeAccountMappings(value: string | undefined): AccountMapping
   return { defaultPlatformAccount: data.defaultPlatformAccountCloudA, mappings };
 }
 
+/**
+ * What the platform joins the items of some lists with, keeping them as one string: an item holding it
+ * comes back as two (docs/api/sec.md, "Lists kept as one string").
+ */
+export const WIRE_LIST_SEPARATOR = ',';
+
 /** The platform keeps some lists as one string, items joined with ", ". */
 export function joinWireList(items: readonly string[]): string {
-  return items.map((value) => value.trim()).join(', ');
+  return items.map((value) => value.trim()).join(`${WIRE_LIST_SEPARATOR} `);
 }
 
 export function splitWireList(value: string | undefined): string[] {
   if (value === undefined) return [];
   return value
-    .split(',')
+    .split(WIRE_LIST_SEPARATOR)
     .map((item) => item.trim())
     .filter((item) => item !== '');
 }

@@ -805,6 +805,34 @@ describe('sec cloud-account integrations through the Terraform-side client', fun
       ).to.equal(true);
     });
 
+    it('refuses, at its path, an id holding the comma the platform joins a list with, and a list too long once joined', async () => {
+      const joined: [string, string][] = [
+        ['sec_integration_cloud_a_org_agentless_scanning', 'monitored_accounts'],
+        ['sec_integration_cloud_b_agentless_scanning', 'filter_list'],
+        ['sec_integration_cloud_c_agentless_scanning', 'subscriptions_list'],
+      ];
+      for (const [type, attribute] of joined) {
+        const base = CASES.find((c) => c.type === type)!.config;
+        const comma = await validationError(type, { ...base, [attribute]: ['1, 2'] });
+        expect(
+          comma.diagnostics.map((d) => [d.path, d.detail]),
+          type,
+        ).to.deep.include([
+          attribute,
+          'The value element 0 must not hold "," (the platform keeps the list as one text joined with it), ' +
+            'got "1, 2".',
+        ]);
+        // 400 ids of 20 characters: each within every bound, 8,798 characters once joined.
+        const many = Array.from({ length: 400 }, (_, i) => `account-${String(i).padStart(12, '0')}`);
+        const long = await validationError(type, { ...base, [attribute]: many });
+        expect(
+          long.diagnostics.map((d) => d.path),
+          type,
+        ).to.deep.equal([attribute]);
+        expect(long.diagnostics[0]!.detail).to.include('at most 8192 characters once joined').and.include('8798');
+      }
+    });
+
     it('requires organization_id for an organisation-level CloudB log integration: at validation when it is null, at plan once an unknown one is known', async () => {
       const type = 'sec_integration_cloud_b_pub_sub_audit_log';
       const config = { ...CASES[10]!.config, integration_type: 'ORGANIZATION' };

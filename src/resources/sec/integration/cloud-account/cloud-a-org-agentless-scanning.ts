@@ -32,7 +32,7 @@ export default cloudAccount({
     monitored_accounts: requiredIdList(
       'Ids of the accounts, or organisational units, to scan. Surrounding whitespace is ignored. The ' +
         'platform accepts an empty list (`[]`): the integration then names no account yet.',
-      { mayBeEmpty: true },
+      { mayBeEmpty: true, joined: true },
     ),
     management_account: attr.string({
       optional: true,

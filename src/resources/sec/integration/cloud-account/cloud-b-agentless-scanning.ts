@@ -41,6 +41,7 @@ export default cloudAccount({
     filter_list: optionalIdList(
       'Projects to include in or exclude from the scan; unset scans every project in scope. Surrounding ' +
         'whitespace is ignored.',
+      { joined: true },
     ),
     server_token: serverToken(),
     uri: serverUri(),

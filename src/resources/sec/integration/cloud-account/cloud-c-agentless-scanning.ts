@@ -57,6 +57,7 @@ export default cloudAccount({
     subscriptions_list: optionalIdList(
       'Subscriptions to include in or exclude from the scan; unset scans every subscription in scope. ' +
         'Surrounding whitespace is ignored.',
+      { joined: true },
     ),
     server_token: serverToken(),
     uri: serverUri(),

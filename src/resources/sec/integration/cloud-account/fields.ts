@@ -11,9 +11,11 @@ import {
   encodeAccountMappings,
   joinWireList,
   splitWireList,
+  WIRE_LIST_SEPARATOR,
 } from '../../../../clients/sec/account-mappings.js';
 import { sentSecret } from '../../../shared/secrets.js';
 import * as forms from '../../../../schema/forms.js';
+import { SEC_LIMITS } from '../../limits.js';
 
 // ---------------------------------------------------------------------------------------------
 // Validators and equalities
@@ -314,19 +316,52 @@ export const serverToken = () =>
 export const serverUri = () =>
   attr.string({ computed: true, description: 'The platform endpoint the scanner reports to.' });
 
+/**
+ * How a list of ids reaches the platform: as a list, or `joined` into one string (joinWireList), where an
+ * id holding the separator would come back as two, so it is refused at plan.
+ */
+interface IdListOptions {
+  readonly mayBeEmpty?: boolean;
+  readonly joined?: boolean;
+}
+
+const joinedItems = validators.each(
+  validators.excludes(WIRE_LIST_SEPARATOR, 'the platform keeps the list as one text joined with it'),
+);
+
+/** The one text the list becomes must fit the platform's limit for a text. */
+const joinedLength: Validator<string[]> = {
+  description: `at most ${SEC_LIMITS.characters} characters once joined`,
+  check: (items) => {
+    const length = [...joinWireList(items)].length;
+    return length > SEC_LIMITS.characters
+      ? `must be at most ${SEC_LIMITS.characters} characters once joined into the one text the platform keeps ` +
+          `(items trimmed, joined with ", "), got ${length}`
+      : undefined;
+  },
+};
+
+const joinable = [joinedItems, joinedLength];
+
 /** A list of ids the platform needs at least one of; trimmed for the platform, blank entries refused. */
-export const requiredIdList = (description: string, options: { mayBeEmpty?: boolean } = {}) =>
+export const requiredIdList = (description: string, options: IdListOptions = {}) =>
   attr.stringList({
     required: true,
-    validate: options.mayBeEmpty ? [] : [validators.nonEmpty()],
+    validate: [...(options.mayBeEmpty ? [] : [validators.nonEmpty<string[]>()]), ...(options.joined ? joinable : [])],
     equal: sameTrimmedList,
     unordered: true,
     description,
   });
 
 /** An optional list of ids; trimmed for the platform, blank entries refused. */
-export const optionalIdList = (description: string) =>
-  attr.stringList({ optional: true, equal: sameTrimmedList, unordered: true, description });
+export const optionalIdList = (description: string, options: IdListOptions = {}) =>
+  attr.stringList({
+    optional: true,
+    ...(options.joined ? { validate: joinable } : {}),
+    equal: sameTrimmedList,
+    unordered: true,
+    description,
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Organisation account mappings (CloudA trail and org agentless scanning,
