@@ -380,14 +380,17 @@ function providerPackage(
   ];
 }
 
-/** The emulator's package: its executable, the runtime and the emulators' bundle. */
+/** The emulator's package: its executable, the runtime, the emulators' bundle and the vdb API's descriptors. */
 function emulatorPackage(name: string, platform: Platform, runtime: Runtime, windowsExe: Buffer | undefined) {
   const bundle = join(REPO_ROOT, 'dist', 'bundle', 'emulator.cjs');
   return [
     ...startFiles(emulatorExecutableName(name, platform), emulatorLauncher(name), platform, runtime, windowsExe),
     fromCheckout('dist/bundle/emulator.cjs'),
     ...readTree(join(REPO_ROOT, 'dist', 'bundle', 'assets'), 'dist/bundle/assets'),
-    ...(name === 'vdb' ? [fromCheckout('dist/proto/vdb-descriptor.json')] : []),
+    // The emulator validates requests with the API's rules (src/emulators/vdb/request-rules.ts).
+    ...(name === 'vdb'
+      ? [fromCheckout('dist/proto/vdb-descriptor.json'), fromCheckout('dist/proto/vdb-rules.binpb')]
+      : []),
     file('THIRD_PARTY_NOTICES.txt', thirdPartyNotices(bundle)),
   ];
 }

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { builtDescriptorPath, findProtoSourceDir } from '../proto-location.js';
+import { rootWithValidateImport } from './validate-import.js';
 
 export { VDB_SERVICES, type VdbServiceName } from './vdb-services.js';
 
@@ -30,12 +31,15 @@ export function vdbProtoRoot(): protobuf.Root {
   return root;
 }
 
-/** Parses proto/vdb/**.proto (imports `vdb/...` resolve against `protoDir`). */
+/**
+ * Parses proto/vdb/**.proto (imports `vdb/...` resolve against `protoDir`; the rules' own import is
+ * the library's, vdb-rules.ts).
+ */
 export function loadFromProtoDir(protoDir: string): protobuf.Root {
-  const root = new protobuf.Root();
-  const resolveDefault = root.resolvePath.bind(root);
-  root.resolvePath = (origin, target) =>
-    target.startsWith('vdb/') ? join(protoDir, target) : resolveDefault(origin, target);
+  const resolveDefault = protobuf.Root.prototype.resolvePath;
+  const root: protobuf.Root = rootWithValidateImport((origin, target) =>
+    target.startsWith('vdb/') ? join(protoDir, target) : (resolveDefault.call(root, origin, target) as string),
+  );
   root.loadSync(protoFiles(join(protoDir, 'vdb')), { keepCase: true });
   return root;
 }

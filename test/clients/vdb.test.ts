@@ -32,6 +32,7 @@ import { codeForGrpcStatus } from '../../src/clients/vdb/transport.js';
 import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
 import { generateCertificate } from '../../src/server/tls.js';
 import { GrpcServer } from '../../src/wire/grpc-server.js';
+import { descriptorWithoutRules } from '../../src/wire/validate-import.js';
 import { expectApiError } from '../support/api-error.js';
 
 const USER_AGENT = 'terraform-provider-vdb/1.19.2 (test)';
@@ -166,7 +167,7 @@ describe('vdb client', () => {
       const vdb = client();
       await apiError(vdb.clusters.get({ accountId: emulator.accountId, clusterId: crypto.randomUUID() }), 'not_found');
       const invalid = await apiError(vdb.clusters.create(clusterInput({ name: 'x' })), 'invalid');
-      expect(invalid.message).to.include('cluster.name: value length must be at least 2 characters [string.min_len]');
+      expect(invalid.message).to.include('cluster.name: must be at least 2 characters [string.min_len]');
       await apiError(vdb.clusters.list({ accountId: crypto.randomUUID() }), 'forbidden');
       emulator.injectFault({ method: 'CreateRole', code: status.ALREADY_EXISTS, message: 'role exists' });
       await apiError(
@@ -854,7 +855,8 @@ describe('vdb protos', () => {
   it('the built descriptor matches proto/vdb (rebuilt with the sources)', () => {
     const parsed = loadFromProtoDir(fileURLToPath(new URL('../../../proto', import.meta.url)));
     parsed.resolveAll();
-    expect(JSON.stringify(parsed.toJSON())).to.equal(readFileSync(VDB_DESCRIPTOR_PATH, 'utf8').trim());
+    const built = readFileSync(VDB_DESCRIPTOR_PATH, 'utf8').trim();
+    expect(JSON.stringify(descriptorWithoutRules(parsed.toJSON()))).to.equal(built);
   });
 
   it('uses the neutral packages and the field numbers of docs/api/vdb.md, "Services and packages"', () => {

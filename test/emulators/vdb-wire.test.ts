@@ -16,15 +16,16 @@ import { decodePlain, encodePlain } from '../../src/clients/vdb/codec.js';
 import { WireDecodeError, decodeMessage, encodeMessage, formatTimestamp } from '../../src/emulators/vdb/wire-codec.js';
 import { findProtoSourceDir } from '../../src/proto-location.js';
 import { vdbProtoRoot } from '../../src/wire/vdb-proto.js';
+import { rootWithValidateImport } from '../../src/wire/validate-import.js';
 
 /** proto/vdb/** parsed by protobufjs with its own (camel-cased) field names: the reference reading. */
 function referenceRoot(): protobuf.Root {
   const protoDir = findProtoSourceDir('vdb', [process.cwd()]);
   if (!protoDir) throw new Error('no proto/vdb folder above the working directory');
-  const root = new protobuf.Root();
-  const resolveDefault = root.resolvePath.bind(root);
-  root.resolvePath = (origin, target) =>
-    target.startsWith('vdb/') ? join(protoDir, target) : resolveDefault(origin, target);
+  const resolveDefault = protobuf.Root.prototype.resolvePath;
+  const root: protobuf.Root = rootWithValidateImport((origin, target) =>
+    target.startsWith('vdb/') ? join(protoDir, target) : (resolveDefault.call(root, origin, target) as string),
+  );
   const files = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
       const path = join(dir, entry.name);
@@ -214,7 +215,7 @@ describe('vdb emulator: its own reading of the wire, held against the .proto fil
       for (const field of type.fieldsArray.filter((f) => f.resolvedType instanceof protobuf.Enum && !f.repeated)) {
         const bytes = type.encode(type.fromObject({ [field.name]: 99 })).finish();
         expect(() => decodeMessage(sharedType(type), bytes), `${type.fullName}.${field.name}`)
-          .to.throw(WireDecodeError, 'value must be one of the defined enum values (got 99)')
+          .to.throw(WireDecodeError, ': must be one of the defined enum values (got 99)')
           .with.property('rule', 'enum.defined_only');
         checked++;
       }

@@ -7,9 +7,7 @@ import type { BookingPackage, CloudProvider, CloudProviderRegion, PackageStatus 
 import type { WireObject } from './wire-codec.js';
 import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { checkAccount, stableUuid, type StoredKind, type VdbContext } from './context.js';
-import { Violations, invalidArgument, notFound, quoted } from './errors.js';
-import { LIMITS } from './limits.js';
-import * as rule from './rules.js';
+import { Violations, notFound, quoted } from './errors.js';
 import type { ServiceRegistration } from './server.js';
 
 export const HYBRID_PROVIDER = 'hybrid';
@@ -249,15 +247,15 @@ function catalogServices(ctx: VdbContext): ServiceRegistration[] {
       public: new Set(['ListGlobalCloudProviders', 'ListGlobalCloudProviderRegions', 'GetGlobalCloudProviderRegion']),
       handlers: {
         ListCloudProviders: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           return providers();
         },
         ListCloudProviderRegions: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           return regions(request.cloudProviderId as string);
         },
         GetCloudProviderRegion: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           return region(request.cloudProviderId as string, request.regionId as string);
         },
         ListGlobalCloudProviders: () => providers(),
@@ -270,23 +268,13 @@ function catalogServices(ctx: VdbContext): ServiceRegistration[] {
       service: VDB_SERVICES.booking,
       handlers: {
         ListPackages: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           const provider = request.cloudProviderId as string;
           const regionId = (request.cloudProviderRegionId as string | undefined) ?? '';
           requireProvider(ctx, 'cloud_provider_id', provider);
-          if (provider !== HYBRID_PROVIDER) {
-            if (regionId === '') {
-              throw invalidArgument(
-                'validation error:\n - cloud_provider_region_id: value is required unless cloud_provider_id is ' +
-                  'hybrid [region_required]',
-              );
-            }
-            requireRegion(ctx, 'cloud_provider_region_id', provider, regionId);
-          }
+          // A region unless hybrid, and few statuses, are the API's rules, held before the handler.
+          if (provider !== HYBRID_PROVIDER) requireRegion(ctx, 'cloud_provider_region_id', provider, regionId);
           const statuses = (request.statuses as string[] | undefined) ?? [];
-          const v = new Violations();
-          rule.maxItems(v, 'statuses', statuses, LIMITS.packageStatusFilters);
-          v.throwIfAny();
           // Unfiltered, the platform lists what can be booked: a deactivated package stays with the
           // clusters that have it and is listed only when asked for by its status.
           const wanted = statuses.length > 0 ? statuses : [BOOKABLE];

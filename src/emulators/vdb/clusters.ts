@@ -16,13 +16,12 @@ import {
   serverFilledConfiguration,
   transitionState,
 } from './cluster-state.js';
-import { checkPlacement, validateClusterFields } from './cluster-validation.js';
+import { checkPlacement } from './cluster-validation.js';
 import { checkAccount, newId, nowTimestamp, removeStored, type StoredKind, type VdbContext } from './context.js';
-import { Violations, failedPrecondition, invalidArgument, notFound, quoted } from './errors.js';
+import { failedPrecondition, invalidArgument, notFound, quoted } from './errors.js';
 import { HYBRID_ENVIRONMENTS } from './hybrid.js';
 import { paginate } from './paging.js';
 import type { Cluster, ClusterConfiguration, ClusterState } from './records.js';
-import * as rule from './rules.js';
 import type { HandlerCall, ServiceRegistration } from './server.js';
 import type { WireObject } from './wire-codec.js';
 
@@ -55,7 +54,7 @@ function clusterServices(ctx: VdbContext): ServiceRegistration[] {
       handlers: {
         ListClusters: (request) => listClusters(ctx, request),
         GetCluster: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           return { cluster: requireCluster(ctx, request.clusterId as string) };
         },
         CreateCluster: (request, call) => ({
@@ -63,23 +62,23 @@ function clusterServices(ctx: VdbContext): ServiceRegistration[] {
         }),
         UpdateCluster: (request) => ({ cluster: updateCluster(ctx, request.cluster as Cluster | undefined) }),
         DeleteCluster: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           deleteCluster(ctx, request.clusterId as string, request.deleteBackups === true);
           return {};
         },
         EnableClusterJwtRbac: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           const cluster = requireCluster(ctx, request.clusterId as string);
           ctx.store.put(CLUSTERS.name, cluster.id, { ...cluster, state: { ...cluster.state!, jwtRbac: true } });
           return {};
         },
         SuspendCluster: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           changePower(ctx, request.clusterId as string, 'suspend');
           return {};
         },
         UnsuspendCluster: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           changePower(ctx, request.clusterId as string, 'resume');
           return {};
         },
@@ -91,7 +90,7 @@ function clusterServices(ctx: VdbContext): ServiceRegistration[] {
 // ---------------------------------------------------------------------------------------------
 
 function listClusters(ctx: VdbContext, request: WireObject): WireObject {
-  checkAccount(ctx, 'account_id', request.accountId);
+  checkAccount(ctx, request.accountId);
   const provider = request.cloudProviderId as string | undefined;
   const region = request.cloudProviderRegionId as string | undefined;
   const items = refreshAllClusters(ctx).filter(
@@ -109,17 +108,9 @@ export function requireCluster(ctx: VdbContext, clusterId: string): Cluster {
 }
 
 function createCluster(ctx: VdbContext, input: Cluster | undefined, call: HandlerCall): Cluster {
-  const v = new Violations();
-  if (!rule.required(v, 'cluster', input)) v.throwIfAny();
+  // The API's rules held (request-rules.ts): a cluster is given, its fields in bounds, none the server sets.
   const cluster = input!;
-  rule.mustBeEmpty(v, 'cluster.id', cluster.id);
-  rule.mustBeEmpty(v, 'cluster.created_at', cluster.createdAt);
-  rule.mustBeEmpty(v, 'cluster.deleted_at', cluster.deletedAt);
-  if (cluster.state !== undefined)
-    v.add('cluster.state', 'value must be empty: the field is set by the server', 'read_only');
-  validateClusterFields(v, cluster);
-  v.throwIfAny();
-  checkAccount(ctx, 'cluster.account_id', cluster.accountId);
+  checkAccount(ctx, cluster.accountId);
   const pkg = checkPlacement(ctx, cluster);
 
   const jwtRbac = jwtRbacMetadata(call);
@@ -154,13 +145,9 @@ function createCluster(ctx: VdbContext, input: Cluster | undefined, call: Handle
 }
 
 function updateCluster(ctx: VdbContext, input: Cluster | undefined): Cluster {
-  const v = new Violations();
-  if (!rule.required(v, 'cluster', input)) v.throwIfAny();
+  // The API's rules held (request-rules.ts): a cluster with an id is given, its fields in bounds.
   const cluster = input!;
-  if (cluster.id === '') v.add('cluster.id', 'value is empty, which is not a valid UUID', 'string.uuid_empty');
-  validateClusterFields(v, cluster);
-  v.throwIfAny();
-  checkAccount(ctx, 'cluster.account_id', cluster.accountId);
+  checkAccount(ctx, cluster.accountId);
   const current = requireCluster(ctx, cluster.id);
   if (cluster.cloudProviderId !== current.cloudProviderId) {
     throw invalidArgument(

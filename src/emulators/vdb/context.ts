@@ -1,8 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Clock, MemoryStore } from '../core/index.js';
 import { timestampAt } from './wire-codec.js';
-import { failedPrecondition, invalidArgument, permissionDenied } from './errors.js';
-import { isUuid } from './rules.js';
+import { failedPrecondition, permissionDenied } from './errors.js';
 
 /** What a cluster is doing and when that ends; clusters without one keep their stored state. */
 export interface ClusterTransition {
@@ -85,17 +84,12 @@ export function stableUuid(seed: string): string {
 }
 
 /**
- * The account of a request must be the key's account: empty or malformed is INVALID_ARGUMENT,
- * another account PERMISSION_DENIED (as the real service answers for a key of another account).
+ * The account of a request must be the key's account: another account is PERMISSION_DENIED (as the
+ * real service answers for a key of another account).
  */
-export function checkAccount(ctx: VdbContext, path: string, accountId: unknown): void {
-  const value = typeof accountId === 'string' ? accountId : '';
-  if (value === '')
-    throw invalidArgument(
-      `validation error:\n - ${path}: value is empty, which is not a valid UUID [string.uuid_empty]`,
-    );
-  if (!isUuid(value)) throw invalidArgument(`validation error:\n - ${path}: value must be a valid UUID [string.uuid]`);
-  if (value !== ctx.accountId) throw permissionDenied(`the API key has no access to account ${value}`);
+export function checkAccount(ctx: VdbContext, accountId: unknown): void {
+  // That it is a UUID is the API's rule, held before any handler runs (request-rules.ts).
+  if (accountId !== ctx.accountId) throw permissionDenied(`the API key has no access to account ${String(accountId)}`);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -28,7 +28,9 @@ export class Violations {
   private unlisted = 0;
 
   add(path: string, message: string, rule: string): void {
-    if (this.items.length < MAX_REPORTED_VIOLATIONS) this.items.push(` - ${path}: ${message} [${rule}]`);
+    // A rule of a whole request has no path, as protovalidate writes it.
+    const at = path === '' ? '' : `${path}: `;
+    if (this.items.length < MAX_REPORTED_VIOLATIONS) this.items.push(` - ${at}${message} [${rule}]`);
     else this.unlisted++;
   }
 
@@ -36,11 +38,15 @@ export class Violations {
     return this.items.length === 0;
   }
 
+  /** The answer's message: `validation error:` and one line per violation. */
+  text(): string {
+    const more = this.unlisted > 0 ? `\n - … and ${this.unlisted} more violation(s)` : '';
+    return `validation error:\n${this.items.join('\n')}${more}`;
+  }
+
   /** Throws INVALID_ARGUMENT listing the violations, if any. */
   throwIfAny(): void {
-    if (this.items.length === 0) return;
-    const more = this.unlisted > 0 ? `\n - … and ${this.unlisted} more violation(s)` : '';
-    throw invalidArgument(`validation error:\n${this.items.join('\n')}${more}`);
+    if (this.items.length > 0) throw invalidArgument(this.text());
   }
 }
 

@@ -17,14 +17,9 @@ import {
   type StoredKind,
   type VdbContext,
 } from './context.js';
-import { Violations, failedPrecondition, invalidArgument, notFound, permissionDenied } from './errors.js';
-import { LIMITS } from './limits.js';
-import * as rule from './rules.js';
+import { failedPrecondition, invalidArgument, notFound, permissionDenied } from './errors.js';
 import type { HandlerCall, ServiceRegistration } from './server.js';
 
-const NAME = /^[a-zA-Z0-9-_]+$/;
-const REGISTRY_URL = /^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?(:\d{1,5})?(\/\S*)?$/;
-const CHART_URL = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?(:\d{1,5})?(\/\S*)?$/;
 export const REGISTRY_HOST = 'registry.vdb-cloud.example';
 export const CHART_REPOSITORY = 'oci://registry.vdb-cloud.example/charts';
 export const AGENT_API_URL = 'grpc.vdb-cloud.example:443';
@@ -64,7 +59,7 @@ function hybridServices(ctx: VdbContext): ServiceRegistration[] {
       service: VDB_SERVICES.hybrid,
       handlers: {
         ListHybridCloudEnvironments: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           return {
             items: ctx.store
               .list<HybridEnvironment>(HYBRID_ENVIRONMENTS.name)
@@ -72,7 +67,7 @@ function hybridServices(ctx: VdbContext): ServiceRegistration[] {
           };
         },
         GetHybridCloudEnvironment: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           return { hybridCloudEnvironment: requireEnvironment(ctx, request.hybridCloudEnvironmentId as string) };
         },
         CreateHybridCloudEnvironment: (request, call) => ({
@@ -89,14 +84,14 @@ function hybridServices(ctx: VdbContext): ServiceRegistration[] {
           ),
         }),
         DeleteHybridCloudEnvironment: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           const environment = requireEnvironment(ctx, request.hybridCloudEnvironmentId as string);
           // Refused while a cluster runs in it (as CLUSTERS declares); its credentials go with it.
           removeStored(ctx, HYBRID_ENVIRONMENTS, environment.id);
           return {};
         },
         GenerateBootstrapCommands: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           return generateBootstrapCommands(ctx, request.hybridCloudEnvironmentId as string);
         },
       },
@@ -108,51 +103,6 @@ function requireEnvironment(ctx: VdbContext, id: string): HybridEnvironment {
   const environment = refreshEnvironment(ctx, id);
   if (!environment) throw notFound(`hybrid cloud environment ${id}`);
   return environment;
-}
-
-function validateEnvironment(v: Violations, environment: HybridEnvironment): void {
-  const path = 'hybrid_cloud_environment';
-  rule.length(v, `${path}.name`, environment.name, 1, LIMITS.environmentName);
-  if (environment.name !== '') rule.pattern(v, `${path}.name`, environment.name, NAME);
-  if (!rule.required(v, `${path}.configuration`, environment.configuration)) return;
-  const c = environment.configuration!;
-  const at = `${path}.configuration`;
-  rule.dnsLabel(v, `${at}.namespace`, c.namespace, LIMITS.namespace);
-  // Lengths first: a value over its bound is refused without being parsed.
-  const fits = (name: string, value: string | undefined, max: number): boolean => {
-    if (value === undefined || [...value].length <= max) return true;
-    rule.length(v, `${at}.${name}`, value, 0, max);
-    return false;
-  };
-  if (fits('http_proxy_url', c.httpProxyUrl, LIMITS.proxyUrl)) rule.uri(v, `${at}.http_proxy_url`, c.httpProxyUrl);
-  if (fits('https_proxy_url', c.httpsProxyUrl, LIMITS.proxyUrl)) rule.uri(v, `${at}.https_proxy_url`, c.httpsProxyUrl);
-  if (
-    fits('container_registry_url', c.containerRegistryUrl, LIMITS.repositoryUrl) &&
-    c.containerRegistryUrl &&
-    !REGISTRY_URL.test(c.containerRegistryUrl)
-  ) {
-    v.add(`${at}.container_registry_url`, 'value must be host[:port][/path]', 'string.registry_url');
-  }
-  if (
-    fits('chart_repository_url', c.chartRepositoryUrl, LIMITS.repositoryUrl) &&
-    c.chartRepositoryUrl &&
-    !CHART_URL.test(c.chartRepositoryUrl)
-  ) {
-    v.add(`${at}.chart_repository_url`, 'value must be scheme://host[:port][/path]', 'string.repository_url');
-  }
-  rule.maxItems(v, `${at}.no_proxy_configs`, c.noProxyConfigs, LIMITS.noProxyEntries);
-  (c.noProxyConfigs ?? []).forEach((host, i) =>
-    rule.length(v, `${at}.no_proxy_configs[${i}]`, host, 1, LIMITS.hostName),
-  );
-  fits('registry_secret_name', c.registrySecretName, LIMITS.secretName);
-  fits('ca_certificates', c.caCertificates, LIMITS.caCertificates);
-  fits('database_storage_class', c.databaseStorageClass, LIMITS.storageClassName);
-  fits('snapshot_storage_class', c.snapshotStorageClass, LIMITS.storageClassName);
-  fits('volume_snapshot_storage_class', c.volumeSnapshotStorageClass, LIMITS.storageClassName);
-  rule.enumSet(v, `${at}.log_level`, c.logLevel);
-  rule.tolerations(v, `${at}.tolerations`, c.tolerations);
-  rule.keyValues(v, `${at}.node_selector`, c.nodeSelector, LIMITS.kubernetesEntries);
-  rule.keyValues(v, `${at}.control_plane_labels`, c.controlPlaneLabels, LIMITS.kubernetesEntries);
 }
 
 function storedConfiguration(
@@ -170,17 +120,9 @@ function storedConfiguration(
 }
 
 function createEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined, call: HandlerCall): WireObject {
-  const v = new Violations();
-  if (!rule.required(v, 'hybrid_cloud_environment', input)) v.throwIfAny();
+  // The API's rules held (request-rules.ts): an environment is given, in bounds, with nothing the server sets.
   const environment = input!;
-  rule.mustBeEmpty(v, 'hybrid_cloud_environment.id', environment.id);
-  rule.mustBeEmpty(v, 'hybrid_cloud_environment.created_at', environment.createdAt);
-  rule.mustBeEmpty(v, 'hybrid_cloud_environment.created_by_email', environment.createdByEmail);
-  if (environment.status !== undefined)
-    v.add('hybrid_cloud_environment.status', 'value must be empty: the field is set by the server', 'read_only');
-  validateEnvironment(v, environment);
-  v.throwIfAny();
-  checkAccount(ctx, 'hybrid_cloud_environment.account_id', environment.accountId);
+  checkAccount(ctx, environment.accountId);
   const now = nowTimestamp(ctx);
   const stored: HybridEnvironment = {
     accountId: environment.accountId,
@@ -198,13 +140,9 @@ function createEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined
 }
 
 function updateEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined): WireObject {
-  const v = new Violations();
-  if (!rule.required(v, 'hybrid_cloud_environment', input)) v.throwIfAny();
+  // The API's rules held (request-rules.ts): an environment with an id is given, in bounds.
   const environment = input!;
-  rule.uuid(v, 'hybrid_cloud_environment.id', environment.id);
-  validateEnvironment(v, environment);
-  v.throwIfAny();
-  checkAccount(ctx, 'hybrid_cloud_environment.account_id', environment.accountId);
+  checkAccount(ctx, environment.accountId);
   const current = requireEnvironment(ctx, environment.id);
   const namespace = current.configuration?.namespace;
   if (namespace !== undefined && environment.configuration!.namespace !== namespace) {

@@ -14,9 +14,7 @@ import {
   type StoredKind,
   type VdbContext,
 } from './context.js';
-import { Violations, failedPrecondition, invalidArgument, notFound, quoted } from './errors.js';
-import { LIMITS } from './limits.js';
-import * as rule from './rules.js';
+import { Violations, failedPrecondition, notFound, quoted } from './errors.js';
 import type { ServiceRegistration } from './server.js';
 
 /**
@@ -148,21 +146,21 @@ function iamServices(ctx: VdbContext): ServiceRegistration[] {
       service: VDB_SERVICES.iam,
       handlers: {
         ListPermissions: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           return { permissions: ctx.store.list(PERMISSIONS.name) };
         },
         ListRoles: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           return { items: ctx.store.list(ROLES.name) };
         },
         GetRole: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           return { role: requireRole(ctx, request.roleId as string) };
         },
         CreateRole: (request) => ({ role: createRole(ctx, request.role as Role | undefined) }),
         UpdateRole: (request) => ({ role: updateRole(ctx, request.role as Role | undefined) }),
         DeleteRole: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           const role = requireRole(ctx, request.roleId as string);
           if (role.roleType === 'ROLE_TYPE_SYSTEM')
             throw failedPrecondition(`system role ${role.name} cannot be deleted`);
@@ -171,7 +169,7 @@ function iamServices(ctx: VdbContext): ServiceRegistration[] {
           return {};
         },
         ListUserRoles: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           const assignment = requireUserRoles(ctx, request.userId as string);
           return {
             roles: assignment.roleIds
@@ -180,7 +178,7 @@ function iamServices(ctx: VdbContext): ServiceRegistration[] {
           };
         },
         AssignUserRoles: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           assignUserRoles(ctx, request);
           return {};
         },
@@ -190,7 +188,7 @@ function iamServices(ctx: VdbContext): ServiceRegistration[] {
       service: VDB_SERVICES.account,
       handlers: {
         ListAccountMembers: (request) => {
-          checkAccount(ctx, 'account_id', request.accountId);
+          checkAccount(ctx, request.accountId);
           const members = ctx.store.list<StoredMember>(MEMBERS.name);
           const items = members.map((member) => ({ accountMember: member.user, isOwner: member.isOwner }));
           return { items };
@@ -212,41 +210,36 @@ function requireUserRoles(ctx: VdbContext, userId: string): StoredUserRoles {
   return assignment;
 }
 
-function validateRole(ctx: VdbContext, v: Violations, role: Role): Permission[] {
-  rule.length(v, 'role.name', role.name, 4, LIMITS.roleName);
-  // eslint-disable-next-line no-control-regex
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses.
-  if (/[\u0000-\u001f\u007f]/.test(role.name))
-    v.add('role.name', 'value must not contain control characters', 'string.no_control');
-  rule.length(v, 'role.description', role.description, 0, LIMITS.roleDescription);
-  if (role.roleType !== 'ROLE_TYPE_CUSTOM')
-    v.add('role.role_type', 'value must be in list [2] (ROLE_TYPE_CUSTOM)', 'enum.in');
-  rule.minItems(v, 'role.permissions', role.permissions, 1);
-  rule.maxItems(v, 'role.permissions', role.permissions, LIMITS.rolePermissions);
+/**
+ * The role's permissions, each once, from the catalogue: that they exist is the server's check; their
+ * count and form, the name's and the type are the API's rules, held before the handler ran.
+ */
+function knownPermissions(ctx: VdbContext, role: Role): Permission[] {
+  const v = new Violations();
   const resolved: Permission[] = [];
   const seen = new Set<string>();
   role.permissions.forEach((permission, i) => {
-    const at = `role.permissions[${i}].value`;
-    if ([...permission.value].length > LIMITS.permissionValue)
-      return rule.length(v, at, permission.value, 1, LIMITS.permissionValue);
     const known = ctx.store.get<Permission>(PERMISSIONS.name, permission.value);
-    if (!known) v.add(at, `unknown permission ${quoted(permission.value)} (see ListPermissions)`, 'permission.exists');
-    else if (!seen.has(known.value)) {
+    if (!known) {
+      v.add(
+        `role.permissions[${i}].value`,
+        `unknown permission ${quoted(permission.value)} (see ListPermissions)`,
+        'permission.exists',
+      );
+    } else if (!seen.has(known.value)) {
       seen.add(known.value);
       resolved.push(known);
     }
   });
+  v.throwIfAny();
   return resolved;
 }
 
 function createRole(ctx: VdbContext, input: Role | undefined): WireObject {
-  const v = new Violations();
-  if (!rule.required(v, 'role', input)) v.throwIfAny();
+  // The API's rules held (request-rules.ts): a role is given, in bounds, without an id.
   const role = input!;
-  rule.mustBeEmpty(v, 'role.id', role.id);
-  const permissions = validateRole(ctx, v, role);
-  v.throwIfAny();
-  checkAccount(ctx, 'role.account_id', role.accountId);
+  checkAccount(ctx, role.accountId);
+  const permissions = knownPermissions(ctx, role);
   const now = nowTimestamp(ctx);
   const stored: Role = {
     id: newId(),
@@ -263,13 +256,10 @@ function createRole(ctx: VdbContext, input: Role | undefined): WireObject {
 }
 
 function updateRole(ctx: VdbContext, input: Role | undefined): WireObject {
-  const v = new Violations();
-  if (!rule.required(v, 'role', input)) v.throwIfAny();
+  // The API's rules held (request-rules.ts): a role with an id is given, in bounds.
   const role = input!;
-  rule.uuid(v, 'role.id', role.id);
-  const permissions = validateRole(ctx, v, role);
-  v.throwIfAny();
-  checkAccount(ctx, 'role.account_id', role.accountId);
+  checkAccount(ctx, role.accountId);
+  const permissions = knownPermissions(ctx, role);
   const current = requireRole(ctx, role.id);
   if (current.roleType === 'ROLE_TYPE_SYSTEM')
     throw failedPrecondition(`system role ${current.name} cannot be changed`);
@@ -287,18 +277,7 @@ function updateRole(ctx: VdbContext, input: Role | undefined): WireObject {
 function assignUserRoles(ctx: VdbContext, request: WireObject): void {
   const toAdd = (request.roleIdsToAdd as string[] | undefined) ?? [];
   const toDelete = (request.roleIdsToDelete as string[] | undefined) ?? [];
-  if (toAdd.length === 0 && toDelete.length === 0) {
-    throw invalidArgument(
-      'validation error:\n - role_ids_to_add: at least one of role_ids_to_add and role_ids_to_delete must be ' +
-        'non-empty [assign.not_empty]',
-    );
-  }
-  const v = new Violations();
-  rule.maxItems(v, 'role_ids_to_add', toAdd, LIMITS.assignedRoles);
-  rule.maxItems(v, 'role_ids_to_delete', toDelete, LIMITS.assignedRoles);
-  toAdd.forEach((id, i) => rule.uuid(v, `role_ids_to_add[${i}]`, id));
-  toDelete.forEach((id, i) => rule.uuid(v, `role_ids_to_delete[${i}]`, id));
-  v.throwIfAny();
+  // Not both empty, at most 100 UUIDs each: the API's rules, held before the handler ran.
   const assignment = requireUserRoles(ctx, request.userId as string);
   for (const id of [...toAdd, ...toDelete]) requireRole(ctx, id);
   const roleIds = [...assignment.roleIds.filter((id) => !toDelete.includes(id))];

@@ -10,6 +10,7 @@ import * as grpc from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
 import { GrpcServer, StatusError, type CallContext } from '../../wire/grpc-server.js';
 import { vdbMethod, vdbProtoRoot } from '../../wire/vdb-proto.js';
+import { requestViolations } from './request-rules.js';
 import type { BoundedLog } from '../core/request-log.js';
 import type { FaultDecision, FaultKind, SeededFaults } from '../core/fault-profile.js';
 import type { Caller } from './context.js';
@@ -301,7 +302,7 @@ async function serve(
   if (plan.outcome === 'fail') return fail(plan.code, plan.message, plan.trailers);
   let outcome: Awaited<ReturnType<typeof handleNormally>>;
   try {
-    outcome = await handleNormally(options, method, metadata, request, decodeError);
+    outcome = await handleNormally(options, method, metadata, { request, bytes, decodeError });
   } catch (error) {
     process.stderr.write(`vdb emulator: ${method.path} failed: ${errorText(error)}\n`);
     return fail(grpc.status.INTERNAL, `internal error: ${errorText(error)}`);
@@ -320,13 +321,15 @@ async function serve(
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** Authentication, request decoding, then the handler; RpcErrors become the failure to answer. */
+/**
+ * Authentication, request decoding, the API's request rules, then the handler; RpcErrors become the
+ * failure to answer.
+ */
 async function handleNormally(
   options: GrpcServerOptions,
   method: MethodInfo,
   metadata: RequestMetadata,
-  request: WireObject | undefined,
-  decodeError: WireDecodeError | undefined,
+  { request, bytes, decodeError }: { request?: WireObject; bytes: Buffer; decodeError?: WireDecodeError },
 ): Promise<{ response: WireObject } | { code: grpc.status; message: string }> {
   const caller = authenticate(metadata, options);
   if (!method.isPublic && caller.kind === 'anonymous') {
@@ -339,6 +342,8 @@ async function handleNormally(
     const rule = decodeError.rule ? ` [${decodeError.rule}]` : '';
     return { code: grpc.status.INVALID_ARGUMENT, message: `validation error:\n - ${decodeError.message}${rule}` };
   }
+  const violations = requestViolations(method.info.request.fullName.slice(1), bytes);
+  if (violations) return { code: grpc.status.INVALID_ARGUMENT, message: violations.text() };
   if (!method.handler)
     return { code: grpc.status.UNIMPLEMENTED, message: `${method.methodName} is not implemented by the emulator` };
   try {

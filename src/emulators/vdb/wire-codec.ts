@@ -101,7 +101,7 @@ function readValue(field: protobuf.Field, value: unknown, path: string): unknown
   if (type instanceof protobuf.Enum) {
     // protobufjs gives the name of a defined value and the bare number of any other.
     if (typeof value === 'number') {
-      const detail = `value must be one of the defined enum values (got ${value})`;
+      const detail = `must be one of the defined enum values (got ${value})`;
       throw new WireDecodeError(path, detail, 'enum.defined_only');
     }
     return value;

@@ -7,8 +7,9 @@ import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
 import { dataSource, listResource, resource } from '../../engine/contracts.js';
 import { idIdentity } from '../shared/identity.js';
 import type { AuthKey } from '../../clients/vdb/api.js';
-import { accountIdOf, deleteIgnoringNotFound, providerAccountId, type VdbContext } from './common.js';
-import { accountId, formatTimestamp, uuid } from './formats.js';
+import { ACCOUNT_ID, accountIdOf, deleteIgnoringNotFound, providerAccountId, type VdbContext } from './common.js';
+import { formatTimestamp, uuid } from './formats.js';
+import { apiRules } from './rules.js';
 import { madeAtFrom } from '../shared/made-at.js';
 
 const DEPRECATION =
@@ -25,13 +26,7 @@ const fields = {
     unordered: true,
     replace: true,
     refersTo: 'clusters',
-    validate: [
-      {
-        description: 'at least one cluster id',
-        check: (v) => (v.length === 0 ? 'must name at least one cluster' : undefined),
-      },
-      { description: 'cluster ids (UUIDs)', check: (v) => v.map((id) => uuid.check(id)).find(Boolean) },
-    ],
+    validate: apiRules<string[]>('cluster.auth.v1.DatabaseApiKey.cluster_ids', { sentOnce: true }),
     description: 'The clusters the key grants access to (at least one).',
   }),
   token: attr.string({
@@ -138,7 +133,7 @@ const listSchema = resourceSchema(
   {
     id: attr.computedId('The account whose keys are listed.'),
     account_id: attr.string({
-      validate: [accountId],
+      validate: ACCOUNT_ID,
       optional: true,
       computed: true,
       description: "The account whose keys are listed. Defaults to the provider's `account_id`.",

@@ -8,6 +8,7 @@ import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
 import { dataSource, listResource, resource } from '../../engine/contracts.js';
 import type { BackupSchedule } from '../../clients/vdb/api.js';
 import {
+  ACCOUNT_ID,
   accountScopedIdentity,
   accountFilter,
   accountIdField,
@@ -18,11 +19,11 @@ import {
   splitImportId,
   type VdbContext,
 } from './common.js';
-import { accountId, cronExpression, formatTimestamp, goDurationBetweenHours, sameGoDuration, uuid } from './formats.js';
+import { cronExpression, formatTimestamp, sameGoDuration, uuid } from './formats.js';
+import { apiRules } from './rules.js';
 import { madeAtFrom } from '../shared/made-at.js';
 
-/** The platform keeps backups from one day to one year. */
-export const RETENTION = goDurationBetweenHours(24, 8760);
+const SCHEDULE = 'cluster.backup.v1.BackupSchedule';
 
 const fields = {
   id: attr.computedId('The schedule id (a UUID).'),
@@ -31,19 +32,20 @@ const fields = {
     required: true,
     replace: true,
     refersTo: 'a cluster',
-    validate: [uuid],
+    validate: apiRules(`${SCHEDULE}.cluster_id`),
     description: 'The cluster to back up.',
   }),
   cron_expression: attr.string({
     required: true,
-    validate: [cronExpression],
+    // Its length is the API's rule, its grammar the server's code (docs/api/vdb.md, "Schedule expressions").
+    validate: [...apiRules(`${SCHEDULE}.schedule`), cronExpression],
     description:
       'When backups run: a cron expression (`minute hour day-of-month month day-of-week`, e.g. `0 3 * * *`; 6 or 7 ' +
       'fields with seconds and year are accepted too), a macro such as `@daily`, or `@every <duration>`.',
   }),
   retention_period: attr.string({
     optional: true,
-    validate: [RETENTION],
+    validate: apiRules(`${SCHEDULE}.retention_period`),
     equal: sameGoDuration,
     description:
       "How long each backup is kept, as a Go duration from `24h` to `8760h` (e.g. `72h`). Unset uses the platform's " +
@@ -200,7 +202,7 @@ const listSchema = resourceSchema(
   {
     id: attr.computedId('`<account_id>/<cluster_id>`.'),
     account_id: attr.string({
-      validate: [accountId],
+      validate: ACCOUNT_ID,
       optional: true,
       computed: true,
       description: "The account of the cluster. Defaults to the provider's `account_id`.",
@@ -246,7 +248,7 @@ const singleSchema = resourceSchema(
     id: attr.string({ required: true, validate: [uuid], description: 'The id of the schedule to look up.' }),
     cluster_id: attr.string({ required: true, validate: [uuid], description: 'The cluster the schedule belongs to.' }),
     account_id: attr.string({
-      validate: [accountId],
+      validate: ACCOUNT_ID,
       optional: true,
       computed: true,
       description: "The account of the cluster. Defaults to the provider's `account_id`.",

@@ -5,8 +5,13 @@
  */
 import { attr, resourceSchema, t } from '../../schema/define.js';
 import { dataSource } from '../../engine/contracts.js';
+import { attrStep } from '../../schema/path.js';
 import { providerAccountId, type VdbContext } from './common.js';
-import { cloudProviderId, cloudRegionId, text } from './formats.js';
+import { cloudProviderId, cloudRegionId } from './formats.js';
+import { apiRules } from './rules.js';
+import { HYBRID } from './cluster/mapping.js';
+
+const REQUEST = 'booking.v1.ListPackagesRequest';
 
 const packageShape = t.object({
   id: t.string,
@@ -25,12 +30,12 @@ const schema = resourceSchema(
     id: attr.computedId('`<cloud_provider>/<cloud_region>`.'),
     cloud_provider: attr.string({
       required: true,
-      validate: [text(3, 64, null, 'a cloud provider id'), cloudProviderId],
+      validate: [...apiRules(`${REQUEST}.cloud_provider_id`), cloudProviderId],
       description: 'The cloud provider id, e.g. `aws`, or `hybrid`.',
     }),
     cloud_region: attr.string({
       required: true,
-      validate: [text(0, 64, null, 'a region id'), cloudRegionId],
+      validate: [...apiRules(`${REQUEST}.cloud_provider_region_id`), cloudRegionId],
       description: 'The region id, e.g. `eu-central-1`. May be empty for `hybrid`.',
     }),
     packages: attr.of(t.list(packageShape))({
@@ -47,6 +52,15 @@ const schema = resourceSchema(
 export const bookingPackagesDataSource = dataSource<typeof schema.fields, VdbContext>({
   typeName: 'vdb_booking_packages',
   schema,
+  // The API's rule of the request (region_required).
+  validate(config, diags) {
+    if (config.cloud_provider === undefined || config.cloud_provider === HYBRID || config.cloud_region !== '') return;
+    diags.error(
+      'Missing cloud region',
+      `A region is required unless cloud_provider is "${HYBRID}": set cloud_region to one of the provider's regions.`,
+      [attrStep('cloud_region')],
+    );
+  },
   async read(config, ctx) {
     const accountId = providerAccountId(ctx);
     const packages = await ctx.client.api.booking.listPackages(

@@ -15,10 +15,10 @@ import { DiagnosticError, sentences } from '../../engine/diagnostics.js';
 import { isApiError } from '../../wire/api-error.js';
 import type { Backup } from '../../clients/vdb/api.js';
 import { WaitFailedError, WaitTimeoutError, waitFor } from '../shared/wait.js';
-import { RETENTION } from './backup-schedule.js';
-import { goDurationToProto, protoToGoDuration, type VdbContext } from './common.js';
+import { apiRules } from './rules.js';
+import { ACCOUNT_ID, goDurationToProto, protoToGoDuration, type VdbContext } from './common.js';
 import { attrStep } from '../../schema/path.js';
-import { goDurationBetween, parseGoDuration, uuid } from './formats.js';
+import { goDurationBetween, parseGoDuration } from './formats.js';
 
 /** How long the action waits for the backup when `timeout` is not set. */
 const DEFAULT_TIMEOUT = '1h';
@@ -29,17 +29,18 @@ const fields = {
   cluster_id: attr.string({
     required: true,
     refersTo: 'a cluster',
-    validate: [uuid],
+    validate: apiRules('cluster.backup.v1.Backup.cluster_id'),
     description: 'The cluster to back up, e.g. `vdb_accounts_cluster.main.id`.',
   }),
   account_id: attr.string({
     optional: true,
+    validate: ACCOUNT_ID,
     refersTo: 'an account',
     description: "The account of the cluster. Defaults to the provider's `account_id`.",
   }),
   retention_period: attr.string({
     optional: true,
-    validate: [RETENTION],
+    validate: apiRules('cluster.backup.v1.Backup.retention_period'),
     description:
       "How long the backup is kept, as a Go duration from `24h` to `8760h` (e.g. `72h`). Unset uses the platform's " +
       'default.',

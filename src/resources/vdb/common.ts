@@ -18,7 +18,8 @@ import type {
 } from '../../clients/vdb/api.js';
 import { durationToNanos, nanosToDuration } from '../../wire/go-duration.js';
 import type { IdentityAttributeDef, IdentityDef } from '../../engine/contracts.js';
-import { accountId, formatGoDuration, parseGoDuration, protoEnum, text } from './formats.js';
+import { formatGoDuration, parseGoDuration } from './formats.js';
+import { apiFieldsNamed, apiItems, apiRules, sharedApiRules } from './rules.js';
 
 /** What the provider's configure returns: the API client and the provider-level default account. */
 export interface VdbContext {
@@ -30,13 +31,16 @@ export interface VdbContext {
   readonly noDefaultAccount?: string;
 }
 
+/** Every request's and object's `account_id`: one value, one rule. */
+export const ACCOUNT_ID = sharedApiRules(apiFieldsNamed('account_id'));
+
 /** The `account_id` attribute of a resource: its own value wins over the provider's. */
 export const accountIdField = () =>
   attr.string({
     optional: true,
     computed: true,
     replace: true,
-    validate: [accountId],
+    validate: ACCOUNT_ID,
     refersTo: 'an account',
     description:
       "The account the object belongs to. Defaults to the provider's `account_id`; after a read it holds the account " +
@@ -47,7 +51,7 @@ export const accountIdField = () =>
 export const accountFilter = (what: string) =>
   attr.string({
     optional: true,
-    validate: [accountId],
+    validate: ACCOUNT_ID,
     description: `The account whose ${what} are listed. Defaults to the provider's \`account_id\`.`,
   });
 
@@ -134,21 +138,18 @@ export const protoToGoDuration = (d: ProtoDuration | undefined): string | null =
 // ---------------------------------------------------------------------------------------------------
 // Shared nested shapes
 
-const K8S_LABEL_KEY =
-  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
-
 /** `{ key, value }` pairs written as repeated blocks. */
 export function keyValueFields(what: string) {
   return {
     key: attr.string({
       required: true,
       description: `The ${what} key.`,
-      validate: [text(1, 253, K8S_LABEL_KEY, 'a Kubernetes label key')],
+      validate: apiRules('common.v1.KeyValue.key', { samples: ['team', 'example.com/team'] }),
     }),
     value: attr.string({
       required: true,
       description: `The ${what} value.`,
-      validate: [text(0, 1024, null, 'a value')],
+      validate: apiRules('common.v1.KeyValue.value'),
     }),
   };
 }
@@ -175,10 +176,11 @@ export function setNote(address: string, select: string): string {
 const byKey = (address: string, key: string) => `{ for e in ${address} : e.key => e.value }["${key}"]`;
 
 /**
- * A set of key/value blocks (see {@link setNote}); `address` as a configuration refers to it, e.g.
- * `vdb_accounts_cluster.example.labels`.
+ * A set of key/value blocks (see {@link setNote}) sent as the API's repeated `field`; `address` as a
+ * configuration refers to it, e.g. `vdb_accounts_cluster.example.labels`.
  */
-export function keyValueSet(description: string, what: string, max: number, address: string) {
+export function keyValueSet(description: string, what: string, field: string, address: string) {
+  const { max } = apiItems(field);
   return block.set(keyValueFields(what), {
     description: `${description} At most ${max} entries. ${setNote(address, byKey(address, 'team'))}`,
     max,
@@ -192,29 +194,28 @@ export const keyValuesToApi = (kvs: readonly KeyValueModel[]): KeyValue[] =>
 export const keyValuesFromApi = (kvs: readonly KeyValue[] | undefined): KeyValueModel[] =>
   (kvs ?? []).map((kv) => ({ key: kv.key, value: kv.value }));
 
-const TOLERATION_OPERATOR = protoEnum('TOLERATION_OPERATOR_', 'EXISTS', 'EQUAL');
-const TOLERATION_EFFECT = protoEnum('TOLERATION_EFFECT_', 'NO_SCHEDULE', 'PREFER_NO_SCHEDULE', 'NO_EXECUTE');
-
 export const tolerationFields = {
   key: attr.string({
     optional: true,
+    validate: apiRules('cluster.v1.Toleration.key', { samples: ['dedicated', 'example.com/gpu'] }),
     description:
       'The taint key the toleration applies to; empty matches every key (with operator `TOLERATION_OPERATOR_EXISTS`).',
   }),
   operator: attr.string({
     optional: true,
-    validate: [TOLERATION_OPERATOR],
+    validate: apiRules('cluster.v1.Toleration.operator'),
     description:
       'How the key relates to the value: `TOLERATION_OPERATOR_EXISTS` or `TOLERATION_OPERATOR_EQUAL` (the default ' +
       'when unset).',
   }),
   value: attr.string({
     optional: true,
+    validate: apiRules('cluster.v1.Toleration.value'),
     description: 'The taint value the toleration matches (not with `TOLERATION_OPERATOR_EXISTS`).',
   }),
   effect: attr.string({
     optional: true,
-    validate: [TOLERATION_EFFECT],
+    validate: apiRules('cluster.v1.Toleration.effect'),
     description:
       'The taint effect to match: `TOLERATION_EFFECT_NO_SCHEDULE`, `TOLERATION_EFFECT_PREFER_NO_SCHEDULE` or ' +
       '`TOLERATION_EFFECT_NO_EXECUTE`; unset matches all effects.',
@@ -226,14 +227,19 @@ export const tolerationFields = {
   }),
 };
 
-/** A set of tolerations (see {@link setNote}); `address` as a configuration refers to it. */
-export const tolerationSet = (description: string, address: string) =>
-  block.set(tolerationFields, {
+/**
+ * A set of tolerations (see {@link setNote}) sent as the API's repeated `field`; `address` as a
+ * configuration refers to it.
+ */
+export function tolerationSet(description: string, field: string, address: string) {
+  const { max } = apiItems(field);
+  return block.set(tolerationFields, {
     description:
-      `${description} At most 10 entries. ` +
+      `${description} At most ${max} entries. ` +
       `${setNote(address, `[for t in ${address} : t if t.key == "dedicated"]`)}`,
-    max: 10,
+    max,
   });
+}
 
 export type TolerationModel = ModelOf<typeof tolerationFields>;
 
@@ -297,12 +303,12 @@ export function secretRefBlock(description: string) {
       secret_name: attr.string({
         required: true,
         description: 'The name of the Kubernetes secret.',
-        validate: [text(1, 253, /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'a Kubernetes secret name')],
+        validate: apiRules('common.v1.SecretKeyRef.name', { samples: ['qdrant-tls', 'certs.example'] }),
       }),
       secret_key: attr.string({
         required: true,
         description: 'The key inside the secret.',
-        validate: [text(1, 1024, null, 'a secret key')],
+        validate: apiRules('common.v1.SecretKeyRef.key'),
       }),
     },
     { description },

@@ -10,6 +10,7 @@ import { attrStep } from '../../schema/path.js';
 import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics.js';
 import type { AccessRule, CollectionAccessType, DatabaseApiKey, GlobalAccessType } from '../../clients/vdb/api.js';
 import {
+  ACCOUNT_ID,
   accountScopedIdentity,
   accountFilter,
   accountIdField,
@@ -18,11 +19,18 @@ import {
   splitImportId,
   type VdbContext,
 } from './common.js';
-import { accountId, formatTimestamp, futureTimestamp, protoEnum, sameInstant, text, uuid } from './formats.js';
+import { formatTimestamp, sameInstant, uuid } from './formats.js';
+import { apiItems, apiRule, apiRules } from './rules.js';
 import { madeAtFrom } from '../shared/made-at.js';
 
-const GLOBAL_ACCESS = protoEnum('GLOBAL_ACCESS_RULE_ACCESS_TYPE_', 'READ_ONLY', 'MANAGE');
-const COLLECTION_ACCESS = protoEnum('COLLECTION_ACCESS_RULE_ACCESS_TYPE_', 'READ_ONLY', 'READ_WRITE');
+// The API's rules of each field (src/resources/vdb/rules.ts).
+const KEY = 'cluster.auth.v2.DatabaseApiKey';
+const GLOBAL_ACCESS = apiRule('cluster.auth.v2.GlobalAccessRule.access_type');
+const COLLECTION_ACCESS = apiRule('cluster.auth.v2.CollectionAccessRule.access_type');
+const ACCESS_RULES_MAX = apiItems(`${KEY}.access_rules`).max;
+/** A key's name, for the resource and the ephemeral key. */
+export const KEY_NAME = apiRules(`${KEY}.name`, { what: 'letters, digits, `_`, spaces and `-`', samples: ['ci key'] });
+export const KEY_CLUSTER_ID = apiRules(`${KEY}.cluster_id`);
 const MANAGE: GlobalAccessType = 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE';
 
 /** How a key grants access; the resource and the ephemeral key share them. */
@@ -49,7 +57,10 @@ export const accessRuleFields = {
     {
       collection_name: attr.string({
         required: true,
-        validate: [text(1, 255, /^[a-zA-Z0-9._-]+$/, 'letters, digits, `.`, `_` and `-`')],
+        validate: apiRules('cluster.auth.v2.CollectionAccessRule.collection_name', {
+          what: 'letters, digits, `.`, `_` and `-`',
+          samples: ['products', 'docs.v2'],
+        }),
         description: 'The collection.',
       }),
       access_type: attr.string({
@@ -60,8 +71,10 @@ export const accessRuleFields = {
     },
     {
       replace: true,
-      max: 20,
-      description: 'Access to individual collections (at most 20). Cannot be combined with `global_access_rule`.',
+      max: ACCESS_RULES_MAX,
+      description:
+        `Access to individual collections (at most ${ACCESS_RULES_MAX}). Cannot be combined with ` +
+        '`global_access_rule`.',
     },
   ),
 };
@@ -73,13 +86,13 @@ const fields = {
     required: true,
     replace: true,
     refersTo: 'a cluster',
-    validate: [uuid],
+    validate: KEY_CLUSTER_ID,
     description: 'The cluster the key grants access to.',
   }),
   name: attr.string({
     required: true,
     replace: true,
-    validate: [text(4, 128, /^[\w -]+$/, 'letters, digits, `_`, spaces and `-`')],
+    validate: KEY_NAME,
     description: 'Name of the key: 4–128 letters, digits, `_`, spaces and `-`.',
   }),
   created_at: attr.string({ computed: true, description: 'When the key was created (RFC 3339).' }),
@@ -87,7 +100,7 @@ const fields = {
     optional: true,
     computed: true,
     replace: true,
-    validate: [futureTimestamp],
+    validate: apiRules(`${KEY}.expires_at`),
     equal: sameInstant,
     description:
       'When the key expires (RFC 3339); unset means never. The same instant in another notation (offset, fractional ' +
@@ -313,7 +326,7 @@ const listSchema = resourceSchema(
   {
     id: attr.computedId('`<account_id>/<cluster_id>`.'),
     account_id: attr.string({
-      validate: [accountId],
+      validate: ACCOUNT_ID,
       optional: true,
       computed: true,
       description: "The account of the cluster. Defaults to the provider's `account_id`.",

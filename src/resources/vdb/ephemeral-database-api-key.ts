@@ -8,16 +8,22 @@ import { attr, resourceSchema } from '../../schema/define.js';
 import { ephemeralResource } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { isApiError } from '../../wire/api-error.js';
-import { accountIdOf, type VdbContext } from './common.js';
-import { accountId, formatTimestamp, goDurationBetweenHours, parseGoDuration, text, uuid } from './formats.js';
-import { accessRuleConflicts, accessRuleFields, accessRulesToApi } from './database-api-key-v2.js';
+import { ACCOUNT_ID, accountIdOf, type VdbContext } from './common.js';
+import { formatTimestamp, goDurationBetweenHours, parseGoDuration } from './formats.js';
+import {
+  KEY_CLUSTER_ID,
+  KEY_NAME,
+  accessRuleConflicts,
+  accessRuleFields,
+  accessRulesToApi,
+} from './database-api-key-v2.js';
 
 const LIFETIME = goDurationBetweenHours(1, 720);
 
 const schema = resourceSchema(
   {
     account_id: attr.string({
-      validate: [accountId],
+      validate: ACCOUNT_ID,
       optional: true,
       computed: true,
       refersTo: 'an account',
@@ -25,11 +31,15 @@ const schema = resourceSchema(
         "The account of the cluster. Defaults to the provider's `account_id`; the opened key holds the account " +
         'it was made in.',
     }),
-    cluster_id: attr.string({ required: true, validate: [uuid], description: 'The cluster the key grants access to.' }),
+    cluster_id: attr.string({
+      required: true,
+      validate: KEY_CLUSTER_ID,
+      description: 'The cluster the key grants access to.',
+    }),
     name: attr.string({
       optional: true,
       computed: true,
-      validate: [text(4, 128, /^[\w -]+$/, 'letters, digits, `_`, spaces and `-`')],
+      validate: KEY_NAME,
       description: 'Name of the key; unset, a name for the run with a random suffix (read it here).',
     }),
     expires_in: attr.string({

@@ -144,21 +144,11 @@ export function text(
 }
 
 /**
- * The largest values of the API's integer field types (docs/api/vdb.md, "Field bounds"): the
+ * The largest values of the API's integer field types (docs/api/vdb.md, "Field rules"): the
  * platform's documented upper bounds.
  */
 export const UINT32_MAX = 2 ** 32 - 1;
 export const INT32_MAX = 2 ** 31 - 1;
-
-/** The proto names of an enum (without UNSPECIFIED), as a plan-time validator. */
-export function protoEnum(prefix: string, ...values: string[]): Validator<string> {
-  const names = values.map((v) => `${prefix}${v}`);
-  return {
-    description: `one of ${names.map((n) => `\`${n}\``).join(', ')}`,
-    samples: names,
-    check: (v) => (names.includes(v) ? undefined : `must be one of ${names.join(', ')}, got ${JSON.stringify(v)}`),
-  };
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Cron schedules: what the platform accepts for a backup schedule

@@ -33,7 +33,8 @@ import {
   tolerationToApi,
   type VdbContext,
 } from './common.js';
-import { INT32_MAX, formatTimestamp, protoEnum, text } from './formats.js';
+import { INT32_MAX, formatTimestamp } from './formats.js';
+import { apiRule, apiRules } from './rules.js';
 import {
   parseSettings,
   printSettings,
@@ -45,21 +46,10 @@ import { attrStep, indexStep } from '../../schema/path.js';
 import type { Diagnostics } from '../../engine/diagnostics.js';
 import { madeAtFrom } from '../shared/made-at.js';
 
-const LOG_LEVEL = protoEnum('HYBRID_CLOUD_ENVIRONMENT_CONFIGURATION_LOG_LEVEL_', 'DEBUG', 'INFO', 'WARN', 'ERROR');
-const URL = text(
-  1,
-  2048,
-  /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#]+(:\d+)?([/?#]\S*)?$/,
-  'a URL such as `http://proxy.internal:3128`',
-  ['http://proxy.internal:3128', 'https://charts.example.com/stable'],
-);
-const REGISTRY = text(
-  1,
-  2048,
-  /^[A-Za-z0-9.-]+(:\d+)?(\/\S*)?$/,
-  'a registry address such as `registry.example.com[:port][/path]`',
-  ['registry.example.com', 'registry.example.com:5000/mirror'],
-);
+// The API's rules of each field (src/resources/vdb/rules.ts).
+const CONFIGURATION_FIELD = 'hybrid.v1.HybridCloudEnvironmentConfiguration';
+const LOG_LEVEL = apiRule(`${CONFIGURATION_FIELD}.log_level`);
+const PROXY_URL = { what: 'a URL such as `http://proxy.internal:3128`', samples: ['http://proxy.internal:3128'] };
 
 const advancedSettings = {
   description: 'a YAML mapping',
@@ -74,14 +64,10 @@ const configurationFields = {
   namespace: attr.string({
     required: true,
     replace: true,
-    validate: [
-      text(
-        1,
-        63,
-        /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/,
-        'a Kubernetes namespace name (lower-case letters, digits and `-`)',
-      ),
-    ],
+    validate: apiRules(`${CONFIGURATION_FIELD}.namespace`, {
+      what: 'a Kubernetes namespace name (lower-case letters, digits and `-`)',
+      samples: ['vdb', 'vector-db'],
+    }),
     description: "The Kubernetes namespace the platform's components run in. Changing it creates a new environment.",
   }),
   last_modified_at: attr.string({
@@ -89,35 +75,64 @@ const configurationFields = {
     volatile: true,
     description: 'When the configuration last changed (RFC 3339).',
   }),
-  http_proxy_url: attr.string({ optional: true, validate: [URL], description: 'HTTP proxy the components use.' }),
-  https_proxy_url: attr.string({ optional: true, validate: [URL], description: 'HTTPS proxy the components use.' }),
+  http_proxy_url: attr.string({
+    optional: true,
+    validate: apiRules(`${CONFIGURATION_FIELD}.http_proxy_url`, PROXY_URL),
+    description: 'HTTP proxy the components use.',
+  }),
+  https_proxy_url: attr.string({
+    optional: true,
+    validate: apiRules(`${CONFIGURATION_FIELD}.https_proxy_url`, PROXY_URL),
+    description: 'HTTPS proxy the components use.',
+  }),
   no_proxy_configs: attr.stringSet({
     optional: true,
+    validate: apiRules<string[]>(`${CONFIGURATION_FIELD}.no_proxy_configs`),
     description:
       'Hosts and domains reached without the proxy. ' +
       `${setNote(`${CONFIGURATION}.no_proxy_configs`, `contains(${CONFIGURATION}.no_proxy_configs, ".internal")`)}`,
   }),
   container_registry_url: attr.string({
     optional: true,
-    validate: [REGISTRY],
+    validate: apiRules(`${CONFIGURATION_FIELD}.container_registry_url`, {
+      what: 'a registry address such as `registry.example.com[:port][/path]`',
+      samples: ['registry.example.com', 'registry.example.com:5000/mirror'],
+    }),
     description: 'Container registry to pull images from (`host[:port][/path]`).',
   }),
   chart_repository_url: attr.string({
     optional: true,
-    validate: [URL],
+    validate: apiRules(`${CONFIGURATION_FIELD}.chart_repository_url`, {
+      what: 'a URL such as `https://charts.example.com/stable`',
+      samples: ['https://charts.example.com/stable', 'oci://registry.example.com/charts'],
+    }),
     description: 'Helm chart repository to install from (`scheme://host[:port][/path]`).',
   }),
   registry_secret_name: attr.string({
     optional: true,
+    validate: apiRules(`${CONFIGURATION_FIELD}.registry_secret_name`),
     description: 'Kubernetes secret with the registry credentials.',
   }),
   ca_certificates: attr.string({
     optional: true,
+    validate: apiRules(`${CONFIGURATION_FIELD}.ca_certificates`),
     description: 'Additional CA certificates (PEM) the components trust.',
   }),
-  database_storage_class: attr.string({ optional: true, description: 'Default storage class for database volumes.' }),
-  snapshot_storage_class: attr.string({ optional: true, description: 'Default storage class for snapshots.' }),
-  volume_snapshot_storage_class: attr.string({ optional: true, description: 'Default volume snapshot class.' }),
+  database_storage_class: attr.string({
+    optional: true,
+    validate: apiRules(`${CONFIGURATION_FIELD}.database_storage_class`),
+    description: 'Default storage class for database volumes.',
+  }),
+  snapshot_storage_class: attr.string({
+    optional: true,
+    validate: apiRules(`${CONFIGURATION_FIELD}.snapshot_storage_class`),
+    description: 'Default storage class for snapshots.',
+  }),
+  volume_snapshot_storage_class: attr.string({
+    optional: true,
+    validate: apiRules(`${CONFIGURATION_FIELD}.volume_snapshot_storage_class`),
+    description: 'Default volume snapshot class.',
+  }),
   log_level: attr.string({
     optional: true,
     validate: [LOG_LEVEL],
@@ -135,14 +150,18 @@ const configurationFields = {
   node_selector: keyValueSet(
     'Kubernetes node selector of the control-plane components.',
     'node selector',
-    10,
+    `${CONFIGURATION_FIELD}.node_selector`,
     `${CONFIGURATION}.node_selector`,
   ),
-  tolerations: tolerationSet('Kubernetes tolerations of the control-plane components.', `${CONFIGURATION}.tolerations`),
+  tolerations: tolerationSet(
+    'Kubernetes tolerations of the control-plane components.',
+    `${CONFIGURATION_FIELD}.tolerations`,
+    `${CONFIGURATION}.tolerations`,
+  ),
   control_plane_labels: keyValueSet(
     'Additional labels of the control-plane components.',
     'label',
-    10,
+    `${CONFIGURATION_FIELD}.control_plane_labels`,
     `${CONFIGURATION}.control_plane_labels`,
   ),
 };
@@ -177,7 +196,7 @@ const fields = {
   account_id: accountIdField(),
   name: attr.string({
     required: true,
-    validate: [text(1, 64, /^[a-zA-Z0-9_-]+$/, 'letters, digits, `-` and `_`')],
+    validate: apiRules('hybrid.v1.HybridCloudEnvironment.name', { what: 'letters, digits, `-` and `_`' }),
     description: 'Name of the environment: 1–64 letters, digits, `-` and `_`.',
   }),
   configuration: block.one(configurationFields, {

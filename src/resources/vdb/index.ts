@@ -9,8 +9,7 @@ import { provider } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { attrStep } from '../../schema/path.js';
 import { booleanVariable, emptyInBlock, missingSetting } from '../shared/provider-settings.js';
-import { accountId } from './formats.js';
-import type { VdbContext } from './common.js';
+import { ACCOUNT_ID, type VdbContext } from './common.js';
 import cluster from './cluster/resource.js';
 import { clusterDataSource, clustersDataSource } from './cluster/data-sources.js';
 import { databaseApiKeyV2, databaseApiKeysV2DataSource } from './database-api-key-v2.js';
@@ -50,7 +49,7 @@ const schema = providerSchema(
       description: 'The URL of the management API. Environment: `VDB_API_URL`; default `grpc.vdb-cloud.example:443`.',
     }),
     account_id: attr.string({
-      validate: [accountId],
+      validate: ACCOUNT_ID,
       optional: true,
       description: 'The default account used by resources that do not set their own. Environment: `VDB_ACCOUNT_ID`.',
     }),

@@ -17,7 +17,7 @@ import {
   type VdbContext,
 } from './common.js';
 import { formatTimestamp, sameGoDuration, uuid } from './formats.js';
-import { RETENTION } from './backup-schedule.js';
+import { apiRules } from './rules.js';
 import { configurationShape } from './cluster/schema.js';
 import { configurationFromApi } from './cluster/mapping.js';
 import { madeAtFrom } from '../shared/made-at.js';
@@ -40,13 +40,13 @@ const fields = {
     required: true,
     replace: true,
     refersTo: 'a cluster',
-    validate: [uuid],
+    validate: apiRules('cluster.backup.v1.Backup.cluster_id'),
     description: 'The cluster to back up.',
   }),
   retention_period: attr.string({
     optional: true,
     replace: true,
-    validate: [RETENTION],
+    validate: apiRules('cluster.backup.v1.Backup.retention_period'),
     equal: sameGoDuration,
     description:
       "How long the backup is kept, as a Go duration from `24h` to `8760h` (e.g. `72h`). Unset uses the platform's " +

@@ -16,6 +16,7 @@ import {
   type VdbContext,
 } from './common.js';
 import { formatTimestamp, text } from './formats.js';
+import { apiItems, apiRules } from './rules.js';
 import { madeAtFrom } from '../shared/made-at.js';
 
 const fields = {
@@ -23,12 +24,13 @@ const fields = {
   account_id: accountIdField(),
   name: attr.string({
     required: true,
-    validate: [text(4, 64, /^[^\p{Cc}]+$/u, 'printable characters'), forms.name(64)],
+    // The API's rule, and one line of visible text (forms.name), which the platform does not require.
+    validate: [...apiRules('iam.v1.Role.name'), forms.name(64)],
     description: 'Name of the role: 4–64 printable characters.',
   }),
   description: attr.string({
     optional: true,
-    validate: [text(0, 256, null, 'text')],
+    validate: apiRules('iam.v1.Role.description'),
     description: 'What the role is for (at most 256 characters).',
   }),
   role_type: attr.string({ computed: true, description: 'The role type; `ROLE_TYPE_CUSTOM` for roles managed here.' }),
@@ -37,7 +39,11 @@ const fields = {
       value: attr.string({
         required: true,
         refersTo: "a permission of the platform's catalogue",
-        validate: [text(1, 128, /^[a-z_]+:[a-z_]+$/, 'a permission such as `read:backups`')],
+        // The API's rule, and the form of the catalogue's values, so that a typo is named at plan.
+        validate: [
+          ...apiRules('iam.v1.Permission.value'),
+          text(1, 128, /^[a-z_]+:[a-z_]+$/, 'a permission such as `read:backups`'),
+        ],
         description: 'The permission, e.g. `read:backups` or `write:clusters`.',
       }),
       category: attr.string({
@@ -45,7 +51,7 @@ const fields = {
         description: 'The category the platform files the permission under, e.g. `Cluster` or `Account Management`.',
       }),
     },
-    { min: 1, description: 'The permissions the role grants (at least one).' },
+    { ...apiItems('iam.v1.Role.permissions'), description: 'The permissions the role grants (at least one).' },
   ),
   created_at: attr.string({ computed: true, description: 'When the role was created (RFC 3339).' }),
   last_modified_at: attr.string({

@@ -20,7 +20,9 @@ import { resource, type OpContext } from '../../engine/contracts.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { attrStep } from '../../schema/path.js';
 import { accountIdentityAttribute, accountIdField, accountIdOf, isNotFound, type VdbContext } from './common.js';
-import { uuid } from './formats.js';
+import { sharedApiRules } from './rules.js';
+
+const ASSIGN = 'iam.v1.AssignUserRolesRequest';
 
 const fields = {
   id: attr.string({ computed: true, changesWith: ['user_email'], description: '`<account_id>/<user_id>`.' }),
@@ -38,7 +40,8 @@ const fields = {
   role_ids: attr.stringSet({
     required: true,
     refersTo: 'roles',
-    validate: [validators.each(uuid)],
+    // Sent as the roles to add and to take back: both have the API's rules (at most 100 UUIDs).
+    validate: sharedApiRules<string[]>([`${ASSIGN}.role_ids_to_add`, `${ASSIGN}.role_ids_to_delete`]),
     description:
       'The roles this resource assigns to the user. Those the user lacks are granted; removing one from the set, or ' +
       'destroying the resource, revokes it only if this resource granted it.',

@@ -36,14 +36,16 @@ describe('vdb emulator', () => {
         ['0 9-5 * * *', 'hour field "9-5": range "9-5" runs backwards'],
         ['@fortnightly', 'unknown descriptor "@fortnightly"'],
         ['@every soon', '@every: invalid duration "soon"'],
-        ['', 'the schedule is empty'],
       ];
       for (const [bad, reason] of cases) {
         const message = await failure(create(bad), 'invalid');
-        expect(message, bad).to.include(`backup_schedule.schedule: value must be a valid cron expression: ${reason}`);
+        expect(message, bad).to.include(`backup_schedule.schedule: must be a valid cron expression: ${reason}`);
       }
+      expect(await failure(create(''), 'invalid')).to.include(
+        'backup_schedule.schedule: must be at least 1 characters [string.min_len]',
+      );
       expect(await failure(create('@daily', { seconds: 3_600, nanos: 0 }), 'invalid')).to.include(
-        'backup_schedule.retention_period: value must be greater than or equal to 86400s and less than or equal to 31536000s [duration.gte_lte]',
+        'backup_schedule.retention_period: must be greater than or equal to 86400s and less than or equal to 31536000s [duration.gte_lte]',
       );
       expect(await failure(create('@daily', { seconds: 366 * 86_400, nanos: 0 }), 'invalid')).to.include(
         '[duration.gte_lte]',

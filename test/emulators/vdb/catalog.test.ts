@@ -53,7 +53,7 @@ describe('vdb emulator', () => {
 
       expect(
         await failure(vdb.booking.listPackages({ accountId: account, cloudProviderId: 'aws' }), 'invalid'),
-      ).to.include('cloud_provider_region_id: value is required unless cloud_provider_id is hybrid');
+      ).to.include('cloud_provider_region_id is required unless cloud_provider_id is hybrid [region_required]');
       expect(
         await failure(
           vdb.booking.listPackages({ accountId: account, cloudProviderId: 'aws', cloudProviderRegionId: 'xx' }),

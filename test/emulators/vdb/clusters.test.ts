@@ -146,19 +146,19 @@ describe('vdb emulator', () => {
         'invalid',
       );
       for (const line of [
-        'cluster.name: value does not match regex pattern `^[a-zA-Z0-9-_]+$` [string.pattern]',
-        'cluster.labels: value must contain no more than 10 item(s) [repeated.max_items]',
-        'cluster.configuration.number_of_nodes: value must be greater than or equal to 1 and less than or equal to 100 [uint32.gte_lte]',
-        'cluster.configuration.version: value must be a version such as v1.13.2, or latest [string.pattern]',
-        'cluster.configuration.package_id: value must be a valid UUID [string.uuid]',
+        'cluster.name: does not match regex pattern `^[a-zA-Z0-9_-]+$` [string.pattern]',
+        'cluster.labels: must contain no more than 10 item(s) [repeated.max_items]',
+        'cluster.configuration.number_of_nodes: must be greater than or equal to 1 and less than or equal to 100 [uint32.gte_lte]',
+        'cluster.configuration.version: does not match regex pattern `^(v[0-9]+[.][0-9]+[.][0-9]+|latest)$` [string.pattern]',
+        'cluster.configuration.package_id: must be a valid UUID [string.uuid]',
         'cluster.configuration.tolerations[0]: value must be empty when operator is Exists',
         'cluster.configuration.tolerations[1]: an empty key requires operator Exists',
         'cluster.configuration.tolerations[2]: toleration_seconds is only allowed with effect NoExecute',
-        'cluster.configuration.allowed_ip_source_ranges[0]: value must be a valid IPv4 prefix (CIDR) [string.ipv4_prefix]',
+        'cluster.configuration.allowed_ip_source_ranges[0]: must be a valid IPv4 address with prefix length [string.ipv4_with_prefixlen]',
         'cluster.configuration.service_type',
-        'cluster.configuration.reserved_cpu_percentage: value must be greater than or equal to 1 and less than or equal to 80 [uint32.gte_lte]',
-        'cluster.configuration.gpu_type: value must not be in list [0] [enum.not_in]',
-        'cluster.configuration.database_configuration.collection.replication_factor: value must be greater than or equal to 1',
+        'cluster.configuration.reserved_cpu_percentage: must be greater than or equal to 1 and less than or equal to 80 [uint32.gte_lte]',
+        'cluster.configuration.gpu_type: must not be in list [0] [enum.not_in]',
+        'cluster.configuration.database_configuration.collection.replication_factor: must be greater than or equal to 1',
         'cluster.configuration.database_configuration.tls.key: value is required [required]',
       ].filter((line) => line !== 'cluster.configuration.service_type')) {
         expect(message).to.include(line);
@@ -215,7 +215,7 @@ describe('vdb emulator', () => {
           'invalid',
         ),
       ).to.include(
-        'cluster.cloud_provider_region_id: value must be a valid UUID (a hybrid cloud environment id) when cloud_provider_id is hybrid',
+        'cluster: cloud_provider_region_id must be the id (a UUID) of a hybrid cloud environment when cloud_provider_id is hybrid [cluster.hybrid_region_uuid]',
       );
       const missing = crypto.randomUUID();
       expect(
@@ -264,8 +264,9 @@ describe('vdb emulator', () => {
         { authorization: `apikey ${emulator.apiKey}`, 'vdb-jwt-rbac': 'yes' },
       );
       expect(answer.error?.code).to.equal(grpc.status.INVALID_ARGUMENT);
-      expect(answer.error?.details).to.include('cluster.id: value must be empty');
-      expect(answer.error?.details).to.include('cluster.state: value must be empty');
+      expect(answer.error?.details).to.include(
+        'cluster: id, created_at, deleted_at and state must be empty: the server sets them [read_only]',
+      );
       const jwt = await rawCall(
         emulator,
         VDB_SERVICES.cluster,
@@ -357,7 +358,7 @@ describe('vdb emulator', () => {
         auth,
       );
       expect(bad.error?.details).to.include(
-        'page_size: value must be greater than or equal to 1 and less than or equal to 250 [int32.gte_lte]',
+        'page_size: must be greater than or equal to 1 and less than or equal to 250 [int32.gte_lte]',
       );
     });
   });

@@ -210,13 +210,13 @@ describe('vdb emulator', () => {
         'invalid',
       );
       for (const line of [
-        'hybrid_cloud_environment.name: value does not match regex pattern',
-        'hybrid_cloud_environment.configuration.namespace: value must be a valid DNS label',
-        'hybrid_cloud_environment.configuration.http_proxy_url: value must be a valid URI [string.uri]',
-        'hybrid_cloud_environment.configuration.container_registry_url: value must be host[:port][/path]',
-        'hybrid_cloud_environment.configuration.chart_repository_url: value must be scheme://host[:port][/path]',
-        'hybrid_cloud_environment.configuration.log_level: value must not be in list [0] [enum.not_in]',
-        'hybrid_cloud_environment.configuration.control_plane_labels: value must contain no more than 10 item(s)',
+        'hybrid_cloud_environment.name: does not match regex pattern',
+        'hybrid_cloud_environment.configuration.namespace: must be a valid DNS label',
+        'hybrid_cloud_environment.configuration.http_proxy_url: does not match regex pattern',
+        'hybrid_cloud_environment.configuration.container_registry_url: does not match regex pattern',
+        'hybrid_cloud_environment.configuration.chart_repository_url: does not match regex pattern',
+        'hybrid_cloud_environment.configuration.log_level: must not be in list [0] [enum.not_in]',
+        'hybrid_cloud_environment.configuration.control_plane_labels: must contain no more than 10 item(s)',
       ]) {
         expect(message).to.include(line);
       }

@@ -68,11 +68,11 @@ describe('vdb emulator', () => {
         await failure(vdb.databaseApiKeys.create({ ...base, accessRules: [global, global] }), 'invalid'),
       ).to.include('at most one global access rule is allowed');
       expect(await failure(vdb.databaseApiKeys.create({ ...base, accessRules: [] }), 'invalid')).to.include(
-        'database_api_key.access_rules: value must contain at least 1 item(s)',
+        'database_api_key.access_rules: must contain at least 1 item(s)',
       );
       expect(
         await failure(vdb.databaseApiKeys.create({ ...base, accessRules: Array(21).fill(collection) }), 'invalid'),
-      ).to.include('value must contain no more than 20 item(s)');
+      ).to.include('must contain no more than 20 item(s)');
       const badRules = await failure(
         vdb.databaseApiKeys.create({
           ...base,
@@ -89,13 +89,11 @@ describe('vdb emulator', () => {
         }),
         'invalid',
       );
-      expect(badRules).to.include('database_api_key.name: value length must be at least 4 characters');
-      expect(badRules).to.include('database_api_key.expires_at: value must be greater than now [timestamp.gt_now]');
+      expect(badRules).to.include('database_api_key.name: must be at least 4 characters');
+      expect(badRules).to.include('database_api_key.expires_at: must be greater than now [timestamp.gt_now]');
+      expect(badRules).to.include('access_rules[0].collection_access.collection_name: does not match regex pattern');
       expect(badRules).to.include(
-        'access_rules[0].collection_access.collection_name: value does not match regex pattern',
-      );
-      expect(badRules).to.include(
-        'access_rules[0].collection_access.access_type: value must not be in list [0] [enum.not_in]',
+        'access_rules[0].collection_access.access_type: must not be in list [0] [enum.not_in]',
       );
       const scopeless = await rawCall(
         emulator,
@@ -124,10 +122,10 @@ describe('vdb emulator', () => {
       expect((await vdb.authKeys.list({ accountId: account })).map((k) => [k.id, k.key])).to.deep.equal([[key.id, '']]);
       expect(await vdb.authKeys.list({ accountId: account, clusterId: crypto.randomUUID() })).to.deep.equal([]);
       expect(await failure(vdb.authKeys.create({ accountId: account, clusterIds: [] }), 'invalid')).to.include(
-        'database_api_key.cluster_ids: value must contain at least 1 item(s)',
+        'database_api_key.cluster_ids: must contain at least 1 item(s)',
       );
       expect(await failure(vdb.authKeys.create({ accountId: account, clusterIds: ['x'] }), 'invalid')).to.include(
-        'database_api_key.cluster_ids[0]: value must be a valid UUID',
+        'database_api_key.cluster_ids[0]: must be a valid UUID',
       );
       await vdb.authKeys.delete({ accountId: account, databaseApiKeyId: key.id });
       await failure(vdb.authKeys.delete({ accountId: account, databaseApiKeyId: key.id }), 'not_found');

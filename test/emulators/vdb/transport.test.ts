@@ -81,7 +81,7 @@ describe('vdb emulator', () => {
         },
       );
       expect(answer.error?.code).to.equal(grpc.status.INVALID_ARGUMENT);
-      expect(answer.error?.details).to.include('statuses[0]: value must be one of the defined enum values (got 7)');
+      expect(answer.error?.details).to.include('statuses[0]: must be one of the defined enum values (got 7)');
     });
 
     it('refuses another account with PERMISSION_DENIED and a malformed account id with INVALID_ARGUMENT', async () => {
@@ -89,7 +89,7 @@ describe('vdb emulator', () => {
         'has no access to account',
       );
       expect(await failure(vdb.clusters.list({ accountId: 'acme' }), 'invalid')).to.include(
-        'account_id: value must be a valid UUID [string.uuid]',
+        'account_id: must be a valid UUID [string.uuid]',
       );
       expect(await failure(vdb.clusters.list({ accountId: '' }), 'invalid')).to.include('account_id: value is empty');
     });

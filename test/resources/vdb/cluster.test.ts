@@ -222,13 +222,13 @@ describe('vdb_accounts_cluster', function () {
     const err = await h.failure(h.tf.validateResource(TYPE, h.config(TYPE, bad)));
     const byPath = Object.fromEntries(err.diagnostics.map((d) => [d.path, d.detail]));
     expect(byPath.name).to.match(/2 to 64 characters/);
-    expect(byPath['configuration[0].number_of_nodes']).to.match(/a whole number from 1 to 4294967295, got 0/);
+    expect(byPath['configuration[0].number_of_nodes']).to.match(/a whole number from 1 to 100, got 0/);
     expect(byPath['configuration[0].gpu_type']).to.match(/CLUSTER_CONFIGURATION_GPU_TYPE_NVIDIA/);
     expect(byPath['configuration[0].allowed_ip_source_ranges']).to.match(/IPv4 CIDR/);
     expect(byPath['configuration[0].tolerations']).to.match(/does not allow/);
   });
 
-  it("rejects counts beyond what the API can carry at plan time, and the platform's node quota at apply, naming the field", async () => {
+  it("rejects counts beyond the API's rules at plan time, naming the field, and creates nothing", async () => {
     const beyondWire = cluster(
       {},
       {
@@ -253,24 +253,27 @@ describe('vdb_accounts_cluster', function () {
     const byPath = Object.fromEntries(err.diagnostics.map((d) => [d.path, d.detail]));
     expect(byPath).to.have.all.keys(
       'configuration[0].number_of_nodes',
+      'configuration[0].node_configuration[0].resource_configurations',
       'configuration[0].node_configuration[0].resource_configurations[0].amount',
       'configuration[0].topology_spread_constraints',
       'configuration[0].database_configuration[0].collection[0].replication_factor',
       'configuration[0].database_configuration[0].collection[0].write_consistency_factor',
     );
-    expect(byPath['configuration[0].number_of_nodes']).to.match(/from 1 to 4294967295, got 4294967296/);
+    expect(byPath['configuration[0].number_of_nodes']).to.match(/from 1 to 100, got 4294967296/);
+    expect(byPath['configuration[0].node_configuration[0].resource_configurations']).to.match(
+      /add up to the extra disk per node, which must be a whole number from 0 to 16384, got 4294967296/,
+    );
     expect(byPath['configuration[0].database_configuration[0].collection[0].write_consistency_factor']).to.match(
-      /from 1 to 2147483647/,
+      /from 1 to 100/,
     );
 
-    // Within the wire type but beyond the account's quota: the platform refuses it, naming the field and the bound.
+    // Within the wire type but beyond the API's rule (docs/api/vdb.md, "Field rules"): refused at plan too.
     const before = h.emulator.list(VDB_COLLECTIONS.clusters).length;
     const absurd = cluster({}, { number_of_nodes: 9_999_999 });
-    await h.tf.validateResource(TYPE, h.config(TYPE, absurd));
-    const refused = await h.failure(h.tf.apply(TYPE, null, await h.plan(TYPE, null, absurd), h.config(TYPE, absurd)));
-    expect(refused.diagnostics[0]!.detail).to.include(
-      'cluster.configuration.number_of_nodes: value must be greater than or equal to 1 and less than or equal to 100',
-    );
+    const refused = await h.failure(h.tf.validateResource(TYPE, h.config(TYPE, absurd)));
+    expect(refused.diagnostics.map((d) => [d.path, d.detail])).to.deep.equal([
+      ['configuration[0].number_of_nodes', 'The value must be a whole number from 1 to 100, got 9999999.'],
+    ]);
     expect(h.emulator.list(VDB_COLLECTIONS.clusters)).to.have.length(before);
   });
 

@@ -6,8 +6,8 @@
 import { attr, resourceSchema, t } from '../../../schema/define.js';
 import { dataSource } from '../../../engine/contracts.js';
 import type { Cluster } from '../../../clients/vdb/api.js';
-import { accountIdOf, type VdbContext } from '../common.js';
-import { accountId, uuid } from '../formats.js';
+import { ACCOUNT_ID, accountIdOf, type VdbContext } from '../common.js';
+import { uuid } from '../formats.js';
 import { clusterFromApi, HYBRID } from './mapping.js';
 import { clusterShapeFields, configurationShape, statusDescription, statusType } from './schema.js';
 
@@ -25,7 +25,7 @@ const singleSchema = resourceSchema(
   {
     id: attr.string({ required: true, validate: [uuid], description: 'The id of the cluster to look up.' }),
     account_id: attr.string({
-      validate: [accountId],
+      validate: ACCOUNT_ID,
       optional: true,
       computed: true,
       description: "The account of the cluster. Defaults to the provider's `account_id`.",
@@ -86,7 +86,7 @@ const listSchema = resourceSchema(
   {
     id: attr.computedId('The account whose clusters are listed.'),
     account_id: attr.string({
-      validate: [accountId],
+      validate: ACCOUNT_ID,
       optional: true,
       computed: true,
       description: "The account whose clusters are listed. Defaults to the provider's `account_id`.",

@@ -8,7 +8,7 @@
 import { attr, resourceSchema, type ConfigModelOf } from '../../../schema/define.js';
 import { listResource, resource, type OpContext } from '../../../engine/contracts.js';
 import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics.js';
-import { attrStep, indexStep } from '../../../schema/path.js';
+import { attrStep, indexStep, type AttributePath } from '../../../schema/path.js';
 import { isApiError } from '../../../wire/api-error.js';
 import { CLUSTER_PHASES, type Cluster, type ClusterPhase } from '../../../clients/vdb/api.js';
 import { waitFor, WaitFailedError, WaitTimeoutError } from '../../shared/wait.js';
@@ -22,8 +22,16 @@ import {
   type VdbContext,
 } from '../common.js';
 import { clusterFields, type ClusterModel, type ConfigurationModel } from './schema.js';
-import { clusterFromApi, configurationToApi, HYBRID, jwtRbacOnCreate, wantsJwtRbac } from './mapping.js';
-import { cloudProviderId, cloudRegionId } from '../formats.js';
+import {
+  additionalDisk,
+  clusterFromApi,
+  configurationToApi,
+  HYBRID,
+  jwtRbacOnCreate,
+  wantsJwtRbac,
+} from './mapping.js';
+import { cloudProviderId, cloudRegionId, uuid } from '../formats.js';
+import { apiRules } from '../rules.js';
 import { madeAtFrom } from '../../shared/made-at.js';
 
 const schema = resourceSchema(clusterFields, {
@@ -66,6 +74,9 @@ function validateConfiguration(config: ConfigModelOf<typeof clusterFields>, diag
       at('configuration', 0, 'database_configuration', 0, 'tls', 0),
     );
   }
+  checkHybridRegion(config, diags);
+  const node = c.node_configuration?.[0];
+  checkAdditionalDisk(node?.resource_configurations, at('configuration', 0, 'node_configuration', 0), diags);
   if (config.private_region_id && config.cloud_provider && config.cloud_provider !== HYBRID) {
     diags.warning(
       'private_region_id has no effect',
@@ -74,6 +85,44 @@ function validateConfiguration(config: ConfigModelOf<typeof clusterFields>, diag
     );
   }
 }
+
+/** The API's rule of a Cluster (cluster.hybrid_region_uuid): a hybrid cluster's region is an environment's id. */
+function checkHybridRegion(config: ConfigModelOf<typeof clusterFields>, diags: Diagnostics): void {
+  if (config.cloud_provider !== HYBRID) return;
+  const [name, region] = config.private_region_id
+    ? ['private_region_id', config.private_region_id]
+    : ['cloud_region', config.cloud_region];
+  if (typeof region !== 'string' || uuid.check(region) === undefined) return;
+  diags.error(
+    'Invalid hybrid cloud region',
+    `With cloud_provider = "${HYBRID}" the ${name} is the id of a hybrid cloud environment, which ` +
+      `${uuid.check(region)}.`,
+    [attrStep(name)],
+  );
+}
+
+/** The disk amounts add up to the extra disk per node, whose bound is the API's (AdditionalResources.disk). */
+function checkAdditionalDisk(
+  resources:
+    | readonly { amount?: number | null; resource_type?: string | null; resource_unit?: string | null }[]
+    | undefined,
+  at: AttributePath,
+  diags: Diagnostics,
+): void {
+  if (!resources?.every((r) => typeof r.amount === 'number' && r.resource_type != null && r.resource_unit != null))
+    return;
+  const total = additionalDisk(resources as { amount: number; resource_type: string; resource_unit: string }[]);
+  const problem = EXTRA_DISK.map((rule) => rule.check(total)).find(Boolean);
+  if (problem) {
+    diags.error(
+      'Too much extra disk',
+      `The disk amounts in Gi of resource_configurations add up to the extra disk per node, which ${problem}.`,
+      [...at, attrStep('resource_configurations')],
+    );
+  }
+}
+
+const EXTRA_DISK = apiRules<number>('cluster.v1.AdditionalResources.disk');
 
 function toApi(plan: ClusterModel, accountId: string) {
   const configuration = plan.configuration[0]!;

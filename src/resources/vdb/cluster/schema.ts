@@ -5,48 +5,18 @@
  */
 import { attr, block, t, validators, type ModelOf } from '../../../schema/define.js';
 import { computedShape } from '../../shared/shape.js';
-import {
-  INT32_MAX,
-  UINT32_MAX,
-  accountId,
-  cloudProviderId,
-  cloudRegionId,
-  ipv4Cidr,
-  protoEnum,
-  text,
-  uuid,
-} from '../formats.js';
-import { keyValueSet, secretRefBlock, setNote, tolerationSet } from '../common.js';
+import { UINT32_MAX, cloudProviderId, cloudRegionId, uuid } from '../formats.js';
+import { ACCOUNT_ID, keyValueSet, secretRefBlock, setNote, tolerationSet } from '../common.js';
+import { apiItems, apiRule, apiRules } from '../rules.js';
 
-export const SERVICE_TYPE = protoEnum('CLUSTER_SERVICE_TYPE_', 'CLUSTER_IP', 'NODE_PORT', 'LOAD_BALANCER');
-export const GPU_TYPE = protoEnum('CLUSTER_CONFIGURATION_GPU_TYPE_', 'NVIDIA', 'AMD');
-export const RESTART_POLICY = protoEnum('CLUSTER_CONFIGURATION_RESTART_POLICY_', 'ROLLING', 'PARALLEL', 'AUTOMATIC');
-export const REBALANCE_STRATEGY = protoEnum(
-  'CLUSTER_CONFIGURATION_REBALANCE_STRATEGY_',
-  'BY_COUNT',
-  'BY_SIZE',
-  'BY_COUNT_AND_SIZE',
-);
-export const DATABASE_LOG_LEVEL = protoEnum(
-  'DATABASE_CONFIGURATION_LOG_LEVEL_',
-  'TRACE',
-  'DEBUG',
-  'INFO',
-  'WARN',
-  'ERROR',
-  'OFF',
-);
-const WHEN_UNSATISFIABLE = protoEnum(
-  'TOPOLOGY_SPREAD_CONSTRAINT_WHEN_UNSATISFIABLE_',
-  'DO_NOT_SCHEDULE',
-  'SCHEDULE_ANYWAY',
-);
-
-/** `vX.Y.Z` or `latest` (the platform's rule). */
-const VERSION = text(1, 64, /^(latest|v\d+\.\d+\.\d+)$/, 'a version such as `v1.13.0`, or `latest`', [
-  'latest',
-  'v1.13.0',
-]);
+// The API's rules of each field (src/resources/vdb/rules.ts); enums are named to show their values.
+const CONFIGURATION_FIELD = 'cluster.v1.ClusterConfiguration';
+export const SERVICE_TYPE = apiRule(`${CONFIGURATION_FIELD}.service_type`);
+export const GPU_TYPE = apiRule(`${CONFIGURATION_FIELD}.gpu_type`);
+export const RESTART_POLICY = apiRule(`${CONFIGURATION_FIELD}.restart_policy`);
+export const REBALANCE_STRATEGY = apiRule(`${CONFIGURATION_FIELD}.rebalance_strategy`);
+export const DATABASE_LOG_LEVEL = apiRule('cluster.v1.DatabaseConfiguration.log_level');
+const WHEN_UNSATISFIABLE = apiRule('common.v1.TopologySpreadConstraint.when_unsatisfiable');
 
 const RESOURCE_TYPES = ['cpu', 'ram', 'disk', 'complimentary_disk', 'snapshot'] as const;
 const RESOURCE_UNITS = ['m', 'Gi'] as const;
@@ -54,15 +24,14 @@ const RESOURCE_UNITS = ['m', 'Gi'] as const;
 export const databaseConfigurationFields = {
   collection: block.one(
     {
-      // The wire types' bounds; the cluster's nodes limit them far lower.
       replication_factor: attr.number({
         optional: true,
-        validate: [validators.intBetween(1, UINT32_MAX, [1, 2])],
+        validate: apiRules('cluster.v1.DatabaseConfigurationCollection.replication_factor'),
         description: 'Default replication factor of new collections.',
       }),
       write_consistency_factor: attr.number({
         optional: true,
-        validate: [validators.intBetween(1, INT32_MAX, [1, 2])],
+        validate: apiRules('cluster.v1.DatabaseConfigurationCollection.write_consistency_factor'),
         description: 'Default write consistency factor of new collections.',
       }),
       vectors: block.one(
@@ -83,7 +52,7 @@ export const databaseConfigurationFields = {
         {
           optimizer_cpu_budget: attr.number({
             optional: true,
-            validate: [validators.intBetween(-1024, 1024)],
+            validate: apiRules('cluster.v1.DatabaseConfigurationStoragePerformance.optimizer_cpu_budget'),
             description:
               'CPU threads the optimizer may use: 0 chooses automatically, a negative number leaves that many CPUs ' +
               'free.',
@@ -160,6 +129,9 @@ export const databaseConfigurationFields = {
   ),
 };
 
+const TOPOLOGY_MAX = apiItems(`${CONFIGURATION_FIELD}.topology_spread_constraints`).max;
+const IP_RANGES_MAX = apiItems(`${CONFIGURATION_FIELD}.allowed_ip_source_ranges`).max;
+
 /** How a configuration refers to the cluster and its configuration, in the notes on sets. */
 const CLUSTER = 'vdb_accounts_cluster.example';
 const CONFIGURATION = `${CLUSTER}.configuration[0]`;
@@ -168,7 +140,10 @@ export const configurationFields = {
   version: attr.string({
     optional: true,
     computed: true,
-    validate: [VERSION],
+    validate: apiRules(`${CONFIGURATION_FIELD}.version`, {
+      what: 'a version such as `v1.13.0`, or `latest`',
+      samples: ['latest', 'v1.13.0'],
+    }),
     description:
       'Version of the database engine, `vX.Y.Z` or `latest`. When unset the platform chooses; `latest` stays ' +
       '`latest` in the state while the cluster reports the version it resolved to.',
@@ -180,8 +155,7 @@ export const configurationFields = {
   }),
   number_of_nodes: attr.number({
     required: true,
-    // The wire type's bound; the account's node quota limits it far lower.
-    validate: [validators.intBetween(1, UINT32_MAX, [1, 2])],
+    validate: apiRules(`${CONFIGURATION_FIELD}.number_of_nodes`),
     description:
       "Number of database nodes. The platform also caps it by the account's node quota, which it checks when the " +
       'cluster is created or changed.',
@@ -191,14 +165,14 @@ export const configurationFields = {
       package_id: attr.string({
         required: true,
         refersTo: 'a booking package offered in the region',
-        validate: [uuid],
+        validate: apiRules(`${CONFIGURATION_FIELD}.package_id`),
         description:
           'The booking package (see the `vdb_booking_packages` data source) that fixes the CPU, memory and disk of ' +
           'each node.',
       }),
       resource_configurations: block.list(
         {
-          // The wire type's bound; no cloud offers a volume anywhere near it.
+          // Their sum has the API's bound of the extra disk (resource.ts); one alone has its wire type's.
           amount: attr.number({
             required: true,
             validate: [validators.intBetween(1, UINT32_MAX, [1, 20])],
@@ -247,23 +221,24 @@ export const configurationFields = {
   node_selector: keyValueSet(
     'Kubernetes node selector of the database pods (hybrid cloud).',
     'node selector',
-    10,
+    `${CONFIGURATION_FIELD}.node_selector`,
     `${CONFIGURATION}.node_selector`,
   ),
   tolerations: tolerationSet(
     'Kubernetes tolerations of the database pods (hybrid cloud).',
+    `${CONFIGURATION_FIELD}.tolerations`,
     `${CONFIGURATION}.tolerations`,
   ),
   topology_spread_constraints: block.set(
     {
       max_skew: attr.number({
         required: true,
-        validate: [validators.intBetween(1, INT32_MAX)],
+        validate: apiRules('common.v1.TopologySpreadConstraint.max_skew'),
         description: 'The largest allowed difference in the number of pods between topology domains.',
       }),
       topology_key: attr.string({
         required: true,
-        validate: [text(1, 317, null, 'a node label key')],
+        validate: apiRules('common.v1.TopologySpreadConstraint.topology_key'),
         description: 'The node label that defines topology domains, e.g. `topology.kubernetes.io/zone`.',
       }),
       when_unsatisfiable: attr.string({
@@ -273,36 +248,31 @@ export const configurationFields = {
       }),
     },
     {
-      description: `How database pods spread across topology domains (hybrid cloud). At most 10 entries. ${setNote(
-        `${CONFIGURATION}.topology_spread_constraints`,
-        `[for c in ${CONFIGURATION}.topology_spread_constraints : c if c.topology_key == ` +
-          `"topology.kubernetes.io/zone"]`,
-      )}`,
-      max: 10,
+      description:
+        `How database pods spread across topology domains (hybrid cloud). At most ${TOPOLOGY_MAX} entries. ` +
+        setNote(
+          `${CONFIGURATION}.topology_spread_constraints`,
+          `[for c in ${CONFIGURATION}.topology_spread_constraints : c if c.topology_key == ` +
+            `"topology.kubernetes.io/zone"]`,
+        ),
+      max: TOPOLOGY_MAX,
     },
   ),
   annotations: keyValueSet(
     'Kubernetes annotations of the database pods (hybrid cloud).',
     'annotation',
-    10,
+    `${CONFIGURATION_FIELD}.annotations`,
     `${CONFIGURATION}.annotations`,
   ),
   allowed_ip_source_ranges: attr.stringSet({
     optional: true,
-    validate: [
-      {
-        description: 'IPv4 CIDRs, at most 20',
-        samples: [['10.0.0.0/8'], ['10.0.0.0/8', '192.168.0.0/16']],
-        check: (v) =>
-          v.length > 20
-            ? `must have at most 20 ranges, got ${v.length}`
-            : v.map((c) => ipv4Cidr.check(c)).find(Boolean),
-      },
-    ],
-    description: `IPv4 ranges (CIDR) allowed to reach the cluster; empty allows all. At most 20. ${setNote(
-      `${CONFIGURATION}.allowed_ip_source_ranges`,
-      `contains(${CONFIGURATION}.allowed_ip_source_ranges, "10.0.0.0/8")`,
-    )}`,
+    validate: apiRules<string[]>(`${CONFIGURATION_FIELD}.allowed_ip_source_ranges`),
+    description:
+      `IPv4 ranges (CIDR) allowed to reach the cluster; empty allows all. At most ${IP_RANGES_MAX}. ` +
+      setNote(
+        `${CONFIGURATION}.allowed_ip_source_ranges`,
+        `contains(${CONFIGURATION}.allowed_ip_source_ranges, "10.0.0.0/8")`,
+      ),
   }),
   service_type: attr.string({
     optional: true,
@@ -312,21 +282,26 @@ export const configurationFields = {
   service_annotations: keyValueSet(
     'Annotations of the Kubernetes service of the database (hybrid cloud).',
     'service annotation',
-    64,
+    `${CONFIGURATION_FIELD}.service_annotations`,
     `${CONFIGURATION}.service_annotations`,
   ),
-  pod_labels: keyValueSet('Labels of the database pods.', 'pod label', 10, `${CONFIGURATION}.pod_labels`),
+  pod_labels: keyValueSet(
+    'Labels of the database pods.',
+    'pod label',
+    `${CONFIGURATION_FIELD}.pod_labels`,
+    `${CONFIGURATION}.pod_labels`,
+  ),
   database_configuration: block.one(databaseConfigurationFields, {
     description: 'Settings of the database engine itself (mainly for hybrid cloud).',
   }),
   reserved_cpu_percentage: attr.number({
     optional: true,
-    validate: [validators.intBetween(1, 80)],
+    validate: apiRules(`${CONFIGURATION_FIELD}.reserved_cpu_percentage`),
     description: "Percentage of CPU reserved for system components (1–80; the platform's default is 20).",
   }),
   reserved_memory_percentage: attr.number({
     optional: true,
-    validate: [validators.intBetween(1, 80)],
+    validate: apiRules(`${CONFIGURATION_FIELD}.reserved_memory_percentage`),
     description: "Percentage of memory reserved for system components (1–80; the platform's default is 20).",
   }),
   gpu_type: attr.string({
@@ -368,14 +343,14 @@ const statusDescription =
   '`CLUSTER_PHASE_HEALTHY`), `reason`, per-node `resources` (disk, ram, cpu: base, complimentary, additional, ' +
   'reserved and available amounts) and `scalability_info`.';
 
-const CLUSTER_NAME = text(2, 64, /^[a-zA-Z0-9_-]+$/, 'letters, digits, `-` and `_`');
+const CLUSTER_NAME = apiRules('cluster.v1.Cluster.name', { what: 'letters, digits, `-` and `_`' });
 
 /** The cluster resource's fields. */
 export const clusterFields = {
   id: attr.computedId('The cluster id (a UUID).'),
   created_at: attr.string({ computed: true, description: 'When the cluster was created (RFC 3339).' }),
   account_id: attr.string({
-    validate: [accountId],
+    validate: ACCOUNT_ID,
     optional: true,
     computed: true,
     replace: true,
@@ -386,15 +361,15 @@ export const clusterFields = {
   }),
   name: attr.string({
     required: true,
-    validate: [CLUSTER_NAME],
+    validate: CLUSTER_NAME,
     description: 'Name of the cluster: 2–64 letters, digits, `-` and `_`. Can be changed in place.',
   }),
-  labels: keyValueSet('Labels of the cluster.', 'label', 10, `${CLUSTER}.labels`),
+  labels: keyValueSet('Labels of the cluster.', 'label', 'cluster.v1.Cluster.labels', `${CLUSTER}.labels`),
   cloud_provider: attr.string({
     required: true,
     replace: true,
     refersTo: 'a cloud provider of the platform',
-    validate: [text(3, 64, null, 'a cloud provider id'), cloudProviderId],
+    validate: [...apiRules('cluster.v1.Cluster.cloud_provider_id'), cloudProviderId],
     description:
       'The cloud provider: an id the platform service lists (e.g. `aws`, `gcp`, `azure`), or `hybrid` for a hybrid ' +
       'cloud environment. Changing it creates a new cluster.',
@@ -403,7 +378,7 @@ export const clusterFields = {
     required: true,
     replace: true,
     refersTo: 'a region of the cloud provider, or a hybrid cloud environment',
-    validate: [text(1, 64, null, 'a region id'), cloudRegionId],
+    validate: [...apiRules('cluster.v1.Cluster.cloud_provider_region_id'), cloudRegionId],
     description:
       'The region: an id the platform service lists for the provider (e.g. `eu-central-1`); for `hybrid`, the id of ' +
       'the hybrid cloud environment. Changing it creates a new cluster.',
