@@ -453,6 +453,9 @@ describe('sec emulator: governance routes', () => {
       const cases: Array<[Record<string, unknown>, RegExp]> = [
         [{ expiryTime: '2001-01-01T00:00:00Z' }, /expiryTime must be in the future/],
         [{ expiryTime: 'soon' }, /expiryTime must be an RFC 3339 time/],
+        // A date that does not exist is refused, not rolled into the next month.
+        [{ expiryTime: '2099-02-30T00:00:00Z' }, /expiryTime must be an RFC 3339 time \(got "2099-02-30T00:00:00Z"\)/],
+        [{ expiryTime: '2099-01-01T24:00:00Z' }, /expiryTime must be an RFC 3339 time/],
         [{ resourceScope: { hostname: ['h'] } }, /resourceScope\.hostname does not apply to Container exceptions/],
         [
           { exceptionType: 'Host', resourceScope: { imageTag: ['1'] } },

@@ -16,6 +16,7 @@
  * Writing refuses what the contract cannot carry (an unknown field, enum name or timestamp): that is
  * a fault of the emulator, answered as INTERNAL.
  */
+import { parseRfc3339 } from '../../wire/rfc3339.js';
 import protobuf from 'protobufjs';
 
 /** A message as the handlers see it. */
@@ -231,13 +232,7 @@ export function timestampAt(millis: number): string {
   return formatTimestamp(seconds, Math.round(millis - seconds * 1000) * 1_000_000);
 }
 
-const RFC3339 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/i;
-
-/** Seconds and nanos of an RFC 3339 date-time, or undefined. */
+/** Seconds and nanos of an RFC 3339 date-time, or undefined (strictly: no 30 February). */
 export function parseTimestamp(text: string): { seconds: number; nanos: number } | undefined {
-  const match = RFC3339.exec(text);
-  if (!match) return undefined;
-  const millis = Date.parse(`${match[1]}${match[3]!.toUpperCase()}`);
-  if (Number.isNaN(millis)) return undefined;
-  return { seconds: millis / 1000, nanos: Number((match[2] ?? '').padEnd(9, '0')) };
+  return parseRfc3339(text);
 }

@@ -164,7 +164,10 @@ function text(field: string, rule: Json, options: ApiRuleOptions): Validator<unk
   const min = rule.min_len === undefined ? 0 : Number(rule.min_len);
   const max = rule.max_len === undefined ? undefined : Number(rule.max_len);
   if (min > 0 || max !== undefined) out.push(length(min, max));
-  if (typeof rule.pattern === 'string') out.push(matching(new RegExp(rule.pattern, 'u'), options, 'match'));
+  if (typeof rule.pattern === 'string') {
+    const re = new RegExp(rule.pattern, 'u');
+    out.push(matching(re, patternRequirement(re, options), options.samples, 'match'));
+  }
   return out as Validator<unknown>[];
 }
 
@@ -180,32 +183,39 @@ function length(min: number, max: number | undefined): Validator<string> {
   };
 }
 
-function matching(re: RegExp, options: ApiRuleOptions, sense: 'match' | 'avoid', allowEmpty = false) {
-  const what = options.what ?? (sense === 'match' ? `text matching \`${re.source}\`` : `text without ${re.source}`);
+/**
+ * A text `re` matches (or, `avoid`, does not); `requirement` says what it must, as a message and the
+ * docs say it (`must be letters, digits, \`-\` and \`_\``).
+ */
+function matching(re: RegExp, requirement: string, samples: readonly string[] | undefined, sense: 'match' | 'avoid') {
   const validator: Validator<string> = {
-    description: what,
-    ...(options.samples ? { samples: options.samples } : {}),
-    check(v) {
-      if (allowEmpty && v === '') return undefined;
-      return re.test(v) === (sense === 'match') ? undefined : `must be ${what}, got ${JSON.stringify(v)}`;
-    },
+    description: requirement,
+    ...(samples ? { samples } : {}),
+    check: (v) => (re.test(v) === (sense === 'match') ? undefined : `${requirement}, got ${JSON.stringify(v)}`),
   };
   return validator;
 }
 
+/** What a pattern rule requires: the attribute's words for it, or the pattern itself. */
+const patternRequirement = (re: RegExp, options: ApiRuleOptions) =>
+  `must be ${options.what ?? `text matching \`${re.source}\``}`;
+
 /**
  * A field CEL rule of the forms the .proto files use for formats protovalidate has no name for:
- * `this.matches('re')`, `this == '' || this.matches('re')` and `!this.matches('re')`.
+ * `this.matches('re')`, `this == '' || this.matches('re')` and `!this.matches('re')`. Its message is
+ * the rule's own (`must be a valid Kubernetes label key`), or the attribute's words for a format.
  */
 function celMatch(field: string, cel: Json, options: ApiRuleOptions): Validator<unknown> {
   const expression = String(cel.expression);
   const form = /^(this == '' \|\| |!)?this\.matches\('((?:[^'\\]|\\.)*)'\)$/.exec(expression);
   if (!form) throw new Error(`${PACKAGE}${field}: no plan check is derived from the CEL rule ${expression}`);
   // CEL's string literal escapes (\\, \x00) read as a JavaScript regex's source reads them.
-  const source = form[2]!.replace(/\\\\/g, '\\');
-  const named = { ...options, what: options.what ?? String(cel.message ?? '').replace(/^must be /, '') };
-  const sense = form[1] === '!' ? 'avoid' : 'match';
-  return matching(new RegExp(source, 'u'), named, sense, form[1] === "this == '' || ") as Validator<unknown>;
+  const re = new RegExp(form[2]!.replace(/\\\\/g, '\\'), 'u');
+  const own = String(cel.message ?? '');
+  const requirement = options.what && own.startsWith('must be ') ? `must be ${options.what}` : own;
+  const inner = matching(re, requirement, options.samples, form[1] === '!' ? 'avoid' : 'match');
+  if (form[1] !== "this == '' || ") return inner as Validator<unknown>;
+  return { ...inner, check: (v: string) => (v === '' ? undefined : inner.check(v)) } as Validator<unknown>;
 }
 
 function enumeration(field: string, rule: Json): Validator<unknown> {
