@@ -7,7 +7,10 @@
 // What "can see" means: a test file that imports a changed module, directly or through others (the
 // compiled ESM imports of dist/, relative and static or dynamic with a literal path), and a test that
 // starts a provider executable sees everything that executable bundles (src/providers/<name>.ts and
-// what it imports). A change to a test helper selects the tests that import it.
+// what it imports). A change to a test helper selects the tests that import it. A change under
+// examples/ or test/acceptance/cases/ selects the tests that read those folders (their text names
+// them, or a module they import does); of the long ones, only the examples' own tests
+// (test/acceptance/*example*.test.ts): the test that runs a new example is the one its author needs.
 //
 //   npm run test:quick [-- --since origin/main] [-- --list]
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -25,8 +28,9 @@ const changed = [
   ...new Set([...git('diff', '--name-only', since), ...git('ls-files', '--others', '--exclude-standard')]),
 ];
 const sources = changed.filter((f) => /^(src|test|scripts)\/.*\.ts$/.test(f) || f.startsWith('proto/'));
-if (sources.length === 0) {
-  console.log(`test:quick: nothing under src/, test/, scripts/ or proto/ changed since ${since}`);
+const examples = changed.filter((f) => f.startsWith('examples/') || f.startsWith('test/acceptance/cases/'));
+if (sources.length === 0 && examples.length === 0) {
+  console.log(`test:quick: nothing under src/, test/, scripts/, proto/ or examples/ changed since ${since}`);
   process.exit(0);
 }
 
@@ -67,16 +71,38 @@ function reaches(file, seen = new Set()) {
   return importsOf(file).some((f) => reaches(f, seen));
 }
 
+/** Whether a module, or one it imports, names the examples' or the acceptance cases' folder. */
+const EXAMPLE_FOLDERS = /['"`/](examples|cases)['"`/]/;
+const readsExamplesMemo = new Map();
+function readsExamples(file, seen = new Set()) {
+  if (readsExamplesMemo.has(file)) return readsExamplesMemo.get(file);
+  if (seen.has(file)) return false;
+  seen.add(file);
+  let text = '';
+  try {
+    text = readFileSync(join(ROOT, file), 'utf8');
+  } catch {}
+  const reads = EXAMPLE_FOLDERS.test(text) || importsOf(file).some((f) => readsExamples(f, seen));
+  readsExamplesMemo.set(file, reads);
+  return reads;
+}
+const seesExamples = (f) => examples.length > 0 && readsExamples(f);
+/** The examples' own tests (their file is named for them), which run every example: kept even when long. */
+const runsExamples = (f) => examples.length > 0 && /example/.test(f.split('/').pop()) && readsExamples(f);
+
 const times = JSON.parse(readFileSync(join(ROOT, 'test/support/test-times.json'), 'utf8'));
 const tests = readdirSync(join(ROOT, 'dist/test'), { recursive: true })
   .filter((f) => f.endsWith('.test.js'))
   .map((f) => join('dist/test', f))
-  .filter((f) => existsSync(join(ROOT, f)) && reaches(f));
-const isLong = (f) => (times[f]?.seconds ?? 0) > QUICK_MAX_SECONDS && !changedModules.has(f);
+  .filter((f) => existsSync(join(ROOT, f)) && (reaches(f) || seesExamples(f)));
+const isLong = (f) => (times[f]?.seconds ?? 0) > QUICK_MAX_SECONDS && !changedModules.has(f) && !runsExamples(f);
 const chosen = tests.filter((f) => !isLong(f));
 const left = tests.filter(isLong);
 
-console.log(`test:quick: ${sources.length} changed file(s) since ${since}; ${chosen.length} test files can see them`);
+console.log(
+  `test:quick: ${sources.length + examples.length} changed file(s) since ${since}; ` +
+    `${chosen.length} test files can see them`,
+);
 if (left.length > 0)
   console.log(
     `  left out, over ${QUICK_MAX_SECONDS} s each (npm test runs them): ${left.map((f) => f.slice(10)).join(', ')}`,

@@ -237,13 +237,13 @@ describe('sec emulator', () => {
     it('bounds the hand-checked bodies: searches, resource-group queries, policy exceptions', async () => {
       const manyFilters = Array.from({ length: 5_000 }, () => ({ field: 'tokenAlias', expression: 'eq', value: 'x' }));
       expect(await refused('POST', '/api/v2/AgentAccessTokens/search', { filters: manyFilters })).to.equal(
-        'filters must contain at most 1000 items (got 5000)',
+        'body.filters must contain at most 1000 items (got 5000)',
       );
       expect(
         await refused('POST', '/api/v2/AgentAccessTokens/search', {
           filters: [{ field: 'tokenAlias', expression: 'eq', value: [['x']] }],
         }),
-      ).to.equal('filters[0].value must be a string, number or boolean');
+      ).to.equal('body.filters[0].value must be a string, number or boolean');
       // Nesting past the emulator's bound is refused before any walk of the body (core/http-limits.ts).
       const deep = `${'['.repeat(100_000)}"x"${']'.repeat(100_000)}`;
       expect(
@@ -705,7 +705,59 @@ describe('sec emulator', () => {
         body: { filters: [{ field: 'tokenAlias', expression: 'like', value: 'x' }] },
       });
       expect(bad.status).to.equal(400);
-      expect(bad.body.message).to.equal('filters[0].expression must be one of eq, ne, in, not_in');
+      expect(bad.body.message).to.equal('body.filters[0].expression must be one of eq, ne, in, not_in');
+    });
+
+    it('both searches read their filters alike: every operator, one error per mistake with its body path', async () => {
+      const member = await call(emulator, 'POST', '/api/v2/TeamMembers', {
+        token,
+        body: {
+          userName: 'Search.One@example.com',
+          userEnabled: 1,
+          props: { firstName: 'S', lastName: 'O', company: 'Search', accountAdmin: false },
+        },
+      });
+      expect(member.status, JSON.stringify(member.body)).to.be.oneOf([200, 201]);
+      const search = (filters: unknown[]) =>
+        call(emulator, 'POST', '/api/v2/TeamMembers/search', { token, body: { filters } });
+      const names = async (filters: unknown[]) =>
+        (await search(filters)).body.data.map((m: { userName: string }) => m.userName);
+      // Several values of one field: one `in` filter; user names match in any case.
+      expect(
+        await names([{ field: 'userName', expression: 'in', values: ['nobody', 'search.one@EXAMPLE.com'] }]),
+      ).to.deep.equal(['Search.One@example.com']);
+      expect(await names([{ field: 'userName', expression: 'ne', value: 'search.one@example.com' }])).to.not.include(
+        'Search.One@example.com',
+      );
+      expect(
+        await names([{ field: 'userName', expression: 'not_in', values: ['SEARCH.ONE@example.com'] }]),
+      ).to.not.include('Search.One@example.com');
+      for (const [path, filters, message] of [
+        [
+          '/api/v2/TeamMembers/search',
+          [{ field: 'userName', expression: 'like', value: 'x' }],
+          'body.filters[0].expression must be one of eq, ne, in, not_in',
+        ],
+        [
+          '/api/v2/AgentAccessTokens/search',
+          [{ field: 'nope', expression: 'eq', value: 'x' }],
+          'body.filters[0].field must be one of tokenAlias, tokenEnabled, accessToken, version',
+        ],
+        [
+          '/api/v2/TeamMembers/search',
+          [{ field: 'userGuid', expression: 'in', value: 'x' }],
+          'body.filters[0].values must be an array for expression in',
+        ],
+        [
+          '/api/v2/AgentAccessTokens/search',
+          [{ field: 'tokenAlias', expression: 'in', values: [{}] }],
+          'body.filters[0].values[0] must be a string, number or boolean',
+        ],
+      ] as const) {
+        const answer = await call(emulator, 'POST', path, { token, body: { filters } });
+        expect(answer.status, path).to.equal(400);
+        expect(answer.body.message, path).to.equal(message);
+      }
     });
   });
 

@@ -1,17 +1,6 @@
-import {
-  DEFAULT_BODY_LIMITS,
-  HttpError,
-  checkItemCount,
-  checkLength,
-  field,
-  invalid,
-  json,
-  quote,
-  secretValue,
-  validate,
-  type Router,
-} from '../core/index.js';
+import { HttpError, field, json, quote, secretValue, validate, type Router } from '../core/index.js';
 import { API_PREFIX, SEC_COLLECTIONS, type SecContext } from './context.js';
+import { searchFilter, type SearchableField } from './search-filters.js';
 
 /** Stored and returned as is: the secret token is the object's key and is always readable. */
 export interface AgentAccessTokenRecord {
@@ -87,10 +76,8 @@ export function registerAgentAccessTokenRoutes(router: Router, ctx: SecContext):
   });
 
   router.add('POST', `${BASE}/search`, (request) => {
-    const filters = parseFilters(request.body);
-    const rows = ctx.store
-      .list<AgentAccessTokenRecord>(COLLECTION)
-      .filter((record) => filters.every((filter) => filter(record)));
+    const matches = searchFilter(request.body, SEARCHABLE);
+    const rows = ctx.store.list<AgentAccessTokenRecord>(COLLECTION).filter(matches);
     return ctx.searchPages.first(request, BASE, rows);
   });
   ctx.searchPages.register(router, BASE);
@@ -117,49 +104,10 @@ function definedProps(props: TokenBody['props']): { description?: string; os?: s
   return result;
 }
 
-const SEARCHABLE_FIELDS = ['tokenAlias', 'tokenEnabled', 'accessToken', 'version'] as const;
-type Filter = (record: AgentAccessTokenRecord) => boolean;
-
-/** `{"filters": [{"field", "expression", "value" | "values"}]}`, all filters must hold. */
-function parseFilters(body: unknown): Filter[] {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw invalid('request body must be a JSON object');
-  const filters = (body as { filters?: unknown }).filters ?? [];
-  if (!Array.isArray(filters)) throw invalid('filters must be an array');
-  checkItemCount(filters, DEFAULT_BODY_LIMITS.items, 'filters');
-  return filters.map((raw, index) => {
-    const path = `filters[${index}]`;
-    if (typeof raw !== 'object' || raw === null) throw invalid(`${path} must be an object`);
-    const { field: name, expression, value, values } = raw as Record<string, unknown>;
-    if (!SEARCHABLE_FIELDS.includes(name as (typeof SEARCHABLE_FIELDS)[number])) {
-      throw invalid(`${path}.field must be one of ${SEARCHABLE_FIELDS.join(', ')}`);
-    }
-    const read = (record: AgentAccessTokenRecord): string => String(record[name as keyof AgentAccessTokenRecord]);
-    switch (expression) {
-      case 'eq':
-      case 'ne': {
-        const wanted = scalar(value, `${path}.value`);
-        return expression === 'eq' ? (record) => read(record) === wanted : (record) => read(record) !== wanted;
-      }
-      case 'in':
-      case 'not_in': {
-        if (!Array.isArray(values))
-          throw invalid(`${path}.values must be an array for expression ${String(expression)}`);
-        checkItemCount(values, DEFAULT_BODY_LIMITS.items, `${path}.values`);
-        const set = new Set(values.map((item, i) => scalar(item, `${path}.values[${i}]`)));
-        return expression === 'in' ? (record) => set.has(read(record)) : (record) => !set.has(read(record));
-      }
-      default:
-        throw invalid(`${path}.expression must be one of eq, ne, in, not_in`);
-    }
-  });
-}
-
-/** A value a filter compares with, as text: a string, number or boolean of bounded length. */
-function scalar(value: unknown, path: string): string {
-  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
-    throw invalid(`${path} must be a string, number or boolean`);
-  const text = String(value);
-  checkLength(text, DEFAULT_BODY_LIMITS.characters, path);
-  return text;
-}
+/** What a search may filter tokens on (search-filters.ts). */
+const SEARCHABLE: Readonly<Record<string, SearchableField<AgentAccessTokenRecord>>> = Object.fromEntries(
+  (['tokenAlias', 'tokenEnabled', 'accessToken', 'version'] as const).map((name) => [
+    name,
+    { read: (record: AgentAccessTokenRecord) => record[name] },
+  ]),
+);

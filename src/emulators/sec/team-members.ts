@@ -1,8 +1,5 @@
 import {
-  DEFAULT_BODY_LIMITS,
   HttpError,
-  checkItemCount,
-  checkLength,
   field,
   invalid,
   json,
@@ -15,6 +12,7 @@ import {
   type Router,
 } from '../core/index.js';
 import { API_PREFIX, type SecContext } from './context.js';
+import { searchFilter, type SearchableField } from './search-filters.js';
 
 export const TEAM_MEMBERS_COLLECTION = 'TeamMembers';
 const BASE = `${API_PREFIX}/${TEAM_MEMBERS_COLLECTION}`;
@@ -145,7 +143,7 @@ export function registerTeamMemberRoutes(router: Router, ctx: SecContext): void 
   });
 
   router.add('POST', `${BASE}/search`, (request) => {
-    const matches = searchFilter(request.body);
+    const matches = searchFilter(request.body, SEARCHABLE);
     const rows = ctx.store
       .list<TeamMemberRecord>(TEAM_MEMBERS_COLLECTION)
       .filter(matches)
@@ -288,26 +286,8 @@ function present(ctx: SecContext, m: TeamMemberRecord, orgView: boolean): Record
   };
 }
 
-const SEARCHABLE = ['userName', 'userGuid'] as const;
-
-/** `{"filters": [{"field", "expression": "eq", "value"}]}`; user names compare case-insensitively. */
-function searchFilter(body: unknown): (m: TeamMemberRecord) => boolean {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body must be an object');
-  const filters = (body as { filters?: unknown }).filters ?? [];
-  if (!Array.isArray(filters)) throw invalid('body.filters must be an array');
-  checkItemCount(filters, DEFAULT_BODY_LIMITS.items, 'body.filters');
-  const tests = filters.map((raw: unknown, index) => {
-    const path = `body.filters[${index}]`;
-    if (typeof raw !== 'object' || raw === null) throw invalid(`${path} must be an object`);
-    const { field: fieldName, expression, value } = raw as Record<string, unknown>;
-    if (!SEARCHABLE.includes(fieldName as (typeof SEARCHABLE)[number]))
-      throw invalid(`${path}.field must be one of ${SEARCHABLE.join(', ')}`);
-    if (expression !== 'eq') throw invalid(`${path}.expression must be "eq"`);
-    if (typeof value !== 'string') throw invalid(`${path}.value must be a string`);
-    checkLength(value, DEFAULT_BODY_LIMITS.characters, `${path}.value`);
-    return fieldName === 'userName'
-      ? (m: TeamMemberRecord) => m.userName.toLowerCase() === value.toLowerCase()
-      : (m: TeamMemberRecord) => m.userGuid === value;
-  });
-  return (m) => tests.every((test) => test(m));
-}
+/** What a search may filter members on (search-filters.ts); user names compare in any case. */
+const SEARCHABLE: Readonly<Record<string, SearchableField<TeamMemberRecord>>> = {
+  userName: { read: (m) => m.userName, caseInsensitive: true },
+  userGuid: { read: (m) => m.userGuid },
+};
