@@ -7,17 +7,10 @@ import type { ConfigModelOf, Fields, ModelOf, PlatformLimits, ResourceSchema } f
 import type { Diagnostics } from './diagnostics.js';
 import type { CreateSettings } from './create-settings.js';
 
-/** Structured logging; implementations never write stdout. Never pass secret values. */
-export interface Logger {
-  trace(message: string, fields?: Record<string, unknown>): void;
-  debug(message: string, fields?: Record<string, unknown>): void;
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-  child(fields: Record<string, unknown>): Logger;
-  /** Whether lines of this level are written; absent = assume they are. */
-  enabled?(level: 'trace' | 'debug' | 'info' | 'warn' | 'error'): boolean;
-}
+export type { Logger } from './logger.js';
+export type { CatalogueContext } from './catalogue-context.js';
+import type { Logger } from './logger.js';
+import type { CatalogueContext } from './catalogue-context.js';
 
 export interface OpContext<C> {
   /** The configured API client. */
@@ -38,6 +31,7 @@ export interface OpContext<C> {
 }
 
 export type Partial2<T> = { [K in keyof T]?: T[K] };
+
 /** A check of a configuration whose unknown values are `undefined` (see ConfigModelOf). */
 export type ConfigCheck<F extends Fields> = (config: ConfigModelOf<F>, diags: Diagnostics) => void;
 
@@ -96,6 +90,8 @@ export interface ResourceDef<F extends Fields, C> {
    * `validate`, values not known yet are `undefined`.
    */
   validateWithProvider?(config: ConfigModelOf<F>, client: C, diags: Diagnostics): void;
+  /** Rules the platform's catalogue decides, judged at plan against its listings (catalogue-checks.ts). */
+  checkAgainstCatalogue?(config: ConfigModelOf<F>, ctx: CatalogueContext<C>): Promise<void>;
   /** Migrates raw state JSON written by an older schema version to the current one. */
   upgrade?(version: number, state: Record<string, unknown>): Record<string, unknown>;
   /**
@@ -280,6 +276,8 @@ export interface ActionDef<F extends Fields, C> {
   validate?(config: ConfigModelOf<F>, diags: Diagnostics): void;
   /** Rules that need the configured provider (its defaults), at plan time and before the action runs. */
   validateWithProvider?(config: ConfigModelOf<F>, client: C, diags: Diagnostics): void;
+  /** Rules the platform's catalogue decides, judged at plan against its listings (catalogue-checks.ts). */
+  checkAgainstCatalogue?(config: ConfigModelOf<F>, ctx: CatalogueContext<C>): Promise<void>;
   /**
    * Runs the action on a wholly known configuration. Progress goes to `ctx.progress`, warnings to
    * `ctx.diags`; a failure is thrown (an ApiError, or a DiagnosticError that says what to do). When

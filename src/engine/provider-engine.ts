@@ -169,7 +169,7 @@ export class ProviderEngine<C> {
   ): Promise<PlanOutcome & { identity: ObjectValue | null }> {
     this.ctx.walk.called(client);
     const out = this.identity.planWithIdentity(typeName, prior, proposed, config, priorPrivate, priorIdentity);
-    await this.changes.planNotices(typeName, prior, out);
+    await this.changes.planNotices(typeName, prior, config, out);
     return out;
   }
 

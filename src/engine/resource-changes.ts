@@ -14,6 +14,7 @@ import { isWhollyKnown, valueEquals } from '../schema/value-ops.js';
 import { holdsOnlyStored } from '../schema/fields.js';
 import { isApiError } from '../wire/api-error.js';
 import type { ResourceDef } from './contracts.js';
+import { CatalogueChecks } from './catalogue-checks.js';
 import { CreateLookalikes } from './create-lookalikes.js';
 import {
   CreateLedger,
@@ -50,6 +51,7 @@ export class ResourceChanges<C> {
   private readonly creates: CreateLedger;
   /** What plans of creates say about records of killed runs and objects alike (create-lookalikes.ts). */
   private readonly lookalikes: CreateLookalikes<C>;
+  private readonly catalogue: CatalogueChecks<C>;
 
   constructor(
     private readonly ctx: EngineContext<C>,
@@ -57,6 +59,7 @@ export class ResourceChanges<C> {
   ) {
     this.creates = new CreateLedger(createRecovery);
     this.lookalikes = new CreateLookalikes(ctx, this.creates);
+    this.catalogue = new CatalogueChecks(ctx);
   }
 
   /**
@@ -65,9 +68,17 @@ export class ResourceChanges<C> {
    * of objects like it that exist but no state tracks (refused by default: create-lookalikes.ts). A
    * failure of these checks themselves never fails the plan.
    */
-  async planNotices(typeName: string, prior: ObjectValue | null, out: PlanOutcome): Promise<void> {
+  async planNotices(
+    typeName: string,
+    prior: ObjectValue | null,
+    config: ObjectValue | null,
+    out: PlanOutcome,
+  ): Promise<void> {
     const r = this.ctx.resources.get(typeName);
     if (!r || out.diags.hasErrors) return;
+    // What the platform's catalogue decides, for a create or an update (never a destroy).
+    if (config !== null && out.planned !== null) await this.catalogue.check(r, config, out.diags);
+    if (out.diags.hasErrors) return;
     if (prior !== null) this.ctx.seen(r, prior, 'tracked');
     else if (out.planned !== null) await this.lookalikes.check(r, out.planned, out.diags).catch(() => undefined);
     this.ctx.journalWarning(out.diags);

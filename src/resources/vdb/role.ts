@@ -17,6 +17,7 @@ import {
 } from './common.js';
 import { formatTimestamp, text } from './formats.js';
 import { apiItems, apiRules } from './rules.js';
+import { checkPermissions } from './catalogue.js';
 import { madeAtFrom } from '../shared/made-at.js';
 
 const fields = {
@@ -105,6 +106,7 @@ const roleFilters = resourceSchema(
 export const role = resource<typeof fields, VdbContext>({
   typeName: 'vdb_accounts_role',
   schema,
+  checkAgainstCatalogue: checkPermissions,
   importIdDescription: 'the role id',
   importState: async (id) => ({ id }),
   identity: accountScopedIdentity({ id: 'The role id.' }),

@@ -93,6 +93,18 @@ describe('sec policies family through the Terraform-side client', function () {
     return (err as ProviderCallError).diagnostics.map(({ path, summary, detail }) => ({ path, summary, detail }));
   }
 
+  async function planErrors(
+    type: string,
+    plain: Record<string, unknown>,
+  ): Promise<{ path: string; summary: string; detail: string }[]> {
+    const err = await tf.plan(type, null, cfg(type, plain)).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err, 'the plan must fail').to.be.instanceOf(ProviderCallError);
+    return (err as ProviderCallError).diagnostics.map(({ path, summary, detail }) => ({ path, summary, detail }));
+  }
+
   async function applyError(type: string, plain: Record<string, unknown>): Promise<ProviderCallError> {
     const config = cfg(type, plain);
     const change = await tf.plan(type, null, config);
@@ -362,7 +374,7 @@ describe('sec policies family through the Terraform-side client', function () {
       expect((await tf.read(type, drifted)).state).to.equal(null);
     });
 
-    it('rejects bad values with attribute paths, and unknown alert profiles at apply', async () => {
+    it('rejects bad values with attribute paths, and unknown queries, alert profiles and templates at plan', async () => {
       const errors = await validationErrors(
         type,
         policyConfig({
@@ -386,20 +398,31 @@ describe('sec policies family through the Terraform-side client', function () {
       expect(errors.find((d) => d.path === 'alerting[0].profile')!.detail).to.match(
         /`<profile>` or `<profile>\.<template>`/,
       );
-      // A bare profile passes validation (the platform accepts it); an unknown one is refused at apply.
+      // A bare profile passes validation (the platform accepts it); an unknown one is refused at plan.
       await tf.validateResource(type, cfg(type, policyConfig({ alerting: [{ profile: 'SEC_CloudATrail_Alerts' }] })));
       // An empty suffix is no suffix (upstream's example defaults it to "").
       await tf.validateResource(type, cfg(type, policyConfig({ policy_id_suffix: '' })));
-      const unknownBare = await applyError(
+      for (const profile of ['NO_SUCH', 'NO_SUCH.Violation']) {
+        const [unknown] = await planErrors(type, policyConfig({ policy_id_suffix: 'orphan', alerting: [{ profile }] }));
+        expect(unknown).to.include({ path: 'alerting[0].profile', summary: 'Unknown alert profile' });
+        expect(unknown!.detail).to.match(/^No alert profile is named "NO_SUCH"\. The platform has `SEC_/);
+      }
+      const [template] = await planErrors(
         type,
-        policyConfig({ policy_id_suffix: 'orphan', alerting: [{ profile: 'NO_SUCH' }] }),
+        policyConfig({ policy_id_suffix: 'orphan', alerting: [{ profile: 'SEC_CloudATrail_Alerts.NoSuchTemplate' }] }),
       );
-      expect(unknownBare.message).to.match(/no alert profile "NO_SUCH"/);
-      const unknownProfile = await applyError(
+      expect(template).to.include({ path: 'alerting[0].profile', summary: 'Unknown alert template' });
+      expect(template!.detail).to.match(
+        /^The alert profile SEC_CloudATrail_Alerts has no template "NoSuchTemplate"; its templates: `/,
+      );
+      const [query] = await planErrors(
         type,
-        policyConfig({ policy_id_suffix: 'orphan', alerting: [{ profile: 'NO_SUCH.Violation' }] }),
+        policyConfig({ policy_id_suffix: 'orphan', query_id: 'SEC_Global_CloudA_Trail' }),
       );
-      expect(unknownProfile.message).to.match(/no alert profile "NO_SUCH"/);
+      expect(query).to.include({ path: 'query_id', summary: 'Unknown query' });
+      expect(query!.detail).to.match(
+        /^No query has the id "SEC_Global_CloudA_Trail"\. Queries with ids like it: `SEC_Global_CloudA_Trail_/,
+      );
       expect(emulator.get('Policies', 'acme-orphan')).to.equal(undefined);
     });
 
@@ -445,6 +468,15 @@ describe('sec policies family through the Terraform-side client', function () {
         type: 'Violation',
         policy_id_suffix: 'exc',
       });
+      await converge('sec_policy', null, {
+        title: 'Another for exceptions',
+        query_id: 'SEC_Global_CloudA_Trail_TrailChange',
+        description: 'd',
+        remediation: 'r',
+        severity: 'Low',
+        type: 'Violation',
+        policy_id_suffix: 'exc2',
+      });
     });
 
     it('creates, updates in place, imports with policy:exception, shows drift and deletes', async () => {
@@ -468,7 +500,7 @@ describe('sec policies family through the Terraform-side client', function () {
       expect(emulator.requests.filter((r) => r.method === 'PATCH').map((r) => `${r.path}`)).to.have.length(1);
       expect(emulator.get<ExceptionRecord>('Exceptions', id)!.description).to.equal('Sandbox and dev accounts');
 
-      const move = await tf.plan(type, state, cfg(type, exceptionConfig({ policy_id: 'platform-global-1' })));
+      const move = await tf.plan(type, state, cfg(type, exceptionConfig({ policy_id: 'acme-exc2' })));
       expect(move.requiresReplace).to.deep.equal([[{ attr: 'policy_id' }]]);
 
       const imported = await tf.importState(type, `acme-exc:${id}`);
@@ -526,7 +558,7 @@ describe('sec policies family through the Terraform-side client', function () {
       await destroy(type, state);
     });
 
-    it('rejects conflicting, duplicate and empty constraints at validation, and unknown policies and keys at apply', async () => {
+    it('rejects conflicting, duplicate and empty constraints at validation, and unknown policies and keys at plan', async () => {
       const conflict = await validationErrors(
         type,
         exceptionConfig({
@@ -550,13 +582,42 @@ describe('sec policies family through the Terraform-side client', function () {
 
       const empty = await validationErrors(type, exceptionConfig({ constraint: [{ field_key: 'accountIds' }] }));
       expect(empty[0]).to.include({ path: 'constraint', summary: 'Invalid constraint' });
-      const noPolicy = await applyError(type, exceptionConfig({ policy_id: 'acme-missing' }));
-      expect(noPolicy.message).to.match(/policy "acme-missing" not found/);
-      const badKey = await applyError(
+      // The policies decide the rest, at plan (resources/sec/policy/exception-catalogue.ts).
+      const noPolicy = await planErrors(type, exceptionConfig({ policy_id: 'acme-missing' }));
+      expect(noPolicy).to.deep.equal([
+        { path: 'policy_id', summary: 'Unknown policy', detail: 'No policy has the id "acme-missing".' },
+      ]);
+      const prefix = await planErrors(type, exceptionConfig({ policy_id: 'acme-ex' }));
+      expect(prefix).to.deep.equal([
+        {
+          path: 'policy_id',
+          summary: 'Unknown policy',
+          detail:
+            'No policy has the id "acme-ex". Ids that begin with it: `acme-exc`, `acme-exc2`; the id must be given whole.',
+        },
+      ]);
+      const badKey = await planErrors(
         type,
         exceptionConfig({ constraint: [{ field_key: 'projectIds', field_values: ['p'] }] }),
       );
-      expect(badKey.message).to.match(/no exception constraint "projectIds"/);
+      expect(badKey).to.have.length(1);
+      expect(badKey[0]).to.include({ path: 'constraint', summary: 'Unknown constraint' });
+      expect(badKey[0]!.detail).to.match(
+        /^Policy acme-exc has no exception constraint "projectIds"; its constraints: `/,
+      );
+      const tagsAsText = await planErrors(
+        type,
+        exceptionConfig({ constraint: [{ field_key: 'resourceTags', field_values: ['env=sandbox'] }] }),
+      );
+      expect(tagsAsText).to.deep.equal([
+        {
+          path: 'constraint',
+          summary: 'Invalid constraint values',
+          detail:
+            'The constraint "resourceTags" holds key/value pairs: give them as ' +
+            '`field_values_map { key = "..." value = ["..."] }`, not field_values.',
+        },
+      ]);
       expect(emulator.list<ExceptionRecord>('Exceptions').filter((e) => e.policyId === 'acme-exc')).to.deep.equal([]);
     });
 
@@ -637,7 +698,7 @@ describe('sec policies family through the Terraform-side client', function () {
       for (const [id, original] of Object.entries(originals)) expect(setting(id), id).to.deep.equal(original);
     });
 
-    it('rejects custom policy ids, duplicates and bad severities with paths, and unknown policies at apply', async () => {
+    it('rejects custom policy ids, duplicates and bad severities with paths, and unknown policies at plan', async () => {
       const errors = await validationErrors(type, {
         policy: [
           { id: 'acme-1', enabled: true, severity: 'High' },
@@ -652,13 +713,19 @@ describe('sec policies family through the Terraform-side client', function () {
         'policy: Invalid value for "policy.severity"',
       ]);
       const before = setting('platform-global-1');
-      const unknown = await applyError(type, {
+      const unknown = await planErrors(type, {
         policy: [
           { id: 'platform-global-1', enabled: false, severity: 'Info' },
           { id: 'platform-global-9999', enabled: true, severity: 'High' },
+          { id: 'platform-global-2', enabled: true, severity: 'High' },
+          { id: 'platform-global-', enabled: true, severity: 'High' },
         ],
       });
-      expect(unknown.diagnostics[0]).to.include({ path: 'policy', summary: 'Unknown built-in policy' });
+      // A set's elements have no paths: both are the block's, in the set's order.
+      expect(unknown.map((d) => `${d.path}: ${d.summary}: ${d.detail.slice(0, 90)}`).sort()).to.deep.equal([
+        'policy: Unknown policy: No policy has the id "platform-global-". Ids that begin with it: `platform-global-1`, `pla',
+        'policy: Unknown policy: No policy has the id "platform-global-9999".',
+      ]);
       expect(setting('platform-global-1')).to.deep.equal(before);
     });
   });

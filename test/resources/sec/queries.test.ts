@@ -506,11 +506,14 @@ describe('sec_query through the Terraform-side client', function () {
       severity: 'High',
       type: 'Violation',
     });
-    const refused = await tf.apply('sec_policy', null, await tf.plan('sec_policy', null, config), config).then(
+    // Refused at plan, where the query is looked up (resources/sec/policy/catalogue.ts); the platform would at apply.
+    const refused = await tf.plan('sec_policy', null, config).then(
       () => null,
       (e: unknown) => e as Error,
     );
-    expect(refused?.message).to.match(/body.queryId: there is no query "TF_No_Such_Query"; create the query first/);
+    expect(refused?.message).to.equal(
+      'PlanResourceChange: Unknown query (at query_id): No query has the id "TF_No_Such_Query".',
+    );
 
     const builtIn = await tf.importState(type, 'SEC_Global_CloudA_Trail_TrailChange');
     expect(builtIn).to.deep.include({ owner: 'Platform', evaluator_id: 'CloudATrail' });

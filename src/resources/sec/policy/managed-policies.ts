@@ -6,6 +6,7 @@ import type { SecClient } from '../../../clients/sec/index.js';
 import { BUILT_IN_POLICY_PREFIX } from '../../../clients/sec/policy-values.js';
 import type { Policy, PolicySettings } from '../../../clients/sec/policies.js';
 import { severityAttribute } from './severity.js';
+import { checkManagedPolicyIds } from './catalogue.js';
 
 const builtIn: Validator<string> = {
   description: `starts with \`${BUILT_IN_POLICY_PREFIX}\` (built-in policies only)`,
@@ -103,6 +104,7 @@ export default resource<typeof schema.fields, SecClient>({
       },
     },
   },
+  checkAgainstCatalogue: checkManagedPolicyIds,
   validate(config, diags) {
     const seen = new Set<string>();
     for (const p of config.policy ?? []) {

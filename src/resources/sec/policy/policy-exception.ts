@@ -3,6 +3,7 @@ import { listResource, resource } from '../../../engine/contracts.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import { attrStep } from '../../../schema/path.js';
 import type { SecClient } from '../../../clients/sec/index.js';
+import { checkExceptionAgainstPolicy } from './catalogue.js';
 import type {
   ConstraintValue,
   PolicyException,
@@ -156,6 +157,7 @@ const filters = resourceSchema(
 export default resource<typeof schema.fields, SecClient>({
   typeName: 'sec_policy_exception',
   schema,
+  checkAgainstCatalogue: checkExceptionAgainstPolicy,
   importIdDescription: '`<policy_id>:<exception_id>`',
   identity: {
     attributes: {

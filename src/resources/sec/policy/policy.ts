@@ -1,4 +1,5 @@
 import { SEC_NAME } from '../limits.js';
+import { checkPolicyReferences } from './catalogue.js';
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 import { resource, type OpContext } from '../../../engine/contracts.js';
 import { isApiError } from '../../../wire/api-error.js';
@@ -196,6 +197,7 @@ export async function importedSuffix(policyId: string, ctx: OpContext<SecClient>
 export default resource<typeof schema.fields, SecClient>({
   typeName: 'sec_policy',
   schema,
+  checkAgainstCatalogue: checkPolicyReferences,
   importIdDescription: 'the policy id',
   importState: async (id) => ({ id }),
   identity: idIdentity('The policy id.'),

@@ -32,6 +32,7 @@ import {
 } from './mapping.js';
 import { cloudProviderId, cloudRegionId, uuid } from '../formats.js';
 import { apiRules } from '../rules.js';
+import { checkClusterPlacement } from '../catalogue.js';
 import { madeAtFrom } from '../../shared/made-at.js';
 
 const schema = resourceSchema(clusterFields, {
@@ -260,6 +261,7 @@ export default resource<typeof clusterFields, VdbContext>({
     displayName: (m) => m.name,
   }),
   validate: validateConfiguration,
+  checkAgainstCatalogue: checkClusterPlacement,
   // The deprecated private_region_id is the region of a hybrid cluster (toApi): its current form is
   // cloud_region, which the schema cannot say, since only a hybrid cluster takes it.
   generatedConfig: (state) =>

@@ -1,0 +1,14 @@
+import type { Diagnostics } from './diagnostics.js';
+
+/** What a catalogue check is given (engine/catalogue-checks.ts). */
+export interface CatalogueContext<C> {
+  readonly client: C;
+  readonly signal: AbortSignal;
+  /** Errors at the argument's path, naming what the platform offers instead. */
+  readonly diags: Diagnostics;
+  /**
+   * The listing named `key` (what and where), read the first time this process asks and kept;
+   * `fresh` reads it again (before naming a value missing from it: it may be newer than the listing).
+   */
+  listing<T>(key: string, read: (signal: AbortSignal) => Promise<T>, options?: { fresh?: boolean }): Promise<T>;
+}

@@ -1,0 +1,211 @@
+/**
+ * What the platform decides about policies and their exceptions from what it holds, checked at plan
+ * against it (engine/catalogue-checks.ts; docs/api/sec.md, "Policies", "Policy exceptions"):
+ *
+ * - a policy's query exists, and the alert profile it names exists with the template named (its own or
+ *   one it inherits) or, named alone, has a template to alert with;
+ * - the policy of an exception exists (an id that is only a prefix of one names none) and takes
+ *   exceptions, and each constraint is one its exception configuration defines, with values of its data
+ *   type: plain values for `String` and `Number` (numeric ids, `*` allowed), key/value pairs for
+ *   `KVTagPair`, one value unless it takes several;
+ * - the managed policies' ids are policies the platform holds.
+ */
+import type { CatalogueContext } from '../../../engine/contracts.js';
+import type { AlertProfile } from '../../../clients/sec/alert-profiles.js';
+import type { ExceptionConstraintField, Policy } from '../../../clients/sec/policies.js';
+import type { SecClient } from '../../../clients/sec/index.js';
+import { attrStep, indexStep } from '../../../schema/path.js';
+import { isApiError } from '../../../wire/api-error.js';
+import { named } from '../../shared/catalogue.js';
+
+const NUMERIC_ID = /^[0-9*]+$/;
+
+interface ExceptionConfig {
+  readonly policy_id?: string | undefined;
+  readonly constraint?:
+    | readonly {
+        readonly field_key?: string | undefined;
+        readonly field_values?: readonly string[] | null | undefined;
+        readonly field_values_map?: readonly unknown[] | undefined;
+        readonly field_value_map?: readonly unknown[] | undefined;
+      }[]
+    | undefined;
+}
+
+export async function checkExceptionAgainstPolicy(
+  config: ExceptionConfig,
+  ctx: CatalogueContext<SecClient>,
+): Promise<void> {
+  const policyId = config.policy_id;
+  if (policyId === undefined) return;
+  const policy = await policyNamed(policyId, ctx);
+  if (!policy) return;
+  const fields = Object.values(policy.exceptionConfiguration).flat();
+  if (fields.length === 0) {
+    ctx.diags.error(
+      'The policy takes no exceptions',
+      `Policy ${policyId} defines no exception constraints, so nothing can be exempted from it.`,
+      [attrStep('policy_id')],
+    );
+    return;
+  }
+  const byKey = new Map(fields.map((f) => [f.fieldKey, f]));
+  for (const constraint of config.constraint ?? []) {
+    const key = constraint.field_key;
+    if (key === undefined) continue;
+    const field = byKey.get(key);
+    // A set's element has no index: the error is the block's, naming the key.
+    const at = [attrStep('constraint')];
+    if (!field) {
+      ctx.diags.error(
+        'Unknown constraint',
+        `Policy ${policyId} has no exception constraint "${key}"; its constraints: ${named([...byKey.keys()])}.`,
+        at,
+      );
+      continue;
+    }
+    const problem = valueProblem(field, constraint);
+    if (problem) ctx.diags.error('Invalid constraint values', `The constraint "${key}" ${problem}.`, at);
+  }
+}
+
+/**
+ * The managed policies' ids are built-in policies the platform holds (sec_managed_policies): an id that
+ * is only a prefix of one names none.
+ */
+export async function checkManagedPolicyIds(
+  config: { readonly policy?: readonly { readonly id?: string | undefined }[] | undefined },
+  ctx: CatalogueContext<SecClient>,
+): Promise<void> {
+  const wanted = (config.policy ?? []).map((p) => p.id).filter((id): id is string => id !== undefined);
+  if (wanted.length === 0) return;
+  const read = (signal: AbortSignal) => ctx.client.policies.list({ signal });
+  let all = await ctx.listing('policies', read);
+  const missing = () => wanted.filter((id) => !all.some((p) => p.policyId === id));
+  if (missing().length > 0) all = await ctx.listing('policies', read, { fresh: true });
+  for (const id of missing()) {
+    const longer = all.map((p) => p.policyId).filter((other) => other.startsWith(id));
+    ctx.diags.error('Unknown policy', `No policy has the id "${id}".${wholeIdHint(longer)}`, [attrStep('policy')]);
+  }
+}
+
+const wholeIdHint = (longer: readonly string[]) =>
+  longer.length > 0 ? ` Ids that begin with it: ${named(longer)}; the id must be given whole.` : '';
+
+/** The policy with this id, or undefined after naming the problem (none, or ids it begins). */
+async function policyNamed(policyId: string, ctx: CatalogueContext<SecClient>): Promise<Policy | undefined> {
+  try {
+    return await ctx.listing(`policy ${policyId}`, (signal) => ctx.client.policies.get(policyId, { signal }));
+  } catch (err) {
+    if (!isApiError(err) || err.code !== 'not_found') throw err;
+  }
+  const all = await ctx.listing('policies', (signal) => ctx.client.policies.list({ signal }));
+  const longer = all.map((p) => p.policyId).filter((id) => id.startsWith(policyId) && id !== policyId);
+  ctx.diags.error('Unknown policy', `No policy has the id "${policyId}".${wholeIdHint(longer)}`, [
+    attrStep('policy_id'),
+  ]);
+  return undefined;
+}
+
+/** What is wrong with a constraint's values for its data type, or undefined. */
+function valueProblem(
+  field: ExceptionConstraintField,
+  c: NonNullable<ExceptionConfig['constraint']>[number],
+): string | undefined {
+  if (c.field_values === undefined || c.field_values_map === undefined || c.field_value_map === undefined)
+    return undefined;
+  const plain = c.field_values ?? [];
+  const pairs = c.field_values_map.length + c.field_value_map.length;
+  if (field.dataType === 'KVTagPair') {
+    if (plain.length > 0)
+      return 'holds key/value pairs: give them as `field_values_map { key = "..." value = ["..."] }`, not field_values';
+    return !field.multiValue && pairs > 1 ? `takes one key/value pair, not ${pairs}` : undefined;
+  }
+  if (pairs > 0) return `holds plain values (${field.dataType}): give them in field_values, not as key/value pairs`;
+  if (!field.multiValue && plain.length > 1) return `takes a single value, not ${plain.length}`;
+  const notNumeric = field.dataType === 'Number' ? plain.find((v) => !NUMERIC_ID.test(v.trim())) : undefined;
+  return notNumeric === undefined
+    ? undefined
+    : `holds numeric ids (digits, with "*" as a wildcard); "${notNumeric}" is not one`;
+}
+
+interface PolicyConfig {
+  readonly query_id?: string | undefined;
+  readonly alerting?: readonly { readonly profile?: string | undefined }[] | undefined;
+}
+
+export async function checkPolicyReferences(config: PolicyConfig, ctx: CatalogueContext<SecClient>): Promise<void> {
+  const queryId = config.query_id;
+  if (
+    queryId !== undefined &&
+    !(await exists(ctx, `query ${queryId}`, (s) => ctx.client.queries.get(queryId, { signal: s })))
+  ) {
+    const queries = await ctx.listing('queries', (signal) => ctx.client.queries.list({ signal }));
+    const near = queries.map((q) => q.queryId).filter((id) => id.toLowerCase().includes(queryId.toLowerCase()));
+    ctx.diags.error(
+      'Unknown query',
+      `No query has the id "${queryId}".${near.length > 0 ? ` Queries with ids like it: ${named(near)}.` : ''}`,
+      [attrStep('query_id')],
+    );
+  }
+  const reference = config.alerting?.[0]?.profile;
+  if (reference === undefined) return;
+  const at = [attrStep('alerting'), indexStep(0), attrStep('profile')];
+  const dot = reference.indexOf('.');
+  const [profileId, template] = dot < 0 ? [reference, undefined] : [reference.slice(0, dot), reference.slice(dot + 1)];
+  const profiles = await ctx.listing('alert profiles', (signal) => ctx.client.alertProfiles.list({ signal }));
+  let profile = profiles.find((p) => p.alertProfileId === profileId);
+  if (!profile) {
+    const fresh = await ctx.listing('alert profiles', (signal) => ctx.client.alertProfiles.list({ signal }), {
+      fresh: true,
+    });
+    profile = fresh.find((p) => p.alertProfileId === profileId);
+    if (!profile) {
+      ctx.diags.error(
+        'Unknown alert profile',
+        `No alert profile is named "${profileId}". The platform has ${named(fresh.map((p) => p.alertProfileId))}.`,
+        at,
+      );
+      return;
+    }
+  }
+  const templates = templatesOf(profile, profiles);
+  if (template === undefined && templates.length === 0) {
+    ctx.diags.error(
+      'Alert profile without templates',
+      `The alert profile ${profileId} has no template to alert with; name one that has templates, as ` +
+        '`<profile>.<template>`.',
+      at,
+    );
+  } else if (template !== undefined && !templates.includes(template)) {
+    ctx.diags.error(
+      'Unknown alert template',
+      `The alert profile ${profileId} has no template "${template}"; its templates: ${named(templates)}.`,
+      at,
+    );
+  }
+}
+
+/** A profile's templates, its own and those of the profiles it extends. */
+function templatesOf(profile: AlertProfile, all: readonly AlertProfile[]): string[] {
+  const names: string[] = [];
+  const seen = new Set<string>();
+  for (let p: AlertProfile | undefined = profile; p && !seen.has(p.alertProfileId); ) {
+    seen.add(p.alertProfileId);
+    names.push(...p.alerts.map((a) => a.name));
+    const parent: string = p.extends;
+    p = parent ? all.find((q) => q.alertProfileId === parent) : undefined;
+  }
+  return names;
+}
+
+/** Whether the object a read of `key` answers exists (a not-found answer is no; other failures throw). */
+async function exists(ctx: CatalogueContext<SecClient>, key: string, read: (s: AbortSignal) => Promise<unknown>) {
+  try {
+    await ctx.listing(key, read);
+    return true;
+  } catch (err) {
+    if (isApiError(err) && err.code === 'not_found') return false;
+    throw err;
+  }
+}
