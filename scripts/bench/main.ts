@@ -6,6 +6,7 @@ import { scaleBench } from './scale.js';
 import { rpcBench } from './rpc.js';
 import { sessionsBench } from './sessions.js';
 import { curveBench } from './curve.js';
+import { ensureCodeCaches } from './code-caches.js';
 
 const benches: Record<string, (args: string[]) => Promise<void>> = {
   handshake: handshakeBench,
@@ -22,4 +23,6 @@ if (!bench) {
   console.error(`usage: npm run bench -- <${Object.keys(benches).join('|')}> [args]`);
   process.exit(2);
 }
+// Every benchmark but the codec's starts the providers: they must start as users' do.
+if (name !== 'codec') ensureCodeCaches();
 await bench(args);

@@ -36,15 +36,44 @@ export function hasGnuTime(): boolean {
 
 /**
  * A dev_overrides directory whose provider executable runs the real one as a child and appends
- * "<wall s> <user s> <system s> [<peak RSS KiB>]" of that child to $KEEL_BENCH_CPU_LOG: one line per
- * process, written at once, so processes that overlap do not mix their lines. The child keeps the
- * wrapper's stdin, stdout and stderr, so Terraform talks to it as to the provider itself.
+ * "<wall s> <user s> <system s> [<peak RSS KiB> <peak private KiB>]" of that child to
+ * $KEEL_BENCH_CPU_LOG: one line per process, written at once, so processes that overlap do not mix
+ * their lines. The child keeps the wrapper's stdin, stdout and stderr, so Terraform talks to it as to
+ * the provider itself.
+ *
+ * Peak RSS counts the executable's file pages, which processes share and the kernel reclaims (most of a
+ * bare `node`'s 60 MiB): it measures the page cache as much as the process. What a process costs is
+ * its private (anonymous) memory, which the kernel keeps no peak of: the wrapper samples the child's
+ * RssAnon every 10 ms (bash builtins only, so the sampling adds no process to the measured one).
  */
 export function measuringWrapper(dir: string, name: string, real: string, gnuTime: boolean): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, name);
   const run = gnuTime
-    ? `exec ${GNU_TIME} -a -o "$KEEL_BENCH_CPU_LOG" -f '%e %U %S %M' ${JSON.stringify(real)}\n`
+    ? [
+        'times=$(mktemp)',
+        `${GNU_TIME} -o "$times" -f '%e %U %S %M' ${JSON.stringify(real)} <&0 &`,
+        'timer=$!',
+        'child=',
+        'peak=0',
+        // A pipe nobody writes to: `read -t` on it sleeps without forking `sleep`.
+        'exec 9<> <(:)',
+        'while kill -0 "$timer" 2>/dev/null; do',
+        '  [ -z "$child" ] && read -r child _ < "/proc/$timer/task/$timer/children" 2>/dev/null',
+        '  if [ -n "$child" ]; then',
+        '    { while read -r key value _; do',
+        '      [ "$key" = RssAnon: ] && [ "$value" -gt "$peak" ] && peak=$value',
+        '    done < "/proc/$child/status"; } 2>/dev/null',
+        '  fi',
+        '  read -r -t 0.01 -u 9 _',
+        'done',
+        'wait "$timer"',
+        'code=$?',
+        'echo "$(cat "$times") $peak" >> "$KEEL_BENCH_CPU_LOG"',
+        'rm -f "$times"',
+        'exit "$code"',
+        '',
+      ].join('\n')
     : `TIMEFORMAT='%3R %3U %3S'\n{ time ${JSON.stringify(real)} 2>&3 3>&-; } 3>&2 2>>"$KEEL_BENCH_CPU_LOG"\n`;
   writeFileSync(path, `#!/bin/bash\n${run}`);
   chmodSync(path, 0o755);
@@ -108,6 +137,8 @@ export interface MeasuredPhase {
   processCpuMs: number[];
   /** The largest peak RSS of one provider process, bytes; 0 when unmeasured. */
   peakRssBytes: number;
+  /** The largest peak private (anonymous) memory of one provider process, sampled, bytes; 0 when unmeasured. */
+  peakPrivateBytes: number;
   /** Terraform's own CPU: its rusage less the providers'. */
   terraformCpuMs: number;
 }
@@ -135,6 +166,7 @@ export async function runPhase(
     providerCpuMs,
     processCpuMs,
     peakRssBytes: Math.max(0, ...processes.map(([, , , rssKiB]) => (rssKiB ?? 0) * 1024)),
+    peakPrivateBytes: Math.max(0, ...processes.map(([, , , , privateKiB]) => (privateKiB ?? 0) * 1024)),
     terraformCpuMs: tf.cpuMs - providerCpuMs,
   };
 }
