@@ -10,7 +10,8 @@
  * missing, it reads the listing again (an environment made earlier in the same apply is newer than
  * it). A listing that fails is not
  * kept, costs the check a warning, never the plan: the apply decides then, as the platform does.
- * Never for a destroy: nothing of the configuration is judged then.
+ * Never for a destroy (nothing of the configuration is judged then), nor for a plan that changes
+ * nothing: a cluster may keep a package the platform no longer offers.
  */
 import type { Fields } from '../schema/define.js';
 import { toConfigModel } from '../schema/model.js';

@@ -76,8 +76,11 @@ export class ResourceChanges<C> {
   ): Promise<void> {
     const r = this.ctx.resources.get(typeName);
     if (!r || out.diags.hasErrors) return;
-    // What the platform's catalogue decides, for a create or an update (never a destroy).
-    if (config !== null && out.planned !== null) await this.catalogue.check(r, config, out.diags);
+    // What the platform's catalogue decides, for a create or a change (never a destroy, nor a plan
+    // that changes nothing: what the platform holds already is not judged again).
+    const changes =
+      out.planned !== null && (prior === null || !valueEquals(impliedType(r.schema.block), prior, out.planned));
+    if (config !== null && changes) await this.catalogue.check(r, config, out.diags);
     if (out.diags.hasErrors) return;
     if (prior !== null) this.ctx.seen(r, prior, 'tracked');
     else if (out.planned !== null) await this.lookalikes.check(r, out.planned, out.diags).catch(() => undefined);

@@ -154,13 +154,13 @@ output "policy_id" {
       ]);
       await ws.expect(['plan', '-detailed-exitcode', ...updated], 0);
 
-      // Upstream's invalid-constraint test: the platform names the keys the policy takes.
+      // Upstream's invalid-constraint test: the plan, reading the policy, names the keys it takes.
       const invalid = await ws.expect(
         ['apply', '-auto-approve', '-no-color', ...updated, '-var', 'field_key=invalid'],
         1,
       );
       expect(flat(invalid.stderr)).to.match(
-        /platform-global-39 has no exception constraint "invalid"; its constraints: accountIds, arns, resourceNames, resourceTags/,
+        /Policy platform-global-39 has no exception constraint "invalid"; its constraints: `accountIds`, `arns`, `resourceNames`, `resourceTags`/,
       );
       expect(exceptions('platform-global-39')[0]!.constraints.map((c) => c.fieldKey)).to.have.members([
         'accountIds',
@@ -511,12 +511,12 @@ output "policy_id" {
       const malformed = await ws.expect(['plan', '-no-color', ...second, '-var', 'profile=SEC_CloudATrail_Alerts.'], 1);
       expect(flat(malformed.stderr)).to.match(/Invalid value for "profile"/);
       expect(flat(malformed.stderr)).to.match(/`<profile>` or\s+`<profile>\.<template>`/);
-      // An unknown profile is the platform's to refuse.
+      // An unknown profile is refused at plan, where the provider reads the platform's profiles.
       const unknown = await ws.expect(
         ['apply', '-auto-approve', '-no-color', ...second, '-var', 'profile=NO_SUCH_PROFILE'],
         1,
       );
-      expect(flat(unknown.stderr)).to.match(/no alert profile "NO_SUCH_PROFILE"/);
+      expect(flat(unknown.stderr)).to.match(/No alert profile is named "NO_SUCH_PROFILE"\. The platform has `/);
       expect(custom()[0]!.alertProfile).to.equal('SEC_CloudATrail_Alerts.CloudATrailDefaultAlert_CloudAResource');
 
       await ws.expect(['destroy', '-auto-approve', ...templated]);

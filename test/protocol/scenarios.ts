@@ -726,11 +726,15 @@ action "vdb_cluster_backup" "now" {
         id: 'plan-cluster',
         rpc: 'PlanResourceChange',
         typeName: 'vdb_accounts_cluster',
-        note: 'One node more, in place.',
+        note: "One node more, in place; the change is checked against the platform's catalogue, read once.",
         expect: {
           identity: { field: 'planned_identity', value: { account_id: VDB_FIXED.account, id: VDB_FIXED.cluster } },
           requiresReplace: [],
-          apiCalls: [],
+          apiCalls: [
+            'vdb.cloud.platform.v1.PlatformService/ListCloudProviders',
+            'vdb.cloud.platform.v1.PlatformService/ListCloudProviderRegions',
+            'vdb.cloud.booking.v1.BookingService/ListPackages',
+          ],
         },
       },
       { id: 'plan-action', rpc: 'PlanAction', note: 'The trigger read the planned change.', expect: { apiCalls: [] } },

@@ -9,7 +9,9 @@
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { VDB_COLLECTIONS } from '../../../src/emulators/vdb/index.js';
-import { startHarness, type Harness } from './harness.js';
+import { TerraformClient, type ProviderCallError } from '../../../src/tfclient/terraform-client.js';
+import { vdbProviderEnv } from '../../../src/tfclient/terraform-cli.js';
+import { VDB_BIN, startHarness, type Harness } from './harness.js';
 
 const CLUSTER = 'vdb_accounts_cluster';
 const ROLE = 'vdb_accounts_role';
@@ -115,7 +117,7 @@ describe('vdb: the catalogue is checked at plan', function () {
     );
   });
 
-  it('reads each listing once per process, plans on with a warning when the catalogue cannot be read, and a destroy reads nothing', async () => {
+  it('reads each listing once per process, plans on with a warning when the catalogue cannot be read; a no-op plan and a destroy read nothing', async () => {
     const fresh = await startHarness();
     try {
       const listings = () =>
@@ -150,9 +152,30 @@ describe('vdb: the catalogue is checked at plan', function () {
       fresh.emulator.clearFaults();
 
       const state = await fresh.converge(CLUSTER, null, plain);
-      const before = listings();
-      await fresh.destroy(CLUSTER, state);
-      expect(listings(), 'a destroy reads no catalogue').to.equal(before);
+      // The platform stops offering the cluster's package; a new provider process reads the catalogue anew.
+      const packageId = fresh.emulator.packageId('aws', 'small');
+      const stored = fresh.emulator.get<Record<string, unknown>>(VDB_COLLECTIONS.packages, packageId)!;
+      fresh.emulator.put(VDB_COLLECTIONS.packages, packageId, { ...stored, status: 'PACKAGE_STATUS_DEACTIVATED' });
+      const again = await TerraformClient.start(VDB_BIN, vdbProviderEnv(fresh.emulator));
+      try {
+        await again.configure({});
+        const before = listings();
+        // What the platform holds already is not judged again: a plan that changes nothing reads nothing
+        // and passes, though the package is no longer offered; a change is refused, as the platform would.
+        const same = await again.plan(CLUSTER, state, fresh.config(CLUSTER, plain));
+        expect(same.planned, 'the no-op plan').to.not.equal(null);
+        expect(listings(), 'a plan that changes nothing reads no catalogue').to.equal(before);
+        const renamed = await again.plan(CLUSTER, state, fresh.config(CLUSTER, { ...plain, name: 'tf-renamed' })).then(
+          () => null,
+          (e: unknown) => e as ProviderCallError,
+        );
+        expect(renamed?.diagnostics.map((d) => d.summary)).to.deep.equal(['Deactivated package']);
+        const afterChange = listings();
+        await fresh.destroy(CLUSTER, state);
+        expect(listings(), 'a destroy reads no catalogue').to.equal(afterChange);
+      } finally {
+        await again.close();
+      }
     } finally {
       await fresh.close();
     }
