@@ -151,12 +151,15 @@ export async function checkPermissions(
   let catalogue = await ctx.listing(`permissions of ${accountId}`, read);
   const missing = () => wanted.filter((p) => p.value !== undefined && !catalogue.some((c) => c.value === p.value));
   if (missing().length > 0) catalogue = await ctx.listing(`permissions of ${accountId}`, read, { fresh: true });
+  const offered = catalogue.map((c) => c.value).sort();
   for (const { value } of missing()) {
+    // Those sharing its action or its object (`read:…`, `…:clusters`) first: the likely typo.
+    const parts = String(value).split(':');
+    const like = offered.filter((o) => o.split(':').some((part, i) => part === parts[i]));
+    const hint = like.length > 0 ? `Permissions like it: ${named(like)}.` : `It offers ${named(offered)}.`;
     // A set's element has no index: the error is the block's, naming the value.
-    ctx.diags.error(
-      'Unknown permission',
-      `"${value}" is no permission of the platform. It offers ${named(catalogue.map((c) => c.value).sort())}.`,
-      [attrStep('permissions')],
-    );
+    ctx.diags.error('Unknown permission', `"${value}" is no permission of the platform. ${hint}`, [
+      attrStep('permissions'),
+    ]);
   }
 }

@@ -115,6 +115,12 @@ describe('vdb: the catalogue is checked at plan', function () {
     expect(errors[0]![2]).to.match(
       /^"fly:rockets" is no permission of the platform\. It offers `delete:account`, .* and \d+ more\.$/,
     );
+    const [[, , near]] = (await refused(ROLE, { name: 'tf-catalogue', permissions: [{ value: 'write:cluster' }] })) as [
+      string[],
+    ];
+    expect(near).to.match(
+      /^"write:cluster" is no permission of the platform\. Permissions like it: `write:.*`write:clusters`/,
+    );
   });
 
   it('reads each listing once per process, plans on with a warning when the catalogue cannot be read; a no-op plan and a destroy read nothing', async () => {
