@@ -16,7 +16,8 @@
 import type { Fields } from '../schema/define.js';
 import { toConfigModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
-import type { ResourceDef } from './contracts.js';
+import type { CatalogueContext, ResourceDef } from './contracts.js';
+import { checkReferences } from './reference-checks.js';
 import { Diagnostics } from './diagnostics.js';
 import type { EngineContext } from './engine-context.js';
 
@@ -25,22 +26,26 @@ export class CatalogueChecks<C> {
 
   constructor(private readonly ctx: EngineContext<C>) {}
 
-  /** Runs `r`'s catalogue check on `config`, adding what it finds to `diags`. */
+  /** Runs `r`'s catalogue check, and the check of the objects its arguments name, adding what they find to `diags`. */
   async check(r: ResourceDef<Fields, C>, config: ObjectValue, diags: Diagnostics): Promise<void> {
-    if (!r.checkAgainstCatalogue || this.ctx.client === undefined) return;
+    const references = this.ctx.def.references;
+    if ((!r.checkAgainstCatalogue && !references) || this.ctx.client === undefined) return;
     const found = new Diagnostics();
     const signal = this.ctx.stopSignal;
     try {
       const model = toConfigModel(r.schema.fields, config);
-      await r.checkAgainstCatalogue(model, {
+      const ctx: CatalogueContext<C> = {
         client: this.ctx.client,
         signal,
         diags: found,
         listing: (key, read, options) => this.listing(key, read, options?.fresh === true),
-      });
+      };
+      if (references) await checkReferences(references, r.schema.fields, model, ctx);
+      await r.checkAgainstCatalogue?.(model, ctx);
       diags.append(found.items);
     } catch (err) {
       if (signal.aborted) return;
+      diags.append(found.items);
       diags.warning(
         `Could not check ${r.typeName} against the platform's catalogue`,
         `${err instanceof Error ? err.message : String(err)}. The plan goes on; the apply decides.`,

@@ -6,11 +6,11 @@ import type { FunctionDef } from './function-contracts.js';
 import type { ConfigModelOf, Fields, ModelOf, PlatformLimits, ResourceSchema } from '../schema/define.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { CreateSettings } from './create-settings.js';
-
 export type { Logger } from './logger.js';
 export type { CatalogueContext } from './catalogue-context.js';
 import type { Logger } from './logger.js';
 import type { CatalogueContext } from './catalogue-context.js';
+import type { ReferenceKinds } from './reference-checks.js';
 
 export interface OpContext<C> {
   /** The configured API client. */
@@ -330,6 +330,8 @@ export interface ProviderDef<F extends Fields, C> {
   readonly functions?: readonly FunctionDef[];
   /** What the platform takes in one request, checked for every value at plan time. */
   readonly limits?: PlatformLimits;
+  /** How the platform lists the objects arguments name (`refersTo`), checked at plan: reference-checks.ts. */
+  readonly references?: ReferenceKinds<C>;
   /**
    * Where the configured client's requests go (host and account, never a credential): records of
    * creates are kept per address (create-journal.ts); a provider that does not say keeps none. And

@@ -38,10 +38,13 @@ export class ApiError extends Error {
   readonly operation: string;
   readonly status?: number;
   readonly requestId?: string;
+  /** What went wrong, as the platform said it, without the operation and status the message adds. */
+  readonly detail: string;
 
   /** @param detail what went wrong, already free of secrets; the operation and status are added. */
   constructor(detail: string, details: ApiErrorDetails) {
     super(formatMessage(detail, details), details.cause === undefined ? undefined : { cause: details.cause });
+    this.detail = detail;
     this.code = details.code;
     this.operation = details.operation;
     if (details.status !== undefined) this.status = details.status;

@@ -44,6 +44,7 @@ import { describeFigures, importRoundTrip } from './generated-config.js';
 import { describeKept, keepsWhatTheConfigurationDoesNotSpeakOf } from './unmodelled.js';
 import { deprecatedFormsSendNothingAfterImport, holdsDeprecated } from './deprecated-import.js';
 import { failOnProblems, tableProblems } from '../support/type-tables.js';
+import { EdgeSweep, emptyEdgeTally, type EdgeTally } from './edges.js';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 12_012);
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 6);
@@ -72,6 +73,7 @@ interface World {
   /** The emulator's objects before the examples were applied. */
   readonly initial: Baseline;
   readonly tallies: Map<string, Tally & { validated: number; broken?: number }>;
+  readonly edges: EdgeTally;
 }
 
 async function startWorld(provider: Provider): Promise<World> {
@@ -83,7 +85,7 @@ async function startWorld(provider: Provider): Promise<World> {
     const tf = await TerraformClient.start(join(BIN_DIR, `terraform-provider-${provider}`), emulator.env);
     await tf.configure({});
     const lifecycle = new Lifecycle(tf, emulator, IS_WRITE[provider], records, baselineOf(emulator, records));
-    return { provider, emulator, bases, tf, lifecycle, records, initial, tallies: new Map() };
+    return { provider, emulator, bases, tf, lifecycle, records, initial, tallies: new Map(), edges: emptyEdgeTally() };
   } catch (err) {
     await emulator.close();
     throw err;
@@ -101,6 +103,12 @@ async function stopWorld(w: World): Promise<void> {
         `values breaking a form or a limit refused at validation ${sum((t) => t.broken ?? 0)}`,
     );
   }
+  const e = w.edges;
+  if (e.arguments > 0)
+    console.log(
+      `      ${w.provider}: arguments at their edges ${e.arguments}; configurations the plan judged ${e.asked}, ` +
+        `accepted and applied ${e.applied}; plans that passed and then failed ${e.findings.length}`,
+    );
   try {
     await w.tf.close();
     // The objects the examples' resources refer to go too, and the emulator is as it was.
@@ -239,6 +247,16 @@ describe('properties of every resource type, generated from the schema DSL', fun
           }
           expect(w.emulator.operations().slice(before), 'requests sent for refused values').to.deep.equal([]);
           tallyOf(type).broken = variants.length;
+        });
+
+        it(`${type}: every argument at its edges: what the plan accepts, the platform takes and gives back`, async () => {
+          const w = world(provider);
+          const before = w.edges.findings.length;
+          await new EdgeSweep(w.lifecycle, DEFS[provider].limits, w.edges, emptyTally()).sweep(subject(type));
+          const findings = w.edges.findings.slice(before);
+          expect(findings, `plans that passed, then failed or did not settle:\n${findings.join('\n')}`).to.deep.equal(
+            [],
+          );
         });
 
         // sec: every update sends the whole object (docs/api/sec.md, "Updates replace the whole object").

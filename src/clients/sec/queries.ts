@@ -25,6 +25,11 @@ export interface QueryInput {
 export interface QueriesApi {
   /** ApiError 'invalid' for malformed query text (the platform's compiler message); 'conflict' when the id is taken. */
   create(input: QueryInput, options?: CallOptions): Promise<Query>;
+  /**
+   * Compiles a query without keeping it (`POST /Queries/validate`): ApiError 'invalid' with the
+   * compiler's message where a create of it would be refused for its text or evaluator.
+   */
+  validate(input: QueryInput, options?: CallOptions): Promise<void>;
   /** ApiError 'not_found' when it does not exist. */
   get(queryId: string, options?: CallOptions): Promise<Query>;
   list(options?: CallOptions): Promise<Query[]>;
@@ -52,6 +57,7 @@ const querySchema = z.object({
 });
 
 const one = envelope(querySchema);
+const validated = envelope(z.object({ resultSchema: z.unknown() }).loose());
 const many = envelope(z.array(querySchema));
 
 export function queriesApi(http: SecHttp): QueriesApi {
@@ -65,6 +71,15 @@ export function queriesApi(http: SecHttp): QueriesApi {
         ...(input.evaluatorId ? { evaluatorId: input.evaluatorId } : {}),
       };
       return (await http.json({ method: 'POST', path: BASE, operation: `POST ${BASE}`, body }, one, options)).data;
+    },
+    async validate(input, options) {
+      const body = {
+        queryId: input.queryId,
+        queryText: input.queryText,
+        ...(input.evaluatorId ? { evaluatorId: input.evaluatorId } : {}),
+      };
+      const path = `${BASE}/validate`;
+      await http.json({ method: 'POST', path, operation: `POST ${path}`, body }, validated, options);
     },
     async get(queryId, options) {
       return (await http.json(item('GET', queryId), one, options)).data;

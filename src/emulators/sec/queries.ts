@@ -30,9 +30,29 @@ const createSpec = field.object({
   evaluatorId: field.string({ optional: true, allowEmpty: true }),
 });
 const updateSpec = field.object({ queryText: field.string({ maxLength: 64 * 1024 }) });
+const validateSpec = field.object({
+  queryId: field.string({ optional: true }),
+  queryText: field.string({ maxLength: 64 * 1024 }),
+  evaluatorId: field.string({ optional: true, allowEmpty: true }),
+});
+
+/** A query compiled, and the evaluator asked for (when one is) the one its sources need. */
+function compileWithEvaluator(text: string, queryId: string | undefined, asked: string): CompiledQuery {
+  const compiled = compile(text, queryId);
+  if (asked !== '' && asked !== compiled.evaluator) {
+    throw invalid(
+      compiled.evaluator === ''
+        ? `body.evaluatorId: the data sources ${compiled.sources.join(', ')} are evaluated without an evaluator ` +
+            `(got ${quote(asked)})`
+        : `body.evaluatorId: the data sources ${compiled.sources.join(', ')} are evaluated ` +
+            `by ${quote(compiled.evaluator)} (got ${quote(asked)})`,
+    );
+  }
+  return compiled;
+}
 
 /** The platform compiles every query it is sent; a malformed one is a 400 naming line and column. */
-function compile(text: string, queryId: string): CompiledQuery {
+function compile(text: string, queryId: string | undefined): CompiledQuery {
   try {
     return compileQuery(text, queryId);
   } catch (err) {
@@ -53,17 +73,7 @@ export function registerQueryRoutes(router: Router, ctx: SecContext): void {
           `(got ${quote(body.queryId)})`,
       );
     }
-    const compiled = compile(body.queryText, body.queryId);
-    const asked = body.evaluatorId ?? '';
-    if (asked !== '' && asked !== compiled.evaluator) {
-      throw invalid(
-        compiled.evaluator === ''
-          ? `body.evaluatorId: the data sources ${compiled.sources.join(', ')} are evaluated without an evaluator ` +
-              `(got ${quote(asked)})`
-          : `body.evaluatorId: the data sources ${compiled.sources.join(', ')} are evaluated ` +
-              `by ${quote(compiled.evaluator)} (got ${quote(asked)})`,
-      );
-    }
+    const compiled = compileWithEvaluator(body.queryText, body.queryId, body.evaluatorId ?? '');
     if (ctx.store.has(QUERIES, body.queryId))
       throw new HttpError(409, `a query with id ${quote(body.queryId)} already exists`);
     const record: QueryRecord = {
@@ -77,6 +87,19 @@ export function registerQueryRoutes(router: Router, ctx: SecContext): void {
     };
     ctx.store.put(QUERIES, record.queryId, record);
     return json(201, { data: record, message: 'SUCCESS' });
+  });
+
+  // Compiles a query without keeping it: what a create of it would say of its text and evaluator.
+  router.add('POST', `${BASE}/validate`, (request) => {
+    validate(validateSpec, request.body, 'body');
+    const body = request.body as { queryId?: string | null; queryText: string; evaluatorId?: string | null };
+    const compiled = compileWithEvaluator(body.queryText, body.queryId ?? undefined, body.evaluatorId ?? '');
+    const data = {
+      queryText: body.queryText,
+      evaluatorId: compiled.evaluator,
+      resultSchema: JSON.stringify(compiled.resultSchema),
+    };
+    return json(200, { data, message: 'SUCCESS' });
   });
 
   router.add('GET', BASE, () => json(200, { data: ctx.store.list<QueryRecord>(QUERIES) }));

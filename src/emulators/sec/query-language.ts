@@ -329,9 +329,10 @@ function returnedColumn(tokens: readonly Token[], sources: readonly SourceInQuer
 
 /**
  * Checks `text` as the platform's compiler would; `queryId` is the id it is stored under (a query
- * may start with it). Throws QueryCompileError with the platform's style of message.
+ * may start with it; a query validated without one may name itself anything). Throws QueryCompileError
+ * with the platform's style of message.
  */
-export function compileQuery(text: string, queryId: string): CompiledQuery {
+export function compileQuery(text: string, queryId: string | undefined): CompiledQuery {
   if (text.length > MAX_QUERY_CHARACTERS)
     throw new QueryCompileError(
       `Query compilation failed: the query text is longer than ${MAX_QUERY_CHARACTERS} characters`,
@@ -353,7 +354,7 @@ export function compileQuery(text: string, queryId: string): CompiledQuery {
   // Optional leading query id, which must be the query's own.
   if (peek().kind === 'ident') {
     const id = next();
-    if (id.text !== queryId)
+    if (queryId !== undefined && id.text !== queryId)
       fail(id, `the query names itself ${JSON.stringify(id.text)} but its id is ${JSON.stringify(queryId)}`);
   }
   expect('{');

@@ -1,4 +1,4 @@
-import { SEC_NAME } from './limits.js';
+import { SEC_LIMITS, SEC_NAME } from './limits.js';
 import { createHash, randomInt } from 'node:crypto';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
 import { listResource, resource, type OpContext } from '../../engine/contracts.js';
@@ -92,10 +92,14 @@ const importStart = (t: AgentAccessToken): Partial<Model> => ({ name: t.tokenAli
 
 /**
  * Frees the unique alias of a token that is "deleted" (tokens cannot be deleted,
- * docs/api/sec.md, "Agent access tokens").
+ * docs/api/sec.md, "Agent access tokens"). The new alias keeps within the platform's limit for a text,
+ * cutting the name short where it must: a destroy is never refused for a name the plan accepted.
  */
-const deletedAlias = (name: string) =>
-  `${name}-${Array.from({ length: 5 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[randomInt(36)]).join('')}-deleted`;
+const deletedAlias = (name: string) => {
+  const random = Array.from({ length: 5 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[randomInt(36)]).join('');
+  const suffix = `-${random}-deleted`;
+  return [...name].slice(0, SEC_LIMITS.characters - suffix.length).join('') + suffix;
+};
 
 /**
  * What names a token for its whole life: its value, which is the API's key for it, but a secret. The

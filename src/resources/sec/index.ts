@@ -6,6 +6,7 @@ import { attr, providerSchema } from '../../schema/define.js';
 import { createSettingFields, createSettingsOf } from '../shared/create-settings.js';
 import { provider } from '../../engine/contracts.js';
 import { SEC_LIMITS } from './limits.js';
+import { SEC_REFERENCES } from './references.js';
 import type { SecClient } from '../../clients/sec/index.js';
 import agentAccessToken from './agent-access-token.js';
 import { alertChannelResources } from './alert-channel/index.js';
@@ -112,4 +113,5 @@ export default provider<typeof schema.fields, SecClient>({
   ephemeralResources: secEphemeralResources,
   actions: secActions,
   limits: SEC_LIMITS,
+  references: SEC_REFERENCES,
 });

@@ -10,6 +10,7 @@ import { BUILT_IN_QUERY_PREFIX } from '../../clients/sec/policy-values.js';
 import type { Query } from '../../clients/sec/queries.js';
 import { idIdentity } from '../shared/identity.js';
 import { attrStep } from '../../schema/path.js';
+import { isApiError } from '../../wire/api-error.js';
 import type { Diagnostics } from '../../engine/diagnostics.js';
 
 /** Letters, digits and `_`, starting with a letter or `_`; at most 64 (the platform's rule). */
@@ -181,6 +182,19 @@ const query = resource<typeof schema.fields, SecClient>({
     displayName: (m) => m.query_id,
   },
   validate: namedQueryProblems,
+  // The query language is the platform's: its compiler judges the text at plan, as a create would.
+  async checkAgainstCatalogue(config, ctx) {
+    const [queryId, queryText] = [config.query_id, config.query];
+    if (queryId === undefined || queryText === undefined || config.evaluator_id === undefined) return;
+    try {
+      const input = { queryId, queryText, evaluatorId: config.evaluator_id ?? undefined };
+      await ctx.client.queries.validate(input, { signal: ctx.signal });
+    } catch (err) {
+      if (!isApiError(err, 'invalid')) throw err;
+      const at = err.detail.startsWith('body.evaluatorId') ? 'evaluator_id' : 'query';
+      ctx.diags.error('Invalid query', `The platform refuses the query: ${err.detail}`, [attrStep(at)]);
+    }
+  },
   create: async (plan, ctx) =>
     fromApi(
       await ctx.client.queries.create(

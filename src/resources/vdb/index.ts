@@ -3,6 +3,7 @@
  * docs/decisions.md, "The API key"), how it builds the gRPC management client, and the list of its
  * resources and data sources.
  */
+import { VDB_REFERENCES } from './references.js';
 import { attr, providerSchema } from '../../schema/define.js';
 import { createSettingFields, createSettingsOf } from '../shared/create-settings.js';
 import { provider } from '../../engine/contracts.js';
@@ -116,6 +117,7 @@ export default provider<typeof schema.fields, VdbContext>({
   },
   createSettings: (config, env) => createSettingsOf(config, env, 'VDB'),
   apiAddress: (context) => context.address,
+  references: VDB_REFERENCES,
   functions: Object.values(functions),
   resources: [
     cluster,

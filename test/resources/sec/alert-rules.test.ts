@@ -132,18 +132,23 @@ describe('sec_alert_rule through the Terraform-side client', function () {
     expect((await tf.read(type, state)).state).to.equal(null);
   });
 
-  it('is refused by the platform for a channel or resource group that does not exist', async () => {
-    for (const [extra, message] of [
-      [{ alert_channels: ['ACME_NOPE'] }, /there is no alert channel "ACME_NOPE"/],
-      [{ resource_groups: ['ACME_NOGROUP'] }, /there is no resource group "ACME_NOGROUP"/],
+  it('is refused at plan for a channel or resource group the platform does not hold, naming the argument', async () => {
+    for (const [extra, path, detail] of [
+      [
+        { alert_channels: ['ACME_NOPE'] },
+        'alert_channels',
+        /^"ACME_NOPE" is none of the alert channels the platform holds/,
+      ],
+      [{ resource_groups: ['ACME_NOGROUP'] }, 'resource_groups', /^"ACME_NOGROUP" is none of the resource groups /],
     ] as const) {
-      const config = cfg(type, rule(extra));
-      const err = await tf.apply(type, null, await tf.plan(type, null, config), config).then(
+      const atPlan = await tf.plan(type, null, cfg(type, rule(extra))).then(
         () => null,
         (e: unknown) => e,
       );
-      expect(err).to.be.instanceOf(ProviderCallError);
-      expect((err as Error).message).to.match(message);
+      expect(atPlan, JSON.stringify(extra)).to.be.instanceOf(ProviderCallError);
+      const diagnostics = (atPlan as ProviderCallError).diagnostics;
+      expect(diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([['Names no existing object', path]]);
+      expect(diagnostics[0]!.detail).to.match(detail);
     }
     expect(emulator.list('AlertRules')).to.deep.equal([]);
   });
@@ -327,13 +332,14 @@ describe('sec_alert_rule through the Terraform-side client', function () {
       expect((await tf.read(t, state)).state).to.equal(null);
 
       const config = cfg(t, { name: 'to a webhook', integration_ids: [channel] });
-      const err = await tf.apply(t, null, await tf.plan(t, null, config), config).then(
+      const atPlan = await tf.plan(t, null, config).then(
         () => null,
-        (e: unknown) => e as Error,
+        (e: unknown) => e as ProviderCallError,
       );
-      expect(err?.message).to.match(
-        /is of type Webhook; data is exported to object-store channels \(CloudAObjectStore\) only/,
-      );
+      expect(atPlan?.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([
+        ['Names no existing object', 'integration_ids'],
+      ]);
+      expect(atPlan?.diagnostics[0]?.detail).to.match(/is none of the object-store alert channels the platform holds/);
     });
   });
 });

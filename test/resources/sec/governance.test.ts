@@ -243,11 +243,16 @@ describe('sec governance resources through the Terraform-side client', function 
       expect((await tf.read(type, state)).state).to.equal(null);
     });
 
-    it('rejects bad severities and an empty channel set at plan time, and unknown channels at apply', async () => {
+    it('rejects bad severities, an empty channel set and channels the platform does not hold at plan time', async () => {
       const diags = await validationErrors(type, rule({ severities: ['severe'], email_alert_channels: [] }));
       expect(diags.map((d) => d.path).sort()).to.deep.equal(['email_alert_channels', 'severities']);
-      const apply = await applyErrors(type, null, rule({ email_alert_channels: ['NOPE_123'] }));
-      expect(apply[0]!.detail).to.match(/no alert channel "NOPE_123"/);
+      const plan = await applyErrors(type, null, rule({ email_alert_channels: ['NOPE_123'] }));
+      expect(plan.map((d) => [d.summary, d.path])).to.deep.equal([
+        ['Names no existing object', 'email_alert_channels'],
+      ]);
+      expect(plan[0]!.detail).to.match(
+        /^"NOPE_123" is none of the e-mail alert channels the platform holds\. It holds "/,
+      );
     });
   });
 

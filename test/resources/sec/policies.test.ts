@@ -105,9 +105,16 @@ describe('sec policies family through the Terraform-side client', function () {
     return (err as ProviderCallError).diagnostics.map(({ path, summary, detail }) => ({ path, summary, detail }));
   }
 
-  async function applyError(type: string, plain: Record<string, unknown>): Promise<ProviderCallError> {
+  /** The apply's error; `unplanned`: applied without the provider's plan, as if the plan's checks had passed. */
+  async function applyError(
+    type: string,
+    plain: Record<string, unknown>,
+    unplanned = false,
+  ): Promise<ProviderCallError> {
     const config = cfg(type, plain);
-    const change = await tf.plan(type, null, config);
+    const change = unplanned
+      ? { planned: config, requiresReplace: [], plannedPrivate: Buffer.alloc(0) }
+      : await tf.plan(type, null, config);
     const err = await tf.apply(type, null, change, config).then(
       () => null,
       (e: unknown) => e,
@@ -214,13 +221,20 @@ describe('sec policies family through the Terraform-side client', function () {
       const rebase = await tf.plan(
         type,
         state,
-        cfg(type, profileConfig({ name: 'CUSTOM_REPLACE', extends: 'SEC_HE_FILES_DEFAULT_PROFILE' })),
+        cfg(
+          type,
+          profileConfig({
+            name: 'CUSTOM_REPLACE',
+            extends: 'SEC_HE_FILES_DEFAULT_PROFILE',
+            alert: [{ ...violation, description: 'File {{FILE_NAME}}', subject: '{{_OCCURRENCE}}' }],
+          }),
+        ),
       );
       expect(rebase.requiresReplace).to.deep.equal([[{ attr: 'extends' }]]);
       await destroy(type, state);
     });
 
-    it('rejects reserved names and duplicate templates at validation, unknown bases and fields at apply', async () => {
+    it('rejects reserved names and duplicate templates at validation, unknown bases and fields at plan', async () => {
       const reserved = await validationErrors(type, profileConfig({ name: 'SEC_MINE' }));
       expect(reserved.map((d) => d.path)).to.deep.equal(['name']);
       expect(reserved[0]!.detail).to.match(/reserved/);
@@ -236,13 +250,33 @@ describe('sec policies family through the Terraform-side client', function () {
         detail: duplicate[0]!.detail,
       });
 
-      const unknownBase = await applyError(type, profileConfig({ name: 'CUSTOM_ORPHAN', extends: 'NO_SUCH_PROFILE' }));
-      expect(unknownBase.message).to.match(/no alert profile "NO_SUCH_PROFILE" to extend/);
-      const unknownField = await applyError(
+      const [unknownBase] = await planErrors(
         type,
-        profileConfig({ name: 'CUSTOM_BADFIELD', alert: [{ ...violation, subject: '{{PROJECT_ID}}' }] }),
+        profileConfig({ name: 'CUSTOM_ORPHAN', extends: 'NO_SUCH_PROFILE' }),
       );
-      expect(unknownField.message).to.match(/\{\{PROJECT_ID\}\} is not a field of SEC_CFG_CLOUD_A_DEFAULT_PROFILE/);
+      expect(unknownBase).to.include({ path: 'extends', summary: 'Unknown alert profile' });
+      expect(unknownBase!.detail).to.match(
+        /^No alert profile is named "NO_SUCH_PROFILE"\. The platform has `SEC_BaseProfile`/,
+      );
+      const badFields = await planErrors(
+        type,
+        profileConfig({ name: 'CUSTOM_BADFIELD', alert: [{ ...violation, subject: '{{PROJECT_ID}} {{account_id}}' }] }),
+      );
+      expect(badFields.map((d) => [d.path, d.summary])).to.deep.equal([
+        ['alert', 'Unknown profile field'],
+        ['alert', 'Unknown profile field'],
+      ]);
+      expect(badFields[0]!.detail).to.match(
+        /^\{\{PROJECT_ID\}\} in an alert's subject is not a field of SEC_CFG_CLOUD_A_DEFAULT_PROFILE; its fields: `_OCCURRENCE`/,
+      );
+      expect(badFields[1]!.detail).to.match(/^\{\{account_id\}\} .* \(field names are exact: \{\{ACCOUNT_ID\}\}\)/);
+      // What the plan refuses, the platform refuses too.
+      const refused = await applyError(
+        type,
+        profileConfig({ name: 'CUSTOM_ORPHAN', extends: 'NO_SUCH_PROFILE' }),
+        true,
+      );
+      expect(refused.message).to.match(/no alert profile "NO_SUCH_PROFILE" to extend/);
       expect(emulator.get('AlertProfiles', 'CUSTOM_ORPHAN')).to.equal(undefined);
     });
   });
@@ -419,9 +453,9 @@ describe('sec policies family through the Terraform-side client', function () {
         type,
         policyConfig({ policy_id_suffix: 'orphan', query_id: 'SEC_Global_CloudA_Trail' }),
       );
-      expect(query).to.include({ path: 'query_id', summary: 'Unknown query' });
+      expect(query).to.include({ path: 'query_id', summary: 'Names no existing object' });
       expect(query!.detail).to.match(
-        /^No query has the id "SEC_Global_CloudA_Trail"\. Queries with ids like it: `SEC_Global_CloudA_Trail_/,
+        /^"SEC_Global_CloudA_Trail" is none of the queries the platform holds\. It holds "SEC_Global_CloudA_Trail_/,
       );
       expect(emulator.get('Policies', 'acme-orphan')).to.equal(undefined);
     });

@@ -235,13 +235,12 @@ describe('sec_query through the Terraform-side client', function () {
     return state!;
   }
   const destroy = async (t: string, state: ObjectValue) => tf.apply(t, state, await tf.plan(t, state, null), null);
-  async function applyError(plain: Record<string, unknown>): Promise<ProviderCallError> {
-    const config = cfg(type, plain);
-    const err = await tf.apply(type, null, await tf.plan(type, null, config), config).then(
+  async function planError(plain: Record<string, unknown>): Promise<ProviderCallError> {
+    const err = await tf.plan(type, null, cfg(type, plain)).then(
       () => null,
       (e: unknown) => e,
     );
-    expect(err, 'apply must fail').to.be.instanceOf(ProviderCallError);
+    expect(err, 'the plan must fail').to.be.instanceOf(ProviderCallError);
     return err as ProviderCallError;
   }
 
@@ -334,21 +333,23 @@ describe('sec_query through the Terraform-side client', function () {
     await destroy(type, state);
   });
 
-  it("refuses malformed text with the compiler's message, and an evaluator the sources do not need", async () => {
-    // The shape is right (plan time accepts it); the platform's compiler finds the unknown field.
-    const bad = await applyError({
+  it("refuses malformed text at plan with the platform compiler's message, and an evaluator the sources do not need", async () => {
+    // The shape is right (validation accepts it); the platform's compiler, asked at plan, finds the unknown field.
+    const bad = await planError({
       query_id: 'TF_Bad',
       query: '{ source { CloudATrailRawEvents } filter { A = 1 } return { EVENT, NOPE } }',
     });
-    expect(bad.message).to.match(
-      /Query compilation failed at line 1, column 68: "NOPE" is not a field of CloudATrailRawEvents/,
+    expect(bad.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([['Invalid query', 'query']]);
+    expect(bad.diagnostics[0]!.detail).to.match(
+      /^The platform refuses the query: Query compilation failed at line 1, column 68: "NOPE" is not a field of CloudATrailRawEvents/,
     );
-    const evaluator = await applyError({
+    const evaluator = await planError({
       query_id: 'TF_Bad',
       query: BUCKETS.replace('TF_Buckets ', ''),
       evaluator_id: 'CloudATrail',
     });
-    expect(evaluator.message).to.match(/evaluated without an evaluator/);
+    expect(evaluator.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([['Invalid query', 'evaluator_id']]);
+    expect(evaluator.diagnostics[0]!.detail).to.match(/evaluated without an evaluator/);
     expect(emulator.get('Queries', 'TF_Bad')).to.equal(undefined);
   });
 
@@ -506,13 +507,13 @@ describe('sec_query through the Terraform-side client', function () {
       severity: 'High',
       type: 'Violation',
     });
-    // Refused at plan, where the query is looked up (resources/sec/policy/catalogue.ts); the platform would at apply.
+    // Refused at plan, where the query is looked up (engine/reference-checks.ts); the platform would at apply.
     const refused = await tf.plan('sec_policy', null, config).then(
       () => null,
       (e: unknown) => e as Error,
     );
-    expect(refused?.message).to.equal(
-      'PlanResourceChange: Unknown query (at query_id): No query has the id "TF_No_Such_Query".',
+    expect(refused?.message).to.match(
+      /^PlanResourceChange: Names no existing object \(at query_id\): "TF_No_Such_Query" is none of the queries the platform holds\. It holds "SEC_Global_/,
     );
 
     const builtIn = await tf.importState(type, 'SEC_Global_CloudA_Trail_TrailChange');

@@ -3,6 +3,7 @@ import { resource } from '../../../engine/contracts.js';
 import { attrStep } from '../../../schema/path.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import type { AlertProfile, AlertTemplate } from '../../../clients/sec/alert-profiles.js';
+import { checkAlertProfileTemplates } from './catalogue.js';
 
 /** Names of the platform's own profiles start with this; the platform refuses it for new ones. */
 const RESERVED_PREFIX = 'SEC_';
@@ -114,6 +115,7 @@ export default resource<typeof schema.fields, SecClient>({
     },
     displayName: (m) => m.name,
   },
+  checkAgainstCatalogue: checkAlertProfileTemplates,
   validate(config, diags) {
     const seen = new Set<string>();
     for (const a of config.alert ?? []) {

@@ -2,7 +2,7 @@
  * What the platform decides about policies and their exceptions from what it holds, checked at plan
  * against it (engine/catalogue-checks.ts; docs/api/sec.md, "Policies", "Policy exceptions"):
  *
- * - a policy's query exists, and the alert profile it names exists with the template named (its own or
+ * - the alert profile a policy names exists with the template named (its own or
  *   one it inherits) or, named alone, has a template to alert with;
  * - the policy of an exception exists (an id that is only a prefix of one names none) and takes
  *   exceptions, and each constraint is one its exception configuration defines, with values of its data
@@ -16,7 +16,7 @@ import type { ExceptionConstraintField, Policy } from '../../../clients/sec/poli
 import type { SecClient } from '../../../clients/sec/index.js';
 import { attrStep, indexStep } from '../../../schema/path.js';
 import { isApiError } from '../../../wire/api-error.js';
-import { named } from '../../shared/catalogue.js';
+import { lookUp, named } from '../../shared/catalogue.js';
 
 const NUMERIC_ID = /^[0-9*]+$/;
 
@@ -130,24 +130,10 @@ function valueProblem(
 }
 
 interface PolicyConfig {
-  readonly query_id?: string | undefined;
   readonly alerting?: readonly { readonly profile?: string | undefined }[] | undefined;
 }
 
 export async function checkPolicyReferences(config: PolicyConfig, ctx: CatalogueContext<SecClient>): Promise<void> {
-  const queryId = config.query_id;
-  if (
-    queryId !== undefined &&
-    !(await exists(ctx, `query ${queryId}`, (s) => ctx.client.queries.get(queryId, { signal: s })))
-  ) {
-    const queries = await ctx.listing('queries', (signal) => ctx.client.queries.list({ signal }));
-    const near = queries.map((q) => q.queryId).filter((id) => id.toLowerCase().includes(queryId.toLowerCase()));
-    ctx.diags.error(
-      'Unknown query',
-      `No query has the id "${queryId}".${near.length > 0 ? ` Queries with ids like it: ${named(near)}.` : ''}`,
-      [attrStep('query_id')],
-    );
-  }
   const reference = config.alerting?.[0]?.profile;
   if (reference === undefined) return;
   const at = [attrStep('alerting'), indexStep(0), attrStep('profile')];
@@ -199,13 +185,57 @@ function templatesOf(profile: AlertProfile, all: readonly AlertProfile[]): strin
   return names;
 }
 
-/** Whether the object a read of `key` answers exists (a not-found answer is no; other failures throw). */
-async function exists(ctx: CatalogueContext<SecClient>, key: string, read: (s: AbortSignal) => Promise<unknown>) {
-  try {
-    await ctx.listing(key, read);
-    return true;
-  } catch (err) {
-    if (isApiError(err) && err.code === 'not_found') return false;
-    throw err;
+/** `{{FIELD}}` placeholders in a template's texts, as the platform reads them (docs/api/sec.md, "Alert profiles"). */
+const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
+
+interface AlertProfileConfig {
+  readonly extends?: string | undefined;
+  readonly alert?:
+    | readonly { readonly subject?: string | undefined; readonly description?: string | undefined }[]
+    | undefined;
+}
+
+/**
+ * The profile an alert profile extends exists, and its templates use only the fields that profile
+ * maps (names match exactly: `{{resource_id}}` is not `{{RESOURCE_ID}}`).
+ */
+export async function checkAlertProfileTemplates(
+  config: AlertProfileConfig,
+  ctx: CatalogueContext<SecClient>,
+): Promise<void> {
+  const parentId = config.extends;
+  if (parentId === undefined) return;
+  const read = (signal: AbortSignal) => ctx.client.alertProfiles.list({ signal });
+  const { found: parent, listed: profiles } = await lookUp(
+    ctx,
+    'alert profiles',
+    read,
+    (p) => p.alertProfileId === parentId,
+  );
+  if (!parent) {
+    ctx.diags.error(
+      'Unknown alert profile',
+      `No alert profile is named "${parentId}". The platform has ${named(profiles.map((p) => p.alertProfileId))}.`,
+      [attrStep('extends')],
+    );
+    return;
+  }
+  const known = new Set(parent.fields);
+  for (const template of config.alert ?? []) {
+    for (const key of ['subject', 'description'] as const) {
+      for (const match of (template[key] ?? '').matchAll(PLACEHOLDER)) {
+        const name = match[1]!;
+        if (known.has(name)) continue;
+        const like = parent.fields.filter((f) => f.toLowerCase() === name.toLowerCase());
+        ctx.diags.error(
+          'Unknown profile field',
+          `{{${name}}} in an alert's ${key} is not a field of ${parentId}` +
+            `${like.length > 0 ? ` (field names are exact: ${like.map((f) => `{{${f}}}`).join(', ')})` : ''}; ` +
+            `its fields: ${named(parent.fields)}.`,
+          // A set's element has no index: the error is the block's.
+          [attrStep('alert')],
+        );
+      }
+    }
   }
 }

@@ -1,0 +1,100 @@
+/**
+ * An argument that names another object (`refersTo`) names one the platform holds: checked at plan,
+ * for every such argument of every type, wherever its value is known (a literal id, an object made by
+ * an earlier run). An id of an object this plan creates is unknown then and is judged by the apply. The
+ * provider says, per kind of object, how the platform lists what it holds (ProviderDef `references`);
+ * listings are the catalogue's (catalogue-checks.ts): read once per process, read again before a
+ * value is called missing.
+ */
+import type { Fields } from '../schema/define.js';
+import { attrStep, indexStep, type AttributePath } from '../schema/path.js';
+import type { CatalogueContext } from './catalogue-context.js';
+
+/** How the platform lists the objects of one kind an argument may name. */
+export interface ReferenceKind<C> {
+  /** The objects in a message: "alert channels". */
+  readonly what: string;
+  /**
+   * Where the platform keeps them, from the top-level configuration or the provider's (an account id),
+   * or undefined when that is not known yet; without it, one listing serves every configuration.
+   */
+  readonly scope?: (config: Readonly<Record<string, unknown>>, client: C) => string | undefined;
+  /** What the scope is, in a message: "account". */
+  readonly scopeLabel?: string;
+  /** The ids (or names, as the argument takes them) of the objects the platform holds. */
+  list(client: C, scope: string, signal: AbortSignal): Promise<readonly string[]>;
+}
+
+/** By the `refersTo` text of the arguments that name them. */
+export type ReferenceKinds<C> = Readonly<Record<string, ReferenceKind<C>>>;
+
+interface Named {
+  readonly kind: string;
+  readonly values: readonly string[];
+  readonly path: AttributePath;
+}
+
+/** Every known value of an argument with a listed `refersTo`, at any depth (a set's element: the set's path). */
+function namedReferences(fields: Fields, model: Record<string, unknown>, path: AttributePath, out: Named[]): Named[] {
+  for (const [name, def] of Object.entries(fields)) {
+    const value = model[name];
+    if (value === undefined || value === null) continue;
+    const here = [...path, attrStep(name)];
+    if (def.kind === 'attr') {
+      const kind = def.options.refersTo;
+      const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+      if (kind !== undefined && values.length > 0 && values.every((v) => typeof v === 'string'))
+        out.push({ kind, values: values.filter((v) => v !== ''), path: here });
+    } else if (Array.isArray(value)) {
+      value.forEach((element, i) => {
+        const at = def.nesting === 'set' ? here : [...here, indexStep(i)];
+        if (element !== null && typeof element === 'object') namedReferences(def.fields, element, at, out);
+      });
+    } else if (typeof value === 'object') namedReferences(def.fields, value as Record<string, unknown>, here, out);
+  }
+  return out;
+}
+
+/** Names, at its path, every known value that names no object the platform holds. */
+export async function checkReferences<C>(
+  kinds: ReferenceKinds<C>,
+  fields: Fields,
+  config: Readonly<Record<string, unknown>>,
+  ctx: CatalogueContext<C>,
+): Promise<void> {
+  for (const named of namedReferences(fields, config as Record<string, unknown>, [], [])) {
+    const kind = kinds[named.kind];
+    const scope = kind === undefined ? undefined : kind.scope === undefined ? '' : kind.scope(config, ctx.client);
+    if (kind === undefined || scope === undefined || named.values.length === 0) continue;
+    const read = (signal: AbortSignal) => kind.list(ctx.client, scope, signal);
+    const key = `references: ${named.kind} ${scope}`;
+    let held = await ctx.listing(key, read);
+    if (named.values.some((v) => !held.includes(v))) held = await ctx.listing(key, read, { fresh: true });
+    const where = scope === '' ? '' : ` in ${kind.scopeLabel ?? ''} ${scope}`;
+    for (const value of new Set(named.values.filter((v) => !held.includes(v)))) {
+      ctx.diags.error(
+        'Names no existing object',
+        `"${value}" is none of the ${kind.what} the platform holds${where}. It holds ${shown(likeFirst(held, value))}.`,
+        named.path,
+      );
+    }
+  }
+}
+
+const MAX_SHOWN = 10;
+
+function shown(values: readonly string[]): string {
+  if (values.length === 0) return 'none';
+  const listed = values.slice(0, MAX_SHOWN).map((v) => `"${v}"`);
+  return values.length > MAX_SHOWN ? `${listed.join(', ')} and ${values.length - MAX_SHOWN} more` : listed.join(', ');
+}
+
+/** The held values like `value` (the same but for case and edge spaces, or holding one another) first. */
+function likeFirst(held: readonly string[], value: string): string[] {
+  const plain = value.trim().toLowerCase();
+  const like = (v: string) => {
+    const other = v.toLowerCase();
+    return plain !== '' && (other === plain || other.includes(plain) || plain.includes(other));
+  };
+  return [...held.filter(like), ...held.filter((v) => !like(v))];
+}
