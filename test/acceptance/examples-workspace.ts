@@ -128,7 +128,7 @@ export const startEmulator: Record<Provider, (options?: EmulatorOptions) => Prom
 };
 
 /** Every POST under /api/v2 creates, but for the token endpoint, searches and channel tests. */
-const SEC_CREATES = /^\/api\/v2\/(?!access\/tokens$)(?!.*\/(search|test)$)/;
+const SEC_CREATES = /^\/api\/v2\/(?!access\/tokens$)(?!.*\/(search|test|scan|validate)$)/;
 const VDB_CREATES = /\/Create\w+$/;
 
 /** Whether a logged request (`operations()`) is a create. */

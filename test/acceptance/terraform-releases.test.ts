@@ -195,7 +195,7 @@ for (const { version, cli } of TERRAFORM_RELEASES)
             .slice(created)
             // Not the token exchange, searches, channel tests, nor usage events (a data source's read).
             .filter((op) =>
-              /^(POST \/api\/v2\/(?!access\/tokens$)(?!Metrics\/)(?!.*\/(search|test)$)|Create)/.test(op),
+              /^(POST \/api\/v2\/(?!access\/tokens$)(?!Metrics\/)(?!.*\/(search|test|scan|validate)$)|Create)/.test(op),
             );
           expect(made, 'the imports made nothing on the platform').to.deep.equal([]);
         });

@@ -2,7 +2,8 @@
  * What the plan accepts, the platform accepts: every argument of a type's known-valid base set to the
  * values where platforms draw their lines, found without reading any rule. For each argument the
  * plan is asked first (validation, then the plan of a create); whatever it accepts is created against
- * the emulator, re-planned, imported and destroyed (test/props/lifecycle.ts). A plan that passes and
+ * the emulator, re-planned, imported and destroyed (test/props/lifecycle.ts); a bound found by
+ * searching is also reached by an update from the base. A plan that passes and
  * an apply that fails, or a value that does not come back as written, is a finding.
  *
  * - Texts: the longest the plan accepts, found by halving between the base and the provider's limit
@@ -67,7 +68,6 @@ export class EdgeSweep {
   async sweep(s: Subject): Promise<void> {
     const found: [Step[], AttrDef<unknown>][] = [];
     argumentsOf(s.fields, s.base, [], (steps, def) => found.push([steps, def]));
-    if (process.env.EDGE_DEBUG) console.log(s.type, found.map(([p]) => p.join('.')).join(' '));
     for (const [steps, def] of found) {
       this.tally.arguments++;
       await this.argument(s, steps, def);
@@ -79,30 +79,32 @@ export class EdgeSweep {
     const cty = def.type.cty;
     const characters = def.options.maxCharacters ?? (this.limits ?? FALLBACK_LIMITS).characters;
     const items = (this.limits ?? FALLBACK_LIMITS).items;
-    const tryValue = (value: unknown) => this.tryValue(s, steps, value);
+    const tryValue = (value: unknown) => this.tryValue(s, steps, value, false);
+    // A bound is tried by a create and by an update to it (an update's body may be judged apart).
+    const tryBound = (value: unknown) => this.tryValue(s, steps, value, true);
     if (cty.kind === 'string') {
       const b = typeof base === 'string' && base !== '' ? base : 'tf-edge';
       const longest = await this.longest(s, steps, codePoints(b), characters, (n) => padded(b, n));
-      if (longest > codePoints(b)) await tryValue(padded(b, longest));
+      if (longest > codePoints(b)) await tryBound(padded(b, longest));
       for (const shape of textShapes(b)) if (shape !== b) await tryValue(shape);
     } else if (cty.kind === 'number') {
       const b = typeof base === 'number' ? base : 1;
       for (const sign of [1, -1] as const) {
         const farthest = await this.farthest(s, steps, b, sign);
-        if (farthest !== b) await tryValue(farthest);
+        if (farthest !== b) await tryBound(farthest);
       }
       await tryValue(b + 0.5);
     } else if ((cty.kind === 'list' || cty.kind === 'set') && cty.element.kind === 'string') {
       const list = Array.isArray(base) && base.length > 0 ? (base as string[]) : ['tf-edge'];
       const many = (n: number) => Array.from({ length: n }, (_, i) => (i < list.length ? list[i]! : `${list[0]}-${i}`));
       const most = await this.longest(s, steps, list.length, items, many);
-      if (most > list.length) await tryValue(many(most));
+      if (most > list.length) await tryBound(many(most));
       if (cty.kind === 'list') await tryValue([list[0], ...list]);
       await tryValue([`${list[0]},${list[0]}`, ...list.slice(1)]);
       await tryValue([`${list[0]}, x`, ...list.slice(1)]);
       const one = (n: number) => [padded(list[0]!, n), ...list.slice(1)];
       const longest = await this.longest(s, steps, codePoints(list[0]!), characters, one);
-      if (longest > codePoints(list[0]!)) await tryValue(one(longest));
+      if (longest > codePoints(list[0]!)) await tryBound(one(longest));
     } else if (cty.kind === 'map' && cty.element.kind === 'string') {
       const map = base !== null && typeof base === 'object' ? (base as Record<string, string>) : {};
       await tryValue({ ...map, 'bad key!': 'x' });
@@ -144,14 +146,18 @@ export class EdgeSweep {
     return at(lo);
   }
 
-  /** Asks the plan; what it accepts is created, re-planned, imported and destroyed. */
-  private async tryValue(s: Subject, steps: Step[], value: unknown): Promise<void> {
+  /**
+   * Asks the plan; what it accepts is created, re-planned, imported and destroyed, and with `update`
+   * also reached by an update from the base.
+   */
+  private async tryValue(s: Subject, steps: Step[], value: unknown, update: boolean): Promise<void> {
     const config = withValue(s.base, steps, value);
     this.tally.asked++;
     if (!(await this.lifecycle.verdict(s.type, config)).accepted) return;
     this.tally.applied++;
     try {
       await this.lifecycle.run(s, config, null, this.runs);
+      if (update) await this.lifecycle.run(s, s.base, config, this.runs);
     } catch (err) {
       if (!(err instanceof Finding)) throw err;
       const shown = JSON.stringify(value);

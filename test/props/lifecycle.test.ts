@@ -53,9 +53,9 @@ const GENERATED_VARIATIONS = Number(process.env.GENERATED_CONFIG_VARIATIONS ?? 1
 /** Shrinking re-runs whole lifecycles; ask for it when a counterexample needs simplifying. */
 const SHRINK = process.env.PROPERTY_SHRINK === '1';
 
-/** Emulator requests that change something, as opposed to reads (and the sec token exchange and searches). */
+/** Emulator requests that change something, as opposed to reads (and the sec token exchange, searches, query checks). */
 const IS_WRITE: Record<Provider, (operation: string) => boolean> = {
-  sec: (op) => !op.startsWith('GET ') && !/^POST \/api\/v2\/(access\/tokens$|.*\/search(\?|$))/.test(op),
+  sec: (op) => !op.startsWith('GET ') && !/^POST \/api\/v2\/(access\/tokens$|.*\/(search|validate)(\?|$))/.test(op),
   vdb: (op) => !/(^|\/)(Get|List)\w*$/.test(op),
 };
 
