@@ -68,6 +68,8 @@ export interface ObjectSpec extends CommonSpec {
   readonly fields: Readonly<Record<string, FieldSpec>>;
   /** Cross-field rules; throw `invalid(...)` to refuse. */
   readonly check?: (value: Record<string, unknown>, path: string) => void;
+  /** What `check` refuses, in words, for the published description (json-schema.ts `x-checks`). */
+  readonly checkRule?: string;
 }
 
 export interface ArraySpec extends CommonSpec {
@@ -153,17 +155,32 @@ function validateString(spec: StringSpec, value: unknown, path: string): void {
   if (spec.oneOf && !spec.oneOf.includes(value)) {
     throw invalid(`${path} must be one of ${spec.oneOf.map((option) => JSON.stringify(option)).join(', ')}${shown}`);
   }
-  if (value === '' || !spec.format) return;
-  if (spec.format === 'email' && !isEmail(value)) throw invalid(`${path} must be a valid email address${shown}`);
-  if (spec.format === 'url' && !isUrlOf(value, 'http:', 'https:'))
-    throw invalid(`${path} must be an http(s) URL${shown}`);
-  if (spec.format === 'https-url' && !isUrlOf(value, 'https:')) throw invalid(`${path} must be an https URL${shown}`);
-  if (spec.format === 'json-data-url' && !isJsonDataUrl(value)) {
-    throw invalid(`${path} must be a data URL "data:application/json;…;base64,<base64 of a JSON document>"`);
-  }
-  if (spec.format === 'pem-private-key' && !isPemPrivateKey(value))
-    throw invalid(`${path} must be a PEM-encoded private key with a base64 body`);
+  if (value === '' || !spec.format || STRING_FORMATS[spec.format](value)) return;
+  const what = FORMAT_NAMES[spec.format];
+  // A document's or a key's text is never quoted back.
+  const quoted = spec.format === 'json-data-url' || spec.format === 'pem-private-key' ? '' : shown;
+  throw invalid(`${path} must be ${what}${quoted}`);
 }
+
+/**
+ * What each string format accepts: the one definition the emulator validates with and its published
+ * description names (json-schema.ts; the tests give these to ajv as its formats).
+ */
+export const STRING_FORMATS: Readonly<Record<StringFormat, (value: string) => boolean>> = {
+  email: (v) => isEmail(v),
+  url: (v) => isUrlOf(v, 'http:', 'https:'),
+  'https-url': (v) => isUrlOf(v, 'https:'),
+  'json-data-url': (v) => isJsonDataUrl(v),
+  'pem-private-key': (v) => isPemPrivateKey(v),
+};
+
+const FORMAT_NAMES: Readonly<Record<StringFormat, string>> = {
+  email: 'a valid email address',
+  url: 'an http(s) URL',
+  'https-url': 'an https URL',
+  'json-data-url': 'a data URL "data:application/json;…;base64,<base64 of a JSON document>"',
+  'pem-private-key': 'a PEM-encoded private key with a base64 body',
+};
 
 /** BEGIN/END lines of a private key around base64 lines (encapsulated headers before a blank line allowed). */
 function isPemPrivateKey(value: string): boolean {

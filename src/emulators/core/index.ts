@@ -39,10 +39,12 @@ export {
   type LogLimits,
   type LoggedRequest,
 } from './request-log.js';
-export { Router, type RouteMatch } from './router.js';
+export { Router, type DescribedRoute, type RouteDoc, type RouteMatch } from './router.js';
+export { jsonSchemaOf, type JsonSchema } from './json-schema.js';
 export { MemoryStore } from './store.js';
 export {
   DEFAULT_BODY_LIMITS,
+  STRING_FORMATS,
   checkItemCount,
   checkLength,
   field,
@@ -59,5 +61,6 @@ export {
   type ArraySpec,
   type FieldSpec,
   type ObjectSpec,
+  type StringFormat,
   type StringSpec,
 } from './body-spec.js';

@@ -31,6 +31,8 @@ const updateSpec = field.object({
 type TokenBody = { tokenAlias?: string; tokenEnabled?: 0 | 1; props?: { description?: string; os?: string } };
 
 export function registerAgentAccessTokenRoutes(router: Router, ctx: SecContext): void {
+  router.document('POST', BASE, { body: createSpec });
+  router.document('PATCH', `${BASE}/:token`, { body: updateSpec });
   router.add('POST', BASE, (request) => {
     validate(createSpec, request.body, 'body');
     const body = request.body as Required<Pick<TokenBody, 'tokenAlias' | 'tokenEnabled'>> & TokenBody;

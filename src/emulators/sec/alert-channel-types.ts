@@ -24,6 +24,7 @@ const tracker: ObjectSpec = field.object(
   },
   {
     // The cloud tracker authenticates with an API token, the server one with a password.
+    checkRule: 'apiToken is required when trackerType is TRACKER_CLOUD, password when it is TRACKER_SERVER',
     check: (data, path) => {
       if (data.trackerType === 'TRACKER_CLOUD' && !data.apiToken) {
         throw invalid(`${path}.apiToken is required when trackerType is TRACKER_CLOUD`);

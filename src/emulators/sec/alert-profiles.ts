@@ -42,6 +42,8 @@ const createSpec = field.object({ alertProfileId: field.string(), extends: field
 const updateSpec = field.object({ alerts: alertsSpec });
 
 export function registerAlertProfileRoutes(router: Router, ctx: SecContext): void {
+  router.document('POST', BASE, { body: createSpec });
+  router.document('PATCH', `${BASE}/:id`, { body: updateSpec });
   for (const profile of builtInProfiles()) ctx.store.put(ALERT_PROFILES, profile.alertProfileId, profile);
 
   router.add('POST', BASE, (request) => {

@@ -95,6 +95,8 @@ type RuleBody = Omit<AlertRuleRecord, 'mcGuid' | 'filters'> & {
 const once = (values: readonly string[] | undefined) => [...new Set(values ?? [])];
 
 export function registerAlertRuleRoutes(router: Router, ctx: SecContext): void {
+  router.document('POST', BASE, { body: bodySpec });
+  router.document('PATCH', `${BASE}/:mcGuid`, { body: bodySpec });
   const parse = (body: unknown, mcGuid: string | undefined, held?: AlertRuleRecord): RuleBody => {
     validate(bodySpec, body, 'body', held);
     const rule = body as RuleBody;

@@ -24,6 +24,7 @@ const tokenRequestSpec = field.object({
 
 /** POST /api/v2/access/tokens: key id in the body, secret in X-SEC-UAKS; answer is not enveloped. */
 export function registerTokenRoute(router: Router, ctx: SecContext): void {
+  router.document('POST', TOKEN_PATH, { body: tokenRequestSpec });
   router.add('POST', TOKEN_PATH, (request) => {
     const secret = header(request, SECRET_HEADER);
     if (secret === undefined) throw unauthorized('missing X-SEC-UAKS header (the API secret)');

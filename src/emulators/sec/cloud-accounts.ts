@@ -47,6 +47,10 @@ const scanSettings = {
 /** The account-mapping document inside `accountMappingFile` (a JSON data URL). */
 const accountMappingFile = field.string({ optional: true, format: 'json-data-url' });
 
+const ACCOUNT_MAPPINGS_RULE =
+  'accountMappingFile holds a JSON object with defaultPlatformAccountCloudA and, optionally, integration_mappings';
+const ORGANIZATION_RULE = 'organizationId is required when integrationType is ORGANIZATION';
+
 function checkAccountMappings(data: Record<string, unknown>, path: string): void {
   const value = data.accountMappingFile;
   if (typeof value !== 'string') return;
@@ -111,7 +115,7 @@ export const CLOUD_ACCOUNT_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
       cloudAAccountId: text({ optional: true }),
       accountMappingFile,
     },
-    { check: checkAccountMappings },
+    { check: checkAccountMappings, checkRule: ACCOUNT_MAPPINGS_RULE },
   ),
   CloudAEksAudit: field.object({
     crossAccountCredentials: roleCredentials,
@@ -131,7 +135,7 @@ export const CLOUD_ACCOUNT_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
       managementAccount: text({ optional: true }),
       accountMappingFile,
     },
-    { check: checkAccountMappings },
+    { check: checkAccountMappings, checkRule: ACCOUNT_MAPPINGS_RULE },
   ),
   CloudADspm: field.object({
     cloudAAccountId: text({ optional: true }),
@@ -155,7 +159,7 @@ export const CLOUD_ACCOUNT_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
       subscriptionName: text(),
       topicId: text(),
     },
-    { check: checkOrganization('integrationType') },
+    { check: checkOrganization('integrationType'), checkRule: ORGANIZATION_RULE },
   ),
   CloudBGkeAudit: field.object(
     {
@@ -165,7 +169,7 @@ export const CLOUD_ACCOUNT_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
       projectId: text(),
       subscriptionName: text(),
     },
-    { check: checkOrganization('integrationType') },
+    { check: checkOrganization('integrationType'), checkRule: ORGANIZATION_RULE },
   ),
   CloudBAgentless: field.object({
     ...scanSettings,

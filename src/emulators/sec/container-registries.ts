@@ -82,6 +82,7 @@ function keyValueList(value: unknown, what: string): FieldSpec {
   const item = field.object(
     Object.fromEntries([...keys].map((key) => [key, field.string({ optional: true, allowEmpty: true })])),
     {
+      checkRule: `each item holds exactly one ${what} as {"<key>": "<value>"}, its key not blank`,
       check: (entry, path) => {
         const entries = Object.entries(entry);
         if (entries.length !== 1)
@@ -120,6 +121,7 @@ function registrySpec(registryType: string, data: Record<string, unknown>): Obje
         limitNumImg,
       },
       {
+        checkRule: 'limitNumImg is one the registry kind takes, and the kind’s own rules',
         check: (value, path) => {
           checkImageCount(value, path);
           check?.(value, path);
@@ -200,6 +202,7 @@ function registrySpec(registryType: string, data: Record<string, unknown>): Obje
           limitNumScan: field.string({ optional: true, maxLength: 16 }),
         },
         {
+          checkRule: 'limitNumScan is a whole number from 1 to 10000, written as a string',
           check: (value, path) => {
             const limit = value.limitNumScan;
             // The platform keeps this number as a string.

@@ -54,6 +54,8 @@ type RuleBody = {
 };
 
 export function registerDataExportRuleRoutes(router: Router, ctx: SecContext): void {
+  router.document('POST', BASE, { body: bodySpec });
+  router.document('PATCH', `${BASE}/:mcGuid`, { body: bodySpec });
   const parse = (body: unknown, mcGuid: string | undefined, held?: DataExportRuleRecord): RuleBody => {
     validate(bodySpec, body, 'body', held);
     const rule = body as RuleBody;

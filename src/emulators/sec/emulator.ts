@@ -6,9 +6,11 @@ import {
   Router,
   RequestQuota,
   SeededFaults,
+  json,
   randomHex,
   secretValue,
   startHttpServer,
+  type DescribedRoute,
   type Fault,
   type FaultProfileOptions,
   type FaultStats,
@@ -21,6 +23,7 @@ import {
 import { registerAgentAccessTokenRoutes } from './agent-access-tokens.js';
 import { registerAlertChannelRoutes } from './alert-channels.js';
 import { SECRET_HEADER, TOKEN_PATH, authMiddleware, registerTokenRoute } from './auth.js';
+import { OPENAPI_PATH, secOpenApi } from './openapi.js';
 import { API_PREFIX, type SecContext } from './context.js';
 import { TokenRegistry, type TokenRecord } from './tokens.js';
 import { registerUserProfileRoute } from './user-profile.js';
@@ -65,6 +68,8 @@ export interface SecEmulatorOptions {
 export interface SecEmulator {
   /** e.g. http://127.0.0.1:41234 (no trailing slash). */
   readonly url: string;
+  /** Every route with the rules of its body, as the OpenAPI document at `/openapi.json` gives them. */
+  routes(): DescribedRoute[];
   readonly account: string;
   readonly apiKey: string;
   readonly apiSecret: string;
@@ -154,6 +159,8 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
     custGuid: `${account.toUpperCase()}_${randomHex(16)}`,
     userGuid: `${account.toUpperCase()}_${randomHex(16)}`,
   });
+  let description: unknown;
+  router.add('GET', OPENAPI_PATH, () => json(200, (description ??= secOpenApi(router, 'v2'))));
 
   const log = new RequestLog(new Set(['authorization', SECRET_HEADER, 'cookie']), options.requestLog);
   const faults = new FaultInjector();
@@ -179,6 +186,7 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
     requests: log.entries,
     requestsReceived: () => log.received,
     clock,
+    routes: () => router.describe(),
     list: (collection) => ctx.store.list(collection),
     ids: (collection) => ctx.store.ids(collection),
     get: (collection, id) => ctx.store.get(collection, id),
@@ -214,6 +222,9 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
  */
 function isCreateRequest(method: string, path: string): boolean {
   return (
-    method === 'POST' && path.startsWith(`${API_PREFIX}/`) && path !== TOKEN_PATH && !/\/(search|test|scan)$/.test(path)
+    method === 'POST' &&
+    path.startsWith(`${API_PREFIX}/`) &&
+    path !== TOKEN_PATH &&
+    !/\/(search|test|scan|validate)$/.test(path)
   );
 }

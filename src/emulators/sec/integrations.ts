@@ -5,6 +5,7 @@ import {
   holds,
   invalid,
   json,
+  jsonSchemaOf,
   keepStoredSecrets,
   maskSecrets,
   noContent,
@@ -14,6 +15,7 @@ import {
   secretValue,
   validate,
   type EmulatorRequest,
+  type JsonSchema,
   type ObjectSpec,
   type Router,
 } from '../core/index.js';
@@ -79,6 +81,9 @@ const WRITABLE_FIELDS = new Set(['intgGuid', 'name', 'type', 'enabled', 'data'])
 /** POST, list, GET, PATCH (full replace) and DELETE for one family. */
 export function registerIntegrationRoutes(router: Router, ctx: SecContext, family: IntegrationFamily): void {
   const base = `${API_PREFIX}/${family.collection}`;
+  const parts = Object.fromEntries(Object.entries(family.dataSpecs).map(([type, spec]) => [`data of ${type}`, spec]));
+  router.document('POST', base, { body: integrationBodySchema(family), parts });
+  router.document('PATCH', `${base}/:intgGuid`, { body: integrationBodySchema(family), parts });
 
   router.add('POST', base, (request) => {
     const input = parseIntegrationBody(family, request, undefined);
@@ -156,6 +161,28 @@ function dataSpecOfRecord(family: IntegrationFamily, record: IntegrationRecord):
 }
 
 type IntegrationInput = Pick<IntegrationRecord, 'name' | 'type' | 'enabled' | 'data'>;
+
+/** The body of a create or an update as JSON Schema: `data` by `type` (parseIntegrationBody says it in code). */
+function integrationBodySchema(family: IntegrationFamily): JsonSchema {
+  const types = Object.keys(family.dataSpecs);
+  return {
+    type: 'object',
+    properties: {
+      intgGuid: { type: 'string', description: 'On an update only, the one in the path.' },
+      name: { type: 'string', minLength: 1, maxLength: DEFAULT_BODY_LIMITS.characters, pattern: '\\S' },
+      type: { enum: types },
+      enabled: { type: 'integer', enum: [0, 1] },
+      data: { type: 'object' },
+    },
+    required: ['name', 'type', 'enabled', 'data'],
+    allOf: types.map((type) => ({
+      if: { properties: { type: { const: type } }, required: ['type'] },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `then`, not a thenable.
+      then: { properties: { data: jsonSchemaOf(family.dataSpecs[type]!) } },
+    })),
+    ...(family.dataSpecOf ? { 'x-checks': `the ${family.label}'s data is judged by its kind, which data says` } : {}),
+  };
+}
 
 /**
  * Validates a create (no `existing`) or full-replace update body. `type` is fixed at creation;

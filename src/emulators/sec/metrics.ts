@@ -29,6 +29,7 @@ const eventSpec = field.object({
 
 /** Usage events (which module of which version ran), as the platform's metrics endpoint takes them. */
 export function registerMetricRoutes(router: Router, ctx: SecContext): void {
+  router.document('POST', `${BASE}/:dataset`, { body: eventSpec });
   router.add('POST', `${BASE}/:dataset`, (request) => {
     const dataset = request.params.dataset!;
     if (!DATASET.test(dataset))

@@ -61,16 +61,17 @@ const policyFields = {
   tags: field.array(field.string(), { optional: true }),
 };
 
+const SEVERITY_RULE = `severity is one of ${SEVERITIES.join(', ')}, in any case`;
 const createSpec = field.object(
   { policyId: field.string({ optional: true }), ...policyFields },
-  { check: checkSeverity },
+  { check: checkSeverity, checkRule: SEVERITY_RULE },
 );
 const updateSpec = field.object(
   {
     policyId: field.string({ optional: true }),
     ...Object.fromEntries(Object.entries(policyFields).map(([k, s]) => [k, { ...s, optional: true }])),
   },
-  { check: checkSeverity },
+  { check: checkSeverity, checkRule: SEVERITY_RULE },
 );
 const bulkSpec = field.array(
   field.object(
@@ -79,7 +80,7 @@ const bulkSpec = field.array(
       enabled: field.boolean({ optional: true }),
       severity: field.string({ optional: true }),
     },
-    { check: checkSeverity },
+    { check: checkSeverity, checkRule: SEVERITY_RULE },
   ),
   { minItems: 1 },
 );
@@ -90,6 +91,9 @@ const BUILT_IN_CHANGEABLE = new Set(['policyId', 'enabled', 'severity', 'alertEn
 type PolicyBody = Partial<Omit<PolicyRecord, 'owner' | 'lastUpdateTime' | 'lastUpdateUser' | 'exceptionConfiguration'>>;
 
 export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
+  router.document('POST', BASE, { body: createSpec });
+  router.document('PATCH', `${BASE}/:id`, { body: updateSpec });
+  router.document('PATCH', BASE, { body: bulkSpec });
   const tenant = ctx.account.toLowerCase();
   let nextNumber = 1;
   for (const policy of builtInPolicies(ctx)) ctx.store.put(POLICIES, policy.policyId, policy);

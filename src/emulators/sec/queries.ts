@@ -62,6 +62,9 @@ function compile(text: string, queryId: string | undefined): CompiledQuery {
 }
 
 export function registerQueryRoutes(router: Router, ctx: SecContext): void {
+  router.document('POST', BASE, { body: createSpec });
+  router.document('POST', `${BASE}/validate`, { body: validateSpec });
+  router.document('PATCH', `${BASE}/:id`, { body: updateSpec });
   for (const query of builtInQueries(ctx)) ctx.store.put(QUERIES, query.queryId, query);
 
   router.add('POST', BASE, (request) => {

@@ -97,6 +97,8 @@ type RuleBody = Omit<ReportRuleRecord, 'mcGuid' | 'filters'> & {
 };
 
 export function registerReportRuleRoutes(router: Router, ctx: SecContext): void {
+  router.document('POST', BASE, { body: bodySpec });
+  router.document('PATCH', `${BASE}/:mcGuid`, { body: bodySpec });
   const parse = (body: unknown, mcGuid: string | undefined, held?: ReportRuleRecord): RuleBody => {
     validate(bodySpec, body, 'body', held);
     const rule = body as RuleBody;

@@ -89,6 +89,8 @@ const bodySpec = field.object({
 type GroupBody = Pick<ResourceGroupRecord, 'name' | 'resourceType' | 'description' | 'enabled' | 'query'>;
 
 export function registerResourceGroupRoutes(router: Router, ctx: SecContext): void {
+  router.document('POST', BASE, { body: bodySpec });
+  router.document('PATCH', `${BASE}/:guid`, { body: bodySpec });
   const parse = (body: unknown, existing?: ResourceGroupRecord): GroupBody => {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body must be an object');
     const { query, ...rest } = body as Record<string, unknown>;

@@ -76,6 +76,8 @@ type Body = {
 const custGuids = new WeakMap<SecContext, string>();
 
 export function registerTeamMemberRoutes(router: Router, ctx: SecContext): void {
+  router.document('POST', BASE, { body: accountSpec(false) });
+  router.document('PATCH', `${BASE}/:userGuid`, { body: accountSpec(true) });
   router.add('POST', BASE, (request) => {
     const body = parse(ctx, request, false);
     const wanted = body.userName!.toLowerCase();
