@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { status as grpcStatus } from '@grpc/grpc-js';
+import type { DescribedRoute } from '../../src/emulators/core/router.js';
 import type { FaultProfileOptions } from '../../src/emulators/core/fault-profile.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { REPO_ROOT, Workspace, type WorkspaceOptions } from './terraform.js';
@@ -47,6 +48,11 @@ export interface EmulatorHandle {
   setFaultProfile(profile: FaultProfileOptions | undefined): void;
   /** Every request received so far, as `<METHOD> <path>` (sec) or the gRPC method name (vdb). */
   operations(): string[];
+  /** sec: every request received so far with its parsed body, and the routes with their bodies' rules. */
+  readonly rest?: {
+    requests(): readonly { method: string; path: string; body: unknown }[];
+    routes(): DescribedRoute[];
+  };
   /**
    * From now on, the first answer to each distinct create request is lost after the object was
    * made (an ambiguous fault); a repeat of the same request is answered. Returns how many were lost.
@@ -86,7 +92,8 @@ export const startEmulator: Record<Provider, (options?: EmulatorOptions) => Prom
     };
     return {
       env: secProviderEnv(e),
-      operations: () => e.requests.map((r) => `${r.method} ${r.path}`),
+      operations: everyOperation(e, (r) => `${r.method} ${r.path}`),
+      rest: { requests: () => e.requests, routes: () => e.routes() },
       loseFirstCreateAnswers() {
         return faultFirstCreates('ambiguous').count;
       },
@@ -112,7 +119,7 @@ export const startEmulator: Record<Provider, (options?: EmulatorOptions) => Prom
     };
     return {
       env: vdbProviderEnv(e),
-      operations: () => e.requests.map((r) => r.method),
+      operations: everyOperation(e, (r) => r.method),
       loseFirstCreateAnswers() {
         return faultFirstCreates('ambiguous').count;
       },
@@ -126,6 +133,28 @@ export const startEmulator: Record<Provider, (options?: EmulatorOptions) => Prom
     };
   },
 };
+
+/**
+ * Every operation an emulator received, in order, however many: its log keeps only the newest
+ * requests, so a long run's `operations().slice(before)` would come back empty and every check on it
+ * would pass unseen. Each look takes what arrived since the last one, and fails if the log dropped any.
+ */
+function everyOperation<R>(
+  e: { readonly requests: readonly R[]; requestsReceived(): number },
+  name: (request: R) => string,
+): () => string[] {
+  const seen: string[] = [];
+  let received = 0;
+  return () => {
+    const now = e.requestsReceived();
+    const arrived = now - received;
+    if (arrived > e.requests.length)
+      throw new Error(`the emulator's log dropped ${arrived - e.requests.length} requests between two looks`);
+    seen.push(...e.requests.slice(e.requests.length - arrived).map(name));
+    received = now;
+    return seen;
+  };
+}
 
 /** Every POST under /api/v2 creates, but for the token endpoint, searches and channel tests. */
 const SEC_CREATES = /^\/api\/v2\/(?!access\/tokens$)(?!.*\/(search|test|scan|validate)$)/;

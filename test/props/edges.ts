@@ -18,7 +18,7 @@ import type { AttrDef, Fields, PlatformLimits } from '../../src/schema/define.js
 import { type Plain, isArgument } from './configs.js';
 import { Finding, type Lifecycle, type Subject, type Tally } from './lifecycle.js';
 
-type Step = string | number;
+export type Step = string | number;
 
 export interface EdgeTally {
   arguments: number;
@@ -170,7 +170,12 @@ export class EdgeSweep {
 }
 
 /** Every argument the base holds or could hold, blocks as the base has them, with its steps. */
-function argumentsOf(fields: Fields, level: Plain, steps: Step[], visit: (s: Step[], d: AttrDef<unknown>) => void) {
+export function argumentsOf(
+  fields: Fields,
+  level: Plain,
+  steps: Step[],
+  visit: (s: Step[], d: AttrDef<unknown>) => void,
+) {
   for (const [name, def] of Object.entries(fields)) {
     if (def.kind === 'attr') {
       const o = def.options;
@@ -187,11 +192,11 @@ function argumentsOf(fields: Fields, level: Plain, steps: Step[], visit: (s: Ste
   }
 }
 
-function get(root: Plain, steps: readonly Step[]): unknown {
+export function get(root: Plain, steps: readonly Step[]): unknown {
   return steps.reduce<unknown>((v, step) => (v as Record<Step, unknown> | undefined)?.[step], root);
 }
 
-function withValue(config: Plain, steps: readonly Step[], value: unknown): Plain {
+export function withValue(config: Plain, steps: readonly Step[], value: unknown): Plain {
   const copy = structuredClone(config) as Record<Step, unknown>;
   let at = copy;
   for (const step of steps.slice(0, -1)) at = at[step] as Record<Step, unknown>;

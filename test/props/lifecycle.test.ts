@@ -45,6 +45,7 @@ import { describeKept, keepsWhatTheConfigurationDoesNotSpeakOf } from './unmodel
 import { deprecatedFormsSendNothingAfterImport, holdsDeprecated } from './deprecated-import.js';
 import { failOnProblems, tableProblems } from '../support/type-tables.js';
 import { EdgeSweep, emptyEdgeTally, type EdgeTally } from './edges.js';
+import { emptyDocumentTally, holdToDocument, type DocumentTally } from './document-rules.js';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 12_012);
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 6);
@@ -74,6 +75,7 @@ interface World {
   readonly initial: Baseline;
   readonly tallies: Map<string, Tally & { validated: number; broken?: number }>;
   readonly edges: EdgeTally;
+  readonly document: DocumentTally;
 }
 
 async function startWorld(provider: Provider): Promise<World> {
@@ -85,7 +87,18 @@ async function startWorld(provider: Provider): Promise<World> {
     const tf = await TerraformClient.start(join(BIN_DIR, `terraform-provider-${provider}`), emulator.env);
     await tf.configure({});
     const lifecycle = new Lifecycle(tf, emulator, IS_WRITE[provider], records, baselineOf(emulator, records));
-    return { provider, emulator, bases, tf, lifecycle, records, initial, tallies: new Map(), edges: emptyEdgeTally() };
+    return {
+      provider,
+      emulator,
+      bases,
+      tf,
+      lifecycle,
+      records,
+      initial,
+      tallies: new Map(),
+      edges: emptyEdgeTally(),
+      document: emptyDocumentTally(),
+    };
   } catch (err) {
     await emulator.close();
     throw err;
@@ -108,6 +121,14 @@ async function stopWorld(w: World): Promise<void> {
     console.log(
       `      ${w.provider}: arguments at their edges ${e.arguments}; configurations the plan judged ${e.asked}, ` +
         `accepted and applied ${e.applied}; plans that passed and then failed ${e.findings.length}`,
+    );
+  const d = w.document;
+  if (d.rules > 0)
+    console.log(
+      `      ${w.provider}: rules of the API's document on the fields the creates sent ${d.rules}; traced to an ` +
+        `argument ${d.reached} (${[...d.byKind].map(([kind, n]) => `${kind} ${n}`).join(', ')}), refused at plan ` +
+        `just past the rule ${d.refused}; not traced: ` +
+        `${[...d.notReached].map(([why, n]) => `${n} (${why})`).join(', ')}`,
     );
   try {
     await w.tf.close();
@@ -258,6 +279,15 @@ describe('properties of every resource type, generated from the schema DSL', fun
             [],
           );
         });
+
+        if (provider === 'sec' && !local.has(type))
+          it(`${type}: every rule of the API's document an argument reaches is refused at plan just past it`, async () => {
+            const w = world(provider);
+            const before = w.document.findings.length;
+            await holdToDocument(w.lifecycle, w.emulator, subject(type), emptyTally(), w.document);
+            const findings = w.document.findings.slice(before);
+            expect(findings, findings.join('\n')).to.deep.equal([]);
+          });
 
         // sec: every update sends the whole object (docs/api/sec.md, "Updates replace the whole object").
         if (provider === 'sec' && !local.has(type))

@@ -99,6 +99,8 @@ export class Lifecycle {
    * then holds nothing the run made. Throws a Finding for anything that goes wrong after acceptance.
    */
   async run(s: Subject, a: Plain, b: Plain | null, tally: Tally): Promise<void> {
+    // Takes in what the emulator received so far: its log keeps only the newest requests.
+    this.emulator.operations();
     const first = await this.verdict(s.type, a);
     if (!first.accepted) return refused(tally, first.why);
     let state: ObjectValue | null = null;
