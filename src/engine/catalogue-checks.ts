@@ -17,28 +17,31 @@ import type { Fields } from '../schema/define.js';
 import { toConfigModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
 import type { CatalogueContext, ResourceDef } from './contracts.js';
-import { checkReferences } from './reference-checks.js';
+import { PlannedObjects, checkReferences, type ReferenceKinds } from './reference-checks.js';
 import { Diagnostics } from './diagnostics.js';
 import type { EngineContext } from './engine-context.js';
 
 export class CatalogueChecks<C> {
   private readonly listings = new Map<string, Promise<unknown>>();
+  private readonly planned = new PlannedObjects();
 
   constructor(private readonly ctx: EngineContext<C>) {}
 
   /** Runs `r`'s catalogue check, and the check of the objects its arguments name, adding what they find to `diags`. */
   async check(r: ResourceDef<Fields, C>, config: ObjectValue, diags: Diagnostics): Promise<void> {
     const references = this.ctx.def.references;
+    const model = toConfigModel(r.schema.fields, config);
+    this.planned.note(references as ReferenceKinds<unknown> | undefined, r.typeName, model);
     if ((!r.checkAgainstCatalogue && !references) || this.ctx.client === undefined) return;
     const found = new Diagnostics();
     const signal = this.ctx.stopSignal;
     try {
-      const model = toConfigModel(r.schema.fields, config);
       const ctx: CatalogueContext<C> = {
         client: this.ctx.client,
         signal,
         diags: found,
         listing: (key, read, options) => this.listing(key, read, options?.fresh === true),
+        planned: (kind, id) => this.planned.has(kind, id),
       };
       if (references) await checkReferences(references, r.schema.fields, model, ctx);
       await r.checkAgainstCatalogue?.(model, ctx);

@@ -11,4 +11,9 @@ export interface CatalogueContext<C> {
    * `fresh` reads it again (before naming a value missing from it: it may be newer than the listing).
    */
   listing<T>(key: string, read: (signal: AbortSignal) => Promise<T>, options?: { fresh?: boolean }): Promise<T>;
+  /**
+   * Whether this process planned a create making the object of this kind (a `refersTo` text) with this
+   * id: it will exist by the time the reference's own create is applied.
+   */
+  planned(kind: string, id: string): boolean;
 }

@@ -1,7 +1,8 @@
 /**
  * An argument that names another object (`refersTo`) names one the platform holds: checked at plan,
  * for every such argument of every type, wherever its value is known (a literal id, an object made by
- * an earlier run). An id of an object this plan creates is unknown then and is judged by the apply. The
+ * an earlier run). An id of an object this plan creates is unknown then and is judged by the apply, or,
+ * where the configuration gives the id, known and taken as the object the run will make. The
  * provider says, per kind of object, how the platform lists what it holds (ProviderDef `references`);
  * listings are the catalogue's (catalogue-checks.ts): read once per process, read again before a
  * value is called missing.
@@ -23,6 +24,34 @@ export interface ReferenceKind<C> {
   readonly scopeLabel?: string;
   /** The ids (or names, as the argument takes them) of the objects the platform holds. */
   list(client: C, scope: string, signal: AbortSignal): Promise<readonly string[]>;
+  /**
+   * The resource types that make objects of this kind under an id the configuration gives (type →
+   * the attribute holding it): a reference to one such object planned in the same run is known at
+   * plan (`query_id = sec_query.q.query_id`) though the platform will hold it only once it is made.
+   */
+  readonly madeBy?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The objects this process planned to make, by kind and id: Terraform plans a resource after those it
+ * refers to, so an object a reference names is planned before the reference is checked.
+ */
+export class PlannedObjects {
+  private readonly made = new Map<string, Set<string>>();
+
+  /** Notes the object a create of `typeName` planned with `config` will make, for each kind it makes. */
+  note(kinds: ReferenceKinds<unknown> | undefined, typeName: string, config: Readonly<Record<string, unknown>>) {
+    for (const [kind, { madeBy }] of Object.entries(kinds ?? {})) {
+      const id = madeBy?.[typeName] === undefined ? undefined : config[madeBy[typeName]!];
+      if (typeof id !== 'string' || id === '') continue;
+      const ids = this.made.get(kind) ?? this.made.set(kind, new Set()).get(kind)!;
+      ids.add(id);
+    }
+  }
+
+  has(kind: string, id: string): boolean {
+    return this.made.get(kind)?.has(id) ?? false;
+  }
 }
 
 /** By the `refersTo` text of the arguments that name them. */
@@ -68,10 +97,14 @@ export async function checkReferences<C>(
     if (kind === undefined || scope === undefined || named.values.length === 0) continue;
     const read = (signal: AbortSignal) => kind.list(ctx.client, scope, signal);
     const key = `references: ${named.kind} ${scope}`;
+    const planned = (v: string) => ctx.planned(named.kind, v);
+    if (named.values.every(planned)) continue;
     let held = await ctx.listing(key, read);
-    if (named.values.some((v) => !held.includes(v))) held = await ctx.listing(key, read, { fresh: true });
+    if (named.values.some((v) => !held.includes(v) && !planned(v)))
+      held = await ctx.listing(key, read, { fresh: true });
     const where = scope === '' ? '' : ` in ${kind.scopeLabel ?? ''} ${scope}`;
-    for (const value of new Set(named.values.filter((v) => !held.includes(v)))) {
+    const missing = named.values.filter((v) => !held.includes(v) && !ctx.planned(named.kind, v));
+    for (const value of new Set(missing)) {
       ctx.diags.error(
         'Names no existing object',
         `"${value}" is none of the ${kind.what} the platform holds${where}. It holds ${shown(likeFirst(held, value))}.`,

@@ -26,5 +26,11 @@ export const SEC_REFERENCES: ReferenceKinds<SecClient> = {
   'a query': {
     what: 'queries',
     list: async (client, _scope, signal) => (await client.queries.list({ signal })).map((q) => q.queryId),
+    madeBy: { sec_query: 'query_id' },
+  },
+  'an alert profile': {
+    what: 'alert profiles',
+    list: async (client, _scope, signal) => (await client.alertProfiles.list({ signal })).map((p) => p.alertProfileId),
+    madeBy: { sec_alert_profile: 'name' },
   },
 };

@@ -254,9 +254,9 @@ describe('sec policies family through the Terraform-side client', function () {
         type,
         profileConfig({ name: 'CUSTOM_ORPHAN', extends: 'NO_SUCH_PROFILE' }),
       );
-      expect(unknownBase).to.include({ path: 'extends', summary: 'Unknown alert profile' });
+      expect(unknownBase).to.include({ path: 'extends', summary: 'Names no existing object' });
       expect(unknownBase!.detail).to.match(
-        /^No alert profile is named "NO_SUCH_PROFILE"\. The platform has `SEC_BaseProfile`/,
+        /^"NO_SUCH_PROFILE" is none of the alert profiles the platform holds\. It holds "SEC_BaseProfile"/,
       );
       const badFields = await planErrors(
         type,

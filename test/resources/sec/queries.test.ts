@@ -516,6 +516,21 @@ describe('sec_query through the Terraform-side client', function () {
       /^PlanResourceChange: Names no existing object \(at query_id\): "TF_No_Such_Query" is none of the queries the platform holds\. It holds "SEC_Global_/,
     );
 
+    // A query this run plans to make, named by the id its configuration gives (`sec_query.q.query_id`,
+    // known at plan), is one the apply will have made before the policy: the plan takes it.
+    const queryConfig = cfg(type, { query_id: 'TF_Planned_In_This_Run', query: TRAIL });
+    await tf.plan(type, null, queryConfig);
+    const onPlanned = configValue(tf.resourceSchema('sec_policy').block, {
+      title: 'On a query made in the same run',
+      query_id: 'TF_Planned_In_This_Run',
+      description: 'd',
+      remediation: 'r',
+      severity: 'High',
+      type: 'Violation',
+    });
+    await tf.plan('sec_policy', null, onPlanned);
+    expect(emulator.get('Queries', 'TF_Planned_In_This_Run'), 'planned, not made').to.equal(undefined);
+
     const builtIn = await tf.importState(type, 'SEC_Global_CloudA_Trail_TrailChange');
     expect(builtIn).to.deep.include({ owner: 'Platform', evaluator_id: 'CloudATrail' });
     expect(

@@ -139,6 +139,8 @@ export async function checkPolicyReferences(config: PolicyConfig, ctx: Catalogue
   const at = [attrStep('alerting'), indexStep(0), attrStep('profile')];
   const dot = reference.indexOf('.');
   const [profileId, template] = dot < 0 ? [reference, undefined] : [reference.slice(0, dot), reference.slice(dot + 1)];
+  // A profile this run makes (its name given, so known at plan) is checked by the apply.
+  if (ctx.planned('an alert profile', profileId)) return;
   const profiles = await ctx.listing('alert profiles', (signal) => ctx.client.alertProfiles.list({ signal }));
   let profile = profiles.find((p) => p.alertProfileId === profileId);
   if (!profile) {
@@ -196,8 +198,8 @@ interface AlertProfileConfig {
 }
 
 /**
- * The profile an alert profile extends exists, and its templates use only the fields that profile
- * maps (names match exactly: `{{resource_id}}` is not `{{RESOURCE_ID}}`).
+ * An alert profile's templates use only the fields the profile it extends maps (names match exactly:
+ * `{{resource_id}}` is not `{{RESOURCE_ID}}`); that it exists is the reference check's.
  */
 export async function checkAlertProfileTemplates(
   config: AlertProfileConfig,
@@ -205,21 +207,11 @@ export async function checkAlertProfileTemplates(
 ): Promise<void> {
   const parentId = config.extends;
   if (parentId === undefined) return;
+  // One this run makes has no fields to read yet; one that does not exist is named by the reference check.
+  if (ctx.planned('an alert profile', parentId)) return;
   const read = (signal: AbortSignal) => ctx.client.alertProfiles.list({ signal });
-  const { found: parent, listed: profiles } = await lookUp(
-    ctx,
-    'alert profiles',
-    read,
-    (p) => p.alertProfileId === parentId,
-  );
-  if (!parent) {
-    ctx.diags.error(
-      'Unknown alert profile',
-      `No alert profile is named "${parentId}". The platform has ${named(profiles.map((p) => p.alertProfileId))}.`,
-      [attrStep('extends')],
-    );
-    return;
-  }
+  const { found: parent } = await lookUp(ctx, 'alert profiles', read, (p) => p.alertProfileId === parentId);
+  if (!parent) return;
   const known = new Set(parent.fields);
   for (const template of config.alert ?? []) {
     for (const key of ['subject', 'description'] as const) {
