@@ -7,7 +7,6 @@
  * the verdicts must agree. Rules across fields (`x-checks`) are the emulator's code: named, counted,
  * and left to the emulator's own tests. docs/api/sec.md names no bound the document does not hold.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import {
@@ -19,6 +18,7 @@ import {
   type JsonSchema,
 } from '../../src/emulators/core/index.js';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
+import { openApiAjv } from '../support/openapi-ajv.js';
 
 /** POST and PATCH routes that take no body the emulator validates with a table, and why. */
 const NO_BODY: Record<string, string> = {
@@ -29,14 +29,6 @@ const NO_BODY: Record<string, string> = {
   'POST /api/v2/Exceptions': 'an exception: its constraints are judged against its policy (policy-exceptions.ts)',
   'PATCH /api/v2/Exceptions/{id}': 'as its create',
 };
-
-function ajvOf(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, strictTypes: false });
-  for (const [name, accepts] of Object.entries(STRING_FORMATS)) ajv.addFormat(name, accepts);
-  ajv.addKeyword({ keyword: 'x-checks', schemaType: 'string' });
-  ajv.addKeyword({ keyword: 'x-credential', schemaType: 'boolean' });
-  return ajv;
-}
 
 const PEM =
   '-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEA\n-----END PRIVATE KEY-----\n';
@@ -179,7 +171,7 @@ describe('sec: the OpenAPI document says what the emulator enforces', () => {
       .map((r) => `${r.method} ${r.path}`)
       .filter((key) => !(key in NO_BODY));
     expect(undescribed, 'bodies the document does not describe: document them, or say why not').to.deep.equal([]);
-    const ajv = ajvOf();
+    const ajv = openApiAjv();
     for (const route of routes.filter((r) => r.body !== undefined)) {
       const schema = document.paths[route.path][route.method.toLowerCase()].requestBody.content['application/json']
         .schema as JsonSchema;
@@ -188,7 +180,7 @@ describe('sec: the OpenAPI document says what the emulator enforces', () => {
   });
 
   it("ajv over the document and the emulator's validator agree on every rule's edges, at every depth", () => {
-    const ajv = ajvOf();
+    const ajv = openApiAjv();
     const tally = { operations: 0, tables: 0, values: 0, agreeing: 0, acrossFields: 0 };
     const disagreements: string[] = [];
     const seen = new Set<FieldSpec>();

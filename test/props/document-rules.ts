@@ -4,7 +4,8 @@
  * the schema the document gives that request. Each rule of a field the body holds (a bound, an enum,
  * a format, an item count) is traced to the argument whose value the field carries (the same text,
  * number or list in the base); then that argument is given a value just past the rule, and the plan
- * must refuse it: what the document refuses never passes a plan. A rule whose field no argument
+ * must refuse it: what the document refuses never passes a plan. At a bound itself the platform takes
+ * the value; where the plan refuses it, it is stricter, and the figures say why. A rule whose field no argument
  * carries as it is (the provider sets it, or sends a value made from several) is counted as not
  * reached, by kind, for the printed figures.
  */
@@ -13,6 +14,7 @@ import type { Plain } from './configs.js';
 import type { DescribedRoute, JsonSchema } from '../../src/emulators/core/index.js';
 import type { EmulatorHandle } from '../acceptance/examples-workspace.js';
 import type { Lifecycle, Subject, Tally } from './lifecycle.js';
+import { openApiAjv } from '../support/openapi-ajv.js';
 
 export interface DocumentTally {
   /** Rules of the fields the creates' bodies held. */
@@ -23,6 +25,10 @@ export interface DocumentTally {
   refused: number;
   /** Traced rules by kind (`maxLength`, `enum`, …). */
   readonly byKind: Map<string, number>;
+  /** Traced bounds whose value at the bound the plan accepts. */
+  acceptedAtBound: number;
+  /** Traced bounds whose value at the bound the plan refuses (stricter than the platform), by the plan's reason. */
+  readonly stricter: Map<string, number>;
   readonly notReached: Map<string, number>;
   readonly findings: string[];
 }
@@ -32,27 +38,48 @@ export const emptyDocumentTally = (): DocumentTally => ({
   reached: 0,
   refused: 0,
   byKind: new Map(),
+  acceptedAtBound: 0,
+  stricter: new Map(),
   notReached: new Map(),
   findings: [],
 });
 
 type Schema = Record<string, any>;
 
-/** The rules of one field and what breaks each, made from the value the base gave it. */
-function rulesOf(schema: Schema, value: unknown): [string, unknown][] {
-  const out: [string, unknown][] = [];
+const ajv = openApiAjv();
+/** Whether the document's schema of one field takes `value` (the value at a bound may break another rule of it). */
+const takes = (schema: Schema, value: unknown) => ajv.validate(schema, value);
+
+/** A rule of one field: the value just past it, and (for a bound) the value at it. */
+interface Rule {
+  readonly name: string;
+  readonly past: unknown;
+  readonly at?: unknown;
+}
+
+/** The rules of one field, with values made from the one the base gave it. */
+function rulesOf(schema: Schema, value: unknown): Rule[] {
+  const out: Rule[] = [];
   if (typeof value === 'string') {
+    const padded = (n: number) => value + 'x'.repeat(Math.max(0, n - [...value].length));
     if (typeof schema.maxLength === 'number')
-      out.push([`maxLength ${schema.maxLength}`, value + 'x'.repeat(schema.maxLength + 1 - [...value].length)]);
-    if (Array.isArray(schema.enum)) out.push(['enum', 'zz-not-one-of-them']);
-    if (typeof schema.format === 'string') out.push([`format ${schema.format}`, 'not of the format at all']);
+      out.push({
+        name: `maxLength ${schema.maxLength}`,
+        past: padded(schema.maxLength + 1),
+        at: padded(schema.maxLength),
+      });
+    if (Array.isArray(schema.enum)) out.push({ name: 'enum', past: 'zz-not-one-of-them' });
+    if (typeof schema.format === 'string')
+      out.push({ name: `format ${schema.format}`, past: 'not of the format at all' });
   } else if (typeof value === 'number' && value !== 0 && value !== 1) {
     // 0 and 1 are the platform's flags as much as numbers: too common to trace to one argument.
-    if (typeof schema.maximum === 'number') out.push([`maximum ${schema.maximum}`, schema.maximum + 1]);
-    if (typeof schema.minimum === 'number') out.push([`minimum ${schema.minimum}`, schema.minimum - 1]);
+    const { maximum, minimum } = schema;
+    if (typeof maximum === 'number') out.push({ name: `maximum ${maximum}`, past: maximum + 1, at: maximum });
+    if (typeof minimum === 'number') out.push({ name: `minimum ${minimum}`, past: minimum - 1, at: minimum });
   } else if (Array.isArray(value) && typeof schema.maxItems === 'number' && value.every((v) => typeof v === 'string')) {
     const first = String(value[0] ?? 'tf-item');
-    out.push([`maxItems ${schema.maxItems}`, Array.from({ length: schema.maxItems + 1 }, (_, i) => `${first}-${i}`)]);
+    const items = (n: number) => Array.from({ length: n }, (_, i) => `${first}-${i}`);
+    out.push({ name: `maxItems ${schema.maxItems}`, past: items(schema.maxItems + 1), at: items(schema.maxItems) });
   }
   return out;
 }
@@ -116,7 +143,7 @@ export async function holdToDocument(
   const args: [Step[], unknown][] = [];
   argumentsOf(s.fields, s.base, [], (steps) => args.push([steps, get(s.base, steps)]));
   for (const [path, schema, value] of fieldsOf(route.body as JsonSchema as Schema, create.body, 'body')) {
-    for (const [rule, breaking] of rulesOf(schema, value)) {
+    for (const { name: rule, past: breaking, at } of rulesOf(schema, value)) {
       tally.rules++;
       const carriers = args.filter(([, v]) => v === value || sameList(v, value));
       if (carriers.length !== 1) {
@@ -128,6 +155,15 @@ export async function holdToDocument(
       const kind = rule.split(' ')[0]!;
       tally.byKind.set(kind, (tally.byKind.get(kind) ?? 0) + 1);
       const [steps] = carriers[0]!;
+      // At the bound the platform takes it; a plan that refuses it is stricter, on purpose or not: counted by why.
+      if (at !== undefined && takes(schema, at)) {
+        const atBound = await lifecycle.verdict(s.type, withValue(s.base as Plain, steps, at));
+        if (atBound.accepted) tally.acceptedAtBound++;
+        else {
+          const why = atBound.why[0]?.replace(/ at .*$/, '') ?? 'refused';
+          tally.stricter.set(why, (tally.stricter.get(why) ?? 0) + 1);
+        }
+      }
       const verdict = await lifecycle.verdict(s.type, withValue(s.base as Plain, steps, breaking));
       if (!verdict.accepted) tally.refused++;
       else

@@ -127,7 +127,8 @@ async function stopWorld(w: World): Promise<void> {
     console.log(
       `      ${w.provider}: rules of the API's document on the fields the creates sent ${d.rules}; traced to an ` +
         `argument ${d.reached} (${[...d.byKind].map(([kind, n]) => `${kind} ${n}`).join(', ')}), refused at plan ` +
-        `just past the rule ${d.refused}; not traced: ` +
+        `just past the rule ${d.refused}; bounds the plan takes at the bound ${d.acceptedAtBound}, refuses there ` +
+        `(stricter): ${[...d.stricter].map(([why, n]) => `${n} (${why})`).join(', ') || 'none'}; not traced: ` +
         `${[...d.notReached].map(([why, n]) => `${n} (${why})`).join(', ')}`,
     );
   try {
