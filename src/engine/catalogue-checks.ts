@@ -56,6 +56,12 @@ export class CatalogueChecks<C> {
     }
   }
 
+  /** An object this process deleted is no longer one a reference may name as planned. */
+  gone(r: ResourceDef<Fields, C>, prior: ObjectValue): void {
+    const kinds = this.ctx.def.references as ReferenceKinds<unknown> | undefined;
+    this.planned.forget(kinds, r.typeName, toConfigModel(r.schema.fields, prior));
+  }
+
   private listing<T>(key: string, read: (signal: AbortSignal) => Promise<T>, fresh: boolean): Promise<T> {
     let held = fresh ? undefined : (this.listings.get(key) as Promise<T> | undefined);
     if (!held) {

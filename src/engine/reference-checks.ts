@@ -41,12 +41,15 @@ export class PlannedObjects {
 
   /** Notes the object a create of `typeName` planned with `config` will make, for each kind it makes. */
   note(kinds: ReferenceKinds<unknown> | undefined, typeName: string, config: Readonly<Record<string, unknown>>) {
-    for (const [kind, { madeBy }] of Object.entries(kinds ?? {})) {
-      const id = madeBy?.[typeName] === undefined ? undefined : config[madeBy[typeName]!];
-      if (typeof id !== 'string' || id === '') continue;
+    for (const [kind, id] of madeObjects(kinds, typeName, config)) {
       const ids = this.made.get(kind) ?? this.made.set(kind, new Set()).get(kind)!;
       ids.add(id);
     }
+  }
+
+  /** Forgets the object `state` held once this process deleted it. */
+  forget(kinds: ReferenceKinds<unknown> | undefined, typeName: string, state: Readonly<Record<string, unknown>>) {
+    for (const [kind, id] of madeObjects(kinds, typeName, state)) this.made.get(kind)?.delete(id);
   }
 
   has(kind: string, id: string): boolean {
@@ -56,6 +59,19 @@ export class PlannedObjects {
 
 /** By the `refersTo` text of the arguments that name them. */
 export type ReferenceKinds<C> = Readonly<Record<string, ReferenceKind<C>>>;
+
+/** The kinds and ids of the object a resource of `typeName` with these values is. */
+function* madeObjects(
+  kinds: ReferenceKinds<unknown> | undefined,
+  typeName: string,
+  values: Readonly<Record<string, unknown>>,
+): Generator<[string, string]> {
+  for (const [kind, { madeBy }] of Object.entries(kinds ?? {})) {
+    const attribute = madeBy?.[typeName];
+    const id = attribute === undefined ? undefined : values[attribute];
+    if (typeof id === 'string' && id !== '') yield [kind, id];
+  }
+}
 
 interface Named {
   readonly kind: string;

@@ -159,6 +159,7 @@ export class ResourceChanges<C> {
       if (planned === null) {
         await r.delete(toModel(fields, prior!, MODEL_OPTIONS), ctx);
         this.ctx.seen(r, prior!, 'gone');
+        this.catalogue.gone(r, prior!);
         return { state: null, private: {}, diags };
       }
       if (prior !== null) this.ctx.seen(r, prior, 'tracked');
