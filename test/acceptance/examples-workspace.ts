@@ -156,6 +156,14 @@ function everyOperation<R>(
   };
 }
 
+/**
+ * A logged operation (`operations()`) that made an object on the platform: a sec POST that is not the
+ * token exchange, a search, a channel test, a scan, a query check nor a usage event (a data source's
+ * read); a vdb Create.
+ */
+export const OBJECT_CREATES =
+  /^(POST \/api\/v2\/(?!access\/tokens$)(?!Metrics\/)(?!.*\/(search|test|scan|validate)$)|Create)/;
+
 /** Every POST under /api/v2 creates, but for the token endpoint, searches and channel tests. */
 const SEC_CREATES = /^\/api\/v2\/(?!access\/tokens$)(?!.*\/(search|test|scan|validate)$)/;
 const VDB_CREATES = /\/Create\w+$/;

@@ -13,6 +13,7 @@ import { expect } from 'chai';
 import { ACCEPTANCE_CLIS } from './real-clients.js';
 import type { RunResult, WorkspaceOptions } from './terraform.js';
 import {
+  OBJECT_CREATES,
   ExamplesWorkspace,
   expectFields,
   heldObject,
@@ -29,8 +30,7 @@ const INTERRUPT_AFTER_MS = 600;
 
 /** The requests that change something, by kind, as the emulators log them (`<METHOD> <path>` for sec, the gRPC method for vdb). */
 const CHANGES = {
-  // Not the token exchange, searches, channel tests, nor usage events (a data source's read).
-  create: /^(POST \/api\/v2\/(?!access\/tokens$)(?!Metrics\/)(?!.*\/(search|test|scan|validate)$)|Create)/,
+  create: OBJECT_CREATES,
   update: /^(PATCH |Update)/,
   delete: /^(DELETE |Delete)/,
 };

@@ -16,6 +16,7 @@ import { expect } from 'chai';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  OBJECT_CREATES,
   ExamplesWorkspace,
   expectImportsSettled,
   fill,
@@ -90,10 +91,7 @@ for (const provider of ['sec', 'vdb'] as const)
       const made = emulator
         .operations()
         .slice(before)
-        // Not the token exchange, searches, channel tests, nor usage events (a data source's read).
-        .filter((op) =>
-          /^(POST \/api\/v2\/(?!access\/tokens$)(?!Metrics\/)(?!.*\/(search|test|scan|validate)$)|Create)/.test(op),
-        );
+        .filter((op) => OBJECT_CREATES.test(op));
       expect(made, 'the imports made nothing on the platform').to.deep.equal([]);
       counts.imported = importable.length;
     });

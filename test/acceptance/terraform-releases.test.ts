@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { VDB_COLLECTIONS } from '../../src/emulators/vdb/index.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import {
+  OBJECT_CREATES,
   ExamplesWorkspace,
   expectImportsSettled,
   fill,
@@ -193,10 +194,7 @@ for (const { version, cli } of TERRAFORM_RELEASES)
           const made = emulator
             .operations()
             .slice(created)
-            // Not the token exchange, searches, channel tests, nor usage events (a data source's read).
-            .filter((op) =>
-              /^(POST \/api\/v2\/(?!access\/tokens$)(?!Metrics\/)(?!.*\/(search|test|scan|validate)$)|Create)/.test(op),
-            );
+            .filter((op) => OBJECT_CREATES.test(op));
           expect(made, 'the imports made nothing on the platform').to.deep.equal([]);
         });
 

@@ -137,15 +137,14 @@ const RULE_KEYWORDS = new Set([
   'additionalProperties',
   'pattern',
 ]);
-function countRules(schema: unknown, found: { rules: number; checks: number }): void {
-  if (Array.isArray(schema)) for (const s of schema) countRules(s, found);
-  else if (schema !== null && typeof schema === 'object') {
+/** Every keyword of a document and its value, at every depth. */
+function* keywordsOf(schema: unknown): Generator<[string, unknown]> {
+  if (Array.isArray(schema)) for (const s of schema) yield* keywordsOf(s);
+  else if (schema !== null && typeof schema === 'object')
     for (const [key, value] of Object.entries(schema)) {
-      if (RULE_KEYWORDS.has(key)) found.rules++;
-      if (key === 'x-checks') found.checks++;
-      countRules(value, found);
+      yield [key, value];
+      yield* keywordsOf(value);
     }
-  }
 }
 
 describe('sec: the OpenAPI document says what the emulator enforces', () => {
@@ -218,7 +217,10 @@ describe('sec: the OpenAPI document says what the emulator enforces', () => {
       }
     }
     const found = { rules: 0, checks: 0 };
-    countRules(document.paths, found);
+    for (const [key] of keywordsOf(document.paths)) {
+      if (RULE_KEYWORDS.has(key)) found.rules++;
+      if (key === 'x-checks') found.checks++;
+    }
     process.stdout.write(
       `      sec: ${tally.operations} operations with bodies, ${found.rules} field rules in the document ` +
         `(${found.checks} rules across fields in words), ${tally.tables} tables, ${tally.values} values tried, ` +
@@ -231,16 +233,8 @@ describe('sec: the OpenAPI document says what the emulator enforces', () => {
   it('docs/api/sec.md names no bound of a field that the document does not hold', () => {
     const page = readFileSync('docs/api/sec.md', 'utf8');
     const bounds = new Set<number>();
-    const collect = (schema: unknown): void => {
-      if (Array.isArray(schema)) schema.forEach(collect);
-      else if (schema !== null && typeof schema === 'object')
-        for (const [key, value] of Object.entries(schema)) {
-          if (['maxLength', 'maxItems', 'minimum', 'maximum'].includes(key) && typeof value === 'number')
-            bounds.add(value);
-          collect(value);
-        }
-    };
-    collect(document.paths);
+    for (const [key, value] of keywordsOf(document.paths))
+      if (['maxLength', 'maxItems', 'minimum', 'maximum'].includes(key) && typeof value === 'number') bounds.add(value);
     // Bounds of a field said in the page's prose: "at most 64 characters", "1,000 items", "{5, 10, 15}".
     const said = [...page.matchAll(/(?:at most|up to|over) ([\d,]+) (?:characters|items|entries)/g)].map((m) =>
       Number(m[1]!.replace(/,/g, '')),

@@ -6,8 +6,7 @@
  * validation, at the argument's path, before anything is sent.
  */
 import type { AttrDef, Fields, PlatformLimits } from '../../src/schema/define.js';
-import type { Plain } from './configs.js';
-import { isArgument } from './configs.js';
+import { isArgument, withValue, type Plain, type Step } from './configs.js';
 
 export interface Breaking {
   /** The path the diagnostic must name, as the Terraform-side client writes it (a set element: the set). */
@@ -20,16 +19,25 @@ export interface Breaking {
 /** Every breaking variant of `base` (a valid configuration of `fields`). */
 export function breakingVariants(fields: Fields, base: Plain, limits: PlatformLimits | undefined): Breaking[] {
   const out: Breaking[] = [];
-  walk(fields, base, [], '', false, (steps, path, def) => {
+  walkArguments(fields, base, (steps, path, def) => {
     for (const [value, how] of breakingValues(def, limits))
       out.push({ path, what: `${path}: ${how}`, config: withValue(base, steps, value) });
   });
   return out;
 }
 
-type Step = string | number;
+/**
+ * Visits every argument the configuration holds or could hold, but the provider's own settings
+ * (blocks as configured), with its steps and its diagnostic path.
+ */
+export function walkArguments(
+  fields: Fields,
+  config: Plain,
+  visit: (steps: Step[], path: string, def: AttrDef<unknown>) => void,
+): void {
+  walk(fields, config, [], '', false, visit);
+}
 
-/** Visits every argument present in the configuration (blocks as configured), with its steps and its diagnostic path. */
 function walk(
   fields: Fields,
   level: Plain,
@@ -71,13 +79,4 @@ function breakingValues(def: AttrDef<unknown>, limits: PlatformLimits | undefine
     out.push([Array.from({ length: limits.items + 1 }, (_, i) => `tf-element-${i}`), `${limits.items + 1} elements`]);
   }
   return out;
-}
-
-/** A copy of `config` with the value at `steps` replaced. */
-function withValue(config: Plain, steps: readonly Step[], value: unknown): Plain {
-  const copy = structuredClone(config) as Record<string | number, unknown>;
-  let at: Record<string | number, unknown> = copy;
-  for (const step of steps.slice(0, -1)) at = at[step] as Record<string | number, unknown>;
-  at[steps[steps.length - 1]!] = value;
-  return copy as Plain;
 }

@@ -15,6 +15,25 @@ import { attrStep, formatPath, indexStep, type AttributePath } from '../../src/s
 
 export type Plain = Record<string, unknown>;
 
+/** A step into a configuration: an attribute's or block's name, or a block element's index. */
+export type Step = string | number;
+
+/** The value at `steps` in a configuration, undefined where there is none. */
+export function valueAt(root: Plain, steps: readonly Step[]): unknown {
+  return steps.reduce<unknown>((v, step) => (v as Record<Step, unknown> | undefined)?.[step], root);
+}
+
+/** A copy of `root` with the value at `steps` replaced (undefined removes an attribute). */
+export function withValue(root: Plain, steps: readonly Step[], value: unknown): Plain {
+  const copy = structuredClone(root) as Record<Step, unknown>;
+  let at = copy;
+  for (const step of steps.slice(0, -1)) at = at[step] as Record<Step, unknown>;
+  const last = steps[steps.length - 1]!;
+  if (value === undefined) delete at[last];
+  else at[last] = value;
+  return copy as Plain;
+}
+
 /** An attribute the user sets (required, optional or defaulted), unless configuring it is refused. */
 export function isArgument(def: AttrDef<unknown>): boolean {
   const o = def.options;

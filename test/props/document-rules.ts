@@ -9,10 +9,10 @@
  * carries as it is (the provider sets it, or sends a value made from several) is counted as not
  * reached, by kind, for the printed figures.
  */
-import { argumentsOf, get, withValue, type Step } from './edges.js';
-import type { Plain } from './configs.js';
+import { argumentsOf } from './edges.js';
+import { valueAt, withValue, type Plain, type Step } from './configs.js';
 import type { DescribedRoute, JsonSchema } from '../../src/emulators/core/index.js';
-import type { EmulatorHandle } from '../acceptance/examples-workspace.js';
+import { OBJECT_CREATES, type EmulatorHandle } from '../acceptance/examples-workspace.js';
 import type { Lifecycle, Subject, Tally } from './lifecycle.js';
 import { openApiAjv } from '../support/openapi-ajv.js';
 
@@ -120,8 +120,6 @@ function routeOf(routes: readonly DescribedRoute[], method: string, path: string
   );
 }
 
-const IS_CREATE = /^\/api\/v2\/(?!access\/tokens$)(?!Metrics\/)(?!.*\/(search|test|scan|validate)$)/;
-
 export async function holdToDocument(
   lifecycle: Lifecycle,
   emulator: EmulatorHandle,
@@ -132,7 +130,7 @@ export async function holdToDocument(
   const rest = emulator.rest;
   if (!rest) return;
   const lastCreate = () =>
-    [...rest.requests()].reverse().find((r) => r.method === 'POST' && IS_CREATE.test(r.path.split('?')[0]!));
+    [...rest.requests()].reverse().find((r) => OBJECT_CREATES.test(`${r.method} ${r.path.split('?')[0]}`));
   const before = lastCreate();
   await lifecycle.run(s, s.base, null, runs);
   const create = lastCreate();
@@ -141,7 +139,7 @@ export async function holdToDocument(
   if (!route?.body) return;
 
   const args: [Step[], unknown][] = [];
-  argumentsOf(s.fields, s.base, [], (steps) => args.push([steps, get(s.base, steps)]));
+  argumentsOf(s.fields, s.base, (steps) => args.push([steps, valueAt(s.base, steps)]));
   for (const [path, schema, value] of fieldsOf(route.body as JsonSchema as Schema, create.body, 'body')) {
     for (const { name: rule, past: breaking, at } of rulesOf(schema, value)) {
       tally.rules++;

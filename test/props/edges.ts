@@ -15,10 +15,9 @@
  * - Maps of texts: a key with a space, a long key and a long value.
  */
 import type { AttrDef, Fields, PlatformLimits } from '../../src/schema/define.js';
-import { type Plain, isArgument } from './configs.js';
+import { type Plain, type Step, valueAt, withValue } from './configs.js';
+import { walkArguments } from './breaking.js';
 import { Finding, type Lifecycle, type Subject, type Tally } from './lifecycle.js';
-
-export type Step = string | number;
 
 export interface EdgeTally {
   arguments: number;
@@ -67,7 +66,7 @@ export class EdgeSweep {
 
   async sweep(s: Subject): Promise<void> {
     const found: [Step[], AttrDef<unknown>][] = [];
-    argumentsOf(s.fields, s.base, [], (steps, def) => found.push([steps, def]));
+    argumentsOf(s.fields, s.base, (steps, def) => found.push([steps, def]));
     for (const [steps, def] of found) {
       this.tally.arguments++;
       await this.argument(s, steps, def);
@@ -75,7 +74,7 @@ export class EdgeSweep {
   }
 
   private async argument(s: Subject, steps: Step[], def: AttrDef<unknown>): Promise<void> {
-    const base = get(s.base, steps);
+    const base = valueAt(s.base, steps);
     const cty = def.type.cty;
     const characters = def.options.maxCharacters ?? (this.limits ?? FALLBACK_LIMITS).characters;
     const items = (this.limits ?? FALLBACK_LIMITS).items;
@@ -169,37 +168,12 @@ export class EdgeSweep {
   }
 }
 
-/** Every argument the base holds or could hold, blocks as the base has them, with its steps. */
-export function argumentsOf(
-  fields: Fields,
-  level: Plain,
-  steps: Step[],
-  visit: (s: Step[], d: AttrDef<unknown>) => void,
-) {
-  for (const [name, def] of Object.entries(fields)) {
-    if (def.kind === 'attr') {
-      const o = def.options;
-      // A write-only twin goes with the secret it stands for; ids name real objects.
-      const skip = o.providerOnly || o.twinOf !== undefined;
-      if (isArgument(def) && !skip) visit([...steps, name], def as AttrDef<unknown>);
-      continue;
-    }
-    const elements = level[name];
-    if (!Array.isArray(elements)) continue;
-    elements.forEach((e, i) => {
-      if (e !== null && typeof e === 'object') argumentsOf(def.fields, e as Plain, [...steps, name, i], visit);
-    });
-  }
-}
-
-export function get(root: Plain, steps: readonly Step[]): unknown {
-  return steps.reduce<unknown>((v, step) => (v as Record<Step, unknown> | undefined)?.[step], root);
-}
-
-export function withValue(config: Plain, steps: readonly Step[], value: unknown): Plain {
-  const copy = structuredClone(config) as Record<Step, unknown>;
-  let at = copy;
-  for (const step of steps.slice(0, -1)) at = at[step] as Record<Step, unknown>;
-  at[steps[steps.length - 1]!] = value;
-  return copy as Plain;
+/**
+ * Every argument the base holds or could hold, blocks as the base has them, with its steps (the walk
+ * of breaking.ts); a write-only twin goes with the secret it stands for.
+ */
+export function argumentsOf(fields: Fields, base: Plain, visit: (s: Step[], d: AttrDef<unknown>) => void): void {
+  walkArguments(fields, base, (steps, _path, def) => {
+    if (def.options.twinOf === undefined) visit(steps, def);
+  });
 }

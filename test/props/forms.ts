@@ -14,25 +14,8 @@ import { samplesOf } from '../../src/schema/samples.js';
 import { fill, type EmulatorHandle, type Provider } from '../acceptance/examples-workspace.js';
 import { baselineOf, expectEmulatorHoldsState, type TypeRecord } from '../acceptance/ledger.js';
 import { Workspace } from '../acceptance/terraform.js';
-import { isArgument, MAX_NEW_DEPTH, type Plain } from './configs.js';
+import { isArgument, MAX_NEW_DEPTH, valueAt, withValue, type Plain, type Step } from './configs.js';
 import type { Lifecycle, Subject } from './lifecycle.js';
-
-type Step = string | number;
-
-function get(root: Plain, path: readonly Step[]): unknown {
-  return path.reduce<unknown>((v, step) => (v as Record<string | number, unknown> | undefined)?.[step], root);
-}
-
-/** A copy of `root` with the value at `path` replaced (undefined removes an attribute). */
-function set(root: Plain, path: readonly Step[], value: unknown): Plain {
-  const copy = structuredClone(root);
-  let at = copy as Record<string | number, unknown>;
-  for (const step of path.slice(0, -1)) at = at[step] as Record<string | number, unknown>;
-  const last = path[path.length - 1]!;
-  if (value === undefined) delete at[last];
-  else at[last] = value;
-  return copy;
-}
 
 export type Accepts = (config: Plain) => Promise<boolean>;
 
@@ -47,7 +30,7 @@ class GreedyForm {
 
   /** Several changes as one step. */
   readonly tryAll = async (changes: readonly Change[]): Promise<boolean> => {
-    const candidate = changes.reduce((c, [path, value]) => set(c, path, value), this.current);
+    const candidate = changes.reduce((c, [path, value]) => withValue(c, path, value), this.current);
     if (!(await this.accepts(candidate))) return false;
     this.current = candidate;
     return true;
@@ -62,15 +45,16 @@ export async function smallestForm(fields: Fields, base: Plain, accepts: Accepts
     for (const [name, def] of Object.entries(fs)) {
       const at = [...path, name];
       if (def.kind === 'attr') {
-        if (!def.options.required && get(form.current, at) !== undefined && get(form.current, at) !== null)
+        if (!def.options.required && valueAt(form.current, at) !== undefined && valueAt(form.current, at) !== null)
           await tryWith(at, undefined);
         continue;
       }
-      const elements = (get(form.current, at) as Plain[] | undefined) ?? [];
+      const elements = (valueAt(form.current, at) as Plain[] | undefined) ?? [];
       const least = Math.max(def.options.min ?? 0, 1);
       if (elements.length === 0 || ((def.options.min ?? 0) === 0 && (await tryWith(at, [])))) continue;
       if (elements.length > least) await tryWith(at, elements.slice(0, least));
-      for (let i = 0; i < ((get(form.current, at) as Plain[]) ?? []).length; i++) await visit(def.fields, [...at, i]);
+      for (let i = 0; i < ((valueAt(form.current, at) as Plain[]) ?? []).length; i++)
+        await visit(def.fields, [...at, i]);
     }
   };
   await visit(fields, []);
@@ -103,21 +87,21 @@ export async function largestForm(fields: Fields, base: Plain, accepts: Accepts)
     for (const [name, def] of Object.entries(fs)) {
       const at = [...path, name];
       if (def.kind === 'attr') {
-        const unset = get(form.current, at) === undefined || get(form.current, at) === null;
+        const unset = valueAt(form.current, at) === undefined || valueAt(form.current, at) === null;
         // Deprecated arguments have a replacement, which the largest form sets instead.
         if (!unset || !isArgument(def) || def.options.deprecated !== undefined) continue;
         for (const sample of samplesOf(def)) if (await tryWith(at, sample)) break;
         continue;
       }
       if (
-        ((get(form.current, at) as Plain[] | undefined) ?? []).length === 0 &&
+        ((valueAt(form.current, at) as Plain[] | undefined) ?? []).length === 0 &&
         depth < MAX_NEW_DEPTH &&
         def.options.deprecated === undefined
       ) {
         const element = leastElement(def.fields);
         if (element !== null) await tryWith(at, [element]);
       }
-      for (let i = 0; i < ((get(form.current, at) as Plain[] | undefined) ?? []).length; i++)
+      for (let i = 0; i < ((valueAt(form.current, at) as Plain[] | undefined) ?? []).length; i++)
         await visit(def.fields, [...at, i], depth + 1);
     }
   };
@@ -141,7 +125,7 @@ export async function emptiedForm(fields: Fields, start: Plain, accepts: Accepts
   const visit = async (fs: Fields, path: readonly Step[]): Promise<void> => {
     for (const [name, def] of Object.entries(fs)) {
       const at = [...path, name];
-      const v = get(form.current, at);
+      const v = valueAt(form.current, at);
       if (def.kind === 'attr') {
         const empty = emptyOf(def);
         const set = v !== undefined && v !== null && JSON.stringify(v) !== JSON.stringify(empty);

@@ -12,7 +12,7 @@ import { samplesOf } from '../../src/schema/samples.js';
 import { valueToPlain } from '../../src/schema/model.js';
 import { at, type EmulatorHandle } from '../acceptance/examples-workspace.js';
 import type { TypeRecord } from '../acceptance/ledger.js';
-import { isArgument, type Plain } from './configs.js';
+import { isArgument, withValue, type Plain, type Step } from './configs.js';
 import { show, type Lifecycle, type Subject } from './lifecycle.js';
 
 /** The console's own setting, which no provider models. */
@@ -62,8 +62,6 @@ function withoutConsoleFields(v: unknown): unknown {
   );
 }
 
-type Step = string | number;
-
 /** Arguments a change of which is plainly an update (no secret, no reference, no replacement), top level first. */
 function candidates(fields: Fields, config: Plain): { path: Step[]; values: unknown[] }[] {
   const out: { path: Step[]; values: unknown[] }[] = [];
@@ -88,14 +86,6 @@ function candidates(fields: Fields, config: Plain): { path: Step[]; values: unkn
   };
   visit(fields, config, []);
   return out;
-}
-
-function withValue(config: Plain, path: readonly Step[], value: unknown): Plain {
-  const copy = structuredClone(config) as Record<Step, unknown>;
-  let node = copy;
-  for (const step of path.slice(0, -1)) node = node[step] as Record<Step, unknown>;
-  node[path[path.length - 1]!] = value;
-  return copy as Plain;
 }
 
 export interface UnmodelledRun {

@@ -60,24 +60,23 @@ const one = envelope(querySchema);
 const validated = envelope(z.object({ resultSchema: z.unknown() }).loose());
 const many = envelope(z.array(querySchema));
 
+/** A create's body, and a check's: the evaluator only when one is asked for. */
+const queryBody = (input: QueryInput) => ({
+  queryId: input.queryId,
+  queryText: input.queryText,
+  ...(input.evaluatorId ? { evaluatorId: input.evaluatorId } : {}),
+});
+
 export function queriesApi(http: SecHttp): QueriesApi {
   const item = (method: 'GET' | 'PATCH' | 'DELETE', id: string) =>
     ({ method, path: `${BASE}/${segment(id)}`, operation: `${method} ${BASE}/{queryId}` }) as const;
   return {
     async create(input, options) {
-      const body = {
-        queryId: input.queryId,
-        queryText: input.queryText,
-        ...(input.evaluatorId ? { evaluatorId: input.evaluatorId } : {}),
-      };
+      const body = queryBody(input);
       return (await http.json({ method: 'POST', path: BASE, operation: `POST ${BASE}`, body }, one, options)).data;
     },
     async validate(input, options) {
-      const body = {
-        queryId: input.queryId,
-        queryText: input.queryText,
-        ...(input.evaluatorId ? { evaluatorId: input.evaluatorId } : {}),
-      };
+      const body = queryBody(input);
       const path = `${BASE}/validate`;
       await http.json({ method: 'POST', path, operation: `POST ${path}`, body }, validated, options);
     },

@@ -30,11 +30,8 @@ const createSpec = field.object({
   evaluatorId: field.string({ optional: true, allowEmpty: true }),
 });
 const updateSpec = field.object({ queryText: field.string({ maxLength: 64 * 1024 }) });
-const validateSpec = field.object({
-  queryId: field.string({ optional: true }),
-  queryText: field.string({ maxLength: 64 * 1024 }),
-  evaluatorId: field.string({ optional: true, allowEmpty: true }),
-});
+/** A create's body, its id optional: a query checked without one may name itself anything. */
+const validateSpec = field.object({ ...createSpec.fields, queryId: field.string({ optional: true }) });
 
 /** A query compiled, and the evaluator asked for (when one is) the one its sources need. */
 function compileWithEvaluator(text: string, queryId: string | undefined, asked: string): CompiledQuery {
