@@ -21,8 +21,11 @@
  * not comparable) and each of its phases prints where its CPU went: start-up, our code, each of
  * Node's stacks (cpu-profile.ts).
  *
+ * The side `unrecorded` is ours again with KEEL_CREATE_RECORDS=off: what writing every create down costs
+ * (docs/decisions.md, "Creates outlive their process"), interleaved with the rest, per create.
+ *
  *   npm run bench -- scale --against-go [--counts 200,1000,5000] [--reps 3] [--parallelism 10] [--cpu-prof DIR]
- *                                       [--sides go,framework,ours,alone]
+ *                                       [--sides go,framework,ours,unrecorded,alone]
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,15 +47,16 @@ import {
 import { profilingLauncher, summariseProfiles } from './cpu-profile.js';
 import { REPO_ROOT, machine, median, positive, readFlags, userCacheDir } from './util.js';
 
-type Side = 'go' | 'framework' | 'ours' | 'alone';
+type Side = 'go' | 'framework' | 'ours' | 'unrecorded' | 'alone';
 /** The sides that are providers, and the Go ones among them. */
 type ProviderSide = Exclude<Side, 'alone'>;
-type GoSide = Exclude<ProviderSide, 'ours'>;
+type GoSide = Exclude<ProviderSide, 'ours' | 'unrecorded'>;
 const GO_SIDES: readonly GoSide[] = ['go', 'framework'];
 const SIDE_NAMES: Record<Side, string> = {
   go: 'Go anchor',
   framework: 'plugin framework',
   ours: 'ours (sec)',
+  unrecorded: 'ours, no records',
   alone: 'Terraform alone',
 };
 /** Each provider side's local name, source address and resource type. */
@@ -60,6 +64,7 @@ const PROVIDERS: Record<ProviderSide, { local: string; source: string; type: str
   go: { local: 'goemail', source: 'keel/goemail', type: 'goemail_alert_channel_email' },
   framework: { local: 'fwemail', source: 'keel/fwemail', type: 'fwemail_alert_channel_email' },
   ours: { local: 'sec', source: 'keel/sec', type: 'sec_alert_channel_email' },
+  unrecorded: { local: 'sec', source: 'keel/sec', type: 'sec_alert_channel_email' },
 };
 
 /**
@@ -99,7 +104,8 @@ function parseOptions(args: string[]): Options {
     anchorDir: defaultAnchorDir(),
   };
   const usage =
-    'scale --against-go [--counts 200,1000,5000] [--reps 3] [--parallelism 10] [--anchor DIR] [--cpu-prof DIR] [--sides go,framework,ours,alone]';
+    'scale --against-go [--counts 200,1000,5000] [--reps 3] [--parallelism 10] [--anchor DIR] [--cpu-prof DIR] ' +
+    '[--sides go,framework,ours,unrecorded,alone]';
   readFlags(args, usage, {
     '--counts': (value, flag) => {
       options.counts = value.split(',').map((v) => positive(flag, v));
@@ -219,6 +225,9 @@ async function runSide(
     };
   }
   const env = benchTerraformEnv(dir, wrappers);
+  // The same build with the create records off (src/providers/service.ts): what the records cost, measured in the run.
+  if (side === 'unrecorded') env.KEEL_CREATE_RECORDS = 'off';
+  else delete env.KEEL_CREATE_RECORDS;
   let emulator: SecEmulator | undefined;
   if (side !== 'alone') {
     emulator = await startSecEmulator();
@@ -391,6 +400,26 @@ function report(runs: PhaseRun[], counts: number[], sides: Side[]): void {
     }
     printTable(['phase', `CPU per resource: ${names}`, `private memory per process: ${names}`], growth);
   }
+  if (has('ours') && has('unrecorded')) {
+    console.log('\nthe create records (ours with them / without, same run): what they cost per resource');
+    const cost: string[][] = [];
+    for (const count of counts)
+      for (const phase of PHASES) {
+        const [cpuOn, cpuOff] = [
+          med('ours', count, phase, 'providerCpuMs'),
+          med('unrecorded', count, phase, 'providerCpuMs'),
+        ];
+        const [wallOn, wallOff] = [med('ours', count, phase, 'wallMs'), med('unrecorded', count, phase, 'wallMs')];
+        cost.push([
+          String(count),
+          phase,
+          `${s(wallOn)} / ${s(wallOff)}`,
+          `${s(cpuOn)} / ${s(cpuOff)}`,
+          `${((cpuOn - cpuOff) / count).toFixed(2)} ms`,
+        ]);
+      }
+    printTable(['N', 'phase', 'wall', 'provider CPU', 'CPU per resource'], cost);
+  }
   const loads = runs.map((r) => r.load);
   console.log(
     `load average (1 min) at the phases' starts: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${execFileSync('nproc').toString().trim()} cores`,
@@ -401,7 +430,8 @@ export async function againstGoBench(args: string[]): Promise<void> {
   const options = parseOptions(args);
   const root = mkdtempSync(join(tmpdir(), 'keel-against-go-'));
   const oursBin = options.cpuProfDir ? profilingLauncher(join(root, 'profiling-bin'), 'sec') : join(REPO_ROOT, 'bin');
-  const executables: Partial<Record<ProviderSide, string>> = { ours: join(oursBin, 'terraform-provider-sec') };
+  const ours = join(oursBin, 'terraform-provider-sec');
+  const executables: Partial<Record<ProviderSide, string>> = { ours, unrecorded: ours };
   const wanted = (side: Side) => options.sides === undefined || options.sides.includes(side);
   const skip = { skipped: 'not among --sides' };
   const built = {
@@ -415,7 +445,9 @@ export async function againstGoBench(args: string[]): Promise<void> {
       console.log(`${SIDE_NAMES[side]}: ${outcome.executable}`);
     } else console.log(`${SIDE_NAMES[side]}: skipped — ${outcome.skipped}`);
   }
-  const sides = ([...GO_SIDES.filter((side) => executables[side]), 'ours', 'alone'] as Side[]).filter(wanted);
+  const sides = ([...GO_SIDES.filter((side) => executables[side]), 'ours', 'unrecorded', 'alone'] as Side[]).filter(
+    wanted,
+  );
   const gnuTime = hasGnuTime();
   const version = execFileSync('terraform', ['version'], {
     env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' },

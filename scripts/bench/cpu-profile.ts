@@ -38,8 +38,8 @@ interface Profile {
 export function profilingLauncher(binDir: string, provider: 'sec' | 'vdb'): string {
   mkdirSync(binDir, { recursive: true });
   const launcher = readFileSync(join(REPO_ROOT, 'bin', `terraform-provider-${provider}`), 'utf8').replace(
-    /^exec node --use-openssl-ca "\$dir\/start-bundle\.cjs"/m,
-    `exec node --use-openssl-ca --cpu-prof --cpu-prof-dir="$KEEL_BENCH_CPU_PROF_DIR" ${JSON.stringify(join(REPO_ROOT, 'bin', 'start-bundle.cjs'))}`,
+    /^exec node((?: --?[A-Za-z0-9][\w.=-]*)*) "\$dir\/start-bundle\.cjs"/m,
+    `exec node$1 --cpu-prof --cpu-prof-dir="$KEEL_BENCH_CPU_PROF_DIR" ${JSON.stringify(join(REPO_ROOT, 'bin', 'start-bundle.cjs'))}`,
   );
   if (!launcher.includes('--cpu-prof'))
     throw new Error(`bin/terraform-provider-${provider} has changed shape; cannot make a profiling launcher`);
