@@ -64,7 +64,9 @@ export async function sessionsBench(args: string[]): Promise<void> {
   ];
   const emulator = await startSecEmulator();
   const env = secProviderEnv(emulator);
-  const names = Array.from({ length: count }, (_, i) => `ch-${String(i).padStart(4, '0')}`);
+  // Each side names its own objects: a create of a name another side's objects hold would be refused as
+  // an untracked look-alike (docs/decisions.md, "Creates outlive their process").
+  const namesOf = (side: number) => Array.from({ length: count }, (_, i) => `ch-${side}-${String(i).padStart(4, '0')}`);
   // The states each side's last create made, which its refresh and delete then use.
   const states = new Map<string, (ObjectValue | null)[]>();
 
@@ -72,7 +74,9 @@ export async function sessionsBench(args: string[]): Promise<void> {
     const client = await TerraformClient.start(side.executable, env);
     try {
       const { block, version } = client.resourceSchema(TYPE);
-      const configs = names.map((name) => client.config(block, { name, recipients: [`ops-${name}@example.com`] }));
+      const configs = namesOf(sides.indexOf(side)).map((name) =>
+        client.config(block, { name, recipients: [`ops-${name}@example.com`] }),
+      );
       const stored = states.get(side.label) ?? [];
       if (kind === 'validate') {
         await client.validateProvider({});
