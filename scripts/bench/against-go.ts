@@ -202,6 +202,8 @@ interface PhaseRun {
   /** The largest peak private (anonymous) memory of one provider process, sampled, bytes; 0 when unmeasured. */
   peakPrivateBytes: number;
   processes: number;
+  /** Each provider process's CPU, ms, in the order Terraform started them. */
+  processCpuMs: number[];
   terraformCpuMs: number;
   apiCalls: number;
   load: number;
@@ -264,6 +266,7 @@ async function runSide(
         peakRssBytes: measured.peakRssBytes,
         peakPrivateBytes: measured.peakPrivateBytes,
         processes: measured.processCpuMs.length,
+        processCpuMs: measured.processCpuMs,
         terraformCpuMs: measured.terraformCpuMs,
         apiCalls: emulator ? emulator.requestsReceived() - callsBefore : 0,
         load,
@@ -400,6 +403,12 @@ function report(runs: PhaseRun[], counts: number[], sides: Side[]): void {
     }
     printTable(['phase', `CPU per resource: ${names}`, `private memory per process: ${names}`], growth);
   }
+  console.log(`\neach provider process's CPU, in the order Terraform starts them (lowest..highest over the runs)`);
+  const perProcess: string[][] = [];
+  for (const count of counts)
+    for (const phase of PHASES)
+      perProcess.push([String(count), phase, perSide((side) => processRanges(runs, side, count, phase))]);
+  printTable(['N', 'phase', `per process: ${names}`], perProcess);
   if (has('ours') && has('unrecorded')) {
     console.log('\nthe create records (ours with them / without, same run): what they cost per resource');
     const cost: string[][] = [];
@@ -424,6 +433,18 @@ function report(runs: PhaseRun[], counts: number[], sides: Side[]): void {
   console.log(
     `load average (1 min) at the phases' starts: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${execFileSync('nproc').toString().trim()} cores`,
   );
+}
+
+/** Each process's CPU across a cell's runs, as `0.04..0.05 + 0.06 + ...` seconds; '—' for a side that ran none. */
+function processRanges(runs: PhaseRun[], side: ProviderSide, count: number, phase: Phase): string {
+  const cell = runs.filter((r) => r.side === side && r.count === count && r.phase === phase);
+  const processes = Math.max(0, ...cell.map((r) => r.processCpuMs.length));
+  if (processes === 0) return '—';
+  return Array.from({ length: processes }, (_, i) => {
+    const seconds = cell.map((r) => r.processCpuMs[i]).filter((ms): ms is number => ms !== undefined);
+    const [low, high] = [Math.min(...seconds) / 1000, Math.max(...seconds) / 1000];
+    return low.toFixed(2) === high.toFixed(2) ? low.toFixed(2) : `${low.toFixed(2)}..${high.toFixed(2)}`;
+  }).join(' + ');
 }
 
 export async function againstGoBench(args: string[]): Promise<void> {

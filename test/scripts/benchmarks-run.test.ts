@@ -82,6 +82,10 @@ describe('the benchmarks run to their tables', function () {
         new RegExp(`^\\| 4 +\\| ${phase} +\\| [\\d.]+ s / [\\d.]+ s +\\| [\\d.]+ s / [\\d.]+ s`, 'm'),
       );
     }
+    // Each process's CPU, both sides: Terraform starts four for an apply (schema, validate, plan and apply walks).
+    const seconds = '\\d+\\.\\d\\d(?:\\.\\.\\d+\\.\\d\\d)?';
+    const fourProcesses = `${seconds}(?: \\+ ${seconds}){3}`;
+    expect(out).to.match(new RegExp(`^\\| 4 +\\| apply +\\| ${fourProcesses} / ${fourProcesses} +\\|$`, 'm'));
   });
 
   it('curve: both providers, CPU per resource and memory per phase', async () => {
