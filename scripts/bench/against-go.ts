@@ -246,7 +246,9 @@ async function runSide(
       emulator?.clearRequests();
       const callsBefore = emulator?.requestsReceived() ?? 0;
       const load = loadavg()[0]!;
-      const profiles = side === 'ours' && options.cpuProfDir ? profileDir(options.cpuProfDir, count, phase) : undefined;
+      // Both of our sides run the profiling launcher under --cpu-prof, each into its own directories.
+      const ourSide = side === 'ours' || side === 'unrecorded';
+      const profiles = ourSide && options.cpuProfDir ? profileDir(options.cpuProfDir, side, count, phase) : undefined;
       if (profiles) env.KEEL_BENCH_CPU_PROF_DIR = profiles;
       const measured = await runPhase(dir, env, phase, options.parallelism);
       if (emulator) {
@@ -292,9 +294,9 @@ async function runSide(
 }
 
 /** A fresh directory for one phase's profiles. */
-function profileDir(root: string, count: number, phase: Phase): string {
+function profileDir(root: string, side: ProviderSide, count: number, phase: Phase): string {
   mkdirSync(root, { recursive: true });
-  return mkdtempSync(join(root, `ours-${count}-${phase}-`));
+  return mkdtempSync(join(root, `${side}-${count}-${phase}-`));
 }
 
 /** Our processes' CPU in one phase by layer, from their profiles; start-up is per process. */
