@@ -59,12 +59,13 @@ const SIDE_NAMES: Record<Side, string> = {
   unrecorded: 'ours, no records',
   alone: 'Terraform alone',
 };
-/** Each provider side's local name, source address and resource type. */
+const OURS = { local: 'sec', source: 'keel/sec', type: 'sec_alert_channel_email' };
+/** Each provider side's local name, source address and resource type (ours twice: with and without records). */
 const PROVIDERS: Record<ProviderSide, { local: string; source: string; type: string }> = {
   go: { local: 'goemail', source: 'keel/goemail', type: 'goemail_alert_channel_email' },
   framework: { local: 'fwemail', source: 'keel/fwemail', type: 'fwemail_alert_channel_email' },
-  ours: { local: 'sec', source: 'keel/sec', type: 'sec_alert_channel_email' },
-  unrecorded: { local: 'sec', source: 'keel/sec', type: 'sec_alert_channel_email' },
+  ours: OURS,
+  unrecorded: OURS,
 };
 
 /**

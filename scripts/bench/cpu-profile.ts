@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkoutWrapper } from '../release/launchers.js';
 import { REPO_ROOT } from './util.js';
 
 interface Frame {
@@ -37,12 +38,12 @@ interface Profile {
  */
 export function profilingLauncher(binDir: string, provider: 'sec' | 'vdb'): string {
   mkdirSync(binDir, { recursive: true });
-  const launcher = readFileSync(join(REPO_ROOT, 'bin', `terraform-provider-${provider}`), 'utf8').replace(
-    /^exec node((?: --?[A-Za-z0-9][\w.=-]*)*) "\$dir\/start-bundle\.cjs"/m,
-    `exec node$1 --cpu-prof --cpu-prof-dir="$KEEL_BENCH_CPU_PROF_DIR" ${JSON.stringify(join(REPO_ROOT, 'bin', 'start-bundle.cjs'))}`,
-  );
-  if (!launcher.includes('--cpu-prof'))
-    throw new Error(`bin/terraform-provider-${provider} has changed shape; cannot make a profiling launcher`);
+  // The wrapper as the releases' launchers read it: what it does before its exec line, then its Node options.
+  const { head, nodeOptions } = checkoutWrapper(provider);
+  const loader = JSON.stringify(join(REPO_ROOT, 'bin', 'start-bundle.cjs'));
+  const launcher =
+    `${head}exec node ${[...nodeOptions, '--cpu-prof', '--cpu-prof-dir="$KEEL_BENCH_CPU_PROF_DIR"'].join(' ')} ` +
+    `${loader} ${provider} "$@"\n`;
   writeFileSync(join(binDir, `terraform-provider-${provider}`), launcher, { mode: 0o755 });
   return binDir;
 }

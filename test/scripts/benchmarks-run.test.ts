@@ -7,29 +7,20 @@
  * The handshake bench is left out: it builds the Go providers, minutes on a fresh machine.
  */
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { delimiter, join } from 'node:path';
-import { MAIN_TERRAFORM, REPO_ROOT, requireWheelTerraform, terraformDir } from '../acceptance/terraform.js';
+import { MAIN_TERRAFORM, REPO_ROOT, requireWheelTerraform, runCommand, terraformDir } from '../acceptance/terraform.js';
 
 const MAIN = join(REPO_ROOT, 'dist', 'scripts', 'bench', 'main.js');
 
 /** Runs `npm run bench -- <args>` as the bench script itself, with `terraform` 1.15.5 first on PATH. */
-function bench(terraform: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [MAIN, ...args],
-      {
-        cwd: REPO_ROOT,
-        env: { ...process.env, PATH: `${terraformDir(terraform)}${delimiter}${process.env.PATH ?? ''}` },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`bench ${args.join(' ')} failed: ${error.message}\n${stdout}\n${stderr}`));
-        else resolve(stdout);
-      },
-    );
+async function bench(terraform: string, args: string[]): Promise<string> {
+  const run = await runCommand(process.execPath, [MAIN, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PATH: `${terraformDir(terraform)}${delimiter}${process.env.PATH ?? ''}` },
+    maxBuffer: 64 * 1024 * 1024,
   });
+  if (run.code !== 0) throw new Error(`bench ${args.join(' ')} exited ${run.code}\n${run.stdout}\n${run.stderr}`);
+  return run.stdout;
 }
 
 describe('the benchmarks run to their tables', function () {
