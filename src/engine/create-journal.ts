@@ -9,18 +9,22 @@
  * Pulumi, the directory the bridge runs in). `<api>` is a digest of the API address the provider is
  * configured with, so two provider configurations never read each other's records.
  *
- * One file per record, written under a temporary name, flushed and renamed (journal-files.ts):
- * several processes write at once (validate, plan and apply walks, workspaces side by side) and no
- * record is lost or torn. A process lists the directory once and reads a record only when a create
- * matches it. A record ends when a later run shows its object tracked (`seen`) or gone, or expires.
+ * A request's record is a line of its process's log, on the disk before the request leaves, one
+ * flush for the requests sent together (journal-log.ts); its answer moves it to a file of its own
+ * (journal-files.ts), which the next run retires by name. Several processes write at once (validate,
+ * plan and apply walks, workspaces side by side) and no record is lost or torn. A process lists the
+ * directory once (reading the logs, which hold only the requests still out) and reads a record's file
+ * only when a create matches it. A record ends when a later run shows its object tracked (`seen`) or
+ * gone, or expires.
  * Whatever fails here (a directory that cannot be written, a file that cannot be read) costs the
  * protection, never the run: `takeProblem` says once what is missing and why.
  */
-import { renameSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   digest,
+  logName,
   markName,
   parseRecordName,
   processNews,
@@ -35,6 +39,7 @@ import {
   type RecordContent,
 } from './journal-files.js';
 import { JournalDirectory } from './journal-directory.js';
+import { appendOver, OwnLog } from './journal-log.js';
 import { ProcessFile } from './journal-process.js';
 
 export { digest, EXPIRY_MS, journalPlace, type CreateEntry, type JournalPlace } from './journal-files.js';
@@ -52,12 +57,16 @@ export interface OpenRecord extends RecordContent {
   readonly aliveAt: number | null;
   /** When its host shut its process down; null when it did not. */
   readonly endedAt: number | null;
+  /** The log it waits in, if it waits in one. */
+  readonly log?: string;
 }
 
 /** A record this process wrote (or took over), for the steps that follow its request. */
 export interface RecordHandle {
   name: string;
   content: RecordContent;
+  /** The log it waits in until it is answered; undefined once its own file holds it. */
+  log?: string;
 }
 
 type Matching = { anySettings?: boolean };
@@ -67,6 +76,7 @@ const isNamed = (handle: RecordHandle) => parseRecordName(handle.name)?.idDigest
 
 export class CreateJournal extends JournalDirectory {
   private readonly process: ProcessFile;
+  private ownLog: OwnLog | null = null;
 
   constructor(provider: string, place: JournalPlace | null, now: () => number = Date.now) {
     super(provider, place, now);
@@ -97,10 +107,12 @@ export class CreateJournal extends JournalDirectory {
         returnedAt: null,
       };
       const name = recordName(entry, null, rid);
+      if (this.ownLog?.dir !== this.dir) this.ownLog = new OwnLog(this.dir, logName(process));
       // On the disk before the request leaves: it outlives the machine going down too.
-      await writeAtomically(this.dir, name, content, true);
-      (await this.loadIndex()).set({ ...entry, name, rid, idDigest: null });
-      return { name, content };
+      await this.ownLog.sent(rid, content);
+      const log = this.ownLog.name;
+      (await this.loadIndex()).set({ ...entry, name, rid, idDigest: null, log, content });
+      return { name, content, log };
     } catch (err) {
       this.fail('record a create before sending it', err);
       this.process.finished();
@@ -129,7 +141,7 @@ export class CreateJournal extends JournalDirectory {
   async finish(handle: RecordHandle | null, how: 'returned' | 'dropped' | 'kept'): Promise<void> {
     if (!handle || !this.dir) return;
     try {
-      if (how === 'dropped') return await this.remove(handle.name);
+      if (how === 'dropped') return handle.log ? this.leaveLog(handle) : await this.remove(handle.name);
       if (how === 'returned' && this.process.hostAlive) {
         this.process.busy(this.now() + HAND_OVER_MS);
         handle.content = { ...handle.content, returnedAt: this.now() };
@@ -156,12 +168,16 @@ export class CreateJournal extends JournalDirectory {
     this.index = null;
     const out: OpenRecord[] = [];
     for (const e of (await this.loadIndex()).matching(entry, options)) {
-      const content = await readRecord(this.dir, e.name).catch((err) => {
-        this.fail(`read the record ${e.name}`, err);
-        this.track(setAside(this.dir!, e.name));
-        return null;
-      });
-      if (content) out.push({ ...content, name: e.name, ...(await processNews(this.dir, content.process)) });
+      const content =
+        e.content ??
+        (await readRecord(this.dir, e.name).catch((err) => {
+          this.fail(`read the record ${e.name}`, err);
+          this.track(setAside(this.dir!, e.name));
+          return null;
+        }));
+      if (!content) continue;
+      const news = await processNews(this.dir, content.process);
+      out.push({ ...content, name: e.name, ...news, ...(e.log ? { log: e.log } : {}) });
     }
     return out.sort((a, b) => a.sentAt - b.sentAt);
   }
@@ -212,8 +228,8 @@ export class CreateJournal extends JournalDirectory {
   /** An earlier run's record, taken over by the create that recovers its object: as if this process had sent it. */
   resume(record: OpenRecord): RecordHandle {
     this.process.began(this.dir!);
-    const { name, aliveAt: _alive, endedAt: _ended, ...content } = record;
-    return { name, content };
+    const { name, log, aliveAt: _alive, endedAt: _ended, ...content } = record;
+    return { name, content, ...(log ? { log } : {}) };
   }
 
   /**
@@ -238,6 +254,7 @@ export class CreateJournal extends JournalDirectory {
   /** The host's Shutdown: its walk is over, and what was returned to it is its to keep. */
   async ended(): Promise<void> {
     await this.flush();
+    await this.ownLog?.close().catch((err) => this.fail('close its log', err));
     if (this.dir) await this.process.end(this.dir).catch((err) => this.fail('note its end', err));
   }
 
@@ -248,15 +265,32 @@ export class CreateJournal extends JournalDirectory {
     const idDigest = handle.content.id === null ? null : digest(handle.content.id);
     const name = recordName(entry, idDigest, entry.rid);
     try {
-      // Renamed first: killed before the rewrite, the name retires the record once its object is
-      // tracked, and the contents, still unanswered, are judged by their census.
-      if (name !== handle.name) renameSync(join(this.dir, handle.name), join(this.dir, name));
+      if (handle.log) {
+        // The log hears first that the record left it: killed before the file is whole, the record is
+        // lost (the plan names its object as an untracked look-alike), never read as a request still out
+        // once the file is retired. A reader that finds the file empty reads again (readRecord).
+        this.leaveLog(handle);
+        writeFileSync(join(this.dir, name), `${JSON.stringify(handle.content)}\n`, { flag: 'wx' });
+      } else {
+        // Renamed first: killed before the rewrite, the name retires the record once its object is
+        // tracked, and the contents, still unanswered, are judged by their census.
+        if (name !== handle.name) renameSync(join(this.dir, handle.name), join(this.dir, name));
+        rewriteRecord(this.dir, name, handle.content);
+      }
       handle.name = name;
-      rewriteRecord(this.dir, name, handle.content);
       (await this.loadIndex()).set({ ...entry, name, idDigest });
     } catch (err) {
       this.fail('record what a create made', err);
     }
+  }
+
+  /** The record leaves the log it waited in, this process's or a killed run's. */
+  private leaveLog(handle: RecordHandle): void {
+    const rid = parseRecordName(handle.name)!.rid;
+    const own = this.ownLog;
+    if (own && handle.log === own.name) own.over(rid);
+    else appendOver(this.dir!, handle.log!, rid);
+    handle.log = undefined;
   }
 
   private async retire(type: string, idDigest: string, how: 'tracked' | 'gone'): Promise<void> {

@@ -115,6 +115,8 @@ export class JournalDirectory {
       (listing) => {
         for (const [type, idDigest] of listing.marks) this.markHeld(type, idDigest);
         for (const name of listing.stale) this.track(this.remove(name));
+        for (const log of listing.unreadable)
+          this.fail(`read every line of the log ${log}`, new Error('a line is no record'));
         return new RecordIndex(listing.records.values());
       },
       (err) => {

@@ -2,8 +2,10 @@
  * The create journal on disk (create-journal.ts keeps it): where it lives, what its files are named
  * and hold, and how one is written so that a reader sees all of it or none.
  *
- * - `r~<type>~<key>~<settings>~<id digest, or sent>~<sent at, base 36>-<writer>.json`: a record. Its
+ * - `r~<type>~<key>~<settings>~<id digest>~<sent at, base 36>-<writer>.json`: an answered record. Its
  *   name says what finding it needs, so a process lists the directory and reads only what matches.
+ * - `l~<pid>~<start ms>~<chance>`: the log of the process of that file (journal-log.ts): the records of
+ *   the requests it sent, while they wait for their answer. Their names (`…~sent~…`) are the files'.
  * - `t~<type>~<id digest>`: an object a run showed tracked, or one a recovery took (created only if
  *   absent, which makes the taking exclusive between processes).
  * - `p~<pid>~<start ms>~<chance>`: a process that wrote records; its mtime is when it last said that
@@ -15,6 +17,7 @@ import { closeSync, fdatasync, fstatSync, mkdirSync, openSync, readFileSync, ren
 import { readdir, readFile, rename, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { readLog } from './journal-log.js';
 
 /** Records and marks older than this are dropped: a killed run is retried within days, not months. */
 export const EXPIRY_MS = 30 * 24 * 3600_000;
@@ -102,11 +105,15 @@ export interface IndexEntry extends CreateEntry {
   readonly rid: string;
   /** Digest of the answered id; null while unanswered. */
   readonly idDigest: string | null;
+  /** The log holding it, for a request still waiting in one, with what the log says of it. */
+  readonly log?: string;
+  readonly content?: RecordContent;
 }
 
 const RECORD = /^r~([a-z0-9_]+)~([0-9a-f]{16})~([0-9a-f]{16})~(sent|[0-9a-f]{16})~(([0-9a-z]+)-[0-9a-z]+)\.json$/;
 const MARK = /^t~([a-z0-9_]+)~([0-9a-f]{16})$/;
 const PROCESS = /^p~\d+~(\d+)~[0-9a-f]+$/;
+const LOG = /^l~\d+~(\d+)~[0-9a-f]+$/;
 
 export function recordName(entry: CreateEntry, idDigest: string | null, rid: string): string {
   return `r~${entry.type}~${entry.key}~${entry.settings}~${idDigest ?? 'sent'}~${rid}.json`;
@@ -125,6 +132,10 @@ export function processFileName(): string {
   return `p~${process.pid}~${Date.now()}~${randomBytes(3).toString('hex')}`;
 }
 
+/** The log of the process whose file is `processFile`, and back. */
+export const logName = (processFile: string) => `l${processFile.slice(1)}`;
+const ownerOf = (log: string) => `p${log.slice(1)}`;
+
 export function parseRecordName(name: string): IndexEntry | undefined {
   const match = RECORD.exec(name);
   if (!match) return undefined;
@@ -136,8 +147,10 @@ export function parseRecordName(name: string): IndexEntry | undefined {
 export interface Listing {
   readonly records: Map<string, IndexEntry>;
   readonly marks: ReadonlyArray<readonly [type: string, idDigest: string]>;
-  /** Files to remove: expired, left by a killed writer, or a record's older name. */
+  /** Files to remove: expired, left by a killed writer, a record's older name, or a log done with. */
   readonly stale: readonly string[];
+  /** Logs with a line that is no record (a machine that went down mid-write leaves one). */
+  readonly unreadable: readonly string[];
 }
 
 export async function listJournal(dir: string, now: number): Promise<Listing> {
@@ -145,14 +158,22 @@ export async function listJournal(dir: string, now: number): Promise<Listing> {
   try {
     names = await readdir(dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { records: new Map(), marks: [], stale: [] };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      return { records: new Map(), marks: [], stale: [], unreadable: [] };
     throw err;
   }
   const records = new Map<string, IndexEntry>();
   const marks: Array<[string, string]> = [];
   const stale: string[] = [];
+  const logs: string[] = [];
   for (const name of names) {
     const record = RECORD.exec(name);
+    const log = LOG.exec(name);
+    if (log) {
+      if (now - Number(log[1]) > EXPIRY_MS) stale.push(name);
+      else logs.push(name);
+      continue;
+    }
     if (!record) {
       // Marks, process files and a killed writer's temporary files are few: their age is their mtime.
       const mark = MARK.exec(name);
@@ -180,7 +201,31 @@ export async function listJournal(dir: string, now: number): Promise<Listing> {
     if (held) stale.push(held.name);
     records.set(entry.rid, entry);
   }
-  return { records, marks, stale };
+  const unreadable: string[] = [];
+  for (const log of logs) {
+    const reading = await readLog(dir, log).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null;
+      throw err;
+    });
+    if (!reading) continue;
+    if (reading.unreadable > 0) unreadable.push(log);
+    let left = 0;
+    for (const [rid, sent] of reading.waiting) {
+      const content = sent as Partial<RecordContent>;
+      if (!isRecordContent(content) || content.id !== null) {
+        if (!unreadable.includes(log)) unreadable.push(log);
+        continue;
+      }
+      // An answered file wins: a machine that went down may keep it and lose the log's word of it.
+      if (records.has(rid) || now - content.sentAt > EXPIRY_MS) continue;
+      const entry: CreateEntry = { type: content.type, key: content.key, settings: content.settings };
+      records.set(rid, { ...entry, name: recordName(entry, null, rid), rid, idDigest: null, log, content });
+      left++;
+    }
+    // Nothing waits there and its process ended: no line will be added that is not an `over`.
+    if (left === 0 && (await processNews(dir, ownerOf(log))).endedAt !== null) stale.push(log);
+  }
+  return { records, marks, stale, unreadable };
 }
 
 async function ageOf(path: string, now: number): Promise<number | null> {

@@ -8,7 +8,7 @@
  * directory) and adopts what the killed run made.
  */
 import { expect } from 'chai';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
@@ -16,6 +16,7 @@ import { isCreateOperation, startEmulator, type EmulatorHandle } from './example
 import { type YamlProject, yamlProject } from './pulumi-yaml.js';
 import { REPO_ROOT, type RunResult } from './terraform.js';
 import { killOutright } from './processes.js';
+import { recordsUnder } from '../support/create-records.js';
 
 const SLOW_MS = 1_500;
 const CHANNELS = 3;
@@ -114,14 +115,7 @@ function ppidOf(pid: string): number {
 }
 
 function recordsIn(dir: string): number {
-  const root = join(dir, '.terraform', 'keel-creates');
-  if (!existsSync(root)) return 0;
-  const walk = (d: string): number =>
-    readdirSync(d, { withFileTypes: true }).reduce(
-      (n, e) => n + (e.isDirectory() ? walk(join(d, e.name)) : e.name.startsWith('r~') ? 1 : 0),
-      0,
-    );
-  return walk(root);
+  return recordsUnder(join(dir, '.terraform', 'keel-creates')).length;
 }
 
 function startPulumi(project: YamlProject, args: string[]): { pid: number; done: Promise<RunResult> } {

@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import {
+  appendFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -20,6 +21,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { CreateJournal, EXPIRY_MS, digest, journalPlace } from '../../src/engine/create-journal.js';
+import { recordsIn } from '../support/create-records.js';
 
 const run = promisify(execFile);
 const JOURNAL_MODULE = pathToFileURL(resolve('dist/src/engine/create-journal.js')).href;
@@ -32,11 +34,11 @@ function journalIn(dir: string, now?: () => number): CreateJournal {
   return journal;
 }
 
+/** The one API directory under the working directory `dir`. */
+const apiDir = (dir: string) => join(journalPlace('fake', {}, dir).root, digest('https://fake.example'));
+
 /** The files of the one API directory under the working directory `dir`. */
-function files(dir: string): string[] {
-  const root = journalPlace('fake', {}, dir).root;
-  return readdirSync(join(root, digest('https://fake.example')));
-}
+const files = (dir: string) => readdirSync(apiDir(dir));
 
 describe('engine: the create journal on disk', function () {
   this.timeout(60_000);
@@ -80,11 +82,15 @@ describe('engine: the create journal on disk', function () {
     await Promise.all(
       ['a', 'b', 'c', 'd'].map((w) => run(process.execPath, ['--input-type=module', '-e', script, dir, w])),
     );
-    const names = files(dir).filter((n) => n.startsWith('r~'));
-    expect(names).to.have.length(200);
+    const all = recordsIn(apiDir(dir));
+    expect(all).to.have.length(200);
     expect(files(dir).filter((n) => n.endsWith('.tmp'))).to.deep.equal([]);
-    const root = join(journalPlace('fake', {}, dir).root, digest('https://fake.example'));
-    const contents = names.map((n) => JSON.parse(readFileSync(join(root, n), 'utf8')));
+    // The unanswered wait in their writers' logs, one log each; the answered have a file each.
+    const waiting = all.filter((r) => r.log !== undefined);
+    expect(waiting).to.have.length(4 * 12);
+    expect(new Set(waiting.map((r) => r.log)).size).to.equal(4);
+    expect(files(dir).filter((n) => n.startsWith('r~'))).to.have.length(4 * 38);
+    const contents = all.map((r) => (r.log ? JSON.parse(r.text).sent : JSON.parse(r.text)));
     const answered = contents.filter((c) => c.id !== null).map((c) => c.id as string);
     expect(answered).to.have.length(4 * 38);
     for (const c of contents) {
@@ -138,26 +144,89 @@ describe('engine: the create journal on disk', function () {
     const later = journalIn(dir, () => Date.now() + EXPIRY_MS + 60_000);
     expect(await later.openRecords(entry(1))).to.deep.equal([]);
     await later.flush();
-    expect(files(dir).filter((n) => n.startsWith('r~') || n.endsWith('.tmp'))).to.deep.equal([]);
+    expect(files(dir).filter((n) => /^[rl]~/.test(n) || n.endsWith('.tmp'))).to.deep.equal([]);
   });
 
-  it('answering and returning a create rewrite its one file in place: no file made or removed', async () => {
+  it('a line of a log that is no record: one warning naming the log; its other records are read', async () => {
+    const journal = journalIn(dir);
+    const handle = await journal.sent(entry(1), []);
+    await journal.finish(handle, 'kept');
+    appendFileSync(join(apiDir(dir), handle!.log!), '{"rid":"x","sent":{"version":1,"type"\n');
+    await journal.finish(await journal.sent(entry(2), []), 'kept');
+    const next = journalIn(dir);
+    expect((await next.openRecords(entry(1))).map((r) => r.name)).to.deep.equal([handle!.name]);
+    expect(await next.openRecords(entry(2))).to.have.length(1);
+    expect(next.takeProblem()).to.include(`read every line of the log ${handle!.log}`);
+  });
+
+  it('a log leaves with its process when nothing waits in it; else once a later run took out what waited', async () => {
+    const done = journalIn(dir);
+    const answered = await done.sent(entry(1), []);
+    await done.answered(answered, 'obj-1', false);
+    await done.finish(answered, 'returned');
+    await done.ended();
+    expect(files(dir).filter((n) => n.startsWith('l~'))).to.deep.equal([]);
+
+    const killed = journalIn(dir);
+    await killed.finish(await killed.sent(entry(2), []), 'kept');
+    await killed.ended();
+    const [log] = files(dir).filter((n) => n.startsWith('l~'));
+    expect(log, 'kept: its request is still out').to.be.a('string');
+    const next = journalIn(dir);
+    const [record] = await next.openRecords(entry(2));
+    expect(record!.log).to.equal(log);
+    await next.finish(next.resume(record!), 'dropped');
+    expect(readFileSync(join(apiDir(dir), log!), 'utf8')).to.include(
+      `{"over":"${record!.name.split('~')[5]!.replace('.json', '')}"}`,
+    );
+    const third = journalIn(dir);
+    expect(await third.openRecords(entry(2))).to.deep.equal([]);
+    await third.flush();
+    expect(
+      files(dir).filter((n) => n.startsWith('l~')),
+      'nothing waits, and its process ended',
+    ).to.deep.equal([]);
+  });
+
+  it('a request waits in its process’s log; its answer makes its one file, which its return rewrites in place', async () => {
     const journal = journalIn(dir);
     const handle = await journal.sent(entry(1), ['census-1']);
-    const root = join(journalPlace('fake', {}, dir).root, digest('https://fake.example'));
-    const inode = statSync(join(root, handle!.name)).ino;
-    const before = files(dir).length;
+    expect(
+      files(dir).filter((n) => n.startsWith('r~')),
+      'no file per request',
+    ).to.deep.equal([]);
+    expect(recordsIn(apiDir(dir)).map((r) => [r.name, r.log])).to.deep.equal([[handle!.name, handle!.log]]);
     await journal.answered(handle, 'obj-1');
+    expect(handle!.name).to.include(`~${digest('obj-1')}~`);
+    expect(handle!.log).to.equal(undefined);
+    const inode = statSync(join(apiDir(dir), handle!.name)).ino;
     await journal.finish(handle, 'returned');
     await journal.flush();
-    expect(handle!.name).to.include(`~${digest('obj-1')}~`);
-    expect(statSync(join(root, handle!.name)).ino, 'the same file, renamed').to.equal(inode);
-    expect(files(dir).length).to.equal(before);
+    expect(statSync(join(apiDir(dir), handle!.name)).ino, 'the same file, rewritten').to.equal(inode);
+    expect(recordsIn(apiDir(dir)).map((r) => [r.name, r.log])).to.deep.equal([[handle!.name, undefined]]);
     expect(files(dir).filter((n) => n.endsWith('.tmp'))).to.deep.equal([]);
     const [record] = await journalIn(dir).openRecords(entry(1));
     expect(record).to.include({ id: 'obj-1', name: handle!.name });
     expect(record!.returnedAt).to.be.a('number');
     expect(record!.census).to.deep.equal(['census-1']);
+  });
+
+  it('a request recorded in a file of its own (as before the logs) is read, answered in place and counted once', async () => {
+    const journal = journalIn(dir);
+    const handle = await journal.sent(entry(1), ['census-1']);
+    await journal.finish(handle, 'kept');
+    const [waiting] = recordsIn(apiDir(dir));
+    writeFileSync(join(apiDir(dir), handle!.name), `${JSON.stringify(JSON.parse(waiting!.text).sent)}\n`);
+    rmSync(join(apiDir(dir), handle!.log!));
+    const next = journalIn(dir);
+    const [record] = await next.openRecords(entry(1));
+    expect(record).to.include({ name: handle!.name, id: null });
+    expect(record!.log).to.equal(undefined);
+    const resumed = next.resume(record!);
+    await next.answered(resumed, 'obj-1');
+    await next.flush();
+    expect(files(dir).filter((n) => n.startsWith('r~'))).to.deep.equal([resumed.name]);
+    expect((await journalIn(dir).openRecords(entry(1))).map((r) => r.id)).to.deep.equal(['obj-1']);
   });
 
   it('a record caught half rewritten is read again, not set aside', async () => {
@@ -177,16 +246,14 @@ describe('engine: the create journal on disk', function () {
     expect(reader.takeProblem()).to.equal(undefined);
   });
 
-  it('a record answered twice over a crash (both names left) counts once, as answered', async () => {
+  it('a record answered whose log lost the word of it (the machine went down) counts once, as answered', async () => {
     const journal = journalIn(dir);
     const handle = await journal.sent(entry(1), []);
-    const sentName = handle!.name;
-    const content = readFileSync(
-      join(join(journalPlace('fake', {}, dir).root, digest('https://fake.example')), sentName),
-    );
+    const log = join(apiDir(dir), handle!.log!);
+    const before = readFileSync(log);
     await journal.answered(handle, 'obj-1');
-    const root = join(journalPlace('fake', {}, dir).root, digest('https://fake.example'));
-    writeFileSync(join(root, sentName), content);
+    writeFileSync(log, before);
+    expect(recordsIn(apiDir(dir)), 'on disk, both').to.have.length(2);
     const open = await journalIn(dir).openRecords(entry(1));
     expect(open.map((r) => r.id)).to.deep.equal(['obj-1']);
   });

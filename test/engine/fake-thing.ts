@@ -4,8 +4,6 @@
  * that can be killed mid-create. What the create journal's tests (killed-creates.test.ts,
  * untracked-objects.test.ts) run against.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { attr, resourceSchema } from '../../src/schema/define.js';
 import { provider, resource, type Logger, type ResourceDef } from '../../src/engine/contracts.js';
 import type { CreateSettings } from '../../src/engine/create-settings.js';
@@ -14,6 +12,7 @@ import { CreateJournal, journalPlace } from '../../src/engine/create-journal.js'
 import type { CreateRecoveryOptions } from '../../src/engine/create-recovery.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
 import type { ObjectValue } from '../../src/schema/value.js';
+import { recordsUnder } from '../support/create-records.js';
 
 export interface Thing {
   id: string;
@@ -191,12 +190,5 @@ export class Run {
   }
 }
 
-export const names = (dir: string) => {
-  const root = journalPlace('fake', {}, dir).root;
-  try {
-    return readdirSync(root).flatMap((d) => readdirSync(join(root, d)));
-  } catch {
-    return [];
-  }
-};
-export const records = (dir: string) => names(dir).filter((n) => n.startsWith('r~'));
+/** The names of the records of the fake provider's journal under `dir`: answered files and requests waiting in logs. */
+export const records = (dir: string) => recordsUnder(journalPlace('fake', {}, dir).root).map((r) => r.name);

@@ -6,10 +6,11 @@
  * in the same directory must find what it made, adopt it only on the evidence, and name it otherwise.
  */
 import { expect } from 'chai';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HAND_OVER_MS, journalPlace } from '../../src/engine/create-journal.js';
+import { recordsUnder } from '../support/create-records.js';
 import { Platform, Run, model, records } from './fake-thing.js';
 
 describe('engine: a killed run loses nothing (the create journal)', function () {
@@ -25,12 +26,11 @@ describe('engine: a killed run loses nothing (the create journal)', function () 
   it('writes the record before the request leaves, with digests and ids but no value of the configuration', async () => {
     const run = await Run.start(api, dir);
     await run.createKilled('ops-channel', 'killed-before', 'turquoise');
-    const [name] = records(dir);
-    expect(name).to.match(/^r~fake_thing~[0-9a-f]{16}~[0-9a-f]{16}~sent~/);
-    const root = journalPlace('fake', {}, dir).root;
-    const [api1] = readdirSync(root);
-    const text = readFileSync(join(root, api1!, name!), 'utf8');
-    const content = JSON.parse(text);
+    const [record] = recordsUnder(journalPlace('fake', {}, dir).root);
+    expect(record!.name).to.match(/^r~fake_thing~[0-9a-f]{16}~[0-9a-f]{16}~sent~/);
+    expect(record!.log, 'a line of its process’s log').to.match(/^l~\d+~\d+~[0-9a-f]+$/);
+    const text = record!.text;
+    const content = JSON.parse(text).sent;
     expect(content).to.deep.include({ provider: 'fake', type: 'fake_thing', workspace: 'default', id: null });
     expect(content.api).to.equal('https://fake.example');
     expect(text).to.not.include('ops-channel');

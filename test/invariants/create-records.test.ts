@@ -121,6 +121,13 @@ for (const name of ['sec', 'vdb'] as const)
           { numRuns: RUNS },
         );
       }
+      // The requests waited in the process's log before their answers: none of its lines holds one either.
+      const root = join(journalPlace(name, {}, dir).root, readdirSync(journalPlace(name, {}, dir).root)[0]!);
+      const logs = readdirSync(root).filter((n) => n.startsWith('l~'));
+      expect(logs).to.have.length(1);
+      const log = readFileSync(join(root, logs[0]!), 'utf8');
+      expect(log.split('\n').filter((line) => line.includes('"sent"'))).to.have.length(checked);
+      expect(log, 'the log of the requests: every secret of the plans begins so').to.not.include('SECRET');
       expect(journal.takeProblem()).to.equal(undefined);
       console.log(`      ${resources.length} ${name} types, ${checked} plans written down with their secrets left out`);
     });
