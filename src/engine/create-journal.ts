@@ -9,17 +9,15 @@
  * Pulumi, the directory the bridge runs in). `<api>` is a digest of the API address the provider is
  * configured with, so two provider configurations never read each other's records.
  *
- * A request's record is a line of its process's log, on the disk before the request leaves, one
- * flush for the requests sent together (journal-log.ts); its answer moves it to a file of its own
- * (journal-files.ts), which the next run retires by name. Several processes write at once (validate,
- * plan and apply walks, workspaces side by side) and no record is lost or torn. A process lists the
- * directory once (reading the logs, which hold only the requests still out) and reads a record's file
- * only when a create matches it. A record ends when a later run shows its object tracked (`seen`) or
- * gone, or expires.
+ * A record is lines of its process's log (journal-log.ts): its request's, on the disk before the
+ * request leaves, one flush for the requests sent together; its answer's and return's after it; and
+ * its end's, which a later run appends when it shows the record's object tracked (`seen`) or gone.
+ * Several processes write at once (validate, plan and apply walks, workspaces side by side) and no
+ * record is lost or torn. A process lists the directory and reads its logs once; records expire.
  * Whatever fails here (a directory that cannot be written, a file that cannot be read) costs the
  * protection, never the run: `takeProblem` says once what is missing and why.
  */
-import { renameSync, writeFileSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -35,14 +33,15 @@ import {
   setAside,
   writeAtomically,
   type CreateEntry,
-  type JournalPlace,
   type RecordContent,
 } from './journal-files.js';
 import { JournalDirectory } from './journal-directory.js';
-import { appendOver, OwnLog } from './journal-log.js';
+import { appendLine, OwnLog, type LogLine } from './journal-log.js';
+import type { JournalPlace } from './journal-place.js';
 import { ProcessFile } from './journal-process.js';
 
-export { digest, EXPIRY_MS, journalPlace, type CreateEntry, type JournalPlace } from './journal-files.js';
+export { digest, EXPIRY_MS, type CreateEntry } from './journal-files.js';
+export { journalPlace, type JournalPlace } from './journal-place.js';
 export { HEARTBEAT_MS } from './journal-process.js';
 /**
  * A result its host held this long, or until its walk ended, is in its state (a local state is
@@ -57,7 +56,7 @@ export interface OpenRecord extends RecordContent {
   readonly aliveAt: number | null;
   /** When its host shut its process down; null when it did not. */
   readonly endedAt: number | null;
-  /** The log it waits in, if it waits in one. */
+  /** The log holding it, if a log does. */
   readonly log?: string;
 }
 
@@ -65,7 +64,7 @@ export interface OpenRecord extends RecordContent {
 export interface RecordHandle {
   name: string;
   content: RecordContent;
-  /** The log it waits in until it is answered; undefined once its own file holds it. */
+  /** The log holding it; undefined for a record in a file of its own. */
   log?: string;
 }
 
@@ -121,7 +120,7 @@ export class CreateJournal extends JournalDirectory {
   }
 
   /**
-   * The platform answered: the record names its object (renamed to carry its id's digest). `now`
+   * The platform answered: the record names its object (and its name, its id's digest). `now`
    * false leaves the writing to `finish`, for a create whose result goes back to its caller at once:
    * one write instead of two (a process killed in between leaves the record unanswered, which the next
    * run judges by its census).
@@ -141,12 +140,12 @@ export class CreateJournal extends JournalDirectory {
   async finish(handle: RecordHandle | null, how: 'returned' | 'dropped' | 'kept'): Promise<void> {
     if (!handle || !this.dir) return;
     try {
-      if (how === 'dropped') return handle.log ? this.leaveLog(handle) : await this.remove(handle.name);
+      if (how === 'dropped') return await this.end(handle);
       if (how === 'returned' && this.process.hostAlive) {
         this.process.busy(this.now() + HAND_OVER_MS);
         handle.content = { ...handle.content, returnedAt: this.now() };
       }
-      // Written when it says more than the file does: an answer, or its return.
+      // Written when it says more than what is written: an answer, or its return.
       if (handle.content.id !== null && (handle.content.returnedAt !== null || !isNamed(handle)))
         await this.write(handle);
     } catch (err) {
@@ -265,12 +264,9 @@ export class CreateJournal extends JournalDirectory {
     const idDigest = handle.content.id === null ? null : digest(handle.content.id);
     const name = recordName(entry, idDigest, entry.rid);
     try {
+      const { id, answeredAt, returnedAt } = handle.content;
       if (handle.log) {
-        // The log hears first that the record left it: killed before the file is whole, the record is
-        // lost (the plan names its object as an untracked look-alike), never read as a request still out
-        // once the file is retired. A reader that finds the file empty reads again (readRecord).
-        this.leaveLog(handle);
-        writeFileSync(join(this.dir, name), `${JSON.stringify(handle.content)}\n`, { flag: 'wx' });
+        if (id !== null) this.appendTo(handle.log, { rid: entry.rid, answer: { id, answeredAt, returnedAt } });
       } else {
         // Renamed first: killed before the rewrite, the name retires the record once its object is
         // tracked, and the contents, still unanswered, are judged by their census.
@@ -278,19 +274,24 @@ export class CreateJournal extends JournalDirectory {
         rewriteRecord(this.dir, name, handle.content);
       }
       handle.name = name;
-      (await this.loadIndex()).set({ ...entry, name, idDigest });
+      const log = handle.log ? { log: handle.log, content: handle.content } : {};
+      (await this.loadIndex()).set({ ...entry, name, idDigest, ...log });
     } catch (err) {
       this.fail('record what a create made', err);
     }
   }
 
-  /** The record leaves the log it waited in, this process's or a killed run's. */
-  private leaveLog(handle: RecordHandle): void {
-    const rid = parseRecordName(handle.name)!.rid;
+  /** A record ends: a line in its log, or its file removed. */
+  private async end(record: { name: string; log?: string }): Promise<void> {
+    if (record.log) this.appendTo(record.log, { over: parseRecordName(record.name)!.rid });
+    else await this.remove(record.name);
+  }
+
+  /** A line for a log: this process's own, or another's (a killed run's record taken over, or retired). */
+  private appendTo(log: string, line: LogLine): void {
     const own = this.ownLog;
-    if (own && handle.log === own.name) own.over(rid);
-    else appendOver(this.dir!, handle.log!, rid);
-    handle.log = undefined;
+    if (own && log === own.name) own.append(line);
+    else appendLine(this.dir!, log, line);
   }
 
   private async retire(type: string, idDigest: string, how: 'tracked' | 'gone'): Promise<void> {
@@ -299,7 +300,7 @@ export class CreateJournal extends JournalDirectory {
     if (!index.hasType(type)) return;
     for (const e of index.answeredWith(type, idDigest)) {
       index.delete(e.rid);
-      await this.remove(e.name);
+      await this.end(e);
     }
     const waiting = index.answeredWith(type, null).length > 0;
     if (how === 'tracked' && waiting && !this.marks.get(type)?.has(idDigest)) {

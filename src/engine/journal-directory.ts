@@ -6,7 +6,8 @@
  */
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { digest, listJournal, markName, recordsRoot, type JournalPlace } from './journal-files.js';
+import { digest, listJournal, markName } from './journal-files.js';
+import { recordsRoot, type JournalPlace } from './journal-place.js';
 import { RecordIndex } from './journal-index.js';
 
 export class JournalDirectory {

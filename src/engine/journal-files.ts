@@ -1,11 +1,13 @@
 /**
- * The create journal on disk (create-journal.ts keeps it): where it lives, what its files are named
- * and hold, and how one is written so that a reader sees all of it or none.
+ * The create journal on disk (create-journal.ts keeps it; journal-place.ts says where): what its files
+ * are named and hold, and how one is written so that a reader sees all of it or none.
  *
- * - `r~<type>~<key>~<settings>~<id digest>~<sent at, base 36>-<writer>.json`: an answered record. Its
- *   name says what finding it needs, so a process lists the directory and reads only what matches.
  * - `l~<pid>~<start ms>~<chance>`: the log of the process of that file (journal-log.ts): the records of
- *   the requests it sent, while they wait for their answer. Their names (`…~sent~…`) are the files'.
+ *   the creates it sent, from request to end. A process lists the directory and reads the logs.
+ * - `r~<type>~<key>~<settings>~<id digest, or sent>~<sent at, base 36>-<writer>.json`: a record in a
+ *   file of its own, as written before the logs and by a plan that names an object the apply adopts.
+ *   Its name says what finding it needs, so a process reads only what matches; a record in a log is
+ *   known by the name it would have.
  * - `t~<type>~<id digest>`: an object a run showed tracked, or one a recovery took (created only if
  *   absent, which makes the taking exclusive between processes).
  * - `p~<pid>~<start ms>~<chance>`: a process that wrote records; its mtime is when it last said that
@@ -13,9 +15,9 @@
  * - `unreadable~<name>`: a record that could not be read, set aside for a person to look at.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fdatasync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fstatSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { readdir, readFile, rename, stat } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { readLog } from './journal-log.js';
 
@@ -23,44 +25,6 @@ import { readLog } from './journal-log.js';
 export const EXPIRY_MS = 30 * 24 * 3600_000;
 /** A temporary file this old was left by a writer that was killed. */
 const TEMPORARY_MAX_AGE_MS = 3600_000;
-
-/** Where a provider keeps its journal: the directory and the Terraform workspace it serves. */
-export interface JournalPlace {
-  readonly root: string;
-  readonly workspace: string;
-}
-
-/** The journal's place for a provider process started in `cwd` with `env`. */
-export function journalPlace(provider: string, env: NodeJS.ProcessEnv, cwd: string): JournalPlace {
-  const dataDir = env.TF_DATA_DIR?.trim() || '.terraform';
-  const base = isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir);
-  const workspace = env.TF_WORKSPACE?.trim() || selectedWorkspace(base) || 'default';
-  return { root: recordsRoot(join(base, 'keel-creates'), provider, workspace), workspace };
-}
-
-/**
- * The journal's directory under `dir` (a place the user chose, `create_records_dir`, or the data
- * directory's `keel-creates`), relative paths from the working directory.
- */
-export function recordsRoot(dir: string, provider: string, workspace: string): string {
-  return join(resolve(dir), provider, fileSafe(workspace));
-}
-
-/** The workspace `terraform workspace select` wrote into the data directory, if any. */
-function selectedWorkspace(dataDir: string): string | undefined {
-  try {
-    return readFileSync(join(dataDir, 'environment'), 'utf8').trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A name as a file name: kept where it is plain, else its safe characters and a digest. */
-function fileSafe(name: string): string {
-  return /^[A-Za-z0-9._-]{1,64}$/.test(name) && !name.startsWith('.')
-    ? name
-    : `${name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 32)}-${digest(name).slice(0, 8)}`;
-}
 
 export function digest(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
@@ -105,7 +69,7 @@ export interface IndexEntry extends CreateEntry {
   readonly rid: string;
   /** Digest of the answered id; null while unanswered. */
   readonly idDigest: string | null;
-  /** The log holding it, for a request still waiting in one, with what the log says of it. */
+  /** The log holding it, if a log does, with what the log says of it. */
   readonly log?: string;
   readonly content?: RecordContent;
 }
@@ -202,30 +166,37 @@ export async function listJournal(dir: string, now: number): Promise<Listing> {
     records.set(entry.rid, entry);
   }
   const unreadable: string[] = [];
-  for (const log of logs) {
-    const reading = await readLog(dir, log).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') return null;
-      throw err;
-    });
-    if (!reading) continue;
-    if (reading.unreadable > 0) unreadable.push(log);
-    let left = 0;
-    for (const [rid, sent] of reading.waiting) {
-      const content = sent as Partial<RecordContent>;
-      if (!isRecordContent(content) || content.id !== null) {
-        if (!unreadable.includes(log)) unreadable.push(log);
-        continue;
-      }
-      // An answered file wins: a machine that went down may keep it and lose the log's word of it.
-      if (records.has(rid) || now - content.sentAt > EXPIRY_MS) continue;
+  for (const log of logs) await listLog(dir, log, now, { records, stale, unreadable });
+  return { records, marks, stale, unreadable };
+}
+
+/** A log's records not ended, into the listing; the log itself as stale once they all ended and so did its process. */
+async function listLog(
+  dir: string,
+  log: string,
+  now: number,
+  into: { records: Map<string, IndexEntry>; stale: string[]; unreadable: string[] },
+): Promise<void> {
+  const reading = await readLog(dir, log).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return null;
+    throw err;
+  });
+  if (!reading) return;
+  let unreadable = reading.unreadable;
+  let left = 0;
+  for (const [rid, record] of reading.records) {
+    const content = record as Partial<RecordContent>;
+    if (!isRecordContent(content)) unreadable++;
+    else if (now - content.sentAt <= EXPIRY_MS) {
       const entry: CreateEntry = { type: content.type, key: content.key, settings: content.settings };
-      records.set(rid, { ...entry, name: recordName(entry, null, rid), rid, idDigest: null, log, content });
+      const idDigest = content.id === null ? null : digest(content.id);
+      into.records.set(rid, { ...entry, name: recordName(entry, idDigest, rid), rid, idDigest, log, content });
       left++;
     }
-    // Nothing waits there and its process ended: no line will be added that is not an `over`.
-    if (left === 0 && (await processNews(dir, ownerOf(log))).endedAt !== null) stale.push(log);
   }
-  return { records, marks, stale, unreadable };
+  if (unreadable > 0) into.unreadable.push(log);
+  // Every record ended and its process did: no line will come that is not another record's end.
+  if (left === 0 && (await processNews(dir, ownerOf(log))).endedAt !== null) into.stale.push(log);
 }
 
 async function ageOf(path: string, now: number): Promise<number | null> {

@@ -1,26 +1,36 @@
 /**
  * A process's log of the creates it sent (journal-files.ts names it `l~…` after the process's file):
- * the record of a request is a line appended to it and put on the disk before the request leaves, one
- * flush for every line waiting for it (an apply sends ten creates at a time, and a flush costs as much
- * for ten lines as for one). A line `over` says the record left the log: its answer went to a file of
- * its own (create-journal.ts), or its request was shown to have made nothing. Other processes append
- * that line too, when they take over a killed run's request; a line is one `write` to a file opened
- * for appending, so lines never interleave.
+ * a record is lines of it, from its request to its end. The request's line is put on the disk before
+ * the request leaves, one flush for every line waiting for it (an apply sends ten creates at a time,
+ * and a flush costs as much for ten lines as for one); its answer and its return are lines after it,
+ * the last one read winning; a line `over` ends it (a later run showed its object, or its request made
+ * nothing). Other processes append too, when they retire a record or take over a killed run's request:
+ * a line is one `write` to a file opened for appending, so lines never interleave, and a log only grows.
  */
 import { appendFileSync, closeSync, fdatasync, openSync, writeSync } from 'node:fs';
 import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
+/** What an answer adds to a request's record. */
+export interface Answer {
+  readonly id: string;
+  readonly answeredAt: number | null;
+  readonly returnedAt: number | null;
+}
+
 /**
  * A line of a log: a request sent, with its record's own id and contents (a `RecordContent`, which
- * the listing checks: journal-files.ts), or a record gone from the log.
+ * the listing checks: journal-files.ts), its answer, or the record's end.
  */
-export type LogLine = { readonly rid: string; readonly sent: object } | { readonly over: string };
+export type LogLine =
+  | { readonly rid: string; readonly sent: object }
+  | { readonly rid: string; readonly answer: Answer }
+  | { readonly over: string };
 
-/** What a log says: the requests still waiting there, by their records' ids. */
+/** What a log says: its records not ended, by their own ids, each with its last answer. */
 export interface LogReading {
-  readonly waiting: Map<string, object>;
+  readonly records: Map<string, object>;
   /** Lines that are not lines of a log (a machine that went down mid-write leaves one). */
   readonly unreadable: number;
 }
@@ -29,7 +39,7 @@ const flushToDisk = promisify(fdatasync);
 
 export async function readLog(dir: string, name: string): Promise<LogReading> {
   const text = await readFile(join(dir, name), 'utf8');
-  const waiting = new Map<string, object>();
+  const records = new Map<string, object>();
   const over = new Set<string>();
   let unreadable = 0;
   const lines = text.split('\n');
@@ -39,10 +49,15 @@ export async function readLog(dir: string, name: string): Promise<LogReading> {
     const parsed = parseLine(line);
     if (!parsed) unreadable++;
     else if ('over' in parsed) over.add(parsed.over);
-    else waiting.set(parsed.rid, parsed.sent);
+    else if ('sent' in parsed) records.set(parsed.rid, parsed.sent);
+    else {
+      const sent = records.get(parsed.rid);
+      if (sent) records.set(parsed.rid, { ...sent, ...parsed.answer });
+      else unreadable++;
+    }
   }
-  for (const rid of over) waiting.delete(rid);
-  return { waiting, unreadable };
+  for (const rid of over) records.delete(rid);
+  return { records, unreadable };
 }
 
 function parseLine(line: string): LogLine | undefined {
@@ -55,14 +70,20 @@ function parseLine(line: string): LogLine | undefined {
   if (typeof v !== 'object' || v === null) return undefined;
   const o = v as Record<string, unknown>;
   if (typeof o.over === 'string') return { over: o.over };
-  return typeof o.rid === 'string' && typeof o.sent === 'object' && o.sent !== null
-    ? { rid: o.rid, sent: o.sent }
-    : undefined;
+  if (typeof o.rid !== 'string') return undefined;
+  if (typeof o.sent === 'object' && o.sent !== null) return { rid: o.rid, sent: o.sent };
+  const answer = o.answer as Partial<Answer> | null | undefined;
+  if (typeof answer !== 'object' || answer === null || typeof answer.id !== 'string') return undefined;
+  const time = (t: unknown) => (typeof t === 'number' ? t : null);
+  return {
+    rid: o.rid,
+    answer: { id: answer.id, answeredAt: time(answer.answeredAt), returnedAt: time(answer.returnedAt) },
+  };
 }
 
-/** Says in another process's log that one of its records left it. */
-export function appendOver(dir: string, log: string, rid: string): void {
-  appendFileSync(join(dir, log), `${JSON.stringify({ over: rid })}\n`);
+/** A line for another process's log (a record of it answered, or ended, by this one). */
+export function appendLine(dir: string, log: string, line: LogLine): void {
+  appendFileSync(join(dir, log), `${JSON.stringify(line)}\n`);
 }
 
 /** This process's own log, written through one descriptor kept open. */
@@ -70,8 +91,8 @@ export class OwnLog {
   private fd: number | null = null;
   private flushing: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
-  /** The records this process sent that are still in the log, as far as it knows. */
-  private readonly waiting = new Set<string>();
+  /** The records this process sent that have not ended, as far as it knows. */
+  private readonly open = new Set<string>();
 
   constructor(
     readonly dir: string,
@@ -83,32 +104,30 @@ export class OwnLog {
   /** Appends a request's record; resolves once it is on the disk. */
   async sent(rid: string, content: object): Promise<void> {
     this.append({ rid, sent: content });
-    this.waiting.add(rid);
+    this.open.add(rid);
     await this.flushed();
   }
 
-  /** A record left the log. Not flushed, as the answer's own file is not: the disk holds the request until then. */
-  over(rid: string): void {
-    this.append({ over: rid });
-    this.waiting.delete(rid);
+  /**
+   * A line after a request's: its answer, or its end. Not flushed: the machine going down may lose
+   * it, and the record is then read as a request still out, judged by its census.
+   */
+  append(line: LogLine): void {
+    this.fd ??= openSync(join(this.dir, this.name), 'a');
+    writeSync(this.fd, `${JSON.stringify(line)}\n`);
+    if ('over' in line) this.open.delete(line.over);
   }
 
   /**
-   * The process is done with it: removed when no request of it waits there (other processes only ever
-   * take requests out of it), else left for the next run.
+   * The process is done with it: removed when every record of it ended, else left for the runs that
+   * retire them (the listing removes a log whose records all ended once its process did).
    */
   async close(): Promise<void> {
     if (this.fd === null) return;
     await this.flushing?.catch(() => undefined);
     closeSync(this.fd);
     this.fd = null;
-    const left = this.waiting.size === 0 ? 0 : (await readLog(this.dir, this.name)).waiting.size;
-    if (left === 0) await unlink(join(this.dir, this.name));
-  }
-
-  private append(line: LogLine): void {
-    this.fd ??= openSync(join(this.dir, this.name), 'a');
-    writeSync(this.fd, `${JSON.stringify(line)}\n`);
+    if (this.open.size === 0) await unlink(join(this.dir, this.name));
   }
 
   /** A flush under way may have begun before the last line was written: the one after it covers it. */

@@ -1,15 +1,16 @@
 /**
- * A process's log of the requests it sent (src/engine/journal-log.ts): a request's line is on the disk
+ * A process's log of the creates it sent (src/engine/journal-log.ts): a request's line is on the disk
  * before its `sent` resolves, the requests waiting together share a flush, and the log reads back as
- * the requests still out, whatever other processes appended and however its last line was cut.
+ * its records not ended, each with its last answer, whatever other processes appended and however its
+ * last line was cut.
  */
 import { expect } from 'chai';
 import { appendFileSync, fdatasyncSync, fstatSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendOver, OwnLog, readLog } from '../../src/engine/journal-log.js';
+import { appendLine, OwnLog, readLog } from '../../src/engine/journal-log.js';
 
-describe('engine: the log of the requests a process sent', () => {
+describe('engine: the log of the creates a process sent', () => {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'keel-log-'));
@@ -39,37 +40,38 @@ describe('engine: the log of the requests a process sent', () => {
       const flush = flushes[flushCounts[i]! - 1]!;
       expect(flush, `request ${i}: its flush began after its line`).to.be.at.least(size);
     }
-    expect([...(await readLog(dir, 'l~1~2~ab')).waiting.keys()]).to.have.length(10);
+    expect([...(await readLog(dir, 'l~1~2~ab')).records.keys()]).to.have.length(10);
   });
 
-  it('reads back what waits: lines taken out by any process drop; a cut last line or a stray one is not read', async () => {
+  it('reads back its records with their last answers; one ended by any process drops; a cut last line or a stray one is not read', async () => {
     const log = new OwnLog(dir, 'l~1~2~ab', async () => undefined);
     await log.sent('a', { sentAt: 1, id: null });
     await log.sent('b', { sentAt: 2, id: null });
-    log.over('a');
-    appendOver(dir, 'l~1~2~ab', 'b');
     await log.sent('c', { sentAt: 3, id: null });
-    appendFileSync(join(dir, 'l~1~2~ab'), 'not a line\n{"rid":"d","sent":{"sentAt"');
+    log.append({ rid: 'a', answer: { id: 'obj-a', answeredAt: 4, returnedAt: null } });
+    appendLine(dir, 'l~1~2~ab', { rid: 'a', answer: { id: 'obj-a', answeredAt: 4, returnedAt: 5 } });
+    log.append({ over: 'b' });
+    appendLine(dir, 'l~1~2~ab', { over: 'c' });
+    await log.sent('d', { sentAt: 6, id: null });
+    appendFileSync(join(dir, 'l~1~2~ab'), 'not a line\n{"rid":"e","sent":{"sentAt"');
     const reading = await readLog(dir, 'l~1~2~ab');
-    expect([...reading.waiting]).to.deep.equal([['c', { sentAt: 3, id: null }]]);
+    expect([...reading.records]).to.deep.equal([
+      ['a', { sentAt: 1, id: 'obj-a', answeredAt: 4, returnedAt: 5 }],
+      ['d', { sentAt: 6, id: null }],
+    ]);
     expect(reading.unreadable).to.equal(1);
   });
 
-  it('closed with nothing waiting, it goes; with a request out, it stays for the next run', async () => {
+  it('closed with every record of it ended, it goes; with one not ended, it stays for the runs that retire it', async () => {
     const done = new OwnLog(dir, 'l~1~2~ab', async () => undefined);
     await done.sent('a', { sentAt: 1, id: null });
-    done.over('a');
+    done.append({ over: 'a' });
     await done.close();
     expect(() => readFileSync(join(dir, 'l~1~2~ab'))).to.throw(/ENOENT/);
     const kept = new OwnLog(dir, 'l~1~3~ab', async () => undefined);
     await kept.sent('a', { sentAt: 1, id: null });
+    kept.append({ rid: 'a', answer: { id: 'obj-a', answeredAt: 2, returnedAt: 3 } });
     await kept.close();
-    expect([...(await readLog(dir, 'l~1~3~ab')).waiting.keys()]).to.deep.equal(['a']);
-    // Another process took its request out while it ran: nothing of it waits, and it goes.
-    const taken = new OwnLog(dir, 'l~1~4~ab', async () => undefined);
-    await taken.sent('a', { sentAt: 1, id: null });
-    appendOver(dir, 'l~1~4~ab', 'a');
-    await taken.close();
-    expect(() => readFileSync(join(dir, 'l~1~4~ab'))).to.throw(/ENOENT/);
+    expect([...(await readLog(dir, 'l~1~3~ab')).records.keys()]).to.deep.equal(['a']);
   });
 });

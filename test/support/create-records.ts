@@ -1,17 +1,21 @@
 /**
  * The create records a provider left on disk, read from the format src/engine/journal-files.ts and
- * journal-log.ts document, not through the provider's own reader: answered records, a file each, and
- * requests still waiting in the processes' logs (a `sent` line no `over` line followed), named as the
- * provider names them (`r~<type>~<key>~<settings>~sent~<id>.json`).
+ * journal-log.ts document, not through the provider's own reader: the records of the processes' logs
+ * (a `sent` line, its last `answer` line if any, and no `over` line for it), named as the provider
+ * names them (`r~<type>~<key>~<settings>~<id digest, or sent>~<id>.json`), and records in files of
+ * their own.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface RecordOnDisk {
   readonly name: string;
-  /** The file's contents, or the log's line. */
+  /** The record's contents, its answer merged in. */
+  readonly content: Record<string, unknown>;
+  /** The file's text, or the log's lines of it. */
   readonly text: string;
-  /** The log holding it, while it waits in one. */
+  /** The log holding it, if a log does. */
   readonly log?: string;
 }
 
@@ -25,9 +29,11 @@ export function recordsIn(dir: string): RecordOnDisk[] {
   }
   const out: RecordOnDisk[] = [];
   for (const name of names) {
-    if (name.startsWith('r~') && name.endsWith('.json'))
-      out.push({ name, text: readFileSync(join(dir, name), 'utf8') });
-    if (name.startsWith('l~')) out.push(...waitingIn(dir, name));
+    if (name.startsWith('r~') && name.endsWith('.json')) {
+      const text = readFileSync(join(dir, name), 'utf8');
+      out.push({ name, text, content: JSON.parse(text) });
+    }
+    if (name.startsWith('l~')) out.push(...recordsOfLog(dir, name));
   }
   return out.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
@@ -45,15 +51,21 @@ export function recordsUnder(root: string): RecordOnDisk[] {
     .concat(recordsIn(root));
 }
 
-function waitingIn(dir: string, log: string): RecordOnDisk[] {
-  const lines = readFileSync(join(dir, log), 'utf8')
+type Line = { rid?: string; sent?: Record<string, unknown>; answer?: Record<string, unknown>; over?: string };
+
+function recordsOfLog(dir: string, log: string): RecordOnDisk[] {
+  const texts = readFileSync(join(dir, log), 'utf8')
     .split('\n')
     .filter((line) => line !== '');
-  const over = new Set(lines.map((line) => JSON.parse(line) as { over?: string }).flatMap((l) => l.over ?? []));
-  return lines.flatMap((text) => {
-    const line = JSON.parse(text) as { rid?: string; sent?: { type: string; key: string; settings: string } };
+  const lines = texts.map((text) => JSON.parse(text) as Line);
+  const over = new Set(lines.flatMap((l) => l.over ?? []));
+  return lines.flatMap((line) => {
     if (!line.rid || !line.sent || over.has(line.rid)) return [];
-    const { type, key, settings } = line.sent;
-    return [{ name: `r~${type}~${key}~${settings}~sent~${line.rid}.json`, text, log }];
+    const mine = texts.filter((_, i) => lines[i]!.rid === line.rid);
+    const answers = lines.filter((l) => l.rid === line.rid && l.answer).map((l) => l.answer!);
+    const content = { ...line.sent, ...answers.at(-1) };
+    const { type, key, settings, id } = content as { type: string; key: string; settings: string; id: string | null };
+    const answer = id === null ? 'sent' : createHash('sha256').update(id).digest('hex').slice(0, 16);
+    return [{ name: `r~${type}~${key}~${settings}~${answer}~${line.rid}.json`, content, text: mine.join('\n'), log }];
   });
 }
