@@ -6,6 +6,7 @@ import { scaleBench } from './scale.js';
 import { rpcBench } from './rpc.js';
 import { sessionsBench } from './sessions.js';
 import { curveBench } from './curve.js';
+import { journalBench } from './journal.js';
 import { ensureCodeCaches } from './code-caches.js';
 
 const benches: Record<string, (args: string[]) => Promise<void>> = {
@@ -16,6 +17,7 @@ const benches: Record<string, (args: string[]) => Promise<void>> = {
   rpc: rpcBench,
   sessions: sessionsBench,
   curve: curveBench,
+  journal: journalBench,
 };
 const [name, ...args] = process.argv.slice(2);
 const bench = name ? benches[name] : undefined;
@@ -23,6 +25,6 @@ if (!bench) {
   console.error(`usage: npm run bench -- <${Object.keys(benches).join('|')}> [args]`);
   process.exit(2);
 }
-// Every benchmark but the codec's starts the providers: they must start as users' do.
-if (name !== 'codec') ensureCodeCaches();
+// Every benchmark but the codec's and the journal's starts the providers: they must start as users' do.
+if (name !== 'codec' && name !== 'journal') ensureCodeCaches();
 await bench(args);

@@ -37,6 +37,12 @@ describe('the benchmarks run to their tables', function () {
       expect(out).to.match(new RegExp(`^  ${kind} +\\d+ ms +\\d+ ms$`, 'm'));
   });
 
+  it('journal: the create records alone, each step beside this checkout', async () => {
+    const out = await bench(terraform, ['journal', '--count', '20', '--reps', '1', '--beside', REPO_ROOT]);
+    for (const step of ['apply', 'retire', 'listing'])
+      expect(out).to.match(new RegExp(`^  ${step} +\\d+ / \\d+ µs +\\d+ / \\d+ µs`, 'm'));
+  });
+
   it('rpc: a price per call for each row', async () => {
     const out = await bench(terraform, ['rpc', '20']);
     for (const row of [
