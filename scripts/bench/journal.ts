@@ -3,7 +3,9 @@
  * in the file system they are kept on: one process writes down N creates, ten at a time (each sent,
  * answered and returned, as an apply does), and shuts down; the next retires each (its object shown
  * tracked, as the plan after an apply does); the one after lists what is left (which removes a log
- * whose records all ended). Each step in a process of its own, CPU and wall per resource. What the
+ * whose records all ended). Then, in a directory of its own, a run killed after its N creates were
+ * answered, and the re-run whose every create opens its records afresh before sending anything (as a
+ * recovery does, create-records.ts). Each step in a process of its own, CPU and wall per resource. What the
  * records cost an apply beside everything else is the `unrecorded` side of `scale --against-go`.
  *
  * With --beside DIR another built checkout's journal runs in the same turns (the order flips every
@@ -19,19 +21,35 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { machine, median, positive, readFlags, REPO_ROOT } from './util.js';
 
-const STEPS = ['apply', 'retire', 'listing'] as const;
+const STEPS = ['apply', 'retire', 'listing', 'recovery'] as const;
 
 /** One step in a process of its own: prints `cpuMicros wallMicros`, each per resource. */
 const STEP = `
 const [, modulePath, dir, step, countText] = process.argv;
 const { CreateJournal, digest, journalPlace } = await import(modulePath);
 const count = Number(countText);
-const journal = new CreateJournal('bench', journalPlace('bench', {}, dir));
-journal.useApi('https://bench.example');
+const open = (place) => {
+  const journal = new CreateJournal('bench', journalPlace('bench', {}, place));
+  journal.useApi('https://bench.example');
+  return journal;
+};
 const entry = (i) => ({ type: 'bench_thing', key: digest('key ' + i), settings: digest('settings ' + i) });
+if (step === 'recovery') {
+  // The killed run: its creates answered, no Shutdown.
+  const killed = open(dir + '-killed');
+  for (let i = 0; i < count; i++) {
+    const handle = await killed.sent(entry(i), []);
+    await killed.answered(handle, 'id-' + i, false);
+    await killed.finish(handle, 'returned');
+  }
+  await killed.flush();
+}
+const journal = open(step === 'recovery' ? dir + '-killed' : dir);
 const cpu = process.cpuUsage();
 const wall = performance.now();
-if (step === 'apply') {
+if (step === 'recovery') {
+  for (let i = 0; i < count; i++) if (await journal.hasRecords(entry(i))) await journal.openRecords(entry(i));
+} else if (step === 'apply') {
   let next = 0;
   await Promise.all(Array.from({ length: 10 }, async () => {
     while (next < count) {
@@ -98,6 +116,7 @@ export async function journalBench(args: string[]): Promise<void> {
         }
       } finally {
         rmSync(dir, { recursive: true, force: true });
+        rmSync(`${dir}-killed`, { recursive: true, force: true });
       }
     }
   }

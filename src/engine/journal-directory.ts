@@ -7,6 +7,7 @@
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { digest, listJournal, markName } from './journal-files.js';
+import { LogReader } from './journal-log.js';
 import { recordsRoot, type JournalPlace } from './journal-place.js';
 import { RecordIndex } from './journal-index.js';
 
@@ -16,6 +17,8 @@ export class JournalDirectory {
   protected index: Promise<RecordIndex> | null = null;
   protected readonly marks = new Map<string, Set<string>>();
   private readonly pending = new Set<Promise<unknown>>();
+  /** What this process has read of the logs: a listing afresh reads what was appended since. */
+  private readonly logs = new LogReader();
   private trouble: string | undefined;
   private troubleTold = false;
 
@@ -112,7 +115,7 @@ export class JournalDirectory {
   }
 
   protected loadIndex(): Promise<RecordIndex> {
-    this.index ??= listJournal(this.dir!, this.now()).then(
+    this.index ??= listJournal(this.dir!, this.now(), this.logs).then(
       (listing) => {
         for (const [type, idDigest] of listing.marks) this.markHeld(type, idDigest);
         for (const name of listing.stale) this.track(this.remove(name));

@@ -19,7 +19,7 @@ import { closeSync, fdatasync, fstatSync, mkdirSync, openSync, renameSync, write
 import { readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { readLog } from './journal-log.js';
+import { LogReader } from './journal-log.js';
 
 /** Records and marks older than this are dropped: a killed run is retried within days, not months. */
 export const EXPIRY_MS = 30 * 24 * 3600_000;
@@ -117,7 +117,7 @@ export interface Listing {
   readonly unreadable: readonly string[];
 }
 
-export async function listJournal(dir: string, now: number): Promise<Listing> {
+export async function listJournal(dir: string, now: number, logs = new LogReader()): Promise<Listing> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -129,13 +129,13 @@ export async function listJournal(dir: string, now: number): Promise<Listing> {
   const records = new Map<string, IndexEntry>();
   const marks: Array<[string, string]> = [];
   const stale: string[] = [];
-  const logs: string[] = [];
+  const logNames: string[] = [];
   for (const name of names) {
     const record = RECORD.exec(name);
     const log = LOG.exec(name);
     if (log) {
       if (now - Number(log[1]) > EXPIRY_MS) stale.push(name);
-      else logs.push(name);
+      else logNames.push(name);
       continue;
     }
     if (!record) {
@@ -166,7 +166,7 @@ export async function listJournal(dir: string, now: number): Promise<Listing> {
     records.set(entry.rid, entry);
   }
   const unreadable: string[] = [];
-  for (const log of logs) await listLog(dir, log, now, { records, stale, unreadable });
+  for (const log of logNames) await listLog(dir, log, now, logs, { records, stale, unreadable });
   return { records, marks, stale, unreadable };
 }
 
@@ -175,9 +175,10 @@ async function listLog(
   dir: string,
   log: string,
   now: number,
+  logs: LogReader,
   into: { records: Map<string, IndexEntry>; stale: string[]; unreadable: string[] },
 ): Promise<void> {
-  const reading = await readLog(dir, log).catch((err: NodeJS.ErrnoException) => {
+  const reading = await logs.read(dir, log).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return null;
     throw err;
   });
@@ -185,18 +186,28 @@ async function listLog(
   let unreadable = reading.unreadable;
   let left = 0;
   for (const [rid, record] of reading.records) {
-    const content = record as Partial<RecordContent>;
-    if (!isRecordContent(content)) unreadable++;
-    else if (now - content.sentAt <= EXPIRY_MS) {
-      const entry: CreateEntry = { type: content.type, key: content.key, settings: content.settings };
-      const idDigest = content.id === null ? null : digest(content.id);
-      into.records.set(rid, { ...entry, name: recordName(entry, idDigest, rid), rid, idDigest, log, content });
+    let entry = listed.get(record);
+    if (entry === undefined) listed.set(record, (entry = logEntry(log, rid, record)));
+    if (entry === null) unreadable++;
+    else if (now - entry.content!.sentAt <= EXPIRY_MS) {
+      into.records.set(rid, entry);
       left++;
     }
   }
   if (unreadable > 0) into.unreadable.push(log);
   // Every record ended and its process did: no line will come that is not another record's end.
   if (left === 0 && (await processNews(dir, ownerOf(log))).endedAt !== null) into.stale.push(log);
+}
+
+/** A log's record as the index holds it (null: it is no record), made once for each of its contents. */
+const listed = new WeakMap<object, IndexEntry | null>();
+
+function logEntry(log: string, rid: string, record: object): IndexEntry | null {
+  const content = record as Partial<RecordContent>;
+  if (!isRecordContent(content)) return null;
+  const entry: CreateEntry = { type: content.type, key: content.key, settings: content.settings };
+  const idDigest = content.id === null ? null : digest(content.id);
+  return { ...entry, name: recordName(entry, idDigest, rid), rid, idDigest, log, content };
 }
 
 async function ageOf(path: string, now: number): Promise<number | null> {

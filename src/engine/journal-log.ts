@@ -8,7 +8,7 @@
  * a line is one `write` to a file opened for appending, so lines never interleave, and a log only grows.
  */
 import { appendFileSync, closeSync, fdatasync, openSync, writeSync } from 'node:fs';
-import { readFile, unlink } from 'node:fs/promises';
+import { type FileHandle, open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -30,34 +30,94 @@ export type LogLine =
 
 /** What a log says: its records not ended, by their own ids, each with its last answer. */
 export interface LogReading {
-  readonly records: Map<string, object>;
+  readonly records: ReadonlyMap<string, object>;
   /** Lines that are not lines of a log (a machine that went down mid-write leaves one). */
   readonly unreadable: number;
 }
 
 const flushToDisk = promisify(fdatasync);
 
-export async function readLog(dir: string, name: string): Promise<LogReading> {
-  const text = await readFile(join(dir, name), 'utf8');
-  const records = new Map<string, object>();
-  const over = new Set<string>();
-  let unreadable = 0;
-  const lines = text.split('\n');
-  // The last line is whole only when a newline ends it: its writer may be writing it now.
-  lines.pop();
-  for (const line of lines) {
-    const parsed = parseLine(line);
-    if (!parsed) unreadable++;
-    else if ('over' in parsed) over.add(parsed.over);
-    else if ('sent' in parsed) records.set(parsed.rid, parsed.sent);
-    else {
-      const sent = records.get(parsed.rid);
-      if (sent) records.set(parsed.rid, { ...sent, ...parsed.answer });
-      else unreadable++;
+/** A log read once, from its start. */
+export function readLog(dir: string, name: string): Promise<LogReading> {
+  return new LogReader().read(dir, name);
+}
+
+/** How far one log has been read, and what it said. */
+interface Progress {
+  /** Its first line, read whole: a log made again under the name begins with another (ids are random). */
+  readonly head: Buffer;
+  offset: number;
+  readonly records: Map<string, object>;
+  readonly over: Set<string>;
+  unreadable: number;
+}
+
+/**
+ * What this process has read of each log. A log only grows, so reading it again reads what was
+ * appended since: a create that recovers a killed run's request lists the directory afresh, and an
+ * apply that recovers a thousand would otherwise read a thousand records a thousand times. A record
+ * that no line changed keeps its object, so what is made of it can be kept too.
+ */
+export class LogReader {
+  private readonly logs = new Map<string, Progress>();
+
+  async read(dir: string, name: string): Promise<LogReading> {
+    const path = join(dir, name);
+    const file = await open(path, 'r');
+    try {
+      const { size } = await file.stat();
+      let progress = this.logs.get(path);
+      // Removed and made again (a line for a log that had gone): read from its start.
+      if (progress && (size < progress.offset || !(await begins(file, progress.head)))) {
+        this.logs.delete(path);
+        progress = undefined;
+      }
+      if (size > (progress?.offset ?? 0)) {
+        const from = progress?.offset ?? 0;
+        const bytes = Buffer.alloc(size - from);
+        const { bytesRead } = await file.read(bytes, 0, bytes.length, from);
+        // Whole lines only: the last one may be being written now.
+        const end = bytes.subarray(0, bytesRead).lastIndexOf(0x0a) + 1;
+        if (end > 0) {
+          progress ??= {
+            head: Buffer.from(bytes.subarray(0, bytes.indexOf(0x0a) + 1)),
+            offset: 0,
+            records: new Map(),
+            over: new Set(),
+            unreadable: 0,
+          };
+          for (const line of bytes.toString('utf8', 0, end - 1).split('\n')) take(progress, line);
+          progress.offset += end;
+        }
+      }
+      if (!progress) return { records: new Map(), unreadable: 0 };
+      this.logs.set(path, progress);
+      return { records: progress.records, unreadable: progress.unreadable };
+    } finally {
+      await file.close();
     }
   }
-  for (const rid of over) records.delete(rid);
-  return { records, unreadable };
+}
+
+async function begins(file: FileHandle, head: Buffer): Promise<boolean> {
+  const bytes = Buffer.alloc(head.length);
+  const { bytesRead } = await file.read(bytes, 0, bytes.length, 0);
+  return bytesRead === head.length && bytes.equals(head);
+}
+
+function take(progress: Progress, line: string): void {
+  const parsed = parseLine(line);
+  if (!parsed) progress.unreadable++;
+  else if ('over' in parsed) {
+    progress.over.add(parsed.over);
+    progress.records.delete(parsed.over);
+  } else if ('sent' in parsed) {
+    if (!progress.over.has(parsed.rid)) progress.records.set(parsed.rid, parsed.sent);
+  } else {
+    const sent = progress.records.get(parsed.rid);
+    if (sent) progress.records.set(parsed.rid, { ...sent, ...parsed.answer });
+    else if (!progress.over.has(parsed.rid)) progress.unreadable++;
+  }
 }
 
 function parseLine(line: string): LogLine | undefined {

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { appendFileSync, fdatasyncSync, fstatSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendLine, OwnLog, readLog } from '../../src/engine/journal-log.js';
+import { appendLine, LogReader, OwnLog, readLog } from '../../src/engine/journal-log.js';
 
 describe('engine: the log of the creates a process sent', () => {
   let dir: string;
@@ -60,6 +60,34 @@ describe('engine: the log of the creates a process sent', () => {
       ['d', { sentAt: 6, id: null }],
     ]);
     expect(reading.unreadable).to.equal(1);
+  });
+
+  it('read again, it reads what was appended since: a record no line changed is the same object; a log made again is read from its start', async () => {
+    const reader = new LogReader();
+    const log = new OwnLog(dir, 'l~1~2~ab', async () => undefined);
+    await log.sent('a', { sentAt: 1, id: null });
+    await log.sent('b', { sentAt: 2, id: null });
+    appendFileSync(join(dir, 'l~1~2~ab'), '{"rid":"c","se');
+    const first = await reader.read(dir, 'l~1~2~ab');
+    const a = first.records.get('a');
+    expect([...first.records.keys()]).to.deep.equal(['a', 'b']);
+    appendFileSync(join(dir, 'l~1~2~ab'), 'nt":{"sentAt":3,"id":null}}\n');
+    appendLine(dir, 'l~1~2~ab', { rid: 'b', answer: { id: 'obj-b', answeredAt: 4, returnedAt: null } });
+    appendLine(dir, 'l~1~2~ab', { over: 'a' });
+    const second = await reader.read(dir, 'l~1~2~ab');
+    expect([...second.records]).to.deep.equal([
+      ['b', { sentAt: 2, id: 'obj-b', answeredAt: 4, returnedAt: null }],
+      ['c', { sentAt: 3, id: null }],
+    ]);
+    expect(second.unreadable, 'the line cut at the first reading was whole at the second').to.equal(0);
+    expect((await reader.read(dir, 'l~1~2~ab')).records.get('c')).to.equal(second.records.get('c'));
+    expect(a).to.deep.equal({ sentAt: 1, id: null });
+    rmSync(join(dir, 'l~1~2~ab'));
+    appendLine(dir, 'l~1~2~ab', { over: 'b' });
+    const again = new OwnLog(dir, 'l~1~2~ab', async () => undefined);
+    // Longer than what was read of the first: only its first line tells it apart.
+    for (const rid of ['d', 'e', 'f', 'g', 'h']) await again.sent(rid, { sentAt: 5, id: null });
+    expect([...(await reader.read(dir, 'l~1~2~ab')).records.keys()]).to.deep.equal(['d', 'e', 'f', 'g', 'h']);
   });
 
   it('closed with every record of it ended, it goes; with one not ended, it stays for the runs that retire it', async () => {

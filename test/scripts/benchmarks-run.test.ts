@@ -39,7 +39,7 @@ describe('the benchmarks run to their tables', function () {
 
   it('journal: the create records alone, each step beside this checkout', async () => {
     const out = await bench(terraform, ['journal', '--count', '20', '--reps', '1', '--beside', REPO_ROOT]);
-    for (const step of ['apply', 'retire', 'listing'])
+    for (const step of ['apply', 'retire', 'listing', 'recovery'])
       expect(out).to.match(new RegExp(`^  ${step} +\\d+ / \\d+ µs +\\d+ / \\d+ µs`, 'm'));
   });
 
