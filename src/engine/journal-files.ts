@@ -19,7 +19,7 @@ import { closeSync, fdatasync, fstatSync, mkdirSync, openSync, renameSync, write
 import { readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { LogReader } from './journal-log.js';
+import type { LogReader } from './journal-log.js';
 
 /** Records and marks older than this are dropped: a killed run is retried within days, not months. */
 export const EXPIRY_MS = 30 * 24 * 3600_000;
@@ -117,7 +117,7 @@ export interface Listing {
   readonly unreadable: readonly string[];
 }
 
-export async function listJournal(dir: string, now: number, logs = new LogReader()): Promise<Listing> {
+export async function listJournal(dir: string, now: number, logs: LogReader): Promise<Listing> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -132,13 +132,13 @@ export async function listJournal(dir: string, now: number, logs = new LogReader
   const logNames: string[] = [];
   for (const name of names) {
     const record = RECORD.exec(name);
-    const log = LOG.exec(name);
-    if (log) {
-      if (now - Number(log[1]) > EXPIRY_MS) stale.push(name);
-      else logNames.push(name);
-      continue;
-    }
     if (!record) {
+      const log = LOG.exec(name);
+      if (log) {
+        if (now - Number(log[1]) > EXPIRY_MS) stale.push(name);
+        else logNames.push(name);
+        continue;
+      }
       // Marks, process files and a killed writer's temporary files are few: their age is their mtime.
       const mark = MARK.exec(name);
       const processFile = PROCESS.exec(name);

@@ -37,11 +37,6 @@ export interface LogReading {
 
 const flushToDisk = promisify(fdatasync);
 
-/** A log read once, from its start. */
-export function readLog(dir: string, name: string): Promise<LogReading> {
-  return new LogReader().read(dir, name);
-}
-
 /** How far one log has been read, and what it said. */
 interface Progress {
   /** Its first line, read whole: a log made again under the name begins with another (ids are random). */

@@ -8,7 +8,10 @@ import { expect } from 'chai';
 import { appendFileSync, fdatasyncSync, fstatSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendLine, LogReader, OwnLog, readLog } from '../../src/engine/journal-log.js';
+import { appendLine, LogReader, OwnLog } from '../../src/engine/journal-log.js';
+
+/** A log read once, from its start. */
+const readLog = (dir: string, name: string) => new LogReader().read(dir, name);
 
 describe('engine: the log of the creates a process sent', () => {
   let dir: string;

@@ -21,14 +21,8 @@ export interface RecordOnDisk {
 
 /** The records of one journal directory (one API's), sorted by name. */
 export function recordsIn(dir: string): RecordOnDisk[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
   const out: RecordOnDisk[] = [];
-  for (const name of names) {
+  for (const name of namesIn(dir)) {
     if (name.startsWith('r~') && name.endsWith('.json')) {
       const text = readFileSync(join(dir, name), 'utf8');
       out.push({ name, text, content: JSON.parse(text) });
@@ -40,15 +34,18 @@ export function recordsIn(dir: string): RecordOnDisk[] {
 
 /** The records of every journal directory under `root` (a `keel-creates` or a provider's directory in it). */
 export function recordsUnder(root: string): RecordOnDisk[] {
-  let names: string[];
+  return namesIn(root)
+    .flatMap((name) => (statSync(join(root, name)).isDirectory() ? recordsUnder(join(root, name)) : []))
+    .concat(recordsIn(root));
+}
+
+/** The names in a directory; none when there is no directory (no journal was written). */
+function namesIn(dir: string): string[] {
   try {
-    names = readdirSync(root);
+    return readdirSync(dir);
   } catch {
     return [];
   }
-  return names
-    .flatMap((name) => (statSync(join(root, name)).isDirectory() ? recordsUnder(join(root, name)) : []))
-    .concat(recordsIn(root));
 }
 
 type Line = { rid?: string; sent?: Record<string, unknown>; answer?: Record<string, unknown>; over?: string };
