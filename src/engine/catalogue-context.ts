@@ -1,3 +1,4 @@
+import type { AttributePath } from '../schema/path.js';
 import type { Diagnostics } from './diagnostics.js';
 
 /** What a catalogue check is given (engine/catalogue-checks.ts). */
@@ -16,4 +17,11 @@ export interface CatalogueContext<C> {
    * id: it will exist by the time the reference's own create is applied.
    */
   planned(kind: string, id: string): boolean;
+  /**
+   * An argument names an object the platform does not hold, even in a listing read afresh. Another
+   * configuration of a pipeline, or a step of this very apply, may make it before this create or update
+   * is sent, so at plan this is a warning (an error where `missing_references` is "refuse"), and the
+   * check before the create or update decides: an error there, and nothing is sent.
+   */
+  missing(summary: string, detail: string, path: AttributePath): void;
 }

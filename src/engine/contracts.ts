@@ -333,12 +333,12 @@ export interface ProviderDef<F extends Fields, C> {
   /** How the platform lists the objects arguments name (`refersTo`), checked at plan: reference-checks.ts. */
   readonly references?: ReferenceKinds<C>;
   /**
-   * Where the configured client's requests go (host and account, never a credential): records of
-   * creates are kept per address (create-journal.ts); a provider that does not say keeps none. And
-   * the create settings its configuration gives (create-settings.ts; by default, refuse, the data dir).
+   * Where the configured client's requests go (host, account; never a credential): records of creates are
+   * kept per address (create-journal.ts). The create settings (create-settings.ts), their variables' prefix.
    */
   apiAddress?(client: C): string;
   createSettings?(config: ModelOf<F>, env: NodeJS.ProcessEnv): CreateSettings;
+  readonly environmentPrefix?: string;
 }
 
 /** Identity helpers for definitions, so modules get type inference without annotations. */

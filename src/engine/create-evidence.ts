@@ -24,6 +24,8 @@ export interface CreateRecoveryOptions {
    */
   readonly settleQuietMs: number;
   readonly settleMaxMs: number;
+  /** How long a plan waits for the platform to answer one of its listings (catalogue-checks.ts). */
+  readonly lookBudgetMs: number;
 }
 
 export const DEFAULT_CREATE_RECOVERY: CreateRecoveryOptions = {
@@ -32,7 +34,8 @@ export const DEFAULT_CREATE_RECOVERY: CreateRecoveryOptions = {
   lookupAfterStopMs: 30_000,
   censusMaxAgeMs: 30_000,
   settleQuietMs: 300,
-  settleMaxMs: 5_000,
+  settleMaxMs: 60_000,
+  lookBudgetMs: 6_000,
 };
 
 export type Model = Partial2<ModelOf<Fields>>;

@@ -18,12 +18,10 @@
  * protection, never the run: `takeProblem` says once what is missing and why.
  */
 import { renameSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   digest,
   logName,
-  markName,
   parseRecordName,
   processNews,
   readRecord,
@@ -76,6 +74,13 @@ const isNamed = (handle: RecordHandle) => parseRecordName(handle.name)?.idDigest
 export class CreateJournal extends JournalDirectory {
   private readonly process: ProcessFile;
   private ownLog: OwnLog | null = null;
+  /** The objects whose creates this process returned to its host, noted as its state's when its walk ends. */
+  private readonly returned: Array<{ type: string; id: string }> = [];
+  /**
+   * The host stores each result as it gets it (Pulumi's engine writes its checkpoint after every step),
+   * so a returned create's object is in its state at once; Terraform's once its walk ends (HAND_OVER_MS).
+   */
+  hostHoldsOnReturn = false;
 
   constructor(provider: string, place: JournalPlace | null, now: () => number = Date.now) {
     super(provider, place, now);
@@ -148,6 +153,15 @@ export class CreateJournal extends JournalDirectory {
       // Written when it says more than what is written: an answer, or its return.
       if (handle.content.id !== null && (handle.content.returnedAt !== null || !isNamed(handle)))
         await this.write(handle);
+      const id = handle.content.id;
+      if (how === 'returned' && handle.content.returnedAt !== null && id !== null) {
+        // A host that stores each result as it gets it (Pulumi) holds the object now; Terraform's
+        // walk holds what it was returned once it ends (`ended`).
+        if (this.hostHoldsOnReturn) {
+          this.notes?.note(handle.content.type, id, true);
+          await this.end(handle);
+        } else this.returned.push({ type: handle.content.type, id });
+      }
     } catch (err) {
       this.fail('note what became of a create', err);
     } finally {
@@ -232,12 +246,14 @@ export class CreateJournal extends JournalDirectory {
   }
 
   /**
-   * Terraform showed the object `id` of `type` (a prior state, a read, an import) or found it gone:
-   * the records that made it end. While records of the type wait unanswered, a tracked id is marked,
-   * so that their recovery never takes it. Queued; `flush` waits for it.
+   * Terraform showed the object `id` of `type` (a prior state, a read, an import) or found it gone: the
+   * records that made it end, and this workspace's notes say whether its state holds it (an import only
+   * ends records: a plan with an import block may never be applied). Queued; `flush` waits for it.
    */
-  seen(type: string, id: string, how: 'tracked' | 'gone'): void {
-    if (this.dir && id !== '') this.track(this.retire(type, digest(id), how));
+  seen(type: string, id: string, how: 'tracked' | 'imported' | 'gone'): void {
+    if (!this.dir || id === '') return;
+    if (how !== 'imported') this.notes?.note(type, id, how === 'tracked');
+    this.track(this.retire(type, digest(id)));
   }
 
   /** Resolves once no create of this process is in flight. */
@@ -252,6 +268,7 @@ export class CreateJournal extends JournalDirectory {
 
   /** The host's Shutdown: its walk is over, and what was returned to it is its to keep. */
   async ended(): Promise<void> {
+    for (const { type, id } of this.returned.splice(0)) this.notes?.note(type, id, true);
     await this.flush();
     await this.ownLog?.close().catch((err) => this.fail('close its log', err));
     if (this.dir) await this.process.end(this.dir).catch((err) => this.fail('note its end', err));
@@ -294,20 +311,14 @@ export class CreateJournal extends JournalDirectory {
     else appendLine(this.dir!, log, line);
   }
 
-  private async retire(type: string, idDigest: string, how: 'tracked' | 'gone'): Promise<void> {
+  /** The records that made the object end: a run showed it (the notes say whose it is now) or found it gone. */
+  private async retire(type: string, idDigest: string): Promise<void> {
     const index = await this.loadIndex();
     // Most runs have no record of the type.
     if (!index.hasType(type)) return;
     for (const e of index.answeredWith(type, idDigest)) {
       index.delete(e.rid);
       await this.end(e);
-    }
-    const waiting = index.answeredWith(type, null).length > 0;
-    if (how === 'tracked' && waiting && !this.marks.get(type)?.has(idDigest)) {
-      this.markHeld(type, idDigest);
-      await writeFile(join(this.dir!, markName(type, idDigest)), '', { flag: 'wx' }).catch((err) => {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') this.fail('mark an object as tracked', err);
-      });
     }
   }
 }

@@ -1,51 +1,75 @@
 /**
- * What a plan says about a create before anything is made (README, "Killed CI jobs and fresh runners";
- * docs/decisions.md, "Creates outlive their process"):
+ * What a plan says about a create before anything is made (docs/decisions.md, "Whose object is it";
+ * README, "Killed CI jobs and fresh runners"):
  *
  * - when a record of a killed run matches it (create-journal.ts), that the apply will look for what
  *   that run made first (create-records.ts). Only a record another process left counts: the creates
  *   of this very run write records too;
- * - otherwise, the objects that already hold its key and every setting the platform reports but that
- *   no state of this run tracks: what a job killed before Terraform saved its state leaves, on a fresh
- *   runner whose directory holds no record. What is done with them is the provider's
- *   `untracked_objects` setting: `refuse` (an error before anything is created, naming each with the
- *   `import` block that adopts it), `warn` (named, and the apply creates), or `adopt` (the apply takes
- *   them over, one for each create of that key, and leaves any beyond that alone: how many creates of a
- *   key a plan holds is known only at its end, as Terraform plans ten resources at a time, so the plan
- *   cannot refuse on their count).
+ * - otherwise, the objects that already hold its key (and every setting the platform reports, where
+ *   the platform lets two objects share a key), judged on evidence of whose each is:
+ *   - shown by this walk, or made or taken by this process: this state's, nothing to say;
+ *   - noted by a workspace of this directory as its state's (journal-notes.ts: this one's, removed from
+ *     its state or left out of a `-target` plan; another's, made on purpose beside this one): a state's,
+ *     never this create's to refuse or take over. Where the platform keeps the key unique, the create
+ *     cannot succeed, and the plan says whose object holds it;
+ *   - named in this state as one its user chose to create beside (`untracked_beside`, below);
+ *   - nothing known: what a run of this configuration killed before its state was saved leaves (a CI
+ *     job's timeout, on a fresh runner), or another workspace's, configuration's or person's. Done with
+ *     them is the provider's `untracked_objects`: `refuse` (the default: an error naming every likely
+ *     cause and a way out for each), `create` or `warn` (named, and the apply creates; the ids are kept
+ *     in this resource's private state, so that later plans of this state do not ask again), `adopt`
+ *     (the apply takes one over for each create of the key).
  *
- * Said in the plan walk only (walk.ts): an apply walk shows only the objects it changes, so there an
- * object tracked at another address would look untracked. Before it names anything, the check waits
- * for the walk to show what its state holds (objects are shown from the moment Terraform upgrades or
- * reads them), and it marks those it found tracked in the journal, for the apply walk of a client that
- * cannot say which walk it is. One listing per type and scope serves the plan's creates and the apply's
- * (the census, create-evidence.ts). A listing that fails costs the check, never the plan.
+ * The walk shows what its state holds as it goes, so an unknown object is judged once the walk is quiet
+ * (walk.ts). Terraform and OpenTofu plan every resource before applying any, and their walk gives each
+ * call one of a few slots: the create waits only while it is the latest to wait, and the latest says
+ * the verdicts of all (its diagnostics name each object), so that waiting creates never hold the slots
+ * the rest of the walk needs. Pulumi applies each create right after planning it: there each waits
+ * for its own verdict.
+ *
+ * Never in an apply walk (which shows only what it changes), nor in the plan Terraform makes before a
+ * destroy (nothing is created). A listing that fails, or the platform not answering within its
+ * budget, costs the check, never the plan: a warning says so, and under Pulumi, which shows no
+ * warnings, the create's own listing judges instead (lookalikeRefusal).
  */
 import type { Fields, ModelOf } from '../schema/define.js';
 import { fromModel, toModel } from '../schema/model.js';
 import { Unknown, type ObjectValue } from '../schema/value.js';
 import type { ResourceDef } from './contracts.js';
 import type { CreateLedger, Lookup, Model } from './create-evidence.js';
-import { describe, capitalized } from './create-messages.js';
+import { describe, messageOf } from './create-messages.js';
 import { createEntry, handedOver } from './create-records.js';
+import { UNTRACKED_BESIDE } from './create-settings.js';
 import { Diagnostics } from './diagnostics.js';
-import { MODEL_OPTIONS, type EngineContext } from './engine-context.js';
+import { MODEL_OPTIONS, type EngineContext, type PrivateState } from './engine-context.js';
+import { notesHold } from './journal-notes.js';
+import { heldElsewhere, verdictOn, type Pending, type Verdict } from './lookalike-verdicts.js';
 import { differencesFromPlan } from './reconcile.js';
 
-/** At most this many look-alikes are named in a message; the rest are counted. */
-const NAMED_LOOKALIKES = 10;
-
 export class CreateLookalikes<C> {
+  private pending: Pending<C>[] = [];
+  /** The latest create waiting for the walk to be quiet, which says every pending verdict. */
+  private holder = 0;
+
   constructor(
     private readonly ctx: EngineContext<C>,
     /** The census of this process's creates: the listing a plan makes serves the create that follows it. */
     private readonly ledger: CreateLedger,
   ) {}
 
-  /** What the plan of a create of `r` says (nothing when its key is not known yet, or in an apply walk). */
-  async check(r: ResourceDef<Fields, C>, planned: ObjectValue, diags: Diagnostics): Promise<void> {
+  /**
+   * What the plan of a create of `r` says (nothing when its key is not known yet, in an apply walk, or
+   * before a destroy). `plannedPrivate` takes the objects its user chose to create it beside.
+   */
+  async check(
+    r: ResourceDef<Fields, C>,
+    planned: ObjectValue,
+    diags: Diagnostics,
+    plannedPrivate: PrivateState,
+  ): Promise<void> {
     const lookup = r.findCreated;
     if (!lookup || this.ctx.client === undefined || this.ctx.walk.isApply || !requiredKnown(r, planned)) return;
+    if (this.ctx.host.command.destroying) return;
     const plan = toModel(r.schema.fields, planned, MODEL_OPTIONS);
     const what = describe(r, plan);
     const entry = createEntry(r, plan, planned);
@@ -59,48 +83,105 @@ export class CreateLookalikes<C> {
       );
       return;
     }
-    const listed = await this.listing(r, lookup, plan);
+    const listed = await this.listing(r, lookup, plan, what, diags);
     if (!listed) return;
-    const fields = r.schema.fields;
-    const later = new Set<string>(lookup.setAfterCreate ?? []);
-    const alike = listed.filter(
-      (o) =>
-        lookup.holdsKey(plan, o) &&
-        differencesFromPlan(fields, planned, fromModel(fields, o, planned), later).length === 0,
-    );
-    if (alike.length === 0) return;
-    const journal = this.ctx.journal;
-    const marked = new Set<string>();
-    for (const o of alike) if (await journal.isMarked(r.typeName, lookup.importId(o))) marked.add(lookup.importId(o));
-    const tracked = (o: Model) => marked.has(lookup.importId(o)) || this.isTracked(r.typeName, lookup.importId(o));
-    // The walk shows what its state holds as it goes: what it has not shown yet may still come.
-    const { settleQuietMs, settleMaxMs } = this.ledger.options;
-    await this.ctx.walk.settled(() => alike.some((o) => !tracked(o)), settleQuietMs, settleMaxMs);
-    const untracked = alike.filter((o) => !tracked(o));
-    for (const o of alike)
-      if (!marked.has(lookup.importId(o)) && tracked(o)) await journal.markTracked(r.typeName, lookup.importId(o));
-    if (untracked.length === 0) return;
-    // What a killed run left is newest: named first.
-    untracked.sort((a, b) => (lookup.madeAt?.(b) ?? 0) - (lookup.madeAt?.(a) ?? 0));
+    const p = await this.pendingOf(r, lookup, plan, planned, listed, diags);
+    if (!p) return;
     const mode = this.ctx.createSettings.untrackedObjects;
-    if (mode === 'adopt' && journal.usable) {
-      for (const o of untracked) await this.ctx.journal.planAdoption(entry, lookup.importId(o));
-      diags.warning(`${capitalized(what)} is taken over, not created`, adoption(untracked, lookup));
+    if (!p.unique && (mode === 'create' || mode === 'warn'))
+      plannedPrivate[UNTRACKED_BESIDE] = [...besides(plannedPrivate), ...p.objects.map((o) => lookup.importId(o))];
+    await this.judgeWhenQuiet(p, diags);
+  }
+
+  /**
+   * Under Pulumi, whose plan of a create could not look (its warning is never shown): the create's own
+   * census judges, before anything is sent. The error that refuses it, or undefined.
+   */
+  async lookalikeRefusal(
+    r: ResourceDef<Fields, C>,
+    planned: ObjectValue,
+    census: readonly Model[],
+  ): Promise<string | undefined> {
+    const lookup = r.findCreated;
+    if (!lookup || !this.ctx.terms.isPulumi || this.ctx.unreachable === undefined) return undefined;
+    const plan = toModel(r.schema.fields, planned, MODEL_OPTIONS);
+    const diags = new Diagnostics();
+    const p = await this.pendingOf(r, lookup, plan, planned, census, diags);
+    const verdict = p ? this.verdictOf(p) : diags.items.find((d) => d.severity === 'error');
+    return verdict?.severity === 'error' ? `${verdict.summary}: ${verdict.detail}` : undefined;
+  }
+
+  /**
+   * The create's look-alikes that nothing known says whose they are, to judge once the walk is quiet
+   * (undefined: none). A key the platform keeps unique that another workspace's object holds is an
+   * error now: the create cannot succeed.
+   */
+  private async pendingOf(
+    r: ResourceDef<Fields, C>,
+    lookup: Lookup<C>,
+    plan: ModelOf<Fields>,
+    planned: ObjectValue,
+    listed: readonly Model[],
+    diags: Diagnostics,
+  ): Promise<Pending<C> | undefined> {
+    const what = describe(r, plan);
+    const unique = isUnique(lookup, plan);
+    const holders = listed.filter((o) => lookup.holdsKey(plan, o));
+    const alike = unique ? holders : holders.filter((o) => matchesPlan(r, lookup, planned, o));
+    const unjudged = alike.filter((o) => !this.tracked(r.typeName, lookup.importId(o)));
+    if (unjudged.length === 0) return undefined;
+    const notes = await this.ctx.journal.allNotes();
+    const objects: Model[] = [];
+    for (const o of unjudged) {
+      const id = lookup.importId(o);
+      const owners = notes.filter((n) => notesHold(n, r.typeName, id));
+      const others = owners.filter((n) => n.workspace !== this.ctx.journal.workspaceName);
+      // A state of this directory holds it: that state's, made on purpose, or removed from this one's.
+      if (others.length === 0 && (owners.length === 0 || unique)) objects.push(o);
+      else if (unique) diags.error(...heldElsewhere(this.ctx, lookup, what, o, others));
+    }
+    if (objects.length === 0 || diags.hasErrors) return undefined;
+    return { r, lookup, what, entry: createEntry(r, plan, planned), objects, unique };
+  }
+
+  /** Waits for the walk to show what it holds, then says what is still unknown (this file's header). */
+  private async judgeWhenQuiet(p: Pending<C>, diags: Diagnostics): Promise<void> {
+    const { settleQuietMs, settleMaxMs } = this.ledger.options;
+    if (this.ctx.host.appliesRightAfterPlan) {
+      await this.ctx.walk.quiet(settleQuietMs, settleMaxMs, () => this.unknownOf(p).length === 0);
+      await this.say([p], diags);
       return;
     }
-    const found = lookalikes(r, lookup, untracked, what);
-    if (mode === 'warn')
-      diags.warning(
-        `${capitalized(what)} may exist already`,
-        `${found} The apply creates a new object, as the configuration asks.`,
-      );
-    else
-      diags.error(
-        `${capitalized(what)} exists already, untracked`,
-        `${found} Nothing was created. Import the objects this configuration should manage, delete the others, ` +
-          'or set `untracked_objects` in the provider block: "warn" creates anyway, "adopt" takes them over ' +
-          '(README, "Killed CI jobs and fresh runners").',
-      );
+    this.pending.push(p);
+    const turn = ++this.holder;
+    await this.ctx.walk.quiet(settleQuietMs, settleMaxMs, () => this.holder !== turn);
+    // A later create took over the wait: it says this verdict with its own.
+    if (this.holder !== turn) return;
+    await this.say(this.pending.splice(0), diags);
+  }
+
+  private async say(all: readonly Pending<C>[], diags: Diagnostics): Promise<void> {
+    for (const p of all) {
+      const verdict = this.verdictOf(p);
+      if (!verdict) continue;
+      if (verdict.adopt) for (const o of verdict.adopt) await this.ctx.journal.planAdoption(p.entry, o);
+      diags.append([{ severity: verdict.severity, summary: verdict.summary, detail: verdict.detail }]);
+    }
+  }
+
+  /** What the plan says of a pending create now; undefined when all is known. */
+  private verdictOf(p: Pending<C>): Verdict | undefined {
+    const unknown = this.unknownOf(p);
+    return unknown.length === 0 ? undefined : verdictOn(this.ctx, p, unknown);
+  }
+
+  /** The objects of `p` that nothing known yet says whose they are. */
+  private unknownOf(p: Pending<C>): Model[] {
+    const type = p.r.typeName;
+    return p.objects.filter((o) => {
+      const id = p.lookup.importId(o);
+      return !this.tracked(type, id) && !this.ctx.acknowledged(type, id);
+    });
   }
 
   /** Whether records of another process match `entry` whose objects its host may never have stored. */
@@ -111,70 +192,65 @@ export class CreateLookalikes<C> {
     return records.some((record) => !record.plannedAdoption && !handedOver(record) && !journal.wroteItself(record));
   }
 
-  /** Shown tracked by this walk, made or adopted by this process, or marked tracked by a walk before it. */
-  private isTracked(type: string, id: string): boolean {
+  /** Shown tracked by this walk, or made or adopted by this process. */
+  private tracked(type: string, id: string): boolean {
     return this.ctx.shown.get(type)?.has(id) === true || this.ledger.isClaimed(type, id);
   }
 
-  /** The type's census: one listing per scope serves the plans and creates of the next 30 s (create-evidence.ts). */
+  /**
+   * The type's census: one listing per scope serves the plans and creates of the next 30 s
+   * (create-evidence.ts), within its budget (`lookBudgetMs`). When it cannot be read, a warning says so, and the
+   * process does not ask again.
+   */
   private async listing(
     r: ResourceDef<Fields, C>,
     lookup: Lookup<C>,
     plan: ModelOf<Fields>,
+    what: string,
+    diags: Diagnostics,
   ): Promise<readonly Model[] | null> {
-    try {
-      return await this.ledger.census(r.typeName, lookup, plan, this.ctx.operation(new Diagnostics(), {}, r.typeName));
-    } catch (err) {
-      this.ctx.log.debug('listing for look-alikes of planned creates failed', {
-        tf_resource_type: r.typeName,
-        error: err instanceof Error ? err.message : String(err),
-      });
-      return null;
+    if (this.ctx.unreachable === undefined) {
+      const budget = AbortSignal.timeout(this.ledger.options.lookBudgetMs);
+      const op = this.ctx.operation(diags, {}, r.typeName, undefined, budget);
+      try {
+        return await this.ledger.census(r.typeName, lookup, plan, op);
+      } catch (err) {
+        if (this.ctx.stopSignal.aborted) return null;
+        this.ctx.unreachable ??= budget.aborted
+          ? `the platform did not answer within ${this.ledger.options.lookBudgetMs / 1000} s`
+          : messageOf(err);
+        this.ctx.log.debug('listing for look-alikes of planned creates failed', {
+          tf_resource_type: r.typeName,
+          error: this.ctx.unreachable,
+        });
+      }
     }
+    if (!this.ctx.terms.isPulumi)
+      diags.warning(
+        `Could not look for objects like ${what}`,
+        `Before a create, the plan looks for objects that already hold its key but that no state tracks (what a ` +
+          `killed run leaves behind); it could not: ${this.ctx.unreachable}. The plan goes on without that check, ` +
+          'and the apply creates as configured.',
+      );
+    return null;
   }
 }
 
-/** The untracked look-alikes, named with when each was made, and the `import` block that adopts one. */
-function lookalikes<C>(
-  r: ResourceDef<Fields, C>,
-  lookup: Lookup<C>,
-  untracked: readonly Model[],
-  what: string,
-): string {
-  const one = untracked.length === 1;
-  const shown = untracked.slice(0, NAMED_LOOKALIKES);
-  const named = shown.map((o) => {
-    const at = lookup.madeAt?.(o);
-    return `${lookup.importId(o)}${at === undefined ? '' : ` (made or last changed ${new Date(at).toISOString()})`}`;
-  });
-  const more = untracked.length - named.length;
-  const blocks = shown.map(
-    (o) => `import { to = <this resource's address> id = ${JSON.stringify(lookup.importId(o))} }`,
-  );
-  const imports = r.importState
-    ? ` To keep ${one ? 'it' : 'one of them'} instead of making another, adopt it with an \`import\` block: ` +
-      `${blocks.join('; ')}.`
-    : '';
-  const holders = one ? 'an object that holds' : `${untracked.length} objects that hold`;
-  return (
-    `The platform already has ${holders} the key of ${what} and every setting it reports, and no state this run ` +
-    `read tracks ${one ? 'it' : 'them'}: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}. A run killed ` +
-    `before Terraform saved its state (a CI job's timeout, a cancel, a lost runner) leaves such objects behind.` +
-    imports
-  );
+function isUnique<C>(lookup: Lookup<C>, plan: ModelOf<Fields>): boolean {
+  return typeof lookup.uniqueKey === 'function' ? lookup.uniqueKey(plan) : lookup.uniqueKey;
 }
 
-function adoption<C>(untracked: readonly Model[], lookup: Lookup<C>): string {
-  const ids = untracked.map((o) => lookup.importId(o));
-  const one = ids.length === 1;
-  return (
-    `The platform already has ${one ? 'an object' : `${ids.length} objects`} holding this key and every setting ` +
-    `it reports that no state this run read tracks (${ids.slice(0, NAMED_LOOKALIKES).join(', ')}` +
-    `${ids.length > NAMED_LOOKALIKES ? `, and ${ids.length - NAMED_LOOKALIKES} more` : ''}), and ` +
-    '`untracked_objects = "adopt"` says objects of this key belong to this configuration: the apply takes ' +
-    `${one ? 'it' : 'one of them'} over instead of creating (each create of this key takes another, and any left ` +
-    'over are left alone), and creates only if none is left unchanged by then.'
-  );
+/** Whether a listed object holds every setting the plan sets that the platform reports. */
+function matchesPlan<C>(r: ResourceDef<Fields, C>, lookup: Lookup<C>, planned: ObjectValue, o: Model): boolean {
+  const fields = r.schema.fields;
+  const later = new Set<string>(lookup.setAfterCreate ?? []);
+  return differencesFromPlan(fields, planned, fromModel(fields, o, planned), later).length === 0;
+}
+
+/** The ids a plan already put in the private state (a replacement keeps its prior's). */
+function besides(priv: PrivateState): string[] {
+  const held = priv[UNTRACKED_BESIDE];
+  return Array.isArray(held) ? held.filter((v): v is string => typeof v === 'string') : [];
 }
 
 /** Whether every required top-level argument is known: a key is made of them. */

@@ -62,6 +62,11 @@ export interface CreateBooks {
   record: RecordHandle | null;
   /** What the provider's settings say of untracked look-alikes: a plan's adoptions count only under `adopt`. */
   readonly untracked: UntrackedObjects;
+  /**
+   * Where the plan could not look for untracked look-alikes and its host shows no warning (Pulumi): the
+   * census judges them before the request is sent; the refusal, or undefined (create-lookalikes.ts).
+   */
+  readonly lookalikeRefusal?: (census: readonly Model[]) => Promise<string | undefined> | undefined;
 }
 
 /**
@@ -130,6 +135,8 @@ async function createWithEvidence<C>(
     } else {
       if (before === undefined) {
         const census = await takeCensus(r, lookup, plan, ctx, ledger);
+        const refused = attempt === 1 ? await books.lookalikeRefusal?.(census) : undefined;
+        if (refused) throw new DiagnosticError(`Cannot create ${r.typeName}`, refused);
         before = new Set(census.map((o) => lookup.importId(o)));
         // Written down before the request leaves: a killed run's next apply finds it.
         const holders = census.filter((o) => lookup.holdsKey(plan, o)).map((o) => lookup.importId(o));

@@ -16,8 +16,10 @@ import type {
   ResourceDef,
 } from './contracts.js';
 import type { CreateJournal } from './create-journal.js';
-import type { CreateSettings } from './create-settings.js';
+import { UNTRACKED_BESIDE, type CreateSettings } from './create-settings.js';
 import { Diagnostics, DiagnosticError, diagnosticFromError, type Diagnostic } from './diagnostics.js';
+import { HostTerms } from './host-terms.js';
+import { HostView } from './host-view.js';
 import { TypeRegistry } from './type-registry.js';
 import { checkConfig, type Checked } from './validate.js';
 import { WalkView } from './walk.js';
@@ -46,6 +48,15 @@ export class EngineContext<C> {
   createSettings: CreateSettings = { untrackedObjects: 'refuse' };
   /** The walk this process serves, as far as it can tell (walk.ts). */
   readonly walk = new WalkView();
+  /** The client that runs the provider and what its user asked (host-view.ts). */
+  readonly host: HostView;
+  /** Messages in that client's words (host-terms.ts). */
+  readonly terms: HostTerms;
+  /**
+   * Why the platform could not be asked at plan (it did not answer, or refused the credentials), once a
+   * check of the world found it could not: the checks after it say so at once instead of waiting again.
+   */
+  unreachable: string | undefined;
   private stopController = new AbortController();
 
   constructor(
@@ -54,7 +65,15 @@ export class EngineContext<C> {
     readonly env: NodeJS.ProcessEnv,
     /** The records of this provider's creates, which outlive the process (create-journal.ts). */
     readonly journal: CreateJournal,
+    host?: HostView,
   ) {
+    this.host = host ?? new HostView(env);
+    this.terms = new HostTerms(this.host, {
+      name: def.name,
+      ...(def.environmentPrefix ? { environmentPrefix: def.environmentPrefix } : {}),
+      resources: new Map(def.resources.map((r) => [r.typeName, r.schema.block])),
+      dataSources: def.dataSources.map((d) => d.typeName),
+    });
     this.resources = new TypeRegistry(def.name, 'resource type', def.resources);
     this.dataSources = new TypeRegistry(def.name, 'data source', def.dataSources);
     this.ephemeralResources = new TypeRegistry(def.name, 'ephemeral resource', def.ephemeralResources ?? []);
@@ -82,11 +101,41 @@ export class EngineContext<C> {
 
   /**
    * Terraform showed a state of `r` (a prior state, a read, an import) or found its object gone: the
-   * records of the create that made it end (create-journal.ts), and a plan names it as no look-alike.
+   * records of the create that made it end (create-journal.ts), a plan names it as no look-alike, and
+   * the notes of this workspace say its state holds it (journal-notes.ts; not for an import, which a
+   * plan may never apply).
    */
-  seen(r: ResourceDef<Fields, C>, state: ObjectValue, how: 'tracked' | 'gone'): void {
-    const id = how === 'tracked' ? this.show(r, state) : idOf(r, state);
-    if (id !== undefined && this.journal.usable) this.journal.seen(r.typeName, id, how);
+  seen(r: ResourceDef<Fields, C>, state: ObjectValue, how: 'tracked' | 'imported' | 'gone'): void {
+    const id = how === 'gone' ? idOf(r, state) : this.show(r, state);
+    if (id === undefined || !this.journal.usable) return;
+    // A walk shows an object up to three times (an upgrade, a read, a plan): the journal hears it once.
+    const told = `${how} ${r.typeName} ${id}`;
+    if (this.told.has(told)) return;
+    this.told.add(told);
+    if (how === 'gone') this.told.delete(`tracked ${r.typeName} ${id}`);
+    this.journal.seen(r.typeName, id, how);
+  }
+
+  /** What the journal was told of each object, once per process. */
+  private readonly told = new Set<string>();
+
+  /** Per type, the untracked objects this state's resources were created beside on purpose. */
+  private readonly besides = new Map<string, Set<string>>();
+
+  /**
+   * A resource's private state, as the walk shows it: the untracked objects its user chose to create it
+   * beside (create-lookalikes.ts) are no look-alikes of this state's creates.
+   */
+  acknowledge(r: ResourceDef<Fields, C>, priv: PrivateState): void {
+    const ids = priv[UNTRACKED_BESIDE];
+    if (!Array.isArray(ids)) return;
+    let held = this.besides.get(r.typeName);
+    if (!held) this.besides.set(r.typeName, (held = new Set()));
+    for (const id of ids) if (typeof id === 'string') held.add(id);
+  }
+
+  acknowledged(type: string, id: string): boolean {
+    return this.besides.get(type)?.has(id) ?? false;
   }
 
   /**

@@ -4,9 +4,10 @@
  * objects some run showed tracked or some recovery took, and what went wrong with it, said once.
  * Whatever fails here costs the protection, never the run.
  */
-import { mkdir, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { digest, listJournal, markName } from './journal-files.js';
+import { heldOfType, OwnershipNotes, readAllNotes, type WorkspaceNotes } from './journal-notes.js';
 import { LogReader } from './journal-log.js';
 import { recordsRoot, type JournalPlace } from './journal-place.js';
 import { RecordIndex } from './journal-index.js';
@@ -14,6 +15,12 @@ import { RecordIndex } from './journal-index.js';
 export class JournalDirectory {
   protected dir: string | null = null;
   protected api = '';
+  /** The workspace whose records these are: Terraform's, or the Pulumi stack the host named. */
+  protected workspace = '';
+  /** What this workspace's state held (journal-notes.ts). */
+  protected notes: OwnershipNotes | null = null;
+  /** The other workspaces' notes, read once when a plan first asks. */
+  private others: Promise<WorkspaceNotes[]> | null = null;
   protected index: Promise<RecordIndex> | null = null;
   protected readonly marks = new Map<string, Set<string>>();
   private readonly pending = new Set<Promise<unknown>>();
@@ -32,15 +39,41 @@ export class JournalDirectory {
    * Once the provider is configured: the API its records are kept for, and the directory the user chose
    * for them (`create_records_dir`) instead of Terraform's data directory.
    */
-  useApi(address: string, recordsDir?: string): void {
+  useApi(address: string, recordsDir?: string, workspace?: string): void {
     if (!this.place) return;
-    const root = recordsDir ? recordsRoot(recordsDir, this.provider, this.place.workspace) : this.place.root;
+    const named = workspace ?? this.place.workspace;
+    const root =
+      recordsDir || workspace ? recordsRoot(recordsDir ?? this.place.base, this.provider, named) : this.place.root;
     const dir = join(root, digest(address));
     if (dir === this.dir) return;
     this.api = address;
     this.dir = dir;
+    this.workspace = named;
     this.index = null;
+    this.others = null;
     this.marks.clear();
+    this.notes = new OwnershipNotes(dir, named, (what, err) => this.fail(what, err));
+  }
+
+  /** The workspace whose records these are. */
+  get workspaceName(): string {
+    return this.workspace;
+  }
+
+  /**
+   * What every workspace of this directory noted its state held, this one's included (read once per
+   * process: the others do not change under a run).
+   */
+  allNotes(): Promise<WorkspaceNotes[]> {
+    if (!this.dir) return Promise.resolve([]);
+    const dir = this.dir;
+    this.others ??= this.notes!.flush().then(() => readAllNotes(dirname(dirname(dir)), basename(dir)));
+    return this.others;
+  }
+
+  /** Whether this workspace's notes say its state held `id` of `type`. */
+  async noted(type: string, id: string): Promise<boolean> {
+    return (await this.notes?.holds(type, id)) ?? false;
   }
 
   /** Where the records are, once configured. */
@@ -59,11 +92,15 @@ export class JournalDirectory {
     return this.trouble;
   }
 
-  /** Digests of the ids some record answered or some run showed tracked, for `type`. */
+  /**
+   * Digests of the ids of `type` some record answered, some recovery took, or the state of a workspace
+   * of this directory held (this one's, or another's: never a killed run's to adopt).
+   */
   async claimedDigests(type: string): Promise<Set<string>> {
     if (!this.dir) return new Set();
     const index = await this.loadIndex();
-    const out = new Set(this.marks.get(type) ?? []);
+    const out = new Set([...(this.marks.get(type) ?? []), ...((await this.notes?.heldDigests(type)) ?? [])]);
+    for (const notes of await this.allNotes()) for (const d of heldOfType(notes, type)) out.add(d);
     for (const e of index.ofType(type)) if (e.idDigest) out.add(e.idDigest);
     return out;
   }
@@ -82,36 +119,10 @@ export class JournalDirectory {
     }
   }
 
-  /**
-   * A plan found `id` of `type` tracked by its state: marked, so that the walks that follow it in this
-   * directory (an apply walk shows only what changes) know it is no untracked object.
-   */
-  async markTracked(type: string, id: string): Promise<void> {
-    if (!this.dir) return;
-    const idDigest = digest(id);
-    if (this.marks.get(type)?.has(idDigest)) return;
-    await this.loadIndex();
-    if (this.marks.get(type)?.has(idDigest)) return;
-    this.markHeld(type, idDigest);
-    try {
-      // The first file of the directory, on a fresh runner.
-      await mkdir(this.dir, { recursive: true });
-      await writeFile(join(this.dir, markName(type, idDigest)), '', { flag: 'wx' });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') this.fail('mark an object as tracked', err);
-    }
-  }
-
-  /** Whether a run in this directory showed `id` of `type` tracked, or a record took it (marks). */
-  async isMarked(type: string, id: string): Promise<boolean> {
-    if (!this.dir) return false;
-    await this.loadIndex();
-    return this.marks.get(type)?.has(digest(id)) ?? false;
-  }
-
   /** Waits for queued writes. */
   async flush(): Promise<void> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    await this.notes?.flush();
   }
 
   protected loadIndex(): Promise<RecordIndex> {

@@ -8,8 +8,11 @@ import { digest } from './journal-files.js';
 
 /** Where a provider keeps its journal: the directory and the Terraform workspace it serves. */
 export interface JournalPlace {
+  /** Where this workspace's records are, before the API's digest. */
   readonly root: string;
   readonly workspace: string;
+  /** The records of every workspace: `<base>/<provider>/<workspace>/`. */
+  readonly base: string;
 }
 
 /** The journal's place for a provider process started in `cwd` with `env`. */
@@ -17,7 +20,8 @@ export function journalPlace(provider: string, env: NodeJS.ProcessEnv, cwd: stri
   const dataDir = env.TF_DATA_DIR?.trim() || '.terraform';
   const base = isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir);
   const workspace = env.TF_WORKSPACE?.trim() || selectedWorkspace(base) || 'default';
-  return { root: recordsRoot(join(base, 'keel-creates'), provider, workspace), workspace };
+  const records = join(base, 'keel-creates');
+  return { root: recordsRoot(records, provider, workspace), workspace, base: records };
 }
 
 /**

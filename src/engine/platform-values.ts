@@ -1,9 +1,12 @@
 /**
  * What the platforms refuse or cannot take, judged the same way for every argument: texts that say
- * nothing, values named twice, and values or whole configurations over the platform's limits.
+ * nothing, values named twice, and values or whole configurations over the platform's limits; and the
+ * write-only values a request carries.
  */
 import type { Fields, PlatformLimits } from '../schema/define.js';
-import type { CtyType } from '../schema/cty-type.js';
+import { NUMBER, type CtyType } from '../schema/cty-type.js';
+import { valueToPlain } from '../schema/model.js';
+import { valueEquals } from '../schema/value-ops.js';
 import { Unknown, type ObjectValue } from '../schema/value.js';
 import type { Diagnostics } from './diagnostics.js';
 
@@ -124,4 +127,45 @@ function jsonOfKnown(config: ObjectValue): string {
   } catch {
     return JSON.stringify(config, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
   }
+}
+
+/**
+ * The model an operation gets, with each secret that has a write-only twin set from `<name>_wo`
+ * when that value is due: on create, and on update when `<name>_wo_version` changed. Otherwise the
+ * secret is null there (when given write-only), and operations leave it out of their requests, so
+ * the platform keeps the one it has.
+ */
+export function withWriteOnlyValues<M extends object>(
+  fields: Fields,
+  model: M,
+  config: ObjectValue | null,
+  prior: ObjectValue | null,
+): M {
+  if (config === null) return model;
+  const out = { ...model } as Record<string, unknown>;
+  for (const [name, def] of Object.entries(fields)) {
+    if (def.kind === 'block') {
+      const elements = out[name];
+      const configured = config[name];
+      if (!Array.isArray(elements) || !Array.isArray(configured)) continue;
+      const priorElements = Array.isArray(prior?.[name]) ? (prior![name] as ObjectValue[]) : [];
+      // List blocks pair by position; write-only attributes never sit in set blocks.
+      out[name] = elements.map((e, i) =>
+        withWriteOnlyValues(
+          def.fields,
+          e as object,
+          (configured[i] as ObjectValue | undefined) ?? null,
+          priorElements[i] ?? null,
+        ),
+      );
+      continue;
+    }
+    if (!def.options.writeOnlyTwin) continue;
+    const wo = config[`${name}_wo`] ?? null;
+    if (wo === null || wo instanceof Unknown) continue;
+    const versionKey = `${name}_wo_version`;
+    const due = prior === null || !valueEquals(NUMBER, prior[versionKey] ?? null, config[versionKey] ?? null);
+    out[name] = due ? valueToPlain(wo) : null;
+  }
+  return out as M;
 }

@@ -22,6 +22,7 @@ export class ProviderConfiguration<C> {
   async configureProvider(terraformVersion: string, config: ObjectValue): Promise<Diagnostics> {
     const { ctx } = this;
     const diags = new Diagnostics();
+    ctx.host.configured(terraformVersion);
     if (!isWhollyKnown(impliedType(ctx.def.schema.block), config)) {
       // Terraform may configure with values that depend on resources not yet created
       // (docs/protocol.md, "Configuring with unknown values"); planning needs no API calls, so fail
@@ -37,8 +38,18 @@ export class ProviderConfiguration<C> {
       const settings = ctx.def.createSettings?.(model, ctx.env);
       ctx.client = await ctx.def.configure(model, { terraformVersion, diags, log: ctx.log, env: ctx.env });
       if (settings) ctx.createSettings = settings;
-      // The records of creates are kept per API address: another configuration never reads them.
-      if (ctx.def.apiAddress) ctx.journal.useApi(ctx.def.apiAddress(ctx.client), ctx.createSettings.recordsDir);
+      // The records of creates are kept per API address (another configuration never reads them) and
+      // per workspace: Terraform's, or the Pulumi stack, whose engine stores each result as it gets it.
+      if (ctx.def.apiAddress) {
+        const pulumi = ctx.host.kind === 'pulumi';
+        const stack = pulumi ? ctx.host.command.stack : undefined;
+        ctx.journal.useApi(
+          ctx.def.apiAddress(ctx.client),
+          ctx.createSettings.recordsDir,
+          pulumi ? `pulumi stack ${stack ?? '(unnamed)'}` : undefined,
+        );
+        ctx.journal.hostHoldsOnReturn = pulumi;
+      }
     } catch (err) {
       diags.append([diagnosticFromError('Cannot configure the provider', err)]);
     }

@@ -33,6 +33,7 @@ import { EphemeralResources, type OpenedEphemeral } from './ephemeral-resources.
 import { ResourceConfigGeneration } from './generate-config.js';
 import { ListResources, type ListEvent, type ListedObject, type ListOptions } from './list-resources.js';
 import { Functions } from './functions.js';
+import type { HostView } from './host-view.js';
 import { ProviderConfiguration } from './provider-config.js';
 import { ResourceChanges, type PlanOutcome } from './resource-changes.js';
 import { ResourceIdentity, type IdentifiedOutcome } from './resource-identity.js';
@@ -64,9 +65,11 @@ export class ProviderEngine<C> {
     createRecovery: Partial<CreateRecoveryOptions> = {},
     /** Where the records of creates outlive the process (create-journal.ts), or the journal itself; null keeps none. */
     journal: JournalPlace | CreateJournal | null = null,
+    /** What the provider knows of the client that runs it (tests give one that reads no process). */
+    host?: HostView,
   ) {
     const records = journal instanceof CreateJournal ? journal : new CreateJournal(def.name, journal);
-    this.ctx = new EngineContext(def, log, env, records);
+    this.ctx = new EngineContext(def, log, env, records, host);
     this.configuration = new ProviderConfiguration(this.ctx);
     this.changes = new ResourceChanges(this.ctx, { ...DEFAULT_CREATE_RECOVERY, ...createRecovery });
     this.state = new ResourceState(this.ctx);
@@ -120,6 +123,10 @@ export class ProviderEngine<C> {
   /** StopProvider: cancels in-flight work; later calls get a fresh signal. */
   stop(): void {
     this.ctx.stop();
+  }
+  /** An RPC began (the server says so for each): the walk is quiet only when no call is in flight (walk.ts). */
+  callBegan(): () => void {
+    return this.ctx.walk.began();
   }
   validateProviderConfig(config: ObjectValue): Diagnostics {
     return this.configuration.validateProviderConfig(config);
@@ -238,7 +245,9 @@ export class ProviderEngine<C> {
     /** Aborted when the caller went away, so that the result never reaches it. */
     caller?: AbortSignal,
   ): Promise<IdentifiedOutcome> {
-    this.ctx.walk.called({ applies: true });
+    // Pulumi plans each create right before applying it, in one process: its plans are never an
+    // apply walk's that another walk judged before (walk.ts).
+    this.ctx.walk.called({ applies: !this.ctx.host.appliesRightAfterPlan });
     return this.identity.applyWithIdentity(typeName, prior, planned, plannedPrivate, config, plannedIdentity, caller);
   }
   importWithIdentity(typeName: string, target: { id: string } | { identity: ObjectValue }): Promise<IdentifiedOutcome> {

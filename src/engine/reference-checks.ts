@@ -121,7 +121,7 @@ export async function checkReferences<C>(
     const where = scope === '' ? '' : ` in ${kind.scopeLabel ?? ''} ${scope}`;
     const missing = named.values.filter((v) => !held.includes(v) && !ctx.planned(named.kind, v));
     for (const value of new Set(missing)) {
-      ctx.diags.error(
+      ctx.missing(
         'Names no existing object',
         `"${value}" is none of the ${kind.what} the platform holds${where}. It holds ${shown(likeFirst(held, value))}.`,
         named.path,

@@ -6,10 +6,9 @@
  */
 import { impliedType } from '../schema/block.js';
 import type { Fields, ModelOf } from '../schema/define.js';
-import { NUMBER } from '../schema/cty-type.js';
-import { fromModel, toModel, valueToPlain } from '../schema/model.js';
+import { fromModel, toModel } from '../schema/model.js';
 import type { AttributePath } from '../schema/path.js';
-import { Unknown, type ObjectValue } from '../schema/value.js';
+import type { ObjectValue } from '../schema/value.js';
 import { isWhollyKnown, valueEquals } from '../schema/value-ops.js';
 import { holdsOnlyStored } from '../schema/fields.js';
 import { isApiError } from '../wire/api-error.js';
@@ -35,7 +34,7 @@ import {
 } from './engine-context.js';
 import { assignedValueChanges, planObject, refusedChanges, type RefusedChangeAt } from './planner.js';
 import { samePlatformSettings } from './platform-settings.js';
-import { withoutRepeats } from './platform-values.js';
+import { withoutRepeats, withWriteOnlyValues } from './platform-values.js';
 import { finalizeApplied, type Mismatch } from './reconcile.js';
 import { checkConfig, type ClientCapabilities } from './validate.js';
 
@@ -59,7 +58,7 @@ export class ResourceChanges<C> {
   ) {
     this.creates = new CreateLedger(createRecovery);
     this.lookalikes = new CreateLookalikes(ctx, this.creates);
-    this.catalogue = new CatalogueChecks(ctx);
+    this.catalogue = new CatalogueChecks(ctx, createRecovery.lookBudgetMs);
   }
 
   /**
@@ -76,6 +75,7 @@ export class ResourceChanges<C> {
   ): Promise<void> {
     const r = this.ctx.resources.get(typeName);
     if (!r || out.diags.hasErrors) return;
+    if (prior !== null) this.ctx.acknowledge(r, out.plannedPrivate);
     // What the platform's catalogue decides, for a create or a change (never a destroy, nor a plan
     // that changes nothing: what the platform holds already is not judged again).
     const changes =
@@ -83,7 +83,12 @@ export class ResourceChanges<C> {
     if (config !== null && changes) await this.catalogue.check(r, config, out.diags);
     if (out.diags.hasErrors) return;
     if (prior !== null) this.ctx.seen(r, prior, 'tracked');
-    else if (out.planned !== null) await this.lookalikes.check(r, out.planned, out.diags).catch(() => undefined);
+    else if (out.planned !== null) {
+      out.plannedPrivate = { ...out.plannedPrivate };
+      await this.lookalikes.check(r, out.planned, out.diags, out.plannedPrivate).catch((error) => {
+        this.ctx.log.debug('the look-alike check of a create failed', { tf_resource_type: typeName, error });
+      });
+    }
     this.ctx.journalWarning(out.diags);
   }
 
@@ -154,6 +159,7 @@ export class ResourceChanges<C> {
       journal: this.ctx.journal,
       record: null,
       untracked: this.ctx.createSettings.untrackedObjects,
+      lookalikeRefusal: (census) => (planned ? this.lookalikes.lookalikeRefusal(r, planned, census) : undefined),
     };
     try {
       if (planned === null) {
@@ -177,6 +183,12 @@ export class ResourceChanges<C> {
         samePlatformSettings(fields, prior, planned)
       ) {
         return { state: this.finalize(r, planned, planned), private: plannedPrivate, diags };
+      }
+      // The objects its arguments name, and the rest of the catalogue, once more before anything is sent:
+      // what the plan only warned about (an object yet to come) is an error now.
+      if (config !== null) {
+        await this.catalogue.check(r, config, diags, 'apply');
+        if (diags.hasErrors) return { state: prior, private: plannedPrivate, diags };
       }
       // Write-only values come from the configuration: never in the plan, sent when they are due; a
       // value a `distinct` list repeats is sent once.
@@ -253,47 +265,6 @@ function asErrors(refused: readonly RefusedChangeAt[]): Diagnostic[] {
 /** A plan that changes nothing Terraform proposed: an unknown type, a configuration in error, a failure. */
 function unplanned(proposed: ObjectValue | null, priorPrivate: PrivateState, diags: Diagnostics): PlanOutcome {
   return { planned: proposed, requiresReplace: [], plannedPrivate: priorPrivate, diags };
-}
-
-/**
- * The model an operation gets, with each secret that has a write-only twin set from `<name>_wo`
- * when that value is due: on create, and on update when `<name>_wo_version` changed. Otherwise the
- * secret is null there (when given write-only), and operations leave it out of their requests, so
- * the platform keeps the one it has.
- */
-function withWriteOnlyValues<M extends object>(
-  fields: Fields,
-  model: M,
-  config: ObjectValue | null,
-  prior: ObjectValue | null,
-): M {
-  if (config === null) return model;
-  const out = { ...model } as Record<string, unknown>;
-  for (const [name, def] of Object.entries(fields)) {
-    if (def.kind === 'block') {
-      const elements = out[name];
-      const configured = config[name];
-      if (!Array.isArray(elements) || !Array.isArray(configured)) continue;
-      const priorElements = Array.isArray(prior?.[name]) ? (prior![name] as ObjectValue[]) : [];
-      // List blocks pair by position; write-only attributes never sit in set blocks.
-      out[name] = elements.map((e, i) =>
-        withWriteOnlyValues(
-          def.fields,
-          e as object,
-          (configured[i] as ObjectValue | undefined) ?? null,
-          priorElements[i] ?? null,
-        ),
-      );
-      continue;
-    }
-    if (!def.options.writeOnlyTwin) continue;
-    const wo = config[`${name}_wo`] ?? null;
-    if (wo === null || wo instanceof Unknown) continue;
-    const versionKey = `${name}_wo_version`;
-    const due = prior === null || !valueEquals(NUMBER, prior[versionKey] ?? null, config[versionKey] ?? null);
-    out[name] = due ? valueToPlain(wo) : null;
-  }
-  return out as M;
 }
 
 /** What a create that failed after the object came to exist leaves behind, said once for every type. */

@@ -49,8 +49,9 @@ export class ResourceState<C> {
       }
       const options = { missingAttributesAreNull: true, dropUnknownAttributes: true };
       const state = decodeJSON(impliedType(r.schema.block), json, options) as ObjectValue | null;
-      // The walk's first word of this object: a plan of a create names it as no look-alike.
-      if (state !== null) this.ctx.show(r, state);
+      // The walk's first word of this object: its state holds it, so a plan of a create names it as no
+      // look-alike, and the records of its create end.
+      if (state !== null) this.ctx.seen(r, state, 'tracked');
       return { state, diags };
     } catch (err) {
       // State that does not fit the schema is for the user to see, not a provider bug.
@@ -68,6 +69,7 @@ export class ResourceState<C> {
     const r = this.ctx.resources.find(typeName, diags);
     if (!r) return { state: current, private: priv, diags };
     this.ctx.show(r, current);
+    this.ctx.acknowledge(r, priv);
     try {
       const ctx = this.ctx.operation(diags, priv, typeName);
       const fresh = await r.read(toModel(r.schema.fields, current, MODEL_OPTIONS), ctx);
@@ -110,7 +112,7 @@ export class ResourceState<C> {
       const start = await r.importState(id, this.ctx.operation(diags, {}, typeName));
       if (start === null) return nonExistent();
       const state = withDefaults(r.schema.fields, fromModel(r.schema.fields, start, null));
-      this.ctx.seen(r, state, 'tracked');
+      this.ctx.seen(r, state, 'imported');
       return { state, private: {}, diags };
     } catch (err) {
       if (isNotFound(err)) return nonExistent();

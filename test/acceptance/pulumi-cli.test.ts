@@ -23,7 +23,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import { computeTokens } from '../pulumi-model/naming.js';
+import { computeTokens } from '../../src/schema/pulumi/naming.js';
 import type { Fields } from '../../src/schema/define.js';
 import {
   ExamplesWorkspace,

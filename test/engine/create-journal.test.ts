@@ -54,6 +54,7 @@ describe('engine: the create journal on disk', function () {
     expect(journalPlace('vdb', { TF_WORKSPACE: 'prod' }, '/w')).to.deep.equal({
       root: '/w/.terraform/keel-creates/vdb/prod',
       workspace: 'prod',
+      base: '/w/.terraform/keel-creates',
     });
     mkdirSync(join(dir, '.terraform'));
     writeFileSync(join(dir, '.terraform', 'environment'), 'staging');

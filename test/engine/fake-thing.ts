@@ -9,6 +9,8 @@ import { provider, resource, type Logger, type ResourceDef } from '../../src/eng
 import type { CreateSettings } from '../../src/engine/create-settings.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { CreateJournal, journalPlace } from '../../src/engine/create-journal.js';
+import type { ProcessInfo } from '../../src/engine/host-process.js';
+import { HostView } from '../../src/engine/host-view.js';
 import type { CreateRecoveryOptions } from '../../src/engine/create-recovery.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
 import type { ObjectValue } from '../../src/schema/value.js';
@@ -30,6 +32,8 @@ export class Platform {
   creates = 0;
   lists = 0;
   fates: Fate[] = [];
+  /** How listings fail: refused at once with this error, or never answered (`hang`: until aborted). */
+  listing: 'answers' | 'hang' | Error = 'answers';
   /** The platform's clock: when it says objects were made. */
   clock = Date.now();
   /** Resolves when a create request reaches the platform (the moment to kill at). */
@@ -71,7 +75,7 @@ export const model = (t: Thing) => ({
   made_at: new Date(t.made).toISOString(),
 });
 
-export function thing(options: { withTime?: boolean } = {}): ResourceDef<Fields, Platform> {
+export function thing(options: { withTime?: boolean; uniqueNames?: boolean } = {}): ResourceDef<Fields, Platform> {
   return resource<Fields, Platform>({
     typeName: 'fake_thing',
     schema,
@@ -90,11 +94,17 @@ export function thing(options: { withTime?: boolean } = {}): ResourceDef<Fields,
     },
     findCreated: {
       key: 'its name',
-      uniqueKey: false,
+      uniqueKey: options.uniqueNames === true,
       describe: (plan) => `the thing named ${JSON.stringify(plan.name)}`,
       async list(_plan, ctx) {
-        ctx.client.lists++;
-        return [...ctx.client.things.values()].map(model);
+        const api = ctx.client;
+        api.lists++;
+        if (api.listing instanceof Error) throw api.listing;
+        if (api.listing === 'hang')
+          await new Promise((_resolve, reject) =>
+            ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)),
+          );
+        return [...api.things.values()].map(model);
       },
       holdsKey: (plan, found) => found.name === plan.name,
       importId: (found) => found.id ?? '',
@@ -119,6 +129,15 @@ export interface RunOptions {
   readonly recovery?: Partial<CreateRecoveryOptions>;
   /** False: no records at all (KEEL_CREATE_RECORDS=off). */
   readonly records?: boolean;
+  /** The Terraform workspace it runs in (default: `default`). */
+  readonly workspace?: string;
+  /**
+   * The client that runs it, as its command line and ConfigureProvider show it: Terraform by default
+   * (`terraform plan`), Pulumi's bridge with `pulumi`; `argv` is the client's command line.
+   */
+  readonly host?: { readonly pulumi?: boolean; readonly argv?: readonly string[] };
+  /** Whether the platform keeps the name unique (HTTP 409 for a second). */
+  readonly uniqueNames?: boolean;
 }
 
 /** One run of Terraform in the working directory: a provider process with its own clock. */
@@ -131,25 +150,34 @@ export class Run {
     dir: string,
     private readonly options: RunOptions,
   ) {
-    const place = options.records === false ? null : journalPlace('fake', {}, dir);
+    const env = options.workspace ? { TF_WORKSPACE: options.workspace } : {};
+    const place = options.records === false ? null : journalPlace('fake', env, dir);
     this.journal = new CreateJournal('fake', place, () => this.frozenAt ?? Date.now());
+    const pulumi = options.host?.pulumi === true;
+    const argv = options.host?.argv ?? (pulumi ? ['pulumi', 'up', '-s', 'test'] : ['terraform', 'plan']);
+    // The client and what started it, as the system would show them (host-process.ts).
+    const chain: Record<number, ProcessInfo> = pulumi
+      ? { 100: { ppid: 101, argv: ['pulumi-resource-terraform-provider'] }, 101: { ppid: 1, argv } }
+      : { 100: { ppid: 1, argv } };
+    const host = new HostView({}, dir, (pid) => chain[pid], 100);
     const def = provider({
       name: 'fake',
       version: '0.0.1',
       schema: resourceSchema({}, { description: 'fake provider' }),
       configure: async () => api,
       apiAddress: () => 'https://fake.example',
+      environmentPrefix: 'FAKE',
       ...(options.settings ? { createSettings: () => options.settings! } : {}),
       resources: [thing(options)],
       dataSources: [],
     });
     const recovery = { lookupDelayMs: 0, settleQuietMs: 50, settleMaxMs: 2_000, ...options.recovery };
-    this.engine = new ProviderEngine(def, quiet, {}, recovery, this.journal);
+    this.engine = new ProviderEngine(def, quiet, {}, recovery, this.journal, host);
   }
 
   static async start(api: Platform, dir: string, options: RunOptions = {}): Promise<Run> {
     const run = new Run(api, dir, options);
-    await run.engine.configureProvider('1.15.5', {});
+    await run.engine.configureProvider(options.host?.pulumi ? 'pulumi-terraform-bridge' : '1.15.5', {});
     return run;
   }
 

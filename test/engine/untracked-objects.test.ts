@@ -1,27 +1,38 @@
 /**
- * A killed CI job re-run on a fresh runner (src/engine/create-lookalikes.ts; README, "Killed CI jobs
- * and fresh runners"): the new runner's directory holds no record, only the state carried over, so
- * what the killed job made but never stored is an untracked look-alike of the creates its plan asks
- * for. Each mode of `untracked_objects` is shown through the engine over a fake platform, with the
- * walks Terraform runs: a plan walk that shows what its state holds as it goes, and an apply walk, a
- * new process, that shows only what it changes.
+ * Whose object is it (src/engine/create-lookalikes.ts; docs/decisions.md, "Whose object is it"): a
+ * create whose key and settings an existing object holds, judged on evidence, through the engine over
+ * a fake platform, with the walks Terraform and Pulumi run:
+ *
+ * - nothing known (a killed job re-run on a fresh runner, another folder): each `untracked_objects`
+ *   mode, its message naming every likely cause and a way out for each, in the client's terms;
+ * - another workspace of the same directory made it: never refused, adopted or named, whatever the
+ *   setting; where the platform keeps the key unique, refused at plan naming that workspace;
+ * - what a user chose to create beside stays known to the state, so later plans do not ask again;
+ * - the walk: a verdict waits until the walk is quiet, and only the latest create waits (one wait per
+ *   plan, not per batch), except under Pulumi, which applies each create right after planning it;
+ * - a destroy's plan, a `-target` plan, a platform that does not answer.
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { UntrackedObjects } from '../../src/engine/create-settings.js';
+import { dirname, join } from 'node:path';
+import { UNTRACKED_BESIDE, type UntrackedObjects } from '../../src/engine/create-settings.js';
 import { journalPlace } from '../../src/engine/create-journal.js';
 import { createSettingsOf } from '../../src/resources/shared/create-settings.js';
+import type { ObjectValue } from '../../src/schema/value.js';
 import { Platform, Run, model, records, type RunOptions } from './fake-thing.js';
+import { recordsUnder } from '../support/create-records.js';
 
 const mode = (untrackedObjects: UntrackedObjects, more: RunOptions = {}): RunOptions => ({
   ...more,
   settings: { untrackedObjects, ...more.settings },
 });
+const summaries = (diags: { items: readonly { severity: string; summary: string }[] }) =>
+  diags.items.map((d) => [d.severity, d.summary]);
+const idOf = (state: ObjectValue | null) => (state as { id: string }).id;
 
-describe('engine: untracked look-alikes of a plan’s creates (a killed job re-run on a fresh runner)', function () {
-  this.timeout(20_000);
+describe('engine: whose object is it (look-alikes of a plan’s creates)', function () {
+  this.timeout(30_000);
   let dir: string;
   let api: Platform;
   beforeEach(() => {
@@ -36,133 +47,361 @@ describe('engine: untracked look-alikes of a plan’s creates (a killed job re-r
     rmSync(join(dir, '.terraform'), { recursive: true });
   }
 
-  it('refuse, the default: the plan fails before anything is created, naming the object and the import that adopts it', async () => {
-    await killedOnAnotherRunner();
-    const plan = await (await Run.start(api, dir)).plan('x');
-    expect(plan.diags.items.map((d) => [d.severity, d.summary])).to.deep.equal([
-      ['error', 'The thing named "x" exists already, untracked'],
-    ]);
-    const { detail } = plan.diags.items[0]!;
-    expect(detail).to.include('t-1 (made or last changed').and.include('no state this run read tracks it');
-    expect(detail).to.include(`import { to = <this resource's address> id = "t-1" }`);
-    expect(detail).to.include('Nothing was created').and.include('`untracked_objects`');
-    expect(api.creates).to.equal(1);
+  describe('nothing known of the object (a fresh runner)', () => {
+    it('refuse, the default: an error before anything is created, naming the object, every likely cause and a way out for each', async () => {
+      await killedOnAnotherRunner();
+      const plan = await (await Run.start(api, dir)).plan('x');
+      expect(summaries(plan.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
+      const { detail } = plan.diags.items[0]!;
+      expect(detail).to.include('t-1 (made or last changed');
+      expect(detail, 'a killed run, and its way out').to.include('killed before its state was saved');
+      expect(detail)
+        .to.include('an `import` block with `id = "t-1"`')
+        .and.include("`terraform import <address> 't-1'`");
+      expect(detail, "another's, and its way out").to.include(
+        "another workspace's, another configuration's or a person's",
+      );
+      expect(detail).to.include('`untracked_objects = "create"` in the provider block');
+      expect(detail).to.include('`FAKE_UNTRACKED_OBJECTS=create` in the environment of one run');
+      expect(detail).to.include('Nothing was created');
+      expect(api.creates).to.equal(1);
+    });
+
+    it('create: the plan names it, the apply creates another, and the state keeps what it was created beside', async () => {
+      await killedOnAnotherRunner();
+      const run = await Run.start(api, dir, mode('create'));
+      const plan = await run.plan('x');
+      expect(summaries(plan.diags)).to.deep.equal([
+        ['warning', 'The thing named "x" is created beside an untracked object like it'],
+      ]);
+      expect(plan.plannedPrivate[UNTRACKED_BESIDE]).to.deep.equal(['t-1']);
+      const out = await run.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+      expect(idOf(out.state)).to.equal('t-2');
+      expect(out.private[UNTRACKED_BESIDE], 'kept in the private state').to.deep.equal(['t-1']);
+
+      // Another fresh runner with the default: the state shows what it was created beside, and a new
+      // create of the same key is not refused for it.
+      rmSync(join(dir, '.terraform'), { recursive: true });
+      const later = await Run.start(api, dir);
+      await later.engine.readWithIdentity('fake_thing', out.state!, out.private, null);
+      const again = await later.plan('x');
+      expect(again.diags.items).to.deep.equal([]);
+    });
+
+    it('warn: as create where the client shows warnings', async () => {
+      await killedOnAnotherRunner();
+      const run = await Run.start(api, dir, mode('warn'));
+      const plan = await run.plan('x');
+      expect(summaries(plan.diags)).to.deep.equal([
+        ['warning', 'The thing named "x" is created beside an untracked object like it'],
+      ]);
+      const out = await run.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+      expect(idOf(out.state)).to.equal('t-2');
+    });
+
+    it('adopt: the plan says it takes the object over, and the apply walk, a new process, adopts it without a create', async () => {
+      await killedOnAnotherRunner();
+      const plan = await (await Run.start(api, dir, mode('adopt'))).plan('x');
+      expect(summaries(plan.diags)).to.deep.equal([['warning', 'The thing named "x" is taken over, not created']]);
+      const apply = await Run.start(api, dir, mode('adopt', { applyWalk: true }));
+      const replan = await apply.plan('x');
+      expect(replan.diags.items, 'the apply walk says nothing more').to.deep.equal([]);
+      const out = await apply.engine.applyResourceChange('fake_thing', null, replan.planned, replan.plannedPrivate);
+      expect(out.diags.items).to.deep.equal([]);
+      expect(idOf(out.state)).to.equal('t-1');
+      expect(api.creates, 'no create request after the killed one').to.equal(1);
+      expect(api.things.size).to.equal(1);
+    });
+
+    it('adopt: each create of the key takes over one look-alike, and leaves the others alone', async () => {
+      await killedOnAnotherRunner('twin');
+      await killedOnAnotherRunner('twin');
+      await killedOnAnotherRunner('twin');
+      const planRun = await Run.start(api, dir, mode('adopt'));
+      const plans = await Promise.all([planRun.plan('twin'), planRun.plan('twin')]);
+      const said = plans.flatMap((p) => p.diags.items);
+      expect(said.map((d) => [d.severity, d.summary])).to.deep.equal([
+        ['warning', 'The thing named "twin" is taken over, not created'],
+        ['warning', 'The thing named "twin" is taken over, not created'],
+      ]);
+      expect(said[0]!.detail).to.include('3 objects').and.include('t-1').and.include('t-3');
+      const apply = await Run.start(api, dir, mode('adopt', { applyWalk: true }));
+      const outs = await Promise.all(
+        plans.map((p) => apply.engine.applyResourceChange('fake_thing', null, p.planned, p.plannedPrivate)),
+      );
+      const taken = outs.map((o) => idOf(o.state));
+      expect(new Set(taken).size, 'two different objects').to.equal(2);
+      expect(taken.every((id) => ['t-1', 't-2', 't-3'].includes(id))).to.equal(true);
+      expect(api.creates, 'no create after the three killed ones').to.equal(3);
+    });
+
+    it('adopt without records (KEEL_CREATE_RECORDS=off) cannot carry the plan to the apply: it refuses', async () => {
+      await killedOnAnotherRunner();
+      const plan = await (await Run.start(api, dir, mode('adopt', { records: false }))).plan('x');
+      expect(summaries(plan.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
+    });
+
+    it('a plan’s adoption counts only while the setting says adopt', async () => {
+      await killedOnAnotherRunner();
+      await (await Run.start(api, dir, mode('adopt'))).plan('x');
+      const out = await (await Run.start(api, dir, mode('warn', { applyWalk: true }))).create('x');
+      expect(idOf(out.state)).to.equal('t-2');
+    });
+
+    it('where the platform keeps the key unique, the message offers no second object: import it or choose another key', async () => {
+      await killedOnAnotherRunner();
+      for (const setting of ['refuse', 'create', 'warn'] as const) {
+        const plan = await (await Run.start(api, dir, mode(setting, { uniqueNames: true }))).plan('x');
+        expect(summaries(plan.diags), setting).to.deep.equal([['error', 'The thing named "x" exists already']]);
+        const { detail } = plan.diags.items[0]!;
+        expect(detail).to.include('keeps its name unique').and.include("`terraform import <address> 't-1'`");
+        expect(detail).to.not.include('untracked_objects');
+      }
+    });
+
+    it('an untracked object the plan does not match (other settings) is not named', async () => {
+      await killedOnAnotherRunner();
+      const plan = await (await Run.start(api, dir)).plan('x', 'red');
+      expect(plan.diags.items).to.deep.equal([]);
+      expect(model(api.things.get('t-1')!).color).to.equal('blue');
+    });
   });
 
-  it('warn: the plan names it and the apply creates a second object', async () => {
-    await killedOnAnotherRunner();
-    const run = await Run.start(api, dir, mode('warn'));
-    const plan = await run.plan('x');
-    expect(plan.diags.items.map((d) => [d.severity, d.summary])).to.deep.equal([
-      ['warning', 'The thing named "x" may exist already'],
-    ]);
-    const out = await run.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
-    expect((out.state as { id: string }).id).to.equal('t-2');
+  describe('another workspace of this directory made it', () => {
+    /** `dev` applies `x` and its walk ends, as `terraform apply` does. */
+    async function devApplies(name = 'x', more: RunOptions = {}): Promise<ObjectValue> {
+      const dev = await Run.start(api, dir, { ...more, workspace: 'dev' });
+      const out = await dev.create(name);
+      expect(out.diags.items).to.deep.equal([]);
+      await dev.engine.ended();
+      return out.state!;
+    }
+
+    for (const setting of ['refuse', 'create', 'adopt'] as const)
+      it(`${setting}: a second workspace with the same names plans and applies its own object, with nothing said`, async () => {
+        await devApplies();
+        const staging = await Run.start(api, dir, mode(setting, { workspace: 'staging' }));
+        const plan = await staging.plan('x');
+        expect(plan.diags.items).to.deep.equal([]);
+        const apply = await Run.start(api, dir, mode(setting, { workspace: 'staging', applyWalk: true }));
+        const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+        expect(idOf(out.state), "staging's own object").to.equal('t-2');
+        expect(api.things.size).to.equal(2);
+      });
+
+    it('a third workspace’s destroy deletes only its own object', async () => {
+      const devState = await devApplies();
+      const prod = await Run.start(api, dir, mode('adopt', { workspace: 'prod' }));
+      const made = await prod.create('x');
+      expect(idOf(made.state)).to.equal('t-2');
+      await prod.engine.applyResourceChange('fake_thing', made.state, null, {});
+      expect([...api.things.keys()]).to.deep.equal([idOf(devState)]);
+    });
+
+    it('where the platform keeps the key unique, the plan refuses at once, naming the workspace that holds it', async () => {
+      await devApplies('x', { uniqueNames: true });
+      const plan = await (await Run.start(api, dir, { workspace: 'staging', uniqueNames: true })).plan('x');
+      expect(summaries(plan.diags)).to.deep.equal([['error', 'The thing named "x" exists already']]);
+      expect(plan.diags.items[0]!.detail)
+        .to.include('workspace "dev" of this directory')
+        .and.include('terraform.workspace');
+    });
+
+    it('an object of this workspace that its state no longer shows (removed from it, a -target plan) is not named', async () => {
+      await devApplies();
+      const plan = await (await Run.start(api, dir, { workspace: 'dev' })).plan('x');
+      expect(plan.diags.items).to.deep.equal([]);
+    });
   });
 
-  it('adopt: the plan says it takes the object over, and the apply walk, a new process, adopts it without a create', async () => {
-    await killedOnAnotherRunner();
-    const plan = await (await Run.start(api, dir, mode('adopt'))).plan('x');
-    expect(plan.diags.items.map((d) => [d.severity, d.summary])).to.deep.equal([
-      ['warning', 'The thing named "x" is taken over, not created'],
-    ]);
-    const apply = await Run.start(api, dir, mode('adopt', { applyWalk: true }));
-    const replan = await apply.plan('x');
-    expect(replan.diags.items, 'the apply walk says nothing more').to.deep.equal([]);
-    const out = await apply.engine.applyResourceChange('fake_thing', null, replan.planned, replan.plannedPrivate);
-    expect(out.diags.items).to.deep.equal([]);
-    expect((out.state as { id: string }).id).to.equal('t-1');
-    expect(api.creates, 'no create request after the killed one').to.equal(1);
-    expect(api.things.size).to.equal(1);
+  describe('the walk', () => {
+    it('names no object the walk shows tracked, even when the walk shows it after the check began', async () => {
+      const first = await Run.start(api, dir);
+      const stored = await first.create('twin');
+      await first.createKilled('twin', 'killed-after');
+      rmSync(join(dir, '.terraform'), { recursive: true });
+      const walk = await Run.start(api, dir, { recovery: { settleQuietMs: 300 } });
+      const [plan] = await Promise.all([
+        walk.plan('twin'),
+        new Promise((resolve) => setTimeout(resolve, 150)).then(() => walk.upgrade(stored.state!)),
+      ]);
+      expect(plan.diags.items.map((d) => d.summary)).to.deep.equal([
+        'The thing named "twin" exists already, untracked',
+      ]);
+      expect(plan.diags.items[0]!.detail).to.include('t-2').and.not.include('t-1');
+    });
+
+    it('only the latest create waits for the walk: the ones before it return at once, and it says every verdict', async () => {
+      for (let i = 0; i < 12; i++) await killedOnAnotherRunner(`n${i}`);
+      const walk = await Run.start(api, dir, { recovery: { settleQuietMs: 200 } });
+      const order: number[] = [];
+      const plans = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          walk.plan(`n${i}`).then((p) => {
+            order.push(i);
+            return p;
+          }),
+        ),
+      );
+      expect(order.at(-1), 'the last to return is the last to ask').to.equal(11);
+      expect(plans.slice(0, 11).every((p) => p.diags.items.length === 0)).to.equal(true);
+      expect(plans[11]!.diags.items.map((d) => d.summary)).to.deep.equal(
+        Array.from({ length: 12 }, (_, i) => `The thing named "n${i}" exists already, untracked`),
+      );
+    });
+
+    it('a walk that shows every object the look-alikes hold says nothing, and notes them for the walk after it', async () => {
+      const first = await Run.start(api, dir);
+      const stored = await first.create('twin');
+      rmSync(join(dir, '.terraform'), { recursive: true });
+      const walk = await Run.start(api, dir);
+      const [plan] = await Promise.all([
+        walk.plan('twin'),
+        new Promise((resolve) => setTimeout(resolve, 20)).then(() => walk.upgrade(stored.state!)),
+      ]);
+      expect(plan.diags.items).to.deep.equal([]);
+      await walk.journal.flush();
+      // A client that does not say which walk it is (OpenTofu): its apply walk shows nothing of the
+      // sibling, and the notes tell it the sibling is this state's.
+      const replan = await (await Run.start(api, dir)).plan('twin');
+      expect(replan.diags.items).to.deep.equal([]);
+    });
+
+    it('Terraform’s apply walk never judges look-alikes: the plan walk did, with what it showed', async () => {
+      await killedOnAnotherRunner();
+      const apply = await Run.start(api, dir, { applyWalk: true });
+      expect((await apply.plan('x')).diags.items).to.deep.equal([]);
+    });
+
+    it('the creates of the same run are neither cut off nor look-alikes', async () => {
+      const run = await Run.start(api, dir);
+      expect((await run.create('twin')).diags.items).to.deep.equal([]);
+      expect((await run.plan('twin')).diags.items).to.deep.equal([]);
+    });
+
+    it('the plan Terraform makes before a destroy checks nothing and lists nothing', async () => {
+      await killedOnAnotherRunner();
+      const lists = api.lists;
+      for (const argv of [
+        ['terraform', '-chdir=config', 'destroy', '-auto-approve'],
+        ['python3', '/clients/terraform', 'apply', '-destroy'],
+        ['tofu', 'plan', '-destroy=true'],
+      ]) {
+        const plan = await (await Run.start(api, dir, { host: { argv } })).plan('x');
+        expect(plan.diags.items, argv.join(' ')).to.deep.equal([]);
+      }
+      expect(api.lists).to.equal(lists);
+    });
+
+    it('a -target plan, which does not read the whole state, names the look-alike in a warning', async () => {
+      await killedOnAnotherRunner();
+      const argv = ['terraform', 'plan', '-target=fake_thing.x'];
+      const plan = await (await Run.start(api, dir, { host: { argv } })).plan('x');
+      expect(summaries(plan.diags)).to.deep.equal([['warning', 'The thing named "x" may exist already']]);
+      expect(plan.diags.items[0]!.detail).to.include('narrowed with `-target`');
+    });
   });
 
-  it('adopt: each create of the key takes over one look-alike, and leaves the others alone', async () => {
-    // Two killed jobs, each re-run on a fresh runner.
-    await killedOnAnotherRunner('twin');
-    await killedOnAnotherRunner('twin');
-    await killedOnAnotherRunner('twin');
-    // Two creates of the key in one plan walk, three look-alikes.
-    const planRun = await Run.start(api, dir, mode('adopt'));
-    const plans = await Promise.all([planRun.plan('twin'), planRun.plan('twin')]);
-    expect(plans.flatMap((p) => p.diags.items.map((d) => [d.severity, d.summary]))).to.deep.equal([
-      ['warning', 'The thing named "twin" is taken over, not created'],
-      ['warning', 'The thing named "twin" is taken over, not created'],
-    ]);
-    expect(plans[0]!.diags.items[0]!.detail).to.include('3 objects').and.include('t-1').and.include('t-3');
-    const apply = await Run.start(api, dir, mode('adopt', { applyWalk: true }));
-    const outs = await Promise.all(
-      plans.map((p) => apply.engine.applyResourceChange('fake_thing', null, p.planned, p.plannedPrivate)),
-    );
-    const taken = outs.map((o) => (o.state as { id: string }).id);
-    expect(new Set(taken).size, 'two different objects').to.equal(2);
-    expect(taken.every((id) => ['t-1', 't-2', 't-3'].includes(id))).to.equal(true);
-    expect(api.creates, 'no create after the three killed ones').to.equal(3);
-    expect(api.things.size).to.equal(3);
+  describe('a platform that cannot be asked', () => {
+    it('refused credentials: a warning names the object and why; later checks do not ask again', async () => {
+      await killedOnAnotherRunner();
+      api.listing = new Error('GET /things: 401 the credentials were refused');
+      const run = await Run.start(api, dir);
+      const lists = api.lists;
+      const plans = [await run.plan('x'), await run.plan('y')];
+      expect(plans.map((p) => summaries(p.diags))).to.deep.equal([
+        [['warning', 'Could not look for objects like the thing named "x"']],
+        [['warning', 'Could not look for objects like the thing named "y"']],
+      ]);
+      expect(plans[0]!.diags.items[0]!.detail).to.include('401 the credentials were refused');
+      expect(api.lists - lists, 'asked once').to.equal(1);
+    });
+
+    it('no answer: the check gives up after its budget', async () => {
+      api.listing = 'hang';
+      const run = await Run.start(api, dir, { recovery: { lookBudgetMs: 300 } });
+      const plan = await run.plan('x');
+      expect(plan.diags.items[0]!.detail).to.include('did not answer within 0.3 s');
+    });
   });
 
-  it('adopt without records (KEEL_CREATE_RECORDS=off) cannot carry the plan to the apply: it refuses', async () => {
-    await killedOnAnotherRunner();
-    const run = await Run.start(api, dir, mode('adopt', { records: false }));
-    const plan = await run.plan('x');
-    expect(plan.diags.items.map((d) => [d.severity, d.summary])).to.deep.equal([
-      ['error', 'The thing named "x" exists already, untracked'],
-    ]);
-  });
+  describe('under Pulumi', () => {
+    const pulumi = { host: { pulumi: true } };
 
-  it('a plan’s adoption counts only while the setting says adopt', async () => {
-    await killedOnAnotherRunner();
-    await (await Run.start(api, dir, mode('adopt'))).plan('x');
-    const apply = await Run.start(api, dir, mode('warn', { applyWalk: true }));
-    const out = await apply.create('x');
-    expect((out.state as { id: string }).id).to.equal('t-2');
-  });
+    it('the refusal speaks Pulumi: the type token, `pulumi import` and `pulumi config set`', async () => {
+      await killedOnAnotherRunner();
+      const plan = await (await Run.start(api, dir, pulumi)).plan('x');
+      expect(summaries(plan.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
+      const { detail } = plan.diags.items[0]!;
+      expect(detail).to.include("`pulumi import fake:index/thing:Thing <resource name> 't-1'`");
+      expect(detail).to.include('`pulumi config set fake:untrackedObjects create`');
+      expect(detail).to.include('before its stack was saved').and.not.include('terraform');
+    });
 
-  it('names no object the walk shows tracked, even when the walk shows it after the check began', async () => {
-    const first = await Run.start(api, dir);
-    const stored = await first.create('twin');
-    await first.createKilled('twin', 'killed-after');
-    rmSync(join(dir, '.terraform'), { recursive: true });
-    // The plan walk: a create of the key, and the stored sibling's upgrade 150 ms later, within the
-    // quiet the check waits for.
-    const walk = await Run.start(api, dir, { recovery: { settleQuietMs: 300 } });
-    const [plan] = await Promise.all([
-      walk.plan('twin'),
-      new Promise((resolve) => setTimeout(resolve, 150)).then(() => walk.upgrade(stored.state!)),
-    ]);
-    expect(plan.diags.items.map((d) => d.summary)).to.deep.equal(['The thing named "twin" exists already, untracked']);
-    expect(plan.diags.items[0]!.detail).to.include('t-2').and.not.include('t-1');
-  });
+    it('every create is judged, after others were applied in the same process (Pulumi plans each right before it)', async () => {
+      await killedOnAnotherRunner('later');
+      const run = await Run.start(api, dir, pulumi);
+      expect((await run.create('first')).diags.items).to.deep.equal([]);
+      const plan = await run.plan('later');
+      expect(summaries(plan.diags)).to.deep.equal([['error', 'The thing named "later" exists already, untracked']]);
+    });
 
-  it('a walk that shows every object the look-alikes hold says nothing, and marks them for the walk after it', async () => {
-    const first = await Run.start(api, dir);
-    const stored = await first.create('twin');
-    rmSync(join(dir, '.terraform'), { recursive: true });
-    const walk = await Run.start(api, dir);
-    const [plan] = await Promise.all([
-      walk.plan('twin'),
-      new Promise((resolve) => setTimeout(resolve, 20)).then(() => walk.upgrade(stored.state!)),
-    ]);
-    expect(plan.diags.items).to.deep.equal([]);
-    // A client that does not say which walk it is (OpenTofu): its apply walk shows nothing of the
-    // sibling, and the mark tells it the sibling is tracked.
-    const apply = await Run.start(api, dir);
-    const replan = await apply.plan('twin');
-    expect(replan.diags.items).to.deep.equal([]);
-  });
+    it('warn and adopt, which only a warning would tell about, refuse: Pulumi shows no provider warning', async () => {
+      await killedOnAnotherRunner();
+      for (const setting of ['warn', 'adopt'] as const) {
+        const plan = await (await Run.start(api, dir, mode(setting, pulumi))).plan('x');
+        expect(summaries(plan.diags), setting).to.deep.equal([
+          ['error', 'The thing named "x" exists already, untracked'],
+        ]);
+        expect(plan.diags.items[0]!.detail).to.include('Pulumi shows no warning of a provider');
+      }
+    });
 
-  it('Terraform’s apply walk never judges look-alikes: the plan walk did, with what it showed', async () => {
-    await killedOnAnotherRunner();
-    const apply = await Run.start(api, dir, { applyWalk: true });
-    expect((await apply.plan('x')).diags.items).to.deep.equal([]);
-  });
+    it('two stacks of one project in one directory: the second makes its own object, whatever the first left', async () => {
+      const dev = await Run.start(api, dir, { host: { pulumi: true, argv: ['pulumi', 'up', '--stack', 'dev'] } });
+      const made = await dev.create('x');
+      // Pulumi's engine stores the result at once and never shuts the provider down.
+      await dev.journal.flush();
+      expect(dev.journal.directory, 'the records of stack dev').to.match(/pulumi_stack_dev-[0-9a-f]{8}/);
+      expect(
+        recordsUnder(dirname(dev.journal.directory!)),
+        'its record ended when its result was returned',
+      ).to.deep.equal([]);
+      const staging = await Run.start(api, dir, { host: { pulumi: true, argv: ['pulumi', 'up', '-s', 'staging'] } });
+      const out = await staging.create('x');
+      expect(out.diags.items).to.deep.equal([]);
+      expect(idOf(out.state)).to.not.equal(idOf(made.state));
+      expect(api.things.size).to.equal(2);
+    });
 
-  it('the creates of the same run are neither cut off nor look-alikes', async () => {
-    const run = await Run.start(api, dir);
-    const first = await run.create('twin');
-    expect(first.diags.items).to.deep.equal([]);
-    // An apply walk that cannot say so (OpenTofu) plans its second create after the first was made.
-    const second = await run.plan('twin');
-    expect(second.diags.items).to.deep.equal([]);
+    it('a stack’s killed create is never another stack’s to adopt', async () => {
+      await (await Run.start(api, dir, { host: { pulumi: true, argv: ['pulumi', 'up', '-s', 'dev'] } })).createKilled(
+        'x',
+        'killed-after',
+      );
+      const staging = await Run.start(
+        api,
+        dir,
+        mode('create', { host: { pulumi: true, argv: ['pulumi', 'up', '-s', 'staging'] } }),
+      );
+      const out = await staging.create('x');
+      expect(idOf(out.state)).to.equal('t-2');
+      const dev = await Run.start(api, dir, { host: { pulumi: true, argv: ['pulumi', 'up', '-s', 'dev'] } });
+      expect(idOf((await dev.create('x')).state), "dev's re-run adopts its own").to.equal('t-1');
+    });
+
+    it('a plan that could not look: the create’s own census judges before anything is sent', async () => {
+      await killedOnAnotherRunner();
+      const run = await Run.start(api, dir, pulumi);
+      api.listing = new Error('GET /things: connection refused');
+      const plan = await run.plan('x');
+      expect(plan.diags.items, 'Pulumi shows no warning').to.deep.equal([]);
+      api.listing = 'answers';
+      const out = await run.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+      expect(summaries(out.diags)).to.deep.equal([['error', 'Cannot create fake_thing']]);
+      expect(out.diags.items[0]!.detail).to.include('exists already, untracked');
+      expect(api.creates).to.equal(1);
+    });
   });
 
   it('records in `create_records_dir` carry a killed job to a fresh runner: its object is adopted, not made again', async () => {
@@ -179,7 +418,7 @@ describe('engine: untracked look-alikes of a plan’s creates (a killed job re-r
           'An earlier run was cut off while creating the thing named "x"',
         ]);
         const out = await run.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
-        expect((out.state as { id: string }).id).to.equal('t-1');
+        expect(idOf(out.state)).to.equal('t-1');
         expect(api.creates).to.equal(1);
       } finally {
         rmSync(fresh, { recursive: true, force: true });
@@ -189,32 +428,31 @@ describe('engine: untracked look-alikes of a plan’s creates (a killed job re-r
     }
   });
 
-  it('the settings: the provider block wins, the environment fills in, refuse by default, anything else refused at its path', () => {
-    const none = { untracked_objects: null, create_records_dir: null };
+  it('the settings: the provider block wins, the environment fills in, refuse and warn by default, anything else refused at its path', () => {
+    const none = { untracked_objects: null, missing_references: null, create_records_dir: null };
     expect(createSettingsOf(none, {}, 'SEC')).to.deep.equal({ untrackedObjects: 'refuse' });
     expect(
-      createSettingsOf(none, { VDB_UNTRACKED_OBJECTS: 'adopt', VDB_CREATE_RECORDS_DIR: '/c' }, 'VDB'),
-    ).to.deep.equal({
-      untrackedObjects: 'adopt',
-      recordsDir: '/c',
-    });
-    const given = { untracked_objects: 'warn', create_records_dir: 'keel' };
+      createSettingsOf(
+        none,
+        { VDB_UNTRACKED_OBJECTS: 'adopt', VDB_MISSING_REFERENCES: 'refuse', VDB_CREATE_RECORDS_DIR: '/c' },
+        'VDB',
+      ),
+    ).to.deep.equal({ untrackedObjects: 'adopt', missingReferences: 'refuse', recordsDir: '/c' });
+    const given = { untracked_objects: 'create', missing_references: 'warn', create_records_dir: 'keel' };
     expect(createSettingsOf(given, { SEC_UNTRACKED_OBJECTS: 'adopt' }, 'SEC')).to.deep.equal({
-      untrackedObjects: 'warn',
+      untrackedObjects: 'create',
+      missingReferences: 'warn',
       recordsDir: 'keel',
     });
     expect(() => createSettingsOf(none, { SEC_UNTRACKED_OBJECTS: 'yes' }, 'SEC'))
-      .to.throw('must be one of "refuse", "warn", "adopt", got "yes"')
+      .to.throw('must be one of "refuse", "create", "warn", "adopt", got "yes"')
       .with.property('path')
       .that.deep.equals([{ attr: 'untracked_objects' }]);
+    expect(() => createSettingsOf(none, { SEC_MISSING_REFERENCES: 'no' }, 'SEC'))
+      .to.throw('must be one of "warn", "refuse", got "no"')
+      .with.property('path')
+      .that.deep.equals([{ attr: 'missing_references' }]);
     expect(() => createSettingsOf({ ...none, create_records_dir: ' ' }, {}, 'SEC')).to.throw('is set but empty');
     expect(journalPlace('sec', {}, dir).root).to.equal(join(dir, '.terraform', 'keel-creates', 'sec', 'default'));
-  });
-
-  it('an untracked object the plan does not match (other settings) is not named', async () => {
-    await killedOnAnotherRunner();
-    const plan = await (await Run.start(api, dir)).plan('x', 'red');
-    expect(plan.diags.items).to.deep.equal([]);
-    expect(model(api.things.get('t-1')!).color).to.equal('blue');
   });
 });

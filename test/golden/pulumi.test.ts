@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { ProviderDescription } from '../pulumi-model/description.js';
 import type { Schema } from '../../src/schema/block.js';
-import { pluralize, singularize, goExpand } from '../pulumi-model/inflector.js';
+import { pluralize, singularize, goExpand } from '../../src/schema/pulumi/inflector.js';
 import {
   camelCaseTerraformName,
   computeTokens,
@@ -14,7 +14,7 @@ import {
   makeStandardToken,
   terraformToPulumiName,
   titleCase,
-} from '../pulumi-model/naming.js';
+} from '../../src/schema/pulumi/naming.js';
 import { buildPulumiSchema, buildPulumiSchemaWithReport, genDocComment } from '../pulumi-model/schema.js';
 import {
   attr,

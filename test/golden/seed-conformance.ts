@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { describeProvider } from '../pulumi-model/description.js';
 import { buildPulumiSchemaWithReport, type PulumiPackageSchema } from '../pulumi-model/schema.js';
-import { computeTokens } from '../pulumi-model/naming.js';
+import { computeTokens } from '../../src/schema/pulumi/naming.js';
 import { parseSeed, type ParsedSeed } from './seed-parser.js';
 import { allDifferences, compareWithSeed, type AllowedDifference } from './seed-compare.js';
 import { loadProviderDef } from '../../src/providers/describe.js';

@@ -8,6 +8,7 @@
  * "accepted at plan time ⇒ apply succeeds and settles"); anything else that goes wrong is thrown, with
  * the step and the configuration, after the run's objects are cleaned up so the next run starts clean.
  */
+import { YET_TO_COME } from '../../src/engine/catalogue-checks.js';
 import { impliedType, type SchemaBlock } from '../../src/schema/block.js';
 import type { Fields } from '../../src/schema/define.js';
 import { valueToPlain } from '../../src/schema/model.js';
@@ -85,7 +86,13 @@ export class Lifecycle {
     const config = this.config(type, plain);
     try {
       await this.tf.validateResource(type, config);
-      return { accepted: true, config, planned: await this.tf.plan(type, prior, config) };
+      const before = this.tf.received.length;
+      const planned = await this.tf.plan(type, prior, config);
+      // An argument naming an object the platform does not hold: the plan says the apply refuses it
+      // unless the object comes first (docs/decisions.md, "Whose object is it"), a refusal foretold.
+      const missing = this.tf.received.slice(before).filter((d) => d.detail.includes(YET_TO_COME));
+      if (missing.length > 0) return { accepted: false, why: missing.map((d) => `${d.summary} at ${d.path}`) };
+      return { accepted: true, config, planned };
     } catch (err) {
       if (err instanceof ProviderCallError && !err.diagnostics.some((d) => TERRAFORM_CHECK.test(d.summary))) {
         return { accepted: false, why: err.diagnostics.map((d) => `${d.summary}${d.path ? ` at ${d.path}` : ''}`) };

@@ -7,8 +7,8 @@
  * for B, A's object is one made outside its configuration. Then, under each fault kind the emulators
  * model (`drop`: the connection is lost before the platform acts, so the create never happened;
  * `ambiguous`: the platform acts and the answer is lost):
- * - B creates the same configuration: it ends with an object of its own (or, where the platform
- *   keeps the key unique, with the "already exists" error naming A's object to import), never A's;
+ * - B creates the same configuration: it ends with an object of its own, never A's (where the platform
+ *   keeps the key unique, B's plan refuses, naming A's object to import, and nothing is sent);
  *   A's object is untouched, no object is in both states, and B's destroy leaves A's object as it was;
  * - A replaces its object as `create_before_destroy` does (create the new one, then destroy the
  *   deposed one): the new create never adopts the old object, so nothing is lost.
@@ -22,7 +22,12 @@ import type { ProviderDef, ResourceDef } from '../../src/engine/contracts.js';
 import type { Fields } from '../../src/schema/define.js';
 import { toModel, valueToPlain } from '../../src/schema/model.js';
 import type { ObjectValue } from '../../src/schema/value.js';
-import { TerraformClient, type PlannedChange, type WireDiagnostic } from '../../src/tfclient/terraform-client.js';
+import {
+  ProviderCallError,
+  TerraformClient,
+  type PlannedChange,
+  type WireDiagnostic,
+} from '../../src/tfclient/terraform-client.js';
 import {
   heldObject,
   isCreateOperation,
@@ -59,6 +64,11 @@ interface World {
   readonly bases: Bases;
   readonly a: TerraformClient;
   readonly b: TerraformClient;
+  /**
+   * A new process of workspace B, for a plan that must be judged as Terraform's plan walk judges it: a
+   * process that has applied once is an apply walk's, whose plans judge no look-alike (engine/walk.ts).
+   */
+  readonly planningB: () => Promise<TerraformClient>;
   readonly records: Map<string, TypeRecord>;
   readonly initial: Baseline;
   readonly baseline: Baseline;
@@ -83,7 +93,19 @@ async function startWorld(provider: Provider): Promise<World> {
     // B makes the objects A made, on purpose: it says so, or its plans refuse A's objects as untracked
     // look-alikes (README, "Killed CI jobs and fresh runners").
     const [a, b] = await Promise.all([start(), start(SAME_OBJECTS_ON_PURPOSE)]);
-    return { provider, emulator, bases, a, b, records, initial, baseline: baselineOf(emulator, records), figures: [] };
+    const planningB = () => start(SAME_OBJECTS_ON_PURPOSE);
+    return {
+      provider,
+      emulator,
+      bases,
+      a,
+      b,
+      planningB,
+      records,
+      initial,
+      baseline: baselineOf(emulator, records),
+      figures: [],
+    };
   } catch (err) {
     await emulator.close();
     throw err;
@@ -228,20 +250,34 @@ async function ownershipRun(w: World, s: Subject): Promise<void> {
     const heldA = run.held(stateA);
     expect(heldA, `${s.type}: the emulator holds A's object`).to.not.equal(undefined);
 
-    // Fault-free, the platform's own rule: a second object with the key is refused, or made.
-    for (const kind of KINDS) {
+    // Where the platform keeps the key unique, B's plan refuses at once, naming A's object (its create
+    // could not succeed); nothing is sent. Otherwise B makes its own, whatever becomes of its answer.
+    if (unique) {
+      const before = w.emulator.operations().length;
+      const planning = await w.planningB();
+      const refused = await planning
+        .plan(s.type, null, run.config)
+        .then(
+          () => null,
+          (e: unknown) => e as ProviderCallError,
+        )
+        .finally(() => planning.close());
+      expect(refused, `${s.type}: B's plan`).to.be.instanceOf(ProviderCallError);
+      expect(refused!.diagnostics, `${s.type}: B's plan, one error`).to.have.length(1);
+      expect(refused!.diagnostics[0]!.detail, `${s.type}: B's plan names A's object and how to import it`)
+        .to.include(idA)
+        .and.include(`terraform import <address> '${idA}'`);
+      const sent = w.emulator.operations().slice(before).filter(isCreateOperation(w.provider)).length;
+      expect(sent, `${s.type}: B sent no create`).to.equal(0);
+    }
+    for (const kind of unique ? [] : KINDS) {
       const when = `${s.type}: B's create with its first request ${kind === 'drop' ? 'dropped' : 'answered into the void'}`;
       const out = await run.create(w.b, kind);
       expect(out.creates, `${when}: create requests (the fault hit)`).to.equal(run.expectedCreates(kind, unique));
-      if (unique) {
-        expect(out.state, `${when}: no state`).to.equal(null);
-        expectAlreadyExists(run, out.errors, idA, when);
-      } else {
-        expect(out.errors, when).to.deep.equal([]);
-        stateB = out.state!;
-        expect(run.importIdOf(stateB), `${when}: B's object is its own`).to.not.equal(idA);
-        run.track('B', stateB, `${when}`);
-      }
+      expect(out.errors, when).to.deep.equal([]);
+      stateB = out.state!;
+      expect(run.importIdOf(stateB), `${when}: B's object is its own`).to.not.equal(idA);
+      run.track('B', stateB, `${when}`);
       expect(changedFields(run.held(stateA), heldA), `${when}: A's object is untouched`).to.deep.equal([]);
       if (stateB) {
         await run.destroy(w.b, stateB);
@@ -252,7 +288,7 @@ async function ownershipRun(w: World, s: Subject): Promise<void> {
         );
       }
     }
-    run.notes.push(unique ? 'unique key: B refused, naming A' : 'B made its own');
+    run.notes.push(unique ? 'unique key: B refused at plan, naming A' : 'B made its own');
 
     // create_before_destroy in A: the replacement is created first, then the deposed object destroyed.
     for (const kind of KINDS) {

@@ -57,7 +57,7 @@ import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../../src/
 import type { CtyType } from '../../src/schema/cty-type.js';
 import { Decimal, type Value } from '../../src/schema/value.js';
 import type { ProviderDescription } from './description.js';
-import { singularize } from './inflector.js';
+import { singularize } from '../../src/schema/pulumi/inflector.js';
 import {
   computeTokens,
   inferResourcePrefix,
@@ -67,7 +67,7 @@ import {
   titleCase,
   tokenName,
   type FieldShape,
-} from './naming.js';
+} from '../../src/schema/pulumi/naming.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Pulumi package schema (the subset the bridge produces)

@@ -92,6 +92,7 @@ export default provider<typeof schema.fields, SecClient>({
     });
   },
   createSettings: (config, env) => createSettingsOf(config, env, 'SEC'),
+  environmentPrefix: 'SEC',
   apiAddress: (client) => client.address,
   functions: Object.values(functions),
   resources: [

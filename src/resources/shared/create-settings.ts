@@ -1,21 +1,24 @@
 /**
- * The two provider settings that decide what a killed run can cost on the next runner, the same in
- * both providers (README, "Killed CI jobs and fresh runners";
- * docs/decisions.md, "Creates outlive their process"):
+ * The provider settings that decide whose objects a plan may refuse, create beside or take over, the
+ * same in both providers (README, "Whose object is it"; docs/decisions.md, "Whose object is it"):
  *
- * - `untracked_objects`: what a plan does when a create matches an object that exists but that no
- *   state the run read tracks (what a job killed before Terraform saved its state leaves behind).
+ * - `untracked_objects`: what a plan does when a create matches an object that exists but that nothing
+ *   says whose it is (no state this run read tracks it, no workspace of this directory noted it): what
+ *   a job killed before Terraform saved its state leaves behind, or another's made on purpose.
+ * - `missing_references`: what a plan does when an argument names an object the platform does not hold
+ *   yet (another configuration of a pipeline, or a step of this apply, may make it).
  * - `create_records_dir`: where the records of creates live, apart from Terraform's data directory, so
- *   that a cache or volume that outlives the runner can carry them to the next one.
+ *   that a volume that outlives the runner can carry them to the next one.
  */
-import type { CreateSettings, UntrackedObjects } from '../../engine/create-settings.js';
+import type { CreateSettings, MissingReferences, UntrackedObjects } from '../../engine/create-settings.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { attr, validators } from '../../schema/define.js';
 import { attrStep } from '../../schema/path.js';
 
-const MODES: readonly UntrackedObjects[] = ['refuse', 'warn', 'adopt'];
+const MODES: readonly UntrackedObjects[] = ['refuse', 'create', 'warn', 'adopt'];
+const REFERENCE_MODES: readonly MissingReferences[] = ['warn', 'refuse'];
 
-/** The schema of the two settings, with the provider's environment variables named. */
+/** The schema of the settings, with the provider's environment variables named. */
 export function createSettingFields(prefix: 'SEC' | 'VDB') {
   return {
     untracked_objects: attr.string({
@@ -23,41 +26,49 @@ export function createSettingFields(prefix: 'SEC' | 'VDB') {
       validate: [validators.oneOf(...MODES)],
       description:
         'What a plan does when a resource it would create matches an object that already exists on the ' +
-        "platform (it holds the new object's key and every setting the platform reports) but that no state " +
-        'this run read tracks, as a CI job killed before its state was saved leaves behind. `refuse` ' +
-        '(the default): the plan fails before anything is created and names each such object with the ' +
-        '`import` block that adopts it. `warn`: the plan names them and the apply creates anyway. `adopt`: ' +
-        'objects of these keys belong to this configuration alone, so the apply takes over one match for ' +
-        'each create of that key instead of creating, and leaves any others alone. Environment: ' +
+        "platform (it holds the new object's key and every setting the platform reports) and nothing says " +
+        'whose it is: no state this run read tracks it, and no workspace of this working directory noted ' +
+        'it as its own (objects another workspace or stack of this directory made are never refused, ' +
+        'adopted or changed). Such an object may be what a CI job killed before its state was saved left ' +
+        "behind, or another configuration's or person's. `refuse` (the default): the plan fails before " +
+        'anything is created, naming each such object, every likely cause and the way out for each. ' +
+        '`create`: the apply makes a new object beside it, and this resource remembers what it was created ' +
+        'beside, so later plans do not ask again. `warn`: as `create`, where the client shows warnings ' +
+        '(Pulumi does not: there it refuses). `adopt`: the apply takes one such object over for each create ' +
+        'of that key: only for configurations whose names no other workspace, configuration or person uses ' +
+        '(for example names that carry the workspace). Environment: ' +
         `\`${prefix}_UNTRACKED_OBJECTS\`.`,
+    }),
+    missing_references: attr.string({
+      optional: true,
+      validate: [validators.oneOf(...REFERENCE_MODES)],
+      description:
+        'What a plan does when an argument names an object the platform does not hold, such as one another ' +
+        'configuration of a pipeline, or a step of the same apply, makes first. `warn` (the default): the ' +
+        'plan warns, and the check just before the create or update decides (it sends nothing while the ' +
+        'object is still missing). `refuse`: the plan fails. A destroy is never refused by it. Environment: ' +
+        `\`${prefix}_MISSING_REFERENCES\`.`,
     }),
     create_records_dir: attr.string({
       optional: true,
       description:
         'Where the provider writes down each create before its request leaves, so that the next run can ' +
-        'find what a killed run made. Default: `keel-creates/` in the data directory of the working ' +
-        'directory. On CI, point it at a volume that outlives the runner, one directory per ' +
-        'configuration and workspace. A relative path is taken from the working directory. ' +
-        `Environment: \`${prefix}_CREATE_RECORDS_DIR\`.`,
+        'find what a killed run made, and which objects the states of each workspace hold. Default: ' +
+        '`keel-creates/` in the data directory of the working directory. On a self-hosted CI runner, point ' +
+        'it at a volume that outlives the runner, one directory per configuration. A relative path is taken ' +
+        `from the working directory. Environment: \`${prefix}_CREATE_RECORDS_DIR\`.`,
     }),
   };
 }
 
 /** The settings as the provider block and the environment give them; the block wins. */
 export function createSettingsOf(
-  config: { untracked_objects: string | null; create_records_dir: string | null },
+  config: { untracked_objects: string | null; missing_references: string | null; create_records_dir: string | null },
   env: NodeJS.ProcessEnv,
   prefix: 'SEC' | 'VDB',
 ): CreateSettings {
-  const variable = `${prefix}_UNTRACKED_OBJECTS`;
-  const given = config.untracked_objects ?? (env[variable]?.trim() || null);
-  if (given !== null && !MODES.includes(given as UntrackedObjects))
-    throw new DiagnosticError(
-      `Invalid ${variable}`,
-      `The ${variable} environment variable, which sets \`untracked_objects\`, must be one of ` +
-        `${MODES.map((m) => `"${m}"`).join(', ')}, got ${JSON.stringify(env[variable])}.`,
-      [attrStep('untracked_objects')],
-    );
+  const untracked = setting(config.untracked_objects, env, prefix, 'untracked_objects', MODES) ?? 'refuse';
+  const references = setting(config.missing_references, env, prefix, 'missing_references', REFERENCE_MODES);
   if (config.create_records_dir !== null && config.create_records_dir.trim() === '')
     throw new DiagnosticError(
       'Empty create_records_dir',
@@ -66,5 +77,30 @@ export function createSettingsOf(
       [attrStep('create_records_dir')],
     );
   const dir = config.create_records_dir?.trim() || env[`${prefix}_CREATE_RECORDS_DIR`]?.trim() || undefined;
-  return { untrackedObjects: (given as UntrackedObjects | null) ?? 'refuse', ...(dir ? { recordsDir: dir } : {}) };
+  return {
+    untrackedObjects: untracked,
+    ...(references ? { missingReferences: references } : {}),
+    ...(dir ? { recordsDir: dir } : {}),
+  };
+}
+
+/** A setting from the block, else its variable (checked against the values it takes). */
+function setting<T extends string>(
+  given: string | null,
+  env: NodeJS.ProcessEnv,
+  prefix: string,
+  name: string,
+  values: readonly T[],
+): T | undefined {
+  const variable = `${prefix}_${name.toUpperCase()}`;
+  const value = given ?? (env[variable]?.trim() || null);
+  if (value === null) return undefined;
+  if (!values.includes(value as T))
+    throw new DiagnosticError(
+      `Invalid ${variable}`,
+      `The ${variable} environment variable, which sets \`${name}\`, must be one of ` +
+        `${values.map((m) => `"${m}"`).join(', ')}, got ${JSON.stringify(env[variable])}.`,
+      [attrStep(name)],
+    );
+  return value as T;
 }

@@ -69,7 +69,7 @@ export async function checkClusterPlacement(config: Placement, ctx: CatalogueCon
     );
     if (!environments.found) {
       const held = environments.listed.map((e) => `${e.id} (${e.name})`);
-      ctx.diags.error(
+      ctx.missing(
         'Unknown hybrid cloud environment',
         `A hybrid cluster's ${regionName} is the id of a hybrid cloud environment of the account, which has ` +
           `${named(held)}; not "${region}".`,

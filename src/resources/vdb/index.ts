@@ -116,6 +116,7 @@ export default provider<typeof schema.fields, VdbContext>({
     return { api, address: apiUrl, defaultAccountId, ...(noDefaultAccount ? { noDefaultAccount } : {}) };
   },
   createSettings: (config, env) => createSettingsOf(config, env, 'VDB'),
+  environmentPrefix: 'VDB',
   apiAddress: (context) => context.address,
   references: VDB_REFERENCES,
   functions: Object.values(functions),

@@ -8,6 +8,7 @@
 import { expect } from 'chai';
 import type { SecEmulator } from '../../../src/emulators/sec/index.js';
 import { startSecProvider, type SecProvider } from '../../support/sec-provider.js';
+import { missingAtPlanRefusedAtApply } from '../../support/missing-objects.js';
 import { type TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
@@ -132,7 +133,7 @@ describe('sec_alert_rule through the Terraform-side client', function () {
     expect((await tf.read(type, state)).state).to.equal(null);
   });
 
-  it('is refused at plan for a channel or resource group the platform does not hold, naming the argument', async () => {
+  it('a channel or resource group the platform does not hold: a warning at plan at the argument, refused before sending at apply', async () => {
     for (const [extra, path, detail] of [
       [
         { alert_channels: ['ACME_NOPE'] },
@@ -141,16 +142,25 @@ describe('sec_alert_rule through the Terraform-side client', function () {
       ],
       [{ resource_groups: ['ACME_NOGROUP'] }, 'resource_groups', /^"ACME_NOGROUP" is none of the resource groups /],
     ] as const) {
-      const atPlan = await tf.plan(type, null, cfg(type, rule(extra))).then(
+      const found = await missingAtPlanRefusedAtApply(tf, type, cfg(type, rule(extra)));
+      expect(found.map((d) => [d.summary, d.path])).to.deep.equal([['Names no existing object', path]]);
+      expect(found[0]!.detail).to.match(detail);
+    }
+    expect(emulator.list('AlertRules')).to.deep.equal([]);
+    // `missing_references = "refuse"`: the plan itself refuses.
+    await tf.configure({ missing_references: 'refuse' });
+    try {
+      const atPlan = await tf.plan(type, null, cfg(type, rule({ alert_channels: ['ACME_NOPE'] }))).then(
         () => null,
         (e: unknown) => e,
       );
-      expect(atPlan, JSON.stringify(extra)).to.be.instanceOf(ProviderCallError);
-      const diagnostics = (atPlan as ProviderCallError).diagnostics;
-      expect(diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([['Names no existing object', path]]);
-      expect(diagnostics[0]!.detail).to.match(detail);
+      expect(atPlan).to.be.instanceOf(ProviderCallError);
+      const [refused] = (atPlan as ProviderCallError).diagnostics;
+      expect([refused!.summary, refused!.path]).to.deep.equal(['Names no existing object', 'alert_channels']);
+      expect(refused!.detail).to.include('`missing_references` is "refuse"');
+    } finally {
+      await tf.configure({});
     }
-    expect(emulator.list('AlertRules')).to.deep.equal([]);
   });
 
   it('validates severities, sources and categories at plan time, naming the attribute', async () => {
@@ -332,14 +342,9 @@ describe('sec_alert_rule through the Terraform-side client', function () {
       expect((await tf.read(t, state)).state).to.equal(null);
 
       const config = cfg(t, { name: 'to a webhook', integration_ids: [channel] });
-      const atPlan = await tf.plan(t, null, config).then(
-        () => null,
-        (e: unknown) => e as ProviderCallError,
-      );
-      expect(atPlan?.diagnostics.map((d) => [d.summary, d.path])).to.deep.equal([
-        ['Names no existing object', 'integration_ids'],
-      ]);
-      expect(atPlan?.diagnostics[0]?.detail).to.match(/is none of the object-store alert channels the platform holds/);
+      const found = await missingAtPlanRefusedAtApply(tf, t, config);
+      expect(found.map((d) => [d.summary, d.path])).to.deep.equal([['Names no existing object', 'integration_ids']]);
+      expect(found[0]!.detail).to.match(/is none of the object-store alert channels the platform holds/);
     });
   });
 });

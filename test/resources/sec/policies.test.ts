@@ -6,7 +6,8 @@
  */
 import { expect } from 'chai';
 import type { SecEmulator } from '../../../src/emulators/sec/index.js';
-import { startSecProvider, type SecProvider } from '../../support/sec-provider.js';
+import { secClientFor, startSecProvider, type SecProvider } from '../../support/sec-provider.js';
+import { missingAtPlanRefusedAtApply } from '../../support/missing-objects.js';
 import { type TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
@@ -103,24 +104,6 @@ describe('sec policies family through the Terraform-side client', function () {
     );
     expect(err, 'the plan must fail').to.be.instanceOf(ProviderCallError);
     return (err as ProviderCallError).diagnostics.map(({ path, summary, detail }) => ({ path, summary, detail }));
-  }
-
-  /** The apply's error; `unplanned`: applied without the provider's plan, as if the plan's checks had passed. */
-  async function applyError(
-    type: string,
-    plain: Record<string, unknown>,
-    unplanned = false,
-  ): Promise<ProviderCallError> {
-    const config = cfg(type, plain);
-    const change = unplanned
-      ? { planned: config, requiresReplace: [], plannedPrivate: Buffer.alloc(0) }
-      : await tf.plan(type, null, config);
-    const err = await tf.apply(type, null, change, config).then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(err, 'apply must fail').to.be.instanceOf(ProviderCallError);
-    return err as ProviderCallError;
   }
 
   const violation = {
@@ -234,7 +217,7 @@ describe('sec policies family through the Terraform-side client', function () {
       await destroy(type, state);
     });
 
-    it('rejects reserved names and duplicate templates at validation, unknown bases and fields at plan', async () => {
+    it('rejects reserved names and duplicate templates at validation and unknown fields at plan; names unknown bases at plan, refuses them at apply', async () => {
       const reserved = await validationErrors(type, profileConfig({ name: 'SEC_MINE' }));
       expect(reserved.map((d) => d.path)).to.deep.equal(['name']);
       expect(reserved[0]!.detail).to.match(/reserved/);
@@ -250,9 +233,10 @@ describe('sec policies family through the Terraform-side client', function () {
         detail: duplicate[0]!.detail,
       });
 
-      const [unknownBase] = await planErrors(
+      const [unknownBase] = await missingAtPlanRefusedAtApply(
+        tf,
         type,
-        profileConfig({ name: 'CUSTOM_ORPHAN', extends: 'NO_SUCH_PROFILE' }),
+        cfg(type, profileConfig({ name: 'CUSTOM_ORPHAN', extends: 'NO_SUCH_PROFILE' })),
       );
       expect(unknownBase).to.include({ path: 'extends', summary: 'Names no existing object' });
       expect(unknownBase!.detail).to.match(
@@ -270,13 +254,18 @@ describe('sec policies family through the Terraform-side client', function () {
         /^\{\{PROJECT_ID\}\} in an alert's subject is not a field of SEC_CFG_CLOUD_A_DEFAULT_PROFILE; its fields: `_OCCURRENCE`/,
       );
       expect(badFields[1]!.detail).to.match(/^\{\{account_id\}\} .* \(field names are exact: \{\{ACCOUNT_ID\}\}\)/);
-      // What the plan refuses, the platform refuses too.
-      const refused = await applyError(
-        type,
-        profileConfig({ name: 'CUSTOM_ORPHAN', extends: 'NO_SUCH_PROFILE' }),
-        true,
-      );
-      expect(refused.message).to.match(/no alert profile "NO_SUCH_PROFILE" to extend/);
+      // What the provider refuses before sending, the platform refuses too.
+      const refused = await secClientFor(emulator)
+        .alertProfiles.create({
+          alertProfileId: 'CUSTOM_ORPHAN',
+          extends: 'NO_SUCH_PROFILE',
+          alerts: [{ name: 'Violation', eventName: 'Bucket exposed', description: 'd', subject: 's' }],
+        })
+        .then(
+          () => null,
+          (e: unknown) => e as Error,
+        );
+      expect(refused?.message).to.match(/no alert profile "NO_SUCH_PROFILE" to extend/);
       expect(emulator.get('AlertProfiles', 'CUSTOM_ORPHAN')).to.equal(undefined);
     });
   });
@@ -432,12 +421,16 @@ describe('sec policies family through the Terraform-side client', function () {
       expect(errors.find((d) => d.path === 'alerting[0].profile')!.detail).to.match(
         /`<profile>` or `<profile>\.<template>`/,
       );
-      // A bare profile passes validation (the platform accepts it); an unknown one is refused at plan.
+      // A bare profile passes validation (the platform accepts it); an unknown one is named at plan and refused at apply.
       await tf.validateResource(type, cfg(type, policyConfig({ alerting: [{ profile: 'SEC_CloudATrail_Alerts' }] })));
       // An empty suffix is no suffix (upstream's example defaults it to "").
       await tf.validateResource(type, cfg(type, policyConfig({ policy_id_suffix: '' })));
       for (const profile of ['NO_SUCH', 'NO_SUCH.Violation']) {
-        const [unknown] = await planErrors(type, policyConfig({ policy_id_suffix: 'orphan', alerting: [{ profile }] }));
+        const [unknown] = await missingAtPlanRefusedAtApply(
+          tf,
+          type,
+          cfg(type, policyConfig({ policy_id_suffix: 'orphan', alerting: [{ profile }] })),
+        );
         expect(unknown).to.include({ path: 'alerting[0].profile', summary: 'Unknown alert profile' });
         expect(unknown!.detail).to.match(/^No alert profile is named "NO_SUCH"\. The platform has `SEC_/);
       }
@@ -449,9 +442,10 @@ describe('sec policies family through the Terraform-side client', function () {
       expect(template!.detail).to.match(
         /^The alert profile SEC_CloudATrail_Alerts has no template "NoSuchTemplate"; its templates: `/,
       );
-      const [query] = await planErrors(
+      const [query] = await missingAtPlanRefusedAtApply(
+        tf,
         type,
-        policyConfig({ policy_id_suffix: 'orphan', query_id: 'SEC_Global_CloudA_Trail' }),
+        cfg(type, policyConfig({ policy_id_suffix: 'orphan', query_id: 'SEC_Global_CloudA_Trail' })),
       );
       expect(query).to.include({ path: 'query_id', summary: 'Names no existing object' });
       expect(query!.detail).to.match(
@@ -617,11 +611,15 @@ describe('sec policies family through the Terraform-side client', function () {
       const empty = await validationErrors(type, exceptionConfig({ constraint: [{ field_key: 'accountIds' }] }));
       expect(empty[0]).to.include({ path: 'constraint', summary: 'Invalid constraint' });
       // The policies decide the rest, at plan (resources/sec/policy/exception-catalogue.ts).
-      const noPolicy = await planErrors(type, exceptionConfig({ policy_id: 'acme-missing' }));
+      const noPolicy = await missingAtPlanRefusedAtApply(
+        tf,
+        type,
+        cfg(type, exceptionConfig({ policy_id: 'acme-missing' })),
+      );
       expect(noPolicy).to.deep.equal([
         { path: 'policy_id', summary: 'Unknown policy', detail: 'No policy has the id "acme-missing".' },
       ]);
-      const prefix = await planErrors(type, exceptionConfig({ policy_id: 'acme-ex' }));
+      const prefix = await missingAtPlanRefusedAtApply(tf, type, cfg(type, exceptionConfig({ policy_id: 'acme-ex' })));
       expect(prefix).to.deep.equal([
         {
           path: 'policy_id',
@@ -732,7 +730,7 @@ describe('sec policies family through the Terraform-side client', function () {
       for (const [id, original] of Object.entries(originals)) expect(setting(id), id).to.deep.equal(original);
     });
 
-    it('rejects custom policy ids, duplicates and bad severities with paths, and unknown policies at plan', async () => {
+    it('rejects custom policy ids, duplicates and bad severities with paths; names unknown policies at plan, refuses them at apply', async () => {
       const errors = await validationErrors(type, {
         policy: [
           { id: 'acme-1', enabled: true, severity: 'High' },
@@ -747,14 +745,18 @@ describe('sec policies family through the Terraform-side client', function () {
         'policy: Invalid value for "policy.severity"',
       ]);
       const before = setting('platform-global-1');
-      const unknown = await planErrors(type, {
-        policy: [
-          { id: 'platform-global-1', enabled: false, severity: 'Info' },
-          { id: 'platform-global-9999', enabled: true, severity: 'High' },
-          { id: 'platform-global-2', enabled: true, severity: 'High' },
-          { id: 'platform-global-', enabled: true, severity: 'High' },
-        ],
-      });
+      const unknown = await missingAtPlanRefusedAtApply(
+        tf,
+        type,
+        cfg(type, {
+          policy: [
+            { id: 'platform-global-1', enabled: false, severity: 'Info' },
+            { id: 'platform-global-9999', enabled: true, severity: 'High' },
+            { id: 'platform-global-2', enabled: true, severity: 'High' },
+            { id: 'platform-global-', enabled: true, severity: 'High' },
+          ],
+        }),
+      );
       // A set's elements have no paths: both are the block's, in the set's order.
       expect(unknown.map((d) => `${d.path}: ${d.summary}: ${d.detail.slice(0, 90)}`).sort()).to.deep.equal([
         'policy: Unknown policy: No policy has the id "platform-global-". Ids that begin with it: `platform-global-1`, `pla',

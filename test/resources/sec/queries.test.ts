@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import type { SecEmulator } from '../../../src/emulators/sec/index.js';
 import { startSecProvider, type SecProvider } from '../../support/sec-provider.js';
 import { compileQuery, QueryCompileError } from '../../../src/emulators/sec/query-language.js';
+import { missingAtPlanRefusedAtApply } from '../../support/missing-objects.js';
 import { type TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
 import { valueEquals } from '../../../src/schema/value-ops.js';
 import { impliedType } from '../../../src/schema/block.js';
@@ -507,13 +508,12 @@ describe('sec_query through the Terraform-side client', function () {
       severity: 'High',
       type: 'Violation',
     });
-    // Refused at plan, where the query is looked up (engine/reference-checks.ts); the platform would at apply.
-    const refused = await tf.plan('sec_policy', null, config).then(
-      () => null,
-      (e: unknown) => e as Error,
-    );
-    expect(refused?.message).to.match(
-      /^PlanResourceChange: Names no existing object \(at query_id\): "TF_No_Such_Query" is none of the queries the platform holds\. It holds "SEC_Global_/,
+    // Named at plan, where the query is looked up (engine/reference-checks.ts), and refused before the
+    // create is sent: another configuration could make it first.
+    const [missing] = await missingAtPlanRefusedAtApply(tf, 'sec_policy', config);
+    expect([missing!.summary, missing!.path]).to.deep.equal(['Names no existing object', 'query_id']);
+    expect(missing!.detail).to.match(
+      /^"TF_No_Such_Query" is none of the queries the platform holds\. It holds "SEC_Global_/,
     );
 
     // A query this run plans to make, named by the id its configuration gives (`sec_query.q.query_id`,

@@ -1,8 +1,9 @@
 /**
  * What the platform's catalogue decides is refused at plan, at the argument, naming what the platform
- * offers (src/resources/vdb/catalogue.ts, engine/catalogue-checks.ts): a region of another cloud, an
- * environment that does not exist, a package not offered where the cluster goes, a deactivated one, two
- * nodes on the free package, a permission the platform does not have. Nothing is created. The listings
+ * offers (src/resources/vdb/catalogue.ts, engine/catalogue-checks.ts): a region of another cloud, a
+ * package not offered where the cluster goes, a deactivated one, two
+ * nodes on the free package, a permission the platform does not have. Nothing is created. An environment
+ * that does not exist (yet: another configuration may make it) is named at plan and refused at apply. The listings
  * are read once per process; a catalogue that cannot be read is a warning and the plan goes on; a
  * destroy reads nothing.
  */
@@ -12,6 +13,7 @@ import { VDB_COLLECTIONS } from '../../../src/emulators/vdb/index.js';
 import { TerraformClient, type ProviderCallError } from '../../../src/tfclient/terraform-client.js';
 import { vdbProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 import { VDB_BIN, startHarness, type Harness } from './harness.js';
+import { missingAtPlanRefusedAtApply } from '../../support/missing-objects.js';
 
 const CLUSTER = 'vdb_accounts_cluster';
 const ROLE = 'vdb_accounts_role';
@@ -48,7 +50,7 @@ describe('vdb: the catalogue is checked at plan', function () {
     return err.diagnostics.map((d) => [d.path ?? '', d.summary, d.detail]);
   }
 
-  it('refuses a region of another cloud, an unknown provider and an environment that does not exist', async () => {
+  it('refuses a region of another cloud and an unknown provider; names an environment that does not exist, refused at apply', async () => {
     const [[path, summary, detail]] = (await refused(CLUSTER, cluster({ cloud_region: 'us-east4' }))) as [string[]];
     expect([path, summary]).to.deep.equal(['cloud_region', 'Unknown region']);
     expect(detail).to.match(
@@ -66,9 +68,17 @@ describe('vdb: the catalogue is checked at plan', function () {
       { cloud_provider: 'hybrid', cloud_region: missing },
       { node_configuration: [{ package_id: h.emulator.packageId('hybrid', 'small') }] },
     );
-    const [[envPath, envSummary, envDetail]] = (await refused(CLUSTER, hybrid)) as [string[]];
-    expect([envPath, envSummary]).to.deep.equal(['cloud_region', 'Unknown hybrid cloud environment']);
-    expect(envDetail).to.include(`not "${missing}"`);
+    // An environment is an object another configuration may make first: named at plan, refused at apply.
+    const creates = h.emulator.requests.filter((r) => r.method.startsWith('Create')).length;
+    const [environment] = await missingAtPlanRefusedAtApply(h.tf, CLUSTER, h.config(CLUSTER, hybrid));
+    expect([environment!.path, environment!.summary]).to.deep.equal([
+      'cloud_region',
+      'Unknown hybrid cloud environment',
+    ]);
+    expect(environment!.detail).to.include(`not "${missing}"`);
+    expect(h.emulator.requests.filter((r) => r.method.startsWith('Create')).length, 'nothing is created').to.equal(
+      creates,
+    );
   });
 
   it('refuses a package not offered there, a deactivated one, and two nodes on the free package', async () => {

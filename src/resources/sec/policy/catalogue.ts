@@ -85,7 +85,7 @@ export async function checkManagedPolicyIds(
   if (missing().length > 0) all = await ctx.listing('policies', read, { fresh: true });
   for (const id of missing()) {
     const longer = all.map((p) => p.policyId).filter((other) => other.startsWith(id));
-    ctx.diags.error('Unknown policy', `No policy has the id "${id}".${wholeIdHint(longer)}`, [attrStep('policy')]);
+    ctx.missing('Unknown policy', `No policy has the id "${id}".${wholeIdHint(longer)}`, [attrStep('policy')]);
   }
 }
 
@@ -101,9 +101,7 @@ async function policyNamed(policyId: string, ctx: CatalogueContext<SecClient>): 
   }
   const all = await ctx.listing('policies', (signal) => ctx.client.policies.list({ signal }));
   const longer = all.map((p) => p.policyId).filter((id) => id.startsWith(policyId) && id !== policyId);
-  ctx.diags.error('Unknown policy', `No policy has the id "${policyId}".${wholeIdHint(longer)}`, [
-    attrStep('policy_id'),
-  ]);
+  ctx.missing('Unknown policy', `No policy has the id "${policyId}".${wholeIdHint(longer)}`, [attrStep('policy_id')]);
   return undefined;
 }
 
@@ -149,7 +147,7 @@ export async function checkPolicyReferences(config: PolicyConfig, ctx: Catalogue
     });
     profile = fresh.find((p) => p.alertProfileId === profileId);
     if (!profile) {
-      ctx.diags.error(
+      ctx.missing(
         'Unknown alert profile',
         `No alert profile is named "${profileId}". The platform has ${named(fresh.map((p) => p.alertProfileId))}.`,
         at,

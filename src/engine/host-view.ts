@@ -1,0 +1,175 @@
+/**
+ * What the provider can know of the client that runs it and of what its user asked (docs/decisions.md,
+ * "Whose object is it"). The plugin protocol carries neither, so:
+ *
+ * - **Which client.** pulumi-terraform-bridge configures the provider with `terraform_version`
+ *   "pulumi-terraform-bridge"; OpenTofu runs as `tofu`. Messages name commands, types and settings as
+ *   that client's user writes them (host-terms.ts).
+ * - **What was asked**, from the client's command line (host-process.ts) and Terraform's
+ *   `TF_CLI_ARGS` variables: a destroy (Terraform and OpenTofu plan every resource of the configuration
+ *   before a destroy, and an error of that plan stops it: so the checks of the world only warn then), a
+ *   plan narrowed by `-target` (its walk shows only part of the state), and Pulumi's stack (the stacks of
+ *   one project share a directory, and the records of creates are kept per stack).
+ *
+ * Read once, when first asked; what cannot be read is not known (no destroy, no target, no stack).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, join } from 'node:path';
+import { ancestorCommands, type ProcessReader, systemReader } from './host-process.js';
+
+export type HostKind = 'terraform' | 'opentofu' | 'pulumi';
+
+/** What the user asked the client for, as far as its command line says. */
+export interface HostCommand {
+  /** A destroy, whose first plan Terraform and OpenTofu make of the whole configuration. */
+  readonly destroying: boolean;
+  /** Narrowed to some resources (`-target`, Pulumi's `--target`): the walk shows only part of the state. */
+  readonly targeted: boolean;
+  /** Pulumi's stack (its last name part), when the command, PULUMI_STACK or the selected stack names it. */
+  readonly stack?: string;
+}
+
+/** What the bridge sends as Terraform's version when it configures a provider. */
+export const PULUMI_BRIDGE_VERSION = 'pulumi-terraform-bridge';
+
+const TERRAFORM_COMMANDS = new Set([
+  'apply',
+  'console',
+  'destroy',
+  'import',
+  'plan',
+  'query',
+  'refresh',
+  'show',
+  'state',
+  'test',
+  'validate',
+]);
+const PULUMI_COMMANDS = new Set(['up', 'update', 'preview', 'destroy', 'refresh', 'import', 'watch']);
+
+export class HostView {
+  private known: HostKind | undefined;
+  private asked: HostCommand | undefined;
+  private commands: string[][] | undefined;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly cwd: string = process.cwd(),
+    private readonly reader: ProcessReader = systemReader(),
+    /** The process that started this one: the client. */
+    private readonly parent: number = process.ppid,
+  ) {}
+
+  /** ConfigureProvider said which client it is: the bridge names itself; OpenTofu runs as `tofu`. */
+  configured(terraformVersion: string): void {
+    this.known =
+      terraformVersion === PULUMI_BRIDGE_VERSION
+        ? 'pulumi'
+        : this.clientProgram()?.startsWith('tofu')
+          ? 'opentofu'
+          : 'terraform';
+  }
+
+  get kind(): HostKind {
+    return this.known ?? 'terraform';
+  }
+
+  /** Pulumi's engine applies each create right after planning it, in the same process. */
+  get appliesRightAfterPlan(): boolean {
+    return this.kind === 'pulumi';
+  }
+
+  get command(): HostCommand {
+    this.asked ??= this.kind === 'pulumi' ? this.pulumiCommand() : this.terraformCommand();
+    return this.asked;
+  }
+
+  private ancestors(): string[][] {
+    this.commands ??= ancestorCommands(this.reader, this.parent);
+    return this.commands;
+  }
+
+  /** The client's program name, without its directory and extension. */
+  private clientProgram(): string | undefined {
+    const argv = this.ancestors()[0];
+    return argv?.[0] === undefined ? undefined : programName(argv[0]);
+  }
+
+  private terraformCommand(): HostCommand {
+    const argv = this.ancestors()[0] ?? [];
+    const at = argv.findIndex((token, i) => i > 0 && TERRAFORM_COMMANDS.has(token));
+    if (at < 0) return { destroying: false, targeted: false };
+    const command = argv[at]!;
+    // Terraform adds TF_CLI_ARGS and TF_CLI_ARGS_<command> to what the command line gives.
+    const args = [...argv.slice(at + 1), ...words(this.env.TF_CLI_ARGS), ...words(this.env[`TF_CLI_ARGS_${command}`])];
+    const destroyFlag = args.some((a) => /^--?destroy(=true)?$/.test(a));
+    return {
+      destroying: command === 'destroy' || ((command === 'plan' || command === 'apply') && destroyFlag),
+      targeted: args.some((a) => /^--?target(=|$)/.test(a)),
+    };
+  }
+
+  private pulumiCommand(): HostCommand {
+    const argv = this.ancestors().find((a) => a[0] !== undefined && programName(a[0]) === 'pulumi') ?? [];
+    const at = argv.findIndex((token, i) => i > 0 && PULUMI_COMMANDS.has(token));
+    const args = at < 0 ? [] : argv.slice(at + 1);
+    const stack = flagValue(args, ['-s', '--stack']) || this.env.PULUMI_STACK?.trim() || this.selectedStack();
+    const named = stack ? stack.split('/').at(-1) : undefined;
+    return {
+      destroying: argv[at] === 'destroy',
+      targeted: args.some((a) => /^(-t|--target)(=|$)/.test(a)),
+      ...(named ? { stack: named } : {}),
+    };
+  }
+
+  /**
+   * The stack `pulumi stack select` chose for the project in this directory: Pulumi keeps it in
+   * `<PULUMI_HOME>/workspaces/<project>-<sha1 of Pulumi.yaml's real path>-workspace.json`, per backend.
+   */
+  private selectedStack(): string | undefined {
+    const project = this.env.PULUMI_PROJECT?.trim();
+    if (!project) return undefined;
+    const home = this.env.PULUMI_HOME?.trim() || join(homedir(), '.pulumi');
+    for (const file of ['Pulumi.yaml', 'Pulumi.yml']) {
+      try {
+        const path = realpathSync(join(this.cwd, file));
+        const digest = createHash('sha1').update(path).digest('hex');
+        const settings = JSON.parse(
+          readFileSync(join(home, 'workspaces', `${project}-${digest}-workspace.json`), 'utf8'),
+        ) as { stack?: unknown; stacks?: Record<string, unknown> };
+        const backend = this.env.PULUMI_BACKEND_URL?.trim();
+        const perBackend = Object.values(settings.stacks ?? {}).filter((s) => typeof s === 'string') as string[];
+        const chosen =
+          (backend ? settings.stacks?.[backend] : undefined) ??
+          (perBackend.length === 1 ? perBackend[0] : undefined) ??
+          settings.stack;
+        return typeof chosen === 'string' && chosen !== '' ? chosen : undefined;
+      } catch {}
+    }
+    return undefined;
+  }
+}
+
+/** `-s dev`, `--stack=dev`: the value of the first of `names` given. */
+function flagValue(args: readonly string[], names: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    for (const name of names) {
+      if (arg === name) return args[i + 1];
+      if (arg.startsWith(`${name}=`)) return arg.slice(name.length + 1);
+    }
+  }
+  return undefined;
+}
+
+function programName(path: string): string {
+  return basename(path.replace(/\\/g, '/')).replace(/\.exe$/i, '');
+}
+
+function words(text: string | undefined): string[] {
+  return text?.trim() ? text.trim().split(/\s+/) : [];
+}
+
+export { systemReader, type ProcessReader };
