@@ -8,6 +8,7 @@ import type { SchemaBlock } from '../schema/block.js';
 import { formatPath, type AttributePath } from '../schema/path.js';
 import { PulumiNames } from '../schema/pulumi/names.js';
 import { terraformToPulumiName } from '../schema/pulumi/naming.js';
+import { Diagnostics } from './diagnostics.js';
 import type { HostView } from './host-view.js';
 
 /** What the terms need of the provider: its name, its types' schemas, its settings' variables. */
@@ -21,6 +22,7 @@ export interface TermsSource {
 
 export class HostTerms {
   private pulumiNames: PulumiNames | undefined;
+  private typeNames: RegExp | undefined;
 
   constructor(
     private readonly host: HostView,
@@ -94,6 +96,26 @@ export class HostTerms {
 
   get applyCommand(): string {
     return this.isPulumi ? 'pulumi up' : `${this.program} apply`;
+  }
+
+  /**
+   * A plan's or an apply's diagnostics in this client's words. Pulumi's bridge shows a diagnostic's
+   * path as `[AttributeName("query_id")]` and never the Terraform type: there, each Terraform type name
+   * a message holds becomes its type token, and the path becomes the property it names, in the text.
+   */
+  inClientWords(tfType: string, diags: Diagnostics): Diagnostics {
+    if (!this.isPulumi || diags.items.length === 0) return diags;
+    this.typeNames ??= new RegExp(
+      `(?<![A-Za-z0-9_])(${[...this.source.resources.keys()].sort((a, b) => b.length - a.length).join('|')})(?![A-Za-z0-9_])`,
+      'g',
+    );
+    const words = (text: string) => text.replace(this.typeNames!, (name) => this.typeName(name));
+    const out = new Diagnostics();
+    for (const d of diags.items) {
+      const at = d.path && d.path.length > 0 ? `${this.argument(tfType, d.path)}: ` : '';
+      out.append([{ severity: d.severity, summary: words(d.summary), detail: `${at}${words(d.detail)}` }]);
+    }
+    return out;
   }
 
   private names(): PulumiNames {

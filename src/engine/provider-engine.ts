@@ -177,7 +177,7 @@ export class ProviderEngine<C> {
     this.ctx.walk.called(client);
     const out = this.identity.planWithIdentity(typeName, prior, proposed, config, priorPrivate, priorIdentity);
     await this.changes.planNotices(typeName, prior, config, out);
-    return out;
+    return { ...out, diags: this.ctx.terms.inClientWords(typeName, out.diags) };
   }
 
   // The records of creates, as the process ends (create-journal.ts).
@@ -235,7 +235,7 @@ export class ProviderEngine<C> {
   ): PlanOutcome & { identity: ObjectValue | null } {
     return this.identity.planWithIdentity(typeName, prior, proposed, config, priorPrivate, priorIdentity);
   }
-  applyWithIdentity(
+  async applyWithIdentity(
     typeName: string,
     prior: ObjectValue | null,
     planned: ObjectValue | null,
@@ -248,7 +248,16 @@ export class ProviderEngine<C> {
     // Pulumi plans each create right before applying it, in one process: its plans are never an
     // apply walk's that another walk judged before (walk.ts).
     this.ctx.walk.called({ applies: !this.ctx.host.appliesRightAfterPlan });
-    return this.identity.applyWithIdentity(typeName, prior, planned, plannedPrivate, config, plannedIdentity, caller);
+    const out = await this.identity.applyWithIdentity(
+      typeName,
+      prior,
+      planned,
+      plannedPrivate,
+      config,
+      plannedIdentity,
+      caller,
+    );
+    return { ...out, diags: this.ctx.terms.inClientWords(typeName, out.diags) };
   }
   importWithIdentity(typeName: string, target: { id: string } | { identity: ObjectValue }): Promise<IdentifiedOutcome> {
     this.ctx.walk.called();

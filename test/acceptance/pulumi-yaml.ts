@@ -85,12 +85,17 @@ export class YamlProject {
   }
 
   async run(args: string[], expectCode = 0) {
+    return this.runWith(args, {}, expectCode);
+  }
+
+  /** As `run`, with more in the environment; `expectCode` null takes any exit code. */
+  async runWith(args: string[], env: Record<string, string>, expectCode: number | null = 0) {
     const r = await runCommand(this.pulumi, [...args, '--non-interactive'], {
       cwd: this.work,
-      env: this.env,
+      env: { ...this.env, ...env },
       maxBuffer: 256 * 1024 * 1024,
     });
-    if (r.code !== expectCode)
+    if (expectCode !== null && r.code !== expectCode)
       throw new Error(`pulumi ${args.join(' ')} exited ${r.code}, not ${expectCode}\n${r.stderr}\n${r.stdout}`);
     return r;
   }

@@ -1,0 +1,135 @@
+/**
+ * Messages in the words of the client that runs the provider (src/engine/host-terms.ts): what the
+ * client is and what its user asked, from the command lines above the provider (host-view.ts), and a
+ * plan's diagnostics as a Pulumi user reads them.
+ */
+import { expect } from 'chai';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Diagnostics } from '../../src/engine/diagnostics.js';
+import { HostTerms } from '../../src/engine/host-terms.js';
+import { HostView, PULUMI_BRIDGE_VERSION } from '../../src/engine/host-view.js';
+import type { ProcessInfo } from '../../src/engine/host-process.js';
+import { attrStep, indexStep } from '../../src/schema/path.js';
+import secDef from '../../src/resources/sec/index.js';
+
+/** A host whose client runs `client` and was started by `above`. */
+function host(client: string[], above: string[] = ['bash'], env: NodeJS.ProcessEnv = {}, cwd = '/nowhere') {
+  const chain: Record<number, ProcessInfo> = { 10: { ppid: 11, argv: client }, 11: { ppid: 1, argv: above } };
+  return new HostView(env, cwd, (pid) => chain[pid], 10);
+}
+
+const secTerms = (view: HostView) =>
+  new HostTerms(view, {
+    name: 'sec',
+    environmentPrefix: 'SEC',
+    resources: new Map(secDef.resources.map((r) => [r.typeName, r.schema.block])),
+    dataSources: secDef.dataSources.map((d) => d.typeName),
+  });
+
+describe('engine: the client that runs the provider, and messages in its words', () => {
+  it('tells a destroy and a -target plan from the client’s command line and TF_CLI_ARGS', () => {
+    const cases: [string[], NodeJS.ProcessEnv, boolean, boolean][] = [
+      [['terraform', '-chdir=infra', 'destroy', '-auto-approve'], {}, true, false],
+      [['terraform', 'apply', '-destroy'], {}, true, false],
+      [['/usr/bin/python3', '/clients/terraform-1.15.5/terraform', 'plan', '-destroy=true'], {}, true, false],
+      [['tofu', 'plan', '-target=sec_query.q'], {}, false, true],
+      [['terraform', 'plan', '-target', 'sec_query.q'], {}, false, true],
+      [['terraform', 'apply'], { TF_CLI_ARGS_apply: '-destroy' }, true, false],
+      [['terraform', 'apply', '-var', 'name=destroy'], {}, false, false],
+      [['terraform', 'plan'], {}, false, false],
+    ];
+    for (const [argv, env, destroying, targeted] of cases) {
+      const view = host(argv, ['bash'], env);
+      view.configured('1.15.5');
+      expect(view.command, argv.join(' ')).to.deep.equal({ destroying, targeted });
+    }
+  });
+
+  it('knows OpenTofu by its program and Pulumi by what the bridge sends, and Pulumi’s stack', () => {
+    const tofu = host(['/home/u/bin/tofu', 'plan']);
+    tofu.configured('1.12.6');
+    expect(tofu.kind).to.equal('opentofu');
+    const pulumi = host(
+      ['pulumi-resource-terraform-provider', '127.0.0.1:1'],
+      ['pulumi', 'up', '--yes', '-s', 'org/app/dev'],
+    );
+    pulumi.configured(PULUMI_BRIDGE_VERSION);
+    expect([pulumi.kind, pulumi.command.stack, pulumi.appliesRightAfterPlan]).to.deep.equal(['pulumi', 'dev', true]);
+    const fromEnv = host(['bridge'], ['pulumi', 'up'], { PULUMI_STACK: 'staging' });
+    fromEnv.configured(PULUMI_BRIDGE_VERSION);
+    expect(fromEnv.command.stack).to.equal('staging');
+  });
+
+  it('reads the stack `pulumi stack select` chose for the project', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keel-pulumi-project-'));
+    try {
+      writeFileSync(join(dir, 'Pulumi.yaml'), 'name: app\nruntime: yaml\n');
+      const home = join(dir, 'home');
+      mkdirSync(join(home, 'workspaces'), { recursive: true });
+      const digest = createHash('sha1')
+        .update(realpathSync(join(dir, 'Pulumi.yaml')))
+        .digest('hex');
+      writeFileSync(
+        join(home, 'workspaces', `app-${digest}-workspace.json`),
+        JSON.stringify({ stacks: { 'file:///state': 'organization/app/qa' } }),
+      );
+      const view = host(['bridge'], ['pulumi', 'up'], { PULUMI_PROJECT: 'app', PULUMI_HOME: home }, dir);
+      view.configured(PULUMI_BRIDGE_VERSION);
+      expect(view.command.stack).to.equal('qa');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('under Pulumi, a diagnostic names the type token and the property, not the Terraform type and path', () => {
+    const view = host(['bridge'], ['pulumi', 'up', '-s', 'dev']);
+    view.configured(PULUMI_BRIDGE_VERSION);
+    const diags = new Diagnostics().error(
+      'Names no existing object',
+      'sec_policy refers to "Q", which is none of the queries the platform holds.',
+      [attrStep('query_id')],
+    );
+    diags.warning('Unknown alert profile', 'No alert profile is named "P".', [
+      attrStep('alerting'),
+      indexStep(0),
+      attrStep('profile'),
+    ]);
+    const out = secTerms(view).inClientWords('sec_policy', diags).items;
+    expect(out.map((d) => [d.summary, d.detail, d.path])).to.deep.equal([
+      [
+        'Names no existing object',
+        '`queryId`: sec:index/policy:Policy refers to "Q", which is none of the queries the platform holds.',
+        undefined,
+      ],
+      ['Unknown alert profile', '`alerting[0].profile`: No alert profile is named "P".', undefined],
+    ]);
+    const terraform = host(['terraform', 'plan']);
+    terraform.configured('1.15.5');
+    expect(secTerms(terraform).inClientWords('sec_policy', diags)).to.equal(diags);
+  });
+
+  it('advises a setting and an import as each client’s user gives them', () => {
+    const terraform = host(['terraform', 'plan']);
+    terraform.configured('1.15.5');
+    const tf = secTerms(terraform);
+    expect(tf.setting('untracked_objects', 'create')).to.equal(
+      '`untracked_objects = "create"` in the provider block, or `SEC_UNTRACKED_OBJECTS=create` in the environment of one run',
+    );
+    expect(tf.importAdvice('sec_query', true, ['Q'])).to.include("`terraform import <address> 'Q'`");
+    const tofu = host(['tofu', 'plan']);
+    tofu.configured('1.12.6');
+    expect(secTerms(tofu).importAdvice('sec_query', true, ['Q'])).to.include("`tofu import <address> 'Q'`");
+    const pulumi = host(['bridge'], ['pulumi', 'up']);
+    pulumi.configured(PULUMI_BRIDGE_VERSION);
+    const pu = secTerms(pulumi);
+    expect(pu.setting('untracked_objects', 'create')).to.equal(
+      '`pulumi config set sec:untrackedObjects create`, or `SEC_UNTRACKED_OBJECTS=create` in the environment of one run',
+    );
+    expect(pu.importAdvice('sec_query', true, ['Q'])).to.include(
+      "`pulumi import sec:index/query:Query <resource name> 'Q'`",
+    );
+  });
+});
