@@ -7,6 +7,7 @@ import { rpcBench } from './rpc.js';
 import { sessionsBench } from './sessions.js';
 import { curveBench } from './curve.js';
 import { journalBench } from './journal.js';
+import { lookalikesBench } from './lookalikes.js';
 import { ensureCodeCaches } from './code-caches.js';
 
 const benches: Record<string, (args: string[]) => Promise<void>> = {
@@ -18,6 +19,7 @@ const benches: Record<string, (args: string[]) => Promise<void>> = {
   sessions: sessionsBench,
   curve: curveBench,
   journal: journalBench,
+  lookalikes: lookalikesBench,
 };
 const [name, ...args] = process.argv.slice(2);
 const bench = name ? benches[name] : undefined;

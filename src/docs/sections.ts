@@ -91,7 +91,7 @@ export function interruptionSection(r: AnyResource): string[] {
         : lookup.uniqueKey === false
           ? `The platform does not keep ${lookup.key} unique: objects with the same key that this configuration did ` +
             `not make (another workspace's, one made in the console, the object a \`create_before_destroy\` ` +
-            `replacement replaces) are never adopted.`
+            `replacement replaces) are never adopted after a lost answer.`
           : `The platform keeps the key unique for some configurations (see above): there, a create whose key an ` +
             `existing object holds fails with "already exists", naming that object and how to import it. Objects ` +
             `with the same key that this configuration did not make are never adopted.`;
@@ -104,9 +104,20 @@ export function interruptionSection(r: AnyResource): string[] {
         "the OOM killer), the provider has written the create down beforehand, beside Terraform's own data " +
         '(`.terraform/keel-creates`). The next apply in the same working directory looks for what the killed ' +
         `run made before sending anything, and adopts it on the same evidence${when}; otherwise it stops with ` +
-        '"Create outcome unknown", naming each object. With no record to go on (a fresh runner), the plan ' +
-        `warns about each existing object that holds ${lookup.key} and every setting the platform reports, ` +
-        'with the `import` block that adopts it, and the apply creates as configured.',
+        '"Create outcome unknown", naming each object.',
+      '',
+      `Before any create, the plan judges each existing object that holds ${lookup.key}` +
+        (lookup.uniqueKey === true ? '' : ' and every setting the platform reports') +
+        ' by whose it is (README, "Whose object is it"): one that another workspace or Pulumi stack of the same ' +
+        'working directory holds is never refused, adopted or changed' +
+        (lookup.uniqueKey === false
+          ? ', and this configuration makes its own beside it'
+          : lookup.uniqueKey === true
+            ? `, but as the platform keeps ${lookup.key} unique the plan fails, naming that workspace`
+            : '') +
+        '. One that nothing speaks for (a killed job re-run on a fresh runner, another folder, a person) fails the ' +
+        'plan by default, naming each likely cause and the `import` block that adopts it; `untracked_objects` ' +
+        'decides otherwise.',
       '',
     );
     const oneTime = Object.entries(r.schema.fields as Fields)

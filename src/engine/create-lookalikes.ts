@@ -1,6 +1,6 @@
 /**
- * What a plan says about a create before anything is made (docs/decisions.md, "Whose object is it";
- * README, "Killed CI jobs and fresh runners"):
+ * What a plan says about a create before anything is made (docs/decisions.md and README, "Whose
+ * object is it"):
  *
  * - when a record of a killed run matches it (create-journal.ts), that the apply will look for what
  *   that run made first (create-records.ts). Only a record another process left counts: the creates

@@ -105,10 +105,8 @@ export class HostTerms {
    */
   inClientWords(tfType: string, diags: Diagnostics): Diagnostics {
     if (!this.isPulumi || diags.items.length === 0) return diags;
-    this.typeNames ??= new RegExp(
-      `(?<![A-Za-z0-9_])(${[...this.source.resources.keys()].sort((a, b) => b.length - a.length).join('|')})(?![A-Za-z0-9_])`,
-      'g',
-    );
+    const longestFirst = [...this.source.resources.keys()].sort((a, b) => b.length - a.length);
+    this.typeNames ??= new RegExp(`(?<![A-Za-z0-9_])(${longestFirst.join('|')})(?![A-Za-z0-9_])`, 'g');
     const words = (text: string) => text.replace(this.typeNames!, (name) => this.typeName(name));
     const out = new Diagnostics();
     for (const d of diags.items) {

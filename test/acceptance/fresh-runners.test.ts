@@ -1,5 +1,5 @@
 /**
- * A killed CI job re-run on a fresh runner (README, "Killed CI jobs and fresh runners"). Hosted CI
+ * A killed CI job re-run on a fresh runner (README, "Whose object is it"). Hosted CI
  * re-runs a job killed by its timeout, a cancel, the OOM killer or a lost runner on a new machine:
  * only the state carries over, in a backend outside the working directory. Here, under real
  * Terraform 1.15.5 and OpenTofu, with the state in a `local` backend at another path and in an
@@ -11,9 +11,10 @@
  * - runner B: a fresh directory and data directory, `init`, `apply -auto-approve` with the default
  *   `untracked_objects` (refuse): its plan must fail before any create, naming every object A made
  *   that the state does not track and none that it does; `plan` says the same;
- * - runner C: the same with `untracked_objects = "adopt"`, the README's setting for hosted runners:
- *   the apply completes, the re-plan is empty, and the emulator holds exactly what the state tracks,
- *   not one object twice.
+ * - runner C: the same with `untracked_objects = "adopt"`, which the README gives for configurations
+ *   whose names nothing else uses (these trials' names carry their own prefix): the apply completes,
+ *   the re-plan is empty, and the emulator holds exactly what the state tracks, not one object twice.
+ * (test/acceptance/workflows.test.ts runs the default's way out: the import the refusal names.)
  *
  * sec makes 8 e-mail channels of one name and 4 resource groups of one name, vdb 4 clusters of one
  * name: siblings alike in key and settings, some of them stored by A. The emulator's store is the

@@ -172,7 +172,7 @@ async function familyRun(provider: Provider): Promise<string[]> {
 
     for (const kind of KINDS) {
       // B makes the objects A made, on purpose: it says so, or its plan refuses A's objects as untracked
-      // look-alikes (README, "Killed CI jobs and fresh runners").
+      // look-alikes (README, "Whose object is it").
       const b = workspace({ SEC_UNTRACKED_OBJECTS: 'warn', VDB_UNTRACKED_OBJECTS: 'warn' });
       const { result, lost } = await withFirstCreatesFaulted(emulator, kind, b, [
         'apply',

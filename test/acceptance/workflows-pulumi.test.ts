@@ -81,8 +81,7 @@ describe('acceptance: whose object is it, workflows under Pulumi', function () {
       rows.push(`${provider}: ${step.padEnd(58)} ${outcome(r)}  =>  ${held().length} object(s)`);
 
     /** A checkout of the project: the package added from this checkout's executable, the program written. */
-    async function checkout(ctx: Mocha.Context, label: string): Promise<YamlProject> {
-      const project = await yamlProject(ctx, `${provider}-${label}`, emulator.env);
+    async function checkout(project: YamlProject): Promise<YamlProject> {
       projects.push(project);
       await project.run([
         'package',
@@ -104,7 +103,7 @@ describe('acceptance: whose object is it, workflows under Pulumi', function () {
       });
 
       it('two stacks of one checkout, and a stack removed and made again', async function () {
-        const project = await checkout(this, 'one');
+        const project = await checkout(await yamlProject(this, `${provider}-one`, emulator.env));
         for (const stack of ['dev', 'staging']) {
           await project.run(['stack', 'init', stack]);
           say(`pulumi up -s ${stack} (one checkout, defaults)`, await project.run(['up', '--yes', '--stack', stack]));
@@ -127,10 +126,10 @@ describe('acceptance: whose object is it, workflows under Pulumi', function () {
       });
 
       it('a second checkout (a fresh runner): refused in Pulumi’s words; the way out it names makes its own', async function () {
-        const first = await checkout(this, 'first');
+        const first = await checkout(await yamlProject(this, `${provider}-first`, emulator.env));
         await first.run(['stack', 'init', 'dev']);
         await first.run(['up', '--yes', '--stack', 'dev']);
-        const second = await checkout(this, 'second');
+        const second = await checkout(await yamlProject(this, `${provider}-second`, emulator.env));
         await second.run(['stack', 'init', 'prod']);
         const refused = await second.runWith(['up', '--yes', '--stack', 'prod'], {}, null);
         say('pulumi up -s prod (a second checkout, defaults)', refused);

@@ -91,7 +91,7 @@ async function startWorld(provider: Provider): Promise<World> {
       return tf;
     };
     // B makes the objects A made, on purpose: it says so, or its plans refuse A's objects as untracked
-    // look-alikes (README, "Killed CI jobs and fresh runners").
+    // look-alikes (README, "Whose object is it").
     const [a, b] = await Promise.all([start(), start(SAME_OBJECTS_ON_PURPOSE)]);
     const planningB = () => start(SAME_OBJECTS_ON_PURPOSE);
     return {

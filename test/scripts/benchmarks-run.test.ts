@@ -43,6 +43,12 @@ describe('the benchmarks run to their tables', function () {
       expect(out).to.match(new RegExp(`^  ${step} +\\d+ / \\d+ µs +\\d+ / \\d+ µs`, 'm'));
   });
 
+  it('lookalikes: a plan beside untracked look-alikes, this checkout beside itself', async () => {
+    const out = await bench(terraform, ['lookalikes', '--count', '3', '--reps', '1', '--beside', REPO_ROOT]);
+    for (const kase of ['none', 'refuse', 'warn'])
+      expect(out).to.match(new RegExp(`^  ${kase} +this checkout [\\d.]+ s +\\S+ +[\\d.]+ s$`, 'm'));
+  });
+
   it('rpc: a price per call for each row', async () => {
     const out = await bench(terraform, ['rpc', '20']);
     for (const row of [
