@@ -30,7 +30,7 @@ export class HostTerms {
   ) {}
 
   get isPulumi(): boolean {
-    return this.host.kind === 'pulumi';
+    return this.host.isPulumi;
   }
 
   /** The command that runs the client: `terraform`, `tofu`, `pulumi`. */

@@ -50,7 +50,8 @@ const TERRAFORM_COMMANDS = new Set([
 const PULUMI_COMMANDS = new Set(['up', 'update', 'preview', 'destroy', 'refresh', 'import', 'watch']);
 
 export class HostView {
-  private known: HostKind | undefined;
+  private bridged = false;
+  private tofu: boolean | undefined;
   private asked: HostCommand | undefined;
   private commands: string[][] | undefined;
 
@@ -62,27 +63,30 @@ export class HostView {
     private readonly parent: number = process.ppid,
   ) {}
 
-  /** ConfigureProvider said which client it is: the bridge names itself; OpenTofu runs as `tofu`. */
+  /** ConfigureProvider said which client it is: the bridge names itself. */
   configured(terraformVersion: string): void {
-    this.known =
-      terraformVersion === PULUMI_BRIDGE_VERSION
-        ? 'pulumi'
-        : this.clientProgram()?.startsWith('tofu')
-          ? 'opentofu'
-          : 'terraform';
+    this.bridged = terraformVersion === PULUMI_BRIDGE_VERSION;
   }
 
+  /** Which client: Pulumi's bridge by its word; OpenTofu by its program, read only when a message asks. */
   get kind(): HostKind {
-    return this.known ?? 'terraform';
+    if (this.bridged) return 'pulumi';
+    this.tofu ??= this.clientProgram()?.startsWith('tofu') === true;
+    return this.tofu ? 'opentofu' : 'terraform';
+  }
+
+  /** Pulumi's bridge (known without reading any process). */
+  get isPulumi(): boolean {
+    return this.bridged;
   }
 
   /** Pulumi's engine applies each create right after planning it, in the same process. */
   get appliesRightAfterPlan(): boolean {
-    return this.kind === 'pulumi';
+    return this.bridged;
   }
 
   get command(): HostCommand {
-    this.asked ??= this.kind === 'pulumi' ? this.pulumiCommand() : this.terraformCommand();
+    this.asked ??= this.bridged ? this.pulumiCommand() : this.terraformCommand();
     return this.asked;
   }
 

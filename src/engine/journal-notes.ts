@@ -61,12 +61,11 @@ export class OwnershipNotes {
     return known.get(key) === true;
   }
 
-  /** The digests of the ids of `type` this workspace's state held. */
+  /** The digests of the ids of `type` this workspace's state held, written and queued alike. */
   async heldDigests(type: string): Promise<string[]> {
     await this.flush();
-    const known = await this.load();
-    const prefix = `${type} `;
-    return [...known].filter(([key, held]) => held && key.startsWith(prefix)).map(([key]) => key.slice(prefix.length));
+    const held = new Set([...(await this.load())].filter(([, isHeld]) => isHeld).map(([key]) => key));
+    return heldOfType({ workspace: this.workspace, held }, type);
   }
 
   private async load(): Promise<Map<Key, boolean>> {

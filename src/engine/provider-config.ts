@@ -41,7 +41,7 @@ export class ProviderConfiguration<C> {
       // The records of creates are kept per API address (another configuration never reads them) and
       // per workspace: Terraform's, or the Pulumi stack, whose engine stores each result as it gets it.
       if (ctx.def.apiAddress) {
-        const pulumi = ctx.host.kind === 'pulumi';
+        const pulumi = ctx.host.isPulumi;
         const stack = pulumi ? ctx.host.command.stack : undefined;
         ctx.journal.useApi(
           ctx.def.apiAddress(ctx.client),
