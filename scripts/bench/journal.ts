@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { machine, median, positive, readFlags, REPO_ROOT } from './util.js';
+import { machine, median, REPO_ROOT, sizeFlags } from './util.js';
 
 const STEPS = ['apply', 'retire', 'listing', 'recovery'] as const;
 
@@ -73,24 +73,17 @@ console.log(((used.user + used.system) / count).toFixed(1), (((performance.now()
 `;
 
 export async function journalBench(args: string[]): Promise<void> {
-  let count = 1000;
-  let reps = 5;
   let base = tmpdir();
-  let beside: string | undefined;
-  readFlags(args, 'journal [--count N] [--reps R] [--dir D] [--beside DIR]', {
-    '--count': (value, flag) => {
-      count = positive(flag, value);
+  const { count, reps, beside } = sizeFlags(
+    args,
+    'journal [--count N] [--reps R] [--dir D] [--beside DIR]',
+    { count: 1000, reps: 5 },
+    {
+      '--dir': (value) => {
+        base = value;
+      },
     },
-    '--reps': (value, flag) => {
-      reps = positive(flag, value);
-    },
-    '--dir': (value) => {
-      base = value;
-    },
-    '--beside': (value) => {
-      beside = value;
-    },
-  });
+  );
   const module = (root: string) => pathToFileURL(join(root, 'dist', 'src', 'engine', 'create-journal.js')).href;
   const sides = [
     { label: 'this checkout', module: module(REPO_ROOT) },

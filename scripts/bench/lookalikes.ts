@@ -19,25 +19,15 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startSecEmulator } from '../../src/emulators/sec/index.js';
 import { providerInstallationConfig, secProviderEnv, terraformEnv } from '../../src/tfclient/terraform-cli.js';
-import { machine, median, positive, readFlags, REPO_ROOT } from './util.js';
+import { machine, median, REPO_ROOT, sizeFlags } from './util.js';
 
 const run = promisify(execFile);
 const CASES = ['none', 'refuse', 'warn'] as const;
 
 export async function lookalikesBench(args: string[]): Promise<void> {
-  let count = 100;
-  let reps = 3;
-  let beside: string | undefined;
-  readFlags(args, 'lookalikes [--count N] [--reps R] [--beside DIR]', {
-    '--count': (value, flag) => {
-      count = positive(flag, value);
-    },
-    '--reps': (value, flag) => {
-      reps = positive(flag, value);
-    },
-    '--beside': (value) => {
-      beside = value;
-    },
+  const { count, reps, beside } = sizeFlags(args, 'lookalikes [--count N] [--reps R] [--beside DIR]', {
+    count: 100,
+    reps: 3,
   });
   const sides = [
     { label: 'this checkout', bin: join(REPO_ROOT, 'bin') },

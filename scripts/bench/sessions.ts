@@ -23,7 +23,7 @@ import { encodeJSON } from '../../src/schema/json.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 import { secProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { TerraformClient } from '../../src/tfclient/terraform-client.js';
-import { bin, cpuMsOf, machine, median, positive, readFlags } from './util.js';
+import { bin, cpuMsOf, machine, median, sizeFlags } from './util.js';
 
 const TYPE = 'sec_alert_channel_email';
 const IN_FLIGHT = 10;
@@ -44,19 +44,9 @@ async function inFlight<T>(items: readonly T[], work: (item: T, index: number) =
 }
 
 export async function sessionsBench(args: string[]): Promise<void> {
-  let count = 200;
-  let reps = 7;
-  let beside: string | undefined;
-  readFlags(args, 'sessions [--count N] [--reps R] [--beside DIR]', {
-    '--count': (value, flag) => {
-      count = positive(flag, value);
-    },
-    '--reps': (value, flag) => {
-      reps = positive(flag, value);
-    },
-    '--beside': (value) => {
-      beside = value;
-    },
+  const { count, reps, beside } = sizeFlags(args, 'sessions [--count N] [--reps R] [--beside DIR]', {
+    count: 200,
+    reps: 7,
   });
   const sides = [
     { label: 'this checkout', executable: bin('sec') },

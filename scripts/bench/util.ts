@@ -113,3 +113,29 @@ export function positive(flag: string, value: string): number {
   if (!Number.isInteger(n) || n <= 0) throw new Error(`${flag} takes whole numbers from 1, not ${value}`);
   return n;
 }
+
+/**
+ * The flags of a benchmark that runs N objects R times beside another built checkout: `--count`,
+ * `--reps`, `--beside DIR`, and any `more` of its own (readFlags).
+ */
+export function sizeFlags(
+  args: readonly string[],
+  usage: string,
+  defaults: { count: number; reps: number },
+  more: Readonly<Record<`--${string}`, (value: string, flag: string) => void>> = {},
+): { count: number; reps: number; beside: string | undefined } {
+  const out = { ...defaults, beside: undefined as string | undefined };
+  readFlags(args, usage, {
+    '--count': (value, flag) => {
+      out.count = positive(flag, value);
+    },
+    '--reps': (value, flag) => {
+      out.reps = positive(flag, value);
+    },
+    '--beside': (value) => {
+      out.beside = value;
+    },
+    ...more,
+  });
+  return out;
+}
