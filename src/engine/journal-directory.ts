@@ -1,7 +1,8 @@
 /**
  * The directory of a provider's create journal, as one process holds it (create-journal.ts keeps the
- * records in it): where it is once the provider is configured, the index of its records, the marks of
- * objects some run showed tracked or some recovery took, and what went wrong with it, said once.
+ * records in it): where it is once the provider is configured, the index of its records, the claims of
+ * objects some recovery took, the notes of what each workspace's state holds (journal-notes.ts), and
+ * what went wrong with it, said once.
  * Whatever fails here costs the protection, never the run.
  */
 import { unlink, writeFile } from 'node:fs/promises';
@@ -69,11 +70,6 @@ export class JournalDirectory {
     const dir = this.dir;
     this.others ??= this.notes!.flush().then(() => readAllNotes(dirname(dirname(dir)), basename(dir)));
     return this.others;
-  }
-
-  /** Whether this workspace's notes say its state held `id` of `type`. */
-  async noted(type: string, id: string): Promise<boolean> {
-    return (await this.notes?.holds(type, id)) ?? false;
   }
 
   /** Where the records are, once configured. */

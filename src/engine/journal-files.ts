@@ -8,8 +8,9 @@
  *   file of its own, as written before the logs and by a plan that names an object the apply adopts.
  *   Its name says what finding it needs, so a process reads only what matches; a record in a log is
  *   known by the name it would have.
- * - `t~<type>~<id digest>`: an object a run showed tracked, or one a recovery took (created only if
- *   absent, which makes the taking exclusive between processes).
+ * - `t~<type>~<id digest>`: an object a recovery took (created only if absent, which makes the taking
+ *   exclusive between processes); earlier releases also marked objects a run showed tracked.
+ * - `owned`: the objects this workspace's state held (journal-notes.ts), which every workspace reads.
  * - `p~<pid>~<start ms>~<chance>`: a process that wrote records; its mtime is when it last said that
  *   it and its host were alive, its contents `{"endedAt": …}` once its host shut it down.
  * - `unreadable~<name>`: a record that could not be read, set aside for a person to look at.

@@ -53,14 +53,6 @@ export class OwnershipNotes {
     while (this.writing) await this.writing;
   }
 
-  /** Whether this workspace's notes say its state held `id` of `type` (written or queued). */
-  async holds(type: string, id: string): Promise<boolean> {
-    const known = await this.load();
-    const key = keyOf(type, digest(id));
-    for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i]!.key === key) return this.queue[i]!.held;
-    return known.get(key) === true;
-  }
-
   /** The digests of the ids of `type` this workspace's state held, written and queued alike. */
   async heldDigests(type: string): Promise<string[]> {
     await this.flush();
