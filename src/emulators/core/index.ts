@@ -40,7 +40,7 @@ export {
   type LoggedRequest,
 } from './request-log.js';
 export { Router, type DescribedRoute, type RouteDoc, type RouteMatch } from './router.js';
-export { jsonSchemaOf, type JsonSchema } from './json-schema.js';
+export { jsonSchemaOf, type JsonSchema } from '../../wire/sec-contract/json-schema.js';
 export { MemoryStore } from './store.js';
 export {
   DEFAULT_BODY_LIMITS,

@@ -1,6 +1,6 @@
 import type { FieldSpec } from './body-spec.js';
 import type { Handler } from './http-types.js';
-import { jsonSchemaOf, type JsonSchema } from './json-schema.js';
+import { jsonSchemaOf, type JsonSchema } from '../../wire/sec-contract/json-schema.js';
 
 /** What a route takes, for the published description of the API (the sec emulator's OpenAPI document). */
 export interface RouteDoc {

@@ -12,7 +12,7 @@
  * - The formats beyond JSON Schema's own (`https-url`, `json-data-url`, `pem-private-key`) are the
  *   emulator's, written once in body-spec.ts; `email` and `url` are the emulator's reading of them.
  */
-import { DEFAULT_BODY_LIMITS, type FieldSpec } from './body-spec.js';
+import { DEFAULT_BODY_LIMITS, type FieldSpec } from './language.js';
 
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
@@ -37,9 +37,15 @@ function ownSchema(spec: FieldSpec): JsonSchema {
       const base: Record<string, unknown> = { type: 'string', maxLength };
       if (!spec.allowEmpty) base.minLength = 1;
       if (spec.oneOf) base.enum = [...spec.oneOf];
-      if (!spec.format) return base;
-      if (!spec.allowEmpty) return { ...base, format: spec.format };
-      return { ...base, anyOf: [{ const: '' }, { format: spec.format }] };
+      if (spec.patternRule !== undefined) base['x-pattern-rule'] = spec.patternRule;
+      // What a non-empty text must be: of a text that may be empty, only when it is not.
+      const shape = {
+        ...(spec.format ? { format: spec.format } : {}),
+        ...(spec.pattern !== undefined ? { pattern: spec.pattern } : {}),
+      };
+      if (Object.keys(shape).length === 0) return base;
+      if (!spec.allowEmpty) return { ...base, ...shape };
+      return { ...base, anyOf: [{ const: '' }, shape] };
     }
     case 'integer':
       return {

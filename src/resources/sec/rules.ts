@@ -1,0 +1,199 @@
+/**
+ * The plan's checks of the sec API's field rules, derived from sec's contract (src/wire/sec-contract,
+ * docs/decisions.md, "One contract per platform"), as vdb's are from its .proto files
+ * (../vdb/rules.ts). An attribute that sends a field names it (`secRules('Policies.limit')`) instead of
+ * repeating its bounds, so that a plan accepts what the platform accepts and a rule changed in the
+ * contract changes the plan too. Each rule used is recorded: test/resources/sec/api-rules.test.ts holds
+ * every rule of the contract to an attribute that checks it, or a reason none does.
+ *
+ * What the contract says in code across fields (an object's `check`) is not derived: the resource
+ * checks it where the fields meet, and the test names where.
+ */
+import * as forms from '../../schema/forms.js';
+import { validators, type Validator } from '../../schema/define.js';
+import {
+  contractField,
+  contractFields,
+  DEFAULT_BODY_LIMITS,
+  type FieldSpec,
+  type StringFormat,
+} from '../../wire/sec-contract/index.js';
+
+/**
+ * What the sec platform takes in any request: its 1 MiB body, 8,192 characters of a text, 1,000 elements
+ * of a list, unless a field's rule says less (ProviderDef `limits`, checked for every value at plan).
+ */
+export const SEC_LIMITS = {
+  characters: DEFAULT_BODY_LIMITS.characters,
+  items: DEFAULT_BODY_LIMITS.items,
+  bodyBytes: 1024 * 1024,
+} as const;
+
+/**
+ * A rule of the contract, named `<field>#<kind>`: `range` (an integer's bounds), `maxLength` (a text's
+ * own bound, below the platform's limit for any text), `oneOf`, `format`, `pattern`, `minItems`,
+ * `maxItems` (a list's own bound), `check` (an object's rule across its fields, in code).
+ */
+export type SecRuleKind = 'range' | 'maxLength' | 'oneOf' | 'format' | 'pattern' | 'minItems' | 'maxItems' | 'check';
+
+/** Every rule of `spec`, the field `name`, by kind. */
+export function rulesOfSpec(spec: FieldSpec): SecRuleKind[] {
+  switch (spec.kind) {
+    case 'string':
+      return [
+        ...(spec.maxLength !== undefined && spec.maxLength < SEC_LIMITS.characters ? (['maxLength'] as const) : []),
+        ...(spec.oneOf ? (['oneOf'] as const) : []),
+        ...(spec.format ? (['format'] as const) : []),
+        ...(spec.pattern !== undefined ? (['pattern'] as const) : []),
+      ];
+    case 'integer':
+      return spec.min !== undefined || spec.max !== undefined ? ['range'] : [];
+    case 'array':
+      return [
+        ...(spec.minItems !== undefined ? (['minItems'] as const) : []),
+        ...(spec.maxItems !== undefined && spec.maxItems < SEC_LIMITS.items ? (['maxItems'] as const) : []),
+      ];
+    case 'object':
+      return spec.check ? ['check'] : [];
+    default:
+      return [];
+  }
+}
+
+/** Every rule of the contract, named as in {@link checkedSecRules}. */
+export function secRuleNames(): string[] {
+  return contractFields().flatMap(({ name, spec }) => rulesOfSpec(spec).map((kind) => `${name}#${kind}`));
+}
+
+const checked = new Set<string>();
+
+/** The rules some attribute checks (`Policies.limit#range`), for the coverage test. */
+export function checkedSecRules(): ReadonlySet<string> {
+  return checked;
+}
+
+/** How an attribute wants a derived check, where the field's rule alone does not say it. */
+export interface SecRuleOptions {
+  /**
+   * The attribute is a name people see in the console: one line of visible text (forms.name), within
+   * the field's own bound or the platform's limit for a text.
+   */
+  readonly name?: boolean;
+  /** An e-mail address the resource trims before sending: surrounding whitespace is allowed. */
+  readonly trimmed?: boolean;
+  /** For a pattern, values it accepts, for the property tests (a pattern cannot name them itself). */
+  readonly samples?: readonly string[];
+}
+
+/**
+ * The plan-time checks of the contract's field `field` (`Policies.limit`, `AlertChannels:Siem.hostPort`),
+ * for the attribute that sends it. A list's checks judge its items too (`each`). A rule this module cannot
+ * derive fails loudly here, at load.
+ */
+export function secRules<V = string>(field: string, options: SecRuleOptions = {}): Validator<V>[] {
+  return derive(field, contractField(field), options) as Validator<V>[];
+}
+
+/** The one plan-time check of `field`, for an attribute that also shows it in words. */
+export function secRule<V = string>(field: string, options: SecRuleOptions = {}): Validator<V> {
+  const [only, ...more] = secRules<V>(field, options);
+  if (!only || more.length > 0) throw new Error(`sec contract: ${field} derives ${more.length + 1} checks, not one`);
+  return only;
+}
+
+/** The item bounds of the list field `field`, for the block that sends it. */
+export function secItems(field: string): { min?: number; max?: number } {
+  const spec = contractField(field);
+  if (spec.kind !== 'array') throw new Error(`sec contract: ${field} is not a list`);
+  const kinds = rulesOfSpec(spec);
+  for (const kind of kinds) checked.add(`${field}#${kind}`);
+  return {
+    ...(spec.minItems !== undefined ? { min: spec.minItems } : {}),
+    ...(kinds.includes('maxItems') ? { max: spec.maxItems } : {}),
+  };
+}
+
+/**
+ * Records that the attribute or resource named in `where` checks the rule `field#kind` itself (a rule
+ * across fields, in the resource's code): the coverage test then counts it as checked at plan.
+ */
+export function checkedBy(field: string, kind: SecRuleKind, _where: string): void {
+  if (!rulesOfSpec(contractField(field)).includes(kind))
+    throw new Error(`sec contract: ${field} has no ${kind} rule for a resource to check`);
+  checked.add(`${field}#${kind}`);
+}
+
+function derive(field: string, spec: FieldSpec, options: SecRuleOptions): Validator<unknown>[] {
+  const kinds = rulesOfSpec(spec);
+  for (const kind of kinds) if (kind !== 'check') checked.add(`${field}#${kind}`);
+  switch (spec.kind) {
+    case 'string': {
+      const out: Validator<string>[] = [];
+      if (spec.oneOf) out.push(validators.oneOf(...spec.oneOf));
+      if (spec.format) out.push(formatCheck(field, spec.format, options));
+      if (spec.pattern !== undefined) {
+        const what = spec.patternRule ?? `text matching /${spec.pattern}/`;
+        out.push(validators.matches(new RegExp(spec.pattern, 'u'), what, options.samples));
+      }
+      const max = spec.maxLength ?? SEC_LIMITS.characters;
+      if (options.name) out.push(forms.name(max));
+      else if (kinds.includes('maxLength')) out.push(atMost(max));
+      return out as Validator<unknown>[];
+    }
+    case 'integer':
+      return kinds.includes('range')
+        ? [validators.intBetween(spec.min ?? Number.MIN_SAFE_INTEGER, spec.max ?? Number.MAX_SAFE_INTEGER)]
+        : [];
+    case 'array': {
+      const out: Validator<unknown>[] = [];
+      if (spec.minItems !== undefined || kinds.includes('maxItems')) out.push(itemCount(spec.minItems, spec.maxItems));
+      const items = derive(`${field}[]`, spec.items, options);
+      for (const item of items) out.push(validators.each(item) as Validator<unknown>);
+      return out;
+    }
+    default:
+      return [];
+  }
+}
+
+/** A contract format as the plan judges it: the same forms the platform takes, said for a person. */
+function formatCheck(field: string, format: StringFormat, options: SecRuleOptions): Validator<string> {
+  switch (format) {
+    case 'email':
+      return forms.email({ trimmed: options.trimmed });
+    case 'url':
+      return forms.url('http', 'https');
+    case 'https-url':
+      return forms.url('https');
+    case 'pem-private-key':
+      return forms.pemPrivateKey;
+    case 'json-data-url':
+      throw new Error(`sec contract: ${field} is a data URL the resource writes; no attribute sends it as it is`);
+  }
+}
+
+/** A text of at most `max` characters (code points, as the platform counts them). */
+function atMost(max: number): Validator<string> {
+  return {
+    description: `at most ${max} characters`,
+    check(v) {
+      const n = [...v].length;
+      return n > max ? `must be at most ${max} characters long, got ${n}` : undefined;
+    },
+  };
+}
+
+/** A list of `min` to `max` items. */
+function itemCount(min: number | undefined, max: number | undefined): Validator<unknown> {
+  const span =
+    max === undefined ? `at least ${min}` : min === undefined || min === 0 ? `at most ${max}` : `${min} to ${max}`;
+  return {
+    description: `${span} element${max === 1 || (max === undefined && min === 1) ? '' : 's'}`,
+    check(v) {
+      const n = (v as unknown[]).length;
+      return (min !== undefined && n < min) || (max !== undefined && n > max)
+        ? `must have ${span} element${max === 1 || (max === undefined && min === 1) ? '' : 's'}, got ${n}`
+        : undefined;
+    },
+  };
+}
