@@ -1,10 +1,11 @@
 /**
  * The sec API's machine-readable description: an OpenAPI 3.1 document of every route the emulator
  * serves, each request body's rules (bounds, enums, formats, required fields, item counts) taken from
- * the very tables the emulator validates with (core/json-schema.ts), so that the description and the
- * enforcement cannot drift. The emulator serves it at `GET /openapi.json` (no token needed);
+ * sec's contract, the very tables the emulator validates with (src/wire/sec-contract), so that the
+ * description and the enforcement cannot drift; the contract's bodies are its `components.schemas`. The emulator serves it at `GET /openapi.json` (no token needed);
  * docs/api/sec.md, "Field rules" says how it is read.
  */
+import { SEC_CONTRACT, jsonSchemaOf } from '../../wire/sec-contract/index.js';
 import type { DescribedRoute, JsonSchema, Router } from '../core/index.js';
 
 /** Where the emulator serves the document. */
@@ -72,7 +73,14 @@ export function secOpenApi(router: Router, version: string): JsonSchema {
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      // The contract's bodies by its names (`AlertChannels:EmailUser` as `AlertChannels.EmailUser`: a
+      // component's name takes no colon), so that a rule is found by the name the code gives it.
+      schemas: Object.fromEntries(
+        Object.entries(SEC_CONTRACT).map(([name, spec]) => [name.replace(':', '.'), jsonSchemaOf(spec)]),
+      ),
+    },
     paths,
   };
 }

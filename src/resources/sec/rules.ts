@@ -66,6 +66,8 @@ export function secRuleNames(): string[] {
 }
 
 const checked = new Set<string>();
+/** The options each field's checks were derived with, for the agreement test. */
+const optionsUsed = new Map<string, SecRuleOptions>();
 
 /** The rules some attribute checks (`Policies.limit#range`), for the coverage test. */
 export function checkedSecRules(): ReadonlySet<string> {
@@ -91,7 +93,26 @@ export interface SecRuleOptions {
  * derive fails loudly here, at load.
  */
 export function secRules<V = string>(field: string, options: SecRuleOptions = {}): Validator<V>[] {
+  optionsUsed.set(field, options);
   return derive(field, contractField(field), options) as Validator<V>[];
+}
+
+/** The fields some attribute derived checks for, by the name it gave. */
+export function derivedFields(): string[] {
+  return [...optionsUsed.keys()];
+}
+
+/**
+ * The checks the attributes derived for `field`, with the options they gave, recording nothing: for the
+ * test that holds them to the contract's own judgement. Undefined where no attribute derived any.
+ */
+export function derivedChecks(field: string): { checks: Validator<unknown>[]; options: SecRuleOptions } | undefined {
+  const options = optionsUsed.get(field);
+  if (!options) return undefined;
+  const before = new Set(checked);
+  const checks = derive(field, contractField(field), options);
+  for (const name of checked) if (!before.has(name)) checked.delete(name);
+  return { checks, options };
 }
 
 /** The one plan-time check of `field`, for an attribute that also shows it in words. */

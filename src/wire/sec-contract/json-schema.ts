@@ -1,7 +1,7 @@
 /**
- * A request body's rules as JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1), from the table
- * the emulator validates with (body-spec.ts): the same bounds, enums, formats, required fields and
- * item counts, so that a client or a tool can read what the emulator enforces. What JSON Schema cannot
+ * A request body's rules as JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1), from sec's
+ * contract, which the emulator validates with (language.ts): the same bounds, enums, formats, patterns,
+ * required fields and item counts, so that a client or a tool can read what the emulator enforces. What JSON Schema cannot
  * say (a rule across fields, written as code) is said in words in `x-checks`.
  *
  * - A field that may be absent may be null too (`type: [..., "null"]`), as the emulator takes it.
@@ -10,7 +10,7 @@
  * - A secret is `writeOnly` (reads answer it blank); a credential the platform keeps through an
  *   update that leaves it out is `x-credential`.
  * - The formats beyond JSON Schema's own (`https-url`, `json-data-url`, `pem-private-key`) are the
- *   emulator's, written once in body-spec.ts; `email` and `url` are the emulator's reading of them.
+ *   emulator's, written once in language.ts; `email` and `url` are the emulator's reading of them.
  */
 import { DEFAULT_BODY_LIMITS, type FieldSpec } from './language.js';
 
