@@ -21,10 +21,10 @@ import {
   rulesOfSpec,
   secRuleNames,
 } from '../../../src/resources/sec/rules.js';
+import { SEC_RULES_NOT_CHECKED_AT_PLAN } from '../../../src/resources/sec/rules-unchecked.js';
 import { contractField, contractFields, type FieldSpec, validate } from '../../../src/wire/sec-contract/index.js';
 
-/** Why a rule has no attribute that checks it, by a test on its name (`<field>#<rule>`). */
-const NOT_CHECKED_AT_PLAN: readonly (readonly [RegExp, string])[] = [];
+const NOT_CHECKED_AT_PLAN = SEC_RULES_NOT_CHECKED_AT_PLAN;
 
 describe('sec: the plan checks the field rules of the contract', () => {
   after(() => {
