@@ -18,6 +18,7 @@ import {
   createFileRegistry,
   fromBinary,
   fromJson,
+  ScalarType,
   setExtension,
   toBinary,
   type DescFile,
@@ -71,6 +72,14 @@ function gathered(schema: DescMessage, parsed: readonly Record<string, unknown>[
   return parts.reduce((a, b) => merged(schema, a, b));
 }
 
+const SIXTY_FOUR_BIT = new Set([
+  ScalarType.INT64,
+  ScalarType.UINT64,
+  ScalarType.SINT64,
+  ScalarType.FIXED64,
+  ScalarType.SFIXED64,
+]);
+
 /** protobufjs' value of an aggregate option as proto JSON: a repeated field given once is a list of one. */
 function asJson(schema: DescMessage, value: Record<string, unknown>): JsonObject {
   const out: JsonObject = {};
@@ -78,6 +87,9 @@ function asJson(schema: DescMessage, value: Record<string, unknown>): JsonObject
     const field = schema.fields.find((f) => f.name === key || f.jsonName === key);
     if (!field) throw new Error(`${schema.typeName} has no field ${key} (in a ${schema.typeName} option)`);
     const one = (x: unknown) => {
+      // protobufjs reads every number literal as a float64: a 64-bit bound it rounded would be another rule.
+      if (typeof x === 'number' && SIXTY_FOUR_BIT.has(field.scalar!) && !Number.isSafeInteger(x))
+        throw new Error(`${schema.typeName}.${key}: ${x} is past 2^53, which protobufjs cannot read exactly`);
       if (!field.message || x === null || typeof x !== 'object' || Array.isArray(x)) return x;
       // Text format writes a Duration as its fields; its JSON is "<seconds>s".
       if (field.message.typeName === 'google.protobuf.Duration') return durationJson(x as DurationFields);
