@@ -14,36 +14,12 @@ import { expect } from 'chai';
 import type { Validator } from '../../../src/schema/define.js';
 import '../../../src/resources/vdb/index.js';
 import { apiRuleNames, checkedApiRules, checksOf } from '../../../src/resources/vdb/rules.js';
+import { MESSAGE_RULES_CHECKED, NOT_CHECKED_AT_PLAN } from '../../../src/resources/vdb/rules-unchecked.js';
 import { VDB_FIELD_ENUMS, VDB_FIELD_RULES, VDB_MESSAGE_RULES } from '../../../src/wire/vdb-field-rules.js';
 import { vdbRulesRegistry } from '../../../src/wire/vdb-rules.js';
 import { candidates, platformAccepts } from './rule-values.js';
 
 const PACKAGE = 'vdb.cloud.';
-
-/** Why a rule has no attribute that checks it, by a test on its name (`<field>#<rule>`). */
-const NOT_CHECKED_AT_PLAN: readonly (readonly [RegExp, string])[] = [
-  [/\.Create\w+Request\.\w+#(required|cel\.read_only)$/, 'a create sends its object, without what the server sets'],
-  [/\.Update\w+Request\.\w+#(required|cel\.string\.uuid(_empty)?)$/, 'an update sends its object with the id in state'],
-  [/\.List\w+Request\.page_size#int32$/, 'the client sends no page size: it reads the pages the server makes'],
-  [/\.Role\.role_type#enum$/, 'the client creates custom roles only (src/clients/vdb/services/iam.ts)'],
-  [/\.ListPackagesRequest\.statuses#repeated\.max_items$/, 'the booking packages data source filters by no status'],
-  [/\.ClusterStorageConfiguration\.storage_tier_type#enum$/, 'the provider sends no storage configuration'],
-  [/\.(Cluster|HybridCloudEnvironment)\.configuration#required$/, 'a required block of the resource'],
-  [/\.DatabaseConfigurationTls\.(cert|key)#required$/, 'cluster/resource.ts: both blocks when tls is present'],
-  [/\.auth\.v1\.DatabaseApiKey\.cluster_ids#repeated\.unique$/, 'a distinct list, sent with each id once'],
-  [/\.DatabaseApiKey\.access_rules#cel\.access_rules\.\w+$/, 'database-api-key-v2.ts: accessRuleConflicts'],
-];
-
-/** The CEL rules of whole messages, each with where the provider checks it. */
-const MESSAGE_RULES_CHECKED: Record<string, string> = {
-  'vdb.cloud.cluster.v1.Cluster#cluster.hybrid_region_uuid': 'cluster/resource.ts: checkHybridRegion',
-  'vdb.cloud.cluster.v1.Toleration#toleration.exists_no_value': 'common.ts: checkTolerations',
-  'vdb.cloud.cluster.v1.Toleration#toleration.equal_value': 'common.ts: checkTolerations',
-  'vdb.cloud.cluster.v1.Toleration#toleration.empty_key_exists': 'common.ts: checkTolerations',
-  'vdb.cloud.cluster.v1.Toleration#toleration.seconds_no_execute': 'common.ts: checkTolerations',
-  'vdb.cloud.booking.v1.ListPackagesRequest#region_required': 'booking-packages.ts: validate',
-  'vdb.cloud.iam.v1.AssignUserRolesRequest#assign.not_empty': 'user-roles.ts sends only a change that has roles',
-};
 
 describe('vdb: the plan checks the API field rules of proto/vdb', () => {
   // The contract's size in every suite run's log, so that a rule lost or gained shows.
