@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { markedBlock, renderRuleTable, replaceMarkedBlock } from '../../src/docs/api-rules.js';
 import { REGENERATE_COMMAND } from '../../src/docs/generate.js';
 import { VDB_API_PAGE, VDB_FIELD_RULES_BLOCK, vdbFieldRulesBlock } from '../../src/docs/vdb-field-rules.js';
+import { MAX_QUOTED_CHARACTERS, MAX_REPORTED_VIOLATIONS } from '../../src/emulators/vdb/limits.js';
 import { apiRuleNames } from '../../src/resources/vdb/rules.js';
 import { VDB_FIELD_RULES } from '../../src/wire/vdb-field-rules.js';
 
@@ -33,6 +34,13 @@ describe('docs: the API field rules come from the contract', () => {
       uint32: { gte: number; lte: number };
     };
     expect(example?.slice(1).map(Number)).to.deep.equal([rule.uint32.gte, rule.uint32.lte]);
+  });
+
+  it("the page's bounds of an error answer are the emulator's (src/emulators/vdb/limits.ts)", () => {
+    const page = readFileSync(join(process.cwd(), VDB_API_PAGE), 'utf8');
+    const listed = /At most (\d+)\s+violations are listed/.exec(page)?.[1];
+    const quoted = /quoted\s+back cut to (\d+) characters/.exec(page)?.[1];
+    expect([Number(listed), Number(quoted)]).to.deep.equal([MAX_REPORTED_VIOLATIONS, MAX_QUOTED_CHARACTERS]);
   });
 
   it('a block is replaced between its markers, and a page without them fails', () => {
