@@ -281,7 +281,8 @@ function floating(field: string, kind: string, rule: Json): Validator<unknown>[]
   const span = [...(finite ? ['finite'] : []), ...(words ? [words] : [])].join(', ');
   if (span)
     out.push({
-      range: [lower ?? -Number.MAX_VALUE, upper ?? Number.MAX_VALUE],
+      // The range makes up samples; the checks keep those inside.
+      range: outside ? [-Number.MAX_VALUE, Number.MAX_VALUE] : [lower ?? -Number.MAX_VALUE, upper ?? Number.MAX_VALUE],
       description: `a number ${span}`,
       check: (v) => {
         const n = carried(v)!;
