@@ -12,6 +12,11 @@
 // them, or a module they import does); of the long ones, only the examples' own tests
 // (test/acceptance/*example*.test.ts): the test that runs a new example is the one its author needs.
 //
+// The tests that hold the plan to the contracts (test/props/lifecycle.test.ts, and every test named for
+// api rules or a contract: test/resources/vdb/api-rules.test.ts, …) always run, long or not, when a
+// contract (proto/, src/wire/), an emulator (src/emulators/) or a resource (src/resources/) changed:
+// the plan and the emulator meet only through the wire, so no import leads from one to the other.
+//
 //   npm run test:quick [-- --since origin/main] [-- --list]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -90,12 +95,18 @@ const seesExamples = (f) => examples.length > 0 && readsExamples(f);
 /** The examples' own tests (their file is named for them), which run every example: kept even when long. */
 const runsExamples = (f) => examples.length > 0 && /example/.test(f.split('/').pop()) && readsExamples(f);
 
+const CONTRACT_SIDES = /^(proto|src\/wire|src\/emulators|src\/resources)\//;
+const CONTRACT_TESTS = /^dist\/test\/(props\/lifecycle|.*(api-rules?|contract)[^/]*)\.test\.js$/;
+const contractChanged = sources.some((f) => CONTRACT_SIDES.test(f));
+const holdsContracts = (f) => contractChanged && CONTRACT_TESTS.test(f);
+
 const times = JSON.parse(readFileSync(join(ROOT, 'test/support/test-times.json'), 'utf8'));
 const tests = readdirSync(join(ROOT, 'dist/test'), { recursive: true })
   .filter((f) => f.endsWith('.test.js'))
   .map((f) => join('dist/test', f))
-  .filter((f) => existsSync(join(ROOT, f)) && (reaches(f) || seesExamples(f)));
-const isLong = (f) => (times[f]?.seconds ?? 0) > QUICK_MAX_SECONDS && !changedModules.has(f) && !runsExamples(f);
+  .filter((f) => existsSync(join(ROOT, f)) && (reaches(f) || seesExamples(f) || holdsContracts(f)));
+const isLong = (f) =>
+  (times[f]?.seconds ?? 0) > QUICK_MAX_SECONDS && !changedModules.has(f) && !runsExamples(f) && !holdsContracts(f);
 const chosen = tests.filter((f) => !isLong(f));
 const left = tests.filter(isLong);
 

@@ -1,10 +1,14 @@
 /**
- * `npm run docs`: renders the reference docs of both providers into `docs/<provider>/`.
+ * `npm run docs`: renders the reference docs of both providers into `docs/<provider>/`, and the tables of
+ * hand-written pages made from the API contracts (docs/api/vdb.md, "Field rules").
  * `npm run docs -- --check` only reports whether the committed docs are current (exit status 1 if not).
  */
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { replaceMarkedBlock } from './api-rules.js';
 import { compareTrees, generateDocs, readDocsTree, writeDocsTree, REGENERATE_COMMAND } from './generate.js';
+import { VDB_API_PAGE, VDB_FIELD_RULES_BLOCK, vdbFieldRulesBlock } from './vdb-field-rules.js';
 
 // dist/src/docs/main.js → the repository root.
 const repoRoot = resolve(fileURLToPath(new URL('../../../', import.meta.url)));
@@ -12,10 +16,19 @@ const docsDir = join(repoRoot, 'docs');
 const check = process.argv.includes('--check');
 
 const fresh = await generateDocs(repoRoot);
+// Tables of hand-written pages made from the contracts (src/docs/api-rules.ts): a page, its block, the text.
+const blocks = [{ page: VDB_API_PAGE, name: VDB_FIELD_RULES_BLOCK, text: vdbFieldRulesBlock() }];
+const staleBlocks = blocks.filter(({ page, name, text }) => {
+  const held = readFileSync(join(repoRoot, page), 'utf8');
+  const current = replaceMarkedBlock(held, name, text);
+  if (current !== held && !check) writeFileSync(join(repoRoot, page), current);
+  return current !== held;
+});
+for (const { page, name } of staleBlocks) process.stdout.write(`${check ? 'changed' : 'updated'}: ${page} (${name})\n`);
 if (check) {
   const diffs = compareTrees(readDocsTree(docsDir), fresh);
   for (const d of diffs) process.stdout.write(`${d.problem}: docs/${d.path}\n`);
-  if (diffs.length > 0) {
+  if (diffs.length > 0 || staleBlocks.length > 0) {
     process.stdout.write(`docs/ is out of date; run: ${REGENERATE_COMMAND}\n`);
     process.exit(1);
   }

@@ -10,7 +10,9 @@
  * What a rule says of several fields at once (a message's CEL rules, a sum of amounts) is not derived
  * here: the resource checks it where the fields meet, and the test names where.
  */
-import { validators, type Validator } from '../../schema/define.js';
+import { shown, validators, type Validator } from '../../schema/define.js';
+import { numberText } from '../../schema/number.js';
+import type { CtyNumber } from '../../schema/value.js';
 import { VDB_FIELD_ENUMS, VDB_FIELD_RULES, VDB_FIELD_TYPES } from '../../wire/vdb-field-rules.js';
 import { futureTimestamp, goDurationBetweenHours, ipv4Cidr, uuid } from './formats.js';
 
@@ -18,14 +20,25 @@ const PACKAGE = 'vdb.cloud.';
 
 type Json = Record<string, unknown>;
 
-/** The largest and smallest values of the proto integer types the API uses. */
-const INTEGER_TYPES: Record<string, readonly [number, number]> = {
-  int32: [-(2 ** 31), 2 ** 31 - 1],
-  uint32: [0, 2 ** 32 - 1],
+/** The values each proto integer kind holds: a value outside them cannot be sent at all. */
+const INTEGER_KINDS: Record<string, readonly [bigint, bigint]> = {
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  sint32: [-(2n ** 31n), 2n ** 31n - 1n],
+  sfixed32: [-(2n ** 31n), 2n ** 31n - 1n],
+  uint32: [0n, 2n ** 32n - 1n],
+  fixed32: [0n, 2n ** 32n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  sint64: [-(2n ** 63n), 2n ** 63n - 1n],
+  sfixed64: [-(2n ** 63n), 2n ** 63n - 1n],
+  uint64: [0n, 2n ** 64n - 1n],
+  fixed64: [0n, 2n ** 64n - 1n],
 };
 
+/** The value the wire carries of a number sent as each floating kind: a float is rounded to 32 bits. */
+const FLOAT_KINDS: Record<string, (n: number) => number> = { double: (n) => n, float: Math.fround };
+
 /**
- * The rules some attribute checks, each as `<field's full name>#<rule>`: a kind (`string`, `uint32`,
+ * The rules some attribute checks, each as `<field's full name>#<rule>`: a kind (`string`, `uint64`,
  * `enum`, `duration`, `timestamp`, `required`), a repeated field's `repeated.<rule>`, or a CEL rule's
  * `cel.<id>`; {@link apiRuleNames} names every rule of the table so. For the coverage test.
  */
@@ -129,7 +142,9 @@ function derived(field: string, rules: Json, options: ApiRuleOptions, marking = 
     if (marking && kind !== 'cel' && kind !== 'repeated') mark(field, kind);
     // A required message is the schema's (a required block); a required string must not be empty.
     if (kind === 'required') out.push(...(VDB_FIELD_TYPES[`${PACKAGE}${field}`] === 'string' ? [nonEmpty] : []));
-    else if (kind in INTEGER_TYPES) out.push(integer(field, kind, rule));
+    else if (kind in INTEGER_KINDS) out.push(...integer(field, kind, rule));
+    else if (kind in FLOAT_KINDS) out.push(...floating(field, kind, rule));
+    else if (kind === 'bool') out.push(boolean(field, rule));
     else if (kind === 'string') out.push(...text(field, rule, options));
     else if (kind === 'enum') out.push(enumeration(field, rule));
     else if (kind === 'repeated') out.push(...repeated(field, rule, options));
@@ -148,12 +163,146 @@ function derived(field: string, rules: Json, options: ApiRuleOptions, marking = 
 
 const nonEmpty: Validator<string> = validators.nonEmpty<string>();
 
-function integer(field: string, kind: string, rule: Json): Validator<unknown> {
-  const [typeMin, typeMax] = INTEGER_TYPES[kind]!;
-  const min = rule.gte !== undefined ? Number(rule.gte) : rule.gt !== undefined ? Number(rule.gt) + 1 : typeMin;
-  const max = rule.lte !== undefined ? Number(rule.lte) : rule.lt !== undefined ? Number(rule.lt) - 1 : typeMax;
-  unsupported(field, kind, rule, ['gte', 'gt', 'lte', 'lt']);
-  return validators.intBetween(min, max) as Validator<unknown>;
+const NUMBER_RULES = ['gte', 'gt', 'lte', 'lt', 'in', 'not_in', 'const'];
+
+/**
+ * The checks of an integer kind's rules, exact at any size: the table writes a 64-bit bound as text
+ * (proto JSON), a Terraform number past 2^53 comes as a `Decimal`, and both are compared as bigints.
+ */
+function integer(field: string, kind: string, rule: Json): Validator<unknown>[] {
+  unsupported(field, kind, rule, NUMBER_RULES);
+  const big = (v: unknown) => BigInt(String(v));
+  const [typeMin, typeMax] = INTEGER_KINDS[kind]!;
+  const gt = rule.gt === undefined ? undefined : big(rule.gt);
+  const lt = rule.lt === undefined ? undefined : big(rule.lt);
+  const lower = rule.gte !== undefined ? big(rule.gte) : gt !== undefined ? gt + 1n : undefined;
+  const upper = rule.lte !== undefined ? big(rule.lte) : lt !== undefined ? lt - 1n : undefined;
+  const out: Validator<unknown>[] = [];
+  // protovalidate reads a lower bound above the upper one as a range the value must stay out of.
+  const outside = lower !== undefined && upper !== undefined && (gt ?? lower) > (lt ?? upper);
+  if (outside) out.push(wholeBetween(typeMin, typeMax), outsideOf(lower, upper, exactInteger));
+  else out.push(wholeBetween(bigMax(typeMin, lower), bigMin(typeMax, upper)));
+  out.push(...listed(rule, big, exactInteger));
+  return out;
+}
+
+const bigMax = (a: bigint, b: bigint | undefined) => (b === undefined || a > b ? a : b);
+const bigMin = (a: bigint, b: bigint | undefined) => (b === undefined || a < b ? a : b);
+
+/** A whole Terraform number as a bigint, exactly; undefined for a fraction. */
+function exactInteger(v: unknown): bigint | undefined {
+  const text = numberText(v as CtyNumber);
+  return /^-?\d+$/.test(text) ? BigInt(text) : undefined;
+}
+
+/**
+ * A whole number in [min, max]: the schema's own check where both fit a float64 exactly (its wording
+ * and samples are the docs'), else the same words checked on bigints.
+ */
+function wholeBetween(min: bigint, max: bigint): Validator<unknown> {
+  const safe = (n: bigint) => n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER);
+  if (safe(min) && safe(max)) return validators.intBetween(Number(min), Number(max)) as Validator<unknown>;
+  // The range makes up samples, which must be numbers a float64 holds: the safe ends of the range.
+  const clamp = (n: bigint) =>
+    Number(bigMin(bigMax(n, BigInt(Number.MIN_SAFE_INTEGER)), BigInt(Number.MAX_SAFE_INTEGER)));
+  const span = `a whole number from ${min} to ${max}`;
+  return {
+    range: [clamp(min), clamp(max)],
+    description: span,
+    check: (v) => {
+      const n = exactInteger(v);
+      return n !== undefined && n >= min && n <= max ? undefined : `must be ${span}, got ${shown(v)}`;
+    },
+  };
+}
+
+/** The value as the wire carries it, for the comparisons of a kind; undefined where it cannot. */
+type Exactly<T> = (v: unknown) => T | undefined;
+
+/** Outside the open range between `upper` and `lower`: at most `upper` or at least `lower`. */
+function outsideOf<T extends bigint | number>(lower: T, upper: T, exactly: Exactly<T>): Validator<unknown> {
+  const words = `at most ${upper} or at least ${lower}`;
+  return {
+    description: words,
+    check: (v) => {
+      const n = exactly(v);
+      return n !== undefined && (n <= upper || n >= lower) ? undefined : `must be ${words}, got ${shown(v)}`;
+    },
+  };
+}
+
+/** The checks of `in`, `not_in` and `const`, comparing values as the wire carries them. */
+function listed<T extends bigint | number>(rule: Json, read: (v: unknown) => T, exactly: Exactly<T>) {
+  const out: Validator<unknown>[] = [];
+  const only = rule.const !== undefined ? [read(rule.const)] : (rule.in as unknown[] | undefined)?.map(read);
+  if (only) {
+    const words = only.length === 1 ? `${only[0]}` : `one of ${only.join(', ')}`;
+    const samples = only.filter((n) => typeof n === 'number' || Number.isSafeInteger(Number(n))).map(Number);
+    out.push({
+      description: words,
+      samples,
+      check: (v) => {
+        const n = exactly(v);
+        return n !== undefined && only.includes(n) ? undefined : `must be ${words}, got ${shown(v)}`;
+      },
+    });
+  }
+  const notIn = ((rule.not_in as unknown[] | undefined) ?? []).map(read);
+  if (notIn.length > 0)
+    out.push({
+      description: `not ${notIn.join(', ')}`,
+      check: (v) => (notIn.includes(exactly(v) as T) ? `must not be ${shown(v)}` : undefined),
+    });
+  return out;
+}
+
+/**
+ * The checks of a `double` or `float` rule, on the value the wire carries (a float rounded to 32 bits,
+ * as protovalidate on the platform sees it), its bounds read the same way.
+ */
+function floating(field: string, kind: string, rule: Json): Validator<unknown>[] {
+  unsupported(field, kind, rule, [...NUMBER_RULES, 'finite']);
+  const wire = FLOAT_KINDS[kind]!;
+  const read = (v: unknown) => wire(Number(v));
+  const carried: Exactly<number> = (v) => wire(Number(numberText(v as CtyNumber)));
+  const bound = (key: string) => (rule[key] === undefined ? undefined : read(rule[key]));
+  const [gt, gte, lt, lte] = [bound('gt'), bound('gte'), bound('lt'), bound('lte')];
+  const lower = gt ?? gte;
+  const upper = lt ?? lte;
+  const out: Validator<unknown>[] = [];
+  const above = (n: number) => lower === undefined || (gt !== undefined ? n > gt : n >= lower);
+  const below = (n: number) => upper === undefined || (lt !== undefined ? n < lt : n <= upper);
+  const outside = lower !== undefined && upper !== undefined && lower > upper;
+  const words = [
+    ...(lower === undefined ? [] : [`${gt !== undefined ? 'above' : 'at least'} ${lower}`]),
+    ...(upper === undefined ? [] : [`${lt !== undefined ? 'below' : 'at most'} ${upper}`]),
+  ].join(outside ? ' or ' : ' and ');
+  const finite = rule.finite === true;
+  const span = [...(finite ? ['finite'] : []), ...(words ? [words] : [])].join(', ');
+  if (span)
+    out.push({
+      // The range makes up samples; the checks keep those inside.
+      range: outside ? [-Number.MAX_VALUE, Number.MAX_VALUE] : [lower ?? -Number.MAX_VALUE, upper ?? Number.MAX_VALUE],
+      description: `a number ${span}`,
+      check: (v) => {
+        const n = carried(v)!;
+        const ok = (!finite || Number.isFinite(n)) && (outside ? above(n) || below(n) : above(n) && below(n));
+        return ok ? undefined : `must be a number ${span}, got ${shown(v)}`;
+      },
+    });
+  out.push(...listed(rule, read, carried));
+  return out;
+}
+
+/** A `bool` rule: its one key, `const`. */
+function boolean(field: string, rule: Json): Validator<unknown> {
+  unsupported(field, 'bool', rule, ['const']);
+  const only = rule.const === true;
+  return {
+    description: `${only}`,
+    samples: [only],
+    check: (v) => (v === only ? undefined : `must be ${only}, got ${shown(v)}`),
+  };
 }
 
 function text(field: string, rule: Json, options: ApiRuleOptions): Validator<unknown>[] {
