@@ -1,6 +1,6 @@
 /**
  * `npm run docs`: renders the reference docs of both providers into `docs/<provider>/`, and the tables of
- * hand-written pages made from the API contracts (docs/api/vdb.md, "Field rules").
+ * hand-written pages made from the API contracts (docs/api/vdb.md and docs/api/sec.md, "Field rules").
  * `npm run docs -- --check` only reports whether the committed docs are current (exit status 1 if not).
  */
 import { join, resolve } from 'node:path';
@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { replaceMarkedBlock } from './api-rules.js';
 import { compareTrees, generateDocs, readDocsTree, writeDocsTree, REGENERATE_COMMAND } from './generate.js';
+import { SEC_API_PAGE, SEC_FIELD_RULES_BLOCK, secFieldRulesBlock } from './sec-field-rules.js';
 import { VDB_API_PAGE, VDB_FIELD_RULES_BLOCK, vdbFieldRulesBlock } from './vdb-field-rules.js';
 
 // dist/src/docs/main.js → the repository root.
@@ -17,7 +18,10 @@ const check = process.argv.includes('--check');
 
 const fresh = await generateDocs(repoRoot);
 // Tables of hand-written pages made from the contracts (src/docs/api-rules.ts): a page, its block, the text.
-const blocks = [{ page: VDB_API_PAGE, name: VDB_FIELD_RULES_BLOCK, text: vdbFieldRulesBlock() }];
+const blocks = [
+  { page: VDB_API_PAGE, name: VDB_FIELD_RULES_BLOCK, text: vdbFieldRulesBlock() },
+  { page: SEC_API_PAGE, name: SEC_FIELD_RULES_BLOCK, text: secFieldRulesBlock() },
+];
 const staleBlocks = blocks.filter(({ page, name, text }) => {
   const held = readFileSync(join(repoRoot, page), 'utf8');
   const current = replaceMarkedBlock(held, name, text);

@@ -7,10 +7,14 @@ import '../resources/sec/index.js';
 import { checkedSecRules, rulesOfSpec } from '../resources/sec/rules.js';
 import { reasonNotChecked } from '../resources/sec/rules-unchecked.js';
 import { contractFields, type FieldSpec, type StringFormat } from '../wire/sec-contract/index.js';
-import type { RuleRow } from './api-rules.js';
+import { renderRuleTable, type RuleRow } from './api-rules.js';
 
-/** The name of the page's block. */
+/** The name of the page's generated block. */
 export const SEC_FIELD_RULES_BLOCK = 'sec field rules';
+export const SEC_API_PAGE = 'docs/api/sec.md';
+
+/** The block's text: the table of {@link secFieldRuleRows}. */
+export const secFieldRulesBlock = (): string => renderRuleTable(secFieldRuleRows());
 
 const FORMATS: Readonly<Record<StringFormat, string>> = {
   email: 'an e-mail address',

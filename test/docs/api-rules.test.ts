@@ -8,8 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { markedBlock, renderRuleTable, replaceMarkedBlock } from '../../src/docs/api-rules.js';
 import { REGENERATE_COMMAND } from '../../src/docs/generate.js';
+import { SEC_API_PAGE, SEC_FIELD_RULES_BLOCK, secFieldRulesBlock } from '../../src/docs/sec-field-rules.js';
 import { VDB_API_PAGE, VDB_FIELD_RULES_BLOCK, vdbFieldRulesBlock } from '../../src/docs/vdb-field-rules.js';
 import { MAX_QUOTED_CHARACTERS, MAX_REPORTED_VIOLATIONS } from '../../src/emulators/vdb/limits.js';
+import { secRuleNames } from '../../src/resources/sec/rules.js';
 import { apiRuleNames } from '../../src/resources/vdb/rules.js';
 import { VDB_FIELD_RULES } from '../../src/wire/vdb-field-rules.js';
 
@@ -22,6 +24,17 @@ describe('docs: the API field rules come from the contract', () => {
     );
     // Every field of the table has its row (one row holds all of a field's rules).
     const fields = new Set(apiRuleNames().map((name) => name.split('#')[0]!.slice('vdb.cloud.'.length)));
+    for (const field of fields) expect(fresh).to.include(`| \`${field}\` |`);
+  });
+
+  it(`${SEC_API_PAGE} holds the table of sec's contract as generation writes it`, () => {
+    const page = readFileSync(join(process.cwd(), SEC_API_PAGE), 'utf8');
+    const fresh = secFieldRulesBlock();
+    expect(markedBlock(page, SEC_FIELD_RULES_BLOCK), `the rules changed; run: ${REGENERATE_COMMAND}`).to.equal(
+      `\n${fresh}\n`,
+    );
+    // Every field with a rule of its own has its row.
+    const fields = new Set(secRuleNames().map((name) => name.split('#')[0]!));
     for (const field of fields) expect(fresh).to.include(`| \`${field}\` |`);
   });
 
