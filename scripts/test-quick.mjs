@@ -12,8 +12,9 @@
 // them, or a module they import does); of the long ones, only the examples' own tests
 // (test/acceptance/*example*.test.ts): the test that runs a new example is the one its author needs.
 //
-// The tests that hold the plan to the contracts (test/props/lifecycle.test.ts, and every test named for
-// api rules or a contract: test/resources/vdb/api-rules.test.ts, …) always run, long or not, when a
+// The tests that hold the plan and the emulator to the contracts (test/props/lifecycle.test.ts, and every
+// test named for api rules, a contract or the published document: test/resources/<p>/api-rules.test.ts,
+// test/emulators/sec-openapi.test.ts, …) always run, long or not, when a
 // contract (proto/, src/wire/), an emulator (src/emulators/) or a resource (src/resources/) changed:
 // the plan and the emulator meet only through the wire, so no import leads from one to the other.
 //
@@ -96,7 +97,7 @@ const seesExamples = (f) => examples.length > 0 && readsExamples(f);
 const runsExamples = (f) => examples.length > 0 && /example/.test(f.split('/').pop()) && readsExamples(f);
 
 const CONTRACT_SIDES = /^(proto|src\/wire|src\/emulators|src\/resources)\//;
-const CONTRACT_TESTS = /^dist\/test\/(props\/lifecycle|.*(api-rules?|contract)[^/]*)\.test\.js$/;
+const CONTRACT_TESTS = /^dist\/test\/(props\/lifecycle|.*(api-rules?|contract|openapi)[^/]*)\.test\.js$/;
 const contractChanged = sources.some((f) => CONTRACT_SIDES.test(f));
 const holdsContracts = (f) => contractChanged && CONTRACT_TESTS.test(f);
 
