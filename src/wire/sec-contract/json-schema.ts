@@ -1,8 +1,8 @@
 /**
  * A request body's rules as JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1), from sec's
  * contract, which the emulator validates with (language.ts): the same bounds, enums, formats, patterns,
- * required fields and item counts, so that a client or a tool can read what the emulator enforces. What JSON Schema cannot
- * say (a rule across fields, written as code) is said in words in `x-checks`.
+ * required fields and item counts, so that a client or a tool can read what the emulator enforces.
+ * What JSON Schema cannot say (a rule across fields, written as code) is said in words in `x-checks`.
  *
  * - A field that may be absent may be null too (`type: [..., "null"]`), as the emulator takes it.
  * - A text is at least one character unless it may be empty; where it may be empty and has a format,
