@@ -26,7 +26,11 @@ const cloudBCredentialFields = {
 const cloudBCredentials = (keyIdSecret: boolean) =>
   field.object({ ...cloudBCredentialFields, privateKeyId: field.string({ secret: keyIdSecret }) });
 const cloudCCredentials = field.object({ clientId: text(), clientSecret: field.string({ secret: true }) });
-const cloudBScope = field.string({ oneOf: ['PROJECT', 'ORGANIZATION'] });
+/** What a CloudB integration's id names. */
+export const CLOUD_B_SCOPES = ['PROJECT', 'ORGANIZATION'] as const;
+const cloudBScope = field.string({ oneOf: CLOUD_B_SCOPES });
+/** Where a CloudC scanner works. */
+export const CLOUD_C_INTEGRATION_LEVELS = ['SUBSCRIPTION', 'TENANT'] as const;
 
 const scanSettings = {
   // Hours between scans. The platform publishes no maximum; a year (chosen) is beyond any use.
@@ -193,7 +197,7 @@ export const CLOUD_ACCOUNT_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
   CloudCAgentless: field.object({
     ...scanSettings,
     credentials: cloudCCredentials,
-    integrationLevel: field.string({ oneOf: ['SUBSCRIPTION', 'TENANT'] }),
+    integrationLevel: field.string({ oneOf: CLOUD_C_INTEGRATION_LEVELS }),
     scanningSubscriptionId: text(),
     tenantId: text(),
     blobContainerName: text(),
@@ -210,7 +214,11 @@ export const CLOUD_ACCOUNT_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
   }),
   CloudDCfg: field.object({
     credentials: field.object({
-      fingerprint: text(),
+      // The key's MD5 fingerprint, as the cloud's console shows it.
+      fingerprint: field.string({
+        pattern: '^([0-9a-fA-F]{2}:){15}[0-9a-fA-F]{2}$',
+        patternRule: 'a key fingerprint of 16 colon-separated hex pairs',
+      }),
       privateKey: field.string({ secret: true, format: 'pem-private-key' }),
     }),
     homeRegion: text(),

@@ -38,12 +38,19 @@ export const REGISTRY_B_DOMAINS = [
   'asia-docker.pkg.dev',
   'europe-docker.pkg.dev',
   'us-docker.pkg.dev',
-];
-export const REGISTRY_C_DOMAINS = ['gcr.io', 'us.gcr.io', 'eu.gcr.io', 'asia.gcr.io'];
+] as const;
+/** The hosts of registry C. */
+export const REGISTRY_C_DOMAINS = ['gcr.io', 'us.gcr.io', 'eu.gcr.io', 'asia.gcr.io'] as const;
+/** The one host of registry D, and of registry F. */
+export const REGISTRY_D_DOMAIN = 'index.docker.io';
+export const REGISTRY_F_DOMAIN = 'ghcr.io';
 
 const tags = field.array(field.string(), { optional: true });
 const repositories = field.array(field.string(), { optional: true });
 const nonOsPackageEval = field.boolean({ optional: true });
+/** How registry A authenticates: with a role it assumes, or an access key. */
+export const REGISTRY_A_AUTH_TYPES = ['ROLE', 'ACCESS_KEY'] as const;
+
 /** How many of each repository's newest images the platform assesses (checkImageCount). */
 export const IMAGE_COUNTS = [5, 10, 15] as const;
 // The language has no integer enum: the range publishes the bounds, checkImageCount the three values.
@@ -135,7 +142,7 @@ export function containerRegistryDataSpec(registryType: string, data: Record<str
       return limited(
         {
           registryDomain: field.string(),
-          authType: field.string({ oneOf: ['ROLE', 'ACCESS_KEY'] }),
+          authType: field.string({ oneOf: REGISTRY_A_AUTH_TYPES }),
           crossAccountCredentials: field.object(
             { roleArn: field.string(), externalId: field.string() },
             { optional: true },
@@ -172,7 +179,7 @@ export function containerRegistryDataSpec(registryType: string, data: Record<str
       });
     case 'REGISTRY_D':
       return limited({
-        registryDomain: field.string({ oneOf: ['index.docker.io'] }),
+        registryDomain: field.string({ oneOf: [REGISTRY_D_DOMAIN] }),
         credentials: userCredentials(false),
         nonOsPackageEval,
       });
@@ -189,7 +196,7 @@ export function containerRegistryDataSpec(registryType: string, data: Record<str
       });
     case 'REGISTRY_F':
       return limited({
-        registryDomain: field.string({ oneOf: ['ghcr.io'] }),
+        registryDomain: field.string({ oneOf: [REGISTRY_F_DOMAIN] }),
         credentials: userCredentials(true),
         registryNotifications: field.boolean({ optional: true }),
         nonOsPackageEval,
