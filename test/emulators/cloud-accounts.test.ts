@@ -469,7 +469,7 @@ describe('sec emulator: cloud accounts', () => {
     expect(answer.body.message).to.equal('data.queueUrl is not a recognised field');
     const typeError = await create('CloudDCfg', {
       ...VALID.CloudDCfg!.data,
-      credentials: { fingerprint: 'f', privateKey: 42 },
+      credentials: { fingerprint: '12:34:56:78:90:ab:cd:ef:12:34:56:78:90:ab:cd:ef', privateKey: 42 },
     });
     expect(typeError.body.message).to.equal('data.credentials.privateKey must be a string (got number)');
   });

@@ -1,11 +1,20 @@
 import { z } from 'zod';
+import {
+  ISSUE_GROUPINGS,
+  METRICS_SITES,
+  METRICS_TYPES,
+  SIEM_COMMUNICATION_TYPES,
+  TRACKER_CONFIGURATIONS,
+  TRACKER_TYPES,
+} from '../../wire/sec-contract/alert-channels.js';
 
 /**
  * `data` of each alert channel type in the neutral wire format (docs/api/sec.md, "Alert channel types";
  * docs/decisions.md, "Neutral names"). Secret fields are optional: the API returns them blank or
- * not at all, so callers keep their own copy; on create/update they must be sent.
+ * not at all, so callers keep their own copy; on create/update they must be sent. The enums are sec's
+ * contract's (src/wire/sec-contract/alert-channels.ts).
  */
-const issueGrouping = z.enum(['Events', 'Resources']);
+const issueGrouping = z.enum(ISSUE_GROUPINGS);
 const secret = z.string().optional();
 
 /** Some servers return the recipients comma-joined; always hand out an array. */
@@ -31,8 +40,8 @@ export const ALERT_CHANNEL_DATA_SCHEMAS = {
   OnCall: z.object({ intgUrl: z.string() }),
   Metrics: z.object({
     apiKey: secret,
-    metricsSite: z.enum(['com', 'eu']).optional(),
-    metricsType: z.enum(['Logs Detail', 'Logs Summary', 'Events Summary']).optional(),
+    metricsSite: z.enum(METRICS_SITES).optional(),
+    metricsType: z.enum(METRICS_TYPES).optional(),
   }),
   CloudBPubSub: z.object({
     projectId: z.string(),
@@ -46,7 +55,7 @@ export const ALERT_CHANNEL_DATA_SCHEMAS = {
     }),
   }),
   Tracker: z.object({
-    trackerType: z.enum(['TRACKER_CLOUD', 'TRACKER_SERVER']),
+    trackerType: z.enum(TRACKER_TYPES),
     trackerUrl: z.string(),
     issueType: z.string(),
     /** The project key. */
@@ -58,7 +67,7 @@ export const ALERT_CHANNEL_DATA_SCHEMAS = {
     password: secret,
     /** A JSON data URL, see encodeJsonDataUrl. */
     customTemplateFile: z.string().optional(),
-    bidirectionalConfig: z.enum(['Unidirectional', 'Bidirectional']).optional(),
+    bidirectionalConfig: z.enum(TRACKER_CONFIGURATIONS).optional(),
     issueGrouping: issueGrouping.optional(),
   }),
   // Read back by the platform; a request may leave it out (src/resources/shared/secrets.ts).
@@ -67,7 +76,7 @@ export const ALERT_CHANNEL_DATA_SCHEMAS = {
   Siem: z.object({
     hostUrl: z.string(),
     hostPort: z.number().int().optional(),
-    commType: z.enum(['HTTPS', 'HTTPS Self Signed Cert']).optional(),
+    commType: z.enum(SIEM_COMMUNICATION_TYPES).optional(),
   }),
   Ticketing: z.object({
     instanceUrl: z.string(),

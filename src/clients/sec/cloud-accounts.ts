@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLOUD_B_SCOPES, CLOUD_C_INTEGRATION_LEVELS } from '../../wire/sec-contract/cloud-accounts.js';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import {
   integrationBody,
@@ -32,7 +33,7 @@ const cloudBCredentials = z.object({
   privateKey: secret,
 });
 const cloudCCredentials = z.object({ clientId: z.string(), clientSecret: secret });
-const cloudBScope = z.enum(['PROJECT', 'ORGANIZATION']);
+const cloudBScope = z.enum(CLOUD_B_SCOPES);
 
 /** The agentless scanners' shared schedule and scope settings. */
 const scanSettings = {
@@ -126,7 +127,7 @@ export const CLOUD_ACCOUNT_DATA_SCHEMAS = {
   CloudCAgentless: z.object({
     ...scanSettings,
     credentials: cloudCCredentials,
-    integrationLevel: z.enum(['SUBSCRIPTION', 'TENANT']),
+    integrationLevel: z.enum(CLOUD_C_INTEGRATION_LEVELS),
     scanningSubscriptionId: z.string(),
     tenantId: z.string(),
     blobContainerName: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REGISTRY_A_AUTH_TYPES } from '../../wire/sec-contract/container-registries.js';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { integrationBody, integrationModelled, integrationSchema, type Integration } from './integration.js';
 import { replaceKeeping } from './replace.js';
@@ -13,7 +14,7 @@ export const CONTAINER_REGISTRY_API_TYPE = 'ContVulnCfg';
 
 export { REGISTRY_B_DOMAINS, REGISTRY_C_DOMAINS, REGISTRY_D_DOMAIN, REGISTRY_F_DOMAIN } from './registry-domains.js';
 
-export const REGISTRY_A_AUTH_TYPES = ['ROLE', 'ACCESS_KEY'] as const;
+export { REGISTRY_A_AUTH_TYPES };
 export type RegistryAAuthType = (typeof REGISTRY_A_AUTH_TYPES)[number];
 
 const secret = z.string().optional();

@@ -1,7 +1,5 @@
 import {
-  DEFAULT_BODY_LIMITS,
   HttpError,
-  checkLength,
   holds,
   invalid,
   json,
@@ -19,6 +17,7 @@ import {
   type ObjectSpec,
   type Router,
 } from '../core/index.js';
+import { INTEGRATION_FIELDS } from '../../wire/sec-contract/integrations.js';
 import { API_PREFIX, type SecContext } from './context.js';
 
 /**
@@ -169,7 +168,7 @@ function integrationBodySchema(family: IntegrationFamily): JsonSchema {
     type: 'object',
     properties: {
       intgGuid: { type: 'string', description: 'On an update only, the one in the path.' },
-      name: { type: 'string', minLength: 1, maxLength: DEFAULT_BODY_LIMITS.characters, pattern: '\\S' },
+      name: jsonSchemaOf(INTEGRATION_FIELDS.name),
       type: { enum: types },
       enabled: { type: 'integer', enum: [0, 1] },
       data: { type: 'object' },
@@ -211,17 +210,14 @@ function parseIntegrationBody(
   }
 
   const type = parseType(family, record.type, existing);
-  if (typeof record.name !== 'string' || record.name.trim() === '') {
-    throw invalid(record.name === undefined ? 'name is required' : 'name must be a non-empty string');
-  }
-  checkLength(record.name, DEFAULT_BODY_LIMITS.characters, 'name');
+  validate(INTEGRATION_FIELDS.name, record.name, 'name');
   const enabled = record.enabled;
   if (enabled === undefined) throw invalid('enabled is required (0 or 1)');
   if (enabled !== 0 && enabled !== 1) throw invalid(`enabled must be 0 or 1 (got ${quote(enabled)})`);
   const dataSpec = family.dataSpecOf ? family.dataSpecOf(type, record.data, existing) : family.dataSpecs[type]!;
   const data = existing ? keepStoredSecrets(dataSpec, record.data, existing.data) : record.data;
   validate(dataSpec, data, 'data', existing?.data);
-  return { name: record.name, type, enabled, data: data as Record<string, unknown> };
+  return { name: record.name as string, type, enabled, data: data as Record<string, unknown> };
 }
 
 function parseType(family: IntegrationFamily, value: unknown, existing: IntegrationRecord | undefined): string {

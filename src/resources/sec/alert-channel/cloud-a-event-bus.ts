@@ -7,7 +7,7 @@ export default alertChannel({
   description: 'Forwards platform alerts to a CloudA event bus, where rules can route them on.',
   fields: {
     event_bus_arn: requiredText('Resource name of the event bus that receives the alerts.'),
-    group_issues_by: issueGrouping('bus event'),
+    group_issues_by: issueGrouping('bus event', 'CloudAEventBus'),
   },
   toData: (m) => ({ eventBusArn: m.event_bus_arn, issueGrouping: grouping(m.group_issues_by) }),
   // An absent grouping is the platform's default.

@@ -2,7 +2,7 @@ import { attr, block } from '../../../schema/define.js';
 import { alertChannel } from './family.js';
 import { grouping, issueGrouping, requiredText, unlessBlank } from './fields.js';
 import { sentSecret } from '../../shared/secrets.js';
-import * as forms from '../../../schema/forms.js';
+import { secRules } from '../rules.js';
 
 export default alertChannel({
   typeName: 'sec_alert_channel_cloud_b_pub_sub',
@@ -11,17 +11,20 @@ export default alertChannel({
   fields: {
     project_id: requiredText('Name of the CloudB project that holds the topic.'),
     topic_id: requiredText('Id of the topic the alerts are published to.'),
-    issue_grouping: issueGrouping('message'),
+    issue_grouping: issueGrouping('message', 'CloudBPubSub'),
     credentials: block.one(
       {
-        client_email: requiredText('E-mail address of the service account.', forms.email()),
+        client_email: requiredText(
+          'E-mail address of the service account.',
+          ...secRules('AlertChannels:CloudBPubSub.credentials.clientEmail'),
+        ),
         client_id: requiredText('Client id of the service account.'),
         private_key: attr.string({
           optional: true,
           sensitive: true,
           writeOnlyTwin: { required: true },
           masked: true,
-          validate: [forms.pemPrivateKey],
+          validate: secRules('AlertChannels:CloudBPubSub.credentials.privateKey'),
           description:
             'Private key of the service-account key (PEM). The platform never returns it, so changes ' +
             'made outside this configuration are not detected.',

@@ -1,9 +1,12 @@
 import { attr, validators } from '../../../schema/define.js';
 import { alertChannel } from './family.js';
-import * as forms from '../../../schema/forms.js';
+import { checkedBy, secRule } from '../rules.js';
 
 const trimmedEqual = (a: string[], b: string[]) =>
   a.length === b.length && a.every((x, i) => x.trim() === b[i]?.trim());
+
+// The list's minItems (1) is nonEmpty, which says it as "must not be empty".
+checkedBy('AlertChannels:EmailUser.channelProps.recipients', 'minItems', 'recipients (nonEmpty)');
 
 export default alertChannel({
   typeName: 'sec_alert_channel_email',
@@ -15,7 +18,10 @@ export default alertChannel({
     recipients: attr.stringList({
       required: true,
       description: 'E-mail addresses that receive alerts. Surrounding whitespace is ignored.',
-      validate: [validators.nonEmpty(), validators.each(forms.email({ trimmed: true }))],
+      validate: [
+        validators.nonEmpty(),
+        validators.each(secRule('AlertChannels:EmailUser.channelProps.recipients[]', { trimmed: true })),
+      ],
       equal: trimmedEqual,
       unordered: true,
     }),

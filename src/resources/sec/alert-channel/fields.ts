@@ -8,19 +8,23 @@ import type { AlertChannelData, AlertChannelType } from '../../../clients/sec/al
 import { decodeJsonDataUrl, encodeJsonDataUrl } from '../../../clients/sec/data-url.js';
 import { sentSecret } from '../../shared/secrets.js';
 import * as forms from '../../../schema/forms.js';
+import type { ISSUE_GROUPINGS } from '../../../wire/sec-contract/alert-channels.js';
+import { secRules } from '../rules.js';
 
-export const ISSUE_GROUPINGS = ['Events', 'Resources'] as const;
 type IssueGrouping = (typeof ISSUE_GROUPINGS)[number];
 
 /** The planned grouping (validated, defaulted) in its wire type. */
 export const grouping = (value: string | null): IssueGrouping => (value ?? 'Events') as IssueGrouping;
 
-/** How alerts are grouped: one issue/event per event type, or one per resource. */
-export function issueGrouping(what: string) {
+/**
+ * How alerts are grouped: one issue/event per event type, or one per resource; `type` is the channel's
+ * API type, whose `data.issueGrouping` it is.
+ */
+export function issueGrouping(what: string, type: AlertChannelType) {
   return attr.string({
     optional: true,
     default: 'Events',
-    validate: [validators.oneOf(...ISSUE_GROUPINGS)],
+    validate: secRules(`AlertChannels:${type}.issueGrouping`),
     description:
       `How alerts are grouped: \`Events\` creates one ${what} for compliance events of the ` +
       `same type from different resources; \`Resources\` creates one ${what} per resource that generates ` +
@@ -71,12 +75,11 @@ export function readableSecret(
 /** A masked secret as the platform returns it: blank means "not shown", which the model says as null. */
 export const unlessBlank = (value: string | undefined): string | null => (value ? value : null);
 
-export const httpUrl = forms.url('http', 'https');
-
-export const port = (required: boolean, description: string) =>
+/** A port the platform connects to; `field` is the contract field it is sent as. */
+export const port = (required: boolean, field: string, description: string) =>
   attr.number({
     ...(required ? { required: true as const } : { optional: true }),
-    validate: [validators.intBetween(1, 65535)],
+    validate: secRules<number>(field),
     description,
   });
 
@@ -144,10 +147,10 @@ type TextField<T extends AlertChannelType> = {
 
 /**
  * A channel around an incoming webhook URL, of any type: `wireField` is where the platform keeps the
- * URL in `data` for that type, `schemes` which URLs it takes (default http and https), and `more` the
- * type's other fields with how they go to and come from `data`. The URL is the channel's secret
- * (whoever has it can post), so it is sensitive although the seed does not flag it
- * (docs/decisions.md, "Credentials are sensitive").
+ * URL in `data` for that type (its contract field says which URLs the platform takes), `schemes` a
+ * stricter choice of schemes where a type wants one, and `more` the type's other fields with how they
+ * go to and come from `data`. The URL is the channel's secret (whoever has it can post), so it is
+ * sensitive although the seed does not flag it (docs/decisions.md, "Credentials are sensitive").
  */
 export function webhookChannel<T extends AlertChannelType, F extends Fields = Record<never, never>>(options: {
   typeName: string;
@@ -162,10 +165,12 @@ export function webhookChannel<T extends AlertChannelType, F extends Fields = Re
     fromData(data: AlertChannelData<T>): ReadModel<F>;
   };
 }) {
-  const url = options.schemes ? forms.url(...options.schemes) : httpUrl;
+  const url = options.schemes
+    ? [forms.url(...options.schemes)]
+    : secRules(`AlertChannels:${options.apiType}.${options.wireField}`);
   const fields = {
     ...options.more?.fields,
-    webhook_url: readableSecret(options.urlDescription, [url], { sensitiveUnlikeUpstream: true }),
+    webhook_url: readableSecret(options.urlDescription, url, { sensitiveUnlikeUpstream: true }),
   } as F & { webhook_url: ReturnType<typeof readableSecret> };
   return alertChannel({
     typeName: options.typeName,

@@ -26,7 +26,7 @@ export default alertChannel({
       description: 'Channel name of the event collector, when it requires one.',
     }),
     host: requiredText('Host name of the event collector.'),
-    port: port(true, 'Port of the event collector (1–65535).'),
+    port: port(true, 'AlertChannels:LogSink.port', 'Port of the event collector (1–65535).'),
     ssl: attr.bool({ optional: true, default: false, description: 'Whether to connect with TLS.' }),
     event_data: block.one(
       {

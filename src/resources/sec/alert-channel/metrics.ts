@@ -1,10 +1,9 @@
-import { attr, validators } from '../../../schema/define.js';
+import { attr } from '../../../schema/define.js';
+import type { METRICS_SITES, METRICS_TYPES } from '../../../wire/sec-contract/alert-channels.js';
+import { secRules } from '../rules.js';
 import { alertChannel } from './family.js';
 import { secret, unlessBlank } from './fields.js';
 import { sentSecret } from '../../shared/secrets.js';
-
-const SITES = ['com', 'eu'] as const;
-const SERVICES = ['Logs Detail', 'Logs Summary', 'Events Summary'] as const;
 
 export default alertChannel({
   typeName: 'sec_alert_channel_metrics',
@@ -18,20 +17,20 @@ export default alertChannel({
     metrics_site: attr.string({
       optional: true,
       default: 'com',
-      validate: [validators.oneOf(...SITES)],
+      validate: secRules('AlertChannels:Metrics.metricsSite'),
       description: 'Where the Metrics account stores its logs: `com` or `eu`.',
     }),
     metrics_service: attr.string({
       optional: true,
       default: 'Logs Detail',
-      validate: [validators.oneOf(...SERVICES)],
+      validate: secRules('AlertChannels:Metrics.metricsType'),
       description: 'What the platform sends: `Logs Detail`, `Logs Summary` or `Events Summary`.',
     }),
   },
   toData: (m) => ({
     apiKey: sentSecret(m.api_key),
-    metricsSite: (m.metrics_site ?? 'com') as (typeof SITES)[number],
-    metricsType: (m.metrics_service ?? 'Logs Detail') as (typeof SERVICES)[number],
+    metricsSite: (m.metrics_site ?? 'com') as (typeof METRICS_SITES)[number],
+    metricsType: (m.metrics_service ?? 'Logs Detail') as (typeof METRICS_TYPES)[number],
   }),
   fromData: (data) => ({
     api_key: unlessBlank(data.apiKey),

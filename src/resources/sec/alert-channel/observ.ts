@@ -1,16 +1,19 @@
-import { attr, validators } from '../../../schema/define.js';
+import { attr } from '../../../schema/define.js';
+import { secRules } from '../rules.js';
 import { alertChannel } from './family.js';
 import { readableSecret } from './fields.js';
 import { sentSecret } from '../../shared/secrets.js';
-
-const accountNumber = validators.intBetween(1, Number.MAX_SAFE_INTEGER);
 
 export default alertChannel({
   typeName: 'sec_alert_channel_observ',
   apiType: 'Observ',
   description: 'Sends platform alerts to Observ as custom events.',
   fields: {
-    account_id: attr.number({ required: true, validate: [accountNumber], description: 'The Observ account number.' }),
+    account_id: attr.number({
+      required: true,
+      validate: secRules<number>('AlertChannels:Observ.accountId'),
+      description: 'The Observ account number.',
+    }),
     // A credential, so sensitive although the seed does not flag it (docs/decisions.md, "Credentials are sensitive").
     insert_key: readableSecret('An insert API key of the Observ account.', [], { sensitiveUnlikeUpstream: true }),
   },

@@ -1,8 +1,8 @@
-import { attr, validators } from '../../../schema/define.js';
+import { attr } from '../../../schema/define.js';
+import type { SIEM_COMMUNICATION_TYPES } from '../../../wire/sec-contract/alert-channels.js';
+import { secRules } from '../rules.js';
 import { alertChannel } from './family.js';
 import { port, requiredText } from './fields.js';
-
-const COMMUNICATION_TYPES = ['HTTPS', 'HTTPS Self Signed Cert'] as const;
 
 export default alertChannel({
   typeName: 'sec_alert_channel_siem',
@@ -10,11 +10,15 @@ export default alertChannel({
   description: 'Sends platform alerts to a SIEM listener over HTTPS.',
   fields: {
     host_url: requiredText('Domain name or IP address of the SIEM host.'),
-    host_port: port(false, "Port the SIEM listens on (1–65535). When unset, the SIEM's default port is used."),
+    host_port: port(
+      false,
+      'AlertChannels:Siem.hostPort',
+      "Port the SIEM listens on (1–65535). When unset, the SIEM's default port is used.",
+    ),
     communication_type: attr.string({
       optional: true,
       default: 'HTTPS',
-      validate: [validators.oneOf(...COMMUNICATION_TYPES)],
+      validate: secRules('AlertChannels:Siem.commType'),
       description:
         'How to connect: `HTTPS`, or `HTTPS Self Signed Cert` when the SIEM presents a self-signed certificate.',
     }),
@@ -22,7 +26,7 @@ export default alertChannel({
   toData: (m) => ({
     hostUrl: m.host_url,
     ...(m.host_port === null ? {} : { hostPort: m.host_port }),
-    commType: (m.communication_type ?? 'HTTPS') as (typeof COMMUNICATION_TYPES)[number],
+    commType: (m.communication_type ?? 'HTTPS') as (typeof SIEM_COMMUNICATION_TYPES)[number],
   }),
   fromData: (data) => ({
     host_url: data.hostUrl,

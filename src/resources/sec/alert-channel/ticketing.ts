@@ -25,7 +25,7 @@ export default alertChannel({
     custom_template_file: customTemplate(
       'Custom template (JSON text) used to fill in the fields of new incidents, e.g. `file("template.json")`.',
     ),
-    issue_grouping: issueGrouping('incident'),
+    issue_grouping: issueGrouping('incident', 'Ticketing'),
   },
   toData: (m) => ({
     instanceUrl: m.instance_url,

@@ -2,7 +2,9 @@
  * The two issue-tracker channels share one API type (`Tracker`) and differ in `data.trackerType` and
  * the credential: the cloud tracker takes an API token, the self-hosted server a password.
  */
-import { attr, validators } from '../../../schema/define.js';
+import { attr } from '../../../schema/define.js';
+import type { TRACKER_CONFIGURATIONS } from '../../../wire/sec-contract/alert-channels.js';
+import { checkedBy, secRules } from '../rules.js';
 import { alertChannel } from './family.js';
 import {
   customTemplate,
@@ -16,8 +18,6 @@ import {
 } from './fields.js';
 import { sentSecret } from '../../shared/secrets.js';
 
-const CONFIGURATIONS = ['Unidirectional', 'Bidirectional'] as const;
-
 const VARIANTS = {
   cloud: { typeName: 'sec_alert_channel_tracker_cloud', trackerType: 'TRACKER_CLOUD' },
   server: { typeName: 'sec_alert_channel_tracker_server', trackerType: 'TRACKER_SERVER' },
@@ -26,11 +26,7 @@ const VARIANTS = {
 const common = {
   tracker_url: attr.string({
     required: true,
-    validate: [
-      validators.matches(/^(?![A-Za-z][A-Za-z0-9+.-]*:\/\/)\S+$/, 'a host name without a scheme such as `https://`', [
-        'tracker.example.com',
-      ]),
-    ],
+    validate: secRules('AlertChannels:Tracker.trackerUrl', { samples: ['tracker.example.com'] }),
     description: 'Host of the tracker, without the `https://` prefix, e.g. `acme.tracker.example`.',
   }),
   issue_type: requiredText('Issue type created for each event. It must already exist in the project.'),
@@ -41,7 +37,7 @@ const common = {
   configuration: attr.string({
     optional: true,
     default: 'Unidirectional',
-    validate: [validators.oneOf(...CONFIGURATIONS)],
+    validate: secRules('AlertChannels:Tracker.bidirectionalConfig'),
     description:
       "`Unidirectional`: a change of an alert's status updates the issue. `Bidirectional`: status " +
       'changes also propagate from the tracker back to the platform.',
@@ -49,7 +45,7 @@ const common = {
   custom_template_file: customTemplate(
     'Custom template (JSON text) used to fill in the fields of new issues, e.g. `file("template.json")`.',
   ),
-  group_issues_by: issueGrouping('issue'),
+  group_issues_by: issueGrouping('issue', 'Tracker'),
 };
 
 function baseData(m: {
@@ -67,7 +63,7 @@ function baseData(m: {
     projectId: m.project_key,
     username: m.username,
     customTemplateFile: templateToWire(m.custom_template_file),
-    bidirectionalConfig: (m.configuration ?? 'Unidirectional') as (typeof CONFIGURATIONS)[number],
+    bidirectionalConfig: (m.configuration ?? 'Unidirectional') as (typeof TRACKER_CONFIGURATIONS)[number],
     issueGrouping: grouping(m.group_issues_by),
   };
 }
@@ -92,6 +88,9 @@ function baseModel(data: {
     group_issues_by: data.issueGrouping ?? 'Events',
   };
 }
+
+// Each variant requires its own credential (api_token, password), as the platform requires it of its trackerType.
+checkedBy('AlertChannels:Tracker', 'check', 'sec_alert_channel_tracker_cloud.api_token, _server.password');
 
 const description = (where: string) =>
   `Creates an issue in ${where} for each platform event at or above the alert severity. When events ` +

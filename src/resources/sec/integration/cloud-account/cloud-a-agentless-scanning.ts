@@ -11,9 +11,9 @@ import {
   unlessBlank,
 } from './fields.js';
 
-/** What agentless scanning of one account and of an organisation share. */
-export const cloudAAgentlessFields = {
-  ...scanSettings({ containers: false, hostVulnerabilities: false }),
+/** What agentless scanning of one account and of an organisation (API type `type`) share. */
+export const cloudAAgentlessFields = (type: 'CloudAAgentless' | 'CloudAAgentlessOrg') => ({
+  ...scanSettings(type, { containers: false, hostVulnerabilities: false }),
   account_id: attr.string({ optional: true, description: 'Id of the account the scanner runs in.' }),
   bucket_arn: attr.string({ optional: true, description: 'ARN of the bucket the scanner stores its results in.' }),
   credentials: roleCredentials({
@@ -22,7 +22,7 @@ export const cloudAAgentlessFields = {
   }),
   server_token: serverToken(),
   uri: serverUri(),
-};
+});
 
 type Own = {
   account_id: string | null;
@@ -66,7 +66,7 @@ export default cloudAccount({
   description:
     'Scans the hosts of a CloudA account for vulnerabilities without agents: a scanner deployed in the ' +
     'account snapshots the volumes and reports to the platform with `server_token`.',
-  fields: cloudAAgentlessFields,
+  fields: cloudAAgentlessFields('CloudAAgentless'),
   toData: (m) => cloudAAgentlessToWire(m),
   fromData: (data, own) => cloudAAgentlessFromWire(data, own),
 });

@@ -1,5 +1,6 @@
 import { attr } from '../../../../schema/define.js';
 import { cloudAccount } from './family.js';
+import { checkedBy } from '../../rules.js';
 import {
   httpsUrl,
   mappingsFromWire,
@@ -8,6 +9,8 @@ import {
   roleCredentials,
   validateOrgAccountMappings,
 } from './fields.js';
+
+checkedBy('CloudAccounts:CloudACtSqs', 'check', 'validateOrgAccountMappings');
 
 export default cloudAccount({
   typeName: 'sec_integration_cloud_a_ct',
@@ -20,7 +23,7 @@ export default cloudAccount({
   fields: {
     queue_url: attr.string({
       required: true,
-      validate: [httpsUrl],
+      validate: [httpsUrl('CloudAccounts:CloudACtSqs.queueUrl')],
       description: 'URL of the queue that receives the notifications of new trail files.',
     }),
     credentials: roleCredentials({ required: true }),

@@ -1,6 +1,10 @@
 import { attr } from '../../../../schema/define.js';
 import { cloudAccount } from './family.js';
+import { checkedBy } from '../../rules.js';
 import { requiredIdList, optionalText, roleCredentials, serverToken, unlessBlank } from './fields.js';
+
+// The regions' minItems (1) is requiredIdList's nonEmpty, which says it as "must not be empty".
+checkedBy('CloudAccounts:CloudADspm.regions', 'minItems', 'regions (requiredIdList)');
 
 export default cloudAccount({
   typeName: 'sec_integration_cloud_a_dspm',

@@ -14,7 +14,7 @@ export default cloudAccount({
     account_id: attr.string({ required: true, description: 'Id of the account.' }),
     queue_url: attr.string({
       required: true,
-      validate: [httpsUrl],
+      validate: [httpsUrl('CloudAccounts:CloudAGovCtSqs.queueUrl')],
       description: 'URL of the queue that receives the notifications of new trail files.',
     }),
     credentials: accessKeyCredentials(),

@@ -1,6 +1,7 @@
 import { attr } from '../../../../schema/define.js';
 import { splitWireList } from '../../../../clients/sec/account-mappings.js';
 import { cloudAccount } from './family.js';
+import { checkedBy } from '../../rules.js';
 import { cloudAAgentlessFields, cloudAAgentlessFromWire, cloudAAgentlessToWire } from './cloud-a-agentless-scanning.js';
 import {
   requiredIdList,
@@ -13,6 +14,8 @@ import {
   validateOrgAccountMappings,
 } from './fields.js';
 
+checkedBy('CloudAccounts:CloudAAgentlessOrg', 'check', 'validateOrgAccountMappings');
+
 export default cloudAccount({
   typeName: 'sec_integration_cloud_a_org_agentless_scanning',
   apiType: 'CloudAAgentlessOrg',
@@ -22,7 +25,7 @@ export default cloudAccount({
     'scanner deployed in one scanning account reaches the monitored accounts and reports to the ' +
     'platform with `server_token`.',
   fields: {
-    ...cloudAAgentlessFields,
+    ...cloudAAgentlessFields('CloudAAgentlessOrg'),
     scanning_account: attr.string({
       optional: true,
       description:

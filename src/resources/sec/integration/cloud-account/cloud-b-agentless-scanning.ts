@@ -28,6 +28,7 @@ export default cloudAccount({
   fields: {
     credentials: cloudBScannerCredentials(),
     resource_level: cloudBScope({
+      field: 'CloudAccounts:CloudBAgentless.idType',
       required: false,
       description: 'What `resource_id` names: `PROJECT` (default) or `ORGANIZATION`, in any letter case.',
     }),
@@ -37,7 +38,7 @@ export default cloudAccount({
       description: 'Name of the bucket the scanner shares its results with the platform through.',
     }),
     scanning_project_id: attr.string({ required: true, description: 'Id of the project the scanner is deployed in.' }),
-    ...scanSettings({ frequency: 24, containers: true, hostVulnerabilities: true, queryText: '' }),
+    ...scanSettings('CloudBAgentless', { frequency: 24, containers: true, hostVulnerabilities: true, queryText: '' }),
     filter_list: optionalIdList(
       'Projects to include in or exclude from the scan; unset scans every project in scope. Surrounding ' +
         'whitespace is ignored.',

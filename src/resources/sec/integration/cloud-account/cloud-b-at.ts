@@ -16,8 +16,9 @@ export default cloudAccount({
     "Feeds the platform with a CloudB project's or organisation's audit trail: the audit logs are " +
     'exported to a topic, and the platform reads them from a subscription with a service-account key.',
   fields: {
-    credentials: cloudBCredentials({ privateKeyIdSecret: false }),
+    credentials: cloudBCredentials({ privateKeyIdSecret: false, type: 'CloudBAtSes' }),
     resource_level: cloudBScope({
+      field: 'CloudAccounts:CloudBAtSes.idType',
       required: false,
       description: 'What `resource_id` names: `PROJECT` (default) or `ORGANIZATION`, in any letter case.',
     }),

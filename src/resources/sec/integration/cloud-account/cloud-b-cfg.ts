@@ -16,8 +16,9 @@ export default cloudAccount({
     'Lets the platform assess the configuration of a CloudB project or organisation (compliance and ' +
     'posture), reading it with a service-account key.',
   fields: {
-    credentials: cloudBCredentials({ privateKeyIdSecret: false }),
+    credentials: cloudBCredentials({ privateKeyIdSecret: false, type: 'CloudBCfg' }),
     resource_level: cloudBScope({
+      field: 'CloudAccounts:CloudBCfg.idType',
       required: false,
       description: 'What `resource_id` names: `PROJECT` (default) or `ORGANIZATION`, in any letter case.',
     }),

@@ -1,5 +1,6 @@
 import { attr } from '../../../../schema/define.js';
 import { cloudAccount } from './family.js';
+import { checkedBy } from '../../rules.js';
 import {
   cloudBCredentials,
   cloudBCredentialsFromWire,
@@ -11,6 +12,8 @@ import {
   validateOrganizationScope,
 } from './fields.js';
 
+checkedBy('CloudAccounts:CloudBGkeAudit', 'check', 'validateOrganizationScope');
+
 export default cloudAccount({
   typeName: 'sec_integration_cloud_b_gke_audit_log',
   apiType: 'CloudBGkeAudit',
@@ -19,8 +22,9 @@ export default cloudAccount({
     "Feeds the platform with the audit logs of a CloudB project's or organisation's managed Kubernetes " +
     'clusters, read from a pub/sub subscription with a service-account key.',
   fields: {
-    credentials: cloudBCredentials({ privateKeyIdSecret: true }),
+    credentials: cloudBCredentials({ privateKeyIdSecret: true, type: 'CloudBGkeAudit' }),
     integration_type: cloudBScope({
+      field: 'CloudAccounts:CloudBGkeAudit.integrationType',
       required: true,
       description:
         'Whether the clusters of one `PROJECT` or of a whole `ORGANIZATION` are covered, in any letter case.',

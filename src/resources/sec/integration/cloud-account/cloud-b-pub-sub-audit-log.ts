@@ -1,5 +1,6 @@
 import { attr } from '../../../../schema/define.js';
 import { cloudAccount } from './family.js';
+import { checkedBy } from '../../rules.js';
 import {
   cloudBCredentials,
   cloudBCredentialsFromWire,
@@ -11,6 +12,8 @@ import {
   validateOrganizationScope,
 } from './fields.js';
 
+checkedBy('CloudAccounts:CloudBAlPubSub', 'check', 'validateOrganizationScope');
+
 export default cloudAccount({
   typeName: 'sec_integration_cloud_b_pub_sub_audit_log',
   apiType: 'CloudBAlPubSub',
@@ -19,8 +22,9 @@ export default cloudAccount({
     "Feeds the platform with a CloudB project's or organisation's audit logs through a pub/sub topic and " +
     'subscription, read with a service-account key.',
   fields: {
-    credentials: cloudBCredentials({ privateKeyIdSecret: true }),
+    credentials: cloudBCredentials({ privateKeyIdSecret: true, type: 'CloudBAlPubSub' }),
     integration_type: cloudBScope({
+      field: 'CloudAccounts:CloudBAlPubSub.integrationType',
       required: true,
       description: 'Whether the logs of one `PROJECT` or of a whole `ORGANIZATION` are read, in any letter case.',
     }),

@@ -1,5 +1,7 @@
 import { attr } from '../../../../schema/define.js';
 import { cloudAccount } from './family.js';
+import { checkedBy } from '../../rules.js';
+import { CLOUD_C_INTEGRATION_LEVELS } from '../../../../wire/sec-contract/cloud-accounts.js';
 import {
   anyCaseOneOf,
   cloudCCredentials,
@@ -18,6 +20,9 @@ import {
   upperScope,
 } from './fields.js';
 
+// Any letter case, upper-cased when sent: the contract's values, not its exact-case check.
+checkedBy('CloudAccounts:CloudCAgentless.integrationLevel', 'oneOf', 'integration_level (anyCaseOneOf)');
+
 export default cloudAccount({
   typeName: 'sec_integration_cloud_c_agentless_scanning',
   apiType: 'CloudCAgentless',
@@ -31,7 +36,7 @@ export default cloudAccount({
     integration_level: attr.string({
       optional: true,
       default: 'SUBSCRIPTION',
-      validate: [anyCaseOneOf('SUBSCRIPTION', 'TENANT')],
+      validate: [anyCaseOneOf(...CLOUD_C_INTEGRATION_LEVELS)],
       equal: sameIgnoringCase,
       description: 'Whether one `SUBSCRIPTION` (default) or the whole `TENANT` is scanned, in any letter case.',
     }),
@@ -50,10 +55,10 @@ export default cloudAccount({
     }),
     storage_account_url: attr.string({
       required: true,
-      validate: [httpsUrl],
+      validate: [httpsUrl('CloudAccounts:CloudCAgentless.storageAccountUrl')],
       description: 'URL of the storage account that holds the blob container, `https://<account>.blob.<cloud domain>`.',
     }),
-    ...scanSettings({ frequency: 24, containers: true, hostVulnerabilities: true, queryText: '' }),
+    ...scanSettings('CloudCAgentless', { frequency: 24, containers: true, hostVulnerabilities: true, queryText: '' }),
     subscriptions_list: optionalIdList(
       'Subscriptions to include in or exclude from the scan; unset scans every subscription in scope. ' +
         'Surrounding whitespace is ignored.',

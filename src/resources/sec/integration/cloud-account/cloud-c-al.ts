@@ -13,7 +13,7 @@ export default cloudAccount({
     tenant_id: attr.string({ required: true, description: 'Id of the tenant (directory).' }),
     queue_url: attr.string({
       required: true,
-      validate: [httpsUrl],
+      validate: [httpsUrl('CloudAccounts:CloudCAlSeq.queueUrl')],
       description: 'URL of the storage queue that announces new activity log files.',
     }),
     credentials: cloudCCredentials(),

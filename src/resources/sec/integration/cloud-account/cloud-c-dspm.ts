@@ -1,5 +1,6 @@
 import { attr } from '../../../../schema/define.js';
 import { cloudAccount } from './family.js';
+import { checkedBy } from '../../rules.js';
 import {
   cloudCCredentials,
   cloudCCredentialsFromWire,
@@ -10,6 +11,9 @@ import {
   serverToken,
   unlessBlank,
 } from './fields.js';
+
+// The regions' minItems (1) is requiredIdList's nonEmpty, which says it as "must not be empty".
+checkedBy('CloudAccounts:CloudCDspm.regions', 'minItems', 'regions (requiredIdList)');
 
 export default cloudAccount({
   typeName: 'sec_integration_cloud_c_dspm',
@@ -23,7 +27,7 @@ export default cloudAccount({
     tenant_id: attr.string({ optional: true, description: 'Id of the tenant (directory) the scanner is deployed in.' }),
     storage_account_url: attr.string({
       required: true,
-      validate: [httpsUrl],
+      validate: [httpsUrl('CloudAccounts:CloudCDspm.storageAccountUrl')],
       description: 'URL of the storage account the scanner writes its results and state to.',
     }),
     blob_container_name: attr.string({

@@ -1,6 +1,7 @@
-import { attr, block, validators } from '../../../../schema/define.js';
+import { attr, block } from '../../../../schema/define.js';
 import { cloudAccount } from './family.js';
-import { keptSecret, pemPrivateKey } from './fields.js';
+import { keptSecret } from './fields.js';
+import { secRules } from '../../rules.js';
 import { sentSecret } from '../../../shared/secrets.js';
 
 export default cloudAccount({
@@ -15,13 +16,9 @@ export default cloudAccount({
       {
         fingerprint: attr.string({
           required: true,
-          validate: [
-            validators.matches(
-              /^([0-9a-fA-F]{2}:){15}[0-9a-fA-F]{2}$/,
-              'a key fingerprint of 16 colon-separated hex pairs',
-              ['12:34:56:78:90:ab:cd:ef:12:34:56:78:90:ab:cd:ef'],
-            ),
-          ],
+          validate: secRules('CloudAccounts:CloudDCfg.credentials.fingerprint', {
+            samples: ['12:34:56:78:90:ab:cd:ef:12:34:56:78:90:ab:cd:ef'],
+          }),
           description:
             'Fingerprint of the public half of the API signing key, e.g. ' +
             '`12:34:56:78:90:ab:cd:ef:12:34:56:78:90:ab:cd:ef`.',
@@ -31,7 +28,7 @@ export default cloudAccount({
           sensitive: true,
           writeOnlyTwin: { required: true },
           masked: true,
-          validate: [pemPrivateKey],
+          validate: secRules('CloudAccounts:CloudDCfg.credentials.privateKey'),
           description:
             'Private half of the API signing key (PEM). The platform never returns it, so a change made ' +
             'outside this configuration is not detected.',

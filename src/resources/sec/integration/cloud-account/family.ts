@@ -4,7 +4,7 @@
  * module declares its API type, which status fields it shows (upstream's types differ there, and
  * the Pulumi shapes follow them) and its own `data` fields.
  */
-import { SEC_NAME } from '../../limits.js';
+import { integrationName } from '../name.js';
 import {
   attr,
   resourceSchema,
@@ -24,7 +24,11 @@ import { madeAtFrom } from '../../../shared/made-at.js';
 
 const baseFields = {
   id: attr.sdkId('The integration GUID the platform assigned.'),
-  name: attr.string({ required: true, validate: [SEC_NAME], description: 'The integration name.' }),
+  name: attr.string({
+    required: true,
+    validate: integrationName(),
+    description: 'The integration name.',
+  }),
   retries: attr.number({
     optional: true,
     default: 5,

@@ -16,13 +16,20 @@ import {
 import { sentSecret } from '../../../shared/secrets.js';
 import * as forms from '../../../../schema/forms.js';
 import { SEC_LIMITS } from '../../limits.js';
+import { checkedBy, secRules } from '../../rules.js';
+import { CLOUD_B_SCOPES } from '../../../../wire/sec-contract/cloud-accounts.js';
 
 // ---------------------------------------------------------------------------------------------
 // Validators and equalities
 
-export const httpsUrl = forms.url('https');
-
-const emailAddress = forms.email();
+/**
+ * An https URL for the contract's URL field `field`: stricter than the platform's http(s) on purpose,
+ * as every endpoint these integrations name (queues, storage, token endpoints) is served over https.
+ */
+export function httpsUrl(field: string): Validator<string> {
+  checkedBy(field, 'format', 'forms.url("https"), stricter');
+  return forms.url('https');
+}
 
 /** Upper-case values accepted in any case (the platform stores them upper-case). */
 export function anyCaseOneOf(...allowed: string[]): Validator<string> {
@@ -44,9 +51,6 @@ export const sameIgnoringCase = (a: string, b: string): boolean => a.toUpperCase
 /** Lists compared element by element with surrounding whitespace ignored (the platform trims). */
 const sameTrimmedList = (a: string[], b: string[]): boolean =>
   a.length === b.length && a.every((value, i) => value.trim() === b[i]?.trim());
-
-/** A PEM private key (one rule for every key argument). */
-export const pemPrivateKey = forms.pemPrivateKey;
 
 // ---------------------------------------------------------------------------------------------
 // Reading what the platform returns
@@ -122,14 +126,15 @@ const privateKeyDescription =
   'Private key of the service-account key (PEM). The platform never returns it, so a change made outside ' +
   'this configuration is not detected.';
 
-const cloudBKeyFields = (privateKeyIdSecret: boolean) => ({
+/** The key's fields; `type` is the API type whose `data.credentials` they are sent as. */
+const cloudBKeyFields = (privateKeyIdSecret: boolean, type: string) => ({
   client_id: attr.string({
     required: true,
     description: 'Client id of the service account (`client_id` in the key file).',
   }),
   client_email: attr.string({
     required: true,
-    validate: [emailAddress],
+    validate: secRules(`CloudAccounts:${type}.credentials.clientEmail`),
     description: 'E-mail address of the service account (`client_email` in the key file).',
   }),
   private_key_id: privateKeyIdSecret
@@ -150,7 +155,7 @@ const cloudBKeyFields = (privateKeyIdSecret: boolean) => ({
     sensitive: true,
     writeOnlyTwin: { required: true },
     masked: true,
-    validate: [pemPrivateKey],
+    validate: secRules(`CloudAccounts:${type}.credentials.privateKey`),
     description: privateKeyDescription,
   }),
 });
@@ -162,18 +167,21 @@ const cloudBKeyDescription = 'The service-account key the platform reads with (t
  * configuration and audit trail show it, the log integrations hide it); the platform may leave it
  * out of reads either way, so it is kept from the prior state when blank.
  */
-export const cloudBCredentials = (options: { privateKeyIdSecret: boolean }) =>
-  block.one(cloudBKeyFields(options.privateKeyIdSecret), { required: true, description: cloudBKeyDescription });
+export const cloudBCredentials = (options: { privateKeyIdSecret: boolean; type: string }) =>
+  block.one(cloudBKeyFields(options.privateKeyIdSecret, options.type), {
+    required: true,
+    description: cloudBKeyDescription,
+  });
 
 /** The agentless scanner's key also names its token endpoint. */
 export const cloudBScannerCredentials = () =>
   block.one(
     {
-      ...cloudBKeyFields(false),
+      ...cloudBKeyFields(false, 'CloudBAgentless'),
       token_uri: attr.string({
         optional: true,
         computed: true,
-        validate: [httpsUrl],
+        validate: [httpsUrl('CloudAccounts:CloudBAgentless.credentials.tokenUri')],
         description:
           'Token endpoint of the key (`token_uri` in the key file). When unset, the platform uses the ' +
           "cloud's standard endpoint.",
@@ -209,10 +217,14 @@ export function cloudCCredentials(options: { sensitiveUnlikeUpstream?: boolean }
   );
 }
 
-/** The CloudB scope (`PROJECT` or `ORGANIZATION`), any case; upper-cased for the platform. */
-export function cloudBScope(options: { description: string; required: boolean }) {
+/**
+ * The CloudB scope (`PROJECT` or `ORGANIZATION`), any case; upper-cased for the platform. `field` is the
+ * contract field it is sent as, whose values these are (in the platform's case).
+ */
+export function cloudBScope(options: { field: string; description: string; required: boolean }) {
+  checkedBy(options.field, 'oneOf', 'anyCaseOneOf, upper-cased when sent');
   const common = {
-    validate: [anyCaseOneOf('PROJECT', 'ORGANIZATION')],
+    validate: [anyCaseOneOf(...CLOUD_B_SCOPES)],
     equal: sameIgnoringCase,
     description: options.description,
   };
@@ -221,15 +233,23 @@ export function cloudBScope(options: { description: string; required: boolean })
     : attr.string({ optional: true, default: 'PROJECT', ...common });
 }
 
-/** Schedule and scope of an agentless scanner; CloudA states its own defaults (and requires the frequency). */
-export function scanSettings(defaults: {
-  frequency?: number;
-  containers: boolean;
-  hostVulnerabilities: boolean;
-  queryText?: string;
-}) {
-  // The platform publishes no maximum; a year bounds it (as the emulator does).
-  const frequency = { validate: [validators.intBetween(1, 8760)], description: 'How often a scan runs, in hours.' };
+/**
+ * Schedule and scope of an agentless scanner of the API type `type`; CloudA states its own defaults (and
+ * requires the frequency).
+ */
+export function scanSettings(
+  type: string,
+  defaults: {
+    frequency?: number;
+    containers: boolean;
+    hostVulnerabilities: boolean;
+    queryText?: string;
+  },
+) {
+  const frequency = {
+    validate: secRules<number>(`CloudAccounts:${type}.scanFrequency`),
+    description: 'How often a scan runs, in hours.',
+  };
   return {
     scan_frequency:
       defaults.frequency === undefined

@@ -4,7 +4,9 @@
  * kind in `data.registryType`), the scanners' server token, and the image limits most of them
  * offer. A member module declares only its registry type and its own `data` fields.
  */
-import { SEC_NAME } from '../../limits.js';
+import { checkedBy } from '../../rules.js';
+import { integrationName } from '../name.js';
+import { IMAGE_COUNTS, MAX_INLINE_SCANS } from '../../../../wire/sec-contract/container-registries.js';
 import {
   attr,
   block,
@@ -29,7 +31,11 @@ import { madeAtFrom } from '../../../shared/made-at.js';
 
 const commonFields = {
   id: attr.sdkId('The integration GUID (the same as `intg_guid`).'),
-  name: attr.string({ required: true, validate: [SEC_NAME], description: 'The integration name.' }),
+  name: attr.string({
+    required: true,
+    validate: integrationName(),
+    description: 'The integration name.',
+  }),
   enabled: attr.bool({
     optional: true,
     default: true,
@@ -188,11 +194,15 @@ export function containerRegistry<F extends Fields, T extends RegistryType>(
 
 // ---- Fields several members share -------------------------------------------------------------
 
-/** The platform assesses the newest 5, 10 or 15 images of each repository. */
-const imageCount = validators.oneOf(5, 10, 15);
+/** The platform assesses the newest 5, 10 or 15 images of each repository (an integer list the contract
+ * says in its kinds' check, which derives no validator). */
+const imageCount = validators.oneOf(...IMAGE_COUNTS);
 
-/** The platform publishes no maximum; 10,000 scans (as the emulator bounds it) is far beyond its default of 60. */
-const scanCount = validators.intBetween(1, 10_000);
+/**
+ * How many scans an inline scanner may run: a number here, its decimal text on the wire (the contract's
+ * pattern and the bound its check sets), so the bound is the contract's constant.
+ */
+const scanCount = validators.intBetween(1, MAX_INLINE_SCANS);
 
 /** Surrounding whitespace is not significant: the platform gets (and returns) trimmed values. */
 const trimmedEqual = (a: string[], b: string[]) =>
@@ -229,13 +239,18 @@ export const limitByLabel = () =>
     },
   );
 
-export const limitNumImgs = () =>
-  attr.number({
+/** The image count of the registry kind `kind` (`REGISTRY_B`), which its range and check bound. */
+export const limitNumImgs = (kind: string) => {
+  checkedBy(`ContainerRegistries:${kind}.limitNumImg`, 'range', 'limit_num_imgs (one of IMAGE_COUNTS)');
+  // The kind's check is the image count (RegistryA's also its credentials: registry-a.ts's validate).
+  checkedBy(`ContainerRegistries:${kind}`, 'check', 'limit_num_imgs (one of IMAGE_COUNTS)');
+  return attr.number({
     optional: true,
     default: 5,
     validate: [imageCount],
     description: 'The number of newest container images to assess per repository.',
   });
+};
 
 export const nonOsPackageSupport = () =>
   attr.bool({
@@ -246,12 +261,12 @@ export const nonOsPackageSupport = () =>
 
 export { scanCount };
 
-/** The image limits of every registry except RegistryE (and of the proxy scanner). */
-export const imageLimitFields = () => ({
+/** The image limits of every registry kind `kind` except RegistryE (and of the proxy scanner). */
+export const imageLimitFields = (kind: string) => ({
   limit_by_tags: limitByTags(),
   limit_by_label: limitByLabel(),
   limit_by_repositories: limitByRepositories(),
-  limit_num_imgs: limitNumImgs(),
+  limit_num_imgs: limitNumImgs(kind),
 });
 
 interface ImageLimitsModel {

@@ -1,7 +1,14 @@
 import { attr, block } from '../../../../schema/define.js';
+import { checkedBy } from '../../rules.js';
 import { containerRegistry, keyValuesFromApi, keyValuesToApi, scanCount, scannerFields } from './family.js';
 
 const DEFAULT_LIMIT_NUM_SCAN = 60;
+
+// limit_num_scan is a number sent as its decimal text: scanCount (whole, 1 to the contract's bound) keeps
+// it to the text's pattern, its length and the bound the kind's check sets.
+for (const kind of ['pattern', 'maxLength'] as const)
+  checkedBy('ContainerRegistries:INLINE_SCANNER.limitNumScan', kind, 'limit_num_scan (scanCount)');
+checkedBy('ContainerRegistries:INLINE_SCANNER', 'check', 'limit_num_scan (scanCount)');
 
 export default containerRegistry({
   typeName: 'sec_integration_inline_scanner',

@@ -38,7 +38,7 @@ export default containerRegistry({
       },
     ),
     limit_by_repositories: limitByRepositories(),
-    limit_num_imgs: limitNumImgs(),
+    limit_num_imgs: limitNumImgs('PROXY_SCANNER'),
     ...scannerFields,
   },
   validate(config, diags) {

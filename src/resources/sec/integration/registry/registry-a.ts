@@ -11,6 +11,7 @@ import {
   unlessBlank,
 } from './family.js';
 import { sentSecret } from '../../../shared/secrets.js';
+import { checkedBy } from '../../rules.js';
 
 const credentialFields = {
   role_arn: attr.string({
@@ -72,6 +73,9 @@ function authKind(isGiven: (k: keyof Credentials) => boolean): RegistryAAuthType
   );
 }
 
+// One credentials pair decides authType, the other never sent (validate below); the image count is limitNumImgs'.
+checkedBy('ContainerRegistries:REGISTRY_A', 'check', 'sec_integration_registry_a validate, limit_num_imgs');
+
 export default containerRegistry({
   typeName: 'sec_integration_registry_a',
   registryType: 'REGISTRY_A',
@@ -97,7 +101,7 @@ export default containerRegistry({
       computed: true,
       description: 'The authentication kind the platform uses: `ROLE` or `ACCESS_KEY`.',
     }),
-    ...imageLimitFields(),
+    ...imageLimitFields('REGISTRY_A'),
     non_os_package_support: nonOsPackageSupport(),
   },
   validate(m, diags) {

@@ -26,7 +26,7 @@ export default containerRegistry({
       masked: true,
       description: 'The password of that user. The platform never returns it.',
     }),
-    ...imageLimitFields(),
+    ...imageLimitFields('REGISTRY_D'),
     non_os_package_support: nonOsPackageSupport(),
   },
   toData: (m) => ({

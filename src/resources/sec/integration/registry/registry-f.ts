@@ -40,7 +40,7 @@ export default containerRegistry({
       computed: true,
       description: 'The registry host (fixed for this kind of registry).',
     }),
-    ...imageLimitFields(),
+    ...imageLimitFields('REGISTRY_F'),
     non_os_package_support: nonOsPackageSupport(),
   },
   toData: (m) => ({

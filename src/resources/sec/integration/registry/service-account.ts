@@ -4,7 +4,7 @@
  * nested types). The platform returns neither the key nor its id, so both keep the prior state's
  * value on read.
  */
-import { attr, block, validators } from '../../../../schema/define.js';
+import { attr, block } from '../../../../schema/define.js';
 import type { ContainerRegistryData } from '../../../../clients/sec/container-registries.js';
 import {
   containerRegistry,
@@ -15,15 +15,17 @@ import {
   unlessBlank,
 } from './family.js';
 import { sentSecret } from '../../../shared/secrets.js';
-import * as forms from '../../../../schema/forms.js';
+import { secRules } from '../../rules.js';
 
-export function serviceAccountCredentials(options: { privateKeyIdSensitive: boolean }) {
+/** The service account of the registry kind `registryType`, whose `data.credentials` it is sent as. */
+export function serviceAccountCredentials(options: { privateKeyIdSensitive: boolean; registryType: string }) {
+  const field = (name: string) => `ContainerRegistries:${options.registryType}.credentials.${name}`;
   return block.one(
     {
       client_id: attr.string({ required: true, description: 'Client id of the service account.' }),
       client_email: attr.string({
         required: true,
-        validate: [forms.email()],
+        validate: secRules(field('clientEmail')),
         description: 'E-mail address of the service account.',
       }),
       private_key_id: options.privateKeyIdSensitive
@@ -44,7 +46,7 @@ export function serviceAccountCredentials(options: { privateKeyIdSensitive: bool
         sensitive: true,
         writeOnlyTwin: { required: true },
         masked: true,
-        validate: [forms.pemPrivateKey],
+        validate: secRules(field('privateKey')),
         description: 'The service account private key (PEM). The platform never returns it.',
       }),
     },
@@ -81,7 +83,6 @@ export function serviceAccountRegistry(spec: {
   typeName: string;
   registryType: 'REGISTRY_B' | 'REGISTRY_C';
   description: string;
-  domains: readonly string[];
   domainDescription: string;
   privateKeyIdSensitive: boolean;
 }) {
@@ -92,11 +93,14 @@ export function serviceAccountRegistry(spec: {
     fields: {
       registry_domain: attr.string({
         required: true,
-        validate: [validators.oneOf(...spec.domains)],
+        validate: secRules(`ContainerRegistries:${spec.registryType}.registryDomain`),
         description: spec.domainDescription,
       }),
-      credentials: serviceAccountCredentials({ privateKeyIdSensitive: spec.privateKeyIdSensitive }),
-      ...imageLimitFields(),
+      credentials: serviceAccountCredentials({
+        privateKeyIdSensitive: spec.privateKeyIdSensitive,
+        registryType: spec.registryType,
+      }),
+      ...imageLimitFields(spec.registryType),
       non_os_package_support: nonOsPackageSupport(),
     },
     toData: (m) => ({
