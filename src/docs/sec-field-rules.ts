@@ -63,8 +63,10 @@ function words(spec: FieldSpec): string[] {
         const { pattern, patternRule } = spec as { pattern: string; patternRule?: string };
         return patternRule ?? `matching \`/${pattern}/\``;
       }
-      case 'minItems':
-        return `at least ${(spec as { minItems: number }).minItems} item(s)`;
+      case 'minItems': {
+        const { minItems } = spec as { minItems: number };
+        return `at least ${minItems} item${minItems === 1 ? '' : 's'}`;
+      }
       case 'maxItems':
         return `at most ${(spec as { maxItems: number }).maxItems} items`;
       case 'check':

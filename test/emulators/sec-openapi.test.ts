@@ -233,7 +233,8 @@ describe('sec: the OpenAPI document says what the emulator enforces', () => {
   it('docs/api/sec.md names no bound of a field that the document does not hold', () => {
     const page = readFileSync('docs/api/sec.md', 'utf8');
     const bounds = new Set<number>();
-    for (const [key, value] of keywordsOf(document.paths))
+    // The whole document: the routes' bodies and the contract's, by name (components.schemas).
+    for (const [key, value] of keywordsOf(document))
       if (['maxLength', 'maxItems', 'minimum', 'maximum'].includes(key) && typeof value === 'number') bounds.add(value);
     // Bounds of a field said in the page's prose: "at most 64 characters", "1,000 items", "{5, 10, 15}".
     const said = [...page.matchAll(/(?:at most|up to|over) ([\d,]+) (?:characters|items|entries)/g)].map((m) =>

@@ -2,8 +2,9 @@
  * The sec API's machine-readable description: an OpenAPI 3.1 document of every route the emulator
  * serves, each request body's rules (bounds, enums, formats, required fields, item counts) taken from
  * sec's contract, the very tables the emulator validates with (src/wire/sec-contract), so that the
- * description and the enforcement cannot drift; the contract's bodies are its `components.schemas`. The emulator serves it at `GET /openapi.json` (no token needed);
- * docs/api/sec.md, "Field rules" says how it is read.
+ * description and the enforcement cannot drift; the contract's bodies are its `components.schemas`.
+ * The emulator serves it at `GET /openapi.json` (no token needed); docs/api/sec.md, "Field rules" says
+ * how it is read.
  */
 import { SEC_CONTRACT, jsonSchemaOf } from '../../wire/sec-contract/index.js';
 import type { DescribedRoute, JsonSchema, Router } from '../core/index.js';

@@ -226,10 +226,21 @@ export const limitByRepositories = () =>
     description: 'Repositories to assess. Surrounding whitespace is ignored.',
   });
 
-export const limitByLabel = () =>
+const notBlank = validators.matches(/\S/u, 'text that is not blank', ['app']);
+
+/**
+ * The key of a `{"<key>": "<value>"}` item of the registry kind `kind`'s list `field` (`limitByLabel`):
+ * the contract's check of each item refuses a blank key (the mapping sends each block as one entry).
+ */
+export const keyValueKey = (kind: string, field: string, description: string) => {
+  checkedBy(`ContainerRegistries:${kind}.${field}[]`, 'check', `${field}: a key that is not blank`);
+  return attr.string({ required: true, validate: [notBlank], description });
+};
+
+export const limitByLabel = (kind: string) =>
   block.set(
     {
-      key: attr.string({ required: true, description: 'Label key.' }),
+      key: keyValueKey(kind, 'limitByLabel', 'Label key.'),
       value: attr.string({ required: true, description: 'Label value.' }),
     },
     {
@@ -264,7 +275,7 @@ export { scanCount };
 /** The image limits of every registry kind `kind` except RegistryE (and of the proxy scanner). */
 export const imageLimitFields = (kind: string) => ({
   limit_by_tags: limitByTags(),
-  limit_by_label: limitByLabel(),
+  limit_by_label: limitByLabel(kind),
   limit_by_repositories: limitByRepositories(),
   limit_num_imgs: limitNumImgs(kind),
 });

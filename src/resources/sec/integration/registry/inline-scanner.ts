@@ -1,6 +1,13 @@
 import { attr, block } from '../../../../schema/define.js';
 import { checkedBy } from '../../rules.js';
-import { containerRegistry, keyValuesFromApi, keyValuesToApi, scanCount, scannerFields } from './family.js';
+import {
+  containerRegistry,
+  keyValueKey,
+  keyValuesFromApi,
+  keyValuesToApi,
+  scanCount,
+  scannerFields,
+} from './family.js';
 
 const DEFAULT_LIMIT_NUM_SCAN = 60;
 
@@ -20,7 +27,7 @@ export default containerRegistry({
   fields: {
     identifier_tag: block.set(
       {
-        key: attr.string({ required: true, description: 'Tag key.' }),
+        key: keyValueKey('INLINE_SCANNER', 'identifierTag', 'Tag key.'),
         value: attr.string({ required: true, description: 'Tag value.' }),
       },
       { description: "Tags that identify this scanner's results, as key/value pairs." },

@@ -10,6 +10,9 @@ import {
   scannerFields,
   unlessBlank,
 } from './family.js';
+import { checkedBy } from '../../rules.js';
+
+checkedBy('ContainerRegistries:PROXY_SCANNER.limitByLabel[]', 'check', 'validate: every label has a non-blank key');
 
 export default containerRegistry({
   typeName: 'sec_integration_proxy_scanner',
@@ -42,6 +45,7 @@ export default containerRegistry({
     ...scannerFields,
   },
   validate(config, diags) {
+    // The contract's check of each label item (a key not blank), here where an unset key can be told apart.
     // A key not known yet is judged at plan or apply time, when the engine runs this again.
     if ((config.limit_by_label ?? []).some((label) => label.key === null || label.key?.trim() === '')) {
       diags.error('Invalid limit_by_label block', 'Every `limit_by_label` block needs a non-blank `key`.', [

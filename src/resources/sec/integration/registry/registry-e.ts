@@ -44,7 +44,7 @@ export default containerRegistry({
         "Whether the platform subscribes to the registry's notifications (assesses new images as they are pushed).",
     }),
     limit_by_tags: limitByTags(),
-    limit_by_label: limitByLabel(),
+    limit_by_label: limitByLabel('REGISTRY_E'),
     non_os_package_support: nonOsPackageSupport(),
   },
   toData: (m) => ({
