@@ -570,6 +570,34 @@ describe('sec container registries and scanners through the Terraform-side clien
       ]);
       await tf.validateResource(type, { ...cfg, limit_by_label: [{ key: UNKNOWN, value: 'x' }] });
     });
+
+    it("a blank label or tag key is refused at its path, as the contract's check of each item refuses it", async () => {
+      emulator.clearRequests();
+      const cases = [
+        ['sec_integration_registry_d', { name: 'hub', username: 'u', password: 'p' }, 'limit_by_label'],
+        [
+          'sec_integration_registry_e',
+          { name: 'e', registry_domain: 'r.example.com', username: 'u', password: 'p' },
+          'limit_by_label',
+        ],
+        ['sec_integration_inline_scanner', { name: 'inline' }, 'identifier_tag'],
+      ] as const;
+      for (const [type, base, list] of cases) {
+        const err = await failure(
+          tf.validateResource(type, config(type, { ...base, [list]: [{ key: ' ', value: 'x' }] })),
+        );
+        expect(
+          err.diagnostics.map((d) => `${d.path}: ${d.detail}`),
+          type,
+        ).to.deep.equal([
+          `${list}: In the \`${list}\` block with key = " ", value = "x": The value must not be empty or only whitespace.`,
+        ]);
+      }
+      expect(
+        emulator.requests.filter((r) => r.path.includes(COLLECTION)),
+        'nothing sent',
+      ).to.deep.equal([]);
+    });
   });
 
   it('importing the GUID of another registry type fails and says which type it is', async () => {
