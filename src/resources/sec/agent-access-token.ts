@@ -1,4 +1,5 @@
-import { SEC_LIMITS, SEC_NAME } from './limits.js';
+import { SEC_LIMITS } from './limits.js';
+import { secRules } from './rules.js';
 import { createHash, randomInt } from 'node:crypto';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
 import { listResource, resource, type OpContext } from '../../engine/contracts.js';
@@ -12,7 +13,7 @@ const schema = resourceSchema(
     id: attr.sdkId('The token alias (the same as `name`).', ['name']),
     name: attr.string({
       required: true,
-      validate: [SEC_NAME],
+      validate: secRules('AgentAccessTokens.tokenAlias', { name: true }),
       description: 'Agent access token name (its alias). Unique within the account.',
     }),
     description: attr.string({ optional: true, description: 'What the token is for.' }),
@@ -20,7 +21,7 @@ const schema = resourceSchema(
       optional: true,
       default: 'linux',
       replace: true,
-      validate: [validators.oneOf('linux', 'windows')],
+      validate: secRules('AgentAccessTokens.props.os'),
       description:
         'Operating system of the agents that use the token. The platform cannot change it afterwards, so ' +
         'a change creates a new token.',

@@ -1,7 +1,13 @@
 import { field, type ContractBodies } from './language.js';
 
+/** The operating systems agents run on. */
+export const AGENT_OPERATING_SYSTEMS = ['linux', 'windows'] as const;
+
 const props = field.object(
-  { description: field.string({ optional: true, allowEmpty: true }), os: field.string({ optional: true }) },
+  {
+    description: field.string({ optional: true, allowEmpty: true }),
+    os: field.string({ optional: true, oneOf: AGENT_OPERATING_SYSTEMS }),
+  },
   { optional: true },
 );
 

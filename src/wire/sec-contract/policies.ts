@@ -32,7 +32,7 @@ const policyFields = {
     optional: true,
     allowEmpty: true,
     pattern: '^[^.]+(\\..+)?$',
-    patternRule: 'an alert profile, alone or with one of its templates: <profile> or <profile>.<template>',
+    patternRule: 'an alert profile, alone or with one of its templates: `<profile>` or `<profile>.<template>`',
   }),
   tags: field.array(field.string(), { optional: true }),
 };

@@ -1,7 +1,8 @@
 import { field, type ContractBodies } from './language.js';
 
-/** A query's text: the platform takes up to 64 KiB of it. */
-const queryText = field.string({ maxLength: 64 * 1024 });
+/** The longest query text the platform takes (64 KiB). */
+export const QUERY_TEXT_MAX_CHARACTERS = 64 * 1024;
+const queryText = field.string({ maxLength: QUERY_TEXT_MAX_CHARACTERS });
 
 const create = field.object({
   queryId: field.string({
