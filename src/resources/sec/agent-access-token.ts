@@ -1,5 +1,5 @@
 import { SEC_LIMITS } from './limits.js';
-import { secRules } from './rules.js';
+import { checkedBy, secRules } from './rules.js';
 import { createHash, randomInt } from 'node:crypto';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
 import { listResource, resource, type OpContext } from '../../engine/contracts.js';
@@ -7,6 +7,9 @@ import { DiagnosticError } from '../../engine/diagnostics.js';
 import { isApiError } from '../../wire/api-error.js';
 import type { SecClient, AgentAccessToken } from '../../clients/sec/index.js';
 import { madeAtFrom } from '../shared/made-at.js';
+
+// An update sends the same os attribute as a create.
+checkedBy('AgentAccessTokens:update.props.os', 'oneOf', 'sec_agent_access_token.os');
 
 const schema = resourceSchema(
   {

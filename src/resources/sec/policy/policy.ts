@@ -18,6 +18,10 @@ export const SUFFIX_OR_NONE = new RegExp(`^$|${SUFFIX.source}`, 'u');
 // "" is the provider's "none", which the contract's pattern alone would refuse: the attributes check
 // the pattern with SUFFIX_OR_NONE.
 checkedBy('Policies.policyId', 'pattern', 'policy_id_suffix of sec_policy and sec_policy_compliance');
+// An update sends the same attributes as a create.
+checkedBy('Policies:update.limit', 'range', 'sec_policy.limit');
+checkedBy('Policies:update.evalFrequency', 'oneOf', 'sec_policy.evaluation');
+checkedBy('Policies:update.alertProfile', 'pattern', 'sec_policy.alerting.profile');
 
 const schema = resourceSchema(
   {
