@@ -316,11 +316,11 @@ describe('sec emulator: alert profiles, policies, exceptions', () => {
         ...policy,
         alertProfile: 'no-dot',
       });
-      await refused(400, /<profile> or <profile>\.<template>/, 'POST', '/api/v2/Policies', {
+      await refused(400, /`<profile>` or `<profile>\.<template>`/, 'POST', '/api/v2/Policies', {
         ...policy,
         alertProfile: 'SEC_CloudATrail_Alerts.',
       });
-      await refused(400, /<profile> or <profile>\.<template>/, 'POST', '/api/v2/Policies', {
+      await refused(400, /`<profile>` or `<profile>\.<template>`/, 'POST', '/api/v2/Policies', {
         ...policy,
         alertProfile: '.Violation',
       });

@@ -1,29 +1,15 @@
 // Alert rule constants the resource definitions need at start-up, apart from the client's zod schemas
 // (./alert-rules.ts), which load only once the provider is configured.
 
-/**
- * Where alerts come from (neutral names, docs/api/sec.md, "Alert rules"): the agent, the four
- * clouds, Kubernetes.
- */
-export const ALERT_RULE_SOURCES = ['Agent', 'CloudA', 'CloudB', 'CloudC', 'CloudD', 'K8s'] as const;
-/** What kind of alert. */
-export const ALERT_RULE_CATEGORIES = ['Anomaly', 'Policy', 'Composite'] as const;
-/** What the alert is about: the platform's current subcategories (the API field `subCategory`). */
-export const ALERT_RULE_SUBCATEGORIES = [
-  'Compliance',
-  'Application',
-  'Cloud Activity',
-  'File',
-  'Machine',
-  'User',
-  'Platform',
-  'Kubernetes Activity',
-  'Registry',
-  'SystemCall',
-  'Host Vulnerability',
-  'Container Vulnerability',
-  'Threat Intel',
-] as const;
+import type { ALERT_RULE_SUBCATEGORIES } from '../../wire/sec-contract/alert-rules.js';
+
+// The platform's lists, as its contract has them.
+export {
+  ALERT_RULE_CATEGORIES,
+  ALERT_RULE_SOURCES,
+  ALERT_RULE_SUBCATEGORIES,
+} from '../../wire/sec-contract/alert-rules.js';
+
 /**
  * Older names of subcategories, still accepted and sent as the current name: the platform's former
  * event categories (`App`, `Cloud`, `K8sActivity`), and the spellings without a space this provider

@@ -1,12 +1,12 @@
 // Policy constants the resource definitions need at start-up, apart from the client's zod schemas
 // (./policies.ts), which load only once the provider is configured.
 
-/** The platform's severities, in the lower-case form it stores. */
-export const POLICY_SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+import { EVALUATION_FREQUENCIES, POLICY_SEVERITIES } from '../../wire/sec-contract/policies.js';
+
+/** The platform's severities (in the lower-case form it stores) and evaluation frequencies, from its contract. */
+export { EVALUATION_FREQUENCIES, POLICY_SEVERITIES };
 export type PolicySeverity = (typeof POLICY_SEVERITIES)[number];
 
-/** How often a policy's query is evaluated. */
-export const EVALUATION_FREQUENCIES = ['Hourly', 'Daily'] as const;
 export type EvaluationFrequency = (typeof EVALUATION_FREQUENCIES)[number];
 
 /** Prefix of the ids of the platform's built-in policies. */

@@ -1,4 +1,5 @@
-import { HttpError, field, json, quote, secretValue, validate, type Router } from '../core/index.js';
+import { HttpError, json, quote, secretValue, validate, type Router } from '../core/index.js';
+import { AGENT_ACCESS_TOKEN_BODIES } from '../../wire/sec-contract/agent-access-tokens.js';
 import { API_PREFIX, SEC_COLLECTIONS, type SecContext } from './context.js';
 import { searchFilter, type SearchableField } from './search-filters.js';
 
@@ -17,16 +18,8 @@ const COLLECTION = SEC_COLLECTIONS.agentAccessTokens;
 const BASE = `${API_PREFIX}/${COLLECTION}`;
 const TOKEN_VERSION = '0.1';
 
-const propsSpec = field.object(
-  { description: field.string({ optional: true, allowEmpty: true }), os: field.string({ optional: true }) },
-  { optional: true },
-);
-const createSpec = field.object({ tokenAlias: field.string(), tokenEnabled: field.flag(), props: propsSpec });
-const updateSpec = field.object({
-  tokenAlias: field.string({ optional: true }),
-  tokenEnabled: field.flag({ optional: true }),
-  props: propsSpec,
-});
+const createSpec = AGENT_ACCESS_TOKEN_BODIES.AgentAccessTokens!;
+const updateSpec = AGENT_ACCESS_TOKEN_BODIES['AgentAccessTokens:update']!;
 
 type TokenBody = { tokenAlias?: string; tokenEnabled?: 0 | 1; props?: { description?: string; os?: string } };
 

@@ -1,4 +1,5 @@
-import { HttpError, field, invalid, json, noContent, quote, validate, type Router } from '../core/index.js';
+import { HttpError, invalid, json, noContent, quote, validate, type Router } from '../core/index.js';
+import { ALERT_PROFILE_BODIES } from '../../wire/sec-contract/alert-profiles.js';
 import { BUILT_IN_ALERT_PROFILES } from './catalogue/alert-profiles.js';
 import { API_PREFIX, type SecContext } from './context.js';
 
@@ -26,20 +27,11 @@ export interface AlertProfileRecord {
 
 const BASE = `${API_PREFIX}/${ALERT_PROFILES}`;
 
-/** Profile names are referenced as `<profile>.<template>`, so they cannot contain a dot. */
-const PROFILE_NAME = /^[A-Za-z0-9_-]+$/;
 /** `{{FIELD}}` placeholders inside template texts. */
 const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
 
-const templateSpec = field.object({
-  name: field.string(),
-  eventName: field.string(),
-  description: field.string(),
-  subject: field.string(),
-});
-const alertsSpec = field.array(templateSpec, { minItems: 1 });
-const createSpec = field.object({ alertProfileId: field.string(), extends: field.string(), alerts: alertsSpec });
-const updateSpec = field.object({ alerts: alertsSpec });
+const createSpec = ALERT_PROFILE_BODIES.AlertProfiles!;
+const updateSpec = ALERT_PROFILE_BODIES['AlertProfiles:update']!;
 
 export function registerAlertProfileRoutes(router: Router, ctx: SecContext): void {
   router.document('POST', BASE, { body: createSpec });
@@ -56,8 +48,6 @@ export function registerAlertProfileRoutes(router: Router, ctx: SecContext): voi
           `built-in profiles (got ${quote(id)})`,
       );
     }
-    if (!PROFILE_NAME.test(id))
-      throw invalid(`body.alertProfileId must contain only letters, digits, "_" and "-" (got ${quote(id)})`);
     if (ctx.store.has(ALERT_PROFILES, id))
       throw new HttpError(409, `an alert profile named ${quote(id)} already exists`);
     const base = ctx.store.get<AlertProfileRecord>(ALERT_PROFILES, body.extends);

@@ -1,6 +1,5 @@
 import {
   HttpError,
-  field,
   heldFields,
   invalid,
   json,
@@ -11,32 +10,12 @@ import {
   withHeldFields,
   type Router,
 } from '../core/index.js';
+import { ALERT_RULE_BODIES } from '../../wire/sec-contract/alert-rules.js';
 import { API_PREFIX, SEC_COLLECTIONS, type SecContext } from './context.js';
 import { RESOURCE_GROUPS_COLLECTION } from './resource-groups.js';
 
 export const ALERT_RULES_COLLECTION = 'AlertRules';
 const BASE = `${API_PREFIX}/${ALERT_RULES_COLLECTION}`;
-
-/** Where alerts come from (neutral names: the clouds are CloudA, CloudB, CloudC, CloudD). */
-export const ALERT_RULE_SOURCES = ['Agent', 'CloudA', 'CloudB', 'CloudC', 'CloudD', 'K8s'];
-/** What kind of alert. */
-export const ALERT_RULE_CATEGORIES = ['Anomaly', 'Policy', 'Composite'];
-/** What the alert is about, as the platform names it since its event categories became subcategories. */
-export const ALERT_RULE_SUBCATEGORIES = [
-  'Compliance',
-  'Application',
-  'Cloud Activity',
-  'File',
-  'Machine',
-  'User',
-  'Platform',
-  'Kubernetes Activity',
-  'Registry',
-  'SystemCall',
-  'Host Vulnerability',
-  'Container Vulnerability',
-  'Threat Intel',
-];
 
 export interface AlertRuleRecord {
   mcGuid: string;
@@ -57,25 +36,7 @@ export interface AlertRuleRecord {
   };
 }
 
-const bodySpec = field.object({
-  mcGuid: field.string({ optional: true }),
-  type: field.string({ oneOf: ['Event'] }),
-  // A rule may have no channel yet (it then routes nothing).
-  intgGuidList: field.array(field.string()),
-  filters: field.object({
-    name: field.string(),
-    description: field.string({ optional: true, allowEmpty: true }),
-    enabled: field.flag(),
-    severity: field.array(field.integer({ min: 1, max: 5 }), { minItems: 1 }),
-    resourceGroups: field.array(field.string(), { optional: true }),
-    subCategory: field.array(field.string({ oneOf: ALERT_RULE_SUBCATEGORIES }), { optional: true }),
-    source: field.array(field.string({ oneOf: ALERT_RULE_SOURCES }), { optional: true }),
-    category: field.array(field.string({ oneOf: ALERT_RULE_CATEGORIES }), { optional: true }),
-    // Read-only fields a client may send back; ignored.
-    createdOrUpdatedTime: field.string({ optional: true, allowEmpty: true }),
-    createdOrUpdatedBy: field.string({ optional: true, allowEmpty: true }),
-  }),
-});
+const bodySpec = ALERT_RULE_BODIES.AlertRules!;
 
 type RuleBody = Omit<AlertRuleRecord, 'mcGuid' | 'filters'> & {
   mcGuid?: string;

@@ -1,6 +1,5 @@
 import {
   HttpError,
-  field,
   json,
   quote,
   validate,
@@ -9,18 +8,15 @@ import {
   type Middleware,
   type Router,
 } from '../core/index.js';
+import { ACCESS_TOKEN_BODIES } from '../../wire/sec-contract/access-tokens.js';
 import { API_PREFIX, type SecContext } from './context.js';
 
 export const TOKEN_PATH = `${API_PREFIX}/access/tokens`;
 export const SECRET_HEADER = 'x-sec-uaks';
 
 const DEFAULT_EXPIRY_SECONDS = 3600;
-const MAX_EXPIRY_SECONDS = 86400;
 
-const tokenRequestSpec = field.object({
-  keyId: field.string(),
-  expiryTime: field.integer({ optional: true, min: 1, max: MAX_EXPIRY_SECONDS }),
-});
+const tokenRequestSpec = ACCESS_TOKEN_BODIES.AccessTokens!;
 
 /** POST /api/v2/access/tokens: key id in the body, secret in X-SEC-UAKS; answer is not enveloped. */
 export function registerTokenRoute(router: Router, ctx: SecContext): void {

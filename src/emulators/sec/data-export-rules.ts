@@ -1,6 +1,5 @@
 import {
   HttpError,
-  field,
   heldFields,
   invalid,
   json,
@@ -11,6 +10,7 @@ import {
   withHeldFields,
   type Router,
 } from '../core/index.js';
+import { DATA_EXPORT_RULE_BODIES } from '../../wire/sec-contract/data-export-rules.js';
 import { API_PREFIX, SEC_COLLECTIONS, type SecContext } from './context.js';
 import type { IntegrationRecord } from './integrations.js';
 
@@ -33,19 +33,7 @@ export interface DataExportRuleRecord {
   };
 }
 
-const bodySpec = field.object({
-  mcGuid: field.string({ optional: true }),
-  type: field.string({ oneOf: ['Dataexport'] }),
-  intgGuidList: field.array(field.string(), { minItems: 1 }),
-  filters: field.object({
-    name: field.string(),
-    description: field.string({ optional: true, allowEmpty: true }),
-    enabled: field.flag(),
-    profileVersions: field.array(field.string(), { optional: true }),
-    createdOrUpdatedTime: field.string({ optional: true, allowEmpty: true }),
-    createdOrUpdatedBy: field.string({ optional: true, allowEmpty: true }),
-  }),
-});
+const bodySpec = DATA_EXPORT_RULE_BODIES.DataExportRules!;
 
 type RuleBody = {
   mcGuid?: string;

@@ -1,4 +1,5 @@
-import { HttpError, field, invalid, json, noContent, quote, validate, type Router } from '../core/index.js';
+import { HttpError, invalid, json, noContent, quote, validate, type Router } from '../core/index.js';
+import { POLICY_BODIES } from '../../wire/sec-contract/policies.js';
 import { ALERT_PROFILES, templateNames, type AlertProfileRecord } from './alert-profiles.js';
 import { BUILT_IN_POLICY_CATALOGUE, type ConstraintDataType } from './catalogue/policies.js';
 import { API_PREFIX, POLICIES, POLICY_EXCEPTIONS, QUERIES, type SecContext } from './context.js';
@@ -6,10 +7,6 @@ import { API_PREFIX, POLICIES, POLICY_EXCEPTIONS, QUERIES, type SecContext } fro
 /** Ids of the platform's own policies start with this; they cannot be created or deleted. */
 export const BUILT_IN_POLICY_PREFIX = 'platform-global';
 
-export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
-const EVAL_FREQUENCIES = ['Hourly', 'Daily'];
-/** Custom policies report violations; compliance policies feed the compliance reports. */
-const POLICY_TYPES = ['Violation', 'Compliance'];
 const DEFAULT_LIMIT = 1000;
 
 export interface ConstraintFieldRecord {
@@ -42,48 +39,9 @@ export interface PolicyRecord {
 
 const BASE = `${API_PREFIX}/${POLICIES}`;
 
-/** Lower-case letters and digits starting with a letter, up to 16, optionally `-` and up to 8 digits. */
-export const POLICY_ID_SUFFIX = /^[a-z][a-z0-9]{0,15}(-[0-9]{1,8})?$/;
-
-/** Fields a create must carry, and the shape of every field an update may carry. */
-const policyFields = {
-  policyType: field.string({ oneOf: POLICY_TYPES }),
-  queryId: field.string(),
-  title: field.string(),
-  enabled: field.boolean(),
-  description: field.string(),
-  remediation: field.string(),
-  severity: field.string(),
-  limit: field.integer({ optional: true, min: 1, max: 5000 }),
-  evalFrequency: field.string({ optional: true, oneOf: EVAL_FREQUENCIES }),
-  alertEnabled: field.boolean({ optional: true }),
-  alertProfile: field.string({ optional: true, allowEmpty: true }),
-  tags: field.array(field.string(), { optional: true }),
-};
-
-const SEVERITY_RULE = `severity is one of ${SEVERITIES.join(', ')}, in any case`;
-const createSpec = field.object(
-  { policyId: field.string({ optional: true }), ...policyFields },
-  { check: checkSeverity, checkRule: SEVERITY_RULE },
-);
-const updateSpec = field.object(
-  {
-    policyId: field.string({ optional: true }),
-    ...Object.fromEntries(Object.entries(policyFields).map(([k, s]) => [k, { ...s, optional: true }])),
-  },
-  { check: checkSeverity, checkRule: SEVERITY_RULE },
-);
-const bulkSpec = field.array(
-  field.object(
-    {
-      policyId: field.string(),
-      enabled: field.boolean({ optional: true }),
-      severity: field.string({ optional: true }),
-    },
-    { check: checkSeverity, checkRule: SEVERITY_RULE },
-  ),
-  { minItems: 1 },
-);
+const createSpec = POLICY_BODIES.Policies!;
+const updateSpec = POLICY_BODIES['Policies:update']!;
+const bulkSpec = POLICY_BODIES['Policies:bulk']!;
 
 /** What a change of a built-in policy may touch. */
 const BUILT_IN_CHANGEABLE = new Set(['policyId', 'enabled', 'severity', 'alertEnabled', 'alertProfile']);
@@ -104,12 +62,6 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
       Pick<PolicyRecord, 'policyType' | 'queryId' | 'title' | 'enabled' | 'description' | 'remediation' | 'severity'>;
     let policyId: string;
     if (body.policyId !== undefined && body.policyId !== null) {
-      if (!POLICY_ID_SUFFIX.test(body.policyId)) {
-        throw invalid(
-          `body.policyId must be lower-case letters and digits starting with a letter (at most 16), optionally ` +
-            `followed by "-" and up to 8 digits (got ${quote(body.policyId)})`,
-        );
-      }
       policyId = `${tenant}-${body.policyId}`;
       if (ctx.store.has(POLICIES, policyId))
         throw new HttpError(409, `a policy with id ${quote(policyId)} already exists`);
@@ -237,14 +189,6 @@ export function findPolicy(ctx: SecContext, id: string): PolicyRecord {
 
 const isBuiltIn = (policy: PolicyRecord) => policy.policyId.startsWith(BUILT_IN_POLICY_PREFIX);
 
-function checkSeverity(value: Record<string, unknown>, path: string): void {
-  const severity = value.severity;
-  if (typeof severity !== 'string') return;
-  if (!(SEVERITIES as readonly string[]).includes(severity.trim().toLowerCase())) {
-    throw invalid(`${path}.severity must be one of ${SEVERITIES.join(', ')} (any case) (got ${quote(severity)})`);
-  }
-}
-
 /** A custom policy evaluates an existing query: one of the account's, or a built-in one. */
 function checkQuery(ctx: SecContext, policy: PolicyRecord): void {
   if (!ctx.store.has(QUERIES, policy.queryId))
@@ -264,15 +208,10 @@ function checkAlerting(ctx: SecContext, policy: PolicyRecord): void {
       throw invalid('body.alertProfile is required when alertEnabled is true');
     return;
   }
+  // The contract's pattern holds the reference to `<profile>` or `<profile>.<template>`, neither empty.
   const dot = ref.indexOf('.');
   const profileId = dot < 0 ? ref : ref.slice(0, dot);
   const templateName = dot < 0 ? undefined : ref.slice(dot + 1);
-  if (profileId === '' || templateName === '') {
-    throw invalid(
-      `body.alertProfile must name an alert profile, alone or with one of its templates: <profile> or ` +
-        `<profile>.<template> (got ${quote(ref)})`,
-    );
-  }
   const profile = ctx.store.get<AlertProfileRecord>(ALERT_PROFILES, profileId);
   if (!profile) throw invalid(`body.alertProfile: there is no alert profile ${quote(profileId)}`);
   const templates = templateNames(ctx, profile);

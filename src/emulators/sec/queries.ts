@@ -1,4 +1,5 @@
-import { HttpError, field, invalid, json, noContent, quote, validate, type Router } from '../core/index.js';
+import { HttpError, invalid, json, noContent, quote, validate, type Router } from '../core/index.js';
+import { QUERY_BODIES } from '../../wire/sec-contract/queries.js';
 import { API_PREFIX, POLICIES, QUERIES, type SecContext } from './context.js';
 import { BUILT_IN_POLICY_CATALOGUE } from './catalogue/policies.js';
 import { BUILT_IN_QUERIES_WITHOUT_POLICY } from './catalogue/queries.js';
@@ -6,9 +7,6 @@ import { QueryCompileError, compileQuery, type CompiledQuery } from './query-lan
 
 /** The owner of the platform's own queries (their ids start `SEC_Global_`). */
 export const PLATFORM_OWNER = 'Platform';
-
-/** Letters, digits and `_`, starting with a letter or `_`; at most 64. */
-export const QUERY_ID = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 export interface QueryRecord {
   queryId: string;
@@ -24,14 +22,9 @@ export interface QueryRecord {
 
 const BASE = `${API_PREFIX}/${QUERIES}`;
 
-const createSpec = field.object({
-  queryId: field.string(),
-  queryText: field.string({ maxLength: 64 * 1024 }),
-  evaluatorId: field.string({ optional: true, allowEmpty: true }),
-});
-const updateSpec = field.object({ queryText: field.string({ maxLength: 64 * 1024 }) });
-/** A create's body, its id optional: a query checked without one may name itself anything. */
-const validateSpec = field.object({ ...createSpec.fields, queryId: field.string({ optional: true }) });
+const createSpec = QUERY_BODIES.Queries!;
+const updateSpec = QUERY_BODIES['Queries:update']!;
+const validateSpec = QUERY_BODIES['Queries:validate']!;
 
 /** A query compiled, and the evaluator asked for (when one is) the one its sources need. */
 function compileWithEvaluator(text: string, queryId: string | undefined, asked: string): CompiledQuery {
@@ -67,12 +60,6 @@ export function registerQueryRoutes(router: Router, ctx: SecContext): void {
   router.add('POST', BASE, (request) => {
     validate(createSpec, request.body, 'body');
     const body = request.body as { queryId: string; queryText: string; evaluatorId?: string | null };
-    if (!QUERY_ID.test(body.queryId)) {
-      throw invalid(
-        `body.queryId must be letters, digits and "_", starting with a letter or "_", at most 64 characters ` +
-          `(got ${quote(body.queryId)})`,
-      );
-    }
     const compiled = compileWithEvaluator(body.queryText, body.queryId, body.evaluatorId ?? '');
     if (ctx.store.has(QUERIES, body.queryId))
       throw new HttpError(409, `a query with id ${quote(body.queryId)} already exists`);

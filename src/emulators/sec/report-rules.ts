@@ -1,6 +1,5 @@
 import {
   HttpError,
-  field,
   heldFields,
   invalid,
   json,
@@ -11,49 +10,13 @@ import {
   withHeldFields,
   type Router,
 } from '../core/index.js';
+import { REPORT_RULE_BODIES } from '../../wire/sec-contract/report-rules.js';
 import { API_PREFIX, SEC_COLLECTIONS, type SecContext } from './context.js';
 import type { IntegrationRecord } from './integrations.js';
 import { RESOURCE_GROUPS_COLLECTION } from './resource-groups.js';
 
 export const REPORT_RULES_COLLECTION = 'ReportRules';
 const BASE = `${API_PREFIX}/${REPORT_RULES_COLLECTION}`;
-
-/** The notification flags every rule carries (neutral keys, docs/api/sec.md, "Report notification keys"). */
-export const REPORT_NOTIFICATION_KEYS = [
-  'pci',
-  'cloudACisS3',
-  'soc',
-  'cloudASocRev2',
-  'hipaa',
-  'iso2700',
-  'nist800-171Rev2',
-  'nist800-53Rev4',
-  'cloudBPci',
-  'cloudBPciRev2',
-  'cloudBCis',
-  'cloudBCis12',
-  'cloudBSoc',
-  'cloudBSocRev2',
-  'cloudBHipaa',
-  'cloudBHipaaRev2',
-  'cloudBIso27001',
-  'cloudBK8s',
-  'cloudCPci',
-  'cloudCCis',
-  'cloudCSoc',
-  'cloudCCis131',
-  'cloudATrailEvents',
-  'cloudAComplianceEvents',
-  'cloudCActivityLogEvents',
-  'cloudCComplianceEvents',
-  'cloudBAuditTrailEvents',
-  'cloudBComplianceEvents',
-  'clusterDistroCompliance',
-  'clusterDistroComplianceEvents',
-  'platformEvents',
-  'agentEvents',
-  'trendReport',
-] as const;
 
 export interface ReportRuleRecord {
   mcGuid: string;
@@ -71,25 +34,7 @@ export interface ReportRuleRecord {
   reportNotificationTypes: Record<string, boolean>;
 }
 
-const bodySpec = field.object({
-  mcGuid: field.string({ optional: true }),
-  type: field.string({ oneOf: ['Report'] }),
-  intgGuidList: field.array(field.string(), { minItems: 1 }),
-  filters: field.object({
-    name: field.string(),
-    description: field.string({ optional: true, allowEmpty: true }),
-    enabled: field.flag(),
-    severity: field.array(field.integer({ min: 1, max: 5 }), { minItems: 1 }),
-    resourceGroups: field.array(field.string(), { optional: true }),
-    // Read-only fields a client may send back; ignored.
-    createdOrUpdatedTime: field.string({ optional: true, allowEmpty: true }),
-    createdOrUpdatedBy: field.string({ optional: true, allowEmpty: true }),
-  }),
-  // The platform keeps the complete set, so every flag must be given.
-  reportNotificationTypes: field.object(
-    Object.fromEntries(REPORT_NOTIFICATION_KEYS.map((key) => [key, field.boolean()])),
-  ),
-});
+const bodySpec = REPORT_RULE_BODIES.ReportRules!;
 
 type RuleBody = Omit<ReportRuleRecord, 'mcGuid' | 'filters'> & {
   mcGuid?: string;

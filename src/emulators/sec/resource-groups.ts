@@ -3,7 +3,6 @@ import {
   HttpError,
   checkItemCount,
   checkLength,
-  field,
   holds,
   invalid,
   json,
@@ -14,35 +13,18 @@ import {
   validate,
   type Router,
 } from '../core/index.js';
+import {
+  KEYED_FILTER_FIELDS,
+  RESOURCE_GROUP_BODIES,
+  RESOURCE_GROUP_FIELDS,
+  RESOURCE_GROUP_MAX_DEPTH,
+  RESOURCE_GROUP_OPERATORS,
+  type ResourceGroupType,
+} from '../../wire/sec-contract/resource-groups.js';
 import { API_PREFIX, type SecContext } from './context.js';
 
 export const RESOURCE_GROUPS_COLLECTION = 'ResourceGroups';
 const BASE = `${API_PREFIX}/${RESOURCE_GROUPS_COLLECTION}`;
-
-/** Fields a filter may test, per resource type (neutral names, docs/api/sec.md, "Filter fields"). */
-export const RESOURCE_GROUP_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  CLOUD_A: ['Account', 'Organization ID', 'Region', 'Resource Tag'],
-  CLOUD_B: ['Organization ID', 'Organization Name', 'Folder', 'Project ID', 'Project Name', 'Region', 'Resource Label'],
-  CLOUD_C: ['Tenant ID', 'Tenant Name', 'Subscription ID', 'Subscription Name', 'Region', 'Resource Tag'],
-  CLOUD_D: ['Compartment ID', 'Compartment Name', 'Region', 'Resource Tag'],
-  CONTAINER: ['Image Registry', 'Image Repo', 'Image Tag', 'Container Label'],
-  MACHINE: ['Hostname', 'External IP', 'Internal IP', 'Machine Tag'],
-  KUBERNETES: ['Cloud A Account', 'Cloud A Region', 'Cluster Name', 'Namespace'],
-};
-/** Fields that test a tag or label, so a filter on them names its key. */
-const KEYED_FIELDS = new Set(['Resource Tag', 'Resource Label', 'Container Label', 'Machine Tag']);
-export const RESOURCE_GROUP_OPERATIONS = [
-  'EQUALS',
-  'NOT_EQUALS',
-  'CONTAINS',
-  'NOT_CONTAINS',
-  'STARTS_WITH',
-  'ENDS_WITH',
-  'INCLUDES',
-  'NOT_INCLUDES',
-] as const;
-/** The top-level group plus three nested levels. */
-export const RESOURCE_GROUP_MAX_DEPTH = 4;
 
 interface FilterRecord {
   field: string;
@@ -70,21 +52,9 @@ export interface ResourceGroupRecord {
   isDefaultBoolean: boolean;
 }
 
-const readOnly = { optional: true, allowEmpty: true } as const;
-const bodySpec = field.object({
-  name: field.string(),
-  resourceType: field.string({ oneOf: Object.keys(RESOURCE_GROUP_FIELDS) }),
-  description: field.string({ optional: true, allowEmpty: true }),
-  enabled: field.flag(),
-  // `query` is checked by checkQuery: its filter map has free keys and its expression is recursive.
-  // Read-only fields a client may send back; ignored.
-  resourceGroupGuid: field.string(readOnly),
-  createdTime: field.string(readOnly),
-  createdBy: field.string(readOnly),
-  updatedTime: field.string(readOnly),
-  updatedBy: field.string(readOnly),
-  isDefaultBoolean: field.boolean({ optional: true }),
-});
+const bodySpec = RESOURCE_GROUP_BODIES.ResourceGroups!;
+const filterSpec = RESOURCE_GROUP_BODIES['ResourceGroups:filter']!;
+const KEYED_FIELDS = new Set(KEYED_FILTER_FIELDS);
 
 type GroupBody = Pick<ResourceGroupRecord, 'name' | 'resourceType' | 'description' | 'enabled' | 'query'>;
 
@@ -148,13 +118,6 @@ function find(ctx: SecContext, guid: string): ResourceGroupRecord {
   return record;
 }
 
-const filterSpec = field.object({
-  field: field.string(),
-  operation: field.string({ oneOf: RESOURCE_GROUP_OPERATIONS }),
-  values: field.array(field.string({ allowEmpty: false }), { minItems: 1 }),
-  key: field.string({ optional: true, allowEmpty: true }),
-});
-
 /**
  * The query as the platform checks it: known fields, bounded depth, no empty group, no dangling names.
  * On an update, fields the group `held` (set in the console) may come back as they are.
@@ -171,7 +134,7 @@ function checkQuery(
     if (!holds(held, key, value)) throw invalid(`body.query.${quoteKey(key)} is not a recognised field`);
   if (typeof filters !== 'object' || filters === null || Array.isArray(filters))
     throw invalid('body.query.filters must be an object of named filters');
-  const allowedFields = RESOURCE_GROUP_FIELDS[resourceType] ?? [];
+  const allowedFields = RESOURCE_GROUP_FIELDS[resourceType as ResourceGroupType] ?? [];
   checkItemCount(Object.keys(filters), DEFAULT_BODY_LIMITS.items, 'body.query.filters', 'filters');
   for (const [name, filter] of Object.entries(filters as Record<string, unknown>)) {
     checkLength(name, DEFAULT_BODY_LIMITS.characters, `body.query.filters[${quote(name)}] (the name)`);
@@ -213,8 +176,10 @@ function checkExpression(
   const { operator, children, ...extra } = node as Record<string, unknown>;
   for (const [key, value] of Object.entries(extra))
     if (!holds(held, key, value)) throw invalid(`${path}.${quoteKey(key)} is not a recognised field`);
-  if (operator !== 'AND' && operator !== 'OR')
-    throw invalid(`${path}.operator must be one of "AND", "OR" (got ${quote(operator)})`);
+  if (!(RESOURCE_GROUP_OPERATORS as readonly unknown[]).includes(operator)) {
+    const allowed = RESOURCE_GROUP_OPERATORS.map((o) => JSON.stringify(o)).join(', ');
+    throw invalid(`${path}.operator must be one of ${allowed} (got ${quote(operator)})`);
+  }
   if (depth > RESOURCE_GROUP_MAX_DEPTH)
     throw invalid(
       `${path}: groups can be nested at most ${RESOURCE_GROUP_MAX_DEPTH - 1} levels below the top-level group`,

@@ -1,6 +1,5 @@
 import {
   HttpError,
-  field,
   invalid,
   json,
   noContent,
@@ -11,6 +10,7 @@ import {
   type EmulatorRequest,
   type Router,
 } from '../core/index.js';
+import { TEAM_MEMBER_BODIES } from '../../wire/sec-contract/team-members.js';
 import { API_PREFIX, type SecContext } from './context.js';
 import { searchFilter, type SearchableField } from './search-filters.js';
 
@@ -44,24 +44,8 @@ export interface TeamMemberRecord {
 }
 
 const ORG_FIELDS = ['orgAdmin', 'orgUser', 'adminRoleAccounts', 'userRoleAccounts'] as const;
-const name = () => field.string();
-
-const accountSpec = (forUpdate: boolean) =>
-  field.object({
-    userName: field.string({ format: 'email', optional: forUpdate }),
-    userEnabled: field.flag(),
-    props: field.object({ firstName: name(), lastName: name(), company: name(), accountAdmin: field.boolean() }),
-  });
-const orgSpec = (forUpdate: boolean) =>
-  field.object({
-    userName: field.string({ format: 'email', optional: forUpdate }),
-    userEnabled: field.flag(),
-    orgAdmin: field.boolean(),
-    orgUser: field.boolean(),
-    adminRoleAccounts: field.array(field.string(), { optional: true }),
-    userRoleAccounts: field.array(field.string(), { optional: true }),
-    props: field.object({ firstName: name(), lastName: name(), company: name() }),
-  });
+const accountSpec = (forUpdate: boolean) => TEAM_MEMBER_BODIES[forUpdate ? 'TeamMembers:update' : 'TeamMembers']!;
+const orgSpec = (forUpdate: boolean) => TEAM_MEMBER_BODIES[forUpdate ? 'TeamMembers:orgUpdate' : 'TeamMembers:org']!;
 
 type Body = {
   userName?: string;

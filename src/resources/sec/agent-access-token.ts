@@ -1,4 +1,5 @@
-import { SEC_LIMITS, SEC_NAME } from './limits.js';
+import { SEC_LIMITS } from './limits.js';
+import { checkedBy, secRules } from './rules.js';
 import { createHash, randomInt } from 'node:crypto';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
 import { listResource, resource, type OpContext } from '../../engine/contracts.js';
@@ -7,12 +8,15 @@ import { isApiError } from '../../wire/api-error.js';
 import type { SecClient, AgentAccessToken } from '../../clients/sec/index.js';
 import { madeAtFrom } from '../shared/made-at.js';
 
+// An update sends the same os attribute as a create.
+checkedBy('AgentAccessTokens:update.props.os', 'oneOf', 'sec_agent_access_token.os');
+
 const schema = resourceSchema(
   {
     id: attr.sdkId('The token alias (the same as `name`).', ['name']),
     name: attr.string({
       required: true,
-      validate: [SEC_NAME],
+      validate: secRules('AgentAccessTokens.tokenAlias', { name: true }),
       description: 'Agent access token name (its alias). Unique within the account.',
     }),
     description: attr.string({ optional: true, description: 'What the token is for.' }),
@@ -20,7 +24,7 @@ const schema = resourceSchema(
       optional: true,
       default: 'linux',
       replace: true,
-      validate: [validators.oneOf('linux', 'windows')],
+      validate: secRules('AgentAccessTokens.props.os'),
       description:
         'Operating system of the agents that use the token. The platform cannot change it afterwards, so ' +
         'a change creates a new token.',

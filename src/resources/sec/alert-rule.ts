@@ -2,7 +2,6 @@
  * Alert rules: which alerts (severities, sources, alert and event categories, resource groups) the
  * platform sends to which alert channels. Channels and resource groups are named by their GUIDs.
  */
-import { SEC_NAME } from './limits.js';
 import { attr, resourceSchema, validators, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
 import { attrStep } from '../../schema/path.js';
 import { resource, type ResourceDef } from '../../engine/contracts.js';
@@ -27,6 +26,13 @@ import {
   textOrNull,
 } from './governance-values.js';
 import { madeAtFrom } from '../shared/made-at.js';
+import { checkedBy, secRules } from './rules.js';
+
+// Rules of fields the resource sends mapped (severity names to numbers, older subcategory names to
+// current ones): the attributes check them in the words users write.
+checkedBy('AlertRules.filters.severity', 'minItems', 'sec_alert_rule.severities (non-empty)');
+checkedBy('AlertRules.filters.severity[]', 'range', 'sec_alert_rule.severities (severity names)');
+checkedBy('AlertRules.filters.subCategory[]', 'oneOf', 'sec_alert_rule.alert_subcategories (with older names)');
 
 const names = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(', ');
 
@@ -77,7 +83,7 @@ const schema = resourceSchema(
     id: attr.sdkId('The alert rule GUID (the same as `guid`).'),
     name: attr.string({
       required: true,
-      validate: [validators.nonEmpty(), SEC_NAME],
+      validate: [validators.nonEmpty(), ...secRules('AlertRules.filters.name', { name: true })],
       description: 'The alert rule name.',
     }),
     description: attr.string({ optional: true, description: 'What the alert rule is for.' }),
@@ -108,19 +114,19 @@ const schema = resourceSchema(
     }),
     alert_categories: attr.stringSet({
       optional: true,
-      validate: [validators.each(validators.oneOf(...ALERT_RULE_CATEGORIES))],
+      validate: secRules<string[]>('AlertRules.filters.category'),
       description: `Kinds of alert the rule routes: ${names(ALERT_RULE_CATEGORIES)}; all when not set.`,
     }),
     alert_sources: attr.stringSet({
       optional: true,
-      validate: [validators.each(validators.oneOf(...ALERT_RULE_SOURCES))],
+      validate: secRules<string[]>('AlertRules.filters.source'),
       description: `Where the alerts come from: ${names(ALERT_RULE_SOURCES)}; all when not set.`,
     }),
     sources: attr.stringSet({
       optional: true,
       deprecated: 'Use `alert_sources`, which takes the same values.',
       readAs: { field: 'alert_sources' },
-      validate: [validators.each(validators.oneOf(...ALERT_RULE_SOURCES))],
+      validate: secRules<string[]>('AlertRules.filters.source'),
       description: `Where the alerts come from: ${names(ALERT_RULE_SOURCES)}; all when not set.`,
     }),
     alert_subcategories: attr.stringSet({

@@ -1,5 +1,4 @@
 /** Data export rules: the platform's data, exported to object-store alert channels. */
-import { SEC_NAME } from './limits.js';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
 import { resource, type ResourceDef } from '../../engine/contracts.js';
 import type { SecClient } from '../../clients/sec/index.js';
@@ -7,13 +6,16 @@ import type { DataExportRule, DataExportRuleInput } from '../../clients/sec/data
 import { idIdentity, noFilters } from '../shared/identity.js';
 import { sameTrimmedList, textOrNull } from './governance-values.js';
 import { madeAtFrom } from '../shared/made-at.js';
+import { checkedBy, secRules } from './rules.js';
+
+checkedBy('DataExportRules.intgGuidList', 'minItems', 'sec_data_export_rule.integration_ids (non-empty)');
 
 const schema = resourceSchema(
   {
     id: attr.sdkId('The data export rule GUID (the same as `guid`).'),
     name: attr.string({
       required: true,
-      validate: [validators.nonEmpty(), SEC_NAME],
+      validate: [validators.nonEmpty(), ...secRules('DataExportRules.filters.name', { name: true })],
       description: 'The name of the data export rule.',
     }),
     integration_ids: attr.stringList({

@@ -5,9 +5,13 @@
  * (docs/api/sec.md, "Values the platform normalises").
  */
 import type { Validator } from '../../schema/define.js';
+import { VULNERABILITY_SEVERITIES } from '../../wire/sec-contract/vulnerability-exceptions.js';
 
-/** The severities of reports and vulnerability exceptions, in the platform's spelling. */
-export const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'] as const;
+/**
+ * The severities of reports and vulnerability exceptions, in the platform's spelling (its contract's
+ * list for exceptions; alert and report rules send their position, 1 to 5).
+ */
+export const SEVERITIES = VULNERABILITY_SEVERITIES;
 export type Severity = (typeof SEVERITIES)[number];
 
 /** The allowed value that `value` spells, ignoring case and surrounding whitespace. */

@@ -12,9 +12,8 @@ import { idIdentity } from '../shared/identity.js';
 import { attrStep } from '../../schema/path.js';
 import { isApiError } from '../../wire/api-error.js';
 import type { Diagnostics } from '../../engine/diagnostics.js';
-
-/** Letters, digits and `_`, starting with a letter or `_`; at most 64 (the platform's rule). */
-const QUERY_ID = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+import { QUERY_TEXT_MAX_CHARACTERS } from '../../wire/sec-contract/queries.js';
+import { secRules } from './rules.js';
 
 /** The evaluators the platform has: trail events are evaluated by `CloudATrail`; configuration data needs none. */
 export const QUERY_EVALUATORS = ['CloudATrail'] as const;
@@ -93,12 +92,7 @@ const schema = resourceSchema(
     query_id: attr.string({
       required: true,
       replace: true,
-      validate: [
-        validators.matches(QUERY_ID, 'letters, digits and `_`, starting with a letter or `_`, at most 64 characters', [
-          'TF_Query',
-          'Custom_Buckets_Public',
-        ]),
-      ],
+      validate: secRules('Queries.queryId', { samples: ['TF_Query', 'Custom_Buckets_Public'] }),
       description:
         'The id of the query, unique in the account: letters, digits and `_`, starting with a letter or `_` ' +
         '(at most 64). The id of a query cannot change, so a change creates a new query. The platform refuses ' +
@@ -109,8 +103,7 @@ const schema = resourceSchema(
     }),
     query: attr.string({
       required: true,
-      // The platform keeps query texts of up to 64 KiB.
-      maxCharacters: 64 * 1024,
+      maxCharacters: QUERY_TEXT_MAX_CHARACTERS,
       validate: [validators.nonEmpty(), queryShape],
       description:
         'The query text: `{ source { <data source> } [filter { <condition> }] ' +

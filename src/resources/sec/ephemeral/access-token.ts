@@ -4,19 +4,30 @@
  * What upstream's `api_token` data source gave, without putting the token in the state.
  */
 import { attr, resourceSchema, validators } from '../../../schema/define.js';
+import { MAX_TOKEN_LIFETIME_SECONDS } from '../../../wire/sec-contract/access-tokens.js';
+import { checkedBy } from '../rules.js';
 import { ephemeralResource } from '../../../engine/contracts.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 
 /** Ask for renewal this long before the token expires, so a run never holds an expired one. */
 const RENEW_MARGIN_MS = 60_000;
+/**
+ * The provider's shortest lifetime, above the platform's 1 s: a token that lives less than the renewal
+ * margin would be stale the moment it is handed out.
+ */
+const MIN_LIFETIME_SECONDS = RENEW_MARGIN_MS / 1000;
+// The platform's bound is checked below, with the provider's stricter minimum.
+checkedBy('AccessTokens.expiryTime', 'range', 'sec_access_token.lifetime_seconds');
 
 const schema = resourceSchema(
   {
     lifetime_seconds: attr.number({
       optional: true,
       default: 3600,
-      validate: [validators.intBetween(60, 86_400)],
-      description: "How long the token lives, in seconds: 60 to 86400 (the platform's maximum). Default 3600.",
+      validate: [validators.intBetween(MIN_LIFETIME_SECONDS, MAX_TOKEN_LIFETIME_SECONDS)],
+      description:
+        `How long the token lives, in seconds: ${MIN_LIFETIME_SECONDS} to ${MAX_TOKEN_LIFETIME_SECONDS} ` +
+        "(the platform's maximum). Default 3600.",
     }),
     token: attr.string({
       computed: true,

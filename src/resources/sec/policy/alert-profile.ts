@@ -4,6 +4,7 @@ import { attrStep } from '../../../schema/path.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import type { AlertProfile, AlertTemplate } from '../../../clients/sec/alert-profiles.js';
 import { checkAlertProfileTemplates } from './catalogue.js';
+import { checkedBy, secItems, secRules } from '../rules.js';
 
 /** Names of the platform's own profiles start with this; the platform refuses it for new ones. */
 const RESERVED_PREFIX = 'SEC_';
@@ -17,13 +18,16 @@ const notReserved: Validator<string> = {
       : undefined,
 };
 
+// An update sends the templates alone, bounded as a create's: the same block checks both.
+checkedBy('AlertProfiles:update.alerts', 'minItems', 'the alert block of sec_alert_profile');
+
 const schema = resourceSchema(
   {
     id: attr.sdkId('The alert profile id, the same as `name`.', ['name']),
     name: attr.string({
       required: true,
       replace: true,
-      validate: [validators.matches(/^[A-Za-z0-9_-]+$/, 'letters, digits, `_` and `-` only'), notReserved],
+      validate: [...secRules('AlertProfiles.alertProfileId', { samples: ['TF_PROFILE', 'my-profile'] }), notReserved],
       description:
         'The alert profile name, which is also its id; policies refer to it as `<name>` or to one of its ' +
         'templates as `<name>.<template>`. Names starting with `SEC_` are reserved for built-in ' +
@@ -57,7 +61,7 @@ const schema = resourceSchema(
         }),
       },
       {
-        min: 1,
+        ...secItems('AlertProfiles.alerts'),
         description: 'An alert template: how query results that a policy reports become an alert. At least one.',
       },
     ),

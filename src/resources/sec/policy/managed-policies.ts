@@ -6,6 +6,7 @@ import type { SecClient } from '../../../clients/sec/index.js';
 import { BUILT_IN_POLICY_PREFIX } from '../../../clients/sec/policy-values.js';
 import type { Policy, PolicySettings } from '../../../clients/sec/policies.js';
 import { severityAttribute } from './severity.js';
+import { secItems } from '../rules.js';
 import { checkManagedPolicyIds } from './catalogue.js';
 
 const builtIn: Validator<string> = {
@@ -35,7 +36,10 @@ const schema = resourceSchema(
           'The severity of what the policy reports: `Critical`, `High`, `Medium`, `Low` or `Info`, in any case.',
         ),
       },
-      { min: 1, description: 'The settings of one built-in policy. Each policy may appear once.' },
+      {
+        ...secItems('Policies:bulk'),
+        description: 'The settings of one built-in policy. Each policy may appear once.',
+      },
     ),
     original_settings: attr.of(t.list(t.object({ id: t.string, enabled: t.bool, severity: t.string })))({
       computed: true,

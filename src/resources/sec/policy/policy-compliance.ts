@@ -3,7 +3,6 @@
  * violation policies of `sec_policy`. Same API (Policies, type `Compliance`), fewer settings: no
  * evaluation frequency, result limit or alert profile; alerting is on or off.
  */
-import { SEC_NAME } from '../limits.js';
 import { attr, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 import { resource } from '../../../engine/contracts.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
@@ -12,6 +11,7 @@ import { BUILT_IN_POLICY_PREFIX } from '../../../clients/sec/policy-values.js';
 import type { Policy, PolicyUpdate } from '../../../clients/sec/policies.js';
 import { severityAttribute } from './severity.js';
 import { idIdentity } from '../../shared/identity.js';
+import { secRules } from '../rules.js';
 import { SUFFIX_OR_NONE, importedSuffix } from './policy.js';
 
 const COMPLIANCE = 'Compliance';
@@ -24,7 +24,7 @@ const schema = resourceSchema(
     id: attr.computedId('The policy id: `<tenant>-<policy_id_suffix>`, or `<tenant>-<number>` when no suffix is set.'),
     title: attr.string({
       required: true,
-      validate: [validators.nonEmpty(), SEC_NAME],
+      validate: [validators.nonEmpty(), ...secRules('Policies.title', { name: true })],
       description: 'The title of the policy.',
     }),
     query_id: attr.string({

@@ -1,29 +1,34 @@
-import { SEC_NAME } from '../limits.js';
 import { checkPolicyReferences } from './catalogue.js';
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 import { resource, type OpContext } from '../../../engine/contracts.js';
 import { isApiError } from '../../../wire/api-error.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import type { SecClient } from '../../../clients/sec/index.js';
-import { BUILT_IN_POLICY_PREFIX, EVALUATION_FREQUENCIES } from '../../../clients/sec/policy-values.js';
+import { BUILT_IN_POLICY_PREFIX } from '../../../clients/sec/policy-values.js';
+import { POLICY_ID_SUFFIX } from '../../../wire/sec-contract/policies.js';
+import { checkedBy, secRules } from '../rules.js';
 import type { Policy, PolicyUpdate } from '../../../clients/sec/policies.js';
 import { severityAttribute } from './severity.js';
 import { idIdentity } from '../../shared/identity.js';
 
-/** `<profile>` or `<profile>.<template>`: profile names hold no dot, and neither part is empty. */
-const ALERT_PROFILE_REFERENCE = /^[^.]+(\.[^.].*)?$/;
-
-/** Lower-case letters and digits starting with a letter (at most 16), optionally `-` and up to 8 digits. */
-export const SUFFIX = /^[a-z][a-z0-9]{0,15}(-[0-9]{1,8})?$/;
+/** The platform's rule for a policy id's suffix (the contract's pattern). */
+export const SUFFIX = new RegExp(POLICY_ID_SUFFIX.pattern!, 'u');
 /** A suffix, or "" for none: the platform is sent no suffix either way, and numbers the policy. */
-export const SUFFIX_OR_NONE = new RegExp(`^$|${SUFFIX.source}`);
+export const SUFFIX_OR_NONE = new RegExp(`^$|${SUFFIX.source}`, 'u');
+// "" is the provider's "none", which the contract's pattern alone would refuse: the attributes check
+// the pattern with SUFFIX_OR_NONE.
+checkedBy('Policies.policyId', 'pattern', 'policy_id_suffix of sec_policy and sec_policy_compliance');
+// An update sends the same attributes as a create.
+checkedBy('Policies:update.limit', 'range', 'sec_policy.limit');
+checkedBy('Policies:update.evalFrequency', 'oneOf', 'sec_policy.evaluation');
+checkedBy('Policies:update.alertProfile', 'pattern', 'sec_policy.alerting.profile');
 
 const schema = resourceSchema(
   {
     id: attr.computedId('The policy id: `<tenant>-<policy_id_suffix>`, or `<tenant>-<number>` when no suffix is set.'),
     title: attr.string({
       required: true,
-      validate: [validators.nonEmpty(), SEC_NAME],
+      validate: [validators.nonEmpty(), ...secRules('Policies.title', { name: true })],
       description: 'The title of the policy.',
     }),
     query_id: attr.string({
@@ -57,7 +62,7 @@ const schema = resourceSchema(
     evaluation: attr.string({
       optional: true,
       default: 'Hourly',
-      validate: [validators.oneOf(...EVALUATION_FREQUENCIES)],
+      validate: secRules('Policies.evalFrequency'),
       description: 'How often the query is evaluated: `Hourly` (default) or `Daily`.',
     }),
     policy_id_suffix: attr.string({
@@ -79,7 +84,7 @@ const schema = resourceSchema(
     limit: attr.number({
       optional: true,
       default: 1000,
-      validate: [validators.intBetween(1, 5000)],
+      validate: secRules<number>('Policies.limit'),
       description: 'The most results the policy reports per evaluation, 1 to 5000 (default 1000).',
     }),
     enabled: attr.bool({ optional: true, default: true, description: 'Whether the policy is evaluated.' }),
@@ -94,12 +99,9 @@ const schema = resourceSchema(
         profile: attr.string({
           refersTo: 'a template of an alert profile',
           required: true,
-          validate: [
-            validators.matches(
-              ALERT_PROFILE_REFERENCE,
-              'an alert profile, alone or with one of its templates: `<profile>` or `<profile>.<template>`',
-            ),
-          ],
+          validate: secRules('Policies.alertProfile', {
+            samples: ['SEC_CloudATrail_Alerts', 'SEC_CFG_CLOUD_A_DEFAULT_PROFILE.CFG_CLOUD_A_Violation'],
+          }),
           description:
             'The alert profile that shapes the alerts, with one of its templates as ' +
             '`<profile>.<template>` (e.g. `SEC_CFG_CLOUD_A_DEFAULT_PROFILE.CFG_CLOUD_A_Violation`), or ' +

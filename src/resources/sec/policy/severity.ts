@@ -6,6 +6,11 @@
  */
 import { attr, type Validator } from '../../../schema/define.js';
 import { POLICY_SEVERITIES } from '../../../clients/sec/policy-values.js';
+import { checkedBy } from '../rules.js';
+
+// The contract says the severity rule across a body's fields (any case); the attribute below checks it.
+for (const body of ['Policies', 'Policies:update'])
+  checkedBy(body, 'check', 'the severity of sec_policy, sec_policy_compliance and sec_managed_policies');
 
 const SHOWN = ['Critical', 'High', 'Medium', 'Low', 'Info'];
 

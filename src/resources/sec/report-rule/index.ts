@@ -1,4 +1,3 @@
-import { SEC_NAME } from '../limits.js';
 import { attr, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 import { resource, type ResourceDef } from '../../../engine/contracts.js';
 import type { SecClient } from '../../../clients/sec/index.js';
@@ -17,11 +16,21 @@ import {
 } from '../governance-values.js';
 import { REPORT_BLOCKS, REPORT_BLOCK_NAMES, flagKeys } from './reports.js';
 import { madeAtFrom } from '../../shared/made-at.js';
+import { checkedBy, secRules } from '../rules.js';
+
+// Severity names are sent as numbers, and the lists' first element is required: the attributes say so.
+checkedBy('ReportRules.filters.severity', 'minItems', 'sec_report_rule.severities (non-empty)');
+checkedBy('ReportRules.filters.severity[]', 'range', 'sec_report_rule.severities (severity names)');
+checkedBy('ReportRules.intgGuidList', 'minItems', 'sec_report_rule.email_alert_channels (non-empty)');
 
 const schema = resourceSchema(
   {
     id: attr.sdkId('The report rule GUID (the same as `guid`).'),
-    name: attr.string({ required: true, validate: [SEC_NAME], description: 'The report rule name.' }),
+    name: attr.string({
+      required: true,
+      validate: secRules('ReportRules.filters.name', { name: true }),
+      description: 'The report rule name.',
+    }),
     description: attr.string({ optional: true, description: 'What the report rule is for.' }),
     enabled: attr.bool({ optional: true, default: true, description: 'Whether reports are sent. Default `true`.' }),
     severities: attr.stringList({

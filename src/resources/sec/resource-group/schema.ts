@@ -5,45 +5,28 @@
  * has no `group` block. Groups and filters are LIST blocks, so a diagnostic can name one, e.g.
  * `group[0].group[1]`.
  */
-import { SEC_NAME } from '../limits.js';
+import {
+  KEYED_FILTER_FIELDS,
+  RESOURCE_GROUP_FIELDS,
+  RESOURCE_GROUP_MAX_DEPTH,
+  RESOURCE_GROUP_OPERATIONS,
+  RESOURCE_GROUP_OPERATORS,
+  RESOURCE_GROUP_TYPES,
+} from '../../../wire/sec-contract/resource-groups.js';
+import { checkedBy, secRules } from '../rules.js';
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 
-export const RESOURCE_GROUP_TYPES = [
-  'CLOUD_A',
-  'CLOUD_B',
-  'CLOUD_C',
-  'CLOUD_D',
-  'CONTAINER',
-  'MACHINE',
-  'KUBERNETES',
-] as const;
-/**
- * The fields a filter may test, per resource type (the platform refuses any other,
- * docs/api/sec.md, "Filter fields").
- */
-export const FILTER_FIELDS: Readonly<Record<(typeof RESOURCE_GROUP_TYPES)[number], readonly string[]>> = {
-  CLOUD_A: ['Account', 'Organization ID', 'Region', 'Resource Tag'],
-  CLOUD_B: ['Organization ID', 'Organization Name', 'Folder', 'Project ID', 'Project Name', 'Region', 'Resource Label'],
-  CLOUD_C: ['Tenant ID', 'Tenant Name', 'Subscription ID', 'Subscription Name', 'Region', 'Resource Tag'],
-  CLOUD_D: ['Compartment ID', 'Compartment Name', 'Region', 'Resource Tag'],
-  CONTAINER: ['Image Registry', 'Image Repo', 'Image Tag', 'Container Label'],
-  MACHINE: ['Hostname', 'External IP', 'Internal IP', 'Machine Tag'],
-  KUBERNETES: ['Cloud A Account', 'Cloud A Region', 'Cluster Name', 'Namespace'],
-};
+export { RESOURCE_GROUP_TYPES };
+/** The fields a filter may test, per resource type (the platform refuses any other). */
+export const FILTER_FIELDS = RESOURCE_GROUP_FIELDS;
 /** Fields that test a tag or label: a filter on one names the key. */
-export const KEYED_FIELDS: readonly string[] = ['Resource Tag', 'Resource Label', 'Container Label', 'Machine Tag'];
-export const FILTER_OPERATIONS = [
-  'EQUALS',
-  'NOT_EQUALS',
-  'CONTAINS',
-  'NOT_CONTAINS',
-  'STARTS_WITH',
-  'ENDS_WITH',
-  'INCLUDES',
-  'NOT_INCLUDES',
-] as const;
+export const KEYED_FIELDS = KEYED_FILTER_FIELDS;
+export const FILTER_OPERATIONS = RESOURCE_GROUP_OPERATIONS;
 /** Nested `group` levels below the top-level group. */
-export const NESTED_LEVELS = 3;
+export const NESTED_LEVELS = RESOURCE_GROUP_MAX_DEPTH - 1;
+
+// A filter's values are a required, non-empty list (the attribute's nonEmpty).
+checkedBy('ResourceGroups:filter.values', 'minItems', 'value of a filter of sec_resource_group');
 
 const filter = block.list(
   {
@@ -54,7 +37,7 @@ const filter = block.list(
     }),
     field: attr.string({
       required: true,
-      validate: [validators.oneOf(...new Set(Object.values(FILTER_FIELDS).flat()))],
+      validate: secRules('ResourceGroups:filter.field'),
       description:
         'The field the filter tests; which fields exist depends on `type`, e.g. `Account`, `Region`, ' +
         '`Resource Tag` (`CLOUD_A`), `Project ID` (`CLOUD_B`), `Subscription ID` (`CLOUD_C`), ' +
@@ -62,7 +45,7 @@ const filter = block.list(
     }),
     operation: attr.string({
       required: true,
-      validate: [validators.oneOf(...FILTER_OPERATIONS)],
+      validate: secRules('ResourceGroups:filter.operation'),
       description: 'How the field is compared with the values.',
     }),
     value: attr.stringList({
@@ -81,7 +64,7 @@ const filter = block.list(
 
 const operator = attr.string({
   required: true,
-  validate: [validators.oneOf('AND', 'OR')],
+  validate: [validators.oneOf(...RESOURCE_GROUP_OPERATORS)],
   description: 'How the filters and nested groups of this group combine: `AND` or `OR`.',
 });
 const nestedDescription = 'A nested group. Each group needs at least one `filter` or nested `group`.';
@@ -98,11 +81,15 @@ const top = { operator, filter, group: block.list(level2, { description: nestedD
 export const schema = resourceSchema(
   {
     id: attr.computedId('The resource group GUID.'),
-    name: attr.string({ required: true, validate: [SEC_NAME], description: 'The resource group name.' }),
+    name: attr.string({
+      required: true,
+      validate: secRules('ResourceGroups.name', { name: true }),
+      description: 'The resource group name.',
+    }),
     type: attr.string({
       required: true,
       replace: true,
-      validate: [validators.oneOf(...RESOURCE_GROUP_TYPES)],
+      validate: secRules('ResourceGroups.resourceType'),
       description:
         'The kind of resources the group selects. The platform cannot change it, so a change creates a new group.',
     }),

@@ -1,6 +1,10 @@
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
 import { sameIgnoringCase, sameTextIgnoringCase } from '../governance-values.js';
-import * as forms from '../../../schema/forms.js';
+import { checkedBy, secRules } from '../rules.js';
+
+// Every view of a member's body takes the same e-mail address: the one attribute checks them all.
+for (const body of ['TeamMembers:update', 'TeamMembers:org', 'TeamMembers:orgUpdate'])
+  checkedBy(`${body}.userName`, 'format', 'sec_team_member.email');
 
 export const schema = resourceSchema(
   {
@@ -8,7 +12,7 @@ export const schema = resourceSchema(
     email: attr.string({
       required: true,
       replace: true,
-      validate: [forms.email({ trimmed: true })],
+      validate: secRules('TeamMembers.userName', { trimmed: true }),
       equal: sameTextIgnoringCase,
       description:
         'The e-mail address, which is also the user name. The platform cannot change it, so a change ' +
