@@ -16,6 +16,7 @@
  * evaluated by the `CloudATrail` evaluator, configuration and host data by none). Errors name the
  * line and column, as the platform's compiler does.
  */
+import type { QUERY_EVALUATORS } from '../../wire/sec-contract/queries.js';
 
 export interface DataSourceField {
   readonly name: string;
@@ -66,8 +67,8 @@ const CLUSTER_AUDIT_FIELDS: readonly DataSourceField[] = [
   f('EVENT_JSON', 'JSON'),
 ];
 
-/** The evaluator of trail-event sources. */
-export const TRAIL_EVALUATOR = 'CloudATrail';
+/** The evaluator of trail-event sources: one of the contract's (a rename there fails the build here). */
+export const TRAIL_EVALUATOR: (typeof QUERY_EVALUATORS)[number] = 'CloudATrail';
 
 /** Cloud A configuration data also names each resource by its Cloud A resource name (`ARN`). */
 const CLOUD_A_CONFIG_FIELDS: readonly DataSourceField[] = [...CONFIG_FIELDS, f('ARN', 'String')];

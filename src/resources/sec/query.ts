@@ -12,11 +12,13 @@ import { idIdentity } from '../shared/identity.js';
 import { attrStep } from '../../schema/path.js';
 import { isApiError } from '../../wire/api-error.js';
 import type { Diagnostics } from '../../engine/diagnostics.js';
-import { QUERY_TEXT_MAX_CHARACTERS } from '../../wire/sec-contract/queries.js';
-import { secRules } from './rules.js';
+import { checkedBy, secMaxCharacters, secRules } from './rules.js';
 
-/** The evaluators the platform has: trail events are evaluated by `CloudATrail`; configuration data needs none. */
-export const QUERY_EVALUATORS = ['CloudATrail'] as const;
+// The text's bound is the create's (`query` below); a check and an update send the same text.
+for (const body of ['Queries:validate', 'Queries:update']) checkedBy(`${body}.queryText`, 'maxLength', 'query');
+checkedBy('Queries:validate.evaluatorId', 'oneOf', 'evaluator_id');
+
+export { QUERY_EVALUATORS } from '../../wire/sec-contract/queries.js';
 
 /** Where each section starts: its keyword and opening brace. */
 const SOURCE = /\bsource\s*\{/i;
@@ -103,7 +105,7 @@ const schema = resourceSchema(
     }),
     query: attr.string({
       required: true,
-      maxCharacters: QUERY_TEXT_MAX_CHARACTERS,
+      maxCharacters: secMaxCharacters('Queries.queryText'),
       validate: [validators.nonEmpty(), queryShape],
       description:
         'The query text: `{ source { <data source> } [filter { <condition> }] ' +
@@ -116,7 +118,7 @@ const schema = resourceSchema(
       optional: true,
       computed: true,
       replace: true,
-      validate: [validators.oneOf(...QUERY_EVALUATORS)],
+      validate: secRules('Queries.evaluatorId'),
       description:
         'The evaluator that runs the query: `CloudATrail` for queries of trail events; none for configuration ' +
         'data. When not set the platform picks the one the data sources need. The evaluator of a query cannot ' +

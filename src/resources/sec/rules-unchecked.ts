@@ -18,6 +18,23 @@ export const SEC_RULES_NOT_CHECKED_AT_PLAN: readonly (readonly [RegExp, string])
     "the resource writes the kind's one host itself (no argument sets it)",
   ],
   [
+    /^(AlertRules|DataExportRules|ReportRules)\.type#oneOf$/,
+    'the resource writes the one type its collection takes (`Event`, `Dataexport`, `Report`)',
+  ],
+  [
+    /^VulnerabilityExceptions\.exceptionType#oneOf$/,
+    'the resource writes it: one resource type per exception type (host, container)',
+  ],
+  [
+    /^Policies(:update)?\.policyType#oneOf$/,
+    'the resource writes it: sec_policy sends `Violation` (its `type` takes only that), ' +
+      'sec_policy_compliance `Compliance`',
+  ],
+  [
+    /^Metrics\./,
+    "the provider's own usage events (src/clients/sec/metrics.ts), which it writes itself: no argument sets a field",
+  ],
+  [
     /^(AlertChannels:\w+\.customTemplateFile|CloudAccounts:\w+\.accountMappingFile)#format$/,
     'the resource writes the data URL itself, from a JSON document (a template) or blocks (mappings) it checks',
   ],

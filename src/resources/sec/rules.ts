@@ -41,7 +41,7 @@ export function rulesOfSpec(spec: FieldSpec): SecRuleKind[] {
   switch (spec.kind) {
     case 'string':
       return [
-        ...(spec.maxLength !== undefined && spec.maxLength < SEC_LIMITS.characters ? (['maxLength'] as const) : []),
+        ...(spec.maxLength !== undefined && spec.maxLength !== defaultCharacters(spec) ? (['maxLength'] as const) : []),
         ...(spec.oneOf ? (['oneOf'] as const) : []),
         ...(spec.format ? (['format'] as const) : []),
         ...(spec.pattern !== undefined ? (['pattern'] as const) : []),
@@ -59,6 +59,10 @@ export function rulesOfSpec(spec: FieldSpec): SecRuleKind[] {
       return [];
   }
 }
+
+/** The bound of a text with no bound of its own: the body's for a JSON document, else the platform's for a text. */
+const defaultCharacters = (spec: FieldSpec & { kind: 'string' }): number =>
+  spec.format === 'json-data-url' ? DEFAULT_BODY_LIMITS.documentCharacters : SEC_LIMITS.characters;
 
 /** Every rule of the contract, named as in {@link checkedSecRules}. */
 export function secRuleNames(): string[] {
@@ -135,6 +139,18 @@ export function secItems(field: string): { min?: number; max?: number } {
 }
 
 /**
+ * The bound of the text field `field` where it is above the platform's limit for any text (a query's
+ * text), for the attribute's `maxCharacters`: the plan's limits would refuse it at 8,192 characters.
+ */
+export function secMaxCharacters(field: string): number {
+  const spec = contractField(field);
+  if (spec.kind !== 'string' || spec.maxLength === undefined || spec.maxLength <= SEC_LIMITS.characters)
+    throw new Error(`sec contract: ${field} is no text with a bound above the limit for any text`);
+  checked.add(`${field}#maxLength`);
+  return spec.maxLength;
+}
+
+/**
  * Records that the attribute or resource named in `where` checks the rule `field#kind` itself (a rule
  * across fields, in the resource's code): the coverage test then counts it as checked at plan.
  */
@@ -158,7 +174,7 @@ function derive(field: string, spec: FieldSpec, options: SecRuleOptions): Valida
       }
       const max = spec.maxLength ?? SEC_LIMITS.characters;
       if (options.name) out.push(forms.name(max));
-      else if (kinds.includes('maxLength')) out.push(atMost(max));
+      else if (kinds.includes('maxLength') && max < SEC_LIMITS.characters) out.push(atMost(max));
       return out as Validator<unknown>[];
     }
     case 'integer':

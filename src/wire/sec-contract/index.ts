@@ -75,12 +75,14 @@ export interface ContractField {
  * found too: the longest name that matches is taken first.
  */
 export function contractField(name: string): FieldSpec {
-  const dot = name.indexOf('.');
-  const bodyName = dot < 0 ? name : name.slice(0, dot);
+  // The body's name ends at its first field (`.`) or at its items (`[]`, a body that is a list).
+  const end = name.search(/\.|\[\]/);
+  const bodyName = end < 0 ? name : name.slice(0, end);
   const body = SEC_CONTRACT[bodyName];
   if (!body) throw new Error(`sec contract: there is no body ${bodyName} (in ${name})`);
-  const found = dot < 0 ? body : walk(body, name.slice(dot + 1));
-  if (!found) throw new Error(`sec contract: ${bodyName} has no field ${name.slice(dot + 1)}`);
+  const path = end < 0 ? '' : name.slice(end).replace(/^\./, '');
+  const found = walk(body, path);
+  if (!found) throw new Error(`sec contract: ${bodyName} has no field ${path}`);
   return found;
 }
 

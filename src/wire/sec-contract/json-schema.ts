@@ -36,7 +36,7 @@ function ownSchema(spec: FieldSpec): JsonSchema {
         (spec.format === 'json-data-url' ? DEFAULT_BODY_LIMITS.documentCharacters : DEFAULT_BODY_LIMITS.characters);
       const base: Record<string, unknown> = { type: 'string', maxLength };
       if (!spec.allowEmpty) base.minLength = 1;
-      if (spec.oneOf) base.enum = [...spec.oneOf];
+      if (spec.oneOf) base.enum = spec.allowEmpty ? [...spec.oneOf, ''] : [...spec.oneOf];
       if (spec.patternRule !== undefined) base['x-pattern-rule'] = spec.patternRule;
       // What a non-empty text must be: of a text that may be empty, only when it is not.
       const shape = {

@@ -164,7 +164,8 @@ function validateString(spec: StringSpec, value: unknown, path: string): void {
   checkLength(value, spec.maxLength ?? defaultMax, path);
   const shown = spec.secret ? '' : ` (got ${quote(value)})`;
   if (value === '' && !spec.allowEmpty) throw invalid(`${path} must not be empty`);
-  if (spec.oneOf && !spec.oneOf.includes(value)) {
+  // As a format or a pattern, an enum judges a non-empty text: "" (where it may be) is "none".
+  if (spec.oneOf && value !== '' && !spec.oneOf.includes(value)) {
     throw invalid(`${path} must be one of ${spec.oneOf.map((option) => JSON.stringify(option)).join(', ')}${shown}`);
   }
   if (value !== '' && spec.pattern !== undefined && !new RegExp(spec.pattern, 'u').test(value))

@@ -9,7 +9,7 @@ import { POLICY_SEVERITIES } from '../../../clients/sec/policy-values.js';
 import { checkedBy } from '../rules.js';
 
 // The contract says the severity rule across a body's fields (any case); the attribute below checks it.
-for (const body of ['Policies', 'Policies:update'])
+for (const body of ['Policies', 'Policies:update', 'Policies:bulk[]'])
   checkedBy(body, 'check', 'the severity of sec_policy, sec_policy_compliance and sec_managed_policies');
 
 const SHOWN = ['Critical', 'High', 'Medium', 'Low', 'Info'];
