@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { CallOptions, SecHttp } from './http.js';
 import { envelope } from './wire.js';
+import type { InventoryCloud } from '../../wire/sec-contract/inventory.js';
 
-/** The clouds whose resource inventory the platform scans (the neutral `csp` values). */
-export const INVENTORY_CLOUDS = ['CLOUD_A', 'CLOUD_B', 'CLOUD_C'] as const;
-export type InventoryCloud = (typeof INVENTORY_CLOUDS)[number];
+/** The clouds whose resource inventory the platform scans (the neutral `csp` values): sec's contract's. */
+export { INVENTORY_CLOUDS, type InventoryCloud } from '../../wire/sec-contract/inventory.js';
 
 /** What the platform says of a scan it was asked for, e.g. `scanning` / "Scan has been requested". */
 export interface InventoryScan {

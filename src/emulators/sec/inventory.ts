@@ -2,6 +2,7 @@ import { HttpError, json, type Router } from '../core/index.js';
 import { API_PREFIX, type SecContext } from './context.js';
 import { CLOUD_ACCOUNTS } from './cloud-accounts.js';
 import type { IntegrationRecord } from './integrations.js';
+import { INVENTORY_CLOUDS, type InventoryCloud } from '../../wire/sec-contract/inventory.js';
 
 /**
  * The resource inventory's scan on demand: `POST /api/v2/Inventory/scan?csp=<cloud>`, no body,
@@ -14,8 +15,7 @@ import type { IntegrationRecord } from './integrations.js';
  * cloud (where the inventory comes from), else 400 with a message saying so; tests make a scan be
  * refused with `refuseInventoryScan`.
  */
-export const INVENTORY_CLOUDS = ['CLOUD_A', 'CLOUD_B', 'CLOUD_C'] as const;
-export type InventoryCloud = (typeof INVENTORY_CLOUDS)[number];
+export { INVENTORY_CLOUDS, type InventoryCloud };
 
 /** The configuration integrations that feed each cloud's inventory. */
 const CONFIGURATION_TYPES: Record<InventoryCloud, readonly string[]> = {

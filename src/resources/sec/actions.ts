@@ -10,6 +10,7 @@ import { DiagnosticError, sentences } from '../../engine/diagnostics.js';
 import { attrStep } from '../../schema/path.js';
 import { isApiError } from '../../wire/api-error.js';
 import type { InventoryCloud, SecClient } from '../../clients/sec/index.js';
+import { secRules } from './rules.js';
 
 const channelTestFields = {
   channel_id: attr.string({
@@ -59,16 +60,11 @@ export const alertChannelTest = action<typeof channelTestFields, SecClient>({
   },
 });
 
-/** The clouds whose inventory the platform scans (its `csp` values, as resource groups name them). */
-const CLOUDS = ['CLOUD_A', 'CLOUD_B', 'CLOUD_C'] as const satisfies readonly InventoryCloud[];
-
 const inventoryScanFields = {
   cloud: attr.string({
     required: true,
-    validate: [validators.oneOf(...CLOUDS)],
-    description:
-      'The cloud whose resources are scanned in every integrated account: `CLOUD_A`, `CLOUD_B` or `CLOUD_C` (the ' +
-      'names resource groups use).',
+    validate: secRules('Inventory:scan.csp'),
+    description: 'The cloud whose resources are scanned in every integrated account (the names resource groups use).',
   }),
 };
 

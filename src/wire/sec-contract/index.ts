@@ -18,6 +18,7 @@ import { CLOUD_ACCOUNT_BODIES } from './cloud-accounts.js';
 import { CONTAINER_REGISTRY_BODIES } from './container-registries.js';
 import { DATA_EXPORT_RULE_BODIES } from './data-export-rules.js';
 import { INTEGRATION_BODIES } from './integrations.js';
+import { INVENTORY_BODIES } from './inventory.js';
 import type { ContractBodies, FieldSpec } from './language.js';
 import { METRICS_BODIES } from './metrics.js';
 import { POLICY_EXCEPTION_BODIES } from './policy-exceptions.js';
@@ -41,6 +42,7 @@ const PARTS: readonly ContractBodies[] = [
   CONTAINER_REGISTRY_BODIES,
   DATA_EXPORT_RULE_BODIES,
   INTEGRATION_BODIES,
+  INVENTORY_BODIES,
   METRICS_BODIES,
   POLICY_BODIES,
   POLICY_EXCEPTION_BODIES,
