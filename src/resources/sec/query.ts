@@ -96,8 +96,8 @@ const schema = resourceSchema(
       replace: true,
       validate: secRules('Queries.queryId', { samples: ['TF_Query', 'Custom_Buckets_Public'] }),
       description:
-        'The id of the query, unique in the account: letters, digits and `_`, starting with a letter or `_` ' +
-        '(at most 64). The id of a query cannot change, so a change creates a new query. The platform refuses ' +
+        'The id of the query, unique in the account. The id of a query cannot change, so a change creates a new ' +
+        'query. The platform refuses ' +
         'to delete a query that a policy evaluates, and a replacement deletes the old object before it ' +
         'creates the new one unless told otherwise: give a query that policies use ' +
         '`lifecycle { create_before_destroy = true }`, ' +

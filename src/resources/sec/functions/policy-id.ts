@@ -6,7 +6,7 @@
  */
 import { STRING } from '../../../schema/cty-type.js';
 import { FunctionArgumentError, providerFunction } from '../../../engine/function-contracts.js';
-import { SUFFIX } from '../policy/policy.js';
+import { SUFFIX, SUFFIX_RULE } from '../policy/policy.js';
 import { tenantOf } from './tenant.js';
 
 export default providerFunction({
@@ -21,9 +21,7 @@ export default providerFunction({
     {
       name: 'suffix',
       type: STRING,
-      description:
-        'The policy id suffix: lower-case letters and digits starting with a letter (at most 16), ' +
-        'optionally followed by `-` and up to 8 digits.',
+      description: `The policy id suffix: ${SUFFIX_RULE}.`,
     },
   ],
   returns: STRING,
@@ -43,8 +41,7 @@ export function checkedSuffix(suffix: string, index: number): string {
   if (!SUFFIX.test(suffix))
     throw new FunctionArgumentError(
       index,
-      `${JSON.stringify(suffix)} is not a policy id suffix: lower-case letters and digits starting with a letter ` +
-        '(at most 16), optionally followed by "-" and up to 8 digits, such as "abcd-1234"',
+      `${JSON.stringify(suffix)} is not a policy id suffix: ${SUFFIX_RULE}, such as "abcd-1234"`,
     );
   return suffix;
 }

@@ -12,7 +12,7 @@ import type { Policy, PolicyUpdate } from '../../../clients/sec/policies.js';
 import { severityAttribute } from './severity.js';
 import { idIdentity } from '../../shared/identity.js';
 import { secRules } from '../rules.js';
-import { SUFFIX_OR_NONE, importedSuffix } from './policy.js';
+import { importedSuffix, policyIdSuffix } from './policy.js';
 
 const COMPLIANCE = 'Compliance';
 /** What the platform keeps for settings a compliance policy does not have. */
@@ -52,14 +52,7 @@ const schema = resourceSchema(
     policy_id_suffix: attr.string({
       optional: true,
       replace: true,
-      validate: [
-        validators.matches(
-          SUFFIX_OR_NONE,
-          'lower-case letters and digits starting with a letter (at most 16), optionally followed by `-` ' +
-            'and up to 8 digits, e.g. `abcd-1234`; or `""` for none',
-          ['tfcompliance', 'tfcompliance-12', ''],
-        ),
-      ],
+      validate: [policyIdSuffix(['tfcompliance', 'tfcompliance-12', ''])],
       description:
         'Appended to the tenant name to form the policy id (`abcd-1234` gives `<tenant>-abcd-1234`); the ' +
         'platform numbers the policy when it is not set or `""`. The id of a policy cannot change, so ' +

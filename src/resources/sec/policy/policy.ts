@@ -15,6 +15,12 @@ import { idIdentity } from '../../shared/identity.js';
 export const SUFFIX = new RegExp(POLICY_ID_SUFFIX.pattern!, 'u');
 /** A suffix, or "" for none: the platform is sent no suffix either way, and numbers the policy. */
 export const SUFFIX_OR_NONE = new RegExp(`^$|${SUFFIX.source}`, 'u');
+/** What a suffix must be, in the contract's words. */
+export const SUFFIX_RULE = POLICY_ID_SUFFIX.patternRule!;
+
+/** The check of `policy_id_suffix`: the contract's pattern, or `""` for none; `samples` it takes. */
+export const policyIdSuffix = (samples: readonly string[]) =>
+  validators.matches(SUFFIX_OR_NONE, `${SUFFIX_RULE}, e.g. \`abcd-1234\`; or \`""\` for none`, samples);
 // "" is the provider's "none", which the contract's pattern alone would refuse: the attributes check
 // the pattern with SUFFIX_OR_NONE.
 checkedBy('Policies.policyId', 'pattern', 'policy_id_suffix of sec_policy and sec_policy_compliance');
@@ -63,19 +69,12 @@ const schema = resourceSchema(
       optional: true,
       default: 'Hourly',
       validate: secRules('Policies.evalFrequency'),
-      description: 'How often the query is evaluated: `Hourly` (default) or `Daily`.',
+      description: 'How often the query is evaluated (default `Hourly`).',
     }),
     policy_id_suffix: attr.string({
       optional: true,
       replace: true,
-      validate: [
-        validators.matches(
-          SUFFIX_OR_NONE,
-          'lower-case letters and digits starting with a letter (at most 16), optionally followed by `-` ' +
-            'and up to 8 digits, e.g. `abcd-1234`; or `""` for none',
-          ['tfsample', 'tfsample-1234', ''],
-        ),
-      ],
+      validate: [policyIdSuffix(['tfsample', 'tfsample-1234', ''])],
       description:
         'Appended to the tenant name to form the policy id (`abcd-1234` gives `<tenant>-abcd-1234`); the ' +
         'platform numbers the policy when it is not set or `""`. The id of a policy cannot change, so ' +
@@ -85,7 +84,7 @@ const schema = resourceSchema(
       optional: true,
       default: 1000,
       validate: secRules<number>('Policies.limit'),
-      description: 'The most results the policy reports per evaluation, 1 to 5000 (default 1000).',
+      description: 'The most results the policy reports per evaluation (default 1000).',
     }),
     enabled: attr.bool({ optional: true, default: true, description: 'Whether the policy is evaluated.' }),
     tags: attr.stringSet({
