@@ -10,6 +10,7 @@ import { replaceMarkedBlock } from './api-rules.js';
 import { compareTrees, generateDocs, readDocsTree, writeDocsTree, REGENERATE_COMMAND } from './generate.js';
 import { SEC_API_PAGE, SEC_FIELD_RULES_BLOCK, secFieldRulesBlock } from './sec-field-rules.js';
 import { VDB_API_PAGE, VDB_FIELD_RULES_BLOCK, vdbFieldRulesBlock } from './vdb-field-rules.js';
+import { VDB_VALIDATION_EXAMPLE_BLOCK, vdbValidationExampleBlock } from './vdb-validation-example.js';
 
 // dist/src/docs/main.js → the repository root.
 const repoRoot = resolve(fileURLToPath(new URL('../../../', import.meta.url)));
@@ -20,6 +21,7 @@ const fresh = await generateDocs(repoRoot);
 // Tables of hand-written pages made from the contracts (src/docs/api-rules.ts): a page, its block, the text.
 const blocks = [
   { page: VDB_API_PAGE, name: VDB_FIELD_RULES_BLOCK, text: vdbFieldRulesBlock() },
+  { page: VDB_API_PAGE, name: VDB_VALIDATION_EXAMPLE_BLOCK, text: vdbValidationExampleBlock() },
   { page: SEC_API_PAGE, name: SEC_FIELD_RULES_BLOCK, text: secFieldRulesBlock() },
 ];
 const staleBlocks = blocks.filter(({ page, name, text }) => {

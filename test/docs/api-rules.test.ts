@@ -10,6 +10,7 @@ import { markedBlock, renderRuleTable, replaceMarkedBlock } from '../../src/docs
 import { REGENERATE_COMMAND } from '../../src/docs/generate.js';
 import { SEC_API_PAGE, SEC_FIELD_RULES_BLOCK, secFieldRulesBlock } from '../../src/docs/sec-field-rules.js';
 import { VDB_API_PAGE, VDB_FIELD_RULES_BLOCK, vdbFieldRulesBlock } from '../../src/docs/vdb-field-rules.js';
+import { VDB_VALIDATION_EXAMPLE_BLOCK, vdbValidationExampleBlock } from '../../src/docs/vdb-validation-example.js';
 import { MAX_QUOTED_CHARACTERS, MAX_REPORTED_VIOLATIONS } from '../../src/emulators/vdb/limits.js';
 import { secRuleNames } from '../../src/resources/sec/rules.js';
 import { apiRuleNames } from '../../src/resources/vdb/rules.js';
@@ -38,15 +39,13 @@ describe('docs: the API field rules come from the contract', () => {
     for (const field of fields) expect(fresh).to.include(`| \`${field}\` |`);
   });
 
-  it("the page's example of a validation error quotes the bounds of number_of_nodes' rule", () => {
+  it("the page's example of a validation error is the emulator's answer, from the rules as they are", () => {
     const page = readFileSync(join(process.cwd(), VDB_API_PAGE), 'utf8');
-    const example = /number_of_nodes: must be greater than or equal to (\d+) and less than or equal to (\d+)/.exec(
-      page,
-    );
-    const rule = VDB_FIELD_RULES['vdb.cloud.cluster.v1.ClusterConfiguration.number_of_nodes'] as {
-      uint32: { gte: number; lte: number };
-    };
-    expect(example?.slice(1).map(Number)).to.deep.equal([rule.uint32.gte, rule.uint32.lte]);
+    const fresh = vdbValidationExampleBlock();
+    expect(markedBlock(page, VDB_VALIDATION_EXAMPLE_BLOCK), `run: ${REGENERATE_COMMAND}`).to.equal(`\n${fresh}\n`);
+    // It shows both broken fields, each with its rule's words and id.
+    expect(fresh).to.match(/number_of_nodes: must be greater than or equal to \d+ and less than or equal to \d+/);
+    expect(fresh).to.include('cluster.labels[0].key:');
   });
 
   it("the page's bounds of an error answer are the emulator's (src/emulators/vdb/limits.ts)", () => {
