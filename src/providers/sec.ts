@@ -3,4 +3,4 @@ import { serve } from './serve.js';
 import { SEC_VERSION } from '../resources/sec/version.js';
 import { createService } from './sec-service.js';
 
-serve({ name: 'sec', version: SEC_VERSION }, createService);
+serve({ namespace: 'keel', name: 'sec', version: SEC_VERSION }, createService);

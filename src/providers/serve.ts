@@ -11,8 +11,12 @@ import { PROVIDER_SERVICE_RPCS, type RpcName } from '../server/rpcs.js';
 import type { Logger } from '../engine/contracts.js';
 import { PREBUILT_SCHEMA_RESPONSES } from './prebuilt-schemas.js';
 
-/** What the start-up part knows of a provider: what `--version` and the logs say. */
+/**
+ * What the start-up part knows of a provider: its source address (`keel/sec`, as namespace and name) and
+ * its version, which `--version`, the debug line and the logs say.
+ */
 export interface ProviderIdentity {
+  readonly namespace: string;
   readonly name: string;
   readonly version: string;
 }
@@ -28,6 +32,7 @@ export function serve(provider: ProviderIdentity, createService: CreateService):
   const log = createLogger(provider.name);
   runProviderMain({
     name: provider.name,
+    namespace: provider.namespace,
     version: provider.version,
     serves: PROVIDER_SERVICE_RPCS,
     loadService: () => createService(log, provider),

@@ -3,4 +3,4 @@ import { serve } from './serve.js';
 import { VDB_VERSION } from '../resources/vdb/version.js';
 import { createService } from './vdb-service.js';
 
-serve({ name: 'vdb', version: VDB_VERSION }, createService);
+serve({ namespace: 'keel', name: 'vdb', version: VDB_VERSION }, createService);

@@ -49,8 +49,12 @@ export interface ProviderService {
 }
 
 export interface ProviderMainOptions {
-  /** Provider type name: "sec" or "vdb". */
+  /** The provider's type name, the last part of its source address: `sec` of `keel/sec`. */
   name: string;
+  /** The namespace of its source address: `keel` of `keel/sec` (the debug line and the logs name it). */
+  namespace: string;
+  /** The registry of its source address; registry.terraform.io when not given. */
+  hostname?: string;
   version: string;
   /** The tfplugin6.Provider RPCs served, unary and server-streaming; the others answer UNIMPLEMENTED. */
   serves: { readonly unary: readonly RpcName[]; readonly streams: readonly RpcName[] };
@@ -111,7 +115,8 @@ export async function runProviderMain(opts: ProviderMainOptions): Promise<void> 
     return exitWhenDrained(2);
   }
   const debug = has('debug');
-  const log = createLogger(opts.name).child({ tf_provider_addr: `registry.terraform.io/keel/${opts.name}` });
+  const source = `${opts.hostname ?? 'registry.terraform.io'}/${opts.namespace}/${opts.name}`;
+  const log = createLogger(opts.name).child({ tf_provider_addr: source });
   installCrashHandlers(log);
   // If the host goes away mid-write, a broken pipe must not become an uncaught error.
   process.stdout.on('error', () => undefined);
@@ -169,7 +174,7 @@ export async function runProviderMain(opts: ProviderMainOptions): Promise<void> 
   const address = `127.0.0.1:${port}`;
 
   if (debug) {
-    process.stdout.write(debugInstructions(`registry.terraform.io/keel/${opts.name}`, address, process.pid));
+    process.stdout.write(debugInstructions(source, address, process.pid));
     const stop = (signal: string) => {
       log.info('debug server stopping', { signal });
       server.close();

@@ -77,7 +77,7 @@ describe('provider start-up (echo fixture)', function () {
     }
   });
 
-  it('--debug prints TF_REATTACH_PROVIDERS for keel/<name>, serves plaintext, and exits on Ctrl-C', async () => {
+  it('--debug prints TF_REATTACH_PROVIDERS for the address the provider gives, serves plaintext, and exits on Ctrl-C', async () => {
     const child = spawn(echoExecutable(), ['--debug'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
@@ -86,8 +86,8 @@ describe('provider start-up (echo fixture)', function () {
     const json = /export TF_REATTACH_PROVIDERS='([^']+)'/.exec(out)?.[1];
     expect(json, out).to.be.a('string');
     const config = JSON.parse(json!);
-    const entry = config['registry.terraform.io/keel/echo'];
-    expect(Object.keys(config)).to.deep.equal(['registry.terraform.io/keel/echo']);
+    const entry = config['registry.terraform.io/acme/echo'];
+    expect(Object.keys(config)).to.deep.equal(['registry.terraform.io/acme/echo']);
     expect(entry).to.include({ Protocol: 'grpc', ProtocolVersion: 6, Pid: child.pid, Test: true });
     expect(entry.Addr.Network).to.equal('tcp');
     expect(entry.Addr.String).to.match(/^127\.0\.0\.1:\d+$/);

@@ -88,6 +88,7 @@ for (const rpc of PROVIDER_RPC_NAMES) {
 }
 
 await runProviderMain({
+  namespace: 'keel',
   name,
   version: 'recording',
   argv: process.argv.slice(3),
