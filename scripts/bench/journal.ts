@@ -29,7 +29,7 @@ const [, modulePath, dir, step, countText] = process.argv;
 const { CreateJournal, digest, journalPlace } = await import(modulePath);
 const count = Number(countText);
 const open = (place) => {
-  const journal = new CreateJournal('bench', journalPlace('bench', {}, place));
+  const journal = new CreateJournal('bench', journalPlace({ namespace: 'keel', name: 'bench' }, {}, place));
   journal.useApi('https://bench.example');
   return journal;
 };

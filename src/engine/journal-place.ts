@@ -15,18 +15,27 @@ export interface JournalPlace {
   readonly base: string;
 }
 
-/** The journal's place for a provider process started in `cwd` with `env`. */
-export function journalPlace(provider: string, env: NodeJS.ProcessEnv, cwd: string): JournalPlace {
+/** A provider as its source address names it: `keel/sec` is the namespace `keel` and the name `sec`. */
+export interface ProviderAddress {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/**
+ * The journal's place for a provider process started in `cwd` with `env`: the data directory's
+ * `<namespace>-creates/<name>/<workspace>` (`keel-creates/sec/default`).
+ */
+export function journalPlace(provider: ProviderAddress, env: NodeJS.ProcessEnv, cwd: string): JournalPlace {
   const dataDir = env.TF_DATA_DIR?.trim() || '.terraform';
   const base = isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir);
   const workspace = env.TF_WORKSPACE?.trim() || selectedWorkspace(base) || 'default';
-  const records = join(base, 'keel-creates');
-  return { root: recordsRoot(records, provider, workspace), workspace, base: records };
+  const records = join(base, `${fileSafe(provider.namespace)}-creates`);
+  return { root: recordsRoot(records, provider.name, workspace), workspace, base: records };
 }
 
 /**
  * The journal's directory under `dir` (a place the user chose, `create_records_dir`, or the data
- * directory's `keel-creates`), relative paths from the working directory.
+ * directory's `<namespace>-creates`), relative paths from the working directory.
  */
 export function recordsRoot(dir: string, provider: string, workspace: string): string {
   return join(resolve(dir), provider, fileSafe(workspace));

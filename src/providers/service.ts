@@ -34,7 +34,7 @@ export function providerServiceOf(
     );
   // The records of creates live beside Terraform's own data, in the directory it started us in;
   // KEEL_CREATE_RECORDS=off keeps none (README, "Interrupted applies and lost answers").
-  const journal = process.env.KEEL_CREATE_RECORDS === 'off' ? null : journalPlace(def.name, process.env, process.cwd());
+  const journal = process.env.KEEL_CREATE_RECORDS === 'off' ? null : journalPlace(identity, process.env, process.cwd());
   const engine = new ProviderEngine(def, log, process.env, createRecoveryFromEnv(process.env), journal);
   return {
     codecs: serviceCodecs(SERVICE_NAMES.provider),

@@ -28,13 +28,14 @@ const JOURNAL_MODULE = pathToFileURL(resolve('dist/src/engine/create-journal.js'
 const entry = (n: number) => ({ type: 'fake_thing', key: digest(`key ${n}`), settings: digest(`settings ${n}`) });
 
 function journalIn(dir: string, now?: () => number): CreateJournal {
-  const journal = new CreateJournal('fake', journalPlace('fake', {}, dir), now);
+  const journal = new CreateJournal('fake', journalPlace({ namespace: 'acme', name: 'fake' }, {}, dir), now);
   journal.useApi('https://fake.example');
   return journal;
 }
 
 /** The one API directory under the working directory `dir`. */
-const apiDir = (dir: string) => join(journalPlace('fake', {}, dir).root, digest('https://fake.example'));
+const apiDir = (dir: string) =>
+  join(journalPlace({ namespace: 'acme', name: 'fake' }, {}, dir).root, digest('https://fake.example'));
 
 /** The files of the one API directory under the working directory `dir`. */
 const files = (dir: string) => readdirSync(apiDir(dir));
@@ -48,24 +49,36 @@ describe('engine: the create journal on disk', function () {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('lives in TF_DATA_DIR (default .terraform) of the working directory, per workspace', () => {
-    expect(journalPlace('sec', {}, '/w').root).to.equal('/w/.terraform/keel-creates/sec/default');
-    expect(journalPlace('sec', { TF_DATA_DIR: 'data' }, '/w').root).to.equal('/w/data/keel-creates/sec/default');
-    expect(journalPlace('sec', { TF_DATA_DIR: '/abs' }, '/w').root).to.equal('/abs/keel-creates/sec/default');
-    expect(journalPlace('vdb', { TF_WORKSPACE: 'prod' }, '/w')).to.deep.equal({
+    expect(journalPlace({ namespace: 'keel', name: 'sec' }, {}, '/w').root).to.equal(
+      '/w/.terraform/keel-creates/sec/default',
+    );
+    expect(journalPlace({ namespace: 'keel', name: 'sec' }, { TF_DATA_DIR: 'data' }, '/w').root).to.equal(
+      '/w/data/keel-creates/sec/default',
+    );
+    expect(journalPlace({ namespace: 'keel', name: 'sec' }, { TF_DATA_DIR: '/abs' }, '/w').root).to.equal(
+      '/abs/keel-creates/sec/default',
+    );
+    expect(journalPlace({ namespace: 'keel', name: 'vdb' }, { TF_WORKSPACE: 'prod' }, '/w')).to.deep.equal({
       root: '/w/.terraform/keel-creates/vdb/prod',
       workspace: 'prod',
       base: '/w/.terraform/keel-creates',
     });
+    // Named by the provider's address: another provider's records are its own namespace's.
+    expect(journalPlace({ namespace: 'acme', name: 'kv' }, {}, '/w').root).to.equal(
+      '/w/.terraform/acme-creates/kv/default',
+    );
     mkdirSync(join(dir, '.terraform'));
     writeFileSync(join(dir, '.terraform', 'environment'), 'staging');
-    expect(journalPlace('sec', {}, dir).workspace).to.equal('staging');
-    expect(journalPlace('sec', { TF_WORKSPACE: '../x' }, '/w').root).to.match(/keel-creates\/sec\/___x-[0-9a-f]{8}$/);
+    expect(journalPlace({ namespace: 'keel', name: 'sec' }, {}, dir).workspace).to.equal('staging');
+    expect(journalPlace({ namespace: 'keel', name: 'sec' }, { TF_WORKSPACE: '../x' }, '/w').root).to.match(
+      /keel-creates\/sec\/___x-[0-9a-f]{8}$/,
+    );
   });
 
   it('four processes writing at once: every record is there, whole, answered as its writer said', async () => {
     const script = `
       const { CreateJournal, journalPlace, digest } = await import(${JSON.stringify(JOURNAL_MODULE)});
-      const journal = new CreateJournal('fake', journalPlace('fake', {}, process.argv[1]));
+      const journal = new CreateJournal('fake', journalPlace({ namespace: 'acme', name: 'fake' }, {}, process.argv[1]));
       journal.useApi('https://fake.example');
       const writer = process.argv[2];
       await Promise.all(Array.from({ length: 50 }, async (_, i) => {
@@ -107,7 +120,7 @@ describe('engine: the create journal on disk', function () {
     const journal = journalIn(dir);
     const good = await journal.sent(entry(1), []);
     await journal.finish(good, 'kept');
-    const root = join(journalPlace('fake', {}, dir).root, digest('https://fake.example'));
+    const root = join(journalPlace({ namespace: 'acme', name: 'fake' }, {}, dir).root, digest('https://fake.example'));
     const torn = good!.name.replace(/~[0-9a-z]+-[0-9a-z]+\.json$/, `~${Date.now().toString(36)}-torn.json`);
     writeFileSync(join(root, torn), '{"version":1,"type":"fake_th');
     const next = journalIn(dir);
@@ -135,7 +148,7 @@ describe('engine: the create journal on disk', function () {
   it('records expire after EXPIRY_MS; leftover temporary files after an hour', async () => {
     const journal = journalIn(dir);
     await journal.finish(await journal.sent(entry(1), []), 'kept');
-    const root = join(journalPlace('fake', {}, dir).root, digest('https://fake.example'));
+    const root = join(journalPlace({ namespace: 'acme', name: 'fake' }, {}, dir).root, digest('https://fake.example'));
     writeFileSync(join(root, 'r~fake_thing~x.json.abcd.tmp'), '{');
     const old = new Date(Date.now() - 2 * 3600_000);
     utimesSync(join(root, 'r~fake_thing~x.json.abcd.tmp'), old, old);

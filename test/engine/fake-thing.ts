@@ -151,7 +151,7 @@ export class Run {
     private readonly options: RunOptions,
   ) {
     const env = options.workspace ? { TF_WORKSPACE: options.workspace } : {};
-    const place = options.records === false ? null : journalPlace('fake', env, dir);
+    const place = options.records === false ? null : journalPlace({ namespace: 'acme', name: 'fake' }, env, dir);
     this.journal = new CreateJournal('fake', place, () => this.frozenAt ?? Date.now());
     const pulumi = options.host?.pulumi === true;
     const argv = options.host?.argv ?? (pulumi ? ['pulumi', 'up', '-s', 'test'] : ['terraform', 'plan']);
@@ -219,4 +219,5 @@ export class Run {
 }
 
 /** The names of the records of the fake provider's journal under `dir`: answered files and requests waiting in logs. */
-export const records = (dir: string) => recordsUnder(journalPlace('fake', {}, dir).root).map((r) => r.name);
+export const records = (dir: string) =>
+  recordsUnder(journalPlace({ namespace: 'acme', name: 'fake' }, {}, dir).root).map((r) => r.name);

@@ -26,7 +26,7 @@ describe('engine: a killed run loses nothing (the create journal)', function () 
   it('writes the record before the request leaves, with digests and ids but no value of the configuration', async () => {
     const run = await Run.start(api, dir);
     await run.createKilled('ops-channel', 'killed-before', 'turquoise');
-    const [record] = recordsUnder(journalPlace('fake', {}, dir).root);
+    const [record] = recordsUnder(journalPlace({ namespace: 'acme', name: 'fake' }, {}, dir).root);
     expect(record!.name).to.match(/^r~fake_thing~[0-9a-f]{16}~[0-9a-f]{16}~sent~/);
     expect(record!.log, 'a line of its process’s log').to.match(/^l~\d+~\d+~[0-9a-f]+$/);
     const text = record!.text;

@@ -453,6 +453,8 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       .with.property('path')
       .that.deep.equals([{ attr: 'missing_references' }]);
     expect(() => createSettingsOf({ ...none, create_records_dir: ' ' }, {}, 'SEC')).to.throw('is set but empty');
-    expect(journalPlace('sec', {}, dir).root).to.equal(join(dir, '.terraform', 'keel-creates', 'sec', 'default'));
+    expect(journalPlace({ namespace: 'keel', name: 'sec' }, {}, dir).root).to.equal(
+      join(dir, '.terraform', 'keel-creates', 'sec', 'default'),
+    );
   });
 });

@@ -99,7 +99,7 @@ for (const name of ['sec', 'vdb'] as const)
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
     it('every sensitive value, at any depth, stays out of the file and of the text its settings digest stands for', async () => {
-      const journal = new CreateJournal(name, journalPlace(name, {}, dir));
+      const journal = new CreateJournal(name, journalPlace({ namespace: 'keel', name }, {}, dir));
       journal.useApi('https://api.example');
       let checked = 0;
       for (const r of resources) {
@@ -122,7 +122,10 @@ for (const name of ['sec', 'vdb'] as const)
       }
       // What the provider wrote: none of its log's lines holds a secret.
       await journal.flush();
-      const root = join(journalPlace(name, {}, dir).root, readdirSync(journalPlace(name, {}, dir).root)[0]!);
+      const root = join(
+        journalPlace({ namespace: 'keel', name }, {}, dir).root,
+        readdirSync(journalPlace({ namespace: 'keel', name }, {}, dir).root)[0]!,
+      );
       const logs = readdirSync(root).filter((n) => n.startsWith('l~'));
       expect(logs).to.have.length(1);
       const log = readFileSync(join(root, logs[0]!), 'utf8');
