@@ -41,7 +41,12 @@ export const IDENTITY_VERSION = 0;
  * Private-state mark of an imported object not read yet: that read adopts the identity it finds
  * (the import started from what the user typed) and drops the mark.
  */
-const IMPORTED_MARK = 'keel.imported';
+const IMPORTED_MARK = 'imported';
+/**
+ * The mark's name before the engine named nothing after the project. An import is read in the same walk,
+ * so no saved state should hold it; one that does is still read as imported.
+ */
+const EARLIER_IMPORTED_MARK = 'keel.imported';
 
 export class ResourceIdentity<C> {
   constructor(
@@ -70,7 +75,8 @@ export class ResourceIdentity<C> {
     priv: PrivateState,
     currentIdentity: ObjectValue | null,
   ): Promise<IdentifiedOutcome> {
-    const { [IMPORTED_MARK]: imported, ...ownPrivate } = priv;
+    const { [IMPORTED_MARK]: marked, [EARLIER_IMPORTED_MARK]: markedEarlier, ...ownPrivate } = priv;
+    const imported = marked ?? markedEarlier;
     const def = this.ctx.resources.get(typeName)?.identity;
     // A state that does not name its object is not read, as it is not planned or applied; an
     // import's state may still lack what its read completes.

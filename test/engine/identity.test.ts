@@ -324,6 +324,17 @@ describe('engine: resource identity', () => {
     expect(read.state).to.deep.equal(created.state);
   });
 
+  it("an import's mark names no project, and the earlier name of it is still read as an import", async () => {
+    const created = await create(engine, config('a'));
+    const imported = await engine.importWithIdentity(T, { identity: { zone: null, id: 'w-1' } });
+    expect(imported.private).to.deep.equal({ imported: true });
+    const marked = { 'keel.imported': true };
+    const read = await engine.readWithIdentity(T, imported.state!, marked, imported.identity);
+    expect(read.diags.items).to.deep.equal([]);
+    expect(read.identity).to.deep.equal(created.identity);
+    expect(read.private).to.deep.equal({});
+  });
+
   it('imports by id with the identity the starting state gives, when complete', async () => {
     await create(engine, config('a'));
     const imported = await engine.importWithIdentity(T, { id: 'w-1' });
