@@ -14,7 +14,6 @@ import { VDB_VALIDATION_EXAMPLE_BLOCK, vdbValidationExampleBlock } from '../../s
 import { MAX_QUOTED_CHARACTERS, MAX_REPORTED_VIOLATIONS } from '../../src/emulators/vdb/limits.js';
 import { secRuleNames } from '../../src/resources/sec/rules.js';
 import { apiRuleNames } from '../../src/resources/vdb/rules.js';
-import { VDB_FIELD_RULES } from '../../src/wire/vdb-field-rules.js';
 
 describe('docs: the API field rules come from the contract', () => {
   it(`${VDB_API_PAGE} holds the table of proto/vdb's rules as generation writes it`, () => {
