@@ -16,6 +16,7 @@ import {
   contractFields,
   DEFAULT_BODY_LIMITS,
   type FieldSpec,
+  NON_BLANK_PATTERN,
   type StringFormat,
 } from '../../wire/sec-contract/index.js';
 
@@ -36,7 +37,7 @@ export const SEC_LIMITS = {
  */
 export type SecRuleKind = 'range' | 'maxLength' | 'oneOf' | 'format' | 'pattern' | 'minItems' | 'maxItems' | 'check';
 
-/** Every rule of `spec`, the field `name`, by kind. */
+/** Every rule of the field `spec`, by kind. */
 export function rulesOfSpec(spec: FieldSpec): SecRuleKind[] {
   switch (spec.kind) {
     case 'string':
@@ -113,10 +114,7 @@ export function derivedFields(): string[] {
 export function derivedChecks(field: string): { checks: Validator<unknown>[]; options: SecRuleOptions } | undefined {
   const options = optionsUsed.get(field);
   if (!options) return undefined;
-  const before = new Set(checked);
-  const checks = derive(field, contractField(field), options);
-  for (const name of checked) if (!before.has(name)) checked.delete(name);
-  return { checks, options };
+  return { checks: derive(field, contractField(field), options, false), options };
 }
 
 /** The one plan-time check of `field`, for an attribute that also shows it in words. */
@@ -160,15 +158,18 @@ export function checkedBy(field: string, kind: SecRuleKind, _where: string): voi
   checked.add(`${field}#${kind}`);
 }
 
-function derive(field: string, spec: FieldSpec, options: SecRuleOptions): Validator<unknown>[] {
+/** The checks of `spec`, the field `field`, recording each rule as checked unless `recording` is false. */
+function derive(field: string, spec: FieldSpec, options: SecRuleOptions, recording = true): Validator<unknown>[] {
   const kinds = rulesOfSpec(spec);
-  for (const kind of kinds) if (kind !== 'check') checked.add(`${field}#${kind}`);
+  if (recording) for (const kind of kinds) if (kind !== 'check') checked.add(`${field}#${kind}`);
   switch (spec.kind) {
     case 'string': {
       const out: Validator<string>[] = [];
       if (spec.oneOf) out.push(validators.oneOf(...spec.oneOf));
       if (spec.format) out.push(formatCheck(field, spec.format, options));
-      if (spec.pattern !== undefined) {
+      // A console name's form refuses a blank text itself, and says why more precisely.
+      const impliedByName = options.name === true && spec.pattern === NON_BLANK_PATTERN;
+      if (spec.pattern !== undefined && !impliedByName) {
         const what = spec.patternRule ?? `text matching /${spec.pattern}/`;
         out.push(validators.matches(new RegExp(spec.pattern, 'u'), what, options.samples));
       }
@@ -184,7 +185,7 @@ function derive(field: string, spec: FieldSpec, options: SecRuleOptions): Valida
     case 'array': {
       const out: Validator<unknown>[] = [];
       if (spec.minItems !== undefined || kinds.includes('maxItems')) out.push(itemCount(spec.minItems, spec.maxItems));
-      const items = derive(`${field}[]`, spec.items, options);
+      const items = derive(`${field}[]`, spec.items, options, recording);
       for (const item of items) out.push(validators.each(item) as Validator<unknown>);
       return out;
     }

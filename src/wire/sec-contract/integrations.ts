@@ -1,4 +1,4 @@
-import { type ContractBodies, field, type FieldSpec } from './language.js';
+import { type ContractBodies, field, type FieldSpec, NON_BLANK_PATTERN } from './language.js';
 
 /**
  * The fields every integration body has around its type's `data` (alert channels, cloud accounts,
@@ -9,7 +9,7 @@ const COMMON_FIELDS = {
   /** On an update only: the one in the path. */
   intgGuid: field.string({ optional: true }),
   // The console shows the name: a blank one is refused, within the platform's limit for a text.
-  name: field.string({ pattern: '\\S', patternRule: 'a non-empty string' }),
+  name: field.string({ pattern: NON_BLANK_PATTERN, patternRule: 'a non-empty string' }),
   type: field.string(),
   enabled: field.flag(),
 } as const satisfies Record<string, FieldSpec>;

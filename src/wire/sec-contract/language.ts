@@ -293,5 +293,8 @@ export function quoteKey(key: string): string {
   return [...key].length <= MAX_QUOTED_CHARACTERS ? key : quote(key);
 }
 
+/** The pattern of a text that is not blank: at least one character that is not white space. */
+export const NON_BLANK_PATTERN = '\\S';
+
 /** A contract's request bodies by name (`Policies`, `AlertChannels:EmailUser`): see ./index.ts. */
 export type ContractBodies = Readonly<Record<string, FieldSpec>>;

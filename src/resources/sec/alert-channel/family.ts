@@ -4,7 +4,7 @@
  * integration envelope, and test-after-write with roll-back on a failed create. A member module
  * declares only its API type and its own `data` fields.
  */
-import { integrationName } from '../integration/name.js';
+import { secRules } from '../rules.js';
 import { attr, resourceSchema, type BlockDef, type Fields, type ModelOf } from '../../../schema/define.js';
 import { resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
@@ -20,7 +20,7 @@ const commonFields = {
   id: attr.sdkId('The integration GUID of the channel (the same as `intg_guid`).'),
   name: attr.string({
     required: true,
-    validate: integrationName(),
+    validate: secRules('Integrations.name', { name: true }),
     description: 'The alert channel integration name.',
   }),
   enabled: attr.bool({

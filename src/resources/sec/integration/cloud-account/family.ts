@@ -4,7 +4,7 @@
  * module declares its API type, which status fields it shows (upstream's types differ there, and
  * the Pulumi shapes follow them) and its own `data` fields.
  */
-import { integrationName } from '../name.js';
+import { secRules } from '../../rules.js';
 import {
   attr,
   resourceSchema,
@@ -26,7 +26,7 @@ const baseFields = {
   id: attr.sdkId('The integration GUID the platform assigned.'),
   name: attr.string({
     required: true,
-    validate: integrationName(),
+    validate: secRules('Integrations.name', { name: true }),
     description: 'The integration name.',
   }),
   retries: attr.number({

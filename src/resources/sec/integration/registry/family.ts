@@ -4,8 +4,7 @@
  * kind in `data.registryType`), the scanners' server token, and the image limits most of them
  * offer. A member module declares only its registry type and its own `data` fields.
  */
-import { checkedBy } from '../../rules.js';
-import { integrationName } from '../name.js';
+import { checkedBy, secRules } from '../../rules.js';
 import { IMAGE_COUNTS, MAX_INLINE_SCANS } from '../../../../wire/sec-contract/container-registries.js';
 import {
   attr,
@@ -33,7 +32,7 @@ const commonFields = {
   id: attr.sdkId('The integration GUID (the same as `intg_guid`).'),
   name: attr.string({
     required: true,
-    validate: integrationName(),
+    validate: secRules('Integrations.name', { name: true }),
     description: 'The integration name.',
   }),
   enabled: attr.bool({
