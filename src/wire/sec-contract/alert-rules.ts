@@ -1,4 +1,5 @@
 import { field, type ContractBodies } from './language.js';
+import { RULE_SEVERITY, routingRuleBody } from './routing-rules.js';
 
 /**
  * Where alerts come from (neutral names, docs/api/sec.md, "Alert rules"): the agent, the four
@@ -24,28 +25,17 @@ export const ALERT_RULE_SUBCATEGORIES = [
   'Threat Intel',
 ] as const;
 
-/** A rule's severities: 1 = Critical … 5 = Info (alert and report rules alike). */
-export const RULE_SEVERITY = field.integer({ min: 1, max: 5 });
-
-/** The request body of an alert rule, a create or a whole replacement alike. */
+/** The request body of an alert rule. */
 export const ALERT_RULE_BODIES: ContractBodies = {
-  AlertRules: field.object({
-    mcGuid: field.string({ optional: true }),
-    type: field.string({ oneOf: ['Event'] }),
+  AlertRules: routingRuleBody('Event', {
     // A rule may have no channel yet (it then routes nothing).
-    intgGuidList: field.array(field.string()),
-    filters: field.object({
-      name: field.string(),
-      description: field.string({ optional: true, allowEmpty: true }),
-      enabled: field.flag(),
+    channels: field.array(field.string()),
+    filters: {
       severity: field.array(RULE_SEVERITY, { minItems: 1 }),
       resourceGroups: field.array(field.string(), { optional: true }),
       subCategory: field.array(field.string({ oneOf: ALERT_RULE_SUBCATEGORIES }), { optional: true }),
       source: field.array(field.string({ oneOf: ALERT_RULE_SOURCES }), { optional: true }),
       category: field.array(field.string({ oneOf: ALERT_RULE_CATEGORIES }), { optional: true }),
-      // Read-only fields a client may send back; ignored.
-      createdOrUpdatedTime: field.string({ optional: true, allowEmpty: true }),
-      createdOrUpdatedBy: field.string({ optional: true, allowEmpty: true }),
-    }),
+    },
   }),
 };

@@ -1,5 +1,5 @@
-import { RULE_SEVERITY } from './alert-rules.js';
 import { field, type ContractBodies } from './language.js';
+import { RULE_SEVERITY, routingRuleBody } from './routing-rules.js';
 
 /**
  * Every notification flag a report rule carries, in the neutral wire format
@@ -46,25 +46,19 @@ export const REPORT_NOTIFICATION_KEYS = [
   'trendReport',
 ] as const;
 
-/** The request body of a report rule, a create or a whole replacement alike. */
+/** The request body of a report rule. */
 export const REPORT_RULE_BODIES: ContractBodies = {
-  ReportRules: field.object({
-    mcGuid: field.string({ optional: true }),
-    type: field.string({ oneOf: ['Report'] }),
-    intgGuidList: field.array(field.string(), { minItems: 1 }),
-    filters: field.object({
-      name: field.string(),
-      description: field.string({ optional: true, allowEmpty: true }),
-      enabled: field.flag(),
+  ReportRules: routingRuleBody('Report', {
+    channels: field.array(field.string(), { minItems: 1 }),
+    filters: {
       severity: field.array(RULE_SEVERITY, { minItems: 1 }),
       resourceGroups: field.array(field.string(), { optional: true }),
-      // Read-only fields a client may send back; ignored.
-      createdOrUpdatedTime: field.string({ optional: true, allowEmpty: true }),
-      createdOrUpdatedBy: field.string({ optional: true, allowEmpty: true }),
-    }),
-    // The platform keeps the complete set, so every flag must be given.
-    reportNotificationTypes: field.object(
-      Object.fromEntries(REPORT_NOTIFICATION_KEYS.map((key) => [key, field.boolean()])),
-    ),
+    },
+    fields: {
+      // The platform keeps the complete set, so every flag must be given.
+      reportNotificationTypes: field.object(
+        Object.fromEntries(REPORT_NOTIFICATION_KEYS.map((key) => [key, field.boolean()])),
+      ),
+    },
   }),
 };
