@@ -47,6 +47,7 @@ describe('layers (.dependency-cruiser.cjs)', function () {
       'src/wire/contract.js': ['../clients/sec/client.js'], // wire-is-the-ground
       'src/engine/plan.js': ['../clients/sec/client.js'], // engine-on-schema
       'src/server/service.js': ['../resources/sec/thing.js'], // server-on-engine
+      'src/framework/index.js': ['../resources/sec/thing.js'], // framework-on-server
       'src/clients/sec/client.js': ['../../engine/plan.js'], // clients-on-schema
       // resources-on-engine-and-clients, providers-keep-apart
       'src/resources/sec/thing.js': ['../../emulators/sec/handler.js', '../vdb/thing.js'],
