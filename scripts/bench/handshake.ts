@@ -15,7 +15,11 @@
  * The two Go providers of `scale --against-go` (./against-go.ts: the minimal anchor on go-plugin and the
  * plugin-framework peer) are rows too when Go can build them: what a Go provider's start costs.
  *
- * Usage: npm run bench -- handshake [starts] [--beside DIR]   (starts: or BENCH_STARTS; default 15 per row)
+ * Usage: npm run bench -- handshake [starts] [--beside DIR] [--served MODULE]   (starts: or BENCH_STARTS;
+ * default 15 per row)
+ * --served MODULE adds a row for a provider built on the framework package, its JavaScript entry (the
+ * module that calls `serve`, e.g. the example provider's dist/main.js) run with this Node: what a
+ * third provider's process costs, with no bundle and no prebuilt schema answers.
  * --beside DIR adds rows for the providers of another built checkout (DIR/bin/terraform-provider-*),
  * e.g. a copy of main's, for before/after figures from one run.
  * Goals (the first speed pass, 2026-11-22): providers ≤ 1.5× the floor with the variable unset; with
@@ -80,12 +84,16 @@ async function pluginStart(executable: string, env: Env, args: string[], schema:
 
 export async function handshakeBench(args: string[]): Promise<void> {
   let beside: string | undefined;
+  let served: string | undefined;
   const [given] = readFlags(
     args,
-    'handshake [starts] [--beside DIR]',
+    'handshake [starts] [--beside DIR] [--served MODULE]',
     {
       '--beside': (value) => {
         beside = value;
+      },
+      '--served': (value) => {
+        served = value;
       },
     },
     { positionals: 1 },
@@ -136,6 +144,14 @@ export async function handshakeBench(args: string[]): Promise<void> {
       if (!existsSync(executable)) throw new Error(`${executable} is missing`);
       targets.push({ label: `${name}, ${beside}`, start: (env) => pluginStart(executable, env, [], true) });
     }
+  }
+  if (served) {
+    const module = served;
+    if (!existsSync(module)) throw new Error(`${module} is missing`);
+    targets.push({
+      label: `served by the framework, ${module}`,
+      start: (env) => pluginStart(process.execPath, env, [module], true),
+    });
   }
   for (const [label, built] of [
     ['Go anchor', buildAnchor()],
