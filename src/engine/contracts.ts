@@ -6,8 +6,6 @@ import type { FunctionDef } from './function-contracts.js';
 import type { ConfigModelOf, Fields, ModelOf, PlatformLimits, ResourceSchema } from '../schema/define.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { CreateSettings } from './create-settings.js';
-export type { Logger } from './logger.js';
-export type { CatalogueContext } from './catalogue-context.js';
 import type { Logger } from './logger.js';
 import type { CatalogueContext } from './catalogue-context.js';
 import type { ReferenceKinds } from './reference-checks.js';

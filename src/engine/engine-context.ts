@@ -6,15 +6,8 @@
 import type { Fields, PlatformLimits } from '../schema/define.js';
 import { toConfigModel, toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
-import type {
-  ActionDef,
-  DataSourceDef,
-  EphemeralDef,
-  Logger,
-  OpContext,
-  ProviderDef,
-  ResourceDef,
-} from './contracts.js';
+import type { ActionDef, DataSourceDef, EphemeralDef, OpContext, ProviderDef, ResourceDef } from './contracts.js';
+import type { Logger } from './logger.js';
 import type { CreateJournal } from './create-journal.js';
 import { UNTRACKED_BESIDE, type CreateSettings } from './create-settings.js';
 import { Diagnostics, DiagnosticError, diagnosticFromError, type Diagnostic } from './diagnostics.js';

@@ -5,7 +5,8 @@
  * that needs it (./serve.ts).
  */
 import { ProviderEngine } from '../engine/provider-engine.js';
-import type { Logger, ProviderDef } from '../engine/contracts.js';
+import type { ProviderDef } from '../engine/contracts.js';
+import type { Logger } from '../engine/logger.js';
 import type { CreateRecoveryOptions } from '../engine/create-recovery.js';
 import { journalPlace } from '../engine/create-journal.js';
 import type { ProviderService } from '../server/main.js';

@@ -9,7 +9,7 @@
  */
 import type { ProviderEngine } from '../engine/provider-engine.js';
 import type { Diagnostic } from '../engine/diagnostics.js';
-import type { Logger } from '../engine/contracts.js';
+import type { Logger } from '../engine/logger.js';
 import { unknownTypeDetail } from '../engine/type-registry.js';
 import type { Schema } from '../schema/block.js';
 import type { ObjectValue } from '../schema/value.js';

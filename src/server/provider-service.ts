@@ -5,7 +5,7 @@
  */
 import { IDENTITY_VERSION, type ProviderEngine, type PrivateState } from '../engine/provider-engine.js';
 import { Diagnostics, diagnosticFromError, type Diagnostic } from '../engine/diagnostics.js';
-import type { Logger } from '../engine/contracts.js';
+import type { Logger } from '../engine/logger.js';
 import { unknownTypeDetail, type TypeKind } from '../engine/type-registry.js';
 import type { Schema } from '../schema/block.js';
 import { blockShapeProblem, impliedType, rulesLeftAfterDecoding, type ShapeRules } from '../schema/block.js';

@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import { attr, block, resourceSchema, type ConfigModelOf } from '../../src/schema/define.js';
-import { provider, resource, type Logger } from '../../src/engine/contracts.js';
+import { provider, resource } from '../../src/engine/contracts.js';
+import type { Logger } from '../../src/engine/logger.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
 import { UNKNOWN, type ObjectValue } from '../../src/schema/value.js';

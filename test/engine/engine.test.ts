@@ -11,7 +11,7 @@ import { withoutSecrets } from '../../src/engine/secret-rules.js';
 import { ApiError } from '../../src/wire/api-error.js';
 import { UNKNOWN, Unknown, type ObjectValue } from '../../src/schema/value.js';
 import { proposedNew, checkPlannedState, checkApplyResult } from '../../src/engine/checks/index.js';
-import type { Logger } from '../../src/engine/contracts.js';
+import type { Logger } from '../../src/engine/logger.js';
 
 interface Thing {
   id: string;

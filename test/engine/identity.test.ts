@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import { attr, resourceSchema, validators } from '../../src/schema/define.js';
-import { listResource, provider, resource, type Logger } from '../../src/engine/contracts.js';
+import { listResource, provider, resource } from '../../src/engine/contracts.js';
+import type { Logger } from '../../src/engine/logger.js';
 import { ProviderEngine, type ListEvent } from '../../src/engine/provider-engine.js';
 import { identityDeclarationProblems } from '../../src/engine/identity.js';
 import { ApiError } from '../../src/wire/api-error.js';
