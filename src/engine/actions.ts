@@ -14,7 +14,7 @@ import { isWhollyKnown } from '../schema/value-ops.js';
 import type { ObjectValue } from '../schema/value.js';
 import { impliedType } from '../schema/block.js';
 import { isApiError } from '../wire/api-error.js';
-import type { ActionContext, ActionDef } from './contracts.js';
+import type { ActionContext, ActionDef } from './contracts/index.js';
 import { DiagnosticError, Diagnostics, diagnosticFromError, sentences, type Diagnostic } from './diagnostics.js';
 import { MODEL_OPTIONS, errorsOf, providerRuleErrors, type EngineContext } from './engine-context.js';
 import { checkConfig } from './validate.js';

@@ -25,7 +25,7 @@
 import type { Fields } from '../schema/define.js';
 import { toConfigModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
-import type { ResourceDef } from './contracts.js';
+import type { ResourceDef } from './contracts/index.js';
 import type { CatalogueContext } from './catalogue-context.js';
 import { PlannedObjects, checkReferences, type ReferenceKinds } from './reference-checks.js';
 import { Diagnostics } from './diagnostics.js';

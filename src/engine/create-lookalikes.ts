@@ -35,7 +35,7 @@
 import type { Fields, ModelOf } from '../schema/define.js';
 import { fromModel, toModel } from '../schema/model.js';
 import { Unknown, type ObjectValue } from '../schema/value.js';
-import type { ResourceDef } from './contracts.js';
+import type { ResourceDef } from './contracts/index.js';
 import type { CreateLedger, Lookup, Model } from './create-evidence.js';
 import { describe, messageOf } from './create-messages.js';
 import { createEntry, handedOver } from './create-records.js';

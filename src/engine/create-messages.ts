@@ -5,7 +5,7 @@
  */
 import type { Fields, ModelOf } from '../schema/define.js';
 import type { ApiError } from '../wire/api-error.js';
-import type { ResourceDef } from './contracts.js';
+import type { ResourceDef } from './contracts/index.js';
 import type { Holder } from './create-evidence.js';
 import { DiagnosticError } from './diagnostics.js';
 

@@ -6,7 +6,7 @@
 import type { Fields, PlatformLimits } from '../schema/define.js';
 import { toConfigModel, toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
-import type { ActionDef, DataSourceDef, EphemeralDef, OpContext, ProviderDef, ResourceDef } from './contracts.js';
+import type { ActionDef, DataSourceDef, EphemeralDef, OpContext, ProviderDef, ResourceDef } from './contracts/index.js';
 import type { Logger } from './logger.js';
 import type { CreateJournal } from './create-journal.js';
 import { UNTRACKED_BESIDE, type CreateSettings } from './create-settings.js';

@@ -43,7 +43,7 @@ import { fieldType, fromModel, plainToValue, toModel, valueToPlain } from '../sc
 import { dedupeSetElements, isEmptyValue, isPlainObject, valueEquals } from '../schema/value-ops.js';
 import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
 import { Diagnostics } from './diagnostics.js';
-import type { IdentityDef } from './contracts.js';
+import type { IdentityDef } from './contracts/index.js';
 import type { EngineContext } from './engine-context.js';
 import { isConfigurable } from './planner.js';
 import { movedInto } from './platform-settings.js';

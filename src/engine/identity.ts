@@ -9,7 +9,7 @@ import type { Fields } from '../schema/define.js';
 import { objectOf, STRING, type CtyType } from '../schema/cty-type.js';
 import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
 import { formatValue } from '../schema/value-ops.js';
-import type { IdentityDef, IdentityModel } from './contracts.js';
+import type { IdentityDef, IdentityModel } from './contracts/index.js';
 import type { Diagnostics } from './diagnostics.js';
 
 /**

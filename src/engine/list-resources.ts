@@ -7,7 +7,7 @@ import type { Schema } from '../schema/block.js';
 import type { Fields, ModelOf } from '../schema/define.js';
 import { fromModel, toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
-import type { Partial2 } from './contracts.js';
+import type { Partial2 } from './contracts/index.js';
 import { Diagnostics, diagnosticFromError } from './diagnostics.js';
 import { MODEL_OPTIONS, errorsOf, type EngineContext } from './engine-context.js';
 import { formatIdentity, identityOfState, missingAttributes } from './identity.js';

@@ -6,7 +6,7 @@
  * the client's words (host-terms.ts); none offers a second object where the platform keeps the key unique.
  */
 import type { Fields } from '../schema/define.js';
-import type { ResourceDef } from './contracts.js';
+import type { ResourceDef } from './contracts/index.js';
 import type { Lookup, Model } from './create-evidence.js';
 import { capitalized } from './create-messages.js';
 import type { createEntry } from './create-records.js';

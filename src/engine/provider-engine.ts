@@ -22,7 +22,7 @@ import type { Schema } from '../schema/block.js';
 import type { CtyType } from '../schema/cty-type.js';
 import type { Fields } from '../schema/define.js';
 import type { ObjectValue, Value } from '../schema/value.js';
-import type { IdentityDef, ProviderDef } from './contracts.js';
+import type { IdentityDef, ProviderDef } from './contracts/index.js';
 import type { Logger } from './logger.js';
 import { CreateJournal, type JournalPlace } from './create-journal.js';
 import { DEFAULT_CREATE_RECOVERY, type CreateRecoveryOptions } from './create-recovery.js';

@@ -12,7 +12,7 @@ import type { ObjectValue } from '../schema/value.js';
 import { isWhollyKnown, valueEquals } from '../schema/value-ops.js';
 import { holdsOnlyStored } from '../schema/fields.js';
 import { isApiError } from '../wire/api-error.js';
-import type { ResourceDef } from './contracts.js';
+import type { ResourceDef } from './contracts/index.js';
 import { CatalogueChecks } from './catalogue-checks.js';
 import { CreateLookalikes } from './create-lookalikes.js';
 import {

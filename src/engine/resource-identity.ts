@@ -10,7 +10,7 @@ import { decodeJSON } from '../schema/json.js';
 import { fromModel } from '../schema/model.js';
 import { ValueDecodeError } from '../schema/msgpack.js';
 import type { ObjectValue } from '../schema/value.js';
-import type { IdentityDef, Partial2 } from './contracts.js';
+import type { IdentityDef, Partial2 } from './contracts/index.js';
 import { Diagnostics, diagnosticFromError } from './diagnostics.js';
 import type { EngineContext, PrivateState, StateOutcome } from './engine-context.js';
 import {

@@ -19,7 +19,7 @@ import { hasNullElement, isWhollyKnown, valueEquals } from '../schema/value-ops.
 import { meansNull, toConfigModel, valueToExactPlain, valueToPlain } from '../schema/model.js';
 import { fieldList, fieldType, holdsOnlyStored } from '../schema/fields.js';
 import type { CtyType } from '../schema/cty-type.js';
-import type { ConfigCheck } from './contracts.js';
+import type { ConfigCheck } from './contracts/index.js';
 import { diagnosticFromError, type Diagnostics } from './diagnostics.js';
 import { nothingSaid, tooLarge, withinBody } from './platform-values.js';
 import { twinProblems, withoutSecrets } from './secret-rules.js';

@@ -5,7 +5,7 @@
  * that needs it (./serve.ts).
  */
 import { ProviderEngine } from '../engine/provider-engine.js';
-import type { ProviderDef } from '../engine/contracts.js';
+import type { ProviderDef } from '../engine/contracts/index.js';
 import type { Logger } from '../engine/logger.js';
 import type { CreateRecoveryOptions } from '../engine/create-recovery.js';
 import { journalPlace } from '../engine/create-journal.js';

@@ -5,7 +5,7 @@
  * value (src/engine/generate-config.ts), checked over what Terraform wrote.
  */
 import type { Fields } from '../../src/schema/define.js';
-import type { ProviderDef } from '../../src/engine/contracts.js';
+import type { ProviderDef } from '../../src/engine/contracts/index.js';
 
 /** A block's attributes (each value's text) and nested blocks (by name, in order). */
 export interface HclBody {

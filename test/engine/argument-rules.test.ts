@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { attr, block, resourceSchema, type ConfigModelOf } from '../../src/schema/define.js';
-import { provider, resource } from '../../src/engine/contracts.js';
+import { provider, resource } from '../../src/engine/contracts/index.js';
 import type { Logger } from '../../src/engine/logger.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { proposedNew } from '../../src/engine/checks/index.js';

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { attr, block, resourceSchema, validators } from '../../src/schema/define.js';
-import { provider, resource } from '../../src/engine/contracts.js';
+import { provider, resource } from '../../src/engine/contracts/index.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { DiagnosticError } from '../../src/engine/diagnostics.js';
 import { withoutSecrets } from '../../src/engine/secret-rules.js';

@@ -5,7 +5,7 @@
  * untracked-objects.test.ts) run against.
  */
 import { attr, resourceSchema } from '../../src/schema/define.js';
-import { provider, resource, type ResourceDef } from '../../src/engine/contracts.js';
+import { provider, resource, type ResourceDef } from '../../src/engine/contracts/index.js';
 import type { Logger } from '../../src/engine/logger.js';
 import type { CreateSettings } from '../../src/engine/create-settings.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';

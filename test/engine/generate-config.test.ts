@@ -20,7 +20,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import type { ProviderDef, ResourceDef } from '../../src/engine/contracts.js';
+import type { ProviderDef, ResourceDef } from '../../src/engine/contracts/index.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { configFromState } from '../../src/engine/generate-config.js';
 import { planObject } from '../../src/engine/planner.js';

@@ -3,7 +3,7 @@
  * RPC table of src/server/provider-service.ts, with requests and responses passed through the
  * protobuf codec exactly as grpc-js does in the real server.
  */
-import type { ProviderDef } from '../../src/engine/contracts.js';
+import type { ProviderDef } from '../../src/engine/contracts/index.js';
 import type { Logger } from '../../src/engine/logger.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { providerService, type RpcHandler } from '../../src/server/provider-service.js';

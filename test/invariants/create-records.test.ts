@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import type { ResourceDef } from '../../src/engine/contracts.js';
+import type { ResourceDef } from '../../src/engine/contracts/index.js';
 import { CreateJournal, journalPlace } from '../../src/engine/create-journal.js';
 import { createEntry, settingsText } from '../../src/engine/create-records.js';
 import { inCurrentForm } from '../../src/engine/platform-settings.js';

@@ -22,7 +22,7 @@ import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import { action, provider, resource, type ProviderDef } from '../../src/engine/contracts.js';
+import { action, provider, resource, type ProviderDef } from '../../src/engine/contracts/index.js';
 import {
   attr,
   block,

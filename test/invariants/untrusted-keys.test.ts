@@ -13,7 +13,7 @@
  */
 import { expect } from 'chai';
 import { attr, block, resourceSchema, t } from '../../src/schema/define.js';
-import { provider, resource } from '../../src/engine/contracts.js';
+import { provider, resource } from '../../src/engine/contracts/index.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
 import { decodeMsgpack, encodeMsgpack } from '../../src/schema/msgpack.js';

@@ -18,7 +18,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import type { ProviderDef, ResourceDef } from '../../src/engine/contracts.js';
+import type { ProviderDef, ResourceDef } from '../../src/engine/contracts/index.js';
 import type { Fields } from '../../src/schema/define.js';
 import { toModel, valueToPlain } from '../../src/schema/model.js';
 import type { ObjectValue } from '../../src/schema/value.js';

@@ -35,7 +35,7 @@ import { Decimal, DynamicValue, Unknown, type Value } from '../../src/schema/val
 import { decodeMessage, rpcTypes, SERVICE_NAMES } from '../../src/server/proto.js';
 import type { RpcName } from '../../src/server/rpcs.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import type { ProviderDef } from '../../src/engine/contracts.js';
+import type { ProviderDef } from '../../src/engine/contracts/index.js';
 import {
   devOverridesConfig,
   providerInstallationConfig,

@@ -2,7 +2,7 @@ import { SEC_LIMITS } from './limits.js';
 import { checkedBy, secRules } from './rules.js';
 import { createHash, randomInt } from 'node:crypto';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
-import { listResource, resource, type OpContext } from '../../engine/contracts.js';
+import { listResource, resource, type OpContext } from '../../engine/contracts/index.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { isApiError } from '../../wire/api-error.js';
 import type { SecClient, AgentAccessToken } from '../../clients/sec/index.js';

@@ -9,7 +9,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
-import { resource, type ResourceDef } from '../../engine/contracts.js';
+import { resource, type ResourceDef } from '../../engine/contracts/index.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import type { SecClient } from '../../clients/sec/index.js';
 

@@ -4,7 +4,7 @@
  * refuses malformed text with its compiler's message (line and column).
  */
 import { attr, resourceSchema, validators, type ModelOf, type Validator } from '../../schema/define.js';
-import { resource, type ResourceDef } from '../../engine/contracts.js';
+import { resource, type ResourceDef } from '../../engine/contracts/index.js';
 import type { SecClient } from '../../clients/sec/index.js';
 import { BUILT_IN_QUERY_PREFIX } from '../../clients/sec/policy-values.js';
 import type { Query } from '../../clients/sec/queries.js';

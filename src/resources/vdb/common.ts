@@ -17,7 +17,7 @@ import type {
   VdbClient,
 } from '../../clients/vdb/api.js';
 import { durationToNanos, nanosToDuration } from '../../wire/go-duration.js';
-import type { IdentityAttributeDef, IdentityDef } from '../../engine/contracts.js';
+import type { IdentityAttributeDef, IdentityDef } from '../../engine/contracts/index.js';
 import { formatGoDuration, parseGoDuration } from './formats.js';
 import { apiFieldsNamed, apiItems, apiRules, sharedApiRules } from './rules.js';
 

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { attr, resourceSchema } from '../../schema/define.js';
-import { ephemeralResource } from '../../engine/contracts.js';
+import { ephemeralResource } from '../../engine/contracts/index.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { isApiError } from '../../wire/api-error.js';
 import { ACCOUNT_ID, accountIdOf, type VdbContext } from './common.js';

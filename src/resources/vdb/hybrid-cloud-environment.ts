@@ -9,7 +9,7 @@
  * - reads and imports never generate; the commands only change when the knob does.
  */
 import { attr, block, resourceSchema, t, validators, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
-import { listResource, resource, type OpContext } from '../../engine/contracts.js';
+import { listResource, resource, type OpContext } from '../../engine/contracts/index.js';
 import { isApiError } from '../../wire/api-error.js';
 import type {
   HybridEnvironment,

@@ -16,7 +16,7 @@
  * fix). There is no import.
  */
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
-import { resource, type OpContext } from '../../engine/contracts.js';
+import { resource, type OpContext } from '../../engine/contracts/index.js';
 import { DiagnosticError } from '../../engine/diagnostics.js';
 import { attrStep } from '../../schema/path.js';
 import { accountIdentityAttribute, accountIdField, accountIdOf, isNotFound, type VdbContext } from './common.js';

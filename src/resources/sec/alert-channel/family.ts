@@ -6,7 +6,7 @@
  */
 import { secRules } from '../rules.js';
 import { attr, resourceSchema, type BlockDef, type Fields, type ModelOf } from '../../../schema/define.js';
-import { resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
+import { resource, type OpContext, type ResourceDef } from '../../../engine/contracts/index.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import { isApiError } from '../../../wire/api-error.js';
 import type { SecClient } from '../../../clients/sec/index.js';

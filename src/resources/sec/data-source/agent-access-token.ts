@@ -1,5 +1,5 @@
 import { attr, resourceSchema } from '../../../schema/define.js';
-import { dataSource } from '../../../engine/contracts.js';
+import { dataSource } from '../../../engine/contracts/index.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import { attrStep } from '../../../schema/path.js';
 import type { SecClient } from '../../../clients/sec/index.js';

@@ -1,5 +1,5 @@
 import { attr, block, resourceSchema, t, type ModelOf, type Validator } from '../../../schema/define.js';
-import { resource, type OpContext } from '../../../engine/contracts.js';
+import { resource, type OpContext } from '../../../engine/contracts/index.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import { attrStep } from '../../../schema/path.js';
 import type { SecClient } from '../../../clients/sec/index.js';

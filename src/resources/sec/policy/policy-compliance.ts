@@ -4,7 +4,7 @@
  * evaluation frequency, result limit or alert profile; alerting is on or off.
  */
 import { attr, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
-import { resource } from '../../../engine/contracts.js';
+import { resource } from '../../../engine/contracts/index.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { BUILT_IN_POLICY_PREFIX } from '../../../clients/sec/policy-values.js';

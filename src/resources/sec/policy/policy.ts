@@ -1,6 +1,6 @@
 import { checkPolicyReferences } from './catalogue.js';
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
-import { resource, type OpContext } from '../../../engine/contracts.js';
+import { resource, type OpContext } from '../../../engine/contracts/index.js';
 import { isApiError } from '../../../wire/api-error.js';
 import { DiagnosticError } from '../../../engine/diagnostics.js';
 import type { SecClient } from '../../../clients/sec/index.js';

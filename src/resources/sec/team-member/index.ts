@@ -1,4 +1,4 @@
-import { listResource, resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
+import { listResource, resource, type OpContext, type ResourceDef } from '../../../engine/contracts/index.js';
 import { attr, resourceSchema, validators } from '../../../schema/define.js';
 import { idIdentity } from '../../shared/identity.js';
 import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics.js';

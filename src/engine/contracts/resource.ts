@@ -2,13 +2,13 @@
  * What resource, data-source, action and provider modules declare. The engine owns the lifecycle;
  * modules supply a schema, the mapping to the API and one-line operations.
  */
-import type { FunctionDef } from './function-contracts.js';
-import type { ConfigModelOf, Fields, ModelOf, PlatformLimits, ResourceSchema } from '../schema/define.js';
-import type { Diagnostics } from './diagnostics.js';
-import type { CreateSettings } from './create-settings.js';
-import type { Logger } from './logger.js';
-import type { CatalogueContext } from './catalogue-context.js';
-import type { ReferenceKinds } from './reference-checks.js';
+import type { FunctionDef } from '../function-contracts.js';
+import type { ConfigModelOf, Fields, ModelOf, PlatformLimits, ResourceSchema } from '../../schema/define.js';
+import type { Diagnostics } from '../diagnostics.js';
+import type { CreateSettings } from '../create-settings.js';
+import type { Logger } from '../logger.js';
+import type { CatalogueContext } from '../catalogue-context.js';
+import type { ReferenceKinds } from '../reference-checks.js';
 
 export interface OpContext<C> {
   /** The configured API client. */
