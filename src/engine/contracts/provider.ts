@@ -1,0 +1,50 @@
+/**
+ * What a provider module declares: its configuration and the client it makes, the types and functions
+ * it serves, and what the engine's checks and create records need of it.
+ */
+import type { ConfigModelOf, Fields, ModelOf, PlatformLimits, ResourceSchema } from '../../schema/define.js';
+import type { CreateSettings } from '../create-settings.js';
+import type { Diagnostics } from '../diagnostics.js';
+import type { FunctionDef } from '../function-contracts.js';
+import type { Logger } from '../logger.js';
+import type { ReferenceKinds } from '../reference-checks.js';
+import type { ActionDef } from './action.js';
+import type { DataSourceDef } from './data-source.js';
+import type { EphemeralDef } from './ephemeral.js';
+import type { ResourceDef } from './resource.js';
+
+export interface ConfigureContext {
+  readonly terraformVersion: string;
+  readonly diags: Diagnostics;
+  readonly log: Logger;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export interface ProviderDef<F extends Fields, C> {
+  readonly name: string;
+  readonly version: string;
+  readonly schema: ResourceSchema<F>;
+  configure(config: ModelOf<F>, ctx: ConfigureContext): Promise<C>;
+  validate?(config: ConfigModelOf<F>, diags: Diagnostics): void;
+  readonly resources: readonly ResourceDef<any, C>[];
+  readonly dataSources: readonly DataSourceDef<any, C>[];
+  readonly ephemeralResources?: readonly EphemeralDef<any, C>[];
+  /** Actions (Terraform 1.14 and later). */
+  readonly actions?: readonly ActionDef<any, C>[];
+  /** Functions, `provider::<name>::<function>(…)` (Terraform 1.8 and later); function-contracts.ts. */
+  readonly functions?: readonly FunctionDef[];
+  /** What the platform takes in one request, checked for every value at plan time. */
+  readonly limits?: PlatformLimits;
+  /** How the platform lists the objects arguments name (`refersTo`), checked at plan: reference-checks.ts. */
+  readonly references?: ReferenceKinds<C>;
+  /**
+   * Where the configured client's requests go (host, account; never a credential): records of creates are
+   * kept per address (create-journal.ts). The create settings (create-settings.ts), their variables' prefix.
+   */
+  apiAddress?(client: C): string;
+  createSettings?(config: ModelOf<F>, env: NodeJS.ProcessEnv): CreateSettings;
+  readonly environmentPrefix?: string;
+}
+
+/** So that a module gets type inference without annotations. */
+export const provider = <F extends Fields, C>(def: ProviderDef<F, C>): ProviderDef<F, C> => def;
