@@ -57,7 +57,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
-import type { Logger } from '../../src/engine/logger.js';
+import type { Logger } from '../../src/engine/diagnostics/index.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { impliedType } from '../../src/schema/block.js';
 import { encodeMsgpack } from '../../src/schema/msgpack.js';

@@ -15,7 +15,7 @@ import type { ObjectValue } from '../schema/value.js';
 import { impliedType } from '../schema/block.js';
 import { isApiError } from '../wire/api-error.js';
 import type { ActionContext, ActionDef } from './contracts/index.js';
-import { DiagnosticError, Diagnostics, diagnosticFromError, sentences, type Diagnostic } from './diagnostics.js';
+import { DiagnosticError, Diagnostics, diagnosticFromError, sentences, type Diagnostic } from './diagnostics/index.js';
 import { MODEL_OPTIONS, errorsOf, providerRuleErrors, type EngineContext } from './engine-context.js';
 import { checkConfig } from './validate.js';
 

@@ -28,7 +28,7 @@ import type { ObjectValue } from '../schema/value.js';
 import type { ResourceDef } from './contracts/index.js';
 import type { CatalogueContext } from './catalogue-context.js';
 import { PlannedObjects, checkReferences, type ReferenceKinds } from './reference-checks.js';
-import { Diagnostics } from './diagnostics.js';
+import { Diagnostics } from './diagnostics/index.js';
 import type { EngineContext } from './engine-context.js';
 
 export class CatalogueChecks<C> {

@@ -40,7 +40,7 @@ import type { CreateLedger, Lookup, Model } from './create-evidence.js';
 import { describe, messageOf } from './create-messages.js';
 import { createEntry, handedOver } from './create-records.js';
 import { UNTRACKED_BESIDE } from './create-settings.js';
-import { Diagnostics } from './diagnostics.js';
+import { Diagnostics } from './diagnostics/index.js';
 import { MODEL_OPTIONS, type EngineContext, type PrivateState } from './engine-context.js';
 import { notesHold } from './journal-notes.js';
 import { heldElsewhere, verdictOn, type Pending, type Verdict } from './lookalike-verdicts.js';

@@ -7,7 +7,7 @@ import type { Fields, ModelOf } from '../schema/define.js';
 import type { ApiError } from '../wire/api-error.js';
 import type { ResourceDef } from './contracts/index.js';
 import type { Holder } from './create-evidence.js';
-import { DiagnosticError } from './diagnostics.js';
+import { DiagnosticError } from './diagnostics/index.js';
 
 /** What the import advice needs of a resource type, whatever its fields. */
 type AnyResource = Pick<ResourceDef<any, any>, 'typeName' | 'importState' | 'importIdDescription'>;

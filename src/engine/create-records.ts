@@ -38,7 +38,7 @@ import {
   type RecordHandle,
 } from './create-journal.js';
 import { describe, messageOf, unknownOutcome } from './create-messages.js';
-import { DiagnosticError } from './diagnostics.js';
+import { DiagnosticError } from './diagnostics/index.js';
 import { inCurrentForm, isPlatformSetting } from './platform-settings.js';
 import { differencesFromPlan } from './reconcile.js';
 

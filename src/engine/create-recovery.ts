@@ -49,7 +49,7 @@ import {
 import type { CreateJournal, RecordHandle } from './create-journal.js';
 import { alreadyExists, capitalized, describe, messageOf, unknownOutcome } from './create-messages.js';
 import { createEntry, recoverRecorded } from './create-records.js';
-import { DiagnosticError } from './diagnostics.js';
+import { DiagnosticError } from './diagnostics/index.js';
 
 export { CreateLedger, DEFAULT_CREATE_RECOVERY, type CreateRecoveryOptions } from './create-evidence.js';
 export { describe } from './create-messages.js';

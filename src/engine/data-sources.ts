@@ -2,7 +2,7 @@
 import type { Schema } from '../schema/block.js';
 import { fromModel, toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
-import { Diagnostics, diagnosticFromError } from './diagnostics.js';
+import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
 import { errorsOf, type EngineContext } from './engine-context.js';
 import { reconcileRead } from './reconcile.js';
 import { checkConfig } from './validate.js';

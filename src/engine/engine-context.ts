@@ -7,10 +7,15 @@ import type { Fields, PlatformLimits } from '../schema/define.js';
 import { toConfigModel, toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
 import type { ActionDef, DataSourceDef, EphemeralDef, OpContext, ProviderDef, ResourceDef } from './contracts/index.js';
-import type { Logger } from './logger.js';
+import {
+  type Logger,
+  Diagnostics,
+  DiagnosticError,
+  diagnosticFromError,
+  type Diagnostic,
+} from './diagnostics/index.js';
 import type { CreateJournal } from './create-journal.js';
 import { UNTRACKED_BESIDE, type CreateSettings } from './create-settings.js';
-import { Diagnostics, DiagnosticError, diagnosticFromError, type Diagnostic } from './diagnostics.js';
 import { HostTerms } from './host-terms.js';
 import { HostView } from './host-view.js';
 import { TypeRegistry } from './type-registry.js';

@@ -5,7 +5,7 @@
 import type { Schema } from '../schema/block.js';
 import { fromModel, toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
-import { Diagnostics, diagnosticFromError } from './diagnostics.js';
+import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
 import { MODEL_OPTIONS, errorsOf, type EngineContext, type PrivateState } from './engine-context.js';
 import { reconcileRead } from './reconcile.js';
 import { checkConfig } from './validate.js';

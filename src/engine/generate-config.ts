@@ -42,7 +42,7 @@ import { attrStep, formatPath, indexStep, type AttributePath } from '../schema/p
 import { fieldType, fromModel, plainToValue, toModel, valueToPlain } from '../schema/model.js';
 import { dedupeSetElements, isEmptyValue, isPlainObject, valueEquals } from '../schema/value-ops.js';
 import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
-import { Diagnostics } from './diagnostics.js';
+import { Diagnostics } from './diagnostics/index.js';
 import type { IdentityDef } from './contracts/index.js';
 import type { EngineContext } from './engine-context.js';
 import { isConfigurable } from './planner.js';

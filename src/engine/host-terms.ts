@@ -8,7 +8,7 @@ import type { SchemaBlock } from '../schema/block.js';
 import { formatPath, type AttributePath } from '../schema/path.js';
 import { PulumiNames } from '../schema/pulumi/names.js';
 import { terraformToPulumiName } from '../schema/pulumi/naming.js';
-import { Diagnostics } from './diagnostics.js';
+import { Diagnostics } from './diagnostics/index.js';
 import type { HostView } from './host-view.js';
 
 /** What the terms need of the provider: its name, its types' schemas, its settings' variables. */

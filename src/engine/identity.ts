@@ -10,7 +10,7 @@ import { objectOf, STRING, type CtyType } from '../schema/cty-type.js';
 import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
 import { formatValue } from '../schema/value-ops.js';
 import type { IdentityDef, IdentityModel } from './contracts/index.js';
-import type { Diagnostics } from './diagnostics.js';
+import type { Diagnostics } from './diagnostics/index.js';
 
 /**
  * Identity attributes are strings; the identity is an object of them (Terraform forbids maps, sets

@@ -8,7 +8,7 @@ import type { Fields, ModelOf } from '../schema/define.js';
 import { fromModel, toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
 import type { Partial2 } from './contracts/index.js';
-import { Diagnostics, diagnosticFromError } from './diagnostics.js';
+import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
 import { MODEL_OPTIONS, errorsOf, type EngineContext } from './engine-context.js';
 import { formatIdentity, identityOfState, missingAttributes } from './identity.js';
 import { reconcileRead } from './reconcile.js';

@@ -8,7 +8,7 @@ import { NUMBER, type CtyType } from '../schema/cty-type.js';
 import { valueToPlain } from '../schema/model.js';
 import { valueEquals } from '../schema/value-ops.js';
 import { Unknown, type ObjectValue } from '../schema/value.js';
-import type { Diagnostics } from './diagnostics.js';
+import type { Diagnostics } from './diagnostics/index.js';
 
 /**
  * What the platforms refuse or quietly collapse, for every argument alike: a required string that

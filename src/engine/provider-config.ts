@@ -6,7 +6,7 @@ import { impliedType } from '../schema/block.js';
 import { toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
 import { isWhollyKnown } from '../schema/value-ops.js';
-import { Diagnostics, diagnosticFromError } from './diagnostics.js';
+import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
 import type { EngineContext } from './engine-context.js';
 import { checkConfig } from './validate.js';
 

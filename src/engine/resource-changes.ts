@@ -22,7 +22,7 @@ import {
   type CreateBooks,
   type CreateRecoveryOptions,
 } from './create-recovery.js';
-import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diagnostic } from './diagnostics.js';
+import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diagnostic } from './diagnostics/index.js';
 import {
   MODEL_OPTIONS,
   errorsOf,

@@ -9,7 +9,7 @@ import { decodeJSON } from '../schema/json.js';
 import { fromModel, plainToValue, toModel } from '../schema/model.js';
 import { ValueDecodeError } from '../schema/msgpack.js';
 import type { ObjectValue } from '../schema/value.js';
-import { Diagnostics, diagnosticFromError } from './diagnostics.js';
+import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
 import {
   MODEL_OPTIONS,
   isNotFound,

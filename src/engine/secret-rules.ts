@@ -4,7 +4,7 @@
  */
 import { type AttributePath, attrStep } from '../schema/path.js';
 import { Unknown, type ObjectValue } from '../schema/value.js';
-import type { Diagnostics } from './diagnostics.js';
+import type { Diagnostics } from './diagnostics/index.js';
 
 /** The rules between a secret argument and its write-only twin (define.ts `writeOnlyTwin`). */
 export function twinProblems(

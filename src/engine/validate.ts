@@ -20,7 +20,7 @@ import { meansNull, toConfigModel, valueToExactPlain, valueToPlain } from '../sc
 import { fieldList, fieldType, holdsOnlyStored } from '../schema/fields.js';
 import type { CtyType } from '../schema/cty-type.js';
 import type { ConfigCheck } from './contracts/index.js';
-import { diagnosticFromError, type Diagnostics } from './diagnostics.js';
+import { diagnosticFromError, type Diagnostics } from './diagnostics/index.js';
 import { nothingSaid, tooLarge, withinBody } from './platform-values.js';
 import { twinProblems, withoutSecrets } from './secret-rules.js';
 import { at, elementLabel, inBlock, shownName, type SetElement } from './set-elements.js';

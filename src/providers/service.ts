@@ -6,7 +6,7 @@
  */
 import { ProviderEngine } from '../engine/provider-engine.js';
 import type { ProviderDef } from '../engine/contracts/index.js';
-import type { Logger } from '../engine/logger.js';
+import type { Logger } from '../engine/diagnostics/index.js';
 import type { CreateRecoveryOptions } from '../engine/create-recovery.js';
 import { journalPlace } from '../engine/create-journal.js';
 import type { ProviderService } from '../server/main.js';

@@ -4,8 +4,7 @@
  * only module that knows both the protocol messages and the engine.
  */
 import { IDENTITY_VERSION, type ProviderEngine, type PrivateState } from '../engine/provider-engine.js';
-import { Diagnostics, diagnosticFromError, type Diagnostic } from '../engine/diagnostics.js';
-import type { Logger } from '../engine/logger.js';
+import { Diagnostics, diagnosticFromError, type Diagnostic, type Logger } from '../engine/diagnostics/index.js';
 import { unknownTypeDetail, type TypeKind } from '../engine/type-registry.js';
 import type { Schema } from '../schema/block.js';
 import { blockShapeProblem, impliedType, rulesLeftAfterDecoding, type ShapeRules } from '../schema/block.js';

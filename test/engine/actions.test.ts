@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { attr, resourceSchema, validators } from '../../src/schema/define.js';
 import { action, provider } from '../../src/engine/contracts/index.js';
-import { DiagnosticError } from '../../src/engine/diagnostics.js';
+import { DiagnosticError } from '../../src/engine/diagnostics/index.js';
 import { ProviderEngine, type ActionEvent } from '../../src/engine/provider-engine.js';
 import { ApiError } from '../../src/wire/api-error.js';
 import { attrStep } from '../../src/schema/path.js';

@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import { attr, resourceSchema } from '../../src/schema/define.js';
 import { provider, resource, type ResourceDef } from '../../src/engine/contracts/index.js';
-import type { Logger } from '../../src/engine/logger.js';
+import type { Logger } from '../../src/engine/diagnostics/index.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import type { CreateRecoveryOptions } from '../../src/engine/create-recovery.js';
 import { alreadyHasOne } from '../../src/engine/create-messages.js';

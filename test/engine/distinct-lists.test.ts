@@ -14,7 +14,7 @@ import { planObject } from '../../src/engine/planner.js';
 import { reconcileRead } from '../../src/engine/reconcile.js';
 import { withoutRepeats } from '../../src/engine/platform-values.js';
 import { checkConfig } from '../../src/engine/validate.js';
-import { Diagnostics } from '../../src/engine/diagnostics.js';
+import { Diagnostics } from '../../src/engine/diagnostics/index.js';
 import { valueEquals } from '../../src/schema/value-ops.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 

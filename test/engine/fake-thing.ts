@@ -6,7 +6,7 @@
  */
 import { attr, resourceSchema } from '../../src/schema/define.js';
 import { provider, resource, type ResourceDef } from '../../src/engine/contracts/index.js';
-import type { Logger } from '../../src/engine/logger.js';
+import type { Logger } from '../../src/engine/diagnostics/index.js';
 import type { CreateSettings } from '../../src/engine/create-settings.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { CreateJournal, journalPlace } from '../../src/engine/create-journal.js';

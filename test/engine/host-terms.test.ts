@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Diagnostics } from '../../src/engine/diagnostics.js';
+import { Diagnostics } from '../../src/engine/diagnostics/index.js';
 import { HostTerms } from '../../src/engine/host-terms.js';
 import { HostView, PULUMI_BRIDGE_VERSION } from '../../src/engine/host-view.js';
 import type { ProcessInfo } from '../../src/engine/host-process.js';

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { attr, resourceSchema, validators } from '../../src/schema/define.js';
 import { listResource, provider, resource } from '../../src/engine/contracts/index.js';
-import type { Logger } from '../../src/engine/logger.js';
+import type { Logger } from '../../src/engine/diagnostics/index.js';
 import { ProviderEngine, type ListEvent } from '../../src/engine/provider-engine.js';
 import { identityDeclarationProblems } from '../../src/engine/identity.js';
 import { ApiError } from '../../src/wire/api-error.js';

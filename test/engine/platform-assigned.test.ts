@@ -19,7 +19,7 @@ import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { configFromState } from '../../src/engine/generate-config.js';
 import { planObject } from '../../src/engine/planner.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
-import type { Diagnostic } from '../../src/engine/diagnostics.js';
+import type { Diagnostic } from '../../src/engine/diagnostics/index.js';
 import { blockShapeProblem } from '../../src/schema/block.js';
 import type { Fields } from '../../src/schema/define.js';
 import { formatPath } from '../../src/schema/path.js';

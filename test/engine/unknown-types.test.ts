@@ -5,7 +5,7 @@
  * the same words (test/server, test/fuzz).
  */
 import { expect } from 'chai';
-import type { Diagnostics } from '../../src/engine/diagnostics.js';
+import type { Diagnostics } from '../../src/engine/diagnostics/index.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import type { TypeKind } from '../../src/engine/type-registry.js';
 import { loadProviderDef } from '../../src/providers/describe.js';

@@ -4,7 +4,7 @@
  * protobuf codec exactly as grpc-js does in the real server.
  */
 import type { ProviderDef } from '../../src/engine/contracts/index.js';
-import type { Logger } from '../../src/engine/logger.js';
+import type { Logger } from '../../src/engine/diagnostics/index.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { providerService, type RpcHandler } from '../../src/server/provider-service.js';
 import {

@@ -1,8 +1,7 @@
 /** What an action module declares, and what its run is given. */
 import type { ConfigModelOf, Fields, ModelOf, ResourceSchema } from '../../schema/define.js';
 import type { CatalogueContext } from '../catalogue-context.js';
-import type { Diagnostics } from '../diagnostics.js';
-import type { Logger } from '../logger.js';
+import type { Diagnostics, Logger } from '../diagnostics/index.js';
 
 /**
  * An action (Terraform 1.14 and later): a one-shot operation a configuration declares in an

@@ -1,6 +1,6 @@
 /** What a data source module declares. */
 import type { ConfigModelOf, Fields, ModelOf, ResourceSchema } from '../../schema/define.js';
-import type { Diagnostics } from '../diagnostics.js';
+import type { Diagnostics } from '../diagnostics/index.js';
 import type { OpContext, Partial2 } from './operation.js';
 
 export interface DataSourceDef<F extends Fields, C> {

@@ -1,6 +1,6 @@
 /** What an ephemeral resource module declares. */
 import type { ConfigModelOf, Fields, ModelOf, ResourceSchema } from '../../schema/define.js';
-import type { Diagnostics } from '../diagnostics.js';
+import type { Diagnostics } from '../diagnostics/index.js';
 import type { OpContext, Partial2 } from './operation.js';
 
 /**

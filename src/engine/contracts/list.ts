@@ -1,6 +1,6 @@
 /** What a resource type declares to be listed (`terraform query`, Terraform 1.14 and later). */
 import type { ConfigModelOf, Fields, ModelOf, ResourceSchema } from '../../schema/define.js';
-import type { Diagnostics } from '../diagnostics.js';
+import type { Diagnostics } from '../diagnostics/index.js';
 import type { OpContext, Partial2 } from './operation.js';
 
 /**

@@ -2,8 +2,7 @@
  * What every operation a definition supplies is given (OpContext), and the forms its results take.
  */
 import type { ConfigModelOf, Fields } from '../../schema/define.js';
-import type { Diagnostics } from '../diagnostics.js';
-import type { Logger } from '../logger.js';
+import type { Diagnostics, Logger } from '../diagnostics/index.js';
 
 export interface OpContext<C> {
   /** The configured API client. */

@@ -4,7 +4,7 @@
  */
 import type { ConfigModelOf, Fields, ModelOf, ResourceSchema } from '../../schema/define.js';
 import type { CatalogueContext } from '../catalogue-context.js';
-import type { Diagnostics } from '../diagnostics.js';
+import type { Diagnostics } from '../diagnostics/index.js';
 import type { IdentityDef } from './identity.js';
 import type { ListDef } from './list.js';
 import type { OpContext, Partial2 } from './operation.js';

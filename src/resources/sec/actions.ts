@@ -6,7 +6,7 @@
  */
 import { attr, resourceSchema, validators } from '../../schema/define.js';
 import { action } from '../../engine/contracts/index.js';
-import { DiagnosticError, sentences } from '../../engine/diagnostics.js';
+import { DiagnosticError, sentences } from '../../engine/diagnostics/index.js';
 import { attrStep } from '../../schema/path.js';
 import { isApiError } from '../../wire/api-error.js';
 import type { InventoryCloud, SecClient } from '../../clients/sec/index.js';

@@ -3,7 +3,7 @@ import { checkedBy, secRules } from './rules.js';
 import { createHash, randomInt } from 'node:crypto';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
 import { listResource, resource, type OpContext } from '../../engine/contracts/index.js';
-import { DiagnosticError } from '../../engine/diagnostics.js';
+import { DiagnosticError } from '../../engine/diagnostics/index.js';
 import { isApiError } from '../../wire/api-error.js';
 import type { SecClient, AgentAccessToken } from '../../clients/sec/index.js';
 import { madeAtFrom } from '../shared/made-at.js';

@@ -5,7 +5,7 @@
 import { attr, resourceSchema, validators, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
 import { attrStep } from '../../schema/path.js';
 import { resource, type ResourceDef } from '../../engine/contracts/index.js';
-import type { Diagnostics } from '../../engine/diagnostics.js';
+import type { Diagnostics } from '../../engine/diagnostics/index.js';
 import type { SecClient } from '../../clients/sec/index.js';
 import {
   ALERT_RULE_CATEGORIES,

@@ -11,7 +11,7 @@ import type { Query } from '../../clients/sec/queries.js';
 import { idIdentity } from '../shared/identity.js';
 import { attrStep } from '../../schema/path.js';
 import { isApiError } from '../../wire/api-error.js';
-import type { Diagnostics } from '../../engine/diagnostics.js';
+import type { Diagnostics } from '../../engine/diagnostics/index.js';
 import { checkedBy, secMaxCharacters, secRules } from './rules.js';
 
 // The text's bound is the create's (`query` below); a check and an update send the same text.

@@ -11,7 +11,7 @@
  *   that a volume that outlives the runner can carry them to the next one.
  */
 import type { CreateSettings, MissingReferences, UntrackedObjects } from '../../engine/create-settings.js';
-import { DiagnosticError } from '../../engine/diagnostics.js';
+import { DiagnosticError } from '../../engine/diagnostics/index.js';
 import { attr, validators } from '../../schema/define.js';
 import { attrStep } from '../../schema/path.js';
 

@@ -5,7 +5,7 @@
  * tolerations, Kubernetes secret references).
  */
 import { attr, block, validators, type ConfigModelOf, type Fields, type ModelOf } from '../../schema/define.js';
-import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics.js';
+import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics/index.js';
 import { attrStep, type AttributePath } from '../../schema/path.js';
 import { isApiError } from '../../wire/api-error.js';
 import type {

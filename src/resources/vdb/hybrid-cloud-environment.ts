@@ -43,7 +43,7 @@ import {
   type SettingsObject,
 } from './operator-settings.js';
 import { attrStep, indexStep } from '../../schema/path.js';
-import type { Diagnostics } from '../../engine/diagnostics.js';
+import type { Diagnostics } from '../../engine/diagnostics/index.js';
 import { madeAtFrom } from '../shared/made-at.js';
 
 // The API's rules of each field (src/resources/vdb/rules.ts).

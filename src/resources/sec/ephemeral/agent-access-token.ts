@@ -4,7 +4,7 @@
  */
 import { attr, resourceSchema } from '../../../schema/define.js';
 import { ephemeralResource } from '../../../engine/contracts/index.js';
-import { DiagnosticError } from '../../../engine/diagnostics.js';
+import { DiagnosticError } from '../../../engine/diagnostics/index.js';
 import { attrStep } from '../../../schema/path.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 

@@ -15,7 +15,7 @@ import {
   type ModelOf,
 } from '../../../../schema/define.js';
 import { resource, type OpContext, type ResourceDef } from '../../../../engine/contracts/index.js';
-import { DiagnosticError, type Diagnostics } from '../../../../engine/diagnostics.js';
+import { DiagnosticError, type Diagnostics } from '../../../../engine/diagnostics/index.js';
 import type { SecClient } from '../../../../clients/sec/index.js';
 import type { Integration } from '../../../../clients/sec/integration.js';
 import { idIdentity } from '../../../shared/identity.js';

@@ -2,8 +2,8 @@
  * Diagnostics are the only way a failure leaves the engine: severity, a short summary, an actionable
  * detail and, where it concerns one attribute, its path. Nothing thrown ever reaches Terraform raw.
  */
-import type { AttributePath } from '../schema/path.js';
-import { ApiError } from '../wire/api-error.js';
+import type { AttributePath } from '../../schema/path.js';
+import { ApiError } from '../../wire/api-error.js';
 
 export interface Diagnostic {
   readonly severity: 'error' | 'warning';
