@@ -32,7 +32,7 @@ import { EngineContext, type PrivateState, type StateOutcome } from './engine-co
 import { EphemeralResources, type OpenedEphemeral } from './ephemeral-resources.js';
 import { ResourceConfigGeneration } from './generate-config.js';
 import { ListResources, type ListEvent, type ListedObject, type ListOptions } from './list-resources.js';
-import { Functions } from './functions.js';
+import { Functions } from './functions/index.js';
 import type { HostView } from './host-view.js';
 import { ProviderConfiguration } from './provider-config.js';
 import { ResourceChanges, type PlanOutcome } from './resource-changes.js';

@@ -20,7 +20,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProviderDef } from '../../src/engine/contracts/index.js';
-import type { FunctionDef } from '../../src/engine/function-contracts.js';
+import type { FunctionDef } from '../../src/engine/functions/index.js';
 import type { SchemaBlock } from '../../src/schema/block.js';
 import { deprecationNote } from '../../src/schema/define.js';
 import sec from '../../src/resources/sec/index.js';

@@ -8,13 +8,13 @@
 import { expect } from 'chai';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import { Functions } from '../../src/engine/functions.js';
 import {
+  Functions,
   FunctionArgumentError,
   FunctionFailure,
   providerFunction,
   type FunctionDef,
-} from '../../src/engine/function-contracts.js';
+} from '../../src/engine/functions/index.js';
 import { DYNAMIC, NUMBER, STRING, listOf } from '../../src/schema/cty-type.js';
 import { plainToValue, valueToPlain } from '../../src/schema/model.js';
 import { DynamicValue, UNKNOWN, Unknown, type Value } from '../../src/schema/value.js';

@@ -19,7 +19,7 @@ import { encodeMsgpack } from '../../src/schema/msgpack.js';
 import { encodeJSON } from '../../src/schema/json.js';
 import { Decimal, Unknown, type ObjectValue, type Value } from '../../src/schema/value.js';
 import type { ProviderDef } from '../../src/engine/contracts/index.js';
-import type { FunctionDef } from '../../src/engine/function-contracts.js';
+import type { FunctionDef } from '../../src/engine/functions/index.js';
 import { SERVICE_NAMES, encodeMessage, rpcTypes, type RpcName } from '../../src/server/proto.js';
 import { blockValueArb, valueArb } from './values.js';
 import { protoSourcesRoot } from '../support/proto-sources.js';

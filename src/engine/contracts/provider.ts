@@ -5,7 +5,7 @@
 import type { ConfigModelOf, Fields, ModelOf, PlatformLimits, ResourceSchema } from '../../schema/define.js';
 import type { CreateSettings } from '../create-settings.js';
 import type { Diagnostics, Logger } from '../diagnostics/index.js';
-import type { FunctionDef } from '../function-contracts.js';
+import type { FunctionDef } from '../functions/index.js';
 import type { ReferenceKinds } from '../reference-checks.js';
 import type { ActionDef } from './action.js';
 import type { DataSourceDef } from './data-source.js';

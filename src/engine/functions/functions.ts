@@ -10,10 +10,10 @@
  * allow unknowns makes the result unknown, without a call. The same is done here for a client that
  * does not, so that a function meets only what its declaration allows.
  */
-import type { CtyType } from '../schema/cty-type.js';
-import { plainToValue, valueToPlain } from '../schema/model.js';
-import { UNKNOWN, Unknown, type Value } from '../schema/value.js';
-import { isWhollyKnown } from '../schema/value-ops.js';
+import type { CtyType } from '../../schema/cty-type.js';
+import { plainToValue, valueToPlain } from '../../schema/model.js';
+import { UNKNOWN, Unknown, type Value } from '../../schema/value.js';
+import { isWhollyKnown } from '../../schema/value-ops.js';
 import {
   FunctionArgumentError,
   FunctionFailure,

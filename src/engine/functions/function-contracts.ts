@@ -11,7 +11,7 @@
  * as the `Unknown` marker, for the function to say what its result is. A problem with an argument is a
  * `FunctionArgumentError` naming it; its text is a phrase, without a full stop (Terraform adds one).
  */
-import type { CtyType } from '../schema/cty-type.js';
+import type { CtyType } from '../../schema/cty-type.js';
 
 export interface FunctionParameter {
   /** As it appears in the signature and in Terraform's messages ("Invalid value for "url" parameter"). */
