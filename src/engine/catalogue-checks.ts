@@ -25,9 +25,8 @@
 import type { Fields } from '../schema/define.js';
 import { toConfigModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
-import type { ResourceDef } from './contracts/index.js';
-import type { CatalogueContext } from './catalogue-context.js';
-import { PlannedObjects, checkReferences, type ReferenceKinds } from './reference-checks.js';
+import type { ResourceDef, CatalogueContext, ReferenceKinds } from './contracts/index.js';
+import { PlannedObjects, checkReferences } from './reference-checks.js';
 import { Diagnostics } from './diagnostics/index.js';
 import type { EngineContext } from './engine-context.js';
 

@@ -35,11 +35,10 @@
 import type { Fields, ModelOf } from '../schema/define.js';
 import { fromModel, toModel } from '../schema/model.js';
 import { Unknown, type ObjectValue } from '../schema/value.js';
-import type { ResourceDef } from './contracts/index.js';
+import { type ResourceDef, UNTRACKED_BESIDE } from './contracts/index.js';
 import type { CreateLedger, Lookup, Model } from './create-evidence.js';
 import { describe, messageOf } from './create-messages.js';
 import { createEntry, handedOver } from './create-records.js';
-import { UNTRACKED_BESIDE } from './create-settings.js';
 import { Diagnostics } from './diagnostics/index.js';
 import { MODEL_OPTIONS, type EngineContext, type PrivateState } from './engine-context.js';
 import { notesHold } from './journal-notes.js';

@@ -25,8 +25,7 @@ import { fromModel } from '../schema/model.js';
 import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
 import { equalityKey } from '../schema/value-ops.js';
 import type { AttrDef, BlockDef } from '../schema/define.js';
-import type { OpContext, ResourceDef } from './contracts/index.js';
-import type { UntrackedObjects } from './create-settings.js';
+import type { OpContext, ResourceDef, UntrackedObjects } from './contracts/index.js';
 import { judge, type CreateLedger, type Holder, type Lookup, type Model } from './create-evidence.js';
 import {
   digest,

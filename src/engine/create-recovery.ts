@@ -34,8 +34,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { isApiError, type ApiError } from '../wire/api-error.js';
 import type { Fields, ModelOf } from '../schema/define.js';
 import type { ObjectValue } from '../schema/value.js';
-import type { OpContext, ResourceDef } from './contracts/index.js';
-import type { UntrackedObjects } from './create-settings.js';
+import type { OpContext, ResourceDef, UntrackedObjects } from './contracts/index.js';
 import {
   judge,
   missingOneTimeValues,

@@ -6,7 +6,16 @@
 import type { Fields, PlatformLimits } from '../schema/define.js';
 import { toConfigModel, toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
-import type { ActionDef, DataSourceDef, EphemeralDef, OpContext, ProviderDef, ResourceDef } from './contracts/index.js';
+import {
+  type ActionDef,
+  type DataSourceDef,
+  type EphemeralDef,
+  type OpContext,
+  type ProviderDef,
+  type ResourceDef,
+  UNTRACKED_BESIDE,
+  type CreateSettings,
+} from './contracts/index.js';
 import {
   type Logger,
   Diagnostics,
@@ -15,7 +24,6 @@ import {
   type Diagnostic,
 } from './diagnostics/index.js';
 import type { CreateJournal } from './create-journal.js';
-import { UNTRACKED_BESIDE, type CreateSettings } from './create-settings.js';
 import { HostTerms } from './host-terms.js';
 import { HostView } from './host-view.js';
 import { TypeRegistry } from './type-registry.js';

@@ -5,9 +5,8 @@
  * untracked-objects.test.ts) run against.
  */
 import { attr, resourceSchema } from '../../src/schema/define.js';
-import { provider, resource, type ResourceDef } from '../../src/engine/contracts/index.js';
+import { provider, resource, type ResourceDef, type CreateSettings } from '../../src/engine/contracts/index.js';
 import type { Logger } from '../../src/engine/diagnostics/index.js';
-import type { CreateSettings } from '../../src/engine/create-settings.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { CreateJournal, journalPlace } from '../../src/engine/create-journal.js';
 import type { ProcessInfo } from '../../src/engine/host-process.js';

@@ -16,7 +16,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { UNTRACKED_BESIDE, type UntrackedObjects } from '../../src/engine/create-settings.js';
+import { UNTRACKED_BESIDE, type UntrackedObjects } from '../../src/engine/contracts/index.js';
 import { journalPlace } from '../../src/engine/create-journal.js';
 import { createSettingsOf } from '../../src/resources/shared/create-settings.js';
 import type { ObjectValue } from '../../src/schema/value.js';

@@ -1,6 +1,6 @@
 /** What an action module declares, and what its run is given. */
 import type { ConfigModelOf, Fields, ModelOf, ResourceSchema } from '../../schema/define.js';
-import type { CatalogueContext } from '../catalogue-context.js';
+import type { CatalogueContext } from './catalogue.js';
 import type { Diagnostics, Logger } from '../diagnostics/index.js';
 
 /**

@@ -3,10 +3,10 @@
  * it serves, and what the engine's checks and create records need of it.
  */
 import type { ConfigModelOf, Fields, ModelOf, PlatformLimits, ResourceSchema } from '../../schema/define.js';
-import type { CreateSettings } from '../create-settings.js';
+import type { CreateSettings } from './create-settings.js';
 import type { Diagnostics, Logger } from '../diagnostics/index.js';
 import type { FunctionDef } from '../functions/index.js';
-import type { ReferenceKinds } from '../reference-checks.js';
+import type { ReferenceKinds } from './references.js';
 import type { ActionDef } from './action.js';
 import type { DataSourceDef } from './data-source.js';
 import type { EphemeralDef } from './ephemeral.js';

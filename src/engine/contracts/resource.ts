@@ -3,7 +3,7 @@
  * import), its identity and list, and how a create whose answer was lost is found (CreateLookup).
  */
 import type { ConfigModelOf, Fields, ModelOf, ResourceSchema } from '../../schema/define.js';
-import type { CatalogueContext } from '../catalogue-context.js';
+import type { CatalogueContext } from './catalogue.js';
 import type { Diagnostics } from '../diagnostics/index.js';
 import type { IdentityDef } from './identity.js';
 import type { ListDef } from './list.js';

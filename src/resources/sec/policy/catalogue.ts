@@ -10,7 +10,7 @@
  *   `KVTagPair`, one value unless it takes several;
  * - the managed policies' ids are policies the platform holds.
  */
-import type { CatalogueContext } from '../../../engine/catalogue-context.js';
+import type { CatalogueContext } from '../../../engine/contracts/index.js';
 import type { AlertProfile } from '../../../clients/sec/alert-profiles.js';
 import type { ExceptionConstraintField, Policy } from '../../../clients/sec/policies.js';
 import type { SecClient } from '../../../clients/sec/index.js';

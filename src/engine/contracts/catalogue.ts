@@ -1,5 +1,5 @@
-import type { AttributePath } from '../schema/path.js';
-import type { Diagnostics } from './diagnostics/index.js';
+import type { AttributePath } from '../../schema/path.js';
+import type { Diagnostics } from '../diagnostics/index.js';
 
 /** What a catalogue check is given (engine/catalogue-checks.ts). */
 export interface CatalogueContext<C> {
