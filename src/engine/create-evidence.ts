@@ -7,7 +7,7 @@ import type { Fields, ModelOf } from '../schema/define.js';
 import { fromModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
 import type { CreateLookup, OpContext, Partial2, ResourceDef } from './contracts/index.js';
-import { differencesFromPlan } from './reconcile.js';
+import { differencesFromPlan } from './plan/index.js';
 
 export interface CreateRecoveryOptions {
   /** Create requests at most, the first included. */

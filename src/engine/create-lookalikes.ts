@@ -43,7 +43,7 @@ import { Diagnostics } from './diagnostics/index.js';
 import { MODEL_OPTIONS, type EngineContext, type PrivateState } from './engine-context.js';
 import { notesHold } from './journal-notes.js';
 import { heldElsewhere, verdictOn, type Pending, type Verdict } from './lookalike-verdicts.js';
-import { differencesFromPlan } from './reconcile.js';
+import { differencesFromPlan } from './plan/index.js';
 
 export class CreateLookalikes<C> {
   private pending: Pending<C>[] = [];

@@ -38,8 +38,7 @@ import {
 } from './create-journal.js';
 import { describe, messageOf, unknownOutcome } from './create-messages.js';
 import { DiagnosticError } from './diagnostics/index.js';
-import { inCurrentForm, isPlatformSetting } from './platform-settings.js';
-import { differencesFromPlan } from './reconcile.js';
+import { inCurrentForm, isPlatformSetting, differencesFromPlan } from './plan/index.js';
 
 /**
  * How far the platform's clock and ours may differ, and how long after its request left a platform

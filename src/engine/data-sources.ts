@@ -4,8 +4,7 @@ import { fromModel, toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
 import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
 import { errorsOf, type EngineContext } from './engine-context.js';
-import { reconcileRead } from './reconcile.js';
-import { checkConfig } from './validate.js';
+import { reconcileRead, checkConfig } from './plan/index.js';
 
 export class DataSources<C> {
   constructor(private readonly ctx: EngineContext<C>) {}

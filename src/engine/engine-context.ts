@@ -27,7 +27,7 @@ import type { CreateJournal } from './create-journal.js';
 import { HostTerms } from './host-terms.js';
 import { HostView } from './host-view.js';
 import { TypeRegistry } from './type-registry.js';
-import { checkConfig, type Checked } from './validate.js';
+import { checkConfig, type Checked } from './plan/index.js';
 import { WalkView } from './walk.js';
 
 export type PrivateState = Record<string, unknown>;

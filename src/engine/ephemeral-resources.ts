@@ -7,8 +7,7 @@ import { fromModel, toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
 import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
 import { MODEL_OPTIONS, errorsOf, type EngineContext, type PrivateState } from './engine-context.js';
-import { reconcileRead } from './reconcile.js';
-import { checkConfig } from './validate.js';
+import { reconcileRead, checkConfig } from './plan/index.js';
 
 export interface OpenedEphemeral {
   result: ObjectValue | null;

@@ -45,8 +45,7 @@ import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
 import { Diagnostics } from './diagnostics/index.js';
 import type { IdentityDef } from './contracts/index.js';
 import type { EngineContext } from './engine-context.js';
-import { isConfigurable } from './planner.js';
-import { movedInto } from './platform-settings.js';
+import { isConfigurable, movedInto } from './plan/index.js';
 
 /** A required argument the generated configuration cannot give: the user sets it before planning. */
 export interface ToComplete {

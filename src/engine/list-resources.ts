@@ -11,9 +11,8 @@ import type { Partial2 } from './contracts/index.js';
 import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
 import { MODEL_OPTIONS, errorsOf, type EngineContext } from './engine-context.js';
 import { formatIdentity, identityOfState, missingAttributes } from './identity.js';
-import { reconcileRead } from './reconcile.js';
+import { reconcileRead, checkConfig } from './plan/index.js';
 import { withDefaults } from './resource-state.js';
-import { checkConfig } from './validate.js';
 
 /** One event of a listing: a result, or diagnostics (an error ends the listing). */
 export type ListEvent = { result: ListedObject; diags?: undefined } | { diags: Diagnostics; result?: undefined };

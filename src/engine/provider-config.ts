@@ -8,7 +8,7 @@ import type { ObjectValue } from '../schema/value.js';
 import { isWhollyKnown } from '../schema/value-ops.js';
 import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
 import type { EngineContext } from './engine-context.js';
-import { checkConfig } from './validate.js';
+import { checkConfig } from './plan/index.js';
 
 export class ProviderConfiguration<C> {
   constructor(private readonly ctx: EngineContext<C>) {}

@@ -38,7 +38,7 @@ import { ProviderConfiguration } from './provider-config.js';
 import { ResourceChanges, type PlanOutcome } from './resource-changes.js';
 import { ResourceIdentity, type IdentifiedOutcome } from './resource-identity.js';
 import { ResourceState } from './resource-state.js';
-import type { ClientCapabilities } from './validate.js';
+import type { ClientCapabilities } from './plan/index.js';
 
 export { IDENTITY_VERSION } from './resource-identity.js';
 export type { ActionEvent, IdentifiedOutcome, ListEvent, ListedObject, PlanOutcome, PrivateState, StateOutcome, Value };

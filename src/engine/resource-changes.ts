@@ -32,11 +32,19 @@ import {
   type PrivateState,
   type StateOutcome,
 } from './engine-context.js';
-import { assignedValueChanges, planObject, refusedChanges, type RefusedChangeAt } from './planner.js';
-import { samePlatformSettings } from './platform-settings.js';
-import { withoutRepeats, withWriteOnlyValues } from './platform-values.js';
-import { finalizeApplied, type Mismatch } from './reconcile.js';
-import { checkConfig, type ClientCapabilities } from './validate.js';
+import {
+  assignedValueChanges,
+  planObject,
+  refusedChanges,
+  type RefusedChangeAt,
+  samePlatformSettings,
+  withoutRepeats,
+  withWriteOnlyValues,
+  finalizeApplied,
+  type Mismatch,
+  checkConfig,
+  type ClientCapabilities,
+} from './plan/index.js';
 
 export interface PlanOutcome {
   planned: ObjectValue | null;

@@ -17,7 +17,7 @@ import {
   type PrivateState,
   type StateOutcome,
 } from './engine-context.js';
-import { reconcileRead } from './reconcile.js';
+import { reconcileRead } from './plan/index.js';
 
 export class ResourceState<C> {
   constructor(private readonly ctx: EngineContext<C>) {}

@@ -12,7 +12,7 @@ import { proposedNew } from '../../src/engine/checks/index.js';
 import { UNKNOWN, type ObjectValue } from '../../src/schema/value.js';
 import { attrStep } from '../../src/schema/path.js';
 import { fromModel } from '../../src/schema/model.js';
-import { reconcileRead } from '../../src/engine/reconcile.js';
+import { reconcileRead } from '../../src/engine/plan/index.js';
 
 const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 

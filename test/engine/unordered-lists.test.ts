@@ -13,8 +13,7 @@ import fc from 'fast-check';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
 import type { AttrDef, Fields } from '../../src/schema/define.js';
-import { planObject } from '../../src/engine/planner.js';
-import { reconcileRead } from '../../src/engine/reconcile.js';
+import { planObject, reconcileRead } from '../../src/engine/plan/index.js';
 import { Unknown, type ObjectValue, type Value } from '../../src/schema/value.js';
 import { valueEquals } from '../../src/schema/value-ops.js';
 

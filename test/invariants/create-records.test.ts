@@ -14,7 +14,7 @@ import { loadProviderDef } from '../../src/providers/describe.js';
 import type { ResourceDef } from '../../src/engine/contracts/index.js';
 import { CreateJournal, journalPlace } from '../../src/engine/create-journal.js';
 import { createEntry, settingsText } from '../../src/engine/create-records.js';
-import { inCurrentForm } from '../../src/engine/platform-settings.js';
+import { inCurrentForm } from '../../src/engine/plan/index.js';
 import type { AttrDef, BlockDef, Fields } from '../../src/schema/define.js';
 import type { CtyType } from '../../src/schema/cty-type.js';
 import { toModel } from '../../src/schema/model.js';

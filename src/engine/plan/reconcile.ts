@@ -7,13 +7,13 @@
  *   (docs/api/sec.md, "Values the platform normalises"; docs/api/sec.md, "Secrets on reads");
  * - after a lost create answer, whether an object found holds what the plan asked for.
  */
-import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
-import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
-import { setEntry } from '../schema/entries.js';
-import { isEmptyValue } from '../schema/value-ops.js';
-import { isUnsetValue, sameFieldValue as sameValue } from '../schema/model.js';
-import { fieldIndex, fieldList, fieldType, type NamedField } from '../schema/fields.js';
-import type { CtyType } from '../schema/cty-type.js';
+import type { AttrDef, BlockDef, Fields } from '../../schema/define.js';
+import { Unknown, objectOrNull, type ObjectValue, type Value } from '../../schema/value.js';
+import { setEntry } from '../../schema/entries.js';
+import { isEmptyValue } from '../../schema/value-ops.js';
+import { isUnsetValue, sameFieldValue as sameValue } from '../../schema/model.js';
+import { fieldIndex, fieldList, fieldType, type NamedField } from '../../schema/fields.js';
+import type { CtyType } from '../../schema/cty-type.js';
 import { inCurrentForm, isPlatformSetting, movedInto, sameSetting } from './platform-settings.js';
 
 export interface Mismatch {

@@ -3,12 +3,12 @@
  * nothing, values named twice, and values or whole configurations over the platform's limits; and the
  * write-only values a request carries.
  */
-import type { Fields, PlatformLimits } from '../schema/define.js';
-import { NUMBER, type CtyType } from '../schema/cty-type.js';
-import { valueToPlain } from '../schema/model.js';
-import { valueEquals } from '../schema/value-ops.js';
-import { Unknown, type ObjectValue } from '../schema/value.js';
-import type { Diagnostics } from './diagnostics/index.js';
+import type { Fields, PlatformLimits } from '../../schema/define.js';
+import { NUMBER, type CtyType } from '../../schema/cty-type.js';
+import { valueToPlain } from '../../schema/model.js';
+import { valueEquals } from '../../schema/value-ops.js';
+import { Unknown, type ObjectValue } from '../../schema/value.js';
+import type { Diagnostics } from '../diagnostics/index.js';
 
 /**
  * What the platforms refuse or quietly collapse, for every argument alike: a required string that

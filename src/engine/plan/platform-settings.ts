@@ -4,12 +4,12 @@
  * change the platform would not see (null to empty, another order of an unordered list, a
  * deprecated argument to the one that replaces it) sends nothing.
  */
-import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
-import type { CtyType } from '../schema/cty-type.js';
-import { plainToValue, sameFieldMeaning, sameFieldValue, valueToPlain } from '../schema/model.js';
-import { fieldIndex, fieldList, fieldType } from '../schema/fields.js';
-import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
-import { dedupeSetElements, isEmptyValue, isWhollyKnown } from '../schema/value-ops.js';
+import type { AttrDef, BlockDef, Fields } from '../../schema/define.js';
+import type { CtyType } from '../../schema/cty-type.js';
+import { plainToValue, sameFieldMeaning, sameFieldValue, valueToPlain } from '../../schema/model.js';
+import { fieldIndex, fieldList, fieldType } from '../../schema/fields.js';
+import { Unknown, objectOrNull, type ObjectValue, type Value } from '../../schema/value.js';
+import { dedupeSetElements, isEmptyValue, isWhollyKnown } from '../../schema/value-ops.js';
 
 /** A field the user can set (as opposed to computed-only output). */
 export function isConfigurable(def: AttrDef<unknown> | BlockDef<Fields>): boolean {

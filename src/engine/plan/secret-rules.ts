@@ -2,9 +2,9 @@
  * Secrets in a configuration: the rules between a secret argument and its write-only twin, and
  * messages that never quote a secret.
  */
-import { type AttributePath, attrStep } from '../schema/path.js';
-import { Unknown, type ObjectValue } from '../schema/value.js';
-import type { Diagnostics } from './diagnostics/index.js';
+import { type AttributePath, attrStep } from '../../schema/path.js';
+import { Unknown, type ObjectValue } from '../../schema/value.js';
+import type { Diagnostics } from '../diagnostics/index.js';
 
 /** The rules between a secret argument and its write-only twin (define.ts `writeOnlyTwin`). */
 export function twinProblems(

@@ -3,9 +3,9 @@
  * addressed (docs/protocol.md, "Attribute paths"), so it is reported at the set's path, and the
  * message names the block and the element by its known, non-secret texts (validate.ts).
  */
-import type { Fields } from '../schema/define.js';
-import { type AttributePath, attrStep } from '../schema/path.js';
-import type { ObjectValue } from '../schema/value.js';
+import type { Fields } from '../../schema/define.js';
+import { type AttributePath, attrStep } from '../../schema/path.js';
+import type { ObjectValue } from '../../schema/value.js';
 
 /** An element of a set-nested block being judged. */
 export interface SetElement {

@@ -12,15 +12,15 @@
  * stored, or are the platform's own form, and `lifecycle { ignore_changes }` copies them into the
  * configuration Terraform sends (with `all`, every stored value but the computed-only ones).
  */
-import type { AttrDef, BlockDef, Fields, PlatformLimits } from '../schema/define.js';
-import { type AttributePath, indexStep } from '../schema/path.js';
-import { Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
-import { hasNullElement, isWhollyKnown, valueEquals } from '../schema/value-ops.js';
-import { meansNull, toConfigModel, valueToExactPlain, valueToPlain } from '../schema/model.js';
-import { fieldList, fieldType, holdsOnlyStored } from '../schema/fields.js';
-import type { CtyType } from '../schema/cty-type.js';
-import type { ConfigCheck } from './contracts/index.js';
-import { diagnosticFromError, type Diagnostics } from './diagnostics/index.js';
+import type { AttrDef, BlockDef, Fields, PlatformLimits } from '../../schema/define.js';
+import { type AttributePath, indexStep } from '../../schema/path.js';
+import { Unknown, objectOrNull, type ObjectValue, type Value } from '../../schema/value.js';
+import { hasNullElement, isWhollyKnown, valueEquals } from '../../schema/value-ops.js';
+import { meansNull, toConfigModel, valueToExactPlain, valueToPlain } from '../../schema/model.js';
+import { fieldList, fieldType, holdsOnlyStored } from '../../schema/fields.js';
+import type { CtyType } from '../../schema/cty-type.js';
+import type { ConfigCheck } from '../contracts/index.js';
+import { diagnosticFromError, type Diagnostics } from '../diagnostics/index.js';
 import { nothingSaid, tooLarge, withinBody } from './platform-values.js';
 import { twinProblems, withoutSecrets } from './secret-rules.js';
 import { at, elementLabel, inBlock, shownName, type SetElement } from './set-elements.js';

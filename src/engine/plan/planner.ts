@@ -4,15 +4,13 @@
  * make computed values unknown only where they will change, and collect the paths whose change
  * forces replacement.
  */
-import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
-import { type AttributePath, attrStep, indexStep } from '../schema/path.js';
-import { UNKNOWN, Unknown, objectOrNull, type ObjectValue, type Value } from '../schema/value.js';
-import { isEmptyValue, isWhollyKnown, sameMeaning } from '../schema/value-ops.js';
-import { plainToValue, valueToPlain, sameElements, sameFieldMeaning } from '../schema/model.js';
-import { fieldList, fieldType, type NamedField } from '../schema/fields.js';
+import type { AttrDef, BlockDef, Fields } from '../../schema/define.js';
+import { type AttributePath, attrStep, indexStep } from '../../schema/path.js';
+import { UNKNOWN, Unknown, objectOrNull, type ObjectValue, type Value } from '../../schema/value.js';
+import { isEmptyValue, isWhollyKnown, sameMeaning } from '../../schema/value-ops.js';
+import { plainToValue, valueToPlain, sameElements, sameFieldMeaning } from '../../schema/model.js';
+import { fieldList, fieldType, type NamedField } from '../../schema/fields.js';
 import { isConfigurable, samePlatformSettings, sameSetting } from './platform-settings.js';
-
-export { isConfigurable, isPlatformSetting } from './platform-settings.js';
 
 export interface PlanResult {
   planned: ObjectValue;
