@@ -24,11 +24,9 @@ import {
   type Diagnostic,
 } from './diagnostics/index.js';
 import type { CreateJournal } from './create-journal.js';
-import { HostTerms } from './host-terms.js';
-import { HostView } from './host-view.js';
+import { HostTerms, HostView, WalkView } from './host/index.js';
 import { TypeRegistry } from './type-registry.js';
 import { checkConfig, type Checked } from './plan/index.js';
-import { WalkView } from './walk.js';
 
 export type PrivateState = Record<string, unknown>;
 

@@ -33,7 +33,7 @@ import { EphemeralResources, type OpenedEphemeral } from './ephemeral-resources.
 import { ResourceConfigGeneration } from './generate-config.js';
 import { ListResources, type ListEvent, type ListedObject, type ListOptions } from './list-resources.js';
 import { Functions } from './functions/index.js';
-import type { HostView } from './host-view.js';
+import type { HostView } from './host/index.js';
 import { ProviderConfiguration } from './provider-config.js';
 import { ResourceChanges, type PlanOutcome } from './resource-changes.js';
 import { ResourceIdentity, type IdentifiedOutcome } from './resource-identity.js';

@@ -4,11 +4,11 @@
  * OpenTofu user `tofu import`; a Pulumi user `sec:index/alertChannelEmail:AlertChannelEmail`,
  * `queryId`, `pulumi import` and `pulumi config set` (the bridge's names: src/schema/pulumi/names.ts).
  */
-import type { SchemaBlock } from '../schema/block.js';
-import { formatPath, type AttributePath } from '../schema/path.js';
-import { PulumiNames } from '../schema/pulumi/names.js';
-import { terraformToPulumiName } from '../schema/pulumi/naming.js';
-import { Diagnostics } from './diagnostics/index.js';
+import type { SchemaBlock } from '../../schema/block.js';
+import { formatPath, type AttributePath } from '../../schema/path.js';
+import { PulumiNames } from '../../schema/pulumi/names.js';
+import { terraformToPulumiName } from '../../schema/pulumi/naming.js';
+import { Diagnostics } from '../diagnostics/index.js';
 import type { HostView } from './host-view.js';
 
 /** What the terms need of the provider: its name, its types' schemas, its settings' variables. */
