@@ -15,7 +15,7 @@
  * Usage: npm run bench -- journal [--count N] [--reps R] [--dir D] [--beside DIR]   (defaults: 1000, 5)
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -84,7 +84,11 @@ export async function journalBench(args: string[]): Promise<void> {
       },
     },
   );
-  const module = (root: string) => pathToFileURL(join(root, 'dist', 'src', 'engine', 'create-journal.js')).href;
+  // The journal part's face; a checkout built before the engine had parts has the journal at engine/create-journal.js.
+  const module = (root: string) => {
+    const face = join(root, 'dist', 'src', 'engine', 'journal', 'index.js');
+    return pathToFileURL(existsSync(face) ? face : join(root, 'dist', 'src', 'engine', 'create-journal.js')).href;
+  };
   const sides = [
     { label: 'this checkout', module: module(REPO_ROOT) },
     ...(beside ? [{ label: beside, module: module(beside) }] : []),

@@ -35,7 +35,7 @@ import {
   type CreateJournal,
   type OpenRecord,
   type RecordHandle,
-} from './create-journal.js';
+} from './journal/index.js';
 import { describe, messageOf, unknownOutcome } from './create-messages.js';
 import { DiagnosticError } from './diagnostics/index.js';
 import { inCurrentForm, isPlatformSetting, differencesFromPlan } from './plan/index.js';

@@ -45,7 +45,7 @@ import {
   type Lookup,
   type Model,
 } from './create-evidence.js';
-import type { CreateJournal, RecordHandle } from './create-journal.js';
+import type { CreateJournal, RecordHandle } from './journal/index.js';
 import { alreadyExists, capitalized, describe, messageOf, unknownOutcome } from './create-messages.js';
 import { createEntry, recoverRecorded } from './create-records.js';
 import { DiagnosticError } from './diagnostics/index.js';

@@ -23,7 +23,7 @@ import {
   diagnosticFromError,
   type Diagnostic,
 } from './diagnostics/index.js';
-import type { CreateJournal } from './create-journal.js';
+import type { CreateJournal } from './journal/index.js';
 import { HostTerms, HostView, WalkView } from './host/index.js';
 import { TypeRegistry } from './type-registry.js';
 import { checkConfig, type Checked } from './plan/index.js';

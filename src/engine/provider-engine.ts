@@ -24,7 +24,7 @@ import type { Fields } from '../schema/define.js';
 import type { ObjectValue, Value } from '../schema/value.js';
 import type { IdentityDef, ProviderDef } from './contracts/index.js';
 import type { Logger, Diagnostics } from './diagnostics/index.js';
-import { CreateJournal, type JournalPlace } from './create-journal.js';
+import { CreateJournal, type JournalPlace } from './journal/index.js';
 import { DEFAULT_CREATE_RECOVERY, type CreateRecoveryOptions } from './create-recovery.js';
 import { Actions, type ActionEvent, type InvokeOptions } from './actions.js';
 import { DataSources } from './data-sources.js';

@@ -19,11 +19,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { CreateJournal, EXPIRY_MS, digest, journalPlace } from '../../src/engine/create-journal.js';
+import { CreateJournal, digest, journalPlace } from '../../src/engine/journal/index.js';
+import { EXPIRY_MS } from '../../src/engine/journal/journal-files.js';
 import { recordsIn } from '../support/create-records.js';
 
 const run = promisify(execFile);
-const JOURNAL_MODULE = pathToFileURL(resolve('dist/src/engine/create-journal.js')).href;
+const JOURNAL_MODULE = pathToFileURL(resolve('dist/src/engine/journal/index.js')).href;
 
 const entry = (n: number) => ({ type: 'fake_thing', key: digest(`key ${n}`), settings: digest(`settings ${n}`) });
 

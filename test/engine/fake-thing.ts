@@ -8,7 +8,7 @@ import { attr, resourceSchema } from '../../src/schema/define.js';
 import { provider, resource, type ResourceDef, type CreateSettings } from '../../src/engine/contracts/index.js';
 import type { Logger } from '../../src/engine/diagnostics/index.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
-import { CreateJournal, journalPlace } from '../../src/engine/create-journal.js';
+import { CreateJournal, journalPlace } from '../../src/engine/journal/index.js';
 import { type ProcessInfo, HostView } from '../../src/engine/host/index.js';
 import type { CreateRecoveryOptions } from '../../src/engine/create-recovery.js';
 import { proposedNew } from '../../src/engine/checks/index.js';

@@ -4,8 +4,8 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { IndexEntry } from '../../src/engine/journal-files.js';
-import { RecordIndex } from '../../src/engine/journal-index.js';
+import type { IndexEntry } from '../../src/engine/journal/journal-files.js';
+import { RecordIndex } from '../../src/engine/journal/journal-index.js';
 
 const TYPES = ['a_thing', 'b_thing'];
 const DIGESTS = ['0000000000000001', '0000000000000002', '0000000000000003'];

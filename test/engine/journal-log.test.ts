@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { appendFileSync, fdatasyncSync, fstatSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendLine, LogReader, OwnLog } from '../../src/engine/journal-log.js';
+import { appendLine, LogReader, OwnLog } from '../../src/engine/journal/journal-log.js';
 
 /** A log read once, from its start. */
 const readLog = (dir: string, name: string) => new LogReader().read(dir, name);

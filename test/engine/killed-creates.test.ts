@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HAND_OVER_MS, journalPlace } from '../../src/engine/create-journal.js';
+import { HAND_OVER_MS, journalPlace } from '../../src/engine/journal/index.js';
 import { recordsUnder } from '../support/create-records.js';
 import { Platform, Run, model, records } from './fake-thing.js';
 

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { UNTRACKED_BESIDE, type UntrackedObjects } from '../../src/engine/contracts/index.js';
-import { journalPlace } from '../../src/engine/create-journal.js';
+import { journalPlace } from '../../src/engine/journal/index.js';
 import { createSettingsOf } from '../../src/resources/shared/create-settings.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 import { Platform, Run, model, records, type RunOptions } from './fake-thing.js';

@@ -38,9 +38,6 @@ import { appendLine, OwnLog, type LogLine } from './journal-log.js';
 import type { JournalPlace } from './journal-place.js';
 import { ProcessFile } from './journal-process.js';
 
-export { digest, EXPIRY_MS, type CreateEntry } from './journal-files.js';
-export { journalPlace, type JournalPlace } from './journal-place.js';
-export { HEARTBEAT_MS } from './journal-process.js';
 /**
  * A result its host held this long, or until its walk ended, is in its state (a local state is
  * written at once; a remote one at least every 20 s), so its object is handed over: never adopted.
