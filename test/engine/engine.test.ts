@@ -7,7 +7,7 @@ import { attr, block, resourceSchema, validators } from '../../src/schema/define
 import { provider, resource } from '../../src/engine/contracts/index.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { DiagnosticError, type Logger } from '../../src/engine/diagnostics/index.js';
-import { withoutSecrets } from '../../src/engine/plan/index.js';
+import { withoutSecrets } from '../../src/engine/plan/secret-rules.js';
 import { ApiError } from '../../src/wire/api-error.js';
 import { UNKNOWN, Unknown, type ObjectValue } from '../../src/schema/value.js';
 import { proposedNew, checkPlannedState, checkApplyResult } from '../../src/engine/checks/index.js';

@@ -9,7 +9,8 @@ import { provider, resource, type ResourceDef, type CreateSettings } from '../..
 import type { Logger } from '../../src/engine/diagnostics/index.js';
 import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { CreateJournal, journalPlace } from '../../src/engine/journal/index.js';
-import { type ProcessInfo, HostView } from '../../src/engine/host/index.js';
+import type { ProcessInfo } from '../../src/engine/host/host-process.js';
+import { HostView } from '../../src/engine/host/index.js';
 import type { CreateRecoveryOptions } from '../../src/engine/create-recovery.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
 import type { ObjectValue } from '../../src/schema/value.js';

@@ -11,10 +11,10 @@ import vdbDef from '../../src/resources/vdb/index.js';
 import {
   Functions,
   FunctionArgumentError,
-  FunctionFailure,
   providerFunction,
   type FunctionDef,
 } from '../../src/engine/functions/index.js';
+import { FunctionFailure } from '../../src/engine/functions/function-contracts.js';
 import { DYNAMIC, NUMBER, STRING, listOf } from '../../src/schema/cty-type.js';
 import { plainToValue, valueToPlain } from '../../src/schema/model.js';
 import { DynamicValue, UNKNOWN, Unknown, type Value } from '../../src/schema/value.js';

@@ -9,7 +9,9 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Diagnostics } from '../../src/engine/diagnostics/index.js';
-import { HostTerms, HostView, PULUMI_BRIDGE_VERSION, type ProcessInfo } from '../../src/engine/host/index.js';
+import { HostTerms, HostView } from '../../src/engine/host/index.js';
+import { PULUMI_BRIDGE_VERSION } from '../../src/engine/host/host-view.js';
+import type { ProcessInfo } from '../../src/engine/host/host-process.js';
 import { attrStep, indexStep } from '../../src/schema/path.js';
 import secDef from '../../src/resources/sec/index.js';
 

@@ -39,7 +39,7 @@ import type { CtyType } from '../../src/schema/cty-type.js';
 import { findExample } from '../../src/docs/examples.js';
 import { samplesOf } from '../../src/schema/samples.js';
 import { name as nameForm } from '../../src/schema/forms.js';
-import { withoutSecrets } from '../../src/engine/plan/index.js';
+import { withoutSecrets } from '../../src/engine/plan/secret-rules.js';
 
 const REPO_ROOT = process.cwd();
 const PROVIDERS = ['sec', 'vdb'] as const;

@@ -5,8 +5,5 @@
  * them as Terraform applies them around PlanResourceChange, ApplyResourceChange and ReadResource.
  * The engine's own parts never call them: src/tfclient and the tests do.
  */
-export { assertObjectCompatible } from './object-compatible.js';
-export { assertPlanValid } from './plan-valid.js';
-export { plannedDataResourceObject, proposedNew } from './proposed-new.js';
+export { proposedNew } from './proposed-new.js';
 export { checkApplyResult, checkPlannedState, checkReadResult } from './rpc-checks.js';
-export { type CheckProblem, formatProblem } from './util.js';

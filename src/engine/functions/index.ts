@@ -6,7 +6,6 @@
 export {
   FunctionArgumentError,
   type FunctionDef,
-  FunctionFailure,
   type FunctionParameter,
   providerFunction,
 } from './function-contracts.js';

@@ -3,7 +3,6 @@
  * bridge) and of what its user asked (host-view.ts, from the processes above it: host-process.ts), the
  * words of that client for messages (host-terms.ts), and which walk the process serves (walk.ts).
  */
-export type { ProcessInfo } from './host-process.js';
 export { HostTerms } from './host-terms.js';
-export { HostView, PULUMI_BRIDGE_VERSION } from './host-view.js';
+export { HostView } from './host-view.js';
 export { WalkView } from './walk.js';

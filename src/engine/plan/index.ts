@@ -15,5 +15,4 @@ export {
 } from './platform-settings.js';
 export { withoutRepeats, withWriteOnlyValues } from './platform-values.js';
 export { differencesFromPlan, finalizeApplied, type Mismatch, reconcileRead } from './reconcile.js';
-export { withoutSecrets } from './secret-rules.js';
-export { checkConfig, type Checked, type ClientCapabilities, validateFields } from './validate.js';
+export { checkConfig, type Checked, type ClientCapabilities } from './validate.js';
