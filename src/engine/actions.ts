@@ -16,7 +16,7 @@ import { impliedType } from '../schema/block.js';
 import { isApiError } from '../wire/api-error.js';
 import type { ActionContext, ActionDef } from './contracts/index.js';
 import { DiagnosticError, Diagnostics, diagnosticFromError, sentences, type Diagnostic } from './diagnostics/index.js';
-import { MODEL_OPTIONS, errorsOf, providerRuleErrors, type EngineContext } from './engine-context.js';
+import { MODEL_OPTIONS, errorsOf, providerRuleErrors, type EngineContext } from './context/index.js';
 import { checkConfig } from './plan/index.js';
 
 /** One event of a run: a progress line, or the result (the last event). */

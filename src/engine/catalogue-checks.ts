@@ -28,7 +28,7 @@ import type { ObjectValue } from '../schema/value.js';
 import type { ResourceDef, CatalogueContext, ReferenceKinds } from './contracts/index.js';
 import { PlannedObjects, checkReferences } from './reference-checks.js';
 import { Diagnostics } from './diagnostics/index.js';
-import type { EngineContext } from './engine-context.js';
+import type { EngineContext } from './context/index.js';
 
 export class CatalogueChecks<C> {
   private readonly listings = new Map<string, Promise<unknown>>();

@@ -40,7 +40,7 @@ import type { CreateLedger, Lookup, Model } from './create-evidence.js';
 import { describe, messageOf } from './create-messages.js';
 import { createEntry, handedOver } from './create-records.js';
 import { Diagnostics } from './diagnostics/index.js';
-import { MODEL_OPTIONS, type EngineContext, type PrivateState } from './engine-context.js';
+import { MODEL_OPTIONS, type EngineContext, type PrivateState } from './context/index.js';
 import { notesHold } from './journal/index.js';
 import { heldElsewhere, verdictOn, type Pending, type Verdict } from './lookalike-verdicts.js';
 import { differencesFromPlan } from './plan/index.js';

@@ -3,7 +3,7 @@ import type { Schema } from '../schema/block.js';
 import { fromModel, toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
 import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
-import { errorsOf, type EngineContext } from './engine-context.js';
+import { errorsOf, type EngineContext } from './context/index.js';
 import { reconcileRead, checkConfig } from './plan/index.js';
 
 export class DataSources<C> {

@@ -6,7 +6,7 @@ import type { Schema } from '../schema/block.js';
 import { fromModel, toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
 import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
-import { MODEL_OPTIONS, errorsOf, type EngineContext, type PrivateState } from './engine-context.js';
+import { MODEL_OPTIONS, errorsOf, type EngineContext, type PrivateState } from './context/index.js';
 import { reconcileRead, checkConfig } from './plan/index.js';
 
 export interface OpenedEphemeral {

@@ -44,7 +44,7 @@ import { dedupeSetElements, isEmptyValue, isPlainObject, valueEquals } from '../
 import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
 import { Diagnostics } from './diagnostics/index.js';
 import type { IdentityDef } from './contracts/index.js';
-import type { EngineContext } from './engine-context.js';
+import type { EngineContext } from './context/index.js';
 import { isConfigurable, movedInto } from './plan/index.js';
 
 /** A required argument the generated configuration cannot give: the user sets it before planning. */

@@ -9,7 +9,7 @@ import { fromModel, toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
 import type { Partial2 } from './contracts/index.js';
 import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
-import { MODEL_OPTIONS, errorsOf, type EngineContext } from './engine-context.js';
+import { MODEL_OPTIONS, errorsOf, type EngineContext } from './context/index.js';
 import { formatIdentity, identityOfState, missingAttributes } from './identity.js';
 import { reconcileRead, checkConfig } from './plan/index.js';
 import { withDefaults } from './resource-state.js';

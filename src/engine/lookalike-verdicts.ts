@@ -10,7 +10,7 @@ import type { ResourceDef } from './contracts/index.js';
 import type { Lookup, Model } from './create-evidence.js';
 import { capitalized } from './create-messages.js';
 import type { createEntry } from './create-records.js';
-import type { EngineContext } from './engine-context.js';
+import type { EngineContext } from './context/index.js';
 import type { WorkspaceNotes } from './journal/index.js';
 
 /** At most this many look-alikes are named in a message; the rest are counted. */

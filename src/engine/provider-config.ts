@@ -7,7 +7,7 @@ import { toModel } from '../schema/model.js';
 import type { ObjectValue } from '../schema/value.js';
 import { isWhollyKnown } from '../schema/value-ops.js';
 import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
-import type { EngineContext } from './engine-context.js';
+import type { EngineContext } from './context/index.js';
 import { checkConfig } from './plan/index.js';
 
 export class ProviderConfiguration<C> {

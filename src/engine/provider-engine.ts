@@ -28,7 +28,7 @@ import { CreateJournal, type JournalPlace } from './journal/index.js';
 import { DEFAULT_CREATE_RECOVERY, type CreateRecoveryOptions } from './create-recovery.js';
 import { Actions, type ActionEvent, type InvokeOptions } from './actions.js';
 import { DataSources } from './data-sources.js';
-import { EngineContext, type PrivateState, type StateOutcome } from './engine-context.js';
+import { EngineContext, type PrivateState, type StateOutcome } from './context/index.js';
 import { EphemeralResources, type OpenedEphemeral } from './ephemeral-resources.js';
 import { ResourceConfigGeneration } from './generate-config.js';
 import { ListResources, type ListEvent, type ListedObject, type ListOptions } from './list-resources.js';

@@ -31,7 +31,7 @@ import {
   type EngineContext,
   type PrivateState,
   type StateOutcome,
-} from './engine-context.js';
+} from './context/index.js';
 import {
   assignedValueChanges,
   planObject,

@@ -12,7 +12,7 @@ import { ValueDecodeError } from '../schema/msgpack.js';
 import type { ObjectValue } from '../schema/value.js';
 import type { IdentityDef, Partial2 } from './contracts/index.js';
 import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
-import type { EngineContext, PrivateState, StateOutcome } from './engine-context.js';
+import type { EngineContext, PrivateState, StateOutcome } from './context/index.js';
 import {
   changedAttributes,
   formatIdentity,

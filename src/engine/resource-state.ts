@@ -16,7 +16,7 @@ import {
   type EngineContext,
   type PrivateState,
   type StateOutcome,
-} from './engine-context.js';
+} from './context/index.js';
 import { reconcileRead } from './plan/index.js';
 
 export class ResourceState<C> {

@@ -9,7 +9,7 @@
  */
 import type { ProviderEngine } from '../engine/provider-engine.js';
 import type { Diagnostic, Logger } from '../engine/diagnostics/index.js';
-import { unknownTypeDetail } from '../engine/type-registry.js';
+import { unknownTypeDetail } from '../engine/context/index.js';
 import type { Schema } from '../schema/block.js';
 import type { ObjectValue } from '../schema/value.js';
 

@@ -5,7 +5,7 @@
  */
 import { IDENTITY_VERSION, type ProviderEngine, type PrivateState } from '../engine/provider-engine.js';
 import { Diagnostics, diagnosticFromError, type Diagnostic, type Logger } from '../engine/diagnostics/index.js';
-import { unknownTypeDetail, type TypeKind } from '../engine/type-registry.js';
+import { unknownTypeDetail, type TypeKind } from '../engine/context/index.js';
 import type { Schema } from '../schema/block.js';
 import { blockShapeProblem, impliedType, rulesLeftAfterDecoding, type ShapeRules } from '../schema/block.js';
 import { BOOL, NUMBER, STRING, typeToJSONString, type CtyType } from '../schema/cty-type.js';

@@ -4,7 +4,7 @@
  * provider does not declare: the same words from the engine and from the server, naming the
  * provider and the kind.
  */
-import type { Diagnostics } from './diagnostics/index.js';
+import type { Diagnostics } from '../diagnostics/index.js';
 
 export type TypeKind = 'resource type' | 'data source' | 'ephemeral resource' | 'list resource' | 'action';
 

@@ -3,9 +3,9 @@
  * client (or why there is none yet), the stop signal, and the context an operation is given. Each
  * part (provider-engine.ts lists them) holds this object, never the façade that puts them together.
  */
-import type { Fields, PlatformLimits } from '../schema/define.js';
-import { toConfigModel, toModel } from '../schema/model.js';
-import type { ObjectValue } from '../schema/value.js';
+import type { Fields, PlatformLimits } from '../../schema/define.js';
+import { toConfigModel, toModel } from '../../schema/model.js';
+import type { ObjectValue } from '../../schema/value.js';
 import {
   type ActionDef,
   type DataSourceDef,
@@ -15,18 +15,18 @@ import {
   type ResourceDef,
   UNTRACKED_BESIDE,
   type CreateSettings,
-} from './contracts/index.js';
+} from '../contracts/index.js';
 import {
   type Logger,
   Diagnostics,
   DiagnosticError,
   diagnosticFromError,
   type Diagnostic,
-} from './diagnostics/index.js';
-import type { CreateJournal } from './journal/index.js';
-import { HostTerms, HostView, WalkView } from './host/index.js';
+} from '../diagnostics/index.js';
+import type { CreateJournal } from '../journal/index.js';
+import { HostTerms, HostView, WalkView } from '../host/index.js';
 import { TypeRegistry } from './type-registry.js';
-import { checkConfig, type Checked } from './plan/index.js';
+import { checkConfig, type Checked } from '../plan/index.js';
 
 export type PrivateState = Record<string, unknown>;
 
