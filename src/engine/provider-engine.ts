@@ -25,7 +25,7 @@ import type { ObjectValue, Value } from '../schema/value.js';
 import type { IdentityDef, ProviderDef } from './contracts/index.js';
 import type { Logger, Diagnostics } from './diagnostics/index.js';
 import { CreateJournal, type JournalPlace } from './journal/index.js';
-import { DEFAULT_CREATE_RECOVERY, type CreateRecoveryOptions } from './create-recovery.js';
+import { DEFAULT_CREATE_RECOVERY, type CreateRecoveryOptions } from './creates/index.js';
 import { Actions, type ActionEvent, type InvokeOptions } from './actions.js';
 import { DataSources } from './data-sources.js';
 import { EngineContext, type PrivateState, type StateOutcome } from './context/index.js';

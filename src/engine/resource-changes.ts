@@ -14,14 +14,14 @@ import { holdsOnlyStored } from '../schema/fields.js';
 import { isApiError } from '../wire/api-error.js';
 import type { ResourceDef } from './contracts/index.js';
 import { CatalogueChecks } from './catalogue-checks.js';
-import { CreateLookalikes } from './create-lookalikes.js';
 import {
+  CreateLookalikes,
   CreateLedger,
   createTracked,
   describe,
   type CreateBooks,
   type CreateRecoveryOptions,
-} from './create-recovery.js';
+} from './creates/index.js';
 import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diagnostic } from './diagnostics/index.js';
 import {
   MODEL_OPTIONS,

@@ -7,7 +7,7 @@
 import { ProviderEngine } from '../engine/provider-engine.js';
 import type { ProviderDef } from '../engine/contracts/index.js';
 import type { Logger } from '../engine/diagnostics/index.js';
-import type { CreateRecoveryOptions } from '../engine/create-recovery.js';
+import type { CreateRecoveryOptions } from '../engine/creates/index.js';
 import { journalPlace } from '../engine/journal/index.js';
 import type { ProviderService } from '../server/main.js';
 import { SERVICE_NAMES, serviceCodecs } from '../server/proto.js';

@@ -11,7 +11,7 @@ import { ProviderEngine } from '../../src/engine/provider-engine.js';
 import { CreateJournal, journalPlace } from '../../src/engine/journal/index.js';
 import type { ProcessInfo } from '../../src/engine/host/host-process.js';
 import { HostView } from '../../src/engine/host/index.js';
-import type { CreateRecoveryOptions } from '../../src/engine/create-recovery.js';
+import type { CreateRecoveryOptions } from '../../src/engine/creates/index.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 import { recordsUnder } from '../support/create-records.js';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import type { ResourceDef } from '../../src/engine/contracts/index.js';
 import { CreateJournal, journalPlace } from '../../src/engine/journal/index.js';
-import { createEntry, settingsText } from '../../src/engine/create-records.js';
+import { createEntry, settingsText } from '../../src/engine/creates/create-records.js';
 import { inCurrentForm } from '../../src/engine/plan/index.js';
 import type { AttrDef, BlockDef, Fields } from '../../src/schema/define.js';
 import type { CtyType } from '../../src/schema/cty-type.js';

@@ -19,13 +19,13 @@
  * An adopted object is claimed in the journal with an exclusive file, so that two processes (two
  * provider configurations of one account) never take the same one.
  */
-import type { Fields, ModelOf } from '../schema/define.js';
-import { fieldList, fieldType } from '../schema/fields.js';
-import { fromModel } from '../schema/model.js';
-import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
-import { equalityKey } from '../schema/value-ops.js';
-import type { AttrDef, BlockDef } from '../schema/define.js';
-import type { OpContext, ResourceDef, UntrackedObjects } from './contracts/index.js';
+import type { Fields, ModelOf } from '../../schema/define.js';
+import { fieldList, fieldType } from '../../schema/fields.js';
+import { fromModel } from '../../schema/model.js';
+import { Unknown, type ObjectValue, type Value } from '../../schema/value.js';
+import { equalityKey } from '../../schema/value-ops.js';
+import type { AttrDef, BlockDef } from '../../schema/define.js';
+import type { OpContext, ResourceDef, UntrackedObjects } from '../contracts/index.js';
 import { judge, type CreateLedger, type Holder, type Lookup, type Model } from './create-evidence.js';
 import {
   digest,
@@ -35,10 +35,10 @@ import {
   type CreateJournal,
   type OpenRecord,
   type RecordHandle,
-} from './journal/index.js';
+} from '../journal/index.js';
 import { describe, messageOf, unknownOutcome } from './create-messages.js';
-import { DiagnosticError } from './diagnostics/index.js';
-import { inCurrentForm, isPlatformSetting, differencesFromPlan } from './plan/index.js';
+import { DiagnosticError } from '../diagnostics/index.js';
+import { inCurrentForm, isPlatformSetting, differencesFromPlan } from '../plan/index.js';
 
 /**
  * How far the platform's clock and ours may differ, and how long after its request left a platform

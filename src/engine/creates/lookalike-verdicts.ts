@@ -5,13 +5,13 @@
  * and what the user asked (`-target`). Every refusal names each likely cause and a way out for each, in
  * the client's words (host-terms.ts); none offers a second object where the platform keeps the key unique.
  */
-import type { Fields } from '../schema/define.js';
-import type { ResourceDef } from './contracts/index.js';
+import type { Fields } from '../../schema/define.js';
+import type { ResourceDef } from '../contracts/index.js';
 import type { Lookup, Model } from './create-evidence.js';
 import { capitalized } from './create-messages.js';
 import type { createEntry } from './create-records.js';
-import type { EngineContext } from './context/index.js';
-import type { WorkspaceNotes } from './journal/index.js';
+import type { EngineContext } from '../context/index.js';
+import type { WorkspaceNotes } from '../journal/index.js';
 
 /** At most this many look-alikes are named in a message; the rest are counted. */
 const NAMED_LOOKALIKES = 10;

@@ -32,18 +32,18 @@
  * budget, costs the check, never the plan: a warning says so, and under Pulumi, which shows no
  * warnings, the create's own listing judges instead (lookalikeRefusal).
  */
-import type { Fields, ModelOf } from '../schema/define.js';
-import { fromModel, toModel } from '../schema/model.js';
-import { Unknown, type ObjectValue } from '../schema/value.js';
-import { type ResourceDef, UNTRACKED_BESIDE } from './contracts/index.js';
+import type { Fields, ModelOf } from '../../schema/define.js';
+import { fromModel, toModel } from '../../schema/model.js';
+import { Unknown, type ObjectValue } from '../../schema/value.js';
+import { type ResourceDef, UNTRACKED_BESIDE } from '../contracts/index.js';
 import type { CreateLedger, Lookup, Model } from './create-evidence.js';
 import { describe, messageOf } from './create-messages.js';
 import { createEntry, handedOver } from './create-records.js';
-import { Diagnostics } from './diagnostics/index.js';
-import { MODEL_OPTIONS, type EngineContext, type PrivateState } from './context/index.js';
-import { notesHold } from './journal/index.js';
+import { Diagnostics } from '../diagnostics/index.js';
+import { MODEL_OPTIONS, type EngineContext, type PrivateState } from '../context/index.js';
+import { notesHold } from '../journal/index.js';
 import { heldElsewhere, verdictOn, type Pending, type Verdict } from './lookalike-verdicts.js';
-import { differencesFromPlan } from './plan/index.js';
+import { differencesFromPlan } from '../plan/index.js';
 
 export class CreateLookalikes<C> {
   private pending: Pending<C>[] = [];

@@ -3,11 +3,11 @@
  * holding the key with why it was not adopted, and the import that adopts the right one. Shared by a
  * lost answer in this process (create-recovery.ts) and a record of a killed run (create-records.ts).
  */
-import type { Fields, ModelOf } from '../schema/define.js';
-import type { ApiError } from '../wire/api-error.js';
-import type { ResourceDef } from './contracts/index.js';
+import type { Fields, ModelOf } from '../../schema/define.js';
+import type { ApiError } from '../../wire/api-error.js';
+import type { ResourceDef } from '../contracts/index.js';
 import type { Holder } from './create-evidence.js';
-import { DiagnosticError } from './diagnostics/index.js';
+import { DiagnosticError } from '../diagnostics/index.js';
 
 /** What the import advice needs of a resource type, whatever its fields. */
 type AnyResource = Pick<ResourceDef<any, any>, 'typeName' | 'importState' | 'importIdDescription'>;

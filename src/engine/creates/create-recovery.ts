@@ -31,10 +31,10 @@
  *   stop, kept tainted so that the next apply replaces it.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { isApiError, type ApiError } from '../wire/api-error.js';
-import type { Fields, ModelOf } from '../schema/define.js';
-import type { ObjectValue } from '../schema/value.js';
-import type { OpContext, ResourceDef, UntrackedObjects } from './contracts/index.js';
+import { isApiError, type ApiError } from '../../wire/api-error.js';
+import type { Fields, ModelOf } from '../../schema/define.js';
+import type { ObjectValue } from '../../schema/value.js';
+import type { OpContext, ResourceDef, UntrackedObjects } from '../contracts/index.js';
 import {
   judge,
   missingOneTimeValues,
@@ -45,13 +45,10 @@ import {
   type Lookup,
   type Model,
 } from './create-evidence.js';
-import type { CreateJournal, RecordHandle } from './journal/index.js';
+import type { CreateJournal, RecordHandle } from '../journal/index.js';
 import { alreadyExists, capitalized, describe, messageOf, unknownOutcome } from './create-messages.js';
 import { createEntry, recoverRecorded } from './create-records.js';
-import { DiagnosticError } from './diagnostics/index.js';
-
-export { CreateLedger, DEFAULT_CREATE_RECOVERY, type CreateRecoveryOptions } from './create-evidence.js';
-export { describe } from './create-messages.js';
+import { DiagnosticError } from '../diagnostics/index.js';
 
 /** What one create goes through: this process's ledger, the journal, and the record it writes there. */
 export interface CreateBooks {

@@ -3,11 +3,11 @@
  * provider process knows about the objects its creates may make (the ledger: censuses, claims,
  * turns), and the rule that judges what a lookup after a lost answer found.
  */
-import type { Fields, ModelOf } from '../schema/define.js';
-import { fromModel } from '../schema/model.js';
-import type { ObjectValue } from '../schema/value.js';
-import type { CreateLookup, OpContext, Partial2, ResourceDef } from './contracts/index.js';
-import { differencesFromPlan } from './plan/index.js';
+import type { Fields, ModelOf } from '../../schema/define.js';
+import { fromModel } from '../../schema/model.js';
+import type { ObjectValue } from '../../schema/value.js';
+import type { CreateLookup, OpContext, Partial2, ResourceDef } from '../contracts/index.js';
+import { differencesFromPlan } from '../plan/index.js';
 
 export interface CreateRecoveryOptions {
   /** Create requests at most, the first included. */
