@@ -13,7 +13,7 @@ import { isWhollyKnown, valueEquals } from '../schema/value-ops.js';
 import { holdsOnlyStored } from '../schema/fields.js';
 import { isApiError } from '../wire/api-error.js';
 import type { ResourceDef } from './contracts/index.js';
-import { CatalogueChecks } from './catalogue-checks.js';
+import { CatalogueChecks } from './catalogue/index.js';
 import {
   CreateLookalikes,
   CreateLedger,

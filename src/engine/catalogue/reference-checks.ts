@@ -7,9 +7,9 @@
  * listings are the catalogue's (catalogue-checks.ts): read once per process, read again before a
  * value is called missing.
  */
-import type { Fields } from '../schema/define.js';
-import { attrStep, indexStep, type AttributePath } from '../schema/path.js';
-import type { CatalogueContext, ReferenceKinds } from './contracts/index.js';
+import type { Fields } from '../../schema/define.js';
+import { attrStep, indexStep, type AttributePath } from '../../schema/path.js';
+import type { CatalogueContext, ReferenceKinds } from '../contracts/index.js';
 
 /**
  * The objects this process planned to make, by kind and id: Terraform plans a resource after those it

@@ -22,13 +22,13 @@
  * before a destroy, and an error of that plan stops it; host-view.ts tells), nor for a plan that
  * changes nothing: a cluster may keep a package the platform no longer offers.
  */
-import type { Fields } from '../schema/define.js';
-import { toConfigModel } from '../schema/model.js';
-import type { ObjectValue } from '../schema/value.js';
-import type { ResourceDef, CatalogueContext, ReferenceKinds } from './contracts/index.js';
+import type { Fields } from '../../schema/define.js';
+import { toConfigModel } from '../../schema/model.js';
+import type { ObjectValue } from '../../schema/value.js';
+import type { ResourceDef, CatalogueContext, ReferenceKinds } from '../contracts/index.js';
 import { PlannedObjects, checkReferences } from './reference-checks.js';
-import { Diagnostics } from './diagnostics/index.js';
-import type { EngineContext } from './context/index.js';
+import { Diagnostics } from '../diagnostics/index.js';
+import type { EngineContext } from '../context/index.js';
 
 export class CatalogueChecks<C> {
   private readonly listings = new Map<string, Promise<unknown>>();
