@@ -30,17 +30,24 @@ import { Actions, type ActionEvent, type InvokeOptions } from './actions.js';
 import { DataSources } from './data-sources.js';
 import { EngineContext, type PrivateState, type StateOutcome } from './context/index.js';
 import { EphemeralResources, type OpenedEphemeral } from './ephemeral-resources.js';
-import { ResourceConfigGeneration } from './generate-config.js';
-import { ListResources, type ListEvent, type ListedObject, type ListOptions } from './list-resources.js';
+import {
+  ResourceConfigGeneration,
+  ListResources,
+  type ListEvent,
+  type ListedObject,
+  type ListOptions,
+  ResourceChanges,
+  type PlanOutcome,
+  ResourceIdentity,
+  type IdentifiedOutcome,
+  ResourceState,
+} from './resources/index.js';
+export { IDENTITY_VERSION } from './resources/index.js';
 import { Functions } from './functions/index.js';
 import type { HostView } from './host/index.js';
 import { ProviderConfiguration } from './provider-config.js';
-import { ResourceChanges, type PlanOutcome } from './resource-changes.js';
-import { ResourceIdentity, type IdentifiedOutcome } from './resource-identity.js';
-import { ResourceState } from './resource-state.js';
 import type { ClientCapabilities } from './plan/index.js';
 
-export { IDENTITY_VERSION } from './resource-identity.js';
 export type { ActionEvent, IdentifiedOutcome, ListEvent, ListedObject, PlanOutcome, PrivateState, StateOutcome, Value };
 
 export class ProviderEngine<C> {

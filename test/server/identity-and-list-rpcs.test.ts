@@ -22,7 +22,7 @@ import { startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/inde
 import { createVdbClient } from '../../src/clients/vdb/index.js';
 import { launchProvider, type LaunchedProvider } from '../../src/tfclient/launch.js';
 import { vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
-import { identityType } from '../../src/engine/identity.js';
+import { identityType } from '../../src/engine/resources/identity.js';
 
 type Msg = Record<string, any>;
 const errors = (res: Msg) =>

@@ -37,15 +37,15 @@
  * A resource gives what the schema cannot know (`generatedConfig`, engine/contracts.ts): the vdb
  * cluster's deprecated `private_region_id`, which is its `cloud_region` only when it is hybrid.
  */
-import type { AttrDef, BlockDef, Fields } from '../schema/define.js';
-import { attrStep, formatPath, indexStep, type AttributePath } from '../schema/path.js';
-import { fieldType, fromModel, plainToValue, toModel, valueToPlain } from '../schema/model.js';
-import { dedupeSetElements, isEmptyValue, isPlainObject, valueEquals } from '../schema/value-ops.js';
-import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
-import { Diagnostics } from './diagnostics/index.js';
-import type { IdentityDef } from './contracts/index.js';
-import type { EngineContext } from './context/index.js';
-import { isConfigurable, movedInto } from './plan/index.js';
+import type { AttrDef, BlockDef, Fields } from '../../schema/define.js';
+import { attrStep, formatPath, indexStep, type AttributePath } from '../../schema/path.js';
+import { fieldType, fromModel, plainToValue, toModel, valueToPlain } from '../../schema/model.js';
+import { dedupeSetElements, isEmptyValue, isPlainObject, valueEquals } from '../../schema/value-ops.js';
+import { Unknown, type ObjectValue, type Value } from '../../schema/value.js';
+import { Diagnostics } from '../diagnostics/index.js';
+import type { IdentityDef } from '../contracts/index.js';
+import type { EngineContext } from '../context/index.js';
+import { isConfigurable, movedInto } from '../plan/index.js';
 
 /** A required argument the generated configuration cannot give: the user sets it before planning. */
 export interface ToComplete {

@@ -3,15 +3,15 @@
  * `list` has a list resource of the same name. Their schemas, ValidateListResourceConfig and
  * ListResource.
  */
-import type { Schema } from '../schema/block.js';
-import type { Fields, ModelOf } from '../schema/define.js';
-import { fromModel, toModel } from '../schema/model.js';
-import type { ObjectValue } from '../schema/value.js';
-import type { Partial2 } from './contracts/index.js';
-import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
-import { MODEL_OPTIONS, errorsOf, type EngineContext } from './context/index.js';
+import type { Schema } from '../../schema/block.js';
+import type { Fields, ModelOf } from '../../schema/define.js';
+import { fromModel, toModel } from '../../schema/model.js';
+import type { ObjectValue } from '../../schema/value.js';
+import type { Partial2 } from '../contracts/index.js';
+import { Diagnostics, diagnosticFromError } from '../diagnostics/index.js';
+import { MODEL_OPTIONS, errorsOf, type EngineContext } from '../context/index.js';
 import { formatIdentity, identityOfState, missingAttributes } from './identity.js';
-import { reconcileRead, checkConfig } from './plan/index.js';
+import { reconcileRead, checkConfig } from '../plan/index.js';
 import { withDefaults } from './resource-state.js';
 
 /** One event of a listing: a result, or diagnostics (an error ends the listing). */

@@ -4,15 +4,15 @@
  * lifecycle of resource-changes.ts and resource-state.ts and check that an object's identity never
  * changes. UpgradeResourceIdentity reads a stored identity.
  */
-import type { CtyType } from '../schema/cty-type.js';
-import type { Fields, ModelOf } from '../schema/define.js';
-import { decodeJSON } from '../schema/json.js';
-import { fromModel } from '../schema/model.js';
-import { ValueDecodeError } from '../schema/msgpack.js';
-import type { ObjectValue } from '../schema/value.js';
-import type { IdentityDef, Partial2 } from './contracts/index.js';
-import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
-import type { EngineContext, PrivateState, StateOutcome } from './context/index.js';
+import type { CtyType } from '../../schema/cty-type.js';
+import type { Fields, ModelOf } from '../../schema/define.js';
+import { decodeJSON } from '../../schema/json.js';
+import { fromModel } from '../../schema/model.js';
+import { ValueDecodeError } from '../../schema/msgpack.js';
+import type { ObjectValue } from '../../schema/value.js';
+import type { IdentityDef, Partial2 } from '../contracts/index.js';
+import { Diagnostics, diagnosticFromError } from '../diagnostics/index.js';
+import type { EngineContext, PrivateState, StateOutcome } from '../context/index.js';
 import {
   changedAttributes,
   formatIdentity,

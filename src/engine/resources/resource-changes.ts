@@ -4,16 +4,16 @@
  * resource's operations, keeping whatever exists when they fail; creates go through
  * create-recovery.ts).
  */
-import { impliedType } from '../schema/block.js';
-import type { Fields, ModelOf } from '../schema/define.js';
-import { fromModel, toModel } from '../schema/model.js';
-import type { AttributePath } from '../schema/path.js';
-import type { ObjectValue } from '../schema/value.js';
-import { isWhollyKnown, valueEquals } from '../schema/value-ops.js';
-import { holdsOnlyStored } from '../schema/fields.js';
-import { isApiError } from '../wire/api-error.js';
-import type { ResourceDef } from './contracts/index.js';
-import { CatalogueChecks } from './catalogue/index.js';
+import { impliedType } from '../../schema/block.js';
+import type { Fields, ModelOf } from '../../schema/define.js';
+import { fromModel, toModel } from '../../schema/model.js';
+import type { AttributePath } from '../../schema/path.js';
+import type { ObjectValue } from '../../schema/value.js';
+import { isWhollyKnown, valueEquals } from '../../schema/value-ops.js';
+import { holdsOnlyStored } from '../../schema/fields.js';
+import { isApiError } from '../../wire/api-error.js';
+import type { ResourceDef } from '../contracts/index.js';
+import { CatalogueChecks } from '../catalogue/index.js';
 import {
   CreateLookalikes,
   CreateLedger,
@@ -21,8 +21,8 @@ import {
   describe,
   type CreateBooks,
   type CreateRecoveryOptions,
-} from './creates/index.js';
-import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diagnostic } from './diagnostics/index.js';
+} from '../creates/index.js';
+import { Diagnostics, DiagnosticError, diagnosticFromError, sentences, type Diagnostic } from '../diagnostics/index.js';
 import {
   MODEL_OPTIONS,
   errorsOf,
@@ -31,7 +31,7 @@ import {
   type EngineContext,
   type PrivateState,
   type StateOutcome,
-} from './context/index.js';
+} from '../context/index.js';
 import {
   assignedValueChanges,
   planObject,
@@ -44,7 +44,7 @@ import {
   type Mismatch,
   checkConfig,
   type ClientCapabilities,
-} from './plan/index.js';
+} from '../plan/index.js';
 
 export interface PlanOutcome {
   planned: ObjectValue | null;

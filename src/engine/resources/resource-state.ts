@@ -3,21 +3,21 @@
  * current schema), ReadResource (the object as the platform has it now) and ImportResourceState (a
  * state begun from an id the user typed).
  */
-import { impliedType } from '../schema/block.js';
-import type { Fields } from '../schema/define.js';
-import { decodeJSON } from '../schema/json.js';
-import { fromModel, plainToValue, toModel } from '../schema/model.js';
-import { ValueDecodeError } from '../schema/msgpack.js';
-import type { ObjectValue } from '../schema/value.js';
-import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
+import { impliedType } from '../../schema/block.js';
+import type { Fields } from '../../schema/define.js';
+import { decodeJSON } from '../../schema/json.js';
+import { fromModel, plainToValue, toModel } from '../../schema/model.js';
+import { ValueDecodeError } from '../../schema/msgpack.js';
+import type { ObjectValue } from '../../schema/value.js';
+import { Diagnostics, diagnosticFromError } from '../diagnostics/index.js';
 import {
   MODEL_OPTIONS,
   isNotFound,
   type EngineContext,
   type PrivateState,
   type StateOutcome,
-} from './context/index.js';
-import { reconcileRead } from './plan/index.js';
+} from '../context/index.js';
+import { reconcileRead } from '../plan/index.js';
 
 export class ResourceState<C> {
   constructor(private readonly ctx: EngineContext<C>) {}

@@ -5,12 +5,12 @@
  * the state and checks only that it is known and well typed. That it never changes is for the
  * provider to guarantee, which the engine does with these functions (resource-identity.ts).
  */
-import type { Fields } from '../schema/define.js';
-import { objectOf, STRING, type CtyType } from '../schema/cty-type.js';
-import { Unknown, type ObjectValue, type Value } from '../schema/value.js';
-import { formatValue } from '../schema/value-ops.js';
-import type { IdentityDef, IdentityModel } from './contracts/index.js';
-import type { Diagnostics } from './diagnostics/index.js';
+import type { Fields } from '../../schema/define.js';
+import { objectOf, STRING, type CtyType } from '../../schema/cty-type.js';
+import { Unknown, type ObjectValue, type Value } from '../../schema/value.js';
+import { formatValue } from '../../schema/value-ops.js';
+import type { IdentityDef, IdentityModel } from '../contracts/index.js';
+import type { Diagnostics } from '../diagnostics/index.js';
 
 /**
  * Identity attributes are strings; the identity is an object of them (Terraform forbids maps, sets
