@@ -56,7 +56,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import type { Logger } from '../../src/engine/diagnostics/index.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { impliedType } from '../../src/schema/block.js';

@@ -4,7 +4,7 @@
  * executables keep this part in a second bundle (scripts/bundle.mjs), loaded on the first call
  * that needs it (./serve.ts).
  */
-import { ProviderEngine } from '../engine/provider-engine.js';
+import { ProviderEngine } from '../engine/entry/index.js';
 import type { ProviderDef } from '../engine/contracts/index.js';
 import type { Logger } from '../engine/diagnostics/index.js';
 import type { CreateRecoveryOptions } from '../engine/creates/index.js';

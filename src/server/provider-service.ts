@@ -3,9 +3,10 @@
  * turns anything unexpected into an error diagnostic, so the process never dies of input. This is the
  * only module that knows both the protocol messages and the engine.
  */
-import { IDENTITY_VERSION, type ProviderEngine, type PrivateState } from '../engine/provider-engine.js';
+import { IDENTITY_VERSION } from '../engine/resources/index.js';
+import type { ProviderEngine } from '../engine/entry/index.js';
+import { type PrivateState, unknownTypeDetail, type TypeKind } from '../engine/context/index.js';
 import { Diagnostics, diagnosticFromError, type Diagnostic, type Logger } from '../engine/diagnostics/index.js';
-import { unknownTypeDetail, type TypeKind } from '../engine/context/index.js';
 import type { Schema } from '../schema/block.js';
 import { blockShapeProblem, impliedType, rulesLeftAfterDecoding, type ShapeRules } from '../schema/block.js';
 import { BOOL, NUMBER, STRING, typeToJSONString, type CtyType } from '../schema/cty-type.js';

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { attr, block, resourceSchema, type ConfigModelOf } from '../../src/schema/define.js';
 import { provider, resource } from '../../src/engine/contracts/index.js';
 import type { Logger } from '../../src/engine/diagnostics/index.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
 import { UNKNOWN, type ObjectValue } from '../../src/schema/value.js';
 import { attrStep } from '../../src/schema/path.js';

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { attr, resourceSchema } from '../../src/schema/define.js';
 import { provider, resource, type ResourceDef } from '../../src/engine/contracts/index.js';
 import type { Logger } from '../../src/engine/diagnostics/index.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import type { CreateRecoveryOptions } from '../../src/engine/creates/index.js';
 import { alreadyHasOne } from '../../src/engine/creates/create-messages.js';
 import { ApiError, OUTCOME_UNKNOWN_NOTE } from '../../src/wire/api-error.js';

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { attr, block, resourceSchema, validators } from '../../src/schema/define.js';
 import { provider, resource } from '../../src/engine/contracts/index.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { DiagnosticError, type Logger } from '../../src/engine/diagnostics/index.js';
 import { withoutSecrets } from '../../src/engine/plan/secret-rules.js';
 import { ApiError } from '../../src/wire/api-error.js';

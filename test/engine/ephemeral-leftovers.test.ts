@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { attr, resourceSchema } from '../../src/schema/define.js';
 import { ephemeralResource, provider } from '../../src/engine/contracts/index.js';
 import type { Logger } from '../../src/engine/diagnostics/index.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 
 interface Api {
   keys: Set<string>;

@@ -7,7 +7,7 @@
 import { attr, resourceSchema } from '../../src/schema/define.js';
 import { provider, resource, type ResourceDef, type CreateSettings } from '../../src/engine/contracts/index.js';
 import type { Logger } from '../../src/engine/diagnostics/index.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { CreateJournal, journalPlace } from '../../src/engine/journal/index.js';
 import type { ProcessInfo } from '../../src/engine/host/host-process.js';
 import { HostView } from '../../src/engine/host/index.js';

@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
 import type { ProviderDef, ResourceDef } from '../../src/engine/contracts/index.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { configFromState } from '../../src/engine/resources/generate-config.js';
 import { planObject } from '../../src/engine/plan/index.js';
 import { proposedNew } from '../../src/engine/checks/index.js';

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Diagnostics } from '../../src/engine/diagnostics/index.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import type { TypeKind } from '../../src/engine/context/index.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { quietLogger } from '../support/quiet-logger.js';

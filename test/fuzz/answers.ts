@@ -5,7 +5,7 @@
  */
 import type { ProviderDef } from '../../src/engine/contracts/index.js';
 import type { Logger } from '../../src/engine/diagnostics/index.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { providerService, type RpcHandler } from '../../src/server/provider-service.js';
 import {
   PreEncoded,

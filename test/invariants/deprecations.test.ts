@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import type { ProviderDef } from '../../src/engine/contracts/index.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { deprecationNote } from '../../src/schema/define.js';
 import { encodeSchemaResponses } from '../../src/server/provider-service.js';
 import { decodeMessage, messageType } from '../../src/server/proto.js';

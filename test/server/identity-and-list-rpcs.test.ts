@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { providerStreamService } from '../../src/server/provider-service.js';
 import { decodeMessage, encodeMessage, rpcTypes, SERVICE_NAMES } from '../../src/server/proto.js';
 import { encodeMsgpack } from '../../src/schema/msgpack.js';

@@ -18,37 +18,33 @@
  *   actions.ts              ValidateActionConfig, PlanAction, InvokeAction
  *   functions.ts            GetFunctions, CallFunction (the part itself: `functions`)
  */
-import type { Schema } from '../schema/block.js';
-import type { CtyType } from '../schema/cty-type.js';
-import type { Fields } from '../schema/define.js';
-import type { ObjectValue, Value } from '../schema/value.js';
-import type { IdentityDef, ProviderDef } from './contracts/index.js';
-import type { Logger, Diagnostics } from './diagnostics/index.js';
-import { CreateJournal, type JournalPlace } from './journal/index.js';
-import { DEFAULT_CREATE_RECOVERY, type CreateRecoveryOptions } from './creates/index.js';
+import type { Schema } from '../../schema/block.js';
+import type { CtyType } from '../../schema/cty-type.js';
+import type { Fields } from '../../schema/define.js';
+import type { ObjectValue } from '../../schema/value.js';
+import type { IdentityDef, ProviderDef } from '../contracts/index.js';
+import type { Logger, Diagnostics } from '../diagnostics/index.js';
+import { CreateJournal, type JournalPlace } from '../journal/index.js';
+import { DEFAULT_CREATE_RECOVERY, type CreateRecoveryOptions } from '../creates/index.js';
 import { Actions, type ActionEvent, type InvokeOptions } from './actions.js';
 import { DataSources } from './data-sources.js';
-import { EngineContext, type PrivateState, type StateOutcome } from './context/index.js';
+import { EngineContext, type PrivateState, type StateOutcome } from '../context/index.js';
 import { EphemeralResources, type OpenedEphemeral } from './ephemeral-resources.js';
 import {
   ResourceConfigGeneration,
   ListResources,
   type ListEvent,
-  type ListedObject,
   type ListOptions,
   ResourceChanges,
   type PlanOutcome,
   ResourceIdentity,
   type IdentifiedOutcome,
   ResourceState,
-} from './resources/index.js';
-export { IDENTITY_VERSION } from './resources/index.js';
-import { Functions } from './functions/index.js';
-import type { HostView } from './host/index.js';
+} from '../resources/index.js';
+import { Functions } from '../functions/index.js';
+import type { HostView } from '../host/index.js';
 import { ProviderConfiguration } from './provider-config.js';
-import type { ClientCapabilities } from './plan/index.js';
-
-export type { ActionEvent, IdentifiedOutcome, ListEvent, ListedObject, PlanOutcome, PrivateState, StateOutcome, Value };
+import type { ClientCapabilities } from '../plan/index.js';
 
 export class ProviderEngine<C> {
   private readonly ctx: EngineContext<C>;

@@ -1,10 +1,10 @@
 /** Data sources: their schemas, ValidateDataResourceConfig and ReadDataSource. */
-import type { Schema } from '../schema/block.js';
-import { fromModel, toModel } from '../schema/model.js';
-import type { ObjectValue } from '../schema/value.js';
-import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
-import { errorsOf, type EngineContext } from './context/index.js';
-import { reconcileRead, checkConfig } from './plan/index.js';
+import type { Schema } from '../../schema/block.js';
+import { fromModel, toModel } from '../../schema/model.js';
+import type { ObjectValue } from '../../schema/value.js';
+import { Diagnostics, diagnosticFromError } from '../diagnostics/index.js';
+import { errorsOf, type EngineContext } from '../context/index.js';
+import { reconcileRead, checkConfig } from '../plan/index.js';
 
 export class DataSources<C> {
   constructor(private readonly ctx: EngineContext<C>) {}

@@ -2,12 +2,12 @@
  * Ephemeral resources: their schemas, ValidateEphemeralResourceConfig, Open, Renew and Close, and
  * what this process opened and Terraform never closed.
  */
-import type { Schema } from '../schema/block.js';
-import { fromModel, toModel } from '../schema/model.js';
-import type { ObjectValue } from '../schema/value.js';
-import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
-import { MODEL_OPTIONS, errorsOf, type EngineContext, type PrivateState } from './context/index.js';
-import { reconcileRead, checkConfig } from './plan/index.js';
+import type { Schema } from '../../schema/block.js';
+import { fromModel, toModel } from '../../schema/model.js';
+import type { ObjectValue } from '../../schema/value.js';
+import { Diagnostics, diagnosticFromError } from '../diagnostics/index.js';
+import { MODEL_OPTIONS, errorsOf, type EngineContext, type PrivateState } from '../context/index.js';
+import { reconcileRead, checkConfig } from '../plan/index.js';
 
 export interface OpenedEphemeral {
   result: ObjectValue | null;

@@ -2,13 +2,13 @@
  * The provider's own configuration: ValidateProviderConfig and ConfigureProvider, which makes the
  * client every operation uses (or records why there is none yet).
  */
-import { impliedType } from '../schema/block.js';
-import { toModel } from '../schema/model.js';
-import type { ObjectValue } from '../schema/value.js';
-import { isWhollyKnown } from '../schema/value-ops.js';
-import { Diagnostics, diagnosticFromError } from './diagnostics/index.js';
-import type { EngineContext } from './context/index.js';
-import { checkConfig } from './plan/index.js';
+import { impliedType } from '../../schema/block.js';
+import { toModel } from '../../schema/model.js';
+import type { ObjectValue } from '../../schema/value.js';
+import { isWhollyKnown } from '../../schema/value-ops.js';
+import { Diagnostics, diagnosticFromError } from '../diagnostics/index.js';
+import type { EngineContext } from '../context/index.js';
+import { checkConfig } from '../plan/index.js';
 
 export class ProviderConfiguration<C> {
   constructor(private readonly ctx: EngineContext<C>) {}

@@ -7,17 +7,17 @@
  * StopProvider, or when the call ends (its deadline, Terraform gone): what the action set going on
  * the platform before is named in the result and never requested again.
  */
-import type { Schema } from '../schema/block.js';
-import type { Fields } from '../schema/define.js';
-import { toModel } from '../schema/model.js';
-import { isWhollyKnown } from '../schema/value-ops.js';
-import type { ObjectValue } from '../schema/value.js';
-import { impliedType } from '../schema/block.js';
-import { isApiError } from '../wire/api-error.js';
-import type { ActionContext, ActionDef } from './contracts/index.js';
-import { DiagnosticError, Diagnostics, diagnosticFromError, sentences, type Diagnostic } from './diagnostics/index.js';
-import { MODEL_OPTIONS, errorsOf, providerRuleErrors, type EngineContext } from './context/index.js';
-import { checkConfig } from './plan/index.js';
+import type { Schema } from '../../schema/block.js';
+import type { Fields } from '../../schema/define.js';
+import { toModel } from '../../schema/model.js';
+import { isWhollyKnown } from '../../schema/value-ops.js';
+import type { ObjectValue } from '../../schema/value.js';
+import { impliedType } from '../../schema/block.js';
+import { isApiError } from '../../wire/api-error.js';
+import type { ActionContext, ActionDef } from '../contracts/index.js';
+import { DiagnosticError, Diagnostics, diagnosticFromError, sentences, type Diagnostic } from '../diagnostics/index.js';
+import { MODEL_OPTIONS, errorsOf, providerRuleErrors, type EngineContext } from '../context/index.js';
+import { checkConfig } from '../plan/index.js';
 
 /** One event of a run: a progress line, or the result (the last event). */
 export type ActionEvent =
