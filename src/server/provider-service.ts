@@ -123,7 +123,7 @@ function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
  * the one it fetched from the first provider process of a command instead of asking each one. The
  * others are false because the provider does not do them: no PlanResourceChange for destroys, no
  * MoveResourceState. generate_resource_config: Terraform 1.14 asks GenerateResourceConfig for the
- * configuration it writes for listed and imported objects (engine/generate-config.ts).
+ * configuration it writes for listed and imported objects (engine/resources/generate-config.ts).
  * Identities and list resources need no capability: Terraform asks for their schemas.
  */
 const SERVER_CAPABILITIES = {
@@ -452,7 +452,7 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
       };
     }),
     // Provider-written configuration (protocol 6.10): the state of an object Terraform lists or
-    // imports → its configuration. Terraform 1.14.0 sends no state (engine/generate-config.ts).
+    // imports → its configuration. Terraform 1.14.0 sends no state (engine/resources/generate-config.ts).
     GenerateResourceConfig: guarded('GenerateResourceConfig', diagsOnly, (req) => {
       const schema = resourceSchema(req.type_name);
       const state = decodeObject(schema, req.state, 'state', STATE);

@@ -1,5 +1,5 @@
 /**
- * The engine's action part (src/engine/actions.ts), on a fake action whose platform the test holds:
+ * The engine's action part (src/engine/entry/actions.ts), on a fake action whose platform the test holds:
  * validation refuses what the arguments show, at their paths, and accepts unknown values; a plan
  * adds the provider's own rules and sends nothing; a run streams its progress as it comes and ends
  * with one result; failures, a stop and the end of the call become diagnostics that say what was

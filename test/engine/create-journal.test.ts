@@ -1,5 +1,5 @@
 /**
- * The create journal's files (src/engine/create-journal.ts): several processes writing at once lose
+ * The create journal's files (src/engine/journal/create-journal.ts): several processes writing at once lose
  * no record and tear none; a file that cannot be read, a directory that cannot be written and old
  * records cost the protection, with one warning that says so, never the run; records expire.
  */

@@ -1,5 +1,5 @@
 /**
- * Provider functions through the engine (src/engine/functions.ts): every call and result each real
+ * Provider functions through the engine (src/engine/functions/functions.ts): every call and result each real
  * function declares, and the rules every function gets from the engine, shown on a fake one with
  * every kind of parameter (fixed, variadic, dynamic, nullable, unknown-taking): its arity, null and
  * unknown arguments, an argument error at its index, and a function that throws or returns the

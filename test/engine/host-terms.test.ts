@@ -1,5 +1,5 @@
 /**
- * Messages in the words of the client that runs the provider (src/engine/host-terms.ts): what the
+ * Messages in the words of the client that runs the provider (src/engine/host/host-terms.ts): what the
  * client is and what its user asked, from the command lines above the provider (host-view.ts), and a
  * plan's diagnostics as a Pulumi user reads them.
  */

@@ -1,5 +1,5 @@
 /**
- * The journal's index of records (src/engine/journal-index.ts) answers every question as a walk over
+ * The journal's index of records (src/engine/journal/journal-index.ts) answers every question as a walk over
  * all its records would, after any sequence of records written, answered, renamed and removed.
  */
 import { expect } from 'chai';

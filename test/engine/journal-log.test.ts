@@ -1,5 +1,5 @@
 /**
- * A process's log of the creates it sent (src/engine/journal-log.ts): a request's line is on the disk
+ * A process's log of the creates it sent (src/engine/journal/journal-log.ts): a request's line is on the disk
  * before its `sent` resolves, the requests waiting together share a flush, and the log reads back as
  * its records not ended, each with its last answer, whatever other processes appended and however its
  * last line was cut.

@@ -1,6 +1,6 @@
 /**
  * A type name the provider does not declare gets one error wherever it arrives: summary
- * `Unknown <kind>`, detail `The provider <name> has no <kind> "<type name>".` (engine/type-registry.ts).
+ * `Unknown <kind>`, detail `The provider <name> has no <kind> "<type name>".` (engine/context/type-registry.ts).
  * The rule over every engine entry point that takes a type name, for both providers; the server says
  * the same words (test/server, test/fuzz).
  */

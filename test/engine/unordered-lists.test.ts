@@ -1,7 +1,7 @@
 /**
  * A list whose order carries no meaning is compared as a set everywhere, proven over every
  * list marked `unordered` in every resource type of both providers, with the engine's own plan and read
- * (src/engine/planner.ts, reconcile.ts): for any elements and any reordering of them,
+ * (src/engine/plan/planner.ts, reconcile.ts): for any elements and any reordering of them,
  * - at plan: a reordered configuration plans the prior value (no change, no replacement);
  * - after a read (drift): a reordered platform answer keeps the state's order;
  * - after an import (no prior state): the configuration's order plans no change of what was read.

@@ -1,5 +1,5 @@
 /**
- * Whose object is it (src/engine/create-lookalikes.ts; docs/decisions.md, "Whose object is it"): a
+ * Whose object is it (src/engine/creates/create-lookalikes.ts; docs/decisions.md, "Whose object is it"): a
  * create whose key and settings an existing object holds, judged on evidence, through the engine over
  * a fake platform, with the walks Terraform and Pulumi run:
  *

@@ -34,7 +34,7 @@ export function classifyResponse(rpc: string, res: Msg): AnswerKind {
   if (diagnostics.some((d) => d.severity !== 1 && d.severity !== 2)) return 'invalid-diagnostic';
   if (diagnostics.some(isInternal)) return 'internal';
   if (diagnostics.some((d) => d.severity === 1)) return 'error';
-  // A function's failure that is no argument's fault blames the function (src/engine/functions.ts).
+  // A function's failure that is no argument's fault blames the function (src/engine/functions/functions.ts).
   if (rpc === 'CallFunction' && /^the function \S+ (failed|returned a value)/.test(String(res.error?.text ?? '')))
     return 'internal';
   if (rpc === 'CallFunction' && res.error?.text) return 'error';

@@ -1,5 +1,5 @@
 /**
- * No secret in a record of a create (src/engine/create-journal.ts), over every resource type of both
+ * No secret in a record of a create (src/engine/journal/create-journal.ts), over every resource type of both
  * providers that records its creates: property-based, plans whose every sensitive attribute, at every
  * depth, holds a secret of its own are written down as the provider writes them before a create
  * request leaves, and neither the file nor the text its settings digest stands for holds any of them.

@@ -66,7 +66,7 @@ interface World {
   readonly b: TerraformClient;
   /**
    * A new process of workspace B, for a plan that must be judged as Terraform's plan walk judges it: a
-   * process that has applied once is an apply walk's, whose plans judge no look-alike (engine/walk.ts).
+   * process that has applied once is an apply walk's, whose plans judge no look-alike (engine/host/walk.ts).
    */
   readonly planningB: () => Promise<TerraformClient>;
   readonly records: Map<string, TypeRecord>;

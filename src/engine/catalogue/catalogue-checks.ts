@@ -19,7 +19,7 @@
  * nothing is sent (docs/decisions.md, "Whose object is it").
  *
  * Never for a destroy, its first plan included (Terraform and OpenTofu plan the whole configuration
- * before a destroy, and an error of that plan stops it; host-view.ts tells), nor for a plan that
+ * before a destroy, and an error of that plan stops it; engine/host/host-view.ts tells), nor for a plan that
  * changes nothing: a cluster may keep a package the platform no longer offers.
  */
 import type { Fields } from '../../schema/define.js';

@@ -1,7 +1,7 @@
 /**
  * What the engine's parts share, and nothing more: the provider's declarations, its configured
  * client (or why there is none yet), the stop signal, and the context an operation is given. Each
- * part (provider-engine.ts lists them) holds this object, never the façade that puts them together.
+ * part (engine/entry/provider-engine.ts lists them) holds this object, never the façade that puts them together.
  */
 import type { Fields, PlatformLimits } from '../../schema/define.js';
 import { toConfigModel, toModel } from '../../schema/model.js';
@@ -44,17 +44,17 @@ export class EngineContext<C> {
   /** The resource types that can be listed (`terraform query`). */
   readonly listResources: TypeRegistry<ResourceDef<Fields, C>>;
   readonly actions: TypeRegistry<ActionDef<Fields, C>>;
-  /** Set by ConfigureProvider (provider-config.ts). */
+  /** Set by ConfigureProvider (engine/entry/provider-config.ts). */
   client: C | undefined;
   /** Why there is no client yet: not configured, or configured with values unknown until apply. */
   unconfiguredReason = 'The provider has not been configured.';
   /** What creates do about untracked look-alikes and where their records live; set by ConfigureProvider. */
   createSettings: CreateSettings = { untrackedObjects: 'refuse' };
-  /** The walk this process serves, as far as it can tell (walk.ts). */
+  /** The walk this process serves, as far as it can tell (engine/host/walk.ts). */
   readonly walk = new WalkView();
-  /** The client that runs the provider and what its user asked (host-view.ts). */
+  /** The client that runs the provider and what its user asked (engine/host/host-view.ts). */
   readonly host: HostView;
-  /** Messages in that client's words (host-terms.ts). */
+  /** Messages in that client's words (engine/host/host-terms.ts). */
   readonly terms: HostTerms;
   /**
    * Why the platform could not be asked at plan (it did not answer, or refused the credentials), once a
@@ -67,7 +67,7 @@ export class EngineContext<C> {
     readonly def: ProviderDef<Fields, C>,
     readonly log: Logger,
     readonly env: NodeJS.ProcessEnv,
-    /** The records of this provider's creates, which outlive the process (create-journal.ts). */
+    /** The records of this provider's creates, which outlive the process (engine/journal/create-journal.ts). */
     readonly journal: CreateJournal,
     host?: HostView,
   ) {
@@ -100,13 +100,13 @@ export class EngineContext<C> {
     this.stopController = new AbortController();
   }
 
-  /** Per type, the ids of the objects Terraform showed this process tracked (create-lookalikes.ts). */
+  /** Per type, the ids of the objects Terraform showed this process tracked (engine/creates/create-lookalikes.ts). */
   readonly shown = new Map<string, Set<string>>();
 
   /**
    * Terraform showed a state of `r` (a prior state, a read, an import) or found its object gone: the
-   * records of the create that made it end (create-journal.ts), a plan names it as no look-alike, and
-   * the notes of this workspace say its state holds it (journal-notes.ts; not for an import, which a
+   * records of the create that made it end (engine/journal/create-journal.ts), a plan names it as no look-alike, and
+   * the notes of this workspace say its state holds it (engine/journal/journal-notes.ts; not for an import, which a
    * plan may never apply).
    */
   seen(r: ResourceDef<Fields, C>, state: ObjectValue, how: 'tracked' | 'imported' | 'gone'): void {
@@ -128,7 +128,7 @@ export class EngineContext<C> {
 
   /**
    * A resource's private state, as the walk shows it: the untracked objects its user chose to create it
-   * beside (create-lookalikes.ts) are no look-alikes of this state's creates.
+   * beside (engine/creates/create-lookalikes.ts) are no look-alikes of this state's creates.
    */
   acknowledge(r: ResourceDef<Fields, C>, priv: PrivateState): void {
     const ids = priv[UNTRACKED_BESIDE];
@@ -155,7 +155,7 @@ export class EngineContext<C> {
     return id;
   }
 
-  /** What went wrong with the records of creates, as a warning once per process (create-journal.ts). */
+  /** What went wrong with the records of creates, as a warning once per process (engine/journal/create-journal.ts). */
   journalWarning(diags: Diagnostics): void {
     const problem = this.journal.takeProblem();
     if (problem) {

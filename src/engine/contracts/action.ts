@@ -9,7 +9,7 @@ import type { Diagnostics, Logger } from '../diagnostics/index.js';
  * resource changes (`action_trigger` in its `lifecycle`). It has a configuration and no state.
  * Terraform validates the configuration (ValidateActionConfig), plans it (PlanAction: nothing is
  * sent then) and invokes it (InvokeAction), showing each progress line as it comes; the engine
- * owns those steps (src/engine/actions.ts), the module says what the action does.
+ * owns those steps (src/engine/entry/actions.ts), the module says what the action does.
  */
 export interface ActionDef<F extends Fields, C> {
   readonly typeName: string;
@@ -22,7 +22,10 @@ export interface ActionDef<F extends Fields, C> {
   validate?(config: ConfigModelOf<F>, diags: Diagnostics): void;
   /** Rules that need the configured provider (its defaults), at plan time and before the action runs. */
   validateWithProvider?(config: ConfigModelOf<F>, client: C, diags: Diagnostics): void;
-  /** Rules the platform's catalogue decides, judged at plan against its listings (catalogue-checks.ts). */
+  /**
+   * Rules the platform's catalogue decides, judged at plan against its listings
+   * (engine/catalogue/catalogue-checks.ts).
+   */
   checkAgainstCatalogue?(config: ConfigModelOf<F>, ctx: CatalogueContext<C>): Promise<void>;
   /**
    * Runs the action on a wholly known configuration. Progress goes to `ctx.progress`, warnings to

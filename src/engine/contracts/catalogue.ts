@@ -1,7 +1,7 @@
 import type { AttributePath } from '../../schema/path.js';
 import type { Diagnostics } from '../diagnostics/index.js';
 
-/** What a catalogue check is given (engine/catalogue-checks.ts). */
+/** What a catalogue check is given (engine/catalogue/catalogue-checks.ts). */
 export interface CatalogueContext<C> {
   readonly client: C;
   readonly signal: AbortSignal;

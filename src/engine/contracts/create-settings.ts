@@ -5,7 +5,7 @@
 
 /**
  * What a plan does with an object that holds a create's key and settings but that no state the run read
- * tracks (create-lookalikes.ts): fail before anything is created, name it and create anyway, or take it
+ * tracks (engine/creates/create-lookalikes.ts): fail before anything is created, name it and create anyway, or take it
  * over as this configuration's.
  */
 export type UntrackedObjects = 'refuse' | 'create' | 'warn' | 'adopt';
@@ -13,7 +13,7 @@ export type UntrackedObjects = 'refuse' | 'create' | 'warn' | 'adopt';
 /**
  * What a plan does when an argument names an object the platform does not hold (yet: another
  * configuration of a pipeline, or a script of this apply, may make it): warn, and let the check before
- * the create or update decide (reference-checks.ts); or refuse at plan.
+ * the create or update decide (engine/catalogue/reference-checks.ts); or refuse at plan.
  */
 export type MissingReferences = 'warn' | 'refuse';
 
@@ -24,6 +24,6 @@ export interface CreateSettings {
   readonly untrackedObjects: UntrackedObjects;
   /** Absent: `warn`. */
   readonly missingReferences?: MissingReferences;
-  /** Where the records of creates live instead of Terraform's data directory (create-journal.ts). */
+  /** Where the records of creates live instead of Terraform's data directory (engine/journal/create-journal.ts). */
   readonly recordsDir?: string;
 }

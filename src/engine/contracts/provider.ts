@@ -30,15 +30,16 @@ export interface ProviderDef<F extends Fields, C> {
   readonly ephemeralResources?: readonly EphemeralDef<any, C>[];
   /** Actions (Terraform 1.14 and later). */
   readonly actions?: readonly ActionDef<any, C>[];
-  /** Functions, `provider::<name>::<function>(…)` (Terraform 1.8 and later); function-contracts.ts. */
+  /** Functions, `provider::<name>::<function>(…)` (Terraform 1.8 and later): engine/functions/. */
   readonly functions?: readonly FunctionDef[];
   /** What the platform takes in one request, checked for every value at plan time. */
   readonly limits?: PlatformLimits;
-  /** How the platform lists the objects arguments name (`refersTo`), checked at plan: reference-checks.ts. */
+  /** How the platform lists the objects arguments name (`refersTo`), checked at plan: engine/catalogue/. */
   readonly references?: ReferenceKinds<C>;
   /**
    * Where the configured client's requests go (host, account; never a credential): records of creates are
-   * kept per address (create-journal.ts). The create settings (create-settings.ts), their variables' prefix.
+   * kept per address (engine/journal/create-journal.ts). The create settings (create-settings.ts), their
+   * variables' prefix.
    */
   apiAddress?(client: C): string;
   createSettings?(config: ModelOf<F>, env: NodeJS.ProcessEnv): CreateSettings;

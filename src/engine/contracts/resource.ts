@@ -86,8 +86,8 @@ export interface ResourceDef<F extends Fields, C> {
 
 /**
  * What the engine needs to find the object a create made when its answer was lost, Terraform stopped
- * it, or a killed run left it (create-recovery.ts, create-records.ts): how to list the objects and
- * recognise the plan's natural key in them. The rule of evidence is the engine's.
+ * it, or a killed run left it (engine/creates/create-recovery.ts, create-records.ts): how to list the
+ * objects and recognise the plan's natural key in them. The rule of evidence is the engine's.
  */
 export interface CreateLookup<F extends Fields, C> {
   /** What identifies the object, for the docs: e.g. "its type and name". */
@@ -112,7 +112,7 @@ export interface CreateLookup<F extends Fields, C> {
   list(plan: ModelOf<F>, ctx: OpContext<C>): Promise<readonly Partial2<ModelOf<F>>[]>;
   /**
    * Plans of the same scope get the same listing, so one listing before the creates serves them all
-   * (src/engine/create-recovery.ts, "census"). Absent: every plan of the type. A listing narrowed by
+   * (src/engine/creates/create-recovery.ts, "census"). Absent: every plan of the type. A listing narrowed by
    * the plan's own key (a search by name) returns that key.
    */
   scope?(plan: ModelOf<F>): string;

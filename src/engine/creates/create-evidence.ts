@@ -24,7 +24,7 @@ export interface CreateRecoveryOptions {
    */
   readonly settleQuietMs: number;
   readonly settleMaxMs: number;
-  /** How long a plan waits for the platform to answer one of its listings (catalogue-checks.ts). */
+  /** How long a plan waits for the platform to answer one of its listings (engine/catalogue/catalogue-checks.ts). */
   readonly lookBudgetMs: number;
 }
 

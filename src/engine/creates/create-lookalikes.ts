@@ -2,13 +2,13 @@
  * What a plan says about a create before anything is made (docs/decisions.md and README, "Whose
  * object is it"):
  *
- * - when a record of a killed run matches it (create-journal.ts), that the apply will look for what
+ * - when a record of a killed run matches it (engine/journal/create-journal.ts), that the apply will look for what
  *   that run made first (create-records.ts). Only a record another process left counts: the creates
  *   of this very run write records too;
  * - otherwise, the objects that already hold its key (and every setting the platform reports, where
  *   the platform lets two objects share a key), judged on evidence of whose each is:
  *   - shown by this walk, or made or taken by this process: this state's, nothing to say;
- *   - noted by a workspace of this directory as its state's (journal-notes.ts: this one's, removed from
+ *   - noted by a workspace of this directory as its state's (engine/journal/journal-notes.ts: this one's, removed from
  *     its state or left out of a `-target` plan; another's, made on purpose beside this one): a state's,
  *     never this create's to refuse or take over. Where the platform keeps the key unique, the create
  *     cannot succeed, and the plan says whose object holds it;
@@ -21,7 +21,7 @@
  *     (the apply takes one over for each create of the key).
  *
  * The walk shows what its state holds as it goes, so an unknown object is judged once the walk is quiet
- * (walk.ts). Terraform and OpenTofu plan every resource before applying any, and their walk gives each
+ * (engine/host/walk.ts). Terraform and OpenTofu plan every resource before applying any, and their walk gives each
  * call one of a few slots: the create waits only while it is the latest to wait, and the latest says
  * the verdicts of all (its diagnostics name each object), so that waiting creates never hold the slots
  * the rest of the walk needs. Pulumi applies each create right after planning it: there each waits

@@ -1,6 +1,6 @@
 /**
  * What a record of an earlier create proves (docs/decisions.md, "Creates outlive their process";
- * create-journal.ts keeps the records). A create whose type, key and settings match records that no
+ * engine/journal/create-journal.ts keeps the records). A create whose type, key and settings match records that no
  * later run retired stands for the requests they wrote down, and looks for what those made before it
  * sends anything:
  *

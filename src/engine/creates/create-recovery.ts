@@ -12,7 +12,7 @@
  *     scope for `censusMaxAgeMs`, so an apply lists each type about once, not once per object;
  *   - no other create of this process made or adopted it (the ledger's claims); creates with the same
  *     key run one at a time, so two resources of one run never take each other's object;
- *   - it matches the plan in every setting the platform reports (reconcile.ts differencesFromPlan);
+ *   - it matches the plan in every setting the platform reports (engine/plan/reconcile.ts differencesFromPlan);
  *   - it is the only object holding the key that is new.
  *   No new object: the request made nothing, and it is sent again (a few times at most, never after
  *   Ctrl-C). Anything else: "Create outcome unknown", naming every object that holds the key and why

@@ -3,7 +3,7 @@
  * decides when; docs/decisions.md, "Whose object is it"): by the provider's `untracked_objects`, the
  * client (Pulumi shows no provider warning, so nothing that only a warning would tell happens there),
  * and what the user asked (`-target`). Every refusal names each likely cause and a way out for each, in
- * the client's words (host-terms.ts); none offers a second object where the platform keeps the key unique.
+ * the client's words (engine/host/host-terms.ts); none offers a second object where the platform keeps the key unique.
  */
 import type { Fields } from '../../schema/define.js';
 import type { ResourceDef } from '../contracts/index.js';

@@ -5,18 +5,18 @@
  * thrown into diagnostics.
  *
  * ProviderEngine is the façade the server calls, one method per RPC. Each method hands the call to
- * the part that serves its family (as the plugin framework's server keeps one file per RPC family);
- * the parts share one EngineContext and never this class:
- *   provider-config.ts      ValidateProviderConfig, ConfigureProvider
- *   resource-changes.ts     ValidateResourceConfig, PlanResourceChange, ApplyResourceChange
- *   resource-state.ts       UpgradeResourceState, ReadResource, ImportResourceState
- *   resource-identity.ts    plan, apply, read and import with identity; UpgradeResourceIdentity
- *   list-resources.ts       ValidateListResourceConfig, ListResource
- *   generate-config.ts      GenerateResourceConfig
- *   data-sources.ts         ValidateDataResourceConfig, ReadDataSource
- *   ephemeral-resources.ts  Validate-, Open-, Renew- and CloseEphemeralResource
- *   actions.ts              ValidateActionConfig, PlanAction, InvokeAction
- *   functions.ts            GetFunctions, CallFunction (the part itself: `functions`)
+ * the module that serves its family (as the plugin framework's server keeps one file per RPC family);
+ * they share one EngineContext (engine/context/) and never this class:
+ *   provider-config.ts                     ValidateProviderConfig, ConfigureProvider
+ *   engine/resources/resource-changes.ts   ValidateResourceConfig, PlanResourceChange, ApplyResourceChange
+ *   engine/resources/resource-state.ts     UpgradeResourceState, ReadResource, ImportResourceState
+ *   engine/resources/resource-identity.ts  plan, apply, read and import with identity; UpgradeResourceIdentity
+ *   engine/resources/list-resources.ts     ValidateListResourceConfig, ListResource
+ *   engine/resources/generate-config.ts    GenerateResourceConfig
+ *   data-sources.ts                        ValidateDataResourceConfig, ReadDataSource
+ *   ephemeral-resources.ts                 Validate-, Open-, Renew- and CloseEphemeralResource
+ *   actions.ts                             ValidateActionConfig, PlanAction, InvokeAction
+ *   engine/functions/functions.ts          GetFunctions, CallFunction (the part itself: `functions`)
  */
 import type { Schema } from '../../schema/block.js';
 import type { CtyType } from '../../schema/cty-type.js';
@@ -57,7 +57,7 @@ export class ProviderEngine<C> {
   private readonly dataSources: DataSources<C>;
   private readonly ephemerals: EphemeralResources<C>;
   private readonly actions: Actions<C>;
-  /** GetFunctions and CallFunction (functions.ts): the server calls the part itself, it needs nothing else. */
+  /** GetFunctions and CallFunction (engine/functions/): the server calls the part itself, it needs nothing else. */
   readonly functions: Functions;
 
   constructor(
@@ -66,7 +66,10 @@ export class ProviderEngine<C> {
     env: NodeJS.ProcessEnv = process.env,
     /** How creates whose answer was lost are recovered (tests shorten the lookup delay). */
     createRecovery: Partial<CreateRecoveryOptions> = {},
-    /** Where the records of creates outlive the process (create-journal.ts), or the journal itself; null keeps none. */
+    /**
+     * Where the records of creates outlive the process (engine/journal/create-journal.ts), or the journal itself;
+     * null keeps none.
+     */
     journal: JournalPlace | CreateJournal | null = null,
     /** What the provider knows of the client that runs it (tests give one that reads no process). */
     host?: HostView,
@@ -127,7 +130,10 @@ export class ProviderEngine<C> {
   stop(): void {
     this.ctx.stop();
   }
-  /** An RPC began (the server says so for each): the walk is quiet only when no call is in flight (walk.ts). */
+  /**
+   * An RPC began (the server says so for each): the walk is quiet only when no call is in flight
+   * (engine/host/walk.ts).
+   */
   callBegan(): () => void {
     return this.ctx.walk.began();
   }
@@ -138,7 +144,7 @@ export class ProviderEngine<C> {
     return this.configuration.configureProvider(terraformVersion, config);
   }
 
-  // Managed resources' changes (resource-changes.ts).
+  // Managed resources' changes (engine/resources/resource-changes.ts).
 
   validateResourceConfig(typeName: string, config: ObjectValue, client?: ClientCapabilities): Diagnostics {
     return this.changes.validateResourceConfig(typeName, config, client);
@@ -152,7 +158,7 @@ export class ProviderEngine<C> {
   ): PlanOutcome {
     return this.changes.planResourceChange(typeName, prior, proposed, config, priorPrivate);
   }
-  /** `config`, when given, is checked once more before a create or update (resource-changes.ts). */
+  /** `config`, when given, is checked once more before a create or update (engine/resources/resource-changes.ts). */
   applyResourceChange(
     typeName: string,
     prior: ObjectValue | null,
@@ -165,7 +171,7 @@ export class ProviderEngine<C> {
 
   /**
    * PlanResourceChange as the server serves it: planWithIdentity, then what the plan tells the
-   * records of creates and they (and the platform) tell the plan (resource-changes.ts planNotices).
+   * records of creates and they (and the platform) tell the plan (engine/resources/resource-changes.ts planNotices).
    */
   async planWithNotices(
     typeName: string,
@@ -174,7 +180,7 @@ export class ProviderEngine<C> {
     config: ObjectValue | null,
     priorPrivate: PrivateState,
     priorIdentity: ObjectValue | null,
-    /** The client's capabilities: Terraform's apply walk allows deferral (walk.ts). */
+    /** The client's capabilities: Terraform's apply walk allows deferral (engine/host/walk.ts). */
     client: { deferralAllowed?: boolean } = {},
   ): Promise<PlanOutcome & { identity: ObjectValue | null }> {
     this.ctx.walk.called(client);
@@ -183,7 +189,7 @@ export class ProviderEngine<C> {
     return { ...out, diags: this.ctx.terms.inClientWords(typeName, out.diags) };
   }
 
-  // The records of creates, as the process ends (create-journal.ts).
+  // The records of creates, as the process ends (engine/journal/create-journal.ts).
 
   /**
    * Terraform went away: from now on nothing is sent that was not on the wire, answers are written
@@ -200,7 +206,7 @@ export class ProviderEngine<C> {
     return this.ctx.journal.ended();
   }
 
-  // Managed resources' stored and refreshed state (resource-state.ts).
+  // Managed resources' stored and refreshed state (engine/resources/resource-state.ts).
 
   upgradeResourceState(
     typeName: string,
@@ -217,7 +223,7 @@ export class ProviderEngine<C> {
     return this.state.importResourceState(typeName, id);
   }
 
-  // The same with identity, which the server calls (resource-identity.ts).
+  // The same with identity, which the server calls (engine/resources/resource-identity.ts).
 
   readWithIdentity(
     typeName: string,
@@ -249,7 +255,7 @@ export class ProviderEngine<C> {
     caller?: AbortSignal,
   ): Promise<IdentifiedOutcome> {
     // Pulumi plans each create right before applying it, in one process: its plans are never an
-    // apply walk's that another walk judged before (walk.ts).
+    // apply walk's that another walk judged before (engine/host/walk.ts).
     this.ctx.walk.called({ applies: !this.ctx.host.appliesRightAfterPlan });
     const out = await this.identity.applyWithIdentity(
       typeName,
@@ -274,14 +280,14 @@ export class ProviderEngine<C> {
     return this.identity.upgradeResourceIdentity(typeName, version, rawJson);
   }
 
-  // Configuration written from a state (generate-config.ts).
+  // Configuration written from a state (engine/resources/generate-config.ts).
 
   /** GenerateResourceConfig; `state` is null when Terraform sent none (1.14.0). */
   generateResourceConfig(typeName: string, state: ObjectValue | null): { config: ObjectValue; diags: Diagnostics } {
     return this.generation.generateResourceConfig(typeName, state);
   }
 
-  // List resources (list-resources.ts).
+  // List resources (engine/resources/list-resources.ts).
 
   validateListResourceConfig(typeName: string, config: ObjectValue): Diagnostics {
     return this.lists.validateListResourceConfig(typeName, config);

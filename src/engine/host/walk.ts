@@ -11,10 +11,10 @@
  * `deferral_allowed` (its released plan walks never do), and any ApplyResourceChange is one.
  * OpenTofu sends no such word: its apply walk is known from its first ApplyResourceChange on.
  * pulumi-terraform-bridge neither: Pulumi plans each create right before applying it, in one process
- * that serves the whole update, so there every plan is judged as a plan (provider-engine.ts).
+ * that serves the whole update, so there every plan is judged as a plan (engine/entry/provider-engine.ts).
  *
  * The walk has shown what it will show once it has gone quiet: no call in flight but the ones waiting
- * for that, and none begun or ended for a moment (create-lookalikes.ts).
+ * for that, and none begun or ended for a moment (engine/creates/create-lookalikes.ts).
  */
 import { setTimeout as delay } from 'node:timers/promises';
 

@@ -1,7 +1,7 @@
 /**
  * The create journal: every create request is written down before it leaves, so that a run killed
  * outright (SIGKILL, the OOM killer, a CI job's timeout) leaves a record that the next run in the
- * same directory finds (docs/decisions.md, "Creates outlive their process"; create-records.ts
+ * same directory finds (docs/decisions.md, "Creates outlive their process"; engine/creates/create-records.ts
  * judges what a record proves).
  *
  * Where: `<TF_DATA_DIR, default .terraform>/keel-creates/<provider>/<workspace>/<api>/`, relative to
@@ -200,7 +200,7 @@ export class CreateJournal extends JournalDirectory {
   /**
    * A plan's word that the apply takes over the untracked object `id` for creates of `entry`
    * (`untracked_objects = "adopt"`): a record answered with it, which the create's recovery adopts as it
-   * adopts a killed run's answer (create-records.ts). Written once per object, whatever the plans.
+   * adopts a killed run's answer (engine/creates/create-records.ts). Written once per object, whatever the plans.
    */
   async planAdoption(entry: CreateEntry, id: string): Promise<void> {
     if (!this.dir || !this.place) return;

@@ -59,7 +59,7 @@ export interface RecordContent {
   readonly returnedAt: number | null;
   /**
    * Written by a plan, not a create: with `untracked_objects = "adopt"`, the untracked object (`id`)
-   * that the plan said the apply takes over (create-lookalikes.ts). Honoured only in that mode.
+   * that the plan said the apply takes over (engine/creates/create-lookalikes.ts). Honoured only in that mode.
    */
   readonly plannedAdoption?: true;
 }

@@ -11,7 +11,7 @@
  * The last line of an object wins. A line is one write to a file opened for appending, so the
  * processes of one workspace (walks, runs side by side) lose and tear nothing. Every workspace of the
  * directory reads every other's notes: an object one of them holds is that workspace's, never another's
- * look-alike to refuse or take over (create-lookalikes.ts).
+ * look-alike to refuse or take over (engine/creates/create-lookalikes.ts).
  */
 import { appendFile, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

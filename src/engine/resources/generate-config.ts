@@ -34,7 +34,7 @@
  *   them (`readAs`, with its conversion), as an import reads them;
  * - a block element that sets nothing where the block says that means no element (`emptyMeansAbsent`);
  * - everything else as the state holds it, which is what the plan compares against.
- * A resource gives what the schema cannot know (`generatedConfig`, engine/contracts.ts): the vdb
+ * A resource gives what the schema cannot know (`generatedConfig`, engine/contracts/resource.ts): the vdb
  * cluster's deprecated `private_region_id`, which is its `cloud_region` only when it is hybrid.
  */
 import type { AttrDef, BlockDef, Fields } from '../../schema/define.js';

@@ -1,8 +1,8 @@
 /**
  * A managed resource's changes: ValidateResourceConfig, PlanResourceChange (no API call: the plan is
- * the schema walked by planner.ts) and ApplyResourceChange (create, update or delete through the
+ * the schema walked by engine/plan/planner.ts) and ApplyResourceChange (create, update or delete through the
  * resource's operations, keeping whatever exists when they fail; creates go through
- * create-recovery.ts).
+ * engine/creates/create-recovery.ts).
  */
 import { impliedType } from '../../schema/block.js';
 import type { Fields, ModelOf } from '../../schema/define.js';
@@ -54,9 +54,9 @@ export interface PlanOutcome {
 }
 
 export class ResourceChanges<C> {
-  /** What this process's creates listed, made and adopted (create-recovery.ts). */
+  /** What this process's creates listed, made and adopted (engine/creates/create-recovery.ts). */
   private readonly creates: CreateLedger;
-  /** What plans of creates say about records of killed runs and objects alike (create-lookalikes.ts). */
+  /** What plans of creates say about records of killed runs and objects alike (engine/creates/create-lookalikes.ts). */
   private readonly lookalikes: CreateLookalikes<C>;
   private readonly catalogue: CatalogueChecks<C>;
 
@@ -72,7 +72,7 @@ export class ResourceChanges<C> {
   /**
    * What Terraform's plan tells the records of creates, and what they and the platform tell the plan:
    * a prior state shows its object tracked; a create is warned about a killed run's record, and told
-   * of objects like it that exist but no state tracks (refused by default: create-lookalikes.ts). A
+   * of objects like it that exist but no state tracks (refused by default: engine/creates/create-lookalikes.ts). A
    * failure of these checks themselves never fails the plan.
    */
   async planNotices(
@@ -239,7 +239,7 @@ export class ResourceChanges<C> {
 
   /**
    * The errors of a resource's configuration, its rules that need the configured provider included;
-   * what `stored` (the prior state) holds is not judged again (validate.ts).
+   * what `stored` (the prior state) holds is not judged again (engine/plan/validate.ts).
    */
   private errorsOf(r: ResourceDef<Fields, C>, config: ObjectValue, stored: ObjectValue | null = null): Diagnostic[] {
     const errors = errorsOf(r, config, stored, this.ctx.def.limits);

@@ -1,5 +1,5 @@
 /**
- * What the catalogue checks of both providers share (engine/catalogue-checks.ts): how a listing is
+ * What the catalogue checks of both providers share (engine/catalogue/catalogue-checks.ts): how a listing is
  * looked up (read again before a value is called missing) and how offered values are named.
  */
 import type { CatalogueContext } from '../../engine/contracts/index.js';

@@ -1,5 +1,5 @@
 /**
- * The identity and list declarations several resource families share (contracts.ts: IdentityDef,
+ * The identity and list declarations several resource families share (engine/contracts/: IdentityDef,
  * ListDef), so that each family states once what names its objects.
  */
 import { resourceSchema, type Fields } from '../../schema/define.js';

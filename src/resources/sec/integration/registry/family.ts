@@ -228,7 +228,7 @@ export const limitByRepositories = () =>
 /**
  * The key of a `{"<key>": "<value>"}` item of the registry kind `kind`'s list `field` (`limitByLabel`):
  * the contract's check of each item wants one entry (each block is sent as one) whose key is not blank,
- * which the engine's rule for a required text refuses (src/engine/platform-values.ts).
+ * which the engine's rule for a required text refuses (src/engine/plan/platform-values.ts).
  */
 export const keyValueKey = (kind: string, field: string, description: string) => {
   checkedBy(`ContainerRegistries:${kind}.${field}[]`, 'check', `${field}: a required key, never blank`);
