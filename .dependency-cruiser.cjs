@@ -4,7 +4,7 @@
  * them on every `npm test`; `npx depcruise src scripts` prints the same verdict.
  *
  *   tools (demo, docs, tfclient, workload, providers, scripts)   may import anything
- *   server ─→ engine ─→ schema, wire
+ *   framework ─→ server ─→ engine ─→ schema, wire   (framework: the package's face, packages/framework)
  *   resources ─→ engine, clients, schema, wire
  *   clients ─→ schema, wire
  *   emulators/<api> ─→ its own modules, emulators/core, wire
@@ -80,6 +80,12 @@ module.exports = {
       to: { path: ENGINE, pathNot: ENGINE_FACE },
     },
     layer('server-on-engine', '^src/server/', [ENGINE, SCHEMA, WIRE], 'The protocol server hands RPCs to the engine.'),
+    layer(
+      'framework-on-server',
+      '^src/framework/',
+      ['^src/server/', ENGINE, SCHEMA, WIRE],
+      "The framework package holds the server, the engine and the ground under it, and nothing of the two providers' own code.",
+    ),
     layer('clients-on-schema', CLIENTS, [SCHEMA, WIRE], 'API clients know the wire and values, nothing of Terraform.'),
     layer(
       'resources-on-engine-and-clients',

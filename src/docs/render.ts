@@ -70,7 +70,10 @@ function renderIndexPage(def: AnyProvider, options: RenderOptions): string {
   out.push(...frontMatter(`${def.name} Provider`, def.schema.block.description));
   out.push(`# ${def.name} Provider`, '');
   out.push(def.schema.block.description, '');
-  out.push(`Provider version ${def.version}; source address \`keel/${def.name}\`.`, '');
+  out.push(
+    `Provider version ${def.version}; source address \`${def.namespace ? `${def.namespace}/` : ''}${def.name}\`.`,
+    '',
+  );
   const example = options.readFile(`examples/${def.name}/main.tf`);
   if (example !== undefined) out.push(...exampleSection(example));
   out.push('## Argument Reference', '');

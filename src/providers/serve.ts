@@ -1,6 +1,6 @@
 /**
  * The start-up part of both provider executables: the go-plugin server (../server/main.ts), which
- * makes the provider's service (./service.ts) on the first call that needs it. Terraform starts a
+ * makes the provider's service (../framework/service.ts) on the first call that needs it. Terraform starts a
  * provider three to five times per command, and one of those processes only shakes hands and asks for
  * the schema: it answers from the schema answers built into the executable (./prebuilt-schemas.ts)
  * and never loads the service, which the executables keep in a second bundle (scripts/bundle.mjs).
@@ -10,18 +10,9 @@ import { createLogger } from '../server/log.js';
 import { PROVIDER_SERVICE_RPCS, type RpcName } from '../server/rpcs.js';
 import type { Logger } from '../engine/diagnostics/index.js';
 import { PREBUILT_SCHEMA_RESPONSES } from './prebuilt-schemas.js';
+import type { ProviderIdentity } from '../framework/service.js';
 
-/**
- * What the start-up part knows of a provider: its source address (`keel/sec`, as namespace and name) and
- * its version, which `--version`, the debug line and the logs say.
- */
-export interface ProviderIdentity {
-  readonly namespace: string;
-  readonly name: string;
-  readonly version: string;
-}
-
-/** Makes the provider's service (./service.ts); it checks that it serves the provider `identity` names. */
+/** Makes the provider's service (../framework/service.ts); it checks that it serves the provider `identity` names. */
 export type CreateService = (log: Logger, identity: ProviderIdentity) => ProviderService;
 
 /**

@@ -1,6 +1,11 @@
-/** The vdb executable's service (./service.ts); in the executable, its second bundle (scripts/bundle.mjs). */
+/**
+ * The vdb executable's service (../framework/service.ts); in the executable, its second bundle
+ * (scripts/bundle.mjs).
+ */
 import def from '../resources/vdb/index.js';
-import { providerServiceOf } from './service.js';
+import { providerServiceOf } from '../framework/service.js';
 import type { CreateService } from './serve.js';
 
-export const createService: CreateService = (log, identity) => providerServiceOf(def, log, identity);
+// The engine's variables keep the names the releases have always read (KEEL_CREATE_RECORDS).
+export const createService: CreateService = (log, identity) =>
+  providerServiceOf(def, log, identity, { variablePrefix: 'KEEL' });

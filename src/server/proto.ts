@@ -1,18 +1,11 @@
 // Protobuf messages and codecs of the whole plugin protocol: tfplugin6 and go-plugin's side services
 // (docs/protocol.md, "The gRPC services"), for the provider's service (./provider-service.ts) and
-// the test client's grpc-js service definitions (src/tfclient). The plain-object form of messages
-// is described in ./codecs.ts; the names of services and RPCs are in ./rpcs.ts (re-exported here).
-import type { MethodDefinition, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
+// the test client's grpc-js service definitions (src/tfclient/service-definitions.ts). The plain-object
+// form of messages is described in ./codecs.ts; the names of services and RPCs are in ./rpcs.ts
+// (re-exported here).
 import { messages as goPluginMessages, services as goPluginServices } from './go-plugin-messages.js';
 import { messages as tfplugin6Messages, services as tfplugin6Services } from './tfplugin6-messages.js';
-import {
-  ProtoCodecs,
-  decodeMessage,
-  encodeMessage,
-  PreEncoded,
-  type MessageType,
-  type MethodCodecs,
-} from './codecs.js';
+import { ProtoCodecs, type MessageType, type MethodCodecs } from './codecs.js';
 
 export { PROVIDER_RPC_NAMES, SERVICE_NAMES, STREAMING_RPC_NAMES, type RpcName } from './rpcs.js';
 export {
@@ -52,25 +45,4 @@ export function rpcTypes(serviceName: string, method: string): { request: Messag
   const m = serviceMethods(serviceName).find((entry) => entry.name === method);
   if (!m) throw new Error(`no method ${method} in ${serviceName}`);
   return { request: messageType(m.requestType), response: messageType(m.responseType) };
-}
-
-/** A grpc-js ServiceDefinition (clients: src/tfclient) whose (de)serializers use the plain-object form above. */
-export function serviceDefinition(serviceName: string): ServiceDefinition<UntypedServiceImplementation> {
-  const definition: Record<string, MethodDefinition<any, any>> = {};
-  for (const method of serviceMethods(serviceName)) {
-    const request = messageType(method.requestType);
-    const response = messageType(method.responseType);
-    definition[method.name] = {
-      path: `/${serviceName}/${method.name}`,
-      requestStream: method.requestStream,
-      responseStream: method.responseStream,
-      requestSerialize: (value: unknown) => encodeMessage(request, value),
-      requestDeserialize: (bytes: Buffer) => decodeMessage(request, bytes),
-      responseSerialize: (value: unknown) =>
-        value instanceof PreEncoded ? value.bytes : encodeMessage(response, value),
-      responseDeserialize: (bytes: Buffer) => decodeMessage(response, bytes),
-      originalName: method.name,
-    };
-  }
-  return definition;
 }

@@ -10,7 +10,8 @@ import { X509Certificate } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../server/handshake.js';
-import { SERVICE_NAMES, STREAMING_RPC_NAMES, serviceDefinition, type RpcName } from '../server/proto.js';
+import { SERVICE_NAMES, STREAMING_RPC_NAMES, type RpcName } from '../server/proto.js';
+import { serviceDefinition } from './service-definitions.js';
 import { derToPem, generateCertificate, parseHandshakeCertField } from '../server/tls.js';
 
 export interface LaunchOptions {

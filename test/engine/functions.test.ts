@@ -13,8 +13,8 @@ import {
   FunctionArgumentError,
   providerFunction,
   type FunctionDef,
+  FunctionFailure,
 } from '../../src/engine/functions/index.js';
-import { FunctionFailure } from '../../src/engine/functions/function-contracts.js';
 import { DYNAMIC, NUMBER, STRING, listOf } from '../../src/schema/cty-type.js';
 import { plainToValue, valueToPlain } from '../../src/schema/model.js';
 import { DynamicValue, UNKNOWN, Unknown, type Value } from '../../src/schema/value.js';

@@ -51,6 +51,7 @@ describe('layers (.dependency-cruiser.cjs)', function () {
       'src/engine/plan/rules.js': ['../context/engine-context.js', './index.js'], // engine-parts-meet-at-their-faces
       'src/engine/plan/index.js': [],
       'src/engine/context/engine-context.js': [],
+      'src/framework/index.js': ['../resources/sec/thing.js'], // framework-on-server
       'src/clients/sec/client.js': ['../../engine/plan.js'], // clients-on-schema
       // resources-on-engine-and-clients, providers-keep-apart
       'src/resources/sec/thing.js': ['../../emulators/sec/handler.js', '../vdb/thing.js'],

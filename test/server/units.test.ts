@@ -9,9 +9,9 @@ import {
   decodeMessage,
   encodeMessage,
   messageType,
-  serviceDefinition,
   serviceMethods,
 } from '../../src/server/proto.js';
+import { serviceDefinition } from '../../src/tfclient/service-definitions.js';
 import { allMessageTypes, allServices, protoSourcesRoot } from '../support/proto-sources.js';
 import { generateCertificate, handshakeCertField, parseHandshakeCertField } from '../../src/server/tls.js';
 

@@ -13,10 +13,10 @@ export {
   type UntrackedObjects,
 } from './create-settings.js';
 export { dataSource, type DataSourceDef } from './data-source.js';
-export { type EphemeralDef, ephemeralResource } from './ephemeral.js';
+export { type EphemeralDef, type EphemeralOpened, ephemeralResource } from './ephemeral.js';
 export type { IdentityAttributeDef, IdentityDef, IdentityModel } from './identity.js';
-export { listResource } from './list.js';
+export { type ListDef, listResource } from './list.js';
 export type { ConfigCheck, OpContext, Partial2 } from './operation.js';
-export { provider, type ProviderDef } from './provider.js';
+export { type ConfigureContext, provider, type ProviderDef } from './provider.js';
 export type { ReferenceKinds } from './references.js';
 export { type CreateLookup, resource, type ResourceDef } from './resource.js';

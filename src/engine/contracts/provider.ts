@@ -20,7 +20,10 @@ export interface ConfigureContext {
 }
 
 export interface ProviderDef<F extends Fields, C> {
+  /** Its source address: `namespace/name`, on `hostname` (registry.terraform.io when absent). */
   readonly name: string;
+  readonly namespace?: string;
+  readonly hostname?: string;
   readonly version: string;
   readonly schema: ResourceSchema<F>;
   configure(config: ModelOf<F>, ctx: ConfigureContext): Promise<C>;

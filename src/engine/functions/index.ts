@@ -6,6 +6,8 @@
 export {
   FunctionArgumentError,
   type FunctionDef,
+  type FunctionExample,
+  FunctionFailure,
   type FunctionParameter,
   providerFunction,
 } from './function-contracts.js';

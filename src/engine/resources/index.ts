@@ -6,7 +6,7 @@
  * configuration generated from a state (generate-config.ts).
  */
 export { ResourceConfigGeneration } from './generate-config.js';
-export { type ListedObject, type ListEvent, type ListOptions, ListResources } from './list-resources.js';
+export { type ListEvent, type ListOptions, ListResources } from './list-resources.js';
 export { type PlanOutcome, ResourceChanges } from './resource-changes.js';
 export { type IdentifiedOutcome, IDENTITY_VERSION, ResourceIdentity } from './resource-identity.js';
 export { ResourceState } from './resource-state.js';

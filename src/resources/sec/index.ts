@@ -73,6 +73,7 @@ const schema = providerSchema(
 
 export default provider<typeof schema.fields, SecClient>({
   name: 'sec',
+  namespace: 'keel',
   version: SEC_VERSION,
   schema,
   async configure(config, ctx) {

@@ -68,6 +68,7 @@ const schema = providerSchema(
 
 export default provider<typeof schema.fields, VdbContext>({
   name: 'vdb',
+  namespace: 'keel',
   version: VDB_VERSION,
   schema,
   async configure(config, ctx) {

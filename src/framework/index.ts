@@ -1,0 +1,91 @@
+/**
+ * The framework's face: everything an author needs to define a Terraform provider in TypeScript and
+ * serve it over tfplugin6 (docs/framework/first-provider.md). Import from the package, never from the
+ * modules behind it: what is not exported here may change in any release.
+ *
+ *   import { attr, provider, resource, resourceSchema, serve } from '@keel/provider-framework';
+ *
+ * The test kit is the package's second entry point, `@keel/provider-framework/testing` (./testing.ts).
+ */
+
+// Definitions: a provider, its resources, data sources, ephemeral resources, list resources, actions
+// and functions. Each helper returns its argument, typed, so that a module needs no annotations.
+export {
+  action,
+  dataSource,
+  ephemeralResource,
+  listResource,
+  resource,
+  type ActionContext,
+  type ActionDef,
+  type CatalogueContext,
+  type ConfigCheck,
+  type ConfigureContext,
+  type CreateLookup,
+  type DataSourceDef,
+  type EphemeralDef,
+  type EphemeralOpened,
+  type IdentityAttributeDef,
+  type IdentityDef,
+  type IdentityModel,
+  type ListDef,
+  type OpContext,
+  type Partial2,
+  type ProviderDef,
+  type ResourceDef,
+} from '../engine/contracts/index.js';
+export type { Logger } from '../engine/diagnostics/index.js';
+export {
+  FunctionArgumentError,
+  FunctionFailure,
+  providerFunction,
+  type FunctionDef,
+  type FunctionExample,
+  type FunctionParameter,
+} from '../engine/functions/index.js';
+
+// Schemas: attributes, blocks, validators and the models they give the operations.
+export {
+  attr,
+  block,
+  providerSchema,
+  resourceSchema,
+  t,
+  validators,
+  type AttrDef,
+  type AttrOptions,
+  type BlockDef,
+  type BlockOptions,
+  type ConfigModelOf,
+  type FieldDef,
+  type Fields,
+  type ModelOf,
+  type PlatformLimits,
+  type ResourceSchema,
+  type Typed,
+  type Validator,
+} from '../schema/define.js';
+export {
+  BOOL,
+  DYNAMIC,
+  NUMBER,
+  STRING,
+  listOf,
+  mapOf,
+  objectOf,
+  setOf,
+  tupleOf,
+  type CtyType,
+} from '../schema/cty-type.js';
+export { Decimal, UNKNOWN, type CtyNumber } from '../schema/value.js';
+export { numberText, numberToJS, parseNumber } from '../schema/number.js';
+export { attrStep, indexStep, keyStep, type AttributePath, type PathStep } from '../schema/path.js';
+
+// What operations report: diagnostics with attribute paths, and the platform's errors by kind (an
+// ApiError 'not_found' from a read says the object is gone).
+export { DiagnosticError, Diagnostics, type Diagnostic } from '../engine/diagnostics/index.js';
+export { ApiError, isApiError, type ApiErrorCode, type ApiErrorDetails } from '../wire/api-error.js';
+
+// Serving: the executable's entry point.
+export { provider, serve, type ServedProvider, type ServeOptions } from './serve.js';
+export type { ProviderIdentity, ServiceOptions } from './service.js';
