@@ -57,5 +57,5 @@ export interface ActionContext<C> {
   started(what: string): void;
 }
 
-/** So that a module gets type inference without annotations. */
+/** Returns the definition as it is, typed, so that a module needs no annotations. */
 export const action = <F extends Fields, C>(def: ActionDef<F, C>): ActionDef<F, C> => def;

@@ -11,5 +11,5 @@ export interface DataSourceDef<F extends Fields, C> {
   validate?(config: ConfigModelOf<F>, diags: Diagnostics): void;
 }
 
-/** So that a module gets type inference without annotations. */
+/** Returns the definition as it is, typed, so that a module needs no annotations. */
 export const dataSource = <F extends Fields, C>(def: DataSourceDef<F, C>): DataSourceDef<F, C> => def;

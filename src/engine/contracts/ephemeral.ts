@@ -36,5 +36,5 @@ export interface EphemeralOpened<F extends Fields> {
   readonly private?: Record<string, unknown>;
 }
 
-/** So that a module gets type inference without annotations. */
+/** Returns the definition as it is, typed, so that a module needs no annotations. */
 export const ephemeralResource = <F extends Fields, C>(def: EphemeralDef<F, C>): EphemeralDef<F, C> => def;

@@ -21,5 +21,5 @@ export interface ListDef<F extends Fields, L extends Fields, C> {
   validate?(config: ConfigModelOf<L>, diags: Diagnostics): void;
 }
 
-/** So that a module gets type inference without annotations. */
+/** Returns the definition as it is, typed, so that a module needs no annotations. */
 export const listResource = <F extends Fields, L extends Fields, C>(def: ListDef<F, L, C>): ListDef<F, L, C> => def;

@@ -49,5 +49,5 @@ export interface ProviderDef<F extends Fields, C> {
   readonly environmentPrefix?: string;
 }
 
-/** So that a module gets type inference without annotations. */
+/** Returns the definition as it is, typed, so that a module needs no annotations. */
 export const provider = <F extends Fields, C>(def: ProviderDef<F, C>): ProviderDef<F, C> => def;

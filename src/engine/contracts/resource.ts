@@ -132,5 +132,5 @@ export interface CreateLookup<F extends Fields, C> {
   madeAt?(object: Partial2<ModelOf<F>>): number | undefined;
 }
 
-/** So that a module gets type inference without annotations. */
+/** Returns the definition as it is, typed, so that a module needs no annotations. */
 export const resource = <F extends Fields, C>(def: ResourceDef<F, C>): ResourceDef<F, C> => def;
