@@ -10,6 +10,9 @@
  *   emulators/<api> ─→ its own modules, emulators/core, wire
  *   schema, wire: the ground (nothing of src above them; schema reads the wire's RFC 3339 parser)
  *
+ * Inside the engine, each part is a folder with a face (src/engine/<part>/index.ts): other parts and
+ * other layers take a part only through its face (ARCHITECTURE.md, "Inside the engine").
+ *
  * Type-only imports count: a type from another layer is a dependency on it all the same.
  */
 
@@ -30,6 +33,8 @@ const WIRE = '^src/(wire/|proto-location\\.ts$)';
 const WIRE_FORMATS = '^src/wire/rfc3339\\.ts$';
 const ENGINE = '^src/engine/';
 const CLIENTS = '^src/clients/';
+/** A part's face: the one module of an engine part that the rest of the code imports. */
+const ENGINE_FACE = '^src/engine/[^/]+/index\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -58,6 +63,22 @@ module.exports = {
       [SCHEMA, WIRE],
       'The lifecycle is written once, over schema values and the API error vocabulary.',
     ),
+    {
+      name: 'engine-parts-meet-at-their-faces',
+      comment:
+        "An engine part imports its own modules directly and another part's only through that part's face (its index.ts), so a part's inside can change without its neighbours.",
+      severity: 'error',
+      from: { path: '^src/engine/([^/]+)/' },
+      to: { path: ENGINE, pathNot: ['^src/engine/$1/', ENGINE_FACE] },
+    },
+    {
+      name: 'engine-through-its-faces',
+      comment:
+        "Code outside the engine takes an engine part only through its face, src/engine/<part>/index.ts, which exports exactly what the product uses. Tests are not held to it (this cruise covers src/ and scripts/): a test of a part's inner module imports that module.",
+      severity: 'error',
+      from: { path: '^(src|scripts)/', pathNot: ENGINE },
+      to: { path: ENGINE, pathNot: ENGINE_FACE },
+    },
     layer('server-on-engine', '^src/server/', [ENGINE, SCHEMA, WIRE], 'The protocol server hands RPCs to the engine.'),
     layer(
       'framework-on-server',

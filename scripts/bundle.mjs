@@ -104,7 +104,7 @@ const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', 'src', path))
  */
 async function prebuiltSchemas(name) {
   const [{ ProviderEngine }, { encodeSchemaResponses }, { default: def }] = await Promise.all([
-    dist('engine/provider-engine.js'),
+    dist('engine/entry/index.js'),
     dist('server/provider-service.js'),
     dist(`resources/${name}/index.js`),
   ]);

@@ -1,12 +1,13 @@
 /**
- * journal: the create records alone (src/engine/create-journal.ts), without Terraform or a platform,
+ * journal: the create records alone (src/engine/journal/create-journal.ts), without Terraform or a platform,
  * in the file system they are kept on: one process writes down N creates, ten at a time (each sent,
  * answered and returned, as an apply does), and shuts down; the next retires each (its object shown
  * tracked, as the plan after an apply does); the one after lists what is left (which removes a log
  * whose records all ended). Then, in a directory of its own, a run killed after its N creates were
  * answered, and the re-run whose every create opens its records afresh before sending anything (as a
- * recovery does, create-records.ts). Each step in a process of its own, CPU and wall per resource. What the
- * records cost an apply beside everything else is the `unrecorded` side of `scale --against-go`.
+ * recovery does, src/engine/creates/create-records.ts). Each step in a process of its own, CPU and wall
+ * per resource. What the records cost an apply beside everything else is the `unrecorded` side of
+ * `scale --against-go`.
  *
  * With --beside DIR another built checkout's journal runs in the same turns (the order flips every
  * repetition), so a change's effect shows side by side. --dir puts the records elsewhere than the
@@ -15,7 +16,7 @@
  * Usage: npm run bench -- journal [--count N] [--reps R] [--dir D] [--beside DIR]   (defaults: 1000, 5)
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -84,7 +85,11 @@ export async function journalBench(args: string[]): Promise<void> {
       },
     },
   );
-  const module = (root: string) => pathToFileURL(join(root, 'dist', 'src', 'engine', 'create-journal.js')).href;
+  // The journal part's face; a checkout built before the engine had parts has the journal at engine/create-journal.js.
+  const module = (root: string) => {
+    const face = join(root, 'dist', 'src', 'engine', 'journal', 'index.js');
+    return pathToFileURL(existsSync(face) ? face : join(root, 'dist', 'src', 'engine', 'create-journal.js')).href;
+  };
   const sides = [
     { label: 'this checkout', module: module(REPO_ROOT) },
     ...(beside ? [{ label: beside, module: module(beside) }] : []),

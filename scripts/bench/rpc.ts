@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import type { ProviderDef } from '../../src/engine/contracts.js';
+import type { ProviderDef } from '../../src/engine/contracts/index.js';
 import { impliedType } from '../../src/schema/block.js';
 import { encodeMsgpack } from '../../src/schema/msgpack.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';

@@ -56,8 +56,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
-import type { Logger } from '../../src/engine/contracts.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
+import type { Logger } from '../../src/engine/diagnostics/index.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { impliedType } from '../../src/schema/block.js';
 import { encodeMsgpack } from '../../src/schema/msgpack.js';

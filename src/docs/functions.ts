@@ -5,8 +5,7 @@
  * declares with what they give (the same calls the tests make under every client).
  */
 import type { CtyType } from '../schema/cty-type.js';
-import type { FunctionDef, FunctionParameter } from '../engine/function-contracts.js';
-import { Functions } from '../engine/functions.js';
+import { type FunctionDef, type FunctionParameter, Functions } from '../engine/functions/index.js';
 import { plainToValue, valueToPlain } from '../schema/model.js';
 import type { FileReader } from './examples.js';
 import { typeName } from './fields.js';

@@ -11,7 +11,7 @@
  * resource, action, data source). What they are made of is beside it: the fields in fields.ts, the
  * sections beyond the fields in sections.ts, page paths in paths.ts, Markdown text in text.ts.
  */
-import type { ActionDef, DataSourceDef, EphemeralDef, ProviderDef, ResourceDef } from '../engine/contracts.js';
+import type { ActionDef, DataSourceDef, EphemeralDef, ProviderDef, ResourceDef } from '../engine/contracts/index.js';
 import { findExample, type FileReader } from './examples.js';
 import { renderFieldsOf } from './fields.js';
 import { renderFunctionPage } from './functions.js';

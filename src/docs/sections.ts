@@ -5,7 +5,7 @@
  * ephemeral resource leaves open when Terraform does not close it, and what a configuration written
  * for the upstream provider must change. Each reads the declarations and returns the section's lines.
  */
-import type { DataSourceDef, ProviderDef, ResourceDef } from '../engine/contracts.js';
+import type { DataSourceDef, ProviderDef, ResourceDef } from '../engine/contracts/index.js';
 import { requiredUnreadable, type FieldDef, type Fields, type Unreadable } from '../schema/define.js';
 import type { Value } from '../schema/value.js';
 import { formatDefault } from './fields.js';

@@ -29,12 +29,12 @@ export {
   type IdentityDef,
   type IdentityModel,
   type ListDef,
-  type Logger,
   type OpContext,
   type Partial2,
   type ProviderDef,
   type ResourceDef,
-} from '../engine/contracts.js';
+} from '../engine/contracts/index.js';
+export type { Logger } from '../engine/diagnostics/index.js';
 export {
   FunctionArgumentError,
   FunctionFailure,
@@ -42,7 +42,7 @@ export {
   type FunctionDef,
   type FunctionExample,
   type FunctionParameter,
-} from '../engine/function-contracts.js';
+} from '../engine/functions/index.js';
 
 // Schemas: attributes, blocks, validators and the models they give the operations.
 export {
@@ -83,7 +83,7 @@ export { attrStep, indexStep, keyStep, type AttributePath, type PathStep } from 
 
 // What operations report: diagnostics with attribute paths, and the platform's errors by kind (an
 // ApiError 'not_found' from a read says the object is gone).
-export { DiagnosticError, Diagnostics, type Diagnostic } from '../engine/diagnostics.js';
+export { DiagnosticError, Diagnostics, type Diagnostic } from '../engine/diagnostics/index.js';
 export { ApiError, isApiError, type ApiErrorCode, type ApiErrorDetails } from '../wire/api-error.js';
 
 // Serving: the executable's entry point.

@@ -4,7 +4,7 @@
  * definition's engine, made on the first call that needs it.
  */
 import type { Fields } from '../schema/define.js';
-import type { ProviderDef } from '../engine/contracts.js';
+import type { ProviderDef } from '../engine/contracts/index.js';
 import { createLogger } from '../server/log.js';
 import { runProviderMain } from '../server/main.js';
 import { PROVIDER_SERVICE_RPCS } from '../server/rpcs.js';

@@ -3,10 +3,11 @@
  * definitions, its handler tables and the protocol's codecs. `serve` (./serve.ts) makes it on the first
  * call that needs it; sec's and vdb's executables keep it in a second bundle (scripts/bundle.mjs).
  */
-import { ProviderEngine } from '../engine/provider-engine.js';
-import type { Logger, ProviderDef } from '../engine/contracts.js';
-import type { CreateRecoveryOptions } from '../engine/create-recovery.js';
-import { journalPlace } from '../engine/create-journal.js';
+import { ProviderEngine } from '../engine/entry/index.js';
+import type { ProviderDef } from '../engine/contracts/index.js';
+import type { Logger } from '../engine/diagnostics/index.js';
+import type { CreateRecoveryOptions } from '../engine/creates/index.js';
+import { journalPlace } from '../engine/journal/index.js';
 import type { ProviderService } from '../server/main.js';
 import { SERVICE_NAMES, serviceCodecs } from '../server/proto.js';
 import { providerService, providerStreamService } from '../server/provider-service.js';

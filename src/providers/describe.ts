@@ -1,5 +1,5 @@
 /** Both providers' definitions by name, for the tools (docs, the Pulumi mapping) that describe them. */
-import type { ProviderDef } from '../engine/contracts.js';
+import type { ProviderDef } from '../engine/contracts/index.js';
 
 export async function loadProviderDef(name: string): Promise<ProviderDef<any, any>> {
   switch (name) {

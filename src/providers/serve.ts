@@ -8,7 +8,7 @@
 import { runProviderMain, type ProviderService } from '../server/main.js';
 import { createLogger } from '../server/log.js';
 import { PROVIDER_SERVICE_RPCS, type RpcName } from '../server/rpcs.js';
-import type { Logger } from '../engine/contracts.js';
+import type { Logger } from '../engine/diagnostics/index.js';
 import { PREBUILT_SCHEMA_RESPONSES } from './prebuilt-schemas.js';
 import type { ProviderIdentity } from '../framework/service.js';
 

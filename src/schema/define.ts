@@ -33,7 +33,7 @@ export const t = {
 
 /**
  * What a platform takes in one request, for every argument of every type alike: checked at plan
- * time (engine validate.ts), so that nothing the platform would refuse for its size is sent.
+ * time (engine/plan/validate.ts), so that nothing the platform would refuse for its size is sent.
  */
 export interface PlatformLimits {
   /** Characters of one text (an attribute may declare its own `maxCharacters`). */
@@ -81,7 +81,7 @@ export interface Validator<V> {
   /**
    * An accepted value in the spelling its documentation shows, where the platform answers another
    * spelling of the same value (`high` for `High`, `72h0m0s` for `72h`): generated configuration
-   * writes it so (engine/generate-config.ts). Undefined leaves the value as it is.
+   * writes it so (engine/resources/generate-config.ts). Undefined leaves the value as it is.
    */
   written?(value: V): V | undefined;
 }
@@ -166,13 +166,14 @@ export interface AttrOptions<V> {
   onImport?: string;
   /**
    * A secret the platform returns only in the answer to the create. An object found again after
-   * that answer was lost lacks it, so the engine does not adopt it as is (create-recovery.ts).
+   * that answer was lost lacks it, so the engine does not adopt it as is
+   * (engine/creates/create-recovery.ts).
    * Such a value is `masked` too.
    */
   oneTime?: boolean;
   /**
    * A list the platform keeps each value of once (it collapses or refuses a repeat): a value the
-   * configuration names twice is sent once (engine/platform-values.ts `withoutRepeats`). Only for an
+   * configuration names twice is sent once (engine/plan/platform-values.ts `withoutRepeats`). Only for an
    * `unordered` list, whose comparison then finds the read's list the same.
    */
   distinct?: boolean;
@@ -191,7 +192,8 @@ export interface AttrOptions<V> {
   /**
    * The platform assigns the value (an SDK-style `id`, which Pulumi shows as an input): a configuration
    * may only repeat the object's own value, as the code `pulumi import` prints does. Any value on
-   * create, another value on update, or one an update would change is refused at plan (validate.ts).
+   * create, another value on update, or one an update would change is refused at plan
+   * (engine/plan/validate.ts).
    */
   platformAssigned?: boolean;
   /**

@@ -33,8 +33,8 @@ const TIMESTAMP_EXAMPLE = '2030-01-31T12:00:00Z';
 
 /**
  * An RFC 3339 date-time; with `future`, one after the moment it is judged (an expiry: the platforms
- * refuse one in the past). A stored value that has since passed is not judged again (engine
- * validate.ts), so a state never becomes invalid by the clock alone.
+ * refuse one in the past). A stored value that has since passed is not judged again
+ * (engine/plan/validate.ts), so a state never becomes invalid by the clock alone.
  */
 export function timestamp(options: { future?: boolean } = {}): FormValidator<string> {
   return {

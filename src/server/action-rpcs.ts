@@ -7,10 +7,9 @@
  *
  * Terraform names the type `type_name` in ValidateActionConfig and `action_type` in the other two.
  */
-import type { ProviderEngine } from '../engine/provider-engine.js';
-import type { Diagnostic } from '../engine/diagnostics.js';
-import type { Logger } from '../engine/contracts.js';
-import { unknownTypeDetail } from '../engine/type-registry.js';
+import type { ProviderEngine } from '../engine/entry/index.js';
+import type { Diagnostic, Logger } from '../engine/diagnostics/index.js';
+import { unknownTypeDetail } from '../engine/context/index.js';
 import type { Schema } from '../schema/block.js';
 import type { ObjectValue } from '../schema/value.js';
 

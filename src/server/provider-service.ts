@@ -3,10 +3,10 @@
  * turns anything unexpected into an error diagnostic, so the process never dies of input. This is the
  * only module that knows both the protocol messages and the engine.
  */
-import { IDENTITY_VERSION, type ProviderEngine, type PrivateState } from '../engine/provider-engine.js';
-import { Diagnostics, diagnosticFromError, type Diagnostic } from '../engine/diagnostics.js';
-import type { Logger } from '../engine/contracts.js';
-import { unknownTypeDetail, type TypeKind } from '../engine/type-registry.js';
+import { IDENTITY_VERSION } from '../engine/resources/index.js';
+import type { ProviderEngine } from '../engine/entry/index.js';
+import { type PrivateState, unknownTypeDetail, type TypeKind } from '../engine/context/index.js';
+import { Diagnostics, diagnosticFromError, type Diagnostic, type Logger } from '../engine/diagnostics/index.js';
 import type { Schema } from '../schema/block.js';
 import { blockShapeProblem, impliedType, rulesLeftAfterDecoding, type ShapeRules } from '../schema/block.js';
 import { BOOL, NUMBER, STRING, typeToJSONString, type CtyType } from '../schema/cty-type.js';
@@ -123,7 +123,7 @@ function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
  * the one it fetched from the first provider process of a command instead of asking each one. The
  * others are false because the provider does not do them: no PlanResourceChange for destroys, no
  * MoveResourceState. generate_resource_config: Terraform 1.14 asks GenerateResourceConfig for the
- * configuration it writes for listed and imported objects (engine/generate-config.ts).
+ * configuration it writes for listed and imported objects (engine/resources/generate-config.ts).
  * Identities and list resources need no capability: Terraform asks for their schemas.
  */
 const SERVER_CAPABILITIES = {
@@ -452,7 +452,7 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
       };
     }),
     // Provider-written configuration (protocol 6.10): the state of an object Terraform lists or
-    // imports → its configuration. Terraform 1.14.0 sends no state (engine/generate-config.ts).
+    // imports → its configuration. Terraform 1.14.0 sends no state (engine/resources/generate-config.ts).
     GenerateResourceConfig: guarded('GenerateResourceConfig', diagsOnly, (req) => {
       const schema = resourceSchema(req.type_name);
       const state = decodeObject(schema, req.state, 'state', STATE);

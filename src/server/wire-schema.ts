@@ -7,7 +7,7 @@ import type { Schema, SchemaBlock, SchemaNestedBlock, Nesting } from '../schema/
 import { typeToJSONString } from '../schema/cty-type.js';
 import { withDeprecation } from '../schema/define.js';
 import type { AttributePath } from '../schema/path.js';
-import type { FunctionDef, FunctionParameter } from '../engine/function-contracts.js';
+import type { FunctionDef, FunctionParameter } from '../engine/functions/index.js';
 
 type Msg = Record<string, unknown>;
 

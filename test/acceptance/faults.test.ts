@@ -83,7 +83,10 @@ interface PhaseFigures {
   readonly resent: number;
 }
 
-/** Counts in the provider's debug log (TF_LOG_PROVIDER=debug); wording from the clients and engine/create-recovery.ts. */
+/**
+ * Counts in the provider's debug log (TF_LOG_PROVIDER=debug); wording from the clients and
+ * engine/creates/create-recovery.ts.
+ */
 function providerLogFigures(
   log: string,
   provider: WorkloadProvider,

@@ -43,7 +43,7 @@ import { tmpdir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { isAbsolute, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { impliedType } from '../../src/schema/block.js';

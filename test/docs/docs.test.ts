@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import { provider, resource, dataSource, type ProviderDef } from '../../src/engine/contracts.js';
+import { provider, resource, dataSource, type ProviderDef } from '../../src/engine/contracts/index.js';
 import { attr, block, resourceSchema, t, validators, type AttrOptions, type Fields } from '../../src/schema/define.js';
 import {
   compareTrees,

@@ -1,5 +1,5 @@
 /**
- * The engine's action part (src/engine/actions.ts), on a fake action whose platform the test holds:
+ * The engine's action part (src/engine/entry/actions.ts), on a fake action whose platform the test holds:
  * validation refuses what the arguments show, at their paths, and accepts unknown values; a plan
  * adds the provider's own rules and sends nothing; a run streams its progress as it comes and ends
  * with one result; failures, a stop and the end of the call become diagnostics that say what was
@@ -7,9 +7,10 @@
  */
 import { expect } from 'chai';
 import { attr, resourceSchema, validators } from '../../src/schema/define.js';
-import { action, provider } from '../../src/engine/contracts.js';
-import { DiagnosticError } from '../../src/engine/diagnostics.js';
-import { ProviderEngine, type ActionEvent } from '../../src/engine/provider-engine.js';
+import { action, provider } from '../../src/engine/contracts/index.js';
+import { DiagnosticError } from '../../src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
+import type { ActionEvent } from '../../src/engine/entry/actions.js';
 import { ApiError } from '../../src/wire/api-error.js';
 import { attrStep } from '../../src/schema/path.js';
 import { UNKNOWN, type ObjectValue } from '../../src/schema/value.js';

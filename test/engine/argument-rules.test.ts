@@ -5,13 +5,14 @@
  */
 import { expect } from 'chai';
 import { attr, block, resourceSchema, type ConfigModelOf } from '../../src/schema/define.js';
-import { provider, resource, type Logger } from '../../src/engine/contracts.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { provider, resource } from '../../src/engine/contracts/index.js';
+import type { Logger } from '../../src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
 import { UNKNOWN, type ObjectValue } from '../../src/schema/value.js';
 import { attrStep } from '../../src/schema/path.js';
 import { fromModel } from '../../src/schema/model.js';
-import { reconcileRead } from '../../src/engine/reconcile.js';
+import { reconcileRead } from '../../src/engine/plan/index.js';
 
 const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 

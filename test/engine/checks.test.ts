@@ -9,17 +9,11 @@ import { type CtyType, DYNAMIC, NUMBER, STRING, listOf, mapOf, setOf } from '../
 import { type Refinements, type Value, Decimal, DynamicValue, UNKNOWN, Unknown } from '../../src/schema/value.js';
 import { valueEquals } from '../../src/schema/value-ops.js';
 import { impliedType } from '../../src/schema/block.js';
-import {
-  type CheckProblem,
-  assertObjectCompatible,
-  assertPlanValid,
-  checkApplyResult,
-  checkPlannedState,
-  checkReadResult,
-  formatProblem,
-  plannedDataResourceObject,
-  proposedNew,
-} from '../../src/engine/checks/index.js';
+import { type CheckProblem, formatProblem } from '../../src/engine/checks/util.js';
+import { assertObjectCompatible } from '../../src/engine/checks/object-compatible.js';
+import { assertPlanValid } from '../../src/engine/checks/plan-valid.js';
+import { checkApplyResult, checkPlannedState, checkReadResult, proposedNew } from '../../src/engine/checks/index.js';
+import { plannedDataResourceObject } from '../../src/engine/checks/proposed-new.js';
 
 // ---- schema builders -------------------------------------------------------------------------
 

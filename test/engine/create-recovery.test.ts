@@ -8,10 +8,11 @@
  */
 import { expect } from 'chai';
 import { attr, resourceSchema } from '../../src/schema/define.js';
-import { provider, resource, type Logger, type ResourceDef } from '../../src/engine/contracts.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
-import type { CreateRecoveryOptions } from '../../src/engine/create-recovery.js';
-import { alreadyHasOne } from '../../src/engine/create-messages.js';
+import { provider, resource, type ResourceDef } from '../../src/engine/contracts/index.js';
+import type { Logger } from '../../src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
+import type { CreateRecoveryOptions } from '../../src/engine/creates/index.js';
+import { alreadyHasOne } from '../../src/engine/creates/create-messages.js';
 import { ApiError, OUTCOME_UNKNOWN_NOTE } from '../../src/wire/api-error.js';
 import { NOT_SENT_NOTE } from '../../src/clients/stop.js';
 import { proposedNew } from '../../src/engine/checks/index.js';

@@ -10,11 +10,8 @@ import { expect } from 'chai';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
 import type { AttrDef, Fields } from '../../src/schema/define.js';
-import { planObject } from '../../src/engine/planner.js';
-import { reconcileRead } from '../../src/engine/reconcile.js';
-import { withoutRepeats } from '../../src/engine/platform-values.js';
-import { checkConfig } from '../../src/engine/validate.js';
-import { Diagnostics } from '../../src/engine/diagnostics.js';
+import { planObject, reconcileRead, withoutRepeats, checkConfig } from '../../src/engine/plan/index.js';
+import { Diagnostics } from '../../src/engine/diagnostics/index.js';
 import { valueEquals } from '../../src/schema/value-ops.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 

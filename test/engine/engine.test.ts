@@ -4,14 +4,13 @@
  */
 import { expect } from 'chai';
 import { attr, block, resourceSchema, validators } from '../../src/schema/define.js';
-import { provider, resource } from '../../src/engine/contracts.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
-import { DiagnosticError } from '../../src/engine/diagnostics.js';
-import { withoutSecrets } from '../../src/engine/secret-rules.js';
+import { provider, resource } from '../../src/engine/contracts/index.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
+import { DiagnosticError, type Logger } from '../../src/engine/diagnostics/index.js';
+import { withoutSecrets } from '../../src/engine/plan/secret-rules.js';
 import { ApiError } from '../../src/wire/api-error.js';
 import { UNKNOWN, Unknown, type ObjectValue } from '../../src/schema/value.js';
 import { proposedNew, checkPlannedState, checkApplyResult } from '../../src/engine/checks/index.js';
-import type { Logger } from '../../src/engine/contracts.js';
 
 interface Thing {
   id: string;

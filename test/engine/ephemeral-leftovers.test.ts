@@ -6,8 +6,9 @@
  */
 import { expect } from 'chai';
 import { attr, resourceSchema } from '../../src/schema/define.js';
-import { ephemeralResource, provider, type Logger } from '../../src/engine/contracts.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ephemeralResource, provider } from '../../src/engine/contracts/index.js';
+import type { Logger } from '../../src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 
 interface Api {
   keys: Set<string>;

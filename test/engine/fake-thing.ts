@@ -5,13 +5,13 @@
  * untracked-objects.test.ts) run against.
  */
 import { attr, resourceSchema } from '../../src/schema/define.js';
-import { provider, resource, type Logger, type ResourceDef } from '../../src/engine/contracts.js';
-import type { CreateSettings } from '../../src/engine/create-settings.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
-import { CreateJournal, journalPlace } from '../../src/engine/create-journal.js';
-import type { ProcessInfo } from '../../src/engine/host-process.js';
-import { HostView } from '../../src/engine/host-view.js';
-import type { CreateRecoveryOptions } from '../../src/engine/create-recovery.js';
+import { provider, resource, type ResourceDef, type CreateSettings } from '../../src/engine/contracts/index.js';
+import type { Logger } from '../../src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
+import { CreateJournal, journalPlace } from '../../src/engine/journal/index.js';
+import type { ProcessInfo } from '../../src/engine/host/host-process.js';
+import { HostView } from '../../src/engine/host/index.js';
+import type { CreateRecoveryOptions } from '../../src/engine/creates/index.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 import { recordsUnder } from '../support/create-records.js';

@@ -1,5 +1,5 @@
 /**
- * Provider functions through the engine (src/engine/functions.ts): every call and result each real
+ * Provider functions through the engine (src/engine/functions/functions.ts): every call and result each real
  * function declares, and the rules every function gets from the engine, shown on a fake one with
  * every kind of parameter (fixed, variadic, dynamic, nullable, unknown-taking): its arity, null and
  * unknown arguments, an argument error at its index, and a function that throws or returns the
@@ -8,13 +8,13 @@
 import { expect } from 'chai';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import { Functions } from '../../src/engine/functions.js';
 import {
+  Functions,
   FunctionArgumentError,
-  FunctionFailure,
   providerFunction,
   type FunctionDef,
-} from '../../src/engine/function-contracts.js';
+  FunctionFailure,
+} from '../../src/engine/functions/index.js';
 import { DYNAMIC, NUMBER, STRING, listOf } from '../../src/schema/cty-type.js';
 import { plainToValue, valueToPlain } from '../../src/schema/model.js';
 import { DynamicValue, UNKNOWN, Unknown, type Value } from '../../src/schema/value.js';

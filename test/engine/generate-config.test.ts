@@ -1,5 +1,5 @@
 /**
- * The rules of GenerateResourceConfig (src/engine/generate-config.ts), over every resource type of
+ * The rules of GenerateResourceConfig (src/engine/resources/generate-config.ts), over every resource type of
  * both providers, on random states of each type's schema (test/fuzz/values.ts):
  * - the answer is an object of the schema's type, wholly known (a null one would make Terraform 1.14
  *   panic), with every computed-only attribute, write-only value and secret null;
@@ -20,10 +20,10 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import type { ProviderDef, ResourceDef } from '../../src/engine/contracts.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
-import { configFromState } from '../../src/engine/generate-config.js';
-import { planObject } from '../../src/engine/planner.js';
+import type { ProviderDef, ResourceDef } from '../../src/engine/contracts/index.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
+import { configFromState } from '../../src/engine/resources/generate-config.js';
+import { planObject } from '../../src/engine/plan/index.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
 import { blockShapeProblem, impliedType } from '../../src/schema/block.js';
 import type { AttrDef, BlockDef, Fields } from '../../src/schema/define.js';
@@ -127,7 +127,7 @@ function writtenForm(def: AttrDef<unknown>, v: Value): Value {
 }
 
 /**
- * A state as an import or a listing reads it (engine/reconcile.ts reconcileRead), one some
+ * A state as an import or a listing reads it (engine/plan/reconcile.ts reconcileRead), one some
  * configuration could have planned: current form, no secret or write-only value, defaults filled in,
  * a required argument the platform returns never null (empty instead), and no two elements of a set
  * block alike in all the user sets (a configuration's set holds each once).

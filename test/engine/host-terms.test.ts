@@ -1,5 +1,5 @@
 /**
- * Messages in the words of the client that runs the provider (src/engine/host-terms.ts): what the
+ * Messages in the words of the client that runs the provider (src/engine/host/host-terms.ts): what the
  * client is and what its user asked, from the command lines above the provider (host-view.ts), and a
  * plan's diagnostics as a Pulumi user reads them.
  */
@@ -8,10 +8,10 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Diagnostics } from '../../src/engine/diagnostics.js';
-import { HostTerms } from '../../src/engine/host-terms.js';
-import { HostView, PULUMI_BRIDGE_VERSION } from '../../src/engine/host-view.js';
-import type { ProcessInfo } from '../../src/engine/host-process.js';
+import { Diagnostics } from '../../src/engine/diagnostics/index.js';
+import { HostTerms, HostView } from '../../src/engine/host/index.js';
+import { PULUMI_BRIDGE_VERSION } from '../../src/engine/host/host-view.js';
+import type { ProcessInfo } from '../../src/engine/host/host-process.js';
 import { attrStep, indexStep } from '../../src/schema/path.js';
 import secDef from '../../src/resources/sec/index.js';
 

@@ -5,9 +5,11 @@
  */
 import { expect } from 'chai';
 import { attr, resourceSchema, validators } from '../../src/schema/define.js';
-import { listResource, provider, resource, type Logger } from '../../src/engine/contracts.js';
-import { ProviderEngine, type ListEvent } from '../../src/engine/provider-engine.js';
-import { identityDeclarationProblems } from '../../src/engine/identity.js';
+import { listResource, provider, resource } from '../../src/engine/contracts/index.js';
+import type { Logger } from '../../src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
+import type { ListEvent } from '../../src/engine/resources/index.js';
+import { identityDeclarationProblems } from '../../src/engine/resources/identity.js';
 import { ApiError } from '../../src/wire/api-error.js';
 import { Unknown, type ObjectValue } from '../../src/schema/value.js';
 import { proposedNew } from '../../src/engine/checks/index.js';

@@ -7,8 +7,9 @@
  */
 import { expect } from 'chai';
 import { attr, block, resourceSchema } from '../../src/schema/define.js';
-import { provider, resource, type Logger } from '../../src/engine/contracts.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { provider, resource } from '../../src/engine/contracts/index.js';
+import type { Logger } from '../../src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { checkReadResult } from '../../src/engine/checks/index.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 

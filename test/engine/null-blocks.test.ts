@@ -6,7 +6,7 @@
  * from a proposal with every list and set block null plans each of them as an empty collection.
  */
 import { expect } from 'chai';
-import { planObject } from '../../src/engine/planner.js';
+import { planObject } from '../../src/engine/plan/index.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import type { Fields } from '../../src/schema/define.js';
 import type { ObjectValue, Value } from '../../src/schema/value.js';

@@ -7,8 +7,8 @@
  */
 import { expect } from 'chai';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import { validateFields } from '../../src/engine/validate.js';
-import { Diagnostics } from '../../src/engine/diagnostics.js';
+import { validateFields } from '../../src/engine/plan/validate.js';
+import { Diagnostics } from '../../src/engine/diagnostics/index.js';
 import { parseNumber } from '../../src/schema/number.js';
 import { validators, type Fields } from '../../src/schema/define.js';
 import { Decimal, type ObjectValue, type Value } from '../../src/schema/value.js';

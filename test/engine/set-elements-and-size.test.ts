@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
 import { Logger } from '../../src/server/log.js';
 

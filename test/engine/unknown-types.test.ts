@@ -1,13 +1,13 @@
 /**
  * A type name the provider does not declare gets one error wherever it arrives: summary
- * `Unknown <kind>`, detail `The provider <name> has no <kind> "<type name>".` (engine/type-registry.ts).
+ * `Unknown <kind>`, detail `The provider <name> has no <kind> "<type name>".` (engine/context/type-registry.ts).
  * The rule over every engine entry point that takes a type name, for both providers; the server says
  * the same words (test/server, test/fuzz).
  */
 import { expect } from 'chai';
-import type { Diagnostics } from '../../src/engine/diagnostics.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
-import type { TypeKind } from '../../src/engine/type-registry.js';
+import type { Diagnostics } from '../../src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
+import type { TypeKind } from '../../src/engine/context/index.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { quietLogger } from '../support/quiet-logger.js';
 

@@ -1,5 +1,5 @@
 /**
- * Whose object is it (src/engine/create-lookalikes.ts; docs/decisions.md, "Whose object is it"): a
+ * Whose object is it (src/engine/creates/create-lookalikes.ts; docs/decisions.md, "Whose object is it"): a
  * create whose key and settings an existing object holds, judged on evidence, through the engine over
  * a fake platform, with the walks Terraform and Pulumi run:
  *
@@ -16,8 +16,8 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { UNTRACKED_BESIDE, type UntrackedObjects } from '../../src/engine/create-settings.js';
-import { journalPlace } from '../../src/engine/create-journal.js';
+import { UNTRACKED_BESIDE, type UntrackedObjects } from '../../src/engine/contracts/index.js';
+import { journalPlace } from '../../src/engine/journal/index.js';
 import { createSettingsOf } from '../../src/resources/shared/create-settings.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 import { Platform, Run, model, records, type RunOptions } from './fake-thing.js';

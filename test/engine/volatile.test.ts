@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import { planObject, isPlatformSetting } from '../../src/engine/planner.js';
+import { planObject, isPlatformSetting } from '../../src/engine/plan/index.js';
 import type { AttrDef, Fields } from '../../src/schema/define.js';
 import type { CtyType } from '../../src/schema/cty-type.js';
 import { UNKNOWN, Unknown, type ObjectValue, type Value } from '../../src/schema/value.js';

@@ -3,8 +3,9 @@
  * RPC table of src/server/provider-service.ts, with requests and responses passed through the
  * protobuf codec exactly as grpc-js does in the real server.
  */
-import type { ProviderDef, Logger } from '../../src/engine/contracts.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import type { ProviderDef } from '../../src/engine/contracts/index.js';
+import type { Logger } from '../../src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { providerService, type RpcHandler } from '../../src/server/provider-service.js';
 import {
   PreEncoded,
@@ -33,7 +34,7 @@ export function classifyResponse(rpc: string, res: Msg): AnswerKind {
   if (diagnostics.some((d) => d.severity !== 1 && d.severity !== 2)) return 'invalid-diagnostic';
   if (diagnostics.some(isInternal)) return 'internal';
   if (diagnostics.some((d) => d.severity === 1)) return 'error';
-  // A function's failure that is no argument's fault blames the function (src/engine/functions.ts).
+  // A function's failure that is no argument's fault blames the function (src/engine/functions/functions.ts).
   if (rpc === 'CallFunction' && /^the function \S+ (failed|returned a value)/.test(String(res.error?.text ?? '')))
     return 'internal';
   if (rpc === 'CallFunction' && res.error?.text) return 'error';

@@ -10,7 +10,7 @@ import { impliedType } from '../../src/schema/block.js';
 import { UNKNOWN, type ObjectValue, type Value } from '../../src/schema/value.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
 import type { RpcName } from '../../src/server/proto.js';
-import type { ProviderDef } from '../../src/engine/contracts.js';
+import type { ProviderDef } from '../../src/engine/contracts/index.js';
 import { classifyResponse, inProcessProvider, type InProcessProvider } from './answers.js';
 
 type Msg = Record<string, any>;

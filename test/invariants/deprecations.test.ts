@@ -7,8 +7,8 @@
  * comment, says it too), and the message says what to use instead, or that nothing replaces it.
  */
 import { expect } from 'chai';
-import type { ProviderDef } from '../../src/engine/contracts.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import type { ProviderDef } from '../../src/engine/contracts/index.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { deprecationNote } from '../../src/schema/define.js';
 import { encodeSchemaResponses } from '../../src/server/provider-service.js';
 import { decodeMessage, messageType } from '../../src/server/proto.js';

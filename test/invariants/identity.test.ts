@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import { identityDeclarationProblems } from '../../src/engine/identity.js';
+import { identityDeclarationProblems } from '../../src/engine/resources/identity.js';
 import type { AttrDef, Fields } from '../../src/schema/define.js';
 
 for (const name of ['sec', 'vdb'] as const) {

@@ -47,6 +47,10 @@ describe('layers (.dependency-cruiser.cjs)', function () {
       'src/wire/contract.js': ['../clients/sec/client.js'], // wire-is-the-ground
       'src/engine/plan.js': ['../clients/sec/client.js'], // engine-on-schema
       'src/server/service.js': ['../resources/sec/thing.js'], // server-on-engine
+      'src/server/handler.js': ['../engine/plan/rules.js'], // engine-through-its-faces
+      'src/engine/plan/rules.js': ['../context/engine-context.js', './index.js'], // engine-parts-meet-at-their-faces
+      'src/engine/plan/index.js': [],
+      'src/engine/context/engine-context.js': [],
       'src/framework/index.js': ['../resources/sec/thing.js'], // framework-on-server
       'src/clients/sec/client.js': ['../../engine/plan.js'], // clients-on-schema
       // resources-on-engine-and-clients, providers-keep-apart

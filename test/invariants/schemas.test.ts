@@ -22,7 +22,7 @@ import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import { action, provider, resource, type ProviderDef } from '../../src/engine/contracts.js';
+import { action, provider, resource, type ProviderDef } from '../../src/engine/contracts/index.js';
 import {
   attr,
   block,
@@ -39,7 +39,7 @@ import type { CtyType } from '../../src/schema/cty-type.js';
 import { findExample } from '../../src/docs/examples.js';
 import { samplesOf } from '../../src/schema/samples.js';
 import { name as nameForm } from '../../src/schema/forms.js';
-import { withoutSecrets } from '../../src/engine/secret-rules.js';
+import { withoutSecrets } from '../../src/engine/plan/secret-rules.js';
 
 const REPO_ROOT = process.cwd();
 const PROVIDERS = ['sec', 'vdb'] as const;
@@ -579,7 +579,7 @@ function unrecoverableCreates(def: ProviderDef<any, any>): string[] {
 
 /**
  * Creating types whose declaration does not give the engine what it needs to judge a lost create
- * (src/engine/create-recovery.ts): a key and whether the platform keeps it unique, a listing, a key
+ * (src/engine/creates/create-recovery.ts): a key and whether the platform keeps it unique, a listing, a key
  * test and import ids, and `setAfterCreate` naming only attributes the type has. The evidence rule
  * is the engine's; this is what each type must declare for it.
  */
@@ -629,8 +629,9 @@ function namesThatTakeAnything(def: ProviderDef<any, any>): string[] {
 
 /**
  * A refused secret is never shown: every validator of a sensitive argument quotes the value it
- * refuses as JSON (or not at all), which is what the engine hides (validate.ts withoutSecrets), so
- * no text of the value survives in the message; its counterexamples and a made-up secret are tried.
+ * refuses as JSON (or not at all), which is what the engine hides (engine/plan/secret-rules.ts
+ * withoutSecrets), so no text of the value survives in the message; its counterexamples and a made-up
+ * secret are tried.
  */
 function secretsShownByValidators(nodes: Node[]): string[] {
   const secret = 'Zq9-made-up-secret-XK2';

@@ -13,8 +13,8 @@
  */
 import { expect } from 'chai';
 import { attr, block, resourceSchema, t } from '../../src/schema/define.js';
-import { provider, resource } from '../../src/engine/contracts.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { provider, resource } from '../../src/engine/contracts/index.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
 import { decodeMsgpack, encodeMsgpack } from '../../src/schema/msgpack.js';
 import { decodeJSON, encodeJSON } from '../../src/schema/json.js';

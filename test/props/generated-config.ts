@@ -22,7 +22,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ProviderDef, ResourceDef } from '../../src/engine/contracts.js';
+import type { ProviderDef, ResourceDef } from '../../src/engine/contracts/index.js';
 import { requiredUnreadable, type FieldDef, type Fields } from '../../src/schema/define.js';
 import { toModel, valueToPlain } from '../../src/schema/model.js';
 import type { ObjectValue } from '../../src/schema/value.js';

@@ -8,11 +8,11 @@
  * "accepted at plan time ⇒ apply succeeds and settles"); anything else that goes wrong is thrown, with
  * the step and the configuration, after the run's objects are cleaned up so the next run starts clean.
  */
-import { YET_TO_COME } from '../../src/engine/catalogue-checks.js';
+import { YET_TO_COME } from '../../src/engine/catalogue/catalogue-checks.js';
 import { impliedType, type SchemaBlock } from '../../src/schema/block.js';
 import type { Fields } from '../../src/schema/define.js';
 import { valueToPlain } from '../../src/schema/model.js';
-import { samePlatformSettings } from '../../src/engine/platform-settings.js';
+import { samePlatformSettings } from '../../src/engine/plan/index.js';
 import { valueEquals } from '../../src/schema/value-ops.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 import { ProviderCallError, type PlannedChange, type TerraformClient } from '../../src/tfclient/terraform-client.js';

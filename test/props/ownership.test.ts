@@ -18,7 +18,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import type { ProviderDef, ResourceDef } from '../../src/engine/contracts.js';
+import type { ProviderDef, ResourceDef } from '../../src/engine/contracts/index.js';
 import type { Fields } from '../../src/schema/define.js';
 import { toModel, valueToPlain } from '../../src/schema/model.js';
 import type { ObjectValue } from '../../src/schema/value.js';
@@ -66,7 +66,7 @@ interface World {
   readonly b: TerraformClient;
   /**
    * A new process of workspace B, for a plan that must be judged as Terraform's plan walk judges it: a
-   * process that has applied once is an apply walk's, whose plans judge no look-alike (engine/walk.ts).
+   * process that has applied once is an apply walk's, whose plans judge no look-alike (engine/host/walk.ts).
    */
   readonly planningB: () => Promise<TerraformClient>;
   readonly records: Map<string, TypeRecord>;

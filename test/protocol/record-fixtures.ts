@@ -29,13 +29,13 @@ import { startSecEmulator } from '../../src/emulators/sec/index.js';
 import { startVdbEmulator } from '../../src/emulators/vdb/index.js';
 import { impliedType } from '../../src/schema/block.js';
 import type { CtyType } from '../../src/schema/cty-type.js';
-import { identityType } from '../../src/engine/identity.js';
+import { identityType } from '../../src/engine/resources/identity.js';
 import { decodeMsgpack } from '../../src/schema/msgpack.js';
 import { Decimal, DynamicValue, Unknown, type Value } from '../../src/schema/value.js';
 import { decodeMessage, rpcTypes, SERVICE_NAMES } from '../../src/server/proto.js';
 import type { RpcName } from '../../src/server/rpcs.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import type { ProviderDef } from '../../src/engine/contracts.js';
+import type { ProviderDef } from '../../src/engine/contracts/index.js';
 import {
   devOverridesConfig,
   providerInstallationConfig,

@@ -5,7 +5,7 @@
  */
 import { impliedType } from '../../src/schema/block.js';
 import type { CtyType } from '../../src/schema/cty-type.js';
-import { identityType } from '../../src/engine/identity.js';
+import { identityType } from '../../src/engine/resources/identity.js';
 import type { RpcName } from '../../src/server/rpcs.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import type { SecEmulator } from '../../src/emulators/sec/index.js';

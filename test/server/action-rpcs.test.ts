@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { providerStreamService } from '../../src/server/provider-service.js';
 import { PROVIDER_SERVICE_RPCS, STREAMING_RPC_NAMES } from '../../src/server/rpcs.js';
 import { decodeMessage, encodeMessage, rpcTypes, SERVICE_NAMES } from '../../src/server/proto.js';

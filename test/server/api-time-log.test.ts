@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import secProvider from '../../src/resources/sec/index.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { providerService } from '../../src/server/provider-service.js';
 import { Logger } from '../../src/server/log.js';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';

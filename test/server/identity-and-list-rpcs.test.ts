@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { providerStreamService } from '../../src/server/provider-service.js';
 import { decodeMessage, encodeMessage, rpcTypes, SERVICE_NAMES } from '../../src/server/proto.js';
 import { encodeMsgpack } from '../../src/schema/msgpack.js';
@@ -22,7 +22,7 @@ import { startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/inde
 import { createVdbClient } from '../../src/clients/vdb/index.js';
 import { launchProvider, type LaunchedProvider } from '../../src/tfclient/launch.js';
 import { vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
-import { identityType } from '../../src/engine/identity.js';
+import { identityType } from '../../src/engine/resources/identity.js';
 
 type Msg = Record<string, any>;
 const errors = (res: Msg) =>

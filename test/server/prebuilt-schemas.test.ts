@@ -7,8 +7,8 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
-import type { ProviderDef } from '../../src/engine/contracts.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
+import type { ProviderDef } from '../../src/engine/contracts/index.js';
 import { encodeSchemaResponses } from '../../src/server/provider-service.js';
 import { decodeMessage, messageType } from '../../src/server/proto.js';
 import { launchProvider } from '../../src/tfclient/launch.js';

@@ -16,7 +16,7 @@ import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ProviderEngine } from '../../src/engine/provider-engine.js';
+import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { encodeSchemaResponses } from '../../src/server/provider-service.js';
 import { launchProvider } from '../../src/tfclient/launch.js';
 import { TerraformClient, type PlannedChange } from '../../src/tfclient/terraform-client.js';

@@ -4,7 +4,7 @@
  * anything is sent. What the resource tests of such checks assert through.
  */
 import { expect } from 'chai';
-import { NOT_SENT, YET_TO_COME } from '../../src/engine/catalogue-checks.js';
+import { NOT_SENT, YET_TO_COME } from '../../src/engine/catalogue/catalogue-checks.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 import { ProviderCallError, type TerraformClient } from '../../src/tfclient/terraform-client.js';
 

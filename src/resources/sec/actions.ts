@@ -5,8 +5,8 @@
  * `POST /api/v2/Inventory/scan?csp=…`). Each is one request: the platform answers at once.
  */
 import { attr, resourceSchema, validators } from '../../schema/define.js';
-import { action } from '../../engine/contracts.js';
-import { DiagnosticError, sentences } from '../../engine/diagnostics.js';
+import { action } from '../../engine/contracts/index.js';
+import { DiagnosticError, sentences } from '../../engine/diagnostics/index.js';
 import { attrStep } from '../../schema/path.js';
 import { isApiError } from '../../wire/api-error.js';
 import type { InventoryCloud, SecClient } from '../../clients/sec/index.js';

@@ -4,8 +4,8 @@
  */
 import { attr, resourceSchema, validators, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
 import { attrStep } from '../../schema/path.js';
-import { resource, type ResourceDef } from '../../engine/contracts.js';
-import type { Diagnostics } from '../../engine/diagnostics.js';
+import { resource, type ResourceDef } from '../../engine/contracts/index.js';
+import type { Diagnostics } from '../../engine/diagnostics/index.js';
 import type { SecClient } from '../../clients/sec/index.js';
 import {
   ALERT_RULE_CATEGORIES,

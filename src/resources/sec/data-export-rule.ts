@@ -1,6 +1,6 @@
 /** Data export rules: the platform's data, exported to object-store alert channels. */
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
-import { resource, type ResourceDef } from '../../engine/contracts.js';
+import { resource, type ResourceDef } from '../../engine/contracts/index.js';
 import type { SecClient } from '../../clients/sec/index.js';
 import type { DataExportRule, DataExportRuleInput } from '../../clients/sec/data-export-rules.js';
 import { idIdentity, noFilters } from '../shared/identity.js';

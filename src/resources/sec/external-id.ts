@@ -9,8 +9,8 @@
  */
 import { randomInt } from 'node:crypto';
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
-import { resource, type ResourceDef } from '../../engine/contracts.js';
-import { DiagnosticError } from '../../engine/diagnostics.js';
+import { resource, type ResourceDef } from '../../engine/contracts/index.js';
+import { DiagnosticError } from '../../engine/diagnostics/index.js';
 import type { SecClient } from '../../clients/sec/index.js';
 
 export const EXTERNAL_ID_CLOUDS = ['cloud_a', 'cloud_b', 'cloud_c', 'cloud_d'] as const;

@@ -4,7 +4,7 @@
  */
 import { attr, providerSchema } from '../../schema/define.js';
 import { createSettingFields, createSettingsOf } from '../shared/create-settings.js';
-import { provider } from '../../engine/contracts.js';
+import { provider } from '../../engine/contracts/index.js';
 import { SEC_LIMITS } from './limits.js';
 import { SEC_REFERENCES } from './references.js';
 import type { SecClient } from '../../clients/sec/index.js';

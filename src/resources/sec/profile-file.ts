@@ -7,7 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { z } from 'zod';
-import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics.js';
+import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics/index.js';
 import { attrStep } from '../../schema/path.js';
 import { firstSet } from '../shared/provider-settings.js';
 

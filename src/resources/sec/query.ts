@@ -4,14 +4,14 @@
  * refuses malformed text with its compiler's message (line and column).
  */
 import { attr, resourceSchema, validators, type ModelOf, type Validator } from '../../schema/define.js';
-import { resource, type ResourceDef } from '../../engine/contracts.js';
+import { resource, type ResourceDef } from '../../engine/contracts/index.js';
 import type { SecClient } from '../../clients/sec/index.js';
 import { BUILT_IN_QUERY_PREFIX } from '../../clients/sec/policy-values.js';
 import type { Query } from '../../clients/sec/queries.js';
 import { idIdentity } from '../shared/identity.js';
 import { attrStep } from '../../schema/path.js';
 import { isApiError } from '../../wire/api-error.js';
-import type { Diagnostics } from '../../engine/diagnostics.js';
+import type { Diagnostics } from '../../engine/diagnostics/index.js';
 import { checkedBy, secMaxCharacters, secRules } from './rules.js';
 
 // The text's bound is the create's (`query` below); a check and an update send the same text.

@@ -1,9 +1,9 @@
 /**
  * How the sec platform lists the objects arguments name (`refersTo`), so the plan checks that each
- * known id names one it holds (engine/reference-checks.ts). Channels a rule names must also be of the
+ * known id names one it holds (engine/catalogue/reference-checks.ts). Channels a rule names must also be of the
  * kind the rule sends to: an e-mail channel for a report, an object store for a data export.
  */
-import type { ReferenceKinds } from '../../engine/reference-checks.js';
+import type { ReferenceKinds } from '../../engine/contracts/index.js';
 import type { SecClient } from '../../clients/sec/index.js';
 
 const channelsOfType = (type: string | undefined) => async (client: SecClient, _scope: string, signal: AbortSignal) =>

@@ -1,5 +1,5 @@
 import { attr, resourceSchema, t } from '../../schema/define.js';
-import { dataSource } from '../../engine/contracts.js';
+import { dataSource } from '../../engine/contracts/index.js';
 import type { SecClient } from '../../clients/sec/index.js';
 
 const account = t.object({

@@ -1,8 +1,8 @@
 /**
- * What the catalogue checks of both providers share (engine/catalogue-checks.ts): how a listing is
+ * What the catalogue checks of both providers share (engine/catalogue/catalogue-checks.ts): how a listing is
  * looked up (read again before a value is called missing) and how offered values are named.
  */
-import type { CatalogueContext } from '../../engine/contracts.js';
+import type { CatalogueContext } from '../../engine/contracts/index.js';
 
 /** At most this many offered values are named in a message; the rest are counted. */
 const NAMED = 12;

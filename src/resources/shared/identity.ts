@@ -1,9 +1,9 @@
 /**
- * The identity and list declarations several resource families share (contracts.ts: IdentityDef,
+ * The identity and list declarations several resource families share (engine/contracts/: IdentityDef,
  * ListDef), so that each family states once what names its objects.
  */
 import { resourceSchema, type Fields } from '../../schema/define.js';
-import type { IdentityDef } from '../../engine/contracts.js';
+import type { IdentityDef } from '../../engine/contracts/index.js';
 
 /** An object the platform names by one identifier, held in `id`. */
 export function idIdentity<F extends Fields, C>(description: string): IdentityDef<F, C> {

@@ -4,7 +4,7 @@
  * `account_id` of its own: the provider's account is always used.
  */
 import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { dataSource, listResource, resource } from '../../engine/contracts.js';
+import { dataSource, listResource, resource } from '../../engine/contracts/index.js';
 import { idIdentity } from '../shared/identity.js';
 import type { AuthKey } from '../../clients/vdb/api.js';
 import { ACCOUNT_ID, accountIdOf, deleteIgnoringNotFound, providerAccountId, type VdbContext } from './common.js';

@@ -5,7 +5,7 @@
  * no change.
  */
 import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { dataSource, listResource, resource } from '../../engine/contracts.js';
+import { dataSource, listResource, resource } from '../../engine/contracts/index.js';
 import type { BackupSchedule } from '../../clients/vdb/api.js';
 import {
   ACCOUNT_ID,

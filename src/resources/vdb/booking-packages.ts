@@ -4,7 +4,7 @@
  * `node_configuration.package_id`.
  */
 import { attr, resourceSchema, t } from '../../schema/define.js';
-import { dataSource } from '../../engine/contracts.js';
+import { dataSource } from '../../engine/contracts/index.js';
 import { attrStep } from '../../schema/path.js';
 import { providerAccountId, type VdbContext } from './common.js';
 import { cloudProviderId, cloudRegionId } from './formats.js';

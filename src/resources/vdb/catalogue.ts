@@ -1,11 +1,11 @@
 /**
  * What the vdb platform's catalogue decides, checked at plan against what it lists
- * (engine/catalogue-checks.ts): a cluster's cloud provider and region, the package offered there and
+ * (engine/catalogue/catalogue-checks.ts): a cluster's cloud provider and region, the package offered there and
  * what it allows, the permissions of a role. Each listing is read once per process; what is not known
  * at plan is skipped, and the apply decides. The platform answers the same at apply
  * (docs/api/vdb.md, "Creating a cluster", "Roles").
  */
-import type { CatalogueContext } from '../../engine/contracts.js';
+import type { CatalogueContext } from '../../engine/contracts/index.js';
 import { attrStep, indexStep } from '../../schema/path.js';
 import type { BookingPackage } from '../../clients/vdb/api.js';
 import type { VdbContext } from './common.js';

@@ -10,8 +10,8 @@
  * the `timeout` ends the wait at once and leaves the backup running on the platform.
  */
 import { attr, resourceSchema, type ModelOf } from '../../schema/define.js';
-import { action, type ActionContext } from '../../engine/contracts.js';
-import { DiagnosticError, sentences } from '../../engine/diagnostics.js';
+import { action, type ActionContext } from '../../engine/contracts/index.js';
+import { DiagnosticError, sentences } from '../../engine/diagnostics/index.js';
 import { isApiError } from '../../wire/api-error.js';
 import type { Backup } from '../../clients/vdb/api.js';
 import { WaitFailedError, WaitTimeoutError, waitFor } from '../shared/wait.js';

@@ -5,7 +5,7 @@
  * tolerations, Kubernetes secret references).
  */
 import { attr, block, validators, type ConfigModelOf, type Fields, type ModelOf } from '../../schema/define.js';
-import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics.js';
+import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics/index.js';
 import { attrStep, type AttributePath } from '../../schema/path.js';
 import { isApiError } from '../../wire/api-error.js';
 import type {
@@ -17,7 +17,7 @@ import type {
   VdbClient,
 } from '../../clients/vdb/api.js';
 import { durationToNanos, nanosToDuration } from '../../wire/go-duration.js';
-import type { IdentityAttributeDef, IdentityDef } from '../../engine/contracts.js';
+import type { IdentityAttributeDef, IdentityDef } from '../../engine/contracts/index.js';
 import { formatGoDuration, parseGoDuration } from './formats.js';
 import { apiFieldsNamed, apiItems, apiRules, sharedApiRules } from './rules.js';
 

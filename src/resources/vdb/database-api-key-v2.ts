@@ -5,9 +5,9 @@
  * one; the secret is returned once, on create, and kept from the state afterwards.
  */
 import { attr, block, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { dataSource, listResource, resource } from '../../engine/contracts.js';
+import { dataSource, listResource, resource } from '../../engine/contracts/index.js';
 import { attrStep } from '../../schema/path.js';
-import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics.js';
+import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics/index.js';
 import type { AccessRule, CollectionAccessType, DatabaseApiKey, GlobalAccessType } from '../../clients/vdb/api.js';
 import {
   ACCOUNT_ID,

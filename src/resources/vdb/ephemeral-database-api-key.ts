@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { attr, resourceSchema } from '../../schema/define.js';
-import { ephemeralResource } from '../../engine/contracts.js';
-import { DiagnosticError } from '../../engine/diagnostics.js';
+import { ephemeralResource } from '../../engine/contracts/index.js';
+import { DiagnosticError } from '../../engine/diagnostics/index.js';
 import { isApiError } from '../../wire/api-error.js';
 import { ACCOUNT_ID, accountIdOf, type VdbContext } from './common.js';
 import { formatTimestamp, goDurationBetweenHours, parseGoDuration } from './formats.js';

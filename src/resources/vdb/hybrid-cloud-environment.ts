@@ -9,7 +9,7 @@
  * - reads and imports never generate; the commands only change when the knob does.
  */
 import { attr, block, resourceSchema, t, validators, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
-import { listResource, resource, type OpContext } from '../../engine/contracts.js';
+import { listResource, resource, type OpContext } from '../../engine/contracts/index.js';
 import { isApiError } from '../../wire/api-error.js';
 import type {
   HybridEnvironment,
@@ -43,7 +43,7 @@ import {
   type SettingsObject,
 } from './operator-settings.js';
 import { attrStep, indexStep } from '../../schema/path.js';
-import type { Diagnostics } from '../../engine/diagnostics.js';
+import type { Diagnostics } from '../../engine/diagnostics/index.js';
 import { madeAtFrom } from '../shared/made-at.js';
 
 // The API's rules of each field (src/resources/vdb/rules.ts).

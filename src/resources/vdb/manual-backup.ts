@@ -4,7 +4,7 @@
  * and refreshes show its progress in `status`.
  */
 import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { listResource, resource } from '../../engine/contracts.js';
+import { listResource, resource } from '../../engine/contracts/index.js';
 import type { Backup, BackupClusterInfo, ResourceQuantity } from '../../clients/vdb/api.js';
 import {
   accountScopedIdentity,

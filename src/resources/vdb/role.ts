@@ -5,7 +5,7 @@
  */
 import * as forms from '../../schema/forms.js';
 import { attr, block, resourceSchema, type ModelOf } from '../../schema/define.js';
-import { listResource, resource } from '../../engine/contracts.js';
+import { listResource, resource } from '../../engine/contracts/index.js';
 import type { Role } from '../../clients/vdb/api.js';
 import {
   accountScopedIdentity,

@@ -16,8 +16,8 @@
  * fix). There is no import.
  */
 import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
-import { resource, type OpContext } from '../../engine/contracts.js';
-import { DiagnosticError } from '../../engine/diagnostics.js';
+import { resource, type OpContext } from '../../engine/contracts/index.js';
+import { DiagnosticError } from '../../engine/diagnostics/index.js';
 import { attrStep } from '../../schema/path.js';
 import { accountIdentityAttribute, accountIdField, accountIdOf, isNotFound, type VdbContext } from './common.js';
 import { sharedApiRules } from './rules.js';

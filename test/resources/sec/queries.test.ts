@@ -508,7 +508,7 @@ describe('sec_query through the Terraform-side client', function () {
       severity: 'High',
       type: 'Violation',
     });
-    // Named at plan, where the query is looked up (engine/reference-checks.ts), and refused before the
+    // Named at plan, where the query is looked up (engine/catalogue/reference-checks.ts), and refused before the
     // create is sent: another configuration could make it first.
     const [missing] = await missingAtPlanRefusedAtApply(tf, 'sec_policy', config);
     expect([missing!.summary, missing!.path]).to.deep.equal(['Names no existing object', 'query_id']);

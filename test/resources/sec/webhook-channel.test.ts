@@ -6,8 +6,8 @@
  * sends the URL and the other field where the type keeps them, which a read brings back.
  */
 import { expect } from 'chai';
-import { proposedNew } from '../../../src/engine/checks/proposed-new.js';
-import { ProviderEngine } from '../../../src/engine/provider-engine.js';
+import { proposedNew } from '../../../src/engine/checks/index.js';
+import { ProviderEngine } from '../../../src/engine/entry/index.js';
 import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
 import { loadProviderDef } from '../../../src/providers/describe.js';
 import { webhookChannel } from '../../../src/resources/sec/alert-channel/fields.js';

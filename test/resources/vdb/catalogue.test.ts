@@ -1,6 +1,6 @@
 /**
  * What the platform's catalogue decides is refused at plan, at the argument, naming what the platform
- * offers (src/resources/vdb/catalogue.ts, engine/catalogue-checks.ts): a region of another cloud, a
+ * offers (src/resources/vdb/catalogue.ts, engine/catalogue/catalogue-checks.ts): a region of another cloud, a
  * package not offered where the cluster goes, a deactivated one, two
  * nodes on the free package, a permission the platform does not have. Nothing is created. An environment
  * that does not exist (yet: another configuration may make it) is named at plan and refused at apply. The listings

@@ -116,7 +116,7 @@ describe('vdb IAM', function () {
     const unknown = await h.failure(
       h.converge(USER_ROLES, null, { user_email: 'nobody@vdb-emulator.example', role_ids: [reader.id] }),
     );
-    // Known at plan, the member is looked up then (engine/reference-checks.ts).
+    // Known at plan, the member is looked up then (engine/catalogue/reference-checks.ts).
     expect(unknown.diagnostics[0]).to.deep.include({ summary: 'Names no existing object', path: 'user_email' });
     expect(unknown.diagnostics[0]!.detail).to.match(
       /^"nobody@vdb-emulator\.example" is none of the members \(by e-mail address\) the platform holds in account /,

@@ -6,8 +6,8 @@
  */
 import { secRules } from '../rules.js';
 import { attr, resourceSchema, type BlockDef, type Fields, type ModelOf } from '../../../schema/define.js';
-import { resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
-import { DiagnosticError } from '../../../engine/diagnostics.js';
+import { resource, type OpContext, type ResourceDef } from '../../../engine/contracts/index.js';
+import { DiagnosticError } from '../../../engine/diagnostics/index.js';
 import { isApiError } from '../../../wire/api-error.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import type { AlertChannelInput } from '../../../clients/sec/alert-channels.js';

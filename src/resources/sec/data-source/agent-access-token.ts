@@ -1,6 +1,6 @@
 import { attr, resourceSchema } from '../../../schema/define.js';
-import { dataSource } from '../../../engine/contracts.js';
-import { DiagnosticError } from '../../../engine/diagnostics.js';
+import { dataSource } from '../../../engine/contracts/index.js';
+import { DiagnosticError } from '../../../engine/diagnostics/index.js';
 import { attrStep } from '../../../schema/path.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 

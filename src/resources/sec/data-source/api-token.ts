@@ -4,7 +4,7 @@
  * configurations use the ephemeral resource `sec_access_token`, which never stores it.
  */
 import { attr, resourceSchema } from '../../../schema/define.js';
-import { dataSource } from '../../../engine/contracts.js';
+import { dataSource } from '../../../engine/contracts/index.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 
 /** The lifetime the platform gives a token when none is asked for. */

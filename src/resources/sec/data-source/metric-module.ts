@@ -4,7 +4,7 @@
  * sending off; the data source then only makes its id.
  */
 import { attr, resourceSchema, validators } from '../../../schema/define.js';
-import { dataSource } from '../../../engine/contracts.js';
+import { dataSource } from '../../../engine/contracts/index.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { SEC_VERSION } from '../version.js';
 

@@ -6,7 +6,7 @@
 import { attr, resourceSchema, validators } from '../../../schema/define.js';
 import { MAX_TOKEN_LIFETIME_SECONDS } from '../../../wire/sec-contract/access-tokens.js';
 import { checkedBy } from '../rules.js';
-import { ephemeralResource } from '../../../engine/contracts.js';
+import { ephemeralResource } from '../../../engine/contracts/index.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 
 /** Ask for renewal this long before the token expires, so a run never holds an expired one. */

@@ -3,8 +3,8 @@
  * name, for an agent installer or a write-only argument, without it ever entering the state.
  */
 import { attr, resourceSchema } from '../../../schema/define.js';
-import { ephemeralResource } from '../../../engine/contracts.js';
-import { DiagnosticError } from '../../../engine/diagnostics.js';
+import { ephemeralResource } from '../../../engine/contracts/index.js';
+import { DiagnosticError } from '../../../engine/diagnostics/index.js';
 import { attrStep } from '../../../schema/path.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 

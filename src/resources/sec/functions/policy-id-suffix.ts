@@ -3,7 +3,7 @@
  * configuration that adopts a custom policy by its id (an `import` block) and must repeat its suffix.
  */
 import { STRING } from '../../../schema/cty-type.js';
-import { FunctionArgumentError, providerFunction } from '../../../engine/function-contracts.js';
+import { FunctionArgumentError, providerFunction } from '../../../engine/functions/index.js';
 import { SUFFIX } from '../policy/policy.js';
 import { tenantOf } from './tenant.js';
 

@@ -5,7 +5,7 @@
  * for one that another configuration or the console made, or for an `import` block.
  */
 import { STRING } from '../../../schema/cty-type.js';
-import { FunctionArgumentError, providerFunction } from '../../../engine/function-contracts.js';
+import { FunctionArgumentError, providerFunction } from '../../../engine/functions/index.js';
 import { SUFFIX, SUFFIX_RULE } from '../policy/policy.js';
 import { tenantOf } from './tenant.js';
 

@@ -3,7 +3,7 @@
  * their order, for a list of policies (an alert rule's, a report's).
  */
 import { STRING, listOf } from '../../../schema/cty-type.js';
-import { providerFunction } from '../../../engine/function-contracts.js';
+import { providerFunction } from '../../../engine/functions/index.js';
 import { checkedSuffix } from './policy-id.js';
 import { tenantOf } from './tenant.js';
 

@@ -1,5 +1,5 @@
 import { attr, block, resourceSchema, validators, type ModelOf, type Validator } from '../../../schema/define.js';
-import { resource } from '../../../engine/contracts.js';
+import { resource } from '../../../engine/contracts/index.js';
 import { attrStep } from '../../../schema/path.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import type { AlertProfile, AlertTemplate } from '../../../clients/sec/alert-profiles.js';

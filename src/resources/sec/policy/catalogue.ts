@@ -1,6 +1,6 @@
 /**
  * What the platform decides about policies and their exceptions from what it holds, checked at plan
- * against it (engine/catalogue-checks.ts; docs/api/sec.md, "Policies", "Policy exceptions"):
+ * against it (engine/catalogue/catalogue-checks.ts; docs/api/sec.md, "Policies", "Policy exceptions"):
  *
  * - the alert profile a policy names exists with the template named (its own or
  *   one it inherits) or, named alone, has a template to alert with;
@@ -10,7 +10,7 @@
  *   `KVTagPair`, one value unless it takes several;
  * - the managed policies' ids are policies the platform holds.
  */
-import type { CatalogueContext } from '../../../engine/contracts.js';
+import type { CatalogueContext } from '../../../engine/contracts/index.js';
 import type { AlertProfile } from '../../../clients/sec/alert-profiles.js';
 import type { ExceptionConstraintField, Policy } from '../../../clients/sec/policies.js';
 import type { SecClient } from '../../../clients/sec/index.js';

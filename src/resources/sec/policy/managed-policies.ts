@@ -1,6 +1,6 @@
 import { attr, block, resourceSchema, t, type ModelOf, type Validator } from '../../../schema/define.js';
-import { resource, type OpContext } from '../../../engine/contracts.js';
-import { DiagnosticError } from '../../../engine/diagnostics.js';
+import { resource, type OpContext } from '../../../engine/contracts/index.js';
+import { DiagnosticError } from '../../../engine/diagnostics/index.js';
 import { attrStep } from '../../../schema/path.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { BUILT_IN_POLICY_PREFIX } from '../../../clients/sec/policy-values.js';

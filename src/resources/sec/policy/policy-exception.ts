@@ -1,6 +1,6 @@
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
-import { listResource, resource } from '../../../engine/contracts.js';
-import { DiagnosticError } from '../../../engine/diagnostics.js';
+import { listResource, resource } from '../../../engine/contracts/index.js';
+import { DiagnosticError } from '../../../engine/diagnostics/index.js';
 import { attrStep } from '../../../schema/path.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { checkExceptionAgainstPolicy } from './catalogue.js';

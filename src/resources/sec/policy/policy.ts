@@ -1,8 +1,8 @@
 import { checkPolicyReferences } from './catalogue.js';
 import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
-import { resource, type OpContext } from '../../../engine/contracts.js';
+import { resource, type OpContext } from '../../../engine/contracts/index.js';
 import { isApiError } from '../../../wire/api-error.js';
-import { DiagnosticError } from '../../../engine/diagnostics.js';
+import { DiagnosticError } from '../../../engine/diagnostics/index.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { BUILT_IN_POLICY_PREFIX } from '../../../clients/sec/policy-values.js';
 import { POLICY_ID_SUFFIX } from '../../../wire/sec-contract/policies.js';

@@ -1,5 +1,5 @@
 import { attr, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
-import { resource, type ResourceDef } from '../../../engine/contracts.js';
+import { resource, type ResourceDef } from '../../../engine/contracts/index.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { idIdentity, noFilters } from '../../shared/identity.js';
 import { REPORT_NOTIFICATION_KEYS, type ReportNotifications } from '../../../clients/sec/report-notification-keys.js';

@@ -1,4 +1,4 @@
-import { resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
+import { resource, type OpContext, type ResourceDef } from '../../../engine/contracts/index.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { resourceSchema } from '../../../schema/define.js';
 import { idIdentity } from '../../shared/identity.js';

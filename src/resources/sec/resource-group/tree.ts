@@ -4,7 +4,7 @@
  * unique (they key the filter map), a filter tests a field of the group's resource type, and one on a
  * tag or label names its key.
  */
-import { DiagnosticError, type Diagnostic } from '../../../engine/diagnostics.js';
+import { DiagnosticError, type Diagnostic } from '../../../engine/diagnostics/index.js';
 import { attrStep, indexStep, type AttributePath } from '../../../schema/path.js';
 import { isFilterNode, type ResourceGroupExpression } from '../../../clients/sec/resource-group-nodes.js';
 import type { ResourceGroupFilter, ResourceGroupQuery } from '../../../clients/sec/resource-groups.js';

@@ -1,7 +1,7 @@
-import { listResource, resource, type OpContext, type ResourceDef } from '../../../engine/contracts.js';
+import { listResource, resource, type OpContext, type ResourceDef } from '../../../engine/contracts/index.js';
 import { attr, resourceSchema, validators } from '../../../schema/define.js';
 import { idIdentity } from '../../shared/identity.js';
-import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics.js';
+import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics/index.js';
 import { attrStep, indexStep, type AttributePath } from '../../../schema/path.js';
 import { isApiError } from '../../../wire/api-error.js';
 import type { SecClient } from '../../../clients/sec/index.js';

@@ -4,7 +4,7 @@
  * attributes with nested objects as lists.
  */
 import { attr, resourceSchema, t } from '../../../schema/define.js';
-import { dataSource } from '../../../engine/contracts.js';
+import { dataSource } from '../../../engine/contracts/index.js';
 import type { Cluster } from '../../../clients/vdb/api.js';
 import { ACCOUNT_ID, accountIdOf, type VdbContext } from '../common.js';
 import { uuid } from '../formats.js';

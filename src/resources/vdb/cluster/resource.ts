@@ -6,8 +6,8 @@
  * exists but failed to become ready is kept in the state (Terraform marks it tainted), never lost.
  */
 import { attr, resourceSchema, type ConfigModelOf } from '../../../schema/define.js';
-import { listResource, resource, type OpContext } from '../../../engine/contracts.js';
-import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics.js';
+import { listResource, resource, type OpContext } from '../../../engine/contracts/index.js';
+import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics/index.js';
 import { attrStep, indexStep, type AttributePath } from '../../../schema/path.js';
 import { isApiError } from '../../../wire/api-error.js';
 import { CLUSTER_PHASES, type Cluster, type ClusterPhase } from '../../../clients/vdb/api.js';

@@ -3,7 +3,7 @@
  * by REST or gRPC, from its endpoint URL: the address a client library takes, port included.
  */
 import { STRING } from '../../../schema/cty-type.js';
-import { FunctionArgumentError, providerFunction } from '../../../engine/function-contracts.js';
+import { FunctionArgumentError, providerFunction } from '../../../engine/functions/index.js';
 import { PORTS, parseClusterUrl } from './cluster-url.js';
 
 export default providerFunction({

@@ -3,7 +3,7 @@
  * holds, for a configuration given only the URL (an output of another, a variable).
  */
 import { STRING, objectOf } from '../../../schema/cty-type.js';
-import { providerFunction } from '../../../engine/function-contracts.js';
+import { providerFunction } from '../../../engine/functions/index.js';
 import { parseClusterUrl } from './cluster-url.js';
 
 export default providerFunction({

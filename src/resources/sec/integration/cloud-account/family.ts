@@ -14,8 +14,8 @@ import {
   type Fields,
   type ModelOf,
 } from '../../../../schema/define.js';
-import { resource, type OpContext, type ResourceDef } from '../../../../engine/contracts.js';
-import { DiagnosticError, type Diagnostics } from '../../../../engine/diagnostics.js';
+import { resource, type OpContext, type ResourceDef } from '../../../../engine/contracts/index.js';
+import { DiagnosticError, type Diagnostics } from '../../../../engine/diagnostics/index.js';
 import type { SecClient } from '../../../../clients/sec/index.js';
 import type { Integration } from '../../../../clients/sec/integration.js';
 import { idIdentity } from '../../../shared/identity.js';

@@ -4,7 +4,7 @@
  * account-mapping block, value normalisation) is written once.
  */
 import { attr, block, validators, type Validator } from '../../../../schema/define.js';
-import type { Diagnostics } from '../../../../engine/diagnostics.js';
+import type { Diagnostics } from '../../../../engine/diagnostics/index.js';
 import { attrStep, indexStep } from '../../../../schema/path.js';
 import {
   decodeAccountMappings,

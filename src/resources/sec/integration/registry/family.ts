@@ -16,8 +16,8 @@ import {
   type Fields,
   type ModelOf,
 } from '../../../../schema/define.js';
-import { resource, type OpContext, type ResourceDef } from '../../../../engine/contracts.js';
-import { DiagnosticError, type Diagnostics } from '../../../../engine/diagnostics.js';
+import { resource, type OpContext, type ResourceDef } from '../../../../engine/contracts/index.js';
+import { DiagnosticError, type Diagnostics } from '../../../../engine/diagnostics/index.js';
 import type { SecClient } from '../../../../clients/sec/index.js';
 import type { Integration } from '../../../../clients/sec/integration.js';
 import type {
@@ -228,7 +228,7 @@ export const limitByRepositories = () =>
 /**
  * The key of a `{"<key>": "<value>"}` item of the registry kind `kind`'s list `field` (`limitByLabel`):
  * the contract's check of each item wants one entry (each block is sent as one) whose key is not blank,
- * which the engine's rule for a required text refuses (src/engine/platform-values.ts).
+ * which the engine's rule for a required text refuses (src/engine/plan/platform-values.ts).
  */
 export const keyValueKey = (kind: string, field: string, description: string) => {
   checkedBy(`ContainerRegistries:${kind}.${field}[]`, 'check', `${field}: a required key, never blank`);

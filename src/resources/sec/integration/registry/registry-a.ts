@@ -1,6 +1,6 @@
 import { attr, block, type ModelOf } from '../../../../schema/define.js';
 import { attrStep, indexStep } from '../../../../schema/path.js';
-import { DiagnosticError } from '../../../../engine/diagnostics.js';
+import { DiagnosticError } from '../../../../engine/diagnostics/index.js';
 import type { RegistryAAuthType } from '../../../../clients/sec/container-registries.js';
 import {
   containerRegistry,

@@ -1,0 +1,53 @@
+/**
+ * What a provider module declares: its configuration and the client it makes, the types and functions
+ * it serves, and what the engine's checks and create records need of it.
+ */
+import type { ConfigModelOf, Fields, ModelOf, PlatformLimits, ResourceSchema } from '../../schema/define.js';
+import type { CreateSettings } from './create-settings.js';
+import type { Diagnostics, Logger } from '../diagnostics/index.js';
+import type { FunctionDef } from '../functions/index.js';
+import type { ReferenceKinds } from './references.js';
+import type { ActionDef } from './action.js';
+import type { DataSourceDef } from './data-source.js';
+import type { EphemeralDef } from './ephemeral.js';
+import type { ResourceDef } from './resource.js';
+
+export interface ConfigureContext {
+  readonly terraformVersion: string;
+  readonly diags: Diagnostics;
+  readonly log: Logger;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export interface ProviderDef<F extends Fields, C> {
+  /** Its source address: `namespace/name`, on `hostname` (registry.terraform.io when absent). */
+  readonly name: string;
+  readonly namespace?: string;
+  readonly hostname?: string;
+  readonly version: string;
+  readonly schema: ResourceSchema<F>;
+  configure(config: ModelOf<F>, ctx: ConfigureContext): Promise<C>;
+  validate?(config: ConfigModelOf<F>, diags: Diagnostics): void;
+  readonly resources: readonly ResourceDef<any, C>[];
+  readonly dataSources: readonly DataSourceDef<any, C>[];
+  readonly ephemeralResources?: readonly EphemeralDef<any, C>[];
+  /** Actions (Terraform 1.14 and later). */
+  readonly actions?: readonly ActionDef<any, C>[];
+  /** Functions, `provider::<name>::<function>(…)` (Terraform 1.8 and later): engine/functions/. */
+  readonly functions?: readonly FunctionDef[];
+  /** What the platform takes in one request, checked for every value at plan time. */
+  readonly limits?: PlatformLimits;
+  /** How the platform lists the objects arguments name (`refersTo`), checked at plan: engine/catalogue/. */
+  readonly references?: ReferenceKinds<C>;
+  /**
+   * Where the configured client's requests go (host, account; never a credential): records of creates are
+   * kept per address (engine/journal/create-journal.ts). The create settings (create-settings.ts), their
+   * variables' prefix.
+   */
+  apiAddress?(client: C): string;
+  createSettings?(config: ModelOf<F>, env: NodeJS.ProcessEnv): CreateSettings;
+  readonly environmentPrefix?: string;
+}
+
+/** Returns the definition as it is, typed, so that a module needs no annotations. */
+export const provider = <F extends Fields, C>(def: ProviderDef<F, C>): ProviderDef<F, C> => def;

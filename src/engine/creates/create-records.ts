@@ -1,0 +1,217 @@
+/**
+ * What a record of an earlier create proves (docs/decisions.md, "Creates outlive their process";
+ * engine/journal/create-journal.ts keeps the records). A create whose type, key and settings match records that no
+ * later run retired stands for the requests they wrote down, and looks for what those made before it
+ * sends anything:
+ *
+ * - A record whose answer came back names its object. The object is adopted when it still exists,
+ *   holds what the plan asks for and no other resource took it, unless Terraform held that answer
+ *   long enough to store it (HAND_OVER_MS, or its walk ended): then its state holds the object, which
+ *   is never taken, and the create goes on (the plan has named the look-alike).
+ * - Records whose process died with the request out (no answer) are judged by the rule of a lost
+ *   answer (create-evidence.ts) with their census, their window (from a little before the request to
+ *   a little after the process was last seen alive) and as many requests as there are records:
+ *   objects new since the census, not taken (answered by another record, shown tracked by a later
+ *   run, claimed by another resource), made inside the window where the platform says when, matching
+ *   the plan. No more of them than records: one is adopted; none: the requests made nothing and
+ *   their records go; anything else: "Create outcome unknown", naming each object and its import.
+ *
+ * An adopted object is claimed in the journal with an exclusive file, so that two processes (two
+ * provider configurations of one account) never take the same one.
+ */
+import type { Fields, ModelOf } from '../../schema/define.js';
+import { fieldList, fieldType } from '../../schema/fields.js';
+import { fromModel } from '../../schema/model.js';
+import { Unknown, type ObjectValue, type Value } from '../../schema/value.js';
+import { equalityKey } from '../../schema/value-ops.js';
+import type { AttrDef, BlockDef } from '../../schema/define.js';
+import type { OpContext, ResourceDef, UntrackedObjects } from '../contracts/index.js';
+import { judge, type CreateLedger, type Holder, type Lookup, type Model } from './create-evidence.js';
+import {
+  digest,
+  HAND_OVER_MS,
+  HEARTBEAT_MS,
+  type CreateEntry,
+  type CreateJournal,
+  type OpenRecord,
+  type RecordHandle,
+} from '../journal/index.js';
+import { describe, messageOf, unknownOutcome } from './create-messages.js';
+import { DiagnosticError } from '../diagnostics/index.js';
+import { inCurrentForm, isPlatformSetting, differencesFromPlan } from '../plan/index.js';
+
+/**
+ * How far the platform's clock and ours may differ, and how long after its request left a platform
+ * may still make the object: the window of a killed request reaches this far either side.
+ */
+export const WINDOW_SLACK_MS = 30_000;
+
+/** The journal's view of a create: its type and the digests of its key and of its settings. */
+export function createEntry<C>(r: ResourceDef<Fields, C>, plan: ModelOf<Fields>, planned: ObjectValue): CreateEntry {
+  return {
+    type: r.typeName,
+    key: digest(`${r.typeName}\0${describe(r, plan)}`),
+    settings: digest(settingsText(r.schema.fields, inCurrentForm(r.schema.fields, planned))),
+  };
+}
+
+/**
+ * The settings a create sends, as text that is the same exactly when they are: every setting the
+ * platform holds, at every depth, but no secret (sensitive, write-only, masked or one-time values and
+ * their twins are left out, so a record's digest never stands for one), sets in any order.
+ */
+export function settingsText(fields: Fields, value: ObjectValue): string {
+  const parts: string[] = [];
+  for (const { name, def } of [...fieldList(fields)].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (!isPlatformSetting(def) || (def.kind === 'attr' && isSecret(def))) continue;
+    const v = value[name] ?? null;
+    parts.push(`${JSON.stringify(name)}:${def.kind === 'attr' ? equalityKey(fieldType(def), v) : blockText(def, v)}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
+function isSecret(def: AttrDef<unknown>): boolean {
+  const o = def.options;
+  return o.sensitive === true || o.writeOnly === true || o.masked === true || o.oneTime === true || !!o.twinOf;
+}
+
+function blockText(def: BlockDef<Fields>, v: Value): string {
+  if (v instanceof Unknown) return '?';
+  if (v === null) return '~';
+  if (!Array.isArray(v)) return settingsText(def.fields, v as ObjectValue);
+  const elements = (v as ObjectValue[]).map((e) => settingsText(def.fields, e));
+  return `[${(def.nesting === 'set' ? elements.sort() : elements).join(',')}]`;
+}
+
+/** An object a killed run's request made, taken over by this create, with the record it now continues. */
+export interface Recovered {
+  readonly object: Model;
+  readonly record: RecordHandle;
+  /** How the outcome was left unknown, for a message should it have to say so. */
+  readonly lead: string;
+}
+
+/**
+ * The object that earlier, killed requests of this create made, when the records prove it; null when
+ * there is nothing to recover (no record, or their requests made nothing that is not someone's). Throws
+ * "Create outcome unknown" when the records cannot tell. Sends nothing.
+ */
+export async function recoverRecorded<C>(
+  r: ResourceDef<Fields, C>,
+  lookup: Lookup<C>,
+  plan: ModelOf<Fields>,
+  planned: ObjectValue,
+  ctx: OpContext<C>,
+  ledger: CreateLedger,
+  journal: CreateJournal,
+  entry: CreateEntry,
+  untracked: UntrackedObjects,
+): Promise<Recovered | null> {
+  if (!(await journal.hasRecords(entry))) return null;
+  // What a plan said the apply adopts counts only while the user still says so.
+  const records = (await journal.openRecords(entry)).filter((rec) => !rec.plannedAdoption || untracked === 'adopt');
+  if (records.length === 0) return null;
+  const lead =
+    `An earlier run in this directory ended while its request to create ${describe(r, plan)} was out ` +
+    `(sent ${new Date(records[0]!.sentAt).toISOString()})`;
+  let listed: readonly Model[];
+  try {
+    listed = await lookup.list(plan, ctx);
+  } catch (err) {
+    if (err instanceof DiagnosticError) throw err;
+    throw new DiagnosticError(
+      `Cannot create ${r.typeName}`,
+      `${lead}. Before sending anything, the provider looks for the object that request may have made; the ` +
+        `listing failed: ${messageOf(err)}. Nothing was sent.`,
+    );
+  }
+  const now = Date.now();
+  const holding = listed.filter((o) => lookup.holdsKey(plan, o));
+  const byId = new Map(holding.map((o) => [lookup.importId(o), o]));
+  const taken = await journal.claimedDigests(r.typeName);
+
+  // An answer that came back names its object.
+  for (const record of records) {
+    if (record.id === null) continue;
+    const object = byId.get(record.id);
+    if (!object) {
+      journal.seen(r.typeName, record.id, 'gone');
+      continue;
+    }
+    if (handedOver(record) || ledger.isClaimed(r.typeName, record.id)) continue;
+    const fields = r.schema.fields;
+    const differs = differencesFromPlan(fields, planned, fromModel(fields, object, planned), setAfter(lookup));
+    if (differs.length > 0 && record.plannedAdoption) continue;
+    if (differs.length > 0) {
+      const note = `an earlier run made it for this configuration, but its ${differs.join(', ')} differ from the plan`;
+      throw unknownOutcome(r, plan, lead, 'The object it made was changed since.', [{ id: record.id, note }]);
+    }
+    if (!(await journal.claim(r.typeName, record.id))) continue;
+    if (record.plannedAdoption) ctx.log.info('adopted the untracked object the plan said it would', { id: record.id });
+    else ctx.log.info('adopted the object a killed run had made, named by its answer', { id: record.id });
+    return { object, record: journal.resume(record), lead };
+  }
+
+  // Requests without an answer: the rule of a lost answer, with what the records kept.
+  const waiting = records.filter((record) => record.id === null);
+  if (waiting.length === 0) return null;
+  const unknownWindow = waiting.some((record) => record.aliveAt === null);
+  const verdict = judge(r, lookup, plan, planned, holding, {
+    before: new Set(waiting.map((record) => record.census).reduce((a, b) => a.filter((id) => b.includes(id)))),
+    taken: (id) =>
+      ledger.isClaimed(r.typeName, id)
+        ? 'another resource of this run made it'
+        : taken.has(digest(id))
+          ? 'a state tracks it, or another create made it'
+          : undefined,
+    window: {
+      from: Math.min(...waiting.map((record) => record.sentAt)) - WINDOW_SLACK_MS,
+      to: unknownWindow ? now : Math.max(...waiting.map((record) => record.aliveAt!)) + HEARTBEAT_MS + WINDOW_SLACK_MS,
+    },
+    requests: waiting.length,
+  });
+  if (verdict.kind === 'none') {
+    for (const record of waiting) await journal.finish(journal.resume(record), 'dropped');
+    return null;
+  }
+  if (verdict.kind === 'unclear') throw unknownOutcome(r, plan, lead, verdict.why, verdict.holders);
+  const id = lookup.importId(verdict.object);
+  if (unknownWindow) throw unclearWithoutProcess(r, plan, lead, id);
+  if (!(await journal.claim(r.typeName, id)))
+    throw unknownOutcome(r, plan, lead, 'Another provider process took the object it made first.', [
+      { id, note: 'another resource took it a moment ago' },
+    ]);
+  ctx.log.info('adopted the object a killed run had made, on the evidence of its record', { id });
+  return { object: verdict.object, record: journal.resume(waiting[0]!), lead };
+}
+
+/**
+ * Terraform held the answer long enough to store it: HAND_OVER_MS while it and the provider lived,
+ * or until its walk ended.
+ */
+export function handedOver(record: OpenRecord): boolean {
+  if (record.returnedAt === null) return false;
+  if (record.endedAt !== null && record.endedAt >= record.returnedAt) return true;
+  // No word from its process: it cannot tell, and then the object is Terraform's.
+  return record.aliveAt === null || record.aliveAt >= record.returnedAt + HAND_OVER_MS;
+}
+
+function setAfter<C>(lookup: Lookup<C>): ReadonlySet<string> {
+  return new Set<string>(lookup.setAfterCreate ?? []);
+}
+
+function unclearWithoutProcess<C>(
+  r: ResourceDef<Fields, C>,
+  plan: ModelOf<Fields>,
+  lead: string,
+  id: string,
+): DiagnosticError {
+  const holder: Holder = { id, note: 'new since the earlier request, but when its process ended is not recorded' };
+  return unknownOutcome(
+    r,
+    plan,
+    lead,
+    'The record of the process that sent it is gone, so whether that request made this object cannot be told.',
+    [holder],
+  );
+}

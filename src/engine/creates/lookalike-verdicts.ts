@@ -1,0 +1,149 @@
+/**
+ * What a plan says of a create whose look-alikes nothing known says whose they are (create-lookalikes.ts
+ * decides when; docs/decisions.md, "Whose object is it"): by the provider's `untracked_objects`, the
+ * client (Pulumi shows no provider warning, so nothing that only a warning would tell happens there),
+ * and what the user asked (`-target`). Every refusal names each likely cause and a way out for each, in
+ * the client's words (engine/host/host-terms.ts); none offers a second object where the platform keeps the key unique.
+ */
+import type { Fields } from '../../schema/define.js';
+import type { ResourceDef } from '../contracts/index.js';
+import type { Lookup, Model } from './create-evidence.js';
+import { capitalized } from './create-messages.js';
+import type { createEntry } from './create-records.js';
+import type { EngineContext } from '../context/index.js';
+import type { WorkspaceNotes } from '../journal/index.js';
+
+/** At most this many look-alikes are named in a message; the rest are counted. */
+const NAMED_LOOKALIKES = 10;
+
+/** A create waiting for the walk to show whether its look-alikes are this state's. */
+export interface Pending<C> {
+  readonly r: ResourceDef<Fields, C>;
+  readonly lookup: Lookup<C>;
+  readonly what: string;
+  readonly entry: ReturnType<typeof createEntry>;
+  /** Objects nothing says whose they are yet. */
+  readonly objects: readonly Model[];
+  /** Where the platform keeps the key unique: the create cannot succeed beside any of them. */
+  readonly unique: boolean;
+}
+
+export interface Verdict {
+  readonly severity: 'error' | 'warning';
+  readonly summary: string;
+  readonly detail: string;
+  /** The ids the apply takes over (`adopt`). */
+  readonly adopt?: readonly string[];
+}
+
+/** The verdict on `p`, whose objects still unknown once the walk was quiet are `unknown` (at least one). */
+export function verdictOn<C>(ctx: EngineContext<C>, p: Pending<C>, unknown: readonly Model[]): Verdict {
+  // What a killed run left is newest: named first.
+  const sorted = [...unknown].sort((a, b) => (p.lookup.madeAt?.(b) ?? 0) - (p.lookup.madeAt?.(a) ?? 0));
+  const found = foundText(ctx, p, sorted);
+  const { terms } = ctx;
+  const ids = sorted.map((o) => p.lookup.importId(o));
+  const one = ids.length === 1;
+  const importIt = terms.importAdvice(p.r.typeName, p.r.importState !== undefined, ids, p.r.importIdDescription);
+  const what = capitalized(p.what);
+  if (ctx.host.command.targeted)
+    return {
+      severity: 'warning',
+      summary: `${what} may exist already`,
+      detail:
+        `${found} This plan is narrowed with \`-target\`, so it did not read the rest of the state: ` +
+        `${one ? 'the object' : 'these objects'} may be resources of this state it left out. If one is what a ` +
+        `killed run of this configuration left behind, adopt it (${importIt}); otherwise the apply creates as ` +
+        'configured.',
+    };
+  const mode = ctx.createSettings.untrackedObjects;
+  const killed =
+    `what a run of this configuration left when it was killed before its ${terms.stateWord} was saved (a CI ` +
+    `job's timeout or cancel, a lost runner). ${importIt}`;
+  if (p.unique)
+    return {
+      severity: 'error',
+      summary: `${what} exists already`,
+      detail:
+        `${found} The platform keeps ${p.lookup.key} unique, so a second one cannot be made. It may be ${killed} ` +
+        `Or it is another ${terms.workspaceWord}'s, configuration's or person's: then make this one differ in ` +
+        `${p.lookup.key}. Nothing was created.`,
+    };
+  if (mode === 'create' || (mode === 'warn' && !terms.isPulumi))
+    return {
+      severity: 'warning',
+      summary: `${what} is created beside an untracked object like it`,
+      detail:
+        `${found} ${terms.settingName('untracked_objects')} is "${mode}", so the apply creates a new object, as ` +
+        `the configuration asks; this ${terms.stateWord} keeps the ${one ? 'id' : 'ids'} of what it was created ` +
+        `beside, so later plans do not name ${one ? 'it' : 'them'} again.`,
+    };
+  if (mode === 'adopt' && !terms.isPulumi && ctx.journal.usable)
+    return { severity: 'warning', summary: `${what} is taken over, not created`, detail: adoption(ids), adopt: ids };
+  const pulumiNote =
+    terms.isPulumi && mode !== 'refuse'
+      ? ` Pulumi shows no warning of a provider, so ${terms.settingName('untracked_objects')} "${mode}" would ${
+          mode === 'adopt' ? 'report a takeover as "created"' : 'make a second object without a word'
+        }: the provider refuses instead.`
+      : '';
+  return {
+    severity: 'error',
+    summary: `${what} exists already, untracked`,
+    detail:
+      `${found}${pulumiNote} It may be: (1) ${killed} (2) another ${terms.workspaceWord}'s, another ` +
+      `configuration's or a person's, made on purpose: then this one is a new object of its own. Make it differ ` +
+      `in ${p.lookup.key}, or create it beside ${one ? 'that one' : 'those'} with ` +
+      `${terms.setting('untracked_objects', 'create')}; this ${terms.stateWord} then keeps what it was created ` +
+      'beside, and later plans do not ask again. Nothing was created.',
+  };
+}
+
+/** A unique key an object another workspace of this directory holds holds: the create cannot succeed. */
+export function heldElsewhere<C>(
+  ctx: EngineContext<C>,
+  lookup: Lookup<C>,
+  what: string,
+  object: Model,
+  owners: readonly WorkspaceNotes[],
+): [string, string] {
+  const { terms } = ctx;
+  const whose = owners.map((n) => `"${n.workspace}"`).join(', ');
+  const word = terms.workspaceWord;
+  const name = terms.isPulumi ? '`pulumi.getStack()`' : '`terraform.workspace`';
+  return [
+    `${capitalized(what)} exists already`,
+    `The platform keeps ${lookup.key} unique, and ${lookup.importId(object)} holds it: the state of ` +
+      `${word}${owners.length > 1 ? 's' : ''} ${whose} of this directory holds that object, so this ${word} ` +
+      `cannot make its own with the same ${lookup.key}. Give each ${word} its own (for example with the ${word}'s ` +
+      `name in it: ${name}). Nothing was created.`,
+  ];
+}
+
+/** The objects found, named with when each was made. */
+function foundText<C>(ctx: EngineContext<C>, p: Pending<C>, objects: readonly Model[]): string {
+  const one = objects.length === 1;
+  const named = objects.slice(0, NAMED_LOOKALIKES).map((o) => {
+    const at = p.lookup.madeAt?.(o);
+    return `${p.lookup.importId(o)}${at === undefined ? '' : ` (made or last changed ${new Date(at).toISOString()})`}`;
+  });
+  const more = objects.length - named.length;
+  const holds = p.unique ? `the key of ${p.what}` : `the key of ${p.what} and every setting it reports`;
+  return (
+    `The platform already has ${one ? 'an object' : `${objects.length} objects`} that ${one ? 'holds' : 'hold'} ` +
+    `${holds}, and no ${ctx.terms.stateWord} this run read, nor any record of this directory, says whose ` +
+    `${one ? 'it is' : 'they are'}: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}.`
+  );
+}
+
+function adoption(ids: readonly string[]): string {
+  const one = ids.length === 1;
+  const more = ids.length > NAMED_LOOKALIKES ? `, and ${ids.length - NAMED_LOOKALIKES} more` : '';
+  return (
+    `The platform already has ${one ? 'an object' : `${ids.length} objects`} holding this key and every setting ` +
+    `it reports that no state this run read, nor any record of this directory, claims ` +
+    `(${ids.slice(0, NAMED_LOOKALIKES).join(', ')}${more}), and \`untracked_objects = "adopt"\` says objects of ` +
+    `this key belong to this configuration and workspace: the apply takes ${one ? 'it' : 'one of them'} over ` +
+    'instead of creating (each create of this key takes another, and any left over are left alone), and creates ' +
+    'only if none is left unchanged by then.'
+  );
+}

@@ -1,0 +1,321 @@
+/**
+ * The create journal: every create request is written down before it leaves, so that a run killed
+ * outright (SIGKILL, the OOM killer, a CI job's timeout) leaves a record that the next run in the
+ * same directory finds (docs/decisions.md, "Creates outlive their process"; engine/creates/create-records.ts
+ * judges what a record proves).
+ *
+ * Where: `<TF_DATA_DIR, default .terraform>/keel-creates/<provider>/<workspace>/<api>/`, relative to
+ * the directory the provider process starts in, which is Terraform's working directory (and, under
+ * Pulumi, the directory the bridge runs in). `<api>` is a digest of the API address the provider is
+ * configured with, so two provider configurations never read each other's records.
+ *
+ * A record is lines of its process's log (journal-log.ts): its request's, on the disk before the
+ * request leaves, one flush for the requests sent together; its answer's and return's after it; and
+ * its end's, which a later run appends when it shows the record's object tracked (`seen`) or gone.
+ * Several processes write at once (validate, plan and apply walks, workspaces side by side) and no
+ * record is lost or torn. A process lists the directory and reads its logs once; records expire.
+ * Whatever fails here (a directory that cannot be written, a file that cannot be read) costs the
+ * protection, never the run: `takeProblem` says once what is missing and why.
+ */
+import { renameSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  digest,
+  logName,
+  parseRecordName,
+  processNews,
+  readRecord,
+  recordId,
+  recordName,
+  rewriteRecord,
+  setAside,
+  writeAtomically,
+  type CreateEntry,
+  type RecordContent,
+} from './journal-files.js';
+import { JournalDirectory } from './journal-directory.js';
+import { appendLine, OwnLog, type LogLine } from './journal-log.js';
+import type { JournalPlace } from './journal-place.js';
+import { ProcessFile } from './journal-process.js';
+
+/**
+ * A result its host held this long, or until its walk ended, is in its state (a local state is
+ * written at once; a remote one at least every 20 s), so its object is handed over: never adopted.
+ */
+export const HAND_OVER_MS = 30_000;
+
+/** A record read back, with what its process's file says. */
+export interface OpenRecord extends RecordContent {
+  readonly name: string;
+  /** The last time its process said it and its host were alive; null when its process file is gone. */
+  readonly aliveAt: number | null;
+  /** When its host shut its process down; null when it did not. */
+  readonly endedAt: number | null;
+  /** The log holding it, if a log does. */
+  readonly log?: string;
+}
+
+/** A record this process wrote (or took over), for the steps that follow its request. */
+export interface RecordHandle {
+  name: string;
+  content: RecordContent;
+  /** The log holding it; undefined for a record in a file of its own. */
+  log?: string;
+}
+
+type Matching = { anySettings?: boolean };
+
+/** Whether the record's file name already carries its answer. */
+const isNamed = (handle: RecordHandle) => parseRecordName(handle.name)?.idDigest !== null;
+
+export class CreateJournal extends JournalDirectory {
+  private readonly process: ProcessFile;
+  private ownLog: OwnLog | null = null;
+  /** The objects whose creates this process returned to its host, noted as its state's when its walk ends. */
+  private readonly returned: Array<{ type: string; id: string }> = [];
+  /**
+   * The host stores each result as it gets it (Pulumi's engine writes its checkpoint after every step),
+   * so a returned create's object is in its state at once; Terraform's once its walk ends (HAND_OVER_MS).
+   */
+  hostHoldsOnReturn = false;
+
+  constructor(provider: string, place: JournalPlace | null, now: () => number = Date.now) {
+    super(provider, place, now);
+    this.process = new ProcessFile(now, (work) => this.track(work));
+  }
+
+  /** Writes the record of a create about to be sent; null when it could not be written (the problem says why). */
+  async sent(entry: CreateEntry, census: readonly string[]): Promise<RecordHandle | null> {
+    if (!this.dir || !this.place) return null;
+    this.process.began(this.dir);
+    try {
+      const process = await this.process.ensure(this.dir);
+      const sentAt = this.now();
+      const rid = recordId(sentAt);
+      const content: RecordContent = {
+        version: 1,
+        provider: this.provider,
+        type: entry.type,
+        workspace: this.place.workspace,
+        api: this.api,
+        key: entry.key,
+        settings: entry.settings,
+        census: [...census],
+        process,
+        sentAt,
+        id: null,
+        answeredAt: null,
+        returnedAt: null,
+      };
+      const name = recordName(entry, null, rid);
+      if (this.ownLog?.dir !== this.dir) this.ownLog = new OwnLog(this.dir, logName(process));
+      // On the disk before the request leaves: it outlives the machine going down too.
+      await this.ownLog.sent(rid, content);
+      const log = this.ownLog.name;
+      (await this.loadIndex()).set({ ...entry, name, rid, idDigest: null, log, content });
+      return { name, content, log };
+    } catch (err) {
+      this.fail('record a create before sending it', err);
+      this.process.finished();
+      return null;
+    }
+  }
+
+  /**
+   * The platform answered: the record names its object (and its name, its id's digest). `now`
+   * false leaves the writing to `finish`, for a create whose result goes back to its caller at once:
+   * one write instead of two (a process killed in between leaves the record unanswered, which the next
+   * run judges by its census).
+   */
+  async answered(handle: RecordHandle | null, id: string, now = true): Promise<void> {
+    if (!handle || !this.dir) return;
+    handle.content = { ...handle.content, id, answeredAt: this.now() };
+    if (now) await this.write(handle);
+  }
+
+  /**
+   * The create is over, one way or another, and said so once: its result went back to its caller
+   * (`returned`, noted only while the host is there to take it), its request made nothing and the
+   * record goes (`dropped`), or the record stays as it is for the next run (`kept`: the outcome is
+   * unknown, or the result never reached the caller).
+   */
+  async finish(handle: RecordHandle | null, how: 'returned' | 'dropped' | 'kept'): Promise<void> {
+    if (!handle || !this.dir) return;
+    try {
+      if (how === 'dropped') return await this.end(handle);
+      if (how === 'returned' && this.process.hostAlive) {
+        this.process.busy(this.now() + HAND_OVER_MS);
+        handle.content = { ...handle.content, returnedAt: this.now() };
+      }
+      // Written when it says more than what is written: an answer, or its return.
+      if (handle.content.id !== null && (handle.content.returnedAt !== null || !isNamed(handle)))
+        await this.write(handle);
+      const id = handle.content.id;
+      if (how === 'returned' && handle.content.returnedAt !== null && id !== null) {
+        // A host that stores each result as it gets it (Pulumi) holds the object now; Terraform's
+        // walk holds what it was returned once it ends (`ended`).
+        if (this.hostHoldsOnReturn) {
+          this.notes?.note(handle.content.type, id, true);
+          await this.end(handle);
+        } else this.returned.push({ type: handle.content.type, id });
+      }
+    } catch (err) {
+      this.fail('note what became of a create', err);
+    } finally {
+      this.process.finished();
+    }
+  }
+
+  /** Whether any record matches `entry` (its type, key and settings, or type and key), from this process's listing. */
+  async hasRecords(entry: CreateEntry, options: Matching = {}): Promise<boolean> {
+    if (!this.dir) return false;
+    return (await this.loadIndex()).matching(entry, options).length > 0;
+  }
+
+  /** The records matching `entry`, read afresh from the directory with their processes' news. */
+  async openRecords(entry: CreateEntry, options: Matching = {}): Promise<OpenRecord[]> {
+    if (!this.dir) return [];
+    this.index = null;
+    const out: OpenRecord[] = [];
+    for (const e of (await this.loadIndex()).matching(entry, options)) {
+      const content =
+        e.content ??
+        (await readRecord(this.dir, e.name).catch((err) => {
+          this.fail(`read the record ${e.name}`, err);
+          this.track(setAside(this.dir!, e.name));
+          return null;
+        }));
+      if (!content) continue;
+      const news = await processNews(this.dir, content.process);
+      out.push({ ...content, name: e.name, ...news, ...(e.log ? { log: e.log } : {}) });
+    }
+    return out.sort((a, b) => a.sentAt - b.sentAt);
+  }
+
+  /** Whether this process wrote `record` (a create of this very run, not a killed run's). */
+  wroteItself(record: OpenRecord): boolean {
+    return record.process === this.process.name;
+  }
+
+  /**
+   * A plan's word that the apply takes over the untracked object `id` for creates of `entry`
+   * (`untracked_objects = "adopt"`): a record answered with it, which the create's recovery adopts as it
+   * adopts a killed run's answer (engine/creates/create-records.ts). Written once per object, whatever the plans.
+   */
+  async planAdoption(entry: CreateEntry, id: string): Promise<void> {
+    if (!this.dir || !this.place) return;
+    try {
+      const idDigest = digest(id);
+      const index = await this.loadIndex();
+      if (index.answeredWith(entry.type, idDigest).some((e) => e.key === entry.key)) return;
+      const process = await this.process.ensure(this.dir);
+      const at = this.now();
+      const rid = recordId(at);
+      const content: RecordContent = {
+        version: 1,
+        provider: this.provider,
+        type: entry.type,
+        workspace: this.place.workspace,
+        api: this.api,
+        key: entry.key,
+        settings: entry.settings,
+        census: [],
+        process,
+        sentAt: at,
+        id,
+        answeredAt: at,
+        returnedAt: null,
+        plannedAdoption: true,
+      };
+      const name = recordName(entry, idDigest, rid);
+      await writeAtomically(this.dir, name, content, true);
+      index.set({ ...entry, name, rid, idDigest });
+    } catch (err) {
+      this.fail('note what the plan adopts', err);
+    }
+  }
+
+  /** An earlier run's record, taken over by the create that recovers its object: as if this process had sent it. */
+  resume(record: OpenRecord): RecordHandle {
+    this.process.began(this.dir!);
+    const { name, log, aliveAt: _alive, endedAt: _ended, ...content } = record;
+    return { name, content, ...(log ? { log } : {}) };
+  }
+
+  /**
+   * Terraform showed the object `id` of `type` (a prior state, a read, an import) or found it gone: the
+   * records that made it end, and this workspace's notes say whether its state holds it (an import only
+   * ends records: a plan with an import block may never be applied). Queued; `flush` waits for it.
+   */
+  seen(type: string, id: string, how: 'tracked' | 'imported' | 'gone'): void {
+    if (!this.dir || id === '') return;
+    if (how !== 'imported') this.notes?.note(type, id, how === 'tracked');
+    this.track(this.retire(type, digest(id)));
+  }
+
+  /** Resolves once no create of this process is in flight. */
+  whenIdle(): Promise<void> {
+    return this.process.whenIdle();
+  }
+
+  /** The host went away: results from now on never reach it, and its liveness stops being vouched for. */
+  hostGone(): void {
+    this.process.stop(true);
+  }
+
+  /** The host's Shutdown: its walk is over, and what was returned to it is its to keep. */
+  async ended(): Promise<void> {
+    for (const { type, id } of this.returned.splice(0)) this.notes?.note(type, id, true);
+    await this.flush();
+    await this.ownLog?.close().catch((err) => this.fail('close its log', err));
+    if (this.dir) await this.process.end(this.dir).catch((err) => this.fail('note its end', err));
+  }
+
+  /** The record as the handle holds it, under the name its answer gives it. */
+  private async write(handle: RecordHandle): Promise<void> {
+    const entry = parseRecordName(handle.name);
+    if (!entry || !this.dir) return;
+    const idDigest = handle.content.id === null ? null : digest(handle.content.id);
+    const name = recordName(entry, idDigest, entry.rid);
+    try {
+      const { id, answeredAt, returnedAt } = handle.content;
+      if (handle.log) {
+        if (id !== null) this.appendTo(handle.log, { rid: entry.rid, answer: { id, answeredAt, returnedAt } });
+      } else {
+        // Renamed first: killed before the rewrite, the name retires the record once its object is
+        // tracked, and the contents, still unanswered, are judged by their census.
+        if (name !== handle.name) renameSync(join(this.dir, handle.name), join(this.dir, name));
+        rewriteRecord(this.dir, name, handle.content);
+      }
+      handle.name = name;
+      const log = handle.log ? { log: handle.log, content: handle.content } : {};
+      (await this.loadIndex()).set({ ...entry, name, idDigest, ...log });
+    } catch (err) {
+      this.fail('record what a create made', err);
+    }
+  }
+
+  /** A record ends: a line in its log, or its file removed. */
+  private async end(record: { name: string; log?: string }): Promise<void> {
+    if (record.log) this.appendTo(record.log, { over: parseRecordName(record.name)!.rid });
+    else await this.remove(record.name);
+  }
+
+  /** A line for a log: this process's own, or another's (a killed run's record taken over, or retired). */
+  private appendTo(log: string, line: LogLine): void {
+    const own = this.ownLog;
+    if (own && log === own.name) own.append(line);
+    else appendLine(this.dir!, log, line);
+  }
+
+  /** The records that made the object end: a run showed it (the notes say whose it is now) or found it gone. */
+  private async retire(type: string, idDigest: string): Promise<void> {
+    const index = await this.loadIndex();
+    // Most runs have no record of the type.
+    if (!index.hasType(type)) return;
+    for (const e of index.answeredWith(type, idDigest)) {
+      index.delete(e.rid);
+      await this.end(e);
+    }
+  }
+}

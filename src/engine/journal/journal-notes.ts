@@ -1,0 +1,161 @@
+/**
+ * Whose objects the states of a directory hold (docs/decisions.md, "Whose object is it"). Beside each
+ * workspace's records (a Terraform workspace, a Pulumi stack; per API), the file `owned` notes the
+ * objects that workspace's state held, in lines appended as it learns of them:
+ *
+ *   w <workspace, as JSON>   the first line: whose notes these are
+ *   h <type> <id digest>     its state held the object: a plan or a read showed it, an import took it,
+ *                            or a create's result was handed over (its walk ended; Pulumi at once)
+ *   g <type> <id digest>     the object is gone: destroyed, or a read found it gone
+ *
+ * The last line of an object wins. A line is one write to a file opened for appending, so the
+ * processes of one workspace (walks, runs side by side) lose and tear nothing. Every workspace of the
+ * directory reads every other's notes: an object one of them holds is that workspace's, never another's
+ * look-alike to refuse or take over (engine/creates/create-lookalikes.ts).
+ */
+import { appendFile, mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { digest } from './journal-files.js';
+
+export const NOTES_FILE = 'owned';
+
+type Key = string;
+const keyOf = (type: string, idDigest: string): Key => `${type} ${idDigest}`;
+
+/** What one workspace's notes say: the objects its state holds, by type and id digest. */
+export interface WorkspaceNotes {
+  readonly workspace: string;
+  readonly held: ReadonlySet<Key>;
+}
+
+/** This workspace's notes, as this process adds to them. */
+export class OwnershipNotes {
+  private known: Map<Key, boolean> | null = null;
+  /** Whether the file names its workspace already (its first line). */
+  private named = false;
+  private queue: Array<{ key: Key; held: boolean }> = [];
+  private writing: Promise<void> | null = null;
+
+  constructor(
+    private readonly dir: string,
+    private readonly workspace: string,
+    private readonly fail: (what: string, err: unknown) => void,
+  ) {}
+
+  /** The state of this workspace holds the object `id` of `type` (or, `held` false, it is gone). */
+  note(type: string, id: string, held: boolean): void {
+    this.queue.push({ key: keyOf(type, digest(id)), held });
+    this.writing ??= Promise.resolve().then(() => this.write());
+  }
+
+  /** Resolves once every note so far is written. */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  /** The digests of the ids of `type` this workspace's state held, written and queued alike. */
+  async heldDigests(type: string): Promise<string[]> {
+    await this.flush();
+    const held = new Set([...(await this.load())].filter(([, isHeld]) => isHeld).map(([key]) => key));
+    return heldOfType({ workspace: this.workspace, held }, type);
+  }
+
+  private async load(): Promise<Map<Key, boolean>> {
+    if (this.known) return this.known;
+    const known = new Map<Key, boolean>();
+    const notes = await readNotes(this.dir).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') this.fail('read which objects its state held', err);
+      return null;
+    });
+    for (const [key, held] of notes?.lines ?? []) known.set(key, held);
+    this.named ||= notes?.workspace !== undefined;
+    this.known ??= known;
+    return this.known;
+  }
+
+  private async write(): Promise<void> {
+    try {
+      const known = await this.load();
+      const lines: string[] = [];
+      for (const { key, held } of this.queue.splice(0)) {
+        if ((known.get(key) ?? false) === held) continue;
+        known.set(key, held);
+        lines.push(`${held ? 'h' : 'g'} ${key}\n`);
+      }
+      if (lines.length === 0) return;
+      const head = this.named ? '' : `w ${JSON.stringify(this.workspace)}\n`;
+      await appendTo(this.dir, head + lines.join(''));
+      this.named = true;
+    } catch (err) {
+      this.fail('note which objects its state holds', err);
+    } finally {
+      this.writing = this.queue.length > 0 ? Promise.resolve().then(() => this.write()) : null;
+    }
+  }
+}
+
+/** Appends to the notes, making the directory on a fresh runner. */
+async function appendTo(dir: string, text: string): Promise<void> {
+  try {
+    await appendFile(join(dir, NOTES_FILE), text);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    await mkdir(dir, { recursive: true });
+    await appendFile(join(dir, NOTES_FILE), text);
+  }
+}
+
+/** A notes file's lines in order (an object's last line wins), and whose they are. */
+async function readNotes(dir: string): Promise<{ workspace: string | undefined; lines: Array<[Key, boolean]> }> {
+  const text = await readFile(join(dir, NOTES_FILE), 'utf8');
+  let workspace: string | undefined;
+  const lines: Array<[Key, boolean]> = [];
+  for (const line of text.split('\n')) {
+    const match = /^([hg]) ([a-z0-9_]+) ([0-9a-f]{16})$/.exec(line);
+    if (match) lines.push([keyOf(match[2]!, match[3]!), match[1] === 'h']);
+    else if (line.startsWith('w ')) {
+      try {
+        const named = JSON.parse(line.slice(2)) as unknown;
+        if (typeof named === 'string') workspace = named;
+      } catch {}
+    }
+    // Anything else (a line cut short by a machine going down) says nothing.
+  }
+  return { workspace, lines };
+}
+
+/**
+ * The notes of every workspace under `providerDir` for the API whose digest is `api`: the workspaces'
+ * directories side by side (`<providerDir>/<workspace>/<api>/owned`). Unreadable ones say nothing.
+ */
+export async function readAllNotes(providerDir: string, api: string): Promise<WorkspaceNotes[]> {
+  let workspaces: string[];
+  try {
+    workspaces = await readdir(providerDir);
+  } catch {
+    return [];
+  }
+  const out: WorkspaceNotes[] = [];
+  for (const entry of workspaces) {
+    const notes = await readNotes(join(providerDir, entry, api)).catch(() => null);
+    if (!notes) continue;
+    const held = new Set<Key>();
+    for (const [key, isHeld] of notes.lines) {
+      if (isHeld) held.add(key);
+      else held.delete(key);
+    }
+    out.push({ workspace: notes.workspace ?? entry, held });
+  }
+  return out;
+}
+
+/** Whether `notes` say a state holds `id` of `type`. */
+export function notesHold(notes: WorkspaceNotes, type: string, id: string): boolean {
+  return notes.held.has(keyOf(type, digest(id)));
+}
+
+/** The digests of the ids of `type` that `notes` say a state holds. */
+export function heldOfType(notes: WorkspaceNotes, type: string): string[] {
+  const prefix = `${type} `;
+  return [...notes.held].filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length));
+}
