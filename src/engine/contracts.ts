@@ -11,6 +11,7 @@ export type { CatalogueContext } from './catalogue-context.js';
 import type { Logger } from './logger.js';
 import type { CatalogueContext } from './catalogue-context.js';
 import type { ReferenceKinds } from './reference-checks.js';
+import type { PlanContext } from './plan-context.js';
 
 export interface OpContext<C> {
   /** The configured API client. */
@@ -92,6 +93,8 @@ export interface ResourceDef<F extends Fields, C> {
   validateWithProvider?(config: ConfigModelOf<F>, client: C, diags: Diagnostics): void;
   /** Rules the platform's catalogue decides, judged at plan against its listings (catalogue-checks.ts). */
   checkAgainstCatalogue?(config: ConfigModelOf<F>, ctx: CatalogueContext<C>): Promise<void>;
+  /** Its own say in each plan but a destroy's, held to Terraform's rules (plan-context.ts, plan-modification.ts). */
+  modifyPlan?(ctx: PlanContext<F, C>): void;
   /** Migrates raw state JSON written by an older schema version to the current one. */
   upgrade?(version: number, state: Record<string, unknown>): Record<string, unknown>;
   /**

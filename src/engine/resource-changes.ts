@@ -33,6 +33,7 @@ import {
   type StateOutcome,
 } from './engine-context.js';
 import { assignedValueChanges, planObject, refusedChanges, type RefusedChangeAt } from './planner.js';
+import { modifiedPlan } from './plan-modification.js';
 import { samePlatformSettings } from './platform-settings.js';
 import { withoutRepeats, withWriteOnlyValues } from './platform-values.js';
 import { finalizeApplied, type Mismatch } from './reconcile.js';
@@ -127,7 +128,10 @@ export class ResourceChanges<C> {
         return unplanned(proposed, priorPrivate, diags);
       const repeated = prior !== null && config !== null ? assignedValueChanges(r.schema.fields, config, planned) : [];
       if (diags.append(asErrors(repeated)).hasErrors) return unplanned(proposed, priorPrivate, diags);
-      return { planned, requiresReplace, plannedPrivate: priorPrivate, diags };
+      // The resource's own say, held to Terraform's rules (plan-modification.ts).
+      const plan = { planned, requiresReplace, plannedPrivate: priorPrivate, diags };
+      const modified = modifiedPlan(r, this.ctx, prior, config ?? proposed, plan);
+      return diags.hasErrors ? unplanned(proposed, priorPrivate, diags) : modified;
     } catch (err) {
       diags.append([diagnosticFromError(`Cannot plan ${typeName}`, err)]);
       return unplanned(proposed, priorPrivate, diags);
