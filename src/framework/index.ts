@@ -31,6 +31,8 @@ export {
   type ListDef,
   type OpContext,
   type Partial2,
+  type PlanContext,
+  type AttributeName,
   type ProviderDef,
   type ResourceDef,
 } from '../engine/contracts/index.js';

@@ -150,6 +150,17 @@ export interface AttrOptions<V> {
    * between the two sends nothing, and the platform's value reads as unset where nothing was set.
    */
   unsetAs?: V;
+  /**
+   * What an empty string `""` is for this string attribute. `'unset'` (the default): it says no more
+   * than null, as for every empty value (null ≡ empty): refused where the argument is required (so is a
+   * text of only whitespace), sent to the platform as null where it is optional, and the same as null
+   * in every comparison of plan, apply and read. `'value'`, for a platform that means something by an
+   * empty text (e.g. "no prefix" against "the default prefix"): `""` is a value of its own, accepted
+   * where the argument is required (a blank text too), sent as `""`, kept in the state as `""`, and a
+   * change between it and null is a change. One rule (src/schema/empty-string.ts) that validation,
+   * plan, the models operations get, apply, read and generated configuration all consult.
+   */
+  emptyString?: 'unset' | 'value';
   /** The API does not return this value (or masks it): reads keep the prior state's value. */
   masked?: boolean;
   /**
@@ -496,6 +507,8 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string, p
   if (!required && !optional && !computed) throw new Error(`schema: ${where} must be required, optional or computed`);
   if (o.unordered && def.type.cty.kind !== 'list') throw new Error(`schema: ${where} is unordered but not a list`);
   if (o.distinct && !o.unordered) throw new Error(`schema: ${where} is distinct but not unordered`);
+  if (o.emptyString !== undefined && def.type.cty.kind !== 'string')
+    throw new Error(`schema: ${where} declares what an empty string is, but is not a string`);
   if ((o.volatile || o.changesWith) && !computed) throw new Error(`schema: ${where} is volatile but not computed`);
   if (o.sensitiveUnlikeUpstream && !o.sensitive) {
     throw new Error(`schema: ${where} is marked sensitive unlike upstream but is not sensitive`);

@@ -11,13 +11,12 @@ import {
   dedupeSetElements,
   equalityKey,
   hasNullElement,
-  isEmptyValue,
   isPlainObject,
   isWhollyKnown,
   nfc,
-  sameMeaning,
   valueEquals,
 } from './value-ops.js';
+import { sameMeaningOf, saysNothing } from './empty-string.js';
 
 export { fieldType };
 
@@ -93,14 +92,15 @@ export function plainToValue(type: CtyType, p: unknown, where = 'value'): Value 
 }
 
 /**
- * Whether a field's two values mean the same (value-ops `sameMeaning`: null ≡ empty at every depth),
- * also counting, for a block declared `emptyMeansAbsent`, elements that set nothing as absent.
+ * Whether a field's two values mean the same (value-ops `sameMeaning`: null ≡ empty at every depth,
+ * under each attribute's `emptyString` rule), also counting, for a block declared `emptyMeansAbsent`,
+ * elements that set nothing as absent.
  */
 export function sameFieldMeaning(def: FieldDef, a: Value, b: Value): boolean {
   if (def.kind === 'block' && def.options.emptyMeansAbsent)
-    return sameMeaning(fieldType(def), withoutUnsetElements(def.fields, a), withoutUnsetElements(def.fields, b));
+    return sameMeaningOf(def, withoutUnsetElements(def.fields, a), withoutUnsetElements(def.fields, b));
   if (def.kind === 'attr' && bothUnset(def, a, b)) return true;
-  return sameMeaning(fieldType(def), a, b);
+  return sameMeaningOf(def, a, b);
 }
 
 /**
@@ -109,7 +109,7 @@ export function sameFieldMeaning(def: FieldDef, a: Value, b: Value): boolean {
  * elements in any order. The one comparison plan, apply, read and import use for an attribute.
  */
 export function sameFieldValue(def: FieldDef, a: Value, b: Value): boolean {
-  if (sameMeaning(fieldType(def), a, b)) return true;
+  if (sameMeaningOf(def, a, b)) return true;
   if (def.kind !== 'attr') return false;
   if (def.options.unsetAs !== undefined && sameFieldMeaning(def, a, b)) return true;
   if (a === null || b === null || a instanceof Unknown || b instanceof Unknown) return false;
@@ -148,7 +148,7 @@ export function isUnsetValue(def: FieldDef, v: Value): boolean {
 
 /** Whether two values of an argument both mean "not set": null (or empty), or the platform's `unsetAs`. */
 function bothUnset(def: FieldDef, a: Value, b: Value): boolean {
-  const unset = (v: Value) => isEmptyValue(v) || isUnsetValue(def, v);
+  const unset = (v: Value) => saysNothing(def, v) || isUnsetValue(def, v);
   return def.kind === 'attr' && def.options.unsetAs !== undefined && unset(a) && unset(b);
 }
 
@@ -167,7 +167,7 @@ function setsNothing(fields: Fields, e: ObjectValue): boolean {
 }
 
 function isUnset(def: FieldDef, v: Value): boolean {
-  if (isEmptyValue(v)) return true;
+  if (saysNothing(def, v)) return true;
   return (
     def.kind === 'attr' &&
     def.options.default !== undefined &&
@@ -218,14 +218,14 @@ function valueToModel(type: CtyType, v: Value): unknown {
 }
 
 /**
- * Whether a configured value says no more than null: an empty value (`""`, `[]`, `{}`) of an optional
- * argument that has no default and that the platform does not fill. Validation and operations take
- * it as null (null ≡ empty).
+ * Whether a configured value says no more than null: an empty value (`""`, `[]`, `{}`; `""` not where
+ * the attribute's `emptyString` rule makes it a value) of an optional argument that has no default and
+ * that the platform does not fill. Validation and operations take it as null (null ≡ empty).
  */
 export function meansNull(def: FieldDef, v: Value): boolean {
   if (def.kind !== 'attr') return false;
   const o = def.options;
-  return o.optional === true && !o.computed && o.default === undefined && v !== null && isEmptyValue(v);
+  return o.optional === true && !o.computed && o.default === undefined && v !== null && saysNothing(def, v);
 }
 
 export interface ToModelOptions {

@@ -8,6 +8,7 @@ import type { Diagnostics } from '../diagnostics/index.js';
 import type { IdentityDef } from './identity.js';
 import type { ListDef } from './list.js';
 import type { OpContext, Partial2 } from './operation.js';
+import type { PlanContext } from './plan-context.js';
 
 export interface ResourceDef<F extends Fields, C> {
   readonly typeName: string;
@@ -66,6 +67,8 @@ export interface ResourceDef<F extends Fields, C> {
   validateWithProvider?(config: ConfigModelOf<F>, client: C, diags: Diagnostics): void;
   /** Rules the platform's catalogue decides, judged at plan against its listings (catalogue-checks.ts). */
   checkAgainstCatalogue?(config: ConfigModelOf<F>, ctx: CatalogueContext<C>): Promise<void>;
+  /** Its own say in each plan but a destroy's, held to Terraform's rules (plan-context.ts, plan-modification.ts). */
+  modifyPlan?(ctx: PlanContext<F, C>): void;
   /** Migrates raw state JSON written by an older schema version to the current one. */
   upgrade?(version: number, state: Record<string, unknown>): Record<string, unknown>;
   /**

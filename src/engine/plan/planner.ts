@@ -7,7 +7,8 @@
 import type { AttrDef, BlockDef, Fields } from '../../schema/define.js';
 import { type AttributePath, attrStep, indexStep } from '../../schema/path.js';
 import { UNKNOWN, Unknown, objectOrNull, type ObjectValue, type Value } from '../../schema/value.js';
-import { isEmptyValue, isWhollyKnown, sameMeaning } from '../../schema/value-ops.js';
+import { isWhollyKnown } from '../../schema/value-ops.js';
+import { sameMeaningOf, saysNothing } from '../../schema/empty-string.js';
 import { plainToValue, valueToPlain, sameElements, sameFieldMeaning } from '../../schema/model.js';
 import { fieldList, fieldType, type NamedField } from '../../schema/fields.js';
 import { isConfigurable, samePlatformSettings, sameSetting } from './platform-settings.js';
@@ -274,9 +275,9 @@ function planConfigurable(def: AttrDef<unknown>, prior: Value, proposed: Value, 
   // from the configuration at apply.
   if (o.writeOnly) return null;
   if (config === null && o.default !== undefined) return plainToValue(def.type.cty, o.default);
-  // An empty value says no more than null (value-ops isEmptyValue): for an argument the platform
+  // An empty value says no more than null (empty-string.ts saysNothing): for an argument the platform
   // fills, the platform's value stays, as it does for null, instead of a change to "" forcing a diff.
-  if (o.computed && isEmptyValue(config) && prior !== null && !(prior instanceof Unknown)) return prior;
+  if (o.computed && saysNothing(def, config) && prior !== null && !(prior instanceof Unknown)) return prior;
   if (config === null) return proposed;
   // A configured value is planned as configured: Terraform proposes exactly it, and a request that
   // proposes something else (an unknown configured, null proposed) is not believed.
@@ -284,7 +285,7 @@ function planConfigurable(def: AttrDef<unknown>, prior: Value, proposed: Value, 
   // Terraform accepts the prior value for a configured one
   // (docs/protocol.md, "Planned values Terraform accepts", rule 2): use it when the two mean the
   // same, so formatting the API normalises never shows as a diff.
-  if (sameMeaning(def.type.cty, config, prior)) return prior;
+  if (sameMeaningOf(def, config, prior)) return prior;
   if (o.equal && isWhollyKnown(def.type.cty, config) && o.equal(valueToPlain(config), valueToPlain(prior)))
     return prior;
   // A list whose order means nothing, in another order: the prior order stays.

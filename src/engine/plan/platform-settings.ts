@@ -4,12 +4,12 @@
  * change the platform would not see (null to empty, another order of an unordered list, a
  * deprecated argument to the one that replaces it) sends nothing.
  */
-import type { AttrDef, BlockDef, Fields } from '../../schema/define.js';
-import type { CtyType } from '../../schema/cty-type.js';
+import type { AttrDef, BlockDef, FieldDef, Fields } from '../../schema/define.js';
 import { plainToValue, sameFieldMeaning, sameFieldValue, valueToPlain } from '../../schema/model.js';
 import { fieldIndex, fieldList, fieldType } from '../../schema/fields.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../../schema/value.js';
-import { dedupeSetElements, isEmptyValue, isWhollyKnown } from '../../schema/value-ops.js';
+import { dedupeSetElements, isWhollyKnown } from '../../schema/value-ops.js';
+import { saysNothing } from '../../schema/empty-string.js';
 
 /** A field the user can set (as opposed to computed-only output). */
 export function isConfigurable(def: AttrDef<unknown> | BlockDef<Fields>): boolean {
@@ -88,28 +88,29 @@ export function inCurrentForm(fields: Fields, value: ObjectValue): ObjectValue {
   for (const { name, def } of index.readAs) {
     const readAs = def.options.readAs;
     const v = out[name] ?? null;
-    if (!readAs || isEmptyValue(v) || !isWhollyKnown(fieldType(def), v)) continue;
+    if (!readAs || saysNothing(def, v) || !isWhollyKnown(fieldType(def), v)) continue;
     const into = out[readAs.field] ?? null;
     if (!isWhollyKnown(fieldType(fields[readAs.field]!), into)) continue;
-    out[readAs.field] = movedInto(fieldType(fields[readAs.field]!), into, v, readAs.convert);
+    out[readAs.field] = movedInto(fields[readAs.field]!, into, v, readAs.convert);
     out[name] = def.kind === 'block' ? [] : null;
   }
   return out;
 }
 
 /**
- * `value` (of a deprecated field) in the form of the field that replaces it, whose value is `into`:
- * collections (and blocks) take its elements, converted, after their own; another value takes it when
- * it has none.
+ * `value` (of a deprecated field) in the form of the field that replaces it (`intoDef`), whose value
+ * is `into`: collections (and blocks) take its elements, converted, after their own; another value
+ * takes it when it has none.
  */
 export function movedInto(
-  type: CtyType,
+  intoDef: FieldDef,
   into: Value,
   value: Value,
   convert: (v: unknown) => unknown = (v) => v,
 ): Value {
+  const type = fieldType(intoDef);
   if (type.kind !== 'list' && type.kind !== 'set') {
-    return isEmptyValue(into) ? plainToValue(type, convert(valueToPlain(value))) : into;
+    return saysNothing(intoDef, into) ? plainToValue(type, convert(valueToPlain(value))) : into;
   }
   const own = Array.isArray(into) ? into : [];
   const moved = (valueToPlain(value) as unknown[]).map((e) => plainToValue(type.element, convert(e)));

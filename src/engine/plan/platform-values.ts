@@ -3,20 +3,24 @@
  * nothing, values named twice, and values or whole configurations over the platform's limits; and the
  * write-only values a request carries.
  */
-import type { Fields, PlatformLimits } from '../../schema/define.js';
+import type { AttrDef, Fields, PlatformLimits } from '../../schema/define.js';
 import { NUMBER, type CtyType } from '../../schema/cty-type.js';
 import { valueToPlain } from '../../schema/model.js';
+import { emptyStringIsValue } from '../../schema/empty-string.js';
 import { valueEquals } from '../../schema/value-ops.js';
 import { Unknown, type ObjectValue } from '../../schema/value.js';
 import type { Diagnostics } from '../diagnostics/index.js';
 
 /**
  * What the platforms refuse or quietly collapse, for every argument alike: a required string that
- * is empty or only whitespace, a list or set element that is, and (where the schema says the
- * platform keeps each value once) a list that names a value twice.
+ * is empty or only whitespace (not where its `emptyString` rule makes `""` a value: empty-string.ts),
+ * a list or set element that is, and (where the schema says the platform keeps each value once) a
+ * list that names a value twice.
  */
-export function nothingSaid(type: CtyType, plain: unknown, required: boolean): string | undefined {
-  if (type.kind === 'string' && required && isBlank(plain)) return 'must not be empty or only whitespace';
+export function nothingSaid(def: AttrDef<unknown>, plain: unknown): string | undefined {
+  const type = def.type.cty;
+  if (type.kind === 'string' && def.options.required && isBlank(plain) && !emptyStringIsValue(def))
+    return 'must not be empty or only whitespace';
   if ((type.kind === 'list' || type.kind === 'set') && type.element.kind === 'string' && Array.isArray(plain)) {
     const at = plain.findIndex(isBlank);
     if (at >= 0) return `must not hold an empty or whitespace-only element (element ${at})`;

@@ -10,9 +10,9 @@
 import type { AttrDef, BlockDef, Fields } from '../../schema/define.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../../schema/value.js';
 import { setEntry } from '../../schema/entries.js';
-import { isEmptyValue } from '../../schema/value-ops.js';
+import { saysNothing } from '../../schema/empty-string.js';
 import { isUnsetValue, sameFieldValue as sameValue } from '../../schema/model.js';
-import { fieldIndex, fieldList, fieldType, type NamedField } from '../../schema/fields.js';
+import { fieldIndex, fieldList, type NamedField } from '../../schema/fields.js';
 import type { CtyType } from '../../schema/cty-type.js';
 import { inCurrentForm, isPlatformSetting, movedInto, sameSetting } from './platform-settings.js';
 
@@ -173,7 +173,7 @@ function readAttribute(def: AttrDef<unknown>, hasPrior: boolean, p: Value, f: Va
   else if (o.masked && (f === null || f === '') && p !== null) out = p;
   else if (p !== null && sameValue(def, p, f)) out = p;
   // An argument left unset that the API reports empty stays unset: the configuration's form is the state's.
-  else if (p === null && !o.required && isArgument(def) && (isEmptyValue(f) || isUnsetValue(def, f))) out = null;
+  else if (p === null && !o.required && isArgument(def) && (saysNothing(def, f) || isUnsetValue(def, f))) out = null;
   else out = stripUnknown(f);
   // A required argument is never null in a configuration, so not in a state either: what the
   // platform holds empty (or leaves out as empty) reads as empty, as generated configuration
@@ -191,9 +191,9 @@ function readIntoCurrentForm(
 ): void {
   for (const { name, def } of withReadAs) {
     const readAs = def.options.readAs!;
-    if (isEmptyValue(out[name] ?? null) || !isEmptyValue(prior?.[name] ?? null)) continue;
+    if (saysNothing(def, out[name] ?? null) || !saysNothing(def, prior?.[name] ?? null)) continue;
     const into = readAs.field;
-    out[into] = movedInto(fieldType(fields[into]!), out[into] ?? null, out[name]!, readAs.convert);
+    out[into] = movedInto(fields[into]!, out[into] ?? null, out[name]!, readAs.convert);
     out[name] = def.kind === 'block' ? [] : null;
   }
 }
@@ -218,8 +218,8 @@ function inPriorForm(fields: Fields, prior: ObjectValue, fresh: ObjectValue): Ob
     const into = fields[readAs.field]!;
     const [p, pInto] = [prior[name] ?? null, prior[readAs.field] ?? null];
     const [f, fInto] = [fresh[name] ?? null, fresh[readAs.field] ?? null];
-    if (isEmptyValue(p) || !isEmptyValue(f) || isEmptyValue(fInto) || p instanceof Unknown) continue;
-    if (!sameSetting(into, movedInto(fieldType(into), pInto, p, readAs.convert), fInto)) continue;
+    if (saysNothing(def, p) || !saysNothing(def, f) || saysNothing(into, fInto) || p instanceof Unknown) continue;
+    if (!sameSetting(into, movedInto(into, pInto, p, readAs.convert), fInto)) continue;
     out = { ...out, [name]: p, [readAs.field]: pInto };
   }
   return out;

@@ -234,9 +234,7 @@ class Validation {
   ): void {
     const o = def.options;
     const plain = valueToPlain(v);
-    const said =
-      nothingSaid(def.type.cty, plain, o.required === true) ??
-      tooLarge(def.type.cty, plain, o.maxCharacters, this.limits);
+    const said = nothingSaid(def, plain) ?? tooLarge(def.type.cty, plain, o.maxCharacters, this.limits);
     if (said) {
       this.invalidValue(name, `The value ${o.sensitive ? withoutSecrets(said, plain) : said}.`, path, within);
       return;

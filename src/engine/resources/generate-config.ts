@@ -40,7 +40,8 @@
 import type { AttrDef, BlockDef, Fields } from '../../schema/define.js';
 import { attrStep, formatPath, indexStep, type AttributePath } from '../../schema/path.js';
 import { fieldType, fromModel, plainToValue, toModel, valueToPlain } from '../../schema/model.js';
-import { dedupeSetElements, isEmptyValue, isPlainObject, valueEquals } from '../../schema/value-ops.js';
+import { dedupeSetElements, isPlainObject, valueEquals } from '../../schema/value-ops.js';
+import { saysNothing } from '../../schema/empty-string.js';
 import { Unknown, type ObjectValue, type Value } from '../../schema/value.js';
 import { Diagnostics } from '../diagnostics/index.js';
 import type { IdentityDef } from '../contracts/index.js';
@@ -146,7 +147,7 @@ function configBlock(def: BlockDef<Fields>, v: Value, here: AttributePath, toCom
 
 /** Whether a generated block element sets nothing: every field null or empty (defaults are null by now). */
 function setsNothing(fields: Fields, element: ObjectValue): boolean {
-  return Object.keys(fields).every((name) => isEmptyValue(element[name] ?? null));
+  return Object.entries(fields).every(([name, def]) => saysNothing(def, element[name] ?? null));
 }
 
 /**
@@ -164,9 +165,9 @@ export function inCurrentForm(fields: Fields, state: ObjectValue): ObjectValue {
   for (const [name, def] of Object.entries(fields)) {
     const readAs = def.options.readAs;
     const v = out[name] ?? null;
-    if (!readAs || isEmptyValue(v) || v instanceof Unknown) continue;
+    if (!readAs || saysNothing(def, v) || v instanceof Unknown) continue;
     const into = fields[readAs.field]!;
-    out[readAs.field] = movedInto(fieldType(into), out[readAs.field] ?? null, v, readAs.convert);
+    out[readAs.field] = movedInto(into, out[readAs.field] ?? null, v, readAs.convert);
     out[name] = def.kind === 'block' ? [] : null;
   }
   return out;

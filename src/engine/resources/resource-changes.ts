@@ -45,6 +45,7 @@ import {
   checkConfig,
   type ClientCapabilities,
 } from '../plan/index.js';
+import { modifiedPlan } from './plan-modification.js';
 
 export interface PlanOutcome {
   planned: ObjectValue | null;
@@ -135,7 +136,10 @@ export class ResourceChanges<C> {
         return unplanned(proposed, priorPrivate, diags);
       const repeated = prior !== null && config !== null ? assignedValueChanges(r.schema.fields, config, planned) : [];
       if (diags.append(asErrors(repeated)).hasErrors) return unplanned(proposed, priorPrivate, diags);
-      return { planned, requiresReplace, plannedPrivate: priorPrivate, diags };
+      // The resource's own say, held to Terraform's rules (plan-modification.ts).
+      const plan = { planned, requiresReplace, plannedPrivate: priorPrivate, diags };
+      const modified = modifiedPlan(r, this.ctx, prior, config ?? proposed, plan);
+      return diags.hasErrors ? unplanned(proposed, priorPrivate, diags) : modified;
     } catch (err) {
       diags.append([diagnosticFromError(`Cannot plan ${typeName}`, err)]);
       return unplanned(proposed, priorPrivate, diags);
