@@ -3,6 +3,7 @@
  * modules supply a schema, the mapping to the API and one-line operations.
  */
 import type { FunctionDef } from './function-contracts.js';
+import type { StateMover } from './move-contracts.js';
 import type { ConfigModelOf, Fields, ModelOf, PlatformLimits, ResourceSchema } from '../schema/define.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { CreateSettings } from './create-settings.js';
@@ -94,6 +95,8 @@ export interface ResourceDef<F extends Fields, C> {
   checkAgainstCatalogue?(config: ConfigModelOf<F>, ctx: CatalogueContext<C>): Promise<void>;
   /** Migrates raw state JSON written by an older schema version to the current one. */
   upgrade?(version: number, state: Record<string, unknown>): Record<string, unknown>;
+  /** The types whose state `moved` blocks may move to this one (Terraform 1.8+; move-contracts.ts). */
+  readonly moveFrom?: readonly StateMover<F>[];
   /**
    * What names the object for its whole life (Terraform 1.12 and later): Terraform stores it beside
    * the state, `import` blocks may give it instead of an id, and list results carry it. Every

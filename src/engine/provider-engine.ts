@@ -11,6 +11,7 @@
  *   resource-changes.ts     ValidateResourceConfig, PlanResourceChange, ApplyResourceChange
  *   resource-state.ts       UpgradeResourceState, ReadResource, ImportResourceState
  *   resource-identity.ts    plan, apply, read and import with identity; UpgradeResourceIdentity
+ *   resource-moves.ts       MoveResourceState (the part itself: `moves`)
  *   list-resources.ts       ValidateListResourceConfig, ListResource
  *   generate-config.ts      GenerateResourceConfig
  *   data-sources.ts         ValidateDataResourceConfig, ReadDataSource
@@ -37,6 +38,7 @@ import type { HostView } from './host-view.js';
 import { ProviderConfiguration } from './provider-config.js';
 import { ResourceChanges, type PlanOutcome } from './resource-changes.js';
 import { ResourceIdentity, type IdentifiedOutcome } from './resource-identity.js';
+import { ResourceMoves } from './resource-moves.js';
 import { ResourceState } from './resource-state.js';
 import type { ClientCapabilities } from './validate.js';
 
@@ -56,6 +58,8 @@ export class ProviderEngine<C> {
   private readonly actions: Actions<C>;
   /** GetFunctions and CallFunction (functions.ts): the server calls the part itself, it needs nothing else. */
   readonly functions: Functions;
+  /** MoveResourceState (resource-moves.ts), which the server also calls itself. */
+  readonly moves: ResourceMoves<C>;
 
   constructor(
     readonly def: ProviderDef<Fields, C>,
@@ -80,6 +84,7 @@ export class ProviderEngine<C> {
     this.ephemerals = new EphemeralResources(this.ctx);
     this.actions = new Actions(this.ctx);
     this.functions = new Functions(def.name, def.functions ?? []);
+    this.moves = new ResourceMoves(this.ctx);
   }
 
   // Schemas (GetProviderSchema, GetResourceIdentitySchemas).
