@@ -17,8 +17,8 @@ import type { Fields, ModelOf } from '../schema/define.js';
 /** The state of the source of a move, as Terraform stored it. */
 export interface MoveSource {
   /**
-   * The source's provider as Terraform names it: its address (`registry.terraform.io/acme/old`), or
-   * in some clients (OpenTofu) only its type (`old`).
+   * The source's provider as the client names it: its address (`registry.terraform.io/acme/old`;
+   * `registry.opentofu.org/…` from OpenTofu), or from some OpenTofu releases only its type (`old`).
    */
   readonly provider: string;
   /** The source's resource type, e.g. `old_thing`. */

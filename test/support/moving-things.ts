@@ -77,7 +77,8 @@ const oldSchema = resourceSchema(
     title: attr.string({ required: true, description: 'The name.' }),
     size: attr.number({ optional: true, description: 'A size.' }),
     labels: attr.stringMap({ optional: true, description: 'Labels.' }),
-    account,
+    // The old API never said which account holds a thing: its state has the account only where configured.
+    account: attr.string({ optional: true, description: "The account (the provider's when empty)." }),
   },
   {
     description: 'A thing, the old way.',
@@ -98,13 +99,13 @@ const oldThing = resource<(typeof oldSchema)['fields'], Shelf>({
       labels,
       account: plan.account ?? ctx.client.account,
     });
-    return { id: made.id, account: made.account };
+    return { id: made.id };
   },
   async read(prior, ctx) {
     const t = ctx.client.get(prior.id!);
     if (!t) return null;
     const labels = Object.fromEntries(t.labels.map((l) => [l.key, l.value]));
-    return { id: t.id, title: t.name, size: t.size, labels: t.labels.length > 0 ? labels : null, account: t.account };
+    return { id: t.id, title: t.name, size: t.size, labels: t.labels.length > 0 ? labels : null };
   },
   async delete(prior, ctx) {
     ctx.client.remove(prior.id!);
