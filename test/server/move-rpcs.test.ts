@@ -7,6 +7,7 @@
  * each get one error that says so. The capability is announced only by a provider that has a mover.
  */
 import { expect } from 'chai';
+import fc from 'fast-check';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
 import type { ProviderDef } from '../../src/engine/contracts.js';
@@ -17,7 +18,7 @@ import { namesProvider } from '../../src/engine/resource-moves.js';
 import { impliedType } from '../../src/schema/block.js';
 import { decodeMsgpack, encodeMsgpack } from '../../src/schema/msgpack.js';
 import type { ObjectValue } from '../../src/schema/value.js';
-import { inProcessProvider } from '../fuzz/answers.js';
+import { classifyResponse, inProcessProvider, internalErrorText } from '../fuzz/answers.js';
 import { moverProvider, Shelf, thing, type ThingFields } from '../support/moving-things.js';
 
 type Msg = Record<string, any>;
@@ -120,7 +121,7 @@ describe('wire: MoveResourceState (a `moved` block across resource types)', () =
     });
   });
 
-  it("takes another provider's type by its address, or its last parts (OpenTofu sends the type alone)", async () => {
+  it("takes another provider's type by its address, or its last parts (some OpenTofu releases send the type alone)", async () => {
     const p = inProcessProvider(moverProvider());
     const widget = { json: Buffer.from('{"widget_id":"w-7","display_name":"gadget","colour":"red"}') };
     for (const address of ['registry.terraform.io/example/legacy', 'registry.opentofu.org/example/legacy', 'legacy']) {
@@ -293,6 +294,32 @@ describe('wire: MoveResourceState (a `moved` block across resource types)', () =
       state: OLD_STATE,
       identity,
     });
+  });
+});
+
+describe('wire: MoveResourceState of any stored JSON', () => {
+  it('answers a state or an error that names the input, never an internal error', async () => {
+    const p = inProcessProvider(moverProvider());
+    const field = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ maxLength: 8 }));
+    const source = fc.oneof(
+      fc.record(
+        { id: field, title: field, size: field, labels: field, account: field, extra: field },
+        { requiredKeys: [] },
+      ),
+      fc.jsonValue({ maxDepth: 3 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(source, fc.integer({ min: 0, max: 2 }), async (state, version) => {
+        const res = await p.call(
+          'MoveResourceState',
+          moveRequest({ source_state: { json: Buffer.from(JSON.stringify(state)) }, source_schema_version: version }),
+        );
+        const kind = classifyResponse('MoveResourceState', res);
+        expect(['success', 'error'], internalErrorText(res)).to.include(kind);
+        if (kind === 'success') decodeMsgpack(THING, res.target_state.msgpack);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
