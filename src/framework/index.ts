@@ -33,6 +33,8 @@ export {
   type Partial2,
   type PlanContext,
   type AttributeName,
+  type MoveSource,
+  type StateMover,
   type ProviderDef,
   type ResourceDef,
 } from '../engine/contracts/index.js';

@@ -120,18 +120,20 @@ function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
 
 /**
  * get_provider_schema_optional: the schema is the same in every process, so Terraform may reuse
- * the one it fetched from the first provider process of a command instead of asking each one. The
- * others are false because the provider does not do them: no PlanResourceChange for destroys, no
- * MoveResourceState. generate_resource_config: Terraform 1.14 asks GenerateResourceConfig for the
- * configuration it writes for listed and imported objects (engine/resources/generate-config.ts).
- * Identities and list resources need no capability: Terraform asks for their schemas.
+ * the one it fetched from the first provider process of a command instead of asking each one.
+ * plan_destroy is false: no PlanResourceChange for destroys. move_resource_state: MoveResourceState,
+ * when some resource type takes moved state (`moveFrom`, engine/resources/resource-moves.ts); Terraform
+ * refuses a `moved` block across types without asking otherwise. generate_resource_config: Terraform
+ * 1.14 asks GenerateResourceConfig for the configuration it writes for listed and imported objects
+ * (engine/resources/generate-config.ts). Identities and list resources need no capability: Terraform
+ * asks for their schemas.
  */
-const SERVER_CAPABILITIES = {
+const serverCapabilities = <C>(engine: ProviderEngine<C>) => ({
   plan_destroy: false,
   get_provider_schema_optional: true,
-  move_resource_state: false,
+  move_resource_state: engine.moves.offered,
   generate_resource_config: true,
-};
+});
 
 /** A google.protobuf.Timestamp. */
 const timestamp = (at: Date): Msg => ({
@@ -171,7 +173,7 @@ function encodeProviderSchema<C>(engine: ProviderEngine<C>): Buffer {
     list_resource_schemas: Object.fromEntries([...engine.listResourceSchemas()].map(([k, s]) => [k, schemaToProto(s)])),
     action_schemas: Object.fromEntries([...engine.actionSchemas()].map(([k, s]) => [k, { schema: schemaToProto(s) }])),
     diagnostics: [],
-    server_capabilities: SERVER_CAPABILITIES,
+    server_capabilities: serverCapabilities(engine),
   });
 }
 
@@ -279,8 +281,6 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
     return (req, call) => (traced ? measureApiTime(run(req, call)) : run(req, call)(() => 0));
   }
   const diagsOnly = (diagnostics: Msg[]) => ({ diagnostics });
-  const unsupported = (what: string) =>
-    diagsOnly(diagnosticsToProto(new Diagnostics().error('Not supported', `This provider offers no ${what}.`).items));
 
   // Terraform asks once per process, or once per command thanks to get_provider_schema_optional;
   // Terraform 1.12 and later ask for the identity schemas right after. The answers never change.
@@ -295,7 +295,7 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
 
   return {
     GetMetadata: guarded('GetMetadata', diagsOnly, () => ({
-      server_capabilities: SERVER_CAPABILITIES,
+      server_capabilities: serverCapabilities(engine),
       diagnostics: [],
       resources: [...engine.resourceSchemas().keys()].map((type_name) => ({ type_name })),
       data_sources: [...engine.dataSourceSchemas().keys()].map((type_name) => ({ type_name })),
@@ -470,8 +470,33 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
         return { Error: '' };
       },
     ),
-    // RPCs for features this provider does not offer: well-formed answers with a diagnostic.
-    MoveResourceState: guarded('MoveResourceState', diagsOnly, () => unsupported('moves between resource types')),
+    // A `moved` block from another resource type (engine/resources/resource-moves.ts). The source's state and
+    // identity come as JSON, in a schema this provider may not know; the private state is the source
+    // provider's, and the target's starts empty.
+    MoveResourceState: guarded('MoveResourceState', diagsOnly, (req) => {
+      const type = typeOf(resourceSchema(req.target_type_name));
+      const version = Number(req.source_schema_version ?? 0);
+      if (!Number.isSafeInteger(version) || version < 0)
+        throw new BadRequest(`The source state has schema version ${req.source_schema_version}, which is not valid.`);
+      const json = (raw: Msg | null | undefined) =>
+        raw?.json && raw.json.length > 0 ? Buffer.from(raw.json).toString('utf8') : null;
+      const state = json(req.source_state);
+      if (state === null) throw new BadRequest('The state to move is empty: Terraform sends it as JSON.');
+      const out = engine.moves.moveResourceState({
+        sourceProvider: String(req.source_provider_address ?? ''),
+        sourceType: String(req.source_type_name ?? ''),
+        sourceSchemaVersion: version,
+        sourceState: state,
+        sourceIdentity: json(req.source_identity),
+        targetType: req.target_type_name,
+      });
+      return {
+        ...(out.state === null ? {} : { target_state: encodeDynamic(type, out.state) }),
+        target_private: EMPTY_BYTES,
+        diagnostics: diagnosticsToProto(out.diags.items),
+        ...identityField('target_identity', engine.identityTypeOf(req.target_type_name), out.identity),
+      };
+    }),
     UpgradeResourceIdentity: guarded('UpgradeResourceIdentity', diagsOnly, (req) => {
       resourceSchema(req.type_name);
       const version = Number(req.version ?? 0);

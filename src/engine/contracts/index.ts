@@ -18,6 +18,7 @@ export type { IdentityAttributeDef, IdentityDef, IdentityModel } from './identit
 export { type ListDef, listResource } from './list.js';
 export type { ConfigCheck, OpContext, Partial2 } from './operation.js';
 export { type ConfigureContext, provider, type ProviderDef } from './provider.js';
+export type { MoveSource, StateMover } from './move.js';
 export type { AttributeName, PlanContext } from './plan-context.js';
 export type { ReferenceKinds } from './references.js';
 export { type CreateLookup, resource, type ResourceDef } from './resource.js';

@@ -7,6 +7,7 @@ import type { CatalogueContext } from './catalogue.js';
 import type { Diagnostics } from '../diagnostics/index.js';
 import type { IdentityDef } from './identity.js';
 import type { ListDef } from './list.js';
+import type { StateMover } from './move.js';
 import type { OpContext, Partial2 } from './operation.js';
 import type { PlanContext } from './plan-context.js';
 
@@ -25,7 +26,7 @@ export interface ResourceDef<F extends Fields, C> {
   /**
    * Sends the create request and returns the object as the platform made it. Steps that follow
    * once it exists (waiting until it is ready, testing it, a follow-up call) belong in `settle`, so
-   * that the engine can keep the object in the state before they run (src/engine/create-recovery.ts).
+   * that the engine can keep the object in the state before they run (src/engine/creates/create-recovery.ts).
    */
   create(plan: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
   /**
@@ -38,7 +39,7 @@ export interface ResourceDef<F extends Fields, C> {
   settle?(created: Partial2<ModelOf<F>>, plan: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
   /**
    * How the engine tells what a create whose answer was lost made, from the objects this create did
-   * not make (src/engine/create-recovery.ts). Every type whose create makes an object that a repeated
+   * not make (src/engine/creates/create-recovery.ts). Every type whose create makes an object that a repeated
    * request would duplicate has one.
    */
   findCreated?: CreateLookup<F, C>;
@@ -65,12 +66,14 @@ export interface ResourceDef<F extends Fields, C> {
    * `validate`, values not known yet are `undefined`.
    */
   validateWithProvider?(config: ConfigModelOf<F>, client: C, diags: Diagnostics): void;
-  /** Rules the platform's catalogue decides, judged at plan against its listings (catalogue-checks.ts). */
+  /** Rules the platform's catalogue decides, judged at plan against its listings (engine/catalogue/). */
   checkAgainstCatalogue?(config: ConfigModelOf<F>, ctx: CatalogueContext<C>): Promise<void>;
-  /** Its own say in each plan but a destroy's, held to Terraform's rules (plan-context.ts, plan-modification.ts). */
+  /** Its own say in each plan but a destroy's, held to Terraform's rules (engine/resources/plan-modification.ts). */
   modifyPlan?(ctx: PlanContext<F, C>): void;
   /** Migrates raw state JSON written by an older schema version to the current one. */
   upgrade?(version: number, state: Record<string, unknown>): Record<string, unknown>;
+  /** The types whose state `moved` blocks may move to this one (Terraform 1.8+; move.ts). */
+  readonly moveFrom?: readonly StateMover<F>[];
   /**
    * What names the object for its whole life (Terraform 1.12 and later): Terraform stores it beside
    * the state, `import` blocks may give it instead of an id, and list results carry it. Every
@@ -81,7 +84,7 @@ export interface ResourceDef<F extends Fields, C> {
   readonly list?: ListDef<F, any, C>;
   /**
    * GenerateResourceConfig writes the configuration of an object from its state by the schema's rules
-   * (src/engine/generate-config.ts); this gives the arguments they cannot know, to write instead: a
+   * (src/engine/resources/generate-config.ts); this gives the arguments they cannot know, to write instead: a
    * deprecated argument whose replacement takes its value only in some cases. Given the state.
    */
   generatedConfig?(state: ModelOf<F>): Partial2<ModelOf<F>>;

@@ -11,6 +11,7 @@
  *   engine/resources/resource-changes.ts   ValidateResourceConfig, PlanResourceChange, ApplyResourceChange
  *   engine/resources/resource-state.ts     UpgradeResourceState, ReadResource, ImportResourceState
  *   engine/resources/resource-identity.ts  plan, apply, read and import with identity; UpgradeResourceIdentity
+ *   engine/resources/resource-moves.ts     MoveResourceState (the part itself: `moves`)
  *   engine/resources/list-resources.ts     ValidateListResourceConfig, ListResource
  *   engine/resources/generate-config.ts    GenerateResourceConfig
  *   data-sources.ts                        ValidateDataResourceConfig, ReadDataSource
@@ -39,6 +40,7 @@ import {
   type PlanOutcome,
   ResourceIdentity,
   type IdentifiedOutcome,
+  ResourceMoves,
   ResourceState,
 } from '../resources/index.js';
 import { Functions } from '../functions/index.js';
@@ -59,6 +61,8 @@ export class ProviderEngine<C> {
   private readonly actions: Actions<C>;
   /** GetFunctions and CallFunction (engine/functions/): the server calls the part itself, it needs nothing else. */
   readonly functions: Functions;
+  /** MoveResourceState (resource-moves.ts), which the server also calls itself. */
+  readonly moves: ResourceMoves<C>;
 
   constructor(
     readonly def: ProviderDef<Fields, C>,
@@ -86,6 +90,7 @@ export class ProviderEngine<C> {
     this.ephemerals = new EphemeralResources(this.ctx);
     this.actions = new Actions(this.ctx);
     this.functions = new Functions(def.name, def.functions ?? []);
+    this.moves = new ResourceMoves(this.ctx);
   }
 
   // Schemas (GetProviderSchema, GetResourceIdentitySchemas).
