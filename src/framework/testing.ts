@@ -15,8 +15,9 @@
  * does for Go providers: `init` installs it from a filesystem mirror as it would a release, and every
  * command of the CLI works on it. For the few tests of the whole cycle.
  *
- *   const ws = await CliWorkspace.create({ cli: 'terraform', provider: { namespace: 'acme', name: 'kv',
- *     version: '0.1.0', main: fileURLToPath(new URL('../dist/main.js', import.meta.url)) } });
+ *   const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+ *   const provider = { namespace: 'acme', name: 'kv', version: '0.1.0', main };
+ *   const ws = await CliWorkspace.create({ cli: 'terraform', provider });
  *   await ws.writeConfig('resource "kv_entry" "a" { key = "a"  value = "1" }');
  *   await ws.init(); await ws.apply();
  *   assertNoChanges(await ws.plan());

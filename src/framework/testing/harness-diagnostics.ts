@@ -24,18 +24,21 @@ export interface HarnessDiagnostic {
  */
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';
-  constructor(
-    /** What failed, e.g. `create of kv_entry`. */
-    readonly operation: string,
-    readonly diagnostics: readonly HarnessDiagnostic[],
-    /**
-     * What a failed apply leaves in the state: the object as it exists when a create or update failed
-     * after it came to be (Terraform keeps a created one, tainted), the prior state when nothing
-     * changed; undefined for other calls.
-     */
-    readonly state?: HarnessModel | null,
-  ) {
+  /** What failed, e.g. `create of kv_entry`. */
+  readonly operation: string;
+  readonly diagnostics: readonly HarnessDiagnostic[];
+  /**
+   * What a failed apply leaves in the state: the object as it exists when a create or update failed
+   * after it came to be (Terraform keeps a created one, tainted), the prior state when nothing
+   * changed, null when nothing exists; undefined for other calls.
+   */
+  readonly state?: HarnessModel | null;
+
+  constructor(operation: string, diagnostics: readonly HarnessDiagnostic[], state?: HarnessModel | null) {
     super(`${operation} failed:\n${diagnostics.map(describeDiagnostic).join('\n')}`);
+    this.operation = operation;
+    this.diagnostics = diagnostics;
+    if (state !== undefined) this.state = state;
   }
 
   /** The diagnostics that are errors. */

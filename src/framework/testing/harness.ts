@@ -61,7 +61,26 @@ export type HarnessIdentity = Record<string, string | null>;
 const TERRAFORM_VERSION = '1.15.5';
 const SILENT: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => SILENT };
 
-/** A provider definition served in this process, configured, as Terraform would call it. */
+/**
+ * A provider definition served in this process, configured, and called as Terraform would call it:
+ * each method makes the RPCs Terraform makes for what it names, in Terraform's order, and runs
+ * Terraform's checks of every answer ("Provider produced invalid plan", "… inconsistent result after
+ * apply"). A plan validates first and proposes the new state as Terraform does; a replacement is planned
+ * as a create and applied as a destroy then a create; a no-op plan is not applied; an import is read
+ * once.
+ *
+ * Models are plain objects of the schema: every attribute and block in what comes out (null where
+ * unset), numbers as JS numbers (a `Decimal` where a float64 cannot hold one), sets as arrays, and
+ * `UNKNOWN` (from `@keel/provider-framework`) where a plan knows a value only after apply. What goes in
+ * may leave out what it does not set, and a configuration may hold `UNKNOWN`. A state the harness
+ * returned carries, unseen, what Terraform keeps beside it (private data, identity) into the call it is
+ * given to; changed by the test, it is taken as it now is.
+ *
+ * A call whose diagnostics hold an error rejects with `HarnessError` (each diagnostic with its
+ * attribute path); `validate` returns them instead. Warnings are a plan's `diagnostics`, and
+ * `warnings` after any call. The harness serves as Terraform's apply walk: the plan's search for
+ * untracked objects like a create is not made, and no record of a create is kept unless asked.
+ */
 export class ProviderHarness {
   private readonly resources: ResourceLifecycle;
   private lastWarnings: readonly HarnessDiagnostic[] = [];
