@@ -124,6 +124,9 @@ describe('the test kit: ProviderHarness', () => {
     const missing = await rejection(memo.importState('memo_note', 'zz'));
     expect(missing.operation).to.equal('import of memo_note "zz"');
     expect(missing.errors[0]!.summary).to.equal('Cannot import non-existent remote object');
+    const gone = await rejection(memo.importState('memo_note', { identity: { key: 'zz' } }));
+    expect(gone.errors.map((d) => d.summary)).to.deep.equal(['Cannot import non-existent remote object']);
+    expect(gone.errors[0]!.detail).to.include('the given identity');
     const incomplete = await rejection(memo.importState('memo_note', { identity: { key: null } }));
     expect(incomplete.errors[0]!.summary).to.equal('Incomplete identity');
   });

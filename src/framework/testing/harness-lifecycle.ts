@@ -134,7 +134,7 @@ export class ResourceLifecycle {
       return report.fail(
         'Cannot import non-existent remote object',
         `While attempting to import an existing object to ${typeName}, the provider detected that no object ` +
-          'exists with the given identity. Only pre-existing objects can be imported.',
+          `exists with the given ${'id' in by ? 'id' : 'identity'}. Only pre-existing objects can be imported.`,
       );
     report.check(problemsAsErrors(INVALID_OBJECT, typeName, checkReadResult(block, read.state)));
     return this.keep(typeName, read as Prior);
