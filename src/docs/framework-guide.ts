@@ -17,6 +17,7 @@ export const EXAMPLE_PROVIDER_FILES = [
   'src/entry.ts',
   'src/provider.ts',
   'src/main.ts',
+  'test/unit.test.mjs',
   'test/kv.test.mjs',
 ] as const;
 

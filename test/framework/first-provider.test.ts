@@ -56,7 +56,7 @@ function scriptOf(blocks: readonly Block[]): { script: string; steps: string[] }
 describe('the guide "Your first provider"', function () {
   this.timeout(900_000);
 
-  it('runs as written: pack, install, build, test under Terraform, apply and re-plan with no changes', async function () {
+  it('runs as written: pack, install, build, unit-test in process, test under Terraform, apply and re-plan with no changes', async function () {
     const terraform = MAIN_TERRAFORM_CLI.workspace(this).terraform!;
     const scratch = scratchFolder('guide');
     try {
@@ -85,7 +85,10 @@ describe('the guide "Your first provider"', function () {
       console.log(`${took.join('\n')}\n      ${((marks.at(-1)! - marks[0]!) / 1000).toFixed(1).padStart(6)} s  in all`);
 
       expect(output).to.include('terraform-provider-kv 0.1.0');
-      expect(output).to.match(/^# pass 1$/m);
+      // The unit tests alone (3), then `npm test`: they and the cycle under Terraform (1).
+      expect(output).to.match(/^# pass 3$/m);
+      expect(output).to.match(/^# pass 4$/m);
+      expect(output).not.to.match(/^# fail [1-9]/m);
       expect(output).to.match(/greeting_version = 1/);
       expect(output).to.include('No changes.');
       const store = JSON.parse(readFileSync(join(home, 'kv-demo', 'store.json'), 'utf8'));

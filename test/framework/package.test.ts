@@ -2,8 +2,8 @@
  * The framework package (packages/framework) as an author gets it: the tarball npm would publish holds
  * the two entry points with their declarations and nothing else, needs no other package, and the
  * example provider (examples/provider-kv), installed from that tarball alone into a scratch folder,
- * builds under strict TypeScript and runs its whole cycle under Terraform 1.15.5 and OpenTofu with
- * the package's own test kit.
+ * builds under strict TypeScript, passes its unit tests with the package's in-process harness and runs
+ * its whole cycle under Terraform 1.15.5 and OpenTofu with the package's own test kit.
  */
 import { expect } from 'chai';
 import { cpSync, lstatSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
@@ -65,7 +65,7 @@ describe('the framework package', function () {
     expect(foreign).to.deep.equal([]);
   });
 
-  it('builds the example provider from the tarball alone and runs its cycle under Terraform 1.15.5 and OpenTofu', async function () {
+  it('builds the example provider from the tarball alone, unit-tests it in process and runs its cycle under Terraform 1.15.5 and OpenTofu', async function () {
     const clis = ACCEPTANCE_CLIS.map((cli) => cli.workspace(this).terraform!);
     const project = join(scratch, 'terraform-provider-kv');
     cpSync(join(REPO_ROOT, 'examples/provider-kv'), project, {
@@ -87,7 +87,8 @@ describe('the framework package', function () {
         .map((line) => `      ${line}`)
         .join('\n'),
     );
-    expect(output).to.match(/^# pass 2$/m);
+    // The unit tests in process (3), and the cycle under each CLI (2).
+    expect(output).to.match(/^# pass 5$/m);
     expect(output).to.match(/^# fail 0$/m);
   });
 });

@@ -1,0 +1,229 @@
+/**
+ * The test kit's in-process harness (`ProviderHarness`, src/framework/testing/harness.ts) on a small
+ * provider defined as an author would (memo-provider.ts): every call as Terraform makes it, models in
+ * and out as plain objects, errors as a HarnessError with their attribute paths, warnings kept.
+ */
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ApiError, UNKNOWN } from '../../src/framework/index.js';
+import { HarnessError, ProviderHarness } from '../../src/framework/testing.js';
+import { memoProvider, NoteStore } from './memo-provider.js';
+
+/** The rejection of `call`, which must be a HarnessError. */
+async function rejection(call: Promise<unknown> | (() => unknown)): Promise<HarnessError> {
+  try {
+    await (typeof call === 'function' ? call() : call);
+  } catch (err) {
+    expect(err).to.be.instanceOf(HarnessError);
+    return err as HarnessError;
+  }
+  throw new Error('the call did not fail');
+}
+
+const note = (key: string, text: string, more: Record<string, unknown> = {}) => ({ key, text, ...more });
+
+describe('the test kit: ProviderHarness', () => {
+  let store: NoteStore;
+  let memo: ProviderHarness;
+  beforeEach(async () => {
+    store = new NoteStore();
+    memo = await ProviderHarness.start(memoProvider(store), { config: { region: 'eu' } });
+  });
+
+  it("validates the provider's configuration before it configures the provider", async () => {
+    const err = await rejection(ProviderHarness.start(memoProvider(store), { config: { region: 'mars' } }));
+    expect(err.operation).to.equal('configure of provider memo');
+    expect(err.errors.map((d) => d.path)).to.deep.equal(['region']);
+    expect(err.message).to.match(/^configure of provider memo failed:\n {2}Error: .* \(at region\)\n {4}.*mars/);
+  });
+
+  it('creates: the state as the platform made it, with defaults filled; no record written', async () => {
+    const created = await memo.create('memo_note', note('a', 'one', { link: [{ url: 'https://x' }] }));
+    expect(created).to.deep.equal({
+      id: 'a',
+      key: 'a',
+      text: 'one',
+      priority: 1,
+      color: null,
+      revision: 1,
+      created_at: 't1',
+      link: [{ url: 'https://x', weight: 1 }],
+    });
+    expect(store.notes.get('a')?.text).to.equal('one');
+    expect(memo.warnings).to.deep.equal([]);
+    expect(existsSync(join(process.cwd(), '.terraform', 'acme-creates'))).to.equal(false);
+  });
+
+  it('plans an update: unknown only where the schema says, as Terraform reads the plan', async () => {
+    const created = await memo.create('memo_note', note('a', 'one'));
+    const plan = await memo.plan('memo_note', { prior: created, config: note('a', 'two') });
+    expect(plan.action).to.equal('update');
+    expect(plan.planned).to.deep.equal({ ...created, text: 'two', revision: UNKNOWN });
+    expect(plan.changes).to.deep.equal(['text', 'revision']);
+    expect(plan.requiresReplace).to.deep.equal([]);
+    expect(plan.diagnostics).to.deep.equal([]);
+
+    // A change to a block alone changes no computed value; the same configuration plans nothing.
+    const linked = await memo.plan('memo_note', { prior: created, config: note('a', 'one', { link: [{ url: 'u' }] }) });
+    expect([linked.action, linked.changes]).to.deep.equal(['update', ['link']]);
+    const same = await memo.plan('memo_note', { prior: created, config: note('a', 'one') });
+    expect([same.action, same.changes, same.planned]).to.deep.equal(['no-op', [], created]);
+  });
+
+  it('applies an update, and a no-op plan without calling the platform', async () => {
+    const created = await memo.create('memo_note', note('a', 'one'));
+    const updated = await memo.apply('memo_note', { prior: created, config: note('a', 'two', { priority: 3 }) });
+    expect(updated).to.deep.include({ text: 'two', priority: 3, revision: 2, created_at: 't1' });
+    const again = await memo.apply('memo_note', { prior: updated, config: note('a', 'two', { priority: 3 }) });
+    expect(again).to.deep.equal(updated);
+    expect(store.notes.get('a')?.revision).to.equal(2);
+  });
+
+  it('plans a change of key as a replacement, planned as a create, and applies it as a destroy then a create', async () => {
+    const created = await memo.create('memo_note', note('a', 'one'));
+    const plan = await memo.plan('memo_note', { prior: created, config: note('b', 'one') });
+    expect(plan.action).to.equal('replace');
+    expect(plan.requiresReplace).to.deep.equal(['key']);
+    expect(plan.planned).to.deep.equal({
+      ...created,
+      id: UNKNOWN,
+      key: 'b',
+      revision: UNKNOWN,
+      created_at: UNKNOWN,
+    });
+    const replaced = await memo.apply('memo_note', { prior: created, config: note('b', 'one') });
+    expect(replaced).to.deep.include({ id: 'b', key: 'b', revision: 1, created_at: 't2' });
+    expect([...store.notes.keys()]).to.deep.equal(['b']);
+  });
+
+  it('reads what changed outside Terraform, and a gone object as null', async () => {
+    const created = await memo.create('memo_note', note('a', 'one'));
+    store.update({ key: 'a', text: 'edited', priority: 2, links: [] });
+    const read = await memo.read('memo_note', created);
+    expect(read).to.deep.include({ text: 'edited', priority: 2, revision: 2 });
+    const plan = await memo.plan('memo_note', { prior: read, config: note('a', 'one') });
+    expect([plan.action, plan.changes]).to.deep.equal(['update', ['text', 'priority', 'revision']]);
+    store.notes.delete('a');
+    expect(await memo.read('memo_note', created)).to.equal(null);
+  });
+
+  it('imports by id and by identity, each read once; a missing object is an error', async () => {
+    const created = await memo.create('memo_note', note('a', 'one', { link: [{ url: 'u', weight: 2 }] }));
+    const byId = await memo.importState('memo_note', 'a');
+    expect(byId).to.deep.equal(created);
+    expect(memo.identityOf(byId)).to.deep.equal({ key: 'a' });
+    expect(await memo.importState('memo_note', { identity: { key: 'a' } })).to.deep.equal(created);
+    // The imported state plans no change from the configuration that made it.
+    const plan = await memo.plan('memo_note', {
+      prior: byId,
+      config: note('a', 'one', { link: [{ url: 'u', weight: 2 }] }),
+    });
+    expect(plan.action).to.equal('no-op');
+
+    const missing = await rejection(memo.importState('memo_note', 'zz'));
+    expect(missing.operation).to.equal('import of memo_note "zz"');
+    expect(missing.errors[0]!.summary).to.equal('Cannot import non-existent remote object');
+    const gone = await rejection(memo.importState('memo_note', { identity: { key: 'zz' } }));
+    expect(gone.errors.map((d) => d.summary)).to.deep.equal(['Cannot import non-existent remote object']);
+    expect(gone.errors[0]!.detail).to.include('the given identity');
+    const incomplete = await rejection(memo.importState('memo_note', { identity: { key: null } }));
+    expect(incomplete.errors[0]!.summary).to.equal('Incomplete identity');
+  });
+
+  it('destroys', async () => {
+    const created = await memo.create('memo_note', note('a', 'one'));
+    const plan = await memo.plan('memo_note', { prior: created, config: null });
+    expect([plan.action, plan.planned]).to.deep.equal(['delete', null]);
+    await memo.destroy('memo_note', created);
+    expect(store.notes.size).to.equal(0);
+  });
+
+  it('reads a data source; its failure is an error', async () => {
+    await memo.create('memo_note', note('a', 'one'));
+    expect(await memo.readDataSource('memo_note', { key: 'a' })).to.deep.equal({ key: 'a', text: 'one', revision: 1 });
+    const err = await rejection(memo.readDataSource('memo_note', { key: 'b' }));
+    expect(err.errors[0]!.detail).to.include('no note b');
+  });
+
+  it('calls a function; an argument error names the argument', async () => {
+    expect(memo.callFunction('slug', ['team', 'db'])).to.equal('team-db');
+    const err = await rejection(() => memo.callFunction('slug', ['team', '']));
+    expect(err.diagnostics).to.deep.equal([
+      {
+        severity: 'error',
+        summary: 'Invalid function argument',
+        detail: 'Invalid value for "parts" parameter: a part may not be empty.',
+        argument: 1,
+      },
+    ]);
+    expect(err.message).to.include('(argument 1)');
+    const wrong = await rejection(() => memo.callFunction('slug', ['team', 7]));
+    expect(wrong.diagnostics[0]!.summary).to.equal('Incorrect value type');
+    expect((await rejection(() => memo.callFunction('nope', []))).diagnostics[0]!.detail).to.include('no function');
+  });
+
+  it('validates: errors at their attribute paths, returned; a plan or create with them rejects', async () => {
+    const config = note('a', 'one', { link: [{ url: 'u', weight: 11 }] });
+    const found = memo.validate('memo_note', config);
+    expect(found.map((d) => [d.severity, d.path])).to.deep.equal([['error', 'link[0].weight']]);
+    expect(found[0]!.detail).to.include('from 1 to 10');
+    const err = await rejection(memo.create('memo_note', config));
+    expect(err.operation).to.equal('create of memo_note');
+    expect(err.errors.map((d) => d.path)).to.deep.equal(['link[0].weight']);
+    expect(err.message).to.include('(at link[0].weight)');
+    expect(store.notes.size).to.equal(0);
+    expect(memo.validate('memo_note', note('A', 'one'))[0]!.path).to.equal('key');
+    expect(memo.validate('memo_nope', {})[0]!.severity).to.equal('error');
+  });
+
+  it('refuses a model that does not fit the schema, at its path', async () => {
+    const typo = await rejection(memo.create('memo_note', { key: 'a', txt: 'one' }));
+    expect(typo.errors.map((d) => [d.summary, d.path])).to.deep.equal([['Unsupported argument', 'txt']]);
+    const type = await rejection(memo.create('memo_note', note('a', 'one', { priority: '2' })));
+    expect(type.errors.map((d) => [d.summary, d.path])).to.deep.equal([['Incorrect value type', 'priority']]);
+    expect(memo.validate('memo_note', { key: 'a', text: 'one', link: [{ url: 'u', wieght: 1 }] })).to.deep.equal([
+      {
+        severity: 'error',
+        summary: 'Unsupported argument',
+        detail: 'An argument named "wieght" is not expected here; there are url, weight.',
+        path: 'link[0].wieght',
+      },
+    ]);
+    await rejection(memo.plan('memo_nope', { config: {} }));
+  });
+
+  it('keeps warnings with the result: a plan’s diagnostics, and the warnings of the last call', async () => {
+    const plan = await memo.plan('memo_note', { config: note('a', 'one', { color: 'red' }) });
+    expect(plan.diagnostics.map((d) => [d.severity, d.path])).to.deep.equal([['warning', 'color']]);
+    await memo.create('memo_note', note('a', 'one', { color: 'red' }));
+    expect(memo.warnings.map((d) => d.summary)).to.deep.equal(['Argument "color" is deprecated']);
+    await memo.read('memo_note', (await memo.importState('memo_note', 'a'))!);
+    expect(memo.warnings).to.deep.equal([]);
+  });
+
+  it('plans with unknown values in the configuration', async () => {
+    const plan = await memo.plan('memo_note', { config: { key: 'a', text: UNKNOWN } });
+    expect(plan.planned).to.deep.include({ text: UNKNOWN, id: UNKNOWN, priority: 1 });
+  });
+
+  it('rejects a failed apply with what the state keeps', async () => {
+    const full = () => new ApiError('the store is full', { code: 'invalid', operation: 'write note' });
+    store.failNext = full();
+    const failed = await rejection(memo.create('memo_note', note('a', 'one')));
+    expect(failed.errors.map((d) => d.summary)).to.deep.equal(['Cannot create memo_note']);
+    expect(failed.errors[0]!.detail).to.include('the store is full');
+    expect(failed.state).to.equal(null);
+    const created = await memo.create('memo_note', note('a', 'one'));
+    store.failNext = full();
+    const kept = await rejection(memo.apply('memo_note', { prior: created, config: note('a', 'two') }));
+    expect(kept.operation).to.equal('apply of memo_note');
+    expect(kept.state).to.deep.equal(created);
+  });
+
+  it('upgrades a stored state to the schema', () => {
+    const stored = { id: 'a', key: 'a', text: 'one', priority: 1, revision: 1, created_at: 't1', link: [] };
+    expect(memo.upgradeState('memo_note', 0, stored)).to.deep.equal({ ...stored, color: null });
+    expect(() => memo.upgradeState('memo_note', 1, stored)).to.throw(HarnessError, 'State is newer than the provider');
+  });
+});
