@@ -6,7 +6,7 @@
 import { IDENTITY_VERSION } from '../engine/resources/index.js';
 import type { ProviderEngine } from '../engine/entry/index.js';
 import { type PrivateState, unknownTypeDetail, type TypeKind } from '../engine/context/index.js';
-import { Diagnostics, diagnosticFromError, type Diagnostic, type Logger } from '../engine/diagnostics/index.js';
+import { diagnosticFromError, type Diagnostic, type Logger } from '../engine/diagnostics/index.js';
 import type { Schema } from '../schema/block.js';
 import { blockShapeProblem, impliedType, rulesLeftAfterDecoding, type ShapeRules } from '../schema/block.js';
 import { BOOL, NUMBER, STRING, typeToJSONString, type CtyType } from '../schema/cty-type.js';

@@ -3,7 +3,7 @@
  * written as Terraform writes them, warnings kept with the call and errors turned into a rejection, a
  * `HarnessError` whose message lists them all.
  */
-import type { Diagnostic } from '../../engine/diagnostics.js';
+import type { Diagnostic } from '../../engine/diagnostics/index.js';
 import { formatPath } from '../../schema/path.js';
 import { ModelError, type HarnessModel } from './harness-values.js';
 

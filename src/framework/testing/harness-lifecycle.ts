@@ -14,7 +14,9 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { checkApplyResult, checkPlannedState, checkReadResult, proposedNew } from '../../engine/checks/index.js';
-import type { IdentifiedOutcome, PrivateState, ProviderEngine } from '../../engine/provider-engine.js';
+import type { PrivateState } from '../../engine/context/index.js';
+import type { ProviderEngine } from '../../engine/entry/index.js';
+import type { IdentifiedOutcome } from '../../engine/resources/index.js';
 import type { SchemaBlock } from '../../schema/block.js';
 import { formatPath } from '../../schema/path.js';
 import type { ObjectValue } from '../../schema/value.js';

@@ -4,7 +4,7 @@
  * requires one changes, no-op only when the planned state is known and equal to the prior), which
  * attributes the plan changes, and its consistency checks' findings as the errors it stops with.
  */
-import type { Diagnostic } from '../../engine/diagnostics.js';
+import type { Diagnostic } from '../../engine/diagnostics/index.js';
 import { emptyBlockValue, type CheckProblem } from '../../engine/checks/index.js';
 import { impliedType, nestedBlockType, type SchemaBlock } from '../../schema/block.js';
 import type { CtyType } from '../../schema/cty-type.js';

@@ -13,11 +13,11 @@
  * `createRecords` says where.
  */
 import { checkReadResult } from '../../engine/checks/index.js';
-import type { Logger, ProviderDef } from '../../engine/contracts.js';
-import { journalPlace } from '../../engine/create-journal.js';
-import type { Diagnostics } from '../../engine/diagnostics.js';
-import { HostView } from '../../engine/host-view.js';
-import { ProviderEngine } from '../../engine/provider-engine.js';
+import type { ProviderDef } from '../../engine/contracts/index.js';
+import { journalPlace } from '../../engine/journal/index.js';
+import type { Diagnostics, Logger } from '../../engine/diagnostics/index.js';
+import { HostView } from '../../engine/host/index.js';
+import { ProviderEngine } from '../../engine/entry/index.js';
 import { impliedType, type Schema, type SchemaBlock } from '../../schema/block.js';
 import type { ObjectValue } from '../../schema/value.js';
 import { isWhollyKnown } from '../../schema/value-ops.js';
