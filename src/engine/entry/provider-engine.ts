@@ -5,19 +5,11 @@
  * thrown into diagnostics.
  *
  * ProviderEngine is the façade the server calls, one method per RPC. Each method hands the call to
- * the module that serves its family (as the plugin framework's server keeps one file per RPC family);
- * they share one EngineContext (engine/context/) and never this class:
- *   provider-config.ts                     ValidateProviderConfig, ConfigureProvider
- *   engine/resources/resource-changes.ts   ValidateResourceConfig, PlanResourceChange, ApplyResourceChange
- *   engine/resources/resource-state.ts     UpgradeResourceState, ReadResource, ImportResourceState
- *   engine/resources/resource-identity.ts  plan, apply, read and import with identity; UpgradeResourceIdentity
- *   engine/resources/resource-moves.ts     MoveResourceState (the part itself: `moves`)
- *   engine/resources/list-resources.ts     ValidateListResourceConfig, ListResource
- *   engine/resources/generate-config.ts    GenerateResourceConfig
- *   data-sources.ts                        ValidateDataResourceConfig, ReadDataSource
- *   ephemeral-resources.ts                 Validate-, Open-, Renew- and CloseEphemeralResource
- *   actions.ts                             ValidateActionConfig, PlanAction, InvokeAction
- *   engine/functions/functions.ts          GetFunctions, CallFunction (the part itself: `functions`)
+ * the module that serves its family (as the plugin framework's server keeps one file per RPC family):
+ * this part's own files for the provider's configuration, data sources, ephemeral resources and
+ * actions; the resources part (engine/resources/) for managed resources, their identities, moves,
+ * lists and generated configuration; the functions part for functions. They share one EngineContext
+ * (engine/context/) and never this class (ARCHITECTURE.md, "Inside the engine", names each module).
  */
 import type { Schema } from '../../schema/block.js';
 import type { CtyType } from '../../schema/cty-type.js';
