@@ -8,7 +8,8 @@
  *   resources ─→ engine, clients, schema, wire
  *   clients ─→ schema, wire
  *   emulators/<api> ─→ its own modules, emulators/core, wire
- *   schema, wire: the ground (nothing of src above them; schema reads the wire's RFC 3339 parser)
+ *   schema, wire: the ground (nothing of src above them; schema reads the wire's RFC 3339 parser and
+ *                 its look-up by outside keys)
  *
  * Inside the engine, each part is a folder with a face (src/engine/<part>/index.ts): other parts and
  * other layers take a part only through its face (ARCHITECTURE.md, "Inside the engine").
@@ -31,6 +32,8 @@ const SCHEMA = '^src/schema/';
 const WIRE = '^src/(wire/|proto-location\\.ts$)';
 /** The formats the platforms' contracts fix, which the value system reads as they do. */
 const WIRE_FORMATS = '^src/wire/rfc3339\\.ts$';
+/** The look-up in a constant table by a key from outside, which every layer uses (src/wire/own-entry.ts). */
+const OWN_ENTRY = '^src/wire/own-entry\\.ts$';
 const ENGINE = '^src/engine/';
 const CLIENTS = '^src/clients/';
 /** A part's face: the one module of an engine part that the rest of the code imports. */
@@ -48,8 +51,8 @@ module.exports = {
     layer(
       'schema-is-the-ground',
       SCHEMA,
-      [WIRE_FORMATS],
-      "Terraform's value system and the declaration DSL depend on nothing of the project but the wire's formats (RFC 3339), which they read as the platforms do.",
+      [WIRE_FORMATS, OWN_ENTRY],
+      "Terraform's value system and the declaration DSL depend on nothing of the project but the wire's formats (RFC 3339), which they read as the platforms do, and its look-up by outside keys.",
     ),
     layer(
       'wire-is-the-ground',
