@@ -2,6 +2,7 @@
 // (./alert-rules.ts), which load only once the provider is configured.
 
 import type { ALERT_RULE_SUBCATEGORIES } from '../../wire/sec-contract/alert-rules.js';
+import { ownEntry } from '../../wire/own-entry.js';
 
 // The platform's lists, as its contract has them.
 export {
@@ -23,5 +24,5 @@ export const LEGACY_ALERT_RULE_SUBCATEGORIES: Readonly<Record<string, (typeof AL
   ContainerVulnerability: 'Container Vulnerability',
 };
 
-/** A subcategory in the form the platform stores. */
-export const currentSubcategory = (name: string): string => LEGACY_ALERT_RULE_SUBCATEGORIES[name] ?? name;
+/** A subcategory in the form the platform stores (any name but an older one is its own, `constructor` too). */
+export const currentSubcategory = (name: string): string => ownEntry(LEGACY_ALERT_RULE_SUBCATEGORIES, name) ?? name;

@@ -14,6 +14,7 @@ import {
   LEGACY_ALERT_RULE_SUBCATEGORIES,
   currentSubcategory,
 } from '../../clients/sec/alert-rule-values.js';
+import { ownEntry } from '../../wire/own-entry.js';
 import type { AlertRule, AlertRuleInput } from '../../clients/sec/alert-rules.js';
 import { idIdentity, noFilters } from '../shared/identity.js';
 import {
@@ -67,7 +68,7 @@ function vocabularyProblems(config: ConfigModelOf<typeof schema.fields>, diags: 
   }
   for (const name of ['alert_subcategories', 'event_categories'] as const) {
     for (const value of config[name] ?? []) {
-      const now = value === undefined ? undefined : LEGACY_ALERT_RULE_SUBCATEGORIES[value];
+      const now = value === undefined ? undefined : ownEntry(LEGACY_ALERT_RULE_SUBCATEGORIES, value);
       if (now)
         diags.warning(
           'Deprecated value',

@@ -299,6 +299,36 @@ describe('sec_alert_rule through the Terraform-side client', function () {
     });
   });
 
+  it('a name every object has (constructor, toString, __proto__) is no subcategory: refused at the argument at validation and plan', async () => {
+    for (const name of ['constructor', 'toString', '__proto__']) {
+      for (const argument of ['event_categories', 'alert_subcategories']) {
+        const config = cfg(type, rule({ [argument]: ['Compliance', name] }));
+        const before = tf.received.length;
+        const validated = await tf.validateResource(type, config).then(
+          () => null,
+          (e: unknown) => e as ProviderCallError,
+        );
+        const errors = (validated?.diagnostics ?? []).map((d) => `${d.summary} at ${d.path}: ${d.detail}`);
+        expect(errors, `${argument} = ["${name}"]`).to.have.length(1);
+        expect(errors[0]).to.match(new RegExp(`^Invalid value for "${argument}" at ${argument}: .*"${name}"`));
+        const warnings = tf.received.slice(before).filter((d) => d.severity === 'warning');
+        expect(
+          warnings.map((d) => d.summary),
+          'no older name is taken for a current one',
+        ).to.not.include('Deprecated value');
+        const planned = await tf.plan(type, null, config).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(planned, `${argument} = ["${name}"] at plan`).to.be.instanceOf(ProviderCallError);
+        expect((planned as ProviderCallError).diagnostics.map((d) => `${d.summary} at ${d.path}`)).to.deep.equal([
+          `Invalid value for "${argument}" at ${argument}`,
+        ]);
+      }
+    }
+    expect(emulator.list('AlertRules')).to.deep.equal([]);
+  });
+
   describe('sec_data_export_rule', () => {
     const t = 'sec_data_export_rule';
     it('exports to object-store channels: create, update, import, drift, destroy; other channels are refused', async () => {
