@@ -758,6 +758,43 @@ describe('sec client', () => {
       );
     });
 
+    it('refuses a type named like a member every object has as malformed, not a crash, and lists without it', async () => {
+      const api = client();
+      const guid = await createdGuid(api);
+      const stored = emulator.get<Record<string, unknown>>(SEC_COLLECTIONS.alertChannels, guid)!;
+      const integration = (type: string, data: Record<string, unknown>) => ({
+        intgGuid: 'ACME_ODD',
+        name: 'odd',
+        type,
+        enabled: 1,
+        createdOrUpdatedTime: '2026-01-01T00:00:00Z',
+        createdOrUpdatedBy: 'someone',
+        data,
+      });
+      const answer = (path: string, body: unknown) =>
+        emulator.injectFault({ method: 'GET', path: `/api/v2/${path}`, status: 200, body: { data: body } });
+      for (const type of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+        emulator.put(SEC_COLLECTIONS.alertChannels, guid, { ...stored, type });
+        expect((await apiError(api.alertChannels.get(guid), 'malformed_response')).message, type).to.include(
+          `type: unsupported alert channel type ${JSON.stringify(type)}`,
+        );
+        expect(await api.alertChannels.list(), type).to.deep.equal([]);
+
+        answer('CloudAccounts/ACME_ODD', integration(type, {}));
+        expect((await apiError(api.cloudAccounts.get('ACME_ODD'), 'malformed_response')).message, type).to.include(
+          `type: unsupported cloud account type ${JSON.stringify(type)}`,
+        );
+        answer('CloudAccounts', [integration(type, {})]);
+        expect(await api.cloudAccounts.list(), type).to.deep.equal([]);
+
+        answer('ContainerRegistries/ACME_ODD', integration('ContVulnCfg', { registryType: type }));
+        expect(
+          (await apiError(api.containerRegistries.get('ACME_ODD'), 'malformed_response')).message,
+          type,
+        ).to.include(`data.registryType: unsupported registry type ${JSON.stringify(type)}`);
+      }
+    });
+
     it('rejects a malformed token response', async () => {
       const api = client();
       emulator.injectFault({

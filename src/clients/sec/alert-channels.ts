@@ -10,6 +10,7 @@ import {
 } from './integration.js';
 import { replaceKeeping } from './replace.js';
 import { envelope } from './wire.js';
+import { isOwnKey, ownEntry } from '../../wire/own-entry.js';
 
 /** An alert channel of one of the known types; narrow on `type`. */
 export type AlertChannel<T extends AlertChannelType = AlertChannelType> = {
@@ -39,7 +40,7 @@ const BASE = '/api/v2/AlertChannels';
 
 /** The generic integration, with `data` checked against the schema of its `type`. */
 const alertChannelSchema = integrationSchema.transform((channel, ctx) => {
-  const dataSchema = ALERT_CHANNEL_DATA_SCHEMAS[channel.type as AlertChannelType] as z.ZodType | undefined;
+  const dataSchema = ownEntry(ALERT_CHANNEL_DATA_SCHEMAS, channel.type) as z.ZodType | undefined;
   if (!dataSchema) {
     ctx.addIssue({
       code: 'custom',
@@ -68,7 +69,7 @@ const many = envelope(
     const known: AlertChannel[] = [];
     items.forEach((item, index) => {
       const type = (item as { type?: unknown } | null)?.type;
-      if (typeof type === 'string' && !(type in ALERT_CHANNEL_DATA_SCHEMAS)) return;
+      if (typeof type === 'string' && !isOwnKey(ALERT_CHANNEL_DATA_SCHEMAS, type)) return;
       const parsed = alertChannelSchema.safeParse(item);
       if (parsed.success) known.push(parsed.data);
       else

@@ -10,6 +10,7 @@ import {
 } from './integration.js';
 import { replaceKeeping } from './replace.js';
 import { envelope } from './wire.js';
+import { isOwnKey, ownEntry } from '../../wire/own-entry.js';
 
 /**
  * Cloud-account integrations (`/api/v2/CloudAccounts`): the platform's view into the customer's
@@ -184,11 +185,12 @@ export interface CloudAccountsApi {
 
 const BASE = '/api/v2/CloudAccounts';
 
-const isKnownType = (type: string): type is CloudAccountType => Object.hasOwn(CLOUD_ACCOUNT_DATA_SCHEMAS, type);
+const isKnownType = (type: string): type is CloudAccountType => isOwnKey(CLOUD_ACCOUNT_DATA_SCHEMAS, type);
 
 /** The generic integration, with `data` checked against the schema of its `type`. */
 const cloudAccountSchema = integrationSchema.transform((account, ctx) => {
-  if (!isKnownType(account.type)) {
+  const dataSchema = ownEntry(CLOUD_ACCOUNT_DATA_SCHEMAS, account.type) as z.ZodType | undefined;
+  if (!dataSchema) {
     ctx.addIssue({
       code: 'custom',
       path: ['type'],
@@ -196,7 +198,7 @@ const cloudAccountSchema = integrationSchema.transform((account, ctx) => {
     });
     return z.NEVER;
   }
-  const data = (CLOUD_ACCOUNT_DATA_SCHEMAS[account.type] as z.ZodType).safeParse(account.data);
+  const data = dataSchema.safeParse(account.data);
   if (!data.success) {
     for (const issue of data.error.issues)
       ctx.addIssue({ code: 'custom', path: ['data', ...issue.path], message: issue.message });

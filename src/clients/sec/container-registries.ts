@@ -4,6 +4,7 @@ import { segment, type CallOptions, type SecHttp } from './http.js';
 import { integrationBody, integrationModelled, integrationSchema, type Integration } from './integration.js';
 import { replaceKeeping } from './replace.js';
 import { envelope, keyedRecord } from './wire.js';
+import { ownEntry } from '../../wire/own-entry.js';
 
 /**
  * Container registries and scanners (docs/api/sec.md, "Registry kinds"): one API object, ContainerRegistries,
@@ -149,7 +150,7 @@ const containerRegistrySchema = integrationSchema.transform((integration, ctx) =
   const registryType = integration.data.registryType;
   const dataSchema =
     typeof registryType === 'string'
-      ? (CONTAINER_REGISTRY_DATA_SCHEMAS[registryType as RegistryType] as z.ZodType | undefined)
+      ? (ownEntry(CONTAINER_REGISTRY_DATA_SCHEMAS, registryType) as z.ZodType | undefined)
       : undefined;
   if (!dataSchema) {
     ctx.addIssue({
