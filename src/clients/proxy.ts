@@ -16,6 +16,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
+import { ownEntry } from '../wire/own-entry.js';
 
 /** The proxy an API connection goes through, and which variable named it (for messages). */
 export interface ProxyChoice {
@@ -134,7 +135,7 @@ export function proxyFromEnvironment(env: NodeJS.ProcessEnv): ProxyFor {
     }
     if (!choice) return undefined;
     const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
-    const port = target.port || DEFAULT_PORTS[target.protocol] || '';
+    const port = target.port || ownEntry(DEFAULT_PORTS, target.protocol) || '';
     return useProxy(host, port, matchers) ? choice : undefined;
   };
 }

@@ -7,6 +7,8 @@
 // (stdout carries the go-plugin handshake:
 // docs/protocol.md, "Stdout after the handshake").
 
+import { isOwnKey } from '../wire/own-entry.js';
+
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 export type LogSetting = LogLevel | 'off';
 export type LogFields = Record<string, unknown>;
@@ -30,7 +32,7 @@ export function parseLogSetting(raw: string | undefined): LogSetting | undefined
   const v = raw.trim().toLowerCase();
   if (v === '') return undefined;
   if (v === 'json') return 'trace';
-  return v in SEVERITY ? (v as LogSetting) : 'trace';
+  return isOwnKey(SEVERITY, v) ? v : 'trace';
 }
 
 /** TF_LOG_PROVIDER_<NAME>, then TF_LOG_PROVIDER, then TF_LOG; default off. */

@@ -5,6 +5,7 @@
  * The platform is written in Go, so its API and the provider's state share this text: the client,
  * the resources and the emulator all use this one module.
  */
+import { ownEntry } from './own-entry.js';
 
 /** google.protobuf.Duration, exact: nanos 0–999 999 999 with the sign of seconds. */
 export interface ProtoDuration {
@@ -49,7 +50,7 @@ export function parseGoDuration(text: string): bigint {
     if (!match) fail();
     const [whole, intDigits = '', fracDigits, unitText = ''] = match!;
     if (intDigits === '' && (fracDigits ?? '') === '') fail();
-    const unit = NANOS_PER_UNIT[unitText];
+    const unit = ownEntry(NANOS_PER_UNIT, unitText);
     if (unit === undefined) fail(unitText === '' ? 'missing unit' : `unknown unit ${JSON.stringify(unitText)}`);
     let value = BigInt(intDigits === '' ? '0' : intDigits) * unit!;
     if (fracDigits) value += (BigInt(fracDigits) * unit!) / 10n ** BigInt(fracDigits.length);

@@ -119,6 +119,15 @@ describe('clients/proxy: which proxy a connection goes through, as Go decides', 
     });
   }
 
+  it('sends a URL of another scheme direct, a scheme named like a member every object has too', () => {
+    // (A URL's protocol is lower case and ends with a colon, so it never is such a name itself.)
+    const env = { HTTPS_PROXY: 'http://p:1', HTTP_PROXY: 'http://p:1', NO_PROXY: 'a.test:80' };
+    for (const scheme of ['constructor', 'hasownproperty', 'ftp']) {
+      expect(ourAnswer(env, `${scheme}://a.test`), scheme).to.equal('DIRECT');
+      expect(ourAnswer(env, `${scheme}://b.test:8080/x`), scheme).to.equal('DIRECT');
+    }
+  });
+
   it('names the variable it took the proxy from', () => {
     expect(proxyFromEnvironment({ https_proxy: 'http://p:1' })(new URL('https://a.test'))?.variable).to.equal(
       'https_proxy',

@@ -6,6 +6,7 @@ import {
   createVdbClient,
   formatGoDuration,
   formatTimestamp,
+  GoDurationError,
   goDurationToProto,
   parseApiUrl,
   parseGoDuration,
@@ -952,6 +953,14 @@ describe('vdb Go durations and timestamps', () => {
     expect(parseGoDuration('0')).to.equal(0n);
     for (const bad of ['', '1', 'h', '1d', '.s', '1h 30m', '--1s', '9999999999999h']) {
       expect(() => parseGoDuration(bad), bad).to.throw(/invalid duration/);
+    }
+    // A unit named like a member every object has is as unknown as any other.
+    for (const unit of ['constructor', '__proto__', 'toString', 'valueOf']) {
+      expect(() => parseGoDuration(`1${unit}`), unit).to.throw(
+        GoDurationError,
+        `invalid duration "1${unit}": unknown unit "${unit}"`,
+      );
+      expect(() => parseGoDuration(`1h2${unit}`), unit).to.throw(GoDurationError, `unknown unit "${unit}"`);
     }
   });
 

@@ -58,6 +58,20 @@ for (const def of [secDef, vdbDef])
       });
   });
 
+describe('engine: vdb cluster_endpoint takes its protocol from its own table only', () => {
+  it('a protocol named like a member every object has is an argument error, not a port', () => {
+    const fn = vdbDef.functions!.find((f) => f.name === 'cluster_endpoint')!;
+    const url = fn.examples.find((e) => 'result' in e)!.args[0];
+    const functions = new Functions(vdbDef.name, vdbDef.functions ?? []);
+    for (const protocol of ['constructor', '__proto__', 'toString', 'valueOf']) {
+      const out = functions.call(fn.name, argsAsValues(fn, [url, protocol]));
+      expect(out.result, protocol).to.equal(undefined);
+      expect(out.error?.argument, protocol).to.equal(1);
+      expect(out.error?.text).to.include(`"${protocol}" is not a protocol`);
+    }
+  });
+});
+
 describe('engine: the rules every provider function gets', () => {
   const seen: unknown[][] = [];
   const echo = providerFunction({

@@ -35,6 +35,11 @@ describe('server/log', () => {
     expect(parseLogSetting('JSON')).to.equal('trace');
     expect(parseLogSetting('verbose')).to.equal('trace');
     expect(parseLogSetting('off')).to.equal('off');
+    // A name every object has is no level either: all of them log, as any unknown value does.
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expect(parseLogSetting(name), name).to.equal('trace');
+      expect(new Logger({ level: logSettingFromEnv('sec', { TF_LOG: name }) }).enabled('trace'), name).to.equal(true);
+    }
   });
 
   it('writes hclog JSON lines filtered by level, with child fields and module', () => {

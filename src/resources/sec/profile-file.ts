@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics/index.js';
 import { attrStep } from '../../schema/path.js';
 import { firstSet } from '../shared/provider-settings.js';
+import { ownEntry } from '../../wire/own-entry.js';
 
 const profileSchema = z.object({
   account: z.string().optional(),
@@ -111,7 +112,7 @@ function readProfileFile(file: string): string | undefined {
     if (err instanceof DiagnosticError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    throw unreadable(FILE_ERRORS[code ?? ''] ?? (code ? `error ${code}` : String(err)));
+    throw unreadable(ownEntry(FILE_ERRORS, code ?? '') ?? (code ? `error ${code}` : String(err)));
   }
 }
 

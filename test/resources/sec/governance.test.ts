@@ -352,6 +352,16 @@ describe('sec governance resources through the Terraform-side client', function 
       ]);
     });
 
+    it('a type named like a member every object has is refused at `type`, its filters judged by no field list', async () => {
+      for (const name of ['constructor', 'toString', '__proto__']) {
+        const diags = await validationErrors(type, { ...deep(), type: name });
+        expect(
+          diags.map((d) => [d.summary, d.path]),
+          name,
+        ).to.deep.equal([['Invalid value for "type"', 'type']]);
+      }
+    });
+
     it('refuses a filter on a field its resource type lacks, and a tag filter without a key, at plan time; an unknown type waits', async () => {
       const config = deep();
       const g = (config.group as any[])[0];

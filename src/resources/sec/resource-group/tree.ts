@@ -17,6 +17,7 @@ import {
   type GroupModel,
 } from './schema.js';
 import { setEntry } from '../../../schema/entries.js';
+import { ownEntry } from '../../../wire/own-entry.js';
 
 /**
  * Every violation of the tree rules, each at the path of the offending group or filter; what is not
@@ -24,8 +25,7 @@ import { setEntry } from '../../../schema/entries.js';
  */
 export function treeProblems(top: GroupConfig | undefined, type: string | undefined): Diagnostic[] {
   const problems: Diagnostic[] = [];
-  const fields: readonly string[] | undefined =
-    type === undefined ? undefined : FILTER_FIELDS[type as keyof typeof FILTER_FIELDS];
+  const fields: readonly string[] | undefined = type === undefined ? undefined : ownEntry(FILTER_FIELDS, type);
   const names = new Map<string, AttributePath>();
   const visit = (g: GroupConfig, path: AttributePath, deepest: boolean): void => {
     // A group is empty only when both its collections are known (and the deepest level has no groups).

@@ -5,6 +5,7 @@
 import { STRING } from '../../../schema/cty-type.js';
 import { FunctionArgumentError, providerFunction } from '../../../engine/functions/index.js';
 import { PORTS, parseClusterUrl } from './cluster-url.js';
+import { ownEntry } from '../../../wire/own-entry.js';
 
 export default providerFunction({
   name: 'cluster_endpoint',
@@ -35,8 +36,8 @@ export default providerFunction({
   ],
   call([url, protocol]) {
     const { host } = parseClusterUrl(url as string, 0);
-    const port = PORTS[protocol as keyof typeof PORTS];
-    if (!Object.hasOwn(PORTS, protocol as string))
+    const port = ownEntry(PORTS, protocol as string);
+    if (port === undefined)
       throw new FunctionArgumentError(1, `${JSON.stringify(protocol)} is not a protocol: give "rest" or "grpc"`);
     return `https://${host}:${port}`;
   },
