@@ -19,6 +19,7 @@ import {
   sortedAttributeNames,
 } from './value-ops.js';
 import { setEntry } from './entries.js';
+import { ownEntry } from '../wire/own-entry.js';
 
 export interface DecodeJSONOptions {
   /** Object attributes absent from the JSON become null instead of an error (older-schema RawState). */
@@ -224,12 +225,13 @@ class JSONTokenizer {
         continue;
       }
       const e = t[i + 1];
+      const escaped = e === undefined ? undefined : ownEntry(ESCAPES, e);
       if (e === 'u') {
         const { text, next } = this.readUnicodeEscape(i);
         out += text;
         i = next;
-      } else if (e !== undefined && ESCAPES[e] !== undefined) {
-        out += ESCAPES[e];
+      } else if (escaped !== undefined) {
+        out += escaped;
         i += 2;
       } else {
         this.pos = i;

@@ -6,6 +6,7 @@ import { type CtyType, DYNAMIC, isPrimitive, typeEquals, typeToJSONString } from
 import type { AttributePath, PathStep } from './path.js';
 import { Decimal, DynamicValue, Unknown, type CtyNumber, type ObjectValue, type Value } from './value.js';
 import { compareNumbers, numberEquals, numberSetHashText, numberText } from './number.js';
+import { ownEntry } from '../wire/own-entry.js';
 
 // ---------------------------------------------------------------------------------------------
 // Small shared helpers.
@@ -687,7 +688,7 @@ const GO_ESCAPES: Record<number, string> = {
 };
 
 function quoteRune(ch: string, cp: number): string {
-  const escaped = GO_ESCAPES[cp];
+  const escaped = ownEntry(GO_ESCAPES, cp);
   if (escaped !== undefined) return escaped;
   if (cp === 0x20 || (cp > 0x20 && cp < 0x7f)) return ch;
   if (cp >= 0x80 && GO_PRINTABLE.test(ch)) return ch;

@@ -6,6 +6,7 @@
  */
 import type { Schema, SchemaBlock, SchemaNestedBlock, Nesting, SchemaAttribute } from '../schema/block.js';
 import { typeFromJSON } from '../schema/cty-type.js';
+import { ownEntry } from '../wire/own-entry.js';
 
 type Msg = Record<string, any>;
 const NESTING: Record<number, Nesting> = { 1: 'single', 2: 'list', 3: 'set', 4: 'map', 5: 'group' };
@@ -43,7 +44,7 @@ function blockFromProto(b: Msg, where: string): SchemaBlock {
   for (const nb of b.block_types ?? []) {
     const at = `${where}.${nb.type_name}`;
     if (nb.type_name in attributes || nb.type_name in blockTypes) throw new Error(`${at}: name used twice`);
-    const nesting = NESTING[nb.nesting];
+    const nesting = ownEntry(NESTING, nb.nesting);
     if (!nesting) throw new Error(`${at}: invalid nesting mode ${nb.nesting}`);
     const min = Number(nb.min_items ?? 0);
     const max = Number(nb.max_items ?? 0);

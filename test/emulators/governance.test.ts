@@ -270,11 +270,12 @@ describe('sec emulator: governance routes', () => {
       ];
       for (const [query, message] of cases)
         expectRefusal(await call('POST', '/api/v2/ResourceGroups', group({ query })), 400, message);
-      expectRefusal(
-        await call('POST', '/api/v2/ResourceGroups', group({ resourceType: 'AWS' })),
-        400,
-        /resourceType must be one of/,
-      );
+      for (const resourceType of ['AWS', 'constructor', '__proto__', 'toString'])
+        expectRefusal(
+          await call('POST', '/api/v2/ResourceGroups', group({ resourceType })),
+          400,
+          /resourceType must be one of/,
+        );
     });
   });
 
@@ -468,6 +469,11 @@ describe('sec emulator: governance routes', () => {
         ],
         [{ vulnerabilityCriteria: { severity: ['Severe'] } }, /severity\[0\] must be one of/],
         [{ exceptionReason: 'Because' }, /exceptionReason must be one of/],
+        // A type named like a member every object has is no type.
+        ...['constructor', '__proto__', 'toString'].map((exceptionType): [Record<string, unknown>, RegExp] => [
+          { exceptionType },
+          /exceptionType must be one of/,
+        ]),
       ];
       for (const [over, message] of cases)
         expectRefusal(await call('POST', '/api/v2/VulnerabilityExceptions', exception(over)), 400, message);

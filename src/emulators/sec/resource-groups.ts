@@ -19,8 +19,8 @@ import {
   RESOURCE_GROUP_FIELDS,
   RESOURCE_GROUP_MAX_DEPTH,
   RESOURCE_GROUP_OPERATORS,
-  type ResourceGroupType,
 } from '../../wire/sec-contract/resource-groups.js';
+import { ownEntry } from '../../wire/own-entry.js';
 import { API_PREFIX, type SecContext } from './context.js';
 
 export const RESOURCE_GROUPS_COLLECTION = 'ResourceGroups';
@@ -134,7 +134,7 @@ function checkQuery(
     if (!holds(held, key, value)) throw invalid(`body.query.${quoteKey(key)} is not a recognised field`);
   if (typeof filters !== 'object' || filters === null || Array.isArray(filters))
     throw invalid('body.query.filters must be an object of named filters');
-  const allowedFields = RESOURCE_GROUP_FIELDS[resourceType as ResourceGroupType] ?? [];
+  const allowedFields: readonly string[] = ownEntry(RESOURCE_GROUP_FIELDS, resourceType) ?? [];
   checkItemCount(Object.keys(filters), DEFAULT_BODY_LIMITS.items, 'body.query.filters', 'filters');
   for (const [name, filter] of Object.entries(filters as Record<string, unknown>)) {
     checkLength(name, DEFAULT_BODY_LIMITS.characters, `body.query.filters[${quote(name)}] (the name)`);

@@ -6,6 +6,7 @@
  * Returns a reason when the expression is not acceptable.
  */
 import { GoDurationError, parseGoDuration } from '../../wire/go-duration.js';
+import { ownEntry } from '../../wire/own-entry.js';
 
 const DESCRIPTORS = new Set([
   '@yearly',
@@ -65,7 +66,7 @@ export function cronProblem(expression: string): string | undefined {
     return undefined;
   }
   const fields = text.split(/\s+/);
-  const layout = LAYOUTS[fields.length];
+  const layout = ownEntry(LAYOUTS, fields.length);
   if (!layout) return `a cron expression has 5 to 7 fields, got ${fields.length}`;
   for (let i = 0; i < fields.length; i++) {
     const problem = fieldProblem(fields[i]!, layout[i]!);
