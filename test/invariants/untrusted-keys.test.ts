@@ -9,7 +9,9 @@
  * (validate, plan, apply, read, import, re-plan), each value crossing the msgpack codec as it does
  * between Terraform and the provider. The same through the real executables and emulators:
  * test/resources/vdb/hybrid.test.ts (operator settings, storage-class parameters) and
- * test/resources/sec/governance.test.ts (resource-group filters).
+ * test/resources/sec/governance.test.ts (resource-group filters). A constant table (an UPPER_CASE
+ * object) is looked up by a key from outside only through src/wire/own-entry.ts, never as
+ * `TABLE[key]` or `key in TABLE`, which find `constructor` and its kin (test/invariants/table-keys.test.ts).
  */
 import { expect } from 'chai';
 import { attr, block, resourceSchema, t } from '../../src/schema/define.js';
