@@ -24,6 +24,10 @@
 //
 // The bundles are not modules node can run directly: bin/start-bundle.cjs loads them.
 //
+// The providers are those of src/providers/project.ts (PROJECT_PROVIDERS, from tsc's output): each
+// one's entry modules and definition come from its entry there. The start-up bundles never load that
+// list: it is this script's, not the executables'.
+//
 // Usage: node scripts/bundle.mjs   (after tsc; part of `npm run build`)
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -33,7 +37,6 @@ import { build } from 'esbuild';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(repoRoot, 'dist', 'bundle');
-const PROVIDERS = ['sec', 'vdb'];
 /** Packages whose code reads `${__dirname}/../../proto/…` at run time. */
 const PACKAGES_WITH_ASSETS = ['grpc-health-check', '@grpc/grpc-js'];
 
@@ -96,17 +99,27 @@ const relocateAssets = {
 };
 
 const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', 'src', path)).href);
+/** The providers this repository builds (src/providers/project.ts). */
+const { PROJECT_PROVIDERS, builtModule } = await dist('providers/project.js');
+/** A module of the repository (a provider's startModule, serviceModule) as tsc wrote it, an absolute path. */
+const built = (module) => join(repoRoot, ...builtModule(module).split('/'));
+/**
+ * A regular expression for esbuild's `filter` that matches the file at `path` (relative to the
+ * repository, `/` separated) wherever the repository is, with either separator.
+ */
+const fileFilter = (path) => new RegExp(`[\\\\/]${path.split('/').map(escapeRegExp).join('[\\\\/]')}$`);
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Replaces src/providers/prebuilt-schemas.ts in a provider's bundle by one holding its schema answers
  * (GetProviderSchema, GetResourceIdentitySchemas), encoded now by the server's own encoder from the
- * definitions the bundle takes, so that no provider process encodes them at run time.
+ * provider's definition (the one its service takes), so that no provider process encodes them at run time.
  */
-async function prebuiltSchemas(name) {
-  const [{ ProviderEngine }, { encodeSchemaResponses }, { default: def }] = await Promise.all([
+async function prebuiltSchemas(provider) {
+  const [{ ProviderEngine }, { encodeSchemaResponses }, def] = await Promise.all([
     dist('engine/entry/index.js'),
     dist('server/provider-service.js'),
-    dist(`resources/${name}/index.js`),
+    provider.definition(),
   ]);
   const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => quiet, enabled: () => false };
   const { schema, identitySchemas } = encodeSchemaResponses(new ProviderEngine(def, quiet, {}));
@@ -124,11 +137,12 @@ async function prebuiltSchemas(name) {
 }
 
 /**
- * In a provider's start-up bundle, its service module (src/providers/<name>-service.ts) is replaced by
- * one that loads the service bundle through bin/start-bundle.cjs (`keel-bundle:<file>`), when first called.
+ * In a provider's start-up bundle, its service module (its serviceModule, src/providers/<name>-service.ts)
+ * is replaced by one that loads the service bundle through bin/start-bundle.cjs (`keel-bundle:<file>`),
+ * when first called.
  */
-function serviceFromBundle(name, serviceFile) {
-  const filter = new RegExp(`[\\\\/]dist[\\\\/]src[\\\\/]providers[\\\\/]${name}-service\\.js$`);
+function serviceFromBundle(provider, serviceFile) {
+  const filter = fileFilter(builtModule(provider.serviceModule));
   const id = JSON.stringify(`keel-bundle:${serviceFile}`);
   return {
     name: 'service-from-bundle',
@@ -175,14 +189,13 @@ const yamlAtFirstUse = {
 
 /**
  * One bundle of a provider executable, written with its build id; returns esbuild's metafile.
- * `entry`: a module of dist/src/providers, or the text of a module (`{ contents }`) resolved there.
+ * `entry`: a built module (an absolute path), or the text of a module (`{ name, contents, resolveDir }`).
  */
 async function bundleProviderPart(entry, outfile, plugins, { write = true } = {}) {
-  const providersDir = join(repoRoot, 'dist', 'src', 'providers');
   const result = await build({
     ...(typeof entry === 'string'
-      ? { entryPoints: [join(providersDir, entry)] }
-      : { stdin: { contents: entry.contents, resolveDir: providersDir, sourcefile: entry.name, loader: 'js' } }),
+      ? { entryPoints: [entry] }
+      : { stdin: { contents: entry.contents, resolveDir: entry.resolveDir, sourcefile: entry.name, loader: 'js' } }),
     outfile,
     bundle: true,
     platform: 'node',
@@ -339,32 +352,35 @@ function lazyModulesModule(exportName, paths, reexport = '') {
 // the third. The service is bundled whole to find the split, then without the client's modules to
 // know which modules it holds, then, once the client bundle has taken those it needs from it, to
 // export them (`shared`).
-for (const name of PROVIDERS) {
+for (const provider of PROJECT_PROVIDERS) {
+  const { name } = provider;
   const serviceFile = `terraform-provider-${name}-service.cjs`;
   const clientFile = `terraform-provider-${name}-client.cjs`;
-  const whole = await bundleProviderPart(`${name}-service.js`, join(outDir, serviceFile), [], { write: false });
+  const serviceEntry = built(provider.serviceModule);
+  // The entry modules written here are resolved where the service is.
+  const resolveDir = dirname(serviceEntry);
+  const whole = await bundleProviderPart(serviceEntry, join(outDir, serviceFile), [], { write: false });
   const firstUse = firstUseImports(whole);
   const deferred = new Map();
   const servicePlugins = () => [firstUseFromClient(clientFile, firstUse, deferred)];
-  const holds = await bundleProviderPart(`${name}-service.js`, join(outDir, serviceFile), servicePlugins(), {
+  const holds = await bundleProviderPart(serviceEntry, join(outDir, serviceFile), servicePlugins(), {
     write: false,
   });
   const shared = new Map();
   const client = await bundleProviderPart(
-    { name: `${name}-client-entry.js`, contents: lazyModulesModule('modules', deferred) },
+    { name: `${name}-client-entry.js`, contents: lazyModulesModule('modules', deferred), resolveDir },
     join(outDir, clientFile),
     [modulesFromService(serviceFile, new Set(Object.keys(holds.inputs).map(inputPath)), shared)],
   );
-  const serviceEntry = join(repoRoot, 'dist', 'src', 'providers', `${name}-service.js`);
   const service = await bundleProviderPart(
-    { name: `${name}-service-entry.js`, contents: lazyModulesModule('shared', shared, serviceEntry) },
+    { name: `${name}-service-entry.js`, contents: lazyModulesModule('shared', shared, serviceEntry), resolveDir },
     join(outDir, serviceFile),
     servicePlugins(),
   );
   const outfile = join(outDir, `terraform-provider-${name}.cjs`);
-  const startUp = await bundleProviderPart(`${name}.js`, outfile, [
-    await prebuiltSchemas(name),
-    serviceFromBundle(name, serviceFile),
+  const startUp = await bundleProviderPart(built(provider.startModule), outfile, [
+    await prebuiltSchemas(provider),
+    serviceFromBundle(provider, serviceFile),
   ]);
   writePackageList([startUp, service, client], outfile);
 }
@@ -436,6 +452,7 @@ const [
   dist('schema/block.js'),
   dist('tfclient/terraform-cli.js'),
 ]);
+/** The emulators the warm-up runs configure each provider against, by provider name. */
 const EMULATORS = {
   sec: async () => {
     const e = await startSecEmulator();
@@ -454,7 +471,19 @@ const EMULATORS = {
     };
   },
 };
-for (const name of PROVIDERS) {
+for (const { name, offlineSettings } of PROJECT_PROVIDERS) {
+  if (!EMULATORS[name]) {
+    // A provider with no emulator here: its caches cover start-up, the schema and configuring it with
+    // settings that reach nothing (its offlineSettings, as the release's warm-up does).
+    const client = await TerraformClient.start(join(repoRoot, 'bin', `terraform-provider-${name}`), {
+      ...offlineSettings,
+      KEEL_WRITE_CODE_CACHE: '1',
+    });
+    await client.plugin.health();
+    await client.configure({});
+    await client.close();
+    continue;
+  }
   const { emulator, connection, env } = await EMULATORS[name]();
   try {
     const client = await TerraformClient.start(join(repoRoot, 'bin', `terraform-provider-${name}`), {

@@ -1,10 +1,11 @@
 /**
  * `npm run install-providers [-- --plugins-dir DIR]`, after `npm run build`: what `make install` is in
- * other provider repositories. Makes this machine's release packages of both providers from the build
- * (Node 22 inside, as users get them) and puts them in the implicit local mirror Terraform and OpenTofu search on their own:
- * `~/.terraform.d/plugins` (`%APPDATA%\terraform.d\plugins` on Windows), in the packed layout
- * `<host>/keel/<name>/terraform-provider-<name>_<version>_<os>_<arch>.zip`, once for Terraform's host
- * (registry.terraform.io) and once for OpenTofu's (registry.opentofu.org). `terraform init` then
+ * other provider repositories. Makes this machine's release packages of the repository's providers
+ * (src/providers/project.ts) from the build (Node 22 inside, as users get them) and puts them in the
+ * implicit local mirror Terraform and OpenTofu search on their own: `~/.terraform.d/plugins`
+ * (`%APPDATA%\terraform.d\plugins` on Windows), in the packed layout
+ * `<host>/<namespace>/<name>/terraform-provider-<name>_<version>_<os>_<arch>.zip`, once for Terraform's
+ * host (registry.terraform.io) and once for OpenTofu's (registry.opentofu.org). `terraform init` then
  * installs `keel/sec` and `keel/vdb` from there, beside registry providers, with no CLI configuration.
  *
  * With `--pulumi`, each is also unpacked into the provider cache of pulumi-terraform-bridge's dynamic
@@ -17,9 +18,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { unpackZip } from './release/zip.js';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NAMESPACE, buildRelease, currentPlatform, providerArchiveName } from './release/build.js';
+import { buildRelease, currentPlatform, providerArchiveName } from './release/build.js';
+import { projectProvider, sourceAddress } from '../src/providers/project.js';
 
-/** The hosts whose addresses `keel/<name>` means: Terraform's default registry and OpenTofu's. */
+/** The hosts a source address without one (`keel/sec`) means: Terraform's default registry and OpenTofu's. */
 const INSTALL_HOSTS = ['registry.terraform.io', 'registry.opentofu.org'] as const;
 
 /** Terraform's implicit local mirror for this user (its "Implied Local Mirror Directories"). */
@@ -66,18 +68,20 @@ try {
     const release = await buildRelease({ outDir, platforms: [platform], signingKey: '', log: () => undefined });
     for (const provider of release.providers) {
       const archive = provider.archives.find((a) => a.platform === platform)!;
+      const { namespace } = projectProvider(provider.name);
+      const source = sourceAddress({ namespace, name: provider.name });
       for (const host of INSTALL_HOSTS) {
-        const dir = join(pluginsDir, host, NAMESPACE, archive.name);
+        const dir = join(pluginsDir, host, namespace, archive.name);
         mkdirSync(dir, { recursive: true });
         copyFileSync(archive.archive, join(dir, providerArchiveName(archive.name, archive.version, platform)));
       }
-      console.log(`installed keel/${archive.name} ${archive.version} (${platform}) into ${pluginsDir}`);
+      console.log(`installed ${source} ${archive.version} (${platform}) into ${pluginsDir}`);
       if (forPulumi) {
         const cache = pulumiProviderCache();
-        const dir = join(cache, PULUMI_HOST, NAMESPACE, archive.name, archive.version, platform);
+        const dir = join(cache, PULUMI_HOST, namespace, archive.name, archive.version, platform);
         rmSync(dir, { recursive: true, force: true });
         await unpackZip(archive.archive, dir);
-        console.log(`installed keel/${archive.name} ${archive.version} (${platform}) for Pulumi into ${cache}`);
+        console.log(`installed ${source} ${archive.version} (${platform}) for Pulumi into ${cache}`);
       }
     }
   } finally {

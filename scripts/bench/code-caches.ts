@@ -8,13 +8,12 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { PROJECT_PROVIDERS } from '../../src/providers/project.js';
 import { REPO_ROOT, bin } from './util.js';
-
-const PROVIDERS = ['sec', 'vdb'] as const;
 
 /** The loader's verdict on each provider's start-up bundle, e.g. `sec: accepted`. */
 function verdicts(): string[] {
-  return PROVIDERS.map((name) => {
+  return PROJECT_PROVIDERS.map(({ name }) => {
     const run = spawnSync(bin(name), [], {
       env: { ...process.env, KEEL_CODE_CACHE_REPORT: '1' },
       encoding: 'utf8',

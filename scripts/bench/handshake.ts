@@ -31,6 +31,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RELEASED, currentPlatform, providerArchiveName, providerExecutableName } from '../release/build.js';
 import { unpackZip } from '../release/zip.js';
+import { PROJECT_PROVIDERS } from '../../src/providers/project.js';
 import { launchProvider, type LaunchOptions } from '../../src/tfclient/launch.js';
 import { buildAnchor, buildFramework } from './against-go.js';
 import { REPO_ROOT, bin, machine, median, mib, ms, peakRss, percentile, readFlags, table } from './util.js';
@@ -135,11 +136,12 @@ export async function handshakeBench(args: string[]): Promise<void> {
           false,
         ),
     },
-    { label: 'sec', start: (env) => pluginStart(bin('sec'), env, [], true) },
-    { label: 'vdb', start: (env) => pluginStart(bin('vdb'), env, [], true) },
+    ...PROJECT_PROVIDERS.map(
+      ({ name }): Target => ({ label: name, start: (env) => pluginStart(bin(name), env, [], true) }),
+    ),
   ];
   if (beside) {
-    for (const name of ['sec', 'vdb']) {
+    for (const { name } of PROJECT_PROVIDERS) {
       const executable = join(beside, 'bin', `terraform-provider-${name}`);
       if (!existsSync(executable)) throw new Error(`${executable} is missing`);
       targets.push({ label: `${name}, ${beside}`, start: (env) => pluginStart(executable, env, [], true) });

@@ -15,9 +15,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import secDef from '../../src/resources/sec/index.js';
-import vdbDef from '../../src/resources/vdb/index.js';
 import type { ProviderDef } from '../../src/engine/contracts/index.js';
+import { PROJECT_PROVIDERS } from '../../src/providers/project.js';
 import { impliedType } from '../../src/schema/block.js';
 import { encodeMsgpack } from '../../src/schema/msgpack.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
@@ -27,15 +26,16 @@ import { REPO_ROOT, bin, cpuMsOf, machine, readFlags, table } from './util.js';
 const FLOOR = join(REPO_ROOT, 'dist', 'bundle', 'bench-floor-server.cjs');
 const IN_FLIGHT = [1, 10];
 
-/** A resource configuration each provider plans: valid, as a user would write it. */
-const SAMPLES: Record<string, { def: ProviderDef<any, any>; type: string; config: Record<string, unknown> }> = {
+/**
+ * A resource configuration each provider plans: valid, as a user would write it. A provider with none
+ * here gets the health Check row alone.
+ */
+const SAMPLES: Record<string, { type: string; config: Record<string, unknown> }> = {
   sec: {
-    def: secDef,
     type: 'sec_alert_channel_email',
     config: { name: 'ops', recipients: ['ops@example.com', 'oncall@example.com'] },
   },
   vdb: {
-    def: vdbDef,
     type: 'vdb_accounts_cluster',
     config: {
       name: 'bench-cluster',
@@ -53,8 +53,10 @@ interface Row {
   call: (p: LaunchedProvider) => Promise<unknown>;
 }
 
-function rowsFor(provider: string, where = ''): Row[] {
-  const { def, type, config } = SAMPLES[provider]!;
+function rowsFor(provider: string, def: ProviderDef<any, any>, where = ''): Row[] {
+  const health: Row = { label: `${provider}${where}: health Check`, call: (p) => p.health() };
+  if (!SAMPLES[provider]) return [health];
+  const { type, config } = SAMPLES[provider];
   const block = def.resources.find((r) => r.typeName === type)!.schema.block;
   const value = { msgpack: encodeMsgpack(impliedType(block), configValue(block, config)) };
   const none = { msgpack: encodeMsgpack(impliedType(block), null) };
@@ -64,7 +66,7 @@ function rowsFor(provider: string, where = ''): Row[] {
     return res;
   };
   return [
-    { label: `${provider}${where}: health Check`, call: (p) => p.health() },
+    health,
     {
       label: `${provider}${where}: ValidateResourceConfig ${type}`,
       call: async (p) => checked(await p.call('ValidateResourceConfig', { type_name: type, config: value })),
@@ -121,14 +123,14 @@ export async function rpcBench(args: string[]): Promise<void> {
       [FLOOR],
       [{ label: 'floor server (node:http2): health Check', call: (p) => p.health() }],
     ],
-    ['sec', bin('sec'), [], rowsFor('sec')],
-    ['vdb', bin('vdb'), [], rowsFor('vdb')],
   ];
+  const defs = new Map(await Promise.all(PROJECT_PROVIDERS.map(async (p) => [p.name, await p.definition()] as const)));
+  for (const [name, def] of defs) servers.push([name, bin(name), [], rowsFor(name, def)]);
   if (beside) {
-    for (const name of ['sec', 'vdb']) {
+    for (const [name, def] of defs) {
       const executable = join(beside, 'bin', `terraform-provider-${name}`);
       if (!existsSync(executable)) throw new Error(`${executable} is missing`);
-      servers.push([name, executable, [], rowsFor(name, ` (${beside})`)]);
+      servers.push([name, executable, [], rowsFor(name, def, ` (${beside})`)]);
     }
   }
   const out: [string, string][] = [];

@@ -6,6 +6,7 @@
  * as go-plugin's client dials before its first call), so that it measures the provider's answer
  * and not the TLS handshake; it is the median over several fresh processes.
  */
+import { PROJECT_PROVIDERS } from '../../src/providers/project.js';
 import { launchProvider } from '../../src/tfclient/launch.js';
 import { decodeMessage, messageType } from '../../src/server/proto.js';
 import { bareNode, bin, median, mib, ms, peakRss, readFlags, table, machine } from './util.js';
@@ -16,7 +17,7 @@ export async function schemaBench(args: string[]): Promise<void> {
   const starts = Number(fresh ?? 7);
   const node = bareNode(5);
   const rows: [string, string][] = [['bare node -e 0 peak RSS', mib(node.rssBytes)]];
-  for (const provider of ['sec', 'vdb']) {
+  for (const { name: provider } of PROJECT_PROVIDERS) {
     // Raw bytes both ways: the figure is the provider's (and the wire's), not our client's decoding.
     const empty = Buffer.alloc(0);
     const firstTimes: number[] = [];

@@ -1,14 +1,15 @@
 /**
- * `npm run release`: everything a registry or a mirror needs to install both providers with
- * `terraform init` on darwin_amd64, darwin_arm64, linux_amd64, linux_arm64 and windows_amd64 (or the
- * platforms named: `--platform`), with no Node on the machine (docs/releases.md). Under the output
- * directory:
+ * `npm run release`: everything a registry or a mirror needs to install the repository's providers
+ * (src/providers/project.ts: sec and vdb) with `terraform init` on darwin_amd64, darwin_arm64,
+ * linux_amd64, linux_arm64 and windows_amd64 (or the platforms named: `--platform`), with no Node on
+ * the machine (docs/releases.md). Under the output directory:
  *
  * - terraform-provider-<name>_<version>_<platform>.zip per platform, holding the executable Terraform
  *   runs and what it runs: that platform's Node runtime (./runtimes.ts, pinned, with Node's licence),
  *   the provider's three bundles (start-up part, service and API client), their V8 code caches where
  *   they can be made (below), and assets, at the same relative paths as in a checkout (so
- *   bin/start-bundle.cjs and src/proto-location.ts work unchanged), and the bundled packages' licences.
+ *   bin/start-bundle.cjs and src/proto-location.ts work unchanged) with the provider's releaseAssets,
+ *   and the bundled packages' licences.
  *   On macOS and Linux the executable terraform-provider-<name>_v<version> is a /bin/sh launcher
  *   beside runtime/node (./launchers.ts); on Windows, terraform-provider-<name>_v<version>.exe is a
  *   Node single executable application of Node's node.exe (./windows.ts);
@@ -58,13 +59,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { ProviderEngine } from '../../src/engine/entry/index.js';
 import type { Logger } from '../../src/engine/diagnostics/index.js';
-import { loadProviderDef } from '../../src/providers/describe.js';
+import { PROJECT_PROVIDERS, type ProjectProvider } from '../../src/providers/project.js';
 import { impliedType } from '../../src/schema/block.js';
 import { encodeMsgpack } from '../../src/schema/msgpack.js';
 import { launchProvider } from '../../src/tfclient/launch.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
-import { SEC_VERSION } from '../../src/resources/sec/index.js';
-import { VDB_VERSION } from '../../src/resources/vdb/index.js';
 import { packageHashV1, zipHash, type NamedContent } from './hashes.js';
 import { emulatorLauncher, launcherNodeOptions, providerLauncher } from './launchers.js';
 import { REPO_ROOT } from './paths.js';
@@ -75,14 +74,10 @@ import { windowsExecutable } from './windows.js';
 import { writeZip, type ZipEntry } from './zip.js';
 
 export { REPO_ROOT };
-/** Where the providers are published: the source addresses `keel/sec` and `keel/vdb`. */
+/** Where the providers are published, each at its source address `<namespace>/<name>` (keel/sec). */
 export const REGISTRY_HOST = 'registry.terraform.io';
-export const NAMESPACE = 'keel';
-export const RELEASED = [
-  { name: 'sec', version: SEC_VERSION },
-  { name: 'vdb', version: VDB_VERSION },
-] as const;
-export type ReleasedName = (typeof RELEASED)[number]['name'];
+/** The providers released, with their emulators: every provider of the repository (src/providers/project.ts). */
+export const RELEASED: readonly ProjectProvider[] = PROJECT_PROVIDERS;
 
 /** The registry manifest: tfplugin6 only. */
 export const MANIFEST = '{"version":1,"metadata":{"protocol_versions":["6.0"]}}\n';
@@ -213,9 +208,10 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
         : undefined;
       codeCaches[platform] = runner !== undefined;
       try {
-        for (const { name, version } of RELEASED) {
-          const files = providerPackage(name, version, platform, runtime, windowsExe);
-          if (runner) files.push(...(await codeCachesOf(files, join(dir, `provider-${name}`), node, name, runner)));
+        for (const provider of RELEASED) {
+          const { name, version } = provider;
+          const files = providerPackage(provider, platform, runtime, windowsExe);
+          if (runner) files.push(...(await codeCachesOf(files, join(dir, `provider-${name}`), node, provider, runner)));
           const released = pack(files, join(outDir, providerArchiveName(name, version, platform)), {
             name,
             version,
@@ -225,8 +221,9 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
           add(`provider-${name}`, released);
           log(`  ${relative(outDir, released.archive)}: ${sizes(released)}, ${released.h1}`);
         }
-        for (const { name, version } of RELEASED) {
-          const files = emulatorPackage(name, platform, runtime, windowsExe);
+        for (const provider of RELEASED) {
+          const { name, version } = provider;
+          const files = emulatorPackage(provider, platform, runtime, windowsExe);
           const released = pack(files, join(outDir, emulatorArchiveName(name, version, platform)), {
             name,
             version,
@@ -251,12 +248,13 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
 
   const providers: ReleasedSet[] = [];
   const emulators: ReleasedSet[] = [];
-  for (const { name, version } of RELEASED) {
+  for (const provider of RELEASED) {
+    const { name, version } = provider;
     const released = archives.get(`provider-${name}`)!;
     const sums = writeSums(join(outDir, providerSumsName(name, version)), released);
     writeFileSync(join(outDir, `terraform-provider-${name}_${version}_manifest.json`), MANIFEST);
     const signature = sign(sums, signingKey, env, log);
-    writeMirrors(outDir, name, version, released);
+    writeMirrors(outDir, provider, released);
     providers.push({ name, version, archives: released, sums, ...(signature ? { signature } : {}) });
   }
   for (const { name, version } of RELEASED) {
@@ -357,11 +355,10 @@ function startFiles(executable: string, launcher: string, platform: Platform, ru
 
 /**
  * The provider's package: its executable, the checkout's loader and bundles at the same relative
- * paths (bin/, dist/bundle/, dist/proto/), and the licences.
+ * paths (bin/, dist/bundle/, and its release assets, e.g. dist/proto/), and the licences.
  */
 function providerPackage(
-  name: string,
-  version: string,
+  { name, version, releaseAssets }: ProjectProvider,
   platform: Platform,
   runtime: Runtime,
   windowsExe: Buffer | undefined,
@@ -372,7 +369,7 @@ function providerPackage(
     fromCheckout('bin/start-bundle.cjs'),
     ...providerBundles(name).map((bundle) => fromCheckout(`dist/bundle/${bundle}`)),
     ...readTree(join(REPO_ROOT, 'dist', 'bundle', 'assets'), 'dist/bundle/assets'),
-    ...(name === 'vdb' ? [fromCheckout('dist/proto/vdb-descriptor.json')] : []),
+    ...releaseAssets.map(fromCheckout),
     file(
       'THIRD_PARTY_NOTICES.txt',
       thirdPartyNotices(join(REPO_ROOT, 'dist', 'bundle', `terraform-provider-${name}.cjs`)),
@@ -380,17 +377,19 @@ function providerPackage(
   ];
 }
 
-/** The emulator's package: its executable, the runtime, the emulators' bundle and the vdb API's descriptors. */
-function emulatorPackage(name: string, platform: Platform, runtime: Runtime, windowsExe: Buffer | undefined) {
+/** The emulator's package: its executable, the runtime, the emulators' bundle and its assets (vdb: the API's descriptors). */
+function emulatorPackage(
+  { name, emulatorAssets }: ProjectProvider,
+  platform: Platform,
+  runtime: Runtime,
+  windowsExe: Buffer | undefined,
+) {
   const bundle = join(REPO_ROOT, 'dist', 'bundle', 'emulator.cjs');
   return [
     ...startFiles(emulatorExecutableName(name, platform), emulatorLauncher(name), platform, runtime, windowsExe),
     fromCheckout('dist/bundle/emulator.cjs'),
     ...readTree(join(REPO_ROOT, 'dist', 'bundle', 'assets'), 'dist/bundle/assets'),
-    // The emulator validates requests with the API's rules (src/emulators/vdb/request-rules.ts).
-    ...(name === 'vdb'
-      ? [fromCheckout('dist/proto/vdb-descriptor.json'), fromCheckout('dist/proto/vdb-rules.binpb')]
-      : []),
+    ...emulatorAssets.map(fromCheckout),
     file('THIRD_PARTY_NOTICES.txt', thirdPartyNotices(bundle)),
   ];
 }
@@ -424,22 +423,12 @@ function thirdPartyNotices(bundle: string): string {
   return `${preface}${rule}${sections.map((s) => s.text).join(rule)}`;
 }
 
-/** Settings that let each provider be configured with no platform to reach: configuring calls nothing. */
-const WARM_UP_SETTINGS: Record<string, Record<string, string>> = {
-  sec: {
-    SEC_API_URL: 'https://api.invalid',
-    SEC_ACCOUNT: 'warm-up',
-    SEC_API_KEY: 'WARM_UP_KEY',
-    SEC_API_SECRET: '_warm_up_secret',
-  },
-  vdb: { VDB_API_URL: 'https://api.invalid', VDB_API_KEY: 'warm-up-key', VDB_ACCOUNT_ID: 'warm-up' },
-};
-
 /**
  * The code caches of a provider's bundles, made by its platform's runtime (`node`, run by `runner`):
  * the package is written to `dir` and its loader run as the launcher runs it, under `--predictable
  * --random-seed=1` (see the header), through a handshake, a health check, GetProviderSchema,
- * GetMetadata (which loads the service bundle) and ConfigureProvider with settings that reach nothing;
+ * GetMetadata (which loads the service bundle) and ConfigureProvider with settings that reach nothing
+ * (its offlineSettings);
  * bin/start-bundle.cjs writes the three bundles' code caches as it exits (loading the client bundle,
  * which only a call to the platform needs, for its own). Then the same runtime, without those flags,
  * must accept them.
@@ -448,7 +437,7 @@ async function codeCachesOf(
   files: readonly PackageFile[],
   dir: string,
   node: string,
-  name: string,
+  { name, offlineSettings, definition }: ProjectProvider,
   runner: Runner,
 ): Promise<PackageFile[]> {
   for (const { name: path, data } of files) {
@@ -469,7 +458,7 @@ async function codeCachesOf(
       SSL_CERT_DIR: '/dev/null',
       NODE_EXTRA_CA_CERTS: undefined,
       NODE_OPTIONS: undefined,
-      ...WARM_UP_SETTINGS[name],
+      ...offlineSettings,
     },
     startTimeoutMs: 180_000,
     // The caches are written as the process exits: under an emulator that takes more than go-plugin's 2 s.
@@ -480,7 +469,7 @@ async function codeCachesOf(
     await provider.health();
     await provider.call('GetProviderSchema', {});
     await provider.call('GetMetadata', {});
-    const block = new ProviderEngine(await loadProviderDef(name), SILENT, {}).providerSchema().block;
+    const block = new ProviderEngine(await definition(), SILENT, {}).providerSchema().block;
     const config = { msgpack: encodeMsgpack(impliedType(block), configValue(block, {})) };
     configured = await provider.call('ConfigureProvider', { terraform_version: '1.11.4', config });
   } catch (error) {
@@ -614,12 +603,16 @@ function placeCopy(from: string, to: string): void {
  * network-mirror/<host>/<namespace>/<name>/{index.json,<version>.json,<archives>}: URLs in
  * <version>.json are relative to it, so the tree works wherever it is served.
  */
-function writeMirrors(outDir: string, name: string, version: string, archives: readonly ReleasedArchive[]): void {
-  const network = join(outDir, 'network-mirror', REGISTRY_HOST, NAMESPACE, name);
+function writeMirrors(
+  outDir: string,
+  { namespace, name, version }: ProjectProvider,
+  archives: readonly ReleasedArchive[],
+): void {
+  const network = join(outDir, 'network-mirror', REGISTRY_HOST, namespace, name);
   const listed: Record<string, { url: string; hashes: string[] }> = {};
   for (const archive of archives) {
     const archiveName = relativeName(archive.archive);
-    placeCopy(archive.archive, join(outDir, 'mirror', REGISTRY_HOST, NAMESPACE, name, archiveName));
+    placeCopy(archive.archive, join(outDir, 'mirror', REGISTRY_HOST, namespace, name, archiveName));
     placeCopy(archive.archive, join(network, archiveName));
     listed[archive.platform] = { url: archiveName, hashes: [archive.h1, archive.zh] };
   }

@@ -1,15 +1,15 @@
 /**
- * The generated reference docs as a whole: rendering both providers into one tree of pages
- * (`docs/<provider>/...`), reading the committed tree, comparing the two, and writing a fresh
- * rendering over the committed one.
+ * The generated reference docs as a whole: rendering every provider of the repository
+ * (src/providers/project.ts) into one tree of pages (`docs/<provider>/...`), reading the committed
+ * tree, comparing the two, and writing a fresh rendering over the committed one.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { loadProviderDef } from '../providers/describe.js';
+import { PROJECT_PROVIDERS } from '../providers/project.js';
 import { renderProviderDocs, type DocTree } from './render.js';
 
-/** The providers that get docs, each under `docs/<name>/`. */
-export const DOC_PROVIDERS = ['sec', 'vdb'] as const;
+/** The providers that get docs, each under `docs/<name>/`: every provider the repository builds. */
+export const DOC_PROVIDERS: readonly string[] = PROJECT_PROVIDERS.map((p) => p.name);
 
 /** The command that regenerates the committed docs. */
 export const REGENERATE_COMMAND = 'npm run build && npm run docs';
@@ -21,8 +21,8 @@ export async function generateDocs(repoRoot: string): Promise<DocTree> {
     return existsSync(p) ? readFileSync(p, 'utf8') : undefined;
   };
   const tree: DocTree = new Map();
-  for (const name of DOC_PROVIDERS) {
-    for (const [path, text] of renderProviderDocs(await loadProviderDef(name), { readFile })) tree.set(path, text);
+  for (const provider of PROJECT_PROVIDERS) {
+    for (const [path, text] of renderProviderDocs(await provider.definition(), { readFile })) tree.set(path, text);
   }
   return tree;
 }

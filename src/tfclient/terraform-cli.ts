@@ -4,10 +4,19 @@
  * an environment that keeps Terraform quiet and self-contained.
  */
 import { join } from 'node:path';
+import { PROJECT_PROVIDERS, projectProvider, sourceAddress } from '../providers/project.js';
 
-/** A CLI configuration that makes Terraform take `keel/<provider>` from `binDir`. */
-export function devOverridesConfig(binDir: string, providers: readonly string[] = ['sec', 'vdb']): string {
-  return providerInstallationConfig(Object.fromEntries(providers.map((p) => [`keel/${p}`, binDir])));
+/**
+ * A CLI configuration that makes Terraform take each provider named (default: every provider of the
+ * repository, src/providers/project.ts) from `binDir`, by its source address (`keel/<name>`).
+ */
+export function devOverridesConfig(
+  binDir: string,
+  providers: readonly string[] = PROJECT_PROVIDERS.map((p) => p.name),
+): string {
+  return providerInstallationConfig(
+    Object.fromEntries(providers.map((name) => [sourceAddress(projectProvider(name)), binDir])),
+  );
 }
 
 /** A CLI configuration: each provider source taken from its directory, any other from its registry. */
