@@ -13,7 +13,7 @@ import {
   type SchemaObject,
   nestedAttributeType,
 } from '../schema/block.js';
-import { typeFromJSON } from '../schema/cty-type.js';
+import { type CtyType, typeFromJSON } from '../schema/cty-type.js';
 
 type Msg = Record<string, any>;
 const NESTING: Record<number, Nesting> = { 1: 'single', 2: 'list', 3: 'set', 4: 'map', 5: 'group' };
@@ -34,7 +34,7 @@ function attributeFromProto(a: Msg, where: string): SchemaAttribute {
   const hasType = a.type !== undefined && a.type !== null && Buffer.from(a.type).length > 0;
   if (hasType === (a.nested_type !== undefined && a.nested_type !== null))
     throw new Error(`${at}: needs exactly one of type and nested_type`);
-  let type;
+  let type: CtyType;
   let nestedType: SchemaObject | undefined;
   if (hasType) type = typeFromJSON(JSON.parse(Buffer.from(a.type).toString('utf8')));
   else {
@@ -46,10 +46,7 @@ function attributeFromProto(a: Msg, where: string): SchemaAttribute {
       inner[n.name] = attributeFromProto(n, at);
     }
     nestedType = { attributes: inner, nesting };
-    type = nestedAttributeType(
-      Object.fromEntries(Object.entries(inner).map(([k, v]) => [k, v.type])),
-      nesting,
-    );
+    type = nestedAttributeType(Object.fromEntries(Object.entries(inner).map(([k, v]) => [k, v.type])), nesting);
   }
   return {
     name: a.name,
