@@ -5,12 +5,13 @@
  * forces replacement.
  */
 import type { AttrDef, BlockDef, Fields } from '../../schema/define.js';
-import { type AttributePath, attrStep, indexStep } from '../../schema/path.js';
+import { type AttributePath, attrStep, indexStep, keyStep } from '../../schema/path.js';
+import { setEntry } from '../../schema/entries.js';
 import { UNKNOWN, Unknown, objectOrNull, type ObjectValue, type Value } from '../../schema/value.js';
 import { isWhollyKnown } from '../../schema/value-ops.js';
 import { sameMeaningOf, saysNothing } from '../../schema/empty-string.js';
 import { plainToValue, valueToPlain, sameElements, sameFieldMeaning } from '../../schema/model.js';
-import { fieldList, fieldType, type NamedField } from '../../schema/fields.js';
+import { fieldList, fieldType, nestedAsBlock, type NamedField } from '../../schema/fields.js';
 import { isConfigurable, samePlatformSettings, sameSetting } from './platform-settings.js';
 
 export interface PlanResult {
@@ -102,8 +103,14 @@ function planLevel(
     const { name, def } = all[i]!;
     const p = prior === null ? null : (prior[name] ?? null);
     const n = proposed[name] ?? null;
-    if (def.kind === 'attr') planned[name] = planConfigurable(def, p, n, configured(def, config, name));
-    else {
+    if (def.kind === 'attr') {
+      const c = configured(def, config, name);
+      const nested = c === null || c instanceof Unknown ? undefined : nestedAsBlock(def);
+      // A configured nested attribute is planned as a block is, inner attribute by inner attribute.
+      planned[name] = nested
+        ? planBlock(nested, p, n, c, [...path, attrStep(name)], replace)
+        : planConfigurable(def, p, n, c);
+    } else {
       const c = config === null ? null : (config[name] ?? null);
       planned[name] = planBlock(def, p, n, c, [...path, attrStep(name)], replace);
     }
@@ -222,19 +229,49 @@ function planBlock(
   const elems = proposed as ObjectValue[];
   const priorElems = Array.isArray(prior) ? (prior as ObjectValue[]) : [];
   const configElems = Array.isArray(config) ? (config as ObjectValue[]) : [];
+  if (def.nesting === 'map') return planMap(def, prior, proposed as ObjectValue, config, path, replace);
   if (def.nesting === 'list') {
+    // An element not known yet (a nested attribute's `[var.object]`) is planned as configured.
     return elems.map((e, i) =>
-      planLevel(def.fields, priorElems[i] ?? null, e, configElems[i] ?? null, [...path, indexStep(i)], replace),
+      e instanceof Unknown
+        ? e
+        : planLevel(def.fields, priorElems[i] ?? null, e, configElems[i] ?? null, [...path, indexStep(i)], replace),
     );
   }
   // Set elements cannot be addressed by path; a replace inside a set block is reported on the block.
   const used = new Set<number>();
   const out = elems.map((e) => {
+    if (e instanceof Unknown) return e;
     const partner = priorElems.findIndex((p, i) => !used.has(i) && sameConfigurable(def.fields, p, e));
     if (partner >= 0) used.add(partner);
     const cfg = configElems.find((c) => sameConfigurable(def.fields, c, e)) ?? null;
     return planLevel(def.fields, partner >= 0 ? priorElems[partner]! : null, e, cfg, path, []);
   });
+  return out;
+}
+
+/** A map of objects (a map nested attribute's): elements correlate by key. */
+function planMap(
+  def: BlockDef<Fields>,
+  prior: Value,
+  proposed: ObjectValue,
+  config: Value,
+  path: AttributePath,
+  replace: AttributePath[],
+): ObjectValue {
+  const priorEntries = objectOrNull(prior) ?? {};
+  const configEntries = objectOrNull(config) ?? {};
+  const out: ObjectValue = {};
+  for (const key of Object.keys(proposed)) {
+    const e = proposed[key]!;
+    const p = Object.hasOwn(priorEntries, key) ? priorEntries[key]! : null;
+    const c = Object.hasOwn(configEntries, key) ? configEntries[key]! : null;
+    const planned =
+      e instanceof Unknown || e === null
+        ? e
+        : planLevel(def.fields, objectOrNull(p), e as ObjectValue, objectOrNull(c), [...path, keyStep(key)], replace);
+    setEntry(out, key, planned);
+  }
   return out;
 }
 
