@@ -1,9 +1,9 @@
 /**
  * The fields of a schema as the reference pages list them: one bullet per argument (required first,
  * then optional) and per read-only attribute, with its type, flags, sensitivity note, validators,
- * default and replacement, and a section for each nested block, nested attribute (its inner attributes)
- * and object-typed attribute after its parent's bullets. Also the phrases other parts of the pages share: type names, defaults and
- * validator sentences.
+ * default and replacement, and a section for each nested block, nested attribute (its inner
+ * attributes) and object-typed attribute after its parent's bullets. Also the phrases other parts of
+ * the pages share: type names, defaults and validator sentences.
  */
 import type { AttrOptions, BlockOptions, FieldDef, Fields, ResourceSchema } from '../schema/define.js';
 import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock, SchemaObject } from '../schema/block.js';
