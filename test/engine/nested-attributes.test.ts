@@ -11,6 +11,7 @@ import { HarnessError, ProviderHarness } from '../../src/framework/testing.js';
 import { schemaToProto } from '../../src/server/wire-schema.js';
 import { schemaFromProto } from '../../src/tfclient/schema-from-proto.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
+import { configFromState } from '../../src/engine/resources/generate-config.js';
 import { assertPlanValid } from '../../src/engine/checks/plan-valid.js';
 import { typeToJSONString } from '../../src/schema/cty-type.js';
 import { attr, resourceSchema } from '../../src/schema/define.js';
@@ -228,6 +229,27 @@ describe('nested attributes (attr.nested, tfplugin6 nested_type)', () => {
     expect(assertPlanValid(block, prior, config, short).map((p) => p.message)).to.deep.equal([
       'count in plan (1) disagrees with count in config (2)',
     ]);
+  });
+
+  it('generated configuration writes a nested attribute without its computed inner values', async () => {
+    const config = {
+      name: 'a',
+      settings: { mode: 'fast' },
+      rules: [{ port: 80 }],
+      members: [{ name: 'ann' }],
+      ports: { web: { number: 80 } },
+    };
+    const created = await nester.create(TYPE, config);
+    const state = Object.fromEntries(Object.entries(created).map(([k, v]) => [k, v as never]));
+    const { config: generated } = configFromState(serverSchema.fields, state);
+    expect(generated).to.deep.equal({
+      id: null,
+      name: 'a',
+      settings: { mode: 'fast', retries: null, fingerprint: null },
+      rules: [{ port: 80, protocol: null, rule_id: null }],
+      members: [{ name: 'ann', joined: null }],
+      ports: { web: { number: 80, label: null } },
+    });
   });
 
   it('a missing inner argument stops the plan with its path', async () => {
