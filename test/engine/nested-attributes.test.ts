@@ -11,6 +11,7 @@ import { HarnessError, ProviderHarness } from '../../src/framework/testing.js';
 import { schemaToProto } from '../../src/server/wire-schema.js';
 import { schemaFromProto } from '../../src/tfclient/schema-from-proto.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
+import { planObject } from '../../src/engine/plan/index.js';
 import { configFromState } from '../../src/engine/resources/generate-config.js';
 import { assertPlanValid } from '../../src/engine/checks/plan-valid.js';
 import { typeToJSONString } from '../../src/schema/cty-type.js';
@@ -250,6 +251,44 @@ describe('nested attributes (attr.nested, tfplugin6 nested_type)', () => {
       members: [{ name: 'ann', joined: null }],
       ports: { web: { number: 80, label: null } },
     });
+  });
+
+  it('a nested attribute not known yet, or an object of it, is planned as configured', async () => {
+    const whole = await nester.plan(TYPE, { config: { name: 'a', rules: UNKNOWN, settings: UNKNOWN } });
+    expect(whole.planned).to.deep.include({ rules: UNKNOWN, settings: UNKNOWN });
+    const element = await nester.plan(TYPE, { config: { name: 'a', rules: [{ port: 80 }, UNKNOWN] } });
+    expect(element.planned!.rules).to.deep.equal([{ port: 80, protocol: UNKNOWN, rule_id: UNKNOWN }, UNKNOWN]);
+    const inner = await nester.plan(TYPE, { config: { name: 'a', settings: { mode: UNKNOWN } } });
+    expect(inner.planned!.settings).to.deep.equal({ mode: UNKNOWN, retries: null, fingerprint: UNKNOWN });
+  });
+
+  it('an optional+computed nested attribute left unset keeps the prior object, and is unknown on create', () => {
+    const schema = resourceSchema(
+      {
+        opts: attr.nested({
+          nesting: 'single',
+          optional: true,
+          computed: true,
+          description: 'Options the platform fills when unset.',
+          attributes: {
+            a: attr.string({ optional: true, description: 'a' }),
+            b: attr.string({ computed: true, description: 'b' }),
+          },
+        }),
+      },
+      { description: 'x' },
+    );
+    const plan = (prior: any, config: any) => {
+      const proposed = proposedNew(schema.block, prior, config) as any;
+      const { planned } = planObject(schema.fields, prior, proposed, config);
+      expect(assertPlanValid(schema.block, prior, config, planned)).to.deep.equal([]);
+      return planned.opts;
+    };
+    expect(plan(null, { opts: null })).to.equal(UNKNOWN);
+    const prior = { opts: { a: 'x', b: 'y' } };
+    expect(plan(prior, { opts: null })).to.deep.equal({ a: 'x', b: 'y' });
+    expect(plan(prior, { opts: { a: 'x', b: null } })).to.deep.equal({ a: 'x', b: 'y' });
+    expect(plan(prior, { opts: { a: 'z', b: null } })).to.deep.equal({ a: 'z', b: 'y' });
   });
 
   it('a missing inner argument stops the plan with its path', async () => {
