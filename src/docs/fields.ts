@@ -1,12 +1,12 @@
 /**
  * The fields of a schema as the reference pages list them: one bullet per argument (required first,
  * then optional) and per read-only attribute, with its type, flags, sensitivity note, validators,
- * default and replacement, and a section for each nested block and object-typed attribute after its
- * parent's bullets. Also the phrases other parts of the pages share: type names, defaults and
- * validator sentences.
+ * default and replacement, and a section for each nested block, nested attribute (its inner
+ * attributes) and object-typed attribute after its parent's bullets. Also the phrases other parts of
+ * the pages share: type names, defaults and validator sentences.
  */
 import type { AttrOptions, BlockOptions, FieldDef, Fields, ResourceSchema } from '../schema/define.js';
-import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../schema/block.js';
+import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock, SchemaObject } from '../schema/block.js';
 import type { CtyType } from '../schema/cty-type.js';
 import { Decimal, type Value } from '../schema/value.js';
 import { anchor, lowerFirst, sentence, upperFirst } from './text.js';
@@ -85,6 +85,7 @@ function renderLevel(
   // Nested sections follow their parent's bullets, arguments' blocks first.
   for (const f of [...args, ...attrs]) {
     if (f.def.kind === 'block') renderBlockSection(f, ctx, out);
+    else if (f.attribute!.nestedType) renderNestedAttributeSection(f, ctx, out);
     else if (objectTypeOf(f.attribute!.type)) renderObjectAttributeSection(f.path, f.attribute!.type, out);
   }
   return { args: argLines, attrs: attrLines };
@@ -104,6 +105,34 @@ function renderBlockSection(f: FieldDoc, ctx: Context, out: Rendered): void {
     body.push(args.length > 0 ? 'It also exports:' : `The \`${f.name}\` block exports:`, '', ...attrs, '');
   if (body.length === 0) body.push(`The \`${f.name}\` block has no fields.`, '');
   out.nested.splice(at, 0, ...body);
+}
+
+/** A nested attribute's section: its inner attributes, listed as a block's fields are. */
+function renderNestedAttributeSection(f: FieldDoc, ctx: Context, out: Rendered): void {
+  const nested = (f.def as Extract<FieldDef, { kind: 'attr' }>).nested!;
+  const object = f.attribute!.nestedType!;
+  const block: SchemaBlock = {
+    attributes: object.attributes,
+    blockTypes: {},
+    description: '',
+    descriptionKind: 'markdown',
+    deprecated: false,
+  };
+  out.nested.push(`<a id="${anchor(f.path)}"></a>`, `### \`${f.path.join('.')}\` attribute`, '');
+  const body: string[] = [];
+  const at = out.nested.length;
+  const { args, attrs } = renderLevel(nested.fields, block, f.path, ctx, out, false);
+  const whose =
+    object.nesting === 'single' ? `The \`${f.name}\` object` : `Each object of \`${f.name}\` (${nestedShape(object)})`;
+  if (args.length > 0) body.push(`${whose} supports:`, '', ...args, '');
+  if (attrs.length > 0) body.push(args.length > 0 ? 'It also exports:' : `${whose} exports:`, '', ...attrs, '');
+  out.nested.splice(at, 0, ...body);
+}
+
+/** A nested attribute's shape, as the registry's pages name it: "Attributes", "Attributes List", ... */
+function nestedShape(object: SchemaObject): string {
+  const kinds = { single: '', list: ' List', set: ' Set', map: ' Map' } as const;
+  return `Attributes${kinds[object.nesting]}`;
 }
 
 function renderObjectAttributeSection(path: string[], type: CtyType, out: Rendered): void {
@@ -157,7 +186,7 @@ function attributeBullet(f: FieldDoc, ctx: Context): string {
   const argument = isArgument(f);
   const tags: string[] = [];
   if (argument) tags.push(a.required ? 'Required' : 'Optional');
-  tags.push(typeName(a.type));
+  tags.push(a.nestedType ? nestedShape(a.nestedType) : typeName(a.type));
   if (a.sensitive) tags.push('Sensitive');
   if (a.writeOnly) tags.push('Write-only');
   if (a.deprecated) tags.push('Deprecated');

@@ -48,7 +48,7 @@ export {
   type FunctionParameter,
 } from '../engine/functions/index.js';
 
-// Schemas: attributes, blocks, validators and the models they give the operations.
+// Schemas: attributes (nested ones too), blocks, validators and the models they give the operations.
 export {
   attr,
   block,
@@ -57,6 +57,7 @@ export {
   t,
   validators,
   type AttrDef,
+  type AttrFields,
   type AttrOptions,
   type BlockDef,
   type BlockOptions,
@@ -64,11 +65,15 @@ export {
   type FieldDef,
   type Fields,
   type ModelOf,
+  type NestedAttributes,
+  type NestedModel,
+  type NestedOptions,
   type PlatformLimits,
   type ResourceSchema,
   type Typed,
   type Validator,
 } from '../schema/define.js';
+export type { ObjectNesting } from '../schema/block.js';
 export {
   BOOL,
   DYNAMIC,

@@ -24,6 +24,38 @@ export interface SchemaAttribute {
   readonly writeOnly: boolean;
   /** Plan-time default for a null config value (not on the wire; used by planner, docs and Pulumi). */
   readonly default?: Value;
+  /**
+   * A nested attribute's object (tfplugin6 `Schema.Attribute.nested_type`): its attributes, each with
+   * its own flags, and how they nest. `type` is then its implied type (nestedAttributeType).
+   */
+  readonly nestedType?: SchemaObject;
+}
+
+/** How a nested attribute's objects nest (configschema.Object: no GROUP). */
+export type ObjectNesting = 'single' | 'list' | 'set' | 'map';
+
+/** configschema.Object: the type of a nested attribute. */
+export interface SchemaObject {
+  readonly attributes: Readonly<Record<string, SchemaAttribute>>;
+  readonly nesting: ObjectNesting;
+}
+
+/**
+ * configschema.Object.ImpliedType: an object of the inner attributes' types (no optional markers:
+ * those only shape how configuration converts), as one object or a list, set or map of them.
+ */
+export function nestedAttributeType(attributes: Readonly<Record<string, CtyType>>, nesting: ObjectNesting): CtyType {
+  const inner = objectOf({ ...attributes });
+  switch (nesting) {
+    case 'single':
+      return inner;
+    case 'list':
+      return listOf(inner);
+    case 'set':
+      return setOf(inner);
+    case 'map':
+      return mapOf(inner);
+  }
 }
 
 export type Nesting = 'single' | 'group' | 'list' | 'set' | 'map';

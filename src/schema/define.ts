@@ -6,7 +6,15 @@
  * The TypeScript model type of a schema is inferred (`ModelOf<F>`), so field names are spelled once.
  */
 import { type CtyType, STRING, NUMBER, BOOL, listOf, setOf, mapOf, objectOf } from './cty-type.js';
-import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock, Nesting } from './block.js';
+import {
+  type SchemaAttribute,
+  type SchemaObject,
+  type SchemaBlock,
+  type SchemaNestedBlock,
+  type Nesting,
+  type ObjectNesting,
+  nestedAttributeType,
+} from './block.js';
 import { Decimal, type CtyNumber, type Value } from './value.js';
 import { compareNumbers, numberText } from './number.js';
 
@@ -223,6 +231,8 @@ export interface AttrDef<V, R extends boolean = boolean> {
   readonly kind: 'attr';
   readonly type: Typed<V>;
   readonly options: AttrOptions<V>;
+  /** A nested attribute (`attr.nested`): its inner attributes and how they nest. `type` is their implied type. */
+  readonly nested?: NestedAttributes<Fields>;
   /** Type-level only: whether the attribute is required (the model then has no null). */
   readonly __required?: R;
 }
@@ -250,6 +260,28 @@ export interface BlockDef<F extends Fields> {
   readonly fields: F;
   readonly options: BlockOptions;
 }
+
+/** The inner attributes of a nested attribute (tfplugin6 `Schema.Object`), and how its objects nest. */
+export interface NestedAttributes<F extends Fields> {
+  readonly nesting: ObjectNesting;
+  readonly fields: F;
+}
+
+/** What a nested attribute's inner attributes may be: attributes only, as Terraform allows. */
+export type AttrFields = { readonly [name: string]: AttrDef<any> };
+
+/** The model of a nested attribute: one object, an array of them (list, set) or a record of them (map). */
+export type NestedModel<F extends Fields, N extends ObjectNesting> = N extends 'single'
+  ? ModelOf<F>
+  : N extends 'map'
+    ? Record<string, ModelOf<F>>
+    : ModelOf<F>[];
+
+/** What `attr.nested` is given: the options of an attribute, the inner attributes and their nesting. */
+export type NestedOptions<F extends AttrFields, N extends ObjectNesting, R extends boolean> = Omit<
+  AttrOptions<NestedModel<F, N>>,
+  'required' | 'writeOnly' | 'writeOnlyTwin' | 'unordered' | 'distinct' | 'emptyString' | 'maxCharacters'
+> & { nesting: N; attributes: F; required?: R };
 
 export type FieldDef = AttrDef<any> | BlockDef<any>;
 export type Fields = { readonly [name: string]: FieldDef };
@@ -294,6 +326,27 @@ export const attr = {
   stringSet: attrOf(t.set(t.string)),
   stringMap: attrOf(t.map(t.string)),
   of: <V>(type: Typed<V>) => attrOf(type),
+  /**
+   * A nested attribute (tfplugin6 `nested_type`; the plugin framework's Single/List/Set/MapNestedAttribute):
+   * an attribute whose value is an object of `attributes` (each with its own required, optional, computed,
+   * sensitive and description), or a list, set or map of them. Written `name = { ... }` or
+   * `name = [{ ... }]`, not as a block; its model is the inner attributes' model (an array for a list or
+   * set, a record for a map). Inner computed attributes are planned as the resource's are: kept from the
+   * prior state, unknown where they are new or follow a value that changes (`changesWith`).
+   */
+  nested: <const F extends AttrFields, const N extends ObjectNesting, const R extends boolean = false>(
+    options: NestedOptions<F, N, R>,
+  ): AttrDef<NestedModel<F, N>, R> => {
+    const { nesting, attributes, ...rest } = options;
+    const types: Record<string, CtyType> = {};
+    for (const [name, def] of Object.entries(attributes)) types[name] = def.type.cty;
+    return {
+      kind: 'attr',
+      type: { cty: nestedAttributeType(types, nesting) },
+      options: rest as AttrOptions<NestedModel<F, N>>,
+      nested: { nesting, fields: attributes },
+    };
+  },
   /**
    * The SDK-style `id`: Optional+Computed so the Pulumi bridge shows `<resource>Id`
    * (docs/decisions.md, "Every resource has a string id"), but the platform assigns it, so a
@@ -530,7 +583,31 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string, p
     ...(o.deprecated !== undefined ? { deprecationMessage: o.deprecated } : {}),
     writeOnly: o.writeOnly === true,
     ...(hasDefault ? { default: o.default as Value } : {}),
+    ...(def.nested ? { nestedType: toSchemaObject(def.nested, where, planned, computed && !optional) } : {}),
   };
+}
+
+/** A nested attribute's object: its inner attributes, checked as the resource's are and by Terraform's rules. */
+function toSchemaObject(
+  nested: NestedAttributes<Fields>,
+  where: string,
+  planned: boolean,
+  computedOnly: boolean,
+): SchemaObject {
+  const attributes: Record<string, SchemaAttribute> = {};
+  for (const [name, def] of Object.entries(nested.fields)) {
+    const inner = `${where}.${name}`;
+    if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`schema: invalid field name ${inner}`);
+    if (def.kind !== 'attr') throw new Error(`schema: ${inner} is a block, which a nested attribute cannot hold`);
+    const o = def.options;
+    if (o.writeOnly || o.writeOnlyTwin) throw new Error(`schema: ${inner} is write-only inside a nested attribute`);
+    if (o.volatile || o.readAs || o.masked || o.platformAssigned)
+      throw new Error(`schema: ${inner} declares what a nested attribute's inner attribute cannot (yet)`);
+    attributes[name] = toSchemaAttribute(name, def, inner, planned);
+    if (computedOnly && (o.required || o.optional))
+      throw new Error(`schema: ${inner} is an argument inside the computed-only ${where}`);
+  }
+  return { attributes, nesting: nested.nesting };
 }
 
 /**

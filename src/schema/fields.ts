@@ -75,6 +75,30 @@ function blockOfFields(fields: Fields) {
   return { attributes, blockTypes } as never;
 }
 
+const asBlocks = new WeakMap<AttrDef<unknown>, BlockDef<Fields>>();
+
+/**
+ * A nested attribute's objects as the walkers of blocks read them: a block of its inner attributes with
+ * its nesting, made once per declaration. Undefined for any other attribute. The walkers that treat a
+ * nested attribute's inner attributes as a block's (validation, the plan) take it; the attribute itself,
+ * which may be null, computed or have a default, stays an attribute.
+ */
+export function nestedAsBlock(def: AttrDef<unknown>): BlockDef<Fields> | undefined {
+  const nested = def.nested;
+  if (nested === undefined) return undefined;
+  let block = asBlocks.get(def);
+  if (block === undefined) {
+    block = {
+      kind: 'block',
+      nesting: nested.nesting,
+      fields: nested.fields,
+      options: { description: def.options.description },
+    };
+    asBlocks.set(def, block);
+  }
+  return block;
+}
+
 /**
  * Whether every value of `config` is null or the stored one: then the configuration says nothing the
  * stored object did not, and the rules between arguments were judged when it was stored.

@@ -3,7 +3,7 @@
  * (docs/protocol.md, "The schema on the wire"). Attribute and block order follows the declaration;
  * Terraform does not care, and docs read better.
  */
-import type { Schema, SchemaBlock, SchemaNestedBlock, Nesting } from '../schema/block.js';
+import type { Schema, SchemaAttribute, SchemaBlock, SchemaNestedBlock, Nesting } from '../schema/block.js';
 import { typeToJSONString } from '../schema/cty-type.js';
 import { withDeprecation } from '../schema/define.js';
 import type { AttributePath } from '../schema/path.js';
@@ -21,24 +21,36 @@ export function schemaToProto(schema: Schema): Msg {
 function blockToProto(block: SchemaBlock): Msg {
   return {
     version: 0,
-    attributes: Object.values(block.attributes).map((a) => ({
-      name: a.name,
-      type: Buffer.from(typeToJSONString(a.type)),
-      description: a.description,
-      description_kind: STRING_KIND[a.descriptionKind],
-      required: a.required,
-      optional: a.optional,
-      computed: a.computed,
-      sensitive: a.sensitive,
-      deprecated: a.deprecated,
-      ...(a.deprecationMessage ? { deprecation_message: a.deprecationMessage } : {}),
-      write_only: a.writeOnly,
-    })),
+    attributes: Object.values(block.attributes).map(attributeToProto),
     block_types: Object.values(block.blockTypes).map(nestedToProto),
     description: block.description,
     description_kind: STRING_KIND[block.descriptionKind],
     deprecated: block.deprecated,
     ...(block.deprecationMessage ? { deprecation_message: block.deprecationMessage } : {}),
+  };
+}
+
+/** An attribute: a cty `type`, or a nested attribute's `nested_type` (never both: docs/protocol.md). */
+function attributeToProto(a: SchemaAttribute): Msg {
+  return {
+    name: a.name,
+    ...(a.nestedType
+      ? {
+          nested_type: {
+            attributes: Object.values(a.nestedType.attributes).map(attributeToProto),
+            nesting: NESTING[a.nestedType.nesting],
+          },
+        }
+      : { type: Buffer.from(typeToJSONString(a.type)) }),
+    description: a.description,
+    description_kind: STRING_KIND[a.descriptionKind],
+    required: a.required,
+    optional: a.optional,
+    computed: a.computed,
+    sensitive: a.sensitive,
+    deprecated: a.deprecated,
+    ...(a.deprecationMessage ? { deprecation_message: a.deprecationMessage } : {}),
+    write_only: a.writeOnly,
   };
 }
 

@@ -28,6 +28,7 @@ const CODE_KEYS: Record<string, string> = {
   'src/server/wire-schema.ts: STRING_KIND[a.descriptionKind]': "a schema's DescriptionKind",
   'src/server/wire-schema.ts: STRING_KIND[block.descriptionKind]': "a schema's DescriptionKind",
   'src/server/wire-schema.ts: NESTING[nb.nesting]': "a schema's Nesting",
+  'src/server/wire-schema.ts: NESTING[a.nestedType.nesting]': "a nested attribute's Nesting in the schema",
   'src/server/provider-service.ts: SEVERITY[d.severity]': "a diagnostic's severity, error or warning",
   'src/server/log.ts: SEVERITY[level]': 'level is a LogLevel the logger was given',
   'src/server/log.ts: SEVERITY[this.level]': 'the LogSetting parseLogSetting chose (through isOwnKey)',
@@ -102,6 +103,8 @@ const OUTSIDE_KEYS: Record<string, string> = {
   'src/schema/value-ops.ts: ownEntry(GO_ESCAPES, cp)': 'a code point of a string value',
   'src/server/log.ts: isOwnKey(SEVERITY, v)': 'TF_LOG and its kin, from the environment',
   'src/tfclient/schema-from-proto.ts: ownEntry(NESTING, nb.nesting)': "the nesting a provider's schema answered",
+  'src/tfclient/schema-from-proto.ts: ownEntry(NESTING, a.nested_type.nesting)':
+    "a nested attribute's nesting, as the provider's schema answered it",
   'src/emulators/sec/vulnerability-exceptions.ts: ownEntry(VULNERABILITY_SCOPE_KEYS, type)':
     "an exception's type, in a request",
   'src/emulators/sec/resource-groups.ts: ownEntry(RESOURCE_GROUP_FIELDS, resourceType)':

@@ -5,7 +5,10 @@
  * docs/protocol.md, "Re-planning during apply"). Terraform reports each problem as "Provider
  * produced inconsistent result after apply … produced an unexpected new value: <problem>".
  *
- * Not ported: nested attribute types (our schemas use none), computed blocks (protocol 6.11;
+ * A nested attribute (`nested_type`) is judged as a value of its implied type (valueCompatible: an
+ * inner value planned unknown may become anything, a known one must stay), as Terraform's
+ * assertNestedObjectCompatible does, except that a sensitive inner value is not hidden in the message.
+ * Not ported: computed blocks (protocol 6.11;
  * not modelled by SchemaBlock), value marks beyond the schema's `sensitive` flag. Set elements
  * cannot be addressed by our AttributePath, so set problems are reported at the set's path.
  */

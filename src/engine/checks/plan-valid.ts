@@ -4,12 +4,13 @@
  * (docs/protocol.md, "Planned values Terraform accepts"). Problems are worded as Terraform words
  * them; Terraform prefixes each with "Provider produced invalid plan".
  *
- * Not ported: nested attribute types (assertPlannedObjectValid, for `nested_type` attributes,
- * which our schemas do not use) and computed blocks (protocol 6.11; SchemaBlock has no
- * `computed` flag, so every block is treated as non-computed). Set-block elements cannot be
+ * The attributes, nested attributes (`nested_type`) among them, are judged in plan-valid-attributes.ts.
+ * Not ported: computed blocks (protocol 6.11; SchemaBlock has no `computed` flag, so every block is
+ * treated as non-computed). Set-block elements cannot be
  * addressed by our AttributePath, so problems inside them are reported at the set's path.
  */
-import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../../schema/block.js';
+import type { SchemaBlock, SchemaNestedBlock } from '../../schema/block.js';
+import { plannedAttrsValid } from './plan-valid-attributes.js';
 import type { AttributePath } from '../../schema/path.js';
 import { indexStep, keyStep } from '../../schema/path.js';
 import { type Value, isUnknown } from '../../schema/value.js';
@@ -45,83 +46,13 @@ function planValidBlock(
   if (config === null && planned !== null) return [problem(path, 'planned for existence but config wants absence')];
   if (planned === null) return [];
 
-  const problems: CheckProblem[] = [];
-  for (const [name, attr] of Object.entries(schema.attributes)) {
-    // Any of the three may be null at this level; read through null as null.
-    problems.push(
-      ...plannedValueValid(
-        attr,
-        attrOf(prior, name),
-        attrOf(config, name),
-        attrOf(planned, name),
-        attrPath(path, name),
-      ),
-    );
-  }
+  const problems = plannedAttrsValid(schema.attributes, prior, config, planned, path);
   for (const [name, nb] of Object.entries(schema.blockTypes)) {
     problems.push(
       ...plannedBlockValid(nb, attrOf(prior, name), attrOf(config, name), attrOf(planned, name), attrPath(path, name)),
     );
   }
   return problems;
-}
-
-/** objchange.assertPlannedValueValid, for plain-typed attributes. */
-function plannedValueValid(
-  attr: SchemaAttribute,
-  priorV: Value,
-  configV: Value,
-  plannedV: Value,
-  path: AttributePath,
-): CheckProblem[] {
-  // Refinements are ignored here (Go compares unrefined values); valueEquals does the same.
-  if (valueEquals(attr.type, plannedV, configV)) return [];
-  // The provider may keep the prior value for a functionally-equivalent configured value.
-  if (priorV !== null && configV !== null && valueEquals(attr.type, plannedV, priorV)) return [];
-
-  if (attr.writeOnly) {
-    return plannedV === null ? [] : [problem(path, 'planned value for write-only attribute is not null')];
-  }
-  // Computed-only attributes may be planned as anything.
-  if (attr.computed && !attr.optional) return [];
-  // Optional+computed attributes may be filled in when unset in config.
-  if (configV === null && attr.computed) return [];
-  if (configV === null && plannedV !== null) {
-    return [
-      problem(
-        path,
-        attr.sensitive
-          ? 'sensitive planned value for a non-computed attribute'
-          : `planned value ${formatValue(attr.type, plannedV)} for a non-computed attribute`,
-      ),
-    ];
-  }
-  return [mismatchProblem(attr, priorV, configV, plannedV, path)];
-}
-
-function mismatchProblem(
-  attr: SchemaAttribute,
-  priorV: Value,
-  configV: Value,
-  plannedV: Value,
-  path: AttributePath,
-): CheckProblem {
-  const t = attr.type;
-  if (priorV === null) {
-    return problem(
-      path,
-      attr.sensitive
-        ? 'sensitive planned value does not match config value'
-        : `planned value ${formatValue(t, plannedV)} does not match config value ${formatValue(t, configV)}`,
-    );
-  }
-  return problem(
-    path,
-    attr.sensitive
-      ? 'sensitive planned value does not match config value nor prior value'
-      : `planned value ${formatValue(t, plannedV)} does not match config value ${formatValue(t, configV)} nor prior ` +
-          `value ${formatValue(t, priorV)}`,
-  );
 }
 
 /** The nested-block half of objchange.assertPlanValid. */

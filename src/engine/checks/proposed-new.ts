@@ -3,13 +3,13 @@
  * `proposed_new_state` Terraform sends in PlanResourceChange, merging the configuration with
  * the computed parts of the prior state (docs/protocol.md, "The proposed new state").
  *
- * Not ported: nested attribute types (`nested_type` objects, configschema.Object), and with
- * them the optional+computed "prior holds non-computed values" exception
- * (optionalValueNotComputable), which only ever applies to nested attributes. Our schemas use
- * plain-typed attributes and nested blocks only. Computed blocks (protocol 6.11) are not
- * modelled by SchemaBlock either.
+ * The attributes, nested attributes (`nested_type`) among them, are merged in
+ * proposed-new-attributes.ts. Not ported: the optional+computed "prior holds non-computed values"
+ * exception of newer Terraform releases (optionalValueNotComputable), and computed blocks
+ * (protocol 6.11), which SchemaBlock does not model.
  */
 import { type SchemaAttribute, type SchemaBlock, type SchemaNestedBlock, impliedType } from '../../schema/block.js';
+import { proposedNewAttributes } from './proposed-new-attributes.js';
 import type { CtyType } from '../../schema/cty-type.js';
 import { type ObjectValue, type Value, UNKNOWN, isUnknown } from '../../schema/value.js';
 import { setEntry } from '../../schema/entries.js';
@@ -51,23 +51,6 @@ function proposedNewBlock(schema: SchemaBlock, prior: Value, config: Value): Val
   const out = proposedNewAttributes(schema.attributes, prior, config);
   for (const [name, nb] of Object.entries(schema.blockTypes)) {
     out[name] = proposedNewNestedBlock(nb, attrOf(prior, name), attrOf(config, name));
-  }
-  return out;
-}
-
-/** objchange.proposedNewAttributes, for plain-typed attributes. */
-function proposedNewAttributes(
-  attrs: Readonly<Record<string, SchemaAttribute>>,
-  prior: Value,
-  config: Value,
-): ObjectValue {
-  const out: ObjectValue = {};
-  for (const [name, attr] of Object.entries(attrs)) {
-    const priorV = attrOf(prior, name);
-    const configV = attrOf(config, name);
-    // Computed attributes left unset in config keep their prior value (null on create); every
-    // other attribute takes the config value, even when null. Required-ness plays no part.
-    out[name] = attr.computed && configV === null ? priorV : configV;
   }
   return out;
 }

@@ -1,11 +1,13 @@
 /**
  * The plan part: the rules every resource's values go through, written once over the schema DSL.
  * A configuration is validated (validate.ts, with set-elements.ts, secret-rules.ts and what the platforms
- * refuse, platform-values.ts), planned (planner.ts: the schema walk of PlanResourceChange) and merged
+ * refuse, platform-values.ts), planned (planner.ts: the schema walk of PlanResourceChange, and
+ * refused-changes.ts: what of a plan the platform refuses) and merged
  * with what the API answers (reconcile.ts); platform-settings.ts says which values the platform holds,
  * so that a change it would not see sends nothing.
  */
-export { assignedValueChanges, planObject, type RefusedChangeAt, refusedChanges } from './planner.js';
+export { planObject } from './planner.js';
+export { assignedValueChanges, type RefusedChangeAt, refusedChanges } from './refused-changes.js';
 export {
   inCurrentForm,
   isConfigurable,

@@ -5,12 +5,13 @@
  * forces replacement.
  */
 import type { AttrDef, BlockDef, Fields } from '../../schema/define.js';
-import { type AttributePath, attrStep, indexStep } from '../../schema/path.js';
+import { type AttributePath, attrStep, indexStep, keyStep } from '../../schema/path.js';
+import { setEntry } from '../../schema/entries.js';
 import { UNKNOWN, Unknown, objectOrNull, type ObjectValue, type Value } from '../../schema/value.js';
 import { isWhollyKnown } from '../../schema/value-ops.js';
 import { sameMeaningOf, saysNothing } from '../../schema/empty-string.js';
 import { plainToValue, valueToPlain, sameElements, sameFieldMeaning } from '../../schema/model.js';
-import { fieldList, fieldType, type NamedField } from '../../schema/fields.js';
+import { fieldList, fieldType, nestedAsBlock, type NamedField } from '../../schema/fields.js';
 import { isConfigurable, samePlatformSettings, sameSetting } from './platform-settings.js';
 
 export interface PlanResult {
@@ -36,8 +37,8 @@ export function planObject(
 
 /**
  * What the planner does beyond the walk of every field, per schema, found once: the computed values
- * it decides (phase 2 of planLevel), the attributes whose change may force replacement, and whether
- * any change is refused (`refusedChange`), so that a schema without them costs nothing for them.
+ * it decides (phase 2 of planLevel) and the attributes whose change may force replacement, so that a
+ * schema without them costs nothing for them.
  */
 interface PlanSteps {
   readonly all: readonly NamedField[];
@@ -45,8 +46,6 @@ interface PlanSteps {
   readonly computed: readonly NamedAttribute[];
   /** Fields with a `replace` rule. */
   readonly replaceRules: readonly NamedField[];
-  /** Whether an attribute here or in a nested block (not a set's) declares `refusedChange`. */
-  readonly refusals: boolean;
 }
 
 interface NamedAttribute {
@@ -67,11 +66,6 @@ function planSteps(fields: Fields): PlanSteps {
           f.def.kind === 'attr' && f.def.options.computed === true && f.def.options.default === undefined,
       ),
       replaceRules: all.filter(({ def }) => def.options.replace),
-      refusals: all.some(({ def }) =>
-        def.kind === 'attr'
-          ? def.options.refusedChange !== undefined
-          : def.nesting !== 'set' && planSteps(def.fields).refusals,
-      ),
     };
     planStepsCache.set(fields, steps);
   }
@@ -109,8 +103,14 @@ function planLevel(
     const { name, def } = all[i]!;
     const p = prior === null ? null : (prior[name] ?? null);
     const n = proposed[name] ?? null;
-    if (def.kind === 'attr') planned[name] = planConfigurable(def, p, n, configured(def, config, name));
-    else {
+    if (def.kind === 'attr') {
+      const c = configured(def, config, name);
+      const nested = c === null || c instanceof Unknown ? undefined : nestedAsBlock(def);
+      // A configured nested attribute is planned as a block is, inner attribute by inner attribute.
+      planned[name] = nested
+        ? planBlock(nested, p, n, c, [...path, attrStep(name)], replace)
+        : planConfigurable(def, p, n, c);
+    } else {
       const c = config === null ? null : (config[name] ?? null);
       planned[name] = planBlock(def, p, n, c, [...path, attrStep(name)], replace);
     }
@@ -177,89 +177,6 @@ function forcedReplacements(
   }
 }
 
-/** A change the plan makes that the platform refuses (`refusedChange`), at its path. */
-export interface RefusedChangeAt {
-  readonly summary: string;
-  readonly detail: string;
-  readonly path: AttributePath;
-}
-
-/**
- * The changes from `prior` to `planned` that the platform refuses (`refusedChange` of each attribute,
- * at every depth): judged only where both values are known. Set elements have no path and no prior
- * partner, so their attributes are not judged.
- */
-export function refusedChanges(
-  fields: Fields,
-  prior: ObjectValue,
-  planned: ObjectValue,
-  path: AttributePath = [],
-): RefusedChangeAt[] {
-  const out: RefusedChangeAt[] = [];
-  if (planSteps(fields).refusals) collectRefusedChanges(fields, prior, planned, path, out);
-  return out;
-}
-
-function collectRefusedChanges(
-  fields: Fields,
-  prior: ObjectValue,
-  planned: ObjectValue,
-  path: AttributePath,
-  out: RefusedChangeAt[],
-): void {
-  const list = fieldList(fields);
-  for (let i = 0; i < list.length; i++) {
-    const { name, def } = list[i]!;
-    const p = prior[name] ?? null;
-    const n = planned[name] ?? null;
-    if (def.kind === 'attr') {
-      const rule = def.options.refusedChange;
-      const judged =
-        rule && p !== null && n !== null && isWhollyKnown(def.type.cty, p) && isWhollyKnown(def.type.cty, n);
-      if (judged && rule.refuses(valueToPlain(p), valueToPlain(n)))
-        out.push({ summary: rule.summary, detail: rule.detail, path: [...path, attrStep(name)] });
-      continue;
-    }
-    if (def.nesting === 'set' || n instanceof Unknown || p instanceof Unknown) continue;
-    const here = [...path, attrStep(name)];
-    if (def.nesting === 'single' || def.nesting === 'group') {
-      const po = objectOrNull(p);
-      const no = objectOrNull(n);
-      if (po !== null && no !== null) collectRefusedChanges(def.fields, po, no, here, out);
-      continue;
-    }
-    const pe = Array.isArray(p) ? (p as ObjectValue[]) : [];
-    const ne = Array.isArray(n) ? (n as ObjectValue[]) : [];
-    ne.forEach((e, i) => {
-      if (pe[i] !== undefined && !(e instanceof Unknown))
-        collectRefusedChanges(def.fields, pe[i]!, e, [...here, indexStep(i)], out);
-    });
-  }
-}
-
-/**
- * The platform-assigned values (`platformAssigned`, top level) that the configuration repeats but
- * this plan changes (`changesWith`: the platform assigns a new one): the configuration would then hold
- * a value the object no longer has.
- */
-export function assignedValueChanges(fields: Fields, config: ObjectValue, planned: ObjectValue): RefusedChangeAt[] {
-  const out: RefusedChangeAt[] = [];
-  for (const { name, def } of fieldList(fields)) {
-    if (def.kind !== 'attr' || def.options.platformAssigned !== true) continue;
-    const repeated = config[name] ?? null;
-    if (repeated === null || repeated instanceof Unknown || !(planned[name] instanceof Unknown)) continue;
-    const causes = (def.options.changesWith ?? []).map((c) => `\`${c}\``).join(' or ');
-    out.push({
-      summary: `Invalid attribute "${name}"`,
-      detail:
-        `The platform assigns a new \`${name}\` when ${causes || 'the object'} changes, so the configuration cannot ` +
-        `hold this one; remove \`${name}\` from the configuration.`,
-      path: [attrStep(name)],
-    });
-  }
-  return out;
-}
-
 /**
  * The configured value of an attribute, as the plan takes it. One the user may not set (computed
  * only) or that the platform assigns (an SDK-style `id`, which a configuration may only repeat:
@@ -312,19 +229,49 @@ function planBlock(
   const elems = proposed as ObjectValue[];
   const priorElems = Array.isArray(prior) ? (prior as ObjectValue[]) : [];
   const configElems = Array.isArray(config) ? (config as ObjectValue[]) : [];
+  if (def.nesting === 'map') return planMap(def, prior, proposed as ObjectValue, config, path, replace);
   if (def.nesting === 'list') {
+    // An element not known yet (a nested attribute's `[var.object]`) is planned as configured.
     return elems.map((e, i) =>
-      planLevel(def.fields, priorElems[i] ?? null, e, configElems[i] ?? null, [...path, indexStep(i)], replace),
+      e instanceof Unknown
+        ? e
+        : planLevel(def.fields, priorElems[i] ?? null, e, configElems[i] ?? null, [...path, indexStep(i)], replace),
     );
   }
   // Set elements cannot be addressed by path; a replace inside a set block is reported on the block.
   const used = new Set<number>();
   const out = elems.map((e) => {
+    if (e instanceof Unknown) return e;
     const partner = priorElems.findIndex((p, i) => !used.has(i) && sameConfigurable(def.fields, p, e));
     if (partner >= 0) used.add(partner);
     const cfg = configElems.find((c) => sameConfigurable(def.fields, c, e)) ?? null;
     return planLevel(def.fields, partner >= 0 ? priorElems[partner]! : null, e, cfg, path, []);
   });
+  return out;
+}
+
+/** A map of objects (a map nested attribute's): elements correlate by key. */
+function planMap(
+  def: BlockDef<Fields>,
+  prior: Value,
+  proposed: ObjectValue,
+  config: Value,
+  path: AttributePath,
+  replace: AttributePath[],
+): ObjectValue {
+  const priorEntries = objectOrNull(prior) ?? {};
+  const configEntries = objectOrNull(config) ?? {};
+  const out: ObjectValue = {};
+  for (const key of Object.keys(proposed)) {
+    const e = proposed[key]!;
+    const p = Object.hasOwn(priorEntries, key) ? priorEntries[key]! : null;
+    const c = Object.hasOwn(configEntries, key) ? configEntries[key]! : null;
+    const planned =
+      e instanceof Unknown || e === null
+        ? e
+        : planLevel(def.fields, objectOrNull(p), e as ObjectValue, objectOrNull(c), [...path, keyStep(key)], replace);
+    setEntry(out, key, planned);
+  }
   return out;
 }
 

@@ -12,7 +12,8 @@ import { Unknown, objectOrNull, type ObjectValue, type Value } from '../../schem
 import { setEntry } from '../../schema/entries.js';
 import { saysNothing } from '../../schema/empty-string.js';
 import { isUnsetValue, sameFieldValue as sameValue } from '../../schema/model.js';
-import { fieldIndex, fieldList, type NamedField } from '../../schema/fields.js';
+import { fieldIndex, fieldList, nestedAsBlock, type NamedField } from '../../schema/fields.js';
+import { isWhollyKnown } from '../../schema/value-ops.js';
 import type { CtyType } from '../../schema/cty-type.js';
 import { inCurrentForm, isPlatformSetting, movedInto, sameSetting } from './platform-settings.js';
 
@@ -35,7 +36,11 @@ export function finalizeApplied(
     const p = planned[name] ?? null;
     const r = result[name] ?? null;
     if (def.kind === 'attr') {
+      const nested = p === null || p instanceof Unknown ? undefined : nestedAsBlock(def);
       if (p instanceof Unknown) out[name] = stripUnknown(r);
+      // A nested attribute with values known only after apply: the API's where the plan had none.
+      else if (nested !== undefined && !isWhollyKnown(def.type.cty, p))
+        out[name] = finalizeBlock(nested, p, r, mismatches, pathOf(where, name));
       else {
         if (!(r instanceof Unknown) && !sameValue(def, p, r)) mismatches.push({ path: pathOf(where, name) });
         out[name] = p;
@@ -66,10 +71,30 @@ function finalizeBlock(
       path,
     );
   }
+  if (def.nesting === 'map') {
+    const re = objectOrNull(result) ?? {};
+    const out: ObjectValue = {};
+    for (const [k, e] of Object.entries(planned as ObjectValue)) {
+      const r = Object.hasOwn(re, k) ? re[k]! : e;
+      const at = `${path}[${JSON.stringify(k)}]`;
+      setEntry(
+        out,
+        k,
+        e instanceof Unknown
+          ? stripUnknown(r)
+          : finalizeApplied(def.fields, e as ObjectValue, objectOrNull(r) ?? (e as ObjectValue), mismatches, at),
+      );
+    }
+    return out;
+  }
   const pe = planned as ObjectValue[];
   const re = Array.isArray(result) ? (result as ObjectValue[]) : [];
   if (def.nesting === 'list')
-    return pe.map((e, i) => finalizeApplied(def.fields, e, re[i] ?? e, mismatches, `${path}[${i}]`));
+    return pe.map((e, i) =>
+      e instanceof Unknown
+        ? stripUnknown(re[i] ?? null)
+        : finalizeApplied(def.fields, e, re[i] ?? e, mismatches, `${path}[${i}]`),
+    );
   // Set elements have no order: pair each planned element with the result element that agrees
   // with everything the plan already knew.
   const used = new Set<number>();

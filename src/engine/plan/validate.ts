@@ -13,11 +13,11 @@
  * configuration Terraform sends (with `all`, every stored value but the computed-only ones).
  */
 import type { AttrDef, BlockDef, Fields, PlatformLimits } from '../../schema/define.js';
-import { type AttributePath, indexStep } from '../../schema/path.js';
+import { type AttributePath, indexStep, keyStep } from '../../schema/path.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../../schema/value.js';
 import { hasNullElement, isWhollyKnown, valueEquals } from '../../schema/value-ops.js';
 import { meansNull, toConfigModel, valueToExactPlain, valueToPlain } from '../../schema/model.js';
-import { fieldList, fieldType, holdsOnlyStored } from '../../schema/fields.js';
+import { fieldList, fieldType, holdsOnlyStored, nestedAsBlock } from '../../schema/fields.js';
 import type { CtyType } from '../../schema/cty-type.js';
 import type { ConfigCheck } from '../contracts/index.js';
 import { diagnosticFromError, type Diagnostics } from '../diagnostics/index.js';
@@ -108,7 +108,7 @@ class Validation {
     within: SetElement | undefined,
     stored: ObjectValue | null,
   ): boolean {
-    if (value === null) return true;
+    if (value === null || value instanceof Unknown) return true;
     const list = fieldList(fields);
     let modelSafe = true;
     for (let i = 0; i < list.length; i++) {
@@ -137,6 +137,7 @@ class Validation {
     const here = at(name, path, within);
     if (def.nesting === 'single' || def.nesting === 'group')
       return this.fields(def.fields, v as ObjectValue, here, inBlock(within, name), objectOrNull(held));
+    if (def.nesting === 'map') return this.mapElements(def, v as ObjectValue, held, here, within);
     if (!Array.isArray(v)) return true;
     if (this.limits !== undefined && v.length > this.limits.items) {
       this.tooManyBlocks(name, v.length, here);
@@ -157,6 +158,24 @@ class Validation {
             )
           : this.setElement(def, name, e, heldElements, here, within);
       if (!safe) modelSafe = false;
+    }
+    return modelSafe;
+  }
+
+  /** The objects of a map nested attribute, by key (`ports["web"].number`). */
+  private mapElements(
+    def: BlockDef<Fields>,
+    v: ObjectValue,
+    held: Value,
+    here: AttributePath,
+    within: SetElement | undefined,
+  ): boolean {
+    const heldEntries = objectOrNull(held);
+    let modelSafe = true;
+    for (const key of Object.keys(v)) {
+      const e = objectOrNull(v[key]!);
+      const stored = heldEntries !== null && Object.hasOwn(heldEntries, key) ? objectOrNull(heldEntries[key]!) : null;
+      if (e !== null && !this.fields(def.fields, e, [...here, keyStep(key)], within, stored)) modelSafe = false;
     }
     return modelSafe;
   }
@@ -221,7 +240,9 @@ class Validation {
       return false;
     }
     if (isWhollyKnown(def.type.cty, v)) this.knownValue(def, name, v, path, within);
-    return true;
+    // A nested attribute's inner attributes are judged as a block's are: `settings.retries`, `rules[1].port`.
+    const nested = nestedAsBlock(def);
+    return nested === undefined || this.block(nested, name, v, held, path, within);
   }
 
   /** The checks of a wholly known value: what the platforms refuse, then the attribute's validators. */

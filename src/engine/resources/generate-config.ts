@@ -33,13 +33,16 @@
  * - deprecated arguments and blocks: null or empty, their values moved into the field that replaces
  *   them (`readAs`, with its conversion), as an import reads them;
  * - a block element that sets nothing where the block says that means no element (`emptyMeansAbsent`);
+ * - a nested attribute's objects (`attr.nested`): each by these rules, its computed inner values null;
  * - everything else as the state holds it, which is what the plan compares against.
  * A resource gives what the schema cannot know (`generatedConfig`, engine/contracts/resource.ts): the vdb
  * cluster's deprecated `private_region_id`, which is its `cloud_region` only when it is hybrid.
  */
 import type { AttrDef, BlockDef, Fields } from '../../schema/define.js';
-import { attrStep, formatPath, indexStep, type AttributePath } from '../../schema/path.js';
+import { attrStep, formatPath, indexStep, keyStep, type AttributePath } from '../../schema/path.js';
 import { fieldType, fromModel, plainToValue, toModel, valueToPlain } from '../../schema/model.js';
+import { nestedAsBlock } from '../../schema/fields.js';
+import { setEntry } from '../../schema/entries.js';
 import { dedupeSetElements, isPlainObject, valueEquals } from '../../schema/value-ops.js';
 import { saysNothing } from '../../schema/empty-string.js';
 import { Unknown, type ObjectValue, type Value } from '../../schema/value.js';
@@ -115,7 +118,23 @@ function configAttribute(def: AttrDef<unknown>, v: Value, here: AttributePath, t
   if (o.deprecated !== undefined) return null;
   if (o.default !== undefined && valueEquals(def.type.cty, v, plainToValue(def.type.cty, o.default))) return null;
   if (o.computed) return null;
+  // A nested attribute's inner attributes are written by the same rules: its computed ones are null.
+  const nested = nestedAsBlock(def);
+  if (nested !== undefined) return configNested(nested, v, here, toComplete);
   return writtenForm(def, v);
+}
+
+/** A nested attribute's objects, each by the rules of a block's element; a map's by key. */
+function configNested(nested: BlockDef<Fields>, v: Value, here: AttributePath, toComplete: ToComplete[]): Value {
+  if (nested.nesting !== 'map') return configBlock(nested, v, here, toComplete);
+  const out: ObjectValue = {};
+  for (const [key, e] of Object.entries(v as ObjectValue))
+    setEntry(
+      out,
+      key,
+      e === null ? null : configLevel(nested.fields, e as ObjectValue, [...here, keyStep(key)], toComplete),
+    );
+  return out;
 }
 
 /** The value in the spelling its validators' documentation shows, where one of them knows it (`written`). */

@@ -6,7 +6,7 @@
  */
 import type { Diagnostic } from '../../engine/diagnostics/index.js';
 import { emptyBlockValue, type CheckProblem } from '../../engine/checks/index.js';
-import { impliedType, nestedBlockType, type SchemaBlock } from '../../schema/block.js';
+import { impliedType, nestedBlockType, type SchemaBlock, type SchemaObject } from '../../schema/block.js';
 import type { CtyType } from '../../schema/cty-type.js';
 import { attrStep, formatPath, indexStep, type AttributePath, type PathStep } from '../../schema/path.js';
 import { isObjectValue, Unknown, type ObjectValue, type Value } from '../../schema/value.js';
@@ -42,8 +42,24 @@ export function changedPaths(block: SchemaBlock, prior: ObjectValue | null, plan
 }
 
 function walkChanges(block: SchemaBlock, a: ObjectValue, b: ObjectValue, path: AttributePath, found: AttributePath[]) {
-  for (const [name, attribute] of Object.entries(block.attributes))
-    if (!same(attribute.type, a[name] ?? null, b[name] ?? null)) found.push([...path, attrStep(name)]);
+  for (const [name, attribute] of Object.entries(block.attributes)) {
+    const [av, bv] = [a[name] ?? null, b[name] ?? null];
+    if (same(attribute.type, av, bv)) continue;
+    const here = [...path, attrStep(name)];
+    const nested = attribute.nestedType;
+    // Into a nested attribute's object, and its list's objects where the list keeps its length.
+    if (nested === undefined) found.push(here);
+    else if (nested.nesting === 'single' && isObjectValue(av) && isObjectValue(bv))
+      walkChanges(objectBlock(nested), av, bv, here, found);
+    else if (nested.nesting === 'list' && Array.isArray(av) && Array.isArray(bv) && av.length === bv.length)
+      av.forEach((e, i) => {
+        const f = bv[i]!;
+        if (isObjectValue(e) && isObjectValue(f))
+          walkChanges(objectBlock(nested), e, f, [...here, indexStep(i)], found);
+        else found.push([...here, indexStep(i)]);
+      });
+    else found.push(here);
+  }
   for (const [name, nb] of Object.entries(block.blockTypes)) {
     const [av, bv] = [a[name] ?? null, b[name] ?? null];
     const here = [...path, attrStep(name)];
@@ -59,6 +75,15 @@ function walkChanges(block: SchemaBlock, a: ObjectValue, b: ObjectValue, path: A
     else found.push(here);
   }
 }
+
+/** A nested attribute's object as a block of its attributes (for the walk of changes). */
+const objectBlock = (nested: SchemaObject): SchemaBlock => ({
+  attributes: nested.attributes,
+  blockTypes: {},
+  description: '',
+  descriptionKind: 'plain',
+  deprecated: false,
+});
 
 /**
  * Terraform's findings on a provider's answer (engine/checks), as the errors it stops with: `summary`
