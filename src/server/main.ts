@@ -49,9 +49,9 @@ export interface ProviderService {
 }
 
 export interface ProviderMainOptions {
-  /** The provider's type name, the last part of its source address: `sec` of `keel/sec`. */
+  /** The provider's type name, the last part of its source address: `kv` of `acme/kv`. */
   name: string;
-  /** The namespace of its source address: `keel` of `keel/sec` (the debug line and the logs name it). */
+  /** The namespace of its source address: `acme` of `acme/kv` (the debug line and the logs name it). */
   namespace: string;
   /** The registry of its source address; registry.terraform.io when not given. */
   hostname?: string;

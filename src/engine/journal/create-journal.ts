@@ -4,7 +4,7 @@
  * same directory finds (docs/decisions.md, "Creates outlive their process"; engine/creates/create-records.ts
  * judges what a record proves).
  *
- * Where: `<TF_DATA_DIR, default .terraform>/keel-creates/<provider>/<workspace>/<api>/`, relative to
+ * Where: `<TF_DATA_DIR, default .terraform>/<namespace>-creates/<provider>/<workspace>/<api>/`, relative to
  * the directory the provider process starts in, which is Terraform's working directory (and, under
  * Pulumi, the directory the bridge runs in). `<api>` is a digest of the API address the provider is
  * configured with, so two provider configurations never read each other's records.

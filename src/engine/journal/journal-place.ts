@@ -15,7 +15,7 @@ export interface JournalPlace {
   readonly base: string;
 }
 
-/** A provider as its source address names it: `keel/sec` is the namespace `keel` and the name `sec`. */
+/** A provider as its source address names it: `acme/kv` is the namespace `acme` and the name `kv`. */
 export interface ProviderAddress {
   readonly namespace: string;
   readonly name: string;
