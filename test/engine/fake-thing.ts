@@ -14,6 +14,8 @@ import { HostView } from '../../src/engine/host/index.js';
 import type { CreateRecoveryOptions } from '../../src/engine/creates/index.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
 import type { ObjectValue } from '../../src/schema/value.js';
+import { rmSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { recordsUnder } from '../support/create-records.js';
 
 export interface Thing {
@@ -177,6 +179,7 @@ export class Run {
 
   static async start(api: Platform, dir: string, options: RunOptions = {}): Promise<Run> {
     const run = new Run(api, dir, options);
+    started.add(run);
     await run.engine.configureProvider(options.host?.pulumi ? 'pulumi-terraform-bridge' : '1.15.5', {});
     return run;
   }
@@ -221,3 +224,18 @@ export class Run {
 /** The names of the records of the fake provider's journal under `dir`: answered files and requests waiting in logs. */
 export const records = (dir: string) =>
   recordsUnder(journalPlace({ namespace: 'acme', name: 'fake' }, {}, dir).root).map((r) => r.name);
+
+/** Every run a test started, until `removeRuns` has waited for their writes. */
+const started = new Set<Run>();
+
+/**
+ * Removes a test's working directory once the runs started in it have written what they queued: a
+ * run under Pulumi hands a returned create over in the background (Pulumi never shuts providers
+ * down), so its records may still be written when the test's last call returns.
+ */
+export async function removeRuns(dir: string): Promise<void> {
+  const runs = [...started];
+  started.clear();
+  await Promise.race([Promise.all(runs.map((run) => run.journal.flush().catch(() => undefined))), delay(5000)]);
+  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
+}

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HAND_OVER_MS, journalPlace } from '../../src/engine/journal/index.js';
 import { recordsUnder } from '../support/create-records.js';
-import { Platform, Run, model, records } from './fake-thing.js';
+import { Platform, Run, model, records, removeRuns } from './fake-thing.js';
 
 describe('engine: a killed run loses nothing (the create journal)', function () {
   this.timeout(20_000);
@@ -21,7 +21,7 @@ describe('engine: a killed run loses nothing (the create journal)', function () 
     dir = mkdtempSync(join(tmpdir(), 'keel-killed-'));
     api = new Platform();
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => removeRuns(dir));
 
   it('writes the record before the request leaves, with digests and ids but no value of the configuration', async () => {
     const run = await Run.start(api, dir);

@@ -20,7 +20,7 @@ import { UNTRACKED_BESIDE, type UntrackedObjects } from '../../src/engine/contra
 import { journalPlace } from '../../src/engine/journal/index.js';
 import { createSettingsOf } from '../../src/resources/shared/create-settings.js';
 import type { ObjectValue } from '../../src/schema/value.js';
-import { Platform, Run, model, records, type RunOptions } from './fake-thing.js';
+import { Platform, Run, model, records, removeRuns, type RunOptions } from './fake-thing.js';
 import { recordsUnder } from '../support/create-records.js';
 
 const mode = (untrackedObjects: UntrackedObjects, more: RunOptions = {}): RunOptions => ({
@@ -39,7 +39,7 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
     dir = mkdtempSync(join(tmpdir(), 'keel-untracked-'));
     api = new Platform();
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => removeRuns(dir));
 
   /** A job killed after the platform made the object, then a fresh runner: no `.terraform` left. */
   async function killedOnAnotherRunner(name = 'x'): Promise<void> {
