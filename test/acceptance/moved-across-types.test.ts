@@ -9,11 +9,11 @@
  * (src/engine/resources/resource-moves.ts).
  */
 import { expect } from 'chai';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { providerInstallationConfig } from '../../src/tfclient/terraform-cli.js';
+import { launcherDir } from './served-provider.js';
 import { ACCEPTANCE_CLIS } from './real-clients.js';
 import { Workspace, type WorkspaceOptions } from './terraform.js';
 
@@ -46,10 +46,7 @@ describe('a `moved` block across resource types, under the real clients', () => 
   /** Where the wrapper of the test provider's executable is, made once for every client. */
   let binDir = '';
   before(() => {
-    binDir = mkdtempSync(join(tmpdir(), 'keel-mover-'));
-    const executable = join(binDir, 'terraform-provider-mover');
-    writeFileSync(executable, `#!/bin/sh\nexec "${process.execPath}" "${ENTRY}" "$@"\n`);
-    chmodSync(executable, 0o755);
+    binDir = launcherDir('mover', ENTRY);
   });
   after(() => rmSync(binDir, { recursive: true, force: true }));
 

@@ -8,11 +8,11 @@
  * walk. Applied, re-planned with no change, one inner value changed, re-planned with no change.
  */
 import { expect } from 'chai';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { providerInstallationConfig } from '../../src/tfclient/terraform-cli.js';
+import { launcherDir } from './served-provider.js';
 import { ACCEPTANCE_CLIS } from './real-clients.js';
 import { Workspace, type WorkspaceOptions } from './terraform.js';
 
@@ -39,10 +39,7 @@ output "first_rule" {
 describe('nested attributes, under the real clients', () => {
   let binDir = '';
   before(() => {
-    binDir = mkdtempSync(join(tmpdir(), 'keel-nester-'));
-    const executable = join(binDir, 'terraform-provider-nester');
-    writeFileSync(executable, `#!/bin/sh\nexec "${process.execPath}" "${ENTRY}" "$@"\n`);
-    chmodSync(executable, 0o755);
+    binDir = launcherDir('nester', ENTRY);
   });
   after(() => rmSync(binDir, { recursive: true, force: true }));
 
