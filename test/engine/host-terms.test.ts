@@ -40,11 +40,42 @@ describe('engine: the client that runs the provider, and messages in its words',
       [['terraform', 'apply'], { TF_CLI_ARGS_apply: '-destroy' }, true, false],
       [['terraform', 'apply', '-var', 'name=destroy'], {}, false, false],
       [['terraform', 'plan'], {}, false, false],
+      // Every spelling Go's flag package takes for true, and none for false.
+      ...['1', 't', 'T', 'TRUE', 'true', 'True'].map((v): [string[], NodeJS.ProcessEnv, boolean, boolean] => [
+        ['terraform', 'plan', `-destroy=${v}`],
+        {},
+        true,
+        false,
+      ]),
+      ...['0', 'f', 'F', 'FALSE', 'false', 'False'].map((v): [string[], NodeJS.ProcessEnv, boolean, boolean] => [
+        ['tofu', 'apply', `--destroy=${v}`],
+        {},
+        false,
+        false,
+      ]),
     ];
     for (const [argv, env, destroying, targeted] of cases) {
       const view = host(argv, ['bash'], env);
       view.configured('1.15.5');
       expect(view.command, argv.join(' ')).to.deep.equal({ destroying, targeted });
+    }
+  });
+
+  it('knows an apply of a saved plan by its plan file, past flags and their values', () => {
+    const cases: [string[], boolean][] = [
+      [['tofu', 'apply', 'p'], true],
+      [['terraform', '-chdir=infra', 'apply', '-auto-approve', '-input=false', 'tfplan'], true],
+      [['terraform', 'apply', '-parallelism', '3', '-lock-timeout', '5m', '-compact-warnings', 'out.plan'], true],
+      [['terraform', 'apply', '--', 'plan file'], true],
+      [['terraform', 'apply', '-var', 'name=p', '-var-file', 'x.tfvars', '-auto-approve'], false],
+      [['terraform', 'apply', '-replace', 'sec_query.q'], false],
+      [['tofu', 'plan', '-out', 'p'], false],
+      [['terraform', 'apply'], false],
+    ];
+    for (const [argv, saved] of cases) {
+      const view = host(argv, ['bash'], {});
+      view.configured('1.15.5');
+      expect(view.command.appliesSavedPlan === true, argv.join(' ')).to.equal(saved);
     }
   });
 

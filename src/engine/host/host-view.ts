@@ -27,6 +27,11 @@ export interface HostCommand {
   readonly destroying: boolean;
   /** Narrowed to some resources (`-target`, Pulumi's `--target`): the walk shows only part of the state. */
   readonly targeted: boolean;
+  /**
+   * An apply of a saved plan (`terraform apply PLANFILE`): the client makes no plan walk, so every walk
+   * this process serves is an apply walk, whatever its calls (OpenTofu re-plans each change first).
+   */
+  readonly appliesSavedPlan?: boolean;
   /** Pulumi's stack (its last name part), when the command, PULUMI_STACK or the selected stack names it. */
   readonly stack?: string;
 }
@@ -108,10 +113,12 @@ export class HostView {
     const command = argv[at]!;
     // Terraform adds TF_CLI_ARGS and TF_CLI_ARGS_<command> to what the command line gives.
     const args = [...argv.slice(at + 1), ...words(this.env.TF_CLI_ARGS), ...words(this.env[`TF_CLI_ARGS_${command}`])];
-    const destroyFlag = args.some((a) => /^--?destroy(=true)?$/.test(a));
+    // Go's flag package takes a boolean flag alone or as `=1`, `=t`, `=T`, `=TRUE`, `=true` or `=True`.
+    const destroyFlag = args.some((a) => /^--?destroy(=(1|t|T|TRUE|true|True))?$/.test(a));
     return {
       destroying: command === 'destroy' || ((command === 'plan' || command === 'apply') && destroyFlag),
       targeted: args.some((a) => /^--?target(=|$)/.test(a)),
+      ...(command === 'apply' && positional(argv.slice(at + 1)).length > 0 ? { appliesSavedPlan: true } : {}),
     };
   }
 
@@ -166,6 +173,38 @@ function flagValue(args: readonly string[], names: readonly string[]): string | 
     }
   }
   return undefined;
+}
+
+/** Flags of Terraform's and OpenTofu's plan and apply that take no value of their own (Go's boolean flags). */
+const BOOLEAN_FLAGS = new Set([
+  'allow-deferral',
+  'auto-approve',
+  'compact-warnings',
+  'concise',
+  'destroy',
+  'input',
+  'json',
+  'light',
+  'lock',
+  'no-color',
+  'refresh',
+  'refresh-only',
+  'show-sensitive',
+]);
+
+/**
+ * The arguments that are no flag nor a flag's value: Go's flag package takes `-name value` for a flag
+ * with a value, `-name` alone for a boolean one, and stops at `--` or at the first positional argument.
+ */
+function positional(args: readonly string[]): string[] {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return args.slice(i + 1);
+    if (!arg.startsWith('-') || arg === '-') return args.slice(i);
+    const name = arg.replace(/^--?/, '');
+    if (!name.includes('=') && !BOOLEAN_FLAGS.has(name)) i++;
+  }
+  return [];
 }
 
 function programName(path: string): string {
