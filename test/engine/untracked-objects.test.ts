@@ -207,10 +207,43 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
         .and.include('terraform.workspace');
     });
 
-    it('an object of this workspace that its state no longer shows (removed from it, a -target plan) is not named', async () => {
+    it('an object of this workspace whose create no walk has shown in a state since is its record’s: taken back, never made twice', async () => {
       await devApplies();
-      const plan = await (await Run.start(api, dir, { workspace: 'dev' })).plan('x');
+      // dev's state never showed it (a backend that never got the state, or a `state rm` before any plan).
+      const dev = await Run.start(api, dir, { workspace: 'dev' });
+      const plan = await dev.plan('x');
+      expect(summaries(plan.diags)).to.deep.equal([
+        ['warning', 'An earlier run was cut off while creating the thing named "x"'],
+      ]);
+      const out = await dev.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+      expect(idOf(out.state)).to.equal('t-1');
+      expect(api.things.size).to.equal(1);
+    });
+
+    it('another workspace’s open record makes its object that workspace’s, while its apply still runs', async () => {
+      // dev's create is answered and returned, and its walk goes on: no note of dev's state exists yet.
+      const dev = await Run.start(api, dir, { workspace: 'dev' });
+      expect((await dev.create('x')).diags.items).to.deep.equal([]);
+      await dev.journal.flush();
+      for (const setting of ['refuse', 'create'] as const) {
+        const staging = await Run.start(api, dir, mode(setting, { workspace: 'staging' }));
+        const plan = await staging.plan('x');
+        expect(plan.diags.items, setting).to.deep.equal([]);
+      }
+    });
+
+    it('another workspace’s killed create, still unanswered, may have made the object: never this workspace’s to refuse', async () => {
+      await (await Run.start(api, dir, { workspace: 'dev' })).createKilled('x', 'killed-after');
+      const staging = await Run.start(api, dir, { workspace: 'staging' });
+      const plan = await staging.plan('x');
       expect(plan.diags.items).to.deep.equal([]);
+      // dev's next run takes back what its killed run made; staging made its own.
+      const out = await staging.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+      expect(idOf(out.state)).to.equal('t-2');
+      const dev = await Run.start(api, dir, { workspace: 'dev' });
+      const again = await dev.create('x');
+      expect(idOf(again.state)).to.equal('t-1');
+      expect(api.things.size).to.equal(2);
     });
   });
 
@@ -271,6 +304,14 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       await killedOnAnotherRunner();
       const apply = await Run.start(api, dir, { applyWalk: true });
       expect((await apply.plan('x')).diags.items).to.deep.equal([]);
+    });
+
+    it('OpenTofu’s apply of a saved plan, which re-plans each change first, is an apply walk from its first call', async () => {
+      await killedOnAnotherRunner();
+      const lists = api.lists;
+      const apply = await Run.start(api, dir, { host: { argv: ['tofu', 'apply', 'p'] } });
+      expect((await apply.plan('x')).diags.items).to.deep.equal([]);
+      expect(api.lists, 'nothing judged, nothing listed').to.equal(lists);
     });
 
     it('the creates of the same run are neither cut off nor look-alikes', async () => {

@@ -38,10 +38,10 @@ import { Unknown, type ObjectValue } from '../../schema/value.js';
 import { type ResourceDef, UNTRACKED_BESIDE } from '../contracts/index.js';
 import type { CreateLedger, Lookup, Model } from './create-evidence.js';
 import { describe, messageOf } from './create-messages.js';
-import { createEntry, handedOver } from './create-records.js';
+import { createEntry } from './create-records.js';
 import { Diagnostics } from '../diagnostics/index.js';
 import { MODEL_OPTIONS, type EngineContext, type PrivateState } from '../context/index.js';
-import { notesHold } from '../journal/index.js';
+import { type CreateEntry, digest, notesHold, type OtherRecord } from '../journal/index.js';
 import { heldElsewhere, verdictOn, type Pending, type Verdict } from './lookalike-verdicts.js';
 import { differencesFromPlan } from '../plan/index.js';
 
@@ -68,7 +68,7 @@ export class CreateLookalikes<C> {
   ): Promise<void> {
     const lookup = r.findCreated;
     if (!lookup || this.ctx.client === undefined || this.ctx.walk.isApply || !requiredKnown(r, planned)) return;
-    if (this.ctx.host.command.destroying) return;
+    if (this.ctx.host.command.destroying || this.ctx.host.command.appliesSavedPlan) return;
     const plan = toModel(r.schema.fields, planned, MODEL_OPTIONS);
     const what = describe(r, plan);
     const entry = createEntry(r, plan, planned);
@@ -129,18 +129,23 @@ export class CreateLookalikes<C> {
     const alike = unique ? holders : holders.filter((o) => matchesPlan(r, lookup, planned, o));
     const unjudged = alike.filter((o) => !this.tracked(r.typeName, lookup.importId(o)));
     if (unjudged.length === 0) return undefined;
+    const entry = createEntry(r, plan, planned);
     const notes = await this.ctx.journal.allNotes();
+    const records = await this.ctx.journal.otherRecords();
     const objects: Model[] = [];
     for (const o of unjudged) {
       const id = lookup.importId(o);
       const owners = notes.filter((n) => notesHold(n, r.typeName, id));
-      const others = owners.filter((n) => n.workspace !== this.ctx.journal.workspaceName);
+      const others = [
+        ...owners.filter((n) => n.workspace !== this.ctx.journal.workspaceName).map((n) => n.workspace),
+        ...records.filter((rec) => madeBy(rec, entry, id, unique)).map((rec) => rec.workspace),
+      ];
       // A state of this directory holds it: that state's, made on purpose, or removed from this one's.
       if (others.length === 0 && (owners.length === 0 || unique)) objects.push(o);
-      else if (unique) diags.error(...heldElsewhere(this.ctx, lookup, what, o, others));
+      else if (unique) diags.error(...heldElsewhere(this.ctx, lookup, what, o, [...new Set(others)]));
     }
     if (objects.length === 0 || diags.hasErrors) return undefined;
-    return { r, lookup, what, entry: createEntry(r, plan, planned), objects, unique };
+    return { r, lookup, what, entry, objects, unique };
   }
 
   /** Waits for the walk to show what it holds, then says what is still unknown (this file's header). */
@@ -188,7 +193,7 @@ export class CreateLookalikes<C> {
     const journal = this.ctx.journal;
     if (!journal.usable || !(await journal.hasRecords(entry, { anySettings: true }))) return false;
     const records = await journal.openRecords(entry, { anySettings: true });
-    return records.some((record) => !record.plannedAdoption && !handedOver(record) && !journal.wroteItself(record));
+    return records.some((record) => !record.plannedAdoption && !journal.wroteItself(record));
   }
 
   /** Shown tracked by this walk, or made or adopted by this process. */
@@ -233,6 +238,16 @@ export class CreateLookalikes<C> {
       );
     return null;
   }
+}
+
+/**
+ * Whether another workspace's open record says its create made `id` (its answer), or may have (still
+ * unanswered, for this key and, where the key is not unique, these settings, and `id` not in its census).
+ */
+function madeBy(record: OtherRecord, entry: CreateEntry, id: string, unique: boolean): boolean {
+  if (record.type !== entry.type) return false;
+  if (record.idDigest !== null) return record.idDigest === digest(id);
+  return record.key === entry.key && (unique || record.settings === entry.settings) && !record.census.includes(id);
 }
 
 function isUnique<C>(lookup: Lookup<C>, plan: ModelOf<Fields>): boolean {

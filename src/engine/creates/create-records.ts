@@ -5,9 +5,10 @@
  * sends anything:
  *
  * - A record whose answer came back names its object. The object is adopted when it still exists,
- *   holds what the plan asks for and no other resource took it, unless Terraform held that answer
- *   long enough to store it (HAND_OVER_MS, or its walk ended): then its state holds the object, which
- *   is never taken, and the create goes on (the plan has named the look-alike).
+ *   holds what the plan asks for and no other resource of this run took it. The record is open, so no
+ *   walk has shown that object in a state since (a walk that shows it ends the record: `seen`); when
+ *   Terraform shut the provider down or how long it held the answer says nothing of that, as a remote
+ *   backend gets the state at a time the provider never learns.
  * - Records whose process died with the request out (no answer) are judged by the rule of a lost
  *   answer (create-evidence.ts) with their census, their window (from a little before the request to
  *   a little after the process was last seen alive) and as many requests as there are records:
@@ -27,15 +28,7 @@ import { equalityKey } from '../../schema/value-ops.js';
 import type { AttrDef, BlockDef } from '../../schema/define.js';
 import type { OpContext, ResourceDef, UntrackedObjects } from '../contracts/index.js';
 import { judge, type CreateLedger, type Holder, type Lookup, type Model } from './create-evidence.js';
-import {
-  digest,
-  HAND_OVER_MS,
-  HEARTBEAT_MS,
-  type CreateEntry,
-  type CreateJournal,
-  type OpenRecord,
-  type RecordHandle,
-} from '../journal/index.js';
+import { digest, HEARTBEAT_MS, type CreateEntry, type CreateJournal, type RecordHandle } from '../journal/index.js';
 import { describe, messageOf, unknownOutcome } from './create-messages.js';
 import { DiagnosticError } from '../diagnostics/index.js';
 import { inCurrentForm, isPlatformSetting, differencesFromPlan } from '../plan/index.js';
@@ -138,7 +131,7 @@ export async function recoverRecorded<C>(
       journal.seen(r.typeName, record.id, 'gone');
       continue;
     }
-    if (handedOver(record) || ledger.isClaimed(r.typeName, record.id)) continue;
+    if (ledger.isClaimed(r.typeName, record.id)) continue;
     const fields = r.schema.fields;
     const differs = differencesFromPlan(fields, planned, fromModel(fields, object, planned), setAfter(lookup));
     if (differs.length > 0 && record.plannedAdoption) continue;
@@ -183,17 +176,6 @@ export async function recoverRecorded<C>(
     ]);
   ctx.log.info('adopted the object a killed run had made, on the evidence of its record', { id });
   return { object: verdict.object, record: journal.resume(waiting[0]!), lead };
-}
-
-/**
- * Terraform held the answer long enough to store it: HAND_OVER_MS while it and the provider lived,
- * or until its walk ended.
- */
-export function handedOver(record: OpenRecord): boolean {
-  if (record.returnedAt === null) return false;
-  if (record.endedAt !== null && record.endedAt >= record.returnedAt) return true;
-  // No word from its process: it cannot tell, and then the object is Terraform's.
-  return record.aliveAt === null || record.aliveAt >= record.returnedAt + HAND_OVER_MS;
 }
 
 function setAfter<C>(lookup: Lookup<C>): ReadonlySet<string> {

@@ -11,7 +11,6 @@ import type { Lookup, Model } from './create-evidence.js';
 import { capitalized } from './create-messages.js';
 import type { createEntry } from './create-records.js';
 import type { EngineContext } from '../context/index.js';
-import type { WorkspaceNotes } from '../journal/index.js';
 
 /** At most this many look-alikes are named in a message; the rest are counted. */
 const NAMED_LOOKALIKES = 10;
@@ -104,16 +103,17 @@ export function heldElsewhere<C>(
   lookup: Lookup<C>,
   what: string,
   object: Model,
-  owners: readonly WorkspaceNotes[],
+  owners: readonly string[],
 ): [string, string] {
   const { terms } = ctx;
-  const whose = owners.map((n) => `"${n.workspace}"`).join(', ');
+  const whose = owners.map((workspace) => `"${workspace}"`).join(', ');
   const word = terms.workspaceWord;
   const name = terms.isPulumi ? '`pulumi.getStack()`' : '`terraform.workspace`';
   return [
     `${capitalized(what)} exists already`,
-    `The platform keeps ${lookup.key} unique, and ${lookup.importId(object)} holds it: the state of ` +
-      `${word}${owners.length > 1 ? 's' : ''} ${whose} of this directory holds that object, so this ${word} ` +
+    `The platform keeps ${lookup.key} unique, and ${lookup.importId(object)} holds it: ` +
+      `${word}${owners.length > 1 ? 's' : ''} ${whose} of this directory made or hold${owners.length > 1 ? '' : 's'} ` +
+      `that object, so this ${word} ` +
       `cannot make its own with the same ${lookup.key}. Give each ${word} its own (for example with the ${word}'s ` +
       `name in it: ${name}). Nothing was created.`,
   ];

@@ -38,12 +38,6 @@ import { appendLine, OwnLog, type LogLine } from './journal-log.js';
 import type { JournalPlace } from './journal-place.js';
 import { ProcessFile } from './journal-process.js';
 
-/**
- * A result its host held this long, or until its walk ended, is in its state (a local state is
- * written at once; a remote one at least every 20 s), so its object is handed over: never adopted.
- */
-export const HAND_OVER_MS = 30_000;
-
 /** A record read back, with what its process's file says. */
 export interface OpenRecord extends RecordContent {
   readonly name: string;
@@ -71,11 +65,11 @@ const isNamed = (handle: RecordHandle) => parseRecordName(handle.name)?.idDigest
 export class CreateJournal extends JournalDirectory {
   private readonly process: ProcessFile;
   private ownLog: OwnLog | null = null;
-  /** The objects whose creates this process returned to its host, noted as its state's when its walk ends. */
-  private readonly returned: Array<{ type: string; id: string }> = [];
   /**
    * The host stores each result as it gets it (Pulumi's engine writes its checkpoint after every step),
-   * so a returned create's object is in its state at once; Terraform's once its walk ends (HAND_OVER_MS).
+   * so a returned create's object is in its state at once. Terraform's state reaches its backend at a
+   * time the provider never learns (a remote backend's every 20 s, or the run's end, long after the
+   * provider's shutdown): there a record stays open until a later walk shows its object (`seen`).
    */
   hostHoldsOnReturn = false;
 
@@ -143,21 +137,15 @@ export class CreateJournal extends JournalDirectory {
     if (!handle || !this.dir) return;
     try {
       if (how === 'dropped') return await this.end(handle);
-      if (how === 'returned' && this.process.hostAlive) {
-        this.process.busy(this.now() + HAND_OVER_MS);
-        handle.content = { ...handle.content, returnedAt: this.now() };
-      }
+      if (how === 'returned' && this.process.hostAlive) handle.content = { ...handle.content, returnedAt: this.now() };
       // Written when it says more than what is written: an answer, or its return.
       if (handle.content.id !== null && (handle.content.returnedAt !== null || !isNamed(handle)))
         await this.write(handle);
       const id = handle.content.id;
-      if (how === 'returned' && handle.content.returnedAt !== null && id !== null) {
-        // A host that stores each result as it gets it (Pulumi) holds the object now; Terraform's
-        // walk holds what it was returned once it ends (`ended`).
-        if (this.hostHoldsOnReturn) {
-          this.notes?.note(handle.content.type, id, true);
-          await this.end(handle);
-        } else this.returned.push({ type: handle.content.type, id });
+      // A host that stores each result as it gets it (Pulumi) holds the object now.
+      if (how === 'returned' && handle.content.returnedAt !== null && id !== null && this.hostHoldsOnReturn) {
+        this.notes?.note(handle.content.type, id, true);
+        await this.end(handle);
       }
     } catch (err) {
       this.fail('note what became of a create', err);
@@ -263,9 +251,11 @@ export class CreateJournal extends JournalDirectory {
     this.process.stop(true);
   }
 
-  /** The host's Shutdown: its walk is over, and what was returned to it is its to keep. */
+  /**
+   * The host's Shutdown: its walk is over. That says nothing of its state (a remote backend may get it
+   * much later, or never if the run is killed now): the records stay open until a walk shows their objects.
+   */
   async ended(): Promise<void> {
-    for (const { type, id } of this.returned.splice(0)) this.notes?.note(type, id, true);
     await this.flush();
     await this.ownLog?.close().catch((err) => this.fail('close its log', err));
     if (this.dir) await this.process.end(this.dir).catch((err) => this.fail('note its end', err));

@@ -5,13 +5,26 @@
  * what went wrong with it, said once.
  * Whatever fails here costs the protection, never the run.
  */
-import { unlink, writeFile } from 'node:fs/promises';
+import { readdir, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { digest, listJournal, markName } from './journal-files.js';
+import { digest, listJournal, markName, readRecord } from './journal-files.js';
 import { heldOfType, OwnershipNotes, readAllNotes, type WorkspaceNotes } from './journal-notes.js';
 import { LogReader } from './journal-log.js';
 import { recordsRoot, type JournalPlace } from './journal-place.js';
 import { RecordIndex } from './journal-index.js';
+
+/**
+ * An open record of another workspace of this directory: what its create made (`idDigest`), or, still
+ * unanswered, may have made (an object holding its key that its census did not hold).
+ */
+export interface OtherRecord {
+  readonly workspace: string;
+  readonly type: string;
+  readonly key: string;
+  readonly settings: string;
+  readonly idDigest: string | null;
+  readonly census: readonly string[];
+}
 
 export class JournalDirectory {
   protected dir: string | null = null;
@@ -27,6 +40,8 @@ export class JournalDirectory {
   private readonly pending = new Set<Promise<unknown>>();
   /** What this process has read of the logs: a listing afresh reads what was appended since. */
   private readonly logs = new LogReader();
+  /** The same, for each other workspace's directory. */
+  private readonly otherLogs = new Map<string, LogReader>();
   private trouble: string | undefined;
   private troubleTold = false;
 
@@ -72,6 +87,44 @@ export class JournalDirectory {
     return this.others;
   }
 
+  /**
+   * The open records of every other workspace of this directory for this API, read afresh: another
+   * workspace's apply may be creating right now. Nothing here is removed or changed; unreadable ones say nothing.
+   */
+  async otherRecords(): Promise<OtherRecord[]> {
+    if (!this.dir) return [];
+    const mine = basename(dirname(this.dir));
+    const api = basename(this.dir);
+    const providerDir = dirname(dirname(this.dir));
+    let workspaces: string[];
+    try {
+      workspaces = await readdir(providerDir);
+    } catch {
+      return [];
+    }
+    const out: OtherRecord[] = [];
+    for (const workspace of workspaces) {
+      if (workspace === mine) continue;
+      const dir = join(providerDir, workspace, api);
+      let logs = this.otherLogs.get(dir);
+      if (!logs) this.otherLogs.set(dir, (logs = new LogReader()));
+      const listing = await listJournal(dir, this.now(), logs).catch(() => null);
+      for (const e of listing?.records.values() ?? []) {
+        const content = e.content ?? (await readRecord(dir, e.name).catch(() => null));
+        if (!content || content.plannedAdoption) continue;
+        out.push({
+          workspace: content.workspace || workspace,
+          type: e.type,
+          key: e.key,
+          settings: e.settings,
+          idDigest: e.idDigest,
+          census: content.census,
+        });
+      }
+    }
+    return out;
+  }
+
   /** Where the records are, once configured. */
   get directory(): string | null {
     return this.dir;
@@ -89,8 +142,8 @@ export class JournalDirectory {
   }
 
   /**
-   * Digests of the ids of `type` some record answered, some recovery took, or the state of a workspace
-   * of this directory held (this one's, or another's: never a killed run's to adopt).
+   * Digests of the ids of `type` some record answered (of this workspace or another), some recovery took,
+   * or the state of a workspace of this directory held (this one's, or another's: never a killed run's to adopt).
    */
   async claimedDigests(type: string): Promise<Set<string>> {
     if (!this.dir) return new Set();
@@ -98,6 +151,7 @@ export class JournalDirectory {
     const out = new Set([...(this.marks.get(type) ?? []), ...((await this.notes?.heldDigests(type)) ?? [])]);
     for (const notes of await this.allNotes()) for (const d of heldOfType(notes, type)) out.add(d);
     for (const e of index.ofType(type)) if (e.idDigest) out.add(e.idDigest);
+    for (const e of await this.otherRecords()) if (e.type === type && e.idDigest) out.add(e.idDigest);
     return out;
   }
 

@@ -7,13 +7,13 @@ import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { processFileName, writeAtomically } from './journal-files.js';
 
-/** While a process has creates in flight or results its host may not have stored, it says it is alive this often. */
+/** While a process has creates in flight, it says it is alive this often. */
 export const HEARTBEAT_MS = 2_000;
 
 /**
  * This process's file in a journal directory, written with its first record: its mtime says when the
- * process and its host were last alive, renewed every HEARTBEAT_MS while a create is in flight or a
- * result is not yet its host's to keep, and never once the host is gone.
+ * process and its host were last alive, renewed every HEARTBEAT_MS while a create is in flight, and
+ * never once the host is gone.
  */
 export class ProcessFile {
   readonly name = processFileName();
@@ -21,7 +21,6 @@ export class ProcessFile {
   private written: Promise<string> | null = null;
   private heartbeat: NodeJS.Timeout | undefined;
   private inFlight = 0;
-  private busyUntil = 0;
   private idle: Array<() => void> = [];
 
   constructor(
@@ -55,11 +54,6 @@ export class ProcessFile {
     if (this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
   }
 
-  /** Keeps vouching until `until` (a result the host holds, not yet long enough to have stored it). */
-  busy(until: number): void {
-    this.busyUntil = Math.max(this.busyUntil, until);
-  }
-
   whenIdle(): Promise<void> {
     return this.inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.idle.push(resolve));
   }
@@ -79,7 +73,7 @@ export class ProcessFile {
   }
 
   private beat(dir: string): void {
-    if (!this.hostAlive || (this.inFlight === 0 && this.now() > this.busyUntil)) {
+    if (!this.hostAlive || this.inFlight === 0) {
       this.stop(false);
       return;
     }
