@@ -255,7 +255,6 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
       (req: Msg, call: { signal: AbortSignal }) =>
       async (apiMs: () => number): Promise<Msg> => {
         const started = traced ? performance.now() : 0;
-        const ended = engine.callBegan();
         try {
           const res = await body(req, call);
           // api_ms: time spent waiting on the management API, so the provider's own share can be told apart.
@@ -274,8 +273,6 @@ export function providerService<C>(engine: ProviderEngine<C>, log: Logger): Reco
               : diagnosticFromError(summary, err);
           rpcLog(req).error('RPC failed', { error: d.detail });
           return fallback(diagnosticsToProto([d]));
-        } finally {
-          ended();
         }
       };
     return (req, call) => (traced ? measureApiTime(run(req, call)) : run(req, call)(() => 0));

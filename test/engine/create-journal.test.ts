@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { CreateJournal, digest, journalPlace } from '../../src/engine/journal/index.js';
-import { EXPIRY_MS } from '../../src/engine/journal/journal-files.js';
+import { EXPIRY_MS, recordId, recordName, writeAtomically } from '../../src/engine/journal/journal-files.js';
 import { recordsIn } from '../support/create-records.js';
 
 const run = promisify(execFile);
@@ -257,9 +257,22 @@ describe('engine: the create journal on disk', function () {
   });
 
   it('a record file caught half rewritten is read again, not set aside', async () => {
-    const journal = journalIn(dir);
-    // A plan's word that the apply adopts an object is a file of its own.
-    await journal.planAdoption(entry(1), 'obj-1');
+    // A record in a file of its own, as earlier releases wrote them.
+    const sentAt = Date.now();
+    const content = {
+      version: 1,
+      provider: 'fake',
+      workspace: 'default',
+      api: 'https://fake.example',
+      ...entry(1),
+      census: [],
+      process: 'p~1~1~00',
+      sentAt,
+      id: 'obj-1',
+      answeredAt: sentAt,
+      returnedAt: null,
+    };
+    await writeAtomically(apiDir(dir), recordName(entry(1), digest('obj-1'), recordId(sentAt)), content);
     const [name] = files(dir).filter((n) => n.startsWith('r~'));
     const path = join(apiDir(dir), name!);
     const whole = readFileSync(path, 'utf8');

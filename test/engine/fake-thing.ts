@@ -15,6 +15,7 @@ import type { CreateRecoveryOptions } from '../../src/engine/creates/index.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
 import type { ObjectValue } from '../../src/schema/value.js';
 import { rmSync } from 'node:fs';
+import { ApiError } from '../../src/wire/api-error.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { recordsUnder } from '../support/create-records.js';
 
@@ -89,6 +90,12 @@ export function thing(options: { withTime?: boolean; uniqueNames?: boolean } = {
       const fate = api.fates.shift() ?? 'answered';
       api.arrived();
       if (fate === 'killed-before') return never;
+      if (options.uniqueNames === true && [...api.things.values()].some((t) => t.name === plan.name))
+        throw new ApiError(`a thing named ${JSON.stringify(plan.name)} exists`, {
+          code: 'conflict',
+          operation: 'POST /things',
+          status: 409,
+        });
       const t = { id: `t-${++api.seq}`, name: plan.name, color: plan.color ?? 'blue', made: api.clock };
       api.things.set(t.id, t);
       if (fate === 'killed-after') return never;
@@ -173,7 +180,7 @@ export class Run {
       resources: [thing(options)],
       dataSources: [],
     });
-    const recovery = { lookupDelayMs: 0, settleQuietMs: 50, settleMaxMs: 2_000, ...options.recovery };
+    const recovery = { lookupDelayMs: 0, ...options.recovery };
     this.engine = new ProviderEngine(def, quiet, {}, recovery, this.journal, host);
   }
 

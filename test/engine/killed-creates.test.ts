@@ -100,8 +100,11 @@ describe('engine: a killed run loses nothing (the create journal)', function () 
     api.clock = Date.now() + 3600_000;
     api.foreign('x');
     const out = await (await Run.start(api, dir)).create('x');
-    expect(out.diags.items).to.deep.equal([]);
-    expect((out.state as { id: string }).id).to.not.equal('foreign-1');
+    // Nothing says whose it is: refused by default, never taken.
+    expect(out.diags.items.map((d) => d.summary)).to.deep.equal(['The thing named "x" exists already, untracked']);
+    expect(out.diags.items[0]!.detail).to.include('foreign-1');
+    const beside = await (await Run.start(api, dir, { settings: { untrackedObjects: 'create' } })).create('x');
+    expect((beside.state as { id: string }).id).to.not.equal('foreign-1');
     expect(api.things.size).to.equal(2);
   });
 
@@ -169,9 +172,7 @@ describe('engine: a killed run loses nothing (the create journal)', function () 
     const next = await Run.start(api, dir, { settings: { untrackedObjects: 'warn' } });
     const listedBefore = api.lists;
     const plan = await next.plan('x');
-    expect(plan.diags.items.map((d) => d.summary)).to.deep.equal([
-      'The thing named "x" is created beside an untracked object like it',
-    ]);
+    expect(plan.diags.items.map((d) => d.summary)).to.deep.equal(['Objects like planned creates exist, untracked']);
     expect(plan.diags.items[0]!.detail).to.include('t-1 (made or last changed');
     const other = await next.plan('y');
     expect(other.diags.items).to.deep.equal([]);

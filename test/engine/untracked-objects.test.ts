@@ -8,8 +8,9 @@
  * - another workspace of the same directory made it: never refused, adopted or named, whatever the
  *   setting; where the platform keeps the key unique, refused at plan naming that workspace;
  * - what a user chose to create beside stays known to the state, so later plans do not ask again;
- * - the walk: a verdict waits until the walk is quiet, and only the latest create waits (one wait per
- *   plan, not per batch), except under Pulumi, which applies each create right after planning it;
+ * - the walk: Terraform's plan warns and the apply decides, on facts (records, notes, planned private
+ *   data, the platform), the same whatever the order of the walk's calls and its pauses; Pulumi, which
+ *   applies each create right after planning it, decides at the plan;
  * - a destroy's plan, a `-target` plan, a platform that does not answer.
  */
 import { expect } from 'chai';
@@ -47,12 +48,24 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
     rmSync(join(dir, '.terraform'), { recursive: true });
   }
 
+  /** The plan in one process, the apply in another, as Terraform runs them; the apply's outcome. */
+  async function planThenApply(name: string, options: RunOptions = {}) {
+    const plan = await (await Run.start(api, dir, options)).plan(name);
+    const apply = await Run.start(api, dir, { ...options, applyWalk: true });
+    const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+    return { plan, out };
+  }
+
   describe('nothing known of the object (a fresh runner)', () => {
-    it('refuse, the default: an error before anything is created, naming the object, every likely cause and a way out for each', async () => {
+    it('refuse, the default: the plan warns, and the apply refuses before sending, naming the object, every likely cause and a way out for each', async () => {
       await killedOnAnotherRunner();
-      const plan = await (await Run.start(api, dir)).plan('x');
-      expect(summaries(plan.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
-      const { detail } = plan.diags.items[0]!;
+      const { plan, out } = await planThenApply('x');
+      expect(summaries(plan.diags)).to.deep.equal([['warning', 'Objects like planned creates exist, untracked']]);
+      expect(plan.diags.items[0]!.detail)
+        .to.include('t-1 (made or last changed')
+        .and.include('the apply refuses this create and sends nothing for it');
+      expect(summaries(out.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
+      const { detail } = out.diags.items[0]!;
       expect(detail).to.include('t-1 (made or last changed');
       expect(detail, 'a killed run, and its way out').to.include('killed before its state was saved');
       expect(detail)
@@ -63,100 +76,65 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       );
       expect(detail).to.include('`untracked_objects = "create"` in the provider block');
       expect(detail).to.include('`FAKE_UNTRACKED_OBJECTS=create` in the environment of one run');
+      expect(detail, 'this state’s own, from a plan made elsewhere').to.include('`moved` block');
       expect(detail).to.include('Nothing was created');
+      expect(out.state).to.equal(null);
       expect(api.creates).to.equal(1);
+    });
+
+    it('many creates with look-alikes: one summary for all, which the CLI folds into one', async () => {
+      for (let i = 0; i < 5; i++) await killedOnAnotherRunner(`n${i}`);
+      const run = await Run.start(api, dir);
+      const plans = await Promise.all(Array.from({ length: 5 }, (_, i) => run.plan(`n${i}`)));
+      const said = new Set(plans.flatMap((p) => p.diags.items.map((d) => `${d.severity}: ${d.summary}`)));
+      expect([...said]).to.deep.equal(['warning: Objects like planned creates exist, untracked']);
     });
 
     it('create: the plan names it, the apply creates another, and the state keeps what it was created beside', async () => {
       await killedOnAnotherRunner();
-      const run = await Run.start(api, dir, mode('create'));
-      const plan = await run.plan('x');
-      expect(summaries(plan.diags)).to.deep.equal([
-        ['warning', 'The thing named "x" is created beside an untracked object like it'],
-      ]);
-      expect(plan.plannedPrivate[UNTRACKED_BESIDE]).to.deep.equal(['t-1']);
-      const out = await run.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+      const { plan, out } = await planThenApply('x', mode('create'));
+      expect(summaries(plan.diags)).to.deep.equal([['warning', 'Objects like planned creates exist, untracked']]);
+      expect(plan.diags.items[0]!.detail).to.include('the apply creates a new object beside it');
       expect(idOf(out.state)).to.equal('t-2');
       expect(out.private[UNTRACKED_BESIDE], 'kept in the private state').to.deep.equal(['t-1']);
 
-      // Another fresh runner with the default: the state shows what it was created beside, and a new
-      // create of the same key is not refused for it.
+      // A later create whose planned private data carries it (a replacement keeps its prior's) is not
+      // refused for it, on any runner, with the default.
       rmSync(join(dir, '.terraform'), { recursive: true });
-      const later = await Run.start(api, dir);
-      await later.engine.readWithIdentity('fake_thing', out.state!, out.private, null);
-      const again = await later.plan('x');
+      const later = await Run.start(api, dir, { applyWalk: true });
+      const replacing = { ...out.private, replaces: [idOf(out.state)] };
+      const again = await later.engine.applyResourceChange('fake_thing', null, plan.planned, replacing);
       expect(again.diags.items).to.deep.equal([]);
+      expect(idOf(again.state)).to.equal('t-3');
     });
 
     it('warn: as create where the client shows warnings', async () => {
       await killedOnAnotherRunner();
-      const run = await Run.start(api, dir, mode('warn'));
-      const plan = await run.plan('x');
-      expect(summaries(plan.diags)).to.deep.equal([
-        ['warning', 'The thing named "x" is created beside an untracked object like it'],
-      ]);
-      const out = await run.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+      const { out } = await planThenApply('x', mode('warn'));
       expect(idOf(out.state)).to.equal('t-2');
     });
 
-    it('adopt: the plan says it takes the object over, and the apply walk, a new process, adopts it without a create', async () => {
+    it('adopt is retired: the provider says so, and it refuses as refuse does, taking nothing', async () => {
       await killedOnAnotherRunner();
-      const plan = await (await Run.start(api, dir, mode('adopt'))).plan('x');
-      expect(summaries(plan.diags)).to.deep.equal([['warning', 'The thing named "x" is taken over, not created']]);
-      const apply = await Run.start(api, dir, mode('adopt', { applyWalk: true }));
-      const replan = await apply.plan('x');
-      expect(replan.diags.items, 'the apply walk says nothing more').to.deep.equal([]);
-      const out = await apply.engine.applyResourceChange('fake_thing', null, replan.planned, replan.plannedPrivate);
-      expect(out.diags.items).to.deep.equal([]);
-      expect(idOf(out.state)).to.equal('t-1');
-      expect(api.creates, 'no create request after the killed one').to.equal(1);
-      expect(api.things.size).to.equal(1);
-    });
-
-    it('adopt: each create of the key takes over one look-alike, and leaves the others alone', async () => {
-      await killedOnAnotherRunner('twin');
-      await killedOnAnotherRunner('twin');
-      await killedOnAnotherRunner('twin');
-      const planRun = await Run.start(api, dir, mode('adopt'));
-      const plans = await Promise.all([planRun.plan('twin'), planRun.plan('twin')]);
-      const said = plans.flatMap((p) => p.diags.items);
-      expect(said.map((d) => [d.severity, d.summary])).to.deep.equal([
-        ['warning', 'The thing named "twin" is taken over, not created'],
-        ['warning', 'The thing named "twin" is taken over, not created'],
-      ]);
-      expect(said[0]!.detail).to.include('3 objects').and.include('t-1').and.include('t-3');
-      const apply = await Run.start(api, dir, mode('adopt', { applyWalk: true }));
-      const outs = await Promise.all(
-        plans.map((p) => apply.engine.applyResourceChange('fake_thing', null, p.planned, p.plannedPrivate)),
-      );
-      const taken = outs.map((o) => idOf(o.state));
-      expect(new Set(taken).size, 'two different objects').to.equal(2);
-      expect(taken.every((id) => ['t-1', 't-2', 't-3'].includes(id))).to.equal(true);
-      expect(api.creates, 'no create after the three killed ones').to.equal(3);
-    });
-
-    it('adopt without records (KEEL_CREATE_RECORDS=off) cannot carry the plan to the apply: it refuses', async () => {
-      await killedOnAnotherRunner();
-      const plan = await (await Run.start(api, dir, mode('adopt', { records: false }))).plan('x');
-      expect(summaries(plan.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
-    });
-
-    it('a plan’s adoption counts only while the setting says adopt', async () => {
-      await killedOnAnotherRunner();
-      await (await Run.start(api, dir, mode('adopt'))).plan('x');
-      const out = await (await Run.start(api, dir, mode('warn', { applyWalk: true }))).create('x');
-      expect(idOf(out.state)).to.equal('t-2');
+      const run = await Run.start(api, dir, mode('adopt'));
+      const configured = await run.engine.configureProvider('1.15.5', {});
+      expect(summaries(configured)).to.deep.equal([['warning', 'untracked_objects = "adopt" is retired']]);
+      const { out } = await planThenApply('x', mode('adopt'));
+      expect(summaries(out.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
+      expect(out.diags.items[0]!.detail).to.include('"adopt" is retired');
+      expect(api.creates).to.equal(1);
     });
 
     it('where the platform keeps the key unique, the message offers no second object: import it or choose another key', async () => {
       await killedOnAnotherRunner();
       for (const setting of ['refuse', 'create', 'warn'] as const) {
-        const plan = await (await Run.start(api, dir, mode(setting, { uniqueNames: true }))).plan('x');
-        expect(summaries(plan.diags), setting).to.deep.equal([['error', 'The thing named "x" exists already']]);
-        const { detail } = plan.diags.items[0]!;
+        const { out } = await planThenApply('x', mode(setting, { uniqueNames: true }));
+        expect(summaries(out.diags), setting).to.deep.equal([['error', 'The thing named "x" exists already']]);
+        const { detail } = out.diags.items[0]!;
         expect(detail).to.include('keeps its name unique').and.include("`terraform import <address> 't-1'`");
         expect(detail).to.not.include('untracked_objects');
       }
+      expect(api.creates).to.equal(1);
     });
 
     it('an untracked object the plan does not match (other settings) is not named', async () => {
@@ -247,57 +225,115 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
     });
   });
 
-  describe('the walk', () => {
-    it('names no object the walk shows tracked, even when the walk shows it after the check began', async () => {
-      const first = await Run.start(api, dir);
-      const stored = await first.create('twin');
-      await first.createKilled('twin', 'killed-after');
+  describe('the walk: verdicts on facts, never on the order of calls', () => {
+    /**
+     * A plan walk in which the state holds `own` objects (made by a run on another runner, so no note of
+     * them is here) at other addresses, while creates of the same keys are planned, and `killed` objects a
+     * killed run left; the walk shows the state's objects in the order and at the moments `schedule`
+     * gives. Then the apply, a new process in the same directory. What each create's plan and apply said.
+     */
+    async function walk(schedule: readonly number[], delays: readonly number[]) {
+      const own: ObjectValue[] = [];
+      const maker = await Run.start(api, dir);
+      for (const name of ['a', 'b', 'c']) own.push((await maker.create(name)).state!);
+      for (const name of ['k1', 'k2']) await maker.createKilled(name, 'killed-after');
       rmSync(join(dir, '.terraform'), { recursive: true });
-      const walk = await Run.start(api, dir, { recovery: { settleQuietMs: 300 } });
-      const [plan] = await Promise.all([
-        walk.plan('twin'),
-        new Promise((resolve) => setTimeout(resolve, 150)).then(() => walk.upgrade(stored.state!)),
-      ]);
-      expect(plan.diags.items.map((d) => d.summary)).to.deep.equal([
-        'The thing named "twin" exists already, untracked',
-      ]);
-      expect(plan.diags.items[0]!.detail).to.include('t-2').and.not.include('t-1');
+      const plans = await Run.start(api, dir);
+      const creates = ['a', 'b', 'c', 'k1', 'k2'];
+      const calls = schedule.map((n, i) => async () => {
+        await new Promise((resolve) => setTimeout(resolve, delays[i]));
+        // 0..2: the walk shows an object of the state; 3..7: a create is planned.
+        if (n >= 3) return [creates[n - 3]!, await plans.plan(creates[n - 3]!)];
+        await plans.upgrade(own[n]!);
+        return null;
+      });
+      const planned = (await Promise.all(calls.map((c) => c()))).filter((p) => p !== null) as [
+        string,
+        Awaited<ReturnType<Run['plan']>>,
+      ][];
+      await plans.engine.ended();
+      const apply = await Run.start(api, dir, { applyWalk: true });
+      const verdicts: Record<string, string> = {};
+      for (const [name, plan] of planned.sort(([a], [b]) => (a < b ? -1 : 1))) {
+        const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+        verdicts[name] =
+          `plan: ${summaries(plan.diags).join('; ')} | apply: ${summaries(out.diags).join('; ') || idOf(out.state)}`;
+      }
+      return verdicts;
+    }
+
+    it('over many orders and pauses: the same verdicts, no refusal of the state’s own objects, no duplicate of a killed run’s', async () => {
+      // A small deterministic generator: the same schedules on every run of the suite.
+      let seed = 7;
+      const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+      const seen = new Set<string>();
+      for (let round = 0; round < 12; round++) {
+        api = new Platform();
+        removeRuns(dir);
+        dir = mkdtempSync(join(tmpdir(), 'keel-untracked-'));
+        const schedule = [0, 1, 2, 3, 4, 5, 6, 7].sort(() => next() - 0.5);
+        const delays = schedule.map(() => Math.floor(next() * 3) * 40);
+        const verdicts = await walk(schedule, delays);
+        const made = [...api.things.values()].map((t) => model(t).name);
+        for (const name of ['a', 'b', 'c'])
+          expect(verdicts[name], `${name}, schedule ${schedule}`).to.match(/apply: t-\d+$/);
+        for (const name of ['k1', 'k2']) {
+          expect(verdicts[name], `${name}, schedule ${schedule}`).to.include('exists already, untracked');
+          expect(
+            made.filter((n) => n === name),
+            `${name}: no duplicate`,
+          ).to.have.length(1);
+        }
+        seen.add(JSON.stringify(verdicts).replace(/t-\d+/g, 't-N'));
+      }
+      expect(seen.size, 'one verdict whatever the order').to.equal(1);
     });
 
-    it('only the latest create waits for the walk: the ones before it return at once, and it says every verdict', async () => {
-      for (let i = 0; i < 12; i++) await killedOnAnotherRunner(`n${i}`);
-      const walk = await Run.start(api, dir, { recovery: { settleQuietMs: 200 } });
-      const order: number[] = [];
-      const plans = await Promise.all(
-        Array.from({ length: 12 }, (_, i) =>
-          walk.plan(`n${i}`).then((p) => {
-            order.push(i);
-            return p;
-          }),
-        ),
-      );
-      expect(order.at(-1), 'the last to return is the last to ask').to.equal(11);
-      expect(plans.slice(0, 11).every((p) => p.diags.items.length === 0)).to.equal(true);
-      expect(plans[11]!.diags.items.map((d) => d.summary)).to.deep.equal(
-        Array.from({ length: 12 }, (_, i) => `The thing named "n${i}" exists already, untracked`),
-      );
-    });
-
-    it('a walk that shows every object the look-alikes hold says nothing, and notes them for the walk after it', async () => {
+    it('a saved plan applied on a fresh runner, which cannot read what the plan walk showed: refused the same way every time, naming the way out', async () => {
       const first = await Run.start(api, dir);
       const stored = await first.create('twin');
       rmSync(join(dir, '.terraform'), { recursive: true });
-      const walk = await Run.start(api, dir);
-      const [plan] = await Promise.all([
-        walk.plan('twin'),
-        new Promise((resolve) => setTimeout(resolve, 20)).then(() => walk.upgrade(stored.state!)),
-      ]);
-      expect(plan.diags.items).to.deep.equal([]);
-      await walk.journal.flush();
-      // A client that does not say which walk it is (OpenTofu): its apply walk shows nothing of the
-      // sibling, and the notes tell it the sibling is this state's.
-      const replan = await (await Run.start(api, dir)).plan('twin');
-      expect(replan.diags.items).to.deep.equal([]);
+      const planWalk = await Run.start(api, dir);
+      const plan = await planWalk.plan('twin');
+      await planWalk.upgrade(stored.state!);
+      await planWalk.engine.ended();
+      // The apply job's runner has none of the plan job's files.
+      rmSync(join(dir, '.terraform'), { recursive: true });
+      const apply = await Run.start(api, dir, { applyWalk: true });
+      const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+      expect(summaries(out.diags)).to.deep.equal([['error', 'The thing named "twin" exists already, untracked']]);
+      expect(out.diags.items[0]!.detail).to.include('`moved` block').and.include('create_records_dir');
+    });
+
+    it('create_before_destroy: the object the create replaces is the resource’s own, named in its planned private data, and not kept in its state', async () => {
+      const first = await Run.start(api, dir);
+      const stored = await first.create('x');
+      rmSync(join(dir, '.terraform'), { recursive: true });
+      const apply = await Run.start(api, dir, { applyWalk: true });
+      const plan = await apply.plan('x');
+      const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, {
+        replaces: [idOf(stored.state!)],
+      });
+      expect(out.diags.items).to.deep.equal([]);
+      expect(idOf(out.state), 'a new object beside the one it replaces').to.equal('t-2');
+      expect(out.private).to.deep.equal({});
+    });
+
+    it('create_before_destroy on a key the platform keeps unique: the refusal names the object it replaces as the resource’s own', async () => {
+      const first = await Run.start(api, dir, { uniqueNames: true });
+      const stored = await first.create('x');
+      // The plan walk of the replacement shows it tracked.
+      await (await Run.start(api, dir, { uniqueNames: true })).showTracked(stored.state!);
+      const apply = await Run.start(api, dir, { uniqueNames: true, applyWalk: true });
+      const plan = await apply.plan('x');
+      const replaces = [idOf(stored.state!)];
+      const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, { replaces });
+      expect(summaries(out.diags)).to.deep.equal([['error', 'Cannot create fake_thing']]);
+      expect(out.diags.items[0]!.detail)
+        .to.include("is this resource's replacement")
+        .and.include('create_before_destroy')
+        .and.not.include('not made by this configuration');
+      expect(api.things.size).to.equal(1);
     });
 
     it('Terraform’s apply walk never judges look-alikes: the plan walk did, with what it showed', async () => {
@@ -334,12 +370,13 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       expect(api.lists).to.equal(lists);
     });
 
-    it('a -target plan, which does not read the whole state, names the look-alike in a warning', async () => {
+    it('a -target run, which does not read the whole state, names the look-alike in a warning and creates', async () => {
       await killedOnAnotherRunner();
-      const argv = ['terraform', 'plan', '-target=fake_thing.x'];
-      const plan = await (await Run.start(api, dir, { host: { argv } })).plan('x');
-      expect(summaries(plan.diags)).to.deep.equal([['warning', 'The thing named "x" may exist already']]);
+      const argv = ['terraform', 'apply', '-target=fake_thing.x'];
+      const { plan, out } = await planThenApply('x', { host: { argv } });
+      expect(summaries(plan.diags)).to.deep.equal([['warning', 'Objects like planned creates exist, untracked']]);
       expect(plan.diags.items[0]!.detail).to.include('narrowed with `-target`');
+      expect(idOf(out.state)).to.equal('t-2');
     });
   });
 
@@ -351,9 +388,10 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       const lists = api.lists;
       const plans = [await run.plan('x'), await run.plan('y')];
       expect(plans.map((p) => summaries(p.diags))).to.deep.equal([
-        [['warning', 'Could not look for objects like the thing named "x"']],
-        [['warning', 'Could not look for objects like the thing named "y"']],
+        [['warning', 'Could not look for objects like planned creates']],
+        [['warning', 'Could not look for objects like planned creates']],
       ]);
+      expect(plans[1]!.diags.items[0]!.detail).to.include('the thing named "y"');
       expect(plans[0]!.diags.items[0]!.detail).to.include('401 the credentials were refused');
       expect(api.lists - lists, 'asked once').to.equal(1);
     });
@@ -387,15 +425,11 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       expect(summaries(plan.diags)).to.deep.equal([['error', 'The thing named "later" exists already, untracked']]);
     });
 
-    it('warn and adopt, which only a warning would tell about, refuse: Pulumi shows no provider warning', async () => {
+    it('warn, which only a warning would tell about, refuses: Pulumi shows no provider warning', async () => {
       await killedOnAnotherRunner();
-      for (const setting of ['warn', 'adopt'] as const) {
-        const plan = await (await Run.start(api, dir, mode(setting, pulumi))).plan('x');
-        expect(summaries(plan.diags), setting).to.deep.equal([
-          ['error', 'The thing named "x" exists already, untracked'],
-        ]);
-        expect(plan.diags.items[0]!.detail).to.include('Pulumi shows no warning of a provider');
-      }
+      const plan = await (await Run.start(api, dir, mode('warn', pulumi))).plan('x');
+      expect(summaries(plan.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
+      expect(plan.diags.items[0]!.detail).to.include('Pulumi shows no warning of a provider');
     });
 
     it('two stacks of one project in one directory: the second makes its own object, whatever the first left', async () => {
@@ -439,8 +473,7 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       expect(plan.diags.items, 'Pulumi shows no warning').to.deep.equal([]);
       api.listing = 'answers';
       const out = await run.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
-      expect(summaries(out.diags)).to.deep.equal([['error', 'Cannot create fake_thing']]);
-      expect(out.diags.items[0]!.detail).to.include('exists already, untracked');
+      expect(summaries(out.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
       expect(api.creates).to.equal(1);
     });
   });

@@ -8,7 +8,7 @@
  * model (`drop`: the connection is lost before the platform acts, so the create never happened;
  * `ambiguous`: the platform acts and the answer is lost):
  * - B creates the same configuration: it ends with an object of its own, never A's (where the platform
- *   keeps the key unique, B's plan refuses, naming A's object to import, and nothing is sent);
+ *   keeps the key unique, B's apply refuses, naming A's object to import, and nothing is sent);
  *   A's object is untouched, no object is in both states, and B's destroy leaves A's object as it was;
  * - A replaces its object as `create_before_destroy` does (create the new one, then destroy the
  *   deposed one): the new create never adopts the old object, so nothing is lost.
@@ -22,12 +22,7 @@ import type { ProviderDef, ResourceDef } from '../../src/engine/contracts/index.
 import type { Fields } from '../../src/schema/define.js';
 import { toModel, valueToPlain } from '../../src/schema/model.js';
 import type { ObjectValue } from '../../src/schema/value.js';
-import {
-  ProviderCallError,
-  TerraformClient,
-  type PlannedChange,
-  type WireDiagnostic,
-} from '../../src/tfclient/terraform-client.js';
+import { TerraformClient, type PlannedChange, type WireDiagnostic } from '../../src/tfclient/terraform-client.js';
 import {
   heldObject,
   isCreateOperation,
@@ -250,21 +245,19 @@ async function ownershipRun(w: World, s: Subject): Promise<void> {
     const heldA = run.held(stateA);
     expect(heldA, `${s.type}: the emulator holds A's object`).to.not.equal(undefined);
 
-    // Where the platform keeps the key unique, B's plan refuses at once, naming A's object (its create
-    // could not succeed); nothing is sent. Otherwise B makes its own, whatever becomes of its answer.
+    // Where the platform keeps the key unique, B's apply refuses the create before sending it, naming
+    // A's object (its plan warns: a plan cannot know yet whether its walk shows the object); nothing is
+    // sent. Otherwise B makes its own, whatever becomes of its answer.
     if (unique) {
       const before = w.emulator.operations().length;
       const planning = await w.planningB();
       const refused = await planning
         .plan(s.type, null, run.config)
-        .then(
-          () => null,
-          (e: unknown) => e as ProviderCallError,
-        )
+        .then((planned) => planning.applyKeepingState(s.type, null, planned, run.config))
         .finally(() => planning.close());
-      expect(refused, `${s.type}: B's plan`).to.be.instanceOf(ProviderCallError);
-      expect(refused!.diagnostics, `${s.type}: B's plan, one error`).to.have.length(1);
-      expect(refused!.diagnostics[0]!.detail, `${s.type}: B's plan names A's object and how to import it`)
+      expect(refused.state, `${s.type}: B's apply`).to.equal(null);
+      expect(refused.errors, `${s.type}: B's apply, one error`).to.have.length(1);
+      expect(refused.errors[0]!.detail, `${s.type}: B's apply names A's object and how to import it`)
         .to.include(idA)
         .and.include(`terraform import <address> '${idA}'`);
       const sent = w.emulator.operations().slice(before).filter(isCreateOperation(w.provider)).length;
@@ -288,7 +281,7 @@ async function ownershipRun(w: World, s: Subject): Promise<void> {
         );
       }
     }
-    run.notes.push(unique ? 'unique key: B refused at plan, naming A' : 'B made its own');
+    run.notes.push(unique ? 'unique key: B refused before its create was sent, naming A' : 'B made its own');
 
     // create_before_destroy in A: the replacement is created first, then the deposed object destroyed.
     for (const kind of KINDS) {

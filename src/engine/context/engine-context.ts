@@ -6,15 +6,14 @@
 import type { Fields, PlatformLimits } from '../../schema/define.js';
 import { toConfigModel, toModel } from '../../schema/model.js';
 import type { ObjectValue } from '../../schema/value.js';
-import {
-  type ActionDef,
-  type DataSourceDef,
-  type EphemeralDef,
-  type OpContext,
-  type ProviderDef,
-  type ResourceDef,
-  UNTRACKED_BESIDE,
-  type CreateSettings,
+import type {
+  ActionDef,
+  DataSourceDef,
+  EphemeralDef,
+  OpContext,
+  ProviderDef,
+  ResourceDef,
+  CreateSettings,
 } from '../contracts/index.js';
 import {
   type Logger,
@@ -100,17 +99,14 @@ export class EngineContext<C> {
     this.stopController = new AbortController();
   }
 
-  /** Per type, the ids of the objects Terraform showed this process tracked (engine/creates/create-lookalikes.ts). */
-  readonly shown = new Map<string, Set<string>>();
-
   /**
    * Terraform showed a state of `r` (a prior state, a read, an import) or found its object gone: the
-   * records of the create that made it end (engine/journal/create-journal.ts), a plan names it as no look-alike, and
-   * the notes of this workspace say its state holds it (engine/journal/journal-notes.ts; not for an import, which a
+   * records of the create that made it end (engine/journal/create-journal.ts), and the notes of this workspace
+   * say its state holds it, which the creates of this workspace's apply take as this state's (engine/journal/journal-notes.ts; not for an import, which a
    * plan may never apply).
    */
   seen(r: ResourceDef<Fields, C>, state: ObjectValue, how: 'tracked' | 'imported' | 'gone'): void {
-    const id = how === 'gone' ? idOf(r, state) : this.show(r, state);
+    const id = idOf(r, state);
     if (id === undefined || !this.journal.usable) return;
     // A walk shows an object up to three times (an upgrade, a read, a plan): the journal hears it once.
     const told = `${how} ${r.typeName} ${id}`;
@@ -120,40 +116,13 @@ export class EngineContext<C> {
     this.journal.seen(r.typeName, id, how);
   }
 
+  /** The id of a state of `r`, when the type has one. */
+  idOf(r: ResourceDef<Fields, C>, state: ObjectValue): string | undefined {
+    return idOf(r, state);
+  }
+
   /** What the journal was told of each object, once per process. */
   private readonly told = new Set<string>();
-
-  /** Per type, the untracked objects this state's resources were created beside on purpose. */
-  private readonly besides = new Map<string, Set<string>>();
-
-  /**
-   * A resource's private state, as the walk shows it: the untracked objects its user chose to create it
-   * beside (engine/creates/create-lookalikes.ts) are no look-alikes of this state's creates.
-   */
-  acknowledge(r: ResourceDef<Fields, C>, priv: PrivateState): void {
-    const ids = priv[UNTRACKED_BESIDE];
-    if (!Array.isArray(ids)) return;
-    let held = this.besides.get(r.typeName);
-    if (!held) this.besides.set(r.typeName, (held = new Set()));
-    for (const id of ids) if (typeof id === 'string') held.add(id);
-  }
-
-  acknowledged(type: string, id: string): boolean {
-    return this.besides.get(type)?.has(id) ?? false;
-  }
-
-  /**
-   * Terraform holds a state of `r` (an upgrade or a read has just begun): a plan names its object as
-   * no look-alike from now on. Its id, when the type has one.
-   */
-  show(r: ResourceDef<Fields, C>, state: ObjectValue): string | undefined {
-    const id = idOf(r, state);
-    if (id === undefined) return undefined;
-    let ids = this.shown.get(r.typeName);
-    if (!ids) this.shown.set(r.typeName, (ids = new Set()));
-    ids.add(id);
-    return id;
-  }
 
   /** What went wrong with the records of creates, as a warning once per process (engine/journal/create-journal.ts). */
   journalWarning(diags: Diagnostics): void {

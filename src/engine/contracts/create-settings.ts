@@ -9,6 +9,7 @@
  * over as this configuration's.
  */
 export type UntrackedObjects = 'refuse' | 'create' | 'warn' | 'adopt';
+// `adopt` is retired: it took objects that another state may hold, and refuses as `refuse` does.
 
 /**
  * What a plan does when an argument names an object the platform does not hold (yet: another
@@ -19,6 +20,13 @@ export type MissingReferences = 'warn' | 'refuse';
 
 /** Where a resource's private state keeps the untracked objects its user chose to create it beside. */
 export const UNTRACKED_BESIDE = 'untracked_beside';
+
+/**
+ * Where a plan that replaces an object keeps its id, for the create that replaces it: with
+ * create_before_destroy that object still holds the key when the create is sent, and it is this
+ * resource's own. Planned private data only: never kept in a state.
+ */
+export const REPLACES = 'replaces';
 
 export interface CreateSettings {
   readonly untrackedObjects: UntrackedObjects;

@@ -18,12 +18,6 @@ export interface CreateRecoveryOptions {
   readonly lookupAfterStopMs: number;
   /** How long one listing of a type's objects serves as the census of the creates that follow it. */
   readonly censusMaxAgeMs: number;
-  /**
-   * Before a plan names objects no state tracks, how long the walk must have sent no call (it has shown
-   * what its state holds by then), and how long it waits at most (create-lookalikes.ts).
-   */
-  readonly settleQuietMs: number;
-  readonly settleMaxMs: number;
   /** How long a plan waits for the platform to answer one of its listings (engine/catalogue/catalogue-checks.ts). */
   readonly lookBudgetMs: number;
 }
@@ -33,8 +27,6 @@ export const DEFAULT_CREATE_RECOVERY: CreateRecoveryOptions = {
   lookupDelayMs: 1_000,
   lookupAfterStopMs: 30_000,
   censusMaxAgeMs: 30_000,
-  settleQuietMs: 300,
-  settleMaxMs: 60_000,
   lookBudgetMs: 6_000,
 };
 

@@ -100,6 +100,27 @@ export function alreadyExists<C>(
 }
 
 /**
+ * A replacement refused because the object it replaces still holds a key the platform keeps unique:
+ * `create_before_destroy` makes the new object first. That object is the resource's own, not another's.
+ */
+export function keptByReplacement<C>(
+  r: ResourceDef<Fields, C>,
+  plan: ModelOf<Fields>,
+  refused: ApiError,
+  replaced: string,
+): DiagnosticError {
+  const key = r.findCreated!.key;
+  return new DiagnosticError(
+    `Cannot create ${r.typeName}`,
+    `${refused.message}. ${capitalized(describe(r, plan))} is this resource's replacement, and the object it ` +
+      `replaces, ${replaced}, still holds ${key}, which the platform keeps unique: \`create_before_destroy\` makes ` +
+      `the new object before it destroys ${replaced}. Remove \`create_before_destroy\` from this resource's ` +
+      `lifecycle, or give the new object another ${key} in the same change. ${replaced} is unchanged, and nothing ` +
+      'was created.',
+  );
+}
+
+/**
  * A create of the one sub-object a parent can have (a type with `repeatableCreate`, whose create reads
  * first), refused because the parent has one already: it is never taken over, and importing it adopts
  * it. `parent` as a person finds it ("cluster 7f3…"), `what` the sub-object ("a maintenance window").

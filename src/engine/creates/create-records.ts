@@ -26,10 +26,11 @@ import { fromModel } from '../../schema/model.js';
 import { Unknown, type ObjectValue, type Value } from '../../schema/value.js';
 import { equalityKey } from '../../schema/value-ops.js';
 import type { AttrDef, BlockDef } from '../../schema/define.js';
-import type { OpContext, ResourceDef, UntrackedObjects } from '../contracts/index.js';
+import type { OpContext, ResourceDef } from '../contracts/index.js';
 import { judge, type CreateLedger, type Holder, type Lookup, type Model } from './create-evidence.js';
 import { digest, HEARTBEAT_MS, type CreateEntry, type CreateJournal, type RecordHandle } from '../journal/index.js';
 import { describe, messageOf, unknownOutcome } from './create-messages.js';
+import { notesHold } from '../journal/index.js';
 import { DiagnosticError } from '../diagnostics/index.js';
 import { inCurrentForm, isPlatformSetting, differencesFromPlan } from '../plan/index.js';
 
@@ -98,11 +99,10 @@ export async function recoverRecorded<C>(
   ledger: CreateLedger,
   journal: CreateJournal,
   entry: CreateEntry,
-  untracked: UntrackedObjects,
 ): Promise<Recovered | null> {
   if (!(await journal.hasRecords(entry))) return null;
-  // What a plan said the apply adopts counts only while the user still says so.
-  const records = (await journal.openRecords(entry)).filter((rec) => !rec.plannedAdoption || untracked === 'adopt');
+  // What a plan of an earlier release said the apply adopts (`untracked_objects = "adopt"`, retired) counts no more.
+  const records = (await journal.openRecords(entry)).filter((rec) => !rec.plannedAdoption);
   if (records.length === 0) return null;
   const lead =
     `An earlier run in this directory ended while its request to create ${describe(r, plan)} was out ` +
@@ -122,6 +122,7 @@ export async function recoverRecorded<C>(
   const holding = listed.filter((o) => lookup.holdsKey(plan, o));
   const byId = new Map(holding.map((o) => [lookup.importId(o), o]));
   const taken = await journal.claimedDigests(r.typeName);
+  const notes = await journal.allNotes();
 
   // An answer that came back names its object.
   for (const record of records) {
@@ -132,16 +133,16 @@ export async function recoverRecorded<C>(
       continue;
     }
     if (ledger.isClaimed(r.typeName, record.id)) continue;
+    // A state of another workspace holds it (imported there since): that state's, never this one's.
+    if (notes.some((n) => notesHold(n, r.typeName, record.id!))) continue;
     const fields = r.schema.fields;
     const differs = differencesFromPlan(fields, planned, fromModel(fields, object, planned), setAfter(lookup));
-    if (differs.length > 0 && record.plannedAdoption) continue;
     if (differs.length > 0) {
       const note = `an earlier run made it for this configuration, but its ${differs.join(', ')} differ from the plan`;
       throw unknownOutcome(r, plan, lead, 'The object it made was changed since.', [{ id: record.id, note }]);
     }
     if (!(await journal.claim(r.typeName, record.id))) continue;
-    if (record.plannedAdoption) ctx.log.info('adopted the untracked object the plan said it would', { id: record.id });
-    else ctx.log.info('adopted the object a killed run had made, named by its answer', { id: record.id });
+    ctx.log.info('adopted the object a killed run had made, named by its answer', { id: record.id });
     return { object, record: journal.resume(record), lead };
   }
 

@@ -34,7 +34,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { isApiError, type ApiError } from '../../wire/api-error.js';
 import type { Fields, ModelOf } from '../../schema/define.js';
 import type { ObjectValue } from '../../schema/value.js';
-import type { OpContext, ResourceDef, UntrackedObjects } from '../contracts/index.js';
+import { type OpContext, REPLACES, type ResourceDef } from '../contracts/index.js';
 import {
   judge,
   missingOneTimeValues,
@@ -46,8 +46,16 @@ import {
   type Model,
 } from './create-evidence.js';
 import type { CreateJournal, RecordHandle } from '../journal/index.js';
-import { alreadyExists, capitalized, describe, messageOf, unknownOutcome } from './create-messages.js';
+import {
+  alreadyExists,
+  capitalized,
+  describe,
+  keptByReplacement,
+  messageOf,
+  unknownOutcome,
+} from './create-messages.js';
 import { createEntry, recoverRecorded } from './create-records.js';
+import type { Verdict as LookalikeVerdict } from './lookalike-verdicts.js';
 import { DiagnosticError } from '../diagnostics/index.js';
 
 /** What one create goes through: this process's ledger, the journal, and the record it writes there. */
@@ -56,13 +64,11 @@ export interface CreateBooks {
   readonly journal: CreateJournal;
   /** The create's record, once written (or taken over from a killed run); the caller finishes it. */
   record: RecordHandle | null;
-  /** What the provider's settings say of untracked look-alikes: a plan's adoptions count only under `adopt`. */
-  readonly untracked: UntrackedObjects;
   /**
-   * Where the plan could not look for untracked look-alikes and its host shows no warning (Pulumi): the
-   * census judges them before the request is sent; the refusal, or undefined (create-lookalikes.ts).
+   * The verdict on the objects of the census that hold the create's key, before the request is sent
+   * (create-lookalikes.ts): an error refuses the create, a warning is said and the create goes on.
    */
-  readonly lookalikeRefusal?: (census: readonly Model[]) => Promise<string | undefined> | undefined;
+  readonly judgeCensus?: (census: readonly Model[]) => Promise<LookalikeVerdict | undefined>;
 }
 
 /**
@@ -117,7 +123,7 @@ async function createWithEvidence<C>(
   const { ledger, journal } = books;
   const entry = createEntry(r, plan, planned);
   // A run killed while creating this left a record: its object is looked for before anything is sent.
-  const recovered = await recoverRecorded(r, lookup, plan, planned, ctx, ledger, journal, entry, books.untracked);
+  const recovered = await recoverRecorded(r, lookup, plan, planned, ctx, ledger, journal, entry);
   if (recovered) books.record = recovered.record;
   let before: ReadonlySet<string> | undefined;
   const { attempts } = ledger.options;
@@ -131,8 +137,9 @@ async function createWithEvidence<C>(
     } else {
       if (before === undefined) {
         const census = await takeCensus(r, lookup, plan, ctx, ledger);
-        const refused = attempt === 1 ? await books.lookalikeRefusal?.(census) : undefined;
-        if (refused) throw new DiagnosticError(`Cannot create ${r.typeName}`, refused);
+        const verdict = attempt === 1 ? await books.judgeCensus?.(census) : undefined;
+        if (verdict?.severity === 'error') throw new DiagnosticError(verdict.summary, verdict.detail);
+        if (verdict) ctx.diags.warning(verdict.summary, verdict.detail);
         before = new Set(census.map((o) => lookup.importId(o)));
         // Written down before the request leaves: a killed run's next apply finds it.
         const holders = census.filter((o) => lookup.holdsKey(plan, o)).map((o) => lookup.importId(o));
@@ -149,7 +156,10 @@ async function createWithEvidence<C>(
         // Refused with no answer lost before: the key is held by an object this create did not make.
         if (conflict && lost === undefined) {
           await dropRecord(books);
-          throw alreadyExists(r, plan, err as ApiError, await holdersForAdvice(lookup, plan, ctx));
+          const holders = await holdersForAdvice(lookup, plan, ctx);
+          const replaced = idsIn(ctx.private, REPLACES).find((id) => holders.some((h) => h.id === id));
+          if (replaced !== undefined) throw keptByReplacement(r, plan, err as ApiError, replaced);
+          throw alreadyExists(r, plan, err as ApiError, holders);
         }
         lost ??= err as ApiError;
         const listed = await lookUp(r, lookup, plan, ctx, lost, ledger.options);
@@ -310,6 +320,12 @@ async function holdersForAdvice<C>(lookup: Lookup<C>, plan: ModelOf<Fields>, ctx
   } catch {
     return [];
   }
+}
+
+/** The ids a private data's `key` holds. */
+function idsIn(priv: Record<string, unknown>, key: string): string[] {
+  const held = priv[key];
+  return Array.isArray(held) ? held.filter((v): v is string => typeof v === 'string') : [];
 }
 
 /** The object's import id for the log (ids are never secrets here). */

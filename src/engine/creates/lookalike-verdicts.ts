@@ -31,12 +31,22 @@ export interface Verdict {
   readonly severity: 'error' | 'warning';
   readonly summary: string;
   readonly detail: string;
-  /** The ids the apply takes over (`adopt`). */
-  readonly adopt?: readonly string[];
 }
 
-/** The verdict on `p`, whose objects still unknown once the walk was quiet are `unknown` (at least one). */
-export function verdictOn<C>(ctx: EngineContext<C>, p: Pending<C>, unknown: readonly Model[]): Verdict {
+/** One summary for every create a plan warns about: Terraform and OpenTofu fold warnings of one summary. */
+export const PLANNED_LOOKALIKES = 'Objects like planned creates exist, untracked';
+
+/**
+ * The verdict on `p`, whose objects no fact says whose they are (`unknown`, at least one): in a plan that
+ * cannot know yet (Terraform's, OpenTofu's), a warning that says what the apply will do; where the
+ * create is about to be sent (ApplyResourceChange, or Pulumi's plan right before it), the decision.
+ */
+export function verdictOn<C>(
+  ctx: EngineContext<C>,
+  p: Pending<C>,
+  unknown: readonly Model[],
+  phase: 'plan' | 'apply',
+): Verdict {
   // What a killed run left is newest: named first.
   const sorted = [...unknown].sort((a, b) => (p.lookup.madeAt?.(b) ?? 0) - (p.lookup.madeAt?.(a) ?? 0));
   const found = foundText(ctx, p, sorted);
@@ -45,20 +55,49 @@ export function verdictOn<C>(ctx: EngineContext<C>, p: Pending<C>, unknown: read
   const one = ids.length === 1;
   const importIt = terms.importAdvice(p.r.typeName, p.r.importState !== undefined, ids, p.r.importIdDescription);
   const what = capitalized(p.what);
+  const mode = ctx.createSettings.untrackedObjects;
+  const creates = (mode === 'create' || (mode === 'warn' && !terms.isPulumi)) && !p.unique;
+  const retired =
+    mode === 'adopt'
+      ? ` ${terms.settingName('untracked_objects')} "adopt" is retired (it took objects that another state may ` +
+        'hold): it refuses as "refuse" does.'
+      : '';
+  const killed =
+    `what a run of this configuration left when it was killed before its ${terms.stateWord} was saved (a CI ` +
+    `job's timeout or cancel, a lost runner). ${importIt}`;
+  const ownElsewhere =
+    `an object of this ${terms.stateWord} at another address (a renamed key whose old object this apply ` +
+    'destroys), when the plan was made where this apply cannot read what it showed (a saved plan from another ' +
+    `runner): then add a \`moved\` block, or keep the records on a volume both jobs share (${terms.settingName(
+      'create_records_dir',
+    )})`;
   if (ctx.host.command.targeted)
     return {
       severity: 'warning',
-      summary: `${what} may exist already`,
+      summary: phase === 'plan' ? PLANNED_LOOKALIKES : `${what} may exist already`,
       detail:
-        `${found} This plan is narrowed with \`-target\`, so it did not read the rest of the state: ` +
+        `${found} This run is narrowed with \`-target\`, so it did not read the rest of the state: ` +
         `${one ? 'the object' : 'these objects'} may be resources of this state it left out. If one is what a ` +
         `killed run of this configuration left behind, adopt it (${importIt}); otherwise the apply creates as ` +
         'configured.',
     };
-  const mode = ctx.createSettings.untrackedObjects;
-  const killed =
-    `what a run of this configuration left when it was killed before its ${terms.stateWord} was saved (a CI ` +
-    `job's timeout or cancel, a lost runner). ${importIt}`;
+  if (phase === 'plan') {
+    const then = creates
+      ? `${terms.settingName('untracked_objects')} is "${mode}", so the apply creates a new object beside ` +
+        `${one ? 'it' : 'them'}, as the configuration asks, and this ${terms.stateWord} keeps what it was ` +
+        'created beside, so later plans do not name it again.'
+      : `Before it sends the create, the apply decides on what the plan walk then has shown: if this ` +
+        `${terms.stateWord} holds ${one ? 'it' : 'them'} (at another address), the create goes on; otherwise ` +
+        `the apply refuses this create and sends nothing for it.${retired} ${
+          p.unique
+            ? `The platform keeps ${p.lookup.key} unique, so a second one cannot be made. It may be ${killed} Or ` +
+              `another ${terms.workspaceWord}'s, configuration's or person's: then make this one differ in ${p.lookup.key}.`
+            : `It may be: (1) ${killed} (2) another ${terms.workspaceWord}'s, configuration's or person's, made on ` +
+              `purpose: then make this one differ in ${p.lookup.key}, or create it beside ${one ? 'that one' : 'those'} ` +
+              `with ${terms.setting('untracked_objects', 'create')}.`
+        }`;
+    return { severity: 'warning', summary: PLANNED_LOOKALIKES, detail: `${found} ${then}` };
+  }
   if (p.unique)
     return {
       severity: 'error',
@@ -68,7 +107,7 @@ export function verdictOn<C>(ctx: EngineContext<C>, p: Pending<C>, unknown: read
         `Or it is another ${terms.workspaceWord}'s, configuration's or person's: then make this one differ in ` +
         `${p.lookup.key}. Nothing was created.`,
     };
-  if (mode === 'create' || (mode === 'warn' && !terms.isPulumi))
+  if (creates)
     return {
       severity: 'warning',
       summary: `${what} is created beside an untracked object like it`,
@@ -77,23 +116,21 @@ export function verdictOn<C>(ctx: EngineContext<C>, p: Pending<C>, unknown: read
         `the configuration asks; this ${terms.stateWord} keeps the ${one ? 'id' : 'ids'} of what it was created ` +
         `beside, so later plans do not name ${one ? 'it' : 'them'} again.`,
     };
-  if (mode === 'adopt' && !terms.isPulumi && ctx.journal.usable)
-    return { severity: 'warning', summary: `${what} is taken over, not created`, detail: adoption(ids), adopt: ids };
   const pulumiNote =
-    terms.isPulumi && mode !== 'refuse'
-      ? ` Pulumi shows no warning of a provider, so ${terms.settingName('untracked_objects')} "${mode}" would ${
-          mode === 'adopt' ? 'report a takeover as "created"' : 'make a second object without a word'
-        }: the provider refuses instead.`
+    terms.isPulumi && mode === 'warn'
+      ? ` Pulumi shows no warning of a provider, so ${terms.settingName('untracked_objects')} "warn" would make a ` +
+        'second object without a word: the provider refuses instead.'
       : '';
+  const renamed = terms.isPulumi ? '' : ` (3) ${ownElsewhere}.`;
   return {
     severity: 'error',
     summary: `${what} exists already, untracked`,
     detail:
-      `${found}${pulumiNote} It may be: (1) ${killed} (2) another ${terms.workspaceWord}'s, another ` +
+      `${found}${pulumiNote}${retired} It may be: (1) ${killed} (2) another ${terms.workspaceWord}'s, another ` +
       `configuration's or a person's, made on purpose: then this one is a new object of its own. Make it differ ` +
       `in ${p.lookup.key}, or create it beside ${one ? 'that one' : 'those'} with ` +
       `${terms.setting('untracked_objects', 'create')}; this ${terms.stateWord} then keeps what it was created ` +
-      'beside, and later plans do not ask again. Nothing was created.',
+      `beside, and later plans do not ask again.${renamed} Nothing was created.`,
   };
 }
 
@@ -132,18 +169,5 @@ function foundText<C>(ctx: EngineContext<C>, p: Pending<C>, objects: readonly Mo
     `The platform already has ${one ? 'an object' : `${objects.length} objects`} that ${one ? 'holds' : 'hold'} ` +
     `${holds}, and no ${ctx.terms.stateWord} this run read, nor any record of this directory, says whose ` +
     `${one ? 'it is' : 'they are'}: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}.`
-  );
-}
-
-function adoption(ids: readonly string[]): string {
-  const one = ids.length === 1;
-  const more = ids.length > NAMED_LOOKALIKES ? `, and ${ids.length - NAMED_LOOKALIKES} more` : '';
-  return (
-    `The platform already has ${one ? 'an object' : `${ids.length} objects`} holding this key and every setting ` +
-    `it reports that no state this run read, nor any record of this directory, claims ` +
-    `(${ids.slice(0, NAMED_LOOKALIKES).join(', ')}${more}), and \`untracked_objects = "adopt"\` says objects of ` +
-    `this key belong to this configuration and workspace: the apply takes ${one ? 'it' : 'one of them'} over ` +
-    'instead of creating (each create of this key takes another, and any left over are left alone), and creates ' +
-    'only if none is left unchanged by then.'
   );
 }

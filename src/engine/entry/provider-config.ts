@@ -4,6 +4,7 @@
  */
 import { impliedType } from '../../schema/block.js';
 import { toModel } from '../../schema/model.js';
+import { attrStep } from '../../schema/path.js';
 import type { ObjectValue } from '../../schema/value.js';
 import { isWhollyKnown } from '../../schema/value-ops.js';
 import { Diagnostics, diagnosticFromError } from '../diagnostics/index.js';
@@ -38,6 +39,15 @@ export class ProviderConfiguration<C> {
       const settings = ctx.def.createSettings?.(model, ctx.env);
       ctx.client = await ctx.def.configure(model, { terraformVersion, diags, log: ctx.log, env: ctx.env });
       if (settings) ctx.createSettings = settings;
+      if (settings?.untrackedObjects === 'adopt')
+        diags.warning(
+          'untracked_objects = "adopt" is retired',
+          'It took over objects that no record said whose they were, and such an object may be another ' +
+            'state\'s (another runner\'s workspace, another configuration): it now refuses as "refuse" does. ' +
+            'What a killed run of this workspace made is still taken back on the evidence of its record; for ' +
+            'anything else, import it, or set "create" to make a new object beside it.',
+          [attrStep('untracked_objects')],
+        );
       // The records of creates are kept per API address (another configuration never reads them) and
       // per workspace: Terraform's, or the Pulumi stack, whose engine stores each result as it gets it.
       if (ctx.def.apiAddress) {

@@ -127,13 +127,6 @@ export class ProviderEngine<C> {
   stop(): void {
     this.ctx.stop();
   }
-  /**
-   * An RPC began (the server says so for each): the walk is quiet only when no call is in flight
-   * (engine/host/walk.ts).
-   */
-  callBegan(): () => void {
-    return this.ctx.walk.began();
-  }
   validateProviderConfig(config: ObjectValue): Diagnostics {
     return this.configuration.validateProviderConfig(config);
   }

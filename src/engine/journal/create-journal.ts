@@ -29,7 +29,6 @@ import {
   recordName,
   rewriteRecord,
   setAside,
-  writeAtomically,
   type CreateEntry,
   type RecordContent,
 } from './journal-files.js';
@@ -183,44 +182,6 @@ export class CreateJournal extends JournalDirectory {
   /** Whether this process wrote `record` (a create of this very run, not a killed run's). */
   wroteItself(record: OpenRecord): boolean {
     return record.process === this.process.name;
-  }
-
-  /**
-   * A plan's word that the apply takes over the untracked object `id` for creates of `entry`
-   * (`untracked_objects = "adopt"`): a record answered with it, which the create's recovery adopts as it
-   * adopts a killed run's answer (engine/creates/create-records.ts). Written once per object, whatever the plans.
-   */
-  async planAdoption(entry: CreateEntry, id: string): Promise<void> {
-    if (!this.dir || !this.place) return;
-    try {
-      const idDigest = digest(id);
-      const index = await this.loadIndex();
-      if (index.answeredWith(entry.type, idDigest).some((e) => e.key === entry.key)) return;
-      const process = await this.process.ensure(this.dir);
-      const at = this.now();
-      const rid = recordId(at);
-      const content: RecordContent = {
-        version: 1,
-        provider: this.provider,
-        type: entry.type,
-        workspace: this.place.workspace,
-        api: this.api,
-        key: entry.key,
-        settings: entry.settings,
-        census: [],
-        process,
-        sentAt: at,
-        id,
-        answeredAt: at,
-        returnedAt: null,
-        plannedAdoption: true,
-      };
-      const name = recordName(entry, idDigest, rid);
-      await writeAtomically(this.dir, name, content, true);
-      index.set({ ...entry, name, rid, idDigest });
-    } catch (err) {
-      this.fail('note what the plan adopts', err);
-    }
   }
 
   /** An earlier run's record, taken over by the create that recovers its object: as if this process had sent it. */

@@ -125,6 +125,17 @@ export class JournalDirectory {
     return out;
   }
 
+  /**
+   * The same, with this workspace's notes as they were before this process wrote any: a plan walk
+   * notes what it shows in no fixed order, so what it noted so far says nothing a create's plan may
+   * go by (its apply, a later process, reads them whole).
+   */
+  async notesBeforeThisProcess(): Promise<WorkspaceNotes[]> {
+    if (!this.dir || !this.notes) return [];
+    const mine = await this.notes.atStart();
+    return [...(await this.allNotes()).filter((n) => n.workspace !== this.workspace), mine];
+  }
+
   /** Where the records are, once configured. */
   get directory(): string | null {
     return this.dir;

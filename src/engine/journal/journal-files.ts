@@ -16,7 +16,7 @@
  * - `unreadable~<name>`: a record that could not be read, set aside for a person to look at.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fdatasync, fstatSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fstatSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -282,12 +282,20 @@ export async function writeAtomically(dir: string, name: string, content: unknow
     fd = openSync(temporary, 'wx');
   }
   try {
-    writeSync(fd, `${JSON.stringify(content)}\n`);
-    if (flush) await flushToDisk(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      writeSync(fd, `${JSON.stringify(content)}\n`);
+      if (flush) await flushToDisk(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, join(dir, name));
+  } catch (err) {
+    // A full disk, or a directory taken away meanwhile: no temporary file is left behind for good.
+    try {
+      unlinkSync(temporary);
+    } catch {}
+    throw err;
   }
-  renameSync(temporary, join(dir, name));
 }
 
 const flushToDisk = promisify(fdatasync);

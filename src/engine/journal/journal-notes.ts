@@ -31,6 +31,8 @@ export interface WorkspaceNotes {
 /** This workspace's notes, as this process adds to them. */
 export class OwnershipNotes {
   private known: Map<Key, boolean> | null = null;
+  /** What the notes held before this process wrote any (the order of a walk's calls never shows in it). */
+  private initial: ReadonlySet<Key> | null = null;
   /** Whether the file names its workspace already (its first line). */
   private named = false;
   private queue: Array<{ key: Key; held: boolean }> = [];
@@ -69,8 +71,15 @@ export class OwnershipNotes {
     });
     for (const [key, held] of notes?.lines ?? []) known.set(key, held);
     this.named ||= notes?.workspace !== undefined;
+    this.initial ??= new Set([...known].filter(([, held]) => held).map(([key]) => key));
     this.known ??= known;
     return this.known;
+  }
+
+  /** This workspace's notes as they were before this process wrote any. */
+  async atStart(): Promise<WorkspaceNotes> {
+    await this.load();
+    return { workspace: this.workspace, held: this.initial! };
   }
 
   private async write(): Promise<void> {

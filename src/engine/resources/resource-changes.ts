@@ -12,7 +12,7 @@ import type { ObjectValue } from '../../schema/value.js';
 import { isWhollyKnown, valueEquals } from '../../schema/value-ops.js';
 import { holdsOnlyStored } from '../../schema/fields.js';
 import { isApiError } from '../../wire/api-error.js';
-import type { ResourceDef } from '../contracts/index.js';
+import { REPLACES, type ResourceDef, UNTRACKED_BESIDE } from '../contracts/index.js';
 import { CatalogueChecks } from '../catalogue/index.js';
 import {
   CreateLookalikes,
@@ -84,15 +84,18 @@ export class ResourceChanges<C> {
   ): Promise<void> {
     const r = this.ctx.resources.get(typeName);
     if (!r || out.diags.hasErrors) return;
-    if (prior !== null) this.ctx.acknowledge(r, out.plannedPrivate);
     // What the platform's catalogue decides, for a create or a change (never a destroy, nor a plan
     // that changes nothing: what the platform holds already is not judged again).
     const changes =
       out.planned !== null && (prior === null || !valueEquals(impliedType(r.schema.block), prior, out.planned));
     if (config !== null && changes) await this.catalogue.check(r, config, out.diags);
     if (out.diags.hasErrors) return;
-    if (prior !== null) this.ctx.seen(r, prior, 'tracked');
-    else if (out.planned !== null) {
+    if (prior !== null) {
+      this.ctx.seen(r, prior, 'tracked');
+      // The create that replaces it may be sent while it still holds the key (create_before_destroy).
+      const id = out.planned !== null && out.requiresReplace.length > 0 ? this.ctx.idOf(r, prior) : undefined;
+      if (id !== undefined) out.plannedPrivate = { ...out.plannedPrivate, [REPLACES]: [id] };
+    } else if (out.planned !== null) {
       out.plannedPrivate = { ...out.plannedPrivate };
       await this.lookalikes.check(r, out.planned, out.diags, out.plannedPrivate).catch((error) => {
         this.ctx.log.debug('the look-alike check of a create failed', { tf_resource_type: typeName, error });
@@ -160,18 +163,22 @@ export class ResourceChanges<C> {
     caller?: AbortSignal,
   ): Promise<StateOutcome> {
     const diags = new Diagnostics();
+    // What only the plan says (the object a create replaces) is not kept in the state.
+    const { [REPLACES]: _planOnly, ...kept } = plannedPrivate;
     const r = this.ctx.resources.find(typeName, diags);
-    if (!r) return { state: prior, private: plannedPrivate, diags };
+    if (!r) return { state: prior, private: kept, diags };
     const fields = r.schema.fields;
     let partial: object | undefined;
     const ctx = this.ctx.operation(diags, plannedPrivate, typeName, (m) => (partial = m));
     const action = planned === null ? 'delete' : prior === null ? 'create' : 'update';
+    /** The untracked objects a create is made beside, on its user's word (`untracked_objects`). */
+    const beside: string[] = [];
     const books: CreateBooks = {
       ledger: this.creates,
       journal: this.ctx.journal,
       record: null,
-      untracked: this.ctx.createSettings.untrackedObjects,
-      lookalikeRefusal: (census) => (planned ? this.lookalikes.lookalikeRefusal(r, planned, census) : undefined),
+      judgeCensus: async (census) =>
+        planned ? this.lookalikes.judgeCreate(r, planned, plannedPrivate, census, beside) : undefined,
     };
     try {
       if (planned === null) {
@@ -182,10 +189,10 @@ export class ResourceChanges<C> {
       }
       if (prior !== null) this.ctx.seen(r, prior, 'tracked');
       if (config !== null && diags.append(this.errorsOf(r, config, prior)).hasErrors) {
-        return { state: prior, private: plannedPrivate, diags };
+        return { state: prior, private: kept, diags };
       }
       if (prior !== null && diags.append(refusals(fields, prior, planned)).hasErrors) {
-        return { state: prior, private: plannedPrivate, diags };
+        return { state: prior, private: kept, diags };
       }
       // Nothing the platform holds changed (null and empty mean the same, a deprecated form says what
       // its replacement does; the provider's own settings are not sent): the API has nothing to do.
@@ -194,13 +201,13 @@ export class ResourceChanges<C> {
         isWhollyKnown(impliedType(r.schema.block), planned) &&
         samePlatformSettings(fields, prior, planned)
       ) {
-        return { state: this.finalize(r, planned, planned), private: plannedPrivate, diags };
+        return { state: this.finalize(r, planned, planned), private: kept, diags };
       }
       // The objects its arguments name, and the rest of the catalogue, once more before anything is sent:
       // what the plan only warned about (an object yet to come) is an error now.
       if (config !== null) {
         await this.catalogue.check(r, config, diags, 'apply');
-        if (diags.hasErrors) return { state: prior, private: plannedPrivate, diags };
+        if (diags.hasErrors) return { state: prior, private: kept, diags };
       }
       // Write-only values come from the configuration: never in the plan, sent when they are due; a
       // value a `distinct` list repeats is sent once.
@@ -215,7 +222,8 @@ export class ResourceChanges<C> {
       const state = this.finalize(r, planned, fromModel(fields, result, planned));
       await this.ctx.journal.finish(books.record, caller?.aborted ? 'kept' : 'returned');
       this.ctx.journalWarning(diags);
-      return { state, private: plannedPrivate, diags };
+      const besides = [...new Set([...idsOf(kept[UNTRACKED_BESIDE]), ...beside])];
+      return { state, private: beside.length > 0 ? { ...kept, [UNTRACKED_BESIDE]: besides } : kept, diags };
     } catch (err) {
       // The object exists (it goes to the state, tainted), or the record stays for the next run.
       await this.ctx.journal.finish(books.record, partial && planned && !caller?.aborted ? 'returned' : 'kept');
@@ -229,15 +237,15 @@ export class ResourceChanges<C> {
       // update keeps the prior state; a failed delete keeps the object.
       if (partial && planned) {
         const state = this.finalize(r, planned, fromModel(fields, partial, planned));
-        const kept = action === 'create' ? sentences(failure.detail, keptTainted(r, toModel(fields, state))) : null;
-        diags.append([kept !== null ? { ...failure, detail: kept } : failure]);
-        return { state, private: plannedPrivate, diags };
+        const tainted = action === 'create' ? sentences(failure.detail, keptTainted(r, toModel(fields, state))) : null;
+        diags.append([tainted !== null ? { ...failure, detail: tainted } : failure]);
+        return { state, private: kept, diags };
       }
       if (action === 'create' && isApiError(err, 'cancelled')) {
         const detail = `${failure.detail}: ${describe(r, toModel(fields, planned!))} was not created.`;
         diags.append([{ ...failure, summary: `Create of ${typeName} cancelled`, detail }]);
       } else diags.append([failure]);
-      return { state: prior, private: plannedPrivate, diags };
+      return { state: prior, private: kept, diags };
     }
   }
 
@@ -322,4 +330,9 @@ function withObjectNamed<C>(diags: Diagnostics, r: ResourceDef<Fields, C>, confi
         : d,
     ]);
   return named;
+}
+
+/** The ids a private state's entry holds. */
+function idsOf(held: unknown): string[] {
+  return Array.isArray(held) ? held.filter((v): v is string => typeof v === 'string') : [];
 }

@@ -68,8 +68,6 @@ export class ResourceState<C> {
     const diags = new Diagnostics();
     const r = this.ctx.resources.find(typeName, diags);
     if (!r) return { state: current, private: priv, diags };
-    this.ctx.show(r, current);
-    this.ctx.acknowledge(r, priv);
     try {
       const ctx = this.ctx.operation(diags, priv, typeName);
       const fresh = await r.read(toModel(r.schema.fields, current, MODEL_OPTIONS), ctx);

@@ -2,9 +2,10 @@
  * The provider settings that decide whose objects a plan may refuse, create beside or take over, the
  * same in both providers (README, "Whose object is it"; docs/decisions.md, "Whose object is it"):
  *
- * - `untracked_objects`: what a plan does when a create matches an object that exists but that nothing
- *   says whose it is (no state this run read tracks it, no workspace of this directory noted it): what
- *   a job killed before Terraform saved its state leaves behind, or another's made on purpose.
+ * - `untracked_objects`: what a create does when it matches an object that exists but that nothing
+ *   says whose it is (no workspace of this directory noted it, no record of a create made it): what a
+ *   job killed before Terraform saved its state leaves behind, or another's made on purpose. `adopt`
+ *   is retired (it took objects that another state may hold): accepted, with a warning, as `refuse`.
  * - `missing_references`: what a plan does when an argument names an object the platform does not hold
  *   yet (another configuration of a pipeline, or a step of this apply, may make it).
  * - `create_records_dir`: where the records of creates live, apart from Terraform's data directory, so
@@ -25,18 +26,18 @@ export function createSettingFields(prefix: 'SEC' | 'VDB') {
       optional: true,
       validate: [validators.oneOf(...MODES)],
       description:
-        'What a plan does when a resource it would create matches an object that already exists on the ' +
-        "platform (it holds the new object's key and every setting the platform reports) and nothing says " +
-        'whose it is: no state this run read tracks it, and no workspace of this working directory noted ' +
-        'it as its own (objects another workspace or stack of this directory made are never refused, ' +
-        'adopted or changed). Such an object may be what a CI job killed before its state was saved left ' +
-        "behind, or another configuration's or person's. `refuse` (the default): the plan fails before " +
-        'anything is created, naming each such object, every likely cause and the way out for each. ' +
-        '`create`: the apply makes a new object beside it, and this resource remembers what it was created ' +
-        'beside, so later plans do not ask again. `warn`: as `create`, where the client shows warnings ' +
-        '(Pulumi does not: there it refuses). `adopt`: the apply takes one such object over for each create ' +
-        'of that key: only for configurations whose names no other workspace, configuration or person uses ' +
-        '(for example names that carry the workspace). Environment: ' +
+        'What a create does when it matches an object that already exists on the platform (it holds the ' +
+        "new object's key and every setting the platform reports) and nothing says whose it is: no workspace " +
+        "of this working directory noted it as its state's, and no record of a create made it (objects " +
+        'another workspace or stack of this directory made are never refused, adopted or changed). Such an ' +
+        "object may be what a CI job killed before its state was saved left behind, or another configuration's " +
+        "or person's. The plan warns, naming each (it cannot know yet whether its walk shows the object at " +
+        'another address of its state); the apply decides before it sends the create. `refuse` (the default): ' +
+        'the apply sends nothing for that create and fails, naming each such object, every likely cause and ' +
+        'the way out for each. `create`: the apply makes a new object beside it, and this resource remembers ' +
+        'what it was created beside. `warn`: as `create`, where the client shows warnings (Pulumi does not: ' +
+        'there it refuses). `adopt` is retired: it took over objects that another state may hold, and now ' +
+        'refuses as `refuse` does, with a warning. Environment: ' +
         `\`${prefix}_UNTRACKED_OBJECTS\`.`,
     }),
     missing_references: attr.string({
