@@ -16,6 +16,10 @@
  * - `-target` on a fresh runner with a same-named sibling in the state: a warning, and the create;
  * - refused credentials and a platform that does not answer at plan: a warning naming the resource;
  * - a destroy after an apply refused by a reference check: the destroy goes through;
+ * - `for_each` keys renamed without `moved` on a fresh runner (the creates beside the old keys' destroys,
+ *   in no fixed order): none refused, one object per name; a destroy spelled `-destroy=TRUE`;
+ * - two workspaces of one directory, one applying while the other's apply runs: each makes its own;
+ * - a saved `-replace` plan of a `create_before_destroy` resource applied on another runner;
  * - a CI job killed mid-apply, re-run on a fresh runner with its state in an `http` backend: the create
  *   refused before it is sent, naming the object, and the import the message gives adopts it; no duplicate.
  */
@@ -330,6 +334,86 @@ for (const cli of ACCEPTANCE_CLIS)
         rows.push([`${provider}: the destroy after it, missing_references = refuse`, said(destroyed), holds(s, name)]);
         expect(destroyed.code, destroyed.stdout + destroyed.stderr).to.equal(0);
         expect(named(s, name)).to.deep.equal([]);
+      });
+
+      it(`${provider}: for_each keys renamed without moved, on a fresh runner; then a destroy spelled -destroy=TRUE`, async () => {
+        const name = `wf-${cli.command}-rename`;
+        const backend = `terraform {\n  backend "http" {\n    address = ${JSON.stringify(states.address(`${provider}-${cli.command}-rename`))}\n  }\n}\n`;
+        const keyed = (prefix: string) =>
+          `${backend}locals {\n  members = { ${Array.from({ length: 12 }, (_, i) => `${prefix}${i} = "${i}"`).join(', ')} }\n}\n` +
+          s.free('each', `${name}-\${each.value}`, '  for_each = local.members\n');
+        const first = await directory(s, keyed('old'));
+        await applyOk(first);
+        const count = () => Array.from({ length: 12 }, (_, i) => named(s, `${name}-${i}`).length);
+        // A fresh runner: the new keys' creates and the old keys' destroys, in no fixed order, with
+        // the names the old objects hold: the apply decides on what its plan walk showed.
+        const fresh = await directory(s, keyed('new'));
+        const renamed = await applyOk(fresh);
+        rows.push([`${provider}: 12 for_each keys renamed, fresh runner`, said(renamed), `${count().join(' ')}`]);
+        expect(count(), 'one object per name').to.deep.equal(Array(12).fill(1));
+        await planEmpty(fresh);
+        const destroyed = await run(fresh, ['apply', '-destroy=TRUE', '-auto-approve']);
+        rows.push([`${provider}: apply -destroy=TRUE`, said(destroyed), `${count().join(' ')}`]);
+        expect(destroyed.code, destroyed.stdout + destroyed.stderr).to.equal(0);
+        expect(count()).to.deep.equal(Array(12).fill(0));
+      });
+
+      it(`${provider}: two workspaces applied side by side, one planning while the other's apply runs`, async () => {
+        const name = `wf-${cli.command}-side`;
+        const emulator = emulators[provider];
+        const ws = await directory(s, s.free('oncall', name));
+        for (const space of ['dev', 'staging']) expect((await run(ws, ['workspace', 'new', space])).code).to.equal(0);
+        const isCreate = isCreateOperation(provider);
+        const creates = () => emulator.operations().filter(isCreate).length;
+        const before = creates();
+        emulator.setFaultProfile({ seed: 5, rate: 1, kinds: ['slow'], slowMs: 2_000 });
+        const dev = ws.start(['apply', '-auto-approve', '-no-color'], { TF_WORKSPACE: 'dev' });
+        try {
+          const until = Date.now() + 60_000;
+          while ((creates() === before || named(s, name).length === 0) && Date.now() < until) await delay(10);
+          // dev's create is made, its apply still running: staging plans and applies its own.
+          const staging = await run(ws, ['apply', '-auto-approve'], { TF_WORKSPACE: 'staging' });
+          rows.push([`${provider}: staging applied while dev's apply runs`, said(staging), holds(s, name)]);
+          expect(staging.code, staging.stdout + staging.stderr).to.equal(0);
+          expect(wholeText(staging)).to.not.include('import');
+        } finally {
+          emulator.setFaultProfile(undefined);
+          const done = await dev.done;
+          expect(done.code, done.stdout + done.stderr).to.equal(0);
+        }
+        expect(named(s, name), 'each workspace made its own').to.have.length(2);
+        for (const space of ['dev', 'staging']) {
+          await planEmpty(ws, { TF_WORKSPACE: space });
+          expect((await run(ws, ['destroy', '-auto-approve'], { TF_WORKSPACE: space })).code).to.equal(0);
+        }
+        expect(named(s, name)).to.deep.equal([]);
+      });
+
+      it(`${provider}: a saved plan replacing a create_before_destroy resource, applied on another runner sharing the records`, async () => {
+        const name = `wf-${cli.command}-cbd`;
+        const backend = `terraform {\n  backend "http" {\n    address = ${JSON.stringify(states.address(`${provider}-${cli.command}-cbd`))}\n  }\n}\n`;
+        const config = backend + s.free('kept', name, '  lifecycle {\n    create_before_destroy = true\n  }\n');
+        // The self-hosted recipe: the records on a volume both jobs share. (Without it the apply cannot
+        // read what the plan walk showed, and refuses the object being replaced, the same way every time.)
+        const volume = mkdtempSync(join(tmpdir(), 'keel-volume-'));
+        const shared = { [variable('CREATE_RECORDS_DIR')]: volume };
+        const planner = await directory(s, config, shared);
+        await applyOk(planner);
+        const planFile = join(planner.dir, 'replace.tfplan');
+        const planned = await run(planner, ['plan', `-replace=${s.freeType}.kept`, `-out=${planFile}`]);
+        expect(planned.code, planned.stdout + planned.stderr).to.equal(0);
+        const applier = await directory(s, config, shared);
+        const applied = await run(applier, ['apply', planFile]);
+        rows.push([
+          `${provider}: saved -replace plan of a create_before_destroy resource, another runner`,
+          said(applied),
+          holds(s, name),
+        ]);
+        expect(applied.code, applied.stdout + applied.stderr).to.equal(0);
+        expect(named(s, name), 'the replacement only').to.have.length(1);
+        await planEmpty(applier);
+        expect((await run(applier, ['destroy', '-auto-approve'])).code).to.equal(0);
+        rmSync(volume, { recursive: true, force: true });
       });
 
       it(`${provider}: a CI job killed mid-apply, re-run on a fresh runner`, async () => {

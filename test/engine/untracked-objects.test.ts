@@ -102,8 +102,9 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       // refused for it, on any runner, with the default.
       rmSync(join(dir, '.terraform'), { recursive: true });
       const later = await Run.start(api, dir, { applyWalk: true });
-      const replacing = { ...out.private, replaces: [idOf(out.state)] };
-      const again = await later.engine.applyResourceChange('fake_thing', null, plan.planned, replacing);
+      // The replacement destroyed the object it replaces first.
+      api.things.delete(idOf(out.state));
+      const again = await later.engine.applyResourceChange('fake_thing', null, plan.planned, out.private);
       expect(again.diags.items).to.deep.equal([]);
       expect(idOf(again.state)).to.equal('t-3');
     });
@@ -289,6 +290,19 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       expect(seen.size, 'one verdict whatever the order').to.equal(1);
     });
 
+    it('one process serving the plan walk and then the apply: what the plan walk noted counts for the apply', async () => {
+      const first = await Run.start(api, dir);
+      const stored = await first.create('twin');
+      rmSync(join(dir, '.terraform'), { recursive: true });
+      const both = await Run.start(api, dir);
+      const plan = await both.plan('twin');
+      expect(summaries(plan.diags)).to.deep.equal([['warning', 'Objects like planned creates exist, untracked']]);
+      await both.upgrade(stored.state!);
+      const out = await both.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+      expect(out.diags.items).to.deep.equal([]);
+      expect(idOf(out.state)).to.equal('t-2');
+    });
+
     it('a saved plan applied on a fresh runner, which cannot read what the plan walk showed: refused the same way every time, naming the way out', async () => {
       const first = await Run.start(api, dir);
       const stored = await first.create('twin');
@@ -305,32 +319,33 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       expect(out.diags.items[0]!.detail).to.include('`moved` block').and.include('create_records_dir');
     });
 
-    it('create_before_destroy: the object the create replaces is the resource’s own, named in its planned private data, and not kept in its state', async () => {
+    it('create_before_destroy: the object the create replaces is this state’s, as the plan walk noted it', async () => {
       const first = await Run.start(api, dir);
       const stored = await first.create('x');
       rmSync(join(dir, '.terraform'), { recursive: true });
+      // The plan walk of the replacement shows the object it replaces; Terraform deposes it before the
+      // apply's create, whose request then has no prior state.
+      const planWalk = await Run.start(api, dir);
+      await planWalk.showTracked(stored.state!);
+      await planWalk.engine.ended();
       const apply = await Run.start(api, dir, { applyWalk: true });
       const plan = await apply.plan('x');
-      const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, {
-        replaces: [idOf(stored.state!)],
-      });
+      const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
       expect(out.diags.items).to.deep.equal([]);
       expect(idOf(out.state), 'a new object beside the one it replaces').to.equal('t-2');
-      expect(out.private).to.deep.equal({});
     });
 
-    it('create_before_destroy on a key the platform keeps unique: the refusal names the object it replaces as the resource’s own', async () => {
+    it('create_before_destroy on a key the platform keeps unique: the refusal names the object it replaces as this state’s own', async () => {
       const first = await Run.start(api, dir, { uniqueNames: true });
       const stored = await first.create('x');
       // The plan walk of the replacement shows it tracked.
       await (await Run.start(api, dir, { uniqueNames: true })).showTracked(stored.state!);
       const apply = await Run.start(api, dir, { uniqueNames: true, applyWalk: true });
       const plan = await apply.plan('x');
-      const replaces = [idOf(stored.state!)];
-      const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, { replaces });
+      const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
       expect(summaries(out.diags)).to.deep.equal([['error', 'Cannot create fake_thing']]);
       expect(out.diags.items[0]!.detail)
-        .to.include("is this resource's replacement")
+        .to.include('this state holds t-1')
         .and.include('create_before_destroy')
         .and.not.include('not made by this configuration');
       expect(api.things.size).to.equal(1);

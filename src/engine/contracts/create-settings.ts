@@ -21,13 +21,6 @@ export type MissingReferences = 'warn' | 'refuse';
 /** Where a resource's private state keeps the untracked objects its user chose to create it beside. */
 export const UNTRACKED_BESIDE = 'untracked_beside';
 
-/**
- * Where a plan that replaces an object keeps its id, for the create that replaces it: with
- * create_before_destroy that object still holds the key when the create is sent, and it is this
- * resource's own. Planned private data only: never kept in a state.
- */
-export const REPLACES = 'replaces';
-
 export interface CreateSettings {
   readonly untrackedObjects: UntrackedObjects;
   /** Absent: `warn`. */

@@ -9,7 +9,6 @@ export type { CatalogueContext } from './catalogue.js';
 export {
   type CreateSettings,
   type MissingReferences,
-  REPLACES,
   UNTRACKED_BESIDE,
   type UntrackedObjects,
 } from './create-settings.js';

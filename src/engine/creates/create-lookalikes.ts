@@ -17,7 +17,7 @@
  *     open create record: a state's, never this create's to refuse or take over. Where the platform
  *     keeps the key unique, the create cannot succeed, and the plan says whose object holds it;
  *   - named in the create's planned private data: what its user chose to create it beside
- *     (`untracked_beside`), or the object it replaces (create_before_destroy);
+ *     (`untracked_beside`, carried by a replacement's plan);
  *   - nothing known: what a run killed before its state was saved leaves (a CI job's timeout, on a
  *     fresh runner), an object of this state at another address whose plan walk was on another runner
  *     (a saved plan), or another's. `untracked_objects` decides: `refuse` (the default), `create` or
@@ -37,13 +37,13 @@
 import type { Fields, ModelOf } from '../../schema/define.js';
 import { fromModel, toModel } from '../../schema/model.js';
 import { Unknown, type ObjectValue } from '../../schema/value.js';
-import { REPLACES, type ResourceDef, UNTRACKED_BESIDE } from '../contracts/index.js';
+import { type ResourceDef, UNTRACKED_BESIDE } from '../contracts/index.js';
 import type { CreateLedger, Lookup, Model } from './create-evidence.js';
 import { describe, messageOf } from './create-messages.js';
 import { createEntry } from './create-records.js';
 import { Diagnostics } from '../diagnostics/index.js';
 import { MODEL_OPTIONS, type EngineContext, type PrivateState } from '../context/index.js';
-import { type CreateEntry, digest, notesHold, type OtherRecord } from '../journal/index.js';
+import { type CreateEntry, digest, notesName, type OtherRecord } from '../journal/index.js';
 import { heldElsewhere, verdictOn, type Pending, type Verdict } from './lookalike-verdicts.js';
 import { differencesFromPlan } from '../plan/index.js';
 
@@ -132,7 +132,7 @@ export class CreateLookalikes<C> {
     const unique = isUnique(lookup, plan);
     const holders = listed.filter((o) => lookup.holdsKey(plan, o));
     const alike = unique ? holders : holders.filter((o) => matchesPlan(r, lookup, planned, o));
-    const named = new Set([...idsIn(plannedPrivate, UNTRACKED_BESIDE), ...idsIn(plannedPrivate, REPLACES)]);
+    const named = new Set(idsIn(plannedPrivate, UNTRACKED_BESIDE));
     const unjudged = alike.filter((o) => {
       const id = lookup.importId(o);
       return !this.ledger.isClaimed(r.typeName, id) && !named.has(id);
@@ -145,7 +145,8 @@ export class CreateLookalikes<C> {
     const objects: Model[] = [];
     for (const o of unjudged) {
       const id = lookup.importId(o);
-      const owners = notes.filter((n) => notesHold(n, r.typeName, id));
+      // Held by a state, or held until a walk destroyed it (a census may be older than the destroy).
+      const owners = notes.filter((n) => notesName(n, r.typeName, id));
       const others = [
         ...owners.filter((n) => n.workspace !== this.ctx.journal.workspaceName).map((n) => n.workspace),
         ...records.filter((rec) => madeBy(rec, entry, id, unique)).map((rec) => rec.workspace),

@@ -100,23 +100,25 @@ export function alreadyExists<C>(
 }
 
 /**
- * A replacement refused because the object it replaces still holds a key the platform keeps unique:
- * `create_before_destroy` makes the new object first. That object is the resource's own, not another's.
+ * A create refused because an object this state holds still holds a key the platform keeps unique: the
+ * one this resource replaces (`create_before_destroy` makes the new object first), or a renamed key's
+ * old object, which the same apply destroys in no fixed order. The state's own, not another's.
  */
-export function keptByReplacement<C>(
+export function heldByThisState<C>(
   r: ResourceDef<Fields, C>,
   plan: ModelOf<Fields>,
   refused: ApiError,
-  replaced: string,
+  holder: string,
 ): DiagnosticError {
   const key = r.findCreated!.key;
   return new DiagnosticError(
     `Cannot create ${r.typeName}`,
-    `${refused.message}. ${capitalized(describe(r, plan))} is this resource's replacement, and the object it ` +
-      `replaces, ${replaced}, still holds ${key}, which the platform keeps unique: \`create_before_destroy\` makes ` +
-      `the new object before it destroys ${replaced}. Remove \`create_before_destroy\` from this resource's ` +
-      `lifecycle, or give the new object another ${key} in the same change. ${replaced} is unchanged, and nothing ` +
-      'was created.',
+    `${refused.message}. ${holder} holds ${key} of ${describe(r, plan)}, which the platform keeps unique, and ` +
+      `this state holds ${holder}: it is the object this resource replaces (\`create_before_destroy\` makes the ` +
+      `new object before it destroys ${holder}), or a renamed key's old object, which this apply destroys in no ` +
+      `fixed order. Remove \`create_before_destroy\` from this resource's lifecycle, give the new object another ` +
+      `${key} in the same change, or, for a renamed key, add a \`moved\` block. ${holder} is unchanged, and ` +
+      'nothing was created.',
   );
 }
 

@@ -34,7 +34,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { isApiError, type ApiError } from '../../wire/api-error.js';
 import type { Fields, ModelOf } from '../../schema/define.js';
 import type { ObjectValue } from '../../schema/value.js';
-import { type OpContext, REPLACES, type ResourceDef } from '../contracts/index.js';
+import type { OpContext, ResourceDef } from '../contracts/index.js';
 import {
   judge,
   missingOneTimeValues,
@@ -45,15 +45,8 @@ import {
   type Lookup,
   type Model,
 } from './create-evidence.js';
-import type { CreateJournal, RecordHandle } from '../journal/index.js';
-import {
-  alreadyExists,
-  capitalized,
-  describe,
-  keptByReplacement,
-  messageOf,
-  unknownOutcome,
-} from './create-messages.js';
+import { type CreateJournal, notesHold, type RecordHandle } from '../journal/index.js';
+import { alreadyExists, capitalized, describe, heldByThisState, messageOf, unknownOutcome } from './create-messages.js';
 import { createEntry, recoverRecorded } from './create-records.js';
 import type { Verdict as LookalikeVerdict } from './lookalike-verdicts.js';
 import { DiagnosticError } from '../diagnostics/index.js';
@@ -157,8 +150,11 @@ async function createWithEvidence<C>(
         if (conflict && lost === undefined) {
           await dropRecord(books);
           const holders = await holdersForAdvice(lookup, plan, ctx);
-          const replaced = idsIn(ctx.private, REPLACES).find((id) => holders.some((h) => h.id === id));
-          if (replaced !== undefined) throw keptByReplacement(r, plan, err as ApiError, replaced);
+          // This workspace's notes say its state holds the holder: a renamed key's old object, or the
+          // one this resource replaces with create_before_destroy. Its own, not another's.
+          const mine = (await journal.allNotes()).find((n) => n.workspace === journal.workspaceName);
+          const own = holders.find((h) => mine !== undefined && notesHold(mine, r.typeName, h.id));
+          if (own !== undefined) throw heldByThisState(r, plan, err as ApiError, own.id);
           throw alreadyExists(r, plan, err as ApiError, holders);
         }
         lost ??= err as ApiError;
@@ -320,12 +316,6 @@ async function holdersForAdvice<C>(lookup: Lookup<C>, plan: ModelOf<Fields>, ctx
   } catch {
     return [];
   }
-}
-
-/** The ids a private data's `key` holds. */
-function idsIn(priv: Record<string, unknown>, key: string): string[] {
-  const held = priv[key];
-  return Array.isArray(held) ? held.filter((v): v is string => typeof v === 'string') : [];
 }
 
 /** The object's import id for the log (ids are never secrets here). */

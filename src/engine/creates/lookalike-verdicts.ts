@@ -66,11 +66,11 @@ export function verdictOn<C>(
     `what a run of this configuration left when it was killed before its ${terms.stateWord} was saved (a CI ` +
     `job's timeout or cancel, a lost runner). ${importIt}`;
   const ownElsewhere =
-    `an object of this ${terms.stateWord} at another address (a renamed key whose old object this apply ` +
-    'destroys), when the plan was made where this apply cannot read what it showed (a saved plan from another ' +
-    `runner): then add a \`moved\` block, or keep the records on a volume both jobs share (${terms.settingName(
-      'create_records_dir',
-    )})`;
+    `an object of this ${terms.stateWord}: at another address (a renamed key whose old object this apply ` +
+    'destroys), or the one this resource replaces (`create_before_destroy`), when the plan was made where this ' +
+    'apply cannot read what its walk showed (a saved plan from another runner): then apply where the plan was ' +
+    `made, keep the records on a volume both jobs share (${terms.settingName('create_records_dir')}), or, for a ` +
+    'renamed key, add a `moved` block';
   if (ctx.host.command.targeted)
     return {
       severity: 'warning',

@@ -77,14 +77,16 @@ export class JournalDirectory {
   }
 
   /**
-   * What every workspace of this directory noted its state held, this one's included (read once per
-   * process: the others do not change under a run).
+   * What every workspace of this directory noted its state held: the others' read once per process,
+   * this one's as this process knows it now (a client may serve its plan and apply walks from one
+   * process: what the plan walk noted counts for the apply).
    */
-  allNotes(): Promise<WorkspaceNotes[]> {
-    if (!this.dir) return Promise.resolve([]);
+  async allNotes(): Promise<WorkspaceNotes[]> {
+    if (!this.dir || !this.notes) return [];
     const dir = this.dir;
-    this.others ??= this.notes!.flush().then(() => readAllNotes(dirname(dirname(dir)), basename(dir)));
-    return this.others;
+    this.others ??= this.notes.flush().then(() => readAllNotes(dirname(dirname(dir)), basename(dir)));
+    const others = (await this.others).filter((n) => n.workspace !== this.workspace);
+    return [...others, await this.notes.current()];
   }
 
   /**

@@ -26,13 +26,15 @@ const keyOf = (type: string, idDigest: string): Key => `${type} ${idDigest}`;
 export interface WorkspaceNotes {
   readonly workspace: string;
   readonly held: ReadonlySet<Key>;
+  /** Every object its notes name, held or gone since: objects its state held at some time. */
+  readonly named: ReadonlySet<Key>;
 }
 
 /** This workspace's notes, as this process adds to them. */
 export class OwnershipNotes {
   private known: Map<Key, boolean> | null = null;
   /** What the notes held before this process wrote any (the order of a walk's calls never shows in it). */
-  private initial: ReadonlySet<Key> | null = null;
+  private initial: WorkspaceNotes | null = null;
   /** Whether the file names its workspace already (its first line). */
   private named = false;
   private queue: Array<{ key: Key; held: boolean }> = [];
@@ -58,8 +60,7 @@ export class OwnershipNotes {
   /** The digests of the ids of `type` this workspace's state held, written and queued alike. */
   async heldDigests(type: string): Promise<string[]> {
     await this.flush();
-    const held = new Set([...(await this.load())].filter(([, isHeld]) => isHeld).map(([key]) => key));
-    return heldOfType({ workspace: this.workspace, held }, type);
+    return heldOfType(notesOf(this.workspace, await this.load()), type);
   }
 
   private async load(): Promise<Map<Key, boolean>> {
@@ -71,15 +72,20 @@ export class OwnershipNotes {
     });
     for (const [key, held] of notes?.lines ?? []) known.set(key, held);
     this.named ||= notes?.workspace !== undefined;
-    this.initial ??= new Set([...known].filter(([, held]) => held).map(([key]) => key));
+    this.initial ??= notesOf(this.workspace, known);
     this.known ??= known;
     return this.known;
+  }
+
+  /** This workspace's notes as this process knows them now: the file when first read, and what it noted since. */
+  async current(): Promise<WorkspaceNotes> {
+    return notesOf(this.workspace, await this.load());
   }
 
   /** This workspace's notes as they were before this process wrote any. */
   async atStart(): Promise<WorkspaceNotes> {
     await this.load();
-    return { workspace: this.workspace, held: this.initial! };
+    return this.initial!;
   }
 
   private async write(): Promise<void> {
@@ -148,14 +154,23 @@ export async function readAllNotes(providerDir: string, api: string): Promise<Wo
   for (const entry of workspaces) {
     const notes = await readNotes(join(providerDir, entry, api)).catch(() => null);
     if (!notes) continue;
-    const held = new Set<Key>();
-    for (const [key, isHeld] of notes.lines) {
-      if (isHeld) held.add(key);
-      else held.delete(key);
-    }
-    out.push({ workspace: notes.workspace ?? entry, held });
+    out.push(notesOf(notes.workspace ?? entry, new Map(notes.lines)));
   }
   return out;
+}
+
+/** A workspace's notes from what each object's last line says (held or gone). */
+function notesOf(workspace: string, known: ReadonlyMap<Key, boolean>): WorkspaceNotes {
+  return {
+    workspace,
+    held: new Set([...known].filter(([, held]) => held).map(([key]) => key)),
+    named: new Set(known.keys()),
+  };
+}
+
+/** Whether `notes` name `id` of `type` at all: its state held it, now or before it was destroyed. */
+export function notesName(notes: WorkspaceNotes, type: string, id: string): boolean {
+  return notes.named.has(keyOf(type, digest(id)));
 }
 
 /** Whether `notes` say a state holds `id` of `type`. */

@@ -12,7 +12,7 @@ import type { ObjectValue } from '../../schema/value.js';
 import { isWhollyKnown, valueEquals } from '../../schema/value-ops.js';
 import { holdsOnlyStored } from '../../schema/fields.js';
 import { isApiError } from '../../wire/api-error.js';
-import { REPLACES, type ResourceDef, UNTRACKED_BESIDE } from '../contracts/index.js';
+import { type ResourceDef, UNTRACKED_BESIDE } from '../contracts/index.js';
 import { CatalogueChecks } from '../catalogue/index.js';
 import {
   CreateLookalikes,
@@ -90,12 +90,8 @@ export class ResourceChanges<C> {
       out.planned !== null && (prior === null || !valueEquals(impliedType(r.schema.block), prior, out.planned));
     if (config !== null && changes) await this.catalogue.check(r, config, out.diags);
     if (out.diags.hasErrors) return;
-    if (prior !== null) {
-      this.ctx.seen(r, prior, 'tracked');
-      // The create that replaces it may be sent while it still holds the key (create_before_destroy).
-      const id = out.planned !== null && out.requiresReplace.length > 0 ? this.ctx.idOf(r, prior) : undefined;
-      if (id !== undefined) out.plannedPrivate = { ...out.plannedPrivate, [REPLACES]: [id] };
-    } else if (out.planned !== null) {
+    if (prior !== null) this.ctx.seen(r, prior, 'tracked');
+    else if (out.planned !== null) {
       out.plannedPrivate = { ...out.plannedPrivate };
       await this.lookalikes.check(r, out.planned, out.diags, out.plannedPrivate).catch((error) => {
         this.ctx.log.debug('the look-alike check of a create failed', { tf_resource_type: typeName, error });
@@ -163,8 +159,7 @@ export class ResourceChanges<C> {
     caller?: AbortSignal,
   ): Promise<StateOutcome> {
     const diags = new Diagnostics();
-    // What only the plan says (the object a create replaces) is not kept in the state.
-    const { [REPLACES]: _planOnly, ...kept } = plannedPrivate;
+    const kept = plannedPrivate;
     const r = this.ctx.resources.find(typeName, diags);
     if (!r) return { state: prior, private: kept, diags };
     const fields = r.schema.fields;
