@@ -79,7 +79,10 @@ export class OwnershipNotes {
 
   /** This workspace's notes as this process knows them now: the file when first read, and what it noted since. */
   async current(): Promise<WorkspaceNotes> {
-    return notesOf(this.workspace, await this.load());
+    const known = new Map(await this.load());
+    // What is queued counts too: a walk's last notes may still be on their way to the file.
+    for (const { key, held } of this.queue) known.set(key, held);
+    return notesOf(this.workspace, known);
   }
 
   /** This workspace's notes as they were before this process wrote any. */
