@@ -58,8 +58,8 @@ export interface RecordContent {
   /** When the create's result went back to its caller (null: never, or the process died first). */
   readonly returnedAt: number | null;
   /**
-   * Written by a plan, not a create: with `untracked_objects = "adopt"`, the untracked object (`id`)
-   * that the plan said the apply takes over (engine/creates/create-lookalikes.ts). Honoured only in that mode.
+   * Written by a plan of an earlier release under `untracked_objects = "adopt"` (retired): the object the
+   * plan said the apply would take over. Read, and never honoured.
    */
   readonly plannedAdoption?: true;
 }
