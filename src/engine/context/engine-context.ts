@@ -101,9 +101,9 @@ export class EngineContext<C> {
 
   /**
    * Terraform showed a state of `r` (a prior state, a read, an import) or found its object gone: the
-   * records of the create that made it end (engine/journal/create-journal.ts), and the notes of this workspace
-   * say its state holds it, which the creates of this workspace's apply take as this state's (engine/journal/journal-notes.ts; not for an import, which a
-   * plan may never apply).
+   * records of the create that made it end (engine/journal/create-journal.ts), and the notes of this
+   * workspace say its state holds it, which this workspace's creates take as this state's
+   * (engine/journal/journal-notes.ts; not for an import, which a plan may never apply).
    */
   seen(r: ResourceDef<Fields, C>, state: ObjectValue, how: 'tracked' | 'imported' | 'gone'): void {
     const id = idOf(r, state);

@@ -91,10 +91,11 @@ export function verdictOn<C>(
         `the apply refuses this create and sends nothing for it.${retired} ${
           p.unique
             ? `The platform keeps ${p.lookup.key} unique, so a second one cannot be made. It may be ${killed} Or ` +
-              `another ${terms.workspaceWord}'s, configuration's or person's: then make this one differ in ${p.lookup.key}.`
+              `another ${terms.workspaceWord}'s, configuration's or person's: then make this one differ in ` +
+              `${p.lookup.key}.`
             : `It may be: (1) ${killed} (2) another ${terms.workspaceWord}'s, configuration's or person's, made on ` +
-              `purpose: then make this one differ in ${p.lookup.key}, or create it beside ${one ? 'that one' : 'those'} ` +
-              `with ${terms.setting('untracked_objects', 'create')}.`
+              `purpose: then make this one differ in ${p.lookup.key}, or create it beside ` +
+              `${one ? 'that one' : 'those'} with ${terms.setting('untracked_objects', 'create')}.`
         }`;
     return { severity: 'warning', summary: PLANNED_LOOKALIKES, detail: `${found} ${then}` };
   }
