@@ -116,11 +116,6 @@ export class EngineContext<C> {
     this.journal.seen(r.typeName, id, how);
   }
 
-  /** The id of a state of `r`, when the type has one. */
-  idOf(r: ResourceDef<Fields, C>, state: ObjectValue): string | undefined {
-    return idOf(r, state);
-  }
-
   /** What the journal was told of each object, once per process. */
   private readonly told = new Set<string>();
 

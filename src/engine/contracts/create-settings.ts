@@ -21,6 +21,12 @@ export type MissingReferences = 'warn' | 'refuse';
 /** Where a resource's private state keeps the untracked objects its user chose to create it beside. */
 export const UNTRACKED_BESIDE = 'untracked_beside';
 
+/** The ids of the untracked objects a private state says its resource was created beside. */
+export function untrackedBeside(priv: Readonly<Record<string, unknown>>): string[] {
+  const held = priv[UNTRACKED_BESIDE];
+  return Array.isArray(held) ? held.filter((v): v is string => typeof v === 'string') : [];
+}
+
 export interface CreateSettings {
   readonly untrackedObjects: UntrackedObjects;
   /** Absent: `warn`. */

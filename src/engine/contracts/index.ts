@@ -10,6 +10,7 @@ export {
   type CreateSettings,
   type MissingReferences,
   UNTRACKED_BESIDE,
+  untrackedBeside,
   type UntrackedObjects,
 } from './create-settings.js';
 export { dataSource, type DataSourceDef } from './data-source.js';

@@ -37,7 +37,7 @@
 import type { Fields, ModelOf } from '../../schema/define.js';
 import { fromModel, toModel } from '../../schema/model.js';
 import { Unknown, type ObjectValue } from '../../schema/value.js';
-import { type ResourceDef, UNTRACKED_BESIDE } from '../contracts/index.js';
+import { type ResourceDef, untrackedBeside } from '../contracts/index.js';
 import type { CreateLedger, Lookup, Model } from './create-evidence.js';
 import { describe, messageOf } from './create-messages.js';
 import { createEntry } from './create-records.js';
@@ -132,7 +132,7 @@ export class CreateLookalikes<C> {
     const unique = isUnique(lookup, plan);
     const holders = listed.filter((o) => lookup.holdsKey(plan, o));
     const alike = unique ? holders : holders.filter((o) => matchesPlan(r, lookup, planned, o));
-    const named = new Set(idsIn(plannedPrivate, UNTRACKED_BESIDE));
+    const named = new Set(untrackedBeside(plannedPrivate));
     const unjudged = alike.filter((o) => {
       const id = lookup.importId(o);
       return !this.ledger.isClaimed(r.typeName, id) && !named.has(id);
@@ -224,12 +224,6 @@ function requiredKnown<C>(r: ResourceDef<Fields, C>, planned: ObjectValue): bool
   for (const [name, def] of Object.entries(r.schema.fields))
     if (def.kind === 'attr' && def.options.required && planned[name] instanceof Unknown) return false;
   return true;
-}
-
-/** The ids a planned private data's `key` holds. */
-function idsIn(priv: PrivateState, key: string): string[] {
-  const held = priv[key];
-  return Array.isArray(held) ? held.filter((v): v is string => typeof v === 'string') : [];
 }
 
 /**

@@ -28,9 +28,15 @@ import { equalityKey } from '../../schema/value-ops.js';
 import type { AttrDef, BlockDef } from '../../schema/define.js';
 import type { OpContext, ResourceDef } from '../contracts/index.js';
 import { judge, type CreateLedger, type Holder, type Lookup, type Model } from './create-evidence.js';
-import { digest, HEARTBEAT_MS, type CreateEntry, type CreateJournal, type RecordHandle } from '../journal/index.js';
+import {
+  digest,
+  HEARTBEAT_MS,
+  notesHold,
+  type CreateEntry,
+  type CreateJournal,
+  type RecordHandle,
+} from '../journal/index.js';
 import { describe, messageOf, unknownOutcome } from './create-messages.js';
-import { notesHold } from '../journal/index.js';
 import { DiagnosticError } from '../diagnostics/index.js';
 import { inCurrentForm, isPlatformSetting, differencesFromPlan } from '../plan/index.js';
 

@@ -5,10 +5,10 @@
  * what went wrong with it, said once.
  * Whatever fails here costs the protection, never the run.
  */
-import { readdir, unlink, writeFile } from 'node:fs/promises';
+import { unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { digest, listJournal, markName, readRecord } from './journal-files.js';
-import { heldOfType, OwnershipNotes, readAllNotes, type WorkspaceNotes } from './journal-notes.js';
+import { heldOfType, OwnershipNotes, readAllNotes, workspaceDirs, type WorkspaceNotes } from './journal-notes.js';
 import { LogReader } from './journal-log.js';
 import { recordsRoot, type JournalPlace } from './journal-place.js';
 import { RecordIndex } from './journal-index.js';
@@ -95,19 +95,9 @@ export class JournalDirectory {
    */
   async otherRecords(): Promise<OtherRecord[]> {
     if (!this.dir) return [];
-    const mine = basename(dirname(this.dir));
-    const api = basename(this.dir);
-    const providerDir = dirname(dirname(this.dir));
-    let workspaces: string[];
-    try {
-      workspaces = await readdir(providerDir);
-    } catch {
-      return [];
-    }
     const out: OtherRecord[] = [];
-    for (const workspace of workspaces) {
-      if (workspace === mine) continue;
-      const dir = join(providerDir, workspace, api);
+    for (const { entry: workspace, dir } of await workspaceDirs(dirname(dirname(this.dir)), basename(this.dir))) {
+      if (dir === this.dir) continue;
       let logs = this.otherLogs.get(dir);
       if (!logs) this.otherLogs.set(dir, (logs = new LogReader()));
       const listing = await listJournal(dir, this.now(), logs).catch(() => null);

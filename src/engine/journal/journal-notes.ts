@@ -147,19 +147,25 @@ async function readNotes(dir: string): Promise<{ workspace: string | undefined; 
  * directories side by side (`<providerDir>/<workspace>/<api>/owned`). Unreadable ones say nothing.
  */
 export async function readAllNotes(providerDir: string, api: string): Promise<WorkspaceNotes[]> {
-  let workspaces: string[];
-  try {
-    workspaces = await readdir(providerDir);
-  } catch {
-    return [];
-  }
   const out: WorkspaceNotes[] = [];
-  for (const entry of workspaces) {
-    const notes = await readNotes(join(providerDir, entry, api)).catch(() => null);
+  for (const { entry, dir } of await workspaceDirs(providerDir, api)) {
+    const notes = await readNotes(dir).catch(() => null);
     if (!notes) continue;
     out.push(notesOf(notes.workspace ?? entry, new Map(notes.lines)));
   }
   return out;
+}
+
+/**
+ * The directory of each workspace under `providerDir` for the API whose digest is `api`
+ * (`<providerDir>/<workspace>/<api>`), by its entry's name; none when it cannot be listed.
+ */
+export async function workspaceDirs(providerDir: string, api: string): Promise<{ entry: string; dir: string }[]> {
+  try {
+    return (await readdir(providerDir)).map((entry) => ({ entry, dir: join(providerDir, entry, api) }));
+  } catch {
+    return [];
+  }
 }
 
 /** A workspace's notes from what each object's last line says (held or gone). */

@@ -12,7 +12,7 @@ import type { ObjectValue } from '../../schema/value.js';
 import { isWhollyKnown, valueEquals } from '../../schema/value-ops.js';
 import { holdsOnlyStored } from '../../schema/fields.js';
 import { isApiError } from '../../wire/api-error.js';
-import { type ResourceDef, UNTRACKED_BESIDE } from '../contracts/index.js';
+import { type ResourceDef, UNTRACKED_BESIDE, untrackedBeside } from '../contracts/index.js';
 import { CatalogueChecks } from '../catalogue/index.js';
 import {
   CreateLookalikes,
@@ -159,9 +159,8 @@ export class ResourceChanges<C> {
     caller?: AbortSignal,
   ): Promise<StateOutcome> {
     const diags = new Diagnostics();
-    const kept = plannedPrivate;
     const r = this.ctx.resources.find(typeName, diags);
-    if (!r) return { state: prior, private: kept, diags };
+    if (!r) return { state: prior, private: plannedPrivate, diags };
     const fields = r.schema.fields;
     let partial: object | undefined;
     const ctx = this.ctx.operation(diags, plannedPrivate, typeName, (m) => (partial = m));
@@ -184,10 +183,10 @@ export class ResourceChanges<C> {
       }
       if (prior !== null) this.ctx.seen(r, prior, 'tracked');
       if (config !== null && diags.append(this.errorsOf(r, config, prior)).hasErrors) {
-        return { state: prior, private: kept, diags };
+        return { state: prior, private: plannedPrivate, diags };
       }
       if (prior !== null && diags.append(refusals(fields, prior, planned)).hasErrors) {
-        return { state: prior, private: kept, diags };
+        return { state: prior, private: plannedPrivate, diags };
       }
       // Nothing the platform holds changed (null and empty mean the same, a deprecated form says what
       // its replacement does; the provider's own settings are not sent): the API has nothing to do.
@@ -196,13 +195,13 @@ export class ResourceChanges<C> {
         isWhollyKnown(impliedType(r.schema.block), planned) &&
         samePlatformSettings(fields, prior, planned)
       ) {
-        return { state: this.finalize(r, planned, planned), private: kept, diags };
+        return { state: this.finalize(r, planned, planned), private: plannedPrivate, diags };
       }
       // The objects its arguments name, and the rest of the catalogue, once more before anything is sent:
       // what the plan only warned about (an object yet to come) is an error now.
       if (config !== null) {
         await this.catalogue.check(r, config, diags, 'apply');
-        if (diags.hasErrors) return { state: prior, private: kept, diags };
+        if (diags.hasErrors) return { state: prior, private: plannedPrivate, diags };
       }
       // Write-only values come from the configuration: never in the plan, sent when they are due; a
       // value a `distinct` list repeats is sent once.
@@ -217,8 +216,9 @@ export class ResourceChanges<C> {
       const state = this.finalize(r, planned, fromModel(fields, result, planned));
       await this.ctx.journal.finish(books.record, caller?.aborted ? 'kept' : 'returned');
       this.ctx.journalWarning(diags);
-      const besides = [...new Set([...idsOf(kept[UNTRACKED_BESIDE]), ...beside])];
-      return { state, private: beside.length > 0 ? { ...kept, [UNTRACKED_BESIDE]: besides } : kept, diags };
+      const besides = [...new Set([...untrackedBeside(plannedPrivate), ...beside])];
+      const stored = beside.length > 0 ? { ...plannedPrivate, [UNTRACKED_BESIDE]: besides } : plannedPrivate;
+      return { state, private: stored, diags };
     } catch (err) {
       // The object exists (it goes to the state, tainted), or the record stays for the next run.
       await this.ctx.journal.finish(books.record, partial && planned && !caller?.aborted ? 'returned' : 'kept');
@@ -234,13 +234,13 @@ export class ResourceChanges<C> {
         const state = this.finalize(r, planned, fromModel(fields, partial, planned));
         const tainted = action === 'create' ? sentences(failure.detail, keptTainted(r, toModel(fields, state))) : null;
         diags.append([tainted !== null ? { ...failure, detail: tainted } : failure]);
-        return { state, private: kept, diags };
+        return { state, private: plannedPrivate, diags };
       }
       if (action === 'create' && isApiError(err, 'cancelled')) {
         const detail = `${failure.detail}: ${describe(r, toModel(fields, planned!))} was not created.`;
         diags.append([{ ...failure, summary: `Create of ${typeName} cancelled`, detail }]);
       } else diags.append([failure]);
-      return { state: prior, private: kept, diags };
+      return { state: prior, private: plannedPrivate, diags };
     }
   }
 
@@ -325,9 +325,4 @@ function withObjectNamed<C>(diags: Diagnostics, r: ResourceDef<Fields, C>, confi
         : d,
     ]);
   return named;
-}
-
-/** The ids a private state's entry holds. */
-function idsOf(held: unknown): string[] {
-  return Array.isArray(held) ? held.filter((v): v is string => typeof v === 'string') : [];
 }
