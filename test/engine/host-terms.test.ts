@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { Diagnostics } from '../../src/engine/diagnostics/index.js';
 import { HostTerms, HostView } from '../../src/engine/host/index.js';
 import { PULUMI_BRIDGE_VERSION } from '../../src/engine/host/host-view.js';
-import type { ProcessInfo } from '../../src/engine/host/host-process.js';
+import { parsePs, type ProcessInfo } from '../../src/engine/host/host-process.js';
+import { execFileSync } from 'node:child_process';
 import { attrStep, indexStep } from '../../src/schema/path.js';
 import secDef from '../../src/resources/sec/index.js';
 
@@ -73,10 +74,49 @@ describe('engine: the client that runs the provider, and messages in its words',
       [['terraform', 'apply'], false],
     ];
     for (const [argv, saved] of cases) {
-      const view = host(argv, ['bash'], {});
+      const view = host(argv, ['bash'], {}, '/work/infra');
       view.configured('1.15.5');
       expect(view.command.appliesSavedPlan === true, argv.join(' ')).to.equal(saved);
+      // Its path, from where the client runs the provider (after -chdir).
+      if (saved) expect(view.command.savedPlan, argv.join(' ')).to.equal(join('/work/infra', argv.at(-1)!));
     }
+  });
+
+  it('knows which run of the client it serves: the client process, by its pid and when it started', () => {
+    const at = (started: string | undefined) => {
+      const chain: Record<number, ProcessInfo> = {
+        10: { ppid: 11, argv: ['terraform', 'apply'], ...(started ? { started } : {}) },
+      };
+      return new HostView(
+        {},
+        '/nowhere',
+        Object.assign((pid: number) => chain[pid], { startTimes: true }),
+        10,
+      );
+    };
+    expect(at('8812').run).to.equal('10-8812');
+    expect(at('8813').run, 'the same pid, another process').to.not.equal(at('8812').run);
+    expect(at(undefined).run, 'a system that does not say').to.equal(undefined);
+    const pulumi = at('8812');
+    pulumi.configured(PULUMI_BRIDGE_VERSION);
+    expect(pulumi.run, 'Pulumi: its walk does not show the stack before its creates').to.equal(undefined);
+    // This machine's own: Linux's /proc, and `ps` (as on macOS) parsed alike.
+    const own = new HostView(process.env, process.cwd());
+    expect(own.run).to.match(/^\d+-\d+$/);
+    const line = execFileSync('ps', ['-o', 'ppid=,lstart=,command=', '-p', String(process.pid)], {
+      encoding: 'utf8',
+      env: { ...process.env, LC_ALL: 'C' },
+    });
+    const parsed = parsePs(line)!;
+    expect(parsed.ppid).to.equal(process.ppid);
+    expect(parsed.started).to.match(/^[A-Z][a-z]{2} [A-Z][a-z]{2} \d{1,2} \d{2}:\d{2}:\d{2} \d{4}$/);
+    expect(parsed.argv[0]).to.equal(process.argv0);
+    expect(parsePs('  412 Sat Nov  8 05:10:41 2026 /usr/local/bin/terraform apply -auto-approve')).to.deep.equal({
+      ppid: 412,
+      argv: ['/usr/local/bin/terraform', 'apply', '-auto-approve'],
+      started: 'Sat Nov 8 05:10:41 2026',
+    });
+    expect(parsePs('412 /usr/local/bin/terraform apply'), 'no start time: not this format').to.equal(undefined);
   });
 
   it('knows OpenTofu by its program and Pulumi by what the bridge sends, and Pulumi’s stack', () => {

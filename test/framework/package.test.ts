@@ -1,6 +1,7 @@
 /**
  * The framework package (packages/framework) as an author gets it: the tarball npm would publish holds
- * the two entry points with their declarations and nothing else, needs no other package, and the
+ * the two entry points with their declarations and nothing else, needs no package but the one it declares
+ * (yauzl, which reads the zip archive of a saved plan: engine/host/saved-plan.ts), and the
  * example provider (examples/provider-kv), installed from that tarball alone into a scratch folder,
  * builds under strict TypeScript, passes its unit tests with the package's in-process harness and runs
  * its whole cycle under Terraform 1.15.5 and OpenTofu with the package's own test kit.
@@ -46,9 +47,13 @@ describe('the framework package', function () {
     expect(readFileSync(packed.tarball).length).to.be.below(MAX_PACKED_BYTES);
   });
 
-  it('needs no other package: its modules import only Node and each other', async () => {
+  it('needs no package but yauzl: its modules import only Node, each other and what it declares', async () => {
     const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'packages/framework/package.json'), 'utf8'));
-    expect(manifest).not.to.have.any.keys('dependencies', 'peerDependencies', 'optionalDependencies');
+    expect(manifest).not.to.have.any.keys('peerDependencies', 'optionalDependencies');
+    expect(Object.keys(manifest.dependencies)).to.deep.equal(['yauzl']);
+    // The version the providers are built and tested with.
+    const root = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
+    expect(manifest.dependencies.yauzl).to.equal(root.dependencies.yauzl);
     const dist = join(REPO_ROOT, 'packages/framework/dist');
     const foreign: string[] = [];
     let seen = 0;
@@ -56,7 +61,8 @@ describe('the framework package', function () {
       const text = readFileSync(join(dist, file), 'utf8');
       for (const [, specifier] of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/g)) {
         seen++;
-        if (!specifier!.startsWith('node:') && !specifier!.startsWith('.')) foreign.push(`${file}: ${specifier}`);
+        if (!specifier!.startsWith('node:') && !specifier!.startsWith('.') && specifier !== 'yauzl')
+          foreign.push(`${file}: ${specifier}`);
       }
       for (const [, specifier] of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g))
         if (!specifier!.startsWith('node:') && !specifier!.startsWith('.')) foreign.push(`${file}: ${specifier}`);

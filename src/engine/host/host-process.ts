@@ -13,32 +13,44 @@ import { readFileSync } from 'node:fs';
 export interface ProcessInfo {
   readonly ppid: number;
   readonly argv: readonly string[];
+  /** When it started, in the system's own terms (Linux: clock ticks since boot): with its pid, which process it is. */
+  readonly started?: string;
 }
 
-/** How this system shows one process; undefined when it cannot. */
-export type ProcessReader = (pid: number) => ProcessInfo | undefined;
+/** How this system shows one process; undefined when it cannot. `startTimes`: it says when each started. */
+export type ProcessReader = ((pid: number) => ProcessInfo | undefined) & { readonly startTimes?: boolean };
 
 /** At most this many levels up: the client, and what started it. */
 const LEVELS = 2;
 const COMMAND_TIMEOUT_MS = 5_000;
 
-/** The command lines of this process's parent and grandparent, nearest first. */
-export function ancestorCommands(read: ProcessReader = systemReader(), start = process.ppid): string[][] {
-  const out: string[][] = [];
+/** This process's parent and grandparent, nearest first. */
+export function ancestors(
+  read: ProcessReader = systemReader(),
+  start = process.ppid,
+): (ProcessInfo & { pid: number })[] {
+  const out: (ProcessInfo & { pid: number })[] = [];
   let pid = start;
   for (let level = 0; level < LEVELS && pid > 1; level++) {
     const info = read(pid);
     if (!info) break;
-    out.push([...info.argv]);
+    out.push({ ...info, pid });
     pid = info.ppid;
   }
   return out;
 }
 
+/** The command lines of this process's parent and grandparent, nearest first. */
+export function ancestorCommands(read: ProcessReader = systemReader(), start = process.ppid): string[][] {
+  return ancestors(read, start).map((info) => [...info.argv]);
+}
+
 export function systemReader(platform: NodeJS.Platform = process.platform): ProcessReader {
-  if (platform === 'linux') return procReader;
+  // Windows says when a process started only through the same PowerShell query, which takes a second:
+  // not paid for on every provider start.
   if (platform === 'win32') return windowsReader;
-  return psReader;
+  const reader = platform === 'linux' ? procReader : psReader;
+  return Object.assign((pid: number) => reader(pid), { startTimes: true });
 }
 
 /** Linux: /proc/<pid>/cmdline (NUL-separated) and the parent from /proc/<pid>/stat. */
@@ -48,8 +60,13 @@ function procReader(pid: number): ProcessInfo | undefined {
     if (argv.at(-1) === '') argv.pop();
     // The program's name, in parentheses, may hold spaces: the fields that follow come after its last ')'.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    return Number.isInteger(ppid) ? { ppid, argv } : undefined;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ppid = Number(fields[1]);
+    // Field 22 of the file, `starttime`; the fields after the name count from its third.
+    const started = fields[19];
+    return Number.isInteger(ppid)
+      ? { ppid, argv, ...(started && /^\d+$/.test(started) ? { started } : {}) }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -58,16 +75,23 @@ function procReader(pid: number): ProcessInfo | undefined {
 /** macOS and the BSDs: `ps`, whose command column splits arguments at spaces (enough for flags and names). */
 function psReader(pid: number): ProcessInfo | undefined {
   try {
-    const out = execFileSync('ps', ['-o', 'ppid=,command=', '-p', String(pid)], {
+    const out = execFileSync('ps', ['-o', 'ppid=,lstart=,command=', '-p', String(pid)], {
       encoding: 'utf8',
       timeout: COMMAND_TIMEOUT_MS,
       stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
-    const match = /^(\d+)\s+(.*)$/s.exec(out);
-    return match ? { ppid: Number(match[1]), argv: match[2]!.split(/\s+/) } : undefined;
+      env: { ...process.env, LC_ALL: 'C' },
+    });
+    return parsePs(out);
   } catch {
     return undefined;
   }
+}
+
+/** `ps -o ppid=,lstart=,command=`'s line: the parent, when it started (`Sat Nov 28 05:10:41 2026`), the command. */
+export function parsePs(out: string): ProcessInfo | undefined {
+  const match = /^(\d+)\s+(\w{3}\s+\w{3}\s+\d{1,2}\s+\d{1,2}:\d{2}:\d{2}\s+\d{4})\s+(.*)$/s.exec(out.trim());
+  if (!match) return undefined;
+  return { ppid: Number(match[1]), argv: match[3]!.split(/\s+/), started: match[2]!.replace(/\s+/g, ' ') };
 }
 
 /** Windows: the process's CIM instance, its command line split as a shell would at spaces and quotes. */

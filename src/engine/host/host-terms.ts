@@ -89,6 +89,14 @@ export class HostTerms {
     return `\`${name} = "${value}"\` in the provider block${once}`;
   }
 
+  /** How an object leaves a state and stays on the platform, in this client's commands. */
+  get stateRemoved(): string {
+    if (this.isPulumi) return '`pulumi state delete`';
+    const { program } = this;
+    const deleted = `\`${program} workspace delete\` and the workspace made again`;
+    return `\`${program} state rm\`, a \`removed\` block, or ${deleted}`;
+  }
+
   /** The command that plans, and the one that applies. */
   get planCommand(): string {
     return this.isPulumi ? 'pulumi preview' : `${this.program} plan`;

@@ -16,8 +16,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
-import { ancestorCommands, type ProcessReader, systemReader } from './host-process.js';
+import { basename, join, resolve } from 'node:path';
+import { ancestors, type ProcessInfo, type ProcessReader, systemReader } from './host-process.js';
 
 export type HostKind = 'terraform' | 'opentofu' | 'pulumi';
 
@@ -32,6 +32,8 @@ export interface HostCommand {
    * this process serves is an apply walk, whatever its calls (OpenTofu re-plans each change first).
    */
   readonly appliesSavedPlan?: boolean;
+  /** That plan file's path (saved-plan.ts reads the state it was made against). */
+  readonly savedPlan?: string;
   /** Pulumi's stack (its last name part), when the command, PULUMI_STACK or the selected stack names it. */
   readonly stack?: string;
 }
@@ -58,7 +60,7 @@ export class HostView {
   private bridged = false;
   private tofu: boolean | undefined;
   private asked: HostCommand | undefined;
-  private commands: string[][] | undefined;
+  private above: (ProcessInfo & { pid: number })[] | undefined;
 
   constructor(
     private readonly env: NodeJS.ProcessEnv = process.env,
@@ -96,8 +98,24 @@ export class HostView {
   }
 
   private ancestors(): string[][] {
-    this.commands ??= ancestorCommands(this.reader, this.parent);
-    return this.commands;
+    return this.processesAbove().map((info) => [...info.argv]);
+  }
+
+  private processesAbove(): (ProcessInfo & { pid: number })[] {
+    this.above ??= ancestors(this.reader, this.parent);
+    return this.above;
+  }
+
+  /**
+   * Which run of the client this process serves: the client's process, by its pid and start time, which
+   * every provider process it starts shares (Terraform's and OpenTofu's plan and apply walks of one
+   * `apply`). Undefined where the system does not say when the client started, and for Pulumi, whose
+   * walk does not show every object of the stack before its creates.
+   */
+  get run(): string | undefined {
+    if (this.bridged || !this.reader.startTimes) return undefined;
+    const client = this.processesAbove()[0];
+    return client?.started === undefined ? undefined : `${client.pid}-${client.started}`;
   }
 
   /** The client's program name, without its directory and extension. */
@@ -114,11 +132,12 @@ export class HostView {
     // Terraform adds TF_CLI_ARGS and TF_CLI_ARGS_<command> to what the command line gives.
     const args = [...argv.slice(at + 1), ...words(this.env.TF_CLI_ARGS), ...words(this.env[`TF_CLI_ARGS_${command}`])];
     // Go's flag package takes a boolean flag alone or as `=1`, `=t`, `=T`, `=TRUE`, `=true` or `=True`.
+    const saved = command === 'apply' ? positional(argv.slice(at + 1))[0] : undefined;
     const destroyFlag = args.some((a) => /^--?destroy(=(1|t|T|TRUE|true|True))?$/.test(a));
     return {
       destroying: command === 'destroy' || ((command === 'plan' || command === 'apply') && destroyFlag),
       targeted: args.some((a) => /^--?target(=|$)/.test(a)),
-      ...(command === 'apply' && positional(argv.slice(at + 1)).length > 0 ? { appliesSavedPlan: true } : {}),
+      ...(saved !== undefined ? { appliesSavedPlan: true, savedPlan: resolve(this.cwd, saved) } : {}),
     };
   }
 
