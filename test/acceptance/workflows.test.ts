@@ -19,9 +19,12 @@
  * - `for_each` keys renamed without `moved` on a fresh runner (the creates beside the old keys' destroys,
  *   in no fixed order): none refused, one object per name; a destroy spelled `-destroy=TRUE`;
  * - two workspaces of one directory, one applying while the other's apply runs: each makes its own;
- * - a saved `-replace` plan of a `create_before_destroy` resource applied on another runner;
- * - a CI job killed mid-apply, re-run on a fresh runner with its state in an `http` backend: the create
- *   refused before it is sent, naming the object, and the import the message gives adopts it; no duplicate.
+ * - `state rm` of a free name's and a unique name's resource, then apply: each refused alike, naming the cause;
+ * - a saved `-replace` plan of a `create_before_destroy` resource applied on another runner, sharing the
+ *   records or not (the plan file carries the state it was made against);
+ * - a CI job killed mid-apply, re-run on a fresh runner with its state in an `http` backend, with or without
+ *   a saved plan: the create refused before it is sent, on its resource, naming the object, and the import
+ *   the message gives adopts it; no duplicate.
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -190,6 +193,41 @@ for (const cli of ACCEPTANCE_CLIS)
         expect(wholeText(refused)).to.include('workspace "dev" of this directory').and.include('terraform.workspace');
         expect((await run(unique, ['workspace', 'select', 'dev'])).code).to.equal(0);
         expect((await run(unique, ['destroy', '-auto-approve'])).code).to.equal(0);
+      });
+
+      it(`${provider}: \`state rm\` then apply: one decision and one message for every type, naming how it left the state`, async () => {
+        const name = `wf-${cli.command}-state-rm`;
+        const token = `resource "sec_agent_access_token" "fleet" {\n  name = "${name}-token"\n}\n`;
+        const config = s.free('gone', name) + (provider === 'sec' ? token : '');
+        const addresses = [`${s.freeType}.gone`, ...(provider === 'sec' ? ['sec_agent_access_token.fleet'] : [])];
+        const ws = await directory(s, config);
+        await applyOk(ws);
+        await planEmpty(ws);
+        expect((await run(ws, ['state', 'rm', ...addresses])).code).to.equal(0);
+        const applied = await run(ws, ['apply', '-auto-approve']);
+        rows.push([
+          `${provider}: apply after state rm of ${addresses.length} resource(s)`,
+          said(applied),
+          holds(s, name),
+        ]);
+        expect(applied.code, applied.stdout + applied.stderr).to.equal(1);
+        const text = wholeText(applied);
+        for (const address of addresses) expect(text).to.include(`with ${address}`);
+        const causes = text.match(
+          /taken out of it \(`(terraform|tofu) state rm`, a `removed` block, or `(terraform|tofu) workspace delete` and the workspace made again\)/g,
+        );
+        expect(causes, 'one cause, said alike for each').to.have.length(addresses.length);
+        expect(named(s, name), 'nothing made twice').to.have.length(1);
+        // The way out the message gives: import each.
+        const id = named(s, name)[0]!;
+        const imports = [`import {\n  to = ${s.freeType}.gone\n  id = "${id}"\n}\n`];
+        if (provider === 'sec')
+          imports.push('import {\n  to = sec_agent_access_token.fleet\n  id = "' + name + '-token"\n}\n');
+        ws.writeConfig(s.head + config + imports.join(''));
+        await applyOk(ws);
+        await planEmpty(ws);
+        expect((await run(ws, ['destroy', '-auto-approve'])).code).to.equal(0);
+        expect(named(s, name)).to.deep.equal([]);
       });
 
       it(`${provider}: two folders with the same names`, async () => {
@@ -389,66 +427,83 @@ for (const cli of ACCEPTANCE_CLIS)
         expect(named(s, name)).to.deep.equal([]);
       });
 
-      it(`${provider}: a saved plan replacing a create_before_destroy resource, applied on another runner sharing the records`, async () => {
-        const name = `wf-${cli.command}-cbd`;
-        const backend = `terraform {\n  backend "http" {\n    address = ${JSON.stringify(states.address(`${provider}-${cli.command}-cbd`))}\n  }\n}\n`;
-        const config = backend + s.free('kept', name, '  lifecycle {\n    create_before_destroy = true\n  }\n');
-        // The self-hosted recipe: the records on a volume both jobs share. (Without it the apply cannot
-        // read what the plan walk showed, and refuses the object being replaced, the same way every time.)
-        const volume = mkdtempSync(join(tmpdir(), 'keel-volume-'));
-        const shared = { [variable('CREATE_RECORDS_DIR')]: volume };
-        const planner = await directory(s, config, shared);
-        await applyOk(planner);
-        const planFile = join(planner.dir, 'replace.tfplan');
-        const planned = await run(planner, ['plan', `-replace=${s.freeType}.kept`, `-out=${planFile}`]);
-        expect(planned.code, planned.stdout + planned.stderr).to.equal(0);
-        const applier = await directory(s, config, shared);
-        const applied = await run(applier, ['apply', planFile]);
-        rows.push([
-          `${provider}: saved -replace plan of a create_before_destroy resource, another runner`,
-          said(applied),
-          holds(s, name),
-        ]);
-        expect(applied.code, applied.stdout + applied.stderr).to.equal(0);
-        expect(named(s, name), 'the replacement only').to.have.length(1);
-        await planEmpty(applier);
-        expect((await run(applier, ['destroy', '-auto-approve'])).code).to.equal(0);
-        rmSync(volume, { recursive: true, force: true });
-      });
+      for (const sharing of [true, false])
+        it(`${provider}: a saved plan replacing a create_before_destroy resource, applied on another runner ${sharing ? 'sharing the records' : 'with none of them'}`, async () => {
+          const name = `wf-${cli.command}-cbd-${sharing ? 'shared' : 'fresh'}`;
+          const backend = `terraform {\n  backend "http" {\n    address = ${JSON.stringify(states.address(`${provider}-${cli.command}-${name}`))}\n  }\n}\n`;
+          const config = backend + s.free('kept', name, '  lifecycle {\n    create_before_destroy = true\n  }\n');
+          // The self-hosted recipe: the records on a volume both jobs share; or none: the apply then reads
+          // the state the plan was made against from the plan file.
+          const volume = mkdtempSync(join(tmpdir(), 'keel-volume-'));
+          const shared = sharing ? { [variable('CREATE_RECORDS_DIR')]: volume } : {};
+          const planner = await directory(s, config, shared);
+          await applyOk(planner);
+          const planFile = join(planner.dir, 'replace.tfplan');
+          const planned = await run(planner, ['plan', `-replace=${s.freeType}.kept`, `-out=${planFile}`]);
+          expect(planned.code, planned.stdout + planned.stderr).to.equal(0);
+          const applier = await directory(s, config, shared);
+          const applied = await run(applier, ['apply', planFile]);
+          rows.push([
+            `${provider}: saved -replace plan of a create_before_destroy resource, another runner${sharing ? ', shared records' : ''}`,
+            said(applied),
+            holds(s, name),
+          ]);
+          expect(applied.code, applied.stdout + applied.stderr).to.equal(0);
+          expect(named(s, name), 'the replacement only').to.have.length(1);
+          await planEmpty(applier);
+          expect((await run(applier, ['destroy', '-auto-approve'])).code).to.equal(0);
+          rmSync(volume, { recursive: true, force: true });
+        });
 
-      it(`${provider}: a CI job killed mid-apply, re-run on a fresh runner`, async () => {
-        const name = `wf-${cli.command}-killed`;
-        const emulator = emulators[provider];
-        const backend = `terraform {\n  backend "http" {\n    address = ${JSON.stringify(states.address(`${provider}-${cli.command}-killed`))}\n  }\n}\n`;
-        const config = backend + s.free('job', name);
-        const job = await directory(s, config);
-        const isCreate = isCreateOperation(provider);
-        const creates = () => emulator.operations().filter(isCreate).length;
-        const before = creates();
-        emulator.setFaultProfile({ seed: 3, rate: 1, kinds: ['slow'], slowMs: 1_500 });
-        const killed = job.start(['apply', '-auto-approve', '-no-color'], {}, { group: true });
-        // Killed once the platform made the object, while its answer is on its way.
-        const until = Date.now() + 60_000;
-        while ((creates() === before || named(s, name).length === 0) && Date.now() < until) await delay(10);
-        killOutright(-killed.pid);
-        await killed.done;
-        await delay(2_000);
-        emulator.setFaultProfile(undefined);
-        expect(named(s, name), 'the killed job made the object').to.have.length(1);
-        const fresh = await directory(s, config);
-        const refused = await run(fresh, ['apply', '-auto-approve']);
-        rows.push([`${provider}: the killed job's re-run on a fresh runner`, said(refused), holds(s, name)]);
-        expect(refused.code).to.equal(1);
-        const [id] = named(s, name);
-        expect(wholeText(refused)).to.include(id!);
-        // The way out the message gives for a killed run: import it.
-        fresh.writeConfig(`${s.head}${config}import {\n  to = ${s.freeType}.job\n  id = "${id}"\n}\n`);
-        const imported = await applyOk(fresh);
-        rows.push([`${provider}: the re-run with the import block the message gives`, said(imported), holds(s, name)]);
-        await planEmpty(fresh);
-        expect((await run(fresh, ['destroy', '-auto-approve'])).code).to.equal(0);
-        expect(named(s, name)).to.deep.equal([]);
-      });
+      for (const saved of [false, true])
+        it(`${provider}: a CI job killed mid-apply, re-run on a fresh runner${saved ? ', applying its saved plan again' : ''}`, async () => {
+          const name = `wf-${cli.command}-killed${saved ? '-saved' : ''}`;
+          const emulator = emulators[provider];
+          const backend = `terraform {\n  backend "http" {\n    address = ${JSON.stringify(states.address(`${provider}-${name}`))}\n  }\n}\n`;
+          const config = backend + s.free('job', name);
+          const job = await directory(s, config);
+          // A pipeline's plan job saves the plan; its apply job applies that file, and so does the re-run.
+          const planFile = join(job.dir, 'job.tfplan');
+          if (saved) expect((await run(job, ['plan', `-out=${planFile}`])).code).to.equal(0);
+          const applying = saved ? ['apply', '-no-color', planFile] : ['apply', '-auto-approve', '-no-color'];
+          const isCreate = isCreateOperation(provider);
+          const creates = () => emulator.operations().filter(isCreate).length;
+          const before = creates();
+          emulator.setFaultProfile({ seed: 3, rate: 1, kinds: ['slow'], slowMs: 1_500 });
+          const killed = job.start(applying, {}, { group: true });
+          // Killed once the platform made the object, while its answer is on its way.
+          const until = Date.now() + 60_000;
+          while ((creates() === before || named(s, name).length === 0) && Date.now() < until) await delay(10);
+          killOutright(-killed.pid);
+          await killed.done;
+          await delay(2_000);
+          emulator.setFaultProfile(undefined);
+          expect(named(s, name), 'the killed job made the object').to.have.length(1);
+          const fresh = await directory(s, config);
+          const refused = await run(fresh, saved ? ['apply', planFile] : ['apply', '-auto-approve']);
+          rows.push([
+            `${provider}: the killed job's re-run on a fresh runner${saved ? ', its saved plan' : ''}`,
+            said(refused),
+            holds(s, name),
+          ]);
+          expect(refused.code, refused.stdout + refused.stderr).to.equal(1);
+          const [id] = named(s, name);
+          expect(wholeText(refused)).to.include(id!);
+          // On the resource it is about.
+          expect(wholeText(refused)).to.include(`with ${s.freeType}.job`);
+          expect(named(s, name), 'nothing made twice').to.have.length(1);
+          // The way out the message gives for a killed run: import it.
+          fresh.writeConfig(`${s.head}${config}import {\n  to = ${s.freeType}.job\n  id = "${id}"\n}\n`);
+          const imported = await applyOk(fresh);
+          rows.push([
+            `${provider}: the re-run with the import block the message gives`,
+            said(imported),
+            holds(s, name),
+          ]);
+          await planEmpty(fresh);
+          expect((await run(fresh, ['destroy', '-auto-approve'])).code).to.equal(0);
+          expect(named(s, name)).to.deep.equal([]);
+        });
     }
   });
 

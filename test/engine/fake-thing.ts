@@ -145,6 +145,12 @@ export interface RunOptions {
    * (`terraform plan`), Pulumi's bridge with `pulumi`; `argv` is the client's command line.
    */
   readonly host?: { readonly pulumi?: boolean; readonly argv?: readonly string[] };
+  /**
+   * Which run of the client this process serves, as the system would say when that client started
+   * (engine/host/host-view.ts): the plan walk and the apply walk of one `terraform apply` share it.
+   * Unset: a system that does not say (the notes alone then decide whose an object is).
+   */
+  readonly clientRun?: string;
   /** Whether the platform keeps the name unique (HTTP 409 for a second). */
   readonly uniqueNames?: boolean;
 }
@@ -167,8 +173,9 @@ export class Run {
     // The client and what started it, as the system would show them (host-process.ts).
     const chain: Record<number, ProcessInfo> = pulumi
       ? { 100: { ppid: 101, argv: ['pulumi-resource-terraform-provider'] }, 101: { ppid: 1, argv } }
-      : { 100: { ppid: 1, argv } };
-    const host = new HostView({}, dir, (pid) => chain[pid], 100);
+      : { 100: { ppid: 1, argv, ...(options.clientRun ? { started: options.clientRun } : {}) } };
+    const reader = Object.assign((pid: number) => chain[pid], { startTimes: options.clientRun !== undefined });
+    const host = new HostView({}, dir, reader, 100);
     const def = provider({
       name: 'fake',
       version: '0.0.1',

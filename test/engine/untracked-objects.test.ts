@@ -14,7 +14,7 @@
  * - a destroy's plan, a `-target` plan, a platform that does not answer.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { UNTRACKED_BESIDE, type UntrackedObjects } from '../../src/engine/contracts/index.js';
@@ -23,6 +23,7 @@ import { createSettingsOf } from '../../src/resources/shared/create-settings.js'
 import type { ObjectValue } from '../../src/schema/value.js';
 import { Platform, Run, model, records, removeRuns, type RunOptions } from './fake-thing.js';
 import { recordsUnder } from '../support/create-records.js';
+import { writeZip } from '../../scripts/release/zip.js';
 
 const mode = (untrackedObjects: UntrackedObjects, more: RunOptions = {}): RunOptions => ({
   ...more,
@@ -31,6 +32,8 @@ const mode = (untrackedObjects: UntrackedObjects, more: RunOptions = {}): RunOpt
 const summaries = (diags: { items: readonly { severity: string; summary: string }[] }) =>
   diags.items.map((d) => [d.severity, d.summary]);
 const idOf = (state: ObjectValue | null) => (state as { id: string }).id;
+/** How many schedules the simulation of walks explores (KEEL_SIMULATED_SCHEDULES for more). */
+const SIMULATED_SCHEDULES = Number(process.env.KEEL_SIMULATED_SCHEDULES ?? 2000);
 
 describe('engine: whose object is it (look-alikes of a plan’s creates)', function () {
   this.timeout(30_000);
@@ -241,19 +244,31 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       /** Which of the state's objects the apply destroys (their keys renamed), and its calls' order. */
       destroyed: readonly boolean[],
       applyOrder: readonly number[],
+      /** Which of them were taken out of the state since (`terraform state rm`): the walk never shows them. */
+      removed: readonly boolean[] = [false, false, false],
+      /** Whether the system says which run of the client each process serves (Linux, macOS). */
+      identified = false,
+      /** Whether an earlier plan on this runner showed the state's objects, so that its notes name them. */
+      noted = false,
     ) {
       const own: ObjectValue[] = [];
-      const maker = await Run.start(api, dir);
+      const maker = await Run.start(api, dir, identified ? { clientRun: 'maker' } : {});
       for (const name of ['a', 'b', 'c']) own.push((await maker.create(name)).state!);
       for (const name of ['k1', 'k2']) await maker.createKilled(name, 'killed-after');
       rmSync(join(dir, '.terraform'), { recursive: true });
-      const plans = await Run.start(api, dir);
+      if (noted) {
+        const earlier = await Run.start(api, dir, identified ? { clientRun: 'earlier' } : {});
+        for (const o of own) await earlier.upgrade(o);
+        await earlier.engine.ended();
+      }
+      const thisRun: RunOptions = identified ? { clientRun: 'plan-and-apply' } : {};
+      const plans = await Run.start(api, dir, thisRun);
       const creates = ['a', 'b', 'c', 'k1', 'k2'];
       const calls = schedule.map((n, i) => async () => {
         await new Promise((resolve) => setTimeout(resolve, delays[i]));
         // 0..2: the walk shows an object of the state; 3..7: a create is planned.
         if (n >= 3) return [creates[n - 3]!, await plans.plan(creates[n - 3]!)];
-        await plans.upgrade(own[n]!);
+        if (!removed[n]) await plans.upgrade(own[n]!);
         return null;
       });
       const planned = (await Promise.all(calls.map((c) => c()))).filter((p) => p !== null) as [
@@ -261,7 +276,7 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
         Awaited<ReturnType<Run['plan']>>,
       ][];
       if (!oneProcess) await plans.engine.ended();
-      const apply = oneProcess ? plans : await Run.start(api, dir, { applyWalk: true });
+      const apply = oneProcess ? plans : await Run.start(api, dir, { ...thisRun, applyWalk: true });
       const verdicts: Record<string, string> = {};
       const byName = new Map(planned);
       // The apply's calls in the order given: 0..4 the creates, 5..7 the destroys of the state's objects.
@@ -269,49 +284,69 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
         applyOrder.map(async (n, i) => {
           await new Promise((resolve) => setTimeout(resolve, delays[i % delays.length]! / 4));
           if (n >= 5) {
-            if (destroyed[n - 5]) await apply.engine.applyResourceChange('fake_thing', own[n - 5]!, null, {});
+            if (destroyed[n - 5] && !removed[n - 5])
+              await apply.engine.applyResourceChange('fake_thing', own[n - 5]!, null, {});
             return;
           }
           const plan = byName.get(creates[n]!)!;
           const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+          const cause = out.diags.items.some((d) => d.detail.includes('taken out of it')) ? ' (taken out)' : '';
           verdicts[creates[n]!] =
-            `plan: ${summaries(plan.diags).join('; ')} | apply: ${summaries(out.diags).join('; ') || 'created'}`;
+            `plan: ${summaries(plan.diags).join('; ')} | apply: ${summaries(out.diags).join('; ') || 'created'}${cause}`;
         }),
       );
       return verdicts;
     }
 
-    it('over many orders and pauses: the same verdicts, no refusal of the state’s own objects, no duplicate of a killed run’s', async () => {
+    it('over many orders and pauses: the same verdicts, no refusal of the state’s own objects, no duplicate of a killed run’s or of one taken out of the state', async function () {
+      this.timeout(600_000);
       // A small deterministic generator: the same schedules on every run of the suite.
       let seed = 7;
       const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
-      const seen = new Set<string>();
-      for (let round = 0; round < 40; round++) {
+      const verdictSets = new Map<string, Set<string>>();
+      for (let round = 0; round < SIMULATED_SCHEDULES; round++) {
         api = new Platform();
-        removeRuns(dir);
+        await removeRuns(dir);
         dir = mkdtempSync(join(tmpdir(), 'keel-untracked-'));
         const schedule = [0, 1, 2, 3, 4, 5, 6, 7].sort(() => next() - 0.5);
-        const delays = schedule.map(() => Math.floor(next() * 3) * 40);
+        // Pauses of no length (the next turn of the event loop) to a few milliseconds, between any two calls.
+        const delays = schedule.map(() => Math.floor(next() * 4));
         const oneProcess = next() < 0.5;
         const destroyed = [next() < 0.5, next() < 0.5, next() < 0.5];
         const applyOrder = [0, 1, 2, 3, 4, 5, 6, 7].sort(() => next() - 0.5);
-        const verdicts = await walk(schedule, delays, oneProcess, destroyed, applyOrder);
+        const identified = next() < 0.75;
+        const noted = next() < 0.5;
+        // Where runs are not identified, the notes alone say an object is the state's (the documented limit):
+        // no object they name is taken out there.
+        const removed = [0, 1, 2].map(() => next() < 0.2 && (identified || !noted));
+        const verdicts = await walk(schedule, delays, oneProcess, destroyed, applyOrder, removed, identified, noted);
         const made = [...api.things.values()].map((t) => model(t).name);
-        for (const name of ['a', 'b', 'c'])
-          expect(
-            verdicts[name],
-            `${name}, schedule ${schedule}, one process ${oneProcess}, destroyed ${destroyed}, apply order ${applyOrder}: ${verdicts[name]}`,
-          ).to.match(/apply: created$/);
+        const about = `schedule ${schedule}, one process ${oneProcess}, destroyed ${destroyed}, apply order ${applyOrder}, removed ${removed}, runs identified ${identified}, noted ${noted}`;
+        ['a', 'b', 'c'].forEach((name, n) => {
+          if (removed[n]) {
+            // Taken out of the state: untracked now, refused as any, its cause named where the notes name
+            // it; never made twice.
+            const cause = noted ? ' \\(taken out\\)' : '';
+            expect(verdicts[name], `${name}, ${about}`).to.match(new RegExp(`exists already, untracked${cause}$`));
+            expect(
+              made.filter((m) => m === name),
+              `${name}: no duplicate, ${about}`,
+            ).to.have.length(1);
+          } else expect(verdicts[name], `${name}, ${about}: the state's own`).to.match(/apply: created$/);
+        });
         for (const name of ['k1', 'k2']) {
-          expect(verdicts[name], `${name}, schedule ${schedule}`).to.include('exists already, untracked');
+          expect(verdicts[name], `${name}, ${about}`).to.include('exists already, untracked');
           expect(
-            made.filter((n) => n === name),
+            made.filter((m) => m === name),
             `${name}: no duplicate`,
           ).to.have.length(1);
         }
-        seen.add(JSON.stringify(Object.entries(verdicts).sort()));
+        const facts = `${identified} ${noted} ${removed}`;
+        if (!verdictSets.has(facts)) verdictSets.set(facts, new Set());
+        verdictSets.get(facts)!.add(JSON.stringify(Object.entries(verdicts).sort()));
       }
-      expect(seen.size, 'one verdict whatever the order').to.equal(1);
+      for (const [facts, sets] of verdictSets)
+        expect(sets.size, `one verdict whatever the order (${facts})`).to.equal(1);
     });
 
     it('one process serving the plan walk and then the apply: what the plan walk noted counts for the apply', async () => {
@@ -341,6 +376,105 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
       expect(summaries(out.diags)).to.deep.equal([['error', 'The thing named "twin" exists already, untracked']]);
       expect(out.diags.items[0]!.detail).to.include('`moved` block').and.include('create_records_dir');
+    });
+
+    /** A plan file as Terraform writes one: a zip archive whose `tfstate` entry is the state it was made against. */
+    function savedPlan(objects: readonly ObjectValue[], name = 'saved.tfplan'): string {
+      const state = {
+        version: 4,
+        terraform_version: '1.15.5',
+        resources: objects.map((o, i) => ({
+          mode: 'managed',
+          type: 'fake_thing',
+          name: `r${i}`,
+          provider: 'provider["registry.terraform.io/acme/fake"]',
+          instances: [{ schema_version: 0, attributes: o, sensitive_attributes: [] }],
+        })),
+      };
+      const entries = [
+        { name: 'tfplan', data: Buffer.from('not read'), executable: false },
+        { name: 'tfstate', data: Buffer.from(JSON.stringify(state)), executable: false },
+      ];
+      writeZip(join(dir, name), entries);
+      return name;
+    }
+    const applying = (plan: string): RunOptions => ({
+      applyWalk: true,
+      host: { argv: ['terraform', 'apply', '-input=false', '-lock-timeout', '5m', plan] },
+    });
+
+    it('a saved plan applied on a fresh runner: the state it was made against, which the plan file carries, says the object is this state’s', async () => {
+      const first = await Run.start(api, dir);
+      const stored = await first.create('twin');
+      await killedOnAnotherRunner('left');
+      rmSync(join(dir, '.terraform'), { recursive: true, force: true });
+      const planWalk = await Run.start(api, dir);
+      const plans = [await planWalk.plan('twin'), await planWalk.plan('left')];
+      // The apply job's runner has none of the plan job's files, only the plan file.
+      rmSync(join(dir, '.terraform'), { recursive: true, force: true });
+      const apply = await Run.start(api, dir, applying(savedPlan([stored.state!])));
+      const [twin, left] = await Promise.all(
+        plans.map((p) => apply.engine.applyResourceChange('fake_thing', null, p.planned, p.plannedPrivate)),
+      );
+      expect(twin!.diags.items, 'at another address in the state the plan was made against').to.deep.equal([]);
+      expect(idOf(twin!.state)).to.equal('t-3');
+      expect(summaries(left!.diags), 'what a killed run left').to.deep.equal([
+        ['error', 'The thing named "left" exists already, untracked'],
+      ]);
+    });
+
+    it('a saved plan whose file cannot be read (OpenTofu encrypts them): refused the same way every time, saying why', async () => {
+      const first = await Run.start(api, dir);
+      await first.create('twin');
+      rmSync(join(dir, '.terraform'), { recursive: true, force: true });
+      const plan = await (await Run.start(api, dir)).plan('twin');
+      rmSync(join(dir, '.terraform'), { recursive: true, force: true });
+      writeFileSync(join(dir, 'sealed.tfplan'), '{"meta":{"key_provider.pbkdf2.k":"…"},"encrypted_data":"…"}');
+      for (let i = 0; i < 2; i++) {
+        const apply = await Run.start(api, dir, applying('sealed.tfplan'));
+        const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+        expect(summaries(out.diags)).to.deep.equal([['error', 'The thing named "twin" exists already, untracked']]);
+        expect(out.diags.items[0]!.detail)
+          .to.include(`the plan file ${join(dir, 'sealed.tfplan')} could not be read`)
+          .and.include('create_records_dir');
+      }
+      expect(api.creates).to.equal(1);
+    });
+
+    for (const uniqueNames of [false, true])
+      it(`after \`terraform state rm\`: refused with one message naming how it left the state${uniqueNames ? ' (a key the platform keeps unique)' : ''}`, async () => {
+        const at = { uniqueNames, clientRun: 'first' };
+        const stored = await (await Run.start(api, dir, at)).create('x');
+        // A later plan showed it: the notes name it as this workspace's.
+        const later = await Run.start(api, dir, { uniqueNames, clientRun: 'later' });
+        await later.upgrade(stored.state!);
+        await later.engine.ended();
+        // `terraform state rm`, then `terraform apply`: its plan walk no longer shows the object.
+        const thisRun = { uniqueNames, clientRun: 'after-state-rm' };
+        const plan = await (await Run.start(api, dir, thisRun)).plan('x');
+        const apply = await Run.start(api, dir, { ...thisRun, applyWalk: true });
+        const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+        const summary = `The thing named "x" exists already${uniqueNames ? '' : ', untracked'}`;
+        expect(summaries(out.diags)).to.deep.equal([['error', summary]]);
+        expect(out.diags.items[0]!.detail)
+          .to.include("This workspace's notes say its state held t-1, and this run's state does not")
+          .and.include('`terraform state rm`')
+          .and.include('`terraform workspace delete` and the workspace made again')
+          .and.include('an `import` block with `id = "t-1"`');
+        expect(api.things.size, 'nothing made').to.equal(1);
+      });
+
+    it('a renamed key whose plan walk showed the old object: this state’s own, in the same run only', async () => {
+      const stored = await (await Run.start(api, dir, { clientRun: 'first' })).create('x');
+      const thisRun = { clientRun: 'renamed' };
+      const planWalk = await Run.start(api, dir, thisRun);
+      const plan = await planWalk.plan('x');
+      await planWalk.upgrade(stored.state!);
+      await planWalk.engine.ended();
+      const apply = await Run.start(api, dir, { ...thisRun, applyWalk: true });
+      const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+      expect(out.diags.items).to.deep.equal([]);
+      expect(idOf(out.state)).to.equal('t-2');
     });
 
     it('create_before_destroy: the object the create replaces is this state’s, as the plan walk noted it', async () => {

@@ -4,6 +4,8 @@
  * part (engine/entry/provider-engine.ts lists them) holds this object, never the façade that puts them together.
  */
 import type { Fields, PlatformLimits } from '../../schema/define.js';
+import { impliedType } from '../../schema/block.js';
+import { decodeJSON } from '../../schema/json.js';
 import { toConfigModel, toModel } from '../../schema/model.js';
 import type { ObjectValue } from '../../schema/value.js';
 import type {
@@ -161,7 +163,7 @@ export class EngineContext<C> {
 export const MODEL_OPTIONS = { emptyOptionalsAsNull: true } as const;
 
 /** The import id of the object a state of `r` holds; undefined when the type has none or the state gives none. */
-function idOf<C>(r: ResourceDef<Fields, C>, state: ObjectValue): string | undefined {
+export function idOf<C>(r: ResourceDef<Fields, C>, state: ObjectValue): string | undefined {
   const lookup = r.findCreated;
   if (!lookup) return undefined;
   try {
@@ -206,4 +208,18 @@ export function providerRuleErrors<C>(
 
 export function isNotFound(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'not_found';
+}
+
+/**
+ * A state of `r` as Terraform stores it (JSON of schema `version`), in the current schema;
+ * throws if it does not fit.
+ */
+export function decodeStored<C>(r: ResourceDef<Fields, C>, version: number, rawJson: string): ObjectValue | null {
+  let json = rawJson;
+  if (version < r.schema.version) {
+    if (!r.upgrade) throw new Error(`no upgrade from schema version ${version} to ${r.schema.version}`);
+    json = JSON.stringify(r.upgrade(version, JSON.parse(rawJson) as Record<string, unknown>));
+  }
+  const options = { missingAttributesAreNull: true, dropUnknownAttributes: true };
+  return decodeJSON(impliedType(r.schema.block), json, options) as ObjectValue | null;
 }

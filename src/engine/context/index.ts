@@ -5,7 +5,9 @@
  * the create records, the stop signal, and the context an operation is given.
  */
 export {
+  decodeStored,
   EngineContext,
+  idOf,
   errorsOf,
   isNotFound,
   MODEL_OPTIONS,

@@ -46,13 +46,19 @@ import { MODEL_OPTIONS, type EngineContext, type PrivateState } from '../context
 import { type CreateEntry, digest, notesName, type OtherRecord } from '../journal/index.js';
 import { heldElsewhere, verdictOn, type Pending, type Verdict } from './lookalike-verdicts.js';
 import { differencesFromPlan } from '../plan/index.js';
+import { StateHoldings } from './state-holdings.js';
 
 export class CreateLookalikes<C> {
+  /** Whether this workspace's state holds an object as the apply begins (state-holdings.ts). */
+  readonly holdings: StateHoldings<C>;
+
   constructor(
     private readonly ctx: EngineContext<C>,
     /** The census of this process's creates: the listing a plan makes serves the create that follows it. */
     private readonly ledger: CreateLedger,
-  ) {}
+  ) {
+    this.holdings = new StateHoldings(ctx);
+  }
 
   /**
    * What the plan of a create of `r` says (nothing when its key is not known yet, in an apply walk, or
@@ -143,8 +149,12 @@ export class CreateLookalikes<C> {
     const notes = phase === 'plan' ? await journal.notesBeforeThisProcess() : await journal.allNotes();
     const records = await this.ctx.journal.otherRecords();
     const objects: Model[] = [];
+    const removed: string[] = [];
     for (const o of unjudged) {
       const id = lookup.importId(o);
+      // In the apply, what this run shows its state holds (state-holdings.ts) comes first.
+      const now = phase === 'apply' ? await this.holdings.now(r, id) : undefined;
+      if (now === 'held') continue;
       // Held by a state, or held until a walk destroyed it (a census may be older than the destroy).
       const owners = notes.filter((n) => notesName(n, r.typeName, id));
       const others = [
@@ -155,10 +165,16 @@ export class CreateLookalikes<C> {
         // Another workspace's: made on purpose beside this one, unless the platform keeps the key unique.
         if (unique) diags.error(...heldElsewhere(this.ctx, lookup, what, o, [...new Set(others)]));
       } else if (owners.length === 0) objects.push(o);
+      else if (now === 'removed') {
+        // This state held it, and no longer does: taken out of it on purpose, as untracked as any.
+        objects.push(o);
+        removed.push(id);
+      }
       // Else this state's own, at another address (a renamed key whose old object this apply destroys).
     }
     if (objects.length === 0 || diags.hasErrors) return undefined;
-    return { r, lookup, what, entry, objects, unique };
+    const planUnread = this.holdings.unreadable;
+    return { r, lookup, what, entry, objects, unique, removed, ...(planUnread ? { planUnread } : {}) };
   }
 
   /** Whether records of another process match `entry` whose objects no walk has shown since. */

@@ -49,6 +49,7 @@ import { type CreateJournal, notesHold, type RecordHandle } from '../journal/ind
 import { alreadyExists, capitalized, describe, heldByThisState, messageOf, unknownOutcome } from './create-messages.js';
 import { createEntry, recoverRecorded } from './create-records.js';
 import type { Verdict as LookalikeVerdict } from './lookalike-verdicts.js';
+import type { StateNow } from './state-holdings.js';
 import { DiagnosticError } from '../diagnostics/index.js';
 
 /** What one create goes through: this process's ledger, the journal, and the record it writes there. */
@@ -62,6 +63,8 @@ export interface CreateBooks {
    * (create-lookalikes.ts): an error refuses the create, a warning is said and the create goes on.
    */
   readonly judgeCensus?: (census: readonly Model[]) => Promise<LookalikeVerdict | undefined>;
+  /** Whether this workspace's state holds `id` as the apply begins, on facts of the run (state-holdings.ts). */
+  readonly stateNow?: (id: string) => Promise<StateNow>;
 }
 
 /**
@@ -153,8 +156,12 @@ async function createWithEvidence<C>(
           // This workspace's notes say its state holds the holder: a renamed key's old object, or the
           // one this resource replaces with create_before_destroy. Its own, not another's.
           const mine = (await journal.allNotes()).find((n) => n.workspace === journal.workspaceName);
-          const own = holders.find((h) => mine !== undefined && notesHold(mine, r.typeName, h.id));
-          if (own !== undefined) throw heldByThisState(r, plan, err as ApiError, own.id);
+          for (const h of holders) {
+            const now = await books.stateNow?.(h.id);
+            const own =
+              now === 'held' || (now === undefined && mine !== undefined && notesHold(mine, r.typeName, h.id));
+            if (own) throw heldByThisState(r, plan, err as ApiError, h.id);
+          }
           throw alreadyExists(r, plan, err as ApiError, holders);
         }
         lost ??= err as ApiError;

@@ -25,6 +25,10 @@ export interface Pending<C> {
   readonly objects: readonly Model[];
   /** Where the platform keeps the key unique: the create cannot succeed beside any of them. */
   readonly unique: boolean;
+  /** Import ids of those this workspace's state held and no longer holds (state-holdings.ts). */
+  readonly removed?: readonly string[];
+  /** Why the state of the saved plan being applied could not be read, if it could not. */
+  readonly planUnread?: string;
 }
 
 export interface Verdict {
@@ -67,10 +71,18 @@ export function verdictOn<C>(
     `job's timeout or cancel, a lost runner). ${importIt}`;
   const ownElsewhere =
     `an object of this ${terms.stateWord}: at another address (a renamed key whose old object this apply ` +
-    'destroys), or the one this resource replaces (`create_before_destroy`), when the plan was made where this ' +
-    'apply cannot read what its walk showed (a saved plan from another runner): then apply where the plan was ' +
-    `made, keep the records on a volume both jobs share (${terms.settingName('create_records_dir')}), or, for a ` +
-    'renamed key, add a `moved` block';
+    'destroys), or the one this resource replaces (`create_before_destroy`), when the apply could read neither ' +
+    `its own plan walk nor the state of its saved plan${
+      p.planUnread ? ` (${p.planUnread})` : ''
+    }: then keep the records on a volume plan and apply share (${terms.settingName('create_records_dir')}), or, ` +
+    'for a renamed key, add a `moved` block';
+  const removedIds = p.removed ?? [];
+  const removed =
+    removedIds.length === 0
+      ? ''
+      : ` This ${terms.workspaceWord}'s notes say its ${terms.stateWord} held ${removedIds.join(', ')}, and ` +
+        `this run's ${terms.stateWord} does not: ${removedIds.length === 1 ? 'it was' : 'they were'} taken out ` +
+        `of it (${terms.stateRemoved}). That is untracked now, like any object no state holds: ${importIt}`;
   if (ctx.host.command.targeted)
     return {
       severity: 'warning',
@@ -104,7 +116,8 @@ export function verdictOn<C>(
       severity: 'error',
       summary: `${what} exists already`,
       detail:
-        `${found} The platform keeps ${p.lookup.key} unique, so a second one cannot be made. It may be ${killed} ` +
+        `${found}${removed} The platform keeps ${p.lookup.key} unique, so a second one cannot be made. It may be ` +
+        `${killed} ` +
         `Or it is another ${terms.workspaceWord}'s, configuration's or person's: then make this one differ in ` +
         `${p.lookup.key}. Nothing was created.`,
     };
@@ -113,7 +126,8 @@ export function verdictOn<C>(
       severity: 'warning',
       summary: `${what} is created beside an untracked object like it`,
       detail:
-        `${found} ${terms.settingName('untracked_objects')} is "${mode}", so the apply creates a new object, as ` +
+        `${found}${removed} ${terms.settingName('untracked_objects')} is "${mode}", so the apply creates a new ` +
+        'object, as ' +
         `the configuration asks; this ${terms.stateWord} keeps the ${one ? 'id' : 'ids'} of what it was created ` +
         `beside, so later plans do not name ${one ? 'it' : 'them'} again.`,
     };
@@ -127,9 +141,9 @@ export function verdictOn<C>(
     severity: 'error',
     summary: `${what} exists already, untracked`,
     detail:
-      `${found}${pulumiNote}${retired} It may be: (1) ${killed} (2) another ${terms.workspaceWord}'s, another ` +
-      `configuration's or a person's, made on purpose: then this one is a new object of its own. Make it differ ` +
-      `in ${p.lookup.key}, or create it beside ${one ? 'that one' : 'those'} with ` +
+      `${found}${removed}${pulumiNote}${retired} It may be: (1) ${killed} (2) another ${terms.workspaceWord}'s, ` +
+      `another configuration's or a person's, made on purpose: then this one is a new object of its own. Make it ` +
+      `differ in ${p.lookup.key}, or create it beside ${one ? 'that one' : 'those'} with ` +
       `${terms.setting('untracked_objects', 'create')}; this ${terms.stateWord} then keeps what it was created ` +
       `beside, and later plans do not ask again.${renamed} Nothing was created.`,
   };

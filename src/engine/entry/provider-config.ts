@@ -57,6 +57,7 @@ export class ProviderConfiguration<C> {
           ctx.def.apiAddress(ctx.client),
           ctx.createSettings.recordsDir,
           pulumi ? `pulumi stack ${stack ?? '(unnamed)'}` : undefined,
+          () => ctx.host.run,
         );
         ctx.journal.hostHoldsOnReturn = pulumi;
       }

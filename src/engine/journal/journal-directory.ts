@@ -55,7 +55,7 @@ export class JournalDirectory {
    * Once the provider is configured: the API its records are kept for, and the directory the user chose
    * for them (`create_records_dir`) instead of Terraform's data directory.
    */
-  useApi(address: string, recordsDir?: string, workspace?: string): void {
+  useApi(address: string, recordsDir?: string, workspace?: string, run?: () => string | undefined): void {
     if (!this.place) return;
     const named = workspace ?? this.place.workspace;
     const root =
@@ -68,7 +68,15 @@ export class JournalDirectory {
     this.index = null;
     this.others = null;
     this.marks.clear();
-    this.notes = new OwnershipNotes(dir, named, (what, err) => this.fail(what, err));
+    this.notes = new OwnershipNotes(dir, named, (what, err) => this.fail(what, err), run);
+  }
+
+  /**
+   * Whether a walk of the client's run this process serves showed `id` of `type` (journal-notes.ts);
+   * undefined when the run cannot be known or there are no records.
+   */
+  async shownThisRun(type: string, id: string): Promise<boolean | undefined> {
+    return this.notes?.shownThisRun(type, id);
   }
 
   /** The workspace whose records these are. */
@@ -214,7 +222,9 @@ export class JournalDirectory {
 
   protected fail(what: string, err: unknown): void {
     const code = (err as NodeJS.ErrnoException | undefined)?.code;
-    const why = code ? `${code}: ${(err as Error).message}` : err instanceof Error ? err.message : String(err);
+    const message = err instanceof Error ? err.message : String(err);
+    // Node's file errors begin with their code already ("EACCES: permission denied, open '…'").
+    const why = code && !message.startsWith(`${code}:`) ? `${code}: ${message}` : message;
     this.trouble ??=
       `The provider could not ${what} in ${this.dir ?? this.place?.root ?? 'its data directory'} (${why}). ` +
       'Until it can, a run killed outright (SIGKILL, a CI timeout, the OOM killer) may leave objects that the ' +

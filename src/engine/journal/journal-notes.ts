@@ -12,12 +12,21 @@
  * processes of one workspace (walks, runs side by side) lose and tear nothing. Every workspace of the
  * directory reads every other's notes: an object one of them holds is that workspace's, never another's
  * look-alike to refuse or take over (engine/creates/create-lookalikes.ts).
+ *
+ * Beside them, `runs/<run>` lists, one `<type> <id digest>` line each, the objects the walks of one run
+ * of the client showed (every provider process of one `terraform apply` serves the same run: its plan
+ * walk and its apply walk). An object the notes name but this run's plan walk did not show is no longer
+ * in the state: `terraform state rm`, or a workspace deleted and made again. A run's list is read only
+ * by that run; lists untouched for RUN_LIST_DAYS are removed when a new run begins its own.
  */
-import { appendFile, mkdir, readdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { digest } from './journal-files.js';
 
 export const NOTES_FILE = 'owned';
+const RUNS_DIR = 'runs';
+/** A run's list is kept this long after its last line: far longer than any run (a plan waiting for approval). */
+export const RUN_LIST_DAYS = 30;
 
 type Key = string;
 const keyOf = (type: string, idDigest: string): Key => `${type} ${idDigest}`;
@@ -39,17 +48,55 @@ export class OwnershipNotes {
   private named = false;
   private queue: Array<{ key: Key; held: boolean }> = [];
   private writing: Promise<void> | null = null;
+  /** What this process noted its run's walks showed, written or queued. */
+  private readonly shown = new Set<Key>();
+  private shownQueue: Key[] = [];
+  private runListBegun = false;
 
   constructor(
     private readonly dir: string,
     private readonly workspace: string,
     private readonly fail: (what: string, err: unknown) => void,
+    /** The client's run this process serves (engine/host/host-view.ts), when it can be known; asked once, when needed. */
+    private readonly runOf: () => string | undefined = () => undefined,
   ) {}
+
+  private runAsked = false;
+  private runId: string | undefined;
+
+  private get run(): string | undefined {
+    if (!this.runAsked) {
+      this.runAsked = true;
+      this.runId = this.runOf();
+    }
+    return this.runId;
+  }
 
   /** The state of this workspace holds the object `id` of `type` (or, `held` false, it is gone). */
   note(type: string, id: string, held: boolean): void {
-    this.queue.push({ key: keyOf(type, digest(id)), held });
+    const key = keyOf(type, digest(id));
+    this.queue.push({ key, held });
+    if (held && this.run !== undefined && !this.shown.has(key)) {
+      this.shown.add(key);
+      this.shownQueue.push(key);
+    }
     this.writing ??= Promise.resolve().then(() => this.write());
+  }
+
+  /**
+   * Whether a walk of this run showed `id` of `type` (any process of the run: the list, and what this
+   * process queued); undefined when the run is not known.
+   */
+  async shownThisRun(type: string, id: string): Promise<boolean | undefined> {
+    if (this.run === undefined) return undefined;
+    const key = keyOf(type, digest(id));
+    if (this.shown.has(key)) return true;
+    await this.flush();
+    const text = await readFile(join(this.dir, RUNS_DIR, this.run), 'utf8').catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') this.fail("read which objects this run's walks showed", err);
+      return '';
+    });
+    return text.split('\n').includes(key);
   }
 
   /** Resolves once every note so far is written. */
@@ -91,6 +138,21 @@ export class OwnershipNotes {
     return this.initial!;
   }
 
+  /** The lists of runs long over (none is read but by its own run): a new run's list begins. */
+  private async removeOldRunLists(): Promise<void> {
+    const dir = join(this.dir, RUNS_DIR);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    const before = Date.now() - RUN_LIST_DAYS * 24 * 3600 * 1000;
+    for (const name of names) {
+      if (name === this.run) continue;
+      const at = await stat(join(dir, name)).then(
+        (s) => s.mtimeMs,
+        () => Number.POSITIVE_INFINITY,
+      );
+      if (at < before) await unlink(join(dir, name)).catch(() => undefined);
+    }
+  }
+
   private async write(): Promise<void> {
     try {
       const known = await this.load();
@@ -100,26 +162,38 @@ export class OwnershipNotes {
         known.set(key, held);
         lines.push(`${held ? 'h' : 'g'} ${key}\n`);
       }
-      if (lines.length === 0) return;
-      const head = this.named ? '' : `w ${JSON.stringify(this.workspace)}\n`;
-      await appendTo(this.dir, head + lines.join(''));
-      this.named = true;
+      if (lines.length > 0) {
+        const head = this.named ? '' : `w ${JSON.stringify(this.workspace)}\n`;
+        await appendTo(this.dir, NOTES_FILE, head + lines.join(''));
+        this.named = true;
+      }
     } catch (err) {
       this.fail('note which objects its state holds', err);
+    }
+    const shown = this.shownQueue.splice(0);
+    try {
+      if (shown.length > 0 && this.run !== undefined) {
+        if (!this.runListBegun) await this.removeOldRunLists();
+        this.runListBegun = true;
+        await appendTo(join(this.dir, RUNS_DIR), this.run, shown.map((key) => `${key}\n`).join(''));
+      }
+    } catch (err) {
+      this.fail("note which objects this run's walks showed", err);
     } finally {
-      this.writing = this.queue.length > 0 ? Promise.resolve().then(() => this.write()) : null;
+      const more = this.queue.length > 0 || this.shownQueue.length > 0;
+      this.writing = more ? Promise.resolve().then(() => this.write()) : null;
     }
   }
 }
 
-/** Appends to the notes, making the directory on a fresh runner. */
-async function appendTo(dir: string, text: string): Promise<void> {
+/** Appends to a file of the notes, making its directory on a fresh runner. */
+async function appendTo(dir: string, file: string, text: string): Promise<void> {
   try {
-    await appendFile(join(dir, NOTES_FILE), text);
+    await appendFile(join(dir, file), text);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     await mkdir(dir, { recursive: true });
-    await appendFile(join(dir, NOTES_FILE), text);
+    await appendFile(join(dir, file), text);
   }
 }
 

@@ -173,6 +173,7 @@ export class ResourceChanges<C> {
       record: null,
       judgeCensus: async (census) =>
         planned ? this.lookalikes.judgeCreate(r, planned, plannedPrivate, census, beside) : undefined,
+      stateNow: (id) => this.lookalikes.holdings.now(r, id),
     };
     try {
       if (planned === null) {

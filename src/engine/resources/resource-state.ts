@@ -3,14 +3,13 @@
  * current schema), ReadResource (the object as the platform has it now) and ImportResourceState (a
  * state begun from an id the user typed).
  */
-import { impliedType } from '../../schema/block.js';
 import type { Fields } from '../../schema/define.js';
-import { decodeJSON } from '../../schema/json.js';
 import { fromModel, plainToValue, toModel } from '../../schema/model.js';
 import { ValueDecodeError } from '../../schema/msgpack.js';
 import type { ObjectValue } from '../../schema/value.js';
 import { Diagnostics, diagnosticFromError } from '../diagnostics/index.js';
 import {
+  decodeStored,
   MODEL_OPTIONS,
   isNotFound,
   type EngineContext,
@@ -42,13 +41,7 @@ export class ResourceState<C> {
       return { state: null, diags: diags.error('State is newer than the provider', detail) };
     }
     try {
-      let json = rawJson;
-      if (version < r.schema.version) {
-        if (!r.upgrade) throw new Error(`no upgrade from schema version ${version} to ${r.schema.version}`);
-        json = JSON.stringify(r.upgrade(version, JSON.parse(rawJson) as Record<string, unknown>));
-      }
-      const options = { missingAttributesAreNull: true, dropUnknownAttributes: true };
-      const state = decodeJSON(impliedType(r.schema.block), json, options) as ObjectValue | null;
+      const state = decodeStored(r, version, rawJson);
       // The walk's first word of this object: its state holds it, so a plan of a create names it as no
       // look-alike, and the records of its create end.
       if (state !== null) this.ctx.seen(r, state, 'tracked');
