@@ -70,6 +70,7 @@ export {
   type NestedOptions,
   type PlatformLimits,
   type ResourceSchema,
+  type Exact,
   type Typed,
   type Validator,
 } from '../schema/define.js';
@@ -86,7 +87,7 @@ export {
   tupleOf,
   type CtyType,
 } from '../schema/cty-type.js';
-export { Decimal, UNKNOWN, type CtyNumber } from '../schema/value.js';
+export { Decimal, UNKNOWN, Unknown, type CtyNumber } from '../schema/value.js';
 export { numberText, numberToJS, parseNumber } from '../schema/number.js';
 export { attrStep, indexStep, keyStep, type AttributePath, type PathStep } from '../schema/path.js';
 

@@ -4,7 +4,7 @@
  * definition's engine, made on the first call that needs it.
  */
 import type { Fields } from '../schema/define.js';
-import type { ProviderDef } from '../engine/contracts/index.js';
+import { declarationProblems, type ProviderDef } from '../engine/contracts/index.js';
 import { createLogger } from '../server/log.js';
 import { runProviderMain } from '../server/main.js';
 import { PROVIDER_SERVICE_RPCS } from '../server/rpcs.js';
@@ -31,6 +31,14 @@ export interface ServeOptions extends ServiceOptions {
  * executable runs; logs go to stderr, at the level `TF_LOG_PROVIDER_<NAME>` or `TF_LOG_PROVIDER` sets.
  */
 export function serve(definition: ServedProvider, options: ServeOptions = {}): void {
+  // A mistake in a declaration stops the start, naming its type and field (Terraform shows what a
+  // provider writes to stderr before it exits), rather than failing the first call that needs it.
+  const problems = declarationProblems(definition);
+  if (problems.length > 0) {
+    const list = problems.map((problem) => `  - ${problem}`).join('\n');
+    process.stderr.write(`terraform-provider-${definition.name}: cannot start: its declarations are wrong:\n${list}\n`);
+    process.exit(1);
+  }
   const identity = { namespace: definition.namespace, name: definition.name, version: definition.version };
   const log = createLogger(definition.name);
   runProviderMain({

@@ -84,7 +84,11 @@ export interface Validator<V> {
    * Absent when it only refuses some values and cannot name a good one (e.g. "must not be empty").
    */
   readonly samples?: readonly V[];
-  /** Judges a value; numbers come exact (`Exact`), and a message shows a value with `shown`. */
+  /**
+   * Judges a value; numbers come exact (`Exact`), and a message shows a value with `shown`. The problem
+   * it returns completes the sentence "The value …" (e.g. `must be at most 40 characters long`): the
+   * diagnostic reads "The value must be at most 40 characters long.", at the attribute's path.
+   */
   check(value: Exact<V>): string | undefined;
   /**
    * An accepted value in the spelling its documentation shows, where the platform answers another

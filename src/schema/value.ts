@@ -32,6 +32,11 @@ export interface Refinements {
   lengthUpper?: number;
 }
 
+/**
+ * A value not known until apply (Terraform's unknown), with what is known of it (its refinements: not
+ * null, a prefix, bounds). A model shows one as `undefined`; a function or plan hook that sees values
+ * as they are tests for it with `instanceof Unknown`. `UNKNOWN` is the plain one.
+ */
 export class Unknown {
   constructor(readonly refinements: Readonly<Refinements> | null = null) {}
 }

@@ -222,7 +222,7 @@ for (const cli of ACCEPTANCE_CLIS)
         const id = named(s, name)[0]!;
         const imports = [`import {\n  to = ${s.freeType}.gone\n  id = "${id}"\n}\n`];
         if (provider === 'sec')
-          imports.push('import {\n  to = sec_agent_access_token.fleet\n  id = "' + name + '-token"\n}\n');
+          imports.push(`import {\n  to = sec_agent_access_token.fleet\n  id = "${name}-token"\n}\n`);
         ws.writeConfig(s.head + config + imports.join(''));
         await applyOk(ws);
         await planEmpty(ws);

@@ -142,7 +142,9 @@ describe('engine: the create journal on disk', function () {
     const journal = journalIn(dir);
     expect(await journal.sent(entry(1), [])).to.equal(null);
     const problem = journal.takeProblem();
-    expect(problem).to.match(/could not record a create before sending it in .*\.terraform.* \(ENOTDIR: not a directory, /);
+    expect(problem).to.match(
+      /could not record a create before sending it in .*\.terraform.* \(ENOTDIR: not a directory, /,
+    );
     expect(await journal.openRecords(entry(1))).to.deep.equal([]);
   });
 

@@ -4,9 +4,12 @@
  * and out as plain objects, errors as a HarnessError with their attribute paths, warnings kept.
  */
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiError, UNKNOWN } from '../../src/framework/index.js';
+import { pathToFileURL } from 'node:url';
+import { ApiError, attr, resourceSchema, UNKNOWN } from '../../src/framework/index.js';
+import { declarationProblems } from '../../src/engine/contracts/index.js';
 import { HarnessError, ProviderHarness } from '../../src/framework/testing.js';
 import { memoProvider, NoteStore } from './memo-provider.js';
 
@@ -36,6 +39,53 @@ describe('the test kit: ProviderHarness', () => {
     expect(err.operation).to.equal('configure of provider memo');
     expect(err.errors.map((d) => d.path)).to.deep.equal(['region']);
     expect(err.message).to.match(/^configure of provider memo failed:\n {2}Error: .* \(at region\)\n {4}.*mars/);
+  });
+
+  it('refuses a provider whose declarations are wrong before anything else, naming each type and field', async () => {
+    const definition = memoProvider(store);
+    const broken = resourceSchema(
+      {
+        id: attr.computedId('Its id.'),
+        both: attr.string({ required: true, computed: true, description: 'Required and computed.' }),
+      },
+      { description: 'A broken type.' },
+    );
+    const [first] = definition.resources;
+    const wrong = {
+      ...definition,
+      resources: [...definition.resources, { ...first!, typeName: 'memo_broken', schema: broken }],
+    };
+    const err = await rejection(ProviderHarness.start(wrong, { config: { region: 'eu' } }));
+    expect(err.operation).to.equal('declaration of provider memo');
+    expect(err.errors.map((d) => d.detail)).to.deep.equal([
+      'resource type memo_broken: both cannot be required and optional/computed',
+    ]);
+    expect(declarationProblems(definition), 'the provider as declared').to.deep.equal([]);
+  });
+
+  it('`serve` does not start a provider whose declarations are wrong: it says why on stderr and exits 1', () => {
+    const framework = pathToFileURL(join(import.meta.dirname, '../../src/framework/index.js')).href;
+    const program = `
+      import { attr, provider, providerSchema, resource, resourceSchema, serve } from ${JSON.stringify(framework)};
+      const schema = resourceSchema(
+        { id: attr.computedId('Its id.'), size: attr.number({ required: true, computed: true, description: 'A size.' }) },
+        { description: 'A box.' },
+      );
+      serve(provider({
+        namespace: 'acme', name: 'box', version: '0.0.1',
+        schema: providerSchema({}, { description: 'Boxes.' }),
+        configure: async () => ({}),
+        resources: [resource({ typeName: 'box_box', schema, read: async () => null, create: async () => ({}),
+          update: async () => ({}), delete: async () => {} })],
+        dataSources: [],
+      }));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', program], { encoding: 'utf8' });
+    expect(run.status).to.equal(1);
+    expect(run.stdout, 'no handshake line').to.equal('');
+    expect(run.stderr).to.equal(
+      'terraform-provider-box: cannot start: its declarations are wrong:\n' +
+        '  - resource type box_box: size cannot be required and optional/computed\n',
+    );
   });
 
   it('creates: the state as the platform made it, with defaults filled; no record written', async () => {

@@ -49,7 +49,10 @@ describe('the framework package', function () {
 
   it('needs no package but yauzl: its modules import only Node, each other and what it declares', async () => {
     const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'packages/framework/package.json'), 'utf8'));
-    expect(manifest).not.to.have.any.keys('peerDependencies', 'optionalDependencies');
+    expect(manifest).not.to.have.any.keys('optionalDependencies');
+    // Its declarations name Node's types (NodeJS.ProcessEnv): a TypeScript author installs them, as the guide does.
+    expect(manifest.peerDependencies).to.deep.equal({ '@types/node': '>=20.19' });
+    expect(manifest.peerDependenciesMeta).to.deep.equal({ '@types/node': { optional: true } });
     expect(Object.keys(manifest.dependencies)).to.deep.equal(['yauzl']);
     // The version the providers are built and tested with.
     const root = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));

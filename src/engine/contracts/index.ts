@@ -18,7 +18,7 @@ export { type EphemeralDef, type EphemeralOpened, ephemeralResource } from './ep
 export type { IdentityAttributeDef, IdentityDef, IdentityModel } from './identity.js';
 export { type ListDef, listResource } from './list.js';
 export type { ConfigCheck, OpContext, Partial2 } from './operation.js';
-export { type ConfigureContext, provider, type ProviderDef } from './provider.js';
+export { type ConfigureContext, declarationProblems, provider, type ProviderDef } from './provider.js';
 export type { MoveSource, StateMover } from './move.js';
 export type { AttributeName, PlanContext } from './plan-context.js';
 export type { ReferenceKinds } from './references.js';

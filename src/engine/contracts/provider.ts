@@ -51,3 +51,30 @@ export interface ProviderDef<F extends Fields, C> {
 
 /** Returns the definition as it is, typed, so that a module needs no annotations. */
 export const provider = <F extends Fields, C>(def: ProviderDef<F, C>): ProviderDef<F, C> => def;
+
+/**
+ * What is wrong with a provider's declarations, each named by its type and field ("resource type
+ * kv_entry: value cannot be required and optional/computed"); none when all is well. The schemas are
+ * built on first use (src/schema/define.ts), so a mistake would otherwise show only at the first call
+ * that needs the type, as a broken request. The framework's `serve` and its harness ask before anything
+ * else.
+ */
+export function declarationProblems(def: ProviderDef<any, any>): string[] {
+  const problems: string[] = [];
+  const check = (what: string, schema: ResourceSchema<Fields>) => {
+    try {
+      void schema.block;
+    } catch (err) {
+      problems.push(`${what}: ${(err instanceof Error ? err.message : String(err)).replace(/^schema: /, '')}`);
+    }
+  };
+  check(`the provider ${def.name}'s settings`, def.schema);
+  for (const r of def.resources) {
+    check(`resource type ${r.typeName}`, r.schema);
+    if (r.list) check(`list resource ${r.typeName}`, r.list.schema);
+  }
+  for (const d of def.dataSources) check(`data source ${d.typeName}`, d.schema);
+  for (const e of def.ephemeralResources ?? []) check(`ephemeral resource ${e.typeName}`, e.schema);
+  for (const a of def.actions ?? []) check(`action ${a.typeName}`, a.schema);
+  return problems;
+}

@@ -13,7 +13,7 @@
  * `createRecords` says where.
  */
 import { checkReadResult } from '../../engine/checks/index.js';
-import type { ProviderDef } from '../../engine/contracts/index.js';
+import { declarationProblems, type ProviderDef } from '../../engine/contracts/index.js';
 import { journalPlace } from '../../engine/journal/index.js';
 import type { Diagnostics, Logger } from '../../engine/diagnostics/index.js';
 import { HostView } from '../../engine/host/index.js';
@@ -21,7 +21,13 @@ import { ProviderEngine } from '../../engine/entry/index.js';
 import { impliedType, type Schema, type SchemaBlock } from '../../schema/block.js';
 import type { ObjectValue } from '../../schema/value.js';
 import { isWhollyKnown } from '../../schema/value-ops.js';
-import { CallReport, harnessDiagnostic, modelDiagnostic, type HarnessDiagnostic } from './harness-diagnostics.js';
+import {
+  CallReport,
+  HarnessError,
+  harnessDiagnostic,
+  modelDiagnostic,
+  type HarnessDiagnostic,
+} from './harness-diagnostics.js';
 import { CLIENT, ResourceLifecycle, type ChangeRequest } from './harness-lifecycle.js';
 import { changedPaths, problemsAsErrors, type PlannedAction } from './harness-plan.js';
 import { configValue, ModelError, modelOf, plainOf, typedValue, type HarnessModel } from './harness-values.js';
@@ -91,6 +97,13 @@ export class ProviderHarness {
 
   /** Validates the provider's configuration and configures it; rejects with HarnessError on an error. */
   static async start(definition: ProviderDef<any, any>, options: HarnessOptions = {}): Promise<ProviderHarness> {
+    // A mistake in a declaration fails here, naming its type and field, not at the first call that needs it.
+    const problems = declarationProblems(definition);
+    if (problems.length > 0)
+      throw new HarnessError(
+        `declaration of provider ${definition.name}`,
+        problems.map((detail) => ({ severity: 'error', summary: 'Invalid declaration', detail })),
+      );
     const env = options.env ?? process.env;
     const address = { namespace: definition.namespace ?? 'local', name: definition.name };
     const journal = options.createRecords === undefined ? null : journalPlace(address, env, options.createRecords);
