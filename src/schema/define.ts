@@ -154,7 +154,13 @@ export interface AttrOptions<V> {
   refusedChange?: RefusedChange<V>;
   /** Computed value that changes when one of these sibling attributes changes. */
   changesWith?: string[];
-  /** Semantic equality: a config value equal to the prior one keeps the prior form in plan and read. */
+  /**
+   * Semantic equality, for a platform that stores a value in another form than the configured one
+   * (case, spacing, an equivalent JSON text): a configured value equal to the prior one keeps the prior
+   * form in plan and read, and an apply whose result is equal to the plan keeps the planned form.
+   * Without it, a result that differs from the plan is what the state holds, and Terraform reports the
+   * inconsistent result at the attribute's path.
+   */
   equal?: (a: V, b: V) => boolean;
   /**
    * What the platform holds for this argument when it is not set, a value it also takes when given

@@ -8,7 +8,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ApiError, attr, resourceSchema, UNKNOWN } from '../../src/framework/index.js';
+import {
+  ApiError,
+  attr,
+  provider,
+  providerSchema,
+  resource,
+  resourceSchema,
+  UNKNOWN,
+} from '../../src/framework/index.js';
 import { declarationProblems } from '../../src/engine/contracts/index.js';
 import { HarnessError, ProviderHarness } from '../../src/framework/testing.js';
 import { memoProvider, NoteStore } from './memo-provider.js';
@@ -88,6 +96,57 @@ describe('the test kit: ProviderHarness', () => {
     );
   });
 
+  it('holds an apply result to the plan: a value stored in another form is the inconsistent result Terraform reports, unless the attribute declares the two equal', async () => {
+    // A platform that stores names in capitals.
+    const shouting = (equal?: (a: string, b: string) => boolean) => {
+      const schema = resourceSchema(
+        {
+          id: attr.computedId('Its id.'),
+          name: attr.string({ required: true, description: 'Its name.', ...(equal ? { equal } : {}) }),
+        },
+        { description: 'A tag.' },
+      );
+      const stored = new Map<string, string>();
+      return provider({
+        namespace: 'acme',
+        name: 'loud',
+        version: '0.0.1',
+        schema: providerSchema({}, { description: 'Loud tags.' }),
+        configure: async () => stored,
+        resources: [
+          resource<typeof schema.fields, Map<string, string>>({
+            typeName: 'loud_tag',
+            schema,
+            create: async (plan, ctx) => {
+              ctx.client.set('t1', plan.name.toUpperCase());
+              return { id: 't1', name: ctx.client.get('t1')! };
+            },
+            read: async (prior, ctx) =>
+              ctx.client.has(prior.id!) ? { id: prior.id, name: ctx.client.get(prior.id!)! } : null,
+            update: async (plan) => plan,
+            delete: async (prior, ctx) => void ctx.client.delete(prior.id!),
+          }),
+        ],
+        dataSources: [],
+      });
+    };
+    const strict = await ProviderHarness.start(shouting());
+    const err = await rejection(strict.create('loud_tag', { name: 'quiet' }));
+    expect(err.errors.map((d) => [d.summary, d.path])).to.deep.equal([
+      ['Provider produced inconsistent result after apply', 'name'],
+    ]);
+    expect(err.errors[0]!.detail).to.include('was "quiet", but now "QUIET"');
+
+    const caseless = await ProviderHarness.start(shouting((a, b) => a.toLowerCase() === b.toLowerCase()));
+    expect(
+      await caseless.create('loud_tag', { name: 'quiet' }),
+      'the configured form, the same to the platform',
+    ).to.deep.equal({
+      id: 't1',
+      name: 'quiet',
+    });
+  });
+
   it('creates: the state as the platform made it, with defaults filled; no record written', async () => {
     const created = await memo.create('memo_note', note('a', 'one', { link: [{ url: 'https://x' }] }));
     expect(created).to.deep.equal({
@@ -149,7 +208,7 @@ describe('the test kit: ProviderHarness', () => {
 
   it('reads what changed outside Terraform, and a gone object as null', async () => {
     const created = await memo.create('memo_note', note('a', 'one'));
-    store.update({ key: 'a', text: 'edited', priority: 2, links: [] });
+    store.update({ key: 'a', text: 'edited', priority: 2, color: null, links: [] });
     const read = await memo.read('memo_note', created);
     expect(read).to.deep.include({ text: 'edited', priority: 2, revision: 2 });
     const plan = await memo.plan('memo_note', { prior: read, config: note('a', 'one') });

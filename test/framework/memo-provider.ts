@@ -22,6 +22,7 @@ export interface Note {
   readonly key: string;
   readonly text: string;
   readonly priority: number;
+  readonly color: string | null;
   readonly revision: number;
   readonly created: string;
   readonly links: readonly { readonly url: string; readonly weight: number }[];
@@ -103,17 +104,24 @@ const modelOf = (note: Note) => ({
   key: note.key,
   text: note.text,
   priority: note.priority,
-  color: null,
+  color: note.color,
   revision: note.revision,
   created_at: note.created,
   link: note.links.map((l) => ({ url: l.url, weight: l.weight })),
 });
 
-type Plan = { key: string; text: string; priority: number | null; link: { url: string; weight: number | null }[] };
+type Plan = {
+  key: string;
+  text: string;
+  priority: number | null;
+  color: string | null;
+  link: { url: string; weight: number | null }[];
+};
 const noteOf = (plan: Plan) => ({
   key: plan.key,
   text: plan.text,
   priority: plan.priority ?? 1,
+  color: plan.color,
   links: plan.link.map((l) => ({ url: l.url, weight: l.weight ?? 1 })),
 });
 

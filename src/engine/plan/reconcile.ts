@@ -1,7 +1,9 @@
 /**
  * Merging what the API says with what Terraform already holds, written once for every resource:
- * - after apply, every value Terraform knew in the plan stays exactly as planned and unknowns take
- *   the API's value (docs/protocol.md, "The apply result");
+ * - after apply, unknowns take the API's value, and a value Terraform knew in the plan stays as planned
+ *   where the API stored the same (or what the attribute's `equal` takes for the same); where it stored
+ *   another, the state holds what it stored, and Terraform reports the inconsistent result at that path
+ *   (docs/protocol.md, "The apply result");
  * - after read, values the API reports in another but equivalent form keep the prior form, and
  *   values the API masks or never returns keep the prior value
  *   (docs/api/sec.md, "Values the platform normalises"; docs/api/sec.md, "Secrets on reads");
@@ -21,7 +23,10 @@ export interface Mismatch {
   path: string;
 }
 
-/** The apply result: planned where known, the API's value where the plan said "known after apply". */
+/**
+ * The apply result: planned where known and stored alike, the API's value where the plan said "known
+ * after apply" or where it stored another value (each such path in `mismatches`).
+ */
 export function finalizeApplied(
   fields: Fields,
   planned: ObjectValue,
@@ -41,13 +46,22 @@ export function finalizeApplied(
       // A nested attribute with values known only after apply: the API's where the plan had none.
       else if (nested !== undefined && !isWhollyKnown(def.type.cty, p))
         out[name] = finalizeBlock(nested, p, r, mismatches, pathOf(where, name));
-      else {
-        if (!(r instanceof Unknown) && !sameValue(def, p, r)) mismatches.push({ path: pathOf(where, name) });
-        out[name] = p;
-      }
+      else if (!(r instanceof Unknown) && !sameValue(def, p, r)) {
+        mismatches.push({ path: pathOf(where, name) });
+        // What the platform holds, not what the plan promised: Terraform then reports the inconsistent
+        // result at this path, as it does of any provider, instead of a plan that never settles. What
+        // the API never returns as it is (masked, write-only, the provider's own settings) keeps the plan's.
+        out[name] = storedAsPlanned(def) ? p : r;
+      } else out[name] = p;
     } else out[name] = finalizeBlock(def, p, r, mismatches, pathOf(where, name));
   }
   return out;
+}
+
+/** Whether the API never returns the attribute's value as it is, so the state keeps the plan's. */
+function storedAsPlanned(def: AttrDef<unknown>): boolean {
+  const o = def.options;
+  return o.masked === true || o.oneTime === true || o.writeOnly === true || o.providerOnly === true;
 }
 
 /** A field's path in a mismatch: `block[0].name`. */

@@ -260,8 +260,8 @@ export class ResourceChanges<C> {
     const state = finalizeApplied(r.schema.fields, planned, result, mismatches);
     if (mismatches.length > 0) {
       this.ctx.log.warn(
-        'the API stored values that differ from the plan; state keeps the planned values and the next refresh ' +
-          'shows the difference',
+        'the API stored values that differ from the plan; the state holds what it stored, and the client ' +
+          'reports the inconsistent result',
         { tf_resource_type: r.typeName, paths: mismatches.map((m) => m.path) },
       );
     }
