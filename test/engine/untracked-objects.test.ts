@@ -230,6 +230,30 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
   });
 
   describe('the walk: verdicts on facts, never on the order of calls', () => {
+    /** A plan file as Terraform writes one: a zip archive whose `tfstate` entry is the state it was made against. */
+    function savedPlan(objects: readonly ObjectValue[], name = 'saved.tfplan'): string {
+      const state = {
+        version: 4,
+        terraform_version: '1.15.5',
+        resources: objects.map((o, i) => ({
+          mode: 'managed',
+          type: 'fake_thing',
+          name: `r${i}`,
+          provider: 'provider["registry.terraform.io/acme/fake"]',
+          instances: [{ schema_version: 0, attributes: o, sensitive_attributes: [] }],
+        })),
+      };
+      const entries = [
+        { name: 'tfplan', data: Buffer.from('not read'), executable: false },
+        { name: 'tfstate', data: Buffer.from(JSON.stringify(state)), executable: false },
+      ];
+      writeZip(join(dir, name), entries);
+      return name;
+    }
+    function applying(plan: string): RunOptions {
+      return { applyWalk: true, host: { argv: ['terraform', 'apply', '-input=false', '-lock-timeout', '5m', plan] } };
+    }
+
     /**
      * A plan walk in which the state holds `own` objects (made by a run on another runner, so no note of
      * them is here) at other addresses, while creates of the same keys are planned, and `killed` objects a
@@ -250,8 +274,16 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       identified = false,
       /** Whether an earlier plan on this runner showed the state's objects, so that its notes name them. */
       noted = false,
+      /**
+       * A saved plan applied by a later job: on a runner sharing the plan job's records, or on a bare one
+       * (only the plan file carries over); `no`: the same `apply` plans and applies.
+       */
+      saved: 'no' | 'shared' | 'bare' = 'no',
+      /** Another workspace of the directory is applying side by side: its create of `b` made an object, its record open. */
+      sideBySide = false,
     ) {
       const own: ObjectValue[] = [];
+      let stagingId: string | undefined;
       const maker = await Run.start(api, dir, identified ? { clientRun: 'maker' } : {});
       for (const name of ['a', 'b', 'c']) own.push((await maker.create(name)).state!);
       for (const name of ['k1', 'k2']) await maker.createKilled(name, 'killed-after');
@@ -260,6 +292,11 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
         const earlier = await Run.start(api, dir, identified ? { clientRun: 'earlier' } : {});
         for (const o of own) await earlier.upgrade(o);
         await earlier.engine.ended();
+      }
+      if (sideBySide) {
+        // Its own object beside this state's `b`, on its user's word; its apply still runs: the record stays open.
+        const staging = await Run.start(api, dir, { workspace: 'staging', settings: { untrackedObjects: 'create' } });
+        stagingId = idOf((await staging.create('b')).state);
       }
       const thisRun: RunOptions = identified ? { clientRun: 'plan-and-apply' } : {};
       const plans = await Run.start(api, dir, thisRun);
@@ -275,8 +312,18 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
         string,
         Awaited<ReturnType<Run['plan']>>,
       ][];
-      if (!oneProcess) await plans.engine.ended();
-      const apply = oneProcess ? plans : await Run.start(api, dir, { ...thisRun, applyWalk: true });
+      if (!oneProcess || saved !== 'no') await plans.engine.ended();
+      let apply = oneProcess ? plans : await Run.start(api, dir, { ...thisRun, applyWalk: true });
+      if (saved !== 'no') {
+        // The plan file holds the state the plan was made against: the objects its walk showed.
+        const planFile = savedPlan(
+          own.filter((_, i) => !removed[i]),
+          'job.tfplan',
+        );
+        if (saved === 'bare') rmSync(join(dir, '.terraform'), { recursive: true, force: true });
+        const job = identified ? { clientRun: 'apply-job' } : {};
+        apply = await Run.start(api, dir, { ...job, ...applying(planFile) });
+      }
       const verdicts: Record<string, string> = {};
       const byName = new Map(planned);
       // The apply's calls in the order given: 0..4 the creates, 5..7 the destroys of the state's objects.
@@ -295,6 +342,8 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
             `plan: ${summaries(plan.diags).join('; ')} | apply: ${summaries(out.diags).join('; ') || 'created'}${cause}`;
         }),
       );
+      // Another workspace's object is never taken or deleted, whatever this apply decided.
+      if (stagingId !== undefined) expect(api.things.has(stagingId), "staging's object").to.equal(true);
       return verdicts;
     }
 
@@ -319,20 +368,38 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
         // Where runs are not identified, the notes alone say an object is the state's (the documented limit):
         // no object they name is taken out there.
         const removed = [0, 1, 2].map(() => next() < 0.2 && (identified || !noted));
-        const verdicts = await walk(schedule, delays, oneProcess, destroyed, applyOrder, removed, identified, noted);
+        const savedDraw = next();
+        const saved = savedDraw < 0.6 ? 'no' : savedDraw < 0.8 ? 'shared' : 'bare';
+        const sideBySide = next() < 0.3;
+        const verdicts = await walk(
+          schedule,
+          delays,
+          oneProcess,
+          destroyed,
+          applyOrder,
+          removed,
+          identified,
+          noted,
+          saved,
+          sideBySide,
+        );
         const made = [...api.things.values()].map((t) => model(t).name);
-        const about = `schedule ${schedule}, one process ${oneProcess}, destroyed ${destroyed}, apply order ${applyOrder}, removed ${removed}, runs identified ${identified}, noted ${noted}`;
+        const about = `schedule ${schedule}, one process ${oneProcess}, destroyed ${destroyed}, apply order ${applyOrder}, removed ${removed}, runs identified ${identified}, noted ${noted}, saved plan ${saved}, side by side ${sideBySide}`;
         ['a', 'b', 'c'].forEach((name, n) => {
           if (removed[n]) {
             // Taken out of the state: untracked now, refused as any, its cause named where the notes name
             // it; never made twice.
-            const cause = noted ? ' \\(taken out\\)' : '';
+            const cause = noted && saved !== 'bare' ? ' \\(taken out\\)' : '';
             expect(verdicts[name], `${name}, ${about}`).to.match(new RegExp(`exists already, untracked${cause}$`));
+            const others = sideBySide && name === 'b' ? 1 : 0;
             expect(
               made.filter((m) => m === name),
               `${name}: no duplicate, ${about}`,
-            ).to.have.length(1);
-          } else expect(verdicts[name], `${name}, ${about}: the state's own`).to.match(/apply: created$/);
+            ).to.have.length(1 + others);
+          } else if (sideBySide && saved === 'bare' && name === 'b')
+            // A bare runner has no record of the other workspace's apply: its object is untracked there.
+            expect(verdicts[name], `${name}, ${about}`).to.match(/exists already, untracked$/);
+          else expect(verdicts[name], `${name}, ${about}: the state's own`).to.match(/apply: created$/);
         });
         for (const name of ['k1', 'k2']) {
           expect(verdicts[name], `${name}, ${about}`).to.include('exists already, untracked');
@@ -341,7 +408,7 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
             `${name}: no duplicate`,
           ).to.have.length(1);
         }
-        const facts = `${identified} ${noted} ${removed}`;
+        const facts = `${identified} ${noted} ${removed} ${saved} ${sideBySide}`;
         if (!verdictSets.has(facts)) verdictSets.set(facts, new Set());
         verdictSets.get(facts)!.add(JSON.stringify(Object.entries(verdicts).sort()));
       }
@@ -376,31 +443,6 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
       expect(summaries(out.diags)).to.deep.equal([['error', 'The thing named "twin" exists already, untracked']]);
       expect(out.diags.items[0]!.detail).to.include('`moved` block').and.include('create_records_dir');
-    });
-
-    /** A plan file as Terraform writes one: a zip archive whose `tfstate` entry is the state it was made against. */
-    function savedPlan(objects: readonly ObjectValue[], name = 'saved.tfplan'): string {
-      const state = {
-        version: 4,
-        terraform_version: '1.15.5',
-        resources: objects.map((o, i) => ({
-          mode: 'managed',
-          type: 'fake_thing',
-          name: `r${i}`,
-          provider: 'provider["registry.terraform.io/acme/fake"]',
-          instances: [{ schema_version: 0, attributes: o, sensitive_attributes: [] }],
-        })),
-      };
-      const entries = [
-        { name: 'tfplan', data: Buffer.from('not read'), executable: false },
-        { name: 'tfstate', data: Buffer.from(JSON.stringify(state)), executable: false },
-      ];
-      writeZip(join(dir, name), entries);
-      return name;
-    }
-    const applying = (plan: string): RunOptions => ({
-      applyWalk: true,
-      host: { argv: ['terraform', 'apply', '-input=false', '-lock-timeout', '5m', plan] },
     });
 
     it('a saved plan applied on a fresh runner: the state it was made against, which the plan file carries, says the object is this state’s', async () => {
