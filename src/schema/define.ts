@@ -337,6 +337,18 @@ export const attr = {
   stringMap: attrOf(t.map(t.string)),
   of: <V>(type: Typed<V>) => attrOf(type),
   /**
+   * A whole number (the plugin framework's Int64Attribute): a number attribute whose value may have no
+   * fraction ("The value must be a whole number"). Bound it with `validators.intBetween`, which says the
+   * same, so the check is not said twice.
+   */
+  int: <const R extends boolean = false>(
+    options: Omit<AttrOptions<number>, 'required'> & { required?: R },
+  ): AttrDef<number, R> => {
+    const bounded = options.validate?.some((v) => v.description.startsWith('a whole number')) === true;
+    const validate = bounded ? (options.validate ?? []) : [validators.whole(), ...(options.validate ?? [])];
+    return attrOf(t.number)({ ...options, validate });
+  },
+  /**
    * A nested attribute (tfplugin6 `nested_type`; the plugin framework's Single/List/Set/MapNestedAttribute):
    * an attribute whose value is an object of `attributes` (each with its own required, optional, computed,
    * sensitive and description), or a list, set or map of them. Written `name = { ... }` or
@@ -700,6 +712,33 @@ export const validators = {
       isWhole(v) && compareNumbers(v, min) >= 0 && compareNumbers(v, max) <= 0
         ? undefined
         : `must be a whole number from ${min} to ${max}, got ${shown(v)}`,
+  }),
+  /** A number with no fraction. */
+  whole: (): Validator<number> => ({
+    description: 'a whole number',
+    check: (v) => (isWhole(v) ? undefined : `must be a whole number, got ${shown(v)}`),
+  }),
+  /**
+   * A text of `min` to `max` characters, counted as Unicode code points (as the plugin framework's
+   * `stringvalidator.LengthBetween` counts them): "é" is one, an emoji of two code points two.
+   */
+  lengthBetween: (min: number, max: number): Validator<string> => ({
+    description: min === max ? `exactly ${min} characters long` : `${min} to ${max} characters long`,
+    samples: [...new Set([Math.max(min, 1), max])].filter((n) => n <= max).map((n) => 'a'.repeat(n)),
+    check: (v) => {
+      const length = [...v].length;
+      return length >= min && length <= max
+        ? undefined
+        : `must be ${min === max ? `exactly ${min}` : `${min} to ${max}`} characters long, got ${length}`;
+    },
+  }),
+  /** A list, set or map of `min` to `max` elements (the plugin framework's `SizeBetween`). */
+  sizeBetween: <V extends unknown[] | Record<string, unknown>>(min: number, max: number): Validator<V> => ({
+    description: `${min} to ${max} elements`,
+    check: (v) => {
+      const size = Array.isArray(v) ? v.length : Object.keys(v).length;
+      return size >= min && size <= max ? undefined : `must hold ${min} to ${max} elements, got ${size}`;
+    },
   }),
   /**
    * Applies an element validator to every element of a list or set (a form's refused values refused as elements too).

@@ -16,6 +16,7 @@ import {
   resource,
   resourceSchema,
   UNKNOWN,
+  validators,
 } from '../../src/framework/index.js';
 import { declarationProblems } from '../../src/engine/contracts/index.js';
 import { HarnessError, ProviderHarness } from '../../src/framework/testing.js';
@@ -145,6 +146,51 @@ describe('the test kit: ProviderHarness', () => {
       id: 't1',
       name: 'quiet',
     });
+  });
+
+  it('validates whole numbers, lengths in characters and sizes of collections, at their paths', async () => {
+    const schema = resourceSchema(
+      {
+        id: attr.computedId('Its id.'),
+        count: attr.int({ optional: true, description: 'How many.' }),
+        port: attr.int({ optional: true, description: 'A port.', validate: [validators.intBetween(1, 65535)] }),
+        code: attr.string({ optional: true, description: 'A code.', validate: [validators.lengthBetween(2, 3)] }),
+        tags: attr.stringList({ optional: true, description: 'Tags.', validate: [validators.sizeBetween(1, 2)] }),
+      },
+      { description: 'A gauge.' },
+    );
+    const gauges = await ProviderHarness.start(
+      provider({
+        namespace: 'acme',
+        name: 'gauge',
+        version: '0.0.1',
+        schema: providerSchema({}, { description: 'Gauges.' }),
+        configure: async () => ({}),
+        resources: [
+          resource<typeof schema.fields, object>({
+            typeName: 'gauge_gauge',
+            schema,
+            create: async (plan) => ({ ...plan, id: 'g' }),
+            read: async (prior) => prior,
+            update: async (plan) => plan,
+            delete: async () => {},
+          }),
+        ],
+        dataSources: [],
+      }),
+    );
+    const said = (config: Record<string, unknown>) =>
+      gauges.validate('gauge_gauge', config).map((d) => `${d.path}: ${d.detail}`);
+    expect(said({ count: 3, port: 443, code: 'été', tags: ['a', 'b'] }), 'é is one character').to.deep.equal([]);
+    expect(said({ count: 2.5, port: 1.5, code: 'a', tags: ['a', 'b', 'c'] })).to.deep.equal([
+      'count: The value must be a whole number, got 2.5.',
+      'port: The value must be a whole number from 1 to 65535, got 1.5.',
+      'code: The value must be 2 to 3 characters long, got 1.',
+      'tags: The value must hold 1 to 2 elements, got 3.',
+    ]);
+    expect(said({ code: '👍🏽👍🏽' }), 'two code points each').to.deep.equal([
+      'code: The value must be 2 to 3 characters long, got 4.',
+    ]);
   });
 
   it('creates: the state as the platform made it, with defaults filled; no record written', async () => {
