@@ -75,6 +75,7 @@ export {
   type Validator,
 } from '../schema/define.js';
 export type { ObjectNesting } from '../schema/block.js';
+export { rules, type ArgumentRule } from '../schema/argument-rules.js';
 export {
   BOOL,
   DYNAMIC,

@@ -15,6 +15,7 @@ import {
   providerSchema,
   resource,
   resourceSchema,
+  rules,
   UNKNOWN,
   validators,
 } from '../../src/framework/index.js';
@@ -190,6 +191,68 @@ describe('the test kit: ProviderHarness', () => {
     ]);
     expect(said({ code: '👍🏽👍🏽' }), 'two code points each').to.deep.equal([
       'code: The value must be 2 to 3 characters long, got 4.',
+    ]);
+  });
+
+  it('checks rules across arguments: conflicting, exactly one of, at least one of, required with; unknown values wait', async () => {
+    const schema = resourceSchema(
+      {
+        id: attr.computedId('Its id.'),
+        cidr: attr.string({ optional: true, description: 'A range.' }),
+        host: attr.string({ optional: true, description: 'A host.' }),
+        port: attr.int({ optional: true, description: 'A port.' }),
+        user: attr.string({ optional: true, description: 'A user.' }),
+        password: attr.string({ optional: true, sensitive: true, description: 'A password.' }),
+        tags: attr.stringList({ optional: true, description: 'Tags.' }),
+      },
+      { description: 'A target.' },
+    );
+    const definition = provider({
+      namespace: 'acme',
+      name: 'net',
+      version: '0.0.1',
+      schema: providerSchema({}, { description: 'Targets.' }),
+      configure: async () => ({}),
+      resources: [
+        resource<typeof schema.fields, object>({
+          typeName: 'net_target',
+          schema,
+          argumentRules: [
+            rules.exactlyOneOf('cidr', 'host'),
+            rules.conflicting('cidr', 'port'),
+            rules.requiredWith('user', 'password'),
+            rules.atLeastOneOf('tags', 'user'),
+          ],
+          create: async (plan) => ({ ...plan, id: 't' }),
+          read: async (prior) => prior,
+          update: async (plan) => plan,
+          delete: async () => {},
+        }),
+      ],
+      dataSources: [],
+    });
+    const net = await ProviderHarness.start(definition);
+    const said = (config: Record<string, unknown>) =>
+      net.validate('net_target', config).map((d) => `${d.path ?? '-'}: ${d.summary}: ${d.detail}`);
+    expect(said({ host: 'h', tags: ['a'] })).to.deep.equal([]);
+    expect(said({ cidr: '10.0.0.0/8', host: 'h', port: 22, user: 'u', tags: [] })).to.deep.equal([
+      'host: Conflicting arguments: Only one of `cidr`, `host` may be set; `cidr`, `host` are.',
+      'port: Conflicting arguments: Only one of `cidr`, `port` may be set; `cidr`, `port` are.',
+      'user: Missing argument: `user` is set, so `password` must be set too.',
+    ]);
+    // An empty list says nothing (null ≡ empty).
+    expect(said({ tags: [] })).to.deep.equal([
+      '-: Missing argument: Exactly one of `cidr`, `host` must be set; none is.',
+      '-: Missing argument: At least one of `tags`, `user` must be set; none is.',
+    ]);
+    // Not known yet: the plan that knows it decides.
+    expect(said({ host: UNKNOWN, tags: UNKNOWN, user: UNKNOWN })).to.deep.equal([]);
+    const wrong = {
+      ...definition,
+      resources: [{ ...definition.resources[0]!, argumentRules: [rules.conflicting('cidr', 'nope')] }],
+    };
+    expect(declarationProblems(wrong)).to.deep.equal([
+      'resource type net_target: its rule conflicting names `nope`, which is no top-level argument',
     ]);
   });
 

@@ -2,6 +2,7 @@
  * What a provider module declares: its configuration and the client it makes, the types and functions
  * it serves, and what the engine's checks and create records need of it.
  */
+import type { ArgumentRule } from '../../schema/argument-rules.js';
 import type { ConfigModelOf, Fields, ModelOf, PlatformLimits, ResourceSchema } from '../../schema/define.js';
 import type { CreateSettings } from './create-settings.js';
 import type { Diagnostics, Logger } from '../diagnostics/index.js';
@@ -61,19 +62,22 @@ export const provider = <F extends Fields, C>(def: ProviderDef<F, C>): ProviderD
  */
 export function declarationProblems(def: ProviderDef<any, any>): string[] {
   const problems: string[] = [];
-  const check = (what: string, schema: ResourceSchema<Fields>) => {
+  const check = (what: string, schema: ResourceSchema<Fields>, argumentRules?: readonly ArgumentRule[]) => {
     try {
       void schema.block;
     } catch (err) {
       problems.push(`${what}: ${(err instanceof Error ? err.message : String(err)).replace(/^schema: /, '')}`);
     }
+    for (const rule of argumentRules ?? [])
+      for (const name of rule.names.filter((n) => schema.fields[n]?.kind !== 'attr'))
+        problems.push(`${what}: its rule ${rule.kind} names \`${name}\`, which is no top-level argument`);
   };
   check(`the provider ${def.name}'s settings`, def.schema);
   for (const r of def.resources) {
-    check(`resource type ${r.typeName}`, r.schema);
+    check(`resource type ${r.typeName}`, r.schema, r.argumentRules);
     if (r.list) check(`list resource ${r.typeName}`, r.list.schema);
   }
-  for (const d of def.dataSources) check(`data source ${d.typeName}`, d.schema);
+  for (const d of def.dataSources) check(`data source ${d.typeName}`, d.schema, d.argumentRules);
   for (const e of def.ephemeralResources ?? []) check(`ephemeral resource ${e.typeName}`, e.schema);
   for (const a of def.actions ?? []) check(`action ${a.typeName}`, a.schema);
   return problems;

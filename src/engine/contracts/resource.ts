@@ -2,6 +2,7 @@
  * What a resource module declares: its schema, the mapping to the API (create, read, update, delete,
  * import), its identity and list, and how a create whose answer was lost is found (CreateLookup).
  */
+import type { ArgumentRule } from '../../schema/argument-rules.js';
 import type { ConfigModelOf, Fields, ModelOf, ResourceSchema } from '../../schema/define.js';
 import type { CatalogueContext } from './catalogue.js';
 import type { Diagnostics } from '../diagnostics/index.js';
@@ -59,6 +60,8 @@ export interface ResourceDef<F extends Fields, C> {
    * errors count then. Report problems with their attribute paths.
    */
   validate?(config: ConfigModelOf<F>, diags: Diagnostics): void;
+  /** Rules across its top-level arguments (`rules.conflicting`, `exactlyOneOf`, `atLeastOneOf`, `requiredWith`). */
+  readonly argumentRules?: readonly ArgumentRule[];
   /**
    * Rules that depend on how the provider is configured (its mode, its defaults), which validation
    * cannot see: Terraform validates before it configures the provider. The engine runs them at plan
