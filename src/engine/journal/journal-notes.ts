@@ -57,7 +57,7 @@ export class OwnershipNotes {
     private readonly dir: string,
     private readonly workspace: string,
     private readonly fail: (what: string, err: unknown) => void,
-    /** The client's run this process serves (engine/host/host-view.ts), when it can be known; asked once, when needed. */
+    /** The client's run this process serves (engine/host/host-view.ts), if it can be known; asked once, when needed. */
     private readonly runOf: () => string | undefined = () => undefined,
   ) {}
 

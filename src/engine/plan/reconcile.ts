@@ -58,10 +58,15 @@ export function finalizeApplied(
   return out;
 }
 
-/** Whether the API never returns the attribute's value as it is, so the state keeps the plan's. */
+/**
+ * Whether the API never returns the attribute's value as it is, so the state keeps the plan's: a value
+ * it masks or shows once, a write-only one and its twins (a secret given write-only is null in the
+ * state whatever the platform holds), the provider's own settings.
+ */
 function storedAsPlanned(def: AttrDef<unknown>): boolean {
   const o = def.options;
-  return o.masked === true || o.oneTime === true || o.writeOnly === true || o.providerOnly === true;
+  if (o.masked === true || o.oneTime === true || o.writeOnly === true || o.providerOnly === true) return true;
+  return o.twinOf !== undefined || o.writeOnlyTwin !== undefined;
 }
 
 /** A field's path in a mismatch: `block[0].name`. */

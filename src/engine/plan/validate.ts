@@ -13,9 +13,8 @@
  * configuration Terraform sends (with `all`, every stored value but the computed-only ones).
  */
 import type { AttrDef, BlockDef, Fields, PlatformLimits } from '../../schema/define.js';
-import { type AttributePath, attrStep, indexStep, keyStep } from '../../schema/path.js';
+import { type AttributePath, indexStep, keyStep } from '../../schema/path.js';
 import type { ArgumentRule } from '../../schema/argument-rules.js';
-import { saysNothing } from '../../schema/empty-string.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../../schema/value.js';
 import { hasNullElement, isWhollyKnown, valueEquals } from '../../schema/value-ops.js';
 import { meansNull, toConfigModel, valueToExactPlain, valueToPlain } from '../../schema/model.js';
@@ -25,6 +24,7 @@ import type { ConfigCheck } from '../contracts/index.js';
 import { diagnosticFromError, type Diagnostics } from '../diagnostics/index.js';
 import { nothingSaid, tooLarge, withinBody } from './platform-values.js';
 import { twinProblems, withoutSecrets } from './secret-rules.js';
+import { checkRule } from './argument-rules.js';
 import { at, elementLabel, inBlock, shownName, type SetElement } from './set-elements.js';
 
 /** What a configuration is checked against: a schema's fields and its definition's own check. */
@@ -346,47 +346,3 @@ const NO_ELEMENTS: readonly ObjectValue[] = [];
 
 /** Whether a block is written in the configuration (a deprecated one warns then). */
 const isUsedBlock = (v: Value): boolean => v instanceof Unknown || (Array.isArray(v) ? v.length > 0 : v !== null);
-
-/** Whether a top-level argument says something: null and empty do not; undefined when not known yet. */
-function argumentSet(fields: Fields, config: ObjectValue, name: string): boolean | undefined {
-  const def = fields[name];
-  const v = config[name] ?? null;
-  if (def === undefined || v === null) return false;
-  if (v instanceof Unknown) return undefined;
-  // A collection with unknown elements in it is set; whether it is empty is known.
-  if (!isWhollyKnown(fieldType(def), v)) return true;
-  return !saysNothing(def, v);
-}
-
-const named = (names: readonly string[]): string => names.map((n) => `\`${n}\``).join(', ');
-
-/** The problems of one rule across arguments, each at an argument's path. */
-function checkRule(rule: ArgumentRule, fields: Fields, config: ObjectValue, diags: Diagnostics): void {
-  const state = rule.names.map((name) => argumentSet(fields, config, name));
-  const set = rule.names.filter((_, i) => state[i] === true);
-  const undecided = state.some((s) => s === undefined);
-  const error = (name: string | undefined, summary: string, detail: string) =>
-    diags.error(summary, detail, name === undefined ? [] : [attrStep(name)]);
-  switch (rule.kind) {
-    case 'conflicting':
-    case 'exactlyOneOf':
-      // Each set beyond the first is the one to take out.
-      for (const name of set.slice(1))
-        error(name, 'Conflicting arguments', `Only one of ${named(rule.names)} may be set; ${named(set)} are.`);
-      if (rule.kind === 'exactlyOneOf' && set.length === 0 && !undecided)
-        error(undefined, 'Missing argument', `Exactly one of ${named(rule.names)} must be set; none is.`);
-      return;
-    case 'atLeastOneOf':
-      if (set.length === 0 && !undecided)
-        error(undefined, 'Missing argument', `At least one of ${named(rule.names)} must be set; none is.`);
-      return;
-    case 'requiredWith': {
-      const [name, ...required] = rule.names;
-      if (state[0] !== true) return;
-      const missing = required.filter((_, i) => state[i + 1] === false);
-      if (missing.length > 0)
-        error(name, 'Missing argument', `\`${name}\` is set, so ${named(missing)} must be set too.`);
-      return;
-    }
-  }
-}
