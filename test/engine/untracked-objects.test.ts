@@ -483,28 +483,33 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       expect(api.creates).to.equal(1);
     });
 
-    for (const uniqueNames of [false, true])
-      it(`after \`terraform state rm\`: refused with one message naming how it left the state${uniqueNames ? ' (a key the platform keeps unique)' : ''}`, async () => {
-        const at = { uniqueNames, clientRun: 'first' };
-        const stored = await (await Run.start(api, dir, at)).create('x');
-        // A later plan showed it: the notes name it as this workspace's.
-        const later = await Run.start(api, dir, { uniqueNames, clientRun: 'later' });
-        await later.upgrade(stored.state!);
-        await later.engine.ended();
-        // `terraform state rm`, then `terraform apply`: its plan walk no longer shows the object.
-        const thisRun = { uniqueNames, clientRun: 'after-state-rm' };
-        const plan = await (await Run.start(api, dir, thisRun)).plan('x');
-        const apply = await Run.start(api, dir, { ...thisRun, applyWalk: true });
-        const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
-        const summary = `The thing named "x" exists already${uniqueNames ? '' : ', untracked'}`;
-        expect(summaries(out.diags)).to.deep.equal([['error', summary]]);
-        expect(out.diags.items[0]!.detail)
-          .to.include("This workspace's notes say its state held t-1, and this run's state does not")
-          .and.include('`terraform state rm`')
-          .and.include('`terraform workspace delete` and the workspace made again')
-          .and.include('an `import` block with `id = "t-1"`');
-        expect(api.things.size, 'nothing made').to.equal(1);
-      });
+    for (const [how, workspace] of [
+      ['`terraform state rm`', undefined],
+      ['`terraform workspace delete`, then `terraform workspace new` of the same name', 'tmp'],
+    ] as const)
+      for (const uniqueNames of [false, true])
+        it(`after ${how}: refused with one message naming how it left the state${uniqueNames ? ' (a key the platform keeps unique)' : ''}`, async () => {
+          const inWorkspace = workspace ? { workspace } : {};
+          const at = { uniqueNames, clientRun: 'first', ...inWorkspace };
+          const stored = await (await Run.start(api, dir, at)).create('x');
+          // A later plan showed it: the notes name it as this workspace's.
+          const later = await Run.start(api, dir, { uniqueNames, clientRun: 'later', ...inWorkspace });
+          await later.upgrade(stored.state!);
+          await later.engine.ended();
+          // Then `terraform apply` of an empty state: its plan walk shows nothing.
+          const thisRun = { uniqueNames, clientRun: 'after', ...inWorkspace };
+          const plan = await (await Run.start(api, dir, thisRun)).plan('x');
+          const apply = await Run.start(api, dir, { ...thisRun, applyWalk: true });
+          const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+          const summary = `The thing named "x" exists already${uniqueNames ? '' : ', untracked'}`;
+          expect(summaries(out.diags)).to.deep.equal([['error', summary]]);
+          expect(out.diags.items[0]!.detail)
+            .to.include("This workspace's notes say its state held t-1, and this run's state does not")
+            .and.include('`terraform state rm`')
+            .and.include('`terraform workspace delete` and the workspace made again')
+            .and.include('an `import` block with `id = "t-1"`');
+          expect(api.things.size, 'nothing made').to.equal(1);
+        });
 
     it('a renamed key whose plan walk showed the old object: this state’s own, in the same run only', async () => {
       const stored = await (await Run.start(api, dir, { clientRun: 'first' })).create('x');
