@@ -18,6 +18,9 @@ import {
   rules,
   UNKNOWN,
   validators,
+  type Fields,
+  type ResourceDef,
+  type ResourceSchema,
 } from '../../src/framework/index.js';
 import { declarationProblems } from '../../src/engine/contracts/index.js';
 import { HarnessError, ProviderHarness } from '../../src/framework/testing.js';
@@ -35,6 +38,36 @@ async function rejection(call: Promise<unknown> | (() => unknown)): Promise<Harn
 }
 
 const note = (key: string, text: string, more: Record<string, unknown> = {}) => ({ key, text, ...more });
+
+/** A provider `acme/<name>` with no settings, serving one resource type, for a test of one rule. */
+function oneTypeProvider<F extends Fields, C>(name: string, client: C, type: ResourceDef<F, C>) {
+  return provider({
+    namespace: 'acme',
+    name,
+    version: '0.0.1',
+    schema: providerSchema({}, { description: `The ${name} provider.` }),
+    configure: async () => client,
+    resources: [type],
+    dataSources: [],
+  });
+}
+
+/** A type whose platform keeps each object as configured: only its schema's rules are at work. */
+function asConfigured<F extends Fields>(
+  typeName: string,
+  schema: ResourceSchema<F>,
+  more: Partial<ResourceDef<F, object>> = {},
+) {
+  return resource<F, object>({
+    typeName,
+    schema,
+    create: async (plan) => ({ ...plan, id: 'x' }),
+    read: async (prior) => prior,
+    update: async (plan) => plan,
+    delete: async () => {},
+    ...more,
+  });
+}
 
 describe('the test kit: ProviderHarness', () => {
   let store: NoteStore;
@@ -108,29 +141,22 @@ describe('the test kit: ProviderHarness', () => {
         },
         { description: 'A tag.' },
       );
-      const stored = new Map<string, string>();
-      return provider({
-        namespace: 'acme',
-        name: 'loud',
-        version: '0.0.1',
-        schema: providerSchema({}, { description: 'Loud tags.' }),
-        configure: async () => stored,
-        resources: [
-          resource<typeof schema.fields, Map<string, string>>({
-            typeName: 'loud_tag',
-            schema,
-            create: async (plan, ctx) => {
-              ctx.client.set('t1', plan.name.toUpperCase());
-              return { id: 't1', name: ctx.client.get('t1')! };
-            },
-            read: async (prior, ctx) =>
-              ctx.client.has(prior.id!) ? { id: prior.id, name: ctx.client.get(prior.id!)! } : null,
-            update: async (plan) => plan,
-            delete: async (prior, ctx) => void ctx.client.delete(prior.id!),
-          }),
-        ],
-        dataSources: [],
-      });
+      return oneTypeProvider(
+        'loud',
+        new Map<string, string>(),
+        resource<typeof schema.fields, Map<string, string>>({
+          typeName: 'loud_tag',
+          schema,
+          create: async (plan, ctx) => {
+            ctx.client.set('t1', plan.name.toUpperCase());
+            return { id: 't1', name: ctx.client.get('t1')! };
+          },
+          read: async (prior, ctx) =>
+            ctx.client.has(prior.id!) ? { id: prior.id, name: ctx.client.get(prior.id!)! } : null,
+          update: async (plan) => plan,
+          delete: async (prior, ctx) => void ctx.client.delete(prior.id!),
+        }),
+      );
     };
     const strict = await ProviderHarness.start(shouting());
     const err = await rejection(strict.create('loud_tag', { name: 'quiet' }));
@@ -160,26 +186,7 @@ describe('the test kit: ProviderHarness', () => {
       },
       { description: 'A gauge.' },
     );
-    const gauges = await ProviderHarness.start(
-      provider({
-        namespace: 'acme',
-        name: 'gauge',
-        version: '0.0.1',
-        schema: providerSchema({}, { description: 'Gauges.' }),
-        configure: async () => ({}),
-        resources: [
-          resource<typeof schema.fields, object>({
-            typeName: 'gauge_gauge',
-            schema,
-            create: async (plan) => ({ ...plan, id: 'g' }),
-            read: async (prior) => prior,
-            update: async (plan) => plan,
-            delete: async () => {},
-          }),
-        ],
-        dataSources: [],
-      }),
-    );
+    const gauges = await ProviderHarness.start(oneTypeProvider('gauge', {}, asConfigured('gauge_gauge', schema)));
     const said = (config: Record<string, unknown>) =>
       gauges.validate('gauge_gauge', config).map((d) => `${d.path}: ${d.detail}`);
     expect(said({ count: 3, port: 443, code: 'été', tags: ['a', 'b'] }), 'é is one character').to.deep.equal([]);
@@ -207,30 +214,18 @@ describe('the test kit: ProviderHarness', () => {
       },
       { description: 'A target.' },
     );
-    const definition = provider({
-      namespace: 'acme',
-      name: 'net',
-      version: '0.0.1',
-      schema: providerSchema({}, { description: 'Targets.' }),
-      configure: async () => ({}),
-      resources: [
-        resource<typeof schema.fields, object>({
-          typeName: 'net_target',
-          schema,
-          argumentRules: [
-            rules.exactlyOneOf('cidr', 'host'),
-            rules.conflicting('cidr', 'port'),
-            rules.requiredWith('user', 'password'),
-            rules.atLeastOneOf('tags', 'user'),
-          ],
-          create: async (plan) => ({ ...plan, id: 't' }),
-          read: async (prior) => prior,
-          update: async (plan) => plan,
-          delete: async () => {},
-        }),
-      ],
-      dataSources: [],
-    });
+    const definition = oneTypeProvider(
+      'net',
+      {},
+      asConfigured('net_target', schema, {
+        argumentRules: [
+          rules.exactlyOneOf('cidr', 'host'),
+          rules.conflicting('cidr', 'port'),
+          rules.requiredWith('user', 'password'),
+          rules.atLeastOneOf('tags', 'user'),
+        ],
+      }),
+    );
     const net = await ProviderHarness.start(definition);
     const said = (config: Record<string, unknown>) =>
       net.validate('net_target', config).map((d) => `${d.path ?? '-'}: ${d.summary}: ${d.detail}`);

@@ -40,11 +40,6 @@ export function ancestors(
   return out;
 }
 
-/** The command lines of this process's parent and grandparent, nearest first. */
-export function ancestorCommands(read: ProcessReader = systemReader(), start = process.ppid): string[][] {
-  return ancestors(read, start).map((info) => [...info.argv]);
-}
-
 export function systemReader(platform: NodeJS.Platform = process.platform): ProcessReader {
   // Windows says when a process started only through the same PowerShell query, which takes a second:
   // not paid for on every provider start.

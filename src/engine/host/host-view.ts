@@ -97,7 +97,8 @@ export class HostView {
     return this.asked;
   }
 
-  private ancestors(): string[][] {
+  /** The command lines of the client and what started it, nearest first. */
+  private commandLines(): string[][] {
     return this.processesAbove().map((info) => [...info.argv]);
   }
 
@@ -120,12 +121,12 @@ export class HostView {
 
   /** The client's program name, without its directory and extension. */
   private clientProgram(): string | undefined {
-    const argv = this.ancestors()[0];
+    const argv = this.commandLines()[0];
     return argv?.[0] === undefined ? undefined : programName(argv[0]);
   }
 
   private terraformCommand(): HostCommand {
-    const argv = this.ancestors()[0] ?? [];
+    const argv = this.commandLines()[0] ?? [];
     const at = argv.findIndex((token, i) => i > 0 && TERRAFORM_COMMANDS.has(token));
     if (at < 0) return { destroying: false, targeted: false };
     const command = argv[at]!;
@@ -142,7 +143,7 @@ export class HostView {
   }
 
   private pulumiCommand(): HostCommand {
-    const argv = this.ancestors().find((a) => a[0] !== undefined && programName(a[0]) === 'pulumi') ?? [];
+    const argv = this.commandLines().find((a) => a[0] !== undefined && programName(a[0]) === 'pulumi') ?? [];
     const at = argv.findIndex((token, i) => i > 0 && PULUMI_COMMANDS.has(token));
     const args = at < 0 ? [] : argv.slice(at + 1);
     const stack = flagValue(args, ['-s', '--stack']) || this.env.PULUMI_STACK?.trim() || this.selectedStack();

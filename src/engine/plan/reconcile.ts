@@ -65,8 +65,13 @@ export function finalizeApplied(
  */
 function storedAsPlanned(def: AttrDef<unknown>): boolean {
   const o = def.options;
-  if (o.masked === true || o.oneTime === true || o.writeOnly === true || o.providerOnly === true) return true;
-  return o.twinOf !== undefined || o.writeOnlyTwin !== undefined;
+  return notReturnedAsIs(def) || o.providerOnly === true || o.writeOnlyTwin !== undefined;
+}
+
+/** A value the platform does not report as it was given: masked, shown once, write-only, a write-only twin. */
+function notReturnedAsIs(def: AttrDef<unknown>): boolean {
+  const o = def.options;
+  return o.masked === true || o.oneTime === true || o.writeOnly === true || o.twinOf !== undefined;
 }
 
 /** A field's path in a mismatch: `block[0].name`. */
@@ -157,8 +162,7 @@ export function differencesFromPlan(
     const path = where ? `${where}.${name}` : name;
     if (p instanceof Unknown) continue;
     if (def.kind === 'attr') {
-      const o = def.options;
-      if (o.masked || o.oneTime || o.writeOnly || o.twinOf !== undefined) continue;
+      if (notReturnedAsIs(def)) continue;
       if (!sameValue(def, p, f)) out.push(path);
       continue;
     }
