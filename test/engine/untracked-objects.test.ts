@@ -24,6 +24,7 @@ import type { ObjectValue } from '../../src/schema/value.js';
 import { Platform, Run, model, records, removeRuns, type RunOptions } from './fake-thing.js';
 import { recordsUnder } from '../support/create-records.js';
 import { writeZip } from '../../scripts/release/zip.js';
+import { setTimeout as delay } from 'node:timers/promises';
 
 const mode = (untrackedObjects: UntrackedObjects, more: RunOptions = {}): RunOptions => ({
   ...more,
@@ -254,166 +255,218 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       return { applyWalk: true, host: { argv: ['terraform', 'apply', '-input=false', '-lock-timeout', '5m', plan] } };
     }
 
-    /**
-     * A plan walk in which the state holds `own` objects (made by a run on another runner, so no note of
-     * them is here) at other addresses, while creates of the same keys are planned, and `killed` objects a
-     * killed run left; the walk shows the state's objects in the order and at the moments `schedule`
-     * gives. Then the apply, a new process in the same directory. What each create's plan and apply said.
-     */
-    async function walk(
-      schedule: readonly number[],
-      delays: readonly number[],
+    /** Where a killed job stopped: its request never reached the platform, the platform made the object and the answer was lost, or the answer came back and the state holding it was never saved. */
+    type KillPoint = 'before the request' | 'answer lost' | 'state never saved';
+    /** One schedule of the simulation: the facts of the runs, and the order, pauses and parallelism of their walks. */
+    interface Schedule {
+      /** The plan walk's calls: 0..2 show an object of the state, 3..7 plan a create. */
+      readonly order: readonly number[];
+      /** The pause before each call, in ms. */
+      readonly pauses: readonly number[];
+      /** `-parallelism`: how many of a walk's calls run at once. */
+      readonly parallelism: number;
       /** One process serves the plan walk and the apply (as some clients run them), or two. */
-      oneProcess: boolean,
-      /** Which of the state's objects the apply destroys (their keys renamed), and its calls' order. */
-      destroyed: readonly boolean[],
-      applyOrder: readonly number[],
-      /** Which of them were taken out of the state since (`terraform state rm`): the walk never shows them. */
-      removed: readonly boolean[] = [false, false, false],
+      readonly oneProcess: boolean;
+      /** Which of the state's objects the apply destroys (their keys renamed). */
+      readonly destroyed: readonly boolean[];
+      /** The apply's calls: 0..4 the creates, 5..7 the destroys of the state's objects. */
+      readonly applyOrder: readonly number[];
+      /** Which of the state's objects were taken out of it since (`terraform state rm`): the walk never shows them. */
+      readonly removed: readonly boolean[];
       /** Whether the system says which run of the client each process serves (Linux, macOS). */
-      identified = false,
+      readonly identified: boolean;
       /** Whether an earlier plan on this runner showed the state's objects, so that its notes name them. */
-      noted = false,
+      readonly noted: boolean;
       /**
        * A saved plan applied by a later job: on a runner sharing the plan job's records, or on a bare one
        * (only the plan file carries over); `no`: the same `apply` plans and applies.
        */
-      saved: 'no' | 'shared' | 'bare' = 'no',
+      readonly saved: 'no' | 'shared' | 'bare';
       /** Another workspace of the directory is applying side by side: its create of `b` made an object, its record open. */
-      sideBySide = false,
-    ) {
+      readonly sideBySide: boolean;
+      /** The killed jobs that created `k1` and `k2`: where each stopped, and whether it ran on this runner. */
+      readonly kills: readonly { readonly at: KillPoint; readonly sameRunner: boolean }[];
+    }
+
+    /** Runs at most `n` of the calls given to it at once, the others waiting their turn in order, as `-parallelism` does. */
+    function parallelism(n: number) {
+      let running = 0;
+      const waiting: (() => void)[] = [];
+      return async <T>(call: () => Promise<T>): Promise<T> => {
+        while (running >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+        running++;
+        try {
+          return await call();
+        } finally {
+          running--;
+          waiting.shift()?.();
+        }
+      };
+    }
+
+    /**
+     * A plan walk in which the state holds `own` objects (made by a run on another runner, so no note of
+     * them is here) at other addresses, while creates of the same keys are planned, and `k1`, `k2` that
+     * killed jobs created; the walk shows the state's objects in the order, at the moments and with the
+     * parallelism the schedule gives. Then the apply, in the same process or a new one, on this runner or
+     * another. What each create's plan and apply said, and the ids the killed jobs' objects got.
+     */
+    async function walk(s: Schedule) {
       const own: ObjectValue[] = [];
       let stagingId: string | undefined;
-      const maker = await Run.start(api, dir, identified ? { clientRun: 'maker' } : {});
+      const maker = await Run.start(api, dir, s.identified ? { clientRun: 'maker' } : {});
       for (const name of ['a', 'b', 'c']) own.push((await maker.create(name)).state!);
-      for (const name of ['k1', 'k2']) await maker.createKilled(name, 'killed-after');
       rmSync(join(dir, '.terraform'), { recursive: true });
-      if (noted) {
-        const earlier = await Run.start(api, dir, identified ? { clientRun: 'earlier' } : {});
+      if (s.noted) {
+        const earlier = await Run.start(api, dir, s.identified ? { clientRun: 'earlier' } : {});
         for (const o of own) await earlier.upgrade(o);
         await earlier.engine.ended();
       }
-      if (sideBySide) {
+      const killedIds: Record<string, string | undefined> = {};
+      const elsewhere = mkdtempSync(join(tmpdir(), 'keel-untracked-elsewhere-'));
+      for (const [i, kill] of s.kills.entries()) {
+        const name = `k${i + 1}`;
+        const job = await Run.start(api, kill.sameRunner ? dir : elsewhere, { clientRun: `killed-${i}` });
+        if (kill.at === 'state never saved') {
+          expect((await job.create(name)).diags.items).to.deep.equal([]);
+          await job.journal.flush();
+          job.kill();
+        } else await job.createKilled(name, kill.at === 'answer lost' ? 'killed-after' : 'killed-before');
+        killedIds[name] = [...api.things.values()].find((t) => t.name === name)?.id;
+      }
+      if (s.sideBySide) {
         // Its own object beside this state's `b`, on its user's word; its apply still runs: the record stays open.
         const staging = await Run.start(api, dir, { workspace: 'staging', settings: { untrackedObjects: 'create' } });
         stagingId = idOf((await staging.create('b')).state);
       }
-      const thisRun: RunOptions = identified ? { clientRun: 'plan-and-apply' } : {};
+      const thisRun: RunOptions = s.identified ? { clientRun: 'plan-and-apply' } : {};
       const plans = await Run.start(api, dir, thisRun);
       const creates = ['a', 'b', 'c', 'k1', 'k2'];
-      const calls = schedule.map((n, i) => async () => {
-        await new Promise((resolve) => setTimeout(resolve, delays[i]));
-        // 0..2: the walk shows an object of the state; 3..7: a create is planned.
-        if (n >= 3) return [creates[n - 3]!, await plans.plan(creates[n - 3]!)];
-        if (!removed[n]) await plans.upgrade(own[n]!);
-        return null;
+      const planSlot = parallelism(s.parallelism);
+      const calls = s.order.map(async (n, i) => {
+        await delay(s.pauses[i]);
+        return planSlot(async () => {
+          if (n >= 3) return [creates[n - 3]!, await plans.plan(creates[n - 3]!)] as const;
+          if (!s.removed[n]) await plans.upgrade(own[n]!);
+          return null;
+        });
       });
-      const planned = (await Promise.all(calls.map((c) => c()))).filter((p) => p !== null) as [
-        string,
-        Awaited<ReturnType<Run['plan']>>,
-      ][];
-      if (!oneProcess || saved !== 'no') await plans.engine.ended();
-      let apply = oneProcess ? plans : await Run.start(api, dir, { ...thisRun, applyWalk: true });
-      if (saved !== 'no') {
+      const planned = (await Promise.all(calls)).filter((p) => p !== null);
+      if (!s.oneProcess || s.saved !== 'no') await plans.engine.ended();
+      let apply = s.oneProcess ? plans : await Run.start(api, dir, { ...thisRun, applyWalk: true });
+      if (s.saved !== 'no') {
         // The plan file holds the state the plan was made against: the objects its walk showed.
         const planFile = savedPlan(
-          own.filter((_, i) => !removed[i]),
+          own.filter((_, i) => !s.removed[i]),
           'job.tfplan',
         );
-        if (saved === 'bare') rmSync(join(dir, '.terraform'), { recursive: true, force: true });
-        const job = identified ? { clientRun: 'apply-job' } : {};
+        if (s.saved === 'bare') rmSync(join(dir, '.terraform'), { recursive: true, force: true });
+        const job = s.identified ? { clientRun: 'apply-job' } : {};
         apply = await Run.start(api, dir, { ...job, ...applying(planFile) });
       }
       const verdicts: Record<string, string> = {};
       const byName = new Map(planned);
-      // The apply's calls in the order given: 0..4 the creates, 5..7 the destroys of the state's objects.
+      const applySlot = parallelism(s.parallelism);
       await Promise.all(
-        applyOrder.map(async (n, i) => {
-          await new Promise((resolve) => setTimeout(resolve, delays[i % delays.length]! / 4));
-          if (n >= 5) {
-            if (destroyed[n - 5] && !removed[n - 5])
-              await apply.engine.applyResourceChange('fake_thing', own[n - 5]!, null, {});
-            return;
-          }
-          const plan = byName.get(creates[n]!)!;
-          const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
-          const cause = out.diags.items.some((d) => d.detail.includes('taken out of it')) ? ' (taken out)' : '';
-          verdicts[creates[n]!] =
-            `plan: ${summaries(plan.diags).join('; ')} | apply: ${summaries(out.diags).join('; ') || 'created'}${cause}`;
+        s.applyOrder.map(async (n, i) => {
+          await delay(s.pauses[i % s.pauses.length]! / 4);
+          await applySlot(async () => {
+            if (n >= 5) {
+              if (s.destroyed[n - 5] && !s.removed[n - 5])
+                await apply.engine.applyResourceChange('fake_thing', own[n - 5]!, null, {});
+              return;
+            }
+            const name = creates[n]!;
+            const plan = byName.get(name)!;
+            const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+            const cause = out.diags.items.some((d) => d.detail.includes('taken out of it')) ? ' (taken out)' : '';
+            const said = summaries(out.diags).join('; ');
+            const done = out.state !== null && idOf(out.state) === killedIds[name] ? 'taken back' : 'created';
+            verdicts[name] = `plan: ${summaries(plan.diags).join('; ')} | apply: ${said || done}${cause}`;
+          });
         }),
       );
+      rmSync(elsewhere, { recursive: true, force: true });
       // Another workspace's object is never taken or deleted, whatever this apply decided.
       if (stagingId !== undefined) expect(api.things.has(stagingId), "staging's object").to.equal(true);
       return verdicts;
     }
 
-    it('over many orders and pauses: the same verdicts, no refusal of the state’s own objects, no duplicate of a killed run’s or of one taken out of the state', async function () {
+    it('over many orders, pauses, parallelisms and kill points: the same verdicts, no refusal of the state’s own objects, no duplicate of a killed run’s or of one taken out of the state', async function () {
       this.timeout(600_000);
       // A small deterministic generator: the same schedules on every run of the suite.
       let seed = 7;
       const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+      const pick = <T>(choices: readonly T[]): T => choices[Math.floor(next() * choices.length)]!;
       const verdictSets = new Map<string, Set<string>>();
       for (let round = 0; round < SIMULATED_SCHEDULES; round++) {
         api = new Platform();
         await removeRuns(dir);
         dir = mkdtempSync(join(tmpdir(), 'keel-untracked-'));
-        const schedule = [0, 1, 2, 3, 4, 5, 6, 7].sort(() => next() - 0.5);
-        // Pauses of no length (the next turn of the event loop) to a few milliseconds, between any two calls.
-        const delays = schedule.map(() => Math.floor(next() * 4));
-        const oneProcess = next() < 0.5;
-        const destroyed = [next() < 0.5, next() < 0.5, next() < 0.5];
-        const applyOrder = [0, 1, 2, 3, 4, 5, 6, 7].sort(() => next() - 0.5);
         const identified = next() < 0.75;
         const noted = next() < 0.5;
-        // Where runs are not identified, the notes alone say an object is the state's (the documented limit):
-        // no object they name is taken out there.
-        const removed = [0, 1, 2].map(() => next() < 0.2 && (identified || !noted));
         const savedDraw = next();
-        const saved = savedDraw < 0.6 ? 'no' : savedDraw < 0.8 ? 'shared' : 'bare';
-        const sideBySide = next() < 0.3;
-        const verdicts = await walk(
-          schedule,
-          delays,
-          oneProcess,
-          destroyed,
-          applyOrder,
-          removed,
+        const s: Schedule = {
+          order: [0, 1, 2, 3, 4, 5, 6, 7].sort(() => next() - 0.5),
+          // Pauses of no length (the next turn of the event loop) to a few milliseconds between any two calls,
+          // and now and then one longer than any quiet a walk could be judged by.
+          pauses: Array.from({ length: 8 }, () => (next() < 0.0005 ? 350 : Math.floor(next() * 4))),
+          parallelism: pick([1, 2, 3, 10]),
+          oneProcess: next() < 0.5,
+          destroyed: [next() < 0.5, next() < 0.5, next() < 0.5],
+          applyOrder: [0, 1, 2, 3, 4, 5, 6, 7].sort(() => next() - 0.5),
+          // Where runs are not identified, the notes alone say an object is the state's (the documented limit):
+          // no object they name is taken out there.
+          removed: [0, 1, 2].map(() => next() < 0.2 && (identified || !noted)),
           identified,
           noted,
-          saved,
-          sideBySide,
-        );
+          saved: savedDraw < 0.6 ? 'no' : savedDraw < 0.8 ? 'shared' : 'bare',
+          sideBySide: next() < 0.3,
+          kills: [0, 1].map(() => ({
+            at: pick(['before the request', 'answer lost', 'state never saved'] as const),
+            sameRunner: next() < 0.5,
+          })),
+        };
+        const verdicts = await walk(s);
         const made = [...api.things.values()].map((t) => model(t).name);
-        const about = `schedule ${schedule}, one process ${oneProcess}, destroyed ${destroyed}, apply order ${applyOrder}, removed ${removed}, runs identified ${identified}, noted ${noted}, saved plan ${saved}, side by side ${sideBySide}`;
+        const about = JSON.stringify(s);
         ['a', 'b', 'c'].forEach((name, n) => {
-          if (removed[n]) {
+          if (s.removed[n]) {
             // Taken out of the state: untracked now, refused as any, its cause named where the notes name
             // it; never made twice.
-            const cause = noted && saved !== 'bare' ? ' \\(taken out\\)' : '';
+            const cause = s.noted && s.saved !== 'bare' ? ' \\(taken out\\)' : '';
             expect(verdicts[name], `${name}, ${about}`).to.match(new RegExp(`exists already, untracked${cause}$`));
-            const others = sideBySide && name === 'b' ? 1 : 0;
+            const others = s.sideBySide && name === 'b' ? 1 : 0;
             expect(
               made.filter((m) => m === name),
               `${name}: no duplicate, ${about}`,
             ).to.have.length(1 + others);
-          } else if (sideBySide && saved === 'bare' && name === 'b')
+          } else if (s.sideBySide && s.saved === 'bare' && name === 'b')
             // A bare runner has no record of the other workspace's apply: its object is untracked there.
             expect(verdicts[name], `${name}, ${about}`).to.match(/exists already, untracked$/);
           else expect(verdicts[name], `${name}, ${about}: the state's own`).to.match(/apply: created$/);
         });
-        for (const name of ['k1', 'k2']) {
-          expect(verdicts[name], `${name}, ${about}`).to.include('exists already, untracked');
+        s.kills.forEach((kill, i) => {
+          const name = `k${i + 1}`;
+          const verdict = `${name}, ${about}`;
+          if (kill.at === 'before the request')
+            expect(verdicts[name], `${verdict}: nothing was made`).to.match(/apply: created$/);
+          else if (kill.sameRunner && s.saved !== 'bare')
+            // This runner's record of the killed create says the object is this workspace's: taken back.
+            expect(verdicts[name], verdict).to.match(/apply: taken back$/);
+          else expect(verdicts[name], verdict).to.include('exists already, untracked');
           expect(
             made.filter((m) => m === name),
-            `${name}: no duplicate`,
+            `${name}: no duplicate, ${about}`,
           ).to.have.length(1);
-        }
-        const facts = `${identified} ${noted} ${removed} ${saved} ${sideBySide}`;
-        if (!verdictSets.has(facts)) verdictSets.set(facts, new Set());
-        verdictSets.get(facts)!.add(JSON.stringify(Object.entries(verdicts).sort()));
+        });
+        const { order, pauses, parallelism: _, oneProcess, destroyed, applyOrder, ...facts } = s;
+        const key = JSON.stringify(facts);
+        if (!verdictSets.has(key)) verdictSets.set(key, new Set());
+        verdictSets.get(key)!.add(JSON.stringify(Object.entries(verdicts).sort()));
       }
       for (const [facts, sets] of verdictSets)
-        expect(sets.size, `one verdict whatever the order (${facts})`).to.equal(1);
+        expect(sets.size, `one verdict whatever the order, pauses and parallelism (${facts})`).to.equal(1);
     });
 
     it('one process serving the plan walk and then the apply: what the plan walk noted counts for the apply', async () => {
