@@ -9,8 +9,9 @@
  *   setting; where the platform keeps the key unique, refused at plan naming that workspace;
  * - what a user chose to create beside stays known to the state, so later plans do not ask again;
  * - the walk: Terraform's plan warns and the apply decides, on facts (records, notes, planned private
- *   data, the platform), the same whatever the order of the walk's calls and its pauses; Pulumi, which
- *   applies each create right after planning it, decides at the plan;
+ *   data, the platform), the same whatever the order of the walk's calls, its pauses, its parallelism and
+ *   where a killed job stopped (a simulation over generated schedules); Pulumi, which applies each create
+ *   right after planning it, decides at the plan;
  * - a destroy's plan, a `-target` plan, a platform that does not answer.
  */
 import { expect } from 'chai';
