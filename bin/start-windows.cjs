@@ -1,7 +1,7 @@
 'use strict';
-// The Windows executables of a release (scripts/release/windows.ts): each is Node's own node.exe with
-// this script injected as a single executable application, started with the Node options of the
-// bin/ wrappers' exec line (the application's `execArgv`). Terraform runs
+// The Windows executables of a release (@keel/provider-framework's release command, its windows.ts):
+// each is Node's own node.exe with this script injected as a single executable application, started
+// with the Node options of the /bin/sh launchers' exec line (the application's `execArgv`). Terraform runs
 // terraform-provider-<name>_v<version>.exe, the emulator archives hold <name>-emulator.exe; the same
 // executable serves every role, told by its own file name, and runs the checkout's loader and bundles
 // from the folder it sits in (bin/, dist/), as the /bin/sh launchers of the other platforms do.
@@ -11,11 +11,14 @@
 const { createRequire } = require('node:module');
 const { basename, dirname, join } = require('node:path');
 
+// Whether the provider's API clients read the trust store themselves (release/launchers.ts): the release
+// sets it per provider.
+const HAND_OVER_TRUST = true;
 const PROVIDER = /^terraform-provider-([a-z0-9]+)_v[^\\/]+\.exe$/i;
 const EMULATOR = /^([a-z0-9]+)-emulator\.exe$/i;
 
 /**
- * What bin/terraform-provider-<name> does to the environment before it execs node (its trust
+ * What the /bin/sh launcher of a provider that hands its trust over does to the environment before it execs node (its trust
  * settings; README "Benchmarks": handshake), done to `env` here. Keep the two the same:
  * test/release/launchers.test.ts runs both over the same environments and compares what the provider
  * sees. Node itself has read NODE_EXTRA_CA_CERTS's name before this runs (it reads the file at the
@@ -60,7 +63,7 @@ function launch(executable, argv, env) {
   // wrappers pass it.
   argv.splice(2, 0, role.name);
   if (role.kind === 'provider') {
-    handOverTrust(env);
+    if (HAND_OVER_TRUST) handOverTrust(env);
     createRequire(join(dir, 'bin', 'start-bundle.cjs'))('./start-bundle.cjs');
   } else {
     createRequire(join(dir, 'dist', 'bundle', 'emulator.cjs'))('./emulator.cjs');
@@ -68,4 +71,4 @@ function launch(executable, argv, env) {
 }
 
 if (require('node:sea').isSea()) launch(process.execPath, process.argv, process.env);
-else module.exports = { handOverTrust, roleOf };
+else module.exports = { HAND_OVER_TRUST, handOverTrust, roleOf };

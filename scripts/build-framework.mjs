@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Builds the framework package (packages/framework): its two entry points (src/framework/index.ts,
-// testing.ts) and every module they reach, compiled with their declarations into
+// Builds the framework package (packages/framework): its entry points (src/framework/index.ts,
+// testing.ts, release/index.ts and the release command, release/cli.ts) and every module they reach, compiled with their declarations into
 // packages/framework/dist by its own tsconfig; the protocol's generated messages, which
-// scripts/build-proto.mjs writes beside the compiled server, copied in beside theirs; the licence.
+// scripts/build-proto.mjs writes beside the compiled server, copied in beside theirs; the release's
+// loader scripts (bin/); the licence.
 //
 // Usage: node scripts/build-framework.mjs   (after tsc and build-proto; part of `npm run build`)
 import { execFileSync } from 'node:child_process';
@@ -20,5 +21,11 @@ execFileSync(process.execPath, [tsc, '-p', join(packageDir, 'tsconfig.json')], {
 for (const generated of ['tfplugin6-messages', 'go-plugin-messages']) {
   copyFileSync(join(root, 'dist', 'src', 'server', `${generated}.js`), join(out, 'server', `${generated}.js`));
   copyFileSync(join(root, 'src', 'server', `${generated}.d.ts`), join(out, 'server', `${generated}.d.ts`));
+}
+// The release's loader scripts, beside the release modules that ship them, in the package and in the
+// repository's own build (src/framework/release/launchers.ts reads them there).
+for (const script of ['start-bundle.cjs', 'start-windows.cjs']) {
+  copyFileSync(join(root, 'bin', script), join(out, 'framework', 'release', script));
+  copyFileSync(join(root, 'bin', script), join(root, 'dist', 'src', 'framework', 'release', script));
 }
 copyFileSync(join(root, 'LICENSE'), join(packageDir, 'LICENSE'));

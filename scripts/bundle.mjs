@@ -29,7 +29,6 @@
 // list: it is this script's, not the executables'.
 //
 // Usage: node scripts/bundle.mjs   (after tsc; part of `npm run build`)
-import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -65,21 +64,11 @@ function writePackageList(metafiles, outfile) {
   writeFileSync(`${outfile}.packages.json`, `${JSON.stringify(list, null, 2)}\n`);
 }
 
-/**
- * A bundle's first bytes: its build id, a hash of its contents. V8 checks a code cache against its
- * source's length only, so a cache made for another bundle of the same length would be taken, and
- * run that bundle's code; bin/start-bundle.cjs uses a cache only when it was made for this id.
- */
-const BUILD_ID_MARK = `/*keel-build:${'0'.repeat(16)}*/`;
-
-function withBuildId(contents) {
-  const text = Buffer.from(contents);
-  if (!text.subarray(0, BUILD_ID_MARK.length).equals(Buffer.from(BUILD_ID_MARK)))
-    throw new Error('bundle: build id mark missing');
-  const id = createHash('sha256').update(text).digest('hex').slice(0, 16);
-  text.write(id, '/*keel-build:'.length, 'latin1');
-  return text;
-}
+// A bundle's shape (its build id, which keys its code cache, and its module wrapper) is the framework's
+// release's (src/framework/release/bundle.ts): an author's bundle and these are loaded alike.
+const { BUNDLE_BANNER, BUNDLE_FOOTER, withBuildId } = await import(
+  pathToFileURL(join(repoRoot, 'dist', 'src', 'framework', 'release', 'bundle.js')).href
+);
 
 /** Points `__dirname` of a package's build/src/*.js at its copied assets. */
 const relocateAssets = {
@@ -205,11 +194,9 @@ async function bundleProviderPart(entry, outfile, plugins, { write = true } = {}
     define: { 'import.meta.url': '__bundleUrl' },
     // The file is one function expression in CommonJS's module-wrapper shape, so bin/start-bundle.cjs
     // compiles it as it is; wrapping it at load time would copy megabytes of source.
-    // It opens with its build id (BUILD_ID_MARK, filled in below), which keys its code cache.
-    banner: {
-      js: `${BUILD_ID_MARK}(function (exports, require, module, __filename, __dirname) { var __bundleDir = __dirname; var __bundleUrl = require('node:url').pathToFileURL(__filename).href;`,
-    },
-    footer: { js: '})' },
+    // It opens with its build id (filled in below), which keys its code cache.
+    banner: { js: BUNDLE_BANNER },
+    footer: { js: BUNDLE_FOOTER },
     // ASCII only (non-ASCII characters escaped), so the loader can read the file as Latin-1.
     charset: 'ascii',
     plugins: [relocateAssets, englishZodLocalesOnly, yamlAtFirstUse, ...plugins],

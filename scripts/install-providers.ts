@@ -15,10 +15,12 @@
  * version (a local executable's is 0.0.0: the bridge has no way to ask it).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { unpackZip } from './release/zip.js';
+import { unpackZip } from '../src/framework/release/zip.js';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildRelease, currentPlatform, providerArchiveName } from './release/build.js';
+import { providerArchiveName } from '../src/framework/release/build.js';
+import { currentPlatform } from '../src/framework/release/runners.js';
+import { projectRelease } from './release/project.js';
 import { projectProvider, sourceAddress } from '../src/providers/project.js';
 
 /** The hosts a source address without one (`keel/sec`) means: Terraform's default registry and OpenTofu's. */
@@ -65,7 +67,7 @@ try {
   const platform = currentPlatform();
   const outDir = mkdtempSync(join(tmpdir(), 'keel-install-'));
   try {
-    const release = await buildRelease({ outDir, platforms: [platform], signingKey: '', log: () => undefined });
+    const release = await projectRelease({ outDir, platforms: [platform], signingKey: '', log: () => undefined });
     for (const provider of release.providers) {
       const archive = provider.archives.find((a) => a.platform === platform)!;
       const { namespace } = projectProvider(provider.name);

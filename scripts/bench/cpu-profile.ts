@@ -12,7 +12,8 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkoutWrapper } from '../release/launchers.js';
+import { shellLauncher } from '../../src/framework/release/launchers.js';
+import { PROJECT_LAUNCH } from '../release/project.js';
 import { REPO_ROOT } from './util.js';
 
 interface Frame {
@@ -38,12 +39,14 @@ interface Profile {
  */
 export function profilingLauncher(binDir: string, provider: 'sec' | 'vdb'): string {
   mkdirSync(binDir, { recursive: true });
-  // The wrapper as the releases' launchers read it: what it does before its exec line, then its Node options.
-  const { head, nodeOptions } = checkoutWrapper(provider);
+  // The checkout's launcher (the one text every launcher is made of), with the profiler's options, on the
+  // checkout's loader.
+  const nodeOptions = [...PROJECT_LAUNCH.nodeOptions, '--cpu-prof', '--cpu-prof-dir="$KEEL_BENCH_CPU_PROF_DIR"'];
   const loader = JSON.stringify(join(REPO_ROOT, 'bin', 'start-bundle.cjs'));
-  const launcher =
-    `${head}exec node ${[...nodeOptions, '--cpu-prof', '--cpu-prof-dir="$KEEL_BENCH_CPU_PROF_DIR"'].join(' ')} ` +
-    `${loader} ${provider} "$@"\n`;
+  const launcher = shellLauncher(provider, { ...PROJECT_LAUNCH, nodeOptions }, 'checkout').replace(
+    '"$dir/start-bundle.cjs"',
+    loader,
+  );
   writeFileSync(join(binDir, `terraform-provider-${provider}`), launcher, { mode: 0o755 });
   return binDir;
 }

@@ -29,8 +29,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RELEASED, currentPlatform, providerArchiveName, providerExecutableName } from '../release/build.js';
-import { unpackZip } from '../release/zip.js';
+import { providerArchiveName, providerExecutableName } from '../../src/framework/release/build.js';
+import { currentPlatform } from '../../src/framework/release/runners.js';
+import { unpackZip } from '../../src/framework/release/zip.js';
 import { PROJECT_PROVIDERS } from '../../src/providers/project.js';
 import { launchProvider, type LaunchOptions } from '../../src/tfclient/launch.js';
 import { buildAnchor, buildFramework } from './against-go.js';
@@ -238,7 +239,7 @@ interface UnpackedReleases {
 async function unpackReleases(): Promise<UnpackedReleases> {
   const releaseDir = join(REPO_ROOT, 'dist', 'release');
   const platform = currentPlatform();
-  const archives = RELEASED.map(({ name, version }) => {
+  const archives = PROJECT_PROVIDERS.map(({ name, version }) => {
     return { name, version, archive: join(releaseDir, providerArchiveName(name, version, platform)) };
   });
   if (!archives.every(({ archive }) => existsSync(archive))) {

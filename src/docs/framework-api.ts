@@ -12,6 +12,10 @@ export const FRAMEWORK_API_PAGE = 'docs/framework/api.md';
 const ENTRY_POINTS = [
   { specifier: '@keel/provider-framework', declarations: 'packages/framework/dist/framework/index.d.ts' },
   { specifier: '@keel/provider-framework/testing', declarations: 'packages/framework/dist/framework/testing.d.ts' },
+  {
+    specifier: '@keel/provider-framework/release',
+    declarations: 'packages/framework/dist/framework/release/index.d.ts',
+  },
 ];
 
 /** The page, from the built declarations. */
@@ -23,7 +27,7 @@ export function frameworkApiPage(repoRoot: string): string {
   const out = [
     '# API reference',
     '',
-    `\`@keel/provider-framework\` ${version}: every export of its two entry points, with its declaration`,
+    `\`@keel/provider-framework\` ${version}: every export of its three entry points, with its declaration`,
     'and documentation, generated from the declarations the package ships (`npm run docs`; do not edit).',
     'The guide [Your first provider](first-provider.md) puts them to work.',
     '',

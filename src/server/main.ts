@@ -103,19 +103,25 @@ export async function runProviderMain(opts: ProviderMainOptions): Promise<void> 
   const binary = `terraform-provider-${opts.name}`;
   const has = (flag: string) => argv.includes(`--${flag}`) || argv.includes(`-${flag}`);
 
+  const source = `${opts.hostname ?? 'registry.terraform.io'}/${opts.namespace}/${opts.name}`;
   if (has('version')) {
     process.stdout.write(`${binary} ${opts.version}\n`);
+    return;
+  }
+  // What a release needs to know of the executable it packs (the framework's release command).
+  if (has('describe')) {
+    const { hostname = 'registry.terraform.io', namespace, name, version } = opts;
+    process.stdout.write(`${JSON.stringify({ source, hostname, namespace, name, version })}\n`);
     return;
   }
   const unknown = argv.filter((a) => !['--debug', '-debug'].includes(a));
   if (unknown.length > 0) {
     process.stderr.write(
-      `${binary}: unknown argument(s): ${unknown.join(' ')}\nUsage: ${binary} [--version | --debug]\n`,
+      `${binary}: unknown argument(s): ${unknown.join(' ')}\nUsage: ${binary} [--version | --describe | --debug]\n`,
     );
     return exitWhenDrained(2);
   }
   const debug = has('debug');
-  const source = `${opts.hostname ?? 'registry.terraform.io'}/${opts.namespace}/${opts.name}`;
   const log = createLogger(opts.name).child({ tf_provider_addr: source });
   installCrashHandlers(log);
   // If the host goes away mid-write, a broken pipe must not become an uncaught error.

@@ -15,7 +15,7 @@ import { objectOf, typeFromJSON, type CtyType } from '../schema/cty-type.js';
 import { isWhollyKnown } from '../schema/value-ops.js';
 import { status as grpcStatus } from '@grpc/grpc-js';
 import { launchProvider, type LaunchedProvider } from './launch.js';
-import { schemaFromProto } from './schema-from-proto.js';
+import { schemaFromProto } from '../schema/schema-from-proto.js';
 
 type Msg = Record<string, any>;
 

@@ -17,7 +17,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { runtimeCacheDir } from '../../scripts/release/runtimes.js';
+import { runtimeCacheDir } from '../../src/framework/release/runtimes.js';
 import { startEmulator, type EmulatorHandle, type Provider } from './examples-workspace.js';
 import { heldIds, PROGRAM_OBJECTS, programStages, type ProgramOutputs } from './pulumi-objects.js';
 import { installBridge, mustRun, pulumiEnv } from './pulumi-yaml.js';

@@ -56,25 +56,26 @@ import {
   CODE_CACHE_PLATFORMS,
   MANIFEST,
   RELEASE_MANIFEST,
-  RELEASED,
   emulatorArchiveName,
   emulatorExecutableName,
   emulatorSumsName,
   providerArchiveName,
   providerExecutableName,
   providerSumsName,
-} from '../../scripts/release/build.js';
-import { providerLauncher } from '../../scripts/release/launchers.js';
+} from '../../src/framework/release/build.js';
+import { shellLauncher } from '../../src/framework/release/launchers.js';
+import { PROJECT_PROVIDERS as RELEASED } from '../../src/providers/project.js';
+import { PROJECT_LAUNCH } from '../../scripts/release/project.js';
 import { REPO_ROOT } from '../../scripts/release/paths.js';
-import { onPath, runnerFor, runnerProblem, type Runner } from '../../scripts/release/runners.js';
+import { onPath, runnerFor, runnerProblem, type Runner } from '../../src/framework/release/runners.js';
 import {
   NODE_LICENSE_SHA256,
   PLATFORMS,
   RUNTIME_PINS,
   loadRuntime,
   type Platform,
-} from '../../scripts/release/runtimes.js';
-import { readZip, unpackZip } from '../../scripts/release/zip.js';
+} from '../../src/framework/release/runtimes.js';
+import { readZip, unpackZip } from '../../src/framework/release/zip.js';
 import { quietLogger } from '../support/quiet-logger.js';
 import { ACCEPTANCE_CLIS } from './real-clients.js';
 import { Workspace } from './terraform.js';
@@ -446,7 +447,7 @@ describe('acceptance: the release, for every platform, installs with terraform i
             }
             if (executable === providerExe) {
               expect(entry(executable)!.data.toString(), `${what}: the /bin/sh launcher`).to.equal(
-                providerLauncher(name),
+                shellLauncher(name, PROJECT_LAUNCH, 'release'),
               );
             }
           }

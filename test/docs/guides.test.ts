@@ -12,7 +12,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { FAULT_KINDS } from '../../src/emulators/core/fault-profile.js';
 import { parseEmulatorArgs } from '../../src/emulators/cli.js';
-import { NODE_VERSION, PLATFORMS } from '../../scripts/release/runtimes.js';
+import { NODE_VERSION, PLATFORMS } from '../../src/framework/release/runtimes.js';
 
 const ROOT = process.cwd();
 const GUIDES = [

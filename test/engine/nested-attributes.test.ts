@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { UNKNOWN } from '../../src/framework/index.js';
 import { HarnessError, ProviderHarness } from '../../src/framework/testing.js';
 import { schemaToProto } from '../../src/server/wire-schema.js';
-import { schemaFromProto } from '../../src/tfclient/schema-from-proto.js';
+import { schemaFromProto } from '../../src/schema/schema-from-proto.js';
 import { proposedNew } from '../../src/engine/checks/index.js';
 import { planObject } from '../../src/engine/plan/index.js';
 import { configFromState } from '../../src/engine/resources/generate-config.js';

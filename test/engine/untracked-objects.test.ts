@@ -24,7 +24,7 @@ import { createSettingsOf } from '../../src/resources/shared/create-settings.js'
 import type { ObjectValue } from '../../src/schema/value.js';
 import { Platform, Run, model, records, removeRuns, type RunOptions } from './fake-thing.js';
 import { recordsUnder } from '../support/create-records.js';
-import { writeZip } from '../../scripts/release/zip.js';
+import { writeZip } from '../../src/framework/release/zip.js';
 import { setTimeout as delay } from 'node:timers/promises';
 
 const mode = (untrackedObjects: UntrackedObjects, more: RunOptions = {}): RunOptions => ({

@@ -1,16 +1,21 @@
 /**
  * The framework package (packages/framework) as an author gets it: the tarball npm would publish holds
- * the two entry points with their declarations and nothing else, needs no package but the one it declares
- * (yauzl, which reads the zip archive of a saved plan: engine/host/saved-plan.ts), and the
- * example provider (examples/provider-kv), installed from that tarball alone into a scratch folder,
- * builds under strict TypeScript, passes its unit tests with the package's in-process harness and runs
- * its whole cycle under Terraform 1.15.5 and OpenTofu with the package's own test kit.
+ * its entry points (the library, its test kit, its release command) with their declarations and the
+ * release's two loader scripts, and needs no package but those it declares: yauzl (which reads the zip
+ * archive of a saved plan: engine/host/saved-plan.ts) and, for the release command alone, esbuild (the
+ * bundle), tar (the Node runtimes' packages) and postject (the Windows executable). The example
+ * provider (examples/provider-kv), installed from that tarball alone into a scratch folder, builds under
+ * strict TypeScript, passes its unit tests with the package's in-process harness and runs its whole
+ * cycle under Terraform 1.15.5 and OpenTofu with the package's own test kit; then its `release` script
+ * releases it, and each CLI installs it from the release's mirror with no Node on PATH and no
+ * dev_overrides, applies its example configuration and re-plans with no changes.
  */
 import { expect } from 'chai';
-import { cpSync, lstatSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { cpSync, lstatSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { currentPlatform } from '../../src/framework/release/runners.js';
+import { join, relative, sep } from 'node:path';
 import { list } from 'tar';
-import { ACCEPTANCE_CLIS } from '../acceptance/real-clients.js';
+import { ACCEPTANCE_CLIS, requireRealClient } from '../acceptance/real-clients.js';
 import { npmEnv, packFramework, REPO_ROOT, runIn, scratchFolder, type PackedFramework } from './package-scratch.js';
 
 /** What the packed tarball may weigh: it held 256 KiB when the package was made. */
@@ -30,14 +35,34 @@ describe('the framework package', function () {
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
+  /** The example copied to the scratch folder, the tarball installed into it, built: once for the tests below. */
+  let example: Promise<string> | undefined;
+  const builtExample = () =>
+    (example ??= (async () => {
+      const project = join(scratch, 'terraform-provider-kv');
+      cpSync(join(REPO_ROOT, 'examples/provider-kv'), project, {
+        recursive: true,
+        filter: (from) => !/[/\\](node_modules|dist|release)$/.test(from),
+      });
+      const env = npmEnv(process.env);
+      await runIn(project, 'npm', ['install', packed.tarball], env);
+      // Installed from the tarball: a folder of its own, no link into this repository.
+      const installed = join(project, 'node_modules/@keel/provider-framework');
+      expect(lstatSync(installed).isSymbolicLink()).to.equal(false);
+      expect(relative(REPO_ROOT, realpathSync(installed)).startsWith('..')).to.equal(true);
+      await runIn(project, 'npm', ['run', 'build'], env);
+      return project;
+    })());
+
   it('holds its entry points, their declarations, the licence and nothing else', () => {
     const paths = entries.map((entry) => entry.path.replace(/^package\//, ''));
-    for (const file of ['framework/index', 'framework/testing'])
+    for (const file of ['framework/index', 'framework/testing', 'framework/release/index', 'framework/release/cli'])
       expect(paths).to.include.members([`dist/${file}.js`, `dist/${file}.d.ts`]);
     expect(paths).to.include.members(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md']);
     const others = paths.filter(
       (path) =>
         !/^dist\/[a-z0-9/-]+\.(js|d\.ts)$/.test(path) &&
+        !/^dist\/framework\/release\/start-(bundle|windows)\.cjs$/.test(path) &&
         !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/.test(path),
     );
     expect(others, 'files beside the compiled modules').to.deep.equal([]);
@@ -47,16 +72,19 @@ describe('the framework package', function () {
     expect(readFileSync(packed.tarball).length).to.be.below(MAX_PACKED_BYTES);
   });
 
-  it('needs no package but yauzl: its modules import only Node, each other and what it declares', async () => {
+  it('needs no package but those it declares: its modules import only Node, each other and those', async () => {
     const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'packages/framework/package.json'), 'utf8'));
     expect(manifest).not.to.have.any.keys('optionalDependencies');
     // Its declarations name Node's types (NodeJS.ProcessEnv): a TypeScript author installs them, as the guide does.
     expect(manifest.peerDependencies).to.deep.equal({ '@types/node': '>=20.19' });
     expect(manifest.peerDependenciesMeta).to.deep.equal({ '@types/node': { optional: true } });
-    expect(Object.keys(manifest.dependencies)).to.deep.equal(['yauzl']);
-    // The version the providers are built and tested with.
+    const declared = Object.keys(manifest.dependencies);
+    expect(declared).to.deep.equal(['esbuild', 'postject', 'tar', 'yauzl']);
+    // The versions the providers are built, released and tested with.
     const root = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
-    expect(manifest.dependencies.yauzl).to.equal(root.dependencies.yauzl);
+    for (const name of declared)
+      expect(manifest.dependencies[name], name).to.equal(root.dependencies[name] ?? root.devDependencies[name]);
+    expect(manifest.bin).to.deep.equal({ 'keel-provider': './dist/framework/release/cli.js' });
     const dist = join(REPO_ROOT, 'packages/framework/dist');
     const foreign: string[] = [];
     let seen = 0;
@@ -64,11 +92,17 @@ describe('the framework package', function () {
       const text = readFileSync(join(dist, file), 'utf8');
       for (const [, specifier] of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/g)) {
         seen++;
-        if (!specifier!.startsWith('node:') && !specifier!.startsWith('.') && specifier !== 'yauzl')
+        if (!specifier!.startsWith('node:') && !specifier!.startsWith('.') && !declared.includes(specifier!))
           foreign.push(`${file}: ${specifier}`);
       }
       for (const [, specifier] of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g))
-        if (!specifier!.startsWith('node:') && !specifier!.startsWith('.')) foreign.push(`${file}: ${specifier}`);
+        if (!specifier!.startsWith('node:') && !specifier!.startsWith('.') && !declared.includes(specifier!))
+          foreign.push(`${file}: ${specifier}`);
+      // Only the release command may use what only a release needs: serving a provider loads none of it.
+      const releaseOnly = ['esbuild', 'postject', 'tar'];
+      if (!file.split(sep).join('/').startsWith('framework/release/'))
+        for (const [, specifier] of text.matchAll(/['"]([^'"./][^'"]*)['"]/g))
+          if (releaseOnly.includes(specifier!)) foreign.push(`${file}: ${specifier} (the release's alone)`);
     }
     expect(seen, 'imports read').to.be.greaterThan(300);
     expect(foreign).to.deep.equal([]);
@@ -76,18 +110,8 @@ describe('the framework package', function () {
 
   it('builds the example provider from the tarball alone, unit-tests it in process and runs its cycle under Terraform 1.15.5 and OpenTofu', async function () {
     const clis = ACCEPTANCE_CLIS.map((cli) => cli.workspace(this).terraform!);
-    const project = join(scratch, 'terraform-provider-kv');
-    cpSync(join(REPO_ROOT, 'examples/provider-kv'), project, {
-      recursive: true,
-      filter: (from) => !/[/\\](node_modules|dist)$/.test(from),
-    });
+    const project = await builtExample();
     const env = npmEnv(process.env);
-    await runIn(project, 'npm', ['install', packed.tarball], env);
-    // Installed from the tarball: a folder of its own, no link into this repository.
-    const installed = join(project, 'node_modules/@keel/provider-framework');
-    expect(lstatSync(installed).isSymbolicLink()).to.equal(false);
-    expect(relative(REPO_ROOT, realpathSync(installed)).startsWith('..')).to.equal(true);
-    await runIn(project, 'npm', ['run', 'build'], env);
     const output = await runIn(project, 'npm', ['test'], { ...env, TF_ACC_TERRAFORM_PATH: clis.join(':') });
     console.log(
       output
@@ -99,5 +123,65 @@ describe('the framework package', function () {
     // The unit tests in process (3), and the cycle under each CLI (2).
     expect(output).to.match(/^# pass 5$/m);
     expect(output).to.match(/^# fail 0$/m);
+  });
+
+  it('releases the example with its release script from the tarball; each CLI installs it from the mirror with no Node on PATH, applies and re-plans empty', async function () {
+    const project = await builtExample();
+    const env = npmEnv(process.env);
+    const output = await runIn(project, 'npm', ['run', 'release', '--', '--platform', currentPlatform()], env);
+    console.log(`      ${output.trim().split('\n').slice(-3).join('\n      ')}`);
+    const release = join(project, 'release');
+    const archive = readdirSync(release).find((f) => f.endsWith(`_${currentPlatform()}.zip`));
+    expect(archive).to.equal(`terraform-provider-kv_0.1.0_${currentPlatform()}.zip`);
+    expect(readdirSync(join(release, 'docs', 'kv', 'resources'))).to.deep.equal(['entry.md']);
+    for (const cli of ACCEPTANCE_CLIS) {
+      const terraform = cli.workspace(this).terraform!;
+      const dir = scratchFolder('released-kv');
+      try {
+        cpSync(join(project, 'example', 'main.tf'), join(dir, 'main.tf'));
+        const config = join(dir, 'cli.tfrc');
+        writeFileSync(
+          config,
+          `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(join(release, 'mirror'))}\n` +
+            '    include = ["registry.terraform.io/acme/kv"]\n  }\n  direct {\n    exclude = ["registry.terraform.io/acme/kv"]\n  }\n}\n',
+        );
+        // Nothing on PATH at all: Terraform is called by its path, the provider runs the runtime it carries.
+        const bare = { HOME: dir, TF_CLI_CONFIG_FILE: config, PATH: '', TF_IN_AUTOMATION: '1' };
+        const tf = (...args: string[]) => runIn(dir, terraform, [...args, '-input=false', '-no-color'], bare);
+        expect(await tf('init')).to.match(/Installing (registry\.terraform\.io\/)?acme\/kv v0\.1\.0/);
+        expect(await tf('apply', '-auto-approve')).to.include('greeting_version = 1');
+        expect(JSON.parse(readFileSync(join(dir, 'store.json'), 'utf8'))['examples/greeting'].value).to.equal('hello');
+        expect(await tf('plan', '-detailed-exitcode'), `${cli.name}: no changes`).to.match(/No changes\./);
+        if (cli === ACCEPTANCE_CLIS[0]) {
+          // The pages the release made are the registry's layout, with a page for every type and function
+          // of the schema Terraform reads from the released provider (tfplugindocs looks under hashicorp/).
+          const schema = JSON.parse(
+            (await runIn(dir, terraform, ['providers', 'schema', '-json'], bare)).replace(/^[^{]*/, ''),
+          );
+          const ours = schema.provider_schemas['registry.terraform.io/acme/kv'];
+          schema.provider_schemas = { 'registry.terraform.io/hashicorp/kv': ours };
+          writeFileSync(join(dir, 'schema.json'), JSON.stringify(schema));
+          cpSync(join(release, 'docs', 'kv'), join(dir, 'docs'), { recursive: true });
+          const args = [
+            'validate',
+            '--provider-dir',
+            dir,
+            '--provider-name',
+            'kv',
+            '--providers-schema',
+            'schema.json',
+          ];
+          await runIn(dir, requireRealClient(this, 'tfplugindocs'), args, { ...process.env, TF_LOG: '' });
+        }
+        // The lock records the package's h1: as the release's network mirror lists it.
+        const listed = JSON.parse(
+          readFileSync(join(release, 'network-mirror/registry.terraform.io/acme/kv/0.1.0.json'), 'utf8'),
+        );
+        const [h1] = listed.archives[currentPlatform()].hashes as string[];
+        expect(readFileSync(join(dir, '.terraform.lock.hcl'), 'utf8')).to.include(h1!);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
   });
 });

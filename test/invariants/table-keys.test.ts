@@ -24,6 +24,10 @@ const HELPERS = new Set(['ownEntry', 'isOwnKey']);
  * type's member, a proto descriptor's, a constant list's), or checked against a closed list first.
  */
 const CODE_KEYS: Record<string, string> = {
+  'src/framework/release/build.ts: RUNTIME_PINS[platform]': 'a platform of PLATFORMS, which parsePlatforms checked',
+  'src/framework/release/runtimes.ts: RUNTIME_PINS[platform]': 'a platform of PLATFORMS, which parsePlatforms checked',
+  'src/framework/release/runtimes.ts: RUNTIME_PINS[pin.license.fromPlatform]':
+    "a pin's own platform, written in RUNTIME_PINS",
   'src/schema/pulumi/naming.ts: DIGIT_WORDS[s[0]!]': 's matched /^[0-9].?/, so s[0] is a digit',
   'src/server/wire-schema.ts: STRING_KIND[a.descriptionKind]': "a schema's DescriptionKind",
   'src/server/wire-schema.ts: STRING_KIND[block.descriptionKind]': "a schema's DescriptionKind",
@@ -102,8 +106,8 @@ const OUTSIDE_KEYS: Record<string, string> = {
   'src/schema/json.ts: ownEntry(ESCAPES, e)': 'the character after a backslash in JSON from Terraform',
   'src/schema/value-ops.ts: ownEntry(GO_ESCAPES, cp)': 'a code point of a string value',
   'src/server/log.ts: isOwnKey(SEVERITY, v)': 'TF_LOG and its kin, from the environment',
-  'src/tfclient/schema-from-proto.ts: ownEntry(NESTING, nb.nesting)': "the nesting a provider's schema answered",
-  'src/tfclient/schema-from-proto.ts: ownEntry(NESTING, a.nested_type.nesting)':
+  'src/schema/schema-from-proto.ts: ownEntry(NESTING, nb.nesting)': "the nesting a provider's schema answered",
+  'src/schema/schema-from-proto.ts: ownEntry(NESTING, a.nested_type.nesting)':
     "a nested attribute's nesting, as the provider's schema answered it",
   'src/emulators/sec/vulnerability-exceptions.ts: ownEntry(VULNERABILITY_SCOPE_KEYS, type)':
     "an exception's type, in a request",

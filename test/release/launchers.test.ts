@@ -1,8 +1,9 @@
 /**
  * The release's launchers start a provider the same way on every platform: the /bin/sh launcher of
- * macOS and Linux (made from bin/terraform-provider-<name>) and the Windows executable's script
- * (bin/start-windows.cjs) leave the provider the same environment and Node options, for every
- * environment a user may start Terraform with. Each is run up to the point where it loads the provider,
+ * macOS and Linux (src/framework/release/launchers.ts, which the checkout's bin/terraform-provider-<name>
+ * is made of too) and the Windows executable's script (bin/start-windows.cjs) leave the provider the
+ * same environment and Node options, for every environment a user may start Terraform with, whether the
+ * provider hands its trust over (sec, vdb) or not (an author's provider). Each is run up to the point where it loads the provider,
  * which is replaced by a probe reporting what it was given.
  */
 import { expect } from 'chai';
@@ -11,14 +12,26 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, w
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkoutWrapper, launcherNodeOptions, providerLauncher } from '../../scripts/release/launchers.js';
+import { shellLauncher, windowsMain } from '../../src/framework/release/launchers.js';
+import { PROJECT_LAUNCH } from '../../scripts/release/project.js';
+import { PROJECT_PROVIDERS } from '../../src/providers/project.js';
 import { REPO_ROOT } from '../../scripts/release/paths.js';
-import { seaConfig } from '../../scripts/release/windows.js';
+import { seaConfig } from '../../src/framework/release/windows.js';
 
 const windowsEntry = createRequire(import.meta.url)(join(REPO_ROOT, 'bin', 'start-windows.cjs')) as {
   handOverTrust(env: Record<string, string | undefined>): void;
   roleOf(executable: string): { kind: string; name: string } | undefined;
 };
+
+/** A provider that hands nothing over: an author's, by default. */
+const PLAIN = { handOverTrust: false, nodeOptions: [] };
+
+/** The Windows executable's script as a release makes it, loaded as a module (outside an executable it runs nothing). */
+function loadWindowsMain(handOverTrust: boolean): { HAND_OVER_TRUST: boolean } {
+  const file = join(mkdtempSync(join(tmpdir(), 'keel-windows-main-')), 'start-windows.cjs');
+  writeFileSync(file, windowsMain(handOverTrust));
+  return createRequire(import.meta.url)(file) as { HAND_OVER_TRUST: boolean };
+}
 
 /** Variables a shell sets of its own accord. */
 const SHELL_OWN = new Set(['PWD', 'OLDPWD', 'SHLVL', '_']);
@@ -51,7 +64,9 @@ describe('release launchers: the same start on every platform', () => {
 
   before(() => {
     // A release package whose runtime is this Node and whose loader is the probe.
-    writeFileSync(join(dir, 'terraform-provider-sec_v2.2.0'), providerLauncher('sec'));
+    writeFileSync(join(dir, 'terraform-provider-sec_v2.2.0'), shellLauncher('sec', PROJECT_LAUNCH, 'release'));
+    writeFileSync(join(dir, 'terraform-provider-kv_v0.1.0'), shellLauncher('kv', PLAIN, 'release'));
+    chmodSync(join(dir, 'terraform-provider-kv_v0.1.0'), 0o755);
     chmodSync(join(dir, 'terraform-provider-sec_v2.2.0'), 0o755);
     mkdirSync(join(dir, 'runtime'));
     symlinkSync(process.execPath, join(dir, 'runtime', 'node'));
@@ -91,11 +106,15 @@ describe('release launchers: the same start on every platform', () => {
     });
   });
 
-  it("start Node with the wrappers' options: the /bin/sh launcher and the Windows executable's execArgv", () => {
-    const options = launcherNodeOptions(['sec', 'vdb']);
-    expect(options, 'the exec line of bin/terraform-provider-*').to.deep.equal(checkoutWrapper('vdb').nodeOptions);
+  it("start Node with the launchers' options: the /bin/sh launcher and the Windows executable's execArgv", () => {
+    for (const { name } of PROJECT_PROVIDERS)
+      expect(
+        readFileSync(join(REPO_ROOT, 'bin', `terraform-provider-${name}`), 'utf8'),
+        'the checkout is made of the same text',
+      ).to.equal(shellLauncher(name, PROJECT_LAUNCH, 'checkout'));
     // Exactly the options docs/benchmarks.md measured as paying ("Start-time options"): the trust store
     // left to the clients; no V8 tiering or heap option paid for a provider process.
+    const options = PROJECT_LAUNCH.nodeOptions;
     expect(options).to.deep.equal(['--use-openssl-ca']);
     rmSync(out, { force: true });
     const run = spawnSync(join(dir, 'terraform-provider-sec_v2.2.0'), [], {
@@ -104,6 +123,26 @@ describe('release launchers: the same start on every platform', () => {
     expect(run.status).to.equal(0);
     expect(JSON.parse(readFileSync(out, 'utf8')).execArgv).to.deep.equal([...options]);
     expect(seaConfig('main.cjs', 'out.blob', options).execArgv).to.deep.equal([...options]);
+  });
+
+  it('leave the environment as Terraform gave it to a provider that does not hand its trust over, on both', () => {
+    const windows = loadWindowsMain(false);
+    expect(loadWindowsMain(true).HAND_OVER_TRUST).to.equal(true);
+    expect(windows.HAND_OVER_TRUST).to.equal(false);
+    for (const environment of ENVIRONMENTS) {
+      const given = { PATH: process.env.PATH ?? '/usr/bin:/bin', PROBE_OUT: out, ...environment };
+      rmSync(out, { force: true });
+      const run = spawnSync(join(dir, 'terraform-provider-kv_v0.1.0'), [], { env: given, encoding: 'utf8' });
+      expect(run.status, run.stderr).to.equal(0);
+      const seen = JSON.parse(readFileSync(out, 'utf8')) as {
+        argv: string[];
+        execArgv: string[];
+        env: Record<string, string>;
+      };
+      expect(seen.argv).to.deep.equal(['kv']);
+      expect(seen.execArgv).to.deep.equal([]);
+      expect(changes(given, seen.env), JSON.stringify(environment)).to.deep.equal({});
+    }
   });
 
   it('tell the Windows executable its role by its file name, and refuse a name they did not give', () => {

@@ -19,7 +19,7 @@ import {
   RUNTIME_PINS,
   parsePlatforms,
   runtimePackage,
-} from '../../scripts/release/runtimes.js';
+} from '../../src/framework/release/runtimes.js';
 
 /** A registry on loopback serving one version of `name` with the tarball `tgz`, or nothing at all. */
 async function standInRegistry(

@@ -12,7 +12,7 @@ import { ProviderEngine } from '../../src/engine/entry/index.js';
 import { providerStreamService } from '../../src/server/provider-service.js';
 import { PROVIDER_SERVICE_RPCS, STREAMING_RPC_NAMES } from '../../src/server/rpcs.js';
 import { decodeMessage, encodeMessage, rpcTypes, SERVICE_NAMES } from '../../src/server/proto.js';
-import { schemaFromProto } from '../../src/tfclient/schema-from-proto.js';
+import { schemaFromProto } from '../../src/schema/schema-from-proto.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
 import { encodeMsgpack } from '../../src/schema/msgpack.js';
 import { impliedType } from '../../src/schema/block.js';

@@ -16,7 +16,7 @@ import { encodeMsgpack } from '../../src/schema/msgpack.js';
 import { impliedType } from '../../src/schema/block.js';
 import { objectOf, STRING, NUMBER } from '../../src/schema/cty-type.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
-import { schemaFromProto } from '../../src/tfclient/schema-from-proto.js';
+import { schemaFromProto } from '../../src/schema/schema-from-proto.js';
 import { inProcessProvider, silentLogger } from '../fuzz/answers.js';
 import { startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
 import { createVdbClient } from '../../src/clients/vdb/index.js';

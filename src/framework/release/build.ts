@@ -1,99 +1,76 @@
 /**
- * `npm run release`: everything a registry or a mirror needs to install the repository's providers
- * (src/providers/project.ts: sec and vdb) with `terraform init` on darwin_amd64, darwin_arm64,
- * linux_amd64, linux_arm64 and windows_amd64 (or the platforms named: `--platform`), with no Node on
- * the machine (docs/releases.md). Under the output directory:
+ * A release: everything a registry or a mirror needs to install providers with `terraform init` on
+ * darwin_amd64, darwin_arm64, linux_amd64, linux_arm64 and windows_amd64 (or the platforms named),
+ * with no Node on the machine. Under the output directory:
  *
  * - terraform-provider-<name>_<version>_<platform>.zip per platform, holding the executable Terraform
  *   runs and what it runs: that platform's Node runtime (./runtimes.ts, pinned, with Node's licence),
- *   the provider's three bundles (start-up part, service and API client), their V8 code caches where
- *   they can be made (below), and assets, at the same relative paths as in a checkout (so
- *   bin/start-bundle.cjs and src/proto-location.ts work unchanged) with the provider's releaseAssets,
- *   and the bundled packages' licences.
- *   On macOS and Linux the executable terraform-provider-<name>_v<version> is a /bin/sh launcher
- *   beside runtime/node (./launchers.ts); on Windows, terraform-provider-<name>_v<version>.exe is a
- *   Node single executable application of Node's node.exe (./windows.ts);
+ *   the loader (bin/start-bundle.cjs), the provider's bundles and their V8 code caches where they can
+ *   be made (below), its other files, and the bundled packages' licences. On macOS and Linux the
+ *   executable terraform-provider-<name>_v<version> is a /bin/sh launcher beside runtime/node
+ *   (./launchers.ts); on Windows, terraform-provider-<name>_v<version>.exe is a Node single executable
+ *   application of Node's node.exe (./windows.ts);
  * - terraform-provider-<name>_<version>_SHA256SUMS over every platform's archive, its detached GPG
- *   signature …_SHA256SUMS.sig when KEEL_RELEASE_GPG_KEY names a key (gpg honours GNUPGHOME), and
+ *   signature …_SHA256SUMS.sig when a signing key is named (gpg honours GNUPGHOME), and
  *   …_manifest.json: the registry's upload set;
  * - mirror/: a filesystem mirror in the packed layout; network-mirror/: the Provider Network Mirror
  *   Protocol's index.json and <version>.json (every platform, with its h1: and zh: hashes) with the
  *   archives beside them;
- * - <name>-emulator_<version>_<platform>.zip (the launcher <name>-emulator, or <name>-emulator.exe,
- *   the runtime and the emulators' bundle) with their own SHA256SUMS (and .sig), kept out of the
- *   provider's, which registries read;
- * - release-manifest.json: the commit (and whether the tree had changes: ./source.ts), the runtime
- *   packages, the platforms, which carry code caches, and every archive's SHA-256.
+ * - docs/<name>/: the reference pages, from the schema the provider answers (./pages.ts) unless the
+ *   release names a folder of its own;
+ * - for an emulator released beside a provider: <name>-emulator_<version>_<platform>.zip with its own
+ *   SHA256SUMS (and .sig), kept out of the provider's, which registries read;
+ * - release-manifest.json: the source (./source.ts), the runtime packages, the platforms, which carry
+ *   code caches, and every archive's SHA-256.
  *
- * Code caches. V8's code cache is specific to a platform's build of Node, not only to its version
- * and flags: the caches Node 22.23.2 makes on linux_amd64, linux_arm64 and windows_amd64 for one
- * script differ in V8's flag hash and each of the three rejects the other two (seen here; Node's
- * documentation says a cache or snapshot made on another platform may even crash the executable).
- * So each platform's caches are made by its own runtime: natively, under qemu (linux_arm64) or Wine
- * (windows_amd64) on a linux_amd64 build machine (./runners.ts), and the build stops, saying what to
- * install, when it cannot run one. No darwin runtime runs on Linux, so the darwin archives carry no
- * caches: their bundles are compiled at each start (the loader runs without caches, the tests prove
- * it for every platform they can run), which the manifest states.
+ * Code caches. V8's code cache is specific to a platform's build of Node, not only to its version and
+ * flags: the caches Node 22 makes on linux_amd64, linux_arm64 and windows_amd64 for one script differ
+ * in V8's flag hash and each rejects the other two. So each platform's caches are made by its own
+ * runtime: natively, under qemu (linux_arm64) or Wine (windows_amd64) on a linux_amd64 build machine
+ * (./runners.ts). A platform whose runtime cannot run here gets no caches (its bundles are compiled at
+ * each start), which the manifest and the build's output say; `requireCodeCaches` makes that an error.
  *
- * Reproducible: the zip entries are written in a fixed order with fixed times and modes
- * (./zip.ts); the code caches, which V8 makes differently on each run, are made by a warm-up run under
- * `--predictable --random-seed=1`, which V8 leaves out of the flag hash a cache is checked against
- * ("to allow predictable code caching"), with the scripts named by their place in the package rather
- * than the staging path (bin/start-bundle.cjs), so the caches are the same bytes each time and are
- * still accepted by the runtime as the launchers start it, without those flags. The build checks that.
+ * Reproducible: the zip entries are written in a fixed order with fixed times and modes (./zip.ts);
+ * the code caches, which V8 makes differently on each run, are made by a warm-up run under
+ * `--predictable --random-seed=1`, which V8 leaves out of the flag hash a cache is checked against,
+ * with the scripts named by their place in the package rather than the staging path, so the caches
+ * are the same bytes each time and are still accepted by the runtime as the launchers start it,
+ * without those flags. The build checks that.
  */
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
-  existsSync,
+  cpSync,
   linkSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
-  readdirSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import type { Logger } from '../../src/engine/diagnostics/index.js';
-import { PROJECT_PROVIDERS, type ProjectProvider } from '../../src/providers/project.js';
-import { impliedType } from '../../src/schema/block.js';
-import { encodeMsgpack } from '../../src/schema/msgpack.js';
-import { launchProvider } from '../../src/tfclient/launch.js';
-import { configValue } from '../../src/tfclient/terraform-client.js';
 import { packageHashV1, zipHash, type NamedContent } from './hashes.js';
-import { emulatorLauncher, launcherNodeOptions, providerLauncher } from './launchers.js';
-import { REPO_ROOT } from './paths.js';
-import { hostPlatform, runnerFor, runnerProblem, type Runner } from './runners.js';
+import { bundleLoader, emulatorLauncher, shellLauncher, windowsMain, type LaunchSettings } from './launchers.js';
+import { referencePages } from './pages.js';
+import { currentPlatform, runnerFor, runnerProblem, type Runner } from './runners.js';
 import { NODE_VERSION, PLATFORMS, RUNTIME_PINS, loadRuntime, type Platform, type Runtime } from './runtimes.js';
-import { sourceState, type SourceState } from './source.js';
+import type { SourceState } from './source.js';
+import { warmUp } from './warm-up.js';
 import { windowsExecutable } from './windows.js';
 import { writeZip, type ZipEntry } from './zip.js';
 
-export { REPO_ROOT };
-/** Where the providers are published, each at its source address `<namespace>/<name>` (keel/sec). */
+/** The default registry host of a provider's source address. */
 export const REGISTRY_HOST = 'registry.terraform.io';
-/** The providers released, with their emulators: every provider of the repository (src/providers/project.ts). */
-export const RELEASED: readonly ProjectProvider[] = PROJECT_PROVIDERS;
-
 /** The registry manifest: tfplugin6 only. */
 export const MANIFEST = '{"version":1,"metadata":{"protocol_versions":["6.0"]}}\n';
 /** The environment variable naming the signing key (a key id, fingerprint or user id in the keyring). */
 export const SIGNING_KEY_VARIABLE = 'KEEL_RELEASE_GPG_KEY';
 /** The release's own manifest (what it was built from), beside the archives. */
 export const RELEASE_MANIFEST = 'release-manifest.json';
-/** The platforms whose archives carry V8 code caches, made by their own runtime (see the header). */
+/** The platforms whose archives carry V8 code caches when their runtime runs here (see the header). */
 export const CODE_CACHE_PLATFORMS: readonly Platform[] = ['linux_amd64', 'linux_arm64', 'windows_amd64'];
-
-/** Terraform's names for this machine's platform, e.g. linux_amd64. */
-export function currentPlatform(): Platform {
-  const platform = hostPlatform();
-  if (!platform) throw new Error(`no release is built for ${process.platform}/${process.arch}`);
-  return platform;
-}
 
 const isWindows = (platform: string) => platform.startsWith('windows_');
 export const providerArchiveName = (name: string, version: string, platform: string) =>
@@ -108,11 +85,56 @@ export const emulatorExecutableName = (name: string, platform = '') =>
 export const providerSumsName = (name: string, version: string) => `terraform-provider-${name}_${version}_SHA256SUMS`;
 export const emulatorSumsName = (name: string, version: string) => `${name}-emulator_${version}_SHA256SUMS`;
 
+/** A file of a package, with `/` names, for the zip and the `h1:` hash. */
+export type PackageFile = ZipEntry & NamedContent;
+
+export const packageFile = (name: string, data: Buffer | string, executable = false): PackageFile => ({
+  name,
+  data: typeof data === 'string' ? Buffer.from(data) : data,
+  executable,
+});
+
+/** One provider of a release. */
+export interface ProviderRelease {
+  /** Its source address: `<hostname>/<namespace>/<name>`, and its version. */
+  readonly name: string;
+  readonly namespace: string;
+  readonly version: string;
+  readonly hostname?: string;
+  /**
+   * Its files besides the launcher, the runtime and the loader, by their path in the package: its
+   * bundles (dist/bundle/terraform-provider-<name>.cjs, which the loader starts, and any other
+   * dist/bundle/terraform-provider-<name>-*.cjs it loads) and what they read at run time.
+   */
+  readonly files: readonly PackageFile[];
+  readonly launch: LaunchSettings;
+  /** The warm-up that makes the code caches: its environment, and whether it configures the provider. */
+  readonly warmUp: { readonly env: Readonly<Record<string, string | undefined>>; readonly configure: boolean };
+  /** THIRD_PARTY_NOTICES.txt. */
+  readonly notices: string;
+  /** A folder of reference pages to ship as they are; otherwise they are made from the schema. */
+  readonly pagesDir?: string;
+}
+
+/** An emulator of a provider's API, released beside it: dist/bundle/emulator.cjs and its files. */
+export interface EmulatorRelease {
+  readonly name: string;
+  readonly version: string;
+  readonly files: readonly PackageFile[];
+  readonly notices: string;
+}
+
 export interface ReleaseOptions {
+  readonly providers: readonly ProviderRelease[];
+  readonly emulators?: readonly EmulatorRelease[];
+  /** What the release was built from, for its manifest. */
+  readonly source: SourceState;
   /** Emptied first. */
   readonly outDir: string;
   /** Default: every platform (PLATFORMS). */
   readonly platforms?: readonly Platform[];
+  /** Stop when a platform's code caches cannot be made here, rather than release it without them. */
+  readonly requireCodeCaches?: boolean;
   /** The key to sign SHA256SUMS with; default: KEEL_RELEASE_GPG_KEY. Empty: no signature. */
   readonly signingKey?: string;
   /** The environment gpg and npm run in (GNUPGHOME, npm's settings); default process.env. */
@@ -158,9 +180,6 @@ export interface ReleaseResult {
   readonly seconds: number;
 }
 
-/** A file of a package, with `/` names, for the zip and the `h1:` hash. */
-type PackageFile = ZipEntry & NamedContent;
-
 export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResult> {
   const started = performance.now();
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
@@ -168,14 +187,12 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
   const signingKey = options.signingKey ?? env[SIGNING_KEY_VARIABLE] ?? '';
   const platforms = PLATFORMS.filter((platform) => (options.platforms ?? PLATFORMS).includes(platform));
   const outDir = resolve(options.outDir);
+  const { providers: released, emulators: releasedEmulators = [], source } = options;
   const runtimeOptions = { cacheDir: options.runtimeCache, env, log };
-  const bundleDir = join(REPO_ROOT, 'dist', 'bundle');
-  for (const file of [...RELEASED.flatMap(({ name }) => providerBundles(name)), 'emulator.cjs']) {
-    if (!existsSync(join(bundleDir, file)))
-      throw new Error(`${join(bundleDir, file)} is missing: run npm run build first`);
-  }
-  checkRunners(platforms);
-  const source = sourceState(REPO_ROOT);
+  if (released.length === 0) throw new Error('a release needs a provider');
+  for (const provider of released) checkFiles(provider);
+  const launch = sharedLaunch(released);
+  const cachePlatforms = codeCachePlatforms(platforms, options.requireCodeCaches === true, log);
   if (source.dirty) {
     log(
       `  the tree differs from ${source.commit} (${source.changes.length} files): ${RELEASE_MANIFEST} says so; ` +
@@ -185,11 +202,13 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const staging = mkdtempSync(join(tmpdir(), 'keel-release-'));
-  const nodeOptions = launcherNodeOptions(RELEASED.map(({ name }) => name));
   const archives = new Map<string, ReleasedArchive[]>();
   const add = (key: string, archive: ReleasedArchive) => archives.set(key, [...(archives.get(key) ?? []), archive]);
   const codeCaches: Partial<Record<Platform, boolean>> = {};
   try {
+    // Each provider runs once on this machine's Node first: a provider that cannot start stops the
+    // release before the runtimes are fetched, and its schema makes its pages.
+    for (const provider of released) await writePages(provider, join(staging, `schema-${provider.name}`), outDir);
     const hostNode = platforms.some(isWindows) ? await stageHostNode(staging, runtimeOptions) : '';
     for (const platform of platforms) {
       const t = performance.now();
@@ -201,37 +220,52 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
       writeFileSync(node, runtime.node);
       chmodSync(node, 0o755);
       const windowsExe = isWindows(platform)
-        ? await windowsExecutable(runtime.node, { file: hostNode, args: [], env: {} }, nodeOptions)
+        ? await windowsExecutable(
+            runtime.node,
+            { file: hostNode, args: [], env: {} },
+            launch.nodeOptions,
+            windowsMain(launch.handOverTrust),
+          )
         : undefined;
-      const runner = CODE_CACHE_PLATFORMS.includes(platform)
+      const runner = cachePlatforms.includes(platform)
         ? runnerFor(platform, { scratch: dir, windowsNode: node })
         : undefined;
       codeCaches[platform] = runner !== undefined;
       try {
-        for (const provider of RELEASED) {
+        for (const provider of released) {
           const { name, version } = provider;
           const files = providerPackage(provider, platform, runtime, windowsExe);
           if (runner) files.push(...(await codeCachesOf(files, join(dir, `provider-${name}`), node, provider, runner)));
-          const released = pack(files, join(outDir, providerArchiveName(name, version, platform)), {
+          const archive = pack(files, join(outDir, providerArchiveName(name, version, platform)), {
             name,
             version,
             platform,
             executable: providerExecutableName(name, version, platform),
           });
-          add(`provider-${name}`, released);
-          log(`  ${relative(outDir, released.archive)}: ${sizes(released)}, ${released.h1}`);
+          add(`provider-${name}`, archive);
+          log(`  ${relative(outDir, archive.archive)}: ${sizes(archive)}, ${archive.h1}`);
         }
-        for (const provider of RELEASED) {
-          const { name, version } = provider;
-          const files = emulatorPackage(provider, platform, runtime, windowsExe);
-          const released = pack(files, join(outDir, emulatorArchiveName(name, version, platform)), {
+        for (const emulator of releasedEmulators) {
+          const { name, version } = emulator;
+          const files = [
+            ...startFiles(
+              emulatorExecutableName(name, platform),
+              emulatorLauncher(name),
+              platform,
+              runtime,
+              windowsExe,
+            ),
+            ...emulator.files,
+            packageFile('THIRD_PARTY_NOTICES.txt', emulator.notices),
+          ];
+          const archive = pack(files, join(outDir, emulatorArchiveName(name, version, platform)), {
             name,
             version,
             platform,
             executable: emulatorExecutableName(name, platform),
           });
-          add(`emulator-${name}`, released);
-          log(`  ${relative(outDir, released.archive)}: ${sizes(released)}`);
+          add(`emulator-${name}`, archive);
+          log(`  ${relative(outDir, archive.archive)}: ${sizes(archive)}`);
         }
       } finally {
         runner?.dispose();
@@ -248,25 +282,25 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
 
   const providers: ReleasedSet[] = [];
   const emulators: ReleasedSet[] = [];
-  for (const provider of RELEASED) {
+  for (const provider of released) {
     const { name, version } = provider;
-    const released = archives.get(`provider-${name}`)!;
-    const sums = writeSums(join(outDir, providerSumsName(name, version)), released);
+    const set = archives.get(`provider-${name}`)!;
+    const sums = writeSums(join(outDir, providerSumsName(name, version)), set);
     writeFileSync(join(outDir, `terraform-provider-${name}_${version}_manifest.json`), MANIFEST);
     const signature = sign(sums, signingKey, env, log);
-    writeMirrors(outDir, provider, released);
-    providers.push({ name, version, archives: released, sums, ...(signature ? { signature } : {}) });
+    writeMirrors(outDir, provider, set);
+    providers.push({ name, version, archives: set, sums, ...(signature ? { signature } : {}) });
   }
-  for (const { name, version } of RELEASED) {
-    const released = archives.get(`emulator-${name}`)!;
-    const sums = writeSums(join(outDir, emulatorSumsName(name, version)), released);
+  for (const { name, version } of releasedEmulators) {
+    const set = archives.get(`emulator-${name}`)!;
+    const sums = writeSums(join(outDir, emulatorSumsName(name, version)), set);
     const signature = sign(sums, signingKey, env, log);
-    emulators.push({ name, version, archives: released, sums, ...(signature ? { signature } : {}) });
+    emulators.push({ name, version, archives: set, sums, ...(signature ? { signature } : {}) });
   }
   if (!signingKey) {
     log(
       `  not signed: ${SIGNING_KEY_VARIABLE} is not set, so there is no SHA256SUMS.sig ` +
-        '(a registry needs one; docs/releases.md)',
+        '(a registry needs one; a mirror does not)',
     );
   }
   const manifest = join(outDir, RELEASE_MANIFEST);
@@ -283,6 +317,56 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
   };
 }
 
+/** The bundles a provider's package holds, by their path in it: the start-up bundle first. */
+export function providerBundles(provider: Pick<ProviderRelease, 'name' | 'files'>): string[] {
+  const first = `dist/bundle/terraform-provider-${provider.name}.cjs`;
+  const others = provider.files
+    .map((f) => f.name)
+    .filter((path) => path.startsWith(`dist/bundle/terraform-provider-${provider.name}-`) && path.endsWith('.cjs'))
+    .sort();
+  return [first, ...others];
+}
+
+function checkFiles(provider: ProviderRelease): void {
+  if (!/^[a-z0-9]+$/.test(provider.name))
+    throw new Error(`a provider's name is lowercase letters and digits (Terraform's rule): ${provider.name}`);
+  const start = `dist/bundle/terraform-provider-${provider.name}.cjs`;
+  if (!provider.files.some((f) => f.name === start)) throw new Error(`${provider.name}: its files lack ${start}`);
+}
+
+/** The launch settings every provider shares: the Windows executable, one for all, takes them. */
+function sharedLaunch(providers: readonly ProviderRelease[]): LaunchSettings {
+  const [first, ...others] = providers;
+  for (const other of others) {
+    const same =
+      other.launch.handOverTrust === first!.launch.handOverTrust &&
+      other.launch.nodeOptions.join(' ') === first!.launch.nodeOptions.join(' ');
+    if (!same)
+      throw new Error(
+        `${first!.name} and ${other.name} start differently; one release's Windows executable serves both`,
+      );
+  }
+  return first!.launch;
+}
+
+/** The platforms whose code caches are made here; the others are named, or stop the build when required. */
+function codeCachePlatforms(platforms: readonly Platform[], required: boolean, log: (line: string) => void) {
+  const wanted = platforms.filter((platform) => CODE_CACHE_PLATFORMS.includes(platform));
+  const problems = wanted.flatMap((platform) => {
+    const problem = runnerProblem(platform);
+    return problem ? [{ platform, problem }] : [];
+  });
+  if (problems.length > 0 && required) {
+    throw new Error(
+      `this machine cannot run the runtime of every platform to make its code caches:\n` +
+        problems.map((p) => `  ${p.platform}: ${p.problem}\n`).join('') +
+        '(or leave those platforms out: --platform)',
+    );
+  }
+  for (const { platform, problem } of problems) log(`  ${platform}: released without code caches: ${problem}`);
+  return wanted.filter((platform) => !problems.some((p) => p.platform === platform));
+}
+
 /**
  * This machine's own Node runtime of the pinned version, which makes the Windows executable's blob;
  * the path of its node.
@@ -297,199 +381,117 @@ async function stageHostNode(staging: string, options: Parameters<typeof loadRun
   return node;
 }
 
-/** Stops before any work when a platform's code caches cannot be made here, saying what to install. */
-function checkRunners(platforms: readonly Platform[]): void {
-  const missing = platforms
-    .filter((platform) => CODE_CACHE_PLATFORMS.includes(platform))
-    .flatMap((platform) => {
-      const problem = runnerProblem(platform);
-      return problem ? [`  ${platform}: ${problem}`] : [];
-    });
-  if (missing.length > 0) {
-    throw new Error(
-      `this machine cannot run the runtime of every platform to make its code caches:\n${missing.join('\n')}\n` +
-        '(or leave those platforms out: --platform)',
-    );
+/** Writes the package's files (but its executable and runtime) under `dir`. */
+function stage(files: readonly PackageFile[], dir: string): void {
+  for (const { name: path, data } of files) {
+    if (path === 'runtime/node' || path.endsWith('.exe')) continue;
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), data);
   }
 }
 
-function readTree(from: string, prefix: string): PackageFile[] {
-  return readdirSync(from, { withFileTypes: true })
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .flatMap((entry) =>
-      entry.isDirectory()
-        ? readTree(join(from, entry.name), `${prefix}/${entry.name}`)
-        : [{ name: `${prefix}/${entry.name}`, data: readFileSync(join(from, entry.name)), executable: false }],
-    );
-}
-
-const file = (name: string, data: Buffer | string, executable = false): PackageFile => ({
-  name,
-  data: typeof data === 'string' ? Buffer.from(data) : data,
-  executable,
-});
-const fromCheckout = (path: string): PackageFile => file(path, readFileSync(join(REPO_ROOT, ...path.split('/'))));
-
-/**
- * A provider executable's bundles in dist/bundle: its start-up part, its service and its API client
- * (scripts/bundle.mjs).
- */
-function providerBundles(name: string): string[] {
-  return [
-    `terraform-provider-${name}.cjs`,
-    `terraform-provider-${name}-service.cjs`,
-    `terraform-provider-${name}-client.cjs`,
-  ];
+/** docs/<name>/: the provider's own pages, or pages made from the schema it answers to this machine's Node. */
+async function writePages(provider: ProviderRelease, dir: string, outDir: string): Promise<void> {
+  stage([packageFile('bin/start-bundle.cjs', bundleLoader()), ...provider.files], dir);
+  const loader = join(dir, 'bin', 'start-bundle.cjs');
+  const run = await warmUp(
+    { file: process.execPath, args: [...provider.launch.nodeOptions, loader, provider.name] },
+    { env: { ...provider.warmUp.env, NODE_OPTIONS: undefined }, configure: provider.warmUp.configure },
+  ).catch((error: Error) => {
+    throw new Error(`${provider.name} does not start as Terraform starts it: ${error.message}`);
+  });
+  const pagesDir = join(outDir, 'docs', provider.name);
+  if (provider.pagesDir) {
+    cpSync(provider.pagesDir, pagesDir, { recursive: true });
+    return;
+  }
+  for (const page of referencePages(provider.name, run.response)) {
+    mkdirSync(dirname(join(pagesDir, page.path)), { recursive: true });
+    writeFileSync(join(pagesDir, page.path), page.text);
+  }
 }
 
 /** What every package of a platform holds to start: the executable and Node's licence, and the runtime. */
 function startFiles(executable: string, launcher: string, platform: Platform, runtime: Runtime, exe?: Buffer) {
   return isWindows(platform)
-    ? [file(executable, exe!, true), file('runtime/LICENSE', runtime.license)]
+    ? [packageFile(executable, exe!, true), packageFile('runtime/LICENSE', runtime.license)]
     : [
-        file(executable, launcher, true),
-        file('runtime/node', runtime.node, true),
-        file('runtime/LICENSE', runtime.license),
+        packageFile(executable, launcher, true),
+        packageFile('runtime/node', runtime.node, true),
+        packageFile('runtime/LICENSE', runtime.license),
       ];
 }
 
-/**
- * The provider's package: its executable, the checkout's loader and bundles at the same relative
- * paths (bin/, dist/bundle/, and its release assets, e.g. dist/proto/), and the licences.
- */
+/** The provider's package: its executable, the loader, its files, and the licences. */
 function providerPackage(
-  { name, version, releaseAssets }: ProjectProvider,
+  provider: ProviderRelease,
   platform: Platform,
   runtime: Runtime,
   windowsExe: Buffer | undefined,
 ): PackageFile[] {
+  const { name, version, launch } = provider;
   const executable = providerExecutableName(name, version, platform);
   return [
-    ...startFiles(executable, providerLauncher(name), platform, runtime, windowsExe),
-    fromCheckout('bin/start-bundle.cjs'),
-    ...providerBundles(name).map((bundle) => fromCheckout(`dist/bundle/${bundle}`)),
-    ...readTree(join(REPO_ROOT, 'dist', 'bundle', 'assets'), 'dist/bundle/assets'),
-    ...releaseAssets.map(fromCheckout),
-    file(
-      'THIRD_PARTY_NOTICES.txt',
-      thirdPartyNotices(join(REPO_ROOT, 'dist', 'bundle', `terraform-provider-${name}.cjs`)),
-    ),
+    ...startFiles(executable, shellLauncher(name, launch, 'release'), platform, runtime, windowsExe),
+    packageFile('bin/start-bundle.cjs', bundleLoader()),
+    ...provider.files,
+    packageFile('THIRD_PARTY_NOTICES.txt', provider.notices),
   ];
 }
 
-/** The emulator's package: its executable, the runtime, the emulators' bundle and its assets (vdb: the API's descriptors). */
-function emulatorPackage(
-  { name, emulatorAssets }: ProjectProvider,
-  platform: Platform,
-  runtime: Runtime,
-  windowsExe: Buffer | undefined,
-) {
-  const bundle = join(REPO_ROOT, 'dist', 'bundle', 'emulator.cjs');
-  return [
-    ...startFiles(emulatorExecutableName(name, platform), emulatorLauncher(name), platform, runtime, windowsExe),
-    fromCheckout('dist/bundle/emulator.cjs'),
-    ...readTree(join(REPO_ROOT, 'dist', 'bundle', 'assets'), 'dist/bundle/assets'),
-    ...emulatorAssets.map(fromCheckout),
-    file('THIRD_PARTY_NOTICES.txt', thirdPartyNotices(bundle)),
-  ];
-}
+/** The preface of a release's THIRD_PARTY_NOTICES.txt: what the archive carries besides the packages. */
+export const NOTICES_PREFACE =
+  'This program bundles the following packages from npm, under these licences.\n' +
+  `Node.js ${NODE_VERSION} itself: runtime/LICENSE.`;
 
-/** The licence of every npm package the bundle holds (scripts/bundle.mjs lists them), in name order. */
-function thirdPartyNotices(bundle: string): string {
-  const packageDirs = JSON.parse(readFileSync(`${bundle}.packages.json`, 'utf8')) as string[];
-  const sections = packageDirs.map((dir) => {
-    const packageDir = join(REPO_ROOT, ...dir.split('/'));
-    const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
-      name: string;
-      version: string;
-      license?: string;
-    };
-    const licenseFile = readdirSync(packageDir)
-      .sort()
-      .find((file) => /^(licen[cs]e|copying)/i.test(file));
-    const text = licenseFile
-      ? readFileSync(join(packageDir, licenseFile), 'utf8').trim()
-      : `(no licence file; package.json says: ${pkg.license ?? 'nothing'})`;
-    return {
-      key: `${pkg.name}@${pkg.version}`,
-      text: `${pkg.name} ${pkg.version} (${pkg.license ?? 'see below'})\n\n${text}\n`,
-    };
-  });
-  sections.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const rule = `\n${'-'.repeat(78)}\n\n`;
-  const preface =
-    'This program bundles the following packages from npm, under these licences.\n' +
-    `Node.js ${NODE_VERSION} itself: runtime/LICENSE.`;
-  return `${preface}${rule}${sections.map((s) => s.text).join(rule)}`;
+/** What a launcher that hands the trust over sets (./launchers.ts), for runs that stand in for it. */
+function launcherEnvironment(launch: LaunchSettings): Record<string, string | undefined> {
+  return launch.handOverTrust
+    ? { SSL_CERT_FILE: '/dev/null', SSL_CERT_DIR: '/dev/null', NODE_EXTRA_CA_CERTS: undefined }
+    : {};
 }
 
 /**
  * The code caches of a provider's bundles, made by its platform's runtime (`node`, run by `runner`):
  * the package is written to `dir` and its loader run as the launcher runs it, under `--predictable
  * --random-seed=1` (see the header), through a handshake, a health check, GetProviderSchema,
- * GetMetadata (which loads the service bundle) and ConfigureProvider with settings that reach nothing
- * (its offlineSettings);
- * bin/start-bundle.cjs writes the three bundles' code caches as it exits (loading the client bundle,
- * which only a call to the platform needs, for its own). Then the same runtime, without those flags,
+ * GetMetadata (which loads a service bundle) and, where the release asks, ConfigureProvider with
+ * settings that reach nothing; bin/start-bundle.cjs writes every bundle's code cache as it exits
+ * (loading one the run did not need for its own). Then the same runtime, without those flags,
  * must accept them.
  */
 async function codeCachesOf(
   files: readonly PackageFile[],
   dir: string,
   node: string,
-  { name, offlineSettings, definition }: ProjectProvider,
+  provider: ProviderRelease,
   runner: Runner,
 ): Promise<PackageFile[]> {
-  for (const { name: path, data } of files) {
-    if (path === 'runtime/node' || path.endsWith('.exe')) continue;
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), data);
-  }
-  const nodeOptions = launcherNodeOptions([name]);
+  const { name, launch } = provider;
+  stage(files, dir);
   const loader = runner.path(join(dir, 'bin', 'start-bundle.cjs'));
-  const warmUp = runner.command(node, ['--predictable', '--random-seed=1', ...nodeOptions, loader, name]);
-  const provider = await launchProvider(warmUp.file, {
-    args: warmUp.args,
+  const command = runner.command(node, ['--predictable', '--random-seed=1', ...launch.nodeOptions, loader, name]);
+  await warmUp(command, {
     env: {
       ...runner.env,
+      ...launcherEnvironment(launch),
+      ...provider.warmUp.env,
       KEEL_WRITE_CODE_CACHE: '1',
       KEEL_CODE_CACHE_SCRIPT_DIR: 'dist/bundle',
-      SSL_CERT_FILE: '/dev/null',
-      SSL_CERT_DIR: '/dev/null',
-      NODE_EXTRA_CA_CERTS: undefined,
       NODE_OPTIONS: undefined,
-      ...offlineSettings,
     },
-    startTimeoutMs: 180_000,
-    // The caches are written as the process exits: under an emulator that takes more than go-plugin's 2 s.
-    killGraceMs: 180_000,
+    configure: provider.warmUp.configure,
+    // The caches are written as the process exits: under an emulator that takes long.
+    timeoutMs: 180_000,
+  }).catch((error: Error) => {
+    throw new Error(`the warm-up of ${name} ${runner.how} failed: ${error.message}`);
   });
-  let configured: { diagnostics: unknown[] };
-  try {
-    await provider.health();
-    await provider.call('GetProviderSchema', {});
-    await provider.call('GetMetadata', {});
-    const block = new ProviderEngine(await definition(), SILENT, {}).providerSchema().block;
-    const config = { msgpack: encodeMsgpack(impliedType(block), configValue(block, {})) };
-    configured = await provider.call('ConfigureProvider', { terraform_version: '1.11.4', config });
-  } catch (error) {
-    await provider.shutdown();
-    throw error;
-  }
-  const exit = await provider.shutdown();
-  if (exit.exitCode !== 0) {
-    throw new Error(
-      `the warm-up of ${name} ${runner.how} exited ${exit.exitCode ?? exit.signal}: ${provider.stderrLines.join('\n')}`,
-    );
-  }
-  if (configured.diagnostics.length > 0)
-    throw new Error(`the warm-up could not configure ${name}: ${JSON.stringify(configured.diagnostics)}`);
-  const bundles = providerBundles(name).map((bundle) => join(dir, 'dist', 'bundle', bundle));
+  const bundles = providerBundles(provider).map((bundle) => join(dir, ...bundle.split('/')));
   const run = (args: string[], what: string) => {
     const command = runner.command(node, [...args, ...bundles.map((bundle) => runner.path(bundle))]);
     const result = spawnSync(command.file, command.args, {
       encoding: 'utf8',
-      env: { ...process.env, ...runner.env, SSL_CERT_FILE: '/dev/null', SSL_CERT_DIR: '/dev/null', NODE_OPTIONS: '' },
+      env: { ...process.env, ...runner.env, ...launcherEnvironment(launch), NODE_OPTIONS: '' },
     });
     if (result.status !== 0) {
       throw new Error(
@@ -501,16 +503,17 @@ async function codeCachesOf(
   // V8 writes into a cache ids that count what the process compiled before (scripts, functions), and
   // the warm-up's order of events varies with timing; a fresh process that takes each cache and makes
   // it again, in a fixed order and printing nothing meanwhile, writes the same bytes every time.
-  run(['--predictable', '--random-seed=1', ...nodeOptions, '-e', REMAKE_CACHES], 'remaking');
-  const verdicts = run([...nodeOptions, '-e', CHECK_CACHES], 'checking');
+  run(['--predictable', '--random-seed=1', ...launch.nodeOptions, '-e', REMAKE_CACHES], 'remaking');
+  const verdicts = run([...launch.nodeOptions, '-e', CHECK_CACHES], 'checking');
   if (verdicts !== bundles.map(() => 'accepted').join(' ')) {
     throw new Error(
-      `the code caches made for ${name}'s bundles are not all accepted by the ${runner.platform} runtime ${runner.how}: ` +
+      `the code caches made for ${name}'s bundles are not all accepted by the ${runner.platform} runtime ` +
+        `${runner.how}: ` +
         verdicts,
     );
   }
   return bundles.map((bundle) =>
-    file(`${relative(dir, bundle).split(sep).join('/')}.cache`, readFileSync(`${bundle}.cache`)),
+    packageFile(`${relative(dir, bundle).split(sep).join('/')}.cache`, readFileSync(`${bundle}.cache`)),
   );
 }
 
@@ -531,18 +534,9 @@ const REMAKE_CACHES =
   'return [b, Buffer.concat([Buffer.from(id, "latin1"), script.createCachedData()])]; }); ' +
   'for (const [b, data] of made) fs.writeFileSync(b + ".cache", data);';
 const CHECK_CACHES =
-  `${CACHE_SCRIPT_PRELUDE}process.stdout.write(process.argv.slice(1).map((b) => { const { sameBuild, script } = load(b); ` +
+  `${CACHE_SCRIPT_PRELUDE}process.stdout.write(process.argv.slice(1).map((b) => { ` +
+  'const { sameBuild, script } = load(b); ' +
   'return !sameBuild ? "made for another build" : script.cachedDataRejected ? "rejected" : "accepted"; }).join(" "));';
-
-const SILENT: Logger = {
-  trace() {},
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  child: () => SILENT,
-  enabled: () => false,
-};
 
 function pack(
   files: readonly PackageFile[],
@@ -605,14 +599,14 @@ function placeCopy(from: string, to: string): void {
  */
 function writeMirrors(
   outDir: string,
-  { namespace, name, version }: ProjectProvider,
+  { namespace, name, version, hostname = REGISTRY_HOST }: ProviderRelease,
   archives: readonly ReleasedArchive[],
 ): void {
-  const network = join(outDir, 'network-mirror', REGISTRY_HOST, namespace, name);
+  const network = join(outDir, 'network-mirror', hostname, namespace, name);
   const listed: Record<string, { url: string; hashes: string[] }> = {};
   for (const archive of archives) {
     const archiveName = relativeName(archive.archive);
-    placeCopy(archive.archive, join(outDir, 'mirror', REGISTRY_HOST, namespace, name, archiveName));
+    placeCopy(archive.archive, join(outDir, 'mirror', hostname, namespace, name, archiveName));
     placeCopy(archive.archive, join(network, archiveName));
     listed[archive.platform] = { url: archiveName, hashes: [archive.h1, archive.zh] };
   }

@@ -12,8 +12,8 @@ import {
   type SchemaAttribute,
   type SchemaObject,
   nestedAttributeType,
-} from '../schema/block.js';
-import { type CtyType, typeFromJSON } from '../schema/cty-type.js';
+} from './block.js';
+import { type CtyType, typeFromJSON } from './cty-type.js';
 import { ownEntry } from '../wire/own-entry.js';
 
 type Msg = Record<string, any>;

@@ -5,7 +5,7 @@
  * - `h1:` golang.org/x/mod's dirhash Hash1 of the package's files: one line
  *   `<sha256 hex>  <name>\n` per file, names in byte order, and the SHA-256 of those lines in base64.
  *   It is the same whether computed from the archive or from the unpacked directory, as long as the
- *   archive holds no directory entries (scripts/release/zip.ts).
+ *   archive holds no directory entries (./zip.ts).
  */
 import { createHash } from 'node:crypto';
 

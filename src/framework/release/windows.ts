@@ -1,14 +1,13 @@
 /**
  * The Windows executable of a release: Node's own node.exe (the pinned runtime) made a Node single
- * executable application of bin/start-windows.cjs, which tells by its file name whether it is a
+ * executable application of start-windows.cjs (./launchers.ts), which tells by its file name whether it is a
  * provider (terraform-provider-<name>_v<version>.exe) or an emulator (<name>-emulator.exe) and runs
  * the loader and bundles beside it. One executable, byte for byte, serves every role, so it is
  * injected (and deflated) once per release.
  *
  * - The preparation blob is made by the Node 22 runtime of the machine that builds (the blob holds the
  *   script and settings, no code cache or snapshot, so it is the same for every platform: Node's
- *   documentation), with `execArgv` set to the Node options of the bin/ wrappers' exec line (the
- *   same list the /bin/sh launchers pass: ./launchers.ts).
+ *   documentation), with `execArgv` set to the Node options the /bin/sh launchers pass (./launchers.ts).
  * - node.exe's Authenticode signature is removed first (its table is the end of the file, named by
  *   the PE header's security directory): injecting changes the file, so it could only be a broken
  *   signature, and postject would leave the directory pointing into its new section. Windows runs
@@ -21,7 +20,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'postject';
-import { REPO_ROOT } from './paths.js';
 
 /** The fuse Node's single-executable support looks for (Node's documentation). */
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
@@ -39,18 +37,19 @@ export function seaConfig(main: string, output: string, execArgv: readonly strin
 }
 
 /**
- * node.exe (`windowsNode`) as the release's single executable. `hostNode` runs this machine's Node 22
- * (the same version) to make the blob.
+ * node.exe (`windowsNode`) as the release's single executable of `main` (the script's text). `hostNode`
+ * runs this machine's Node of the same version to make the blob.
  */
 export async function windowsExecutable(
   windowsNode: Buffer,
   hostNode: { file: string; args: string[]; env: Record<string, string> },
   execArgv: readonly string[],
+  main: Buffer,
 ): Promise<Buffer> {
   const dir = mkdtempSync(join(tmpdir(), 'keel-sea-'));
   try {
     // Paths relative to `dir`: the blob would otherwise hold this folder's (random) name.
-    writeFileSync(join(dir, 'start-windows.cjs'), readFileSync(join(REPO_ROOT, 'bin', 'start-windows.cjs')));
+    writeFileSync(join(dir, 'start-windows.cjs'), main);
     writeFileSync(join(dir, 'sea-config.json'), JSON.stringify(seaConfig('start-windows.cjs', 'sea.blob', execArgv)));
     const made = spawnSync(hostNode.file, [...hostNode.args, '--experimental-sea-config', 'sea-config.json'], {
       cwd: dir,

@@ -151,7 +151,7 @@ export async function runtimePackage(platform: Platform, options: RuntimeOptions
     if (got !== pin.integrity) {
       throw new Error(
         `the runtime package ${pinned(pin)} for ${platform} is not the pinned one: its integrity is ${got}, ` +
-          `scripts/release/runtimes.ts pins ${pin.integrity}; the build stops rather than ship it`,
+          `the framework's release/runtimes.ts pins ${pin.integrity}; the build stops rather than ship it`,
       );
     }
     renameSync(file, cached);
@@ -218,7 +218,7 @@ export async function loadRuntime(platform: Platform, options: RuntimeOptions = 
   if (licenseHash !== NODE_LICENSE_SHA256) {
     throw new Error(
       `the licence in ${pinned(pin)} is not Node ${NODE_VERSION}'s (sha256 ${licenseHash}, ` +
-        `scripts/release/runtimes.ts expects ${NODE_LICENSE_SHA256})`,
+        `the framework's release/runtimes.ts expects ${NODE_LICENSE_SHA256})`,
     );
   }
   return { platform, pin, node, license };
@@ -233,7 +233,7 @@ async function fileOfPackage(platform: Platform, path: string, options: RuntimeO
     const file = join(scratch, ...path.split('/'));
     if (!existsSync(file)) {
       const pin = RUNTIME_PINS[platform];
-      throw new Error(`${pinned(pin)} has no ${path}: its layout changed; update scripts/release/runtimes.ts`);
+      throw new Error(`${pinned(pin)} has no ${path}: its layout changed; update the framework's release/runtimes.ts`);
     }
     return readFileSync(file);
   } finally {

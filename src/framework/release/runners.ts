@@ -1,7 +1,7 @@
 /**
  * How this machine runs a program built for another platform, for what the release must make or see
  * with the very runtime it ships: the V8 code caches (which are specific to each platform's build of
- * Node: scripts/release/build.ts) and the tests. On linux_amd64:
+ * Node: ./build.ts) and the tests. On linux_amd64:
  *
  * - linux_amd64: natively;
  * - linux_arm64: under qemu's user-mode emulator (Debian's qemu-user-static), with the arm64 C
@@ -40,6 +40,13 @@ export function hostPlatform(): Platform | undefined {
   return os && arch ? (`${os}_${arch}` as Platform) : undefined;
 }
 
+/** This machine's platform in Terraform's names; throws on one no release is built for. */
+export function currentPlatform(): Platform {
+  const platform = hostPlatform();
+  if (!platform) throw new Error(`no release is built for ${process.platform}/${process.arch}`);
+  return platform;
+}
+
 /** An executable's path from PATH. */
 export function onPath(command: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
@@ -73,7 +80,8 @@ export function runnerProblem(platform: Platform): string | undefined {
     if (qemu && missing.length === 0) return undefined;
     return (
       `linux_arm64's runtime runs here only under qemu, with the arm64 C libraries in ${ARM64_LIBRARY_ROOT} ` +
-      `(${qemu ? `missing ${missing.join(', ')}` : 'no qemu-aarch64-static on PATH'}): apt-get install ${ARM64_PACKAGES}`
+      `(${qemu ? `missing ${missing.join(', ')}` : 'no qemu-aarch64-static on PATH'}): ` +
+      `apt-get install ${ARM64_PACKAGES}`
     );
   }
   if (platform === 'windows_amd64' && host === 'linux_amd64') {
