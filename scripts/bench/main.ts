@@ -9,6 +9,7 @@ import { curveBench } from './curve.js';
 import { journalBench } from './journal.js';
 import { lookalikesBench } from './lookalikes.js';
 import { ensureCodeCaches } from './code-caches.js';
+import { authorReleaseBench } from './author-release.js';
 
 const benches: Record<string, (args: string[]) => Promise<void>> = {
   handshake: handshakeBench,
@@ -20,6 +21,7 @@ const benches: Record<string, (args: string[]) => Promise<void>> = {
   curve: curveBench,
   journal: journalBench,
   lookalikes: lookalikesBench,
+  'author-release': authorReleaseBench,
 };
 const [name, ...args] = process.argv.slice(2);
 const bench = name ? benches[name] : undefined;
