@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../../src/server/handshake.js';
 import { currentPlatform } from '../../src/framework/release/runners.js';
 import { unpackZip } from '../../src/framework/release/zip.js';
-import { REPO_ROOT } from './util.js';
+import { readFlags, REPO_ROOT } from './util.js';
 
 interface Start {
   readonly wallMs: number;
@@ -58,9 +58,13 @@ async function measure(label: string, file: string, args: readonly string[], run
 }
 
 export async function authorReleaseBench(args: string[]): Promise<void> {
-  if (process.platform !== 'linux') throw new Error('author-release reads /proc: run it on Linux');
-  const at = args.indexOf('--runs');
-  const runs = at >= 0 ? Number(args[at + 1]) : 20;
+  let runs = 20;
+  readFlags(args, 'author-release [--runs N]', {
+    '--runs': (value) => {
+      runs = Number(value);
+      if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs takes a whole number above 0: ${value}`);
+    },
+  });
   const scratch = mkdtempSync(join(tmpdir(), 'keel-bench-author-'));
   // npm run's own variables left out, so the example's npm is a user's.
   const env: NodeJS.ProcessEnv = {};
@@ -83,6 +87,7 @@ export async function authorReleaseBench(args: string[]): Promise<void> {
     run(project, 'npm', ['install', tarball]);
     run(project, 'npm', ['run', 'build']);
     run(project, 'npm', ['run', 'release', '--', '--platform', 'host']);
+    if (process.platform !== 'linux') throw new Error('author-release reads /proc: run it on Linux');
     const platform = currentPlatform();
     const archive = join(project, 'release', `terraform-provider-kv_0.1.0_${platform}.zip`);
     const unpacked = join(scratch, 'installed');

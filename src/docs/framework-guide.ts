@@ -19,6 +19,7 @@ export const EXAMPLE_PROVIDER_FILES = [
   'src/main.ts',
   'test/unit.test.mjs',
   'test/kv.test.mjs',
+  'test/steps.test.mjs',
 ] as const;
 
 const LANGUAGES: Record<string, string> = { json: 'json', ts: 'ts', mjs: 'js' };

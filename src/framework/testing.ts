@@ -21,6 +21,16 @@
  *   await ws.writeConfig('resource "kv_entry" "a" { key = "a"  value = "1" }');
  *   await ws.init(); await ws.apply();
  *   assertNoChanges(await ws.plan());
+ *
+ * `acceptanceTest` takes such a test as steps (terraform-plugin-testing's TestStep): configurations
+ * with what their plan makes, what the state then holds, an error they fail with, or an import that
+ * must read back what the state holds; an applied step's plan must then be empty. It runs only where
+ * `TF_ACC` is set.
+ *
+ *   await acceptanceTest({ cli: 'terraform', provider, steps: [
+ *     { config: one, planChanges: { 'kv_entry.a': 'create' }, state: { 'kv_entry.a': { value: '1' } } },
+ *     { config: one, importState: { resource: 'kv_entry.a', verify: true } },
+ *   ] });
  */
 export {
   assertChanges,
@@ -35,6 +45,13 @@ export {
   type ProviderUnderTest,
   type StateResource,
 } from './testing/cli-workspace.js';
+export {
+  acceptanceEnabled,
+  acceptanceTest,
+  AcceptanceError,
+  type AcceptanceTest,
+  type TestStep,
+} from './testing/acceptance.js';
 export { HarnessError, type HarnessDiagnostic } from './testing/harness-diagnostics.js';
 export type { ChangeRequest } from './testing/harness-lifecycle.js';
 export type { PlannedAction } from './testing/harness-plan.js';

@@ -171,7 +171,14 @@ describe('the guides (README, CONTRIBUTING, ARCHITECTURE, docs/*.md)', () => {
       // An unknown argument after the documented ones: the command stops at it, before building.
       const r = spawnSync(
         process.execPath,
-        [join(ROOT, 'dist', 'scripts', 'release', 'main.js'), ...args.split(/\s+/), '--zz-unknown'],
+        [
+          join(ROOT, 'packages', 'framework', 'dist', 'framework', 'release', 'cli.js'),
+          'release',
+          '--config',
+          join(ROOT, 'dist', 'scripts', 'release', 'project.js'),
+          ...args.split(/\s+/),
+          '--zz-unknown',
+        ],
         {
           encoding: 'utf8',
           timeout: 60_000,

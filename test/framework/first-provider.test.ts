@@ -85,14 +85,20 @@ describe('the guide "Your first provider"', function () {
       console.log(`${took.join('\n')}\n      ${((marks.at(-1)! - marks[0]!) / 1000).toFixed(1).padStart(6)} s  in all`);
 
       expect(output).to.include('terraform-provider-kv 0.1.0');
-      // The unit tests alone (3), then `npm test`: they and the cycle under Terraform (1).
+      // The unit tests alone (3), then `npm test`: they and the cycle under Terraform, written out and in steps (2).
       expect(output).to.match(/^# pass 3$/m);
-      expect(output).to.match(/^# pass 4$/m);
+      expect(output).to.match(/^# pass 5$/m);
       expect(output).not.to.match(/^# fail [1-9]/m);
       expect(output).to.match(/greeting_version = 1/);
       expect(output).to.include('No changes.');
       const store = JSON.parse(readFileSync(join(home, 'kv-demo', 'store.json'), 'utf8'));
       expect(store).to.deep.equal({ 'site/greeting': { key: 'site/greeting', value: 'hello', version: 1 } });
+      // The release, installed from its mirror with no dev_overrides, applied its own store.
+      const released = JSON.parse(readFileSync(join(home, 'kv-release', 'store.json'), 'utf8'));
+      expect(released).to.deep.equal(store);
+      expect(readFileSync(join(home, 'kv-release', '.terraform.lock.hcl'), 'utf8')).to.include(
+        '"registry.terraform.io/acme/kv"',
+      );
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }

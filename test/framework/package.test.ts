@@ -112,7 +112,11 @@ describe('the framework package', function () {
     const clis = ACCEPTANCE_CLIS.map((cli) => cli.workspace(this).terraform!);
     const project = await builtExample();
     const env = npmEnv(process.env);
-    const output = await runIn(project, 'npm', ['test'], { ...env, TF_ACC_TERRAFORM_PATH: clis.join(':') });
+    const output = await runIn(project, 'npm', ['test'], {
+      ...env,
+      TF_ACC: '1',
+      TF_ACC_TERRAFORM_PATH: clis.join(':'),
+    });
     console.log(
       output
         .split('\n')
@@ -120,9 +124,41 @@ describe('the framework package', function () {
         .map((line) => `      ${line}`)
         .join('\n'),
     );
-    // The unit tests in process (3), and the cycle under each CLI (2).
-    expect(output).to.match(/^# pass 5$/m);
+    // The unit tests in process (3), and the cycle under each CLI, written out and in steps (2 × 2).
+    expect(output).to.match(/^# pass 7$/m);
+    expect(output).to.match(/^# skipped 0$/m);
     expect(output).to.match(/^# fail 0$/m);
+  });
+
+  it('the acceptance kit fails each step that does not hold, naming the step and why, and runs nothing without TF_ACC', async function () {
+    const [terraform] = ACCEPTANCE_CLIS.map((cli) => cli.workspace(this).terraform!);
+    const project = await builtExample();
+    cpSync(join(REPO_ROOT, 'test/framework/acceptance-kit-probe.mjs'), join(project, 'probe.mjs'));
+    const env = npmEnv(process.env, { TF_ACC_TERRAFORM_PATH: terraform! });
+    const probe = async (extra: Record<string, string>) =>
+      JSON.parse(
+        (await runIn(project, process.execPath, ['probe.mjs'], { ...env, ...extra })).trim().split('\n').at(-1)!,
+      );
+    const results = await probe({ TF_ACC: '1' });
+    expect(results.holds).to.deep.equal({ ran: true });
+    expect(results.endsOnError).to.deep.equal({ ran: true });
+    expect(results.planChanges.step).to.equal(1);
+    expect(results.planChanges.message).to.include('expected the plan to make {"kv_entry.app":"update"}');
+    expect(results.state.message).to.include('kv_entry.app.value: "1", expected "2"');
+    expect(results.expectErrorApplied.message).to.include('was expected to fail with an error matching /anything/');
+    expect(results.expectErrorOther.step).to.equal(2);
+    expect(results.expectErrorOther.message)
+      .to.include('not with an error matching /no such words/')
+      .and.include('a part may not be empty');
+    expect(results.drift.message)
+      .to.include('after applying, the plan is not empty')
+      .and.include('kv_entry.app: update');
+    expect(results.importVerify.step).to.equal(2);
+    expect(results.importVerify.message).to.include('value: state "1", imported "changed"');
+    for (const off of ['', '0', 'false'])
+      expect(Object.values(await probe({ TF_ACC: off })), `TF_ACC=${off}`).to.deep.equal(
+        Array(Object.keys(results).length).fill({ ran: false }),
+      );
   });
 
   it('releases the example with its release script from the tarball; each CLI installs it from the mirror with no Node on PATH, applies and re-plans empty', async function () {

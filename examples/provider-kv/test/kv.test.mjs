@@ -1,11 +1,18 @@
 // The provider's whole cycle under each CLI that TF_ACC_TERRAFORM_PATH names (terraform from PATH
-// when unset): init, plan, apply, an empty re-plan, an update, an import, a destroy.
+// when unset): init, plan, apply, an empty re-plan, an update, an import, a destroy. Runs where TF_ACC
+// is set, as acceptance tests do.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { assertChanges, assertNoChanges, CliWorkspace, clisFromEnv } from '@keel/provider-framework/testing';
+import {
+  acceptanceEnabled,
+  assertChanges,
+  assertNoChanges,
+  CliWorkspace,
+  clisFromEnv,
+} from '@keel/provider-framework/testing';
 
 const provider = {
   namespace: 'acme',
@@ -40,7 +47,7 @@ output "db_version" {
 `;
 
 for (const cli of clisFromEnv()) {
-  test(`kv under ${cli}`, async () => {
+  test(`kv under ${cli}`, { skip: !acceptanceEnabled() && 'set TF_ACC=1 to run' }, async () => {
     const ws = await CliWorkspace.create({ cli, provider });
     const store = join(ws.dir, 'store.json');
     const stored = () => JSON.parse(readFileSync(store, 'utf8'));

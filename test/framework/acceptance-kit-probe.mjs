@@ -1,0 +1,80 @@
+// Run in the example provider's folder (test/framework/package.test.ts copies it there): acceptanceTest
+// given steps that must not hold, one test each, under the CLI named first in TF_ACC_TERRAFORM_PATH.
+// Prints one JSON line: per case, the error's message (or what happened instead).
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AcceptanceError, acceptanceTest, clisFromEnv } from '@keel/provider-framework/testing';
+
+const provider = {
+  namespace: 'acme',
+  name: 'kv',
+  version: '0.1.0',
+  main: fileURLToPath(new URL('./dist/main.js', import.meta.url)),
+};
+const [cli] = clisFromEnv();
+const config = (store, key, value) =>
+  `terraform {\n  required_providers {\n    kv = { source = "acme/kv" }\n  }\n}\n` +
+  `provider "kv" {\n  path = ${JSON.stringify(store)}\n}\n` +
+  `resource "kv_entry" "app" {\n  key   = ${JSON.stringify(key)}\n  value = ${JSON.stringify(value)}\n}\n`;
+
+async function outcome(steps, extra = {}) {
+  const store = join(mkdtempSync(join(tmpdir(), 'kv-kit-')), 'store.json');
+  try {
+    const result = await acceptanceTest({ cli, provider, steps: steps(store), ...extra });
+    return { ran: result.ran };
+  } catch (error) {
+    return error instanceof AcceptanceError ? { step: error.step, message: error.message } : { other: String(error) };
+  }
+}
+
+const results = {
+  planChanges: await outcome((s) => [{ config: config(s, 'a', '1'), planChanges: { 'kv_entry.app': 'update' } }]),
+  state: await outcome((s) => [{ config: config(s, 'a', '1'), state: { 'kv_entry.app': { value: '2' } } }]),
+  expectErrorApplied: await outcome((s) => [{ config: config(s, 'a', '1'), expectError: /anything/ }]),
+  expectErrorOther: await outcome((s) => [
+    { config: config(s, 'a', '1') },
+    { config: config(s, 'a', '1').replace('"a"', 'provider::kv::key("a", "")'), expectError: /no such words/ },
+  ]),
+  // The platform changes the value outside Terraform: the next plan is not empty.
+  drift: await outcome((s) => [
+    {
+      config: config(s, 'a', '1'),
+      check: () => {
+        const stored = JSON.parse(readFileSync(s, 'utf8'));
+        writeFileSync(s, JSON.stringify({ a: { ...stored.a, value: 'changed' } }));
+      },
+    },
+  ]),
+  // The platform changes the value after the apply (a plan may then show it: expectNonEmptyPlan); the
+  // import reads what the platform holds, which the state does not.
+  importVerify: await outcome((s) => [
+    {
+      config: config(s, 'a', '1'),
+      expectNonEmptyPlan: true,
+      check: () => {
+        const stored = JSON.parse(readFileSync(s, 'utf8'));
+        writeFileSync(s, JSON.stringify({ a: { ...stored.a, value: 'changed' } }));
+      },
+    },
+    { config: config(s, 'a', '1'), importState: { resource: 'kv_entry.app', verify: true } },
+  ]),
+  // A test that ends on a step meant to fail is destroyed with the configuration before it.
+  endsOnError: await outcome(
+    (s) => [
+      { config: config(s, 'a', '1') },
+      { config: config(s, 'a', '1').replace('"a"', 'provider::kv::key("a", "")'), expectError: /may not be empty/ },
+    ],
+    { checkDestroy: () => undefined },
+  ),
+  holds: await outcome((s) => [
+    {
+      config: config(s, 'a', '1'),
+      planChanges: { 'kv_entry.app': 'create' },
+      state: { 'kv_entry.app': { value: '1' } },
+    },
+    { config: config(s, 'a', '1'), importState: { resource: 'kv_entry.app', verify: true } },
+  ]),
+};
+process.stdout.write(`${JSON.stringify(results)}\n`);
