@@ -37,7 +37,7 @@ export function frameworkApiPage(repoRoot: string): string {
     const module = source && checker.getSymbolAtLocation(source);
     if (!module) throw new Error(`no declarations at ${entry.declarations}: run npm run build`);
     out.push(`## \`${entry.specifier}\``, '');
-    const moduleDoc = leadingComment(source.getFullText());
+    const moduleDoc = withoutCitations(leadingComment(source.getFullText()) ?? '');
     if (moduleDoc) out.push(moduleDoc, '');
     const exported = checker.getExportsOfModule(module).sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const symbol of exported) out.push(...describe(symbol, checker));
@@ -50,11 +50,31 @@ function describe(exported: ts.Symbol, checker: ts.TypeChecker): string[] {
   const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
   const declaration = symbol.declarations?.[0];
   if (declaration === undefined) return [];
-  const doc = ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
+  const doc = withoutCitations(ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim());
   const lines = [`### ${exported.name}`, ''];
   if (doc) lines.push(doc, '');
-  lines.push('```ts', declarationText(declaration), '```', '');
+  lines.push('```ts', withoutCitations(declarationText(declaration)), '```', '');
   return lines;
+}
+
+/**
+ * The folders of this repository that comments cite ("(engine/plan/validate.ts)", "(docs/decisions.md,
+ * …)"): files a contributor reads, which the package does not ship, so its reference leaves them out.
+ */
+const CITED_FOLDERS =
+  'src|docs|test|scripts|examples|engine|schema|server|wire|framework|catalogue|checks|context|contracts|creates|' +
+  'diagnostics|entry|functions|host|journal|plan|resources|providers|clients|testing|release';
+const CITATION = new RegExp(
+  `[ \\t]*\\((?=[^()\`]*(?<![\\w/-])(?:(?:${CITED_FOLDERS})\\/|\\.\\/[\\w-]+\\.ts|[\\w-]+\\.(?:ts|md)\\b))[^()]*\\)`,
+  'g',
+);
+
+/**
+ * Text without its parenthesised citations of the repository's files; punctuation a citation leaves
+ * alone at the start of a comment's line joins the line before.
+ */
+export function withoutCitations(text: string): string {
+  return text.replace(CITATION, '').replace(/\n[ \t]*\*[ \t]*(?=[.,:;])/g, '');
 }
 
 /** The declaration as the .d.ts writes it, its own comment left out (the text above shows it). */

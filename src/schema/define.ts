@@ -77,7 +77,10 @@ export interface RefusedChange<V> {
 export interface Validator<V> {
   /** Markdown phrase for docs, e.g. "one of `Events`, `Resources`". */
   readonly description: string;
-  /** For numbers: the smallest and largest value it accepts (every number argument declares one). */
+  /**
+   * For numbers: the smallest and largest value it accepts. Optional (this repository's providers
+   * declare one for every number argument, held by a test of theirs).
+   */
   readonly range?: readonly [number, number];
   /**
    * Values it accepts, for making up valid configurations (the property tests, src/schema/samples.ts).
@@ -182,10 +185,10 @@ export interface AttrOptions<V> {
   /** The API does not return this value (or masks it): reads keep the prior state's value. */
   masked?: boolean;
   /**
-   * Sensitive here, though the upstream provider this one replaces did not mark it
-   * (docs/decisions.md, "Credentials are sensitive"): a configuration written for that provider may
-   * output it without `sensitive = true`, which Terraform refuses. The provider page's migration
-   * note names every such value.
+   * Only for a provider that replaces another (an upstream one whose configurations it accepts):
+   * sensitive here, though that provider did not mark it (docs/decisions.md, "Credentials are
+   * sensitive"), so a configuration written for it may output it without `sensitive = true`, which
+   * Terraform refuses. The provider page's migration note names every such value.
    */
   sensitiveUnlikeUpstream?: boolean;
   /**
@@ -370,9 +373,10 @@ export const attr = {
     };
   },
   /**
-   * The SDK-style `id`: Optional+Computed so the Pulumi bridge shows `<resource>Id`
+   * Only for a provider that replaces one written with Terraform's SDK, whose `id` configurations
+   * may name: the SDK-style `id`, Optional+Computed so the Pulumi bridge shows `<resource>Id`
    * (docs/decisions.md, "Every resource has a string id"), but the platform assigns it, so a
-   * configuration may only repeat the object's own (`platformAssigned`).
+   * configuration may only repeat the object's own (`platformAssigned`). Others use `attr.computedId`.
    */
   sdkId: (description = 'The identifier the platform assigned to this object.', changesWith?: string[]) =>
     attrOf(t.string)({

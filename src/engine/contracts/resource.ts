@@ -40,13 +40,14 @@ export interface ResourceDef<F extends Fields, C> {
   settle?(created: Partial2<ModelOf<F>>, plan: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
   /**
    * How the engine tells what a create whose answer was lost made, from the objects this create did
-   * not make (src/engine/creates/create-recovery.ts). Every type whose create makes an object that a repeated
-   * request would duplicate has one.
+   * not make (src/engine/creates/create-recovery.ts). A type whose create makes an object that a
+   * repeated request would duplicate should have one; the framework does not require it (this
+   * repository's providers give every type this or `repeatableCreate`, and a test of theirs holds them).
    */
   findCreated?: CreateLookup<F, C>;
   /**
    * For a type without `findCreated`: why repeating its create can duplicate nothing (e.g. it only
-   * changes existing objects). Shown in the docs; every type has one or the other.
+   * changes existing objects). Shown in the docs.
    */
   readonly repeatableCreate?: string;
   /** Returns the object as the API has it, or null when it is gone. */
@@ -79,8 +80,9 @@ export interface ResourceDef<F extends Fields, C> {
   readonly moveFrom?: readonly StateMover<F>[];
   /**
    * What names the object for its whole life (Terraform 1.12 and later): Terraform stores it beside
-   * the state, `import` blocks may give it instead of an id, and list results carry it. Every
-   * resource declares one (an invariant test requires it); families declare it once for their members.
+   * the state, `import` blocks may give it instead of an id, and list results carry it. Optional: this
+   * repository's providers declare one for every resource (a test of theirs requires it), families once
+   * for their members.
    */
   readonly identity?: IdentityDef<F, C>;
   /** Finds existing objects of this type for `terraform query` (Terraform 1.14 and later). */
