@@ -186,9 +186,9 @@ export interface AttrOptions<V> {
   masked?: boolean;
   /**
    * Only for a provider that replaces another (an upstream one whose configurations it accepts):
-   * sensitive here, though that provider did not mark it (docs/decisions.md, "Credentials are
-   * sensitive"), so a configuration written for it may output it without `sensitive = true`, which
-   * Terraform refuses. The provider page's migration note names every such value.
+   * sensitive here, though that provider did not mark it
+   * (docs/decisions.md, "Credentials are sensitive"), so a configuration written for it may output it
+   * without `sensitive = true`, which Terraform refuses. The provider page's migration note names every such value.
    */
   sensitiveUnlikeUpstream?: boolean;
   /**

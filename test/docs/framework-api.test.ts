@@ -23,7 +23,7 @@ describe('docs: the framework API reference', () => {
   it('leaves out a citation whole, keeps the sentence and what is in backticks', () => {
     expect(withoutCitations('refused at plan (engine/plan/validate.ts).')).to.equal('refused at plan.');
     expect(withoutCitations('as it is (the property tests, src/schema/samples.ts) here')).to.equal('as it is here');
-    expect(withoutCitations(' * not mark it\n * (docs/decisions.md, "Credentials"): a value')).to.equal(
+    expect(withoutCitations(' * not mark it\n * (docs/decisions.md, "Credentials are sensitive"): a value')).to.equal(
       ' * not mark it: a value',
     );
     expect(withoutCitations('one a file (`M src/x.ts`, `?? notes.txt`)')).to.equal(
