@@ -234,6 +234,11 @@ export interface AttrOptions<V> {
    */
   providerOnly?: boolean;
   /**
+   * Marks the `timeouts` attribute (engine/contracts/timeouts.ts `timeoutsAttribute`): how long each
+   * operation it names may take when the configuration does not say, as a Go duration.
+   */
+  timeouts?: Readonly<Partial<Record<'create' | 'read' | 'update' | 'delete', string>>>;
+  /**
    * The value names another object that must exist (e.g. "a cluster"): only the ids or names of real
    * objects are valid, so no value can be made up for it (src/schema/samples.ts).
    */

@@ -23,3 +23,11 @@ export type { MoveSource, StateMover } from './move.js';
 export type { AttributeName, PlanContext } from './plan-context.js';
 export type { ReferenceKinds } from './references.js';
 export { type CreateLookup, resource, type ResourceDef } from './resource.js';
+export {
+  deadline,
+  operationLimit,
+  OperationTimedOut,
+  type TimedOperation,
+  type TimeoutDefaults,
+  timeoutsAttribute,
+} from './timeouts.js';

@@ -71,6 +71,11 @@ export function declarationProblems(def: ProviderDef<any, any>): string[] {
     for (const rule of argumentRules ?? [])
       for (const name of rule.names.filter((n) => schema.fields[n]?.kind !== 'attr'))
         problems.push(`${what}: its rule ${rule.kind} names \`${name}\`, which is no top-level argument`);
+    // Limits of operations: a resource's, under the name configurations give them.
+    const timed = Object.entries(schema.fields).filter(([, f]) => f.kind === 'attr' && f.options.timeouts);
+    for (const [name] of timed)
+      if (name !== 'timeouts' || !what.startsWith('resource type '))
+        problems.push(`${what}: \`${name}\` is a timeouts attribute, which only a resource has, named \`timeouts\``);
   };
   check(`the provider ${def.name}'s settings`, def.schema);
   for (const r of def.resources) {

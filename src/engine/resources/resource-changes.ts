@@ -12,7 +12,7 @@ import type { ObjectValue } from '../../schema/value.js';
 import { isWhollyKnown, valueEquals } from '../../schema/value-ops.js';
 import { holdsOnlyStored } from '../../schema/fields.js';
 import { isApiError } from '../../wire/api-error.js';
-import { type ResourceDef, UNTRACKED_BESIDE, untrackedBeside } from '../contracts/index.js';
+import { deadline, operationLimit, type ResourceDef, UNTRACKED_BESIDE, untrackedBeside } from '../contracts/index.js';
 import { CatalogueChecks } from '../catalogue/index.js';
 import {
   CreateLookalikes,
@@ -163,8 +163,10 @@ export class ResourceChanges<C> {
     if (!r) return { state: prior, private: plannedPrivate, diags };
     const fields = r.schema.fields;
     let partial: object | undefined;
-    const ctx = this.ctx.operation(diags, plannedPrivate, typeName, (m) => (partial = m));
     const action = planned === null ? 'delete' : prior === null ? 'create' : 'update';
+    // Counted from the request: a create's look for what a lost answer made is part of its time.
+    const limit = deadline(action, operationLimit(fields, planned ?? prior, action));
+    const ctx = this.ctx.operation(diags, plannedPrivate, typeName, (m) => (partial = m), limit.signal);
     /** The untracked objects a create is made beside, on its user's word (`untracked_objects`). */
     const beside: string[] = [];
     const books: CreateBooks = {
@@ -177,7 +179,7 @@ export class ResourceChanges<C> {
     };
     try {
       if (planned === null) {
-        await r.delete(toModel(fields, prior!, MODEL_OPTIONS), ctx);
+        await limit.bound(r.delete(toModel(fields, prior!, MODEL_OPTIONS), ctx));
         this.ctx.seen(r, prior!, 'gone');
         this.catalogue.gone(r, prior!);
         return { state: null, private: {}, diags };
@@ -210,10 +212,11 @@ export class ResourceChanges<C> {
         fields,
         withWriteOnlyValues(fields, toModel(fields, planned, MODEL_OPTIONS), config, prior),
       );
-      const result =
+      const result = await limit.bound(
         prior === null
-          ? await createTracked(r, plan, planned, ctx, books)
-          : await (r.update ?? notUpdatable(typeName))(plan, toModel(fields, prior, MODEL_OPTIONS), ctx);
+          ? createTracked(r, plan, planned, ctx, books)
+          : (r.update ?? notUpdatable(typeName))(plan, toModel(fields, prior, MODEL_OPTIONS), ctx),
+      );
       const state = this.finalize(r, planned, fromModel(fields, result, planned));
       await this.ctx.journal.finish(books.record, caller?.aborted ? 'kept' : 'returned');
       this.ctx.journalWarning(diags);

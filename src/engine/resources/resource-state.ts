@@ -16,6 +16,7 @@ import {
   type PrivateState,
   type StateOutcome,
 } from '../context/index.js';
+import { deadline, operationLimit } from '../contracts/index.js';
 import { reconcileRead } from '../plan/index.js';
 
 export class ResourceState<C> {
@@ -62,8 +63,9 @@ export class ResourceState<C> {
     const r = this.ctx.resources.find(typeName, diags);
     if (!r) return { state: current, private: priv, diags };
     try {
-      const ctx = this.ctx.operation(diags, priv, typeName);
-      const fresh = await r.read(toModel(r.schema.fields, current, MODEL_OPTIONS), ctx);
+      const limit = deadline('read', operationLimit(r.schema.fields, current, 'read'));
+      const ctx = this.ctx.operation(diags, priv, typeName, undefined, limit.signal);
+      const fresh = await limit.bound(r.read(toModel(r.schema.fields, current, MODEL_OPTIONS), ctx));
       this.ctx.seen(r, current, fresh === null ? 'gone' : 'tracked');
       if (fresh === null) return { state: null, private: priv, diags };
       const freshValue = fromModel(r.schema.fields, fresh, current);
