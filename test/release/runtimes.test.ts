@@ -160,17 +160,20 @@ describe('release runtimes: pinned, fetched by the build, checked', function () 
       'unknown platforms "freebsd_amd64", "windows_386": the release is built for ' +
         'darwin_amd64, darwin_arm64, linux_amd64, linux_arm64, windows_amd64',
     );
-    const cli = spawnSync(
-      process.execPath,
-      [join(REPO_ROOT, 'dist', 'scripts', 'release', 'main.js'), '--platform', 'linux_s390x'],
-      {
-        encoding: 'utf8',
-      },
-    );
+    // The framework's release command, as `npm run release` runs it; `host` is this machine's platform.
+    const release = (...args: string[]) =>
+      spawnSync(
+        process.execPath,
+        [join(REPO_ROOT, 'packages', 'framework', 'dist', 'framework', 'release', 'cli.js'), 'release', ...args],
+        { encoding: 'utf8' },
+      );
+    const cli = release('--platform', 'linux_s390x');
     expect(cli.status).to.equal(2);
     expect(cli.stderr).to.equal(
       'release: unknown platform "linux_s390x": the release is built for ' +
         'darwin_amd64, darwin_arm64, linux_amd64, linux_arm64, windows_amd64\n',
     );
+    const host = release('--platform', 'host,linux_s390x');
+    expect(host.stderr, 'host is known').to.equal(cli.stderr);
   });
 });
