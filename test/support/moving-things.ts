@@ -114,8 +114,14 @@ const oldThing = resource<(typeof oldSchema)['fields'], Shelf>({
 });
 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+/** Labels from a stored map; a value that is no text is kept as its JSON (String() throws on some objects). */
 const labelsOf = (v: unknown) =>
-  v !== null && typeof v === 'object' ? Object.entries(v).map(([key, value]) => ({ key, value: String(value) })) : [];
+  v !== null && typeof v === 'object'
+    ? Object.entries(v).map(([key, value]) => ({
+        key,
+        value: typeof value === 'string' ? value : JSON.stringify(value),
+      }))
+    : [];
 
 /** The type that replaces mover_old_thing and takes its state, and the state of example/legacy's widgets. */
 const thingSchema = resourceSchema(
