@@ -52,21 +52,14 @@ for (const pkg of PACKAGES_WITH_ASSETS) {
  * to the repository), for the release's licence notices (scripts/release).
  */
 function writePackageList(metafiles, outfile) {
-  const packages = new Set();
-  for (const input of metafiles.flatMap((metafile) => Object.keys(metafile.inputs))) {
-    const path = resolve(input).split('\\').join('/');
-    const at = path.lastIndexOf('/node_modules/');
-    if (at < 0) continue;
-    const [first, second] = path.slice(at + '/node_modules/'.length).split('/');
-    packages.add(path.slice(0, at + '/node_modules/'.length) + (first.startsWith('@') ? `${first}/${second}` : first));
-  }
-  const list = [...packages].map((dir) => dir.slice(repoRoot.length + 1)).sort();
+  const packages = packagesOf(metafiles.flatMap((metafile) => Object.keys(metafile.inputs)));
+  const list = packages.map((dir) => dir.slice(repoRoot.length + 1)).sort();
   writeFileSync(`${outfile}.packages.json`, `${JSON.stringify(list, null, 2)}\n`);
 }
 
 // A bundle's shape (its build id, which keys its code cache, and its module wrapper) is the framework's
 // release's (src/framework/release/bundle.ts): an author's bundle and these are loaded alike.
-const { BUNDLE_BANNER, BUNDLE_FOOTER, withBuildId } = await import(
+const { BUNDLE_BANNER, BUNDLE_FOOTER, packagesOf, withBuildId } = await import(
   pathToFileURL(join(repoRoot, 'dist', 'src', 'framework', 'release', 'bundle.js')).href
 );
 

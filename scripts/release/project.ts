@@ -7,7 +7,7 @@
  * trust store themselves (so the launchers hand it over), their warm-up configures them with settings
  * that reach nothing, and their reference pages are the repository's docs/<name>.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   NOTICES_PREFACE,
@@ -59,11 +59,8 @@ function noticesOf(bundle: string): string {
 
 function checkBuilt(): void {
   for (const file of [...PROJECT_PROVIDERS.flatMap(({ name }) => projectBundles(name)), 'emulator.cjs'])
-    try {
-      readFileSync(join(REPO_ROOT, 'dist', 'bundle', file));
-    } catch {
+    if (!existsSync(join(REPO_ROOT, 'dist', 'bundle', file)))
       throw new Error(`${join(REPO_ROOT, 'dist', 'bundle', file)} is missing: run npm run build first`);
-    }
 }
 
 export function providerRelease(provider: ProjectProvider): ProviderRelease {

@@ -79,21 +79,31 @@ export function operationLimit(
   value: ObjectValue | null,
   op: TimedOperation,
 ): OperationLimit | undefined {
-  for (const [name, def] of Object.entries(fields)) {
-    if (def.kind !== 'attr' || def.options.timeouts === undefined) continue;
-    const fallback = def.options.timeouts[op];
-    if (fallback === undefined) return undefined;
-    const given = value?.[name];
-    const set =
-      given !== null && typeof given === 'object' && !(given instanceof Unknown) ? (given as ObjectValue)[op] : null;
-    const text = typeof set === 'string' ? set : fallback;
-    try {
-      return { ms: millisecondsOf(text), setting: `${name}.${op}`, text };
-    } catch {
-      return { ms: millisecondsOf(fallback), setting: `${name}.${op}`, text: fallback };
-    }
+  const found = timeoutsFieldOf(fields);
+  const fallback = found?.[1][op];
+  if (found === null || fallback === undefined) return undefined;
+  const [name] = found;
+  const given = value?.[name];
+  const set =
+    given !== null && typeof given === 'object' && !(given instanceof Unknown) ? (given as ObjectValue)[op] : null;
+  const text = typeof set === 'string' ? set : fallback;
+  try {
+    return { ms: millisecondsOf(text), setting: `${name}.${op}`, text };
+  } catch {
+    return { ms: millisecondsOf(fallback), setting: `${name}.${op}`, text: fallback };
   }
-  return undefined;
+}
+
+/** Each type's `timeouts` attribute (its name and defaults), or null: looked for once per type, not per call. */
+const timeoutsFields = new WeakMap<Fields, readonly [string, TimeoutDefaults] | null>();
+function timeoutsFieldOf(fields: Fields): readonly [string, TimeoutDefaults] | null {
+  let found = timeoutsFields.get(fields);
+  if (found === undefined) {
+    const entry = Object.entries(fields).find(([, def]) => def.kind === 'attr' && def.options.timeouts !== undefined);
+    found = entry && entry[1].kind === 'attr' ? [entry[0], entry[1].options.timeouts!] : null;
+    timeoutsFields.set(fields, found);
+  }
+  return found;
 }
 
 /** The error of an operation that ran out of its time. */

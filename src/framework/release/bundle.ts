@@ -6,7 +6,7 @@
  * sec and vdb bundles (scripts/bundle.mjs) take the same shape from here.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** The place of the build id in a bundle's first bytes, before it is filled in. */
@@ -92,11 +92,9 @@ export function thirdPartyNotices(packageDirs: readonly string[], preface: strin
       version: string;
       license?: string;
     };
-    const licenseFile = existsSync(packageDir)
-      ? readdirSync(packageDir)
-          .sort()
-          .find((file) => /^(licen[cs]e|copying)/i.test(file))
-      : undefined;
+    const licenseFile = readdirSync(packageDir)
+      .sort()
+      .find((file) => /^(licen[cs]e|copying)/i.test(file));
     const text = licenseFile
       ? readFileSync(join(packageDir, licenseFile), 'utf8').trim()
       : `(no licence file; package.json says: ${pkg.license ?? 'nothing'})`;

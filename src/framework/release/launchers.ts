@@ -27,13 +27,16 @@ export interface LaunchSettings {
 /** The options a provider that hands its trust over starts Node with: no default store to parse. */
 export const TRUST_HANDOVER_NODE_OPTIONS: readonly string[] = ['--use-openssl-ca'];
 
-const SELF_LOCATION = `#!/bin/sh
+const PROVIDER_HEADER = `#!/bin/sh
 # Terraform execs this launcher with no arguments and no shell. It finds its own directory even when
 # reached through symlinks (with parameter expansion rather than dirname, so no process is forked on
 # the usual path), then uses exec so that node replaces this shell: no grandchild may hold the pipes,
 # and Terraform's kill reaches the provider itself. The provider runs from its bundle, loaded with
 # V8's code cache by start-bundle.cjs.
-self=$0
+`;
+
+/** Where the launcher is: `$dir`, even through symlinks. */
+const SELF_LOCATION = `self=$0
 hops=0
 while [ -L "$self" ] && [ "$hops" -lt 40 ]; do
   hops=$((hops + 1))
@@ -78,16 +81,15 @@ export function shellLauncher(name: string, settings: LaunchSettings, where: 're
   const [node, loader] =
     where === 'release' ? ['"$dir/runtime/node"', '"$dir/bin/start-bundle.cjs"'] : ['node', '"$dir/start-bundle.cjs"'];
   const trust = settings.handOverTrust ? TRUST_HANDOVER : '';
-  return `${SELF_LOCATION}${trust}exec ${node}${shellOptions(settings.nodeOptions)} ${loader} ${name} "$@"\n`;
+  const exec = `exec ${node}${shellOptions(settings.nodeOptions)} ${loader} ${name} "$@"\n`;
+  return `${PROVIDER_HEADER}${SELF_LOCATION}${trust}${exec}`;
 }
 
 /** An emulator's /bin/sh launcher: the same self-location, then the runtime on the emulator's bundle. */
 export function emulatorLauncher(name: string): string {
-  const head = SELF_LOCATION.replace(
-    /^# Terraform execs[\s\S]*?start-bundle\.cjs\.\n/m,
-    `# The ${name} emulator, run by the runtime beside it.\n`,
-  );
-  return `${head}exec "$dir/runtime/node" "$dir/dist/bundle/emulator.cjs" ${name} "$@"\n`;
+  const header = `#!/bin/sh\n# The ${name} emulator, run by the runtime beside it.\n`;
+  const exec = `exec "$dir/runtime/node" "$dir/dist/bundle/emulator.cjs" ${name} "$@"\n`;
+  return `${header}${SELF_LOCATION}${exec}`;
 }
 
 /** The folder of the loader scripts a release ships (copied beside this module by the build). */

@@ -12,6 +12,7 @@ import { isDeepStrictEqual } from 'node:util';
 import {
   assertChanges,
   CliError,
+  describeChange,
   CliWorkspace,
   type CliWorkspaceOptions,
   type StateResource,
@@ -132,7 +133,7 @@ async function appliedStep(workspace: CliWorkspace, step: TestStep, fail: (messa
   if (step.planChanges) assertChanges(plan, step.planChanges);
   if (step.planOnly) {
     if (!step.planChanges && !step.expectNonEmptyPlan && plan.changes.length > 0)
-      fail(`the plan is not empty:\n${plan.changes.map((c) => `  ${c.address}: ${c.actions.join(', ')}`).join('\n')}`);
+      fail(`the plan is not empty:\n${plan.changes.map(describeChange).join('\n')}`);
     return false;
   }
   await workspace.apply();
@@ -142,7 +143,7 @@ async function appliedStep(workspace: CliWorkspace, step: TestStep, fail: (messa
   if (!step.expectNonEmptyPlan && after.changes.length > 0)
     fail(
       'after applying, the plan is not empty (the provider reads back other values than it applied):\n' +
-        after.changes.map((c) => `  ${c.address}: ${c.actions.join(', ')}`).join('\n'),
+        after.changes.map(describeChange).join('\n'),
     );
   return true;
 }

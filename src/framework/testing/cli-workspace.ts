@@ -204,7 +204,8 @@ export function clisFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
   return listed.length > 0 ? listed : ['terraform'];
 }
 
-const describeChange = (change: PlannedChange): string => `  ${change.address}: ${change.actions.join(', ')}`;
+/** One planned change as a line of a message. */
+export const describeChange = (change: PlannedChange): string => `  ${change.address}: ${change.actions.join(', ')}`;
 
 /**
  * Fills `root` with an unpacked filesystem mirror of the provider (a launcher per registry host) and
