@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds the framework package (packages/framework): its entry points (src/framework/index.ts,
+// Builds the framework package (packages/framework): its entry points (packages/framework/src/index.ts,
 // testing.ts, release/index.ts and the release command, release/cli.ts) and every module they reach, compiled with their declarations into
 // packages/framework/dist by its own tsconfig; the protocol's generated messages, which
 // scripts/build-proto.mjs writes beside the compiled server, copied in beside theirs; the release's
@@ -19,13 +19,16 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 rmSync(out, { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, '-p', join(packageDir, 'tsconfig.json')], { stdio: 'inherit' });
 for (const generated of ['tfplugin6-messages', 'go-plugin-messages']) {
-  copyFileSync(join(root, 'dist', 'src', 'server', `${generated}.js`), join(out, 'server', `${generated}.js`));
-  copyFileSync(join(root, 'src', 'server', `${generated}.d.ts`), join(out, 'server', `${generated}.d.ts`));
+  copyFileSync(
+    join(root, 'dist', 'packages', 'framework', 'src', 'server', `${generated}.js`),
+    join(out, 'server', `${generated}.js`),
+  );
+  copyFileSync(join(packageDir, 'src', 'server', `${generated}.d.ts`), join(out, 'server', `${generated}.d.ts`));
 }
 // The release's loader scripts, beside the release modules that ship them, in the package and in the
-// repository's own build (src/framework/release/launchers.ts reads them there).
+// repository's own build (packages/framework/src/release/launchers.ts reads them there).
 for (const script of ['start-bundle.cjs', 'start-windows.cjs']) {
-  copyFileSync(join(root, 'bin', script), join(out, 'framework', 'release', script));
-  copyFileSync(join(root, 'bin', script), join(root, 'dist', 'src', 'framework', 'release', script));
+  copyFileSync(join(root, 'bin', script), join(out, 'release', script));
+  copyFileSync(join(root, 'bin', script), join(root, 'dist', 'packages', 'framework', 'src', 'release', script));
 }
 copyFileSync(join(root, 'LICENSE'), join(packageDir, 'LICENSE'));

@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Generates the plugin protocol's message codecs (scripts/proto-codegen.mjs: one encoder and one decoder
-// per message, over src/server/protobuf-wire.ts), in two modules, each with its services' methods
+// per message, over packages/framework/src/server/protobuf-wire.ts), in two modules, each with its services' methods
 // listed beside its messages:
-//   dist/src/server/go-plugin-messages.js  go-plugin's own services (GRPCController, GRPCStdio,
+//   dist/packages/framework/src/server/go-plugin-messages.js  go-plugin's own services (GRPCController, GRPCStdio,
 //                                          GRPCBroker) and grpc.health.v1, which every provider
 //                                          process serves from its first call;
-//   dist/src/server/tfplugin6-messages.js  tfplugin6, which only a process that serves the provider's
+//   dist/packages/framework/src/server/tfplugin6-messages.js  tfplugin6, which only a process that serves the
+// provider's
 //                                          RPCs needs (the executables load it in a second bundle,
 //                                          scripts/bundle.mjs).
-// src/server/proto.ts reads both (their declarations are src/server/*-messages.d.ts).
+// packages/framework/src/server/proto.ts reads both (their declarations are
+// packages/framework/src/server/*-messages.d.ts).
 // Start-up latency matters, since Terraform launches a provider several times per command
 // (docs/protocol.md, "How often Terraform starts a provider"): generated code is part of the bundle
 // and compiled ahead by V8's code cache, where protobufjs' reflection would parse a descriptor at
@@ -28,7 +30,7 @@ import { codecModule } from './proto-codegen.mjs';
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const protoDir = join(repoRoot, 'proto');
 
-// Together they must match PROTO_FILES in src/server/proto.ts.
+// Together they must match PROTO_FILES in packages/framework/src/server/proto.ts.
 const MODULES = [
   {
     out: 'go-plugin-messages.js',
@@ -63,7 +65,7 @@ for (const { out, files } of MODULES) {
       })),
     ]),
   );
-  const messagesOut = join(repoRoot, 'dist', 'src', 'server', out);
+  const messagesOut = join(repoRoot, 'dist', 'packages', 'framework', 'src', 'server', out);
   mkdirSync(dirname(messagesOut), { recursive: true });
   writeFileSync(`${messagesOut}.tmp`, codecModule(root, { sources: files, services }));
   renameSync(`${messagesOut}.tmp`, messagesOut);

@@ -53,15 +53,25 @@ for (const pkg of PACKAGES_WITH_ASSETS) {
  */
 function writePackageList(metafiles, outfile) {
   const packages = packagesOf(metafiles.flatMap((metafile) => Object.keys(metafile.inputs)));
-  const list = packages.map((dir) => dir.slice(repoRoot.length + 1)).sort();
+  // The framework's name resolves to the repository's own build (scripts/framework-link.mjs): not a third party.
+  const list = packages
+    .map((dir) => dir.slice(repoRoot.length + 1))
+    .filter((dir) => !dir.startsWith('dist/node_modules/'))
+    .sort();
   writeFileSync(`${outfile}.packages.json`, `${JSON.stringify(list, null, 2)}\n`);
 }
 
 // A bundle's shape (its build id, which keys its code cache, and its module wrapper) is the framework's
-// release's (src/framework/release/bundle.ts): an author's bundle and these are loaded alike.
+// release's (packages/framework/src/release/bundle.ts): an author's bundle and these are loaded alike.
 const { BUNDLE_BANNER, BUNDLE_FOOTER, packagesOf, withBuildId } = await import(
-  pathToFileURL(join(repoRoot, 'dist', 'src', 'framework', 'release', 'bundle.js')).href
+  pathToFileURL(join(repoRoot, 'dist', 'packages', 'framework', 'src', 'release', 'bundle.js')).href
 );
+
+/**
+ * esbuild would read tsconfig.json's `paths` for the framework's name and bundle its TypeScript source; the
+ * bundles are made of tsc's output, which reaches the framework as Node does (scripts/framework-link.mjs).
+ */
+const BUILT_MODULES_ONLY = '{}';
 
 /** Points `__dirname` of a package's build/src/*.js at its copied assets. */
 const relocateAssets = {
@@ -81,6 +91,8 @@ const relocateAssets = {
 };
 
 const dist = (path) => import(pathToFileURL(join(repoRoot, 'dist', 'src', path)).href);
+/** A module of the framework's build (packages/framework/src), behind the package's name. */
+const framework = (path) => import(pathToFileURL(join(repoRoot, 'dist', 'packages', 'framework', 'src', path)).href);
 /** The providers this repository builds (src/providers/project.ts). */
 const { PROJECT_PROVIDERS, builtModule } = await dist('providers/project.js');
 /** A module of the repository (a provider's startModule, serviceModule) as tsc wrote it, an absolute path. */
@@ -99,8 +111,8 @@ const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 async function prebuiltSchemas(provider) {
   const [{ ProviderEngine }, { encodeSchemaResponses }, def] = await Promise.all([
-    dist('engine/entry/index.js'),
-    dist('server/provider-service.js'),
+    framework('engine/entry/index.js'),
+    framework('server/provider-service.js'),
     provider.definition(),
   ]);
   const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => quiet, enabled: () => false };
@@ -185,6 +197,7 @@ async function bundleProviderPart(entry, outfile, plugins, { write = true } = {}
     target: 'node20',
     // The modules' own location (src/proto-location.ts) becomes the bundle's: both are one level below dist/.
     define: { 'import.meta.url': '__bundleUrl' },
+    tsconfigRaw: BUILT_MODULES_ONLY,
     // The file is one function expression in CommonJS's module-wrapper shape, so bin/start-bundle.cjs
     // compiles it as it is; wrapping it at load time would copy megabytes of source.
     // It opens with its build id (filled in below), which keys its code cache.
@@ -372,6 +385,7 @@ for (const provider of PROJECT_PROVIDERS) {
   const outfile = join(outDir, 'emulator.cjs');
   const result = await build({
     entryPoints: [join(repoRoot, 'dist', 'src', 'emulators', 'main.js')],
+    tsconfigRaw: BUILT_MODULES_ONLY,
     outfile,
     bundle: true,
     platform: 'node',
@@ -401,6 +415,7 @@ for (const provider of PROJECT_PROVIDERS) {
 // The handshake benchmark's Node floor server (scripts/bench/floor-server.ts), as one CommonJS file.
 await build({
   entryPoints: [join(repoRoot, 'dist', 'scripts', 'bench', 'floor-server.js')],
+  tsconfigRaw: BUILT_MODULES_ONLY,
   outfile: join(outDir, 'bench-floor-server.cjs'),
   bundle: true,
   platform: 'node',
@@ -428,8 +443,8 @@ const [
   dist('workload/mass-config.js'),
   dist('emulators/sec/index.js'),
   dist('emulators/vdb/index.js'),
-  dist('schema/json.js'),
-  dist('schema/block.js'),
+  framework('schema/json.js'),
+  framework('schema/block.js'),
   dist('tfclient/terraform-cli.js'),
 ]);
 /** The emulators the warm-up runs configure each provider against, by provider name. */

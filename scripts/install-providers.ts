@@ -15,11 +15,11 @@
  * version (a local executable's is 0.0.0: the bridge has no way to ask it).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { unpackZip } from '../src/framework/release/zip.js';
+import { unpackZip } from '../packages/framework/src/release/zip.js';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { providerArchiveName } from '../src/framework/release/build.js';
-import { currentPlatform } from '../src/framework/release/runners.js';
+import { providerArchiveName } from '../packages/framework/src/release/build.js';
+import { currentPlatform } from '../packages/framework/src/release/runners.js';
 import { projectRelease } from './release/project.js';
 import { projectProvider, sourceAddress } from '../src/providers/project.js';
 

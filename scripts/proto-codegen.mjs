@@ -1,8 +1,9 @@
 // Writes the plugin protocol's message codecs (scripts/build-proto.mjs): for every message of a
 // protobufjs Root, an encoder from the plain-object form and a decoder into it, over the wire format of
-// src/server/protobuf-wire.ts. The plain-object form and its rules are protobufjs 8's (fromObject and
+// packages/framework/src/server/protobuf-wire.ts. The plain-object form and its rules are protobufjs 8's (fromObject
+// and
 // encode on the way out, proto3's implicit presence included; decode and toObject with defaults, longs
-// and enums as numbers and oneofs named, on the way in: src/server/codecs.ts), which the codecs
+// and enums as numbers and oneofs named, on the way in: packages/framework/src/server/codecs.ts), which the codecs
 // replaced; a test holds them to protobufjs' reflection over the .proto sources
 // (test/server/protobuf-codecs.test.ts). Each message is converted and written in one pass, and read
 // straight into its plain object.

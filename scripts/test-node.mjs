@@ -1,5 +1,5 @@
 // `npm run --silent test-node`: prints the folder of the Node the releases carry (the version and
-// integrity pinned in src/framework/release/runtimes.ts), for this machine's platform, fetching it first
+// integrity pinned in packages/framework/src/release/runtimes.ts), for this machine's platform, fetching it first
 // with npm pack and checking it against its pin. `.ci/run` puts that folder first on PATH, so the
 // build, the tests and every provider process they start run on the Node users get, whatever Node
 // the machine has. Plain JavaScript, as it runs before the build: the release scripts' pin and
@@ -18,7 +18,7 @@ try {
   await build({
     stdin: {
       contents:
-        "export * from './src/framework/release/runtimes.ts'; export { hostPlatform } from './src/framework/release/runners.ts';",
+        "export * from './packages/framework/src/release/runtimes.ts'; export { hostPlatform } from './packages/framework/src/release/runners.ts';",
       resolveDir: root,
       loader: 'ts',
     },

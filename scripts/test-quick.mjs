@@ -33,10 +33,14 @@ const git = (...a) => execFileSync('git', a, { cwd: ROOT, encoding: 'utf8' }).sp
 const changed = [
   ...new Set([...git('diff', '--name-only', since), ...git('ls-files', '--others', '--exclude-standard')]),
 ];
-const sources = changed.filter((f) => /^(src|test|scripts)\/.*\.ts$/.test(f) || f.startsWith('proto/'));
+const sources = changed.filter(
+  (f) => /^(src|test|scripts|packages\/framework\/src)\/.*\.ts$/.test(f) || f.startsWith('proto/'),
+);
 const examples = changed.filter((f) => f.startsWith('examples/') || f.startsWith('test/acceptance/cases/'));
 if (sources.length === 0 && examples.length === 0) {
-  console.log(`test:quick: nothing under src/, test/, scripts/, proto/ or examples/ changed since ${since}`);
+  console.log(
+    `test:quick: nothing under src/, packages/framework/src/, test/, scripts/, proto/ or examples/ changed since ${since}`,
+  );
   process.exit(0);
 }
 
@@ -48,6 +52,17 @@ if (!listOnly) {
 /** dist/<file>.js for a changed source (proto/ changes reach everything through the built descriptors). */
 const compiled = (f) => (f.startsWith('proto/') ? 'dist/src/wire/vdb-proto.js' : `dist/${f.replace(/\.ts$/, '.js')}`);
 const changedModules = new Set(sources.map(compiled));
+
+/** The framework's entry points by name (as sec and vdb import it), each the module it is compiled to. */
+const FRAMEWORK = JSON.parse(readFileSync(join(ROOT, 'packages/framework/package.json'), 'utf8'));
+const FRAMEWORK_ENTRIES = new Map(
+  Object.entries(FRAMEWORK.exports)
+    .filter(([, target]) => typeof target !== 'string')
+    .map(([entry, target]) => [
+      `${FRAMEWORK.name}${entry.slice(1)}`,
+      target.default.replace(/^\.\/dist\//, 'dist/packages/framework/src/'),
+    ]),
+);
 
 const imports = new Map();
 function importsOf(file) {
@@ -62,6 +77,8 @@ function importsOf(file) {
   }
   for (const m of text.matchAll(/(?:from\s*|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g))
     out.push(relative(ROOT, resolve(dirname(join(ROOT, file)), m[1])));
+  for (const m of text.matchAll(/(?:from\s*|import\s*\(\s*)['"](@keel\/provider-framework[^'"]*)['"]/g))
+    if (FRAMEWORK_ENTRIES.has(m[1])) out.push(FRAMEWORK_ENTRIES.get(m[1]));
   // A test that starts an executable sees all of what it bundles.
   for (const m of text.matchAll(/terraform-provider-(sec|vdb)|\b(SEC|VDB)_BIN\b/g)) {
     const name = (m[1] ?? m[2]).toLowerCase();

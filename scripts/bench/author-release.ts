@@ -15,9 +15,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, cpSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../../src/server/handshake.js';
-import { currentPlatform } from '../../src/framework/release/runners.js';
-import { unpackZip } from '../../src/framework/release/zip.js';
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../../packages/framework/src/server/handshake.js';
+import { currentPlatform } from '../../packages/framework/src/release/runners.js';
+import { unpackZip } from '../../packages/framework/src/release/zip.js';
 import { readFlags, REPO_ROOT } from './util.js';
 
 interface Start {

@@ -3,9 +3,18 @@
  * @msgpack/msgpack decoding of the same bytes (the floor; target within 2×).
  */
 import { decode as rawDecode } from '@msgpack/msgpack';
-import { encodeMsgpack, decodeMsgpack } from '../../src/schema/msgpack.js';
-import { type CtyType, STRING, NUMBER, BOOL, listOf, setOf, mapOf, objectOf } from '../../src/schema/cty-type.js';
-import type { Value } from '../../src/schema/value.js';
+import { encodeMsgpack, decodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
+import {
+  type CtyType,
+  STRING,
+  NUMBER,
+  BOOL,
+  listOf,
+  setOf,
+  mapOf,
+  objectOf,
+} from '../../packages/framework/src/schema/cty-type.js';
+import type { Value } from '../../packages/framework/src/schema/value.js';
 import { median, readFlags, table, machine } from './util.js';
 
 interface Case {

@@ -4,7 +4,7 @@
  * the sources through the bundles' source maps.
  *
  * What a process does before Terraform connects is its start-up. After that, a sample counts for an
- * RPC when a frame of its stack is that RPC's handler in src/server/provider-service.ts (by source
+ * RPC when a frame of its stack is that RPC's handler in packages/framework/src/server/provider-service.ts (by source
  * line) or an engine method it calls (by name: code resumed after an await has no handler frame
  * below it). The rest is gRPC, protobuf and Node's work around the handlers, garbage collection, or idle.
  */
@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { shellLauncher } from '../../src/framework/release/launchers.js';
+import { shellLauncher } from '../../packages/framework/src/release/launchers.js';
 import { PROJECT_LAUNCH } from '../release/project.js';
 import { REPO_ROOT } from './util.js';
 
@@ -72,7 +72,10 @@ const ENGINE_METHODS: Record<string, string> = {
 
 /** [first line, RPC] of each handler body in provider-service.ts (1-based, ascending). */
 function handlerLines(): [number, string][] {
-  const source = readFileSync(join(REPO_ROOT, 'src', 'server', 'provider-service.ts'), 'utf8').split('\n');
+  const source = readFileSync(
+    join(REPO_ROOT, 'packages', 'framework', 'src', 'server', 'provider-service.ts'),
+    'utf8',
+  ).split('\n');
   const out: [number, string][] = [];
   source.forEach((line, i) => {
     const m = /^\s+(\w+): guarded\('/.exec(line);
@@ -97,9 +100,9 @@ function layerOf(source: string, name: string): string {
   if (/^src\/server\/log\.ts/.test(source)) return 'logging';
   if (/^src\/(clients)\/|^(undici|zod)\//.test(source)) return 'ours: API client (src/clients, zod)';
   if (/^src\/(engine|schema|resources)\/|^src\/server\/provider-service\.ts/.test(source))
-    return 'ours: provider logic (src/engine, schema, resources)';
+    return 'ours: provider logic (packages/framework/src/engine, schema, resources)';
   if (/^src\/|^@grpc\/|^protobufjs\/|tfplugin6-messages|^@js-sdsl\//.test(source))
-    return 'ours: gRPC framing, protobuf, server (src/wire, src/server)';
+    return 'ours: gRPC framing, protobuf, server (src/wire, packages/framework/src/server)';
   if (/^node:internal\/http2\//.test(source)) return "Node's HTTP/2 (node:internal/http2)";
   if (/^node:(_http_|https|http$|_tls_|tls$|net$|internal\/(net|tls|stream_base_commons|dns))/.test(source))
     return "Node's HTTP/1.1 client, TLS and sockets";
@@ -165,7 +168,7 @@ export function summariseProfiles(dir: string): ProfileSummary {
     const rpcOf = (id: number): string => {
       for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
         const w = locate(nodes.get(cur)!);
-        if (w.source.endsWith('src/server/provider-service.ts')) {
+        if (w.source.endsWith('packages/framework/src/server/provider-service.ts')) {
           let rpc: string | undefined;
           for (const [line, name] of handlers) if (line <= w.line) rpc = name;
           if (rpc && w.line >= handlers[0]![0]) return rpc;

@@ -7,7 +7,7 @@
  * as one CommonJS file, like the providers.
  */
 import { createSecureServer } from 'node:http2';
-import { selfSignedCertificate } from '../../src/server/self-signed.js';
+import { selfSignedCertificate } from '../../packages/framework/src/server/self-signed.js';
 
 const COOKIE = 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2';
 if (process.env.TF_PLUGIN_MAGIC_COOKIE !== COOKIE || !process.env.PLUGIN_CLIENT_CERT) {

@@ -1,11 +1,13 @@
 /**
- * journal: the create records alone (src/engine/journal/create-journal.ts), without Terraform or a platform,
+ * journal: the create records alone (packages/framework/src/engine/journal/create-journal.ts), without Terraform or a
+ * platform,
  * in the file system they are kept on: one process writes down N creates, ten at a time (each sent,
  * answered and returned, as an apply does), and shuts down; the next retires each (its object shown
  * tracked, as the plan after an apply does); the one after lists what is left (which removes a log
  * whose records all ended). Then, in a directory of its own, a run killed after its N creates were
  * answered, and the re-run whose every create opens its records afresh before sending anything (as a
- * recovery does, src/engine/creates/create-records.ts). Each step in a process of its own, CPU and wall
+ * recovery does, packages/framework/src/engine/creates/create-records.ts). Each step in a process of its own, CPU and
+ * wall
  * per resource. What the records cost an apply beside everything else is the `unrecorded` side of
  * `scale --against-go`.
  *
@@ -87,8 +89,10 @@ export async function journalBench(args: string[]): Promise<void> {
   );
   // The journal part's face; a checkout built before the engine had parts has the journal at engine/create-journal.js.
   const module = (root: string) => {
-    const face = join(root, 'dist', 'src', 'engine', 'journal', 'index.js');
-    return pathToFileURL(existsSync(face) ? face : join(root, 'dist', 'src', 'engine', 'create-journal.js')).href;
+    const face = join(root, 'dist', 'packages', 'framework', 'src', 'engine', 'journal', 'index.js');
+    return pathToFileURL(
+      existsSync(face) ? face : join(root, 'dist', 'packages', 'framework', 'src', 'engine', 'create-journal.js'),
+    ).href;
   };
   const sides = [
     { label: 'this checkout', module: module(REPO_ROOT) },

@@ -1,7 +1,8 @@
 /**
  * lookalikes: how long `terraform plan` takes, at Terraform's default parallelism, for N creates of one
  * type when the platform already holds an untracked look-alike of each (a killed job's re-run on a
- * fresh runner, src/engine/creates/create-lookalikes.ts), beside the same N creates with none. Each plan in a
+ * fresh runner, packages/framework/src/engine/creates/create-lookalikes.ts), beside the same N creates with none. Each
+ * plan in a
  * fresh directory (no records), against the sec emulator in this process, with `terraform` from PATH:
  * - none:    N `sec_alert_channel_email` creates, nothing like them on the platform;
  * - refuse:  the same beside N look-alikes, with the default setting (the plan warns, naming each in one

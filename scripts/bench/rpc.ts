@@ -15,10 +15,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ProviderDef } from '../../src/engine/contracts/index.js';
+import type { ProviderDef } from '../../packages/framework/src/engine/contracts/index.js';
 import { PROJECT_PROVIDERS } from '../../src/providers/project.js';
-import { impliedType } from '../../src/schema/block.js';
-import { encodeMsgpack } from '../../src/schema/msgpack.js';
+import { impliedType } from '../../packages/framework/src/schema/block.js';
+import { encodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
 import { launchProvider, type LaunchedProvider } from '../../src/tfclient/launch.js';
 import { REPO_ROOT, bin, cpuMsOf, machine, readFlags, table } from './util.js';

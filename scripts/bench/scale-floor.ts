@@ -13,8 +13,8 @@ import { pathToFileURL } from 'node:url';
 import { createSecClient, type SecClient } from '../../src/clients/sec/index.js';
 import { createVdbClient } from '../../src/clients/vdb/client.js';
 import type { VdbClient } from '../../src/clients/vdb/api.js';
-import { goDurationToProto } from '../../src/wire/go-duration.js';
-import { isApiError } from '../../src/wire/api-error.js';
+import { goDurationToProto } from '../../packages/framework/src/wire/go-duration.js';
+import { isApiError } from '../../packages/framework/src/wire/api-error.js';
 import { REPORT_NOTIFICATION_KEYS, type ReportNotifications } from '../../src/clients/sec/report-rules.js';
 import type {
   AttributeValue,

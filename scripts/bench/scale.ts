@@ -8,7 +8,6 @@
  * - provider CPU and peak RSS (summed / maxed over the provider processes Terraform starts, from
  *   their exit lines in TF_LOG_PATH), Terraform's own CPU, the floor's CPU and RSS;
  * - per-RPC p50/p99 from the provider's trace lines, total and excluding API time (target p99 ≤ 50 ms).
- *
  *   npm run bench -- scale [--count 1000] [--parallelism 10,50] [--provider sec,vdb] [--cpu-prof DIR] [--provider-log trace|debug]
  *
  * --provider-log debug measures the provider as Terraform runs it without trace logging (which also

@@ -8,7 +8,7 @@
  */
 import { PROJECT_PROVIDERS } from '../../src/providers/project.js';
 import { launchProvider } from '../../src/tfclient/launch.js';
-import { decodeMessage, messageType } from '../../src/server/proto.js';
+import { decodeMessage, messageType } from '../../packages/framework/src/server/proto.js';
 import { bareNode, bin, median, mib, ms, peakRss, readFlags, table, machine } from './util.js';
 
 export async function schemaBench(args: string[]): Promise<void> {

@@ -18,9 +18,9 @@
  */
 import { join } from 'node:path';
 import { startSecEmulator } from '../../src/emulators/sec/index.js';
-import { impliedType } from '../../src/schema/block.js';
-import { encodeJSON } from '../../src/schema/json.js';
-import type { ObjectValue } from '../../src/schema/value.js';
+import { impliedType } from '../../packages/framework/src/schema/block.js';
+import { encodeJSON } from '../../packages/framework/src/schema/json.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { secProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { TerraformClient } from '../../src/tfclient/terraform-client.js';
 import { bin, cpuMsOf, machine, median, sizeFlags } from './util.js';

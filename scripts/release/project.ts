@@ -17,11 +17,11 @@ import {
   type EmulatorRelease,
   type PackageFile,
   type ProviderRelease,
-} from '../../src/framework/release/build.js';
-import { thirdPartyNotices } from '../../src/framework/release/bundle.js';
-import { TRUST_HANDOVER_NODE_OPTIONS, type LaunchSettings } from '../../src/framework/release/launchers.js';
-import type { ReleaseConfig } from '../../src/framework/release/cli.js';
-import { sourceState } from '../../src/framework/release/source.js';
+} from '../../packages/framework/src/release/build.js';
+import { thirdPartyNotices } from '../../packages/framework/src/release/bundle.js';
+import { TRUST_HANDOVER_NODE_OPTIONS, type LaunchSettings } from '../../packages/framework/src/release/launchers.js';
+import type { ReleaseConfig } from '../../packages/framework/src/release/cli.js';
+import { sourceState } from '../../packages/framework/src/release/source.js';
 import { PROJECT_PROVIDERS, type ProjectProvider } from '../../src/providers/project.js';
 import { REPO_ROOT } from './paths.js';
 

@@ -16,7 +16,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
-import { ownEntry } from '../wire/own-entry.js';
+import { ownEntry } from '@keel/provider-framework/client';
 
 /** The proxy an API connection goes through, and which variable named it (for messages). */
 export interface ProxyChoice {

@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { startSecEmulator, type SecEmulator } from '../emulators/sec/index.js';
 import { TerraformClient, configValue } from '../tfclient/terraform-client.js';
 import { devOverridesConfig, terraformEnv, secProviderEnv } from '../tfclient/terraform-cli.js';
-import { formatValue, valueEquals } from '../schema/value-ops.js';
-import { impliedType } from '../schema/block.js';
-import type { ObjectValue } from '../schema/value.js';
+import { formatValue, valueEquals } from '../../packages/framework/src/schema/value-ops.js';
+import { impliedType } from '../../packages/framework/src/schema/block.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 

@@ -5,10 +5,21 @@
  * attributes) and object-typed attribute after its parent's bullets. Also the phrases other parts of
  * the pages share: type names, defaults and validator sentences.
  */
-import type { AttrOptions, BlockOptions, FieldDef, Fields, ResourceSchema } from '../schema/define.js';
-import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock, SchemaObject } from '../schema/block.js';
-import type { CtyType } from '../schema/cty-type.js';
-import { Decimal, type Value } from '../schema/value.js';
+import type {
+  AttrOptions,
+  BlockOptions,
+  FieldDef,
+  Fields,
+  ResourceSchema,
+} from '../../packages/framework/src/schema/define.js';
+import type {
+  SchemaAttribute,
+  SchemaBlock,
+  SchemaNestedBlock,
+  SchemaObject,
+} from '../../packages/framework/src/schema/block.js';
+import type { CtyType } from '../../packages/framework/src/schema/cty-type.js';
+import { Decimal, type Value } from '../../packages/framework/src/schema/value.js';
 import { anchor, lowerFirst, sentence, upperFirst } from './text.js';
 
 interface Rendered {

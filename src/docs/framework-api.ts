@@ -1,6 +1,6 @@
 /**
  * docs/framework/api.md: the framework package's API reference, generated from the declarations the
- * package ships (packages/framework/dist, built by `npm run build`): every export of its two entry
+ * package ships (packages/framework/dist, built by `npm run build`): every export of its entry
  * points with its declaration and its documentation comment, as an author's editor shows them.
  */
 import { readFileSync } from 'node:fs';
@@ -10,11 +10,13 @@ import ts from 'typescript';
 export const FRAMEWORK_API_PAGE = 'docs/framework/api.md';
 
 const ENTRY_POINTS = [
-  { specifier: '@keel/provider-framework', declarations: 'packages/framework/dist/framework/index.d.ts' },
-  { specifier: '@keel/provider-framework/testing', declarations: 'packages/framework/dist/framework/testing.d.ts' },
+  { specifier: '@keel/provider-framework', declarations: 'packages/framework/dist/index.d.ts' },
+  { specifier: '@keel/provider-framework/testing', declarations: 'packages/framework/dist/testing.d.ts' },
+  { specifier: '@keel/provider-framework/server', declarations: 'packages/framework/dist/server.d.ts' },
+  { specifier: '@keel/provider-framework/client', declarations: 'packages/framework/dist/client.d.ts' },
   {
     specifier: '@keel/provider-framework/release',
-    declarations: 'packages/framework/dist/framework/release/index.d.ts',
+    declarations: 'packages/framework/dist/release/index.d.ts',
   },
 ];
 
@@ -27,7 +29,7 @@ export function frameworkApiPage(repoRoot: string): string {
   const out = [
     '# API reference',
     '',
-    `\`@keel/provider-framework\` ${version}: every export of its three entry points, with its declaration`,
+    `\`@keel/provider-framework\` ${version}: every export of its five entry points, with its declaration`,
     'and documentation, generated from the declarations the package ships (`npm run docs`; do not edit).',
     'The guide [Your first provider](first-provider.md) puts them to work.',
     '',
@@ -62,7 +64,8 @@ function describe(exported: ts.Symbol, checker: ts.TypeChecker): string[] {
  * …)"): files a contributor reads, which the package does not ship, so its reference leaves them out.
  */
 const CITED_FOLDERS =
-  'src|docs|test|scripts|examples|engine|schema|server|wire|framework|catalogue|checks|context|contracts|creates|' +
+  'src|packages|docs|test|scripts|examples|engine|schema|server|wire|framework|' +
+  'catalogue|checks|context|contracts|creates|' +
   'diagnostics|entry|functions|host|journal|plan|resources|providers|clients|testing|release';
 const CITATION = new RegExp(
   `[ \\t]*\\((?=[^()\`]*(?<![\\w/-])(?:(?:${CITED_FOLDERS})\\/|\\.\\/[\\w-]+\\.ts|[\\w-]+\\.(?:ts|md)\\b))[^()]*\\)`,

@@ -4,9 +4,13 @@
  * `examples/<provider>/functions/<name>/main.tf`, its signature, its arguments, and the calls it
  * declares with what they give (the same calls the tests make under every client).
  */
-import type { CtyType } from '../schema/cty-type.js';
-import { type FunctionDef, type FunctionParameter, Functions } from '../engine/functions/index.js';
-import { plainToValue, valueToPlain } from '../schema/model.js';
+import type { CtyType } from '../../packages/framework/src/schema/cty-type.js';
+import {
+  type FunctionDef,
+  type FunctionParameter,
+  Functions,
+} from '../../packages/framework/src/engine/functions/index.js';
+import { plainToValue, valueToPlain } from '../../packages/framework/src/schema/model.js';
 import type { FileReader } from './examples.js';
 import { typeName } from './fields.js';
 import { exampleSection, finish, frontMatter, sentence } from './text.js';

@@ -3,7 +3,7 @@
  * sections that link to one another (a resource's identity to its list resource, a list resource to
  * its resource) find each other's paths here.
  */
-import type { ProviderDef } from '../engine/contracts/index.js';
+import type { ProviderDef } from '../../packages/framework/src/engine/contracts/index.js';
 
 type AnyProvider = ProviderDef<any, any>;
 

@@ -11,7 +11,13 @@
  * resource, action, data source). What they are made of is beside it: the fields in fields.ts, the
  * sections beyond the fields in sections.ts, page paths in paths.ts, Markdown text in text.ts.
  */
-import type { ActionDef, DataSourceDef, EphemeralDef, ProviderDef, ResourceDef } from '../engine/contracts/index.js';
+import type {
+  ActionDef,
+  DataSourceDef,
+  EphemeralDef,
+  ProviderDef,
+  ResourceDef,
+} from '../../packages/framework/src/engine/contracts/index.js';
 import { findExample, type FileReader } from './examples.js';
 import { renderFieldsOf } from './fields.js';
 import { renderFunctionPage } from './functions.js';
@@ -25,7 +31,7 @@ import {
   migrationSection,
 } from './sections.js';
 import { exampleSection, finish, frontMatter, sentence, sortByType } from './text.js';
-import { deprecationNote, withoutDeprecation } from '../schema/define.js';
+import { deprecationNote, withoutDeprecation } from '../../packages/framework/src/schema/define.js';
 
 export { SENSITIVE_OUTPUT, constraintSentence, formatDefault, typeName } from './fields.js';
 export { docPaths, type DocPaths } from './paths.js';

@@ -5,9 +5,14 @@
  * ephemeral resource leaves open when Terraform does not close it, and what a configuration written
  * for the upstream provider must change. Each reads the declarations and returns the section's lines.
  */
-import type { DataSourceDef, ProviderDef, ResourceDef } from '../engine/contracts/index.js';
-import { requiredUnreadable, type FieldDef, type Fields, type Unreadable } from '../schema/define.js';
-import type { Value } from '../schema/value.js';
+import type { DataSourceDef, ProviderDef, ResourceDef } from '../../packages/framework/src/engine/contracts/index.js';
+import {
+  requiredUnreadable,
+  type FieldDef,
+  type Fields,
+  type Unreadable,
+} from '../../packages/framework/src/schema/define.js';
+import type { Value } from '../../packages/framework/src/schema/value.js';
 import { formatDefault } from './fields.js';
 import { docPaths } from './paths.js';
 import { joinAnd, lowerFirst, sentence, sortByType } from './text.js';

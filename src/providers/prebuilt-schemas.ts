@@ -6,7 +6,8 @@
  *
  * Here, as tsc compiles it, the module holds none: run from dist/src (tests, tools) a provider encodes
  * its answers on the first call. In each executable's bundle scripts/bundle.mjs replaces this module by
- * one holding that provider's answers, encoded by src/server/provider-service.ts from the same modules
+ * one holding that provider's answers, encoded by packages/framework/src/server/provider-service.ts from the same
+ * modules
  * the bundle holds; test/server/prebuilt-schemas.test.ts checks them against a fresh encoding.
  */
 

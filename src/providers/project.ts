@@ -9,7 +9,7 @@
  * costs the two version modules. test/invariants/project.test.ts checks each entry against its
  * definition and the files it names.
  */
-import type { ProviderDef } from '../engine/contracts/index.js';
+import type { ProviderDef } from '@keel/provider-framework';
 import { SEC_VERSION } from '../resources/sec/version.js';
 import { VDB_VERSION } from '../resources/vdb/version.js';
 

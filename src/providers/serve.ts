@@ -5,12 +5,15 @@
  * the schema: it answers from the schema answers built into the executable (./prebuilt-schemas.ts)
  * and never loads the service, which the executables keep in a second bundle (scripts/bundle.mjs).
  */
-import { runProviderMain, type ProviderService } from '../server/main.js';
-import { createLogger } from '../server/log.js';
-import { PROVIDER_SERVICE_RPCS, type RpcName } from '../server/rpcs.js';
-import type { Logger } from '../engine/diagnostics/index.js';
+import {
+  createLogger,
+  PROVIDER_SERVICE_RPCS,
+  type ProviderService,
+  type RpcName,
+  runProviderMain,
+} from '@keel/provider-framework/server';
+import type { Logger, ProviderIdentity } from '@keel/provider-framework';
 import { PREBUILT_SCHEMA_RESPONSES } from './prebuilt-schemas.js';
-import type { ProviderIdentity } from '../framework/service.js';
 
 /** Makes the provider's service (../framework/service.ts); it checks that it serves the provider `identity` names. */
 export type CreateService = (log: Logger, identity: ProviderIdentity) => ProviderService;

@@ -3,7 +3,7 @@
  * (scripts/bundle.mjs).
  */
 import def from '../resources/vdb/index.js';
-import { providerServiceOf } from '../framework/service.js';
+import { providerServiceOf } from '@keel/provider-framework';
 import type { CreateService } from './serve.js';
 
 // The engine's variables keep the names the releases have always read (KEEL_CREATE_RECORDS).

@@ -5,7 +5,7 @@
  * refuse (`counterexamples`), so that a test can break every attribute of the form and see it
  * refused at validation, at its path, before anything is sent.
  */
-import type { Validator } from './define.js';
+import type { Validator } from '@keel/provider-framework';
 
 /** The forms the validators below check; an attribute's validators name theirs (`form`). */
 export type ValueForm = 'timestamp' | 'uuid' | 'url' | 'email' | 'cidr' | 'pem' | 'name' | 'lower-case id';

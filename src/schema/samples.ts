@@ -6,8 +6,7 @@
  *
  * An argument that names another object (`refersTo`) has none: only real objects' ids are valid.
  */
-import type { CtyType } from './cty-type.js';
-import type { AttrDef } from './define.js';
+import type { AttrDef, CtyType } from '@keel/provider-framework';
 
 const TEXTS = ['tf-sample-a', 'tf-sample-b'];
 

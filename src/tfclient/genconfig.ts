@@ -17,12 +17,21 @@
  * indentation only: `terraform fmt` applies the same formatter (the tests run it on the file).
  * Not ported, since these providers declare none: nested attribute types, map blocks.
  */
-import { nestedBlockType, type SchemaBlock, type SchemaNestedBlock } from '../schema/block.js';
-import type { CtyType } from '../schema/cty-type.js';
-import { parseJSONText, JSONNumberText, JSONObjectNode, type JSONNode } from '../schema/json.js';
-import { numberText, parseNumber } from '../schema/number.js';
-import { compareStringsBytewise, normalizeSet } from '../schema/value-ops.js';
-import { type Decimal, Unknown, type ObjectValue, type Value } from '../schema/value.js';
+import {
+  nestedBlockType,
+  type SchemaBlock,
+  type SchemaNestedBlock,
+} from '../../packages/framework/src/schema/block.js';
+import type { CtyType } from '../../packages/framework/src/schema/cty-type.js';
+import {
+  parseJSONText,
+  JSONNumberText,
+  JSONObjectNode,
+  type JSONNode,
+} from '../../packages/framework/src/schema/json.js';
+import { numberText, parseNumber } from '../../packages/framework/src/schema/number.js';
+import { compareStringsBytewise, normalizeSet } from '../../packages/framework/src/schema/value-ops.js';
+import { type Decimal, Unknown, type ObjectValue, type Value } from '../../packages/framework/src/schema/value.js';
 
 /** The body of `resource "<type>" "<name>" { … }` for a configuration value, as genconfig writes it. */
 export function generateResourceContents(

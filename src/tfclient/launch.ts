@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
-import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../server/handshake.js';
-import { SERVICE_NAMES, STREAMING_RPC_NAMES, type RpcName } from '../server/proto.js';
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../../packages/framework/src/server/handshake.js';
+import { SERVICE_NAMES, STREAMING_RPC_NAMES, type RpcName } from '../../packages/framework/src/server/proto.js';
 import { serviceDefinition } from './service-definitions.js';
-import { derToPem, generateCertificate, parseHandshakeCertField } from '../server/tls.js';
+import { derToPem, generateCertificate, parseHandshakeCertField } from '../../packages/framework/src/server/tls.js';
 
 export interface LaunchOptions {
   /** Extra environment, applied last (so tests can also blank the defaults); undefined removes a variable. */
@@ -58,7 +58,7 @@ export interface ClientIdentity {
 }
 
 export interface ProviderConnection {
-  /** Unary tfplugin6.Provider RPC with plain-object request/response (src/server/proto.ts). */
+  /** Unary tfplugin6.Provider RPC with plain-object request/response (packages/framework/src/server/proto.ts). */
   call(rpc: RpcName, request?: unknown, options?: { deadlineMs?: number }): Promise<any>;
   /** A unary tfplugin6.Provider RPC on protobuf bytes both ways (timing the server without our decoding). */
   callRaw(rpc: RpcName, request: Buffer, options?: { deadlineMs?: number }): Promise<Buffer>;

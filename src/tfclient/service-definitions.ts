@@ -4,7 +4,13 @@
  * (and the framework package built from it) names no grpc-js type.
  */
 import type { MethodDefinition, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
-import { decodeMessage, encodeMessage, messageType, PreEncoded, serviceMethods } from '../server/proto.js';
+import {
+  decodeMessage,
+  encodeMessage,
+  messageType,
+  PreEncoded,
+  serviceMethods,
+} from '../../packages/framework/src/server/proto.js';
 
 /** A grpc-js ServiceDefinition (clients: src/tfclient) whose (de)serializers use the plain-object form above. */
 export function serviceDefinition(serviceName: string): ServiceDefinition<UntypedServiceImplementation> {

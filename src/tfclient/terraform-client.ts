@@ -4,18 +4,23 @@
  * apply and read checks (docs/protocol.md, "Terraform's checks"), so tests catch what Terraform
  * would reject. It never uses the provider's engine: it is an independent judge.
  */
-import type { Schema, SchemaBlock } from '../schema/block.js';
-import { impliedType } from '../schema/block.js';
-import type { ObjectValue, Value } from '../schema/value.js';
-import { decodeMsgpack, encodeMsgpack } from '../schema/msgpack.js';
-import { plainToValue } from '../schema/model.js';
-import { formatPath, type AttributePath } from '../schema/path.js';
-import { proposedNew, checkPlannedState, checkApplyResult, checkReadResult } from '../engine/checks/index.js';
-import { objectOf, typeFromJSON, type CtyType } from '../schema/cty-type.js';
-import { isWhollyKnown } from '../schema/value-ops.js';
+import type { Schema, SchemaBlock } from '../../packages/framework/src/schema/block.js';
+import { impliedType } from '../../packages/framework/src/schema/block.js';
+import type { ObjectValue, Value } from '../../packages/framework/src/schema/value.js';
+import { decodeMsgpack, encodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
+import { plainToValue } from '../../packages/framework/src/schema/model.js';
+import { formatPath, type AttributePath } from '../../packages/framework/src/schema/path.js';
+import {
+  proposedNew,
+  checkPlannedState,
+  checkApplyResult,
+  checkReadResult,
+} from '../../packages/framework/src/engine/checks/index.js';
+import { objectOf, typeFromJSON, type CtyType } from '../../packages/framework/src/schema/cty-type.js';
+import { isWhollyKnown } from '../../packages/framework/src/schema/value-ops.js';
 import { status as grpcStatus } from '@grpc/grpc-js';
 import { launchProvider, type LaunchedProvider } from './launch.js';
-import { schemaFromProto } from '../schema/schema-from-proto.js';
+import { schemaFromProto } from '../../packages/framework/src/schema/schema-from-proto.js';
 
 type Msg = Record<string, any>;
 

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
 import { startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
-import { selfSignedCertificate } from '../../src/server/self-signed.js';
+import { selfSignedCertificate } from '../../packages/framework/src/server/self-signed.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { type ConnectProxy, startConnectProxy } from '../support/connect-proxy.js';
 import { type TlsFront, startTlsFront } from '../support/tls-front.js';

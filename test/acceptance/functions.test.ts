@@ -14,7 +14,7 @@ import { cpSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import type { FunctionDef } from '../../src/engine/functions/index.js';
+import type { FunctionDef } from '../../packages/framework/src/engine/functions/index.js';
 import { hcl } from '../../src/docs/functions.js';
 import { ACCEPTANCE_CLIS, OPENTOFU_1_10_CLI, TERRAFORM_RELEASES, type AcceptanceCli } from './real-clients.js';
 import { REPO_ROOT, Workspace, type WorkspaceOptions } from './terraform.js';

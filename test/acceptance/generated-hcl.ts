@@ -2,10 +2,10 @@
  * Reads the configuration Terraform writes with `-generate-config-out` (internal/genconfig's
  * output, formatted as `terraform fmt` does): resource blocks of `name = value` attributes and nested
  * blocks, each value kept as its text. And the rule provider-written configuration keeps, by kind of
- * value (src/engine/resources/generate-config.ts), checked over what Terraform wrote.
+ * value (packages/framework/src/engine/resources/generate-config.ts), checked over what Terraform wrote.
  */
-import type { Fields } from '../../src/schema/define.js';
-import type { ProviderDef } from '../../src/engine/contracts/index.js';
+import type { Fields } from '../../packages/framework/src/schema/define.js';
+import type { ProviderDef } from '../../packages/framework/src/engine/contracts/index.js';
 
 /** A block's attributes (each value's text) and nested blocks (by name, in order). */
 export interface HclBody {

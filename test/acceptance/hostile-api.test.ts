@@ -64,7 +64,7 @@ async function hostileApi(answer: Answer): Promise<{ url: string; server: Server
   };
 }
 
-/** The largest peak RSS the provider processes logged as they exited (src/server/main.ts). */
+/** The largest peak RSS the provider processes logged as they exited (packages/framework/src/server/main.ts). */
 function peakRss(logFile: string): number {
   // hclog writes the number as a float, quoted: peak_rss_bytes="6.2926848e+07".
   const peaks = [...readFileSync(logFile, 'utf8').matchAll(/provider resource usage:.*?peak_rss_bytes="?([\d.e+]+)/g)];

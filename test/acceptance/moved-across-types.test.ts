@@ -6,7 +6,7 @@
  * the deprecated `mover_old_thing`; its platform is a JSON file, as the client starts a process per
  * walk. The old state holds no account, which names the object with its id: the moved state has no
  * identity until the read after the move, on the configured provider, gives it
- * (src/engine/resources/resource-moves.ts).
+ * (packages/framework/src/engine/resources/resource-moves.ts).
  */
 import { expect } from 'chai';
 import { readFileSync, rmSync } from 'node:fs';

@@ -23,8 +23,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import { computeTokens } from '../../src/schema/pulumi/naming.js';
-import type { Fields } from '../../src/schema/define.js';
+import { computeTokens } from '../../packages/framework/src/schema/pulumi/naming.js';
+import type { Fields } from '../../packages/framework/src/schema/define.js';
 import {
   ExamplesWorkspace,
   fill,

@@ -17,13 +17,13 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { runtimeCacheDir } from '../../src/framework/release/runtimes.js';
+import { runtimeCacheDir } from '../../packages/framework/src/release/runtimes.js';
 import { startEmulator, type EmulatorHandle, type Provider } from './examples-workspace.js';
 import { heldIds, PROGRAM_OBJECTS, programStages, type ProgramOutputs } from './pulumi-objects.js';
 import { installBridge, mustRun, pulumiEnv } from './pulumi-yaml.js';
 import { requireRealClient } from './real-clients.js';
 import { REPO_ROOT } from './terraform.js';
-import { ORDER_NOTE } from '../../src/schema/define.js';
+import { ORDER_NOTE } from '../../packages/framework/src/schema/define.js';
 
 const PROGRAM_MODULE = join(REPO_ROOT, 'test', 'acceptance', 'pulumi-go');
 const PREFIX = 'go';

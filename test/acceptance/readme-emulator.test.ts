@@ -12,7 +12,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { createSecClient } from '../../src/clients/sec/index.js';
-import { runtimeCacheDir } from '../../src/framework/release/runtimes.js';
+import { runtimeCacheDir } from '../../packages/framework/src/release/runtimes.js';
 import { ACCEPTANCE_CLIS } from './real-clients.js';
 import { REPO_ROOT, runCommand } from './terraform.js';
 

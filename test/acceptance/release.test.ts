@@ -43,12 +43,12 @@ import { tmpdir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { isAbsolute, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
 import { startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import { impliedType } from '../../src/schema/block.js';
-import { encodeMsgpack } from '../../src/schema/msgpack.js';
-import { generateCertificate } from '../../src/server/tls.js';
+import { impliedType } from '../../packages/framework/src/schema/block.js';
+import { encodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
+import { generateCertificate } from '../../packages/framework/src/server/tls.js';
 import { launchProvider } from '../../src/tfclient/launch.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
@@ -62,20 +62,20 @@ import {
   providerArchiveName,
   providerExecutableName,
   providerSumsName,
-} from '../../src/framework/release/build.js';
-import { shellLauncher } from '../../src/framework/release/launchers.js';
+} from '../../packages/framework/src/release/build.js';
+import { shellLauncher } from '../../packages/framework/src/release/launchers.js';
 import { PROJECT_PROVIDERS as RELEASED } from '../../src/providers/project.js';
 import { PROJECT_LAUNCH } from '../../scripts/release/project.js';
 import { REPO_ROOT } from '../../scripts/release/paths.js';
-import { onPath, runnerFor, runnerProblem, type Runner } from '../../src/framework/release/runners.js';
+import { onPath, runnerFor, runnerProblem, type Runner } from '../../packages/framework/src/release/runners.js';
 import {
   NODE_LICENSE_SHA256,
   PLATFORMS,
   RUNTIME_PINS,
   loadRuntime,
   type Platform,
-} from '../../src/framework/release/runtimes.js';
-import { readZip, unpackZip } from '../../src/framework/release/zip.js';
+} from '../../packages/framework/src/release/runtimes.js';
+import { readZip, unpackZip } from '../../packages/framework/src/release/zip.js';
 import { quietLogger } from '../support/quiet-logger.js';
 import { ACCEPTANCE_CLIS } from './real-clients.js';
 import { Workspace } from './terraform.js';

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import vdb from '../../src/resources/vdb/index.js';
-import type { SchemaBlock } from '../../src/schema/block.js';
+import type { SchemaBlock } from '../../packages/framework/src/schema/block.js';
 import { startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
 import { vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { Workspace, requireTerraform } from './terraform.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { secClientFor } from '../support/sec-provider.js';
-import { measureApiTime, timeApiExchange } from '../../src/wire/api-timing.js';
+import { measureApiTime, timeApiExchange } from '../../packages/framework/src/wire/api-timing.js';
 import { startSecEmulator } from '../../src/emulators/sec/index.js';
 
 const spin = (ms: number) => {

@@ -12,7 +12,7 @@ import { createSecClient, type SecClient } from '../../src/clients/sec/index.js'
 import { createVdbClient } from '../../src/clients/vdb/index.js';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
 import { startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
-import { selfSignedCertificate } from '../../src/server/self-signed.js';
+import { selfSignedCertificate } from '../../packages/framework/src/server/self-signed.js';
 import { type ConnectProxy, startConnectProxy } from '../support/connect-proxy.js';
 import { expectApiError, expectApiErrorThrown } from '../support/api-error.js';
 import { startTlsFront } from '../support/tls-front.js';

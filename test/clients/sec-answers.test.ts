@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { createServer, type Server, type Socket } from 'node:net';
 import { createSecClient, type SecClientConfig } from '../../src/clients/sec/index.js';
 import { startSecEmulator } from '../../src/emulators/sec/index.js';
-import { selfSignedCertificate } from '../../src/server/self-signed.js';
+import { selfSignedCertificate } from '../../packages/framework/src/server/self-signed.js';
 import { expectApiError } from '../support/api-error.js';
 import { startTlsFront } from '../support/tls-front.js';
 

@@ -9,7 +9,7 @@ import { createServer as createTcpServer, type Socket } from 'node:net';
 import { createSecureContext } from 'node:tls';
 import { HttpPool, POOL_ERROR_CODES, type PoolOptions } from '../../src/clients/sec/http-pool.js';
 import { isNotSentError, isRetryableNetworkError } from '../../src/clients/sec/retry.js';
-import { selfSignedCertificate } from '../../src/server/self-signed.js';
+import { selfSignedCertificate } from '../../packages/framework/src/server/self-signed.js';
 import { proxyFromEnvironment } from '../../src/clients/proxy.js';
 import { startConnectProxy } from '../support/connect-proxy.js';
 

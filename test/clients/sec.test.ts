@@ -10,7 +10,7 @@ import {
   type SecClientConfig,
 } from '../../src/clients/sec/index.js';
 import { parseRetryAfter, retryDelayMs } from '../../src/clients/sec/retry.js';
-import { OUTCOME_UNKNOWN_NOTE } from '../../src/wire/api-error.js';
+import { OUTCOME_UNKNOWN_NOTE } from '../../packages/framework/src/wire/api-error.js';
 import { SEC_COLLECTIONS, startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
 import { expectApiError, expectApiErrorThrown } from '../support/api-error.js';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { apiTrust, grpcTrust, systemTrust } from '../../src/clients/trust.js';
-import { selfSignedCertificate } from '../../src/server/self-signed.js';
+import { selfSignedCertificate } from '../../packages/framework/src/server/self-signed.js';
 
 const [a, b, c, d] = ['a.test', 'b.test', 'c.test', 'd.test'].map((name) => selfSignedCertificate(name).certPem.trim());
 const dir = mkdtempSync(join(tmpdir(), 'keel-trust-'));

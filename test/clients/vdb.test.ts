@@ -31,8 +31,8 @@ import {
 import { backoffMs } from '../../src/clients/backoff.js';
 import { codeForGrpcStatus } from '../../src/clients/vdb/transport.js';
 import { VDB_COLLECTIONS, startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
-import { generateCertificate } from '../../src/server/tls.js';
-import { GrpcServer } from '../../src/wire/grpc-server.js';
+import { generateCertificate } from '../../packages/framework/src/server/tls.js';
+import { GrpcServer } from '../../packages/framework/src/wire/grpc-server.js';
 import { descriptorWithoutRules } from '../../src/wire/validate-import.js';
 import { expectApiError } from '../support/api-error.js';
 

@@ -7,8 +7,21 @@ import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import { provider, resource, dataSource, type ProviderDef } from '../../src/engine/contracts/index.js';
-import { attr, block, resourceSchema, t, validators, type AttrOptions, type Fields } from '../../src/schema/define.js';
+import {
+  provider,
+  resource,
+  dataSource,
+  type ProviderDef,
+} from '../../packages/framework/src/engine/contracts/index.js';
+import {
+  attr,
+  block,
+  resourceSchema,
+  t,
+  validators,
+  type AttrOptions,
+  type Fields,
+} from '../../packages/framework/src/schema/define.js';
 import {
   compareTrees,
   generateDocs,
@@ -20,7 +33,7 @@ import { findExample } from '../../src/docs/examples.js';
 import { SENSITIVE_OUTPUT, constraintSentence, docPaths, importPlaceholder } from '../../src/docs/render.js';
 import { renderProviderDocs } from '../../src/docs/render.js';
 import type { DocTree } from '../../src/docs/render.js';
-import type { SchemaBlock } from '../../src/schema/block.js';
+import type { SchemaBlock } from '../../packages/framework/src/schema/block.js';
 
 const REPO_ROOT = process.cwd();
 

@@ -12,7 +12,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { FAULT_KINDS } from '../../src/emulators/core/fault-profile.js';
 import { parseEmulatorArgs } from '../../src/emulators/cli.js';
-import { NODE_VERSION, PLATFORMS } from '../../src/framework/release/runtimes.js';
+import { NODE_VERSION, PLATFORMS } from '../../packages/framework/src/release/runtimes.js';
 
 const ROOT = process.cwd();
 const GUIDES = [
@@ -26,11 +26,11 @@ const GUIDES = [
 ];
 /** Code that is gone: the benchmark history may name it (saying so), nothing else may. */
 const REMOVED = [
-  'src/server/http2/',
+  'packages/framework/src/server/http2/',
   'src/clients/sec/http1.ts',
-  'src/server/v8-tuning.ts',
+  'packages/framework/src/server/v8-tuning.ts',
   // Moved to src/wire/, where the vdb emulator serves on it too.
-  'src/server/grpc-server.ts',
+  'packages/framework/src/server/grpc-server.ts',
 ];
 const HISTORY = 'docs/benchmarks.md';
 
@@ -172,7 +172,7 @@ describe('the guides (README, CONTRIBUTING, ARCHITECTURE, docs/*.md)', () => {
       const r = spawnSync(
         process.execPath,
         [
-          join(ROOT, 'packages', 'framework', 'dist', 'framework', 'release', 'cli.js'),
+          join(ROOT, 'packages', 'framework', 'dist', 'release', 'cli.js'),
           'release',
           '--config',
           join(ROOT, 'dist', 'scripts', 'release', 'project.js'),

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { generateDocs, DOC_PROVIDERS } from '../../src/docs/generate.js';
 import { docPaths, type DocTree } from '../../src/docs/render.js';
-import type { Fields } from '../../src/schema/define.js';
+import type { Fields } from '../../packages/framework/src/schema/define.js';
 import { failOnProblems, tableProblems } from '../support/type-tables.js';
 
 const REPO_ROOT = process.cwd();

@@ -1,19 +1,20 @@
 /**
- * The engine's action part (src/engine/entry/actions.ts), on a fake action whose platform the test holds:
+ * The engine's action part (packages/framework/src/engine/entry/actions.ts), on a fake action whose platform the test
+ * holds:
  * validation refuses what the arguments show, at their paths, and accepts unknown values; a plan
  * adds the provider's own rules and sends nothing; a run streams its progress as it comes and ends
  * with one result; failures, a stop and the end of the call become diagnostics that say what was
  * started and keeps running; the consumer that stops reading stops the action.
  */
 import { expect } from 'chai';
-import { attr, resourceSchema, validators } from '../../src/schema/define.js';
-import { action, provider } from '../../src/engine/contracts/index.js';
-import { DiagnosticError } from '../../src/engine/diagnostics/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import type { ActionEvent } from '../../src/engine/entry/actions.js';
-import { ApiError } from '../../src/wire/api-error.js';
-import { attrStep } from '../../src/schema/path.js';
-import { UNKNOWN, type ObjectValue } from '../../src/schema/value.js';
+import { attr, resourceSchema, validators } from '../../packages/framework/src/schema/define.js';
+import { action, provider } from '../../packages/framework/src/engine/contracts/index.js';
+import { DiagnosticError } from '../../packages/framework/src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import type { ActionEvent } from '../../packages/framework/src/engine/entry/actions.js';
+import { ApiError } from '../../packages/framework/src/wire/api-error.js';
+import { attrStep } from '../../packages/framework/src/schema/path.js';
+import { UNKNOWN, type ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { quietLogger } from '../support/quiet-logger.js';
 
 /** The fake platform: what the action did, and how the test makes it behave. */

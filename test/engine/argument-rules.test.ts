@@ -4,15 +4,15 @@
  * unknown values as `undefined` in checks, the same checks at plan and apply time, and null ≡ empty.
  */
 import { expect } from 'chai';
-import { attr, block, resourceSchema, type ConfigModelOf } from '../../src/schema/define.js';
-import { provider, resource } from '../../src/engine/contracts/index.js';
-import type { Logger } from '../../src/engine/diagnostics/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import { proposedNew } from '../../src/engine/checks/index.js';
-import { UNKNOWN, type ObjectValue } from '../../src/schema/value.js';
-import { attrStep } from '../../src/schema/path.js';
-import { fromModel } from '../../src/schema/model.js';
-import { reconcileRead } from '../../src/engine/plan/index.js';
+import { attr, block, resourceSchema, type ConfigModelOf } from '../../packages/framework/src/schema/define.js';
+import { provider, resource } from '../../packages/framework/src/engine/contracts/index.js';
+import type { Logger } from '../../packages/framework/src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import { proposedNew } from '../../packages/framework/src/engine/checks/index.js';
+import { UNKNOWN, type ObjectValue } from '../../packages/framework/src/schema/value.js';
+import { attrStep } from '../../packages/framework/src/schema/path.js';
+import { fromModel } from '../../packages/framework/src/schema/model.js';
+import { reconcileRead } from '../../packages/framework/src/engine/plan/index.js';
 
 const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 

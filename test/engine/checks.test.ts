@@ -1,19 +1,44 @@
 /**
- * Tables for the ports of Terraform's objchange logic (src/engine/checks). Several cases mirror
+ * Tables for the ports of Terraform's objchange logic (packages/framework/src/engine/checks). Several cases mirror
  * Terraform's own objchange_test.go / plan_valid_test.go / compatible_test.go tables.
  */
 import { expect } from 'chai';
-import type { Nesting, SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../../src/schema/block.js';
+import type {
+  Nesting,
+  SchemaAttribute,
+  SchemaBlock,
+  SchemaNestedBlock,
+} from '../../packages/framework/src/schema/block.js';
 import { schemaAttribute } from '../support/schema-builders.js';
-import { type CtyType, DYNAMIC, NUMBER, STRING, listOf, mapOf, setOf } from '../../src/schema/cty-type.js';
-import { type Refinements, type Value, Decimal, DynamicValue, UNKNOWN, Unknown } from '../../src/schema/value.js';
-import { valueEquals } from '../../src/schema/value-ops.js';
-import { impliedType } from '../../src/schema/block.js';
-import { type CheckProblem, formatProblem } from '../../src/engine/checks/util.js';
-import { assertObjectCompatible } from '../../src/engine/checks/object-compatible.js';
-import { assertPlanValid } from '../../src/engine/checks/plan-valid.js';
-import { checkApplyResult, checkPlannedState, checkReadResult, proposedNew } from '../../src/engine/checks/index.js';
-import { plannedDataResourceObject } from '../../src/engine/checks/proposed-new.js';
+import {
+  type CtyType,
+  DYNAMIC,
+  NUMBER,
+  STRING,
+  listOf,
+  mapOf,
+  setOf,
+} from '../../packages/framework/src/schema/cty-type.js';
+import {
+  type Refinements,
+  type Value,
+  Decimal,
+  DynamicValue,
+  UNKNOWN,
+  Unknown,
+} from '../../packages/framework/src/schema/value.js';
+import { valueEquals } from '../../packages/framework/src/schema/value-ops.js';
+import { impliedType } from '../../packages/framework/src/schema/block.js';
+import { type CheckProblem, formatProblem } from '../../packages/framework/src/engine/checks/util.js';
+import { assertObjectCompatible } from '../../packages/framework/src/engine/checks/object-compatible.js';
+import { assertPlanValid } from '../../packages/framework/src/engine/checks/plan-valid.js';
+import {
+  checkApplyResult,
+  checkPlannedState,
+  checkReadResult,
+  proposedNew,
+} from '../../packages/framework/src/engine/checks/index.js';
+import { plannedDataResourceObject } from '../../packages/framework/src/engine/checks/proposed-new.js';
 
 // ---- schema builders -------------------------------------------------------------------------
 

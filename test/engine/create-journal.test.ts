@@ -1,5 +1,6 @@
 /**
- * The create journal's files (src/engine/journal/create-journal.ts): several processes writing at once lose
+ * The create journal's files (packages/framework/src/engine/journal/create-journal.ts): several processes writing at
+ * once lose
  * no record and tear none; a file that cannot be read, a directory that cannot be written and old
  * records cost the protection, with one warning that says so, never the run; records expire.
  */
@@ -19,12 +20,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { CreateJournal, digest, journalPlace } from '../../src/engine/journal/index.js';
-import { EXPIRY_MS, recordId, recordName, writeAtomically } from '../../src/engine/journal/journal-files.js';
+import { CreateJournal, digest, journalPlace } from '../../packages/framework/src/engine/journal/index.js';
+import {
+  EXPIRY_MS,
+  recordId,
+  recordName,
+  writeAtomically,
+} from '../../packages/framework/src/engine/journal/journal-files.js';
 import { recordsIn } from '../support/create-records.js';
 
 const run = promisify(execFile);
-const JOURNAL_MODULE = pathToFileURL(resolve('dist/src/engine/journal/index.js')).href;
+const JOURNAL_MODULE = pathToFileURL(resolve('dist/packages/framework/src/engine/journal/index.js')).href;
 
 const entry = (n: number) => ({ type: 'fake_thing', key: digest(`key ${n}`), settings: digest(`settings ${n}`) });
 

@@ -7,16 +7,16 @@
  * otherwise fails with a diagnostic that names the candidates, adopting and deleting nothing.
  */
 import { expect } from 'chai';
-import { attr, resourceSchema } from '../../src/schema/define.js';
-import { provider, resource, type ResourceDef } from '../../src/engine/contracts/index.js';
-import type { Logger } from '../../src/engine/diagnostics/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import type { CreateRecoveryOptions } from '../../src/engine/creates/index.js';
-import { alreadyHasOne } from '../../src/engine/creates/create-messages.js';
-import { ApiError, OUTCOME_UNKNOWN_NOTE } from '../../src/wire/api-error.js';
+import { attr, resourceSchema } from '../../packages/framework/src/schema/define.js';
+import { provider, resource, type ResourceDef } from '../../packages/framework/src/engine/contracts/index.js';
+import type { Logger } from '../../packages/framework/src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import type { CreateRecoveryOptions } from '../../packages/framework/src/engine/creates/index.js';
+import { alreadyHasOne } from '../../packages/framework/src/engine/creates/create-messages.js';
+import { ApiError, OUTCOME_UNKNOWN_NOTE } from '../../packages/framework/src/wire/api-error.js';
 import { NOT_SENT_NOTE } from '../../src/clients/stop.js';
-import { proposedNew } from '../../src/engine/checks/index.js';
-import type { ObjectValue } from '../../src/schema/value.js';
+import { proposedNew } from '../../packages/framework/src/engine/checks/index.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 
 interface Thing {
   id: string;

@@ -9,11 +9,16 @@
 import { expect } from 'chai';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import type { AttrDef, Fields } from '../../src/schema/define.js';
-import { planObject, reconcileRead, withoutRepeats, checkConfig } from '../../src/engine/plan/index.js';
-import { Diagnostics } from '../../src/engine/diagnostics/index.js';
-import { valueEquals } from '../../src/schema/value-ops.js';
-import type { ObjectValue } from '../../src/schema/value.js';
+import type { AttrDef, Fields } from '../../packages/framework/src/schema/define.js';
+import {
+  planObject,
+  reconcileRead,
+  withoutRepeats,
+  checkConfig,
+} from '../../packages/framework/src/engine/plan/index.js';
+import { Diagnostics } from '../../packages/framework/src/engine/diagnostics/index.js';
+import { valueEquals } from '../../packages/framework/src/schema/value-ops.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 
 const DISTINCT = [...secDef.resources, ...vdbDef.resources].flatMap((r) =>
   Object.entries(r.schema.fields as Fields).flatMap(([name, def]) =>

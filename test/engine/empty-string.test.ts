@@ -1,18 +1,23 @@
 /**
- * An attribute declared `emptyString: 'value'` (src/schema/empty-string.ts): `""` is a value of its
+ * An attribute declared `emptyString: 'value'` (packages/framework/src/schema/empty-string.ts): `""` is a value of its
  * own through validation, plan, apply, read and a re-plan, at the top level and inside a block, and
  * a change between it and null is a change. The same attributes without the option keep the rule
  * every other attribute has (null ≡ empty). Each plan, apply and read is also judged by our port of
  * Terraform's checks.
  */
 import { expect } from 'chai';
-import { attr, block, resourceSchema } from '../../src/schema/define.js';
-import { provider, resource } from '../../src/engine/contracts/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import { impliedType } from '../../src/schema/block.js';
-import type { ObjectValue } from '../../src/schema/value.js';
-import { valueEquals } from '../../src/schema/value-ops.js';
-import { checkApplyResult, checkPlannedState, checkReadResult, proposedNew } from '../../src/engine/checks/index.js';
+import { attr, block, resourceSchema } from '../../packages/framework/src/schema/define.js';
+import { provider, resource } from '../../packages/framework/src/engine/contracts/index.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import { impliedType } from '../../packages/framework/src/schema/block.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
+import { valueEquals } from '../../packages/framework/src/schema/value-ops.js';
+import {
+  checkApplyResult,
+  checkPlannedState,
+  checkReadResult,
+  proposedNew,
+} from '../../packages/framework/src/engine/checks/index.js';
 import { quietLogger } from '../support/quiet-logger.js';
 
 const d = (description: string) => ({ description });

@@ -3,14 +3,14 @@
  * upgrade and validation rules, each result also judged by our port of Terraform's checks.
  */
 import { expect } from 'chai';
-import { attr, block, resourceSchema, validators } from '../../src/schema/define.js';
-import { provider, resource } from '../../src/engine/contracts/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import { DiagnosticError, type Logger } from '../../src/engine/diagnostics/index.js';
-import { withoutSecrets } from '../../src/engine/plan/secret-rules.js';
-import { ApiError } from '../../src/wire/api-error.js';
-import { UNKNOWN, Unknown, type ObjectValue } from '../../src/schema/value.js';
-import { proposedNew, checkPlannedState, checkApplyResult } from '../../src/engine/checks/index.js';
+import { attr, block, resourceSchema, validators } from '../../packages/framework/src/schema/define.js';
+import { provider, resource } from '../../packages/framework/src/engine/contracts/index.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import { DiagnosticError, type Logger } from '../../packages/framework/src/engine/diagnostics/index.js';
+import { withoutSecrets } from '../../packages/framework/src/engine/plan/secret-rules.js';
+import { ApiError } from '../../packages/framework/src/wire/api-error.js';
+import { UNKNOWN, Unknown, type ObjectValue } from '../../packages/framework/src/schema/value.js';
+import { proposedNew, checkPlannedState, checkApplyResult } from '../../packages/framework/src/engine/checks/index.js';
 
 interface Thing {
   id: string;

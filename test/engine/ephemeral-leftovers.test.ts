@@ -5,10 +5,10 @@
  * of time leaves a warning that names the value.
  */
 import { expect } from 'chai';
-import { attr, resourceSchema } from '../../src/schema/define.js';
-import { ephemeralResource, provider } from '../../src/engine/contracts/index.js';
-import type { Logger } from '../../src/engine/diagnostics/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
+import { attr, resourceSchema } from '../../packages/framework/src/schema/define.js';
+import { ephemeralResource, provider } from '../../packages/framework/src/engine/contracts/index.js';
+import type { Logger } from '../../packages/framework/src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
 
 interface Api {
   keys: Set<string>;

@@ -4,18 +4,23 @@
  * that can be killed mid-create. What the create journal's tests (killed-creates.test.ts,
  * untracked-objects.test.ts) run against.
  */
-import { attr, resourceSchema } from '../../src/schema/define.js';
-import { provider, resource, type ResourceDef, type CreateSettings } from '../../src/engine/contracts/index.js';
-import type { Logger } from '../../src/engine/diagnostics/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import { CreateJournal, journalPlace } from '../../src/engine/journal/index.js';
-import type { ProcessInfo } from '../../src/engine/host/host-process.js';
-import { HostView } from '../../src/engine/host/index.js';
-import type { CreateRecoveryOptions } from '../../src/engine/creates/index.js';
-import { proposedNew } from '../../src/engine/checks/index.js';
-import type { ObjectValue } from '../../src/schema/value.js';
+import { attr, resourceSchema } from '../../packages/framework/src/schema/define.js';
+import {
+  provider,
+  resource,
+  type ResourceDef,
+  type CreateSettings,
+} from '../../packages/framework/src/engine/contracts/index.js';
+import type { Logger } from '../../packages/framework/src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import { CreateJournal, journalPlace } from '../../packages/framework/src/engine/journal/index.js';
+import type { ProcessInfo } from '../../packages/framework/src/engine/host/host-process.js';
+import { HostView } from '../../packages/framework/src/engine/host/index.js';
+import type { CreateRecoveryOptions } from '../../packages/framework/src/engine/creates/index.js';
+import { proposedNew } from '../../packages/framework/src/engine/checks/index.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { rmSync } from 'node:fs';
-import { ApiError } from '../../src/wire/api-error.js';
+import { ApiError } from '../../packages/framework/src/wire/api-error.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { recordsUnder } from '../support/create-records.js';
 

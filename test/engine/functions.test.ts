@@ -1,5 +1,6 @@
 /**
- * Provider functions through the engine (src/engine/functions/functions.ts): every call and result each real
+ * Provider functions through the engine (packages/framework/src/engine/functions/functions.ts): every call and result
+ * each real
  * function declares, and the rules every function gets from the engine, shown on a fake one with
  * every kind of parameter (fixed, variadic, dynamic, nullable, unknown-taking): its arity, null and
  * unknown arguments, an argument error at its index, and a function that throws or returns the
@@ -14,10 +15,10 @@ import {
   providerFunction,
   type FunctionDef,
   FunctionFailure,
-} from '../../src/engine/functions/index.js';
-import { DYNAMIC, NUMBER, STRING, listOf } from '../../src/schema/cty-type.js';
-import { plainToValue, valueToPlain } from '../../src/schema/model.js';
-import { DynamicValue, UNKNOWN, Unknown, type Value } from '../../src/schema/value.js';
+} from '../../packages/framework/src/engine/functions/index.js';
+import { DYNAMIC, NUMBER, STRING, listOf } from '../../packages/framework/src/schema/cty-type.js';
+import { plainToValue, valueToPlain } from '../../packages/framework/src/schema/model.js';
+import { DynamicValue, UNKNOWN, Unknown, type Value } from '../../packages/framework/src/schema/value.js';
 
 const argsAsValues = (fn: FunctionDef, args: readonly unknown[]): Value[] =>
   args.map((a, i) => plainToValue((fn.parameters[i] ?? fn.variadic)!.type, a));

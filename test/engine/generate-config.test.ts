@@ -1,5 +1,6 @@
 /**
- * The rules of GenerateResourceConfig (src/engine/resources/generate-config.ts), over every resource type of
+ * The rules of GenerateResourceConfig (packages/framework/src/engine/resources/generate-config.ts), over every resource
+ * type of
  * both providers, on random states of each type's schema (test/fuzz/values.ts):
  * - the answer is an object of the schema's type, wholly known (a null one would make Terraform 1.14
  *   panic), with every computed-only attribute, write-only value and secret null;
@@ -20,17 +21,17 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import type { ProviderDef, ResourceDef } from '../../src/engine/contracts/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import { configFromState } from '../../src/engine/resources/generate-config.js';
-import { planObject } from '../../src/engine/plan/index.js';
-import { proposedNew } from '../../src/engine/checks/index.js';
-import { blockShapeProblem, impliedType } from '../../src/schema/block.js';
-import type { AttrDef, BlockDef, Fields } from '../../src/schema/define.js';
-import { decodeMsgpack, encodeMsgpack } from '../../src/schema/msgpack.js';
-import { fieldType, plainToValue, valueToPlain } from '../../src/schema/model.js';
-import type { CtyType } from '../../src/schema/cty-type.js';
-import { formatPath } from '../../src/schema/path.js';
+import type { ProviderDef, ResourceDef } from '../../packages/framework/src/engine/contracts/index.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import { configFromState } from '../../packages/framework/src/engine/resources/generate-config.js';
+import { planObject } from '../../packages/framework/src/engine/plan/index.js';
+import { proposedNew } from '../../packages/framework/src/engine/checks/index.js';
+import { blockShapeProblem, impliedType } from '../../packages/framework/src/schema/block.js';
+import type { AttrDef, BlockDef, Fields } from '../../packages/framework/src/schema/define.js';
+import { decodeMsgpack, encodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
+import { fieldType, plainToValue, valueToPlain } from '../../packages/framework/src/schema/model.js';
+import type { CtyType } from '../../packages/framework/src/schema/cty-type.js';
+import { formatPath } from '../../packages/framework/src/schema/path.js';
 import {
   dedupeSetElements,
   isEmptyValue,
@@ -38,8 +39,8 @@ import {
   isWhollyKnown,
   sameMeaning,
   valueEquals,
-} from '../../src/schema/value-ops.js';
-import type { ObjectValue, Value } from '../../src/schema/value.js';
+} from '../../packages/framework/src/schema/value-ops.js';
+import type { ObjectValue, Value } from '../../packages/framework/src/schema/value.js';
 import { blockValueArb } from '../fuzz/values.js';
 import { quietLogger } from '../support/quiet-logger.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';

@@ -1,5 +1,6 @@
 /**
- * Messages in the words of the client that runs the provider (src/engine/host/host-terms.ts): what the
+ * Messages in the words of the client that runs the provider (packages/framework/src/engine/host/host-terms.ts): what
+ * the
  * client is and what its user asked, from the command lines above the provider (host-view.ts), and a
  * plan's diagnostics as a Pulumi user reads them.
  */
@@ -8,12 +9,12 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Diagnostics } from '../../src/engine/diagnostics/index.js';
-import { HostTerms, HostView } from '../../src/engine/host/index.js';
-import { PULUMI_BRIDGE_VERSION } from '../../src/engine/host/host-view.js';
-import { parsePs, type ProcessInfo } from '../../src/engine/host/host-process.js';
+import { Diagnostics } from '../../packages/framework/src/engine/diagnostics/index.js';
+import { HostTerms, HostView } from '../../packages/framework/src/engine/host/index.js';
+import { PULUMI_BRIDGE_VERSION } from '../../packages/framework/src/engine/host/host-view.js';
+import { parsePs, type ProcessInfo } from '../../packages/framework/src/engine/host/host-process.js';
 import { execFileSync } from 'node:child_process';
-import { attrStep, indexStep } from '../../src/schema/path.js';
+import { attrStep, indexStep } from '../../packages/framework/src/schema/path.js';
 import secDef from '../../src/resources/sec/index.js';
 
 /** A host whose client runs `client` and was started by `above`. */

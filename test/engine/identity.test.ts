@@ -4,15 +4,15 @@
  * identity, UpgradeResourceIdentity, and listing (filters, limit, display names, the resource object).
  */
 import { expect } from 'chai';
-import { attr, resourceSchema, validators } from '../../src/schema/define.js';
-import { listResource, provider, resource } from '../../src/engine/contracts/index.js';
-import type { Logger } from '../../src/engine/diagnostics/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import type { ListEvent } from '../../src/engine/resources/index.js';
-import { identityDeclarationProblems } from '../../src/engine/resources/identity.js';
-import { ApiError } from '../../src/wire/api-error.js';
-import { Unknown, type ObjectValue } from '../../src/schema/value.js';
-import { proposedNew } from '../../src/engine/checks/index.js';
+import { attr, resourceSchema, validators } from '../../packages/framework/src/schema/define.js';
+import { listResource, provider, resource } from '../../packages/framework/src/engine/contracts/index.js';
+import type { Logger } from '../../packages/framework/src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import type { ListEvent } from '../../packages/framework/src/engine/resources/index.js';
+import { identityDeclarationProblems } from '../../packages/framework/src/engine/resources/identity.js';
+import { ApiError } from '../../packages/framework/src/wire/api-error.js';
+import { Unknown, type ObjectValue } from '../../packages/framework/src/schema/value.js';
+import { proposedNew } from '../../packages/framework/src/engine/checks/index.js';
 
 interface Widget {
   id: string;

@@ -6,12 +6,12 @@
  * uses the deprecated one. Through the engine, with a fake resource over an in-memory "API".
  */
 import { expect } from 'chai';
-import { attr, block, resourceSchema } from '../../src/schema/define.js';
-import { provider, resource } from '../../src/engine/contracts/index.js';
-import type { Logger } from '../../src/engine/diagnostics/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import { checkReadResult } from '../../src/engine/checks/index.js';
-import type { ObjectValue } from '../../src/schema/value.js';
+import { attr, block, resourceSchema } from '../../packages/framework/src/schema/define.js';
+import { provider, resource } from '../../packages/framework/src/engine/contracts/index.js';
+import type { Logger } from '../../packages/framework/src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import { checkReadResult } from '../../packages/framework/src/engine/checks/index.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 
 const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 
@@ -158,7 +158,7 @@ describe('engine: what an import reads, so that generated configuration plans', 
     expect(state.labels).to.have.members(['a', 'b']).and.have.length(2);
   });
 
-  // Schemas are built on first use (src/schema/define.ts), and the build encodes every type's schema
+  // Schemas are built on first use (packages/framework/src/schema/define.ts), and the build encodes every type's schema
   // (scripts/bundle.mjs), so a declaration like this one cannot ship.
   it('a schema that reads a field into one that cannot replace it is refused when it is built', () => {
     const declare = (readAs: { field: string }, deprecated?: string) => () =>

@@ -1,11 +1,12 @@
 /**
- * The journal's index of records (src/engine/journal/journal-index.ts) answers every question as a walk over
+ * The journal's index of records (packages/framework/src/engine/journal/journal-index.ts) answers every question as a
+ * walk over
  * all its records would, after any sequence of records written, answered, renamed and removed.
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { IndexEntry } from '../../src/engine/journal/journal-files.js';
-import { RecordIndex } from '../../src/engine/journal/journal-index.js';
+import type { IndexEntry } from '../../packages/framework/src/engine/journal/journal-files.js';
+import { RecordIndex } from '../../packages/framework/src/engine/journal/journal-index.js';
 
 const TYPES = ['a_thing', 'b_thing'];
 const DIGESTS = ['0000000000000001', '0000000000000002', '0000000000000003'];

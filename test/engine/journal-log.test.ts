@@ -1,5 +1,6 @@
 /**
- * A process's log of the creates it sent (src/engine/journal/journal-log.ts): a request's line is on the disk
+ * A process's log of the creates it sent (packages/framework/src/engine/journal/journal-log.ts): a request's line is on
+ * the disk
  * before its `sent` resolves, the requests waiting together share a flush, and the log reads back as
  * its records not ended, each with its last answer, whatever other processes appended and however its
  * last line was cut.
@@ -8,7 +9,7 @@ import { expect } from 'chai';
 import { appendFileSync, fdatasyncSync, fstatSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendLine, LogReader, OwnLog } from '../../src/engine/journal/journal-log.js';
+import { appendLine, LogReader, OwnLog } from '../../packages/framework/src/engine/journal/journal-log.js';
 
 /** A log read once, from its start. */
 const readLog = (dir: string, name: string) => new LogReader().read(dir, name);

@@ -1,6 +1,8 @@
 /**
- * Creates that outlive their process: the rule (src/engine/creates/create-records.ts) over the journal
- * (src/engine/journal/create-journal.ts), through the engine with a fake API, one engine per run on one
+ * Creates that outlive their process: the rule (packages/framework/src/engine/creates/create-records.ts) over the
+ * journal
+ * (packages/framework/src/engine/journal/create-journal.ts), through the engine with a fake API, one engine per run on
+ * one
  * working directory. A run is killed by abandoning its create mid-request and freezing its clock,
  * so that its journal last saw it alive then (as a SIGKILLed process's journal does); the next run
  * in the same directory must find what it made, adopt it only on the evidence, and name it otherwise.
@@ -9,7 +11,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { journalPlace } from '../../src/engine/journal/index.js';
+import { journalPlace } from '../../packages/framework/src/engine/journal/index.js';
 import { recordsUnder } from '../support/create-records.js';
 import { Platform, Run, model, records, removeRuns } from './fake-thing.js';
 

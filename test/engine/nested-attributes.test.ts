@@ -6,16 +6,16 @@
  * The provider is test/support/nested-things.ts.
  */
 import { expect } from 'chai';
-import { UNKNOWN } from '../../src/framework/index.js';
-import { HarnessError, ProviderHarness } from '../../src/framework/testing.js';
-import { schemaToProto } from '../../src/server/wire-schema.js';
-import { schemaFromProto } from '../../src/schema/schema-from-proto.js';
-import { proposedNew } from '../../src/engine/checks/index.js';
-import { planObject } from '../../src/engine/plan/index.js';
-import { configFromState } from '../../src/engine/resources/generate-config.js';
-import { assertPlanValid } from '../../src/engine/checks/plan-valid.js';
-import { typeToJSONString } from '../../src/schema/cty-type.js';
-import { attr, resourceSchema } from '../../src/schema/define.js';
+import { UNKNOWN } from '../../packages/framework/src/index.js';
+import { HarnessError, ProviderHarness } from '../../packages/framework/src/testing.js';
+import { schemaToProto } from '../../packages/framework/src/server/wire-schema.js';
+import { schemaFromProto } from '../../packages/framework/src/schema/schema-from-proto.js';
+import { proposedNew } from '../../packages/framework/src/engine/checks/index.js';
+import { planObject } from '../../packages/framework/src/engine/plan/index.js';
+import { configFromState } from '../../packages/framework/src/engine/resources/generate-config.js';
+import { assertPlanValid } from '../../packages/framework/src/engine/checks/plan-valid.js';
+import { typeToJSONString } from '../../packages/framework/src/schema/cty-type.js';
+import { attr, resourceSchema } from '../../packages/framework/src/schema/define.js';
 import { Rack, nesterProvider, serverSchema } from '../support/nested-things.js';
 
 const TYPE = 'nester_server';

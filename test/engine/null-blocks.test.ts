@@ -6,10 +6,10 @@
  * from a proposal with every list and set block null plans each of them as an empty collection.
  */
 import { expect } from 'chai';
-import { planObject } from '../../src/engine/plan/index.js';
+import { planObject } from '../../packages/framework/src/engine/plan/index.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import type { Fields } from '../../src/schema/define.js';
-import type { ObjectValue, Value } from '../../src/schema/value.js';
+import type { Fields } from '../../packages/framework/src/schema/define.js';
+import type { ObjectValue, Value } from '../../packages/framework/src/schema/value.js';
 
 /** An object of `fields` with every attribute null, single blocks present and every other block null. */
 function withNullBlocks(fields: Fields): ObjectValue {

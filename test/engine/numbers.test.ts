@@ -7,11 +7,11 @@
  */
 import { expect } from 'chai';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import { validateFields } from '../../src/engine/plan/validate.js';
-import { Diagnostics } from '../../src/engine/diagnostics/index.js';
-import { parseNumber } from '../../src/schema/number.js';
-import { validators, type Fields } from '../../src/schema/define.js';
-import { Decimal, type ObjectValue, type Value } from '../../src/schema/value.js';
+import { validateFields } from '../../packages/framework/src/engine/plan/validate.js';
+import { Diagnostics } from '../../packages/framework/src/engine/diagnostics/index.js';
+import { parseNumber } from '../../packages/framework/src/schema/number.js';
+import { validators, type Fields } from '../../packages/framework/src/schema/define.js';
+import { Decimal, type ObjectValue, type Value } from '../../packages/framework/src/schema/value.js';
 
 /** Every number argument, as the steps to it: block names, then the attribute. */
 function numberArguments(fields: Fields, steps: string[] = []): string[][] {

@@ -1,18 +1,19 @@
 /**
- * A resource's plan-modification hook (ResourceDef `modifyPlan`, src/engine/resources/plan-modification.ts),
+ * A resource's plan-modification hook (ResourceDef `modifyPlan`,
+ * packages/framework/src/engine/resources/plan-modification.ts),
  * through the in-process engine: it sees the configuration, prior and planned models and the configured
  * client; it may plan a computed value (known or unknown), ask for replacement, and warn or fail; and a
  * plan that breaks Terraform's rules is refused with an error at the attribute's path. Every plan the
  * engine answers without errors is also judged by our port of Terraform's checks.
  */
 import { expect } from 'chai';
-import { attr, resourceSchema } from '../../src/schema/define.js';
-import { provider, resource } from '../../src/engine/contracts/index.js';
-import type { PlanContext } from '../../src/engine/contracts/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import { attrStep } from '../../src/schema/path.js';
-import { UNKNOWN, type ObjectValue } from '../../src/schema/value.js';
-import { checkApplyResult, checkPlannedState, proposedNew } from '../../src/engine/checks/index.js';
+import { attr, resourceSchema } from '../../packages/framework/src/schema/define.js';
+import { provider, resource } from '../../packages/framework/src/engine/contracts/index.js';
+import type { PlanContext } from '../../packages/framework/src/engine/contracts/index.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import { attrStep } from '../../packages/framework/src/schema/path.js';
+import { UNKNOWN, type ObjectValue } from '../../packages/framework/src/schema/value.js';
+import { checkApplyResult, checkPlannedState, proposedNew } from '../../packages/framework/src/engine/checks/index.js';
 import { quietLogger } from '../support/quiet-logger.js';
 
 const schema = resourceSchema(

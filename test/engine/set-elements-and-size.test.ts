@@ -6,9 +6,9 @@
  */
 import { expect } from 'chai';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
-import { Logger } from '../../src/server/log.js';
+import { Logger } from '../../packages/framework/src/server/log.js';
 
 async function engineOf(name: 'sec' | 'vdb') {
   const def = await loadProviderDef(name);

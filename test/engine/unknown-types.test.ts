@@ -5,9 +5,9 @@
  * the same words (test/server, test/fuzz).
  */
 import { expect } from 'chai';
-import type { Diagnostics } from '../../src/engine/diagnostics/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import type { TypeKind } from '../../src/engine/context/index.js';
+import type { Diagnostics } from '../../packages/framework/src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import type { TypeKind } from '../../packages/framework/src/engine/context/index.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { quietLogger } from '../support/quiet-logger.js';
 

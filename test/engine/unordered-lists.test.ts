@@ -1,7 +1,7 @@
 /**
  * A list whose order carries no meaning is compared as a set everywhere, proven over every
  * list marked `unordered` in every resource type of both providers, with the engine's own plan and read
- * (src/engine/plan/planner.ts, reconcile.ts): for any elements and any reordering of them,
+ * (packages/framework/src/engine/plan/planner.ts, reconcile.ts): for any elements and any reordering of them,
  * - at plan: a reordered configuration plans the prior value (no change, no replacement);
  * - after a read (drift): a reordered platform answer keeps the state's order;
  * - after an import (no prior state): the configuration's order plans no change of what was read.
@@ -12,10 +12,10 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import type { AttrDef, Fields } from '../../src/schema/define.js';
-import { planObject, reconcileRead } from '../../src/engine/plan/index.js';
-import { Unknown, type ObjectValue, type Value } from '../../src/schema/value.js';
-import { valueEquals } from '../../src/schema/value-ops.js';
+import type { AttrDef, Fields } from '../../packages/framework/src/schema/define.js';
+import { planObject, reconcileRead } from '../../packages/framework/src/engine/plan/index.js';
+import { Unknown, type ObjectValue, type Value } from '../../packages/framework/src/schema/value.js';
+import { valueEquals } from '../../packages/framework/src/schema/value-ops.js';
 
 /** One marked list: the type, the blocks down to it, and its name. */
 interface MarkedList {

@@ -1,7 +1,7 @@
 /**
- * Whose object is it (src/engine/creates/create-lookalikes.ts; docs/decisions.md, "Whose object is it"): a
- * create whose key and settings an existing object holds, judged on evidence, through the engine over
- * a fake platform, with the walks Terraform and Pulumi run:
+ * Whose object is it (packages/framework/src/engine/creates/create-lookalikes.ts; docs/decisions.md,
+ * "Whose object is it"): a create whose key and settings an existing object holds, judged on evidence,
+ * through the engine over a fake platform, with the walks Terraform and Pulumi run:
  *
  * - nothing known (a killed job re-run on a fresh runner, another folder): each `untracked_objects`
  *   mode, its message naming every likely cause and a way out for each, in the client's terms;
@@ -18,13 +18,13 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { UNTRACKED_BESIDE, type UntrackedObjects } from '../../src/engine/contracts/index.js';
-import { journalPlace } from '../../src/engine/journal/index.js';
+import { UNTRACKED_BESIDE, type UntrackedObjects } from '../../packages/framework/src/engine/contracts/index.js';
+import { journalPlace } from '../../packages/framework/src/engine/journal/index.js';
 import { createSettingsOf } from '../../src/resources/shared/create-settings.js';
-import type { ObjectValue } from '../../src/schema/value.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { Platform, Run, model, records, removeRuns, type RunOptions } from './fake-thing.js';
 import { recordsUnder } from '../support/create-records.js';
-import { writeZip } from '../../src/framework/release/zip.js';
+import { writeZip } from '../../packages/framework/src/release/zip.js';
 import { setTimeout as delay } from 'node:timers/promises';
 
 const mode = (untrackedObjects: UntrackedObjects, more: RunOptions = {}): RunOptions => ({

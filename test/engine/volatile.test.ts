@@ -7,10 +7,10 @@
  */
 import { expect } from 'chai';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import { planObject, isPlatformSetting } from '../../src/engine/plan/index.js';
-import type { AttrDef, Fields } from '../../src/schema/define.js';
-import type { CtyType } from '../../src/schema/cty-type.js';
-import { UNKNOWN, Unknown, type ObjectValue, type Value } from '../../src/schema/value.js';
+import { planObject, isPlatformSetting } from '../../packages/framework/src/engine/plan/index.js';
+import type { AttrDef, Fields } from '../../packages/framework/src/schema/define.js';
+import type { CtyType } from '../../packages/framework/src/schema/cty-type.js';
+import { UNKNOWN, Unknown, type ObjectValue, type Value } from '../../packages/framework/src/schema/value.js';
 
 /** A known value of every type; collections hold one element so that nested values exist. */
 function sample(type: CtyType): Value {

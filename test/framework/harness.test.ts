@@ -1,5 +1,5 @@
 /**
- * The test kit's in-process harness (`ProviderHarness`, src/framework/testing/harness.ts) on a small
+ * The test kit's in-process harness (`ProviderHarness`, packages/framework/src/testing/harness.ts) on a small
  * provider defined as an author would (memo-provider.ts): every call as Terraform makes it, models in
  * and out as plain objects, errors as a HarnessError with their attribute paths, warnings kept.
  */
@@ -21,9 +21,9 @@ import {
   type Fields,
   type ResourceDef,
   type ResourceSchema,
-} from '../../src/framework/index.js';
-import { declarationProblems } from '../../src/engine/contracts/index.js';
-import { HarnessError, ProviderHarness } from '../../src/framework/testing.js';
+} from '../../packages/framework/src/index.js';
+import { declarationProblems } from '../../packages/framework/src/engine/contracts/index.js';
+import { HarnessError, ProviderHarness } from '../../packages/framework/src/testing.js';
 import { memoProvider, NoteStore } from './memo-provider.js';
 
 /** The rejection of `call`, which must be a HarnessError. */
@@ -107,7 +107,7 @@ describe('the test kit: ProviderHarness', () => {
   });
 
   it('`serve` does not start a provider whose declarations are wrong: it says why on stderr and exits 1', () => {
-    const framework = pathToFileURL(join(import.meta.dirname, '../../src/framework/index.js')).href;
+    const framework = pathToFileURL(join(import.meta.dirname, '../../packages/framework/src/index.js')).href;
     const program = `
       import { attr, provider, providerSchema, resource, resourceSchema, serve } from ${JSON.stringify(framework)};
       const schema = resourceSchema(

@@ -16,7 +16,7 @@ import {
   resourceSchema,
   STRING,
   validators,
-} from '../../src/framework/index.js';
+} from '../../packages/framework/src/index.js';
 
 export interface Note {
   readonly key: string;

@@ -12,8 +12,9 @@
  */
 import { expect } from 'chai';
 import { cpSync, lstatSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { currentPlatform } from '../../src/framework/release/runners.js';
+import { currentPlatform } from '../../packages/framework/src/release/runners.js';
 import { join, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { list } from 'tar';
 import { ACCEPTANCE_CLIS, requireRealClient } from '../acceptance/real-clients.js';
 import { npmEnv, packFramework, REPO_ROOT, runIn, scratchFolder, type PackedFramework } from './package-scratch.js';
@@ -56,13 +57,13 @@ describe('the framework package', function () {
 
   it('holds its entry points, their declarations, the licence and nothing else', () => {
     const paths = entries.map((entry) => entry.path.replace(/^package\//, ''));
-    for (const file of ['framework/index', 'framework/testing', 'framework/release/index', 'framework/release/cli'])
+    for (const file of ['index', 'testing', 'server', 'client', 'release/index', 'release/cli'])
       expect(paths).to.include.members([`dist/${file}.js`, `dist/${file}.d.ts`]);
     expect(paths).to.include.members(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md']);
     const others = paths.filter(
       (path) =>
         !/^dist\/[a-z0-9/-]+\.(js|d\.ts)$/.test(path) &&
-        !/^dist\/framework\/release\/start-(bundle|windows)\.cjs$/.test(path) &&
+        !/^dist\/release\/start-(bundle|windows)\.cjs$/.test(path) &&
         !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/.test(path),
     );
     expect(others, 'files beside the compiled modules').to.deep.equal([]);
@@ -70,6 +71,34 @@ describe('the framework package', function () {
     const modules = paths.filter((path) => path.endsWith('.js'));
     expect(modules.filter((path) => !paths.includes(path.replace(/\.js$/, '.d.ts')))).to.deep.equal([]);
     expect(readFileSync(packed.tarball).length).to.be.below(MAX_PACKED_BYTES);
+  });
+
+  it('is reached by the repository as by an author: by its name, each entry point its source', async () => {
+    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'packages/framework/package.json'), 'utf8'));
+    const tsconfig = JSON.parse(
+      readFileSync(join(REPO_ROOT, 'tsconfig.json'), 'utf8').replace(/^\s*\/\/.*$/gm, ''),
+    ) as { compilerOptions: { paths: Record<string, string[]> } };
+    const entries = Object.entries(manifest.exports as Record<string, string | { default: string }>).filter(
+      (entry): entry is [string, { default: string }] => typeof entry[1] !== 'string',
+    );
+    // TypeScript's paths: each entry point's name to the source its shipped module is compiled from.
+    const source = (shipped: string) =>
+      shipped.replace(/^\.\/dist\//, './packages/framework/src/').replace(/\.js$/, '.ts');
+    expect(tsconfig.compilerOptions.paths).to.deep.equal(
+      Object.fromEntries(
+        entries.map(([entry, target]) => [`${manifest.name}${entry.slice(1)}`, [source(target.default)]]),
+      ),
+    );
+    // At run time the name gives the very modules the tests of the framework's inside load by path.
+    for (const [entry, target] of entries) {
+      if (entry === './release') continue; // loads esbuild's and tar's own modules; its face is checked below
+      const byName = await import(`${manifest.name}${entry.slice(1)}`);
+      const byPath = await import(
+        pathToFileURL(join(REPO_ROOT, 'dist', source(target.default).replace(/\.ts$/, '.js'))).href
+      );
+      expect(Object.keys(byName).sort(), entry).to.deep.equal(Object.keys(byPath).sort());
+      for (const name of Object.keys(byPath)) expect(byName[name], `${entry} ${name}`).to.equal(byPath[name]);
+    }
   });
 
   it('needs no package but those it declares: its modules import only Node, each other and those', async () => {
@@ -84,7 +113,7 @@ describe('the framework package', function () {
     const root = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
     for (const name of declared)
       expect(manifest.dependencies[name], name).to.equal(root.dependencies[name] ?? root.devDependencies[name]);
-    expect(manifest.bin).to.deep.equal({ 'keel-provider': './dist/framework/release/cli.js' });
+    expect(manifest.bin).to.deep.equal({ 'keel-provider': './dist/release/cli.js' });
     const dist = join(REPO_ROOT, 'packages/framework/dist');
     const foreign: string[] = [];
     let seen = 0;
@@ -100,7 +129,7 @@ describe('the framework package', function () {
           foreign.push(`${file}: ${specifier}`);
       // Only the release command may use what only a release needs: serving a provider loads none of it.
       const releaseOnly = ['esbuild', 'postject', 'tar'];
-      if (!file.split(sep).join('/').startsWith('framework/release/'))
+      if (!file.split(sep).join('/').startsWith('release/'))
         for (const [, specifier] of text.matchAll(/['"]([^'"./][^'"]*)['"]/g))
           if (releaseOnly.includes(specifier!)) foreign.push(`${file}: ${specifier} (the release's alone)`);
     }

@@ -13,8 +13,8 @@ import {
   resource,
   resourceSchema,
   timeoutsAttribute,
-} from '../../src/framework/index.js';
-import { HarnessError, ProviderHarness } from '../../src/framework/testing.js';
+} from '../../packages/framework/src/index.js';
+import { HarnessError, ProviderHarness } from '../../packages/framework/src/testing.js';
 
 /** A platform of jobs whose calls take as long as told, or until their signal aborts. */
 class Jobs {

@@ -1,12 +1,12 @@
 /**
  * How the fuzz tests judge an answer, and the in-process provider they drive: the engine and the
- * RPC table of src/server/provider-service.ts, with requests and responses passed through the
+ * RPC table of packages/framework/src/server/provider-service.ts, with requests and responses passed through the
  * protobuf codec exactly as grpc-js does in the real server.
  */
-import type { ProviderDef } from '../../src/engine/contracts/index.js';
-import type { Logger } from '../../src/engine/diagnostics/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import { providerService, type RpcHandler } from '../../src/server/provider-service.js';
+import type { ProviderDef } from '../../packages/framework/src/engine/contracts/index.js';
+import type { Logger } from '../../packages/framework/src/engine/diagnostics/index.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import { providerService, type RpcHandler } from '../../packages/framework/src/server/provider-service.js';
 import {
   PreEncoded,
   SERVICE_NAMES,
@@ -14,7 +14,7 @@ import {
   encodeMessage,
   rpcTypes,
   type RpcName,
-} from '../../src/server/proto.js';
+} from '../../packages/framework/src/server/proto.js';
 
 type Msg = Record<string, any>;
 
@@ -34,7 +34,8 @@ export function classifyResponse(rpc: string, res: Msg): AnswerKind {
   if (diagnostics.some((d) => d.severity !== 1 && d.severity !== 2)) return 'invalid-diagnostic';
   if (diagnostics.some(isInternal)) return 'internal';
   if (diagnostics.some((d) => d.severity === 1)) return 'error';
-  // A function's failure that is no argument's fault blames the function (src/engine/functions/functions.ts).
+  // A function's failure that is no argument's fault blames the function
+  // (packages/framework/src/engine/functions/functions.ts).
   if (rpc === 'CallFunction' && /^the function \S+ (failed|returned a value)/.test(String(res.error?.text ?? '')))
     return 'internal';
   if (rpc === 'CallFunction' && res.error?.text) return 'error';

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { startSecEmulator, SEC_COLLECTIONS, type SecEmulator } from '../../src/emulators/sec/index.js';
 import { VDB_COLLECTIONS } from '../../src/emulators/vdb/index.js';
 import { TerraformClient, configValue, ProviderCallError } from '../../src/tfclient/terraform-client.js';
-import type { ObjectValue } from '../../src/schema/value.js';
-import { decodeMsgpack, encodeMsgpack } from '../../src/schema/msgpack.js';
-import { impliedType } from '../../src/schema/block.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
+import { decodeMsgpack, encodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
+import { impliedType } from '../../packages/framework/src/schema/block.js';
 import { startHarness, type Harness } from '../resources/vdb/harness.js';
 import { secProviderEnv } from '../../src/tfclient/terraform-cli.js';
 

@@ -12,15 +12,23 @@
  */
 import fc from 'fast-check';
 import protobuf from 'protobufjs';
-import { impliedType, type SchemaBlock } from '../../src/schema/block.js';
-import { BOOL, DYNAMIC, NUMBER, STRING, listOf, objectOf, type CtyType } from '../../src/schema/cty-type.js';
-import type { Fields } from '../../src/schema/define.js';
-import { encodeMsgpack } from '../../src/schema/msgpack.js';
-import { encodeJSON } from '../../src/schema/json.js';
-import { Decimal, Unknown, type ObjectValue, type Value } from '../../src/schema/value.js';
-import type { ProviderDef } from '../../src/engine/contracts/index.js';
-import type { FunctionDef } from '../../src/engine/functions/index.js';
-import { SERVICE_NAMES, encodeMessage, rpcTypes, type RpcName } from '../../src/server/proto.js';
+import { impliedType, type SchemaBlock } from '../../packages/framework/src/schema/block.js';
+import {
+  BOOL,
+  DYNAMIC,
+  NUMBER,
+  STRING,
+  listOf,
+  objectOf,
+  type CtyType,
+} from '../../packages/framework/src/schema/cty-type.js';
+import type { Fields } from '../../packages/framework/src/schema/define.js';
+import { encodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
+import { encodeJSON } from '../../packages/framework/src/schema/json.js';
+import { Decimal, Unknown, type ObjectValue, type Value } from '../../packages/framework/src/schema/value.js';
+import type { ProviderDef } from '../../packages/framework/src/engine/contracts/index.js';
+import type { FunctionDef } from '../../packages/framework/src/engine/functions/index.js';
+import { SERVICE_NAMES, encodeMessage, rpcTypes, type RpcName } from '../../packages/framework/src/server/proto.js';
 import { blockValueArb, valueArb } from './values.js';
 import { protoSourcesRoot } from '../support/proto-sources.js';
 

@@ -19,8 +19,8 @@ import * as grpc from '@grpc/grpc-js';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
 import { launchProvider, type LaunchedProvider } from '../../src/tfclient/launch.js';
-import { derToPem } from '../../src/server/tls.js';
-import { SERVICE_NAMES, decodeMessage, rpcTypes } from '../../src/server/proto.js';
+import { derToPem } from '../../packages/framework/src/server/tls.js';
+import { SERVICE_NAMES, decodeMessage, rpcTypes } from '../../packages/framework/src/server/proto.js';
 import { catalogueOf, hostileRequestArb, UNIMPLEMENTED_RPCS, WIRE_SCALE, type HostileRequest } from './hostile.js';
 import { classifyResponse, internalErrorText } from './answers.js';
 

@@ -5,12 +5,12 @@
 import { expect } from 'chai';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import { decodeMsgpack, encodeMsgpack } from '../../src/schema/msgpack.js';
-import { impliedType } from '../../src/schema/block.js';
-import { UNKNOWN, type ObjectValue, type Value } from '../../src/schema/value.js';
+import { decodeMsgpack, encodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
+import { impliedType } from '../../packages/framework/src/schema/block.js';
+import { UNKNOWN, type ObjectValue, type Value } from '../../packages/framework/src/schema/value.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
-import type { RpcName } from '../../src/server/proto.js';
-import type { ProviderDef } from '../../src/engine/contracts/index.js';
+import type { RpcName } from '../../packages/framework/src/server/proto.js';
+import type { ProviderDef } from '../../packages/framework/src/engine/contracts/index.js';
 import { classifyResponse, inProcessProvider, type InProcessProvider } from './answers.js';
 
 type Msg = Record<string, any>;

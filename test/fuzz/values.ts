@@ -6,12 +6,12 @@
  * enough to reach the planner.
  */
 import fc from 'fast-check';
-import { impliedType, type SchemaBlock, type SchemaNestedBlock } from '../../src/schema/block.js';
-import type { CtyType } from '../../src/schema/cty-type.js';
-import type { FieldDef, Fields } from '../../src/schema/define.js';
-import { parseNumber } from '../../src/schema/number.js';
-import { UNKNOWN, type ObjectValue, type Value } from '../../src/schema/value.js';
-import { dedupeSetElements } from '../../src/schema/value-ops.js';
+import { impliedType, type SchemaBlock, type SchemaNestedBlock } from '../../packages/framework/src/schema/block.js';
+import type { CtyType } from '../../packages/framework/src/schema/cty-type.js';
+import type { FieldDef, Fields } from '../../packages/framework/src/schema/define.js';
+import { parseNumber } from '../../packages/framework/src/schema/number.js';
+import { UNKNOWN, type ObjectValue, type Value } from '../../packages/framework/src/schema/value.js';
+import { dedupeSetElements } from '../../packages/framework/src/schema/value-ops.js';
 
 export type ValueMode = 'config' | 'state';
 

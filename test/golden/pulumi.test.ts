@@ -5,8 +5,8 @@
  */
 import { expect } from 'chai';
 import type { ProviderDescription } from '../pulumi-model/description.js';
-import type { Schema } from '../../src/schema/block.js';
-import { pluralize, singularize, goExpand } from '../../src/schema/pulumi/inflector.js';
+import type { Schema } from '../../packages/framework/src/schema/block.js';
+import { pluralize, singularize, goExpand } from '../../packages/framework/src/schema/pulumi/inflector.js';
 import {
   camelCaseTerraformName,
   computeTokens,
@@ -14,7 +14,7 @@ import {
   makeStandardToken,
   terraformToPulumiName,
   titleCase,
-} from '../../src/schema/pulumi/naming.js';
+} from '../../packages/framework/src/schema/pulumi/naming.js';
 import { buildPulumiSchema, buildPulumiSchemaWithReport, genDocComment } from '../pulumi-model/schema.js';
 import {
   attr,
@@ -33,7 +33,7 @@ import {
   NUMBER,
   type Field,
 } from '../support/schema-builders.js';
-import { DYNAMIC } from '../../src/schema/cty-type.js';
+import { DYNAMIC } from '../../packages/framework/src/schema/cty-type.js';
 
 function provider(
   resources: Record<string, Record<string, Field>>,

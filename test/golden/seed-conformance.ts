@@ -6,11 +6,11 @@
 import { expect } from 'chai';
 import { describeProvider } from '../pulumi-model/description.js';
 import { buildPulumiSchemaWithReport, type PulumiPackageSchema } from '../pulumi-model/schema.js';
-import { computeTokens } from '../../src/schema/pulumi/naming.js';
+import { computeTokens } from '../../packages/framework/src/schema/pulumi/naming.js';
 import { parseSeed, type ParsedSeed } from './seed-parser.js';
 import { allDifferences, compareWithSeed, type AllowedDifference } from './seed-compare.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import type { Fields } from '../../src/schema/define.js';
+import type { Fields } from '../../packages/framework/src/schema/define.js';
 import { loadAtDeclaration, SEED_FIXTURE } from '../support/fixtures.js';
 
 export interface ConformanceSpec {

@@ -1,5 +1,6 @@
 /**
- * No secret in a record of a create (src/engine/journal/create-journal.ts), over every resource type of both
+ * No secret in a record of a create (packages/framework/src/engine/journal/create-journal.ts), over every resource type
+ * of both
  * providers that records its creates: property-based, plans whose every sensitive attribute, at every
  * depth, holds a secret of its own are written down as the provider writes them before a create
  * request leaves, and neither the file nor the text its settings digest stands for holds any of them.
@@ -11,14 +12,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import type { ResourceDef } from '../../src/engine/contracts/index.js';
-import { CreateJournal, journalPlace } from '../../src/engine/journal/index.js';
-import { createEntry, settingsText } from '../../src/engine/creates/create-records.js';
-import { inCurrentForm } from '../../src/engine/plan/index.js';
-import type { AttrDef, BlockDef, Fields } from '../../src/schema/define.js';
-import type { CtyType } from '../../src/schema/cty-type.js';
-import { toModel } from '../../src/schema/model.js';
-import type { ObjectValue, Value } from '../../src/schema/value.js';
+import type { ResourceDef } from '../../packages/framework/src/engine/contracts/index.js';
+import { CreateJournal, journalPlace } from '../../packages/framework/src/engine/journal/index.js';
+import { createEntry, settingsText } from '../../packages/framework/src/engine/creates/create-records.js';
+import { inCurrentForm } from '../../packages/framework/src/engine/plan/index.js';
+import type { AttrDef, BlockDef, Fields } from '../../packages/framework/src/schema/define.js';
+import type { CtyType } from '../../packages/framework/src/schema/cty-type.js';
+import { toModel } from '../../packages/framework/src/schema/model.js';
+import type { ObjectValue, Value } from '../../packages/framework/src/schema/value.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 20);
 

@@ -7,11 +7,11 @@
  * comment, says it too), and the message says what to use instead, or that nothing replaces it.
  */
 import { expect } from 'chai';
-import type { ProviderDef } from '../../src/engine/contracts/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import { deprecationNote } from '../../src/schema/define.js';
-import { encodeSchemaResponses } from '../../src/server/provider-service.js';
-import { decodeMessage, messageType } from '../../src/server/proto.js';
+import type { ProviderDef } from '../../packages/framework/src/engine/contracts/index.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import { deprecationNote } from '../../packages/framework/src/schema/define.js';
+import { encodeSchemaResponses } from '../../packages/framework/src/server/provider-service.js';
+import { decodeMessage, messageType } from '../../packages/framework/src/server/proto.js';
 import sec from '../../src/resources/sec/index.js';
 import vdb from '../../src/resources/vdb/index.js';
 import { quietLogger } from '../support/quiet-logger.js';

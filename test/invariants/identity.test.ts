@@ -6,8 +6,8 @@
  */
 import { expect } from 'chai';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import { identityDeclarationProblems } from '../../src/engine/resources/identity.js';
-import type { AttrDef, Fields } from '../../src/schema/define.js';
+import { identityDeclarationProblems } from '../../packages/framework/src/engine/resources/identity.js';
+import type { AttrDef, Fields } from '../../packages/framework/src/schema/define.js';
 
 for (const name of ['sec', 'vdb'] as const) {
   describe(`invariants: identities and list resources of ${name}`, () => {

@@ -28,7 +28,11 @@ describe('layers (.dependency-cruiser.cjs)', function () {
   it('every import of src/ and scripts/ keeps to its layer, and no module imports itself round a circle', async () => {
     const options = await extractDepcruiseOptions(CONFIG);
     const tsConfig = extractTSConfig('tsconfig.json');
-    const found = await violations({ ...options, validate: true }, ['src', 'scripts'], tsConfig);
+    const found = await violations(
+      { ...options, validate: true },
+      ['src', 'scripts', 'packages/framework/src'],
+      tsConfig,
+    );
     const comments = new Map((options.ruleSet?.forbidden ?? []).map((rule) => [rule.name, rule.comment]));
     const why = [...new Set(found.map((v) => v.rule))].map((name) => `  ${name}: ${comments.get(name) ?? ''}`);
     expect(
@@ -43,21 +47,24 @@ describe('layers (.dependency-cruiser.cjs)', function () {
     const root = mkdtempSync(join(tmpdir(), 'layers-'));
     // file → what it imports; each line breaks (at least) the rule in its comment.
     const tree: Record<string, string[]> = {
-      'src/schema/value.js': ['../engine/plan.js'], // schema-is-the-ground
-      'src/wire/contract.js': ['../clients/sec/client.js'], // wire-is-the-ground
-      'src/engine/plan.js': ['../clients/sec/client.js'], // engine-on-schema
-      'src/server/service.js': ['../resources/sec/thing.js'], // server-on-engine
-      'src/server/handler.js': ['../engine/plan/rules.js'], // engine-through-its-faces
-      'src/engine/plan/rules.js': ['../context/engine-context.js', './index.js'], // engine-parts-meet-at-their-faces
-      'src/engine/plan/index.js': [],
-      'src/engine/context/engine-context.js': [],
-      'src/framework/index.js': ['../resources/sec/thing.js'], // framework-on-server
-      'src/clients/sec/client.js': ['../../engine/plan.js'], // clients-on-schema
-      // resources-on-engine-and-clients, providers-keep-apart
+      'packages/framework/src/schema/value.js': ['../engine/plan.js'], // schema-is-the-ground
+      'packages/framework/src/wire/api-error.js': ['../schema/value.js'], // wire-is-the-ground
+      'packages/framework/src/engine/plan.js': ['../server/service.js'], // engine-on-schema
+      'packages/framework/src/server/service.js': ['../index.js'], // server-on-engine
+      'packages/framework/src/server/handler.js': ['../engine/plan/rules.js'], // engine-through-its-faces
+      'packages/framework/src/engine/plan/rules.js': ['../context/engine-context.js', './index.js'], // engine-parts-meet-at-their-faces
+      'packages/framework/src/engine/plan/index.js': [],
+      'packages/framework/src/engine/context/engine-context.js': [],
+      'packages/framework/src/index.js': ['../../../src/resources/sec/thing.js'], // the-framework-stands-alone
+      // providers-use-the-framework-entries, providers-name-the-package (a path, not the name), clients-on-contracts
+      'src/clients/sec/client.js': ['../../../packages/framework/src/engine/plan.js', '../../resources/vdb/thing.js'],
+      'src/wire/contract.js': ['../clients/sec/client.js'], // contracts-are-the-providers-ground
+      'src/schema/forms.js': ['../clients/vdb/client.js'], // forms-on-contracts
+      // resources-on-clients, providers-keep-apart
       'src/resources/sec/thing.js': ['../../emulators/sec/handler.js', '../vdb/thing.js'],
       'src/resources/vdb/thing.js': [],
       'src/emulators/sec/handler.js': ['../vdb/handler.js'], // emulators-keep-to-their-api
-      'src/emulators/vdb/handler.js': ['../../clients/vdb/client.js'], // emulators-share-only-the-wire
+      'src/emulators/vdb/handler.js': ['../../clients/vdb/client.js'], // emulators-share-only-the-contracts
       'src/emulators/core/store.js': ['../sec/handler.js'], // emulator-core-stands-alone
       'src/clients/vdb/client.js': [],
       'src/docs/a.js': ['./b.js', './missing.js'], // no-circular, imports-resolve
@@ -71,7 +78,7 @@ describe('layers (.dependency-cruiser.cjs)', function () {
         const lines = imports.map((target, i) => `import * as m${i} from '${target}';\n`);
         writeFileSync(join(root, file), `${lines.join('')}export const x = 1;\n`);
       }
-      const found = await violations({ ruleSet: options.ruleSet, validate: true, baseDir: root }, ['src']);
+      const found = await violations({ ruleSet: options.ruleSet, validate: true, baseDir: root }, ['src', 'packages']);
       expect([...new Set(found.map((v) => v.rule))].sort()).to.deep.equal([...ruleNames].sort());
     } finally {
       rmSync(root, { recursive: true, force: true });

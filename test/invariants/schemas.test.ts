@@ -22,7 +22,7 @@ import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import { action, provider, resource, type ProviderDef } from '../../src/engine/contracts/index.js';
+import { action, provider, resource, type ProviderDef } from '../../packages/framework/src/engine/contracts/index.js';
 import {
   attr,
   block,
@@ -33,13 +33,13 @@ import {
   type AttrOptions,
   type FieldDef,
   type Fields,
-} from '../../src/schema/define.js';
-import type { SchemaAttribute, SchemaBlock } from '../../src/schema/block.js';
-import type { CtyType } from '../../src/schema/cty-type.js';
+} from '../../packages/framework/src/schema/define.js';
+import type { SchemaAttribute, SchemaBlock } from '../../packages/framework/src/schema/block.js';
+import type { CtyType } from '../../packages/framework/src/schema/cty-type.js';
 import { findExample } from '../../src/docs/examples.js';
 import { samplesOf } from '../../src/schema/samples.js';
 import { name as nameForm } from '../../src/schema/forms.js';
-import { withoutSecrets } from '../../src/engine/plan/secret-rules.js';
+import { withoutSecrets } from '../../packages/framework/src/engine/plan/secret-rules.js';
 
 const REPO_ROOT = process.cwd();
 const PROVIDERS = ['sec', 'vdb'] as const;
@@ -579,7 +579,8 @@ function unrecoverableCreates(def: ProviderDef<any, any>): string[] {
 
 /**
  * Creating types whose declaration does not give the engine what it needs to judge a lost create
- * (src/engine/creates/create-recovery.ts): a key and whether the platform keeps it unique, a listing, a key
+ * (packages/framework/src/engine/creates/create-recovery.ts): a key and whether the platform keeps it unique, a
+ * listing, a key
  * test and import ids, and `setAfterCreate` naming only attributes the type has. The evidence rule
  * is the engine's; this is what each type must declare for it.
  */

@@ -1,7 +1,7 @@
 /**
  * A constant table (an UPPER_CASE object) is looked up by a key from outside the process
  * (Terraform's configuration, a platform's answer, a request to an emulator, an environment
- * variable, a file) only through src/wire/own-entry.ts (`ownEntry`, `isOwnKey`), which sees the
+ * variable, a file) only through packages/framework/src/wire/own-entry.ts (`ownEntry`, `isOwnKey`), which sees the
  * table's own entries: `TABLE[key]` and `key in TABLE` find what every object inherits
  * (`constructor`, `toString`, `__proto__`, …), so that `event_categories = ["constructor"]` reached
  * Object's constructor function where a subcategory name was expected. Every `TABLE[key]` and
@@ -24,18 +24,23 @@ const HELPERS = new Set(['ownEntry', 'isOwnKey']);
  * type's member, a proto descriptor's, a constant list's), or checked against a closed list first.
  */
 const CODE_KEYS: Record<string, string> = {
-  'src/framework/release/build.ts: RUNTIME_PINS[platform]': 'a platform of PLATFORMS, which parsePlatforms checked',
-  'src/framework/release/runtimes.ts: RUNTIME_PINS[platform]': 'a platform of PLATFORMS, which parsePlatforms checked',
-  'src/framework/release/runtimes.ts: RUNTIME_PINS[pin.license.fromPlatform]':
+  'packages/framework/src/release/build.ts: RUNTIME_PINS[platform]':
+    'a platform of PLATFORMS, which parsePlatforms checked',
+  'packages/framework/src/release/runtimes.ts: RUNTIME_PINS[platform]':
+    'a platform of PLATFORMS, which parsePlatforms checked',
+  'packages/framework/src/release/runtimes.ts: RUNTIME_PINS[pin.license.fromPlatform]':
     "a pin's own platform, written in RUNTIME_PINS",
-  'src/schema/pulumi/naming.ts: DIGIT_WORDS[s[0]!]': 's matched /^[0-9].?/, so s[0] is a digit',
-  'src/server/wire-schema.ts: STRING_KIND[a.descriptionKind]': "a schema's DescriptionKind",
-  'src/server/wire-schema.ts: STRING_KIND[block.descriptionKind]': "a schema's DescriptionKind",
-  'src/server/wire-schema.ts: NESTING[nb.nesting]': "a schema's Nesting",
-  'src/server/wire-schema.ts: NESTING[a.nestedType.nesting]': "a nested attribute's Nesting in the schema",
-  'src/server/provider-service.ts: SEVERITY[d.severity]': "a diagnostic's severity, error or warning",
-  'src/server/log.ts: SEVERITY[level]': 'level is a LogLevel the logger was given',
-  'src/server/log.ts: SEVERITY[this.level]': 'the LogSetting parseLogSetting chose (through isOwnKey)',
+  'packages/framework/src/schema/pulumi/naming.ts: DIGIT_WORDS[s[0]!]': 's matched /^[0-9].?/, so s[0] is a digit',
+  'packages/framework/src/server/wire-schema.ts: STRING_KIND[a.descriptionKind]': "a schema's DescriptionKind",
+  'packages/framework/src/server/wire-schema.ts: STRING_KIND[block.descriptionKind]': "a schema's DescriptionKind",
+  'packages/framework/src/server/wire-schema.ts: NESTING[nb.nesting]': "a schema's Nesting",
+  'packages/framework/src/server/wire-schema.ts: NESTING[a.nestedType.nesting]':
+    "a nested attribute's Nesting in the schema",
+  'packages/framework/src/server/provider-service.ts: SEVERITY[d.severity]':
+    "a diagnostic's severity, error or warning",
+  'packages/framework/src/server/log.ts: SEVERITY[level]': 'level is a LogLevel the logger was given',
+  'packages/framework/src/server/log.ts: SEVERITY[this.level]':
+    'the LogSetting parseLogSetting chose (through isOwnKey)',
   'src/emulators/cli.ts: FLAG_OF_OPTION[problem.option]': 'an option name faultProfileProblem names',
   'src/emulators/vdb/catalog.ts: PROVIDER_NAMES[provider]': "a provider of the emulator's own REGIONS",
   'src/emulators/vdb/cluster-state.ts: BUSY_PHASE[transition.kind]': "the kind of the emulator's own transition",
@@ -75,7 +80,7 @@ const CODE_KEYS: Record<string, string> = {
   'src/workload/mass-config.ts: SEC_KINDS[k]!': 'k from the literal cycle of kinds beside it',
   'src/workload/mass-config.ts: VDB_KINDS[k]!': 'k from the literal cycle of kinds beside it',
   'src/workload/mass-config.ts: CYCLES[provider]': "the connection's Provider, sec or vdb",
-  'src/wire/grpc-call.ts: DEADLINE_UNIT_MS[match[2]!]!': 'one of HMSmun, matched by DEADLINE',
+  'packages/framework/src/wire/grpc-call.ts: DEADLINE_UNIT_MS[match[2]!]!': 'one of HMSmun, matched by DEADLINE',
   'src/wire/sec-contract/index.ts: SEC_CONTRACT[bodyName]': 'a body name of a contract field the code names',
   'src/wire/sec-contract/language.ts: STRING_FORMATS[spec.format]': "the StringFormat of the contract's own spec",
   'src/wire/sec-contract/language.ts: FORMAT_NAMES[spec.format]': "the StringFormat of the contract's own spec",
@@ -100,14 +105,17 @@ const OUTSIDE_KEYS: Record<string, string> = {
   'src/clients/sec/container-registries.ts: ownEntry(CONTAINER_REGISTRY_DATA_SCHEMAS, registryType)':
     'the registry type the platform answered',
   'src/clients/proxy.ts: ownEntry(DEFAULT_PORTS, target.protocol)': 'the protocol of a URL',
-  'src/wire/go-duration.ts: ownEntry(NANOS_PER_UNIT, unitText)': 'the unit of a duration in configuration or an answer',
+  'packages/framework/src/wire/go-duration.ts: ownEntry(NANOS_PER_UNIT, unitText)':
+    'the unit of a duration in configuration or an answer',
   'src/wire/sec-contract/vulnerability-exceptions.ts: ownEntry(VULNERABILITY_SCOPE_KEYS, type)':
     "an exception's type, in a request to the emulator",
-  'src/schema/json.ts: ownEntry(ESCAPES, e)': 'the character after a backslash in JSON from Terraform',
-  'src/schema/value-ops.ts: ownEntry(GO_ESCAPES, cp)': 'a code point of a string value',
-  'src/server/log.ts: isOwnKey(SEVERITY, v)': 'TF_LOG and its kin, from the environment',
-  'src/schema/schema-from-proto.ts: ownEntry(NESTING, nb.nesting)': "the nesting a provider's schema answered",
-  'src/schema/schema-from-proto.ts: ownEntry(NESTING, a.nested_type.nesting)':
+  'packages/framework/src/schema/json.ts: ownEntry(ESCAPES, e)':
+    'the character after a backslash in JSON from Terraform',
+  'packages/framework/src/schema/value-ops.ts: ownEntry(GO_ESCAPES, cp)': 'a code point of a string value',
+  'packages/framework/src/server/log.ts: isOwnKey(SEVERITY, v)': 'TF_LOG and its kin, from the environment',
+  'packages/framework/src/schema/schema-from-proto.ts: ownEntry(NESTING, nb.nesting)':
+    "the nesting a provider's schema answered",
+  'packages/framework/src/schema/schema-from-proto.ts: ownEntry(NESTING, a.nested_type.nesting)':
     "a nested attribute's nesting, as the provider's schema answered it",
   'src/emulators/sec/vulnerability-exceptions.ts: ownEntry(VULNERABILITY_SCOPE_KEYS, type)':
     "an exception's type, in a request",
@@ -180,7 +188,7 @@ function sourceFiles(dir: string): string[] {
 describe('constant tables: keys from outside find only their own entries', () => {
   const all: Found = { lookUps: [], helpers: [] };
   before(() => {
-    const files = sourceFiles('src');
+    const files = [...sourceFiles('src'), ...sourceFiles('packages/framework/src')];
     expect(files.length).to.be.greaterThan(100);
     for (const file of files) {
       const found = tableSites(file, readFileSync(file, 'utf8'));
@@ -195,7 +203,7 @@ describe('constant tables: keys from outside find only their own entries', () =>
       undecided,
       'a constant table looked up by a key that is not a literal: if the key can come from outside ' +
         '(configuration, an answer, a request, the environment, a file), use ownEntry or isOwnKey ' +
-        '(src/wire/own-entry.ts); if the code chose it, add it to CODE_KEYS with the reason',
+        '(packages/framework/src/wire/own-entry.ts); if the code chose it, add it to CODE_KEYS with the reason',
     ).to.deep.equal([]);
   });
 

@@ -10,17 +10,17 @@
  * between Terraform and the provider. The same through the real executables and emulators:
  * test/resources/vdb/hybrid.test.ts (operator settings, storage-class parameters) and
  * test/resources/sec/governance.test.ts (resource-group filters). A constant table (an UPPER_CASE
- * object) is looked up by a key from outside only through src/wire/own-entry.ts, never as
+ * object) is looked up by a key from outside only through packages/framework/src/wire/own-entry.ts, never as
  * `TABLE[key]` or `key in TABLE`, which find `constructor` and its kin (test/invariants/table-keys.test.ts).
  */
 import { expect } from 'chai';
-import { attr, block, resourceSchema, t } from '../../src/schema/define.js';
-import { provider, resource } from '../../src/engine/contracts/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import { proposedNew } from '../../src/engine/checks/index.js';
-import { decodeMsgpack, encodeMsgpack } from '../../src/schema/msgpack.js';
-import { decodeJSON, encodeJSON } from '../../src/schema/json.js';
-import { impliedType } from '../../src/schema/block.js';
+import { attr, block, resourceSchema, t } from '../../packages/framework/src/schema/define.js';
+import { provider, resource } from '../../packages/framework/src/engine/contracts/index.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import { proposedNew } from '../../packages/framework/src/engine/checks/index.js';
+import { decodeMsgpack, encodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
+import { decodeJSON, encodeJSON } from '../../packages/framework/src/schema/json.js';
+import { impliedType } from '../../packages/framework/src/schema/block.js';
 import {
   type CtyType,
   STRING,
@@ -29,10 +29,10 @@ import {
   typeEquals,
   typeFromJSON,
   typeToJSONString,
-} from '../../src/schema/cty-type.js';
-import { plainToValue, valueToExactPlain, valueToPlain } from '../../src/schema/model.js';
-import { setEntry } from '../../src/schema/entries.js';
-import { UNKNOWN, type ObjectValue, type Value } from '../../src/schema/value.js';
+} from '../../packages/framework/src/schema/cty-type.js';
+import { plainToValue, valueToExactPlain, valueToPlain } from '../../packages/framework/src/schema/model.js';
+import { setEntry } from '../../packages/framework/src/schema/entries.js';
+import { UNKNOWN, type ObjectValue, type Value } from '../../packages/framework/src/schema/value.js';
 import { z } from 'zod';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

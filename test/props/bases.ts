@@ -5,7 +5,7 @@
  * runs can make objects with the same natural keys while the objects it refers to (clusters, roles,
  * alert channels…) stay.
  */
-import type { ProviderDef } from '../../src/engine/contracts/index.js';
+import type { ProviderDef } from '../../packages/framework/src/engine/contracts/index.js';
 import { ExamplesWorkspace, loadCases, type EmulatorHandle, type Provider } from '../acceptance/examples-workspace.js';
 import { configOf } from './configs.js';
 import type { Subject } from './lifecycle.js';

@@ -5,7 +5,7 @@
  * character too many and every list of texts one element too many. Each must be refused at
  * validation, at the argument's path, before anything is sent.
  */
-import type { AttrDef, Fields, PlatformLimits } from '../../src/schema/define.js';
+import type { AttrDef, Fields, PlatformLimits } from '../../packages/framework/src/schema/define.js';
 import { isArgument, withValue, type Plain, type Step } from './configs.js';
 
 export interface Breaking {

@@ -6,12 +6,12 @@
  * client takes them (`configValue`): attributes by name, blocks as arrays of such objects.
  */
 import fc from 'fast-check';
-import type { AttrDef, BlockDef, Fields } from '../../src/schema/define.js';
-import type { SchemaBlock } from '../../src/schema/block.js';
+import type { AttrDef, BlockDef, Fields } from '../../packages/framework/src/schema/define.js';
+import type { SchemaBlock } from '../../packages/framework/src/schema/block.js';
 import { samplesOf } from '../../src/schema/samples.js';
-import { UNKNOWN, type ObjectValue, type Value } from '../../src/schema/value.js';
-import { isEmptyValue } from '../../src/schema/value-ops.js';
-import { attrStep, formatPath, indexStep, type AttributePath } from '../../src/schema/path.js';
+import { UNKNOWN, type ObjectValue, type Value } from '../../packages/framework/src/schema/value.js';
+import { isEmptyValue } from '../../packages/framework/src/schema/value-ops.js';
+import { attrStep, formatPath, indexStep, type AttributePath } from '../../packages/framework/src/schema/path.js';
 
 export type Plain = Record<string, unknown>;
 

@@ -6,8 +6,8 @@
  * platform, and the next plan must be empty.
  */
 import { expect } from 'chai';
-import { valueToPlain } from '../../src/schema/model.js';
-import type { ObjectValue } from '../../src/schema/value.js';
+import { valueToPlain } from '../../packages/framework/src/schema/model.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { ProviderCallError } from '../../src/tfclient/terraform-client.js';
 import { fill, type EmulatorHandle } from '../acceptance/examples-workspace.js';
 import type { Plain } from './configs.js';

@@ -14,7 +14,7 @@
  *   items), an item twice, an item with a comma, and one item at its longest.
  * - Maps of texts: a key with a space, a long key and a long value.
  */
-import type { AttrDef, Fields, PlatformLimits } from '../../src/schema/define.js';
+import type { AttrDef, Fields, PlatformLimits } from '../../packages/framework/src/schema/define.js';
 import { type Plain, type Step, valueAt, withValue } from './configs.js';
 import { walkArguments } from './breaking.js';
 import { Finding, type Lifecycle, type Subject, type Tally } from './lifecycle.js';

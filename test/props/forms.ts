@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AttrDef, Fields } from '../../src/schema/define.js';
+import type { AttrDef, Fields } from '../../packages/framework/src/schema/define.js';
 import { samplesOf } from '../../src/schema/samples.js';
 import { fill, type EmulatorHandle, type Provider } from '../acceptance/examples-workspace.js';
 import { baselineOf, expectEmulatorHoldsState, type TypeRecord } from '../acceptance/ledger.js';

@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
 import { ProviderCallError, TerraformClient, type WireDiagnostic } from '../../src/tfclient/terraform-client.js';
-import type { ObjectValue } from '../../src/schema/value.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { loadCases, startEmulator, type EmulatorHandle, type Provider } from '../acceptance/examples-workspace.js';
 import {
   baselineOf,

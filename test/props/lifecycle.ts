@@ -8,13 +8,13 @@
  * "accepted at plan time ⇒ apply succeeds and settles"); anything else that goes wrong is thrown, with
  * the step and the configuration, after the run's objects are cleaned up so the next run starts clean.
  */
-import { YET_TO_COME } from '../../src/engine/catalogue/catalogue-checks.js';
-import { impliedType, type SchemaBlock } from '../../src/schema/block.js';
-import type { Fields } from '../../src/schema/define.js';
-import { valueToPlain } from '../../src/schema/model.js';
-import { samePlatformSettings } from '../../src/engine/plan/index.js';
-import { valueEquals } from '../../src/schema/value-ops.js';
-import type { ObjectValue } from '../../src/schema/value.js';
+import { YET_TO_COME } from '../../packages/framework/src/engine/catalogue/catalogue-checks.js';
+import { impliedType, type SchemaBlock } from '../../packages/framework/src/schema/block.js';
+import type { Fields } from '../../packages/framework/src/schema/define.js';
+import { valueToPlain } from '../../packages/framework/src/schema/model.js';
+import { samePlatformSettings } from '../../packages/framework/src/engine/plan/index.js';
+import { valueEquals } from '../../packages/framework/src/schema/value-ops.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { ProviderCallError, type PlannedChange, type TerraformClient } from '../../src/tfclient/terraform-client.js';
 import { fill, type Case, type EmulatorHandle } from '../acceptance/examples-workspace.js';
 import { expectEmulatorHoldsState, type Baseline, type TypeRecord } from '../acceptance/ledger.js';

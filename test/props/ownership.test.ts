@@ -18,10 +18,10 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import type { ProviderDef, ResourceDef } from '../../src/engine/contracts/index.js';
-import type { Fields } from '../../src/schema/define.js';
-import { toModel, valueToPlain } from '../../src/schema/model.js';
-import type { ObjectValue } from '../../src/schema/value.js';
+import type { ProviderDef, ResourceDef } from '../../packages/framework/src/engine/contracts/index.js';
+import type { Fields } from '../../packages/framework/src/schema/define.js';
+import { toModel, valueToPlain } from '../../packages/framework/src/schema/model.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { TerraformClient, type PlannedChange, type WireDiagnostic } from '../../src/tfclient/terraform-client.js';
 import {
   heldObject,

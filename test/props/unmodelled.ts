@@ -7,9 +7,9 @@
  * on the platform, as set.
  */
 import { expect } from 'chai';
-import type { Fields } from '../../src/schema/define.js';
+import type { Fields } from '../../packages/framework/src/schema/define.js';
 import { samplesOf } from '../../src/schema/samples.js';
-import { valueToPlain } from '../../src/schema/model.js';
+import { valueToPlain } from '../../packages/framework/src/schema/model.js';
 import { at, type EmulatorHandle } from '../acceptance/examples-workspace.js';
 import type { TypeRecord } from '../acceptance/ledger.js';
 import { isArgument, withValue, type Plain, type Step } from './configs.js';

@@ -13,9 +13,15 @@ import * as grpc from '@grpc/grpc-js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchProvider, type LaunchedProvider } from '../../src/tfclient/launch.js';
-import { decodeMessage, encodeMessage, rpcTypes, SERVICE_NAMES, type RpcName } from '../../src/server/proto.js';
-import { encodeMsgpack } from '../../src/schema/msgpack.js';
-import { impliedType } from '../../src/schema/block.js';
+import {
+  decodeMessage,
+  encodeMessage,
+  rpcTypes,
+  SERVICE_NAMES,
+  type RpcName,
+} from '../../packages/framework/src/server/proto.js';
+import { encodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
+import { impliedType } from '../../packages/framework/src/schema/block.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { startVdbEmulator, VDB_COLLECTIONS, type VdbEmulator } from '../../src/emulators/vdb/index.js';

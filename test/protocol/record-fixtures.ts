@@ -27,15 +27,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSecEmulator } from '../../src/emulators/sec/index.js';
 import { startVdbEmulator } from '../../src/emulators/vdb/index.js';
-import { impliedType } from '../../src/schema/block.js';
-import type { CtyType } from '../../src/schema/cty-type.js';
-import { identityType } from '../../src/engine/resources/identity.js';
-import { decodeMsgpack } from '../../src/schema/msgpack.js';
-import { Decimal, DynamicValue, Unknown, type Value } from '../../src/schema/value.js';
-import { decodeMessage, rpcTypes, SERVICE_NAMES } from '../../src/server/proto.js';
-import type { RpcName } from '../../src/server/rpcs.js';
+import { impliedType } from '../../packages/framework/src/schema/block.js';
+import type { CtyType } from '../../packages/framework/src/schema/cty-type.js';
+import { identityType } from '../../packages/framework/src/engine/resources/identity.js';
+import { decodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
+import { Decimal, DynamicValue, Unknown, type Value } from '../../packages/framework/src/schema/value.js';
+import { decodeMessage, rpcTypes, SERVICE_NAMES } from '../../packages/framework/src/server/proto.js';
+import type { RpcName } from '../../packages/framework/src/server/rpcs.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import type { ProviderDef } from '../../src/engine/contracts/index.js';
+import type { ProviderDef } from '../../packages/framework/src/engine/contracts/index.js';
 import {
   devOverridesConfig,
   providerInstallationConfig,

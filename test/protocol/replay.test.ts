@@ -13,15 +13,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { launchProvider, type LaunchedProvider } from '../../src/tfclient/launch.js';
-import { decodeMessage, encodeMessage, rpcTypes, SERVICE_NAMES } from '../../src/server/proto.js';
-import { decodeMsgpack } from '../../src/schema/msgpack.js';
-import { encodeJSON } from '../../src/schema/json.js';
-import { valueToPlain } from '../../src/schema/model.js';
+import { decodeMessage, encodeMessage, rpcTypes, SERVICE_NAMES } from '../../packages/framework/src/server/proto.js';
+import { decodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
+import { encodeJSON } from '../../packages/framework/src/schema/json.js';
+import { valueToPlain } from '../../packages/framework/src/schema/model.js';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
 import { startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
-import type { ObjectValue } from '../../src/schema/value.js';
-import type { CtyType } from '../../src/schema/cty-type.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
+import type { CtyType } from '../../packages/framework/src/schema/cty-type.js';
 import {
   identityTypeOf,
   resourceTypeOf,

@@ -8,7 +8,7 @@
  * Plans and applies are recorded with -parallelism=1, so that Terraform sends its requests in the
  * same order at every recording (`terraform query` has no such flag).
  */
-import type { RpcName } from '../../src/server/rpcs.js';
+import type { RpcName } from '../../packages/framework/src/server/rpcs.js';
 import type { WheelTerraform } from '../acceptance/terraform.js';
 import { SEC_FIXED, VDB_FIXED, type Expectation } from './seeds.js';
 

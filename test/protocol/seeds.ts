@@ -3,10 +3,10 @@
  * seeded into the emulators with fixed ids and times so that a request recorded against them
  * (record-fixtures.ts) is answered the same way when it is replayed (replay.test.ts, actions.test.ts).
  */
-import { impliedType } from '../../src/schema/block.js';
-import type { CtyType } from '../../src/schema/cty-type.js';
-import { identityType } from '../../src/engine/resources/identity.js';
-import type { RpcName } from '../../src/server/rpcs.js';
+import { impliedType } from '../../packages/framework/src/schema/block.js';
+import type { CtyType } from '../../packages/framework/src/schema/cty-type.js';
+import { identityType } from '../../packages/framework/src/engine/resources/identity.js';
+import type { RpcName } from '../../packages/framework/src/server/rpcs.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import type { SecEmulator } from '../../src/emulators/sec/index.js';
 import { VDB_COLLECTIONS, type VdbEmulator } from '../../src/emulators/vdb/index.js';

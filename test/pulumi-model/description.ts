@@ -6,7 +6,7 @@
  * none of them; test/acceptance/pulumi.test.ts compares its real schema with this model built
  * without them.
  */
-import type { Schema } from '../../src/schema/block.js';
+import type { Schema } from '../../packages/framework/src/schema/block.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 
 export interface PulumiMappingOptions {

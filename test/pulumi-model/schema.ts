@@ -53,11 +53,11 @@
  * (Go's encoding of `[]byte`); the package is then versioned 0.0.0. It is written only when
  * `BuildOptions.localProviderPath` is given.
  */
-import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../../src/schema/block.js';
-import type { CtyType } from '../../src/schema/cty-type.js';
-import { Decimal, type Value } from '../../src/schema/value.js';
+import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../../packages/framework/src/schema/block.js';
+import type { CtyType } from '../../packages/framework/src/schema/cty-type.js';
+import { Decimal, type Value } from '../../packages/framework/src/schema/value.js';
 import type { ProviderDescription } from './description.js';
-import { singularize } from '../../src/schema/pulumi/inflector.js';
+import { singularize } from '../../packages/framework/src/schema/pulumi/inflector.js';
 import {
   computeTokens,
   inferResourcePrefix,
@@ -67,7 +67,7 @@ import {
   titleCase,
   tokenName,
   type FieldShape,
-} from '../../src/schema/pulumi/naming.js';
+} from '../../packages/framework/src/schema/pulumi/naming.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Pulumi package schema (the subset the bridge produces)

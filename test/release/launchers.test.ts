@@ -1,6 +1,6 @@
 /**
  * The release's launchers start a provider the same way on every platform: the /bin/sh launcher of
- * macOS and Linux (src/framework/release/launchers.ts, which the checkout's bin/terraform-provider-<name>
+ * macOS and Linux (packages/framework/src/release/launchers.ts, which the checkout's bin/terraform-provider-<name>
  * is made of too) and the Windows executable's script (bin/start-windows.cjs) leave the provider the
  * same environment and Node options, for every environment a user may start Terraform with, whether the
  * provider hands its trust over (sec, vdb) or not (an author's provider). Each is run up to the point where it loads the provider,
@@ -12,11 +12,11 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, w
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { shellLauncher, windowsMain } from '../../src/framework/release/launchers.js';
+import { shellLauncher, windowsMain } from '../../packages/framework/src/release/launchers.js';
 import { PROJECT_LAUNCH } from '../../scripts/release/project.js';
 import { PROJECT_PROVIDERS } from '../../src/providers/project.js';
 import { REPO_ROOT } from '../../scripts/release/paths.js';
-import { seaConfig } from '../../src/framework/release/windows.js';
+import { seaConfig } from '../../packages/framework/src/release/windows.js';
 
 const windowsEntry = createRequire(import.meta.url)(join(REPO_ROOT, 'bin', 'start-windows.cjs')) as {
   handOverTrust(env: Record<string, string | undefined>): void;

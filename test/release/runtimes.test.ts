@@ -19,7 +19,7 @@ import {
   RUNTIME_PINS,
   parsePlatforms,
   runtimePackage,
-} from '../../src/framework/release/runtimes.js';
+} from '../../packages/framework/src/release/runtimes.js';
 
 /** A registry on loopback serving one version of `name` with the tarball `tgz`, or nothing at all. */
 async function standInRegistry(
@@ -164,7 +164,7 @@ describe('release runtimes: pinned, fetched by the build, checked', function () 
     const release = (...args: string[]) =>
       spawnSync(
         process.execPath,
-        [join(REPO_ROOT, 'packages', 'framework', 'dist', 'framework', 'release', 'cli.js'), 'release', ...args],
+        [join(REPO_ROOT, 'packages', 'framework', 'dist', 'release', 'cli.js'), 'release', ...args],
         { encoding: 'utf8' },
       );
     const cli = release('--platform', 'linux_s390x');

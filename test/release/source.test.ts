@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sourceState } from '../../src/framework/release/source.js';
+import { sourceState } from '../../packages/framework/src/release/source.js';
 
 describe('release source: the commit and whether the tree differs from it', () => {
   const dir = mkdtempSync(join(tmpdir(), 'keel-source-'));

@@ -5,7 +5,7 @@
  * executable with binutils' objdump.
  */
 import { expect } from 'chai';
-import { withoutSignature } from '../../src/framework/release/windows.js';
+import { withoutSignature } from '../../packages/framework/src/release/windows.js';
 
 /** A PE32+ file of `bodyBytes` bytes after its headers, with a certificate table of `certificate` at `at`. */
 function pe(bodyBytes: number, certificate: Buffer, at?: number): Buffer {

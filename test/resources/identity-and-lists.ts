@@ -19,9 +19,9 @@
  */
 import { expect } from 'chai';
 import { type TerraformClient, configValue, ProviderCallError } from '../../src/tfclient/terraform-client.js';
-import { valueEquals } from '../../src/schema/value-ops.js';
+import { valueEquals } from '../../packages/framework/src/schema/value-ops.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import type { ObjectValue } from '../../src/schema/value.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { failOnProblems, tableProblems } from '../support/type-tables.js';
 
 export type Plain = Record<string, unknown>;

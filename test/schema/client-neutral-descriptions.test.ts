@@ -9,7 +9,7 @@
  */
 import { expect } from 'chai';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import type { SchemaBlock } from '../../src/schema/block.js';
+import type { SchemaBlock } from '../../packages/framework/src/schema/block.js';
 
 /** The bridge's test: the words, outside ``` fences, in either case of their first letter. */
 const NAMES_A_CLIENT = /[Tt]erraform|[Hh]ashicorp/;

@@ -16,11 +16,11 @@ import {
   tupleOf,
   type CtyType,
   typeFromJSON,
-} from '../../src/schema/cty-type.js';
-import type { AttributePath } from '../../src/schema/path.js';
-import { Decimal, DynamicValue, Unknown, UNKNOWN, type Value } from '../../src/schema/value.js';
-import { parseNumber } from '../../src/schema/number.js';
-import { decodeMsgpack, encodeMsgpack } from '../../src/schema/msgpack.js';
+} from '../../packages/framework/src/schema/cty-type.js';
+import type { AttributePath } from '../../packages/framework/src/schema/path.js';
+import { Decimal, DynamicValue, Unknown, UNKNOWN, type Value } from '../../packages/framework/src/schema/value.js';
+import { parseNumber } from '../../packages/framework/src/schema/number.js';
+import { decodeMsgpack, encodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
 import {
   decodeJSON,
   encodeJSON,
@@ -28,7 +28,7 @@ import {
   JSONObjectNode,
   parseJSONText,
   type JSONNode,
-} from '../../src/schema/json.js';
+} from '../../packages/framework/src/schema/json.js';
 import {
   conformanceError,
   containsUnknown,
@@ -36,7 +36,7 @@ import {
   isWhollyKnown,
   normalizeSet,
   valueEquals,
-} from '../../src/schema/value-ops.js';
+} from '../../packages/framework/src/schema/value-ops.js';
 import { loadAtDeclaration } from '../support/fixtures.js';
 
 interface Vector {

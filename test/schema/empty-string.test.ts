@@ -1,15 +1,16 @@
 /**
- * The one rule for what `""` is (src/schema/empty-string.ts): by default it says no more than null, as
+ * The one rule for what `""` is (packages/framework/src/schema/empty-string.ts): by default it says no more than null,
+ * as
  * every empty value does; for an attribute declared `emptyString: 'value'` it is a value of its own, in
  * every comparison and at every depth of a block (set blocks included).
  */
 import { expect } from 'chai';
-import { attr, block } from '../../src/schema/define.js';
-import { emptyStringIsValue, sameMeaningOf, saysNothing } from '../../src/schema/empty-string.js';
-import { meansNull, sameFieldMeaning, sameFieldValue } from '../../src/schema/model.js';
-import { sameMeaning } from '../../src/schema/value-ops.js';
-import { fieldType } from '../../src/schema/fields.js';
-import { UNKNOWN, type Value } from '../../src/schema/value.js';
+import { attr, block } from '../../packages/framework/src/schema/define.js';
+import { emptyStringIsValue, sameMeaningOf, saysNothing } from '../../packages/framework/src/schema/empty-string.js';
+import { meansNull, sameFieldMeaning, sameFieldValue } from '../../packages/framework/src/schema/model.js';
+import { sameMeaning } from '../../packages/framework/src/schema/value-ops.js';
+import { fieldType } from '../../packages/framework/src/schema/fields.js';
+import { UNKNOWN, type Value } from '../../packages/framework/src/schema/value.js';
 
 const d = { description: 'block' };
 const kept = attr.string({ optional: true, emptyString: 'value', description: 'kept' });

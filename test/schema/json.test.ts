@@ -11,8 +11,8 @@ import {
   setOf,
   tupleOf,
   type CtyType,
-} from '../../src/schema/cty-type.js';
-import { Decimal, DynamicValue, Unknown, UNKNOWN, type Value } from '../../src/schema/value.js';
+} from '../../packages/framework/src/schema/cty-type.js';
+import { Decimal, DynamicValue, Unknown, UNKNOWN, type Value } from '../../packages/framework/src/schema/value.js';
 import {
   decodeJSON,
   encodeJSON,
@@ -20,9 +20,9 @@ import {
   JSONObjectNode,
   parseJSONText,
   parseJSONTextExactly,
-} from '../../src/schema/json.js';
-import { MAX_VALUE_DEPTH, ValueDecodeError } from '../../src/schema/msgpack.js';
-import { valueEquals } from '../../src/schema/value-ops.js';
+} from '../../packages/framework/src/schema/json.js';
+import { MAX_VALUE_DEPTH, ValueDecodeError } from '../../packages/framework/src/schema/msgpack.js';
+import { valueEquals } from '../../packages/framework/src/schema/value-ops.js';
 
 function decodeError(t: CtyType, text: string | Uint8Array, opts = {}): ValueDecodeError {
   try {

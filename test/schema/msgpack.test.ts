@@ -10,10 +10,15 @@ import {
   setOf,
   tupleOf,
   type CtyType,
-} from '../../src/schema/cty-type.js';
-import { Decimal, DynamicValue, Unknown, UNKNOWN, type Value } from '../../src/schema/value.js';
-import { decodeMsgpack, encodeMsgpack, MAX_VALUE_DEPTH, ValueDecodeError } from '../../src/schema/msgpack.js';
-import { valueEquals } from '../../src/schema/value-ops.js';
+} from '../../packages/framework/src/schema/cty-type.js';
+import { Decimal, DynamicValue, Unknown, UNKNOWN, type Value } from '../../packages/framework/src/schema/value.js';
+import {
+  decodeMsgpack,
+  encodeMsgpack,
+  MAX_VALUE_DEPTH,
+  ValueDecodeError,
+} from '../../packages/framework/src/schema/msgpack.js';
+import { valueEquals } from '../../packages/framework/src/schema/value-ops.js';
 
 const hex = (s: string): Uint8Array => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 const hexOf = (b: Uint8Array): string =>

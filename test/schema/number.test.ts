@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Decimal } from '../../src/schema/value.js';
+import { Decimal } from '../../packages/framework/src/schema/value.js';
 import {
   compareNumbers,
   MAX_DECIMAL_EXPONENT,
@@ -9,7 +9,7 @@ import {
   numberText,
   numberToJS,
   parseNumber,
-} from '../../src/schema/number.js';
+} from '../../packages/framework/src/schema/number.js';
 
 describe('number.ts', () => {
   describe('parseNumber', () => {

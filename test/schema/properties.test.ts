@@ -18,8 +18,8 @@ import {
   typeEquals,
   typeFromJSON,
   typeToJSONString,
-} from '../../src/schema/cty-type.js';
-import { UNKNOWN, Unknown, type ObjectValue, type Value } from '../../src/schema/value.js';
+} from '../../packages/framework/src/schema/cty-type.js';
+import { UNKNOWN, Unknown, type ObjectValue, type Value } from '../../packages/framework/src/schema/value.js';
 import {
   blockShapeProblem,
   impliedType,
@@ -27,12 +27,22 @@ import {
   type Nesting,
   type SchemaBlock,
   type ShapeRules,
-} from '../../src/schema/block.js';
-import { setEntry } from '../../src/schema/entries.js';
-import { parseNumber } from '../../src/schema/number.js';
-import { valueEquals, isWhollyKnown, dedupeSetElements, conformanceError } from '../../src/schema/value-ops.js';
-import { encodeMsgpack, decodeMsgpack, decodeMsgpackNoting, ValueDecodeError } from '../../src/schema/msgpack.js';
-import { encodeJSON, decodeJSON, decodeJSONExactly } from '../../src/schema/json.js';
+} from '../../packages/framework/src/schema/block.js';
+import { setEntry } from '../../packages/framework/src/schema/entries.js';
+import { parseNumber } from '../../packages/framework/src/schema/number.js';
+import {
+  valueEquals,
+  isWhollyKnown,
+  dedupeSetElements,
+  conformanceError,
+} from '../../packages/framework/src/schema/value-ops.js';
+import {
+  encodeMsgpack,
+  decodeMsgpack,
+  decodeMsgpackNoting,
+  ValueDecodeError,
+} from '../../packages/framework/src/schema/msgpack.js';
+import { encodeJSON, decodeJSON, decodeJSONExactly } from '../../packages/framework/src/schema/json.js';
 
 const SEED = 20261122;
 const RUNS = 300;

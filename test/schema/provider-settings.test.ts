@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { loadProviderDef } from '../../src/providers/describe.js';
-import type { SchemaBlock } from '../../src/schema/block.js';
+import type { SchemaBlock } from '../../packages/framework/src/schema/block.js';
 
 function computedSettings(block: SchemaBlock, at: string, out: string[]): string[] {
   for (const [name, a] of Object.entries(block.attributes)) if (a.computed) out.push(`${at}${name}`);

@@ -8,14 +8,14 @@
 import { expect } from 'chai';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import { providerStreamService } from '../../src/server/provider-service.js';
-import { PROVIDER_SERVICE_RPCS, STREAMING_RPC_NAMES } from '../../src/server/rpcs.js';
-import { decodeMessage, encodeMessage, rpcTypes, SERVICE_NAMES } from '../../src/server/proto.js';
-import { schemaFromProto } from '../../src/schema/schema-from-proto.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import { providerStreamService } from '../../packages/framework/src/server/provider-service.js';
+import { PROVIDER_SERVICE_RPCS, STREAMING_RPC_NAMES } from '../../packages/framework/src/server/rpcs.js';
+import { decodeMessage, encodeMessage, rpcTypes, SERVICE_NAMES } from '../../packages/framework/src/server/proto.js';
+import { schemaFromProto } from '../../packages/framework/src/schema/schema-from-proto.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
-import { encodeMsgpack } from '../../src/schema/msgpack.js';
-import { impliedType } from '../../src/schema/block.js';
+import { encodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
+import { impliedType } from '../../packages/framework/src/schema/block.js';
 import { inProcessProvider, silentLogger } from '../fuzz/answers.js';
 import { protoSourcesRoot } from '../support/proto-sources.js';
 

@@ -4,9 +4,9 @@
  */
 import { expect } from 'chai';
 import secProvider from '../../src/resources/sec/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import { providerService } from '../../src/server/provider-service.js';
-import { Logger } from '../../src/server/log.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import { providerService } from '../../packages/framework/src/server/provider-service.js';
+import { Logger } from '../../packages/framework/src/server/log.js';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
 import { secProviderEnv } from '../../src/tfclient/terraform-cli.js';
 

@@ -8,9 +8,9 @@
 import { expect } from 'chai';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import { encodeMsgpack, decodeMsgpack } from '../../src/schema/msgpack.js';
-import { STRING, typeFromJSON, typeToJSONString } from '../../src/schema/cty-type.js';
-import { plainToValue, valueToPlain } from '../../src/schema/model.js';
+import { encodeMsgpack, decodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
+import { STRING, typeFromJSON, typeToJSONString } from '../../packages/framework/src/schema/cty-type.js';
+import { plainToValue, valueToPlain } from '../../packages/framework/src/schema/model.js';
 import { launchProvider, type LaunchedProvider } from '../../src/tfclient/launch.js';
 import { inProcessProvider } from '../fuzz/answers.js';
 import { SEC_BIN } from '../support/sec-provider.js';

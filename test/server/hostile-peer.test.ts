@@ -17,7 +17,7 @@ import { connect as connectNet, type Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import { connect as connectTls } from 'node:tls';
 import { createVdbClient } from '../../src/clients/vdb/client.js';
-import { derToPem } from '../../src/server/tls.js';
+import { derToPem } from '../../packages/framework/src/server/tls.js';
 import { VDB_SERVICES } from '../../src/wire/vdb-services.js';
 import { vdbMethod } from '../../src/wire/vdb-proto.js';
 import { connect, launchProvider, type LaunchedProvider } from '../../src/tfclient/launch.js';

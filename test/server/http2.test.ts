@@ -1,4 +1,4 @@
-// The gRPC server (src/wire/grpc-server.ts) over node:http2, in process: answers as headers, one
+// The gRPC server (packages/framework/src/wire/grpc-server.ts) over node:http2, in process: answers as headers, one
 // message and trailers; flow control both ways; cancellation; PING; requests in CONTINUATION frames;
 // what a misbehaving client gets (a GOAWAY with the code that says why, while the server goes on
 // serving); and the server's own bounds: request bytes buffered across calls, answers a client has not
@@ -12,7 +12,7 @@ import {
   StatusError,
   type CallContext,
   type GrpcServerOptions,
-} from '../../src/wire/grpc-server.js';
+} from '../../packages/framework/src/wire/grpc-server.js';
 import {
   ErrorCode,
   Flag,

@@ -9,20 +9,20 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import { providerStreamService } from '../../src/server/provider-service.js';
-import { decodeMessage, encodeMessage, rpcTypes, SERVICE_NAMES } from '../../src/server/proto.js';
-import { encodeMsgpack } from '../../src/schema/msgpack.js';
-import { impliedType } from '../../src/schema/block.js';
-import { objectOf, STRING, NUMBER } from '../../src/schema/cty-type.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import { providerStreamService } from '../../packages/framework/src/server/provider-service.js';
+import { decodeMessage, encodeMessage, rpcTypes, SERVICE_NAMES } from '../../packages/framework/src/server/proto.js';
+import { encodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
+import { impliedType } from '../../packages/framework/src/schema/block.js';
+import { objectOf, STRING, NUMBER } from '../../packages/framework/src/schema/cty-type.js';
 import { configValue } from '../../src/tfclient/terraform-client.js';
-import { schemaFromProto } from '../../src/schema/schema-from-proto.js';
+import { schemaFromProto } from '../../packages/framework/src/schema/schema-from-proto.js';
 import { inProcessProvider, silentLogger } from '../fuzz/answers.js';
 import { startVdbEmulator, type VdbEmulator } from '../../src/emulators/vdb/index.js';
 import { createVdbClient } from '../../src/clients/vdb/index.js';
 import { launchProvider, type LaunchedProvider } from '../../src/tfclient/launch.js';
 import { vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
-import { identityType } from '../../src/engine/resources/identity.js';
+import { identityType } from '../../packages/framework/src/engine/resources/identity.js';
 
 type Msg = Record<string, any>;
 const errors = (res: Msg) =>

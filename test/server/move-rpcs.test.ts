@@ -1,6 +1,6 @@
 /**
  * MoveResourceState at the wire (in process, through the protobuf codec as grpc-js passes it): a
- * resource type's `moveFrom` (src/engine/contracts/move.ts) takes the state of another type, of this
+ * resource type's `moveFrom` (packages/framework/src/engine/contracts/move.ts) takes the state of another type, of this
  * provider or another, as Terraform sends it for a `moved` block across types; the state is the
  * target's, with its identity, and the read that follows keeps that identity. What no mover takes,
  * a mover that throws or returns what the schema has no place for, and a source that is not JSON,
@@ -10,14 +10,14 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import type { ProviderDef } from '../../src/engine/contracts/index.js';
-import { DiagnosticError } from '../../src/engine/diagnostics/index.js';
-import { identityType } from '../../src/engine/resources/identity.js';
-import type { StateMover } from '../../src/engine/contracts/index.js';
-import { namesProvider } from '../../src/engine/resources/resource-moves.js';
-import { impliedType } from '../../src/schema/block.js';
-import { decodeMsgpack, encodeMsgpack } from '../../src/schema/msgpack.js';
-import type { ObjectValue } from '../../src/schema/value.js';
+import type { ProviderDef } from '../../packages/framework/src/engine/contracts/index.js';
+import { DiagnosticError } from '../../packages/framework/src/engine/diagnostics/index.js';
+import { identityType } from '../../packages/framework/src/engine/resources/identity.js';
+import type { StateMover } from '../../packages/framework/src/engine/contracts/index.js';
+import { namesProvider } from '../../packages/framework/src/engine/resources/resource-moves.js';
+import { impliedType } from '../../packages/framework/src/schema/block.js';
+import { decodeMsgpack, encodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { classifyResponse, inProcessProvider, internalErrorText } from '../fuzz/answers.js';
 import { moverProvider, Shelf, thing, type ThingFields } from '../support/moving-things.js';
 

@@ -7,10 +7,10 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import type { ProviderDef } from '../../src/engine/contracts/index.js';
-import { encodeSchemaResponses } from '../../src/server/provider-service.js';
-import { decodeMessage, messageType } from '../../src/server/proto.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import type { ProviderDef } from '../../packages/framework/src/engine/contracts/index.js';
+import { encodeSchemaResponses } from '../../packages/framework/src/server/provider-service.js';
+import { decodeMessage, messageType } from '../../packages/framework/src/server/proto.js';
 import { launchProvider } from '../../src/tfclient/launch.js';
 import { quietLogger } from '../support/quiet-logger.js';
 import sec from '../../src/resources/sec/index.js';

@@ -1,4 +1,4 @@
-// The generated message codecs (scripts/proto-codegen.mjs over src/server/protobuf-wire.ts) against
+// The generated message codecs (scripts/proto-codegen.mjs over packages/framework/src/server/protobuf-wire.ts) against
 // protobufjs' reflection over the .proto sources, for every message of tfplugin6 and go-plugin's
 // services: random plain objects encode to the same bytes as fromObject + encode, and those bytes
 // decode to the same object as decode + toObject with the codecs' options. Bytes that are not a
@@ -6,11 +6,16 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import protobuf from 'protobufjs';
-import { messageType } from '../../src/server/proto.js';
-import { ProtoDecodeError, ProtoReader, ProtoWriter, int64Bits } from '../../src/server/protobuf-wire.js';
+import { messageType } from '../../packages/framework/src/server/proto.js';
+import {
+  ProtoDecodeError,
+  ProtoReader,
+  ProtoWriter,
+  int64Bits,
+} from '../../packages/framework/src/server/protobuf-wire.js';
 import { allMessageTypes } from '../support/proto-sources.js';
 
-/** The plain-object form's decoding options (src/server/codecs.ts). */
+/** The plain-object form's decoding options (packages/framework/src/server/codecs.ts). */
 const TO_OBJECT = { defaults: true, longs: Number, enums: Number, oneofs: true } as const;
 const MAX_DEPTH = 3;
 

@@ -16,11 +16,11 @@ import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ProviderEngine } from '../../src/engine/entry/index.js';
-import { encodeSchemaResponses } from '../../src/server/provider-service.js';
+import { ProviderEngine } from '../../packages/framework/src/engine/entry/index.js';
+import { encodeSchemaResponses } from '../../packages/framework/src/server/provider-service.js';
 import { launchProvider } from '../../src/tfclient/launch.js';
 import { TerraformClient, type PlannedChange } from '../../src/tfclient/terraform-client.js';
-import type { ObjectValue } from '../../src/schema/value.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { quietLogger } from '../support/quiet-logger.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
@@ -73,7 +73,8 @@ function bundleSources(file: string): string[] {
 
 describe('start-up loads no client library', function () {
   this.timeout(60_000);
-  // The go-plugin server is our own gRPC over node:http2 (src/wire/grpc-server.ts), which its start-up
+  // The go-plugin server is our own gRPC over node:http2 (packages/framework/src/wire/grpc-server.ts), which its
+  // start-up
   // bundle requires, as every start must listen (nghttp2 keeps HTTP/2's rules against hostile
   // peers). sec's API client is on node:http/node:https (llhttp), in its client bundle: no gRPC library
   // is in sec's executable, and its start-up bundle requires no HTTP/1.1 module.
@@ -97,8 +98,8 @@ describe('start-up loads no client library', function () {
   for (const name of ['sec', 'vdb']) {
     it(`${name}: its start-up bundle is the go-plugin server alone, without any part of the service`, () => {
       const sources = bundleSources(`terraform-provider-${name}.cjs`);
-      expect(sources.some((source) => source.includes('src/wire/grpc-server.ts'))).to.equal(true);
-      expect(sources.some((source) => source.includes('src/server/main.ts'))).to.equal(true);
+      expect(sources.some((source) => source.includes('packages/framework/src/wire/grpc-server.ts'))).to.equal(true);
+      expect(sources.some((source) => source.includes('packages/framework/src/server/main.ts'))).to.equal(true);
       // The provider's version is the one module of its definitions the server needs (--version).
       const service = sources.filter(
         (source) =>
@@ -110,7 +111,9 @@ describe('start-up loads no client library', function () {
       expect(service, 'service modules in the start-up bundle').to.deep.equal([]);
       const serviceSources = bundleSources(`terraform-provider-${name}-service.cjs`);
       expect(serviceSources.some((source) => source.includes(`src/resources/${name}/index.ts`))).to.equal(true);
-      expect(serviceSources.filter((source) => source.includes('src/wire/grpc-server.ts'))).to.deep.equal([]);
+      expect(
+        serviceSources.filter((source) => source.includes('packages/framework/src/wire/grpc-server.ts')),
+      ).to.deep.equal([]);
     });
 
     it(`${name}: shakes hands and answers the schema without its service bundle, which the next call needs`, async () => {
@@ -231,7 +234,7 @@ describe('start-up loads no client library', function () {
     it(`${name}: its definitions (every resource, data source and function) load neither ${CLIENT_LIBRARIES.join(' nor ')}`, () => {
       const loaded = modulesLoadedBy(join(ROOT, 'dist', 'src', 'resources', name, 'index.js'));
       // The graph is real: the definitions and the engine were resolved.
-      expect(loaded.some((url) => url.includes('/dist/src/engine/'))).to.equal(true);
+      expect(loaded.some((url) => url.includes('/dist/packages/framework/src/engine/'))).to.equal(true);
       const offending = loaded.filter(isClientLibrary);
       expect(offending, 'client libraries resolved at start-up').to.deep.equal([]);
     });

@@ -2,7 +2,7 @@
 // stdout sealing, stderr format and shutdown (docs/protocol.md, "The go-plugin layer").
 import * as grpc from '@grpc/grpc-js';
 import { expect } from 'chai';
-import { generateCertificate } from '../../src/server/tls.js';
+import { generateCertificate } from '../../packages/framework/src/server/tls.js';
 import { connect, launchProvider, type LaunchedProvider } from '../../src/tfclient/launch.js';
 import { echoExecutable, isAlive, sleep } from './fixtures/process.js';
 

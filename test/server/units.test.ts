@@ -1,8 +1,14 @@
 // Unit tests of the pure pieces: logging format, handshake helpers, certificates, protobuf plumbing.
 import { X509Certificate } from 'node:crypto';
 import { expect } from 'chai';
-import { handshakeLine, negotiateProtocol, reattachConfig } from '../../src/server/handshake.js';
-import { Logger, hclogTimestamp, logSettingFromEnv, parseLogSetting, redact } from '../../src/server/log.js';
+import { handshakeLine, negotiateProtocol, reattachConfig } from '../../packages/framework/src/server/handshake.js';
+import {
+  Logger,
+  hclogTimestamp,
+  logSettingFromEnv,
+  parseLogSetting,
+  redact,
+} from '../../packages/framework/src/server/log.js';
 import {
   PROVIDER_RPC_NAMES,
   STREAMING_RPC_NAMES,
@@ -10,10 +16,14 @@ import {
   encodeMessage,
   messageType,
   serviceMethods,
-} from '../../src/server/proto.js';
+} from '../../packages/framework/src/server/proto.js';
 import { serviceDefinition } from '../../src/tfclient/service-definitions.js';
 import { allMessageTypes, allServices, protoSourcesRoot } from '../support/proto-sources.js';
-import { generateCertificate, handshakeCertField, parseHandshakeCertField } from '../../src/server/tls.js';
+import {
+  generateCertificate,
+  handshakeCertField,
+  parseHandshakeCertField,
+} from '../../packages/framework/src/server/tls.js';
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { generateCertificate } from '../../src/server/tls.js';
+import { generateCertificate } from '../../packages/framework/src/server/tls.js';
 import { connect, launchProvider, type LaunchedProvider } from '../../src/tfclient/launch.js';
 
 const ROOT = resolve(process.cwd());

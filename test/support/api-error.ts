@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ApiError, type ApiErrorCode } from '../../src/wire/api-error.js';
+import { ApiError, type ApiErrorCode } from '../../packages/framework/src/wire/api-error.js';
 
 /** Awaits `promise`, expecting it to reject with an ApiError of `code`; returns that error. */
 export async function expectApiError(promise: Promise<unknown>, code: ApiErrorCode): Promise<ApiError> {

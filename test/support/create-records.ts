@@ -1,5 +1,6 @@
 /**
- * The create records a provider left on disk, read from the format src/engine/journal/journal-files.ts and
+ * The create records a provider left on disk, read from the format
+ * packages/framework/src/engine/journal/journal-files.ts and
  * journal-log.ts document, not through the provider's own reader: the records of the processes' logs
  * (a `sent` line, its last `answer` line if any, and no `over` line for it), named as the provider
  * names them (`r~<type>~<key>~<settings>~<id digest, or sent>~<id>.json`), and records in files of

@@ -4,8 +4,8 @@
  * anything is sent. What the resource tests of such checks assert through.
  */
 import { expect } from 'chai';
-import { NOT_SENT, YET_TO_COME } from '../../src/engine/catalogue/catalogue-checks.js';
-import type { ObjectValue } from '../../src/schema/value.js';
+import { NOT_SENT, YET_TO_COME } from '../../packages/framework/src/engine/catalogue/catalogue-checks.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { ProviderCallError, type TerraformClient } from '../../src/tfclient/terraform-client.js';
 
 export interface Finding {

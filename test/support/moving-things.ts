@@ -1,6 +1,7 @@
 /**
  * A provider for the tests of state moved across resource types (MoveResourceState,
- * src/engine/resources/resource-moves.ts): `mover`, whose platform keeps things (a name, a size, labels, in an
+ * packages/framework/src/engine/resources/resource-moves.ts): `mover`, whose platform keeps things (a name, a size,
+ * labels, in an
  * account), served by two resource types, the deprecated `mover_old_thing` and `mover_thing` that
  * replaces it and takes its state (`moveFrom`), also the state of another provider's
  * `legacy_widget`; and `mover_note`, which takes none. The platform is a JSON file when `MOVER_STORE`
@@ -8,9 +9,9 @@
  * otherwise the memory of the process.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { attr, block, resourceSchema } from '../../src/schema/define.js';
-import { provider, resource, type ProviderDef } from '../../src/engine/contracts/index.js';
-import type { MoveSource } from '../../src/engine/contracts/index.js';
+import { attr, block, resourceSchema } from '../../packages/framework/src/schema/define.js';
+import { provider, resource, type ProviderDef } from '../../packages/framework/src/engine/contracts/index.js';
+import type { MoveSource } from '../../packages/framework/src/engine/contracts/index.js';
 
 export interface StoredThing {
   id: string;

@@ -6,8 +6,8 @@
  * process per walk), otherwise the memory of the process.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { attr, resourceSchema, validators } from '../../src/schema/define.js';
-import { provider, resource, type ProviderDef } from '../../src/engine/contracts/index.js';
+import { attr, resourceSchema, validators } from '../../packages/framework/src/schema/define.js';
+import { provider, resource, type ProviderDef } from '../../packages/framework/src/engine/contracts/index.js';
 
 export interface StoredServer {
   id: string;

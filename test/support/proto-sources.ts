@@ -1,9 +1,9 @@
 // The plugin protocol parsed from proto/*.proto with protobufjs reflection: the independent reading
-// that tests hold the generated static messages (dist/src/server/tfplugin6-messages.js and
+// that tests hold the generated static messages (dist/packages/framework/src/server/tfplugin6-messages.js and
 // go-plugin-messages.js) against.
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
-import { PROTO_FILES } from '../../src/server/proto.js';
+import { PROTO_FILES } from '../../packages/framework/src/server/proto.js';
 import { findProtoSourceDir } from '../../src/proto-location.js';
 
 let root: protobuf.Root | undefined;

@@ -1,7 +1,22 @@
 /** Small builders for hand-made Terraform wire schemas, for the tests that need one. */
-import type { Nesting, Schema, SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../../src/schema/block.js';
-import { BOOL, NUMBER, STRING, listOf, setOf, mapOf, objectOf, type CtyType } from '../../src/schema/cty-type.js';
-import type { Value } from '../../src/schema/value.js';
+import type {
+  Nesting,
+  Schema,
+  SchemaAttribute,
+  SchemaBlock,
+  SchemaNestedBlock,
+} from '../../packages/framework/src/schema/block.js';
+import {
+  BOOL,
+  NUMBER,
+  STRING,
+  listOf,
+  setOf,
+  mapOf,
+  objectOf,
+  type CtyType,
+} from '../../packages/framework/src/schema/cty-type.js';
+import type { Value } from '../../packages/framework/src/schema/value.js';
 
 /** R required, O optional, C computed, OC optional+computed. */
 export type Mode = 'R' | 'O' | 'C' | 'OC';

@@ -10,11 +10,20 @@
 import { expect } from 'chai';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../../src/schema/block.js';
+import type { SchemaAttribute, SchemaBlock, SchemaNestedBlock } from '../../packages/framework/src/schema/block.js';
 import { schemaAttribute } from '../support/schema-builders.js';
-import { BOOL, NUMBER, STRING, listOf, mapOf, objectOf, setOf, type CtyType } from '../../src/schema/cty-type.js';
-import { parseNumber } from '../../src/schema/number.js';
-import type { ObjectValue, Value } from '../../src/schema/value.js';
+import {
+  BOOL,
+  NUMBER,
+  STRING,
+  listOf,
+  mapOf,
+  objectOf,
+  setOf,
+  type CtyType,
+} from '../../packages/framework/src/schema/cty-type.js';
+import { parseNumber } from '../../packages/framework/src/schema/number.js';
+import type { ObjectValue, Value } from '../../packages/framework/src/schema/value.js';
 import { generateResourceContents, resourceBlock, tokensForValue } from '../../src/tfclient/genconfig.js';
 import { requireTerraform, Workspace } from '../acceptance/terraform.js';
 

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
-import type { ProviderDef } from '../../src/engine/contracts/index.js';
+import type { ProviderDef } from '../../packages/framework/src/engine/contracts/index.js';
 import { generatedResources, ruleBreaches } from '../acceptance/generated-hcl.js';
 
 const ACCOUNT = '6f1c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5';

@@ -1,8 +1,7 @@
 // The organisation account-mapping document and the platform's joined lists: used by the resource
 // definitions at start-up, so apart from the client's zod schemas (./cloud-accounts.ts), which load
 // only once the provider is configured.
-import { ApiError } from '../../wire/api-error.js';
-import { setEntry } from '../../schema/entries.js';
+import { ApiError, setEntry } from '@keel/provider-framework/client';
 import { decodeJsonDataUrl, encodeJsonDataUrl } from './data-url.js';
 
 /**

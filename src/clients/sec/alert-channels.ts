@@ -10,7 +10,7 @@ import {
 } from './integration.js';
 import { replaceKeeping } from './replace.js';
 import { envelope } from './wire.js';
-import { isOwnKey, ownEntry } from '../../wire/own-entry.js';
+import { isOwnKey, ownEntry } from '@keel/provider-framework/client';
 
 /** An alert channel of one of the known types; narrow on `type`. */
 export type AlertChannel<T extends AlertChannelType = AlertChannelType> = {

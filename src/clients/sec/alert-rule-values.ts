@@ -2,7 +2,7 @@
 // (./alert-rules.ts), which load only once the provider is configured.
 
 import type { ALERT_RULE_SUBCATEGORIES } from '../../wire/sec-contract/alert-rules.js';
-import { ownEntry } from '../../wire/own-entry.js';
+import { ownEntry } from '@keel/provider-framework/client';
 
 // The platform's lists, as its contract has them.
 export {

@@ -1,5 +1,4 @@
-import { timeApiExchange } from '../../wire/api-timing.js';
-import { ApiError } from '../../wire/api-error.js';
+import { ApiError, timeApiExchange } from '@keel/provider-framework/client';
 import type { SignalLike } from '../cancellation.js';
 import { callSignal, raceSignal } from './call-signal.js';
 import type { Redactor } from './redactor.js';

@@ -1,4 +1,4 @@
-import { ApiError } from '../../wire/api-error.js';
+import { ApiError } from '@keel/provider-framework/client';
 
 export interface ApiEndpoint {
   /** scheme://host[:port], what the connection pool is keyed on. */

@@ -1,4 +1,4 @@
-import { ApiError } from '../../wire/api-error.js';
+import { ApiError } from '@keel/provider-framework/client';
 import { Cancellation, type SignalLike, followAbort, unfollowAbort } from '../cancellation.js';
 import { NOT_SENT_NOTE } from '../stop.js';
 

@@ -1,6 +1,6 @@
 import type { HostGate } from '../host-gate.js';
 import { HttpPool } from './http-pool.js';
-import { ApiError } from '../../wire/api-error.js';
+import { ApiError } from '@keel/provider-framework/client';
 import { apiSecureContext, apiTrustSources } from '../trust.js';
 import { type ProxyChoice, proxyFromEnvironment } from '../proxy.js';
 import { DEFAULT_STOP_GRACE_MS } from '../stop.js';

@@ -10,7 +10,7 @@ import {
 } from './integration.js';
 import { replaceKeeping } from './replace.js';
 import { envelope } from './wire.js';
-import { isOwnKey, ownEntry } from '../../wire/own-entry.js';
+import { isOwnKey, ownEntry } from '@keel/provider-framework/client';
 
 /**
  * Cloud-account integrations (`/api/v2/CloudAccounts`): the platform's view into the customer's

@@ -4,7 +4,7 @@ import { segment, type CallOptions, type SecHttp } from './http.js';
 import { integrationBody, integrationModelled, integrationSchema, type Integration } from './integration.js';
 import { replaceKeeping } from './replace.js';
 import { envelope, keyedRecord } from './wire.js';
-import { ownEntry } from '../../wire/own-entry.js';
+import { ownEntry } from '@keel/provider-framework/client';
 
 /**
  * Container registries and scanners (docs/api/sec.md, "Registry kinds"): one API object, ContainerRegistries,

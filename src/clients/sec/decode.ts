@@ -1,6 +1,6 @@
 // Loaded with the first answer to check (./http.ts, ./auth.ts), and zod with it.
 import { z } from 'zod';
-import { ApiError } from '../../wire/api-error.js';
+import { ApiError } from '@keel/provider-framework/client';
 
 export interface ResponseFacts {
   readonly operation: string;

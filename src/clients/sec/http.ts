@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ApiError, isApiError } from '../../wire/api-error.js';
+import { ApiError, isApiError } from '@keel/provider-framework/client';
 import type { TokenSource } from './auth.js';
 import type { ApiEndpoint } from './base-url.js';
 import { callSignal, type CallSignal } from './call-signal.js';

@@ -19,4 +19,4 @@ export type { UserProfile, UserProfileAccount, UserProfileApi } from './user-pro
 export type { InventoryApi, InventoryCloud, InventoryScan } from './inventory.js';
 export { decodeJsonDataUrl, encodeJsonDataUrl } from './data-url.js';
 export { isLoopbackHost } from './base-url.js';
-export { ApiError, isApiError, type ApiErrorCode } from '../../wire/api-error.js';
+export { ApiError, type ApiErrorCode, isApiError } from '@keel/provider-framework/client';

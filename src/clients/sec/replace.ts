@@ -9,7 +9,7 @@
  * the request's.
  */
 import { z } from 'zod';
-import { setEntry } from '../../schema/entries.js';
+import { setEntry } from '@keel/provider-framework/client';
 import type { ApiCall, CallOptions, SecHttp } from './http.js';
 import { keyedRecord, keyedRecordValue } from './wire.js';
 

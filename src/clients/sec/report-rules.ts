@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { RULE_SEVERITY_NAMES } from '../../wire/sec-contract/routing-rules.js';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { modelledBy, replaceKeeping } from './replace.js';
 import { envelope, flag, keyedRecord, optionalText, toFlag } from './wire.js';
 
 /** Report severities in the platform's order; on the wire each is its position + 1 (1 = Critical). */
-export const REPORT_SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'] as const;
+export const REPORT_SEVERITIES = RULE_SEVERITY_NAMES;
 export type ReportSeverity = (typeof REPORT_SEVERITIES)[number];
 
 export {

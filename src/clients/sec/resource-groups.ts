@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { modelledBy, replaceKeeping } from './replace.js';
 import { envelope, flag, keyedRecord, optionalText, toFlag } from './wire.js';
-import { setEntry } from '../../schema/entries.js';
+import { setEntry } from '@keel/provider-framework/client';
 import { isFilterNode, type ResourceGroupExpression, type ResourceGroupNode } from './resource-group-nodes.js';
 
 /** One named predicate of a resource group query. */

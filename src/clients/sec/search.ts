@@ -6,7 +6,7 @@
  * back, and there are at most MAX_SEARCH_PAGES of them: a hostile answer ends in an error, not a loop.
  */
 import { z } from 'zod';
-import { ApiError } from '../../wire/api-error.js';
+import { ApiError } from '@keel/provider-framework/client';
 import type { ApiEndpoint } from './base-url.js';
 import type { ApiCall, CallOptions, SecHttp } from './http.js';
 

@@ -1,6 +1,11 @@
 import { delay, type SignalLike } from '../cancellation.js';
-import { timeApiExchange } from '../../wire/api-timing.js';
-import { ApiError, OUTCOME_UNKNOWN_NOTE, codeForStatus, requestIdsOf } from '../../wire/api-error.js';
+import {
+  ApiError,
+  codeForStatus,
+  OUTCOME_UNKNOWN_NOTE,
+  requestIdsOf,
+  timeApiExchange,
+} from '@keel/provider-framework/client';
 import type { CallSignal } from './call-signal.js';
 import type { HttpPool } from './http-pool.js';
 import { messageFromErrorBody } from './error-body.js';

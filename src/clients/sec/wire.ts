@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { setEntry } from '../../schema/entries.js';
+import { setEntry } from '@keel/provider-framework/client';
 
 /** The platform's integer booleans (0/1); true/false are tolerated. Decoded to boolean. */
 export const flag = z

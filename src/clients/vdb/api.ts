@@ -7,7 +7,8 @@
  * Conventions of every object here:
  * - Timestamps are RFC 3339 strings in UTC (`2024-05-01T10:00:00Z`, fractional seconds only when
  *   the server sent them); an absent timestamp is `undefined`.
- * - Durations are {@link ProtoDuration} (seconds + nanos, exact); `src/wire/go-duration.ts` converts them to
+ * - Durations are {@link ProtoDuration} (seconds + nanos, exact); `packages/framework/src/wire/go-duration.ts` converts
+ * them to
  *   and from Go duration strings such as `72h0m0s`.
  * - Enums are the proto value names (`CLUSTER_PHASE_HEALTHY`). A number this client does not know
  *   (a newer server) decodes to the enum's `..._UNSPECIFIED` name.
@@ -16,7 +17,7 @@
  * - Ids are strings (UUIDs); `accountId` is explicit on every call (the caller resolves resource
  *   account id → provider account id).
  *
- * Errors: every method throws ApiError (src/wire/api-error.ts) with codes not_found, conflict,
+ * Errors: every method throws ApiError (packages/framework/src/wire/api-error.ts) with codes not_found, conflict,
  * invalid, unauthenticated, forbidden, rate_limited, unavailable, timeout, cancelled,
  * outcome_unknown, malformed_response or unknown; the message carries the server's text and the
  * call's `vdb-trace-id` (as "request id …"), never the API key.

@@ -6,7 +6,7 @@
  * its key first). Deadlines, retries, cancellation and the ApiErrors of a failed exchange are the
  * transport's (./transport.ts), loaded at the first call; this module loads no library.
  */
-import { ApiError } from '../../wire/api-error.js';
+import { ApiError } from '@keel/provider-framework/client';
 import type { VdbServiceName } from '../../wire/vdb-services.js';
 import type { Plain } from './codec.js';
 import type { VdbCallOptions } from './config.js';

@@ -1,4 +1,4 @@
-import { ApiError } from '../../wire/api-error.js';
+import { ApiError } from '@keel/provider-framework/client';
 import { DEFAULT_STOP_GRACE_MS } from '../stop.js';
 import type { VdbClient } from './api.js';
 import type { Sender } from './calls.js';

@@ -1,4 +1,4 @@
-import { ApiError } from '../../wire/api-error.js';
+import { ApiError } from '@keel/provider-framework/client';
 
 export interface VdbEndpoint {
   /** The gRPC target, `host:port` (IPv6 hosts in brackets). */

@@ -30,14 +30,16 @@ export * from './api.js';
 export { createVdbClient } from './client.js';
 export { isLoopbackHost, parseApiUrl, type VdbEndpoint } from './endpoint.js';
 export {
-  GoDurationError,
+  ApiError,
+  type ApiErrorCode,
   durationToNanos,
   formatGoDuration,
+  GoDurationError,
   goDurationToProto,
+  isApiError,
   nanosToDuration,
   parseGoDuration,
   protoToGoDuration,
-} from '../../wire/go-duration.js';
+} from '@keel/provider-framework/client';
 export { formatTimestamp, parseTimestamp } from './time.js';
 export { JWT_RBAC_METADATA, TRACE_ID_METADATA } from './metadata.js';
-export { ApiError, isApiError, type ApiErrorCode } from '../../wire/api-error.js';

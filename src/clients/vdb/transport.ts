@@ -10,8 +10,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
 import { backoffMs } from '../backoff.js';
 import { HostGate } from '../host-gate.js';
-import { timeApiExchange } from '../../wire/api-timing.js';
-import { ApiError, OUTCOME_UNKNOWN_NOTE, requestIdsOf, type ApiErrorCode } from '../../wire/api-error.js';
+import {
+  ApiError,
+  type ApiErrorCode,
+  OUTCOME_UNKNOWN_NOTE,
+  requestIdsOf,
+  timeApiExchange,
+} from '@keel/provider-framework/client';
 import type { SignalLike } from '../cancellation.js';
 import { NOT_SENT_NOTE, graceAfter, graceOverNote } from '../stop.js';
 import { isNotTlsAnswer, notTlsMessage } from '../not-tls.js';

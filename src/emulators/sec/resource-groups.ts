@@ -20,7 +20,7 @@ import {
   RESOURCE_GROUP_MAX_DEPTH,
   RESOURCE_GROUP_OPERATORS,
 } from '../../wire/sec-contract/resource-groups.js';
-import { ownEntry } from '../../wire/own-entry.js';
+import { ownEntry } from '../../../packages/framework/src/wire/own-entry.js';
 import { API_PREFIX, type SecContext } from './context.js';
 
 export const RESOURCE_GROUPS_COLLECTION = 'ResourceGroups';

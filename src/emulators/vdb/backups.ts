@@ -6,7 +6,7 @@
  */
 import type { Backup, BackupSchedule, Cluster } from './records.js';
 import { parseTimestamp, type WireObject } from './wire-codec.js';
-import { nanosToDuration } from '../../wire/go-duration.js';
+import { nanosToDuration } from '../../../packages/framework/src/wire/go-duration.js';
 import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { packagesFor } from './catalog.js';
 import { requireCluster } from './clusters.js';

@@ -5,8 +5,8 @@
  * @yearly @annually @monthly @weekly @daily @midnight @hourly @reboot; or `@every <Go duration>`.
  * Returns a reason when the expression is not acceptable.
  */
-import { GoDurationError, parseGoDuration } from '../../wire/go-duration.js';
-import { ownEntry } from '../../wire/own-entry.js';
+import { GoDurationError, parseGoDuration } from '../../../packages/framework/src/wire/go-duration.js';
+import { ownEntry } from '../../../packages/framework/src/wire/own-entry.js';
 
 const DESCRIPTORS = new Set([
   '@yearly',

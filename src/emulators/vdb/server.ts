@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http2';
 import * as grpc from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
-import { GrpcServer, StatusError, type CallContext } from '../../wire/grpc-server.js';
+import { GrpcServer, StatusError, type CallContext } from '../../../packages/framework/src/wire/grpc-server.js';
 import { vdbMethod, vdbProtoRoot } from '../../wire/vdb-proto.js';
 import { requestViolations } from './request-rules.js';
 import type { BoundedLog } from '../core/request-log.js';
@@ -148,7 +148,8 @@ const MAX_SEND_MESSAGE_BYTES = 64 * 1024 * 1024;
 const BYTES = { decode: (bytes: Buffer) => bytes, encode: (bytes: unknown) => bytes as Buffer };
 
 export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
-  // The server the providers serve Terraform on (src/wire/grpc-server.ts): node:http2 with its limits
+  // The server the providers serve Terraform on (packages/framework/src/wire/grpc-server.ts): node:http2 with its
+  // limits
   // against hostile peers (header blocks, stream floods, half-open connections, request bytes held).
   const server = new GrpcServer({
     maxReceiveMessageBytes: LIMITS.messageBytes,

@@ -4,11 +4,16 @@
  * start a scan of a cloud's resource inventory (the platform's inventory scan,
  * `POST /api/v2/Inventory/scan?csp=…`). Each is one request: the platform answers at once.
  */
-import { attr, resourceSchema, validators } from '../../schema/define.js';
-import { action } from '../../engine/contracts/index.js';
-import { DiagnosticError, sentences } from '../../engine/diagnostics/index.js';
-import { attrStep } from '../../schema/path.js';
-import { isApiError } from '../../wire/api-error.js';
+import {
+  action,
+  attr,
+  attrStep,
+  DiagnosticError,
+  isApiError,
+  resourceSchema,
+  sentences,
+  validators,
+} from '@keel/provider-framework';
 import type { InventoryCloud, SecClient } from '../../clients/sec/index.js';
 import { secRules } from './rules.js';
 

@@ -1,15 +1,22 @@
 import { SEC_LIMITS } from './limits.js';
 import { checkedBy, secRules } from './rules.js';
 import { createHash, randomInt } from 'node:crypto';
-import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
-import { listResource, resource, type OpContext } from '../../engine/contracts/index.js';
-import { DiagnosticError } from '../../engine/diagnostics/index.js';
-import { isApiError } from '../../wire/api-error.js';
+import {
+  attr,
+  DiagnosticError,
+  isApiError,
+  listResource,
+  type ModelOf,
+  type OpContext,
+  resource,
+  resourceSchema,
+  validators,
+} from '@keel/provider-framework';
 import type { SecClient, AgentAccessToken } from '../../clients/sec/index.js';
 import { madeAtFrom } from '../shared/made-at.js';
 
 // An update sends the same os attribute as a create.
-checkedBy('AgentAccessTokens:update.props.os', 'oneOf', 'sec_agent_access_token.os');
+checkedBy('AgentAccessTokens:update.props.os', 'oneOf', { sameAs: 'AgentAccessTokens.props.os' });
 
 const schema = resourceSchema(
   {

@@ -2,10 +2,18 @@
  * Alert rules: which alerts (severities, sources, alert and event categories, resource groups) the
  * platform sends to which alert channels. Channels and resource groups are named by their GUIDs.
  */
-import { attr, resourceSchema, validators, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
-import { attrStep } from '../../schema/path.js';
-import { resource, type ResourceDef } from '../../engine/contracts/index.js';
-import type { Diagnostics } from '../../engine/diagnostics/index.js';
+import {
+  attr,
+  attrStep,
+  type ConfigModelOf,
+  type Diagnostics,
+  type ModelOf,
+  ownEntry,
+  resource,
+  type ResourceDef,
+  resourceSchema,
+  validators,
+} from '@keel/provider-framework';
 import type { SecClient } from '../../clients/sec/index.js';
 import {
   ALERT_RULE_CATEGORIES,
@@ -14,14 +22,14 @@ import {
   LEGACY_ALERT_RULE_SUBCATEGORIES,
   currentSubcategory,
 } from '../../clients/sec/alert-rule-values.js';
-import { ownEntry } from '../../wire/own-entry.js';
 import type { AlertRule, AlertRuleInput } from '../../clients/sec/alert-rules.js';
 import { idIdentity, noFilters } from '../shared/identity.js';
 import {
   SEVERITIES,
   canonical,
+  severityListChecks,
+  severityNumbers,
   listOrNull,
-  oneOfIgnoringCase,
   sameIgnoringCase,
   sameTrimmedSet,
   textOrNull,
@@ -31,14 +39,19 @@ import { checkedBy, secRules } from './rules.js';
 
 // Rules of fields the resource sends mapped (severity names to numbers, older subcategory names to
 // current ones): the attributes check them in the words users write.
-checkedBy('AlertRules.filters.severity', 'minItems', 'sec_alert_rule.severities (non-empty)');
-checkedBy('AlertRules.filters.severity[]', 'range', 'sec_alert_rule.severities (severity names)');
-checkedBy('AlertRules.filters.subCategory[]', 'oneOf', 'sec_alert_rule.alert_subcategories (with older names)');
+const SEVERITY_CHECKS = severityListChecks();
+checkedBy('AlertRules.filters.severity', 'minItems', { checks: SEVERITY_CHECKS, sent: severityNumbers });
+checkedBy('AlertRules.filters.severity[]', 'range', { checks: SEVERITY_CHECKS, sent: severityNumbers });
 
 const names = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(', ');
 
 /** Every name a subcategory may be given: the current ones, then the older ones. */
 const SUBCATEGORY_NAMES = [...ALERT_RULE_SUBCATEGORIES, ...Object.keys(LEGACY_ALERT_RULE_SUBCATEGORIES)];
+const SUBCATEGORY_CHECKS = [validators.each(validators.oneOf(...SUBCATEGORY_NAMES))];
+checkedBy('AlertRules.filters.subCategory[]', 'oneOf', {
+  checks: SUBCATEGORY_CHECKS,
+  sent: (value) => (Array.isArray(value) ? value.map((name) => currentSubcategory(String(name))) : value),
+});
 const LEGACY_NAMES = Object.entries(LEGACY_ALERT_RULE_SUBCATEGORIES)
   .map(([old, now]) => `\`${old}\` (\`${now}\`)`)
   .join(', ');
@@ -102,7 +115,7 @@ const schema = resourceSchema(
     severities: attr.stringList({
       required: true,
       distinct: true,
-      validate: [validators.nonEmpty(), validators.each(oneOfIgnoringCase(SEVERITIES))],
+      validate: SEVERITY_CHECKS,
       equal: sameIgnoringCase,
       unordered: true,
       description: `Severities of the alerts the rule routes: ${names(SEVERITIES)} (any case).`,
@@ -132,7 +145,7 @@ const schema = resourceSchema(
     }),
     alert_subcategories: attr.stringSet({
       optional: true,
-      validate: [validators.each(validators.oneOf(...SUBCATEGORY_NAMES))],
+      validate: SUBCATEGORY_CHECKS,
       equal: sameSubcategories,
       description:
         `What the alerts are about: ${names(ALERT_RULE_SUBCATEGORIES)}; all when not set. ` +
@@ -143,7 +156,7 @@ const schema = resourceSchema(
       deprecated: 'Use `alert_subcategories`, which takes the same values (the current names, and the older ones).',
       // An older name is the same subcategory as its current one.
       readAs: { field: 'alert_subcategories', convert: currentSubcategory },
-      validate: [validators.each(validators.oneOf(...SUBCATEGORY_NAMES))],
+      validate: SUBCATEGORY_CHECKS,
       equal: sameSubcategories,
       description: 'What the alerts are about, with the same values as `alert_subcategories`.',
     }),

@@ -1,14 +1,14 @@
 /** Data export rules: the platform's data, exported to object-store alert channels. */
-import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
-import { resource, type ResourceDef } from '../../engine/contracts/index.js';
+import { attr, type ModelOf, resource, type ResourceDef, resourceSchema, validators } from '@keel/provider-framework';
 import type { SecClient } from '../../clients/sec/index.js';
 import type { DataExportRule, DataExportRuleInput } from '../../clients/sec/data-export-rules.js';
 import { idIdentity, noFilters } from '../shared/identity.js';
-import { sameTrimmedList, textOrNull } from './governance-values.js';
+import { sameTrimmedList, textOrNull, trimmedTexts } from './governance-values.js';
 import { madeAtFrom } from '../shared/made-at.js';
 import { checkedBy, secRules } from './rules.js';
 
-checkedBy('DataExportRules.intgGuidList', 'minItems', 'sec_data_export_rule.integration_ids (non-empty)');
+const INTEGRATIONS_CHECKS = [validators.nonEmpty<string[]>()];
+checkedBy('DataExportRules.intgGuidList', 'minItems', { checks: INTEGRATIONS_CHECKS, sent: trimmedTexts });
 
 const schema = resourceSchema(
   {
@@ -22,7 +22,7 @@ const schema = resourceSchema(
       required: true,
       distinct: true,
       refersTo: 'object-store alert channels',
-      validate: [validators.nonEmpty()],
+      validate: INTEGRATIONS_CHECKS,
       equal: sameTrimmedList,
       unordered: true,
       description:

@@ -8,9 +8,15 @@
  * it) and used as the `credentials.external_id` of the cloud_a integrations' roles.
  */
 import { randomInt } from 'node:crypto';
-import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
-import { resource, type ResourceDef } from '../../engine/contracts/index.js';
-import { DiagnosticError } from '../../engine/diagnostics/index.js';
+import {
+  attr,
+  DiagnosticError,
+  type ModelOf,
+  resource,
+  type ResourceDef,
+  resourceSchema,
+  validators,
+} from '@keel/provider-framework';
 import type { SecClient } from '../../clients/sec/index.js';
 
 export const EXTERNAL_ID_CLOUDS = ['cloud_a', 'cloud_b', 'cloud_c', 'cloud_d'] as const;

@@ -4,7 +4,8 @@
  * keeps its own spelling and these say when two spellings mean the same
  * (docs/api/sec.md, "Values the platform normalises").
  */
-import type { Validator } from '../../schema/define.js';
+import { type Validator, validators } from '@keel/provider-framework';
+import { RULE_SEVERITY_NAMES } from '../../wire/sec-contract/routing-rules.js';
 import { VULNERABILITY_SEVERITIES } from '../../wire/sec-contract/vulnerability-exceptions.js';
 
 /**
@@ -12,6 +13,30 @@ import { VULNERABILITY_SEVERITIES } from '../../wire/sec-contract/vulnerability-
  * list for exceptions; alert and report rules send their position, 1 to 5).
  */
 export const SEVERITIES = VULNERABILITY_SEVERITIES;
+
+/**
+ * The severities checks of a rule's list (alert and report rules): at least one, each a name in any case.
+ * With `severityNumbers`, what the rules claim to check of the contract's numbers (rules.ts, checkedBy).
+ */
+export const severityListChecks = (): Validator<string[]>[] => [
+  validators.nonEmpty(),
+  validators.each(oneOfIgnoringCase(SEVERITIES)),
+];
+
+/** A list of texts as the platform is sent it, each trimmed (ids, GUIDs). */
+export const trimmedTexts = (value: unknown): unknown =>
+  Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item.trim() : item)) : value;
+
+/**
+ * A severities list as the platform is sent it: each name once, as its number (its position in the
+ * contract's RULE_SEVERITY_NAMES from 1; 0 for a name that is none), as the client maps it.
+ */
+export const severityNumbers = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? [...new Set(value.map((name) => canonical(SEVERITIES, String(name))))].map(
+        (name) => (RULE_SEVERITY_NAMES as readonly (string | undefined)[]).indexOf(name) + 1,
+      )
+    : value;
 export type Severity = (typeof SEVERITIES)[number];
 
 /** The allowed value that `value` spells, ignoring case and surrounding whitespace. */

@@ -2,9 +2,8 @@
  * The sec provider: its configuration schema, how it builds the API client, and the list of its
  * resources and data sources (one import line each).
  */
-import { attr, providerSchema } from '../../schema/define.js';
+import { attr, provider, providerSchema } from '@keel/provider-framework';
 import { createSettingFields, createSettingsOf } from '../shared/create-settings.js';
-import { provider } from '../../engine/contracts/index.js';
 import { SEC_LIMITS } from './limits.js';
 import { SEC_REFERENCES } from './references.js';
 import type { SecClient } from '../../clients/sec/index.js';

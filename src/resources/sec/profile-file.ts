@@ -7,10 +7,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { z } from 'zod';
-import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics/index.js';
-import { attrStep } from '../../schema/path.js';
+import { attrStep, DiagnosticError, type Diagnostics, ownEntry } from '@keel/provider-framework/client';
 import { firstSet } from '../shared/provider-settings.js';
-import { ownEntry } from '../../wire/own-entry.js';
 
 const profileSchema = z.object({
   account: z.string().optional(),

@@ -4,8 +4,7 @@
  * SEC_* environment variables; static credentials (account + key/secret or token) skip the profile
  * file, otherwise the profile (`profile` or "default") in ~/.sec.toml fills the gaps.
  */
-import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics/index.js';
-import { attrStep } from '../../schema/path.js';
+import { attrStep, DiagnosticError, type Diagnostics } from '@keel/provider-framework';
 import { booleanVariable, firstSet, missingSetting, settingSources } from '../shared/provider-settings.js';
 import type { ProfileLookup } from './profile-file.js';
 

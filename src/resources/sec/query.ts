@@ -3,20 +3,28 @@
  * `sec_policy_compliance`) evaluate. The platform compiles the text on every create and update and
  * refuses malformed text with its compiler's message (line and column).
  */
-import { attr, resourceSchema, validators, type ModelOf, type Validator } from '../../schema/define.js';
-import { resource, type ResourceDef } from '../../engine/contracts/index.js';
+import {
+  attr,
+  attrStep,
+  type Diagnostics,
+  isApiError,
+  type ModelOf,
+  resource,
+  type ResourceDef,
+  resourceSchema,
+  type Validator,
+  validators,
+} from '@keel/provider-framework';
 import type { SecClient } from '../../clients/sec/index.js';
 import { BUILT_IN_QUERY_PREFIX } from '../../clients/sec/policy-values.js';
 import type { Query } from '../../clients/sec/queries.js';
 import { idIdentity } from '../shared/identity.js';
-import { attrStep } from '../../schema/path.js';
-import { isApiError } from '../../wire/api-error.js';
-import type { Diagnostics } from '../../engine/diagnostics/index.js';
 import { checkedBy, secMaxCharacters, secRules } from './rules.js';
 
 // The text's bound is the create's (`query` below); a check and an update send the same text.
-for (const body of ['Queries:validate', 'Queries:update']) checkedBy(`${body}.queryText`, 'maxLength', 'query');
-checkedBy('Queries:validate.evaluatorId', 'oneOf', 'evaluator_id');
+for (const body of ['Queries:validate', 'Queries:update'])
+  checkedBy(`${body}.queryText`, 'maxLength', { sameAs: 'Queries.queryText' });
+checkedBy('Queries:validate.evaluatorId', 'oneOf', { sameAs: 'Queries.evaluatorId' });
 
 export { QUERY_EVALUATORS } from '../../wire/sec-contract/queries.js';
 

@@ -3,7 +3,7 @@
  * known id names one it holds (engine/catalogue/reference-checks.ts). Channels a rule names must also be of the
  * kind the rule sends to: an e-mail channel for a report, an object store for a data export.
  */
-import type { ReferenceKinds } from '../../engine/contracts/index.js';
+import type { ReferenceKinds } from '@keel/provider-framework';
 import type { SecClient } from '../../clients/sec/index.js';
 
 const channelsOfType = (type: string | undefined) => async (client: SecClient, _scope: string, signal: AbortSignal) =>

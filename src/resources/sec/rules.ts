@@ -10,7 +10,7 @@
  * checks it where the fields meet, and the test names where.
  */
 import * as forms from '../../schema/forms.js';
-import { validators, type Validator } from '../../schema/define.js';
+import { type Validator, validators } from '@keel/provider-framework';
 import {
   contractField,
   contractFields,
@@ -149,13 +149,44 @@ export function secMaxCharacters(field: string): number {
 }
 
 /**
- * Records that the attribute or resource named in `where` checks the rule `field#kind` itself (a rule
- * across fields, in the resource's code): the coverage test then counts it as checked at plan.
+ * Where the provider checks a rule of the contract itself, rather than by the checks `secRules` derives:
+ *
+ * - `sameAs`: the rule is another field's, which an attribute derives its checks from (an update's body
+ *   takes what the create's does, and one attribute sends both). The agreement test holds the two rules
+ *   equal, so a bound changed in one body and not the other fails.
+ * - `checks`: the checks of the attribute that sends the field, the very ones it declares (the test finds
+ *   each on an attribute of the provider's schema), tried on values at and around the rule as derived checks
+ *   are. `sent` is what the platform is sent for the attribute's value where the two differ (a severity's
+ *   name sent as its number; undefined for a value that sends nothing); `stricter` says why the attribute
+ *   refuses values the platform takes, where it does so on purpose, and those values are counted apart.
+ * - `inCode`: a rule across fields, or over a value the resource builds, checked in the resource's code
+ *   where the fields meet, and held by that resource's tests.
  */
-export function checkedBy(field: string, kind: SecRuleKind, _where: string): void {
+export type RuleClaim =
+  | { readonly sameAs: string }
+  | {
+      readonly checks: readonly Validator<any>[];
+      readonly sent?: (value: unknown) => unknown;
+      readonly stricter?: string;
+    }
+  | { readonly inCode: string };
+
+const claims = new Map<string, RuleClaim>();
+
+/** The rules the provider claims to check itself (`Policies:update.limit#range`), with where. */
+export function claimedSecRules(): ReadonlyMap<string, RuleClaim> {
+  return claims;
+}
+
+/**
+ * Records that the provider checks the rule `field#kind` itself, where `claim` says: the coverage test then
+ * counts it as checked at plan, and the agreement test tries the claim against the contract.
+ */
+export function checkedBy(field: string, kind: SecRuleKind, claim: RuleClaim): void {
   if (!rulesOfSpec(contractField(field)).includes(kind))
     throw new Error(`sec contract: ${field} has no ${kind} rule for a resource to check`);
   checked.add(`${field}#${kind}`);
+  claims.set(`${field}#${kind}`, claim);
 }
 
 /** The checks of `spec`, the field `field`, recording each rule as checked unless `recording` is false. */

@@ -1,5 +1,4 @@
-import { attr, resourceSchema, t } from '../../schema/define.js';
-import { dataSource } from '../../engine/contracts/index.js';
+import { attr, dataSource, resourceSchema, t } from '@keel/provider-framework';
 import type { SecClient } from '../../clients/sec/index.js';
 
 const account = t.object({

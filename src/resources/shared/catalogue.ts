@@ -2,7 +2,7 @@
  * What the catalogue checks of both providers share (engine/catalogue/catalogue-checks.ts): how a listing is
  * looked up (read again before a value is called missing) and how offered values are named.
  */
-import type { CatalogueContext } from '../../engine/contracts/index.js';
+import type { CatalogueContext } from '@keel/provider-framework';
 
 /** At most this many offered values are named in a message; the rest are counted. */
 const NAMED = 12;

@@ -11,10 +11,15 @@
  * - `create_records_dir`: where the records of creates live, apart from Terraform's data directory, so
  *   that a volume that outlives the runner can carry them to the next one.
  */
-import type { CreateSettings, MissingReferences, UntrackedObjects } from '../../engine/contracts/index.js';
-import { DiagnosticError } from '../../engine/diagnostics/index.js';
-import { attr, validators } from '../../schema/define.js';
-import { attrStep } from '../../schema/path.js';
+import {
+  attr,
+  attrStep,
+  type CreateSettings,
+  DiagnosticError,
+  type MissingReferences,
+  type UntrackedObjects,
+  validators,
+} from '@keel/provider-framework';
 
 const MODES: readonly UntrackedObjects[] = ['refuse', 'create', 'warn', 'adopt'];
 const REFERENCE_MODES: readonly MissingReferences[] = ['warn', 'refuse'];

@@ -2,8 +2,7 @@
  * The identity and list declarations several resource families share (engine/contracts/: IdentityDef,
  * ListDef), so that each family states once what names its objects.
  */
-import { resourceSchema, type Fields } from '../../schema/define.js';
-import type { IdentityDef } from '../../engine/contracts/index.js';
+import { type Fields, type IdentityDef, resourceSchema } from '@keel/provider-framework';
 
 /** An object the platform names by one identifier, held in `id`. */
 export function idIdentity<F extends Fields, C>(description: string): IdentityDef<F, C> {

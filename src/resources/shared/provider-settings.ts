@@ -3,8 +3,7 @@
  * the provider block wins, an empty variable counts as unset, and a diagnostic about a setting names
  * both the argument (with its attribute path) and the variable, never a secret value.
  */
-import { DiagnosticError } from '../../engine/diagnostics/index.js';
-import { attrStep } from '../../schema/path.js';
+import { attrStep, DiagnosticError } from '@keel/provider-framework';
 
 /**
  * Where a setting can be given, for messages: "`api_key` in the provider block or the VDB_API_KEY environment

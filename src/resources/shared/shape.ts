@@ -6,7 +6,7 @@
  * type list(object(...))). Declaring a shape once keeps the resource and its data-source twin from
  * drifting apart.
  */
-import { t, type AttrDef, type BlockDef, type Fields, type Typed } from '../../schema/define.js';
+import { type AttrDef, type BlockDef, type Fields, t, type Typed } from '@keel/provider-framework';
 
 /** The plain model of `computedShape(F)`: every attribute nullable, every block a list. */
 export type ShapeModel<F extends Fields> = {

@@ -3,8 +3,7 @@
  * source (docs/api/vdb.md, "Legacy keys"). Deprecated in favour of the v2 keys but still working. It has no
  * `account_id` of its own: the provider's account is always used.
  */
-import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { dataSource, listResource, resource } from '../../engine/contracts/index.js';
+import { attr, dataSource, listResource, type ModelOf, resource, resourceSchema, t } from '@keel/provider-framework';
 import { idIdentity } from '../shared/identity.js';
 import type { AuthKey } from '../../clients/vdb/api.js';
 import { ACCOUNT_ID, accountIdOf, deleteIgnoringNotFound, providerAccountId, type VdbContext } from './common.js';

@@ -4,8 +4,7 @@
  * the retention are checked at plan time; a retention written another way (`72h` vs `72h0m0s`) is
  * no change.
  */
-import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { dataSource, listResource, resource } from '../../engine/contracts/index.js';
+import { attr, dataSource, listResource, type ModelOf, resource, resourceSchema, t } from '@keel/provider-framework';
 import type { BackupSchedule } from '../../clients/vdb/api.js';
 import {
   ACCOUNT_ID,

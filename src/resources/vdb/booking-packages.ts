@@ -3,9 +3,7 @@
  * and prices) of a cloud provider region, whose ids go into a cluster's
  * `node_configuration.package_id`.
  */
-import { attr, resourceSchema, t } from '../../schema/define.js';
-import { dataSource } from '../../engine/contracts/index.js';
-import { attrStep } from '../../schema/path.js';
+import { attr, attrStep, dataSource, resourceSchema, t } from '@keel/provider-framework';
 import { providerAccountId, type VdbContext } from './common.js';
 import { cloudProviderId, cloudRegionId } from './formats.js';
 import { apiRules } from './rules.js';

@@ -5,8 +5,7 @@
  * at plan is skipped, and the apply decides. The platform answers the same at apply
  * (docs/api/vdb.md, "Creating a cluster", "Roles").
  */
-import type { CatalogueContext } from '../../engine/contracts/index.js';
-import { attrStep, indexStep } from '../../schema/path.js';
+import { attrStep, type CatalogueContext, indexStep } from '@keel/provider-framework';
 import type { BookingPackage } from '../../clients/vdb/api.js';
 import type { VdbContext } from './common.js';
 import { HYBRID } from './cluster/mapping.js';

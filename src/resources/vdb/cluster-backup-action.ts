@@ -9,15 +9,21 @@
  * new manual backup) and wait for it, instead of asking for another. A stop, the call's deadline or
  * the `timeout` ends the wait at once and leaves the backup running on the platform.
  */
-import { attr, resourceSchema, type ModelOf } from '../../schema/define.js';
-import { action, type ActionContext } from '../../engine/contracts/index.js';
-import { DiagnosticError, sentences } from '../../engine/diagnostics/index.js';
-import { isApiError } from '../../wire/api-error.js';
+import {
+  action,
+  type ActionContext,
+  attr,
+  attrStep,
+  DiagnosticError,
+  isApiError,
+  type ModelOf,
+  resourceSchema,
+  sentences,
+} from '@keel/provider-framework';
 import type { Backup } from '../../clients/vdb/api.js';
 import { WaitFailedError, WaitTimeoutError, waitFor } from '../shared/wait.js';
 import { apiRules } from './rules.js';
 import { ACCOUNT_ID, goDurationToProto, protoToGoDuration, type VdbContext } from './common.js';
-import { attrStep } from '../../schema/path.js';
 import { goDurationBetween, parseGoDuration } from './formats.js';
 
 /** How long the action waits for the backup when `timeout` is not set. */

@@ -4,10 +4,23 @@
  * provider's), composite import ids, and the nested shapes several resources use (key/value pairs,
  * tolerations, Kubernetes secret references).
  */
-import { attr, block, validators, type ConfigModelOf, type Fields, type ModelOf } from '../../schema/define.js';
-import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics/index.js';
-import { attrStep, type AttributePath } from '../../schema/path.js';
-import { isApiError } from '../../wire/api-error.js';
+import {
+  attr,
+  type AttributePath,
+  attrStep,
+  block,
+  type ConfigModelOf,
+  DiagnosticError,
+  type Diagnostics,
+  durationToNanos,
+  type Fields,
+  type IdentityAttributeDef,
+  type IdentityDef,
+  isApiError,
+  type ModelOf,
+  nanosToDuration,
+  validators,
+} from '@keel/provider-framework';
 import type {
   KeyValue,
   ProtoDuration,
@@ -16,8 +29,6 @@ import type {
   TolerationOperator,
   VdbClient,
 } from '../../clients/vdb/api.js';
-import { durationToNanos, nanosToDuration } from '../../wire/go-duration.js';
-import type { IdentityAttributeDef, IdentityDef } from '../../engine/contracts/index.js';
 import { formatGoDuration, parseGoDuration } from './formats.js';
 import { apiFieldsNamed, apiItems, apiRules, sharedApiRules } from './rules.js';
 

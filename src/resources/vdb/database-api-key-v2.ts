@@ -4,10 +4,19 @@
  * either globally or per collection. The platform cannot change a key, so every input forces a new
  * one; the secret is returned once, on create, and kept from the state afterwards.
  */
-import { attr, block, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { dataSource, listResource, resource } from '../../engine/contracts/index.js';
-import { attrStep } from '../../schema/path.js';
-import { DiagnosticError, type Diagnostics } from '../../engine/diagnostics/index.js';
+import {
+  attr,
+  attrStep,
+  block,
+  dataSource,
+  DiagnosticError,
+  type Diagnostics,
+  listResource,
+  type ModelOf,
+  resource,
+  resourceSchema,
+  t,
+} from '@keel/provider-framework';
 import type { AccessRule, CollectionAccessType, DatabaseApiKey, GlobalAccessType } from '../../clients/vdb/api.js';
 import {
   ACCOUNT_ID,

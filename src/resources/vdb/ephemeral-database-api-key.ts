@@ -4,10 +4,7 @@
  * if Close never comes); Close deletes it. Never stored in plan or state.
  */
 import { randomBytes } from 'node:crypto';
-import { attr, resourceSchema } from '../../schema/define.js';
-import { ephemeralResource } from '../../engine/contracts/index.js';
-import { DiagnosticError } from '../../engine/diagnostics/index.js';
-import { isApiError } from '../../wire/api-error.js';
+import { attr, DiagnosticError, ephemeralResource, isApiError, resourceSchema } from '@keel/provider-framework';
 import { ACCOUNT_ID, accountIdOf, type VdbContext } from './common.js';
 import { formatTimestamp, goDurationBetweenHours, parseGoDuration } from './formats.js';
 import {

@@ -4,8 +4,12 @@
  * CIDRs, each with a parser, a formatter where state needs one, and a plan-time validator.
  */
 import * as forms from '../../schema/forms.js';
-import type { Validator } from '../../schema/define.js';
-import { GoDurationError, formatGoDuration, parseGoDuration as parseGoDurationStrict } from '../../wire/go-duration.js';
+import {
+  formatGoDuration,
+  GoDurationError,
+  parseGoDuration as parseGoDurationStrict,
+  type Validator,
+} from '@keel/provider-framework';
 
 // ---------------------------------------------------------------------------------------------------
 // Go durations (the client's exact parser and formatter)

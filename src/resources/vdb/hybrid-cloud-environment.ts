@@ -8,9 +8,22 @@
  *   commands from the state (nothing is revoked on the platform);
  * - reads and imports never generate; the commands only change when the knob does.
  */
-import { attr, block, resourceSchema, t, validators, type ConfigModelOf, type ModelOf } from '../../schema/define.js';
-import { listResource, resource, type OpContext } from '../../engine/contracts/index.js';
-import { isApiError } from '../../wire/api-error.js';
+import {
+  attr,
+  attrStep,
+  block,
+  type ConfigModelOf,
+  type Diagnostics,
+  indexStep,
+  isApiError,
+  listResource,
+  type ModelOf,
+  type OpContext,
+  resource,
+  resourceSchema,
+  t,
+  validators,
+} from '@keel/provider-framework';
 import type {
   HybridEnvironment,
   HybridEnvironmentConfiguration,
@@ -42,8 +55,6 @@ import {
   settingsProblem,
   type SettingsObject,
 } from './operator-settings.js';
-import { attrStep, indexStep } from '../../schema/path.js';
-import type { Diagnostics } from '../../engine/diagnostics/index.js';
 import { madeAtFrom } from '../shared/made-at.js';
 
 // The API's rules of each field (src/resources/vdb/rules.ts).

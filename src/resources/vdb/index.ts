@@ -4,11 +4,8 @@
  * resources and data sources.
  */
 import { VDB_REFERENCES } from './references.js';
-import { attr, providerSchema } from '../../schema/define.js';
+import { attr, attrStep, DiagnosticError, provider, providerSchema } from '@keel/provider-framework';
 import { createSettingFields, createSettingsOf } from '../shared/create-settings.js';
-import { provider } from '../../engine/contracts/index.js';
-import { DiagnosticError } from '../../engine/diagnostics/index.js';
-import { attrStep } from '../../schema/path.js';
 import { booleanVariable, emptyInBlock, missingSetting } from '../shared/provider-settings.js';
 import { ACCOUNT_ID, type VdbContext } from './common.js';
 import cluster from './cluster/resource.js';

@@ -3,8 +3,7 @@
  * be changed, so every input forces a new one; the platform runs it in the background (no waiting),
  * and refreshes show its progress in `status`.
  */
-import { attr, resourceSchema, t, type ModelOf } from '../../schema/define.js';
-import { listResource, resource } from '../../engine/contracts/index.js';
+import { attr, listResource, type ModelOf, resource, resourceSchema, t } from '@keel/provider-framework';
 import type { Backup, BackupClusterInfo, ResourceQuantity } from '../../clients/vdb/api.js';
 import {
   accountScopedIdentity,

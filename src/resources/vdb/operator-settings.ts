@@ -21,7 +21,7 @@
  * would take for something else.
  */
 import type { JsonValue } from '../../clients/vdb/api.js';
-import { setEntry } from '../../schema/entries.js';
+import { setEntry } from '@keel/provider-framework';
 import { yamlLibrary } from './yaml-library.js';
 import type {
   Alias,

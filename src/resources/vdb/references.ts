@@ -3,7 +3,7 @@
  * belongs to, so the plan checks that each known id names one it holds (engine/catalogue/reference-checks.ts).
  * Hybrid environments and regions are checked with the cluster's placement (catalogue.ts).
  */
-import type { ReferenceKinds } from '../../engine/contracts/index.js';
+import type { ReferenceKinds } from '@keel/provider-framework';
 import type { VdbContext } from './common.js';
 
 /** The object's account: its own `account_id`, else the provider's; undefined while unknown. */

@@ -4,8 +4,7 @@
  * (docs/api/vdb.md, "Account ids on resources").
  */
 import * as forms from '../../schema/forms.js';
-import { attr, block, resourceSchema, type ModelOf } from '../../schema/define.js';
-import { listResource, resource } from '../../engine/contracts/index.js';
+import { attr, block, listResource, type ModelOf, resource, resourceSchema } from '@keel/provider-framework';
 import type { Role } from '../../clients/vdb/api.js';
 import {
   accountScopedIdentity,

@@ -10,9 +10,7 @@
  * What a rule says of several fields at once (a message's CEL rules, a sum of amounts) is not derived
  * here: the resource checks it where the fields meet, and the test names where.
  */
-import { shown, validators, type Validator } from '../../schema/define.js';
-import { numberText } from '../../schema/number.js';
-import type { CtyNumber } from '../../schema/value.js';
+import { type CtyNumber, numberText, shown, type Validator, validators } from '@keel/provider-framework';
 import { VDB_FIELD_ENUMS, VDB_FIELD_RULES, VDB_FIELD_TYPES } from '../../wire/vdb-field-rules.js';
 import { futureTimestamp, goDurationBetweenHours, ipv4Cidr, uuid } from './formats.js';
 

@@ -15,10 +15,16 @@
  * Reads show which of its roles the user still has (drift shows as a change; the later upstream
  * fix). There is no import.
  */
-import { attr, resourceSchema, validators, type ModelOf } from '../../schema/define.js';
-import { resource, type OpContext } from '../../engine/contracts/index.js';
-import { DiagnosticError } from '../../engine/diagnostics/index.js';
-import { attrStep } from '../../schema/path.js';
+import {
+  attr,
+  attrStep,
+  DiagnosticError,
+  type ModelOf,
+  type OpContext,
+  resource,
+  resourceSchema,
+  validators,
+} from '@keel/provider-framework';
 import { accountIdentityAttribute, accountIdField, accountIdOf, isNotFound, type VdbContext } from './common.js';
 import { sharedApiRules } from './rules.js';
 

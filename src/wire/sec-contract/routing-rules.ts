@@ -1,7 +1,10 @@
 import { type ArraySpec, field, type FieldSpec, type ObjectSpec } from './language.js';
 
-/** A rule's severities: 1 = Critical … 5 = Info (alert and report rules alike). */
-export const RULE_SEVERITY = field.integer({ min: 1, max: 5 });
+/** The severities a rule names by number, from 1 in this order (alert and report rules alike). */
+export const RULE_SEVERITY_NAMES = ['Critical', 'High', 'Medium', 'Low', 'Info'] as const;
+
+/** A rule's severities: 1 = Critical … 5 = Info. */
+export const RULE_SEVERITY = field.integer({ min: 1, max: RULE_SEVERITY_NAMES.length });
 
 /** What one kind of routing rule adds to the shape they share. */
 export interface RoutingRuleShape {

@@ -4,7 +4,7 @@
  * what to change, instead of a method that silently answers UNIMPLEMENTED.
  */
 import { expect } from 'chai';
-import { GrpcServer } from '../../../src/wire/grpc-server.js';
+import { GrpcServer } from '../../../packages/framework/src/wire/grpc-server.js';
 import { VDB_SERVICES } from '../../../src/wire/vdb-proto.js';
 import { BoundedLog } from '../../../src/emulators/core/index.js';
 import {

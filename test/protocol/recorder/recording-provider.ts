@@ -1,7 +1,7 @@
 /**
  * A provider that records what Terraform sends: Terraform starts it as `terraform-provider-<name>`
  * (test/protocol/record-fixtures.ts points dev_overrides at a launcher of it), it shakes hands as a
- * provider does (our go-plugin server, src/server/main.ts), starts the real executable in bin/ as
+ * provider does (our go-plugin server, packages/framework/src/server/main.ts), starts the real executable in bin/ as
  * Terraform would (src/tfclient/launch.ts) and passes every tfplugin6 call through, bytes unchanged,
  * writing each request and its answer to a file of its own in $KEEL_RECORD_DIR. Test-side only.
  *
@@ -10,15 +10,19 @@
 import { appendFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runProviderMain, type ProviderHandlers, type ProviderStreamHandlers } from '../../../src/server/main.js';
-import type { MethodCodecs } from '../../../src/server/codecs.js';
+import {
+  runProviderMain,
+  type ProviderHandlers,
+  type ProviderStreamHandlers,
+} from '../../../packages/framework/src/server/main.js';
+import type { MethodCodecs } from '../../../packages/framework/src/server/codecs.js';
 import {
   PROVIDER_RPC_NAMES,
   PROVIDER_SERVICE_RPCS,
   STREAMING_RPC_NAMES,
   providerRpcPath,
   type RpcName,
-} from '../../../src/server/rpcs.js';
+} from '../../../packages/framework/src/server/rpcs.js';
 import { launchProvider, type LaunchedProvider } from '../../../src/tfclient/launch.js';
 
 /** One recorded call: the RPC, the request's bytes, the answer's (each message of a stream). */

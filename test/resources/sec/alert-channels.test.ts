@@ -7,9 +7,9 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
 import { TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
-import { valueEquals } from '../../../src/schema/value-ops.js';
-import { impliedType } from '../../../src/schema/block.js';
-import type { ObjectValue, Value } from '../../../src/schema/value.js';
+import { valueEquals } from '../../../packages/framework/src/schema/value-ops.js';
+import { impliedType } from '../../../packages/framework/src/schema/block.js';
+import type { ObjectValue, Value } from '../../../packages/framework/src/schema/value.js';
 import { encodeJsonDataUrl } from '../../../src/clients/sec/data-url.js';
 import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 

@@ -9,13 +9,21 @@
  * - Agreement: for every field an attribute derives checks for, values at and around its bounds and
  *   forms are judged by the derived checks and by the contract itself (what the emulator answers with);
  *   they must agree, except where the plan's form is stricter on purpose (a URL with a host).
+ * - Claims: a rule the provider says it checks itself (`checkedBy`) is held to the contract as derived
+ *   checks are: one that is another field's rule (`sameAs`) must be that rule; the checks an attribute
+ *   declares for it (`checks`, found on the attribute) are tried on values at and around the rule, sent as
+ *   the resource sends them; only a rule across fields may be left to the resource's code (`inCode`).
+ *   Values an attribute refuses on purpose are counted and named by their reason.
  */
 import { expect } from 'chai';
-import '../../../src/resources/sec/index.js';
+import sec from '../../../src/resources/sec/index.js';
 import * as forms from '../../../src/schema/forms.js';
-import type { Validator } from '../../../src/schema/define.js';
+import type { Fields, Validator } from '../../../packages/framework/src/schema/define.js';
 import {
   checkedSecRules,
+  claimedSecRules,
+  type RuleClaim,
+  type SecRuleKind,
   derivedChecks,
   derivedFields,
   rulesOfSpec,
@@ -96,6 +104,151 @@ describe('sec: the plan checks the field rules of the contract', () => {
     }
   });
 });
+
+describe('sec: each rule the provider claims to check itself holds to the contract', () => {
+  const tally = { sameAs: 0, probed: 0, values: 0, skipped: 0, inCode: 0, stricter: new Map<string, number>() };
+  after(() => {
+    const stricter = [...tally.stricter].map(([why, n]) => `${n} (${why})`).join(', ');
+    process.stdout.write(
+      `      sec claims: ${tally.sameAs} the same rule as a derived one, ${tally.probed} tried on their ` +
+        `attribute's checks (${tally.values} values; refused on purpose: ${stricter || 'none'}), ` +
+        `${tally.inCode} rules across fields in the resources' code\n`,
+    );
+  });
+  const declared = declaredChecks();
+  for (const [rule, claim] of [...claimedSecRules()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    it(rule, () => {
+      const [field, kind] = rule.split('#') as [string, SecRuleKind];
+      if ('inCode' in claim) {
+        expect(kind, 'only a rule across fields is left to code: name the checks of the attribute').to.equal('check');
+        tally.inCode++;
+        return;
+      }
+      if ('sameAs' in claim) {
+        expect(checkedSecRules().has(`${claim.sameAs}#${kind}`), `${claim.sameAs}#${kind} is checked`).to.equal(true);
+        expect(ruleOf(contractField(field), kind), `the rule of ${claim.sameAs}`).to.deep.equal(
+          ruleOf(contractField(claim.sameAs), kind),
+        );
+        tally.sameAs++;
+        return;
+      }
+      const undeclared = claim.checks.filter((check) => !declared.has(check)).map((check) => check.description);
+      expect(undeclared, 'checks no attribute of the provider declares').to.deep.equal([]);
+      const disagreements = agreementOfClaim(field, claim, tally);
+      expect(disagreements).to.deep.equal([]);
+      tally.probed++;
+    });
+  }
+});
+
+/** The checks every attribute of sec's types declares, nested attributes' and blocks' too. */
+function declaredChecks(): Set<Validator<unknown>> {
+  const out = new Set<Validator<unknown>>();
+  const walk = (fields: Fields) => {
+    for (const def of Object.values(fields)) {
+      if (def.kind === 'block') walk(def.fields);
+      else {
+        for (const check of def.options.validate ?? []) out.add(check as Validator<unknown>);
+        if (def.nested) walk(def.nested.fields);
+      }
+    }
+  };
+  for (const type of [...sec.resources, ...sec.dataSources, ...(sec.ephemeralResources ?? [])])
+    walk(type.schema.fields);
+  return out;
+}
+
+/** What the contract says of one kind of rule of a field, for comparing two fields' rules. */
+function ruleOf(spec: FieldSpec, kind: SecRuleKind): unknown {
+  const s = spec as unknown as Record<string, unknown>;
+  switch (kind) {
+    case 'range':
+      return { min: s.min, max: s.max };
+    case 'oneOf':
+      return [...((s.oneOf as string[]) ?? [])].sort();
+    case 'minItems':
+    case 'maxItems':
+    case 'maxLength':
+    case 'format':
+    case 'pattern':
+      return s[kind];
+    default:
+      return spec;
+  }
+}
+
+/**
+ * A claimed attribute's checks and the contract, on values at and around the rule in the attribute's own
+ * terms (its checks' samples and refused forms, its range either side, the contract's candidates of the
+ * same kind), each sent as the resource sends it: the disagreements, or none.
+ */
+function agreementOfClaim(
+  field: string,
+  claim: Extract<RuleClaim, { checks: unknown }>,
+  tally: { values: number; skipped: number; stricter: Map<string, number> },
+): string[] {
+  const spec = contractField(field);
+  const itemOfList = field.endsWith('[]');
+  const own = claim.checks.flatMap((check) => [...samplesOf(check), ...(check.range ? aroundRange(check.range) : [])]);
+  // Near misses of the attribute's own samples: a letter more, another case, nothing.
+  const nearMisses = (value: unknown): unknown[] =>
+    typeof value === 'string'
+      ? [`${value}x`, value.toUpperCase(), value.toLowerCase(), '']
+      : Array.isArray(value) && value.every((item) => typeof item === 'string')
+        ? [value.map((item) => `${item}x`), value.map((item) => item.toUpperCase()), ['']]
+        : [];
+  own.push(...own.flatMap(nearMisses));
+  const listValued = own.some(Array.isArray) || (!claim.sent && spec.kind === 'array');
+  const contractSide = candidates(spec, claim.checks as Validator<unknown>[]);
+  const values = [
+    ...own,
+    ...(listValued && itemOfList ? [[], ...contractSide.map((v) => [v])] : []),
+    ...(listValued && !itemOfList ? [[], ...contractSide.filter(Array.isArray)] : []),
+    ...(!listValued ? contractSide.filter((v) => own.length === 0 || typeof v === typeof own[0]) : []),
+  ];
+  const seen = new Set<string>();
+  const disagreements: string[] = [];
+  let accepted = 0;
+  let refused = 0;
+  for (const value of values) {
+    const key = JSON.stringify(value);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    let plan: boolean;
+    try {
+      plan = claim.checks.every((check) => check.check(value as never) === undefined);
+    } catch {
+      tally.skipped++; // not a value of the attribute's type
+      continue;
+    }
+    const sent = claim.sent ? claim.sent(value) : value;
+    // An empty list says nothing of a rule on its items (its own count is another rule's).
+    if (itemOfList && Array.isArray(sent) && sent.length === 0) continue;
+    const platform =
+      sent === undefined ||
+      (itemOfList && Array.isArray(sent)
+        ? sent.every((item) => contractAccepts(spec, item))
+        : contractAccepts(spec, sent));
+    tally.values++;
+    if (plan) accepted++;
+    else refused++;
+    if (!plan && platform && claim.stricter) {
+      tally.stricter.set(claim.stricter, (tally.stricter.get(claim.stricter) ?? 0) + 1);
+      continue;
+    }
+    if (plan !== platform)
+      disagreements.push(
+        `${key}: the attribute ${plan ? 'accepts' : 'refuses'} it, the contract ${platform ? 'accepts' : 'refuses'} ` +
+          `${sent === value ? 'it' : `what is sent, ${JSON.stringify(sent)}`}`,
+      );
+  }
+  if (accepted === 0) disagreements.push('no value tried is accepted: the claim shows nothing');
+  if (refused === 0) disagreements.push('no value tried is refused: the claim shows nothing');
+  return disagreements;
+}
+
+const aroundRange = ([min, max]: readonly [number, number]): number[] =>
+  [min - 1, min, min + 1, max - 1, max, max + 1].filter(Number.isSafeInteger);
 
 function contractAccepts(spec: FieldSpec, value: unknown): boolean {
   try {

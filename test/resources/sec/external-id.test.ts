@@ -7,8 +7,8 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
 import { TerraformClient, configValue, type ProviderCallError } from '../../../src/tfclient/terraform-client.js';
-import { valueEquals } from '../../../src/schema/value-ops.js';
-import { impliedType } from '../../../src/schema/block.js';
+import { valueEquals } from '../../../packages/framework/src/schema/value-ops.js';
+import { impliedType } from '../../../packages/framework/src/schema/block.js';
 import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 
 const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');

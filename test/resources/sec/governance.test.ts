@@ -12,9 +12,9 @@ import {
   ProviderCallError,
   type WireDiagnostic,
 } from '../../../src/tfclient/terraform-client.js';
-import { valueEquals } from '../../../src/schema/value-ops.js';
-import { impliedType } from '../../../src/schema/block.js';
-import { UNKNOWN, type ObjectValue } from '../../../src/schema/value.js';
+import { valueEquals } from '../../../packages/framework/src/schema/value-ops.js';
+import { impliedType } from '../../../packages/framework/src/schema/block.js';
+import { UNKNOWN, type ObjectValue } from '../../../packages/framework/src/schema/value.js';
 import { describeProvider } from '../../pulumi-model/description.js';
 import { buildPulumiSchemaWithReport } from '../../pulumi-model/schema.js';
 import { parseSeed } from '../../golden/seed-parser.js';

@@ -14,9 +14,9 @@ import {
   ProviderCallError,
   type WireDiagnostic,
 } from '../../../src/tfclient/terraform-client.js';
-import { valueEquals } from '../../../src/schema/value-ops.js';
-import { impliedType } from '../../../src/schema/block.js';
-import type { ObjectValue } from '../../../src/schema/value.js';
+import { valueEquals } from '../../../packages/framework/src/schema/value-ops.js';
+import { impliedType } from '../../../packages/framework/src/schema/block.js';
+import type { ObjectValue } from '../../../packages/framework/src/schema/value.js';
 import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 import { createSecClient } from '../../../src/clients/sec/index.js';
 

@@ -7,7 +7,7 @@ import {
   normaliseAccount,
   type SecProviderSettings,
 } from '../../../src/resources/sec/provider-config.js';
-import { Diagnostics, DiagnosticError } from '../../../src/engine/diagnostics/index.js';
+import { Diagnostics, DiagnosticError } from '../../../packages/framework/src/engine/diagnostics/index.js';
 import { TerraformClient, ProviderCallError, type WireDiagnostic } from '../../../src/tfclient/terraform-client.js';
 import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 import { startSecEmulator } from '../../../src/emulators/sec/index.js';

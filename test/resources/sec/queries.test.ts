@@ -10,9 +10,9 @@ import { startSecProvider, type SecProvider } from '../../support/sec-provider.j
 import { compileQuery, QueryCompileError } from '../../../src/emulators/sec/query-language.js';
 import { missingAtPlanRefusedAtApply } from '../../support/missing-objects.js';
 import { type TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
-import { valueEquals } from '../../../src/schema/value-ops.js';
-import { impliedType } from '../../../src/schema/block.js';
-import type { ObjectValue } from '../../../src/schema/value.js';
+import { valueEquals } from '../../../packages/framework/src/schema/value-ops.js';
+import { impliedType } from '../../../packages/framework/src/schema/block.js';
+import type { ObjectValue } from '../../../packages/framework/src/schema/value.js';
 
 const TRAIL = `{
   source { CloudATrailRawEvents }

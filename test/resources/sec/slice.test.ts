@@ -7,9 +7,9 @@ import { createHash } from 'node:crypto';
 import type { SecEmulator } from '../../../src/emulators/sec/index.js';
 import { startSecProvider, type SecProvider } from '../../support/sec-provider.js';
 import { type TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
-import { valueEquals } from '../../../src/schema/value-ops.js';
-import { impliedType } from '../../../src/schema/block.js';
-import type { ObjectValue } from '../../../src/schema/value.js';
+import { valueEquals } from '../../../packages/framework/src/schema/value-ops.js';
+import { impliedType } from '../../../packages/framework/src/schema/block.js';
+import type { ObjectValue } from '../../../packages/framework/src/schema/value.js';
 
 describe('sec slice through the Terraform-side client', function () {
   this.timeout(60_000);

@@ -6,13 +6,13 @@
  * sends the URL and the other field where the type keeps them, which a read brings back.
  */
 import { expect } from 'chai';
-import { proposedNew } from '../../../src/engine/checks/index.js';
-import { ProviderEngine } from '../../../src/engine/entry/index.js';
+import { proposedNew } from '../../../packages/framework/src/engine/checks/index.js';
+import { ProviderEngine } from '../../../packages/framework/src/engine/entry/index.js';
 import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
 import { loadProviderDef } from '../../../src/providers/describe.js';
 import { webhookChannel } from '../../../src/resources/sec/alert-channel/fields.js';
-import { attr } from '../../../src/schema/define.js';
-import type { ObjectValue } from '../../../src/schema/value.js';
+import { attr } from '../../../packages/framework/src/schema/define.js';
+import type { ObjectValue } from '../../../packages/framework/src/schema/value.js';
 import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 import { configValue } from '../../../src/tfclient/terraform-client.js';
 import { quietLogger } from '../../support/quiet-logger.js';

@@ -8,12 +8,12 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import { startSecEmulator, type SecEmulator } from '../../../src/emulators/sec/index.js';
 import { TerraformClient, configValue, ProviderCallError } from '../../../src/tfclient/terraform-client.js';
-import { valueEquals } from '../../../src/schema/value-ops.js';
-import { impliedType } from '../../../src/schema/block.js';
-import type { ObjectValue } from '../../../src/schema/value.js';
+import { valueEquals } from '../../../packages/framework/src/schema/value-ops.js';
+import { impliedType } from '../../../packages/framework/src/schema/block.js';
+import type { ObjectValue } from '../../../packages/framework/src/schema/value.js';
 import { secProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 import { loadProviderDef } from '../../../src/providers/describe.js';
-import type { Fields } from '../../../src/schema/define.js';
+import type { Fields } from '../../../packages/framework/src/schema/define.js';
 
 const BIN = join(process.cwd(), 'bin', 'terraform-provider-sec');
 const CHAT = 'sec_alert_channel_chat';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { checksOf } from '../../../src/resources/vdb/rules.js';
-import { Decimal } from '../../../src/schema/value.js';
+import { Decimal } from '../../../packages/framework/src/schema/value.js';
 import { rootWithValidateImport, rulesDescriptorSet, rulesTable } from '../../../src/wire/vdb-rules.js';
 import { candidates, platformAccepts } from './rule-values.js';
 

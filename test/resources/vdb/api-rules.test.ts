@@ -11,7 +11,7 @@
  */
 import { createValidator } from '@bufbuild/protovalidate';
 import { expect } from 'chai';
-import type { Validator } from '../../../src/schema/define.js';
+import type { Validator } from '../../../packages/framework/src/schema/define.js';
 import '../../../src/resources/vdb/index.js';
 import { apiRuleNames, checkedApiRules, checksOf } from '../../../src/resources/vdb/rules.js';
 import { MESSAGE_RULES_CHECKED, NOT_CHECKED_AT_PLAN } from '../../../src/resources/vdb/rules-unchecked.js';

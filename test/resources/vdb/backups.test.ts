@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { VDB_COLLECTIONS } from '../../../src/emulators/vdb/index.js';
 import type { BackupSchedule } from '../../../src/clients/vdb/api.js';
-import type { ObjectValue } from '../../../src/schema/value.js';
+import type { ObjectValue } from '../../../packages/framework/src/schema/value.js';
 import { startHarness, type Harness } from './harness.js';
 
 const SCHEDULE = 'vdb_accounts_backup_schedule';

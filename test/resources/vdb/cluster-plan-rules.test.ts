@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import { VDB_COLLECTIONS } from '../../../src/emulators/vdb/index.js';
-import { UNKNOWN, type ObjectValue } from '../../../src/schema/value.js';
+import { UNKNOWN, type ObjectValue } from '../../../packages/framework/src/schema/value.js';
 import { startHarness, type Harness } from './harness.js';
 
 const TYPE = 'vdb_accounts_cluster';

@@ -6,9 +6,9 @@
 import { expect } from 'chai';
 import type { Cluster } from '../../../src/clients/vdb/api.js';
 import { VDB_COLLECTIONS } from '../../../src/emulators/vdb/index.js';
-import type { ObjectValue } from '../../../src/schema/value.js';
-import { impliedType } from '../../../src/schema/block.js';
-import { valueEquals } from '../../../src/schema/value-ops.js';
+import type { ObjectValue } from '../../../packages/framework/src/schema/value.js';
+import { impliedType } from '../../../packages/framework/src/schema/block.js';
+import { valueEquals } from '../../../packages/framework/src/schema/value-ops.js';
 import { startHarness, type Harness } from './harness.js';
 
 const TYPE = 'vdb_accounts_cluster';

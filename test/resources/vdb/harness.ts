@@ -12,9 +12,9 @@ import {
   ProviderCallError,
   type PlannedChange,
 } from '../../../src/tfclient/terraform-client.js';
-import { valueEquals } from '../../../src/schema/value-ops.js';
-import { impliedType } from '../../../src/schema/block.js';
-import type { ObjectValue } from '../../../src/schema/value.js';
+import { valueEquals } from '../../../packages/framework/src/schema/value-ops.js';
+import { impliedType } from '../../../packages/framework/src/schema/block.js';
+import type { ObjectValue } from '../../../packages/framework/src/schema/value.js';
 import { vdbProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 
 export const VDB_BIN = join(process.cwd(), 'bin', 'terraform-provider-vdb');

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { VDB_COLLECTIONS, type BootstrapCredentials } from '../../../src/emulators/vdb/index.js';
 import type { HybridEnvironment } from '../../../src/clients/vdb/api.js';
-import { Unknown, type ObjectValue } from '../../../src/schema/value.js';
+import { Unknown, type ObjectValue } from '../../../packages/framework/src/schema/value.js';
 import { startHarness, type Harness } from './harness.js';
 import { MAX_DEPTH } from '../../../src/resources/vdb/operator-settings.js';
 

@@ -8,7 +8,7 @@ import { startVdbEmulator, type VdbEmulator } from '../../../src/emulators/vdb/i
 import { TerraformClient } from '../../../src/tfclient/terraform-client.js';
 import { vdbProviderEnv } from '../../../src/tfclient/terraform-cli.js';
 import { createVdbClient } from '../../../src/clients/vdb/index.js';
-import type { ObjectValue } from '../../../src/schema/value.js';
+import type { ObjectValue } from '../../../packages/framework/src/schema/value.js';
 import { byId, runTable, type Case, type Plain } from '../identity-and-lists.js';
 
 const BIN = join(process.cwd(), 'bin', 'terraform-provider-vdb');

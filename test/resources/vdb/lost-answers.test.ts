@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { VDB_COLLECTIONS } from '../../../src/emulators/vdb/index.js';
-import type { ObjectValue } from '../../../src/schema/value.js';
+import type { ObjectValue } from '../../../packages/framework/src/schema/value.js';
 import { startHarness, type Harness } from './harness.js';
 
 type Plain = Record<string, unknown>;

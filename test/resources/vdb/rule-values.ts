@@ -8,8 +8,8 @@ import { create, fromBinary, ScalarType, toBinary, type DescField, type DescMess
 import type { createValidator } from '@bufbuild/protovalidate';
 import { pathToString } from '@bufbuild/protobuf/reflect';
 import { parseGoDuration } from '../../../src/resources/vdb/formats.js';
-import { numberFromBigInt, numberText } from '../../../src/schema/number.js';
-import type { CtyNumber } from '../../../src/schema/value.js';
+import { numberFromBigInt, numberText } from '../../../packages/framework/src/schema/number.js';
+import type { CtyNumber } from '../../../packages/framework/src/schema/value.js';
 
 /** The values (name, number) of an enum field, by the field's full name. */
 export type EnumValues = Readonly<Record<string, readonly (readonly [string, number])[]>>;

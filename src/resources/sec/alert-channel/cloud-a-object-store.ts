@@ -1,4 +1,4 @@
-import { block } from '../../../schema/define.js';
+import { block } from '@keel/provider-framework';
 import { alertChannel } from './family.js';
 import { requiredText } from './fields.js';
 

@@ -1,4 +1,4 @@
-import { attr, block } from '../../../schema/define.js';
+import { attr, block } from '@keel/provider-framework';
 import { alertChannel } from './family.js';
 import { grouping, issueGrouping, requiredText, unlessBlank } from './fields.js';
 import { sentSecret } from '../../shared/secrets.js';

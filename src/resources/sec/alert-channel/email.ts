@@ -1,4 +1,4 @@
-import { attr, validators } from '../../../schema/define.js';
+import { attr, validators } from '@keel/provider-framework';
 import { alertChannel } from './family.js';
 import { checkedBy, secRule } from '../rules.js';
 
@@ -6,7 +6,14 @@ const trimmedEqual = (a: string[], b: string[]) =>
   a.length === b.length && a.every((x, i) => x.trim() === b[i]?.trim());
 
 // The list's minItems (1) is nonEmpty, which says it as "must not be empty".
-checkedBy('AlertChannels:EmailUser.channelProps.recipients', 'minItems', 'recipients (nonEmpty)');
+const RECIPIENTS_CHECKS = [
+  validators.nonEmpty<string[]>(),
+  validators.each(secRule('AlertChannels:EmailUser.channelProps.recipients[]', { trimmed: true })),
+];
+checkedBy('AlertChannels:EmailUser.channelProps.recipients', 'minItems', {
+  checks: RECIPIENTS_CHECKS,
+  sent: (list) => (Array.isArray(list) ? list.map((r) => String(r).trim()) : list),
+});
 
 export default alertChannel({
   typeName: 'sec_alert_channel_email',
@@ -18,10 +25,7 @@ export default alertChannel({
     recipients: attr.stringList({
       required: true,
       description: 'E-mail addresses that receive alerts. Surrounding whitespace is ignored.',
-      validate: [
-        validators.nonEmpty(),
-        validators.each(secRule('AlertChannels:EmailUser.channelProps.recipients[]', { trimmed: true })),
-      ],
+      validate: RECIPIENTS_CHECKS,
       equal: trimmedEqual,
       unordered: true,
     }),

@@ -5,10 +5,18 @@
  * declares only its API type and its own `data` fields.
  */
 import { secRules } from '../rules.js';
-import { attr, resourceSchema, type BlockDef, type Fields, type ModelOf } from '../../../schema/define.js';
-import { resource, type OpContext, type ResourceDef } from '../../../engine/contracts/index.js';
-import { DiagnosticError } from '../../../engine/diagnostics/index.js';
-import { isApiError } from '../../../wire/api-error.js';
+import {
+  attr,
+  type BlockDef,
+  DiagnosticError,
+  type Fields,
+  isApiError,
+  type ModelOf,
+  type OpContext,
+  resource,
+  type ResourceDef,
+  resourceSchema,
+} from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 import type { AlertChannelInput } from '../../../clients/sec/alert-channels.js';
 import type { AlertChannelData, AlertChannelType } from '../../../clients/sec/alert-channel-data.js';

@@ -2,7 +2,7 @@
  * Field declarations several alert channels share, so each rule (allowed values, the platform's
  * defaults, secret handling, the template encoding) is written once.
  */
-import { attr, validators, type Fields, type ModelOf, type Validator } from '../../../schema/define.js';
+import { attr, type Fields, type ModelOf, type Validator, validators } from '@keel/provider-framework';
 import { alertChannel, type ReadModel } from './family.js';
 import type { AlertChannelData, AlertChannelType } from '../../../clients/sec/alert-channel-data.js';
 import { decodeJsonDataUrl, encodeJsonDataUrl } from '../../../clients/sec/data-url.js';

@@ -1,4 +1,4 @@
-import type { ResourceDef } from '../../../engine/contracts/index.js';
+import type { ResourceDef } from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 import cloudAEventBus from './cloud-a-event-bus.js';
 import cloudAObjectStore from './cloud-a-object-store.js';

@@ -1,4 +1,4 @@
-import { attr, block, validators } from '../../../schema/define.js';
+import { attr, block, validators } from '@keel/provider-framework';
 import { alertChannel } from './family.js';
 import { port, requiredText } from './fields.js';
 import { sentSecret } from '../../shared/secrets.js';

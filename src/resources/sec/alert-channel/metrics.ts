@@ -1,4 +1,4 @@
-import { attr } from '../../../schema/define.js';
+import { attr } from '@keel/provider-framework';
 import type { METRICS_SITES, METRICS_TYPES } from '../../../wire/sec-contract/alert-channels.js';
 import { secRules } from '../rules.js';
 import { alertChannel } from './family.js';

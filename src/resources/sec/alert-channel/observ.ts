@@ -1,4 +1,4 @@
-import { attr } from '../../../schema/define.js';
+import { attr } from '@keel/provider-framework';
 import { secRules } from '../rules.js';
 import { alertChannel } from './family.js';
 import { readableSecret } from './fields.js';

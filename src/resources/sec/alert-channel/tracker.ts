@@ -2,7 +2,7 @@
  * The two issue-tracker channels share one API type (`Tracker`) and differ in `data.trackerType` and
  * the credential: the cloud tracker takes an API token, the self-hosted server a password.
  */
-import { attr } from '../../../schema/define.js';
+import { attr } from '@keel/provider-framework';
 import type { TRACKER_CONFIGURATIONS } from '../../../wire/sec-contract/alert-channels.js';
 import { checkedBy, secRules } from '../rules.js';
 import { alertChannel } from './family.js';
@@ -90,7 +90,9 @@ function baseModel(data: {
 }
 
 // Each variant requires its own credential (api_token, password), as the platform requires it of its trackerType.
-checkedBy('AlertChannels:Tracker', 'check', 'sec_alert_channel_tracker_cloud.api_token, _server.password');
+checkedBy('AlertChannels:Tracker', 'check', {
+  inCode: 'sec_alert_channel_tracker_cloud.api_token, _server.password',
+});
 
 const description = (where: string) =>
   `Creates an issue in ${where} for each platform event at or above the alert severity. When events ` +

@@ -1,7 +1,4 @@
-import { attr, resourceSchema } from '../../../schema/define.js';
-import { dataSource } from '../../../engine/contracts/index.js';
-import { DiagnosticError } from '../../../engine/diagnostics/index.js';
-import { attrStep } from '../../../schema/path.js';
+import { attr, attrStep, dataSource, DiagnosticError, resourceSchema } from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 
 const schema = resourceSchema(

@@ -3,8 +3,7 @@
  * configurations written for the upstream provider; the token ends up in the state, so new
  * configurations use the ephemeral resource `sec_access_token`, which never stores it.
  */
-import { attr, resourceSchema } from '../../../schema/define.js';
-import { dataSource } from '../../../engine/contracts/index.js';
+import { attr, dataSource, resourceSchema } from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 
 /** The lifetime the platform gives a token when none is asked for. */

@@ -1,4 +1,4 @@
-import type { DataSourceDef } from '../../../engine/contracts/index.js';
+import type { DataSourceDef } from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 import userProfile from '../user-profile.js';
 import agentAccessToken from './agent-access-token.js';

@@ -3,8 +3,7 @@
  * event, as the platform's own modules send). `SEC_TELEMETRY_DISABLE` (set to anything) turns the
  * sending off; the data source then only makes its id.
  */
-import { attr, resourceSchema, validators } from '../../../schema/define.js';
-import { dataSource } from '../../../engine/contracts/index.js';
+import { attr, dataSource, resourceSchema, validators } from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { SEC_VERSION } from '../version.js';
 

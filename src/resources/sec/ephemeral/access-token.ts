@@ -3,10 +3,9 @@
  * secret, for a run that needs one (another tool, a provider block), never stored in plan or state.
  * What upstream's `api_token` data source gave, without putting the token in the state.
  */
-import { attr, resourceSchema, validators } from '../../../schema/define.js';
+import { attr, ephemeralResource, resourceSchema, validators } from '@keel/provider-framework';
 import { MAX_TOKEN_LIFETIME_SECONDS } from '../../../wire/sec-contract/access-tokens.js';
 import { checkedBy } from '../rules.js';
-import { ephemeralResource } from '../../../engine/contracts/index.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 
 /** Ask for renewal this long before the token expires, so a run never holds an expired one. */
@@ -17,14 +16,18 @@ const RENEW_MARGIN_MS = 60_000;
  */
 const MIN_LIFETIME_SECONDS = RENEW_MARGIN_MS / 1000;
 // The platform's bound is checked below, with the provider's stricter minimum.
-checkedBy('AccessTokens.expiryTime', 'range', 'sec_access_token.lifetime_seconds');
+const LIFETIME_CHECKS = [validators.intBetween(MIN_LIFETIME_SECONDS, MAX_TOKEN_LIFETIME_SECONDS)];
+checkedBy('AccessTokens.expiryTime', 'range', {
+  checks: LIFETIME_CHECKS,
+  stricter: 'a token outlives the margin its renewal is asked for by',
+});
 
 const schema = resourceSchema(
   {
     lifetime_seconds: attr.number({
       optional: true,
       default: 3600,
-      validate: [validators.intBetween(MIN_LIFETIME_SECONDS, MAX_TOKEN_LIFETIME_SECONDS)],
+      validate: LIFETIME_CHECKS,
       description:
         `How long the token lives, in seconds: ${MIN_LIFETIME_SECONDS} to ${MAX_TOKEN_LIFETIME_SECONDS} ` +
         "(the platform's maximum). Default 3600.",

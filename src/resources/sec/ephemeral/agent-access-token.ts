@@ -2,10 +2,7 @@
  * `sec_agent_access_token` (ephemeral): the secret of an existing agent access token, looked up by
  * name, for an agent installer or a write-only argument, without it ever entering the state.
  */
-import { attr, resourceSchema } from '../../../schema/define.js';
-import { ephemeralResource } from '../../../engine/contracts/index.js';
-import { DiagnosticError } from '../../../engine/diagnostics/index.js';
-import { attrStep } from '../../../schema/path.js';
+import { attr, attrStep, DiagnosticError, ephemeralResource, resourceSchema } from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 
 const schema = resourceSchema(

@@ -1,4 +1,4 @@
-import type { EphemeralDef } from '../../../engine/contracts/index.js';
+import type { EphemeralDef } from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 import accessToken from './access-token.js';
 import agentAccessToken from './agent-access-token.js';

@@ -2,8 +2,7 @@
  * `provider::sec::policy_id_suffix(id, account)`: the `policy_id_suffix` a policy's id holds, for a
  * configuration that adopts a custom policy by its id (an `import` block) and must repeat its suffix.
  */
-import { STRING } from '../../../schema/cty-type.js';
-import { FunctionArgumentError, providerFunction } from '../../../engine/functions/index.js';
+import { FunctionArgumentError, providerFunction, STRING } from '@keel/provider-framework';
 import { SUFFIX } from '../policy/policy.js';
 import { tenantOf } from './tenant.js';
 

@@ -4,8 +4,7 @@
  * account's name, lower-case. For a policy of this configuration `sec_policy.x.id` says it; this is
  * for one that another configuration or the console made, or for an `import` block.
  */
-import { STRING } from '../../../schema/cty-type.js';
-import { FunctionArgumentError, providerFunction } from '../../../engine/functions/index.js';
+import { FunctionArgumentError, providerFunction, STRING } from '@keel/provider-framework';
 import { SUFFIX, SUFFIX_RULE } from '../policy/policy.js';
 import { tenantOf } from './tenant.js';
 

@@ -2,8 +2,7 @@
  * `provider::sec::policy_ids(account, suffixes...)`: `policy_id` for each of several suffixes, in
  * their order, for a list of policies (an alert rule's, a report's).
  */
-import { STRING, listOf } from '../../../schema/cty-type.js';
-import { providerFunction } from '../../../engine/functions/index.js';
+import { listOf, providerFunction, STRING } from '@keel/provider-framework';
 import { checkedSuffix } from './policy-id.js';
 import { tenantOf } from './tenant.js';
 

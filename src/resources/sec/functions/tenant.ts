@@ -2,7 +2,7 @@
  * The tenant a policy id begins with: the account's name, lower-case, as the user profile's address
  * names it (docs/api/sec.md, "Policies"; the policy resource reads it the same way on import).
  */
-import { FunctionArgumentError } from '../../../engine/functions/index.js';
+import { FunctionArgumentError } from '@keel/provider-framework';
 import { normaliseAccount } from '../provider-config.js';
 
 export function tenantOf(account: string, index: number): string {

@@ -1,6 +1,13 @@
-import { attr, block, resourceSchema, validators, type ModelOf, type Validator } from '../../../schema/define.js';
-import { resource } from '../../../engine/contracts/index.js';
-import { attrStep } from '../../../schema/path.js';
+import {
+  attr,
+  attrStep,
+  block,
+  type ModelOf,
+  resource,
+  resourceSchema,
+  type Validator,
+  validators,
+} from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 import type { AlertProfile, AlertTemplate } from '../../../clients/sec/alert-profiles.js';
 import { checkAlertProfileTemplates } from './catalogue.js';
@@ -19,7 +26,7 @@ const notReserved: Validator<string> = {
 };
 
 // An update sends the templates alone, bounded as a create's: the same block checks both.
-checkedBy('AlertProfiles:update.alerts', 'minItems', 'the alert block of sec_alert_profile');
+checkedBy('AlertProfiles:update.alerts', 'minItems', { sameAs: 'AlertProfiles.alerts' });
 
 const schema = resourceSchema(
   {

@@ -10,12 +10,10 @@
  *   `KVTagPair`, one value unless it takes several;
  * - the managed policies' ids are policies the platform holds.
  */
-import type { CatalogueContext } from '../../../engine/contracts/index.js';
+import { attrStep, type CatalogueContext, indexStep, isApiError } from '@keel/provider-framework';
 import type { AlertProfile } from '../../../clients/sec/alert-profiles.js';
 import type { ExceptionConstraintField, Policy } from '../../../clients/sec/policies.js';
 import type { SecClient } from '../../../clients/sec/index.js';
-import { attrStep, indexStep } from '../../../schema/path.js';
-import { isApiError } from '../../../wire/api-error.js';
 import { lookUp, named } from '../../shared/catalogue.js';
 
 const NUMERIC_ID = /^[0-9*]+$/;

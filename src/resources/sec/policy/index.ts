@@ -1,4 +1,4 @@
-import type { ResourceDef } from '../../../engine/contracts/index.js';
+import type { ResourceDef } from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 import alertProfile from './alert-profile.js';
 import managedPolicies from './managed-policies.js';

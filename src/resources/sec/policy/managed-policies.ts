@@ -1,7 +1,15 @@
-import { attr, block, resourceSchema, t, type ModelOf, type Validator } from '../../../schema/define.js';
-import { resource, type OpContext } from '../../../engine/contracts/index.js';
-import { DiagnosticError } from '../../../engine/diagnostics/index.js';
-import { attrStep } from '../../../schema/path.js';
+import {
+  attr,
+  attrStep,
+  block,
+  DiagnosticError,
+  type ModelOf,
+  type OpContext,
+  resource,
+  resourceSchema,
+  t,
+  type Validator,
+} from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { BUILT_IN_POLICY_PREFIX } from '../../../clients/sec/policy-values.js';
 import type { Policy, PolicySettings } from '../../../clients/sec/policies.js';

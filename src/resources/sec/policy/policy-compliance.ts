@@ -3,9 +3,7 @@
  * violation policies of `sec_policy`. Same API (Policies, type `Compliance`), fewer settings: no
  * evaluation frequency, result limit or alert profile; alerting is on or off.
  */
-import { attr, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
-import { resource } from '../../../engine/contracts/index.js';
-import { DiagnosticError } from '../../../engine/diagnostics/index.js';
+import { attr, DiagnosticError, type ModelOf, resource, resourceSchema, validators } from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { BUILT_IN_POLICY_PREFIX } from '../../../clients/sec/policy-values.js';
 import type { Policy, PolicyUpdate } from '../../../clients/sec/policies.js';

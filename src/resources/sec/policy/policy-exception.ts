@@ -1,7 +1,14 @@
-import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
-import { listResource, resource } from '../../../engine/contracts/index.js';
-import { DiagnosticError } from '../../../engine/diagnostics/index.js';
-import { attrStep } from '../../../schema/path.js';
+import {
+  attr,
+  attrStep,
+  block,
+  DiagnosticError,
+  listResource,
+  type ModelOf,
+  resource,
+  resourceSchema,
+  validators,
+} from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { checkExceptionAgainstPolicy } from './catalogue.js';
 import type {

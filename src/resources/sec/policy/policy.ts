@@ -1,8 +1,15 @@
 import { checkPolicyReferences } from './catalogue.js';
-import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
-import { resource, type OpContext } from '../../../engine/contracts/index.js';
-import { isApiError } from '../../../wire/api-error.js';
-import { DiagnosticError } from '../../../engine/diagnostics/index.js';
+import {
+  attr,
+  block,
+  DiagnosticError,
+  isApiError,
+  type ModelOf,
+  type OpContext,
+  resource,
+  resourceSchema,
+  validators,
+} from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { BUILT_IN_POLICY_PREFIX } from '../../../clients/sec/policy-values.js';
 import { POLICY_ID_SUFFIX } from '../../../wire/sec-contract/policies.js';
@@ -23,11 +30,15 @@ export const policyIdSuffix = (samples: readonly string[]) =>
   validators.matches(SUFFIX_OR_NONE, `${SUFFIX_RULE}, e.g. \`abcd-1234\`; or \`""\` for none`, samples);
 // "" is the provider's "none", which the contract's pattern alone would refuse: the attributes check
 // the pattern with SUFFIX_OR_NONE.
-checkedBy('Policies.policyId', 'pattern', 'policy_id_suffix of sec_policy and sec_policy_compliance');
+const SUFFIX_CHECKS = [policyIdSuffix(['tfsample', 'tfsample-1234', ''])];
+checkedBy('Policies.policyId', 'pattern', {
+  checks: SUFFIX_CHECKS,
+  sent: (suffix) => (suffix === '' ? undefined : suffix),
+});
 // An update sends the same attributes as a create.
-checkedBy('Policies:update.limit', 'range', 'sec_policy.limit');
-checkedBy('Policies:update.evalFrequency', 'oneOf', 'sec_policy.evaluation');
-checkedBy('Policies:update.alertProfile', 'pattern', 'sec_policy.alerting.profile');
+checkedBy('Policies:update.limit', 'range', { sameAs: 'Policies.limit' });
+checkedBy('Policies:update.evalFrequency', 'oneOf', { sameAs: 'Policies.evalFrequency' });
+checkedBy('Policies:update.alertProfile', 'pattern', { sameAs: 'Policies.alertProfile' });
 
 const schema = resourceSchema(
   {
@@ -74,7 +85,7 @@ const schema = resourceSchema(
     policy_id_suffix: attr.string({
       optional: true,
       replace: true,
-      validate: [policyIdSuffix(['tfsample', 'tfsample-1234', ''])],
+      validate: SUFFIX_CHECKS,
       description:
         'Appended to the tenant name to form the policy id (`abcd-1234` gives `<tenant>-abcd-1234`); the ' +
         'platform numbers the policy when it is not set or `""`. The id of a policy cannot change, so ' +

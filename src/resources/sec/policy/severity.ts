@@ -4,13 +4,15 @@
  * (docs/api/sec.md, "Values the platform normalises"), so `High` in the configuration and `high` on
  * the platform are no difference.
  */
-import { attr, type Validator } from '../../../schema/define.js';
+import { attr, type Validator } from '@keel/provider-framework';
 import { POLICY_SEVERITIES } from '../../../clients/sec/policy-values.js';
 import { checkedBy } from '../rules.js';
 
 // The contract says the severity rule across a body's fields (any case); the attribute below checks it.
 for (const body of ['Policies', 'Policies:update', 'Policies:bulk[]'])
-  checkedBy(body, 'check', 'the severity of sec_policy, sec_policy_compliance and sec_managed_policies');
+  checkedBy(body, 'check', {
+    inCode: 'severityValidator, the severity of sec_policy, sec_policy_compliance and sec_managed_policies',
+  });
 
 const SHOWN = ['Critical', 'High', 'Medium', 'Low', 'Info'];
 

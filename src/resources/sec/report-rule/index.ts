@@ -1,5 +1,4 @@
-import { attr, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
-import { resource, type ResourceDef } from '../../../engine/contracts/index.js';
+import { attr, type ModelOf, resource, type ResourceDef, resourceSchema, validators } from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { idIdentity, noFilters } from '../../shared/identity.js';
 import { REPORT_NOTIFICATION_KEYS, type ReportNotifications } from '../../../clients/sec/report-notification-keys.js';
@@ -7,9 +6,11 @@ import type { ReportRule, ReportRuleInput } from '../../../clients/sec/report-ru
 import {
   SEVERITIES,
   canonical,
+  severityListChecks,
+  severityNumbers,
+  trimmedTexts,
   flagOrNull,
   listOrNull,
-  oneOfIgnoringCase,
   sameIgnoringCase,
   sameTrimmedSet,
   textOrNull,
@@ -19,9 +20,11 @@ import { madeAtFrom } from '../../shared/made-at.js';
 import { checkedBy, secRules } from '../rules.js';
 
 // Severity names are sent as numbers, and the lists' first element is required: the attributes say so.
-checkedBy('ReportRules.filters.severity', 'minItems', 'sec_report_rule.severities (non-empty)');
-checkedBy('ReportRules.filters.severity[]', 'range', 'sec_report_rule.severities (severity names)');
-checkedBy('ReportRules.intgGuidList', 'minItems', 'sec_report_rule.email_alert_channels (non-empty)');
+const SEVERITY_CHECKS = severityListChecks();
+checkedBy('ReportRules.filters.severity', 'minItems', { checks: SEVERITY_CHECKS, sent: severityNumbers });
+checkedBy('ReportRules.filters.severity[]', 'range', { checks: SEVERITY_CHECKS, sent: severityNumbers });
+const CHANNEL_CHECKS = [validators.nonEmpty<string[]>()];
+checkedBy('ReportRules.intgGuidList', 'minItems', { checks: CHANNEL_CHECKS, sent: trimmedTexts });
 
 const schema = resourceSchema(
   {
@@ -35,7 +38,7 @@ const schema = resourceSchema(
     enabled: attr.bool({ optional: true, default: true, description: 'Whether reports are sent. Default `true`.' }),
     severities: attr.stringList({
       required: true,
-      validate: [validators.nonEmpty(), validators.each(oneOfIgnoringCase(SEVERITIES))],
+      validate: SEVERITY_CHECKS,
       equal: sameIgnoringCase,
       unordered: true,
       description: 'Severities the reports cover: `Critical`, `High`, `Medium`, `Low`, `Info` (any case).',
@@ -49,7 +52,7 @@ const schema = resourceSchema(
     email_alert_channels: attr.stringSet({
       required: true,
       refersTo: 'e-mail alert channels',
-      validate: [validators.nonEmpty()],
+      validate: CHANNEL_CHECKS,
       equal: sameTrimmedSet,
       description: 'GUIDs (`intg_guid`) of the e-mail alert channels that receive the reports.',
     }),

@@ -3,7 +3,7 @@
  * (docs/api/sec.md, "Report notification keys"). Upstream sends several daily flags to the wrong keys;
  * this table is the intended wiring, one flag to one key.
  */
-import { attr, block, type AttrDef, type BlockDef } from '../../../schema/define.js';
+import { attr, type AttrDef, block, type BlockDef } from '@keel/provider-framework';
 import type { ReportNotificationKey } from '../../../clients/sec/report-rules.js';
 
 interface Flag {

@@ -1,6 +1,5 @@
-import { resource, type OpContext, type ResourceDef } from '../../../engine/contracts/index.js';
+import { type OpContext, resource, type ResourceDef, resourceSchema } from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
-import { resourceSchema } from '../../../schema/define.js';
 import { idIdentity } from '../../shared/identity.js';
 import type { ResourceGroup, ResourceGroupInput } from '../../../clients/sec/resource-groups.js';
 import { textOrNull } from '../governance-values.js';

@@ -14,7 +14,7 @@ import {
   RESOURCE_GROUP_TYPES,
 } from '../../../wire/sec-contract/resource-groups.js';
 import { checkedBy, secRules } from '../rules.js';
-import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
+import { attr, block, type ModelOf, resourceSchema, validators } from '@keel/provider-framework';
 
 export { RESOURCE_GROUP_TYPES };
 /** The fields a filter may test, per resource type (the platform refuses any other). */
@@ -26,7 +26,8 @@ export const FILTER_OPERATIONS = RESOURCE_GROUP_OPERATIONS;
 export const NESTED_LEVELS = RESOURCE_GROUP_MAX_DEPTH - 1;
 
 // A filter's values are a required, non-empty list (the attribute's nonEmpty).
-checkedBy('ResourceGroups:filter.values', 'minItems', 'value of a filter of sec_resource_group');
+const FILTER_VALUES_CHECKS = [validators.nonEmpty<string[]>()];
+checkedBy('ResourceGroups:filter.values', 'minItems', { checks: FILTER_VALUES_CHECKS });
 
 const filter = block.list(
   {
@@ -50,7 +51,7 @@ const filter = block.list(
     }),
     value: attr.stringList({
       required: true,
-      validate: [validators.nonEmpty()],
+      validate: FILTER_VALUES_CHECKS,
       unordered: true,
       description: 'The values the field is compared with.',
     }),

@@ -4,8 +4,15 @@
  * unique (they key the filter map), a filter tests a field of the group's resource type, and one on a
  * tag or label names its key.
  */
-import { DiagnosticError, type Diagnostic } from '../../../engine/diagnostics/index.js';
-import { attrStep, indexStep, type AttributePath } from '../../../schema/path.js';
+import {
+  type AttributePath,
+  attrStep,
+  type Diagnostic,
+  DiagnosticError,
+  indexStep,
+  ownEntry,
+  setEntry,
+} from '@keel/provider-framework';
 import { isFilterNode, type ResourceGroupExpression } from '../../../clients/sec/resource-group-nodes.js';
 import type { ResourceGroupFilter, ResourceGroupQuery } from '../../../clients/sec/resource-groups.js';
 import {
@@ -16,8 +23,6 @@ import {
   type GroupConfig,
   type GroupModel,
 } from './schema.js';
-import { setEntry } from '../../../schema/entries.js';
-import { ownEntry } from '../../../wire/own-entry.js';
 
 /**
  * Every violation of the tree rules, each at the path of the offending group or filter; what is not

@@ -1,14 +1,24 @@
-import { listResource, resource, type OpContext, type ResourceDef } from '../../../engine/contracts/index.js';
-import { attr, resourceSchema, validators } from '../../../schema/define.js';
+import {
+  attr,
+  type AttributePath,
+  attrStep,
+  type ConfigModelOf,
+  DiagnosticError,
+  type Diagnostics,
+  indexStep,
+  isApiError,
+  listResource,
+  type OpContext,
+  resource,
+  type ResourceDef,
+  resourceSchema,
+  validators,
+} from '@keel/provider-framework';
 import { idIdentity } from '../../shared/identity.js';
-import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics/index.js';
-import { attrStep, indexStep, type AttributePath } from '../../../schema/path.js';
-import { isApiError } from '../../../wire/api-error.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import type { OrgTeamMemberInput, TeamMember, TeamMemberInput } from '../../../clients/sec/team-members.js';
 import { listOrNull } from '../governance-values.js';
 import { schema, type Model, type OrganizationModel } from './schema.js';
-import type { ConfigModelOf } from '../../../schema/define.js';
 import { madeAtFrom } from '../../shared/made-at.js';
 
 const ORG: AttributePath = [attrStep('organization'), indexStep(0)];

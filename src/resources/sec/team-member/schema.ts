@@ -1,10 +1,10 @@
-import { attr, block, resourceSchema, validators, type ModelOf } from '../../../schema/define.js';
+import { attr, block, type ModelOf, resourceSchema, validators } from '@keel/provider-framework';
 import { sameIgnoringCase, sameTextIgnoringCase } from '../governance-values.js';
 import { checkedBy, secRules } from '../rules.js';
 
 // Every view of a member's body takes the same e-mail address: the one attribute checks them all.
 for (const body of ['TeamMembers:update', 'TeamMembers:org', 'TeamMembers:orgUpdate'])
-  checkedBy(`${body}.userName`, 'format', 'sec_team_member.email');
+  checkedBy(`${body}.userName`, 'format', { sameAs: 'TeamMembers.userName' });
 
 export const schema = resourceSchema(
   {

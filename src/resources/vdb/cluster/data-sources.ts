@@ -3,8 +3,7 @@
  * cluster by id, `vdb_accounts_clusters` lists the clusters of an account. Both show the resource's
  * attributes with nested objects as lists.
  */
-import { attr, resourceSchema, t } from '../../../schema/define.js';
-import { dataSource } from '../../../engine/contracts/index.js';
+import { attr, dataSource, resourceSchema, t } from '@keel/provider-framework';
 import type { Cluster } from '../../../clients/vdb/api.js';
 import { ACCOUNT_ID, accountIdOf, type VdbContext } from '../common.js';
 import { uuid } from '../formats.js';

@@ -5,11 +5,20 @@
  * and failing with the platform's reason when the cluster enters a failed phase. A cluster that
  * exists but failed to become ready is kept in the state (Terraform marks it tainted), never lost.
  */
-import { attr, resourceSchema, type ConfigModelOf } from '../../../schema/define.js';
-import { listResource, resource, type OpContext } from '../../../engine/contracts/index.js';
-import { DiagnosticError, type Diagnostics } from '../../../engine/diagnostics/index.js';
-import { attrStep, indexStep, type AttributePath } from '../../../schema/path.js';
-import { isApiError } from '../../../wire/api-error.js';
+import {
+  attr,
+  type AttributePath,
+  attrStep,
+  type ConfigModelOf,
+  DiagnosticError,
+  type Diagnostics,
+  indexStep,
+  isApiError,
+  listResource,
+  type OpContext,
+  resource,
+  resourceSchema,
+} from '@keel/provider-framework';
 import { CLUSTER_PHASES, type Cluster, type ClusterPhase } from '../../../clients/vdb/api.js';
 import { waitFor, WaitFailedError, WaitTimeoutError } from '../../shared/wait.js';
 import {

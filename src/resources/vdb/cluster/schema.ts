@@ -3,7 +3,7 @@
  * as blocks, the data sources and the manual backup's `cluster_info` use their read-only twin
  * (`computedShape`).
  */
-import { attr, block, t, validators, type ModelOf } from '../../../schema/define.js';
+import { attr, block, type ModelOf, t, validators } from '@keel/provider-framework';
 import { computedShape } from '../../shared/shape.js';
 import { UINT32_MAX, cloudProviderId, cloudRegionId, uuid } from '../formats.js';
 import { ACCOUNT_ID, keyValueSet, secretRefBlock, setNote, tolerationSet } from '../common.js';

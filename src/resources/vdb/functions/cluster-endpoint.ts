@@ -2,10 +2,8 @@
  * `provider::vdb::cluster_endpoint(url, protocol)`: where a client of the database reaches a cluster,
  * by REST or gRPC, from its endpoint URL: the address a client library takes, port included.
  */
-import { STRING } from '../../../schema/cty-type.js';
-import { FunctionArgumentError, providerFunction } from '../../../engine/functions/index.js';
+import { FunctionArgumentError, ownEntry, providerFunction, STRING } from '@keel/provider-framework';
 import { PORTS, parseClusterUrl } from './cluster-url.js';
-import { ownEntry } from '../../../wire/own-entry.js';
 
 export default providerFunction({
   name: 'cluster_endpoint',

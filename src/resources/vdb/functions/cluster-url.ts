@@ -2,7 +2,7 @@
  * A cluster's endpoint URL as the platform publishes it (docs/api/vdb.md, "Creating a cluster"):
  * `https://<cluster id>.<region>.<cloud>.vdb-cloud.example`, the REST API on port 443 and gRPC on 8443.
  */
-import { FunctionArgumentError } from '../../../engine/functions/index.js';
+import { FunctionArgumentError } from '@keel/provider-framework';
 
 export const CLUSTER_DOMAIN = 'vdb-cloud.example';
 export const PORTS = { rest: 443, grpc: 8443 } as const;

@@ -2,8 +2,7 @@
  * `provider::vdb::parse_cluster_url(url)`: the cluster id, region and cloud a cluster's endpoint URL
  * holds, for a configuration given only the URL (an output of another, a variable).
  */
-import { STRING, objectOf } from '../../../schema/cty-type.js';
-import { providerFunction } from '../../../engine/functions/index.js';
+import { objectOf, providerFunction, STRING } from '@keel/provider-framework';
 import { parseClusterUrl } from './cluster-url.js';
 
 export default providerFunction({

@@ -1,4 +1,4 @@
-import { attr } from '../../../../schema/define.js';
+import { attr } from '@keel/provider-framework';
 import { cloudAccount } from './family.js';
 import { checkedBy } from '../../rules.js';
 import {
@@ -10,7 +10,7 @@ import {
   validateOrgAccountMappings,
 } from './fields.js';
 
-checkedBy('CloudAccounts:CloudACtSqs', 'check', 'validateOrgAccountMappings');
+checkedBy('CloudAccounts:CloudACtSqs', 'check', { inCode: 'validateOrgAccountMappings' });
 
 export default cloudAccount({
   typeName: 'sec_integration_cloud_a_ct',

@@ -1,10 +1,11 @@
-import { attr } from '../../../../schema/define.js';
+import { attr } from '@keel/provider-framework';
 import { cloudAccount } from './family.js';
 import { checkedBy } from '../../rules.js';
-import { requiredIdList, optionalText, roleCredentials, serverToken, unlessBlank } from './fields.js';
+import { requiredIdList, optionalText, roleCredentials, serverToken, unlessBlank, trimmedList } from './fields.js';
 
 // The regions' minItems (1) is requiredIdList's nonEmpty, which says it as "must not be empty".
-checkedBy('CloudAccounts:CloudADspm.regions', 'minItems', 'regions (requiredIdList)');
+const regions = requiredIdList('The regions the scanner is deployed in.');
+checkedBy('CloudAccounts:CloudADspm.regions', 'minItems', { checks: regions.options.validate!, sent: trimmedList });
 
 export default cloudAccount({
   typeName: 'sec_integration_cloud_a_dspm',
@@ -23,7 +24,7 @@ export default cloudAccount({
       required: true,
       description: 'The cross-account role the platform assumes to run the scanner.',
     }),
-    regions: requiredIdList('The regions the scanner is deployed in.'),
+    regions,
     server_token: serverToken(),
   },
   toData: (m) => {

@@ -1,4 +1,4 @@
-import { attr } from '../../../../schema/define.js';
+import { attr } from '@keel/provider-framework';
 import { splitWireList } from '../../../../clients/sec/account-mappings.js';
 import { cloudAccount } from './family.js';
 import { checkedBy } from '../../rules.js';
@@ -14,7 +14,7 @@ import {
   validateOrgAccountMappings,
 } from './fields.js';
 
-checkedBy('CloudAccounts:CloudAAgentlessOrg', 'check', 'validateOrgAccountMappings');
+checkedBy('CloudAccounts:CloudAAgentlessOrg', 'check', { inCode: 'validateOrgAccountMappings' });
 
 export default cloudAccount({
   typeName: 'sec_integration_cloud_a_org_agentless_scanning',

@@ -1,4 +1,4 @@
-import { attr } from '../../../../schema/define.js';
+import { attr } from '@keel/provider-framework';
 import { cloudAccount } from './family.js';
 import { checkedBy } from '../../rules.js';
 import {
@@ -12,7 +12,7 @@ import {
   validateOrganizationScope,
 } from './fields.js';
 
-checkedBy('CloudAccounts:CloudBGkeAudit', 'check', 'validateOrganizationScope');
+checkedBy('CloudAccounts:CloudBGkeAudit', 'check', { inCode: 'validateOrganizationScope' });
 
 export default cloudAccount({
   typeName: 'sec_integration_cloud_b_gke_audit_log',

@@ -1,4 +1,4 @@
-import { attr } from '../../../../schema/define.js';
+import { attr } from '@keel/provider-framework';
 import { cloudAccount } from './family.js';
 import { checkedBy } from '../../rules.js';
 import {
@@ -12,7 +12,7 @@ import {
   validateOrganizationScope,
 } from './fields.js';
 
-checkedBy('CloudAccounts:CloudBAlPubSub', 'check', 'validateOrganizationScope');
+checkedBy('CloudAccounts:CloudBAlPubSub', 'check', { inCode: 'validateOrganizationScope' });
 
 export default cloudAccount({
   typeName: 'sec_integration_cloud_b_pub_sub_audit_log',

@@ -1,4 +1,4 @@
-import { attr } from '../../../../schema/define.js';
+import { attr } from '@keel/provider-framework';
 import { cloudAccount } from './family.js';
 import { cloudCCredentials, cloudCCredentialsFromWire, cloudCCredentialsToWire } from './fields.js';
 

@@ -1,9 +1,10 @@
-import { attr } from '../../../../schema/define.js';
+import { attr } from '@keel/provider-framework';
 import { cloudAccount } from './family.js';
 import { checkedBy } from '../../rules.js';
 import { CLOUD_C_INTEGRATION_LEVELS } from '../../../../wire/sec-contract/cloud-accounts.js';
 import {
   anyCaseOneOf,
+  upperCased,
   cloudCCredentials,
   cloudCCredentialsFromWire,
   cloudCCredentialsToWire,
@@ -21,7 +22,11 @@ import {
 } from './fields.js';
 
 // Any letter case, upper-cased when sent: the contract's values, not its exact-case check.
-checkedBy('CloudAccounts:CloudCAgentless.integrationLevel', 'oneOf', 'integration_level (anyCaseOneOf)');
+const INTEGRATION_LEVEL_CHECKS = [anyCaseOneOf(...CLOUD_C_INTEGRATION_LEVELS)];
+checkedBy('CloudAccounts:CloudCAgentless.integrationLevel', 'oneOf', {
+  checks: INTEGRATION_LEVEL_CHECKS,
+  sent: upperCased,
+});
 
 export default cloudAccount({
   typeName: 'sec_integration_cloud_c_agentless_scanning',
@@ -36,7 +41,7 @@ export default cloudAccount({
     integration_level: attr.string({
       optional: true,
       default: 'SUBSCRIPTION',
-      validate: [anyCaseOneOf(...CLOUD_C_INTEGRATION_LEVELS)],
+      validate: INTEGRATION_LEVEL_CHECKS,
       equal: sameIgnoringCase,
       description: 'Whether one `SUBSCRIPTION` (default) or the whole `TENANT` is scanned, in any letter case.',
     }),

@@ -1,4 +1,4 @@
-import { attr } from '../../../../schema/define.js';
+import { attr } from '@keel/provider-framework';
 import { cloudAccount } from './family.js';
 import { checkedBy } from '../../rules.js';
 import {
@@ -10,10 +10,12 @@ import {
   optionalText,
   serverToken,
   unlessBlank,
+  trimmedList,
 } from './fields.js';
 
 // The regions' minItems (1) is requiredIdList's nonEmpty, which says it as "must not be empty".
-checkedBy('CloudAccounts:CloudCDspm.regions', 'minItems', 'regions (requiredIdList)');
+const regions = requiredIdList('The regions the scanner is deployed in.');
+checkedBy('CloudAccounts:CloudCDspm.regions', 'minItems', { checks: regions.options.validate!, sent: trimmedList });
 
 export default cloudAccount({
   typeName: 'sec_integration_cloud_c_dspm',
@@ -35,7 +37,7 @@ export default cloudAccount({
       description: 'Name of the blob container the scanner writes its results and state to.',
     }),
     credentials: cloudCCredentials({ sensitiveUnlikeUpstream: true }),
-    regions: requiredIdList('The regions the scanner is deployed in.'),
+    regions,
     server_token: serverToken(),
   },
   toData: (m) => {

@@ -1,4 +1,4 @@
-import { attr, block } from '../../../../schema/define.js';
+import { attr, block } from '@keel/provider-framework';
 import { cloudAccount } from './family.js';
 import { keptSecret } from './fields.js';
 import { secRules } from '../../rules.js';

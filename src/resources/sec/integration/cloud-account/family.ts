@@ -7,15 +7,18 @@
 import { secRules } from '../../rules.js';
 import {
   attr,
-  resourceSchema,
-  validators,
   type BlockDef,
   type ConfigModelOf,
+  DiagnosticError,
+  type Diagnostics,
   type Fields,
   type ModelOf,
-} from '../../../../schema/define.js';
-import { resource, type OpContext, type ResourceDef } from '../../../../engine/contracts/index.js';
-import { DiagnosticError, type Diagnostics } from '../../../../engine/diagnostics/index.js';
+  type OpContext,
+  resource,
+  type ResourceDef,
+  resourceSchema,
+  validators,
+} from '@keel/provider-framework';
 import type { SecClient } from '../../../../clients/sec/index.js';
 import type { Integration } from '../../../../clients/sec/integration.js';
 import { idIdentity } from '../../../shared/identity.js';

@@ -3,9 +3,15 @@
  * credential shapes and which parts are secret, the scan settings and their defaults, the
  * account-mapping block, value normalisation) is written once.
  */
-import { attr, block, validators, type Validator } from '../../../../schema/define.js';
-import type { Diagnostics } from '../../../../engine/diagnostics/index.js';
-import { attrStep, indexStep } from '../../../../schema/path.js';
+import {
+  attr,
+  attrStep,
+  block,
+  type Diagnostics,
+  indexStep,
+  type Validator,
+  validators,
+} from '@keel/provider-framework';
 import {
   decodeAccountMappings,
   encodeAccountMappings,
@@ -27,9 +33,17 @@ import { CLOUD_B_SCOPES } from '../../../../wire/sec-contract/cloud-accounts.js'
  * as every endpoint these integrations name (queues, storage, token endpoints) is served over https.
  */
 export function httpsUrl(field: string): Validator<string> {
-  checkedBy(field, 'format', 'forms.url("https"), stricter');
-  return forms.url('https');
+  const check = forms.url('https');
+  checkedBy(field, 'format', { checks: [check], stricter: 'an https URL: every endpoint they name is served so' });
+  return check;
 }
+
+/** A list of texts as the platform is sent it, each trimmed (the id lists). */
+export const trimmedList = (value: unknown): unknown =>
+  Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item.trim() : item)) : value;
+
+/** A text as the platform is sent it, upper-cased (anyCaseOneOf's values). */
+export const upperCased = (value: unknown): unknown => (typeof value === 'string' ? value.toUpperCase() : value);
 
 /** Upper-case values accepted in any case (the platform stores them upper-case). */
 export function anyCaseOneOf(...allowed: string[]): Validator<string> {
@@ -222,9 +236,10 @@ export function cloudCCredentials(options: { sensitiveUnlikeUpstream?: boolean }
  * contract field it is sent as, whose values these are (in the platform's case).
  */
 export function cloudBScope(options: { field: string; description: string; required: boolean }) {
-  checkedBy(options.field, 'oneOf', 'anyCaseOneOf, upper-cased when sent');
+  const checks = [anyCaseOneOf(...CLOUD_B_SCOPES)];
+  checkedBy(options.field, 'oneOf', { checks, sent: upperCased });
   const common = {
-    validate: [anyCaseOneOf(...CLOUD_B_SCOPES)],
+    validate: checks,
     equal: sameIgnoringCase,
     description: options.description,
   };

@@ -1,4 +1,4 @@
-import type { ResourceDef } from '../../../../engine/contracts/index.js';
+import type { ResourceDef } from '@keel/provider-framework';
 import type { SecClient } from '../../../../clients/sec/index.js';
 import cloudACfg from './cloud-a-cfg.js';
 import cloudACt from './cloud-a-ct.js';

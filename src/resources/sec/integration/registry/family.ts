@@ -9,15 +9,18 @@ import { IMAGE_COUNTS, MAX_INLINE_SCANS } from '../../../../wire/sec-contract/co
 import {
   attr,
   block,
-  resourceSchema,
-  validators,
   type BlockDef,
   type ConfigModelOf,
+  DiagnosticError,
+  type Diagnostics,
   type Fields,
   type ModelOf,
-} from '../../../../schema/define.js';
-import { resource, type OpContext, type ResourceDef } from '../../../../engine/contracts/index.js';
-import { DiagnosticError, type Diagnostics } from '../../../../engine/diagnostics/index.js';
+  type OpContext,
+  resource,
+  type ResourceDef,
+  resourceSchema,
+  validators,
+} from '@keel/provider-framework';
 import type { SecClient } from '../../../../clients/sec/index.js';
 import type { Integration } from '../../../../clients/sec/integration.js';
 import type {
@@ -228,10 +231,10 @@ export const limitByRepositories = () =>
 /**
  * The key of a `{"<key>": "<value>"}` item of the registry kind `kind`'s list `field` (`limitByLabel`):
  * the contract's check of each item wants one entry (each block is sent as one) whose key is not blank,
- * which the engine's rule for a required text refuses (src/engine/plan/platform-values.ts).
+ * which the engine's rule for a required text refuses (packages/framework/src/engine/plan/platform-values.ts).
  */
 export const keyValueKey = (kind: string, field: string, description: string) => {
-  checkedBy(`ContainerRegistries:${kind}.${field}[]`, 'check', `${field}: a required key, never blank`);
+  checkedBy(`ContainerRegistries:${kind}.${field}[]`, 'check', { inCode: `${field}: a required key, never blank` });
   return attr.string({ required: true, description });
 };
 
@@ -250,9 +253,12 @@ export const limitByLabel = (kind: string) =>
 
 /** The image count of the registry kind `kind` (`REGISTRY_B`), which its range and check bound. */
 export const limitNumImgs = (kind: string) => {
-  checkedBy(`ContainerRegistries:${kind}.limitNumImg`, 'range', 'limit_num_imgs (one of IMAGE_COUNTS)');
+  checkedBy(`ContainerRegistries:${kind}.limitNumImg`, 'range', {
+    checks: [imageCount],
+    stricter: "the kind's check across its body: one of IMAGE_COUNTS",
+  });
   // The kind's check is the image count (RegistryA's also its credentials: registry-a.ts's validate).
-  checkedBy(`ContainerRegistries:${kind}`, 'check', 'limit_num_imgs (one of IMAGE_COUNTS)');
+  checkedBy(`ContainerRegistries:${kind}`, 'check', { inCode: 'limit_num_imgs (one of IMAGE_COUNTS)' });
   return attr.number({
     optional: true,
     default: 5,
@@ -269,6 +275,9 @@ export const nonOsPackageSupport = () =>
   });
 
 export { scanCount };
+
+/** A whole number as the platform is sent it, in its decimal text (limit_num_scan). */
+export const decimalText = (value: unknown): unknown => (typeof value === 'number' ? String(value) : value);
 
 /** The image limits of every registry kind `kind` except RegistryE (and of the proxy scanner). */
 export const imageLimitFields = (kind: string) => ({

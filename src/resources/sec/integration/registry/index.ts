@@ -1,4 +1,4 @@
-import type { ResourceDef } from '../../../../engine/contracts/index.js';
+import type { ResourceDef } from '@keel/provider-framework';
 import type { SecClient } from '../../../../clients/sec/index.js';
 import registryA from './registry-a.js';
 import registryB from './registry-b.js';

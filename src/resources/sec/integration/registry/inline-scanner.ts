@@ -1,4 +1,4 @@
-import { attr, block } from '../../../../schema/define.js';
+import { attr, block } from '@keel/provider-framework';
 import { checkedBy } from '../../rules.js';
 import {
   containerRegistry,
@@ -6,6 +6,7 @@ import {
   keyValuesFromApi,
   keyValuesToApi,
   scanCount,
+  decimalText,
   scannerFields,
 } from './family.js';
 
@@ -14,8 +15,12 @@ const DEFAULT_LIMIT_NUM_SCAN = 60;
 // limit_num_scan is a number sent as its decimal text: scanCount (whole, 1 to the contract's bound) keeps
 // it to the text's pattern, its length and the bound the kind's check sets.
 for (const kind of ['pattern', 'maxLength'] as const)
-  checkedBy('ContainerRegistries:INLINE_SCANNER.limitNumScan', kind, 'limit_num_scan (scanCount)');
-checkedBy('ContainerRegistries:INLINE_SCANNER', 'check', 'limit_num_scan (scanCount)');
+  checkedBy('ContainerRegistries:INLINE_SCANNER.limitNumScan', kind, {
+    checks: [scanCount],
+    sent: decimalText,
+    stricter: "the kind's check across its body: at most MAX_INLINE_SCANS",
+  });
+checkedBy('ContainerRegistries:INLINE_SCANNER', 'check', { inCode: 'limit_num_scan (scanCount)' });
 
 export default containerRegistry({
   typeName: 'sec_integration_inline_scanner',

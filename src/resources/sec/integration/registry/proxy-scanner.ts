@@ -1,5 +1,4 @@
-import { attr, block } from '../../../../schema/define.js';
-import { attrStep } from '../../../../schema/path.js';
+import { attr, attrStep, block } from '@keel/provider-framework';
 import {
   containerRegistry,
   imageLimitsFromApi,
@@ -12,7 +11,9 @@ import {
 } from './family.js';
 import { checkedBy } from '../../rules.js';
 
-checkedBy('ContainerRegistries:PROXY_SCANNER.limitByLabel[]', 'check', 'validate: every label has a non-blank key');
+checkedBy('ContainerRegistries:PROXY_SCANNER.limitByLabel[]', 'check', {
+  inCode: 'validate: every label has a non-blank key',
+});
 
 export default containerRegistry({
   typeName: 'sec_integration_proxy_scanner',

@@ -1,6 +1,4 @@
-import { attr, block, type ModelOf } from '../../../../schema/define.js';
-import { attrStep, indexStep } from '../../../../schema/path.js';
-import { DiagnosticError } from '../../../../engine/diagnostics/index.js';
+import { attr, attrStep, block, DiagnosticError, indexStep, type ModelOf } from '@keel/provider-framework';
 import type { RegistryAAuthType } from '../../../../clients/sec/container-registries.js';
 import {
   containerRegistry,
@@ -74,7 +72,9 @@ function authKind(isGiven: (k: keyof Credentials) => boolean): RegistryAAuthType
 }
 
 // One credentials pair decides authType, the other never sent (validate below); the image count is limitNumImgs'.
-checkedBy('ContainerRegistries:REGISTRY_A', 'check', 'sec_integration_registry_a validate, limit_num_imgs');
+checkedBy('ContainerRegistries:REGISTRY_A', 'check', {
+  inCode: 'sec_integration_registry_a validate, limit_num_imgs',
+});
 
 export default containerRegistry({
   typeName: 'sec_integration_registry_a',

@@ -1,4 +1,4 @@
-import { attr } from '../../../../schema/define.js';
+import { attr } from '@keel/provider-framework';
 import {
   containerRegistry,
   keyValuesFromApi,

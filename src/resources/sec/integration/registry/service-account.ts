@@ -4,7 +4,7 @@
  * nested types). The platform returns neither the key nor its id, so both keep the prior state's
  * value on read.
  */
-import { attr, block } from '../../../../schema/define.js';
+import { attr, block } from '@keel/provider-framework';
 import type { ContainerRegistryData } from '../../../../clients/sec/container-registries.js';
 import {
   containerRegistry,

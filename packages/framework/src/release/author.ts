@@ -1,0 +1,77 @@
+/**
+ * An author's provider as a release takes it: the built module that calls `serve` (the package's
+ * `main`, or the one named), asked for its source address and version (`--describe`), bundled into
+ * one file with everything it imports (./bundle.ts), with the licences of the npm packages bundled.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { type ProviderRelease, NOTICES_PREFACE, packageFile } from './build.js';
+import { bundleProvider, thirdPartyNotices } from './bundle.js';
+
+export interface AuthorProvider {
+  /** The folder of the provider's package.json. */
+  readonly packageDir: string;
+  /** Its built entry module; default: the package's `main`. */
+  readonly entry?: string;
+  /** A folder of reference pages to ship instead of those made from the schema. */
+  readonly pagesDir?: string;
+}
+
+/** What `<entry> --describe` prints (packages/framework/src/server/main.ts). */
+interface Described {
+  readonly hostname: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly version: string;
+}
+
+/** The release of an author's provider: bundled, described by itself. */
+export async function authorRelease(author: AuthorProvider): Promise<ProviderRelease> {
+  const packageDir = resolve(author.packageDir);
+  const manifest = join(packageDir, 'package.json');
+  if (!existsSync(manifest))
+    throw new Error(`${packageDir} holds no package.json: run the release in your provider's folder`);
+  const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { main?: string };
+  const entryName = author.entry ?? pkg.main;
+  if (!entryName)
+    throw new Error(`name the module that calls serve(): "main" in ${manifest}, or --entry <file> (after your build)`);
+  const entry = resolve(packageDir, entryName);
+  if (!existsSync(entry)) throw new Error(`${entry} does not exist: build the provider first`);
+  const described = describe(entry);
+  const staging = mkdtempSync(join(tmpdir(), 'keel-bundle-'));
+  try {
+    const bundle = await bundleProvider(entry, join(staging, `terraform-provider-${described.name}.cjs`));
+    return {
+      ...described,
+      files: [packageFile(`dist/bundle/terraform-provider-${described.name}.cjs`, readFileSync(bundle.file))],
+      launch: { handOverTrust: false, nodeOptions: [] },
+      warmUp: { env: {}, configure: false },
+      notices: thirdPartyNotices(bundle.packages, NOTICES_PREFACE),
+      ...(author.pagesDir ? { pagesDir: resolve(packageDir, author.pagesDir) } : {}),
+    };
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+function describe(entry: string): Described {
+  const run = spawnSync(process.execPath, [entry, '--describe'], {
+    cwd: dirname(entry),
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '' },
+    timeout: 60_000,
+  });
+  const line = run.stdout?.trim().split('\n').pop() ?? '';
+  try {
+    const described = JSON.parse(line) as Described;
+    if (described.name && described.namespace && described.version) return described;
+  } catch {
+    // Reported below.
+  }
+  throw new Error(
+    `${entry} --describe did not say which provider it serves (is it the module that calls serve()?)` +
+      `${run.stderr ? `:\n${run.stderr.trim()}` : ''}`,
+  );
+}
