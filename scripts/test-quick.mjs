@@ -22,6 +22,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { reachedTypes } from './quick-scope.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const QUICK_MAX_SECONDS = 30;
@@ -65,34 +66,68 @@ const FRAMEWORK_ENTRIES = new Map(
 );
 
 const imports = new Map();
+/** The modules `file` imports, relative and by the framework's name, static or dynamic with a literal path. */
 function importsOf(file) {
   if (imports.has(file)) return imports.get(file);
   const out = [];
   imports.set(file, out);
-  let text;
-  try {
-    text = readFileSync(join(ROOT, file), 'utf8');
-  } catch {
-    return out;
-  }
+  const text = textOf(file);
   for (const m of text.matchAll(/(?:from\s*|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g))
     out.push(relative(ROOT, resolve(dirname(join(ROOT, file)), m[1])));
   for (const m of text.matchAll(/(?:from\s*|import\s*\(\s*)['"](@keel\/provider-framework[^'"]*)['"]/g))
     if (FRAMEWORK_ENTRIES.has(m[1])) out.push(FRAMEWORK_ENTRIES.get(m[1]));
-  // A test that starts an executable sees all of what it bundles.
-  for (const m of text.matchAll(/terraform-provider-(sec|vdb)|\b(SEC|VDB)_BIN\b/g)) {
+  return out;
+}
+
+/** The executables `file` starts, as the modules they bundle: a test that starts one sees all of it. */
+function executablesOf(file) {
+  const out = [];
+  for (const m of textOf(file).matchAll(/terraform-provider-(sec|vdb)|\b(SEC|VDB)_BIN\b/g)) {
     const name = (m[1] ?? m[2]).toLowerCase();
     out.push(`dist/src/providers/${name}.js`, `dist/src/providers/${name}-service.js`);
   }
   return out;
 }
 
-function reaches(file, seen = new Set()) {
+const texts = new Map();
+function textOf(file) {
+  if (!texts.has(file)) {
+    try {
+      texts.set(file, readFileSync(join(ROOT, file), 'utf8'));
+    } catch {
+      texts.set(file, '');
+    }
+  }
+  return texts.get(file);
+}
+
+/** Whether `file` imports a changed module, directly or through others (through executables it starts too). */
+function reaches(file, throughExecutables, seen = new Set()) {
   if (changedModules.has(file)) return true;
   if (seen.has(file)) return false;
   seen.add(file);
-  return importsOf(file).some((f) => reaches(f, seen));
+  const next = throughExecutables ? [...importsOf(file), ...executablesOf(file)] : importsOf(file);
+  return next.some((f) => reaches(f, throughExecutables, seen));
 }
+
+/**
+ * The resource types the change reaches (scripts/quick-scope.mjs), when it reaches only some: a test that
+ * sees the change only through an executable it starts then runs when it names one of them, and the
+ * lifecycle test runs those types alone (LIFECYCLE_TYPES).
+ */
+const productChanges = sources.filter((f) => !/^(test|scripts)\//.test(f));
+const scope = productChanges.length > 0 ? reachedTypes(ROOT, productChanges) : undefined;
+/** Tests that take the types to run from LIFECYCLE_TYPES. */
+const SCOPED_TESTS = new Set(['dist/test/props/lifecycle.test.js']);
+/** Whether a test, or a test module it imports, names one of the types in scope. */
+function namesScopedType(file, seen = new Set()) {
+  if (seen.has(file) || !file.startsWith('dist/test/')) return false;
+  seen.add(file);
+  const text = textOf(file);
+  return [...scope].some((type) => text.includes(type)) || importsOf(file).some((f) => namesScopedType(f, seen));
+}
+const seesChange = (f) =>
+  reaches(f, false) || (reaches(f, true) && (scope === undefined || SCOPED_TESTS.has(f) || namesScopedType(f)));
 
 /** Whether a module, or one it imports, names the examples' or the acceptance cases' folder. */
 const EXAMPLE_FOLDERS = /['"`/](examples|cases)['"`/]/;
@@ -122,15 +157,23 @@ const times = JSON.parse(readFileSync(join(ROOT, 'test/support/test-times.json')
 const tests = readdirSync(join(ROOT, 'dist/test'), { recursive: true })
   .filter((f) => f.endsWith('.test.js'))
   .map((f) => join('dist/test', f))
-  .filter((f) => existsSync(join(ROOT, f)) && (reaches(f) || seesExamples(f) || holdsContracts(f)));
+  .filter((f) => existsSync(join(ROOT, f)) && (seesChange(f) || seesExamples(f) || holdsContracts(f)));
 const isLong = (f) =>
   (times[f]?.seconds ?? 0) > QUICK_MAX_SECONDS && !changedModules.has(f) && !runsExamples(f) && !holdsContracts(f);
 const chosen = tests.filter((f) => !isLong(f));
 const left = tests.filter(isLong);
 
+/** The lifecycle test's share of its recorded time for the types in scope (its examples' apply is per type too). */
+const RESOURCE_TYPES = readdirSync(join(ROOT, 'test/acceptance/cases'), { recursive: true, encoding: 'utf8' }).filter(
+  (f) => /^(sec|vdb)\/(sec|vdb)_\w+\.json$/.test(f.split('\\').join('/')),
+).length;
+const secondsOf = (f) =>
+  (times[f]?.seconds ?? 0) * (scope && SCOPED_TESTS.has(f) ? Math.min(1, scope.size / RESOURCE_TYPES) : 1);
 console.log(
   `test:quick: ${sources.length + examples.length} changed file(s) since ${since}; ` +
-    `${chosen.length} test files can see them`,
+    `${chosen.length} test files can see them, about ${Math.round(chosen.reduce((s, f) => s + secondsOf(f), 0))} s ` +
+    'by their recorded times' +
+    (scope ? `; the change reaches ${scope.size} resource types: ${[...scope].sort().join(', ')}` : ''),
 );
 if (left.length > 0)
   console.log(
@@ -144,5 +187,6 @@ if (chosen.length === 0) process.exit(0);
 const run = spawnSync(process.execPath, [join(ROOT, 'scripts/test-run.mjs'), ...chosen], {
   cwd: ROOT,
   stdio: 'inherit',
+  env: scope ? { ...process.env, LIFECYCLE_TYPES: [...scope].sort().join(',') } : process.env,
 });
 process.exit(run.status ?? 1);

@@ -6,7 +6,13 @@
  * alert channels…) stay.
  */
 import type { ProviderDef } from '../../packages/framework/src/engine/contracts/index.js';
-import { ExamplesWorkspace, loadCases, type EmulatorHandle, type Provider } from '../acceptance/examples-workspace.js';
+import {
+  type Case,
+  ExamplesWorkspace,
+  loadCases,
+  type EmulatorHandle,
+  type Provider,
+} from '../acceptance/examples-workspace.js';
 import { configOf } from './configs.js';
 import type { Subject } from './lifecycle.js';
 
@@ -19,8 +25,9 @@ export async function applyExamples(
   provider: Provider,
   def: ProviderDef<any, any>,
   emulator: EmulatorHandle,
+  cases: readonly Case[] = loadCases(provider),
 ): Promise<Bases> {
-  const examples = await ExamplesWorkspace.create(provider, loadCases(provider), emulator.env);
+  const examples = await ExamplesWorkspace.create(provider, cases, emulator.env);
   try {
     await examples.ws.expect(['apply', '-auto-approve', '-parallelism=20']);
     const state = await examples.ws.state();

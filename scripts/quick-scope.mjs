@@ -1,0 +1,110 @@
+// The resource types a change reaches, for the quick loop (scripts/test-quick.mjs): the tests that run every
+// type through real executables (the lifecycle property test, the acceptance tests) then run those types
+// only. A change reaches a type when it is one of that type's own pieces:
+//
+// - a module under src/resources/<p>/: the types it declares (`typeName: '…'`) and those of every module of
+//   the provider that imports it, directly or through others;
+// - an area of sec's contract (src/wire/sec-contract/<area>.ts): the types whose modules name one of its
+//   bodies (`secRules('Policies.limit')`, `checkedBy('Policies:update.limit', …)`);
+// - a .proto file of vdb's API (proto/vdb/**): the types whose modules name one of its messages
+//   (`apiRules('cluster.v1.Cluster.name')`);
+// - an API module of a client (src/clients/<p>/<area>.ts): the types whose modules import it.
+//
+// Anything else (the framework, a provider's index, rules or shared modules every type uses, the
+// emulators, the tests' helpers) reaches what every type runs on: `undefined`, and the quick loop runs
+// as if every type changed. So does a piece no type claims.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+/** Modules of a provider every type's module uses: a change to one reaches every type. */
+const PROVIDER_WIDE = /^src\/resources\/(sec|vdb)\/(index|rules|rules-unchecked|limits|version)\.ts$/;
+
+/** `undefined`, or the resource types `changed` (paths in the repository) reach. */
+export function reachedTypes(root, changed) {
+  const modules = resourceModules(root);
+  const types = new Set();
+  for (const file of changed) {
+    const reached = typesOf(root, file, modules);
+    if (reached === undefined || reached.size === 0) return undefined;
+    for (const type of reached) types.add(type);
+  }
+  return types.size > 0 ? types : undefined;
+}
+
+function typesOf(root, file, modules) {
+  const resource = /^src\/resources\/(sec|vdb)\//.exec(file);
+  if (resource && !file.startsWith(`src/resources/${resource[1]}/shared`) && !PROVIDER_WIDE.test(file))
+    return typesOfModules(modules, [file]);
+  const area = /^src\/wire\/sec-contract\/([\w-]+)\.ts$/.exec(file);
+  if (area && !['index', 'language', 'json-schema'].includes(area[1])) {
+    const bodies = [...read(root, file).matchAll(/^ {2}'?([A-Z]\w*(?::[\w[\]]+)?)'?: field\./gm)].map((m) => m[1]);
+    return typesOfModules(modules, namingModules(modules, quotedNames(bodies)));
+  }
+  const proto = /^proto\/vdb\/.*\/([\w]+)\/(v\d+)\/[\w-]+\.proto$/.exec(file);
+  if (proto) {
+    const messages = [...read(root, file).matchAll(/^message (\w+) \{/gm)].map(
+      (m) => `${proto[1]}.${proto[2]}.${m[1]}`,
+    );
+    return typesOfModules(modules, namingModules(modules, quotedNames(messages)));
+  }
+  const client = /^src\/clients\/(sec|vdb)\/([\w-]+)\.ts$/.exec(file);
+  if (client && !['index', 'client', 'http', 'transport', 'api', 'calls'].includes(client[2]))
+    return typesOfModules(modules, [file]);
+  return undefined;
+}
+
+/** Every module of both providers' resources: its text and the repository paths it imports. */
+function resourceModules(root) {
+  const modules = new Map();
+  for (const provider of ['sec', 'vdb']) {
+    const dir = join(root, 'src', 'resources', provider);
+    for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+      if (!name.endsWith('.ts')) continue;
+      const file = relative(root, join(dir, name)).split('\\').join('/');
+      const text = read(root, file);
+      const imports = [...text.matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((m) =>
+        relative(root, resolve(dirname(join(root, file)), m[1]))
+          .split('\\')
+          .join('/')
+          .replace(/\.js$/, '.ts'),
+      );
+      modules.set(file, { text, imports });
+    }
+  }
+  return modules;
+}
+
+/** The modules whose text holds one of `needles` (a provider-wide module names them only as examples). */
+const namingModules = (modules, needles) =>
+  [...modules]
+    .filter(([file, m]) => !PROVIDER_WIDE.test(file) && needles.some((needle) => m.text.includes(needle)))
+    .map(([file]) => file);
+
+/** How a module names a body or a message: quoted, alone or before a field (`'Policies.limit'`). */
+const quotedNames = (names) => names.flatMap((name) => [`'${name}'`, `'${name}.`, `'${name}[`]);
+
+/** The types the modules `files` declare, and those of every module importing one of them, transitively. */
+function typesOfModules(modules, files) {
+  const reached = new Set(files);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [file, m] of modules)
+      if (!reached.has(file) && !PROVIDER_WIDE.test(file) && m.imports.some((i) => reached.has(i))) {
+        reached.add(file);
+        grew = true;
+      }
+  }
+  const types = new Set();
+  for (const file of reached)
+    for (const m of (modules.get(file)?.text ?? read('.', file)).matchAll(/typeName: '((?:sec|vdb)_\w+)'/g))
+      types.add(m[1]);
+  return types;
+}
+
+function read(root, file) {
+  try {
+    return readFileSync(join(root, file), 'utf8');
+  } catch {
+    return '';
+  }
+}
