@@ -6,8 +6,8 @@
 //   the provider that imports it, directly or through others;
 // - an area of sec's contract (src/wire/sec-contract/<area>.ts): the types whose modules name one of its
 //   bodies (`secRules('Policies.limit')`, `checkedBy('Policies:update.limit', …)`);
-// - a .proto file of vdb's API (proto/vdb/**): the types whose modules name one of its messages
-//   (`apiRules('cluster.v1.Cluster.name')`);
+// - a .proto file of vdb's API (proto/vdb/**): the types whose modules name one of the messages whose lines
+//   changed (`apiRules('cluster.v1.Cluster.name')`), or any of its messages when a change is outside them;
 // - an API module of a client (src/clients/<p>/<area>.ts): the types whose modules import it.
 //
 // Anything else (the framework, a provider's index, rules or shared modules every type uses, the
@@ -19,19 +19,22 @@ import { dirname, join, relative, resolve } from 'node:path';
 /** Modules of a provider every type's module uses: a change to one reaches every type. */
 const PROVIDER_WIDE = /^src\/resources\/(sec|vdb)\/(index|rules|rules-unchecked|limits|version)\.ts$/;
 
-/** `undefined`, or the resource types `changed` (paths in the repository) reach. */
-export function reachedTypes(root, changed) {
+/**
+ * `undefined`, or the resource types `changed` (paths in the repository) reach; `changedLines(file)` gives
+ * the numbers of a file's changed lines as it is now, or undefined for all of them.
+ */
+export function reachedTypes(root, changed, changedLines = () => undefined) {
   const modules = resourceModules(root);
   const types = new Set();
   for (const file of changed) {
-    const reached = typesOf(root, file, modules);
+    const reached = typesOf(root, file, modules, changedLines);
     if (reached === undefined || reached.size === 0) return undefined;
     for (const type of reached) types.add(type);
   }
   return types.size > 0 ? types : undefined;
 }
 
-function typesOf(root, file, modules) {
+function typesOf(root, file, modules, changedLines) {
   const resource = /^src\/resources\/(sec|vdb)\//.exec(file);
   if (resource && !file.startsWith(`src/resources/${resource[1]}/shared`) && !PROVIDER_WIDE.test(file))
     return typesOfModules(modules, [file]);
@@ -42,15 +45,26 @@ function typesOf(root, file, modules) {
   }
   const proto = /^proto\/vdb\/.*\/([\w]+)\/(v\d+)\/[\w-]+\.proto$/.exec(file);
   if (proto) {
-    const messages = [...read(root, file).matchAll(/^message (\w+) \{/gm)].map(
-      (m) => `${proto[1]}.${proto[2]}.${m[1]}`,
-    );
+    const messages = changedMessages(read(root, file), changedLines(file)).map((m) => `${proto[1]}.${proto[2]}.${m}`);
     return typesOfModules(modules, namingModules(modules, quotedNames(messages)));
   }
   const client = /^src\/clients\/(sec|vdb)\/([\w-]+)\.ts$/.exec(file);
   if (client && !['index', 'client', 'http', 'transport', 'api', 'calls'].includes(client[2]))
     return typesOfModules(modules, [file]);
   return undefined;
+}
+
+/** The top-level messages of a .proto file holding the lines `lines` (every message when one is outside them). */
+function changedMessages(text, lines) {
+  const spans = [];
+  text.split('\n').forEach((line, i) => {
+    const opened = /^message (\w+) \{(\s*\})?/.exec(line);
+    if (opened) spans.push({ name: opened[1], from: i + 1, to: opened[2] ? i + 1 : Number.POSITIVE_INFINITY });
+    else if (line === '}' && spans.length > 0) spans.at(-1).to = i + 1;
+  });
+  const holding = (n) => spans.find((span) => span.from <= n && n <= span.to)?.name;
+  const names = lines?.map(holding);
+  return names === undefined || names.includes(undefined) ? spans.map((span) => span.name) : [...new Set(names)];
 }
 
 /** Every module of both providers' resources: its text and the repository paths it imports. */
