@@ -1,0 +1,63 @@
+/**
+ * The quick loop's scope (scripts/quick-scope.mjs): the resource types a change to one type's pieces
+ * reaches, found in this repository's own modules, and none (every type) for what every type runs on.
+ */
+import { expect } from 'chai';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../scripts/release/paths.js';
+
+type ReachedTypes = (
+  root: string,
+  changed: string[],
+  changedLines?: (file: string) => number[] | undefined,
+) => Set<string> | undefined;
+
+const reachedTypes = async (): Promise<ReachedTypes> =>
+  (await import(pathToFileURL(join(REPO_ROOT, 'scripts', 'quick-scope.mjs')).href)).reachedTypes;
+
+const sorted = (types: Set<string> | undefined) => (types ? [...types].sort() : types);
+
+describe('the quick loop: the resource types a change reaches', () => {
+  it("a resource module: the types it declares and its importers'", async () => {
+    const reached = await reachedTypes();
+    expect(sorted(reached(REPO_ROOT, ['src/resources/sec/policy/policy.ts']))).to.deep.equal([
+      'sec_policy',
+      'sec_policy_compliance',
+    ]);
+  });
+
+  it("an area of sec's contract: the types whose modules name its bodies", async () => {
+    const reached = await reachedTypes();
+    expect(sorted(reached(REPO_ROOT, ['src/wire/sec-contract/queries.ts']))).to.deep.equal(['sec_query']);
+    expect(sorted(reached(REPO_ROOT, ['src/wire/sec-contract/policies.ts']))).to.include.members([
+      'sec_policy',
+      'sec_policy_compliance',
+    ]);
+  });
+
+  it("a .proto file: the types naming the messages whose lines changed, or all of the file's", async () => {
+    const reached = await reachedTypes();
+    const file = 'proto/vdb/cloud/cluster/v1/cluster.proto';
+    const oneMessage = reached(REPO_ROOT, [file], () => [112]); // inside `message Cluster`
+    const wholeFile = reached(REPO_ROOT, [file]);
+    expect(oneMessage).to.include('vdb_accounts_cluster');
+    expect(oneMessage!.size).to.be.below(wholeFile!.size);
+  });
+
+  it('what every type runs on reaches every type: none is named', async () => {
+    const reached = await reachedTypes();
+    for (const file of [
+      'packages/framework/src/engine/plan/validate.ts',
+      'src/resources/sec/rules.ts',
+      'src/resources/sec/index.ts',
+      'src/resources/shared/create-settings.ts',
+      'src/emulators/sec/policies.ts',
+    ])
+      expect(reached(REPO_ROOT, [file]), file).to.equal(undefined);
+    // One such file among the changes widens all of them.
+    expect(reached(REPO_ROOT, ['src/resources/sec/policy/policy.ts', 'src/resources/sec/index.ts'])).to.equal(
+      undefined,
+    );
+  });
+});
