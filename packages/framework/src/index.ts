@@ -99,35 +99,11 @@ export {
 } from './schema/cty-type.js';
 export { Decimal, UNKNOWN, Unknown, type CtyNumber } from './schema/value.js';
 export { numberText, numberToJS, parseNumber } from './schema/number.js';
-export { attrStep, indexStep, keyStep, type AttributePath, type PathStep } from './schema/path.js';
 
-// What operations report: diagnostics with attribute paths, and the platform's errors by kind (an
-// ApiError 'not_found' from a read says the object is gone).
-export { DiagnosticError, Diagnostics, sentences, type Diagnostic } from './engine/diagnostics/index.js';
-export {
-  ApiError,
-  codeForStatus,
-  isApiError,
-  OUTCOME_UNKNOWN_NOTE,
-  requestIdsOf,
-  type ApiErrorCode,
-  type ApiErrorDetails,
-} from './wire/api-error.js';
-// What an API client needs beside them: the time its exchanges take, counted in the RPC's log line;
-// Go's durations, as Terraform writes them; look-ups and entries by keys that come from outside.
-export { timeApiExchange } from './wire/api-timing.js';
-export {
-  durationToNanos,
-  formatGoDuration,
-  GoDurationError,
-  goDurationToProto,
-  nanosToDuration,
-  parseGoDuration,
-  protoToGoDuration,
-  type ProtoDuration,
-} from './wire/go-duration.js';
-export { isOwnKey, ownEntry } from './wire/own-entry.js';
-export { setEntry } from './schema/entries.js';
+// What operations report, and what an API client needs: diagnostics at attribute paths, the platform's
+// errors by kind (an ApiError 'not_found' from a read says the object is gone), the time an exchange takes,
+// Go's durations, look-ups and entries by keys from outside. The client entry (./client.ts) is all of it.
+export * from './client.js';
 
 // Serving: the executable's entry point.
 export { provider, serve, type ServedProvider, type ServeOptions } from './serve.js';
