@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { modelledBy, replaceKeeping } from './replace.js';
-import { envelope, flag, optionalText, toFlag } from './wire.js';
+import { envelope, flag, leavesUnread, optionalText, toFlag } from './wire.js';
 
 /** A data export rule: the platform's data, exported to object-store alert channels. */
 export interface DataExportRule {
@@ -44,13 +44,19 @@ const ruleSchema = z.object({
     .array(z.string())
     .nullish()
     .transform((v) => v ?? []),
-  filters: z.object({
-    name: z.string(),
-    description: optionalText,
-    enabled: flag,
-    createdOrUpdatedTime: optionalText,
-    createdOrUpdatedBy: optionalText,
-  }),
+  filters: leavesUnread(
+    z.object({
+      name: z.string(),
+      description: optionalText,
+      enabled: flag,
+      createdOrUpdatedTime: optionalText,
+      createdOrUpdatedBy: optionalText,
+    }),
+    {
+      profileVersions:
+        'a filter of a newer version of the rules that the provider does not model; an update keeps it as read',
+    },
+  ),
 });
 
 const one = envelope(ruleSchema);

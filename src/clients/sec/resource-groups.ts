@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { modelledBy, replaceKeeping } from './replace.js';
-import { envelope, flag, keyedRecord, optionalText, toFlag } from './wire.js';
+import { envelope, flag, keyedRecord, leavesUnread, optionalText, toFlag } from './wire.js';
 import { setEntry } from '@keel/provider-framework/client';
 import { isFilterNode, type ResourceGroupExpression, type ResourceGroupNode } from './resource-group-nodes.js';
 
@@ -74,8 +74,8 @@ const expressionSchema: z.ZodType<ResourceGroupExpression> = z.lazy(() =>
   }),
 );
 
-const groupSchema = z
-  .object({
+const groupSchema = leavesUnread(
+  z.object({
     resourceGroupGuid: z.string().min(1),
     name: z.string(),
     resourceType: z.string(),
@@ -89,8 +89,12 @@ const groupSchema = z
       .boolean()
       .nullish()
       .transform((v) => v ?? false),
-  })
-  .transform((group) => ({ ...group, query: withExpressionNames(group.query) }));
+  }),
+  {
+    createdBy: 'who made the group is no setting of it; the resource shows who changed it last (updated_by)',
+    createdTime: 'when the group was made is no setting of it; the resource shows who changed it last (updated_by)',
+  },
+).transform((group) => ({ ...group, query: withExpressionNames(group.query) }));
 
 /**
  * The platform may re-case the keys of the filter map; the expression's spelling is the one the

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { envelope, flag, optionalText, toFlag } from './wire.js';
+import { envelope, flag, leavesUnread, optionalText, toFlag } from './wire.js';
 import { searchAll } from './search.js';
 
 /**
@@ -73,8 +73,8 @@ const BASE = '/api/v2/TeamMembers';
 
 const accountRow = z.object({ accountName: z.string(), admin: z.boolean(), userGuid: z.string() });
 
-const memberSchema = z
-  .object({
+const memberSchema = leavesUnread(
+  z.object({
     userGuid: z.string().optional(),
     userName: z.string(),
     userEnabled: flag,
@@ -109,22 +109,23 @@ const memberSchema = z
     orgAdmin: z.boolean().optional(),
     orgUser: z.boolean().optional(),
     accounts: z.array(accountRow).optional(),
-  })
-  .transform((m, ctx): TeamMember => {
-    // The organization view names the guid in its account rows
-    // (docs/api/sec.md, "Account and organization views").
-    const userGuid = m.userGuid ?? m.accounts?.[0]?.userGuid;
-    if (!userGuid) {
-      ctx.addIssue({ code: 'custom', path: ['userGuid'], message: 'the member has no userGuid' });
-      return z.NEVER;
-    }
-    const base = { userGuid, userName: m.userName, userEnabled: m.userEnabled, props: m.props };
-    if (m.orgAccount === undefined) return base;
-    return {
-      ...base,
-      organization: { orgAdmin: m.orgAdmin ?? false, orgUser: m.orgUser ?? false, accounts: m.accounts ?? [] },
-    };
-  });
+  }),
+  { custGuid: "the account's own id, the same on every member (the user profile reads it)" },
+).transform((m, ctx): TeamMember => {
+  // The organization view names the guid in its account rows
+  // (docs/api/sec.md, "Account and organization views").
+  const userGuid = m.userGuid ?? m.accounts?.[0]?.userGuid;
+  if (!userGuid) {
+    ctx.addIssue({ code: 'custom', path: ['userGuid'], message: 'the member has no userGuid' });
+    return z.NEVER;
+  }
+  const base = { userGuid, userName: m.userName, userEnabled: m.userEnabled, props: m.props };
+  if (m.orgAccount === undefined) return base;
+  return {
+    ...base,
+    organization: { orgAdmin: m.orgAdmin ?? false, orgUser: m.orgUser ?? false, accounts: m.accounts ?? [] },
+  };
+});
 
 const one = envelope(memberSchema);
 const many = envelope(z.array(memberSchema));

@@ -57,5 +57,22 @@ export function keyedRecord<V extends z.ZodType>(value: V) {
  */
 const keyedRecordValues = new WeakMap<z.ZodType, z.ZodType>();
 
+/**
+ * Declares the fields of an answer that the client leaves unread on purpose, each with why, and
+ * returns the schema as it is (zod drops them when it parses; an update that replaces the object
+ * whole keeps them, ./replace.ts). Any other field the platform returns must be in the schema: the
+ * answer-reading test (test/clients/sec-answers-read.test.ts) fails on one that is not.
+ */
+export function leavesUnread<S extends z.ZodObject>(schema: S, fields: Readonly<Record<string, string>>): S {
+  unreadOnPurpose.set(schema, fields);
+  return schema;
+}
+
+const unreadOnPurpose = new WeakMap<z.ZodType, Readonly<Record<string, string>>>();
+
+/** The fields `schema` leaves unread on purpose, with why (leavesUnread). */
+export const fieldsLeftUnread = (schema: z.ZodType): Readonly<Record<string, string>> =>
+  unreadOnPurpose.get(schema) ?? {};
+
 /** The value schema of `schema` when it is a keyedRecord. */
 export const keyedRecordValue = (schema: z.ZodType): z.ZodType | undefined => keyedRecordValues.get(schema);
