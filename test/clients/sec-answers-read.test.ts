@@ -15,6 +15,9 @@ import { TerraformClient, configValue } from '../../src/tfclient/terraform-clien
 import type { Plain } from '../resources/identity-and-lists.js';
 import { SEC_BIN, SEC_CASES, makeSecPrerequisites } from '../resources/sec/one-of-each.js';
 import { secClientFor } from '../support/sec-provider.js';
+import { ProviderHarness } from '../../packages/framework/src/testing/harness.js';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
+import { loadProviderDef } from '../../src/providers/describe.js';
 import type { SecClient } from '../../src/clients/sec/index.js';
 import { unreadFields } from '../support/unread-fields.js';
 
@@ -111,3 +114,108 @@ const READ_ALL: Readonly<Record<string, ((client: SecClient) => Promise<unknown>
   inventory: 'it starts scans and keeps no object',
   metrics: 'it sends usage events and keeps no object',
 };
+
+/**
+ * And every field the client reads is looked at by the resources: the provider is served in this
+ * process (the framework's harness) against the emulator, and what each decoded answer hands the
+ * resources is watched, field by field, while one object of every type is created and read again. A
+ * field no resource's create or read ever looks at is a value the platform holds that state never
+ * shows.
+ */
+describe('sec resources: every field the client reads is mapped', function () {
+  this.timeout(300_000);
+  const present = new Map<string, Set<string>>();
+  const looked = new Map<string, Set<string>>();
+
+  before(async () => {
+    const emulator = await startSecEmulator();
+    const json = SecHttp.prototype.json;
+    SecHttp.prototype.json = async function (this: SecHttp, call, schema, options) {
+      const decoded = await json.call(this, call, schema, options);
+      const family = familyOf(call.operation);
+      const fields = present.get(family) ?? new Set<string>();
+      present.set(family, fields);
+      const seen = looked.get(family) ?? new Set<string>();
+      looked.set(family, seen);
+      for (const field of leaves(decoded, '')) fields.add(field);
+      return watched(decoded, '', seen);
+    } as typeof json;
+    try {
+      const harness = await ProviderHarness.start(await loadProviderDef('sec'), {
+        env: { ...process.env, ...secProviderEnv(emulator) },
+      });
+      await makeSecPrerequisites(async (type, config) => (await harness.create(type, config)) as ObjectValue);
+      for (const row of SEC_CASES) {
+        const state = await harness.create(row.type, row.config());
+        await harness.read(row.type, state);
+      }
+    } finally {
+      SecHttp.prototype.json = json;
+      await emulator.close();
+    }
+  });
+
+  it('looks at every field of every answer it decodes, but those shown nowhere on purpose', () => {
+    const unmapped = [...present].flatMap(([family, fields]) =>
+      [...fields].filter((field) => !looked.get(family)!.has(field)).map((field) => `${family}: ${field}`),
+    );
+    const onPurpose = (field: string) => Object.keys(SHOWN_NOWHERE).some((glob) => matches(glob, field));
+    expect(
+      unmapped.filter((field) => !onPurpose(field)),
+      'fields the client reads that no resource looks at (map them, or add them to SHOWN_NOWHERE with why)',
+    ).to.deep.equal([]);
+    expect(
+      Object.keys(SHOWN_NOWHERE).filter((glob) => !unmapped.some((field) => matches(glob, field))),
+      'entries of SHOWN_NOWHERE that match no unmapped field',
+    ).to.deep.equal([]);
+  });
+});
+
+/** Fields the client reads that no resource shows, on purpose, by `family: field` (`*` for any text). */
+const SHOWN_NOWHERE: Readonly<Record<string, string>> = {
+  '/api/v2/*: state.*':
+    "an integration's health as the platform last checked it: it changes on its own and no argument sets it, " +
+    'so as an attribute it would be drift on every refresh',
+  '/api/v2/AlertProfiles: descriptionKeys.*':
+    "the keys the platform derives for a profile's descriptions: no argument sets them",
+  '/api/v2/Queries/validate: *': 'a check of a query: its answer says only whether the text compiles, and that it did',
+};
+
+const matches = (glob: string, text: string) =>
+  new RegExp(
+    `^${glob
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  ).test(text);
+
+/** `GET /api/v2/ResourceGroups/{guid}` → `/api/v2/ResourceGroups`: the answers of one kind of object. */
+const familyOf = (operation: string) => operation.replace(/^\w+ /, '').replace(/\/\{[^}]+\}.*$|\?.*$/, '');
+
+const isPlain = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' &&
+  value !== null &&
+  (Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype);
+
+/** The leaf fields of a decoded answer, `data` and list positions left out (`props.createdTime`). */
+function leaves(value: unknown, path: string): string[] {
+  if (!isPlain(value)) return path ? [path] : [];
+  if (Array.isArray(value)) return value.flatMap((item) => leaves(item, path));
+  return Object.entries(value).flatMap(([key, item]) => leaves(item, join(path, key)));
+}
+
+const join = (path: string, key: string) => (path === '' && key === 'data' ? '' : path ? `${path}.${key}` : key);
+
+/** `value`, with every read of one of its fields (at any depth) added to `seen`. */
+function watched(value: unknown, path: string, seen: Set<string>): unknown {
+  if (!isPlain(value)) return value;
+  return new Proxy(value, {
+    get(target, key, receiver) {
+      const item = Reflect.get(target, key, receiver);
+      if (typeof key !== 'string' || !Object.hasOwn(target, key)) return item;
+      const at = Array.isArray(target) ? path : join(path, key);
+      if (!isPlain(item)) seen.add(at);
+      return watched(item, at, seen);
+    },
+  });
+}
