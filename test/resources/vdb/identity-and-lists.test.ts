@@ -1,106 +1,19 @@
 /**
- * The vdb table of test/resources/identity-and-lists.ts: one row per vdb resource type, each with a
- * configuration that creates one object, and how its identity, query and import differ from the
- * defaults. A new resource type needs its row here (the first test says so).
+ * The vdb table of test/resources/identity-and-lists.ts: its rows, one per vdb resource type, are
+ * VDB_CASES in ./one-of-each.ts, each a configuration that creates one object, and how its identity,
+ * query and import differ from the defaults. A new resource type needs its row there (the first test
+ * says so).
  */
-import { join } from 'node:path';
 import { startVdbEmulator, type VdbEmulator } from '../../../src/emulators/vdb/index.js';
 import { TerraformClient } from '../../../src/tfclient/terraform-client.js';
 import { vdbProviderEnv } from '../../../src/tfclient/terraform-cli.js';
-import { createVdbClient } from '../../../src/clients/vdb/index.js';
-import type { ObjectValue } from '../../../packages/framework/src/schema/value.js';
-import { byId, runTable, type Case, type Plain } from '../identity-and-lists.js';
+import { runTable } from '../identity-and-lists.js';
+import { VDB_BIN, VDB_CASES, prepareVdbPrerequisites } from './one-of-each.js';
 
-const BIN = join(process.cwd(), 'bin', 'terraform-provider-vdb');
-
-/** What the vdb cases refer to, made first through the API. */
-const vdbPrereq = { cluster: '', member: '', role: '', finishProvisioning: () => {} };
-const inAccount = (own: (s: ObjectValue) => Plain) => (s: ObjectValue) => ({ account_id: s.account_id, ...own(s) });
-
-const VDB_CASES: Case[] = [
-  {
-    type: 'vdb_accounts_cluster',
-    config: () => ({
-      name: 'q-cluster',
-      cloud_provider: 'aws',
-      cloud_region: 'eu-west-1',
-      configuration: [{ number_of_nodes: 1, node_configuration: [{ package_id: vdbPackage.small }] }],
-    }),
-    identity: inAccount(byId),
-    filters: () => ({ cloud_provider: 'aws', cloud_region: 'eu-west-1' }),
-  },
-  {
-    type: 'vdb_accounts_database_api_key_v2',
-    config: () => ({ cluster_id: vdbPrereq.cluster, name: 'q key' }),
-    identity: inAccount((s) => ({ cluster_id: s.cluster_id, id: s.id })),
-    filters: (s) => ({ cluster_id: s.cluster_id }),
-    importId: (s) => `${s.cluster_id as string}/${s.id as string}`,
-  },
-  {
-    type: 'vdb_accounts_auth_key',
-    config: () => ({ cluster_ids: [vdbPrereq.cluster] }),
-    displayName: (s) => `${s.prefix as string}… (${s.id as string})`,
-    filters: () => ({ cluster_id: vdbPrereq.cluster }),
-  },
-  {
-    type: 'vdb_accounts_backup_schedule',
-    config: () => ({ cluster_id: vdbPrereq.cluster, cron_expression: '0 4 * * *', retention_period: '72h' }),
-    identity: inAccount((s) => ({ cluster_id: s.cluster_id, id: s.id })),
-    displayName: (s) => `0 4 * * * (cluster ${s.cluster_id as string})`,
-    filters: (s) => ({ cluster_id: s.cluster_id }),
-    importId: (s) => `${s.cluster_id as string}/${s.id as string}`,
-  },
-  {
-    type: 'vdb_accounts_manual_backup',
-    config: () => ({ cluster_id: vdbPrereq.cluster, retention_period: '48h' }),
-    identity: inAccount(byId),
-    settle: () => vdbPrereq.finishProvisioning(),
-    filters: (s) => ({ cluster_id: s.cluster_id }),
-  },
-  {
-    type: 'vdb_accounts_hybrid_cloud_environment',
-    config: () => ({ name: 'q-hybrid', configuration: [{ namespace: 'vdb-q' }] }),
-    identity: inAccount(byId),
-    settle: () => vdbPrereq.finishProvisioning(),
-  },
-  {
-    type: 'vdb_accounts_role',
-    config: () => ({ name: 'q reader', permissions: [{ value: 'read:clusters' }] }),
-    identity: inAccount(byId),
-  },
-  {
-    type: 'vdb_accounts_user_roles',
-    config: () => ({ user_email: vdbPrereq.member, role_ids: [vdbPrereq.role] }),
-    identity: inAccount((s) => ({ user_email: s.user_email })),
-    notListed: 'it owns no object on the platform: only the roles it assigned, which nothing else records',
-    notImportable: 'it records which roles it granted, which an import cannot know',
-  },
-];
-const vdbPackage = { small: '' };
-
-runTable('vdb', VDB_CASES, { name: 'VDB_CASES', file: 'test/resources/vdb/identity-and-lists.test.ts' }, async () => {
+runTable('vdb', VDB_CASES, { name: 'VDB_CASES', file: 'test/resources/vdb/one-of-each.ts' }, async () => {
   const emulator: VdbEmulator = await startVdbEmulator({ provisioningMs: 50 });
-  vdbPackage.small = emulator.packageId('aws', 'small');
-  const api = createVdbClient({ apiUrl: emulator.url, apiKey: emulator.apiKey, userAgent: 'test' });
-  try {
-    vdbPrereq.cluster = (
-      await api.clusters.create({
-        accountId: emulator.accountId,
-        name: 'q-base',
-        cloudProviderId: 'aws',
-        cloudProviderRegionId: 'eu-central-1',
-        configuration: { numberOfNodes: 1, packageId: vdbPackage.small },
-      })
-    ).id;
-    vdbPrereq.role = (
-      await api.iam.createRole({ accountId: emulator.accountId, name: 'q base role', permissions: ['read:backups'] })
-    ).id;
-  } finally {
-    api.close();
-  }
-  vdbPrereq.member = emulator.addMember('q-member@vdb-emulator.example').email;
-  vdbPrereq.finishProvisioning = () => emulator.clock.advance(60_000);
-  const tf = await TerraformClient.start(BIN, vdbProviderEnv(emulator));
+  await prepareVdbPrerequisites(emulator);
+  const tf = await TerraformClient.start(VDB_BIN, vdbProviderEnv(emulator));
   await tf.configure({});
   return {
     tf,
