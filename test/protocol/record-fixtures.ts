@@ -28,7 +28,8 @@ import { fileURLToPath } from 'node:url';
 import { startSecEmulator } from '../../src/emulators/sec/index.js';
 import { startVdbEmulator } from '../../src/emulators/vdb/index.js';
 import { impliedType } from '../../packages/framework/src/schema/block.js';
-import type { CtyType } from '../../packages/framework/src/schema/cty-type.js';
+import { typeToJSON, type CtyType } from '../../packages/framework/src/schema/cty-type.js';
+import { createHash } from 'node:crypto';
 import { identityType } from '../../packages/framework/src/engine/resources/identity.js';
 import { decodeMsgpack } from '../../packages/framework/src/schema/msgpack.js';
 import { Decimal, DynamicValue, Unknown, type Value } from '../../packages/framework/src/schema/value.js';
@@ -184,6 +185,27 @@ function valueTypes(def: ProviderDef<any, any>, rpc: RpcName, request: Msg): Rec
   return out;
 }
 
+/**
+ * What the values of each recorded request were encoded for: by RPC and the type (or function) it
+ * names, a digest of the value types the provider's schema gives them. The replay test holds a fixture's
+ * digests to the schema as it is, so a schema change that makes a recording stale says which type
+ * changed and the one command that records it again.
+ */
+export function schemaDigests(
+  def: ProviderDef<any, any>,
+  steps: readonly { readonly rpc: RpcName; readonly request: Msg }[],
+): Record<string, string> {
+  const digests = new Map<string, string>();
+  for (const { rpc, request } of steps) {
+    const types = Object.entries(valueTypes(def, rpc, request)).sort(([a], [b]) => (a < b ? -1 : 1));
+    if (types.length === 0) continue;
+    const named = String(request.type_name ?? request.action_type ?? request.name ?? '');
+    const json = JSON.stringify(types.map(([field, type]) => [field, typeToJSON(type)]));
+    digests.set(named ? `${rpc} ${named}` : rpc, createHash('sha256').update(json).digest('hex').slice(0, 16));
+  }
+  return Object.fromEntries([...digests].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
 /** The values inside a request, decoded (DynamicValues, identities, raw JSON states), for people. */
 function readableValues(def: ProviderDef<any, any>, rpc: RpcName, request: Msg): Record<string, Json> {
   const out: Record<string, Json> = {};
@@ -293,6 +315,10 @@ export async function fixtureOf(scenario: Scenario, processes: RecordedProcess[]
       ...(scenario.changed ? { changed: { ...scenario.changed } } : {}),
       command: `${scenario.terraform === 'tofu' ? 'tofu' : 'terraform'} ${scenario.record.join(' ')}`,
     },
+    schemas: schemaDigests(
+      def,
+      flat.map((s) => ({ rpc: s.call.rpc, request: s.request })),
+    ),
     steps,
   };
 }

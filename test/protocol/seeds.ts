@@ -29,7 +29,10 @@ export interface Expectation {
   identitySchemas?: Record<string, { name: string; required_for_import: boolean; optional_for_import: boolean }[]>;
   /** ListResource: the events, in order (the stream ends after them). */
   events?: { display_name: string; identity: Record<string, string>; resource_object?: Record<string, Json> | null }[];
-  /** GenerateResourceConfig: the configuration answered, as Terraform's JSON shows it (every attribute). */
+  /**
+   * GenerateResourceConfig: the attributes the configuration answered sets (or leaves null on purpose), as
+   * Terraform's JSON shows them; every other is null.
+   */
   config?: Record<string, Json>;
   /** The summaries of the warnings answered, in order (none when empty). */
   warnings?: string[];
@@ -90,6 +93,8 @@ export interface Fixture {
     changed?: Record<string, string>;
     command: string;
   };
+  /** What the recorded values were encoded for, by RPC and type (record-fixtures.ts, schemaDigests). */
+  schemas: Record<string, string>;
   steps: FixtureStep[];
 }
 
