@@ -146,26 +146,57 @@ export function interruptionSection(r: AnyResource): string[] {
 
 /**
  * What a configuration written for the upstream provider needs: every value sensitive here that the
- * upstream provider did not mark (`sensitiveUnlikeUpstream`), which its outputs must now mark too.
+ * upstream provider did not mark (`sensitiveUnlikeUpstream`), which its outputs must now mark too; and
+ * what this provider has that the upstream one has not (`addedOverUpstream`), which such a
+ * configuration does without.
  */
 export function migrationSection(def: AnyProvider): string[] {
-  const marked = [...sortByType(def.resources), ...sortByType(def.dataSources)].flatMap((r) => {
+  const types = [...sortByType(def.resources), ...sortByType(def.dataSources)];
+  const kindOf = (r: AnyResource | AnyDataSource) =>
+    def.dataSources.includes(r as AnyDataSource) ? ' (data source)' : '';
+  const marked = types.flatMap((r) => {
     const paths = fieldPaths(r.schema.fields as Fields)
       .filter(([, d]) => d.kind === 'attr' && d.options.sensitiveUnlikeUpstream)
       .map(([p]) => `\`${p}\``);
-    const kind = def.dataSources.includes(r as AnyDataSource) ? ' (data source)' : '';
-    return paths.length > 0 ? [`* \`${r.typeName}\`${kind}: ${paths.join(', ')}`] : [];
+    return paths.length > 0 ? [`* \`${r.typeName}\`${kindOf(r)}: ${paths.join(', ')}`] : [];
   });
-  if (marked.length === 0) return [];
+  // One line per place and reason: fields added for one reason are named together.
+  const addedIn = (fields: Fields, where: string) => {
+    const byReason = new Map<string, string[]>();
+    for (const [path, d] of fieldPaths(fields))
+      if (d.kind === 'attr' && d.options.addedOverUpstream !== undefined)
+        byReason.set(d.options.addedOverUpstream, [...(byReason.get(d.options.addedOverUpstream) ?? []), path]);
+    return [...byReason].map(
+      ([reason, paths]) => `* ${where} ${joinAnd(paths.map((p) => `\`${p}\``))}. ${sentence(reason)}`,
+    );
+  };
+  const added = [
+    ...addedIn(def.schema.fields as Fields, 'in the provider block,'),
+    ...types.flatMap((r) => addedIn(r.schema.fields as Fields, `\`${r.typeName}\`${kindOf(r)}:`)),
+  ];
+  if (marked.length === 0 && added.length === 0) return [];
   return [
     '## Migrating from the upstream provider',
     '',
-    'These values are sensitive here, though the upstream provider did not mark them so. ' +
-      'Terraform refuses an `output` that shows a sensitive value unless the output sets `sensitive = true`, ' +
-      'so an output of one of them written for the upstream provider needs `sensitive = true` added:',
-    '',
-    ...marked,
-    '',
+    ...(marked.length === 0
+      ? []
+      : [
+          'These values are sensitive here, though the upstream provider did not mark them so. ' +
+            'Terraform refuses an `output` that shows a sensitive value unless the output sets `sensitive = true`, ' +
+            'so an output of one of them written for the upstream provider needs `sensitive = true` added:',
+          '',
+          ...marked,
+          '',
+        ]),
+    ...(added.length === 0
+      ? []
+      : [
+          "These are this provider's own; the upstream provider has none of them, and a configuration written " +
+            'for it does without them:',
+          '',
+          ...added,
+          '',
+        ]),
   ];
 }
 

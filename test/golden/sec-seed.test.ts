@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import type { PulumiPackageSchema } from '../pulumi-model/schema.js';
 import { allDifferences, compareWithSeed, writeOnlyTwinAllowances, type AllowedDifference } from './seed-compare.js';
-import { describeSeedConformance, resourceToken } from './seed-conformance.js';
+import { describeSeedConformance, resourceToken, upstreamAdditions } from './seed-conformance.js';
 
 /** Every difference from the sec seed that is intended, and why. */
 export const SEC_ALLOWED: AllowedDifference[] = [
@@ -24,21 +24,8 @@ export const SEC_ALLOWED: AllowedDifference[] = [
     'secretAccessKey',
     'webhookUrl',
   ]),
-  {
-    what: 'config.createRecordsDir: not in the seed',
-    reason:
-      'docs/decisions.md, "Whose object is it": what a plan does with untracked look-alikes and with arguments naming objects not there yet, and where the records of creates live: settings of this implementation that the upstream provider lacks (README, "Whose object is it").',
-  },
-  {
-    what: 'config.missingReferences: not in the seed',
-    reason:
-      'docs/decisions.md, "Whose object is it": what a plan does with untracked look-alikes and with arguments naming objects not there yet, and where the records of creates live: settings of this implementation that the upstream provider lacks (README, "Whose object is it").',
-  },
-  {
-    what: 'config.untrackedObjects: not in the seed',
-    reason:
-      'docs/decisions.md, "Whose object is it": what a plan does with untracked look-alikes and with arguments naming objects not there yet, and where the records of creates live: settings of this implementation that the upstream provider lacks (README, "Whose object is it").',
-  },
+  // The provider's own settings: declared with each field (addedOverUpstream).
+  ...(await upstreamAdditions('sec')),
   {
     what:
       'provider: outputs (string properties) are account, apiKey, apiSecret, apiToken, createRecordsDir, ' +

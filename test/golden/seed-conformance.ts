@@ -35,6 +35,33 @@ export function resourceToken(provider: string, tfType: string): string {
   return computeTokens(provider, provider, [tfType], []).resources.get(tfType)!;
 }
 
+/**
+ * The differences the provider declares with its fields (`addedOverUpstream`): each argument or
+ * attribute the upstream provider lacks is "not in the seed", for the reason the field gives. Top-level
+ * fields of the provider block and of resources; a nested one, or a data source's, is refused here with
+ * its place, so that none goes unchecked.
+ */
+export async function upstreamAdditions(provider: 'sec' | 'vdb'): Promise<AllowedDifference[]> {
+  const def = await loadProviderDef(provider);
+  const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  const added = (fields: Fields, where: string, subject: string | undefined): AllowedDifference[] =>
+    Object.entries(fields).flatMap(([name, field]) => {
+      const nested = field.kind === 'block' ? added(field.fields, `${where}.${name}`, undefined) : [];
+      const reason = field.kind === 'attr' ? field.options.addedOverUpstream : undefined;
+      if (reason === undefined) return nested;
+      if (subject === undefined)
+        throw new Error(`${where}.${name} is added over upstream: only top-level fields are taken as seed differences`);
+      return [{ what: `${subject}.${camel(name)}: not in the seed`, reason }, ...nested];
+    });
+  return [
+    ...added(def.schema.fields as Fields, 'provider', 'config'),
+    ...def.resources.flatMap((r) =>
+      added(r.schema.fields as Fields, r.typeName, resourceToken(provider, r.typeName).split(':').at(-1)),
+    ),
+    ...def.dataSources.flatMap((d) => added(d.schema.fields as Fields, d.typeName, undefined)),
+  ];
+}
+
 /** The function token of a Terraform data source type (`vdb_accounts_clusters` → `vdb:index/getAccountsClusters:getAccountsClusters`). */
 export function functionToken(provider: string, tfType: string): string {
   return computeTokens(provider, provider, [], [tfType]).dataSources.get(tfType)!;

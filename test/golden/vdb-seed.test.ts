@@ -7,25 +7,12 @@
 import { expect } from 'chai';
 import type { PulumiPackageSchema } from '../pulumi-model/schema.js';
 import { compareWithSeed, type AllowedDifference } from './seed-compare.js';
-import { describeSeedConformance, resourceToken } from './seed-conformance.js';
+import { describeSeedConformance, resourceToken, upstreamAdditions } from './seed-conformance.js';
 
 /** Every difference from the vdb seed that is intended, and why. */
 export const VDB_ALLOWED: AllowedDifference[] = [
-  {
-    what: 'config.createRecordsDir: not in the seed',
-    reason:
-      'docs/decisions.md, "Whose object is it": what a plan does with untracked look-alikes and with arguments naming objects not there yet, and where the records of creates live: settings of this implementation that the upstream provider lacks (README, "Whose object is it").',
-  },
-  {
-    what: 'config.missingReferences: not in the seed',
-    reason:
-      'docs/decisions.md, "Whose object is it": what a plan does with untracked look-alikes and with arguments naming objects not there yet, and where the records of creates live: settings of this implementation that the upstream provider lacks (README, "Whose object is it").',
-  },
-  {
-    what: 'config.untrackedObjects: not in the seed',
-    reason:
-      'docs/decisions.md, "Whose object is it": what a plan does with untracked look-alikes and with arguments naming objects not there yet, and where the records of creates live: settings of this implementation that the upstream provider lacks (README, "Whose object is it").',
-  },
+  // The provider's own settings: declared with each field (addedOverUpstream).
+  ...(await upstreamAdditions('vdb')),
   {
     what: 'AccountsDatabaseApiKeyV2.key: is secret, the seed does not flag it',
     reason:

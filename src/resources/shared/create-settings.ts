@@ -24,11 +24,17 @@ import {
 const MODES: readonly UntrackedObjects[] = ['refuse', 'create', 'warn', 'adopt'];
 const REFERENCE_MODES: readonly MissingReferences[] = ['warn', 'refuse'];
 
+/** Why the upstream providers have none of these settings: they are how this one decides whose an object is. */
+const OURS =
+  'They say how this provider decides whose an object is, on facts that stay true; the upstream provider has ' +
+  'no such settings, and without them this one does what their defaults say.';
+
 /** The schema of the settings, with the provider's environment variables named. */
 export function createSettingFields(prefix: 'SEC' | 'VDB') {
   return {
     untracked_objects: attr.string({
       optional: true,
+      addedOverUpstream: OURS,
       validate: [validators.oneOf(...MODES)],
       description:
         'What a create does when it matches an object that already exists on the platform (it holds the ' +
@@ -47,6 +53,7 @@ export function createSettingFields(prefix: 'SEC' | 'VDB') {
     }),
     missing_references: attr.string({
       optional: true,
+      addedOverUpstream: OURS,
       validate: [validators.oneOf(...REFERENCE_MODES)],
       description:
         'What a plan does when an argument names an object the platform does not hold, such as one another ' +
@@ -57,6 +64,7 @@ export function createSettingFields(prefix: 'SEC' | 'VDB') {
     }),
     create_records_dir: attr.string({
       optional: true,
+      addedOverUpstream: OURS,
       description:
         'Where the provider writes down each create before its request leaves, so that the next run can ' +
         'find what a killed run made, and which objects the states of each workspace hold. Default: ' +

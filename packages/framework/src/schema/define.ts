@@ -192,6 +192,13 @@ export interface AttrOptions<V> {
    */
   sensitiveUnlikeUpstream?: boolean;
   /**
+   * Only for a provider that replaces another (an upstream one whose configurations it accepts): an
+   * argument or attribute the upstream provider does not have, and why this one has it. The provider
+   * page's migration note lists each with this reason; a check of the schema against the upstream's
+   * (this repository's seed conformance tests) takes it as the difference's reason.
+   */
+  addedOverUpstream?: string;
+  /**
    * What an import sets this argument to, where the platform cannot say, and what follows at the
    * first apply after the import: the resource page's Import section says it.
    */
@@ -597,6 +604,8 @@ function toSchemaAttribute(name: string, def: AttrDef<unknown>, where: string, p
   if (o.sensitiveUnlikeUpstream && !o.sensitive) {
     throw new Error(`schema: ${where} is marked sensitive unlike upstream but is not sensitive`);
   }
+  if (o.addedOverUpstream !== undefined && o.addedOverUpstream.trim() === '')
+    throw new Error(`schema: ${where} is added over upstream without saying why`);
   // The planner makes a volatile value unknown on every update, whatever the configuration says.
   if (o.volatile && (required || optional)) {
     throw new Error(`schema: ${where} is volatile, so the platform's alone: it cannot be an argument`);
