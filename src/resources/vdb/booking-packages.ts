@@ -5,9 +5,8 @@
  */
 import { attr, attrStep, dataSource, resourceSchema, t } from '@keel/provider-framework';
 import { providerAccountId, type VdbContext } from './common.js';
-import { cloudProviderId, cloudRegionId } from './formats.js';
+import { cloudProviderId, cloudRegionId, HYBRID } from './formats.js';
 import { apiRules } from './rules.js';
-import { HYBRID } from './cluster/mapping.js';
 
 const REQUEST = 'booking.v1.ListPackagesRequest';
 

@@ -8,7 +8,7 @@
 import { attrStep, type CatalogueContext, indexStep } from '@keel/provider-framework';
 import type { BookingPackage } from '../../clients/vdb/api.js';
 import type { VdbContext } from './common.js';
-import { HYBRID } from './cluster/mapping.js';
+import { HYBRID } from './formats.js';
 import { lookUp, named } from '../shared/catalogue.js';
 
 /** The account a listing is read in: the resource's own, else the provider's; undefined when not known yet. */

@@ -119,7 +119,10 @@ export const { uuid, ipv4Cidr } = forms;
  * (docs/api/vdb.md, "Cloud providers and regions"), which it lists and matches in lower case only:
  * `AWS` or `EU-CENTRAL-1` names nothing.
  */
-export const cloudProviderId = forms.lowerCaseId('cloud provider id', ['aws', 'gcp', 'azure', 'hybrid']);
+/** The cloud provider id of a cluster in a hybrid cloud environment of the account. */
+export const HYBRID = 'hybrid';
+
+export const cloudProviderId = forms.lowerCaseId('cloud provider id', ['aws', 'gcp', 'azure', HYBRID]);
 export const cloudRegionId = forms.lowerCaseId('region id', ['eu-central-1', 'us-east4', 'germanywestcentral']);
 /** An account id (a UUID), which the platform writes and matches in lower case like its other ids. */
 export const accountId = forms.lowerCaseId('account id', ['3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f']);

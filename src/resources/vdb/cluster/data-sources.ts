@@ -7,7 +7,8 @@ import { attr, dataSource, resourceSchema, t } from '@keel/provider-framework';
 import type { Cluster } from '../../../clients/vdb/api.js';
 import { ACCOUNT_ID, accountIdOf, type VdbContext } from '../common.js';
 import { uuid } from '../formats.js';
-import { clusterFromApi, HYBRID } from './mapping.js';
+import { clusterFromApi } from './mapping.js';
+import { HYBRID } from '../formats.js';
 import { clusterShapeFields, configurationShape, statusDescription, statusType } from './schema.js';
 
 /** One cluster in data-source form (the same plain structure the resource uses). */

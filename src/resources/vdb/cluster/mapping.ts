@@ -19,7 +19,7 @@ import type {
   SecretKeyRef,
   WhenUnsatisfiable,
 } from '../../../clients/vdb/api.js';
-import { formatTimestamp } from '../formats.js';
+import { formatTimestamp, HYBRID } from '../formats.js';
 import { keyValuesFromApi, keyValuesToApi, tolerationFromApi, tolerationToApi } from '../common.js';
 import type { ClusterModel, ConfigurationModel, DatabaseConfigurationModel } from './schema.js';
 
@@ -292,8 +292,6 @@ export function statusFromApi(s: ClusterState | undefined): StatusModel[] {
     },
   ];
 }
-
-export const HYBRID = 'hybrid';
 
 /**
  * The cluster as the resource shows it. `prior` carries what the platform never reports

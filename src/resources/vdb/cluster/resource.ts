@@ -31,15 +31,8 @@ import {
   type VdbContext,
 } from '../common.js';
 import { clusterFields, type ClusterModel, type ConfigurationModel } from './schema.js';
-import {
-  additionalDisk,
-  clusterFromApi,
-  configurationToApi,
-  HYBRID,
-  jwtRbacOnCreate,
-  wantsJwtRbac,
-} from './mapping.js';
-import { cloudProviderId, cloudRegionId, uuid } from '../formats.js';
+import { additionalDisk, clusterFromApi, configurationToApi, jwtRbacOnCreate, wantsJwtRbac } from './mapping.js';
+import { cloudProviderId, cloudRegionId, HYBRID, uuid } from '../formats.js';
 import { apiRules } from '../rules.js';
 import { checkClusterPlacement } from '../catalogue.js';
 import { madeAtFrom } from '../../shared/made-at.js';
