@@ -7,7 +7,7 @@
  * purpose is declared as such, with its reason (`leavesUnread` in src/clients/sec/wire.ts).
  */
 import { expect } from 'chai';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { SecHttp } from '../../src/clients/sec/http.js';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
 import { secProviderEnv } from '../../src/tfclient/terraform-cli.js';
@@ -19,6 +19,7 @@ import { ProviderHarness } from '../../packages/framework/src/testing/harness.js
 import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import type { SecClient } from '../../src/clients/sec/index.js';
+import { shownNowhereProblems } from '../support/shown-nowhere.js';
 import { unreadFields } from '../support/unread-fields.js';
 
 interface Answer {
@@ -46,7 +47,7 @@ describe('sec client: every field the platform returns is read', function () {
     for (const row of SEC_CASES) await make(row.type, row.config());
     // Each answer is taken as it came, then decoded with the client's own schema, as json() does.
     SecHttp.prototype.json = async function (this: SecHttp, call, schema, options) {
-      const raw = await json.call(this, call, (await import('zod')).z.unknown(), options);
+      const raw = await json.call(this, call, z.unknown(), options);
       answers.push({ operation: call.operation, raw, schema });
       return schema.parse(raw);
     } as typeof json;
@@ -170,15 +171,12 @@ describe('sec resources: every field the client reads is mapped', function () {
     const unmapped = [...present].flatMap(([family, fields]) =>
       [...fields].filter((field) => !looked.get(family)!.has(field)).map((field) => `${family}: ${field}`),
     );
-    const onPurpose = (field: string) => Object.keys(SHOWN_NOWHERE).some((glob) => matches(glob, field));
+    const { unexplained, stale } = shownNowhereProblems(unmapped, SHOWN_NOWHERE);
     expect(
-      unmapped.filter((field) => !onPurpose(field)),
+      unexplained,
       'fields the client reads that no resource looks at (map them, or add them to SHOWN_NOWHERE with why)',
     ).to.deep.equal([]);
-    expect(
-      Object.keys(SHOWN_NOWHERE).filter((glob) => !unmapped.some((field) => matches(glob, field))),
-      'entries of SHOWN_NOWHERE that match no unmapped field',
-    ).to.deep.equal([]);
+    expect(stale, 'entries of SHOWN_NOWHERE that match no unmapped field').to.deep.equal([]);
   });
 });
 
@@ -201,14 +199,6 @@ const SHOWN_NOWHERE: Readonly<Record<string, string>> = {
     "the keys the platform derives for a profile's descriptions: no argument sets them",
   '/api/v2/Queries/validate: *': 'a check of a query: its answer says only whether the text compiles, and that it did',
 };
-
-const matches = (glob: string, text: string) =>
-  new RegExp(
-    `^${glob
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  ).test(text);
 
 /** `GET /api/v2/ResourceGroups/{guid}` → `/api/v2/ResourceGroups`: the answers of one kind of object. */
 const familyOf = (operation: string) => operation.replace(/^\w+ /, '').replace(/\/\{[^}]+\}.*$|\?.*$/, '');

@@ -24,6 +24,7 @@ import type {
   PulumiTypeSpec,
 } from '../pulumi-model/schema.js';
 import { formatSeedType, type ParsedSeed, type SeedField, type SeedType } from './seed-parser.js';
+import { globToRegExp } from '../support/glob.js';
 
 export interface AllowedDifference {
   /** The difference line, exactly, or a glob (`*` matches anything), e.g. `AlertChannel*.alertChannel*Id: *also an input*`. */
@@ -51,20 +52,10 @@ export interface CompareOptions {
   reportUnusedAllowances?: boolean;
 }
 
-function globToRegExp(glob: string): RegExp {
-  return new RegExp(
-    `^${glob
-      .split('*')
-      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-    's',
-  );
-}
-
 /** Every difference between the schema and the seed that is not allowed. */
 export function compareWithSeed(schema: PulumiPackageSchema, seed: ParsedSeed, options: CompareOptions): string[] {
   const all = allDifferences(schema, seed, options.only);
-  const allowed = options.allowedDifferences.map((a) => ({ ...a, re: globToRegExp(a.what), used: false }));
+  const allowed = options.allowedDifferences.map((a) => ({ ...a, re: globToRegExp(a.what, 's'), used: false }));
   const out: string[] = [];
   for (const d of all) {
     const a = allowed.find((x) => x.re.test(d));

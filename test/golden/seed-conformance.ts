@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { describeProvider } from '../pulumi-model/description.js';
 import { buildPulumiSchemaWithReport, type PulumiPackageSchema } from '../pulumi-model/schema.js';
-import { computeTokens } from '../../packages/framework/src/schema/pulumi/naming.js';
+import { camelCaseTerraformName, computeTokens } from '../../packages/framework/src/schema/pulumi/naming.js';
 import { parseSeed, type ParsedSeed } from './seed-parser.js';
 import { allDifferences, compareWithSeed, type AllowedDifference } from './seed-compare.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
@@ -43,7 +43,6 @@ export function resourceToken(provider: string, tfType: string): string {
  */
 export async function upstreamAdditions(provider: 'sec' | 'vdb'): Promise<AllowedDifference[]> {
   const def = await loadProviderDef(provider);
-  const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
   const added = (fields: Fields, where: string, subject: string | undefined): AllowedDifference[] =>
     Object.entries(fields).flatMap(([name, field]) => {
       const nested = field.kind === 'block' ? added(field.fields, `${where}.${name}`, undefined) : [];
@@ -51,7 +50,7 @@ export async function upstreamAdditions(provider: 'sec' | 'vdb'): Promise<Allowe
       if (reason === undefined) return nested;
       if (subject === undefined)
         throw new Error(`${where}.${name} is added over upstream: only top-level fields are taken as seed differences`);
-      return [{ what: `${subject}.${camel(name)}: not in the seed`, reason }, ...nested];
+      return [{ what: `${subject}.${camelCaseTerraformName(name)}: not in the seed`, reason }, ...nested];
     });
   return [
     ...added(def.schema.fields as Fields, 'provider', 'config'),

@@ -40,6 +40,7 @@ import { findExample } from '../../src/docs/examples.js';
 import { samplesOf } from '../../src/schema/samples.js';
 import { name as nameForm } from '../../src/schema/forms.js';
 import { withoutSecrets } from '../../packages/framework/src/engine/plan/secret-rules.js';
+import { globToRegExp } from '../support/glob.js';
 
 const REPO_ROOT = process.cwd();
 const PROVIDERS = ['sec', 'vdb'] as const;
@@ -175,15 +176,6 @@ async function load(name: ProviderName): Promise<Loaded> {
       nodes,
     );
   return { name, def, nodes };
-}
-
-function globToRegExp(glob: string): RegExp {
-  return new RegExp(
-    `^${glob
-      .split('*')
-      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
 }
 
 // ---------------------------------------------------------------------------------------------------

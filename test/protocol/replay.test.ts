@@ -152,9 +152,9 @@ describe('protocol: Terraform 1.12 and 1.14 request sequences replayed byte for 
           await loadProviderDef(fixture.provider),
           fixture.steps.map((step) => ({ rpc: step.rpc, request: step.request as Msg })),
         );
-        const keys = new Set([...Object.keys(now), ...Object.keys(fixture.schemas ?? {})]);
+        const keys = new Set([...Object.keys(now), ...Object.keys(fixture.schemas)]);
         const changed = new Set(
-          [...keys].filter((key) => now[key] !== fixture.schemas?.[key]).map((key) => key.split(' ').at(-1)),
+          [...keys].filter((key) => now[key] !== fixture.schemas[key]).map((key) => key.split(' ').at(-1)),
         );
         if (changed.size > 0)
           throw new Error(

@@ -33,6 +33,8 @@ const TO_OBJECT: protobuf.IConversionOptions = { defaults: true, longs: Number, 
 const TIMESTAMP = '.google.protobuf.Timestamp';
 const DURATION = '.google.protobuf.Duration';
 const STRUCT = '.google.protobuf.Struct';
+/** Messages a plain object holds as one value (an RFC 3339 text, `{ seconds, nanos }`, a JSON object). */
+export const ONE_VALUE_MESSAGES: ReadonlySet<string> = new Set([TIMESTAMP, DURATION, STRUCT]);
 
 export function decodePlain(type: protobuf.Type, bytes: Uint8Array): Plain {
   let object: Record<string, unknown>;
@@ -116,7 +118,8 @@ function valueToJson(value: Record<string, unknown>): unknown {
 
 const fieldsByCamelName = new WeakMap<protobuf.Type, Map<string, protobuf.Field>>();
 
-function camelFields(type: protobuf.Type): Map<string, protobuf.Field> {
+/** The fields of a message by their names in plain objects (`cloud_provider_id` → `cloudProviderId`). */
+export function camelFields(type: protobuf.Type): ReadonlyMap<string, protobuf.Field> {
   let fields = fieldsByCamelName.get(type);
   if (!fields) {
     fields = new Map(type.fieldsArray.map((field) => [camel(field.name), field]));
