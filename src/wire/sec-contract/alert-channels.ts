@@ -16,9 +16,9 @@ export const SIEM_COMMUNICATION_TYPES = ['HTTPS', 'HTTPS Self Signed Cert'] as c
 
 const issueGrouping = field.string({ optional: true, oneOf: ISSUE_GROUPINGS });
 const jsonTemplate = field.string({ optional: true, format: 'json-data-url' });
-const port = (optional: boolean) => field.integer({ optional, min: 1, max: 65535 });
+const port = <const O extends boolean>(optional: O) => field.integer({ optional, min: 1, max: 65535 });
 
-const tracker: ObjectSpec = field.object(
+const tracker = field.object(
   {
     trackerType: field.string({ oneOf: TRACKER_TYPES }),
     // The platform adds the scheme itself; a URL here names no host it can reach.
@@ -50,7 +50,7 @@ const tracker: ObjectSpec = field.object(
 );
 
 /** The `data` spec of each alert channel type, by type. */
-export const ALERT_CHANNEL_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
+export const ALERT_CHANNEL_DATA_SPECS = {
   EmailUser: field.object({
     channelProps: field.object({
       recipients: field.array(field.string({ format: 'email' }), { minItems: 1 }),
@@ -109,6 +109,6 @@ export const ALERT_CHANNEL_DATA_SPECS: Readonly<Record<string, ObjectSpec>> = {
     ssl: field.boolean({ optional: true }),
     eventData: field.object({ index: field.string(), source: field.string() }),
   }),
-};
+} satisfies Readonly<Record<string, ObjectSpec>>;
 
 export const ALERT_CHANNEL_BODIES: ContractBodies = bodiesByType('AlertChannels', ALERT_CHANNEL_DATA_SPECS);

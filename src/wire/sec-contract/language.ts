@@ -84,23 +84,40 @@ export interface ArraySpec extends CommonSpec {
 }
 
 type Options<S> = Omit<S, 'kind'>;
+type Checks = 'fields' | 'check' | 'checkRule';
+type NoOptions = Record<never, never>;
 
-/** Builders, so tables read `field.string({ optional: true })`. */
+/**
+ * Builders, so tables read `field.string({ optional: true })`. Each keeps its options' literal types
+ * (`optional: true`, an enum's values, an object's fields), so that what a client reads can be typed
+ * from the very spec (src/clients/sec/contract-answers.ts).
+ */
 export const field = {
-  string: (options: Options<StringSpec> = {}): StringSpec => ({ kind: 'string', ...options }),
-  integer: (options: Options<IntegerSpec> = {}): IntegerSpec => ({ kind: 'integer', ...options }),
-  flag: (options: Options<FlagSpec> = {}): FlagSpec => ({ kind: 'flag', ...options }),
-  boolean: (options: Options<BooleanSpec> = {}): BooleanSpec => ({ kind: 'boolean', ...options }),
-  object: (fields: Record<string, FieldSpec>, options: Omit<Options<ObjectSpec>, 'fields'> = {}): ObjectSpec => ({
-    kind: 'object',
-    fields,
+  string: <const O extends Options<StringSpec> = NoOptions>(options: O = {} as O): StringSpec & O => ({
+    kind: 'string',
     ...options,
   }),
-  array: (items: FieldSpec, options: Omit<Options<ArraySpec>, 'items'> = {}): ArraySpec => ({
-    kind: 'array',
-    items,
+  integer: <const O extends Options<IntegerSpec> = NoOptions>(options: O = {} as O): IntegerSpec & O => ({
+    kind: 'integer',
     ...options,
   }),
+  flag: <const O extends Options<FlagSpec> = NoOptions>(options: O = {} as O): FlagSpec & O => ({
+    kind: 'flag',
+    ...options,
+  }),
+  boolean: <const O extends Options<BooleanSpec> = NoOptions>(options: O = {} as O): BooleanSpec & O => ({
+    kind: 'boolean',
+    ...options,
+  }),
+  // `check` is typed apart from O, so that its parameters are typed from the spec's.
+  object: <const F extends Record<string, FieldSpec>, const O extends Omit<Options<ObjectSpec>, Checks> = NoOptions>(
+    fields: F,
+    options: O & Pick<ObjectSpec, 'check' | 'checkRule'> = {} as O & Pick<ObjectSpec, 'check' | 'checkRule'>,
+  ): ObjectSpec & { readonly fields: F } & O => ({ kind: 'object', fields, ...options }),
+  array: <const I extends FieldSpec, const O extends Omit<Options<ArraySpec>, 'items'> = NoOptions>(
+    items: I,
+    options: O = {} as O,
+  ): ArraySpec & { readonly items: I } & O => ({ kind: 'array', items, ...options }),
 };
 
 /** A request the contract refuses: the platform answers 400 with `message`. */

@@ -9,7 +9,8 @@ export default alertChannel({
     event_bus_arn: requiredText('Resource name of the event bus that receives the alerts.'),
     group_issues_by: issueGrouping('bus event', 'CloudAEventBus'),
   },
-  toData: (m) => ({ eventBusArn: m.event_bus_arn, issueGrouping: grouping(m.group_issues_by) }),
+  wire: { event_bus_arn: 'eventBusArn' },
+  toData: (m) => ({ issueGrouping: grouping(m.group_issues_by) }),
   // An absent grouping is the platform's default.
-  fromData: (data) => ({ event_bus_arn: data.eventBusArn, group_issues_by: data.issueGrouping ?? 'Events' }),
+  fromData: (data) => ({ group_issues_by: data.issueGrouping ?? 'Events' }),
 });

@@ -40,11 +40,10 @@ export default alertChannel({
       { required: true, description: 'The service-account key the platform publishes with.' },
     ),
   },
+  wire: { project_id: 'projectId', topic_id: 'topicId' },
   toData: (m) => {
     const c = m.credentials[0]!;
     return {
-      projectId: m.project_id,
-      topicId: m.topic_id,
       issueGrouping: grouping(m.issue_grouping),
       credentials: {
         clientId: c.client_id,
@@ -55,8 +54,6 @@ export default alertChannel({
     };
   },
   fromData: (data) => ({
-    project_id: data.projectId,
-    topic_id: data.topicId,
     issue_grouping: data.issueGrouping ?? 'Events',
     credentials: [
       {

@@ -5,6 +5,7 @@
  * declares only its API type and its own `data` fields.
  */
 import { secRules } from '../rules.js';
+import { readWired, sendWired, withWiredChecks, type Wiring } from '../wired-fields.js';
 import {
   attr,
   type BlockDef,
@@ -77,10 +78,16 @@ export interface AlertChannelSpec<F extends Fields, T extends AlertChannelType =
   apiType: T;
   description: string;
   fields: F;
-  /** Model → the integration's `data` object, in the shape the client declares for `apiType`. */
-  toData(model: ChannelModel<F>): AlertChannelData<T>;
+  /**
+   * Attributes that are one field of `data` as it is, by its path there (`channelProps.subjectPrefix`):
+   * checked by the contract's rules, sent when set and read back with nothing more written
+   * (../wired-fields.ts). toData and fromData map the others.
+   */
+  wire?: Wiring<F>;
+  /** Model → the integration's `data` object, in the shape the contract declares for `apiType` (wired fields aside). */
+  toData?(model: ChannelModel<F>): DeepPartial<AlertChannelData<T>>;
   /** The integration's `data` → the member's own fields (secrets the API masks are declared `masked`). */
-  fromData(data: AlertChannelData<T>): ReadModel<F>;
+  fromData?(data: AlertChannelData<T>): ReadModel<F>;
   /**
    * For types that share an API type (the tracker variants): why `data` belongs to another variant,
    * or undefined when it is this one. Importing the wrong variant then fails with that reason.
@@ -88,10 +95,19 @@ export interface AlertChannelSpec<F extends Fields, T extends AlertChannelType =
   otherVariant?(data: AlertChannelData<T>): string | undefined;
 }
 
+/** Every field of an object may be left out, at any depth (lists are whole). */
+export type DeepPartial<T> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
+
 export function alertChannel<F extends Fields, T extends AlertChannelType>(
   spec: AlertChannelSpec<F, T>,
 ): ResourceDef<CommonFields & F, SecClient> {
-  const fields = { ...commonFields, ...spec.fields } as CommonFields & F;
+  const body = `AlertChannels:${spec.apiType}`;
+  const wiring: Wiring<F> = spec.wire ?? {};
+  const fields = { ...commonFields, ...withWiredChecks(body, spec.fields, wiring) } as CommonFields & F;
   type Model = ChannelModel<F>;
 
   // Common fields are typed through the generic F here; read them through the common model.
@@ -100,7 +116,7 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(
     name: common(m).name,
     type: spec.apiType,
     enabled: common(m).enabled !== false,
-    data: spec.toData(m),
+    data: sendWired(m, wiring, { ...spec.toData?.(m) }) as AlertChannelData<T>,
   });
   const fromApi = (i: Integration<string, unknown>): Partial<Model> => {
     // Only reachable by importing the GUID of another kind of channel: say so instead of
@@ -125,7 +141,8 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(
       type_name: i.type,
       created_or_updated_by: i.createdOrUpdatedBy ?? '',
       created_or_updated_time: i.createdOrUpdatedTime ?? '',
-      ...spec.fromData(i.data as AlertChannelData<T>),
+      ...readWired(body, i.data, wiring),
+      ...spec.fromData?.(i.data as AlertChannelData<T>),
     } as Partial<Model>;
   };
 

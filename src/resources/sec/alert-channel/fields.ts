@@ -3,7 +3,7 @@
  * defaults, secret handling, the template encoding) is written once.
  */
 import { attr, type Fields, type ModelOf, type Validator, validators } from '@keel/provider-framework';
-import { alertChannel, type ReadModel } from './family.js';
+import { alertChannel, type DeepPartial, type ReadModel } from './family.js';
 import type { AlertChannelData, AlertChannelType } from '../../../clients/sec/alert-channel-data.js';
 import { decodeJsonDataUrl, encodeJsonDataUrl } from '../../../clients/sec/data-url.js';
 import { sentSecret } from '../../shared/secrets.js';
@@ -75,14 +75,6 @@ export function readableSecret(
 /** A masked secret as the platform returns it: blank means "not shown", which the model says as null. */
 export const unlessBlank = (value: string | undefined): string | null => (value ? value : null);
 
-/** A port the platform connects to; `field` is the contract field it is sent as. */
-export const port = (required: boolean, field: string, description: string) =>
-  attr.number({
-    ...(required ? { required: true as const } : { optional: true }),
-    validate: secRules<number>(field),
-    description,
-  });
-
 const validJson: Validator<string> = {
   description: 'a JSON document',
   samples: ['{"priority": "high"}', '{"labels": ["sec", "alert"]}'],
@@ -142,7 +134,7 @@ export const templateFromWire = (value: string | undefined): string | null =>
 
 /** The `data` fields of type `T` that hold text: where a channel's URL can be kept. */
 type TextField<T extends AlertChannelType> = {
-  [K in keyof AlertChannelData<T> & string]: AlertChannelData<T>[K] extends string ? K : never;
+  [K in keyof AlertChannelData<T> & string]: NonNullable<AlertChannelData<T>[K]> extends string ? K : never;
 }[keyof AlertChannelData<T> & string];
 
 /**
@@ -181,7 +173,7 @@ export function webhookChannel<T extends AlertChannelType, F extends Fields = Re
       ({
         ...options.more?.toData(m as unknown as ModelOf<F>),
         [options.wireField]: sentSecret(m.webhook_url as string | null),
-      }) as AlertChannelData<T>,
+      }) as DeepPartial<AlertChannelData<T>>,
     fromData: (data) =>
       ({
         ...options.more?.fromData(data),

@@ -1,6 +1,6 @@
 import { attr, block, validators } from '@keel/provider-framework';
 import { alertChannel } from './family.js';
-import { port, requiredText } from './fields.js';
+import { requiredText } from './fields.js';
 import { sentSecret } from '../../shared/secrets.js';
 
 export default alertChannel({
@@ -19,14 +19,9 @@ export default alertChannel({
       validate: [validators.nonEmpty()],
       description: 'Token of the event collector.',
     }),
-    // Empty would be dropped from the request and never read back: refuse it rather than diff forever.
-    channel: attr.string({
-      optional: true,
-      validate: [validators.nonEmpty()],
-      description: 'Channel name of the event collector, when it requires one.',
-    }),
+    channel: attr.string({ optional: true, description: 'Channel name of the event collector, when it requires one.' }),
     host: requiredText('Host name of the event collector.'),
-    port: port(true, 'AlertChannels:LogSink.port', 'Port of the event collector (1–65535).'),
+    port: attr.number({ required: true, description: 'Port of the event collector (1–65535).' }),
     ssl: attr.bool({ optional: true, default: false, description: 'Whether to connect with TLS.' }),
     event_data: block.one(
       {
@@ -36,19 +31,14 @@ export default alertChannel({
       { required: true, description: 'Where the collector files the events.' },
     ),
   },
+  wire: { channel: 'channel', host: 'host', port: 'port' },
   toData: (m) => ({
     ingestToken: sentSecret(m.ingest_token),
-    ...(m.channel ? { channel: m.channel } : {}),
-    host: m.host,
-    port: m.port,
     ssl: m.ssl === true,
     eventData: { index: m.event_data[0]!.index, source: m.event_data[0]!.source },
   }),
   fromData: (data) => ({
     ingest_token: data.ingestToken,
-    channel: data.channel || null,
-    host: data.host,
-    port: data.port,
     ssl: data.ssl ?? false,
     event_data: [{ index: data.eventData.index, source: data.eventData.source }],
   }),

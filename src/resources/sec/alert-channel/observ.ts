@@ -1,5 +1,4 @@
 import { attr } from '@keel/provider-framework';
-import { secRules } from '../rules.js';
 import { alertChannel } from './family.js';
 import { readableSecret } from './fields.js';
 import { sentSecret } from '../../shared/secrets.js';
@@ -11,12 +10,12 @@ export default alertChannel({
   fields: {
     account_id: attr.number({
       required: true,
-      validate: secRules<number>('AlertChannels:Observ.accountId'),
       description: 'The Observ account number.',
     }),
     // A credential, so sensitive although the seed does not flag it (docs/decisions.md, "Credentials are sensitive").
     insert_key: readableSecret('An insert API key of the Observ account.', [], { sensitiveUnlikeUpstream: true }),
   },
-  toData: (m) => ({ accountId: m.account_id, insertKey: sentSecret(m.insert_key) }),
-  fromData: (data) => ({ account_id: data.accountId, insert_key: data.insertKey }),
+  wire: { account_id: 'accountId' },
+  toData: (m) => ({ insertKey: sentSecret(m.insert_key) }),
+  fromData: (data) => ({ insert_key: data.insertKey }),
 });

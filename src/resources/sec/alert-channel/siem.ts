@@ -2,7 +2,7 @@ import { attr } from '@keel/provider-framework';
 import type { SIEM_COMMUNICATION_TYPES } from '../../../wire/sec-contract/alert-channels.js';
 import { secRules } from '../rules.js';
 import { alertChannel } from './family.js';
-import { port, requiredText } from './fields.js';
+import { requiredText } from './fields.js';
 
 export default alertChannel({
   typeName: 'sec_alert_channel_siem',
@@ -10,11 +10,10 @@ export default alertChannel({
   description: 'Sends platform alerts to a SIEM listener over HTTPS.',
   fields: {
     host_url: requiredText('Domain name or IP address of the SIEM host.'),
-    host_port: port(
-      false,
-      'AlertChannels:Siem.hostPort',
-      "Port the SIEM listens on (1–65535). When unset, the SIEM's default port is used.",
-    ),
+    host_port: attr.number({
+      optional: true,
+      description: "Port the SIEM listens on (1–65535). When unset, the SIEM's default port is used.",
+    }),
     communication_type: attr.string({
       optional: true,
       default: 'HTTPS',
@@ -23,14 +22,7 @@ export default alertChannel({
         'How to connect: `HTTPS`, or `HTTPS Self Signed Cert` when the SIEM presents a self-signed certificate.',
     }),
   },
-  toData: (m) => ({
-    hostUrl: m.host_url,
-    ...(m.host_port === null ? {} : { hostPort: m.host_port }),
-    commType: (m.communication_type ?? 'HTTPS') as (typeof SIEM_COMMUNICATION_TYPES)[number],
-  }),
-  fromData: (data) => ({
-    host_url: data.hostUrl,
-    host_port: data.hostPort ?? null,
-    communication_type: data.commType ?? 'HTTPS',
-  }),
+  wire: { host_url: 'hostUrl', host_port: 'hostPort' },
+  toData: (m) => ({ commType: (m.communication_type ?? 'HTTPS') as (typeof SIEM_COMMUNICATION_TYPES)[number] }),
+  fromData: (data) => ({ communication_type: data.commType ?? 'HTTPS' }),
 });

@@ -27,16 +27,13 @@ export default alertChannel({
     ),
     issue_grouping: issueGrouping('incident', 'Ticketing'),
   },
+  wire: { instance_url: 'instanceUrl', username: 'userName' },
   toData: (m) => ({
-    instanceUrl: m.instance_url,
-    userName: m.username,
     password: sentSecret(m.password),
     customTemplateFile: templateToWire(m.custom_template_file),
     issueGrouping: grouping(m.issue_grouping),
   }),
   fromData: (data) => ({
-    instance_url: data.instanceUrl,
-    username: data.userName,
     password: unlessBlank(data.password),
     custom_template_file: templateFromWire(data.customTemplateFile),
     issue_grouping: data.issueGrouping ?? 'Events',
