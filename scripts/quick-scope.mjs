@@ -4,8 +4,9 @@
 //
 // - a module under src/resources/<p>/: the types it declares (`typeName: '…'`) and those of every module of
 //   the provider that imports it, directly or through others;
-// - an area of sec's contract (src/wire/sec-contract/<area>.ts): the types whose modules name one of its
-//   bodies (`secRules('Policies.limit')`, `checkedBy('Policies:update.limit', …)`);
+// - an area of sec's contract (src/wire/sec-contract/<area>.ts): the types whose modules name one of the
+//   bodies whose lines changed (`secRules('Policies.limit')`, `apiType: 'EmailUser'`), or any of its bodies
+//   when a change is outside them;
 // - a .proto file of vdb's API (proto/vdb/**): the types whose modules name one of the messages whose lines
 //   changed (`apiRules('cluster.v1.Cluster.name')`), or any of its messages when a change is outside them;
 // - an API module of a client (src/clients/<p>/<area>.ts): the types whose modules import it.
@@ -40,7 +41,7 @@ function typesOf(root, file, modules, changedLines) {
     return typesOfModules(modules, [file]);
   const area = /^src\/wire\/sec-contract\/([\w-]+)\.ts$/.exec(file);
   if (area && !['index', 'language', 'json-schema'].includes(area[1])) {
-    const bodies = [...read(root, file).matchAll(/^ {2}'?([A-Z]\w*(?::[\w[\]]+)?)'?: field\./gm)].map((m) => m[1]);
+    const bodies = changedBodies(read(root, file), changedLines(file));
     return typesOfModules(modules, namingModules(modules, quotedNames(bodies)));
   }
   const proto = /^proto\/vdb\/.*\/([\w]+)\/(v\d+)\/[\w-]+\.proto$/.exec(file);
@@ -52,6 +53,23 @@ function typesOf(root, file, modules, changedLines) {
   if (client && !['index', 'client', 'http', 'transport', 'api', 'calls'].includes(client[2]))
     return typesOfModules(modules, [file]);
   return undefined;
+}
+
+/**
+ * The bodies of an area of sec's contract holding the lines `lines` (every body when one is outside them):
+ * a body is an entry of a table at two spaces (`  EmailUser: field.object({`, `  Tracker: tracker,`),
+ * from its line to the next line at that indentation or less.
+ */
+function changedBodies(text, lines) {
+  const spans = [];
+  text.split('\n').forEach((line, i) => {
+    const opened = /^ {2}'?([A-Z]\w*(?::[\w[\]]+)?)'?: /.exec(line);
+    if (/^ {0,2}\S/.test(line) && spans.length > 0 && spans.at(-1).to === Number.POSITIVE_INFINITY) spans.at(-1).to = i;
+    if (opened) spans.push({ name: opened[1], from: i + 1, to: Number.POSITIVE_INFINITY });
+  });
+  const holding = (n) => spans.find((span) => span.from <= n && n <= span.to)?.name;
+  const names = lines?.map(holding);
+  return names === undefined || names.includes(undefined) ? spans.map((span) => span.name) : [...new Set(names)];
 }
 
 /** The top-level messages of a .proto file holding the lines `lines` (every message when one is outside them). */

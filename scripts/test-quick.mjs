@@ -148,9 +148,32 @@ function changedLines(file) {
     return n === 0 ? [Number(start)] : Array.from({ length: n }, (_, i) => Number(start) + i);
   });
 }
-const scope = productChanges.length > 0 ? reachedTypes(ROOT, productChanges, changedLines) : undefined;
-/** Tests that take the types to run from LIFECYCLE_TYPES. */
-const SCOPED_TESTS = new Set(['dist/test/props/lifecycle.test.js']);
+/** The type of an example or an acceptance case (`data_` before a data source's), or undefined for another file. */
+const exampleType = (f) =>
+  (/^examples\/(?:sec|vdb)\/((?:data_)?(?:sec|vdb)_\w+)\//.exec(f) ??
+    /^test\/acceptance\/cases\/(?:sec|vdb)\/((?:data_)?(?:sec|vdb)_\w+)\.json$/.exec(f))?.[1];
+/**
+ * The types in scope: those the product's change reaches and those whose examples changed; undefined (every
+ * type) when either reaches everything, or when tests or scripts changed and the product did not.
+ */
+function scopeOfChange() {
+  if (productChanges.length === 0 && (examples.length === 0 || sources.length > 0)) return undefined;
+  const reached = productChanges.length > 0 ? reachedTypes(ROOT, productChanges, changedLines) : new Set();
+  const ofExamples = examples.map(exampleType);
+  if (reached === undefined || ofExamples.includes(undefined)) return undefined;
+  return new Set([...reached, ...ofExamples]);
+}
+const scope = scopeOfChange();
+/**
+ * Tests that take the types to run from LIFECYCLE_TYPES, with what each takes whatever the types (an
+ * emulator, Terraform's first rounds): the lifecycle properties about 40 s (measured on an idle 2-core
+ * machine on 2026-11-28: 37 s for sec's three policy types, 59 s for vdb's cluster and the types beside
+ * it), the examples' table about 15 s (16 s for sec's e-mail channel under Terraform and OpenTofu).
+ */
+const SCOPED_TESTS = new Map([
+  ['dist/test/props/lifecycle.test.js', 40],
+  ['dist/test/acceptance/examples.test.js', 15],
+]);
 /** Whether a test, or a test module it imports, names one of the types in scope. */
 function namesScopedType(file, seen = new Set()) {
   if (seen.has(file) || !file.startsWith('dist/test/')) return false;
@@ -201,18 +224,13 @@ const isLong = (f) =>
 const chosen = tests.filter((f) => !isLong(f));
 const left = tests.filter(isLong);
 
-/**
- * The lifecycle test's share of its recorded time for the types in scope, and what it takes whatever the
- * types (an emulator, Terraform's rounds of import and forms): about 40 s. Measured on an idle 2-core machine
- * on 2026-11-28: 37 s for sec's three policy types, 59 s for vdb's cluster and the types beside it.
- */
-const SCOPED_FIXED_SECONDS = 40;
+/** A scoped test's share of its recorded time for the types in scope, and what it takes whatever the types. */
 const RESOURCE_TYPES = readdirSync(join(ROOT, 'test/acceptance/cases'), { recursive: true, encoding: 'utf8' }).filter(
   (f) => /^(sec|vdb)\/(sec|vdb)_\w+\.json$/.test(f.split('\\').join('/')),
 ).length;
 const secondsOf = (f) =>
   scope && SCOPED_TESTS.has(f)
-    ? Math.min(times[f]?.seconds ?? 0, SCOPED_FIXED_SECONDS + ((times[f]?.seconds ?? 0) * scope.size) / RESOURCE_TYPES)
+    ? Math.min(times[f]?.seconds ?? 0, SCOPED_TESTS.get(f) + ((times[f]?.seconds ?? 0) * scope.size) / RESOURCE_TYPES)
     : (times[f]?.seconds ?? 0);
 console.log(
   `test:quick: ${sources.length + examples.length} changed file(s) since ${since}; ` +

@@ -13,6 +13,8 @@ import type { StateResource, Workspace } from './terraform.js';
 import {
   ExamplesWorkspace,
   expectImportsSettled,
+  inScope,
+  TYPES_IN_SCOPE,
   at,
   expectFields,
   fill,
@@ -20,6 +22,7 @@ import {
   loadCases,
   startEmulator,
   type EmulatorHandle,
+  type Provider,
 } from './examples-workspace.js';
 
 /** Walks a state value beside Terraform's `sensitive_values` marks, collecting marked strings. */
@@ -39,11 +42,19 @@ async function moduleState(ws: Workspace): Promise<Map<string, StateResource>> {
   return new Map([...(await ws.state())].filter(([address]) => address.startsWith('module.')));
 }
 
+/**
+ * Each provider's cases in scope: every one, or those of the types a scoped run names (TYPES_IN_SCOPE), a data
+ * source's as `data_<type>` or by its type.
+ */
+const casesInScope = (provider: Provider) =>
+  loadCases(provider).filter((c) => inScope(c.type) || inScope(c.type.replace(/^data_/, '')));
+const CASES = { sec: casesInScope('sec'), vdb: casesInScope('vdb') };
+
 for (const cli of ACCEPTANCE_CLIS)
-  for (const provider of ['sec', 'vdb'] as const) {
+  for (const provider of (['sec', 'vdb'] as const).filter((p) => TYPES_IN_SCOPE === undefined || CASES[p].length > 0)) {
     describe(`acceptance: examples/${provider} under real ${cli.name}`, function () {
       this.timeout(900_000);
-      const cases = loadCases(provider);
+      const cases = CASES[provider];
       const resources = cases.filter((c) => !c.dataSource);
       let emulator: EmulatorHandle;
       let examples: ExamplesWorkspace;

@@ -26,7 +26,14 @@ import secDef from '../../src/resources/sec/index.js';
 import vdbDef from '../../src/resources/vdb/index.js';
 import { ProviderCallError, TerraformClient, type WireDiagnostic } from '../../src/tfclient/terraform-client.js';
 import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
-import { loadCases, startEmulator, type EmulatorHandle, type Provider } from '../acceptance/examples-workspace.js';
+import {
+  inScope,
+  loadCases,
+  startEmulator,
+  TYPES_IN_SCOPE,
+  type EmulatorHandle,
+  type Provider,
+} from '../acceptance/examples-workspace.js';
 import {
   baselineOf,
   expectEmulatorHoldsState,
@@ -61,18 +68,10 @@ const IS_WRITE: Record<Provider, (operation: string) => boolean> = {
 };
 
 const DEFS = { sec: secDef, vdb: vdbDef } as const;
-/**
- * The resource types to run, when not all: `LIFECYCLE_TYPES=sec_policy,vdb_accounts_cluster`. `npm run
- * test:quick` sets it to the types a change reaches (scripts/test-quick.mjs); CI runs every type.
- */
-const ONLY_TYPES = process.env.LIFECYCLE_TYPES?.split(',')
-  .map((type) => type.trim())
-  .filter((type) => type !== '');
-const inScope = (type: string) => ONLY_TYPES === undefined || ONLY_TYPES.includes(type);
 const PROVIDERS = (['sec', 'vdb'] as const).filter((p) => DEFS[p].resources.some((r) => inScope(r.typeName)));
 /** The examples' cases of `provider` in scope: every one, or the resource types named. */
 const casesOf = (provider: Provider) =>
-  loadCases(provider).filter((c) => ONLY_TYPES === undefined || (!c.dataSource && inScope(c.type)));
+  loadCases(provider).filter((c) => TYPES_IN_SCOPE === undefined || (!c.dataSource && inScope(c.type)));
 
 /** One provider's emulator, its examples applied, and the Terraform-side client on the real executable. */
 interface World {

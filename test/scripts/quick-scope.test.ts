@@ -4,6 +4,7 @@
  */
 import { expect } from 'chai';
 import { pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../scripts/release/paths.js';
 
@@ -34,6 +35,24 @@ describe('the quick loop: the resource types a change reaches', () => {
       'sec_policy',
       'sec_policy_compliance',
     ]);
+  });
+
+  it("an area of sec's contract: the types naming the bodies whose lines changed, or all of the area's", async () => {
+    const reached = await reachedTypes();
+    const file = 'src/wire/sec-contract/alert-channels.ts';
+    const lines = readFileSync(join(REPO_ROOT, file), 'utf8').split('\n');
+    const lineOf = (text: string) => lines.findIndex((line) => line.includes(text)) + 1;
+    expect(sorted(reached(REPO_ROOT, [file], () => [lineOf('metricsSite:')]))).to.deep.equal([
+      'sec_alert_channel_metrics',
+    ]);
+    expect(sorted(reached(REPO_ROOT, [file], () => [lineOf('EmailUser:'), lineOf('Pager:')]))).to.deep.equal([
+      'sec_alert_channel_email',
+      'sec_alert_channel_pager',
+    ]);
+    // A line outside every body (a helper several bodies share, such as the tracker's) reaches them all.
+    const everyBody = sorted(reached(REPO_ROOT, [file], () => [lineOf('trackerUrl:')]));
+    expect(everyBody).to.include.members(['sec_alert_channel_email', 'sec_alert_channel_tracker_cloud']);
+    expect(everyBody).to.deep.equal(sorted(reached(REPO_ROOT, [file])));
   });
 
   it("a .proto file: the types naming the messages whose lines changed, or all of the file's", async () => {
