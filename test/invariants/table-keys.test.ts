@@ -84,8 +84,9 @@ const CODE_KEYS: Record<string, string> = {
   'src/wire/sec-contract/index.ts: SEC_CONTRACT[bodyName]': 'a body name of a contract field the code names',
   'src/wire/sec-contract/language.ts: STRING_FORMATS[spec.format]': "the StringFormat of the contract's own spec",
   'src/wire/sec-contract/language.ts: FORMAT_NAMES[spec.format]': "the StringFormat of the contract's own spec",
-  'src/docs/vdb-field-rules.ts: MESSAGE_RULES_CHECKED[`${full}#${String(cel.id)}`]': 'a rule of the compiled proto',
   'src/docs/vdb-field-rules.ts: VDB_FIELD_ENUMS[full]': 'a field of the compiled proto',
+  'src/clients/sec/alert-channel-data.ts: READ_AS[type as keyof Specs]': "a type of the contract's own table",
+  'src/resources/sec/wired-fields.ts: HELD_AS[spec.kind]': "the kind of the contract's own spec",
   'src/docs/sec-field-rules.ts: FORMATS[(spec as { format: StringFormat }).format]':
     "the StringFormat of the contract's own spec",
   "src/docs/framework-guide.ts: LANGUAGES[file.slice(file.lastIndexOf('.') + 1)]":
