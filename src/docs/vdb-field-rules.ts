@@ -1,12 +1,14 @@
 /**
  * The rows of docs/api/vdb.md, "Field rules": every rule of proto/vdb's annotations as the build's
  * table holds it, and whether the plan checks it (src/resources/vdb/rules.ts) or why not
- * (src/resources/vdb/rules-unchecked.ts). `npm run docs` writes them into the page; a test fails when
+ * (src/resources/vdb/rules-unchecked.ts), or what holds it instead
+ * (src/resources/vdb/rules-held.ts). `npm run docs` writes them into the page; a test fails when
  * the page holds others.
  */
 import '../resources/vdb/index.js';
 import { apiRuleNames, checkedApiRules } from '../resources/vdb/rules.js';
-import { MESSAGE_RULES_CHECKED, NOT_CHECKED_AT_PLAN } from '../resources/vdb/rules-unchecked.js';
+import { heldRules } from '../resources/vdb/rules-held.js';
+import { NOT_CHECKED_AT_PLAN } from '../resources/vdb/rules-unchecked.js';
 import { VDB_FIELD_ENUMS, VDB_FIELD_RULES, VDB_MESSAGE_RULES } from '../wire/vdb-field-rules.js';
 import { renderRuleTable, type RuleRow } from './api-rules.js';
 
@@ -27,6 +29,8 @@ export function vdbFieldRuleRows(): RuleRow[] {
   const fields = Object.entries(VDB_FIELD_RULES).map(([full, rules]): RuleRow => {
     const unchecked = names.filter((name) => name.startsWith(`${full}#`) && !checkedApiRules().has(name));
     const why = unchecked.map((name) => {
+      const where = heldRules().get(name)?.where;
+      if (where) return `\`${name.slice(full.length + 1)}\` checked by ${where}`;
       const reason = NOT_CHECKED_AT_PLAN.find(([pattern]) => pattern.test(name))?.[1] ?? 'no reason given';
       return `not \`${name.slice(full.length + 1)}\`: ${reason}`;
     });
@@ -36,7 +40,10 @@ export function vdbFieldRuleRows(): RuleRow[] {
       rules: Object.entries(rules as Json)
         .map(([kind, rule]) => ruleWords(full, kind, rule))
         .join('; '),
-      checkedAtPlan: why.length === 0 ? true : `${some ? 'yes, but ' : ''}${why.join('; ')}`,
+      checkedAtPlan:
+        why.length === 0
+          ? true
+          : `${some ? (why.some((w) => w.startsWith('not ')) ? 'yes, but ' : 'yes; ') : ''}${why.join('; ')}`,
     };
   });
   const messages = Object.entries(VDB_MESSAGE_RULES).map(([full, rules]): RuleRow => {
@@ -44,7 +51,7 @@ export function vdbFieldRuleRows(): RuleRow[] {
     return {
       field: `${full.slice(PACKAGE.length)} (message)`,
       rules: cels.map((cel) => celWords(cel)).join('; '),
-      checkedAtPlan: `yes: ${cels.map((cel) => MESSAGE_RULES_CHECKED[`${full}#${String(cel.id)}`]).join('; ')}`,
+      checkedAtPlan: `yes: ${cels.map((cel) => heldRules().get(`${full}#${String(cel.id)}`)?.where).join('; ')}`,
     };
   });
   const byField = (a: RuleRow, b: RuleRow) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0);

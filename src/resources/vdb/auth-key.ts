@@ -9,6 +9,7 @@ import type { AuthKey } from '../../clients/vdb/api.js';
 import { ACCOUNT_ID, accountIdOf, deleteIgnoringNotFound, providerAccountId, type VdbContext } from './common.js';
 import { formatTimestamp, uuid } from './formats.js';
 import { apiRules } from './rules.js';
+import { heldBySchema } from './rules-held.js';
 import { madeAtFrom } from '../shared/made-at.js';
 
 const DEPRECATION =
@@ -37,6 +38,12 @@ const fields = {
     description: 'The secret token. The platform returns it only when the key is created; it is empty after an import.',
   }),
 };
+
+heldBySchema('cluster.auth.v1.DatabaseApiKey.cluster_ids#repeated.unique', {
+  type: 'vdb_accounts_auth_key',
+  attribute: 'cluster_ids',
+  as: 'distinct',
+});
 
 const schema = resourceSchema(fields, {
   description: 'A legacy database API key (v1) for one or more clusters.',

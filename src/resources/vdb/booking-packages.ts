@@ -3,10 +3,11 @@
  * and prices) of a cloud provider region, whose ids go into a cluster's
  * `node_configuration.package_id`.
  */
-import { attr, attrStep, dataSource, resourceSchema, t } from '@keel/provider-framework';
+import { attr, attrStep, dataSource, type Diagnostics, resourceSchema, t } from '@keel/provider-framework';
 import { providerAccountId, type VdbContext } from './common.js';
 import { cloudProviderId, cloudRegionId, HYBRID } from './formats.js';
 import { apiRules } from './rules.js';
+import { heldInCode, combinations } from './rules-held.js';
 
 const REQUEST = 'booking.v1.ListPackagesRequest';
 
@@ -46,22 +47,41 @@ const schema = resourceSchema(
   { description: 'Lists the booking packages (node sizes and prices) available in a cloud provider region.' },
 );
 
+/** What the request's rule reads of the data source's arguments. */
+type Region = { cloud_provider?: string | null; cloud_region?: string | null };
+
+const regionToApi = (config: Region) => ({
+  cloudProviderId: config.cloud_provider ?? '',
+  cloudProviderRegionId: config.cloud_region ?? '',
+});
+
+/** The API's rule of the request (region_required). */
+function checkRegion(config: Region, diags: Diagnostics): void {
+  if (config.cloud_provider === undefined || config.cloud_provider === HYBRID || config.cloud_region !== '') return;
+  diags.error(
+    'Missing cloud region',
+    `A region is required unless cloud_provider is "${HYBRID}": set cloud_region to one of the provider's regions.`,
+    [attrStep('cloud_region')],
+  );
+}
+
+heldInCode({
+  message: 'booking.v1.ListPackagesRequest',
+  rules: ['region_required'],
+  where: 'booking-packages.ts: checkRegion',
+  samples: () => combinations({ cloud_provider: ['aws', HYBRID], cloud_region: ['', 'eu-west-1'] }),
+  planReports: checkRegion,
+  sent: regionToApi,
+});
+
 export const bookingPackagesDataSource = dataSource<typeof schema.fields, VdbContext>({
   typeName: 'vdb_booking_packages',
   schema,
-  // The API's rule of the request (region_required).
-  validate(config, diags) {
-    if (config.cloud_provider === undefined || config.cloud_provider === HYBRID || config.cloud_region !== '') return;
-    diags.error(
-      'Missing cloud region',
-      `A region is required unless cloud_provider is "${HYBRID}": set cloud_region to one of the provider's regions.`,
-      [attrStep('cloud_region')],
-    );
-  },
+  validate: checkRegion,
   async read(config, ctx) {
     const accountId = providerAccountId(ctx);
     const packages = await ctx.client.api.booking.listPackages(
-      { accountId, cloudProviderId: config.cloud_provider, cloudProviderRegionId: config.cloud_region },
+      { accountId, ...regionToApi(config) },
       { signal: ctx.signal },
     );
     return {

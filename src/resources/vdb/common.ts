@@ -31,6 +31,7 @@ import type {
 } from '../../clients/vdb/api.js';
 import { formatGoDuration, parseGoDuration } from './formats.js';
 import { apiFieldsNamed, apiItems, apiRules, sharedApiRules } from './rules.js';
+import { heldInCode, combinations } from './rules-held.js';
 
 /** What the provider's configure returns: the API client and the provider-level default account. */
 export interface VdbContext {
@@ -277,11 +278,6 @@ export function tolerationFromApi(t: Toleration): TolerationModel {
 }
 
 /**
- * The platform's toleration rules (docs/api/vdb.md, "Tolerations"), reported on the set block `at`.
- * At validation time unknown values look like null, so only rules that no unknown value can hide
- * are checked there (`known: false`); the apply checks all of them before calling the API.
- */
-/**
  * The rules of a toleration that span its fields (docs/api/vdb.md, "Tolerations"), judged where the
  * fields are known.
  */
@@ -306,6 +302,27 @@ export function checkTolerations(
     for (const p of problems) diags.error('Invalid toleration', `${label} ${p}.`, at);
   }
 }
+
+heldInCode({
+  message: 'cluster.v1.Toleration',
+  rules: [
+    'toleration.exists_no_value',
+    'toleration.equal_value',
+    'toleration.empty_key_exists',
+    'toleration.seconds_no_execute',
+  ],
+  where: 'common.ts: checkTolerations',
+  samples: () =>
+    combinations({
+      key: [null, '', 'dedicated'],
+      operator: [null, 'TOLERATION_OPERATOR_EXISTS', 'TOLERATION_OPERATOR_EQUAL'],
+      value: [null, '', 'gpu'],
+      effect: [null, 'TOLERATION_EFFECT_NO_SCHEDULE', 'TOLERATION_EFFECT_NO_EXECUTE'],
+      toleration_seconds: [null, 30],
+    }),
+  planReports: (toleration, diags) => checkTolerations([toleration], [], diags),
+  sent: tolerationToApi,
+});
 
 /** A reference to one key of a Kubernetes secret. */
 export function secretRefBlock(description: string) {

@@ -30,6 +30,7 @@ import {
 } from './common.js';
 import { formatTimestamp, sameInstant, uuid } from './formats.js';
 import { apiItems, apiRule, apiRules } from './rules.js';
+import { combinations, heldBySchema, heldInCode } from './rules-held.js';
 import { madeAtFrom } from '../shared/made-at.js';
 
 // The API's rules of each field (src/resources/vdb/rules.ts).
@@ -169,6 +170,36 @@ export function accessRulesToApi(m: AccessRules): AccessRule[] {
   }
   return [{ globalAccess: { accessType: (m.global_access_rule[0]?.access_type ?? MANAGE) as GlobalAccessType } }];
 }
+
+heldInCode({
+  message: 'cluster.auth.v2.DatabaseApiKey',
+  rules: ['access_rules#cel.access_rules.no_mixing'],
+  where: 'database-api-key-v2.ts: accessRuleConflicts',
+  samples: () =>
+    combinations({
+      global_access_rule: [[], [{ access_type: MANAGE }]],
+      collection_access_rules: [
+        [],
+        [{ collection_name: 'docs', access_type: 'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_ONLY' }],
+      ],
+    }),
+  planReports: accessRuleConflicts,
+  sent: (rules) => ({ accessRules: accessRulesToApi(rules) }),
+  // Sent as it is written, a key naming both kinds would mix them; the mapping keeps the collections' alone.
+  literal: (rules) => ({
+    accessRules: [
+      ...rules.global_access_rule.map((g) => ({ globalAccess: { accessType: g.access_type } })),
+      ...rules.collection_access_rules.map((c) => ({
+        collectionAccess: { collectionName: c.collection_name, accessType: c.access_type },
+      })),
+    ],
+  }),
+});
+heldBySchema(`${KEY}.access_rules#cel.access_rules.single_global`, {
+  type: 'vdb_accounts_database_api_key_v2',
+  attribute: 'global_access_rule',
+  as: 'at most one',
+});
 
 const globalRules = (k: DatabaseApiKey) =>
   k.accessRules.flatMap((r) => (r.globalAccess ? [{ access_type: r.globalAccess.accessType as string }] : []));

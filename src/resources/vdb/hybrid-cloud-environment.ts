@@ -48,6 +48,7 @@ import {
 } from './common.js';
 import { INT32_MAX, formatTimestamp } from './formats.js';
 import { apiRule, apiRules } from './rules.js';
+import { heldBySchema } from './rules-held.js';
 import {
   parseSettings,
   printSettings,
@@ -264,6 +265,12 @@ const fields = {
       'the state.',
   }),
 };
+
+heldBySchema('hybrid.v1.HybridCloudEnvironment.configuration#required', {
+  type: 'vdb_accounts_hybrid_cloud_environment',
+  attribute: 'configuration',
+  as: 'required',
+});
 
 const schema = resourceSchema(fields, {
   description:

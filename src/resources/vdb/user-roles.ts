@@ -27,6 +27,7 @@ import {
 } from '@keel/provider-framework';
 import { accountIdentityAttribute, accountIdField, accountIdOf, isNotFound, type VdbContext } from './common.js';
 import { sharedApiRules } from './rules.js';
+import { heldInCode, combinations } from './rules-held.js';
 
 const ASSIGN = 'iam.v1.AssignUserRolesRequest';
 
@@ -103,6 +104,24 @@ async function currentRoles(accountId: string, userId: string, ctx: OpContext<Vd
   );
 }
 
+/** The request that adds `add` and takes back `remove`; none when both are empty (assign.not_empty). */
+function assignment(accountId: string, userId: string, add: string[], remove: string[]) {
+  if (add.length === 0 && remove.length === 0) return undefined;
+  return { accountId, userId, roleIdsToAdd: add, roleIdsToDelete: remove };
+}
+
+heldInCode({
+  message: 'iam.v1.AssignUserRolesRequest',
+  rules: ['assign.not_empty'],
+  where: 'user-roles.ts: an assignment with no role to add or take back is not sent',
+  samples: () => {
+    const role = '5f0c2a51-7c1e-4a8e-b1d5-0d3c9a7e6b21';
+    return combinations({ add: [[], [role]], remove: [[], [role]] });
+  },
+  sent: ({ add, remove }) =>
+    assignment('7d9e1f3a-2b4c-4d5e-8f60-718293a4b5c6', '3a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', add, remove),
+});
+
 async function assign(
   accountId: string,
   userId: string,
@@ -110,11 +129,8 @@ async function assign(
   remove: string[],
   ctx: OpContext<VdbContext>,
 ): Promise<void> {
-  if (add.length === 0 && remove.length === 0) return;
-  await ctx.client.api.iam.assignUserRoles(
-    { accountId, userId, roleIdsToAdd: add, roleIdsToDelete: remove },
-    { signal: ctx.signal },
-  );
+  const request = assignment(accountId, userId, add, remove);
+  if (request) await ctx.client.api.iam.assignUserRoles(request, { signal: ctx.signal });
 }
 
 const stateOf = (accountId: string, userId: string, roleIds: string[]): Partial<Model> => ({

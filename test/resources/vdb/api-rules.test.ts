@@ -12,9 +12,12 @@
 import { createValidator } from '@bufbuild/protovalidate';
 import { expect } from 'chai';
 import type { Validator } from '../../../packages/framework/src/schema/define.js';
-import '../../../src/resources/vdb/index.js';
+import vdbDef from '../../../src/resources/vdb/index.js';
 import { apiRuleNames, checkedApiRules, checksOf } from '../../../src/resources/vdb/rules.js';
-import { MESSAGE_RULES_CHECKED, NOT_CHECKED_AT_PLAN } from '../../../src/resources/vdb/rules-unchecked.js';
+import { heldRules, planErrors } from '../../../src/resources/vdb/rules-held.js';
+import { NOT_CHECKED_AT_PLAN } from '../../../src/resources/vdb/rules-unchecked.js';
+import { fromJson, type JsonValue } from '@bufbuild/protobuf';
+import { pathToString } from '@bufbuild/protobuf/reflect';
 import { VDB_FIELD_ENUMS, VDB_FIELD_RULES, VDB_MESSAGE_RULES } from '../../../src/wire/vdb-field-rules.js';
 import { vdbRulesRegistry } from '../../../src/wire/vdb-rules.js';
 import { candidates, platformAccepts } from './rule-values.js';
@@ -26,48 +29,124 @@ describe('vdb: the plan checks the API field rules of proto/vdb', () => {
   after(() => {
     const names = apiRuleNames();
     const checked = names.filter((name) => checkedApiRules().has(name)).length;
+    const held = names.filter((name) => heldRules().has(name)).length;
     const reasoned = names.filter(
       (name) => !checkedApiRules().has(name) && NOT_CHECKED_AT_PLAN.some(([pattern]) => pattern.test(name)),
     ).length;
     const messageRules = Object.values(VDB_MESSAGE_RULES).flatMap((rule) => (rule as { cel?: unknown[] }).cel ?? []);
     console.log(
       `vdb contract: ${names.length} rules on ${Object.keys(VDB_FIELD_RULES).length} fields; ${checked} checked ` +
-        `at plan, ${reasoned} with a reason; ${messageRules.length} message rules, each with its check named`,
+        `at plan, ${held} held by the code or schema that says so, ${reasoned} no argument reaches; ` +
+        `${messageRules.length} message rules, each held by the code that says so`,
     );
   });
 
-  it('every rule is checked by an attribute, or says why none needs to', () => {
+  it('every rule is checked by an attribute, held by the code or schema that says so, or says why none needs to', () => {
     const checked = checkedApiRules();
     const unexplained = apiRuleNames().filter(
-      (name) => !checked.has(name) && !NOT_CHECKED_AT_PLAN.some(([pattern]) => pattern.test(name)),
+      (name) =>
+        !checked.has(name) && !heldRules().has(name) && !NOT_CHECKED_AT_PLAN.some(([pattern]) => pattern.test(name)),
     );
-    expect(unexplained, 'rules no attribute checks: link them (apiRules) or say why not').to.deep.equal([]);
+    expect(unexplained, 'rules no attribute checks: link them (apiRules), hold them, or say why not').to.deep.equal([]);
     const stale = NOT_CHECKED_AT_PLAN.filter(([pattern]) =>
-      apiRuleNames().every((name) => checked.has(name) || !pattern.test(name)),
+      apiRuleNames().every((name) => checked.has(name) || heldRules().has(name) || !pattern.test(name)),
     ).map(([pattern]) => pattern.source);
     expect(stale, 'reasons that no longer name an unchecked rule').to.deep.equal([]);
+    const twice = [...heldRules().keys()].filter((name) => checked.has(name));
+    expect(twice, 'rules both an attribute and a claim check: drop the claim').to.deep.equal([]);
     expect(checked.size, 'rules checked at plan').to.be.above(100);
   });
 
-  it('a bound or a form on a field an argument sets is derived, never said to be checked elsewhere', () => {
-    // A hand-written check named in a reason would escape the agreement test below: such rules are apiRules'.
+  it('a bound or a form on a field an argument sets is derived, never held by hand', () => {
+    // A hand-written check of one would escape the agreement test below: such rules are apiRules'.
     const BOUND_OR_FORM =
       /#(u?int(32|64)|s?fixed(32|64)|sint(32|64)|double|float|string|bytes|enum|repeated\.(min|max)_items)$/;
-    const claimedElsewhere = apiRuleNames()
-      .filter((name) => !checkedApiRules().has(name) && BOUND_OR_FORM.test(name))
-      .filter((name) => NOT_CHECKED_AT_PLAN.find(([pattern]) => pattern.test(name))?.[2] !== 'not configured');
-    expect(claimedElsewhere, 'derive these with apiRules, or say no argument sets them').to.deep.equal([]);
+    const byHand = apiRuleNames().filter((name) => heldRules().has(name) && BOUND_OR_FORM.test(name));
+    expect(byHand, 'derive these with apiRules').to.deep.equal([]);
     // The rule has something to hold: bounds and forms no argument sets.
     expect(
       apiRuleNames().filter((name) => !checkedApiRules().has(name) && BOUND_OR_FORM.test(name)).length,
     ).to.be.above(0);
   });
 
-  it("every message rule has a named check in the provider, and the provider's page size is the API's", () => {
-    const rules = Object.entries(VDB_MESSAGE_RULES).flatMap(([message, rule]) =>
+  it('every message rule is held by the code that says so, and every claim names a rule of the .proto files', () => {
+    const messageRules = Object.entries(VDB_MESSAGE_RULES).flatMap(([message, rule]) =>
       ((rule as { cel?: { id: string }[] }).cel ?? []).map((cel) => `${message}#${cel.id}`),
     );
-    expect(rules.sort()).to.deep.equal(Object.keys(MESSAGE_RULES_CHECKED).sort());
+    const inCode = [...heldRules()].filter(([, held]) => 'code' in held).map(([name]) => name);
+    expect(messageRules.filter((name) => !inCode.includes(name))).to.deep.equal([]);
+    const rules = new Set([...apiRuleNames(), ...messageRules]);
+    expect(
+      [...heldRules().keys()].filter((name) => !rules.has(name)),
+      'claims of no rule',
+    ).to.deep.equal([]);
+  });
+
+  describe('each rule held in code agrees with protovalidate on its samples', () => {
+    const registry = vdbRulesRegistry();
+    const validator = createValidator({ registry });
+    const claims = new Set([...heldRules().values()].flatMap((held) => ('code' in held ? [held.code] : [])));
+    for (const claim of claims)
+      it(`${claim.message}: ${claim.rules.join(', ')} (${claim.where})`, () => {
+        const schema = registry.getMessage(`${PACKAGE}${claim.message}`)!;
+        const broken = (message: unknown): string[] => {
+          const result = validator.validate(schema, fromJson(schema, message as JsonValue));
+          if (result.kind === 'error') throw result.error;
+          if (result.kind === 'valid') return [];
+          return claim.rules.filter((rule) => result.error.violations.some((v) => violates(v, rule)));
+        };
+        const disagreements: string[] = [];
+        const reached = new Set<string>();
+        let refused = 0;
+        let unsent = 0;
+        for (const sample of claim.samples()) {
+          const problems = planErrors(claim, sample);
+          const sent = claim.sent(sample);
+          if (problems.length > 0) refused++;
+          if (sent === undefined) unsent++;
+          if (claim.planReports) {
+            // The plan refuses exactly the samples whose message, as written, breaks a rule.
+            const written = (claim.literal ?? claim.sent)(sample);
+            const breaks = written === undefined ? [] : broken(written);
+            for (const rule of breaks) reached.add(rule);
+            if (problems.length > 0 !== breaks.length > 0)
+              disagreements.push(
+                `${JSON.stringify(sample)}: the plan ${problems.length ? `refuses (${problems.join('; ')})` : 'takes it'}, ` +
+                  `protovalidate ${breaks.length ? `refuses (${breaks.join(', ')})` : 'takes'} ${JSON.stringify(written)}`,
+              );
+          }
+          // What is sent for a sample the plan takes meets the rules.
+          if (problems.length === 0 && sent !== undefined && broken(sent).length > 0)
+            disagreements.push(
+              `${JSON.stringify(sample)}: sent as ${JSON.stringify(sent)}, which breaks ${broken(sent)}`,
+            );
+        }
+        expect(disagreements).to.deep.equal([]);
+        if (claim.planReports) {
+          expect([...reached].sort(), 'rules some sample breaks').to.deep.equal([...claim.rules].sort());
+          expect(refused, 'samples the plan refuses').to.be.above(0);
+        } else expect(unsent, 'samples the provider sends nothing for').to.be.above(0);
+      });
+  });
+
+  describe("each rule held by a schema is held by that resource's schema", () => {
+    for (const [name, held] of heldRules())
+      if ('schema' in held)
+        it(`${name.slice(PACKAGE.length)}: ${held.where}`, () => {
+          const { type, attribute, as } = held.schema;
+          const resource = vdbDef.resources.find((r) => r.typeName === type);
+          expect(resource, type).to.not.equal(undefined);
+          let field: unknown = { kind: 'block', fields: resource!.schema.fields };
+          for (const step of attribute.split('.')) field = (field as { fields: Record<string, unknown> }).fields[step];
+          const def = field as { kind: string; options: { min?: number; max?: number; distinct?: boolean } };
+          expect(def, `${type}.${attribute}`).to.not.equal(undefined);
+          if (as === 'required')
+            expect(def.kind === 'block' && (def.options.min ?? 0) >= 1, 'a required block').to.equal(true);
+          if (as === 'at most one')
+            expect(def.kind === 'block' && def.options.max === 1, 'at most one block').to.equal(true);
+          if (as === 'distinct')
+            expect(def.kind === 'attr' && def.options.distinct === true, 'a distinct list').to.equal(true);
+        });
   });
 
   describe('each derived check agrees with protovalidate on the bounds and forms of its rule', () => {
@@ -140,4 +219,15 @@ function checkedPart(full: string): Record<string, Record<string, unknown>> {
 
 function problems(checks: readonly Validator<unknown>[], value: unknown): string {
   return checks.map((check) => check.check(value as never) ?? '').join(' ');
+}
+
+/**
+ * Whether a protovalidate violation is of `rule`, named as a claim names it: a message's CEL rule by id,
+ * a field's as `<field>#<rule>` (`cert#required`, `access_rules#cel.access_rules.no_mixing`).
+ */
+function violates(violation: { field: Parameters<typeof pathToString>[0]; ruleId: string }, rule: string): boolean {
+  const at = pathToString(violation.field);
+  if (!rule.includes('#')) return at === '' && violation.ruleId === rule;
+  const [field, kind] = rule.split('#') as [string, string];
+  return at.split(/[.[]/)[0] === field && violation.ruleId === kind.replace(/^cel\./, '');
 }

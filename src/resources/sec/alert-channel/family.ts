@@ -84,7 +84,7 @@ export interface AlertChannelSpec<F extends Fields, T extends AlertChannelType =
    * (../wired-fields.ts). toData and fromData map the others.
    */
   wire?: Wiring<F>;
-  /** Model → the integration's `data` object, in the shape the contract declares for `apiType` (wired fields aside). */
+  /** Model → the integration's `data`, in the shape the contract declares for `apiType` (wired fields aside). */
   toData?(model: ChannelModel<F>): DeepPartial<AlertChannelData<T>>;
   /** The integration's `data` → the member's own fields (secrets the API masks are declared `masked`). */
   fromData?(data: AlertChannelData<T>): ReadModel<F>;

@@ -44,6 +44,19 @@ export function additionalDisk(
 const secretRefToApi = (refs: readonly { secret_name: string; secret_key: string }[]): SecretKeyRef | undefined =>
   refs[0] ? { name: refs[0].secret_name, key: refs[0].secret_key } : undefined;
 
+type TlsModel = { cert: readonly SecretRefModel[]; key: readonly SecretRefModel[] };
+type SecretRefModel = { secret_name: string; secret_key: string };
+
+/** The tls block as sent: both secrets, or nothing (the plan refuses one alone: checkTls). */
+export const tlsToApi = (tls: TlsModel) =>
+  tls.cert[0] && tls.key[0] ? { cert: secretRefToApi(tls.cert)!, key: secretRefToApi(tls.key)! } : undefined;
+
+/** The tls block as it says, each secret it names: what the API's rules judge (DatabaseConfigurationTls). */
+export const tlsAsWritten = (tls: TlsModel) => ({
+  ...(tls.cert[0] ? { cert: secretRefToApi(tls.cert) } : {}),
+  ...(tls.key[0] ? { key: secretRefToApi(tls.key) } : {}),
+});
+
 function databaseConfigurationToApi(db: DatabaseConfigurationModel): DatabaseConfiguration {
   const collection = db.collection[0];
   const performance = db.storage[0]?.performance[0];
@@ -90,7 +103,7 @@ function databaseConfigurationToApi(db: DatabaseConfigurationModel): DatabaseCon
         }
       : {}),
     ...(db.log_level ? { logLevel: db.log_level as DatabaseLogLevel } : {}),
-    ...(tls?.cert[0] && tls.key[0] ? { tls: { cert: secretRefToApi(tls.cert)!, key: secretRefToApi(tls.key)! } } : {}),
+    ...(tls && tlsToApi(tls) ? { tls: tlsToApi(tls) } : {}),
     ...(inference && inference.enabled !== null ? { inference: { enabled: inference.enabled } } : {}),
   };
 }

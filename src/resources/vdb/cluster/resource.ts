@@ -31,9 +31,18 @@ import {
   type VdbContext,
 } from '../common.js';
 import { clusterFields, type ClusterModel, type ConfigurationModel } from './schema.js';
-import { additionalDisk, clusterFromApi, configurationToApi, jwtRbacOnCreate, wantsJwtRbac } from './mapping.js';
+import {
+  additionalDisk,
+  clusterFromApi,
+  configurationToApi,
+  jwtRbacOnCreate,
+  tlsAsWritten,
+  tlsToApi,
+  wantsJwtRbac,
+} from './mapping.js';
 import { cloudProviderId, cloudRegionId, HYBRID, uuid } from '../formats.js';
 import { apiRules } from '../rules.js';
+import { combinations, heldBySchema, heldInCode } from '../rules-held.js';
 import { checkClusterPlacement } from '../catalogue.js';
 import { madeAtFrom } from '../../shared/made-at.js';
 
@@ -70,13 +79,7 @@ function validateConfiguration(config: ConfigModelOf<typeof clusterFields>, diag
   const at = (...names: (string | number)[]) => names.map((n) => (typeof n === 'number' ? indexStep(n) : attrStep(n)));
   checkTolerations(c.tolerations, at('configuration', 0, 'tolerations'), diags);
   const tls = c.database_configuration?.[0]?.tls?.[0];
-  if (tls && tls.cert !== undefined && tls.key !== undefined && (tls.cert.length === 0 || tls.key.length === 0)) {
-    diags.error(
-      'Incomplete TLS settings',
-      'The tls block needs both a `cert` and a `key` block.',
-      at('configuration', 0, 'database_configuration', 0, 'tls', 0),
-    );
-  }
+  if (tls) checkTls(tls, at('configuration', 0, 'database_configuration', 0, 'tls', 0), diags);
   checkHybridRegion(config, diags);
   const node = c.node_configuration?.[0];
   checkAdditionalDisk(node?.resource_configurations, at('configuration', 0, 'node_configuration', 0), diags);
@@ -89,8 +92,51 @@ function validateConfiguration(config: ConfigModelOf<typeof clusterFields>, diag
   }
 }
 
+/** The API's rules of a tls block (DatabaseConfigurationTls: cert and key required), judged where both are known. */
+function checkTls(
+  tls: { cert?: readonly unknown[] | undefined; key?: readonly unknown[] | undefined },
+  at: AttributePath,
+  diags: Diagnostics,
+): void {
+  if (tls.cert === undefined || tls.key === undefined || (tls.cert.length > 0 && tls.key.length > 0)) return;
+  diags.error('Incomplete TLS settings', 'The tls block needs both a `cert` and a `key` block.', at);
+}
+
+const SECRET = [{ secret_name: 'qdrant-tls', secret_key: 'tls.crt' }];
+heldInCode({
+  message: 'cluster.v1.DatabaseConfigurationTls',
+  rules: ['cert#required', 'key#required'],
+  where: 'cluster/resource.ts: checkTls',
+  samples: () => combinations({ cert: [[], SECRET], key: [[], SECRET] }),
+  planReports: (tls, diags) => checkTls(tls, [], diags),
+  sent: tlsToApi,
+  literal: tlsAsWritten,
+});
+
+heldBySchema('cluster.v1.Cluster.configuration#required', {
+  type: 'vdb_accounts_cluster',
+  attribute: 'configuration',
+  as: 'required',
+});
+
+/** Where a cluster is placed: what the hybrid region rule reads. */
+type Placement = Pick<ClusterModel, 'cloud_provider' | 'cloud_region' | 'private_region_id'>;
+
+/** Where the cluster is placed, as sent. */
+function placementToApi(plan: Placement) {
+  return {
+    cloudProviderId: plan.cloud_provider,
+    // The deprecated private_region_id names the hybrid region when set (docs/api/vdb.md, "Cluster fields").
+    cloudProviderRegionId:
+      plan.cloud_provider === HYBRID && plan.private_region_id ? plan.private_region_id : plan.cloud_region,
+  };
+}
+
 /** The API's rule of a Cluster (cluster.hybrid_region_uuid): a hybrid cluster's region is an environment's id. */
-function checkHybridRegion(config: ConfigModelOf<typeof clusterFields>, diags: Diagnostics): void {
+function checkHybridRegion(
+  config: Pick<ConfigModelOf<typeof clusterFields>, keyof Placement>,
+  diags: Diagnostics,
+): void {
   if (config.cloud_provider !== HYBRID) return;
   const [name, region] = config.private_region_id
     ? ['private_region_id', config.private_region_id]
@@ -103,6 +149,21 @@ function checkHybridRegion(config: ConfigModelOf<typeof clusterFields>, diags: D
     [attrStep(name)],
   );
 }
+
+const ENVIRONMENT_ID = '0b7e4a7c-5d1e-4f3a-9a55-3f1e2d6c7b80';
+heldInCode({
+  message: 'cluster.v1.Cluster',
+  rules: ['cluster.hybrid_region_uuid'],
+  where: 'cluster/resource.ts: checkHybridRegion',
+  samples: () =>
+    combinations({
+      cloud_provider: ['aws', HYBRID],
+      cloud_region: ['eu-west-1', ENVIRONMENT_ID],
+      private_region_id: [null, 'eu-west-1', ENVIRONMENT_ID],
+    }),
+  planReports: checkHybridRegion,
+  sent: placementToApi,
+});
 
 /** The disk amounts add up to the extra disk per node, whose bound is the API's (AdditionalResources.disk). */
 function checkAdditionalDisk(
@@ -132,10 +193,7 @@ function toApi(plan: ClusterModel, accountId: string) {
   return {
     accountId,
     name: plan.name,
-    cloudProviderId: plan.cloud_provider,
-    // The deprecated private_region_id names the hybrid region when set (docs/api/vdb.md, "Cluster fields").
-    cloudProviderRegionId:
-      plan.cloud_provider === HYBRID && plan.private_region_id ? plan.private_region_id : plan.cloud_region,
+    ...placementToApi(plan),
     labels: keyValuesToApi(plan.labels),
     configuration: configurationToApi(configuration),
   };
