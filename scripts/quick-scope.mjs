@@ -67,9 +67,7 @@ function changedBodies(text, lines) {
     if (/^ {0,2}\S/.test(line) && spans.length > 0 && spans.at(-1).to === Number.POSITIVE_INFINITY) spans.at(-1).to = i;
     if (opened) spans.push({ name: opened[1], from: i + 1, to: Number.POSITIVE_INFINITY });
   });
-  const holding = (n) => spans.find((span) => span.from <= n && n <= span.to)?.name;
-  const names = lines?.map(holding);
-  return names === undefined || names.includes(undefined) ? spans.map((span) => span.name) : [...new Set(names)];
+  return namesHolding(spans, lines);
 }
 
 /** The top-level messages of a .proto file holding the lines `lines` (every message when one is outside them). */
@@ -80,6 +78,11 @@ function changedMessages(text, lines) {
     if (opened) spans.push({ name: opened[1], from: i + 1, to: opened[2] ? i + 1 : Number.POSITIVE_INFINITY });
     else if (line === '}' && spans.length > 0) spans.at(-1).to = i + 1;
   });
+  return namesHolding(spans, lines);
+}
+
+/** The names of the spans holding the lines `lines`; every span's when a line is outside them, or lines is undefined. */
+function namesHolding(spans, lines) {
   const holding = (n) => spans.find((span) => span.from <= n && n <= span.to)?.name;
   const names = lines?.map(holding);
   return names === undefined || names.includes(undefined) ? spans.map((span) => span.name) : [...new Set(names)];

@@ -24,14 +24,28 @@ const HELD_AS: Readonly<Record<FieldSpec['kind'], readonly string[]>> = {
   array: ['list(string)', 'set(string)'],
 };
 
+/** The fields with the wired ones' checks, and how the wired ones go to and come from the body. */
+export interface WiredFields<F extends Fields> {
+  readonly fields: F;
+  /** `data` with every wired attribute the model sets put at its path (objects on the way made as needed). */
+  send(model: Record<string, unknown>, data: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * Each wired attribute as `data` holds it; null when the field is absent, or blank where the contract
+   * refuses a blank one (the platform's way of saying "not set").
+   */
+  read(data: unknown): Record<string, unknown>;
+}
+
 /**
- * `fields` with each wired attribute checked by its field's rules in `body` (`AlertChannels:EmailUser`).
- * A path the body lacks, a secret, or an attribute of another type than its field fails here, when the
- * provider's schema is built.
+ * The attributes `wiring` names, resolved once against `body` (`AlertChannels:EmailUser`): each is checked by
+ * its field's rules. A path the body lacks, a secret, or an attribute of another type than its field fails
+ * here, when the provider's schema is built.
  */
-export function withWiredChecks<F extends Fields>(body: string, fields: F, wiring: Wiring<F>): F {
+export function wireFields<F extends Fields>(body: string, fields: F, wiring: Wiring<F>): WiredFields<F> {
   const out: Record<string, unknown> = { ...fields };
-  for (const [name, path] of wiredEntries(wiring)) {
+  const wired: { name: string; keys: string[]; blankIsUnset: boolean }[] = [];
+  for (const [name, path] of Object.entries(wiring)) {
+    if (typeof path !== 'string') continue;
     const def = fields[name] as AttrDef<unknown, boolean> | undefined;
     const spec = contractField(`${body}.${path}`);
     const where = `${body}.${path} (attribute ${name})`;
@@ -45,49 +59,36 @@ export function withWiredChecks<F extends Fields>(body: string, fields: F, wirin
       throw new Error(`${where}: a ${spec.kind} field cannot be held in a ${held} attribute`);
     const own = def.options.validate ?? [];
     // The platform refuses a blank text unless its field allows one; the derived checks leave that out.
-    const blank = spec.kind === 'string' && !spec.allowEmpty && !own.some((v) => v.description === EMPTY.description);
+    const blankIsUnset = spec.kind === 'string' && !spec.allowEmpty;
+    const blank = blankIsUnset && !own.some((v) => v.description === EMPTY.description);
     const checks = [...(blank ? [EMPTY] : []), ...secRules<unknown>(`${body}.${path}`)];
     out[name] = { ...def, options: { ...def.options, validate: [...own, ...checks] } };
+    wired.push({ name, keys: path.split('.'), blankIsUnset });
   }
-  return out as F;
+  return {
+    fields: out as F,
+    send(model, data) {
+      for (const { name, keys } of wired) {
+        const value = model[name];
+        if (value === null || value === undefined) continue;
+        let at = data;
+        for (const key of keys.slice(0, -1)) {
+          const next = at[key];
+          at = at[key] = typeof next === 'object' && next !== null ? { ...(next as Record<string, unknown>) } : {};
+        }
+        at[keys.at(-1)!] = value;
+      }
+      return data;
+    },
+    read(data) {
+      const read: Record<string, unknown> = {};
+      for (const { name, keys, blankIsUnset } of wired) {
+        let value: unknown = data;
+        for (const key of keys)
+          value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+        read[name] = value === undefined || (blankIsUnset && value === '') ? null : value;
+      }
+      return read;
+    },
+  };
 }
-
-/** `data` with every wired attribute the model sets put at its path (objects on the way made as needed). */
-export function sendWired<F extends Fields>(
-  model: Record<string, unknown>,
-  wiring: Wiring<F>,
-  data: Record<string, unknown>,
-): Record<string, unknown> {
-  for (const [name, path] of wiredEntries(wiring)) {
-    const value = model[name];
-    if (value === null || value === undefined) continue;
-    const keys = path.split('.');
-    let at = data;
-    for (const key of keys.slice(0, -1)) {
-      const next = at[key];
-      at = at[key] = typeof next === 'object' && next !== null ? { ...(next as Record<string, unknown>) } : {};
-    }
-    at[keys.at(-1)!] = value;
-  }
-  return data;
-}
-
-/**
- * Each wired attribute as `data` holds it; null when the field is absent, or blank where the contract
- * refuses a blank one (the platform's way of saying "not set").
- */
-export function readWired<F extends Fields>(body: string, data: unknown, wiring: Wiring<F>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, path] of wiredEntries(wiring)) {
-    let value: unknown = data;
-    for (const key of path.split('.'))
-      value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-    const spec = contractField(`${body}.${path}`);
-    const blank = value === '' && spec.kind === 'string' && !spec.allowEmpty;
-    out[name] = value === undefined || blank ? null : value;
-  }
-  return out;
-}
-
-const wiredEntries = <F extends Fields>(wiring: Wiring<F>) =>
-  Object.entries(wiring).filter((entry): entry is [string, string] => typeof entry[1] === 'string');

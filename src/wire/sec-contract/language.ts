@@ -87,28 +87,22 @@ type Options<S> = Omit<S, 'kind'>;
 type Checks = 'fields' | 'check' | 'checkRule';
 type NoOptions = Record<never, never>;
 
+/** A builder of a spec without parts of its own: its kind, and its options with their literal types. */
+const scalar =
+  <S extends StringSpec | IntegerSpec | FlagSpec | BooleanSpec>(kind: S['kind']) =>
+  <const O extends Options<S> = Options<S>>(options: O = {} as O): S & O =>
+    ({ kind, ...options }) as S & O;
+
 /**
  * Builders, so tables read `field.string({ optional: true })`. Each keeps its options' literal types
  * (`optional: true`, an enum's values, an object's fields), so that what a client reads can be typed
  * from the very spec (src/clients/sec/contract-answers.ts).
  */
 export const field = {
-  string: <const O extends Options<StringSpec> = NoOptions>(options: O = {} as O): StringSpec & O => ({
-    kind: 'string',
-    ...options,
-  }),
-  integer: <const O extends Options<IntegerSpec> = NoOptions>(options: O = {} as O): IntegerSpec & O => ({
-    kind: 'integer',
-    ...options,
-  }),
-  flag: <const O extends Options<FlagSpec> = NoOptions>(options: O = {} as O): FlagSpec & O => ({
-    kind: 'flag',
-    ...options,
-  }),
-  boolean: <const O extends Options<BooleanSpec> = NoOptions>(options: O = {} as O): BooleanSpec & O => ({
-    kind: 'boolean',
-    ...options,
-  }),
+  string: scalar<StringSpec>('string'),
+  integer: scalar<IntegerSpec>('integer'),
+  flag: scalar<FlagSpec>('flag'),
+  boolean: scalar<BooleanSpec>('boolean'),
   // `check` is typed apart from O, so that its parameters are typed from the spec's.
   object: <const F extends Record<string, FieldSpec>, const O extends Omit<Options<ObjectSpec>, Checks> = NoOptions>(
     fields: F,

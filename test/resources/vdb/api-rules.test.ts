@@ -116,9 +116,10 @@ describe('vdb: the plan checks the API field rules of proto/vdb', () => {
               );
           }
           // What is sent for a sample the plan takes meets the rules.
-          if (problems.length === 0 && sent !== undefined && broken(sent).length > 0)
+          const sentBreaks = problems.length === 0 && sent !== undefined ? broken(sent) : [];
+          if (sentBreaks.length > 0)
             disagreements.push(
-              `${JSON.stringify(sample)}: sent as ${JSON.stringify(sent)}, which breaks ${broken(sent)}`,
+              `${JSON.stringify(sample)}: sent as ${JSON.stringify(sent)}, which breaks ${sentBreaks}`,
             );
         }
         expect(disagreements).to.deep.equal([]);

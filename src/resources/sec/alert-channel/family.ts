@@ -5,7 +5,7 @@
  * declares only its API type and its own `data` fields.
  */
 import { secRules } from '../rules.js';
-import { readWired, sendWired, withWiredChecks, type Wiring } from '../wired-fields.js';
+import { type Wiring, wireFields } from '../wired-fields.js';
 import {
   attr,
   type BlockDef,
@@ -105,9 +105,8 @@ export type DeepPartial<T> = T extends readonly unknown[]
 export function alertChannel<F extends Fields, T extends AlertChannelType>(
   spec: AlertChannelSpec<F, T>,
 ): ResourceDef<CommonFields & F, SecClient> {
-  const body = `AlertChannels:${spec.apiType}`;
-  const wiring: Wiring<F> = spec.wire ?? {};
-  const fields = { ...commonFields, ...withWiredChecks(body, spec.fields, wiring) } as CommonFields & F;
+  const wired = wireFields(`AlertChannels:${spec.apiType}`, spec.fields, spec.wire ?? {});
+  const fields = { ...commonFields, ...wired.fields } as CommonFields & F;
   type Model = ChannelModel<F>;
 
   // Common fields are typed through the generic F here; read them through the common model.
@@ -116,7 +115,7 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(
     name: common(m).name,
     type: spec.apiType,
     enabled: common(m).enabled !== false,
-    data: sendWired(m, wiring, { ...spec.toData?.(m) }) as AlertChannelData<T>,
+    data: wired.send(m, { ...spec.toData?.(m) }) as AlertChannelData<T>,
   });
   const fromApi = (i: Integration<string, unknown>): Partial<Model> => {
     // Only reachable by importing the GUID of another kind of channel: say so instead of
@@ -141,7 +140,7 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(
       type_name: i.type,
       created_or_updated_by: i.createdOrUpdatedBy ?? '',
       created_or_updated_time: i.createdOrUpdatedTime ?? '',
-      ...readWired(body, i.data, wiring),
+      ...wired.read(i.data),
       ...spec.fromData?.(i.data as AlertChannelData<T>),
     } as Partial<Model>;
   };

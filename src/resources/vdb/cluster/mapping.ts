@@ -41,11 +41,11 @@ export function additionalDisk(
     .reduce((sum, r) => sum + r.amount, 0);
 }
 
-const secretRefToApi = (refs: readonly { secret_name: string; secret_key: string }[]): SecretKeyRef | undefined =>
-  refs[0] ? { name: refs[0].secret_name, key: refs[0].secret_key } : undefined;
-
-type TlsModel = { cert: readonly SecretRefModel[]; key: readonly SecretRefModel[] };
 type SecretRefModel = { secret_name: string; secret_key: string };
+type TlsModel = { cert: readonly SecretRefModel[]; key: readonly SecretRefModel[] };
+
+const secretRefToApi = (refs: readonly SecretRefModel[]): SecretKeyRef | undefined =>
+  refs[0] ? { name: refs[0].secret_name, key: refs[0].secret_key } : undefined;
 
 /** The tls block as sent: both secrets, or nothing (the plan refuses one alone: checkTls). */
 export const tlsToApi = (tls: TlsModel) =>
@@ -61,7 +61,7 @@ function databaseConfigurationToApi(db: DatabaseConfigurationModel): DatabaseCon
   const collection = db.collection[0];
   const performance = db.storage[0]?.performance[0];
   const service = db.service[0];
-  const tls = db.tls[0];
+  const tls = db.tls[0] && tlsToApi(db.tls[0]);
   const inference = db.inference[0];
   return {
     ...(collection
@@ -103,7 +103,7 @@ function databaseConfigurationToApi(db: DatabaseConfigurationModel): DatabaseCon
         }
       : {}),
     ...(db.log_level ? { logLevel: db.log_level as DatabaseLogLevel } : {}),
-    ...(tls && tlsToApi(tls) ? { tls: tlsToApi(tls) } : {}),
+    ...(tls ? { tls } : {}),
     ...(inference && inference.enabled !== null ? { inference: { enabled: inference.enabled } } : {}),
   };
 }
