@@ -21,7 +21,7 @@ export interface ApiObject {
   readonly changeable: string;
 }
 
-/** One resource in a workspace's state (from `terraform show -json`). */
+/** One resource instance in a workspace's state (its state file, ./workspace.ts). */
 export interface StateEntry {
   readonly address: string;
   readonly type: string;
