@@ -127,6 +127,7 @@ writeFileSync(
     `export const VDB_FIELD_RULES = ${JSON.stringify(table.fields, null, 1)};\n` +
     `export const VDB_MESSAGE_RULES = ${JSON.stringify(table.messages, null, 1)};\n` +
     `export const VDB_FIELD_ENUMS = ${JSON.stringify(table.enums)};\n` +
-    `export const VDB_FIELD_TYPES = ${JSON.stringify(table.types, null, 1)};\n`,
+    `export const VDB_FIELD_TYPES = ${JSON.stringify(table.types, null, 1)};\n` +
+    `export const VDB_FIELD_SHAPES = ${JSON.stringify(table.shapes)};\n`,
 );
 process.stderr.write(`build-proto: wrote ${tableOut}\n`);

@@ -1,6 +1,7 @@
 // Declaration of dist/src/wire/vdb-field-rules.js, which scripts/build-proto.mjs generates from the
 // buf.validate annotations of proto/vdb (src/wire/vdb-rules.ts `rulesTable`).
 import type { JsonObject } from '@bufbuild/protobuf';
+import type { FieldShape } from './vdb-rules.js';
 
 /** Each annotated field's rules, by its full name, as protovalidate's FieldRules in proto JSON. */
 export declare const VDB_FIELD_RULES: Readonly<Record<string, JsonObject>>;
@@ -10,3 +11,5 @@ export declare const VDB_MESSAGE_RULES: Readonly<Record<string, JsonObject>>;
 export declare const VDB_FIELD_ENUMS: Readonly<Record<string, readonly (readonly [string, number])[]>>;
 /** The type of each field that has rules (`string`, `uint32`, `enum`, `message`), by its full name. */
 export declare const VDB_FIELD_TYPES: Readonly<Record<string, string>>;
+/** Every field of the vdb API, by its full name: its type, whether it repeats, whether its absence is told. */
+export declare const VDB_FIELD_SHAPES: Readonly<Record<string, FieldShape>>;

@@ -254,12 +254,14 @@ export function rulesTable(root: protobuf.Root): {
   messages: Record<string, JsonObject>;
   enums: Record<string, [string, number][]>;
   types: Record<string, string>;
+  shapes: Record<string, FieldShape>;
 } {
   root.resolveAll();
   const fields: Record<string, FieldRulesJson> = {};
   const messages: Record<string, JsonObject> = {};
   const enums: Record<string, [string, number][]> = {};
   const types: Record<string, string> = {};
+  const shapes: Record<string, FieldShape> = {};
   const visit = (ns: protobuf.NamespaceBase) => {
     for (const nested of ns.nestedArray) {
       if (nested instanceof protobuf.Type) {
@@ -267,6 +269,7 @@ export function rulesTable(root: protobuf.Root): {
         const messageRules = gathered(MessageRulesSchema, nested.parsedOptions, MESSAGE_OPTION);
         if (messageRules) messages[full] = messageRules;
         for (const field of nested.fieldsArray) {
+          if (full.startsWith(VDB_PACKAGE)) shapes[`${full}.${field.name}`] = shapeOf(field);
           const rules = gathered(FieldRulesSchema, field.parsedOptions, FIELD_OPTION);
           if (!rules) continue;
           // Checked here as protovalidate will read it: a rule it would refuse fails the build.
@@ -282,7 +285,32 @@ export function rulesTable(root: protobuf.Root): {
     }
   };
   visit(root);
-  return { fields, messages, enums, types };
+  return { fields, messages, enums, types, shapes };
+}
+
+const VDB_PACKAGE = 'vdb.cloud.';
+
+/**
+ * What a field of the vdb API is, for code that maps it without the descriptors: its type (a scalar's
+ * proto name, `enum` or a message's full name), whether it repeats, and whether its absence is told
+ * apart from its zero value (proto3 `optional`, or a message).
+ */
+export interface FieldShape {
+  readonly type: string;
+  readonly repeated?: true;
+  readonly optional?: true;
+}
+
+function shapeOf(field: protobuf.Field): FieldShape {
+  const type = field.resolve().resolvedType;
+  const name =
+    type instanceof protobuf.Enum ? 'enum' : type instanceof protobuf.Type ? type.fullName.slice(1) : field.type;
+  const present = !field.repeated && (type instanceof protobuf.Type || field.partOf !== null);
+  return {
+    type: name,
+    ...(field.repeated ? { repeated: true as const } : {}),
+    ...(present ? { optional: true as const } : {}),
+  };
 }
 
 function fromJsonChecked(rules: JsonObject, where: string): JsonObject {

@@ -5,7 +5,11 @@
  */
 import { expect } from 'chai';
 import { describeProvider } from '../pulumi-model/description.js';
-import { buildPulumiSchemaWithReport, type PulumiPackageSchema } from '../pulumi-model/schema.js';
+import {
+  buildPulumiSchemaWithReport,
+  type PulumiPackageSchema,
+  type PulumiPropertySpec,
+} from '../pulumi-model/schema.js';
 import { camelCaseTerraformName, computeTokens } from '../../packages/framework/src/schema/pulumi/naming.js';
 import { parseSeed, type ParsedSeed } from './seed-parser.js';
 import { allDifferences, compareWithSeed, type AllowedDifference } from './seed-compare.js';
@@ -37,28 +41,57 @@ export function resourceToken(provider: string, tfType: string): string {
 
 /**
  * The differences the provider declares with its fields (`addedOverUpstream`): each argument or
- * attribute the upstream provider lacks is "not in the seed", for the reason the field gives. Top-level
- * fields of the provider block and of resources; a nested one, or a data source's, is refused here with
- * its place, so that none goes unchecked.
+ * attribute the upstream provider lacks is "not in the seed", for the reason the field gives, under the
+ * name the seed compares it by: the provider's config, the resource, or the nested type the Pulumi
+ * schema gives its block (found by following the schema's references down the block's path). A data
+ * source's is refused here with its place, so that none goes unchecked.
  */
 export async function upstreamAdditions(provider: 'sec' | 'vdb'): Promise<AllowedDifference[]> {
   const def = await loadProviderDef(provider);
-  const added = (fields: Fields, where: string, subject: string | undefined): AllowedDifference[] =>
+  const { schema } = buildPulumiSchemaWithReport(await describeProvider(provider));
+  /** The nested type a property refers to (`AccountsClusterConfiguration`), and its properties. */
+  const nestedType = (property: PulumiPropertySpec | undefined, where: string) => {
+    const ref = property?.$ref ?? property?.items?.$ref ?? property?.additionalProperties?.$ref;
+    const token = ref?.replace(/^#\/types\//, '');
+    const type = token === undefined ? undefined : schema.types[token];
+    if (!token || !type) throw new Error(`${where}: the Pulumi schema has no nested type for this block`);
+    return { subject: token.split(':').at(-1)!, properties: type.properties ?? {} };
+  };
+  const added = (
+    fields: Fields,
+    where: string,
+    subject: string | undefined,
+    properties: Record<string, PulumiPropertySpec>,
+  ): AllowedDifference[] =>
     Object.entries(fields).flatMap(([name, field]) => {
-      const nested = field.kind === 'block' ? added(field.fields, `${where}.${name}`, undefined) : [];
+      const pulumiName = camelCaseTerraformName(name);
+      if (field.kind === 'block') {
+        if (subject === undefined || !declaresAddition(field.fields))
+          return added(field.fields, `${where}.${name}`, undefined, {});
+        const inner = nestedType(properties[pulumiName], `${where}.${name}`);
+        return added(field.fields, `${where}.${name}`, inner.subject, inner.properties);
+      }
       const reason = field.kind === 'attr' ? field.options.addedOverUpstream : undefined;
-      if (reason === undefined) return nested;
+      if (reason === undefined) return [];
       if (subject === undefined)
-        throw new Error(`${where}.${name} is added over upstream: only top-level fields are taken as seed differences`);
-      return [{ what: `${subject}.${camelCaseTerraformName(name)}: not in the seed`, reason }, ...nested];
+        throw new Error(`${where}.${name} is added over upstream: a data source's fields are not seed differences`);
+      return [{ what: `${subject}.${pulumiName}: not in the seed`, reason }];
     });
   return [
-    ...added(def.schema.fields as Fields, 'provider', 'config'),
-    ...def.resources.flatMap((r) =>
-      added(r.schema.fields as Fields, r.typeName, resourceToken(provider, r.typeName).split(':').at(-1)),
-    ),
-    ...def.dataSources.flatMap((d) => added(d.schema.fields as Fields, d.typeName, undefined)),
+    ...added(def.schema.fields as Fields, 'provider', 'config', schema.provider?.inputProperties ?? {}),
+    ...def.resources.flatMap((r) => {
+      const token = resourceToken(provider, r.typeName);
+      const spec = schema.resources[token];
+      return added(r.schema.fields as Fields, r.typeName, token.split(':').at(-1), spec?.inputProperties ?? {});
+    }),
+    ...def.dataSources.flatMap((d) => added(d.schema.fields as Fields, d.typeName, undefined, {})),
   ];
+}
+
+function declaresAddition(fields: Fields): boolean {
+  return Object.values(fields).some((field) =>
+    field.kind === 'block' ? declaresAddition(field.fields) : field.options.addedOverUpstream !== undefined,
+  );
 }
 
 /** The function token of a Terraform data source type (`vdb_accounts_clusters` → `vdb:index/getAccountsClusters:getAccountsClusters`). */

@@ -49,6 +49,7 @@ import {
 import { INT32_MAX, formatTimestamp } from './formats.js';
 import { apiRule, apiRules } from './rules.js';
 import { heldBySchema } from './rules-held.js';
+import { wireMessage } from './wired-fields.js';
 import {
   parseSettings,
   printSettings,
@@ -89,60 +90,44 @@ const configurationFields = {
   }),
   http_proxy_url: attr.string({
     optional: true,
-    validate: apiRules(`${CONFIGURATION_FIELD}.http_proxy_url`, PROXY_URL),
     description: 'HTTP proxy the components use.',
   }),
   https_proxy_url: attr.string({
     optional: true,
-    validate: apiRules(`${CONFIGURATION_FIELD}.https_proxy_url`, PROXY_URL),
     description: 'HTTPS proxy the components use.',
   }),
   no_proxy_configs: attr.stringSet({
     optional: true,
-    validate: apiRules<string[]>(`${CONFIGURATION_FIELD}.no_proxy_configs`),
     description:
       'Hosts and domains reached without the proxy. ' +
       `${setNote(`${CONFIGURATION}.no_proxy_configs`, `contains(${CONFIGURATION}.no_proxy_configs, ".internal")`)}`,
   }),
   container_registry_url: attr.string({
     optional: true,
-    validate: apiRules(`${CONFIGURATION_FIELD}.container_registry_url`, {
-      what: 'a registry address such as `registry.example.com[:port][/path]`',
-      samples: ['registry.example.com', 'registry.example.com:5000/mirror'],
-    }),
     description: 'Container registry to pull images from (`host[:port][/path]`).',
   }),
   chart_repository_url: attr.string({
     optional: true,
-    validate: apiRules(`${CONFIGURATION_FIELD}.chart_repository_url`, {
-      what: 'a URL such as `https://charts.example.com/stable`',
-      samples: ['https://charts.example.com/stable', 'oci://registry.example.com/charts'],
-    }),
     description: 'Helm chart repository to install from (`scheme://host[:port][/path]`).',
   }),
   registry_secret_name: attr.string({
     optional: true,
-    validate: apiRules(`${CONFIGURATION_FIELD}.registry_secret_name`),
     description: 'Kubernetes secret with the registry credentials.',
   }),
   ca_certificates: attr.string({
     optional: true,
-    validate: apiRules(`${CONFIGURATION_FIELD}.ca_certificates`),
     description: 'Additional CA certificates (PEM) the components trust.',
   }),
   database_storage_class: attr.string({
     optional: true,
-    validate: apiRules(`${CONFIGURATION_FIELD}.database_storage_class`),
     description: 'Default storage class for database volumes.',
   }),
   snapshot_storage_class: attr.string({
     optional: true,
-    validate: apiRules(`${CONFIGURATION_FIELD}.snapshot_storage_class`),
     description: 'Default storage class for snapshots.',
   }),
   volume_snapshot_storage_class: attr.string({
     optional: true,
-    validate: apiRules(`${CONFIGURATION_FIELD}.volume_snapshot_storage_class`),
     description: 'Default volume snapshot class.',
   }),
   log_level: attr.string({
@@ -178,6 +163,28 @@ const configurationFields = {
   ),
 };
 
+/** The configuration's fields that are the API's as they are: their checks, sending and reading (./wired-fields.ts). */
+const wiredConfiguration = wireMessage(CONFIGURATION_FIELD, configurationFields, {
+  http_proxy_url: { field: 'http_proxy_url', ...PROXY_URL },
+  https_proxy_url: { field: 'https_proxy_url', ...PROXY_URL },
+  no_proxy_configs: 'no_proxy_configs',
+  container_registry_url: {
+    field: 'container_registry_url',
+    what: 'a registry address such as `registry.example.com[:port][/path]`',
+    samples: ['registry.example.com', 'registry.example.com:5000/mirror'],
+  },
+  chart_repository_url: {
+    field: 'chart_repository_url',
+    what: 'a URL such as `https://charts.example.com/stable`',
+    samples: ['https://charts.example.com/stable', 'oci://registry.example.com/charts'],
+  },
+  registry_secret_name: 'registry_secret_name',
+  ca_certificates: 'ca_certificates',
+  database_storage_class: 'database_storage_class',
+  snapshot_storage_class: 'snapshot_storage_class',
+  volume_snapshot_storage_class: 'volume_snapshot_storage_class',
+});
+
 const statusType = t.object({
   last_modified_at: t.string,
   phase: t.string,
@@ -211,7 +218,7 @@ const fields = {
     validate: apiRules('hybrid.v1.HybridCloudEnvironment.name', { what: 'letters, digits, `-` and `_`' }),
     description: 'Name of the environment: 1–64 letters, digits, `-` and `_`.',
   }),
-  configuration: block.one(configurationFields, {
+  configuration: block.one(wiredConfiguration.fields, {
     required: true,
     description: 'The configuration of the environment.',
   }),
@@ -283,19 +290,9 @@ type ConfigurationModel = ModelOf<typeof configurationFields>;
 
 function configurationToApi(c: ConfigurationModel): HybridEnvironmentConfigurationInput {
   const settings = c.advanced_operator_settings ? parseSettings(c.advanced_operator_settings) : null;
-  const opt = (key: keyof HybridEnvironmentConfigurationInput, v: string | null) => (v ? { [key]: v } : {});
   return {
     namespace: c.namespace,
-    ...opt('httpProxyUrl', c.http_proxy_url),
-    ...opt('httpsProxyUrl', c.https_proxy_url),
-    noProxyConfigs: c.no_proxy_configs ?? [],
-    ...opt('containerRegistryUrl', c.container_registry_url),
-    ...opt('chartRepositoryUrl', c.chart_repository_url),
-    ...opt('registrySecretName', c.registry_secret_name),
-    ...opt('caCertificates', c.ca_certificates),
-    ...opt('databaseStorageClass', c.database_storage_class),
-    ...opt('snapshotStorageClass', c.snapshot_storage_class),
-    ...opt('volumeSnapshotStorageClass', c.volume_snapshot_storage_class),
+    ...wiredConfiguration.send(c),
     ...(c.log_level ? { logLevel: c.log_level as HybridLogLevel } : {}),
     tolerations: c.tolerations.map(tolerationToApi),
     nodeSelector: keyValuesToApi(c.node_selector),
@@ -305,10 +302,6 @@ function configurationToApi(c: ConfigurationModel): HybridEnvironmentConfigurati
     controlPlaneLabels: keyValuesToApi(c.control_plane_labels),
   };
 }
-
-/** Unset and empty mean the same for the platform's optional strings: keep the configured form. */
-const optString = (v: string | undefined, prior: string | null | undefined): string | null =>
-  v ? v : prior === '' ? '' : null;
 
 function configurationFromApi(
   c: HybridEnvironmentConfiguration | undefined,
@@ -321,20 +314,7 @@ function configurationFromApi(
   return {
     namespace: c?.namespace ?? prior?.namespace ?? '',
     last_modified_at: formatTimestamp(c?.lastModifiedAt),
-    http_proxy_url: optString(c?.httpProxyUrl, prior?.http_proxy_url),
-    https_proxy_url: optString(c?.httpsProxyUrl, prior?.https_proxy_url),
-    no_proxy_configs: c?.noProxyConfigs.length
-      ? [...c.noProxyConfigs]
-      : prior?.no_proxy_configs?.length === 0
-        ? []
-        : null,
-    container_registry_url: optString(c?.containerRegistryUrl, prior?.container_registry_url),
-    chart_repository_url: optString(c?.chartRepositoryUrl, prior?.chart_repository_url),
-    registry_secret_name: optString(c?.registrySecretName, prior?.registry_secret_name),
-    ca_certificates: optString(c?.caCertificates, prior?.ca_certificates),
-    database_storage_class: optString(c?.databaseStorageClass, prior?.database_storage_class),
-    snapshot_storage_class: optString(c?.snapshotStorageClass, prior?.snapshot_storage_class),
-    volume_snapshot_storage_class: optString(c?.volumeSnapshotStorageClass, prior?.volume_snapshot_storage_class),
+    ...wiredConfiguration.read(c, prior),
     log_level: c?.logLevel && !c.logLevel.endsWith('_UNSPECIFIED') ? c.logLevel : null,
     // An empty mapping is what an absent one means; a configured empty document stays as written.
     advanced_operator_settings:

@@ -21,7 +21,12 @@ import type {
 } from '../../../clients/vdb/api.js';
 import { formatTimestamp, HYBRID } from '../formats.js';
 import { keyValuesFromApi, keyValuesToApi, tolerationFromApi, tolerationToApi } from '../common.js';
-import type { ClusterModel, ConfigurationModel, DatabaseConfigurationModel } from './schema.js';
+import {
+  type ClusterModel,
+  type ConfigurationModel,
+  type DatabaseConfigurationModel,
+  wiredConfiguration,
+} from './schema.js';
 
 type StatusModel = NonNullable<ClusterModel['status']>[number];
 
@@ -121,12 +126,10 @@ export function configurationToApi(c: ConfigurationModel): ClusterConfigurationI
     nodeSelector: keyValuesToApi(c.node_selector),
     tolerations: c.tolerations.map(tolerationToApi),
     annotations: keyValuesToApi(c.annotations),
-    allowedIpSourceRanges: c.allowed_ip_source_ranges ?? [],
+    ...wiredConfiguration.send(c),
     ...(c.service_type ? { serviceType: c.service_type as ClusterServiceType } : {}),
     serviceAnnotations: keyValuesToApi(c.service_annotations),
     podLabels: keyValuesToApi(c.pod_labels),
-    ...(c.reserved_cpu_percentage ? { reservedCpuPercentage: c.reserved_cpu_percentage } : {}),
-    ...(c.reserved_memory_percentage ? { reservedMemoryPercentage: c.reserved_memory_percentage } : {}),
     ...(c.gpu_type ? { gpuType: c.gpu_type as ClusterGpuType } : {}),
     ...(c.restart_policy ? { restartPolicy: c.restart_policy as ClusterRestartPolicy } : {}),
     ...(c.rebalance_strategy ? { rebalanceStrategy: c.rebalance_strategy as ClusterRebalanceStrategy } : {}),
@@ -249,13 +252,7 @@ export function configurationFromApi(
       when_unsatisfiable: t.whenUnsatisfiable ?? '',
     })),
     annotations: keyValuesFromApi(c.annotations),
-    // An empty set and an unset attribute mean the same (no restriction): keep the configured form.
-    allowed_ip_source_ranges:
-      c.allowedIpSourceRanges.length > 0
-        ? [...c.allowedIpSourceRanges]
-        : prior?.allowed_ip_source_ranges?.length === 0
-          ? []
-          : null,
+    ...wiredConfiguration.read(c, prior),
     service_type: enumOrNull(c.serviceType),
     service_annotations: keyValuesFromApi(c.serviceAnnotations),
     pod_labels: keyValuesFromApi(c.podLabels),
@@ -264,8 +261,6 @@ export function configurationFromApi(
       state,
       prior?.database_configuration[0],
     ),
-    reserved_cpu_percentage: c.reservedCpuPercentage ?? null,
-    reserved_memory_percentage: c.reservedMemoryPercentage ?? null,
     gpu_type: enumOrNull(c.gpuType),
     restart_policy: enumOrNull(c.restartPolicy),
     rebalance_strategy: enumOrNull(c.rebalanceStrategy),

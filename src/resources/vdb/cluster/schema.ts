@@ -8,6 +8,7 @@ import { computedShape } from '../../shared/shape.js';
 import { UINT32_MAX, cloudProviderId, cloudRegionId, uuid } from '../formats.js';
 import { ACCOUNT_ID, keyValueSet, secretRefBlock, setNote, tolerationSet } from '../common.js';
 import { apiItems, apiRule, apiRules } from '../rules.js';
+import { wireMessage } from '../wired-fields.js';
 
 // The API's rules of each field (src/resources/vdb/rules.ts); enums are named to show their values.
 const CONFIGURATION_FIELD = 'cluster.v1.ClusterConfiguration';
@@ -136,7 +137,7 @@ const IP_RANGES_MAX = apiItems(`${CONFIGURATION_FIELD}.allowed_ip_source_ranges`
 const CLUSTER = 'vdb_accounts_cluster.example';
 const CONFIGURATION = `${CLUSTER}.configuration[0]`;
 
-export const configurationFields = {
+const declaredConfigurationFields = {
   version: attr.string({
     optional: true,
     computed: true,
@@ -266,7 +267,6 @@ export const configurationFields = {
   ),
   allowed_ip_source_ranges: attr.stringSet({
     optional: true,
-    validate: apiRules<string[]>(`${CONFIGURATION_FIELD}.allowed_ip_source_ranges`),
     description:
       `IPv4 ranges (CIDR) allowed to reach the cluster; empty allows all. At most ${IP_RANGES_MAX}. ` +
       setNote(
@@ -296,12 +296,10 @@ export const configurationFields = {
   }),
   reserved_cpu_percentage: attr.number({
     optional: true,
-    validate: apiRules(`${CONFIGURATION_FIELD}.reserved_cpu_percentage`),
     description: "Percentage of CPU reserved for system components (1–80; the platform's default is 20).",
   }),
   reserved_memory_percentage: attr.number({
     optional: true,
-    validate: apiRules(`${CONFIGURATION_FIELD}.reserved_memory_percentage`),
     description: "Percentage of memory reserved for system components (1–80; the platform's default is 20).",
   }),
   gpu_type: attr.string({
@@ -320,6 +318,14 @@ export const configurationFields = {
     description: `How shards are rebalanced automatically: ${REBALANCE_STRATEGY.description}.`,
   }),
 };
+
+/** The configuration's fields that are the API's as they are: their checks, sending and reading (../wired-fields.ts). */
+export const wiredConfiguration = wireMessage(CONFIGURATION_FIELD, declaredConfigurationFields, {
+  allowed_ip_source_ranges: 'allowed_ip_source_ranges',
+  reserved_cpu_percentage: 'reserved_cpu_percentage',
+  reserved_memory_percentage: 'reserved_memory_percentage',
+});
+export const configurationFields = wiredConfiguration.fields;
 
 export type ConfigurationModel = ModelOf<typeof configurationFields>;
 export type DatabaseConfigurationModel = ModelOf<typeof databaseConfigurationFields>;

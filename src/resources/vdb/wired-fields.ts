@@ -1,0 +1,133 @@
+/**
+ * Attributes that are one field of an API message as it is (docs/decisions.md, "One contract per
+ * platform"): a block's attributes name their fields (`http_proxy_url: 'http_proxy_url'`) and nothing
+ * else is written for them. The field's protovalidate rules are the attribute's plan checks
+ * (./rules.ts), it is sent when set, and it is read back as the platform answers it. Neither the client's
+ * types nor the emulator's records need it: the codecs take every field from the descriptors. An enum,
+ * a message or a field whose value the provider reshapes is mapped by hand instead.
+ *
+ * The fields are known from the table `npm run build` writes from the `.proto` files (VDB_FIELD_SHAPES),
+ * so a wiring is checked when the provider's schema is built, without loading the descriptors.
+ */
+import type { AttrDef, Fields, ModelOf, Validator } from '@keel/provider-framework';
+import { VDB_FIELD_RULES, VDB_FIELD_SHAPES } from '../../wire/vdb-field-rules.js';
+import { type ApiRuleOptions, apiRules } from './rules.js';
+
+const PACKAGE = 'vdb.cloud.';
+
+/** A wired attribute's field: its name in the message, and how its rule's words read where a regex would. */
+export type WiredField = string | ({ readonly field: string } & Pick<ApiRuleOptions, 'what' | 'samples'>);
+
+/** Attribute name → its field in the message. */
+export type Wiring<F extends Fields> = { readonly [K in keyof F]?: WiredField };
+
+/** The attribute types each scalar kind of field can be held in. */
+const HELD_AS: Readonly<Record<string, string>> = {
+  string: 'string',
+  bool: 'bool',
+  double: 'number',
+  float: 'number',
+  ...Object.fromEntries(
+    ['int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'fixed32', 'fixed64', 'sfixed32', 'sfixed64'].map(
+      (kind) => [kind, 'number'],
+    ),
+  ),
+};
+
+/** What a field holds when the message leaves it unset (proto3 writes no zero value). */
+const ZERO: Readonly<Record<string, unknown>> = { bool: false };
+
+/** The block's fields with the wired ones' checks, and how the wired ones go to and come from the message. */
+export interface WiredMessage<F extends Fields, W extends Wiring<F>> {
+  readonly fields: F;
+  /** Every wired attribute the model sets, by its field's JSON name, to spread into the message sent. */
+  send(model: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * Each wired attribute as the message holds it. A field proto3 cannot tell unset from zero, an empty text
+   * or an empty list reads as null when zero, unless the attribute was configured so (`prior`): both mean
+   * the same to the platform.
+   */
+  read(
+    message: object | undefined,
+    prior: Record<string, unknown> | undefined,
+  ): { [K in keyof W & keyof F]: ModelOf<F>[K] };
+}
+
+/**
+ * The attributes `wiring` names, resolved once against `message` (`hybrid.v1.HybridCloudEnvironmentConfiguration`):
+ * each is checked by its field's rules. A field the message lacks, an enum or message field, an attribute of
+ * another type than its field, or a rule the attribute already checks itself fails here, naming both.
+ */
+export function wireMessage<F extends Fields, const W extends Wiring<F>>(
+  message: string,
+  fields: F,
+  wiring: W,
+): WiredMessage<F, W> {
+  const out: Record<string, unknown> = { ...fields };
+  const wired: { name: string; json: string; zero: unknown }[] = [];
+  for (const [name, entry] of Object.entries(wiring)) {
+    if (entry === undefined) continue;
+    const { field, ...options } = typeof entry === 'string' ? { field: entry } : entry;
+    const full = `${message}.${field}`;
+    const where = `${PACKAGE}${full} (attribute ${name})`;
+    const shape = Object.hasOwn(VDB_FIELD_SHAPES, `${PACKAGE}${full}`)
+      ? VDB_FIELD_SHAPES[`${PACKAGE}${full}`]
+      : undefined;
+    const def = fields[name] as AttrDef<unknown, boolean> | undefined;
+    if (!shape) throw new Error(`${where}: the message has no such field in proto/vdb`);
+    if (def?.kind !== 'attr') throw new Error(`${where}: only an attribute can be wired to a field`);
+    const scalar = Object.hasOwn(HELD_AS, shape.type) ? HELD_AS[shape.type] : undefined;
+    if (!scalar) throw new Error(`${where}: a field of type ${shape.type} is mapped by hand, not wired`);
+    const cty = def.type.cty;
+    const held = 'element' in cty ? `${cty.kind}(${cty.element.kind})` : cty.kind;
+    const fits = shape.repeated ? held === `list(${scalar})` || held === `set(${scalar})` : held === scalar;
+    if (!fits)
+      throw new Error(`${where}: a ${shape.repeated ? 'repeated ' : ''}${shape.type} field cannot be held in ${held}`);
+    const own = def.options.validate ?? [];
+    const checks = Object.hasOwn(VDB_FIELD_RULES, `${PACKAGE}${full}`) ? apiRules<unknown>(full, options) : [];
+    const twice = checks.find((check) => own.some((v: Validator<unknown>) => v.description === check.description));
+    if (twice) throw new Error(`${where}: checks "${twice.description}" itself; the wiring derives it`);
+    out[name] = { ...def, options: { ...def.options, validate: [...own, ...checks] } };
+    // An empty text means unset to the platform even where proto3 could tell them apart, so it is never
+    // sent; a number or flag of an `optional` field is a value when present.
+    const zero = shape.repeated
+      ? []
+      : shape.type === 'string'
+        ? ''
+        : shape.optional
+          ? undefined
+          : (ZERO[shape.type] ?? 0);
+    wired.push({ name, json: camelCase(field), zero });
+  }
+  return {
+    fields: out as F,
+    send(model) {
+      const sent: Record<string, unknown> = {};
+      for (const { name, json, zero } of wired) {
+        const value = model[name];
+        // Nothing to send for null; a zero value is not sent either (proto3 leaves it off the wire).
+        if (value === null || value === undefined || isZero(value, zero)) continue;
+        sent[json] = Array.isArray(value) ? [...value] : value;
+      }
+      return sent;
+    },
+    read(answer, prior) {
+      const read: Record<string, unknown> = {};
+      for (const { name, json, zero } of wired) {
+        const value = (answer as Record<string, unknown> | undefined)?.[json];
+        const was = prior?.[name];
+        if (value === undefined || isZero(value, zero))
+          read[name] = was !== null && was !== undefined && isZero(was, zero) ? was : null;
+        else read[name] = Array.isArray(value) ? [...value] : value;
+      }
+      return read as { [K in keyof W & keyof F]: ModelOf<F>[K] };
+    },
+  };
+}
+
+function isZero(value: unknown, zero: unknown): boolean {
+  return Array.isArray(zero) ? Array.isArray(value) && value.length === 0 : value === zero;
+}
+
+/** `http_proxy_url` → `httpProxyUrl`, the field's name in the codecs' plain objects. */
+const camelCase = (field: string) => field.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
