@@ -1,9 +1,10 @@
 /**
- * CONTRIBUTING.md, "Add a field", run as written: its diff is applied to a worktree of the commit and
- * compiled there; then, in that tree, the provider is served in a process of its own against the
- * emulator, creates and reads an e-mail channel with a subject prefix (the state and the platform's
- * record both hold it), a 41-character prefix is refused at plan at its path, and the seed conformance
- * test passes. A change that makes the diff no longer apply, or the field no longer work, fails here.
+ * CONTRIBUTING.md, "Add a field", run as written: its diffs (sec, then vdb) are applied to a worktree of
+ * the commit and compiled there; then, in that tree, each provider is served in a process of its own
+ * against its emulator: an e-mail channel with a subject prefix and a cluster with a maintenance window
+ * are created and read (the state and the platform's record both hold them), a 41-character prefix and a
+ * 25-hour window are refused at plan at their paths, and both seed conformance tests pass. A change that
+ * makes a diff no longer apply, or a field no longer work, fails here.
  */
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
@@ -15,22 +16,25 @@ import { REPO_ROOT } from '../../scripts/release/paths.js';
 const run = (command: string, args: readonly string[], cwd: string) =>
   spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 
-/** The section's diff, as the reader copies it. */
-function guideDiff(): string {
+/** The section's diffs, as the reader copies them: sec's, then vdb's. */
+function guideDiffs(): string[] {
   const text = readFileSync(join(REPO_ROOT, 'CONTRIBUTING.md'), 'utf8');
-  const section = text.slice(text.indexOf('### Add a field'));
-  const diff = /```diff\n([\s\S]*?)\n```/.exec(section)?.[1];
-  if (!diff) throw new Error('CONTRIBUTING.md, "Add a field", has no diff block');
-  return `${diff}\n`;
+  const start = text.indexOf('### Add a field');
+  const section = text.slice(start, text.indexOf('\n## ', start));
+  const diffs = [...section.matchAll(/```diff\n([\s\S]*?)\n```/g)].map((m) => `${m[1]}\n`);
+  if (diffs.length !== 2) throw new Error(`CONTRIBUTING.md, "Add a field", has ${diffs.length} diff blocks, not 2`);
+  return diffs;
 }
 
 /** What the provider, compiled in the worktree, does with the field: run there by node. */
 const EXERCISE = `
 import { startSecEmulator } from './dist/src/emulators/sec/index.js';
+import { startVdbEmulator } from './dist/src/emulators/vdb/index.js';
 import { loadProviderDef } from './dist/src/providers/describe.js';
-import { secProviderEnv } from './dist/src/tfclient/terraform-cli.js';
+import { secProviderEnv, vdbProviderEnv } from './dist/src/tfclient/terraform-cli.js';
 import { ProviderHarness } from './dist/packages/framework/src/testing/harness.js';
 const emulator = await startSecEmulator();
+const vdbEmulator = await startVdbEmulator({ provisioningMs: 200 });
 try {
   const harness = await ProviderHarness.start(await loadProviderDef('sec'), {
     env: { ...process.env, ...secProviderEnv(emulator) },
@@ -45,9 +49,33 @@ try {
     read: read?.subject_prefix,
     stored: stored?.data?.channelProps?.subjectPrefix,
     refused: refused.map((d) => ({ path: d.path, detail: d.detail })),
+    vdb: await maintenanceWindow(),
   }));
 } finally {
   await emulator.close();
+  await vdbEmulator.close();
+}
+
+async function maintenanceWindow() {
+  const harness = await ProviderHarness.start(await loadProviderDef('vdb'), {
+    env: { ...process.env, ...vdbProviderEnv(vdbEmulator) },
+  });
+  const configuration = (hours) => [{
+    number_of_nodes: 1,
+    node_configuration: [{ package_id: vdbEmulator.packageId('aws', 'small') }],
+    maintenance_window_hours: hours,
+  }];
+  const config = { name: 'guide', cloud_provider: 'aws', cloud_region: 'eu-central-1' };
+  const state = await harness.create('vdb_accounts_cluster', { ...config, configuration: configuration(4) });
+  const read = await harness.read('vdb_accounts_cluster', state);
+  const stored = vdbEmulator.get('clusters', state.id);
+  const refused = harness.validate('vdb_accounts_cluster', { ...config, configuration: configuration(25) });
+  return {
+    state: state.configuration[0].maintenance_window_hours,
+    read: read?.configuration[0].maintenance_window_hours,
+    stored: stored?.configuration?.maintenanceWindowHours,
+    refused: refused.map((d) => ({ path: d.path, detail: d.detail })),
+  };
 }
 `;
 
@@ -69,13 +97,18 @@ describe('CONTRIBUTING.md, "Add a field", run as written', function () {
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('applies its diff to the commit', () => {
-    writeFileSync(join(scratch, 'guide.diff'), guideDiff());
-    const applied = run('git', ['apply', join(scratch, 'guide.diff')], tree);
-    expect(applied.status, `the guide's diff no longer applies; bring it up to date: ${applied.stderr}`).to.equal(0);
+  it('applies its diffs to the commit', () => {
+    for (const [i, diff] of guideDiffs().entries()) {
+      writeFileSync(join(scratch, `guide-${i}.diff`), diff);
+      const applied = run('git', ['apply', join(scratch, `guide-${i}.diff`)], tree);
+      expect(
+        applied.status,
+        `the guide's diff ${i + 1} no longer applies; bring it up to date: ${applied.stderr}`,
+      ).to.equal(0);
+    }
   });
 
-  it('compiles, and the channel keeps its prefix on the platform and in the state; too long a one is refused', () => {
+  it('compiles; the prefix and the window are kept on the platforms and in the states; too much is refused', () => {
     const compiled = run(process.execPath, [join(tree, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], tree);
     expect(compiled.status, compiled.stdout + compiled.stderr).to.equal(0);
     // The build's steps up to the bundles, which an in-process provider does not need.
@@ -94,13 +127,28 @@ describe('CONTRIBUTING.md, "Add a field", run as written', function () {
     expect(got.refused, 'a 41-character prefix').to.have.length(1);
     expect(got.refused[0].path).to.equal('subject_prefix');
     expect(got.refused[0].detail).to.match(/at most 40 characters/);
+    expect({ state: got.vdb.state, read: got.vdb.read, stored: got.vdb.stored }, 'the cluster').to.deep.equal({
+      state: 4,
+      read: 4,
+      stored: 4,
+    });
+    expect(got.vdb.refused, 'a 25-hour window').to.have.length(1);
+    expect(got.vdb.refused[0].path).to.match(/^configuration.*maintenance_window_hours$/);
+    expect(got.vdb.refused[0].detail).to.match(/24/);
   });
 
-  it('passes the seed conformance test with the allowance the field declares', () => {
+  it('passes the seed conformance tests with the allowances the fields declare', () => {
     const mocha = join(tree, 'node_modules', 'mocha', 'bin', 'mocha.js');
     const seed = run(
       process.execPath,
-      [mocha, '--no-config', '--reporter', 'dot', 'dist/test/golden/sec-seed.test.js'],
+      [
+        mocha,
+        '--no-config',
+        '--reporter',
+        'dot',
+        'dist/test/golden/sec-seed.test.js',
+        'dist/test/golden/vdb-seed.test.js',
+      ],
       tree,
     );
     expect(seed.status, seed.stdout + seed.stderr).to.equal(0);

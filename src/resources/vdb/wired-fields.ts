@@ -1,15 +1,16 @@
 /**
- * Attributes that are one field of an API message as it is (docs/decisions.md, "One contract per
- * platform"): a block's attributes name their fields (`http_proxy_url: 'http_proxy_url'`) and nothing
- * else is written for them. The field's protovalidate rules are the attribute's plan checks
- * (./rules.ts), it is sent when set, and it is read back as the platform answers it. Neither the client's
- * types nor the emulator's records need it: the codecs take every field from the descriptors. An enum,
- * a message or a field whose value the provider reshapes is mapped by hand instead.
+ * Attributes that are one field of an API message as it is
+ * (docs/decisions.md, "One contract per platform"): a block's attributes name their fields
+ * (`http_proxy_url: 'http_proxy_url'`) and nothing else is written for them. The field's protovalidate
+ * rules are the attribute's plan checks (./rules.ts), it is sent when set, and it is read back as the
+ * platform answers it. Neither the client's types nor the emulator's records need it: the codecs take
+ * every field from the descriptors. An enum, a message or a field whose value the provider reshapes is
+ * mapped by hand instead.
  *
  * The fields are known from the table `npm run build` writes from the `.proto` files (VDB_FIELD_SHAPES),
  * so a wiring is checked when the provider's schema is built, without loading the descriptors.
  */
-import type { AttrDef, Fields, ModelOf, Validator } from '@keel/provider-framework';
+import { type AttrDef, type Fields, type ModelOf, ownEntry, type Validator } from '@keel/provider-framework';
 import { VDB_FIELD_RULES, VDB_FIELD_SHAPES } from '../../wire/vdb-field-rules.js';
 import { type ApiRuleOptions, apiRules } from './rules.js';
 
@@ -70,13 +71,11 @@ export function wireMessage<F extends Fields, const W extends Wiring<F>>(
     const { field, ...options } = typeof entry === 'string' ? { field: entry } : entry;
     const full = `${message}.${field}`;
     const where = `${PACKAGE}${full} (attribute ${name})`;
-    const shape = Object.hasOwn(VDB_FIELD_SHAPES, `${PACKAGE}${full}`)
-      ? VDB_FIELD_SHAPES[`${PACKAGE}${full}`]
-      : undefined;
+    const shape = ownEntry(VDB_FIELD_SHAPES, `${PACKAGE}${full}`);
     const def = fields[name] as AttrDef<unknown, boolean> | undefined;
     if (!shape) throw new Error(`${where}: the message has no such field in proto/vdb`);
     if (def?.kind !== 'attr') throw new Error(`${where}: only an attribute can be wired to a field`);
-    const scalar = Object.hasOwn(HELD_AS, shape.type) ? HELD_AS[shape.type] : undefined;
+    const scalar = ownEntry(HELD_AS, shape.type);
     if (!scalar) throw new Error(`${where}: a field of type ${shape.type} is mapped by hand, not wired`);
     const cty = def.type.cty;
     const held = 'element' in cty ? `${cty.kind}(${cty.element.kind})` : cty.kind;
@@ -96,7 +95,7 @@ export function wireMessage<F extends Fields, const W extends Wiring<F>>(
         ? ''
         : shape.optional
           ? undefined
-          : (ZERO[shape.type] ?? 0);
+          : (ownEntry(ZERO, shape.type) ?? 0);
     wired.push({ name, json: camelCase(field), zero });
   }
   return {

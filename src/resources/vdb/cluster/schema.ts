@@ -319,7 +319,7 @@ const declaredConfigurationFields = {
   }),
 };
 
-/** The configuration's fields that are the API's as they are: their checks, sending and reading (../wired-fields.ts). */
+/** The configuration's fields that are the API's as they are: checked, sent and read so (../wired-fields.ts). */
 export const wiredConfiguration = wireMessage(CONFIGURATION_FIELD, declaredConfigurationFields, {
   allowed_ip_source_ranges: 'allowed_ip_source_ranges',
   reserved_cpu_percentage: 'reserved_cpu_percentage',
