@@ -103,7 +103,7 @@ const fields = {
     required: true,
     replace: true,
     validate: KEY_NAME,
-    description: 'Name of the key: 4–128 letters, digits, `_`, spaces and `-`.',
+    description: 'Name of the key.',
   }),
   created_at: attr.string({ computed: true, description: 'When the key was created (RFC 3339).' }),
   expires_at: attr.string({

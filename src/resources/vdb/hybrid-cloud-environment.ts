@@ -216,7 +216,7 @@ const fields = {
   name: attr.string({
     required: true,
     validate: apiRules('hybrid.v1.HybridCloudEnvironment.name', { what: 'letters, digits, `-` and `_`' }),
-    description: 'Name of the environment: 1–64 letters, digits, `-` and `_`.',
+    description: 'Name of the environment.',
   }),
   configuration: block.one(wiredConfiguration.fields, {
     required: true,

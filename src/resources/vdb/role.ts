@@ -26,12 +26,12 @@ const fields = {
     required: true,
     // The API's rule, and one line of visible text (forms.name), which the platform does not require.
     validate: [...apiRules('iam.v1.Role.name'), forms.name(64)],
-    description: 'Name of the role: 4–64 printable characters.',
+    description: 'Name of the role.',
   }),
   description: attr.string({
     optional: true,
     validate: apiRules('iam.v1.Role.description'),
-    description: 'What the role is for (at most 256 characters).',
+    description: 'What the role is for.',
   }),
   role_type: attr.string({ computed: true, description: 'The role type; `ROLE_TYPE_CUSTOM` for roles managed here.' }),
   permissions: block.set(

@@ -21,7 +21,7 @@ export default alertChannel({
     }),
     channel: attr.string({ optional: true, description: 'Channel name of the event collector, when it requires one.' }),
     host: requiredText('Host name of the event collector.'),
-    port: attr.number({ required: true, description: 'Port of the event collector (1–65535).' }),
+    port: attr.number({ required: true, description: 'Port of the event collector.' }),
     ssl: attr.bool({ optional: true, default: false, description: 'Whether to connect with TLS.' }),
     event_data: block.one(
       {

@@ -12,7 +12,7 @@ export default alertChannel({
     host_url: requiredText('Domain name or IP address of the SIEM host.'),
     host_port: attr.number({
       optional: true,
-      description: "Port the SIEM listens on (1–65535). When unset, the SIEM's default port is used.",
+      description: "Port the SIEM listens on. When unset, the SIEM's default port is used.",
     }),
     communication_type: attr.string({
       optional: true,

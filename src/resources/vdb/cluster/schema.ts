@@ -131,7 +131,6 @@ export const databaseConfigurationFields = {
 };
 
 const TOPOLOGY_MAX = apiItems(`${CONFIGURATION_FIELD}.topology_spread_constraints`).max;
-const IP_RANGES_MAX = apiItems(`${CONFIGURATION_FIELD}.allowed_ip_source_ranges`).max;
 
 /** How a configuration refers to the cluster and its configuration, in the notes on sets. */
 const CLUSTER = 'vdb_accounts_cluster.example';
@@ -268,7 +267,7 @@ const declaredConfigurationFields = {
   allowed_ip_source_ranges: attr.stringSet({
     optional: true,
     description:
-      `IPv4 ranges (CIDR) allowed to reach the cluster; empty allows all. At most ${IP_RANGES_MAX}. ` +
+      'IPv4 ranges (CIDR) allowed to reach the cluster; empty allows all. ' +
       setNote(
         `${CONFIGURATION}.allowed_ip_source_ranges`,
         `contains(${CONFIGURATION}.allowed_ip_source_ranges, "10.0.0.0/8")`,
@@ -296,11 +295,11 @@ const declaredConfigurationFields = {
   }),
   reserved_cpu_percentage: attr.number({
     optional: true,
-    description: "Percentage of CPU reserved for system components (1–80; the platform's default is 20).",
+    description: "Percentage of CPU reserved for system components (the platform's default is 20).",
   }),
   reserved_memory_percentage: attr.number({
     optional: true,
-    description: "Percentage of memory reserved for system components (1–80; the platform's default is 20).",
+    description: "Percentage of memory reserved for system components (the platform's default is 20).",
   }),
   gpu_type: attr.string({
     optional: true,
@@ -368,7 +367,7 @@ export const clusterFields = {
   name: attr.string({
     required: true,
     validate: CLUSTER_NAME,
-    description: 'Name of the cluster: 2–64 letters, digits, `-` and `_`. Can be changed in place.',
+    description: 'Name of the cluster. Can be changed in place.',
   }),
   labels: keyValueSet('Labels of the cluster.', 'label', 'cluster.v1.Cluster.labels', `${CLUSTER}.labels`),
   cloud_provider: attr.string({
