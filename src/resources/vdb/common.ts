@@ -263,7 +263,10 @@ export function tolerationToApi(t: TolerationModel): Toleration {
     ...(t.operator ? { operator: t.operator as TolerationOperator } : {}),
     ...(t.value ? { value: t.value } : {}),
     ...(t.effect ? { effect: t.effect as TolerationEffect } : {}),
-    ...(t.toleration_seconds && t.toleration_seconds > 0 ? { tolerationSeconds: t.toleration_seconds } : {}),
+    // 0 is a value (evict at once), not unset (stay bound): the field is optional, so it is sent as set.
+    ...(t.toleration_seconds !== null && t.toleration_seconds !== undefined
+      ? { tolerationSeconds: t.toleration_seconds }
+      : {}),
   };
 }
 
@@ -273,7 +276,7 @@ export function tolerationFromApi(t: Toleration): TolerationModel {
     operator: t.operator && !t.operator.endsWith('_UNSPECIFIED') ? t.operator : null,
     value: t.value || null,
     effect: t.effect && !t.effect.endsWith('_UNSPECIFIED') ? t.effect : null,
-    toleration_seconds: t.tolerationSeconds ? t.tolerationSeconds : null,
+    toleration_seconds: t.tolerationSeconds ?? null,
   };
 }
 
@@ -318,7 +321,7 @@ heldInCode({
       operator: [null, 'TOLERATION_OPERATOR_EXISTS', 'TOLERATION_OPERATOR_EQUAL'],
       value: [null, '', 'gpu'],
       effect: [null, 'TOLERATION_EFFECT_NO_SCHEDULE', 'TOLERATION_EFFECT_NO_EXECUTE'],
-      toleration_seconds: [null, 30],
+      toleration_seconds: [null, 0, 30],
     }),
   planReports: (toleration, diags) => checkTolerations([toleration], [], diags),
   sent: tolerationToApi,

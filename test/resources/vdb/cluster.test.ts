@@ -306,6 +306,13 @@ describe('vdb_accounts_cluster', function () {
               toleration_seconds: 30,
             },
             { operator: 'TOLERATION_OPERATOR_EXISTS' },
+            // 0 evicts at once, where unset keeps the pod bound: it is sent and read back as 0.
+            {
+              key: 'maintenance',
+              operator: 'TOLERATION_OPERATOR_EXISTS',
+              effect: 'TOLERATION_EFFECT_NO_EXECUTE',
+              toleration_seconds: 0,
+            },
           ],
           topology_spread_constraints: [
             {
@@ -339,6 +346,12 @@ describe('vdb_accounts_cluster', function () {
     expect(status(state).version).to.equal('v1.13.2');
     const c = stored(id).configuration;
     expect(c.tolerations).to.deep.include({ operator: 'TOLERATION_OPERATOR_EXISTS' });
+    expect(c.tolerations).to.deep.include({
+      key: 'maintenance',
+      operator: 'TOLERATION_OPERATOR_EXISTS',
+      effect: 'TOLERATION_EFFECT_NO_EXECUTE',
+      tolerationSeconds: 0,
+    });
     expect(c.databaseConfiguration).to.deep.include({
       logLevel: 'DATABASE_CONFIGURATION_LOG_LEVEL_INFO',
       tls: { cert: { name: 'vdb-tls', key: 'tls.crt' }, key: { name: 'vdb-tls', key: 'tls.key' } },
