@@ -25,7 +25,10 @@ import {
   type ClusterModel,
   type ConfigurationModel,
   type DatabaseConfigurationModel,
+  wiredCollection,
   wiredConfiguration,
+  wiredPerformance,
+  wiredVectors,
 } from './schema.js';
 
 type StatusModel = NonNullable<ClusterModel['status']>[number];
@@ -72,13 +75,8 @@ function databaseConfigurationToApi(db: DatabaseConfigurationModel): DatabaseCon
     ...(collection
       ? {
           collection: {
-            ...(collection.replication_factor ? { replicationFactor: collection.replication_factor } : {}),
-            ...(collection.write_consistency_factor
-              ? { writeConsistencyFactor: collection.write_consistency_factor }
-              : {}),
-            ...(collection.vectors[0]
-              ? { vectors: collection.vectors[0].on_disk === null ? {} : { onDisk: collection.vectors[0].on_disk } }
-              : {}),
+            ...wiredCollection.send(collection),
+            ...(collection.vectors[0] ? { vectors: wiredVectors.send(collection.vectors[0]) } : {}),
           },
         }
       : {}),
@@ -86,12 +84,7 @@ function databaseConfigurationToApi(db: DatabaseConfigurationModel): DatabaseCon
       ? {
           storage: performance
             ? {
-                performance: {
-                  ...(performance.optimizer_cpu_budget !== null
-                    ? { optimizerCpuBudget: performance.optimizer_cpu_budget }
-                    : {}),
-                  ...(performance.async_scorer !== null ? { asyncScorer: performance.async_scorer } : {}),
-                },
+                performance: wiredPerformance.send(performance),
               }
             : {},
         }
@@ -178,19 +171,13 @@ function databaseConfigurationFromApi(
     {
       collection: one(
         db?.collection && {
-          replication_factor: db.collection.replicationFactor ?? null,
-          write_consistency_factor: db.collection.writeConsistencyFactor ?? null,
-          vectors: one(db.collection.vectors && { on_disk: db.collection.vectors.onDisk ?? null }),
+          ...wiredCollection.read(db.collection, undefined),
+          vectors: one(db.collection.vectors && wiredVectors.read(db.collection.vectors, undefined)),
         },
       ),
       storage: one(
         db?.storage && {
-          performance: one(
-            db.storage.performance && {
-              optimizer_cpu_budget: db.storage.performance.optimizerCpuBudget ?? null,
-              async_scorer: db.storage.performance.asyncScorer ?? null,
-            },
-          ),
+          performance: one(db.storage.performance && wiredPerformance.read(db.storage.performance, undefined)),
         },
       ),
       service:

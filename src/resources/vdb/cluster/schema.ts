@@ -22,49 +22,55 @@ const WHEN_UNSATISFIABLE = apiRule('common.v1.TopologySpreadConstraint.when_unsa
 const RESOURCE_TYPES = ['cpu', 'ram', 'disk', 'complimentary_disk', 'snapshot'] as const;
 const RESOURCE_UNITS = ['m', 'Gi'] as const;
 
+/** The database's settings that are the API's fields as they are: checked, sent and read so (../wired-fields.ts). */
+export const wiredVectors = wireMessage(
+  'cluster.v1.DatabaseConfigurationCollectionVectors',
+  {
+    on_disk: attr.bool({
+      optional: true,
+      description: 'Whether vectors of new collections are stored on disk by default.',
+    }),
+  },
+  { on_disk: 'on_disk' },
+);
+
+export const wiredCollection = wireMessage(
+  'cluster.v1.DatabaseConfigurationCollection',
+  {
+    replication_factor: attr.number({
+      optional: true,
+      description: 'Default replication factor of new collections.',
+    }),
+    write_consistency_factor: attr.number({
+      optional: true,
+      description: 'Default write consistency factor of new collections.',
+    }),
+    vectors: block.one(wiredVectors.fields, { description: 'Default vector storage of new collections.' }),
+  },
+  { replication_factor: 'replication_factor', write_consistency_factor: 'write_consistency_factor' },
+);
+
+export const wiredPerformance = wireMessage(
+  'cluster.v1.DatabaseConfigurationStoragePerformance',
+  {
+    optimizer_cpu_budget: attr.number({
+      optional: true,
+      description:
+        'CPU threads the optimizer may use: 0 chooses automatically, a negative number leaves that many CPUs free.',
+    }),
+    async_scorer: attr.bool({
+      optional: true,
+      description: 'Whether the asynchronous (io_uring) scorer is used.',
+    }),
+  },
+  { optimizer_cpu_budget: 'optimizer_cpu_budget', async_scorer: 'async_scorer' },
+);
+
 export const databaseConfigurationFields = {
-  collection: block.one(
-    {
-      replication_factor: attr.number({
-        optional: true,
-        validate: apiRules('cluster.v1.DatabaseConfigurationCollection.replication_factor'),
-        description: 'Default replication factor of new collections.',
-      }),
-      write_consistency_factor: attr.number({
-        optional: true,
-        validate: apiRules('cluster.v1.DatabaseConfigurationCollection.write_consistency_factor'),
-        description: 'Default write consistency factor of new collections.',
-      }),
-      vectors: block.one(
-        {
-          on_disk: attr.bool({
-            optional: true,
-            description: 'Whether vectors of new collections are stored on disk by default.',
-          }),
-        },
-        { description: 'Default vector storage of new collections.' },
-      ),
-    },
-    { description: 'Default parameters of new collections.' },
-  ),
+  collection: block.one(wiredCollection.fields, { description: 'Default parameters of new collections.' }),
   storage: block.one(
     {
-      performance: block.one(
-        {
-          optimizer_cpu_budget: attr.number({
-            optional: true,
-            validate: apiRules('cluster.v1.DatabaseConfigurationStoragePerformance.optimizer_cpu_budget'),
-            description:
-              'CPU threads the optimizer may use: 0 chooses automatically, a negative number leaves that many CPUs ' +
-              'free.',
-          }),
-          async_scorer: attr.bool({
-            optional: true,
-            description: 'Whether the asynchronous (io_uring) scorer is used.',
-          }),
-        },
-        { description: 'Performance tuning of the storage.' },
-      ),
+      performance: block.one(wiredPerformance.fields, { description: 'Performance tuning of the storage.' }),
     },
     { description: 'Storage settings of the database.' },
   ),
