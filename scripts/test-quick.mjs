@@ -2,7 +2,8 @@
 // The fast loop (`npm run test:quick`): builds, then runs the test files that can see what changed
 // since the last commit (or since `--since <ref>`), in lanes (scripts/test-run.mjs), leaving out the
 // long ones (real clients, the release, the soak: over QUICK_MAX_SECONDS in test/support/test-times.json)
-// unless they changed themselves. `npm test` runs everything; CI runs that.
+// unless they changed themselves. `npm test` runs everything; CI runs that. A test that applies a page's diffs
+// as written runs when the page or a file its diffs touch changed (runsGuide).
 //
 // What "can see" means: a test file that imports a changed module, directly or through others (the
 // compiled ESM imports of dist/, relative and static or dynamic with a literal path), and a test that
@@ -47,9 +48,10 @@ const sources = changed.filter(
   (f) => /^(src|test|scripts|packages\/framework\/src)\/.*\.ts$/.test(f) || f.startsWith('proto/'),
 );
 const examples = changed.filter((f) => f.startsWith('examples/') || f.startsWith('test/acceptance/cases/'));
-if (sources.length === 0 && examples.length === 0) {
+const documents = changed.filter((f) => f.endsWith('.md'));
+if (sources.length === 0 && examples.length === 0 && documents.length === 0) {
   console.log(
-    `test:quick: nothing under src/, packages/framework/src/, test/, scripts/, proto/ or examples/ changed since ${since}`,
+    `test:quick: nothing under src/, packages/framework/src/, test/, scripts/, proto/ or examples/, and no page, changed since ${since}`,
   );
   process.exit(0);
 }
@@ -205,6 +207,21 @@ const seesExamples = (f) => examples.length > 0 && readsExamples(f);
 /** The examples' own tests (their file is named for them), which run every example: kept even when long. */
 const runsExamples = (f) => examples.length > 0 && /example/.test(f.split('/').pop()) && readsExamples(f);
 
+/**
+ * A test that applies a page's diffs as written (test/docs/add-a-field.test.ts: its text holds a fenced diff
+ * and names the page) sees the page and every file its diffs touch: a change there can stop a diff applying.
+ */
+function runsGuide(f) {
+  const text = textOf(f);
+  if (!text.includes('```diff')) return false;
+  const pages = [...text.matchAll(/['"]([\w./-]+\.md)['"]/g)].map((m) => m[1]);
+  const touched = pages.flatMap((page) => [
+    page,
+    ...[...textOf(page).matchAll(/^\+\+\+ b\/(\S+)$/gm)].map((m) => m[1]),
+  ]);
+  return changed.some((file) => touched.includes(file));
+}
+
 const CONTRACT_SIDES = /^(proto|src\/wire|src\/emulators|src\/resources)\//;
 const CONTRACT_TESTS = /^dist\/test\/(props\/lifecycle|.*(api-rules?|contract|openapi)[^/]*)\.test\.js$/;
 const contractChanged = sources.some((f) => CONTRACT_SIDES.test(f));
@@ -214,13 +231,14 @@ const times = JSON.parse(readFileSync(join(ROOT, 'test/support/test-times.json')
 const tests = readdirSync(join(ROOT, 'dist/test'), { recursive: true })
   .filter((f) => f.endsWith('.test.js'))
   .map((f) => join('dist/test', f))
-  .filter((f) => existsSync(join(ROOT, f)) && (seesChange(f) || seesExamples(f) || holdsContracts(f)));
+  .filter((f) => existsSync(join(ROOT, f)) && (seesChange(f) || seesExamples(f) || holdsContracts(f) || runsGuide(f)));
 const byNameOnly = (f) => scope !== undefined && !reaches(f, false) && !SCOPED_TESTS.has(f);
 const isLong = (f) =>
   (times[f]?.seconds ?? 0) > (byNameOnly(f) ? QUICK_MAX_SECONDS_BY_NAME : QUICK_MAX_SECONDS) &&
   !changedModules.has(f) &&
   !runsExamples(f) &&
-  !holdsContracts(f);
+  !holdsContracts(f) &&
+  !runsGuide(f);
 const chosen = tests.filter((f) => !isLong(f));
 const left = tests.filter(isLong);
 
@@ -233,7 +251,7 @@ const secondsOf = (f) =>
     ? Math.min(times[f]?.seconds ?? 0, SCOPED_TESTS.get(f) + ((times[f]?.seconds ?? 0) * scope.size) / RESOURCE_TYPES)
     : (times[f]?.seconds ?? 0);
 console.log(
-  `test:quick: ${sources.length + examples.length} changed file(s) since ${since}; ` +
+  `test:quick: ${sources.length + examples.length + documents.length} changed file(s) since ${since}; ` +
     `${chosen.length} test files can see them, about ${Math.round(chosen.reduce((s, f) => s + secondsOf(f), 0))} s ` +
     'by their recorded times' +
     (scope ? `; the change reaches ${scope.size} resource types: ${[...scope].sort().join(', ')}` : ''),
