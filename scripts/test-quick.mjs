@@ -209,17 +209,34 @@ const runsExamples = (f) => examples.length > 0 && /example/.test(f.split('/').p
 
 /**
  * A test that applies a page's diffs as written (test/docs/add-a-field.test.ts: its text holds a fenced diff
- * and names the page) sees the page and every file its diffs touch: a change there can stop a diff applying.
+ * and names the page) sees the page, and a change to the lines a hunk of them rests on: a change there can
+ * stop the diff applying, where one elsewhere in the file only moves it (git apply finds it moved).
  */
 function runsGuide(f) {
   const text = textOf(f);
   if (!text.includes('```diff')) return false;
   const pages = [...text.matchAll(/['"]([\w./-]+\.md)['"]/g)].map((m) => m[1]);
-  const touched = pages.flatMap((page) => [
-    page,
-    ...[...textOf(page).matchAll(/^\+\+\+ b\/(\S+)$/gm)].map((m) => m[1]),
-  ]);
-  return changed.some((file) => touched.includes(file));
+  return pages.some((page) => changed.includes(page) || hunksOf(textOf(page)).some(touchesHunk));
+}
+
+/** The hunks of a page's diffs: each file and the lines of it the hunk rests on, as numbered before. */
+function hunksOf(page) {
+  const hunks = [];
+  let file;
+  for (const line of page.split('\n')) {
+    const target = /^\+\+\+ b\/(\S+)$/.exec(line);
+    if (target) file = target[1];
+    const hunk = /^@@ -(\d+)(?:,(\d+))? /.exec(line);
+    if (hunk && file) hunks.push({ file, from: Number(hunk[1]), to: Number(hunk[1]) + Number(hunk[2] ?? 1) - 1 });
+  }
+  return hunks;
+}
+
+/** Whether a changed line of the hunk's file falls within it (a file git does not know: any change). */
+function touchesHunk({ file, from, to }) {
+  if (!changed.includes(file)) return false;
+  const lines = changedLines(file);
+  return lines === undefined || lines.some((n) => n >= from && n <= to);
 }
 
 const CONTRACT_SIDES = /^(proto|src\/wire|src\/emulators|src\/resources)\//;
