@@ -13,6 +13,7 @@
  * code (src/emulators/vdb/wire-codec.ts), so that a mistake here is not made on both sides of it.
  */
 import protobuf from 'protobufjs';
+import { jsonName } from '../../wire/vdb-json-name.js';
 import { formatTimestamp, parseTimestamp } from './time.js';
 
 export type Plain = Record<string, unknown>;
@@ -63,7 +64,7 @@ function messageToPlain(type: protobuf.Type, object: Record<string, unknown>, pa
   for (const field of type.fieldsArray) {
     const value = object[field.name];
     if (value === undefined || value === null) continue;
-    const key = camel(field.name);
+    const key = jsonName(field.name);
     const fieldPath = join(path, key);
     if (field.repeated) {
       plain[key] = (value as unknown[]).map((item, i) => valueToPlain(field, item, `${fieldPath}[${i}]`));
@@ -122,7 +123,7 @@ const fieldsByCamelName = new WeakMap<protobuf.Type, Map<string, protobuf.Field>
 export function camelFields(type: protobuf.Type): ReadonlyMap<string, protobuf.Field> {
   let fields = fieldsByCamelName.get(type);
   if (!fields) {
-    fields = new Map(type.fieldsArray.map((field) => [camel(field.name), field]));
+    fields = new Map(type.fieldsArray.map((field) => [jsonName(field.name), field]));
     fieldsByCamelName.set(type, fields);
   }
   return fields;
@@ -253,10 +254,6 @@ function scalar(type: string, value: unknown, path: string): unknown {
 }
 
 // ---------------------------------------------------------------------------------------------
-
-function camel(name: string): string {
-  return name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
-}
 
 function join(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`;

@@ -73,7 +73,7 @@ const advancedSettings = {
 /** How a configuration refers to the environment's configuration, in the notes on sets. */
 const CONFIGURATION = 'vdb_accounts_hybrid_cloud_environment.example.configuration[0]';
 
-const configurationFields = {
+const declaredConfigurationFields = {
   namespace: attr.string({
     required: true,
     replace: true,
@@ -164,7 +164,7 @@ const configurationFields = {
 };
 
 /** The configuration's fields that are the API's as they are: their checks, sending and reading (./wired-fields.ts). */
-const wiredConfiguration = wireMessage(CONFIGURATION_FIELD, configurationFields, {
+const wiredConfiguration = wireMessage(CONFIGURATION_FIELD, declaredConfigurationFields, {
   http_proxy_url: { field: 'http_proxy_url', ...PROXY_URL },
   https_proxy_url: { field: 'https_proxy_url', ...PROXY_URL },
   no_proxy_configs: 'no_proxy_configs',
@@ -284,7 +284,7 @@ const schema = resourceSchema(fields, {
     'A hybrid cloud environment: a Kubernetes cluster of yours in which the platform runs database clusters.',
 });
 type Model = ModelOf<typeof fields>;
-type ConfigurationModel = ModelOf<typeof configurationFields>;
+type ConfigurationModel = ModelOf<typeof wiredConfiguration.fields>;
 
 // ---------------------------------------------------------------------------------------------------
 

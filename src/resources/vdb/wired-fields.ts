@@ -12,6 +12,8 @@
  */
 import { type AttrDef, type Fields, type ModelOf, ownEntry, type Validator } from '@keel/provider-framework';
 import { VDB_FIELD_RULES, VDB_FIELD_SHAPES } from '../../wire/vdb-field-rules.js';
+import { jsonName } from '../../wire/vdb-json-name.js';
+import type { FieldShape } from '../../wire/vdb-rules.js';
 import { type ApiRuleOptions, apiRules } from './rules.js';
 
 const PACKAGE = 'vdb.cloud.';
@@ -34,9 +36,6 @@ const HELD_AS: Readonly<Record<string, string>> = {
     ),
   ),
 };
-
-/** What a field holds when the message leaves it unset (proto3 writes no zero value). */
-const ZERO: Readonly<Record<string, unknown>> = { bool: false };
 
 /** The block's fields with the wired ones' checks, and how the wired ones go to and come from the message. */
 export interface WiredMessage<F extends Fields, W extends Wiring<F>> {
@@ -87,16 +86,7 @@ export function wireMessage<F extends Fields, const W extends Wiring<F>>(
     const twice = checks.find((check) => own.some((v: Validator<unknown>) => v.description === check.description));
     if (twice) throw new Error(`${where}: checks "${twice.description}" itself; the wiring derives it`);
     out[name] = { ...def, options: { ...def.options, validate: [...own, ...checks] } };
-    // An empty text means unset to the platform even where proto3 could tell them apart, so it is never
-    // sent; a number or flag of an `optional` field is a value when present.
-    const zero = shape.repeated
-      ? []
-      : shape.type === 'string'
-        ? ''
-        : shape.optional
-          ? undefined
-          : (ownEntry(ZERO, shape.type) ?? 0);
-    wired.push({ name, json: camelCase(field), zero });
+    wired.push({ name, json: jsonName(field), zero: unsetAs(shape) });
   }
   return {
     fields: out as F,
@@ -124,9 +114,18 @@ export function wireMessage<F extends Fields, const W extends Wiring<F>>(
   };
 }
 
+/**
+ * What a field reads as when the platform holds it unset: proto3 writes no zero value, so a field that is
+ * not `optional` reads as its zero. An empty text means unset to the platform even where proto3 could tell
+ * them apart, so it is never sent; a number or flag of an `optional` field is a value when present.
+ */
+function unsetAs(shape: FieldShape): unknown {
+  if (shape.repeated) return [];
+  if (shape.type === 'string') return '';
+  if (shape.optional) return undefined;
+  return shape.type === 'bool' ? false : 0;
+}
+
 function isZero(value: unknown, zero: unknown): boolean {
   return Array.isArray(zero) ? Array.isArray(value) && value.length === 0 : value === zero;
 }
-
-/** `http_proxy_url` → `httpProxyUrl`, the field's name in the codecs' plain objects. */
-const camelCase = (field: string) => field.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
