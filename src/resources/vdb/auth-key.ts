@@ -27,7 +27,7 @@ const fields = {
     replace: true,
     refersTo: 'clusters',
     validate: apiRules<string[]>('cluster.auth.v1.DatabaseApiKey.cluster_ids', { sentOnce: true }),
-    description: 'The clusters the key grants access to (at least one).',
+    description: 'The clusters the key grants access to.',
   }),
   token: attr.string({
     computed: true,

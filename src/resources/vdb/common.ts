@@ -194,7 +194,7 @@ const byKey = (address: string, key: string) => `{ for e in ${address} : e.key =
 export function keyValueSet(description: string, what: string, field: string, address: string) {
   const { max } = apiItems(field);
   return block.set(keyValueFields(what), {
-    description: `${description} At most ${max} entries. ${setNote(address, byKey(address, 'team'))}`,
+    description: `${description} ${setNote(address, byKey(address, 'team'))}`,
     max,
   });
 }
@@ -246,9 +246,7 @@ export const tolerationFields = {
 export function tolerationSet(description: string, field: string, address: string) {
   const { max } = apiItems(field);
   return block.set(tolerationFields, {
-    description:
-      `${description} At most ${max} entries. ` +
-      `${setNote(address, `[for t in ${address} : t if t.key == "dedicated"]`)}`,
+    description: `${description} ` + `${setNote(address, `[for t in ${address} : t if t.key == "dedicated"]`)}`,
     max,
   });
 }

@@ -37,7 +37,6 @@ import { madeAtFrom } from '../shared/made-at.js';
 const KEY = 'cluster.auth.v2.DatabaseApiKey';
 const GLOBAL_ACCESS = apiRule('cluster.auth.v2.GlobalAccessRule.access_type');
 const COLLECTION_ACCESS = apiRule('cluster.auth.v2.CollectionAccessRule.access_type');
-const ACCESS_RULES_MAX = apiItems(`${KEY}.access_rules`).max;
 /** A key's name, for the resource and the ephemeral key. */
 export const KEY_NAME = apiRules(`${KEY}.name`, { what: 'letters, digits, `_`, spaces and `-`', samples: ['ci key'] });
 export const KEY_CLUSTER_ID = apiRules(`${KEY}.cluster_id`);
@@ -81,10 +80,8 @@ export const accessRuleFields = {
     },
     {
       replace: true,
-      max: ACCESS_RULES_MAX,
-      description:
-        `Access to individual collections (at most ${ACCESS_RULES_MAX}). Cannot be combined with ` +
-        '`global_access_rule`.',
+      max: apiItems(`${KEY}.access_rules`).max,
+      description: 'Access to individual collections. Cannot be combined with `global_access_rule`.',
     },
   ),
 };

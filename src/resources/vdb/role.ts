@@ -51,7 +51,7 @@ const fields = {
         description: 'The category the platform files the permission under, e.g. `Cluster` or `Account Management`.',
       }),
     },
-    { ...apiItems('iam.v1.Role.permissions'), description: 'The permissions the role grants (at least one).' },
+    { ...apiItems('iam.v1.Role.permissions'), description: 'The permissions the role grants.' },
   ),
   created_at: attr.string({ computed: true, description: 'When the role was created (RFC 3339).' }),
   last_modified_at: attr.string({

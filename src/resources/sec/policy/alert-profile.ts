@@ -69,7 +69,7 @@ const schema = resourceSchema(
       },
       {
         ...secItems('AlertProfiles.alerts'),
-        description: 'An alert template: how query results that a policy reports become an alert. At least one.',
+        description: 'An alert template: how query results that a policy reports become an alert.',
       },
     ),
     fields: attr.stringSet({

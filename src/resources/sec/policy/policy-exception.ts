@@ -102,8 +102,7 @@ const schema = resourceSchema(
       },
       {
         min: 1,
-        description:
-          'What the exception exempts: the policy does not report results that match every constraint. At least one.',
+        description: 'What the exception exempts: the policy does not report results that match every constraint.',
       },
     ),
     updated_time: attr.string({ computed: true, volatile: true, description: 'When the exception was last changed.' }),

@@ -136,8 +136,6 @@ export const databaseConfigurationFields = {
   ),
 };
 
-const TOPOLOGY_MAX = apiItems(`${CONFIGURATION_FIELD}.topology_spread_constraints`).max;
-
 /** How a configuration refers to the cluster and its configuration, in the notes on sets. */
 const CLUSTER = 'vdb_accounts_cluster.example';
 const CONFIGURATION = `${CLUSTER}.configuration[0]`;
@@ -255,13 +253,13 @@ const declaredConfigurationFields = {
     },
     {
       description:
-        `How database pods spread across topology domains (hybrid cloud). At most ${TOPOLOGY_MAX} entries. ` +
+        'How database pods spread across topology domains (hybrid cloud). ' +
         setNote(
           `${CONFIGURATION}.topology_spread_constraints`,
           `[for c in ${CONFIGURATION}.topology_spread_constraints : c if c.topology_key == ` +
             `"topology.kubernetes.io/zone"]`,
         ),
-      max: TOPOLOGY_MAX,
+      max: apiItems(`${CONFIGURATION_FIELD}.topology_spread_constraints`).max,
     },
   ),
   annotations: keyValueSet(
